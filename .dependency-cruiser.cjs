@@ -1,0 +1,48 @@
+/** Architecture rules checked in CI (`npm run lint`). */
+module.exports = {
+  forbidden: [
+    {
+      name: 'domain-is-pure',
+      comment: 'libs/domain is pure TypeScript: no framework, no Node modules, no other lib or app.',
+      severity: 'error',
+      from: { path: '^libs/domain/', pathNot: '\\.spec\\.ts$' },
+      to: {
+        pathNot: ['^libs/domain/', '^node_modules/punycode/'],
+      },
+    },
+    {
+      name: 'domain-tests-are-pure-too',
+      comment: 'Domain tests use only the domain, jest and fast-check.',
+      severity: 'error',
+      from: { path: '^libs/domain/.*\\.spec\\.ts$' },
+      to: {
+        pathNot: ['^libs/domain/', '^node_modules/(@jest/globals|fast-check)/'],
+      },
+    },
+    {
+      name: 'domain-no-node-core',
+      severity: 'error',
+      from: { path: '^libs/domain/' },
+      to: { dependencyTypes: ['core'] },
+    },
+    {
+      name: 'libs-do-not-import-apps',
+      severity: 'error',
+      from: { path: '^libs/' },
+      to: { path: '^apps/' },
+    },
+    {
+      name: 'no-circular',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '(^|/)dist/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['types', 'import', 'require', 'node', 'default'], extensions: ['.ts', '.tsx', '.js'] },
+  },
+};

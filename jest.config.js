@@ -1,0 +1,34 @@
+// One jest run for every tier. Tiers are named by file: *.unit.spec.ts, *.int.spec.ts, *.e2e.spec.ts.
+// ESM throughout (NestJS 12 is ESM-only): run with `node --experimental-vm-modules`.
+const tsJestServer = ['ts-jest', { useESM: true, tsconfig: '<rootDir>/tsconfig.json' }];
+const tsJestWeb = ['ts-jest', { useESM: true, tsconfig: '<rootDir>/web/tsconfig.json' }];
+
+/** @type {import('jest').Config} */
+export default {
+  projects: [
+    {
+      displayName: 'server',
+      testEnvironment: 'node',
+      roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/test'],
+      testMatch: ['**/*.{unit,int,e2e}.spec.ts'],
+      extensionsToTreatAsEsm: ['.ts'],
+      transform: { '^.+\\.ts$': tsJestServer },
+      moduleNameMapper: {
+        '^#([a-z-]+)$': '<rootDir>/libs/$1/src/index.ts',
+        '^(\\.{1,2}/.*)\\.js$': '$1',
+      },
+    },
+    {
+      displayName: 'web',
+      testEnvironment: 'jsdom',
+      roots: ['<rootDir>/web/src'],
+      testMatch: ['**/*.{unit,int}.spec.{ts,tsx}'],
+      extensionsToTreatAsEsm: ['.ts', '.tsx'],
+      transform: { '^.+\\.tsx?$': tsJestWeb },
+      setupFilesAfterEnv: ['<rootDir>/web/src/testing/setup-tests.ts'],
+      moduleNameMapper: {
+        '\\.(css|svg|png)(\\?.*)?$': '<rootDir>/web/src/testing/asset-stub.ts',
+      },
+    },
+  ],
+};

@@ -1,0 +1,24 @@
+// Prints the plain closing line `N passed, N failed[, N skipped]` from jest's JSON results and
+// exits non-zero when anything failed, a suite could not run, or no test ran at all.
+import { readFileSync } from 'node:fs';
+
+const file = process.argv[2] ?? '.ci/jest-results.json';
+let results;
+try {
+  results = JSON.parse(readFileSync(file, 'utf8'));
+} catch (error) {
+  console.log(`test-summary: no readable jest results at ${file} (${error.message})`);
+  console.log('0 passed, 1 failed');
+  process.exit(1);
+}
+
+const passed = results.numPassedTests;
+const skipped = results.numPendingTests + results.numTodoTests;
+const brokenSuites = results.testResults.filter((suite) => suite.status === 'failed' && suite.assertionResults.length === 0);
+const failed = results.numFailedTests + brokenSuites.length;
+for (const suite of brokenSuites) console.log(`suite failed to run: ${suite.name}\n${suite.message}`);
+
+const ran = passed + results.numFailedTests;
+if (ran === 0) console.log('test-summary: no test was executed; that counts as a failure');
+console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
+process.exit(failed > 0 || ran === 0 || !results.success ? 1 : 0);

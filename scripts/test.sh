@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Runs every check and every test tier: type-check, lint (with the architecture rules), build, jest.
+# Ends with the plain line `N passed, N failed` computed from jest's JSON results.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+step() { echo; echo "== $*"; }
+
+if ! command -v chromium >/dev/null 2>&1 && [ -z "${CHROMIUM_PATH:-}" ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    step "installing Debian's chromium for the browser tests"
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) || echo "chromium could not be installed"
+  else
+    echo "chromium is not installed and cannot be installed here: browser tests will fail (set CHROMIUM_PATH)"
+  fi
+fi
+
+status=0
+step "type-check"; npm run --silent typecheck || status=1
+step "lint and architecture rules"; npm run --silent lint || status=1
+step "build"; npm run --silent build || status=1
+
+step "tests"
+mkdir -p .ci/artifacts
+rm -f .ci/jest-results.json
+node --experimental-vm-modules node_modules/jest/bin/jest.js --ci --json --outputFile=.ci/jest-results.json "$@"
+node scripts/test-summary.mjs .ci/jest-results.json || status=1
+if [ "$status" != 0 ]; then echo "some checks failed (see above)"; fi
+exit "$status"
