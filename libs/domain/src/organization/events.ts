@@ -1,0 +1,60 @@
+// The organization's events: the only source of its state (stream `organization-<id>`).
+// Event data carries no timestamps or actors: those live in the event-store metadata.
+import type { AddOn, Line, PlanName, ServiceLevel } from '../plans/catalogue.js';
+
+export type MemberRole = 'owner' | 'admin' | 'member';
+
+export type OrganizationCreated = { type: 'OrganizationCreated'; data: { id: string; name: string } };
+export type PlanAssigned = {
+  type: 'PlanAssigned';
+  data: { line: Line; plan: PlanName; serviceLevel?: ServiceLevel };
+};
+export type AddOnPurchased = { type: 'AddOnPurchased'; data: { addOn: AddOn; quantity: number } };
+export type AddOnCancelled = { type: 'AddOnCancelled'; data: { addOn: AddOn; quantity: number } };
+export type ChorusEnabled = { type: 'ChorusEnabled'; data: { parallelUse?: boolean } };
+export type ChorusDisabled = { type: 'ChorusDisabled'; data: Record<string, never> };
+/** Each limit: a number (0 = unlimited) sets it; null clears it back to the plan-derived value. */
+export type LimitsConfigured = {
+  type: 'LimitsConfigured';
+  data: {
+    users?: number | null;
+    contentSections?: number | null;
+    qualityAssuranceDomains?: number | null;
+    webAnalyticsDomains?: number | null;
+    override?: boolean;
+  };
+};
+export type MemberAdded = {
+  type: 'MemberAdded';
+  data: { userId: string; email: string; role: MemberRole; chorusUser: boolean };
+};
+export type MemberRemoved = { type: 'MemberRemoved'; data: { userId: string } };
+/** hostname is stored in ASCII (punycode) form. */
+export type SiteAdded = { type: 'SiteAdded'; data: { siteId: string; name: string; hostname: string } };
+export type SiteRemoved = { type: 'SiteRemoved'; data: { siteId: string } };
+export type QualityAssuranceDomainAdded = { type: 'QualityAssuranceDomainAdded'; data: { domain: string } };
+export type QualityAssuranceDomainRemoved = { type: 'QualityAssuranceDomainRemoved'; data: { domain: string } };
+export type WebAnalyticsDomainAdded = { type: 'WebAnalyticsDomainAdded'; data: { domain: string } };
+export type WebAnalyticsDomainRemoved = { type: 'WebAnalyticsDomainRemoved'; data: { domain: string } };
+
+export type OrganizationEvent =
+  | OrganizationCreated
+  | PlanAssigned
+  | AddOnPurchased
+  | AddOnCancelled
+  | ChorusEnabled
+  | ChorusDisabled
+  | LimitsConfigured
+  | MemberAdded
+  | MemberRemoved
+  | SiteAdded
+  | SiteRemoved
+  | QualityAssuranceDomainAdded
+  | QualityAssuranceDomainRemoved
+  | WebAnalyticsDomainAdded
+  | WebAnalyticsDomainRemoved;
+
+export type OrganizationEventType = OrganizationEvent['type'];
+
+export const organizationStreamPrefix = 'organization-';
+export const organizationStream = (organizationId: string): string => `${organizationStreamPrefix}${organizationId}`;

@@ -1,0 +1,53 @@
+// CONTRACT (types fixed; `organizationView` is implemented by the domain work).
+// The read-side shape of an organization (API.md, GET /organizations/:id, without `position`):
+// the one definition that the projection, the time-travel state and the API all use.
+import type {
+  AddOn,
+  ChorusFeatures,
+  ChorusPlan,
+  ClassicPlan,
+  Limit,
+  ServiceLevel,
+  SiteFeatures,
+} from '../plans/catalogue.js';
+import type { LimitedResource } from '../errors.js';
+import type { MemberRole } from './events.js';
+
+export type PerResource<T> = Record<LimitedResource, T>;
+
+export type OrganizationView = {
+  id: string;
+  name: string;
+  /** The Classic line plan, or null. */
+  plan: ClassicPlan | null;
+  chorus: boolean;
+  chorusDetails: { plan: ChorusPlan | null; parallelUse: boolean | null };
+  chorusFeatures: ChorusFeatures;
+  features: { multiSite: boolean };
+  serviceLevel: ServiceLevel;
+  addOns: Partial<Record<AddOn, number>>;
+  /** Which plan's limits apply: the Chorus plan when Chorus is enabled, else the Classic plan. */
+  governingPlan: { line: 'classic' | 'chorus'; plan: string } | null;
+  limits: {
+    configured: PerResource<Limit>;
+    hard: PerResource<Limit>;
+    /** null = unlimited. */
+    effective: PerResource<Limit>;
+    override: boolean;
+  };
+  usage: PerResource<number>;
+  canAdd: PerResource<boolean>;
+  trafficPerMonth: number | null;
+  members: { userId: string; email: string; role: MemberRole; chorusUser: boolean }[];
+  sites: {
+    siteId: string;
+    name: string;
+    /** Unicode form for display. */
+    hostname: string;
+    features: SiteFeatures;
+    report: { weekly: boolean; monthly: boolean };
+    live: boolean;
+  }[];
+  qualityAssurance: { domains: string[] };
+  webAnalytics: { domains: string[] };
+};

@@ -1,0 +1,98 @@
+// CONTRACT (the port; adapters implement it, the contract suite checks them).
+// Revisions count from 0 per stream (as in EventStoreDB); positions are global, increasing.
+
+export type EventMetadata = {
+  /** Who caused it: `user:<id>`, `api-key:<id>`, `billing`, `cli`, `system`. */
+  actor: string;
+  correlationId: string;
+  causationId: string;
+  /** Anything else auditors need (e.g. source IP, user agent, billing event id). */
+  [key: string]: unknown;
+};
+
+export type EventToAppend = {
+  /** uuid; appending an id already stored at the revision it would take is a no-op (idempotency). */
+  id: string;
+  type: string;
+  data: unknown;
+  metadata: EventMetadata;
+};
+
+export type RecordedEvent = {
+  id: string;
+  streamId: string;
+  type: string;
+  data: unknown;
+  metadata: EventMetadata;
+  /** ISO-8601 instant the store recorded it. */
+  recordedAt: string;
+  revision: bigint;
+  position: bigint;
+};
+
+/** 'no_stream' | 'stream_exists' | 'any' | the exact current revision of the stream. */
+export type ExpectedRevision = 'no_stream' | 'stream_exists' | 'any' | bigint;
+
+export type AppendResult = { nextExpectedRevision: bigint; position: bigint };
+
+export class WrongExpectedRevisionError extends Error {
+  readonly code = 'CONCURRENCY_CONFLICT';
+  constructor(
+    readonly streamId: string,
+    readonly expected: ExpectedRevision,
+    /** The stream's current revision, or 'no_stream'. */
+    readonly actual: bigint | 'no_stream',
+  ) {
+    super(`Stream ${streamId}: expected revision ${String(expected)}, actual ${String(actual)}`);
+    this.name = 'WrongExpectedRevisionError';
+  }
+}
+
+export type ReadStreamOptions = {
+  direction?: 'forwards' | 'backwards';
+  /** Inclusive; default start (forwards) or end (backwards). */
+  fromRevision?: bigint;
+  maxCount?: number;
+};
+
+export type ReadStreamResult = { found: true; events: RecordedEvent[] } | { found: false };
+
+export type ReadAllOptions = {
+  /** Exclusive: events with position > fromPosition; default from the beginning. */
+  fromPosition?: bigint;
+  maxCount?: number;
+};
+
+export type SubscriptionFilter = { streamPrefixes?: readonly string[]; eventTypes?: readonly string[] };
+
+export type SubscribeToAllOptions = {
+  /** Exclusive; default from the beginning. */
+  fromPosition?: bigint;
+  filter?: SubscriptionFilter;
+  /** Awaited before the next event is delivered. */
+  onEvent: (event: RecordedEvent) => Promise<void> | void;
+  /** Called once each time the subscription has delivered everything stored and is live. */
+  onCaughtUp?: (position: bigint | undefined) => void;
+  /** The subscription stopped for good (handler threw, or the store closed under it). */
+  onError?: (error: Error) => void;
+};
+
+export interface Subscription {
+  /** Stops delivery and releases everything; resolves when no handler is running. */
+  close(): Promise<void>;
+}
+
+export interface EventStore {
+  append(streamId: string, events: readonly EventToAppend[], expectedRevision: ExpectedRevision): Promise<AppendResult>;
+  readStream(streamId: string, options?: ReadStreamOptions): Promise<ReadStreamResult>;
+  readAll(options?: ReadAllOptions): Promise<RecordedEvent[]>;
+  /** Position of the last stored event, or undefined for an empty store (for lag in /health). */
+  headPosition(): Promise<bigint | undefined>;
+  subscribeToAll(options: SubscribeToAllOptions): Subscription;
+  /** Cheap reachability check for /health. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Nest injection token for the store. */
+export const EVENT_STORE = Symbol('EVENT_STORE');

@@ -1,0 +1,1 @@
+export * from './event-store.port.js';
