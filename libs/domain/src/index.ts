@@ -1,6 +1,47 @@
-// The public surface of the pure domain. (Filled in by the domain work; keep every export here.)
+// The public surface of the pure domain: every export other parts may use.
 export * from './errors.js';
 export * from './organization/events.js';
 export * from './organization/commands.js';
 export * from './organization/view.js';
 export * from './plans/catalogue.js';
+
+export { initialOrganizationState } from './organization/state.js';
+export type { ExistingOrganization, Member, NoOrganization, OrganizationState, Site } from './organization/state.js';
+export { evolve, foldOrganization } from './organization/evolve.js';
+export { decide } from './organization/decide.js';
+export type { DecideContext } from './organization/decide-context.js';
+export { MEMBER_ROLES } from './organization/member-roles.js';
+export {
+  MAX_ADD_ON_QUANTITY,
+  MAX_CONFIGURED_LIMIT,
+  MAX_EMAIL_LENGTH,
+  MAX_NAME_LENGTH,
+  type ValidationReason,
+} from './organization/command-validation.js';
+export { organizationView } from './organization/organization-view.js';
+export { notificationRecipients } from './organization/notification-recipients.js';
+
+export { createPlanCatalogue } from './plans/plan-catalogue.js';
+export { findPlan } from './plans/find-plan.js';
+export { resolveProduct, type ResolvedProduct } from './plans/resolve-product.js';
+export { ADD_ON_EFFECTS, SERVICE_LEVEL_FEATURES, type AddOnEffect } from './plans/add-on-effects.js';
+export {
+  ADD_ONS,
+  CHORUS_PLANS,
+  CLASSIC_PLANS,
+  LINES,
+  SERVICE_LEVELS,
+  isChorusPlan,
+  isClassicPlan,
+  isPlanOfLine,
+} from './plans/plan-lines.js';
+
+export { LIMITED_RESOURCES, WEB_ANALYTICS_DOMAIN_LIMIT } from './limits/limited-resources.js';
+export { configuredLimit, effectiveLimit, isUnlimited, isWithin, normalizeLimit } from './limits/limit-arithmetic.js';
+export { governingPlan } from './limits/governing-plan.js';
+export { organizationLimits, usage, type OrganizationLimits } from './limits/organization-limits.js';
+export { refusalToAdd } from './limits/refusal-to-add.js';
+export { effectiveChorusFeatures } from './features/chorus-features.js';
+
+export { parseHostname, toUnicodeHostname, type Hostname } from './hostnames/parse-hostname.js';
+export { isValidResetEmail } from './email/is-valid-reset-email.js';

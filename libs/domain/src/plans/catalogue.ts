@@ -1,4 +1,4 @@
-// CONTRACT (types fixed; the data and functions are filled in by the domain work).
+// CONTRACT (types fixed; the data is in plan-catalogue.ts, lookups in find-plan.ts and resolve-product.ts).
 export type Line = 'classic' | 'chorus';
 export type ClassicPlan = 'essential' | 'professional' | 'enterprise';
 export type ChorusPlan = 'solo' | 'teams' | 'enterprise' | 'light';

@@ -1,0 +1,46 @@
+// Configured, hard and effective limits of an organization, each resource on its own.
+import type { LimitedResource } from '../errors.js';
+import { ADD_ON_EFFECTS } from '../plans/add-on-effects.js';
+import type { Limit, PlanCatalogue } from '../plans/catalogue.js';
+import { ADD_ONS } from '../plans/plan-lines.js';
+import type { ExistingOrganization } from '../organization/state.js';
+import type { PerResource } from '../organization/view.js';
+import { governingPlan } from './governing-plan.js';
+import { configuredLimit, effectiveLimit, normalizeLimit } from './limit-arithmetic.js';
+import { LIMITED_RESOURCES, WEB_ANALYTICS_DOMAIN_LIMIT } from './limited-resources.js';
+
+/** null = unlimited everywhere (0 is written as null). */
+export type OrganizationLimits = {
+  configured: PerResource<Limit>;
+  hard: PerResource<Limit>;
+  effective: PerResource<Limit>;
+  override: boolean;
+};
+
+/** Active add-on units times their increment for one resource. */
+export const addOnIncrement = (state: ExistingOrganization, resource: LimitedResource): number =>
+  ADD_ONS.reduce((sum, addOn) => sum + state.addOns[addOn] * (ADD_ON_EFFECTS[addOn].increments[resource] ?? 0), 0);
+
+const perResource = <T>(valueOf: (resource: LimitedResource) => T): PerResource<T> =>
+  Object.fromEntries(LIMITED_RESOURCES.map((resource) => [resource, valueOf(resource)])) as PerResource<T>;
+
+export function organizationLimits(state: ExistingOrganization, catalogue: PlanCatalogue): OrganizationLimits {
+  const plan = governingPlan(state, catalogue);
+  const override = state.limits.override;
+  const configured = perResource((resource): Limit => {
+    const setting = state.limits.configured[resource];
+    // The fixed web analytics limit replaces the table's figures (0 = unlimited) and the add-on's +1.
+    if (resource === 'webAnalyticsDomains') return normalizeLimit(setting ?? WEB_ANALYTICS_DOMAIN_LIMIT);
+    return normalizeLimit(configuredLimit(setting, plan ? plan.limits[resource] : null, addOnIncrement(state, resource)));
+  });
+  const hard = perResource((resource) => normalizeLimit(plan ? plan.hardLimits[resource] : null));
+  const effective = perResource((resource) => effectiveLimit(configured[resource], hard[resource], override));
+  return { configured, hard, effective, override };
+}
+
+export const usage = (state: ExistingOrganization): PerResource<number> => ({
+  users: state.members.length,
+  contentSections: state.sites.length,
+  qualityAssuranceDomains: state.qualityAssuranceDomains.length,
+  webAnalyticsDomains: state.webAnalyticsDomains.length,
+});

@@ -1,0 +1,24 @@
+import { DomainError } from '../../errors.js';
+import { refusalToAdd } from '../../limits/refusal-to-add.js';
+import type { DecideContext } from '../decide-context.js';
+import type { AddMember } from '../commands.js';
+import type { MemberAdded } from '../events.js';
+import type { ExistingOrganization } from '../state.js';
+import { MEMBER_ROLES } from '../member-roles.js';
+import { optionalBoolean, requireEmailAddress, requireIdentifier, requireOneOf } from '../command-validation.js';
+
+export function addMember(command: AddMember, state: ExistingOrganization, { catalogue }: DecideContext): MemberAdded[] {
+  const userId = requireIdentifier('userId', command.data.userId);
+  const email = requireEmailAddress('email', command.data.email);
+  const role = requireOneOf('role', command.data.role, MEMBER_ROLES);
+  const chorusUser = optionalBoolean('chorusUser', command.data.chorusUser) ?? false;
+  if (state.members.some((member) => member.userId === userId)) {
+    throw new DomainError('DUPLICATE', `User ${userId} is already a member.`, { field: 'userId', value: userId });
+  }
+  if (state.members.some((member) => member.email.toLowerCase() === email.toLowerCase())) {
+    throw new DomainError('DUPLICATE', `${email} is already a member.`, { field: 'email', value: email });
+  }
+  const refusal = refusalToAdd(state, 'users', catalogue, role);
+  if (refusal) throw refusal;
+  return [{ type: 'MemberAdded', data: { userId, email, role, chorusUser } }];
+}

@@ -1,0 +1,25 @@
+import { DomainError } from '../../errors.js';
+import { parseHostname } from '../../hostnames/parse-hostname.js';
+import { refusalToAdd } from '../../limits/refusal-to-add.js';
+import type { DecideContext } from '../decide-context.js';
+import type { AddSite } from '../commands.js';
+import type { SiteAdded } from '../events.js';
+import type { ExistingOrganization } from '../state.js';
+import { requireIdentifier, requireName } from '../command-validation.js';
+import { invalidHostname } from '../invalid-hostname.js';
+
+export function addSite(command: AddSite, state: ExistingOrganization, { catalogue }: DecideContext): SiteAdded[] {
+  const siteId = requireIdentifier('siteId', command.data.siteId);
+  const name = requireName('name', command.data.name);
+  const hostname = parseHostname(command.data.hostname);
+  if (!hostname) throw invalidHostname('hostname', command.data.hostname);
+  if (state.sites.some((site) => site.siteId === siteId)) {
+    throw new DomainError('DUPLICATE', `Site ${siteId} already exists.`, { field: 'siteId', value: siteId });
+  }
+  if (state.sites.some((site) => site.hostname === hostname.ascii)) {
+    throw new DomainError('DUPLICATE', `A site for ${hostname.unicode} already exists.`, { field: 'hostname', value: hostname.unicode });
+  }
+  const refusal = refusalToAdd(state, 'contentSections', catalogue);
+  if (refusal) throw refusal;
+  return [{ type: 'SiteAdded', data: { siteId, name, hostname: hostname.ascii } }];
+}

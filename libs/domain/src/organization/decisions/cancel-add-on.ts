@@ -1,0 +1,18 @@
+import { DomainError } from '../../errors.js';
+import type { CancelAddOn } from '../commands.js';
+import type { AddOnCancelled } from '../events.js';
+import type { ExistingOrganization } from '../state.js';
+import { ADD_ONS } from '../../plans/plan-lines.js';
+import { optionalQuantity, requireOneOf } from '../command-validation.js';
+
+/** No quantity: cancel every active unit. Items already in use beyond the new limit stay; only new adds are refused. */
+export function cancelAddOn(command: CancelAddOn, state: ExistingOrganization): AddOnCancelled[] {
+  const addOn = requireOneOf('addOn', command.data.addOn, ADD_ONS);
+  const requested = optionalQuantity(command.data.quantity);
+  const active = state.addOns[addOn];
+  if (active === 0) throw new DomainError('NOT_FOUND', `The organization has no active ${addOn} add-on.`, { entity: 'addOn', addOn });
+  if (requested !== undefined && requested > active) {
+    throw new DomainError('INVALID_QUANTITY', `Only ${active} unit(s) of ${addOn} are active.`, { addOn, quantity: requested, active });
+  }
+  return [{ type: 'AddOnCancelled', data: { addOn, quantity: requested ?? active } }];
+}

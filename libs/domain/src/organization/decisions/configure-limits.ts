@@ -1,0 +1,22 @@
+import type { ConfigureLimits } from '../commands.js';
+import type { LimitsConfigured } from '../events.js';
+import type { ExistingOrganization } from '../state.js';
+import { LIMITED_RESOURCES } from '../../limits/limited-resources.js';
+import { MAX_CONFIGURED_LIMIT, optionalBoolean, requireIntegerIn } from '../command-validation.js';
+
+/**
+ * The event carries only what changes; nothing changing means no event. A limit below the current
+ * usage is accepted: what exists stays, further adds are refused.
+ */
+export function configureLimits(command: ConfigureLimits, state: ExistingOrganization): LimitsConfigured[] {
+  const changes: LimitsConfigured['data'] = {};
+  for (const resource of LIMITED_RESOURCES) {
+    const value: unknown = command.data[resource];
+    if (value === undefined) continue;
+    const setting = value === null ? null : requireIntegerIn(resource, value, 0, MAX_CONFIGURED_LIMIT);
+    if (setting !== state.limits.configured[resource]) changes[resource] = setting;
+  }
+  const override = optionalBoolean('override', command.data.override);
+  if (override !== undefined && override !== state.limits.override) changes.override = override;
+  return Object.keys(changes).length === 0 ? [] : [{ type: 'LimitsConfigured', data: changes }];
+}

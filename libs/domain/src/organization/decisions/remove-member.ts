@@ -1,0 +1,16 @@
+import { DomainError } from '../../errors.js';
+import type { RemoveMember } from '../commands.js';
+import type { MemberRemoved } from '../events.js';
+import type { ExistingOrganization } from '../state.js';
+import { requireIdentifier } from '../command-validation.js';
+
+export function removeMember(command: RemoveMember, state: ExistingOrganization): MemberRemoved[] {
+  const userId = requireIdentifier('userId', command.data.userId);
+  const member = state.members.find((candidate) => candidate.userId === userId);
+  if (!member) throw new DomainError('NOT_FOUND', `User ${userId} is not a member.`, { entity: 'member', userId });
+  const owners = state.members.filter((candidate) => candidate.role === 'owner').length;
+  if (member.role === 'owner' && owners === 1) {
+    throw new DomainError('LAST_OWNER', 'The last owner cannot be removed: make someone else an owner first.', { userId });
+  }
+  return [{ type: 'MemberRemoved', data: { userId } }];
+}

@@ -1,0 +1,13 @@
+import { DomainError } from '../../errors.js';
+import type { RemoveSite } from '../commands.js';
+import type { SiteRemoved } from '../events.js';
+import type { ExistingOrganization } from '../state.js';
+import { requireIdentifier } from '../command-validation.js';
+
+export function removeSite(command: RemoveSite, state: ExistingOrganization): SiteRemoved[] {
+  const siteId = requireIdentifier('siteId', command.data.siteId);
+  if (!state.sites.some((site) => site.siteId === siteId)) {
+    throw new DomainError('NOT_FOUND', `Site ${siteId} does not exist.`, { entity: 'site', siteId });
+  }
+  return [{ type: 'SiteRemoved', data: { siteId } }];
+}

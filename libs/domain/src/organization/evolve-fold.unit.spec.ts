@@ -1,0 +1,92 @@
+// evolve is a pure fold: property-based, over random histories (fast-check).
+import { describe, expect, it } from '@jest/globals';
+import fc from 'fast-check';
+import { ADD_ONS, CHORUS_PLANS, CLASSIC_PLANS, SERVICE_LEVELS } from '../plans/plan-lines.js';
+import { deepFreeze } from '../testing/given-when-then.spec.js';
+import type { OrganizationEvent } from './events.js';
+import { evolve, foldOrganization } from './evolve.js';
+import { MEMBER_ROLES } from './member-roles.js';
+import { initialOrganizationState, type OrganizationState } from './state.js';
+
+const userId = fc.constantFrom('u1', 'u2', 'u3');
+const domain = fc.constantFrom('a.example.com', 'b.example.com', 'xn--bcher-kva.de');
+const limit = fc.option(fc.nat({ max: 20 }), { nil: null });
+
+const anyOrganizationEvent: fc.Arbitrary<OrganizationEvent> = fc.oneof(
+  fc.record({ type: fc.constant('OrganizationCreated' as const), data: fc.record({ id: fc.constantFrom('o1', 'o2'), name: fc.string() }) }),
+  fc.record({
+    type: fc.constant('PlanAssigned' as const),
+    data: fc.oneof(
+      fc.record({ line: fc.constant('classic' as const), plan: fc.constantFrom(...CLASSIC_PLANS) }),
+      fc.record({ line: fc.constant('chorus' as const), plan: fc.constantFrom(...CHORUS_PLANS), serviceLevel: fc.constantFrom(...SERVICE_LEVELS) }, { requiredKeys: ['line', 'plan'] }),
+    ),
+  }),
+  fc.record({ type: fc.constantFrom('AddOnPurchased' as const, 'AddOnCancelled' as const), data: fc.record({ addOn: fc.constantFrom(...ADD_ONS), quantity: fc.integer({ min: 1, max: 3 }) }) }),
+  fc.record({ type: fc.constant('ChorusEnabled' as const), data: fc.record({ parallelUse: fc.boolean() }, { requiredKeys: [] }) }),
+  fc.constant({ type: 'ChorusDisabled' as const, data: {} }),
+  fc.record({
+    type: fc.constant('LimitsConfigured' as const),
+    data: fc.record({ users: limit, contentSections: limit, qualityAssuranceDomains: limit, webAnalyticsDomains: limit, override: fc.boolean() }, { requiredKeys: [] }),
+  }),
+  fc.record({
+    type: fc.constant('MemberAdded' as const),
+    data: fc.record({ userId, email: fc.constantFrom('a@x.io', 'b@x.io'), role: fc.constantFrom(...MEMBER_ROLES), chorusUser: fc.boolean() }),
+  }),
+  fc.record({ type: fc.constant('MemberRemoved' as const), data: fc.record({ userId }) }),
+  fc.record({ type: fc.constant('SiteAdded' as const), data: fc.record({ siteId: fc.constantFrom('s1', 's2'), name: fc.string(), hostname: domain }) }),
+  fc.record({ type: fc.constant('SiteRemoved' as const), data: fc.record({ siteId: fc.constantFrom('s1', 's2') }) }),
+  fc.record({
+    type: fc.constantFrom('QualityAssuranceDomainAdded' as const, 'QualityAssuranceDomainRemoved' as const, 'WebAnalyticsDomainAdded' as const, 'WebAnalyticsDomainRemoved' as const),
+    data: fc.record({ domain }),
+  }),
+  fc.constant({ type: 'SomeFutureEvent', data: { anything: true } } as unknown as OrganizationEvent),
+);
+
+/** Histories that mostly start with the creation, so the later events matter. */
+const history = fc.tuple(fc.boolean(), fc.array(anyOrganizationEvent, { maxLength: 40 })).map(([created, events]) =>
+  created ? [{ type: 'OrganizationCreated' as const, data: { id: 'o1', name: 'Acme' } }, ...events] : events,
+);
+
+describe('evolve as a fold', () => {
+  it('gives the same state for the same events', () => {
+    fc.assert(
+      fc.property(history, (events) => {
+        expect(foldOrganization(events)).toEqual(foldOrganization(structuredClone(events)));
+      }),
+    );
+  });
+
+  it('folding in two halves equals folding at once', () => {
+    fc.assert(
+      fc.property(history, fc.nat(), (events, cut) => {
+        const at = events.length === 0 ? 0 : cut % (events.length + 1);
+        const inHalves = foldOrganization(events.slice(at), foldOrganization(events.slice(0, at)));
+        expect(inHalves).toEqual(foldOrganization(events));
+      }),
+    );
+  });
+
+  it('mutates neither the state it is given nor the events', () => {
+    fc.assert(
+      fc.property(history, (events) => {
+        const frozenEvents = deepFreeze(structuredClone(events));
+        // Every intermediate state is frozen before evolve sees it: a mutation would throw.
+        const folded = frozenEvents.reduce<OrganizationState>((state, event) => evolve(deepFreeze(state), event), initialOrganizationState);
+        expect(folded).toEqual(foldOrganization(events));
+        expect(frozenEvents).toEqual(events);
+      }),
+    );
+  });
+
+  it('shares nothing mutable with the events it folded', () => {
+    fc.assert(
+      fc.property(history, (events) => {
+        const copy = structuredClone(events);
+        const state = foldOrganization(copy);
+        const before = structuredClone(state);
+        for (const event of copy) (event as { data: Record<string, unknown> }).data.touched = true;
+        expect(state).toEqual(before);
+      }),
+    );
+  });
+});

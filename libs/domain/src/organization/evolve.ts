@@ -1,0 +1,96 @@
+// evolve: pure and total. It trusts recorded events (decide validated them) but never throws:
+// an event it does not know, or one that makes no sense in the current state, leaves the state as it is.
+import { LIMITED_RESOURCES } from '../limits/limited-resources.js';
+import { ADD_ONS, isChorusPlan, isClassicPlan } from '../plans/plan-lines.js';
+import type { OrganizationEvent } from './events.js';
+import { initialOrganizationState, type ExistingOrganization, type OrganizationState } from './state.js';
+
+const created = (id: string, name: string): ExistingOrganization => ({
+  exists: true,
+  id,
+  name,
+  plans: { classic: null, chorus: null },
+  serviceLevel: 'standard',
+  addOns: { additionalContentSection: 0, additionalUser: 0, qualityAssurance: 0, webAnalytics: 0, feedback: 0 },
+  chorus: { enabled: false, parallelUse: null },
+  limits: {
+    configured: { users: null, contentSections: null, qualityAssuranceDomains: null, webAnalyticsDomains: null },
+    override: false,
+  },
+  members: [],
+  sites: [],
+  qualityAssuranceDomains: [],
+  webAnalyticsDomains: [],
+});
+
+const withDomain = (domains: readonly string[], domain: string): readonly string[] =>
+  domains.includes(domain) ? domains : [...domains, domain];
+
+export function evolve(state: OrganizationState, event: OrganizationEvent): OrganizationState {
+  if (!state.exists) {
+    return event.type === 'OrganizationCreated' ? created(event.data.id, event.data.name) : state;
+  }
+  switch (event.type) {
+    case 'PlanAssigned': {
+      const { line, plan, serviceLevel } = event.data;
+      const serviceLevelAfter = serviceLevel ?? state.serviceLevel;
+      if (line === 'classic' && isClassicPlan(plan)) {
+        return { ...state, plans: { ...state.plans, classic: plan }, serviceLevel: serviceLevelAfter };
+      }
+      if (line === 'chorus' && isChorusPlan(plan)) {
+        return { ...state, plans: { ...state.plans, chorus: plan }, serviceLevel: serviceLevelAfter };
+      }
+      return state;
+    }
+    case 'AddOnPurchased':
+    case 'AddOnCancelled': {
+      const { addOn, quantity } = event.data;
+      if (!ADD_ONS.includes(addOn)) return state;
+      const active = state.addOns[addOn] + (event.type === 'AddOnPurchased' ? quantity : -quantity);
+      return { ...state, addOns: { ...state.addOns, [addOn]: Math.max(0, active) } };
+    }
+    case 'ChorusEnabled':
+      return { ...state, chorus: { enabled: true, parallelUse: event.data.parallelUse ?? null } };
+    case 'ChorusDisabled':
+      return { ...state, chorus: { ...state.chorus, enabled: false } };
+    case 'LimitsConfigured': {
+      const configured = { ...state.limits.configured };
+      for (const resource of LIMITED_RESOURCES) {
+        const value = event.data[resource];
+        if (value !== undefined) configured[resource] = value;
+      }
+      return { ...state, limits: { configured, override: event.data.override ?? state.limits.override } };
+    }
+    case 'MemberAdded': {
+      const { userId, email, role, chorusUser } = event.data;
+      const others = state.members.filter((member) => member.userId !== userId);
+      return { ...state, members: [...others, { userId, email, role, chorusUser }] };
+    }
+    case 'MemberRemoved':
+      return { ...state, members: state.members.filter((member) => member.userId !== event.data.userId) };
+    case 'SiteAdded': {
+      const { siteId, name, hostname } = event.data;
+      const others = state.sites.filter((site) => site.siteId !== siteId);
+      return { ...state, sites: [...others, { siteId, name, hostname }] };
+    }
+    case 'SiteRemoved':
+      return { ...state, sites: state.sites.filter((site) => site.siteId !== event.data.siteId) };
+    case 'QualityAssuranceDomainAdded':
+      return { ...state, qualityAssuranceDomains: withDomain(state.qualityAssuranceDomains, event.data.domain) };
+    case 'QualityAssuranceDomainRemoved':
+      return { ...state, qualityAssuranceDomains: state.qualityAssuranceDomains.filter((d) => d !== event.data.domain) };
+    case 'WebAnalyticsDomainAdded':
+      return { ...state, webAnalyticsDomains: withDomain(state.webAnalyticsDomains, event.data.domain) };
+    case 'WebAnalyticsDomainRemoved':
+      return { ...state, webAnalyticsDomains: state.webAnalyticsDomains.filter((d) => d !== event.data.domain) };
+    default:
+      // OrganizationCreated again, or a type this version does not know (an older reader of a newer stream).
+      return state;
+  }
+}
+
+/** The state after `events`, starting from `from` (no organization by default). */
+export const foldOrganization = (
+  events: readonly OrganizationEvent[],
+  from: OrganizationState = initialOrganizationState,
+): OrganizationState => events.reduce<OrganizationState>((state, event) => evolve(state, event), from);

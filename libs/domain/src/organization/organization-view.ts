@@ -1,0 +1,71 @@
+// The read-side shape of an organization (view.ts), computed from its state and the catalogue.
+import { effectiveChorusFeatures } from '../features/chorus-features.js';
+import { toUnicodeHostname } from '../hostnames/parse-hostname.js';
+import { governingPlan } from '../limits/governing-plan.js';
+import { LIMITED_RESOURCES } from '../limits/limited-resources.js';
+import { organizationLimits, usage } from '../limits/organization-limits.js';
+import { refusalToAdd } from '../limits/refusal-to-add.js';
+import type { AddOn, PlanCatalogue, PlanSpec, SiteFeatures } from '../plans/catalogue.js';
+import { ADD_ONS } from '../plans/plan-lines.js';
+import type { ExistingOrganization } from './state.js';
+import type { OrganizationView, PerResource } from './view.js';
+
+const NO_SITE_FEATURES: SiteFeatures = {
+  customCTAs: false,
+  integrations: false,
+  live: false,
+  logo: false,
+  reports: false,
+  timeFilter: false,
+  timeFilterMigrated: false,
+  userInputs: false,
+  floatingShareButtons: false,
+  anonymizeFeedback: false,
+};
+
+/** Sites take the governing plan's siteDefaults; with no governing plan every site feature is off. */
+const siteDefaults = (plan: PlanSpec | undefined): Pick<OrganizationView['sites'][number], 'features' | 'report' | 'live'> => ({
+  features: { ...(plan?.siteDefaults.features ?? NO_SITE_FEATURES) },
+  report: { ...(plan?.siteDefaults.report ?? { weekly: false, monthly: false }) },
+  live: plan?.siteDefaults.live ?? false,
+});
+
+/** Throws nothing. The state must be an existing organization (narrow with `state.exists`). */
+export function organizationView(state: ExistingOrganization, catalogue: PlanCatalogue): OrganizationView {
+  const plan = governingPlan(state, catalogue);
+  const limits = organizationLimits(state, catalogue);
+  // canAdd asks "would one more be accepted?"; for users with no members that is the first owner.
+  const canAdd = Object.fromEntries(
+    LIMITED_RESOURCES.map((resource) => [resource, refusalToAdd(state, resource, catalogue, 'owner') === null]),
+  ) as PerResource<boolean>;
+  const addOns: Partial<Record<AddOn, number>> = {};
+  for (const addOn of ADD_ONS) if (state.addOns[addOn] > 0) addOns[addOn] = state.addOns[addOn];
+  const defaults = siteDefaults(plan);
+  return {
+    id: state.id,
+    name: state.name,
+    plan: state.plans.classic,
+    chorus: state.chorus.enabled,
+    chorusDetails: { plan: state.plans.chorus, parallelUse: state.chorus.parallelUse },
+    chorusFeatures: effectiveChorusFeatures(state, catalogue),
+    features: { multiSite: plan?.organizationDefaults.features.multiSite ?? false },
+    serviceLevel: state.serviceLevel,
+    addOns,
+    governingPlan: plan ? { line: plan.line, plan: plan.name } : null,
+    limits,
+    usage: usage(state),
+    canAdd,
+    trafficPerMonth: plan?.limits.trafficPerMonth ?? null,
+    members: state.members.map((member) => ({ ...member })),
+    sites: state.sites.map((site) => ({
+      siteId: site.siteId,
+      name: site.name,
+      hostname: toUnicodeHostname(site.hostname),
+      features: { ...defaults.features },
+      report: { ...defaults.report },
+      live: defaults.live,
+    })),
+    qualityAssurance: { domains: state.qualityAssuranceDomains.map(toUnicodeHostname) },
+    webAnalytics: { domains: state.webAnalyticsDomains.map(toUnicodeHostname) },
+  };
+}

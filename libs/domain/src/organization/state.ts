@@ -1,0 +1,38 @@
+// The organization's state: only ever the fold of its events (see evolve.ts).
+import type { LimitedResource } from '../errors.js';
+import type { AddOn, ChorusPlan, ClassicPlan, ServiceLevel } from '../plans/catalogue.js';
+import type { MemberRole } from './events.js';
+
+export type Member = { readonly userId: string; readonly email: string; readonly role: MemberRole; readonly chorusUser: boolean };
+/** hostname in ASCII (punycode) form. */
+export type Site = { readonly siteId: string; readonly name: string; readonly hostname: string };
+
+export type NoOrganization = { readonly exists: false };
+
+export type ExistingOrganization = {
+  readonly exists: true;
+  readonly id: string;
+  readonly name: string;
+  readonly plans: { readonly classic: ClassicPlan | null; readonly chorus: ChorusPlan | null };
+  /** Organization-wide; set by the latest PlanAssigned that carries one. */
+  readonly serviceLevel: ServiceLevel;
+  /** Active units per add-on (purchased minus cancelled). */
+  readonly addOns: Readonly<Record<AddOn, number>>;
+  /** parallelUse null: no parallel-use setting (seed section 6). */
+  readonly chorus: { readonly enabled: boolean; readonly parallelUse: boolean | null };
+  readonly limits: {
+    /** null: not configured, the plan-derived value applies. 0: configured as unlimited. */
+    readonly configured: Readonly<Record<LimitedResource, number | null>>;
+    readonly override: boolean;
+  };
+  readonly members: readonly Member[];
+  readonly sites: readonly Site[];
+  /** ASCII (punycode) form. */
+  readonly qualityAssuranceDomains: readonly string[];
+  /** ASCII (punycode) form. */
+  readonly webAnalyticsDomains: readonly string[];
+};
+
+export type OrganizationState = NoOrganization | ExistingOrganization;
+
+export const initialOrganizationState: OrganizationState = Object.freeze({ exists: false });
