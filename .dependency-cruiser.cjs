@@ -5,7 +5,7 @@ module.exports = {
       name: 'domain-is-pure',
       comment: 'libs/domain is pure TypeScript: no framework, no Node modules, no other lib or app.',
       severity: 'error',
-      from: { path: '^libs/domain/', pathNot: '\\.spec\\.ts$' },
+      from: { path: '^libs/domain/', pathNot: ['\\.spec\\.ts$', '^libs/domain/src/testing/'] },
       to: {
         pathNot: ['^libs/domain/', '^node_modules/punycode/'],
       },
@@ -14,7 +14,7 @@ module.exports = {
       name: 'domain-tests-are-pure-too',
       comment: 'Domain tests use only the domain, jest and fast-check.',
       severity: 'error',
-      from: { path: '^libs/domain/.*\\.spec\\.ts$' },
+      from: { path: ['^libs/domain/.*\\.spec\\.ts$', '^libs/domain/src/testing/'] },
       to: {
         pathNot: ['^libs/domain/', '^node_modules/(@jest/globals|fast-check)/'],
       },

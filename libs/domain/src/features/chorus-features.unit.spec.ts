@@ -3,7 +3,7 @@ import type { OrganizationEvent } from '../organization/events.js';
 import { foldOrganization } from '../organization/evolve.js';
 import type { ExistingOrganization } from '../organization/state.js';
 import { CHORUS_FEATURES, type ChorusFeature } from '../plans/catalogue.js';
-import { testCatalogue } from '../testing/given-when-then.spec.js';
+import { testCatalogue } from '../testing/given-when-then.js';
 import {
   addOnCancelled,
   addOnPurchased,

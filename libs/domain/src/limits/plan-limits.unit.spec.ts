@@ -3,7 +3,7 @@ import { describe, it } from '@jest/globals';
 import type { OrganizationCommand } from '../organization/commands.js';
 import type { OrganizationEvent } from '../organization/events.js';
 import type { PlanCatalogue } from '../plans/catalogue.js';
-import { given, testCatalogue } from '../testing/given-when-then.spec.js';
+import { given, testCatalogue } from '../testing/given-when-then.js';
 import {
   addOnCancelled,
   addOnPurchased,

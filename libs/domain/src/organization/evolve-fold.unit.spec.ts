@@ -2,7 +2,7 @@
 import { describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { ADD_ONS, CHORUS_PLANS, CLASSIC_PLANS, SERVICE_LEVELS } from '../plans/plan-lines.js';
-import { deepFreeze } from '../testing/given-when-then.spec.js';
+import { deepFreeze } from '../testing/given-when-then.js';
 import type { OrganizationEvent } from './events.js';
 import { evolve, foldOrganization } from './evolve.js';
 import { MEMBER_ROLES } from './member-roles.js';

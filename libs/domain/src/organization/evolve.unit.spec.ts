@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { deepFreeze } from '../testing/given-when-then.spec.js';
+import { deepFreeze } from '../testing/given-when-then.js';
 import {
   addOnCancelled,
   addOnPurchased,

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { DomainError, type LimitedResource } from '../errors.js';
 import { LIMITED_RESOURCES } from '../limits/limited-resources.js';
 import { ADD_ONS, CHORUS_PLANS, CLASSIC_PLANS, SERVICE_LEVELS } from '../plans/plan-lines.js';
-import { deepFreeze, testCatalogue } from '../testing/given-when-then.spec.js';
+import { deepFreeze, testCatalogue } from '../testing/given-when-then.js';
 import {
   addOnPurchased,
   chorusEnabled,

@@ -1,6 +1,6 @@
 import { describe, it } from '@jest/globals';
 import type { PlanCatalogue } from '../../plans/catalogue.js';
-import { given, testCatalogue } from '../../testing/given-when-then.spec.js';
+import { given, testCatalogue } from '../../testing/given-when-then.js';
 import { chorusPlanAssigned, classicPlanAssigned, organizationCreated } from '../../testing/organization-events.js';
 import type { AssignPlan } from '../commands.js';
 

@@ -1,6 +1,6 @@
 import { describe, it } from '@jest/globals';
 import { ADD_ONS } from '../../plans/plan-lines.js';
-import { given } from '../../testing/given-when-then.spec.js';
+import { given } from '../../testing/given-when-then.js';
 import { addOnPurchased, onChorusPlan, organizationCreated } from '../../testing/organization-events.js';
 import type { PurchaseAddOn } from '../commands.js';
 

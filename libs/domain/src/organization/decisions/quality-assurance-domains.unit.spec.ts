@@ -1,5 +1,5 @@
 import { describe, it } from '@jest/globals';
-import { given } from '../../testing/given-when-then.spec.js';
+import { given } from '../../testing/given-when-then.js';
 import {
   addOnPurchased,
   chorusDisabled,
