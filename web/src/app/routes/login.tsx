@@ -1,0 +1,26 @@
+import { useLocation } from 'react-router';
+import { AuthLayout } from '../../components/layout/auth-layout';
+import { ScreenHeader } from '../../components/layout/screen-header';
+import { Divider } from '../../components/ui/divider';
+import { selectProductName } from '../../config/page-config';
+import { GoogleSignInButton } from '../../features/google/components/google-sign-in-button';
+import { LoginForm } from '../../features/login/components/login-form';
+import { MigrationNotice } from '../../features/login/components/migration-notice';
+import { hasMigrationMarker, queryErrorMessage } from '../../features/login/login-messages';
+import { safeRedirect } from '../../lib/safe-redirect';
+import { useAppSelector } from '../hooks';
+
+export function LoginRoute() {
+  const { search } = useLocation();
+  const productName = useAppSelector(selectProductName);
+  const redirect = safeRedirect(new URLSearchParams(search).get('redirect'), window.location.origin);
+  return (
+    <AuthLayout productName={productName}>
+      <ScreenHeader title={`Welcome back to ${productName},`}>enter your details to log in!</ScreenHeader>
+      {hasMigrationMarker(search) && <MigrationNotice productName={productName} />}
+      <LoginForm redirect={redirect ?? '/'} queryError={queryErrorMessage(search)} />
+      <Divider>{'- or - '}</Divider>
+      <GoogleSignInButton redirect={redirect} />
+    </AuthLayout>
+  );
+}

@@ -1,0 +1,57 @@
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { readFileSync } from 'node:fs';
+import { defaultPageConfig, readPageConfig } from './page-config';
+
+const withConfigElement = (json: string) => {
+  document.head.innerHTML = `<script id="chorus-config" type="application/json">${json}</script>`;
+  return document;
+};
+
+describe('reading the page config', () => {
+  afterEach(() => {
+    document.head.innerHTML = '';
+  });
+
+  it('reads what the server wrote into the page', () => {
+    const config = readPageConfig(
+      withConfigElement('{"productName":"Acme Voice","googleSignInToken":"tok-1","sentryDsn":"https://k@o1.ingest.example/7","releaseId":"2024.5.1"}'),
+    );
+    expect(config).toEqual({
+      productName: 'Acme Voice',
+      googleSignInToken: 'tok-1',
+      sentryDsn: 'https://k@o1.ingest.example/7',
+      releaseId: '2024.5.1',
+    });
+  });
+
+  it('falls back to the defaults without the element', () => {
+    expect(readPageConfig(document)).toEqual(defaultPageConfig);
+  });
+
+  it.each(['', 'not json', '{"productName":', 'null', '42', '"Chorus"', '{{productName}}'])(
+    'falls back to the defaults when the content is %j',
+    (json) => {
+      expect(readPageConfig(withConfigElement(json))).toEqual(defaultPageConfig);
+    },
+  );
+
+  it('falls back key by key when a value has the wrong type or is blank', () => {
+    const config = readPageConfig(
+      withConfigElement('{"productName":"  ","googleSignInToken":7,"sentryDsn":"","releaseId":false,"extra":"ignored"}'),
+    );
+    expect(config).toEqual(defaultPageConfig);
+  });
+
+  it('trims the values', () => {
+    const config = readPageConfig(withConfigElement('{"productName":" Acme ","googleSignInToken":" t ","sentryDsn":null,"releaseId":" r1 "}'));
+    expect(config).toEqual({ productName: 'Acme', googleSignInToken: 't', sentryDsn: null, releaseId: 'r1' });
+  });
+
+  it('matches what web/index.html ships: the same element and the defaults', () => {
+    const html = readFileSync(new URL('../../index.html', import.meta.url), 'utf8');
+    document.documentElement.innerHTML = new DOMParser().parseFromString(html, 'text/html').documentElement.innerHTML;
+    const element = document.getElementById('chorus-config');
+    expect(element?.getAttribute('type')).toBe('application/json');
+    expect(JSON.parse(element?.textContent ?? '')).toEqual(defaultPageConfig);
+  });
+});

@@ -1,0 +1,23 @@
+import { useAppDispatch } from '../../../app/hooks';
+import { Button } from '../../../components/ui/button';
+import { signInWithGoogle } from '../sign-in-with-google';
+
+type GoogleSignInButtonProps = {
+  /** Carried to the server so a Google sign-in lands where a password login would; null when none was asked for. */
+  redirect: string | null;
+};
+
+export function GoogleSignInButton({ redirect }: GoogleSignInButtonProps) {
+  const dispatch = useAppDispatch();
+  return (
+    <Button type="button" variant="secondary" onClick={() => dispatch(signInWithGoogle(redirect))}>
+      <svg className="button__icon" viewBox="0 0 20 20" aria-hidden="true" fill="none" strokeWidth="3.2">
+        <path d="M15.6 5.1A7.4 7.4 0 0 0 4.2 6" stroke="#ea4335" />
+        <path d="M4.2 6a7.4 7.4 0 0 0 0 8" stroke="#fbbc05" />
+        <path d="M4.2 14a7.4 7.4 0 0 0 11.7 1.2" stroke="#34a853" />
+        <path d="M15.9 15.2A7.4 7.4 0 0 0 17.4 10H10" stroke="#4285f4" />
+      </svg>
+      Sign in with Google
+    </Button>
+  );
+}
