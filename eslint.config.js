@@ -3,6 +3,8 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
+const webFeatures = ['login', 'forgot', 'reset', 'google'];
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'data/**', 'web/dist/**', '.ci/artifacts/**', '**/*.cjs'] },
   js.configs.recommended,
@@ -28,4 +30,16 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: { ...reactHooks.configs.recommended.rules },
   },
+  // Features never reach into each other (bulletproof-react's import zones); routes compose them.
+  ...webFeatures.map((feature) => ({
+    files: [`web/src/features/${feature}/**`],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [{
+          regex: `(^|/)(${webFeatures.filter((other) => other !== feature).join('|')})(/|$)`,
+          message: 'A feature must not import another feature; compose them in web/src/app.',
+        }],
+      }],
+    },
+  })),
 );
