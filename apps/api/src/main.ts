@@ -1,14 +1,35 @@
 import 'reflect-metadata';
-import { Module, Controller, Get } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
+import dotenv from 'dotenv';
+import { ConfigError, loadConfig, type Config } from '#config';
+import { createApp } from './create-app.js';
 
-@Controller()
-class HealthController {
-  @Get('health') health() { return { live: true }; }
+dotenv.config({ quiet: true });
+
+let config: Config;
+try {
+  config = loadConfig(process.env);
+} catch (error) {
+  if (!(error instanceof ConfigError)) throw error;
+  console.error(error.message);
+  process.exit(1);
 }
-@Module({ controllers: [HealthController] })
-class AppModule {}
 
-const app = await NestFactory.create(AppModule);
-await app.listen(Number(process.env.PORT ?? 3000), process.env.HOST ?? '127.0.0.1');
-console.log(`Chorus listening on http://localhost:${process.env.PORT ?? 3000}`);
+const app = await createApp(config);
+await app.listen(config.port, config.host);
+console.log(`Chorus is running at ${config.publicUrl}`);
+
+// Finish the requests in flight, stop background work, then close the event store (onApplicationShutdown).
+let closing = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    if (closing) return;
+    closing = true;
+    app.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error(error);
+        process.exit(1);
+      },
+    );
+  });
+}

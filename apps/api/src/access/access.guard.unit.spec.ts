@@ -1,0 +1,104 @@
+import { beforeEach, describe, expect, it } from '@jest/globals';
+import { randomUUID } from 'node:crypto';
+import { Reflector } from '@nestjs/core';
+import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host.js';
+import type { Request } from 'express';
+import { organizationStream } from '#domain';
+import { attachRequestContext, requestContextOf } from '../http/request-context.js';
+import { OrganizationRepository } from '../organizations/organization-repository.js';
+import { OrganizationStateCache } from '../organizations/organization-state-cache.js';
+import { InMemoryEventStore } from '../organizations/testing/in-memory-event-store.js';
+import { AccessGuard } from './access.guard.js';
+import type { Principal } from './principal.js';
+import type { PrincipalResolvers } from './principal-resolvers.service.js';
+import { ANY_MEMBER, OWNERS_AND_ADMINS, RequireAccess } from './require-access.decorator.js';
+
+class Routes {
+  @RequireAccess({ scope: 'organizations:read', members: ANY_MEMBER })
+  read(): void {}
+
+  @RequireAccess({ scope: 'organizations:write', members: OWNERS_AND_ADMINS })
+  change(): void {}
+
+  @RequireAccess({ scope: 'organizations:write' })
+  create(): void {}
+
+  open(): void {}
+}
+
+const metadata = { actor: 'cli', correlationId: 'c', causationId: 'c' };
+let principal: Principal | undefined;
+let guard: AccessGuard;
+
+function call(route: keyof Routes, organizationId = 'acme'): { canActivate: Promise<boolean>; request: Request } {
+  const request = { params: { id: organizationId }, headers: {} } as unknown as Request;
+  attachRequestContext(request, { correlationId: 'c', clientIp: undefined, userAgent: undefined, principal: undefined });
+  const context = new ExecutionContextHost([request, {}], Routes, Routes.prototype[route]);
+  context.setType('http');
+  return { canActivate: guard.canActivate(context), request };
+}
+
+beforeEach(() => {
+  const store = new InMemoryEventStore();
+  const stream = organizationStream('acme');
+  store.appendNow(stream, [{ id: randomUUID(), type: 'OrganizationCreated', data: { id: 'acme', name: 'Acme' }, metadata }], 'no_stream');
+  for (const [userId, role] of [['olga', 'owner'], ['adam', 'admin'], ['mia', 'member']]) {
+    store.appendNow(stream, [{ id: randomUUID(), type: 'MemberAdded', data: { userId, email: `${userId}@example.com`, role, chorusUser: false }, metadata }], 'any');
+  }
+  const resolvers = { resolve: () => Promise.resolve(principal) } as unknown as PrincipalResolvers;
+  guard = new AccessGuard(new Reflector(), resolvers, new OrganizationRepository(store, new OrganizationStateCache()));
+  principal = undefined;
+});
+
+const user = (userId: string): Principal => ({ kind: 'user', userId, sessionId: 's' });
+
+describe('AccessGuard', () => {
+  it('lets anyone call a route without a rule', async () => {
+    await expect(call('open').canActivate).resolves.toBe(true);
+  });
+
+  it('refuses a call without credentials with 401 UNAUTHENTICATED', async () => {
+    await expect(call('read').canActivate).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
+  });
+
+  it('lets an API key through with the scope, and refuses it without (403 FORBIDDEN)', async () => {
+    principal = { kind: 'api-key', keyId: 'k', scopes: ['organizations:read'] };
+
+    await expect(call('read').canActivate).resolves.toBe(true);
+    await expect(call('change').canActivate).rejects.toMatchObject({ code: 'FORBIDDEN' });
+  });
+
+  it('records the principal in the request context, for the actor of what the call records', async () => {
+    principal = { kind: 'api-key', keyId: 'k', scopes: ['organizations:read'] };
+    const { canActivate, request } = call('read');
+    await canActivate;
+
+    expect(requestContextOf(request)?.principal).toEqual(principal);
+  });
+
+  it('lets any member read, only owners and admins change', async () => {
+    for (const [userId, mayChange] of [['olga', true], ['adam', true], ['mia', false]] as const) {
+      principal = user(userId);
+      await expect(call('read').canActivate).resolves.toBe(true);
+      if (mayChange) await expect(call('change').canActivate).resolves.toBe(true);
+      else await expect(call('change').canActivate).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    }
+  });
+
+  it('refuses users who are not members, of organizations that do not exist, and on routes for API keys only', async () => {
+    principal = user('stranger');
+    await expect(call('read').canActivate).rejects.toMatchObject({ code: 'FORBIDDEN' });
+
+    principal = user('olga');
+    await expect(call('read', 'elsewhere').canActivate).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(call('read', 'Not A Valid Id').canActivate).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(call('create').canActivate).rejects.toMatchObject({ code: 'FORBIDDEN' });
+  });
+
+  it('lets the command line do anything', async () => {
+    principal = { kind: 'cli' };
+
+    await expect(call('change').canActivate).resolves.toBe(true);
+    await expect(call('create').canActivate).resolves.toBe(true);
+  });
+});

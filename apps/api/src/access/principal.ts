@@ -1,0 +1,19 @@
+import type { ApiKeyScope } from './api-keys/api-key-scopes.js';
+
+/** Who is calling: an API client, a signed-in user (one of their sessions), or the command line. */
+export type Principal =
+  | { kind: 'api-key'; keyId: string; scopes: readonly ApiKeyScope[] }
+  | { kind: 'user'; userId: string; sessionId: string }
+  | { kind: 'cli' };
+
+/** The actor recorded in event metadata (see EventMetadata.actor). */
+export function actorOf(principal: Principal): string {
+  switch (principal.kind) {
+    case 'api-key':
+      return `api-key:${principal.keyId}`;
+    case 'user':
+      return `user:${principal.userId}`;
+    case 'cli':
+      return 'cli';
+  }
+}

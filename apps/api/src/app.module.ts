@@ -1,0 +1,40 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { CqrsModule } from '@nestjs/cqrs';
+import type { Config } from '#config';
+import type { Logger } from 'pino';
+import { AccessModule } from './access/access.module.js';
+import { AuditModule } from './audit/audit.module.js';
+import { BillingModule } from './billing/billing.module.js';
+import { ConfigModule } from './config/config.module.js';
+import { EventStoreModule } from './event-store/event-store.module.js';
+import { HttpModule } from './http/http.module.js';
+import { LoggingModule } from './logging/logging.module.js';
+import { OrganizationsModule } from './organizations/organizations.module.js';
+import { PlanCatalogueModule } from './plans/plan-catalogue.module.js';
+import { ReadModelsModule } from './read-models/read-models.module.js';
+import type { RunMode } from './run-mode.js';
+
+export type AppModuleOptions = { runMode: RunMode; logger: Logger };
+
+/** Every module of the service; the server (createApp) and the command line (createCliContext) share it. */
+@Module({})
+export class AppModule {
+  static forRoot(config: Config, { runMode, logger }: AppModuleOptions): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot(config, runMode),
+        LoggingModule.forRoot(logger),
+        EventStoreModule,
+        PlanCatalogueModule,
+        CqrsModule.forRoot(),
+        HttpModule,
+        AccessModule,
+        OrganizationsModule,
+        ReadModelsModule,
+        BillingModule,
+        AuditModule,
+      ],
+    };
+  }
+}

@@ -1,0 +1,19 @@
+import { type DynamicModule, Global, Module } from '@nestjs/common';
+import { CONFIG, type Config } from '#config';
+import { RUN_MODE, type RunMode } from '../run-mode.js';
+
+/** The validated configuration (CONFIG) and the run mode (RUN_MODE), injectable everywhere. */
+@Global()
+@Module({})
+export class ConfigModule {
+  static forRoot(config: Config, runMode: RunMode): DynamicModule {
+    return {
+      module: ConfigModule,
+      providers: [
+        { provide: CONFIG, useValue: config },
+        { provide: RUN_MODE, useValue: runMode },
+      ],
+      exports: [CONFIG, RUN_MODE],
+    };
+  }
+}

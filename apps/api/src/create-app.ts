@@ -1,0 +1,39 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { Config } from '#config';
+import type { DestinationStream } from 'pino';
+import { AppModule } from './app.module.js';
+import { BODY_LIMIT, JSON_MEDIA_TYPES, requireJsonBody } from './http/json-body.js';
+import { assignRequestContext, enterRequestContext } from './http/request-context.middleware.js';
+import { createPino } from './logging/pino.js';
+import { StructuredLogger } from './logging/structured-logger.service.js';
+
+export type CreateAppOptions = {
+  /** Where log lines go (tests capture them); stdout by default. */
+  logDestination?: DestinationStream;
+};
+
+/**
+ * The configured, initialised HTTP application (not yet listening): used by main.ts and the e2e tests.
+ * `rawBody: true` keeps each JSON body's bytes in `request.rawBody`, which /billing/events needs to check signatures.
+ */
+export async function createApp(config: Config, options: CreateAppOptions = {}): Promise<NestExpressApplication> {
+  const logger = createPino({ level: config.logLevel, destination: options.logDestination });
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, { runMode: 'server', logger }), {
+    bodyParser: false,
+    rawBody: true,
+    bufferLogs: true,
+    abortOnError: false,
+  });
+  app.useLogger(app.get(StructuredLogger));
+  app.disable('x-powered-by');
+  // Behind a reverse proxy on the same host, the client address comes from X-Forwarded-For.
+  app.set('trust proxy', 'loopback');
+  app.use(assignRequestContext(logger));
+  app.use(requireJsonBody);
+  app.useBodyParser('json', { limit: BODY_LIMIT, type: JSON_MEDIA_TYPES });
+  app.use(enterRequestContext);
+  await app.init();
+  return app;
+}

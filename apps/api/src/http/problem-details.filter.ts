@@ -1,0 +1,31 @@
+import { type ArgumentsHost, Catch, type ExceptionFilter, Inject } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import type { Logger } from 'pino';
+import { PINO } from '../logging/pino.js';
+import { requestContextOf } from './request-context.js';
+import { toProblem } from './problem.js';
+
+/** The one exception filter: every error of an HTTP request becomes application/problem+json. */
+@Catch()
+export class ProblemDetailsFilter implements ExceptionFilter {
+  constructor(@Inject(PINO) private readonly logger: Logger) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    if (host.getType() !== 'http') throw exception;
+    const request = host.switchToHttp().getRequest<Request>();
+    const response = host.switchToHttp().getResponse<Response>();
+    const correlationId = requestContextOf(request)?.correlationId;
+    const { document, unexpected } = toProblem(exception);
+    if (unexpected) {
+      this.logger.error({ err: exception, correlationId, method: request.method }, 'request failed unexpectedly');
+    }
+    if (response.headersSent) {
+      response.end();
+      return;
+    }
+    response
+      .status(document.status)
+      .type('application/problem+json')
+      .send(JSON.stringify({ ...document, ...(correlationId === undefined ? {} : { correlationId }) }));
+  }
+}

@@ -1,0 +1,125 @@
+// Every failure, whatever its origin, as one RFC 9457 problem document with a stable code (API.md, Errors).
+// The HTTP exception filter answers it; the command line prints it.
+import { HttpException } from '@nestjs/common';
+import { DomainError, type DomainErrorCode } from '#domain';
+import { WrongExpectedRevisionError } from '#event-store';
+import { ProblemError, type ProblemExtensions } from './problem-error.js';
+
+export type ProblemDocument = {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  code: string;
+} & ProblemExtensions;
+
+export type Problem = {
+  document: ProblemDocument;
+  /** A fault of ours rather than a refusal: log it in full, show the caller nothing of it. */
+  unexpected: boolean;
+};
+
+// INVALID_QUANTITY is 409: the quantity is well-formed JSON but conflicts with the organization's state
+// (e.g. cancelling more units than are active); malformed quantities are refused earlier as VALIDATION_FAILED.
+const domainStatus: Record<DomainErrorCode, number> = {
+  VALIDATION_FAILED: 400,
+  INVALID_HOSTNAME: 400,
+  NOT_FOUND: 404,
+  ALREADY_EXISTS: 409,
+  DUPLICATE: 409,
+  NO_PLAN: 409,
+  LIMIT_EXCEEDED: 409,
+  FEATURE_DISABLED: 409,
+  INVALID_QUANTITY: 409,
+  LAST_OWNER: 409,
+};
+
+const domainTitle: Record<DomainErrorCode, string> = {
+  VALIDATION_FAILED: 'The request is not valid',
+  INVALID_HOSTNAME: 'The hostname is not valid',
+  NOT_FOUND: 'Not found',
+  ALREADY_EXISTS: 'It already exists',
+  DUPLICATE: 'It is already there',
+  NO_PLAN: 'The organization has no plan',
+  LIMIT_EXCEEDED: 'A limit is reached',
+  FEATURE_DISABLED: 'The feature is not enabled',
+  INVALID_QUANTITY: 'The quantity is not possible',
+  LAST_OWNER: 'The last owner cannot leave',
+};
+
+const httpCode: Record<number, [code: string, title: string]> = {
+  400: ['BAD_REQUEST', 'Bad request'],
+  401: ['UNAUTHENTICATED', 'Authentication required'],
+  403: ['FORBIDDEN', 'Not allowed'],
+  404: ['NOT_FOUND', 'Not found'],
+  405: ['METHOD_NOT_ALLOWED', 'Method not allowed'],
+  406: ['NOT_ACCEPTABLE', 'Not acceptable'],
+  408: ['REQUEST_TIMEOUT', 'Request timeout'],
+  409: ['CONFLICT', 'Conflict'],
+  413: ['PAYLOAD_TOO_LARGE', 'The request body is too large'],
+  415: ['UNSUPPORTED_MEDIA_TYPE', 'Unsupported media type'],
+  422: ['UNPROCESSABLE', 'Unprocessable request'],
+  429: ['RATE_LIMITED', 'Too many requests'],
+  503: ['SERVICE_UNAVAILABLE', 'Service unavailable'],
+};
+
+/** Problem type URI: a URN per code (RFC 9457 allows non-dereferenceable type URIs). */
+export function problemType(code: string): string {
+  return `urn:chorus:problem:${code.toLowerCase().replaceAll('_', '-')}`;
+}
+
+function problem(status: number, code: string, title: string, detail: string, extensions: ProblemExtensions = {}): ProblemDocument {
+  return { ...extensions, type: problemType(code), title, status, detail, code };
+}
+
+/** body-parser's http-errors carry a `type` such as 'entity.parse.failed'; Nest keeps them as the cause. */
+function bodyParserType(exception: HttpException): string | undefined {
+  const cause: unknown = exception.cause;
+  return typeof cause === 'object' && cause !== null && 'type' in cause && typeof cause.type === 'string' ? cause.type : undefined;
+}
+
+function httpExceptionDetail(exception: HttpException): string {
+  const response = exception.getResponse();
+  if (typeof response === 'string') return response;
+  const message: unknown = (response as { message?: unknown }).message;
+  if (typeof message === 'string') return message;
+  if (Array.isArray(message)) return message.join('; ');
+  return exception.message;
+}
+
+function fromHttpException(exception: HttpException): ProblemDocument {
+  const status = exception.getStatus();
+  const parserType = bodyParserType(exception);
+  if (parserType === 'entity.parse.failed') {
+    return problem(400, 'INVALID_JSON', 'The request body is not valid JSON', 'The request body could not be parsed as JSON.');
+  }
+  if (parserType === 'entity.too.large') {
+    const limit = (exception.cause as { limit?: unknown }).limit;
+    return problem(413, 'PAYLOAD_TOO_LARGE', 'The request body is too large', `The request body exceeds ${String(limit)} bytes.`, { limit });
+  }
+  const [code, title] = httpCode[status] ?? [`HTTP_${status}`, 'Request failed'];
+  return problem(status, code, title, httpExceptionDetail(exception));
+}
+
+export function toProblem(error: unknown): Problem {
+  if (error instanceof ProblemError) {
+    return { document: problem(error.getStatus(), error.code, error.title, error.detail ?? error.title, error.extensions), unexpected: false };
+  }
+  if (error instanceof DomainError) {
+    return { document: problem(domainStatus[error.code], error.code, domainTitle[error.code], error.message, error.details), unexpected: false };
+  }
+  if (error instanceof WrongExpectedRevisionError) {
+    return {
+      document: problem(409, 'CONCURRENCY_CONFLICT', 'Changed concurrently', 'The organization kept changing while this command was decided; try again.'),
+      unexpected: false,
+    };
+  }
+  if (error instanceof HttpException) {
+    const document = fromHttpException(error);
+    return { document, unexpected: document.status >= 500 };
+  }
+  return {
+    document: problem(500, 'INTERNAL', 'Internal error', 'Something went wrong on our side. Quote the correlation id when reporting it.'),
+    unexpected: true,
+  };
+}

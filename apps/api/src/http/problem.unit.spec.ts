@@ -1,0 +1,61 @@
+import { describe, expect, it } from '@jest/globals';
+import { BadRequestException, HttpException, NotFoundException, PayloadTooLargeException } from '@nestjs/common';
+import { DomainError, LimitExceeded, type DomainErrorCode } from '#domain';
+import { WrongExpectedRevisionError } from '#event-store';
+import { ProblemError } from './problem-error.js';
+import { toProblem } from './problem.js';
+
+describe('toProblem', () => {
+  it.each<[DomainErrorCode, number]>([
+    ['VALIDATION_FAILED', 400],
+    ['INVALID_HOSTNAME', 400],
+    ['NOT_FOUND', 404],
+    ['ALREADY_EXISTS', 409],
+    ['DUPLICATE', 409],
+    ['NO_PLAN', 409],
+    ['FEATURE_DISABLED', 409],
+    ['INVALID_QUANTITY', 409],
+    ['LAST_OWNER', 409],
+  ])('answers DomainError %s with %i', (code, status) => {
+    const { document, unexpected } = toProblem(new DomainError(code, 'Because.', { field: 'x' }));
+
+    expect(unexpected).toBe(false);
+    expect(document).toEqual({ type: expect.stringMatching(/^urn:chorus:problem:/), title: expect.any(String), status, detail: 'Because.', code, field: 'x' });
+  });
+
+  it('gives LIMIT_EXCEEDED the resource, the effective limit and the current count', () => {
+    expect(toProblem(new LimitExceeded('users', 5, 5)).document).toMatchObject({ status: 409, code: 'LIMIT_EXCEEDED', resource: 'users', limit: 5, count: 5 });
+  });
+
+  it('answers a concurrency conflict with 409 CONCURRENCY_CONFLICT', () => {
+    expect(toProblem(new WrongExpectedRevisionError('organization-a', 3n, 4n)).document).toMatchObject({ status: 409, code: 'CONCURRENCY_CONFLICT' });
+  });
+
+  it('keeps a ProblemError as thrown, its extensions unable to override the standard members', () => {
+    const { document } = toProblem(new ProblemError(403, 'XSRF_INVALID', 'XSRF token wrong', 'Send X-XSRF-TOKEN.', { code: 'OTHER', hint: 'cookie' }));
+
+    expect(document).toEqual({ type: 'urn:chorus:problem:xsrf-invalid', title: 'XSRF token wrong', status: 403, detail: 'Send X-XSRF-TOKEN.', code: 'XSRF_INVALID', hint: 'cookie' });
+  });
+
+  it('maps Nest HTTP exceptions to stable codes', () => {
+    expect(toProblem(new NotFoundException('Cannot GET /x')).document).toMatchObject({ status: 404, code: 'NOT_FOUND', detail: 'Cannot GET /x' });
+    expect(toProblem(new PayloadTooLargeException()).document).toMatchObject({ status: 413, code: 'PAYLOAD_TOO_LARGE' });
+    expect(toProblem(new HttpException('Teapot', 418)).document).toMatchObject({ status: 418, code: 'HTTP_418' });
+  });
+
+  it("recognises body-parser's invalid JSON and too-large errors", () => {
+    const invalidJson = new BadRequestException('Unexpected token', { cause: Object.assign(new SyntaxError('Unexpected token'), { type: 'entity.parse.failed' }) });
+    const tooLarge = new HttpException('request entity too large', 413, { cause: Object.assign(new Error('too large'), { type: 'entity.too.large', limit: 16384 }) });
+
+    expect(toProblem(invalidJson).document).toMatchObject({ status: 400, code: 'INVALID_JSON' });
+    expect(toProblem(tooLarge).document).toMatchObject({ status: 413, code: 'PAYLOAD_TOO_LARGE', limit: 16384 });
+  });
+
+  it('answers anything else with 500 INTERNAL, marked unexpected, without its message', () => {
+    const { document, unexpected } = toProblem(new Error('SQLITE_CORRUPT at /var/data/events.sqlite'));
+
+    expect(unexpected).toBe(true);
+    expect(document).toMatchObject({ status: 500, code: 'INTERNAL' });
+    expect(JSON.stringify(document)).not.toContain('SQLITE');
+  });
+});

@@ -1,0 +1,32 @@
+// Who is calling and under which correlation id, for the whole of one request: log lines read it from
+// AsyncLocalStorage, the access guard fills in the principal, handlers turn it into event metadata.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Principal } from '../access/principal.js';
+
+export type RequestContext = {
+  readonly correlationId: string;
+  readonly clientIp: string | undefined;
+  readonly userAgent: string | undefined;
+  /** Set by the access guard once a resolver recognised the caller's credentials. */
+  principal: Principal | undefined;
+};
+
+const storage = new AsyncLocalStorage<RequestContext>();
+const contextsByRequest = new WeakMap<object, RequestContext>();
+
+export function attachRequestContext(request: object, context: RequestContext): void {
+  contextsByRequest.set(request, context);
+}
+
+/** The context of a request, also where AsyncLocalStorage does not reach (body-parser errors, 'finish' listeners). */
+export function requestContextOf(request: object): RequestContext | undefined {
+  return contextsByRequest.get(request);
+}
+
+export function runInRequestContext<T>(context: RequestContext, work: () => T): T {
+  return storage.run(context, work);
+}
+
+export function currentRequestContext(): RequestContext | undefined {
+  return storage.getStore();
+}

@@ -1,0 +1,23 @@
+import { Command } from '@nestjs/cqrs';
+import type { MemberRole } from '#domain';
+import type { CommandContext } from '../command-context.js';
+import type { CommandResult } from '../command-result.js';
+
+export type NewMember = {
+  email: string;
+  role: MemberRole;
+  chorusUser?: boolean;
+  /** Known to callers that have just created the user; otherwise found through USER_DIRECTORY or new. */
+  userId?: string;
+};
+
+/** Adds a member within the users limit (MemberAdded); answers the member's user id. */
+export class AddMemberCommand extends Command<CommandResult & { userId: string }> {
+  constructor(
+    readonly organizationId: string,
+    readonly member: NewMember,
+    readonly context: CommandContext,
+  ) {
+    super();
+  }
+}

@@ -1,0 +1,15 @@
+import { Command } from '@nestjs/cqrs';
+import type { CommandContext } from '../command-context.js';
+import type { CommandResult } from '../command-result.js';
+
+/** Adds a content section within its limit (SiteAdded); answers the new site's id. */
+export class AddSiteCommand extends Command<CommandResult & { siteId: string }> {
+  constructor(
+    readonly organizationId: string,
+    /** hostname as typed: the domain normalizes it. */
+    readonly site: { name: string; hostname: string },
+    readonly context: CommandContext,
+  ) {
+    super();
+  }
+}

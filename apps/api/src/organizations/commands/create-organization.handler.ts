@@ -1,0 +1,15 @@
+import { randomUUID } from 'node:crypto';
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import type { CommandResult } from '../command-result.js';
+import { OrganizationDecider } from '../organization-decider.service.js';
+import { CreateOrganizationCommand } from './create-organization.command.js';
+
+@CommandHandler(CreateOrganizationCommand)
+export class CreateOrganizationHandler implements ICommandHandler<CreateOrganizationCommand> {
+  constructor(private readonly organizations: OrganizationDecider) {}
+
+  execute({ organization, context }: CreateOrganizationCommand): Promise<CommandResult> {
+    const id = organization.id ?? randomUUID();
+    return this.organizations.handle(id, { type: 'CreateOrganization', data: { id, name: organization.name } }, context);
+  }
+}

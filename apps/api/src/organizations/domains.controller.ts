@@ -1,0 +1,62 @@
+import { Body, Controller, Delete, Param, Post } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import type { z } from 'zod';
+import { OWNERS_AND_ADMINS, RequireAccess } from '../access/require-access.decorator.js';
+import { RequestCommandContext } from '../access/request-command-context.decorator.js';
+import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
+import type { CommandContext } from './command-context.js';
+import { commandAnswer, type CommandAnswer } from './command-result.js';
+import { AddQualityAssuranceDomainCommand } from './commands/add-quality-assurance-domain.command.js';
+import { AddWebAnalyticsDomainCommand } from './commands/add-web-analytics-domain.command.js';
+import { RemoveQualityAssuranceDomainCommand } from './commands/remove-quality-assurance-domain.command.js';
+import { RemoveWebAnalyticsDomainCommand } from './commands/remove-web-analytics-domain.command.js';
+import { addDomainRequest } from './organization-requests.js';
+import { validDomain, validOrganizationId } from './organization-route-parameters.js';
+
+const MANAGE_DOMAINS = { scope: 'organizations:write', members: OWNERS_AND_ADMINS } as const;
+
+/** The quality-assurance and web analytics domain lists of an organization. */
+@Controller('organizations/:id')
+export class DomainsController {
+  constructor(private readonly commands: CommandBus) {}
+
+  @Post('quality-assurance/domains')
+  @RequireAccess(MANAGE_DOMAINS)
+  async addQualityAssuranceDomain(
+    @Param('id', validOrganizationId) id: string,
+    @Body(new ZodValidationPipe(addDomainRequest)) body: z.output<typeof addDomainRequest>,
+    @RequestCommandContext() context: CommandContext,
+  ): Promise<CommandAnswer> {
+    return commandAnswer(await this.commands.execute(new AddQualityAssuranceDomainCommand(id, body.domain, context)));
+  }
+
+  @Delete('quality-assurance/domains/:domain')
+  @RequireAccess(MANAGE_DOMAINS)
+  async removeQualityAssuranceDomain(
+    @Param('id', validOrganizationId) id: string,
+    @Param('domain', validDomain) domain: string,
+    @RequestCommandContext() context: CommandContext,
+  ): Promise<CommandAnswer> {
+    return commandAnswer(await this.commands.execute(new RemoveQualityAssuranceDomainCommand(id, domain, context)));
+  }
+
+  @Post('web-analytics/domains')
+  @RequireAccess(MANAGE_DOMAINS)
+  async addWebAnalyticsDomain(
+    @Param('id', validOrganizationId) id: string,
+    @Body(new ZodValidationPipe(addDomainRequest)) body: z.output<typeof addDomainRequest>,
+    @RequestCommandContext() context: CommandContext,
+  ): Promise<CommandAnswer> {
+    return commandAnswer(await this.commands.execute(new AddWebAnalyticsDomainCommand(id, body.domain, context)));
+  }
+
+  @Delete('web-analytics/domains/:domain')
+  @RequireAccess(MANAGE_DOMAINS)
+  async removeWebAnalyticsDomain(
+    @Param('id', validOrganizationId) id: string,
+    @Param('domain', validDomain) domain: string,
+    @RequestCommandContext() context: CommandContext,
+  ): Promise<CommandAnswer> {
+    return commandAnswer(await this.commands.execute(new RemoveWebAnalyticsDomainCommand(id, domain, context)));
+  }
+}

@@ -1,0 +1,39 @@
+import { Body, Controller, Delete, Param, Post } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import type { z } from 'zod';
+import { OWNERS_AND_ADMINS, RequireAccess } from '../access/require-access.decorator.js';
+import { RequestCommandContext } from '../access/request-command-context.decorator.js';
+import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
+import type { CommandContext } from './command-context.js';
+import { commandAnswer, type CommandAnswer } from './command-result.js';
+import { AddMemberCommand } from './commands/add-member.command.js';
+import { RemoveMemberCommand } from './commands/remove-member.command.js';
+import { addMemberRequest } from './organization-requests.js';
+import { validMemberOrSiteId, validOrganizationId } from './organization-route-parameters.js';
+
+/** Members of an organization; owners and admins manage their own organization's members. */
+@Controller('organizations/:id/members')
+export class MembersController {
+  constructor(private readonly commands: CommandBus) {}
+
+  /** Answers the member's `userId` too: the user's id when the address is known, else a new one. */
+  @Post()
+  @RequireAccess({ scope: 'organizations:write', members: OWNERS_AND_ADMINS })
+  async add(
+    @Param('id', validOrganizationId) id: string,
+    @Body(new ZodValidationPipe(addMemberRequest)) body: z.output<typeof addMemberRequest>,
+    @RequestCommandContext() context: CommandContext,
+  ): Promise<CommandAnswer & { userId: string }> {
+    return commandAnswer(await this.commands.execute(new AddMemberCommand(id, body, context)));
+  }
+
+  @Delete(':userId')
+  @RequireAccess({ scope: 'organizations:write', members: OWNERS_AND_ADMINS })
+  async remove(
+    @Param('id', validOrganizationId) id: string,
+    @Param('userId', validMemberOrSiteId) userId: string,
+    @RequestCommandContext() context: CommandContext,
+  ): Promise<CommandAnswer> {
+    return commandAnswer(await this.commands.execute(new RemoveMemberCommand(id, userId, context)));
+  }
+}

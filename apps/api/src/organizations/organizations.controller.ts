@@ -1,0 +1,108 @@
+import { Body, Controller, Delete, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import type { Response } from 'express';
+import type { AddOn } from '#domain';
+import type { z } from 'zod';
+import { RequireAccess } from '../access/require-access.decorator.js';
+import { RequestCommandContext } from '../access/request-command-context.decorator.js';
+import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
+import type { CommandContext } from './command-context.js';
+import { commandAnswer, type CommandAnswer } from './command-result.js';
+import { AssignPlanCommand } from './commands/assign-plan.command.js';
+import { CancelAddOnCommand } from './commands/cancel-add-on.command.js';
+import { ConfigureLimitsCommand } from './commands/configure-limits.command.js';
+import { CreateOrganizationCommand } from './commands/create-organization.command.js';
+import { DisableChorusCommand } from './commands/disable-chorus.command.js';
+import { EnableChorusCommand } from './commands/enable-chorus.command.js';
+import { PurchaseAddOnCommand } from './commands/purchase-add-on.command.js';
+import {
+  assignPlanRequest,
+  cancelAddOnQuery,
+  chorusRequest,
+  createOrganizationRequest,
+  limitsRequest,
+  purchaseAddOnRequest,
+} from './organization-requests.js';
+import { validAddOn, validOrganizationId } from './organization-route-parameters.js';
+
+/**
+ * What the organization has bought (plans, add-ons, the Chorus line, limits and their override) is set by
+ * operators and the billing integration (API keys, the command line), never by its own members: an owner
+ * could otherwise grant themselves what they have not paid for.
+ */
+const COMMERCIAL = { scope: 'organizations:write' } as const;
+
+/** The organization itself: creation, plans, add-ons, the Chorus line and limits (API.md, Organizations). */
+@Controller('organizations')
+export class OrganizationsController {
+  constructor(private readonly commands: CommandBus) {}
+
+  @Post()
+  @RequireAccess(COMMERCIAL)
+  async create(
+    @Body(new ZodValidationPipe(createOrganizationRequest)) body: z.output<typeof createOrganizationRequest>,
+    @RequestCommandContext() context: CommandContext,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<CommandAnswer> {
+    const result = await this.commands.execute(new CreateOrganizationCommand(body, context));
+    response.location(`/organizations/${encodeURIComponent(result.id)}`);
+    return commandAnswer(result);
+  }
+
+  @Post(':id/plan')
+  @HttpCode(200)
+  @RequireAccess(COMMERCIAL)
+  async assignPlan(
+    @Param('id', validOrganizationId) id: string,
+    @Body(new ZodValidationPipe(assignPlanRequest)) body: z.output<typeof assignPlanRequest>,
+    @RequestCommandContext() context: CommandContext,
+  ): Promise<CommandAnswer> {
+    return commandAnswer(await this.commands.execute(new AssignPlanCommand(id, body, context)));
+  }
+
+  @Post(':id/add-ons')
+  @HttpCode(200)
+  @RequireAccess(COMMERCIAL)
+  async purchaseAddOn(
+    @Param('id', validOrganizationId) id: string,
+    @Body(new ZodValidationPipe(purchaseAddOnRequest)) body: z.output<typeof purchaseAddOnRequest>,
+    @RequestCommandContext() context: CommandContext,
+  ): Promise<CommandAnswer> {
+    return commandAnswer(await this.commands.execute(new PurchaseAddOnCommand(id, body, context)));
+  }
+
+  @Delete(':id/add-ons/:addOn')
+  @RequireAccess(COMMERCIAL)
+  async cancelAddOn(
+    @Param('id', validOrganizationId) id: string,
+    @Param('addOn', validAddOn) addOn: AddOn,
+    @Query(new ZodValidationPipe(cancelAddOnQuery)) query: z.output<typeof cancelAddOnQuery>,
+    @RequestCommandContext() context: CommandContext,
+  ): Promise<CommandAnswer> {
+    const cancellation = query.quantity === undefined ? { addOn } : { addOn, quantity: query.quantity };
+    return commandAnswer(await this.commands.execute(new CancelAddOnCommand(id, cancellation, context)));
+  }
+
+  @Put(':id/chorus')
+  @RequireAccess(COMMERCIAL)
+  async setChorus(
+    @Param('id', validOrganizationId) id: string,
+    @Body(new ZodValidationPipe(chorusRequest)) body: z.output<typeof chorusRequest>,
+    @RequestCommandContext() context: CommandContext,
+  ): Promise<CommandAnswer> {
+    const command = body.enabled
+      ? new EnableChorusCommand(id, body.parallelUse === undefined ? {} : { parallelUse: body.parallelUse }, context)
+      : new DisableChorusCommand(id, context);
+    return commandAnswer(await this.commands.execute(command));
+  }
+
+  @Put(':id/limits')
+  @RequireAccess(COMMERCIAL)
+  async configureLimits(
+    @Param('id', validOrganizationId) id: string,
+    @Body(new ZodValidationPipe(limitsRequest)) body: z.output<typeof limitsRequest>,
+    @RequestCommandContext() context: CommandContext,
+  ): Promise<CommandAnswer> {
+    return commandAnswer(await this.commands.execute(new ConfigureLimitsCommand(id, body, context)));
+  }
+}

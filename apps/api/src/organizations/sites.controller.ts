@@ -1,0 +1,39 @@
+import { Body, Controller, Delete, Param, Post } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import type { z } from 'zod';
+import { OWNERS_AND_ADMINS, RequireAccess } from '../access/require-access.decorator.js';
+import { RequestCommandContext } from '../access/request-command-context.decorator.js';
+import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
+import type { CommandContext } from './command-context.js';
+import { commandAnswer, type CommandAnswer } from './command-result.js';
+import { AddSiteCommand } from './commands/add-site.command.js';
+import { RemoveSiteCommand } from './commands/remove-site.command.js';
+import { addSiteRequest } from './organization-requests.js';
+import { validMemberOrSiteId, validOrganizationId } from './organization-route-parameters.js';
+
+/** Sites (content sections) of an organization. */
+@Controller('organizations/:id/sites')
+export class SitesController {
+  constructor(private readonly commands: CommandBus) {}
+
+  /** Answers the new site's `siteId` too. */
+  @Post()
+  @RequireAccess({ scope: 'organizations:write', members: OWNERS_AND_ADMINS })
+  async add(
+    @Param('id', validOrganizationId) id: string,
+    @Body(new ZodValidationPipe(addSiteRequest)) body: z.output<typeof addSiteRequest>,
+    @RequestCommandContext() context: CommandContext,
+  ): Promise<CommandAnswer & { siteId: string }> {
+    return commandAnswer(await this.commands.execute(new AddSiteCommand(id, body, context)));
+  }
+
+  @Delete(':siteId')
+  @RequireAccess({ scope: 'organizations:write', members: OWNERS_AND_ADMINS })
+  async remove(
+    @Param('id', validOrganizationId) id: string,
+    @Param('siteId', validMemberOrSiteId) siteId: string,
+    @RequestCommandContext() context: CommandContext,
+  ): Promise<CommandAnswer> {
+    return commandAnswer(await this.commands.execute(new RemoveSiteCommand(id, siteId, context)));
+  }
+}

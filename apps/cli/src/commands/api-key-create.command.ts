@@ -1,0 +1,30 @@
+import type { Command } from 'commander';
+import { ApiKeys } from '../../../api/src/access/api-keys/api-keys.service.js';
+import { jsonSafe } from '../../../api/src/organizations/command-result.js';
+import { cliAction } from '../cli-action.js';
+import type { GetCliContext } from '../cli-context.js';
+
+/** `chorus api-key:create --name N --scopes a,b`: prints a new API key, the only time it is ever shown. */
+export function registerApiKeyCreateCommand(program: Command, getContext: GetCliContext): void {
+  program
+    .command('api-key:create')
+    .description('create an API key and print it once')
+    .requiredOption('--name <name>', 'what the key is for')
+    .requiredOption('--scopes <scopes>', 'comma-separated: organizations:read, organizations:write, audit:read')
+    .option('--json', 'print the result as JSON')
+    .action(
+      cliAction(getContext, async (context, options: { name: string; scopes: string }) => {
+        const scopes = options.scopes.split(',').map((scope) => scope.trim()).filter((scope) => scope !== '');
+        const created = await context.app.get(ApiKeys).create({ name: options.name, scopes }, context.commandContext('api-key:create'));
+        return {
+          json: { keyId: created.keyId, name: created.name, scopes: created.scopes, key: created.key, position: jsonSafe(created.position) },
+          text: [
+            `API key "${created.name}" (id ${created.keyId}) with scopes ${created.scopes.join(', ')}.`,
+            'Store it now: it is not shown again.',
+            '',
+            created.key,
+          ].join('\n'),
+        };
+      }),
+    );
+}

@@ -1,0 +1,32 @@
+import { CommandBus } from '@nestjs/cqrs';
+import type { Command } from 'commander';
+import { commandAnswer } from '../../../api/src/organizations/command-result.js';
+import { AssignPlanCommand } from '../../../api/src/organizations/commands/assign-plan.command.js';
+import { organizationIdSchema } from '../../../api/src/organizations/organization-ids.js';
+import { assignPlanRequest } from '../../../api/src/organizations/organization-requests.js';
+import { cliAction, parseInput } from '../cli-action.js';
+import type { GetCliContext } from '../cli-context.js';
+
+/** `chorus org:plan ID --line L --plan P [--service-level S]`: assigns a plan. */
+export function registerOrgPlanCommand(program: Command, getContext: GetCliContext): void {
+  program
+    .command('org:plan')
+    .description('assign a plan to an organization')
+    .argument('<id>', 'the organization id')
+    .requiredOption('--line <line>', 'classic or chorus')
+    .requiredOption('--plan <plan>', 'essential, professional, enterprise (classic); light, solo, teams, enterprise (chorus)')
+    .option('--service-level <level>', 'standard, assisted or turnkey')
+    .option('--json', 'print the result as JSON')
+    .action(
+      cliAction(getContext, async (context, id: string, options: { line: string; plan: string; serviceLevel?: string }) => {
+        const organizationId = parseInput(organizationIdSchema, id, '<id>');
+        const plan = parseInput(assignPlanRequest, { line: options.line, plan: options.plan, serviceLevel: options.serviceLevel });
+        const result = await context.app.get(CommandBus).execute(new AssignPlanCommand(organizationId, plan, context.commandContext('org:plan')));
+        const serviceLevel = plan.serviceLevel === undefined ? '' : `, service level ${plan.serviceLevel}`;
+        return {
+          json: commandAnswer(result),
+          text: `Organization ${result.id} is on the ${plan.line} plan ${plan.plan}${serviceLevel} (revision ${result.revision}, position ${result.position}).`,
+        };
+      }),
+    );
+}

@@ -1,0 +1,159 @@
+// The real `chorus` binary (bin/chorus.js over dist/) on a temp DATA_DIR: output, errors and exit codes.
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { execFile, execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { organizationStream } from '#domain';
+import { openEventStore } from '#event-store';
+import { httpClient } from '../support/http-client.js';
+import { startApp } from '../support/start-app.js';
+
+const root = resolve(import.meta.dirname, '..', '..');
+const bin = join(root, 'bin', 'chorus.js');
+let dataDir: string;
+
+type Run = { code: number | null; stdout: string; stderr: string };
+
+function chorus(args: string[], environment: Record<string, string> = {}): Promise<Run> {
+  return new Promise((done) => {
+    execFile(
+      process.execPath,
+      [bin, ...args],
+      { cwd: root, env: { PATH: process.env.PATH, NODE_ENV: 'test', SEED_DEMO: 'false', DATA_DIR: dataDir, ...environment } },
+      (error, stdout, stderr) => done({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : null, stdout, stderr }),
+    );
+  });
+}
+
+beforeAll(() => {
+  // CI builds first; a local run builds here once rather than racing inside each call.
+  if (!existsSync(join(root, 'dist', 'apps', 'cli', 'src', 'main.js'))) {
+    try {
+      execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'ignore' });
+    } catch {
+      // Emitted despite type errors elsewhere; the calls below fail clearly if not.
+    }
+  }
+  dataDir = mkdtempSync(join(tmpdir(), 'chorus-cli-'));
+}, 120_000);
+
+afterAll(() => {
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function recordedEvents(organizationId: string) {
+  const store = await openEventStore({ dataDir });
+  try {
+    const read = await store.readStream(organizationStream(organizationId));
+    return read.found ? read.events : [];
+  } finally {
+    await store.close();
+  }
+}
+
+describe('org:create', () => {
+  it('creates an organization and prints its id', async () => {
+    const run = await chorus(['org:create', '--name', 'Acme Corp', '--id', 'acme']);
+
+    expect(run).toMatchObject({ code: 0, stdout: 'acme\n' });
+    expect((await recordedEvents('acme')).map(({ type, data, metadata }) => ({ type, data, actor: metadata.actor, cliCommand: metadata.cliCommand }))).toEqual([
+      { type: 'OrganizationCreated', data: { id: 'acme', name: 'Acme Corp' }, actor: 'cli', cliCommand: 'org:create' },
+    ]);
+  });
+
+  it('answers JSON with --json, with a new uuid when no id is given', async () => {
+    const run = await chorus(['org:create', '--name', 'Globex', '--json']);
+
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), revision: 0, position: expect.any(Number) });
+  });
+
+  it('exits 1 with the problem code when the organization exists', async () => {
+    const run = await chorus(['org:create', '--name', 'Acme again', '--id', 'acme']);
+
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain('ALREADY_EXISTS');
+  });
+
+  it('exits 2 with usage when a required option is missing', async () => {
+    const run = await chorus(['org:create']);
+
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("required option '--name <name>'");
+  });
+});
+
+describe('org:plan', () => {
+  beforeAll(async () => {
+    await chorus(['org:create', '--name', 'Planned', '--id', 'planned']);
+  }, 30_000);
+
+  it('assigns a plan and answers {id, revision, position} with --json', async () => {
+    const run = await chorus(['org:plan', 'planned', '--line', 'chorus', '--plan', 'teams', '--service-level', 'assisted', '--json']);
+
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual({ id: 'planned', revision: 1, position: expect.any(Number) });
+    expect((await recordedEvents('planned')).at(-1)).toMatchObject({ type: 'PlanAssigned', data: { line: 'chorus', plan: 'teams', serviceLevel: 'assisted' } });
+  });
+
+  it('exits 2 with VALIDATION_FAILED naming the option for a plan that does not exist', async () => {
+    const run = await chorus(['org:plan', 'planned', '--line', 'classic', '--plan', 'platinum']);
+
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/VALIDATION_FAILED: --plan/);
+  });
+
+  it('exits 1 with NOT_FOUND for an unknown organization, as a problem document with --json', async () => {
+    const run = await chorus(['org:plan', 'nowhere', '--line', 'classic', '--plan', 'essential', '--json']);
+
+    expect(run.code).toBe(1);
+    expect(JSON.parse(run.stderr)).toMatchObject({ status: 404, code: 'NOT_FOUND' });
+  });
+});
+
+describe('api-key:create', () => {
+  it('prints a key once, stores only its hash, and the key works on the HTTP API with its scopes', async () => {
+    const run = await chorus(['api-key:create', '--name', 'deploy', '--scopes', 'organizations:read,organizations:write', '--json']);
+
+    expect(run.code).toBe(0);
+    const created = JSON.parse(run.stdout) as { key: string; keyId: string; scopes: string[] };
+    expect(created).toMatchObject({ name: 'deploy', scopes: ['organizations:read', 'organizations:write'], key: expect.stringMatching(/^chrs_/) });
+    expect(readFileSync(join(dataDir, 'events.sqlite')).includes(created.key.slice(30))).toBe(false);
+
+    const running = await startApp({ DATA_DIR: dataDir });
+    try {
+      const api = httpClient(running.baseUrl, { apiKey: created.key });
+      const organization = await api.post('/organizations', { name: 'Made with the key', id: 'keyed' });
+      expect(organization.status).toBe(201);
+      expect((await recordedEvents('keyed'))[0]?.metadata.actor).toBe(`api-key:${created.keyId}`);
+      expect((await api.post('/organizations', { name: 'Wrong key' }, { apiKey: `${created.key.slice(0, 30)}${'x'.repeat(43)}` })).status).toBe(401);
+    } finally {
+      await running.close();
+    }
+  });
+
+  it('prints the key on its own line for people', async () => {
+    const run = await chorus(['api-key:create', '--name', 'ops', '--scopes', 'audit:read']);
+
+    expect(run.code).toBe(0);
+    expect(run.stdout.trim().split('\n').at(-1)).toMatch(/^chrs_[0-9a-f]{24}_[A-Za-z0-9_-]{43}$/);
+    expect(run.stdout).toContain('not shown again');
+  });
+
+  it('exits 2 with VALIDATION_FAILED for an unknown scope', async () => {
+    const run = await chorus(['api-key:create', '--name', 'bad', '--scopes', 'organizations:read,everything']);
+
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('VALIDATION_FAILED');
+    expect(run.stderr).toContain('everything');
+  });
+});
+
+it('exits 3 naming the setting when the configuration is invalid', async () => {
+  const run = await chorus(['org:create', '--name', 'X'], { PORT: 'not-a-port' });
+
+  expect(run.code).toBe(3);
+  expect(run.stderr).toContain('PORT');
+});

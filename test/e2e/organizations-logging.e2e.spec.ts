@@ -1,0 +1,50 @@
+// What the service logs about organization requests: one JSON line per request with its correlation id,
+// unexpected failures with the correlation id and the stack (answered without internals), never a credential.
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { createApiKey } from '../support/api-keys.js';
+import { httpClient } from '../support/http-client.js';
+import { startApp, type RunningApp } from '../support/start-app.js';
+
+let running: RunningApp | undefined;
+
+afterEach(async () => {
+  await running?.close();
+  running = undefined;
+});
+
+describe('request logs', () => {
+  it('write one line per request with its correlation id, actor, route and status, and no credential', async () => {
+    running = await startApp();
+    const apiKey = await createApiKey(running.app, ['organizations:write']);
+    const api = httpClient(running.baseUrl, { apiKey });
+
+    await api.post('/organizations', { name: 'Logged' }, { headers: { 'X-Correlation-Id': 'log-test-1' } });
+
+    const lines = running.logs.filter((line) => line.correlationId === 'log-test-1');
+    expect(lines).toContainEqual(
+      expect.objectContaining({ msg: 'request completed', method: 'POST', path: '/organizations', status: 201, actor: expect.stringMatching(/^api-key:/) }),
+    );
+    // chrs_<24 hex>_ is 30 characters; the secret follows.
+    expect(JSON.stringify(running.logs)).not.toContain(apiKey.slice(30));
+  });
+
+  it('log an unexpected failure with its correlation id and answer 500 INTERNAL without internals', async () => {
+    running = await startApp();
+    const api = httpClient(running.baseUrl, { apiKey: await createApiKey(running.app, ['organizations:write']) });
+    // The organization's stream can no longer be read (API keys still can): an error the caller must not see.
+    const store = running.store;
+    const readStream = store.readStream.bind(store);
+    store.readStream = (streamId, options) =>
+      streamId.startsWith('organization-') ? Promise.reject(new Error('disk /var/lib/chorus/events.sqlite is on fire')) : readStream(streamId, options);
+
+    const response = await api.post('/organizations/acme/plan', { line: 'classic', plan: 'essential' }, { headers: { 'X-Correlation-Id': 'log-test-2' } });
+
+    expect(response.status).toBe(500);
+    expect(response.body).toMatchObject({ code: 'INTERNAL', correlationId: 'log-test-2' });
+    expect(response.text).not.toContain('fire');
+    expect(running.logs).toContainEqual(
+      // The actor comes from the request context the line was written in (AsyncLocalStorage), not from the filter.
+      expect.objectContaining({ level: 'error', correlationId: 'log-test-2', actor: expect.stringMatching(/^api-key:/), err: expect.objectContaining({ message: expect.stringContaining('on fire'), stack: expect.any(String) }) }),
+    );
+  });
+});

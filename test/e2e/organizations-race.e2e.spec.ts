@@ -1,0 +1,67 @@
+// Concurrent commands on one organization: optimistic concurrency with re-decision keeps every limit,
+// and a caller sees a conflict only as the decision it changed (LIMIT_EXCEEDED, ALREADY_EXISTS).
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { createApiKey } from '../support/api-keys.js';
+import { httpClient, type HttpClient, type HttpResponse } from '../support/http-client.js';
+import { createOrganization, organizationEvents } from '../support/organization-setup.js';
+import { startApp, type RunningApp } from '../support/start-app.js';
+
+let running: RunningApp;
+let api: HttpClient;
+
+beforeAll(async () => {
+  running = await startApp({ LOG_LEVEL: 'warn' });
+  api = httpClient(running.baseUrl, { apiKey: await createApiKey(running.app, ['organizations:read', 'organizations:write']) });
+});
+
+afterAll(async () => {
+  await running.close();
+});
+
+const CALLS = 50;
+const LIMIT = 5;
+
+function tally(responses: HttpResponse[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const response of responses) {
+    const outcome = response.status < 300 ? String(response.status) : `${response.status} ${response.body?.code}`;
+    counts[outcome] = (counts[outcome] ?? 0) + 1;
+  }
+  return counts;
+}
+
+describe(`${CALLS} concurrent adds against an effective limit of ${LIMIT}`, () => {
+  it('members: exactly 5 added, 45 LIMIT_EXCEEDED', async () => {
+    const id = await createOrganization(api, { plan: { line: 'classic', plan: 'enterprise' }, limits: { users: LIMIT } });
+
+    const responses = await Promise.all(
+      Array.from({ length: CALLS }, (_, index) => api.post(`/organizations/${id}/members`, { email: `member-${index}@example.com`, role: 'member' })),
+    );
+
+    expect(tally(responses)).toEqual({ '201': LIMIT, '409 LIMIT_EXCEEDED': CALLS - LIMIT });
+    for (const refused of responses.filter((response) => response.status === 409)) {
+      expect(refused.body).toMatchObject({ resource: 'users', limit: LIMIT, count: LIMIT });
+    }
+    const added = (await organizationEvents(running.store, id)).filter((event) => event.type === 'MemberAdded');
+    expect(added).toHaveLength(LIMIT);
+  });
+
+  it('sites: exactly 5 added, 45 LIMIT_EXCEEDED', async () => {
+    const id = await createOrganization(api, { plan: { line: 'classic', plan: 'enterprise' }, limits: { contentSections: LIMIT } });
+
+    const responses = await Promise.all(
+      Array.from({ length: CALLS }, (_, index) => api.post(`/organizations/${id}/sites`, { name: `Site ${index}`, hostname: `site-${index}.example` })),
+    );
+
+    expect(tally(responses)).toEqual({ '201': LIMIT, '409 LIMIT_EXCEEDED': CALLS - LIMIT });
+    const added = (await organizationEvents(running.store, id)).filter((event) => event.type === 'SiteAdded');
+    expect(added).toHaveLength(LIMIT);
+  });
+});
+
+it('concurrent creations of one id: exactly one is created, the others are ALREADY_EXISTS', async () => {
+  const responses = await Promise.all(Array.from({ length: 20 }, () => api.post('/organizations', { name: 'Contested', id: 'contested' })));
+
+  expect(tally(responses)).toEqual({ '201': 1, '409 ALREADY_EXISTS': 19 });
+  expect(await organizationEvents(running.store, 'contested')).toHaveLength(1);
+});

@@ -1,0 +1,11 @@
+import { randomUUID } from 'node:crypto';
+import type { INestApplicationContext } from '@nestjs/common';
+import { ApiKeys } from '../../apps/api/src/access/api-keys/api-keys.service.js';
+import type { ApiKeyScope } from '../../apps/api/src/access/api-keys/api-key-scopes.js';
+
+/** Issues an API key in a running app, as `chorus api-key:create` would; answers the key to send. */
+export async function createApiKey(app: INestApplicationContext, scopes: readonly ApiKeyScope[], name = 'e2e'): Promise<string> {
+  const correlationId = randomUUID();
+  const created = await app.get(ApiKeys).create({ name, scopes }, { actor: 'cli', correlationId, causationId: correlationId, origin: {} });
+  return created.key;
+}
