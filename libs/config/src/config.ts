@@ -17,7 +17,7 @@ const environmentSchema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   PUBLIC_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
   DATA_DIR: z.string().min(1).default('./data'),
-  EVENTSTORE_CONNECTION_STRING: optionalText.pipe(z.string().regex(/^(esdb|kurrentdb)(\+discover)?:\/\//, 'must start with esdb:// or esdb+discover://').optional()),
+  EVENTSTORE_CONNECTION_STRING: optionalText.pipe(z.string().regex(/^esdb(\+discover)?:\/\//, 'must start with esdb:// or esdb+discover://').optional()),
   PRODUCT_NAME: z.string().min(1).max(60).default('Chorus'),
   SESSION_SECRET: optionalText.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
   SMTP_URL: optionalText.pipe(z.url({ protocol: /^smtps?$/ }).optional()),

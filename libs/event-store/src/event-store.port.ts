@@ -48,6 +48,15 @@ export class WrongExpectedRevisionError extends Error {
   }
 }
 
+/** The store was closed: appends and reads after close(), and subscriptions it closed under them. */
+export class EventStoreClosedError extends Error {
+  readonly code = 'EVENT_STORE_CLOSED';
+  constructor() {
+    super('The event store is closed');
+    this.name = 'EventStoreClosedError';
+  }
+}
+
 export type ReadStreamOptions = {
   direction?: 'forwards' | 'backwards';
   /** Inclusive; default start (forwards) or end (backwards). */
@@ -63,6 +72,7 @@ export type ReadAllOptions = {
   maxCount?: number;
 };
 
+/** An event passes when its stream starts with one of the prefixes and its type is one of the types (absent or empty: no condition). */
 export type SubscriptionFilter = { streamPrefixes?: readonly string[]; eventTypes?: readonly string[] };
 
 export type SubscribeToAllOptions = {

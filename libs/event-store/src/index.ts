@@ -1,1 +1,4 @@
 export * from './event-store.port.js';
+export { openEventStore, type OpenEventStoreOptions } from './open-event-store.js';
+export { SqliteEventStore, type SqliteEventStoreOptions } from './sqlite-event-store.js';
+export type { GroupCommitStats } from './sqlite-group-commit.js';

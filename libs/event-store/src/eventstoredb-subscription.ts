@@ -1,0 +1,168 @@
+import {
+  ErrorType,
+  START,
+  type AllStreamResolvedEvent,
+  type AllStreamSubscription,
+  type EventStoreDBClient,
+  type Position,
+} from '@eventstore/db-client';
+import type { SubscribeToAllOptions, Subscription } from './event-store.port.js';
+import { isAfter, isSystemEvent, toEventStoreDbPosition, toRecordedEvent, toServerFilter } from './eventstoredb-mapping.js';
+import { matchesSubscriptionFilter } from './subscription-filter.js';
+
+/** Waits before re-subscribing after a drop, growing with consecutive failures. */
+const RECONNECT_DELAYS_MS = [100, 250, 500, 1_000, 2_000, 5_000];
+
+/** Errors no retry will cure: the subscription stops and reports them. */
+const PERMANENT_ERRORS = new Set<string>([ErrorType.ACCESS_DENIED, ErrorType.INVALID_ARGUMENT, ErrorType.UNSUPPORTED]);
+
+/** The handler (or onCaughtUp) threw: the subscription stops with the handler's error. */
+class HandlerFailure extends Error {
+  constructor(readonly failure: unknown) {
+    super('subscription handler failed');
+  }
+}
+
+/**
+ * A server-filtered catch-up subscription to $all. Events are pulled one at a time and each handler is
+ * awaited before the next; when the server drops the subscription it is re-opened from the last event
+ * seen, skipping what was already delivered. onCaughtUp follows the server's caught-up signal, reported
+ * once the events buffered before that signal have been handled.
+ * Do not await close() from inside onEvent: close() waits for the running handler.
+ */
+export class EventStoreDbSubscription implements Subscription {
+  private stopped = false;
+  private current: AllStreamSubscription | undefined;
+  private lastSeen: Position | undefined;
+  private wakeFromPause: (() => void) | undefined;
+  private readonly following: Promise<void>;
+
+  constructor(
+    private readonly client: Pick<EventStoreDBClient, 'subscribeToAll'>,
+    private readonly options: SubscribeToAllOptions,
+    private readonly release: () => void,
+  ) {
+    this.lastSeen = options.fromPosition === undefined ? undefined : toEventStoreDbPosition(options.fromPosition);
+    this.following = this.follow();
+  }
+
+  async close(): Promise<void> {
+    await this.stop();
+  }
+
+  /** Stops delivery, waits for the running handler, then reports `reason` (the store closing) if given. */
+  async stop(reason?: Error): Promise<void> {
+    const first = !this.stopped;
+    if (first) {
+      this.stopped = true;
+      this.release();
+      this.wakeFromPause?.();
+      if (this.current !== undefined) await this.cancel(this.current);
+    }
+    await this.following;
+    if (first && reason !== undefined) this.options.onError?.(reason);
+  }
+
+  private async follow(): Promise<void> {
+    // Nothing is delivered before subscribeToAll has returned to its caller.
+    await Promise.resolve();
+    let failures = 0;
+    while (!this.stopped) {
+      const subscription = this.client.subscribeToAll({
+        fromPosition: this.lastSeen ?? START,
+        filter: toServerFilter(this.options.filter),
+      });
+      this.current = subscription;
+      subscription.on('confirmation', () => {
+        failures = 0;
+      });
+      try {
+        await this.deliver(subscription);
+      } catch (error) {
+        if (this.stopped) break;
+        if (error instanceof HandlerFailure) return this.fail(error.failure);
+        if (isPermanent(error)) return this.fail(error);
+      } finally {
+        this.current = undefined;
+        await this.cancel(subscription);
+      }
+      if (this.stopped) break;
+      failures += 1;
+      await this.pause(RECONNECT_DELAYS_MS[Math.min(failures, RECONNECT_DELAYS_MS.length) - 1] ?? 5_000);
+    }
+  }
+
+  private async deliver(subscription: AllStreamSubscription): Promise<void> {
+    const { filter, onEvent, onCaughtUp } = this.options;
+    let taken = 0;
+    let handled = 0;
+    let caughtUpAfter: number | undefined;
+    const reportCaughtUp = () => {
+      if (caughtUpAfter === undefined || handled < caughtUpAfter || this.stopped) return;
+      caughtUpAfter = undefined;
+      onCaughtUp?.(this.lastSeen?.commit);
+    };
+    subscription.on('caughtUp', () => {
+      // Events the server sent before the signal may still sit in the stream's buffer.
+      caughtUpAfter = taken + subscription.readableLength;
+      try {
+        reportCaughtUp();
+      } catch (error) {
+        subscription.destroy(new HandlerFailure(error));
+      }
+    });
+    for await (const resolved of subscription as AsyncIterable<AllStreamResolvedEvent>) {
+      if (this.stopped) return;
+      taken += 1;
+      const event = resolved.event;
+      // After a reconnect the server starts AT the last event seen: skip it and anything before.
+      if (event !== undefined && isAfter(event.position, this.lastSeen)) {
+        if (!isSystemEvent(event) && matchesSubscriptionFilter(filter, event.streamId, event.type)) {
+          try {
+            await onEvent(toRecordedEvent(event));
+          } catch (error) {
+            throw new HandlerFailure(error);
+          }
+        }
+        this.lastSeen = event.position;
+      }
+      handled += 1;
+      try {
+        reportCaughtUp();
+      } catch (error) {
+        throw new HandlerFailure(error);
+      }
+    }
+  }
+
+  private fail(error: unknown): void {
+    this.stopped = true;
+    this.release();
+    this.options.onError?.(error instanceof Error ? error : new Error(String(error)));
+  }
+
+  private async cancel(subscription: AllStreamSubscription): Promise<void> {
+    try {
+      await subscription.unsubscribe();
+    } catch {
+      // Already gone with its connection: nothing left to cancel.
+    }
+    // The client does not end the stream when the call is cancelled: destroying it ends the for-await.
+    subscription.destroy();
+  }
+
+  private pause(milliseconds: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, milliseconds);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wakeFromPause = done;
+    });
+  }
+}
+
+function isPermanent(error: unknown): boolean {
+  return error instanceof Error && 'type' in error && PERMANENT_ERRORS.has(String(error.type));
+}

@@ -1,0 +1,198 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from '@jest/globals';
+import Database from 'better-sqlite3';
+import { WrongExpectedRevisionError, type EventToAppend, type RecordedEvent } from './event-store.port.js';
+import { openEventStore } from './open-event-store.js';
+import { SqliteEventStore } from './sqlite-event-store.js';
+import { describeEventStoreContract } from './testing/event-store.contract.js';
+
+describeEventStoreContract('The SQLite event store', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'chorus-event-store-'));
+  return {
+    open: () => openEventStore({ dataDir }),
+    dispose: async () => rmSync(dataDir, { recursive: true, force: true }),
+  };
+});
+
+function anEvent(type = 'SomethingHappened'): EventToAppend {
+  return { id: randomUUID(), type, data: { value: 1 }, metadata: { actor: 'user:test', correlationId: 'c', causationId: 'c' } };
+}
+
+describe('The SQLite event store', () => {
+  const directories: string[] = [];
+  const stores: SqliteEventStore[] = [];
+  const newDataDir = () => {
+    const directory = mkdtempSync(join(tmpdir(), 'chorus-event-store-'));
+    directories.push(directory);
+    return directory;
+  };
+  const openStore = (file: string, options: { now?: () => Date; pollIntervalMs?: number } = {}) => {
+    const store = SqliteEventStore.open({ file, ...options });
+    stores.push(store);
+    return store;
+  };
+
+  afterEach(async () => {
+    await Promise.all(stores.splice(0).map((store) => store.close()));
+    for (const directory of directories.splice(0)) rmSync(directory, { recursive: true, force: true });
+  });
+
+  it('keeps its events in DATA_DIR/events.sqlite, created with the directory, in WAL mode', async () => {
+    const dataDir = join(newDataDir(), 'nested', 'data');
+    const store = await openEventStore({ dataDir });
+    await store.append('org-1', [anEvent()], 'no_stream');
+    await store.close();
+
+    const file = join(dataDir, 'events.sqlite');
+    expect(existsSync(file)).toBe(true);
+    const db = new Database(file, { readonly: true });
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(db.prepare('SELECT count(*) FROM events').pluck().get()).toBe(1);
+    db.close();
+  });
+
+  it('records its schema version once, and refuses a file from a newer Chorus', async () => {
+    const file = join(newDataDir(), 'events.sqlite');
+    await openStore(file).close();
+    await openStore(file).close();
+
+    const db = new Database(file);
+    expect(db.prepare('SELECT version, name FROM schema_migrations').all()).toEqual([{ version: 1, name: 'events' }]);
+    db.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (2, 'from the future', '2030-01-01T00:00:00.000Z')").run();
+    db.close();
+
+    expect(() => SqliteEventStore.open({ file })).toThrow(/schema version 2 is newer/);
+  });
+
+  it('stamps recordedAt with its clock', async () => {
+    const store = openStore(join(newDataDir(), 'events.sqlite'), { now: () => new Date('2024-02-29T12:34:56.789Z') });
+    await store.append('org-1', [anEvent(), anEvent()], 'no_stream');
+
+    const read = await store.readStream('org-1');
+
+    expect(read.found && read.events.map((event) => event.recordedAt)).toEqual(['2024-02-29T12:34:56.789Z', '2024-02-29T12:34:56.789Z']);
+  });
+
+  it('starts empty: no head position, nothing to read', async () => {
+    const store = openStore(join(newDataDir(), 'events.sqlite'));
+
+    expect(await store.headPosition()).toBeUndefined();
+    expect(await store.readAll()).toEqual([]);
+    expect(await store.readStream('org-1')).toEqual({ found: false });
+  });
+
+  it('commits appends issued together in one transaction; one failing caller does not fail the others', async () => {
+    const file = join(newDataDir(), 'events.sqlite');
+    const store = openStore(file);
+    await store.append('contested', [anEvent()], 'no_stream');
+    const before = store.groupCommitStats();
+    const reader = new Database(file, { readonly: true });
+    const visibleToOthers = (id: string) => reader.prepare('SELECT count(*) FROM events WHERE event_id = ?').pluck().get(id) === 1;
+
+    const independent = Array.from({ length: 64 }, (_, index) => {
+      const event = anEvent();
+      return store.append(`org-${index}`, [event], 'no_stream').then((result) => ({ result, committed: visibleToOthers(event.id) }));
+    });
+    const contested = Array.from({ length: 3 }, () => store.append('contested', [anEvent()], 0n));
+    const [independentOutcomes, contestedOutcomes] = await Promise.all([Promise.all(independent), Promise.allSettled(contested)]);
+
+    expect(independentOutcomes.every((outcome) => outcome.committed)).toBe(true);
+    expect(contestedOutcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'rejected']);
+    expect(contestedOutcomes[1]?.status === 'rejected' && contestedOutcomes[1].reason).toBeInstanceOf(WrongExpectedRevisionError);
+    expect(store.groupCommitStats()).toEqual({ commits: before.commits + 1, writes: before.writes + 65 });
+    reader.close();
+  });
+
+  it('undoes an append that fails half-way through its inserts, and only that append', async () => {
+    const store = openStore(join(newDataDir(), 'events.sqlite'));
+    const stored = anEvent();
+    await store.append('org-1', [stored, anEvent()], 'no_stream');
+    const halfWay = [anEvent(), stored];
+    const alongside = anEvent();
+
+    const [failed, committed] = await Promise.allSettled([
+      store.append('org-1', halfWay, 1n),
+      store.append('org-2', [alongside], 'no_stream'),
+    ]);
+
+    expect(failed).toMatchObject({ status: 'rejected', reason: { expected: 1n, actual: 1n } });
+    expect(committed.status).toBe('fulfilled');
+    const all = await store.readAll();
+    expect(all.map((event) => event.streamId)).toEqual(['org-1', 'org-1', 'org-2']);
+    expect(all.map((event) => event.position)).toEqual([1n, 2n, 3n]);
+  });
+
+  it('gives positions without gaps, even when appends sharing a transaction fail', async () => {
+    const store = openStore(join(newDataDir(), 'events.sqlite'));
+    await store.append('a', [anEvent()], 'no_stream');
+    await Promise.allSettled([
+      store.append('a', [anEvent(), anEvent()], 0n),
+      store.append('a', [anEvent(), anEvent(), anEvent()], 0n),
+      store.append('b', [anEvent()], 'no_stream'),
+      store.append('b', [anEvent()], 'no_stream'),
+      store.append('c', [anEvent(), anEvent()], 'any'),
+    ]);
+
+    const positions = (await store.readAll()).map((event) => event.position);
+
+    expect(positions).toEqual([1n, 2n, 3n, 4n, 5n, 6n]);
+  });
+
+  it("finds a replay with 'any' anywhere in the stream, and refuses an id stored at another revision", async () => {
+    const store = openStore(join(newDataDir(), 'events.sqlite'));
+    const early = [anEvent(), anEvent()];
+    const original = await store.append('org-1', early, 'any');
+    await store.append('org-1', [anEvent()], 'any');
+    const reused = anEvent();
+    await store.append('org-1', [reused], 'any');
+
+    await expect(store.append('org-1', early, 'any')).resolves.toEqual(original);
+    await expect(store.append('org-1', [reused], 3n)).rejects.toMatchObject({ expected: 3n, actual: 3n });
+    await expect(store.append('org-1', [anEvent(), reused], 3n)).rejects.toBeInstanceOf(WrongExpectedRevisionError);
+    const read = await store.readStream('org-1');
+    expect(read.found && read.events.length).toBe(4);
+    await expect(store.append('org-2', [reused], 'no_stream')).resolves.toMatchObject({ nextExpectedRevision: 0n });
+  });
+
+  it('follows appends that another connection (another process) commits to the same file', async () => {
+    const file = join(newDataDir(), 'events.sqlite');
+    const following = openStore(file, { pollIntervalMs: 10 });
+    const other = openStore(file);
+    const received: RecordedEvent[] = [];
+    let arrived: () => void = () => undefined;
+    const allArrived = new Promise<void>((resolve) => {
+      arrived = resolve;
+    });
+    const subscription = following.subscribeToAll({
+      onEvent: (event) => {
+        received.push(event);
+        if (received.length === 2) arrived();
+      },
+    });
+    const events = [anEvent(), anEvent()];
+
+    await other.append('org-1', events, 'no_stream');
+    await allArrived;
+
+    expect(received.map((event) => event.id)).toEqual(events.map((event) => event.id));
+    await subscription.close();
+  });
+
+  it('releases its poll timer when the last subscription closes', async () => {
+    const store = openStore(join(newDataDir(), 'events.sqlite'));
+    const timers = () => process.getActiveResourcesInfo().filter((resource) => resource === 'Timeout').length;
+    const before = timers();
+
+    const first = store.subscribeToAll({ onEvent: () => undefined });
+    const second = store.subscribeToAll({ onEvent: () => undefined });
+    expect(timers()).toBe(before + 1);
+    await first.close();
+    expect(timers()).toBe(before + 1);
+    await second.close();
+
+    expect(timers()).toBe(before);
+  });
+});

@@ -1,0 +1,624 @@
+// The event-store contract: one suite, written once, run against every adapter.
+// It shares one store between its tests (as EventStoreDB would be shared), so each test writes to
+// streams of its own under a prefix unique to this run, and looks at $all through that prefix.
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import {
+  EventStoreClosedError,
+  WrongExpectedRevisionError,
+  type AppendResult,
+  type EventStore,
+  type EventToAppend,
+  type ExpectedRevision,
+  type RecordedEvent,
+  type SubscribeToAllOptions,
+  type Subscription,
+} from '../event-store.port.js';
+
+export type EventStoreContractHarness = {
+  /** Opens a store on the same storage every time it is called (the suite closes and reopens it). */
+  open(): Promise<EventStore>;
+  /** Releases the storage once the suite is done. */
+  dispose(): Promise<void>;
+};
+
+/** Room for a networked server; the embedded store needs a fraction of it. */
+const SLOW_TEST_MS = 120_000;
+
+export type EventStoreContractOptions = {
+  /** Why this adapter cannot run here: the suite is registered as skipped. */
+  skip?: string;
+};
+
+/** Records what a subscription delivers and lets a test wait for a condition on it. */
+class Follower {
+  readonly events: RecordedEvent[] = [];
+  readonly caughtUp: Array<{ afterEvents: number; position: bigint | undefined }> = [];
+  readonly errors: Error[] = [];
+  readonly subscription: Subscription;
+  private readonly waiting = new Set<() => void>();
+
+  constructor(
+    store: EventStore,
+    options: Pick<SubscribeToAllOptions, 'fromPosition' | 'filter'>,
+    handle?: (event: RecordedEvent) => Promise<void>,
+  ) {
+    this.subscription = store.subscribeToAll({
+      ...options,
+      onEvent: async (event) => {
+        await handle?.(event);
+        this.events.push(event);
+        this.changed();
+      },
+      onCaughtUp: (position) => {
+        this.caughtUp.push({ afterEvents: this.events.length, position });
+        this.changed();
+      },
+      onError: (error) => {
+        this.errors.push(error);
+        this.changed();
+      },
+    });
+  }
+
+  /** Resolves once `condition` holds (the test's timeout is the only limit). */
+  until(condition: () => boolean): Promise<void> {
+    if (condition()) return Promise.resolve();
+    return new Promise((resolve) => {
+      const check = () => {
+        if (!condition()) return;
+        this.waiting.delete(check);
+        resolve();
+      };
+      this.waiting.add(check);
+    });
+  }
+
+  untilEvents(count: number): Promise<void> {
+    return this.until(() => this.events.length >= count);
+  }
+
+  ids(): string[] {
+    return this.events.map((event) => event.id);
+  }
+
+  private changed(): void {
+    for (const check of [...this.waiting]) check();
+  }
+}
+
+function anEvent(type = 'SomethingHappened', data: unknown = { value: 1 }): EventToAppend {
+  return {
+    id: randomUUID(),
+    type,
+    data,
+    metadata: { actor: 'user:contract', correlationId: randomUUID(), causationId: randomUUID(), sourceIp: '127.0.0.1' },
+  };
+}
+
+function events(count: number, type?: string): EventToAppend[] {
+  return Array.from({ length: count }, (_, index) => anEvent(type, { index }));
+}
+
+async function conflictOf(attempt: Promise<unknown>): Promise<WrongExpectedRevisionError> {
+  const error = await attempt.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  if (!(error instanceof WrongExpectedRevisionError)) {
+    throw new Error(`expected a WrongExpectedRevisionError, got ${error === undefined ? 'success' : String(error)}`);
+  }
+  return error;
+}
+
+export function describeEventStoreContract(
+  name: string,
+  createHarness: () => Promise<EventStoreContractHarness>,
+  options: EventStoreContractOptions = {},
+): void {
+  const describeOrSkip = options.skip === undefined ? describe : describe.skip;
+
+  describeOrSkip(`${name} meets the event store contract`, () => {
+    const run = `contract${randomUUID().slice(0, 8)}`;
+    let harness: EventStoreContractHarness | undefined;
+    let store: EventStore;
+    const streamOf = (label: string) => `${run}-${label}-${randomUUID()}`;
+    const ofThisRun = (list: readonly RecordedEvent[]) => list.filter((event) => event.streamId.startsWith(`${run}-`));
+
+    beforeAll(async () => {
+      harness = await createHarness();
+      store = await harness.open();
+    }, SLOW_TEST_MS);
+
+    afterAll(async () => {
+      await store?.close();
+      await harness?.dispose();
+    });
+
+    describe('expected revisions', () => {
+      it('no_stream creates the stream at revision 0 and records every field', async () => {
+        const stream = streamOf('create');
+        const event = anEvent('OrganizationCreated', { name: 'Acme', nested: { list: [1, 'two', null], flag: true } });
+
+        const result = await store.append(stream, [event], 'no_stream');
+
+        expect(result.nextExpectedRevision).toBe(0n);
+        const read = await store.readStream(stream);
+        if (!read.found) throw new Error('stream not found');
+        expect(read.events).toHaveLength(1);
+        const [recorded] = read.events;
+        expect(recorded).toEqual({
+          id: event.id,
+          streamId: stream,
+          type: 'OrganizationCreated',
+          data: event.data,
+          metadata: event.metadata,
+          recordedAt: expect.any(String),
+          revision: 0n,
+          position: result.position,
+        });
+        expect(new Date(recorded?.recordedAt ?? '').toISOString()).toBe(recorded?.recordedAt);
+      });
+
+      it('no_stream on an existing stream is a conflict naming the current revision', async () => {
+        const stream = streamOf('no-stream');
+        await store.append(stream, events(2), 'no_stream');
+
+        const conflict = await conflictOf(store.append(stream, [anEvent()], 'no_stream'));
+
+        expect(conflict).toMatchObject({ code: 'CONCURRENCY_CONFLICT', streamId: stream, expected: 'no_stream', actual: 1n });
+      });
+
+      it('stream_exists needs the stream, and then appends', async () => {
+        const stream = streamOf('exists');
+
+        const conflict = await conflictOf(store.append(stream, [anEvent()], 'stream_exists'));
+        expect(conflict).toMatchObject({ expected: 'stream_exists', actual: 'no_stream' });
+
+        await store.append(stream, [anEvent()], 'no_stream');
+        await expect(store.append(stream, [anEvent()], 'stream_exists')).resolves.toMatchObject({ nextExpectedRevision: 1n });
+      });
+
+      it('any appends whether or not the stream exists', async () => {
+        const stream = streamOf('any');
+
+        await expect(store.append(stream, [anEvent()], 'any')).resolves.toMatchObject({ nextExpectedRevision: 0n });
+        await expect(store.append(stream, events(2), 'any')).resolves.toMatchObject({ nextExpectedRevision: 2n });
+      });
+
+      it('an exact revision must be the current one', async () => {
+        const stream = streamOf('exact');
+
+        expect(await conflictOf(store.append(stream, [anEvent()], 0n))).toMatchObject({ expected: 0n, actual: 'no_stream' });
+        await store.append(stream, events(3), 'no_stream');
+        await expect(store.append(stream, [anEvent()], 2n)).resolves.toMatchObject({ nextExpectedRevision: 3n });
+        expect(await conflictOf(store.append(stream, [anEvent()], 2n))).toMatchObject({ expected: 2n, actual: 3n });
+        expect(await conflictOf(store.append(stream, [anEvent()], 9n))).toMatchObject({ expected: 9n, actual: 3n });
+        await expect(store.append(stream, [anEvent()], 3n)).resolves.toMatchObject({ nextExpectedRevision: 4n });
+      });
+    });
+
+    describe('batches', () => {
+      it('a batch takes consecutive revisions and increasing positions, and answers the last', async () => {
+        const stream = streamOf('batch');
+        const batch = events(4);
+
+        const result = await store.append(stream, batch, 'no_stream');
+
+        const read = await store.readStream(stream);
+        if (!read.found) throw new Error('stream not found');
+        expect(read.events.map((event) => event.id)).toEqual(batch.map((event) => event.id));
+        expect(read.events.map((event) => event.revision)).toEqual([0n, 1n, 2n, 3n]);
+        const positions = read.events.map((event) => event.position);
+        expect([...positions].sort((a, b) => (a < b ? -1 : 1))).toEqual(positions);
+        expect(new Set(positions).size).toBe(4);
+        expect(result).toEqual({ nextExpectedRevision: 3n, position: positions[3] });
+      });
+
+      it('a batch refused for its expected revision writes none of its events', async () => {
+        const stream = streamOf('refused');
+        await store.append(stream, [anEvent()], 'no_stream');
+        const headBefore = await store.headPosition();
+
+        await conflictOf(store.append(stream, events(3), 5n));
+
+        const read = await store.readStream(stream);
+        expect(read.found && read.events).toHaveLength(1);
+        expect(await store.headPosition()).toBe(headBefore);
+      });
+
+      it('an append refused for its last event writes none of the others', async () => {
+        const stream = streamOf('unstorable');
+        const batch = [...events(2), anEvent('Broken', { amount: 10n })];
+
+        await expect(store.append(stream, batch, 'no_stream')).rejects.toThrow();
+
+        expect(await store.readStream(stream)).toEqual({ found: false });
+      });
+
+      it('refuses appends no store could keep faithfully', async () => {
+        const stream = streamOf('invalid');
+        const event = anEvent();
+
+        await expect(store.append(stream, [], 'any')).rejects.toThrow(RangeError);
+        await expect(store.append(stream, [event, { ...event }], 'any')).rejects.toThrow(RangeError);
+        await expect(store.append(stream, [{ ...event, id: 'not-a-uuid' }], 'any')).rejects.toThrow(RangeError);
+        await expect(store.append(stream, [{ ...event, id: event.id.toUpperCase() }], 'any')).rejects.toThrow(RangeError);
+        await expect(store.append(stream, [{ ...event, type: '$system' }], 'any')).rejects.toThrow(RangeError);
+        await expect(store.append(`$${stream}`, [event], 'any')).rejects.toThrow(RangeError);
+        await expect(store.append(stream, [event], -1n)).rejects.toThrow(RangeError);
+        expect(await store.readStream(stream)).toEqual({ found: false });
+      });
+    });
+
+    describe('idempotency by event id', () => {
+      it('repeating an append with its expected revision answers the original result and writes nothing', async () => {
+        const stream = streamOf('replay-exact');
+        const created = events(2);
+        const first = await store.append(stream, created, 'no_stream');
+        const changed = events(3);
+        const second = await store.append(stream, changed, 1n);
+        await store.append(stream, [anEvent()], 4n);
+
+        await expect(store.append(stream, created, 'no_stream')).resolves.toEqual(first);
+        await expect(store.append(stream, changed, 1n)).resolves.toEqual(second);
+
+        const read = await store.readStream(stream);
+        expect(read.found && read.events.length).toBe(6);
+      });
+
+      it('repeating the latest append with any or stream_exists answers the original result', async () => {
+        const stream = streamOf('replay-any');
+        await store.append(stream, [anEvent()], 'no_stream');
+        const latest = events(2);
+        const original = await store.append(stream, latest, 'any');
+
+        await expect(store.append(stream, latest, 'any')).resolves.toEqual(original);
+        await expect(store.append(stream, latest, 'stream_exists')).resolves.toEqual(original);
+
+        const read = await store.readStream(stream);
+        expect(read.found && read.events.length).toBe(3);
+      });
+
+      it('a partial overlap with stored events is a conflict and writes nothing', async () => {
+        const stream = streamOf('overlap');
+        const [a, b] = events(2) as [EventToAppend, EventToAppend];
+        await store.append(stream, [a, b], 'no_stream');
+
+        expect(await conflictOf(store.append(stream, [a, anEvent()], 'no_stream'))).toMatchObject({ actual: 1n });
+        expect(await conflictOf(store.append(stream, [b, anEvent()], 0n))).toMatchObject({ actual: 1n });
+
+        const read = await store.readStream(stream);
+        expect(read.found && read.events.map((event) => event.id)).toEqual([a.id, b.id]);
+      });
+    });
+
+    describe('reading', () => {
+      it('$all holds the events of every stream in append order, positions increasing', async () => {
+        const headBefore = await store.headPosition();
+        const streams = [streamOf('all-a'), streamOf('all-b'), streamOf('all-c')];
+        const appended: string[] = [];
+        const revisions = new Map<string, ExpectedRevision>(streams.map((stream) => [stream, 'no_stream']));
+        for (let round = 0; round < 4; round += 1) {
+          for (const stream of streams) {
+            const batch = events(1 + (round % 2));
+            const result = await store.append(stream, batch, revisions.get(stream) ?? 'any');
+            revisions.set(stream, result.nextExpectedRevision);
+            appended.push(...batch.map((event) => event.id));
+          }
+        }
+
+        const all = ofThisRun(await store.readAll(headBefore === undefined ? {} : { fromPosition: headBefore })).filter(
+          (event) => streams.includes(event.streamId),
+        );
+
+        expect(all.map((event) => event.id)).toEqual(appended);
+        for (let index = 1; index < all.length; index += 1) {
+          expect((all[index]?.position ?? 0n) > (all[index - 1]?.position ?? 0n)).toBe(true);
+        }
+      });
+
+      it('readAll from any position returns exactly the events after it, up to maxCount', async () => {
+        const headBefore = await store.headPosition();
+        const stream = streamOf('read-all');
+        await store.append(stream, events(3), 'no_stream');
+        await store.append(stream, events(2), 2n);
+        const stored = await store.readStream(stream);
+        if (!stored.found) throw new Error('stream not found');
+        const mine = (list: readonly RecordedEvent[]) => list.filter((event) => event.streamId === stream).map((event) => event.id);
+
+        for (const [index, event] of stored.events.entries()) {
+          const after = await store.readAll({ fromPosition: event.position });
+          expect(mine(after)).toEqual(stored.events.slice(index + 1).map((later) => later.id));
+          expect(after.every((later) => later.position > event.position)).toBe(true);
+        }
+        const firstTwo = await store.readAll({ ...(headBefore === undefined ? {} : { fromPosition: headBefore }), maxCount: 2 });
+        expect(firstTwo.map((event) => event.id)).toEqual(stored.events.slice(0, 2).map((event) => event.id));
+        const last = stored.events[4];
+        expect(await store.readAll({ fromPosition: last?.position ?? 0n, maxCount: 10 })).toEqual([]);
+      });
+
+      it('readStream reads forwards and backwards from every revision, with maxCount', async () => {
+        const stream = streamOf('read-stream');
+        const batch = events(5);
+        await store.append(stream, batch, 'no_stream');
+        const ids = batch.map((event) => event.id);
+        const idsOf = async (options: Parameters<EventStore['readStream']>[1]) => {
+          const read = await store.readStream(stream, options);
+          return read.found ? read.events.map((event) => event.id) : undefined;
+        };
+
+        expect(await idsOf({})).toEqual(ids);
+        expect(await idsOf({ direction: 'backwards' })).toEqual([...ids].reverse());
+        for (let revision = 0; revision < 5; revision += 1) {
+          expect(await idsOf({ fromRevision: BigInt(revision) })).toEqual(ids.slice(revision));
+          expect(await idsOf({ direction: 'backwards', fromRevision: BigInt(revision) })).toEqual(ids.slice(0, revision + 1).reverse());
+          expect(await idsOf({ fromRevision: BigInt(revision), maxCount: 2 })).toEqual(ids.slice(revision, revision + 2));
+          expect(await idsOf({ direction: 'backwards', fromRevision: BigInt(revision), maxCount: 2 })).toEqual(
+            ids.slice(Math.max(0, revision - 1), revision + 1).reverse(),
+          );
+        }
+        expect(await idsOf({ maxCount: 1 })).toEqual(ids.slice(0, 1));
+        expect(await idsOf({ direction: 'backwards', maxCount: 1 })).toEqual(ids.slice(4));
+      });
+
+      it('a missing stream reads as not found; reading past the end finds no events', async () => {
+        const stream = streamOf('missing');
+
+        expect(await store.readStream(stream)).toEqual({ found: false });
+        expect(await store.readStream(stream, { direction: 'backwards' })).toEqual({ found: false });
+        await store.append(stream, events(2), 'no_stream');
+        expect(await store.readStream(stream, { fromRevision: 2n })).toEqual({ found: true, events: [] });
+      });
+
+      it('headPosition is the position of the last append, and ping answers', async () => {
+        const stream = streamOf('head');
+        await store.append(stream, [anEvent()], 'no_stream');
+        const last = await store.append(stream, events(2), 0n);
+
+        expect(await store.headPosition()).toBe(last.position);
+        await expect(store.ping()).resolves.toBeUndefined();
+      });
+    });
+
+    describe('subscriptions to $all', () => {
+      it('catch up in order, report being caught up, then follow live appends', async () => {
+        const headBefore = await store.headPosition();
+        const prefix = `${streamOf('follow')}-`;
+        const [one, two] = [`${prefix}1`, `${prefix}2`];
+        const stored = [...events(2), ...events(1)];
+        await store.append(one, stored.slice(0, 2), 'no_stream');
+        await store.append(two, stored.slice(2), 'no_stream');
+
+        const follower = new Follower(store, { ...(headBefore === undefined ? {} : { fromPosition: headBefore }), filter: { streamPrefixes: [prefix] } });
+        await follower.until(() => follower.caughtUp.length > 0);
+
+        expect(follower.ids()).toEqual(stored.map((event) => event.id));
+        expect(follower.caughtUp[0]?.afterEvents).toBe(3);
+        expect((follower.caughtUp[0]?.position ?? 0n) >= (follower.events[2]?.position ?? 0n)).toBe(true);
+
+        const live = [...events(2), ...events(1)];
+        await store.append(two, live.slice(0, 2), 0n);
+        await store.append(one, live.slice(2), 1n);
+        await follower.untilEvents(6);
+
+        expect(follower.ids()).toEqual([...stored, ...live].map((event) => event.id));
+        expect(follower.events.map((event) => event.streamId)).toEqual([one, one, two, two, two, one]);
+        expect(follower.errors).toEqual([]);
+        await follower.subscription.close();
+      });
+
+      it('await each handler before delivering the next event', async () => {
+        const prefix = `${streamOf('await')}-`;
+        let running = 0;
+        let mostAtOnce = 0;
+        const follower = new Follower(store, { filter: { streamPrefixes: [prefix] } }, async () => {
+          running += 1;
+          mostAtOnce = Math.max(mostAtOnce, running);
+          await new Promise((resolve) => setTimeout(resolve, 2));
+          running -= 1;
+        });
+        const batch = events(10);
+
+        await store.append(`${prefix}x`, batch.slice(0, 5), 'no_stream');
+        await store.append(`${prefix}x`, batch.slice(5), 4n);
+        await follower.untilEvents(10);
+
+        expect(mostAtOnce).toBe(1);
+        expect(follower.ids()).toEqual(batch.map((event) => event.id));
+        await follower.subscription.close();
+      });
+
+      it('start strictly after the given position', async () => {
+        const stream = streamOf('from');
+        const batch = events(4);
+        await store.append(stream, batch, 'no_stream');
+        const read = await store.readStream(stream);
+        if (!read.found) throw new Error('stream not found');
+
+        const follower = new Follower(store, { fromPosition: read.events[1]?.position ?? 0n, filter: { streamPrefixes: [stream] } });
+        await follower.untilEvents(2);
+        await follower.until(() => follower.caughtUp.length > 0);
+
+        expect(follower.ids()).toEqual(batch.slice(2).map((event) => event.id));
+        await follower.subscription.close();
+      });
+
+      it('filter by stream prefix, by event type, and by both', async () => {
+        const base = streamOf('filter');
+        const headBefore = await store.headPosition();
+        const from = headBefore === undefined ? {} : { fromPosition: headBefore };
+        const [orgA, orgB, user] = [`${base}-org-a`, `${base}-org-b`, `${base}-user-a`];
+        const byPrefix = new Follower(store, { ...from, filter: { streamPrefixes: [`${base}-org-`] } });
+        const byType = new Follower(store, { ...from, filter: { eventTypes: ['SiteAdded', 'MemberAdded'] } });
+        const byBoth = new Follower(store, { ...from, filter: { streamPrefixes: [`${base}-org-a`, `${base}-user-`], eventTypes: ['SiteAdded'] } });
+
+        const appended = [
+          { stream: orgA, event: anEvent('OrganizationCreated') },
+          { stream: orgB, event: anEvent('SiteAdded') },
+          { stream: user, event: anEvent('SiteAdded') },
+          { stream: orgA, event: anEvent('MemberAdded') },
+          { stream: user, event: anEvent('UserRegistered') },
+          { stream: orgA, event: anEvent('SiteAdded') },
+        ];
+        for (const { stream, event } of appended) await store.append(stream, [event], 'any');
+        const idsWhere = (keep: (item: (typeof appended)[number]) => boolean) => appended.filter(keep).map((item) => item.event.id);
+
+        const expectedByPrefix = idsWhere((item) => item.stream !== user);
+        const expectedByBoth = idsWhere((item) => item.stream !== orgB && item.event.type === 'SiteAdded');
+        await byPrefix.untilEvents(expectedByPrefix.length);
+        await byBoth.untilEvents(expectedByBoth.length);
+        const mineByType = () => byType.events.filter((event) => event.streamId.startsWith(base));
+        await byType.until(() => mineByType().length >= 4);
+
+        expect(byPrefix.ids()).toEqual(expectedByPrefix);
+        expect(byBoth.ids()).toEqual(expectedByBoth);
+        expect(mineByType().map((event) => event.id)).toEqual(idsWhere((item) => ['SiteAdded', 'MemberAdded'].includes(item.event.type)));
+        expect(byType.events.every((event) => ['SiteAdded', 'MemberAdded'].includes(event.type))).toBe(true);
+        await Promise.all([byPrefix, byType, byBoth].map((follower) => follower.subscription.close()));
+      });
+
+      it('close waits for the running handler, then nothing more is delivered', async () => {
+        const prefix = `${streamOf('close')}-`;
+        let openGate: () => void = () => undefined;
+        const gate = new Promise<void>((resolve) => {
+          openGate = resolve;
+        });
+        let handlerStarted = false;
+        const closing = new Follower(store, { filter: { streamPrefixes: [prefix] } }, async () => {
+          handlerStarted = true;
+          await gate;
+        });
+        const witness = new Follower(store, { filter: { streamPrefixes: [prefix] } });
+        await store.append(`${prefix}x`, [anEvent()], 'no_stream');
+        await witness.untilEvents(1);
+        await closing.until(() => handlerStarted);
+
+        let closed = false;
+        const close = closing.subscription.close().then(() => {
+          closed = true;
+        });
+        await new Promise((resolve) => setImmediate(resolve));
+        expect(closed).toBe(false);
+        openGate();
+        await close;
+
+        await store.append(`${prefix}x`, events(3), 0n);
+        await witness.untilEvents(4);
+        expect(closing.events).toHaveLength(1);
+        expect(closing.errors).toEqual([]);
+        await closing.subscription.close();
+        await witness.subscription.close();
+      });
+
+      it('a handler that throws stops its subscription and reports the error', async () => {
+        const prefix = `${streamOf('failing')}-`;
+        const failure = new Error('projection failed');
+        let calls = 0;
+        const failing = new Follower(store, { filter: { streamPrefixes: [prefix] } }, async () => {
+          calls += 1;
+          if (calls === 2) throw failure;
+        });
+        const witness = new Follower(store, { filter: { streamPrefixes: [prefix] } });
+
+        await store.append(`${prefix}x`, events(3), 'no_stream');
+        await failing.until(() => failing.errors.length > 0);
+        await store.append(`${prefix}x`, events(2), 2n);
+        await witness.untilEvents(5);
+
+        expect(failing.errors).toEqual([failure]);
+        expect(failing.events).toHaveLength(1);
+        expect(calls).toBe(2);
+        await failing.subscription.close();
+        await witness.subscription.close();
+      });
+    });
+
+    describe('concurrency', () => {
+      it('1,000 concurrent appends racing for one revision: exactly one wins, every other is told the winner', async () => {
+        const stream = streamOf('race');
+        await store.append(stream, [anEvent()], 'no_stream');
+        const contenders = events(1_000);
+
+        const outcomes = await Promise.allSettled(contenders.map((event) => store.append(stream, [event], 0n)));
+
+        const wins = outcomes.flatMap((outcome, index) => (outcome.status === 'fulfilled' ? [{ index, result: outcome.value }] : []));
+        expect(wins).toHaveLength(1);
+        expect(wins[0]?.result.nextExpectedRevision).toBe(1n);
+        const losses = outcomes.flatMap((outcome) => (outcome.status === 'rejected' ? [outcome.reason as unknown] : []));
+        expect(losses).toHaveLength(999);
+        expect(losses.every((loss) => loss instanceof WrongExpectedRevisionError && loss.actual === 1n)).toBe(true);
+        const read = await store.readStream(stream);
+        if (!read.found) throw new Error('stream not found');
+        expect(read.events).toHaveLength(2);
+        expect(read.events[1]?.id).toBe(contenders[wins[0]?.index ?? -1]?.id);
+      }, SLOW_TEST_MS);
+
+      it('1,000 appends from concurrent writers retrying conflicts: each revision is won by exactly one append', async () => {
+        const stream = streamOf('writers');
+        await store.append(stream, [anEvent()], 'no_stream');
+        const wins: Array<{ expected: bigint; id: string; result: AppendResult }> = [];
+        let conflicts = 0;
+        const writer = async (count: number) => {
+          let expected = 0n;
+          for (let done = 0; done < count; ) {
+            const event = anEvent('Counted');
+            try {
+              const result = await store.append(stream, [event], expected);
+              wins.push({ expected, id: event.id, result });
+              expected = result.nextExpectedRevision;
+              done += 1;
+            } catch (error) {
+              if (!(error instanceof WrongExpectedRevisionError) || error.actual === 'no_stream') throw error;
+              conflicts += 1;
+              expected = error.actual;
+            }
+          }
+        };
+
+        await Promise.all(Array.from({ length: 10 }, () => writer(100)));
+
+        expect(wins).toHaveLength(1_000);
+        expect(new Set(wins.map((win) => win.expected)).size).toBe(1_000);
+        expect(wins.every((win) => win.result.nextExpectedRevision === win.expected + 1n)).toBe(true);
+        expect(conflicts).toBeGreaterThan(0);
+        const read = await store.readStream(stream);
+        if (!read.found) throw new Error('stream not found');
+        expect(read.events).toHaveLength(1_001);
+        const winnerAt = new Map(wins.map((win) => [win.result.nextExpectedRevision, win.id]));
+        expect(read.events.slice(1).every((event) => winnerAt.get(event.revision) === event.id)).toBe(true);
+      }, SLOW_TEST_MS);
+    });
+
+    describe('closing and reopening', () => {
+      it('close flushes pending appends and stops subscriptions; a reopened store has everything', async () => {
+        const stream = streamOf('reopen');
+        await store.append(stream, events(3), 'no_stream');
+        const follower = new Follower(store, { filter: { streamPrefixes: [stream] } });
+        await follower.untilEvents(3);
+        const headBefore = await store.headPosition();
+
+        const pending = store.append(stream, [anEvent()], 2n);
+        await store.close();
+
+        const flushed = await pending;
+        expect(flushed.nextExpectedRevision).toBe(3n);
+        expect(follower.errors).toHaveLength(1);
+        expect(follower.errors[0]).toBeInstanceOf(EventStoreClosedError);
+        await expect(store.append(stream, [anEvent()], 3n)).rejects.toBeInstanceOf(EventStoreClosedError);
+        await expect(store.readStream(stream)).rejects.toBeInstanceOf(EventStoreClosedError);
+        store = await (harness as EventStoreContractHarness).open();
+
+        const read = await store.readStream(stream);
+        if (!read.found) throw new Error('stream not found after reopening');
+        expect(read.events.map((event) => event.revision)).toEqual([0n, 1n, 2n, 3n]);
+        expect(read.events[3]?.position).toBe(flushed.position);
+        expect(follower.events).toEqual(read.events.slice(0, 3));
+        expect(ofThisRun(await store.readAll(headBefore === undefined ? {} : { fromPosition: headBefore })).map((event) => event.id)).toContain(
+          read.events[3]?.id,
+        );
+        await expect(store.append(stream, [anEvent()], 3n)).resolves.toMatchObject({ nextExpectedRevision: 4n });
+      });
+    });
+  });
+}
