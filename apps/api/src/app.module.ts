@@ -4,8 +4,10 @@ import type { Config } from '#config';
 import type { Logger } from 'pino';
 import { AccessModule } from './access/access.module.js';
 import { AuditModule } from './audit/audit.module.js';
+import { AuthModule } from './auth/auth.module.js';
 import { BillingModule } from './billing/billing.module.js';
 import { ConfigModule } from './config/config.module.js';
+import { DemoModule } from './demo/demo.module.js';
 import { EventStoreModule } from './event-store/event-store.module.js';
 import { HttpModule } from './http/http.module.js';
 import { LoggingModule } from './logging/logging.module.js';
@@ -13,6 +15,7 @@ import { OrganizationsModule } from './organizations/organizations.module.js';
 import { PlanCatalogueModule } from './plans/plan-catalogue.module.js';
 import { ReadModelsModule } from './read-models/read-models.module.js';
 import type { RunMode } from './run-mode.js';
+import { WebModule } from './web/web.module.js';
 
 export type AppModuleOptions = { runMode: RunMode; logger: Logger };
 
@@ -34,6 +37,9 @@ export class AppModule {
         ReadModelsModule,
         BillingModule,
         AuditModule,
+        AuthModule,
+        WebModule,
+        DemoModule,
       ],
     };
   }

@@ -8,6 +8,7 @@ import { BODY_LIMIT, JSON_MEDIA_TYPES, requireJsonBody } from './http/json-body.
 import { assignRequestContext, enterRequestContext } from './http/request-context.middleware.js';
 import { createPino } from './logging/pino.js';
 import { StructuredLogger } from './logging/structured-logger.service.js';
+import { securityHeaders } from './web/security-headers.js';
 
 export type CreateAppOptions = {
   /** Where log lines go (tests capture them); stdout by default. */
@@ -30,6 +31,8 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
   app.disable('x-powered-by');
   // Behind a reverse proxy on the same host, the client address comes from X-Forwarded-For.
   app.set('trust proxy', 'loopback');
+  // First, so that every answer carries them, refusals of the body parser included.
+  app.use(securityHeaders(config));
   app.use(assignRequestContext(logger));
   app.use(requireJsonBody);
   app.useBodyParser('json', { limit: BODY_LIMIT, type: JSON_MEDIA_TYPES });

@@ -13,6 +13,7 @@ import { registerOrgStateCommand } from './commands/org-state.command.js';
 import { registerProjectionsRebuildCommand } from './commands/projections-rebuild.command.js';
 import { registerProjectionsVerifyCommand } from './commands/projections-verify.command.js';
 import { registerProjectorRunCommand } from './commands/projector-run.command.js';
+import { registerUserCreateCommand } from './commands/user-create.command.js';
 import { ExitCode } from './exit-codes.js';
 
 dotenv.config({ quiet: true });
@@ -34,6 +35,7 @@ registerOrgStateCommand(program, getContext);
 registerProjectionsRebuildCommand(program, getContext);
 registerProjectionsVerifyCommand(program, getContext);
 registerProjectorRunCommand(program, getContext);
+registerUserCreateCommand(program, getContext);
 registerBillingSignCommand(program);
 
 try {

@@ -1,0 +1,36 @@
+import { Global, Module } from '@nestjs/common';
+import type { Identity } from '#identity';
+import { USER_DIRECTORY } from '../organizations/user-directory.js';
+import { AuthCookies } from './auth-cookies.js';
+import { BrowserSessions } from './browser-sessions.service.js';
+import { GoogleSignInController } from './google/google-sign-in.controller.js';
+import { googleStrategyProvider } from './google/google-strategy.provider.js';
+import { IDENTITY, IdentityClock, identityProvider } from './identity.provider.js';
+import { Memberships } from './memberships.service.js';
+import { SessionPrincipalResolver } from './session-principal.resolver.js';
+import { SessionController } from './session.controller.js';
+import { SignInController } from './sign-in.controller.js';
+import { XsrfMiddleware } from './xsrf.middleware.js';
+
+/**
+ * Sign-in (API.md, Sign-in): password and Google sign-in, sessions, forgot/reset, the XSRF check
+ * (applied by WebModule, in order after the security headers), the session principal for the
+ * access guard, and USER_DIRECTORY for the organization commands.
+ */
+@Global()
+@Module({
+  controllers: [SignInController, SessionController, GoogleSignInController],
+  providers: [
+    IdentityClock,
+    identityProvider,
+    { provide: USER_DIRECTORY, inject: [IDENTITY], useFactory: (identity: Identity) => identity.directory },
+    googleStrategyProvider,
+    AuthCookies,
+    BrowserSessions,
+    Memberships,
+    SessionPrincipalResolver,
+    XsrfMiddleware,
+  ],
+  exports: [IDENTITY, IdentityClock, USER_DIRECTORY, AuthCookies, BrowserSessions, XsrfMiddleware],
+})
+export class AuthModule {}

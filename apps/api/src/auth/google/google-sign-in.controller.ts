@@ -1,0 +1,85 @@
+// GET /auth/go/[:token] starts Google sign-in; GET /auth/google/callback finishes it (API.md, Sign-in).
+import { Controller, Get, Inject, Param, Query, Req, Res } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import type { Logger } from 'pino';
+import { safeRedirectPath, type GoogleAccount, type GoogleSignInIntent, type Identity } from '#identity';
+import { PINO } from '../../logging/pino.js';
+import { AuthCookies } from '../auth-cookies.js';
+import { BrowserSessions } from '../browser-sessions.service.js';
+import { IDENTITY } from '../identity.provider.js';
+import { Memberships } from '../memberships.service.js';
+import { identityContext } from '../request-origin.js';
+import { GOOGLE_STRATEGY } from './google-strategy.provider.js';
+import type { GoogleStrategy } from './google.strategy.js';
+
+// The seed's error catalogue (section 8): 'Google sign-in failed.' / 'You don't seem to have access to any organization.'
+const googleFailed = '/login?error=google';
+const noOrganization = '/login?error=account';
+/** The page's token (GOOGLE_SIGN_IN_TOKEN's alphabet); anything else is refused. */
+const signInToken = /^[A-Za-z0-9._~-]{0,200}$/;
+
+type Outcome = { account: GoogleAccount; intent: GoogleSignInIntent } | undefined;
+
+@Controller('auth')
+export class GoogleSignInController {
+  constructor(
+    @Inject(GOOGLE_STRATEGY) private readonly strategy: GoogleStrategy | null,
+    @Inject(IDENTITY) private readonly identity: Identity,
+    private readonly sessions: BrowserSessions,
+    private readonly memberships: Memberships,
+    private readonly cookies: AuthCookies,
+    @Inject(PINO) private readonly logger: Logger,
+  ) {}
+
+  @Get(['go', 'go/:token'])
+  start(@Param('token') token: string | undefined, @Query('redirect') redirect: unknown, @Req() request: Request, @Res() response: Response): void {
+    response.setHeader('Cache-Control', 'no-store');
+    if (this.strategy === null || !signInToken.test(token ?? '')) {
+      response.redirect(302, googleFailed);
+      return;
+    }
+    const intent: GoogleSignInIntent = { token: token ?? '', redirect: safeRedirectPath(redirect) };
+    // passport answers with the 302 to Google's consent page itself; `next` is only called on an error.
+    // A non-string `state` goes to the store (passport-oauth2 >= 1.6), though the typings say string.
+    const options = { session: false, state: intent as unknown as string };
+    this.strategy.getPassportInstance().authenticate('google', options)(request, response, (error: unknown) => {
+      this.logger.error({ err: error }, 'Google sign-in could not start');
+      response.redirect(302, googleFailed);
+    });
+  }
+
+  @Get('google/callback')
+  async callback(@Req() request: Request, @Res() response: Response): Promise<void> {
+    response.setHeader('Cache-Control', 'no-store');
+    this.cookies.clear(response, this.cookies.googleState);
+    const outcome = this.strategy === null ? undefined : await this.authenticate(this.strategy, request, response);
+    if (outcome === undefined) {
+      response.redirect(302, googleFailed);
+      return;
+    }
+    const context = identityContext(request, 'google');
+    const userId = await this.identity.googleSignIn.findUser(outcome.account, context);
+    if (userId === undefined || (await this.memberships.of(userId)).length === 0) {
+      response.redirect(302, noOrganization);
+      return;
+    }
+    await this.sessions.endCurrent(request);
+    const opened = await this.identity.sessions.open(userId, 'google', {
+      ...identityContext(request, `user:${userId}`),
+      googleSignInToken: outcome.intent.token,
+    });
+    this.sessions.begin(response, opened);
+    response.redirect(302, safeRedirectPath(outcome.intent.redirect));
+  }
+
+  /** Google's answer: the account and the intent saved at the start, or undefined for any failure. */
+  private authenticate(strategy: GoogleStrategy, request: Request, response: Response): Promise<Outcome> {
+    return new Promise((resolve) => {
+      const done = (error: unknown, account: GoogleAccount | false, info: { state?: GoogleSignInIntent } | undefined) => {
+        if (error !== null && error !== undefined) this.logger.warn({ err: error }, 'Google sign-in failed');
+        resolve(account === false || account === undefined || info?.state === undefined ? undefined : { account, intent: info.state });
+      };
+      strategy.getPassportInstance().authenticate('google', { session: false }, done)(request, response, (error: unknown) => done(error, false, undefined));
+    });
+  }
+}

@@ -1,0 +1,70 @@
+// GET /session (API.md, Sign-in), and the signed-in user's own sessions: list and revoke.
+import { Controller, Delete, Get, HttpCode, Inject, Param, Req, Res } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import type { Identity, Session } from '#identity';
+import { ProblemError } from '../http/problem-error.js';
+import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
+import { BrowserSessions } from './browser-sessions.service.js';
+import { IDENTITY } from './identity.provider.js';
+import { Memberships } from './memberships.service.js';
+import { identityContext } from './request-origin.js';
+import { sessionIdParameter } from './sign-in-requests.js';
+
+export type SessionAnswer = {
+  user: { id: string; email: string; username: string | null };
+  organizations: { id: string; name: string; role: string }[];
+};
+
+const unauthenticated = () => new ProblemError(401, 'UNAUTHENTICATED', 'Authentication required', 'Sign in first.');
+
+@Controller()
+export class SessionController {
+  constructor(
+    @Inject(IDENTITY) private readonly identity: Identity,
+    private readonly sessions: BrowserSessions,
+    private readonly memberships: Memberships,
+  ) {}
+
+  @Get('session')
+  async session(@Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<SessionAnswer> {
+    response.setHeader('Cache-Control', 'no-store');
+    const session = await this.signedIn(request);
+    const user = await this.identity.directory.profile(session.userId);
+    if (user === undefined) throw unauthenticated();
+    return {
+      user: { id: user.id, email: user.email, username: user.username },
+      organizations: (await this.memberships.of(user.id)).map(({ organizationId, name, role }) => ({ id: organizationId, name, role })),
+    };
+  }
+
+  @Get('sessions')
+  async list(@Req() request: Request, @Res({ passthrough: true }) response: Response) {
+    response.setHeader('Cache-Control', 'no-store');
+    const current = await this.signedIn(request);
+    const sessions = await this.identity.sessions.listForUser(current.userId);
+    return {
+      sessions: sessions.map(({ sessionId, method, startedAt, lastActiveAt, absoluteExpiresAt }) => ({
+        id: sessionId,
+        method,
+        startedAt,
+        lastActiveAt,
+        expiresAt: absoluteExpiresAt,
+        current: sessionId === current.sessionId,
+      })),
+    };
+  }
+
+  @Delete('sessions/:sessionId')
+  @HttpCode(204)
+  async revoke(@Param('sessionId', new ZodValidationPipe(sessionIdParameter)) sessionId: string, @Req() request: Request): Promise<void> {
+    const current = await this.signedIn(request);
+    const revoked = await this.identity.sessions.revoke(current.userId, sessionId, identityContext(request, `user:${current.userId}`));
+    if (!revoked) throw new ProblemError(404, 'NOT_FOUND', 'Not found', 'You have no live session with this id.');
+  }
+
+  private async signedIn(request: Request): Promise<Session> {
+    const session = await this.sessions.live(request);
+    if (session === undefined) throw unauthenticated();
+    return session;
+  }
+}

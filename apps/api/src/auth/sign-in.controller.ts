@@ -1,0 +1,84 @@
+// POST /login, /logout, /forgot, /reset (API.md, Sign-in).
+import { Body, Controller, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import type { Logger } from 'pino';
+import type { z } from 'zod';
+import { RateLimited, type Identity } from '#identity';
+import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
+import { PINO } from '../logging/pino.js';
+import { BrowserSessions } from './browser-sessions.service.js';
+import { asProblem } from './identity-problem.js';
+import { IDENTITY } from './identity.provider.js';
+import { identityContext } from './request-origin.js';
+import { forgotRequest, loginRequest, resetRequest } from './sign-in-requests.js';
+
+/** The one answer to POST /forgot, whether or not the address is known. */
+export const forgotAnswer = { message: 'If this address belongs to an account, a link to reset the password is on its way.' };
+
+@Controller()
+export class SignInController {
+  constructor(
+    @Inject(IDENTITY) private readonly identity: Identity,
+    private readonly sessions: BrowserSessions,
+    @Inject(PINO) private readonly logger: Logger,
+  ) {}
+
+  @Post('login')
+  @HttpCode(204)
+  async login(
+    @Body(new ZodValidationPipe(loginRequest)) credentials: z.output<typeof loginRequest>,
+    @Req() request: Request,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<void> {
+    response.setHeader('Cache-Control', 'no-store');
+    try {
+      const opened = await this.identity.passwordSignIn.signIn(credentials, identityContext(request));
+      await this.sessions.endCurrent(request);
+      this.sessions.begin(response, opened);
+    } catch (error) {
+      if (error instanceof RateLimited) response.setHeader('Retry-After', String(error.retryAfterSeconds));
+      throw asProblem(error);
+    }
+  }
+
+  @Post('logout')
+  @HttpCode(204)
+  async logout(@Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<void> {
+    await this.sessions.endCurrent(request);
+    this.sessions.end(request, response);
+  }
+
+  /** Answers at once; the lookup, the token and the mail happen after the answer is sent. */
+  @Post('forgot')
+  @HttpCode(202)
+  forgot(
+    @Body(new ZodValidationPipe(forgotRequest)) { email }: z.output<typeof forgotRequest>,
+    @Req() request: Request,
+    @Res({ passthrough: true }) response: Response,
+  ): typeof forgotAnswer {
+    const context = identityContext(request);
+    try {
+      this.identity.passwordReset.admit(context.clientIp);
+    } catch (error) {
+      if (error instanceof RateLimited) response.setHeader('Retry-After', String(error.retryAfterSeconds));
+      throw asProblem(error);
+    }
+    response.once('finish', () => {
+      this.identity.passwordReset.request(email, context).catch((error: unknown) => {
+        this.logger.error({ err: error, correlationId: context.correlationId }, 'password reset request failed');
+      });
+    });
+    return forgotAnswer;
+  }
+
+  @Post('reset')
+  @HttpCode(204)
+  async reset(@Body(new ZodValidationPipe(resetRequest)) { token, password }: z.output<typeof resetRequest>, @Req() request: Request): Promise<void> {
+    const current = await this.sessions.live(request);
+    try {
+      await this.identity.passwordReset.complete(token, password, identityContext(request), current?.sessionId);
+    } catch (error) {
+      throw asProblem(error);
+    }
+  }
+}

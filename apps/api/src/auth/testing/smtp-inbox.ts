@@ -1,0 +1,60 @@
+// A real SMTP server on 127.0.0.1 (smtp-server) that keeps every message it receives.
+import { SMTPServer } from 'smtp-server';
+
+export type ReceivedMail = { to: string[]; raw: string };
+
+export class SmtpInbox {
+  readonly received: ReceivedMail[] = [];
+  private waiting: ((mail: ReceivedMail) => void)[] = [];
+  private readonly server: SMTPServer;
+
+  private constructor() {
+    this.server = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      logger: false,
+      onData: (stream, session, callback) => {
+        const chunks: Buffer[] = [];
+        stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+        stream.on('end', () => {
+          const mail = { to: session.envelope.rcptTo.map((recipient) => recipient.address), raw: Buffer.concat(chunks).toString('utf8') };
+          this.received.push(mail);
+          const next = this.waiting.shift();
+          if (next !== undefined) next(mail);
+          callback();
+        });
+      },
+    });
+  }
+
+  static async start(): Promise<SmtpInbox> {
+    const inbox = new SmtpInbox();
+    await new Promise<void>((resolve) => inbox.server.listen(0, '127.0.0.1', resolve));
+    return inbox;
+  }
+
+  get url(): string {
+    const { port } = this.server.server.address() as { port: number };
+    return `smtp://127.0.0.1:${port}`;
+  }
+
+  /** The next message to arrive (or the oldest one not yet taken). */
+  next(): Promise<ReceivedMail> {
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+/** The raw message with quoted-printable soft line breaks undone, so long links read whole. */
+export const unfolded = (mail: ReceivedMail): string => mail.raw.replace(/=\r?\n/g, '');
+
+/** The reset link's token in a received mail. */
+export function resetTokenIn(mail: ReceivedMail): string {
+  const text = unfolded(mail);
+  const match = /\/reset\/([A-Za-z0-9_-]{64})/.exec(text);
+  if (match?.[1] === undefined) throw new Error(`No reset link in:\n${mail.raw}`);
+  return match[1];
+}

@@ -1,0 +1,72 @@
+// First run (SEED_DEMO, on by default outside production): on an empty store the server creates
+// a demo organization on a Chorus teams plan with two sites and its owner, and prints once how
+// to sign in, so a newcomer goes from clone to signed in with `npm start`.
+import { randomBytes, randomUUID } from 'node:crypto';
+import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import type { Logger } from 'pino';
+import { CONFIG, type Config } from '#config';
+import { DomainError } from '#domain';
+import { EVENT_STORE, type EventStore } from '#event-store';
+import type { Identity } from '#identity';
+import { IDENTITY } from '../auth/identity.provider.js';
+import { PINO } from '../logging/pino.js';
+import type { CommandContext } from '../organizations/command-context.js';
+import { AddMemberCommand } from '../organizations/commands/add-member.command.js';
+import { AddSiteCommand } from '../organizations/commands/add-site.command.js';
+import { AssignPlanCommand } from '../organizations/commands/assign-plan.command.js';
+import { CreateOrganizationCommand } from '../organizations/commands/create-organization.command.js';
+import { EnableChorusCommand } from '../organizations/commands/enable-chorus.command.js';
+import { RUN_MODE, type RunMode } from '../run-mode.js';
+
+export const demoOrganizationId = 'demo';
+export const demoOwnerEmail = 'owner@demo.chorus.localhost';
+
+@Injectable()
+export class DemoSeed implements OnApplicationBootstrap {
+  constructor(
+    @Inject(CONFIG) private readonly config: Config,
+    @Inject(RUN_MODE) private readonly runMode: RunMode,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(IDENTITY) private readonly identity: Identity,
+    private readonly commands: CommandBus,
+    @Inject(PINO) private readonly logger: Logger,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (!this.config.seedDemo || this.runMode !== 'server' || (await this.store.headPosition()) !== undefined) return;
+    try {
+      await this.seed();
+    } catch (error) {
+      // Another node seeding the same empty store got there first.
+      if (error instanceof DomainError && error.code === 'ALREADY_EXISTS') return;
+      throw error;
+    }
+  }
+
+  private async seed(): Promise<void> {
+    const correlationId = randomUUID();
+    const context: CommandContext = { actor: 'system', correlationId, causationId: correlationId, origin: { reason: 'demo seed' } };
+    await this.commands.execute(new CreateOrganizationCommand({ id: demoOrganizationId, name: 'Demo Organization' }, context));
+    await this.commands.execute(new AssignPlanCommand(demoOrganizationId, { line: 'chorus', plan: 'teams' }, context));
+    await this.commands.execute(new EnableChorusCommand(demoOrganizationId, {}, context));
+
+    const password = randomBytes(15).toString('base64url');
+    const { userId } = await this.identity.registration.register({ email: demoOwnerEmail, password }, { actor: 'system', correlationId });
+    await this.commands.execute(new AddMemberCommand(demoOrganizationId, { email: demoOwnerEmail, role: 'owner', chorusUser: true, userId }, context));
+    await this.commands.execute(new AddSiteCommand(demoOrganizationId, { name: 'Demo shop', hostname: 'shop.example.com' }, context));
+    await this.commands.execute(new AddSiteCommand(demoOrganizationId, { name: 'Demo blog', hostname: 'blog.example.com' }, context));
+
+    this.logger.info({ organizationId: demoOrganizationId, userId }, 'demo organization and owner created');
+    // On stdout, like the server's start line, and only on the run that created the demo.
+    console.log([
+      '',
+      'A demo organization was created on this empty store (SEED_DEMO). Sign in at:',
+      `  ${this.config.publicUrl}/login`,
+      `  e-mail:   ${demoOwnerEmail}`,
+      `  password: ${password}`,
+      'The password is shown only this once; `chorus user:create` makes more users.',
+      '',
+    ].join('\n'));
+  }
+}

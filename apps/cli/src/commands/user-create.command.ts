@@ -1,0 +1,66 @@
+import { randomUUID } from 'node:crypto';
+import { CommandBus } from '@nestjs/cqrs';
+import type { Command } from 'commander';
+import { z } from 'zod';
+import { MEMBER_ROLES } from '#domain';
+import type { Identity } from '#identity';
+import { asProblem } from '../../../api/src/auth/identity-problem.js';
+import { IDENTITY } from '../../../api/src/auth/identity.provider.js';
+import { ProblemError } from '../../../api/src/http/problem-error.js';
+import { jsonSafe } from '../../../api/src/organizations/command-result.js';
+import { AddMemberCommand } from '../../../api/src/organizations/commands/add-member.command.js';
+import { organizationIdSchema } from '../../../api/src/organizations/organization-ids.js';
+import { cliAction, parseInput } from '../cli-action.js';
+import type { GetCliContext } from '../cli-context.js';
+
+type Options = { email: string; password: string; username?: string; org?: string; role?: string };
+
+const membershipInput = z.strictObject({ organizationId: organizationIdSchema, role: z.enum(MEMBER_ROLES) });
+
+/** `chorus user:create --email E --password P [--username U] [--org ID --role R]`: a user who can sign in. */
+export function registerUserCreateCommand(program: Command, getContext: GetCliContext): void {
+  program
+    .command('user:create')
+    .description('create a user who can sign in, optionally as a member of an organization')
+    .requiredOption('--email <email>', 'the e-mail address they sign in with (case-insensitive)')
+    .requiredOption('--password <password>', 'at least 8 characters, not a common password')
+    .option('--username <username>', 'a username they may sign in with instead')
+    .option('--org <id>', 'an organization to add them to')
+    .option('--role <role>', 'their role there: owner, admin or member (with --org)')
+    .option('--json', 'print the result as JSON')
+    .action(
+      cliAction(getContext, async (context, options: Options) => {
+        if (options.role !== undefined && options.org === undefined) {
+          throw new ProblemError(400, 'VALIDATION_FAILED', 'The request is not valid', 'user:create: --role needs --org');
+        }
+        const membership =
+          options.org === undefined ? undefined : parseInput(membershipInput, { organizationId: options.org, role: options.role ?? 'member' }, 'user:create');
+        const commandContext = context.commandContext('user:create');
+
+        const identity = context.app.get<Identity>(IDENTITY);
+        const newUser = { email: options.email, password: options.password, ...(options.username === undefined ? {} : { username: options.username }) };
+        const registrationContext = { actor: commandContext.actor, correlationId: commandContext.correlationId, ...commandContext.origin };
+        const register = (userId?: string) =>
+          identity.registration.register(newUser, registrationContext, userId).catch((error: unknown) => {
+            throw asProblem(error);
+          });
+        if (membership === undefined) {
+          const { userId, email } = await register();
+          return { json: { userId, email }, text: userId };
+        }
+
+        // The organization decides first (plan, users limit), so a refusal leaves no user behind.
+        const { email } = await identity.registration.check(newUser).catch((error: unknown) => {
+          throw asProblem(error);
+        });
+        const added = await context.app
+          .get(CommandBus)
+          .execute(new AddMemberCommand(membership.organizationId, { email, role: membership.role, userId: randomUUID() }, commandContext));
+        const { userId } = await register(added.userId);
+        return {
+          json: { userId, email, organizationId: membership.organizationId, role: membership.role, position: jsonSafe(added.position) },
+          text: `${userId} (${membership.role} of ${membership.organizationId})`,
+        };
+      }),
+    );
+}

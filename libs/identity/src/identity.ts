@@ -1,0 +1,82 @@
+// Everything the identity lib offers, wired once over one event store.
+import type { EventStore } from '#event-store';
+import { systemClock, type Clock } from './clock.js';
+import { deriveKey } from './hashing.js';
+import type { IdentityLogger } from './logger.js';
+import type { Mailer } from './mail/mailer.js';
+import { PasswordHasher } from './passwords/password-hasher.js';
+import { PasswordReset } from './password-reset/password-reset.js';
+import { SessionCookies } from './sessions/session-cookie.js';
+import { defaultSessionPolicy, Sessions, type SessionPolicy } from './sessions/sessions.js';
+import { accountThrottlePolicy, addressThrottlePolicy, resetRequestThrottlePolicy } from './sign-in/failure-streak.js';
+import { GoogleSignIn } from './sign-in/google-sign-in.js';
+import { GoogleStateSeal } from './sign-in/google-state.js';
+import { PasswordSignIn } from './sign-in/password-sign-in.js';
+import { ThrottleCounters } from './sign-in/throttle-counters.js';
+import { UserClaims } from './user/user-claims.js';
+import { UserDirectory } from './user/user-directory.js';
+import { UserRegistration } from './user/user-registration.js';
+import { Users } from './user/users.js';
+import { XsrfTokens } from './xsrf/xsrf-tokens.js';
+
+export type IdentityOptions = {
+  eventStore: EventStore;
+  /** SESSION_SECRET, or the one kept under DATA_DIR (loadSessionSecret). */
+  sessionSecret: string;
+  mailer: Mailer;
+  logger: IdentityLogger;
+  publicUrl: string;
+  productName: string;
+  clock?: Clock;
+  sessionPolicy?: SessionPolicy;
+};
+
+export type Identity = {
+  clock: Clock;
+  users: Users;
+  directory: UserDirectory;
+  registration: UserRegistration;
+  passwordSignIn: PasswordSignIn;
+  googleSignIn: GoogleSignIn;
+  googleState: GoogleStateSeal;
+  passwordReset: PasswordReset;
+  sessions: Sessions;
+  sessionCookies: SessionCookies;
+  xsrf: XsrfTokens;
+};
+
+export function createIdentity(options: IdentityOptions): Identity {
+  const clock = options.clock ?? systemClock;
+  const store = options.eventStore;
+  const users = new Users(store, clock);
+  const claims = new UserClaims(store);
+  const hasher = new PasswordHasher();
+  const sessionCookies = new SessionCookies(deriveKey(options.sessionSecret, 'session-cookie'));
+  const sessions = new Sessions(store, users, sessionCookies, clock, options.sessionPolicy ?? defaultSessionPolicy);
+  const addresses = new ThrottleCounters(addressThrottlePolicy);
+  // Unknown names follow the per-account policy, so they lock exactly as real accounts do.
+  const unknownNames = new ThrottleCounters(accountThrottlePolicy);
+  return {
+    clock,
+    users,
+    directory: new UserDirectory(users, claims),
+    registration: new UserRegistration(users, claims, hasher),
+    passwordSignIn: new PasswordSignIn(users, claims, hasher, sessions, clock, addresses, unknownNames),
+    googleSignIn: new GoogleSignIn(users, claims),
+    googleState: new GoogleStateSeal(deriveKey(options.sessionSecret, 'oauth-state'), clock),
+    passwordReset: new PasswordReset(
+      users,
+      claims,
+      hasher,
+      sessions,
+      options.mailer,
+      clock,
+      { publicUrl: options.publicUrl, productName: options.productName },
+      options.logger,
+      new ThrottleCounters(resetRequestThrottlePolicy),
+    ),
+    sessions,
+    sessionCookies,
+    xsrf: new XsrfTokens(deriveKey(options.sessionSecret, 'xsrf')),
+  };
+}

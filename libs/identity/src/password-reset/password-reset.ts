@@ -1,0 +1,100 @@
+// Forgot / reset: a known address is mailed a single-use link that expires in an hour; using it
+// sets the new password, lifts any sign-in lock and ends every other session of the user.
+import type { Clock } from '../clock.js';
+import { IdentityError, InvalidToken, RateLimited } from '../errors.js';
+import type { IdentityLogger } from '../logger.js';
+import type { Mailer } from '../mail/mailer.js';
+import { resetMail } from '../mail/reset-mail.js';
+import type { RequestContext } from '../metadata.js';
+import type { PasswordHasher } from '../passwords/password-hasher.js';
+import { passwordPolicyViolation } from '../passwords/password-policy.js';
+import type { Sessions } from '../sessions/sessions.js';
+import { normalizeEmail } from '../user/identifiers.js';
+import type { UserClaims } from '../user/user-claims.js';
+import type { Users } from '../user/users.js';
+import type { ThrottleCounters } from '../sign-in/throttle-counters.js';
+import { issueResetToken, readResetToken } from './reset-token.js';
+
+export const resetLinkLifetimeMs = 3_600_000;
+
+export type PasswordResetOptions = { publicUrl: string; productName: string };
+
+export class PasswordReset {
+  constructor(
+    private readonly users: Users,
+    private readonly claims: UserClaims,
+    private readonly hasher: PasswordHasher,
+    private readonly sessions: Sessions,
+    private readonly mailer: Mailer,
+    private readonly clock: Clock,
+    private readonly options: PasswordResetOptions,
+    private readonly logger: IdentityLogger,
+    /** Reset requests per client address (resetRequestThrottlePolicy). */
+    private readonly requestsPerAddress: ThrottleCounters,
+  ) {}
+
+  /**
+   * Counts a reset request from this address, refusing with RATE_LIMITED past the limit. Called
+   * before answering; the answer is the same whether the address is known or not.
+   */
+  admit(clientIp: string): void {
+    const now = this.clock.now();
+    const decision = this.requestsPerAddress.decision(clientIp, now);
+    if (decision.kind === 'refuse') throw new RateLimited(Math.ceil(decision.retryAfterMs / 1000));
+    this.requestsPerAddress.record(clientIp, now);
+  }
+
+  /** Mails a reset link when the address is a user's; does nothing visible otherwise. */
+  async request(email: string, context: RequestContext): Promise<void> {
+    const userId = await this.claims.find('email', normalizeEmail(email));
+    if (userId === undefined) return;
+    const { state } = await this.users.load(userId);
+    if (state.status !== 'registered') return;
+    const { token, tokenHash } = issueResetToken(userId);
+    const expiresAt = new Date(this.clock.now().getTime() + resetLinkLifetimeMs);
+    try {
+      await this.users.handle(userId, { type: 'RequestPasswordReset', data: { tokenHash, expiresAt } }, context);
+    } catch (error) {
+      if (!(error instanceof RateLimited)) throw error;
+      this.logger.warn({ userId, correlationId: context.correlationId }, 'Password reset mail not sent: too many for this address');
+      return;
+    }
+    await this.mailer.send(
+      resetMail({
+        to: state.email,
+        productName: this.options.productName,
+        link: `${this.options.publicUrl}/reset/${token}`,
+        validMinutes: resetLinkLifetimeMs / 60_000,
+      }),
+    );
+  }
+
+  /**
+   * Sets the new password with a reset token. keepSessionId: the caller's own session, which
+   * stays open when it belongs to the same user.
+   */
+  async complete(token: string, password: string, context: RequestContext, keepSessionId?: string): Promise<{ userId: string }> {
+    const read = readResetToken(token);
+    if (read === undefined) throw new InvalidToken();
+    const { state } = await this.users.load(read.userId);
+    const now = this.clock.now().getTime();
+    if (
+      state.status !== 'registered' ||
+      !state.pendingResets.some((reset) => reset.tokenHash === read.tokenHash && new Date(reset.expiresAt).getTime() > now)
+    ) {
+      throw new InvalidToken();
+    }
+    const violation = passwordPolicyViolation(password, { email: state.email, username: state.username });
+    if (violation !== null) throw new IdentityError('VALIDATION_FAILED', violation, { field: 'password' });
+
+    const passwordHash = await this.hasher.hash(password);
+    const { events } = await this.users.handle(
+      read.userId,
+      { type: 'CompletePasswordReset', data: { tokenHash: read.tokenHash, passwordHash, ...(keepSessionId === undefined ? {} : { keepSessionId }) } },
+      context,
+    );
+    const completed = events.find((event) => event.type === 'PasswordResetCompleted');
+    if (completed !== undefined) await this.sessions.endAll(completed.data.endedSessionIds, 'password-reset', context);
+    return { userId: read.userId };
+  }
+}

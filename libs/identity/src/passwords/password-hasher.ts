@@ -1,0 +1,34 @@
+// argon2id at OWASP's recommended minimum (m = 19 MiB, t = 2, p = 1).
+import argon2 from 'argon2';
+import { randomBytes } from 'node:crypto';
+import { normalizePassword } from './password-policy.js';
+
+export const argon2Parameters = { type: argon2.argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+
+export class PasswordHasher {
+  // Made at start-up, so that even the first unknown user costs what a real check costs.
+  private readonly dummyHash: Promise<string> = this.hash(randomBytes(32).toString('base64url'));
+
+  hash(password: string): Promise<string> {
+    return argon2.hash(normalizePassword(password), argon2Parameters);
+  }
+
+  async verify(passwordHash: string, password: string): Promise<boolean> {
+    try {
+      return await argon2.verify(passwordHash, normalizePassword(password));
+    } catch {
+      return false;
+    }
+  }
+
+  /** Same work as a real check, for unknown users, so timing does not tell who has an account. */
+  async verifyNobody(password: string): Promise<false> {
+    await this.verify(await this.dummyHash, password);
+    return false;
+  }
+
+  /** Hashes made with weaker parameters are upgraded at the next successful sign-in. */
+  needsRehash(passwordHash: string): boolean {
+    return argon2.needsRehash(passwordHash, argon2Parameters);
+  }
+}

@@ -1,0 +1,49 @@
+// A session's state and when it is still good (OWASP ASVS 3.3: idle and absolute timeouts).
+import type { SignInMethod } from '../user/events.js';
+import type { SessionEndReason, SessionEvent } from './session-events.js';
+
+export type Session = {
+  sessionId: string;
+  userId: string;
+  method: SignInMethod;
+  startedAt: string;
+  lastActiveAt: string;
+  idleTimeoutSeconds: number;
+  absoluteExpiresAt: string;
+  ended: SessionEndReason | null;
+};
+
+export type SessionState = Session | null;
+
+export function evolveSession(state: SessionState, event: SessionEvent): SessionState {
+  switch (event.type) {
+    case 'SessionStarted':
+      return {
+        sessionId: event.data.sessionId,
+        userId: event.data.userId,
+        method: event.data.method,
+        startedAt: event.data.at,
+        lastActiveAt: event.data.at,
+        idleTimeoutSeconds: event.data.idleTimeoutSeconds,
+        absoluteExpiresAt: event.data.absoluteExpiresAt,
+        ended: null,
+      };
+    case 'SessionRefreshed':
+      return state === null ? state : { ...state, lastActiveAt: event.data.at };
+    case 'SessionEnded':
+      return state === null ? state : { ...state, ended: event.data.reason };
+    default: {
+      const _exhaustive: never = event;
+      return _exhaustive;
+    }
+  }
+}
+
+export function isLive(session: Session, now: Date): boolean {
+  const time = now.getTime();
+  return (
+    session.ended === null &&
+    time < new Date(session.absoluteExpiresAt).getTime() &&
+    time < new Date(session.lastActiveAt).getTime() + session.idleTimeoutSeconds * 1000
+  );
+}

@@ -1,0 +1,188 @@
+// Server-side sessions, shared by every API node through the event store: a session is its own
+// stream, read through a short-lived local cache. A node sees its own sign-outs at once and other
+// nodes' within `cacheMs` (the bounded staleness documented in the README).
+import { randomUUID } from 'node:crypto';
+import { WrongExpectedRevisionError, type EventStore } from '#event-store';
+import type { Clock } from '../clock.js';
+import { eventMetadata, type RequestContext } from '../metadata.js';
+import type { SignInMethod } from '../user/events.js';
+import type { Users } from '../user/users.js';
+import { isLive, evolveSession, type Session, type SessionState } from './session.js';
+import type { SessionCookies } from './session-cookie.js';
+import { sessionStream, type SessionEndReason, type SessionEvent } from './session-events.js';
+
+export type SessionPolicy = {
+  idleTimeoutMs: number;
+  absoluteTimeoutMs: number;
+  /** Activity is written at most this often; the idle timeout slides by this granularity. */
+  refreshAfterMs: number;
+  /** How long a node trusts its cached copy before reading the stream again. */
+  cacheMs: number;
+  maxCachedSessions: number;
+};
+
+/** OWASP ASVS 3.3.2 (level 2): 30 minutes idle, 12 hours at most. */
+export const defaultSessionPolicy: SessionPolicy = {
+  idleTimeoutMs: 30 * 60_000,
+  absoluteTimeoutMs: 12 * 3_600_000,
+  refreshAfterMs: 5 * 60_000,
+  cacheMs: 5_000,
+  maxCachedSessions: 10_000,
+};
+
+export type OpenedSession = { cookieValue: string; session: Session };
+
+type Loaded = { session: Session; revision: bigint; fetchedAt: number };
+
+export class Sessions {
+  private readonly cache = new Map<string, Loaded>();
+
+  constructor(
+    private readonly store: EventStore,
+    private readonly users: Users,
+    private readonly cookies: SessionCookies,
+    private readonly clock: Clock,
+    private readonly policy: SessionPolicy = defaultSessionPolicy,
+  ) {}
+
+  /** A new session with a new id (never one the browser brought: no fixation). */
+  async open(userId: string, method: SignInMethod, context: RequestContext): Promise<OpenedSession> {
+    const { cookieValue, sessionId } = this.cookies.issue();
+    const now = this.clock.now();
+    const absoluteExpiresAt = new Date(now.getTime() + this.policy.absoluteTimeoutMs);
+    // The user's stream first: a session it does not list could not be ended by a password reset.
+    await this.users.handle(userId, { type: 'RecordSignIn', data: { sessionId, method, absoluteExpiresAt } }, context);
+    const started: SessionEvent = {
+      type: 'SessionStarted',
+      data: {
+        sessionId,
+        userId,
+        method,
+        at: now.toISOString(),
+        idleTimeoutSeconds: Math.round(this.policy.idleTimeoutMs / 1000),
+        absoluteExpiresAt: absoluteExpiresAt.toISOString(),
+      },
+    };
+    const { nextExpectedRevision } = await this.store.append(
+      sessionStream(sessionId),
+      [{ id: randomUUID(), ...started, metadata: eventMetadata(context) }],
+      'no_stream',
+    );
+    const session = evolveSession(null, started) as Session;
+    this.remember({ session, revision: nextExpectedRevision, fetchedAt: now.getTime() });
+    return { cookieValue, session };
+  }
+
+  /** The live session a cookie names, its idle timeout slid forward; undefined otherwise. */
+  async resolve(cookieValue: string | undefined): Promise<Session | undefined> {
+    const sessionId = this.cookies.sessionIdOf(cookieValue);
+    if (sessionId === undefined) return undefined;
+    const loaded = await this.current(sessionId);
+    const now = this.clock.now();
+    if (loaded === undefined || !isLive(loaded.session, now)) return undefined;
+    if (now.getTime() - new Date(loaded.session.lastActiveAt).getTime() < this.policy.refreshAfterMs) return loaded.session;
+    return this.refresh(loaded, now);
+  }
+
+  /** Signs the session out (POST /logout). */
+  async close(session: Session, context: RequestContext): Promise<void> {
+    await this.end(session.sessionId, 'signed-out', context);
+    await this.users.handle(session.userId, { type: 'RecordSignOut', data: { sessionId: session.sessionId } }, context);
+  }
+
+  /** Ends sessions the user's stream already records as ended (a password reset). */
+  async endAll(sessionIds: readonly string[], reason: SessionEndReason, context: RequestContext): Promise<void> {
+    for (const sessionId of sessionIds) await this.end(sessionId, reason, context);
+  }
+
+  /** The user's live sessions, newest first. */
+  async listForUser(userId: string): Promise<Session[]> {
+    const { state } = await this.users.load(userId);
+    if (state.status === 'unregistered') return [];
+    const now = this.clock.now();
+    const sessions: Session[] = [];
+    for (const { sessionId } of state.openSessions) {
+      const loaded = await this.read(sessionId);
+      if (loaded !== undefined && isLive(loaded.session, now)) sessions.push(loaded.session);
+    }
+    return sessions.sort((first, second) => second.startedAt.localeCompare(first.startedAt));
+  }
+
+  /** Ends one of the user's own sessions; false when it is not theirs or not live. */
+  async revoke(userId: string, sessionId: string, context: RequestContext): Promise<boolean> {
+    const loaded = await this.read(sessionId);
+    if (loaded === undefined || loaded.session.userId !== userId || !isLive(loaded.session, this.clock.now())) return false;
+    await this.end(sessionId, 'revoked', context);
+    await this.users.handle(userId, { type: 'RecordSignOut', data: { sessionId } }, context);
+    return true;
+  }
+
+  private async end(sessionId: string, reason: SessionEndReason, context: RequestContext): Promise<void> {
+    for (let attempt = 0; attempt < 2; attempt += 1) {
+      const loaded = await this.read(sessionId);
+      if (loaded === undefined || loaded.session.ended !== null) return;
+      const ended: SessionEvent = { type: 'SessionEnded', data: { reason, at: this.clock.now().toISOString() } };
+      try {
+        const { nextExpectedRevision } = await this.store.append(
+          sessionStream(sessionId),
+          [{ id: randomUUID(), ...ended, metadata: eventMetadata(context) }],
+          loaded.revision,
+        );
+        const session = evolveSession(loaded.session, ended) as Session;
+        this.remember({ session, revision: nextExpectedRevision, fetchedAt: this.clock.now().getTime() });
+        return;
+      } catch (error) {
+        if (!(error instanceof WrongExpectedRevisionError)) throw error;
+      }
+    }
+  }
+
+  private async refresh(loaded: Loaded, now: Date): Promise<Session | undefined> {
+    const refreshed: SessionEvent = { type: 'SessionRefreshed', data: { at: now.toISOString() } };
+    try {
+      const { nextExpectedRevision } = await this.store.append(
+        sessionStream(loaded.session.sessionId),
+        [{ id: randomUUID(), ...refreshed, metadata: eventMetadata({ actor: `user:${loaded.session.userId}`, correlationId: randomUUID() }) }],
+        loaded.revision,
+      );
+      const session = evolveSession(loaded.session, refreshed) as Session;
+      this.remember({ session, revision: nextExpectedRevision, fetchedAt: now.getTime() });
+      return session;
+    } catch (error) {
+      if (!(error instanceof WrongExpectedRevisionError)) throw error;
+      // Another node wrote first (a refresh or an end): trust the stream.
+      const current = await this.read(loaded.session.sessionId);
+      return current !== undefined && isLive(current.session, now) ? current.session : undefined;
+    }
+  }
+
+  private async current(sessionId: string): Promise<Loaded | undefined> {
+    const cached = this.cache.get(sessionId);
+    if (cached !== undefined && this.clock.now().getTime() - cached.fetchedAt < this.policy.cacheMs) return cached;
+    return this.read(sessionId);
+  }
+
+  private async read(sessionId: string): Promise<Loaded | undefined> {
+    const result = await this.store.readStream(sessionStream(sessionId));
+    if (!result.found) {
+      this.cache.delete(sessionId);
+      return undefined;
+    }
+    let state: SessionState = null;
+    for (const event of result.events) state = evolveSession(state, { type: event.type, data: event.data } as SessionEvent);
+    const last = result.events.at(-1);
+    if (state === null || last === undefined) return undefined;
+    const loaded = { session: state, revision: last.revision, fetchedAt: this.clock.now().getTime() };
+    this.remember(loaded);
+    return loaded;
+  }
+
+  private remember(loaded: Loaded): void {
+    this.cache.delete(loaded.session.sessionId);
+    this.cache.set(loaded.session.sessionId, loaded);
+    if (this.cache.size > this.policy.maxCachedSessions) {
+      const oldest = this.cache.keys().next();
+      if (!oldest.done) this.cache.delete(oldest.value);
+    }
+  }
+}

@@ -1,0 +1,72 @@
+// A real identity over a real SQLite event store in a temp dir, with a manual clock and a mailer
+// that keeps what it sends.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openEventStore, type EventStore } from '#event-store';
+import { ManualClock } from '../clock.js';
+import { createIdentity, type Identity } from '../identity.js';
+import type { IdentityLogger } from '../logger.js';
+import type { MailMessage, Mailer } from '../mail/mailer.js';
+import type { RequestContext } from '../metadata.js';
+import type { SessionPolicy } from '../sessions/sessions.js';
+
+export const quietLogger: IdentityLogger = { info: () => undefined, warn: () => undefined, error: () => undefined };
+
+export class KeptMail implements Mailer {
+  readonly sent: MailMessage[] = [];
+  async send(message: MailMessage): Promise<void> {
+    this.sent.push(message);
+  }
+}
+
+export type IdentityFixture = {
+  identity: Identity;
+  store: EventStore;
+  clock: ManualClock;
+  mail: KeptMail;
+  dataDir: string;
+  /** Another API node: its own identity (and caches) over the same store. */
+  secondNode(): Identity;
+  close(): Promise<void>;
+};
+
+export const sessionSecret = 'an identity test secret, at least thirty-two characters';
+
+export const context = (overrides: Partial<RequestContext> = {}): RequestContext & { clientIp: string } => ({
+  actor: 'anonymous',
+  correlationId: 'c0rrelation',
+  clientIp: '203.0.113.7',
+  userAgent: 'jest',
+  ...overrides,
+});
+
+export async function openIdentityFixture(sessionPolicy?: SessionPolicy): Promise<IdentityFixture> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'chorus-identity-'));
+  const clock = new ManualClock();
+  const store = await openEventStore({ dataDir, now: () => clock.now() });
+  const mail = new KeptMail();
+  const build = () =>
+    createIdentity({
+      eventStore: store,
+      sessionSecret,
+      mailer: mail,
+      logger: quietLogger,
+      publicUrl: 'https://chorus.example',
+      productName: 'Chorus',
+      clock,
+      ...(sessionPolicy === undefined ? {} : { sessionPolicy }),
+    });
+  return {
+    identity: build(),
+    store,
+    clock,
+    mail,
+    dataDir,
+    secondNode: build,
+    async close() {
+      await store.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,30 @@
+// given([...events]).when(command).then([...events]) / .thenThrows(code), as in emmett.
+import { expect } from '@jest/globals';
+import type { IdentityErrorCode } from '../errors.js';
+import type { UserCommand } from '../user/commands.js';
+import { decide } from '../user/decide.js';
+import type { UserEvent } from '../user/events.js';
+import { evolve, initialUserState } from '../user/user.js';
+
+export function given(events: UserEvent[], now: Date = new Date('2030-01-01T10:00:00.000Z')) {
+  const state = events.reduce(evolve, initialUserState());
+  return {
+    when(command: UserCommand) {
+      const run = () => decide(command, state, { now });
+      return {
+        then(expected: UserEvent[]) {
+          expect(run()).toEqual(expected);
+        },
+        thenThrows(code: IdentityErrorCode) {
+          let thrown: unknown;
+          try {
+            run();
+          } catch (error) {
+            thrown = error;
+          }
+          expect(thrown).toMatchObject({ name: 'IdentityError', code });
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,33 @@
+// What the identity services ask of a user. Hashes, ids and the time are chosen by the caller.
+import type { SignInFailedReason, SignInMethod } from './events.js';
+
+export type RegisterUser = {
+  type: 'RegisterUser';
+  data: { userId: string; email: string; username?: string; passwordHash?: string };
+};
+export type SetPassword = { type: 'SetPassword'; data: { passwordHash: string } };
+export type LinkGoogleAccount = { type: 'LinkGoogleAccount'; data: { subject: string; email: string } };
+export type RequestPasswordReset = { type: 'RequestPasswordReset'; data: { tokenHash: string; expiresAt: Date } };
+export type CompletePasswordReset = {
+  type: 'CompletePasswordReset';
+  /** keepSessionId: the session making the reset, when it is this user's own, stays open. */
+  data: { tokenHash: string; passwordHash: string; keepSessionId?: string };
+};
+export type RecordSignIn = {
+  type: 'RecordSignIn';
+  data: { sessionId: string; method: SignInMethod; absoluteExpiresAt: Date };
+};
+export type RecordFailedSignIn = { type: 'RecordFailedSignIn'; data: { reason: SignInFailedReason } };
+export type RecordSignOut = { type: 'RecordSignOut'; data: { sessionId: string } };
+
+export type UserCommand =
+  | RegisterUser
+  | SetPassword
+  | LinkGoogleAccount
+  | RequestPasswordReset
+  | CompletePasswordReset
+  | RecordSignIn
+  | RecordFailedSignIn
+  | RecordSignOut;
+
+export type UserCommandContext = { now: Date };

@@ -1,0 +1,90 @@
+// The user's rules: one branch per command, invariants as plain ifs with typed errors.
+import { IdentityError, InvalidToken, RateLimited } from '../errors.js';
+import type { UserCommand, UserCommandContext } from './commands.js';
+import type { UserEvent } from './events.js';
+import { resetMailsPerHour, type User, type UserState } from './user.js';
+
+const hourMs = 3_600_000;
+
+function registered(state: UserState): User {
+  if (state.status === 'unregistered') throw new IdentityError('NOT_FOUND', 'No such user.');
+  return state;
+}
+
+export function decide(command: UserCommand, state: UserState, { now }: UserCommandContext): UserEvent[] {
+  const at = now.toISOString();
+  switch (command.type) {
+    case 'RegisterUser': {
+      if (state.status === 'registered') throw new IdentityError('DUPLICATE', 'This user already exists.');
+      const { userId, email, username, passwordHash } = command.data;
+      const events: UserEvent[] = [
+        { type: 'UserRegistered', data: { userId, email, ...(username === undefined ? {} : { username }), at } },
+      ];
+      if (passwordHash !== undefined) events.push({ type: 'PasswordSet', data: { passwordHash, at } });
+      return events;
+    }
+    case 'SetPassword':
+      registered(state);
+      return [{ type: 'PasswordSet', data: { passwordHash: command.data.passwordHash, at } }];
+    case 'LinkGoogleAccount': {
+      const user = registered(state);
+      if (user.googleSubject === command.data.subject) return [];
+      if (user.googleSubject !== null) {
+        throw new IdentityError('DUPLICATE', 'Another Google account is already linked to this user.');
+      }
+      return [{ type: 'GoogleAccountLinked', data: { ...command.data, at } }];
+    }
+    case 'RequestPasswordReset': {
+      const user = registered(state);
+      const recent = user.resetRequestTimes.filter((time) => now.getTime() - new Date(time).getTime() < hourMs);
+      if (recent.length >= resetMailsPerHour) {
+        const oldest = new Date(recent[0] ?? at).getTime();
+        throw new RateLimited(Math.ceil((oldest + hourMs - now.getTime()) / 1000));
+      }
+      return [
+        {
+          type: 'PasswordResetRequested',
+          data: { tokenHash: command.data.tokenHash, expiresAt: command.data.expiresAt.toISOString(), at },
+        },
+      ];
+    }
+    case 'CompletePasswordReset': {
+      const user = registered(state);
+      const pending = user.pendingResets.find((reset) => reset.tokenHash === command.data.tokenHash);
+      if (pending === undefined || new Date(pending.expiresAt).getTime() <= now.getTime()) throw new InvalidToken();
+      const endedSessionIds = user.openSessions
+        .filter((session) => new Date(session.absoluteExpiresAt).getTime() > now.getTime())
+        .map((session) => session.sessionId)
+        .filter((sessionId) => sessionId !== command.data.keepSessionId);
+      return [
+        { type: 'PasswordResetCompleted', data: { tokenHash: command.data.tokenHash, endedSessionIds, at } },
+        { type: 'PasswordSet', data: { passwordHash: command.data.passwordHash, at } },
+      ];
+    }
+    case 'RecordSignIn':
+      registered(state);
+      return [
+        {
+          type: 'SignedIn',
+          data: {
+            sessionId: command.data.sessionId,
+            method: command.data.method,
+            absoluteExpiresAt: command.data.absoluteExpiresAt.toISOString(),
+            at,
+          },
+        },
+      ];
+    case 'RecordFailedSignIn':
+      registered(state);
+      return [{ type: 'SignInFailed', data: { reason: command.data.reason, at } }];
+    case 'RecordSignOut': {
+      const user = registered(state);
+      if (!user.openSessions.some((session) => session.sessionId === command.data.sessionId)) return [];
+      return [{ type: 'SignedOut', data: { sessionId: command.data.sessionId, at } }];
+    }
+    default: {
+      const _exhaustive: never = command;
+      return _exhaustive;
+    }
+  }
+}

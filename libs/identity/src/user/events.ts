@@ -1,0 +1,50 @@
+// A user's events (stream `user-<id>`): the account and its whole sign-in history, for auditors.
+// Unlike the organization's events, these carry `at`: expiry and throttling are decided from it
+// with the injected clock, while the store's recordedAt is its own wall clock.
+
+export type SignInMethod = 'password' | 'google';
+
+export type UserRegistered = {
+  type: 'UserRegistered';
+  /** email is normalized (trimmed, lower case); username too when given. */
+  data: { userId: string; email: string; username?: string; at: string };
+};
+/** An argon2id hash (PHC string); never the password. */
+export type PasswordSet = { type: 'PasswordSet'; data: { passwordHash: string; at: string } };
+export type GoogleAccountLinked = {
+  type: 'GoogleAccountLinked';
+  /** subject: Google's stable account id (`sub`). */
+  data: { subject: string; email: string; at: string };
+};
+/** Only the SHA-256 of the token is kept: the link in the mail is the sole copy of the token. */
+export type PasswordResetRequested = {
+  type: 'PasswordResetRequested';
+  data: { tokenHash: string; expiresAt: string; at: string };
+};
+export type PasswordResetCompleted = {
+  type: 'PasswordResetCompleted';
+  data: { tokenHash: string; endedSessionIds: string[]; at: string };
+};
+/** sessionId is the SHA-256 of the cookie's secret, so this history holds no usable credential. */
+export type SignedIn = {
+  type: 'SignedIn';
+  data: { sessionId: string; method: SignInMethod; absoluteExpiresAt: string; at: string };
+};
+export type SignInFailedReason = 'wrong-password' | 'no-password';
+export type SignInFailed = { type: 'SignInFailed'; data: { reason: SignInFailedReason; at: string } };
+export type SignedOut = { type: 'SignedOut'; data: { sessionId: string; at: string } };
+
+export type UserEvent =
+  | UserRegistered
+  | PasswordSet
+  | GoogleAccountLinked
+  | PasswordResetRequested
+  | PasswordResetCompleted
+  | SignedIn
+  | SignInFailed
+  | SignedOut;
+
+export type UserEventType = UserEvent['type'];
+
+export const userStreamPrefix = 'user-';
+export const userStream = (userId: string): string => `${userStreamPrefix}${userId}`;

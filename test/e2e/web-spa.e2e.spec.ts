@@ -1,0 +1,140 @@
+// The sign-in SPA served by the API (API.md, Sign-in): its routes, the page configuration written
+// into index.html, the XSRF cookie on every HTML answer, static files and security headers.
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { startAuthApp, type AuthApp } from '../../apps/api/src/auth/testing/auth-app.js';
+import type { Answer } from '../../apps/api/src/auth/testing/browser.js';
+import { webRoot } from '../../apps/api/src/web/web-root.js';
+
+let app: AuthApp;
+
+beforeAll(async () => {
+  app = await startAuthApp({
+    PRODUCT_NAME: 'Chorus </script><script>alert(1)</script>',
+    GOOGLE_SIGN_IN_TOKEN: 'page-token-7',
+    SENTRY_DSN: 'https://public@o1.ingest.example.io/42',
+    RELEASE_ID: 'release-2030.1',
+  });
+});
+afterAll(async () => {
+  await app.close();
+});
+
+function pageConfig(html: string): unknown {
+  const match = /<script id="chorus-config" type="application\/json">([\s\S]*?)<\/script>/.exec(html);
+  return match?.[1] === undefined ? undefined : JSON.parse(match[1]);
+}
+
+function expectSecurityHeaders(answer: Answer): void {
+  const csp = answer.headers.get('content-security-policy') ?? '';
+  for (const directive of [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "connect-src 'self' https://o1.ingest.example.io",
+    "frame-ancestors 'none'",
+    "form-action 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+  ]) {
+    expect(csp.split(';').map((part) => part.trim())).toContain(directive);
+  }
+  expect(csp).not.toContain('unsafe-inline');
+  expect(answer.headers.get('x-content-type-options')).toBe('nosniff');
+  expect(answer.headers.get('referrer-policy')).toBe('no-referrer');
+  expect(answer.headers.get('x-powered-by')).toBeNull();
+}
+
+describe('the SPA', () => {
+  it.each(['/', '/login', '/login/google', '/forgot', '/reset/some-reset-token'])('is the answer to GET %s, never cached', async (path) => {
+    const answer = await app.browser().open(path);
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(answer.headers.get('cache-control')).toBe('no-store');
+    expect(answer.text).toContain('<div id="root"></div>');
+    expectSecurityHeaders(answer);
+  });
+
+  it('carries the running configuration, escaped so it cannot end its script element', async () => {
+    const answer = await app.browser().open('/login');
+    expect(pageConfig(answer.text)).toEqual({
+      productName: 'Chorus </script><script>alert(1)</script>',
+      googleSignInToken: 'page-token-7',
+      sentryDsn: 'https://public@o1.ingest.example.io/42',
+      releaseId: 'release-2030.1',
+    });
+    expect(answer.text).not.toContain('<script>alert(1)');
+  });
+
+  it('sets XSRF-TOKEN readable by script (SameSite=Lax), bound to an HttpOnly pre-session cookie', async () => {
+    const answer = await app.browser().open('/');
+    const xsrf = answer.setCookies.find((cookie) => cookie.name === 'XSRF-TOKEN');
+    expect(xsrf?.value).toMatch(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
+    expect(xsrf?.attributes).toMatchObject({ samesite: 'Lax', path: '/' });
+    expect(xsrf?.attributes.httponly).toBeUndefined();
+    expect(answer.setCookies.find((cookie) => cookie.name === 'chorus_presession')?.attributes).toMatchObject({ httponly: true, samesite: 'Lax' });
+  });
+
+  it('answers other pages a browser asks for, but not API paths or non-HTML requests', async () => {
+    const page = await app.browser().open('/some/page');
+    expect(page.status).toBe(200);
+    expect(pageConfig(page.text)).toBeDefined();
+    const json = await app.browser().get('/some/page');
+    expect(json.status).toBe(404);
+    expect(json.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect((await app.browser().open('/session')).status).toBe(401);
+  });
+
+  it('answers HEAD with the headers and no body', async () => {
+    const answer = await app.browser().request('HEAD', '/login', { headers: { accept: 'text/html' } });
+    expect(answer.status).toBe(200);
+    expect(answer.text).toBe('');
+  });
+});
+
+describe('static files', () => {
+  const assets = readdirSync(join(webRoot(), 'assets'));
+  const script = assets.find((file) => file.endsWith('.js'));
+
+  it('serves the built assets, cached for a year since their names carry their hash', async () => {
+    const answer = await app.browser().get(`/assets/${script}`);
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(answer.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+  });
+
+  it('does not serve source maps or anything outside dist/web', async () => {
+    expect((await app.browser().get(`/assets/${script}.map`)).status).toBe(404);
+    expect((await app.browser().get('/assets/..%2f..%2fpackage.json')).status).toBe(404);
+    expect((await app.browser().get('/%2e%2e/%2e%2e/package.json')).status).toBe(404);
+  });
+});
+
+describe('security headers', () => {
+  it('are on API answers and refusals too', async () => {
+    expectSecurityHeaders(await app.browser().get('/session'));
+    const browser = app.browser();
+    await browser.open('/login');
+    const refused = await browser.post('/login', { username: 'x', password: 'y' }, { xsrf: false });
+    expect(refused.status).toBe(403);
+    expectSecurityHeaders(refused);
+  });
+});
+
+describe('behind https', () => {
+  it('marks cookies Secure with the __Host- prefix, and asks for HSTS', async () => {
+    const secure = await startAuthApp({ PUBLIC_URL: 'https://chorus.example' });
+    try {
+      const answer = await secure.browser().open('/login');
+      const preSession = answer.setCookies.find((cookie) => cookie.name === '__Host-chorus_presession');
+      expect(preSession?.attributes).toMatchObject({ secure: true, path: '/', httponly: true });
+      expect(preSession?.attributes.domain).toBeUndefined();
+      expect(answer.setCookies.find((cookie) => cookie.name === 'XSRF-TOKEN')?.attributes.secure).toBe(true);
+      expect(answer.headers.get('strict-transport-security')).toBe('max-age=31536000; includeSubDomains');
+    } finally {
+      await secure.close();
+    }
+  });
+});
