@@ -1,0 +1,176 @@
+// Events are never updated or deleted (issue 6): every command, through the real command path and the
+// billing path, only ever appends at an expected revision, and stored events stay byte-identical.
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import Database from 'better-sqlite3';
+import { createPlanCatalogue, type OrganizationCommand, type OrganizationCommandType } from '#domain';
+import { SqliteEventStore, type EventStore } from '#event-store';
+import { BillingDecider } from '../billing/billing-decider.service.js';
+import { BillingLedger } from '../billing/billing-ledger.js';
+import { ReceiveBillingEventCommand } from '../billing/receive-billing-event.command.js';
+import { ReceiveBillingEventHandler } from '../billing/receive-billing-event.handler.js';
+import { commandPath } from './testing/scripted-history.js';
+
+type StoreCall = { method: string; args: unknown[] };
+
+/** The store, with every call recorded. */
+function recording(store: EventStore, calls: StoreCall[]): EventStore {
+  return new Proxy(store, {
+    get(target, property, receiver) {
+      const value: unknown = Reflect.get(target, property, receiver);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        calls.push({ method: String(property), args });
+        return (value as (...parameters: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
+}
+
+type Row = Record<string, unknown>;
+
+const organizationId = 'append-only';
+const catalogue = createPlanCatalogue({ paymentProviderIds: ['prod_ess', 'prod_pro', '', 'prod_acs'] });
+
+/** Every organization command type, in an order the domain accepts. */
+const everyCommand: Record<OrganizationCommandType, OrganizationCommand[]> = {
+  CreateOrganization: [{ type: 'CreateOrganization', data: { id: organizationId, name: 'Append Only' } }],
+  AssignPlan: [
+    { type: 'AssignPlan', data: { line: 'classic', plan: 'professional' } },
+    { type: 'AssignPlan', data: { line: 'chorus', plan: 'enterprise' } },
+  ],
+  PurchaseAddOn: [
+    { type: 'PurchaseAddOn', data: { addOn: 'qualityAssurance' } },
+    { type: 'PurchaseAddOn', data: { addOn: 'webAnalytics' } },
+  ],
+  EnableChorus: [{ type: 'EnableChorus', data: { parallelUse: true } }],
+  ConfigureLimits: [{ type: 'ConfigureLimits', data: { users: 10, override: true } }],
+  AddMember: [
+    { type: 'AddMember', data: { userId: 'owner-1', email: 'owner@append.example', role: 'owner' } },
+    { type: 'AddMember', data: { userId: 'member-1', email: 'member@append.example', role: 'member' } },
+  ],
+  RemoveMember: [{ type: 'RemoveMember', data: { userId: 'member-1' } }],
+  AddSite: [{ type: 'AddSite', data: { siteId: 'site-1', name: 'Main', hostname: 'append.example' } }],
+  RemoveSite: [{ type: 'RemoveSite', data: { siteId: 'site-1' } }],
+  AddQualityAssuranceDomain: [{ type: 'AddQualityAssuranceDomain', data: { domain: 'qa.append.example' } }],
+  RemoveQualityAssuranceDomain: [{ type: 'RemoveQualityAssuranceDomain', data: { domain: 'qa.append.example' } }],
+  AddWebAnalyticsDomain: [{ type: 'AddWebAnalyticsDomain', data: { domain: 'stats.append.example' } }],
+  RemoveWebAnalyticsDomain: [{ type: 'RemoveWebAnalyticsDomain', data: { domain: 'stats.append.example' } }],
+  CancelAddOn: [{ type: 'CancelAddOn', data: { addOn: 'webAnalytics' } }],
+  DisableChorus: [{ type: 'DisableChorus', data: {} }],
+};
+
+let dataDir: string;
+let store: SqliteEventStore;
+let rows: Database.Database;
+const calls: StoreCall[] = [];
+
+const storedRows = (): Row[] => rows.prepare('SELECT * FROM events ORDER BY position').all() as Row[];
+
+beforeAll(() => {
+  dataDir = mkdtempSync(join(tmpdir(), 'chorus-append-only-'));
+  store = SqliteEventStore.open({ file: join(dataDir, 'events.sqlite') });
+  // A second, read-only connection sees the rows exactly as stored (text, not parsed).
+  rows = new Database(join(dataDir, 'events.sqlite'), { readonly: true });
+  rows.defaultSafeIntegers(true);
+});
+
+afterAll(async () => {
+  rows.close();
+  await store.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** Runs `work`, then checks that every row stored before it is exactly as it was and new rows only follow them. */
+async function expectOnlyAppended(work: () => Promise<unknown>): Promise<void> {
+  const before = storedRows();
+  await work();
+  const after = storedRows();
+  expect(after.slice(0, before.length)).toEqual(before);
+  expect(after.length).toBeGreaterThan(before.length);
+}
+
+describe('every command only appends', () => {
+  it('runs every organization command type through the command path, one at a time', async () => {
+    const decider = commandPath(recording(store, calls), catalogue);
+    for (const command of Object.values(everyCommand).flat()) {
+      const context = { actor: 'cli', correlationId: `append-${command.type}`, causationId: `append-${command.type}`, origin: {} };
+      await expectOnlyAppended(() => decider.handle(organizationId, command, context));
+    }
+  });
+
+  it('runs commands that race each other (the retry path)', async () => {
+    const decider = commandPath(recording(store, calls), catalogue);
+    const context = { actor: 'cli', correlationId: 'append-race', causationId: 'append-race', origin: {} };
+    await expectOnlyAppended(() =>
+      Promise.all(
+        Array.from({ length: 8 }, (_unused, index) =>
+          decider.handle(organizationId, { type: 'AddMember', data: { userId: `racer-${index}`, email: `racer-${index}@append.example`, role: 'member' } }, context),
+        ),
+      ),
+    );
+  });
+
+  it('runs billing events, duplicates included, through the billing path', async () => {
+    const recorded = recording(store, calls);
+    const handler = new ReceiveBillingEventHandler(new BillingLedger(recorded), new BillingDecider(recorded, catalogue), recorded, catalogue);
+    const event = { id: 'evt_append_only', type: 'addon.purchased', organizationId, productId: 'prod_acs', quantity: 2, occurredAt: '2030-01-01T00:00:00Z' } as const;
+    await expectOnlyAppended(() => Promise.all([1, 2, 3].map(() => handler.execute(new ReceiveBillingEventCommand(event)))));
+  });
+
+  it('only ever called append to write, and always with an exact expectation (never "any")', () => {
+    const writes = calls.filter((call) => !['readStream', 'readAll', 'headPosition', 'subscribeToAll', 'ping'].includes(call.method));
+
+    expect(new Set(writes.map((call) => call.method))).toEqual(new Set(['append']));
+    for (const { args } of writes) {
+      const expected = args[2];
+      expect(expected === 'no_stream' || typeof expected === 'bigint').toBe(true);
+    }
+    const commandTypes = new Set(storedRows().map((row) => (JSON.parse(row.metadata as string) as { commandType?: string }).commandType));
+    expect([...commandTypes].filter((type) => type !== undefined).sort()).toEqual(Object.keys(everyCommand).sort());
+  });
+});
+
+describe('no source file mutates stored events', () => {
+  const root = fileURLToPath(new URL('../../../../', import.meta.url));
+
+  /** Production sources under apps/ and libs/ (tests and test fixtures may corrupt data on purpose). */
+  function sources(directory: string): string[] {
+    return readdirSync(directory).flatMap((name) => {
+      const path = join(directory, name);
+      if (statSync(path).isDirectory()) return name === 'node_modules' || name === 'testing' ? [] : sources(path);
+      return /\.(ts|tsx|js|mjs|cjs)$/.test(name) && !/\.spec\.tsx?$/.test(name) ? [path] : [];
+    });
+  }
+
+  const files = ['apps', 'libs'].flatMap((directory) => sources(join(root, directory)));
+
+  it('finds the sources it checks', () => {
+    expect(files.map((file) => relative(root, file))).toEqual(
+      expect.arrayContaining(['libs/event-store/src/sqlite-event-store.ts', 'libs/event-store/src/sqlite-migrations.ts']),
+    );
+  });
+
+  const mutations: [string, RegExp][] = [
+    ['UPDATE events', /\bUPDATE\s+(OR\s+\w+\s+)?["'`[]?events\b/i],
+    ['DELETE FROM events', /\bDELETE\s+FROM\s+["'`[]?events\b/i],
+    ['REPLACE INTO events', /\bREPLACE\s+INTO\s+["'`[]?events\b/i],
+    ['an upsert into events', /\bINSERT\s+INTO\s+["'`[]?events\b[^;]*?\bDO\s+UPDATE\b/i],
+    ['DROP TABLE events', /\bDROP\s+TABLE\s+(IF\s+EXISTS\s+)?["'`[]?events\b/i],
+    ['ALTER TABLE events', /\bALTER\s+TABLE\s+["'`[]?events\b/i],
+    ["EventStoreDB's stream deletion, tombstones and truncating metadata", /\b(deleteStream|tombstoneStream|setStreamMetadata)\s*\(/],
+  ];
+
+  it.each(mutations)('nothing issues %s', (_what, pattern) => {
+    expect(files.filter((file) => pattern.test(readFileSync(file, 'utf8'))).map((file) => relative(root, file))).toEqual([]);
+  });
+
+  it('only the event store\'s migrations create the events table', () => {
+    const creators = files.filter((file) => /\bCREATE\s+TABLE\s+(IF\s+NOT\s+EXISTS\s+)?["'`[]?events\b/i.test(readFileSync(file, 'utf8')));
+
+    expect(creators.map((file) => relative(root, file))).toEqual(['libs/event-store/src/sqlite-migrations.ts']);
+  });
+});

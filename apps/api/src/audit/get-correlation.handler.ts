@@ -1,0 +1,28 @@
+import { Inject } from '@nestjs/common';
+import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
+import { EVENT_STORE, type EventStore, type RecordedEvent } from '#event-store';
+import { CorrelationQueries } from '#read-models';
+import { CORRELATION_QUERIES } from './correlation-index.js';
+import { GetCorrelationQuery, type CorrelatedEvents } from './get-correlation.query.js';
+
+/** The index says where the events are; the events themselves are read from the store, the only record. */
+@QueryHandler(GetCorrelationQuery)
+export class GetCorrelationHandler implements IQueryHandler<GetCorrelationQuery> {
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(CORRELATION_QUERIES) private readonly correlations: CorrelationQueries,
+  ) {}
+
+  async execute({ correlationId, limit }: GetCorrelationQuery): Promise<CorrelatedEvents> {
+    const locations = this.correlations.eventsOf(correlationId, limit + 1);
+    const events = await Promise.all(
+      locations.slice(0, limit).map(async (location): Promise<RecordedEvent> => {
+        const read = await this.store.readStream(location.streamId, { fromRevision: location.revision, maxCount: 1 });
+        const event = read.found ? read.events[0] : undefined;
+        if (event === undefined || event.id !== location.eventId) throw new Error(`The correlation index points at ${location.streamId}@${location.revision}, which is not event ${location.eventId}`);
+        return event;
+      }),
+    );
+    return { events, hasMore: locations.length > limit };
+  }
+}

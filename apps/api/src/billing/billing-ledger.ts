@@ -1,0 +1,102 @@
+// The billing ledger: one stream per provider event, `billing-<provider event id>`. Its first event is the
+// claim (appended only if the stream does not exist), its second the outcome. See README.md.
+import { Inject, Injectable } from '@nestjs/common';
+import type { OrganizationCommand } from '#domain';
+import { EVENT_STORE, WrongExpectedRevisionError, type EventMetadata, type EventStore } from '#event-store';
+import type { BillingEvent } from './billing-event.schema.js';
+import { nameBasedUuid } from './name-based-uuid.js';
+
+const billingStreamPrefix = 'billing-';
+export const billingStream = (providerEventId: string): string => `${billingStreamPrefix}${providerEventId}`;
+
+/** The delivery as first accepted, and the organization command it was resolved to. */
+export type BillingEventReceived = {
+  type: 'BillingEventReceived';
+  data: BillingEvent & { command: OrganizationCommand };
+};
+
+/** The command was decided on the organization: its events (none when it changed nothing) and where it stood after. */
+export type BillingEventApplied = {
+  type: 'BillingEventApplied';
+  data: { organizationId: string; organizationEventIds: string[]; revision: string; position: string };
+};
+
+/** An older plan purchase that arrived after a newer one: recorded, never applied. */
+export type BillingEventSuperseded = {
+  type: 'BillingEventSuperseded';
+  data: { organizationId: string; supersededBy: string; revision: string; position: string };
+};
+
+export type BillingOutcome = BillingEventApplied | BillingEventSuperseded;
+
+/** What the ledger knows about one provider event: nothing, claimed (pending), or finished. */
+export type LedgerEntry = { claimId: string; received: BillingEventReceived['data']; outcome: BillingOutcome | undefined };
+
+const claimEventId = (providerEventId: string): string => nameBasedUuid(`billing:${providerEventId}:received`);
+const outcomeEventId = (providerEventId: string): string => nameBasedUuid(`billing:${providerEventId}:outcome`);
+
+/** Every ledger and organization event of one provider event shares this provenance. */
+export function billingMetadata(received: BillingEventReceived['data'], causationId: string): EventMetadata {
+  return {
+    actor: 'billing',
+    correlationId: received.id,
+    causationId,
+    providerEventId: received.id,
+    providerEventType: received.type,
+    productId: received.productId,
+    occurredAt: received.occurredAt,
+  };
+}
+
+@Injectable()
+export class BillingLedger {
+  constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {}
+
+  async read(providerEventId: string): Promise<LedgerEntry | undefined> {
+    const read = await this.store.readStream(billingStream(providerEventId), { maxCount: 2 });
+    if (!read.found) return undefined;
+    const [claim, outcome] = read.events;
+    if (claim === undefined || claim.type !== 'BillingEventReceived') {
+      throw new Error(`${billingStream(providerEventId)} does not start with BillingEventReceived`);
+    }
+    return {
+      claimId: claim.id,
+      received: claim.data as BillingEventReceived['data'],
+      outcome: outcome === undefined ? undefined : ({ type: outcome.type, data: outcome.data } as BillingOutcome),
+    };
+  }
+
+  /** Claims the provider event id; whoever wins, answers the entry as stored (the first delivery's content). */
+  async claim(event: BillingEvent, command: OrganizationCommand): Promise<LedgerEntry> {
+    const received: BillingEventReceived['data'] = { ...event, command };
+    try {
+      await this.store.append(
+        billingStream(event.id),
+        [{ id: claimEventId(event.id), type: 'BillingEventReceived', data: received, metadata: billingMetadata(received, event.id) }],
+        'no_stream',
+      );
+    } catch (error) {
+      if (!(error instanceof WrongExpectedRevisionError)) throw error;
+    }
+    const entry = await this.read(event.id);
+    if (entry === undefined) throw new Error(`${billingStream(event.id)} vanished after its claim`);
+    return entry;
+  }
+
+  /** Records the outcome once; a concurrent delivery that recorded it first wins and its outcome is answered. */
+  async complete(entry: LedgerEntry, outcome: BillingOutcome): Promise<BillingOutcome> {
+    try {
+      await this.store.append(
+        billingStream(entry.received.id),
+        [{ id: outcomeEventId(entry.received.id), type: outcome.type, data: outcome.data, metadata: billingMetadata(entry.received, entry.claimId) }],
+        0n,
+      );
+      return outcome;
+    } catch (error) {
+      if (!(error instanceof WrongExpectedRevisionError)) throw error;
+      const stored = await this.read(entry.received.id);
+      if (stored?.outcome === undefined) throw error;
+      return stored.outcome;
+    }
+  }
+}

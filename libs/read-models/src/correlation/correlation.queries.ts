@@ -1,0 +1,41 @@
+// What the correlation index answers: where the events of one correlation id are, in global order.
+import { openReadModelDatabase, type ReadModelDatabase } from '../read-model-database.js';
+import { eventCorrelationsTable } from './correlation.tables.js';
+
+/** Enough to read the event itself from its stream, on either store. */
+export type CorrelatedEventLocation = { position: bigint; streamId: string; revision: bigint; eventId: string };
+
+type LocationRow = { position: bigint; stream_id: string; revision: bigint; event_id: string };
+
+export class CorrelationQueries {
+  private readonly selectLocations;
+
+  constructor(private readonly db: ReadModelDatabase) {
+    db.exec(eventCorrelationsTable.create(eventCorrelationsTable.name));
+    this.selectLocations = db
+      .prepare<[string, number], LocationRow>(
+        `SELECT position, stream_id, revision, event_id FROM ${eventCorrelationsTable.name}
+         WHERE correlation_id = ? ORDER BY position LIMIT ?`,
+      )
+      .safeIntegers(true);
+  }
+
+  /** Its own connection to DATA_DIR/read-models.sqlite (WAL: it never waits for the projector). */
+  static open(dataDir: string): CorrelationQueries {
+    return new CorrelationQueries(openReadModelDatabase(dataDir));
+  }
+
+  /** At most `limit` locations, oldest first; empty when the id is unknown (or not indexed yet). */
+  eventsOf(correlationId: string, limit: number): CorrelatedEventLocation[] {
+    return this.selectLocations.all(correlationId, limit).map((row) => ({
+      position: row.position,
+      streamId: row.stream_id,
+      revision: row.revision,
+      eventId: row.event_id,
+    }));
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}

@@ -1,0 +1,19 @@
+// The correlation index: which events, in which streams, carry a given correlation id.
+import type { ProjectionTable } from '../projection.js';
+
+/**
+ * One row per indexed event; the events themselves stay in the store (the only record auditors trust).
+ * Keyed by global position, so rows are appended in order; looked up through the correlation index.
+ */
+export const eventCorrelationsTable: ProjectionTable = {
+  name: 'event_correlations',
+  key: ['position'],
+  create: (table) => `CREATE TABLE IF NOT EXISTS ${table} (
+    position INTEGER PRIMARY KEY,
+    correlation_id TEXT NOT NULL,
+    stream_id TEXT NOT NULL,
+    revision INTEGER NOT NULL,
+    event_id TEXT NOT NULL
+  )`,
+  indexes: ['CREATE INDEX IF NOT EXISTS event_correlations_by_correlation ON event_correlations (correlation_id, position)'],
+};

@@ -1,0 +1,159 @@
+// `chorus org:history` and `chorus org:state` (issue 6), the real binary (bin/chorus.js over dist/) on a
+// DATA_DIR holding the scripted history recorded with an injected clock.
+import { execFile, execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { organizationStream } from '#domain';
+import { SqliteEventStore, type RecordedEvent } from '#event-store';
+import { historyEvent } from '../../apps/api/src/audit/history-event.js';
+import { organizationStateAt } from '../../apps/api/src/audit/organization-state-at.js';
+import { commandPath, recordScriptedHistory, recordedAtOf, scriptCatalogue, ScriptClock } from '../../apps/api/src/audit/testing/scripted-history.js';
+import { jsonSafe } from '../../apps/api/src/organizations/command-result.js';
+
+const root = resolve(import.meta.dirname, '..', '..');
+const bin = join(root, 'bin', 'chorus.js');
+const organizationId = 'audited-cli';
+let dataDir: string;
+let clock: ScriptClock;
+let store: SqliteEventStore;
+let events: RecordedEvent[];
+
+type Run = { code: number | null; stdout: string; stderr: string };
+
+const environment = (): NodeJS.ProcessEnv => ({ PATH: process.env.PATH, NODE_ENV: 'test', SEED_DEMO: 'false', LOG_LEVEL: 'silent', DATA_DIR: dataDir });
+
+function chorus(args: string[]): Promise<Run> {
+  return new Promise((done) => {
+    execFile(process.execPath, [bin, ...args], { cwd: root, env: environment() }, (error, stdout, stderr) =>
+      done({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : null, stdout, stderr }),
+    );
+  });
+}
+
+const asJson = (value: unknown): unknown => JSON.parse(JSON.stringify(value));
+
+beforeAll(async () => {
+  // CI builds first (npm test); a local run without dist/ builds once here.
+  if (!existsSync(join(root, 'dist', 'apps', 'cli', 'src', 'commands', 'org-history.command.js'))) {
+    try {
+      execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'ignore' });
+    } catch {
+      // Emitted despite type errors elsewhere; the calls below fail clearly if not.
+    }
+  }
+  dataDir = mkdtempSync(join(tmpdir(), 'chorus-e2e-audit-cli-'));
+  clock = new ScriptClock();
+  // The test keeps the store open, as a server would: the command line shares the file with it.
+  store = SqliteEventStore.open({ file: join(dataDir, 'events.sqlite'), now: clock.now });
+  await recordScriptedHistory(store, clock, organizationId);
+  const read = await store.readStream(organizationStream(organizationId));
+  events = read.found ? read.events : [];
+}, 120_000);
+
+afterAll(async () => {
+  await store.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('chorus org:history', () => {
+  it('--json prints one JSON object per line: every event, oldest first, as the HTTP history shows it', async () => {
+    const run = await chorus(['org:history', organizationId, '--json']);
+
+    expect(run.code).toBe(0);
+    const lines = run.stdout.trimEnd().split('\n');
+    expect(lines.map((line) => JSON.parse(line))).toEqual(events.map((event) => asJson(historyEvent(event))));
+  });
+
+  it('prints a table for people: time, revision, type, actor and correlation', async () => {
+    const run = await chorus(['org:history', organizationId]);
+
+    expect(run.code).toBe(0);
+    const [header, ...rows] = run.stdout.trimEnd().split('\n');
+    expect(header?.split(/\s+/)).toEqual(['time', 'revision', 'type', 'actor', 'correlation']);
+    expect(rows).toHaveLength(events.length);
+    expect(rows[3]?.split(/\s+/)).toEqual([recordedAtOf(3).toISOString(), '3', 'MemberAdded', 'cli', `script-${organizationId}-3`]);
+  });
+
+  it('an unknown organization: exit 1, NOT_FOUND on stderr, nothing on stdout', async () => {
+    const run = await chorus(['org:history', 'nobody-here']);
+
+    expect(run).toMatchObject({ code: 1, stdout: '' });
+    expect(run.stderr).toContain('NOT_FOUND');
+  });
+
+  it('a malformed id: exit 2', async () => {
+    expect((await chorus(['org:history', 'Not An Id'])).code).toBe(2);
+  });
+
+  it('--follow keeps printing events recorded later, until interrupted', async () => {
+    const child = spawn(process.execPath, [bin, 'org:history', organizationId, '--json', '--follow'], { cwd: root, env: environment() });
+    const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+    const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+    try {
+      for (const event of events) expect(JSON.parse((await lines.next()).value as string)).toMatchObject({ id: event.id });
+
+      clock.setTo(recordedAtOf(events.length));
+      const decider = commandPath(store, scriptCatalogue());
+      const context = { actor: 'cli', correlationId: 'follow-me', causationId: 'follow-me', origin: {} };
+      await decider.handle(organizationId, { type: 'PurchaseAddOn', data: { addOn: 'additionalUser' } }, context);
+      // Another organization whose id starts the same must not show up.
+      await decider.handle(`${organizationId}-2`, { type: 'CreateOrganization', data: { id: `${organizationId}-2`, name: 'Other' } }, context);
+      await decider.handle(organizationId, { type: 'PurchaseAddOn', data: { addOn: 'feedback' } }, context);
+
+      const first = JSON.parse((await lines.next()).value as string) as { type: string; revision: number; data: unknown };
+      const second = JSON.parse((await lines.next()).value as string) as { type: string; revision: number; data: unknown };
+      expect([first, second]).toMatchObject([
+        { type: 'AddOnPurchased', revision: events.length, data: { addOn: 'additionalUser' } },
+        { type: 'AddOnPurchased', revision: events.length + 1, data: { addOn: 'feedback' } },
+      ]);
+    } finally {
+      child.kill('SIGINT');
+    }
+    expect(await exited).toBe(0);
+  }, 30_000);
+});
+
+describe('chorus org:state', () => {
+  it('--as-of-revision N --json prints the state the HTTP API answers for that revision', async () => {
+    const run = await chorus(['org:state', organizationId, '--as-of-revision', '5', '--json']);
+    const expected = await organizationStateAt(store, scriptCatalogue(), organizationId, { kind: 'revision', revision: 5n });
+
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual(
+      asJson({ ...expected.view, revision: jsonSafe(expected.revision), position: jsonSafe(expected.position), recordedAt: expected.recordedAt }),
+    );
+  });
+
+  it('--as-of ISO folds every event recorded at or before that instant', async () => {
+    const run = await chorus(['org:state', organizationId, '--as-of', '2031-02-03T04:08:30Z', '--json']);
+
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ revision: 3, recordedAt: recordedAtOf(3).toISOString(), members: [{ userId: 'user-owner' }] });
+  });
+
+  it('prints the state for people by default', async () => {
+    const run = await chorus(['org:state', organizationId, '--as-of-revision', '7']);
+
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('Audited Ltd (audited-cli) at revision 7');
+    expect(run.stdout).toContain('Classic plan:   essential');
+    expect(run.stdout).toMatch(/contentSections\s+2 used of 2 \(configured 2/);
+    expect(run.stdout).toContain('admin@audited.example admin, Chorus user [user-admin]');
+  });
+
+  it.each([
+    [['--as-of-revision', '1', '--as-of', '2031-02-03T04:08:30Z'], 2, 'VALIDATION_FAILED'],
+    [['--as-of-revision', 'two'], 2, 'VALIDATION_FAILED'],
+    [['--as-of', 'yesterday'], 2, 'VALIDATION_FAILED'],
+    [['--as-of', '2031-02-03T04:04:59Z'], 1, 'NOT_FOUND'],
+    [['--as-of-revision', '999'], 1, 'NOT_FOUND'],
+  ])('%j: exit %i with %s', async (options, code, problem) => {
+    const run = await chorus(['org:state', organizationId, ...options]);
+
+    expect(run).toMatchObject({ code, stdout: '' });
+    expect(run.stderr).toContain(problem);
+  });
+});
