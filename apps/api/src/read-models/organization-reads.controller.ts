@@ -1,0 +1,53 @@
+import { Controller, Get, Inject, Param, Query, Res } from '@nestjs/common';
+import type { Response } from 'express';
+import type { Member, OrganizationView } from '#domain';
+import { READ_MODELS, ReadModels } from '#read-models';
+import { ANY_MEMBER, RequireAccess } from '../access/require-access.decorator.js';
+import { ProblemError } from '../http/problem-error.js';
+import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
+import { jsonSafe } from '../organizations/command-result.js';
+import { validOrganizationId } from '../organizations/organization-route-parameters.js';
+import { awaitMinPosition, readQuery, type ReadQuery } from './read-your-writes.js';
+
+/** GET /organizations/:id: the read model's view, the revision and global position it reflects. */
+export type OrganizationAnswer = OrganizationView & { revision: number | string; position: number | string };
+
+export type NotificationRecipientsAnswer = { organizationId: string; recipients: Member[]; position: number | string };
+
+const READ = { scope: 'organizations:read', members: ANY_MEMBER } as const;
+
+function notFound(id: string): ProblemError {
+  return new ProblemError(404, 'NOT_FOUND', 'Not found', `There is no organization ${id}.`, { entity: 'organization' });
+}
+
+/** The organization read model's queries (API.md, Organizations). */
+@Controller('organizations')
+export class OrganizationReadsController {
+  constructor(@Inject(READ_MODELS) private readonly readModels: ReadModels) {}
+
+  @Get(':id')
+  @RequireAccess(READ)
+  async organization(
+    @Param('id', validOrganizationId) id: string,
+    @Query(new ZodValidationPipe(readQuery)) query: ReadQuery,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<OrganizationAnswer> {
+    await awaitMinPosition(this.readModels, query, response);
+    const found = this.readModels.organizations.getOrganization(id);
+    if (found === undefined) throw notFound(id);
+    return { ...found.view, revision: jsonSafe(found.revision), position: jsonSafe(found.position) };
+  }
+
+  @Get(':id/notification-recipients')
+  @RequireAccess(READ)
+  async notificationRecipients(
+    @Param('id', validOrganizationId) id: string,
+    @Query(new ZodValidationPipe(readQuery)) query: ReadQuery,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<NotificationRecipientsAnswer> {
+    await awaitMinPosition(this.readModels, query, response);
+    const found = this.readModels.organizations.getNotificationRecipients(id);
+    if (found === undefined) throw notFound(id);
+    return { organizationId: id, recipients: found.recipients, position: jsonSafe(found.position) };
+  }
+}

@@ -1,0 +1,43 @@
+import type { Command } from 'commander';
+import { READ_MODELS, type ReadModels, type Verification } from '#read-models';
+import { cliAction } from '../cli-action.js';
+import type { GetCliContext } from '../cli-context.js';
+import { ExitCode } from '../exit-codes.js';
+import { count, progressReporter } from './projections-progress.js';
+
+/** Differences printed per projection; the JSON output carries all of them. */
+const shownDifferences = 50;
+
+function report(verification: Verification): string {
+  const checkpoint = verification.checkpoint?.toString() ?? 'none';
+  const head = `${verification.projection}: ${count(verification.rows)} rows at checkpoint ${checkpoint}`;
+  if (verification.drift.length === 0) return `${head}: no drift`;
+  const lines = verification.drift.flatMap((drift) => drift.differences.map((difference) => `  ${drift.table}[${drift.key}] ${difference}`));
+  const more = lines.length > shownDifferences ? [`  ... and ${lines.length - shownDifferences} more`] : [];
+  return [`${head}: ${verification.drift.length} rows differ from a rebuild`, ...lines.slice(0, shownDifferences), ...more].join('\n');
+}
+
+/** `chorus projections:verify [--json]`: rebuilds in memory, compares with the stored models, exit 1 on drift. */
+export function registerProjectionsVerifyCommand(program: Command, getContext: GetCliContext): void {
+  program
+    .command('projections:verify')
+    .description('rebuild every read model in memory and report any difference from the stored one (exit 1 on drift)')
+    .option('--json', 'print the result as JSON')
+    .action(
+      cliAction(getContext, async (context, options: { json?: boolean }) => {
+        const readModels = context.app.get<ReadModels>(READ_MODELS);
+        const progress = progressReporter('verifying', options.json === true);
+        const verifications = await readModels.verify({ onProgress: progress.update });
+        progress.done();
+        const drifted = verifications.some((verification) => verification.drift.length > 0);
+        if (drifted) process.exitCode = ExitCode.refused;
+        return {
+          json: {
+            drift: drifted,
+            projections: verifications.map((verification) => ({ ...verification, checkpoint: verification.checkpoint?.toString() ?? null })),
+          },
+          text: verifications.map(report).join('\n'),
+        };
+      }),
+    );
+}

@@ -1,0 +1,132 @@
+// Rebuild of the read models from a large event log, beside a raw scan-and-parse of the same events.
+//   npm run build:server && node bench/projections/run.mjs [--events 1000000] [--organizations N]
+// Events go straight into a temp embedded store (its own schema, big transactions); the rebuild is
+// `chorus projections:rebuild`'s code path; the baseline reads and JSON-parses every row, nothing else.
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import Database from 'better-sqlite3';
+import { createPlanCatalogue } from '../../dist/libs/domain/src/index.js';
+import { openEventStore } from '../../dist/libs/event-store/src/index.js';
+import { ReadModels } from '../../dist/libs/read-models/src/index.js';
+
+const { values } = parseArgs({ options: { events: { type: 'string' }, organizations: { type: 'string' }, rounds: { type: 'string' } } });
+const eventCount = Number(values.events ?? 1_000_000);
+const organizationCount = Number(values.organizations ?? Math.max(1, Math.round(eventCount / 10)));
+/** Each measure is taken this many times, interleaved, and the fastest kept: the machine is shared. */
+const rounds = Number(values.rounds ?? 2);
+
+/** One organization's life, ten events that the domain would accept in this order. */
+const story = [
+  (i) => ['OrganizationCreated', { id: `org-${i}`, name: `Organization ${i}` }],
+  (i) => ['PlanAssigned', { line: 'classic', plan: i % 2 === 0 ? 'professional' : 'enterprise' }],
+  (i) => ['MemberAdded', { userId: `owner-${i}`, email: `owner${i}@example.test`, role: 'owner', chorusUser: false }],
+  (i) => ['SiteAdded', { siteId: `site-${i}`, name: 'Main site', hostname: `www.org${i}.example` }],
+  () => ['PlanAssigned', { line: 'chorus', plan: 'teams', serviceLevel: 'assisted' }],
+  (i) => ['ChorusEnabled', { parallelUse: i % 3 === 0 }],
+  (i) => ['MemberAdded', { userId: `member-${i}`, email: `member${i}@example.test`, role: 'member', chorusUser: i % 2 === 0 }],
+  () => ['AddOnPurchased', { addOn: 'qualityAssurance', quantity: 1 }],
+  (i) => ['QualityAssuranceDomainAdded', { domain: `qa.org${i}.example` }],
+  (i) => ['LimitsConfigured', { users: 3 + (i % 5) }],
+];
+
+function generate(dataDir) {
+  const db = new Database(path.join(dataDir, 'events.sqlite'));
+  db.pragma('synchronous = OFF');
+  const insert = db.prepare('INSERT INTO events (stream_id, revision, event_id, type, data, metadata, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?)');
+  const recordedAt = new Date().toISOString();
+  const insertMany = db.transaction((rows) => {
+    for (const row of rows) insert.run(...row);
+  });
+  let rows = [];
+  let written = 0;
+  // Organizations interleave: every organization's first event, then every second one, and so on.
+  for (let step = 0; written < eventCount; step += 1) {
+    for (let i = 0; i < organizationCount && written < eventCount; i += 1) {
+      const [type, data] = story[step % story.length](i);
+      const correlationId = randomUUID();
+      const metadata = JSON.stringify({ actor: 'billing', correlationId, causationId: correlationId, commandType: type });
+      rows.push([`organization-org-${i}`, step, randomUUID(), type, JSON.stringify(data), metadata, recordedAt]);
+      written += 1;
+      if (rows.length === 100_000) {
+        insertMany(rows);
+        rows = [];
+      }
+    }
+  }
+  insertMany(rows);
+  db.close();
+}
+
+/** What any reader of the log must do at least: read every row, page by page, and parse its JSON. */
+function rawScanAndParse(dataDir) {
+  const db = new Database(path.join(dataDir, 'events.sqlite'), { readonly: true });
+  const page = db
+    .prepare('SELECT position, stream_id, revision, event_id, type, data, metadata, recorded_at FROM events WHERE position > ? ORDER BY position LIMIT 5000')
+    .safeIntegers(true);
+  let count = 0;
+  for (let after = 0n, rows = page.all(after); rows.length > 0; rows = page.all(after)) {
+    for (const row of rows) {
+      JSON.parse(row.data);
+      JSON.parse(row.metadata);
+      after = row.position;
+      count += 1;
+    }
+  }
+  db.close();
+  return count;
+}
+
+/** Wall-clock and CPU seconds of `work` (CPU time is steadier than wall time on a busy machine). */
+async function measure(work) {
+  const cpuBefore = process.cpuUsage();
+  const started = performance.now();
+  const result = await work();
+  const cpu = process.cpuUsage(cpuBefore);
+  return { result, wall: (performance.now() - started) / 1000, cpu: (cpu.user + cpu.system) / 1e6 };
+}
+
+function fastest(measures) {
+  return { wall: Math.min(...measures.map((m) => m.wall)), cpu: Math.min(...measures.map((m) => m.cpu)), result: measures[0].result };
+}
+
+const format = (value) => value.toLocaleString('en-US');
+const rate = (count, seconds) => `${format(Math.round(count / seconds))} events/s`;
+
+const dataDir = mkdtempSync(path.join(tmpdir(), 'chorus-bench-projections-'));
+try {
+  await (await openEventStore({ dataDir })).close();
+  const generated = await measure(() => generate(dataDir));
+  console.log(`generated ${format(eventCount)} events across ${format(organizationCount)} organizations in ${generated.wall.toFixed(1)} s`);
+
+  const store = await openEventStore({ dataDir });
+  const readModels = ReadModels.open({ dataDir, store, catalogue: createPlanCatalogue() });
+  rawScanAndParse(dataDir); // warms the page cache for every run alike
+  const runs = { raw: [], organizations: [], all: [] };
+  for (let round = 0; round < rounds; round += 1) {
+    runs.raw.push(await measure(() => rawScanAndParse(dataDir)));
+    // The organization read model alone (the card's model), then every read model (what the command does).
+    runs.organizations.push(await measure(() => readModels.rebuild({ only: ['organizations'] })));
+    runs.all.push(await measure(() => readModels.rebuild()));
+  }
+  const raw = fastest(runs.raw);
+  console.log(`raw scan-and-parse: ${format(raw.result)} events in ${raw.wall.toFixed(2)} s = ${rate(raw.result, raw.wall)} (cpu ${raw.cpu.toFixed(2)} s)`);
+  for (const key of ['organizations', 'all']) {
+    const rebuild = fastest(runs[key]);
+    const events = rebuild.result.events;
+    console.log(
+      `rebuild of ${rebuild.result.projections.join(' + ')}: ${format(events)} events in ${rebuild.wall.toFixed(2)} s = ${rate(events, rebuild.wall)} (cpu ${rebuild.cpu.toFixed(2)} s); ` +
+        `ratio to raw ${(raw.wall / rebuild.wall).toFixed(2)}x wall, ${(raw.cpu / rebuild.cpu).toFixed(2)}x cpu (target >= 0.5x)`,
+    );
+  }
+
+  const verified = await measure(() => readModels.verify());
+  const drift = verified.result.some((verification) => verification.drift.length > 0);
+  console.log(`verify (in-memory rebuild and row-by-row compare): ${verified.wall.toFixed(2)} s, ${drift ? 'DRIFT' : 'no drift'}`);
+  await readModels.close();
+  await store.close();
+} finally {
+  rmSync(dataDir, { recursive: true, force: true });
+}

@@ -1,0 +1,19 @@
+// The read side: projections into DATA_DIR/read-models.sqlite, their queries, rebuild and verify.
+export { ReadModels, READ_MODELS, type ProjectorMode, type ReadModelsOptions, type RebuildRequest, type StartOptions } from './read-models.js';
+export { parseProjectorMode } from './projector-mode.js';
+export type { ReadModelsLogger } from './read-models-logger.js';
+export type { ProjectionHealth, ReadModelsHealth } from './health/read-models-health.js';
+export type { ProjectionFailure, ProjectionState } from './checkpoints.js';
+export type { ProjectionStatus } from './runner/projection-runner.js';
+export type { ReplayProgress } from './rebuild/replay.js';
+export type { RebuildResult } from './rebuild/rebuild-read-models.js';
+export type { Drift, Verification } from './rebuild/verify-read-models.js';
+export { readModelsFile } from './read-model-database.js';
+export {
+  OrganizationQueries,
+  type Membership,
+  type NotificationRecipients,
+  type OrganizationReadModel,
+} from './organization/organization.queries.js';
+export { correlationProjection, correlationProjectionName } from './correlation/correlation.projection.js';
+export { CorrelationQueries, type CorrelatedEventLocation } from './correlation/correlation.queries.js';

@@ -1,0 +1,139 @@
+import { describe, it, expect, beforeEach, afterEach } from '@jest/globals';
+import { createPlanCatalogue, foldOrganization, organizationView, type OrganizationEvent } from '#domain';
+import type { RecordedEvent } from '#event-store';
+import { createIndexes, createTables, liveTableNames, type ProjectionWriter } from '../projection.js';
+import { openReadModelDatabase, type ReadModelDatabase } from '../read-model-database.js';
+import { recordOrganizationEvents } from '../testing/recorded-events.js';
+import { organizationProjection, UnprojectableEvent } from './organization.projection.js';
+import { OrganizationQueries } from './organization.queries.js';
+
+const catalogue = createPlanCatalogue();
+const projection = organizationProjection();
+
+/** One event of every type, in an order the domain would have decided. */
+const history: OrganizationEvent[] = [
+  { type: 'OrganizationCreated', data: { id: 'acme', name: 'Acme' } },
+  { type: 'PlanAssigned', data: { line: 'classic', plan: 'professional' } },
+  { type: 'PlanAssigned', data: { line: 'chorus', plan: 'teams', serviceLevel: 'assisted' } },
+  { type: 'AddOnPurchased', data: { addOn: 'additionalUser', quantity: 2 } },
+  { type: 'AddOnCancelled', data: { addOn: 'additionalUser', quantity: 1 } },
+  { type: 'ChorusEnabled', data: { parallelUse: true } },
+  { type: 'LimitsConfigured', data: { contentSections: 3, override: true } },
+  { type: 'MemberAdded', data: { userId: 'u-ada', email: 'ada@acme.test', role: 'owner', chorusUser: true } },
+  { type: 'MemberAdded', data: { userId: 'u-bob', email: 'bob@acme.test', role: 'member', chorusUser: false } },
+  { type: 'MemberRemoved', data: { userId: 'u-bob' } },
+  { type: 'SiteAdded', data: { siteId: 's-shop', name: 'Shop', hostname: 'xn--bcher-kva.example' } },
+  { type: 'SiteAdded', data: { siteId: 's-blog', name: 'Blog', hostname: 'blog.acme.test' } },
+  { type: 'SiteRemoved', data: { siteId: 's-blog' } },
+  { type: 'AddOnPurchased', data: { addOn: 'qualityAssurance', quantity: 1 } },
+  { type: 'QualityAssuranceDomainAdded', data: { domain: 'qa.acme.test' } },
+  { type: 'QualityAssuranceDomainRemoved', data: { domain: 'qa.acme.test' } },
+  { type: 'AddOnPurchased', data: { addOn: 'webAnalytics', quantity: 1 } },
+  { type: 'WebAnalyticsDomainAdded', data: { domain: 'stats.acme.test' } },
+  { type: 'WebAnalyticsDomainRemoved', data: { domain: 'stats.acme.test' } },
+  { type: 'ChorusDisabled', data: {} },
+];
+const recorded = recordOrganizationEvents('acme', history);
+
+let db: ReadModelDatabase;
+let writer: ProjectionWriter;
+
+beforeEach(() => {
+  db = openReadModelDatabase(':memory:');
+  createTables(db, projection);
+  createIndexes(db, projection);
+  writer = projection.writer(db, liveTableNames(projection));
+});
+
+afterEach(() => {
+  db.close();
+});
+
+function commit(events: readonly RecordedEvent[]): void {
+  db.transaction(() => {
+    for (const event of events) writer.apply(event);
+    writer.flush();
+  })();
+  writer.forget();
+}
+
+/** Every row of the model, for comparing before and after. */
+function model(): unknown {
+  return {
+    organizations: db.prepare('SELECT * FROM organizations ORDER BY id').safeIntegers(true).all(),
+    memberships: db.prepare('SELECT * FROM memberships ORDER BY organization_id, user_id').all(),
+  };
+}
+
+describe('organization projection', () => {
+  it.each(recorded.map((event, index) => [index, event.type] as const))(
+    'event %i (%s) applied twice leaves the same model as applied once',
+    (index) => {
+      const event = recorded[index] as RecordedEvent;
+      commit(recorded.slice(0, index));
+      const before = model();
+      commit([event]);
+      const once = model();
+      commit([event]);
+      expect(model()).toEqual(once);
+      commit([event, event]);
+      expect(model()).toEqual(once);
+      expect(once).not.toEqual(before);
+    },
+  );
+
+  it('holds the domain’s view of the fold of the stream, with position and revision', () => {
+    commit(recorded);
+    const stored = new OrganizationQueries(db, catalogue).getOrganization('acme');
+    const state = foldOrganization(history);
+    if (!state.exists) throw new Error('the history creates the organization');
+    expect(stored).toEqual({ view: organizationView(state, catalogue), position: BigInt(recorded.length), revision: BigInt(recorded.length - 1) });
+  });
+
+  it('replaying the whole stream again, in one batch or one by one, changes nothing', () => {
+    commit(recorded);
+    const once = model();
+    commit(recorded);
+    for (const event of recorded) commit([event]);
+    expect(model()).toEqual(once);
+  });
+
+  it('keeps memberships for sign-in and answers the notification rule on the stored state', () => {
+    commit(recordOrganizationEvents('acme', history.slice(0, 9)));
+    commit(
+      recordOrganizationEvents(
+        'zeta',
+        [
+          { type: 'OrganizationCreated', data: { id: 'zeta', name: 'Zeta' } },
+          { type: 'MemberAdded', data: { userId: 'u-bob', email: 'bob@zeta.test', role: 'admin', chorusUser: false } },
+        ],
+        { fromPosition: 100n },
+      ),
+    );
+    const queries = new OrganizationQueries(db, catalogue);
+    expect(queries.organizationsOfUser('u-bob')).toEqual([
+      { organizationId: 'acme', name: 'Acme', role: 'member' },
+      { organizationId: 'zeta', name: 'Zeta', role: 'admin' },
+    ]);
+    // Chorus enabled with parallel use: only chorusUser members are notified.
+    expect(queries.getNotificationRecipients('acme')?.recipients.map((member) => member.userId)).toEqual(['u-ada']);
+    expect(queries.getNotificationRecipients('zeta')?.recipients).toEqual([]);
+    expect(queries.getNotificationRecipients('nobody')).toBeUndefined();
+
+    commit(recordOrganizationEvents('acme', history.slice(9, 10), { fromRevision: 9n, fromPosition: 200n }));
+    expect(queries.organizationsOfUser('u-bob')).toEqual([{ organizationId: 'zeta', name: 'Zeta', role: 'admin' }]);
+  });
+
+  it('refuses, instead of skipping, an event type it does not know', () => {
+    const [created] = recorded;
+    const unknown = { ...recorded[1], type: 'OrganizationRenamed' } as RecordedEvent;
+    expect(() => commit([created as RecordedEvent, unknown])).toThrow(UnprojectableEvent);
+    expect(model()).toEqual({ organizations: [], memberships: [] });
+  });
+
+  it('refuses a stream that does not start with OrganizationCreated, and a gap in revisions', () => {
+    expect(() => commit(recorded.slice(1, 2).map((event) => ({ ...event, revision: 0n })))).toThrow(/OrganizationCreated/);
+    writer.discard();
+    expect(() => commit([recorded[0] as RecordedEvent, recorded[2] as RecordedEvent])).toThrow(/missing/);
+  });
+});

@@ -1,0 +1,70 @@
+// What the organization read model answers: GET /organizations/:id, its notification recipients,
+// and the organizations a user belongs to (sign-in's session and the Google 'account' check).
+// The view is derived from the stored fold when read, with this process's plan catalogue: plan
+// figures and features are code and configuration, not events, so a new catalogue applies at once
+// without a rebuild, and a rebuild does not pay for a view per organization.
+import {
+  notificationRecipients,
+  organizationView,
+  type ExistingOrganization,
+  type Member,
+  type MemberRole,
+  type OrganizationState,
+  type OrganizationView,
+  type PlanCatalogue,
+} from '#domain';
+import type { ReadModelDatabase } from '../read-model-database.js';
+import { membershipsTable, organizationsTable } from './organization.tables.js';
+
+export type OrganizationReadModel = {
+  view: OrganizationView;
+  /** Global position of the last event applied to this organization. */
+  position: bigint;
+  /** Stream revision of that event. */
+  revision: bigint;
+};
+
+export type NotificationRecipients = { recipients: Member[]; position: bigint };
+
+export type Membership = { organizationId: string; name: string; role: MemberRole };
+
+export class OrganizationQueries {
+  private readonly selectState;
+  private readonly selectMemberships;
+
+  constructor(
+    db: ReadModelDatabase,
+    private readonly catalogue: PlanCatalogue,
+  ) {
+    db.exec(organizationsTable.create(organizationsTable.name));
+    db.exec(membershipsTable.create(membershipsTable.name));
+    this.selectState = db
+      .prepare<[string], { state: string; position: bigint; revision: bigint }>('SELECT state, position, revision FROM organizations WHERE id = ?')
+      .safeIntegers(true);
+    this.selectMemberships = db.prepare<[string], Membership>(
+      `SELECT m.organization_id AS organizationId, o.name AS name, m.role AS role
+       FROM memberships m JOIN organizations o ON o.id = m.organization_id
+       WHERE m.user_id = ? ORDER BY o.name, o.id`,
+    );
+  }
+
+  /** undefined: no such organization (yet). */
+  getOrganization(id: string): OrganizationReadModel | undefined {
+    const row = this.selectState.get(id);
+    if (row === undefined) return undefined;
+    // Only existing organizations are stored (the projection refuses any other fold).
+    const state = JSON.parse(row.state) as ExistingOrganization;
+    return { view: organizationView(state, this.catalogue), position: row.position, revision: row.revision };
+  }
+
+  /** Seed section 6, on the folded state; undefined: no such organization. */
+  getNotificationRecipients(id: string): NotificationRecipients | undefined {
+    const row = this.selectState.get(id);
+    if (row === undefined) return undefined;
+    return { recipients: notificationRecipients(JSON.parse(row.state) as OrganizationState), position: row.position };
+  }
+
+  organizationsOfUser(userId: string): Membership[] {
+    return this.selectMemberships.all(userId);
+  }
+}

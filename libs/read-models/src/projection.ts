@@ -1,0 +1,71 @@
+// What a read model gives the runner, the rebuild and the verification: its tables and a writer.
+import type { RecordedEvent } from '#event-store';
+import type { ReadModelDatabase } from './read-model-database.js';
+
+export type ProjectionTable = {
+  /** The table's live name. */
+  name: string;
+  /** Primary-key columns: rows are compared by them when verifying. */
+  key: readonly string[];
+  /** CREATE TABLE for the given physical name (the live one, or an aside one during a rebuild). */
+  create: (table: string) => string;
+  /** CREATE INDEX statements for the live table, built after a bulk load. */
+  indexes: readonly string[];
+};
+
+/** Live table name -> the physical table a writer writes to. */
+export type TableNames = ReadonlyMap<string, string>;
+
+/**
+ * Applies events in order inside the caller's transaction. Applying an event the model already
+ * holds is a no-op. A failing apply throws: the runner stops the projection there (a poison event).
+ */
+export interface ProjectionWriter {
+  apply(event: RecordedEvent): void;
+  /** Writes changes applied since the last flush, at most maxAggregates of them; true when none remain. */
+  flush(maxAggregates?: number): boolean;
+  /** Drops changes not yet flushed (the transaction rolled back) and anything remembered. */
+  discard(): void;
+  /** Forgets what it remembers between flushes, so the next apply reads the tables again. */
+  forget(): void;
+  /** How many aggregates it remembers (the rebuild flushes and forgets past a budget). */
+  readonly remembered: number;
+}
+
+export type WriterOptions = {
+  /**
+   * The tables are empty to begin with (a rebuild's aside tables, verify's in-memory ones): the
+   * writer need not look up what it has not written itself. For one replay from the first event.
+   */
+  startsEmpty?: boolean;
+};
+
+export interface Projection {
+  readonly name: string;
+  readonly tables: readonly ProjectionTable[];
+  /** Whether the event changes this model; other events only move the checkpoint. */
+  handles(event: RecordedEvent): boolean;
+  writer(db: ReadModelDatabase, tables: TableNames, options?: WriterOptions): ProjectionWriter;
+}
+
+export function liveTableNames(projection: Projection): TableNames {
+  return new Map(projection.tables.map((table) => [table.name, table.name]));
+}
+
+export function createTables(db: ReadModelDatabase, projection: Projection, tables: TableNames = liveTableNames(projection)): void {
+  for (const table of projection.tables) {
+    db.exec(table.create(physicalName(tables, table.name)));
+  }
+}
+
+export function createIndexes(db: ReadModelDatabase, projection: Projection): void {
+  for (const table of projection.tables) {
+    for (const index of table.indexes) db.exec(index);
+  }
+}
+
+export function physicalName(tables: TableNames, name: string): string {
+  const physical = tables.get(name);
+  if (physical === undefined) throw new Error(`No table ${name} in this projection`);
+  return physical;
+}

@@ -1,0 +1,27 @@
+// The read models' SQLite file (`DATA_DIR/read-models.sqlite`), the same for both event stores.
+import Database from 'better-sqlite3';
+import fs from 'node:fs';
+import path from 'node:path';
+
+export type ReadModelDatabase = Database.Database;
+
+export const readModelsFileName = 'read-models.sqlite';
+
+/** How long a writer waits for another writer (a rebuild's swap, a second projector) before failing. */
+const busyTimeoutMs = 10_000;
+
+export function readModelsFile(dataDir: string): string {
+  return path.join(dataDir, readModelsFileName);
+}
+
+/** Opens (creating if needed) the read-model database under dataDir; ':memory:' opens a private one. */
+export function openReadModelDatabase(dataDir: string | ':memory:'): ReadModelDatabase {
+  if (dataDir !== ':memory:') fs.mkdirSync(dataDir, { recursive: true });
+  const db = new Database(dataDir === ':memory:' ? ':memory:' : readModelsFile(dataDir));
+  // WAL: readers never wait for the projector. NORMAL: a killed process loses no commit; a power
+  // cut may lose the last ones, together with their checkpoint, so they are simply replayed.
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma(`busy_timeout = ${busyTimeoutMs}`);
+  return db;
+}

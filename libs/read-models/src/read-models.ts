@@ -1,0 +1,193 @@
+// The read side of one process: the read-model database, its queries, the projector (when it runs
+// here), read-your-writes waits, health, rebuild and verification.
+import type { PlanCatalogue } from '#domain';
+import type { EventStore } from '#event-store';
+import { Checkpoints, type Checkpoint, type ProjectionFailure } from './checkpoints.js';
+import { isReady, type ProjectionHealth, type ReadModelsHealth } from './health/read-models-health.js';
+import { correlationProjection } from './correlation/correlation.projection.js';
+import { organizationProjection } from './organization/organization.projection.js';
+import { OrganizationQueries } from './organization/organization.queries.js';
+import type { Projection } from './projection.js';
+import { openReadModelDatabase, type ReadModelDatabase } from './read-model-database.js';
+import { silentLogger, type ReadModelsLogger } from './read-models-logger.js';
+import { rebuildReadModels, type RebuildResult } from './rebuild/rebuild-read-models.js';
+import type { ReplayProgress } from './rebuild/replay.js';
+import { verifyReadModels, type Verification } from './rebuild/verify-read-models.js';
+import { PositionWaits, type Progress } from './runner/position-waits.js';
+import { ProjectionRunner, type ProjectionStatus } from './runner/projection-runner.js';
+
+/** inline: this process runs the projector; off: another process sharing DATA_DIR does (PROJECTIONS). */
+export type ProjectorMode = 'inline' | 'off';
+
+export type ReadModelsOptions = {
+  dataDir: string;
+  store: EventStore;
+  catalogue: PlanCatalogue;
+  logger?: ReadModelsLogger;
+};
+
+export type RebuildRequest = {
+  /** Names of the read models to rebuild; all when absent. */
+  only?: readonly string[];
+  onProgress?: (progress: ReplayProgress) => void;
+};
+
+export type StartOptions = {
+  /** Events per transaction while catching up. */
+  batchSize?: number;
+};
+
+/** Nest injection token for ReadModels. */
+export const READ_MODELS = Symbol('READ_MODELS');
+
+/** How often a process without its own projector re-reads checkpoints while a read waits. */
+const checkpointPollMs = 20;
+
+export class ReadModels {
+  readonly organizations: OrganizationQueries;
+  readonly projections: readonly Projection[];
+  private readonly checkpoints: Checkpoints;
+  private readonly waits: PositionWaits;
+  private runners: ProjectionRunner[] = [];
+
+  private constructor(
+    private readonly db: ReadModelDatabase,
+    private readonly options: ReadModelsOptions,
+  ) {
+    this.projections = [organizationProjection(), correlationProjection()];
+    this.checkpoints = new Checkpoints(db);
+    this.organizations = new OrganizationQueries(db, options.catalogue);
+    // Notified by this process's runners; without them, the checkpoints are re-read while a read waits.
+    this.waits = new PositionWaits(
+      () => lowest(this.statuses()),
+      () => (this.runners.length > 0 ? undefined : checkpointPollMs),
+    );
+  }
+
+  static open(options: ReadModelsOptions): ReadModels {
+    return new ReadModels(openReadModelDatabase(options.dataDir), options);
+  }
+
+  /** Runs the projector in this process (until stop or close). */
+  start(options: StartOptions = {}): void {
+    if (this.runners.length > 0) return;
+    const logger = this.options.logger ?? silentLogger;
+    this.runners = this.projections.map(
+      (projection) =>
+        new ProjectionRunner(this.db, this.options.store, projection, {
+          logger,
+          ...(options.batchSize === undefined ? {} : { batchSize: options.batchSize }),
+        }),
+    );
+    for (const runner of this.runners) {
+      runner.onProgress(() => this.waits.check());
+      runner.start();
+    }
+  }
+
+  async stop(): Promise<void> {
+    const runners = this.runners;
+    this.runners = [];
+    await Promise.all(runners.map((runner) => runner.stop()));
+    this.waits.cancelAll();
+  }
+
+  /** Resolves true once every projection has applied `position`, false after timeoutMs or if one stopped. */
+  waitForPosition(position: bigint, timeoutMs: number): Promise<boolean> {
+    return this.waits.wait(position, timeoutMs);
+  }
+
+  /** The projections' status: this process's runners, or the checkpoints another process records. */
+  statuses(): ProjectionStatus[] {
+    if (this.runners.length > 0) return this.runners.map((runner) => runner.status());
+    return this.projections.map((projection) => fromCheckpoint(projection.name, this.checkpoints.find(projection.name)));
+  }
+
+  async health(): Promise<ReadModelsHealth> {
+    let reachable = true;
+    let storeError: string | undefined;
+    let head: bigint | undefined;
+    try {
+      await this.options.store.ping();
+      head = await this.options.store.headPosition();
+    } catch (error) {
+      reachable = false;
+      storeError = error instanceof Error ? error.message : String(error);
+    }
+    const runs = this.runners.length > 0 ? 'inline' : 'elsewhere';
+    const projections = this.statuses().map((status): ProjectionHealth => {
+      const lag = head === undefined ? null : Number(head - (status.checkpoint ?? 0n));
+      return {
+        name: status.name,
+        checkpoint: status.checkpoint === undefined ? null : Number(status.checkpoint),
+        head: head === undefined ? null : Number(head),
+        lag: lag === null ? null : Math.max(0, lag),
+        state: status.state,
+        runs,
+        ...(status.failure === undefined ? {} : { error: failureHealth(status.failure) }),
+      };
+    });
+    return {
+      live: true,
+      ready: isReady(reachable, projections),
+      eventStore: { reachable, ...(storeError === undefined ? {} : { error: storeError }) },
+      projections,
+    };
+  }
+
+  /** projections:rebuild: every model (or those named in `only`) rebuilt aside and swapped in. */
+  rebuild(options: RebuildRequest = {}): Promise<RebuildResult> {
+    return rebuildReadModels({
+      db: this.db,
+      store: this.options.store,
+      projections: this.selected(options.only),
+      ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
+    });
+  }
+
+  /** projections:verify: every model rebuilt in memory up to its checkpoint and compared row by row. */
+  verify(options: { onProgress?: (progress: ReplayProgress) => void } = {}): Promise<Verification[]> {
+    return verifyReadModels({
+      db: this.db,
+      store: this.options.store,
+      projections: this.projections,
+      ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
+    });
+  }
+
+  /** Stops the projector and closes the database (the store stays open: its owner closes it). */
+  async close(): Promise<void> {
+    await this.stop();
+    this.db.close();
+  }
+
+  private selected(names: readonly string[] | undefined): Projection[] {
+    if (names === undefined) return [...this.projections];
+    const unknown = names.filter((name) => !this.projections.some((projection) => projection.name === name));
+    if (unknown.length > 0) {
+      throw new RangeError(`No read model ${unknown.join(', ')} (there are ${this.projections.map((projection) => projection.name).join(', ')})`);
+    }
+    return this.projections.filter((projection) => names.includes(projection.name));
+  }
+}
+
+function lowest(statuses: readonly ProjectionStatus[]): Progress {
+  const stopped = statuses.some((status) => status.state === 'failed');
+  const checkpoints = statuses.map((status) => status.checkpoint);
+  if (checkpoints.length === 0 || checkpoints.includes(undefined)) return { reached: undefined, stopped };
+  const reached = (checkpoints as bigint[]).reduce((low, checkpoint) => (checkpoint < low ? checkpoint : low));
+  return { reached, stopped };
+}
+
+function fromCheckpoint(name: string, checkpoint: Checkpoint | undefined): ProjectionStatus {
+  return {
+    name,
+    state: checkpoint?.state ?? 'stopped',
+    checkpoint: checkpoint?.position,
+    failure: checkpoint?.failure,
+  };
+}
+
+function failureHealth(failure: ProjectionFailure): NonNullable<ProjectionHealth['error']> {
+  return { ...failure, position: Number(failure.position) };
+}

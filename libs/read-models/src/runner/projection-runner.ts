@@ -1,0 +1,272 @@
+// Runs one projection on the store's $all subscription: the model's rows and the checkpoint are
+// committed together, many events per transaction while catching up, one at a time when live.
+import { EventStoreClosedError, type EventStore, type RecordedEvent, type Subscription } from '#event-store';
+import { Checkpoints, type ProjectionFailure, type ProjectionState } from '../checkpoints.js';
+import { createIndexes, createTables, liveTableNames, type Projection, type ProjectionWriter } from '../projection.js';
+import type { ReadModelDatabase } from '../read-model-database.js';
+import { silentLogger, type ReadModelsLogger } from '../read-models-logger.js';
+
+export type ProjectionRunnerOptions = {
+  /** Events per transaction while catching up. */
+  batchSize?: number;
+  logger?: ReadModelsLogger;
+};
+
+export type ProjectionStatus = {
+  name: string;
+  state: ProjectionState;
+  /** Last global position applied (undefined: none yet). */
+  checkpoint: bigint | undefined;
+  failure: ProjectionFailure | undefined;
+};
+
+export const defaultBatchSize = 2_000;
+/** A catch-up batch that stops growing is committed after this pause. */
+const idleFlushMs = 25;
+/** Pause before retrying when another writer held the database past its busy timeout. */
+const busyRetryMs = 250;
+/** Pause before subscribing again after the subscription dropped (store restarted, network). */
+const resubscribeMs = 1_000;
+
+/** Thrown inside a transaction when a rebuild swapped the model under the runner. */
+class ModelReplaced extends Error {}
+
+export class ProjectionRunner {
+  private readonly checkpoints: Checkpoints;
+  private readonly writer: ProjectionWriter;
+  private readonly batchSize: number;
+  private readonly logger: ReadModelsLogger;
+  private readonly listeners = new Set<() => void>();
+  private subscription: Subscription | undefined;
+  /** Counts subscriptions, so deliveries from a replaced one are ignored. */
+  private epoch = 0;
+  private state: ProjectionState = 'stopped';
+  private checkpoint: bigint | undefined;
+  private generation = 0n;
+  private failure: ProjectionFailure | undefined;
+  private pending: RecordedEvent[] = [];
+  private live = false;
+  private stopping = false;
+  private work: Promise<void> = Promise.resolve();
+  private idleFlush: NodeJS.Timeout | undefined;
+  private retry: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly db: ReadModelDatabase,
+    private readonly store: EventStore,
+    private readonly projection: Projection,
+    options: ProjectionRunnerOptions = {},
+  ) {
+    this.checkpoints = new Checkpoints(db);
+    createTables(db, projection);
+    createIndexes(db, projection);
+    this.writer = projection.writer(db, liveTableNames(projection));
+    this.batchSize = options.batchSize ?? defaultBatchSize;
+    this.logger = options.logger ?? silentLogger;
+  }
+
+  get name(): string {
+    return this.projection.name;
+  }
+
+  status(): ProjectionStatus {
+    return { name: this.projection.name, state: this.state, checkpoint: this.checkpoint, failure: this.failure };
+  }
+
+  /** Called after every commit and state change (read-your-writes waits listen here). */
+  onProgress(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  start(): void {
+    this.stopping = false;
+    this.failure = undefined;
+    this.subscribe();
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    clearTimeout(this.idleFlush);
+    clearTimeout(this.retry);
+    const subscription = this.subscription;
+    this.subscription = undefined;
+    this.epoch += 1;
+    await subscription?.close();
+    await this.work;
+    if (this.state !== 'failed') {
+      this.commitPending();
+      this.setState('stopped');
+    }
+  }
+
+  private subscribe(): void {
+    const stored = this.checkpoints.read(this.projection.name);
+    this.checkpoint = stored.position;
+    this.generation = stored.generation;
+    this.pending = [];
+    this.live = false;
+    this.setState('catching-up');
+    this.logger.info({ projection: this.name, checkpoint: stored.position?.toString() ?? null }, 'projection catching up');
+    const epoch = ++this.epoch;
+    const current = (): boolean => epoch === this.epoch && !this.stopping;
+    this.subscription = this.store.subscribeToAll({
+      ...(stored.position === undefined ? {} : { fromPosition: stored.position }),
+      onEvent: (event) => (current() ? this.receive(event) : undefined),
+      onCaughtUp: () => {
+        if (current()) void this.enqueue(() => this.caughtUp());
+      },
+      onError: (error) => {
+        if (current()) this.subscriptionDropped(error);
+      },
+    });
+  }
+
+  private receive(event: RecordedEvent): Promise<void> | undefined {
+    if (this.state === 'failed') return undefined;
+    this.pending.push(event);
+    if (this.live || this.pending.length >= this.batchSize) return this.enqueue(() => this.commitPending());
+    clearTimeout(this.idleFlush);
+    this.idleFlush = setTimeout(() => void this.enqueue(() => this.commitPending()), idleFlushMs);
+    this.idleFlush.unref();
+    return undefined;
+  }
+
+  private caughtUp(): void {
+    this.commitPending();
+    if (this.state !== 'catching-up') return;
+    this.live = true;
+    this.setState('live');
+    this.logger.info({ projection: this.name, checkpoint: this.checkpoint?.toString() ?? null }, 'projection live');
+  }
+
+  /** Serializes commits: deliveries, the idle flush and caught-up never interleave. */
+  private enqueue(task: () => void): Promise<void> {
+    this.work = this.work.then(() => {
+      try {
+        task();
+      } catch (error) {
+        this.logger.error({ projection: this.name, err: error }, 'projection runner error');
+      }
+    });
+    return this.work;
+  }
+
+  private commitPending(): void {
+    clearTimeout(this.idleFlush);
+    const batch = this.pending;
+    this.pending = [];
+    if (batch.length === 0 || this.state === 'failed') return;
+    try {
+      this.commit(batch);
+    } catch (error) {
+      this.writer.discard();
+      if (error instanceof ModelReplaced) return this.resubscribeAfterSwap();
+      if (isBusy(error)) return this.retryLater(batch);
+      if (batch.length === 1) return this.fail(error, batch[0] as RecordedEvent);
+      this.commitOneByOne(batch);
+    }
+  }
+
+  /** Finds the poison event of a failed batch: everything before it is committed, it stops the projection. */
+  private commitOneByOne(batch: RecordedEvent[]): void {
+    for (const event of batch) {
+      try {
+        this.commit([event]);
+      } catch (error) {
+        this.writer.discard();
+        if (error instanceof ModelReplaced) return this.resubscribeAfterSwap();
+        if (isBusy(error)) return this.retryLater(batch.slice(batch.indexOf(event)));
+        return this.fail(error, event);
+      }
+    }
+  }
+
+  private commit(batch: readonly RecordedEvent[]): void {
+    const applied = this.db
+      .transaction(() => {
+        const stored = this.checkpoints.read(this.projection.name);
+        if (stored.generation !== this.generation) throw new ModelReplaced();
+        let last = stored.position;
+        for (const event of batch) {
+          // At or below the checkpoint: already in the model (a replay, or a second projector).
+          if (last !== undefined && event.position <= last) continue;
+          if (this.projection.handles(event)) this.writer.apply(event);
+          last = event.position;
+        }
+        this.writer.flush();
+        if (last !== undefined) this.checkpoints.advance(this.projection.name, last);
+        return last;
+      })
+      .immediate();
+    this.writer.forget();
+    this.checkpoint = applied;
+    this.notify();
+  }
+
+  private retryLater(batch: RecordedEvent[]): void {
+    this.pending = batch.concat(this.pending);
+    this.logger.warn({ projection: this.name }, 'read-model database busy, retrying');
+    this.retry = setTimeout(() => void this.enqueue(() => this.commitPending()), busyRetryMs);
+  }
+
+  private resubscribeAfterSwap(): void {
+    this.logger.info({ projection: this.name }, 'read model was rebuilt; resuming from its checkpoint');
+    this.replaceSubscription();
+  }
+
+  private subscriptionDropped(error: Error): void {
+    if (error instanceof EventStoreClosedError) {
+      this.logger.info({ projection: this.name }, 'event store closed; projection stopped');
+      this.setState('stopped');
+      return;
+    }
+    this.logger.error({ projection: this.name, err: error }, 'subscription dropped; subscribing again');
+    this.retry = setTimeout(() => {
+      if (!this.stopping && this.state !== 'failed') void this.enqueue(() => this.replaceSubscription());
+    }, resubscribeMs);
+  }
+
+  private replaceSubscription(): void {
+    const previous = this.subscription;
+    this.subscription = undefined;
+    this.writer.discard();
+    // Not awaited: close() waits for the running delivery, which may be the caller.
+    void previous?.close().catch(() => undefined);
+    this.subscribe();
+  }
+
+  private fail(error: unknown, event: RecordedEvent): void {
+    const message = error instanceof Error ? error.message : String(error);
+    this.failure = { message, position: event.position, eventId: event.id, eventType: event.type, streamId: event.streamId };
+    this.pending = [];
+    this.logger.error(
+      { projection: this.name, err: error, position: event.position.toString(), eventId: event.id, eventType: event.type, streamId: event.streamId },
+      'projection stopped at an event it cannot apply',
+    );
+    this.setState('failed');
+    const subscription = this.subscription;
+    this.subscription = undefined;
+    this.epoch += 1;
+    void subscription?.close().catch(() => undefined);
+  }
+
+  private setState(state: ProjectionState): void {
+    this.state = state;
+    try {
+      this.checkpoints.record(this.projection.name, state, state === 'failed' ? this.failure : undefined);
+    } catch (error) {
+      this.logger.warn({ projection: this.name, err: error }, 'could not record the projection state');
+    }
+    this.notify();
+  }
+
+  private notify(): void {
+    for (const listener of this.listeners) listener();
+  }
+}
+
+function isBusy(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED' || code === 'SQLITE_BUSY_SNAPSHOT';
+}
