@@ -19,14 +19,7 @@ beforeAll(async () => {
   if (!existsSync(path.join(root, 'dist', 'apps', 'cli', 'src', 'main.js'))) {
     execFileSync(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: root });
   }
-  const previous = process.env.PROJECTIONS;
-  process.env.PROJECTIONS = 'off';
-  try {
-    running = await startApp();
-  } finally {
-    if (previous === undefined) delete process.env.PROJECTIONS;
-    else process.env.PROJECTIONS = previous;
-  }
+  running = await startApp({ PROJECTIONS: 'off' });
   api = httpClient(running.baseUrl, { apiKey: await createApiKey(running.app, ['organizations:read', 'organizations:write']) });
 }, 120_000);
 

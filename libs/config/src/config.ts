@@ -33,6 +33,7 @@ const environmentSchema = z.object({
   SEED_DEMO: optionalText.pipe(booleanSetting.optional()),
   SENTRY_DSN: optionalText.pipe(z.url().optional()),
   RELEASE_ID: z.string().default('dev'),
+  PROJECTIONS: z.enum(['inline', 'off']).default('inline'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -65,6 +66,8 @@ export type Config = {
   sentryDsn: string | undefined;
   releaseId: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** inline: this process runs the projector; off: another process sharing DATA_DIR does (`chorus projector:run`). */
+  projections: 'inline' | 'off';
 };
 
 export class ConfigError extends Error {
@@ -114,6 +117,7 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
     sentryDsn: env.SENTRY_DSN,
     releaseId: env.RELEASE_ID,
     logLevel: env.LOG_LEVEL,
+    projections: env.PROJECTIONS,
   };
 }
 

@@ -262,6 +262,8 @@ function expectedRevisionHolds(expected: ExpectedRevision, current: bigint | und
   return current === expected;
 }
 
+// By code alone, not instanceof: the native addon keeps the SqliteError class (and its Error realm) of the
+// first module instance that loaded it, so in another instance (jest's per-file contexts) instanceof fails.
 function isUniqueViolation(error: unknown): boolean {
-  return error instanceof Database.SqliteError && error.code === 'SQLITE_CONSTRAINT_UNIQUE';
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'SQLITE_CONSTRAINT_UNIQUE';
 }

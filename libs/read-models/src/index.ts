@@ -1,6 +1,5 @@
 // The read side: projections into DATA_DIR/read-models.sqlite, their queries, rebuild and verify.
 export { ReadModels, READ_MODELS, type ProjectorMode, type ReadModelsOptions, type RebuildRequest, type StartOptions } from './read-models.js';
-export { parseProjectorMode } from './projector-mode.js';
 export type { ReadModelsLogger } from './read-models-logger.js';
 export type { ProjectionHealth, ReadModelsHealth } from './health/read-models-health.js';
 export type { ProjectionFailure, ProjectionState } from './checkpoints.js';

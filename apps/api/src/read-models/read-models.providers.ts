@@ -1,10 +1,10 @@
-// READ_MODELS over DATA_DIR/read-models.sqlite, and PROJECTOR_MODE (PROJECTIONS, read once at start-up).
+// READ_MODELS over DATA_DIR/read-models.sqlite, and PROJECTOR_MODE (the PROJECTIONS setting).
 import type { FactoryProvider } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { CONFIG, type Config } from '#config';
 import type { PlanCatalogue } from '#domain';
 import { EVENT_STORE, type EventStore } from '#event-store';
-import { parseProjectorMode, ReadModels, READ_MODELS, type ProjectorMode } from '#read-models';
+import { ReadModels, READ_MODELS, type ProjectorMode } from '#read-models';
 import { PINO } from '../logging/pino.js';
 import { PLAN_CATALOGUE } from '../plans/plan-catalogue.module.js';
 
@@ -12,7 +12,8 @@ export const PROJECTOR_MODE = Symbol('PROJECTOR_MODE');
 
 export const projectorModeProvider: FactoryProvider<ProjectorMode> = {
   provide: PROJECTOR_MODE,
-  useFactory: () => parseProjectorMode(process.env.PROJECTIONS),
+  inject: [CONFIG],
+  useFactory: (config: Config): ProjectorMode => config.projections,
 };
 
 export const readModelsProvider: FactoryProvider<ReadModels> = {
