@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/glob
 import type { Page } from 'playwright-core';
 import { startChorusServer, type ChorusServer } from './support/chorus-server.js';
 import { launchChromium, type TestBrowser } from './support/chromium.js';
+import { closeAll } from './support/close-all.js';
 import { googleClientId, startGoogleMock, type GoogleMock } from './support/google-mock.js';
 import { errorMessages } from './support/seed-texts.js';
 import { loginScreen, pathOf, sessionOf, textOnceShown, visit } from './support/sign-in-screens.js';
@@ -58,15 +59,7 @@ afterEach(async () => {
 });
 
 afterAll(async () => {
-  try {
-    await browser?.close();
-  } finally {
-    try {
-      await server?.close();
-    } finally {
-      await google?.close();
-    }
-  }
+  await closeAll(browser, server, google);
 }, 30_000);
 
 describe('Sign in with Google', () => {

@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/glob
 import type { Page, Request } from 'playwright-core';
 import { startChorusServer, type ChorusServer } from './support/chorus-server.js';
 import { launchChromium, type TestBrowser } from './support/chromium.js';
+import { closeAll } from './support/close-all.js';
 import { startMailCatcher, type MailCatcher } from './support/mail-catcher.js';
 import { errorMessages, forgotTexts } from './support/seed-texts.js';
 import { forgotScreen, loginScreen, pathOf, resetScreen, sessionOf, textOnceShown, visibleText, visit } from './support/sign-in-screens.js';
@@ -49,15 +50,7 @@ afterEach(async () => {
 });
 
 afterAll(async () => {
-  try {
-    await browser?.close();
-  } finally {
-    try {
-      await server?.close();
-    } finally {
-      await mail?.close();
-    }
-  }
+  await closeAll(browser, server, mail);
 }, 30_000);
 
 describe('the forgot screen', () => {

@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/glob
 import type { Request } from 'playwright-core';
 import { startChorusServer, type ChorusServer } from './support/chorus-server.js';
 import { launchChromium, type TestBrowser } from './support/chromium.js';
+import { closeAll } from './support/close-all.js';
 import { errorMessages, loginTexts } from './support/seed-texts.js';
 import { loginScreen, pathOf, sessionOf, textOnceShown, visibleText, visit } from './support/sign-in-screens.js';
 
@@ -40,11 +41,7 @@ afterEach(async () => {
 });
 
 afterAll(async () => {
-  try {
-    await browser?.close();
-  } finally {
-    await server?.close();
-  }
+  await closeAll(browser, server);
 }, 30_000);
 
 describe('the login screen', () => {

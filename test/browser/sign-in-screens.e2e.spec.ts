@@ -8,6 +8,7 @@ import type { Page } from 'playwright-core';
 import { accessibilityViolations } from './support/accessibility.js';
 import { repositoryRoot, startChorusServer, type ChorusServer } from './support/chorus-server.js';
 import { desktop, launchChromium, phone, type TestBrowser, type Viewport } from './support/chromium.js';
+import { closeAll } from './support/close-all.js';
 import { errorMessages, forgotTexts, loginTexts } from './support/seed-texts.js';
 import { forgotScreen, loginScreen, resetScreen, textOnceShown, visit } from './support/sign-in-screens.js';
 
@@ -80,11 +81,7 @@ afterEach(async () => {
 });
 
 afterAll(async () => {
-  try {
-    await browser?.close();
-  } finally {
-    await server?.close();
-  }
+  await closeAll(browser, server);
 }, 30_000);
 
 describe('accessibility (axe-core)', () => {
