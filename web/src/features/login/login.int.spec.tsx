@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { AppRoutes } from '../../app/router';
 import { defaultPageConfig } from '../../config/page-config';
 import { renderWithProviders } from '../../testing/render-with-providers';
@@ -158,21 +158,23 @@ describe('the login state machine', () => {
 
   it('starts no second request while one is on its way, nor after success', async () => {
     const view = renderLogin();
-    void view.store.dispatch(attempt);
+    act(() => void view.store.dispatch(attempt));
     expect(view.store.getState().login).toEqual({ status: 'processing' });
-    await view.store.dispatch(attempt);
+    await act(() => view.store.dispatch(attempt));
     expect(view.network.requests).toHaveLength(1);
-    view.network.onlyRequest().respond(204);
+    act(() => view.network.onlyRequest().respond(204));
     await waitFor(() => expect(view.store.getState().login).toEqual({ status: 'redirecting' }));
-    await view.store.dispatch(attempt);
+    await act(() => view.store.dispatch(attempt));
     expect(view.network.requests).toHaveLength(1);
   });
 
   it("treats an aborted request ('canceled') as a failure", async () => {
     const view = renderLogin();
-    const running = view.store.dispatch(attempt);
-    running.abort();
-    await running;
+    await act(async () => {
+      const running = view.store.dispatch(attempt);
+      running.abort();
+      await running;
+    });
     expect(view.store.getState().login).toEqual({ status: 'idle', failed: true });
     expect(view.network.onlyRequest().init.signal?.aborted).toBe(true);
     expect(await within(alert()).findByText('Incorrect username or password.')).toBeInTheDocument();
