@@ -35,7 +35,7 @@ import { EventStoreDbSubscription } from './eventstoredb-subscription.js';
 import { replayedAppendResult } from './idempotent-replay.js';
 import { assertValidAppend, assertValidMaxCount, toJsonText } from './request-validation.js';
 
-/** What the adapter uses of the client (tests drive the adapter through a simulated server). */
+/** What the adapter uses of the client. */
 export type EventStoreDbConnection = Pick<EventStoreDBClient, 'appendToStream' | 'readStream' | 'readAll' | 'subscribeToAll' | 'dispose'>;
 
 /** Events asked of the server per read of $all. */
