@@ -49,8 +49,9 @@ export function createIdentity(options: IdentityOptions): Identity {
   const clock = options.clock ?? systemClock;
   const store = options.eventStore;
   const users = new Users(store, clock);
-  const claims = new UserClaims(store);
+  const claims = new UserClaims(store, users);
   const hasher = new PasswordHasher();
+  const registration = new UserRegistration(users, claims, hasher);
   const sessionCookies = new SessionCookies(deriveKey(options.sessionSecret, 'session-cookie'));
   const sessions = new Sessions(store, users, sessionCookies, clock, options.sessionPolicy ?? defaultSessionPolicy);
   const addresses = new ThrottleCounters(addressThrottlePolicy);
@@ -60,9 +61,9 @@ export function createIdentity(options: IdentityOptions): Identity {
     clock,
     users,
     directory: new UserDirectory(users, claims),
-    registration: new UserRegistration(users, claims, hasher),
+    registration,
     passwordSignIn: new PasswordSignIn(users, claims, hasher, sessions, clock, addresses, unknownNames),
-    googleSignIn: new GoogleSignIn(users, claims),
+    googleSignIn: new GoogleSignIn(users, claims, registration),
     googleState: new GoogleStateSeal(deriveKey(options.sessionSecret, 'oauth-state'), clock),
     passwordReset: new PasswordReset(
       users,

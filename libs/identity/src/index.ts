@@ -19,6 +19,7 @@ export * from './sign-in/password-sign-in.js';
 export * from './user/events.js';
 export * from './user/identifiers.js';
 export * from './user/user.js';
+export * from './user/user-claims.js';
 export * from './user/user-directory.js';
 export * from './user/user-registration.js';
 export * from './user/users.js';

@@ -16,7 +16,7 @@ import { validMemberOrSiteId, validOrganizationId } from './organization-route-p
 export class MembersController {
   constructor(private readonly commands: CommandBus) {}
 
-  /** Answers the member's `userId` too: the user's id when the address is known, else a new one. */
+  /** Answers the member's `userId` too: the id of the address's user, registered or still to register. */
   @Post()
   @RequireAccess({ scope: 'organizations:write', members: OWNERS_AND_ADMINS })
   async add(

@@ -1,15 +1,19 @@
+import { randomUUID } from 'node:crypto';
+import type { CommandContext } from './command-context.js';
+
 /**
- * Finds the user id behind an e-mail address, so that a member added by address is the user who
- * signs in with it. The identity module provides it (from a @Global() module); without one, every
- * new member gets a new id.
+ * The user id of a member added by e-mail address, so that the member is the user who signs in with
+ * that address: the registered user's id, else the id reserved for the address, which the user takes
+ * when they register (the command line, a first Google sign-in). Reserving records an event, with the
+ * command's context as its metadata. The identity module provides it (from a @Global() module).
  */
 export interface UserDirectory {
-  findUserIdByEmail(email: string): Promise<string | undefined>;
+  userIdForEmail(email: string, context: CommandContext): Promise<string>;
 }
 
 export const USER_DIRECTORY = Symbol('USER_DIRECTORY');
 
-/** The directory used while no module provides USER_DIRECTORY: it knows no one. */
+/** The directory used while no module provides USER_DIRECTORY: every member gets a new id, connected to no user. */
 export const noUserDirectory: UserDirectory = {
-  findUserIdByEmail: () => Promise.resolve(undefined),
+  userIdForEmail: () => Promise.resolve(randomUUID()),
 };

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { CommandBus } from '@nestjs/cqrs';
 import type { Command } from 'commander';
 import { z } from 'zod';
@@ -40,8 +39,8 @@ export function registerUserCreateCommand(program: Command, getContext: GetCliCo
         const identity = context.app.get<Identity>(IDENTITY);
         const newUser = { email: options.email, password: options.password, ...(options.username === undefined ? {} : { username: options.username }) };
         const registrationContext = { actor: commandContext.actor, correlationId: commandContext.correlationId, ...commandContext.origin };
-        const register = (userId?: string) =>
-          identity.registration.register(newUser, registrationContext, userId).catch((error: unknown) => {
+        const register = () =>
+          identity.registration.register(newUser, registrationContext).catch((error: unknown) => {
             throw asProblem(error);
           });
         if (membership === undefined) {
@@ -49,14 +48,13 @@ export function registerUserCreateCommand(program: Command, getContext: GetCliCo
           return { json: { userId, email }, text: userId };
         }
 
-        // The organization decides first (plan, users limit), so a refusal leaves no user behind.
+        // The organization decides first (plan, users limit), so a refusal leaves no user behind. The
+        // member gets the id of the address (reserved now when new), and registering takes that id.
         const { email } = await identity.registration.check(newUser).catch((error: unknown) => {
           throw asProblem(error);
         });
-        const added = await context.app
-          .get(CommandBus)
-          .execute(new AddMemberCommand(membership.organizationId, { email, role: membership.role, userId: randomUUID() }, commandContext));
-        const { userId } = await register(added.userId);
+        const added = await context.app.get(CommandBus).execute(new AddMemberCommand(membership.organizationId, { email, role: membership.role }, commandContext));
+        const { userId } = await register();
         return {
           json: { userId, email, organizationId: membership.organizationId, role: membership.role, position: jsonSafe(added.position) },
           text: `${userId} (${membership.role} of ${membership.organizationId})`,

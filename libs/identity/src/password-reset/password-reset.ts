@@ -46,10 +46,10 @@ export class PasswordReset {
 
   /** Mails a reset link when the address is a user's; does nothing visible otherwise. */
   async request(email: string, context: RequestContext): Promise<void> {
-    const userId = await this.claims.find('email', normalizeEmail(email));
-    if (userId === undefined) return;
-    const { state } = await this.users.load(userId);
-    if (state.status !== 'registered') return;
+    // An address only reserved for a member who has not registered yet is nobody's account.
+    const state = await this.claims.findUser('email', normalizeEmail(email));
+    if (state === undefined) return;
+    const { userId } = state;
     const { token, tokenHash } = issueResetToken(userId);
     const expiresAt = new Date(this.clock.now().getTime() + resetLinkLifetimeMs);
     try {

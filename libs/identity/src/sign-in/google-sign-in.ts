@@ -1,8 +1,10 @@
 // Maps a Google account to a Chorus user: by Google's subject id, and by e-mail address only
 // when Google vouches for it (email_verified), in which case the account is linked for next time.
+// Nobody signs up by Google: only a member added by that address registers at their first sign-in.
 import type { RequestContext } from '../metadata.js';
 import { normalizeEmail } from '../user/identifiers.js';
 import type { UserClaims } from '../user/user-claims.js';
+import type { UserRegistration } from '../user/user-registration.js';
 import type { Users } from '../user/users.js';
 
 export type GoogleAccount = { subject: string; email: string | undefined; emailVerified: boolean };
@@ -11,29 +13,24 @@ export class GoogleSignIn {
   constructor(
     private readonly users: Users,
     private readonly claims: UserClaims,
+    private readonly registration: UserRegistration,
   ) {}
 
   /** The user this Google account signs in as, or undefined when it is nobody's. */
   async findUser(account: GoogleAccount, context: RequestContext): Promise<string | undefined> {
     if (account.subject === '') return undefined;
-    const linked = await this.claims.find('google', account.subject);
-    if (linked !== undefined && (await this.isRegistered(linked))) return linked;
+    const linked = await this.claims.findUser('google', account.subject);
+    if (linked !== undefined) return linked.userId;
     if (!account.emailVerified || account.email === undefined) return undefined;
 
     const email = normalizeEmail(account.email);
-    const userId = await this.claims.find('email', email);
-    if (userId === undefined) return undefined;
-    const { state } = await this.users.load(userId);
+    const user =
+      (await this.claims.findUser('email', email)) ??
+      ((await this.registration.registerInvited(email, context)) ? await this.claims.findUser('email', email) : undefined);
     // A user already linked to another Google account is not taken over by a second one.
-    if (state.status !== 'registered' || (state.googleSubject !== null && state.googleSubject !== account.subject)) {
-      return undefined;
-    }
-    await this.claims.claim('google', account.subject, userId, context);
-    await this.users.handle(userId, { type: 'LinkGoogleAccount', data: { subject: account.subject, email } }, context);
-    return userId;
-  }
-
-  private async isRegistered(userId: string): Promise<boolean> {
-    return (await this.users.load(userId)).state.status === 'registered';
+    if (user === undefined || (user.googleSubject !== null && user.googleSubject !== account.subject)) return undefined;
+    await this.claims.claim('google', account.subject, user.userId, context);
+    await this.users.handle(user.userId, { type: 'LinkGoogleAccount', data: { subject: account.subject, email } }, context);
+    return user.userId;
   }
 }

@@ -69,10 +69,6 @@ export class PasswordSignIn {
   }
 
   private async findUser(kind: 'email' | 'username', value: string): Promise<User | undefined> {
-    if (value === '') return undefined;
-    const userId = await this.claims.find(kind, value);
-    if (userId === undefined) return undefined;
-    const { state } = await this.users.load(userId);
-    return state.status === 'registered' ? state : undefined;
+    return value === '' ? undefined : this.claims.findUser(kind, value);
   }
 }

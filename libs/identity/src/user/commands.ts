@@ -3,7 +3,8 @@ import type { SignInFailedReason, SignInMethod } from './events.js';
 
 export type RegisterUser = {
   type: 'RegisterUser';
-  data: { userId: string; email: string; username?: string; passwordHash?: string };
+  /** invited: userId is the one reserved for the address when a member was added by it. */
+  data: { userId: string; email: string; username?: string; passwordHash?: string; invited?: boolean };
 };
 export type SetPassword = { type: 'SetPassword'; data: { passwordHash: string } };
 export type LinkGoogleAccount = { type: 'LinkGoogleAccount'; data: { subject: string; email: string } };

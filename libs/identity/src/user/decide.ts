@@ -16,9 +16,12 @@ export function decide(command: UserCommand, state: UserState, { now }: UserComm
   switch (command.type) {
     case 'RegisterUser': {
       if (state.status === 'registered') throw new IdentityError('DUPLICATE', 'This user already exists.');
-      const { userId, email, username, passwordHash } = command.data;
+      const { userId, email, username, passwordHash, invited } = command.data;
       const events: UserEvent[] = [
-        { type: 'UserRegistered', data: { userId, email, ...(username === undefined ? {} : { username }), at } },
+        {
+          type: 'UserRegistered',
+          data: { userId, email, ...(username === undefined ? {} : { username }), ...(invited === true ? { invited } : {}), at },
+        },
       ];
       if (passwordHash !== undefined) events.push({ type: 'PasswordSet', data: { passwordHash, at } });
       return events;

@@ -32,6 +32,12 @@ describe('the user decider', () => {
         .then([{ type: 'UserRegistered', data: { userId, email: 'ada@example.com', at } }]);
     });
 
+    it('says when the user took up the id reserved for a member added by their address', () => {
+      given([])
+        .when({ type: 'RegisterUser', data: { userId, email: 'ada@example.com', invited: true } })
+        .then([{ type: 'UserRegistered', data: { userId, email: 'ada@example.com', invited: true, at } }]);
+    });
+
     it('refuses to register the same user twice', () => {
       given([registered]).when({ type: 'RegisterUser', data: { userId, email: 'ada@example.com' } }).thenThrows('DUPLICATE');
     });

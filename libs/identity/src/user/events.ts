@@ -6,8 +6,11 @@ export type SignInMethod = 'password' | 'google';
 
 export type UserRegistered = {
   type: 'UserRegistered';
-  /** email is normalized (trimmed, lower case); username too when given. */
-  data: { userId: string; email: string; username?: string; at: string };
+  /**
+   * email is normalized (trimmed, lower case); username too when given. invited: the id was
+   * reserved when a member was added by this address before they registered, and they took it up.
+   */
+  data: { userId: string; email: string; username?: string; invited?: true; at: string };
 };
 /** An argon2id hash (PHC string); never the password. */
 export type PasswordSet = { type: 'PasswordSet'; data: { passwordHash: string; at: string } };

@@ -1,5 +1,7 @@
-// Read-only questions about users, for the rest of the API (e.g. a member's user id by e-mail).
-import { normalizeEmail } from './identifiers.js';
+// Questions about users for the rest of the API: whose address is this, and who is this user.
+import { randomUUID } from 'node:crypto';
+import type { RequestContext } from '../metadata.js';
+import { isValidEmail, normalizeEmail } from './identifiers.js';
 import type { UserClaims } from './user-claims.js';
 import type { Users } from './users.js';
 
@@ -11,10 +13,20 @@ export class UserDirectory {
     private readonly claims: UserClaims,
   ) {}
 
+  /** The registered user with this address, if any (any case); records nothing. */
   async findUserIdByEmail(email: string): Promise<string | undefined> {
-    const userId = await this.claims.find('email', normalizeEmail(email));
-    if (userId === undefined) return undefined;
-    return (await this.profile(userId)) === undefined ? undefined : userId;
+    return (await this.claims.findUser('email', normalizeEmail(email)))?.userId;
+  }
+
+  /**
+   * The user id to give a member added by this address: the registered user's, else the id reserved
+   * for the address, reserving one now (IdentifierReserved) when it has none. Whoever registers with
+   * the address later gets this id, so the membership is theirs. An address no one can register
+   * with gets a new id and no reservation: there is nobody to connect it to.
+   */
+  async userIdForEmail(email: string, context: RequestContext): Promise<string> {
+    const normalized = normalizeEmail(email);
+    return isValidEmail(normalized) ? this.claims.reserveEmail(normalized, context) : randomUUID();
   }
 
   async profile(userId: string): Promise<UserProfile | undefined> {

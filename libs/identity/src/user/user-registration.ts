@@ -1,6 +1,6 @@
-// Creating a user (the command line's user:create, the demo seed): unique e-mail and username,
-// the password policy, an argon2id hash.
-import { randomUUID } from 'node:crypto';
+// Creating a user (the command line's user:create, the demo seed, a first Google sign-in of a member
+// added by e-mail): unique e-mail and username, the password policy, an argon2id hash. A user
+// registers with the id their address already has, so memberships given to it before are theirs.
 import { IdentityError } from '../errors.js';
 import type { RequestContext } from '../metadata.js';
 import type { PasswordHasher } from '../passwords/password-hasher.js';
@@ -13,6 +13,8 @@ export type NewUser = { email: string; username?: string; password?: string };
 
 const taken = (field: 'email' | 'username') =>
   new IdentityError('DUPLICATE', `This ${field === 'email' ? 'e-mail address' : 'username'} is already taken.`, { field });
+
+const isDuplicate = (error: unknown): boolean => error instanceof IdentityError && error.code === 'DUPLICATE';
 
 export class UserRegistration {
   constructor(
@@ -41,25 +43,50 @@ export class UserRegistration {
     return { email, username };
   }
 
-  /** userId: one chosen beforehand (e.g. already given to the membership); a new one by default. */
-  async register(newUser: NewUser, context: RequestContext, userId: string = randomUUID()): Promise<{ userId: string; email: string }> {
+  /**
+   * Registers the user under the id of their address: the one reserved when a member was added by
+   * it (the user stream then says invited), else a new one. Only operators (the command line, the
+   * demo seed) give passwords; registerInvited serves Google.
+   */
+  async register(newUser: NewUser, context: RequestContext): Promise<{ userId: string; email: string }> {
     const { email, username } = await this.check(newUser);
     const passwordHash = newUser.password === undefined ? undefined : await this.hasher.hash(newUser.password);
-    await this.claims.claim('email', email, userId, context);
+    const { userId, invited } = await this.claims.claimEmail(email, context);
     if (username !== undefined) await this.claims.claim('username', username, userId, context);
-    await this.users.handle(
+    const data = {
       userId,
-      {
-        type: 'RegisterUser',
-        data: { userId, email, ...(username === undefined ? {} : { username }), ...(passwordHash === undefined ? {} : { passwordHash }) },
-      },
-      context,
-    );
+      email,
+      ...(username === undefined ? {} : { username }),
+      ...(passwordHash === undefined ? {} : { passwordHash }),
+      ...(invited ? { invited } : {}),
+    };
+    try {
+      await this.users.handle(userId, { type: 'RegisterUser', data }, context);
+    } catch (error) {
+      // Another registration of the same address (hence of the same id) was recorded first.
+      throw isDuplicate(error) ? taken('email') : error;
+    }
     return { userId, email };
   }
 
+  /**
+   * Registers, without a password, the user an id was reserved for when a member was added by this
+   * address: their first sign-in with an account that vouches for the address (Google, verified).
+   * Answers whether that user is registered now (by this call or a concurrent one); false when no
+   * member was ever added by the address, since nobody may sign themselves up.
+   */
+  async registerInvited(email: string, context: RequestContext): Promise<boolean> {
+    const normalized = normalizeEmail(email);
+    if (!(await this.claims.wasReserved(normalized))) return false;
+    try {
+      await this.register({ email: normalized }, context);
+    } catch (error) {
+      if (!isDuplicate(error)) throw error;
+    }
+    return true;
+  }
+
   private async isTaken(kind: 'email' | 'username', value: string): Promise<boolean> {
-    const holder = await this.claims.find(kind, value);
-    return holder !== undefined && (await this.users.load(holder)).state.status === 'registered';
+    return (await this.claims.findUser(kind, value)) !== undefined;
   }
 }

@@ -7,7 +7,7 @@ export type NewMember = {
   email: string;
   role: MemberRole;
   chorusUser?: boolean;
-  /** Known to callers that have just created the user; otherwise found through USER_DIRECTORY or new. */
+  /** Known to callers that have just created the user; otherwise the address's id from USER_DIRECTORY (reserved when new). */
   userId?: string;
 };
 

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { Inject, Optional } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandResult } from '../command-result.js';
@@ -19,7 +18,7 @@ export class AddMemberHandler implements ICommandHandler<AddMemberCommand> {
 
   async execute({ organizationId, member, context }: AddMemberCommand): Promise<CommandResult & { userId: string }> {
     const { email, role, chorusUser } = member;
-    const userId = member.userId ?? (await this.users.findUserIdByEmail(email)) ?? randomUUID();
+    const userId = member.userId ?? (await this.users.userIdForEmail(email, context));
     const data = chorusUser === undefined ? { userId, email, role } : { userId, email, role, chorusUser };
     const result = await this.organizations.handle(organizationId, { type: 'AddMember', data }, context);
     return { ...result, userId };

@@ -1,0 +1,202 @@
+// A member added by e-mail before they have an account (API.md, Organizations and Sign-in): the id
+// the membership gets is the id of the user who later registers with that address, by the command
+// line or a first Google sign-in, so they sign in as that member.
+import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { Command } from 'commander';
+import { loadConfig } from '#config';
+import { claimStream, userStream } from '#identity';
+import { READ_MODELS, type ReadModels } from '#read-models';
+import { startAuthApp, type AuthApp } from '../../apps/api/src/auth/testing/auth-app.js';
+import type { Answer, Browser } from '../../apps/api/src/auth/testing/browser.js';
+import { GoogleMock, type GoogleUserInfo } from '../../apps/api/src/auth/testing/google-mock.js';
+import { createCliContext, type CliContext } from '../../apps/cli/src/cli-context.js';
+import { registerUserCreateCommand } from '../../apps/cli/src/commands/user-create.command.js';
+import { createApiKey } from '../support/api-keys.js';
+import { httpClient, type HttpClient } from '../support/http-client.js';
+import { createOrganization } from '../support/organization-setup.js';
+
+const password = 'a long enough passphrase';
+const teams = { plan: { line: 'chorus' as const, plan: 'teams' }, chorus: { enabled: true } };
+
+let google: GoogleMock;
+let app: AuthApp;
+let api: HttpClient;
+let engines: string;
+let looms: string;
+let mills: string;
+
+beforeAll(async () => {
+  google = await GoogleMock.start();
+  app = await startAuthApp(google.settings);
+  api = httpClient(app.baseUrl, { apiKey: await createApiKey(app.app, ['organizations:read', 'organizations:write']) });
+  engines = await createOrganization(api, teams);
+  looms = await createOrganization(api, teams);
+  mills = await createOrganization(api, teams);
+});
+afterAll(async () => {
+  await app.close();
+  await google.stop();
+});
+afterEach(() => {
+  process.exitCode = undefined;
+});
+
+/** Adds a member over HTTP; answers the member's user id once the read model has the membership. */
+async function addMember(organizationId: string, email: string, role: string, correlationId?: string): Promise<string> {
+  const headers: Record<string, string> = correlationId === undefined ? {} : { 'X-Correlation-Id': correlationId };
+  const added = await api.post(`/organizations/${organizationId}/members`, { email, role }, { headers });
+  expect(added.status).toBe(201);
+  await app.app.get<ReadModels>(READ_MODELS).waitForPosition(BigInt(added.body.position), 5_000);
+  return added.body.userId as string;
+}
+
+/** Runs `chorus user:create <args>` on the app's DATA_DIR in this process; answers what it printed and its exit code. */
+async function userCreate(...args: string[]): Promise<{ stdout: string; stderr: string; exitCode: number }> {
+  let context: Promise<CliContext> | undefined;
+  const program = new Command('chorus').exitOverride();
+  registerUserCreateCommand(program, () => (context ??= createCliContext(loadConfig({ NODE_ENV: 'test', DATA_DIR: app.dataDir, LOG_LEVEL: 'silent' }))));
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  const out = jest.spyOn(process.stdout, 'write').mockImplementation((chunk) => stdout.push(String(chunk)) > 0);
+  const err = jest.spyOn(process.stderr, 'write').mockImplementation((chunk) => stderr.push(String(chunk)) > 0);
+  try {
+    await program.parseAsync(['user:create', ...args, '--json'], { from: 'user' });
+  } finally {
+    out.mockRestore();
+    err.mockRestore();
+    if (context !== undefined) await (await context).close();
+  }
+  const exitCode = Number(process.exitCode ?? 0);
+  process.exitCode = undefined;
+  return { stdout: stdout.join(''), stderr: stderr.join(''), exitCode };
+}
+
+/** Signs in by password in a new browser; answers the browser. */
+async function signIn(username: string): Promise<Browser> {
+  const browser = app.browser();
+  await browser.open('/login');
+  expect((await browser.post('/login', { username, password })).status).toBe(204);
+  return browser;
+}
+
+/** Starts Google sign-in, lets "Google" consent with `userInfo`, and follows the redirect back to the callback. */
+async function viaGoogle(browser: Browser, userInfo: GoogleUserInfo): Promise<Answer> {
+  google.userInfo = userInfo;
+  const started = await browser.open('/auth/go/');
+  expect(started.status).toBe(302);
+  const consent = await fetch(started.location ?? '', { redirect: 'manual' });
+  expect(consent.status).toBe(302);
+  const callback = new URL(consent.headers.get('location') ?? '');
+  return browser.open(`${callback.pathname}${callback.search}`);
+}
+
+async function eventsOf(streamId: string) {
+  const stream = await app.store.readStream(streamId);
+  return stream.found ? stream.events : [];
+}
+
+describe('a member added by e-mail, then created with chorus user:create', () => {
+  it('is the user: same id, and GET /session after login lists the organization', async () => {
+    const memberId = await addMember(engines, 'Grace.Hopper@Example.com', 'admin', 'invite-grace');
+
+    const created = await userCreate('--email', 'grace.hopper@EXAMPLE.com', '--password', password, '--username', 'grace');
+    expect(created.stderr).toBe('');
+    expect(created.exitCode).toBe(0);
+    expect(JSON.parse(created.stdout)).toEqual({ userId: memberId, email: 'grace.hopper@example.com' });
+
+    for (const username of ['GRACE.HOPPER@example.com', 'grace']) {
+      const session = await (await signIn(username)).get('/session');
+      expect(session.body).toEqual({
+        user: { id: memberId, email: 'grace.hopper@example.com', username: 'grace' },
+        organizations: [{ id: engines, name: 'Test organization', role: 'admin' }],
+      });
+    }
+  });
+
+  it('records what happened: the reservation with the request that added the member, the registration taking it up', async () => {
+    const memberId = await addMember(engines, 'ada.lovelace@example.com', 'member', 'invite-ada');
+    expect((await userCreate('--email', 'Ada.Lovelace@example.com', '--password', password)).exitCode).toBe(0);
+
+    const [memberAdded] = (await eventsOf(`organization-${engines}`)).filter((event) => event.metadata.correlationId === 'invite-ada');
+    expect(memberAdded).toMatchObject({ type: 'MemberAdded', data: { userId: memberId } });
+    const claims = await eventsOf(claimStream('email', 'ada.lovelace@example.com'));
+    expect(claims.map((event) => [event.type, event.data, event.metadata.actor, event.metadata.correlationId])).toEqual([
+      ['IdentifierReserved', { kind: 'email', userId: memberId }, memberAdded?.metadata.actor, 'invite-ada'],
+      ['IdentifierClaimed', { kind: 'email', userId: memberId }, 'cli', expect.any(String)],
+    ]);
+    expect(claims[0]?.metadata).toMatchObject({ clientIp: memberAdded?.metadata.clientIp, userAgent: memberAdded?.metadata.userAgent });
+    expect((await eventsOf(userStream(memberId)))[0]?.data).toMatchObject({ userId: memberId, email: 'ada.lovelace@example.com', invited: true });
+  });
+
+  it('keeps the id when user:create adds the invited address to another organization', async () => {
+    const memberId = await addMember(engines, 'charles@example.com', 'member');
+    const created = await userCreate('--email', 'Charles@Example.com', '--password', password, '--org', looms, '--role', 'owner');
+    expect(created.exitCode).toBe(0);
+    expect(JSON.parse(created.stdout)).toMatchObject({ userId: memberId, organizationId: looms });
+
+    const session = await (await signIn('charles@example.com')).get('/session');
+    expect(session.body.user.id).toBe(memberId);
+    expect(new Set(session.body.organizations.map((organization: { id: string; role: string }) => `${organization.id}:${organization.role}`))).toEqual(
+      new Set([`${engines}:member`, `${looms}:owner`]),
+    );
+  });
+});
+
+describe('concurrent adds of the same new address', () => {
+  it('give every membership one user id, whatever the case, and that user signs in as both', async () => {
+    const ids = await Promise.all([
+      addMember(engines, 'Ken@Example.com', 'member'),
+      addMember(looms, 'ken@example.com', 'admin'),
+    ]);
+    expect(ids[0]).toBe(ids[1]);
+    expect((await eventsOf(claimStream('email', 'ken@example.com'))).map((event) => event.type)).toEqual(['IdentifierReserved']);
+
+    expect(JSON.parse((await userCreate('--email', 'KEN@EXAMPLE.COM', '--password', password)).stdout)).toMatchObject({ userId: ids[0] });
+    const session = await (await signIn('ken@example.com')).get('/session');
+    expect(new Set(session.body.organizations.map((organization: { id: string; role: string }) => `${organization.id}:${organization.role}`))).toEqual(
+      new Set([`${engines}:member`, `${looms}:admin`]),
+    );
+  });
+});
+
+describe('a member added by e-mail, then signing in with Google for the first time', () => {
+  it('becomes the user when Google verifies the address, and is sent where they were going', async () => {
+    const owner = await app.createUser({ email: 'owner@example.com', password });
+    // A registered user's address answers their own id.
+    expect(await addMember(mills, 'Owner@Example.com', 'owner')).toBe(owner);
+    // An owner signed in adds the member, as the SPA would.
+    const ownerBrowser = await signIn('owner@example.com');
+    const added = await ownerBrowser.post(`/organizations/${mills}/members`, { email: 'Linus@Example.com', role: 'member' });
+    expect(added.status).toBe(201);
+    const memberId = added.body.userId as string;
+    expect((await eventsOf(claimStream('email', 'linus@example.com')))[0]?.metadata).toMatchObject({ actor: `user:${owner}` });
+
+    // Google does not vouch for the address: nobody, and no account is made.
+    expect((await viaGoogle(app.browser(), { sub: 'google-linus', email: 'linus@example.com', email_verified: false })).location).toBe('/login?error=account');
+    expect(await eventsOf(userStream(memberId))).toEqual([]);
+
+    const browser = app.browser();
+    const done = await viaGoogle(browser, { sub: 'google-linus', email: 'LINUS@example.com', email_verified: true });
+    expect(done.status).toBe(302);
+    expect(done.location).toBe('/');
+    expect((await browser.get('/session')).body).toEqual({
+      user: { id: memberId, email: 'linus@example.com', username: null },
+      organizations: [{ id: mills, name: 'Test organization', role: 'member' }],
+    });
+    expect((await eventsOf(userStream(memberId))).map((event) => [event.type, event.metadata.actor])).toEqual([
+      ['UserRegistered', 'google'],
+      ['GoogleAccountLinked', 'google'],
+      ['SignedIn', `user:${memberId}`],
+    ]);
+    // The account is Google's only: the password form finds no password for it.
+    const tried = app.browser();
+    await tried.open('/login');
+    expect((await tried.post('/login', { username: 'linus@example.com', password })).status).toBe(401);
+  });
+
+  it('does not sign up an address no one added as a member', async () => {
+    expect((await viaGoogle(app.browser(), { sub: 'google-stranger', email: 'stranger@example.com', email_verified: true })).location).toBe('/login?error=account');
+    expect(await eventsOf(claimStream('email', 'stranger@example.com'))).toEqual([]);
+  });
+});
+
