@@ -194,6 +194,17 @@ describe('a member added by e-mail, then signing in with Google for the first ti
     expect((await tried.post('/login', { username: 'linus@example.com', password })).status).toBe(401);
   });
 
+  it('answers two simultaneous first sign-ins of one address with redirects, never an error page, and registers once', async () => {
+    const memberId = await addMember(mills, 'Ada.Byron@Example.com', 'member');
+    const userInfo = { sub: 'google-ada-byron', email: 'ada.byron@example.com', email_verified: true };
+    const answers = await Promise.all([viaGoogle(app.browser(), userInfo), viaGoogle(app.browser(), userInfo)]);
+
+    expect(answers.map((answer) => answer.status)).toEqual([302, 302]);
+    for (const answer of answers) expect(['/', '/login?error=google']).toContain(answer.location);
+    expect(answers.some((answer) => answer.location === '/')).toBe(true);
+    expect((await eventsOf(userStream(memberId))).filter((event) => event.type === 'UserRegistered')).toHaveLength(1);
+  });
+
   it('does not sign up an address no one added as a member', async () => {
     expect((await viaGoogle(app.browser(), { sub: 'google-stranger', email: 'stranger@example.com', email_verified: true })).location).toBe('/login?error=account');
     expect(await eventsOf(claimStream('email', 'stranger@example.com'))).toEqual([]);

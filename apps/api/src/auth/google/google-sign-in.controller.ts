@@ -57,19 +57,27 @@ export class GoogleSignInController {
       response.redirect(302, googleFailed);
       return;
     }
+    try {
+      response.redirect(302, await this.signIn(outcome, request, response));
+    } catch (error) {
+      // E.g. two first sign-ins of one address racing to register it: the browser still gets the seed's answer.
+      this.logger.error({ err: error }, 'Google sign-in could not be completed');
+      if (!response.headersSent) response.redirect(302, googleFailed);
+    }
+  }
+
+  /** Opens a session for the Google account's user and answers where to send the browser. */
+  private async signIn(outcome: NonNullable<Outcome>, request: Request, response: Response): Promise<string> {
     const context = identityContext(request, 'google');
     const userId = await this.identity.googleSignIn.findUser(outcome.account, context);
-    if (userId === undefined || (await this.memberships.of(userId)).length === 0) {
-      response.redirect(302, noOrganization);
-      return;
-    }
+    if (userId === undefined || (await this.memberships.of(userId)).length === 0) return noOrganization;
     await this.sessions.endCurrent(request);
     const opened = await this.identity.sessions.open(userId, 'google', {
       ...identityContext(request, `user:${userId}`),
       googleSignInToken: outcome.intent.token,
     });
     this.sessions.begin(response, opened);
-    response.redirect(302, safeRedirectPath(outcome.intent.redirect));
+    return safeRedirectPath(outcome.intent.redirect);
   }
 
   /** Google's answer: the account and the intent saved at the start, or undefined for any failure. */
