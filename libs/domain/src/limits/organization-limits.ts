@@ -29,8 +29,12 @@ export function organizationLimits(state: ExistingOrganization, catalogue: PlanC
   const override = state.limits.override;
   const configured = perResource((resource): Limit => {
     const setting = state.limits.configured[resource];
-    // The fixed web analytics limit replaces the table's figures (0 = unlimited) and the add-on's +1.
-    if (resource === 'webAnalyticsDomains') return normalizeLimit(setting ?? WEB_ANALYTICS_DOMAIN_LIMIT);
+    // Seed section 9: "fixed at 1000". It replaces the table's figures and the add-on's +1; a configured
+    // value may lower it, never raise it or make it unlimited.
+    if (resource === 'webAnalyticsDomains') {
+      const own = normalizeLimit(setting ?? null);
+      return own === null ? WEB_ANALYTICS_DOMAIN_LIMIT : Math.min(own, WEB_ANALYTICS_DOMAIN_LIMIT);
+    }
     return normalizeLimit(configuredLimit(setting, plan ? plan.limits[resource] : null, addOnIncrement(state, resource)));
   });
   const hard = perResource((resource) => normalizeLimit(plan ? plan.hardLimits[resource] : null));

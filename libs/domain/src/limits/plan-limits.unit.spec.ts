@@ -193,8 +193,14 @@ describe('web analytics domains: fixed at 1000', () => {
     expectLimit([...onChorusPlan('teams'), addOnPurchased('webAnalytics', 2)], 'webAnalyticsDomains', 1000);
   });
 
-  it('a configured limit still applies', () => {
+  it('a configured limit may lower it', () => {
     expectLimit([...onChorusPlan('enterprise'), limitsConfigured({ webAnalyticsDomains: 3 })], 'webAnalyticsDomains', 3);
+  });
+
+  it('a configured limit never raises it above 1000, nor makes it unlimited (0), even with override', () => {
+    expectLimit([...onChorusPlan('enterprise'), limitsConfigured({ webAnalyticsDomains: 5000 })], 'webAnalyticsDomains', 1000);
+    expectLimit([...onChorusPlan('enterprise'), limitsConfigured({ webAnalyticsDomains: 0 })], 'webAnalyticsDomains', 1000);
+    expectLimit([...onChorusPlan('enterprise'), limitsConfigured({ webAnalyticsDomains: 5000, override: true })], 'webAnalyticsDomains', 1000);
   });
 });
 
