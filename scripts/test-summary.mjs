@@ -3,20 +3,23 @@
 import { readFileSync } from 'node:fs';
 
 const file = process.argv[2] ?? '.ci/jest-results.json';
+/** Type-check, lint and build steps that failed before the tests ran: each counts as one failure. */
+const failedChecks = Number(process.argv[3] ?? 0);
 let results;
 try {
   results = JSON.parse(readFileSync(file, 'utf8'));
 } catch (error) {
   console.log(`test-summary: no readable jest results at ${file} (${error.message})`);
-  console.log('0 passed, 1 failed');
+  console.log(`0 passed, ${1 + failedChecks} failed`);
   process.exit(1);
 }
 
 const passed = results.numPassedTests;
 const skipped = results.numPendingTests + results.numTodoTests;
 const brokenSuites = results.testResults.filter((suite) => suite.status === 'failed' && suite.assertionResults.length === 0);
-const failed = results.numFailedTests + brokenSuites.length;
+const failed = results.numFailedTests + brokenSuites.length + failedChecks;
 for (const suite of brokenSuites) console.log(`suite failed to run: ${suite.name}\n${suite.message}`);
+if (failedChecks > 0) console.log(`${failedChecks} of type-check, lint and build failed (see above)`);
 
 const ran = passed + results.numFailedTests;
 if (ran === 0) console.log('test-summary: no test was executed; that counts as a failure');
