@@ -18,6 +18,12 @@ import { ExitCode } from './exit-codes.js';
 
 dotenv.config({ quiet: true });
 
+// `chorus org:history ID --json | head -1`: a reader that stops early is not an error of ours.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EPIPE') throw error;
+  process.exit(process.exitCode ?? 0);
+});
+
 // Opened on first use, so `--help` and usage errors need no configuration and no store.
 let context: Promise<CliContext> | undefined;
 const getContext = (): Promise<CliContext> => (context ??= Promise.resolve().then(() => createCliContext(loadConfig(process.env))));
