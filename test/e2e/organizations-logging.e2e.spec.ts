@@ -28,6 +28,18 @@ describe('request logs', () => {
     expect(JSON.stringify(running.logs)).not.toContain(apiKey.slice(30));
   });
 
+  it('name the path of requests answered by middleware (an XSRF refusal, a page), never a reset token', async () => {
+    running = await startApp();
+    const xsrf = await fetch(`${running.baseUrl}/logout`, { method: 'POST', headers: { Cookie: 'chorus_session=whatever', 'X-Correlation-Id': 'log-xsrf' } });
+    expect(xsrf.status).toBe(403);
+    await fetch(`${running.baseUrl}/reset/secret-token-value`, { headers: { Accept: 'text/html', 'X-Correlation-Id': 'log-page' } });
+
+    const completed = (id: string) => running?.logs.find((line) => line.correlationId === id && line.msg === 'request completed');
+    expect(completed('log-xsrf')).toMatchObject({ method: 'POST', path: '/logout', status: 403 });
+    expect(completed('log-page')).toMatchObject({ method: 'GET', path: '/reset/[REDACTED]' });
+    expect(JSON.stringify(running.logs)).not.toContain('secret-token-value');
+  });
+
   it('log an unexpected failure with its correlation id and answer 500 INTERNAL without internals', async () => {
     running = await startApp();
     const api = httpClient(running.baseUrl, { apiKey: await createApiKey(running.app, ['organizations:write']) });

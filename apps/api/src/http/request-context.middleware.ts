@@ -10,7 +10,8 @@ const SECRET_PATH_SEGMENT = /^(\/reset\/|\/auth\/go\/)[^/]+/;
 /** What the request log says about the path: the route pattern when one matched, never the query string. */
 function loggedPath(request: Request): string {
   const route: unknown = (request.route as { path?: unknown } | undefined)?.path;
-  if (typeof route === 'string') return route;
+  // A catch-all pattern (the SPA and XSRF middleware's '/{*path}') says nothing: log the path itself.
+  if (typeof route === 'string' && !route.includes('*')) return route;
   return request.path.replace(SECRET_PATH_SEGMENT, '$1[REDACTED]');
 }
 
