@@ -18,7 +18,12 @@ import { createOrganization, organizationEvents } from '../support/organization-
 import { startApp, type RunningApp } from '../support/start-app.js';
 
 const secret = 'whsec_e2e_billing_secret_0123456789';
-const billingSettings = { BILLING_WEBHOOK_SECRET: secret, PLAN_PAYMENT_PROVIDER_IDS: 'prod_ess,prod_pro,,prod_acs', LOG_LEVEL: 'silent' };
+const billingSettings = {
+  BILLING_WEBHOOK_SECRET: secret,
+  PLAN_PAYMENT_PROVIDER_IDS: 'prod_ess,prod_pro,,prod_acs',
+  PLAN_LINKED_PRODUCT_IDS: 'chorus:teams=prod_teams_yearly,feedback=prod_feedback',
+  LOG_LEVEL: 'silent',
+};
 
 type ProviderEvent = {
   id: string;
@@ -393,6 +398,21 @@ describe('out-of-order deliveries', () => {
       'OrganizationCreated',
       'AddOnPurchased',
       'AddOnCancelled',
+    ]);
+  });
+});
+
+describe('products linked through PLAN_LINKED_PRODUCT_IDS', () => {
+  it('sell the plan or add-on they are linked to', async () => {
+    const organizationId = await createOrganization(api);
+
+    expect((await deliver(provider, providerEvent(organizationId, { productId: 'prod_teams_yearly' }))).status).toBe(200);
+    expect((await deliver(provider, providerEvent(organizationId, { type: 'addon.purchased', productId: 'prod_feedback', quantity: 2 }))).status).toBe(200);
+
+    const events = await organizationEvents(running.store, organizationId);
+    expect(events.slice(-2)).toMatchObject([
+      { type: 'PlanAssigned', data: { line: 'chorus', plan: 'teams' } },
+      { type: 'AddOnPurchased', data: { addOn: 'feedback', quantity: 2 } },
     ]);
   });
 });

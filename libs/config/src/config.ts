@@ -1,6 +1,7 @@
 // Configuration is read and validated once at start-up (API.md, Configuration). A wrong value
 // stops the process with a message naming the setting.
 import { z } from 'zod';
+import { CATALOGUE_PRODUCT_KEYS, type CatalogueProductKey } from '#domain';
 
 const booleanSetting = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -30,6 +31,7 @@ const environmentSchema = z.object({
   GOOGLE_SIGN_IN_TOKEN: z.string().max(200).regex(/^[A-Za-z0-9._~-]*$/).default(''),
   BILLING_WEBHOOK_SECRET: optionalText.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
   PLAN_PAYMENT_PROVIDER_IDS: z.string().default(''),
+  PLAN_LINKED_PRODUCT_IDS: z.string().default(''),
   SEED_DEMO: optionalText.pipe(booleanSetting.optional()),
   SENTRY_DSN: optionalText.pipe(z.url().optional()),
   RELEASE_ID: z.string().default('dev'),
@@ -62,6 +64,8 @@ export type Config = {
   billingWebhookSecret: string | undefined;
   /** PLAN_PAYMENT_PROVIDER_IDS split on ',' (entries trimmed; empty entries kept as ''). */
   planPaymentProviderIds: string[];
+  /** PLAN_LINKED_PRODUCT_IDS: further product ids per plan (`chorus:teams`) or add-on (`feedback`). */
+  planLinkedProductIds: Partial<Record<CatalogueProductKey, string[]>>;
   seedDemo: boolean;
   sentryDsn: string | undefined;
   releaseId: string;
@@ -90,6 +94,8 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
   if (Boolean(env.GOOGLE_CLIENT_ID) !== Boolean(env.GOOGLE_CLIENT_SECRET)) {
     problems.push('GOOGLE_CLIENT_ID / GOOGLE_CLIENT_SECRET: set both or neither');
   }
+  const planPaymentProviderIds = env.PLAN_PAYMENT_PROVIDER_IDS === '' ? [] : env.PLAN_PAYMENT_PROVIDER_IDS.split(',').map((id) => id.trim());
+  const planLinkedProductIds = parseLinkedProductIds(env.PLAN_LINKED_PRODUCT_IDS, planPaymentProviderIds, problems);
   if (problems.length > 0) throw new ConfigError(problems);
 
   return {
@@ -112,13 +118,38 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
       signInToken: env.GOOGLE_SIGN_IN_TOKEN,
     },
     billingWebhookSecret: env.BILLING_WEBHOOK_SECRET,
-    planPaymentProviderIds: env.PLAN_PAYMENT_PROVIDER_IDS === '' ? [] : env.PLAN_PAYMENT_PROVIDER_IDS.split(',').map((id) => id.trim()),
+    planPaymentProviderIds,
+    planLinkedProductIds,
     seedDemo: env.SEED_DEMO ?? !production,
     sentryDsn: env.SENTRY_DSN,
     releaseId: env.RELEASE_ID,
     logLevel: env.LOG_LEVEL,
     projections: env.PROJECTIONS,
   };
+}
+
+/**
+ * `key=productId` entries separated by commas, a key repeated for several products, e.g.
+ * `chorus:teams=prod_teams,chorus:teams=prod_teams_yearly,feedback=prod_feedback`. A product id may
+ * sell one thing only, so it may not repeat, nor be one of PLAN_PAYMENT_PROVIDER_IDS.
+ */
+function parseLinkedProductIds(setting: string, paymentProviderIds: readonly string[], problems: string[]): Partial<Record<CatalogueProductKey, string[]>> {
+  const linked: Partial<Record<CatalogueProductKey, string[]>> = {};
+  const seen = new Set(paymentProviderIds.filter((id) => id !== ''));
+  for (const entry of setting.split(',').map((part) => part.trim()).filter((part) => part !== '')) {
+    const [key, productId, ...rest] = entry.split('=').map((part) => part.trim());
+    if (!CATALOGUE_PRODUCT_KEYS.includes(key as CatalogueProductKey) || !productId || rest.length > 0) {
+      problems.push(`PLAN_LINKED_PRODUCT_IDS: "${entry}" is not <plan or add-on>=<product id> (keys: ${CATALOGUE_PRODUCT_KEYS.join(', ')})`);
+      continue;
+    }
+    if (seen.has(productId)) {
+      problems.push(`PLAN_LINKED_PRODUCT_IDS: product id "${productId}" already sells something else`);
+      continue;
+    }
+    seen.add(productId);
+    (linked[key as CatalogueProductKey] ??= []).push(productId);
+  }
+  return linked;
 }
 
 /** Nest injection token for the validated Config. */

@@ -21,7 +21,7 @@ export {
 export { organizationView } from './organization/organization-view.js';
 export { notificationRecipients } from './organization/notification-recipients.js';
 
-export { createPlanCatalogue } from './plans/plan-catalogue.js';
+export { CATALOGUE_PRODUCT_KEYS, createPlanCatalogue } from './plans/plan-catalogue.js';
 export { findPlan } from './plans/find-plan.js';
 export { resolveProduct, type ResolvedProduct } from './plans/resolve-product.js';
 export { ADD_ON_EFFECTS, SERVICE_LEVEL_FEATURES, type AddOnEffect } from './plans/add-on-effects.js';

@@ -79,7 +79,12 @@ export type PlanCatalogue = {
   addOns: readonly AddOnSpec[];
 };
 
+/** A plan (`classic:essential`, `chorus:teams`, ...) or an add-on (`feedback`, ...) of the catalogue. */
+export type CatalogueProductKey = `${Line}:${PlanName}` | AddOn;
+
 export type PlanCatalogueOptions = {
   /** PLAN_PAYMENT_PROVIDER_IDS split on ','; index 0 essential, 1 professional, 3 additionalContentSection. */
   paymentProviderIds?: readonly string[];
+  /** Further sellable products per plan or add-on (PLAN_LINKED_PRODUCT_IDS). */
+  linkedProductIds?: Partial<Record<CatalogueProductKey, readonly string[]>>;
 };

@@ -3,6 +3,7 @@
 import type {
   AddOn,
   AddOnSpec,
+  CatalogueProductKey,
   ChorusFeature,
   ChorusFeatures,
   PlanCatalogue,
@@ -160,15 +161,22 @@ const paymentProviderIdAt = (ids: readonly string[], index: number | undefined):
 
 export function createPlanCatalogue(options: PlanCatalogueOptions = {}): PlanCatalogue {
   const ids = options.paymentProviderIds ?? [];
+  const linked = (key: CatalogueProductKey): string[] => (options.linkedProductIds?.[key] ?? []).map((id) => id.trim()).filter((id) => id !== '');
   const plans: PlanSpec[] = PLANS.map((plan) => ({
     ...plan,
     paymentProviderId: paymentProviderIdAt(ids, PAYMENT_PROVIDER_ID_INDEX[`${plan.line}:${plan.name}`]),
-    linkedProductIds: [],
+    linkedProductIds: linked(`${plan.line}:${plan.name}`),
   }));
   const addOns: AddOnSpec[] = ADD_ONS.map((name) => ({
     name,
     paymentProviderId: paymentProviderIdAt(ids, PAYMENT_PROVIDER_ID_INDEX[name]),
-    linkedProductIds: [],
+    linkedProductIds: linked(name),
   }));
   return { plans, addOns };
 }
+
+/** Every key PLAN_LINKED_PRODUCT_IDS may name: each plan as `line:plan`, and each add-on. */
+export const CATALOGUE_PRODUCT_KEYS: readonly CatalogueProductKey[] = [
+  ...PLANS.map((plan): CatalogueProductKey => `${plan.line}:${plan.name}`),
+  ...ADD_ONS,
+];

@@ -5,11 +5,10 @@ import { resolveProduct } from './resolve-product.js';
 
 const catalogue = createPlanCatalogue({ paymentProviderIds: ['prod-ess', 'prod-pro', '', 'prod-section'] });
 
-const withLinkedProducts = (base: PlanCatalogue): PlanCatalogue => ({
-  plans: base.plans.map((spec) =>
-    spec.line === 'chorus' && spec.name === 'teams' ? { ...spec, linkedProductIds: ['', 'legacy-teams', 'teams-yearly'] } : spec,
-  ),
-  addOns: base.addOns.map((spec) => (spec.name === 'feedback' ? { ...spec, linkedProductIds: ['feedback-pack'] } : spec)),
+// As PLAN_LINKED_PRODUCT_IDS gives them: ids are trimmed and empty ones ignored.
+const linkedCatalogue: PlanCatalogue = createPlanCatalogue({
+  paymentProviderIds: ['prod-ess', 'prod-pro', '', 'prod-section'],
+  linkedProductIds: { 'chorus:teams': ['', 'legacy-teams', ' teams-yearly '], feedback: ['feedback-pack'] },
 });
 
 describe('resolveProduct', () => {
@@ -23,7 +22,8 @@ describe('resolveProduct', () => {
   });
 
   it('resolves plans and add-ons by their linked product ids', () => {
-    const linked = withLinkedProducts(catalogue);
+    const linked = linkedCatalogue;
+    expect(linked.plans.find((spec) => spec.line === 'chorus' && spec.name === 'teams')?.linkedProductIds).toEqual(['legacy-teams', 'teams-yearly']);
     expect(resolveProduct(linked, 'teams-yearly')).toEqual({ kind: 'plan', line: 'chorus', plan: 'teams' });
     expect(resolveProduct(linked, 'legacy-teams')).toEqual({ kind: 'plan', line: 'chorus', plan: 'teams' });
     expect(resolveProduct(linked, 'feedback-pack')).toEqual({ kind: 'addOn', addOn: 'feedback' });
@@ -35,7 +35,7 @@ describe('resolveProduct', () => {
   });
 
   it('resolves nothing for the empty id, even though missing ids and linked ids may be empty', () => {
-    expect(resolveProduct(withLinkedProducts(createPlanCatalogue()), '')).toBeUndefined();
-    expect(resolveProduct(withLinkedProducts(catalogue), '')).toBeUndefined();
+    expect(resolveProduct(createPlanCatalogue(), '')).toBeUndefined();
+    expect(resolveProduct(linkedCatalogue, '')).toBeUndefined();
   });
 });

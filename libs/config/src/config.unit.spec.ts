@@ -1,0 +1,64 @@
+import { describe, expect, it } from '@jest/globals';
+import { ConfigError, loadConfig } from './config.js';
+
+const problemsOf = (environment: Record<string, string>): string[] => {
+  try {
+    loadConfig(environment);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  return [];
+};
+
+describe('loadConfig', () => {
+  it("has API.md's local defaults", () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 3000,
+      host: '127.0.0.1',
+      publicUrl: 'http://localhost:3000',
+      dataDir: './data',
+      eventStoreConnectionString: undefined,
+      productName: 'Chorus',
+      smtpUrl: undefined,
+      billingWebhookSecret: undefined,
+      planPaymentProviderIds: [],
+      planLinkedProductIds: {},
+      seedDemo: true,
+      projections: 'inline',
+    });
+  });
+
+  it('names the setting of every wrong value', () => {
+    expect(problemsOf({ PORT: 'eighty' })).toEqual([expect.stringMatching(/^PORT: /)]);
+    expect(problemsOf({ EVENTSTORE_CONNECTION_STRING: 'kurrentdb://x:2113' })).toEqual([expect.stringMatching(/^EVENTSTORE_CONNECTION_STRING: /)]);
+    expect(problemsOf({ PROJECTIONS: 'sometimes' })).toEqual([expect.stringMatching(/^PROJECTIONS: /)]);
+  });
+
+  it('refuses production without its secrets and public origin, and seeds no demo there', () => {
+    expect(problemsOf({ NODE_ENV: 'production' })).toEqual([
+      expect.stringMatching(/^SESSION_SECRET: /),
+      expect.stringMatching(/^PUBLIC_URL: /),
+    ]);
+    const production = loadConfig({ NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(32), PUBLIC_URL: 'https://chorus.example/' });
+    expect(production.seedDemo).toBe(false);
+    expect(production.publicUrl).toBe('https://chorus.example');
+  });
+
+  it('reads payment-provider ids by index, keeping empty entries', () => {
+    expect(loadConfig({ PLAN_PAYMENT_PROVIDER_IDS: 'prod_ess, prod_pro,,prod_acs' }).planPaymentProviderIds).toEqual(['prod_ess', 'prod_pro', '', 'prod_acs']);
+  });
+
+  it('reads linked product ids per plan or add-on, a key repeated for several products', () => {
+    const config = loadConfig({ PLAN_LINKED_PRODUCT_IDS: 'chorus:teams=prod_teams, chorus:teams = prod_teams_yearly,feedback=prod_fb' });
+    expect(config.planLinkedProductIds).toEqual({ 'chorus:teams': ['prod_teams', 'prod_teams_yearly'], feedback: ['prod_fb'] });
+  });
+
+  it('refuses a linked product id for an unknown key, without an id, or selling two things', () => {
+    expect(problemsOf({ PLAN_LINKED_PRODUCT_IDS: 'chorus:platinum=prod_x' })).toEqual([expect.stringMatching(/^PLAN_LINKED_PRODUCT_IDS: "chorus:platinum=prod_x"/)]);
+    expect(problemsOf({ PLAN_LINKED_PRODUCT_IDS: 'feedback' })).toHaveLength(1);
+    expect(problemsOf({ PLAN_LINKED_PRODUCT_IDS: 'feedback=prod_a,webAnalytics=prod_a' })).toEqual([expect.stringMatching(/"prod_a" already sells/)]);
+    expect(problemsOf({ PLAN_PAYMENT_PROVIDER_IDS: 'prod_ess', PLAN_LINKED_PRODUCT_IDS: 'chorus:solo=prod_ess' })).toHaveLength(1);
+  });
+});
