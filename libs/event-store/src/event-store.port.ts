@@ -23,6 +23,7 @@ export type RecordedEvent = {
   streamId: string;
   type: string;
   data: unknown;
+  /** An adapter may parse it when first read (the SQLite one does); it is an own, enumerable property all the same. */
   metadata: EventMetadata;
   /** ISO-8601 instant the store recorded it. */
   recordedAt: string;

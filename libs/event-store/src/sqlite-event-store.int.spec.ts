@@ -84,6 +84,24 @@ describe('The SQLite event store', () => {
     expect(await store.readStream('org-1')).toEqual({ found: false });
   });
 
+  it('reads metadata that is parsed when first used, yet spreads, clones, serializes and compares as an ordinary property', async () => {
+    const store = openStore(join(newDataDir(), 'events.sqlite'));
+    const appended = { ...anEvent(), metadata: { actor: 'user:test', correlationId: 'c-1', causationId: 'c-0', sourceIp: '127.0.0.1' } };
+    await store.append('org-1', [appended], 'no_stream');
+    const [event] = await store.readAll();
+    if (event === undefined) throw new Error('the event was appended');
+
+    expect(Object.keys(event)).toEqual(['id', 'streamId', 'type', 'data', 'metadata', 'recordedAt', 'revision', 'position']);
+    expect({ ...event }.metadata).toEqual(appended.metadata);
+    expect(structuredClone(event).metadata).toEqual(appended.metadata);
+    expect(JSON.parse(JSON.stringify({ ...event, revision: 0, position: 1 })).metadata).toEqual(appended.metadata);
+    expect(event.metadata).toBe(event.metadata);
+    event.metadata = { actor: 'system', correlationId: 'c-2', causationId: 'c-2' };
+    expect(event.metadata.correlationId).toBe('c-2');
+    const [again] = await store.readAll();
+    expect(again?.metadata).toEqual(appended.metadata);
+  });
+
   it('commits appends issued together in one transaction; one failing caller does not fail the others', async () => {
     const file = join(newDataDir(), 'events.sqlite');
     const store = openStore(file);

@@ -83,14 +83,14 @@ export class SqliteEventStore implements EventStore {
       insert: db.prepare(
         'INSERT INTO events (stream_id, revision, event_id, type, data, metadata, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
       ),
-      streamForwards: db.prepare(
-        `SELECT ${EVENT_ROW_COLUMNS} FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision LIMIT ?`,
-      ),
-      streamBackwards: db.prepare(
-        `SELECT ${EVENT_ROW_COLUMNS} FROM events WHERE stream_id = ? AND revision <= ? ORDER BY revision DESC LIMIT ?`,
-      ),
+      streamForwards: db
+        .prepare(`SELECT ${EVENT_ROW_COLUMNS} FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision LIMIT ?`)
+        .raw(true),
+      streamBackwards: db
+        .prepare(`SELECT ${EVENT_ROW_COLUMNS} FROM events WHERE stream_id = ? AND revision <= ? ORDER BY revision DESC LIMIT ?`)
+        .raw(true),
       streamExists: db.prepare('SELECT 1 FROM events WHERE stream_id = ? LIMIT 1').pluck(),
-      allAfter: db.prepare(`SELECT ${EVENT_ROW_COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`),
+      allAfter: db.prepare(`SELECT ${EVENT_ROW_COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`).raw(true),
       headPosition: db.prepare('SELECT max(position) FROM events').pluck(),
       // Changes whenever ANOTHER connection (another process) commits to the file.
       dataVersion: db.prepare('PRAGMA data_version').pluck(),

@@ -1,5 +1,5 @@
 import type { SubscribeToAllOptions, Subscription } from './event-store.port.js';
-import { toRecordedEvent, type EventRow } from './sqlite-event-row.js';
+import { rowPosition, rowStreamId, rowType, toRecordedEvent, type EventRow } from './sqlite-event-row.js';
 import { matchesSubscriptionFilter } from './subscription-filter.js';
 
 /** Events read per query while catching up. */
@@ -63,9 +63,9 @@ export class SqliteSubscription implements Subscription {
         const page = this.readPage(position, SUBSCRIPTION_PAGE_SIZE);
         for (const row of page) {
           if (this.stopped) return;
-          position = row.position;
-          seen = row.position;
-          if (matchesSubscriptionFilter(filter, row.stream_id, row.type)) await onEvent(toRecordedEvent(row));
+          position = rowPosition(row);
+          seen = position;
+          if (matchesSubscriptionFilter(filter, rowStreamId(row), rowType(row))) await onEvent(toRecordedEvent(row));
         }
         if (page.length < SUBSCRIPTION_PAGE_SIZE && !this.stopped) {
           if (!caughtUp) {

@@ -124,6 +124,54 @@ describe('organization projection', () => {
     expect(queries.organizationsOfUser('u-bob')).toEqual([{ organizationId: 'zeta', name: 'Zeta', role: 'admin' }]);
   });
 
+  it('writes every membership of an organization with more members than one INSERT takes, and rewrites them on change', () => {
+    const members: OrganizationEvent[] = Array.from({ length: 19 }, (_, index) => ({
+      type: 'MemberAdded',
+      data: { userId: `u-${String(index).padStart(2, '0')}`, email: `u${index}@crowd.test`, role: index === 0 ? 'owner' : 'member', chorusUser: false },
+    }));
+    const crowd: OrganizationEvent[] = [{ type: 'OrganizationCreated', data: { id: 'crowd', name: 'Crowd' } }, ...members];
+    commit(recordOrganizationEvents('crowd', crowd));
+    const userIds = () => db.prepare("SELECT user_id FROM memberships WHERE organization_id = 'crowd' ORDER BY user_id").pluck().all();
+    expect(userIds()).toEqual(members.map((event) => (event.data as { userId: string }).userId));
+
+    commit(recordOrganizationEvents('crowd', [{ type: 'MemberRemoved', data: { userId: 'u-07' } }], { fromRevision: 20n, fromPosition: 21n }));
+    expect(userIds()).toHaveLength(18);
+    expect(userIds()).not.toContain('u-07');
+  });
+
+  it('flushed in chunks, with events applied between the chunks, writes the same model as in one go', () => {
+    const organizations = ['c', 'a', 'b'].map((id, index) =>
+      recordOrganizationEvents(id, [{ type: 'OrganizationCreated', data: { id, name: id.toUpperCase() } }, ...history.slice(1, 9)], {
+        fromPosition: BigInt(index * 100 + 1),
+      }),
+    );
+    const firstHalf = organizations.flatMap((events) => events.slice(0, 5));
+    const secondHalf = organizations.flatMap((events) => events.slice(5));
+    db.transaction(() => {
+      for (const event of firstHalf) writer.apply(event);
+      expect(writer.flush(2)).toBe(false);
+      // 'a' and 'b' are written; more of their events (and of 'c') arrive before the next chunk.
+      for (const event of secondHalf) writer.apply(event);
+      expect(writer.flush(1)).toBe(false);
+      expect(writer.flush()).toBe(true);
+    })();
+    writer.forget();
+    const chunked = model();
+
+    const other = openReadModelDatabase(':memory:');
+    createTables(other, projection);
+    const inOneGo = projection.writer(other, liveTableNames(projection));
+    other.transaction(() => {
+      for (const event of [...firstHalf, ...secondHalf]) inOneGo.apply(event);
+      inOneGo.flush();
+    })();
+    expect(chunked).toEqual({
+      organizations: other.prepare('SELECT * FROM organizations ORDER BY id').safeIntegers(true).all(),
+      memberships: other.prepare('SELECT * FROM memberships ORDER BY organization_id, user_id').all(),
+    });
+    other.close();
+  });
+
   it('refuses, instead of skipping, an event type it does not know', () => {
     const [created] = recorded;
     const unknown = { ...recorded[1], type: 'OrganizationRenamed' } as RecordedEvent;

@@ -1,9 +1,11 @@
 // The organization read model: per organization, the fold of its stream with the domain's own
 // `evolve`. No rule is implemented a second time here.
+import type { Statement } from 'better-sqlite3';
 import {
   evolve,
   initialOrganizationState,
   organizationStreamPrefix,
+  type Member,
   type OrganizationEvent,
   type OrganizationEventType,
   type OrganizationState,
@@ -33,6 +35,11 @@ const organizationEventTypes: Record<OrganizationEventType, true> = {
   WebAnalyticsDomainAdded: true,
   WebAnalyticsDomainRemoved: true,
 };
+/** The same as a set: a type string read from the store is looked up without being interned first. */
+const knownEventTypes: ReadonlySet<string> = new Set(Object.keys(organizationEventTypes));
+
+/** An organization's memberships go in by one INSERT of up to this many rows, not one per member. */
+const membershipsPerInsert = 8;
 
 /** An event the model cannot take: the runner stops the projection at it. */
 export class UnprojectableEvent extends Error {
@@ -60,6 +67,8 @@ type Folded = {
   /** Whether the table may hold a row for it. */
   stored: boolean;
   membersChanged: boolean;
+  /** Changed since it was last written (it is then in `unflushed`). */
+  dirty: boolean;
 };
 
 type StoredRow = { revision: bigint; position: bigint; state: string };
@@ -67,29 +76,34 @@ type StoredRow = { revision: bigint; position: bigint; state: string };
 class OrganizationWriter implements ProjectionWriter {
   /** By stream id. */
   private readonly folded = new Map<string, Folded>();
-  private readonly unflushed = new Set<Folded>();
-  /** `unflushed` in key order, while a flush in chunks is under way. */
-  private flushQueue: Folded[] | undefined;
+  /** The dirty organizations from `flushed` on: a flag and an array cost less per event than a set. */
+  private unflushed: Folded[] = [];
+  /** How many of `unflushed` a flush in chunks has written. */
+  private flushed = 0;
+  /** Whether `unflushed` is in key order (it is sorted when a flush starts). */
+  private inKeyOrder = true;
   /** With tables that started empty: the only organizations worth looking up. */
   private readonly written = new Set<string>();
   private readonly select;
   private readonly insert;
   private readonly update;
   private readonly deleteMemberships;
-  private readonly insertMembership;
+  private readonly membershipsTable: string;
+  /** By row count - 1: INSERTs of that many memberships, prepared when first needed. */
+  private readonly insertMemberships: Statement[] = [];
 
   constructor(
-    db: ReadModelDatabase,
+    private readonly db: ReadModelDatabase,
     tables: TableNames,
     private readonly startsEmpty: boolean,
   ) {
     const organizations = physicalName(tables, organizationsTable.name);
     const memberships = physicalName(tables, membershipsTable.name);
+    this.membershipsTable = memberships;
     this.select = db.prepare<[string], StoredRow>(`SELECT revision, position, state FROM ${organizations} WHERE id = ?`).safeIntegers(true);
     this.insert = db.prepare(`INSERT INTO ${organizations} (id, name, revision, position, state) VALUES (?, ?, ?, ?, ?)`);
     this.update = db.prepare(`UPDATE ${organizations} SET name = ?, revision = ?, position = ?, state = ? WHERE id = ?`);
     this.deleteMemberships = db.prepare(`DELETE FROM ${memberships} WHERE organization_id = ?`);
-    this.insertMembership = db.prepare(`INSERT INTO ${memberships} (organization_id, user_id, role) VALUES (?, ?, ?)`);
   }
 
   get remembered(): number {
@@ -97,7 +111,7 @@ class OrganizationWriter implements ProjectionWriter {
   }
 
   apply(event: RecordedEvent): void {
-    if (!Object.hasOwn(organizationEventTypes, event.type)) throw new UnprojectableEvent(event, 'unknown event type');
+    if (!knownEventTypes.has(event.type)) throw new UnprojectableEvent(event, 'unknown event type');
     if (typeof event.data !== 'object' || event.data === null) throw new UnprojectableEvent(event, 'event data is not an object');
     const current = this.folded.get(event.streamId) ?? this.load(event.streamId);
     const revision = Number(event.revision);
@@ -114,31 +128,38 @@ class OrganizationWriter implements ProjectionWriter {
     current.state = state;
     current.revision = revision;
     current.position = event.position;
-    this.unflushed.add(current);
-    this.flushQueue = undefined;
+    if (!current.dirty) {
+      current.dirty = true;
+      this.unflushed.push(current);
+      this.inKeyOrder = false;
+    }
   }
 
   flush(maxAggregates = Number.POSITIVE_INFINITY): boolean {
     // In key order, a rebuild's many rows fill the tables' pages one after another instead of at random.
-    this.flushQueue ??= [...this.unflushed].sort(byId);
-    const batch = this.flushQueue.splice(0, maxAggregates);
-    for (const organization of batch) {
-      this.write(organization);
-      this.unflushed.delete(organization);
+    if (!this.inKeyOrder) {
+      this.unflushed = this.unflushed.slice(this.flushed).sort(byId);
+      this.flushed = 0;
+      this.inKeyOrder = true;
     }
-    if (this.flushQueue.length > 0) return false;
-    this.flushQueue = undefined;
+    const end = Math.min(this.unflushed.length, this.flushed + maxAggregates);
+    for (let index = this.flushed; index < end; index += 1) this.write(this.unflushed[index] as Folded);
+    this.flushed = end;
+    if (end < this.unflushed.length) return false;
+    this.unflushed = [];
+    this.flushed = 0;
     return true;
   }
 
   discard(): void {
-    this.unflushed.clear();
-    this.flushQueue = undefined;
+    this.unflushed = [];
+    this.flushed = 0;
+    this.inKeyOrder = true;
     this.folded.clear();
   }
 
   forget(): void {
-    if (this.unflushed.size > 0) throw new Error('forget() with unflushed organizations');
+    if (this.unflushed.length > this.flushed) throw new Error('forget() with unflushed organizations');
     this.folded.clear();
   }
 
@@ -147,25 +168,56 @@ class OrganizationWriter implements ProjectionWriter {
     const row = this.startsEmpty && !this.written.has(id) ? undefined : this.select.get(id);
     const organization: Folded =
       row === undefined
-        ? { id, state: initialOrganizationState, revision: -1, position: -1n, stored: false, membersChanged: false }
-        : { id, state: JSON.parse(row.state) as OrganizationState, revision: Number(row.revision), position: row.position, stored: true, membersChanged: false };
+        ? { id, state: initialOrganizationState, revision: -1, position: -1n, stored: false, membersChanged: false, dirty: false }
+        : {
+            id,
+            state: JSON.parse(row.state) as OrganizationState,
+            revision: Number(row.revision),
+            position: row.position,
+            stored: true,
+            membersChanged: false,
+            dirty: false,
+          };
     this.folded.set(streamId, organization);
     return organization;
   }
 
   private write(organization: Folded): void {
     const { id, state, revision, position } = organization;
+    organization.dirty = false;
     if (!state.exists) return;
     const json = JSON.stringify(state);
     if (organization.stored) this.update.run(state.name, revision, position, json, id);
     else this.insert.run(id, state.name, revision, position, json);
     if (organization.membersChanged) {
       if (organization.stored) this.deleteMemberships.run(id);
-      for (const member of state.members) this.insertMembership.run(id, member.userId, member.role);
+      this.writeMemberships(id, state.members);
       organization.membersChanged = false;
     }
     organization.stored = true;
     if (this.startsEmpty) this.written.add(id);
+  }
+
+  private writeMemberships(id: string, members: readonly Member[]): void {
+    for (let from = 0; from < members.length; from += membershipsPerInsert) {
+      const to = Math.min(members.length, from + membershipsPerInsert);
+      const values: string[] = [];
+      for (let index = from; index < to; index += 1) {
+        const member = members[index] as Member;
+        values.push(id, member.userId, member.role);
+      }
+      this.membershipsInsert(to - from).run(values);
+    }
+  }
+
+  private membershipsInsert(rows: number): Statement {
+    let statement = this.insertMemberships[rows - 1];
+    if (statement === undefined) {
+      const placeholders = Array.from({ length: rows }, () => '(?, ?, ?)').join(', ');
+      statement = this.db.prepare(`INSERT INTO ${this.membershipsTable} (organization_id, user_id, role) VALUES ${placeholders}`);
+      this.insertMemberships[rows - 1] = statement;
+    }
+    return statement;
   }
 }
 

@@ -33,7 +33,10 @@ export type ReplayOptions = {
   /** Inclusive end (undefined: everything stored now). */
   toPosition?: bigint | undefined;
   onProgress?: (progress: ReplayProgress) => void;
-  /** Events per read from the store. */
+  /**
+   * Events per read from the store. A page stays alive while it is folded, and every young-generation
+   * GC in between copies it: 1,000 folds faster than 5,000 (bench/projections).
+   */
   pageSize?: number;
   /** Aggregates a writer keeps in memory before it writes them all and forgets them. */
   memoryBudget?: number;
@@ -47,7 +50,7 @@ type Replaying = { projection: Projection; writer: ProjectionWriter; until: bigi
 
 export async function replay(options: ReplayOptions): Promise<ReplayResult> {
   const { db, store } = options;
-  const pageSize = options.pageSize ?? 5_000;
+  const pageSize = options.pageSize ?? 1_000;
   const memoryBudget = options.memoryBudget ?? 250_000;
   const writeChunk = options.writeChunk ?? 2_000;
   const replaying: Replaying[] = options.targets.map(({ projection, tables, until, startsEmpty }) => ({
