@@ -1,16 +1,13 @@
 // A member added by e-mail before they have an account (API.md, Organizations and Sign-in): the id
 // the membership gets is the id of the user who later registers with that address, by the command
 // line or a first Google sign-in, so they sign in as that member.
-import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import { Command } from 'commander';
-import { loadConfig } from '#config';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { claimStream, userStream } from '#identity';
 import { READ_MODELS, type ReadModels } from '#read-models';
 import { startAuthApp, type AuthApp } from '../../apps/api/src/auth/testing/auth-app.js';
+import { runUserCreate } from '../support/run-user-create.js';
 import type { Answer, Browser } from '../../apps/api/src/auth/testing/browser.js';
 import { GoogleMock, type GoogleUserInfo } from '../../apps/api/src/auth/testing/google-mock.js';
-import { createCliContext, type CliContext } from '../../apps/cli/src/cli-context.js';
-import { registerUserCreateCommand } from '../../apps/cli/src/commands/user-create.command.js';
 import { createApiKey } from '../support/api-keys.js';
 import { httpClient, type HttpClient } from '../support/http-client.js';
 import { createOrganization } from '../support/organization-setup.js';
@@ -51,25 +48,7 @@ async function addMember(organizationId: string, email: string, role: string, co
 }
 
 /** Runs `chorus user:create <args>` on the app's DATA_DIR in this process; answers what it printed and its exit code. */
-async function userCreate(...args: string[]): Promise<{ stdout: string; stderr: string; exitCode: number }> {
-  let context: Promise<CliContext> | undefined;
-  const program = new Command('chorus').exitOverride();
-  registerUserCreateCommand(program, () => (context ??= createCliContext(loadConfig({ NODE_ENV: 'test', DATA_DIR: app.dataDir, LOG_LEVEL: 'silent' }))));
-  const stdout: string[] = [];
-  const stderr: string[] = [];
-  const out = jest.spyOn(process.stdout, 'write').mockImplementation((chunk) => stdout.push(String(chunk)) > 0);
-  const err = jest.spyOn(process.stderr, 'write').mockImplementation((chunk) => stderr.push(String(chunk)) > 0);
-  try {
-    await program.parseAsync(['user:create', ...args, '--json'], { from: 'user' });
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
-    if (context !== undefined) await (await context).close();
-  }
-  const exitCode = Number(process.exitCode ?? 0);
-  process.exitCode = undefined;
-  return { stdout: stdout.join(''), stderr: stderr.join(''), exitCode };
-}
+const userCreate = (...args: string[]) => runUserCreate(app.dataDir, ['user:create', ...args, '--json']);
 
 /** Signs in by password in a new browser; answers the browser. */
 async function signIn(username: string): Promise<Browser> {

@@ -1,16 +1,13 @@
 // `chorus user:create` (API.md, Command line) on the same DATA_DIR as a running server: the user it
 // creates signs in there, as a member of the organization given.
-import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { CommandBus } from '@nestjs/cqrs';
-import { Command } from 'commander';
-import { loadConfig } from '#config';
 import { startAuthApp, type AuthApp } from '../../apps/api/src/auth/testing/auth-app.js';
+import { runUserCreate } from '../support/run-user-create.js';
 import { AssignPlanCommand } from '../../apps/api/src/organizations/commands/assign-plan.command.js';
 import { EnableChorusCommand } from '../../apps/api/src/organizations/commands/enable-chorus.command.js';
 import { CreateOrganizationCommand } from '../../apps/api/src/organizations/commands/create-organization.command.js';
-import { createCliContext, type CliContext } from '../../apps/cli/src/cli-context.js';
-import { registerUserCreateCommand } from '../../apps/cli/src/commands/user-create.command.js';
 
 let app: AuthApp;
 let organizationId: string;
@@ -31,25 +28,7 @@ afterEach(() => {
 });
 
 /** Runs `chorus <args>` in this process; answers what it printed and its exit code. */
-async function chorus(...args: string[]): Promise<{ stdout: string; stderr: string; exitCode: number }> {
-  let context: Promise<CliContext> | undefined;
-  const program = new Command('chorus').exitOverride();
-  registerUserCreateCommand(program, () => (context ??= createCliContext(loadConfig({ NODE_ENV: 'test', DATA_DIR: app.dataDir, LOG_LEVEL: 'silent' }))));
-  const stdout: string[] = [];
-  const stderr: string[] = [];
-  const out = jest.spyOn(process.stdout, 'write').mockImplementation((chunk) => stdout.push(String(chunk)) > 0);
-  const err = jest.spyOn(process.stderr, 'write').mockImplementation((chunk) => stderr.push(String(chunk)) > 0);
-  try {
-    await program.parseAsync(args, { from: 'user' });
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
-    if (context !== undefined) await (await context).close();
-  }
-  const exitCode = Number(process.exitCode ?? 0);
-  process.exitCode = undefined;
-  return { stdout: stdout.join(''), stderr: stderr.join(''), exitCode };
-}
+const chorus = (...args: string[]) => runUserCreate(app.dataDir, args);
 
 describe('chorus user:create', () => {
   it('creates a user who signs in by e-mail or username, as a member of the organization', async () => {
