@@ -6,6 +6,7 @@ import { Checkpoints, type Checkpoint, type ProjectionFailure } from './checkpoi
 import { isReady, type ProjectionHealth, type ReadModelsHealth } from './health/read-models-health.js';
 import { correlationProjection } from './correlation/correlation.projection.js';
 import { organizationProjection } from './organization/organization.projection.js';
+import { CorrelationQueries } from './correlation/correlation.queries.js';
 import { OrganizationQueries } from './organization/organization.queries.js';
 import type { Projection } from './projection.js';
 import { openReadModelDatabase, type ReadModelDatabase } from './read-model-database.js';
@@ -45,6 +46,7 @@ const checkpointPollMs = 20;
 
 export class ReadModels {
   readonly organizations: OrganizationQueries;
+  readonly correlations: CorrelationQueries;
   readonly projections: readonly Projection[];
   private readonly checkpoints: Checkpoints;
   private readonly waits: PositionWaits;
@@ -57,6 +59,7 @@ export class ReadModels {
     this.projections = [organizationProjection(), correlationProjection()];
     this.checkpoints = new Checkpoints(db);
     this.organizations = new OrganizationQueries(db, options.catalogue);
+    this.correlations = new CorrelationQueries(db);
     // Notified by this process's runners; without them, the checkpoints are re-read while a read waits.
     this.waits = new PositionWaits(
       () => lowest(this.statuses()),

@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { AuditCorrelationsController } from './audit-correlations.controller.js';
-import { CorrelationIndexLifecycle, correlationQueriesProvider } from './correlation-index.js';
 import { GetCorrelationHandler } from './get-correlation.handler.js';
 import { GetOrganizationHistoryHandler } from './get-organization-history.handler.js';
 import { GetOrganizationStateHandler } from './get-organization-state.handler.js';
@@ -13,8 +12,6 @@ import { OrganizationAuditController } from './organization-audit.controller.js'
     GetOrganizationHistoryHandler,
     GetOrganizationStateHandler,
     GetCorrelationHandler,
-    correlationQueriesProvider,
-    CorrelationIndexLifecycle,
   ],
 })
 export class AuditModule {}

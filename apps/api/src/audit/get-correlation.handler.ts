@@ -1,8 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { QueryHandler, type IQueryHandler } from '@nestjs/cqrs';
 import { EVENT_STORE, type EventStore, type RecordedEvent } from '#event-store';
-import { CorrelationQueries } from '#read-models';
-import { CORRELATION_QUERIES } from './correlation-index.js';
+import { READ_MODELS, ReadModels } from '#read-models';
 import { GetCorrelationQuery, type CorrelatedEvents } from './get-correlation.query.js';
 
 /** The index says where the events are; the events themselves are read from the store, the only record. */
@@ -10,11 +9,11 @@ import { GetCorrelationQuery, type CorrelatedEvents } from './get-correlation.qu
 export class GetCorrelationHandler implements IQueryHandler<GetCorrelationQuery> {
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
-    @Inject(CORRELATION_QUERIES) private readonly correlations: CorrelationQueries,
+    @Inject(READ_MODELS) private readonly readModels: ReadModels,
   ) {}
 
   async execute({ correlationId, limit }: GetCorrelationQuery): Promise<CorrelatedEvents> {
-    const locations = this.correlations.eventsOf(correlationId, limit + 1);
+    const locations = this.readModels.correlations.eventsOf(correlationId, limit + 1);
     const events = await Promise.all(
       locations.slice(0, limit).map(async (location): Promise<RecordedEvent> => {
         const read = await this.store.readStream(location.streamId, { fromRevision: location.revision, maxCount: 1 });

@@ -127,10 +127,8 @@ describe('correlation projection on the runner and the rebuild', () => {
     await fixture.execute('initech', { type: 'AssignPlan', data: { line: 'classic', plan: 'essential' } });
     const readModels = fixture.readModels();
     expect(await readModels.waitForPosition(await fixture.head(), 10_000)).toBe(true);
-    const live = CorrelationQueries.open(fixture.dataDir);
     const stored = await fixture.store.readAll();
-    const indexed = stored.map((event) => live.eventsOf(event.metadata.correlationId, 10));
-    live.close();
+    const indexed = stored.map((event) => readModels.correlations.eventsOf(event.metadata.correlationId, 10));
 
     const rebuilt = openReadModelDatabase(':memory:');
     createTables(rebuilt, projection);
@@ -139,6 +137,6 @@ describe('correlation projection on the runner and the rebuild', () => {
 
     expect(indexed.map((locations) => locations.map((location) => location.eventId))).toEqual(stored.map((event) => [event.id]));
     expect(stored.map((event) => replayed.eventsOf(event.metadata.correlationId, 10))).toEqual(indexed);
-    replayed.close();
+    rebuilt.close();
   });
 });

@@ -1,5 +1,5 @@
 // What the correlation index answers: where the events of one correlation id are, in global order.
-import { openReadModelDatabase, type ReadModelDatabase } from '../read-model-database.js';
+import type { ReadModelDatabase } from '../read-model-database.js';
 import { eventCorrelationsTable } from './correlation.tables.js';
 
 /** Enough to read the event itself from its stream, on either store. */
@@ -20,11 +20,6 @@ export class CorrelationQueries {
       .safeIntegers(true);
   }
 
-  /** Its own connection to DATA_DIR/read-models.sqlite (WAL: it never waits for the projector). */
-  static open(dataDir: string): CorrelationQueries {
-    return new CorrelationQueries(openReadModelDatabase(dataDir));
-  }
-
   /** At most `limit` locations, oldest first; empty when the id is unknown (or not indexed yet). */
   eventsOf(correlationId: string, limit: number): CorrelatedEventLocation[] {
     return this.selectLocations.all(correlationId, limit).map((row) => ({
@@ -33,9 +28,5 @@ export class CorrelationQueries {
       revision: row.revision,
       eventId: row.event_id,
     }));
-  }
-
-  close(): void {
-    this.db.close();
   }
 }
