@@ -5,12 +5,12 @@ import {
   foldOrganization,
   organizationStream,
   organizationView,
-  type OrganizationEvent,
   type OrganizationView,
   type PlanCatalogue,
 } from '#domain';
 import type { EventStore, RecordedEvent } from '#event-store';
 import { organizationNotFound } from './organization-history.js';
+import { asOrganizationEvent } from '../organizations/organization-repository.js';
 
 /** latest: today's state; revision: up to and including it; instant: every event recorded at or before it. */
 export type StatePoint = { kind: 'latest' } | { kind: 'revision'; revision: bigint } | { kind: 'instant'; at: Date };
@@ -25,7 +25,6 @@ export type OrganizationStateAt = {
 
 const READ_PAGE_SIZE = 1_000;
 
-const asOrganizationEvent = (event: RecordedEvent): OrganizationEvent => ({ type: event.type, data: event.data }) as OrganizationEvent;
 
 /** Whether the event belongs before the point; the first one past it ends the fold. */
 function isBefore(point: StatePoint, event: RecordedEvent): boolean {

@@ -2,18 +2,18 @@
 // the raw stream (event ids and metadata, not just the folded state) to recognise its own earlier write
 // and newer plan purchases, and it proposes deterministic event ids. See README.md.
 import { Inject, Injectable } from '@nestjs/common';
-import { decide, foldOrganization, organizationStream, type OrganizationEvent, type PlanAssigned, type PlanCatalogue } from '#domain';
+import { decide, foldOrganization, organizationStream, type PlanAssigned, type PlanCatalogue } from '#domain';
 import { EVENT_STORE, WrongExpectedRevisionError, type EventStore, type RecordedEvent } from '#event-store';
 import { MAX_DECISION_ATTEMPTS } from '../organizations/organization-decider.service.js';
 import { PLAN_CATALOGUE } from '../plans/plan-catalogue.module.js';
 import { billingMetadata, type BillingOutcome, type LedgerEntry } from './billing-ledger.js';
 import { unknownOrganization } from './billing-problems.js';
 import { nameBasedUuid } from './name-based-uuid.js';
+import { asOrganizationEvent } from '../organizations/organization-repository.js';
 
 export const organizationEventId = (providerEventId: string, index: number): string =>
   nameBasedUuid(`billing:${providerEventId}:organization:${index}`);
 
-const asOrganizationEvent = (event: RecordedEvent): OrganizationEvent => ({ type: event.type, data: event.data }) as OrganizationEvent;
 
 /** The events this provider event already wrote (appended together, so consecutive), or none. */
 function ownEvents(events: readonly RecordedEvent[], providerEventId: string): RecordedEvent[] {

@@ -13,7 +13,8 @@ export type LoadedOrganization = {
   position: bigint | undefined;
 };
 
-const asOrganizationEvent = (event: RecordedEvent): OrganizationEvent => ({ type: event.type, data: event.data }) as OrganizationEvent;
+/** A stored event of an organization stream, as the domain folds it (the store keeps only what evolve wrote). */
+export const asOrganizationEvent = (event: RecordedEvent): OrganizationEvent => ({ type: event.type, data: event.data }) as OrganizationEvent;
 
 /** A long history is read in pages, so that folding it never holds more than a page of events. */
 export const READ_PAGE_SIZE = 1000;
