@@ -9,8 +9,10 @@ import { organizationProjection } from './organization/organization.projection.j
 import { CorrelationQueries } from './correlation/correlation.queries.js';
 import { OrganizationQueries } from './organization/organization.queries.js';
 import type { Projection } from './projection.js';
-import { openReadModelDatabase, type ReadModelDatabase } from './read-model-database.js';
+import { openReadModelDatabase, readModelsFile, type ReadModelDatabase } from './read-model-database.js';
 import { silentLogger, type ReadModelsLogger } from './read-models-logger.js';
+import { dropAbandonedRebuilds } from './rebuild/abandoned-rebuilds.js';
+import { RebuildLock } from './rebuild/rebuild-lock.js';
 import { rebuildReadModels, type RebuildResult } from './rebuild/rebuild-read-models.js';
 import type { ReplayProgress } from './rebuild/replay.js';
 import { verifyReadModels, type Verification } from './rebuild/verify-read-models.js';
@@ -43,6 +45,8 @@ export const READ_MODELS = Symbol('READ_MODELS');
 
 /** How often a process without its own projector re-reads checkpoints while a read waits. */
 const checkpointPollMs = 20;
+/** How long a rebuild waits for another one (or a start-up's clean-up) to let go of the rebuild lock. */
+const rebuildLockWaitMs = 5_000;
 
 export class ReadModels {
   readonly organizations: OrganizationQueries;
@@ -67,8 +71,16 @@ export class ReadModels {
     );
   }
 
+  /** Opens the read models, dropping the aside tables of a rebuild that was killed before its swap. */
   static open(options: ReadModelsOptions): ReadModels {
-    return new ReadModels(openReadModelDatabase(options.dataDir), options);
+    const db = openReadModelDatabase(options.dataDir);
+    try {
+      dropAbandonedRebuilds(db, options.dataDir, options.logger ?? silentLogger);
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+    return new ReadModels(db, options);
   }
 
   /** Runs the projector in this process (until stop or close). */
@@ -139,13 +151,20 @@ export class ReadModels {
   }
 
   /** projections:rebuild: every model (or those named in `only`) rebuilt aside and swapped in. */
-  rebuild(options: RebuildRequest = {}): Promise<RebuildResult> {
-    return rebuildReadModels({
-      db: this.db,
-      store: this.options.store,
-      projections: this.selected(options.only),
-      ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
-    });
+  async rebuild(options: RebuildRequest = {}): Promise<RebuildResult> {
+    const projections = this.selected(options.only);
+    const lock = RebuildLock.acquire(this.options.dataDir, rebuildLockWaitMs);
+    if (lock === undefined) throw new Error(`Another rebuild of ${readModelsFile(this.options.dataDir)} is running; wait for it to finish.`);
+    try {
+      return await rebuildReadModels({
+        db: this.db,
+        store: this.options.store,
+        projections,
+        ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
+      });
+    } finally {
+      lock.release();
+    }
   }
 
   /** projections:verify: every model rebuilt in memory up to its checkpoint and compared row by row. */
