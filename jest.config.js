@@ -28,6 +28,8 @@ export default {
       setupFilesAfterEnv: ['<rootDir>/web/src/testing/setup-tests.ts'],
       moduleNameMapper: {
         '\\.(css|svg|png)(\\?.*)?$': '<rootDir>/web/src/testing/asset-stub.ts',
+        // The pure libs the SPA shares with the server (web/tsconfig.json's paths).
+        '^@libs/(domain|web-rules)/(.*)$': '<rootDir>/libs/$1/src/$2',
       },
     },
   ],

@@ -7,7 +7,6 @@ export * from './metadata.js';
 export * from './mail/mailer.js';
 export * from './passwords/password-policy.js';
 export * from './password-reset/password-reset.js';
-export * from './redirects/safe-redirect.js';
 export * from './secrets/session-secret.js';
 export * from './sessions/session.js';
 export * from './sessions/session-events.js';

@@ -1,4 +1,5 @@
 import { useLocation } from 'react-router';
+import { sameOriginPath } from '@libs/web-rules/safe-redirect-path';
 import { AuthLayout } from '../../components/layout/auth-layout';
 import { ScreenHeader } from '../../components/layout/screen-header';
 import { Divider } from '../../components/ui/divider';
@@ -7,13 +8,13 @@ import { GoogleSignInButton } from '../../features/google/components/google-sign
 import { LoginForm } from '../../features/login/components/login-form';
 import { MigrationNotice } from '../../features/login/components/migration-notice';
 import { hasMigrationMarker, queryErrorMessage } from '../../features/login/login-messages';
-import { safeRedirect } from '../../lib/safe-redirect';
 import { useAppSelector } from '../hooks';
 
 export function LoginRoute() {
   const { search } = useLocation();
   const productName = useAppSelector(selectProductName);
-  const redirect = safeRedirect(new URLSearchParams(search).get('redirect'), window.location.origin);
+  // The server's own rule: a normalised path on this origin, or none (then '/', and Google gets no redirect).
+  const redirect = sameOriginPath(new URLSearchParams(search).get('redirect')) ?? null;
   return (
     <AuthLayout productName={productName}>
       <ScreenHeader title={`Welcome back to ${productName},`}>enter your details to log in!</ScreenHeader>
