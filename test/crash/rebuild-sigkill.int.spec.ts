@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { startApp } from '../support/start-app.js';
-import { seedEventLog } from './seed-event-log.js';
+import { seedEventLog } from '../support/seed-event-log.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const chorus = path.join(root, 'bin', 'chorus.js');
