@@ -17,6 +17,7 @@ import { rebuildReadModels, type RebuildResult } from './rebuild/rebuild-read-mo
 import type { ReplayProgress } from './rebuild/replay.js';
 import { verifyReadModels, type Verification } from './rebuild/verify-read-models.js';
 import { PositionWaits, type Progress } from './runner/position-waits.js';
+import { WalCheckpointer } from './wal-checkpointer.js';
 import { ProjectionRunner, type ProjectionStatus } from './runner/projection-runner.js';
 
 /** inline: this process runs the projector; off: another process sharing DATA_DIR does (PROJECTIONS). */
@@ -55,6 +56,7 @@ export class ReadModels {
   private readonly checkpoints: Checkpoints;
   private readonly waits: PositionWaits;
   private runners: ProjectionRunner[] = [];
+  private checkpointer: WalCheckpointer | undefined;
 
   private constructor(
     private readonly db: ReadModelDatabase,
@@ -87,10 +89,12 @@ export class ReadModels {
   start(options: StartOptions = {}): void {
     if (this.runners.length > 0) return;
     const logger = this.options.logger ?? silentLogger;
+    this.checkpointer = WalCheckpointer.start(this.db, readModelsFile(this.options.dataDir), logger);
     this.runners = this.projections.map(
       (projection) =>
         new ProjectionRunner(this.db, this.options.store, projection, {
           logger,
+          pacing: this.checkpointer,
           ...(options.batchSize === undefined ? {} : { batchSize: options.batchSize }),
         }),
     );
@@ -104,6 +108,9 @@ export class ReadModels {
     const runners = this.runners;
     this.runners = [];
     await Promise.all(runners.map((runner) => runner.stop()));
+    const checkpointer = this.checkpointer;
+    this.checkpointer = undefined;
+    await checkpointer?.stop();
     this.waits.cancelAll();
   }
 

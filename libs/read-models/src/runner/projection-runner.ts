@@ -5,11 +5,14 @@ import { Checkpoints, type ProjectionFailure, type ProjectionState } from '../ch
 import { createIndexes, createTables, liveTableNames, type Projection, type ProjectionWriter } from '../projection.js';
 import type { ReadModelDatabase } from '../read-model-database.js';
 import { silentLogger, type ReadModelsLogger } from '../read-models-logger.js';
+import type { CommitPacing } from '../wal-checkpointer.js';
 
 export type ProjectionRunnerOptions = {
   /** Events per transaction while catching up. */
   batchSize?: number;
   logger?: ReadModelsLogger;
+  /** Holds commits while the read-model log is checkpointed (the process running the projector). */
+  pacing?: CommitPacing;
 };
 
 export type ProjectionStatus = {
@@ -20,7 +23,8 @@ export type ProjectionStatus = {
   failure: ProjectionFailure | undefined;
 };
 
-export const defaultBatchSize = 2_000;
+/** One subscription page: a turn of the event loop holds at most one page and one commit per projection. */
+export const defaultBatchSize = 500;
 /** A catch-up batch that stops growing is committed after this pause. */
 const idleFlushMs = 25;
 /** Pause before retrying when another writer held the database past its busy timeout. */
@@ -36,6 +40,7 @@ export class ProjectionRunner {
   private readonly writer: ProjectionWriter;
   private readonly batchSize: number;
   private readonly logger: ReadModelsLogger;
+  private readonly pacing: CommitPacing | undefined;
   private readonly listeners = new Set<() => void>();
   private subscription: Subscription | undefined;
   /** Counts subscriptions, so deliveries from a replaced one are ignored. */
@@ -63,6 +68,7 @@ export class ProjectionRunner {
     this.writer = projection.writer(db, liveTableNames(projection));
     this.batchSize = options.batchSize ?? defaultBatchSize;
     this.logger = options.logger ?? silentLogger;
+    this.pacing = options.pacing;
   }
 
   get name(): string {
@@ -142,7 +148,7 @@ export class ProjectionRunner {
 
   /** Serializes commits: deliveries, the idle flush and caught-up never interleave. */
   private enqueue(task: () => void): Promise<void> {
-    this.work = this.work.then(() => {
+    this.work = this.work.then(() => this.pacing?.beforeCommit()).then(() => {
       try {
         task();
       } catch (error) {
@@ -201,6 +207,7 @@ export class ProjectionRunner {
       .immediate();
     this.writer.forget();
     this.checkpoint = applied;
+    this.pacing?.afterCommit();
     this.notify();
   }
 
