@@ -85,18 +85,22 @@ export class WalCheckpointer implements CommitPacing {
   afterCommit(): void {
     if (this.running !== undefined || this.stopped || walSize(this.walFile) <= walLimitBytes) return;
     this.running = new Promise((resolve) => (this.finish = resolve));
+    // Held commits wait for the answer: the process must not end meanwhile (it may have nothing else).
+    this.worker.ref();
     this.worker.postMessage('checkpoint');
   }
 
   /** Lets any held commit go, stops the worker, and checkpoints inline again. */
   async stop(): Promise<void> {
     if (this.stopped) return;
+    this.worker.ref();
     this.worker.postMessage('stop');
     this.inlineAgain();
     await this.exited;
   }
 
   private checkpointEnded(): void {
+    if (!this.stopped) this.worker.unref();
     const finish = this.finish;
     this.running = undefined;
     this.finish = undefined;
