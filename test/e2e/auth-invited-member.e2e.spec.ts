@@ -4,10 +4,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { claimStream, userStream } from '#identity';
 import { READ_MODELS, type ReadModels } from '#read-models';
-import { startAuthApp, type AuthApp } from '../../apps/api/src/auth/testing/auth-app.js';
+import { startAuthApp, type AuthApp } from '../support/auth-app.js';
 import { runUserCreate } from '../support/run-user-create.js';
-import type { Answer, Browser } from '../../apps/api/src/auth/testing/browser.js';
-import { GoogleMock, type GoogleUserInfo } from '../../apps/api/src/auth/testing/google-mock.js';
+import type { Answer, Browser } from '../support/browser.js';
+import { GoogleMock, type GoogleUserInfo } from '../support/google-mock.js';
 import { createApiKey } from '../support/api-keys.js';
 import { httpClient, type HttpClient } from '../support/http-client.js';
 import { createOrganization } from '../support/organization-setup.js';

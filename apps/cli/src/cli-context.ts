@@ -4,10 +4,8 @@ import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { pino } from 'pino';
 import type { Config } from '#config';
-import { AppModule } from '../../api/src/app.module.js';
-import { createPino } from '../../api/src/logging/pino.js';
-import { StructuredLogger } from '../../api/src/logging/structured-logger.service.js';
-import type { CommandContext } from '../../api/src/organizations/command-context.js';
+import type { CommandContext } from '#event-store';
+import { AppModule, createPino, StructuredLogger } from '#api';
 
 /** The service's modules without an HTTP listener, for one command-line call. */
 export type CliContext = {

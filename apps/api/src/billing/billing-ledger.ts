@@ -2,7 +2,7 @@
 // claim (appended only if the stream does not exist), its second the outcome. See README.md.
 import { Inject, Injectable } from '@nestjs/common';
 import type { OrganizationCommand } from '#domain';
-import { EVENT_STORE, WrongExpectedRevisionError, type EventMetadata, type EventStore } from '#event-store';
+import { EVENT_STORE, eventMetadata, handleCommand, type CommandContext, type EventStore, type StreamFold } from '#event-store';
 import type { BillingEvent } from './billing-event.schema.js';
 import { nameBasedUuid } from './name-based-uuid.js';
 
@@ -36,17 +36,26 @@ const claimEventId = (providerEventId: string): string => nameBasedUuid(`billing
 const outcomeEventId = (providerEventId: string): string => nameBasedUuid(`billing:${providerEventId}:outcome`);
 
 /** Every ledger and organization event of one provider event shares this provenance. */
-export function billingMetadata(received: BillingEventReceived['data'], causationId: string): EventMetadata {
+export function billingContext(received: BillingEventReceived['data'], causationId: string): CommandContext {
   return {
     actor: 'billing',
     correlationId: received.id,
     causationId,
-    providerEventId: received.id,
-    providerEventType: received.type,
-    productId: received.productId,
-    occurredAt: received.occurredAt,
+    origin: { providerEventId: received.id, providerEventType: received.type, productId: received.productId, occurredAt: received.occurredAt },
   };
 }
+
+type LedgerEvent = BillingEventReceived | BillingOutcome;
+
+/** The ledger as its stream says: nothing, claimed (pending), or finished. */
+const ledgerFold: StreamFold<LedgerEntry | undefined, LedgerEvent> = {
+  initialState: undefined,
+  evolve: (entry, event) => {
+    if (event.type === 'BillingEventReceived') return { claimId: claimEventId(event.data.id), received: event.data, outcome: undefined };
+    if (entry === undefined) throw new Error(`A billing ledger starts with BillingEventReceived, not ${event.type}`);
+    return { ...entry, outcome: event };
+  },
+};
 
 @Injectable()
 export class BillingLedger {
@@ -69,15 +78,12 @@ export class BillingLedger {
   /** Claims the provider event id; whoever wins, answers the entry as stored (the first delivery's content). */
   async claim(event: BillingEvent, command: OrganizationCommand): Promise<LedgerEntry> {
     const received: BillingEventReceived['data'] = { ...event, command };
-    try {
-      await this.store.append(
-        billingStream(event.id),
-        [{ id: claimEventId(event.id), type: 'BillingEventReceived', data: received, metadata: billingMetadata(received, event.id) }],
-        'no_stream',
-      );
-    } catch (error) {
-      if (!(error instanceof WrongExpectedRevisionError)) throw error;
-    }
+    await handleCommand(this.store, billingStream(event.id), (entry) => (entry === undefined ? [{ type: 'BillingEventReceived' as const, data: received }] : []), {
+      ...ledgerFold,
+      metadata: eventMetadata(billingContext(received, event.id)),
+      eventId: () => claimEventId(event.id),
+    });
+    // Read back: a concurrent first delivery with other content may have been stored under the same claim id.
     const entry = await this.read(event.id);
     if (entry === undefined) throw new Error(`${billingStream(event.id)} vanished after its claim`);
     return entry;
@@ -85,18 +91,11 @@ export class BillingLedger {
 
   /** Records the outcome once; a concurrent delivery that recorded it first wins and its outcome is answered. */
   async complete(entry: LedgerEntry, outcome: BillingOutcome): Promise<BillingOutcome> {
-    try {
-      await this.store.append(
-        billingStream(entry.received.id),
-        [{ id: outcomeEventId(entry.received.id), type: outcome.type, data: outcome.data, metadata: billingMetadata(entry.received, entry.claimId) }],
-        0n,
-      );
-      return outcome;
-    } catch (error) {
-      if (!(error instanceof WrongExpectedRevisionError)) throw error;
-      const stored = await this.read(entry.received.id);
-      if (stored?.outcome === undefined) throw error;
-      return stored.outcome;
-    }
+    const { state } = await handleCommand(this.store, billingStream(entry.received.id), (stored) => (stored?.outcome === undefined ? [outcome] : []), {
+      ...ledgerFold,
+      metadata: eventMetadata(billingContext(entry.received, entry.claimId)),
+      eventId: () => outcomeEventId(entry.received.id),
+    });
+    return state?.outcome ?? outcome;
   }
 }

@@ -4,10 +4,10 @@ import type { z } from 'zod';
 import { OWNERS_AND_ADMINS, RequireAccess } from '../access/require-access.decorator.js';
 import { RequestCommandContext } from '../access/request-command-context.decorator.js';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
-import type { CommandContext } from './command-context.js';
+import type { CommandContext } from '#event-store';
 import { commandAnswer, type CommandAnswer } from './command-result.js';
 import { AddMemberCommand } from './commands/add-member.command.js';
-import { RemoveMemberCommand } from './commands/remove-member.command.js';
+import { ChangeOrganizationCommand } from './commands/change-organization.command.js';
 import { addMemberRequest } from './organization-requests.js';
 import { validMemberOrSiteId, validOrganizationId } from './organization-route-parameters.js';
 
@@ -34,6 +34,6 @@ export class MembersController {
     @Param('userId', validMemberOrSiteId) userId: string,
     @RequestCommandContext() context: CommandContext,
   ): Promise<CommandAnswer> {
-    return commandAnswer(await this.commands.execute(new RemoveMemberCommand(id, userId, context)));
+    return commandAnswer(await this.commands.execute(new ChangeOrganizationCommand(id, { type: 'RemoveMember', data: { userId } }, context)));
   }
 }

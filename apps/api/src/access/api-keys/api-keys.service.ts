@@ -1,8 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { EVENT_STORE, type EventStore } from '#event-store';
+import { EVENT_STORE, eventMetadata, type CommandContext, type EventStore } from '#event-store';
 import { ProblemError } from '../../http/problem-error.js';
-import type { CommandContext } from '../../organizations/command-context.js';
 import { generateApiKey, hashSecret, parseApiKey, secretMatches } from './api-key-credential.js';
 import { apiKeyStream, type ApiKeyCreated } from './api-key-events.js';
 import { API_KEY_SCOPES, isApiKeyScope, type ApiKeyScope } from './api-key-scopes.js';
@@ -36,7 +35,7 @@ export class ApiKeys {
         {
           id: randomUUID(),
           ...event,
-          metadata: { ...context.origin, actor: context.actor, correlationId: context.correlationId, causationId: context.causationId, commandType: 'CreateApiKey' },
+          metadata: eventMetadata(context, 'CreateApiKey'),
         },
       ],
       'no_stream',
