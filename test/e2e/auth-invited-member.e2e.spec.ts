@@ -121,6 +121,21 @@ describe('a member added by e-mail, then created with chorus user:create', () =>
   });
 });
 
+describe('a refused add', () => {
+  it('records nothing anywhere: the organization decides before the address gets an id', async () => {
+    const full = await createOrganization(api, { ...teams, limits: { users: 1 } });
+    await addMember(full, 'first@example.com', 'owner');
+    const before = await app.store.headPosition();
+
+    const refused = await api.post(`/organizations/${full}/members`, { email: 'nobody-yet@example.com', role: 'member' });
+
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ code: 'LIMIT_EXCEEDED', resource: 'users', limit: 1, count: 1 });
+    expect(await eventsOf(claimStream('email', 'nobody-yet@example.com'))).toEqual([]);
+    expect(await app.store.headPosition()).toBe(before);
+  });
+});
+
 describe('concurrent adds of the same new address', () => {
   it('give every membership one user id, whatever the case, and that user signs in as both', async () => {
     const ids = await Promise.all([
