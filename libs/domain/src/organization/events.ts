@@ -56,5 +56,25 @@ export type OrganizationEvent =
 
 export type OrganizationEventType = OrganizationEvent['type'];
 
+const everyEventType: Record<OrganizationEventType, true> = {
+  OrganizationCreated: true,
+  PlanAssigned: true,
+  AddOnPurchased: true,
+  AddOnCancelled: true,
+  ChorusEnabled: true,
+  ChorusDisabled: true,
+  LimitsConfigured: true,
+  MemberAdded: true,
+  MemberRemoved: true,
+  SiteAdded: true,
+  SiteRemoved: true,
+  QualityAssuranceDomainAdded: true,
+  QualityAssuranceDomainRemoved: true,
+  WebAnalyticsDomainAdded: true,
+  WebAnalyticsDomainRemoved: true,
+};
+/** Every type evolve folds (the compiler checks the list is whole), for readers that must refuse any other. */
+export const ORGANIZATION_EVENT_TYPES = Object.keys(everyEventType) as readonly OrganizationEventType[];
+
 export const organizationStreamPrefix = 'organization-';
 export const organizationStream = (organizationId: string): string => `${organizationStreamPrefix}${organizationId}`;
