@@ -52,6 +52,7 @@ const everyCommand: Record<OrganizationCommandType, OrganizationCommand[]> = {
     { type: 'AddMember', data: { userId: 'owner-1', email: 'owner@append.example', role: 'owner' } },
     { type: 'AddMember', data: { userId: 'member-1', email: 'member@append.example', role: 'member' } },
   ],
+  ChangeMemberRole: [{ type: 'ChangeMemberRole', data: { userId: 'member-1', role: 'admin' } }],
   RemoveMember: [{ type: 'RemoveMember', data: { userId: 'member-1' } }],
   AddSite: [{ type: 'AddSite', data: { siteId: 'site-1', name: 'Main', hostname: 'append.example' } }],
   RemoveSite: [{ type: 'RemoveSite', data: { siteId: 'site-1' } }],

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Param, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Param, Patch, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import { OWNERS_AND_ADMINS, RequireAccess } from '../access/require-access.decorator.js';
@@ -10,6 +10,8 @@ import { AddMemberCommand } from './commands/add-member.command.js';
 import { ChangeOrganizationCommand } from './commands/change-organization.command.js';
 import { addMemberRequest } from './organization-requests.js';
 import { validMemberOrSiteId, validOrganizationId } from './organization-route-parameters.js';
+
+const changeRoleRequest = addMemberRequest.pick({ role: true });
 
 /** Members of an organization; owners and admins manage their own organization's members. */
 @Controller('organizations/:id/members')
@@ -25,6 +27,18 @@ export class MembersController {
     @RequestCommandContext() context: CommandContext,
   ): Promise<CommandAnswer & { userId: string }> {
     return commandAnswer(await this.commands.execute(new AddMemberCommand(id, body, context)));
+  }
+
+  /** A new role (MemberRoleChanged); the same role again changes nothing; the last owner stays an owner. */
+  @Patch(':userId')
+  @RequireAccess({ scope: 'organizations:write', members: OWNERS_AND_ADMINS })
+  async changeRole(
+    @Param('id', validOrganizationId) id: string,
+    @Param('userId', validMemberOrSiteId) userId: string,
+    @Body(new ZodValidationPipe(changeRoleRequest)) { role }: z.output<typeof changeRoleRequest>,
+    @RequestCommandContext() context: CommandContext,
+  ): Promise<CommandAnswer> {
+    return commandAnswer(await this.commands.execute(new ChangeOrganizationCommand(id, { type: 'ChangeMemberRole', data: { userId, role } }, context)));
   }
 
   @Delete(':userId')
