@@ -4,7 +4,7 @@ import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { pino } from 'pino';
 import type { Config } from '#config';
-import type { CommandContext } from '#event-store';
+import { newCommandContext, type CommandContext } from '#event-store';
 import { AppModule, createPino, StructuredLogger } from '#api';
 
 /** The service's modules without an HTTP listener, for one command-line call. */
@@ -38,12 +38,7 @@ export async function createCliContext(config: Config): Promise<CliContext> {
   return {
     app,
     config,
-    commandContext: (cliCommand) => ({
-      actor: 'cli',
-      correlationId,
-      causationId: correlationId,
-      origin: { cliCommand, ...operatingSystemUser() },
-    }),
+    commandContext: (cliCommand) => newCommandContext('cli', { cliCommand, ...operatingSystemUser() }, correlationId),
     close: () => app.close(),
   };
 }

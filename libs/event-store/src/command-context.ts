@@ -17,7 +17,7 @@ export type CommandContext = {
 };
 
 /** A context of its own (correlation and causation alike): for work that no request caused, and for tests. */
-export function newCommandContext(actor: string, origin: Record<string, string> = {}, correlationId: string = randomUUID()): CommandContext {
+export function newCommandContext(actor: string, origin: Readonly<Record<string, string>> = {}, correlationId: string = randomUUID()): CommandContext {
   return { actor, correlationId, causationId: correlationId, origin };
 }
 

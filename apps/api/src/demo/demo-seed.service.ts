@@ -7,7 +7,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import type { Logger } from 'pino';
 import { CONFIG, type Config } from '#config';
 import { DomainError } from '#domain';
-import { EVENT_STORE, newCommandContext, type CommandContext, type EventStore } from '#event-store';
+import { EVENT_STORE, newCommandContext, type EventStore } from '#event-store';
 import type { Identity } from '#identity';
 import { IDENTITY } from '../auth/identity.provider.js';
 import { PINO } from '../logging/pino.js';
@@ -44,7 +44,7 @@ export class DemoSeed implements OnApplicationBootstrap {
 
   private async seed(): Promise<void> {
     const correlationId = randomUUID();
-    const context: CommandContext = { actor: 'system', correlationId, causationId: correlationId, origin: { reason: 'demo seed' } };
+    const context = newCommandContext('system', { reason: 'demo seed' }, correlationId);
     await this.commands.execute(new CreateOrganizationCommand({ id: demoOrganizationId, name: 'Demo Organization' }, context));
     await this.commands.execute(new ChangeOrganizationCommand(demoOrganizationId, { type: 'AssignPlan', data: { line: 'chorus', plan: 'teams' } }, context));
     await this.commands.execute(new ChangeOrganizationCommand(demoOrganizationId, { type: 'EnableChorus', data: {} }, context));
