@@ -169,6 +169,12 @@ describe('no source file mutates stored events', () => {
     expect(files.filter((file) => pattern.test(readFileSync(file, 'utf8'))).map((file) => relative(root, file))).toEqual([]);
   });
 
+  it('only handleCommand appends: every write loads, decides and appends the one way', () => {
+    const appenders = files.filter((file) => /\.append\(/.test(readFileSync(file, 'utf8')));
+
+    expect(appenders.map((file) => relative(root, file))).toEqual(['libs/event-store/src/command-handler.ts']);
+  });
+
   it('only the event store\'s migrations create the events table', () => {
     const creators = files.filter((file) => /\bCREATE\s+TABLE\s+(IF\s+NOT\s+EXISTS\s+)?["'`[]?events\b/i.test(readFileSync(file, 'utf8')));
 
