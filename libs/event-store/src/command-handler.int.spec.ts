@@ -55,6 +55,19 @@ const eventsIn = async (streamId: string): Promise<RecordedEvent[]> => {
 const rivalTakes = (guest: string) =>
   store.append(stream, [{ id: randomUUID(), type: 'SeatTaken', data: { guest }, metadata: eventMetadata(newCommandContext('cli')) }], 'any');
 
+/** takeSeat, with a rival taking a seat between our read and our append the first two times. */
+function takeSeatLosingTwoRaces(guest: string) {
+  let decisions = 0;
+  return {
+    decisions: () => decisions,
+    decide: async (state: Room) => {
+      decisions += 1;
+      if (decisions <= 2) await rivalTakes(`rival-${decisions}`);
+      return takeSeat(guest)(state);
+    },
+  };
+}
+
 beforeEach(() => {
   dataDir = mkdtempSync(join(tmpdir(), 'chorus-command-handler-'));
   store = SqliteEventStore.open({ file: join(dataDir, 'events.sqlite') });
@@ -113,37 +126,18 @@ describe('handleCommand', () => {
   });
 
   it('reads again and decides again after each lost race, and succeeds while the decision holds', async () => {
-    let decisions = 0;
-    const handled = await handleCommand(
-      store,
-      stream,
-      async (state: Room) => {
-        decisions += 1;
-        if (decisions <= 2) await rivalTakes(`rival-${decisions}`);
-        return takeSeat('ada')(state);
-      },
-      { ...room, metadata },
-    );
+    const seat = takeSeatLosingTwoRaces('ada');
+    const handled = await handleCommand(store, stream, seat.decide, { ...room, metadata });
 
-    expect(decisions).toBe(3);
+    expect(seat.decisions()).toBe(3);
     expect(handled.state.guests).toEqual(['rival-1', 'rival-2', 'ada']);
     expect((await eventsIn(stream)).map((event) => (event.data as { guest: string }).guest)).toEqual(['rival-1', 'rival-2', 'ada']);
   });
 
   it('answers the new decision when a lost race changed it', async () => {
     await handleCommand(store, stream, takeSeat('a'), { ...room, metadata });
-    let decisions = 0;
 
-    const refused = handleCommand(
-      store,
-      stream,
-      async (state: Room) => {
-        decisions += 1;
-        if (decisions <= 2) await rivalTakes(`rival-${decisions}`);
-        return takeSeat('ada')(state);
-      },
-      { ...room, metadata },
-    );
+    const refused = handleCommand(store, stream, takeSeatLosingTwoRaces('ada').decide, { ...room, metadata });
 
     await expect(refused).rejects.toBeInstanceOf(RoomFull);
     expect(await eventsIn(stream)).toHaveLength(seats);
