@@ -2,7 +2,7 @@
 // claim (appended only if the stream does not exist), its second the outcome. See README.md.
 import { Inject, Injectable } from '@nestjs/common';
 import type { OrganizationCommand } from '#domain';
-import { EVENT_STORE, eventMetadata, handleCommand, type CommandContext, type EventStore, type StreamFold } from '#event-store';
+import { EVENT_STORE, eventMetadata, handleCommand, loadStream, type CommandContext, type EventStore, type StreamFold } from '#event-store';
 import type { BillingEvent } from './billing-event.schema.js';
 import { nameBasedUuid } from './name-based-uuid.js';
 
@@ -47,7 +47,7 @@ export function billingContext(received: BillingEventReceived['data'], causation
 
 type LedgerEvent = BillingEventReceived | BillingOutcome;
 
-/** The ledger as its stream says: nothing, claimed (pending), or finished. */
+/** The ledger as its stream says: nothing, claimed (pending), or finished. The claim's id is the one it is always appended with. */
 const ledgerFold: StreamFold<LedgerEntry | undefined, LedgerEvent> = {
   initialState: undefined,
   evolve: (entry, event) => {
@@ -62,17 +62,7 @@ export class BillingLedger {
   constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {}
 
   async read(providerEventId: string): Promise<LedgerEntry | undefined> {
-    const read = await this.store.readStream(billingStream(providerEventId), { maxCount: 2 });
-    if (!read.found) return undefined;
-    const [claim, outcome] = read.events;
-    if (claim === undefined || claim.type !== 'BillingEventReceived') {
-      throw new Error(`${billingStream(providerEventId)} does not start with BillingEventReceived`);
-    }
-    return {
-      claimId: claim.id,
-      received: claim.data as BillingEventReceived['data'],
-      outcome: outcome === undefined ? undefined : ({ type: outcome.type, data: outcome.data } as BillingOutcome),
-    };
+    return (await loadStream(this.store, billingStream(providerEventId), ledgerFold)).state;
   }
 
   /** Claims the provider event id; whoever wins, answers the entry as stored (the first delivery's content). */
