@@ -1,10 +1,10 @@
 import { Body, Controller, Delete, Param, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
+import type { CommandContext } from '#event-store';
 import { OWNERS_AND_ADMINS, RequireAccess } from '../access/require-access.decorator.js';
 import { RequestCommandContext } from '../access/request-command-context.decorator.js';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
-import type { CommandContext } from '#event-store';
 import { commandAnswer, type CommandAnswer } from './command-result.js';
 import { AddSiteCommand } from './commands/add-site.command.js';
 import { ChangeOrganizationCommand } from './commands/change-organization.command.js';
