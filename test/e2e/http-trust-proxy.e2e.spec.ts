@@ -2,7 +2,7 @@
 // request.ip, which believes X-Forwarded-For only from the proxies the setting names (none by
 // default). A client on loopback forging the header must not get a fresh address per request.
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { startAuthApp, type AuthApp } from '../../apps/api/src/auth/testing/auth-app.js';
+import { startAuthApp, type AuthApp } from '../support/auth-app.js';
 import { createApiKey } from '../support/api-keys.js';
 import { httpClient } from '../support/http-client.js';
 
