@@ -1,32 +1,27 @@
-// First run (SEED_DEMO): the server creates a demo organization and its owner on an empty store and
-// prints, once, how to sign in; the printed password works.
-import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+// First run (SEED_DEMO): the server creates a demo organization and its owner on an empty store; the
+// start-up banner shows, once, how to sign in, and the shown password works.
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { CommandBus } from '@nestjs/cqrs';
 import { startAuthApp, type AuthApp } from '../../apps/api/src/auth/testing/auth-app.js';
 import { DemoSeed } from '../../apps/api/src/demo/demo-seed.service.js';
+import { PINO } from '../../apps/api/src/logging/pino.js';
+import { startUpBanner } from '../../apps/api/src/start-up/start-up-banner.js';
 
 let app: AuthApp;
-const printed: string[] = [];
 
 beforeAll(async () => {
-  const log = jest.spyOn(console, 'log').mockImplementation((...lines: unknown[]) => {
-    printed.push(lines.join(' '));
-  });
-  try {
-    app = await startAuthApp({ SEED_DEMO: 'true', PRODUCT_NAME: 'Chorus' });
-  } finally {
-    log.mockRestore();
-  }
+  app = await startAuthApp({ SEED_DEMO: 'true', PRODUCT_NAME: 'Chorus' });
 });
 afterAll(async () => {
   await app.close();
 });
 
 describe('the demo seed', () => {
-  it('prints the sign-in URL, the owner and a generated password, which signs in as the owner of the demo organization', async () => {
-    const output = printed.join('\n');
-    expect(output).toContain(`${app.config.publicUrl}/login`);
-    expect(output).toContain('owner@demo.chorus.localhost');
-    const password = /password: (\S+)/.exec(output)?.[1] ?? '';
+  it('gives the banner the sign-in URL, the owner and a generated password, which signs in as the owner of the demo organization', async () => {
+    const banner = await startUpBanner(app.app, app.config);
+    expect(banner).toContain(`${app.config.publicUrl}/login`);
+    expect(banner).toContain('owner@demo.chorus.localhost');
+    const password = /password: +(\S+)/.exec(banner)?.[1] ?? '';
     expect(password.length).toBeGreaterThanOrEqual(16);
 
     const browser = app.browser();
@@ -40,15 +35,14 @@ describe('the demo seed', () => {
     expect(organization.body.sites).toHaveLength(2);
   });
 
-  it('does nothing on a store that already holds events, so the password is printed only once', async () => {
+  it('does nothing on a store that already holds events, and then names the demo owner without a password', async () => {
     const before = await app.store.headPosition();
-    const log = jest.spyOn(console, 'log').mockImplementation(() => undefined);
-    try {
-      await app.app.get(DemoSeed).onApplicationBootstrap();
-      expect(log).not.toHaveBeenCalled();
-    } finally {
-      log.mockRestore();
-    }
+    // A second start on the same store.
+    const seed = new DemoSeed(app.config, 'server', app.store, app.identity, app.app.get(CommandBus), app.app.get(PINO));
+
+    await seed.onApplicationBootstrap();
+
     expect(await app.store.headPosition()).toBe(before);
+    expect(await seed.signIn()).toEqual({ kind: 'existing', email: 'owner@demo.chorus.localhost' });
   });
 });

@@ -21,6 +21,9 @@ export type MailerOptions = {
   logMessageText: boolean;
 };
 
+/** Where mail goes when SMTP_URL is not set. */
+export const outboxDirectory = (dataDir: string): string => join(dataDir, 'outbox');
+
 // Characters that end a sentence rather than a link ("Open https://x/reset/abc.").
 const TRAILING_PUNCTUATION = /[.,;:!?)\]]+$/;
 
@@ -46,7 +49,7 @@ export function createMailer(options: MailerOptions): Mailer {
     };
   }
   const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
-  const outbox = join(options.dataDir, 'outbox');
+  const outbox = outboxDirectory(options.dataDir);
   return {
     async send(message) {
       const info = await transport.sendMail({ from: options.from, ...message });
