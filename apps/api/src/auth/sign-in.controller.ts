@@ -1,4 +1,4 @@
-// POST /login, /logout, /forgot, /reset (API.md, Sign-in).
+// POST /login, /logout, /forgot, /reset (API.md, Sign-in), and /reset/validity (apps/api README).
 import { Body, Controller, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
@@ -10,7 +10,7 @@ import { BrowserSessions } from './browser-sessions.service.js';
 import { asProblem } from './identity-problem.js';
 import { IDENTITY } from './identity.provider.js';
 import { identityContext } from './request-origin.js';
-import { forgotRequest, loginRequest, resetRequest } from './sign-in-requests.js';
+import { forgotRequest, loginRequest, resetRequest, resetValidityRequest } from './sign-in-requests.js';
 
 /** The one answer to POST /forgot, whether or not the address is known. */
 export const forgotAnswer = { message: 'If this address belongs to an account, a link to reset the password is on its way.' };
@@ -69,6 +69,21 @@ export class SignInController {
       });
     });
     return forgotAnswer;
+  }
+
+  /**
+   * Whether a reset link still works, so the page can say so when it opens rather than after the
+   * user typed a new password twice. The token travels in the body, as in RFC 7662's token
+   * introspection, to stay out of URLs and access logs. Nothing is used up or recorded.
+   */
+  @Post('reset/validity')
+  @HttpCode(200)
+  async resetValidity(
+    @Body(new ZodValidationPipe(resetValidityRequest)) { token }: z.output<typeof resetValidityRequest>,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<{ valid: boolean }> {
+    response.setHeader('Cache-Control', 'no-store');
+    return { valid: await this.identity.passwordReset.isValid(token) };
   }
 
   @Post('reset')
