@@ -1,19 +1,22 @@
 // First run (SEED_DEMO): the server creates a demo organization and its owner on an empty store; the
-// start-up banner shows, once, how to sign in, and the shown password works.
+// start-up banner shows, once, how to sign in, and the shown password works. A restart shows no password.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { CommandBus } from '@nestjs/cqrs';
-import { startAuthApp, type AuthApp } from '../../apps/api/src/auth/testing/auth-app.js';
-import { DemoSeed } from '../../apps/api/src/demo/demo-seed.service.js';
-import { PINO } from '../../apps/api/src/logging/pino.js';
-import { startUpBanner } from '../../apps/api/src/start-up/start-up-banner.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DemoSeed, startUpBanner } from '#api';
+import { startAuthApp, type AuthApp } from '../support/auth-app.js';
 
 let app: AuthApp;
+let dataDir: string;
 
 beforeAll(async () => {
-  app = await startAuthApp({ SEED_DEMO: 'true', PRODUCT_NAME: 'Chorus' });
+  dataDir = mkdtempSync(join(tmpdir(), 'chorus-demo-seed-'));
+  app = await startAuthApp({ SEED_DEMO: 'true', PRODUCT_NAME: 'Chorus', DATA_DIR: dataDir });
 });
 afterAll(async () => {
   await app.close();
+  rmSync(dataDir, { recursive: true, force: true });
 });
 
 describe('the demo seed', () => {
@@ -35,14 +38,19 @@ describe('the demo seed', () => {
     expect(organization.body.sites).toHaveLength(2);
   });
 
-  it('does nothing on a store that already holds events, and then names the demo owner without a password', async () => {
+  it('does nothing on a store that already holds events', async () => {
     const before = await app.store.headPosition();
-    // A second start on the same store.
-    const seed = new DemoSeed(app.config, 'server', app.store, app.identity, app.app.get(CommandBus), app.app.get(PINO));
-
-    await seed.onApplicationBootstrap();
-
+    await app.app.get(DemoSeed).onApplicationBootstrap();
     expect(await app.store.headPosition()).toBe(before);
-    expect(await seed.signIn()).toEqual({ kind: 'existing', email: 'owner@demo.chorus.localhost' });
+  });
+
+  it('after a restart on the same store names the demo owner and shows no password', async () => {
+    await app.close();
+    app = await startAuthApp({ SEED_DEMO: 'true', PRODUCT_NAME: 'Chorus', DATA_DIR: dataDir });
+
+    expect(await app.app.get(DemoSeed).signIn()).toEqual({ kind: 'existing', email: 'owner@demo.chorus.localhost' });
+    const banner = await startUpBanner(app.app, app.config);
+    expect(banner).toContain('as the demo owner, owner@demo.chorus.localhost');
+    expect(banner).not.toContain('password:');
   });
 });
