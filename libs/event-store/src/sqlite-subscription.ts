@@ -1,4 +1,4 @@
-import type { SubscribeToAllOptions, Subscription } from './event-store.port.js';
+import { InvalidPositionError, type SubscribeToAllOptions, type Subscription } from './event-store.port.js';
 import { rowPosition, rowStreamId, rowType, toRecordedEvent, type EventRow } from './sqlite-event-row.js';
 import { matchesSubscriptionFilter } from './subscription-filter.js';
 
@@ -19,6 +19,8 @@ export class SqliteSubscription implements Subscription {
 
   constructor(
     private readonly readPage: (afterPosition: bigint, limit: number) => readonly EventRow[],
+    /** The last position stored (0 when empty). */
+    private readonly headPosition: () => bigint,
     private readonly options: SubscribeToAllOptions,
     /** Tells the store this subscription no longer needs waking. */
     private readonly release: () => void,
@@ -58,6 +60,9 @@ export class SqliteSubscription implements Subscription {
     let seen = this.options.fromPosition;
     let caughtUp = false;
     try {
+      // Positions are 1, 2, 3, ... without gaps: any position up to the head is an event's.
+      const head = this.headPosition();
+      if (position > head) throw new InvalidPositionError(position, `this store's last position is ${head}`);
       while (!this.stopped) {
         this.woken = false;
         const page = this.readPage(position, SUBSCRIPTION_PAGE_SIZE);

@@ -60,6 +60,10 @@ export class StoreWithoutDuplicateDetection implements EventStore {
 
   async ping(): Promise<void> {}
 
+  async storeId(): Promise<string> {
+    return 'in-memory';
+  }
+
   async close(): Promise<void> {}
 
   private stream(streamId: string): RecordedEvent[] {

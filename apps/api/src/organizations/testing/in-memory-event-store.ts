@@ -64,5 +64,9 @@ export class InMemoryEventStore implements EventStore {
 
   async ping(): Promise<void> {}
 
+  async storeId(): Promise<string> {
+    return 'in-memory';
+  }
+
   async close(): Promise<void> {}
 }
