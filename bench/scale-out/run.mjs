@@ -16,6 +16,7 @@ import os, { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
+import { organizationStory as story } from '../support/organization-story.mjs';
 import { createPlanCatalogue, decide, foldOrganization, organizationStream } from '../../dist/libs/domain/src/index.js';
 import { openEventStore } from '../../dist/libs/event-store/src/index.js';
 import { ReadModels } from '../../dist/libs/read-models/src/index.js';
@@ -98,20 +99,6 @@ async function writes(writers) {
       `(${format(commands)} commands in ${elapsed.toFixed(1)} s); projector behind when they stopped: ${lag}, caught up ${catchUp.toFixed(2)} s later`,
   );
 }
-
-/** One organization's life, ten events (the projections bench's story). */
-const story = [
-  (i) => ['OrganizationCreated', { id: `org-${i}`, name: `Organization ${i}` }],
-  (i) => ['PlanAssigned', { line: 'classic', plan: i % 2 === 0 ? 'professional' : 'enterprise' }],
-  (i) => ['MemberAdded', { userId: `owner-${i}`, email: `owner${i}@example.test`, role: 'owner', chorusUser: false }],
-  (i) => ['SiteAdded', { siteId: `site-${i}`, name: 'Main site', hostname: `www.org${i}.example` }],
-  () => ['PlanAssigned', { line: 'chorus', plan: 'teams', serviceLevel: 'assisted' }],
-  (i) => ['ChorusEnabled', { parallelUse: i % 3 === 0 }],
-  (i) => ['MemberAdded', { userId: `member-${i}`, email: `member${i}@example.test`, role: 'member', chorusUser: i % 2 === 0 }],
-  () => ['AddOnPurchased', { addOn: 'qualityAssurance', quantity: 1 }],
-  (i) => ['QualityAssuranceDomainAdded', { domain: `qa.org${i}.example` }],
-  (i) => ['LimitsConfigured', { users: 3 + (i % 5) }],
-];
 
 async function size() {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'chorus-bench-scale-out-'));
