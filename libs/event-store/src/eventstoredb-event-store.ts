@@ -286,7 +286,9 @@ export class EventStoreDbEventStore implements EventStore {
     expected: 'any' | 'stream_exists',
   ): Promise<AppendResult> {
     for (let attempt = 1; ; attempt += 1) {
-      const tail = await this.readStreamEvents(streamId, { direction: 'backwards', maxCount: ids.length });
+      const tail = await this.readStreamOrDeleted(streamId, { direction: 'backwards', maxCount: ids.length });
+      // A tombstone does not show in the metadata the append checked first.
+      if (tail === 'deleted') throw new StreamDeletedError(streamId);
       if (!tail.found && expected === 'stream_exists') throw new WrongExpectedRevisionError(streamId, expected, 'no_stream');
       const stored = tail.found ? [...tail.events].reverse() : [];
       const first = stored[0];
@@ -381,6 +383,16 @@ export class EventStoreDbEventStore implements EventStore {
     options: ReadStreamOptions,
     register?: (cancel: CancelRead) => () => void,
   ): Promise<ReadStreamResult> {
+    const read = await this.readStreamOrDeleted(streamId, options, register);
+    // A tombstoned stream reads as not found, like a soft-deleted one (whose events the server hides).
+    return read === 'deleted' ? { found: false } : read;
+  }
+
+  private async readStreamOrDeleted(
+    streamId: string,
+    options: ReadStreamOptions,
+    register?: (cancel: CancelRead) => () => void,
+  ): Promise<ReadStreamResult | 'deleted'> {
     assertValidMaxCount(options.maxCount);
     const backwards = options.direction === 'backwards';
     const events: RecordedEvent[] = [];
@@ -396,8 +408,7 @@ export class EventStoreDbEventStore implements EventStore {
       });
     } catch (error) {
       if (error instanceof StreamNotFoundError) return { found: false };
-      // A tombstoned stream reads as not found, like a soft-deleted one (whose events the server hides).
-      if (error instanceof Error && 'type' in error && error.type === ErrorType.STREAM_DELETED) return { found: false };
+      if (error instanceof Error && 'type' in error && error.type === ErrorType.STREAM_DELETED) return 'deleted';
       throw error;
     }
     return { found: true, events };
