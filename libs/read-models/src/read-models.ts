@@ -1,7 +1,7 @@
 // The read side of one process: the read-model database, its queries, the projector (when it runs
 // here), read-your-writes waits, health, rebuild and verification.
 import type { PlanCatalogue } from '#domain';
-import type { EventStore } from '#event-store';
+import { EventStoreClosedError, type EventStore } from '#event-store';
 import { Checkpoints, type Checkpoint, type ProjectionFailure } from './checkpoints.js';
 import { isReady, type ProjectionHealth, type ReadModelsHealth } from './health/read-models-health.js';
 import { correlationProjection } from './correlation/correlation.projection.js';
@@ -223,6 +223,8 @@ export class ReadModels {
         }
         return;
       } catch (error) {
+        // A closed store will not answer later either: the runners find it closed and stop.
+        if (error instanceof EventStoreClosedError) return;
         logger.warn({ err: error }, 'cannot read the event store identity; trying again');
         await new Promise((resolve) => setTimeout(resolve, identityRetryMs));
       }
