@@ -9,9 +9,8 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { loadConfig } from '#config';
 import { foldOrganization, organizationView, type OrganizationEvent } from '#domain';
 import { EVENT_STORE, SqliteEventStore, type EventStore } from '#event-store';
-import { recordScriptedHistory, recordedAtOf, scriptCatalogue, ScriptClock, SCRIPT_STEP_MS } from '../../apps/api/src/audit/testing/scripted-history.js';
-import { signBillingPayload } from '../../apps/api/src/billing/billing-signature.js';
-import { createApp } from '../../apps/api/src/create-app.js';
+import { createApp, signBillingPayload } from '#api';
+import { recordScriptedHistory, recordedAtOf, scriptCatalogue, ScriptClock, SCRIPT_STEP_MS } from '../support/scripted-history.js';
 import { createApiKey } from '../support/api-keys.js';
 import { httpClient, type HttpClient, type HttpResponse } from '../support/http-client.js';
 

@@ -7,8 +7,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startAuthApp, type AuthApp } from '../../apps/api/src/auth/testing/auth-app.js';
-import { Browser } from '../../apps/api/src/auth/testing/browser.js';
+import { startAuthApp, type AuthApp } from '../support/auth-app.js';
+import { Browser } from '../support/browser.js';
 
 const password = 'correct horse battery staple';
 const sharedSecret = 's'.repeat(48);

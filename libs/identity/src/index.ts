@@ -3,7 +3,6 @@ export * from './clock.js';
 export * from './errors.js';
 export * from './identity.js';
 export * from './logger.js';
-export * from './metadata.js';
 export * from './mail/mailer.js';
 export * from './passwords/password-policy.js';
 export * from './password-reset/password-reset.js';

@@ -1,6 +1,6 @@
 import { Global, Module } from '@nestjs/common';
-import type { Identity } from '#identity';
-import { USER_DIRECTORY, type UserDirectory } from '../organizations/user-directory.js';
+import type { Identity, UserDirectory } from '#identity';
+import { USER_DIRECTORY } from '../organizations/user-directory.js';
 import { AuthCookies } from './auth-cookies.js';
 import { BrowserSessions } from './browser-sessions.service.js';
 import { GoogleSignInController } from './google/google-sign-in.controller.js';
@@ -23,15 +23,7 @@ import { XsrfMiddleware } from './xsrf.middleware.js';
   providers: [
     IdentityClock,
     identityProvider,
-    {
-      provide: USER_DIRECTORY,
-      inject: [IDENTITY],
-      // A reservation is recorded with the metadata of the command that asked for it.
-      useFactory: (identity: Identity): UserDirectory => ({
-        userIdForEmail: (email, { actor, correlationId, causationId, origin }) =>
-          identity.directory.userIdForEmail(email, { ...origin, actor, correlationId, causationId }),
-      }),
-    },
+    { provide: USER_DIRECTORY, inject: [IDENTITY], useFactory: (identity: Identity): UserDirectory => identity.directory },
     googleStrategyProvider,
     AuthCookies,
     BrowserSessions,
