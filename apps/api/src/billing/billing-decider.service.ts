@@ -2,7 +2,7 @@
 // the raw stream (event ids and metadata, not just the folded state) to recognise its own earlier write
 // and newer plan purchases, and it proposes deterministic event ids. See README.md.
 import { Inject, Injectable } from '@nestjs/common';
-import { decide, foldOrganization, organizationStream, type PlanAssigned, type PlanCatalogue } from '#domain';
+import { decide, foldOrganization, operator, organizationStream, type PlanAssigned, type PlanCatalogue } from '#domain';
 import { EVENT_STORE, WrongExpectedRevisionError, type EventStore, type RecordedEvent } from '#event-store';
 import { MAX_DECISION_ATTEMPTS } from '../organizations/organization-decider.service.js';
 import { PLAN_CATALOGUE } from '../plans/plan-catalogue.module.js';
@@ -66,7 +66,7 @@ export class BillingDecider {
         return { type: 'BillingEventSuperseded', data: { organizationId, supersededBy, revision: head.revision.toString(), position: head.position.toString() } };
       }
 
-      const events = decide(command, foldOrganization(read.events.map(asOrganizationEvent)), { catalogue: this.catalogue });
+      const events = decide(command, foldOrganization(read.events.map(asOrganizationEvent)), { catalogue: this.catalogue, requester: operator });
       // Nothing to change (the plan is already in place): answered where the organization stands.
       if (events.length === 0) return applied(organizationId, [], head);
       const metadata = { ...billingMetadata(entry.received, entry.claimId), commandType: command.type };

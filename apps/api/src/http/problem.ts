@@ -32,6 +32,7 @@ const domainStatus: Record<DomainErrorCode, number> = {
   FEATURE_DISABLED: 409,
   INVALID_QUANTITY: 409,
   LAST_OWNER: 409,
+  FORBIDDEN: 403,
 };
 
 const domainTitle: Record<DomainErrorCode, string> = {
@@ -45,6 +46,7 @@ const domainTitle: Record<DomainErrorCode, string> = {
   FEATURE_DISABLED: 'The feature is not enabled',
   INVALID_QUANTITY: 'The quantity is not possible',
   LAST_OWNER: 'The last owner cannot leave',
+  FORBIDDEN: 'Not allowed',
 };
 
 const httpCode: Record<number, [code: string, title: string]> = {

@@ -1,3 +1,5 @@
+import { memberRequester, operator, type Requester } from '#domain';
+
 /** Who asked for a command and why: becomes the metadata of every event the command records. */
 export type CommandContext = {
   /** `user:<id>`, `api-key:<id>`, `billing`, `cli`. */
@@ -12,3 +14,12 @@ export type CommandContext = {
   /** Where the command came from, for auditors, stored as-is in the metadata (e.g. clientIp, userAgent, cliCommand). */
   origin: Readonly<Record<string, string>>;
 };
+
+/**
+ * Who the domain holds to the organization's roles: the user an actor `user:<id>` names (the actor the
+ * events record, so the rule and the audit trail never disagree); anyone else is an operator, whose
+ * API key scopes or command-line access were checked before.
+ */
+export function requesterOf(context: Pick<CommandContext, 'actor'>): Requester {
+  return context.actor.startsWith('user:') ? memberRequester(context.actor.slice('user:'.length)) : operator;
+}

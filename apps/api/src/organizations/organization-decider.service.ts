@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { decide, type OrganizationCommand, type PlanCatalogue } from '#domain';
 import { WrongExpectedRevisionError, type EventMetadata } from '#event-store';
 import { PLAN_CATALOGUE } from '../plans/plan-catalogue.module.js';
-import type { CommandContext } from './command-context.js';
+import { requesterOf, type CommandContext } from './command-context.js';
 import type { CommandResult } from './command-result.js';
 import { OrganizationRepository } from './organization-repository.js';
 
@@ -34,7 +34,7 @@ export class OrganizationDecider {
     };
     for (let attempt = 1; ; attempt += 1) {
       const loaded = await this.organizations.load(organizationId);
-      const events = decide(command, loaded.state, { catalogue: this.catalogue });
+      const events = decide(command, loaded.state, { catalogue: this.catalogue, requester: requesterOf(context) });
       if (events.length === 0) {
         // Nothing to change (e.g. enabling Chorus again): answer where the organization already is.
         return { id: organizationId, revision: loaded.revision ?? -1n, position: loaded.position ?? -1n };

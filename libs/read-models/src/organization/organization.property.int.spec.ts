@@ -54,7 +54,7 @@ const command: fc.Arbitrary<OrganizationCommand> = fc.oneof(
     data: fc.record({
       userId: fc.constantFrom(...userIds),
       email: fc.constantFrom('ada@example.com', 'bob@example.com'),
-      role: fc.constantFrom('owner', 'admin', 'member'),
+      role: fc.constantFrom('owner', 'admin', 'member', 'auditor'),
       chorusUser: fc.boolean(),
     }),
   }),
