@@ -1,11 +1,13 @@
 import { Global, Module } from '@nestjs/common';
 import type { Identity } from '#identity';
 import { USER_DIRECTORY, type UserDirectory } from '../organizations/user-directory.js';
+import { AccountController } from './account.controller.js';
 import { AuthCookies } from './auth-cookies.js';
 import { BrowserSessions } from './browser-sessions.service.js';
 import { GoogleSignInController } from './google/google-sign-in.controller.js';
 import { googleStrategyProvider } from './google/google-strategy.provider.js';
 import { IDENTITY, IdentityClock, identityProvider } from './identity.provider.js';
+import { InvitationsController } from './invitations.controller.js';
 import { Memberships } from './memberships.service.js';
 import { SessionPrincipalResolver } from './session-principal.resolver.js';
 import { SessionController } from './session.controller.js';
@@ -19,7 +21,7 @@ import { XsrfMiddleware } from './xsrf.middleware.js';
  */
 @Global()
 @Module({
-  controllers: [SignInController, SessionController, GoogleSignInController],
+  controllers: [SignInController, SessionController, GoogleSignInController, AccountController, InvitationsController],
   providers: [
     IdentityClock,
     identityProvider,
@@ -39,6 +41,6 @@ import { XsrfMiddleware } from './xsrf.middleware.js';
     SessionPrincipalResolver,
     XsrfMiddleware,
   ],
-  exports: [IDENTITY, IdentityClock, USER_DIRECTORY, AuthCookies, BrowserSessions, XsrfMiddleware],
+  exports: [IDENTITY, IdentityClock, USER_DIRECTORY, AuthCookies, BrowserSessions, Memberships, XsrfMiddleware],
 })
 export class AuthModule {}

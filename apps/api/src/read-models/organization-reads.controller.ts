@@ -9,8 +9,11 @@ import { jsonSafe } from '../organizations/command-result.js';
 import { validOrganizationId } from '../organizations/organization-route-parameters.js';
 import { awaitMinPosition, readQuery, type ReadQuery } from './read-your-writes.js';
 
+/** A member as GET /organizations/:id shows them: invited is true until they have signed in once (CONSOLE.md, Members). */
+export type MemberAnswer = OrganizationView['members'][number] & { invited: boolean };
+
 /** GET /organizations/:id: the read model's view, the revision and global position it reflects. */
-export type OrganizationAnswer = OrganizationView & { revision: number | string; position: number | string };
+export type OrganizationAnswer = Omit<OrganizationView, 'members'> & { members: MemberAnswer[]; revision: number | string; position: number | string };
 
 export type NotificationRecipientsAnswer = { organizationId: string; recipients: Member[]; position: number | string };
 
@@ -35,7 +38,9 @@ export class OrganizationReadsController {
     await awaitMinPosition(this.readModels, query, response);
     const found = this.readModels.organizations.getOrganization(id);
     if (found === undefined) throw notFound(id);
-    return { ...found.view, revision: jsonSafe(found.revision), position: jsonSafe(found.position) };
+    const signedIn = this.readModels.signIns.signedInOnce(found.view.members.map((member) => member.userId));
+    const members = found.view.members.map((member) => ({ ...member, invited: !signedIn.has(member.userId) }));
+    return { ...found.view, members, revision: jsonSafe(found.revision), position: jsonSafe(found.position) };
   }
 
   @Get(':id/notification-recipients')
