@@ -3,7 +3,7 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
-const webFeatures = ['login', 'forgot', 'reset', 'google'];
+const webFeatures = ['login', 'forgot', 'reset', 'google', 'console-shell', 'overview', 'members', 'sites', 'domains', 'account', 'invitations', 'history'];
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'data/**', 'web/dist/**', '.ci/artifacts/**', '**/*.cjs'] },

@@ -1,5 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import type { Identity } from '#identity';
+import { MEMBER_INVITATIONS } from '../organizations/member-invitations.js';
+import { OrganizationsStoreModule } from '../organizations/organizations-store.module.js';
 import { USER_DIRECTORY, type UserDirectory } from '../organizations/user-directory.js';
 import { AccountController } from './account.controller.js';
 import { AuthCookies } from './auth-cookies.js';
@@ -8,6 +10,7 @@ import { GoogleSignInController } from './google/google-sign-in.controller.js';
 import { googleStrategyProvider } from './google/google-strategy.provider.js';
 import { IDENTITY, IdentityClock, identityProvider } from './identity.provider.js';
 import { InvitationsController } from './invitations.controller.js';
+import { memberInvitationsProvider } from './member-invitations.provider.js';
 import { Memberships } from './memberships.service.js';
 import { SessionPrincipalResolver } from './session-principal.resolver.js';
 import { SessionController } from './session.controller.js';
@@ -21,6 +24,7 @@ import { XsrfMiddleware } from './xsrf.middleware.js';
  */
 @Global()
 @Module({
+  imports: [OrganizationsStoreModule],
   controllers: [SignInController, SessionController, GoogleSignInController, AccountController, InvitationsController],
   providers: [
     IdentityClock,
@@ -34,6 +38,7 @@ import { XsrfMiddleware } from './xsrf.middleware.js';
           identity.directory.userIdForEmail(email, { ...origin, actor, correlationId, causationId }),
       }),
     },
+    memberInvitationsProvider,
     googleStrategyProvider,
     AuthCookies,
     BrowserSessions,
@@ -41,6 +46,6 @@ import { XsrfMiddleware } from './xsrf.middleware.js';
     SessionPrincipalResolver,
     XsrfMiddleware,
   ],
-  exports: [IDENTITY, IdentityClock, USER_DIRECTORY, AuthCookies, BrowserSessions, Memberships, XsrfMiddleware],
+  exports: [IDENTITY, IdentityClock, USER_DIRECTORY, MEMBER_INVITATIONS, AuthCookies, BrowserSessions, Memberships, XsrfMiddleware],
 })
 export class AuthModule {}

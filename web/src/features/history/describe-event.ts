@@ -1,0 +1,59 @@
+// An organization event and its actor in words ("Member added: ann@example.com as admin").
+import type { HistoryEvent, Member } from '../../api/contract';
+
+const text = (value: unknown): string => (typeof value === 'string' || typeof value === 'number' ? String(value) : '');
+
+export function describeEvent(event: HistoryEvent): string {
+  const data = event.data;
+  switch (event.type) {
+    case 'OrganizationCreated':
+      return `Organization created: ${text(data.name)}`;
+    case 'PlanAssigned':
+      return `Plan assigned: ${text(data.line) === 'chorus' ? 'Chorus' : 'Classic'} ${text(data.plan)}${data.serviceLevel ? `, ${text(data.serviceLevel)} service` : ''}`;
+    case 'AddOnPurchased':
+      return `Add-on purchased: ${text(data.addOn)} × ${text(data.quantity)}`;
+    case 'AddOnCancelled':
+      return `Add-on cancelled: ${text(data.addOn)} × ${text(data.quantity)}`;
+    case 'ChorusEnabled':
+      return 'Chorus turned on';
+    case 'ChorusDisabled':
+      return 'Chorus turned off';
+    case 'LimitsConfigured':
+      return `Limits configured: ${Object.entries(data)
+        .map(([key, value]) => `${key} ${value === null ? 'from the plan' : text(value) || String(value)}`)
+        .join(', ')}`;
+    case 'MemberAdded':
+      return `Member added: ${text(data.email)} as ${text(data.role)}`;
+    case 'MemberRemoved':
+      return `Member removed: ${text(data.email) || text(data.userId)}`;
+    case 'MemberRoleChanged':
+      return `Role changed: ${text(data.email) || text(data.userId)} is ${text(data.role)} now`;
+    case 'SiteAdded':
+      return `Site added: ${text(data.name)} (${text(data.hostname)})`;
+    case 'SiteRemoved':
+      return `Site removed: ${text(data.siteId)}`;
+    case 'QualityAssuranceDomainAdded':
+      return `QA domain added: ${text(data.domain)}`;
+    case 'QualityAssuranceDomainRemoved':
+      return `QA domain removed: ${text(data.domain)}`;
+    case 'WebAnalyticsDomainAdded':
+      return `Web analytics domain added: ${text(data.domain)}`;
+    case 'WebAnalyticsDomainRemoved':
+      return `Web analytics domain removed: ${text(data.domain)}`;
+    default:
+      return event.type;
+  }
+}
+
+export function describeActor(actor: string | undefined, members: readonly Member[]): string {
+  if (actor === undefined) return 'Unknown';
+  if (actor === 'billing') return 'Billing';
+  if (actor === 'cli') return 'Command line';
+  if (actor === 'system') return 'System';
+  if (actor.startsWith('api-key:')) return `API key ${actor.slice('api-key:'.length)}`;
+  if (actor.startsWith('user:')) {
+    const userId = actor.slice('user:'.length);
+    return members.find((member) => member.userId === userId)?.email ?? 'A former member';
+  }
+  return actor;
+}

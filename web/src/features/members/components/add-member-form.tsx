@@ -1,0 +1,95 @@
+import { useState, type FormEvent } from 'react';
+import type { Organization, Problem, Role } from '../../../api/contract';
+import { problemOf } from '../../../api/problem';
+import { refusalMessage } from '../../../api/refusals';
+import { ROLE_NAMES, canManageRole } from '../../../api/roles';
+import { LimitNotice } from '../../../components/console/limit-notice';
+import { Button } from '../../../components/ui/button';
+import { CheckboxField } from '../../../components/ui/checkbox-field';
+import { FormAlert } from '../../../components/ui/form-alert';
+import { SelectField } from '../../../components/ui/select-field';
+import { TextField } from '../../../components/ui/text-field';
+import { useAddMemberMutation } from '../api/members-api';
+
+const ROLE_ORDER: Role[] = ['member', 'admin', 'auditor', 'owner'];
+const ROLE_HINTS: Record<Role, string> = {
+  member: 'reads the organization',
+  admin: 'manages members, sites and domains',
+  auditor: 'reads the organization and its history',
+  owner: 'manages everything, owners too',
+};
+
+const MESSAGE_ID = 'add-member-message';
+
+/** "Add member": E-mail and Role; a refusal shows next to the form and nothing typed is lost. */
+export function AddMemberForm({ organization, role }: { organization: Organization; role: Role }) {
+  const [addMember, { isLoading }] = useAddMemberMutation();
+  const [email, setEmail] = useState('');
+  const [newRole, setNewRole] = useState<Role>('member');
+  const [chorusUser, setChorusUser] = useState(false);
+  const [problem, setProblem] = useState<Problem | null>(null);
+  const [added, setAdded] = useState<string | null>(null);
+  const roles = ROLE_ORDER.filter((candidate) => canManageRole(role, candidate));
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setProblem(null);
+    setAdded(null);
+    try {
+      await addMember({ organizationId: organization.id, email: email.trim(), role: newRole, chorusUser }).unwrap();
+      setAdded(`${email.trim()} is a member now, as ${ROLE_NAMES[newRole].toLowerCase()}. If they have no account yet, an invitation is on its way.`);
+      setEmail('');
+      setNewRole('member');
+      setChorusUser(false);
+    } catch (error) {
+      setProblem(problemOf(error));
+    }
+  }
+
+  return (
+    <div className="add-form">
+      <LimitNotice organization={organization} resource="users" />
+      <form className="form form--inline" noValidate onSubmit={(event) => void submit(event)} aria-busy={isLoading} aria-label="Add member">
+        <FormAlert id={MESSAGE_ID}>{problem && refusalMessage(problem, organization)}</FormAlert>
+        <div className="form__row">
+          <TextField
+            label="E-mail"
+            name="email"
+            type="email"
+            autoComplete="off"
+            autoCapitalize="none"
+            spellCheck={false}
+            placeholder="name@example.com"
+            value={email}
+            onChange={(event) => setEmail(event.target.value)}
+            aria-invalid={(problem !== null && (problem.code === 'DUPLICATE' || problem.code === 'VALIDATION_FAILED')) || undefined}
+            aria-describedby={problem ? MESSAGE_ID : undefined}
+          />
+          <SelectField
+            label="Role"
+            name="role"
+            value={newRole}
+            onChange={(event) => setNewRole(event.target.value as Role)}
+            options={roles.map((candidate) => ({ value: candidate, label: `${ROLE_NAMES[candidate]}: ${ROLE_HINTS[candidate]}` }))}
+          />
+        </div>
+        <CheckboxField
+          label="Chorus user"
+          hint="Notified by Chorus while it runs in parallel with Classic."
+          name="chorusUser"
+          checked={chorusUser}
+          onChange={(event) => setChorusUser(event.target.checked)}
+        />
+        {role !== 'owner' && <p className="form__note">Only an owner can add an owner.</p>}
+        <div className="form__actions">
+          <Button type="submit" busy={isLoading}>
+            Add member
+          </Button>
+        </div>
+        <p className="form__status" role="status">
+          {added}
+        </p>
+      </form>
+    </div>
+  );
+}

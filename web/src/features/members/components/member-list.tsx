@@ -1,0 +1,62 @@
+import { useState } from 'react';
+import type { Organization, Problem, Role } from '../../../api/contract';
+import { problemOf } from '../../../api/problem';
+import { refusalMessage } from '../../../api/refusals';
+import { ROLE_NAMES, canManageRole } from '../../../api/roles';
+import { RemoveButton } from '../../../components/console/remove-button';
+import { FormAlert } from '../../../components/ui/form-alert';
+import { useRemoveMemberMutation } from '../api/members-api';
+
+type MemberListProps = { organization: Organization; role: Role; currentUserId: string };
+
+/** The members: e-mail, role, Chorus user, "Invited" until they have signed in once. */
+export function MemberList({ organization, role, currentUserId }: MemberListProps) {
+  const [removeMember] = useRemoveMemberMutation();
+  const [problem, setProblem] = useState<Problem | null>(null);
+
+  async function remove(userId: string) {
+    setProblem(null);
+    try {
+      await removeMember({ organizationId: organization.id, userId }).unwrap();
+    } catch (error) {
+      setProblem(problemOf(error));
+      throw error;
+    }
+  }
+
+  return (
+    <>
+      <FormAlert>{problem && refusalMessage(problem, organization)}</FormAlert>
+      <ul className="rows" aria-label="Members">
+        {organization.members.map((member) => (
+          <li className="row" key={member.userId}>
+            <div className="row__main">
+              <span className="row__title">
+                {member.email}
+                {member.userId === currentUserId && <span className="muted"> (you)</span>}
+              </span>
+              <span className="row__tags">
+                <span className={`tag tag--${member.role}`}>{ROLE_NAMES[member.role]}</span>
+                {member.chorusUser && <span className="tag">Chorus user</span>}
+                {member.invited && <span className="tag tag--invited">Invited</span>}
+              </span>
+            </div>
+            {canManageRole(role, member.role) && (
+              <div className="row__actions">
+                <RemoveButton
+                  item={member.email}
+                  consequence={
+                    member.userId === currentUserId
+                      ? `You lose access to ${organization.name} at once.`
+                      : `${member.email} loses access to ${organization.name} at once. You can add them again later.`
+                  }
+                  remove={() => remove(member.userId)}
+                />
+              </div>
+            )}
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}

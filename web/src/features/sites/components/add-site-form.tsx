@@ -1,0 +1,82 @@
+import { useState, type FormEvent } from 'react';
+import type { Organization, Problem } from '../../../api/contract';
+import { problemOf } from '../../../api/problem';
+import { refusalMessage } from '../../../api/refusals';
+import { LimitNotice } from '../../../components/console/limit-notice';
+import { Button } from '../../../components/ui/button';
+import { FormAlert } from '../../../components/ui/form-alert';
+import { TextField } from '../../../components/ui/text-field';
+import { useAddSiteMutation } from '../api/sites-api';
+
+const MESSAGE_ID = 'add-site-message';
+
+/** The seed's hostname rule (section 5), as the person typing needs it. */
+export const HOSTNAME_RULE =
+  'A hostname such as shop.example.com, or an address starting with http:// or https:// (anything else gets https:// in front). It needs a dot, unless it is localhost.';
+
+/** "Add site": Name and Hostname; a refusal shows next to the form and nothing typed is lost. */
+export function AddSiteForm({ organization }: { organization: Organization }) {
+  const [addSite, { isLoading }] = useAddSiteMutation();
+  const [name, setName] = useState('');
+  const [hostname, setHostname] = useState('');
+  const [problem, setProblem] = useState<Problem | null>(null);
+  const [added, setAdded] = useState<string | null>(null);
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setProblem(null);
+    setAdded(null);
+    try {
+      await addSite({ organizationId: organization.id, name: name.trim(), hostname: hostname.trim() }).unwrap();
+      setAdded(`${name.trim()} is added.`);
+      setName('');
+      setHostname('');
+    } catch (error) {
+      setProblem(problemOf(error));
+    }
+  }
+
+  const hostnameRefused = problem !== null && (problem.code === 'INVALID_HOSTNAME' || problem.code === 'DUPLICATE');
+  return (
+    <div className="add-form">
+      <LimitNotice organization={organization} resource="contentSections" />
+      <form className="form form--inline" noValidate onSubmit={(event) => void submit(event)} aria-busy={isLoading} aria-label="Add site">
+        <FormAlert id={MESSAGE_ID}>{problem && refusalMessage(problem, organization)}</FormAlert>
+        <div className="form__row">
+          <TextField
+            label="Name"
+            name="name"
+            autoComplete="off"
+            placeholder="Web shop"
+            value={name}
+            onChange={(event) => setName(event.target.value)}
+            aria-invalid={problem?.code === 'VALIDATION_FAILED' || undefined}
+            aria-describedby={problem ? MESSAGE_ID : undefined}
+          />
+          <TextField
+            label="Hostname"
+            name="hostname"
+            autoComplete="off"
+            autoCapitalize="none"
+            spellCheck={false}
+            inputMode="url"
+            placeholder="shop.example.com"
+            hint={HOSTNAME_RULE}
+            value={hostname}
+            onChange={(event) => setHostname(event.target.value)}
+            aria-invalid={hostnameRefused || undefined}
+            aria-describedby={problem ? MESSAGE_ID : undefined}
+          />
+        </div>
+        <div className="form__actions">
+          <Button type="submit" busy={isLoading}>
+            Add site
+          </Button>
+        </div>
+        <p className="form__status" role="status">
+          {added}
+        </p>
+      </form>
+    </div>
+  );
+}
