@@ -42,7 +42,7 @@ beforeAll(async () => {
   browser = await launchChromium();
   mail = await startMailCatcher();
   server = await startChorusServer({ SMTP_URL: mail.smtpUrl });
-  await server.createUser(lin);
+  await server.createUser({ ...lin, organizationId: await server.createOrganization('Acme', 'acme'), role: 'member' });
 }, 90_000);
 
 afterEach(async () => {
@@ -131,7 +131,7 @@ describe('forgot and reset, end to end', () => {
     const login = await logIn(page, lin.email, lin.password);
     expect(await textOnceShown(login.message, errorMessages.login)).toBe(errorMessages.login);
     await logIn(page, lin.email, newPassword);
-    await page.waitForURL(`${server.baseUrl}/`);
+    await page.waitForURL(`${server.baseUrl}/app/orgs/acme`);
     expect(await sessionOf(context, server.baseUrl)).toMatchObject({ status: 200, email: lin.email });
 
     // The link is single-use.

@@ -3,8 +3,8 @@
 import type { LimitedResource, Organization } from './contract';
 import { RESOURCE_NAMES, formatNumber, planName } from './words';
 
-/** Which figure sets the effective limit. */
-export type Binding = 'unlimited' | 'configured' | 'hard' | 'both' | 'override';
+/** Which figure sets the effective limit; `configured` alone when the plan has no hard limit. */
+export type Binding = 'unlimited' | 'configured' | 'below-hard' | 'hard' | 'both' | 'override';
 
 export function binding(organization: Organization, resource: LimitedResource): Binding {
   const { configured, hard, effective, override } = organization.limits;
@@ -15,7 +15,7 @@ export function binding(organization: Organization, resource: LimitedResource): 
   if (hardLimit === null) return 'configured';
   if (configuredLimit === null) return 'hard';
   if (configuredLimit === hardLimit) return 'both';
-  return configuredLimit < hardLimit ? 'configured' : 'hard';
+  return configuredLimit < hardLimit ? 'below-hard' : 'hard';
 }
 
 /** "3 of 5", "3 of unlimited". */

@@ -6,8 +6,9 @@ import { Notice } from '../ui/notice';
  * Said before anyone types (CONSOLE.md, Members): the limit is reached, and what raises it; or there
  * is no plan yet. Nothing while one more fits.
  */
-export function LimitNotice({ organization, resource }: { organization: Organization; resource: LimitedResource }) {
-  if (organization.canAdd[resource]) return null;
+export function LimitNotice({ organization, resource, refused = false }: { organization: Organization; resource: LimitedResource; refused?: boolean }) {
+  // Once the server has refused for this very reason, its words next to the form say it: no need twice.
+  if (organization.canAdd[resource] || refused) return null;
   if (organization.governingPlan === null) {
     return (
       <Notice tone="warning">

@@ -1,8 +1,9 @@
 import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react';
 
 type DisclosureProps = {
-  /** The button's content; its accessible name is `label`. */
+  /** The button's visible content. */
   button: ReactNode;
+  /** Said after the visible content, for screen readers (e.g. "account menu"), so the name starts with what is seen. */
   label: string;
   className?: string;
   /** The panel; `close` hides it again (after choosing an entry). */
@@ -49,12 +50,12 @@ export function Disclosure({ button, label, className = '', children }: Disclosu
         ref={toggle}
         type="button"
         className="disclosure__button"
-        aria-label={label}
         aria-expanded={open}
         aria-controls={panelId}
         onClick={() => setOpen((shown) => !shown)}
       >
         {button}
+        <span className="visually-hidden"> {label}</span>
       </button>
       <div className="disclosure__panel" id={panelId} hidden={!open}>
         {open && children(close)}

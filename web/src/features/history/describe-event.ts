@@ -1,9 +1,13 @@
 // An organization event and its actor in words ("Member added: ann@example.com as admin").
-import type { HistoryEvent, Member } from '../../api/contract';
+import type { AddOn, HistoryEvent, Member } from '../../api/contract';
+import { ADD_ON_NAMES } from '../../api/words';
 
 const text = (value: unknown): string => (typeof value === 'string' || typeof value === 'number' ? String(value) : '');
 
-export function describeEvent(event: HistoryEvent): string {
+const addOnName = (value: unknown): string => ADD_ON_NAMES[value as AddOn] ?? text(value);
+
+/** `emails`: user id -> address, for events that name a member by id only (MemberRemoved). */
+export function describeEvent(event: HistoryEvent, emails: ReadonlyMap<string, string> = new Map()): string {
   const data = event.data;
   switch (event.type) {
     case 'OrganizationCreated':
@@ -11,9 +15,9 @@ export function describeEvent(event: HistoryEvent): string {
     case 'PlanAssigned':
       return `Plan assigned: ${text(data.line) === 'chorus' ? 'Chorus' : 'Classic'} ${text(data.plan)}${data.serviceLevel ? `, ${text(data.serviceLevel)} service` : ''}`;
     case 'AddOnPurchased':
-      return `Add-on purchased: ${text(data.addOn)} × ${text(data.quantity)}`;
+      return `Add-on purchased: ${addOnName(data.addOn)} × ${text(data.quantity)}`;
     case 'AddOnCancelled':
-      return `Add-on cancelled: ${text(data.addOn)} × ${text(data.quantity)}`;
+      return `Add-on cancelled: ${addOnName(data.addOn)} × ${text(data.quantity)}`;
     case 'ChorusEnabled':
       return 'Chorus turned on';
     case 'ChorusDisabled':
@@ -25,9 +29,9 @@ export function describeEvent(event: HistoryEvent): string {
     case 'MemberAdded':
       return `Member added: ${text(data.email)} as ${text(data.role)}`;
     case 'MemberRemoved':
-      return `Member removed: ${text(data.email) || text(data.userId)}`;
+      return `Member removed: ${emails.get(text(data.userId)) ?? text(data.userId)}`;
     case 'MemberRoleChanged':
-      return `Role changed: ${text(data.email) || text(data.userId)} is ${text(data.role)} now`;
+      return `Role changed: ${emails.get(text(data.userId)) ?? text(data.userId)} is ${text(data.role)} now`;
     case 'SiteAdded':
       return `Site added: ${text(data.name)} (${text(data.hostname)})`;
     case 'SiteRemoved':

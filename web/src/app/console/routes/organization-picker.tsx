@@ -32,7 +32,7 @@ export function OrganizationPicker({ session }: { session: SessionAnswer }) {
           <li key={organization.id}>
             <Link className="picker__item" to={paths.console.overview.getHref(organization.id)}>
               <span className="picker__name">{organization.name}</span>
-              <span className="tag">{ROLE_NAMES[organization.role]}</span>
+              <span className={`tag tag--${organization.role}`}>{ROLE_NAMES[organization.role]}</span>
             </Link>
           </li>
         ))}

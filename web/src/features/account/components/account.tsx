@@ -10,7 +10,7 @@ export function Account({ user }: { user: SessionUser }) {
     <>
       <PageHeader title="Account">Your sign-in details and the browsers you are signed in with.</PageHeader>
       <div className="account">
-        <Section title="You">
+        <Section className="account__you" title="You">
           <dl className="facts">
             <div className="fact">
               <dt>E-mail</dt>
@@ -22,7 +22,7 @@ export function Account({ user }: { user: SessionUser }) {
             </div>
           </dl>
         </Section>
-        <Section title="Change password" description="Changing it signs you out everywhere else.">
+        <Section className="account__password" title="Change password" description="Changing it signs you out everywhere else.">
           <ChangePasswordForm />
         </Section>
         <Section className="account__sessions" title="Sessions" description="Where you are signed in now.">

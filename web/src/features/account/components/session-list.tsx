@@ -67,17 +67,15 @@ export function SessionList() {
           );
         })}
       </ul>
-      <div className="form__actions form__actions--start">
-        <Button
-          type="button"
-          variant="secondary"
-          busy={revokingOthers.isLoading}
-          disabled={others.length === 0}
-          onClick={() => void run(() => revokeOthers().unwrap(), 'Every other session is signed out.')}
-        >
-          Sign out everywhere else
-        </Button>
-      </div>
+      {others.length > 0 ? (
+        <div className="form__actions form__actions--start">
+          <Button type="button" variant="secondary" busy={revokingOthers.isLoading} onClick={() => void run(() => revokeOthers().unwrap(), 'Every other session is signed out.')}>
+            Sign out everywhere else
+          </Button>
+        </div>
+      ) : (
+        <p className="muted sessions__alone">You are signed in with this browser only.</p>
+      )}
       <p className="form__status" role="status">
         {done}
       </p>

@@ -16,7 +16,7 @@ export function OrganizationSwitcher({ organizations, current }: { organizations
   return (
     <Disclosure
       className="org-switcher"
-      label={`${current.name}: switch organization`}
+      label="(switch organization)"
       button={
         <>
           <span className="org-name__text">{current.name}</span>

@@ -20,7 +20,7 @@ export function UserMenu({ user }: { user: SessionUser }) {
   return (
     <Disclosure
       className="user-menu"
-      label={`Account menu for ${user.email}`}
+      label="(account menu)"
       button={
         <>
           <span className="avatar" aria-hidden="true">

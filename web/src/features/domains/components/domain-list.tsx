@@ -85,7 +85,7 @@ export function DomainList({ organization, kind, manages }: DomainListProps) {
       )}
       {manages && enabled && (
         <div className="add-form">
-          <LimitNotice organization={organization} resource={resource} />
+          <LimitNotice organization={organization} resource={resource} refused={problem?.code === 'LIMIT_EXCEEDED' || problem?.code === 'NO_PLAN'} />
           <form className="form form--inline" noValidate onSubmit={(event) => void submit(event)} aria-busy={isLoading} aria-label={`Add ${noun}`}>
             <FormAlert id={messageId}>{problem && refusalMessage(problem, organization)}</FormAlert>
             <div className="form__row form__row--action">

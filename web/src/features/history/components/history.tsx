@@ -16,6 +16,10 @@ export function History({ organization }: { organization: Organization }) {
   const fromRevision = Math.max(0, revision - PAGE + 1);
   const { data, error, isLoading } = useGetHistoryQuery({ organizationId: organization.id, fromRevision, limit: PAGE });
   const events = [...(data?.events ?? [])].reverse();
+  const emails = new Map([
+    ...organization.members.map((member) => [member.userId, member.email] as const),
+    ...(data?.events ?? []).filter((event) => event.type === 'MemberAdded').map((event) => [String(event.data.userId), String(event.data.email)] as const),
+  ]);
   return (
     <>
       <PageHeader title="History">Every change to {organization.name}, as recorded, newest first.</PageHeader>
@@ -26,7 +30,7 @@ export function History({ organization }: { organization: Organization }) {
           {events.map((event) => (
             <li className="row" key={event.id}>
               <div className="row__main">
-                <span className="row__title">{describeEvent(event)}</span>
+                <span className="row__title">{describeEvent(event, emails)}</span>
                 <span className="row__detail">
                   <time dateTime={event.recordedAt}>{formatDateTime(event.recordedAt)}</time> · {describeActor(event.metadata.actor, organization.members)} · revision {String(event.revision)}
                 </span>

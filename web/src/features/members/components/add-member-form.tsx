@@ -48,7 +48,7 @@ export function AddMemberForm({ organization, role }: { organization: Organizati
 
   return (
     <div className="add-form">
-      <LimitNotice organization={organization} resource="users" />
+      <LimitNotice organization={organization} resource="users" refused={problem?.code === 'LIMIT_EXCEEDED' || problem?.code === 'NO_PLAN'} />
       <form className="form form--inline" noValidate onSubmit={(event) => void submit(event)} aria-busy={isLoading} aria-label="Add member">
         <FormAlert id={MESSAGE_ID}>{problem && refusalMessage(problem, organization)}</FormAlert>
         <div className="form__row">

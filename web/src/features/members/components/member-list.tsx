@@ -13,6 +13,9 @@ type MemberListProps = { organization: Organization; role: Role; currentUserId: 
 export function MemberList({ organization, role, currentUserId }: MemberListProps) {
   const [removeMember] = useRemoveMemberMutation();
   const [problem, setProblem] = useState<Problem | null>(null);
+  const owners = organization.members.filter((member) => member.role === 'owner').length;
+  // The last owner cannot be removed (LAST_OWNER): the button is not offered, and the server would refuse anyway.
+  const removable = (memberRole: Role) => canManageRole(role, memberRole) && !(memberRole === 'owner' && owners === 1);
 
   async function remove(userId: string) {
     setProblem(null);
@@ -41,7 +44,7 @@ export function MemberList({ organization, role, currentUserId }: MemberListProp
                 {member.invited && <span className="tag tag--invited">Invited</span>}
               </span>
             </div>
-            {canManageRole(role, member.role) && (
+            {removable(member.role) && (
               <div className="row__actions">
                 <RemoveButton
                   item={member.email}

@@ -7,7 +7,8 @@ const RESOURCES: LimitedResource[] = ['users', 'contentSections', 'qualityAssura
 
 const BINDING_WORDS: Record<Binding, string> = {
   unlimited: 'No limit applies.',
-  configured: 'The configured limit applies: it is below the hard limit.',
+  configured: 'The configured limit applies: the plan sets no hard limit.',
+  'below-hard': 'The configured limit applies: it is below the hard limit.',
   hard: 'The hard limit applies: the plan allows no more.',
   both: 'The configured and hard limits are the same.',
   override: 'Override is on: the hard limit is ignored and the configured limit applies.',
@@ -32,7 +33,7 @@ export function LimitList({ organization }: { organization: Organization }) {
             </div>
             <ProgressBar label={RESOURCE_NAMES[resource]} value={usage[resource]} max={effective} valueText={text} />
             <dl className="limit__figures">
-              <div className={bound === 'configured' || bound === 'both' || bound === 'override' ? 'limit__figure limit__figure--binds' : 'limit__figure'}>
+              <div className={bound === 'configured' || bound === 'below-hard' || bound === 'both' || bound === 'override' ? 'limit__figure limit__figure--binds' : 'limit__figure'}>
                 <dt>Configured</dt>
                 <dd>{limitText(limits.configured[resource])}</dd>
               </div>

@@ -39,10 +39,10 @@ export function AddSiteForm({ organization }: { organization: Organization }) {
   const hostnameRefused = problem !== null && (problem.code === 'INVALID_HOSTNAME' || problem.code === 'DUPLICATE');
   return (
     <div className="add-form">
-      <LimitNotice organization={organization} resource="contentSections" />
+      <LimitNotice organization={organization} resource="contentSections" refused={problem?.code === 'LIMIT_EXCEEDED' || problem?.code === 'NO_PLAN'} />
       <form className="form form--inline" noValidate onSubmit={(event) => void submit(event)} aria-busy={isLoading} aria-label="Add site">
         <FormAlert id={MESSAGE_ID}>{problem && refusalMessage(problem, organization)}</FormAlert>
-        <div className="form__row">
+        <div className="form__row form__row--even">
           <TextField
             label="Name"
             name="name"
