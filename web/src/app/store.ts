@@ -23,7 +23,13 @@ export function makeStore(preloadedState?: Partial<RootState>, services: Service
   return configureStore({
     reducer: rootReducer,
     preloadedState,
-    middleware: (getDefaultMiddleware) => getDefaultMiddleware({ thunk: { extraArgument: services } }).concat(dynamicMiddleware.middleware),
+    middleware: (getDefaultMiddleware) =>
+      getDefaultMiddleware({
+        thunk: { extraArgument: services },
+        // Development-only checks (not in production builds); a loaded test machine is slow, not wrong.
+        immutableCheck: { warnAfter: 250 },
+        serializableCheck: { warnAfter: 250 },
+      }).concat(dynamicMiddleware.middleware),
   });
 }
 

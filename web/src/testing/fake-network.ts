@@ -12,11 +12,15 @@ export type RecordedRequest = {
   failNetwork: () => void;
 };
 
+/** Answers a request at once (a stand-in server), or leaves it pending for the test to answer (undefined). */
+export type FakeServer = (request: { url: string; method: string; body: unknown }) => { status: number; body?: unknown } | undefined;
+
 /**
  * A stand-in for the browser's fetch that records every request and leaves it pending until the
- * test answers it, so every in-between state can be seen. `http` is the real client on top of it.
+ * test answers it, so every in-between state can be seen; with `server`, requests it answers are
+ * answered at once. `http` is the real client on top of it.
  */
-export function createFakeNetwork({ origin = 'http://localhost', cookies = '' } = {}) {
+export function createFakeNetwork({ origin = 'http://localhost', cookies = '', server }: { origin?: string; cookies?: string; server?: FakeServer } = {}) {
   const requests: RecordedRequest[] = [];
   const environment: HttpEnvironment = {
     origin,
@@ -27,7 +31,7 @@ export function createFakeNetwork({ origin = 'http://localhost', cookies = '' } 
         const abort = () => reject(new DOMException('The operation was aborted.', 'AbortError'));
         if (signal?.aborted) return abort();
         signal?.addEventListener('abort', abort);
-        requests.push({
+        const request: RecordedRequest = {
           url,
           method: init.method ?? 'GET',
           headers: { ...(init.headers as Record<string, string>) },
@@ -39,7 +43,10 @@ export function createFakeNetwork({ origin = 'http://localhost', cookies = '' } 
               text: async () => (body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body)),
             }),
           failNetwork: () => reject(new TypeError('Failed to fetch')),
-        });
+        };
+        requests.push(request);
+        const answer = server?.(request);
+        if (answer !== undefined) request.respond(answer.status, answer.body);
       }),
   };
   return {

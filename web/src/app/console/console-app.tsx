@@ -1,4 +1,5 @@
 // The signed-in console (CONSOLE.md), loaded on demand after sign-in: its data layer comes with it.
+import { setupListeners } from '@reduxjs/toolkit/query';
 import { useEffect, useState } from 'react';
 import { Route, Routes, useLocation } from 'react-router';
 import '../../api/console-api';
@@ -26,6 +27,9 @@ export default function ConsoleApp() {
   // The account page belongs to no organization; its header shows the one last looked at.
   const [lastOrganizationId, setLastOrganizationId] = useState<string | undefined>(undefined);
   const signedOut = session.error !== undefined && problemOf(session.error).code === 'UNAUTHENTICATED';
+
+  // Coming back to the tab or back online reads the organization again: a page is never stale for long.
+  useEffect(() => setupListeners(dispatch), [dispatch]);
 
   useEffect(() => {
     // The session ended (timed out, signed out elsewhere): sign in again, then come back here.

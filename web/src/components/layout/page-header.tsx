@@ -3,9 +3,9 @@ import type { ReactNode } from 'react';
 /** A console page's heading, with a line saying what the page is for. */
 export function PageHeader({ title, children }: { title: string; children?: ReactNode }) {
   return (
-    <header className="page-header">
+    <div className="page-header">
       <h1 className="page-header__title">{title}</h1>
       {children && <p className="page-header__subtitle">{children}</p>}
-    </header>
+    </div>
   );
 }
