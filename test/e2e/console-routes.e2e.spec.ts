@@ -9,12 +9,7 @@ const password = 'correct horse battery staple';
 let app: AuthApp;
 let organizationId: string;
 
-async function signedIn(username: string): Promise<Browser> {
-  const browser = app.browser();
-  await browser.open('/login');
-  expect((await browser.post('/login', { username, password })).status).toBe(204);
-  return browser;
-}
+const signedIn = (username: string): Promise<Browser> => app.signedIn(username, password);
 
 beforeAll(async () => {
   app = await startAuthApp({ LOG_LEVEL: 'silent' });

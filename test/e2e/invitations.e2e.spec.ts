@@ -19,9 +19,7 @@ beforeAll(async () => {
   const ownerId = await app.createUser({ email: 'owner@invites.example', username: 'owner', password });
   await app.createUser({ email: 'known@invites.example', password });
   organizationId = await app.createOrganization('Invites', { userId: ownerId, email: 'owner@invites.example' });
-  owner = app.browser();
-  await owner.open('/login');
-  expect((await owner.post('/login', { username: 'owner', password })).status).toBe(204);
+  owner = await app.signedIn('owner', password);
 });
 
 afterAll(async () => {

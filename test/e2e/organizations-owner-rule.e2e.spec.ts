@@ -41,12 +41,7 @@ beforeAll(async () => {
       new AddMemberCommand(organizationId, { email: `${person}@owner-rule.example`, role: person, userId: idOf(person) }, { actor: 'cli', correlationId, causationId: correlationId, origin: {} }),
     );
   }
-  for (const person of people) {
-    const browser = app.browser();
-    await browser.open('/login');
-    expect((await browser.post('/login', { username: person, password })).status).toBe(204);
-    browsers.set(person, browser);
-  }
+  for (const person of people) browsers.set(person, await app.signedIn(person, password));
 }, 60_000);
 
 afterAll(async () => {

@@ -1,3 +1,4 @@
+import { waitFor } from '@testing-library/react';
 import { createHttpClient, type HttpEnvironment } from '../lib/http-client';
 
 export type RecordedRequest = {
@@ -22,6 +23,7 @@ export type FakeServer = (request: { url: string; method: string; body: unknown 
  */
 export function createFakeNetwork({ origin = 'http://localhost', cookies = '', server }: { origin?: string; cookies?: string; server?: FakeServer } = {}) {
   const requests: RecordedRequest[] = [];
+  const taken = new Set<RecordedRequest>();
   const environment: HttpEnvironment = {
     origin,
     cookies: () => cookies,
@@ -53,6 +55,15 @@ export function createFakeNetwork({ origin = 'http://localhost', cookies = '', s
     requests,
     environment,
     http: createHttpClient(environment),
+    /** The oldest request with this method not taken before, once the page has sent it (for the test to answer). */
+    take(method: string): Promise<RecordedRequest> {
+      return waitFor(() => {
+        const request = requests.find((candidate) => candidate.method === method && !taken.has(candidate));
+        if (request === undefined) throw new Error(`no ${method} request yet`);
+        taken.add(request);
+        return request;
+      });
+    },
     /** The only request so far; fails the test if there is not exactly one. */
     onlyRequest(): RecordedRequest {
       if (requests.length !== 1) throw new Error(`expected exactly one request, got ${requests.length}`);

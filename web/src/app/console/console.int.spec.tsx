@@ -89,12 +89,8 @@ describe('the user menu', () => {
     expect(screen.getByRole('link', { name: 'Account' })).toHaveAttribute('href', '/app/account');
 
     await view.user.click(screen.getByRole('button', { name: 'Sign out' }));
-    const logout = await waitFor(() => {
-      const request = view.network.requests.find((candidate) => candidate.url === '/logout');
-      if (request === undefined) throw new Error('no POST /logout yet');
-      return request;
-    });
-    expect(logout.method).toBe('POST');
+    const logout = await view.network.take('POST');
+    expect(logout.url).toBe('/logout');
     logout.respond(204);
     await waitFor(() => expect(view.navigate).toHaveBeenCalledWith('/login'));
   });

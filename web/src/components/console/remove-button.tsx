@@ -6,7 +6,7 @@ type RemoveButtonProps = {
   item: string;
   /** Why it matters, in the confirmation. */
   consequence: ReactNode;
-  /** Removes it; a rejection is a refusal the caller shows (the dialog closes either way). */
+  /** Removes it; a refusal is the caller's to show (the dialog closes either way). */
   remove: () => Promise<unknown>;
 };
 
@@ -19,8 +19,6 @@ export function RemoveButton({ item, consequence, remove }: RemoveButtonProps) {
     setBusy(true);
     try {
       await remove();
-    } catch {
-      // The caller has shown the refusal; nothing was removed.
     } finally {
       setBusy(false);
       setAsking(false);

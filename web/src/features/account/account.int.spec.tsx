@@ -5,7 +5,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { AppRoutes } from '../../app/router';
 import type { AccountSession } from '../../api/contract';
 import { adaSession, anOrganization, consoleServer } from '../../testing/console-fixtures';
-import { createFakeNetwork, type RecordedRequest } from '../../testing/fake-network';
+import { createFakeNetwork } from '../../testing/fake-network';
 import { renderWithProviders } from '../../testing/render-with-providers';
 
 const firefox = 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0';
@@ -28,14 +28,7 @@ function renderAccount(sessions: AccountSession[]) {
     server: (request) => (request.method === 'GET' && request.url === '/sessions' ? { status: 200, body: { sessions: state.sessions } } : reads(request)),
   });
   const view = renderWithProviders(<AppRoutes />, { route: '/app/account', network });
-  const answered = new Set<RecordedRequest>();
-  const write = (method: string) =>
-    waitFor(() => {
-      const request = network.requests.find((candidate) => candidate.method === method && !answered.has(candidate));
-      if (request === undefined) throw new Error(`no ${method} yet`);
-      answered.add(request);
-      return request;
-    });
+  const write = (method: string) => network.take(method);
   return { ...view, state, write };
 }
 

@@ -42,7 +42,7 @@ describe('the domains page', () => {
     expect(within(qa).getByText('QA domains limit reached: 1 of 1')).toBeInTheDocument();
     await view.user.type(within(qa).getByLabelText('QA domain'), 'preview.acme.example');
     await view.user.click(within(qa).getByRole('button', { name: 'Add QA domain' }));
-    const post = await waitFor(() => view.network.requests.find((request) => request.method === 'POST') ?? Promise.reject(new Error('no POST yet')));
+    const post = await view.network.take('POST');
     expect(post).toMatchObject({ url: '/organizations/acme/quality-assurance/domains', body: { domain: 'preview.acme.example' } });
     post.respond(409, { status: 409, code: 'LIMIT_EXCEEDED', resource: 'qualityAssuranceDomains', limit: 1, count: 1, detail: '' });
     await waitFor(() => expect(within(qa).getByRole('alert')).toHaveTextContent('QA domains limit reached: 1 of 1. Each Quality assurance add-on adds one QA domain.'));

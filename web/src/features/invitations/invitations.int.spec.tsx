@@ -42,7 +42,7 @@ describe('the invitation page', () => {
   it("shows the password rules' refusal, then accepts and loads the console", async () => {
     const view = renderInvitation();
     await choose(view, 'short');
-    const refused = await waitFor(() => view.network.requests.find((request) => request.method === 'POST') ?? Promise.reject(new Error('no POST yet')));
+    const refused = await view.network.take('POST');
     expect(refused).toMatchObject({ url: '/invitations/accept', body: { token, password: 'short' } });
     refused.respond(400, { status: 400, code: 'VALIDATION_FAILED', detail: 'The password must be at least 8 characters long.' });
     await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('The password must be at least 8 characters long.'));
@@ -50,7 +50,7 @@ describe('the invitation page', () => {
     await view.user.clear(screen.getByLabelText('New password'));
     await view.user.clear(screen.getByLabelText('Confirm new password'));
     await choose(view, 'a passphrase of mine');
-    const accepted = await waitFor(() => view.network.requests.filter((request) => request.method === 'POST')[1] ?? Promise.reject(new Error('no second POST yet')));
+    const accepted = await view.network.take('POST');
     accepted.respond(204);
     await waitFor(() => expect(view.navigate).toHaveBeenCalledWith('/app'));
   });

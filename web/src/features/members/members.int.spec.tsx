@@ -6,22 +6,14 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { AppRoutes } from '../../app/router';
 import type { Organization, Problem, Role } from '../../api/contract';
 import { adaSession, anOrganization, consoleServer, member, withMembers } from '../../testing/console-fixtures';
-import { createFakeNetwork, type RecordedRequest } from '../../testing/fake-network';
+import { createFakeNetwork } from '../../testing/fake-network';
 import { renderWithProviders } from '../../testing/render-with-providers';
 
 function renderMembers({ role = 'owner' as Role, organization = anOrganization() } = {}) {
   const state = { session: adaSession([{ id: 'acme', name: 'Acme', role }]), organizations: [organization] };
   const network = createFakeNetwork({ server: consoleServer(state) });
   const view = renderWithProviders(<AppRoutes />, { route: '/app/orgs/acme/members', network });
-  /** The next write the page sends, once it is sent. */
-  const write = (method: string) =>
-    waitFor(() => {
-      const request = network.requests.find((candidate) => candidate.method === method && !answered.has(candidate));
-      if (request === undefined) throw new Error(`no ${method} yet`);
-      answered.add(request);
-      return request;
-    });
-  const answered = new Set<RecordedRequest>();
+  const write = (method: string) => network.take(method);
   return { ...view, state, write, setOrganization: (next: Organization) => (state.organizations = [next]) };
 }
 

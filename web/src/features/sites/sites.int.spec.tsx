@@ -36,7 +36,7 @@ describe('the sites page', () => {
     await view.user.type(await screen.findByLabelText('Name'), 'Web shop');
     await view.user.type(screen.getByLabelText('Hostname'), 'shop');
     await view.user.click(screen.getByRole('button', { name: 'Add site' }));
-    const post = await waitFor(() => view.network.requests.find((request) => request.method === 'POST') ?? Promise.reject(new Error('no POST yet')));
+    const post = await view.network.take('POST');
     expect(post).toMatchObject({ url: '/organizations/acme/sites', body: { name: 'Web shop', hostname: 'shop' } });
     post.respond(400, { status: 400, code: 'INVALID_HOSTNAME', field: 'hostname', value: 'shop', detail: '' });
     await waitFor(() => expect(within(form()).getByRole('alert')).toHaveTextContent('“shop” is not a hostname'));

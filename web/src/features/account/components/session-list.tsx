@@ -1,7 +1,6 @@
-import { useState } from 'react';
-import type { Problem } from '../../../api/contract';
 import { problemOf } from '../../../api/problem';
 import { refusalMessage } from '../../../api/refusals';
+import { useCommand } from '../../../api/use-command';
 import { SIGN_IN_METHOD_NAMES } from '../../../api/words';
 import { Button } from '../../../components/ui/button';
 import { FormAlert } from '../../../components/ui/form-alert';
@@ -14,21 +13,9 @@ export function SessionList() {
   const { data, isLoading, error } = useGetSessionsQuery();
   const [revoke, revoking] = useRevokeSessionMutation();
   const [revokeOthers, revokingOthers] = useRevokeOtherSessionsMutation();
-  const [problem, setProblem] = useState<Problem | null>(null);
-  const [done, setDone] = useState<string | null>(null);
+  const { problem, done, run } = useCommand();
   const sessions = data?.sessions ?? [];
   const others = sessions.filter((session) => !session.current);
-
-  async function run(action: () => Promise<unknown>, message: string) {
-    setProblem(null);
-    setDone(null);
-    try {
-      await action();
-      setDone(message);
-    } catch (caught) {
-      setProblem(problemOf(caught));
-    }
-  }
 
   if (isLoading) return <p className="muted">Loading your sessions…</p>;
   const shown = problem ?? (error === undefined ? null : problemOf(error));

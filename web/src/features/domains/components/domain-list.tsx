@@ -1,8 +1,8 @@
 import { useState, type FormEvent } from 'react';
-import type { LimitedResource, Organization, Problem } from '../../../api/contract';
+import type { LimitedResource, Organization } from '../../../api/contract';
 import { usageText } from '../../../api/limits';
-import { problemOf } from '../../../api/problem';
 import { refusalMessage } from '../../../api/refusals';
+import { useCommand } from '../../../api/use-command';
 import { LimitNotice } from '../../../components/console/limit-notice';
 import { RemoveButton } from '../../../components/console/remove-button';
 import { Section } from '../../../components/layout/section';
@@ -41,8 +41,7 @@ export function DomainList({ organization, kind, manages }: DomainListProps) {
   const [addDomain, { isLoading }] = useAddDomainMutation();
   const [removeDomain] = useRemoveDomainMutation();
   const [domain, setDomain] = useState('');
-  const [problem, setProblem] = useState<Problem | null>(null);
-  const [added, setAdded] = useState<string | null>(null);
+  const { problem, done, run } = useCommand();
   const { title, noun, field, resource } = KINDS[kind];
   const domains = organization[kind].domains;
   const enabled = organization.chorusFeatures[kind];
@@ -51,25 +50,7 @@ export function DomainList({ organization, kind, manages }: DomainListProps) {
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    setProblem(null);
-    setAdded(null);
-    try {
-      await addDomain({ organizationId: organization.id, kind, domain: domain.trim() }).unwrap();
-      setAdded(`${domain.trim()} is added.`);
-      setDomain('');
-    } catch (error) {
-      setProblem(problemOf(error));
-    }
-  }
-
-  async function remove(value: string) {
-    setProblem(null);
-    try {
-      await removeDomain({ organizationId: organization.id, kind, domain: value }).unwrap();
-    } catch (error) {
-      setProblem(problemOf(error));
-      throw error;
-    }
+    if (await run(() => addDomain({ organizationId: organization.id, kind, domain: domain.trim() }).unwrap(), `${domain.trim()} is added.`)) setDomain('');
   }
 
   return (
@@ -107,7 +88,7 @@ export function DomainList({ organization, kind, manages }: DomainListProps) {
               </Button>
             </div>
             <p className="form__status" role="status">
-              {added}
+              {done}
             </p>
           </form>
         </div>
@@ -124,7 +105,7 @@ export function DomainList({ organization, kind, manages }: DomainListProps) {
               </div>
               {manages && (
                 <div className="row__actions">
-                  <RemoveButton item={value} consequence={`${value} leaves the ${noun}s of ${organization.name}.`} remove={() => remove(value)} />
+                  <RemoveButton item={value} consequence={`${value} leaves the ${noun}s of ${organization.name}.`} remove={() => run(() => removeDomain({ organizationId: organization.id, kind, domain: value }).unwrap())} />
                 </div>
               )}
             </li>

@@ -1,8 +1,8 @@
 import { useState, type FormEvent } from 'react';
-import type { Organization, Problem, Role } from '../../../api/contract';
-import { problemOf } from '../../../api/problem';
+import type { Organization, Role } from '../../../api/contract';
 import { refusalMessage } from '../../../api/refusals';
 import { ROLE_NAMES, canManageRole } from '../../../api/roles';
+import { useCommand } from '../../../api/use-command';
 import { LimitNotice } from '../../../components/console/limit-notice';
 import { Button } from '../../../components/ui/button';
 import { CheckboxField } from '../../../components/ui/checkbox-field';
@@ -27,23 +27,20 @@ export function AddMemberForm({ organization, role }: { organization: Organizati
   const [email, setEmail] = useState('');
   const [newRole, setNewRole] = useState<Role>('member');
   const [chorusUser, setChorusUser] = useState(false);
-  const [problem, setProblem] = useState<Problem | null>(null);
-  const [added, setAdded] = useState<string | null>(null);
+  const { problem, done, run } = useCommand();
   const roles = ROLE_ORDER.filter((candidate) => canManageRole(role, candidate));
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    setProblem(null);
-    setAdded(null);
-    try {
-      await addMember({ organizationId: organization.id, email: email.trim(), role: newRole, chorusUser }).unwrap();
-      setAdded(`${email.trim()} is a member now, as ${ROLE_NAMES[newRole].toLowerCase()}. If they have no account yet, an invitation is on its way.`);
-      setEmail('');
-      setNewRole('member');
-      setChorusUser(false);
-    } catch (error) {
-      setProblem(problemOf(error));
-    }
+    const address = email.trim();
+    const added = await run(
+      () => addMember({ organizationId: organization.id, email: address, role: newRole, chorusUser }).unwrap(),
+      `${address} is a member now, as ${ROLE_NAMES[newRole].toLowerCase()}. If they have no account yet, an invitation is on its way.`,
+    );
+    if (!added) return;
+    setEmail('');
+    setNewRole('member');
+    setChorusUser(false);
   }
 
   return (
@@ -87,7 +84,7 @@ export function AddMemberForm({ organization, role }: { organization: Organizati
           </Button>
         </div>
         <p className="form__status" role="status">
-          {added}
+          {done}
         </p>
       </form>
     </div>

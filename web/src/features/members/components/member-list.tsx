@@ -1,8 +1,7 @@
-import { useState } from 'react';
-import type { Organization, Problem, Role } from '../../../api/contract';
-import { problemOf } from '../../../api/problem';
+import type { Organization, Role } from '../../../api/contract';
 import { refusalMessage } from '../../../api/refusals';
 import { ROLE_NAMES, canManageRole } from '../../../api/roles';
+import { useCommand } from '../../../api/use-command';
 import { RemoveButton } from '../../../components/console/remove-button';
 import { FormAlert } from '../../../components/ui/form-alert';
 import { useRemoveMemberMutation } from '../api/members-api';
@@ -12,20 +11,10 @@ type MemberListProps = { organization: Organization; role: Role; currentUserId: 
 /** The members: e-mail, role, Chorus user, "Invited" until they have signed in once. */
 export function MemberList({ organization, role, currentUserId }: MemberListProps) {
   const [removeMember] = useRemoveMemberMutation();
-  const [problem, setProblem] = useState<Problem | null>(null);
+  const { problem, run } = useCommand();
   const owners = organization.members.filter((member) => member.role === 'owner').length;
   // The last owner cannot be removed (LAST_OWNER): the button is not offered, and the server would refuse anyway.
   const removable = (memberRole: Role) => canManageRole(role, memberRole) && !(memberRole === 'owner' && owners === 1);
-
-  async function remove(userId: string) {
-    setProblem(null);
-    try {
-      await removeMember({ organizationId: organization.id, userId }).unwrap();
-    } catch (error) {
-      setProblem(problemOf(error));
-      throw error;
-    }
-  }
 
   return (
     <>
@@ -53,7 +42,7 @@ export function MemberList({ organization, role, currentUserId }: MemberListProp
                       ? `You lose access to ${organization.name} at once.`
                       : `${member.email} loses access to ${organization.name} at once. You can add them again later.`
                   }
-                  remove={() => remove(member.userId)}
+                  remove={() => run(() => removeMember({ organizationId: organization.id, userId: member.userId }).unwrap())}
                 />
               </div>
             )}

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
-import type { Organization, Problem } from '../../../api/contract';
-import { problemOf } from '../../../api/problem';
+import type { Organization } from '../../../api/contract';
 import { refusalMessage } from '../../../api/refusals';
+import { useCommand } from '../../../api/use-command';
 import { LimitNotice } from '../../../components/console/limit-notice';
 import { Button } from '../../../components/ui/button';
 import { FormAlert } from '../../../components/ui/form-alert';
@@ -19,21 +19,13 @@ export function AddSiteForm({ organization }: { organization: Organization }) {
   const [addSite, { isLoading }] = useAddSiteMutation();
   const [name, setName] = useState('');
   const [hostname, setHostname] = useState('');
-  const [problem, setProblem] = useState<Problem | null>(null);
-  const [added, setAdded] = useState<string | null>(null);
+  const { problem, done, run } = useCommand();
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    setProblem(null);
-    setAdded(null);
-    try {
-      await addSite({ organizationId: organization.id, name: name.trim(), hostname: hostname.trim() }).unwrap();
-      setAdded(`${name.trim()} is added.`);
-      setName('');
-      setHostname('');
-    } catch (error) {
-      setProblem(problemOf(error));
-    }
+    if (!(await run(() => addSite({ organizationId: organization.id, name: name.trim(), hostname: hostname.trim() }).unwrap(), `${name.trim()} is added.`))) return;
+    setName('');
+    setHostname('');
   }
 
   const hostnameRefused = problem !== null && (problem.code === 'INVALID_HOSTNAME' || problem.code === 'DUPLICATE');
@@ -74,7 +66,7 @@ export function AddSiteForm({ organization }: { organization: Organization }) {
           </Button>
         </div>
         <p className="form__status" role="status">
-          {added}
+          {done}
         </p>
       </form>
     </div>

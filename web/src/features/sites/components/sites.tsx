@@ -1,9 +1,8 @@
-import { useState } from 'react';
-import type { Organization, Problem, Role } from '../../../api/contract';
+import type { Organization, Role } from '../../../api/contract';
 import { usageText } from '../../../api/limits';
-import { problemOf } from '../../../api/problem';
 import { refusalMessage } from '../../../api/refusals';
 import { canManage } from '../../../api/roles';
+import { useCommand } from '../../../api/use-command';
 import { RemoveButton } from '../../../components/console/remove-button';
 import { PageHeader } from '../../../components/layout/page-header';
 import { Section } from '../../../components/layout/section';
@@ -15,19 +14,9 @@ import { AddSiteForm } from './add-site-form';
 /** CONSOLE.md, Sites: the content sections, by name and hostname (in Unicode form). */
 export function Sites({ organization, role }: { organization: Organization; role: Role }) {
   const [removeSite] = useRemoveSiteMutation();
-  const [problem, setProblem] = useState<Problem | null>(null);
+  const { problem, run } = useCommand();
   const usage = usageText(organization, 'contentSections');
   const manages = canManage(role);
-
-  async function remove(siteId: string) {
-    setProblem(null);
-    try {
-      await removeSite({ organizationId: organization.id, siteId }).unwrap();
-    } catch (error) {
-      setProblem(problemOf(error));
-      throw error;
-    }
-  }
 
   return (
     <>
@@ -59,7 +48,7 @@ export function Sites({ organization, role }: { organization: Organization; role
                       <RemoveButton
                         item={site.name}
                         consequence={`${site.name} (${site.hostname}) stops collecting feedback for ${organization.name}.`}
-                        remove={() => remove(site.siteId)}
+                        remove={() => run(() => removeSite({ organizationId: organization.id, siteId: site.siteId }).unwrap())}
                       />
                     </div>
                   )}
