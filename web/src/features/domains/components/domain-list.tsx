@@ -3,7 +3,7 @@ import type { LimitedResource, Organization } from '../../../api/contract';
 import { usageText } from '../../../api/limits';
 import { refusalMessage } from '../../../api/refusals';
 import { useCommand } from '../../../api/use-command';
-import { LimitNotice } from '../../../components/console/limit-notice';
+import { AddForm } from '../../../components/console/add-form';
 import { RemoveButton } from '../../../components/console/remove-button';
 import { Section } from '../../../components/layout/section';
 import { Button } from '../../../components/ui/button';
@@ -65,33 +65,35 @@ export function DomainList({ organization, kind, manages }: DomainListProps) {
         </Notice>
       )}
       {manages && enabled && (
-        <div className="add-form">
-          <LimitNotice organization={organization} resource={resource} refused={problem?.code === 'LIMIT_EXCEEDED' || problem?.code === 'NO_PLAN'} />
-          <form className="form form--inline" noValidate onSubmit={(event) => void submit(event)} aria-busy={isLoading} aria-label={`Add ${noun}`}>
-            <FormAlert id={messageId}>{problem && refusalMessage(problem, organization)}</FormAlert>
-            <div className="form__row form__row--action">
-              <TextField
-                label={field}
-                name="domain"
-                autoComplete="off"
-                autoCapitalize="none"
-                spellCheck={false}
-                inputMode="url"
-                placeholder="staging.example.com"
-                value={domain}
-                onChange={(event) => setDomain(event.target.value)}
-                aria-invalid={(problem !== null && (problem.code === 'INVALID_HOSTNAME' || problem.code === 'DUPLICATE')) || undefined}
-                aria-describedby={problem ? messageId : undefined}
-              />
-              <Button type="submit" busy={isLoading}>
-                Add {noun}
-              </Button>
-            </div>
-            <p className="form__status" role="status">
-              {done}
-            </p>
-          </form>
-        </div>
+        <AddForm
+          label={`Add ${noun}`}
+          organization={organization}
+          resource={resource}
+          problem={problem}
+          messageId={messageId}
+          busy={isLoading}
+          done={done}
+          onSubmit={(event) => void submit(event)}
+        >
+          <div className="form__row form__row--action">
+            <TextField
+              label={field}
+              name="domain"
+              autoComplete="off"
+              autoCapitalize="none"
+              spellCheck={false}
+              inputMode="url"
+              placeholder="staging.example.com"
+              value={domain}
+              onChange={(event) => setDomain(event.target.value)}
+              aria-invalid={(problem !== null && (problem.code === 'INVALID_HOSTNAME' || problem.code === 'DUPLICATE')) || undefined}
+              aria-describedby={problem ? messageId : undefined}
+            />
+            <Button type="submit" busy={isLoading}>
+              Add {noun}
+            </Button>
+          </div>
+        </AddForm>
       )}
       {(!manages || !enabled) && <FormAlert>{problem && refusalMessage(problem, organization)}</FormAlert>}
       {domains.length === 0 ? (

@@ -1,12 +1,10 @@
 import { useState, type FormEvent } from 'react';
 import type { Organization, Role } from '../../../api/contract';
-import { refusalMessage } from '../../../api/refusals';
 import { ROLE_NAMES, canManageRole } from '../../../api/roles';
 import { useCommand } from '../../../api/use-command';
-import { LimitNotice } from '../../../components/console/limit-notice';
+import { AddForm } from '../../../components/console/add-form';
 import { Button } from '../../../components/ui/button';
 import { CheckboxField } from '../../../components/ui/checkbox-field';
-import { FormAlert } from '../../../components/ui/form-alert';
 import { SelectField } from '../../../components/ui/select-field';
 import { TextField } from '../../../components/ui/text-field';
 import { useAddMemberMutation } from '../api/members-api';
@@ -44,49 +42,51 @@ export function AddMemberForm({ organization, role }: { organization: Organizati
   }
 
   return (
-    <div className="add-form">
-      <LimitNotice organization={organization} resource="users" refused={problem?.code === 'LIMIT_EXCEEDED' || problem?.code === 'NO_PLAN'} />
-      <form className="form form--inline" noValidate onSubmit={(event) => void submit(event)} aria-busy={isLoading} aria-label="Add member">
-        <FormAlert id={MESSAGE_ID}>{problem && refusalMessage(problem, organization)}</FormAlert>
-        <div className="form__row">
-          <TextField
-            label="E-mail"
-            name="email"
-            type="email"
-            autoComplete="off"
-            autoCapitalize="none"
-            spellCheck={false}
-            placeholder="name@example.com"
-            value={email}
-            onChange={(event) => setEmail(event.target.value)}
-            aria-invalid={(problem !== null && (problem.code === 'DUPLICATE' || problem.code === 'VALIDATION_FAILED')) || undefined}
-            aria-describedby={problem ? MESSAGE_ID : undefined}
-          />
-          <SelectField
-            label="Role"
-            name="role"
-            value={newRole}
-            onChange={(event) => setNewRole(event.target.value as Role)}
-            options={roles.map((candidate) => ({ value: candidate, label: `${ROLE_NAMES[candidate]}: ${ROLE_HINTS[candidate]}` }))}
-          />
-        </div>
-        <CheckboxField
-          label="Chorus user"
-          hint="Notified by Chorus while it runs in parallel with Classic."
-          name="chorusUser"
-          checked={chorusUser}
-          onChange={(event) => setChorusUser(event.target.checked)}
+    <AddForm
+      label="Add member"
+      organization={organization}
+      resource="users"
+      problem={problem}
+      messageId={MESSAGE_ID}
+      busy={isLoading}
+      done={done}
+      onSubmit={(event) => void submit(event)}
+    >
+      <div className="form__row">
+        <TextField
+          label="E-mail"
+          name="email"
+          type="email"
+          autoComplete="off"
+          autoCapitalize="none"
+          spellCheck={false}
+          placeholder="name@example.com"
+          value={email}
+          onChange={(event) => setEmail(event.target.value)}
+          aria-invalid={(problem !== null && (problem.code === 'DUPLICATE' || problem.code === 'VALIDATION_FAILED')) || undefined}
+          aria-describedby={problem ? MESSAGE_ID : undefined}
         />
-        {role !== 'owner' && <p className="form__note">Only an owner can add an owner.</p>}
-        <div className="form__actions">
-          <Button type="submit" busy={isLoading}>
-            Add member
-          </Button>
-        </div>
-        <p className="form__status" role="status">
-          {done}
-        </p>
-      </form>
-    </div>
+        <SelectField
+          label="Role"
+          name="role"
+          value={newRole}
+          onChange={(event) => setNewRole(event.target.value as Role)}
+          options={roles.map((candidate) => ({ value: candidate, label: `${ROLE_NAMES[candidate]}: ${ROLE_HINTS[candidate]}` }))}
+        />
+      </div>
+      <CheckboxField
+        label="Chorus user"
+        hint="Notified by Chorus while it runs in parallel with Classic."
+        name="chorusUser"
+        checked={chorusUser}
+        onChange={(event) => setChorusUser(event.target.checked)}
+      />
+      {role !== 'owner' && <p className="form__note">Only an owner can add an owner.</p>}
+      <div className="form__actions">
+        <Button type="submit" busy={isLoading}>
+          Add member
+        </Button>
+      </div>
+    </AddForm>
   );
 }

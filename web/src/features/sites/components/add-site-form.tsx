@@ -1,10 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import type { Organization } from '../../../api/contract';
-import { refusalMessage } from '../../../api/refusals';
 import { useCommand } from '../../../api/use-command';
-import { LimitNotice } from '../../../components/console/limit-notice';
+import { AddForm } from '../../../components/console/add-form';
 import { Button } from '../../../components/ui/button';
-import { FormAlert } from '../../../components/ui/form-alert';
 import { TextField } from '../../../components/ui/text-field';
 import { useAddSiteMutation } from '../api/sites-api';
 
@@ -30,45 +28,47 @@ export function AddSiteForm({ organization }: { organization: Organization }) {
 
   const hostnameRefused = problem !== null && (problem.code === 'INVALID_HOSTNAME' || problem.code === 'DUPLICATE');
   return (
-    <div className="add-form">
-      <LimitNotice organization={organization} resource="contentSections" refused={problem?.code === 'LIMIT_EXCEEDED' || problem?.code === 'NO_PLAN'} />
-      <form className="form form--inline" noValidate onSubmit={(event) => void submit(event)} aria-busy={isLoading} aria-label="Add site">
-        <FormAlert id={MESSAGE_ID}>{problem && refusalMessage(problem, organization)}</FormAlert>
-        <div className="form__row form__row--even">
-          <TextField
-            label="Name"
-            name="name"
-            autoComplete="off"
-            placeholder="Web shop"
-            value={name}
-            onChange={(event) => setName(event.target.value)}
-            aria-invalid={problem?.code === 'VALIDATION_FAILED' || undefined}
-            aria-describedby={problem ? MESSAGE_ID : undefined}
-          />
-          <TextField
-            label="Hostname"
-            name="hostname"
-            autoComplete="off"
-            autoCapitalize="none"
-            spellCheck={false}
-            inputMode="url"
-            placeholder="shop.example.com"
-            hint={HOSTNAME_RULE}
-            value={hostname}
-            onChange={(event) => setHostname(event.target.value)}
-            aria-invalid={hostnameRefused || undefined}
-            aria-describedby={problem ? MESSAGE_ID : undefined}
-          />
-        </div>
-        <div className="form__actions">
-          <Button type="submit" busy={isLoading}>
-            Add site
-          </Button>
-        </div>
-        <p className="form__status" role="status">
-          {done}
-        </p>
-      </form>
-    </div>
+    <AddForm
+      label="Add site"
+      organization={organization}
+      resource="contentSections"
+      problem={problem}
+      messageId={MESSAGE_ID}
+      busy={isLoading}
+      done={done}
+      onSubmit={(event) => void submit(event)}
+    >
+      <div className="form__row form__row--even">
+        <TextField
+          label="Name"
+          name="name"
+          autoComplete="off"
+          placeholder="Web shop"
+          value={name}
+          onChange={(event) => setName(event.target.value)}
+          aria-invalid={problem?.code === 'VALIDATION_FAILED' || undefined}
+          aria-describedby={problem ? MESSAGE_ID : undefined}
+        />
+        <TextField
+          label="Hostname"
+          name="hostname"
+          autoComplete="off"
+          autoCapitalize="none"
+          spellCheck={false}
+          inputMode="url"
+          placeholder="shop.example.com"
+          hint={HOSTNAME_RULE}
+          value={hostname}
+          onChange={(event) => setHostname(event.target.value)}
+          aria-invalid={hostnameRefused || undefined}
+          aria-describedby={problem ? MESSAGE_ID : undefined}
+        />
+      </div>
+      <div className="form__actions">
+        <Button type="submit" busy={isLoading}>
+          Add site
+        </Button>
+      </div>
+    </AddForm>
   );
 }
