@@ -32,6 +32,15 @@ module.exports = {
       to: { path: '^apps/' },
     },
     {
+      name: 'api-only-through-its-public-module',
+      comment:
+        'Outside apps/api (the command line, the tests) use its public module, apps/api/src/index.ts (#api), ' +
+        'never its files by path: what the app offers is decided in one place.',
+      severity: 'error',
+      from: { pathNot: '^apps/api/' },
+      to: { path: '^apps/api/', pathNot: '^apps/api/src/index\\.ts$' },
+    },
+    {
       name: 'no-circular',
       severity: 'error',
       from: {},

@@ -14,6 +14,7 @@ export default {
       extensionsToTreatAsEsm: ['.ts'],
       transform: { '^.+\\.ts$': tsJestServer },
       moduleNameMapper: {
+        '^#api$': '<rootDir>/apps/api/src/index.ts',
         '^#([a-z-]+)$': '<rootDir>/libs/$1/src/index.ts',
         '^(\\.{1,2}/.*)\\.js$': '$1',
       },

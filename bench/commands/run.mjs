@@ -9,9 +9,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createPlanCatalogue, organizationStream } from '../../dist/libs/domain/src/index.js';
 import { openEventStore } from '../../dist/libs/event-store/src/index.js';
-import { OrganizationDecider } from '../../dist/apps/api/src/organizations/organization-decider.service.js';
-import { OrganizationRepository } from '../../dist/apps/api/src/organizations/organization-repository.js';
-import { OrganizationStateCache } from '../../dist/apps/api/src/organizations/organization-state-cache.js';
+import { Organizations, OrganizationStateCache } from '../../dist/apps/api/src/index.js';
 
 const SHORT = 10;
 const LONG = 10_000;
@@ -79,7 +77,7 @@ try {
 
   await seed(store, 'short-cached', SHORT);
   await seed(store, 'long-cached', LONG);
-  const cached = new OrganizationDecider(new OrganizationRepository(store, new OrganizationStateCache()), catalogue);
+  const cached = new Organizations(store, new OrganizationStateCache(), catalogue);
   const coldStarted = performance.now();
   await cached.handle('long-cached', { type: 'ConfigureLimits', data: { users: 0 } }, context);
   console.log(`first command on the ${LONG}-event stream (cache cold, whole stream read): ${format(performance.now() - coldStarted)}`);
@@ -88,7 +86,7 @@ try {
 
   await seed(store, 'short-uncached', SHORT);
   await seed(store, 'long-uncached', LONG);
-  const uncached = new OrganizationDecider(new OrganizationRepository(store, new OrganizationStateCache(0)), catalogue);
+  const uncached = new Organizations(store, new OrganizationStateCache(0), catalogue);
   const withoutCache = await measure(uncached, ['short-uncached', 'long-uncached'], UNCACHED_PAIRS);
 
   const phases = [

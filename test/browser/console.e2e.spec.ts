@@ -276,7 +276,7 @@ describe('with the keyboard alone', () => {
     await textOnceShown(screen.heading, 'Sites');
 
     const sites = sitesScreen(page);
-    for (let presses = 0; presses < 10 && !(await sites.name.evaluate('(element) => element === document.activeElement')); presses += 1) await page.keyboard.press('Tab');
+    for (let presses = 0; presses < 10 && !(await sites.name.evaluate((element) => element === element.ownerDocument.activeElement)); presses += 1) await page.keyboard.press('Tab');
     await page.keyboard.type('Web shop');
     await page.keyboard.press('Tab');
     await page.keyboard.type('shop');

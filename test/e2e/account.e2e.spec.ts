@@ -1,8 +1,8 @@
 // The console's Account page over HTTP (CONSOLE.md, Account): changing the password ends every other
 // session; the sessions list names the browser; "Sign out everywhere else"; all behind the XSRF check.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startAuthApp, type AuthApp } from '../../apps/api/src/auth/testing/auth-app.js';
-import type { Browser } from '../../apps/api/src/auth/testing/browser.js';
+import { startAuthApp, type AuthApp } from '../support/auth-app.js';
+import type { Browser } from '../support/browser.js';
 
 const firefox = 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0';
 const safari = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';

@@ -8,10 +8,8 @@ import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { organizationStream } from '#domain';
 import { SqliteEventStore, type RecordedEvent } from '#event-store';
-import { historyEvent } from '../../apps/api/src/audit/history-event.js';
-import { organizationStateAt } from '../../apps/api/src/audit/organization-state-at.js';
-import { commandPath, recordScriptedHistory, recordedAtOf, scriptCatalogue, ScriptClock } from '../../apps/api/src/audit/testing/scripted-history.js';
-import { jsonSafe } from '../../apps/api/src/organizations/command-result.js';
+import { historyEvent, jsonSafe, organizationStateAt } from '#api';
+import { commandPath, recordScriptedHistory, recordedAtOf, scriptCatalogue, ScriptClock } from '../support/scripted-history.js';
 
 const root = resolve(import.meta.dirname, '..', '..');
 const bin = join(root, 'bin', 'chorus.js');

@@ -3,9 +3,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { CommandBus } from '@nestjs/cqrs';
-import { startAuthApp, type AuthApp } from '../../apps/api/src/auth/testing/auth-app.js';
-import type { Browser } from '../../apps/api/src/auth/testing/browser.js';
-import { AddMemberCommand } from '../../apps/api/src/organizations/commands/add-member.command.js';
+import { AddMemberCommand } from '#api';
+import { startAuthApp, type AuthApp } from '../support/auth-app.js';
+import type { Browser } from '../support/browser.js';
 
 const password = 'correct horse battery staple';
 let app: AuthApp;

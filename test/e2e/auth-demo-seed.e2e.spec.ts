@@ -1,8 +1,8 @@
 // First run (SEED_DEMO): the server creates a demo organization and its owner on an empty store and
 // prints, once, how to sign in; the printed password works.
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import { startAuthApp, type AuthApp } from '../../apps/api/src/auth/testing/auth-app.js';
-import { DemoSeed } from '../../apps/api/src/demo/demo-seed.service.js';
+import { DemoSeed } from '#api';
+import { startAuthApp, type AuthApp } from '../support/auth-app.js';
 
 let app: AuthApp;
 const printed: string[] = [];

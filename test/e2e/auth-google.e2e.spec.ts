@@ -1,9 +1,9 @@
 // Google sign-in (API.md, Sign-in) against oauth2-mock-server playing Google.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { userStream } from '#identity';
-import { startAuthApp, type AuthApp } from '../../apps/api/src/auth/testing/auth-app.js';
-import type { Answer, Browser } from '../../apps/api/src/auth/testing/browser.js';
-import { GoogleMock, type GoogleUserInfo } from '../../apps/api/src/auth/testing/google-mock.js';
+import { startAuthApp, type AuthApp } from '../support/auth-app.js';
+import type { Answer, Browser } from '../support/browser.js';
+import { GoogleMock, type GoogleUserInfo } from '../support/google-mock.js';
 
 let google: GoogleMock;
 let app: AuthApp;

@@ -4,10 +4,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { claimStream, userStream } from '#identity';
 import { READ_MODELS, type ReadModels } from '#read-models';
-import { startAuthApp, type AuthApp } from '../../apps/api/src/auth/testing/auth-app.js';
+import { startAuthApp, type AuthApp } from '../support/auth-app.js';
 import { runUserCreate } from '../support/run-user-create.js';
-import type { Answer, Browser } from '../../apps/api/src/auth/testing/browser.js';
-import { GoogleMock, type GoogleUserInfo } from '../../apps/api/src/auth/testing/google-mock.js';
+import type { Answer, Browser } from '../support/browser.js';
+import { GoogleMock, type GoogleUserInfo } from '../support/google-mock.js';
 import { createApiKey } from '../support/api-keys.js';
 import { httpClient, type HttpClient } from '../support/http-client.js';
 import { createOrganization } from '../support/organization-setup.js';
@@ -118,6 +118,21 @@ describe('a member added by e-mail, then created with chorus user:create', () =>
     expect(new Set(session.body.organizations.map((organization: { id: string; role: string }) => `${organization.id}:${organization.role}`))).toEqual(
       new Set([`${engines}:member`, `${looms}:owner`]),
     );
+  });
+});
+
+describe('a refused add', () => {
+  it('records nothing anywhere: the organization decides before the address gets an id', async () => {
+    const full = await createOrganization(api, { ...teams, limits: { users: 1 } });
+    await addMember(full, 'first@example.com', 'owner');
+    const before = await app.store.headPosition();
+
+    const refused = await api.post(`/organizations/${full}/members`, { email: 'nobody-yet@example.com', role: 'member' });
+
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ code: 'LIMIT_EXCEEDED', resource: 'users', limit: 1, count: 1 });
+    expect(await eventsOf(claimStream('email', 'nobody-yet@example.com'))).toEqual([]);
+    expect(await app.store.headPosition()).toBe(before);
   });
 });
 

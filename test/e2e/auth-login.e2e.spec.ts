@@ -1,8 +1,8 @@
 // POST /login, /logout, GET /session over real HTTP with real argon2 (API.md, Sign-in).
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { userStream } from '#identity';
-import { startAuthApp, type AuthApp } from '../../apps/api/src/auth/testing/auth-app.js';
-import type { Answer, Browser } from '../../apps/api/src/auth/testing/browser.js';
+import { startAuthApp, type AuthApp } from '../support/auth-app.js';
+import type { Answer, Browser } from '../support/browser.js';
 
 const password = 'correct horse battery staple';
 let app: AuthApp;

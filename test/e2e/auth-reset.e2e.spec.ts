@@ -1,8 +1,8 @@
 // POST /forgot and /reset (API.md, Sign-in) with the mail delivered to a real SMTP server.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startAuthApp, type AuthApp } from '../../apps/api/src/auth/testing/auth-app.js';
-import type { Browser } from '../../apps/api/src/auth/testing/browser.js';
-import { resetTokenIn, SmtpInbox, unfolded } from '../../apps/api/src/auth/testing/smtp-inbox.js';
+import { startAuthApp, type AuthApp } from '../support/auth-app.js';
+import type { Browser } from '../support/browser.js';
+import { resetTokenIn, SmtpInbox, unfolded } from '../support/smtp-inbox.js';
 
 const oldPassword = 'correct horse battery staple';
 let inbox: SmtpInbox;

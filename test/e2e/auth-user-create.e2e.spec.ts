@@ -3,11 +3,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { CommandBus } from '@nestjs/cqrs';
-import { startAuthApp, type AuthApp } from '../../apps/api/src/auth/testing/auth-app.js';
+import { ChangeOrganizationCommand, CreateOrganizationCommand } from '#api';
+import { startAuthApp, type AuthApp } from '../support/auth-app.js';
 import { runUserCreate } from '../support/run-user-create.js';
-import { AssignPlanCommand } from '../../apps/api/src/organizations/commands/assign-plan.command.js';
-import { EnableChorusCommand } from '../../apps/api/src/organizations/commands/enable-chorus.command.js';
-import { CreateOrganizationCommand } from '../../apps/api/src/organizations/commands/create-organization.command.js';
 
 let app: AuthApp;
 let organizationId: string;
@@ -17,8 +15,8 @@ beforeAll(async () => {
   const correlationId = randomUUID();
   const context = { actor: 'cli', correlationId, causationId: correlationId, origin: {} };
   ({ id: organizationId } = await app.app.get(CommandBus).execute(new CreateOrganizationCommand({ name: 'Difference Engines' }, context)));
-  await app.app.get(CommandBus).execute(new AssignPlanCommand(organizationId, { line: 'chorus', plan: 'teams' }, context));
-  await app.app.get(CommandBus).execute(new EnableChorusCommand(organizationId, {}, context));
+  await app.app.get(CommandBus).execute(new ChangeOrganizationCommand(organizationId, { type: 'AssignPlan', data: { line: 'chorus', plan: 'teams' } }, context));
+  await app.app.get(CommandBus).execute(new ChangeOrganizationCommand(organizationId, { type: 'EnableChorus', data: {} }, context));
 });
 afterAll(async () => {
   await app.close();

@@ -1,8 +1,8 @@
 // The signed double-submit XSRF check (API.md, Sign-in): state-changing calls with a session cookie,
 // and the sign-in forms themselves (login CSRF), must echo XSRF-TOKEN signed for that browser.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startAuthApp, type AuthApp } from '../../apps/api/src/auth/testing/auth-app.js';
-import type { Browser } from '../../apps/api/src/auth/testing/browser.js';
+import { startAuthApp, type AuthApp } from '../support/auth-app.js';
+import type { Browser } from '../support/browser.js';
 import { createApiKey } from '../support/api-keys.js';
 
 const password = 'correct horse battery staple';

@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { signBillingPayload } from '../../apps/api/src/billing/billing-signature.js';
+import { signBillingPayload } from '#api';
 import { createApiKey } from '../support/api-keys.js';
 import { httpClient } from '../support/http-client.js';
 import { createOrganization } from '../support/organization-setup.js';

@@ -8,10 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { loadConfig } from '#config';
 import { EVENT_STORE, type EventStore, type RecordedEvent } from '#event-store';
-import { BillingDecider } from '../../apps/api/src/billing/billing-decider.service.js';
-import { BillingLedger } from '../../apps/api/src/billing/billing-ledger.js';
-import { signBillingPayload } from '../../apps/api/src/billing/billing-signature.js';
-import { createApp } from '../../apps/api/src/create-app.js';
+import { BillingEffects, BillingLedger, createApp, signBillingPayload } from '#api';
 import { createApiKey } from '../support/api-keys.js';
 import { httpClient, type HttpClient, type HttpResponse } from '../support/http-client.js';
 import { createOrganization, organizationEvents } from '../support/organization-setup.js';
@@ -311,7 +308,7 @@ describe('crash recovery', () => {
     const organizationId = await createOrganization(api);
     const event = providerEvent(organizationId, { type: 'addon.purchased', productId: 'prod_acs' });
     const entry = await running.app.get(BillingLedger).claim(event, { type: 'PurchaseAddOn', data: { addOn: 'additionalContentSection', quantity: 1 } });
-    await running.app.get(BillingDecider).decide(entry);
+    await running.app.get(BillingEffects).apply(entry);
 
     const response = await deliver(provider, event);
 

@@ -2,8 +2,8 @@
 // goes to /app; a signed-out /app/... goes to the login, which comes back; a user in no organization
 // gets the seed's 'account' message; deep links are the SPA.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startAuthApp, type AuthApp } from '../../apps/api/src/auth/testing/auth-app.js';
-import type { Browser } from '../../apps/api/src/auth/testing/browser.js';
+import { startAuthApp, type AuthApp } from '../support/auth-app.js';
+import type { Browser } from '../support/browser.js';
 
 const password = 'correct horse battery staple';
 let app: AuthApp;

@@ -3,9 +3,9 @@
 // choose and signs them in; the console shows them as invited until then. Audited under the add's request.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { invitationStream } from '#identity';
-import { startAuthApp, type AuthApp } from '../../apps/api/src/auth/testing/auth-app.js';
-import type { Browser } from '../../apps/api/src/auth/testing/browser.js';
-import { SmtpInbox, unfolded, type ReceivedMail } from '../../apps/api/src/auth/testing/smtp-inbox.js';
+import { startAuthApp, type AuthApp } from '../support/auth-app.js';
+import type { Browser } from '../support/browser.js';
+import { SmtpInbox, unfolded, type ReceivedMail } from '../support/smtp-inbox.js';
 
 const password = 'correct horse battery staple';
 let inbox: SmtpInbox;

@@ -1,13 +1,13 @@
 // The owner rule (issues 12 item 4 and 15), attacked over HTTP with real sessions: an admin who adds
 // an accomplice as owner and then removes the real owner must be refused 403 FORBIDDEN at both steps,
 // also when the requests arrive at once; members and auditors change nothing; auditors read.
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { CommandBus } from '@nestjs/cqrs';
 import { foldOrganization, organizationStream, type ExistingOrganization, type OrganizationEvent } from '#domain';
-import { startAuthApp, type AuthApp } from '../../apps/api/src/auth/testing/auth-app.js';
-import type { Browser } from '../../apps/api/src/auth/testing/browser.js';
-import { AddMemberCommand } from '../../apps/api/src/organizations/commands/add-member.command.js';
+import { newCommandContext } from '#event-store';
+import { startAuthApp, type AuthApp } from '../support/auth-app.js';
+import type { Browser } from '../support/browser.js';
+import { AddMemberCommand } from '#api';
 
 const password = 'correct horse battery staple';
 const people = ['owner', 'admin', 'member', 'auditor'] as const;
@@ -36,10 +36,7 @@ beforeAll(async () => {
   organizationId = await app.createOrganization('Owner rule', { userId: idOf('owner'), email: 'owner@owner-rule.example' });
   const commands = app.app.get(CommandBus);
   for (const person of ['admin', 'member', 'auditor'] as const) {
-    const correlationId = randomUUID();
-    await commands.execute(
-      new AddMemberCommand(organizationId, { email: `${person}@owner-rule.example`, role: person, userId: idOf(person) }, { actor: 'cli', correlationId, causationId: correlationId, origin: {} }),
-    );
+    await commands.execute(new AddMemberCommand(organizationId, { email: `${person}@owner-rule.example`, role: person, userId: idOf(person) }, newCommandContext('cli')));
   }
   for (const person of people) browsers.set(person, await app.signedIn(person, password));
 }, 60_000);
@@ -66,10 +63,23 @@ describe('an admin taking over the organization', () => {
     expect((await roles())['owner@owner-rule.example']).toBe('owner');
   });
 
-  it('gets nowhere sending both steps many times at once', async () => {
+  it('may not promote anyone to owner, themselves included, nor demote the owner', async () => {
+    for (const [userId, role] of [
+      [idOf('member'), 'owner'],
+      [idOf('admin'), 'owner'],
+      [idOf('owner'), 'member'],
+    ] as const) {
+      const answer = await as('admin').request('PATCH', `/organizations/${organizationId}/members/${userId}`, { json: { role } });
+      expect({ userId, role, status: answer.status, code: answer.body.code, requires: answer.body.requires }).toEqual({ userId, role, status: 403, code: 'FORBIDDEN', requires: 'owner' });
+    }
+    expect(await roles()).toMatchObject({ 'owner@owner-rule.example': 'owner', 'admin@owner-rule.example': 'admin', 'member@owner-rule.example': 'member' });
+  });
+
+  it('gets nowhere sending every step many times at once', async () => {
     const attempts = await Promise.all(
       Array.from({ length: 10 }, (_, index) => [
         as('admin').post(`/organizations/${organizationId}/members`, { email: `accomplice${index}@evil.example`, role: 'owner' }),
+        as('admin').request('PATCH', `/organizations/${organizationId}/members/${idOf('admin')}`, { json: { role: 'owner' } }),
         as('admin').delete(`/organizations/${organizationId}/members/${idOf('owner')}`),
       ]).flat(),
     );
@@ -101,6 +111,16 @@ describe('what each role may do', () => {
     expect((await as('auditor').get(`/organizations/${organizationId}/history`)).status).toBe(200);
     expect((await as('member').get(`/organizations/${organizationId}`)).status).toBe(200);
     expect((await as('member').get(`/organizations/${organizationId}/history`)).status).toBe(403);
+  });
+
+  it('an admin changes roles below owner; an owner promotes to owner and demotes again', async () => {
+    const byAdmin = await as('admin').request('PATCH', `/organizations/${organizationId}/members/${idOf('member')}`, { json: { role: 'auditor' } });
+    expect(byAdmin.status).toBe(200);
+    await as('admin').request('PATCH', `/organizations/${organizationId}/members/${idOf('member')}`, { json: { role: 'member' } });
+
+    const promoted = await as('owner').request('PATCH', `/organizations/${organizationId}/members/${idOf('admin')}`, { json: { role: 'owner' } });
+    const demoted = await as('owner').request('PATCH', `/organizations/${organizationId}/members/${idOf('admin')}`, { json: { role: 'admin' } });
+    expect([promoted.status, demoted.status]).toEqual([200, 200]);
   });
 
   it('an owner adds an owner, and one owner removes the other', async () => {

@@ -3,9 +3,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { startAuthApp, type AuthApp } from '../../apps/api/src/auth/testing/auth-app.js';
-import type { Answer } from '../../apps/api/src/auth/testing/browser.js';
-import { webRoot } from '../../apps/api/src/web/web-root.js';
+import { webRoot } from '#api';
+import { startAuthApp, type AuthApp } from '../support/auth-app.js';
+import type { Answer } from '../support/browser.js';
 
 let app: AuthApp;
 

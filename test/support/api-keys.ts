@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { INestApplicationContext } from '@nestjs/common';
-import { ApiKeys } from '../../apps/api/src/access/api-keys/api-keys.service.js';
-import type { ApiKeyScope } from '../../apps/api/src/access/api-keys/api-key-scopes.js';
+import { ApiKeys, type ApiKeyScope } from '#api';
 
 /** Issues an API key in a running app, as `chorus api-key:create` would; answers the key to send. */
 export async function createApiKey(app: INestApplicationContext, scopes: readonly ApiKeyScope[], name = 'e2e'): Promise<string> {

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { loadConfig, type Config } from '#config';
 import { EVENT_STORE, type EventStore } from '#event-store';
-import { createApp } from '../../apps/api/src/create-app.js';
+import { createApp } from '#api';
 
 export type RunningApp = {
   app: NestExpressApplication;

@@ -1,8 +1,7 @@
 import type { Command } from 'commander';
 import type { z } from 'zod';
 import { ConfigError } from '#config';
-import { ProblemError } from '../../api/src/http/problem-error.js';
-import { toProblem } from '../../api/src/http/problem.js';
+import { ProblemError, toProblem } from '#api';
 import type { CliContext, GetCliContext } from './cli-context.js';
 import { ExitCode } from './exit-codes.js';
 

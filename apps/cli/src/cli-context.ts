@@ -4,10 +4,8 @@ import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { pino } from 'pino';
 import type { Config } from '#config';
-import { AppModule } from '../../api/src/app.module.js';
-import { createPino } from '../../api/src/logging/pino.js';
-import { StructuredLogger } from '../../api/src/logging/structured-logger.service.js';
-import type { CommandContext } from '../../api/src/organizations/command-context.js';
+import { newCommandContext, type CommandContext } from '#event-store';
+import { AppModule, createPino, StructuredLogger } from '#api';
 
 /** The service's modules without an HTTP listener, for one command-line call. */
 export type CliContext = {
@@ -40,12 +38,7 @@ export async function createCliContext(config: Config): Promise<CliContext> {
   return {
     app,
     config,
-    commandContext: (cliCommand) => ({
-      actor: 'cli',
-      correlationId,
-      causationId: correlationId,
-      origin: { cliCommand, ...operatingSystemUser() },
-    }),
+    commandContext: (cliCommand) => newCommandContext('cli', { cliCommand, ...operatingSystemUser() }, correlationId),
     close: () => app.close(),
   };
 }

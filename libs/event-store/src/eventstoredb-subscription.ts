@@ -6,7 +6,8 @@ import {
   type EventStoreDBClient,
   type Position,
 } from '@eventstore/db-client';
-import type { SubscribeToAllOptions, Subscription } from './event-store.port.js';
+import { CatchUpSubscription } from './catch-up-subscription.js';
+import type { SubscribeToAllOptions } from './event-store.port.js';
 import { isAfter, isSystemEvent, toEventStoreDbPosition, toRecordedEvent, toServerFilter } from './eventstoredb-mapping.js';
 import { matchesSubscriptionFilter } from './subscription-filter.js';
 
@@ -28,42 +29,28 @@ class HandlerFailure extends Error {
  * awaited before the next; when the server drops the subscription it is re-opened from the last event
  * seen, skipping what was already delivered. onCaughtUp follows the server's caught-up signal, reported
  * once the events buffered before that signal have been handled.
- * Do not await close() from inside onEvent: close() waits for the running handler.
  */
-export class EventStoreDbSubscription implements Subscription {
-  private stopped = false;
+export class EventStoreDbSubscription extends CatchUpSubscription {
   private current: AllStreamSubscription | undefined;
   private lastSeen: Position | undefined;
   private wakeFromPause: (() => void) | undefined;
-  private readonly following: Promise<void>;
 
   constructor(
     private readonly client: Pick<EventStoreDBClient, 'subscribeToAll'>,
-    private readonly options: SubscribeToAllOptions,
-    private readonly release: () => void,
+    options: SubscribeToAllOptions,
+    release: () => void,
   ) {
+    super(options, release);
     this.lastSeen = options.fromPosition === undefined ? undefined : toEventStoreDbPosition(options.fromPosition);
-    this.following = this.follow();
+    this.start();
   }
 
-  async close(): Promise<void> {
-    await this.stop();
+  protected async interrupt(): Promise<void> {
+    this.wakeFromPause?.();
+    if (this.current !== undefined) await this.cancel(this.current);
   }
 
-  /** Stops delivery, waits for the running handler, then reports `reason` (the store closing) if given. */
-  async stop(reason?: Error): Promise<void> {
-    const first = !this.stopped;
-    if (first) {
-      this.stopped = true;
-      this.release();
-      this.wakeFromPause?.();
-      if (this.current !== undefined) await this.cancel(this.current);
-    }
-    await this.following;
-    if (first && reason !== undefined) this.options.onError?.(reason);
-  }
-
-  private async follow(): Promise<void> {
+  protected async follow(): Promise<void> {
     // Nothing is delivered before subscribeToAll has returned to its caller.
     await Promise.resolve();
     let failures = 0;
@@ -133,12 +120,6 @@ export class EventStoreDbSubscription implements Subscription {
         throw new HandlerFailure(error);
       }
     }
-  }
-
-  private fail(error: unknown): void {
-    this.stopped = true;
-    this.release();
-    this.options.onError?.(error instanceof Error ? error : new Error(String(error)));
   }
 
   private async cancel(subscription: AllStreamSubscription): Promise<void> {

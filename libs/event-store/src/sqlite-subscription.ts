@@ -1,4 +1,5 @@
-import type { SubscribeToAllOptions, Subscription } from './event-store.port.js';
+import { CatchUpSubscription } from './catch-up-subscription.js';
+import type { SubscribeToAllOptions } from './event-store.port.js';
 import { rowPosition, rowStreamId, rowType, toRecordedEvent, type EventRow } from './sqlite-event-row.js';
 import { matchesSubscriptionFilter } from './subscription-filter.js';
 
@@ -9,21 +10,19 @@ export const SUBSCRIPTION_PAGE_SIZE = 500;
  * A catch-up subscription on the SQLite store: reads pages after its position, awaits the handler
  * for each matching event in order, and, at the head, sleeps until woken (by an append committed
  * in this process, or by the store's poll noticing another process's commit).
- * Do not await close() from inside onEvent: close() waits for the running handler.
  */
-export class SqliteSubscription implements Subscription {
-  private stopped = false;
+export class SqliteSubscription extends CatchUpSubscription {
   private woken = false;
   private wakeUp: (() => void) | undefined;
-  private readonly following: Promise<void>;
 
   constructor(
     private readonly readPage: (afterPosition: bigint, limit: number) => readonly EventRow[],
-    private readonly options: SubscribeToAllOptions,
+    options: SubscribeToAllOptions,
     /** Tells the store this subscription no longer needs waking. */
-    private readonly release: () => void,
+    release: () => void,
   ) {
-    this.following = this.follow();
+    super(options, release);
+    this.start();
   }
 
   /** New events may have been committed. */
@@ -34,23 +33,11 @@ export class SqliteSubscription implements Subscription {
     wakeUp?.();
   }
 
-  async close(): Promise<void> {
-    await this.stop();
+  protected interrupt(): void {
+    this.wake();
   }
 
-  /** Stops delivery, waits for the running handler, then reports `reason` (the store closing) if given. */
-  async stop(reason?: Error): Promise<void> {
-    const first = !this.stopped;
-    if (first) {
-      this.stopped = true;
-      this.release();
-      this.wake();
-    }
-    await this.following;
-    if (first && reason !== undefined) this.options.onError?.(reason);
-  }
-
-  private async follow(): Promise<void> {
+  protected async follow(): Promise<void> {
     // Nothing is delivered before subscribeToAll has returned to its caller.
     await Promise.resolve();
     const { filter, onEvent, onCaughtUp } = this.options;
@@ -76,10 +63,7 @@ export class SqliteSubscription implements Subscription {
         }
       }
     } catch (error) {
-      if (this.stopped) return;
-      this.stopped = true;
-      this.release();
-      this.options.onError?.(error instanceof Error ? error : new Error(String(error)));
+      if (!this.stopped) this.fail(error);
     }
   }
 

@@ -5,7 +5,6 @@ export * from './identity.js';
 export * from './invitations/invitation-events.js';
 export * from './invitations/invitations.js';
 export * from './logger.js';
-export * from './metadata.js';
 export * from './mail/mailer.js';
 export * from './passwords/password-change.js';
 export * from './passwords/password-policy.js';

@@ -10,7 +10,7 @@ import { Writable } from 'node:stream';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { loadConfig } from '#config';
 import { READ_MODELS, type ReadModels } from '#read-models';
-import { createApp } from '../../../apps/api/src/create-app.js';
+import { createApp } from '#api';
 import { waitFor } from './wait-for.js';
 
 export const repositoryRoot = resolve(import.meta.dirname, '..', '..', '..');

@@ -4,7 +4,7 @@ import type { Request } from 'express';
 import { requestContextOf } from '../http/request-context.js';
 import { ProblemError } from '../http/problem-error.js';
 import { organizationIdSchema } from '../organizations/organization-ids.js';
-import { OrganizationRepository } from '../organizations/organization-repository.js';
+import { Organizations } from '../organizations/organizations.js';
 import type { Principal } from './principal.js';
 import { PrincipalResolvers } from './principal-resolvers.service.js';
 import { RequireAccess, type AccessRule } from './require-access.decorator.js';
@@ -19,7 +19,7 @@ export class AccessGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly resolvers: PrincipalResolvers,
-    private readonly organizations: OrganizationRepository,
+    private readonly organizations: Organizations,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {

@@ -8,11 +8,11 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import Database from 'better-sqlite3';
 import { createPlanCatalogue, type OrganizationCommand, type OrganizationCommandType } from '#domain';
 import { SqliteEventStore, type EventStore } from '#event-store';
-import { BillingDecider } from '../billing/billing-decider.service.js';
+import { BillingEffects } from '../billing/billing-effects.js';
 import { BillingLedger } from '../billing/billing-ledger.js';
 import { ReceiveBillingEventCommand } from '../billing/receive-billing-event.command.js';
 import { ReceiveBillingEventHandler } from '../billing/receive-billing-event.handler.js';
-import { commandPath } from './testing/scripted-history.js';
+import { commandPath } from '../../../../test/support/scripted-history.js';
 
 type StoreCall = { method: string; args: unknown[] };
 
@@ -52,6 +52,7 @@ const everyCommand: Record<OrganizationCommandType, OrganizationCommand[]> = {
     { type: 'AddMember', data: { userId: 'owner-1', email: 'owner@append.example', role: 'owner' } },
     { type: 'AddMember', data: { userId: 'member-1', email: 'member@append.example', role: 'member' } },
   ],
+  ChangeMemberRole: [{ type: 'ChangeMemberRole', data: { userId: 'member-1', role: 'admin' } }],
   RemoveMember: [{ type: 'RemoveMember', data: { userId: 'member-1' } }],
   AddSite: [{ type: 'AddSite', data: { siteId: 'site-1', name: 'Main', hostname: 'append.example' } }],
   RemoveSite: [{ type: 'RemoveSite', data: { siteId: 'site-1' } }],
@@ -116,7 +117,7 @@ describe('every command only appends', () => {
 
   it('runs billing events, duplicates included, through the billing path', async () => {
     const recorded = recording(store, calls);
-    const handler = new ReceiveBillingEventHandler(new BillingLedger(recorded), new BillingDecider(recorded, catalogue), recorded, catalogue);
+    const handler = new ReceiveBillingEventHandler(new BillingLedger(recorded), new BillingEffects(recorded, catalogue), recorded, catalogue);
     const event = { id: 'evt_append_only', type: 'addon.purchased', organizationId, productId: 'prod_acs', quantity: 2, occurredAt: '2030-01-01T00:00:00Z' } as const;
     await expectOnlyAppended(() => Promise.all([1, 2, 3].map(() => handler.execute(new ReceiveBillingEventCommand(event)))));
   });
@@ -166,6 +167,12 @@ describe('no source file mutates stored events', () => {
 
   it.each(mutations)('nothing issues %s', (_what, pattern) => {
     expect(files.filter((file) => pattern.test(readFileSync(file, 'utf8'))).map((file) => relative(root, file))).toEqual([]);
+  });
+
+  it('only handleCommand appends: every write loads, decides and appends the one way', () => {
+    const appenders = files.filter((file) => /\.append\(/.test(readFileSync(file, 'utf8')));
+
+    expect(appenders.map((file) => relative(root, file))).toEqual(['libs/event-store/src/command-handler.ts']);
   });
 
   it('only the event store\'s migrations create the events table', () => {

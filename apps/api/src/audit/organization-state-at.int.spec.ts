@@ -7,7 +7,7 @@ import { DomainError, foldOrganization, organizationStream, organizationView, ty
 import { SqliteEventStore, type RecordedEvent } from '#event-store';
 import { readOrganizationHistory } from './organization-history.js';
 import { organizationStateAt, type OrganizationStateAt } from './organization-state-at.js';
-import { recordScriptedHistory, recordedAtOf, scriptCatalogue, scriptedCommands, ScriptClock, SCRIPT_STEP_MS } from './testing/scripted-history.js';
+import { recordScriptedHistory, recordedAtOf, scriptCatalogue, scriptedCommands, ScriptClock, SCRIPT_STEP_MS } from '../../../../test/support/scripted-history.js';
 
 const catalogue = scriptCatalogue();
 const organizationId = 'audited';

@@ -10,7 +10,7 @@ import {
 } from '#domain';
 import type { EventStore, RecordedEvent } from '#event-store';
 import { organizationNotFound } from './organization-history.js';
-import { asOrganizationEvent } from '../organizations/organization-repository.js';
+import { asOrganizationEvent } from '../organizations/organizations.js';
 
 /** latest: today's state; revision: up to and including it; instant: every event recorded at or before it. */
 export type StatePoint = { kind: 'latest' } | { kind: 'revision'; revision: bigint } | { kind: 'instant'; at: Date };

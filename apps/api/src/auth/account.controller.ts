@@ -2,13 +2,12 @@
 import { Body, Controller, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
-import { RateLimited, type Identity } from '#identity';
+import type { Identity } from '#identity';
 import { ProblemError } from '../http/problem-error.js';
+import { commandContextOf } from '../http/request-context.js';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
 import { BrowserSessions } from './browser-sessions.service.js';
-import { asProblem } from './identity-problem.js';
 import { IDENTITY } from './identity.provider.js';
-import { identityContext } from './request-origin.js';
 import { changePasswordRequest } from './sign-in-requests.js';
 
 @Controller('account')
@@ -29,11 +28,6 @@ export class AccountController {
     response.setHeader('Cache-Control', 'no-store');
     const session = await this.sessions.live(request);
     if (session === undefined) throw new ProblemError(401, 'UNAUTHENTICATED', 'Authentication required', 'Sign in first.');
-    try {
-      await this.identity.passwordChange.change(session.userId, session.sessionId, body, identityContext(request, `user:${session.userId}`));
-    } catch (error) {
-      if (error instanceof RateLimited) response.setHeader('Retry-After', String(error.retryAfterSeconds));
-      throw asProblem(error);
-    }
+    await this.identity.passwordChange.change(session.userId, session.sessionId, body, commandContextOf(request, `user:${session.userId}`));
   }
 }

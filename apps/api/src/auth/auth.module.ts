@@ -1,8 +1,8 @@
 import { Global, Module } from '@nestjs/common';
-import type { Identity } from '#identity';
+import type { Identity, UserDirectory } from '#identity';
 import { MEMBER_INVITATIONS } from '../organizations/member-invitations.js';
 import { OrganizationsStoreModule } from '../organizations/organizations-store.module.js';
-import { USER_DIRECTORY, type UserDirectory } from '../organizations/user-directory.js';
+import { USER_DIRECTORY } from '../organizations/user-directory.js';
 import { AccountController } from './account.controller.js';
 import { AuthCookies } from './auth-cookies.js';
 import { BrowserSessions } from './browser-sessions.service.js';
@@ -29,15 +29,7 @@ import { XsrfMiddleware } from './xsrf.middleware.js';
   providers: [
     IdentityClock,
     identityProvider,
-    {
-      provide: USER_DIRECTORY,
-      inject: [IDENTITY],
-      // A reservation is recorded with the metadata of the command that asked for it.
-      useFactory: (identity: Identity): UserDirectory => ({
-        userIdForEmail: (email, { actor, correlationId, causationId, origin }) =>
-          identity.directory.userIdForEmail(email, { ...origin, actor, correlationId, causationId }),
-      }),
-    },
+    { provide: USER_DIRECTORY, inject: [IDENTITY], useFactory: (identity: Identity): UserDirectory => identity.directory },
     memberInvitationsProvider,
     googleStrategyProvider,
     AuthCookies,

@@ -4,9 +4,9 @@ import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import type { Identity, OpenedSession, Session, XsrfBinding } from '#identity';
+import { commandContextOf } from '../http/request-context.js';
 import { AuthCookies } from './auth-cookies.js';
 import { IDENTITY } from './identity.provider.js';
-import { identityContext } from './request-origin.js';
 
 @Injectable()
 export class BrowserSessions {
@@ -30,7 +30,7 @@ export class BrowserSessions {
   /** Signs out the session the request carries, if live: a sign-in never leaves the one it replaces behind. */
   async endCurrent(request: Request): Promise<void> {
     const current = await this.live(request);
-    if (current !== undefined) await this.identity.sessions.close(current, identityContext(request, `user:${current.userId}`));
+    if (current !== undefined) await this.identity.sessions.close(current, commandContextOf(request, `user:${current.userId}`));
   }
 
   /** What this browser's XSRF token must be bound to; undefined when it has neither cookie. */

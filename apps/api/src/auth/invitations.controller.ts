@@ -4,11 +4,10 @@ import { Body, Controller, Get, HttpCode, Inject, Param, Post, Req, Res } from '
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
 import type { Identity, InvitationDetails } from '#identity';
+import { commandContextOf } from '../http/request-context.js';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
 import { BrowserSessions } from './browser-sessions.service.js';
-import { asProblem } from './identity-problem.js';
 import { IDENTITY } from './identity.provider.js';
-import { identityContext } from './request-origin.js';
 import { acceptInvitationRequest, invitationTokenParameter } from './sign-in-requests.js';
 
 @Controller('invitations')
@@ -25,11 +24,7 @@ export class InvitationsController {
     @Res({ passthrough: true }) response: Response,
   ): Promise<InvitationDetails> {
     response.setHeader('Cache-Control', 'no-store');
-    try {
-      return await this.identity.invitations.describe(token);
-    } catch (error) {
-      throw asProblem(error);
-    }
+    return this.identity.invitations.describe(token);
   }
 
   /** 204 and a session cookie; 400 INVALID_TOKEN, or VALIDATION_FAILED with the password policy's sentence (the link stays usable). */
@@ -41,13 +36,9 @@ export class InvitationsController {
     @Res({ passthrough: true }) response: Response,
   ): Promise<void> {
     response.setHeader('Cache-Control', 'no-store');
-    try {
-      const opened = await this.identity.invitations.accept(token, password, identityContext(request));
-      // Whoever was signed in in this browser before is signed out: the browser is the invited person's now.
-      await this.sessions.endCurrent(request);
-      this.sessions.begin(response, opened);
-    } catch (error) {
-      throw asProblem(error);
-    }
+    const opened = await this.identity.invitations.accept(token, password, commandContextOf(request, 'anonymous'));
+    // Whoever was signed in in this browser before is signed out: the browser is the invited person's now.
+    await this.sessions.endCurrent(request);
+    this.sessions.begin(response, opened);
   }
 }

@@ -6,15 +6,15 @@ import type { Logger } from 'pino';
 import type { Identity } from '#identity';
 import { PINO } from '../logging/pino.js';
 import { MEMBER_INVITATIONS, type MemberInvitations } from '../organizations/member-invitations.js';
-import { OrganizationRepository } from '../organizations/organization-repository.js';
+import { Organizations } from '../organizations/organizations.js';
 import { IDENTITY } from './identity.provider.js';
 
 export const memberInvitationsProvider: FactoryProvider<MemberInvitations> = {
   provide: MEMBER_INVITATIONS,
-  inject: [IDENTITY, OrganizationRepository, PINO],
-  useFactory: (identity: Identity, organizations: OrganizationRepository, logger: Logger): MemberInvitations => ({
-    async invite({ organizationId, userId, email }, { actor, correlationId, causationId, origin }) {
-      const context = { ...origin, actor, correlationId, causationId };
+  inject: [IDENTITY, Organizations, PINO],
+  useFactory: (identity: Identity, organizations: Organizations, logger: Logger): MemberInvitations => ({
+    async invite({ organizationId, userId, email }, context) {
+      const { actor, correlationId } = context;
       try {
         const { state } = await organizations.load(organizationId);
         const organizationName = state.exists ? state.name : organizationId;

@@ -2,12 +2,12 @@
 import { Controller, Delete, Get, HttpCode, Inject, Param, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import type { Identity, Session } from '#identity';
+import { commandContextOf } from '../http/request-context.js';
 import { ProblemError } from '../http/problem-error.js';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
 import { BrowserSessions } from './browser-sessions.service.js';
 import { IDENTITY } from './identity.provider.js';
 import { Memberships } from './memberships.service.js';
-import { identityContext } from './request-origin.js';
 import { sessionIdParameter } from './sign-in-requests.js';
 
 export type SessionAnswer = {
@@ -60,14 +60,14 @@ export class SessionController {
   @HttpCode(204)
   async revokeOthers(@Req() request: Request): Promise<void> {
     const current = await this.signedIn(request);
-    await this.identity.sessions.revokeOthers(current.userId, current.sessionId, identityContext(request, `user:${current.userId}`));
+    await this.identity.sessions.revokeOthers(current.userId, current.sessionId, commandContextOf(request, `user:${current.userId}`));
   }
 
   @Delete('sessions/:sessionId')
   @HttpCode(204)
   async revoke(@Param('sessionId', new ZodValidationPipe(sessionIdParameter)) sessionId: string, @Req() request: Request): Promise<void> {
     const current = await this.signedIn(request);
-    const revoked = await this.identity.sessions.revoke(current.userId, sessionId, identityContext(request, `user:${current.userId}`));
+    const revoked = await this.identity.sessions.revoke(current.userId, sessionId, commandContextOf(request, `user:${current.userId}`));
     if (!revoked) throw new ProblemError(404, 'NOT_FOUND', 'Not found', 'You have no live session with this id.');
   }
 

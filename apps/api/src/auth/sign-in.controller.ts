@@ -3,13 +3,12 @@ import { Body, Controller, HttpCode, Inject, Post, Req, Res } from '@nestjs/comm
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
-import { RateLimited, type Identity } from '#identity';
+import type { Identity } from '#identity';
+import { commandContextOf } from '../http/request-context.js';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
 import { PINO } from '../logging/pino.js';
 import { BrowserSessions } from './browser-sessions.service.js';
-import { asProblem } from './identity-problem.js';
 import { IDENTITY } from './identity.provider.js';
-import { identityContext } from './request-origin.js';
 import { forgotRequest, loginRequest, resetRequest } from './sign-in-requests.js';
 
 /** The one answer to POST /forgot, whether or not the address is known. */
@@ -31,14 +30,9 @@ export class SignInController {
     @Res({ passthrough: true }) response: Response,
   ): Promise<void> {
     response.setHeader('Cache-Control', 'no-store');
-    try {
-      const opened = await this.identity.passwordSignIn.signIn(credentials, identityContext(request));
-      await this.sessions.endCurrent(request);
-      this.sessions.begin(response, opened);
-    } catch (error) {
-      if (error instanceof RateLimited) response.setHeader('Retry-After', String(error.retryAfterSeconds));
-      throw asProblem(error);
-    }
+    const opened = await this.identity.passwordSignIn.signIn(credentials, commandContextOf(request, 'anonymous'));
+    await this.sessions.endCurrent(request);
+    this.sessions.begin(response, opened);
   }
 
   @Post('logout')
@@ -56,13 +50,8 @@ export class SignInController {
     @Req() request: Request,
     @Res({ passthrough: true }) response: Response,
   ): typeof forgotAnswer {
-    const context = identityContext(request);
-    try {
-      this.identity.passwordReset.admit(context.clientIp);
-    } catch (error) {
-      if (error instanceof RateLimited) response.setHeader('Retry-After', String(error.retryAfterSeconds));
-      throw asProblem(error);
-    }
+    const context = commandContextOf(request, 'anonymous');
+    this.identity.passwordReset.admit(context.origin.clientIp);
     response.once('finish', () => {
       this.identity.passwordReset.request(email, context).catch((error: unknown) => {
         this.logger.error({ err: error, correlationId: context.correlationId }, 'password reset request failed');
@@ -75,10 +64,6 @@ export class SignInController {
   @HttpCode(204)
   async reset(@Body(new ZodValidationPipe(resetRequest)) { token, password }: z.output<typeof resetRequest>, @Req() request: Request): Promise<void> {
     const current = await this.sessions.live(request);
-    try {
-      await this.identity.passwordReset.complete(token, password, identityContext(request), current?.sessionId);
-    } catch (error) {
-      throw asProblem(error);
-    }
+    await this.identity.passwordReset.complete(token, password, commandContextOf(request, 'anonymous'), current?.sessionId);
   }
 }

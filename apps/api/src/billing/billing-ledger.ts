@@ -2,7 +2,7 @@
 // claim (appended only if the stream does not exist), its second the outcome. See README.md.
 import { Inject, Injectable } from '@nestjs/common';
 import type { OrganizationCommand } from '#domain';
-import { EVENT_STORE, WrongExpectedRevisionError, type EventMetadata, type EventStore } from '#event-store';
+import { EVENT_STORE, eventMetadata, handleCommand, loadStream, type CommandContext, type EventStore, type StreamFold } from '#event-store';
 import type { BillingEvent } from './billing-event.schema.js';
 import { nameBasedUuid } from './name-based-uuid.js';
 
@@ -36,48 +36,44 @@ const claimEventId = (providerEventId: string): string => nameBasedUuid(`billing
 const outcomeEventId = (providerEventId: string): string => nameBasedUuid(`billing:${providerEventId}:outcome`);
 
 /** Every ledger and organization event of one provider event shares this provenance. */
-export function billingMetadata(received: BillingEventReceived['data'], causationId: string): EventMetadata {
+export function billingContext(received: BillingEventReceived['data'], causationId: string): CommandContext {
   return {
     actor: 'billing',
     correlationId: received.id,
     causationId,
-    providerEventId: received.id,
-    providerEventType: received.type,
-    productId: received.productId,
-    occurredAt: received.occurredAt,
+    origin: { providerEventId: received.id, providerEventType: received.type, productId: received.productId, occurredAt: received.occurredAt },
   };
 }
+
+type LedgerEvent = BillingEventReceived | BillingOutcome;
+
+/** The ledger as its stream says: nothing, claimed (pending), or finished. The claim's id is the one it is always appended with. */
+const ledgerFold: StreamFold<LedgerEntry | undefined, LedgerEvent> = {
+  initialState: undefined,
+  evolve: (entry, event) => {
+    if (event.type === 'BillingEventReceived') return { claimId: claimEventId(event.data.id), received: event.data, outcome: undefined };
+    if (entry === undefined) throw new Error(`A billing ledger starts with BillingEventReceived, not ${event.type}`);
+    return { ...entry, outcome: event };
+  },
+};
 
 @Injectable()
 export class BillingLedger {
   constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {}
 
   async read(providerEventId: string): Promise<LedgerEntry | undefined> {
-    const read = await this.store.readStream(billingStream(providerEventId), { maxCount: 2 });
-    if (!read.found) return undefined;
-    const [claim, outcome] = read.events;
-    if (claim === undefined || claim.type !== 'BillingEventReceived') {
-      throw new Error(`${billingStream(providerEventId)} does not start with BillingEventReceived`);
-    }
-    return {
-      claimId: claim.id,
-      received: claim.data as BillingEventReceived['data'],
-      outcome: outcome === undefined ? undefined : ({ type: outcome.type, data: outcome.data } as BillingOutcome),
-    };
+    return (await loadStream(this.store, billingStream(providerEventId), ledgerFold)).state;
   }
 
   /** Claims the provider event id; whoever wins, answers the entry as stored (the first delivery's content). */
   async claim(event: BillingEvent, command: OrganizationCommand): Promise<LedgerEntry> {
     const received: BillingEventReceived['data'] = { ...event, command };
-    try {
-      await this.store.append(
-        billingStream(event.id),
-        [{ id: claimEventId(event.id), type: 'BillingEventReceived', data: received, metadata: billingMetadata(received, event.id) }],
-        'no_stream',
-      );
-    } catch (error) {
-      if (!(error instanceof WrongExpectedRevisionError)) throw error;
-    }
+    await handleCommand(this.store, billingStream(event.id), (entry) => (entry === undefined ? [{ type: 'BillingEventReceived' as const, data: received }] : []), {
+      ...ledgerFold,
+      metadata: eventMetadata(billingContext(received, event.id)),
+      eventId: () => claimEventId(event.id),
+    });
+    // Read back: a concurrent first delivery with other content may have been stored under the same claim id.
     const entry = await this.read(event.id);
     if (entry === undefined) throw new Error(`${billingStream(event.id)} vanished after its claim`);
     return entry;
@@ -85,18 +81,11 @@ export class BillingLedger {
 
   /** Records the outcome once; a concurrent delivery that recorded it first wins and its outcome is answered. */
   async complete(entry: LedgerEntry, outcome: BillingOutcome): Promise<BillingOutcome> {
-    try {
-      await this.store.append(
-        billingStream(entry.received.id),
-        [{ id: outcomeEventId(entry.received.id), type: outcome.type, data: outcome.data, metadata: billingMetadata(entry.received, entry.claimId) }],
-        0n,
-      );
-      return outcome;
-    } catch (error) {
-      if (!(error instanceof WrongExpectedRevisionError)) throw error;
-      const stored = await this.read(entry.received.id);
-      if (stored?.outcome === undefined) throw error;
-      return stored.outcome;
-    }
+    const { state } = await handleCommand(this.store, billingStream(entry.received.id), (stored) => (stored?.outcome === undefined ? [outcome] : []), {
+      ...ledgerFold,
+      metadata: eventMetadata(billingContext(entry.received, entry.claimId)),
+      eventId: () => outcomeEventId(entry.received.id),
+    });
+    return state?.outcome ?? outcome;
   }
 }

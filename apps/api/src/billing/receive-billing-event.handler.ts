@@ -4,7 +4,7 @@ import { DomainError, organizationStream, type PlanCatalogue } from '#domain';
 import { EVENT_STORE, type EventStore } from '#event-store';
 import { PLAN_CATALOGUE } from '../plans/plan-catalogue.module.js';
 import { billingCommand } from './billing-command.js';
-import { BillingDecider } from './billing-decider.service.js';
+import { BillingEffects } from './billing-effects.js';
 import { BillingLedger, type BillingOutcome, type LedgerEntry } from './billing-ledger.js';
 import { notApplicable, unknownOrganization } from './billing-problems.js';
 import { ReceiveBillingEventCommand, type BillingReceipt } from './receive-billing-event.command.js';
@@ -14,7 +14,7 @@ import { ReceiveBillingEventCommand, type BillingReceipt } from './receive-billi
 export class ReceiveBillingEventHandler implements ICommandHandler<ReceiveBillingEventCommand> {
   constructor(
     private readonly ledger: BillingLedger,
-    private readonly decider: BillingDecider,
+    private readonly effects: BillingEffects,
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(PLAN_CATALOGUE) private readonly catalogue: PlanCatalogue,
   ) {}
@@ -26,7 +26,7 @@ export class ReceiveBillingEventHandler implements ICommandHandler<ReceiveBillin
     const entry = known ?? (await this.claim(event));
     let outcome: BillingOutcome;
     try {
-      outcome = await this.decider.decide(entry);
+      outcome = await this.effects.apply(entry);
     } catch (error) {
       // The claim stays pending: the provider's retry decides again, and may succeed once the state allows it.
       if (error instanceof DomainError) throw notApplicable(error);

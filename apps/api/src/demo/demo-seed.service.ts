@@ -7,16 +7,14 @@ import { CommandBus } from '@nestjs/cqrs';
 import type { Logger } from 'pino';
 import { CONFIG, type Config } from '#config';
 import { DomainError } from '#domain';
-import { EVENT_STORE, type EventStore } from '#event-store';
+import { EVENT_STORE, newCommandContext, type EventStore } from '#event-store';
 import type { Identity } from '#identity';
 import { IDENTITY } from '../auth/identity.provider.js';
 import { PINO } from '../logging/pino.js';
-import type { CommandContext } from '../organizations/command-context.js';
 import { AddMemberCommand } from '../organizations/commands/add-member.command.js';
 import { AddSiteCommand } from '../organizations/commands/add-site.command.js';
-import { AssignPlanCommand } from '../organizations/commands/assign-plan.command.js';
+import { ChangeOrganizationCommand } from '../organizations/commands/change-organization.command.js';
 import { CreateOrganizationCommand } from '../organizations/commands/create-organization.command.js';
-import { EnableChorusCommand } from '../organizations/commands/enable-chorus.command.js';
 import { RUN_MODE, type RunMode } from '../run-mode.js';
 
 export const demoOrganizationId = 'demo';
@@ -46,13 +44,13 @@ export class DemoSeed implements OnApplicationBootstrap {
 
   private async seed(): Promise<void> {
     const correlationId = randomUUID();
-    const context: CommandContext = { actor: 'system', correlationId, causationId: correlationId, origin: { reason: 'demo seed' } };
+    const context = newCommandContext('system', { reason: 'demo seed' }, correlationId);
     await this.commands.execute(new CreateOrganizationCommand({ id: demoOrganizationId, name: 'Demo Organization' }, context));
-    await this.commands.execute(new AssignPlanCommand(demoOrganizationId, { line: 'chorus', plan: 'teams' }, context));
-    await this.commands.execute(new EnableChorusCommand(demoOrganizationId, {}, context));
+    await this.commands.execute(new ChangeOrganizationCommand(demoOrganizationId, { type: 'AssignPlan', data: { line: 'chorus', plan: 'teams' } }, context));
+    await this.commands.execute(new ChangeOrganizationCommand(demoOrganizationId, { type: 'EnableChorus', data: {} }, context));
 
     const password = randomBytes(15).toString('base64url');
-    const { userId } = await this.identity.registration.register({ email: demoOwnerEmail, password }, { actor: 'system', correlationId });
+    const { userId } = await this.identity.registration.register({ email: demoOwnerEmail, password }, newCommandContext('system', {}, correlationId));
     await this.commands.execute(new AddMemberCommand(demoOrganizationId, { email: demoOwnerEmail, role: 'owner', chorusUser: true, userId }, context));
     await this.commands.execute(new AddSiteCommand(demoOrganizationId, { name: 'Demo shop', hostname: 'shop.example.com' }, context));
     await this.commands.execute(new AddSiteCommand(demoOrganizationId, { name: 'Demo blog', hostname: 'blog.example.com' }, context));

@@ -15,7 +15,7 @@ export class ProblemDetailsFilter implements ExceptionFilter {
     const request = host.switchToHttp().getRequest<Request>();
     const response = host.switchToHttp().getResponse<Response>();
     const correlationId = requestContextOf(request)?.correlationId;
-    const { document, unexpected } = toProblem(exception);
+    const { document, unexpected, retryAfterSeconds } = toProblem(exception);
     if (unexpected) {
       this.logger.error({ err: exception, correlationId, method: request.method }, 'request failed unexpectedly');
     }
@@ -23,6 +23,7 @@ export class ProblemDetailsFilter implements ExceptionFilter {
       response.end();
       return;
     }
+    if (retryAfterSeconds !== undefined) response.setHeader('Retry-After', String(retryAfterSeconds));
     response
       .status(document.status)
       .type('application/problem+json')

@@ -3,6 +3,7 @@
 import { HttpException } from '@nestjs/common';
 import { DomainError, type DomainErrorCode } from '#domain';
 import { WrongExpectedRevisionError } from '#event-store';
+import { IdentityError, RateLimited, type IdentityErrorCode } from '#identity';
 import { ProblemError, type ProblemExtensions } from './problem-error.js';
 
 export type ProblemDocument = {
@@ -17,6 +18,8 @@ export type Problem = {
   document: ProblemDocument;
   /** A fault of ours rather than a refusal: log it in full, show the caller nothing of it. */
   unexpected: boolean;
+  /** When to try again (the Retry-After header), for a refusal that passes with time. */
+  retryAfterSeconds?: number;
 };
 
 // INVALID_QUANTITY is 409: the quantity is well-formed JSON but conflicts with the organization's state
@@ -47,6 +50,26 @@ const domainTitle: Record<DomainErrorCode, string> = {
   INVALID_QUANTITY: 'The quantity is not possible',
   LAST_OWNER: 'The last owner cannot leave',
   FORBIDDEN: 'Not allowed',
+};
+
+const identityStatus: Record<IdentityErrorCode, number> = {
+  VALIDATION_FAILED: 400,
+  INVALID_TOKEN: 400,
+  INVALID_CREDENTIALS: 401,
+  NOT_FOUND: 404,
+  DUPLICATE: 409,
+  RATE_LIMITED: 429,
+  WRONG_PASSWORD: 400,
+};
+
+const identityTitle: Record<IdentityErrorCode, string> = {
+  VALIDATION_FAILED: 'The request is not valid',
+  INVALID_TOKEN: 'The link is not valid',
+  INVALID_CREDENTIALS: 'Incorrect username or password',
+  NOT_FOUND: 'Not found',
+  DUPLICATE: 'It is already taken',
+  RATE_LIMITED: 'Too many attempts',
+  WRONG_PASSWORD: 'The current password is not correct',
 };
 
 const httpCode: Record<number, [code: string, title: string]> = {
@@ -103,6 +126,19 @@ function fromHttpException(exception: HttpException): ProblemDocument {
   return problem(status, code, title, httpExceptionDetail(exception));
 }
 
+/** The identity lib's refusals (API.md, Errors and Sign-in): a refused field as a JSON pointer, a lock with its Retry-After. */
+function fromIdentityError(error: IdentityError): Problem {
+  const field = error.details.field;
+  const extensions: ProblemExtensions =
+    (error.code === 'VALIDATION_FAILED' || error.code === 'WRONG_PASSWORD') && typeof field === 'string' ? { errors: [{ pointer: `#/${field}`, detail: error.message }] } : {};
+  if (error instanceof RateLimited) extensions.retryAfterSeconds = error.retryAfterSeconds;
+  return {
+    document: problem(identityStatus[error.code], error.code, identityTitle[error.code], error.message, extensions),
+    unexpected: false,
+    ...(error instanceof RateLimited ? { retryAfterSeconds: error.retryAfterSeconds } : {}),
+  };
+}
+
 export function toProblem(error: unknown): Problem {
   if (error instanceof ProblemError) {
     return { document: problem(error.getStatus(), error.code, error.title, error.detail ?? error.title, error.extensions), unexpected: false };
@@ -110,6 +146,7 @@ export function toProblem(error: unknown): Problem {
   if (error instanceof DomainError) {
     return { document: problem(domainStatus[error.code], error.code, domainTitle[error.code], error.message, error.details), unexpected: false };
   }
+  if (error instanceof IdentityError) return fromIdentityError(error);
   if (error instanceof WrongExpectedRevisionError) {
     return {
       document: problem(409, 'CONCURRENCY_CONFLICT', 'Changed concurrently', 'The organization kept changing while this command was decided; try again.'),

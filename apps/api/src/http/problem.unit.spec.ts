@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { BadRequestException, HttpException, NotFoundException, PayloadTooLargeException } from '@nestjs/common';
 import { DomainError, LimitExceeded, type DomainErrorCode } from '#domain';
 import { WrongExpectedRevisionError } from '#event-store';
+import { IdentityError, InvalidCredentials, RateLimited, type IdentityErrorCode } from '#identity';
 import { ProblemError } from './problem-error.js';
 import { toProblem } from './problem.js';
 
@@ -26,6 +27,34 @@ describe('toProblem', () => {
 
   it('gives LIMIT_EXCEEDED the resource, the effective limit and the current count', () => {
     expect(toProblem(new LimitExceeded('users', 5, 5)).document).toMatchObject({ status: 409, code: 'LIMIT_EXCEEDED', resource: 'users', limit: 5, count: 5 });
+  });
+
+  it.each<[IdentityErrorCode, number]>([
+    ['VALIDATION_FAILED', 400],
+    ['INVALID_TOKEN', 400],
+    ['INVALID_CREDENTIALS', 401],
+    ['NOT_FOUND', 404],
+    ['DUPLICATE', 409],
+  ])('answers IdentityError %s with %i, wherever it is thrown', (code, status) => {
+    const { document, unexpected, retryAfterSeconds } = toProblem(new IdentityError(code, 'Because.'));
+
+    expect({ unexpected, retryAfterSeconds }).toEqual({ unexpected: false, retryAfterSeconds: undefined });
+    expect(document).toEqual({ type: expect.stringMatching(/^urn:chorus:problem:/), title: expect.any(String), status, detail: 'Because.', code });
+  });
+
+  it("points at the refused field of an identity VALIDATION_FAILED, and keeps the seed's sign-in message", () => {
+    expect(toProblem(new IdentityError('VALIDATION_FAILED', 'Too short.', { field: 'password' })).document).toMatchObject({
+      status: 400,
+      errors: [{ pointer: '#/password', detail: 'Too short.' }],
+    });
+    expect(toProblem(new InvalidCredentials()).document).toMatchObject({ status: 401, detail: 'Incorrect username or password.' });
+  });
+
+  it('answers a lock with 429 RATE_LIMITED and when to try again (the filter sends it as Retry-After)', () => {
+    const { document, retryAfterSeconds } = toProblem(new RateLimited(900));
+
+    expect(document).toMatchObject({ status: 429, code: 'RATE_LIMITED', retryAfterSeconds: 900 });
+    expect(retryAfterSeconds).toBe(900);
   });
 
   it('answers a concurrency conflict with 409 CONCURRENCY_CONFLICT', () => {

@@ -1,6 +1,9 @@
 // Who is calling and under which correlation id, for the whole of one request: log lines read it from
 // AsyncLocalStorage, the access guard fills in the principal, handlers turn it into event metadata.
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomUUID } from 'node:crypto';
+import type { Request } from 'express';
+import type { CommandContext } from '#event-store';
 import type { Principal } from '../access/principal.js';
 
 export type RequestContext = {
@@ -29,4 +32,19 @@ export function runInRequestContext<T>(context: RequestContext, work: () => T): 
 
 export function currentRequestContext(): RequestContext | undefined {
   return storage.getStore();
+}
+
+/** A request's CommandContext: its address is always known (sign-in throttles by it). */
+export type RequestCommandContext = CommandContext & { readonly origin: { readonly clientIp: string; readonly userAgent?: string } };
+
+/**
+ * What `actor` asks for in this request, as the events it causes record it: the request's correlation
+ * id (also its causation), and the client's address and user agent for auditors.
+ */
+export function commandContextOf(request: Request, actor: string): RequestCommandContext {
+  const context = requestContextOf(request);
+  const correlationId = context?.correlationId ?? randomUUID();
+  const userAgent = (context?.userAgent ?? request.get('user-agent'))?.slice(0, 256);
+  const clientIp = context?.clientIp ?? request.ip ?? 'unknown';
+  return { actor, correlationId, causationId: correlationId, origin: userAgent === undefined ? { clientIp } : { clientIp, userAgent } };
 }

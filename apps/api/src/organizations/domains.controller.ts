@@ -1,15 +1,12 @@
 import { Body, Controller, Delete, Param, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
+import type { CommandContext } from '#event-store';
 import { OWNERS_AND_ADMINS, RequireAccess } from '../access/require-access.decorator.js';
 import { RequestCommandContext } from '../access/request-command-context.decorator.js';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
-import type { CommandContext } from './command-context.js';
 import { commandAnswer, type CommandAnswer } from './command-result.js';
-import { AddQualityAssuranceDomainCommand } from './commands/add-quality-assurance-domain.command.js';
-import { AddWebAnalyticsDomainCommand } from './commands/add-web-analytics-domain.command.js';
-import { RemoveQualityAssuranceDomainCommand } from './commands/remove-quality-assurance-domain.command.js';
-import { RemoveWebAnalyticsDomainCommand } from './commands/remove-web-analytics-domain.command.js';
+import { ChangeOrganizationCommand } from './commands/change-organization.command.js';
 import { addDomainRequest } from './organization-requests.js';
 import { validDomain, validOrganizationId } from './organization-route-parameters.js';
 
@@ -27,7 +24,7 @@ export class DomainsController {
     @Body(new ZodValidationPipe(addDomainRequest)) body: z.output<typeof addDomainRequest>,
     @RequestCommandContext() context: CommandContext,
   ): Promise<CommandAnswer> {
-    return commandAnswer(await this.commands.execute(new AddQualityAssuranceDomainCommand(id, body.domain, context)));
+    return commandAnswer(await this.commands.execute(new ChangeOrganizationCommand(id, { type: 'AddQualityAssuranceDomain', data: { domain: body.domain } }, context)));
   }
 
   @Delete('quality-assurance/domains/:domain')
@@ -37,7 +34,7 @@ export class DomainsController {
     @Param('domain', validDomain) domain: string,
     @RequestCommandContext() context: CommandContext,
   ): Promise<CommandAnswer> {
-    return commandAnswer(await this.commands.execute(new RemoveQualityAssuranceDomainCommand(id, domain, context)));
+    return commandAnswer(await this.commands.execute(new ChangeOrganizationCommand(id, { type: 'RemoveQualityAssuranceDomain', data: { domain } }, context)));
   }
 
   @Post('web-analytics/domains')
@@ -47,7 +44,7 @@ export class DomainsController {
     @Body(new ZodValidationPipe(addDomainRequest)) body: z.output<typeof addDomainRequest>,
     @RequestCommandContext() context: CommandContext,
   ): Promise<CommandAnswer> {
-    return commandAnswer(await this.commands.execute(new AddWebAnalyticsDomainCommand(id, body.domain, context)));
+    return commandAnswer(await this.commands.execute(new ChangeOrganizationCommand(id, { type: 'AddWebAnalyticsDomain', data: { domain: body.domain } }, context)));
   }
 
   @Delete('web-analytics/domains/:domain')
@@ -57,6 +54,6 @@ export class DomainsController {
     @Param('domain', validDomain) domain: string,
     @RequestCommandContext() context: CommandContext,
   ): Promise<CommandAnswer> {
-    return commandAnswer(await this.commands.execute(new RemoveWebAnalyticsDomainCommand(id, domain, context)));
+    return commandAnswer(await this.commands.execute(new ChangeOrganizationCommand(id, { type: 'RemoveWebAnalyticsDomain', data: { domain } }, context)));
   }
 }

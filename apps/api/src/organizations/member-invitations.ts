@@ -1,4 +1,4 @@
-import type { CommandContext } from './command-context.js';
+import type { CommandContext } from '#event-store';
 
 /** A member just added by e-mail address (MemberAdded recorded), whom an invitation may be owed. */
 export type AddedMember = { organizationId: string; userId: string; email: string };

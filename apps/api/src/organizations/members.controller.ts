@@ -1,16 +1,18 @@
-import { Body, Controller, Delete, Inject, Optional, Param, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Inject, Optional, Param, Patch, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
+import type { CommandContext } from '#event-store';
 import { OWNERS_AND_ADMINS, RequireAccess } from '../access/require-access.decorator.js';
 import { RequestCommandContext } from '../access/request-command-context.decorator.js';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
-import type { CommandContext } from './command-context.js';
 import { commandAnswer, type CommandAnswer } from './command-result.js';
 import { AddMemberCommand } from './commands/add-member.command.js';
-import { RemoveMemberCommand } from './commands/remove-member.command.js';
+import { ChangeOrganizationCommand } from './commands/change-organization.command.js';
 import { MEMBER_INVITATIONS, type InvitationOutcome, type MemberInvitations } from './member-invitations.js';
 import { addMemberRequest } from './organization-requests.js';
 import { validMemberOrSiteId, validOrganizationId } from './organization-route-parameters.js';
+
+const changeRoleRequest = addMemberRequest.pick({ role: true });
 
 /** Members of an organization; owners and admins manage their own organization's members. */
 @Controller('organizations/:id/members')
@@ -36,6 +38,18 @@ export class MembersController {
     return { ...commandAnswer(added), invitation };
   }
 
+  /** A new role (MemberRoleChanged); the same role again changes nothing; the last owner stays an owner. */
+  @Patch(':userId')
+  @RequireAccess({ scope: 'organizations:write', members: OWNERS_AND_ADMINS })
+  async changeRole(
+    @Param('id', validOrganizationId) id: string,
+    @Param('userId', validMemberOrSiteId) userId: string,
+    @Body(new ZodValidationPipe(changeRoleRequest)) { role }: z.output<typeof changeRoleRequest>,
+    @RequestCommandContext() context: CommandContext,
+  ): Promise<CommandAnswer> {
+    return commandAnswer(await this.commands.execute(new ChangeOrganizationCommand(id, { type: 'ChangeMemberRole', data: { userId, role } }, context)));
+  }
+
   @Delete(':userId')
   @RequireAccess({ scope: 'organizations:write', members: OWNERS_AND_ADMINS })
   async remove(
@@ -43,6 +57,6 @@ export class MembersController {
     @Param('userId', validMemberOrSiteId) userId: string,
     @RequestCommandContext() context: CommandContext,
   ): Promise<CommandAnswer> {
-    return commandAnswer(await this.commands.execute(new RemoveMemberCommand(id, userId, context)));
+    return commandAnswer(await this.commands.execute(new ChangeOrganizationCommand(id, { type: 'RemoveMember', data: { userId } }, context)));
   }
 }

@@ -1,7 +1,8 @@
 import type { OrganizationState } from '#domain';
+import type { FoldedStream, FoldedStreamCache } from '#event-store';
 
 /** An organization's state folded up to `revision` of its stream; `position` is that event's global position. */
-export type FoldedOrganization = { state: OrganizationState; revision: bigint; position: bigint };
+export type FoldedOrganization = FoldedStream<OrganizationState>;
 
 export const DEFAULT_CACHED_ORGANIZATIONS = 10_000;
 
@@ -10,7 +11,7 @@ export const DEFAULT_CACHED_ORGANIZATIONS = 10_000;
  * events recorded after the cached revision. Never trusted for a decision on its own: appends still
  * carry the expected revision, so a stale entry costs a retry, never a wrong decision.
  */
-export class OrganizationStateCache {
+export class OrganizationStateCache implements FoldedStreamCache<OrganizationState> {
   private readonly entries = new Map<string, FoldedOrganization>();
 
   constructor(readonly capacity: number = DEFAULT_CACHED_ORGANIZATIONS) {}

@@ -1,10 +1,10 @@
 import { Module } from '@nestjs/common';
-import { OrganizationRepository } from './organization-repository.js';
 import { OrganizationStateCache } from './organization-state-cache.js';
+import { Organizations } from './organizations.js';
 
 /** Organizations as folded from their streams, through one state cache per process. */
 @Module({
-  providers: [{ provide: OrganizationStateCache, useFactory: () => new OrganizationStateCache() }, OrganizationRepository],
-  exports: [OrganizationRepository],
+  providers: [{ provide: OrganizationStateCache, useFactory: () => new OrganizationStateCache() }, Organizations],
+  exports: [Organizations],
 })
 export class OrganizationsStoreModule {}

@@ -1,20 +1,15 @@
 import { Body, Controller, Delete, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { Response } from 'express';
-import type { AddOn } from '#domain';
+import type { AddOn, OrganizationCommand } from '#domain';
 import type { z } from 'zod';
+import type { CommandContext } from '#event-store';
 import { RequireAccess } from '../access/require-access.decorator.js';
 import { RequestCommandContext } from '../access/request-command-context.decorator.js';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
-import type { CommandContext } from './command-context.js';
 import { commandAnswer, type CommandAnswer } from './command-result.js';
-import { AssignPlanCommand } from './commands/assign-plan.command.js';
-import { CancelAddOnCommand } from './commands/cancel-add-on.command.js';
-import { ConfigureLimitsCommand } from './commands/configure-limits.command.js';
+import { ChangeOrganizationCommand } from './commands/change-organization.command.js';
 import { CreateOrganizationCommand } from './commands/create-organization.command.js';
-import { DisableChorusCommand } from './commands/disable-chorus.command.js';
-import { EnableChorusCommand } from './commands/enable-chorus.command.js';
-import { PurchaseAddOnCommand } from './commands/purchase-add-on.command.js';
 import {
   assignPlanRequest,
   cancelAddOnQuery,
@@ -57,7 +52,7 @@ export class OrganizationsController {
     @Body(new ZodValidationPipe(assignPlanRequest)) body: z.output<typeof assignPlanRequest>,
     @RequestCommandContext() context: CommandContext,
   ): Promise<CommandAnswer> {
-    return commandAnswer(await this.commands.execute(new AssignPlanCommand(id, body, context)));
+    return commandAnswer(await this.commands.execute(new ChangeOrganizationCommand(id, { type: 'AssignPlan', data: body }, context)));
   }
 
   @Post(':id/add-ons')
@@ -68,7 +63,7 @@ export class OrganizationsController {
     @Body(new ZodValidationPipe(purchaseAddOnRequest)) body: z.output<typeof purchaseAddOnRequest>,
     @RequestCommandContext() context: CommandContext,
   ): Promise<CommandAnswer> {
-    return commandAnswer(await this.commands.execute(new PurchaseAddOnCommand(id, body, context)));
+    return commandAnswer(await this.commands.execute(new ChangeOrganizationCommand(id, { type: 'PurchaseAddOn', data: body }, context)));
   }
 
   @Delete(':id/add-ons/:addOn')
@@ -80,7 +75,7 @@ export class OrganizationsController {
     @RequestCommandContext() context: CommandContext,
   ): Promise<CommandAnswer> {
     const cancellation = query.quantity === undefined ? { addOn } : { addOn, quantity: query.quantity };
-    return commandAnswer(await this.commands.execute(new CancelAddOnCommand(id, cancellation, context)));
+    return commandAnswer(await this.commands.execute(new ChangeOrganizationCommand(id, { type: 'CancelAddOn', data: cancellation }, context)));
   }
 
   @Put(':id/chorus')
@@ -90,10 +85,10 @@ export class OrganizationsController {
     @Body(new ZodValidationPipe(chorusRequest)) body: z.output<typeof chorusRequest>,
     @RequestCommandContext() context: CommandContext,
   ): Promise<CommandAnswer> {
-    const command = body.enabled
-      ? new EnableChorusCommand(id, body.parallelUse === undefined ? {} : { parallelUse: body.parallelUse }, context)
-      : new DisableChorusCommand(id, context);
-    return commandAnswer(await this.commands.execute(command));
+    const change: OrganizationCommand = body.enabled
+      ? { type: 'EnableChorus', data: body.parallelUse === undefined ? {} : { parallelUse: body.parallelUse } }
+      : { type: 'DisableChorus', data: {} };
+    return commandAnswer(await this.commands.execute(new ChangeOrganizationCommand(id, change, context)));
   }
 
   @Put(':id/limits')
@@ -103,6 +98,6 @@ export class OrganizationsController {
     @Body(new ZodValidationPipe(limitsRequest)) body: z.output<typeof limitsRequest>,
     @RequestCommandContext() context: CommandContext,
   ): Promise<CommandAnswer> {
-    return commandAnswer(await this.commands.execute(new ConfigureLimitsCommand(id, body, context)));
+    return commandAnswer(await this.commands.execute(new ChangeOrganizationCommand(id, { type: 'ConfigureLimits', data: body }, context)));
   }
 }

@@ -1,17 +1,22 @@
 import { Module } from '@nestjs/common';
+import { AddMemberHandler } from './commands/add-member.handler.js';
+import { AddSiteHandler } from './commands/add-site.handler.js';
+import { ChangeOrganizationHandler } from './commands/change-organization.handler.js';
+import { CreateOrganizationHandler } from './commands/create-organization.handler.js';
 import { DomainsController } from './domains.controller.js';
 import { MembersController } from './members.controller.js';
-import { OrganizationCommandHandlers } from './organization-command-handlers.js';
-import { OrganizationDecider } from './organization-decider.service.js';
 import { OrganizationsController } from './organizations.controller.js';
 import { OrganizationsStoreModule } from './organizations-store.module.js';
 import { SitesController } from './sites.controller.js';
 
-/** The organization write side: the HTTP routes, one handler per command, and the decider they share. */
+/**
+ * The organization write side: the HTTP routes and the command handlers. One handler carries any domain
+ * command; the others choose (a new organization's or site's id) or resolve (a member's user id) an id first.
+ */
 @Module({
   imports: [OrganizationsStoreModule],
   controllers: [OrganizationsController, MembersController, SitesController, DomainsController],
-  providers: [OrganizationDecider, ...OrganizationCommandHandlers],
+  providers: [ChangeOrganizationHandler, CreateOrganizationHandler, AddMemberHandler, AddSiteHandler],
   exports: [OrganizationsStoreModule],
 })
 export class OrganizationsModule {}

@@ -1,13 +1,13 @@
 import { Body, Controller, Delete, Param, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
+import type { CommandContext } from '#event-store';
 import { OWNERS_AND_ADMINS, RequireAccess } from '../access/require-access.decorator.js';
 import { RequestCommandContext } from '../access/request-command-context.decorator.js';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
-import type { CommandContext } from './command-context.js';
 import { commandAnswer, type CommandAnswer } from './command-result.js';
 import { AddSiteCommand } from './commands/add-site.command.js';
-import { RemoveSiteCommand } from './commands/remove-site.command.js';
+import { ChangeOrganizationCommand } from './commands/change-organization.command.js';
 import { addSiteRequest } from './organization-requests.js';
 import { validMemberOrSiteId, validOrganizationId } from './organization-route-parameters.js';
 
@@ -34,6 +34,6 @@ export class SitesController {
     @Param('siteId', validMemberOrSiteId) siteId: string,
     @RequestCommandContext() context: CommandContext,
   ): Promise<CommandAnswer> {
-    return commandAnswer(await this.commands.execute(new RemoveSiteCommand(id, siteId, context)));
+    return commandAnswer(await this.commands.execute(new ChangeOrganizationCommand(id, { type: 'RemoveSite', data: { siteId } }, context)));
   }
 }

@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
-import { ApiKeys } from '../../../api/src/access/api-keys/api-keys.service.js';
-import { jsonSafe } from '../../../api/src/organizations/command-result.js';
+import { ApiKeys, jsonSafe } from '#api';
 import { cliAction } from '../cli-action.js';
 import type { GetCliContext } from '../cli-context.js';
 

@@ -1,8 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { Option, type Command } from 'commander';
 import { z } from 'zod';
-import { signBillingPayload } from '../../../api/src/billing/billing-signature.js';
-import { ProblemError } from '../../../api/src/http/problem-error.js';
+import { ProblemError, signBillingPayload } from '#api';
 import { parseInput, reportFailure } from '../cli-action.js';
 
 const unixSeconds = z.string().regex(/^\d{1,12}$/, 'must be unix seconds').transform(Number);

@@ -1,8 +1,6 @@
 import { CommandBus } from '@nestjs/cqrs';
 import type { Command } from 'commander';
-import { commandAnswer } from '../../../api/src/organizations/command-result.js';
-import { CreateOrganizationCommand } from '../../../api/src/organizations/commands/create-organization.command.js';
-import { createOrganizationRequest } from '../../../api/src/organizations/organization-requests.js';
+import { commandAnswer, CreateOrganizationCommand, createOrganizationRequest } from '#api';
 import { cliAction, parseInput } from '../cli-action.js';
 import type { GetCliContext } from '../cli-context.js';
 

@@ -1,9 +1,7 @@
 import type { Command } from 'commander';
 import { organizationStream } from '#domain';
 import { EVENT_STORE, type EventStore, type RecordedEvent } from '#event-store';
-import { historyEvent } from '../../../api/src/audit/history-event.js';
-import { readOrganizationHistory } from '../../../api/src/audit/organization-history.js';
-import { organizationIdSchema } from '../../../api/src/organizations/organization-ids.js';
+import { historyEvent, organizationIdSchema, readOrganizationHistory } from '#api';
 import { parseInput, reportFailure } from '../cli-action.js';
 import type { GetCliContext } from '../cli-context.js';
 

@@ -1,9 +1,6 @@
 import { CommandBus } from '@nestjs/cqrs';
 import type { Command } from 'commander';
-import { commandAnswer } from '../../../api/src/organizations/command-result.js';
-import { AssignPlanCommand } from '../../../api/src/organizations/commands/assign-plan.command.js';
-import { organizationIdSchema } from '../../../api/src/organizations/organization-ids.js';
-import { assignPlanRequest } from '../../../api/src/organizations/organization-requests.js';
+import { assignPlanRequest, ChangeOrganizationCommand, commandAnswer, organizationIdSchema } from '#api';
 import { cliAction, parseInput } from '../cli-action.js';
 import type { GetCliContext } from '../cli-context.js';
 
@@ -21,7 +18,7 @@ export function registerOrgPlanCommand(program: Command, getContext: GetCliConte
       cliAction(getContext, async (context, id: string, options: { line: string; plan: string; serviceLevel?: string }) => {
         const organizationId = parseInput(organizationIdSchema, id, '<id>');
         const plan = parseInput(assignPlanRequest, { line: options.line, plan: options.plan, serviceLevel: options.serviceLevel });
-        const result = await context.app.get(CommandBus).execute(new AssignPlanCommand(organizationId, plan, context.commandContext('org:plan')));
+        const result = await context.app.get(CommandBus).execute(new ChangeOrganizationCommand(organizationId, { type: 'AssignPlan', data: plan }, context.commandContext('org:plan')));
         const serviceLevel = plan.serviceLevel === undefined ? '' : `, service level ${plan.serviceLevel}`;
         return {
           json: commandAnswer(result),

@@ -1,11 +1,7 @@
 import { QueryBus } from '@nestjs/cqrs';
 import type { Command } from 'commander';
 import { LIMITED_RESOURCES, type Limit } from '#domain';
-import { stateQuery } from '../../../api/src/audit/audit-requests.js';
-import { GetOrganizationStateQuery } from '../../../api/src/audit/get-organization-state.query.js';
-import type { OrganizationStateAt } from '../../../api/src/audit/organization-state-at.js';
-import { jsonSafe } from '../../../api/src/organizations/command-result.js';
-import { organizationIdSchema } from '../../../api/src/organizations/organization-ids.js';
+import { GetOrganizationStateQuery, jsonSafe, organizationIdSchema, type OrganizationStateAt, stateQuery } from '#api';
 import { cliAction, parseInput } from '../cli-action.js';
 import type { GetCliContext } from '../cli-context.js';
 

@@ -3,12 +3,7 @@ import type { Command } from 'commander';
 import { z } from 'zod';
 import { MEMBER_ROLES } from '#domain';
 import type { Identity } from '#identity';
-import { asProblem } from '../../../api/src/auth/identity-problem.js';
-import { IDENTITY } from '../../../api/src/auth/identity.provider.js';
-import { ProblemError } from '../../../api/src/http/problem-error.js';
-import { jsonSafe } from '../../../api/src/organizations/command-result.js';
-import { AddMemberCommand } from '../../../api/src/organizations/commands/add-member.command.js';
-import { organizationIdSchema } from '../../../api/src/organizations/organization-ids.js';
+import { AddMemberCommand, IDENTITY, jsonSafe, organizationIdSchema, ProblemError } from '#api';
 import { cliAction, parseInput } from '../cli-action.js';
 import type { GetCliContext } from '../cli-context.js';
 
@@ -38,11 +33,7 @@ export function registerUserCreateCommand(program: Command, getContext: GetCliCo
 
         const identity = context.app.get<Identity>(IDENTITY);
         const newUser = { email: options.email, password: options.password, ...(options.username === undefined ? {} : { username: options.username }) };
-        const registrationContext = { actor: commandContext.actor, correlationId: commandContext.correlationId, ...commandContext.origin };
-        const register = () =>
-          identity.registration.register(newUser, registrationContext).catch((error: unknown) => {
-            throw asProblem(error);
-          });
+        const register = () => identity.registration.register(newUser, commandContext);
         if (membership === undefined) {
           const { userId, email } = await register();
           return { json: { userId, email }, text: userId };
@@ -50,9 +41,7 @@ export function registerUserCreateCommand(program: Command, getContext: GetCliCo
 
         // The organization decides first (plan, users limit), so a refusal leaves no user behind. The
         // member gets the id of the address (reserved now when new), and registering takes that id.
-        const { email } = await identity.registration.check(newUser).catch((error: unknown) => {
-          throw asProblem(error);
-        });
+        const { email } = await identity.registration.check(newUser);
         const added = await context.app.get(CommandBus).execute(new AddMemberCommand(membership.organizationId, { email, role: membership.role }, commandContext));
         const { userId } = await register();
         return {

@@ -17,6 +17,11 @@ function rolesConcerned(command: OrganizationCommand, state: ExistingOrganizatio
       const member = state.members.find((candidate) => candidate.userId === command.data.userId);
       return member === undefined ? [] : [member.role];
     }
+    case 'ChangeMemberRole': {
+      // Promoting to owner and demoting an owner both concern owners.
+      const member = state.members.find((candidate) => candidate.userId === command.data.userId);
+      return member === undefined ? [command.data.role] : [member.role, command.data.role];
+    }
     default:
       return [];
   }

@@ -12,10 +12,12 @@ const admin = { requester: memberRequester('user-2') };
 const add = (role: string): OrganizationCommand =>
   ({ type: 'AddMember', data: { userId: 'user-9', email: 'new@example.com', role } }) as OrganizationCommand;
 const remove = (n: number): OrganizationCommand => ({ type: 'RemoveMember', data: { userId: `user-${n}` } });
+const changeRole = (n: number, role: string): OrganizationCommand => ({ type: 'ChangeMemberRole', data: { userId: `user-${n}`, role } }) as OrganizationCommand;
 
 const changes: OrganizationCommand[] = [
   add('member'),
   remove(3),
+  changeRole(3, 'admin'),
   { type: 'AddSite', data: { siteId: 'site-1', name: 'Shop', hostname: 'shop.example.com' } },
   { type: 'AddQualityAssuranceDomain', data: { domain: 'qa.example.com' } },
   { type: 'RemoveWebAnalyticsDomain', data: { domain: 'wa.example.com' } },
@@ -37,6 +39,21 @@ describe('who may change an organization (DOMAIN.md, member roles)', () => {
       given([...team, memberAdded(5, 'owner')], admin).when(remove(1)).thenThrows('FORBIDDEN', { requires: 'owner' });
     });
 
+    it('an admin may not promote anyone to owner, nor demote an owner', () => {
+      given(team, admin).when(changeRole(3, 'owner')).thenThrows('FORBIDDEN', { requires: 'owner' });
+      given([...team, memberAdded(5, 'owner')], admin).when(changeRole(1, 'admin')).thenThrows('FORBIDDEN', { requires: 'owner' });
+    });
+
+    it('an owner promotes to owner and demotes an owner; the last owner stays one (LAST_OWNER)', () => {
+      given(team, owner)
+        .when(changeRole(2, 'owner'))
+        .then([{ type: 'MemberRoleChanged', data: { userId: 'user-2', email: 'user2@example.com', role: 'owner', previousRole: 'admin' } }]);
+      given([...team, memberAdded(5, 'owner')], owner)
+        .when(changeRole(5, 'member'))
+        .then([{ type: 'MemberRoleChanged', data: { userId: 'user-5', email: 'user5@example.com', role: 'member', previousRole: 'owner' } }]);
+      given(team, owner).when(changeRole(1, 'admin')).thenThrows('LAST_OWNER', { userId: 'user-1' });
+    });
+
     it('an owner removes another owner; the last owner stays (LAST_OWNER)', () => {
       given([...team, memberAdded(5, 'owner')], owner).when(remove(5)).then([{ type: 'MemberRemoved', data: { userId: 'user-5' } }]);
       given(team, owner).when(remove(1)).thenThrows('LAST_OWNER', { userId: 'user-1' });
@@ -48,6 +65,12 @@ describe('who may change an organization (DOMAIN.md, member roles)', () => {
       given(team, admin)
         .when(add(role))
         .then([{ type: 'MemberAdded', data: { userId: 'user-9', email: 'new@example.com', role, chorusUser: false } }]);
+    });
+
+    it('an admin changes roles among admin, member and auditor', () => {
+      given(team, admin)
+        .when(changeRole(3, 'auditor'))
+        .then([{ type: 'MemberRoleChanged', data: { userId: 'user-3', email: 'user3@example.com', role: 'auditor', previousRole: 'member' } }]);
     });
 
     it.each([2, 3, 4])('an admin removes user-%i (admin, member, auditor)', (n) => {

@@ -16,6 +16,7 @@ export type AddMember = {
   data: { userId: string; email: string; role: MemberRole; chorusUser?: boolean };
 };
 export type RemoveMember = { type: 'RemoveMember'; data: { userId: string } };
+export type ChangeMemberRole = { type: 'ChangeMemberRole'; data: { userId: string; role: MemberRole } };
 /** hostname as the user typed it; the domain normalizes it (seed section 5). */
 export type AddSite = { type: 'AddSite'; data: { siteId: string; name: string; hostname: string } };
 export type RemoveSite = { type: 'RemoveSite'; data: { siteId: string } };
@@ -34,6 +35,7 @@ export type OrganizationCommand =
   | ConfigureLimits
   | AddMember
   | RemoveMember
+  | ChangeMemberRole
   | AddSite
   | RemoveSite
   | AddQualityAssuranceDomain

@@ -11,6 +11,7 @@ import { addSite } from './decisions/add-site.js';
 import { addWebAnalyticsDomain } from './decisions/add-web-analytics-domain.js';
 import { assignPlan } from './decisions/assign-plan.js';
 import { cancelAddOn } from './decisions/cancel-add-on.js';
+import { changeMemberRole } from './decisions/change-member-role.js';
 import { configureLimits } from './decisions/configure-limits.js';
 import { createOrganization } from './decisions/create-organization.js';
 import { disableChorus } from './decisions/disable-chorus.js';
@@ -53,6 +54,8 @@ export function decide(command: OrganizationCommand, state: OrganizationState, c
       return addMember(command, existing(state), context);
     case 'RemoveMember':
       return removeMember(command, existing(state));
+    case 'ChangeMemberRole':
+      return changeMemberRole(command, existing(state));
     case 'AddSite':
       return addSite(command, existing(state), context);
     case 'RemoveSite':

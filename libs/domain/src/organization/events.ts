@@ -30,6 +30,8 @@ export type MemberAdded = {
   data: { userId: string; email: string; role: MemberRole; chorusUser: boolean };
 };
 export type MemberRemoved = { type: 'MemberRemoved'; data: { userId: string } };
+/** email is the member's, as added; previousRole says what the change undid, for auditors. */
+export type MemberRoleChanged = { type: 'MemberRoleChanged'; data: { userId: string; email: string; role: MemberRole; previousRole: MemberRole } };
 /** hostname is stored in ASCII (punycode) form. */
 export type SiteAdded = { type: 'SiteAdded'; data: { siteId: string; name: string; hostname: string } };
 export type SiteRemoved = { type: 'SiteRemoved'; data: { siteId: string } };
@@ -48,6 +50,7 @@ export type OrganizationEvent =
   | LimitsConfigured
   | MemberAdded
   | MemberRemoved
+  | MemberRoleChanged
   | SiteAdded
   | SiteRemoved
   | QualityAssuranceDomainAdded
@@ -56,6 +59,27 @@ export type OrganizationEvent =
   | WebAnalyticsDomainRemoved;
 
 export type OrganizationEventType = OrganizationEvent['type'];
+
+const everyEventType: Record<OrganizationEventType, true> = {
+  OrganizationCreated: true,
+  PlanAssigned: true,
+  AddOnPurchased: true,
+  AddOnCancelled: true,
+  ChorusEnabled: true,
+  ChorusDisabled: true,
+  LimitsConfigured: true,
+  MemberAdded: true,
+  MemberRemoved: true,
+  MemberRoleChanged: true,
+  SiteAdded: true,
+  SiteRemoved: true,
+  QualityAssuranceDomainAdded: true,
+  QualityAssuranceDomainRemoved: true,
+  WebAnalyticsDomainAdded: true,
+  WebAnalyticsDomainRemoved: true,
+};
+/** Every type evolve folds (the compiler checks the list is whole), for readers that must refuse any other. */
+export const ORGANIZATION_EVENT_TYPES = Object.keys(everyEventType) as readonly OrganizationEventType[];
 
 export const organizationStreamPrefix = 'organization-';
 export const organizationStream = (organizationId: string): string => `${organizationStreamPrefix}${organizationId}`;

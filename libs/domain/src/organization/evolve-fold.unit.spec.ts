@@ -33,6 +33,10 @@ const anyOrganizationEvent: fc.Arbitrary<OrganizationEvent> = fc.oneof(
     data: fc.record({ userId, email: fc.constantFrom('a@x.io', 'b@x.io'), role: fc.constantFrom(...MEMBER_ROLES), chorusUser: fc.boolean() }),
   }),
   fc.record({ type: fc.constant('MemberRemoved' as const), data: fc.record({ userId }) }),
+  fc.record({
+    type: fc.constant('MemberRoleChanged' as const),
+    data: fc.record({ userId, email: fc.constantFrom('a@x.io', 'b@x.io'), role: fc.constantFrom(...MEMBER_ROLES), previousRole: fc.constantFrom(...MEMBER_ROLES) }),
+  }),
   fc.record({ type: fc.constant('SiteAdded' as const), data: fc.record({ siteId: fc.constantFrom('s1', 's2'), name: fc.string(), hostname: domain }) }),
   fc.record({ type: fc.constant('SiteRemoved' as const), data: fc.record({ siteId: fc.constantFrom('s1', 's2') }) }),
   fc.record({

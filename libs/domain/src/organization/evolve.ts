@@ -68,6 +68,11 @@ export function evolve(state: OrganizationState, event: OrganizationEvent): Orga
     }
     case 'MemberRemoved':
       return { ...state, members: state.members.filter((member) => member.userId !== event.data.userId) };
+    case 'MemberRoleChanged': {
+      const { userId, role } = event.data;
+      if (!state.members.some((member) => member.userId === userId)) return state;
+      return { ...state, members: state.members.map((member) => (member.userId === userId ? { ...member, role } : member)) };
+    }
     case 'SiteAdded': {
       const { siteId, name, hostname } = event.data;
       const others = state.sites.filter((site) => site.siteId !== siteId);

@@ -107,6 +107,13 @@ describe('evolve', () => {
     expect(withSites.sites).toEqual([{ siteId: 'site-2', name: 'Site 2', hostname: 'site2.example.com' }]);
   });
 
+  it('changes a member\'s role where it stands in the list, and ignores a role change of someone who is not a member', () => {
+    const before = fold([organizationCreated(), memberAdded(1, 'owner'), memberAdded(2), memberAdded(3)]);
+    const changed = evolve(before, { type: 'MemberRoleChanged', data: { userId: 'user-2', email: 'user2@example.com', role: 'admin', previousRole: 'member' } });
+    expect((changed as ExistingOrganization).members.map((member) => `${member.userId}:${member.role}`)).toEqual(['user-1:owner', 'user-2:admin', 'user-3:member']);
+    expect(evolve(before, { type: 'MemberRoleChanged', data: { userId: 'user-9', email: 'x@example.com', role: 'admin', previousRole: 'member' } })).toBe(before);
+  });
+
   it('never holds a member, site or domain twice', () => {
     const state = fold([
       organizationCreated(),

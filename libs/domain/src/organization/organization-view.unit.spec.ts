@@ -85,6 +85,22 @@ describe('organizationView', () => {
     });
   });
 
+  it('shows members with the role they have now, in the order they were added', () => {
+    const view = viewOf([
+      ...onChorusPlan('teams'),
+      memberAdded(1, 'owner'),
+      memberAdded(2, 'member'),
+      { type: 'MemberRoleChanged', data: { userId: 'user-2', email: 'user2@example.com', role: 'owner', previousRole: 'member' } },
+      { type: 'MemberRoleChanged', data: { userId: 'user-1', email: 'user1@example.com', role: 'admin', previousRole: 'owner' } },
+    ]);
+
+    expect(view.members.map(({ userId, role }) => ({ userId, role }))).toEqual([
+      { userId: 'user-1', role: 'admin' },
+      { userId: 'user-2', role: 'owner' },
+    ]);
+    expect(view.usage.users).toBe(2);
+  });
+
   it('takes the site settings from the governing plan: the Classic plan while Chorus is off', () => {
     const history = [organizationCreated(), classicPlanAssigned('essential'), chorusPlanAssigned('enterprise'), ...sitesAdded(1)];
     const essential = testCatalogue.plans.find((spec) => spec.name === 'essential');
@@ -147,6 +163,7 @@ const anyCommand: fc.Arbitrary<OrganizationCommand> = fc.oneof(
     ({ userId, role }): OrganizationCommand => ({ type: 'AddMember', data: { userId, email: `${userId}@example.com`, role } }),
   ),
   member.map((userId): OrganizationCommand => ({ type: 'RemoveMember', data: { userId } })),
+  fc.record({ userId: member, role: fc.constantFrom(...MEMBER_ROLES) }).map((data): OrganizationCommand => ({ type: 'ChangeMemberRole', data })),
   host.map((hostname): OrganizationCommand => ({ type: 'AddSite', data: { siteId: hostname.slice(0, 1), name: hostname, hostname } })),
   host.map((hostname): OrganizationCommand => ({ type: 'RemoveSite', data: { siteId: hostname.slice(0, 1) } })),
   host.map((domain): OrganizationCommand => ({ type: 'AddQualityAssuranceDomain', data: { domain } })),

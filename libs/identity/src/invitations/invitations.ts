@@ -2,14 +2,12 @@
 // a single-use link `/invite/<token>`, valid 7 days. The page asks for a password under the reset's
 // policy, registers the person under the id reserved for their address (so every membership given to
 // it is theirs) and signs them in. The token is the reserved id and 256 random bits; only its hash is kept.
-import { randomUUID } from 'node:crypto';
-import { WrongExpectedRevisionError, type EventStore } from '#event-store';
+import { eventMetadata, handleCommand, loadStream, type CommandContext, type EventStore, type StreamFold } from '#event-store';
 import type { Clock } from '../clock.js';
 import { IdentityError, InvalidToken } from '../errors.js';
 import type { IdentityLogger } from '../logger.js';
 import { invitationMail } from '../mail/invitation-mail.js';
 import type { Mailer } from '../mail/mailer.js';
-import { eventMetadata, type RequestContext } from '../metadata.js';
 import { passwordPolicyViolation } from '../passwords/password-policy.js';
 import type { OpenedSession, Sessions } from '../sessions/sessions.js';
 import { issueUserToken, readUserToken } from '../tokens/user-token.js';
@@ -19,6 +17,8 @@ import type { UserRegistration } from '../user/user-registration.js';
 import type { Users } from '../user/users.js';
 import { invitationStream, type InvitationEvent } from './invitation-events.js';
 import { evolveInvitations, invitationMailsPerHour, noInvitations, validInvitation, type InvitationState, type PendingInvitation } from './invitation.js';
+
+const invitationFold: StreamFold<InvitationState, InvitationEvent> = { initialState: noInvitations(), evolve: evolveInvitations };
 
 export const invitationLifetimeMs = 7 * 24 * 3_600_000;
 
@@ -57,33 +57,30 @@ export class Invitations {
   ) {}
 
   /** Mails an invitation when the member's address has no account yet. */
-  async invite(request: InvitationRequest, context: RequestContext): Promise<InvitationOutcome> {
+  async invite(request: InvitationRequest, context: CommandContext): Promise<InvitationOutcome> {
     if ((await this.users.load(request.userId)).state.status === 'registered') return 'registered';
     const { token, tokenHash } = issueUserToken(request.userId);
-    for (let attempt = 1; ; attempt += 1) {
-      const { state, revision } = await this.load(request.userId);
-      const now = this.clock.now();
-      if (state.sentTimes.filter((time) => now.getTime() - new Date(time).getTime() < hourMs).length >= invitationMailsPerHour) {
-        this.logger.warn({ userId: request.userId, correlationId: context.correlationId }, 'Invitation mail not sent: too many for this person this hour');
-        return 'throttled';
-      }
-      const sent: InvitationEvent = {
-        type: 'InvitationSent',
-        data: {
+    const { appended } = await handleCommand(
+      this.store,
+      invitationStream(request.userId),
+      (state): InvitationEvent[] => {
+        const now = this.clock.now();
+        if (state.sentTimes.filter((time) => now.getTime() - new Date(time).getTime() < hourMs).length >= invitationMailsPerHour) return [];
+        const data = {
           organizationId: request.organizationId,
           organizationName: request.organizationName,
           email: request.email,
           tokenHash,
           expiresAt: new Date(now.getTime() + invitationLifetimeMs).toISOString(),
           at: now.toISOString(),
-        },
-      };
-      try {
-        await this.store.append(invitationStream(request.userId), [{ id: randomUUID(), ...sent, metadata: eventMetadata(context) }], revision);
-        break;
-      } catch (error) {
-        if (!(error instanceof WrongExpectedRevisionError) || attempt >= 2) throw error;
-      }
+        };
+        return [{ type: 'InvitationSent', data }];
+      },
+      { ...invitationFold, metadata: eventMetadata(context) },
+    );
+    if (appended.length === 0) {
+      this.logger.warn({ userId: request.userId, correlationId: context.correlationId }, 'Invitation mail not sent: too many for this person this hour');
+      return 'throttled';
     }
     await this.mailer.send(
       invitationMail({
@@ -109,11 +106,11 @@ export class Invitations {
    * user's stream can be created once, so of two simultaneous uses one registers and the other is
    * INVALID_TOKEN, like a link used before or past its 7 days.
    */
-  async accept(token: string, password: string, context: RequestContext): Promise<OpenedSession> {
+  async accept(token: string, password: string, context: CommandContext): Promise<OpenedSession> {
     const { userId, tokenHash, invitation } = await this.usable(token);
     const violation = passwordPolicyViolation(password, { email: normalizeEmail(invitation.email), username: null });
     if (violation !== null) throw new IdentityError('VALIDATION_FAILED', violation, { field: 'password' });
-    const asInvitee = { ...context, actor: `user:${userId}` };
+    const asInvitee: CommandContext = { ...context, actor: `user:${userId}` };
     try {
       const registered = await this.registration.register({ email: invitation.email, password }, asInvitee);
       if (registered.userId !== userId) throw new Error(`An invitation for ${userId} registered ${registered.userId}`);
@@ -125,14 +122,17 @@ export class Invitations {
       type: 'InvitationAccepted',
       data: { tokenHash, organizationId: invitation.organizationId, at: this.clock.now().toISOString() },
     };
-    await this.store.append(invitationStream(userId), [{ id: randomUUID(), ...accepted, metadata: eventMetadata(asInvitee) }], 'any');
+    await handleCommand(this.store, invitationStream(userId), (state): InvitationEvent[] => (state.accepted ? [] : [accepted]), {
+      ...invitationFold,
+      metadata: eventMetadata(asInvitee),
+    });
     return this.sessions.open(userId, 'invitation', asInvitee);
   }
 
   private async usable(token: string): Promise<{ userId: string; tokenHash: string; invitation: PendingInvitation }> {
     const read = readUserToken(token);
     if (read === undefined) throw invalidInvitation();
-    const { state } = await this.load(read.userId);
+    const { state } = await loadStream(this.store, invitationStream(read.userId), invitationFold);
     const invitation = validInvitation(state, read.tokenHash, this.clock.now());
     if (invitation === undefined) throw invalidInvitation();
     // Registered meanwhile (another invitation, Google): the link has done its work.
@@ -140,13 +140,5 @@ export class Invitations {
     // The address must still lead to this person, or the password would go to someone else's account.
     if ((await this.claims.find('email', normalizeEmail(invitation.email))) !== read.userId) throw invalidInvitation();
     return { userId: read.userId, tokenHash: read.tokenHash, invitation };
-  }
-
-  private async load(userId: string): Promise<{ state: InvitationState; revision: bigint | 'no_stream' }> {
-    const result = await this.store.readStream(invitationStream(userId));
-    if (!result.found) return { state: noInvitations(), revision: 'no_stream' };
-    let state = noInvitations();
-    for (const event of result.events) state = evolveInvitations(state, { type: event.type, data: event.data } as InvitationEvent);
-    return { state, revision: result.events.at(-1)?.revision ?? 'no_stream' };
   }
 }

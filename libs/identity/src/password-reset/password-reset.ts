@@ -1,11 +1,11 @@
 // Forgot / reset: a known address is mailed a single-use link that expires in an hour; using it
 // sets the new password, lifts any sign-in lock and ends every other session of the user.
+import type { CommandContext } from '#event-store';
 import type { Clock } from '../clock.js';
 import { IdentityError, InvalidToken, RateLimited } from '../errors.js';
 import type { IdentityLogger } from '../logger.js';
 import type { Mailer } from '../mail/mailer.js';
 import { resetMail } from '../mail/reset-mail.js';
-import type { RequestContext } from '../metadata.js';
 import type { PasswordHasher } from '../passwords/password-hasher.js';
 import { passwordPolicyViolation } from '../passwords/password-policy.js';
 import type { Sessions } from '../sessions/sessions.js';
@@ -45,7 +45,7 @@ export class PasswordReset {
   }
 
   /** Mails a reset link when the address is a user's; does nothing visible otherwise. */
-  async request(email: string, context: RequestContext): Promise<void> {
+  async request(email: string, context: CommandContext): Promise<void> {
     // An address only reserved for a member who has not registered yet is nobody's account.
     const state = await this.claims.findUser('email', normalizeEmail(email));
     if (state === undefined) return;
@@ -73,7 +73,7 @@ export class PasswordReset {
    * Sets the new password with a reset token. keepSessionId: the caller's own session, which
    * stays open when it belongs to the same user.
    */
-  async complete(token: string, password: string, context: RequestContext, keepSessionId?: string): Promise<{ userId: string }> {
+  async complete(token: string, password: string, context: CommandContext, keepSessionId?: string): Promise<{ userId: string }> {
     const read = readUserToken(token);
     if (read === undefined) throw new InvalidToken();
     const { state } = await this.users.load(read.userId);

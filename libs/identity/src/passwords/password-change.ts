@@ -2,9 +2,9 @@
 // reset's policy. Every other session of the user ends; the browser asking stays signed in. A wrong
 // current password counts as a failed sign-in of the account (the same throttle and lock), so a
 // stolen session cannot be used to guess the password faster than the login form allows.
+import type { CommandContext } from '#event-store';
 import type { Clock } from '../clock.js';
 import { IdentityError, RateLimited } from '../errors.js';
-import type { RequestContext } from '../metadata.js';
 import { accountThrottlePolicy, throttleDecision } from '../sign-in/failure-streak.js';
 import type { Sessions } from '../sessions/sessions.js';
 import type { Users } from '../user/users.js';
@@ -22,7 +22,7 @@ export class PasswordChange {
   ) {}
 
   /** For the session `sessionId` of `userId`. Answers how many other sessions ended. */
-  async change(userId: string, sessionId: string, request: PasswordChangeRequest, context: RequestContext): Promise<{ endedSessions: number }> {
+  async change(userId: string, sessionId: string, request: PasswordChangeRequest, context: CommandContext): Promise<{ endedSessions: number }> {
     const { state } = await this.users.load(userId);
     if (state.status !== 'registered') throw new IdentityError('NOT_FOUND', 'No such user.');
     const decision = throttleDecision(state.failedSignIns, this.clock.now(), accountThrottlePolicy);

@@ -1,10 +1,17 @@
 // Server-side sessions, shared by every API node through the event store: a session is its own
 // stream, read through a short-lived local cache. A node sees its own sign-outs at once and other
 // nodes' within `cacheMs` (the bounded staleness documented in the README).
-import { randomUUID } from 'node:crypto';
-import { WrongExpectedRevisionError, type EventStore } from '#event-store';
+import {
+  eventMetadata,
+  handleCommand,
+  loadStream,
+  newCommandContext,
+  type CommandContext,
+  type EventStore,
+  type HandledCommand,
+  type StreamFold,
+} from '#event-store';
 import type { Clock } from '../clock.js';
-import { eventMetadata, type RequestContext } from '../metadata.js';
 import type { SignInMethod } from '../user/events.js';
 import type { Users } from '../user/users.js';
 import { isLive, evolveSession, type Session, type SessionState } from './session.js';
@@ -34,6 +41,8 @@ export type OpenedSession = { cookieValue: string; session: Session };
 
 type Loaded = { session: Session; revision: bigint; fetchedAt: number };
 
+const sessionFold: StreamFold<SessionState, SessionEvent> = { initialState: null, evolve: evolveSession };
+
 export class Sessions {
   private readonly cache = new Map<string, Loaded>();
 
@@ -46,7 +55,7 @@ export class Sessions {
   ) {}
 
   /** A new session with a new id (never one the browser brought: no fixation). */
-  async open(userId: string, method: SignInMethod, context: RequestContext): Promise<OpenedSession> {
+  async open(userId: string, method: SignInMethod, context: CommandContext): Promise<OpenedSession> {
     const { cookieValue, sessionId } = this.cookies.issue();
     const now = this.clock.now();
     const absoluteExpiresAt = new Date(now.getTime() + this.policy.absoluteTimeoutMs);
@@ -61,16 +70,19 @@ export class Sessions {
         at: now.toISOString(),
         idleTimeoutSeconds: Math.round(this.policy.idleTimeoutMs / 1000),
         absoluteExpiresAt: absoluteExpiresAt.toISOString(),
-        ...(context.userAgent === undefined ? {} : { userAgent: context.userAgent.slice(0, 256) }),
+        ...(context.origin.userAgent === undefined ? {} : { userAgent: context.origin.userAgent.slice(0, 256) }),
       },
     };
-    const { nextExpectedRevision } = await this.store.append(
+    const handled = await handleCommand(
+      this.store,
       sessionStream(sessionId),
-      [{ id: randomUUID(), ...started, metadata: eventMetadata(context) }],
-      'no_stream',
+      (state: SessionState) => {
+        if (state !== null) throw new Error(`Session id ${sessionId} is already in use`);
+        return [started];
+      },
+      { ...sessionFold, metadata: eventMetadata(context) },
     );
-    const session = evolveSession(null, started) as Session;
-    this.remember({ session, revision: nextExpectedRevision, fetchedAt: now.getTime() });
+    const session = this.rememberHandled(handled, now) as Session;
     return { cookieValue, session };
   }
 
@@ -86,13 +98,13 @@ export class Sessions {
   }
 
   /** Signs the session out (POST /logout). */
-  async close(session: Session, context: RequestContext): Promise<void> {
+  async close(session: Session, context: CommandContext): Promise<void> {
     await this.end(session.sessionId, 'signed-out', context);
     await this.users.handle(session.userId, { type: 'RecordSignOut', data: { sessionId: session.sessionId } }, context);
   }
 
   /** Ends sessions the user's stream already records as ended (a password reset). */
-  async endAll(sessionIds: readonly string[], reason: SessionEndReason, context: RequestContext): Promise<void> {
+  async endAll(sessionIds: readonly string[], reason: SessionEndReason, context: CommandContext): Promise<void> {
     for (const sessionId of sessionIds) await this.end(sessionId, reason, context);
   }
 
@@ -110,7 +122,7 @@ export class Sessions {
   }
 
   /** Ends one of the user's own sessions; false when it is not theirs or not live. */
-  async revoke(userId: string, sessionId: string, context: RequestContext): Promise<boolean> {
+  async revoke(userId: string, sessionId: string, context: CommandContext): Promise<boolean> {
     const loaded = await this.read(sessionId);
     if (loaded === undefined || loaded.session.userId !== userId || !isLive(loaded.session, this.clock.now())) return false;
     await this.end(sessionId, 'revoked', context);
@@ -119,7 +131,7 @@ export class Sessions {
   }
 
   /** Ends every live session of the user but `keepSessionId` ("Sign out everywhere else"); answers how many ended. */
-  async revokeOthers(userId: string, keepSessionId: string, context: RequestContext): Promise<number> {
+  async revokeOthers(userId: string, keepSessionId: string, context: CommandContext): Promise<number> {
     let ended = 0;
     for (const session of await this.listForUser(userId)) {
       if (session.sessionId !== keepSessionId && (await this.revoke(userId, session.sessionId, context))) ended += 1;
@@ -127,43 +139,28 @@ export class Sessions {
     return ended;
   }
 
-  private async end(sessionId: string, reason: SessionEndReason, context: RequestContext): Promise<void> {
-    for (let attempt = 0; attempt < 2; attempt += 1) {
-      const loaded = await this.read(sessionId);
-      if (loaded === undefined || loaded.session.ended !== null) return;
-      const ended: SessionEvent = { type: 'SessionEnded', data: { reason, at: this.clock.now().toISOString() } };
-      try {
-        const { nextExpectedRevision } = await this.store.append(
-          sessionStream(sessionId),
-          [{ id: randomUUID(), ...ended, metadata: eventMetadata(context) }],
-          loaded.revision,
-        );
-        const session = evolveSession(loaded.session, ended) as Session;
-        this.remember({ session, revision: nextExpectedRevision, fetchedAt: this.clock.now().getTime() });
-        return;
-      } catch (error) {
-        if (!(error instanceof WrongExpectedRevisionError)) throw error;
-      }
-    }
+  private async end(sessionId: string, reason: SessionEndReason, context: CommandContext): Promise<void> {
+    const ended: SessionEvent = { type: 'SessionEnded', data: { reason, at: this.clock.now().toISOString() } };
+    const handled = await handleCommand(this.store, sessionStream(sessionId), (session: SessionState) => (session === null || session.ended !== null ? [] : [ended]), {
+      ...sessionFold,
+      metadata: eventMetadata(context),
+    });
+    this.rememberHandled(handled, this.clock.now());
   }
 
+  /** Writes activity unless another node just did (or the session ended): the stream decides. */
   private async refresh(loaded: Loaded, now: Date): Promise<Session | undefined> {
+    const { sessionId, userId } = loaded.session;
     const refreshed: SessionEvent = { type: 'SessionRefreshed', data: { at: now.toISOString() } };
-    try {
-      const { nextExpectedRevision } = await this.store.append(
-        sessionStream(loaded.session.sessionId),
-        [{ id: randomUUID(), ...refreshed, metadata: eventMetadata({ actor: `user:${loaded.session.userId}`, correlationId: randomUUID() }) }],
-        loaded.revision,
-      );
-      const session = evolveSession(loaded.session, refreshed) as Session;
-      this.remember({ session, revision: nextExpectedRevision, fetchedAt: now.getTime() });
-      return session;
-    } catch (error) {
-      if (!(error instanceof WrongExpectedRevisionError)) throw error;
-      // Another node wrote first (a refresh or an end): trust the stream.
-      const current = await this.read(loaded.session.sessionId);
-      return current !== undefined && isLive(current.session, now) ? current.session : undefined;
-    }
+    const handled = await handleCommand(
+      this.store,
+      sessionStream(sessionId),
+      (session: SessionState) =>
+        session !== null && isLive(session, now) && now.getTime() - new Date(session.lastActiveAt).getTime() >= this.policy.refreshAfterMs ? [refreshed] : [],
+      { ...sessionFold, metadata: eventMetadata(newCommandContext(`user:${userId}`)) },
+    );
+    const session = this.rememberHandled(handled, now);
+    return session !== null && isLive(session, now) ? session : undefined;
   }
 
   private async current(sessionId: string): Promise<Loaded | undefined> {
@@ -173,18 +170,20 @@ export class Sessions {
   }
 
   private async read(sessionId: string): Promise<Loaded | undefined> {
-    const result = await this.store.readStream(sessionStream(sessionId));
-    if (!result.found) {
+    const { state, revision } = await loadStream(this.store, sessionStream(sessionId), sessionFold);
+    if (state === null || revision === undefined) {
       this.cache.delete(sessionId);
       return undefined;
     }
-    let state: SessionState = null;
-    for (const event of result.events) state = evolveSession(state, { type: event.type, data: event.data } as SessionEvent);
-    const last = result.events.at(-1);
-    if (state === null || last === undefined) return undefined;
-    const loaded = { session: state, revision: last.revision, fetchedAt: this.clock.now().getTime() };
+    const loaded = { session: state, revision, fetchedAt: this.clock.now().getTime() };
     this.remember(loaded);
     return loaded;
+  }
+
+  /** Caches what a command left the session as; answers it. */
+  private rememberHandled(handled: HandledCommand<SessionState>, now: Date): SessionState {
+    if (handled.state !== null && handled.revision !== undefined) this.remember({ session: handled.state, revision: handled.revision, fetchedAt: now.getTime() });
+    return handled.state;
   }
 
   private remember(loaded: Loaded): void {

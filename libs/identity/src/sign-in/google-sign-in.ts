@@ -1,7 +1,7 @@
 // Maps a Google account to a Chorus user: by Google's subject id, and by e-mail address only
 // when Google vouches for it (email_verified), in which case the account is linked for next time.
 // Nobody signs up by Google: only a member added by that address registers at their first sign-in.
-import type { RequestContext } from '../metadata.js';
+import type { CommandContext } from '#event-store';
 import { normalizeEmail } from '../user/identifiers.js';
 import type { UserClaims } from '../user/user-claims.js';
 import type { UserRegistration } from '../user/user-registration.js';
@@ -17,7 +17,7 @@ export class GoogleSignIn {
   ) {}
 
   /** The user this Google account signs in as, or undefined when it is nobody's. */
-  async findUser(account: GoogleAccount, context: RequestContext): Promise<string | undefined> {
+  async findUser(account: GoogleAccount, context: CommandContext): Promise<string | undefined> {
     if (account.subject === '') return undefined;
     const linked = await this.claims.findUser('google', account.subject);
     if (linked !== undefined) return linked.userId;

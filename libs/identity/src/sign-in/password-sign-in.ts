@@ -1,9 +1,9 @@
 // POST /login: username or e-mail and password. Every failure looks the same (same error, same
 // work: an unknown user's password is checked against a dummy hash), and failures are throttled
 // per account and per client address.
+import type { CommandContext } from '#event-store';
 import type { Clock } from '../clock.js';
 import { InvalidCredentials, RateLimited } from '../errors.js';
-import type { RequestContext } from '../metadata.js';
 import type { PasswordHasher } from '../passwords/password-hasher.js';
 import type { OpenedSession, Sessions } from '../sessions/sessions.js';
 import { parseLoginName } from '../user/identifiers.js';
@@ -14,6 +14,9 @@ import type { ThrottleCounters } from './throttle-counters.js';
 import { accountThrottlePolicy, stricter, throttleDecision } from './failure-streak.js';
 
 export type PasswordCredentials = { username: string; password: string };
+
+/** Who is signing in: failures are counted per client address too, so the address must be known. */
+export type SignInContext = CommandContext & { readonly origin: { readonly clientIp: string } };
 
 export class PasswordSignIn {
   constructor(
@@ -28,14 +31,14 @@ export class PasswordSignIn {
     private readonly unknownNames: ThrottleCounters,
   ) {}
 
-  async signIn(credentials: PasswordCredentials, context: RequestContext & { clientIp: string }): Promise<OpenedSession> {
+  async signIn(credentials: PasswordCredentials, context: SignInContext): Promise<OpenedSession> {
     const name = parseLoginName(credentials.username);
     const nameKey = `${name.kind}:${name.value}`;
     const user = await this.findUser(name.kind, name.value);
 
     const now = this.clock.now();
     const decision = stricter(
-      this.addresses.decision(context.clientIp, now),
+      this.addresses.decision(context.origin.clientIp, now),
       user === undefined
         ? this.unknownNames.decision(nameKey, now)
         : throttleDecision(user.failedSignIns, now, accountThrottlePolicy),
@@ -52,7 +55,7 @@ export class PasswordSignIn {
         : await this.hasher.verify(passwordHash, credentials.password);
 
     if (user === undefined || !valid) {
-      this.addresses.record(context.clientIp, this.clock.now());
+      this.addresses.record(context.origin.clientIp, this.clock.now());
       if (user === undefined) this.unknownNames.record(nameKey, this.clock.now());
       else {
         const reason = passwordHash === null ? 'no-password' : 'wrong-password';

@@ -8,8 +8,8 @@ import { ManualClock } from '../clock.js';
 import { createIdentity, type Identity } from '../identity.js';
 import type { IdentityLogger } from '../logger.js';
 import type { MailMessage, Mailer } from '../mail/mailer.js';
-import type { RequestContext } from '../metadata.js';
 import type { SessionPolicy } from '../sessions/sessions.js';
+import type { SignInContext } from '../sign-in/password-sign-in.js';
 
 export const quietLogger: IdentityLogger = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
@@ -33,12 +33,14 @@ export type IdentityFixture = {
 
 export const sessionSecret = 'an identity test secret, at least thirty-two characters';
 
-export const context = (overrides: Partial<RequestContext> = {}): RequestContext & { clientIp: string } => ({
-  actor: 'anonymous',
-  correlationId: 'c0rrelation',
-  clientIp: '203.0.113.7',
-  userAgent: 'jest',
-  ...overrides,
+type ContextOverrides = { actor?: string; correlationId?: string; clientIp?: string; userAgent?: string };
+
+/** A caller's context as the API builds it from a request (causation = correlation). */
+export const context = ({ actor = 'anonymous', correlationId = 'c0rrelation', clientIp = '203.0.113.7', userAgent = 'jest' }: ContextOverrides = {}): SignInContext => ({
+  actor,
+  correlationId,
+  causationId: correlationId,
+  origin: { clientIp, userAgent },
 });
 
 export async function openIdentityFixture(sessionPolicy?: SessionPolicy): Promise<IdentityFixture> {

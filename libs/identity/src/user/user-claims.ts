@@ -4,10 +4,17 @@
 // stream answers lookups, strongly consistent, with no index to keep in step. An address's stream
 // also fixes the id of its user before they register (a member added by e-mail): see reserveEmail.
 import { randomUUID } from 'node:crypto';
-import { WrongExpectedRevisionError, type EventStore, type ExpectedRevision } from '#event-store';
+import {
+  eventMetadata,
+  handleCommand,
+  loadStream,
+  WrongExpectedRevisionError,
+  type CommandContext,
+  type EventStore,
+  type StreamFold,
+} from '#event-store';
 import { IdentityError } from '../errors.js';
 import { sha256Hex } from '../hashing.js';
-import { eventMetadata, type RequestContext } from '../metadata.js';
 import type { User } from './user.js';
 import type { Users } from './users.js';
 
@@ -22,22 +29,34 @@ export type ClaimEvent = IdentifierClaimed | IdentifierReserved;
 export const claimStream = (kind: ClaimKind, normalizedValue: string): string =>
   `identity-${kind}-${sha256Hex(normalizedValue)}`;
 
-/** Where a value's stream stands: who holds it now, and whether it began as a reservation (an invitation). */
-type ClaimState = { userId: string; lastType: ClaimEvent['type']; revision: bigint; reserved: boolean };
-
-const taken = (kind: ClaimKind): IdentityError =>
-  new IdentityError('DUPLICATE', `This ${kind === 'google' ? 'Google account' : kind === 'email' ? 'e-mail address' : kind} is already taken.`, { field: kind });
-
 const claimedUserId = (data: unknown): string | undefined =>
   typeof data === 'object' && data !== null && typeof (data as { userId?: unknown }).userId === 'string'
     ? (data as { userId: string }).userId
     : undefined;
 
+/** Where a value's stream stands: who holds it now, and whether it began as a reservation (an invitation). */
+type ClaimState = { userId: string; lastType: ClaimEvent['type']; reserved: boolean } | undefined;
+
+const claimFold: StreamFold<ClaimState, ClaimEvent> = {
+  initialState: undefined,
+  evolve: (state, event) => {
+    const userId = claimedUserId(event.data);
+    if (userId === undefined) return state;
+    return { userId, lastType: event.type, reserved: state?.reserved ?? event.type === 'IdentifierReserved' };
+  },
+};
+
+/** The holder after a decision that leaves one (the value's own id, or the winner's). */
+function holder(state: ClaimState, stream: string): NonNullable<ClaimState> {
+  if (state === undefined) throw new Error(`The claim stream ${stream} holds no user id`);
+  return state;
+}
+
+const taken = (kind: ClaimKind): IdentityError =>
+  new IdentityError('DUPLICATE', `This ${kind === 'google' ? 'Google account' : kind === 'email' ? 'e-mail address' : kind} is already taken.`, { field: kind });
+
 const holds = (user: User, kind: ClaimKind, value: string): boolean =>
   kind === 'email' ? user.email === value : kind === 'username' ? user.username === value : user.googleSubject === value;
-
-/** Attempts at taking an address for a registration; each lost race means the stream moved on. */
-const maxEmailClaimAttempts = 3;
 
 export class UserClaims {
   constructor(
@@ -55,8 +74,8 @@ export class UserClaims {
    * one left by a registration that lost a race or stopped halfway finds nobody.
    */
   async findUser(kind: ClaimKind, normalizedValue: string): Promise<User | undefined> {
-    const holder = await this.find(kind, normalizedValue);
-    return holder === undefined ? undefined : this.confirmed(holder, kind, normalizedValue);
+    const userId = await this.find(kind, normalizedValue);
+    return userId === undefined ? undefined : this.confirmed(userId, kind, normalizedValue);
   }
 
   /** Whether an id was reserved for this address when a member was added by it (whether or not they registered since). */
@@ -67,18 +86,17 @@ export class UserClaims {
   /**
    * The id of whoever registers with this address: the registered user's, the one reserved for it,
    * else a new one reserved now (IdentifierReserved). Concurrent callers agree on one id: the store
-   * takes one first event and the others read it.
+   * takes one first event and the others decide again on it.
    */
-  async reserveEmail(email: string, context: RequestContext): Promise<string> {
-    const holder = await this.find('email', email);
-    if (holder !== undefined) return holder;
+  async reserveEmail(email: string, context: CommandContext): Promise<string> {
     const userId = randomUUID();
-    if (await this.tryAppend('email', email, { type: 'IdentifierReserved', data: { kind: 'email', userId } }, 'no_stream', context)) {
-      return userId;
-    }
-    const winner = await this.find('email', email);
-    if (winner === undefined) throw new Error(`The claim stream of an address was created and is empty: ${claimStream('email', email)}`);
-    return winner;
+    const reserved: IdentifierReserved = { type: 'IdentifierReserved', data: { kind: 'email', userId } };
+    const stream = claimStream('email', email);
+    const { state } = await handleCommand(this.store, stream, (claim: ClaimState) => (claim === undefined ? [reserved] : []), {
+      ...claimFold,
+      metadata: eventMetadata(context),
+    });
+    return holder(state, stream).userId;
   }
 
   /**
@@ -87,72 +105,54 @@ export class UserClaims {
    * DUPLICATE when a registered user holds it. The id of an address never changes, so concurrent
    * registrations of one address all target one user stream, whose own append lets one win.
    */
-  async claimEmail(email: string, context: RequestContext): Promise<{ userId: string; invited: boolean }> {
-    for (let attempt = 1; attempt <= maxEmailClaimAttempts; attempt += 1) {
-      const current = await this.current('email', email);
-      if (current === undefined) {
-        const userId = randomUUID();
-        if (await this.tryAppend('email', email, { type: 'IdentifierClaimed', data: { kind: 'email', userId } }, 'no_stream', context)) {
-          return { userId, invited: false };
-        }
-        continue;
-      }
-      if ((await this.confirmed(current.userId, 'email', email)) !== undefined) throw taken('email');
-      const adopted = { userId: current.userId, invited: current.reserved };
-      if (current.lastType === 'IdentifierClaimed') return adopted;
-      const claimed: IdentifierClaimed = { type: 'IdentifierClaimed', data: { kind: 'email', userId: current.userId } };
-      if (await this.tryAppend('email', email, claimed, current.revision, context)) return adopted;
-    }
-    throw taken('email');
+  async claimEmail(email: string, context: CommandContext): Promise<{ userId: string; invited: boolean }> {
+    const fresh = randomUUID();
+    const stream = claimStream('email', email);
+    const claimed = (userId: string): IdentifierClaimed => ({ type: 'IdentifierClaimed', data: { kind: 'email', userId } });
+    const { state } = await handleCommand(
+      this.store,
+      stream,
+      async (claim: ClaimState) => {
+        if (claim === undefined) return [claimed(fresh)];
+        if ((await this.confirmed(claim.userId, 'email', email)) !== undefined) throw taken('email');
+        return claim.lastType === 'IdentifierClaimed' ? [] : [claimed(claim.userId)];
+      },
+      { ...claimFold, metadata: eventMetadata(context) },
+    );
+    const { userId, reserved } = holder(state, stream);
+    return { userId, invited: reserved };
   }
 
   /**
    * Gives a username or Google account to the user, or refuses with DUPLICATE. A claim that the
    * holder's stream does not confirm (the process stopped between the two appends, or the
-   * registration lost to another) is stale and may be taken over.
+   * registration lost to another) is stale and may be taken over; a claim lost to a concurrent one
+   * is not decided again (its registration may be running now, unconfirmed as yet): DUPLICATE.
    */
-  async claim(kind: 'username' | 'google', normalizedValue: string, userId: string, context: RequestContext): Promise<void> {
-    const current = await this.current(kind, normalizedValue);
-    if (current?.userId === userId) return;
-    if (current !== undefined && (await this.confirmed(current.userId, kind, normalizedValue)) !== undefined) throw taken(kind);
-    const event: IdentifierClaimed = { type: 'IdentifierClaimed', data: { kind, userId } };
-    if (!(await this.tryAppend(kind, normalizedValue, event, current?.revision ?? 'no_stream', context))) throw taken(kind);
+  async claim(kind: 'username' | 'google', normalizedValue: string, userId: string, context: CommandContext): Promise<void> {
+    const claimed: IdentifierClaimed = { type: 'IdentifierClaimed', data: { kind, userId } };
+    try {
+      await handleCommand(
+        this.store,
+        claimStream(kind, normalizedValue),
+        async (claim: ClaimState) => {
+          if (claim?.userId === userId) return [];
+          if (claim !== undefined && (await this.confirmed(claim.userId, kind, normalizedValue)) !== undefined) throw taken(kind);
+          return [claimed];
+        },
+        { ...claimFold, metadata: eventMetadata(context), maxAttempts: 1 },
+      );
+    } catch (error) {
+      throw error instanceof WrongExpectedRevisionError ? taken(kind) : error;
+    }
   }
 
-  private async current(kind: ClaimKind, normalizedValue: string): Promise<ClaimState | undefined> {
-    const result = await this.store.readStream(claimStream(kind, normalizedValue));
-    if (!result.found) return undefined;
-    const first = result.events[0];
-    const last = result.events.at(-1);
-    const userId = claimedUserId(last?.data);
-    if (first === undefined || last === undefined || userId === undefined) return undefined;
-    return {
-      userId,
-      lastType: last.type === 'IdentifierReserved' ? 'IdentifierReserved' : 'IdentifierClaimed',
-      revision: last.revision,
-      reserved: first.type === 'IdentifierReserved',
-    };
+  private async current(kind: ClaimKind, normalizedValue: string): Promise<ClaimState> {
+    return (await loadStream(this.store, claimStream(kind, normalizedValue), claimFold)).state;
   }
 
   private async confirmed(userId: string, kind: ClaimKind, normalizedValue: string): Promise<User | undefined> {
     const { state } = await this.users.load(userId);
     return state.status === 'registered' && holds(state, kind, normalizedValue) ? state : undefined;
-  }
-
-  /** Appends at the expected revision; false when another append got there first. */
-  private async tryAppend(
-    kind: ClaimKind,
-    normalizedValue: string,
-    event: ClaimEvent,
-    expected: ExpectedRevision,
-    context: RequestContext,
-  ): Promise<boolean> {
-    try {
-      await this.store.append(claimStream(kind, normalizedValue), [{ id: randomUUID(), ...event, metadata: eventMetadata(context) }], expected);
-      return true;
-    } catch (error) {
-      if (error instanceof WrongExpectedRevisionError) return false;
-      throw error;
-    }
   }
 }

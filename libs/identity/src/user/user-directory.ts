@@ -1,6 +1,6 @@
 // Questions about users for the rest of the API: whose address is this, and who is this user.
 import { randomUUID } from 'node:crypto';
-import type { RequestContext } from '../metadata.js';
+import type { CommandContext } from '#event-store';
 import { isValidEmail, normalizeEmail } from './identifiers.js';
 import type { UserClaims } from './user-claims.js';
 import type { Users } from './users.js';
@@ -24,7 +24,7 @@ export class UserDirectory {
    * the address later gets this id, so the membership is theirs. An address no one can register
    * with gets a new id and no reservation: there is nobody to connect it to.
    */
-  async userIdForEmail(email: string, context: RequestContext): Promise<string> {
+  async userIdForEmail(email: string, context: CommandContext): Promise<string> {
     const normalized = normalizeEmail(email);
     return isValidEmail(normalized) ? this.claims.reserveEmail(normalized, context) : randomUUID();
   }

@@ -1,8 +1,8 @@
 // Creating a user (the command line's user:create, the demo seed, a first Google sign-in of a member
 // added by e-mail): unique e-mail and username, the password policy, an argon2id hash. A user
 // registers with the id their address already has, so memberships given to it before are theirs.
+import type { CommandContext } from '#event-store';
 import { IdentityError } from '../errors.js';
-import type { RequestContext } from '../metadata.js';
 import type { PasswordHasher } from '../passwords/password-hasher.js';
 import { passwordPolicyViolation } from '../passwords/password-policy.js';
 import { isValidEmail, isValidUsername, normalizeEmail, normalizeUsername } from './identifiers.js';
@@ -48,7 +48,7 @@ export class UserRegistration {
    * it (the user stream then says invited), else a new one. Only operators (the command line, the
    * demo seed) give passwords; registerInvited serves Google.
    */
-  async register(newUser: NewUser, context: RequestContext): Promise<{ userId: string; email: string }> {
+  async register(newUser: NewUser, context: CommandContext): Promise<{ userId: string; email: string }> {
     const { email, username } = await this.check(newUser);
     const passwordHash = newUser.password === undefined ? undefined : await this.hasher.hash(newUser.password);
     const { userId, invited } = await this.claims.claimEmail(email, context);
@@ -75,7 +75,7 @@ export class UserRegistration {
    * Answers whether that user is registered now (by this call or a concurrent one); false when no
    * member was ever added by the address, since nobody may sign themselves up.
    */
-  async registerInvited(email: string, context: RequestContext): Promise<boolean> {
+  async registerInvited(email: string, context: CommandContext): Promise<boolean> {
     const normalized = normalizeEmail(email);
     if (!(await this.claims.wasReserved(normalized))) return false;
     try {

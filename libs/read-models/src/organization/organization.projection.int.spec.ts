@@ -32,6 +32,8 @@ const history: OrganizationEvent[] = [
   { type: 'WebAnalyticsDomainAdded', data: { domain: 'stats.acme.test' } },
   { type: 'WebAnalyticsDomainRemoved', data: { domain: 'stats.acme.test' } },
   { type: 'ChorusDisabled', data: {} },
+  { type: 'MemberAdded', data: { userId: 'u-cat', email: 'cat@acme.test', role: 'member', chorusUser: false } },
+  { type: 'MemberRoleChanged', data: { userId: 'u-cat', email: 'cat@acme.test', role: 'admin', previousRole: 'member' } },
 ];
 const recorded = recordOrganizationEvents('acme', history);
 
@@ -122,6 +124,17 @@ describe('organization projection', () => {
 
     commit(recordOrganizationEvents('acme', history.slice(9, 10), { fromRevision: 9n, fromPosition: 200n }));
     expect(queries.organizationsOfUser('u-bob')).toEqual([{ organizationId: 'zeta', name: 'Zeta', role: 'admin' }]);
+  });
+
+  it('gives a member their new role, for sign-in as for the view', () => {
+    commit(recorded.slice(0, -1));
+    const queries = new OrganizationQueries(db, catalogue);
+    expect(queries.organizationsOfUser('u-cat')).toEqual([{ organizationId: 'acme', name: 'Acme', role: 'member' }]);
+
+    commit(recorded.slice(-1));
+
+    expect(queries.organizationsOfUser('u-cat')).toEqual([{ organizationId: 'acme', name: 'Acme', role: 'admin' }]);
+    expect(queries.getOrganization('acme')?.view.members.find((member) => member.userId === 'u-cat')?.role).toBe('admin');
   });
 
   it('writes every membership of an organization with more members than one INSERT takes, and rewrites them on change', () => {

@@ -4,10 +4,10 @@ import type { Statement } from 'better-sqlite3';
 import {
   evolve,
   initialOrganizationState,
+  ORGANIZATION_EVENT_TYPES,
   organizationStreamPrefix,
   type Member,
   type OrganizationEvent,
-  type OrganizationEventType,
   type OrganizationState,
 } from '#domain';
 import type { RecordedEvent } from '#event-store';
@@ -18,25 +18,7 @@ import { membershipsTable, organizationsTable } from './organization.tables.js';
 export const organizationProjectionName = 'organizations';
 
 /** Every type `evolve` folds. Another type in an organization stream stops the projection rather than being skipped. */
-const organizationEventTypes: Record<OrganizationEventType, true> = {
-  OrganizationCreated: true,
-  PlanAssigned: true,
-  AddOnPurchased: true,
-  AddOnCancelled: true,
-  ChorusEnabled: true,
-  ChorusDisabled: true,
-  LimitsConfigured: true,
-  MemberAdded: true,
-  MemberRemoved: true,
-  SiteAdded: true,
-  SiteRemoved: true,
-  QualityAssuranceDomainAdded: true,
-  QualityAssuranceDomainRemoved: true,
-  WebAnalyticsDomainAdded: true,
-  WebAnalyticsDomainRemoved: true,
-};
-/** The same as a set: a type string read from the store is looked up without being interned first. */
-const knownEventTypes: ReadonlySet<string> = new Set(Object.keys(organizationEventTypes));
+const knownEventTypes: ReadonlySet<string> = new Set(ORGANIZATION_EVENT_TYPES);
 
 /** An organization's memberships go in by one INSERT of up to this many rows, not one per member. */
 const membershipsPerInsert = 8;

@@ -1,8 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { randomUUID } from 'node:crypto';
-import { EVENT_STORE, type EventStore } from '#event-store';
+import { EVENT_STORE, eventMetadata, handleCommand, type CommandContext, type EventStore } from '#event-store';
 import { ProblemError } from '../../http/problem-error.js';
-import type { CommandContext } from '../../organizations/command-context.js';
 import { generateApiKey, hashSecret, parseApiKey, secretMatches } from './api-key-credential.js';
 import { apiKeyStream, type ApiKeyCreated } from './api-key-events.js';
 import { API_KEY_SCOPES, isApiKeyScope, type ApiKeyScope } from './api-key-scopes.js';
@@ -30,18 +28,17 @@ export class ApiKeys {
     const scopes = API_KEY_SCOPES.filter((scope) => request.scopes.includes(scope));
     const { keyId, secret, key } = generateApiKey();
     const event: ApiKeyCreated = { type: 'ApiKeyCreated', data: { keyId, name, scopes, secretHash: hashSecret(secret) } };
-    const { position } = await this.store.append(
+    // A key id is 96 random bits: its stream is new, and is created only if it is.
+    const { position } = await handleCommand(
+      this.store,
       apiKeyStream(keyId),
-      [
-        {
-          id: randomUUID(),
-          ...event,
-          metadata: { ...context.origin, actor: context.actor, correlationId: context.correlationId, causationId: context.causationId, commandType: 'CreateApiKey' },
-        },
-      ],
-      'no_stream',
+      (created: boolean) => {
+        if (created) throw new Error(`API key id ${keyId} is already in use`);
+        return [event];
+      },
+      { initialState: false, evolve: () => true, metadata: eventMetadata(context, 'CreateApiKey'), maxAttempts: 1 },
     );
-    return { keyId, name, scopes, key, position };
+    return { keyId, name, scopes, key, position: position ?? -1n };
   }
 
   /** The key's id and scopes when `key` is a key we issued, else undefined. */

@@ -3,12 +3,12 @@ import { Controller, Get, Inject, Param, Query, Req, Res } from '@nestjs/common'
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { safeRedirectPath, type GoogleAccount, type GoogleSignInIntent, type Identity } from '#identity';
+import { commandContextOf } from '../../http/request-context.js';
 import { PINO } from '../../logging/pino.js';
 import { AuthCookies } from '../auth-cookies.js';
 import { BrowserSessions } from '../browser-sessions.service.js';
 import { IDENTITY } from '../identity.provider.js';
 import { Memberships } from '../memberships.service.js';
-import { identityContext } from '../request-origin.js';
 import { GOOGLE_STRATEGY } from './google-strategy.provider.js';
 import type { GoogleStrategy } from './google.strategy.js';
 
@@ -68,14 +68,12 @@ export class GoogleSignInController {
 
   /** Opens a session for the Google account's user and answers where to send the browser. */
   private async signIn(outcome: NonNullable<Outcome>, request: Request, response: Response): Promise<string> {
-    const context = identityContext(request, 'google');
+    const context = commandContextOf(request, 'google');
     const userId = await this.identity.googleSignIn.findUser(outcome.account, context);
     if (userId === undefined || (await this.memberships.of(userId)).length === 0) return noOrganization;
     await this.sessions.endCurrent(request);
-    const opened = await this.identity.sessions.open(userId, 'google', {
-      ...identityContext(request, `user:${userId}`),
-      googleSignInToken: outcome.intent.token,
-    });
+    const signedIn = commandContextOf(request, `user:${userId}`);
+    const opened = await this.identity.sessions.open(userId, 'google', { ...signedIn, origin: { ...signedIn.origin, googleSignInToken: outcome.intent.token } });
     this.sessions.begin(response, opened);
     return safeRedirectPath(outcome.intent.redirect);
   }

@@ -1,6 +1,6 @@
 import { Command } from '@nestjs/cqrs';
 import type { MemberRole } from '#domain';
-import type { CommandContext } from '../command-context.js';
+import type { CommandContext } from '#event-store';
 import type { CommandResult } from '../command-result.js';
 
 export type NewMember = {

@@ -1,26 +1,31 @@
-import { Inject, Optional } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import type { AddMember } from '#domain';
+import type { UserDirectory } from '#identity';
 import type { CommandResult } from '../command-result.js';
-import { OrganizationDecider } from '../organization-decider.service.js';
-import { USER_DIRECTORY, noUserDirectory, type UserDirectory } from '../user-directory.js';
+import { Organizations } from '../organizations.js';
+import { USER_DIRECTORY } from '../user-directory.js';
 import { AddMemberCommand } from './add-member.command.js';
 
 @CommandHandler(AddMemberCommand)
 export class AddMemberHandler implements ICommandHandler<AddMemberCommand> {
-  private readonly users: UserDirectory;
-
   constructor(
-    private readonly organizations: OrganizationDecider,
-    @Optional() @Inject(USER_DIRECTORY) users?: UserDirectory,
-  ) {
-    this.users = users ?? noUserDirectory;
-  }
+    private readonly organizations: Organizations,
+    @Inject(USER_DIRECTORY) private readonly users: UserDirectory,
+  ) {}
 
   async execute({ organizationId, member, context }: AddMemberCommand): Promise<CommandResult & { userId: string }> {
     const { email, role, chorusUser } = member;
-    const userId = member.userId ?? (await this.users.userIdForEmail(email, context));
-    const data = chorusUser === undefined ? { userId, email, role } : { userId, email, role, chorusUser };
-    const result = await this.organizations.handle(organizationId, { type: 'AddMember', data }, context);
+    const addMember = (userId: string): AddMember => ({ type: 'AddMember', data: chorusUser === undefined ? { userId, email, role } : { userId, email, role, chorusUser } });
+    let userId = member.userId;
+    if (userId === undefined) {
+      // Decide first: a refused add records nothing, not even the id the address would have had reserved.
+      // (Any id not yet a member stands in for the address's: duplicates by address are found either way.)
+      await this.organizations.check(organizationId, addMember(randomUUID()), context);
+      userId = await this.users.userIdForEmail(email, context);
+    }
+    const result = await this.organizations.handle(organizationId, addMember(userId), context);
     return { ...result, userId };
   }
 }

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandResult } from '../command-result.js';
-import { OrganizationDecider } from '../organization-decider.service.js';
+import { Organizations } from '../organizations.js';
 import { AddSiteCommand } from './add-site.command.js';
 
 @CommandHandler(AddSiteCommand)
 export class AddSiteHandler implements ICommandHandler<AddSiteCommand> {
-  constructor(private readonly organizations: OrganizationDecider) {}
+  constructor(private readonly organizations: Organizations) {}
 
   async execute({ organizationId, site, context }: AddSiteCommand): Promise<CommandResult & { siteId: string }> {
     const siteId = randomUUID();

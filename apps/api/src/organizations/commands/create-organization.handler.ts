@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { CommandResult } from '../command-result.js';
-import { OrganizationDecider } from '../organization-decider.service.js';
+import { Organizations } from '../organizations.js';
 import { CreateOrganizationCommand } from './create-organization.command.js';
 
 @CommandHandler(CreateOrganizationCommand)
 export class CreateOrganizationHandler implements ICommandHandler<CreateOrganizationCommand> {
-  constructor(private readonly organizations: OrganizationDecider) {}
+  constructor(private readonly organizations: Organizations) {}
 
   execute({ organization, context }: CreateOrganizationCommand): Promise<CommandResult> {
     const id = organization.id ?? randomUUID();

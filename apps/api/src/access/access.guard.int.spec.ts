@@ -1,13 +1,16 @@
-import { beforeEach, describe, expect, it } from '@jest/globals';
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Reflector } from '@nestjs/core';
 import { ExecutionContextHost } from '@nestjs/core/helpers/execution-context-host.js';
 import type { Request } from 'express';
-import { organizationStream } from '#domain';
+import { createPlanCatalogue, organizationStream } from '#domain';
+import { SqliteEventStore } from '#event-store';
 import { attachRequestContext, requestContextOf } from '../http/request-context.js';
-import { OrganizationRepository } from '../organizations/organization-repository.js';
 import { OrganizationStateCache } from '../organizations/organization-state-cache.js';
-import { InMemoryEventStore } from '../organizations/testing/in-memory-event-store.js';
+import { Organizations } from '../organizations/organizations.js';
 import { AccessGuard } from './access.guard.js';
 import type { Principal } from './principal.js';
 import type { PrincipalResolvers } from './principal-resolvers.service.js';
@@ -29,6 +32,8 @@ class Routes {
 const metadata = { actor: 'cli', correlationId: 'c', causationId: 'c' };
 let principal: Principal | undefined;
 let guard: AccessGuard;
+let dataDir: string;
+let store: SqliteEventStore;
 
 function call(route: keyof Routes, organizationId = 'acme'): { canActivate: Promise<boolean>; request: Request } {
   const request = { params: { id: organizationId }, headers: {} } as unknown as Request;
@@ -38,16 +43,22 @@ function call(route: keyof Routes, organizationId = 'acme'): { canActivate: Prom
   return { canActivate: guard.canActivate(context), request };
 }
 
-beforeEach(() => {
-  const store = new InMemoryEventStore();
+beforeEach(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'chorus-access-'));
+  store = SqliteEventStore.open({ file: join(dataDir, 'events.sqlite') });
   const stream = organizationStream('acme');
-  store.appendNow(stream, [{ id: randomUUID(), type: 'OrganizationCreated', data: { id: 'acme', name: 'Acme' }, metadata }], 'no_stream');
+  await store.append(stream, [{ id: randomUUID(), type: 'OrganizationCreated', data: { id: 'acme', name: 'Acme' }, metadata }], 'no_stream');
   for (const [userId, role] of [['olga', 'owner'], ['adam', 'admin'], ['mia', 'member']]) {
-    store.appendNow(stream, [{ id: randomUUID(), type: 'MemberAdded', data: { userId, email: `${userId}@example.com`, role, chorusUser: false }, metadata }], 'any');
+    await store.append(stream, [{ id: randomUUID(), type: 'MemberAdded', data: { userId, email: `${userId}@example.com`, role, chorusUser: false }, metadata }], 'any');
   }
   const resolvers = { resolve: () => Promise.resolve(principal) } as unknown as PrincipalResolvers;
-  guard = new AccessGuard(new Reflector(), resolvers, new OrganizationRepository(store, new OrganizationStateCache()));
+  guard = new AccessGuard(new Reflector(), resolvers, new Organizations(store, new OrganizationStateCache(), createPlanCatalogue()));
   principal = undefined;
+});
+
+afterEach(async () => {
+  await store.close();
+  rmSync(dataDir, { recursive: true, force: true });
 });
 
 const user = (userId: string): Principal => ({ kind: 'user', userId, sessionId: 's' });

@@ -1,17 +1,12 @@
 // The real service for sign-in e2e tests (test/support's startApp) with the identity clock pinned
 // to a ManualClock, and shortcuts to create users and organizations as the command line would.
-import { randomUUID } from 'node:crypto';
 import { CommandBus } from '@nestjs/cqrs';
+import { newCommandContext } from '#event-store';
 import { ManualClock, type Identity } from '#identity';
 import { READ_MODELS, type ReadModels } from '#read-models';
-import { startApp, type RunningApp } from '../../../../../test/support/start-app.js';
-import type { CommandContext } from '../../organizations/command-context.js';
-import { AddMemberCommand } from '../../organizations/commands/add-member.command.js';
-import { AssignPlanCommand } from '../../organizations/commands/assign-plan.command.js';
-import { CreateOrganizationCommand } from '../../organizations/commands/create-organization.command.js';
-import { EnableChorusCommand } from '../../organizations/commands/enable-chorus.command.js';
-import { IDENTITY, IdentityClock } from '../identity.provider.js';
+import { AddMemberCommand, ChangeOrganizationCommand, CreateOrganizationCommand, IDENTITY, IdentityClock } from '#api';
 import { Browser } from './browser.js';
+import { startApp, type RunningApp } from './start-app.js';
 
 export type AuthApp = RunningApp & {
   clock: ManualClock;
@@ -29,10 +24,7 @@ export async function startAuthApp(settings: Record<string, string> = {}): Promi
   const clock = new ManualClock(new Date());
   running.app.get(IdentityClock).pin(clock);
   const identity = running.app.get<Identity>(IDENTITY);
-  const cli = (): CommandContext => {
-    const correlationId = randomUUID();
-    return { actor: 'cli', correlationId, causationId: correlationId, origin: {} };
-  };
+  const cli = () => newCommandContext('cli');
   return {
     ...running,
     clock,
@@ -46,14 +38,14 @@ export async function startAuthApp(settings: Record<string, string> = {}): Promi
       return browser;
     },
     async createUser(user) {
-      const { userId } = await identity.registration.register(user, { actor: 'cli', correlationId: randomUUID() });
+      const { userId } = await identity.registration.register(user, cli());
       return userId;
     },
     async createOrganization(name, owner) {
       const commands = running.app.get(CommandBus);
       const { id } = await commands.execute(new CreateOrganizationCommand({ name }, cli()));
-      await commands.execute(new AssignPlanCommand(id, { line: 'chorus', plan: 'teams' }, cli()));
-      await commands.execute(new EnableChorusCommand(id, {}, cli()));
+      await commands.execute(new ChangeOrganizationCommand(id, { type: 'AssignPlan', data: { line: 'chorus', plan: 'teams' } }, cli()));
+      await commands.execute(new ChangeOrganizationCommand(id, { type: 'EnableChorus', data: {} }, cli()));
       const added = await commands.execute(new AddMemberCommand(id, { email: owner.email, role: 'owner', userId: owner.userId }, cli()));
       await running.app.get<ReadModels>(READ_MODELS).waitForPosition(added.position, 5_000);
       return id;

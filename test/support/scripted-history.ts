@@ -1,10 +1,8 @@
 // A scripted organization history for the audit tests, recorded through the real command path
-// (OrganizationDecider) with a clock that puts event k exactly k minutes after the start.
+// (Organizations) with a clock that puts event k exactly k minutes after the start.
 import { createPlanCatalogue, type OrganizationCommand, type PlanCatalogue } from '#domain';
 import type { EventStore } from '#event-store';
-import { OrganizationDecider } from '../../organizations/organization-decider.service.js';
-import { OrganizationRepository } from '../../organizations/organization-repository.js';
-import { OrganizationStateCache } from '../../organizations/organization-state-cache.js';
+import { Organizations, OrganizationStateCache } from '#api';
 
 export const SCRIPT_STARTS_AT = Date.parse('2031-02-03T04:05:00.000Z');
 export const SCRIPT_STEP_MS = 60_000;
@@ -45,8 +43,8 @@ export const scriptedCommands = (organizationId: string): OrganizationCommand[] 
 export const scriptCatalogue = (): PlanCatalogue => createPlanCatalogue({ paymentProviderIds: [] });
 
 /** The command path as the API wires it, on the given store. */
-export const commandPath = (store: EventStore, catalogue: PlanCatalogue): OrganizationDecider =>
-  new OrganizationDecider(new OrganizationRepository(store, new OrganizationStateCache()), catalogue);
+export const commandPath = (store: EventStore, catalogue: PlanCatalogue): Organizations =>
+  new Organizations(store, new OrganizationStateCache(), catalogue);
 
 /**
  * Records the script; `afterEach` sees the store right after each event (for snapshots of "today's state").

@@ -1,0 +1,92 @@
+// Applies a claimed billing event to its organization exactly once (README.md, step 3), through the one
+// load-decide-append function: deterministic event ids, and the stream as recorded (event ids and
+// metadata, not just the folded state) to recognise its own earlier write and newer plan purchases.
+import { Inject, Injectable } from '@nestjs/common';
+import { decide, operator, organizationStream, type PlanAssigned, type PlanCatalogue } from '#domain';
+import { EVENT_STORE, eventMetadata, handleCommand, type EventStore, type RecordedEvent } from '#event-store';
+import { organizationFold } from '../organizations/organizations.js';
+import { PLAN_CATALOGUE } from '../plans/plan-catalogue.module.js';
+import { billingContext, type BillingOutcome, type LedgerEntry } from './billing-ledger.js';
+import { unknownOrganization } from './billing-problems.js';
+import { nameBasedUuid } from './name-based-uuid.js';
+
+export const organizationEventId = (providerEventId: string, index: number): string =>
+  nameBasedUuid(`billing:${providerEventId}:organization:${index}`);
+
+/** The events this provider event already wrote (appended together, so consecutive), or none. */
+function ownEvents(events: readonly RecordedEvent[], providerEventId: string): RecordedEvent[] {
+  const first = events.findIndex((event) => event.id === organizationEventId(providerEventId, 0));
+  if (first < 0) return [];
+  const own: RecordedEvent[] = [];
+  for (let index = 0; events[first + index]?.id === organizationEventId(providerEventId, index); index += 1) {
+    own.push(events[first + index] as RecordedEvent);
+  }
+  return own;
+}
+
+/** The newest plan purchase on the same line that the provider says happened after this one. */
+function newerPlanPurchase(events: readonly RecordedEvent[], entry: LedgerEntry): RecordedEvent | undefined {
+  const { command, occurredAt } = entry.received;
+  if (command.type !== 'AssignPlan') return undefined;
+  const occurred = Date.parse(occurredAt);
+  let newest: RecordedEvent | undefined;
+  for (const event of events) {
+    const at = event.metadata.occurredAt;
+    if (event.type !== 'PlanAssigned' || event.metadata.actor !== 'billing' || typeof at !== 'string') continue;
+    if ((event.data as PlanAssigned['data']).line !== command.data.line || Date.parse(at) <= occurred) continue;
+    if (newest === undefined || Date.parse(at) > Date.parse(newest.metadata.occurredAt as string)) newest = event;
+  }
+  return newest;
+}
+
+function applied(organizationId: string, organizationEventIds: string[], at: { revision: bigint | undefined; position: bigint | undefined }): BillingOutcome {
+  return {
+    type: 'BillingEventApplied',
+    data: { organizationId, organizationEventIds, revision: String(at.revision ?? -1n), position: String(at.position ?? -1n) },
+  };
+}
+
+/** What the organization's stream already says about this provider event: its effect is there, or a newer purchase supersedes it. */
+function settled(entry: LedgerEntry, stream: readonly RecordedEvent[]): BillingOutcome | undefined {
+  const { id: providerEventId, organizationId } = entry.received;
+  const own = ownEvents(stream, providerEventId);
+  const lastOwn = own.at(-1);
+  if (lastOwn !== undefined) return applied(organizationId, own.map((event) => event.id), lastOwn);
+  const newer = newerPlanPurchase(stream, entry);
+  const head = stream.at(-1);
+  if (newer === undefined || head === undefined) return undefined;
+  const supersededBy = String(newer.metadata.providerEventId ?? newer.metadata.correlationId);
+  return { type: 'BillingEventSuperseded', data: { organizationId, supersededBy, revision: head.revision.toString(), position: head.position.toString() } };
+}
+
+@Injectable()
+export class BillingEffects {
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(PLAN_CATALOGUE) private readonly catalogue: PlanCatalogue,
+  ) {}
+
+  /**
+   * Decides the claimed command on the organization, unless its stream shows it settled. A lost race (any
+   * other command, or a concurrent delivery of this very event) reads again and re-judges, and a concurrent
+   * duplicate then finds the winner's events. A decision with no events (the plan is in place) appends nothing.
+   */
+  async apply(entry: LedgerEntry): Promise<BillingOutcome> {
+    const { id: providerEventId, organizationId, command } = entry.received;
+    const handled = await handleCommand(
+      this.store,
+      organizationStream(organizationId),
+      (organization, stream) => {
+        if (!organization.exists) throw unknownOrganization(organizationId);
+        return settled(entry, stream) === undefined ? decide(command, organization, { catalogue: this.catalogue, requester: operator }) : [];
+      },
+      {
+        ...organizationFold,
+        keepRecordedEvents: true,
+        metadata: eventMetadata(billingContext(entry.received, entry.claimId), command.type),
+        eventId: (index) => organizationEventId(providerEventId, index),
+      },
+    );
+    return settled(entry, handled.recorded) ?? applied(organizationId, handled.appended.map((event) => event.id), handled);
+  }
+}

@@ -1,0 +1,47 @@
+// The public module of apps/api (`#api`): what the command line, the tests and the benchmarks may use.
+// Nothing outside apps/api imports its files by path (.dependency-cruiser.cjs, api-only-through-its-public-module).
+
+// The service: the HTTP app, and its modules without a listener (the command line).
+export { AppModule, type AppModuleOptions } from './app.module.js';
+export { createApp, type CreateAppOptions } from './create-app.js';
+export { createPino } from './logging/pino.js';
+export { StructuredLogger } from './logging/structured-logger.service.js';
+
+// Answers and refusals.
+export { ProblemError } from './http/problem-error.js';
+export { toProblem, type Problem, type ProblemDocument } from './http/problem.js';
+export { commandAnswer, jsonSafe, type CommandAnswer, type CommandResult } from './organizations/command-result.js';
+
+// Organization commands (through the CommandBus) and what they accept.
+export { AddMemberCommand, type NewMember } from './organizations/commands/add-member.command.js';
+export { AddSiteCommand } from './organizations/commands/add-site.command.js';
+export { ChangeOrganizationCommand } from './organizations/commands/change-organization.command.js';
+export { CreateOrganizationCommand } from './organizations/commands/create-organization.command.js';
+export { memberOrSiteIdSchema, organizationIdSchema } from './organizations/organization-ids.js';
+export { assignPlanRequest, createOrganizationRequest } from './organizations/organization-requests.js';
+// The organization command path outside Nest (benchmarks, scripted histories).
+export { OrganizationStateCache } from './organizations/organization-state-cache.js';
+export { Organizations } from './organizations/organizations.js';
+
+// Access.
+export { ApiKeys, type CreatedApiKey } from './access/api-keys/api-keys.service.js';
+export type { ApiKeyScope } from './access/api-keys/api-key-scopes.js';
+
+// Sign-in: the identity lib as the service wires it, and the clock e2e tests pin.
+export { IDENTITY, IdentityClock } from './auth/identity.provider.js';
+
+// Billing.
+export { signBillingPayload } from './billing/billing-signature.js';
+export { BillingLedger, billingStream } from './billing/billing-ledger.js';
+export { BillingEffects, organizationEventId } from './billing/billing-effects.js';
+
+// Audit.
+export { stateQuery } from './audit/audit-requests.js';
+export { GetOrganizationStateQuery } from './audit/get-organization-state.query.js';
+export { historyEvent, type HistoryEvent } from './audit/history-event.js';
+export { readOrganizationHistory } from './audit/organization-history.js';
+export { organizationStateAt, type OrganizationStateAt } from './audit/organization-state-at.js';
+
+// The first-run demo and the SPA's files.
+export { DemoSeed, demoOrganizationId, demoOwnerEmail } from './demo/demo-seed.service.js';
+export { webRoot } from './web/web-root.js';

@@ -1,0 +1,81 @@
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  decide,
+  evolve,
+  initialOrganizationState,
+  memberRequester,
+  operator,
+  organizationStream,
+  type OrganizationCommand,
+  type OrganizationEvent,
+  type OrganizationState,
+  type PlanCatalogue,
+  type Requester,
+} from '#domain';
+import {
+  EVENT_STORE,
+  eventMetadata,
+  handleCommand,
+  loadStream,
+  type CommandContext,
+  type EventStore,
+  type LoadedStream,
+  type RecordedEvent,
+  type StreamFold,
+} from '#event-store';
+import { PLAN_CATALOGUE } from '../plans/plan-catalogue.module.js';
+import type { CommandResult } from './command-result.js';
+import { OrganizationStateCache } from './organization-state-cache.js';
+
+/** A stored event of an organization stream, as the domain folds it (the store keeps only what evolve wrote). */
+export const asOrganizationEvent = (event: RecordedEvent): OrganizationEvent => ({ type: event.type, data: event.data }) as OrganizationEvent;
+
+/** How an organization stream becomes its state: the domain's own evolve. */
+export const organizationFold: StreamFold<OrganizationState, OrganizationEvent> = {
+  initialState: initialOrganizationState,
+  evolve,
+  read: asOrganizationEvent,
+};
+
+/**
+ * Who the domain holds to the organization's roles: the user an actor `user:<id>` names (the actor the
+ * events record, so the rule and the audit trail never disagree); anyone else is an operator, whose
+ * API key scopes or command-line access were checked before.
+ */
+export function requesterOf(context: Pick<CommandContext, 'actor'>): Requester {
+  return context.actor.startsWith('user:') ? memberRequester(context.actor.slice('user:'.length)) : operator;
+}
+
+/**
+ * Organizations as their streams say, and the one place their commands are decided: `handleCommand`
+ * through the state cache, with the domain's `decide` (see README.md, Organization commands).
+ */
+@Injectable()
+export class Organizations {
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    private readonly cache: OrganizationStateCache,
+    @Inject(PLAN_CATALOGUE) private readonly catalogue: PlanCatalogue,
+  ) {}
+
+  load(organizationId: string): Promise<LoadedStream<OrganizationState>> {
+    return loadStream(this.store, organizationStream(organizationId), { ...organizationFold, cache: this.cache });
+  }
+
+  /** Decides the command on the organization's current state and records its events (none when nothing changes). */
+  async handle(organizationId: string, command: OrganizationCommand, context: CommandContext): Promise<CommandResult> {
+    const handled = await handleCommand(this.store, organizationStream(organizationId), (state) => decide(command, state, { catalogue: this.catalogue, requester: requesterOf(context) }), {
+      ...organizationFold,
+      cache: this.cache,
+      metadata: eventMetadata(context, command.type),
+    });
+    // A decision on an organization that does not exist is a refusal (or its creation), so both are set.
+    return { id: organizationId, revision: handled.revision ?? -1n, position: handled.position ?? -1n };
+  }
+
+  /** The refusal the command would meet now from this requester (a DomainError), if any; records nothing. */
+  async check(organizationId: string, command: OrganizationCommand, context: CommandContext): Promise<void> {
+    const { state } = await this.load(organizationId);
+    decide(command, state, { catalogue: this.catalogue, requester: requesterOf(context) });
+  }
+}

@@ -1,0 +1,33 @@
+// Who asked for a change and why: the one shape every write path records as event metadata.
+import { randomUUID } from 'node:crypto';
+import type { EventMetadata } from './event-store.port.js';
+
+export type CommandContext = {
+  /** `user:<id>`, `api-key:<id>`, `billing`, `cli`, `system`, `google`, `anonymous`. */
+  readonly actor: string;
+  /** One id for everything a request, a command-line call or a billing event caused. */
+  readonly correlationId: string;
+  /**
+   * The message that caused the change: for a request or a command-line call the request itself,
+   * i.e. its correlation id; for a reaction (a billing event) that message's id.
+   */
+  readonly causationId: string;
+  /** Where the change came from, for auditors, stored as-is in the metadata (clientIp, userAgent, cliCommand, providerEventId...). */
+  readonly origin: Readonly<Record<string, string>>;
+};
+
+/** A context of its own (correlation and causation alike): for work that no request caused, and for tests. */
+export function newCommandContext(actor: string, origin: Readonly<Record<string, string>> = {}, correlationId: string = randomUUID()): CommandContext {
+  return { actor, correlationId, causationId: correlationId, origin };
+}
+
+/** The metadata of every event a command records; `commandType` names the command (e.g. `AddMember`) when there is one. */
+export function eventMetadata(context: CommandContext, commandType?: string): EventMetadata {
+  return {
+    ...context.origin,
+    actor: context.actor,
+    correlationId: context.correlationId,
+    causationId: context.causationId,
+    ...(commandType === undefined ? {} : { commandType }),
+  };
+}

@@ -1,0 +1,248 @@
+// handleCommand on the real SQLite store: load (through a cache, in pages), decide, append at the
+// revision decided on, decide again after a lost race, give up after MAX_DECISION_ATTEMPTS.
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import {
+  handleCommand,
+  loadStream,
+  MAX_DECISION_ATTEMPTS,
+  READ_PAGE_SIZE,
+  type FoldedStream,
+  type FoldedStreamCache,
+  type StreamFold,
+} from './command-handler.js';
+import { eventMetadata, newCommandContext } from './command-context.js';
+import { WrongExpectedRevisionError, type EventStore, type RecordedEvent } from './event-store.port.js';
+import { SqliteEventStore } from './sqlite-event-store.js';
+
+// A room with a number of seats: enough of a domain to decide on.
+type SeatTaken = { type: 'SeatTaken'; data: { guest: string } };
+type Room = { guests: readonly string[] };
+const seats = 3;
+const room: StreamFold<Room, SeatTaken> = { initialState: { guests: [] }, evolve: (state, event) => ({ guests: [...state.guests, event.data.guest] }) };
+
+class RoomFull extends Error {}
+const takeSeat = (guest: string) => (state: Room): SeatTaken[] => {
+  if (state.guests.includes(guest)) return [];
+  if (state.guests.length >= seats) throw new RoomFull(guest);
+  return [{ type: 'SeatTaken', data: { guest } }];
+};
+
+const context = newCommandContext('cli', { cliCommand: 'test' }, 'corr-1');
+const metadata = eventMetadata(context, 'TakeSeat');
+const stream = 'room-1';
+
+class MapCache implements FoldedStreamCache<Room> {
+  readonly entries = new Map<string, FoldedStream<Room>>();
+  get = (streamId: string) => this.entries.get(streamId);
+  remember = (streamId: string, folded: FoldedStream<Room>) => void this.entries.set(streamId, folded);
+  forget = (streamId: string) => void this.entries.delete(streamId);
+}
+
+let dataDir: string;
+let store: SqliteEventStore;
+let reads: { fromRevision: bigint | undefined; returned: number }[];
+let recording: EventStore;
+
+const eventsIn = async (streamId: string): Promise<RecordedEvent[]> => {
+  const read = await store.readStream(streamId);
+  return read.found ? read.events : [];
+};
+/** Another writer takes a seat, as a rival process would between our read and our append. */
+const rivalTakes = (guest: string) =>
+  store.append(stream, [{ id: randomUUID(), type: 'SeatTaken', data: { guest }, metadata: eventMetadata(newCommandContext('cli')) }], 'any');
+
+/** takeSeat, with a rival taking a seat between our read and our append the first two times. */
+function takeSeatLosingTwoRaces(guest: string) {
+  let decisions = 0;
+  return {
+    decisions: () => decisions,
+    decide: async (state: Room) => {
+      decisions += 1;
+      if (decisions <= 2) await rivalTakes(`rival-${decisions}`);
+      return takeSeat(guest)(state);
+    },
+  };
+}
+
+beforeEach(() => {
+  dataDir = mkdtempSync(join(tmpdir(), 'chorus-command-handler-'));
+  store = SqliteEventStore.open({ file: join(dataDir, 'events.sqlite') });
+  reads = [];
+  // The store, with every readStream call counted.
+  recording = new Proxy(store, {
+    get(target, property, receiver) {
+      if (property !== 'readStream') {
+        const value: unknown = Reflect.get(target, property, receiver);
+        return typeof value === 'function' ? value.bind(target) : value;
+      }
+      return async (streamId: string, options?: Parameters<EventStore['readStream']>[1]) => {
+        const read = await target.readStream(streamId, options);
+        reads.push({ fromRevision: options?.fromRevision, returned: read.found ? read.events.length : 0 });
+        return read;
+      };
+    },
+  });
+});
+
+afterEach(async () => {
+  await store.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('handleCommand', () => {
+  it('appends the decided events at the revision decided on, with the metadata given, and answers the new state', async () => {
+    await handleCommand(store, stream, takeSeat('ada'), { ...room, metadata });
+
+    const handled = await handleCommand(store, stream, takeSeat('bob'), { ...room, metadata });
+
+    const recorded = await eventsIn(stream);
+    expect(handled).toMatchObject({ state: { guests: ['ada', 'bob'] }, revision: 1n, position: recorded.at(-1)?.position });
+    expect(handled.appended.map((event) => event.id)).toEqual([recorded.at(-1)?.id]);
+    expect(recorded.at(-1)?.metadata).toEqual({ cliCommand: 'test', actor: 'cli', correlationId: 'corr-1', causationId: 'corr-1', commandType: 'TakeSeat' });
+  });
+
+  it('appends nothing and answers where the stream stands when the decision changes nothing', async () => {
+    const first = await handleCommand(store, stream, takeSeat('ada'), { ...room, metadata });
+
+    const again = await handleCommand(store, stream, takeSeat('ada'), { ...room, metadata });
+
+    expect(again).toMatchObject({ appended: [], revision: 0n, position: first.position, state: { guests: ['ada'] } });
+    expect(await eventsIn(stream)).toHaveLength(1);
+  });
+
+  it('does not retry a refusal, and appends nothing', async () => {
+    for (const guest of ['a', 'b', 'c']) await handleCommand(store, stream, takeSeat(guest), { ...room, metadata });
+    let decisions = 0;
+
+    const refused = handleCommand(store, stream, (state: Room) => (decisions += 1, takeSeat('d')(state)), { ...room, metadata });
+
+    await expect(refused).rejects.toBeInstanceOf(RoomFull);
+    expect(decisions).toBe(1);
+    expect(await eventsIn(stream)).toHaveLength(3);
+  });
+
+  it('reads again and decides again after each lost race, and succeeds while the decision holds', async () => {
+    const seat = takeSeatLosingTwoRaces('ada');
+    const handled = await handleCommand(store, stream, seat.decide, { ...room, metadata });
+
+    expect(seat.decisions()).toBe(3);
+    expect(handled.state.guests).toEqual(['rival-1', 'rival-2', 'ada']);
+    expect((await eventsIn(stream)).map((event) => (event.data as { guest: string }).guest)).toEqual(['rival-1', 'rival-2', 'ada']);
+  });
+
+  it('answers the new decision when a lost race changed it', async () => {
+    await handleCommand(store, stream, takeSeat('a'), { ...room, metadata });
+
+    const refused = handleCommand(store, stream, takeSeatLosingTwoRaces('ada').decide, { ...room, metadata });
+
+    await expect(refused).rejects.toBeInstanceOf(RoomFull);
+    expect(await eventsIn(stream)).toHaveLength(seats);
+  });
+
+  it(`gives up with the conflict after ${MAX_DECISION_ATTEMPTS} lost races in a row; maxAttempts: 1 answers the first`, async () => {
+    let decisions = 0;
+    const alwaysLoses = async (): Promise<SeatTaken[]> => {
+      decisions += 1;
+      await rivalTakes(`rival-${decisions}`);
+      return [{ type: 'SeatTaken', data: { guest: 'ada' } }];
+    };
+
+    await expect(handleCommand(store, stream, alwaysLoses, { ...room, metadata })).rejects.toBeInstanceOf(WrongExpectedRevisionError);
+    expect(decisions).toBe(MAX_DECISION_ATTEMPTS);
+
+    decisions = 0;
+    await expect(handleCommand(store, stream, alwaysLoses, { ...room, metadata, maxAttempts: 1 })).rejects.toBeInstanceOf(WrongExpectedRevisionError);
+    expect(decisions).toBe(1);
+  });
+
+  it('of 50 concurrent commands against 3 seats, exactly 3 are appended and the others refused', async () => {
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 50 }, (_unused, index) => handleCommand(store, stream, takeSeat(`guest-${index}`), { ...room, metadata })),
+    );
+
+    expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(seats);
+    expect(outcomes.filter((outcome) => outcome.status === 'rejected' && outcome.reason instanceof RoomFull)).toHaveLength(50 - seats);
+    expect(await eventsIn(stream)).toHaveLength(seats);
+  });
+
+  it('appends with the ids eventId chooses, so that a repeated decision is recognised as the same append', async () => {
+    const id = '6f1c1b4e-7d44-4c47-9a53-0a4f4f5b3b10';
+    const decision = () => [{ type: 'SeatTaken' as const, data: { guest: 'ada' } }];
+
+    const first = await handleCommand(store, stream, decision, { ...room, metadata, eventId: () => id });
+    // The same decision again at the revision it was first made on: the store answers the original append.
+    const repeated = await store.append(stream, first.appended, 'no_stream');
+
+    expect((await eventsIn(stream)).map((event) => event.id)).toEqual([id]);
+    expect(repeated).toEqual({ nextExpectedRevision: 0n, position: first.position });
+  });
+
+  it('hands decide the events it read when asked to keep them', async () => {
+    await rivalTakes('ada');
+    const seen: string[][] = [];
+
+    const handled = await handleCommand(
+      store,
+      stream,
+      (state: Room, recorded) => {
+        seen.push(recorded.map((event) => event.id));
+        return takeSeat('bob')(state);
+      },
+      { ...room, metadata, keepRecordedEvents: true },
+    );
+
+    expect(seen).toEqual([[(await eventsIn(stream))[0]?.id]]);
+    expect(handled.recorded.map((event) => event.type)).toEqual(['SeatTaken']);
+  });
+});
+
+describe('loadStream', () => {
+  it('loads a stream that does not exist as the initial state, without a revision', async () => {
+    expect(await loadStream(store, 'room-nobody', room)).toEqual({ state: { guests: [] }, revision: undefined, position: undefined, recorded: [] });
+  });
+
+  it('reads the whole stream once, in pages, then only the events recorded after the cached revision', async () => {
+    const guests = Array.from({ length: READ_PAGE_SIZE + 99 }, (_unused, index) => `guest-${index}`);
+    await store.append(stream, guests.map((guest) => ({ id: randomUUID(), type: 'SeatTaken', data: { guest }, metadata })), 'no_stream');
+    const cache = new MapCache();
+
+    const first = await loadStream(recording, stream, { ...room, cache });
+    await rivalTakes('late');
+    const second = await loadStream(recording, stream, { ...room, cache });
+
+    expect(reads).toEqual([
+      { fromRevision: 0n, returned: READ_PAGE_SIZE },
+      { fromRevision: BigInt(READ_PAGE_SIZE), returned: 99 },
+      { fromRevision: BigInt(READ_PAGE_SIZE + 99), returned: 1 },
+    ]);
+    expect(first.revision).toBe(BigInt(READ_PAGE_SIZE + 98));
+    expect(second.revision).toBe(BigInt(READ_PAGE_SIZE + 99));
+    expect(second.state.guests).toHaveLength(READ_PAGE_SIZE + 100);
+  });
+
+  it('folds appended events into the cache, so that the next load reads nothing', async () => {
+    const cache = new MapCache();
+    await handleCommand(recording, stream, takeSeat('ada'), { ...room, metadata, cache });
+
+    const appended = await handleCommand(recording, stream, takeSeat('bob'), { ...room, metadata, cache });
+    const again = await loadStream(recording, stream, { ...room, cache });
+
+    expect(appended.revision).toBe(1n);
+    expect(reads.at(-1)).toEqual({ fromRevision: 2n, returned: 0 });
+    expect(again).toMatchObject({ revision: 1n, state: { guests: ['ada', 'bob'] } });
+  });
+
+  it('a cached state behind the stream catches up before deciding: what others recorded counts', async () => {
+    const cache = new MapCache();
+    await handleCommand(store, stream, takeSeat('a'), { ...room, metadata, cache });
+    // Another process fills the room; this process's cache still says one seat is taken.
+    await rivalTakes('b');
+    await rivalTakes('c');
+
+    await expect(handleCommand(store, stream, takeSeat('d'), { ...room, metadata, cache })).rejects.toBeInstanceOf(RoomFull);
+  });
+});

@@ -1,0 +1,136 @@
+// Load, decide, append: the one way every change is written (Emmett's command handler, in spirit).
+// Read the stream (through a cache of folded states when given), fold it with `evolve`, `decide`, append
+// the decided events at the revision read; on a concurrency conflict read again and decide again.
+import { randomUUID } from 'node:crypto';
+import {
+  WrongExpectedRevisionError,
+  type EventMetadata,
+  type EventStore,
+  type EventToAppend,
+  type RecordedEvent,
+} from './event-store.port.js';
+
+/**
+ * Attempts per command. Each lost race means another writer recorded on the same stream meanwhile, so
+ * the caller sees a conflict only as the decision it changed; one that loses this many races in a row
+ * gets the WrongExpectedRevisionError (CONCURRENCY_CONFLICT).
+ */
+export const MAX_DECISION_ATTEMPTS = 10;
+
+/** A long history is read in pages, so that folding it never holds more than a page of events. */
+export const READ_PAGE_SIZE = 1000;
+
+/** An event as `decide` proposes it and `evolve` folds it. */
+export type NewEvent = { type: string; data: unknown };
+
+/** A stream's state folded up to `revision`; `position` is that event's global position. */
+export type FoldedStream<State> = { state: State; revision: bigint; position: bigint };
+
+/** Folded states kept between commands, so that a load reads only the events recorded after the cached revision. */
+export interface FoldedStreamCache<State> {
+  get(streamId: string): FoldedStream<State> | undefined;
+  /** Keeps the newer of the stored and the offered fold. */
+  remember(streamId: string, folded: FoldedStream<State>): void;
+  forget(streamId: string): void;
+}
+
+/** How a stream's events become its state. */
+export type StreamFold<State, Event extends NewEvent> = {
+  /** The state of a stream that does not exist yet. */
+  initialState: State;
+  evolve: (state: State, event: Event) => State;
+  /** How a stored event is read for `evolve`; by default its type and data. */
+  read?: (event: RecordedEvent) => Event;
+  /**
+   * Never trusted for a decision on its own: appends still carry the expected revision, so a stale entry
+   * costs a retry, never a wrong decision.
+   */
+  cache?: FoldedStreamCache<State>;
+  /** Hand the events read to `decide` and the caller (with a cache: only those after the cached revision). */
+  keepRecordedEvents?: boolean;
+};
+
+/** A stream as loaded: revision and position are undefined while it does not exist. */
+export type LoadedStream<State> = {
+  state: State;
+  revision: bigint | undefined;
+  position: bigint | undefined;
+  /** The events read (with keepRecordedEvents; else empty). */
+  recorded: RecordedEvent[];
+};
+
+export type CommandHandlerOptions<State, Event extends NewEvent> = StreamFold<State, Event> & {
+  /** Of every appended event (eventMetadata builds it from the CommandContext). */
+  metadata: EventMetadata;
+  /** The id of the decided event at `index`: deterministic ids make a repeated decision recognisable. Random uuids by default. */
+  eventId?: (index: number) => string;
+  /** MAX_DECISION_ATTEMPTS by default; 1 when a lost race must be answered as a refusal rather than decided again. */
+  maxAttempts?: number;
+};
+
+export type HandledCommand<State> = LoadedStream<State> & {
+  /** What this command appended, with ids and metadata; empty when the decision changed nothing. */
+  appended: EventToAppend[];
+};
+
+const typeAndData = <Event extends NewEvent>(event: RecordedEvent): Event => ({ type: event.type, data: event.data }) as Event;
+
+/** Reads the stream (after the cached revision, in pages) and folds it. */
+export async function loadStream<State, Event extends NewEvent>(
+  store: EventStore,
+  streamId: string,
+  fold: StreamFold<State, Event>,
+): Promise<LoadedStream<State>> {
+  const read = fold.read ?? typeAndData<Event>;
+  const recorded: RecordedEvent[] = [];
+  let folded = fold.cache?.get(streamId);
+  for (;;) {
+    const fromRevision = folded === undefined ? 0n : folded.revision + 1n;
+    const page = await store.readStream(streamId, { fromRevision, maxCount: READ_PAGE_SIZE });
+    if (!page.found) {
+      fold.cache?.forget(streamId);
+      return { state: fold.initialState, revision: undefined, position: undefined, recorded: [] };
+    }
+    for (const event of page.events) {
+      folded = { state: fold.evolve(folded?.state ?? fold.initialState, read(event)), revision: event.revision, position: event.position };
+    }
+    if (fold.keepRecordedEvents === true) recorded.push(...page.events);
+    if (page.events.length < READ_PAGE_SIZE) break;
+  }
+  if (folded === undefined) return { state: fold.initialState, revision: undefined, position: undefined, recorded };
+  fold.cache?.remember(streamId, folded);
+  return { ...folded, recorded };
+}
+
+/**
+ * Decides on the stream's current state and appends what was decided at the revision it was decided on
+ * (`no_stream` for a new stream). `decide` may throw (a refusal): nothing is appended and it is not retried.
+ * No events: nothing is appended, and the answer is where the stream already stands.
+ */
+export async function handleCommand<State, Event extends NewEvent>(
+  store: EventStore,
+  streamId: string,
+  decide: (state: State, recorded: readonly RecordedEvent[]) => readonly Event[] | Promise<readonly Event[]>,
+  options: CommandHandlerOptions<State, Event>,
+): Promise<HandledCommand<State>> {
+  const maxAttempts = options.maxAttempts ?? MAX_DECISION_ATTEMPTS;
+  for (let attempt = 1; ; attempt += 1) {
+    const loaded = await loadStream(store, streamId, options);
+    const events = await decide(loaded.state, loaded.recorded);
+    if (events.length === 0) return { ...loaded, appended: [] };
+    const appended = events.map((event, index) => ({
+      id: options.eventId?.(index) ?? randomUUID(),
+      type: event.type,
+      data: event.data,
+      metadata: options.metadata,
+    }));
+    try {
+      const result = await store.append(streamId, appended, loaded.revision ?? 'no_stream');
+      const folded = { state: events.reduce(options.evolve, loaded.state), revision: result.nextExpectedRevision, position: result.position };
+      options.cache?.remember(streamId, folded);
+      return { ...folded, recorded: loaded.recorded, appended };
+    } catch (error) {
+      if (!(error instanceof WrongExpectedRevisionError) || attempt >= maxAttempts) throw error;
+    }
+  }
+}
