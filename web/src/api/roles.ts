@@ -3,6 +3,9 @@ import type { Role } from './contract';
 
 export const ROLE_NAMES: Record<Role, string> = { owner: 'Owner', admin: 'Admin', member: 'Member', auditor: 'Auditor' };
 
+/** The order roles are offered in. */
+export const ROLES: readonly Role[] = ['member', 'admin', 'auditor', 'owner'];
+
 /** Owners and admins change the organization; members and auditors read it. */
 export const canManage = (role: Role | undefined): boolean => role === 'owner' || role === 'admin';
 

@@ -32,7 +32,7 @@ const full = withMembers(anOrganization(), [
 
 describe('the members list', () => {
   it('shows e-mail, role, Chorus user and "Invited" until the person has signed in once', async () => {
-    renderMembers({ organization: full });
+    renderMembers({ role: 'member', organization: full });
     const list = await screen.findByRole('list', { name: 'Members' });
     const rows = within(list).getAllByRole('listitem').map((row) => row.textContent);
     expect(rows).toEqual([
@@ -114,6 +114,39 @@ describe('adding a member', () => {
     renderMembers({ role });
     await screen.findByRole('form', { name: 'Add member' });
     expect(within(roleField()).getAllByRole('option').map((option) => (option as HTMLOptionElement).value)).toEqual(roles);
+  });
+});
+
+describe('changing a role', () => {
+  it('sends nothing until "Save role", then the new role; the list follows', async () => {
+    const view = renderMembers({ organization: full });
+    const role = await screen.findByRole('combobox', { name: 'Role of cem@acme.example' });
+    await view.user.selectOptions(role, 'auditor');
+    expect(view.network.requests.some((request) => request.method === 'PATCH')).toBe(false);
+    await view.user.click(screen.getByRole('button', { name: 'Save role of cem@acme.example' }));
+    const patch = await view.network.take('PATCH');
+    expect(patch).toMatchObject({ url: '/organizations/acme/members/id-cem', body: { role: 'auditor' } });
+    view.setOrganization(withMembers({ ...full, position: 60 }, full.members.map((candidate) => (candidate.email === 'cem@acme.example' ? { ...candidate, role: 'auditor' } : candidate))));
+    patch.respond(200, { id: 'acme', revision: 10, position: 60 });
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Save role of cem@acme.example' })).not.toBeInTheDocument());
+    expect(screen.getByRole('combobox', { name: 'Role of cem@acme.example' })).toHaveValue('auditor');
+    expect(screen.getByText('cem@acme.example is auditor now.')).toBeInTheDocument();
+  });
+
+  it('lets an admin choose no owner, nor change an owner; the last owner’s role is not offered to anyone', async () => {
+    renderMembers({ role: 'admin', organization: full });
+    const role = await screen.findByRole('combobox', { name: 'Role of cem@acme.example' });
+    expect(within(role).getAllByRole('option').map((option) => (option as HTMLOptionElement).value)).toEqual(['member', 'admin', 'auditor']);
+    expect(screen.queryByRole('combobox', { name: 'Role of ada@acme.example' })).not.toBeInTheDocument();
+  });
+
+  it('shows the refusal in words and puts the role back', async () => {
+    const view = renderMembers({ organization: full });
+    await view.user.selectOptions(await screen.findByRole('combobox', { name: 'Role of bob@acme.example' }), 'owner');
+    await view.user.click(screen.getByRole('button', { name: 'Save role of bob@acme.example' }));
+    (await view.network.take('PATCH')).respond(403, refusal({ status: 403, code: 'FORBIDDEN', requires: 'owner' }));
+    expect(await screen.findByText('Only an owner can add, remove, promote or demote an owner.')).toBeInTheDocument();
+    expect(screen.getByRole('combobox', { name: 'Role of bob@acme.example' })).toHaveValue('admin');
   });
 });
 

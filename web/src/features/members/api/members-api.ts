@@ -13,6 +13,11 @@ export const membersApi = consoleApi.injectEndpoints({
       query: ({ organizationId, ...member }) => ({ url: membersUrl(organizationId), method: 'POST', body: member }),
       invalidatesTags: (_result, _error, { organizationId }) => organizationTag(organizationId),
     }),
+    /** PATCH .../members/:userId {role}: promote or demote (only owners touch owners). */
+    changeMemberRole: build.mutation<CommandAnswer, { organizationId: string; userId: string; role: Role }>({
+      query: ({ organizationId, userId, role }) => ({ url: `${membersUrl(organizationId)}/${encodeURIComponent(userId)}`, method: 'PATCH', body: { role } }),
+      invalidatesTags: (_result, _error, { organizationId }) => organizationTag(organizationId),
+    }),
     removeMember: build.mutation<CommandAnswer, { organizationId: string; userId: string }>({
       query: ({ organizationId, userId }) => ({ url: `${membersUrl(organizationId)}/${encodeURIComponent(userId)}`, method: 'DELETE' }),
       invalidatesTags: (_result, _error, { organizationId }) => organizationTag(organizationId),
@@ -20,4 +25,4 @@ export const membersApi = consoleApi.injectEndpoints({
   }),
 });
 
-export const { useAddMemberMutation, useRemoveMemberMutation } = membersApi;
+export const { useAddMemberMutation, useChangeMemberRoleMutation, useRemoveMemberMutation } = membersApi;

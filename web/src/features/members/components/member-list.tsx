@@ -4,14 +4,16 @@ import { ROLE_NAMES, canManageRole } from '../../../api/roles';
 import { useCommand } from '../../../api/use-command';
 import { RemoveButton } from '../../../components/console/remove-button';
 import { FormAlert } from '../../../components/ui/form-alert';
-import { useRemoveMemberMutation } from '../api/members-api';
+import { useChangeMemberRoleMutation, useRemoveMemberMutation } from '../api/members-api';
+import { RoleControl } from './role-control';
 
 type MemberListProps = { organization: Organization; role: Role; currentUserId: string };
 
 /** The members: e-mail, role, Chorus user, "Invited" until they have signed in once. */
 export function MemberList({ organization, role, currentUserId }: MemberListProps) {
   const [removeMember] = useRemoveMemberMutation();
-  const { problem, run } = useCommand();
+  const [changeMemberRole, changing] = useChangeMemberRoleMutation();
+  const { problem, done, run } = useCommand();
   const owners = organization.members.filter((member) => member.role === 'owner').length;
   // The last owner cannot be removed (LAST_OWNER): the button is not offered, and the server would refuse anyway.
   const removable = (memberRole: Role) => canManageRole(role, memberRole) && !(memberRole === 'owner' && owners === 1);
@@ -19,6 +21,9 @@ export function MemberList({ organization, role, currentUserId }: MemberListProp
   return (
     <>
       <FormAlert>{problem && refusalMessage(problem, organization)}</FormAlert>
+      <p className="form__status" role="status">
+        {done}
+      </p>
       <ul className="rows" aria-label="Members">
         {organization.members.map((member) => (
           <li className="row" key={member.userId}>
@@ -28,7 +33,19 @@ export function MemberList({ organization, role, currentUserId }: MemberListProp
                 {member.userId === currentUserId && <span className="muted"> (you)</span>}
               </span>
               <span className="row__tags">
-                <span className={`tag tag--${member.role}`}>{ROLE_NAMES[member.role]}</span>
+                <RoleControl
+                  key={member.role}
+                  member={member}
+                  viewerRole={role}
+                  lastOwner={member.role === 'owner' && owners === 1}
+                  busy={changing.isLoading}
+                  onChange={(next) =>
+                    run(
+                      () => changeMemberRole({ organizationId: organization.id, userId: member.userId, role: next }).unwrap(),
+                      `${member.email} is ${ROLE_NAMES[next].toLowerCase()} now.`,
+                    )
+                  }
+                />
                 {member.chorusUser && <span className="tag">Chorus user</span>}
                 {member.invited && <span className="tag tag--invited">Invited</span>}
               </span>
