@@ -237,7 +237,8 @@ describe('who lands where', () => {
     await page.getByRole('button', { name: 'Globex (switch organization)' }).click();
     await page.getByRole('link', { name: /^Initech/ }).click();
     await page.waitForURL((url) => url.pathname === '/app/orgs/initech');
-    expect(await visibleText(screen.organizationName)).toBe('Initech');
+    // The address changes first; the page follows once React has rendered it.
+    expect(await textOnceShown(screen.organizationName, 'Initech')).toBe('Initech');
     // An auditor reads the history; the navigation offers it.
     expect(await screen.nav('History').isVisible()).toBe(true);
   }, 30_000);
