@@ -9,7 +9,7 @@ export default {
     {
       displayName: 'server',
       testEnvironment: 'node',
-      roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/test'],
+      roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/test', '<rootDir>/scripts'],
       testMatch: ['**/*.{unit,int,e2e}.spec.ts'],
       extensionsToTreatAsEsm: ['.ts'],
       transform: { '^.+\\.ts$': tsJestServer },

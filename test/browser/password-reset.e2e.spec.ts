@@ -1,8 +1,10 @@
 // Forgot and reset in real Chromium against the real server, the mail caught by an SMTP server in the test:
 // the forgot screen's validation and sent state, the link PUBLIC_URL/reset/<token>, a new password that logs in.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Page, Request } from 'playwright-core';
-import { startChorusServer, type ChorusServer } from './support/chorus-server.js';
+import { repositoryRoot, startChorusServer, type ChorusServer } from './support/chorus-server.js';
 import { launchChromium, type TestBrowser } from './support/chromium.js';
 import { closeAll } from './support/close-all.js';
 import { startMailCatcher, type MailCatcher } from './support/mail-catcher.js';
@@ -43,6 +45,7 @@ beforeAll(async () => {
   mail = await startMailCatcher();
   server = await startChorusServer({ SMTP_URL: mail.smtpUrl });
   await server.createUser({ ...lin, organizationId: await server.createOrganization('Acme', 'acme'), role: 'member' });
+  mkdirSync(join(repositoryRoot, '.ci', 'artifacts', 'screenshots'), { recursive: true });
 }, 90_000);
 
 afterEach(async () => {
@@ -125,6 +128,7 @@ describe('forgot and reset, end to end', () => {
     await reset.confirmation.fill(newPassword);
     await reset.change.click();
     expect(await textOnceShown(reset.subHeading, 'Your password has been changed.')).toBe('Your password has been changed.');
+    await page.screenshot({ path: join(repositoryRoot, '.ci', 'artifacts', 'screenshots', 'reset-changed-1280x800.png') });
     await reset.backToLogIn.click();
     await page.waitForURL(`${server.baseUrl}/login`);
 
@@ -134,12 +138,14 @@ describe('forgot and reset, end to end', () => {
     await page.waitForURL(`${server.baseUrl}/app/orgs/acme`);
     expect(await sessionOf(context, server.baseUrl)).toMatchObject({ status: 200, email: lin.email });
 
-    // The link is single-use.
+    // The link is single-use: opened again, the page says so at once instead of showing the form.
     await visit(page, resetLink);
-    await reset.password.fill('another-password-7731');
-    await reset.confirmation.fill('another-password-7731');
-    await reset.change.click();
-    expect(await textOnceShown(reset.message, 'invalid or has expired')).toMatch(/invalid or has expired/);
+    const invalid = 'This password reset link is invalid or has expired.';
+    expect(await textOnceShown(reset.subHeading, invalid)).toBe(invalid);
+    expect(await reset.password.count()).toBe(0);
+    expect(await reset.requestNewLink.getAttribute('href')).toBe('/forgot');
     expect(pathOf(page)).toBe(new URL(resetLink).pathname);
+    await reset.requestNewLink.click();
+    await page.waitForURL(`${server.baseUrl}/forgot`);
   }, 45_000);
 });

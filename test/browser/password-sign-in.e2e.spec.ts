@@ -1,8 +1,10 @@
 // Password sign-in in real Chromium against the real server: the login screen's texts, redirects,
 // the failure message and recovery, the query's error messages, the migration notice, the XSRF header.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Request } from 'playwright-core';
-import { startChorusServer, type ChorusServer } from './support/chorus-server.js';
+import { repositoryRoot, startChorusServer, type ChorusServer } from './support/chorus-server.js';
 import { launchChromium, type TestBrowser } from './support/chromium.js';
 import { closeAll } from './support/close-all.js';
 import { errorMessages, loginTexts } from './support/seed-texts.js';
@@ -35,6 +37,7 @@ beforeAll(async () => {
   server = await startChorusServer({ PRODUCT_NAME: product });
   // A member of an organization: without a redirect, the login lands in its console (CONSOLE.md, Routes).
   await server.createUser({ ...ada, organizationId: await server.createOrganization('Acme', 'acme'), role: 'member' });
+  mkdirSync(join(repositoryRoot, '.ci', 'artifacts', 'screenshots'), { recursive: true });
 }, 90_000);
 
 afterEach(async () => {
@@ -128,10 +131,20 @@ describe('a wrong password', () => {
     await page.getByRole('button', { name: loginTexts.logIn, exact: true, disabled: true }).waitFor();
     expect(await screen.logIn.isDisabled()).toBe(true);
     expect(await screen.logIn.getAttribute('aria-busy')).toBe('true');
+    // Nothing else to press or change while the credentials are checked; what was typed stays in view.
+    expect({ username: await screen.username.isDisabled(), password: await screen.password.isDisabled(), google: await screen.google.isDisabled() }).toEqual({
+      username: true,
+      password: true,
+      google: true,
+    });
+    expect(await screen.username.inputValue()).toBe(ada.email);
+    await page.screenshot({ path: join(repositoryRoot, '.ci', 'artifacts', 'screenshots', 'login-busy-1280x800.png') });
     release();
 
     expect(await textOnceShown(screen.message, errorMessages.login)).toBe(errorMessages.login);
     expect(await screen.logIn.isEnabled()).toBe(true);
+    expect(await screen.username.isEnabled()).toBe(true);
+    expect(await screen.google.isEnabled()).toBe(true);
     expect(pathOf(page)).toBe('/login?redirect=/welcome');
     expect((await sessionOf(context, baseUrl)).status).toBe(401);
 

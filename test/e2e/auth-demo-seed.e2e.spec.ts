@@ -1,32 +1,30 @@
-// First run (SEED_DEMO): the server creates a demo organization and its owner on an empty store and
-// prints, once, how to sign in; the printed password works.
-import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import { DemoSeed } from '#api';
+// First run (SEED_DEMO): the server creates a demo organization and its owner on an empty store; the
+// start-up banner shows, once, how to sign in, and the shown password works. A restart shows no password.
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DemoSeed, startUpBanner } from '#api';
 import { startAuthApp, type AuthApp } from '../support/auth-app.js';
 
 let app: AuthApp;
-const printed: string[] = [];
+let dataDir: string;
 
 beforeAll(async () => {
-  const log = jest.spyOn(console, 'log').mockImplementation((...lines: unknown[]) => {
-    printed.push(lines.join(' '));
-  });
-  try {
-    app = await startAuthApp({ SEED_DEMO: 'true', PRODUCT_NAME: 'Chorus' });
-  } finally {
-    log.mockRestore();
-  }
+  dataDir = mkdtempSync(join(tmpdir(), 'chorus-demo-seed-'));
+  app = await startAuthApp({ SEED_DEMO: 'true', PRODUCT_NAME: 'Chorus', DATA_DIR: dataDir });
 });
 afterAll(async () => {
   await app.close();
+  rmSync(dataDir, { recursive: true, force: true });
 });
 
 describe('the demo seed', () => {
-  it('prints the sign-in URL, the owner and a generated password, which signs in as the owner of the demo organization', async () => {
-    const output = printed.join('\n');
-    expect(output).toContain(`${app.config.publicUrl}/login`);
-    expect(output).toContain('owner@demo.chorus.localhost');
-    const password = /password: (\S+)/.exec(output)?.[1] ?? '';
+  it('gives the banner the sign-in URL, the owner and a generated password, which signs in as the owner of the demo organization', async () => {
+    const banner = await startUpBanner(app.app, app.config);
+    expect(banner).toContain(`${app.config.publicUrl}/login`);
+    expect(banner).toContain('owner@demo.chorus.localhost');
+    const password = /password: +(\S+)/.exec(banner)?.[1] ?? '';
     expect(password.length).toBeGreaterThanOrEqual(16);
 
     const browser = app.browser();
@@ -40,15 +38,19 @@ describe('the demo seed', () => {
     expect(organization.body.sites).toHaveLength(2);
   });
 
-  it('does nothing on a store that already holds events, so the password is printed only once', async () => {
+  it('does nothing on a store that already holds events', async () => {
     const before = await app.store.headPosition();
-    const log = jest.spyOn(console, 'log').mockImplementation(() => undefined);
-    try {
-      await app.app.get(DemoSeed).onApplicationBootstrap();
-      expect(log).not.toHaveBeenCalled();
-    } finally {
-      log.mockRestore();
-    }
+    await app.app.get(DemoSeed).onApplicationBootstrap();
     expect(await app.store.headPosition()).toBe(before);
+  });
+
+  it('after a restart on the same store names the demo owner and shows no password', async () => {
+    await app.close();
+    app = await startAuthApp({ SEED_DEMO: 'true', PRODUCT_NAME: 'Chorus', DATA_DIR: dataDir });
+
+    expect(await app.app.get(DemoSeed).signIn()).toEqual({ kind: 'existing', email: 'owner@demo.chorus.localhost' });
+    const banner = await startUpBanner(app.app, app.config);
+    expect(banner).toContain('as the demo owner, owner@demo.chorus.localhost');
+    expect(banner).not.toContain('password:');
   });
 });

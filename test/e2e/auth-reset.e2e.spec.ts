@@ -114,6 +114,62 @@ describe('POST /reset', () => {
   });
 });
 
+describe('POST /reset/validity', () => {
+  it('answers whether the link works, without using it: true until the reset, false after', async () => {
+    await app.createUser({ email: 'liskov@example.com', password: oldPassword });
+    const token = await requestLink('liskov@example.com');
+    const page = await onPage(`/reset/${token}`);
+    const head = await app.store.headPosition();
+
+    const valid = await page.post('/reset/validity', { token });
+    expect(valid.status).toBe(200);
+    expect(valid.body).toEqual({ valid: true });
+    expect(valid.headers.get('cache-control')).toBe('no-store');
+    expect((await page.post('/reset/validity', { token })).body).toEqual({ valid: true });
+    expect(await app.store.headPosition()).toBe(head);
+
+    expect((await page.post('/reset', { token, password: 'a brand new passphrase' })).status).toBe(204);
+    expect((await page.post('/reset/validity', { token })).body).toEqual({ valid: false });
+  });
+
+  it('answers the same for an expired link, a guessed secret of a real user, an unknown user and a malformed token', async () => {
+    await app.createUser({ email: 'dijkstra@example.com', password: oldPassword });
+    const token = await requestLink('dijkstra@example.com');
+    app.clock.advance(60 * 60_000);
+    const guessedSecret = `${token.slice(0, 22)}${'A'.repeat(42)}`;
+    const unknownUser = `${'B'.repeat(22)}${token.slice(22)}`;
+    const page = await onPage(`/reset/${token}`);
+
+    const answers = [];
+    for (const guess of [token, guessedSecret, unknownUser, 'A'.repeat(64), 'not a token', '']) {
+      const answer = await page.post('/reset/validity', { token: guess });
+      answers.push({ status: answer.status, body: answer.body as unknown, contentType: answer.headers.get('content-type') });
+    }
+    expect(new Set(answers.map((answer) => JSON.stringify(answer)))).toEqual(new Set([JSON.stringify(answers[0])]));
+    expect(answers[0]).toEqual({ status: 200, body: { valid: false }, contentType: 'application/json; charset=utf-8' });
+  });
+
+  it.each([
+    ['no token', {}],
+    ['a token that is not a string', { token: 42 }],
+    ['a token over 200 characters', { token: 'A'.repeat(201) }],
+    ['an unknown field', { token: 'A'.repeat(64), password: 'x' }],
+  ])('refuses %s with 400 VALIDATION_FAILED as problem+json', async (_, body) => {
+    const answer = await (await onPage('/reset/x')).post('/reset/validity', body);
+    expect(answer.status).toBe(400);
+    expect(answer.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(answer.body).toMatchObject({ code: 'VALIDATION_FAILED', status: 400 });
+  });
+
+  it('like every POST, asks a signed-in browser for its XSRF token', async () => {
+    await app.createUser({ email: 'hoare@example.com', password: oldPassword });
+    const browser = await signIn('hoare@example.com', oldPassword);
+    const answer = await browser.post('/reset/validity', { token: 'A'.repeat(64) }, { xsrf: false });
+    expect(answer.status).toBe(403);
+    expect(answer.body).toMatchObject({ code: 'XSRF_INVALID' });
+  });
+});
+
 describe('reset requests from one address', () => {
   it('are refused with 429 RATE_LIMITED after ten in 15 minutes, known address or not', async () => {
     app.clock.advance(60 * 60_000);

@@ -42,6 +42,7 @@ export { historyEvent, type HistoryEvent } from './audit/history-event.js';
 export { readOrganizationHistory } from './audit/organization-history.js';
 export { organizationStateAt, type OrganizationStateAt } from './audit/organization-state-at.js';
 
-// The first-run demo and the SPA's files.
-export { DemoSeed, demoOrganizationId, demoOwnerEmail } from './demo/demo-seed.service.js';
+// The first-run demo, the start-up banner and the SPA's files.
+export { DemoSeed, demoOrganizationId, demoOwnerEmail, type DemoSignIn } from './demo/demo-seed.service.js';
+export { startUpBanner } from './start-up/start-up-banner.js';
 export { webRoot } from './web/web-root.js';

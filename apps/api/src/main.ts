@@ -2,6 +2,8 @@ import 'reflect-metadata';
 import dotenv from 'dotenv';
 import { ConfigError, loadConfig, type Config } from '#config';
 import { createApp } from './create-app.js';
+import { listenFailure, listenProblem } from './start-up/listen-failure.js';
+import { startUpBanner } from './start-up/start-up-banner.js';
 
 dotenv.config({ quiet: true });
 
@@ -14,9 +16,24 @@ try {
   process.exit(1);
 }
 
+const portProblem = await listenProblem(config);
+if (portProblem !== undefined) {
+  console.error(portProblem);
+  process.exit(1);
+}
+
 const app = await createApp(config);
-await app.listen(config.port, config.host);
-console.log(`Chorus is running at ${config.publicUrl}`);
+try {
+  await app.listen(config.port, config.host);
+} catch (error) {
+  const problem = listenFailure(error, config);
+  if (problem === undefined) throw error;
+  console.error(problem);
+  await app.close();
+  process.exit(1);
+}
+// Last, after every start-up line: where Chorus runs and how to sign in.
+console.log(await startUpBanner(app, config));
 
 // Finish the requests in flight, stop background work, then close the event store (onApplicationShutdown).
 let closing = false;

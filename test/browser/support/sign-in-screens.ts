@@ -21,6 +21,7 @@ export function forgotScreen(page: Page) {
     subHeading: page.locator('h1 + p'),
     email: page.getByPlaceholder(forgotTexts.placeholder, { exact: true }),
     send: page.getByRole('button', { name: forgotTexts.send, exact: true }),
+    backToLogIn: page.getByRole('link', { name: 'Back to log in', exact: true }),
   };
 }
 
@@ -33,6 +34,7 @@ export function resetScreen(page: Page) {
     change: page.getByRole('button', { name: 'Change password', exact: true }),
     message: page.getByRole('alert'),
     backToLogIn: page.getByRole('link', { name: 'Back to log in', exact: true }),
+    requestNewLink: page.getByRole('link', { name: 'Request a new link', exact: true }),
   };
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { screen } from '@testing-library/react';
+import { defaultPageConfig } from '../config/page-config';
 import { renderWithProviders } from '../testing/render-with-providers';
 import { AppRoutes } from './router';
 
@@ -24,12 +25,30 @@ describe('the routes', () => {
     },
   );
 
+  it.each([
+    ['/login', 'Log in · Chorus'],
+    ['/', 'Log in · Chorus'],
+    ['/login/google?error=google', 'Log in · Chorus'],
+    ['/forgot', 'Forgot your password? · Chorus'],
+    ['/reset/abc', 'Reset your password · Chorus'],
+  ])('%s has the title %j', (route, title) => {
+    renderWithProviders(<AppRoutes />, { route });
+    expect(document.title).toBe(title);
+  });
+
+  it('names the product of the page config in the title', () => {
+    renderWithProviders(<AppRoutes />, { route: '/forgot', preloadedState: { pageConfig: { ...defaultPageConfig, productName: 'Acme Voice' } } });
+    expect(document.title).toBe('Forgot your password? · Acme Voice');
+  });
+
   it('moves between the screens without reloading the page', async () => {
     const view = renderWithProviders(<AppRoutes />, { route: '/login' });
     await view.user.click(screen.getByRole('link', { name: 'Forgot your password?' }));
     expect(heading()).toHaveTextContent('Forgot your password?');
+    expect(document.title).toBe('Forgot your password? · Chorus');
     await view.user.click(screen.getByRole('link', { name: 'Chorus' }));
     expect(heading()).toHaveTextContent('Welcome back to Chorus,');
+    expect(document.title).toBe('Log in · Chorus');
     expect(view.navigate).not.toHaveBeenCalled();
   });
 });

@@ -1,11 +1,20 @@
 import { useEffect } from 'react';
 
-/** `Members · Acme · Chorus`: the page, then what it belongs to (CONSOLE.md, Every page). */
-export const documentTitle = (...parts: (string | null | undefined)[]): string => parts.filter((part) => part !== null && part !== undefined && part !== '').join(' · ');
+/**
+ * Every page's title reads "<page> · <product>" ("Log in · Chorus"), and a console page's
+ * "<page> · <organization> · <product>" ("Members · Acme · Chorus", CONSOLE.md, Every page), so tabs
+ * and history say which screen is which. Missing parts are left out.
+ */
+export const documentTitle = (...parts: (string | null | undefined)[]): string =>
+  parts.filter((part) => part !== null && part !== undefined && part !== '').join(' · ');
 
-/** Sets the document title while the component is shown. */
+/** The document's title while the calling component is shown; the previous one comes back after it. */
 export function useDocumentTitle(title: string): void {
   useEffect(() => {
+    const previous = document.title;
     document.title = title;
+    return () => {
+      document.title = previous;
+    };
   }, [title]);
 }

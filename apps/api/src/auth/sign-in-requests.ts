@@ -14,6 +14,8 @@ export const resetRequest = z.strictObject({
   password: z.string().max(4096),
 });
 
+export const resetValidityRequest = z.strictObject({ token: z.string().max(200) });
+
 export const sessionIdParameter = z.string().regex(/^[0-9a-f]{64}$/, 'must be a session id');
 
 /** The console's Account page: the current password, and the new one (typed twice in the page, sent once). */

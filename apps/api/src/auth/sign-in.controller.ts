@@ -1,4 +1,4 @@
-// POST /login, /logout, /forgot, /reset (API.md, Sign-in).
+// POST /login, /logout, /forgot, /reset (API.md, Sign-in), and /reset/validity (apps/api README).
 import { Body, Controller, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
@@ -9,7 +9,7 @@ import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
 import { PINO } from '../logging/pino.js';
 import { BrowserSessions } from './browser-sessions.service.js';
 import { IDENTITY } from './identity.provider.js';
-import { forgotRequest, loginRequest, resetRequest } from './sign-in-requests.js';
+import { forgotRequest, loginRequest, resetRequest, resetValidityRequest } from './sign-in-requests.js';
 
 /** The one answer to POST /forgot, whether or not the address is known. */
 export const forgotAnswer = { message: 'If this address belongs to an account, a link to reset the password is on its way.' };
@@ -58,6 +58,21 @@ export class SignInController {
       });
     });
     return forgotAnswer;
+  }
+
+  /**
+   * Whether a reset link still works, so the page can say so when it opens rather than after the
+   * user typed a new password twice. The token travels in the body, as in RFC 7662's token
+   * introspection, to stay out of URLs and access logs. Nothing is used up or recorded.
+   */
+  @Post('reset/validity')
+  @HttpCode(200)
+  async resetValidity(
+    @Body(new ZodValidationPipe(resetValidityRequest)) { token }: z.output<typeof resetValidityRequest>,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<{ valid: boolean }> {
+    response.setHeader('Cache-Control', 'no-store');
+    return { valid: await this.identity.passwordReset.isValid(token) };
   }
 
   @Post('reset')

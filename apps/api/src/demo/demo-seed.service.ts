@@ -1,6 +1,7 @@
 // First run (SEED_DEMO, on by default outside production): on an empty store the server creates
-// a demo organization on a Chorus teams plan with two sites and its owner, and prints once how
-// to sign in, so a newcomer goes from clone to signed in with `npm start`.
+// a demo organization on a Chorus teams plan with two sites and its owner, and keeps the owner's
+// password for the start-up banner (main.ts), which prints it once, so a newcomer goes from clone
+// to signed in with `npm start`.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
@@ -20,6 +21,13 @@ import { RUN_MODE, type RunMode } from '../run-mode.js';
 export const demoOrganizationId = 'demo';
 export const demoOwnerEmail = 'owner@demo.chorus.localhost';
 
+/** How to sign in on this store, as far as the demo knows. */
+export type DemoSignIn =
+  /** This start created the demo owner: its password is known now and never again. */
+  | { kind: 'created'; email: string; password: string }
+  /** The store was not empty: the demo owner's address, when that user is registered there. */
+  | { kind: 'existing'; email: string | undefined };
+
 @Injectable()
 export class DemoSeed implements OnApplicationBootstrap {
   constructor(
@@ -30,6 +38,14 @@ export class DemoSeed implements OnApplicationBootstrap {
     private readonly commands: CommandBus,
     @Inject(PINO) private readonly logger: Logger,
   ) {}
+
+  private created: { email: string; password: string } | undefined;
+
+  async signIn(): Promise<DemoSignIn> {
+    if (this.created !== undefined) return { kind: 'created', ...this.created };
+    const demoOwner = await this.identity.directory.findUserIdByEmail(demoOwnerEmail);
+    return { kind: 'existing', email: demoOwner === undefined ? undefined : demoOwnerEmail };
+  }
 
   async onApplicationBootstrap(): Promise<void> {
     if (!this.config.seedDemo || this.runMode !== 'server' || (await this.store.headPosition()) !== undefined) return;
@@ -56,15 +72,6 @@ export class DemoSeed implements OnApplicationBootstrap {
     await this.commands.execute(new AddSiteCommand(demoOrganizationId, { name: 'Demo blog', hostname: 'blog.example.com' }, context));
 
     this.logger.info({ organizationId: demoOrganizationId, userId }, 'demo organization and owner created');
-    // On stdout, like the server's start line, and only on the run that created the demo.
-    console.log([
-      '',
-      'A demo organization was created on this empty store (SEED_DEMO). Sign in at:',
-      `  ${this.config.publicUrl}/login`,
-      `  e-mail:   ${demoOwnerEmail}`,
-      `  password: ${password}`,
-      'The password is shown only this once; `chorus user:create` makes more users.',
-      '',
-    ].join('\n'));
+    this.created = { email: demoOwnerEmail, password };
   }
 }

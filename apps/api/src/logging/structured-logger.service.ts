@@ -5,6 +5,12 @@ import { PINO } from './pino.js';
 const STACK_TRACE = /\n\s+at /;
 
 /**
+ * Nest's start-up chatter (every module initialised, every route mapped, "successfully started" before
+ * the port is even bound): about 60 lines that would bury the start-up banner. Kept, at debug.
+ */
+const NEST_START_UP_CONTEXTS = new Set(['NestFactory', 'InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestApplication']);
+
+/**
  * Nest's LoggerService over pino, so `new Logger('Context').log(...)` anywhere writes one JSON line
  * (with the request's correlation id, see createPino's mixin).
  */
@@ -13,7 +19,8 @@ export class StructuredLogger implements LoggerService {
   constructor(@Inject(PINO) private readonly pino: Logger) {}
 
   log(message: unknown, ...optionalParams: unknown[]): void {
-    this.write('info', message, optionalParams);
+    const context = optionalParams.at(-1);
+    this.write(typeof context === 'string' && NEST_START_UP_CONTEXTS.has(context) ? 'debug' : 'info', message, optionalParams);
   }
 
   error(message: unknown, ...optionalParams: unknown[]): void {

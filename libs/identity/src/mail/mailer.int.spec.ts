@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SMTPServer } from 'smtp-server';
 import type { IdentityLogger } from '../logger.js';
-import { createMailer } from './mailer.js';
+import { createMailer, linksIn } from './mailer.js';
+import { resetMail } from './reset-mail.js';
 
 const logged: { details: object; message: string }[] = [];
 const logger: IdentityLogger = {
@@ -13,6 +14,15 @@ const logger: IdentityLogger = {
   error: (details, message) => logged.push({ details, message }),
 };
 let dataDir: string;
+const from = 'Chorus <no-reply@chorus.localhost>';
+// As long as a real one: the origin, /reset/ and a 64-character token.
+const resetLink = `http://localhost:3000/reset/${'Ab_9-'.repeat(12)}xyz0`;
+
+/** The .eml and the .txt the outbox received for one message, by the .eml's name. */
+function outboxFiles(outbox: string, eml: string) {
+  const text = eml.replace(/\.eml$/, '.txt');
+  return { eml: join(outbox, eml), txt: join(outbox, text) };
+}
 
 beforeAll(() => {
   dataDir = mkdtempSync(join(tmpdir(), 'chorus-mail-'));
@@ -26,11 +36,57 @@ describe('the mailer', () => {
     const mailer = createMailer({ smtpUrl: undefined, from: 'Chorus <no-reply@chorus.localhost>', dataDir, logger, logMessageText: true });
     await mailer.send({ to: 'ada@example.com', subject: 'Hello', text: 'Open https://chorus.example/reset/abc' });
     const files = readdirSync(join(dataDir, 'outbox'));
-    expect(files).toEqual([expect.stringMatching(/\.eml$/)]);
+    expect(files.sort()).toEqual([expect.stringMatching(/\.eml$/), expect.stringMatching(/\.txt$/)]);
     const file = join(dataDir, 'outbox', files[0] ?? '');
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(readFileSync(file, 'utf8')).toMatch(/To: ada@example\.com[\s\S]*https:\/\/chorus\.example\/reset\/abc/);
     expect(logged.at(-1)?.details).toMatchObject({ to: 'ada@example.com', file, text: expect.stringContaining('/reset/abc') });
+  });
+
+  it('also writes each link whole, where the quoted-printable .eml folds it: in a .txt beside it (0600) and in the log line', async () => {
+    const outboxDir = mkdtempSync(join(tmpdir(), 'chorus-mail-links-'));
+    try {
+      const mailer = createMailer({ smtpUrl: undefined, from, dataDir: outboxDir, logger, logMessageText: true });
+      await mailer.send(resetMail({ to: 'ada@example.com', productName: 'Chorus', link: resetLink, validMinutes: 60 }));
+
+      const outbox = join(outboxDir, 'outbox');
+      const emls = readdirSync(outbox).filter((name) => name.endsWith('.eml'));
+      expect(readdirSync(outbox).sort()).toEqual([emls[0], emls[0]?.replace(/\.eml$/, '.txt')].sort());
+      const { eml, txt } = outboxFiles(outbox, emls[0] ?? '');
+      // Why the .txt exists: the .eml holds the link only with a soft line break in it.
+      expect(readFileSync(eml, 'utf8')).not.toContain(resetLink);
+      expect(readFileSync(eml, 'utf8')).toMatch(/=\n/);
+      expect(readFileSync(txt, 'utf8').split('\n')).toContain(resetLink);
+      expect(readFileSync(txt, 'utf8')).toMatch(/^To: ada@example\.com\nSubject: Reset your Chorus password\n\n/);
+      expect(statSync(txt).mode & 0o777).toBe(0o600);
+      expect(logged.at(-1)?.details).toMatchObject({ file: eml, textFile: txt, links: [resetLink] });
+    } finally {
+      rmSync(outboxDir, { recursive: true, force: true });
+    }
+  });
+
+  it('in production keeps the link out of the log (it signs its holder in) but still writes the .txt', async () => {
+    const outboxDir = mkdtempSync(join(tmpdir(), 'chorus-mail-production-'));
+    try {
+      const mailer = createMailer({ smtpUrl: undefined, from, dataDir: outboxDir, logger, logMessageText: false });
+      await mailer.send(resetMail({ to: 'ada@example.com', productName: 'Chorus', link: resetLink, validMinutes: 60 }));
+
+      const txt = readdirSync(join(outboxDir, 'outbox')).find((name) => name.endsWith('.txt')) ?? '';
+      expect(readFileSync(join(outboxDir, 'outbox', txt), 'utf8')).toContain(resetLink);
+      expect(JSON.stringify(logged.at(-1))).not.toContain('/reset/');
+      expect(logged.at(-1)?.message).toBe('Mail written to the outbox, not sent: SMTP_URL is not set');
+    } finally {
+      rmSync(outboxDir, { recursive: true, force: true });
+    }
+  });
+
+  it.each([
+    ['Open https://chorus.example/reset/abc.', ['https://chorus.example/reset/abc']],
+    ['(see http://a.example/x?y=1), then https://b.example/z', ['http://a.example/x?y=1', 'https://b.example/z']],
+    ['twice: https://a.example/1 https://a.example/1', ['https://a.example/1']],
+    ['no link here, only ftp://a.example/', []],
+  ])('finds the links in %j', (text, links) => {
+    expect(linksIn(text)).toEqual(links);
   });
 
   it('with SMTP_URL sends through that server', async () => {

@@ -54,6 +54,33 @@ describe('password reset', () => {
     await expect(fixture.identity.passwordReset.complete('not-a-token', newPassword, context())).rejects.toMatchObject({ code: 'INVALID_TOKEN' });
   });
 
+  it('tells whether a link would be taken without using it or recording anything, until it is used', async () => {
+    await fixture.identity.passwordReset.request('ada@example.com', context());
+    const token = tokenFromMail();
+    const head = await fixture.store.headPosition();
+
+    expect(await fixture.identity.passwordReset.isValid(token)).toBe(true);
+    expect(await fixture.identity.passwordReset.isValid(token)).toBe(true);
+    expect(await fixture.store.headPosition()).toBe(head);
+
+    await fixture.identity.passwordReset.complete(token, newPassword, context());
+    expect(await fixture.identity.passwordReset.isValid(token)).toBe(false);
+  });
+
+  it('answers false alike for an expired link, a link of another user, a made-up one and one that is not a token', async () => {
+    await fixture.identity.passwordReset.request('ada@example.com', context());
+    const token = tokenFromMail();
+    // Same user id, other secret; other user id (unknown), same secret.
+    const otherSecret = `${token.slice(0, 22)}${token.slice(22).split('').reverse().join('')}`;
+    const otherUser = `${'A'.repeat(22)}${token.slice(22)}`;
+
+    for (const guess of [otherSecret, otherUser, 'A'.repeat(64), 'not-a-token', '', token.slice(0, 63)]) {
+      expect({ guess, valid: await fixture.identity.passwordReset.isValid(guess) }).toEqual({ guess, valid: false });
+    }
+    fixture.clock.advance(60 * 60_000);
+    expect(await fixture.identity.passwordReset.isValid(token)).toBe(false);
+  });
+
   it('refuses a weak password with the policy message and leaves the token usable', async () => {
     await fixture.identity.passwordReset.request('ada@example.com', context());
     await expect(fixture.identity.passwordReset.complete(tokenFromMail(), 'short', context())).rejects.toMatchObject({

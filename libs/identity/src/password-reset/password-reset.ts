@@ -70,20 +70,22 @@ export class PasswordReset {
   }
 
   /**
+   * Whether complete() would take this token now (unused, unexpired, its user registered), without
+   * using it or recording anything. One answer for every reason a token fails, so it tells nobody
+   * more than the link's holder could learn by submitting it.
+   */
+  async isValid(token: string): Promise<boolean> {
+    return (await this.pendingReset(token)) !== undefined;
+  }
+
+  /**
    * Sets the new password with a reset token. keepSessionId: the caller's own session, which
    * stays open when it belongs to the same user.
    */
   async complete(token: string, password: string, context: CommandContext, keepSessionId?: string): Promise<{ userId: string }> {
-    const read = readUserToken(token);
-    if (read === undefined) throw new InvalidToken();
-    const { state } = await this.users.load(read.userId);
-    const now = this.clock.now().getTime();
-    if (
-      state.status !== 'registered' ||
-      !state.pendingResets.some((reset) => reset.tokenHash === read.tokenHash && new Date(reset.expiresAt).getTime() > now)
-    ) {
-      throw new InvalidToken();
-    }
+    const pending = await this.pendingReset(token);
+    if (pending === undefined) throw new InvalidToken();
+    const { read, state } = pending;
     const violation = passwordPolicyViolation(password, { email: state.email, username: state.username });
     if (violation !== null) throw new IdentityError('VALIDATION_FAILED', violation, { field: 'password' });
 
@@ -96,5 +98,16 @@ export class PasswordReset {
     const completed = events.find((event) => event.type === 'PasswordResetCompleted');
     if (completed !== undefined) await this.sessions.endAll(completed.data.endedSessionIds, 'password-reset', context);
     return { userId: read.userId };
+  }
+
+  /** The user and the token read from a link still waiting to be used; undefined for any other token. */
+  private async pendingReset(token: string) {
+    const read = readUserToken(token);
+    if (read === undefined) return undefined;
+    const { state } = await this.users.load(read.userId);
+    const now = this.clock.now().getTime();
+    if (state.status !== 'registered') return undefined;
+    const pending = state.pendingResets.some((reset) => reset.tokenHash === read.tokenHash && new Date(reset.expiresAt).getTime() > now);
+    return pending ? { read, state } : undefined;
   }
 }

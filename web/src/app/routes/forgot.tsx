@@ -1,11 +1,14 @@
 import { AuthLayout } from '../../components/layout/auth-layout';
 import { selectProductName } from '../../config/page-config';
 import { ForgotPassword } from '../../features/forgot/components/forgot-password';
+import { documentTitle, useDocumentTitle } from '../../lib/document-title';
 import { useAppSelector } from '../hooks';
 
 export function ForgotRoute() {
+  const productName = useAppSelector(selectProductName);
+  useDocumentTitle(documentTitle('Forgot your password?', productName));
   return (
-    <AuthLayout productName={useAppSelector(selectProductName)}>
+    <AuthLayout productName={productName}>
       <ForgotPassword />
     </AuthLayout>
   );

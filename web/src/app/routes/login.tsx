@@ -7,20 +7,24 @@ import { GoogleSignInButton } from '../../features/google/components/google-sign
 import { LoginForm } from '../../features/login/components/login-form';
 import { MigrationNotice } from '../../features/login/components/migration-notice';
 import { hasMigrationMarker, queryErrorMessage } from '../../features/login/login-messages';
+import { selectLoginBusy } from '../../features/login/login-slice';
+import { documentTitle, useDocumentTitle } from '../../lib/document-title';
 import { safeRedirect } from '../../lib/safe-redirect';
 import { useAppSelector } from '../hooks';
 
 export function LoginRoute() {
   const { search } = useLocation();
   const productName = useAppSelector(selectProductName);
+  const busy = useAppSelector(selectLoginBusy);
   const redirect = safeRedirect(new URLSearchParams(search).get('redirect'), window.location.origin);
+  useDocumentTitle(documentTitle('Log in', productName));
   return (
     <AuthLayout productName={productName}>
       <ScreenHeader title={`Welcome back to ${productName},`}>enter your details to log in!</ScreenHeader>
       {hasMigrationMarker(search) && <MigrationNotice productName={productName} />}
       <LoginForm redirect={redirect ?? '/'} queryError={queryErrorMessage(search)} />
       <Divider>{'- or - '}</Divider>
-      <GoogleSignInButton redirect={redirect} />
+      <GoogleSignInButton redirect={redirect} disabled={busy} />
     </AuthLayout>
   );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import { AppRoutes } from '../../app/router';
 import { renderWithProviders } from '../../testing/render-with-providers';
 import { sendResetLink } from './forgot-slice';
@@ -99,6 +99,19 @@ describe('the forgot-password screen', () => {
     await screen.findByText(SENT);
     await view.store.dispatch(sendResetLink('ada@example.com'));
     expect(view.network.requests).toHaveLength(1);
+  });
+
+  it('leads back to the login screen, before and after sending', async () => {
+    const view = renderForgot();
+    await view.user.click(screen.getByRole('link', { name: 'Back to log in' }));
+    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Welcome back to Chorus,');
+
+    await view.user.click(screen.getByRole('link', { name: 'Forgot your password?' }));
+    await view.user.type(emailField(), 'ada@example.com{Enter}');
+    act(() => view.network.onlyRequest().respond(202));
+    await screen.findByText(SENT);
+    expect(screen.getByRole('link', { name: 'Back to log in' })).toHaveAttribute('href', '/login');
+    expect(view.navigate).not.toHaveBeenCalled();
   });
 
   it('announces the new sub-heading', async () => {

@@ -66,6 +66,27 @@ describe('the login screen', () => {
     expect(view.navigate).not.toHaveBeenCalled();
   });
 
+  it('disables the fields and Sign in with Google while logging in, keeping what was typed, until a refusal', async () => {
+    const view = renderLogin();
+    await logIn(view, 'ada', 'secret');
+    const google = screen.getByRole('button', { name: 'Sign in with Google' });
+    for (const control of [usernameField(), passwordField(), google]) expect(control).toBeDisabled();
+    expect(usernameField()).toHaveValue('ada');
+    expect(passwordField()).toHaveValue('secret');
+
+    act(() => view.network.onlyRequest().respond(401));
+    await within(alert()).findByText('Incorrect username or password.');
+    for (const control of [usernameField(), passwordField(), google, logInButton()]) expect(control).toBeEnabled();
+  });
+
+  it('keeps them disabled while the page leaves after a success', async () => {
+    const view = renderLogin();
+    await logIn(view);
+    act(() => view.network.onlyRequest().respond(204));
+    await waitFor(() => expect(view.navigate).toHaveBeenCalledWith('/'));
+    for (const control of [usernameField(), passwordField(), screen.getByRole('button', { name: 'Sign in with Google' })]) expect(control).toBeDisabled();
+  });
+
   it("redirects the whole page to '/' on success, and stays busy while it leaves", async () => {
     const view = renderLogin();
     await logIn(view);

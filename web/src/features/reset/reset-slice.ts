@@ -1,6 +1,7 @@
 import { createAsyncThunk, createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import { HttpError } from '../../lib/http-client';
 import type { Services } from '../../lib/services';
+import { isResetLinkValid } from './api/check-reset-link';
 import { resetPassword, type NewPassword } from './api/reset-password';
 
 /** Why the form is still shown: checked here (missing, mismatch) or refused by the server. */
@@ -10,8 +11,13 @@ export type ResetProblem =
   | { kind: 'refused'; detail: string }
   | { kind: 'failed' };
 
-/** editing -> processing -> changed; an unknown, used or expired link ends in invalid-token. */
+/**
+ * unchecked -> checking (is the link still good?) -> editing -> processing -> changed; an unknown,
+ * used or expired link ends in invalid-token, when the page opens or when the password is sent.
+ */
 export type ResetState =
+  | { status: 'unchecked' }
+  | { status: 'checking' }
   | { status: 'editing'; problem: ResetProblem | null }
   | { status: 'processing' }
   | { status: 'changed' }
@@ -19,7 +25,7 @@ export type ResetState =
 
 type Refusal = { kind: 'invalid-token' } | Exclude<ResetProblem, { kind: 'missing' | 'mismatch' }>;
 
-const initialState = { status: 'editing', problem: null } as ResetState;
+const initialState = { status: 'unchecked' } as ResetState;
 
 function refusal(error: unknown): Refusal {
   const problem = error instanceof HttpError ? error.response?.data : undefined;
@@ -31,6 +37,13 @@ function refusal(error: unknown): Refusal {
   }
   return { kind: 'failed' };
 }
+
+// Asked once, when the page opens; a failed check shows the form, whose submit then decides.
+export const checkResetLink = createAsyncThunk.withTypes<{ extra: Services; state: { reset: ResetState } }>()(
+  'reset/checkLink',
+  (token: string, { extra }) => isResetLinkValid(extra.http, token),
+  { condition: (_, { getState }) => getState().reset.status === 'unchecked' },
+);
 
 export const changePassword = createAsyncThunk.withTypes<{
   extra: Services;
@@ -59,6 +72,9 @@ export const resetSlice = createSlice({
   },
   extraReducers: (builder) => {
     builder
+      .addCase(checkResetLink.pending, () => ({ status: 'checking' }))
+      .addCase(checkResetLink.fulfilled, (_, action) => (action.payload === false ? { status: 'invalid-token' } : { status: 'editing', problem: null }))
+      .addCase(checkResetLink.rejected, () => ({ status: 'editing', problem: null }))
       .addCase(changePassword.pending, () => ({ status: 'processing' }))
       .addCase(changePassword.fulfilled, () => ({ status: 'changed' }))
       .addCase(changePassword.rejected, (_, action) => {

@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useAppDispatch, useAppSelector } from '../../../app/hooks';
+import { BackToLogIn } from '../../../components/layout/back-to-log-in';
 import { ScreenHeader } from '../../../components/layout/screen-header';
 import { Button } from '../../../components/ui/button';
 import { TextField } from '../../../components/ui/text-field';
@@ -44,6 +45,7 @@ export function ForgotPassword() {
           </Button>
         </form>
       )}
+      <BackToLogIn />
     </>
   );
 }

@@ -5,12 +5,14 @@ import { signInWithGoogle } from '../sign-in-with-google';
 type GoogleSignInButtonProps = {
   /** Carried to the server so a Google sign-in lands where a password login would; null when none was asked for. */
   redirect: string | null;
+  /** While a password login is on its way, a second way to sign in is not offered. */
+  disabled?: boolean;
 };
 
-export function GoogleSignInButton({ redirect }: GoogleSignInButtonProps) {
+export function GoogleSignInButton({ redirect, disabled = false }: GoogleSignInButtonProps) {
   const dispatch = useAppDispatch();
   return (
-    <Button type="button" variant="secondary" onClick={() => dispatch(signInWithGoogle(redirect))}>
+    <Button type="button" variant="secondary" disabled={disabled} onClick={() => dispatch(signInWithGoogle(redirect))}>
       <svg className="button__icon" viewBox="0 0 20 20" aria-hidden="true" fill="none" strokeWidth="3.2">
         <path d="M15.6 5.1A7.4 7.4 0 0 0 4.2 6" stroke="#ea4335" />
         <path d="M4.2 6a7.4 7.4 0 0 0 0 8" stroke="#fbbc05" />

@@ -39,35 +39,40 @@ export function LoginForm({ redirect, queryError }: LoginFormProps) {
   }
 
   // noValidate: the e-mail field is type=email for keyboards and autofill, yet any username is accepted.
+  // The fields are disabled while logging in: what is being checked cannot be changed meanwhile.
   return (
-    <form className="form" noValidate onSubmit={submit} aria-busy={busy}>
+    <>
       <FormAlert id={MESSAGE_ID}>{message}</FormAlert>
-      <TextField
-        label="E-mail or username"
-        name="username"
-        type="email"
-        placeholder="e-mail or username"
-        autoComplete="username"
-        autoCapitalize="none"
-        spellCheck={false}
-        aria-invalid={failed || undefined}
-        aria-describedby={message ? MESSAGE_ID : undefined}
-      />
-      <TextField
-        ref={password}
-        label="Password"
-        name="password"
-        type="password"
-        autoComplete="current-password"
-        aria-invalid={failed || undefined}
-        aria-describedby={message ? MESSAGE_ID : undefined}
-      />
-      <p className="form__aside">
-        <Link to={paths.forgot.getHref()}>Forgot your password?</Link>
-      </p>
-      <Button type="submit" busy={busy}>
-        Log in
-      </Button>
-    </form>
+      <form className="form" noValidate onSubmit={submit} aria-busy={busy}>
+        <TextField
+          label="E-mail or username"
+          name="username"
+          type="email"
+          placeholder="e-mail or username"
+          autoComplete="username"
+          autoCapitalize="none"
+          spellCheck={false}
+          aria-invalid={failed || undefined}
+          aria-describedby={message ? MESSAGE_ID : undefined}
+          disabled={busy}
+        />
+        <TextField
+          ref={password}
+          label="Password"
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          aria-invalid={failed || undefined}
+          aria-describedby={message ? MESSAGE_ID : undefined}
+          disabled={busy}
+        />
+        <p className="form__aside">
+          <Link to={paths.forgot.getHref()}>Forgot your password?</Link>
+        </p>
+        <Button type="submit" busy={busy}>
+          Log in
+        </Button>
+      </form>
+    </>
   );
 }
