@@ -15,6 +15,18 @@ if ! command -v chromium >/dev/null 2>&1 && [ -z "${CHROMIUM_PATH:-}" ]; then
   fi
 fi
 
+# The compose files are validated by a real compose client (test/compose); no container engine is needed.
+if ! command -v docker-compose >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    step "installing Debian's docker-compose to validate the compose files"
+    (DEBIAN_FRONTEND=noninteractive apt-get install -y -qq docker-compose >/dev/null 2>&1 \
+      || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq docker-compose >/dev/null)) \
+      || echo "docker-compose could not be installed"
+  else
+    echo "docker-compose is not installed and cannot be installed here: the compose-file tests will fail"
+  fi
+fi
+
 failed_checks=0
 step "type-check"; npm run --silent typecheck || failed_checks=$((failed_checks + 1))
 step "lint and architecture rules"; npm run --silent lint || failed_checks=$((failed_checks + 1))

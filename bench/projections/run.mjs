@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
+import { organizationStory as story } from '../support/organization-story.mjs';
 import { createPlanCatalogue } from '../../dist/libs/domain/src/index.js';
 import { openEventStore } from '../../dist/libs/event-store/src/index.js';
 import { ReadModels } from '../../dist/libs/read-models/src/index.js';
@@ -17,20 +18,6 @@ const eventCount = Number(values.events ?? 1_000_000);
 const organizationCount = Number(values.organizations ?? Math.max(1, Math.round(eventCount / 10)));
 /** Each measure is taken this many times, interleaved, and the fastest kept: the machine is shared. */
 const rounds = Number(values.rounds ?? 2);
-
-/** One organization's life, ten events that the domain would accept in this order. */
-const story = [
-  (i) => ['OrganizationCreated', { id: `org-${i}`, name: `Organization ${i}` }],
-  (i) => ['PlanAssigned', { line: 'classic', plan: i % 2 === 0 ? 'professional' : 'enterprise' }],
-  (i) => ['MemberAdded', { userId: `owner-${i}`, email: `owner${i}@example.test`, role: 'owner', chorusUser: false }],
-  (i) => ['SiteAdded', { siteId: `site-${i}`, name: 'Main site', hostname: `www.org${i}.example` }],
-  () => ['PlanAssigned', { line: 'chorus', plan: 'teams', serviceLevel: 'assisted' }],
-  (i) => ['ChorusEnabled', { parallelUse: i % 3 === 0 }],
-  (i) => ['MemberAdded', { userId: `member-${i}`, email: `member${i}@example.test`, role: 'member', chorusUser: i % 2 === 0 }],
-  () => ['AddOnPurchased', { addOn: 'qualityAssurance', quantity: 1 }],
-  (i) => ['QualityAssuranceDomainAdded', { domain: `qa.org${i}.example` }],
-  (i) => ['LimitsConfigured', { users: 3 + (i % 5) }],
-];
 
 function generate(dataDir) {
   const db = new Database(path.join(dataDir, 'events.sqlite'));

@@ -2,6 +2,7 @@
 // stops the process with a message naming the setting.
 import { z } from 'zod';
 import { CATALOGUE_PRODUCT_KEYS, type CatalogueProductKey } from '#domain';
+import { eventStoreConnectionStringProblems } from './eventstore-connection-string.js';
 
 const booleanSetting = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -18,7 +19,8 @@ const environmentSchema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   PUBLIC_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
   DATA_DIR: z.string().min(1).default('./data'),
-  EVENTSTORE_CONNECTION_STRING: optionalText.pipe(z.string().regex(/^esdb(\+discover)?:\/\//, 'must start with esdb:// or esdb+discover://').optional()),
+  // Checked in loadConfig against the client's grammar and choices (eventstore-connection-string.ts).
+  EVENTSTORE_CONNECTION_STRING: optionalText,
   PRODUCT_NAME: z.string().min(1).max(60).default('Chorus'),
   SESSION_SECRET: optionalText.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
   SMTP_URL: optionalText.pipe(z.url({ protocol: /^smtps?$/ }).optional()),
@@ -91,6 +93,9 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
   const problems: string[] = [];
   if (production && !env.SESSION_SECRET) problems.push('SESSION_SECRET: required when NODE_ENV=production');
   if (production && !env.PUBLIC_URL) problems.push('PUBLIC_URL: required when NODE_ENV=production');
+  if (env.EVENTSTORE_CONNECTION_STRING !== undefined) {
+    for (const problem of eventStoreConnectionStringProblems(env.EVENTSTORE_CONNECTION_STRING)) problems.push(`EVENTSTORE_CONNECTION_STRING: ${problem}`);
+  }
   if (Boolean(env.GOOGLE_CLIENT_ID) !== Boolean(env.GOOGLE_CLIENT_SECRET)) {
     problems.push('GOOGLE_CLIENT_ID / GOOGLE_CLIENT_SECRET: set both or neither');
   }

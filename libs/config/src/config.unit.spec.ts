@@ -33,6 +33,8 @@ describe('loadConfig', () => {
   it('names the setting of every wrong value', () => {
     expect(problemsOf({ PORT: 'eighty' })).toEqual([expect.stringMatching(/^PORT: /)]);
     expect(problemsOf({ EVENTSTORE_CONNECTION_STRING: 'kurrentdb://x:2113' })).toEqual([expect.stringMatching(/^EVENTSTORE_CONNECTION_STRING: /)]);
+    expect(problemsOf({ EVENTSTORE_CONNECTION_STRING: 'esdb://x:2113' })).toEqual([expect.stringMatching(/^EVENTSTORE_CONNECTION_STRING: say tls=true or tls=false/)]);
+    expect(loadConfig({ EVENTSTORE_CONNECTION_STRING: ' esdb://x:2113?tls=false ' }).eventStoreConnectionString).toBe('esdb://x:2113?tls=false');
     expect(problemsOf({ PROJECTIONS: 'sometimes' })).toEqual([expect.stringMatching(/^PROJECTIONS: /)]);
   });
 

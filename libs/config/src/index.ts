@@ -1,1 +1,2 @@
 export * from './config.js';
+export { eventStoreConnectionStringProblems, parseEventStoreConnectionString } from './eventstore-connection-string.js';

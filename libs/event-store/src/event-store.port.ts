@@ -49,6 +49,64 @@ export class WrongExpectedRevisionError extends Error {
   }
 }
 
+/**
+ * The stream was deleted in the store behind Chorus's back (Chorus never deletes one): an append to it is
+ * refused and writes nothing, whatever its expected revision, because every reader has already seen the
+ * stream's history and a stream must never start again under the same name.
+ */
+export class StreamDeletedError extends Error {
+  readonly code = 'STREAM_DELETED';
+  constructor(readonly streamId: string) {
+    super(`Stream ${streamId} was deleted in the event store; it cannot be appended to again`);
+    this.name = 'StreamDeletedError';
+  }
+}
+
+/** The largest append, in EventStoreDB's measure (see appendSize), that every adapter accepts: 1 MiB. */
+export const MAX_APPEND_SIZE = 1_048_576;
+
+/** An append larger than the store accepts; nothing of it is written (a caller's bug, hence a RangeError). */
+export class AppendTooLargeError extends RangeError {
+  readonly code = 'APPEND_TOO_LARGE';
+  constructor(
+    readonly streamId: string,
+    /** The append's size, when the adapter measured it (EventStoreDB itself does not say). */
+    readonly size: number | undefined,
+    readonly maxSize: number,
+  ) {
+    super(`Stream ${streamId}: the append${size === undefined ? '' : ` (${size} bytes)`} is over the event store's limit of ${maxSize} bytes`);
+    this.name = 'AppendTooLargeError';
+  }
+}
+
+/** The store did not answer in time; the call was cancelled. A read or ping can be retried as it is. */
+export class EventStoreTimeoutError extends Error {
+  readonly code = 'EVENT_STORE_TIMEOUT';
+  constructor(
+    readonly operation: string,
+    /** The adapter's own bound, when it was the adapter that gave up (else the server's). */
+    readonly timeoutMs?: number,
+  ) {
+    super(`The event store did not answer ${operation} ${timeoutMs === undefined ? 'in time' : `within ${timeoutMs} ms`}`);
+    this.name = 'EventStoreTimeoutError';
+  }
+}
+
+/**
+ * A subscription's start position is not a position of this store's log: past its end, or not where an
+ * event is. The checkpoint was made against another store (or a copy of this one that went further).
+ */
+export class InvalidPositionError extends Error {
+  readonly code = 'INVALID_POSITION';
+  constructor(
+    readonly position: bigint,
+    readonly detail: string,
+  ) {
+    super(`Position ${position} is not a position of this event store's log: ${detail}`);
+    this.name = 'InvalidPositionError';
+  }
+}
+
 /** The store was closed: appends and reads after close(), and subscriptions it closed under them. */
 export class EventStoreClosedError extends Error {
   readonly code = 'EVENT_STORE_CLOSED';
@@ -84,7 +142,7 @@ export type SubscribeToAllOptions = {
   onEvent: (event: RecordedEvent) => Promise<void> | void;
   /** Called once each time the subscription has delivered everything stored and is live. */
   onCaughtUp?: (position: bigint | undefined) => void;
-  /** The subscription stopped for good (handler threw, or the store closed under it). */
+  /** The subscription stopped for good (handler threw, the store closed under it, InvalidPositionError). */
   onError?: (error: Error) => void;
 };
 
@@ -100,8 +158,13 @@ export interface EventStore {
   /** Position of the last stored event, or undefined for an empty store (for lag in /health). */
   headPosition(): Promise<bigint | undefined>;
   subscribeToAll(options: SubscribeToAllOptions): Subscription;
-  /** Cheap reachability check for /health. */
+  /** Cheap reachability check for /health; answers or rejects within a few seconds. */
   ping(): Promise<void>;
+  /**
+   * This store's identity: the same for every process and every reopen of the same log, different for
+   * any other store. Read models record it with their checkpoints (a checkpoint means nothing elsewhere).
+   */
+  storeId(): Promise<string>;
   close(): Promise<void>;
 }
 

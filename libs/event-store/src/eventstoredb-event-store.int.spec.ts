@@ -2,8 +2,11 @@
 // else a throw-away container started through testcontainers when a Docker engine answers, else
 // skipped (with one line saying why) rather than passing without having run.
 import { tmpdir } from 'node:os';
-import { afterAll, beforeAll, jest } from '@jest/globals';
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { EventStoreDBClient } from '@eventstore/db-client';
 import { getContainerRuntimeClient, GenericContainer, Wait, type StartedTestContainer } from 'testcontainers';
+import { InvalidPositionError, type EventStore, type RecordedEvent } from './event-store.port.js';
 import { openEventStore } from './open-event-store.js';
 import { describeEventStoreContract } from './testing/event-store.contract.js';
 
@@ -67,6 +70,47 @@ describeEventStoreContract(
     open: () => openEventStore({ dataDir: tmpdir(), connectionString }),
     // The server (or its in-memory container) owns the data; each run writes under its own stream prefix.
     dispose: async () => undefined,
+    // What an operator does in the UI or with any client: a delete (soft) or a tombstone (hard).
+    deleteStream: async (streamId, how) => {
+      const operator = EventStoreDBClient.connectionString(connectionString);
+      try {
+        if (how === 'soft') await operator.deleteStream(streamId);
+        else await operator.tombstoneStream(streamId);
+      } finally {
+        await operator.dispose();
+      }
+    },
   }),
   target.kind === 'skip' ? { skip: target.reason } : {},
 );
+
+// What only EventStoreDB can do: positions that are bytes of its log, so a position may fall between records.
+(target.kind === 'skip' ? describe.skip : describe)('EventStoreDB positions', () => {
+  let store: EventStore;
+  beforeAll(async () => {
+    store = await openEventStore({ dataDir: tmpdir(), connectionString });
+  });
+  afterAll(async () => {
+    await store?.close();
+  });
+
+  it('refuses a subscription from inside a record of the log with InvalidPositionError instead of retrying forever', async () => {
+    const stream = `positions-${randomUUID()}`;
+    const { position } = await store.append(stream, [{ id: randomUUID(), type: 'Positioned', data: {}, metadata: { actor: 'test', correlationId: 'c', causationId: 'c' } }], 'no_stream');
+    const errors: Error[] = [];
+    const delivered: RecordedEvent[] = [];
+
+    const subscription = store.subscribeToAll({ fromPosition: position + 1n, onEvent: (event) => void delivered.push(event), onError: (error) => void errors.push(error) });
+    await new Promise<void>((resolve) => {
+      const check = setInterval(() => {
+        if (errors.length === 0) return;
+        clearInterval(check);
+        resolve();
+      }, 20);
+    });
+
+    expect(errors[0]).toBeInstanceOf(InvalidPositionError);
+    expect(delivered).toEqual([]);
+    await subscription.close();
+  });
+});

@@ -1,16 +1,24 @@
+import { randomUUID } from 'node:crypto';
 import {
   BACKWARDS,
   END,
   EventStoreDBClient,
   FORWARDS,
+  jsonEvent,
+  NO_STREAM,
   START,
   StreamNotFoundError,
   WrongExpectedVersionError,
+  ErrorType,
+  type AllStreamResolvedEvent,
   type EventData,
   type Position,
+  type ResolvedEvent,
 } from '@eventstore/db-client';
 import {
   EventStoreClosedError,
+  EventStoreTimeoutError,
+  StreamDeletedError,
   WrongExpectedRevisionError,
   type AppendResult,
   type EventStore,
@@ -23,6 +31,7 @@ import {
   type SubscribeToAllOptions,
   type Subscription,
 } from './event-store.port.js';
+import { isSoftDeletedMetadata, isWriteOutcomeUnknown, toPortAppendError } from './eventstoredb-errors.js';
 import {
   isAfter,
   isSystemEvent,
@@ -31,43 +40,76 @@ import {
   toEventStoreDbPosition,
   toRecordedEvent,
 } from './eventstoredb-mapping.js';
+import { consumeRead, type CancelRead } from './eventstoredb-read.js';
 import { EventStoreDbSubscription } from './eventstoredb-subscription.js';
 import { replayedAppendResult } from './idempotent-replay.js';
-import { assertValidAppend, assertValidMaxCount, toJsonText } from './request-validation.js';
+import { assertAppendSize, assertValidAppend, assertValidMaxCount, serializeEvents } from './request-validation.js';
 
 /** What the adapter uses of the client. */
 export type EventStoreDbConnection = Pick<EventStoreDBClient, 'appendToStream' | 'readStream' | 'readAll' | 'subscribeToAll' | 'dispose'>;
 
+/** The adapter's own bounds (the client sets none on reads); every one can be shortened for tests. */
+export type EventStoreDbTimeouts = {
+  /** One read call (a page of $all, a stream). */
+  readMs: number;
+  /** /health's reachability check. */
+  pingMs: number;
+  /** One append, when the server does not answer at all (it answers a write it gave up on after 2 s). */
+  appendMs: number;
+  /** close(): how long appends and reads in flight may finish before they are cancelled. */
+  closeMs: number;
+};
+
+export const DEFAULT_EVENTSTOREDB_TIMEOUTS: EventStoreDbTimeouts = { readMs: 10_000, pingMs: 2_000, appendMs: 10_000, closeMs: 5_000 };
+
 /** Events asked of the server per read of $all. */
 const ALL_PAGE_SIZE = 1_000;
+/** The first page read backwards from the end of $all: the last event is usually one of Chorus's. */
+const TAIL_PAGE_SIZE = 32;
 /** 'any' / 'stream_exists' appends pinned to a revision retry this often when others keep appending first. */
 const MAX_PINNED_ATTEMPTS = 50;
+/** An append whose outcome the server left unknown (timeout, IdempotentNotReady) is sent this often in all. */
+const MAX_UNKNOWN_OUTCOME_ATTEMPTS = 3;
+/**
+ * Whose metadata names this store: its `$metadata` events are system events, so no reader of $all and no
+ * headPosition ever sees them (see storeId).
+ */
+const IDENTITY_STREAM = 'chorus-store';
+const IDENTITY_PROPERTY = 'chorusStoreId';
 
 /**
  * The EventStoreDB adapter (`@eventstore/db-client`). It closes the gaps in EventStoreDB's idempotency
  * (kurrent-io/KurrentDB issues 1898 and 2274): a wrong-expected-version is answered by reading the
  * revisions the append targeted, and 'any' / 'stream_exists' appends are pinned to the revision read
- * just before them. See README.md.
+ * just before them. Every read is bounded and cancelled when left early. See README.md.
  */
 export class EventStoreDbEventStore implements EventStore {
   private closed = false;
   private closing: Promise<void> | undefined;
+  private identity: Promise<string> | undefined;
   private readonly inFlight = new Set<Promise<unknown>>();
+  /** Reads a caller is waiting for; close() cancels those still running after its grace period. */
+  private readonly callerReads = new Set<CancelRead>();
   private readonly subscriptions = new Set<EventStoreDbSubscription>();
+  private readonly timeouts: EventStoreDbTimeouts;
 
-  static connect(connectionString: string): EventStoreDbEventStore {
-    return new EventStoreDbEventStore(EventStoreDBClient.connectionString(connectionString));
+  static connect(connectionString: string, timeouts: Partial<EventStoreDbTimeouts> = {}): EventStoreDbEventStore {
+    return new EventStoreDbEventStore(EventStoreDBClient.connectionString(connectionString), timeouts);
   }
 
-  constructor(private readonly client: EventStoreDbConnection) {}
+  constructor(
+    private readonly client: EventStoreDbConnection,
+    timeouts: Partial<EventStoreDbTimeouts> = {},
+  ) {
+    this.timeouts = { ...DEFAULT_EVENTSTOREDB_TIMEOUTS, ...timeouts };
+  }
 
   append(streamId: string, events: readonly EventToAppend[], expectedRevision: ExpectedRevision): Promise<AppendResult> {
     return this.track(async () => {
       assertValidAppend(streamId, events, expectedRevision);
-      for (const event of events) {
-        toJsonText(event.data, `Stream ${streamId}: data of event ${event.id}`);
-        toJsonText(event.metadata, `Stream ${streamId}: metadata of event ${event.id}`);
-      }
+      assertAppendSize(streamId, serializeEvents(streamId, events));
+      // A soft-deleted stream would accept this append and start again where it left off.
+      if (await this.isDeleted(streamId)) throw new StreamDeletedError(streamId);
       const data = events.map(toEventData);
       const ids = events.map((event) => event.id);
       if (expectedRevision === 'any' || expectedRevision === 'stream_exists') {
@@ -78,7 +120,7 @@ export class EventStoreDbEventStore implements EventStore {
   }
 
   readStream(streamId: string, options: ReadStreamOptions = {}): Promise<ReadStreamResult> {
-    return this.track(() => this.readStreamEvents(streamId, options));
+    return this.track(() => this.readStreamEvents(streamId, options, this.forCaller));
   }
 
   readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
@@ -88,19 +130,19 @@ export class EventStoreDbEventStore implements EventStore {
       const events: RecordedEvent[] = [];
       let after = options.fromPosition === undefined ? undefined : toEventStoreDbPosition(options.fromPosition);
       for (;;) {
+        // Reads of $all start AT the given position: one more than needed, for that one.
+        const pageSize = Math.min(ALL_PAGE_SIZE, limit - events.length + 1);
         let received = 0;
-        const page = this.client.readAll({ direction: FORWARDS, fromPosition: after ?? START, maxCount: ALL_PAGE_SIZE });
-        for await (const resolved of page) {
+        const page = this.client.readAll({ direction: FORWARDS, fromPosition: after ?? START, maxCount: pageSize });
+        await consumeRead(page, this.readBounds('a read of $all', this.forCaller), (resolved: AllStreamResolvedEvent) => {
           received += 1;
           const event = resolved.event;
-          // Reads of $all start AT the given position: it and anything before is not "after".
-          if (event === undefined || !isAfter(event.position, after)) continue;
+          if (event === undefined || !isAfter(event.position, after)) return true;
           after = event.position;
-          if (isSystemEvent(event)) continue;
-          events.push(toRecordedEvent(event));
-          if (events.length >= limit) return events;
-        }
-        if (received < ALL_PAGE_SIZE) return events;
+          if (!isSystemEvent(event)) events.push(toRecordedEvent(event));
+          return events.length < limit;
+        });
+        if (events.length >= limit || received < pageSize) return events;
       }
     });
   }
@@ -108,17 +150,24 @@ export class EventStoreDbEventStore implements EventStore {
   headPosition(): Promise<bigint | undefined> {
     return this.track(async () => {
       let before: Position | typeof END = END;
-      for (;;) {
+      for (let pageSize = TAIL_PAGE_SIZE; ; pageSize = ALL_PAGE_SIZE) {
         let received = 0;
         let oldest: Position | undefined;
-        for await (const resolved of this.client.readAll({ direction: BACKWARDS, fromPosition: before, maxCount: ALL_PAGE_SIZE })) {
+        let head: bigint | undefined;
+        const page = this.client.readAll({ direction: BACKWARDS, fromPosition: before, maxCount: pageSize });
+        await consumeRead(page, this.readBounds('a read of the end of $all', this.forCaller), (resolved: AllStreamResolvedEvent) => {
           received += 1;
           const event = resolved.event;
-          if (event === undefined) continue;
-          if (!isSystemEvent(event)) return event.position.commit;
+          if (event === undefined) return true;
+          if (!isSystemEvent(event)) {
+            head = event.position.commit;
+            return false;
+          }
           oldest = event.position;
-        }
-        if (received < ALL_PAGE_SIZE || oldest === undefined) return undefined;
+          return true;
+        });
+        if (head !== undefined) return head;
+        if (received < pageSize || oldest === undefined) return undefined;
         before = oldest;
       }
     });
@@ -126,8 +175,11 @@ export class EventStoreDbEventStore implements EventStore {
 
   subscribeToAll(options: SubscribeToAllOptions): Subscription {
     if (this.closed) throw new EventStoreClosedError();
-    const subscription: EventStoreDbSubscription = new EventStoreDbSubscription(this.client, options, () =>
-      this.subscriptions.delete(subscription),
+    const subscription: EventStoreDbSubscription = new EventStoreDbSubscription(
+      this.client,
+      options,
+      () => this.logEnd(),
+      () => this.subscriptions.delete(subscription),
     );
     this.subscriptions.add(subscription);
     return subscription;
@@ -135,9 +187,23 @@ export class EventStoreDbEventStore implements EventStore {
 
   ping(): Promise<void> {
     return this.track(async () => {
-      for await (const _event of this.client.readAll({ direction: BACKWARDS, fromPosition: END, maxCount: 1 })) {
-        // Reaching the server is the point; the event itself is not needed.
-      }
+      const read = this.client.readAll({ direction: BACKWARDS, fromPosition: END, maxCount: 1 });
+      // Reaching the server is the point: the first answer is enough.
+      await consumeRead(read, { operation: 'a ping', timeoutMs: this.timeouts.pingMs, register: this.forCaller }, () => false);
+    });
+  }
+
+  /**
+   * The `chorusStoreId` property of the metadata of the stream `chorus-store`, written once (with
+   * NO_STREAM on its metadata stream, so that concurrent first callers agree) by whoever asks first.
+   */
+  storeId(): Promise<string> {
+    return this.track(() => {
+      this.identity ??= this.readOrCreateIdentity().catch((error: unknown) => {
+        this.identity = undefined;
+        throw error;
+      });
+      return this.identity;
     });
   }
 
@@ -148,9 +214,15 @@ export class EventStoreDbEventStore implements EventStore {
 
   private async shutDown(): Promise<void> {
     this.closed = true;
-    await Promise.allSettled([...this.inFlight]);
-    await Promise.all([...this.subscriptions].map((subscription) => subscription.stop(new EventStoreClosedError())));
-    await this.client.dispose();
+    const deadline = Date.now() + this.timeouts.closeMs;
+    await settledWithin([...this.inFlight], deadline - Date.now());
+    for (const cancel of [...this.callerReads]) cancel(new EventStoreClosedError());
+    await settledWithin(
+      [...this.subscriptions].map((subscription) => subscription.stop(new EventStoreClosedError())),
+      Math.max(0, deadline - Date.now()),
+    );
+    // dispose() cancels every call still open (the shared append stream, subscriptions) and waits for them.
+    await settledWithin([this.client.dispose()], Math.max(1_000, deadline - Date.now()));
   }
 
   /** Runs an operation unless closed, and lets close() wait for it. */
@@ -163,23 +235,46 @@ export class EventStoreDbEventStore implements EventStore {
     return running;
   }
 
+  /** Registers a read a caller waits for, so that close() can cancel it. */
+  private readonly forCaller = (cancel: CancelRead): (() => void) => {
+    this.callerReads.add(cancel);
+    return () => this.callerReads.delete(cancel);
+  };
+
+  private readBounds(operation: string, register?: (cancel: CancelRead) => () => void) {
+    return { operation, timeoutMs: this.timeouts.readMs, ...(register === undefined ? {} : { register }) };
+  }
+
   private async appendAt(
     streamId: string,
     ids: readonly string[],
     data: EventData[],
     expected: 'no_stream' | bigint,
   ): Promise<AppendResult> {
-    try {
-      const result = await this.client.appendToStream(streamId, data, { expectedRevision: toEventStoreDbExpectedRevision(expected) });
-      // The server answers a write it recognised as a duplicate without a position.
-      const position = result.position?.commit ?? (await this.positionOf(streamId, result.nextExpectedRevision));
-      return { nextExpectedRevision: result.nextExpectedRevision, position };
-    } catch (error) {
-      if (!(error instanceof WrongExpectedVersionError)) throw error;
-      // The server's own duplicate check is best effort: look where this append would have gone.
-      const replay = await this.replayAt(streamId, ids, expected === 'no_stream' ? 0n : expected + 1n);
-      if (replay !== undefined) return replay;
-      throw new WrongExpectedRevisionError(streamId, expected, error.actualVersion);
+    const firstRevision = expected === 'no_stream' ? 0n : expected + 1n;
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        const result = await within(
+          this.client.appendToStream(streamId, data, { expectedRevision: toEventStoreDbExpectedRevision(expected) }),
+          this.timeouts.appendMs,
+          `an append to ${streamId}`,
+        );
+        // The server answers a write it recognised as a duplicate without a position.
+        const position = result.position?.commit ?? (await this.positionOf(streamId, result.nextExpectedRevision));
+        return { nextExpectedRevision: result.nextExpectedRevision, position };
+      } catch (error) {
+        if (error instanceof WrongExpectedVersionError) {
+          // The server's own duplicate check is best effort: look where this append would have gone.
+          const replay = await this.replayAt(streamId, ids, firstRevision);
+          if (replay !== undefined) return replay;
+          throw new WrongExpectedRevisionError(streamId, expected, error.actualVersion);
+        }
+        if (!isWriteOutcomeUnknown(error) || attempt >= MAX_UNKNOWN_OUTCOME_ATTEMPTS) throw toPortAppendError(error, streamId);
+        // Written or not: a repeat the server dropped because the original was not yet indexed finds it now.
+        const replay = await this.replayAt(streamId, ids, firstRevision);
+        if (replay !== undefined) return replay;
+        // Nothing there yet: sending the same ids at the same revision again is safe either way.
+      }
     }
   }
 
@@ -191,7 +286,9 @@ export class EventStoreDbEventStore implements EventStore {
     expected: 'any' | 'stream_exists',
   ): Promise<AppendResult> {
     for (let attempt = 1; ; attempt += 1) {
-      const tail = await this.readStreamEvents(streamId, { direction: 'backwards', maxCount: ids.length });
+      const tail = await this.readStreamOrDeleted(streamId, { direction: 'backwards', maxCount: ids.length });
+      // A tombstone does not show in the metadata the append checked first.
+      if (tail === 'deleted') throw new StreamDeletedError(streamId);
       if (!tail.found && expected === 'stream_exists') throw new WrongExpectedRevisionError(streamId, expected, 'no_stream');
       const stored = tail.found ? [...tail.events].reverse() : [];
       const first = stored[0];
@@ -218,7 +315,84 @@ export class EventStoreDbEventStore implements EventStore {
     return event.position;
   }
 
-  private async readStreamEvents(streamId: string, options: ReadStreamOptions): Promise<ReadStreamResult> {
+  /** A tombstoned stream answers StreamDeleted itself; a soft-deleted one says so only in its metadata. */
+  private async isDeleted(streamId: string): Promise<boolean> {
+    const last = await this.lastEventOf(`$$${streamId}`, 'a read of stream metadata');
+    return last === 'deleted' || (last !== undefined && isSoftDeletedMetadata(last.data));
+  }
+
+  private async readOrCreateIdentity(): Promise<string> {
+    for (;;) {
+      const last = await this.lastEventOf(`$$${IDENTITY_STREAM}`, 'a read of the store identity', this.forCaller);
+      if (last === 'deleted') throw new Error(`The stream ${IDENTITY_STREAM} that names this event store was deleted`);
+      const existing = last === undefined ? undefined : (last.data as Record<string, unknown> | null)?.[IDENTITY_PROPERTY];
+      if (typeof existing === 'string') return existing;
+      const identity = randomUUID();
+      const marker = jsonEvent({
+        type: '$metadata',
+        data: { [IDENTITY_PROPERTY]: identity, purpose: 'names this event store; Chorus read models record it with their checkpoints' },
+      });
+      try {
+        await within(
+          this.client.appendToStream(`$$${IDENTITY_STREAM}`, marker, { expectedRevision: last === undefined ? NO_STREAM : last.revision }),
+          this.timeouts.appendMs,
+          'the store identity',
+        );
+        return identity;
+      } catch (error) {
+        // Another process named the store first: read its name.
+        if (!(error instanceof WrongExpectedVersionError)) throw error;
+      }
+    }
+  }
+
+  /** The last event of a stream, 'deleted' when the stream was tombstoned, undefined when there is none. */
+  private async lastEventOf(
+    streamId: string,
+    operation: string,
+    register?: (cancel: CancelRead) => () => void,
+  ): Promise<{ data: unknown; revision: bigint } | 'deleted' | undefined> {
+    let last: { data: unknown; revision: bigint } | undefined;
+    try {
+      const read = this.client.readStream(streamId, { direction: BACKWARDS, fromRevision: END, maxCount: 1 });
+      await consumeRead(read, this.readBounds(operation, register), (resolved: ResolvedEvent) => {
+        if (resolved.event !== undefined) last = { data: resolved.event.data, revision: resolved.event.revision };
+        return false;
+      });
+    } catch (error) {
+      if (error instanceof StreamNotFoundError) return undefined;
+      if (error instanceof Error && 'type' in error && error.type === ErrorType.STREAM_DELETED) return 'deleted';
+      throw error;
+    }
+    return last;
+  }
+
+  /** The position of the last record of the log, system events included (what a subscription may start from). */
+  private async logEnd(): Promise<Position | undefined> {
+    let end: Position | undefined;
+    const read = this.client.readAll({ direction: BACKWARDS, fromPosition: END, maxCount: 1 });
+    await consumeRead(read, this.readBounds('a read of the end of the log'), (resolved: AllStreamResolvedEvent) => {
+      end = resolved.event?.position ?? end;
+      return false;
+    });
+    return end;
+  }
+
+  private async readStreamEvents(
+    streamId: string,
+    options: ReadStreamOptions,
+    register?: (cancel: CancelRead) => () => void,
+  ): Promise<ReadStreamResult> {
+    const read = await this.readStreamOrDeleted(streamId, options, register);
+    // A tombstoned stream reads as not found, like a soft-deleted one (whose events the server hides).
+    return read === 'deleted' ? { found: false } : read;
+  }
+
+  private async readStreamOrDeleted(
+    streamId: string,
+    options: ReadStreamOptions,
+    register?: (cancel: CancelRead) => () => void,
+  ): Promise<ReadStreamResult | 'deleted'> {
     assertValidMaxCount(options.maxCount);
     const backwards = options.direction === 'backwards';
     const events: RecordedEvent[] = [];
@@ -228,13 +402,44 @@ export class EventStoreDbEventStore implements EventStore {
         fromRevision: options.fromRevision ?? (backwards ? END : START),
         ...(options.maxCount === undefined ? {} : { maxCount: options.maxCount }),
       });
-      for await (const resolved of read) {
+      await consumeRead(read, this.readBounds(`a read of ${streamId}`, register), (resolved: ResolvedEvent) => {
         if (resolved.event !== undefined) events.push(toRecordedEvent(resolved.event));
-      }
+        return true;
+      });
     } catch (error) {
       if (error instanceof StreamNotFoundError) return { found: false };
+      if (error instanceof Error && 'type' in error && error.type === ErrorType.STREAM_DELETED) return 'deleted';
       throw error;
     }
     return { found: true, events };
+  }
+}
+
+/** Resolves once every promise has settled, or after `milliseconds`, whichever comes first. */
+async function settledWithin(promises: readonly Promise<unknown>[], milliseconds: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    Promise.allSettled(promises),
+    new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, milliseconds);
+    }),
+  ]);
+  clearTimeout(timer);
+}
+
+/** `promise`, or EventStoreTimeoutError after `milliseconds` (the promise itself is left to settle). */
+async function within<T>(promise: Promise<T>, milliseconds: number, operation: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  // Settling after the timeout is nobody's business any more.
+  promise.catch(() => undefined);
+  try {
+    return await Promise.race([
+      promise,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new EventStoreTimeoutError(operation, milliseconds)), milliseconds);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
   }
 }

@@ -7,7 +7,8 @@ import {
   type Position,
 } from '@eventstore/db-client';
 import { CatchUpSubscription } from './catch-up-subscription.js';
-import type { SubscribeToAllOptions } from './event-store.port.js';
+import { InvalidPositionError, type SubscribeToAllOptions } from './event-store.port.js';
+import { isInvalidPosition } from './eventstoredb-errors.js';
 import { isAfter, isSystemEvent, toEventStoreDbPosition, toRecordedEvent, toServerFilter } from './eventstoredb-mapping.js';
 import { matchesSubscriptionFilter } from './subscription-filter.js';
 
@@ -16,6 +17,13 @@ const RECONNECT_DELAYS_MS = [100, 250, 500, 1_000, 2_000, 5_000];
 
 /** Errors no retry will cure: the subscription stops and reports them. */
 const PERMANENT_ERRORS = new Set<string>([ErrorType.ACCESS_DENIED, ErrorType.INVALID_ARGUMENT, ErrorType.UNSUPPORTED]);
+
+/** Where the subscription would start is not in the log: it stops with an InvalidPositionError. */
+class StartPositionRefused extends Error {
+  constructor(readonly refusal: InvalidPositionError) {
+    super(refusal.message);
+  }
+}
 
 /** The handler (or onCaughtUp) threw: the subscription stops with the handler's error. */
 class HandlerFailure extends Error {
@@ -38,6 +46,8 @@ export class EventStoreDbSubscription extends CatchUpSubscription {
   constructor(
     private readonly client: Pick<EventStoreDBClient, 'subscribeToAll'>,
     options: SubscribeToAllOptions,
+    /** The position of the log's last record, system events included. */
+    private readonly logEnd: () => Promise<Position | undefined>,
     release: () => void,
   ) {
     super(options, release);
@@ -55,6 +65,17 @@ export class EventStoreDbSubscription extends CatchUpSubscription {
     await Promise.resolve();
     let failures = 0;
     while (!this.stopped) {
+      try {
+        await this.checkStartPosition();
+      } catch (error) {
+        if (this.stopped) break;
+        if (error instanceof StartPositionRefused) return this.fail(error.refusal);
+        // The server could not be asked: like a drop, try again after a pause.
+        failures += 1;
+        await this.pause(RECONNECT_DELAYS_MS[Math.min(failures, RECONNECT_DELAYS_MS.length) - 1] ?? 5_000);
+        continue;
+      }
+      if (this.stopped) break;
       const subscription = this.client.subscribeToAll({
         fromPosition: this.lastSeen ?? START,
         filter: toServerFilter(this.options.filter),
@@ -68,6 +89,9 @@ export class EventStoreDbSubscription extends CatchUpSubscription {
       } catch (error) {
         if (this.stopped) break;
         if (error instanceof HandlerFailure) return this.fail(error.failure);
+        if (isInvalidPosition(error)) {
+          return this.fail(new InvalidPositionError(this.lastSeen?.commit ?? 0n, `EventStoreDB refused it (${errorMessage(error)})`));
+        }
         if (isPermanent(error)) return this.fail(error);
       } finally {
         this.current = undefined;
@@ -122,6 +146,21 @@ export class EventStoreDbSubscription extends CatchUpSubscription {
     }
   }
 
+  /**
+   * EventStoreDB refuses a start position that is not a record's (INVALID_ARGUMENT), but one past the end
+   * of the log it takes as "from the end" (24.10) and then silently skips whatever is appended until the
+   * log reaches it. So that is checked here, before every (re)subscription.
+   */
+  private async checkStartPosition(): Promise<void> {
+    const from = this.lastSeen;
+    if (from === undefined) return;
+    const end = await this.logEnd();
+    if (end === undefined || isAfter(from, end)) {
+      const last = end === undefined ? 'the log is empty' : `the log ends at ${end.commit}`;
+      throw new StartPositionRefused(new InvalidPositionError(from.commit, last));
+    }
+  }
+
   private async cancel(subscription: AllStreamSubscription): Promise<void> {
     try {
       await subscription.unsubscribe();
@@ -142,6 +181,10 @@ export class EventStoreDbSubscription extends CatchUpSubscription {
       this.wakeFromPause = done;
     });
   }
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 function isPermanent(error: unknown): boolean {

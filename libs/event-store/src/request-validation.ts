@@ -1,4 +1,4 @@
-import type { EventToAppend, ExpectedRevision } from './event-store.port.js';
+import { AppendTooLargeError, MAX_APPEND_SIZE, type EventToAppend, type ExpectedRevision } from './event-store.port.js';
 
 const CANONICAL_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -38,4 +38,34 @@ export function assertValidMaxCount(maxCount: number | undefined): void {
   if (maxCount !== undefined && (!Number.isSafeInteger(maxCount) || maxCount < 1)) {
     throw new RangeError(`maxCount must be a whole number of at least 1, got ${maxCount}`);
   }
+}
+
+/** An event as both adapters send it: its data and metadata as JSON text. */
+export type SerializedEvent = { id: string; type: string; data: string; metadata: string };
+
+/** JSON text of every event's data and metadata; a value JSON cannot represent is refused. */
+export function serializeEvents(streamId: string, events: readonly EventToAppend[]): SerializedEvent[] {
+  return events.map((event) => ({
+    id: event.id,
+    type: event.type,
+    data: toJsonText(event.data, `Stream ${streamId}: data of event ${event.id}`),
+    metadata: toJsonText(event.metadata, `Stream ${streamId}: metadata of event ${event.id}`),
+  }));
+}
+
+/**
+ * An append's size as EventStoreDB measures it against its MaxAppendSize: per event, the UTF-8 bytes of
+ * data and metadata plus two bytes per UTF-16 code unit of the type (`Event.SizeOnDisk` in its source).
+ */
+export function appendSize(events: readonly SerializedEvent[]): number {
+  let size = 0;
+  for (const event of events) size += Buffer.byteLength(event.data) + Buffer.byteLength(event.metadata) + event.type.length * 2;
+  return size;
+}
+
+/** Refuses an append over MAX_APPEND_SIZE (EventStoreDB's default), the same on every adapter. */
+export function assertAppendSize(streamId: string, events: readonly SerializedEvent[]): void {
+  const size = appendSize(events);
+  // EventStoreDB refuses sizes strictly greater than its limit.
+  if (size > MAX_APPEND_SIZE) throw new AppendTooLargeError(streamId, size, MAX_APPEND_SIZE);
 }

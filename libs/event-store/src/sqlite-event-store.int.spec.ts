@@ -7,6 +7,7 @@ import Database from 'better-sqlite3';
 import { WrongExpectedRevisionError, type EventToAppend, type RecordedEvent } from './event-store.port.js';
 import { openEventStore } from './open-event-store.js';
 import { SqliteEventStore } from './sqlite-event-store.js';
+import { EVENT_STORE_MIGRATIONS, migrateEventStoreSchema } from './sqlite-migrations.js';
 import { describeEventStoreContract } from './testing/event-store.contract.js';
 
 describeEventStoreContract('The SQLite event store', async () => {
@@ -14,6 +15,12 @@ describeEventStoreContract('The SQLite event store', async () => {
   return {
     open: () => openEventStore({ dataDir }),
     dispose: async () => rmSync(dataDir, { recursive: true, force: true }),
+    // What an operator does, from another connection: the store has one kind of deletion.
+    deleteStream: async (streamId) => {
+      const db = new Database(join(dataDir, 'events.sqlite'));
+      db.prepare('INSERT INTO deleted_streams (stream_id, deleted_at) VALUES (?, ?)').run(streamId, new Date().toISOString());
+      db.close();
+    },
   };
 });
 
@@ -60,11 +67,48 @@ describe('The SQLite event store', () => {
     await openStore(file).close();
 
     const db = new Database(file);
-    expect(db.prepare('SELECT version, name FROM schema_migrations').all()).toEqual([{ version: 1, name: 'events' }]);
-    db.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (2, 'from the future', '2030-01-01T00:00:00.000Z')").run();
+    expect(db.prepare('SELECT version, name FROM schema_migrations').all()).toEqual([
+      { version: 1, name: 'events' },
+      { version: 2, name: 'store identity, deleted streams, append-only events' },
+    ]);
+    db.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (3, 'from the future', '2030-01-01T00:00:00.000Z')").run();
     db.close();
 
-    expect(() => SqliteEventStore.open({ file })).toThrow(/schema version 2 is newer/);
+    expect(() => SqliteEventStore.open({ file })).toThrow(/schema version 3 is newer/);
+  });
+
+  it('has an identity of its own, kept in the file: another file is another store', async () => {
+    const [fileA, fileB] = [join(newDataDir(), 'events.sqlite'), join(newDataDir(), 'events.sqlite')];
+    const identityA = await openStore(fileA).storeId();
+
+    expect(await openStore(fileA).storeId()).toBe(identityA);
+    expect(await openStore(fileB).storeId()).not.toBe(identityA);
+  });
+
+  it('gives a file written before identities existed one when it is upgraded, keeping its events', async () => {
+    const file = join(newDataDir(), 'events.sqlite');
+    const v1 = new Database(file);
+    migrateEventStoreSchema(v1, EVENT_STORE_MIGRATIONS.filter((migration) => migration.version === 1));
+    v1.prepare(
+      "INSERT INTO events (stream_id, revision, event_id, type, data, metadata, recorded_at) VALUES ('org-1', 0, ?, 'OrganizationCreated', '{}', '{}', '2024-01-01T00:00:00.000Z')",
+    ).run(randomUUID());
+    v1.close();
+
+    const store = openStore(file);
+
+    expect(await store.storeId()).toMatch(/^[0-9a-f]{32}$/);
+    expect(await store.headPosition()).toBe(1n);
+  });
+
+  it('refuses to delete or change a stored event, whoever asks', async () => {
+    const file = join(newDataDir(), 'events.sqlite');
+    await openStore(file).append('org-1', [anEvent()], 'no_stream');
+    const operator = new Database(file);
+
+    expect(() => operator.prepare("DELETE FROM events WHERE stream_id = 'org-1'").run()).toThrow(/append-only: to delete a stream, insert it into deleted_streams/);
+    expect(() => operator.prepare("UPDATE events SET data = '{}' WHERE stream_id = 'org-1'").run()).toThrow(/append-only/);
+    expect(operator.prepare('SELECT count(*) FROM events').pluck().get()).toBe(1);
+    operator.close();
   });
 
   it('stamps recordedAt with its clock', async () => {

@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import {
   EventStoreClosedError,
+  StreamDeletedError,
   WrongExpectedRevisionError,
   type AppendResult,
   type EventStore,
@@ -14,7 +15,7 @@ import {
   type Subscription,
 } from './event-store.port.js';
 import { replayedAppendResult, type StoredEventRef } from './idempotent-replay.js';
-import { assertValidAppend, assertValidMaxCount, toJsonText } from './request-validation.js';
+import { assertAppendSize, assertValidAppend, assertValidMaxCount, serializeEvents, type SerializedEvent } from './request-validation.js';
 import { EVENT_ROW_COLUMNS, toRecordedEvent, type EventRow } from './sqlite-event-row.js';
 import { GroupCommit, type GroupCommitStats } from './sqlite-group-commit.js';
 import { migrateEventStoreSchema } from './sqlite-migrations.js';
@@ -30,8 +31,6 @@ export type SqliteEventStoreOptions = {
   /** How long a write waits for another process's write lock before failing. */
   busyTimeoutMs?: number;
 };
-
-type SerializedEvent = { id: string; type: string; data: string; metadata: string };
 
 const NO_LIMIT = -1;
 const LAST_REVISION = 9_223_372_036_854_775_807n;
@@ -49,6 +48,7 @@ export class SqliteEventStore implements EventStore {
   private readonly groupCommit: GroupCommit;
   private readonly now: () => Date;
   private readonly pollIntervalMs: number;
+  private readonly identity: string;
   private readonly statements;
 
   static open(options: SqliteEventStoreOptions): SqliteEventStore {
@@ -95,7 +95,9 @@ export class SqliteEventStore implements EventStore {
       // Changes whenever ANOTHER connection (another process) commits to the file.
       dataVersion: db.prepare('PRAGMA data_version').pluck(),
       ping: db.prepare('SELECT 1').pluck(),
+      isDeleted: db.prepare('SELECT 1 FROM deleted_streams WHERE stream_id = ?').pluck(),
     };
+    this.identity = db.prepare('SELECT id FROM store_identity').pluck().get() as string;
   }
 
   append(streamId: string, events: readonly EventToAppend[], expectedRevision: ExpectedRevision): Promise<AppendResult> {
@@ -104,12 +106,8 @@ export class SqliteEventStore implements EventStore {
       this.assertOpen();
       assertValidAppend(streamId, events, expectedRevision);
       // Serialized now: the caller may change its objects after calling, and a bad value fails only this caller.
-      serialized = events.map((event) => ({
-        id: event.id,
-        type: event.type,
-        data: toJsonText(event.data, `Stream ${streamId}: data of event ${event.id}`),
-        metadata: toJsonText(event.metadata, `Stream ${streamId}: metadata of event ${event.id}`),
-      }));
+      serialized = serializeEvents(streamId, events);
+      assertAppendSize(streamId, serialized);
     } catch (error) {
       return Promise.reject(error as Error);
     }
@@ -120,6 +118,7 @@ export class SqliteEventStore implements EventStore {
     this.assertOpen();
     assertValidMaxCount(options.maxCount);
     const limit = options.maxCount ?? NO_LIMIT;
+    if (this.statements.isDeleted.get(streamId) !== undefined) return { found: false };
     const rows = (
       options.direction === 'backwards'
         ? this.statements.streamBackwards.all(streamId, options.fromRevision ?? LAST_REVISION, limit)
@@ -144,6 +143,7 @@ export class SqliteEventStore implements EventStore {
     this.assertOpen();
     const subscription: SqliteSubscription = new SqliteSubscription(
       (after, limit) => this.readPage(after, limit),
+      () => (this.statements.headPosition.get() as bigint | null) ?? 0n,
       options,
       () => this.releaseSubscription(subscription),
     );
@@ -155,6 +155,11 @@ export class SqliteEventStore implements EventStore {
   async ping(): Promise<void> {
     this.assertOpen();
     this.statements.ping.get();
+  }
+
+  async storeId(): Promise<string> {
+    this.assertOpen();
+    return this.identity;
   }
 
   /** Commits and acknowledged writes so far: how much group commit is sharing syncs. */
@@ -176,6 +181,7 @@ export class SqliteEventStore implements EventStore {
   }
 
   private write(streamId: string, events: readonly SerializedEvent[], expected: ExpectedRevision): AppendResult {
+    if (this.statements.isDeleted.get(streamId) !== undefined) throw new StreamDeletedError(streamId);
     const current = (this.statements.currentRevision.get(streamId) as bigint | null) ?? undefined;
     const conflict = () => new WrongExpectedRevisionError(streamId, expected, current ?? 'no_stream');
     const ids = events.map((event) => event.id);

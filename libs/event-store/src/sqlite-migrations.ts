@@ -22,6 +22,23 @@ export const EVENT_STORE_MIGRATIONS: readonly SchemaMigration[] = [
       CREATE UNIQUE INDEX events_stream_event_id ON events (stream_id, event_id);
     `,
   },
+  {
+    version: 2,
+    name: 'store identity, deleted streams, append-only events',
+    sql: `
+      -- One row: this log's identity, which read models record with their checkpoints.
+      CREATE TABLE store_identity (id TEXT NOT NULL) STRICT;
+      INSERT INTO store_identity (id) VALUES (lower(hex(randomblob(16))));
+      -- How an operator deletes a stream: its events stay in the log (as EventStoreDB keeps a deleted
+      -- stream's events in $all until a scavenge), it reads as not found and refuses every append.
+      CREATE TABLE deleted_streams (stream_id TEXT PRIMARY KEY, deleted_at TEXT NOT NULL) STRICT;
+      -- Removing or changing rows would hand positions out again and rewrite what auditors have seen.
+      CREATE TRIGGER events_are_never_deleted BEFORE DELETE ON events
+        BEGIN SELECT RAISE(ABORT, 'events are append-only: to delete a stream, insert it into deleted_streams'); END;
+      CREATE TRIGGER events_are_never_changed BEFORE UPDATE ON events
+        BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
+    `,
+  },
 ];
 
 /** Brings the database to the latest schema version in one write transaction; returns that version. */

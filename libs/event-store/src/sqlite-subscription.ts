@@ -1,5 +1,5 @@
 import { CatchUpSubscription } from './catch-up-subscription.js';
-import type { SubscribeToAllOptions } from './event-store.port.js';
+import { InvalidPositionError, type SubscribeToAllOptions } from './event-store.port.js';
 import { rowPosition, rowStreamId, rowType, toRecordedEvent, type EventRow } from './sqlite-event-row.js';
 import { matchesSubscriptionFilter } from './subscription-filter.js';
 
@@ -17,6 +17,8 @@ export class SqliteSubscription extends CatchUpSubscription {
 
   constructor(
     private readonly readPage: (afterPosition: bigint, limit: number) => readonly EventRow[],
+    /** The last position stored (0 when empty). */
+    private readonly headPosition: () => bigint,
     options: SubscribeToAllOptions,
     /** Tells the store this subscription no longer needs waking. */
     release: () => void,
@@ -45,6 +47,9 @@ export class SqliteSubscription extends CatchUpSubscription {
     let seen = this.options.fromPosition;
     let caughtUp = false;
     try {
+      // Positions are 1, 2, 3, ... without gaps: any position up to the head is an event's.
+      const head = this.headPosition();
+      if (position > head) throw new InvalidPositionError(position, `this store's last position is ${head}`);
       while (!this.stopped) {
         this.woken = false;
         const page = this.readPage(position, SUBSCRIPTION_PAGE_SIZE);

@@ -1,5 +1,6 @@
 // One row per projection: the last global position applied, committed in the same transaction as
-// the model's rows, plus the runner's state so that every process (API, CLI) can report it.
+// the model's rows, plus the runner's state so that every process (API, CLI) can report it. And, for
+// the whole file, which event store those positions are positions of (a position means nothing elsewhere).
 import type { ReadModelDatabase } from './read-model-database.js';
 
 export type ProjectionState = 'stopped' | 'catching-up' | 'live' | 'failed';
@@ -42,7 +43,16 @@ const checkpointsTable = `CREATE TABLE IF NOT EXISTS projection_checkpoints (
   updated_at TEXT NOT NULL
 )`;
 
+/** One row: the identity (EventStore.storeId) of the store every checkpoint of this file was made against. */
+const sourceTable = `CREATE TABLE IF NOT EXISTS read_model_source (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  store_id TEXT NOT NULL,
+  recorded_at TEXT NOT NULL
+)`;
+
 export class Checkpoints {
+  private readonly selectSource;
+  private readonly upsertSource;
   private readonly selectOne;
   private readonly selectAll;
   private readonly insert;
@@ -52,6 +62,11 @@ export class Checkpoints {
 
   constructor(private readonly db: ReadModelDatabase) {
     db.exec(checkpointsTable);
+    db.exec(sourceTable);
+    this.selectSource = db.prepare<[], string>('SELECT store_id FROM read_model_source WHERE id = 1').pluck();
+    this.upsertSource = db.prepare(
+      'INSERT INTO read_model_source (id, store_id, recorded_at) VALUES (1, ?, ?) ON CONFLICT (id) DO UPDATE SET store_id = excluded.store_id, recorded_at = excluded.recorded_at',
+    );
     this.selectOne = db.prepare<[string], CheckpointRow>('SELECT * FROM projection_checkpoints WHERE projection = ?').safeIntegers(true);
     this.selectAll = db.prepare<[], CheckpointRow>('SELECT * FROM projection_checkpoints ORDER BY projection').safeIntegers(true);
     this.insert = db.prepare(
@@ -93,6 +108,15 @@ export class Checkpoints {
 
   record(projection: string, state: ProjectionState, failure?: ProjectionFailure): void {
     this.updateState.run(state, failure === undefined ? null : JSON.stringify(failure, bigintAsString), now(), projection);
+  }
+
+  /** The store the checkpoints were made against; undefined when none was recorded (a file from before). */
+  storeId(): string | undefined {
+    return this.selectSource.get();
+  }
+
+  recordStoreId(storeId: string): void {
+    this.upsertSource.run(storeId, now());
   }
 
   /** After a rebuild's swap: the new model's position, a new generation, any failure cleared. */

@@ -1,7 +1,7 @@
 // The read side of one process: the read-model database, its queries, the projector (when it runs
 // here), read-your-writes waits, health, rebuild and verification.
 import type { PlanCatalogue } from '#domain';
-import type { EventStore } from '#event-store';
+import { EventStoreClosedError, type EventStore } from '#event-store';
 import { Checkpoints, type Checkpoint, type ProjectionFailure } from './checkpoints.js';
 import { isReady, type ProjectionHealth, type ReadModelsHealth } from './health/read-models-health.js';
 import { correlationProjection } from './correlation/correlation.projection.js';
@@ -18,6 +18,7 @@ import type { ReplayProgress } from './rebuild/replay.js';
 import { verifyReadModels, type Verification } from './rebuild/verify-read-models.js';
 import { PositionWaits, type Progress } from './runner/position-waits.js';
 import { ProjectionRunner, type ProjectionStatus } from './runner/projection-runner.js';
+import { checkStoreIdentity } from './store-identity.js';
 
 /** inline: this process runs the projector; off: another process sharing DATA_DIR does (PROJECTIONS). */
 export type ProjectorMode = 'inline' | 'off';
@@ -45,6 +46,10 @@ export const READ_MODELS = Symbol('READ_MODELS');
 
 /** How often a process without its own projector re-reads checkpoints while a read waits. */
 const checkpointPollMs = 20;
+/** /health counts the events a projection has still to apply up to this many. */
+const lagCountLimit = 1_000;
+/** Pause before asking an unreachable event store for its identity again. */
+const identityRetryMs = 1_000;
 
 export class ReadModels {
   readonly organizations: OrganizationQueries;
@@ -54,6 +59,8 @@ export class ReadModels {
   private readonly checkpoints: Checkpoints;
   private readonly waits: PositionWaits;
   private runners: ProjectionRunner[] = [];
+  /** Settles once the runners' start waited for the store's identity check (or gave up as they stopped). */
+  private storeChecked: Promise<void> = Promise.resolve();
 
   private constructor(
     private readonly db: ReadModelDatabase,
@@ -86,15 +93,18 @@ export class ReadModels {
           ...(options.batchSize === undefined ? {} : { batchSize: options.batchSize }),
         }),
     );
-    for (const runner of this.runners) {
+    const runners = this.runners;
+    this.storeChecked = this.checkStoreUntilAnswered(runners, logger);
+    for (const runner of runners) {
       runner.onProgress(() => this.waits.check());
-      runner.start();
+      runner.start(this.storeChecked);
     }
   }
 
   async stop(): Promise<void> {
     const runners = this.runners;
     this.runners = [];
+    await this.storeChecked;
     await Promise.all(runners.map((runner) => runner.stop()));
     this.waits.cancelAll();
   }
@@ -122,13 +132,16 @@ export class ReadModels {
       storeError = error instanceof Error ? error.message : String(error);
     }
     const runs = this.runners.length > 0 ? 'inline' : 'elsewhere';
-    const projections = this.statuses().map((status): ProjectionHealth => {
-      const lag = head === undefined ? null : Number(head - (status.checkpoint ?? 0n));
+    const statuses = this.statuses();
+    const lags = reachable ? await this.lagsOf(statuses.map((status) => status.checkpoint)) : new Map<bigint | undefined, Lag>();
+    const projections = statuses.map((status): ProjectionHealth => {
+      const lag = lags.get(status.checkpoint);
       return {
         name: status.name,
         checkpoint: status.checkpoint === undefined ? null : Number(status.checkpoint),
         head: head === undefined ? null : Number(head),
-        lag: lag === null ? null : Math.max(0, lag),
+        lag: lag?.events ?? null,
+        lagMs: lag?.ms ?? null,
         state: status.state,
         runs,
         ...(status.failure === undefined ? {} : { error: failureHealth(status.failure) }),
@@ -142,12 +155,42 @@ export class ReadModels {
     };
   }
 
+  /**
+   * How far behind each checkpoint is, in the store's own events (positions are bytes of the log on
+   * EventStoreDB): the events after it, counted up to lagCountLimit, and how long ago the first of them
+   * was recorded. One read per distinct checkpoint.
+   */
+  private async lagsOf(checkpoints: readonly (bigint | undefined)[]): Promise<Map<bigint | undefined, Lag>> {
+    const lags = new Map<bigint | undefined, Lag>();
+    try {
+      for (const checkpoint of new Set(checkpoints)) {
+        const pending = await this.options.store.readAll({ ...(checkpoint === undefined ? {} : { fromPosition: checkpoint }), maxCount: lagCountLimit });
+        const oldest = pending[0];
+        lags.set(checkpoint, { events: pending.length, ms: oldest === undefined ? 0 : Math.max(0, Date.now() - Date.parse(oldest.recordedAt)) });
+      }
+    } catch {
+      // The store stopped answering between ping and now: the lag is unknown (null), like the head.
+      lags.clear();
+    }
+    return lags;
+  }
+
   /** projections:rebuild: every model (or those named in `only`) rebuilt aside and swapped in. */
-  rebuild(options: RebuildRequest = {}): Promise<RebuildResult> {
+  async rebuild(options: RebuildRequest = {}): Promise<RebuildResult> {
+    const projections = this.selected(options.only);
+    const storeId = await this.options.store.storeId();
+    const recorded = this.checkpoints.storeId();
+    const foreign = recorded !== undefined && recorded !== storeId;
+    // A model left from the other store would be served next to the rebuilt ones.
+    if (foreign && projections.length < this.projections.length) {
+      throw new RangeError('The read models were built from another event store: rebuild all of them (without --only)');
+    }
     return rebuildReadModels({
       db: this.db,
       store: this.options.store,
-      projections: this.selected(options.only),
+      projections,
+      storeId,
+      servedModelIsForeign: foreign,
       ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
     });
   }
@@ -168,6 +211,30 @@ export class ReadModels {
     this.db.close();
   }
 
+  /**
+   * The checkpoints must be positions of this store's log: when they were made against another store,
+   * every model is emptied and built again (see store-identity.ts). Retried while the store is unreachable.
+   */
+  private async checkStoreUntilAnswered(runners: readonly ProjectionRunner[], logger: ReadModelsLogger): Promise<void> {
+    while (this.runners === runners) {
+      try {
+        const check = await checkStoreIdentity({ db: this.db, store: this.options.store, checkpoints: this.checkpoints, projections: this.projections });
+        if (check.outcome === 'reset') {
+          logger.warn(
+            { storeId: check.storeId, previousStoreId: check.previous ?? null },
+            'the read models were built from another event store; building them again from this one',
+          );
+        }
+        return;
+      } catch (error) {
+        // A closed store will not answer later either: the runners find it closed and stop.
+        if (error instanceof EventStoreClosedError) return;
+        logger.warn({ err: error }, 'cannot read the event store identity; trying again');
+        await new Promise((resolve) => setTimeout(resolve, identityRetryMs));
+      }
+    }
+  }
+
   private selected(names: readonly string[] | undefined): Projection[] {
     if (names === undefined) return [...this.projections];
     const unknown = names.filter((name) => !this.projections.some((projection) => projection.name === name));
@@ -177,6 +244,8 @@ export class ReadModels {
     return this.projections.filter((projection) => names.includes(projection.name));
   }
 }
+
+type Lag = { events: number; ms: number };
 
 function lowest(statuses: readonly ProjectionStatus[]): Progress {
   const stopped = statuses.some((status) => status.state === 'failed');

@@ -4,7 +4,11 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import {
+  AppendTooLargeError,
   EventStoreClosedError,
+  InvalidPositionError,
+  MAX_APPEND_SIZE,
+  StreamDeletedError,
   WrongExpectedRevisionError,
   type AppendResult,
   type EventStore,
@@ -14,12 +18,18 @@ import {
   type SubscribeToAllOptions,
   type Subscription,
 } from '../event-store.port.js';
+import { appendSize, serializeEvents } from '../request-validation.js';
 
 export type EventStoreContractHarness = {
   /** Opens a store on the same storage every time it is called (the suite closes and reopens it). */
   open(): Promise<EventStore>;
   /** Releases the storage once the suite is done. */
   dispose(): Promise<void>;
+  /**
+   * Deletes a stream the way an operator can, behind Chorus's back: 'soft' (EventStoreDB's delete, the
+   * UI's button) or 'hard' (its tombstone). The embedded store has one way (its deleted_streams table).
+   */
+  deleteStream(streamId: string, how: 'soft' | 'hard'): Promise<void>;
 };
 
 /** Room for a networked server; the embedded store needs a fraction of it. */
@@ -478,6 +488,21 @@ export function describeEventStoreContract(
         await Promise.all([byPrefix, byType, byBoth].map((follower) => follower.subscription.close()));
       });
 
+      it('refuse to start after the end of the log: onError gets InvalidPositionError, nothing is delivered', async () => {
+        const head = (await store.headPosition()) ?? 0n;
+        // Far past anything this run could append (EventStoreDB positions are bytes of its log).
+        const follower = new Follower(store, { fromPosition: head + 2n ** 40n });
+
+        await follower.until(() => follower.errors.length > 0);
+
+        expect(follower.errors).toHaveLength(1);
+        expect(follower.errors[0]).toBeInstanceOf(InvalidPositionError);
+        expect(follower.errors[0]).toMatchObject({ code: 'INVALID_POSITION', position: head + 2n ** 40n });
+        expect(follower.events).toEqual([]);
+        expect(follower.caughtUp).toEqual([]);
+        await follower.subscription.close();
+      });
+
       it('close waits for the running handler, then nothing more is delivered', async () => {
         const prefix = `${streamOf('close')}-`;
         let openGate: () => void = () => undefined;
@@ -590,6 +615,114 @@ export function describeEventStoreContract(
       }, SLOW_TEST_MS);
     });
 
+    describe('concurrent repeats', () => {
+      it.each<[string, (revision: bigint) => ExpectedRevision]>([
+        ['no_stream', () => 'no_stream'],
+        ['an exact revision', (revision) => revision],
+        ['any', () => 'any'],
+      ])('ten concurrent repeats of one append with %s all answer its result, and it is stored once', async (_label, expectedOf) => {
+        const stream = streamOf('concurrent-repeat');
+        const creates = expectedOf(0n) === 'no_stream';
+        if (!creates) await store.append(stream, [anEvent()], 'no_stream');
+        const batch = events(2);
+        const expected = expectedOf(0n);
+
+        // Racing each other (EventStoreDB drops a repeat that arrives before the original is indexed).
+        const outcomes = await Promise.all(Array.from({ length: 10 }, () => store.append(stream, batch, expected)));
+
+        const first = outcomes[0] as AppendResult;
+        expect(outcomes.every((outcome) => outcome.nextExpectedRevision === first.nextExpectedRevision && outcome.position === first.position)).toBe(true);
+        const read = await store.readStream(stream);
+        if (!read.found) throw new Error('stream not found');
+        expect(read.events.slice(creates ? 0 : 1).map((event) => event.id)).toEqual(batch.map((event) => event.id));
+        expect(first).toEqual({ nextExpectedRevision: read.events.at(-1)?.revision, position: read.events.at(-1)?.position });
+      }, SLOW_TEST_MS);
+    });
+
+    describe('deleted streams', () => {
+      it.each<'soft' | 'hard'>(['soft', 'hard'])('a stream deleted (%s) reads as not found and refuses every append, writing nothing', async (how) => {
+        const stream = streamOf(`deleted-${how}`);
+        const stored = events(3);
+        await store.append(stream, stored, 'no_stream');
+        await (harness as EventStoreContractHarness).deleteStream(stream, how);
+        const headBefore = await store.headPosition();
+
+        expect(await store.readStream(stream)).toEqual({ found: false });
+        expect(await store.readStream(stream, { direction: 'backwards' })).toEqual({ found: false });
+        // A new start, a repeat of the last append, the revision it was at, and neither-nor.
+        const attempts: Array<[EventToAppend[], ExpectedRevision]> = [
+          [[anEvent()], 'no_stream'],
+          [stored, 'no_stream'],
+          [[anEvent()], 2n],
+          [[anEvent()], 'any'],
+          [[anEvent()], 'stream_exists'],
+        ];
+        for (const [batch, expected] of attempts) {
+          const refusal = await store.append(stream, batch, expected).then(
+            () => undefined,
+            (error: unknown) => error,
+          );
+          expect(refusal).toBeInstanceOf(StreamDeletedError);
+          expect(refusal).toMatchObject({ code: 'STREAM_DELETED', streamId: stream });
+        }
+
+        expect(await store.readStream(stream)).toEqual({ found: false });
+        expect(await store.headPosition()).toBe(headBefore);
+      }, SLOW_TEST_MS);
+
+      it('deleting one stream leaves the others alone', async () => {
+        const [kept, deleted] = [streamOf('kept'), streamOf('deleted')];
+        await store.append(kept, events(1), 'no_stream');
+        await store.append(deleted, events(1), 'no_stream');
+
+        await (harness as EventStoreContractHarness).deleteStream(deleted, 'soft');
+
+        await expect(store.append(kept, [anEvent()], 0n)).resolves.toMatchObject({ nextExpectedRevision: 1n });
+        const read = await store.readStream(kept);
+        expect(read.found && read.events).toHaveLength(2);
+      });
+    });
+
+    describe('append size', () => {
+      /** One event whose append measures exactly `size` (see appendSize). */
+      const eventOfSize = (stream: string, size: number): EventToAppend => {
+        const event = anEvent('Sized', { blob: '' });
+        const overhead = appendSize(serializeEvents(stream, [event]));
+        return { ...event, data: { blob: 'x'.repeat(size - overhead) } };
+      };
+
+      it('accepts an append of exactly 1 MiB, and refuses one byte more, or two halves over it, writing nothing', async () => {
+        const stream = streamOf('size');
+
+        await expect(store.append(stream, [eventOfSize(stream, MAX_APPEND_SIZE)], 'no_stream')).resolves.toMatchObject({ nextExpectedRevision: 0n });
+        const headBefore = await store.headPosition();
+        for (const batch of [
+          [eventOfSize(stream, MAX_APPEND_SIZE + 1)],
+          [eventOfSize(stream, MAX_APPEND_SIZE / 2), eventOfSize(stream, MAX_APPEND_SIZE / 2 + 1)],
+        ]) {
+          const refusal = await store.append(stream, batch, 0n).then(
+            () => undefined,
+            (error: unknown) => error,
+          );
+          expect(refusal).toBeInstanceOf(AppendTooLargeError);
+          expect(refusal).toMatchObject({ code: 'APPEND_TOO_LARGE', streamId: stream, maxSize: MAX_APPEND_SIZE });
+        }
+
+        expect(await store.headPosition()).toBe(headBefore);
+        const read = await store.readStream(stream);
+        expect(read.found && read.events).toHaveLength(1);
+      }, SLOW_TEST_MS);
+    });
+
+    describe('identity', () => {
+      it('has one identity, however many callers ask at once', async () => {
+        const identities = await Promise.all(Array.from({ length: 5 }, () => store.storeId()));
+
+        expect(identities[0]).toMatch(/^\S{16,}$/);
+        expect(new Set(identities).size).toBe(1);
+      });
+    });
+
     describe('closing and reopening', () => {
       it('close flushes pending appends and stops subscriptions; a reopened store has everything', async () => {
         const stream = streamOf('reopen');
@@ -597,6 +730,7 @@ export function describeEventStoreContract(
         const follower = new Follower(store, { filter: { streamPrefixes: [stream] } });
         await follower.untilEvents(3);
         const headBefore = await store.headPosition();
+        const identity = await store.storeId();
 
         const pending = store.append(stream, [anEvent()], 2n);
         await store.close();
@@ -607,8 +741,10 @@ export function describeEventStoreContract(
         expect(follower.errors[0]).toBeInstanceOf(EventStoreClosedError);
         await expect(store.append(stream, [anEvent()], 3n)).rejects.toBeInstanceOf(EventStoreClosedError);
         await expect(store.readStream(stream)).rejects.toBeInstanceOf(EventStoreClosedError);
+        await expect(store.storeId()).rejects.toBeInstanceOf(EventStoreClosedError);
         store = await (harness as EventStoreContractHarness).open();
 
+        expect(await store.storeId()).toBe(identity);
         const read = await store.readStream(stream);
         if (!read.found) throw new Error('stream not found after reopening');
         expect(read.events.map((event) => event.revision)).toEqual([0n, 1n, 2n, 3n]);

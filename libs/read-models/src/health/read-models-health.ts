@@ -7,8 +7,10 @@ export type ProjectionHealth = {
   checkpoint: number | null;
   /** Position of the store's last event; null when unknown or empty. */
   head: number | null;
-  /** Positions behind the head. */
+  /** Events stored after the checkpoint, counted up to 1,000 (1000 means at least that); null when unknown. */
   lag: number | null;
+  /** Milliseconds since the oldest event not yet applied was recorded; 0 when none; null when unknown. */
+  lagMs: number | null;
   state: ProjectionState;
   /** Where the projector runs: in this process, or in another one sharing DATA_DIR. */
   runs: 'inline' | 'elsewhere';

@@ -15,6 +15,10 @@ export type RebuildOptions = {
   onProgress?: (progress: ReplayProgress) => void;
   /** Aggregates kept in memory before they are written (see replay). */
   memoryBudget?: number;
+  /** The store's identity, recorded with the new checkpoints (see store-identity.ts). */
+  storeId?: string;
+  /** The checkpoints being served were made against another store: the new model need not catch up to them. */
+  servedModelIsForeign?: boolean;
 };
 
 export type RebuildResult = { projections: string[]; position: bigint | undefined; events: number; elapsedMs: number };
@@ -57,7 +61,7 @@ async function swap(targets: readonly ReplayTarget[], built: ReplayResult, optio
   db.exec('BEGIN IMMEDIATE');
   try {
     let { position, events } = built;
-    const served = highest(targets.map(({ projection }) => checkpoints.read(projection.name).position));
+    const served = options.servedModelIsForeign === true ? undefined : highest(targets.map(({ projection }) => checkpoints.read(projection.name).position));
     // Never swap in a model behind the one being served: a client may already have read past it.
     if (served !== undefined && (position === undefined || position < served)) {
       const tail = await replay({ db, store, targets, fromPosition: position, toPosition: served });
@@ -66,6 +70,7 @@ async function swap(targets: readonly ReplayTarget[], built: ReplayResult, optio
     }
     for (const { projection, tables } of targets) replaceTables(db, projection, tables);
     for (const { projection } of targets) checkpoints.replaceModel(projection.name, position);
+    if (options.storeId !== undefined) checkpoints.recordStoreId(options.storeId);
     db.exec('COMMIT');
     return { position, events };
   } catch (error) {

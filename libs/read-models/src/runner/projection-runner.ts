@@ -1,10 +1,11 @@
 // Runs one projection on the store's $all subscription: the model's rows and the checkpoint are
 // committed together, many events per transaction while catching up, one at a time when live.
-import { EventStoreClosedError, type EventStore, type RecordedEvent, type Subscription } from '#event-store';
+import { EventStoreClosedError, InvalidPositionError, type EventStore, type RecordedEvent, type Subscription } from '#event-store';
 import { Checkpoints, type ProjectionFailure, type ProjectionState } from '../checkpoints.js';
 import { createIndexes, createTables, liveTableNames, type Projection, type ProjectionWriter } from '../projection.js';
 import type { ReadModelDatabase } from '../read-model-database.js';
 import { silentLogger, type ReadModelsLogger } from '../read-models-logger.js';
+import { resetReadModel } from '../reset-read-model.js';
 
 export type ProjectionRunnerOptions = {
   /** Events per transaction while catching up. */
@@ -79,10 +80,15 @@ export class ProjectionRunner {
     return () => this.listeners.delete(listener);
   }
 
-  start(): void {
+  /** Starts; catching up begins once `when` resolves (ReadModels first makes sure the checkpoints are this store's). */
+  start(when: Promise<unknown> = Promise.resolve()): void {
     this.stopping = false;
     this.failure = undefined;
-    this.subscribe();
+    this.setState('catching-up');
+    const epoch = ++this.epoch;
+    void when.then(() => {
+      if (epoch === this.epoch && !this.stopping) this.subscribe();
+    });
   }
 
   async stop(): Promise<void> {
@@ -221,10 +227,25 @@ export class ProjectionRunner {
       this.setState('stopped');
       return;
     }
+    if (error instanceof InvalidPositionError) {
+      // The model holds events this store does not have (another store's, or a copy that went further).
+      this.logger.error(
+        { projection: this.name, err: error, checkpoint: this.checkpoint?.toString() ?? null },
+        "checkpoint is not a position of this event store's log; building the read model again from the first event",
+      );
+      void this.enqueue(() => this.rebuildFromStart());
+      return;
+    }
     this.logger.error({ projection: this.name, err: error }, 'subscription dropped; subscribing again');
     this.retry = setTimeout(() => {
       if (!this.stopping && this.state !== 'failed') void this.enqueue(() => this.replaceSubscription());
     }, resubscribeMs);
+  }
+
+  private rebuildFromStart(): void {
+    if (this.stopping || this.state === 'failed') return;
+    this.db.transaction(() => resetReadModel(this.db, this.projection, this.checkpoints)).immediate();
+    this.replaceSubscription();
   }
 
   private replaceSubscription(): void {

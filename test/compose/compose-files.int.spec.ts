@@ -1,0 +1,132 @@
+// The compose files, validated by a real compose client (Debian's docker-compose; scripts/test.sh installs
+// it) since no container engine runs here: each must resolve (`docker-compose config`), and the scale-out
+// file must hold the topology docs/scale-out.md describes.
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from '@jest/globals';
+import { parse } from 'yaml';
+import { eventStoreConnectionStringProblems } from '#config';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const sessionSecret = 'a'.repeat(64);
+
+type Service = {
+  image?: string;
+  command?: string[];
+  environment?: Record<string, string>;
+  depends_on?: Record<string, { condition: string }>;
+  healthcheck?: { test: string[] };
+  networks?: Record<string, { ipv4_address?: string } | null>;
+  ports?: Array<string | { published: string | number; target: number }>;
+  volumes?: Array<string | { source?: string; target: string }>;
+};
+type ComposeConfig = { services: Record<string, Service> };
+
+/** `docker-compose -f <file> config`: exit status, output and errors. */
+function composeConfig(file: string, environment: Record<string, string> = {}) {
+  const result = spawnSync('docker-compose', ['-f', file, 'config'], {
+    cwd: root,
+    encoding: 'utf8',
+    env: { ...process.env, SESSION_SECRET: '', ...environment },
+  });
+  if (result.error !== undefined) {
+    throw new Error(`docker-compose is needed to validate the compose files (Debian: apt-get install docker-compose; scripts/test.sh installs it): ${result.error.message}`);
+  }
+  return { status: result.status, config: result.status === 0 ? (parse(result.stdout) as ComposeConfig) : undefined, errors: result.stderr };
+}
+
+function resolved(file: string, environment: Record<string, string> = {}): ComposeConfig {
+  const { status, config, errors } = composeConfig(file, environment);
+  if (status !== 0 || config === undefined) throw new Error(`docker-compose config -f ${file} failed:\n${errors}`);
+  return config;
+}
+
+const volumeTargets = (service: Service): string[] =>
+  (service.volumes ?? []).map((volume) => (typeof volume === 'string' ? (volume.split(':')[1] ?? '') : volume.target));
+
+describe('docker-compose.yml (one EventStoreDB node and Chorus)', () => {
+  it('resolves, and points Chorus at the node with a connection string Chorus accepts', () => {
+    const { services } = resolved('docker-compose.yml');
+
+    expect(services.eventstore?.environment).toMatchObject({ EVENTSTORE_INSECURE: 'true', EVENTSTORE_CLUSTER_SIZE: '1' });
+    expect(services.eventstore?.healthcheck?.test.join(' ')).toContain('/health/live');
+    expect(eventStoreConnectionStringProblems(services.chorus?.environment?.EVENTSTORE_CONNECTION_STRING ?? '')).toEqual([]);
+    expect(services.chorus?.depends_on?.eventstore).toEqual({ condition: 'service_healthy' });
+  });
+});
+
+describe('docker-compose.scale-out.yml', () => {
+  const file = 'docker-compose.scale-out.yml';
+
+  it('will not start without a session secret shared by every node', () => {
+    const { status, errors } = composeConfig(file);
+
+    expect(status).not.toBe(0);
+    expect(errors).toContain('SESSION_SECRET');
+  });
+
+  it('runs a three-node EventStoreDB cluster, insecure, found through gossip seeds, each with a health check', () => {
+    const { services } = resolved(file, { SESSION_SECRET: sessionSecret });
+    const nodes = ['eventstore-1', 'eventstore-2', 'eventstore-3'];
+    const addressOf = (node: string) => services[node]?.networks?.chorus?.ipv4_address;
+
+    for (const node of nodes) {
+      const service = services[node] as Service;
+      expect(service.image).toBe('eventstore/eventstore:24.10');
+      expect(service.environment).toMatchObject({
+        EVENTSTORE_CLUSTER_SIZE: '3',
+        EVENTSTORE_INSECURE: 'true',
+        EVENTSTORE_DISCOVER_VIA_DNS: 'false',
+        EVENTSTORE_NODE_IP: addressOf(node),
+        EVENTSTORE_REPLICATION_IP: addressOf(node),
+      });
+      const seeds = (service.environment?.EVENTSTORE_GOSSIP_SEED ?? '').split(',');
+      expect(seeds.sort()).toEqual(nodes.filter((other) => other !== node).map((other) => `${addressOf(other)}:2113`).sort());
+      expect(service.healthcheck?.test.join(' ')).toContain('http://localhost:2113/health/live');
+      expect(volumeTargets(service)).toContain('/var/lib/eventstore');
+    }
+    expect(new Set(nodes.map(addressOf)).size).toBe(3);
+  });
+
+  it('runs two API nodes that only read the read models, and one projector, sharing one DATA_DIR and one session secret', () => {
+    const { services } = resolved(file, { SESSION_SECRET: sessionSecret });
+    const [api1, api2, projector] = [services['api-1'], services['api-2'], services.projector] as Service[];
+
+    for (const api of [api1, api2] as Service[]) {
+      expect(api.command).toEqual(['node', 'dist/apps/api/src/main.js']);
+      expect(api.environment).toMatchObject({ PROJECTIONS: 'off', HOST: '0.0.0.0', PORT: '3000', SESSION_SECRET: sessionSecret, DATA_DIR: '/data' });
+      expect(api.healthcheck?.test.join(' ')).toContain('http://localhost:3000/health');
+      for (const node of ['eventstore-1', 'eventstore-2', 'eventstore-3']) expect(api.depends_on?.[node]).toEqual({ condition: 'service_healthy' });
+    }
+    expect(projector?.command).toEqual(['node', 'bin/chorus.js', 'projector:run']);
+    expect(projector?.environment?.PROJECTIONS).toBeUndefined();
+    for (const service of [api1, api2, projector] as Service[]) {
+      expect(service.environment).toMatchObject({ NODE_ENV: 'production', SESSION_SECRET: sessionSecret, DATA_DIR: '/data', PUBLIC_URL: 'http://localhost:8080' });
+      const connectionString = service.environment?.EVENTSTORE_CONNECTION_STRING ?? '';
+      expect(eventStoreConnectionStringProblems(connectionString)).toEqual([]);
+      expect(connectionString).toMatch(/^esdb:\/\/eventstore-1:2113,eventstore-2:2113,eventstore-3:2113\?/);
+      expect(volumeTargets(service)).toContain('/data');
+      expect(service.depends_on?.build).toEqual({ condition: 'service_completed_successfully' });
+    }
+  });
+
+  it('puts a reverse proxy in front of both API nodes, on the origin the nodes believe they are served from', () => {
+    const { services } = resolved(file, { SESSION_SECRET: sessionSecret });
+    const proxy = services.proxy as Service;
+    const nginxConf = readFileSync(join(root, 'deploy/scale-out/nginx.conf'), 'utf8').replace(/#.*$/gm, '');
+
+    expect(proxy.image).toMatch(/^nginx:/);
+    expect(volumeTargets(proxy)).toContain('/etc/nginx/conf.d/default.conf');
+    expect(proxy.depends_on).toEqual({ 'api-1': { condition: 'service_healthy' }, 'api-2': { condition: 'service_healthy' } });
+    expect(proxy.healthcheck?.test.join(' ')).toContain('/health');
+    const published = (proxy.ports ?? []).map((port) => (typeof port === 'string' ? port.split(':')[0] : String(port.published)));
+    expect(published.map((port) => `http://localhost:${port}`)).toContain(services['api-1']?.environment?.PUBLIC_URL);
+    expect(nginxConf).toMatch(/server api-1:3000\b/);
+    expect(nginxConf).toMatch(/server api-2:3000\b/);
+    expect(nginxConf).toContain('proxy_pass http://chorus_api;');
+    // Any node answers any session: no affinity.
+    expect(nginxConf).not.toMatch(/\b(ip_hash|hash|sticky)\b/);
+  });
+});
