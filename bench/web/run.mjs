@@ -184,6 +184,11 @@ Query (which needs more of \`@reduxjs/toolkit\` than the sign-in slices do) and 
 middleware about 0.7 kB. Plain thunks instead of RTK Query would save most of the 2.3 kB at the price of
 hand-written caching and invalidation; with the login page at 98 % of its budget we kept RTK Query.
 
+Watch the number of chunks the login page loads: importing one more sign-in component from a lazy chunk
+(issue 17's \`BackToLogIn\` on the invitation page) once made rolldown move the shared modules out of the
+entry into a chunk of their own, and the two files compressed 1.2 kB worse (99.6 kB). The invitation page
+therefore keeps its own way back (a "Back to log in" button on a spent link) rather than that import.
+
 ## Lighthouse
 \`node bench/web/lighthouse.mjs\` (after \`npm run build\`) audits the login page served by the real server
 in Debian's Chromium with Lighthouse 12 (run through npx, not a project dependency) and writes its

@@ -4,7 +4,6 @@ import { useAppDispatch } from '../../../app/hooks';
 import type { Problem } from '../../../api/contract';
 import { problemOf } from '../../../api/problem';
 import { refusalMessage } from '../../../api/refusals';
-import { BackToLogIn } from '../../../components/layout/back-to-log-in';
 import { ScreenHeader } from '../../../components/layout/screen-header';
 import { Button } from '../../../components/ui/button';
 import { FormAlert } from '../../../components/ui/form-alert';
@@ -91,7 +90,6 @@ export function AcceptInvitation({ token, productName }: { token: string; produc
           Join {details.organizationName}
         </Button>
       </form>
-      <BackToLogIn />
     </>
   );
 }
