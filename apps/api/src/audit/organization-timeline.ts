@@ -9,7 +9,7 @@ import { actorInWords } from './actor-in-words.js';
 import { ApiKeyNames } from './api-key-names.js';
 import { billingEventSentence } from './billing-event-sentence.js';
 import { organizationNotFound } from './organization-history.js';
-import { actorOf, apiKeyIdsOf, timelineEntry, type TimelineEntry } from './timeline-entry.js';
+import { apiKeyIdsOf, timelineEntry, type TimelineEntry } from './timeline-entry.js';
 import { jsonSafe } from '../organizations/command-result.js';
 
 export const DEFAULT_TIMELINE_PAGE_SIZE = 50;
