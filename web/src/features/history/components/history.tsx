@@ -1,7 +1,7 @@
 // The audit explorer (CONSOLE.md, History): the timeline in words, filtered and paged by the server;
 // beside it what the selected event changed, the state "As of" an instant, or a correlation; below,
 // usage against the limit over time; and the whole history as a download.
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import type { Organization, Position } from '../../../api/contract';
 import { problemOf } from '../../../api/problem';
 import { refusalMessage } from '../../../api/refusals';
@@ -44,6 +44,13 @@ export function History({ organization }: { organization: Organization }) {
   const choices = useGetHistoryFiltersQuery(organization.id);
   const usage = useGetUsageSeriesQuery(organization.id);
   const page = timeline.currentData;
+  const details = useRef<HTMLDivElement>(null);
+
+  // On a narrow screen the details are below the timeline: bring them into view when something is chosen.
+  const show = (next: Shown) => {
+    setShown(next);
+    if (window.matchMedia?.('(max-width: 1024px)').matches) requestAnimationFrame(() => details.current?.scrollIntoView({ block: 'start' }));
+  };
 
   const applyFilter = (next: TimelineFilter) => {
     setFilter(next);
@@ -55,7 +62,7 @@ export function History({ organization }: { organization: Organization }) {
     const instant = instantOfLocalInput(asOfInput);
     if (instant === undefined) return setAsOfMessage('Enter a date and time.');
     setAsOfMessage('');
-    setShown({ kind: 'asOf', instant });
+    show({ kind: 'asOf', instant });
   };
 
   return (
@@ -81,8 +88,8 @@ export function History({ organization }: { organization: Organization }) {
             <Timeline
               entries={page.entries}
               selected={shown?.kind === 'event' ? shown.revision : undefined}
-              onSelect={(entry) => setShown({ kind: 'event', revision: entry.revision })}
-              onOpenCorrelation={(correlationId) => setShown({ kind: 'correlation', correlationId })}
+              onSelect={(entry) => show({ kind: 'event', revision: entry.revision })}
+              onOpenCorrelation={(correlationId) => show({ kind: 'correlation', correlationId })}
             />
           )}
           <nav className="history-pager" aria-label="Pages of events">
@@ -113,12 +120,14 @@ export function History({ organization }: { organization: Organization }) {
               </p>
             </form>
           </Section>
-          <Section title={detailsTitle(shown)} className="history-layout__details">
+          <div ref={details} className="history-layout__details">
+          <Section title={detailsTitle(shown)}>
             {shown === undefined && <p className="muted">Select an event, open a correlation id, or choose an instant.</p>}
             {shown?.kind === 'event' && <EventDetails organizationId={organization.id} revision={shown.revision} />}
             {shown?.kind === 'asOf' && <StateAsOf organizationId={organization.id} instant={shown.instant} />}
             {shown?.kind === 'correlation' && <Correlation organizationId={organization.id} correlationId={shown.correlationId} />}
           </Section>
+          </div>
         </div>
       </div>
       <Section title="Usage against the limit" description="Users and content sections in use after each change, against the effective limit then.">

@@ -21,6 +21,7 @@ export function StateAsOf({ organizationId, instant }: { organizationId: string;
           <p className="row__detail">
             The last event by then: revision {String(data.entry.revision)}, {data.entry.description} (<EventTime at={data.entry.recordedAt} />).
           </p>
+          <h3 className="history-details__heading">State then</h3>
           <StateSummary state={data.state} label={`State as of ${formatLocalTime(instant)}`} />
         </>
       )}
