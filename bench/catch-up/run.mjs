@@ -5,10 +5,10 @@
 // points at another build (e.g. of an older commit) to compare.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { builtServerEnvironment, freePort } from '../support/built-server.mjs';
 import { generateEventLog } from '../support/event-log.mjs';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -20,31 +20,11 @@ const serverMain = path.resolve(root, values.server ?? 'dist/apps/api/src/main.j
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
 function startServer(dataDir, port) {
   const child = spawn(process.execPath, [serverMain], {
     cwd: root,
     stdio: ['ignore', 'ignore', 'pipe'],
-    env: {
-      ...process.env,
-      NODE_ENV: 'development',
-      DATA_DIR: dataDir,
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      SEED_DEMO: 'false',
-      LOG_LEVEL: 'warn',
-      EVENTSTORE_CONNECTION_STRING: '',
-    },
+    env: builtServerEnvironment(dataDir, port),
   });
   let stderr = '';
   child.stderr.on('data', (chunk) => (stderr += chunk));

@@ -84,7 +84,7 @@ function explorer() {
       return reads(request);
     },
   });
-  return { network, ...renderWithProviders(<AppRoutes />, { route: '/app/orgs/acme/history', network }) };
+  return renderWithProviders(<AppRoutes />, { route: '/app/orgs/acme/history', network });
 }
 
 describe('the history page', () => {

@@ -1,0 +1,25 @@
+// The built server (`dist/apps/api/src/main.js`) as its own process for the benches: a free port, and
+// the environment it starts with (embedded SQLite store in `dataDir`, projections inline, no demo data).
+import net from 'node:net';
+
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+export const builtServerEnvironment = (dataDir, port) => ({
+  ...process.env,
+  NODE_ENV: 'development',
+  DATA_DIR: dataDir,
+  HOST: '127.0.0.1',
+  PORT: String(port),
+  SEED_DEMO: 'false',
+  LOG_LEVEL: 'warn',
+  EVENTSTORE_CONNECTION_STRING: '',
+});
