@@ -9,7 +9,6 @@ import {
   type ExistingOrganization,
   type Member,
   type MemberRole,
-  type OrganizationState,
   type OrganizationView,
   type PlanCatalogue,
 } from '#domain';
