@@ -75,7 +75,7 @@ export type NotificationRecipients = { organizationId: string; recipients: Omit<
 /** Every command's answer (API.md): where the change was recorded, for reading it back. */
 export type CommandAnswer = { id: string; revision: Position; position: Position };
 
-export type SignInMethod = 'password' | 'google' | 'invitation';
+export type SignInMethod = 'password' | 'google' | 'invitation' | 'sso';
 export type AccountSession = {
   id: string;
   method: SignInMethod;
