@@ -58,8 +58,8 @@ export function Sso({ organization, role }: { organization: Organization; role: 
               title="Provider settings"
               description={settings === null ? 'Single sign-on is off.' : `Single sign-on is on for ${settings.domains.join(', ')}${settings.enforce ? ', and required' : ''}.`}
             >
-              {/* Keyed by the saved settings: a change saved elsewhere starts the form afresh. */}
-              <SsoForm key={JSON.stringify(settings)} organization={organization} settings={settings} />
+              {/* Not keyed by the settings: saving re-reads them, and the form keeps its status and what was typed. */}
+              <SsoForm organization={organization} settings={settings} />
             </Section>
             {settings !== null && <TurnOff organization={organization} domains={settings.domains} />}
           </>
