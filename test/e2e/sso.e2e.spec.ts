@@ -275,8 +275,12 @@ describe('GET /auth/sso/:orgId and the callback', () => {
     await victim.open(`/auth/sso/${acme}`);
     const started = await browser().open(`/auth/sso/${acme}`);
     const authorized = await fetch(started.location ?? '', { redirect: 'manual' });
+    const stateRefusals = () => app.logs.filter((line) => line.reason === 'state').length;
+    const refusedBefore = stateRefusals();
     const swapped = await victim.open(onApp(authorized.headers.get('location') ?? ''));
     expect(swapped.location).toBe(ssoFailed);
+    // Refused for its state, before anything is asked of the provider (PKCE would refuse it there too).
+    expect(stateRefusals()).toBe(refusedBefore + 1);
     expect(victim.cookie('chorus_session')).toBeUndefined();
     // A state that was never sent, and no state at all.
     const tampered = new URL(callback);
