@@ -2,13 +2,12 @@
 // id_token verified by openid-client, then the person: a member signs in; someone of a verified domain who
 // is not a member yet is added as `member` through the organization's own command path (AddMember, so the
 // users limit applies and the add is audited), and registered without a password when they have no account.
-import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { Configuration } from 'openid-client';
 import { CONFIG, type Config } from '#config';
 import { DomainError, hasSsoPlan, ssoDomainOf, type ExistingOrganization, type PlanCatalogue } from '#domain';
-import { eventMetadata, EVENT_STORE, type CommandContext, type EventStore } from '#event-store';
+import { eventMetadata, EVENT_STORE, handleCommand, type CommandContext, type EventStore, type FoldedStream, type FoldedStreamCache } from '#event-store';
 import { IdentityError, OidcProviderError, type Identity, type OpenedSession, type SsoSignOnChecks } from '#identity';
 import { IDENTITY } from '../auth/identity.provider.js';
 import { AddMemberCommand } from '../organizations/commands/add-member.command.js';
@@ -40,9 +39,35 @@ class FailureBudget {
   }
 }
 
+/**
+ * Where each organization's sign-on failure stream stands on this node (nothing is folded: a failure is
+ * recorded whatever came before), so recording one reads only the events after it. Bounded in keys.
+ */
+class FailureStreamHeads implements FoldedStreamCache<null> {
+  private readonly heads = new Map<string, FoldedStream<null>>();
+
+  constructor(private readonly maxKeys = 10_000) {}
+
+  get(streamId: string): FoldedStream<null> | undefined {
+    return this.heads.get(streamId);
+  }
+
+  remember(streamId: string, folded: FoldedStream<null>): void {
+    const current = this.heads.get(streamId);
+    if (current !== undefined && current.revision >= folded.revision) return;
+    if (current === undefined && this.heads.size >= this.maxKeys) this.heads.clear();
+    this.heads.set(streamId, folded);
+  }
+
+  forget(streamId: string): void {
+    this.heads.delete(streamId);
+  }
+}
+
 @Injectable()
 export class SsoSignOn {
   private readonly failureBudget = new FailureBudget(30);
+  private readonly failureHeads = new FailureStreamHeads();
 
   constructor(
     @Inject(CONFIG) private readonly config: Config,
@@ -96,7 +121,12 @@ export class SsoSignOn {
     const { state } = await this.organizations.load(organizationId);
     if (!state.exists || !this.failureBudget.take(organizationId, Date.now())) return false;
     const event: SsoSignOnFailed = { type: 'SsoSignOnFailed', data: { reason: failure.reason, detail: failure.detail.slice(0, 500), ...failure.who } };
-    await this.store.append(ssoSignOnStream(organizationId), [{ id: randomUUID(), ...event, metadata: eventMetadata(context, 'SignOnWithSso') }], 'any');
+    await handleCommand(this.store, ssoSignOnStream(organizationId), () => [event], {
+      initialState: null,
+      evolve: () => null,
+      cache: this.failureHeads,
+      metadata: eventMetadata(context, 'SignOnWithSso'),
+    });
     return true;
   }
 
