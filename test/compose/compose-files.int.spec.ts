@@ -11,6 +11,7 @@ import { eventStoreConnectionStringProblems } from '#config';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const sessionSecret = 'a'.repeat(64);
+const ssoSecretKeys = `k1:${Buffer.alloc(32, 7).toString('base64')}`;
 
 type Service = {
   image?: string;
@@ -29,7 +30,7 @@ function composeConfig(file: string, environment: Record<string, string> = {}) {
   const result = spawnSync('docker-compose', ['-f', file, 'config'], {
     cwd: root,
     encoding: 'utf8',
-    env: { ...process.env, SESSION_SECRET: '', ...environment },
+    env: { ...process.env, SESSION_SECRET: '', SSO_SECRET_KEYS: '', ...environment },
   });
   if (result.error !== undefined) {
     throw new Error(`docker-compose is needed to validate the compose files (Debian: apt-get install docker-compose; scripts/test.sh installs it): ${result.error.message}`);
@@ -67,8 +68,17 @@ describe('docker-compose.scale-out.yml', () => {
     expect(errors).toContain('SESSION_SECRET');
   });
 
+  it('will not start without the keys that seal SSO client secrets, the same on every node', () => {
+    const { status, errors } = composeConfig(file, { SESSION_SECRET: sessionSecret });
+
+    expect(status).not.toBe(0);
+    expect(errors).toContain('SSO_SECRET_KEYS');
+    const { services } = resolved(file, { SESSION_SECRET: sessionSecret, SSO_SECRET_KEYS: ssoSecretKeys });
+    for (const name of ['api-1', 'api-2', 'projector']) expect(services[name]?.environment?.SSO_SECRET_KEYS).toBe(ssoSecretKeys);
+  });
+
   it('runs a three-node EventStoreDB cluster, insecure, found through gossip seeds, each with a health check', () => {
-    const { services } = resolved(file, { SESSION_SECRET: sessionSecret });
+    const { services } = resolved(file, { SESSION_SECRET: sessionSecret, SSO_SECRET_KEYS: ssoSecretKeys });
     const nodes = ['eventstore-1', 'eventstore-2', 'eventstore-3'];
     const addressOf = (node: string) => services[node]?.networks?.chorus?.ipv4_address;
 
@@ -91,7 +101,7 @@ describe('docker-compose.scale-out.yml', () => {
   });
 
   it('runs two API nodes that only read the read models, and one projector, sharing one DATA_DIR and one session secret', () => {
-    const { services } = resolved(file, { SESSION_SECRET: sessionSecret });
+    const { services } = resolved(file, { SESSION_SECRET: sessionSecret, SSO_SECRET_KEYS: ssoSecretKeys });
     const [api1, api2, projector] = [services['api-1'], services['api-2'], services.projector] as Service[];
 
     for (const api of [api1, api2] as Service[]) {
@@ -113,7 +123,7 @@ describe('docker-compose.scale-out.yml', () => {
   });
 
   it('puts a reverse proxy in front of both API nodes, on the origin the nodes believe they are served from', () => {
-    const { services } = resolved(file, { SESSION_SECRET: sessionSecret });
+    const { services } = resolved(file, { SESSION_SECRET: sessionSecret, SSO_SECRET_KEYS: ssoSecretKeys });
     const proxy = services.proxy as Service;
     const nginxConf = readFileSync(join(root, 'deploy/scale-out/nginx.conf'), 'utf8').replace(/#.*$/gm, '');
 

@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import { organizationStream } from '#domain';
 import { openEventStore } from '#event-store';
 import { httpClient } from '../support/http-client.js';
+import { IdentityProvider } from '../support/identity-provider.js';
 import { startApp } from '../support/start-app.js';
 
 const root = resolve(import.meta.dirname, '..', '..');
@@ -15,14 +16,15 @@ let dataDir: string;
 
 type Run = { code: number | null; stdout: string; stderr: string };
 
-function chorus(args: string[], environment: Record<string, string> = {}): Promise<Run> {
+function chorus(args: string[], environment: Record<string, string> = {}, input?: string): Promise<Run> {
   return new Promise((done) => {
-    execFile(
+    const child = execFile(
       process.execPath,
       [bin, ...args],
       { cwd: root, env: { PATH: process.env.PATH, NODE_ENV: 'test', SEED_DEMO: 'false', DATA_DIR: dataDir, ...environment } },
       (error, stdout, stderr) => done({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : null, stdout, stderr }),
     );
+    if (input !== undefined) child.stdin?.end(input);
   });
 }
 
@@ -148,6 +150,53 @@ describe('api-key:create', () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('VALIDATION_FAILED');
     expect(run.stderr).toContain('everything');
+  });
+});
+
+describe('org:sso', () => {
+  const secret = 'cli-client-secret-5d1e9c';
+  let idp: IdentityProvider;
+  beforeAll(async () => {
+    idp = await IdentityProvider.start();
+    await chorus(['org:create', '--name', 'Initrode', '--id', 'initrode']);
+    await chorus(['org:plan', 'initrode', '--line', 'classic', '--plan', 'enterprise']);
+  });
+  afterAll(() => idp.stop());
+
+  it('sets single sign-on with the secret read from standard input, sealed in the event and printed nowhere', async () => {
+    const run = await chorus(['org:sso', 'initrode', '--issuer', idp.issuer, '--client-id', 'initrode', '--client-secret', '-', '--domains', 'initrode.example, b.initrode.example', '--enforce', '--json'], {}, `${secret}\n`);
+
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(run.stdout)).toEqual({ id: 'initrode', revision: expect.any(Number), position: expect.any(Number) });
+    const configured = (await recordedEvents('initrode')).at(-1);
+    expect(configured).toMatchObject({
+      type: 'SsoConfigured',
+      data: { issuer: idp.issuer, clientId: 'initrode', domains: ['initrode.example', 'b.initrode.example'], enforce: true, clientSecret: expect.stringMatching(/^v1\.derived\./) },
+      metadata: { actor: 'cli', cliCommand: 'org:sso' },
+    });
+    expect(JSON.stringify({ data: configured?.data, metadata: configured?.metadata })).not.toContain(secret);
+    expect(run.stdout).not.toContain(secret);
+  });
+
+  it('exits 1 with SSO_DISCOVERY_FAILED for an issuer that is no OpenID provider', async () => {
+    const run = await chorus(['org:sso', 'initrode', '--issuer', 'http://127.0.0.1:9/nothing', '--client-id', 'x', '--client-secret', secret, '--domains', 'initrode.example']);
+
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('SSO_DISCOVERY_FAILED');
+    expect(run.stderr).not.toContain(secret);
+  });
+
+  it('exits 2 with usage when --issuer is missing, or --disable comes with settings', async () => {
+    expect((await chorus(['org:sso', 'initrode', '--client-id', 'x', '--domains', 'initrode.example'])).code).toBe(2);
+    expect((await chorus(['org:sso', 'initrode', '--disable', '--enforce'])).code).toBe(2);
+  });
+
+  it('turns it off with --disable', async () => {
+    const run = await chorus(['org:sso', 'initrode', '--disable']);
+
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('Single sign-on is off for initrode');
+    expect((await recordedEvents('initrode')).at(-1)?.type).toBe('SsoDisabled');
   });
 });
 

@@ -14,6 +14,7 @@ import { LoggingModule } from './logging/logging.module.js';
 import { OrganizationsModule } from './organizations/organizations.module.js';
 import { PlanCatalogueModule } from './plans/plan-catalogue.module.js';
 import { ReadModelsModule } from './read-models/read-models.module.js';
+import { SsoModule } from './sso/sso.module.js';
 import type { RunMode } from './run-mode.js';
 import { WebModule } from './web/web.module.js';
 
@@ -38,6 +39,7 @@ export class AppModule {
         BillingModule,
         AuditModule,
         AuthModule,
+        SsoModule,
         WebModule,
         DemoModule,
       ],

@@ -23,6 +23,12 @@ export { assignPlanRequest, createOrganizationRequest } from './organizations/or
 export { OrganizationStateCache } from './organizations/organization-state-cache.js';
 export { Organizations } from './organizations/organizations.js';
 
+// Enterprise single sign-on.
+export { ConfigureSsoCommand } from './sso/configure-sso.command.js';
+export { configureSsoRequest, type ConfigureSsoRequest } from './sso/sso-requests.js';
+export { ssoSignOnStream, type SsoFailureReason } from './sso/sso-sign-on-failures.js';
+export { ssoDomainStreamPrefix } from './sso/sso-domain-claims.js';
+
 // Access.
 export { ApiKeys, type CreatedApiKey } from './access/api-keys/api-keys.service.js';
 export type { ApiKeyScope } from './access/api-keys/api-key-scopes.js';

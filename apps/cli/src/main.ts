@@ -9,6 +9,7 @@ import { registerBillingSignCommand } from './commands/billing-sign.command.js';
 import { registerOrgCreateCommand } from './commands/org-create.command.js';
 import { registerOrgHistoryCommand } from './commands/org-history.command.js';
 import { registerOrgPlanCommand } from './commands/org-plan.command.js';
+import { registerOrgSsoCommand } from './commands/org-sso.command.js';
 import { registerOrgStateCommand } from './commands/org-state.command.js';
 import { registerProjectionsRebuildCommand } from './commands/projections-rebuild.command.js';
 import { registerProjectionsVerifyCommand } from './commands/projections-verify.command.js';
@@ -35,6 +36,7 @@ const program = new Command('chorus')
 
 registerOrgCreateCommand(program, getContext);
 registerOrgPlanCommand(program, getContext);
+registerOrgSsoCommand(program, getContext);
 registerApiKeyCreateCommand(program, getContext);
 registerOrgHistoryCommand(program, getContext);
 registerOrgStateCommand(program, getContext);

@@ -36,6 +36,7 @@ const domainStatus: Record<DomainErrorCode, number> = {
   INVALID_QUANTITY: 409,
   LAST_OWNER: 409,
   FORBIDDEN: 403,
+  ENTERPRISE_PLAN_REQUIRED: 409,
 };
 
 const domainTitle: Record<DomainErrorCode, string> = {
@@ -50,6 +51,7 @@ const domainTitle: Record<DomainErrorCode, string> = {
   INVALID_QUANTITY: 'The quantity is not possible',
   LAST_OWNER: 'The last owner cannot leave',
   FORBIDDEN: 'Not allowed',
+  ENTERPRISE_PLAN_REQUIRED: 'An enterprise plan is required',
 };
 
 const identityStatus: Record<IdentityErrorCode, number> = {

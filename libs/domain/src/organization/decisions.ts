@@ -12,8 +12,10 @@ import { assignPlan } from './decisions/assign-plan.js';
 import { cancelAddOn } from './decisions/cancel-add-on.js';
 import { changeMemberRole } from './decisions/change-member-role.js';
 import { configureLimits } from './decisions/configure-limits.js';
+import { configureSso } from './decisions/configure-sso.js';
 import { createOrganization } from './decisions/create-organization.js';
 import { disableChorus } from './decisions/disable-chorus.js';
+import { disableSso } from './decisions/disable-sso.js';
 import { enableChorus } from './decisions/enable-chorus.js';
 import { purchaseAddOn } from './decisions/purchase-add-on.js';
 import { removeMember } from './decisions/remove-member.js';
@@ -62,4 +64,6 @@ export const decisions = byCommandType({
   RemoveQualityAssuranceDomain: onExisting(removeQualityAssuranceDomain),
   AddWebAnalyticsDomain: onExisting(addWebAnalyticsDomain),
   RemoveWebAnalyticsDomain: onExisting(removeWebAnalyticsDomain),
+  ConfigureSso: onExisting(configureSso),
+  DisableSso: onExisting(disableSso),
 });

@@ -9,12 +9,12 @@ import {
   type ExistingOrganization,
   type Member,
   type MemberRole,
-  type OrganizationState,
   type OrganizationView,
   type PlanCatalogue,
 } from '#domain';
 import type { ReadModelDatabase } from '../read-model-database.js';
 import { membershipsTable, organizationsTable } from './organization.tables.js';
+import { storedOrganizationState } from './stored-organization-state.js';
 
 export type OrganizationReadModel = {
   view: OrganizationView;
@@ -53,7 +53,7 @@ export class OrganizationQueries {
     const row = this.selectState.get(id);
     if (row === undefined) return undefined;
     // Only existing organizations are stored (the projection refuses any other fold).
-    const state = JSON.parse(row.state) as ExistingOrganization;
+    const state = storedOrganizationState(row.state) as ExistingOrganization;
     return { view: organizationView(state, this.catalogue), position: row.position, revision: row.revision };
   }
 
@@ -61,7 +61,7 @@ export class OrganizationQueries {
   getNotificationRecipients(id: string): NotificationRecipients | undefined {
     const row = this.selectState.get(id);
     if (row === undefined) return undefined;
-    return { recipients: notificationRecipients(JSON.parse(row.state) as OrganizationState), position: row.position };
+    return { recipients: notificationRecipients(storedOrganizationState(row.state)), position: row.position };
   }
 
   organizationsOfUser(userId: string): Membership[] {
