@@ -73,6 +73,7 @@ describe('rebuild and verify', () => {
         projection: 'correlations',
         tables: [{ table: 'event_correlations', rowsAre: 'events indexed by correlation id', stored: correlations?.length, rebuilt: correlations?.length }],
       },
+      { projection: 'sign-ins', tables: [{ table: 'first_sign_ins', rowsAre: 'users who have signed in', stored: 0, rebuilt: 0 }] },
     ]);
     expect(organizations).toHaveLength(20);
     expect(correlations).toHaveLength(80);
