@@ -11,6 +11,7 @@ import { DemoModule } from './demo/demo.module.js';
 import { EventStoreModule } from './event-store/event-store.module.js';
 import { HttpModule } from './http/http.module.js';
 import { LoggingModule } from './logging/logging.module.js';
+import { MetricsModule } from './metrics/metrics.module.js';
 import { OrganizationsModule } from './organizations/organizations.module.js';
 import { PlanCatalogueModule } from './plans/plan-catalogue.module.js';
 import { ReadModelsModule } from './read-models/read-models.module.js';
@@ -35,6 +36,7 @@ export class AppModule {
         AccessModule,
         OrganizationsModule,
         ReadModelsModule,
+        MetricsModule,
         BillingModule,
         AuditModule,
         AuthModule,
