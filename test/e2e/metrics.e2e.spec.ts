@@ -152,7 +152,8 @@ describe('who may read /metrics', () => {
     });
 
     it('refuses a scrape without the token or with another one, even from loopback (401)', async () => {
-      for (const headers of [{}, { authorization: 'Bearer a-metrics-token-of-some-lengtH' }, { authorization: `Basic ${token}` }, { authorization: `Bearer ${token}x` }]) {
+      const attempts: Record<string, string>[] = [{}, { authorization: 'Bearer a-metrics-token-of-some-lengtH' }, { authorization: `Basic ${token}` }, { authorization: `Bearer ${token}x` }];
+      for (const headers of attempts) {
         const answer = await httpClient(guarded.baseUrl).get('/metrics', { headers });
         expect(answer.status).toBe(401);
         expect(answer.body).toMatchObject({ code: 'UNAUTHENTICATED' });
