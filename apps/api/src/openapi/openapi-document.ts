@@ -53,8 +53,9 @@ function statusText(status: number): string {
 
 function accessText(route: ControllerRoute): string | undefined {
   if (route.access === undefined) return undefined;
-  const members = route.access.members === undefined ? 'API keys only' : `signed-in ${route.access.members.join(', ')}s of the organization`;
-  return `Access: an API key with the scope \`${route.access.scope}\`, or ${members}.`;
+  const key = `an API key with the scope \`${route.access.scope}\``;
+  if (route.access.members === undefined) return `Access: ${key} (not open to signed-in users).`;
+  return `Access: ${key}, or a signed-in ${route.access.members.join(', ')} of the organization.`;
 }
 
 function operationOf(route: ControllerRoute, text: OperationText): OpenApiOperation {
