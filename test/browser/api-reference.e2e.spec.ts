@@ -39,9 +39,9 @@ describe('the API reference page', () => {
     expect(answer?.status()).toBe(200);
     await expect(page.title()).resolves.toBe('Chorus API reference');
     // The stylesheet applied (CSP allows only this origin's files): operations sit on white cards.
-    const card = await page.locator('.operation').first().evaluate((element) => getComputedStyle(element).backgroundColor);
+    const card = await page.evaluate<string>("getComputedStyle(document.querySelector('.operation')).backgroundColor");
     expect(card).toBe('rgb(255, 255, 255)');
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
     expect(overflow).toBeLessThanOrEqual(0);
     expect(scripts).toEqual([]);
     expect(await accessibilityViolations(page)).toEqual([]);
@@ -52,11 +52,12 @@ describe('the API reference page', () => {
     const { page } = await browser.newPage();
     await page.goto(`${server.baseUrl}/docs`);
     await page.keyboard.press('Tab');
-    await expect(page.evaluate(() => document.activeElement?.getAttribute('href'))).resolves.toBe('/docs/openapi.json');
+    const focused = () => page.evaluate<string | null>("document.activeElement && document.activeElement.getAttribute('href')");
+    await expect(focused()).resolves.toBe('/docs/openapi.json');
     await page.keyboard.press('Tab');
-    const target = await page.evaluate(() => document.activeElement?.getAttribute('href'));
+    const target = await focused();
     expect(target).toMatch(/^#tag-/);
     await page.keyboard.press('Enter');
-    await expect(page.evaluate(() => location.hash)).resolves.toBe(target);
+    await expect(page.evaluate<string>('location.hash')).resolves.toBe(target);
   });
 });
