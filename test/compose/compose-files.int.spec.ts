@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from '@jest/globals';
 import { parse } from 'yaml';
-import { eventStoreConnectionStringProblems } from '#config';
+import { eventStoreConnectionStringProblems, loadConfig } from '#config';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const sessionSecret = 'a'.repeat(64);
@@ -55,6 +55,13 @@ describe('docker-compose.yml (one EventStoreDB node and Chorus)', () => {
     expect(services.eventstore?.healthcheck?.test.join(' ')).toContain('/health/live');
     expect(eventStoreConnectionStringProblems(services.chorus?.environment?.EVENTSTORE_CONNECTION_STRING ?? '')).toEqual([]);
     expect(services.chorus?.depends_on?.eventstore).toEqual({ condition: 'service_healthy' });
+  });
+
+  it('trusts no peer to name the client: nothing stands between the published port and the clients', () => {
+    const { services } = resolved('docker-compose.yml');
+
+    expect(services.chorus?.environment?.TRUST_PROXY).toBe('false');
+    expect(loadConfig({ TRUST_PROXY: services.chorus?.environment?.TRUST_PROXY }).trustProxy).toBe(false);
   });
 });
 
@@ -138,5 +145,23 @@ describe('docker-compose.scale-out.yml', () => {
     expect(nginxConf).toContain('proxy_pass http://chorus_api;');
     // Any node answers any session: no affinity.
     expect(nginxConf).not.toMatch(/\b(ip_hash|hash|sticky)\b/);
+  });
+
+  it('lets the API nodes take the client from X-Forwarded-For only when the proxy, at its fixed address, sends it', () => {
+    const { services } = resolved(file, { SESSION_SECRET: sessionSecret });
+    const proxyAddress = services.proxy?.networks?.chorus?.ipv4_address;
+    const nginxConf = readFileSync(join(root, 'deploy/scale-out/nginx.conf'), 'utf8').replace(/#.*$/gm, '');
+
+    expect(proxyAddress).toMatch(/^172\.30\.240\.\d+$/);
+    const taken = Object.values(services).flatMap((service) => Object.values(service.networks ?? {}).map((network) => network?.ipv4_address));
+    expect(taken.filter((address) => address === proxyAddress)).toHaveLength(1);
+    for (const api of ['api-1', 'api-2']) {
+      const trustProxy = services[api]?.environment?.TRUST_PROXY;
+      expect(trustProxy).toBe(proxyAddress);
+      expect(loadConfig({ TRUST_PROXY: trustProxy }).trustProxy).toEqual([proxyAddress]);
+    }
+    // The projector serves no HTTP.
+    expect(services.projector?.environment?.TRUST_PROXY).toBeUndefined();
+    expect(nginxConf).toContain('proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;');
   });
 });

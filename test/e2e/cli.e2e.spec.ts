@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { organizationStream } from '#domain';
 import { openEventStore } from '#event-store';
+import { createApiKey } from '../support/api-keys.js';
 import { httpClient } from '../support/http-client.js';
 import { IdentityProvider } from '../support/identity-provider.js';
 import { startApp } from '../support/start-app.js';
@@ -64,11 +65,60 @@ describe('org:create', () => {
     ]);
   });
 
-  it('answers JSON with --json, with a new uuid when no id is given', async () => {
-    const run = await chorus(['org:create', '--name', 'Globex', '--json']);
+  it('answers JSON with --json, the id being the slug of the name when none is given', async () => {
+    const run = await chorus(['org:create', '--name', 'Globex Café', '--json']);
 
     expect(run.code).toBe(0);
-    expect(JSON.parse(run.stdout)).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), revision: 0, position: expect.any(Number) });
+    expect(JSON.parse(run.stdout)).toEqual({ id: 'globex-cafe', revision: 0, position: expect.any(Number) });
+  });
+
+  it('gives a uuid to a name with nothing a slug can keep', async () => {
+    const run = await chorus(['org:create', '--name', '日本']);
+
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^[0-9a-f-]{36}\n$/);
+  });
+
+  it('refuses the same name twice, pointing at the organization that has it, and at the way to make another', async () => {
+    const first = await chorus(['org:create', '--name', 'Initech']);
+    const again = await chorus(['org:create', '--name', 'Initech']);
+    const json = await chorus(['org:create', '--name', 'Initech', '--json']);
+
+    expect(first).toMatchObject({ code: 0, stdout: 'initech\n' });
+    expect(again).toMatchObject({ code: 1, stdout: '' });
+    expect(again.stderr).toBe(
+      'chorus: ALREADY_EXISTS: Organization initech already exists (named "Initech"). To create another one, give it an id of its own: --id initech-2 --allow-duplicate-name.\n',
+    );
+    expect(JSON.parse(json.stderr)).toMatchObject({ status: 409, code: 'ALREADY_EXISTS', id: 'initech', name: 'Initech', suggestedId: 'initech-2' });
+
+    const followed = await chorus(['org:create', '--name', 'Initech', '--id', 'initech-2', '--allow-duplicate-name']);
+    expect(followed).toMatchObject({ code: 0, stdout: 'initech-2\n' });
+  });
+
+  it('refuses a name another organization has under another id, however it is spelt, unless told to go ahead', async () => {
+    const refused = await chorus(['org:create', '--name', '  acme   CORP ', '--id', 'acme-two']);
+
+    expect(refused).toMatchObject({ code: 1, stdout: '' });
+    expect(refused.stderr).toContain('chorus: DUPLICATE: An organization named "Acme Corp" already exists: acme. Use it (chorus org:state acme), or add --allow-duplicate-name');
+    expect(await recordedEvents('acme-two')).toEqual([]);
+
+    const allowed = await chorus(['org:create', '--name', 'Acme Corp', '--id', 'acme-two', '--allow-duplicate-name']);
+    expect(allowed).toMatchObject({ code: 0, stdout: 'acme-two\n' });
+  });
+
+  it('sees organizations created by a running server, whose read model this process has not projected', async () => {
+    const running = await startApp({ DATA_DIR: dataDir, PROJECTIONS: 'off' });
+    try {
+      const api = httpClient(running.baseUrl, { apiKey: await createApiKey(running.app, ['organizations:write']) });
+      expect((await api.post('/organizations', { name: 'Made Over HTTP', id: 'over-http' })).status).toBe(201);
+    } finally {
+      await running.close();
+    }
+
+    const run = await chorus(['org:create', '--name', 'made over http']);
+
+    expect(run.stderr).toContain('DUPLICATE');
+    expect(run.stderr).toContain('over-http');
   });
 
   it('exits 1 with the problem code when the organization exists', async () => {
@@ -84,6 +134,42 @@ describe('org:create', () => {
 
     expect(run.code).toBe(2);
     expect(run.stderr).toContain("required option '--name <name>'");
+  });
+});
+
+describe('org:list', () => {
+  it('lists every organization by name, with its plans, members and sites; JSON with --json', async () => {
+    await chorus(['org:create', '--name', 'Listed', '--id', 'listed']);
+    await chorus(['org:plan', 'listed', '--line', 'chorus', '--plan', 'teams']);
+
+    const text = await chorus(['org:list']);
+    const json = await chorus(['org:list', '--json']);
+
+    expect(text.code).toBe(0);
+    expect(text.stdout.split('\n')[0]?.split(/\s{2,}/)).toEqual(['id', 'name', 'plans', 'members', 'sites']);
+    expect(text.stdout).toMatch(/^listed +Listed +chorus teams \(off\) +0 +0$/m);
+    const listed = JSON.parse(json.stdout) as { id: string; name: string }[];
+    expect(listed.find((organization) => organization.id === 'listed')).toEqual({
+      id: 'listed',
+      name: 'Listed',
+      plans: { classic: null, chorus: 'teams' },
+      chorus: false,
+      members: 0,
+      sites: 0,
+      revision: 1,
+    });
+    const names = listed.map((organization) => organization.name.toLowerCase());
+    expect(names).toEqual([...names].sort());
+  });
+
+  it('says how to begin on an empty store', async () => {
+    const empty = mkdtempSync(join(tmpdir(), 'chorus-cli-empty-'));
+    try {
+      const run = await chorus(['org:list'], { DATA_DIR: empty });
+      expect(run).toMatchObject({ code: 0, stdout: 'No organizations yet: create one with `chorus org:create --name <name>`.\n' });
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
   });
 });
 
@@ -198,6 +284,13 @@ describe('org:sso', () => {
     expect(run.stdout).toContain('Single sign-on is off for initrode');
     expect((await recordedEvents('initrode')).at(-1)?.type).toBe('SsoDisabled');
   });
+});
+
+it('--version prints the version of the package, with no configuration and no store', async () => {
+  const version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
+
+  expect(await chorus(['--version'], { PORT: 'not-a-port' })).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
+  expect(await chorus(['-V'])).toMatchObject({ code: 0, stdout: `${version}\n` });
 });
 
 it('exits 3 naming the setting when the configuration is invalid', async () => {

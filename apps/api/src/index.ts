@@ -48,6 +48,10 @@ export { historyEvent, type HistoryEvent } from './audit/history-event.js';
 export { readOrganizationHistory } from './audit/organization-history.js';
 export { organizationStateAt, type OrganizationStateAt } from './audit/organization-state-at.js';
 
+// The API's reference (/docs), and the words of each route the route-diff test checks.
+export { openApiDocument, openApiPath, routeKey, undocumentedRoutes, type OpenApiDocument } from './openapi/openapi-document.js';
+export { operationTexts } from './openapi/operation-texts.js';
+
 // The first-run demo, the start-up banner and the SPA's files.
 export { DemoSeed, demoOrganizationId, demoOwnerEmail, type DemoSignIn } from './demo/demo-seed.service.js';
 export { startUpBanner } from './start-up/start-up-banner.js';

@@ -48,6 +48,7 @@ const environmentSchema = z.object({
   PROJECTIONS: z.enum(['inline', 'off']).default('inline'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: z.string().default('false'),
+  METRICS_TOKEN: optionalText.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
   HTTP_HEADERS_TIMEOUT_MS: milliseconds(10_000),
   HTTP_REQUEST_TIMEOUT_MS: milliseconds(30_000),
   HTTP_KEEP_ALIVE_TIMEOUT_MS: milliseconds(5_000),
@@ -98,6 +99,8 @@ export type Config = {
    * names (`loopback`, `linklocal`, `uniquelocal`); true trusts every peer.
    */
   trustProxy: TrustProxy;
+  /** GET /metrics answers only `Authorization: Bearer <this>`; unset, only clients on this host (loopback, not proxied). */
+  metricsToken: string | undefined;
   http: HttpLimits;
 };
 
@@ -180,6 +183,7 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
     logLevel: env.LOG_LEVEL,
     projections: env.PROJECTIONS,
     trustProxy,
+    metricsToken: env.METRICS_TOKEN,
     http: {
       headersTimeoutMs: env.HTTP_HEADERS_TIMEOUT_MS,
       requestTimeoutMs: env.HTTP_REQUEST_TIMEOUT_MS,

@@ -90,6 +90,13 @@ describe('loadConfig', () => {
     expect(problemsOf({ PLAN_PAYMENT_PROVIDER_IDS: 'prod_ess', PLAN_LINKED_PRODUCT_IDS: 'chorus:solo=prod_ess' })).toHaveLength(1);
   });
 
+  it('reads METRICS_TOKEN, unset by default, and refuses one too short to be a secret, naming the setting', () => {
+    expect(loadConfig({}).metricsToken).toBeUndefined();
+    expect(loadConfig({ METRICS_TOKEN: ' ' }).metricsToken).toBeUndefined();
+    expect(loadConfig({ METRICS_TOKEN: 'x'.repeat(16) }).metricsToken).toBe('x'.repeat(16));
+    expect(problemsOf({ METRICS_TOKEN: 'short' })).toEqual([expect.stringMatching(/^METRICS_TOKEN: /)]);
+  });
+
   it('trusts no proxy unless told: the TCP peer is the client', () => {
     expect(loadConfig({}).trustProxy).toBe(false);
     expect(loadConfig({ TRUST_PROXY: '' }).trustProxy).toBe(false);
