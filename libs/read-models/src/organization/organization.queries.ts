@@ -9,11 +9,11 @@ import {
   type ExistingOrganization,
   type Member,
   type MemberRole,
-  type OrganizationState,
   type OrganizationView,
   type PlanCatalogue,
 } from '#domain';
 import type { ReadModelDatabase } from '../read-model-database.js';
+import { storedState } from './organization.projection.js';
 import { membershipsTable, organizationsTable } from './organization.tables.js';
 
 export type OrganizationReadModel = {
@@ -28,6 +28,8 @@ export type NotificationRecipients = { recipients: Member[]; position: bigint };
 
 export type Membership = { organizationId: string; name: string; role: MemberRole };
 
+type StoredRow = { state: string; position: bigint; revision: bigint; member: string | null };
+
 export class OrganizationQueries {
   private readonly selectState;
   private readonly selectMemberships;
@@ -38,8 +40,12 @@ export class OrganizationQueries {
   ) {
     db.exec(organizationsTable.create(organizationsTable.name));
     db.exec(membershipsTable.create(membershipsTable.name));
+    // One statement, so one snapshot: the row and its members as one commit of the projector left them.
     this.selectState = db
-      .prepare<[string], { state: string; position: bigint; revision: bigint }>('SELECT state, position, revision FROM organizations WHERE id = ?')
+      .prepare<[string], StoredRow>(
+        `SELECT o.state, o.position, o.revision, m.member FROM organizations o
+         LEFT JOIN memberships m ON m.organization_id = o.id WHERE o.id = ? ORDER BY m.ordinal`,
+      )
       .safeIntegers(true);
     this.selectMemberships = db.prepare<[string], Membership>(
       `SELECT m.organization_id AS organizationId, o.name AS name, m.role AS role
@@ -50,21 +56,28 @@ export class OrganizationQueries {
 
   /** undefined: no such organization (yet). */
   getOrganization(id: string): OrganizationReadModel | undefined {
-    const row = this.selectState.get(id);
-    if (row === undefined) return undefined;
-    // Only existing organizations are stored (the projection refuses any other fold).
-    const state = JSON.parse(row.state) as ExistingOrganization;
-    return { view: organizationView(state, this.catalogue), position: row.position, revision: row.revision };
+    const stored = this.stored(id);
+    if (stored === undefined) return undefined;
+    return { view: organizationView(stored.state, this.catalogue), position: stored.position, revision: stored.revision };
   }
 
   /** Seed section 6, on the folded state; undefined: no such organization. */
   getNotificationRecipients(id: string): NotificationRecipients | undefined {
-    const row = this.selectState.get(id);
-    if (row === undefined) return undefined;
-    return { recipients: notificationRecipients(JSON.parse(row.state) as OrganizationState), position: row.position };
+    const stored = this.stored(id);
+    if (stored === undefined) return undefined;
+    return { recipients: notificationRecipients(stored.state), position: stored.position };
   }
 
   organizationsOfUser(userId: string): Membership[] {
     return this.selectMemberships.all(userId);
+  }
+
+  /** Only existing organizations are stored (the projection refuses any other fold). */
+  private stored(id: string): { state: ExistingOrganization; position: bigint; revision: bigint } | undefined {
+    const rows = this.selectState.all(id);
+    const first = rows[0];
+    if (first === undefined) return undefined;
+    const members = first.member === null ? [] : rows.map((row) => row.member as string);
+    return { state: storedState(first.state, members), position: first.position, revision: first.revision };
   }
 }

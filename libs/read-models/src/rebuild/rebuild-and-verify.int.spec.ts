@@ -58,7 +58,7 @@ describe('rebuild and verify', () => {
     await cli.rebuild();
     tamper(`UPDATE organizations SET state = json_set(state, '$.limits.configured.users', 99) WHERE id = 'org-3';
             DELETE FROM memberships WHERE organization_id = 'org-4';
-            INSERT INTO memberships (organization_id, user_id, role) VALUES ('org-5', 'intruder', 'owner')`);
+            INSERT INTO memberships (organization_id, user_id, role, ordinal, member) VALUES ('org-5', 'intruder', 'owner', 99, '{}')`);
     const [verification] = await cli.verify();
     expect(verification?.drift).toEqual([
       { table: 'organizations', key: 'org-3', differences: ['state.limits.configured.users: stored 99, rebuilt null'] },
