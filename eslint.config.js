@@ -3,7 +3,7 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
-const webFeatures = ['login', 'forgot', 'reset', 'google'];
+const webFeatures = ['login', 'forgot', 'reset', 'google', 'console-shell', 'overview', 'members', 'sites', 'domains', 'account', 'invitations', 'history'];
 
 // The SPA reaches outside web/ only for the pure libs it shares with the server, through their alias
 // (web/tsconfig.json's paths): never by relative path, never into apps or other libs.

@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { createPlanCatalogue, decide, evolve, initialOrganizationState, organizationStream, type OrganizationCommand, type OrganizationState } from '#domain';
+import { createPlanCatalogue, decide, evolve, initialOrganizationState, operator, organizationStream, type OrganizationCommand, type OrganizationState } from '#domain';
 import { openEventStore } from '#event-store';
 import { organizationSetUp } from '../../libs/read-models/src/testing/organization-commands.js';
 
@@ -35,7 +35,7 @@ export async function seedEventLog(dataDir: string, organizations: number): Prom
         const command = storyOf(index)[step] as OrganizationCommand;
         const correlationId = randomUUID();
         const metadata = JSON.stringify({ actor: 'system', correlationId, causationId: correlationId });
-        for (const event of decide(command, states[index] as OrganizationState, { catalogue })) {
+        for (const event of decide(command, states[index] as OrganizationState, { catalogue, requester: operator })) {
           states[index] = evolve(states[index] as OrganizationState, event);
           revisions[index] = (revisions[index] as number) + 1;
           insert.run(organizationStream(`org-${index}`), revisions[index], randomUUID(), event.type, JSON.stringify(event.data), metadata, recordedAt);

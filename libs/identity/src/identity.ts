@@ -2,8 +2,10 @@
 import type { EventStore } from '#event-store';
 import { systemClock, type Clock } from './clock.js';
 import { deriveKey } from './hashing.js';
+import { Invitations } from './invitations/invitations.js';
 import type { IdentityLogger } from './logger.js';
 import type { Mailer } from './mail/mailer.js';
+import { PasswordChange } from './passwords/password-change.js';
 import { PasswordHasher } from './passwords/password-hasher.js';
 import { PasswordReset } from './password-reset/password-reset.js';
 import { SessionCookies } from './sessions/session-cookie.js';
@@ -40,6 +42,8 @@ export type Identity = {
   googleSignIn: GoogleSignIn;
   googleState: GoogleStateSeal;
   passwordReset: PasswordReset;
+  passwordChange: PasswordChange;
+  invitations: Invitations;
   sessions: Sessions;
   sessionCookies: SessionCookies;
   xsrf: XsrfTokens;
@@ -57,6 +61,7 @@ export function createIdentity(options: IdentityOptions): Identity {
   const addresses = new ThrottleCounters(addressThrottlePolicy);
   // Unknown names follow the per-account policy, so they lock exactly as real accounts do.
   const unknownNames = new ThrottleCounters(accountThrottlePolicy);
+  const links = { publicUrl: options.publicUrl, productName: options.productName };
   return {
     clock,
     users,
@@ -72,10 +77,12 @@ export function createIdentity(options: IdentityOptions): Identity {
       sessions,
       options.mailer,
       clock,
-      { publicUrl: options.publicUrl, productName: options.productName },
+      links,
       options.logger,
       new ThrottleCounters(resetRequestThrottlePolicy),
     ),
+    passwordChange: new PasswordChange(users, hasher, sessions, clock),
+    invitations: new Invitations(store, users, claims, registration, sessions, options.mailer, clock, links, options.logger),
     sessions,
     sessionCookies,
     xsrf: new XsrfTokens(deriveKey(options.sessionSecret, 'xsrf')),

@@ -8,6 +8,8 @@ import { correlationProjection } from './correlation/correlation.projection.js';
 import { organizationProjection } from './organization/organization.projection.js';
 import { CorrelationQueries } from './correlation/correlation.queries.js';
 import { OrganizationQueries } from './organization/organization.queries.js';
+import { signInsProjection } from './sign-ins/sign-ins.projection.js';
+import { SignInQueries } from './sign-ins/sign-ins.queries.js';
 import type { Projection } from './projection.js';
 import { openReadModelDatabase, readModelsFile, type ReadModelDatabase } from './read-model-database.js';
 import { silentLogger, type ReadModelsLogger } from './read-models-logger.js';
@@ -58,6 +60,7 @@ const identityRetryMs = 1_000;
 export class ReadModels {
   readonly organizations: OrganizationQueries;
   readonly correlations: CorrelationQueries;
+  readonly signIns: SignInQueries;
   readonly projections: readonly Projection[];
   private readonly checkpoints: Checkpoints;
   private readonly waits: PositionWaits;
@@ -74,6 +77,7 @@ export class ReadModels {
     this.checkpoints = new Checkpoints(db);
     this.organizations = new OrganizationQueries(db, options.catalogue);
     this.correlations = new CorrelationQueries(db);
+    this.signIns = new SignInQueries(db);
     // Notified by this process's runners; without them, the checkpoints are re-read while a read waits.
     this.waits = new PositionWaits(
       () => lowest(this.statuses()),
@@ -274,7 +278,7 @@ export class ReadModels {
 type Lag = { events: number; ms: number };
 
 function readModelProjections(): Projection[] {
-  return [organizationProjection(), correlationProjection()];
+  return [organizationProjection(), correlationProjection(), signInsProjection()];
 }
 
 function lowest(statuses: readonly ProjectionStatus[]): Progress {

@@ -12,7 +12,8 @@ import { IDENTITY } from './identity.provider.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const EXEMPT_PATHS = new Set(['/billing/events']);
-const SIGN_IN_FORMS = new Set(['/login', '/forgot', '/reset']);
+// Accepting an invitation signs the browser in, so it is a sign-in form too.
+const SIGN_IN_FORMS = new Set(['/login', '/forgot', '/reset', '/invitations/accept']);
 
 @Injectable()
 export class XsrfMiddleware implements NestMiddleware {

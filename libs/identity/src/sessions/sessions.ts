@@ -70,6 +70,7 @@ export class Sessions {
         at: now.toISOString(),
         idleTimeoutSeconds: Math.round(this.policy.idleTimeoutMs / 1000),
         absoluteExpiresAt: absoluteExpiresAt.toISOString(),
+        ...(context.origin.userAgent === undefined ? {} : { userAgent: context.origin.userAgent.slice(0, 256) }),
       },
     };
     const handled = await handleCommand(
@@ -127,6 +128,15 @@ export class Sessions {
     await this.end(sessionId, 'revoked', context);
     await this.users.handle(userId, { type: 'RecordSignOut', data: { sessionId } }, context);
     return true;
+  }
+
+  /** Ends every live session of the user but `keepSessionId` ("Sign out everywhere else"); answers how many ended. */
+  async revokeOthers(userId: string, keepSessionId: string, context: CommandContext): Promise<number> {
+    let ended = 0;
+    for (const session of await this.listForUser(userId)) {
+      if (session.sessionId !== keepSessionId && (await this.revoke(userId, session.sessionId, context))) ended += 1;
+    }
+    return ended;
   }
 
   private async end(sessionId: string, reason: SessionEndReason, context: CommandContext): Promise<void> {

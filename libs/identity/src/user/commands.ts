@@ -14,6 +14,8 @@ export type CompletePasswordReset = {
   /** keepSessionId: the session making the reset, when it is this user's own, stays open. */
   data: { tokenHash: string; passwordHash: string; keepSessionId?: string };
 };
+/** keepSessionId: the session asking, which stays open; every other one ends. */
+export type ChangePassword = { type: 'ChangePassword'; data: { passwordHash: string; keepSessionId: string } };
 export type RecordSignIn = {
   type: 'RecordSignIn';
   data: { sessionId: string; method: SignInMethod; absoluteExpiresAt: Date };
@@ -27,6 +29,7 @@ export type UserCommand =
   | LinkGoogleAccount
   | RequestPasswordReset
   | CompletePasswordReset
+  | ChangePassword
   | RecordSignIn
   | RecordFailedSignIn
   | RecordSignOut;

@@ -11,6 +11,10 @@ function registered(state: UserState): User {
   return state;
 }
 
+/** The sessions the user's stream lists as open and not past their absolute expiry. */
+const liveSessionIds = (user: User, now: Date): string[] =>
+  user.openSessions.filter((session) => new Date(session.absoluteExpiresAt).getTime() > now.getTime()).map((session) => session.sessionId);
+
 export function decide(command: UserCommand, state: UserState, { now }: UserCommandContext): UserEvent[] {
   const at = now.toISOString();
   switch (command.type) {
@@ -55,12 +59,17 @@ export function decide(command: UserCommand, state: UserState, { now }: UserComm
       const user = registered(state);
       const pending = user.pendingResets.find((reset) => reset.tokenHash === command.data.tokenHash);
       if (pending === undefined || new Date(pending.expiresAt).getTime() <= now.getTime()) throw new InvalidToken();
-      const endedSessionIds = user.openSessions
-        .filter((session) => new Date(session.absoluteExpiresAt).getTime() > now.getTime())
-        .map((session) => session.sessionId)
-        .filter((sessionId) => sessionId !== command.data.keepSessionId);
+      const endedSessionIds = liveSessionIds(user, now).filter((sessionId) => sessionId !== command.data.keepSessionId);
       return [
         { type: 'PasswordResetCompleted', data: { tokenHash: command.data.tokenHash, endedSessionIds, at } },
+        { type: 'PasswordSet', data: { passwordHash: command.data.passwordHash, at } },
+      ];
+    }
+    case 'ChangePassword': {
+      const user = registered(state);
+      const endedSessionIds = liveSessionIds(user, now).filter((sessionId) => sessionId !== command.data.keepSessionId);
+      return [
+        { type: 'PasswordChanged', data: { endedSessionIds, at } },
         { type: 'PasswordSet', data: { passwordHash: command.data.passwordHash, at } },
       ];
     }

@@ -71,6 +71,10 @@ export function evolve(state: UserState, event: UserEvent): UserState {
         openSessions: state.openSessions.filter((session) => !ended.has(session.sessionId)),
       };
     }
+    case 'PasswordChanged': {
+      const ended = new Set(event.data.endedSessionIds);
+      return { ...state, openSessions: state.openSessions.filter((session) => !ended.has(session.sessionId)) };
+    }
     case 'SignedIn': {
       const valid = stillValidAt(event.data.at);
       return {
