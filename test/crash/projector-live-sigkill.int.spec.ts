@@ -2,62 +2,29 @@
 // process keeps appending (each batch one transaction): what it committed is consistent, and after
 // a restart the model equals a full rebuild (`projections:verify` exits 0), nothing lost or applied twice.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import { createPlanCatalogue } from '#domain';
 import { openEventStore, type EventStore } from '#event-store';
 import { executeOrganizationCommand, organizationSetUp } from '../../libs/read-models/src/testing/organization-commands.js';
+import { ChorusProcesses, ensureBuilt } from '../support/chorus-process.js';
 import { seedEventLog } from '../support/seed-event-log.js';
 
-const root = path.resolve(import.meta.dirname, '../..');
-const chorus = path.join(root, 'bin', 'chorus.js');
 const catalogue = createPlanCatalogue();
 const seeded = 200;
 /** Organizations set up concurrently in each burst (4 commands each): many appends per poll of the projector. */
 const burst = 40;
 
 let dataDir: string;
-
-function environment(): NodeJS.ProcessEnv {
-  return { ...process.env, NODE_ENV: 'test', DATA_DIR: dataDir, SEED_DEMO: 'false', LOG_LEVEL: 'warn', EVENTSTORE_CONNECTION_STRING: '' };
-}
-
-function cli(...args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const run = spawnSync(process.execPath, [chorus, ...args], { cwd: root, env: environment(), encoding: 'utf8', timeout: 120_000 });
-  return { status: run.status, stdout: run.stdout, stderr: run.stderr };
-}
-
-/** The committed checkpoint of the organizations projection, read as another process would. */
-function checkpoint(): bigint | undefined {
-  const file = path.join(dataDir, 'read-models.sqlite');
-  if (!existsSync(file)) return undefined;
-  const db = new Database(file, { readonly: true, fileMustExist: true });
-  try {
-    const row = db.prepare("SELECT position FROM projection_checkpoints WHERE projection = 'organizations'").safeIntegers(true).get() as
-      | { position: bigint | null }
-      | undefined;
-    return row?.position ?? undefined;
-  } catch {
-    return undefined;
-  } finally {
-    db.close();
-  }
-}
-
-function exited(child: ChildProcess): Promise<NodeJS.Signals | number | null> {
-  return new Promise((resolve) => child.once('exit', (code, signal) => resolve(signal ?? code)));
-}
+let chorus: ChorusProcesses;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-beforeAll(async () => {
-  if (!existsSync(path.join(root, 'dist', 'apps', 'cli', 'src', 'main.js'))) {
-    execFileSync(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: root });
-  }
+beforeAll(() => {
+  ensureBuilt();
   dataDir = mkdtempSync(path.join(tmpdir(), 'chorus-crash-live-'));
+  chorus = new ChorusProcesses(dataDir);
 }, 120_000);
 
 afterAll(() => {
@@ -67,9 +34,8 @@ afterAll(() => {
 describe('projector killed with SIGKILL while live', () => {
   it('resumes from its checkpoint to the same model a full rebuild gives', async () => {
     const seededEvents = await seedEventLog(dataDir, seeded);
-    const projector = spawn(process.execPath, [chorus, 'projector:run'], { cwd: root, env: environment(), stdio: 'ignore' });
-    const exit = exited(projector);
-    while ((checkpoint() ?? 0n) < BigInt(seededEvents)) await sleep(10);
+    const { child: projector, exit } = chorus.start('projector:run');
+    while ((chorus.checkpoint() ?? 0n) < BigInt(seededEvents)) await sleep(10);
 
     // Another process's appends: the projector notices them by polling and commits each poll's events together.
     const store: EventStore = await openEventStore({ dataDir });
@@ -86,7 +52,7 @@ describe('projector killed with SIGKILL while live', () => {
       }
     })();
     // Kill it once it has committed live batches, while more keep coming.
-    while ((checkpoint() ?? 0n) < BigInt(seededEvents + burst * 4 * 3)) await sleep(5);
+    while ((chorus.checkpoint() ?? 0n) < BigInt(seededEvents + burst * 4 * 3)) await sleep(5);
     projector.kill('SIGKILL');
     expect(await exit).toBe('SIGKILL');
     writing = false;
@@ -94,17 +60,17 @@ describe('projector killed with SIGKILL while live', () => {
     const head = (await store.headPosition()) ?? 0n;
     await store.close();
 
-    const atKill = checkpoint();
+    const atKill = chorus.checkpoint();
     expect(atKill).toBeGreaterThan(BigInt(seededEvents));
     expect(atKill).toBeLessThan(head);
     // What was committed before the kill is already exactly a rebuild up to its checkpoint.
-    const verifiedAtKill = cli('projections:verify', '--json');
+    const verifiedAtKill = chorus.cli('projections:verify', '--json');
     expect({ status: verifiedAtKill.status, stderr: verifiedAtKill.stderr }).toEqual({ status: 0, stderr: '' });
 
-    const restarted = cli('projector:run', '--until-caught-up');
+    const restarted = chorus.cli('projector:run', '--until-caught-up');
     expect({ status: restarted.status, stderr: restarted.stderr }).toEqual({ status: 0, stderr: '' });
-    expect(checkpoint()).toBe(head);
-    const verified = cli('projections:verify', '--json');
+    expect(chorus.checkpoint()).toBe(head);
+    const verified = chorus.cli('projections:verify', '--json');
     expect(verified.status).toBe(0);
     const report = JSON.parse(verified.stdout) as { drift: boolean; projections: { projection: string; rows: number }[] };
     expect(report.drift).toBe(false);
