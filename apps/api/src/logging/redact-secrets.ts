@@ -14,6 +14,9 @@ const SECRET_FIELDS: ReadonlySet<string> = new Set([
   'apiKey',
   'key',
   'sessionSecret',
+  'clientSecret',
+  'client_secret',
+  'code_verifier',
   'x-xsrf-token',
 ]);
 

@@ -14,6 +14,7 @@ import type { RecordedEvent } from '#event-store';
 import { physicalName, type Projection, type ProjectionWriter, type TableNames } from '../projection.js';
 import type { ReadModelDatabase } from '../read-model-database.js';
 import { membershipsTable, organizationModelVersion, organizationsTable } from './organization.tables.js';
+import { storedOrganizationState } from './stored-organization-state.js';
 
 export const organizationProjectionName = 'organizations';
 
@@ -226,7 +227,8 @@ class OrganizationWriter implements ProjectionWriter {
 
 /** The fold as stored: the state's row without its members, and the member rows in their order. */
 export function storedState(stateJson: string, memberJson: readonly string[]): ExistingOrganization {
-  const state = JSON.parse(stateJson) as Omit<ExistingOrganization, 'members'>;
+  // Rows written before a field existed get the fold's starting value for it (stored-organization-state.ts).
+  const state = storedOrganizationState(stateJson) as Omit<ExistingOrganization, 'members'>;
   return { ...state, members: memberJson.map((member) => JSON.parse(member) as Member) };
 }
 

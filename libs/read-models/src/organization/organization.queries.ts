@@ -30,9 +30,33 @@ export type Membership = { organizationId: string; name: string; role: MemberRol
 
 type StoredRow = { state: string; position: bigint; revision: bigint; member: string | null };
 
+/** One line of a list of organizations (chorus org:list): who they are and what they have, without the full view. */
+export type OrganizationSummary = {
+  id: string;
+  name: string;
+  /** The Classic line plan, the Chorus line plan (assigned, whether or not Chorus is enabled). */
+  plans: ExistingOrganization['plans'];
+  chorus: boolean;
+  members: number;
+  sites: number;
+  revision: bigint;
+};
+
+/**
+ * Two names people would take for the same organization: the same letters whatever their case, Unicode
+ * form or spacing ('Acme  Corp' and 'acme corp').
+ */
+export function sameOrganizationName(a: string, b: string): boolean {
+  return comparableName(a) === comparableName(b);
+}
+
+const comparableName = (name: string): string => name.normalize('NFKC').trim().replace(/\s+/gu, ' ').toLocaleLowerCase('en-US');
+
 export class OrganizationQueries {
   private readonly selectState;
   private readonly selectMemberships;
+  private readonly selectAll;
+  private readonly selectNames;
 
   constructor(
     db: ReadModelDatabase,
@@ -52,6 +76,35 @@ export class OrganizationQueries {
        FROM memberships m JOIN organizations o ON o.id = m.organization_id
        WHERE m.user_id = ? ORDER BY o.name, o.id`,
     );
+    // The state row holds no members (they are rows of memberships): their count comes from those.
+    this.selectAll = db
+      .prepare<[], { state: string; revision: bigint; members: bigint }>(
+        `SELECT o.state, o.revision, (SELECT count(*) FROM memberships m WHERE m.organization_id = o.id) AS members
+         FROM organizations o ORDER BY o.name COLLATE NOCASE, o.id`,
+      )
+      .safeIntegers(true);
+    this.selectNames = db.prepare<[], { id: string; name: string }>('SELECT id, name FROM organizations ORDER BY name COLLATE NOCASE, id');
+  }
+
+  /** Every organization, by name (ASCII letters in any case together). */
+  list(): OrganizationSummary[] {
+    return this.selectAll.all().map((row) => {
+      const state = storedState(row.state, []);
+      return {
+        id: state.id,
+        name: state.name,
+        plans: state.plans,
+        chorus: state.chorus.enabled,
+        members: Number(row.members),
+        sites: state.sites.length,
+        revision: row.revision,
+      };
+    });
+  }
+
+  /** The organizations whose name is the same as `name` to a person's eye (sameOrganizationName). */
+  named(name: string): { id: string; name: string }[] {
+    return this.selectNames.all().filter((row) => sameOrganizationName(row.name, name));
   }
 
   /** undefined: no such organization (yet). */
