@@ -22,6 +22,14 @@ describe('redactSecrets', () => {
     expect(line.password).toBe('hunter2');
   });
 
+  it('censors the single sign-on secrets: the client secret (either spelling) and the PKCE verifier', () => {
+    const line = { sso: { clientSecret: 's1' }, tokenRequest: { client_secret: 's2', code_verifier: 'v', grant_type: 'authorization_code' } };
+    expect(redactSecrets(line)).toEqual({
+      sso: { clientSecret: CENSORED },
+      tokenRequest: { client_secret: CENSORED, code_verifier: CENSORED, grant_type: 'authorization_code' },
+    });
+  });
+
   it('keeps an error an error, with its message and stack, when it censors a field of it', () => {
     const error = Object.assign(new TypeError('request failed'), { headers: { cookie: 'session=abc' } });
     const { err } = redactSecrets({ err: error });

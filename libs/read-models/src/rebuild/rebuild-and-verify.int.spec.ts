@@ -57,7 +57,7 @@ describe('rebuild and verify', () => {
     const cli = fixture.readModels('off');
     await cli.rebuild();
     const { organizations, memberships, correlations } = storedModel() as Record<string, unknown[]>;
-    tamper(`INSERT INTO memberships (organization_id, user_id, role) VALUES ('org-5', 'intruder', 'owner')`);
+    tamper(`INSERT INTO memberships (organization_id, user_id, role, ordinal, member) VALUES ('org-5', 'intruder', 'owner', 99, '{"userId":"intruder","role":"owner"}')`);
 
     const verifications = await cli.verify();
 
