@@ -72,9 +72,13 @@ describe('projector killed with SIGKILL while live', () => {
     expect(chorus.checkpoint()).toBe(head);
     const verified = chorus.cli('projections:verify', '--json');
     expect(verified.status).toBe(0);
-    const report = JSON.parse(verified.stdout) as { drift: boolean; projections: { projection: string; rows: number }[] };
+    const report = JSON.parse(verified.stdout) as { drift: boolean; projections: { projection: string; tables: unknown[] }[] };
     expect(report.drift).toBe(false);
     // One row per organization and one per membership: seeded ones have an owner and a member, live ones an owner.
-    expect(report.projections[0]?.rows).toBe(seeded * 3 + organizations * 2);
+    const rows = { organizations: seeded + organizations, memberships: seeded * 2 + organizations };
+    expect(report.projections[0]?.tables).toEqual([
+      { table: 'organizations', rowsAre: 'organizations', stored: rows.organizations, rebuilt: rows.organizations },
+      { table: 'memberships', rowsAre: 'memberships', stored: rows.memberships, rebuilt: rows.memberships },
+    ]);
   }, 180_000);
 });
