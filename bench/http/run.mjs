@@ -6,12 +6,12 @@
 // See README.md beside this file for what each measure is and the figures measured.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import argon2 from 'argon2';
 import autocannon from 'autocannon';
+import { freePort } from '../support/free-port.mjs';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const { values } = parseArgs({
@@ -48,17 +48,6 @@ const historyWindow = 10;
 const password = 'bench-password-7Qx!vR2#';
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 function run(command, args, env) {
   return new Promise((resolve, reject) => {
