@@ -25,6 +25,12 @@ export const operationTexts: Record<string, OperationText> = {
   'DELETE /sessions/:sessionId': { summary: 'End one session of the signed-in user' },
   'GET /auth/go': { summary: "Start Google sign-in: 302 to Google's consent page", responses: { 302: "Google's consent page, or /login?error=google" } },
   'GET /auth/go/:token': { summary: "Start Google sign-in carrying the sign-in page's token", responses: { 302: "Google's consent page, or /login?error=google" } },
+  'GET /auth/sso': { summary: "Start single sign-on for an e-mail address: 302 to its organization's sign-on", responses: { 302: '/auth/sso/<organization id>, or /login?error=sso when no organization holds the domain' } },
+  'GET /auth/sso/:orgId': { summary: "Start single sign-on with the organization's provider (authorization code with PKCE)", responses: { 302: "The provider's authorization page, or /login?error=sso" } },
+  'GET /auth/sso/callback': {
+    summary: 'Finish single sign-on: checks the id_token, signs a member in or adds a person of the domain as member',
+    responses: { 302: 'The saved redirect or /app on success; /login?error=sso on any failure (the reason is logged and audited, never in the URL)' },
+  },
   'GET /auth/google/callback': {
     summary: 'Finish Google sign-in',
     responses: { 302: 'The saved redirect on success; /login?error=google or /login?error=account on a failure' },
@@ -42,6 +48,12 @@ export const operationTexts: Record<string, OperationText> = {
   'DELETE /organizations/:id/add-ons/:addOn': { summary: 'Cancel an add-on (AddOnCancelled)', description: commandAnswer },
   'PUT /organizations/:id/chorus': { summary: 'Enable or disable Chorus (ChorusEnabled / ChorusDisabled)', description: commandAnswer },
   'PUT /organizations/:id/limits': { summary: 'Configure the limits (LimitsConfigured)', description: commandAnswer },
+  'PUT /organizations/:id/sso': {
+    summary: "Connect the organization's OpenID Connect provider for single sign-on (SsoConfigured; enterprise plans, owners)",
+    description: `${commandAnswer}. The client secret is sealed before it is recorded and never answered; left out, the saved one is kept.`,
+    responses: { 409: 'ENTERPRISE_PLAN_REQUIRED or SSO_DOMAIN_TAKEN', 422: 'SSO_DISCOVERY_FAILED: the issuer did not answer OIDC discovery' },
+  },
+  'DELETE /organizations/:id/sso': { summary: 'Turn single sign-on off (SsoDisabled); the sealed secret is forgotten', description: commandAnswer },
   'POST /organizations/:id/members': { summary: 'Add a member (MemberAdded); an address without an account is invited', description: commandAnswer, responses: { 409: 'LIMIT_EXCEEDED or DUPLICATE' } },
   'PATCH /organizations/:id/members/:userId': { summary: "Change a member's role", description: commandAnswer, responses: { 409: 'LAST_OWNER' } },
   'DELETE /organizations/:id/members/:userId': { summary: 'Remove a member (MemberRemoved)', description: commandAnswer, responses: { 409: 'LAST_OWNER' } },
