@@ -8,8 +8,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { builtServerEnvironment, freePort } from '../support/built-server.mjs';
+import { builtServerEnvironment } from '../support/built-server.mjs';
 import { generateEventLog } from '../support/event-log.mjs';
+import { freePort } from '../support/free-port.mjs';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const { values } = parseArgs({ options: { events: { type: 'string' }, 'interval-ms': { type: 'string' }, server: { type: 'string' } } });

@@ -1,17 +1,6 @@
-// The built server (`dist/apps/api/src/main.js`) as its own process for the benches: a free port, and
-// the environment it starts with (embedded SQLite store in `dataDir`, projections inline, no demo data).
-import net from 'node:net';
-
-export function freePort() {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
-  });
-}
+// The built server (`dist/apps/api/src/main.js`) as its own process for the benches: a free port (free-port.mjs),
+// and the environment it starts with (embedded SQLite store in `dataDir`, projections inline, no demo data).
+export { freePort } from './free-port.mjs';
 
 export const builtServerEnvironment = (dataDir, port) => ({
   ...process.env,

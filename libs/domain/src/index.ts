@@ -6,7 +6,7 @@ export * from './organization/view.js';
 export * from './plans/catalogue.js';
 
 export { initialOrganizationState } from './organization/state.js';
-export type { ExistingOrganization, Member, NoOrganization, OrganizationState, Site } from './organization/state.js';
+export type { ExistingOrganization, Member, NoOrganization, OrganizationState, Site, SsoSettings } from './organization/state.js';
 export { evolve, foldOrganization } from './organization/evolve.js';
 export { decide } from './organization/decide.js';
 export type { DecideContext } from './organization/decide-context.js';
@@ -59,3 +59,13 @@ export {
 } from './history/event-sentence.js';
 export { diffOrganizations, type ChangeArea, type ChangeKind, type OrganizationChange } from './history/state-diff.js';
 export { ADD_ON_NAMES, CHORUS_FEATURE_NAMES, LINE_NAMES, RESOURCE_NAMES, ROLE_WORDS, SERVICE_LEVEL_NAMES } from './history/words.js';
+export {
+  emailDomain,
+  hasSsoPlan,
+  isLoopbackHttpIssuer,
+  isSealedSecret,
+  MAX_SSO_DOMAINS,
+  parseIssuer,
+  parseSsoDomain,
+  ssoDomainOf,
+} from './sso/sso-rules.js';

@@ -5,6 +5,8 @@ import type { ReadModelDatabase } from './read-model-database.js';
 export type ProjectionTable = {
   /** The table's live name. */
   name: string;
+  /** What its rows are, in the plural, for reports (projections:verify): 'organizations', 'memberships'. */
+  rowsAre: string;
   /** Primary-key columns: rows are compared by them when verifying. */
   key: readonly string[];
   /** CREATE TABLE for the given physical name (the live one, or an aside one during a rebuild). */
@@ -43,6 +45,8 @@ export type WriterOptions = {
 export interface Projection {
   readonly name: string;
   readonly tables: readonly ProjectionTable[];
+  /** The tables' layout: raise it when they change, and files of another version build the model again (model-versions.ts). */
+  readonly version: number;
   /** Whether the event changes this model; other events only move the checkpoint. */
   handles(event: RecordedEvent): boolean;
   writer(db: ReadModelDatabase, tables: TableNames, options?: WriterOptions): ProjectionWriter;

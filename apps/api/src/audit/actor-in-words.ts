@@ -25,6 +25,8 @@ export function actorInWords(actor: string, names: ActorNames): string {
   if (fixed !== undefined) return fixed;
   const [kind, id] = actorParts(actor);
   if (kind === 'user' && id !== '') return names.memberEmail(id) ?? `User ${id}`;
+  // Issue 19: a member added just in time by the organization's single sign-on.
+  if (kind === 'sso') return 'Single sign-on';
   if (kind === 'api-key' && id !== '') {
     const name = names.apiKeyName(id);
     return name === undefined ? `API key ${id}` : `API key “${name}”`;

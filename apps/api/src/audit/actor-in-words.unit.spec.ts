@@ -13,6 +13,7 @@ describe('actorInWords', () => {
     ['billing', 'Billing'],
     ['cli', 'Command line'],
     ['system', 'System'],
+    ['sso:acme', 'Single sign-on'],
   ])('%s is %s', (actor, words) => {
     expect(actorInWords(actor, names)).toBe(words);
   });

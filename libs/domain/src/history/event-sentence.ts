@@ -55,6 +55,8 @@ export const EVENT_TYPE_NAMES: Record<OrganizationEventType, string> = {
   QualityAssuranceDomainRemoved: 'QA domain removed',
   WebAnalyticsDomainAdded: 'Web analytics domain added',
   WebAnalyticsDomainRemoved: 'Web analytics domain removed',
+  SsoConfigured: 'Single sign-on configured',
+  SsoDisabled: 'Single sign-on turned off',
 };
 
 /** What follows the type's name: the event's details ('' when its name says it all). */
@@ -85,12 +87,15 @@ const DETAILS: Sentences = {
   QualityAssuranceDomainRemoved: ({ domain }) => toUnicodeHostname(domain),
   WebAnalyticsDomainAdded: ({ domain }) => toUnicodeHostname(domain),
   WebAnalyticsDomainRemoved: ({ domain }) => toUnicodeHostname(domain),
+  // Never the client secret, not even sealed: the history is read by auditors, and exported.
+  SsoConfigured: ({ issuer, domains, enforce }) => `${issuer} for ${domains.join(', ')}${enforce ? ', required' : ''}`,
+  SsoDisabled: () => '',
 };
 
 export const isOrganizationEventType = (type: string): type is OrganizationEventType =>
   (ORGANIZATION_EVENT_TYPES as readonly string[]).includes(type);
 
-/** "SsoConfigured" -> "Sso configured": a type this version has no sentence for still reads as words. */
+/** "SamlConfigured" -> "Saml configured": a type this version has no sentence for still reads as words. */
 export const typeInWords = (type: string): string => {
   const words = type.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
   return words.charAt(0).toUpperCase() + words.slice(1);

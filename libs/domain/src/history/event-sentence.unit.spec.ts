@@ -42,6 +42,13 @@ const sentences: { [Type in OrganizationEventType]: [EventOf<Type>, string][] } 
   QualityAssuranceDomainRemoved: [[{ type: 'QualityAssuranceDomainRemoved', data: { domain: 'xn--mnchen-3ya.de' } }, 'QA domain removed: münchen.de']],
   WebAnalyticsDomainAdded: [[{ type: 'WebAnalyticsDomainAdded', data: { domain: 'stats.example.com' } }, 'Web analytics domain added: stats.example.com']],
   WebAnalyticsDomainRemoved: [[{ type: 'WebAnalyticsDomainRemoved', data: { domain: 'stats.example.com' } }, 'Web analytics domain removed: stats.example.com']],
+  SsoConfigured: [
+    [
+      { type: 'SsoConfigured', data: { issuer: 'https://id.acme.example', clientId: 'chorus', clientSecret: 'sealed:never-shown', domains: ['acme.example', 'acme.test'], enforce: true } },
+      'Single sign-on configured: https://id.acme.example for acme.example, acme.test, required',
+    ],
+  ],
+  SsoDisabled: [[{ type: 'SsoDisabled', data: {} }, 'Single sign-on turned off']],
 };
 
 /** The record just before the removals: member 1 and site 1 are in it. */
@@ -82,7 +89,7 @@ describe('recordedEventSentence', () => {
   });
 
   it('names a type this version does not know after the type itself', () => {
-    expect(recordedEventSentence('SsoConfigured', { provider: 'okta' })).toBe('Sso configured');
+    expect(recordedEventSentence('SamlConfigured', { provider: 'okta' })).toBe('Saml configured');
     expect(typeInWords('QualityAssuranceDomainAdded')).toBe('Quality assurance domain added');
   });
 

@@ -9,7 +9,7 @@ import { CHORUS_FEATURES, type AddOn, type Limit } from '../plans/catalogue.js';
 import { ADD_ON_NAMES, CHORUS_FEATURE_NAMES, LINE_NAMES, RESOURCE_NAMES, ROLE_WORDS, SERVICE_LEVEL_NAMES } from './words.js';
 
 export type ChangeKind = 'added' | 'removed' | 'changed';
-export type ChangeArea = 'organization' | 'plan' | 'limits' | 'usage' | 'features' | 'members' | 'sites' | 'domains';
+export type ChangeArea = 'organization' | 'plan' | 'limits' | 'usage' | 'features' | 'members' | 'sites' | 'domains' | 'sso';
 
 /** One difference: `before` is absent for an addition, `after` for a removal. */
 export type OrganizationChange = {
@@ -159,6 +159,13 @@ function domainChanges(before: OrganizationView, after: OrganizationView): Organ
   ];
 }
 
+/** Single sign-on's settings as auditors see them (the client secret is never in a view). */
+function ssoChanges(before: OrganizationView, after: OrganizationView): OrganizationChange[] {
+  const words = (settings: OrganizationView['sso']['settings']): string | undefined =>
+    settings === null ? undefined : `${settings.issuer} for ${settings.domains.join(', ')}${settings.enforce ? ', required' : ''}`;
+  return compare('sso', 'Single sign-on', words(before.sso.settings), words(after.sso.settings));
+}
+
 /**
  * Every difference between two states, grouped by area (organization, plan, limits, usage, features,
  * members, sites, domains). `before` undefined: the organization did not exist yet, so only its
@@ -175,5 +182,6 @@ export function diffOrganizations(before: OrganizationView | undefined, after: O
     ...memberChanges(before, after),
     ...siteChanges(before, after),
     ...domainChanges(before, after),
+    ...ssoChanges(before, after),
   ];
 }

@@ -11,6 +11,7 @@ export const organizationHistoryProjectionName = 'organization-history';
 export function organizationHistoryProjection(): Projection {
   return {
     name: organizationHistoryProjectionName,
+    version: 1,
     tables: [organizationEventsTable, organizationRecordNamesTable],
     handles: (event) => event.streamId.startsWith(organizationStreamPrefix),
     writer: (db, tables) => new OrganizationHistoryWriter(db, tables),

@@ -8,6 +8,7 @@ import type { ProjectionTable } from '../projection.js';
  */
 export const organizationEventsTable: ProjectionTable = {
   name: 'organization_events',
+  rowsAre: 'organization events indexed for the history',
   key: ['organization_id', 'revision'],
   create: (table) => `CREATE TABLE IF NOT EXISTS ${table} (
     organization_id TEXT NOT NULL,
@@ -36,6 +37,7 @@ export const organizationEventsTable: ProjectionTable = {
  */
 export const organizationRecordNamesTable: ProjectionTable = {
   name: 'organization_record_names',
+  rowsAre: 'names members and sites had',
   key: ['organization_id', 'kind', 'key', 'revision'],
   create: (table) => `CREATE TABLE IF NOT EXISTS ${table} (
     organization_id TEXT NOT NULL,

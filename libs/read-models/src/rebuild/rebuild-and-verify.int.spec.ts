@@ -47,10 +47,43 @@ describe('rebuild and verify', () => {
     const cli = fixture.readModels('off');
     const progress: ReplayProgress[] = [];
     const rebuilt = await cli.rebuild({ onProgress: (step) => progress.push(step) });
-    expect(rebuilt).toMatchObject({ projections: ['organizations', 'correlations', 'sign-ins', 'organization-history'], position: await fixture.head(), events: 80 });
+    expect(rebuilt).toMatchObject({ projections: cli.projections.map((projection) => projection.name), position: await fixture.head(), events: 80 });
     expect(progress.at(-1)).toMatchObject({ events: 80, position: await fixture.head(), target: await fixture.head() });
     expect(storedModel()).toEqual(projected);
     expect((await cli.verify()).map((verification) => verification.drift)).toEqual(cli.projections.map(() => []));
+  });
+
+  it('counts the rows of each table it compared, in the stored model and in the rebuild, saying what they are', async () => {
+    const cli = fixture.readModels('off');
+    await cli.rebuild();
+    const { organizations, memberships, correlations } = storedModel() as Record<string, unknown[]>;
+    tamper(`INSERT INTO memberships (organization_id, user_id, role, ordinal, member) VALUES ('org-5', 'intruder', 'owner', 99, '{"userId":"intruder","role":"owner"}')`);
+
+    const verifications = await cli.verify();
+
+    expect(verifications.map(({ projection, tables }) => ({ projection, tables }))).toEqual([
+      {
+        projection: 'organizations',
+        tables: [
+          { table: 'organizations', rowsAre: 'organizations', stored: organizations?.length, rebuilt: organizations?.length },
+          { table: 'memberships', rowsAre: 'memberships', stored: (memberships?.length ?? 0) + 1, rebuilt: memberships?.length },
+        ],
+      },
+      {
+        projection: 'correlations',
+        tables: [{ table: 'event_correlations', rowsAre: 'events indexed by correlation id', stored: correlations?.length, rebuilt: correlations?.length }],
+      },
+      { projection: 'sign-ins', tables: [{ table: 'first_sign_ins', rowsAre: 'users who have signed in', stored: 0, rebuilt: 0 }] },
+      {
+        projection: 'organization-history',
+        tables: [
+          { table: 'organization_events', rowsAre: 'organization events indexed for the history', stored: 80, rebuilt: 80 },
+          { table: 'organization_record_names', rowsAre: 'names members and sites had', stored: expect.any(Number), rebuilt: expect.any(Number) },
+        ],
+      },
+    ]);
+    expect(organizations).toHaveLength(20);
+    expect(correlations).toHaveLength(80);
   });
 
   it('finds drift row by row and names the differing fields', async () => {
@@ -58,7 +91,7 @@ describe('rebuild and verify', () => {
     await cli.rebuild();
     tamper(`UPDATE organizations SET state = json_set(state, '$.limits.configured.users', 99) WHERE id = 'org-3';
             DELETE FROM memberships WHERE organization_id = 'org-4';
-            INSERT INTO memberships (organization_id, user_id, role) VALUES ('org-5', 'intruder', 'owner')`);
+            INSERT INTO memberships (organization_id, user_id, role, ordinal, member) VALUES ('org-5', 'intruder', 'owner', 99, '{}')`);
     const [verification] = await cli.verify();
     expect(verification?.drift).toEqual([
       { table: 'organizations', key: 'org-3', differences: ['state.limits.configured.users: stored 99, rebuilt null'] },
