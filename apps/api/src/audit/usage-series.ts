@@ -51,10 +51,12 @@ export class UsageSeries {
   private readonly slotMs: number;
   private mergedAny = false;
 
+  /** `mergeable`: false when the history is too short to need it (every change keeps its own point). */
   constructor(
     private readonly start: number,
     end: number,
     maxPoints = MAX_USAGE_POINTS,
+    private readonly mergeable = true,
   ) {
     this.slotMs = Math.max(1, (end - start) / maxPoints);
   }
@@ -63,7 +65,7 @@ export class UsageSeries {
     const next: UsagePoint = { ...point, users: { ...point.users, peak: point.users.usage }, contentSections: { ...point.contentSections, peak: point.contentSections.usage } };
     const last = this.points.at(-1);
     if (last !== undefined && sameFigures(last, next)) return;
-    if (last !== undefined && this.points.length > 1 && this.slotOf(last) === this.slotOf(next)) {
+    if (this.mergeable && last !== undefined && this.points.length > 1 && this.slotOf(last) === this.slotOf(next)) {
       next.users.peak = Math.max(next.users.peak, last.users.peak);
       next.contentSections.peak = Math.max(next.contentSections.peak, last.contentSections.peak);
       this.points[this.points.length - 1] = next;
@@ -110,7 +112,8 @@ export async function organizationUsageSeries(store: EventStore, catalogue: Plan
     for (const event of read.events) {
       state = evolve(state, asOrganizationEvent(event));
       if (!state.exists || (limits !== undefined && !LIMIT_EVENTS.has(event.type) && !USAGE_EVENTS.has(event.type))) continue;
-      series ??= new UsageSeries(Date.parse(event.recordedAt), Date.parse(lastEvent.recordedAt));
+      // A history with fewer events than points is drawn whole, however close in time its changes are.
+      series ??= new UsageSeries(Date.parse(event.recordedAt), Date.parse(lastEvent.recordedAt), MAX_USAGE_POINTS, lastEvent.revision >= BigInt(MAX_USAGE_POINTS));
       const figures = figuresOf(state, catalogue, limits, event);
       limits = figures.limits;
       series.record({ at: event.recordedAt, revision: jsonSafe(event.revision), users: figures.users, contentSections: figures.contentSections });

@@ -25,6 +25,22 @@ describe('UsageSeries', () => {
     expect(series.merged).toBe(false);
   });
 
+  it('merges nothing when the history is short enough to draw whole, however close its changes', () => {
+    const series = new UsageSeries(Date.parse(at(0)), Date.parse(at(100)), 10, false);
+    series.record(point(0, 0));
+    series.record(point(20, 1));
+    series.record(point(21, 4));
+    series.record(point(22, 2));
+
+    expect(series.all().map((kept) => [kept.revision, kept.users.usage])).toEqual([
+      [0, 0],
+      [20, 1],
+      [21, 4],
+      [22, 2],
+    ]);
+    expect(series.merged).toBe(false);
+  });
+
   it('merges changes within one time slot into the last of them, keeping the peak', () => {
     // 10 slots over 100 minutes: a slot is 10 minutes.
     const series = new UsageSeries(Date.parse(at(0)), Date.parse(at(100)), 10);
