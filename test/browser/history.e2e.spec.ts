@@ -123,8 +123,9 @@ beforeAll(async () => {
   await server.createUser({ ...ada, organizationId: 'acme', role: 'owner' });
   await server.createUser({ ...dee, organizationId: 'acme', role: 'auditor' });
   await operator(apiKey, 'POST', '/organizations/acme/sites', { name: 'Shop', hostname: 'shop.acme.example' });
-  // "As of" takes seconds: Ann joins a clear second after everything before her.
-  await pause(1_500);
+  // "As of" takes whole seconds, and the test sets it a second before Ann joins, rounded down: she
+  // joins more than two seconds after everything before her.
+  await pause(2_500);
   await operator(apiKey, 'POST', '/organizations/acme/members', { email: 'ann@acme.example', role: 'admin' });
   await pause(1_100);
   await deliverBilling();
