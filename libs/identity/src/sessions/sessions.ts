@@ -96,10 +96,11 @@ export class Sessions {
     return this.refresh(loaded, now);
   }
 
-  /** Signs the session out (POST /logout). */
+  /** Signs the session out (POST /logout); signing out a session already ended does nothing. */
   async close(session: Session, context: CommandContext): Promise<void> {
-    await this.end(session.sessionId, 'signed-out', context);
-    await this.users.handle(session.userId, { type: 'RecordSignOut', data: { sessionId: session.sessionId } }, context);
+    if (await this.end(session.sessionId, 'signed-out', context)) {
+      await this.users.handle(session.userId, { type: 'RecordSignOut', data: { sessionId: session.sessionId } }, context);
+    }
   }
 
   /** Ends sessions the user's stream already records as ended (a password reset). */
@@ -109,11 +110,9 @@ export class Sessions {
 
   /** The user's live sessions, newest first. */
   async listForUser(userId: string): Promise<Session[]> {
-    const { state } = await this.users.load(userId);
-    if (state.status === 'unregistered') return [];
     const now = this.clock.now();
     const sessions: Session[] = [];
-    for (const { sessionId } of state.openSessions) {
+    for (const { sessionId } of await this.users.openSessions(userId)) {
       const loaded = await this.read(sessionId);
       if (loaded !== undefined && isLive(loaded.session, now)) sessions.push(loaded.session);
     }
@@ -124,18 +123,22 @@ export class Sessions {
   async revoke(userId: string, sessionId: string, context: CommandContext): Promise<boolean> {
     const loaded = await this.read(sessionId);
     if (loaded === undefined || loaded.session.userId !== userId || !isLive(loaded.session, this.clock.now())) return false;
-    await this.end(sessionId, 'revoked', context);
-    await this.users.handle(userId, { type: 'RecordSignOut', data: { sessionId } }, context);
+    if (await this.end(sessionId, 'revoked', context)) await this.users.handle(userId, { type: 'RecordSignOut', data: { sessionId } }, context);
     return true;
   }
 
-  private async end(sessionId: string, reason: SessionEndReason, context: CommandContext): Promise<void> {
+  /**
+   * Ends the session on its own stream; true for the one caller whose SessionEnded was recorded, so that
+   * of any number of concurrent sign-outs of one session exactly one records it on the user's stream.
+   */
+  private async end(sessionId: string, reason: SessionEndReason, context: CommandContext): Promise<boolean> {
     const ended: SessionEvent = { type: 'SessionEnded', data: { reason, at: this.clock.now().toISOString() } };
     const handled = await handleCommand(this.store, sessionStream(sessionId), (session: SessionState) => (session === null || session.ended !== null ? [] : [ended]), {
       ...sessionFold,
       metadata: eventMetadata(context),
     });
     this.rememberHandled(handled, this.clock.now());
+    return handled.appended.length > 0;
   }
 
   /** Writes activity unless another node just did (or the session ended): the stream decides. */

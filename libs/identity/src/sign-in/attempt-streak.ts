@@ -1,26 +1,28 @@
-// Consecutive failed sign-ins and the throttle they earn: growing delays, then a lock that grows
-// with every lock in a row. Pure: the same fold serves the user's stream and the in-memory counters.
+// Attempts in a row and the throttle they earn: growing delays, then a lock that grows with every lock
+// in a row. An attempt is counted when it is reserved, BEFORE its password is checked, so attempts
+// arriving at once cannot all see the count from before any of them: the reservation is the decision.
+// Pure: the same functions decide on a sign-in attempt stream and on the in-memory reset counters.
 
 export type ThrottlePolicy = {
-  /** A failure older than this (since the previous one) starts a new run. */
+  /** An attempt more than this after the previous one starts a new run. */
   windowMs: number;
-  /** Failures in the run before attempts start to be slowed. */
+  /** Attempts outstanding in the run before further ones are slowed. */
   delayAfter: number;
   baseDelayMs: number;
   maxDelayMs: number;
-  /** Failures in the run that lock the key. */
+  /** Attempts outstanding in the run that lock the key: at most this many are ever checked per run. */
   lockAfter: number;
   /** The first lock; each further lock in a row doubles it, up to maxLockMs. */
   lockMs: number;
   maxLockMs: number;
-  /** Locks in a row are forgotten after this long without a failure. */
+  /** Locks in a row are forgotten after this long without an attempt. */
   forgetLocksAfterMs: number;
 };
 
 const minute = 60_000;
 const hour = 60 * minute;
 
-/** Per account, from the user's own stream, so every API node sees the same count. */
+/** Per account, and per login name that matches no account (so that both lock alike). */
 export const accountThrottlePolicy: ThrottlePolicy = {
   windowMs: 15 * minute,
   delayAfter: 3,
@@ -56,57 +58,58 @@ export const resetRequestThrottlePolicy: ThrottlePolicy = {
   forgetLocksAfterMs: 24 * hour,
 };
 
-export type FailureStreak = {
-  /** Failures in the current run (reset by a lock, a success or a quiet window). */
-  failures: number;
-  lastFailureAt: string | null;
+export type AttemptStreak = {
+  /** Attempts of the current run not known to have succeeded: failed, or still being checked. */
+  outstanding: number;
+  /** When the current run's first attempt was reserved; null before any. */
+  runStartedAt: string | null;
+  lastAttemptAt: string | null;
   /** Locks in a row. */
   locks: number;
   lockedUntil: string | null;
 };
 
-export const noFailures: FailureStreak = { failures: 0, lastFailureAt: null, locks: 0, lockedUntil: null };
+export const noAttempts: AttemptStreak = { outstanding: 0, runStartedAt: null, lastAttemptAt: null, locks: 0, lockedUntil: null };
 
-export type ThrottleDecision = { kind: 'allow'; delayMs: number } | { kind: 'refuse'; retryAfterMs: number };
+/** Refused (the key is locked), or reserved: the attempt may be checked once `delayMs` has passed. */
+export type Reservation = { kind: 'refuse'; retryAfterMs: number } | { kind: 'reserve'; delayMs: number; streak: AttemptStreak };
 
-const since = (earlier: string | null, now: Date): number =>
-  earlier === null ? Number.POSITIVE_INFINITY : now.getTime() - new Date(earlier).getTime();
+const timeOf = (instant: string | null): number | null => (instant === null ? null : Date.parse(instant));
 
-export function recordFailure(streak: FailureStreak, at: Date, policy: ThrottlePolicy): FailureStreak {
-  const quiet = since(streak.lastFailureAt, at);
+/** Counts one more attempt, or refuses it while the key is locked (a refused attempt counts for nothing). */
+export function reserveAttempt(streak: AttemptStreak, now: Date, policy: ThrottlePolicy): Reservation {
+  const time = now.getTime();
+  const lockedUntil = timeOf(streak.lockedUntil);
+  if (lockedUntil !== null && time < lockedUntil) return { kind: 'refuse', retryAfterMs: lockedUntil - time };
+  const lastAttempt = timeOf(streak.lastAttemptAt);
+  const quiet = lastAttempt === null ? Number.POSITIVE_INFINITY : time - lastAttempt;
+  // A lock that has run out ends its run, as do quiet minutes.
+  const newRun = lockedUntil !== null || quiet > policy.windowMs;
   const locks = quiet > policy.forgetLocksAfterMs ? 0 : streak.locks;
-  const failures = (quiet > policy.windowMs ? 0 : streak.failures) + 1;
-  if (failures < policy.lockAfter) {
-    return { failures, lastFailureAt: at.toISOString(), locks, lockedUntil: streak.lockedUntil };
-  }
+  const before = newRun ? 0 : streak.outstanding;
+  const delayMs = before < policy.delayAfter ? 0 : Math.min(policy.baseDelayMs * 2 ** (before - policy.delayAfter), policy.maxDelayMs);
+  const at = now.toISOString();
+  const counted = { outstanding: before + 1, runStartedAt: newRun ? at : (streak.runStartedAt ?? at), lastAttemptAt: at };
+  if (counted.outstanding < policy.lockAfter) return { kind: 'reserve', delayMs, streak: { ...counted, locks, lockedUntil: null } };
+  // The lock runs from this last attempt's check, once its delay has passed.
   const lockMs = Math.min(policy.lockMs * 2 ** locks, policy.maxLockMs);
-  return {
-    failures: 0,
-    lastFailureAt: at.toISOString(),
-    locks: locks + 1,
-    lockedUntil: new Date(at.getTime() + lockMs).toISOString(),
-  };
+  return { kind: 'reserve', delayMs, streak: { ...counted, locks: locks + 1, lockedUntil: new Date(time + delayMs + lockMs).toISOString() } };
 }
 
-export function throttleDecision(streak: FailureStreak, now: Date, policy: ThrottlePolicy): ThrottleDecision {
-  if (streak.lockedUntil !== null) {
-    const retryAfterMs = new Date(streak.lockedUntil).getTime() - now.getTime();
-    if (retryAfterMs > 0) return { kind: 'refuse', retryAfterMs };
+/**
+ * One attempt reserved at `reservedAt` turned out right: it no longer counts. A lock it helped to set is
+ * lifted when the attempts still outstanding are fewer than lock one, so that people signing in at once
+ * behind one address are never locked out by their own successes. Undefined: nothing to take back (the
+ * attempt's run is over).
+ */
+export function refundAttempt(streak: AttemptStreak, reservedAt: string, now: Date, policy: ThrottlePolicy): AttemptStreak | undefined {
+  const runStartedAt = timeOf(streak.runStartedAt);
+  if (runStartedAt === null || Date.parse(reservedAt) < runStartedAt || streak.outstanding === 0) return undefined;
+  const outstanding = streak.outstanding - 1;
+  const lockedUntil = timeOf(streak.lockedUntil);
+  if (lockedUntil !== null && now.getTime() < lockedUntil && outstanding < policy.lockAfter) {
+    return { ...streak, outstanding, locks: Math.max(0, streak.locks - 1), lockedUntil: null };
   }
-  const failures = since(streak.lastFailureAt, now) > policy.windowMs ? 0 : streak.failures;
-  if (failures < policy.delayAfter) return { kind: 'allow', delayMs: 0 };
-  return {
-    kind: 'allow',
-    delayMs: Math.min(policy.baseDelayMs * 2 ** (failures - policy.delayAfter), policy.maxDelayMs),
-  };
+  return { ...streak, outstanding };
 }
 
-/** The stricter of two decisions: a refusal wins, else the longer delay. */
-export function stricter(first: ThrottleDecision, second: ThrottleDecision): ThrottleDecision {
-  if (first.kind === 'refuse' && second.kind === 'refuse') {
-    return { kind: 'refuse', retryAfterMs: Math.max(first.retryAfterMs, second.retryAfterMs) };
-  }
-  if (first.kind === 'refuse') return first;
-  if (second.kind === 'refuse') return second;
-  return { kind: 'allow', delayMs: Math.max(first.delayMs, second.delayMs) };
-}

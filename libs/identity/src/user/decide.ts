@@ -11,7 +11,7 @@ function registered(state: UserState): User {
   return state;
 }
 
-export function decide(command: UserCommand, state: UserState, { now }: UserCommandContext): UserEvent[] {
+export function decide(command: UserCommand, state: UserState, { now, openSessions = [] }: UserCommandContext): UserEvent[] {
   const at = now.toISOString();
   switch (command.type) {
     case 'RegisterUser': {
@@ -55,8 +55,8 @@ export function decide(command: UserCommand, state: UserState, { now }: UserComm
       const user = registered(state);
       const pending = user.pendingResets.find((reset) => reset.tokenHash === command.data.tokenHash);
       if (pending === undefined || new Date(pending.expiresAt).getTime() <= now.getTime()) throw new InvalidToken();
-      const endedSessionIds = user.openSessions
-        .filter((session) => new Date(session.absoluteExpiresAt).getTime() > now.getTime())
+      const endedSessionIds = openSessions
+        .filter((session) => Date.parse(session.absoluteExpiresAt) > now.getTime())
         .map((session) => session.sessionId)
         .filter((sessionId) => sessionId !== command.data.keepSessionId);
       return [
@@ -77,14 +77,10 @@ export function decide(command: UserCommand, state: UserState, { now }: UserComm
           },
         },
       ];
-    case 'RecordFailedSignIn':
+    case 'RecordSignOut':
+      // Asked once per session: by whoever ended it on its own stream (Sessions), which decides that.
       registered(state);
-      return [{ type: 'SignInFailed', data: { reason: command.data.reason, at } }];
-    case 'RecordSignOut': {
-      const user = registered(state);
-      if (!user.openSessions.some((session) => session.sessionId === command.data.sessionId)) return [];
       return [{ type: 'SignedOut', data: { sessionId: command.data.sessionId, at } }];
-    }
     default: {
       const _exhaustive: never = command;
       return _exhaustive;
