@@ -22,11 +22,11 @@ export type LoadedUser = { state: UserState; revision: bigint | 'no_stream' };
 export const DEFAULT_CACHED_USERS = 10_000;
 
 /**
- * Attempts for a sign-in or sign-out record: a race lost on the user's stream only means that another
- * sign-in, sign-out or change was recorded, which never changes these decisions, so they are not refused
- * for it (a sign-in must answer 2xx, 401 or 429, never a conflict).
+ * Attempts for a sign-in or sign-out record. A race lost on the user's stream only means that another
+ * record was appended, which never changes these decisions, so they are not given up after the usual 10
+ * (29 sign-outs of one user at once answered 19 conflicts): a burst of records ends when its last is in.
  */
-const RECORD_ATTEMPTS = 50;
+const RECORD_ATTEMPTS = 1_000;
 
 export class Users {
   private readonly fold: StreamFold<UserState, UserEvent>;
