@@ -5,6 +5,8 @@ import { loadConfig } from '#config';
 import { reportFailure } from './cli-action.js';
 import { createCliContext, type CliContext } from './cli-context.js';
 import { registerApiKeyCreateCommand } from './commands/api-key-create.command.js';
+import { registerApiKeyListCommand } from './commands/api-key-list.command.js';
+import { registerApiKeyRevokeCommand } from './commands/api-key-revoke.command.js';
 import { registerBillingSignCommand } from './commands/billing-sign.command.js';
 import { registerOrgCreateCommand } from './commands/org-create.command.js';
 import { registerOrgHistoryCommand } from './commands/org-history.command.js';
@@ -36,6 +38,8 @@ const program = new Command('chorus')
 registerOrgCreateCommand(program, getContext);
 registerOrgPlanCommand(program, getContext);
 registerApiKeyCreateCommand(program, getContext);
+registerApiKeyListCommand(program, getContext);
+registerApiKeyRevokeCommand(program, getContext);
 registerOrgHistoryCommand(program, getContext);
 registerOrgStateCommand(program, getContext);
 registerProjectionsRebuildCommand(program, getContext);
