@@ -40,6 +40,8 @@ export type Identity = {
   directory: UserDirectory;
   registration: UserRegistration;
   passwordSignIn: PasswordSignIn;
+  /** The sign-in attempt streams: their keys (an account's, a name's, an address's) and locks. */
+  signInAttempts: SignInAttempts;
   googleSignIn: GoogleSignIn;
   googleState: GoogleStateSeal;
   passwordReset: PasswordReset;
@@ -66,6 +68,7 @@ export function createIdentity(options: IdentityOptions): Identity {
     directory: new UserDirectory(users, claims),
     registration,
     passwordSignIn: new PasswordSignIn(users, claims, hasher, sessions, clock, attempts),
+    signInAttempts: attempts,
     googleSignIn: new GoogleSignIn(users, claims, registration),
     googleState: new GoogleStateSeal(deriveKey(options.sessionSecret, 'oauth-state'), clock),
     passwordReset: new PasswordReset(

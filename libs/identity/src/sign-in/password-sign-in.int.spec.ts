@@ -58,9 +58,11 @@ describe('signing in with a password', () => {
     }
     expect(fixture.clock.sleeps).toEqual([500, 1_000, 2_000, 4_000, 8_000, 8_000, 8_000]);
     await expect(signIn('ada', password)).rejects.toMatchObject({ code: 'RATE_LIMITED', retryAfterSeconds: 900 });
-    // The lock is per account: another address is refused too, and refused attempts are not recorded.
+    // The lock is per account: another address is refused too, and refused attempts are not recorded,
+    // not even against their address.
     await expect(signIn('ada@example.com', password, '198.51.100.1')).rejects.toMatchObject({ code: 'RATE_LIMITED' });
     expect(await accountAttempts()).toEqual(Array<string>(10).fill('SignInAttemptReserved'));
+    expect(await typesIn(signInAttemptsStream(fixture.identity.signInAttempts.address('198.51.100.1')))).toEqual([]);
 
     fixture.clock.advance(15 * 60_000);
     await expect(signIn('ada', password)).resolves.toMatchObject({ session: { userId } });
@@ -115,6 +117,22 @@ describe('signing in with a password', () => {
     expect(outcomes.filter((outcome) => outcome.status === 'rejected' && (outcome.reason as { code?: string }).code === 'RATE_LIMITED')).toHaveLength(20);
     await expect(signIn('ada', password)).rejects.toMatchObject({ code: 'RATE_LIMITED' });
     await expect(signIn('ada', password, '198.51.100.1')).resolves.toMatchObject({ session: { userId } });
+  }, 60_000);
+
+  it('stores an attempt only when a password check follows it: a locked account or address costs the store nothing', async () => {
+    for (let attempt = 0; attempt < 10; attempt += 1) await signIn('ada', `wrong ${attempt}`).catch(() => undefined);
+    const appends = fixture.storeWork().appends;
+
+    const atLockedAccount = await Promise.allSettled(Array.from({ length: 50 }, (_unused, index) => signIn('ada', 'a guess', `198.51.100.${index}`)));
+
+    expect(atLockedAccount.every((outcome) => outcome.status === 'rejected' && (outcome.reason as { code?: string }).code === 'RATE_LIMITED')).toBe(true);
+    expect(fixture.storeWork().appends).toBe(appends);
+    const before = { appends: fixture.storeWork().appends, checks: fixture.identity.hasher.verifications };
+    // One address tries ever new names: two appends (address, name) per check, then nothing once it is locked.
+    for (let index = 0; index < 130; index += 1) await signIn(`made-up-${index}`, 'a guess', '192.0.2.99').catch(() => undefined);
+    const checks = fixture.identity.hasher.verifications - before.checks;
+    expect(checks).toBe(100);
+    expect(fixture.storeWork().appends - before.appends).toBe(2 * checks);
   }, 60_000);
 
   it('does not count successes against their address: people behind one address are not locked out by signing in', async () => {
@@ -179,8 +197,8 @@ describe('the work of a failed sign-in (issue 12.5: timing must not tell which a
       emptyName: await workOf('', '192.0.2.16'),
     };
 
-    // One claim read, one user read, and a read and an append per counted key (address, account or name).
-    for (const work of Object.values(works)) expect(work).toEqual({ reads: 4, appends: 2, verifications: 1 });
+    // One claim read, one user read, the key's lock read, and a read and an append per counted key (address, account or name).
+    for (const work of Object.values(works)) expect(work).toEqual({ reads: 5, appends: 2, verifications: 1 });
   });
 });
 

@@ -29,11 +29,15 @@ export class PasswordSignIn {
   ) {}
 
   async signIn(credentials: PasswordCredentials, context: SignInContext): Promise<OpenedSession> {
-    // The address first: a locked address learns nothing, not even whether the name is anyone's.
-    const fromAddress = await this.attempts.reserve(this.attempts.address(context.origin.clientIp), context);
     const name = parseLoginName(credentials.username);
     const user = await this.claims.findUserEvenly(name.kind, name.value);
-    const forKey = await this.attempts.reserve(user === undefined ? this.attempts.name(name) : this.attempts.account(user.userId), context);
+    const key = user === undefined ? this.attempts.name(name) : this.attempts.account(user.userId);
+    // Nothing is recorded for an attempt that is refused: a locked account or name is refused before the
+    // address counts it, a locked address before the account does (it cannot lock anyone out). So every
+    // stored attempt is one that a password check follows, bar a race with the attempt that locks the key.
+    await this.attempts.refuseIfLocked(key);
+    const fromAddress = await this.attempts.reserve(this.attempts.address(context.origin.clientIp), context);
+    const forKey = await this.attempts.reserve(key, context);
     // Slow every attempt once they pile up, before the outcome is known, so cutting the connection
     // early tells an attacker nothing.
     const delayMs = Math.max(fromAddress.delayMs, forKey.delayMs);

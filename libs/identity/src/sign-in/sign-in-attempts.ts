@@ -8,6 +8,7 @@
 import {
   eventMetadata,
   handleCommand,
+  loadStream,
   WrongExpectedRevisionError,
   type CommandContext,
   type EventStore,
@@ -83,6 +84,17 @@ export class SignInAttempts {
 
   address(clientIp: string): AttemptKey {
     return { kind: 'address', id: hmacHex(this.digestKey, clientAddressKey(clientIp)) };
+  }
+
+  /**
+   * Refuses with RATE_LIMITED, recording nothing, while the key is locked: so that attempts at a locked
+   * account are not even counted against their address (each would be a stored event that no password
+   * check paid for). A read; the reservation decides again.
+   */
+  async refuseIfLocked(key: AttemptKey): Promise<void> {
+    const { state } = await loadStream(this.store, signInAttemptsStream(key), attemptsFold);
+    const reservation = reserveAttempt(state, this.clock.now(), policies[key.kind]);
+    if (reservation.kind === 'refuse') throw new RateLimited(Math.ceil(reservation.retryAfterMs / 1000));
   }
 
   /**
