@@ -5,36 +5,30 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import type { ManualClock } from '#identity';
 import { startAuthApp, type AuthApp } from '../support/auth-app.js';
-import type { Answer } from '../support/browser.js';
+// One attacker request: a browser of its own (its own XSRF cookie), the login page, then a guess.
+import { burstClock, signInAttempt as guess, statusCounts as statuses } from '../support/sign-in-attempts.js';
 
 const password = 'correct horse battery staple';
 const dayAndMore = 25 * 3_600_000;
-
-/** One attacker request: a browser of its own (its own XSRF cookie), the login page, then a guess. */
-async function guess(node: AuthApp, username: string, secret: string, headers: Record<string, string> = {}): Promise<Answer> {
-  const browser = node.browser();
-  await browser.open('/login');
-  return browser.post('/login', { username, password: secret }, { headers });
-}
-
-const statuses = (answers: readonly Answer[]): Record<number, number> =>
-  answers.reduce<Record<number, number>>((counts, answer) => ({ ...counts, [answer.status]: (counts[answer.status] ?? 0) + 1 }), {});
 
 const forgedAddress = (index: number): Record<string, string> => ({ 'x-forwarded-for': `198.51.100.${index % 250}, 203.0.113.${(index * 7) % 250}` });
 
 describe('one API node', () => {
   let app: AuthApp;
+  let clock: ManualClock;
 
   beforeAll(async () => {
     app = await startAuthApp();
+    clock = burstClock(app);
   }, 60_000);
   afterAll(async () => {
     await app.close();
   });
   // Every test starts with quiet counters: runs end after 15 quiet minutes, locks in a row after 24 hours.
   afterEach(() => {
-    app.clock.advance(dayAndMore);
+    clock.advance(dayAndMore);
   });
 
   it('checks at most 10 passwords of 200 concurrent guesses for one account, each with its own XSRF cookie and a forged X-Forwarded-For, then refuses the right password while locked', async () => {
@@ -72,19 +66,22 @@ describe('two API nodes sharing one DATA_DIR', () => {
   let dataDir: string;
   let nodeA: AuthApp;
   let nodeB: AuthApp;
+  let clock: ManualClock;
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'chorus-e2e-lockout-'));
     const shared = { DATA_DIR: dataDir, SESSION_SECRET: 's'.repeat(48) };
     nodeA = await startAuthApp({ ...shared, PROJECTIONS: 'inline' });
     nodeB = await startAuthApp({ ...shared, PROJECTIONS: 'off' });
+    // Two nodes, one time, as NTP keeps real ones.
+    clock = burstClock(nodeA, nodeB);
   }, 60_000);
   afterAll(async () => {
     for (const node of [nodeB, nodeA]) await node?.close();
     rmSync(dataDir, { recursive: true, force: true });
   });
   afterEach(() => {
-    for (const node of [nodeA, nodeB]) node.clock.advance(dayAndMore);
+    clock.advance(dayAndMore);
   });
 
   const verifications = () => nodeA.identity.hasher.verifications + nodeB.identity.hasher.verifications;

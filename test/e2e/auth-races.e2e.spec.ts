@@ -2,15 +2,19 @@
 // for real accounts alone told them apart from unknown names), and POST /logout is idempotent: 204.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { userStream } from '#identity';
+import type { ManualClock } from '#identity';
 import { startAuthApp, type AuthApp } from '../support/auth-app.js';
-import type { Answer, Browser } from '../support/browser.js';
+import type { Browser } from '../support/browser.js';
+import { burstClock, signInAttempt, statusCounts as statuses } from '../support/sign-in-attempts.js';
 
 const password = 'correct horse battery staple';
 let app: AuthApp;
+let clock: ManualClock;
 let userId: string;
 
 beforeAll(async () => {
   app = await startAuthApp();
+  clock = burstClock(app);
   userId = await app.createUser({ email: 'ada@example.com', username: 'ada', password });
 }, 60_000);
 afterAll(async () => {
@@ -18,22 +22,15 @@ afterAll(async () => {
 });
 // Quiet counters for every test: runs end after 15 quiet minutes, locks in a row after 24 hours.
 afterEach(() => {
-  app.clock.advance(25 * 3_600_000);
+  clock.advance(25 * 3_600_000);
 });
 
-async function attempt(username: string, secret: string): Promise<Answer> {
-  const browser = app.browser();
-  await browser.open('/login');
-  return browser.post('/login', { username, password: secret });
-}
-
-const statuses = (answers: readonly Answer[]): Record<number, number> =>
-  answers.reduce<Record<number, number>>((counts, answer) => ({ ...counts, [answer.status]: (counts[answer.status] ?? 0) + 1 }), {});
+const attempt = (username: string, secret: string) => signInAttempt(app, username, secret);
 
 describe('POST /login under concurrency', () => {
   it('answers 30 parallel wrong passwords for a real account only 401 or 429, exactly as for a name that is nobody’s', async () => {
     const real = await Promise.all(Array.from({ length: 30 }, (_unused, index) => attempt('ada', `wrong ${index}`)));
-    app.clock.advance(25 * 3_600_000);
+    clock.advance(25 * 3_600_000);
     const unknown = await Promise.all(Array.from({ length: 30 }, (_unused, index) => attempt('nobody', `wrong ${index}`)));
 
     expect(Object.keys(statuses(real)).sort()).toEqual(['401', '429']);
