@@ -26,6 +26,19 @@ module.exports = {
       to: { dependencyTypes: ['core'] },
     },
     {
+      name: 'web-rules-are-pure',
+      comment: 'libs/web-rules is imported by the SPA file by file: pure TypeScript with no imports but its own files.',
+      severity: 'error',
+      from: { path: '^libs/web-rules/', pathNot: ['\\.spec\\.ts$'] },
+      to: { pathNot: ['^libs/web-rules/'] },
+    },
+    {
+      name: 'web-rules-no-node-core',
+      severity: 'error',
+      from: { path: '^libs/web-rules/' },
+      to: { dependencyTypes: ['core'] },
+    },
+    {
       name: 'libs-do-not-import-apps',
       severity: 'error',
       from: { path: '^libs/' },

@@ -3,7 +3,14 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
-const webFeatures = ['login', 'forgot', 'reset', 'google'];
+const webFeatures = ['login', 'forgot', 'reset', 'google', 'console-shell', 'overview', 'members', 'sites', 'domains', 'account', 'invitations', 'history'];
+
+// The SPA reaches outside web/ only for the pure libs it shares with the server, through their alias
+// (web/tsconfig.json's paths): never by relative path, never into apps or other libs.
+const sharedLibsOnly = {
+  regex: '^((\\.\\./)+(apps|libs|test)/|#|@libs/(?!(domain|web-rules)/))',
+  message: 'The SPA imports only @libs/domain/... and @libs/web-rules/... (pure files shared with the server).',
+};
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'data/**', 'web/dist/**', '.ci/artifacts/**', '**/*.cjs'] },
@@ -28,14 +35,14 @@ export default tseslint.config(
     files: ['web/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },
-    rules: { ...reactHooks.configs.recommended.rules },
+    rules: { ...reactHooks.configs.recommended.rules, 'no-restricted-imports': ['error', { patterns: [sharedLibsOnly] }] },
   },
   // Features never reach into each other (bulletproof-react's import zones); routes compose them.
   ...webFeatures.map((feature) => ({
     files: [`web/src/features/${feature}/**`],
     rules: {
       'no-restricted-imports': ['error', {
-        patterns: [{
+        patterns: [sharedLibsOnly, {
           regex: `(^|/)(${webFeatures.filter((other) => other !== feature).join('|')})(/|$)`,
           message: 'A feature must not import another feature; compose them in web/src/app.',
         }],

@@ -5,6 +5,9 @@ const tsJestWeb = ['ts-jest', { useESM: true, tsconfig: '<rootDir>/web/tsconfig.
 
 /** @type {import('jest').Config} */
 export default {
+  // Tests that start the CLI or a server spend 1-2 s of CPU each; jest's 5 s default timed them out
+  // when the machine was loaded. A hung test still fails, 20 s later. (A per-project value is ignored.)
+  testTimeout: 20_000,
   projects: [
     {
       displayName: 'server',
@@ -29,6 +32,8 @@ export default {
       setupFilesAfterEnv: ['<rootDir>/web/src/testing/setup-tests.ts'],
       moduleNameMapper: {
         '\\.(css|svg|png)(\\?.*)?$': '<rootDir>/web/src/testing/asset-stub.ts',
+        // The pure libs the SPA shares with the server (web/tsconfig.json's paths).
+        '^@libs/(domain|web-rules)/(.*)$': '<rootDir>/libs/$1/src/$2',
       },
     },
   ],

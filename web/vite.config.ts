@@ -6,6 +6,10 @@ import { fileURLToPath } from 'node:url';
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   plugins: [react()],
+  resolve: {
+    // The pure libs the SPA shares with the server, imported file by file: `@libs/web-rules/safe-redirect-path`.
+    alias: [{ find: /^@libs\/(domain|web-rules)\//, replacement: `${fileURLToPath(new URL('../libs', import.meta.url))}/$1/src/` }],
+  },
   build: {
     outDir: fileURLToPath(new URL('../dist/web', import.meta.url)),
     emptyOutDir: true,

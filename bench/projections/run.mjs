@@ -2,50 +2,21 @@
 //   npm run build:server && node bench/projections/run.mjs [--events 1000000] [--organizations N]
 // Events go straight into a temp embedded store (its own schema, big transactions); the rebuild is
 // `chorus projections:rebuild`'s code path; the baseline reads and JSON-parses every row, nothing else.
-import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
-import { organizationStory as story } from '../support/organization-story.mjs';
 import { createPlanCatalogue } from '../../dist/libs/domain/src/index.js';
 import { openEventStore } from '../../dist/libs/event-store/src/index.js';
 import { ReadModels } from '../../dist/libs/read-models/src/index.js';
+import { generateEventLog } from '../support/event-log.mjs';
 
 const { values } = parseArgs({ options: { events: { type: 'string' }, organizations: { type: 'string' }, rounds: { type: 'string' } } });
 const eventCount = Number(values.events ?? 1_000_000);
 const organizationCount = Number(values.organizations ?? Math.max(1, Math.round(eventCount / 10)));
 /** Each measure is taken this many times, interleaved, and the fastest kept: the machine is shared. */
 const rounds = Number(values.rounds ?? 2);
-
-function generate(dataDir) {
-  const db = new Database(path.join(dataDir, 'events.sqlite'));
-  db.pragma('synchronous = OFF');
-  const insert = db.prepare('INSERT INTO events (stream_id, revision, event_id, type, data, metadata, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?)');
-  const recordedAt = new Date().toISOString();
-  const insertMany = db.transaction((rows) => {
-    for (const row of rows) insert.run(...row);
-  });
-  let rows = [];
-  let written = 0;
-  // Organizations interleave: every organization's first event, then every second one, and so on.
-  for (let step = 0; written < eventCount; step += 1) {
-    for (let i = 0; i < organizationCount && written < eventCount; i += 1) {
-      const [type, data] = story[step % story.length](i);
-      const correlationId = randomUUID();
-      const metadata = JSON.stringify({ actor: 'billing', correlationId, causationId: correlationId, commandType: type });
-      rows.push([`organization-org-${i}`, step, randomUUID(), type, JSON.stringify(data), metadata, recordedAt]);
-      written += 1;
-      if (rows.length === 100_000) {
-        insertMany(rows);
-        rows = [];
-      }
-    }
-  }
-  insertMany(rows);
-  db.close();
-}
 
 const scanColumns = 'position, stream_id, revision, event_id, type, data, metadata, recorded_at';
 
@@ -105,8 +76,7 @@ const rate = (count, seconds) => `${format(Math.round(count / seconds))} events/
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'chorus-bench-projections-'));
 try {
-  await (await openEventStore({ dataDir })).close();
-  const generated = await measure(() => generate(dataDir));
+  const generated = await measure(() => generateEventLog(dataDir, eventCount, organizationCount));
   console.log(`generated ${format(eventCount)} events across ${format(organizationCount)} organizations in ${generated.wall.toFixed(1)} s`);
 
   const store = await openEventStore({ dataDir });

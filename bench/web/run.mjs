@@ -1,6 +1,7 @@
-// The weight of the sign-in page: the gzipped JS and CSS a browser loads for the login screen.
+// The weight of the sign-in page and of the console: the gzipped JS and CSS a browser loads for the
+// login screen, and for a console page (the login's files plus the console's lazily loaded chunks).
 // Run `npm run build:web` first; this reads dist/web (index.html and Vite's manifest), builds nothing,
-// prints the figures against the target and the issue's reference figures, and rewrites README.md here.
+// prints the figures against the targets and the issue's reference figures, and rewrites README.md here.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +14,9 @@ const htmlPath = join(dist, 'index.html');
 
 // Sizes are in kB of 1000 bytes, as Vite prints them.
 const TARGET_JS_KB = 100;
+// CONSOLE.md: the console's JS stays within 200 kB gzipped (everything a console page loads).
+const TARGET_CONSOLE_JS_KB = 200;
+const CONSOLE_ENTRY = 'src/app/console/console-app.tsx';
 const REFERENCES = [
   { name: "Clerk's hosted sign-in page (JS, gzipped)", kb: 252 },
   { name: 'React 19 + react-router + Redux Toolkit + axios alone (JS, gzipped)', kb: 110 },
@@ -86,11 +90,32 @@ const lazyChunks = [...lazy].map((key) => measure(manifest[key].file));
 const jsTotal = total(js);
 const cssTotal = total(css);
 
+// A console page: the login page's files, then the console's chunk and everything it imports statically.
+const consoleKey = Object.keys(manifest).find((key) => key === CONSOLE_ENTRY);
+if (!consoleKey) fail(`the manifest has no chunk for ${CONSOLE_ENTRY}: is the console still loaded lazily from there?`);
+const consoleFiles = { js: new Set(loaded.js), css: new Set(loaded.css) };
+const visitConsole = (key) => {
+  const chunk = manifest[key];
+  if (consoleFiles.js.has(chunk.file)) return;
+  consoleFiles.js.add(chunk.file);
+  for (const file of chunk.css ?? []) consoleFiles.css.add(file);
+  for (const imported of chunk.imports ?? []) visitConsole(imported);
+};
+visitConsole(consoleKey);
+const consoleJs = [...consoleFiles.js].filter((file) => !loaded.js.has(file)).map(measure);
+const consoleCss = [...consoleFiles.css].filter((file) => !loaded.css.has(file)).map(measure);
+const consoleJsTotal = total([...js, ...consoleJs]);
+const consoleCssTotal = total([...css, ...consoleCss]);
+
+const consoleFileNames = new Set([...consoleJs, ...consoleCss].map((file) => file.file));
 const rows = [
   ...js.map((file) => ['JS', file]),
   ...css.map((file) => ['CSS', file]),
-  ...lazyChunks.map((file) => ['JS, loaded on demand only', file]),
+  ...lazyChunks.filter((file) => !consoleFileNames.has(file.file)).map((file) => ['JS, loaded on demand only', file]),
+  ...consoleJs.map((file) => ['JS, console only', file]),
+  ...consoleCss.map((file) => ['CSS, console only', file]),
 ];
+const percent = (bytes, targetKb) => ((bytes / (targetKb * 1000)) * 100).toFixed(0);
 const lines = [
   `Login page (dist/web/index.html), kB = 1000 bytes, gzip level 9, brotli quality 11`,
   '',
@@ -98,8 +123,11 @@ const lines = [
   '',
   `  JS loaded by the login page:  ${kb(jsTotal.gzip)} kB gzipped (${kb(jsTotal.brotli)} kB brotli)`,
   `  CSS loaded by the login page: ${kb(cssTotal.gzip)} kB gzipped (${kb(cssTotal.brotli)} kB brotli)`,
+  `  JS loaded by a console page:  ${kb(consoleJsTotal.gzip)} kB gzipped (${kb(consoleJsTotal.brotli)} kB brotli), the login page's included`,
+  `  CSS loaded by a console page: ${kb(consoleCssTotal.gzip)} kB gzipped (${kb(consoleCssTotal.brotli)} kB brotli)`,
   '',
-  `  target <= ${TARGET_JS_KB} kB JS gzipped: ${jsTotal.gzip <= TARGET_JS_KB * 1000 ? 'met' : 'MISSED'} (${((jsTotal.gzip / (TARGET_JS_KB * 1000)) * 100).toFixed(0)}% of it)`,
+  `  login page target <= ${TARGET_JS_KB} kB JS gzipped: ${jsTotal.gzip <= TARGET_JS_KB * 1000 ? 'met' : 'MISSED'} (${percent(jsTotal.gzip, TARGET_JS_KB)}% of it)`,
+  `  console target <= ${TARGET_CONSOLE_JS_KB} kB JS gzipped: ${consoleJsTotal.gzip <= TARGET_CONSOLE_JS_KB * 1000 ? 'met' : 'MISSED'} (${percent(consoleJsTotal.gzip, TARGET_CONSOLE_JS_KB)}% of it)`,
   ...REFERENCES.map((reference) => `  vs ${reference.name}, ${reference.kb} kB: ${(jsTotal.gzip / (reference.kb * 1000)).toFixed(2)}x`),
 ];
 console.log(lines.join('\n'));
@@ -110,14 +138,18 @@ const table = [
   ...rows.map(([kind, file]) => `| ${kind} | \`${file.file.replace(/-[\w-]{8}\./, '.')}\` | ${kb(file.raw)} | ${kb(file.gzip)} | ${kb(file.brotli)} |`),
   `| **JS the login page loads** | | ${kb(jsTotal.raw)} | **${kb(jsTotal.gzip)}** | ${kb(jsTotal.brotli)} |`,
   `| **CSS the login page loads** | | ${kb(cssTotal.raw)} | **${kb(cssTotal.gzip)}** | ${kb(cssTotal.brotli)} |`,
+  `| **JS a console page loads** (the login page's included) | | ${kb(consoleJsTotal.raw)} | **${kb(consoleJsTotal.gzip)}** | ${kb(consoleJsTotal.brotli)} |`,
+  `| **CSS a console page loads** | | ${kb(consoleCssTotal.raw)} | **${kb(consoleCssTotal.gzip)}** | ${kb(consoleCssTotal.brotli)} |`,
 ];
 
-const readme = `# bench/web: the weight of the sign-in page
+const readme = `# bench/web: the weight of the sign-in page and of the console
 
 \`npm run build:web && node bench/web/run.mjs\` measures the JavaScript and CSS a browser loads for the
 login screen: the script and styles \`dist/web/index.html\` names, plus every chunk they import
 statically (read from Vite's manifest, \`dist/web/.vite/manifest.json\`, and checked against the HTML).
-Chunks loaded only on demand are listed apart and not counted. Sizes are kB of 1000 bytes, gzip level 9
+Chunks loaded only on demand are listed apart and not counted for it. A console page loads all that,
+then the console's chunk (\`${CONSOLE_ENTRY}\`, imported lazily by the router) and every chunk it imports
+statically: that total is measured against the console's budget. Sizes are kB of 1000 bytes, gzip level 9
 (brotli quality 11 for comparison). This file is rewritten by each run.
 
 ## Last measurement
@@ -126,7 +158,8 @@ ${table.join('\n')}
 
 | compared with | kB (JS, gzipped) | ratio |
 |---|---:|---:|
-| target | ${TARGET_JS_KB} | ${(jsTotal.gzip / (TARGET_JS_KB * 1000)).toFixed(2)} |
+| login page target | ${TARGET_JS_KB} | ${(jsTotal.gzip / (TARGET_JS_KB * 1000)).toFixed(2)} |
+| console target (a console page, all its JS) | ${TARGET_CONSOLE_JS_KB} | ${(consoleJsTotal.gzip / (TARGET_CONSOLE_JS_KB * 1000)).toFixed(2)} |
 ${REFERENCES.map((reference) => `| ${reference.name} | ${reference.kb} | ${(jsTotal.gzip / (reference.kb * 1000)).toFixed(2)} |`).join('\n')}
 
 The reference figures are the issue's (#9), not measured here.
@@ -138,6 +171,23 @@ The figures in this list were measured once, on minimal apps built with Vite 8.3
 - The error reporter is its own chunk, fetched only when an error happens on a page configured with a DSN.
 - The showcase illustration is a CSS background image, not JS, and is never downloaded on narrow screens, where its pane is hidden.
 - React 19 (react-dom) alone is about 67 kB of the total.
+- The console (its routes, its RTK Query data layer, its CSS) is loaded with \`React.lazy\` only when a
+  \`/app\` page is opened, and injected into the store then (\`combineSlices(...).inject\`, a dynamic middleware).
+
+## What the console costs the login page
+Code splitting works per module: the parts of a library module that only the console uses still end up
+in the chunk that holds that module, which the login page loads. Measured once (Vite 8.3.8): the login
+page alone (issue 17's sign-in screens) loads 95.4 kB, with the console 98.4 kB. Of those 3.0 kB, measured
+on the earlier base of 94.9 kB: lazy routes to an empty component cost 0.1 kB; the console's use of RTK
+Query (which needs more of \`@reduxjs/toolkit\` than the sign-in slices do) and of react-router's
+\`NavLink\`/\`Outlet\`/\`Navigate\` about 2.3 kB; the console's \`paths\`, shared controls and the dynamic
+middleware about 0.7 kB. Plain thunks instead of RTK Query would save most of the 2.3 kB at the price of
+hand-written caching and invalidation; with the login page at 98 % of its budget we kept RTK Query.
+
+Watch the number of chunks the login page loads: importing one more sign-in component from a lazy chunk
+(issue 17's \`BackToLogIn\` on the invitation page) once made rolldown move the shared modules out of the
+entry into a chunk of their own, and the two files compressed 1.2 kB worse (99.6 kB). The invitation page
+therefore keeps its own way back (a "Back to log in" button on a spent link) rather than that import.
 
 ## Lighthouse
 \`node bench/web/lighthouse.mjs\` (after \`npm run build\`) audits the login page served by the real server

@@ -83,18 +83,18 @@ describe('Sign in with Google', () => {
     expect(await sessionOf(context, baseUrl)).toEqual({ status: 200, email: grace.email, organizations: ['acme'] });
   }, 30_000);
 
-  it('links the account on the first sign-in and finds it by its Google id on the next (lands on / without a redirect)', async () => {
+  it('links the account on the first sign-in and finds it by its Google id on the next (lands on /, the console, without a redirect)', async () => {
     started().google.signInAs({ sub: ines.google, email: ines.email, email_verified: true });
     const first = await clickGoogle('/login');
-    await first.page.waitForURL(`${first.baseUrl}/`);
+    await first.page.waitForURL(`${first.baseUrl}/app/orgs/acme`);
     await started().browser.closePages();
 
     // The e-mail Google reports no longer matters once the Google id is linked.
     started().google.signInAs({ sub: ines.google, email: 'ines.new-address@example.com', email_verified: false });
     const { context, page, baseUrl } = await clickGoogle('/login');
 
-    await page.waitForURL(`${baseUrl}/`);
-    expect(pathOf(page)).toBe('/');
+    await page.waitForURL(`${baseUrl}/app/orgs/acme`);
+    expect(pathOf(page)).toBe('/app/orgs/acme');
     expect(await sessionOf(context, baseUrl)).toMatchObject({ status: 200, email: ines.email });
   }, 30_000);
 

@@ -44,7 +44,7 @@ beforeAll(async () => {
   browser = await launchChromium();
   mail = await startMailCatcher();
   server = await startChorusServer({ SMTP_URL: mail.smtpUrl });
-  await server.createUser(lin);
+  await server.createUser({ ...lin, organizationId: await server.createOrganization('Acme', 'acme'), role: 'member' });
   mkdirSync(join(repositoryRoot, '.ci', 'artifacts', 'screenshots'), { recursive: true });
 }, 90_000);
 
@@ -135,7 +135,7 @@ describe('forgot and reset, end to end', () => {
     const login = await logIn(page, lin.email, lin.password);
     expect(await textOnceShown(login.message, errorMessages.login)).toBe(errorMessages.login);
     await logIn(page, lin.email, newPassword);
-    await page.waitForURL(`${server.baseUrl}/`);
+    await page.waitForURL(`${server.baseUrl}/app/orgs/acme`);
     expect(await sessionOf(context, server.baseUrl)).toMatchObject({ status: 200, email: lin.email });
 
     // The link is single-use: opened again, the page says so at once instead of showing the form.

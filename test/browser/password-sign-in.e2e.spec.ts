@@ -35,7 +35,8 @@ beforeAll(async () => {
   browser = await launchChromium();
   // A product name other than the default shows that the server writes its configuration into the page.
   server = await startChorusServer({ PRODUCT_NAME: product });
-  await server.createUser(ada);
+  // A member of an organization: without a redirect, the login lands in its console (CONSOLE.md, Routes).
+  await server.createUser({ ...ada, organizationId: await server.createOrganization('Acme', 'acme'), role: 'member' });
   mkdirSync(join(repositoryRoot, '.ci', 'artifacts', 'screenshots'), { recursive: true });
 }, 90_000);
 
@@ -87,27 +88,28 @@ describe('logging in with a user created by the command line', () => {
     expect(pathOf(page)).toBe('/welcome?tab=sites');
   }, 30_000);
 
-  it('lands on / without a redirect, also with the username instead of the e-mail', async () => {
+  it("lands on / without a redirect, which is the console of the user's organization, also with the username instead of the e-mail", async () => {
     const { context, page, screen, baseUrl } = await openLogin('/login');
 
     await screen.username.fill(ada.username);
     await screen.password.fill(ada.password);
     await screen.logIn.click();
 
-    await page.waitForURL(`${baseUrl}/`);
-    expect(pathOf(page)).toBe('/');
+    // `/` with a live session answers 302 /app, and /app shows the only organization's overview.
+    await page.waitForURL(`${baseUrl}/app/orgs/acme`);
+    expect(pathOf(page)).toBe('/app/orgs/acme');
     expect(await sessionOf(context, baseUrl)).toMatchObject({ status: 200, email: ada.email });
   }, 30_000);
 
-  it('lands on / when the redirect names another site', async () => {
+  it('lands on / (the console) when the redirect names another site', async () => {
     const { page, screen, baseUrl } = await openLogin(`/login?redirect=${encodeURIComponent('//evil.example/welcome')}`);
 
     await screen.username.fill(ada.email);
     await screen.password.fill(ada.password);
     await screen.logIn.click();
 
-    await page.waitForURL(`${baseUrl}/`);
-    expect(pathOf(page)).toBe('/');
+    await page.waitForURL(`${baseUrl}/app/orgs/acme`);
+    expect(pathOf(page)).toBe('/app/orgs/acme');
   }, 30_000);
 });
 

@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { seedEventLog } from './seed-event-log.js';
+import { seedEventLog } from '../support/seed-event-log.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const chorus = path.join(root, 'bin', 'chorus.js');

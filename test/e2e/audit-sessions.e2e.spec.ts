@@ -13,13 +13,6 @@ let organizationId: string;
 let otherOrganizationId: string;
 const browsers = new Map<string, Browser>();
 
-async function signedIn(username: string): Promise<Browser> {
-  const browser = app.browser();
-  await browser.open('/login');
-  expect((await browser.post('/login', { username, password })).status).toBe(204);
-  return browser;
-}
-
 beforeAll(async () => {
   app = await startAuthApp({ LOG_LEVEL: 'silent' });
   const [owner, admin, member, stranger] = await Promise.all(
@@ -31,7 +24,7 @@ beforeAll(async () => {
   const commands = app.app.get(CommandBus);
   await commands.execute(new AddMemberCommand(organizationId, { email: 'admin@audit.example', role: 'admin', userId: admin as string }, context));
   await commands.execute(new AddMemberCommand(organizationId, { email: 'member@audit.example', role: 'member', userId: member as string }, context));
-  for (const name of ['owner', 'admin', 'member', 'stranger']) browsers.set(name, await signedIn(name));
+  for (const name of ['owner', 'admin', 'member', 'stranger']) browsers.set(name, await app.signedIn(name, password));
 }, 60_000);
 
 afterAll(async () => {

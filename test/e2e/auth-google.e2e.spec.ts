@@ -133,6 +133,10 @@ describe('GET /auth/google/callback', () => {
     ['/\\evil.example'],
     ['javascript:alert(1)'],
     ['/\t/evil.example'],
+    ['/.//evil.example'],
+    ['/..//evil.example'],
+    ['/%2e//evil.example'],
+    ['/%2F%2Fevil.example'],
   ])('redirects to / instead of %j', async (redirect) => {
     const done = await viaGoogle(app.browser(), `/auth/go/?redirect=${encodeURIComponent(redirect)}`, { sub: 'google-ada' });
     expect(done.status).toBe(302);

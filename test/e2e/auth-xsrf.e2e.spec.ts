@@ -74,15 +74,35 @@ describe('the XSRF check', () => {
     expectXsrfRefusal(await app.browser().post('/reset', { token: 'x', password: 'a new passphrase' }));
   });
 
-  it('exempts the billing webhook and API-key calls, which browsers cannot forge', async () => {
+  it('exempts the billing webhook (signed), and asks nothing of API-key calls that carry no session cookie', async () => {
     const browser = await signedIn();
     const billing = await browser.post('/billing/events', { id: 'evt-1' }, { xsrf: false });
     expect(billing.status).not.toBe(403);
     expect(billing.body).toMatchObject({ code: 'INVALID_SIGNATURE' });
 
     const key = await createApiKey(app.app, ['organizations:write']);
-    const created = await browser.post('/organizations', { name: 'Made by a key' }, { xsrf: false, headers: { authorization: `Bearer ${key}` } });
+    const script = app.browser();
+    const created = await script.post('/organizations', { name: 'Made by a key' }, { xsrf: false, headers: { authorization: `Bearer ${key}` } });
     expect(created.status).toBe(201);
+  });
+
+  it.each([
+    ['a junk bearer token', 'Bearer junk'],
+    ['a real API key', 'real key'],
+    ['another scheme', 'Basic YWRhOmFkYQ=='],
+  ])('checks a request with the session cookie whatever Authorization it adds (%s)', async (_, authorization) => {
+    const browser = await signedIn();
+    const header = authorization === 'real key' ? `Bearer ${await createApiKey(app.app, ['organizations:write'])}` : authorization;
+    const other = await signedIn();
+    const otherSession = ((await other.get('/sessions')).body.sessions as { id: string; current: boolean }[]).find((session) => session.current)?.id;
+    expect(otherSession).toMatch(/^[0-9a-f]{64}$/);
+    // The same user's other browser: a session this one may revoke, with its token.
+
+    expectXsrfRefusal(await browser.post('/logout', undefined, { xsrf: false, headers: { authorization: header } }));
+    expectXsrfRefusal(await browser.delete(`/sessions/${otherSession}`, { xsrf: false, headers: { authorization: header } }));
+    // Neither session was touched.
+    expect((await browser.get('/session')).status).toBe(200);
+    expect((await other.get('/session')).status).toBe(200);
   });
 
   it('never asks safe methods for a token', async () => {

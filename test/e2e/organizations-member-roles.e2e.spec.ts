@@ -60,7 +60,7 @@ describe('PATCH /organizations/:id/members/:userId', () => {
       revision: BigInt(changed.body.revision),
     });
     const view = await api.get(`/organizations/${organizationId}?minPosition=${changed.body.position}`);
-    expect(view.body.members).toContainEqual({ userId: member('ned'), email: 'ned@roles.example', role: 'admin', chorusUser: false });
+    expect(view.body.members).toContainEqual({ userId: member('ned'), email: 'ned@roles.example', role: 'admin', chorusUser: false, invited: true });
   });
 
   it('records nothing when the member already has the role, and answers where the organization stands', async () => {

@@ -105,6 +105,7 @@ describe('GET /health', () => {
       projections: [
         expect.objectContaining({ name: 'organizations', state: 'live', runs: 'inline', checkpoint: expect.any(Number), lag: expect.any(Number) }),
         expect.objectContaining({ name: 'correlations', state: 'live' }),
+        expect.objectContaining({ name: 'sign-ins', state: 'live' }),
       ],
     });
   });

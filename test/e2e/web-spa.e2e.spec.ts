@@ -1,7 +1,7 @@
 // The sign-in SPA served by the API (API.md, Sign-in): its routes, the page configuration written
 // into index.html, the XSRF cookie on every HTML answer, static files and security headers.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { webRoot } from '#api';
 import { startAuthApp, type AuthApp } from '../support/auth-app.js';
@@ -110,6 +110,16 @@ describe('static files', () => {
     expect((await app.browser().get('/assets/..%2f..%2fpackage.json')).status).toBe(404);
     expect((await app.browser().get('/%2e%2e/%2e%2e/package.json')).status).toBe(404);
   });
+
+  it.each(['/.vite/manifest.json', '/%2evite/manifest.json', '/.vite%2fmanifest.json', '/assets/%2e%2e/.vite/manifest.json', '/.VITE/manifest.json'])(
+    'does not serve build metadata: %s',
+    async (path) => {
+      expect(existsSync(join(webRoot(), '.vite', 'manifest.json'))).toBe(true);
+      const answer = await app.browser().get(path);
+      expect(answer.status).toBe(404);
+      expect(answer.text).not.toContain('"isEntry"');
+    },
+  );
 });
 
 describe('security headers', () => {

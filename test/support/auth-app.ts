@@ -12,6 +12,8 @@ export type AuthApp = RunningApp & {
   clock: ManualClock;
   identity: Identity;
   browser(): Browser;
+  /** A browser that opened the login page and signed in with the form's call (POST /login answered 204). */
+  signedIn(username: string, password: string): Promise<Browser>;
   createUser(user: { email: string; password?: string; username?: string }): Promise<string>;
   /** A new organization on the Chorus teams plan with the user as its owner; waits for the read model. */
   createOrganization(name: string, owner: { userId: string; email: string }): Promise<string>;
@@ -28,6 +30,13 @@ export async function startAuthApp(settings: Record<string, string> = {}): Promi
     clock,
     identity,
     browser: () => new Browser(running.baseUrl),
+    async signedIn(username, password) {
+      const browser = new Browser(running.baseUrl);
+      await browser.open('/login');
+      const answer = await browser.post('/login', { username, password });
+      if (answer.status !== 204) throw new Error(`POST /login as ${username} answered ${answer.status}: ${answer.text}`);
+      return browser;
+    },
     async createUser(user) {
       const { userId } = await identity.registration.register(user, cli());
       return userId;

@@ -4,6 +4,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Config } from '#config';
 import type { DestinationStream } from 'pino';
 import { AppModule } from './app.module.js';
+import { applyHttpServerLimits } from './http/http-server-limits.js';
 import { BODY_LIMIT, JSON_MEDIA_TYPES, requireJsonBody } from './http/json-body.js';
 import { assignRequestContext, enterRequestContext } from './http/request-context.middleware.js';
 import { createPino } from './logging/pino.js';
@@ -29,8 +30,10 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
   });
   app.useLogger(app.get(StructuredLogger));
   app.disable('x-powered-by');
-  // Behind a reverse proxy on the same host, the client address comes from X-Forwarded-For.
-  app.set('trust proxy', 'loopback');
+  // request.ip is the client's address for throttling and audit: the TCP peer's, or X-Forwarded-For's
+  // only from the proxies TRUST_PROXY names (none by default: a forged header changes nothing).
+  app.set('trust proxy', config.trustProxy);
+  applyHttpServerLimits(app.getHttpServer(), config.http);
   // First, so that every answer carries them, refusals of the body parser included.
   app.use(securityHeaders(config));
   app.use(assignRequestContext(logger));

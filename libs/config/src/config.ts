@@ -1,5 +1,6 @@
 // Configuration is read and validated once at start-up (API.md, Configuration). A wrong value
 // stops the process with a message naming the setting.
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { CATALOGUE_PRODUCT_KEYS, type CatalogueProductKey } from '#domain';
 import { eventStoreConnectionStringProblems } from './eventstore-connection-string.js';
@@ -12,6 +13,11 @@ const optionalText = z
   .string()
   .optional()
   .transform((value) => (value === undefined || value.trim() === '' ? undefined : value.trim()));
+
+/** A duration in milliseconds: at least 100 ms (0 would mean "no limit" to Node), at most 10 minutes. */
+function milliseconds(fallback: number) {
+  return z.coerce.number().int().min(100).max(600_000).default(fallback);
+}
 
 const environmentSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -39,6 +45,11 @@ const environmentSchema = z.object({
   RELEASE_ID: z.string().default('dev'),
   PROJECTIONS: z.enum(['inline', 'off']).default('inline'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  TRUST_PROXY: z.string().default('false'),
+  HTTP_HEADERS_TIMEOUT_MS: milliseconds(10_000),
+  HTTP_REQUEST_TIMEOUT_MS: milliseconds(30_000),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: milliseconds(5_000),
+  HTTP_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(1_000),
 });
 
 export type Config = {
@@ -74,6 +85,27 @@ export type Config = {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** inline: this process runs the projector; off: another process sharing DATA_DIR does (`chorus projector:run`). */
   projections: 'inline' | 'off';
+  /**
+   * Express's `trust proxy`: which peers may say who the client is (X-Forwarded-For): false (the
+   * default: none, the TCP peer is the client), a hop count, or addresses, subnets and Express's
+   * names (`loopback`, `linklocal`, `uniquelocal`); true trusts every peer.
+   */
+  trustProxy: TrustProxy;
+  http: HttpLimits;
+};
+
+export type TrustProxy = boolean | number | string[];
+
+/** The HTTP server's limits on slow and idle clients (see apps/api/README.md). */
+export type HttpLimits = {
+  /** Time allowed to send the request's headers (Node's headersTimeout). */
+  headersTimeoutMs: number;
+  /** Time allowed to send the whole request, body included (Node's requestTimeout). */
+  requestTimeoutMs: number;
+  /** How long an idle keep-alive connection stays open after an answer (Node's keepAliveTimeout). */
+  keepAliveTimeoutMs: number;
+  /** Open connections at most; more are closed as they arrive (Node's maxConnections). */
+  maxConnections: number;
 };
 
 export class ConfigError extends Error {
@@ -101,6 +133,11 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
   }
   const planPaymentProviderIds = env.PLAN_PAYMENT_PROVIDER_IDS === '' ? [] : env.PLAN_PAYMENT_PROVIDER_IDS.split(',').map((id) => id.trim());
   const planLinkedProductIds = parseLinkedProductIds(env.PLAN_LINKED_PRODUCT_IDS, planPaymentProviderIds, problems);
+  const trustProxy = parseTrustProxy(env.TRUST_PROXY, problems);
+  // Node refuses a headers timeout longer than the request's, which includes the headers.
+  if (env.HTTP_HEADERS_TIMEOUT_MS > env.HTTP_REQUEST_TIMEOUT_MS) {
+    problems.push(`HTTP_HEADERS_TIMEOUT_MS: must not exceed HTTP_REQUEST_TIMEOUT_MS (${env.HTTP_REQUEST_TIMEOUT_MS})`);
+  }
   if (problems.length > 0) throw new ConfigError(problems);
 
   return {
@@ -130,7 +167,46 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
     releaseId: env.RELEASE_ID,
     logLevel: env.LOG_LEVEL,
     projections: env.PROJECTIONS,
+    trustProxy,
+    http: {
+      headersTimeoutMs: env.HTTP_HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: env.HTTP_REQUEST_TIMEOUT_MS,
+      keepAliveTimeoutMs: env.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+      maxConnections: env.HTTP_MAX_CONNECTIONS,
+    },
   };
+}
+
+const trustedNames = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/**
+ * TRUST_PROXY in Express's own terms: `false`, `true`, a hop count, or a comma-separated list of
+ * addresses, subnets (`10.0.0.0/8`, `10.0.0.0/255.0.0.0`) and names. Checked here, so that a typo
+ * stops the process with the setting's name rather than letting every peer, or none, be trusted.
+ */
+function parseTrustProxy(setting: string, problems: string[]): TrustProxy {
+  const value = setting.trim();
+  if (value === '' || value === 'false') return false;
+  if (value === 'true') return true;
+  if (/^\d+$/.test(value)) return Number(value);
+  const entries = value.split(',').map((entry) => entry.trim());
+  const wrong = entries.filter((entry) => !isTrustedProxyEntry(entry));
+  if (wrong.length > 0) {
+    problems.push(
+      `TRUST_PROXY: ${wrong.map((entry) => `"${entry}"`).join(', ')} is not an address, a subnet or one of ${[...trustedNames].join(', ')} (or use false, true or a hop count)`,
+    );
+  }
+  return entries;
+}
+
+function isTrustedProxyEntry(entry: string): boolean {
+  if (trustedNames.has(entry)) return true;
+  const [address = '', range, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (range === undefined) return true;
+  if (/^\d{1,3}$/.test(range)) return Number(range) <= (family === 4 ? 32 : 128);
+  return family === 4 && isIP(range) === 4;
 }
 
 /**

@@ -63,4 +63,47 @@ describe('loadConfig', () => {
     expect(problemsOf({ PLAN_LINKED_PRODUCT_IDS: 'feedback=prod_a,webAnalytics=prod_a' })).toEqual([expect.stringMatching(/"prod_a" already sells/)]);
     expect(problemsOf({ PLAN_PAYMENT_PROVIDER_IDS: 'prod_ess', PLAN_LINKED_PRODUCT_IDS: 'chorus:solo=prod_ess' })).toHaveLength(1);
   });
+
+  it('trusts no proxy unless told: the TCP peer is the client', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '' }).trustProxy).toBe(false);
+  });
+
+  it("reads TRUST_PROXY in Express's own terms", () => {
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: 'loopback' }).trustProxy).toEqual(['loopback']);
+    expect(loadConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8,192.168.1.0/255.255.255.0, fd00::/8, 203.0.113.7' }).trustProxy).toEqual([
+      'loopback',
+      '10.0.0.0/8',
+      '192.168.1.0/255.255.255.0',
+      'fd00::/8',
+      '203.0.113.7',
+    ]);
+  });
+
+  it.each(['yes', 'loopbak', '10.0.0.0/33', '10.0.0/8', 'fd00::/129', '10.0.0.0/8/8', 'loopback,,10.0.0.1', '::1/255.0.0.0', '-1'])(
+    'refuses TRUST_PROXY=%j, naming the setting',
+    (value) => {
+      expect(problemsOf({ TRUST_PROXY: value })).toEqual([expect.stringMatching(/^TRUST_PROXY: /)]);
+    },
+  );
+
+  it('has timeouts for slow clients and a cap on connections', () => {
+    expect(loadConfig({}).http).toEqual({ headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000, maxConnections: 1_000 });
+    expect(
+      loadConfig({ HTTP_HEADERS_TIMEOUT_MS: '2000', HTTP_REQUEST_TIMEOUT_MS: '4000', HTTP_KEEP_ALIVE_TIMEOUT_MS: '65000', HTTP_MAX_CONNECTIONS: '20000' }).http,
+    ).toEqual({ headersTimeoutMs: 2_000, requestTimeoutMs: 4_000, keepAliveTimeoutMs: 65_000, maxConnections: 20_000 });
+  });
+
+  it.each([
+    [{ HTTP_HEADERS_TIMEOUT_MS: '0' }, 'HTTP_HEADERS_TIMEOUT_MS'],
+    [{ HTTP_REQUEST_TIMEOUT_MS: 'soon' }, 'HTTP_REQUEST_TIMEOUT_MS'],
+    [{ HTTP_KEEP_ALIVE_TIMEOUT_MS: '700000' }, 'HTTP_KEEP_ALIVE_TIMEOUT_MS'],
+    [{ HTTP_MAX_CONNECTIONS: '0' }, 'HTTP_MAX_CONNECTIONS'],
+    [{ HTTP_MAX_CONNECTIONS: '1.5' }, 'HTTP_MAX_CONNECTIONS'],
+    [{ HTTP_HEADERS_TIMEOUT_MS: '20000', HTTP_REQUEST_TIMEOUT_MS: '10000' }, 'HTTP_HEADERS_TIMEOUT_MS'],
+  ])('refuses %j, naming %s', (environment, setting) => {
+    expect(problemsOf(environment)).toEqual([expect.stringMatching(new RegExp(`^${setting}: `))]);
+  });
 });

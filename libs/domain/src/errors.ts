@@ -11,7 +11,8 @@ export type DomainErrorCode =
   | 'FEATURE_DISABLED'
   | 'INVALID_HOSTNAME'
   | 'INVALID_QUANTITY'
-  | 'LAST_OWNER';
+  | 'LAST_OWNER'
+  | 'FORBIDDEN';
 
 export class DomainError extends Error {
   constructor(

@@ -10,7 +10,8 @@ export type { ExistingOrganization, Member, NoOrganization, OrganizationState, S
 export { evolve, foldOrganization } from './organization/evolve.js';
 export { decide } from './organization/decide.js';
 export type { DecideContext } from './organization/decide-context.js';
-export { MEMBER_ROLES } from './organization/member-roles.js';
+export { MANAGING_ROLES, MEMBER_ROLES } from './organization/member-roles.js';
+export { memberRequester, operator, type Requester } from './organization/requester.js';
 export {
   MAX_ADD_ON_QUANTITY,
   MAX_CONFIGURED_LIMIT,

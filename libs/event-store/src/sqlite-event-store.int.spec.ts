@@ -8,6 +8,7 @@ import { WrongExpectedRevisionError, type EventToAppend, type RecordedEvent } fr
 import { openEventStore } from './open-event-store.js';
 import { SqliteEventStore } from './sqlite-event-store.js';
 import { EVENT_STORE_MIGRATIONS, migrateEventStoreSchema } from './sqlite-migrations.js';
+import { SUBSCRIPTION_PAGE_SIZE } from './sqlite-subscription.js';
 import { describeEventStoreContract } from './testing/event-store.contract.js';
 
 describeEventStoreContract('The SQLite event store', async () => {
@@ -256,5 +257,39 @@ describe('The SQLite event store', () => {
     await second.close();
 
     expect(timers()).toBe(before);
+  });
+
+  it('lets the event loop run between pages while a subscription catches up, and while it follows a flood', async () => {
+    const store = openStore(join(newDataDir(), 'events.sqlite'));
+    const backlog = SUBSCRIPTION_PAGE_SIZE * 6;
+    for (let batch = 0; batch < 6; batch += 1) {
+      await store.append(`stream-${batch}`, Array.from({ length: SUBSCRIPTION_PAGE_SIZE }, () => anEvent()), 'no_stream');
+    }
+    let delivered = 0;
+    let caughtUpAt: number | undefined;
+    // Where an HTTP request, a timer or another subscription would get its turn.
+    const lookedBetweenPages = new Promise<number>((resolve) => setImmediate(() => resolve(delivered)));
+    const subscription = store.subscribeToAll({
+      onEvent: () => {
+        delivered += 1;
+      },
+      onCaughtUp: () => {
+        caughtUpAt = delivered;
+      },
+    });
+    try {
+      expect(await lookedBetweenPages).toBe(SUBSCRIPTION_PAGE_SIZE);
+      while (caughtUpAt === undefined) await new Promise((resolve) => setImmediate(resolve));
+      expect(caughtUpAt).toBe(backlog);
+
+      // Live: a flood appended at once is delivered page by page too.
+      const flood = store.append('flood', Array.from({ length: SUBSCRIPTION_PAGE_SIZE * 3 }, () => anEvent()), 'no_stream');
+      await flood;
+      const midFlood = new Promise<number>((resolve) => setImmediate(() => resolve(delivered)));
+      expect(await midFlood).toBeLessThan(backlog + SUBSCRIPTION_PAGE_SIZE * 3);
+      while (delivered < backlog + SUBSCRIPTION_PAGE_SIZE * 3) await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      await subscription.close();
+    }
   });
 });

@@ -7,9 +7,17 @@ import { matchesSubscriptionFilter } from './subscription-filter.js';
 export const SUBSCRIPTION_PAGE_SIZE = 500;
 
 /**
+ * Lets HTTP requests, timers and other subscriptions run. Reads are synchronous and handlers that
+ * return at once only queue microtasks, so without this a catch-up of a large log (or a flood
+ * appended by another process) would hold the event loop until it ended: no /health, no port.
+ */
+const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/**
  * A catch-up subscription on the SQLite store: reads pages after its position, awaits the handler
- * for each matching event in order, and, at the head, sleeps until woken (by an append committed
- * in this process, or by the store's poll noticing another process's commit).
+ * for each matching event in order, yields to the event loop after every full page, and, at the
+ * head, sleeps until woken (by an append committed in this process, or by the store's poll noticing
+ * another process's commit).
  */
 export class SqliteSubscription extends CatchUpSubscription {
   private woken = false;
@@ -65,6 +73,8 @@ export class SqliteSubscription extends CatchUpSubscription {
             onCaughtUp?.(seen);
           }
           await this.nextWake();
+        } else {
+          await yieldToEventLoop();
         }
       }
     } catch (error) {

@@ -5,7 +5,9 @@ export type IdentityErrorCode =
   | 'RATE_LIMITED'
   | 'INVALID_TOKEN'
   | 'DUPLICATE'
-  | 'NOT_FOUND';
+  | 'NOT_FOUND'
+  /** Change password: the current password given is not the account's. */
+  | 'WRONG_PASSWORD';
 
 export class IdentityError extends Error {
   constructor(
@@ -33,7 +35,7 @@ export class RateLimited extends IdentityError {
 }
 
 export class InvalidToken extends IdentityError {
-  constructor() {
-    super('INVALID_TOKEN', 'This password reset link is unknown, used or expired.');
+  constructor(message = 'This password reset link is unknown, used or expired.') {
+    super('INVALID_TOKEN', message);
   }
 }

@@ -2,8 +2,10 @@
 import type { EventStore } from '#event-store';
 import { systemClock, type Clock } from './clock.js';
 import { deriveKey } from './hashing.js';
+import { Invitations } from './invitations/invitations.js';
 import type { IdentityLogger } from './logger.js';
 import type { Mailer } from './mail/mailer.js';
+import { PasswordChange } from './passwords/password-change.js';
 import { PasswordHasher } from './passwords/password-hasher.js';
 import { PasswordReset } from './password-reset/password-reset.js';
 import { SessionCookies } from './sessions/session-cookie.js';
@@ -45,6 +47,8 @@ export type Identity = {
   googleSignIn: GoogleSignIn;
   googleState: GoogleStateSeal;
   passwordReset: PasswordReset;
+  passwordChange: PasswordChange;
+  invitations: Invitations;
   sessions: Sessions;
   sessionCookies: SessionCookies;
   xsrf: XsrfTokens;
@@ -61,6 +65,7 @@ export function createIdentity(options: IdentityOptions): Identity {
   const sessionCookies = new SessionCookies(deriveKey(options.sessionSecret, 'session-cookie'));
   const sessions = new Sessions(store, users, sessionCookies, clock, sessionPolicy);
   const attempts = new SignInAttempts(store, clock, deriveKey(options.sessionSecret, 'sign-in-attempts'));
+  const links = { publicUrl: options.publicUrl, productName: options.productName };
   return {
     clock,
     hasher,
@@ -78,11 +83,13 @@ export function createIdentity(options: IdentityOptions): Identity {
       sessions,
       options.mailer,
       clock,
-      { publicUrl: options.publicUrl, productName: options.productName },
+      links,
       options.logger,
       new ThrottleCounters(resetRequestThrottlePolicy),
       attempts,
     ),
+    passwordChange: new PasswordChange(users, hasher, sessions, clock, attempts),
+    invitations: new Invitations(store, users, claims, registration, sessions, options.mailer, clock, links, options.logger),
     sessions,
     sessionCookies,
     xsrf: new XsrfTokens(deriveKey(options.sessionSecret, 'xsrf')),

@@ -16,3 +16,5 @@ export {
 } from './organization/organization.queries.js';
 export { correlationProjection, correlationProjectionName } from './correlation/correlation.projection.js';
 export { CorrelationQueries, type CorrelatedEventLocation } from './correlation/correlation.queries.js';
+export { signInsProjection, signInsProjectionName } from './sign-ins/sign-ins.projection.js';
+export { SignInQueries } from './sign-ins/sign-ins.queries.js';

@@ -8,13 +8,18 @@ import { correlationProjection } from './correlation/correlation.projection.js';
 import { organizationProjection } from './organization/organization.projection.js';
 import { CorrelationQueries } from './correlation/correlation.queries.js';
 import { OrganizationQueries } from './organization/organization.queries.js';
+import { signInsProjection } from './sign-ins/sign-ins.projection.js';
+import { SignInQueries } from './sign-ins/sign-ins.queries.js';
 import type { Projection } from './projection.js';
-import { openReadModelDatabase, type ReadModelDatabase } from './read-model-database.js';
+import { openReadModelDatabase, readModelsFile, type ReadModelDatabase } from './read-model-database.js';
 import { silentLogger, type ReadModelsLogger } from './read-models-logger.js';
+import { dropAbandonedRebuilds } from './rebuild/abandoned-rebuilds.js';
+import { RebuildLock } from './rebuild/rebuild-lock.js';
 import { rebuildReadModels, type RebuildResult } from './rebuild/rebuild-read-models.js';
 import type { ReplayProgress } from './rebuild/replay.js';
 import { verifyReadModels, type Verification } from './rebuild/verify-read-models.js';
 import { PositionWaits, type Progress } from './runner/position-waits.js';
+import { WalCheckpointer } from './wal-checkpointer.js';
 import { ProjectionRunner, type ProjectionStatus } from './runner/projection-runner.js';
 import { checkStoreIdentity } from './store-identity.js';
 
@@ -44,6 +49,8 @@ export const READ_MODELS = Symbol('READ_MODELS');
 
 /** How often a process without its own projector re-reads checkpoints while a read waits. */
 const checkpointPollMs = 20;
+/** How long a rebuild waits for another one (or a start-up's clean-up) to let go of the rebuild lock. */
+const rebuildLockWaitMs = 5_000;
 /** /health counts the events a projection has still to apply up to this many. */
 const lagCountLimit = 1_000;
 /** Pause before asking an unreachable event store for its identity again. */
@@ -52,10 +59,12 @@ const identityRetryMs = 1_000;
 export class ReadModels {
   readonly organizations: OrganizationQueries;
   readonly correlations: CorrelationQueries;
+  readonly signIns: SignInQueries;
   readonly projections: readonly Projection[];
   private readonly checkpoints: Checkpoints;
   private readonly waits: PositionWaits;
   private runners: ProjectionRunner[] = [];
+  private checkpointer: WalCheckpointer | undefined;
   /** Settles once the runners' start waited for the store's identity check (or gave up as they stopped). */
   private storeChecked: Promise<void> = Promise.resolve();
 
@@ -63,10 +72,11 @@ export class ReadModels {
     private readonly db: ReadModelDatabase,
     private readonly options: ReadModelsOptions,
   ) {
-    this.projections = [organizationProjection(), correlationProjection()];
+    this.projections = [organizationProjection(), correlationProjection(), signInsProjection()];
     this.checkpoints = new Checkpoints(db);
     this.organizations = new OrganizationQueries(db, options.catalogue);
     this.correlations = new CorrelationQueries(db);
+    this.signIns = new SignInQueries(db);
     // Notified by this process's runners; without them, the checkpoints are re-read while a read waits.
     this.waits = new PositionWaits(
       () => lowest(this.statuses()),
@@ -74,18 +84,28 @@ export class ReadModels {
     );
   }
 
+  /** Opens the read models, dropping the aside tables of a rebuild that was killed before its swap. */
   static open(options: ReadModelsOptions): ReadModels {
-    return new ReadModels(openReadModelDatabase(options.dataDir), options);
+    const db = openReadModelDatabase(options.dataDir);
+    try {
+      dropAbandonedRebuilds(db, options.dataDir, options.logger ?? silentLogger);
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+    return new ReadModels(db, options);
   }
 
   /** Runs the projector in this process (until stop or close). */
   start(options: StartOptions = {}): void {
     if (this.runners.length > 0) return;
     const logger = this.options.logger ?? silentLogger;
+    this.checkpointer = WalCheckpointer.start(this.db, readModelsFile(this.options.dataDir), logger);
     this.runners = this.projections.map(
       (projection) =>
         new ProjectionRunner(this.db, this.options.store, projection, {
           logger,
+          pacing: this.checkpointer,
           ...(options.batchSize === undefined ? {} : { batchSize: options.batchSize }),
         }),
     );
@@ -102,6 +122,9 @@ export class ReadModels {
     this.runners = [];
     await this.storeChecked;
     await Promise.all(runners.map((runner) => runner.stop()));
+    const checkpointer = this.checkpointer;
+    this.checkpointer = undefined;
+    await checkpointer?.stop();
     this.waits.cancelAll();
   }
 
@@ -181,14 +204,20 @@ export class ReadModels {
     if (foreign && projections.length < this.projections.length) {
       throw new RangeError('The read models were built from another event store: rebuild all of them (without --only)');
     }
-    return rebuildReadModels({
-      db: this.db,
-      store: this.options.store,
-      projections,
-      storeId,
-      servedModelIsForeign: foreign,
-      ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
-    });
+    const lock = RebuildLock.acquire(this.options.dataDir, rebuildLockWaitMs);
+    if (lock === undefined) throw new Error(`Another rebuild of ${readModelsFile(this.options.dataDir)} is running; wait for it to finish.`);
+    try {
+      return await rebuildReadModels({
+        db: this.db,
+        store: this.options.store,
+        projections,
+        storeId,
+        servedModelIsForeign: foreign,
+        ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
+      });
+    } finally {
+      lock.release();
+    }
   }
 
   /** projections:verify: every model rebuilt in memory up to its checkpoint and compared row by row. */

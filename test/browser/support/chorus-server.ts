@@ -17,7 +17,7 @@ export const repositoryRoot = resolve(import.meta.dirname, '..', '..', '..');
 
 export type CliRun = { code: number | null; stdout: string; stderr: string };
 
-export type NewUser = { email: string; password: string; username?: string; organizationId?: string; role?: 'owner' | 'admin' | 'member' };
+export type NewUser = { email: string; password: string; username?: string; organizationId?: string; role?: 'owner' | 'admin' | 'member' | 'auditor' };
 
 export type ChorusServer = {
   /** PUBLIC_URL, where the browser opens the app: http://127.0.0.1:<port>, no trailing slash. */

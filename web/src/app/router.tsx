@@ -1,20 +1,47 @@
+import { lazy, Suspense } from 'react';
 import { Route, Routes } from 'react-router';
 import { paths } from '../config/paths';
 import { ForgotRoute } from './routes/forgot';
 import { LoginRoute } from './routes/login';
 import { ResetRoute } from './routes/reset';
 
+// Loaded only when a page needs them, so the sign-in page keeps its weight (bench/web).
+const ConsoleApp = lazy(() => import('./console/console-app'));
+const InvitationRoute = lazy(() => import('./routes/invitation'));
+
 /**
  * The seed's order, /forgot first. '/' is not an exact match, so the login screen also answers
- * /login/:error? and every unknown path.
+ * /login/:error? and every unknown path. The console and the invitation page come first: they are
+ * more specific than the catch-all.
  */
 export function AppRoutes() {
   return (
     <Routes>
+      <Route
+        path={paths.console.path}
+        element={
+          <Suspense fallback={<PageLoading />}>
+            <ConsoleApp />
+          </Suspense>
+        }
+      />
+      <Route
+        path={paths.invite.path}
+        element={
+          <Suspense fallback={<PageLoading />}>
+            <InvitationRoute />
+          </Suspense>
+        }
+      />
       <Route path={paths.forgot.path} element={<ForgotRoute />} />
       <Route path={paths.reset.path} element={<ResetRoute />} />
       <Route path={paths.login.path} element={<LoginRoute />} />
       <Route path={paths.home.path} element={<LoginRoute />} />
     </Routes>
   );
+}
+
+/** While a chunk loads: nothing to read yet, but a screen reader hears that something is coming. */
+function PageLoading() {
+  return <div className="page-loading" role="status" aria-label="Loading" />;
 }

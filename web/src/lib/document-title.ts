@@ -1,7 +1,12 @@
 import { useEffect } from 'react';
 
-/** Every page's title reads "<page> · <product>", so tabs and history say which screen is which. */
-export const documentTitle = (page: string, productName: string): string => `${page} · ${productName}`;
+/**
+ * Every page's title reads "<page> · <product>" ("Log in · Chorus"), and a console page's
+ * "<page> · <organization> · <product>" ("Members · Acme · Chorus", CONSOLE.md, Every page), so tabs
+ * and history say which screen is which. Missing parts are left out.
+ */
+export const documentTitle = (...parts: (string | null | undefined)[]): string =>
+  parts.filter((part) => part !== null && part !== undefined && part !== '').join(' · ');
 
 /** The document's title while the calling component is shown; the previous one comes back after it. */
 export function useDocumentTitle(title: string): void {

@@ -8,8 +8,10 @@ function Page({ title }: { title: string }) {
 }
 
 describe('the document title', () => {
-  it('reads "<page> · <product>"', () => {
+  it('reads "<page> · <product>", and "<page> · <organization> · <product>" in the console', () => {
     expect(documentTitle('Log in', 'Acme Voice')).toBe('Log in · Acme Voice');
+    expect(documentTitle('Members', 'Acme', 'Chorus')).toBe('Members · Acme · Chorus');
+    expect(documentTitle('Your organizations', undefined, 'Chorus')).toBe('Your organizations · Chorus');
   });
 
   it('is set while the page is shown, follows a new title, and is given back after the page', () => {

@@ -20,8 +20,12 @@ export class HttpError extends Error {
 
 export type RequestOptions = { signal?: AbortSignal };
 
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
 export type HttpClient = {
   post<T = unknown>(url: string, data?: unknown, options?: RequestOptions): Promise<HttpResponse<T>>;
+  /** Any method, for the console's data layer (web/src/api). */
+  request<T = unknown>(method: HttpMethod, url: string, data?: unknown, options?: RequestOptions): Promise<HttpResponse<T>>;
 };
 
 /** What the client needs from the page; injected so tests run without a browser. */
@@ -97,6 +101,9 @@ export function createHttpClient(environment: HttpEnvironment = browserEnvironme
   return {
     post<T>(url: string, data?: unknown, options?: RequestOptions) {
       return request('POST', url, data, options?.signal) as Promise<HttpResponse<T>>;
+    },
+    request<T>(method: HttpMethod, url: string, data?: unknown, options?: RequestOptions) {
+      return request(method, url, data, options?.signal) as Promise<HttpResponse<T>>;
     },
   };
 }

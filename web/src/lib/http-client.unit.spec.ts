@@ -124,4 +124,16 @@ describe('reading a cookie', () => {
   it('gives null for a malformed encoding', () => {
     expect(readCookie('XSRF-TOKEN=%E0%A4%A', 'XSRF-TOKEN')).toBeNull();
   });
+
+  it('sends other methods, with the XSRF header on every one and a body only when given', async () => {
+    const network = createFakeNetwork({ cookies: 'XSRF-TOKEN=abc' });
+    void network.http.request('GET', '/session');
+    void network.http.request('DELETE', '/sessions/1');
+    void network.http.request('PATCH', '/organizations/acme/members/u1', { role: 'admin' });
+    expect(network.requests.map((request) => [request.method, request.init.body, request.headers['X-XSRF-TOKEN']])).toEqual([
+      ['GET', undefined, 'abc'],
+      ['DELETE', undefined, 'abc'],
+      ['PATCH', '{"role":"admin"}', 'abc'],
+    ]);
+  });
 });

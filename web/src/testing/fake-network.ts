@@ -1,3 +1,4 @@
+import { waitFor } from '@testing-library/react';
 import { createHttpClient, type HttpEnvironment } from '../lib/http-client';
 
 export type RecordedRequest = {
@@ -12,12 +13,17 @@ export type RecordedRequest = {
   failNetwork: () => void;
 };
 
+/** Answers a request at once (a stand-in server), or leaves it pending for the test to answer (undefined). */
+export type FakeServer = (request: { url: string; method: string; body: unknown }) => { status: number; body?: unknown } | undefined;
+
 /**
  * A stand-in for the browser's fetch that records every request and leaves it pending until the
- * test answers it, so every in-between state can be seen. `http` is the real client on top of it.
+ * test answers it, so every in-between state can be seen; with `server`, requests it answers are
+ * answered at once. `http` is the real client on top of it.
  */
-export function createFakeNetwork({ origin = 'http://localhost', cookies = '' } = {}) {
+export function createFakeNetwork({ origin = 'http://localhost', cookies = '', server }: { origin?: string; cookies?: string; server?: FakeServer } = {}) {
   const requests: RecordedRequest[] = [];
+  const taken = new Set<RecordedRequest>();
   const environment: HttpEnvironment = {
     origin,
     cookies: () => cookies,
@@ -27,7 +33,7 @@ export function createFakeNetwork({ origin = 'http://localhost', cookies = '' } 
         const abort = () => reject(new DOMException('The operation was aborted.', 'AbortError'));
         if (signal?.aborted) return abort();
         signal?.addEventListener('abort', abort);
-        requests.push({
+        const request: RecordedRequest = {
           url,
           method: init.method ?? 'GET',
           headers: { ...(init.headers as Record<string, string>) },
@@ -39,13 +45,25 @@ export function createFakeNetwork({ origin = 'http://localhost', cookies = '' } 
               text: async () => (body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body)),
             }),
           failNetwork: () => reject(new TypeError('Failed to fetch')),
-        });
+        };
+        requests.push(request);
+        const answer = server?.(request);
+        if (answer !== undefined) request.respond(answer.status, answer.body);
       }),
   };
   return {
     requests,
     environment,
     http: createHttpClient(environment),
+    /** The oldest request with this method not taken before, once the page has sent it (for the test to answer). */
+    take(method: string): Promise<RecordedRequest> {
+      return waitFor(() => {
+        const request = requests.find((candidate) => candidate.method === method && !taken.has(candidate));
+        if (request === undefined) throw new Error(`no ${method} request yet`);
+        taken.add(request);
+        return request;
+      });
+    },
     /** The only request so far; fails the test if there is not exactly one. */
     onlyRequest(): RecordedRequest {
       if (requests.length !== 1) throw new Error(`expected exactly one request, got ${requests.length}`);

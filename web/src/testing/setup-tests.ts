@@ -1,5 +1,9 @@
 import '@testing-library/jest-dom/jest-globals';
+import { configure } from '@testing-library/react';
 import { TextDecoder, TextEncoder } from 'node:util';
 
 // jsdom lacks them; react-router encodes URLs with them as browsers do.
 Object.assign(globalThis, { TextEncoder, TextDecoder });
+
+// The console's pages are lazily loaded chunks: the first one a test file opens is compiled on demand.
+configure({ asyncUtilTimeout: 5_000 });

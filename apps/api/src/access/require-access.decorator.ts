@@ -1,5 +1,5 @@
 import { Reflector } from '@nestjs/core';
-import { MEMBER_ROLES, type MemberRole } from '#domain';
+import { MANAGING_ROLES, MEMBER_ROLES, type MemberRole } from '#domain';
 import type { ApiKeyScope } from './api-keys/api-key-scopes.js';
 
 export type AccessRule = {
@@ -15,7 +15,9 @@ export type AccessRule = {
 /** Any member may read their organization (API.md, Organizations). */
 export const ANY_MEMBER: readonly MemberRole[] = MEMBER_ROLES;
 /** Owners and admins may change their own organization. */
-export const OWNERS_AND_ADMINS: readonly MemberRole[] = ['owner', 'admin'];
+export const OWNERS_AND_ADMINS: readonly MemberRole[] = MANAGING_ROLES;
+/** Owners, admins and auditors read an organization's history; members do not (DOMAIN.md). */
+export const HISTORY_READERS: readonly MemberRole[] = ['owner', 'admin', 'auditor'];
 
 /**
  * Who may call a route, checked by the global AccessGuard. Routes without it are public.

@@ -2,7 +2,7 @@ import { Controller, Get, Param, Query } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { OrganizationView } from '#domain';
 import type { z } from 'zod';
-import { OWNERS_AND_ADMINS, RequireAccess } from '../access/require-access.decorator.js';
+import { HISTORY_READERS, RequireAccess } from '../access/require-access.decorator.js';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
 import { jsonSafe } from '../organizations/command-result.js';
 import { validOrganizationId } from '../organizations/organization-route-parameters.js';
@@ -11,8 +11,8 @@ import { GetOrganizationHistoryQuery } from './get-organization-history.query.js
 import { GetOrganizationStateQuery } from './get-organization-state.query.js';
 import { historyEvent, type HistoryEvent } from './history-event.js';
 
-/** Auditors: API keys with audit:read, or the organization's own owners and admins. */
-const AUDITORS = { scope: 'audit:read', members: OWNERS_AND_ADMINS } as const;
+/** Auditors: API keys with audit:read, or the organization's own owners, admins and auditors (DOMAIN.md). */
+const AUDITORS = { scope: 'audit:read', members: HISTORY_READERS } as const;
 
 export type HistoryAnswer = { organizationId: string; events: HistoryEvent[]; nextFromRevision: number | string; hasMore: boolean };
 

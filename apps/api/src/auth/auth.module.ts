@@ -1,11 +1,16 @@
 import { Global, Module } from '@nestjs/common';
 import type { Identity, UserDirectory } from '#identity';
+import { MEMBER_INVITATIONS } from '../organizations/member-invitations.js';
+import { OrganizationsStoreModule } from '../organizations/organizations-store.module.js';
 import { USER_DIRECTORY } from '../organizations/user-directory.js';
+import { AccountController } from './account.controller.js';
 import { AuthCookies } from './auth-cookies.js';
 import { BrowserSessions } from './browser-sessions.service.js';
 import { GoogleSignInController } from './google/google-sign-in.controller.js';
 import { googleStrategyProvider } from './google/google-strategy.provider.js';
 import { IDENTITY, IdentityClock, identityProvider } from './identity.provider.js';
+import { InvitationsController } from './invitations.controller.js';
+import { memberInvitationsProvider } from './member-invitations.provider.js';
 import { Memberships } from './memberships.service.js';
 import { SessionPrincipalResolver } from './session-principal.resolver.js';
 import { SessionController } from './session.controller.js';
@@ -19,11 +24,13 @@ import { XsrfMiddleware } from './xsrf.middleware.js';
  */
 @Global()
 @Module({
-  controllers: [SignInController, SessionController, GoogleSignInController],
+  imports: [OrganizationsStoreModule],
+  controllers: [SignInController, SessionController, GoogleSignInController, AccountController, InvitationsController],
   providers: [
     IdentityClock,
     identityProvider,
     { provide: USER_DIRECTORY, inject: [IDENTITY], useFactory: (identity: Identity): UserDirectory => identity.directory },
+    memberInvitationsProvider,
     googleStrategyProvider,
     AuthCookies,
     BrowserSessions,
@@ -31,6 +38,6 @@ import { XsrfMiddleware } from './xsrf.middleware.js';
     SessionPrincipalResolver,
     XsrfMiddleware,
   ],
-  exports: [IDENTITY, IdentityClock, USER_DIRECTORY, AuthCookies, BrowserSessions, XsrfMiddleware],
+  exports: [IDENTITY, IdentityClock, USER_DIRECTORY, MEMBER_INVITATIONS, AuthCookies, BrowserSessions, Memberships, XsrfMiddleware],
 })
 export class AuthModule {}

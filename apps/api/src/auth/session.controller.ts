@@ -43,15 +43,24 @@ export class SessionController {
     const current = await this.signedIn(request);
     const sessions = await this.identity.sessions.listForUser(current.userId);
     return {
-      sessions: sessions.map(({ sessionId, method, startedAt, lastActiveAt, absoluteExpiresAt }) => ({
+      sessions: sessions.map(({ sessionId, method, startedAt, lastActiveAt, absoluteExpiresAt, userAgent }) => ({
         id: sessionId,
         method,
         startedAt,
         lastActiveAt,
         expiresAt: absoluteExpiresAt,
+        userAgent,
         current: sessionId === current.sessionId,
       })),
     };
+  }
+
+  /** "Sign out everywhere else": every live session of the user but this one. */
+  @Delete('sessions')
+  @HttpCode(204)
+  async revokeOthers(@Req() request: Request): Promise<void> {
+    const current = await this.signedIn(request);
+    await this.identity.sessions.revokeOthers(current.userId, current.sessionId, commandContextOf(request, `user:${current.userId}`));
   }
 
   @Delete('sessions/:sessionId')

@@ -17,3 +17,16 @@ export const resetRequest = z.strictObject({
 export const resetValidityRequest = z.strictObject({ token: z.string().max(200) });
 
 export const sessionIdParameter = z.string().regex(/^[0-9a-f]{64}$/, 'must be a session id');
+
+/** The console's Account page: the current password, and the new one (typed twice in the page, sent once). */
+export const changePasswordRequest = z.strictObject({
+  currentPassword: z.string().max(4096),
+  newPassword: z.string().max(4096),
+});
+
+export const acceptInvitationRequest = z.strictObject({
+  token: z.string().max(200),
+  password: z.string().max(4096),
+});
+
+export const invitationTokenParameter = z.string().max(200);

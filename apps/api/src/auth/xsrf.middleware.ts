@@ -1,6 +1,7 @@
 // Every state-changing request carrying the session cookie must echo the XSRF-TOKEN cookie in
-// X-XSRF-TOKEN, signed for its session; so must the sign-in forms before any session (login CSRF).
-// Exempt: the billing webhook (signed) and API-key calls (a browser cannot add that header cross-site).
+// X-XSRF-TOKEN, signed for its session, whatever else it carries (an Authorization header included);
+// so must the sign-in forms before any session (login CSRF). Exempt: the billing webhook (signed).
+// API-key calls need no exemption: without a session cookie there is nothing a forged request could ride on.
 import { Inject, Injectable, type NestMiddleware } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import type { Identity } from '#identity';
@@ -11,8 +12,8 @@ import { IDENTITY } from './identity.provider.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const EXEMPT_PATHS = new Set(['/billing/events']);
-const SIGN_IN_FORMS = new Set(['/login', '/forgot', '/reset']);
-const BEARER = /^Bearer\s+\S+\s*$/i;
+// Accepting an invitation signs the browser in, so it is a sign-in form too.
+const SIGN_IN_FORMS = new Set(['/login', '/forgot', '/reset', '/invitations/accept']);
 
 @Injectable()
 export class XsrfMiddleware implements NestMiddleware {
@@ -25,7 +26,7 @@ export class XsrfMiddleware implements NestMiddleware {
   use(request: Request, _response: Response, next: NextFunction): void {
     // Routes match case-insensitively and with a trailing slash: so must these lists.
     const path = request.path.toLowerCase().replace(/(.)\/+$/, '$1');
-    if (SAFE_METHODS.has(request.method) || EXEMPT_PATHS.has(path) || BEARER.test(request.get('authorization') ?? '')) {
+    if (SAFE_METHODS.has(request.method) || EXEMPT_PATHS.has(path)) {
       next();
       return;
     }

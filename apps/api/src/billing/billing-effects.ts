@@ -2,7 +2,7 @@
 // load-decide-append function: deterministic event ids, and the stream as recorded (event ids and
 // metadata, not just the folded state) to recognise its own earlier write and newer plan purchases.
 import { Inject, Injectable } from '@nestjs/common';
-import { decide, organizationStream, type PlanAssigned, type PlanCatalogue } from '#domain';
+import { decide, operator, organizationStream, type PlanAssigned, type PlanCatalogue } from '#domain';
 import { EVENT_STORE, eventMetadata, handleCommand, type EventStore, type RecordedEvent } from '#event-store';
 import { organizationFold } from '../organizations/organizations.js';
 import { PLAN_CATALOGUE } from '../plans/plan-catalogue.module.js';
@@ -78,7 +78,7 @@ export class BillingEffects {
       organizationStream(organizationId),
       (organization, stream) => {
         if (!organization.exists) throw unknownOrganization(organizationId);
-        return settled(entry, stream) === undefined ? decide(command, organization, { catalogue: this.catalogue }) : [];
+        return settled(entry, stream) === undefined ? decide(command, organization, { catalogue: this.catalogue, requester: operator }) : [];
       },
       {
         ...organizationFold,

@@ -35,6 +35,7 @@ const domainStatus: Record<DomainErrorCode, number> = {
   FEATURE_DISABLED: 409,
   INVALID_QUANTITY: 409,
   LAST_OWNER: 409,
+  FORBIDDEN: 403,
 };
 
 const domainTitle: Record<DomainErrorCode, string> = {
@@ -48,6 +49,7 @@ const domainTitle: Record<DomainErrorCode, string> = {
   FEATURE_DISABLED: 'The feature is not enabled',
   INVALID_QUANTITY: 'The quantity is not possible',
   LAST_OWNER: 'The last owner cannot leave',
+  FORBIDDEN: 'Not allowed',
 };
 
 const identityStatus: Record<IdentityErrorCode, number> = {
@@ -57,15 +59,17 @@ const identityStatus: Record<IdentityErrorCode, number> = {
   NOT_FOUND: 404,
   DUPLICATE: 409,
   RATE_LIMITED: 429,
+  WRONG_PASSWORD: 400,
 };
 
 const identityTitle: Record<IdentityErrorCode, string> = {
   VALIDATION_FAILED: 'The request is not valid',
-  INVALID_TOKEN: 'The reset link is not valid',
+  INVALID_TOKEN: 'The link is not valid',
   INVALID_CREDENTIALS: 'Incorrect username or password',
   NOT_FOUND: 'Not found',
   DUPLICATE: 'It is already taken',
   RATE_LIMITED: 'Too many attempts',
+  WRONG_PASSWORD: 'The current password is not correct',
 };
 
 const httpCode: Record<number, [code: string, title: string]> = {
@@ -126,7 +130,7 @@ function fromHttpException(exception: HttpException): ProblemDocument {
 function fromIdentityError(error: IdentityError): Problem {
   const field = error.details.field;
   const extensions: ProblemExtensions =
-    error.code === 'VALIDATION_FAILED' && typeof field === 'string' ? { errors: [{ pointer: `#/${field}`, detail: error.message }] } : {};
+    (error.code === 'VALIDATION_FAILED' || error.code === 'WRONG_PASSWORD') && typeof field === 'string' ? { errors: [{ pointer: `#/${field}`, detail: error.message }] } : {};
   if (error instanceof RateLimited) extensions.retryAfterSeconds = error.retryAfterSeconds;
   return {
     document: problem(identityStatus[error.code], error.code, identityTitle[error.code], error.message, extensions),

@@ -17,6 +17,7 @@ describe('toProblem', () => {
     ['FEATURE_DISABLED', 409],
     ['INVALID_QUANTITY', 409],
     ['LAST_OWNER', 409],
+    ['FORBIDDEN', 403],
   ])('answers DomainError %s with %i', (code, status) => {
     const { document, unexpected } = toProblem(new DomainError(code, 'Because.', { field: 'x' }));
 

@@ -4,8 +4,8 @@ import { actorOf } from '../access/principal.js';
 import { CORRELATION_ID_HEADER, correlationIdFrom } from './correlation-id.js';
 import { attachRequestContext, requestContextOf, runInRequestContext, type RequestContext } from './request-context.js';
 
-// Paths that carry a secret in a segment (reset links, Google sign-in tokens) are logged without it.
-const SECRET_PATH_SEGMENT = /^(\/reset\/|\/auth\/go\/)[^/]+/;
+// Paths that carry a secret in a segment (reset and invitation links, Google sign-in tokens) are logged without it.
+const SECRET_PATH_SEGMENT = /^(\/reset\/|\/invite\/|\/invitations\/|\/auth\/go\/)[^/]+/;
 
 /** What the request log says about the path: the route pattern when one matched, never the query string. */
 function loggedPath(request: Request): string {

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Param, Patch, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Inject, Optional, Param, Patch, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import type { CommandContext } from '#event-store';
@@ -8,6 +8,7 @@ import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
 import { commandAnswer, type CommandAnswer } from './command-result.js';
 import { AddMemberCommand } from './commands/add-member.command.js';
 import { ChangeOrganizationCommand } from './commands/change-organization.command.js';
+import { MEMBER_INVITATIONS, type InvitationOutcome, type MemberInvitations } from './member-invitations.js';
 import { addMemberRequest } from './organization-requests.js';
 import { validMemberOrSiteId, validOrganizationId } from './organization-route-parameters.js';
 
@@ -16,17 +17,25 @@ const changeRoleRequest = addMemberRequest.pick({ role: true });
 /** Members of an organization; owners and admins manage their own organization's members. */
 @Controller('organizations/:id/members')
 export class MembersController {
-  constructor(private readonly commands: CommandBus) {}
+  constructor(
+    private readonly commands: CommandBus,
+    @Optional() @Inject(MEMBER_INVITATIONS) private readonly invitations?: MemberInvitations,
+  ) {}
 
-  /** Answers the member's `userId` too: the id of the address's user, registered or still to register. */
+  /**
+   * Answers the member's `userId` too (the id of the address's user, registered or still to register),
+   * and `invitation`: whether an invitation mail went to an address that has no account yet.
+   */
   @Post()
   @RequireAccess({ scope: 'organizations:write', members: OWNERS_AND_ADMINS })
   async add(
     @Param('id', validOrganizationId) id: string,
     @Body(new ZodValidationPipe(addMemberRequest)) body: z.output<typeof addMemberRequest>,
     @RequestCommandContext() context: CommandContext,
-  ): Promise<CommandAnswer & { userId: string }> {
-    return commandAnswer(await this.commands.execute(new AddMemberCommand(id, body, context)));
+  ): Promise<CommandAnswer & { userId: string; invitation: InvitationOutcome }> {
+    const added = await this.commands.execute(new AddMemberCommand(id, body, context));
+    const invitation = this.invitations === undefined ? 'registered' : await this.invitations.invite({ organizationId: id, userId: added.userId, email: body.email }, context);
+    return { ...commandAnswer(added), invitation };
   }
 
   /** A new role (MemberRoleChanged); the same role again changes nothing; the last owner stays an owner. */

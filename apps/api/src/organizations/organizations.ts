@@ -3,11 +3,14 @@ import {
   decide,
   evolve,
   initialOrganizationState,
+  memberRequester,
+  operator,
   organizationStream,
   type OrganizationCommand,
   type OrganizationEvent,
   type OrganizationState,
   type PlanCatalogue,
+  type Requester,
 } from '#domain';
 import {
   EVENT_STORE,
@@ -35,6 +38,15 @@ export const organizationFold: StreamFold<OrganizationState, OrganizationEvent> 
 };
 
 /**
+ * Who the domain holds to the organization's roles: the user an actor `user:<id>` names (the actor the
+ * events record, so the rule and the audit trail never disagree); anyone else is an operator, whose
+ * API key scopes or command-line access were checked before.
+ */
+export function requesterOf(context: Pick<CommandContext, 'actor'>): Requester {
+  return context.actor.startsWith('user:') ? memberRequester(context.actor.slice('user:'.length)) : operator;
+}
+
+/**
  * Organizations as their streams say, and the one place their commands are decided: `handleCommand`
  * through the state cache, with the domain's `decide` (see README.md, Organization commands).
  */
@@ -52,7 +64,7 @@ export class Organizations {
 
   /** Decides the command on the organization's current state and records its events (none when nothing changes). */
   async handle(organizationId: string, command: OrganizationCommand, context: CommandContext): Promise<CommandResult> {
-    const handled = await handleCommand(this.store, organizationStream(organizationId), (state) => decide(command, state, { catalogue: this.catalogue }), {
+    const handled = await handleCommand(this.store, organizationStream(organizationId), (state) => decide(command, state, { catalogue: this.catalogue, requester: requesterOf(context) }), {
       ...organizationFold,
       cache: this.cache,
       metadata: eventMetadata(context, command.type),
@@ -61,9 +73,9 @@ export class Organizations {
     return { id: organizationId, revision: handled.revision ?? -1n, position: handled.position ?? -1n };
   }
 
-  /** The refusal the command would meet now (a DomainError), if any; records nothing. */
-  async check(organizationId: string, command: OrganizationCommand): Promise<void> {
+  /** The refusal the command would meet now from this requester (a DomainError), if any; records nothing. */
+  async check(organizationId: string, command: OrganizationCommand, context: CommandContext): Promise<void> {
     const { state } = await this.load(organizationId);
-    decide(command, state, { catalogue: this.catalogue });
+    decide(command, state, { catalogue: this.catalogue, requester: requesterOf(context) });
   }
 }

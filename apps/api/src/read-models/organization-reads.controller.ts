@@ -1,16 +1,26 @@
 import { Controller, Get, Inject, Param, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import type { Member, OrganizationView } from '#domain';
+import { findPlan, type Member, type OrganizationView, type PlanCatalogue, type PlanSpec } from '#domain';
 import { READ_MODELS, ReadModels } from '#read-models';
 import { ANY_MEMBER, RequireAccess } from '../access/require-access.decorator.js';
 import { ProblemError } from '../http/problem-error.js';
+import { PLAN_CATALOGUE } from '../plans/plan-catalogue.module.js';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
 import { jsonSafe } from '../organizations/command-result.js';
 import { validOrganizationId } from '../organizations/organization-route-parameters.js';
 import { awaitMinPosition, readQuery, type ReadQuery } from './read-your-writes.js';
 
+/** A member as GET /organizations/:id shows them: invited is true until they have signed in once (CONSOLE.md, Members). */
+export type MemberAnswer = OrganizationView['members'][number] & { invited: boolean };
+
 /** GET /organizations/:id: the read model's view, the revision and global position it reflects. */
-export type OrganizationAnswer = OrganizationView & { revision: number | string; position: number | string };
+export type OrganizationAnswer = Omit<OrganizationView, 'members'> & {
+  members: MemberAnswer[];
+  /** The governing plan's defaults for a new site (the console's Overview); null without a plan. */
+  siteDefaults: PlanSpec['siteDefaults'] | null;
+  revision: number | string;
+  position: number | string;
+};
 
 export type NotificationRecipientsAnswer = { organizationId: string; recipients: Member[]; position: number | string };
 
@@ -23,7 +33,10 @@ function notFound(id: string): ProblemError {
 /** The organization read model's queries (API.md, Organizations). */
 @Controller('organizations')
 export class OrganizationReadsController {
-  constructor(@Inject(READ_MODELS) private readonly readModels: ReadModels) {}
+  constructor(
+    @Inject(READ_MODELS) private readonly readModels: ReadModels,
+    @Inject(PLAN_CATALOGUE) private readonly catalogue: PlanCatalogue,
+  ) {}
 
   @Get(':id')
   @RequireAccess(READ)
@@ -35,7 +48,11 @@ export class OrganizationReadsController {
     await awaitMinPosition(this.readModels, query, response);
     const found = this.readModels.organizations.getOrganization(id);
     if (found === undefined) throw notFound(id);
-    return { ...found.view, revision: jsonSafe(found.revision), position: jsonSafe(found.position) };
+    const signedIn = this.readModels.signIns.signedInOnce(found.view.members.map((member) => member.userId));
+    const members = found.view.members.map((member) => ({ ...member, invited: !signedIn.has(member.userId) }));
+    const governing = found.view.governingPlan;
+    const siteDefaults = (governing && findPlan(this.catalogue, governing.line, governing.plan as PlanSpec['name'])?.siteDefaults) || null;
+    return { ...found.view, members, siteDefaults, revision: jsonSafe(found.revision), position: jsonSafe(found.position) };
   }
 
   @Get(':id/notification-recipients')

@@ -1,5 +1,7 @@
-// Files of the built SPA (dist/web). Hashed /assets/ files are cached for a year; source maps are
-// for the error-reporting service, not for browsers, and are not served.
+// Files of the built SPA (dist/web). Hashed /assets/ files are cached for a year. Build metadata is
+// not served: source maps are for the error-reporting service, not for browsers (no `.map` type
+// below), and Vite's `.vite/manifest.json` (the whole chunk graph, with source paths) sits in a
+// dot-folder, like any hidden file: no path with a segment starting with '.' is served, nor JSON.
 import { createReadStream, statSync } from 'node:fs';
 import { extname, join, normalize, sep } from 'node:path';
 import type { Response } from 'express';
@@ -13,7 +15,6 @@ const contentTypes: Record<string, string> = {
   '.webp': 'image/webp',
   '.ico': 'image/x-icon',
   '.woff2': 'font/woff2',
-  '.json': 'application/json; charset=utf-8',
   '.txt': 'text/plain; charset=utf-8',
   '.webmanifest': 'application/manifest+json',
 };
@@ -26,7 +27,8 @@ export function staticFile(root: string, path: string): { file: string; size: nu
   } catch {
     return undefined;
   }
-  if (decoded.includes('\0') || decoded.split('/').includes('..')) return undefined;
+  // '..' (outside the root) and hidden files and folders ('.vite/', '.env') alike.
+  if (decoded.includes('\0') || decoded.split(/[/\\]/).some((segment) => segment.startsWith('.'))) return undefined;
   const contentType = contentTypes[extname(decoded).toLowerCase()];
   if (contentType === undefined) return undefined;
   const file = normalize(join(root, decoded));

@@ -64,7 +64,7 @@ export function registerProjectorRunCommand(program: Command, getContext: GetCli
   program
     .command('projector:run')
     .description('run the projector in this process until interrupted (for servers started with PROJECTIONS=off)')
-    .option('--batch-size <events>', 'events per transaction while catching up (default 2000)')
+    .option('--batch-size <events>', 'events per transaction while catching up (default 500)')
     .option('--until-caught-up', 'exit once every projection is live (exit 4 if one stopped at an event it cannot apply)')
     .action(async (options: { batchSize?: string; untilCaughtUp?: boolean }) => {
       try {

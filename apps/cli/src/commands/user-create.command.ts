@@ -20,7 +20,7 @@ export function registerUserCreateCommand(program: Command, getContext: GetCliCo
     .requiredOption('--password <password>', 'at least 8 characters, not a common password')
     .option('--username <username>', 'a username they may sign in with instead')
     .option('--org <id>', 'an organization to add them to')
-    .option('--role <role>', 'their role there: owner, admin or member (with --org)')
+    .option('--role <role>', 'their role there: owner, admin, member or auditor (with --org)')
     .option('--json', 'print the result as JSON')
     .action(
       cliAction(getContext, async (context, options: Options) => {

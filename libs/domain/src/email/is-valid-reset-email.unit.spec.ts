@@ -21,4 +21,13 @@ describe('isValidResetEmail (at least 4 characters, with @ and .)', () => {
     expect(isValidResetEmail('someone@example.com')).toBe(true);
     expect(isValidResetEmail('')).toBe(false);
   });
+
+  // The SPA's forgot-password form imports this very file (web/vite.config.ts: @libs/domain/...).
+  it.each(['a@b.', 'a.b@', '@.xy', 'ada@example.com', 'ada.lovelace@mail.example.org'])('accepts %j', (email) => {
+    expect(isValidResetEmail(email)).toBe(true);
+  });
+
+  it.each(['', 'a@.', 'ada@example', 'ada.example.com', 'abcd', '@..', 'a@'])('refuses %j', (email) => {
+    expect(isValidResetEmail(email)).toBe(false);
+  });
 });

@@ -4,6 +4,7 @@ import type { OrganizationCommand } from './commands.js';
 import type { DecideContext } from './decide-context.js';
 import type { OrganizationEvent } from './events.js';
 import type { ExistingOrganization, OrganizationState } from './state.js';
+import { authorize } from './authorize.js';
 import { addMember } from './decisions/add-member.js';
 import { addQualityAssuranceDomain } from './decisions/add-quality-assurance-domain.js';
 import { addSite } from './decisions/add-site.js';
@@ -32,6 +33,7 @@ export function decide(command: OrganizationCommand, state: OrganizationState, c
   if (typeof command.data !== 'object' || command.data === null) {
     throw new DomainError('VALIDATION_FAILED', 'The command has no data.', { field: 'data', reason: 'required' });
   }
+  if (command.type !== 'CreateOrganization' && state.exists) authorize(command, state, context.requester);
   switch (command.type) {
     case 'CreateOrganization':
       return createOrganization(command, state);

@@ -2,7 +2,8 @@
 // Event data carries no timestamps or actors: those live in the event-store metadata.
 import type { AddOn, Line, PlanName, ServiceLevel } from '../plans/catalogue.js';
 
-export type MemberRole = 'owner' | 'admin' | 'member';
+/** auditor: reads the organization and its history, changes nothing; counts towards the users limit like everyone. */
+export type MemberRole = 'owner' | 'admin' | 'member' | 'auditor';
 
 export type OrganizationCreated = { type: 'OrganizationCreated'; data: { id: string; name: string } };
 export type PlanAssigned = {

@@ -21,6 +21,7 @@ import type { OrganizationEvent } from './events.js';
 import { evolve, foldOrganization } from './evolve.js';
 import { MEMBER_ROLES } from './member-roles.js';
 import { organizationView } from './organization-view.js';
+import { operator } from './requester.js';
 import type { ExistingOrganization, OrganizationState } from './state.js';
 
 const viewOf = (events: OrganizationEvent[]) => {
@@ -175,7 +176,7 @@ const organizationAfter = (commands: OrganizationCommand[]): ExistingOrganizatio
   let state: OrganizationState = foldOrganization([organizationCreated()]);
   for (const command of commands) {
     try {
-      state = decide(command, state, { catalogue: testCatalogue }).reduce(evolve, state);
+      state = decide(command, state, { catalogue: testCatalogue, requester: operator }).reduce(evolve, state);
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
     }
@@ -192,7 +193,7 @@ const ONE_MORE: Record<LimitedResource, OrganizationCommand> = {
 
 const accepts = (state: ExistingOrganization, command: OrganizationCommand): boolean => {
   try {
-    decide(command, state, { catalogue: testCatalogue });
+    decide(command, state, { catalogue: testCatalogue, requester: operator });
     return true;
   } catch (error) {
     if (error instanceof DomainError) return false;

@@ -8,6 +8,7 @@ import type { DecideContext } from '../organization/decide-context.js';
 import type { OrganizationEvent } from '../organization/events.js';
 import { foldOrganization } from '../organization/evolve.js';
 import { createPlanCatalogue } from '../plans/plan-catalogue.js';
+import { operator } from '../organization/requester.js';
 
 export const testCatalogue = createPlanCatalogue({ paymentProviderIds: ['prod-essential', 'prod-professional', '', 'prod-extra-section'] });
 
@@ -20,7 +21,9 @@ export function deepFreeze<T>(value: T): T {
   return value;
 }
 
-export function given(events: readonly OrganizationEvent[], context: DecideContext = { catalogue: testCatalogue }) {
+/** context: the catalogue and requester, by default the test catalogue and an operator (an API key, the command line). */
+export function given(events: readonly OrganizationEvent[], { catalogue = testCatalogue, requester = operator }: Partial<DecideContext> = {}) {
+  const context: DecideContext = { catalogue, requester };
   return {
     when(command: OrganizationCommand) {
       const decision = (): OrganizationEvent[] => decide(deepFreeze(command), deepFreeze(foldOrganization(deepFreeze([...events]))), context);

@@ -14,7 +14,7 @@ import type { UserClaims } from '../user/user-claims.js';
 import type { Users } from '../user/users.js';
 import type { SignInAttempts } from '../sign-in/sign-in-attempts.js';
 import type { ThrottleCounters } from '../sign-in/throttle-counters.js';
-import { issueResetToken, readResetToken } from './reset-token.js';
+import { issueUserToken, readUserToken } from '../tokens/user-token.js';
 
 export const resetLinkLifetimeMs = 3_600_000;
 
@@ -51,7 +51,7 @@ export class PasswordReset {
     const state = await this.claims.findUser('email', normalizeEmail(email));
     if (state === undefined) return;
     const { userId } = state;
-    const { token, tokenHash } = issueResetToken(userId);
+    const { token, tokenHash } = issueUserToken(userId);
     const expiresAt = new Date(this.clock.now().getTime() + resetLinkLifetimeMs);
     try {
       await this.users.handle(userId, { type: 'RequestPasswordReset', data: { tokenHash, expiresAt } }, context);
@@ -104,7 +104,7 @@ export class PasswordReset {
 
   /** The user and the token read from a link still waiting to be used; undefined for any other token. */
   private async pendingReset(token: string) {
-    const read = readResetToken(token);
+    const read = readUserToken(token);
     if (read === undefined) return undefined;
     const { state } = await this.users.load(read.userId);
     const now = this.clock.now().getTime();

@@ -11,11 +11,13 @@ export type SessionStarted = {
     at: string;
     idleTimeoutSeconds: number;
     absoluteExpiresAt: string;
+    /** The browser's User-Agent header (at most 256 characters), for the account's sessions list; absent in older sessions. */
+    userAgent?: string;
   };
 };
 /** The session was used; written at most every few minutes so that the idle timeout slides. */
 export type SessionRefreshed = { type: 'SessionRefreshed'; data: { at: string } };
-export type SessionEndReason = 'signed-out' | 'password-reset' | 'revoked';
+export type SessionEndReason = 'signed-out' | 'password-reset' | 'password-changed' | 'revoked';
 export type SessionEnded = { type: 'SessionEnded'; data: { reason: SessionEndReason; at: string } };
 
 export type SessionEvent = SessionStarted | SessionRefreshed | SessionEnded;

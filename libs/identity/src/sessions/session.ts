@@ -10,6 +10,8 @@ export type Session = {
   lastActiveAt: string;
   idleTimeoutSeconds: number;
   absoluteExpiresAt: string;
+  /** The User-Agent the session was started from; null when unknown. */
+  userAgent: string | null;
   ended: SessionEndReason | null;
 };
 
@@ -26,6 +28,7 @@ export function evolveSession(state: SessionState, event: SessionEvent): Session
         lastActiveAt: event.data.at,
         idleTimeoutSeconds: event.data.idleTimeoutSeconds,
         absoluteExpiresAt: event.data.absoluteExpiresAt,
+        userAgent: event.data.userAgent ?? null,
         ended: null,
       };
     case 'SessionRefreshed':

@@ -9,6 +9,7 @@ const session: Session = {
   lastActiveAt: '2030-01-01T10:00:00.000Z',
   idleTimeoutSeconds: 1_800,
   absoluteExpiresAt: '2030-01-01T21:00:00.000Z',
+  userAgent: null,
   ended: null,
 };
 

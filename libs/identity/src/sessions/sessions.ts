@@ -70,6 +70,7 @@ export class Sessions {
         at: now.toISOString(),
         idleTimeoutSeconds: Math.round(this.policy.idleTimeoutMs / 1000),
         absoluteExpiresAt: absoluteExpiresAt.toISOString(),
+        ...(context.origin.userAgent === undefined ? {} : { userAgent: context.origin.userAgent.slice(0, 256) }),
       },
     };
     const handled = await handleCommand(
@@ -125,6 +126,15 @@ export class Sessions {
     if (loaded === undefined || loaded.session.userId !== userId || !isLive(loaded.session, this.clock.now())) return false;
     if (await this.end(sessionId, 'revoked', context)) await this.users.handle(userId, { type: 'RecordSignOut', data: { sessionId } }, context);
     return true;
+  }
+
+  /** Ends every live session of the user but `keepSessionId` ("Sign out everywhere else"); answers how many ended. */
+  async revokeOthers(userId: string, keepSessionId: string, context: CommandContext): Promise<number> {
+    let ended = 0;
+    for (const session of await this.listForUser(userId)) {
+      if (session.sessionId !== keepSessionId && (await this.revoke(userId, session.sessionId, context))) ended += 1;
+    }
+    return ended;
   }
 
   /**

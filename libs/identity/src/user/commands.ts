@@ -15,6 +15,8 @@ export type CompletePasswordReset = {
   /** keepSessionId: the session making the reset, when it is this user's own, stays open. */
   data: { tokenHash: string; passwordHash: string; keepSessionId?: string };
 };
+/** keepSessionId: the session asking, which stays open; every other one ends. */
+export type ChangePassword = { type: 'ChangePassword'; data: { passwordHash: string; keepSessionId: string } };
 export type RecordSignIn = {
   type: 'RecordSignIn';
   data: { sessionId: string; method: SignInMethod; absoluteExpiresAt: Date };
@@ -27,11 +29,12 @@ export type UserCommand =
   | LinkGoogleAccount
   | RequestPasswordReset
   | CompletePasswordReset
+  | ChangePassword
   | RecordSignIn
   | RecordSignOut;
 
 export type UserCommandContext = {
   now: Date;
-  /** The sessions the stream lists as open (Users.openSessions), for the decisions that end them: a reset. */
+  /** The sessions the stream lists as open (Users.openSessions), for the decisions that end them: a reset, a password change. */
   openSessions?: readonly OpenSession[];
 };

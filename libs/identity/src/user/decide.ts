@@ -2,7 +2,7 @@
 import { IdentityError, InvalidToken, RateLimited } from '../errors.js';
 import type { UserCommand, UserCommandContext } from './commands.js';
 import type { UserEvent } from './events.js';
-import { resetMailsPerHour, type User, type UserState } from './user.js';
+import { resetMailsPerHour, type OpenSession, type User, type UserState } from './user.js';
 
 const hourMs = 3_600_000;
 
@@ -10,6 +10,10 @@ function registered(state: UserState): User {
   if (state.status === 'unregistered') throw new IdentityError('NOT_FOUND', 'No such user.');
   return state;
 }
+
+/** The sessions the user's stream lists as open (Users.openSessions) and not past their absolute expiry. */
+const liveSessionIds = (openSessions: readonly OpenSession[], now: Date): string[] =>
+  openSessions.filter((session) => Date.parse(session.absoluteExpiresAt) > now.getTime()).map((session) => session.sessionId);
 
 export function decide(command: UserCommand, state: UserState, { now, openSessions = [] }: UserCommandContext): UserEvent[] {
   const at = now.toISOString();
@@ -55,12 +59,17 @@ export function decide(command: UserCommand, state: UserState, { now, openSessio
       const user = registered(state);
       const pending = user.pendingResets.find((reset) => reset.tokenHash === command.data.tokenHash);
       if (pending === undefined || new Date(pending.expiresAt).getTime() <= now.getTime()) throw new InvalidToken();
-      const endedSessionIds = openSessions
-        .filter((session) => Date.parse(session.absoluteExpiresAt) > now.getTime())
-        .map((session) => session.sessionId)
-        .filter((sessionId) => sessionId !== command.data.keepSessionId);
+      const endedSessionIds = liveSessionIds(openSessions, now).filter((sessionId) => sessionId !== command.data.keepSessionId);
       return [
         { type: 'PasswordResetCompleted', data: { tokenHash: command.data.tokenHash, endedSessionIds, at } },
+        { type: 'PasswordSet', data: { passwordHash: command.data.passwordHash, at } },
+      ];
+    }
+    case 'ChangePassword': {
+      registered(state);
+      const endedSessionIds = liveSessionIds(openSessions, now).filter((sessionId) => sessionId !== command.data.keepSessionId);
+      return [
+        { type: 'PasswordChanged', data: { endedSessionIds, at } },
         { type: 'PasswordSet', data: { passwordHash: command.data.passwordHash, at } },
       ];
     }

@@ -117,6 +117,21 @@ describe('the user decider', () => {
     });
   });
 
+  describe('password change', () => {
+    it('sets the new password and ends every live session but the one asking', () => {
+      given([registered, signedIn('s1'), signedIn('s2'), signedIn('s3')])
+        .when({ type: 'ChangePassword', data: { passwordHash: '$argon2id$new', keepSessionId: 's2' } })
+        .then([
+          { type: 'PasswordChanged', data: { endedSessionIds: ['s1', 's3'], at } },
+          { type: 'PasswordSet', data: { passwordHash: '$argon2id$new', at } },
+        ]);
+    });
+
+    it('needs a registered user', () => {
+      given([]).when({ type: 'ChangePassword', data: { passwordHash: 'x', keepSessionId: 's1' } }).thenThrows('NOT_FOUND');
+    });
+  });
+
   describe('sign-in history', () => {
     it('records sign-ins and sign-outs', () => {
       given([registered])

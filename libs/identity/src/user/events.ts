@@ -2,7 +2,8 @@
 // Unlike the organization's events, these carry `at`: expiry and throttling are decided from it
 // with the injected clock, while the store's recordedAt is its own wall clock.
 
-export type SignInMethod = 'password' | 'google';
+/** invitation: the session an accepted invitation opens, right after the person chose their password. */
+export type SignInMethod = 'password' | 'google' | 'invitation';
 
 export type UserRegistered = {
   type: 'UserRegistered';
@@ -28,6 +29,11 @@ export type PasswordResetCompleted = {
   type: 'PasswordResetCompleted';
   data: { tokenHash: string; endedSessionIds: string[]; at: string };
 };
+/** The user changed their password, knowing the current one; every other session ended. */
+export type PasswordChanged = {
+  type: 'PasswordChanged';
+  data: { endedSessionIds: string[]; at: string };
+};
 /** sessionId is the SHA-256 of the cookie's secret, so this history holds no usable credential. */
 export type SignedIn = {
   type: 'SignedIn';
@@ -47,6 +53,7 @@ export type UserEvent =
   | GoogleAccountLinked
   | PasswordResetRequested
   | PasswordResetCompleted
+  | PasswordChanged
   | SignedIn
   | SignInFailed
   | SignedOut;

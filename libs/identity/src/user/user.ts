@@ -59,6 +59,8 @@ export function evolve(state: UserState, event: UserEvent): UserState {
     case 'PasswordResetCompleted':
       // A reset spends every outstanding link, not only the one used.
       return { ...state, pendingResets: [] };
+    // The sessions a change or a reset ends are read from the stream when needed (OpenSessionScan).
+    case 'PasswordChanged':
     // Failed sign-ins were recorded here before attempts got streams of their own (sign-in-attempts.ts).
     case 'SignedIn':
     case 'SignedOut':
@@ -72,8 +74,8 @@ export function evolve(state: UserState, event: UserEvent): UserState {
 }
 
 /**
- * The sessions a user's stream lists as open at `now` (signed in, not signed out nor ended by a reset, not
- * past their absolute expiry), from its events read newest first. `take` answers false once an event is
+ * The sessions a user's stream lists as open at `now` (signed in, not signed out nor ended by a reset or a
+ * password change, not past their absolute expiry), from its events read newest first. `take` answers false once an event is
  * older than `horizon` (the oldest start a live session can have): nothing before it can be open.
  */
 export class OpenSessionScan {
@@ -87,7 +89,7 @@ export class OpenSessionScan {
 
   take(event: UserEvent): boolean {
     if (event.type === 'SignedOut') this.ended.add(event.data.sessionId);
-    if (event.type === 'PasswordResetCompleted') for (const sessionId of event.data.endedSessionIds) this.ended.add(sessionId);
+    if (event.type === 'PasswordResetCompleted' || event.type === 'PasswordChanged') for (const sessionId of event.data.endedSessionIds) this.ended.add(sessionId);
     if (event.type === 'SignedIn' && !this.ended.has(event.data.sessionId) && Date.parse(event.data.absoluteExpiresAt) > this.now) {
       this.open.push({ sessionId: event.data.sessionId, absoluteExpiresAt: event.data.absoluteExpiresAt });
     }

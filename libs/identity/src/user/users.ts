@@ -56,7 +56,7 @@ export class Users {
         const now = this.clock.now();
         // Read after the load, so they are at least as recent as the state: an append decided on anything
         // older fails on its expected revision and is decided again.
-        const openSessions = command.type === 'CompletePasswordReset' ? await this.openSessions(userId) : [];
+        const openSessions = command.type === 'CompletePasswordReset' || command.type === 'ChangePassword' ? await this.openSessions(userId) : [];
         return decide(command, state, { now, openSessions });
       },
       { ...this.fold, metadata: eventMetadata(context), ...(recording ? { maxAttempts: RECORD_ATTEMPTS } : {}) },

@@ -51,6 +51,7 @@ describe('/health lag', () => {
     expect((await projector.health()).projections).toEqual([
       expect.objectContaining({ name: 'organizations', lag: 0, lagMs: 0 }),
       expect.objectContaining({ name: 'correlations', lag: 0, lagMs: 0 }),
+      expect.objectContaining({ name: 'sign-ins', lag: 0, lagMs: 0 }),
     ]);
   });
 

@@ -54,7 +54,7 @@ const command: fc.Arbitrary<OrganizationCommand> = fc.oneof(
     data: fc.record({
       userId: fc.constantFrom(...userIds),
       email: fc.constantFrom('ada@example.com', 'bob@example.com'),
-      role: fc.constantFrom('owner', 'admin', 'member'),
+      role: fc.constantFrom('owner', 'admin', 'member', 'auditor'),
       chorusUser: fc.boolean(),
     }),
   }),
@@ -134,7 +134,7 @@ describe('organization read model', () => {
             const expected = (memberships.get(userId) ?? []).sort((a, b) => (a.name === b.name ? 0 : a.name < b.name ? -1 : 1));
             expect(readModels.organizations.organizationsOfUser(userId)).toEqual(expected);
           }
-          expect((await readModels.verify()).map((verification) => verification.drift)).toEqual([[], []]);
+          expect((await readModels.verify()).map((verification) => verification.drift)).toEqual([[], [], []]);
         } finally {
           await fixture.dispose();
         }

@@ -23,7 +23,8 @@ export type RebuildOptions = {
 
 export type RebuildResult = { projections: string[]; position: bigint | undefined; events: number; elapsedMs: number };
 
-const asideSuffix = '__rebuild';
+/** Aside tables are the live ones' names with this suffix. */
+export const asideSuffix = '__rebuild';
 
 export async function rebuildReadModels(options: RebuildOptions): Promise<RebuildResult> {
   const { db, projections } = options;

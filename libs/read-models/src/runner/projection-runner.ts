@@ -6,11 +6,14 @@ import { createIndexes, createTables, liveTableNames, type Projection, type Proj
 import type { ReadModelDatabase } from '../read-model-database.js';
 import { silentLogger, type ReadModelsLogger } from '../read-models-logger.js';
 import { resetReadModel } from '../reset-read-model.js';
+import type { CommitPacing } from '../wal-checkpointer.js';
 
 export type ProjectionRunnerOptions = {
   /** Events per transaction while catching up. */
   batchSize?: number;
   logger?: ReadModelsLogger;
+  /** Holds commits while the read-model log is checkpointed (the process running the projector). */
+  pacing?: CommitPacing;
 };
 
 export type ProjectionStatus = {
@@ -21,7 +24,8 @@ export type ProjectionStatus = {
   failure: ProjectionFailure | undefined;
 };
 
-export const defaultBatchSize = 2_000;
+/** One subscription page: a turn of the event loop holds at most one page and one commit per projection. */
+export const defaultBatchSize = 500;
 /** A catch-up batch that stops growing is committed after this pause. */
 const idleFlushMs = 25;
 /** Pause before retrying when another writer held the database past its busy timeout. */
@@ -37,6 +41,7 @@ export class ProjectionRunner {
   private readonly writer: ProjectionWriter;
   private readonly batchSize: number;
   private readonly logger: ReadModelsLogger;
+  private readonly pacing: CommitPacing | undefined;
   private readonly listeners = new Set<() => void>();
   private subscription: Subscription | undefined;
   /** Counts subscriptions, so deliveries from a replaced one are ignored. */
@@ -64,6 +69,7 @@ export class ProjectionRunner {
     this.writer = projection.writer(db, liveTableNames(projection));
     this.batchSize = options.batchSize ?? defaultBatchSize;
     this.logger = options.logger ?? silentLogger;
+    this.pacing = options.pacing;
   }
 
   get name(): string {
@@ -148,7 +154,7 @@ export class ProjectionRunner {
 
   /** Serializes commits: deliveries, the idle flush and caught-up never interleave. */
   private enqueue(task: () => void): Promise<void> {
-    this.work = this.work.then(() => {
+    this.work = this.work.then(() => this.pacing?.beforeCommit()).then(() => {
       try {
         task();
       } catch (error) {
@@ -207,6 +213,7 @@ export class ProjectionRunner {
       .immediate();
     this.writer.forget();
     this.checkpoint = applied;
+    this.pacing?.afterCommit();
     this.notify();
   }
 

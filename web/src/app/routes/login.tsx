@@ -1,4 +1,5 @@
 import { useLocation } from 'react-router';
+import { sameOriginPath } from '@libs/web-rules/safe-redirect-path';
 import { AuthLayout } from '../../components/layout/auth-layout';
 import { ScreenHeader } from '../../components/layout/screen-header';
 import { Divider } from '../../components/ui/divider';
@@ -9,14 +10,14 @@ import { MigrationNotice } from '../../features/login/components/migration-notic
 import { hasMigrationMarker, queryErrorMessage } from '../../features/login/login-messages';
 import { selectLoginBusy } from '../../features/login/login-slice';
 import { documentTitle, useDocumentTitle } from '../../lib/document-title';
-import { safeRedirect } from '../../lib/safe-redirect';
 import { useAppSelector } from '../hooks';
 
 export function LoginRoute() {
   const { search } = useLocation();
   const productName = useAppSelector(selectProductName);
   const busy = useAppSelector(selectLoginBusy);
-  const redirect = safeRedirect(new URLSearchParams(search).get('redirect'), window.location.origin);
+  // The server's own rule: a normalised path on this origin, or none (then '/', and Google gets no redirect).
+  const redirect = sameOriginPath(new URLSearchParams(search).get('redirect')) ?? null;
   useDocumentTitle(documentTitle('Log in', productName));
   return (
     <AuthLayout productName={productName}>

@@ -1,9 +1,10 @@
 import { Link } from 'react-router';
 import { paths } from '../../config/paths';
 
-export function Logo({ productName }: { productName: string }) {
+/** The product's mark and name, linking home: the login screen, or the console's start (`to`). */
+export function Logo({ productName, to = paths.home.getHref() }: { productName: string; to?: string }) {
   return (
-    <Link className="logo" to={paths.home.getHref()}>
+    <Link className="logo" to={to}>
       <svg className="logo__mark" viewBox="0 0 36 36" aria-hidden="true">
         <rect width="36" height="36" rx="10" fill="#4f46e5" />
         <path d="M11 9.5h14a4 4 0 0 1 4 4v8a4 4 0 0 1-4 4h-7.2l-5.3 3.9v-3.9H11a4 4 0 0 1-4-4v-8a4 4 0 0 1 4-4z" fill="#fff" />

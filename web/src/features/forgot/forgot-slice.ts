@@ -1,7 +1,7 @@
 import { createAsyncThunk, createSlice, isAnyOf } from '@reduxjs/toolkit';
 import type { Services } from '../../lib/services';
 import { requestPasswordReset } from './api/request-password-reset';
-import { isValidResetEmail } from './is-valid-reset-email';
+import { isValidResetEmail } from '@libs/domain/email/is-valid-reset-email';
 
 /** Seed, section 4: entering -> processing (only with a valid address) -> sent, and never again. */
 export type ForgotState = { status: 'entering' | 'processing' | 'sent' };

@@ -111,7 +111,7 @@ describe('the login screen', () => {
     await waitFor(() => expect(view.navigate).toHaveBeenCalledWith('/organizations/42?tab=members'));
   });
 
-  it.each(['//evil.example', 'https://evil.example/', '/\\evil.example', 'javascript:alert(1)', 'dashboard'])(
+  it.each(['//evil.example', 'https://evil.example/', '/\\evil.example', 'javascript:alert(1)', 'dashboard', '/.//evil.example', '/..//evil.example', '/%2e//evil.example'])(
     "redirects to '/' instead of the unsafe redirect %s",
     async (redirect) => {
       const view = renderLogin(`/login?redirect=${encodeURIComponent(redirect)}`);

@@ -2,7 +2,8 @@
 import { Controller, Get, Inject, Param, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
-import { safeRedirectPath, type GoogleAccount, type GoogleSignInIntent, type Identity } from '#identity';
+import { type GoogleAccount, type GoogleSignInIntent, type Identity } from '#identity';
+import { safeRedirectPath } from '#web-rules';
 import { commandContextOf } from '../../http/request-context.js';
 import { PINO } from '../../logging/pino.js';
 import { AuthCookies } from '../auth-cookies.js';

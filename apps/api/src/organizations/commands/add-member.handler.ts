@@ -22,7 +22,7 @@ export class AddMemberHandler implements ICommandHandler<AddMemberCommand> {
     if (userId === undefined) {
       // Decide first: a refused add records nothing, not even the id the address would have had reserved.
       // (Any id not yet a member stands in for the address's: duplicates by address are found either way.)
-      await this.organizations.check(organizationId, addMember(randomUUID()));
+      await this.organizations.check(organizationId, addMember(randomUUID()), context);
       userId = await this.users.userIdForEmail(email, context);
     }
     const result = await this.organizations.handle(organizationId, addMember(userId), context);

@@ -15,7 +15,7 @@ describe('AddMember', () => {
       .then([{ type: 'MemberAdded', data: { userId: 'user-9', email: 'New@Example.com', role: 'member', chorusUser: false } }]);
   });
 
-  it.each(['owner', 'admin', 'member'] as const)('adds a member with role %s, flagged as a Chorus user', (role) => {
+  it.each(['owner', 'admin', 'member', 'auditor'] as const)('adds a member with role %s, flagged as a Chorus user', (role) => {
     given([...onChorusPlan('teams'), ...membersAdded(1)])
       .when(addMember({ role, chorusUser: true }))
       .then([{ type: 'MemberAdded', data: { userId: 'user-9', email: 'new@example.com', role, chorusUser: true } }]);
@@ -54,6 +54,12 @@ describe('AddMember', () => {
     given([...onChorusPlan('solo'), memberAdded(1, 'owner')])
       .when(addMember())
       .thenThrows('LIMIT_EXCEEDED', { resource: 'users', limit: 1, count: 1 });
+  });
+
+  it('counts auditors towards the users limit like every member', () => {
+    given([...onChorusPlan('teams'), memberAdded(1, 'owner'), memberAdded(2, 'auditor'), memberAdded(3, 'auditor'), memberAdded(4, 'member'), memberAdded(5, 'auditor')])
+      .when(addMember({ role: 'auditor' }))
+      .thenThrows('LIMIT_EXCEEDED', { resource: 'users', limit: 5, count: 5 });
   });
 
   it.each([

@@ -5,7 +5,7 @@ import { ScreenHeader } from '../../../components/layout/screen-header';
 import { Button } from '../../../components/ui/button';
 import { TextField } from '../../../components/ui/text-field';
 import { selectForgotStatus, sendResetLink } from '../forgot-slice';
-import { isValidResetEmail } from '../is-valid-reset-email';
+import { isValidResetEmail } from '@libs/domain/email/is-valid-reset-email';
 
 export function ForgotPassword() {
   const dispatch = useAppDispatch();

@@ -1,0 +1,44 @@
+// The invitation link's page calls (CONSOLE.md, Members): what the invitation is for, and accepting it,
+// which registers the person with the password they chose and signs this browser in.
+import { Body, Controller, Get, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import type { z } from 'zod';
+import type { Identity, InvitationDetails } from '#identity';
+import { commandContextOf } from '../http/request-context.js';
+import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
+import { BrowserSessions } from './browser-sessions.service.js';
+import { IDENTITY } from './identity.provider.js';
+import { acceptInvitationRequest, invitationTokenParameter } from './sign-in-requests.js';
+
+@Controller('invitations')
+export class InvitationsController {
+  constructor(
+    @Inject(IDENTITY) private readonly identity: Identity,
+    private readonly sessions: BrowserSessions,
+  ) {}
+
+  /** 200 `{email, organizationName, expiresAt}`; 400 INVALID_TOKEN for an unknown, used or expired link. */
+  @Get(':token')
+  async describe(
+    @Param('token', new ZodValidationPipe(invitationTokenParameter)) token: string,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<InvitationDetails> {
+    response.setHeader('Cache-Control', 'no-store');
+    return this.identity.invitations.describe(token);
+  }
+
+  /** 204 and a session cookie; 400 INVALID_TOKEN, or VALIDATION_FAILED with the password policy's sentence (the link stays usable). */
+  @Post('accept')
+  @HttpCode(204)
+  async accept(
+    @Body(new ZodValidationPipe(acceptInvitationRequest)) { token, password }: z.output<typeof acceptInvitationRequest>,
+    @Req() request: Request,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<void> {
+    response.setHeader('Cache-Control', 'no-store');
+    const opened = await this.identity.invitations.accept(token, password, commandContextOf(request, 'anonymous'));
+    // Whoever was signed in in this browser before is signed out: the browser is the invited person's now.
+    await this.sessions.endCurrent(request);
+    this.sessions.begin(response, opened);
+  }
+}

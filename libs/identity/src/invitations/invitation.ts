@@ -1,0 +1,41 @@
+// One person's invitations, folded from their stream.
+import type { InvitationEvent } from './invitation-events.js';
+
+export type PendingInvitation = { tokenHash: string; organizationId: string; organizationName: string; email: string; expiresAt: string };
+
+export type InvitationState = {
+  /** Links sent and not yet used; an accepted invitation spends them all (the person is registered then). */
+  pending: PendingInvitation[];
+  /** When invitations were sent (the newest few), for the per-person mail limit. */
+  sentTimes: string[];
+  accepted: boolean;
+};
+
+export const noInvitations = (): InvitationState => ({ pending: [], sentTimes: [], accepted: false });
+
+/** Invitation mails one person may receive per hour, from every organization together. */
+export const invitationMailsPerHour = 5;
+
+export function evolveInvitations(state: InvitationState, event: InvitationEvent): InvitationState {
+  switch (event.type) {
+    case 'InvitationSent': {
+      const { tokenHash, organizationId, organizationName, email, expiresAt, at } = event.data;
+      return {
+        ...state,
+        pending: [...state.pending.filter((invitation) => new Date(invitation.expiresAt).getTime() > new Date(at).getTime()), { tokenHash, organizationId, organizationName, email, expiresAt }],
+        sentTimes: [...state.sentTimes, at].slice(-invitationMailsPerHour),
+      };
+    }
+    case 'InvitationAccepted':
+      return { ...state, pending: [], accepted: true };
+    default: {
+      const _exhaustive: never = event;
+      return _exhaustive;
+    }
+  }
+}
+
+/** The invitation a token's hash names, if it is still good at `now`. */
+export function validInvitation(state: InvitationState, tokenHash: string, now: Date): PendingInvitation | undefined {
+  return state.pending.find((invitation) => invitation.tokenHash === tokenHash && new Date(invitation.expiresAt).getTime() > now.getTime());
+}

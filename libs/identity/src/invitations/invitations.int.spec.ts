@@ -1,0 +1,143 @@
+// Invitations: a member added by an address nobody registered is mailed a single-use link, valid 7 days,
+// that registers them with a password of their choosing and signs them in.
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { context, openIdentityFixture, type IdentityFixture } from '../testing/identity-fixture.js';
+import { userStream } from '../user/events.js';
+import { invitationStream } from './invitation-events.js';
+
+const password = 'a passphrase of my own';
+let fixture: IdentityFixture;
+
+beforeEach(async () => {
+  fixture = await openIdentityFixture();
+});
+afterEach(async () => {
+  await fixture.close();
+});
+
+const addedBy = context({ actor: 'user:owner-1', correlationId: 'add-member-7' });
+
+/** What the API does when an owner adds grace@example.com: reserve the address's id, then invite. */
+async function addGrace(email = 'Grace@Example.com') {
+  const userId = await fixture.identity.directory.userIdForEmail(email, addedBy);
+  const outcome = await fixture.identity.invitations.invite(
+    { userId, email, organizationId: 'org-1', organizationName: 'Acme', invitedBy: 'owner@acme.example' },
+    addedBy,
+  );
+  return { userId, outcome };
+}
+
+function tokenFromMail(index = 0): string {
+  const text = fixture.mail.sent[index]?.text ?? '';
+  const match = /https:\/\/chorus\.example\/invite\/([A-Za-z0-9_-]+)/.exec(text);
+  if (match?.[1] === undefined) throw new Error(`no invitation link in: ${text}`);
+  return match[1];
+}
+
+async function eventsOf(streamId: string) {
+  const read = await fixture.store.readStream(streamId);
+  return read.found ? read.events : [];
+}
+
+describe('inviting', () => {
+  it('mails a link to PUBLIC_URL/invite/<token> saying who invited to what, and records only the hash, audited', async () => {
+    const { userId, outcome } = await addGrace();
+
+    expect(outcome).toBe('sent');
+    expect(fixture.mail.sent).toEqual([
+      {
+        to: 'Grace@Example.com',
+        subject: 'You are invited to Acme on Chorus',
+        text: expect.stringContaining('owner@acme.example added you to Acme on Chorus.'),
+      },
+    ]);
+    expect(fixture.mail.sent[0]?.text).toContain('within 7 days');
+    const [sent] = await eventsOf(invitationStream(userId));
+    expect(sent?.type).toBe('InvitationSent');
+    expect(sent?.data).toEqual({
+      organizationId: 'org-1',
+      organizationName: 'Acme',
+      email: 'Grace@Example.com',
+      tokenHash: expect.stringMatching(/^[0-9a-f]{64}$/),
+      expiresAt: '2030-01-08T09:00:00.000Z',
+      at: '2030-01-01T09:00:00.000Z',
+    });
+    expect(JSON.stringify([sent?.data, sent?.metadata])).not.toContain(tokenFromMail());
+    expect(sent?.metadata).toMatchObject({ actor: 'user:owner-1', correlationId: 'add-member-7' });
+  });
+
+  it('sends nothing to an address that already has an account', async () => {
+    await fixture.identity.registration.register({ email: 'grace@example.com', password }, context({ actor: 'cli' }));
+    expect((await addGrace()).outcome).toBe('registered');
+    expect(fixture.mail.sent).toEqual([]);
+  });
+
+  it('sends at most 5 invitations to one person per hour (an admin adding and removing them again)', async () => {
+    const outcomes = [];
+    for (let index = 0; index < 6; index += 1) outcomes.push((await addGrace()).outcome);
+    expect(outcomes).toEqual(['sent', 'sent', 'sent', 'sent', 'sent', 'throttled']);
+    fixture.clock.advance(60 * 60_000);
+    expect((await addGrace()).outcome).toBe('sent');
+  });
+});
+
+describe('accepting', () => {
+  it('shows the address and the organization, then registers the person under the reserved id and signs them in', async () => {
+    const { userId } = await addGrace();
+    const token = tokenFromMail();
+
+    expect(await fixture.identity.invitations.describe(token)).toEqual({ email: 'Grace@Example.com', organizationName: 'Acme', expiresAt: '2030-01-08T09:00:00.000Z' });
+    const opened = await fixture.identity.invitations.accept(token, password, context());
+
+    expect(opened.session).toMatchObject({ userId, method: 'invitation' });
+    expect(await fixture.identity.sessions.resolve(opened.cookieValue)).toMatchObject({ userId });
+    const [registered] = await eventsOf(userStream(userId));
+    expect(registered?.data).toMatchObject({ userId, email: 'grace@example.com', invited: true });
+    expect(registered?.metadata).toMatchObject({ actor: `user:${userId}` });
+    expect((await eventsOf(invitationStream(userId))).map((event) => event.type)).toEqual(['InvitationSent', 'InvitationAccepted']);
+    await expect(fixture.identity.passwordSignIn.signIn({ username: 'grace@example.com', password }, context())).resolves.toMatchObject({ session: { userId } });
+  });
+
+  it('works once: the link, and every other invitation of the person, are spent', async () => {
+    await addGrace();
+    await addGrace();
+    await fixture.identity.invitations.accept(tokenFromMail(0), password, context());
+
+    for (const token of [tokenFromMail(0), tokenFromMail(1)]) {
+      await expect(fixture.identity.invitations.describe(token)).rejects.toMatchObject({ code: 'INVALID_TOKEN' });
+      await expect(fixture.identity.invitations.accept(token, 'another passphrase', context())).rejects.toMatchObject({ code: 'INVALID_TOKEN' });
+    }
+  });
+
+  it('lets exactly one of ten simultaneous uses through', async () => {
+    const { userId } = await addGrace();
+    const outcomes = await Promise.allSettled(Array.from({ length: 10 }, (_, index) => fixture.identity.invitations.accept(tokenFromMail(), `passphrase number ${index}`, context())));
+
+    expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(1);
+    for (const outcome of outcomes) if (outcome.status === 'rejected') expect(outcome.reason).toMatchObject({ code: 'INVALID_TOKEN' });
+    expect((await eventsOf(userStream(userId))).filter((event) => event.type === 'UserRegistered')).toHaveLength(1);
+  });
+
+  it('is refused after 7 days, and for tokens that are not ours', async () => {
+    await addGrace();
+    fixture.clock.advance(7 * 24 * 3_600_000);
+    await expect(fixture.identity.invitations.accept(tokenFromMail(), password, context())).rejects.toMatchObject({ code: 'INVALID_TOKEN' });
+    await expect(fixture.identity.invitations.describe('not-a-token')).rejects.toMatchObject({ code: 'INVALID_TOKEN' });
+  });
+
+  it('refuses a password the policy refuses, keeping the link usable', async () => {
+    await addGrace();
+    await expect(fixture.identity.invitations.accept(tokenFromMail(), 'short', context())).rejects.toMatchObject({
+      code: 'VALIDATION_FAILED',
+      message: 'The password must be at least 8 characters long.',
+    });
+    await expect(fixture.identity.invitations.accept(tokenFromMail(), 'grace@example.com', context())).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+    await expect(fixture.identity.invitations.accept(tokenFromMail(), password, context())).resolves.toBeDefined();
+  });
+
+  it('is refused once the person registered another way (Google)', async () => {
+    await addGrace();
+    expect(await fixture.identity.registration.registerInvited('grace@example.com', context({ actor: 'google' }))).toBe(true);
+    await expect(fixture.identity.invitations.accept(tokenFromMail(), password, context())).rejects.toMatchObject({ code: 'INVALID_TOKEN' });
+  });
+});

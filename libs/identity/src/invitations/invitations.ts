@@ -1,0 +1,144 @@
+// Invitations (CONSOLE.md, Members): a member added by an address nobody has registered with is mailed
+// a single-use link `/invite/<token>`, valid 7 days. The page asks for a password under the reset's
+// policy, registers the person under the id reserved for their address (so every membership given to
+// it is theirs) and signs them in. The token is the reserved id and 256 random bits; only its hash is kept.
+import { eventMetadata, handleCommand, loadStream, type CommandContext, type EventStore, type StreamFold } from '#event-store';
+import type { Clock } from '../clock.js';
+import { IdentityError, InvalidToken } from '../errors.js';
+import type { IdentityLogger } from '../logger.js';
+import { invitationMail } from '../mail/invitation-mail.js';
+import type { Mailer } from '../mail/mailer.js';
+import { passwordPolicyViolation } from '../passwords/password-policy.js';
+import type { OpenedSession, Sessions } from '../sessions/sessions.js';
+import { issueUserToken, readUserToken } from '../tokens/user-token.js';
+import { normalizeEmail } from '../user/identifiers.js';
+import type { UserClaims } from '../user/user-claims.js';
+import type { UserRegistration } from '../user/user-registration.js';
+import type { Users } from '../user/users.js';
+import { invitationStream, type InvitationEvent } from './invitation-events.js';
+import { evolveInvitations, invitationMailsPerHour, noInvitations, validInvitation, type InvitationState, type PendingInvitation } from './invitation.js';
+
+const invitationFold: StreamFold<InvitationState, InvitationEvent> = { initialState: noInvitations(), evolve: evolveInvitations };
+
+export const invitationLifetimeMs = 7 * 24 * 3_600_000;
+
+const hourMs = 3_600_000;
+
+export type InvitationRequest = {
+  /** The id USER_DIRECTORY gave the member: the one reserved for the address. */
+  userId: string;
+  email: string;
+  organizationId: string;
+  organizationName: string;
+  /** The address of the person who added the member, if a person did. */
+  invitedBy?: string;
+};
+
+/** sent: mailed; registered: the address already has an account (nothing to send); throttled: too many mails to this person this hour. */
+export type InvitationOutcome = 'sent' | 'registered' | 'throttled';
+
+export type InvitationDetails = { email: string; organizationName: string; expiresAt: string };
+
+export type InvitationOptions = { publicUrl: string; productName: string };
+
+const invalidInvitation = () => new InvalidToken('This invitation link is unknown, used or expired.');
+
+export class Invitations {
+  constructor(
+    private readonly store: EventStore,
+    private readonly users: Users,
+    private readonly claims: UserClaims,
+    private readonly registration: UserRegistration,
+    private readonly sessions: Sessions,
+    private readonly mailer: Mailer,
+    private readonly clock: Clock,
+    private readonly options: InvitationOptions,
+    private readonly logger: IdentityLogger,
+  ) {}
+
+  /** Mails an invitation when the member's address has no account yet. */
+  async invite(request: InvitationRequest, context: CommandContext): Promise<InvitationOutcome> {
+    if ((await this.users.load(request.userId)).state.status === 'registered') return 'registered';
+    const { token, tokenHash } = issueUserToken(request.userId);
+    const { appended } = await handleCommand(
+      this.store,
+      invitationStream(request.userId),
+      (state): InvitationEvent[] => {
+        const now = this.clock.now();
+        if (state.sentTimes.filter((time) => now.getTime() - new Date(time).getTime() < hourMs).length >= invitationMailsPerHour) return [];
+        const data = {
+          organizationId: request.organizationId,
+          organizationName: request.organizationName,
+          email: request.email,
+          tokenHash,
+          expiresAt: new Date(now.getTime() + invitationLifetimeMs).toISOString(),
+          at: now.toISOString(),
+        };
+        return [{ type: 'InvitationSent', data }];
+      },
+      { ...invitationFold, metadata: eventMetadata(context) },
+    );
+    if (appended.length === 0) {
+      this.logger.warn({ userId: request.userId, correlationId: context.correlationId }, 'Invitation mail not sent: too many for this person this hour');
+      return 'throttled';
+    }
+    await this.mailer.send(
+      invitationMail({
+        to: request.email,
+        productName: this.options.productName,
+        organizationName: request.organizationName,
+        invitedBy: request.invitedBy,
+        link: `${this.options.publicUrl}/invite/${token}`,
+        validDays: invitationLifetimeMs / (24 * hourMs),
+      }),
+    );
+    return 'sent';
+  }
+
+  /** What the invitation page shows before the person chooses a password; INVALID_TOKEN otherwise. */
+  async describe(token: string): Promise<InvitationDetails> {
+    const { invitation } = await this.usable(token);
+    return { email: invitation.email, organizationName: invitation.organizationName, expiresAt: invitation.expiresAt };
+  }
+
+  /**
+   * Registers the invited person with this password and opens their first session. Single use: the
+   * user's stream can be created once, so of two simultaneous uses one registers and the other is
+   * INVALID_TOKEN, like a link used before or past its 7 days.
+   */
+  async accept(token: string, password: string, context: CommandContext): Promise<OpenedSession> {
+    const { userId, tokenHash, invitation } = await this.usable(token);
+    const violation = passwordPolicyViolation(password, { email: normalizeEmail(invitation.email), username: null });
+    if (violation !== null) throw new IdentityError('VALIDATION_FAILED', violation, { field: 'password' });
+    const asInvitee: CommandContext = { ...context, actor: `user:${userId}` };
+    try {
+      const registered = await this.registration.register({ email: invitation.email, password }, asInvitee);
+      if (registered.userId !== userId) throw new Error(`An invitation for ${userId} registered ${registered.userId}`);
+    } catch (error) {
+      if (error instanceof IdentityError && error.code === 'DUPLICATE') throw invalidInvitation();
+      throw error;
+    }
+    const accepted: InvitationEvent = {
+      type: 'InvitationAccepted',
+      data: { tokenHash, organizationId: invitation.organizationId, at: this.clock.now().toISOString() },
+    };
+    await handleCommand(this.store, invitationStream(userId), (state): InvitationEvent[] => (state.accepted ? [] : [accepted]), {
+      ...invitationFold,
+      metadata: eventMetadata(asInvitee),
+    });
+    return this.sessions.open(userId, 'invitation', asInvitee);
+  }
+
+  private async usable(token: string): Promise<{ userId: string; tokenHash: string; invitation: PendingInvitation }> {
+    const read = readUserToken(token);
+    if (read === undefined) throw invalidInvitation();
+    const { state } = await loadStream(this.store, invitationStream(read.userId), invitationFold);
+    const invitation = validInvitation(state, read.tokenHash, this.clock.now());
+    if (invitation === undefined) throw invalidInvitation();
+    // Registered meanwhile (another invitation, Google): the link has done its work.
+    if ((await this.users.load(read.userId)).state.status === 'registered') throw invalidInvitation();
+    // The address must still lead to this person, or the password would go to someone else's account.
+    if ((await this.claims.find('email', normalizeEmail(invitation.email))) !== read.userId) throw invalidInvitation();
+    return { userId: read.userId, tokenHash: read.tokenHash, invitation };
+  }
+}

@@ -1,0 +1,63 @@
+// First sign-ins (CONSOLE.md, Members: "invited" until the person has signed in once), from the
+// `SignedIn` events of user streams. Only the first counts: a row, once written, never changes.
+import type { RecordedEvent } from '#event-store';
+import { physicalName, type Projection, type ProjectionWriter, type TableNames } from '../projection.js';
+import type { ReadModelDatabase } from '../read-model-database.js';
+import { firstSignInsTable } from './sign-ins.tables.js';
+
+export const signInsProjectionName = 'sign-ins';
+
+// libs/identity's user streams (`user-<id>`, user/events.ts); not imported, so the read side does not load argon2.
+const userStreamPrefix = 'user-';
+
+export function signInsProjection(): Projection {
+  return {
+    name: signInsProjectionName,
+    tables: [firstSignInsTable],
+    handles: (event) => event.type === 'SignedIn' && event.streamId.startsWith(userStreamPrefix),
+    writer: (db, tables) => new FirstSignInWriter(db, tables),
+  };
+}
+
+type FirstSignInRow = [userId: string, signedInAt: string];
+
+class FirstSignInWriter implements ProjectionWriter {
+  /** userId -> first sign-in seen since the last flush (later ones change nothing). */
+  private unflushed = new Map<string, string>();
+  private readonly insert;
+
+  constructor(db: ReadModelDatabase, tables: TableNames) {
+    // The key is the user: a second sign-in, or the same event applied again, changes nothing.
+    this.insert = db.prepare<FirstSignInRow>(
+      `INSERT INTO ${physicalName(tables, firstSignInsTable.name)} (user_id, signed_in_at) VALUES (?, ?) ON CONFLICT (user_id) DO NOTHING`,
+    );
+  }
+
+  get remembered(): number {
+    return this.unflushed.size;
+  }
+
+  apply(event: RecordedEvent): void {
+    const userId = event.streamId.slice(userStreamPrefix.length);
+    if (!this.unflushed.has(userId)) this.unflushed.set(userId, event.recordedAt);
+  }
+
+  flush(maxAggregates = Number.POSITIVE_INFINITY): boolean {
+    let written = 0;
+    for (const [userId, signedInAt] of this.unflushed) {
+      if (written >= maxAggregates) return false;
+      this.insert.run(userId, signedInAt);
+      this.unflushed.delete(userId);
+      written += 1;
+    }
+    return true;
+  }
+
+  discard(): void {
+    this.unflushed = new Map();
+  }
+
+  forget(): void {
+    if (this.remembered > 0) throw new Error('forget() with unflushed sign-ins');
+  }
+}

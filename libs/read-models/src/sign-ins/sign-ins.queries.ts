@@ -1,0 +1,20 @@
+// Which of some users have signed in at least once.
+import type { ReadModelDatabase } from '../read-model-database.js';
+import { firstSignInsTable } from './sign-ins.tables.js';
+
+export class SignInQueries {
+  private readonly selectSignedIn;
+
+  constructor(db: ReadModelDatabase) {
+    db.exec(firstSignInsTable.create(firstSignInsTable.name));
+    this.selectSignedIn = db.prepare<[string], { user_id: string }>(
+      `SELECT user_id FROM ${firstSignInsTable.name} WHERE user_id IN (SELECT value FROM json_each(?))`,
+    );
+  }
+
+  /** The ones among `userIds` who have signed in at least once. */
+  signedInOnce(userIds: readonly string[]): Set<string> {
+    if (userIds.length === 0) return new Set();
+    return new Set(this.selectSignedIn.all(JSON.stringify(userIds)).map((row) => row.user_id));
+  }
+}

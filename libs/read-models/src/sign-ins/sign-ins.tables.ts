@@ -1,0 +1,13 @@
+// Who has signed in at least once: the console shows members as "invited" until they have.
+import type { ProjectionTable } from '../projection.js';
+
+/** One row per user, with the time of their first sign-in (the store's recordedAt of that SignedIn). */
+export const firstSignInsTable: ProjectionTable = {
+  name: 'first_sign_ins',
+  key: ['user_id'],
+  create: (table) => `CREATE TABLE IF NOT EXISTS ${table} (
+    user_id TEXT PRIMARY KEY,
+    signed_in_at TEXT NOT NULL
+  )`,
+  indexes: [],
+};

@@ -1,0 +1,123 @@
+// Copying the write-ahead log back into the database file (a checkpoint, with its fsync) is the slow
+// part of a projector commit when SQLite does it inline, every 1,000 pages: during a catch-up it
+// stopped the event loop for hundreds of milliseconds at a time (/health unanswered). The process
+// that runs the projector checkpoints in a worker thread instead, on a connection of its own, while
+// its projector holds its next commit (asynchronously: the event loop keeps running). With no commit
+// in between, the checkpoint reaches the end of the log and the next commit starts the log afresh,
+// so the log stays as small as SQLite keeps it. Other processes on the file keep SQLite's own.
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+import type { ReadModelDatabase } from './read-model-database.js';
+import type { ReadModelsLogger } from './read-models-logger.js';
+
+/** A checkpoint starts once the log is past this size (SQLite's own threshold: 1,000 pages of 4 KB). */
+const walLimitBytes = 4 * 1024 * 1024;
+/** SQLite's default, restored when the worker stops. */
+const sqliteAutoCheckpointPages = 1_000;
+
+/** What the projection runners ask before and tell after each commit. */
+export interface CommitPacing {
+  /** Resolves when the runner may commit: not while a checkpoint runs. */
+  beforeCommit(): Promise<void> | undefined;
+  afterCommit(): void;
+}
+
+// CommonJS, evaluated: it runs the same from the TypeScript sources (tests) and from dist.
+const workerSource = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require(workerData.driver);
+const db = new Database(workerData.file, { fileMustExist: true });
+parentPort.on('message', (message) => {
+  if (message === 'stop') {
+    db.close();
+    parentPort.close();
+    return;
+  }
+  let error;
+  try {
+    db.pragma('wal_checkpoint(PASSIVE)');
+  } catch (failure) {
+    error = String((failure && failure.message) || failure);
+  }
+  parentPort.postMessage({ error });
+});
+`;
+
+export class WalCheckpointer implements CommitPacing {
+  private running: Promise<void> | undefined;
+  private finish: (() => void) | undefined;
+  private stopped = false;
+  private readonly exited: Promise<void>;
+
+  private constructor(
+    private readonly db: ReadModelDatabase,
+    private readonly walFile: string,
+    private readonly worker: Worker,
+    private readonly logger: ReadModelsLogger,
+  ) {
+    this.exited = new Promise((resolve) => worker.once('exit', () => resolve()));
+    worker.on('message', (message: { error?: string }) => {
+      if (message.error !== undefined) this.logger.warn({ error: message.error }, 'read-model checkpoint failed; retrying');
+      this.checkpointEnded();
+    });
+    worker.on('error', (error) => {
+      this.logger.error({ err: error }, 'read-model checkpoint worker stopped; checkpointing inline again');
+      this.inlineAgain();
+    });
+  }
+
+  /** Turns off the connection's inline checkpoints and starts the worker on `file`. */
+  static start(db: ReadModelDatabase, file: string, logger: ReadModelsLogger): WalCheckpointer {
+    const driver = createRequire(import.meta.url).resolve('better-sqlite3');
+    const worker = new Worker(workerSource, { eval: true, workerData: { driver, file } });
+    worker.unref();
+    db.pragma('wal_autocheckpoint = 0');
+    // A log that grew during a long catch-up is cut back to the limit when it starts afresh.
+    db.pragma(`journal_size_limit = ${walLimitBytes}`);
+    return new WalCheckpointer(db, `${file}-wal`, worker, logger);
+  }
+
+  beforeCommit(): Promise<void> | undefined {
+    return this.running;
+  }
+
+  afterCommit(): void {
+    if (this.running !== undefined || this.stopped || walSize(this.walFile) <= walLimitBytes) return;
+    this.running = new Promise((resolve) => (this.finish = resolve));
+    // Held commits wait for the answer: the process must not end meanwhile (it may have nothing else).
+    this.worker.ref();
+    this.worker.postMessage('checkpoint');
+  }
+
+  /** Lets any held commit go, stops the worker, and checkpoints inline again. */
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.worker.ref();
+    this.worker.postMessage('stop');
+    this.inlineAgain();
+    await this.exited;
+  }
+
+  private checkpointEnded(): void {
+    if (!this.stopped) this.worker.unref();
+    const finish = this.finish;
+    this.running = undefined;
+    this.finish = undefined;
+    finish?.();
+  }
+
+  private inlineAgain(): void {
+    this.stopped = true;
+    this.checkpointEnded();
+    if (this.db.open) this.db.pragma(`wal_autocheckpoint = ${sqliteAutoCheckpointPages}`);
+  }
+}
+
+function walSize(file: string): number {
+  try {
+    return fs.statSync(file).size;
+  } catch {
+    return 0;
+  }
+}

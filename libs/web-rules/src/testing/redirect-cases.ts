@@ -1,0 +1,56 @@
+// The one table of redirect cases, run by the server's tests and the SPA's (each in its own URL
+// implementation: Node's, and jsdom's in the SPA's tests).
+
+/** A same-origin path, and what it is normalised to. */
+export const keptRedirects: readonly (readonly [value: string, normalised: string])[] = [
+  ['/', '/'],
+  ['/dashboard', '/dashboard'],
+  ['/organizations/acme?tab=sites#top', '/organizations/acme?tab=sites#top'],
+  ['/organizations/42?tab=members#top', '/organizations/42?tab=members#top'],
+  ['/search?q=a+b', '/search?q=a+b'],
+  ['/search?next=//evil.example', '/search?next=//evil.example'],
+  ['/a/b%2Fc', '/a/b%2Fc'],
+  ['/path with space', '/path%20with%20space'],
+  ['/a/./b/../c', '/a/c'],
+  ['/a/%2e%2e/b', '/b'],
+  ['/..', '/'],
+  ['/café', '/caf%C3%A9'],
+  ['/100%', '/100%'],
+];
+
+/** A value that must never be a redirect target, and why. */
+export const refusedRedirects: readonly (readonly [value: unknown, why: string])[] = [
+  [undefined, 'nothing'],
+  [null, 'nothing (no query parameter)'],
+  ['', 'an empty value'],
+  [['/a', '/b'], 'a repeated query parameter'],
+  ['https://evil.example', 'an absolute URL'],
+  ['https://evil.example/dashboard', 'an absolute URL with a path'],
+  ['//evil.example', 'a scheme-relative URL'],
+  ['//evil.example/login', 'a scheme-relative URL with a path'],
+  ['///evil.example', 'three slashes'],
+  ['/\\evil.example', 'a backslash that browsers read as a slash'],
+  ['\\\\evil.example', 'backslashes only'],
+  ['/a\\b', 'a backslash anywhere'],
+  ['javascript:alert(1)', 'a javascript: URL'],
+  ['data:text/html,hi', 'a data: URL'],
+  ['evil.example', 'a relative path'],
+  [' /dashboard', 'a leading space'],
+  ['/dashboard\r', 'a carriage return'],
+  ['/\t/evil.example', 'a tab that browsers drop'],
+  ['/\n/evil.example', 'a newline that browsers drop'],
+  ['/.//evil.example', 'a dot segment that resolves to //evil.example'],
+  ['/..//evil.example', 'a double-dot segment that resolves to //evil.example'],
+  ['/%2e//evil.example', 'an encoded dot segment'],
+  ['/%2E%2E//evil.example', 'an encoded double-dot segment, upper case'],
+  ['/a/..//evil.example', 'a double-dot segment after a path'],
+  ['/.\\evil.example', 'a dot segment and a backslash'],
+  ['/%2F%2Fevil.example', 'encoded slashes that decode to //evil.example'],
+  ['/%2f/evil.example', 'an encoded slash that decodes to //evil.example'],
+  ['/%5Cevil.example', 'an encoded backslash'],
+  ['/%09/evil.example', 'an encoded tab'],
+  ['/%0A/evil.example', 'an encoded newline'],
+  ['/%252F%252Fevil.example', 'doubly encoded slashes'],
+  ['/%2e%2e%2f%2fevil.example', 'a fully encoded ..//evil.example'],
+  [`/${'a'.repeat(2048)}`, 'more than 2048 characters'],
+];

@@ -1,0 +1,38 @@
+// The console's one way to the server: RTK Query over the SPA's one HTTP client (the thunk extra
+// argument, so tests put a fake network under it). Answers refusals as problems.
+import type { BaseQueryFn } from '@reduxjs/toolkit/query';
+import type { HttpMethod } from '../lib/http-client';
+import type { Services } from '../lib/services';
+import type { Problem } from './contract';
+import { asProblem } from './problem';
+
+export type Call = {
+  url: string;
+  method?: HttpMethod;
+  body?: unknown;
+  /** A read of the read model: it waits for this browser's own last write (minPosition). */
+  readsOwnWrites?: boolean;
+};
+
+/** A read model that is still catching up answers 503 NOT_YET_CONSISTENT with Retry-After: 1. */
+const CONSISTENCY_ATTEMPTS = 3;
+const CONSISTENCY_RETRY_MS = 1_000;
+
+const wait = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
+
+export const httpBaseQuery: BaseQueryFn<Call, unknown, Problem> = async ({ url, method = 'GET', body, readsOwnWrites = false }, api) => {
+  const { http } = api.extra as Services;
+  const state = api.getState() as { writes?: { position: string | null } };
+  const position = readsOwnWrites ? (state.writes?.position ?? null) : null;
+  const target = position === null ? url : `${url}${url.includes('?') ? '&' : '?'}minPosition=${position}`;
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      const { data } = await http.request(method, target, body, { signal: api.signal });
+      return { data };
+    } catch (error) {
+      const problem = asProblem(error);
+      if (problem.code !== 'NOT_YET_CONSISTENT' || attempt >= CONSISTENCY_ATTEMPTS) return { error: problem };
+      await wait(CONSISTENCY_RETRY_MS);
+    }
+  }
+};

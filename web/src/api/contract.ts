@@ -1,0 +1,108 @@
+// The shapes the console reads from the HTTP API (API.md, apps/api/README.md). Written out here rather
+// than imported from the server, so the SPA builds on its own and a server change shows up in review.
+
+export type Role = 'owner' | 'admin' | 'member' | 'auditor';
+export type LimitedResource = 'users' | 'contentSections' | 'qualityAssuranceDomains' | 'webAnalyticsDomains';
+export type PerResource<T> = Record<LimitedResource, T>;
+/** null = unlimited. */
+export type Limit = number | null;
+/** A global position or revision: a number while it is a safe integer, a decimal string beyond. */
+export type Position = number | string;
+
+export type SessionUser = { id: string; email: string; username: string | null };
+export type Membership = { id: string; name: string; role: Role };
+export type SessionAnswer = { user: SessionUser; organizations: Membership[] };
+
+export type Member = { userId: string; email: string; role: Role; chorusUser: boolean; invited: boolean };
+export type SiteFeatures = Record<
+  'customCTAs' | 'integrations' | 'live' | 'logo' | 'reports' | 'timeFilter' | 'timeFilterMigrated' | 'userInputs' | 'floatingShareButtons' | 'anonymizeFeedback',
+  boolean
+>;
+export type SiteDefaults = { features: SiteFeatures; report: { weekly: boolean; monthly: boolean }; live: boolean };
+export type Site = { siteId: string; name: string; hostname: string } & SiteDefaults;
+
+export const CHORUS_FEATURES = [
+  'multiSite',
+  'multiUser',
+  'emailNotifications',
+  'feedback',
+  'feedbackAssigning',
+  'feedbackLabeling',
+  'feedbackNotes',
+  'buttonToolGeneral',
+  'buttonToolSentiment',
+  'buttonToolAfterReactions',
+  'buttonToolHistory',
+  'significantChangesReport',
+  'matomoIntegration',
+  'disableAISummary',
+  'qualityAssurance',
+  'webAnalytics',
+  'chatSupport',
+] as const;
+export type ChorusFeature = (typeof CHORUS_FEATURES)[number];
+
+export type AddOn = 'additionalContentSection' | 'additionalUser' | 'qualityAssurance' | 'webAnalytics' | 'feedback';
+export type ServiceLevel = 'standard' | 'assisted' | 'turnkey';
+
+export type Organization = {
+  id: string;
+  name: string;
+  plan: string | null;
+  chorus: boolean;
+  chorusDetails: { plan: string | null; parallelUse: boolean | null };
+  chorusFeatures: Record<ChorusFeature, boolean>;
+  features: { multiSite: boolean };
+  serviceLevel: ServiceLevel;
+  addOns: Partial<Record<AddOn, number>>;
+  governingPlan: { line: 'classic' | 'chorus'; plan: string } | null;
+  /** The governing plan's defaults for new sites; null without a plan. */
+  siteDefaults: SiteDefaults | null;
+  limits: { configured: PerResource<Limit>; hard: PerResource<Limit>; effective: PerResource<Limit>; override: boolean };
+  usage: PerResource<number>;
+  canAdd: PerResource<boolean>;
+  trafficPerMonth: number | null;
+  members: Member[];
+  sites: Site[];
+  qualityAssurance: { domains: string[] };
+  webAnalytics: { domains: string[] };
+  revision: Position;
+  position: Position;
+};
+
+export type NotificationRecipients = { organizationId: string; recipients: Omit<Member, 'invited'>[]; position: Position };
+
+/** Every command's answer (API.md): where the change was recorded, for reading it back. */
+export type CommandAnswer = { id: string; revision: Position; position: Position };
+
+export type SignInMethod = 'password' | 'google' | 'invitation';
+export type AccountSession = {
+  id: string;
+  method: SignInMethod;
+  startedAt: string;
+  lastActiveAt: string;
+  expiresAt: string;
+  userAgent: string | null;
+  current: boolean;
+};
+
+export type HistoryEvent = {
+  id: string;
+  type: string;
+  data: Record<string, unknown>;
+  metadata: { actor?: string; correlationId?: string; [key: string]: unknown };
+  revision: Position;
+  position: Position;
+  recordedAt: string;
+};
+export type HistoryPage = { organizationId: string; events: HistoryEvent[]; nextFromRevision: Position; hasMore: boolean };
+
+export type InvitationDetails = { email: string; organizationName: string; expiresAt: string };
+
+/** A refusal as the API answers it (RFC 9457 problem+json with a stable code and its details). */
+export type Problem = {
+  status: number;
+  code: string;
+  detail: string;
+  [extension: string]: unknown;
+};

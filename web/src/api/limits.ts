@@ -1,0 +1,46 @@
+// A limit as the Overview and the add forms explain it: "N of M", which of the configured and hard
+// limits binds (DOMAIN.md, Limits), and what would raise it.
+import type { LimitedResource, Organization } from './contract';
+import { RESOURCE_NAMES, formatNumber, planName } from './words';
+
+/** Which figure sets the effective limit; `configured` alone when the plan has no hard limit. */
+export type Binding = 'unlimited' | 'configured' | 'below-hard' | 'hard' | 'both' | 'override';
+
+export function binding(organization: Organization, resource: LimitedResource): Binding {
+  const { configured, hard, effective, override } = organization.limits;
+  if (effective[resource] === null) return 'unlimited';
+  if (override && hard[resource] !== null) return 'override';
+  const configuredLimit = configured[resource];
+  const hardLimit = hard[resource];
+  if (hardLimit === null) return 'configured';
+  if (configuredLimit === null) return 'hard';
+  if (configuredLimit === hardLimit) return 'both';
+  return configuredLimit < hardLimit ? 'below-hard' : 'hard';
+}
+
+/** "3 of 5", "3 of unlimited". */
+export function usageText(organization: Organization, resource: LimitedResource): string {
+  const limit = organization.limits.effective[resource];
+  return `${formatNumber(organization.usage[resource])} of ${limit === null ? 'unlimited' : formatNumber(limit)}`;
+}
+
+/** "Users limit reached: 5 of 5" (CONSOLE.md, Members). */
+export const limitReachedText = (organization: Organization, resource: LimitedResource): string =>
+  `${RESOURCE_NAMES[resource]} limit reached: ${usageText(organization, resource)}`;
+
+/** What would raise the limit, in one sentence. */
+export function whatRaisesIt(organization: Organization, resource: LimitedResource): string {
+  if (resource === 'webAnalyticsDomains') return 'The web analytics domain limit is fixed at 1,000.';
+  const plan = organization.governingPlan === null ? 'your plan' : `the ${planName(organization.governingPlan.plan)} plan`;
+  if (binding(organization, resource) === 'hard') {
+    return `That is the most ${plan} allows (its hard limit): another plan raises it.`;
+  }
+  switch (resource) {
+    case 'users':
+      return 'An Additional user add-on, or another plan, raises it.';
+    case 'contentSections':
+      return 'An Additional content section add-on, or another plan, raises it.';
+    case 'qualityAssuranceDomains':
+      return 'Each Quality assurance add-on adds one QA domain.';
+  }
+}

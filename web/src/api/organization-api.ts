@@ -1,0 +1,22 @@
+// The organization read model (GET /organizations/:id), read by every console page; features that
+// change the organization invalidate its tag, and the refetch reads their own write.
+import { consoleApi } from './console-api';
+import type { NotificationRecipients, Organization } from './contract';
+
+export const organizationApi = consoleApi.injectEndpoints({
+  endpoints: (build) => ({
+    getOrganization: build.query<Organization, string>({
+      query: (organizationId) => ({ url: `/organizations/${encodeURIComponent(organizationId)}`, readsOwnWrites: true }),
+      providesTags: (_result, _error, organizationId) => [{ type: 'Organization', id: organizationId }],
+    }),
+    getNotificationRecipients: build.query<NotificationRecipients, string>({
+      query: (organizationId) => ({ url: `/organizations/${encodeURIComponent(organizationId)}/notification-recipients`, readsOwnWrites: true }),
+      providesTags: (_result, _error, organizationId) => [{ type: 'Organization', id: organizationId }],
+    }),
+  }),
+});
+
+export const { useGetOrganizationQuery, useGetNotificationRecipientsQuery } = organizationApi;
+
+/** What a change of the organization invalidates. */
+export const organizationTag = (organizationId: string) => [{ type: 'Organization' as const, id: organizationId }];

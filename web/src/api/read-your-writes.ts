@@ -1,0 +1,33 @@
+// CONSOLE.md: "A change shows in the view right after it is acknowledged (read your own writes with
+// minPosition)". Every command answers the position of its last event; the highest one this browser
+// has been answered is sent with every later read of the read model, which then waits for it.
+import { createSlice, type UnknownAction } from '@reduxjs/toolkit';
+import type { Position } from './contract';
+
+type WritesState = { position: string | null };
+
+const initialState: WritesState = { position: null };
+
+/** Any mutation of the console's data layer that was answered with a position (every command is). */
+function isAcknowledgedWrite(action: UnknownAction): action is UnknownAction & { payload: { position: Position } } {
+  if (!action.type.endsWith('/executeMutation/fulfilled')) return false;
+  const payload = (action as { payload?: unknown }).payload;
+  const position = typeof payload === 'object' && payload !== null ? (payload as { position?: unknown }).position : undefined;
+  return (typeof position === 'number' && Number.isSafeInteger(position)) || (typeof position === 'string' && /^\d+$/.test(position));
+}
+
+export const writesSlice = createSlice({
+  name: 'writes',
+  initialState,
+  reducers: {},
+  extraReducers: (builder) => {
+    // A reducer, not an onQueryStarted callback: it runs before the refetch the mutation's invalidation starts.
+    builder.addMatcher(isAcknowledgedWrite, (state, action) => {
+      const next = BigInt(action.payload.position);
+      if (state.position === null || next > BigInt(state.position)) state.position = next.toString();
+    });
+  },
+  selectors: {
+    selectLastWritePosition: (writes) => writes.position,
+  },
+});

@@ -1,0 +1,69 @@
+// Every refusal the server can answer, in words, in one place (STYLE.md habit 11). Forms show these
+// next to themselves and keep what was typed.
+import type { Organization, Problem } from './contract';
+import { whatRaisesIt } from './limits';
+import { CHORUS_FEATURE_NAMES, RESOURCE_NAMES, formatNumber } from './words';
+
+const text = (value: unknown): string => (typeof value === 'string' ? value : '');
+
+/** The add-on that turns a feature on (DOMAIN.md, Add-ons). */
+const FEATURE_ADD_ON: Partial<Record<string, string>> = {
+  qualityAssurance: 'Quality assurance',
+  webAnalytics: 'Web analytics',
+  feedback: 'Feedback',
+  chatSupport: 'Assisted or Turnkey service level',
+};
+
+/** `organization`: the page's organization, for the advice on what raises a limit. */
+export function refusalMessage(problem: Problem, organization?: Organization): string {
+  switch (problem.code) {
+    case 'LIMIT_EXCEEDED': {
+      const resource = problem.resource as keyof typeof RESOURCE_NAMES;
+      const name = RESOURCE_NAMES[resource] ?? 'The';
+      const reached = `${name} limit reached: ${formatNumber(Number(problem.count))} of ${formatNumber(Number(problem.limit))}.`;
+      return organization === undefined || !(resource in RESOURCE_NAMES) ? reached : `${reached} ${whatRaisesIt(organization, resource)}`;
+    }
+    case 'DUPLICATE':
+      if (problem.field === 'email' || problem.field === 'userId') return `${text(problem.value) || 'This person'} is already a member.`;
+      if (problem.field === 'hostname') return `${text(problem.value)} is already one of your sites.`;
+      return `${text(problem.value) || 'It'} is already in the list.`;
+    case 'NO_PLAN':
+      return 'Your organization has no plan yet, so nothing can be added: choose a plan first.';
+    case 'LAST_OWNER':
+      return 'The last owner cannot be removed: make someone else an owner first.';
+    case 'FORBIDDEN':
+      return problem.requires === 'owner'
+        ? 'Only an owner can add, remove, promote or demote an owner.'
+        : 'Your role does not allow this change: ask an owner or an admin.';
+    case 'INVALID_HOSTNAME':
+      return `“${text(problem.value)}” is not a hostname: it needs a dot, like shop.example.com (only localhost may go without).`;
+    case 'FEATURE_DISABLED': {
+      const feature = text(problem.feature);
+      const name = CHORUS_FEATURE_NAMES[feature as keyof typeof CHORUS_FEATURE_NAMES] ?? feature;
+      const addOn = FEATURE_ADD_ON[feature];
+      return addOn === undefined ? `${name} is off for your organization.` : `${name} is off for your organization: the ${addOn} add-on turns it on.`;
+    }
+    case 'NOT_FOUND':
+      return problem.entity === 'organization' ? 'This organization does not exist, or you are not a member.' : 'It is no longer there: the list is up to date now.';
+    case 'VALIDATION_FAILED':
+      return problem.detail || 'Something in the form is not valid.';
+    case 'WRONG_PASSWORD':
+      return problem.detail || 'The current password is not correct.';
+    case 'INVALID_TOKEN':
+      return 'This link is invalid, has been used or has expired.';
+    case 'CONCURRENCY_CONFLICT':
+      return 'The organization was changing at the same moment: please try again.';
+    case 'RATE_LIMITED':
+      return 'Too many attempts: please wait a few minutes and try again.';
+    case 'UNAUTHENTICATED':
+      return 'Your session has ended: sign in again.';
+    case 'XSRF_INVALID':
+      return 'This page is out of date: reload it and try again.';
+    case 'NETWORK':
+      return 'The server could not be reached: check your connection and try again.';
+    case 'NOT_YET_CONSISTENT':
+      return 'The change is saved but not shown yet: reload the page in a moment.';
+    default:
+      return 'Something went wrong on our side: please try again.';
+  }
+}

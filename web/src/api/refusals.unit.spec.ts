@@ -1,0 +1,41 @@
+import { describe, expect, it } from '@jest/globals';
+import { anOrganization } from '../testing/console-fixtures';
+import type { Problem } from './contract';
+import { refusalMessage } from './refusals';
+
+const problem = (code: string, extensions: Record<string, unknown> = {}, detail = ''): Problem => ({ status: 409, code, detail, ...extensions });
+
+describe('every refusal of the server, in words', () => {
+  it.each([
+    [problem('LIMIT_EXCEEDED', { resource: 'contentSections', limit: 2, count: 2 }), 'Content sections limit reached: 2 of 2.'],
+    [problem('DUPLICATE', { field: 'email', value: 'ann@example.com' }), 'ann@example.com is already a member.'],
+    [problem('DUPLICATE', { field: 'hostname', value: 'shop.example.com' }), 'shop.example.com is already one of your sites.'],
+    [problem('DUPLICATE', { field: 'domain', value: 'qa.example.com' }), 'qa.example.com is already in the list.'],
+    [problem('NO_PLAN', { resource: 'users' }), 'Your organization has no plan yet, so nothing can be added: choose a plan first.'],
+    [problem('LAST_OWNER', { userId: 'u1' }), 'The last owner cannot be removed: make someone else an owner first.'],
+    [problem('FORBIDDEN', { requires: 'owner' }), 'Only an owner can add, remove, promote or demote an owner.'],
+    [problem('FORBIDDEN'), 'Your role does not allow this change: ask an owner or an admin.'],
+    [problem('INVALID_HOSTNAME', { field: 'hostname', value: 'shop' }), '“shop” is not a hostname: it needs a dot, like shop.example.com (only localhost may go without).'],
+    [problem('FEATURE_DISABLED', { feature: 'qualityAssurance' }), 'Quality assurance is off for your organization: the Quality assurance add-on turns it on.'],
+    [problem('FEATURE_DISABLED', { feature: 'webAnalytics' }), 'Web analytics is off for your organization: the Web analytics add-on turns it on.'],
+    [problem('NOT_FOUND', { entity: 'member' }), 'It is no longer there: the list is up to date now.'],
+    [problem('VALIDATION_FAILED', {}, 'name: is required'), 'name: is required'],
+    [problem('WRONG_PASSWORD', {}, 'The current password is not correct.'), 'The current password is not correct.'],
+    [problem('INVALID_TOKEN'), 'This link is invalid, has been used or has expired.'],
+    [problem('CONCURRENCY_CONFLICT'), 'The organization was changing at the same moment: please try again.'],
+    [problem('RATE_LIMITED'), 'Too many attempts: please wait a few minutes and try again.'],
+    [problem('UNAUTHENTICATED'), 'Your session has ended: sign in again.'],
+    [problem('XSRF_INVALID'), 'This page is out of date: reload it and try again.'],
+    [problem('NETWORK'), 'The server could not be reached: check your connection and try again.'],
+    [problem('NOT_YET_CONSISTENT'), 'The change is saved but not shown yet: reload the page in a moment.'],
+    [problem('INTERNAL'), 'Something went wrong on our side: please try again.'],
+  ])('%j', (refusal, words) => {
+    expect(refusalMessage(refusal)).toBe(words);
+  });
+
+  it('adds what raises a limit when it knows the organization', () => {
+    expect(refusalMessage(problem('LIMIT_EXCEEDED', { resource: 'users', limit: 5, count: 5 }), anOrganization())).toBe(
+      'Users limit reached: 5 of 5. An Additional user add-on, or another plan, raises it.',
+    );
+  });
+});

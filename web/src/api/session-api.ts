@@ -1,0 +1,17 @@
+// Who is signed in and where they belong (GET /session), and signing out.
+import { consoleApi } from './console-api';
+import type { SessionAnswer } from './contract';
+
+export const sessionApi = consoleApi.injectEndpoints({
+  endpoints: (build) => ({
+    getSession: build.query<SessionAnswer, void>({
+      query: () => ({ url: '/session' }),
+      providesTags: ['Session'],
+    }),
+    signOut: build.mutation<void, void>({
+      query: () => ({ url: '/logout', method: 'POST' }),
+    }),
+  }),
+});
+
+export const { useGetSessionQuery, useSignOutMutation } = sessionApi;

@@ -1,0 +1,58 @@
+// The signed-in console (CONSOLE.md), loaded on demand after sign-in: its data layer comes with it.
+import { setupListeners } from '@reduxjs/toolkit/query';
+import { useEffect, useState } from 'react';
+import { Route, Routes, useLocation } from 'react-router';
+import '../../api/console-api';
+import '../../console.css';
+import { problemOf } from '../../api/problem';
+import { useGetSessionQuery } from '../../api/session-api';
+import { paths } from '../../config/paths';
+import { leaveTo } from '../../lib/navigation';
+import { useAppDispatch } from '../hooks';
+import { ConsoleProblem } from './routes/console-problem';
+import { AccountRoute } from './routes/account';
+import { DomainsRoute } from './routes/domains';
+import { HistoryRoute } from './routes/history';
+import { MembersRoute } from './routes/members';
+import { NotFoundRoute } from './routes/not-found';
+import { OrganizationPages } from './routes/organization-pages';
+import { OrganizationPicker } from './routes/organization-picker';
+import { OverviewRoute } from './routes/overview';
+import { SitesRoute } from './routes/sites';
+
+export default function ConsoleApp() {
+  const dispatch = useAppDispatch();
+  const { pathname, search } = useLocation();
+  const session = useGetSessionQuery();
+  // The account page belongs to no organization; its header shows the one last looked at.
+  const [lastOrganizationId, setLastOrganizationId] = useState<string | undefined>(undefined);
+  const signedOut = session.error !== undefined && problemOf(session.error).code === 'UNAUTHENTICATED';
+
+  // Coming back to the tab or back online reads the organization again: a page is never stale for long.
+  useEffect(() => setupListeners(dispatch), [dispatch]);
+
+  useEffect(() => {
+    // The session ended (timed out, signed out elsewhere): sign in again, then come back here.
+    if (signedOut) dispatch(leaveTo(paths.login.getHref(`${pathname}${search}`)));
+  }, [signedOut, dispatch, pathname, search]);
+
+  if (session.isLoading || signedOut) return <div className="page-loading" role="status" aria-label="Loading" />;
+  if (session.data === undefined) return <ConsoleProblem problem={problemOf(session.error)} retry={() => void session.refetch()} />;
+
+  const data = session.data;
+  const lastSeen = data.organizations.find((organization) => organization.id === lastOrganizationId) ?? data.organizations[0];
+  return (
+    <Routes>
+      <Route index element={<OrganizationPicker session={data} />} />
+      <Route path="orgs/:orgId" element={<OrganizationPages session={data} onShown={setLastOrganizationId} />}>
+        <Route index element={<OverviewRoute />} />
+        <Route path="members" element={<MembersRoute />} />
+        <Route path="sites" element={<SitesRoute />} />
+        <Route path="domains" element={<DomainsRoute />} />
+        <Route path="history" element={<HistoryRoute />} />
+      </Route>
+      <Route path={paths.console.account.path} element={<AccountRoute session={data} current={lastSeen} />} />
+      <Route path="*" element={<NotFoundRoute session={data} current={lastSeen} />} />
+    </Routes>
+  );
+}

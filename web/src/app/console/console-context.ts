@@ -1,0 +1,15 @@
+import { useOutletContext } from 'react-router';
+import type { Membership, Organization, SessionAnswer } from '../../api/contract';
+import { selectProductName } from '../../config/page-config';
+import { documentTitle, useDocumentTitle } from '../../lib/document-title';
+import { useAppSelector } from '../hooks';
+
+/** What every page about one organization is given by its layout route. */
+export type OrganizationPageContext = { session: SessionAnswer; membership: Membership; organization: Organization };
+
+export const useOrganizationPage = () => useOutletContext<OrganizationPageContext>();
+
+/** `<Page> · <Organization> · <Product>` (CONSOLE.md, Every page). */
+export function useConsoleTitle(page: string, organizationName: string | undefined): void {
+  useDocumentTitle(documentTitle(page, organizationName, useAppSelector(selectProductName)));
+}

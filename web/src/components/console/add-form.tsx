@@ -1,0 +1,38 @@
+import type { FormEvent, ReactNode } from 'react';
+import type { LimitedResource, Organization, Problem } from '../../api/contract';
+import { refusalMessage } from '../../api/refusals';
+import { FormAlert } from '../ui/form-alert';
+import { LimitNotice } from './limit-notice';
+
+type AddFormProps = {
+  /** The form's name, e.g. "Add member". */
+  label: string;
+  organization: Organization;
+  /** What the form adds, for the limit said before anyone types. */
+  resource: LimitedResource;
+  /** The server's refusal of the last attempt, shown in words above the fields (their `aria-describedby` is `messageId`). */
+  problem: Problem | null;
+  messageId: string;
+  busy: boolean;
+  /** Said once the thing is added. */
+  done: string | null;
+  onSubmit: (event: FormEvent<HTMLFormElement>) => void;
+  /** The fields and the submit button. */
+  children: ReactNode;
+};
+
+/** A form that adds a member, site or domain: the limit first, then the refusal, the fields, and what was done. */
+export function AddForm({ label, organization, resource, problem, messageId, busy, done, onSubmit, children }: AddFormProps) {
+  return (
+    <div className="add-form">
+      <LimitNotice organization={organization} resource={resource} refused={problem?.code === 'LIMIT_EXCEEDED' || problem?.code === 'NO_PLAN'} />
+      <form className="form form--inline" noValidate onSubmit={onSubmit} aria-busy={busy} aria-label={label}>
+        <FormAlert id={messageId}>{problem && refusalMessage(problem, organization)}</FormAlert>
+        {children}
+        <p className="form__status" role="status">
+          {done}
+        </p>
+      </form>
+    </div>
+  );
+}

@@ -1,0 +1,28 @@
+// The signed-in person's own account: sessions (GET/DELETE /sessions) and the password (POST /account/password).
+import { consoleApi } from '../../../api/console-api';
+import type { AccountSession } from '../../../api/contract';
+
+export const accountApi = consoleApi.injectEndpoints({
+  endpoints: (build) => ({
+    getSessions: build.query<{ sessions: AccountSession[] }, void>({
+      query: () => ({ url: '/sessions' }),
+      providesTags: ['Sessions'],
+    }),
+    revokeSession: build.mutation<void, string>({
+      query: (sessionId) => ({ url: `/sessions/${encodeURIComponent(sessionId)}`, method: 'DELETE' }),
+      invalidatesTags: ['Sessions'],
+    }),
+    /** "Sign out everywhere else". */
+    revokeOtherSessions: build.mutation<void, void>({
+      query: () => ({ url: '/sessions', method: 'DELETE' }),
+      invalidatesTags: ['Sessions'],
+    }),
+    changePassword: build.mutation<void, { currentPassword: string; newPassword: string }>({
+      query: (body) => ({ url: '/account/password', method: 'POST', body }),
+      // Every other session ended.
+      invalidatesTags: ['Sessions'],
+    }),
+  }),
+});
+
+export const { useGetSessionsQuery, useRevokeSessionMutation, useRevokeOtherSessionsMutation, useChangePasswordMutation } = accountApi;

@@ -1,0 +1,34 @@
+import type { SessionUser } from '../../../api/contract';
+import { PageHeader } from '../../../components/layout/page-header';
+import { Section } from '../../../components/layout/section';
+import { ChangePasswordForm } from './change-password-form';
+import { SessionList } from './session-list';
+
+/** CONSOLE.md, Account: who you are, your password, where you are signed in. */
+export function Account({ user }: { user: SessionUser }) {
+  return (
+    <>
+      <PageHeader title="Account">Your sign-in details and the browsers you are signed in with.</PageHeader>
+      <div className="account">
+        <Section className="account__you" title="You">
+          <dl className="facts">
+            <div className="fact">
+              <dt>E-mail</dt>
+              <dd>{user.email}</dd>
+            </div>
+            <div className="fact">
+              <dt>Username</dt>
+              <dd>{user.username ?? 'None'}</dd>
+            </div>
+          </dl>
+        </Section>
+        <Section className="account__password" title="Change password" description="Changing it signs you out everywhere else.">
+          <ChangePasswordForm />
+        </Section>
+        <Section className="account__sessions" title="Sessions" description="Where you are signed in now.">
+          <SessionList />
+        </Section>
+      </div>
+    </>
+  );
+}

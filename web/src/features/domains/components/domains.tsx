@@ -1,0 +1,17 @@
+import type { Organization, Role } from '../../../api/contract';
+import { canManage } from '../../../api/roles';
+import { PageHeader } from '../../../components/layout/page-header';
+import { DomainList } from './domain-list';
+
+/** CONSOLE.md, Domains: the QA and web analytics lists. */
+export function Domains({ organization, role }: { organization: Organization; role: Role }) {
+  return (
+    <>
+      <PageHeader title="Domains">Where {organization.name} runs quality assurance and web analytics.</PageHeader>
+      <div className="stack">
+        <DomainList organization={organization} kind="qualityAssurance" manages={canManage(role)} />
+        <DomainList organization={organization} kind="webAnalytics" manages={canManage(role)} />
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,28 @@
+// POST /organizations/:id/members, DELETE .../members/:userId (API.md, Organizations).
+import { consoleApi } from '../../../api/console-api';
+import type { CommandAnswer, Role } from '../../../api/contract';
+import { organizationTag } from '../../../api/organization-api';
+
+export type NewMember = { organizationId: string; email: string; role: Role; chorusUser: boolean };
+
+const membersUrl = (organizationId: string) => `/organizations/${encodeURIComponent(organizationId)}/members`;
+
+export const membersApi = consoleApi.injectEndpoints({
+  endpoints: (build) => ({
+    addMember: build.mutation<CommandAnswer & { userId: string }, NewMember>({
+      query: ({ organizationId, ...member }) => ({ url: membersUrl(organizationId), method: 'POST', body: member }),
+      invalidatesTags: (_result, _error, { organizationId }) => organizationTag(organizationId),
+    }),
+    /** PATCH .../members/:userId {role}: promote or demote (only owners touch owners). */
+    changeMemberRole: build.mutation<CommandAnswer, { organizationId: string; userId: string; role: Role }>({
+      query: ({ organizationId, userId, role }) => ({ url: `${membersUrl(organizationId)}/${encodeURIComponent(userId)}`, method: 'PATCH', body: { role } }),
+      invalidatesTags: (_result, _error, { organizationId }) => organizationTag(organizationId),
+    }),
+    removeMember: build.mutation<CommandAnswer, { organizationId: string; userId: string }>({
+      query: ({ organizationId, userId }) => ({ url: `${membersUrl(organizationId)}/${encodeURIComponent(userId)}`, method: 'DELETE' }),
+      invalidatesTags: (_result, _error, { organizationId }) => organizationTag(organizationId),
+    }),
+  }),
+});
+
+export const { useAddMemberMutation, useChangeMemberRoleMutation, useRemoveMemberMutation } = membersApi;

@@ -1,0 +1,34 @@
+import type { Organization, Role } from '../../../api/contract';
+import { usageText } from '../../../api/limits';
+import { canManage } from '../../../api/roles';
+import { PageHeader } from '../../../components/layout/page-header';
+import { Section } from '../../../components/layout/section';
+import { ProgressBar } from '../../../components/ui/progress-bar';
+import { AddMemberForm } from './add-member-form';
+import { MemberList } from './member-list';
+
+type MembersProps = { organization: Organization; role: Role; currentUserId: string };
+
+/** CONSOLE.md, Members: owners and admins add and remove; everyone else reads. */
+export function Members({ organization, role, currentUserId }: MembersProps) {
+  const usage = usageText(organization, 'users');
+  return (
+    <>
+      <PageHeader title="Members">Who can sign in to {organization.name}, and what they may do.</PageHeader>
+      <div className="stack">
+        {canManage(role) && (
+          <Section title="Add member" description="Someone without an account gets an invitation by e-mail.">
+            <AddMemberForm organization={organization} role={role} />
+          </Section>
+        )}
+        <Section
+          title="People"
+          description={`${usage} users`}
+          actions={<ProgressBar label="Users" value={organization.usage.users} max={organization.limits.effective.users} valueText={usage} />}
+        >
+          <MemberList organization={organization} role={role} currentUserId={currentUserId} />
+        </Section>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,74 @@
+import { useState, type FormEvent } from 'react';
+import type { Organization } from '../../../api/contract';
+import { useCommand } from '../../../api/use-command';
+import { AddForm } from '../../../components/console/add-form';
+import { Button } from '../../../components/ui/button';
+import { TextField } from '../../../components/ui/text-field';
+import { useAddSiteMutation } from '../api/sites-api';
+
+const MESSAGE_ID = 'add-site-message';
+
+/** The seed's hostname rule (section 5), as the person typing needs it. */
+export const HOSTNAME_RULE =
+  'A hostname such as shop.example.com, or an address starting with http:// or https:// (anything else gets https:// in front). It needs a dot, unless it is localhost.';
+
+/** "Add site": Name and Hostname; a refusal shows next to the form and nothing typed is lost. */
+export function AddSiteForm({ organization }: { organization: Organization }) {
+  const [addSite, { isLoading }] = useAddSiteMutation();
+  const [name, setName] = useState('');
+  const [hostname, setHostname] = useState('');
+  const { problem, done, run } = useCommand();
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (!(await run(() => addSite({ organizationId: organization.id, name: name.trim(), hostname: hostname.trim() }).unwrap(), `${name.trim()} is added.`))) return;
+    setName('');
+    setHostname('');
+  }
+
+  const hostnameRefused = problem !== null && (problem.code === 'INVALID_HOSTNAME' || problem.code === 'DUPLICATE');
+  return (
+    <AddForm
+      label="Add site"
+      organization={organization}
+      resource="contentSections"
+      problem={problem}
+      messageId={MESSAGE_ID}
+      busy={isLoading}
+      done={done}
+      onSubmit={(event) => void submit(event)}
+    >
+      <div className="form__row form__row--even">
+        <TextField
+          label="Name"
+          name="name"
+          autoComplete="off"
+          placeholder="Web shop"
+          value={name}
+          onChange={(event) => setName(event.target.value)}
+          aria-invalid={problem?.code === 'VALIDATION_FAILED' || undefined}
+          aria-describedby={problem ? MESSAGE_ID : undefined}
+        />
+        <TextField
+          label="Hostname"
+          name="hostname"
+          autoComplete="off"
+          autoCapitalize="none"
+          spellCheck={false}
+          inputMode="url"
+          placeholder="shop.example.com"
+          hint={HOSTNAME_RULE}
+          value={hostname}
+          onChange={(event) => setHostname(event.target.value)}
+          aria-invalid={hostnameRefused || undefined}
+          aria-describedby={problem ? MESSAGE_ID : undefined}
+        />
+      </div>
+      <div className="form__actions">
+        <Button type="submit" busy={isLoading}>
+          Add site
+        </Button>
+      </div>
+    </AddForm>
+  );
+}

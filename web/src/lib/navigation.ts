@@ -1,0 +1,7 @@
+import type { Services } from './services';
+
+/** A full-page navigation as a thunk, so components leave the SPA through the services tests replace. */
+export const leaveTo =
+  (url: string) =>
+  (_dispatch: unknown, _getState: unknown, services: Services): void =>
+    services.navigate(url);

@@ -1,0 +1,97 @@
+// What the server answers the console, for component tests: an organization on the Chorus teams plan
+// and a stand-in server that answers the console's reads from it (writes are left to each test).
+import { CHORUS_FEATURES, type Member, type Organization, type SessionAnswer } from '../api/contract';
+import type { FakeServer } from './fake-network';
+
+const allFeatures = (on: boolean) => Object.fromEntries(CHORUS_FEATURES.map((feature) => [feature, on])) as Organization['chorusFeatures'];
+
+export const member = (email: string, role: Member['role'], overrides: Partial<Member> = {}): Member => ({
+  userId: `id-${email.split('@')[0]}`,
+  email,
+  role,
+  chorusUser: false,
+  invited: false,
+  ...overrides,
+});
+
+/** Acme on the Chorus teams plan (5 users, hard limit 10; 2 content sections), Chorus on, Ada its owner. */
+export function anOrganization(overrides: Partial<Organization> = {}): Organization {
+  return {
+    id: 'acme',
+    name: 'Acme',
+    plan: null,
+    chorus: true,
+    chorusDetails: { plan: 'teams', parallelUse: null },
+    chorusFeatures: { ...allFeatures(true), disableAISummary: false, qualityAssurance: false, webAnalytics: false, chatSupport: false },
+    features: { multiSite: true },
+    serviceLevel: 'standard',
+    addOns: {},
+    governingPlan: { line: 'chorus', plan: 'teams' },
+    siteDefaults: {
+      features: {
+        customCTAs: true,
+        integrations: true,
+        live: true,
+        logo: true,
+        reports: true,
+        timeFilter: true,
+        timeFilterMigrated: true,
+        userInputs: true,
+        floatingShareButtons: true,
+        anonymizeFeedback: false,
+      },
+      report: { weekly: true, monthly: true },
+      live: true,
+    },
+    limits: {
+      configured: { users: 5, contentSections: 2, qualityAssuranceDomains: null, webAnalyticsDomains: 1000 },
+      hard: { users: 10, contentSections: null, qualityAssuranceDomains: null, webAnalyticsDomains: null },
+      effective: { users: 5, contentSections: 2, qualityAssuranceDomains: null, webAnalyticsDomains: 1000 },
+      override: false,
+    },
+    usage: { users: 1, contentSections: 0, qualityAssuranceDomains: 0, webAnalyticsDomains: 0 },
+    canAdd: { users: true, contentSections: true, qualityAssuranceDomains: false, webAnalyticsDomains: false },
+    trafficPerMonth: 1_000_000,
+    members: [member('ada@acme.example', 'owner')],
+    sites: [],
+    qualityAssurance: { domains: [] },
+    webAnalytics: { domains: [] },
+    revision: 4,
+    position: 40,
+    ...overrides,
+  };
+}
+
+/** The organization with `count` members (Ada the owner first), its usage and canAdd to match. */
+export function withMembers(organization: Organization, members: Member[]): Organization {
+  const limit = organization.limits.effective.users;
+  return {
+    ...organization,
+    members,
+    usage: { ...organization.usage, users: members.length },
+    canAdd: { ...organization.canAdd, users: limit === null || members.length < limit },
+  };
+}
+
+export const adaSession = (organizations: SessionAnswer['organizations'] = [{ id: 'acme', name: 'Acme', role: 'owner' }]): SessionAnswer => ({
+  user: { id: 'id-ada', email: 'ada@acme.example', username: null },
+  organizations,
+});
+
+/** Answers GET /session and GET /organizations/:id (and its recipients) from what the test holds now. */
+export function consoleServer(state: { session: SessionAnswer; organizations: Organization[] }): FakeServer {
+  return ({ url, method }) => {
+    if (method !== 'GET') return undefined;
+    const path = url.split('?')[0] ?? url;
+    if (path === '/session') return { status: 200, body: state.session };
+    const read = /^\/organizations\/([^/]+)(\/notification-recipients)?$/.exec(path);
+    if (read) {
+      const organization = state.organizations.find((candidate) => candidate.id === decodeURIComponent(read[1] ?? ''));
+      if (organization === undefined) return { status: 404, body: { code: 'NOT_FOUND', status: 404, detail: 'no such organization' } };
+      return read[2] === undefined
+        ? { status: 200, body: organization }
+        : { status: 200, body: { organizationId: organization.id, recipients: organization.chorus ? organization.members : [], position: organization.position } };
+    }
+    return undefined;
+  };
+}
