@@ -75,10 +75,12 @@ export function evolve(state: UserState, event: UserEvent): UserState {
 
 /**
  * The sessions a user's stream lists as open at `now` (signed in, not signed out nor ended by a reset or a
- * password change, not past their absolute expiry), from its events read newest first. `take` answers false once an event is
- * older than `horizon` (the oldest start a live session can have): nothing before it can be open.
+ * password change, not past their absolute expiry), from its events read newest first. `take` answers
+ * false once an event is older than `horizon` (the oldest start a live session can have): nothing before
+ * it can be open.
  */
 export class OpenSessionScan {
+  /** Oldest first, in the order they were signed in. */
   readonly open: OpenSession[] = [];
   private readonly ended = new Set<string>();
 
@@ -91,7 +93,8 @@ export class OpenSessionScan {
     if (event.type === 'SignedOut') this.ended.add(event.data.sessionId);
     if (event.type === 'PasswordResetCompleted' || event.type === 'PasswordChanged') for (const sessionId of event.data.endedSessionIds) this.ended.add(sessionId);
     if (event.type === 'SignedIn' && !this.ended.has(event.data.sessionId) && Date.parse(event.data.absoluteExpiresAt) > this.now) {
-      this.open.push({ sessionId: event.data.sessionId, absoluteExpiresAt: event.data.absoluteExpiresAt });
+      // Read newest first, listed oldest first: in the order they were signed in.
+      this.open.unshift({ sessionId: event.data.sessionId, absoluteExpiresAt: event.data.absoluteExpiresAt });
     }
     return Date.parse(event.data.at) >= this.horizon;
   }
