@@ -86,6 +86,19 @@ describe('signing in with a password', () => {
     await expect(signIn('ada', password)).rejects.toMatchObject({ code: 'RATE_LIMITED' });
   });
 
+  it('withdraws from their address the attempts that the account refused in a race: only checked ones stay counted', async () => {
+    const before = fixture.identity.hasher.verifications;
+
+    await Promise.allSettled(Array.from({ length: 50 }, (_unused, index) => signIn('ada', `guess ${index}`, '198.51.100.77')));
+
+    const checked = fixture.identity.hasher.verifications - before;
+    const address = await fixture.store.readStream(signInAttemptsStream(fixture.identity.signInAttempts.address('198.51.100.77')));
+    const last = address.found ? address.events.at(-1) : undefined;
+    expect(checked).toBe(10);
+    expect((last?.data as { streak?: { outstanding?: number } } | undefined)?.streak?.outstanding).toBe(checked);
+    expect(address.found && address.events.filter((event) => event.type === 'SignInAttemptReserved').length).toBeGreaterThanOrEqual(checked);
+  });
+
   it('clears the account at a success, so that its owner is not locked out by their own typos', async () => {
     for (let round = 0; round < 3; round += 1) {
       for (let attempt = 0; attempt < 9; attempt += 1) await expect(signIn('ada', `typo ${attempt}`)).rejects.toMatchObject({ code: 'INVALID_CREDENTIALS' });
@@ -197,8 +210,8 @@ describe('the work of a failed sign-in (issue 12.5: timing must not tell which a
       emptyName: await workOf('', '192.0.2.16'),
     };
 
-    // One claim read, one user read, the key's lock read, and a read and an append per counted key (address, account or name).
-    for (const work of Object.values(works)) expect(work).toEqual({ reads: 5, appends: 2, verifications: 1 });
+    // One claim read, one user read, a lock read per key, and a read and an append per counted key (address, account or name).
+    for (const work of Object.values(works)) expect(work).toEqual({ reads: 6, appends: 2, verifications: 1 });
   });
 });
 

@@ -32,12 +32,14 @@ export class PasswordSignIn {
     const name = parseLoginName(credentials.username);
     const user = await this.claims.findUserEvenly(name.kind, name.value);
     const key = user === undefined ? this.attempts.name(name) : this.attempts.account(user.userId);
-    // Nothing is recorded for an attempt that is refused: a locked account or name is refused before the
-    // address counts it, a locked address before the account does (it cannot lock anyone out). So every
-    // stored attempt is one that a password check follows, bar a race with the attempt that locks the key.
+    const address = this.attempts.address(context.origin.clientIp);
+    // Nothing is recorded for an attempt that is refused: a locked account, name or address is refused by
+    // a read before anything is counted, and an attempt that one key refuses in a race is withdrawn from
+    // the other (a locked address cannot lock anyone out). So every attempt that stays counted is one
+    // that a password check follows.
     await this.attempts.refuseIfLocked(key);
-    const fromAddress = await this.attempts.reserve(this.attempts.address(context.origin.clientIp), context);
-    const forKey = await this.attempts.reserve(key, context);
+    await this.attempts.refuseIfLocked(address);
+    const [fromAddress, forKey] = await this.attempts.reserveAll([address, key], context);
     // Slow every attempt once they pile up, before the outcome is known, so cutting the connection
     // early tells an attacker nothing.
     const delayMs = Math.max(fromAddress.delayMs, forKey.delayMs);
@@ -48,12 +50,17 @@ export class PasswordSignIn {
     // A failure records nothing more: its attempts were counted before the check, on every path alike.
     if (user === undefined || !valid) throw new InvalidCredentials();
 
-    await this.attempts.succeeded(forKey, context);
-    await this.attempts.succeeded(fromAddress, context);
     if (passwordHash !== null && this.hasher.needsRehash(passwordHash)) {
       const upgraded = await this.hasher.hash(credentials.password);
       await this.users.handle(user.userId, { type: 'SetPassword', data: { passwordHash: upgraded } }, context);
     }
-    return this.sessions.open(user.userId, 'password', { ...context, actor: `user:${user.userId}` });
+    // Three streams written at once share one commit (the store's group commit): each commit waits for
+    // the disk, and a sign-in's cost is its argon2id check plus its commits in a row.
+    const [opened] = await Promise.all([
+      this.sessions.open(user.userId, 'password', { ...context, actor: `user:${user.userId}` }),
+      this.attempts.succeeded(forKey, context),
+      this.attempts.succeeded(fromAddress, context),
+    ]);
+    return opened;
   }
 }

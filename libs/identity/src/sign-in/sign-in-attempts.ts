@@ -33,10 +33,12 @@ import { clientAddressKey } from './client-address.js';
 export type SignInAttemptReserved = { type: 'SignInAttemptReserved'; data: { at: string; streak: AttemptStreak } };
 /** The attempt reserved at `reservedAt` had the right password: an account's count and lock are cleared, an address's attempt taken back. */
 export type SignInAttemptSucceeded = { type: 'SignInAttemptSucceeded'; data: { at: string; reservedAt: string; streak: AttemptStreak } };
+/** The attempt reserved at `reservedAt` was refused by another of its keys (locked) before any check: it no longer counts. */
+export type SignInAttemptWithdrawn = { type: 'SignInAttemptWithdrawn'; data: { at: string; reservedAt: string; streak: AttemptStreak } };
 /** A completed password reset clears the account's count and lock: a lock never keeps the owner out. */
 export type SignInAttemptsCleared = { type: 'SignInAttemptsCleared'; data: { at: string; reason: 'password-reset'; streak: AttemptStreak } };
 
-export type SignInAttemptEvent = SignInAttemptReserved | SignInAttemptSucceeded | SignInAttemptsCleared;
+export type SignInAttemptEvent = SignInAttemptReserved | SignInAttemptSucceeded | SignInAttemptWithdrawn | SignInAttemptsCleared;
 
 /**
  * What attempts are counted by: an account (its user id, readable for auditors beside `user-<id>`), a
@@ -128,12 +130,35 @@ export class SignInAttempts {
     return { key, reservedAt, delayMs };
   }
 
+  /**
+   * Counts one attempt on each key at once (their appends share one commit: each commit waits for the
+   * disk), or refuses with RATE_LIMITED when any key refuses it; the attempts the others had counted are
+   * then withdrawn, so that no attempt stays counted that no password check follows.
+   */
+  async reserveAll<const Keys extends readonly AttemptKey[]>(keys: Keys, context: CommandContext): Promise<{ -readonly [K in keyof Keys]: ReservedAttempt }> {
+    const outcomes = await Promise.allSettled(keys.map((key) => this.reserve(key, context)));
+    const reserved = outcomes.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []));
+    const refused = outcomes.find((outcome) => outcome.status === 'rejected');
+    if (refused === undefined) return reserved as { -readonly [K in keyof Keys]: ReservedAttempt };
+    await Promise.all(reserved.map((attempt) => this.withdraw(attempt, context)));
+    throw refused.reason;
+  }
+
   /** The reserved attempt had the right password: an account starts afresh, an address no longer counts it. */
   async succeeded(attempt: ReservedAttempt, context: CommandContext): Promise<void> {
     const policy = policies[attempt.key.kind];
     await this.settle(attempt.key, context, (streak, now): SignInAttemptEvent[] => {
       const next = attempt.key.kind !== 'account' ? refundAttempt(streak, attempt.reservedAt, now, policy) : isClear(streak) ? undefined : noAttempts;
       return next === undefined ? [] : [{ type: 'SignInAttemptSucceeded', data: { at: now.toISOString(), reservedAt: attempt.reservedAt, streak: next } }];
+    });
+  }
+
+  /** The reserved attempt was refused before its check: it no longer counts (a lock it set is lifted). */
+  private async withdraw(attempt: ReservedAttempt, context: CommandContext): Promise<void> {
+    const policy = policies[attempt.key.kind];
+    await this.settle(attempt.key, context, (streak, now): SignInAttemptEvent[] => {
+      const next = refundAttempt(streak, attempt.reservedAt, now, policy);
+      return next === undefined ? [] : [{ type: 'SignInAttemptWithdrawn', data: { at: now.toISOString(), reservedAt: attempt.reservedAt, streak: next } }];
     });
   }
 
