@@ -59,9 +59,9 @@ export function evolve(state: UserState, event: UserEvent): UserState {
     case 'PasswordResetCompleted':
       // A reset spends every outstanding link, not only the one used.
       return { ...state, pendingResets: [] };
-    // The sessions a change or a reset ends are read from the stream when needed (OpenSessionScan).
+    // The sessions a change or a reset ends are read from the stream when needed (OpenSessionScan), and
+    // failed sign-ins were recorded here only before attempts got streams of their own (sign-in-attempts.ts).
     case 'PasswordChanged':
-    // Failed sign-ins were recorded here before attempts got streams of their own (sign-in-attempts.ts).
     case 'SignedIn':
     case 'SignedOut':
     case 'SignInFailed':
