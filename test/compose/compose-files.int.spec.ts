@@ -7,10 +7,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from '@jest/globals';
 import { parse } from 'yaml';
-import { eventStoreConnectionStringProblems } from '#config';
+import { eventStoreConnectionStringProblems, loadConfig } from '#config';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const sessionSecret = 'a'.repeat(64);
+const ssoSecretKeys = `k1:${Buffer.alloc(32, 7).toString('base64')}`;
 
 type Service = {
   image?: string;
@@ -29,7 +30,7 @@ function composeConfig(file: string, environment: Record<string, string> = {}) {
   const result = spawnSync('docker-compose', ['-f', file, 'config'], {
     cwd: root,
     encoding: 'utf8',
-    env: { ...process.env, SESSION_SECRET: '', ...environment },
+    env: { ...process.env, SESSION_SECRET: '', SSO_SECRET_KEYS: '', ...environment },
   });
   if (result.error !== undefined) {
     throw new Error(`docker-compose is needed to validate the compose files (Debian: apt-get install docker-compose; scripts/test.sh installs it): ${result.error.message}`);
@@ -55,6 +56,13 @@ describe('docker-compose.yml (one EventStoreDB node and Chorus)', () => {
     expect(eventStoreConnectionStringProblems(services.chorus?.environment?.EVENTSTORE_CONNECTION_STRING ?? '')).toEqual([]);
     expect(services.chorus?.depends_on?.eventstore).toEqual({ condition: 'service_healthy' });
   });
+
+  it('trusts no peer to name the client: nothing stands between the published port and the clients', () => {
+    const { services } = resolved('docker-compose.yml');
+
+    expect(services.chorus?.environment?.TRUST_PROXY).toBe('false');
+    expect(loadConfig({ TRUST_PROXY: services.chorus?.environment?.TRUST_PROXY }).trustProxy).toBe(false);
+  });
 });
 
 describe('docker-compose.scale-out.yml', () => {
@@ -67,8 +75,17 @@ describe('docker-compose.scale-out.yml', () => {
     expect(errors).toContain('SESSION_SECRET');
   });
 
+  it('will not start without the keys that seal SSO client secrets, the same on every node', () => {
+    const { status, errors } = composeConfig(file, { SESSION_SECRET: sessionSecret });
+
+    expect(status).not.toBe(0);
+    expect(errors).toContain('SSO_SECRET_KEYS');
+    const { services } = resolved(file, { SESSION_SECRET: sessionSecret, SSO_SECRET_KEYS: ssoSecretKeys });
+    for (const name of ['api-1', 'api-2', 'projector']) expect(services[name]?.environment?.SSO_SECRET_KEYS).toBe(ssoSecretKeys);
+  });
+
   it('runs a three-node EventStoreDB cluster, insecure, found through gossip seeds, each with a health check', () => {
-    const { services } = resolved(file, { SESSION_SECRET: sessionSecret });
+    const { services } = resolved(file, { SESSION_SECRET: sessionSecret, SSO_SECRET_KEYS: ssoSecretKeys });
     const nodes = ['eventstore-1', 'eventstore-2', 'eventstore-3'];
     const addressOf = (node: string) => services[node]?.networks?.chorus?.ipv4_address;
 
@@ -91,7 +108,7 @@ describe('docker-compose.scale-out.yml', () => {
   });
 
   it('runs two API nodes that only read the read models, and one projector, sharing one DATA_DIR and one session secret', () => {
-    const { services } = resolved(file, { SESSION_SECRET: sessionSecret });
+    const { services } = resolved(file, { SESSION_SECRET: sessionSecret, SSO_SECRET_KEYS: ssoSecretKeys });
     const [api1, api2, projector] = [services['api-1'], services['api-2'], services.projector] as Service[];
 
     for (const api of [api1, api2] as Service[]) {
@@ -113,7 +130,7 @@ describe('docker-compose.scale-out.yml', () => {
   });
 
   it('puts a reverse proxy in front of both API nodes, on the origin the nodes believe they are served from', () => {
-    const { services } = resolved(file, { SESSION_SECRET: sessionSecret });
+    const { services } = resolved(file, { SESSION_SECRET: sessionSecret, SSO_SECRET_KEYS: ssoSecretKeys });
     const proxy = services.proxy as Service;
     const nginxConf = readFileSync(join(root, 'deploy/scale-out/nginx.conf'), 'utf8').replace(/#.*$/gm, '');
 
@@ -128,5 +145,23 @@ describe('docker-compose.scale-out.yml', () => {
     expect(nginxConf).toContain('proxy_pass http://chorus_api;');
     // Any node answers any session: no affinity.
     expect(nginxConf).not.toMatch(/\b(ip_hash|hash|sticky)\b/);
+  });
+
+  it('lets the API nodes take the client from X-Forwarded-For only when the proxy, at its fixed address, sends it', () => {
+    const { services } = resolved(file, { SESSION_SECRET: sessionSecret });
+    const proxyAddress = services.proxy?.networks?.chorus?.ipv4_address;
+    const nginxConf = readFileSync(join(root, 'deploy/scale-out/nginx.conf'), 'utf8').replace(/#.*$/gm, '');
+
+    expect(proxyAddress).toMatch(/^172\.30\.240\.\d+$/);
+    const taken = Object.values(services).flatMap((service) => Object.values(service.networks ?? {}).map((network) => network?.ipv4_address));
+    expect(taken.filter((address) => address === proxyAddress)).toHaveLength(1);
+    for (const api of ['api-1', 'api-2']) {
+      const trustProxy = services[api]?.environment?.TRUST_PROXY;
+      expect(trustProxy).toBe(proxyAddress);
+      expect(loadConfig({ TRUST_PROXY: trustProxy }).trustProxy).toEqual([proxyAddress]);
+    }
+    // The projector serves no HTTP.
+    expect(services.projector?.environment?.TRUST_PROXY).toBeUndefined();
+    expect(nginxConf).toContain('proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;');
   });
 });

@@ -154,4 +154,31 @@ describe('chorus org:state', () => {
     expect(run).toMatchObject({ code, stdout: '' });
     expect(run.stderr).toContain(problem);
   });
+
+  it('both points at once: the refusal names the two options, not the fields behind them', async () => {
+    const run = await chorus(['org:state', organizationId, '--as-of-revision', '1', '--as-of', '2031-02-03T04:08:30Z']);
+
+    expect(run.stderr).toBe('chorus: VALIDATION_FAILED: give --as-of-revision or --as-of, not both\n');
+  });
+
+  it('a malformed point is refused naming its option', async () => {
+    expect((await chorus(['org:state', organizationId, '--as-of', 'yesterday'])).stderr).toMatch(/^chorus: VALIDATION_FAILED: --as-of: /);
+    expect((await chorus(['org:state', organizationId, '--as-of-revision', 'two'])).stderr).toMatch(/^chorus: VALIDATION_FAILED: --as-of-revision: /);
+  });
+
+  it('shows the Chorus plan while Chorus is off, and which plan the limits come from', async () => {
+    const clockless = commandPath(store, scriptCatalogue());
+    const context = { actor: 'cli', correlationId: 'chorus-off', causationId: 'chorus-off', origin: {} };
+    const id = `${organizationId}-chorus-off`;
+    await clockless.handle(id, { type: 'CreateOrganization', data: { id, name: 'Chorus Off Ltd' } }, context);
+    await clockless.handle(id, { type: 'AssignPlan', data: { line: 'classic', plan: 'essential' } }, context);
+    await clockless.handle(id, { type: 'AssignPlan', data: { line: 'chorus', plan: 'teams' } }, context);
+
+    const off = await chorus(['org:state', id]);
+    await clockless.handle(id, { type: 'EnableChorus', data: { parallelUse: true } }, context);
+    const on = await chorus(['org:state', id]);
+
+    expect(off.stdout).toMatch(/Classic plan: +essential\n +Chorus plan: +teams\n +Chorus: +off\n +Limits from: +the classic plan essential\n/);
+    expect(on.stdout).toMatch(/Chorus plan: +teams\n +Chorus: +on, in parallel use\n +Limits from: +the chorus plan teams\n/);
+  });
 });

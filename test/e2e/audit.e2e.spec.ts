@@ -198,6 +198,12 @@ describe('GET /organizations/:id/state', () => {
   ])('?%s is 400 VALIDATION_FAILED', async (query) => {
     expectProblem(await auditor.get(`/organizations/${organizationId}/state?${query}`), 400, 'VALIDATION_FAILED');
   });
+
+  it('both points at once: the refusal names the query parameters', async () => {
+    const response = await auditor.get(`/organizations/${organizationId}/state?asOfRevision=1&asOf=2031-02-03T04:05:00Z`);
+
+    expect(response.body.errors).toEqual([{ parameter: 'asOf', detail: 'give one point: the query parameter asOfRevision or asOf, not both' }]);
+  });
 });
 
 describe('GET /audit/correlations/:correlationId', () => {

@@ -6,7 +6,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { organizationStream } from '#domain';
 import { openEventStore } from '#event-store';
+import { createApiKey } from '../support/api-keys.js';
 import { httpClient } from '../support/http-client.js';
+import { IdentityProvider } from '../support/identity-provider.js';
 import { startApp } from '../support/start-app.js';
 
 const root = resolve(import.meta.dirname, '..', '..');
@@ -15,14 +17,15 @@ let dataDir: string;
 
 type Run = { code: number | null; stdout: string; stderr: string };
 
-function chorus(args: string[], environment: Record<string, string> = {}): Promise<Run> {
+function chorus(args: string[], environment: Record<string, string> = {}, input?: string): Promise<Run> {
   return new Promise((done) => {
-    execFile(
+    const child = execFile(
       process.execPath,
       [bin, ...args],
       { cwd: root, env: { PATH: process.env.PATH, NODE_ENV: 'test', SEED_DEMO: 'false', DATA_DIR: dataDir, ...environment } },
       (error, stdout, stderr) => done({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : null, stdout, stderr }),
     );
+    if (input !== undefined) child.stdin?.end(input);
   });
 }
 
@@ -62,11 +65,60 @@ describe('org:create', () => {
     ]);
   });
 
-  it('answers JSON with --json, with a new uuid when no id is given', async () => {
-    const run = await chorus(['org:create', '--name', 'Globex', '--json']);
+  it('answers JSON with --json, the id being the slug of the name when none is given', async () => {
+    const run = await chorus(['org:create', '--name', 'Globex Café', '--json']);
 
     expect(run.code).toBe(0);
-    expect(JSON.parse(run.stdout)).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), revision: 0, position: expect.any(Number) });
+    expect(JSON.parse(run.stdout)).toEqual({ id: 'globex-cafe', revision: 0, position: expect.any(Number) });
+  });
+
+  it('gives a uuid to a name with nothing a slug can keep', async () => {
+    const run = await chorus(['org:create', '--name', '日本']);
+
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^[0-9a-f-]{36}\n$/);
+  });
+
+  it('refuses the same name twice, pointing at the organization that has it, and at the way to make another', async () => {
+    const first = await chorus(['org:create', '--name', 'Initech']);
+    const again = await chorus(['org:create', '--name', 'Initech']);
+    const json = await chorus(['org:create', '--name', 'Initech', '--json']);
+
+    expect(first).toMatchObject({ code: 0, stdout: 'initech\n' });
+    expect(again).toMatchObject({ code: 1, stdout: '' });
+    expect(again.stderr).toBe(
+      'chorus: ALREADY_EXISTS: Organization initech already exists (named "Initech"). To create another one, give it an id of its own: --id initech-2 --allow-duplicate-name.\n',
+    );
+    expect(JSON.parse(json.stderr)).toMatchObject({ status: 409, code: 'ALREADY_EXISTS', id: 'initech', name: 'Initech', suggestedId: 'initech-2' });
+
+    const followed = await chorus(['org:create', '--name', 'Initech', '--id', 'initech-2', '--allow-duplicate-name']);
+    expect(followed).toMatchObject({ code: 0, stdout: 'initech-2\n' });
+  });
+
+  it('refuses a name another organization has under another id, however it is spelt, unless told to go ahead', async () => {
+    const refused = await chorus(['org:create', '--name', '  acme   CORP ', '--id', 'acme-two']);
+
+    expect(refused).toMatchObject({ code: 1, stdout: '' });
+    expect(refused.stderr).toContain('chorus: DUPLICATE: An organization named "Acme Corp" already exists: acme. Use it (chorus org:state acme), or add --allow-duplicate-name');
+    expect(await recordedEvents('acme-two')).toEqual([]);
+
+    const allowed = await chorus(['org:create', '--name', 'Acme Corp', '--id', 'acme-two', '--allow-duplicate-name']);
+    expect(allowed).toMatchObject({ code: 0, stdout: 'acme-two\n' });
+  });
+
+  it('sees organizations created by a running server, whose read model this process has not projected', async () => {
+    const running = await startApp({ DATA_DIR: dataDir, PROJECTIONS: 'off' });
+    try {
+      const api = httpClient(running.baseUrl, { apiKey: await createApiKey(running.app, ['organizations:write']) });
+      expect((await api.post('/organizations', { name: 'Made Over HTTP', id: 'over-http' })).status).toBe(201);
+    } finally {
+      await running.close();
+    }
+
+    const run = await chorus(['org:create', '--name', 'made over http']);
+
+    expect(run.stderr).toContain('DUPLICATE');
+    expect(run.stderr).toContain('over-http');
   });
 
   it('exits 1 with the problem code when the organization exists', async () => {
@@ -82,6 +134,42 @@ describe('org:create', () => {
 
     expect(run.code).toBe(2);
     expect(run.stderr).toContain("required option '--name <name>'");
+  });
+});
+
+describe('org:list', () => {
+  it('lists every organization by name, with its plans, members and sites; JSON with --json', async () => {
+    await chorus(['org:create', '--name', 'Listed', '--id', 'listed']);
+    await chorus(['org:plan', 'listed', '--line', 'chorus', '--plan', 'teams']);
+
+    const text = await chorus(['org:list']);
+    const json = await chorus(['org:list', '--json']);
+
+    expect(text.code).toBe(0);
+    expect(text.stdout.split('\n')[0]?.split(/\s{2,}/)).toEqual(['id', 'name', 'plans', 'members', 'sites']);
+    expect(text.stdout).toMatch(/^listed +Listed +chorus teams \(off\) +0 +0$/m);
+    const listed = JSON.parse(json.stdout) as { id: string; name: string }[];
+    expect(listed.find((organization) => organization.id === 'listed')).toEqual({
+      id: 'listed',
+      name: 'Listed',
+      plans: { classic: null, chorus: 'teams' },
+      chorus: false,
+      members: 0,
+      sites: 0,
+      revision: 1,
+    });
+    const names = listed.map((organization) => organization.name.toLowerCase());
+    expect(names).toEqual([...names].sort());
+  });
+
+  it('says how to begin on an empty store', async () => {
+    const empty = mkdtempSync(join(tmpdir(), 'chorus-cli-empty-'));
+    try {
+      const run = await chorus(['org:list'], { DATA_DIR: empty });
+      expect(run).toMatchObject({ code: 0, stdout: 'No organizations yet: create one with `chorus org:create --name <name>`.\n' });
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
   });
 });
 
@@ -205,6 +293,60 @@ describe('api-key:list and api-key:revoke', () => {
     expect(malformed.code).toBe(2);
     expect(malformed.stderr).toContain('VALIDATION_FAILED');
   }, 30_000);
+});
+
+describe('org:sso', () => {
+  const secret = 'cli-client-secret-5d1e9c';
+  let idp: IdentityProvider;
+  beforeAll(async () => {
+    idp = await IdentityProvider.start();
+    await chorus(['org:create', '--name', 'Initrode', '--id', 'initrode']);
+    await chorus(['org:plan', 'initrode', '--line', 'classic', '--plan', 'enterprise']);
+  });
+  afterAll(() => idp.stop());
+
+  it('sets single sign-on with the secret read from standard input, sealed in the event and printed nowhere', async () => {
+    const run = await chorus(['org:sso', 'initrode', '--issuer', idp.issuer, '--client-id', 'initrode', '--client-secret', '-', '--domains', 'initrode.example, b.initrode.example', '--enforce', '--json'], {}, `${secret}\n`);
+
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(run.stdout)).toEqual({ id: 'initrode', revision: expect.any(Number), position: expect.any(Number) });
+    const configured = (await recordedEvents('initrode')).at(-1);
+    expect(configured).toMatchObject({
+      type: 'SsoConfigured',
+      data: { issuer: idp.issuer, clientId: 'initrode', domains: ['initrode.example', 'b.initrode.example'], enforce: true, clientSecret: expect.stringMatching(/^v1\.derived\./) },
+      metadata: { actor: 'cli', cliCommand: 'org:sso' },
+    });
+    expect(JSON.stringify({ data: configured?.data, metadata: configured?.metadata })).not.toContain(secret);
+    expect(run.stdout).not.toContain(secret);
+  });
+
+  it('exits 1 with SSO_DISCOVERY_FAILED for an issuer that is no OpenID provider', async () => {
+    const run = await chorus(['org:sso', 'initrode', '--issuer', 'http://127.0.0.1:9/nothing', '--client-id', 'x', '--client-secret', secret, '--domains', 'initrode.example']);
+
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('SSO_DISCOVERY_FAILED');
+    expect(run.stderr).not.toContain(secret);
+  });
+
+  it('exits 2 with usage when --issuer is missing, or --disable comes with settings', async () => {
+    expect((await chorus(['org:sso', 'initrode', '--client-id', 'x', '--domains', 'initrode.example'])).code).toBe(2);
+    expect((await chorus(['org:sso', 'initrode', '--disable', '--enforce'])).code).toBe(2);
+  });
+
+  it('turns it off with --disable', async () => {
+    const run = await chorus(['org:sso', 'initrode', '--disable']);
+
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('Single sign-on is off for initrode');
+    expect((await recordedEvents('initrode')).at(-1)?.type).toBe('SsoDisabled');
+  });
+});
+
+it('--version prints the version of the package, with no configuration and no store', async () => {
+  const version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
+
+  expect(await chorus(['--version'], { PORT: 'not-a-port' })).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
+  expect(await chorus(['-V'])).toMatchObject({ code: 0, stdout: `${version}\n` });
 });
 
 it('exits 3 naming the setting when the configuration is invalid', async () => {

@@ -33,7 +33,9 @@ describe('start-up with a 200,000-event backlog', () => {
     app = await startApp({ DATA_DIR: dataDir });
     // Listening already, and the projections have not caught up.
     const states = app.app.get<ReadModels>(READ_MODELS).statuses().map((status) => status.state);
-    expect(states).toEqual(['catching-up', 'catching-up']);
+    const names = app.app.get<ReadModels>(READ_MODELS).projections.map((projection) => projection.name);
+    expect(names).toEqual(['organizations', 'correlations', 'sign-ins']);
+    expect(states).toEqual(names.map(() => 'catching-up'));
 
     const api = httpClient(app.baseUrl);
     const answers: { status: number; health: ReadModelsHealth }[] = [];
@@ -52,10 +54,10 @@ describe('start-up with a 200,000-event backlog', () => {
     }
     // The first answers come long before the end of the log: whole pages of it are still to be read.
     const first = waiting[0]?.health.projections ?? [];
-    expect(first.map(({ state, lag }) => ({ state, lag }))).toEqual([
-      { state: 'catching-up', lag: 1_000 },
-      { state: 'catching-up', lag: 1_000 },
-    ]);
+    // (The sign-ins model has nothing to do in this log: it may have caught up already.)
+    expect(first.filter(({ name }) => name !== 'sign-ins').map(({ state, lag }) => ({ state, lag }))).toEqual(
+      names.filter((name) => name !== 'sign-ins').map(() => ({ state: 'catching-up', lag: 1_000 })),
+    );
     for (const { head, checkpoint } of first) expect((head ?? 0) - (checkpoint ?? 0)).toBeGreaterThan(events / 2);
     // Progress shows while it catches up: the organization checkpoint moves between answers.
     const checkpoints = new Set(waiting.map(({ health }) => health.projections[0]?.checkpoint));
@@ -63,9 +65,8 @@ describe('start-up with a 200,000-event backlog', () => {
 
     const ready = answers.at(-1)?.health;
     expect(ready).toMatchObject({ live: true, ready: true });
-    expect(ready?.projections.map(({ name, state, checkpoint, lag }) => ({ name, state, checkpoint, lag }))).toEqual([
-      { name: 'organizations', state: 'live', checkpoint: events, lag: 0 },
-      { name: 'correlations', state: 'live', checkpoint: events, lag: 0 },
-    ]);
+    expect(ready?.projections.map(({ name, state, checkpoint, lag }) => ({ name, state, checkpoint, lag }))).toEqual(
+      names.map((name) => ({ name, state: 'live', checkpoint: events, lag: 0 })),
+    );
   }, 180_000);
 });

@@ -11,9 +11,12 @@ import { DemoModule } from './demo/demo.module.js';
 import { EventStoreModule } from './event-store/event-store.module.js';
 import { HttpModule } from './http/http.module.js';
 import { LoggingModule } from './logging/logging.module.js';
+import { MetricsModule } from './metrics/metrics.module.js';
+import { OpenApiModule } from './openapi/openapi.module.js';
 import { OrganizationsModule } from './organizations/organizations.module.js';
 import { PlanCatalogueModule } from './plans/plan-catalogue.module.js';
 import { ReadModelsModule } from './read-models/read-models.module.js';
+import { SsoModule } from './sso/sso.module.js';
 import type { RunMode } from './run-mode.js';
 import { WebModule } from './web/web.module.js';
 
@@ -35,9 +38,12 @@ export class AppModule {
         AccessModule,
         OrganizationsModule,
         ReadModelsModule,
+        MetricsModule,
+        OpenApiModule,
         BillingModule,
         AuditModule,
         AuthModule,
+        SsoModule,
         WebModule,
         DemoModule,
       ],

@@ -8,6 +8,8 @@ import { applyHttpServerLimits } from './http/http-server-limits.js';
 import { BODY_LIMIT, JSON_MEDIA_TYPES, requireJsonBody } from './http/json-body.js';
 import { assignRequestContext, enterRequestContext } from './http/request-context.middleware.js';
 import { createPino } from './logging/pino.js';
+import { ChorusMetrics } from './metrics/chorus-metrics.js';
+import { recordHttpMetrics } from './metrics/http-metrics.js';
 import { StructuredLogger } from './logging/structured-logger.service.js';
 import { securityHeaders } from './web/security-headers.js';
 
@@ -36,6 +38,8 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
   applyHttpServerLimits(app.getHttpServer(), config.http);
   // First, so that every answer carries them, refusals of the body parser included.
   app.use(securityHeaders(config));
+  // Before the body parser, so that the refusals of every later step are timed too.
+  app.use(recordHttpMetrics(app.get(ChorusMetrics)));
   app.use(assignRequestContext(logger));
   app.use(requireJsonBody);
   app.useBodyParser('json', { limit: BODY_LIMIT, type: JSON_MEDIA_TYPES });

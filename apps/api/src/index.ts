@@ -23,6 +23,12 @@ export { assignPlanRequest, createOrganizationRequest } from './organizations/or
 export { OrganizationStateCache } from './organizations/organization-state-cache.js';
 export { Organizations } from './organizations/organizations.js';
 
+// Enterprise single sign-on.
+export { ConfigureSsoCommand } from './sso/configure-sso.command.js';
+export { configureSsoRequest, type ConfigureSsoRequest } from './sso/sso-requests.js';
+export { ssoSignOnStream, type SsoFailureReason } from './sso/sso-sign-on-failures.js';
+export { ssoDomainStreamPrefix } from './sso/sso-domain-claims.js';
+
 // Access.
 export { API_KEY_CACHE_MS, ApiKeys, type ApiKeySummary, type CreatedApiKey, type RevokedApiKey } from './access/api-keys/api-keys.service.js';
 export type { ApiKeyScope } from './access/api-keys/api-key-scopes.js';
@@ -41,6 +47,10 @@ export { GetOrganizationStateQuery } from './audit/get-organization-state.query.
 export { historyEvent, type HistoryEvent } from './audit/history-event.js';
 export { readOrganizationHistory } from './audit/organization-history.js';
 export { organizationStateAt, type OrganizationStateAt } from './audit/organization-state-at.js';
+
+// The API's reference (/docs), and the words of each route the route-diff test checks.
+export { openApiDocument, openApiPath, routeKey, undocumentedRoutes, type OpenApiDocument } from './openapi/openapi-document.js';
+export { operationTexts } from './openapi/operation-texts.js';
 
 // The first-run demo, the start-up banner and the SPA's files.
 export { DemoSeed, demoOrganizationId, demoOwnerEmail, type DemoSignIn } from './demo/demo-seed.service.js';

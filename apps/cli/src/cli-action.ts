@@ -4,6 +4,7 @@ import { ConfigError } from '#config';
 import { ProblemError, toProblem } from '#api';
 import type { CliContext, GetCliContext } from './cli-context.js';
 import { ExitCode } from './exit-codes.js';
+import { PromptInterrupted } from './secret-input.js';
 
 /** What a command prints: `json` with --json, `text` for people. */
 export type CliOutput = { json: unknown; text: string };
@@ -17,6 +18,10 @@ function exitCodeFor(status: number): number {
 
 /** Reports any failure as its problem code on stderr (the problem document with --json) and sets the exit code. */
 export function reportFailure(error: unknown, json: boolean): void {
+  if (error instanceof PromptInterrupted) {
+    process.exitCode = error.exitCode;
+    return;
+  }
   if (error instanceof ConfigError) {
     process.stderr.write(`chorus: ${error.message}\n`);
     process.exitCode = ExitCode.invalidConfiguration;

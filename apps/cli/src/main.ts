@@ -10,13 +10,16 @@ import { registerApiKeyRevokeCommand } from './commands/api-key-revoke.command.j
 import { registerBillingSignCommand } from './commands/billing-sign.command.js';
 import { registerOrgCreateCommand } from './commands/org-create.command.js';
 import { registerOrgHistoryCommand } from './commands/org-history.command.js';
+import { registerOrgListCommand } from './commands/org-list.command.js';
 import { registerOrgPlanCommand } from './commands/org-plan.command.js';
+import { registerOrgSsoCommand } from './commands/org-sso.command.js';
 import { registerOrgStateCommand } from './commands/org-state.command.js';
 import { registerProjectionsRebuildCommand } from './commands/projections-rebuild.command.js';
 import { registerProjectionsVerifyCommand } from './commands/projections-verify.command.js';
 import { registerProjectorRunCommand } from './commands/projector-run.command.js';
 import { registerUserCreateCommand } from './commands/user-create.command.js';
 import { ExitCode } from './exit-codes.js';
+import { chorusVersion } from './version.js';
 
 dotenv.config({ quiet: true });
 
@@ -32,11 +35,14 @@ const getContext = (): Promise<CliContext> => (context ??= Promise.resolve().the
 
 const program = new Command('chorus')
   .description('The Chorus command line: works on the same configuration and store as the server.')
+  .version(chorusVersion(), '-V, --version', 'print the version of Chorus')
   .exitOverride()
   .showHelpAfterError();
 
 registerOrgCreateCommand(program, getContext);
+registerOrgListCommand(program, getContext);
 registerOrgPlanCommand(program, getContext);
+registerOrgSsoCommand(program, getContext);
 registerApiKeyCreateCommand(program, getContext);
 registerApiKeyListCommand(program, getContext);
 registerApiKeyRevokeCommand(program, getContext);

@@ -37,6 +37,8 @@ const environmentSchema = z.object({
   GOOGLE_TOKEN_URL: z.url().default('https://www.googleapis.com/oauth2/v4/token'),
   GOOGLE_USERINFO_URL: z.url().default('https://www.googleapis.com/oauth2/v3/userinfo'),
   GOOGLE_SIGN_IN_TOKEN: z.string().max(200).regex(/^[A-Za-z0-9._~-]*$/).default(''),
+  // Checked in loadConfig (parseSsoSecretKeys): `<keyId>:<32 bytes in base64>`, comma-separated, newest first.
+  SSO_SECRET_KEYS: optionalText,
   BILLING_WEBHOOK_SECRET: optionalText.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
   PLAN_PAYMENT_PROVIDER_IDS: z.string().default(''),
   PLAN_LINKED_PRODUCT_IDS: z.string().default(''),
@@ -46,6 +48,7 @@ const environmentSchema = z.object({
   PROJECTIONS: z.enum(['inline', 'off']).default('inline'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: z.string().default('false'),
+  METRICS_TOKEN: optionalText.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
   HTTP_HEADERS_TIMEOUT_MS: milliseconds(10_000),
   HTTP_REQUEST_TIMEOUT_MS: milliseconds(30_000),
   HTTP_KEEP_ALIVE_TIMEOUT_MS: milliseconds(5_000),
@@ -74,6 +77,11 @@ export type Config = {
     /** The token the sign-in page appends to /auth/go/ (seed section 4), default empty. */
     signInToken: string;
   };
+  /**
+   * SSO_SECRET_KEYS: the AES-256-GCM keys that seal organizations' SSO client secrets, newest first (it
+   * seals; every one opens). undefined (never in production): one derived from the session secret.
+   */
+  ssoSecretKeys: SsoSecretKey[] | undefined;
   billingWebhookSecret: string | undefined;
   /** PLAN_PAYMENT_PROVIDER_IDS split on ',' (entries trimmed; empty entries kept as ''). */
   planPaymentProviderIds: string[];
@@ -91,8 +99,12 @@ export type Config = {
    * names (`loopback`, `linklocal`, `uniquelocal`); true trusts every peer.
    */
   trustProxy: TrustProxy;
+  /** GET /metrics answers only `Authorization: Bearer <this>`; unset, only clients on this host (loopback, not proxied). */
+  metricsToken: string | undefined;
   http: HttpLimits;
 };
+
+export type SsoSecretKey = { id: string; key: Buffer };
 
 export type TrustProxy = boolean | number | string[];
 
@@ -125,6 +137,8 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
   const problems: string[] = [];
   if (production && !env.SESSION_SECRET) problems.push('SESSION_SECRET: required when NODE_ENV=production');
   if (production && !env.PUBLIC_URL) problems.push('PUBLIC_URL: required when NODE_ENV=production');
+  if (production && !env.SSO_SECRET_KEYS) problems.push('SSO_SECRET_KEYS: required when NODE_ENV=production (e.g. k1:<32 random bytes in base64>)');
+  const ssoSecretKeys = env.SSO_SECRET_KEYS === undefined ? undefined : parseSsoSecretKeys(env.SSO_SECRET_KEYS, problems);
   if (env.EVENTSTORE_CONNECTION_STRING !== undefined) {
     for (const problem of eventStoreConnectionStringProblems(env.EVENTSTORE_CONNECTION_STRING)) problems.push(`EVENTSTORE_CONNECTION_STRING: ${problem}`);
   }
@@ -159,6 +173,7 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
       userInfoUrl: env.GOOGLE_USERINFO_URL,
       signInToken: env.GOOGLE_SIGN_IN_TOKEN,
     },
+    ssoSecretKeys,
     billingWebhookSecret: env.BILLING_WEBHOOK_SECRET,
     planPaymentProviderIds,
     planLinkedProductIds,
@@ -168,6 +183,7 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
     logLevel: env.LOG_LEVEL,
     projections: env.PROJECTIONS,
     trustProxy,
+    metricsToken: env.METRICS_TOKEN,
     http: {
       headersTimeoutMs: env.HTTP_HEADERS_TIMEOUT_MS,
       requestTimeoutMs: env.HTTP_REQUEST_TIMEOUT_MS,
@@ -175,6 +191,36 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
       maxConnections: env.HTTP_MAX_CONNECTIONS,
     },
   };
+}
+
+/**
+ * `k2:<base64>,k1:<base64>`: key ids (1 to 32 letters, digits, `_`, `-`, each once) with 32-byte keys
+ * in base64 or base64url. The first seals new secrets; the others still open what they sealed, so a key
+ * is rotated by putting a new one first and dropping the old one once nothing sealed with it is left.
+ */
+function parseSsoSecretKeys(setting: string, problems: string[]): SsoSecretKey[] {
+  const keys: SsoSecretKey[] = [];
+  for (const entry of setting.split(',').map((part) => part.trim())) {
+    const separator = entry.indexOf(':');
+    const id = entry.slice(0, separator);
+    const encoded = entry.slice(separator + 1);
+    if (separator < 1 || !/^[A-Za-z0-9_-]{1,32}$/.test(id)) {
+      problems.push(`SSO_SECRET_KEYS: an entry is not <key id>:<key> (key ids are 1 to 32 letters, digits, _ or -)`);
+      continue;
+    }
+    const key = Buffer.from(encoded, 'base64');
+    // Never echo the key itself: the message names the key id only.
+    if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(encoded) || key.length !== 32) {
+      problems.push(`SSO_SECRET_KEYS: key "${id}" must be 32 bytes in base64 (openssl rand -base64 32)`);
+      continue;
+    }
+    if (keys.some((known) => known.id === id)) {
+      problems.push(`SSO_SECRET_KEYS: key id "${id}" is given twice`);
+      continue;
+    }
+    keys.push({ id, key });
+  }
+  return keys;
 }
 
 const trustedNames = new Set(['loopback', 'linklocal', 'uniquelocal']);

@@ -11,7 +11,32 @@ const problemsOf = (environment: Record<string, string>): string[] => {
   return [];
 };
 
+const ssoKey = (id: string, fill = 1): string => `${id}:${Buffer.alloc(32, fill).toString('base64')}`;
+
 describe('loadConfig', () => {
+  it('reads SSO_SECRET_KEYS newest first (it seals, every one opens), in base64 or base64url', () => {
+    const newer = Buffer.alloc(32, 0xfb);
+    const config = loadConfig({ SSO_SECRET_KEYS: ` k2:${newer.toString('base64url')} , ${ssoKey('k1')}` });
+    expect(config.ssoSecretKeys).toEqual([
+      { id: 'k2', key: newer },
+      { id: 'k1', key: Buffer.alloc(32, 1) },
+    ]);
+    expect(loadConfig({}).ssoSecretKeys).toBeUndefined();
+  });
+
+  it.each([
+    ['a key of 16 bytes', `k1:${Buffer.alloc(16).toString('base64')}`, /key "k1" must be 32 bytes/],
+    ['no key id', Buffer.alloc(32).toString('base64'), /not <key id>:<key>/],
+    ['a key id with a space', `k 1:${Buffer.alloc(32).toString('base64')}`, /not <key id>:<key>/],
+    ['a key id twice', `${ssoKey('k1')},${ssoKey('k1', 2)}`, /key id "k1" is given twice/],
+    ['text that is not base64', `k1:${'!'.repeat(44)}`, /must be 32 bytes/],
+  ])('refuses SSO_SECRET_KEYS with %s, naming the setting and never the key', (_case, value, message) => {
+    const problems = problemsOf({ SSO_SECRET_KEYS: value });
+    expect(problems).toEqual([expect.stringMatching(/^SSO_SECRET_KEYS: /)]);
+    expect(problems[0]).toMatch(message);
+    expect(problems[0]).not.toContain(value.slice(value.indexOf(':') + 1));
+  });
+
   it("has API.md's local defaults", () => {
     const config = loadConfig({});
     expect(config).toMatchObject({
@@ -42,8 +67,9 @@ describe('loadConfig', () => {
     expect(problemsOf({ NODE_ENV: 'production' })).toEqual([
       expect.stringMatching(/^SESSION_SECRET: /),
       expect.stringMatching(/^PUBLIC_URL: /),
+      expect.stringMatching(/^SSO_SECRET_KEYS: /),
     ]);
-    const production = loadConfig({ NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(32), PUBLIC_URL: 'https://chorus.example/' });
+    const production = loadConfig({ NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(32), PUBLIC_URL: 'https://chorus.example/', SSO_SECRET_KEYS: ssoKey('k1') });
     expect(production.seedDemo).toBe(false);
     expect(production.publicUrl).toBe('https://chorus.example');
   });
@@ -62,6 +88,13 @@ describe('loadConfig', () => {
     expect(problemsOf({ PLAN_LINKED_PRODUCT_IDS: 'feedback' })).toHaveLength(1);
     expect(problemsOf({ PLAN_LINKED_PRODUCT_IDS: 'feedback=prod_a,webAnalytics=prod_a' })).toEqual([expect.stringMatching(/"prod_a" already sells/)]);
     expect(problemsOf({ PLAN_PAYMENT_PROVIDER_IDS: 'prod_ess', PLAN_LINKED_PRODUCT_IDS: 'chorus:solo=prod_ess' })).toHaveLength(1);
+  });
+
+  it('reads METRICS_TOKEN, unset by default, and refuses one too short to be a secret, naming the setting', () => {
+    expect(loadConfig({}).metricsToken).toBeUndefined();
+    expect(loadConfig({ METRICS_TOKEN: ' ' }).metricsToken).toBeUndefined();
+    expect(loadConfig({ METRICS_TOKEN: 'x'.repeat(16) }).metricsToken).toBe('x'.repeat(16));
+    expect(problemsOf({ METRICS_TOKEN: 'short' })).toEqual([expect.stringMatching(/^METRICS_TOKEN: /)]);
   });
 
   it('trusts no proxy unless told: the TCP peer is the client', () => {

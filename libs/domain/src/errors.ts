@@ -12,7 +12,8 @@ export type DomainErrorCode =
   | 'INVALID_HOSTNAME'
   | 'INVALID_QUANTITY'
   | 'LAST_OWNER'
-  | 'FORBIDDEN';
+  | 'FORBIDDEN'
+  | 'ENTERPRISE_PLAN_REQUIRED';
 
 export class DomainError extends Error {
   constructor(

@@ -6,7 +6,7 @@ export * from './organization/view.js';
 export * from './plans/catalogue.js';
 
 export { initialOrganizationState } from './organization/state.js';
-export type { ExistingOrganization, Member, NoOrganization, OrganizationState, Site } from './organization/state.js';
+export type { ExistingOrganization, Member, NoOrganization, OrganizationState, Site, SsoSettings } from './organization/state.js';
 export { evolve, foldOrganization } from './organization/evolve.js';
 export { decide } from './organization/decide.js';
 export type { DecideContext } from './organization/decide-context.js';
@@ -46,3 +46,13 @@ export { effectiveChorusFeatures } from './features/chorus-features.js';
 
 export { parseHostname, toUnicodeHostname, type Hostname } from './hostnames/parse-hostname.js';
 export { isValidResetEmail } from './email/is-valid-reset-email.js';
+export {
+  emailDomain,
+  hasSsoPlan,
+  isLoopbackHttpIssuer,
+  isSealedSecret,
+  MAX_SSO_DOMAINS,
+  parseIssuer,
+  parseSsoDomain,
+  ssoDomainOf,
+} from './sso/sso-rules.js';

@@ -19,6 +19,9 @@ import { ThrottleCounters } from './sign-in/throttle-counters.js';
 import { UserClaims } from './user/user-claims.js';
 import { UserDirectory } from './user/user-directory.js';
 import { UserRegistration } from './user/user-registration.js';
+import { OidcProviders } from './sso/oidc-providers.js';
+import { SecretBox, type SecretKey } from './sso/secret-box.js';
+import { SsoStateSeal } from './sso/sso-state.js';
 import { Users } from './user/users.js';
 import { XsrfTokens } from './xsrf/xsrf-tokens.js';
 
@@ -32,6 +35,10 @@ export type IdentityOptions = {
   productName: string;
   clock?: Clock;
   sessionPolicy?: SessionPolicy;
+  /** SSO_SECRET_KEYS (newest first); unset: one key derived from the session secret (never in production). */
+  ssoSecretKeys?: readonly SecretKey[];
+  /** http:// issuers on loopback addresses are accepted (outside production only). */
+  allowHttpSsoIssuers?: boolean;
 };
 
 export type Identity = {
@@ -52,6 +59,12 @@ export type Identity = {
   sessions: Sessions;
   sessionCookies: SessionCookies;
   xsrf: XsrfTokens;
+  /** Seals and opens organizations' SSO client secrets (SSO_SECRET_KEYS). */
+  ssoClientSecrets: SecretBox;
+  ssoState: SsoStateSeal;
+  oidcProviders: OidcProviders;
+  /** For work that must cost what a password check costs (a refusal that must not be told apart by its time). */
+  passwordHasher: PasswordHasher;
 };
 
 export function createIdentity(options: IdentityOptions): Identity {
@@ -93,5 +106,12 @@ export function createIdentity(options: IdentityOptions): Identity {
     sessions,
     sessionCookies,
     xsrf: new XsrfTokens(deriveKey(options.sessionSecret, 'xsrf')),
+    ssoClientSecrets: new SecretBox(
+      options.ssoSecretKeys ?? [{ id: 'derived', key: deriveKey(options.sessionSecret, 'sso-client-secret') }],
+      'sso-client-secret',
+    ),
+    ssoState: new SsoStateSeal(new SecretBox([{ id: 'state', key: deriveKey(options.sessionSecret, 'sso-state') }], 'sso-state'), clock),
+    oidcProviders: new OidcProviders({ allowHttpIssuers: options.allowHttpSsoIssuers ?? false }),
+    passwordHasher: hasher,
   };
 }

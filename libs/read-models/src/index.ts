@@ -6,13 +6,15 @@ export type { ProjectionFailure, ProjectionState } from './checkpoints.js';
 export type { ProjectionStatus } from './runner/projection-runner.js';
 export type { ReplayProgress } from './rebuild/replay.js';
 export type { RebuildResult } from './rebuild/rebuild-read-models.js';
-export type { Drift, Verification } from './rebuild/verify-read-models.js';
+export type { Drift, TableCount, Verification } from './rebuild/verify-read-models.js';
 export { readModelsFile } from './read-model-database.js';
 export {
   OrganizationQueries,
+  sameOrganizationName,
   type Membership,
   type NotificationRecipients,
   type OrganizationReadModel,
+  type OrganizationSummary,
 } from './organization/organization.queries.js';
 export { correlationProjection, correlationProjectionName } from './correlation/correlation.projection.js';
 export { CorrelationQueries, type CorrelatedEventLocation } from './correlation/correlation.queries.js';

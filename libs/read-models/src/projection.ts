@@ -5,6 +5,8 @@ import type { ReadModelDatabase } from './read-model-database.js';
 export type ProjectionTable = {
   /** The table's live name. */
   name: string;
+  /** What its rows are, in the plural, for reports (projections:verify): 'organizations', 'memberships'. */
+  rowsAre: string;
   /** Primary-key columns: rows are compared by them when verifying. */
   key: readonly string[];
   /** CREATE TABLE for the given physical name (the live one, or an aside one during a rebuild). */

@@ -18,7 +18,7 @@ export function consoleScreen(page: Page) {
   return {
     heading: page.getByRole('heading', { level: 1 }),
     organizationName: page.locator('.org-name__text'),
-    nav: (name: 'Overview' | 'Members' | 'Sites' | 'Domains' | 'History') => navigation.getByRole('link', { name, exact: true }),
+    nav: (name: 'Overview' | 'Members' | 'Sites' | 'Domains' | 'SSO' | 'History') => navigation.getByRole('link', { name, exact: true }),
     navigation,
     userMenu: page.getByRole('button', { name: /\(account menu\)$/ }),
     accountLink: page.getByRole('link', { name: 'Account', exact: true }),
@@ -71,3 +71,18 @@ export function accountScreen(page: Page) {
 /** Whether the page scrolls sideways (at 390 px nothing may). */
 export const scrollsSideways = (page: Page): Promise<boolean> =>
   page.evaluate<boolean>('document.documentElement.scrollWidth > document.documentElement.clientWidth');
+
+export function ssoScreen(page: Page) {
+  const form = page.getByRole('form', { name: 'Single sign-on settings' });
+  return {
+    issuer: form.getByLabel('Issuer URL', { exact: true }),
+    clientId: form.getByLabel('Client ID', { exact: true }),
+    clientSecret: form.getByLabel('Client secret', { exact: true }),
+    domains: form.getByLabel('Domains', { exact: true }),
+    enforce: form.getByRole('checkbox', { name: /^Require single sign-on/ }),
+    turnOn: form.getByRole('button', { name: 'Turn on single sign-on' }),
+    save: form.getByRole('button', { name: 'Save changes' }),
+    message: form.getByRole('alert'),
+    status: form.getByRole('status'),
+  };
+}

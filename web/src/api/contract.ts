@@ -66,16 +66,21 @@ export type Organization = {
   sites: Site[];
   qualityAssurance: { domains: string[] };
   webAnalytics: { domains: string[] };
+  /** Enterprise single sign-on (issue 19): whether the plan includes it, and its settings (never the client secret). */
+  sso: { available: boolean; settings: SsoSettings | null };
   revision: Position;
   position: Position;
 };
+
+/** An organization's OpenID provider; domains in Unicode form. */
+export type SsoSettings = { issuer: string; clientId: string; domains: string[]; enforce: boolean };
 
 export type NotificationRecipients = { organizationId: string; recipients: Omit<Member, 'invited'>[]; position: Position };
 
 /** Every command's answer (API.md): where the change was recorded, for reading it back. */
 export type CommandAnswer = { id: string; revision: Position; position: Position };
 
-export type SignInMethod = 'password' | 'google' | 'invitation';
+export type SignInMethod = 'password' | 'google' | 'invitation' | 'sso';
 export type AccountSession = {
   id: string;
   method: SignInMethod;

@@ -37,6 +37,14 @@ export function refusalMessage(problem: Problem, organization?: Organization): s
         : 'Your role does not allow this change: ask an owner or an admin.';
     case 'INVALID_HOSTNAME':
       return `“${text(problem.value)}” is not a hostname: it needs a dot, like shop.example.com (only localhost may go without).`;
+    case 'ENTERPRISE_PLAN_REQUIRED':
+      return 'Single sign-on is part of the Enterprise plans: choose one to turn it on.';
+    case 'SSO_DISCOVERY_FAILED':
+      return `${text(problem.issuer) || 'The issuer'} could not be reached as an OpenID provider: check the issuer URL (its /.well-known/openid-configuration must answer).`;
+    case 'SSO_DOMAIN_TAKEN':
+      return `${text(problem.domain)} already signs in through another organization’s single sign-on.`;
+    case 'SSO_SECRET_UNREADABLE':
+      return 'The saved client secret can no longer be read: enter it again.';
     case 'FEATURE_DISABLED': {
       const feature = text(problem.feature);
       const name = CHORUS_FEATURE_NAMES[feature as keyof typeof CHORUS_FEATURE_NAMES] ?? feature;

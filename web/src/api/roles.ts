@@ -9,6 +9,9 @@ export const ROLES: readonly Role[] = ['member', 'admin', 'auditor', 'owner'];
 /** Owners and admins change the organization; members and auditors read it. */
 export const canManage = (role: Role | undefined): boolean => role === 'owner' || role === 'admin';
 
+/** Only owners configure single sign-on (issue 19: the domain refuses admins). */
+export const canConfigureSso = (role: Role | undefined): boolean => role === 'owner';
+
 /** Owners, admins and auditors read the history. */
 export const canReadHistory = (role: Role | undefined): boolean => role === 'owner' || role === 'admin' || role === 'auditor';
 

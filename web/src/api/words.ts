@@ -51,7 +51,7 @@ export const SITE_FEATURE_NAMES: Record<keyof SiteFeatures, string> = {
   anonymizeFeedback: 'Anonymized feedback',
 };
 
-export const SIGN_IN_METHOD_NAMES: Record<SignInMethod, string> = { password: 'Password', google: 'Google', invitation: 'Invitation' };
+export const SIGN_IN_METHOD_NAMES: Record<SignInMethod, string> = { password: 'Password', google: 'Google', invitation: 'Invitation', sso: 'Single sign-on' };
 
 /** 'teams' -> 'Teams'; the line's name goes in front where both lines could be meant. */
 export const planName = (plan: string): string => plan.charAt(0).toUpperCase() + plan.slice(1);

@@ -27,6 +27,7 @@ export const paths = {
     members: { path: 'orgs/:orgId/members', getHref: (organizationId: string) => `${org(organizationId)}/members` },
     sites: { path: 'orgs/:orgId/sites', getHref: (organizationId: string) => `${org(organizationId)}/sites` },
     domains: { path: 'orgs/:orgId/domains', getHref: (organizationId: string) => `${org(organizationId)}/domains` },
+    sso: { path: 'orgs/:orgId/sso', getHref: (organizationId: string) => `${org(organizationId)}/sso` },
     history: { path: 'orgs/:orgId/history', getHref: (organizationId: string) => `${org(organizationId)}/history` },
     account: { path: 'account', getHref: () => '/app/account' },
   },

@@ -56,6 +56,7 @@ export function anOrganization(overrides: Partial<Organization> = {}): Organizat
     sites: [],
     qualityAssurance: { domains: [] },
     webAnalytics: { domains: [] },
+    sso: { available: false, settings: null },
     revision: 4,
     position: 40,
     ...overrides,

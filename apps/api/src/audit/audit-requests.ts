@@ -24,7 +24,9 @@ const instant = z.iso.datetime({ offset: true }).transform((value) => new Date(v
 export const stateQuery = z
   .strictObject({ asOfRevision: revision.optional(), asOf: instant.optional() })
   .refine((query) => query.asOfRevision === undefined || query.asOf === undefined, {
-    message: 'give asOfRevision or asOf, not both',
+    // Worded for the HTTP query string; the command line checks its own flags first (org:state).
+    message: 'give one point: the query parameter asOfRevision or asOf, not both',
+    path: ['asOf'],
   })
   .transform((query): StatePoint => {
     if (query.asOfRevision !== undefined) return { kind: 'revision', revision: query.asOfRevision };

@@ -48,6 +48,13 @@ const everyCommand: Record<OrganizationCommandType, OrganizationCommand[]> = {
   ],
   EnableChorus: [{ type: 'EnableChorus', data: { parallelUse: true } }],
   ConfigureLimits: [{ type: 'ConfigureLimits', data: { users: 10, override: true } }],
+  ConfigureSso: [
+    {
+      type: 'ConfigureSso',
+      data: { issuer: 'https://idp.append.example', clientId: 'chorus', clientSecret: 'v1.k1.AAAAAAAAAAAAAAAA.BBBBBBBBBBBBBBBBBBBBBBBB', domains: ['append.example'] },
+    },
+  ],
+  DisableSso: [{ type: 'DisableSso', data: {} }],
   AddMember: [
     { type: 'AddMember', data: { userId: 'owner-1', email: 'owner@append.example', role: 'owner' } },
     { type: 'AddMember', data: { userId: 'member-1', email: 'member@append.example', role: 'member' } },

@@ -3,7 +3,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { CookieOptions, Request, Response } from 'express';
 import { CONFIG, type Config } from '#config';
-import { googleStateLifetimeMs } from '#identity';
+import { googleStateLifetimeMs, ssoStateLifetimeMs } from '#identity';
 
 /** The seed's client sends the XSRF-TOKEN cookie back as X-XSRF-TOKEN (section 7). */
 export const XSRF_COOKIE = 'XSRF-TOKEN';
@@ -32,6 +32,7 @@ export class AuthCookies {
   readonly session: string;
   readonly preSession: string;
   readonly googleState: string;
+  readonly ssoState: string;
 
   constructor(@Inject(CONFIG) config: Config) {
     this.secure = config.publicUrl.startsWith('https://');
@@ -39,6 +40,7 @@ export class AuthCookies {
     this.session = `${prefix}chorus_session`;
     this.preSession = `${prefix}chorus_presession`;
     this.googleState = `${prefix}chorus_google_state`;
+    this.ssoState = `${prefix}chorus_sso_state`;
   }
 
   read(request: Request, name: string): string | undefined {
@@ -52,6 +54,10 @@ export class AuthCookies {
 
   setGoogleState(response: Response, value: string): void {
     response.cookie(this.googleState, value, { ...this.options(true), maxAge: googleStateLifetimeMs });
+  }
+
+  setSsoState(response: Response, value: string): void {
+    response.cookie(this.ssoState, value, { ...this.options(true), maxAge: ssoStateLifetimeMs });
   }
 
   setXsrf(response: Response, token: string): void {

@@ -48,6 +48,8 @@ export const identityProvider: FactoryProvider<Identity> = {
       publicUrl: config.publicUrl,
       productName: config.productName,
       clock,
+      ...(config.ssoSecretKeys === undefined ? {} : { ssoSecretKeys: config.ssoSecretKeys }),
+      allowHttpSsoIssuers: config.nodeEnv !== 'production',
     });
   },
 };

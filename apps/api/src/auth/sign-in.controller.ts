@@ -1,5 +1,5 @@
 // POST /login, /logout, /forgot, /reset (API.md, Sign-in), and /reset/validity (apps/api README).
-import { Body, Controller, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, HttpCode, Inject, Optional, Post, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
@@ -7,6 +7,7 @@ import type { Identity } from '#identity';
 import { commandContextOf } from '../http/request-context.js';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
 import { PINO } from '../logging/pino.js';
+import { SsoEnforcement } from '../sso/sso-enforcement.js';
 import { BrowserSessions } from './browser-sessions.service.js';
 import { IDENTITY } from './identity.provider.js';
 import { forgotRequest, loginRequest, resetRequest, resetValidityRequest } from './sign-in-requests.js';
@@ -20,6 +21,7 @@ export class SignInController {
     @Inject(IDENTITY) private readonly identity: Identity,
     private readonly sessions: BrowserSessions,
     @Inject(PINO) private readonly logger: Logger,
+    @Optional() private readonly ssoEnforcement?: SsoEnforcement,
   ) {}
 
   @Post('login')
@@ -30,6 +32,8 @@ export class SignInController {
     @Res({ passthrough: true }) response: Response,
   ): Promise<void> {
     response.setHeader('Cache-Control', 'no-store');
+    // Issue 19: an organization that enforces SSO signs its domains' addresses in through its provider only.
+    if (await this.ssoEnforcement?.requiresSso(credentials.username)) await this.ssoEnforcement?.refusePassword(credentials.password);
     const opened = await this.identity.passwordSignIn.signIn(credentials, commandContextOf(request, 'anonymous'));
     await this.sessions.endCurrent(request);
     this.sessions.begin(response, opened);
@@ -53,11 +57,20 @@ export class SignInController {
     const context = commandContextOf(request, 'anonymous');
     this.identity.passwordReset.admit(context.origin.clientIp);
     response.once('finish', () => {
-      this.identity.passwordReset.request(email, context).catch((error: unknown) => {
+      this.requestReset(email, context).catch((error: unknown) => {
         this.logger.error({ err: error, correlationId: context.correlationId }, 'password reset request failed');
       });
     });
     return forgotAnswer;
+  }
+
+  /** Issue 19: no reset mail for an address that must sign in through SSO (a password it could not use). */
+  private async requestReset(email: string, context: Parameters<Identity['passwordReset']['request']>[1]): Promise<void> {
+    if (await this.ssoEnforcement?.requiresSso(email)) {
+      this.logger.info({ correlationId: context.correlationId }, 'password reset not sent: the address signs in through enforced single sign-on');
+      return;
+    }
+    await this.identity.passwordReset.request(email, context);
   }
 
   /**

@@ -2,7 +2,7 @@
 // The HTTP exception filter answers it; the command line prints it.
 import { HttpException } from '@nestjs/common';
 import { DomainError, type DomainErrorCode } from '#domain';
-import { WrongExpectedRevisionError } from '#event-store';
+import { AppendTooLargeError, EventStoreTimeoutError, StreamDeletedError, WrongExpectedRevisionError } from '#event-store';
 import { IdentityError, RateLimited, type IdentityErrorCode } from '#identity';
 import { ProblemError, type ProblemExtensions } from './problem-error.js';
 
@@ -36,6 +36,7 @@ const domainStatus: Record<DomainErrorCode, number> = {
   INVALID_QUANTITY: 409,
   LAST_OWNER: 409,
   FORBIDDEN: 403,
+  ENTERPRISE_PLAN_REQUIRED: 409,
 };
 
 const domainTitle: Record<DomainErrorCode, string> = {
@@ -50,6 +51,7 @@ const domainTitle: Record<DomainErrorCode, string> = {
   INVALID_QUANTITY: 'The quantity is not possible',
   LAST_OWNER: 'The last owner cannot leave',
   FORBIDDEN: 'Not allowed',
+  ENTERPRISE_PLAN_REQUIRED: 'An enterprise plan is required',
 };
 
 const identityStatus: Record<IdentityErrorCode, number> = {
@@ -139,6 +141,51 @@ function fromIdentityError(error: IdentityError): Problem {
   };
 }
 
+/** How long a caller should wait before trying again after the event store did not answer in time. */
+const eventStoreRetryAfterSeconds = 1;
+
+/**
+ * The event store's own refusals (libs/event-store, issue 18). Each is a fault on our side rather than
+ * the caller's, so each is logged in full (unexpected), yet answered with its own status and code: a
+ * client can tell a record it may never change again (409) from a change too large to store (413) and
+ * a store that may answer later (503, with Retry-After).
+ */
+function fromEventStoreError(error: unknown): Problem | undefined {
+  if (error instanceof StreamDeletedError) {
+    return {
+      document: problem(
+        409,
+        'STREAM_DELETED',
+        'The record was deleted',
+        'This record was deleted in the event store, so it can no longer change; nothing was recorded. An operator has to look into it: quote the correlation id.',
+      ),
+      unexpected: true,
+    };
+  }
+  if (error instanceof AppendTooLargeError) {
+    return {
+      document: problem(413, 'APPEND_TOO_LARGE', 'The change is too large to record', `The change is over the event store's limit of ${error.maxSize} bytes; nothing was recorded.`, {
+        limit: error.maxSize,
+      }),
+      unexpected: true,
+    };
+  }
+  if (error instanceof EventStoreTimeoutError) {
+    return {
+      document: problem(
+        503,
+        'EVENT_STORE_TIMEOUT',
+        'The event store did not answer in time',
+        'The event store did not answer in time. A change may or may not have been recorded: read before repeating it.',
+        { retryAfterSeconds: eventStoreRetryAfterSeconds },
+      ),
+      unexpected: true,
+      retryAfterSeconds: eventStoreRetryAfterSeconds,
+    };
+  }
+  return undefined;
+}
+
 export function toProblem(error: unknown): Problem {
   if (error instanceof ProblemError) {
     return { document: problem(error.getStatus(), error.code, error.title, error.detail ?? error.title, error.extensions), unexpected: false };
@@ -153,6 +200,8 @@ export function toProblem(error: unknown): Problem {
       unexpected: false,
     };
   }
+  const fromStore = fromEventStoreError(error);
+  if (fromStore !== undefined) return fromStore;
   if (error instanceof HttpException) {
     const document = fromHttpException(error);
     return { document, unexpected: document.status >= 500 };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { BadRequestException, HttpException, NotFoundException, PayloadTooLargeException } from '@nestjs/common';
 import { DomainError, LimitExceeded, type DomainErrorCode } from '#domain';
-import { WrongExpectedRevisionError } from '#event-store';
+import { AppendTooLargeError, EventStoreTimeoutError, StreamDeletedError, WrongExpectedRevisionError } from '#event-store';
 import { IdentityError, InvalidCredentials, RateLimited, type IdentityErrorCode } from '#identity';
 import { ProblemError } from './problem-error.js';
 import { toProblem } from './problem.js';
@@ -59,6 +59,24 @@ describe('toProblem', () => {
 
   it('answers a concurrency conflict with 409 CONCURRENCY_CONFLICT', () => {
     expect(toProblem(new WrongExpectedRevisionError('organization-a', 3n, 4n)).document).toMatchObject({ status: 409, code: 'CONCURRENCY_CONFLICT' });
+  });
+
+  it.each([
+    ['a stream deleted behind our back', new StreamDeletedError('organization-acme'), 409, 'STREAM_DELETED', undefined],
+    ['an append over the store\'s limit', new AppendTooLargeError('organization-acme', 2_000_000, 1_048_576), 413, 'APPEND_TOO_LARGE', undefined],
+    ['a store that did not answer in time', new EventStoreTimeoutError('append', 5_000), 503, 'EVENT_STORE_TIMEOUT', 1],
+  ])('answers %s with its own status and code, logged as a fault of ours', (_case, error, status, code, retryAfterSeconds) => {
+    const problem = toProblem(error);
+
+    expect(problem).toMatchObject({ unexpected: true, document: { status, code, type: `urn:chorus:problem:${code.toLowerCase().replaceAll('_', '-')}` } });
+    expect(problem.retryAfterSeconds).toBe(retryAfterSeconds);
+    // The stream's name and the adapter's wording stay in the log.
+    expect(problem.document.detail).not.toContain('organization-acme');
+    expect(problem.document.detail).not.toBe(error.message);
+  });
+
+  it('tells the size limit of a refused append', () => {
+    expect(toProblem(new AppendTooLargeError('organization-acme', undefined, 1_048_576)).document).toMatchObject({ limit: 1_048_576 });
   });
 
   it('keeps a ProblemError as thrown, its extensions unable to override the standard members', () => {

@@ -16,7 +16,7 @@ function issuesOf(error: z.ZodError, metadata: ArgumentMetadata): ValidationIssu
 /** Validates a body, parameter or query with a zod schema; anything refused is 400 VALIDATION_FAILED with `errors`. */
 @Injectable()
 export class ZodValidationPipe<Schema extends z.ZodType> implements PipeTransform<unknown, z.output<Schema>> {
-  constructor(private readonly schema: Schema) {}
+  constructor(readonly schema: Schema) {}
 
   transform(value: unknown, metadata: ArgumentMetadata): z.output<Schema> {
     const result = this.schema.safeParse(value);

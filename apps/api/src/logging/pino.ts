@@ -6,7 +6,7 @@ import { currentRequestContext } from '../http/request-context.js';
 export const PINO = Symbol('PINO');
 
 // Credentials never reach a log line, whatever object carries them (headers, bodies, errors, config).
-const SECRET_FIELDS = ['authorization', 'cookie', 'set-cookie', 'password', 'newPassword', 'token', 'secret', 'apiKey', 'key', 'sessionSecret', 'x-xsrf-token'];
+const SECRET_FIELDS = ['authorization', 'cookie', 'set-cookie', 'password', 'newPassword', 'token', 'secret', 'apiKey', 'key', 'sessionSecret', 'clientSecret', 'client_secret', 'code_verifier', 'x-xsrf-token'];
 export const REDACTED_PATHS = [
   ...SECRET_FIELDS.map((field) => `["${field}"]`),
   ...SECRET_FIELDS.map((field) => `*["${field}"]`),

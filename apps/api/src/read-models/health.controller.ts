@@ -2,7 +2,11 @@ import { Controller, Get, Inject, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { READ_MODELS, ReadModels, type ReadModelsHealth } from '#read-models';
 
-/** GET /health (API.md, Operations): 200 when ready, 503 otherwise, with the same report. */
+/**
+ * GET /health (API.md, Operations): 200 when ready, 503 otherwise, with the same report.
+ * /health/live and /health/ready are the orchestrator's probes: restart when live fails, send no
+ * traffic while ready fails.
+ */
 @Controller('health')
 export class HealthController {
   constructor(@Inject(READ_MODELS) private readonly readModels: ReadModels) {}
@@ -12,5 +16,20 @@ export class HealthController {
     const health = await this.readModels.health();
     response.status(health.ready ? 200 : 503).setHeader('Cache-Control', 'no-store');
     return health;
+  }
+
+  /** The process answers: nothing is asked of the store, so a slow store never gets a healthy process restarted. */
+  @Get('live')
+  live(@Res({ passthrough: true }) response: Response): { live: true } {
+    response.setHeader('Cache-Control', 'no-store');
+    return { live: true };
+  }
+
+  /** 503 until the store answers and every projection has caught up (the same rule as /health's `ready`), then 200. */
+  @Get('ready')
+  async ready(@Res({ passthrough: true }) response: Response): Promise<Pick<ReadModelsHealth, 'ready' | 'projections'>> {
+    const { ready, projections } = await this.readModels.health();
+    response.status(ready ? 200 : 503).setHeader('Cache-Control', 'no-store');
+    return { ready, projections };
   }
 }

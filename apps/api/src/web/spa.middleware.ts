@@ -19,7 +19,7 @@ const consoleRoute = /^\/app(\/|$)/;
 /** Console pages about an organization: a user who belongs to none is sent to the seed's 'account' message. */
 const organizationPages = /^\/app(\/orgs(\/.*)?)?\/?$/;
 /** Paths of the HTTP API: a browser asking for one gets the API's answer, not the SPA. */
-const apiPrefixes = ['/organizations', '/billing', '/health', '/session', '/sessions', '/account', '/invitations', '/auth', '/assets'];
+const apiPrefixes = ['/organizations', '/billing', '/health', '/session', '/sessions', '/account', '/invitations', '/auth', '/assets', '/audit', '/metrics', '/docs'];
 
 @Injectable()
 export class SpaMiddleware implements NestMiddleware {

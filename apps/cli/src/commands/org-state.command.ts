@@ -1,7 +1,7 @@
 import { QueryBus } from '@nestjs/cqrs';
 import type { Command } from 'commander';
 import { LIMITED_RESOURCES, type Limit } from '#domain';
-import { GetOrganizationStateQuery, jsonSafe, organizationIdSchema, type OrganizationStateAt, stateQuery } from '#api';
+import { GetOrganizationStateQuery, jsonSafe, organizationIdSchema, type OrganizationStateAt, ProblemError, stateQuery } from '#api';
 import { cliAction, parseInput } from '../cli-action.js';
 import type { GetCliContext } from '../cli-context.js';
 
@@ -10,11 +10,15 @@ const limitText = (limit: Limit): string => (limit === null ? 'unlimited' : Stri
 /** The state for people: what it had, what it may have, and who and what is in it. */
 function describe({ view, revision, recordedAt }: OrganizationStateAt): string {
   const addOns = Object.entries(view.addOns).map(([addOn, quantity]) => `${addOn} x${quantity}`);
-  const chorus = view.chorus ? `on (plan ${view.chorusDetails.plan ?? 'none'}${view.chorusDetails.parallelUse ? ', parallel use' : ''})` : 'off';
+  // The Chorus plan stays assigned while Chorus is off (its limits then give way to the Classic plan's).
+  const chorus = view.chorus ? `on${view.chorusDetails.parallelUse ? ', in parallel use' : ''}` : 'off';
+  const governing = view.governingPlan === null ? 'no plan yet' : `the ${view.governingPlan.line} plan ${view.governingPlan.plan}`;
   const lines = [
     `${view.name} (${view.id}) at revision ${revision}, recorded ${recordedAt}`,
     `  Classic plan:   ${view.plan ?? 'none'}`,
+    `  Chorus plan:    ${view.chorusDetails.plan ?? 'none'}`,
     `  Chorus:         ${chorus}`,
+    `  Limits from:    ${governing}`,
     `  Service level:  ${view.serviceLevel}`,
     `  Add-ons:        ${addOns.length === 0 ? 'none' : addOns.join(', ')}`,
     `  Limits${view.limits.override ? ' (override: hard limits ignored)' : ''}:`,
@@ -43,6 +47,9 @@ export function registerOrgStateCommand(program: Command, getContext: GetCliCont
     .action(
       cliAction(getContext, async (context, id: string, options: { asOfRevision?: string; asOf?: string }) => {
         const organizationId = parseInput(organizationIdSchema, id, 'id');
+        if (options.asOfRevision !== undefined && options.asOf !== undefined) {
+          throw new ProblemError(400, 'VALIDATION_FAILED', 'The request is not valid', 'give --as-of-revision or --as-of, not both');
+        }
         const point = parseInput(stateQuery, { asOfRevision: options.asOfRevision, asOf: options.asOf }, 'org:state');
         const state = await context.app.get(QueryBus).execute(new GetOrganizationStateQuery(organizationId, point));
         return {

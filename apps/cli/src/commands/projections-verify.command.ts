@@ -8,13 +8,26 @@ import { count, progressReporter } from './projections-progress.js';
 /** Differences printed per projection; the JSON output carries all of them. */
 const shownDifferences = 50;
 
+/** '3 organizations, 5 memberships': the rows of each table, in the table's own words. */
+const tableCounts = (verification: Verification, side: 'stored' | 'rebuilt'): string =>
+  verification.tables.map((table) => `${count(table[side])} ${table.rowsAre}`).join(', ');
+
 function report(verification: Verification): string {
-  const checkpoint = verification.checkpoint?.toString() ?? 'none';
-  const head = `${verification.projection}: ${count(verification.rows)} rows at checkpoint ${checkpoint}`;
-  if (verification.drift.length === 0) return `${head}: no drift`;
+  const checkpoint = verification.checkpoint === undefined ? 'before the first event' : `at position ${verification.checkpoint}`;
+  const stored = tableCounts(verification, 'stored');
+  if (verification.drift.length === 0) {
+    return `${verification.projection}: no drift: the stored read model (${checkpoint}) holds the same rows as a rebuild from the events: ${stored}`;
+  }
   const lines = verification.drift.flatMap((drift) => drift.differences.map((difference) => `  ${drift.table}[${drift.key}] ${difference}`));
   const more = lines.length > shownDifferences ? [`  ... and ${lines.length - shownDifferences} more`] : [];
-  return [`${head}: ${verification.drift.length} rows differ from a rebuild`, ...lines.slice(0, shownDifferences), ...more].join('\n');
+  const rows = verification.drift.length === 1 ? '1 row differs' : `${count(verification.drift.length)} rows differ`;
+  return [
+    `${verification.projection}: DRIFT: ${rows} between the stored read model (${checkpoint}) and a rebuild from the events`,
+    `  stored:  ${stored}`,
+    `  rebuilt: ${tableCounts(verification, 'rebuilt')}`,
+    ...lines.slice(0, shownDifferences),
+    ...more,
+  ].join('\n');
 }
 
 /** `chorus projections:verify [--json]`: rebuilds in memory, compares with the stored models, exit 1 on drift. */

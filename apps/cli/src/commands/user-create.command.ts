@@ -6,18 +6,23 @@ import type { Identity } from '#identity';
 import { AddMemberCommand, IDENTITY, jsonSafe, organizationIdSchema, ProblemError } from '#api';
 import { cliAction, parseInput } from '../cli-action.js';
 import type { GetCliContext } from '../cli-context.js';
+import { readNewPassword } from '../secret-input.js';
 
-type Options = { email: string; password: string; username?: string; org?: string; role?: string };
+type Options = { email: string; password?: string; username?: string; org?: string; role?: string };
 
 const membershipInput = z.strictObject({ organizationId: organizationIdSchema, role: z.enum(MEMBER_ROLES) });
 
-/** `chorus user:create --email E --password P [--username U] [--org ID --role R]`: a user who can sign in. */
+/**
+ * `chorus user:create --email E [--password P] [--username U] [--org ID --role R]`: a user who can sign in.
+ * Without --password (which shell history and `ps` keep) the password is typed at a prompt that does not
+ * echo it, twice, or read from the first line of standard input when that is not a terminal.
+ */
 export function registerUserCreateCommand(program: Command, getContext: GetCliContext): void {
   program
     .command('user:create')
     .description('create a user who can sign in, optionally as a member of an organization')
     .requiredOption('--email <email>', 'the e-mail address they sign in with (case-insensitive)')
-    .requiredOption('--password <password>', 'at least 8 characters, not a common password')
+    .option('--password <password>', 'at least 8 characters, not a common password; better left out: typed at a prompt (no echo), or the first line of standard input')
     .option('--username <username>', 'a username they may sign in with instead')
     .option('--org <id>', 'an organization to add them to')
     .option('--role <role>', 'their role there: owner, admin, member or auditor (with --org)')
@@ -32,7 +37,8 @@ export function registerUserCreateCommand(program: Command, getContext: GetCliCo
         const commandContext = context.commandContext('user:create');
 
         const identity = context.app.get<Identity>(IDENTITY);
-        const newUser = { email: options.email, password: options.password, ...(options.username === undefined ? {} : { username: options.username }) };
+        const password = options.password ?? (await readNewPassword(options.email));
+        const newUser = { email: options.email, password, ...(options.username === undefined ? {} : { username: options.username }) };
         const register = () => identity.registration.register(newUser, commandContext);
         if (membership === undefined) {
           const { userId, email } = await register();

@@ -27,11 +27,17 @@ function rolesConcerned(command: OrganizationCommand, state: ExistingOrganizatio
   }
 }
 
+/** Who signs the organization's people in is the owners' to decide (issue 19), like who owns it. */
+const OWNERS_ONLY: readonly OrganizationCommand['type'][] = ['ConfigureSso', 'DisableSso'];
+
 export function authorize(command: OrganizationCommand, state: ExistingOrganization, requester: Requester): void {
   if (requester.kind === 'operator') return;
   const role: MemberRole | undefined = state.members.find((member) => member.userId === requester.userId)?.role;
   if (role === undefined || !MANAGING_ROLES.includes(role)) {
     throw new DomainError('FORBIDDEN', 'Only owners and admins change the organization.', { requires: 'owner-or-admin' });
+  }
+  if (role !== 'owner' && OWNERS_ONLY.includes(command.type)) {
+    throw new DomainError('FORBIDDEN', 'Only an owner can configure single sign-on.', { requires: 'owner' });
   }
   if (role !== 'owner' && rolesConcerned(command, state).includes('owner')) {
     throw new DomainError('FORBIDDEN', 'Only an owner can add, remove, promote or demote an owner.', { requires: 'owner' });

@@ -24,6 +24,15 @@ export type AddQualityAssuranceDomain = { type: 'AddQualityAssuranceDomain'; dat
 export type RemoveQualityAssuranceDomain = { type: 'RemoveQualityAssuranceDomain'; data: { domain: string } };
 export type AddWebAnalyticsDomain = { type: 'AddWebAnalyticsDomain'; data: { domain: string } };
 export type RemoveWebAnalyticsDomain = { type: 'RemoveWebAnalyticsDomain'; data: { domain: string } };
+/**
+ * clientSecret: sealed (see SsoConfigured), absent to keep the one configured. domains as typed; the
+ * domain normalizes them. enforce absent: false.
+ */
+export type ConfigureSso = {
+  type: 'ConfigureSso';
+  data: { issuer: string; clientId: string; clientSecret?: string; domains: string[]; enforce?: boolean };
+};
+export type DisableSso = { type: 'DisableSso'; data: Record<string, never> };
 
 export type OrganizationCommand =
   | CreateOrganization
@@ -41,6 +50,8 @@ export type OrganizationCommand =
   | AddQualityAssuranceDomain
   | RemoveQualityAssuranceDomain
   | AddWebAnalyticsDomain
-  | RemoveWebAnalyticsDomain;
+  | RemoveWebAnalyticsDomain
+  | ConfigureSso
+  | DisableSso;
 
 export type OrganizationCommandType = OrganizationCommand['type'];

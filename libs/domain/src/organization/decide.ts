@@ -14,7 +14,9 @@ import { cancelAddOn } from './decisions/cancel-add-on.js';
 import { changeMemberRole } from './decisions/change-member-role.js';
 import { configureLimits } from './decisions/configure-limits.js';
 import { createOrganization } from './decisions/create-organization.js';
+import { configureSso } from './decisions/configure-sso.js';
 import { disableChorus } from './decisions/disable-chorus.js';
+import { disableSso } from './decisions/disable-sso.js';
 import { enableChorus } from './decisions/enable-chorus.js';
 import { purchaseAddOn } from './decisions/purchase-add-on.js';
 import { removeMember } from './decisions/remove-member.js';
@@ -68,6 +70,10 @@ export function decide(command: OrganizationCommand, state: OrganizationState, c
       return addWebAnalyticsDomain(command, existing(state), context);
     case 'RemoveWebAnalyticsDomain':
       return removeWebAnalyticsDomain(command, existing(state));
+    case 'ConfigureSso':
+      return configureSso(command, existing(state), context);
+    case 'DisableSso':
+      return disableSso(existing(state));
     default: {
       const _exhaustive: never = command;
       throw new DomainError('VALIDATION_FAILED', 'Unknown command type.', { field: 'type', reason: 'not_allowed' });

@@ -39,6 +39,15 @@ export type QualityAssuranceDomainAdded = { type: 'QualityAssuranceDomainAdded';
 export type QualityAssuranceDomainRemoved = { type: 'QualityAssuranceDomainRemoved'; data: { domain: string } };
 export type WebAnalyticsDomainAdded = { type: 'WebAnalyticsDomainAdded'; data: { domain: string } };
 export type WebAnalyticsDomainRemoved = { type: 'WebAnalyticsDomainRemoved'; data: { domain: string } };
+/**
+ * Enterprise single sign-on set (or changed, in full). clientSecret is sealed (`v1.<keyId>.<iv>.<ciphertext>`,
+ * AES-256-GCM under SSO_SECRET_KEYS), never clear; domains in ASCII form.
+ */
+export type SsoConfigured = {
+  type: 'SsoConfigured';
+  data: { issuer: string; clientId: string; clientSecret: string; domains: string[]; enforce: boolean };
+};
+export type SsoDisabled = { type: 'SsoDisabled'; data: Record<string, never> };
 
 export type OrganizationEvent =
   | OrganizationCreated
@@ -56,7 +65,9 @@ export type OrganizationEvent =
   | QualityAssuranceDomainAdded
   | QualityAssuranceDomainRemoved
   | WebAnalyticsDomainAdded
-  | WebAnalyticsDomainRemoved;
+  | WebAnalyticsDomainRemoved
+  | SsoConfigured
+  | SsoDisabled;
 
 export type OrganizationEventType = OrganizationEvent['type'];
 
@@ -77,6 +88,8 @@ const everyEventType: Record<OrganizationEventType, true> = {
   QualityAssuranceDomainRemoved: true,
   WebAnalyticsDomainAdded: true,
   WebAnalyticsDomainRemoved: true,
+  SsoConfigured: true,
+  SsoDisabled: true,
 };
 /** Every type evolve folds (the compiler checks the list is whole), for readers that must refuse any other. */
 export const ORGANIZATION_EVENT_TYPES = Object.keys(everyEventType) as readonly OrganizationEventType[];

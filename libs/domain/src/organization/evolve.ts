@@ -21,6 +21,7 @@ const created = (id: string, name: string): ExistingOrganization => ({
   sites: [],
   qualityAssuranceDomains: [],
   webAnalyticsDomains: [],
+  sso: null,
 });
 
 const withDomain = (domains: readonly string[], domain: string): readonly string[] =>
@@ -88,6 +89,12 @@ export function evolve(state: OrganizationState, event: OrganizationEvent): Orga
       return { ...state, webAnalyticsDomains: withDomain(state.webAnalyticsDomains, event.data.domain) };
     case 'WebAnalyticsDomainRemoved':
       return { ...state, webAnalyticsDomains: state.webAnalyticsDomains.filter((d) => d !== event.data.domain) };
+    case 'SsoConfigured': {
+      const { issuer, clientId, clientSecret, domains, enforce } = event.data;
+      return { ...state, sso: { issuer, clientId, clientSecret, domains: [...new Set(domains)], enforce } };
+    }
+    case 'SsoDisabled':
+      return { ...state, sso: null };
     default:
       // OrganizationCreated again, or a type this version does not know (an older reader of a newer stream).
       return state;

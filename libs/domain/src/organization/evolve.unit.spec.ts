@@ -45,6 +45,7 @@ describe('evolve', () => {
       sites: [],
       qualityAssuranceDomains: [],
       webAnalyticsDomains: [],
+      sso: null,
     });
   });
 

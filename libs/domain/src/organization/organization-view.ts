@@ -1,4 +1,5 @@
 // The read-side shape of an organization (view.ts), computed from its state and the catalogue.
+import { hasSsoPlan } from '../sso/sso-rules.js';
 import { effectiveChorusFeatures } from '../features/chorus-features.js';
 import { toUnicodeHostname } from '../hostnames/parse-hostname.js';
 import { governingPlan } from '../limits/governing-plan.js';
@@ -67,5 +68,13 @@ export function organizationView(state: ExistingOrganization, catalogue: PlanCat
     })),
     qualityAssurance: { domains: state.qualityAssuranceDomains.map(toUnicodeHostname) },
     webAnalytics: { domains: state.webAnalyticsDomains.map(toUnicodeHostname) },
+    sso: {
+      available: hasSsoPlan(state, catalogue),
+      // Never the client secret, not even sealed: only that one is set.
+      settings:
+        state.sso === null
+          ? null
+          : { issuer: state.sso.issuer, clientId: state.sso.clientId, domains: state.sso.domains.map(toUnicodeHostname), enforce: state.sso.enforce },
+    },
   };
 }

@@ -82,6 +82,7 @@ describe('organizationView', () => {
       ],
       qualityAssurance: { domains: ['münchen.de'] },
       webAnalytics: { domains: [] },
+      sso: { available: false, settings: null },
     });
   });
 
@@ -248,5 +249,21 @@ describe('organizationView, over random histories', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('organizationView: single sign-on', () => {
+  it('shows whether the plan includes SSO and its settings in Unicode form, never the client secret', () => {
+    const secret = 'v1.k1.AAAAAAAAAAAAAAAA.BBBBBBBBBBBBBBBBBBBBBBBB';
+    const state = foldOrganization([
+      organizationCreated(),
+      chorusPlanAssigned('enterprise'),
+      chorusEnabled(),
+      { type: 'SsoConfigured', data: { issuer: 'https://idp.example', clientId: 'chorus', clientSecret: secret, domains: ['xn--bcher-kva.example'], enforce: true } },
+    ]);
+    if (!state.exists) throw new Error('expected an organization');
+    const view = organizationView(state, testCatalogue);
+    expect(view.sso).toEqual({ available: true, settings: { issuer: 'https://idp.example', clientId: 'chorus', domains: ['bücher.example'], enforce: true } });
+    expect(JSON.stringify(view)).not.toContain(secret);
   });
 });

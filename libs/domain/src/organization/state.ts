@@ -7,6 +7,15 @@ export type Member = { readonly userId: string; readonly email: string; readonly
 /** hostname in ASCII (punycode) form. */
 export type Site = { readonly siteId: string; readonly name: string; readonly hostname: string };
 
+/** clientSecret sealed; domains in ASCII form. */
+export type SsoSettings = {
+  readonly issuer: string;
+  readonly clientId: string;
+  readonly clientSecret: string;
+  readonly domains: readonly string[];
+  readonly enforce: boolean;
+};
+
 export type NoOrganization = { readonly exists: false };
 
 export type ExistingOrganization = {
@@ -31,6 +40,8 @@ export type ExistingOrganization = {
   readonly qualityAssuranceDomains: readonly string[];
   /** ASCII (punycode) form. */
   readonly webAnalyticsDomains: readonly string[];
+  /** Enterprise single sign-on, or null when not configured. */
+  readonly sso: SsoSettings | null;
 };
 
 export type OrganizationState = NoOrganization | ExistingOrganization;

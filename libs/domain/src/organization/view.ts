@@ -50,4 +50,10 @@ export type OrganizationView = {
   }[];
   qualityAssurance: { domains: string[] };
   webAnalytics: { domains: string[] };
+  /** Enterprise single sign-on: whether the plan includes it, and its settings (never the client secret). */
+  sso: {
+    available: boolean;
+    /** domains in Unicode form. */
+    settings: { issuer: string; clientId: string; domains: string[]; enforce: boolean } | null;
+  };
 };

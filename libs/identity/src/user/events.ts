@@ -3,7 +3,7 @@
 // with the injected clock, while the store's recordedAt is its own wall clock.
 
 /** invitation: the session an accepted invitation opens, right after the person chose their password. */
-export type SignInMethod = 'password' | 'google' | 'invitation';
+export type SignInMethod = 'password' | 'google' | 'invitation' | 'sso';
 
 export type UserRegistered = {
   type: 'UserRegistered';

@@ -1,7 +1,7 @@
 // Questions about users for the rest of the API: whose address is this, and who is this user.
 import { randomUUID } from 'node:crypto';
 import type { CommandContext } from '#event-store';
-import { isValidEmail, normalizeEmail } from './identifiers.js';
+import { isValidEmail, normalizeEmail, normalizeUsername } from './identifiers.js';
 import type { UserClaims } from './user-claims.js';
 import type { Users } from './users.js';
 
@@ -16,6 +16,12 @@ export class UserDirectory {
   /** The registered user with this address, if any (any case); records nothing. */
   async findUserIdByEmail(email: string): Promise<string | undefined> {
     return (await this.claims.findUser('email', normalizeEmail(email)))?.userId;
+  }
+
+  /** The registered user with this username, if any; records nothing. */
+  async findUserIdByUsername(username: string): Promise<string | undefined> {
+    const normalized = normalizeUsername(username);
+    return normalized === '' ? undefined : (await this.claims.findUser('username', normalized))?.userId;
   }
 
   /**

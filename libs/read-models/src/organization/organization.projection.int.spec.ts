@@ -5,7 +5,7 @@ import { createIndexes, createTables, liveTableNames, type ProjectionWriter } fr
 import { openReadModelDatabase, type ReadModelDatabase } from '../read-model-database.js';
 import { recordOrganizationEvents } from '../testing/recorded-events.js';
 import { organizationProjection, UnprojectableEvent } from './organization.projection.js';
-import { OrganizationQueries } from './organization.queries.js';
+import { OrganizationQueries, sameOrganizationName } from './organization.queries.js';
 
 const catalogue = createPlanCatalogue();
 const projection = organizationProjection();
@@ -183,6 +183,32 @@ describe('organization projection', () => {
       memberships: other.prepare('SELECT * FROM memberships ORDER BY organization_id, user_id').all(),
     });
     other.close();
+  });
+
+  it('lists every organization by name, with its plans (the Chorus plan while Chorus is off too), members and sites', () => {
+    commit(recorded);
+    commit(recordOrganizationEvents('globex', [{ type: 'OrganizationCreated', data: { id: 'globex', name: 'Globex' } }], { fromPosition: 500n }));
+    commit(recordOrganizationEvents('ab', [{ type: 'OrganizationCreated', data: { id: 'ab', name: 'ACME  corp' } }], { fromPosition: 600n }));
+    const queries = new OrganizationQueries(db, catalogue);
+
+    expect(queries.list()).toEqual([
+      { id: 'acme', name: 'Acme', plans: { classic: 'professional', chorus: 'teams' }, chorus: false, members: 2, sites: 1, revision: BigInt(history.length - 1) },
+      { id: 'ab', name: 'ACME  corp', plans: { classic: null, chorus: null }, chorus: false, members: 0, sites: 0, revision: 0n },
+      { id: 'globex', name: 'Globex', plans: { classic: null, chorus: null }, chorus: false, members: 0, sites: 0, revision: 0n },
+    ]);
+    expect(queries.named(' acme ')).toEqual([{ id: 'acme', name: 'Acme' }]);
+    expect(queries.named('Acme Corp')).toEqual([{ id: 'ab', name: 'ACME  corp' }]);
+    expect(queries.named('Initech')).toEqual([]);
+  });
+
+  it.each([
+    ['Acme', 'acme', true],
+    ['Acme  Corp', ' acme corp', true],
+    ['Ｃｈｏｒｕｓ', 'chorus', true],
+    ['Acme', 'Acme Corp', false],
+    ['Müller', 'Muller', false],
+  ])('takes %j and %j for the same name: %s', (a, b, same) => {
+    expect(sameOrganizationName(a, b)).toBe(same);
   });
 
   it('refuses, instead of skipping, an event type it does not know', () => {

@@ -14,6 +14,7 @@ import type { RecordedEvent } from '#event-store';
 import { physicalName, type Projection, type ProjectionWriter, type TableNames } from '../projection.js';
 import type { ReadModelDatabase } from '../read-model-database.js';
 import { membershipsTable, organizationsTable } from './organization.tables.js';
+import { storedOrganizationState } from './stored-organization-state.js';
 
 export const organizationProjectionName = 'organizations';
 
@@ -153,7 +154,7 @@ class OrganizationWriter implements ProjectionWriter {
         ? { id, state: initialOrganizationState, revision: -1, position: -1n, stored: false, membersChanged: false, dirty: false }
         : {
             id,
-            state: JSON.parse(row.state) as OrganizationState,
+            state: storedOrganizationState(row.state),
             revision: Number(row.revision),
             position: row.position,
             stored: true,

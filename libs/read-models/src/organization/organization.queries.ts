@@ -9,12 +9,12 @@ import {
   type ExistingOrganization,
   type Member,
   type MemberRole,
-  type OrganizationState,
   type OrganizationView,
   type PlanCatalogue,
 } from '#domain';
 import type { ReadModelDatabase } from '../read-model-database.js';
 import { membershipsTable, organizationsTable } from './organization.tables.js';
+import { storedOrganizationState } from './stored-organization-state.js';
 
 export type OrganizationReadModel = {
   view: OrganizationView;
@@ -28,9 +28,33 @@ export type NotificationRecipients = { recipients: Member[]; position: bigint };
 
 export type Membership = { organizationId: string; name: string; role: MemberRole };
 
+/** One line of a list of organizations (chorus org:list): who they are and what they have, without the full view. */
+export type OrganizationSummary = {
+  id: string;
+  name: string;
+  /** The Classic line plan, the Chorus line plan (assigned, whether or not Chorus is enabled). */
+  plans: ExistingOrganization['plans'];
+  chorus: boolean;
+  members: number;
+  sites: number;
+  revision: bigint;
+};
+
+/**
+ * Two names people would take for the same organization: the same letters whatever their case, Unicode
+ * form or spacing ('Acme  Corp' and 'acme corp').
+ */
+export function sameOrganizationName(a: string, b: string): boolean {
+  return comparableName(a) === comparableName(b);
+}
+
+const comparableName = (name: string): string => name.normalize('NFKC').trim().replace(/\s+/gu, ' ').toLocaleLowerCase('en-US');
+
 export class OrganizationQueries {
   private readonly selectState;
   private readonly selectMemberships;
+  private readonly selectAll;
+  private readonly selectNames;
 
   constructor(
     db: ReadModelDatabase,
@@ -46,6 +70,29 @@ export class OrganizationQueries {
        FROM memberships m JOIN organizations o ON o.id = m.organization_id
        WHERE m.user_id = ? ORDER BY o.name, o.id`,
     );
+    this.selectAll = db.prepare<[], { state: string; revision: bigint }>('SELECT state, revision FROM organizations ORDER BY name COLLATE NOCASE, id').safeIntegers(true);
+    this.selectNames = db.prepare<[], { id: string; name: string }>('SELECT id, name FROM organizations ORDER BY name COLLATE NOCASE, id');
+  }
+
+  /** Every organization, by name (ASCII letters in any case together). */
+  list(): OrganizationSummary[] {
+    return this.selectAll.all().map((row) => {
+      const state = JSON.parse(row.state) as ExistingOrganization;
+      return {
+        id: state.id,
+        name: state.name,
+        plans: state.plans,
+        chorus: state.chorus.enabled,
+        members: state.members.length,
+        sites: state.sites.length,
+        revision: row.revision,
+      };
+    });
+  }
+
+  /** The organizations whose name is the same as `name` to a person's eye (sameOrganizationName). */
+  named(name: string): { id: string; name: string }[] {
+    return this.selectNames.all().filter((row) => sameOrganizationName(row.name, name));
   }
 
   /** undefined: no such organization (yet). */
@@ -53,7 +100,7 @@ export class OrganizationQueries {
     const row = this.selectState.get(id);
     if (row === undefined) return undefined;
     // Only existing organizations are stored (the projection refuses any other fold).
-    const state = JSON.parse(row.state) as ExistingOrganization;
+    const state = storedOrganizationState(row.state) as ExistingOrganization;
     return { view: organizationView(state, this.catalogue), position: row.position, revision: row.revision };
   }
 
@@ -61,7 +108,7 @@ export class OrganizationQueries {
   getNotificationRecipients(id: string): NotificationRecipients | undefined {
     const row = this.selectState.get(id);
     if (row === undefined) return undefined;
-    return { recipients: notificationRecipients(JSON.parse(row.state) as OrganizationState), position: row.position };
+    return { recipients: notificationRecipients(storedOrganizationState(row.state)), position: row.position };
   }
 
   organizationsOfUser(userId: string): Membership[] {

@@ -7,6 +7,7 @@ import type { ProjectionTable } from '../projection.js';
  */
 export const organizationsTable: ProjectionTable = {
   name: 'organizations',
+  rowsAre: 'organizations',
   key: ['id'],
   create: (table) => `CREATE TABLE IF NOT EXISTS ${table} (
     id TEXT PRIMARY KEY,
@@ -21,6 +22,7 @@ export const organizationsTable: ProjectionTable = {
 /** Who belongs where (sign-in's organization list, the Google 'account' check). */
 export const membershipsTable: ProjectionTable = {
   name: 'memberships',
+  rowsAre: 'memberships',
   key: ['organization_id', 'user_id'],
   create: (table) => `CREATE TABLE IF NOT EXISTS ${table} (
     organization_id TEXT NOT NULL,

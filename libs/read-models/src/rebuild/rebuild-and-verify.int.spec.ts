@@ -53,6 +53,32 @@ describe('rebuild and verify', () => {
     expect((await cli.verify()).map((verification) => verification.drift)).toEqual([[], [], []]);
   });
 
+  it('counts the rows of each table it compared, in the stored model and in the rebuild, saying what they are', async () => {
+    const cli = fixture.readModels('off');
+    await cli.rebuild();
+    const { organizations, memberships, correlations } = storedModel() as Record<string, unknown[]>;
+    tamper(`INSERT INTO memberships (organization_id, user_id, role) VALUES ('org-5', 'intruder', 'owner')`);
+
+    const verifications = await cli.verify();
+
+    expect(verifications.map(({ projection, tables }) => ({ projection, tables }))).toEqual([
+      {
+        projection: 'organizations',
+        tables: [
+          { table: 'organizations', rowsAre: 'organizations', stored: organizations?.length, rebuilt: organizations?.length },
+          { table: 'memberships', rowsAre: 'memberships', stored: (memberships?.length ?? 0) + 1, rebuilt: memberships?.length },
+        ],
+      },
+      {
+        projection: 'correlations',
+        tables: [{ table: 'event_correlations', rowsAre: 'events indexed by correlation id', stored: correlations?.length, rebuilt: correlations?.length }],
+      },
+      { projection: 'sign-ins', tables: [{ table: 'first_sign_ins', rowsAre: 'users who have signed in', stored: 0, rebuilt: 0 }] },
+    ]);
+    expect(organizations).toHaveLength(20);
+    expect(correlations).toHaveLength(80);
+  });
+
   it('finds drift row by row and names the differing fields', async () => {
     const cli = fixture.readModels('off');
     await cli.rebuild();

@@ -9,11 +9,15 @@ import { replay, type ReplayProgress, type ReplayTarget } from './replay.js';
 
 export type Drift = { table: string; key: string; differences: string[] };
 
+/** One table of a model: how many rows the stored model holds, and how many the rebuild made. */
+export type TableCount = { table: string; rowsAre: string; stored: number; rebuilt: number };
+
 export type Verification = {
   projection: string;
   /** The stored model's checkpoint: the rebuild stops there. */
   checkpoint: bigint | undefined;
-  rows: number;
+  tables: TableCount[];
+  /** One entry per row that differs (stored only, rebuilt only, or different). */
   drift: Drift[];
 };
 
@@ -60,41 +64,44 @@ export async function verifyReadModels(options: VerifyOptions): Promise<Verifica
 }
 
 function compareProjection(projection: Projection, checkpoint: bigint | undefined, stored: ReadModelDatabase, rebuilt: ReadModelDatabase): Verification {
-  let rows = 0;
+  const tables: TableCount[] = [];
   const drift: Drift[] = [];
   for (const table of projection.tables) {
     const compared = compareTable(table, stored, rebuilt);
-    rows += compared.rows;
+    tables.push({ table: table.name, rowsAre: table.rowsAre, stored: compared.stored, rebuilt: compared.rebuilt });
     drift.push(...compared.drift);
   }
-  return { projection: projection.name, checkpoint, rows, drift };
+  return { projection: projection.name, checkpoint, tables, drift };
 }
 
-function compareTable(table: ProjectionTable, stored: ReadModelDatabase, rebuilt: ReadModelDatabase): { rows: number; drift: Drift[] } {
+function compareTable(table: ProjectionTable, stored: ReadModelDatabase, rebuilt: ReadModelDatabase): { stored: number; rebuilt: number; drift: Drift[] } {
   const select = `SELECT * FROM ${table.name} ORDER BY ${table.key.join(', ')}`;
   const storedRows = stored.prepare<[], Row>(select).safeIntegers(true).iterate();
   const rebuiltRows = rebuilt.prepare<[], Row>(select).safeIntegers(true).iterate();
   const drift: Drift[] = [];
-  let rows = 0;
+  const counted = { stored: 0, rebuilt: 0 };
   let left = storedRows.next();
   let right = rebuiltRows.next();
   while (!left.done || !right.done) {
-    rows += 1;
     const order = left.done ? 1 : right.done ? -1 : compareKeys(left.value, right.value, table.key);
     if (order < 0 && !left.done) {
       drift.push({ table: table.name, key: keyOf(left.value, table.key), differences: ['in the stored model only (a rebuild has no such row)'] });
+      counted.stored += 1;
       left = storedRows.next();
     } else if (order > 0 && !right.done) {
       drift.push({ table: table.name, key: keyOf(right.value, table.key), differences: ['missing from the stored model'] });
+      counted.rebuilt += 1;
       right = rebuiltRows.next();
     } else if (!left.done && !right.done) {
       const differences = rowDifferences(left.value, right.value);
       if (differences.length > 0) drift.push({ table: table.name, key: keyOf(left.value, table.key), differences });
+      counted.stored += 1;
+      counted.rebuilt += 1;
       left = storedRows.next();
       right = rebuiltRows.next();
     }
   }
-  return { rows, drift };
+  return { ...counted, drift };
 }
 
 function rowDifferences(stored: Row, rebuilt: Row): string[] {

@@ -19,6 +19,7 @@ import { OrganizationPages } from './routes/organization-pages';
 import { OrganizationPicker } from './routes/organization-picker';
 import { OverviewRoute } from './routes/overview';
 import { SitesRoute } from './routes/sites';
+import { SsoRoute } from './routes/sso';
 
 export default function ConsoleApp() {
   const dispatch = useAppDispatch();
@@ -49,6 +50,7 @@ export default function ConsoleApp() {
         <Route path="members" element={<MembersRoute />} />
         <Route path="sites" element={<SitesRoute />} />
         <Route path="domains" element={<DomainsRoute />} />
+        <Route path="sso" element={<SsoRoute />} />
         <Route path="history" element={<HistoryRoute />} />
       </Route>
       <Route path={paths.console.account.path} element={<AccountRoute session={data} current={lastSeen} />} />

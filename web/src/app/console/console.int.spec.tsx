@@ -55,22 +55,22 @@ describe('/app', () => {
 
 describe('the navigation', () => {
   it.each([
-    ['owner', true],
-    ['admin', true],
-    ['auditor', true],
-    ['member', false],
-  ] as const)('for an %s: Overview, Members, Sites, Domains, and History only where the role may read it (%s)', async (role, history) => {
+    ['owner', true, true],
+    ['admin', false, true],
+    ['auditor', false, true],
+    ['member', false, false],
+  ] as const)('for an %s: Overview, Members, Sites, Domains, SSO for owners (%s), and History only where the role may read it (%s)', async (role, sso, history) => {
     renderConsole('/app/orgs/acme', adaSession([{ id: 'acme', name: 'Acme', role }]));
     const navigation = await screen.findByRole('navigation', { name: 'Acme' });
     const names = within(navigation).getAllByRole('link').map((link) => link.textContent);
-    expect(names).toEqual(['Overview', 'Members', 'Sites', 'Domains', ...(history ? ['History'] : [])]);
+    expect(names).toEqual(['Overview', 'Members', 'Sites', 'Domains', ...(sso ? ['SSO'] : []), ...(history ? ['History'] : [])]);
     expect(within(navigation).getByRole('link', { name: 'Overview' })).toHaveAttribute('aria-current', 'page');
   });
 
   it('moves between pages without a page load, each with its title', async () => {
     const view = renderConsole('/app/orgs/acme');
     await heading();
-    for (const page of ['Members', 'Sites', 'Domains', 'History', 'Overview'] as const) {
+    for (const page of ['Members', 'Sites', 'Domains', 'SSO', 'History', 'Overview'] as const) {
       await view.user.click(screen.getByRole('link', { name: page }));
       expect(await screen.findByRole('heading', { level: 1, name: page })).toBeInTheDocument();
       await waitFor(() => expect(document.title).toBe(`${page} · Acme · Chorus`));

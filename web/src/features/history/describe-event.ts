@@ -44,6 +44,13 @@ export function describeEvent(event: HistoryEvent, emails: ReadonlyMap<string, s
       return `Web analytics domain added: ${text(data.domain)}`;
     case 'WebAnalyticsDomainRemoved':
       return `Web analytics domain removed: ${text(data.domain)}`;
+    case 'SsoConfigured': {
+      const domains = Array.isArray(data.domains) ? data.domains.map(text).join(', ') : '';
+      // Never the client secret, not even sealed.
+      return `Single sign-on configured: ${text(data.issuer)} for ${domains}${data.enforce === true ? ', required' : ''}`;
+    }
+    case 'SsoDisabled':
+      return 'Single sign-on turned off';
     default:
       return event.type;
   }
@@ -54,6 +61,8 @@ export function describeActor(actor: string | undefined, members: readonly Membe
   if (actor === 'billing') return 'Billing';
   if (actor === 'cli') return 'Command line';
   if (actor === 'system') return 'System';
+  // Issue 19: a member added just in time by the organization's single sign-on.
+  if (actor.startsWith('sso:')) return 'Single sign-on';
   if (actor.startsWith('api-key:')) return `API key ${actor.slice('api-key:'.length)}`;
   if (actor.startsWith('user:')) {
     const userId = actor.slice('user:'.length);

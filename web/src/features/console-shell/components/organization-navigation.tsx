@@ -1,9 +1,9 @@
 import { NavLink } from 'react-router';
 import type { Membership } from '../../../api/contract';
-import { canReadHistory } from '../../../api/roles';
+import { canConfigureSso, canReadHistory } from '../../../api/roles';
 import { paths } from '../../../config/paths';
 
-/** "Overview", "Members", "Sites", "Domains", and "History" for the roles that may read it. */
+/** "Overview", "Members", "Sites", "Domains", "SSO" for owners, and "History" for the roles that may read it. */
 export function OrganizationNavigation({ organization }: { organization: Membership }) {
   const { id, role } = organization;
   const links = [
@@ -11,6 +11,7 @@ export function OrganizationNavigation({ organization }: { organization: Members
     { name: 'Members', href: paths.console.members.getHref(id) },
     { name: 'Sites', href: paths.console.sites.getHref(id) },
     { name: 'Domains', href: paths.console.domains.getHref(id) },
+    ...(canConfigureSso(role) ? [{ name: 'SSO', href: paths.console.sso.getHref(id) }] : []),
     ...(canReadHistory(role) ? [{ name: 'History', href: paths.console.history.getHref(id) }] : []),
   ];
   return (

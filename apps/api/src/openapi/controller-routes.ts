@@ -1,0 +1,100 @@
+// Every route of the Nest controllers, read from the metadata Nest itself routes by: method, path,
+// the zod schemas of the pipes on its body, query and path parameters, its status and its access rule.
+import { RequestMethod, type Type } from '@nestjs/common';
+import { HTTP_CODE_METADATA, METHOD_METADATA, PATH_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants.js';
+import type { ModulesContainer } from '@nestjs/core';
+import type { z } from 'zod';
+import { RequireAccess, type AccessRule } from '../access/require-access.decorator.js';
+import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
+
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+export type ControllerRoute = {
+  method: HttpMethod;
+  /** Express's pattern, as the router matches it: `/organizations/:id/plan`. */
+  path: string;
+  /** `SitesController.add`: what Express names the route's handler too. */
+  handler: string;
+  controller: Type;
+  body?: z.ZodType;
+  query?: z.ZodType;
+  /** Path parameters in order, with their schema when a pipe validates them. */
+  parameters: { name: string; schema?: z.ZodType }[];
+  /** The status of a success (@HttpCode, else Nest's: 201 for POST, 200 otherwise). */
+  status: number;
+  access?: AccessRule;
+};
+
+const httpMethods: Partial<Record<RequestMethod, HttpMethod>> = {
+  [RequestMethod.GET]: 'get',
+  [RequestMethod.POST]: 'post',
+  [RequestMethod.PUT]: 'put',
+  [RequestMethod.PATCH]: 'patch',
+  [RequestMethod.DELETE]: 'delete',
+};
+
+// Nest's RouteParamtypes (@nestjs/common/enums/route-paramtypes.enum).
+const BODY = 3;
+const QUERY = 4;
+const PARAM = 5;
+
+type RouteArgument = { index: number; data?: unknown; pipes?: unknown[] };
+
+function paths(value: unknown): string[] {
+  if (Array.isArray(value)) return value.map(String);
+  return [typeof value === 'string' ? value : ''];
+}
+
+function joinPath(...segments: string[]): string {
+  const joined = segments
+    .flatMap((segment) => segment.split('/'))
+    .filter((segment) => segment !== '')
+    .join('/');
+  return `/${joined}`;
+}
+
+function schemaOf(argument: RouteArgument): z.ZodType | undefined {
+  return argument.pipes?.find((pipe): pipe is ZodValidationPipe<z.ZodType> => pipe instanceof ZodValidationPipe)?.schema;
+}
+
+function controllersOf(modules: ModulesContainer): Type[] {
+  const controllers = new Set<Type>();
+  for (const module of modules.values()) {
+    for (const wrapper of module.controllers.values()) if (wrapper.metatype !== null) controllers.add(wrapper.metatype as Type);
+  }
+  return [...controllers];
+}
+
+/** `modules`: Nest's ModulesContainer (injectable, or `app.get(ModulesContainer)`). */
+export function controllerRoutes(modules: ModulesContainer): ControllerRoute[] {
+  const routes: ControllerRoute[] = [];
+  for (const controller of controllersOf(modules)) {
+    const prototype = controller.prototype as Record<string, unknown>;
+    const controllerAccess = Reflect.getMetadata(RequireAccess.KEY, controller) as AccessRule | undefined;
+    for (const name of Object.getOwnPropertyNames(prototype)) {
+      const handler = prototype[name];
+      if (name === 'constructor' || typeof handler !== 'function') continue;
+      const requestMethod = Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod | undefined;
+      const methodPaths = Reflect.getMetadata(PATH_METADATA, handler) as unknown;
+      if (requestMethod === undefined || methodPaths === undefined) continue;
+      const method = httpMethods[requestMethod];
+      if (method === undefined) throw new Error(`${controller.name}.${name}: method ${RequestMethod[requestMethod]} is not described by the OpenAPI generator`);
+      // Keyed `${paramtype}:${index}` by Nest's parameter decorators.
+      const args = Object.entries((Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, name) ?? {}) as Record<string, RouteArgument>);
+      const argumentsOf = (type: number) => args.filter(([key]) => key.startsWith(`${type}:`)).map(([, argument]) => argument);
+      const body = argumentsOf(BODY).map(schemaOf).find((schema) => schema !== undefined);
+      const query = argumentsOf(QUERY).filter((argument) => argument.data === undefined).map(schemaOf).find((schema) => schema !== undefined);
+      const parameterSchemas = new Map(argumentsOf(PARAM).map((argument) => [String(argument.data), schemaOf(argument)]));
+      const status = (Reflect.getMetadata(HTTP_CODE_METADATA, handler) as number | undefined) ?? (method === 'post' ? 201 : 200);
+      const access = (Reflect.getMetadata(RequireAccess.KEY, handler) as AccessRule | undefined) ?? controllerAccess;
+      for (const controllerPath of paths(Reflect.getMetadata(PATH_METADATA, controller))) {
+        for (const methodPath of paths(methodPaths)) {
+          const path = joinPath(controllerPath, methodPath);
+          const parameters = [...path.matchAll(/:(\w+)/g)].map(([, parameter = '']) => ({ name: parameter, schema: parameterSchemas.get(parameter) }));
+          routes.push({ method, path, handler: `${controller.name}.${name}`, controller, body, query, parameters, status, access });
+        }
+      }
+    }
+  }
+  return routes;
+}

@@ -1,0 +1,40 @@
+// `enforce` (issue 19): addresses of an organization's verified SSO domains sign in through its provider
+// only. Password sign-in for them is refused with the usual failure, and a reset mail is not sent (a
+// password they could not use). Kept apart from the sign-in code, which it only asks one question.
+import { Inject, Injectable } from '@nestjs/common';
+import { emailDomain } from '#domain';
+import { InvalidCredentials, type Identity } from '#identity';
+import { IDENTITY } from '../auth/identity.provider.js';
+import { Organizations } from '../organizations/organizations.js';
+import { SsoDomainClaims } from './sso-domain-claims.js';
+
+@Injectable()
+export class SsoEnforcement {
+  constructor(
+    private readonly claims: SsoDomainClaims,
+    private readonly organizations: Organizations,
+    @Inject(IDENTITY) private readonly identity: Identity,
+  ) {}
+
+  /** Whether this login name (an address, or a username whose account has one) must sign in through SSO. */
+  async requiresSso(loginName: string): Promise<boolean> {
+    const email = loginName.includes('@') ? loginName.trim() : await this.emailOfUsername(loginName);
+    const domain = email === undefined ? null : emailDomain(email);
+    if (domain === null) return false;
+    const organizationId = await this.claims.organizationOf(domain);
+    if (organizationId === undefined) return false;
+    const { state } = await this.organizations.load(organizationId);
+    return state.exists && state.sso?.enforce === true;
+  }
+
+  /** The usual refusal of POST /login, after as much work as a wrong password costs, so it cannot be told apart. */
+  async refusePassword(password: string): Promise<never> {
+    await this.identity.passwordHasher.verifyNobody(password);
+    throw new InvalidCredentials();
+  }
+
+  private async emailOfUsername(username: string): Promise<string | undefined> {
+    const userId = await this.identity.directory.findUserIdByUsername(username);
+    return userId === undefined ? undefined : (await this.identity.directory.profile(userId))?.email;
+  }
+}

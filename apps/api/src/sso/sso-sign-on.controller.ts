@@ -1,0 +1,104 @@
+// GET /auth/sso?email=, GET /auth/sso/:orgId, GET /auth/sso/callback (issue 19). Every failure sends the
+// browser to the seed's `/login?error=sso` ('Single sign-on (SSO) failed.'); why is in the log and, once
+// the organization is known, in its audit trail (sso-sign-on-failures.ts), never in the URL.
+import { Controller, Get, Inject, Param, Query, Req, Res } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import type { Logger } from 'pino';
+import { emailDomain } from '#domain';
+import type { Identity } from '#identity';
+import { safeRedirectPath } from '#web-rules';
+import { AuthCookies } from '../auth/auth-cookies.js';
+import { BrowserSessions } from '../auth/browser-sessions.service.js';
+import { IDENTITY } from '../auth/identity.provider.js';
+import { commandContextOf } from '../http/request-context.js';
+import { PINO } from '../logging/pino.js';
+import { organizationIdSchema } from '../organizations/organization-ids.js';
+import { SsoDomainClaims } from './sso-domain-claims.js';
+import { SsoSignOnFailure } from './sso-sign-on-failures.js';
+import { SsoSignOn } from './sso-sign-on.js';
+
+/** The seed's error catalogue (section 8): 'Single sign-on (SSO) failed.' */
+export const ssoFailed = '/login?error=sso';
+/** CONSOLE.md: a signed-in browser lands in the console. */
+const afterSignOn = '/app';
+
+@Controller('auth/sso')
+export class SsoSignOnController {
+  constructor(
+    private readonly signOn: SsoSignOn,
+    private readonly claims: SsoDomainClaims,
+    @Inject(IDENTITY) private readonly identity: Identity,
+    private readonly sessions: BrowserSessions,
+    private readonly cookies: AuthCookies,
+    @Inject(PINO) private readonly logger: Logger,
+  ) {}
+
+  /** Finds the organization whose verified SSO domains hold the address's domain, and starts its sign-on. */
+  @Get()
+  async byEmail(@Query('email') email: unknown, @Query('redirect') redirect: unknown, @Res() response: Response): Promise<void> {
+    response.setHeader('Cache-Control', 'no-store');
+    const domain = typeof email === 'string' && email.length <= 320 ? emailDomain(email.trim()) : null;
+    const organizationId = domain === null ? undefined : await this.claims.organizationOf(domain);
+    if (organizationId === undefined) {
+      this.logger.info({ reason: 'foreign-domain', domain }, 'SSO sign-on failed: no organization signs this address in');
+      response.redirect(302, ssoFailed);
+      return;
+    }
+    const query = typeof redirect === 'string' ? `?redirect=${encodeURIComponent(redirect)}` : '';
+    response.redirect(302, `/auth/sso/${encodeURIComponent(organizationId)}${query}`);
+  }
+
+  // Declared before :orgId, which would otherwise take it.
+  @Get('callback')
+  async callback(@Req() request: Request, @Res() response: Response): Promise<void> {
+    response.setHeader('Cache-Control', 'no-store');
+    // Once: whatever happens next, this browser's sign-on state is spent.
+    this.cookies.clear(response, this.cookies.ssoState);
+    const context = commandContextOf(request, 'anonymous');
+    const checks = this.identity.ssoState.open(this.cookies.read(request, this.cookies.ssoState), request.query.state);
+    if (checks === undefined) {
+      this.logger.warn({ reason: 'state' }, 'SSO sign-on failed: the state is not this browser\'s sign-on (missing, replayed, swapped or expired)');
+      response.redirect(302, ssoFailed);
+      return;
+    }
+    try {
+      const search = request.originalUrl.includes('?') ? request.originalUrl.slice(request.originalUrl.indexOf('?')) : '';
+      const opened = await this.signOn.finish(checks, search, context);
+      await this.sessions.endCurrent(request);
+      this.sessions.begin(response, opened);
+      const redirect = safeRedirectPath(checks.redirect);
+      response.redirect(302, redirect === '/' ? afterSignOn : redirect);
+    } catch (error) {
+      await this.fail(checks.organizationId, error, request, response);
+    }
+  }
+
+  @Get(':orgId')
+  async start(@Param('orgId') organizationId: string, @Query('redirect') redirect: unknown, @Req() request: Request, @Res() response: Response): Promise<void> {
+    response.setHeader('Cache-Control', 'no-store');
+    if (!organizationIdSchema.safeParse(organizationId).success) {
+      this.logger.info({ reason: 'not-configured' }, 'SSO sign-on failed: not an organization id');
+      response.redirect(302, ssoFailed);
+      return;
+    }
+    try {
+      const { url, cookieValue } = await this.signOn.start(organizationId, safeRedirectPath(redirect));
+      this.cookies.setSsoState(response, cookieValue);
+      response.redirect(302, url.href);
+    } catch (error) {
+      await this.fail(organizationId, error, request, response);
+    }
+  }
+
+  private async fail(organizationId: string, error: unknown, request: Request, response: Response): Promise<void> {
+    const failure = error instanceof SsoSignOnFailure ? error : new SsoSignOnFailure('error', 'The sign-on could not be completed');
+    if (failure.reason === 'error') this.logger.error({ err: error, organizationId }, 'SSO sign-on failed');
+    else this.logger.warn({ organizationId, reason: failure.reason, detail: failure.detail }, 'SSO sign-on failed');
+    try {
+      await this.signOn.recordFailure(organizationId, failure, commandContextOf(request, 'anonymous'));
+    } catch (recording) {
+      this.logger.error({ err: recording, organizationId }, 'SSO sign-on failure could not be recorded');
+    }
+    if (!response.headersSent) response.redirect(302, ssoFailed);
+  }
+}

@@ -1,0 +1,36 @@
+import { Body, Controller, Delete, Param, Put } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import type { CommandContext } from '#event-store';
+import { OWNERS_AND_ADMINS, RequireAccess } from '../access/require-access.decorator.js';
+import { RequestCommandContext } from '../access/request-command-context.decorator.js';
+import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
+import { commandAnswer, type CommandAnswer } from '../organizations/command-result.js';
+import { ChangeOrganizationCommand } from '../organizations/commands/change-organization.command.js';
+import { validOrganizationId } from '../organizations/organization-route-parameters.js';
+import { ConfigureSsoCommand } from './configure-sso.command.js';
+import { configureSsoRequest, type ConfigureSsoRequest } from './sso-requests.js';
+
+/**
+ * An organization's single sign-on (issue 19): operators (API keys with organizations:write, the command
+ * line) and its owners (the domain refuses admins: FORBIDDEN, requires owner). Answers never hold the secret.
+ */
+@Controller('organizations/:id/sso')
+export class SsoController {
+  constructor(private readonly commands: CommandBus) {}
+
+  @Put()
+  @RequireAccess({ scope: 'organizations:write', members: OWNERS_AND_ADMINS })
+  async configure(
+    @Param('id', validOrganizationId) id: string,
+    @Body(new ZodValidationPipe(configureSsoRequest)) body: ConfigureSsoRequest,
+    @RequestCommandContext() context: CommandContext,
+  ): Promise<CommandAnswer> {
+    return commandAnswer(await this.commands.execute(new ConfigureSsoCommand(id, body, context)));
+  }
+
+  @Delete()
+  @RequireAccess({ scope: 'organizations:write', members: OWNERS_AND_ADMINS })
+  async disable(@Param('id', validOrganizationId) id: string, @RequestCommandContext() context: CommandContext): Promise<CommandAnswer> {
+    return commandAnswer(await this.commands.execute(new ChangeOrganizationCommand(id, { type: 'DisableSso', data: {} }, context)));
+  }
+}

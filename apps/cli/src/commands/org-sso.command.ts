@@ -1,0 +1,62 @@
+import { CommandBus } from '@nestjs/cqrs';
+import type { Command } from 'commander';
+import { ChangeOrganizationCommand, commandAnswer, ConfigureSsoCommand, configureSsoRequest, organizationIdSchema, ProblemError } from '#api';
+import { cliAction, parseInput } from '../cli-action.js';
+import type { GetCliContext } from '../cli-context.js';
+
+const usageError = (detail: string): ProblemError => new ProblemError(400, 'VALIDATION_FAILED', 'The request is not valid', detail);
+
+type SsoOptions = { issuer?: string; clientId?: string; clientSecret?: string; domains?: string; enforce?: boolean; disable?: boolean };
+
+/** `-` reads the secret from standard input: it then stays out of the process list and the shell's history. */
+async function secretFrom(value: string | undefined): Promise<string | undefined> {
+  if (value !== '-') return value;
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8').trim();
+}
+
+/**
+ * `chorus org:sso ID --issuer URL --client-id X --client-secret Y --domains a,b [--enforce]` sets the
+ * organization's single sign-on (the issuer is checked by OIDC discovery); `chorus org:sso ID --disable` turns it off.
+ */
+export function registerOrgSsoCommand(program: Command, getContext: GetCliContext): void {
+  program
+    .command('org:sso')
+    .description("set or turn off an organization's single sign-on (OpenID Connect)")
+    .argument('<id>', 'the organization id')
+    .option('--issuer <url>', "the identity provider's issuer (https://)")
+    .option('--client-id <id>', 'the client id the provider gave Chorus')
+    .option('--client-secret <secret>', 'its client secret; - reads it from standard input; leave out to keep the one configured')
+    .option('--domains <domains>', 'the e-mail domains it signs in, comma-separated')
+    .option('--enforce', 'addresses of those domains may only sign in through it')
+    .option('--disable', 'turn single sign-on off')
+    .option('--json', 'print the result as JSON')
+    .action(
+      cliAction(getContext, async (context, id: string, options: SsoOptions) => {
+        const organizationId = parseInput(organizationIdSchema, id, '<id>');
+        const commands = context.app.get(CommandBus);
+        if (options.disable === true) {
+          if (options.issuer ?? options.clientId ?? options.clientSecret ?? options.domains ?? options.enforce) throw usageError('--disable takes no other option');
+          const result = await commands.execute(new ChangeOrganizationCommand(organizationId, { type: 'DisableSso', data: {} }, context.commandContext('org:sso')));
+          return { json: commandAnswer(result), text: `Single sign-on is off for ${result.id} (revision ${result.revision}, position ${result.position}).` };
+        }
+        if (options.issuer === undefined || options.clientId === undefined || options.domains === undefined) {
+          throw usageError('--issuer, --client-id and --domains are required (or --disable)');
+        }
+        const clientSecret = await secretFrom(options.clientSecret);
+        const settings = parseInput(configureSsoRequest, {
+          issuer: options.issuer,
+          clientId: options.clientId,
+          ...(clientSecret === undefined ? {} : { clientSecret }),
+          domains: options.domains.split(',').map((domain) => domain.trim()).filter((domain) => domain !== ''),
+          enforce: options.enforce === true,
+        });
+        const result = await commands.execute(new ConfigureSsoCommand(organizationId, settings, context.commandContext('org:sso')));
+        return {
+          json: commandAnswer(result),
+          text: `Single sign-on for ${result.id}: ${settings.issuer}, domains ${settings.domains.join(', ')}${settings.enforce ? ', enforced' : ''} (revision ${result.revision}, position ${result.position}).`,
+        };
+      }),
+    );
+}

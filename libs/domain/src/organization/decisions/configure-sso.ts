@@ -1,0 +1,53 @@
+import { DomainError } from '../../errors.js';
+import { hasSsoPlan, isClientId, isSealedSecret, MAX_SSO_DOMAINS, parseIssuer, parseSsoDomain } from '../../sso/sso-rules.js';
+import type { ConfigureSso } from '../commands.js';
+import type { DecideContext } from '../decide-context.js';
+import type { SsoConfigured } from '../events.js';
+import type { ExistingOrganization } from '../state.js';
+import { invalid, optionalBoolean } from '../command-validation.js';
+
+/** The domains, normalized to ASCII form; a value that is no e-mail domain is INVALID_HOSTNAME, one given twice DUPLICATE. */
+function requireDomains(value: unknown): string[] {
+  if (!Array.isArray(value) || value.length === 0) throw invalid('domains', 'required', 'domains must list at least one e-mail domain.');
+  if (value.length > MAX_SSO_DOMAINS) throw invalid('domains', 'out_of_range', `domains may list at most ${MAX_SSO_DOMAINS} e-mail domains.`);
+  const domains: string[] = [];
+  for (const entry of value) {
+    const domain = parseSsoDomain(entry);
+    if (domain === null) {
+      throw new DomainError('INVALID_HOSTNAME', `${String(entry)} is not an e-mail domain (a hostname with a dot, not an address).`, { field: 'domains', value: entry });
+    }
+    if (domains.includes(domain.ascii)) throw new DomainError('DUPLICATE', `${domain.unicode} is listed twice.`, { field: 'domains', value: domain.unicode });
+    domains.push(domain.ascii);
+  }
+  return domains;
+}
+
+/**
+ * Sets the organization's SSO in full (issue 19). Only on an enterprise plan; a new configuration needs
+ * a client secret, a change may keep the current one. The same settings again record nothing.
+ */
+export function configureSso(command: ConfigureSso, state: ExistingOrganization, { catalogue }: DecideContext): SsoConfigured[] {
+  const issuer = parseIssuer(command.data.issuer);
+  if (issuer === null) throw invalid('issuer', 'invalid_format', 'issuer must be an https:// URL without query or fragment (http:// only on a loopback address).');
+  if (!isClientId(command.data.clientId)) throw invalid('clientId', 'invalid_format', 'clientId must be 1 to 512 printable characters without spaces.');
+  const clientId = command.data.clientId;
+  const given = command.data.clientSecret;
+  if (given !== undefined && !isSealedSecret(given)) throw invalid('clientSecret', 'invalid_format', 'clientSecret must be sealed before it is recorded.');
+  const clientSecret = given ?? state.sso?.clientSecret;
+  if (clientSecret === undefined) throw invalid('clientSecret', 'required', 'clientSecret is required to configure single sign-on.');
+  const domains = requireDomains(command.data.domains);
+  const enforce = optionalBoolean('enforce', command.data.enforce) ?? false;
+  if (!hasSsoPlan(state, catalogue)) {
+    throw new DomainError('ENTERPRISE_PLAN_REQUIRED', 'Single sign-on comes with the enterprise plans.', { feature: 'sso' });
+  }
+  const current = state.sso;
+  const unchanged =
+    current !== null &&
+    current.issuer === issuer &&
+    current.clientId === clientId &&
+    current.clientSecret === clientSecret &&
+    current.enforce === enforce &&
+    current.domains.length === domains.length &&
+    current.domains.every((domain, i) => domain === domains[i]);
+  return unchanged ? [] : [{ type: 'SsoConfigured', data: { issuer, clientId, clientSecret, domains, enforce } }];
+}

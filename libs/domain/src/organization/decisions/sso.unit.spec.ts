@@ -1,0 +1,95 @@
+import { describe, it } from '@jest/globals';
+import { memberRequester } from '../requester.js';
+import { given } from '../../testing/given-when-then.js';
+import { classicPlanAssigned, memberAdded, onChorusPlan, onClassicPlan, organizationCreated } from '../../testing/organization-events.js';
+import type { ConfigureSso } from '../commands.js';
+import type { SsoConfigured } from '../events.js';
+
+const sealed = 'v1.k1.AAAAAAAAAAAAAAAA.BBBBBBBBBBBBBBBBBBBBBBBBBBBB';
+const resealed = 'v1.k2.CCCCCCCCCCCCCCCC.DDDDDDDDDDDDDDDDDDDDDDDDDDDD';
+const settings = { issuer: 'https://idp.acme.example', clientId: 'chorus', clientSecret: sealed, domains: ['acme.example'] };
+const configure = (data: Partial<ConfigureSso['data']> = {}): ConfigureSso => ({ type: 'ConfigureSso', data: { ...settings, ...data } });
+const configured = (data: Partial<SsoConfigured['data']> = {}): SsoConfigured => ({
+  type: 'SsoConfigured',
+  data: { issuer: 'https://idp.acme.example', clientId: 'chorus', clientSecret: sealed, domains: ['acme.example'], enforce: false, ...data },
+});
+const enterprise = [...onChorusPlan('enterprise'), memberAdded(1, 'owner'), memberAdded(2, 'admin')];
+
+describe('ConfigureSso', () => {
+  it('records the settings with the domains normalized to ASCII form, enforce off by default', () => {
+    given(enterprise)
+      .when(configure({ domains: ['ACME.example', 'https://Bücher.example/path', 'eu.acme.example.'] }))
+      .then([configured({ domains: ['acme.example', 'xn--bcher-kva.example', 'eu.acme.example'] })]);
+    given(enterprise).when(configure({ enforce: true })).then([configured({ enforce: true })]);
+  });
+
+  it('is available on either line\'s enterprise plan, when it governs (ENTERPRISE_PLAN_REQUIRED otherwise)', () => {
+    given(onClassicPlan('enterprise')).when(configure()).then([configured()]);
+    given(onChorusPlan('teams')).when(configure()).thenThrows('ENTERPRISE_PLAN_REQUIRED', { feature: 'sso' });
+    given(onClassicPlan('professional')).when(configure()).thenThrows('ENTERPRISE_PLAN_REQUIRED', { feature: 'sso' });
+    given([organizationCreated()]).when(configure()).thenThrows('ENTERPRISE_PLAN_REQUIRED', { feature: 'sso' });
+    // Classic enterprise, but the Chorus teams plan governs while Chorus is on.
+    given([...onChorusPlan('teams'), classicPlanAssigned('enterprise')]).when(configure()).thenThrows('ENTERPRISE_PLAN_REQUIRED');
+  });
+
+  it('keeps the sealed secret when a change leaves it out, and records nothing when nothing changes', () => {
+    given([...enterprise, configured()])
+      .when({ type: 'ConfigureSso', data: { issuer: 'https://idp.acme.example', clientId: 'chorus-2', domains: ['acme.example'] } })
+      .then([configured({ clientId: 'chorus-2' })]);
+    given([...enterprise, configured()]).when({ type: 'ConfigureSso', data: { issuer: 'https://idp.acme.example', clientId: 'chorus', domains: ['acme.example'] } }).then([]);
+    given([...enterprise, configured()]).when(configure({ clientSecret: resealed })).then([configured({ clientSecret: resealed })]);
+  });
+
+  it('refuses a first configuration without a secret, and any secret that is not sealed', () => {
+    given(enterprise).when(configure({ clientSecret: undefined })).thenThrows('VALIDATION_FAILED', { field: 'clientSecret', reason: 'required' });
+    given(enterprise).when(configure({ clientSecret: 'hunter2-in-clear' })).thenThrows('VALIDATION_FAILED', { field: 'clientSecret', reason: 'invalid_format' });
+  });
+
+  it.each([
+    ['http on a public host', 'http://idp.acme.example'],
+    ['a query', 'https://idp.acme.example/?tenant=1'],
+    ['a fragment', 'https://idp.acme.example/#x'],
+    ['credentials', 'https://user:pw@idp.acme.example'],
+    ['no scheme', 'idp.acme.example'],
+    ['another scheme', 'ftp://idp.acme.example'],
+    ['nothing', ''],
+  ])('refuses an issuer with %s', (_case, issuer) => {
+    given(enterprise).when(configure({ issuer })).thenThrows('VALIDATION_FAILED', { field: 'issuer', reason: 'invalid_format' });
+  });
+
+  it('accepts http:// on a loopback address (local providers, tests) and keeps the issuer exactly as given', () => {
+    given(enterprise).when(configure({ issuer: 'http://127.0.0.1:8080' })).then([configured({ issuer: 'http://127.0.0.1:8080' })]);
+    given(enterprise).when(configure({ issuer: 'http://localhost:9000/realms/acme' })).then([configured({ issuer: 'http://localhost:9000/realms/acme' })]);
+    given(enterprise).when(configure({ issuer: 'https://idp.acme.example/' })).then([configured({ issuer: 'https://idp.acme.example/' })]);
+  });
+
+  it.each([['localhost'], ['acme'], ['192.168.1.10'], ['under_score.example'], ['a@acme.example'], ['']])('refuses %j as an SSO domain (INVALID_HOSTNAME)', (domain) => {
+    given(enterprise).when(configure({ domains: [domain] })).thenThrows('INVALID_HOSTNAME', { field: 'domains', value: domain });
+  });
+
+  it('refuses no domains, more than 20, and one listed twice in any form', () => {
+    given(enterprise).when(configure({ domains: [] })).thenThrows('VALIDATION_FAILED', { field: 'domains', reason: 'required' });
+    const many = Array.from({ length: 21 }, (_, i) => `d${i}.example`);
+    given(enterprise).when(configure({ domains: many })).thenThrows('VALIDATION_FAILED', { field: 'domains', reason: 'out_of_range' });
+    given(enterprise).when(configure({ domains: ['bücher.example', 'XN--BCHER-KVA.example'] })).thenThrows('DUPLICATE', { field: 'domains', value: 'bücher.example' });
+  });
+
+  it('refuses a client id with spaces or none', () => {
+    given(enterprise).when(configure({ clientId: 'a b' })).thenThrows('VALIDATION_FAILED', { field: 'clientId', reason: 'invalid_format' });
+    given(enterprise).when(configure({ clientId: '' })).thenThrows('VALIDATION_FAILED', { field: 'clientId', reason: 'invalid_format' });
+  });
+
+  it('is the owners\' to decide: an admin is FORBIDDEN (requires owner), an owner may', () => {
+    given(enterprise, { requester: memberRequester('user-2') }).when(configure()).thenThrows('FORBIDDEN', { requires: 'owner' });
+    given([...enterprise, configured()], { requester: memberRequester('user-2') }).when({ type: 'DisableSso', data: {} }).thenThrows('FORBIDDEN', { requires: 'owner' });
+    given(enterprise, { requester: memberRequester('user-1') }).when(configure()).then([configured()]);
+  });
+});
+
+describe('DisableSso', () => {
+  it('turns SSO off, on any plan; off again records nothing', () => {
+    given([...enterprise, configured()]).when({ type: 'DisableSso', data: {} }).then([{ type: 'SsoDisabled', data: {} }]);
+    given([...enterprise, configured(), classicPlanAssigned('essential')]).when({ type: 'DisableSso', data: {} }).then([{ type: 'SsoDisabled', data: {} }]);
+    given(enterprise).when({ type: 'DisableSso', data: {} }).then([]);
+  });
+});

@@ -1,0 +1,187 @@
+// Enterprise single sign-on (issue 19) in real Chromium against the real server, with oauth2-mock-server
+// as the organization's OpenID provider: the owner connects it on the console's SSO page (a refusal in
+// words first), people of the domain sign on and land in the console (a newcomer added just in time),
+// and every failure ends on the login page with the seed's message. The SSO page is scanned by axe-core,
+// used with the keyboard, and photographed at 1280 and 390 px into .ci/artifacts/screenshots/.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { IdentityProvider } from '../support/identity-provider.js';
+import { accessibilityViolations } from './support/accessibility.js';
+import { repositoryRoot, startChorusServer, type ChorusServer } from './support/chorus-server.js';
+import { desktop, launchChromium, phone, type TestBrowser, type Viewport } from './support/chromium.js';
+import { closeAll } from './support/close-all.js';
+import { consoleScreen, logInThroughForm, ssoScreen, type ConsoleUser } from './support/console-screens.js';
+import { errorMessages } from './support/seed-texts.js';
+import { loginScreen, pathOf, sessionOf, textOnceShown, visibleText } from './support/sign-in-screens.js';
+
+const screenshots = join(repositoryRoot, '.ci', 'artifacts', 'screenshots');
+const olivia: ConsoleUser = { email: 'olivia@acme.example', password: 'granite-orchard-3317' };
+// Letters and digits: see test/e2e/sso.e2e.spec.ts on how the mock reads Basic credentials.
+const clientId = 'chorusAcme';
+const clientSecret = 'browser-test-client-secret-7f3a';
+
+let server: ChorusServer | undefined;
+let browser: TestBrowser | undefined;
+let idp: IdentityProvider | undefined;
+let apiKey = '';
+
+const started = () => {
+  if (server === undefined || browser === undefined || idp === undefined) throw new Error('The server, the provider or the browser did not start (see beforeAll)');
+  return { server, browser, idp };
+};
+
+async function operator(method: string, path: string, body?: unknown): Promise<{ position?: number; usage?: { users: number } }> {
+  const response = await fetch(`${started().server.baseUrl}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${apiKey}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${await response.text()}`);
+  return (await response.json()) as { position?: number };
+}
+
+async function openPage(viewport: Viewport = desktop) {
+  const { context, page } = await started().browser.newPage(viewport);
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error' && !/status of (401|409|400|422)/.test(message.text())) problems.push(`console error: ${message.text()}`);
+  });
+  return { context, page, problems };
+}
+
+async function expectAccessible(page: Page, what: string): Promise<void> {
+  expect({ what, violations: await accessibilityViolations(page) }).toEqual({ what, violations: [] });
+}
+
+async function shoot(page: Page, name: string): Promise<void> {
+  await page.evaluate('window.scrollTo(0, 0)');
+  await page.screenshot({ path: join(screenshots, `${name}-${page.viewportSize()?.width ?? 0}.png`), fullPage: true });
+}
+
+/** Opens the organization's sign-on link: the browser goes to the provider, which signs `email` in at once, and back. */
+async function signOnAs(email: string, claims: Record<string, unknown> = {}) {
+  started().idp.signsIn(email, claims);
+  const opened = await openPage();
+  await opened.page.goto(`${started().server.baseUrl}/auth/sso/acme`);
+  return opened;
+}
+
+beforeAll(async () => {
+  mkdirSync(screenshots, { recursive: true });
+  browser = await launchChromium();
+  idp = await IdentityProvider.start();
+  server = await startChorusServer();
+  const created = await server.cli(['api-key:create', '--name', 'sso browser tests', '--scopes', 'organizations:read,organizations:write', '--json']);
+  apiKey = (JSON.parse(created.stdout) as { key: string }).key;
+  await server.createOrganization('Acme', 'acme', { line: 'classic', plan: 'enterprise' });
+  await server.createUser({ ...olivia, organizationId: 'acme', role: 'owner' });
+}, 120_000);
+
+afterEach(async () => {
+  await browser?.closePages();
+});
+
+afterAll(async () => {
+  await closeAll(browser, server, idp === undefined ? undefined : { close: () => (idp as IdentityProvider).stop() });
+}, 30_000);
+
+describe('the SSO page', () => {
+  it('lets the owner connect the provider: a refusal in words first, then saved, keyboard only, axe-clean, at 1280 and 390 px', async () => {
+    const { server, idp } = started();
+    const { page, problems } = await openPage();
+    await logInThroughForm(page, server.baseUrl, olivia);
+    await page.waitForURL((url) => url.pathname.startsWith('/app'));
+    const screen = consoleScreen(page);
+    await screen.nav('SSO').click();
+    expect(await textOnceShown(screen.heading, 'SSO')).toBe('SSO');
+    expect(await page.title()).toBe('SSO · Acme · Chorus');
+    expect(await visibleText(page.getByText('/auth/sso/callback'))).toBe(`${server.baseUrl}/auth/sso/callback`);
+    await expectAccessible(page, 'the SSO page, off');
+    await shoot(page, 'console-sso-off');
+
+    // With the keyboard alone: an issuer that is no OpenID provider is refused in words, nothing typed lost.
+    const sso = ssoScreen(page);
+    await sso.issuer.focus();
+    await page.keyboard.type('http://127.0.0.1:9/nothing-here');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(clientId);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(clientSecret);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('acme.example');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Space');
+    expect(await sso.enforce.isChecked()).toBe(true);
+    await page.keyboard.press('Space');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    expect(await textOnceShown(sso.message, 'could not be reached as an OpenID provider')).toContain('http://127.0.0.1:9/nothing-here');
+    expect(await sso.issuer.getAttribute('aria-invalid')).toBe('true');
+    expect(await sso.clientSecret.inputValue()).toBe(clientSecret);
+    await expectAccessible(page, 'the SSO page, refused');
+    await shoot(page, 'console-sso-refused');
+
+    await sso.issuer.fill(idp.issuer);
+    await sso.turnOn.click();
+    await textOnceShown(sso.status, 'Single sign-on is saved.');
+    expect(await visibleText(page.getByText(/^Single sign-on is on for/))).toBe('Single sign-on is on for acme.example.');
+    expect(await sso.clientSecret.inputValue()).toBe('');
+    expect(await page.content()).not.toContain(clientSecret);
+    await expectAccessible(page, 'the SSO page, on');
+    await shoot(page, 'console-sso');
+
+    const phonePage = await openPage(phone);
+    await logInThroughForm(phonePage.page, server.baseUrl, olivia, '/login?redirect=%2Fapp%2Forgs%2Facme%2Fsso');
+    await textOnceShown(consoleScreen(phonePage.page).heading, 'SSO');
+    await ssoScreen(phonePage.page).save.waitFor();
+    expect(await phonePage.page.evaluate<boolean>('document.documentElement.scrollWidth > window.innerWidth')).toBe(false);
+    await expectAccessible(phonePage.page, 'the SSO page at 390 px');
+    await shoot(phonePage.page, 'console-sso');
+    expect([...problems, ...phonePage.problems]).toEqual([]);
+  }, 90_000);
+});
+
+describe('signing on through the provider', () => {
+  it('lands a member in the console, and a newcomer of the domain too (added just in time)', async () => {
+    const { server } = started();
+    for (const email of ['olivia@acme.example', 'nina@acme.example']) {
+      const { context, page, problems } = await signOnAs(email);
+      await page.waitForURL((url) => url.pathname.startsWith('/app/orgs/acme'));
+      expect(await textOnceShown(consoleScreen(page).heading, 'Overview')).toBe('Overview');
+      expect((await sessionOf(context, server.baseUrl)).email).toBe(email);
+      expect(problems).toEqual([]);
+    }
+  }, 60_000);
+
+  it.each([
+    ['the provider refuses', 'olivia@acme.example', {}, true],
+    ['the e-mail address is not verified', 'olivia@acme.example', { email_verified: false }, false],
+    ['the address is of another domain', 'olivia@gmail.example', {}, false],
+    ['the id_token is for another client', 'olivia@acme.example', { aud: 'some-other-client' }, false],
+  ])("ends at /login?error=sso with the seed's message when %s", async (_case, email, claims, refused) => {
+    const { server, idp } = started();
+    if (refused) idp.refuseNextAuthorization('access_denied');
+    const { context, page } = await signOnAs(email, claims);
+    await page.waitForURL((url) => url.pathname === '/login' && url.searchParams.has('error'));
+    expect(pathOf(page)).toBe('/login?error=sso');
+    expect(await textOnceShown(loginScreen(page).message, errorMessages.sso)).toBe(errorMessages.sso);
+    expect((await sessionOf(context, server.baseUrl)).status).toBe(401);
+  }, 30_000);
+
+  it("ends at /login?error=sso with the seed's message when the users limit leaves no room for a newcomer", async () => {
+    const { server } = started();
+    const view = (await operator('GET', '/organizations/acme')) as { usage: { users: number } };
+    await operator('PUT', '/organizations/acme/limits', { users: view.usage.users });
+    const { page } = await signOnAs('late@acme.example');
+    await page.waitForURL((url) => url.pathname === '/login' && url.searchParams.has('error'));
+    expect(pathOf(page)).toBe('/login?error=sso');
+    await shoot(page, 'login-sso-failed');
+    expect(await textOnceShown(loginScreen(page).message, errorMessages.sso)).toBe(errorMessages.sso);
+    const members = (await operator('GET', '/organizations/acme')) as unknown as { members: { email: string }[] };
+    expect(members.members.map((member) => member.email)).not.toContain('late@acme.example');
+    expect(server.logs.some((line) => line.reason === 'users-limit')).toBe(true);
+  }, 30_000);
+});

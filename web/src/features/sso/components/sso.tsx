@@ -1,0 +1,97 @@
+import { useState } from 'react';
+import type { Organization, Role } from '../../../api/contract';
+import { refusalMessage } from '../../../api/refusals';
+import { canConfigureSso } from '../../../api/roles';
+import { useCommand } from '../../../api/use-command';
+import { PageHeader } from '../../../components/layout/page-header';
+import { Section } from '../../../components/layout/section';
+import { Button } from '../../../components/ui/button';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { FormAlert } from '../../../components/ui/form-alert';
+import { Notice } from '../../../components/ui/notice';
+import { useDisableSsoMutation } from '../api/sso-api';
+import { SsoForm } from './sso-form';
+
+/** Issue 19: the organization's OpenID provider, the addresses to register with it, and turning it off. */
+export function Sso({ organization, role }: { organization: Organization; role: Role }) {
+  const { available, settings } = organization.sso;
+  const origin = window.location.origin;
+  return (
+    <>
+      <PageHeader title="SSO">People of {organization.name}’s e-mail domains sign in through your identity provider (OpenID Connect).</PageHeader>
+      <div className="stack">
+        {!available ? (
+          <>
+            <Section title="Single sign-on" description={settings === null ? 'Off' : 'Saved, but not in effect on this plan'}>
+              <Notice tone="info">
+                <p>Single sign-on is part of the Enterprise plans. Choose one to connect {organization.name}’s identity provider.</p>
+              </Notice>
+            </Section>
+            {/* A downgraded organization can still turn off what it had. */}
+            {settings !== null && canConfigureSso(role) && <TurnOff organization={organization} domains={settings.domains} />}
+          </>
+        ) : !canConfigureSso(role) ? (
+          <Section title="Single sign-on" description={settings === null ? 'Off' : `On for ${settings.domains.join(', ')}`}>
+            <Notice tone="info">
+              <p>Only an owner can change single sign-on.</p>
+            </Notice>
+          </Section>
+        ) : (
+          <>
+            <Section title="Your identity provider" description="Register Chorus with your provider as a web application (authorization code flow with PKCE), with these addresses.">
+              <dl className="facts">
+                <div className="fact fact--wide">
+                  <dt>Redirect URI</dt>
+                  <dd>
+                    <code className="address">{`${origin}/auth/sso/callback`}</code>
+                  </dd>
+                </div>
+                <div className="fact fact--wide">
+                  <dt>Sign-on link for your people</dt>
+                  <dd>
+                    <code className="address">{`${origin}/auth/sso/${encodeURIComponent(organization.id)}`}</code>
+                  </dd>
+                </div>
+              </dl>
+            </Section>
+            <Section
+              title="Provider settings"
+              description={settings === null ? 'Single sign-on is off.' : `Single sign-on is on for ${settings.domains.join(', ')}${settings.enforce ? ', and required' : ''}.`}
+            >
+              {/* Not keyed by the settings: saving re-reads them, and the form keeps its status and what was typed. */}
+              <SsoForm organization={organization} settings={settings} />
+            </Section>
+            {settings !== null && <TurnOff organization={organization} domains={settings.domains} />}
+          </>
+        )}
+      </div>
+    </>
+  );
+}
+
+function TurnOff({ organization, domains }: { organization: Organization; domains: string[] }) {
+  const [disableSso, { isLoading }] = useDisableSsoMutation();
+  const [asking, setAsking] = useState(false);
+  const { problem, run } = useCommand();
+
+  async function confirm() {
+    await run(() => disableSso({ organizationId: organization.id }).unwrap());
+    setAsking(false);
+  }
+
+  return (
+    <Section title="Turn off" description="People of these domains then sign in with a password or Google, as everyone else.">
+      <FormAlert>{problem && refusalMessage(problem, organization)}</FormAlert>
+      <div className="form__actions">
+        <Button type="button" variant="danger" onClick={() => setAsking(true)}>
+          Turn off single sign-on
+        </Button>
+      </div>
+      {asking && (
+        <ConfirmDialog title="Turn off single sign-on?" confirm="Turn off" busy={isLoading} onConfirm={() => void confirm()} onCancel={() => setAsking(false)}>
+          {domains.join(', ')} will no longer sign in through your identity provider. The client secret is forgotten: to turn it on again, enter it again.
+        </ConfirmDialog>
+      )}
+    </Section>
+  );
+}

@@ -1,0 +1,101 @@
+// The SSO page from an owner's side: the addresses to register with the provider, the settings form
+// (the client secret write-only, refusals in words with everything typed kept), enforce, turning it off;
+// what other plans and other roles see.
+import { describe, expect, it } from '@jest/globals';
+import { screen, waitFor, within } from '@testing-library/react';
+import { AppRoutes } from '../../app/router';
+import type { Organization, Role } from '../../api/contract';
+import { adaSession, anOrganization, consoleServer } from '../../testing/console-fixtures';
+import { createFakeNetwork } from '../../testing/fake-network';
+import { renderWithProviders } from '../../testing/render-with-providers';
+
+const enterprise = (settings: Organization['sso']['settings'] = null) => anOrganization({ sso: { available: true, settings } });
+const configured = { issuer: 'https://login.acme.example', clientId: 'chorus', domains: ['acme.example', 'bücher.example'], enforce: false };
+
+function renderSso(organization: Organization = enterprise(), role: Role = 'owner') {
+  const state = { session: adaSession([{ id: 'acme', name: 'Acme', role }]), organizations: [organization] };
+  const network = createFakeNetwork({ server: consoleServer(state) });
+  return { ...renderWithProviders(<AppRoutes />, { route: '/app/orgs/acme/sso', network }), state };
+}
+
+const form = () => screen.getByRole('form', { name: 'Single sign-on settings' });
+
+describe('the SSO page', () => {
+  it('gives the redirect URI and the sign-on link to register with the provider', async () => {
+    renderSso();
+    expect(await screen.findByRole('heading', { level: 1, name: 'SSO' })).toBeInTheDocument();
+    expect(screen.getByText(`${window.location.origin}/auth/sso/callback`)).toBeInTheDocument();
+    expect(screen.getByText(`${window.location.origin}/auth/sso/acme`)).toBeInTheDocument();
+    await waitFor(() => expect(document.title).toBe('SSO · Acme · Chorus'));
+  });
+
+  it('turns single sign-on on with the settings typed, the domains as a list', async () => {
+    const view = renderSso();
+    await view.user.type(await screen.findByLabelText('Issuer URL'), 'https://login.acme.example');
+    await view.user.type(screen.getByLabelText('Client ID'), 'chorus');
+    await view.user.type(screen.getByLabelText('Client secret'), 's3cret');
+    await view.user.type(screen.getByLabelText('Domains'), 'acme.example, bücher.example');
+    await view.user.click(screen.getByRole('checkbox', { name: /Require single sign-on/ }));
+    await view.user.click(screen.getByRole('button', { name: 'Turn on single sign-on' }));
+    const put = await view.network.take('PUT');
+    expect(put).toMatchObject({
+      url: '/organizations/acme/sso',
+      body: { issuer: 'https://login.acme.example', clientId: 'chorus', clientSecret: 's3cret', domains: ['acme.example', 'bücher.example'], enforce: true },
+    });
+    put.respond(200, { id: 'acme', revision: 5, position: 50 });
+    await waitFor(() => expect(within(form()).getByRole('status')).toHaveTextContent('Single sign-on is saved.'));
+    expect(screen.getByLabelText('Client secret')).toHaveValue('');
+  });
+
+  it('shows the saved settings but never a secret; left empty, the secret is not sent (the saved one is kept)', async () => {
+    const view = renderSso(enterprise(configured));
+    expect(await screen.findByLabelText('Issuer URL')).toHaveValue('https://login.acme.example');
+    expect(screen.getByLabelText('Domains')).toHaveValue('acme.example, bücher.example');
+    expect(screen.getByLabelText('Client secret')).toHaveValue('');
+    expect(screen.getByLabelText('Client secret')).toHaveAccessibleDescription(/Leave empty to keep the saved secret/);
+    await view.user.click(screen.getByRole('button', { name: 'Save changes' }));
+    const put = await view.network.take('PUT');
+    expect(put.body).toEqual({ issuer: 'https://login.acme.example', clientId: 'chorus', domains: ['acme.example', 'bücher.example'], enforce: false });
+  });
+
+  it.each([
+    [{ status: 422, code: 'SSO_DISCOVERY_FAILED', issuer: 'https://nope.example', detail: '' }, 'https://nope.example could not be reached as an OpenID provider', 'Issuer URL'],
+    [{ status: 409, code: 'SSO_DOMAIN_TAKEN', domain: 'acme.example', detail: '' }, 'acme.example already signs in through another organization’s single sign-on.', 'Domains'],
+    [{ status: 400, code: 'INVALID_HOSTNAME', field: 'domains', value: 'acme', detail: '' }, '“acme” is not a hostname', 'Domains'],
+    [{ status: 409, code: 'ENTERPRISE_PLAN_REQUIRED', feature: 'sso', detail: '' }, 'Single sign-on is part of the Enterprise plans', null],
+  ])('shows %j in words next to the form, marks its field and keeps what was typed', async (answer, words, field) => {
+    const view = renderSso();
+    await view.user.type(await screen.findByLabelText('Issuer URL'), 'https://nope.example');
+    await view.user.type(screen.getByLabelText('Client ID'), 'chorus');
+    await view.user.type(screen.getByLabelText('Client secret'), 's3cret');
+    await view.user.type(screen.getByLabelText('Domains'), 'acme');
+    await view.user.click(screen.getByRole('button', { name: 'Turn on single sign-on' }));
+    (await view.network.take('PUT')).respond(answer.status, answer);
+    await waitFor(() => expect(within(form()).getByRole('alert')).toHaveTextContent(words));
+    if (field !== null) expect(screen.getByLabelText(field)).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.getByLabelText('Issuer URL')).toHaveValue('https://nope.example');
+    expect(screen.getByLabelText('Client secret')).toHaveValue('s3cret');
+    expect(screen.getByLabelText('Domains')).toHaveValue('acme');
+  });
+
+  it('turns it off after asking', async () => {
+    const view = renderSso(enterprise(configured));
+    await view.user.click(await screen.findByRole('button', { name: 'Turn off single sign-on' }));
+    const dialog = screen.getByRole('dialog', { name: 'Turn off single sign-on?' });
+    expect(dialog).toHaveTextContent('acme.example, bücher.example will no longer sign in through your identity provider');
+    await view.user.click(within(dialog).getByRole('button', { name: 'Turn off' }));
+    expect(await view.network.take('DELETE')).toMatchObject({ url: '/organizations/acme/sso' });
+  });
+
+  it('says which plans include it, and offers no form, on another plan', async () => {
+    renderSso(anOrganization());
+    expect(await screen.findByText(/Single sign-on is part of the Enterprise plans/)).toBeInTheDocument();
+    expect(screen.queryByRole('form', { name: 'Single sign-on settings' })).not.toBeInTheDocument();
+  });
+
+  it('offers an admin no form: only owners change single sign-on', async () => {
+    renderSso(enterprise(configured), 'admin');
+    expect(await screen.findByText('Only an owner can change single sign-on.')).toBeInTheDocument();
+    expect(screen.queryByRole('form', { name: 'Single sign-on settings' })).not.toBeInTheDocument();
+  });
+});
