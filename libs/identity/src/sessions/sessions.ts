@@ -1,6 +1,7 @@
 // Server-side sessions, shared by every API node through the event store: a session is its own
 // stream, read through a short-lived local cache. A node sees its own sign-outs at once and other
 // nodes' within `cacheMs` (the bounded staleness documented in the README).
+import { randomUUID } from 'node:crypto';
 import {
   eventMetadata,
   handleCommand,
@@ -59,8 +60,6 @@ export class Sessions {
     const { cookieValue, sessionId } = this.cookies.issue();
     const now = this.clock.now();
     const absoluteExpiresAt = new Date(now.getTime() + this.policy.absoluteTimeoutMs);
-    // The user's stream first: a session it does not list could not be ended by a password reset.
-    await this.users.handle(userId, { type: 'RecordSignIn', data: { sessionId, method, absoluteExpiresAt } }, context);
     const started: SessionEvent = {
       type: 'SessionStarted',
       data: {
@@ -73,15 +72,15 @@ export class Sessions {
         ...(context.origin.userAgent === undefined ? {} : { userAgent: context.origin.userAgent.slice(0, 256) }),
       },
     };
-    const handled = await handleCommand(
-      this.store,
-      sessionStream(sessionId),
-      (state: SessionState) => {
-        if (state !== null) throw new Error(`Session id ${sessionId} is already in use`);
-        return [started];
-      },
-      { ...sessionFold, metadata: eventMetadata(context) },
-    );
+    // The session's stream is new, so its append needs no read and is handed to the store at once, before
+    // the user's SignedIn: the two share one commit (the store's group commit), or the session's comes
+    // first. Either way a session the user's stream lists already exists, so a password reset can end it.
+    const sessionAppend = this.store.append(sessionStream(sessionId), [{ id: randomUUID(), ...started, metadata: eventMetadata(context) }], 'no_stream');
+    const [appended] = await Promise.all([
+      sessionAppend,
+      this.users.handle(userId, { type: 'RecordSignIn', data: { sessionId, method, absoluteExpiresAt } }, context),
+    ]);
+    const handled = { state: evolveSession(null, started), revision: appended.nextExpectedRevision, position: appended.position, recorded: [], appended: [] };
     const session = this.rememberHandled(handled, now) as Session;
     return { cookieValue, session };
   }

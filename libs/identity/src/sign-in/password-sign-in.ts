@@ -54,8 +54,8 @@ export class PasswordSignIn {
       const upgraded = await this.hasher.hash(credentials.password);
       await this.users.handle(user.userId, { type: 'SetPassword', data: { passwordHash: upgraded } }, context);
     }
-    // Three streams written at once share one commit (the store's group commit): each commit waits for
-    // the disk, and a sign-in's cost is its argon2id check plus its commits in a row.
+    // The session, the user's SignedIn and both attempts settled, written at once, share one commit (the
+    // store's group commit): each commit waits for the disk, and a sign-in costs its check plus its commits.
     const [opened] = await Promise.all([
       this.sessions.open(user.userId, 'password', { ...context, actor: `user:${user.userId}` }),
       this.attempts.succeeded(forKey, context),
