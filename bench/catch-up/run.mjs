@@ -5,11 +5,11 @@
 // points at another build (e.g. of an older commit) to compare.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { generateEventLog } from '../support/event-log.mjs';
+import { freePort } from '../support/free-port.mjs';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const { values } = parseArgs({ options: { events: { type: 'string' }, 'interval-ms': { type: 'string' }, server: { type: 'string' } } });
@@ -19,17 +19,6 @@ const intervalMs = Number(values['interval-ms'] ?? 10);
 const serverMain = path.resolve(root, values.server ?? 'dist/apps/api/src/main.js');
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 function startServer(dataDir, port) {
   const child = spawn(process.execPath, [serverMain], {

@@ -15,8 +15,8 @@ import { generateEventLog } from '../support/event-log.mjs';
 const { values } = parseArgs({ options: { events: { type: 'string' }, organizations: { type: 'string' }, rounds: { type: 'string' } } });
 const eventCount = Number(values.events ?? 1_000_000);
 const organizationCount = Number(values.organizations ?? Math.max(1, Math.round(eventCount / 10)));
-/** Each measure is taken this many times, interleaved, and the fastest kept: the machine is shared. */
-const rounds = Number(values.rounds ?? 2);
+/** Each measure is taken this many times, interleaved; each round's ratios are printed, and the fastest of each measure kept. */
+const rounds = Number(values.rounds ?? 3);
 
 const scanColumns = 'position, stream_id, revision, event_id, type, data, metadata, recorded_at';
 
@@ -89,6 +89,9 @@ try {
     // The organization read model alone (the card's model), then every read model (what the command does).
     runs.organizations.push(await measure(() => readModels.rebuild({ only: ['organizations'] })));
     runs.all.push(await measure(() => readModels.rebuild()));
+    const ratio = (key) => (runs.raw[round].wall / runs[key][round].wall).toFixed(3);
+    // Adjacent measures of one round, so that their ratio sees the same machine (bench/http reads these lines).
+    console.log(`round ${round + 1}: organizations rebuild ${ratio('organizations')}x raw, all read models ${ratio('all')}x raw (wall)`);
   }
   const raw = fastest(runs.raw);
   const objectRows = fastest(runs.objectRows);

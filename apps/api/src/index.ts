@@ -50,7 +50,7 @@ export { organizationStateAt, type OrganizationStateAt } from './audit/organizat
 
 // The API's reference (/docs), and the words of each route the route-diff test checks.
 export { openApiDocument, openApiPath, routeKey, undocumentedRoutes, type OpenApiDocument } from './openapi/openapi-document.js';
-export { operationTexts } from './openapi/operation-texts.js';
+export { Operation, type OperationText } from './openapi/operation.decorator.js';
 
 // The first-run demo, the start-up banner and the SPA's files.
 export { DemoSeed, demoOrganizationId, demoOwnerEmail, type DemoSignIn } from './demo/demo-seed.service.js';

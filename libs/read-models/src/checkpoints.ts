@@ -50,6 +50,12 @@ const sourceTable = `CREATE TABLE IF NOT EXISTS read_model_source (
   recorded_at TEXT NOT NULL
 )`;
 
+/** Per projection, the layout of its tables (Projection.version) in this file; none for files from before versions. */
+const versionsTable = `CREATE TABLE IF NOT EXISTS read_model_versions (
+  projection TEXT PRIMARY KEY,
+  version INTEGER NOT NULL
+)`;
+
 export class Checkpoints {
   private readonly selectSource;
   private readonly upsertSource;
@@ -59,10 +65,17 @@ export class Checkpoints {
   private readonly updatePosition;
   private readonly updateState;
   private readonly replace;
+  private readonly selectVersion;
+  private readonly upsertVersion;
 
   constructor(private readonly db: ReadModelDatabase) {
     db.exec(checkpointsTable);
     db.exec(sourceTable);
+    db.exec(versionsTable);
+    this.selectVersion = db.prepare<[string], number>('SELECT version FROM read_model_versions WHERE projection = ?').pluck();
+    this.upsertVersion = db.prepare(
+      'INSERT INTO read_model_versions (projection, version) VALUES (?, ?) ON CONFLICT (projection) DO UPDATE SET version = excluded.version',
+    );
     this.selectSource = db.prepare<[], string>('SELECT store_id FROM read_model_source WHERE id = 1').pluck();
     this.upsertSource = db.prepare(
       'INSERT INTO read_model_source (id, store_id, recorded_at) VALUES (1, ?, ?) ON CONFLICT (id) DO UPDATE SET store_id = excluded.store_id, recorded_at = excluded.recorded_at',
@@ -117,6 +130,15 @@ export class Checkpoints {
 
   recordStoreId(storeId: string): void {
     this.upsertSource.run(storeId, now());
+  }
+
+  /** The layout of the projection's tables in this file; undefined when none was recorded. */
+  modelVersion(projection: string): number | undefined {
+    return this.selectVersion.get(projection);
+  }
+
+  recordModelVersion(projection: string, version: number): void {
+    this.upsertVersion.run(projection, version);
   }
 
   /** After a rebuild's swap: the new model's position, a new generation, any failure cleared. */

@@ -45,6 +45,8 @@ export type WriterOptions = {
 export interface Projection {
   readonly name: string;
   readonly tables: readonly ProjectionTable[];
+  /** The tables' layout: raise it when they change, and files of another version build the model again (model-versions.ts). */
+  readonly version: number;
   /** Whether the event changes this model; other events only move the checkpoint. */
   handles(event: RecordedEvent): boolean;
   writer(db: ReadModelDatabase, tables: TableNames, options?: WriterOptions): ProjectionWriter;

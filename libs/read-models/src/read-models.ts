@@ -22,6 +22,7 @@ import { PositionWaits, type Progress } from './runner/position-waits.js';
 import { WalCheckpointer } from './wal-checkpointer.js';
 import { ProjectionRunner, type ProjectionStatus } from './runner/projection-runner.js';
 import { checkStoreIdentity } from './store-identity.js';
+import { upgradeModels } from './model-versions.js';
 
 /** inline: this process runs the projector; off: another process sharing DATA_DIR does (PROJECTIONS). */
 export type ProjectorMode = 'inline' | 'off';
@@ -72,7 +73,7 @@ export class ReadModels {
     private readonly db: ReadModelDatabase,
     private readonly options: ReadModelsOptions,
   ) {
-    this.projections = [organizationProjection(), correlationProjection(), signInsProjection()];
+    this.projections = readModelProjections();
     this.checkpoints = new Checkpoints(db);
     this.organizations = new OrganizationQueries(db, options.catalogue);
     this.correlations = new CorrelationQueries(db);
@@ -87,8 +88,12 @@ export class ReadModels {
   /** Opens the read models, dropping the aside tables of a rebuild that was killed before its swap. */
   static open(options: ReadModelsOptions): ReadModels {
     const db = openReadModelDatabase(options.dataDir);
+    const logger = options.logger ?? silentLogger;
     try {
-      dropAbandonedRebuilds(db, options.dataDir, options.logger ?? silentLogger);
+      dropAbandonedRebuilds(db, options.dataDir, logger);
+      for (const upgrade of upgradeModels(db, readModelProjections(), new Checkpoints(db), readModelsFile(options.dataDir))) {
+        logger.warn(upgrade, 'the tables of this read model changed; building it again from the first event');
+      }
     } catch (error) {
       db.close();
       throw error;
@@ -271,6 +276,10 @@ export class ReadModels {
 }
 
 type Lag = { events: number; ms: number };
+
+function readModelProjections(): Projection[] {
+  return [organizationProjection(), correlationProjection(), signInsProjection()];
+}
 
 function lowest(statuses: readonly ProjectionStatus[]): Progress {
   const stopped = statuses.some((status) => status.state === 'failed');

@@ -1,17 +1,10 @@
 import { pino, type DestinationStream, type Level, type Logger } from 'pino';
 import { actorOf } from '../access/principal.js';
 import { currentRequestContext } from '../http/request-context.js';
+import { redactSecrets } from './redact-secrets.js';
 
 /** Nest injection token for the root pino Logger (structured JSON, one line per entry). */
 export const PINO = Symbol('PINO');
-
-// Credentials never reach a log line, whatever object carries them (headers, bodies, errors, config).
-const SECRET_FIELDS = ['authorization', 'cookie', 'set-cookie', 'password', 'newPassword', 'token', 'secret', 'apiKey', 'key', 'sessionSecret', 'clientSecret', 'client_secret', 'code_verifier', 'x-xsrf-token'];
-export const REDACTED_PATHS = [
-  ...SECRET_FIELDS.map((field) => `["${field}"]`),
-  ...SECRET_FIELDS.map((field) => `*["${field}"]`),
-  ...SECRET_FIELDS.map((field) => `*.*["${field}"]`),
-];
 
 export type PinoOptions = {
   level: Level | 'silent';
@@ -25,8 +18,8 @@ export function createPino({ level, destination }: PinoOptions): Logger {
       level,
       base: { service: 'chorus' },
       timestamp: pino.stdTimeFunctions.isoTime,
-      formatters: { level: (label) => ({ level: label }) },
-      redact: { paths: REDACTED_PATHS, censor: '[REDACTED]' },
+      // Credentials never reach a log line, whatever object carries them (redact-secrets.ts).
+      formatters: { level: (label) => ({ level: label }), log: redactSecrets, bindings: redactSecrets },
       // Every line written while a request is handled carries its correlation id and actor.
       mixin: () => {
         const context = currentRequestContext();

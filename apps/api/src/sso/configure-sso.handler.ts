@@ -1,6 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { parseIssuer, parseSsoDomain, type ConfigureSso } from '#domain';
+import { parseIssuer, parseSsoDomain, type OrganizationCommandOf } from '#domain';
 import { OidcProviderError, type Identity } from '#identity';
 import { IDENTITY } from '../auth/identity.provider.js';
 import { ProblemError } from '../http/problem-error.js';
@@ -24,7 +24,7 @@ export class ConfigureSsoHandler implements ICommandHandler<ConfigureSsoCommand>
 
   async execute({ organizationId, settings, context }: ConfigureSsoCommand): Promise<CommandResult> {
     const { clientSecret, ...rest } = settings;
-    const command: ConfigureSso = {
+    const command: OrganizationCommandOf<'ConfigureSso'> = {
       type: 'ConfigureSso',
       data: clientSecret === undefined ? rest : { ...rest, clientSecret: this.identity.ssoClientSecrets.seal(clientSecret, organizationId) },
     };

@@ -1,36 +1,71 @@
-// Whether one more of a resource may be added, and if not, the refusal. decide throws it;
-// the view's canAdd is "no refusal", so both always agree.
+// Whether one more of a resource may be added, and if not, why. decide throws the refusal as a
+// DomainError; the view's canAdd asks only whether there is a reason, so both always agree, and a
+// view does not build (and throw away) an error per resource.
 import { DomainError, LimitExceeded, type LimitedResource } from '../errors.js';
 import { effectiveChorusFeatures } from '../features/chorus-features.js';
-import type { ChorusFeature, PlanCatalogue } from '../plans/catalogue.js';
+import type { ChorusFeature, ChorusFeatures, PlanCatalogue, PlanSpec } from '../plans/catalogue.js';
 import type { MemberRole } from '../organization/events.js';
 import type { ExistingOrganization } from '../organization/state.js';
+import type { PerResource } from '../organization/view.js';
 import { governingPlan } from './governing-plan.js';
 import { isWithin } from './limit-arithmetic.js';
-import { organizationLimits, usage } from './organization-limits.js';
+import { organizationLimits, usage, type OrganizationLimits } from './organization-limits.js';
 
 const REQUIRED_FEATURE: Partial<Record<LimitedResource, ChorusFeature>> = {
   qualityAssuranceDomains: 'qualityAssurance',
   webAnalyticsDomains: 'webAnalytics',
 };
 
-/** role: the role of the member being added (users only); it matters only for the first owner. */
+export type ReasonNotToAdd = { code: 'NO_PLAN' } | { code: 'FEATURE_DISABLED'; feature: ChorusFeature } | { code: 'LIMIT_EXCEEDED'; limit: number; count: number };
+
+/** What the reasons are decided on; a view that asks for every resource computes it once. */
+export type AddingContext = {
+  plan: PlanSpec | undefined;
+  features: () => ChorusFeatures;
+  limits: () => OrganizationLimits;
+  usage: () => PerResource<number>;
+};
+
+export function addingContext(state: ExistingOrganization, catalogue: PlanCatalogue): AddingContext {
+  let features: ChorusFeatures | undefined;
+  let limits: OrganizationLimits | undefined;
+  let counts: PerResource<number> | undefined;
+  return {
+    plan: governingPlan(state, catalogue),
+    features: () => (features ??= effectiveChorusFeatures(state, catalogue)),
+    limits: () => (limits ??= organizationLimits(state, catalogue)),
+    usage: () => (counts ??= usage(state)),
+  };
+}
+
+/** role: the role of the member being added (users only); it matters only for the first owner. null: it may be added. */
+export function reasonNotToAdd(state: ExistingOrganization, resource: LimitedResource, context: AddingContext, role?: MemberRole): ReasonNotToAdd | null {
+  // DOMAIN.md: an organization with no members may always take its first owner, so someone can choose a plan.
+  if (resource === 'users' && role === 'owner' && state.members.length === 0) return null;
+  if (!context.plan) return { code: 'NO_PLAN' };
+  const feature = REQUIRED_FEATURE[resource];
+  if (feature && !context.features()[feature]) return { code: 'FEATURE_DISABLED', feature };
+  const limit = context.limits().effective[resource];
+  const count = context.usage()[resource];
+  return isWithin(limit, count + 1) ? null : { code: 'LIMIT_EXCEEDED', limit: limit as number, count };
+}
+
+/** The refusal decide throws, or null. */
 export function refusalToAdd(
   state: ExistingOrganization,
   resource: LimitedResource,
   catalogue: PlanCatalogue,
   role?: MemberRole,
 ): DomainError | null {
-  // DOMAIN.md: an organization with no members may always take its first owner, so someone can choose a plan.
-  if (resource === 'users' && role === 'owner' && state.members.length === 0) return null;
-  if (!governingPlan(state, catalogue)) {
-    return new DomainError('NO_PLAN', 'The organization has no plan yet: choose a plan first.', { resource });
+  const reason = reasonNotToAdd(state, resource, addingContext(state, catalogue), role);
+  switch (reason?.code) {
+    case undefined:
+      return null;
+    case 'NO_PLAN':
+      return new DomainError('NO_PLAN', 'The organization has no plan yet: choose a plan first.', { resource });
+    case 'FEATURE_DISABLED':
+      return new DomainError('FEATURE_DISABLED', `The ${reason.feature} feature is not enabled for this organization.`, { feature: reason.feature });
+    case 'LIMIT_EXCEEDED':
+      return new LimitExceeded(resource, reason.limit, reason.count);
   }
-  const feature = REQUIRED_FEATURE[resource];
-  if (feature && !effectiveChorusFeatures(state, catalogue)[feature]) {
-    return new DomainError('FEATURE_DISABLED', `The ${feature} feature is not enabled for this organization.`, { feature });
-  }
-  const limit = organizationLimits(state, catalogue).effective[resource];
-  const count = usage(state)[resource];
-  return isWithin(limit, count + 1) ? null : new LimitExceeded(resource, limit as number, count);
 }

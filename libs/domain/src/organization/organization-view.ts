@@ -1,11 +1,8 @@
 // The read-side shape of an organization (view.ts), computed from its state and the catalogue.
 import { hasSsoPlan } from '../sso/sso-rules.js';
-import { effectiveChorusFeatures } from '../features/chorus-features.js';
 import { toUnicodeHostname } from '../hostnames/parse-hostname.js';
-import { governingPlan } from '../limits/governing-plan.js';
 import { LIMITED_RESOURCES } from '../limits/limited-resources.js';
-import { organizationLimits, usage } from '../limits/organization-limits.js';
-import { refusalToAdd } from '../limits/refusal-to-add.js';
+import { addingContext, reasonNotToAdd } from '../limits/refusal-to-add.js';
 import type { AddOn, PlanCatalogue, PlanSpec, SiteFeatures } from '../plans/catalogue.js';
 import { ADD_ONS } from '../plans/plan-lines.js';
 import type { ExistingOrganization } from './state.js';
@@ -33,11 +30,12 @@ const siteDefaults = (plan: PlanSpec | undefined): Pick<OrganizationView['sites'
 
 /** Throws nothing. The state must be an existing organization (narrow with `state.exists`). */
 export function organizationView(state: ExistingOrganization, catalogue: PlanCatalogue): OrganizationView {
-  const plan = governingPlan(state, catalogue);
-  const limits = organizationLimits(state, catalogue);
+  const adding = addingContext(state, catalogue);
+  const plan = adding.plan;
+  const limits = adding.limits();
   // canAdd asks "would one more be accepted?"; for users with no members that is the first owner.
   const canAdd = Object.fromEntries(
-    LIMITED_RESOURCES.map((resource) => [resource, refusalToAdd(state, resource, catalogue, 'owner') === null]),
+    LIMITED_RESOURCES.map((resource) => [resource, reasonNotToAdd(state, resource, adding, 'owner') === null]),
   ) as PerResource<boolean>;
   const addOns: Partial<Record<AddOn, number>> = {};
   for (const addOn of ADD_ONS) if (state.addOns[addOn] > 0) addOns[addOn] = state.addOns[addOn];
@@ -48,13 +46,13 @@ export function organizationView(state: ExistingOrganization, catalogue: PlanCat
     plan: state.plans.classic,
     chorus: state.chorus.enabled,
     chorusDetails: { plan: state.plans.chorus, parallelUse: state.chorus.parallelUse },
-    chorusFeatures: effectiveChorusFeatures(state, catalogue),
+    chorusFeatures: adding.features(),
     features: { multiSite: plan?.organizationDefaults.features.multiSite ?? false },
     serviceLevel: state.serviceLevel,
     addOns,
     governingPlan: plan ? { line: plan.line, plan: plan.name } : null,
     limits,
-    usage: usage(state),
+    usage: adding.usage(),
     canAdd,
     trafficPerMonth: plan?.limits.trafficPerMonth ?? null,
     members: state.members.map((member) => ({ ...member })),

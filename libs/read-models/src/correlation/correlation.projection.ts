@@ -20,6 +20,7 @@ export function correlationProjection(): Projection {
   return {
     name: correlationProjectionName,
     tables: [eventCorrelationsTable],
+    version: 1,
     handles: (event) =>
       correlatedStreamPrefixes.some((prefix) => event.streamId.startsWith(prefix)) && correlationIdOf(event) !== undefined,
     writer: (db, tables) => new CorrelationWriter(db, tables),

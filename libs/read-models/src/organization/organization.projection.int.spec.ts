@@ -137,19 +137,63 @@ describe('organization projection', () => {
     expect(queries.getOrganization('acme')?.view.members.find((member) => member.userId === 'u-cat')?.role).toBe('admin');
   });
 
-  it('writes every membership of an organization with more members than one INSERT takes, and rewrites them on change', () => {
-    const members: OrganizationEvent[] = Array.from({ length: 19 }, (_, index) => ({
+  it('adds, changes or removes one member by writing that member’s row alone, however many there are', () => {
+    const members: OrganizationEvent[] = Array.from({ length: 80 }, (_, index) => ({
       type: 'MemberAdded',
       data: { userId: `u-${String(index).padStart(2, '0')}`, email: `u${index}@crowd.test`, role: index === 0 ? 'owner' : 'member', chorusUser: false },
     }));
     const crowd: OrganizationEvent[] = [{ type: 'OrganizationCreated', data: { id: 'crowd', name: 'Crowd' } }, ...members];
     commit(recordOrganizationEvents('crowd', crowd));
-    const userIds = () => db.prepare("SELECT user_id FROM memberships WHERE organization_id = 'crowd' ORDER BY user_id").pluck().all();
-    expect(userIds()).toEqual(members.map((event) => (event.data as { userId: string }).userId));
+    const rowsWritten = (events: OrganizationEvent[], fromRevision: bigint): number => {
+      const before = db.prepare('SELECT total_changes()').pluck().get() as number;
+      commit(recordOrganizationEvents('crowd', events, { fromRevision, fromPosition: fromRevision + 1n }));
+      return (db.prepare('SELECT total_changes()').pluck().get() as number) - before;
+    };
 
-    commit(recordOrganizationEvents('crowd', [{ type: 'MemberRemoved', data: { userId: 'u-07' } }], { fromRevision: 20n, fromPosition: 21n }));
-    expect(userIds()).toHaveLength(18);
-    expect(userIds()).not.toContain('u-07');
+    // The organization's row and the one membership row: not the 80 others.
+    expect(rowsWritten([{ type: 'MemberAdded', data: { userId: 'u-new', email: 'new@crowd.test', role: 'member', chorusUser: true } }], 81n)).toBe(2);
+    expect(rowsWritten([{ type: 'MemberRoleChanged', data: { userId: 'u-07', email: 'u7@crowd.test', role: 'admin', previousRole: 'member' } }], 82n)).toBe(2);
+    expect(rowsWritten([{ type: 'MemberRemoved', data: { userId: 'u-08' } }], 83n)).toBe(2);
+    expect(rowsWritten([{ type: 'SiteAdded', data: { siteId: 's-1', name: 'Shop', hostname: 'shop.crowd.test' } }], 84n)).toBe(1);
+    const userIds = db.prepare("SELECT user_id FROM memberships WHERE organization_id = 'crowd' ORDER BY user_id").pluck().all();
+    expect(userIds).toHaveLength(80);
+    expect(userIds).not.toContain('u-08');
+  });
+
+  it('keeps the members in the order of the fold through changes, removals and a member added again', () => {
+    const events: OrganizationEvent[] = [
+      { type: 'OrganizationCreated', data: { id: 'acme', name: 'Acme' } },
+      ...['a', 'b', 'c', 'd'].map((name): OrganizationEvent => ({ type: 'MemberAdded', data: { userId: `u-${name}`, email: `${name}@acme.test`, role: 'member', chorusUser: false } })),
+      { type: 'MemberRoleChanged', data: { userId: 'u-b', email: 'b@acme.test', role: 'admin', previousRole: 'member' } },
+      { type: 'MemberRemoved', data: { userId: 'u-a' } },
+      // evolve takes a member added again to the end, with the new details.
+      { type: 'MemberAdded', data: { userId: 'u-b', email: 'b@acme.test', role: 'owner', chorusUser: true } },
+      { type: 'MemberAdded', data: { userId: 'u-e', email: 'e@acme.test', role: 'member', chorusUser: false } },
+      { type: 'MemberRoleChanged', data: { userId: 'u-c', email: 'c@acme.test', role: 'admin', previousRole: 'member' } },
+      { type: 'MemberAdded', data: { userId: 'u-a', email: 'a@acme.test', role: 'member', chorusUser: true } },
+    ];
+    const state = foldOrganization(events);
+    if (!state.exists) throw new Error('the history creates the organization');
+    const recordedEvents = recordOrganizationEvents('acme', events);
+    // In one commit, one commit per event, and in commits of three remembered by the writer in between.
+    const ways: ((events: readonly RecordedEvent[]) => void)[] = [
+      (all) => commit(all),
+      (all) => all.forEach((event) => commit([event])),
+      (all) => {
+        for (let from = 0; from < all.length; from += 3) {
+          db.transaction(() => {
+            for (const event of all.slice(from, from + 3)) writer.apply(event);
+            writer.flush();
+          })();
+        }
+      },
+    ];
+    for (const way of ways) {
+      db.exec('DELETE FROM organizations; DELETE FROM memberships');
+      writer.discard();
+      way(recordedEvents);
+      expect(new OrganizationQueries(db, catalogue).getOrganization('acme')?.view.members).toEqual(state.members);
+    }
   });
 
   it('flushed in chunks, with events applied between the chunks, writes the same model as in one go', () => {

@@ -1,11 +1,11 @@
 // The organization read model: per organization, the fold of its stream with the domain's own
 // `evolve`. No rule is implemented a second time here.
-import type { Statement } from 'better-sqlite3';
 import {
   evolve,
   initialOrganizationState,
   ORGANIZATION_EVENT_TYPES,
   organizationStreamPrefix,
+  type ExistingOrganization,
   type Member,
   type OrganizationEvent,
   type OrganizationState,
@@ -13,16 +13,13 @@ import {
 import type { RecordedEvent } from '#event-store';
 import { physicalName, type Projection, type ProjectionWriter, type TableNames } from '../projection.js';
 import type { ReadModelDatabase } from '../read-model-database.js';
-import { membershipsTable, organizationsTable } from './organization.tables.js';
+import { membershipsTable, organizationModelVersion, organizationsTable } from './organization.tables.js';
 import { storedOrganizationState } from './stored-organization-state.js';
 
 export const organizationProjectionName = 'organizations';
 
 /** Every type `evolve` folds. Another type in an organization stream stops the projection rather than being skipped. */
 const knownEventTypes: ReadonlySet<string> = new Set(ORGANIZATION_EVENT_TYPES);
-
-/** An organization's memberships go in by one INSERT of up to this many rows, not one per member. */
-const membershipsPerInsert = 8;
 
 /** An event the model cannot take: the runner stops the projection at it. */
 export class UnprojectableEvent extends Error {
@@ -38,8 +35,12 @@ export function organizationProjection(): Projection {
     tables: [organizationsTable, membershipsTable],
     handles: (event) => event.streamId.startsWith(organizationStreamPrefix),
     writer: (db, tables, options) => new OrganizationWriter(db, tables, options?.startsEmpty === true),
+    version: organizationModelVersion,
   };
 }
+
+/** A member row to write: `ordinal` undefined keeps the row's place (a role change). null deletes the row. */
+type MemberWrite = { member: Member; ordinal: number | undefined } | null;
 
 type Folded = {
   id: string;
@@ -49,7 +50,8 @@ type Folded = {
   position: bigint;
   /** Whether the table may hold a row for it. */
   stored: boolean;
-  membersChanged: boolean;
+  /** Member rows changed since the last write, by user id (undefined: none). */
+  memberWrites: Map<string, MemberWrite> | undefined;
   /** Changed since it was last written (it is then in `unflushed`). */
   dirty: boolean;
 };
@@ -68,25 +70,30 @@ class OrganizationWriter implements ProjectionWriter {
   /** With tables that started empty: the only organizations worth looking up. */
   private readonly written = new Set<string>();
   private readonly select;
+  private readonly selectMembers;
   private readonly insert;
   private readonly update;
-  private readonly deleteMemberships;
-  private readonly membershipsTable: string;
-  /** By row count - 1: INSERTs of that many memberships, prepared when first needed. */
-  private readonly insertMemberships: Statement[] = [];
+  private readonly upsertMember;
+  private readonly updateMember;
+  private readonly deleteMember;
 
   constructor(
-    private readonly db: ReadModelDatabase,
+    db: ReadModelDatabase,
     tables: TableNames,
     private readonly startsEmpty: boolean,
   ) {
     const organizations = physicalName(tables, organizationsTable.name);
     const memberships = physicalName(tables, membershipsTable.name);
-    this.membershipsTable = memberships;
     this.select = db.prepare<[string], StoredRow>(`SELECT revision, position, state FROM ${organizations} WHERE id = ?`).safeIntegers(true);
+    this.selectMembers = db.prepare<[string], string>(`SELECT member FROM ${memberships} WHERE organization_id = ? ORDER BY ordinal`).pluck();
     this.insert = db.prepare(`INSERT INTO ${organizations} (id, name, revision, position, state) VALUES (?, ?, ?, ?, ?)`);
     this.update = db.prepare(`UPDATE ${organizations} SET name = ?, revision = ?, position = ?, state = ? WHERE id = ?`);
-    this.deleteMemberships = db.prepare(`DELETE FROM ${memberships} WHERE organization_id = ?`);
+    this.upsertMember = db.prepare(
+      `INSERT INTO ${memberships} (organization_id, user_id, role, ordinal, member) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (organization_id, user_id) DO UPDATE SET role = excluded.role, ordinal = excluded.ordinal, member = excluded.member`,
+    );
+    this.updateMember = db.prepare(`UPDATE ${memberships} SET role = ?, member = ? WHERE organization_id = ? AND user_id = ?`);
+    this.deleteMember = db.prepare(`DELETE FROM ${memberships} WHERE organization_id = ? AND user_id = ?`);
   }
 
   get remembered(): number {
@@ -104,10 +111,12 @@ class OrganizationWriter implements ProjectionWriter {
       throw new UnprojectableEvent(event, `follows revision ${current.revision}: events of the stream are missing`);
     }
     // A recorded event carries its type and data as an OrganizationEvent does.
-    const state = evolve(current.state, event as unknown as OrganizationEvent);
+    const previous = current.state;
+    const state = evolve(previous, event as unknown as OrganizationEvent);
     if (!state.exists) throw new UnprojectableEvent(event, 'the stream does not start with OrganizationCreated');
-    // evolve never mutates: a new members array means the memberships rows must be rewritten.
-    current.membersChanged ||= !current.state.exists || state.members !== current.state.members;
+    // evolve never mutates: an unchanged members array is the same array, an unchanged member the same object.
+    const before = previous.exists ? previous.members : [];
+    if (state.members !== before) this.recordMemberChanges(current, before, state.members, revision);
     current.state = state;
     current.revision = revision;
     current.position = event.position;
@@ -151,57 +160,76 @@ class OrganizationWriter implements ProjectionWriter {
     const row = this.startsEmpty && !this.written.has(id) ? undefined : this.select.get(id);
     const organization: Folded =
       row === undefined
-        ? { id, state: initialOrganizationState, revision: -1, position: -1n, stored: false, membersChanged: false, dirty: false }
+        ? { id, state: initialOrganizationState, revision: -1, position: -1n, stored: false, memberWrites: undefined, dirty: false }
         : {
             id,
-            state: storedOrganizationState(row.state),
+            state: storedState(row.state, this.selectMembers.all(id)),
             revision: Number(row.revision),
             position: row.position,
             stored: true,
-            membersChanged: false,
+            memberWrites: undefined,
             dirty: false,
           };
     this.folded.set(streamId, organization);
     return organization;
   }
 
+  /**
+   * The member rows one event changes. A member keeps its row's place when it keeps its index (a role
+   * change); one added, or moved to the end (added again), takes the event's revision as its place.
+   */
+  private recordMemberChanges(organization: Folded, before: readonly Member[], after: readonly Member[], revision: number): void {
+    const writes = (organization.memberWrites ??= new Map());
+    let same = 0;
+    while (same < before.length && same < after.length && before[same] === after[same]) same += 1;
+    const earlier = new Map<string, { member: Member; index: number }>();
+    for (let index = same; index < before.length; index += 1) {
+      const member = before[index] as Member;
+      earlier.set(member.userId, { member, index });
+    }
+    for (let index = same; index < after.length; index += 1) {
+      const member = after[index] as Member;
+      const was = earlier.get(member.userId);
+      earlier.delete(member.userId);
+      if (was?.member === member) continue;
+      if (was !== undefined && was.index === index) {
+        // In place: the pending write, if any, keeps the place it gave (an add and a change before one flush).
+        const pending = writes.get(member.userId);
+        writes.set(member.userId, { member, ordinal: pending?.ordinal });
+      } else {
+        writes.set(member.userId, { member, ordinal: revision });
+      }
+    }
+    for (const userId of earlier.keys()) writes.set(userId, null);
+  }
+
   private write(organization: Folded): void {
     const { id, state, revision, position } = organization;
     organization.dirty = false;
     if (!state.exists) return;
-    const json = JSON.stringify(state);
+    const { members: _members, ...withoutMembers } = state;
+    const json = JSON.stringify(withoutMembers);
     if (organization.stored) this.update.run(state.name, revision, position, json, id);
     else this.insert.run(id, state.name, revision, position, json);
-    if (organization.membersChanged) {
-      if (organization.stored) this.deleteMemberships.run(id);
-      this.writeMemberships(id, state.members);
-      organization.membersChanged = false;
+    const memberWrites = organization.memberWrites;
+    if (memberWrites !== undefined) {
+      for (const [userId, change] of memberWrites) {
+        if (change === null) this.deleteMember.run(id, userId);
+        else if (change.ordinal === undefined) this.updateMember.run(change.member.role, JSON.stringify(change.member), id, userId);
+        else this.upsertMember.run(id, userId, change.member.role, change.ordinal, JSON.stringify(change.member));
+      }
+      organization.memberWrites = undefined;
     }
     organization.stored = true;
     if (this.startsEmpty) this.written.add(id);
   }
+}
 
-  private writeMemberships(id: string, members: readonly Member[]): void {
-    for (let from = 0; from < members.length; from += membershipsPerInsert) {
-      const to = Math.min(members.length, from + membershipsPerInsert);
-      const values: string[] = [];
-      for (let index = from; index < to; index += 1) {
-        const member = members[index] as Member;
-        values.push(id, member.userId, member.role);
-      }
-      this.membershipsInsert(to - from).run(values);
-    }
-  }
-
-  private membershipsInsert(rows: number): Statement {
-    let statement = this.insertMemberships[rows - 1];
-    if (statement === undefined) {
-      const placeholders = Array.from({ length: rows }, () => '(?, ?, ?)').join(', ');
-      statement = this.db.prepare(`INSERT INTO ${this.membershipsTable} (organization_id, user_id, role) VALUES ${placeholders}`);
-      this.insertMemberships[rows - 1] = statement;
-    }
-    return statement;
-  }
+/** The fold as stored: the state's row without its members, and the member rows in their order. */
+export function storedState(stateJson: string, memberJson: readonly string[]): ExistingOrganization {
+  // Rows written before a field existed get the fold's starting value for it (stored-organization-state.ts).
+  const state = storedOrganizationState(stateJson) as Omit<ExistingOrganization, 'members'>;
+  return { ...state, members: memberJson.map((member) => JSON.parse(member) as Member) };
 }
 
 function byId(a: Folded, b: Folded): number {

@@ -13,8 +13,8 @@ import {
   type PlanCatalogue,
 } from '#domain';
 import type { ReadModelDatabase } from '../read-model-database.js';
+import { storedState } from './organization.projection.js';
 import { membershipsTable, organizationsTable } from './organization.tables.js';
-import { storedOrganizationState } from './stored-organization-state.js';
 
 export type OrganizationReadModel = {
   view: OrganizationView;
@@ -27,6 +27,8 @@ export type OrganizationReadModel = {
 export type NotificationRecipients = { recipients: Member[]; position: bigint };
 
 export type Membership = { organizationId: string; name: string; role: MemberRole };
+
+type StoredRow = { state: string; position: bigint; revision: bigint; member: string | null };
 
 /** One line of a list of organizations (chorus org:list): who they are and what they have, without the full view. */
 export type OrganizationSummary = {
@@ -62,28 +64,38 @@ export class OrganizationQueries {
   ) {
     db.exec(organizationsTable.create(organizationsTable.name));
     db.exec(membershipsTable.create(membershipsTable.name));
+    // One statement, so one snapshot: the row and its members as one commit of the projector left them.
     this.selectState = db
-      .prepare<[string], { state: string; position: bigint; revision: bigint }>('SELECT state, position, revision FROM organizations WHERE id = ?')
+      .prepare<[string], StoredRow>(
+        `SELECT o.state, o.position, o.revision, m.member FROM organizations o
+         LEFT JOIN memberships m ON m.organization_id = o.id WHERE o.id = ? ORDER BY m.ordinal`,
+      )
       .safeIntegers(true);
     this.selectMemberships = db.prepare<[string], Membership>(
       `SELECT m.organization_id AS organizationId, o.name AS name, m.role AS role
        FROM memberships m JOIN organizations o ON o.id = m.organization_id
        WHERE m.user_id = ? ORDER BY o.name, o.id`,
     );
-    this.selectAll = db.prepare<[], { state: string; revision: bigint }>('SELECT state, revision FROM organizations ORDER BY name COLLATE NOCASE, id').safeIntegers(true);
+    // The state row holds no members (they are rows of memberships): their count comes from those.
+    this.selectAll = db
+      .prepare<[], { state: string; revision: bigint; members: bigint }>(
+        `SELECT o.state, o.revision, (SELECT count(*) FROM memberships m WHERE m.organization_id = o.id) AS members
+         FROM organizations o ORDER BY o.name COLLATE NOCASE, o.id`,
+      )
+      .safeIntegers(true);
     this.selectNames = db.prepare<[], { id: string; name: string }>('SELECT id, name FROM organizations ORDER BY name COLLATE NOCASE, id');
   }
 
   /** Every organization, by name (ASCII letters in any case together). */
   list(): OrganizationSummary[] {
     return this.selectAll.all().map((row) => {
-      const state = JSON.parse(row.state) as ExistingOrganization;
+      const state = storedState(row.state, []);
       return {
         id: state.id,
         name: state.name,
         plans: state.plans,
         chorus: state.chorus.enabled,
-        members: state.members.length,
+        members: Number(row.members),
         sites: state.sites.length,
         revision: row.revision,
       };
@@ -97,21 +109,28 @@ export class OrganizationQueries {
 
   /** undefined: no such organization (yet). */
   getOrganization(id: string): OrganizationReadModel | undefined {
-    const row = this.selectState.get(id);
-    if (row === undefined) return undefined;
-    // Only existing organizations are stored (the projection refuses any other fold).
-    const state = storedOrganizationState(row.state) as ExistingOrganization;
-    return { view: organizationView(state, this.catalogue), position: row.position, revision: row.revision };
+    const stored = this.stored(id);
+    if (stored === undefined) return undefined;
+    return { view: organizationView(stored.state, this.catalogue), position: stored.position, revision: stored.revision };
   }
 
   /** Seed section 6, on the folded state; undefined: no such organization. */
   getNotificationRecipients(id: string): NotificationRecipients | undefined {
-    const row = this.selectState.get(id);
-    if (row === undefined) return undefined;
-    return { recipients: notificationRecipients(storedOrganizationState(row.state)), position: row.position };
+    const stored = this.stored(id);
+    if (stored === undefined) return undefined;
+    return { recipients: notificationRecipients(stored.state), position: stored.position };
   }
 
   organizationsOfUser(userId: string): Membership[] {
     return this.selectMemberships.all(userId);
+  }
+
+  /** Only existing organizations are stored (the projection refuses any other fold). */
+  private stored(id: string): { state: ExistingOrganization; position: bigint; revision: bigint } | undefined {
+    const rows = this.selectState.all(id);
+    const first = rows[0];
+    if (first === undefined) return undefined;
+    const members = first.member === null ? [] : rows.map((row) => row.member as string);
+    return { state: storedState(first.state, members), position: first.position, revision: first.revision };
   }
 }

@@ -70,7 +70,10 @@ async function swap(targets: readonly ReplayTarget[], built: ReplayResult, optio
       events += tail.events;
     }
     for (const { projection, tables } of targets) replaceTables(db, projection, tables);
-    for (const { projection } of targets) checkpoints.replaceModel(projection.name, position);
+    for (const { projection } of targets) {
+      checkpoints.replaceModel(projection.name, position);
+      checkpoints.recordModelVersion(projection.name, projection.version);
+    }
     if (options.storeId !== undefined) checkpoints.recordStoreId(options.storeId);
     db.exec('COMMIT');
     return { position, events };

@@ -1,16 +1,53 @@
 import { describe, it, expect, beforeEach, afterEach } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { foldOrganization, organizationStream, organizationView, type OrganizationEvent } from '#domain';
+import type { EventToAppend } from '#event-store';
+import { organizationProjection } from '../organization/organization.projection.js';
+import { openReadModelDatabase, type ReadModelDatabase } from '../read-model-database.js';
 import { organizationSetUp } from '../testing/organization-commands.js';
 import { catalogue, ReadModelsFixture } from '../testing/read-models-fixture.js';
+import type { CommitPacing } from '../wal-checkpointer.js';
+import { ProjectionRunner } from './projection-runner.js';
 
 let fixture: ReadModelsFixture;
+/** Runners and connections a test made itself (ReadModels owns the others). */
+let own: { runners: ProjectionRunner[]; databases: ReadModelDatabase[] };
 
 beforeEach(async () => {
   fixture = await ReadModelsFixture.create();
+  own = { runners: [], databases: [] };
 });
 
-afterEach(() => fixture.dispose());
+afterEach(async () => {
+  for (const runner of own.runners) await runner.stop();
+  for (const db of own.databases) db.close();
+  await fixture.dispose();
+});
+
+/** An organization runner on a connection of its own to the fixture's read-model file (opened by ReadModels first, as in production). */
+function organizationRunner(pacing?: CommitPacing): ProjectionRunner {
+  fixture.readModels('off');
+  const db = openReadModelDatabase(fixture.dataDir);
+  const runner = new ProjectionRunner(db, fixture.store, organizationProjection(), pacing === undefined ? {} : { pacing });
+  own.databases.push(db);
+  own.runners.push(runner);
+  return runner;
+}
+
+async function until(condition: () => boolean): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+const created = (id: string): EventToAppend => ({
+  id: randomUUID(),
+  type: 'OrganizationCreated',
+  data: { id, name: id.toUpperCase() },
+  metadata: { actor: 'system', correlationId: 'c', causationId: 'c' },
+});
 
 async function expectedView(organizationId: string) {
   const read = await fixture.store.readStream(organizationStream(organizationId));
@@ -117,5 +154,69 @@ describe('projection runner', () => {
     expect(await waiting).toBe(true);
     expect(reader.organizations.getOrganization('acme')?.view).toEqual(await expectedView('acme'));
     expect((await reader.health()).projections[0]).toMatchObject({ state: 'live', lag: 0, runs: 'elsewhere' });
+  });
+
+  it('commits the live events delivered together (one group commit of the store) in one transaction', async () => {
+    await fixture.execute('acme', ...organizationSetUp('acme', 1));
+    const runner = organizationRunner();
+    let notifications = 0;
+    runner.onProgress(() => (notifications += 1));
+    runner.start();
+    await until(() => runner.status().state === 'live');
+    notifications = 0;
+
+    // Issued in one turn of the event loop: one group commit, delivered as one page.
+    const appended = await Promise.all(Array.from({ length: 20 }, (_, index) => fixture.store.append(organizationStream(`o-${index}`), [created(`o-${index}`)], 'no_stream')));
+    const last = appended.reduce((top, result) => (result.position > top ? result.position : top), 0n);
+    await until(() => runner.status().checkpoint === last);
+    expect(notifications).toBe(1);
+    const readModels = fixture.readModels('off');
+    for (let index = 0; index < 20; index += 1) expect(readModels.organizations.getOrganization(`o-${index}`)?.view).toEqual(await expectedView(`o-${index}`));
+  });
+
+  it('reads an organization again when another projector on the file applied its events meanwhile', async () => {
+    await fixture.execute('acme', ...organizationSetUp('acme', 1));
+    let release: (() => void) | undefined;
+    let held: Promise<void> | undefined;
+    const holdable: CommitPacing = { beforeCommit: () => held, afterCommit: () => undefined };
+    const first = organizationRunner(holdable);
+    const second = organizationRunner();
+    first.start();
+    second.start();
+    await until(() => first.status().state === 'live' && second.status().state === 'live');
+
+    // The first runner remembers acme; the second applies the next event while the first is held.
+    held = new Promise((resolve) => (release = resolve));
+    const siteAdded = await fixture.execute('acme', { type: 'AddSite', data: { siteId: 'second', name: 'Second', hostname: 'second.example' } });
+    await until(() => second.status().checkpoint === siteAdded?.position);
+    held = undefined;
+    release?.();
+    await until(() => first.status().checkpoint === siteAdded?.position);
+
+    // The next event follows the one the second runner applied: the first must not fold it onto what it remembered.
+    const memberAdded = await fixture.execute('acme', { type: 'AddMember', data: { userId: 'u-2', email: 'two@example.test', role: 'admin' } });
+    await until(() => first.status().checkpoint === memberAdded?.position && second.status().checkpoint === memberAdded?.position);
+    expect([first.status().state, second.status().state]).toEqual(['live', 'live']);
+    expect(fixture.readModels('off').organizations.getOrganization('acme')?.view).toEqual(await expectedView('acme'));
+  });
+
+  it('reads the model again when it starts after another projector wrote to the file', async () => {
+    await fixture.execute('acme', ...organizationSetUp('acme', 1));
+    const first = organizationRunner();
+    first.start();
+    await until(() => first.status().state === 'live');
+    await first.stop();
+
+    const second = organizationRunner();
+    second.start();
+    const siteAdded = await fixture.execute('acme', { type: 'AddSite', data: { siteId: 'second', name: 'Second', hostname: 'second.example' } });
+    await until(() => second.status().checkpoint === siteAdded?.position);
+    await second.stop();
+
+    first.start();
+    const memberAdded = await fixture.execute('acme', { type: 'AddMember', data: { userId: 'u-2', email: 'two@example.test', role: 'admin' } });
+    await until(() => first.status().checkpoint === memberAdded?.position || first.status().state === 'failed');
+    expect(first.status()).toMatchObject({ state: 'live', failure: undefined });
+    expect(fixture.readModels('off').organizations.getOrganization('acme')?.view).toEqual(await expectedView('acme'));
   });
 });

@@ -1,5 +1,6 @@
 // Runs one projection on the store's $all subscription: the model's rows and the checkpoint are
-// committed together, many events per transaction while catching up, one at a time when live.
+// committed together, many events per transaction while catching up, and, once live, the events
+// delivered together (one group commit of the store, one page) in one transaction.
 import { EventStoreClosedError, InvalidPositionError, type EventStore, type RecordedEvent, type Subscription } from '#event-store';
 import { Checkpoints, type ProjectionFailure, type ProjectionState } from '../checkpoints.js';
 import { createIndexes, createTables, liveTableNames, type Projection, type ProjectionWriter } from '../projection.js';
@@ -28,6 +29,11 @@ export type ProjectionStatus = {
 export const defaultBatchSize = 500;
 /** A catch-up batch that stops growing is committed after this pause. */
 const idleFlushMs = 25;
+/**
+ * Aggregates the writer may remember between commits (so a live event does not read its aggregate
+ * back from the table); past this it forgets them all and reads again what it needs.
+ */
+const maxRemembered = 10_000;
 /** Pause before retrying when another writer held the database past its busy timeout. */
 const busyRetryMs = 250;
 /** Pause before subscribing again after the subscription dropped (store restarted, network). */
@@ -55,6 +61,8 @@ export class ProjectionRunner {
   private stopping = false;
   private work: Promise<void> = Promise.resolve();
   private idleFlush: NodeJS.Timeout | undefined;
+  /** A live batch is committed once the events delivered in this turn of the event loop are in it. */
+  private liveFlush: NodeJS.Immediate | undefined;
   private retry: NodeJS.Timeout | undefined;
 
   constructor(
@@ -100,6 +108,8 @@ export class ProjectionRunner {
   async stop(): Promise<void> {
     this.stopping = true;
     clearTimeout(this.idleFlush);
+    clearImmediate(this.liveFlush);
+    this.liveFlush = undefined;
     clearTimeout(this.retry);
     const subscription = this.subscription;
     this.subscription = undefined;
@@ -117,6 +127,8 @@ export class ProjectionRunner {
     this.checkpoint = stored.position;
     this.generation = stored.generation;
     this.pending = [];
+    // Another process may have written the model since this runner last did.
+    this.writer.discard();
     this.live = false;
     this.setState('catching-up');
     this.logger.info({ projection: this.name, checkpoint: stored.position?.toString() ?? null }, 'projection catching up');
@@ -137,7 +149,16 @@ export class ProjectionRunner {
   private receive(event: RecordedEvent): Promise<void> | undefined {
     if (this.state === 'failed') return undefined;
     this.pending.push(event);
-    if (this.live || this.pending.length >= this.batchSize) return this.enqueue(() => this.commitPending());
+    // A full batch is committed before the subscription delivers more (it awaits the commit).
+    if (this.pending.length >= this.batchSize) return this.enqueue(() => this.commitPending());
+    if (this.live) {
+      // The subscription delivers a page in microtasks: everything appended together is in before this runs.
+      this.liveFlush ??= setImmediate(() => {
+        this.liveFlush = undefined;
+        void this.enqueue(() => this.commitPending());
+      });
+      return undefined;
+    }
     clearTimeout(this.idleFlush);
     this.idleFlush = setTimeout(() => void this.enqueue(() => this.commitPending()), idleFlushMs);
     this.idleFlush.unref();
@@ -199,6 +220,9 @@ export class ProjectionRunner {
       .transaction(() => {
         const stored = this.checkpoints.read(this.projection.name);
         if (stored.generation !== this.generation) throw new ModelReplaced();
+        // What the writer remembers is the model as this runner last committed it; another projector
+        // on the file moved the checkpoint since: read the tables again.
+        if (stored.position !== this.checkpoint) this.writer.forget();
         let last = stored.position;
         for (const event of batch) {
           // At or below the checkpoint: already in the model (a replay, or a second projector).
@@ -211,7 +235,7 @@ export class ProjectionRunner {
         return last;
       })
       .immediate();
-    this.writer.forget();
+    if (this.writer.remembered > maxRemembered) this.writer.forget();
     this.checkpoint = applied;
     this.pacing?.afterCommit();
     this.notify();

@@ -13,6 +13,7 @@ const userStreamPrefix = 'user-';
 export function signInsProjection(): Projection {
   return {
     name: signInsProjectionName,
+    version: 1,
     tables: [firstSignInsTable],
     handles: (event) => event.type === 'SignedIn' && event.streamId.startsWith(userStreamPrefix),
     writer: (db, tables) => new FirstSignInWriter(db, tables),

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import type { AddMember } from '#domain';
+import type { OrganizationCommandOf } from '#domain';
 import type { UserDirectory } from '#identity';
 import type { CommandResult } from '../command-result.js';
 import { Organizations } from '../organizations.js';
@@ -17,7 +17,7 @@ export class AddMemberHandler implements ICommandHandler<AddMemberCommand> {
 
   async execute({ organizationId, member, context }: AddMemberCommand): Promise<CommandResult & { userId: string }> {
     const { email, role, chorusUser } = member;
-    const addMember = (userId: string): AddMember => ({ type: 'AddMember', data: chorusUser === undefined ? { userId, email, role } : { userId, email, role, chorusUser } });
+    const addMember = (userId: string): OrganizationCommandOf<'AddMember'> => ({ type: 'AddMember', data: chorusUser === undefined ? { userId, email, role } : { userId, email, role, chorusUser } });
     let userId = member.userId;
     if (userId === undefined) {
       // Decide first: a refused add records nothing, not even the id the address would have had reserved.

@@ -1,11 +1,15 @@
 import { DomainError } from '../../errors.js';
 import { refusalToAdd } from '../../limits/refusal-to-add.js';
 import type { DecideContext } from '../decide-context.js';
-import type { AddMember } from '../commands.js';
-import type { MemberAdded } from '../events.js';
+import type { MemberAdded, MemberRole } from '../events.js';
 import type { ExistingOrganization } from '../state.js';
 import { MEMBER_ROLES } from '../member-roles.js';
 import { optionalBoolean, requireEmailAddress, requireIdentifier, requireOneOf } from '../command-validation.js';
+
+export type AddMember = {
+  type: 'AddMember';
+  data: { userId: string; email: string; role: MemberRole; chorusUser?: boolean };
+};
 
 export function addMember(command: AddMember, state: ExistingOrganization, { catalogue }: DecideContext): MemberAdded[] {
   const userId = requireIdentifier('userId', command.data.userId);

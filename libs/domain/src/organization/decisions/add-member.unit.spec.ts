@@ -1,7 +1,7 @@
 import { describe, it } from '@jest/globals';
 import { given } from '../../testing/given-when-then.js';
 import { chorusPlanAssigned, memberAdded, membersAdded, onChorusPlan, organizationCreated } from '../../testing/organization-events.js';
-import type { AddMember } from '../commands.js';
+import type { AddMember } from './add-member.js';
 
 const addMember = (data: Partial<AddMember['data']> = {}): AddMember => ({
   type: 'AddMember',

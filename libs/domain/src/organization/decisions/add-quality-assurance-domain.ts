@@ -1,8 +1,9 @@
 import type { DecideContext } from '../decide-context.js';
-import type { AddQualityAssuranceDomain } from '../commands.js';
 import type { QualityAssuranceDomainAdded } from '../events.js';
 import type { ExistingOrganization } from '../state.js';
 import { domainToAdd } from './domain-lists.js';
+
+export type AddQualityAssuranceDomain = { type: 'AddQualityAssuranceDomain'; data: { domain: string } };
 
 export function addQualityAssuranceDomain(
   command: AddQualityAssuranceDomain,

@@ -2,11 +2,13 @@ import { DomainError } from '../../errors.js';
 import { parseHostname } from '../../hostnames/parse-hostname.js';
 import { refusalToAdd } from '../../limits/refusal-to-add.js';
 import type { DecideContext } from '../decide-context.js';
-import type { AddSite } from '../commands.js';
 import type { SiteAdded } from '../events.js';
 import type { ExistingOrganization } from '../state.js';
 import { requireIdentifier, requireName } from '../command-validation.js';
 import { invalidHostname } from '../invalid-hostname.js';
+
+/** hostname as the user typed it; the domain normalizes it (seed section 5). */
+export type AddSite = { type: 'AddSite'; data: { siteId: string; name: string; hostname: string } };
 
 export function addSite(command: AddSite, state: ExistingOrganization, { catalogue }: DecideContext): SiteAdded[] {
   const siteId = requireIdentifier('siteId', command.data.siteId);

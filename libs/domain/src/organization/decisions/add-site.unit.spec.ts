@@ -1,7 +1,7 @@
 import { describe, it } from '@jest/globals';
 import { given } from '../../testing/given-when-then.js';
 import { chorusPlanAssigned, onClassicPlan, organizationCreated, siteAdded } from '../../testing/organization-events.js';
-import type { AddSite } from '../commands.js';
+import type { AddSite } from './add-site.js';
 
 const addSite = (data: Partial<AddSite['data']> = {}): AddSite => ({
   type: 'AddSite',

@@ -1,8 +1,9 @@
 import type { DecideContext } from '../decide-context.js';
-import type { AddWebAnalyticsDomain } from '../commands.js';
 import type { WebAnalyticsDomainAdded } from '../events.js';
 import type { ExistingOrganization } from '../state.js';
 import { domainToAdd } from './domain-lists.js';
+
+export type AddWebAnalyticsDomain = { type: 'AddWebAnalyticsDomain'; data: { domain: string } };
 
 export function addWebAnalyticsDomain(
   command: AddWebAnalyticsDomain,

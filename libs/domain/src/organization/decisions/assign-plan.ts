@@ -1,10 +1,12 @@
 import type { DecideContext } from '../decide-context.js';
-import type { AssignPlan } from '../commands.js';
 import type { PlanAssigned } from '../events.js';
 import type { ExistingOrganization } from '../state.js';
 import { findPlan } from '../../plans/find-plan.js';
 import { CHORUS_PLANS, CLASSIC_PLANS, LINES, SERVICE_LEVELS } from '../../plans/plan-lines.js';
 import { invalid, requireOneOf } from '../command-validation.js';
+import type { Line, PlanName, ServiceLevel } from '../../plans/catalogue.js';
+
+export type AssignPlan = { type: 'AssignPlan'; data: { line: Line; plan: PlanName; serviceLevel?: ServiceLevel } };
 
 /** Assigning the plan a line already has, with no new service level, changes nothing: no event. */
 export function assignPlan(command: AssignPlan, state: ExistingOrganization, { catalogue }: DecideContext): PlanAssigned[] {

@@ -2,7 +2,7 @@ import { describe, it } from '@jest/globals';
 import type { PlanCatalogue } from '../../plans/catalogue.js';
 import { given, testCatalogue } from '../../testing/given-when-then.js';
 import { chorusPlanAssigned, classicPlanAssigned, organizationCreated } from '../../testing/organization-events.js';
-import type { AssignPlan } from '../commands.js';
+import type { AssignPlan } from './assign-plan.js';
 
 describe('AssignPlan', () => {
   it.each([

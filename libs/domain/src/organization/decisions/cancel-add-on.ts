@@ -1,9 +1,12 @@
 import { DomainError } from '../../errors.js';
-import type { CancelAddOn } from '../commands.js';
 import type { AddOnCancelled } from '../events.js';
 import type { ExistingOrganization } from '../state.js';
 import { ADD_ONS } from '../../plans/plan-lines.js';
 import { optionalQuantity, requireOneOf } from '../command-validation.js';
+import type { AddOn } from '../../plans/catalogue.js';
+
+/** quantity absent: cancel every active unit of that add-on. */
+export type CancelAddOn = { type: 'CancelAddOn'; data: { addOn: AddOn; quantity?: number } };
 
 /** No quantity: cancel every active unit. Items already in use beyond the new limit stay; only new adds are refused. */
 export function cancelAddOn(command: CancelAddOn, state: ExistingOrganization): AddOnCancelled[] {

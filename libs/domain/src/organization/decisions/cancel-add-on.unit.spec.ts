@@ -1,7 +1,7 @@
 import { describe, it } from '@jest/globals';
 import { given } from '../../testing/given-when-then.js';
 import { addOnCancelled, addOnPurchased, onChorusPlan, sitesAdded } from '../../testing/organization-events.js';
-import type { CancelAddOn } from '../commands.js';
+import type { CancelAddOn } from './cancel-add-on.js';
 
 describe('CancelAddOn', () => {
   it('cancels the quantity asked for', () => {

@@ -1,9 +1,10 @@
 import { DomainError } from '../../errors.js';
-import type { ChangeMemberRole } from '../commands.js';
-import type { MemberRoleChanged } from '../events.js';
+import type { MemberRole, MemberRoleChanged } from '../events.js';
 import type { ExistingOrganization } from '../state.js';
 import { MEMBER_ROLES } from '../member-roles.js';
 import { requireIdentifier, requireOneOf } from '../command-validation.js';
+
+export type ChangeMemberRole = { type: 'ChangeMemberRole'; data: { userId: string; role: MemberRole } };
 
 export function changeMemberRole(command: ChangeMemberRole, state: ExistingOrganization): MemberRoleChanged[] {
   const userId = requireIdentifier('userId', command.data.userId);

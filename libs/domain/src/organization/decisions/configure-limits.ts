@@ -1,8 +1,9 @@
-import type { ConfigureLimits } from '../commands.js';
 import type { LimitsConfigured } from '../events.js';
 import type { ExistingOrganization } from '../state.js';
 import { LIMITED_RESOURCES } from '../../limits/limited-resources.js';
 import { MAX_CONFIGURED_LIMIT, optionalBoolean, requireIntegerIn } from '../command-validation.js';
+
+export type ConfigureLimits = { type: 'ConfigureLimits'; data: LimitsConfigured['data'] };
 
 /**
  * The event carries only what changes; nothing changing means no event. A limit below the current

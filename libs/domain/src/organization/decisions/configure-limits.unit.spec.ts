@@ -1,7 +1,7 @@
 import { describe, it } from '@jest/globals';
 import { given } from '../../testing/given-when-then.js';
 import { limitsConfigured, membersAdded, onChorusPlan } from '../../testing/organization-events.js';
-import type { ConfigureLimits } from '../commands.js';
+import type { ConfigureLimits } from './configure-limits.js';
 
 describe('ConfigureLimits', () => {
   it('sets any of the four limits and the override flag', () => {

@@ -1,10 +1,18 @@
 import { DomainError } from '../../errors.js';
 import { hasSsoPlan, isClientId, isSealedSecret, MAX_SSO_DOMAINS, parseIssuer, parseSsoDomain } from '../../sso/sso-rules.js';
-import type { ConfigureSso } from '../commands.js';
 import type { DecideContext } from '../decide-context.js';
 import type { SsoConfigured } from '../events.js';
 import type { ExistingOrganization } from '../state.js';
 import { invalid, optionalBoolean } from '../command-validation.js';
+
+/**
+ * clientSecret: sealed (see SsoConfigured), absent to keep the one configured. domains as typed; the
+ * domain normalizes them. enforce absent: false.
+ */
+export type ConfigureSso = {
+  type: 'ConfigureSso';
+  data: { issuer: string; clientId: string; clientSecret?: string; domains: string[]; enforce?: boolean };
+};
 
 /** The domains, normalized to ASCII form; a value that is no e-mail domain is INVALID_HOSTNAME, one given twice DUPLICATE. */
 function requireDomains(value: unknown): string[] {

@@ -1,8 +1,9 @@
 import { DomainError } from '../../errors.js';
-import type { CreateOrganization } from '../commands.js';
 import type { OrganizationCreated } from '../events.js';
 import type { OrganizationState } from '../state.js';
 import { requireIdentifier, requireName } from '../command-validation.js';
+
+export type CreateOrganization = { type: 'CreateOrganization'; data: { id: string; name: string } };
 
 export function createOrganization(command: CreateOrganization, state: OrganizationState): OrganizationCreated[] {
   if (state.exists) throw new DomainError('ALREADY_EXISTS', `Organization ${state.id} already exists.`, { id: state.id });

@@ -1,7 +1,8 @@
-import type { EnableChorus } from '../commands.js';
 import type { ChorusEnabled } from '../events.js';
 import type { ExistingOrganization } from '../state.js';
 import { optionalBoolean } from '../command-validation.js';
+
+export type EnableChorus = { type: 'EnableChorus'; data: { parallelUse?: boolean } };
 
 /** Enabling again with another parallelUse setting changes that setting; with the same one it changes nothing. */
 export function enableChorus(command: EnableChorus, state: ExistingOrganization): ChorusEnabled[] {

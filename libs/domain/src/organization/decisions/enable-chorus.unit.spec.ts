@@ -1,7 +1,7 @@
 import { describe, it } from '@jest/globals';
 import { given } from '../../testing/given-when-then.js';
 import { chorusDisabled, chorusEnabled, organizationCreated } from '../../testing/organization-events.js';
-import type { EnableChorus } from '../commands.js';
+import type { EnableChorus } from './enable-chorus.js';
 
 describe('EnableChorus', () => {
   it('enables Chorus without a parallel-use setting', () => {

@@ -2,7 +2,7 @@ import { describe, it } from '@jest/globals';
 import { ADD_ONS } from '../../plans/plan-lines.js';
 import { given } from '../../testing/given-when-then.js';
 import { addOnPurchased, onChorusPlan, organizationCreated } from '../../testing/organization-events.js';
-import type { PurchaseAddOn } from '../commands.js';
+import type { PurchaseAddOn } from './purchase-add-on.js';
 
 describe('PurchaseAddOn', () => {
   it.each(ADD_ONS)('buys one unit of %s when no quantity is given', (addOn) => {

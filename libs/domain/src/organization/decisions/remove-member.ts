@@ -1,8 +1,9 @@
 import { DomainError } from '../../errors.js';
-import type { RemoveMember } from '../commands.js';
 import type { MemberRemoved } from '../events.js';
 import type { ExistingOrganization } from '../state.js';
 import { requireIdentifier } from '../command-validation.js';
+
+export type RemoveMember = { type: 'RemoveMember'; data: { userId: string } };
 
 export function removeMember(command: RemoveMember, state: ExistingOrganization): MemberRemoved[] {
   const userId = requireIdentifier('userId', command.data.userId);

@@ -1,7 +1,8 @@
-import type { RemoveQualityAssuranceDomain } from '../commands.js';
 import type { QualityAssuranceDomainRemoved } from '../events.js';
 import type { ExistingOrganization } from '../state.js';
 import { domainToRemove } from './domain-lists.js';
+
+export type RemoveQualityAssuranceDomain = { type: 'RemoveQualityAssuranceDomain'; data: { domain: string } };
 
 export function removeQualityAssuranceDomain(
   command: RemoveQualityAssuranceDomain,

@@ -1,8 +1,9 @@
 import { DomainError } from '../../errors.js';
-import type { RemoveSite } from '../commands.js';
 import type { SiteRemoved } from '../events.js';
 import type { ExistingOrganization } from '../state.js';
 import { requireIdentifier } from '../command-validation.js';
+
+export type RemoveSite = { type: 'RemoveSite'; data: { siteId: string } };
 
 export function removeSite(command: RemoveSite, state: ExistingOrganization): SiteRemoved[] {
   const siteId = requireIdentifier('siteId', command.data.siteId);

@@ -2,7 +2,7 @@ import { describe, it } from '@jest/globals';
 import { memberRequester } from '../requester.js';
 import { given } from '../../testing/given-when-then.js';
 import { classicPlanAssigned, memberAdded, onChorusPlan, onClassicPlan, organizationCreated } from '../../testing/organization-events.js';
-import type { ConfigureSso } from '../commands.js';
+import type { ConfigureSso } from './configure-sso.js';
 import type { SsoConfigured } from '../events.js';
 
 const sealed = 'v1.k1.AAAAAAAAAAAAAAAA.BBBBBBBBBBBBBBBBBBBBBBBBBBBB';

@@ -1,0 +1,56 @@
+// Credentials never reach a log line, whatever object carries them (headers, bodies, errors, config):
+// a field with one of these names is censored at the top of a line's object and two levels below it.
+// One walk over the object's own keys, copying only the objects on the way to a secret, so that a
+// line without secrets (the request log: six plain fields) costs a few set look-ups. It replaces
+// pino's path redaction, whose wildcard paths were ~17% of the CPU of GET /health (bench/http).
+const SECRET_FIELDS: ReadonlySet<string> = new Set([
+  'authorization',
+  'cookie',
+  'set-cookie',
+  'password',
+  'newPassword',
+  'token',
+  'secret',
+  'apiKey',
+  'key',
+  'sessionSecret',
+  'clientSecret',
+  'client_secret',
+  'code_verifier',
+  'x-xsrf-token',
+]);
+
+export const CENSORED = '[REDACTED]';
+
+/** Levels of keys looked at: the line's own fields, theirs, and theirs (pino's `*.*["field"]`). */
+const DEPTH = 3;
+
+/** The object with every secret field censored; the same object when it holds none (never changed in place). */
+export function redactSecrets<T extends object>(value: T): T {
+  return redact(value, DEPTH) as T;
+}
+
+function redact(value: object, depth: number): object {
+  let copy: Record<string, unknown> | unknown[] | undefined;
+  const source = value as Record<string, unknown>;
+  for (const key of Object.keys(source)) {
+    const field = source[key];
+    let replaced: unknown = field;
+    if (SECRET_FIELDS.has(key)) replaced = CENSORED;
+    else if (depth > 1 && typeof field === 'object' && field !== null) replaced = redact(field, depth - 1);
+    if (replaced === field) continue;
+    copy ??= copyOf(value);
+    (copy as Record<string, unknown>)[key] = replaced;
+  }
+  return copy ?? value;
+}
+
+/** A shallow copy to censor; an Error stays an Error, with its message and stack (not enumerable). */
+function copyOf(value: object): Record<string, unknown> | unknown[] {
+  if (Array.isArray(value)) return [...(value as unknown[])];
+  if (value instanceof Error) {
+    const error = Object.create(Object.getPrototypeOf(value) as object) as Record<string, unknown>;
+    return Object.assign(error, value, { name: value.name, message: value.message, stack: value.stack });
+  }
+  return { ...(value as Record<string, unknown>) };
+}
