@@ -30,7 +30,7 @@ export { ssoSignOnStream, type SsoFailureReason } from './sso/sso-sign-on-failur
 export { ssoDomainStreamPrefix } from './sso/sso-domain-claims.js';
 
 // Access.
-export { ApiKeys, type CreatedApiKey } from './access/api-keys/api-keys.service.js';
+export { API_KEY_CACHE_MS, ApiKeys, type ApiKeySummary, type CreatedApiKey, type RevokedApiKey } from './access/api-keys/api-keys.service.js';
 export type { ApiKeyScope } from './access/api-keys/api-key-scopes.js';
 
 // Sign-in: the identity lib as the service wires it, and the clock e2e tests pin.
