@@ -1,6 +1,6 @@
 // POST /login, /logout, GET /session over real HTTP with real argon2 (API.md, Sign-in).
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { userStream } from '#identity';
+import { signInAttemptsStream, userStream } from '#identity';
 import { startAuthApp, type AuthApp } from '../support/auth-app.js';
 import type { Answer, Browser } from '../support/browser.js';
 
@@ -114,13 +114,10 @@ describe('POST /login', () => {
 
     app.clock.advance(15 * 60_000);
     expect((await signIn('locked@example.com', password)).answer.status).toBe(204);
+    const attempts = await app.store.readStream(signInAttemptsStream({ kind: 'account', id: victim }));
+    expect(attempts.found && attempts.events.map((event) => event.type)).toEqual([...Array<string>(11).fill('SignInAttemptReserved'), 'SignInAttemptSucceeded']);
     const history = await app.store.readStream(userStream(victim));
-    expect(history.found && history.events.map((event) => event.type)).toEqual([
-      'UserRegistered',
-      'PasswordSet',
-      ...Array<string>(10).fill('SignInFailed'),
-      'SignedIn',
-    ]);
+    expect(history.found && history.events.map((event) => event.type)).toEqual(['UserRegistered', 'PasswordSet', 'SignedIn']);
   });
 });
 

@@ -237,6 +237,62 @@ describe('api-key:create', () => {
     expect(run.stderr).toContain('VALIDATION_FAILED');
     expect(run.stderr).toContain('everything');
   });
+
+  it('binds a key to one organization with --org, and refuses an organization that does not exist', async () => {
+    await chorus(['org:create', '--name', 'Bound', '--id', 'bound']);
+
+    const run = await chorus(['api-key:create', '--name', 'bound', '--scopes', 'organizations:read', '--org', 'bound', '--json']);
+    const missing = await chorus(['api-key:create', '--name', 'nowhere', '--scopes', 'organizations:read', '--org', 'nowhere']);
+
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ name: 'bound', organizationId: 'bound' });
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('NOT_FOUND');
+  }, 30_000);
+});
+
+describe('api-key:list and api-key:revoke', () => {
+  it('lists every key without its secret, revokes one (recorded as ApiKeyRevoked by the cli), and a server refuses it', async () => {
+    const created = JSON.parse((await chorus(['api-key:create', '--name', 'to revoke', '--scopes', 'organizations:read', '--json'])).stdout) as { key: string; keyId: string };
+
+    const revoked = await chorus(['api-key:revoke', created.keyId, '--json']);
+    const again = await chorus(['api-key:revoke', created.keyId]);
+    const listed = await chorus(['api-key:list', '--json']);
+    const table = await chorus(['api-key:list']);
+
+    expect(revoked.code).toBe(0);
+    expect(JSON.parse(revoked.stdout)).toEqual({ keyId: created.keyId, revokedAt: expect.any(String), alreadyRevoked: false });
+    expect(again).toMatchObject({ code: 0, stdout: expect.stringContaining('already revoked') });
+    const keys = (JSON.parse(listed.stdout) as { keys: { keyId: string; name: string; revokedAt: string | null }[] }).keys;
+    expect(keys.find((key) => key.keyId === created.keyId)).toMatchObject({ name: 'to revoke', scopes: ['organizations:read'], organizationId: null, revokedAt: expect.any(String) });
+    expect(listed.stdout).not.toContain(created.key.slice(30));
+    expect(listed.stdout).not.toContain('sha256:');
+    expect(table.stdout.split('\n')[0]).toMatch(/^ID\s+NAME\s+SCOPES\s+ORGANIZATION\s+CREATED\s+REVOKED\s+LAST USED$/);
+    expect(table.stdout).toContain(created.keyId);
+    const store = await openEventStore({ dataDir });
+    try {
+      const stream = await store.readStream(`api-key-${created.keyId}`);
+      expect(stream.found && stream.events.at(-1)).toMatchObject({ type: 'ApiKeyRevoked', metadata: { actor: 'cli', cliCommand: 'api-key:revoke', commandType: 'RevokeApiKey' } });
+    } finally {
+      await store.close();
+    }
+    const running = await startApp({ DATA_DIR: dataDir });
+    try {
+      expect((await httpClient(running.baseUrl, { apiKey: created.key }).get('/organizations/bound')).status).toBe(401);
+    } finally {
+      await running.close();
+    }
+  }, 60_000);
+
+  it('exits 1 with NOT_FOUND for a key id nobody has, 2 with VALIDATION_FAILED for one that is not a key id', async () => {
+    const unknown = await chorus(['api-key:revoke', '0123456789abcdef01234567']);
+    const malformed = await chorus(['api-key:revoke', 'chrs_whatever']);
+
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('NOT_FOUND');
+    expect(malformed.code).toBe(2);
+    expect(malformed.stderr).toContain('VALIDATION_FAILED');
+  }, 30_000);
 });
 
 describe('org:sso', () => {

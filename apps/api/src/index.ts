@@ -30,7 +30,7 @@ export { ssoSignOnStream, type SsoFailureReason } from './sso/sso-sign-on-failur
 export { ssoDomainStreamPrefix } from './sso/sso-domain-claims.js';
 
 // Access.
-export { ApiKeys, type CreatedApiKey } from './access/api-keys/api-keys.service.js';
+export { API_KEY_CACHE_MS, ApiKeys, type ApiKeySummary, type CreatedApiKey, type RevokedApiKey } from './access/api-keys/api-keys.service.js';
 export type { ApiKeyScope } from './access/api-keys/api-key-scopes.js';
 
 // Sign-in: the identity lib as the service wires it, and the clock e2e tests pin.
@@ -53,7 +53,7 @@ export { organizationStateAt, type OrganizationStateAt } from './audit/organizat
 
 // The API's reference (/docs), and the words of each route the route-diff test checks.
 export { openApiDocument, openApiPath, routeKey, undocumentedRoutes, type OpenApiDocument } from './openapi/openapi-document.js';
-export { operationTexts } from './openapi/operation-texts.js';
+export { Operation, type OperationText } from './openapi/operation.decorator.js';
 
 // The first-run demo, the start-up banner and the SPA's files.
 export { DemoSeed, demoOrganizationId, demoOwnerEmail, type DemoSignIn } from './demo/demo-seed.service.js';

@@ -245,4 +245,24 @@ describe('loadStream', () => {
 
     await expect(handleCommand(store, stream, takeSeat('d'), { ...room, metadata, cache })).rejects.toBeInstanceOf(RoomFull);
   });
+
+  it('with lastEventHoldsState, reads only the last event, backwards, however long the stream, and appends after it', async () => {
+    // A counter whose every event carries the count after it.
+    type Counted = { type: 'Counted'; data: { count: number } };
+    const counter: StreamFold<number, Counted> = { initialState: 0, evolve: (_count, event) => event.data.count, lastEventHoldsState: true };
+    const count = (state: number): Counted[] => [{ type: 'Counted', data: { count: state + 1 } }];
+    for (let index = 0; index < 5; index += 1) await handleCommand(store, 'counter-1', count, { ...counter, metadata });
+    reads = [];
+
+    const loaded = await loadStream(recording, 'counter-1', counter);
+    const handled = await handleCommand(recording, 'counter-1', count, { ...counter, metadata });
+
+    expect(loaded).toMatchObject({ state: 5, revision: 4n });
+    expect(reads).toEqual([
+      { fromRevision: undefined, returned: 1 },
+      { fromRevision: undefined, returned: 1 },
+    ]);
+    expect(handled).toMatchObject({ state: 6, revision: 5n });
+    expect(await loadStream(store, 'counter-none', counter)).toEqual({ state: 0, revision: undefined, position: undefined, recorded: [] });
+  });
 });

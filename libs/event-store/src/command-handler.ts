@@ -48,6 +48,11 @@ export type StreamFold<State, Event extends NewEvent> = {
   cache?: FoldedStreamCache<State>;
   /** Hand the events read to `decide` and the caller (with a cache: only those after the cached revision). */
   keepRecordedEvents?: boolean;
+  /**
+   * Every event carries the whole state after it (`evolve` takes it from the event), so a load reads the
+   * stream's last event only, backwards: one read of one event however long the stream, and no cache to keep.
+   */
+  lastEventHoldsState?: boolean;
 };
 
 /** A stream as loaded: revision and position are undefined while it does not exist. */
@@ -82,6 +87,7 @@ export async function loadStream<State, Event extends NewEvent>(
   fold: StreamFold<State, Event>,
 ): Promise<LoadedStream<State>> {
   const read = fold.read ?? typeAndData<Event>;
+  if (fold.lastEventHoldsState === true) return loadLastEvent(store, streamId, fold, read);
   const recorded: RecordedEvent[] = [];
   let folded = fold.cache?.get(streamId);
   for (;;) {
@@ -100,6 +106,19 @@ export async function loadStream<State, Event extends NewEvent>(
   if (folded === undefined) return { state: fold.initialState, revision: undefined, position: undefined, recorded };
   fold.cache?.remember(streamId, folded);
   return { ...folded, recorded };
+}
+
+async function loadLastEvent<State, Event extends NewEvent>(
+  store: EventStore,
+  streamId: string,
+  fold: StreamFold<State, Event>,
+  read: (event: RecordedEvent) => Event,
+): Promise<LoadedStream<State>> {
+  const page = await store.readStream(streamId, { direction: 'backwards', maxCount: 1 });
+  const last = page.found ? page.events[0] : undefined;
+  if (last === undefined) return { state: fold.initialState, revision: undefined, position: undefined, recorded: [] };
+  const state = fold.evolve(fold.initialState, read(last));
+  return { state, revision: last.revision, position: last.position, recorded: fold.keepRecordedEvents === true ? [last] : [] };
 }
 
 /**

@@ -10,10 +10,11 @@ import { PasswordHasher } from './passwords/password-hasher.js';
 import { PasswordReset } from './password-reset/password-reset.js';
 import { SessionCookies } from './sessions/session-cookie.js';
 import { defaultSessionPolicy, Sessions, type SessionPolicy } from './sessions/sessions.js';
-import { accountThrottlePolicy, addressThrottlePolicy, resetRequestThrottlePolicy } from './sign-in/failure-streak.js';
+import { resetRequestThrottlePolicy } from './sign-in/attempt-streak.js';
 import { GoogleSignIn } from './sign-in/google-sign-in.js';
 import { GoogleStateSeal } from './sign-in/google-state.js';
 import { PasswordSignIn } from './sign-in/password-sign-in.js';
+import { SignInAttempts } from './sign-in/sign-in-attempts.js';
 import { ThrottleCounters } from './sign-in/throttle-counters.js';
 import { UserClaims } from './user/user-claims.js';
 import { UserDirectory } from './user/user-directory.js';
@@ -42,10 +43,14 @@ export type IdentityOptions = {
 
 export type Identity = {
   clock: Clock;
+  /** argon2id; its `verifications` count is what the sign-in throttle bounds. */
+  hasher: PasswordHasher;
   users: Users;
   directory: UserDirectory;
   registration: UserRegistration;
   passwordSignIn: PasswordSignIn;
+  /** The sign-in attempt streams: their keys (an account's, a name's, an address's) and locks. */
+  signInAttempts: SignInAttempts;
   googleSignIn: GoogleSignIn;
   googleState: GoogleStateSeal;
   passwordReset: PasswordReset;
@@ -65,22 +70,23 @@ export type Identity = {
 export function createIdentity(options: IdentityOptions): Identity {
   const clock = options.clock ?? systemClock;
   const store = options.eventStore;
-  const users = new Users(store, clock);
+  const sessionPolicy = options.sessionPolicy ?? defaultSessionPolicy;
+  const users = new Users(store, clock, sessionPolicy.absoluteTimeoutMs);
   const claims = new UserClaims(store, users);
   const hasher = new PasswordHasher();
   const registration = new UserRegistration(users, claims, hasher);
   const sessionCookies = new SessionCookies(deriveKey(options.sessionSecret, 'session-cookie'));
-  const sessions = new Sessions(store, users, sessionCookies, clock, options.sessionPolicy ?? defaultSessionPolicy);
-  const addresses = new ThrottleCounters(addressThrottlePolicy);
-  // Unknown names follow the per-account policy, so they lock exactly as real accounts do.
-  const unknownNames = new ThrottleCounters(accountThrottlePolicy);
+  const sessions = new Sessions(store, users, sessionCookies, clock, sessionPolicy);
+  const attempts = new SignInAttempts(store, clock, deriveKey(options.sessionSecret, 'sign-in-attempts'));
   const links = { publicUrl: options.publicUrl, productName: options.productName };
   return {
     clock,
+    hasher,
     users,
     directory: new UserDirectory(users, claims),
     registration,
-    passwordSignIn: new PasswordSignIn(users, claims, hasher, sessions, clock, addresses, unknownNames),
+    passwordSignIn: new PasswordSignIn(users, claims, hasher, sessions, clock, attempts),
+    signInAttempts: attempts,
     googleSignIn: new GoogleSignIn(users, claims, registration),
     googleState: new GoogleStateSeal(deriveKey(options.sessionSecret, 'oauth-state'), clock),
     passwordReset: new PasswordReset(
@@ -93,8 +99,9 @@ export function createIdentity(options: IdentityOptions): Identity {
       links,
       options.logger,
       new ThrottleCounters(resetRequestThrottlePolicy),
+      attempts,
     ),
-    passwordChange: new PasswordChange(users, hasher, sessions, clock),
+    passwordChange: new PasswordChange(users, hasher, sessions, clock, attempts),
     invitations: new Invitations(store, users, claims, registration, sessions, options.mailer, clock, links, options.logger),
     sessions,
     sessionCookies,

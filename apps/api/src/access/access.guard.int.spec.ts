@@ -79,6 +79,16 @@ describe('AccessGuard', () => {
     await expect(call('change').canActivate).rejects.toMatchObject({ code: 'FORBIDDEN' });
   });
 
+  it('lets a key bound to an organization reach only that organization, and no route about no organization', async () => {
+    principal = { kind: 'api-key', keyId: 'k', scopes: ['organizations:read', 'organizations:write'], organizationId: 'acme' };
+
+    await expect(call('read').canActivate).resolves.toBe(true);
+    await expect(call('change').canActivate).resolves.toBe(true);
+    await expect(call('read', 'elsewhere').canActivate).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(call('change', 'Not A Valid Id').canActivate).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(call('create', '').canActivate).rejects.toMatchObject({ code: 'FORBIDDEN' });
+  });
+
   it('records the principal in the request context, for the actor of what the call records', async () => {
     principal = { kind: 'api-key', keyId: 'k', scopes: ['organizations:read'] };
     const { canActivate, request } = call('read');

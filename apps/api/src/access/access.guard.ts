@@ -9,6 +9,12 @@ import type { Principal } from './principal.js';
 import { PrincipalResolvers } from './principal-resolvers.service.js';
 import { RequireAccess, type AccessRule } from './require-access.decorator.js';
 
+/** The organization a route is about: its `:id` path parameter, when that is an organization id. */
+function organizationOf(request: Request): string | undefined {
+  const parsed = organizationIdSchema.safeParse(request.params.id);
+  return parsed.success ? parsed.data : undefined;
+}
+
 /**
  * The global guard: routes marked @RequireAccess need a principal (else 401 UNAUTHENTICATED) that the
  * rule allows (else 403 FORBIDDEN). Membership is read from the organization's own folded stream, so a
@@ -43,12 +49,13 @@ export class AccessGuard implements CanActivate {
       case 'cli':
         return true;
       case 'api-key':
-        return principal.scopes.includes(rule.scope);
+        // A key bound to an organization reaches that organization's routes (`:id`) and nothing else.
+        return principal.scopes.includes(rule.scope) && (principal.organizationId === undefined || organizationOf(request) === principal.organizationId);
       case 'user': {
         const roles = rule.members;
-        const organizationId = organizationIdSchema.safeParse(request.params.id);
-        if (roles === undefined || !organizationId.success) return false;
-        const { state } = await this.organizations.load(organizationId.data);
+        const organizationId = organizationOf(request);
+        if (roles === undefined || organizationId === undefined) return false;
+        const { state } = await this.organizations.load(organizationId);
         return state.exists && state.members.some((member) => member.userId === principal.userId && roles.includes(member.role));
       }
     }

@@ -1,8 +1,11 @@
 import type { ApiKeyScope } from './api-keys/api-key-scopes.js';
 
-/** Who is calling: an API client, a signed-in user (one of their sessions), or the command line. */
+/**
+ * Who is calling: an API client (bound to one organization when organizationId is set), a signed-in user
+ * (one of their sessions), or the command line.
+ */
 export type Principal =
-  | { kind: 'api-key'; keyId: string; scopes: readonly ApiKeyScope[] }
+  | { kind: 'api-key'; keyId: string; scopes: readonly ApiKeyScope[]; organizationId?: string }
   | { kind: 'user'; userId: string; sessionId: string }
   | { kind: 'cli' };
 

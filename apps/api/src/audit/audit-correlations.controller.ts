@@ -8,6 +8,7 @@ import { awaitMinPosition, readQuery, type ReadQuery } from '../read-models/read
 import { correlationIdParameter } from './audit-requests.js';
 import { GetCorrelationQuery } from './get-correlation.query.js';
 import { historyEvent, type HistoryEvent } from './history-event.js';
+import { Operation } from '../openapi/operation.decorator.js';
 
 /** A correlation may span organizations, so only API keys with audit:read (and the command line) may follow one. */
 const AUDIT_CLIENTS = { scope: 'audit:read' } as const;
@@ -26,6 +27,7 @@ export class AuditCorrelationsController {
 
   @Get(':correlationId')
   @RequireAccess(AUDIT_CLIENTS)
+  @Operation({ summary: 'Every event recorded under one correlation id' })
   async correlation(
     @Param('correlationId', new ZodValidationPipe(correlationIdParameter)) correlationId: string,
     @Query(new ZodValidationPipe(readQuery)) query: ReadQuery,

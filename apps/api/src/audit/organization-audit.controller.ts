@@ -10,6 +10,7 @@ import { historyQuery, stateQuery } from './audit-requests.js';
 import { GetOrganizationHistoryQuery } from './get-organization-history.query.js';
 import { GetOrganizationStateQuery } from './get-organization-state.query.js';
 import { historyEvent, type HistoryEvent } from './history-event.js';
+import { Operation } from '../openapi/operation.decorator.js';
 
 /** Auditors: API keys with audit:read, or the organization's own owners, admins and auditors (DOMAIN.md). */
 const AUDITORS = { scope: 'audit:read', members: HISTORY_READERS } as const;
@@ -25,6 +26,7 @@ export class OrganizationAuditController {
 
   @Get(':id/history')
   @RequireAccess(AUDITORS)
+  @Operation({ summary: "The events of the organization's stream, oldest first, with type, data, metadata, revision, position, time" })
   async history(
     @Param('id', validOrganizationId) id: string,
     @Query(new ZodValidationPipe(historyQuery)) query: z.output<typeof historyQuery>,
@@ -35,6 +37,7 @@ export class OrganizationAuditController {
 
   @Get(':id/state')
   @RequireAccess(AUDITORS)
+  @Operation({ summary: 'The organization folded up to a revision (asOfRevision) or a time (asOf)' })
   async state(
     @Param('id', validOrganizationId) id: string,
     @Query(new ZodValidationPipe(stateQuery)) point: z.output<typeof stateQuery>,

@@ -14,6 +14,7 @@ import { PLAN_CATALOGUE } from '../plans/plan-catalogue.module.js';
 import { awaitMinPosition } from '../read-models/read-your-writes.js';
 import { ApiKeyNames } from './api-key-names.js';
 import { correlationIdParameter, exportQuery, historyReadQuery, noQuery, stateQuery, timelineQuery } from './audit-requests.js';
+import { Operation } from '../openapi/operation.decorator.js';
 import { HistoryExport } from './history-export.js';
 import { EXPORT_CONTENT_TYPES } from './history-export-format.js';
 import type { StateAnswer } from './organization-audit.controller.js';
@@ -46,6 +47,10 @@ export class OrganizationHistoryController {
 
   @Get('history/events')
   @RequireAccess(AUDITORS)
+  @Operation({
+    summary: "The audit explorer's timeline: events in words, newest or oldest first, filtered by type, actor and time on the server",
+    description: '`{organizationId, order, entries, next}`; each entry `{recordedAt, revision, position, type, description, actor, actorName, correlationId}`; pass `next` as `after` for the next page.',
+  })
   async events(
     @Param('id', validOrganizationId) id: string,
     @Query(new ZodValidationPipe(timelineQuery)) query: z.output<typeof timelineQuery>,
@@ -58,6 +63,7 @@ export class OrganizationHistoryController {
 
   @Get('history/filters')
   @RequireAccess(AUDITORS)
+  @Operation({ summary: "The timeline filters' choices: every event type, and the actors of this organization's history in words" })
   async filters(
     @Param('id', validOrganizationId) id: string,
     @Query(new ZodValidationPipe(historyReadQuery)) query: z.output<typeof historyReadQuery>,
@@ -70,6 +76,10 @@ export class OrganizationHistoryController {
   /** The event at a point (a revision, an instant, or the latest), the state after it, and what it changed. */
   @Get('history/changes')
   @RequireAccess(AUDITORS)
+  @Operation({
+    summary: 'The event at a revision (asOfRevision) or time (asOf), the state after it, and what it changed against the state before',
+    responses: { 404: 'NOT_FOUND: no such revision, or before the organization existed' },
+  })
   async changes(
     @Param('id', validOrganizationId) id: string,
     @Query(new ZodValidationPipe(stateQuery)) point: z.output<typeof stateQuery>,
@@ -85,6 +95,7 @@ export class OrganizationHistoryController {
 
   @Get('history/usage')
   @RequireAccess(AUDITORS)
+  @Operation({ summary: 'Users and content sections in use against the effective limit after each change' })
   usage(@Param('id', validOrganizationId) id: string, @Query(new ZodValidationPipe(noQuery)) _query: object): Promise<UsageSeriesAnswer> {
     return organizationUsageSeries(this.store, this.catalogue, id);
   }
@@ -92,6 +103,7 @@ export class OrganizationHistoryController {
   /** The whole history as a download, streamed as it is read (constant memory, however long the history). */
   @Get('history/export')
   @RequireAccess(AUDITORS)
+  @Operation({ summary: 'The whole history as a streamed download: format=csv (RFC 4180, formula-like text neutralised) or jsonl' })
   async export(
     @Param('id', validOrganizationId) id: string,
     @Query(new ZodValidationPipe(exportQuery)) { format }: z.output<typeof exportQuery>,
@@ -111,6 +123,10 @@ export class OrganizationHistoryController {
 
   @Get('correlations/:correlationId')
   @RequireAccess(AUDITORS)
+  @Operation({
+    summary: "Every event of one correlation that concerns this organization: its own and the billing ledger's for it",
+    description: "Another organization's events are never read: a shared or guessed correlation id answers what an unknown one would.",
+  })
   async correlation(
     @Param('id', validOrganizationId) id: string,
     @Param('correlationId', new ZodValidationPipe(correlationIdParameter)) correlationId: string,

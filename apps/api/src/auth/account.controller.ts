@@ -9,6 +9,7 @@ import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
 import { BrowserSessions } from './browser-sessions.service.js';
 import { IDENTITY } from './identity.provider.js';
 import { changePasswordRequest } from './sign-in-requests.js';
+import { Operation } from '../openapi/operation.decorator.js';
 
 @Controller('account')
 export class AccountController {
@@ -20,6 +21,7 @@ export class AccountController {
   /** 204: changed, and every other session of the user ended; 400 WRONG_PASSWORD or VALIDATION_FAILED; 429 when locked. */
   @Post('password')
   @HttpCode(204)
+  @Operation({ summary: "Change the signed-in user's password" })
   async changePassword(
     @Body(new ZodValidationPipe(changePasswordRequest)) body: z.output<typeof changePasswordRequest>,
     @Req() request: Request,

@@ -9,6 +9,7 @@ import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
 import { BrowserSessions } from './browser-sessions.service.js';
 import { IDENTITY } from './identity.provider.js';
 import { acceptInvitationRequest, invitationTokenParameter } from './sign-in-requests.js';
+import { Operation } from '../openapi/operation.decorator.js';
 
 @Controller('invitations')
 export class InvitationsController {
@@ -19,6 +20,7 @@ export class InvitationsController {
 
   /** 200 `{email, organizationName, expiresAt}`; 400 INVALID_TOKEN for an unknown, used or expired link. */
   @Get(':token')
+  @Operation({ summary: 'What an invitation is for (organization, address), before it is accepted' })
   async describe(
     @Param('token', new ZodValidationPipe(invitationTokenParameter)) token: string,
     @Res({ passthrough: true }) response: Response,
@@ -30,6 +32,7 @@ export class InvitationsController {
   /** 204 and a session cookie; 400 INVALID_TOKEN, or VALIDATION_FAILED with the password policy's sentence (the link stays usable). */
   @Post('accept')
   @HttpCode(204)
+  @Operation({ summary: 'Accept an invitation: create the account and join the organization' })
   async accept(
     @Body(new ZodValidationPipe(acceptInvitationRequest)) { token, password }: z.output<typeof acceptInvitationRequest>,
     @Req() request: Request,

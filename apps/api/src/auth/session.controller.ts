@@ -9,6 +9,7 @@ import { BrowserSessions } from './browser-sessions.service.js';
 import { IDENTITY } from './identity.provider.js';
 import { Memberships } from './memberships.service.js';
 import { sessionIdParameter } from './sign-in-requests.js';
+import { Operation } from '../openapi/operation.decorator.js';
 
 export type SessionAnswer = {
   user: { id: string; email: string; username: string | null };
@@ -26,6 +27,7 @@ export class SessionController {
   ) {}
 
   @Get('session')
+  @Operation({ summary: 'The signed-in user and their organizations', responses: { 401: 'UNAUTHENTICATED' } })
   async session(@Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<SessionAnswer> {
     response.setHeader('Cache-Control', 'no-store');
     const session = await this.signedIn(request);
@@ -38,6 +40,7 @@ export class SessionController {
   }
 
   @Get('sessions')
+  @Operation({ summary: "The signed-in user's open sessions" })
   async list(@Req() request: Request, @Res({ passthrough: true }) response: Response) {
     response.setHeader('Cache-Control', 'no-store');
     const current = await this.signedIn(request);
@@ -58,6 +61,7 @@ export class SessionController {
   /** "Sign out everywhere else": every live session of the user but this one. */
   @Delete('sessions')
   @HttpCode(204)
+  @Operation({ summary: "End every session of the signed-in user but this one" })
   async revokeOthers(@Req() request: Request): Promise<void> {
     const current = await this.signedIn(request);
     await this.identity.sessions.revokeOthers(current.userId, current.sessionId, commandContextOf(request, `user:${current.userId}`));
@@ -65,6 +69,7 @@ export class SessionController {
 
   @Delete('sessions/:sessionId')
   @HttpCode(204)
+  @Operation({ summary: 'End one session of the signed-in user' })
   async revoke(@Param('sessionId', new ZodValidationPipe(sessionIdParameter)) sessionId: string, @Req() request: Request): Promise<void> {
     const current = await this.signedIn(request);
     const revoked = await this.identity.sessions.revoke(current.userId, sessionId, commandContextOf(request, `user:${current.userId}`));

@@ -11,6 +11,7 @@ import { SsoEnforcement } from '../sso/sso-enforcement.js';
 import { BrowserSessions } from './browser-sessions.service.js';
 import { IDENTITY } from './identity.provider.js';
 import { forgotRequest, loginRequest, resetRequest, resetValidityRequest } from './sign-in-requests.js';
+import { Operation } from '../openapi/operation.decorator.js';
 
 /** The one answer to POST /forgot, whether or not the address is known. */
 export const forgotAnswer = { message: 'If this address belongs to an account, a link to reset the password is on its way.' };
@@ -26,6 +27,7 @@ export class SignInController {
 
   @Post('login')
   @HttpCode(204)
+  @Operation({ summary: 'Sign in with a username or e-mail address and a password', responses: { 401: 'INVALID_CREDENTIALS, the same for any wrong user or password', 429: 'RATE_LIMITED' } })
   async login(
     @Body(new ZodValidationPipe(loginRequest)) credentials: z.output<typeof loginRequest>,
     @Req() request: Request,
@@ -41,6 +43,7 @@ export class SignInController {
 
   @Post('logout')
   @HttpCode(204)
+  @Operation({ summary: 'End the current session' })
   async logout(@Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<void> {
     await this.sessions.endCurrent(request);
     this.sessions.end(request, response);
@@ -49,6 +52,7 @@ export class SignInController {
   /** Answers at once; the lookup, the token and the mail happen after the answer is sent. */
   @Post('forgot')
   @HttpCode(202)
+  @Operation({ summary: 'Ask for a password reset link', description: 'Answers 202 whatever the address; a known address is sent a single-use link.' })
   forgot(
     @Body(new ZodValidationPipe(forgotRequest)) { email }: z.output<typeof forgotRequest>,
     @Req() request: Request,
@@ -80,6 +84,7 @@ export class SignInController {
    */
   @Post('reset/validity')
   @HttpCode(200)
+  @Operation({ summary: 'Whether a reset token still works, without using it' })
   async resetValidity(
     @Body(new ZodValidationPipe(resetValidityRequest)) { token }: z.output<typeof resetValidityRequest>,
     @Res({ passthrough: true }) response: Response,
@@ -90,6 +95,7 @@ export class SignInController {
 
   @Post('reset')
   @HttpCode(204)
+  @Operation({ summary: 'Set a new password with a reset token; ends every other session of the user', responses: { 400: 'INVALID_TOKEN: unknown, used or expired' } })
   async reset(@Body(new ZodValidationPipe(resetRequest)) { token, password }: z.output<typeof resetRequest>, @Req() request: Request): Promise<void> {
     const current = await this.sessions.live(request);
     await this.identity.passwordReset.complete(token, password, commandContextOf(request, 'anonymous'), current?.sessionId);

@@ -9,6 +9,7 @@ import { billingEventSchema } from './billing-event.schema.js';
 import { billingNotConfigured, invalidSignature } from './billing-problems.js';
 import { verifyBillingSignature } from './billing-signature.js';
 import { ReceiveBillingEventCommand, type BillingReceipt } from './receive-billing-event.command.js';
+import { Operation } from '../openapi/operation.decorator.js';
 
 export type BillingReceiptAnswer = Omit<BillingReceipt, 'revision' | 'position'> & { revision: number | string; position: number | string };
 
@@ -28,6 +29,10 @@ export class BillingEventsController {
 
   @Post('events')
   @HttpCode(200)
+  @Operation({
+    summary: "The payment provider's event, signed with Billing-Signature",
+    responses: { 401: 'INVALID_SIGNATURE: bad or older than 5 minutes', 422: 'Unknown product id', 503: 'BILLING_WEBHOOK_SECRET is not set' },
+  })
   async receive(@Req() request: RawBodyRequest<Request>, @Headers('billing-signature') signature: string | undefined): Promise<BillingReceiptAnswer> {
     const secret = this.config.billingWebhookSecret;
     if (secret === undefined) throw billingNotConfigured();

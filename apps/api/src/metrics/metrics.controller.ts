@@ -3,6 +3,7 @@ import type { Request, Response } from 'express';
 import { CONFIG, type Config } from '#config';
 import { ChorusMetrics } from './chorus-metrics.js';
 import { metricsRefusal } from './metrics-access.js';
+import { Operation } from '../openapi/operation.decorator.js';
 
 /** GET /metrics: the Prometheus text exposition of ChorusMetrics, for the readers metrics-access.ts admits. */
 @Controller('metrics')
@@ -13,6 +14,11 @@ export class MetricsController {
   ) {}
 
   @Get()
+  @Operation({
+    summary: 'Prometheus metrics (text exposition format)',
+    description: 'Only with `Authorization: Bearer <METRICS_TOKEN>` when that setting is set; otherwise only to clients on this host that no proxy relays.',
+    responses: { 401: 'UNAUTHENTICATED: METRICS_TOKEN is set and was not presented', 403: 'FORBIDDEN: not from this host' },
+  })
   async metricsText(@Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<string> {
     const refusal = metricsRefusal(request, this.config.metricsToken);
     if (refusal !== undefined) {

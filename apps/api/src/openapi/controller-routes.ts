@@ -6,6 +6,7 @@ import type { ModulesContainer } from '@nestjs/core';
 import type { z } from 'zod';
 import { RequireAccess, type AccessRule } from '../access/require-access.decorator.js';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
+import { OPERATION_TEXT, type OperationText } from './operation.decorator.js';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -23,6 +24,8 @@ export type ControllerRoute = {
   /** The status of a success (@HttpCode, else Nest's: 201 for POST, 200 otherwise). */
   status: number;
   access?: AccessRule;
+  /** What it does, in words (`@Operation`); undefined for a route nobody described. */
+  text?: OperationText;
 };
 
 const httpMethods: Partial<Record<RequestMethod, HttpMethod>> = {
@@ -87,11 +90,12 @@ export function controllerRoutes(modules: ModulesContainer): ControllerRoute[] {
       const parameterSchemas = new Map(argumentsOf(PARAM).map((argument) => [String(argument.data), schemaOf(argument)]));
       const status = (Reflect.getMetadata(HTTP_CODE_METADATA, handler) as number | undefined) ?? (method === 'post' ? 201 : 200);
       const access = (Reflect.getMetadata(RequireAccess.KEY, handler) as AccessRule | undefined) ?? controllerAccess;
+      const text = Reflect.getMetadata(OPERATION_TEXT, handler) as OperationText | undefined;
       for (const controllerPath of paths(Reflect.getMetadata(PATH_METADATA, controller))) {
         for (const methodPath of paths(methodPaths)) {
           const path = joinPath(controllerPath, methodPath);
           const parameters = [...path.matchAll(/:(\w+)/g)].map(([, parameter = '']) => ({ name: parameter, schema: parameterSchemas.get(parameter) }));
-          routes.push({ method, path, handler: `${controller.name}.${name}`, controller, body, query, parameters, status, access });
+          routes.push({ method, path, handler: `${controller.name}.${name}`, controller, body, query, parameters, status, access, text });
         }
       }
     }

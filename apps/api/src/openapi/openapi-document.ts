@@ -1,9 +1,9 @@
 // The OpenAPI 3.1 document of the HTTP API, generated from the controllers' own routing metadata
-// and zod schemas (controller-routes.ts) and the words of operation-texts.ts.
+// and zod schemas (controller-routes.ts) and the words each route carries (`@Operation`).
 import type { ModulesContainer } from '@nestjs/core';
 import { z } from 'zod';
 import { controllerRoutes, type ControllerRoute } from './controller-routes.js';
-import { operationTexts, type OperationText } from './operation-texts.js';
+import type { OperationText } from './operation.decorator.js';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -26,7 +26,7 @@ export type OpenApiDocument = {
   components: { schemas: Record<string, JsonSchema>; securitySchemes: Record<string, JsonSchema> };
 };
 
-/** `METHOD /path` in Express's pattern: the key of operationTexts and of the route-diff test. */
+/** `METHOD /path` in Express's pattern: the key of the route-diff test. */
 export function routeKey(route: { method: string; path: string }): string {
   return `${route.method.toUpperCase()} ${route.path}`;
 }
@@ -92,15 +92,15 @@ function operationOf(route: ControllerRoute, text: OperationText): OpenApiOperat
   };
 }
 
-/** The routes the document leaves out, because operationTexts has no words for them (the route-diff test names them). */
+/** The routes the document leaves out, because they have no `@Operation` words (the route-diff test names them). */
 export function undocumentedRoutes(modules: ModulesContainer): ControllerRoute[] {
-  return controllerRoutes(modules).filter((route) => operationTexts[routeKey(route)] === undefined);
+  return controllerRoutes(modules).filter((route) => route.text === undefined);
 }
 
 export function openApiDocument(modules: ModulesContainer, info: { productName: string; version: string }): OpenApiDocument {
   const paths: OpenApiDocument['paths'] = {};
   for (const route of controllerRoutes(modules)) {
-    const text = operationTexts[routeKey(route)];
+    const text = route.text;
     if (text === undefined) continue;
     (paths[openApiPath(route.path)] ??= {})[route.method] = operationOf(route, text);
   }

@@ -9,6 +9,7 @@ import { commandAnswer, type CommandAnswer } from './command-result.js';
 import { ChangeOrganizationCommand } from './commands/change-organization.command.js';
 import { addDomainRequest } from './organization-requests.js';
 import { validDomain, validOrganizationId } from './organization-route-parameters.js';
+import { commandAnswerWords, Operation } from '../openapi/operation.decorator.js';
 
 const MANAGE_DOMAINS = { scope: 'organizations:write', members: OWNERS_AND_ADMINS } as const;
 
@@ -19,6 +20,7 @@ export class DomainsController {
 
   @Post('quality-assurance/domains')
   @RequireAccess(MANAGE_DOMAINS)
+  @Operation({ summary: 'Add a quality assurance domain', description: commandAnswerWords, responses: { 409: 'LIMIT_EXCEEDED or FEATURE_DISABLED' } })
   async addQualityAssuranceDomain(
     @Param('id', validOrganizationId) id: string,
     @Body(new ZodValidationPipe(addDomainRequest)) body: z.output<typeof addDomainRequest>,
@@ -29,6 +31,7 @@ export class DomainsController {
 
   @Delete('quality-assurance/domains/:domain')
   @RequireAccess(MANAGE_DOMAINS)
+  @Operation({ summary: 'Remove a quality assurance domain', description: commandAnswerWords })
   async removeQualityAssuranceDomain(
     @Param('id', validOrganizationId) id: string,
     @Param('domain', validDomain) domain: string,
@@ -39,6 +42,7 @@ export class DomainsController {
 
   @Post('web-analytics/domains')
   @RequireAccess(MANAGE_DOMAINS)
+  @Operation({ summary: 'Add a web analytics domain', description: commandAnswerWords, responses: { 409: 'LIMIT_EXCEEDED or FEATURE_DISABLED' } })
   async addWebAnalyticsDomain(
     @Param('id', validOrganizationId) id: string,
     @Body(new ZodValidationPipe(addDomainRequest)) body: z.output<typeof addDomainRequest>,
@@ -49,6 +53,7 @@ export class DomainsController {
 
   @Delete('web-analytics/domains/:domain')
   @RequireAccess(MANAGE_DOMAINS)
+  @Operation({ summary: 'Remove a web analytics domain', description: commandAnswerWords })
   async removeWebAnalyticsDomain(
     @Param('id', validOrganizationId) id: string,
     @Param('domain', validDomain) domain: string,

@@ -19,6 +19,7 @@ import {
   purchaseAddOnRequest,
 } from './organization-requests.js';
 import { validAddOn, validOrganizationId } from './organization-route-parameters.js';
+import { commandAnswerWords, Operation } from '../openapi/operation.decorator.js';
 
 /**
  * What the organization has bought (plans, add-ons, the Chorus line, limits and their override) is set by
@@ -34,6 +35,7 @@ export class OrganizationsController {
 
   @Post()
   @RequireAccess(COMMERCIAL)
+  @Operation({ summary: 'Create an organization', description: 'Answers `{id, position}`.', responses: { 409: 'ALREADY_EXISTS' } })
   async create(
     @Body(new ZodValidationPipe(createOrganizationRequest)) body: z.output<typeof createOrganizationRequest>,
     @RequestCommandContext() context: CommandContext,
@@ -47,6 +49,7 @@ export class OrganizationsController {
   @Post(':id/plan')
   @HttpCode(200)
   @RequireAccess(COMMERCIAL)
+  @Operation({ summary: 'Assign a plan on a line (PlanAssigned)', description: commandAnswerWords })
   async assignPlan(
     @Param('id', validOrganizationId) id: string,
     @Body(new ZodValidationPipe(assignPlanRequest)) body: z.output<typeof assignPlanRequest>,
@@ -58,6 +61,7 @@ export class OrganizationsController {
   @Post(':id/add-ons')
   @HttpCode(200)
   @RequireAccess(COMMERCIAL)
+  @Operation({ summary: 'Purchase an add-on (AddOnPurchased)', description: commandAnswerWords })
   async purchaseAddOn(
     @Param('id', validOrganizationId) id: string,
     @Body(new ZodValidationPipe(purchaseAddOnRequest)) body: z.output<typeof purchaseAddOnRequest>,
@@ -68,6 +72,7 @@ export class OrganizationsController {
 
   @Delete(':id/add-ons/:addOn')
   @RequireAccess(COMMERCIAL)
+  @Operation({ summary: 'Cancel an add-on (AddOnCancelled)', description: commandAnswerWords })
   async cancelAddOn(
     @Param('id', validOrganizationId) id: string,
     @Param('addOn', validAddOn) addOn: AddOn,
@@ -80,6 +85,7 @@ export class OrganizationsController {
 
   @Put(':id/chorus')
   @RequireAccess(COMMERCIAL)
+  @Operation({ summary: 'Enable or disable Chorus (ChorusEnabled / ChorusDisabled)', description: commandAnswerWords })
   async setChorus(
     @Param('id', validOrganizationId) id: string,
     @Body(new ZodValidationPipe(chorusRequest)) body: z.output<typeof chorusRequest>,
@@ -93,6 +99,7 @@ export class OrganizationsController {
 
   @Put(':id/limits')
   @RequireAccess(COMMERCIAL)
+  @Operation({ summary: 'Configure the limits (LimitsConfigured)', description: commandAnswerWords })
   async configureLimits(
     @Param('id', validOrganizationId) id: string,
     @Body(new ZodValidationPipe(limitsRequest)) body: z.output<typeof limitsRequest>,

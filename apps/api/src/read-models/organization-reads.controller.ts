@@ -9,6 +9,7 @@ import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
 import { jsonSafe } from '../organizations/command-result.js';
 import { validOrganizationId } from '../organizations/organization-route-parameters.js';
 import { awaitMinPosition, readQuery, type ReadQuery } from './read-your-writes.js';
+import { Operation } from '../openapi/operation.decorator.js';
 
 /** A member as GET /organizations/:id shows them: invited is true until they have signed in once (CONSOLE.md, Members). */
 export type MemberAnswer = OrganizationView['members'][number] & { invited: boolean };
@@ -40,6 +41,7 @@ export class OrganizationReadsController {
 
   @Get(':id')
   @RequireAccess(READ)
+  @Operation({ summary: 'The organization read model: plans, Chorus, features, limits, usage, members, sites, domains' })
   async organization(
     @Param('id', validOrganizationId) id: string,
     @Query(new ZodValidationPipe(readQuery)) query: ReadQuery,
@@ -57,6 +59,7 @@ export class OrganizationReadsController {
 
   @Get(':id/notification-recipients')
   @RequireAccess(READ)
+  @Operation({ summary: 'The users the Chorus line notifies' })
   async notificationRecipients(
     @Param('id', validOrganizationId) id: string,
     @Query(new ZodValidationPipe(readQuery)) query: ReadQuery,

@@ -16,6 +16,7 @@ import { organizationIdSchema } from '../organizations/organization-ids.js';
 import { SsoDomainClaims } from './sso-domain-claims.js';
 import { SsoSignOnFailure } from './sso-sign-on-failures.js';
 import { SsoSignOn } from './sso-sign-on.js';
+import { Operation } from '../openapi/operation.decorator.js';
 
 /** The seed's error catalogue (section 8): 'Single sign-on (SSO) failed.' */
 export const ssoFailed = '/login?error=sso';
@@ -35,6 +36,7 @@ export class SsoSignOnController {
 
   /** Finds the organization whose verified SSO domains hold the address's domain, and starts its sign-on. */
   @Get()
+  @Operation({ summary: "Start single sign-on for an e-mail address: 302 to its organization's sign-on", responses: { 302: '/auth/sso/<organization id>, or /login?error=sso when no organization holds the domain' } })
   async byEmail(@Query('email') email: unknown, @Query('redirect') redirect: unknown, @Res() response: Response): Promise<void> {
     response.setHeader('Cache-Control', 'no-store');
     const domain = typeof email === 'string' && email.length <= 320 ? emailDomain(email.trim()) : null;
@@ -50,6 +52,10 @@ export class SsoSignOnController {
 
   // Declared before :orgId, which would otherwise take it.
   @Get('callback')
+  @Operation({
+    summary: 'Finish single sign-on: checks the id_token, signs a member in or adds a person of the domain as member',
+    responses: { 302: 'The saved redirect or /app on success; /login?error=sso on any failure (the reason is logged and audited, never in the URL)' },
+  })
   async callback(@Req() request: Request, @Res() response: Response): Promise<void> {
     response.setHeader('Cache-Control', 'no-store');
     // Once: whatever happens next, this browser's sign-on state is spent.
@@ -74,6 +80,7 @@ export class SsoSignOnController {
   }
 
   @Get(':orgId')
+  @Operation({ summary: "Start single sign-on with the organization's provider (authorization code with PKCE)", responses: { 302: "The provider's authorization page, or /login?error=sso" } })
   async start(@Param('orgId') organizationId: string, @Query('redirect') redirect: unknown, @Req() request: Request, @Res() response: Response): Promise<void> {
     response.setHeader('Cache-Control', 'no-store');
     if (!organizationIdSchema.safeParse(organizationId).success) {

@@ -9,6 +9,7 @@ import { ChangeOrganizationCommand } from '../organizations/commands/change-orga
 import { validOrganizationId } from '../organizations/organization-route-parameters.js';
 import { ConfigureSsoCommand } from './configure-sso.command.js';
 import { configureSsoRequest, type ConfigureSsoRequest } from './sso-requests.js';
+import { commandAnswerWords, Operation } from '../openapi/operation.decorator.js';
 
 /**
  * An organization's single sign-on (issue 19): operators (API keys with organizations:write, the command
@@ -20,6 +21,11 @@ export class SsoController {
 
   @Put()
   @RequireAccess({ scope: 'organizations:write', members: OWNERS_AND_ADMINS })
+  @Operation({
+    summary: "Connect the organization's OpenID Connect provider for single sign-on (SsoConfigured; enterprise plans, owners)",
+    description: `${commandAnswerWords}. The client secret is sealed before it is recorded and never answered; left out, the saved one is kept.`,
+    responses: { 409: 'ENTERPRISE_PLAN_REQUIRED or SSO_DOMAIN_TAKEN', 422: 'SSO_DISCOVERY_FAILED: the issuer did not answer OIDC discovery' },
+  })
   async configure(
     @Param('id', validOrganizationId) id: string,
     @Body(new ZodValidationPipe(configureSsoRequest)) body: ConfigureSsoRequest,
@@ -30,6 +36,7 @@ export class SsoController {
 
   @Delete()
   @RequireAccess({ scope: 'organizations:write', members: OWNERS_AND_ADMINS })
+  @Operation({ summary: 'Turn single sign-on off (SsoDisabled); the sealed secret is forgotten', description: commandAnswerWords })
   async disable(@Param('id', validOrganizationId) id: string, @RequestCommandContext() context: CommandContext): Promise<CommandAnswer> {
     return commandAnswer(await this.commands.execute(new ChangeOrganizationCommand(id, { type: 'DisableSso', data: {} }, context)));
   }

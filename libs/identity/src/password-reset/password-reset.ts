@@ -12,6 +12,7 @@ import type { Sessions } from '../sessions/sessions.js';
 import { normalizeEmail } from '../user/identifiers.js';
 import type { UserClaims } from '../user/user-claims.js';
 import type { Users } from '../user/users.js';
+import type { SignInAttempts } from '../sign-in/sign-in-attempts.js';
 import type { ThrottleCounters } from '../sign-in/throttle-counters.js';
 import { issueUserToken, readUserToken } from '../tokens/user-token.js';
 
@@ -31,6 +32,8 @@ export class PasswordReset {
     private readonly logger: IdentityLogger,
     /** Reset requests per client address (resetRequestThrottlePolicy). */
     private readonly requestsPerAddress: ThrottleCounters,
+    /** A completed reset lifts the account's sign-in lock. */
+    private readonly signInAttempts: SignInAttempts,
   ) {}
 
   /**
@@ -38,10 +41,8 @@ export class PasswordReset {
    * before answering; the answer is the same whether the address is known or not.
    */
   admit(clientIp: string): void {
-    const now = this.clock.now();
-    const decision = this.requestsPerAddress.decision(clientIp, now);
-    if (decision.kind === 'refuse') throw new RateLimited(Math.ceil(decision.retryAfterMs / 1000));
-    this.requestsPerAddress.record(clientIp, now);
+    const reservation = this.requestsPerAddress.reserve(clientIp, this.clock.now());
+    if (reservation.kind === 'refuse') throw new RateLimited(Math.ceil(reservation.retryAfterMs / 1000));
   }
 
   /** Mails a reset link when the address is a user's; does nothing visible otherwise. */
@@ -97,6 +98,7 @@ export class PasswordReset {
     );
     const completed = events.find((event) => event.type === 'PasswordResetCompleted');
     if (completed !== undefined) await this.sessions.endAll(completed.data.endedSessionIds, 'password-reset', context);
+    await this.signInAttempts.clearAccount(read.userId, context);
     return { userId: read.userId };
   }
 

@@ -1,12 +1,12 @@
 // "Change password" in the console's Account page: the current password, then a new one under the
-// reset's policy. Every other session of the user ends; the browser asking stays signed in. A wrong
-// current password counts as a failed sign-in of the account (the same throttle and lock), so a
-// stolen session cannot be used to guess the password faster than the login form allows.
+// reset's policy. Every other session of the user ends; the browser asking stays signed in. The check of
+// the current password is an attempt on the account, reserved before it as the login form's are (the
+// same stream, throttle and lock), so a stolen session cannot guess the password faster than the form.
 import type { CommandContext } from '#event-store';
 import type { Clock } from '../clock.js';
-import { IdentityError, RateLimited } from '../errors.js';
-import { accountThrottlePolicy, throttleDecision } from '../sign-in/failure-streak.js';
+import { IdentityError } from '../errors.js';
 import type { Sessions } from '../sessions/sessions.js';
+import type { SignInAttempts } from '../sign-in/sign-in-attempts.js';
 import type { Users } from '../user/users.js';
 import type { PasswordHasher } from './password-hasher.js';
 import { passwordPolicyViolation } from './password-policy.js';
@@ -19,15 +19,15 @@ export class PasswordChange {
     private readonly hasher: PasswordHasher,
     private readonly sessions: Sessions,
     private readonly clock: Clock,
+    private readonly attempts: SignInAttempts,
   ) {}
 
   /** For the session `sessionId` of `userId`. Answers how many other sessions ended. */
   async change(userId: string, sessionId: string, request: PasswordChangeRequest, context: CommandContext): Promise<{ endedSessions: number }> {
     const { state } = await this.users.load(userId);
     if (state.status !== 'registered') throw new IdentityError('NOT_FOUND', 'No such user.');
-    const decision = throttleDecision(state.failedSignIns, this.clock.now(), accountThrottlePolicy);
-    if (decision.kind === 'refuse') throw new RateLimited(Math.ceil(decision.retryAfterMs / 1000));
-    if (decision.delayMs > 0) await this.clock.sleep(decision.delayMs);
+    const attempt = await this.attempts.reserve(this.attempts.account(userId), context);
+    if (attempt.delayMs > 0) await this.clock.sleep(attempt.delayMs);
 
     if (state.passwordHash === null) {
       // Setting a first password from a session alone would let whoever holds the session keep the account.
@@ -37,9 +37,9 @@ export class PasswordChange {
       });
     }
     if (!(await this.hasher.verify(state.passwordHash, request.currentPassword))) {
-      await this.users.handle(userId, { type: 'RecordFailedSignIn', data: { reason: 'wrong-password' } }, context);
       throw new IdentityError('WRONG_PASSWORD', 'The current password is not correct.', { field: 'currentPassword' });
     }
+    await this.attempts.succeeded(attempt, context);
     const violation = passwordPolicyViolation(request.newPassword, { email: state.email, username: state.username });
     if (violation !== null) throw new IdentityError('VALIDATION_FAILED', violation, { field: 'newPassword' });
 

@@ -1,6 +1,7 @@
 // Server-side sessions, shared by every API node through the event store: a session is its own
 // stream, read through a short-lived local cache. A node sees its own sign-outs at once and other
 // nodes' within `cacheMs` (the bounded staleness documented in the README).
+import { randomUUID } from 'node:crypto';
 import {
   eventMetadata,
   handleCommand,
@@ -59,8 +60,6 @@ export class Sessions {
     const { cookieValue, sessionId } = this.cookies.issue();
     const now = this.clock.now();
     const absoluteExpiresAt = new Date(now.getTime() + this.policy.absoluteTimeoutMs);
-    // The user's stream first: a session it does not list could not be ended by a password reset.
-    await this.users.handle(userId, { type: 'RecordSignIn', data: { sessionId, method, absoluteExpiresAt } }, context);
     const started: SessionEvent = {
       type: 'SessionStarted',
       data: {
@@ -73,15 +72,15 @@ export class Sessions {
         ...(context.origin.userAgent === undefined ? {} : { userAgent: context.origin.userAgent.slice(0, 256) }),
       },
     };
-    const handled = await handleCommand(
-      this.store,
-      sessionStream(sessionId),
-      (state: SessionState) => {
-        if (state !== null) throw new Error(`Session id ${sessionId} is already in use`);
-        return [started];
-      },
-      { ...sessionFold, metadata: eventMetadata(context) },
-    );
+    // The session's stream is new, so its append needs no read and is handed to the store at once, before
+    // the user's SignedIn: the two share one commit (the store's group commit), or the session's comes
+    // first. Either way a session the user's stream lists already exists, so a password reset can end it.
+    const sessionAppend = this.store.append(sessionStream(sessionId), [{ id: randomUUID(), ...started, metadata: eventMetadata(context) }], 'no_stream');
+    const [appended] = await Promise.all([
+      sessionAppend,
+      this.users.handle(userId, { type: 'RecordSignIn', data: { sessionId, method, absoluteExpiresAt } }, context),
+    ]);
+    const handled = { state: evolveSession(null, started), revision: appended.nextExpectedRevision, position: appended.position, recorded: [], appended: [] };
     const session = this.rememberHandled(handled, now) as Session;
     return { cookieValue, session };
   }
@@ -97,10 +96,11 @@ export class Sessions {
     return this.refresh(loaded, now);
   }
 
-  /** Signs the session out (POST /logout). */
+  /** Signs the session out (POST /logout); signing out a session already ended does nothing. */
   async close(session: Session, context: CommandContext): Promise<void> {
-    await this.end(session.sessionId, 'signed-out', context);
-    await this.users.handle(session.userId, { type: 'RecordSignOut', data: { sessionId: session.sessionId } }, context);
+    if (await this.end(session.sessionId, 'signed-out', context)) {
+      await this.users.handle(session.userId, { type: 'RecordSignOut', data: { sessionId: session.sessionId } }, context);
+    }
   }
 
   /** Ends sessions the user's stream already records as ended (a password reset). */
@@ -110,11 +110,9 @@ export class Sessions {
 
   /** The user's live sessions, newest first. */
   async listForUser(userId: string): Promise<Session[]> {
-    const { state } = await this.users.load(userId);
-    if (state.status === 'unregistered') return [];
     const now = this.clock.now();
     const sessions: Session[] = [];
-    for (const { sessionId } of state.openSessions) {
+    for (const { sessionId } of await this.users.openSessions(userId)) {
       const loaded = await this.read(sessionId);
       if (loaded !== undefined && isLive(loaded.session, now)) sessions.push(loaded.session);
     }
@@ -125,8 +123,7 @@ export class Sessions {
   async revoke(userId: string, sessionId: string, context: CommandContext): Promise<boolean> {
     const loaded = await this.read(sessionId);
     if (loaded === undefined || loaded.session.userId !== userId || !isLive(loaded.session, this.clock.now())) return false;
-    await this.end(sessionId, 'revoked', context);
-    await this.users.handle(userId, { type: 'RecordSignOut', data: { sessionId } }, context);
+    if (await this.end(sessionId, 'revoked', context)) await this.users.handle(userId, { type: 'RecordSignOut', data: { sessionId } }, context);
     return true;
   }
 
@@ -139,13 +136,18 @@ export class Sessions {
     return ended;
   }
 
-  private async end(sessionId: string, reason: SessionEndReason, context: CommandContext): Promise<void> {
+  /**
+   * Ends the session on its own stream; true for the one caller whose SessionEnded was recorded, so that
+   * of any number of concurrent sign-outs of one session exactly one records it on the user's stream.
+   */
+  private async end(sessionId: string, reason: SessionEndReason, context: CommandContext): Promise<boolean> {
     const ended: SessionEvent = { type: 'SessionEnded', data: { reason, at: this.clock.now().toISOString() } };
     const handled = await handleCommand(this.store, sessionStream(sessionId), (session: SessionState) => (session === null || session.ended !== null ? [] : [ended]), {
       ...sessionFold,
       metadata: eventMetadata(context),
     });
     this.rememberHandled(handled, this.clock.now());
+    return handled.appended.length > 0;
   }
 
   /** Writes activity unless another node just did (or the session ended): the stream decides. */

@@ -3,6 +3,7 @@ import argon2 from 'argon2';
 import { randomUUID } from 'node:crypto';
 import { context, openIdentityFixture, type IdentityFixture } from '../testing/identity-fixture.js';
 import { userStream } from '../user/events.js';
+import { signInAttemptsStream } from './sign-in-attempts.js';
 
 const password = 'correct horse battery staple';
 let fixture: IdentityFixture;
@@ -19,10 +20,12 @@ afterEach(async () => {
 const signIn = (username: string, secret: string, clientIp = '203.0.113.7') =>
   fixture.identity.passwordSignIn.signIn({ username, password: secret }, context({ clientIp }));
 
-async function eventTypes(): Promise<string[]> {
-  const stream = await fixture.store.readStream(userStream(userId));
+async function typesIn(streamId: string): Promise<string[]> {
+  const stream = await fixture.store.readStream(streamId);
   return stream.found ? stream.events.map((event) => event.type) : [];
 }
+const eventTypes = () => typesIn(userStream(userId));
+const accountAttempts = (id = userId) => typesIn(signInAttemptsStream({ kind: 'account', id }));
 
 describe('signing in with a password', () => {
   it('accepts the e-mail address in any case, or the username, and opens a new session each time', async () => {
@@ -33,7 +36,7 @@ describe('signing in with a password', () => {
     expect(await eventTypes()).toEqual(['UserRegistered', 'PasswordSet', 'SignedIn', 'SignedIn']);
   });
 
-  it('refuses a wrong password, an unknown user and a user without a password with the same error', async () => {
+  it('refuses a wrong password, an unknown user and a user without a password with the same error, each attempt counted for its account', async () => {
     const { userId: googleOnly } = await fixture.identity.registration.register({ email: 'grace@example.com' }, context());
     const failures = await Promise.allSettled([
       signIn('ada', 'wrong password, wrong'),
@@ -44,9 +47,9 @@ describe('signing in with a password', () => {
     for (const failure of failures) {
       expect(failure).toEqual({ status: 'rejected', reason: expect.objectContaining({ code: 'INVALID_CREDENTIALS', message: 'Incorrect username or password.' }) });
     }
-    expect(await eventTypes()).toContain('SignInFailed');
-    const grace = await fixture.store.readStream(userStream(googleOnly));
-    expect(grace.found && grace.events.at(-1)?.data).toMatchObject({ reason: 'no-password' });
+    expect(await accountAttempts()).toEqual(['SignInAttemptReserved']);
+    expect(await accountAttempts(googleOnly)).toEqual(['SignInAttemptReserved']);
+    expect(await eventTypes()).toEqual(['UserRegistered', 'PasswordSet']);
   });
 
   it('slows repeated failures more and more, then refuses even the right password for 15 minutes', async () => {
@@ -55,15 +58,56 @@ describe('signing in with a password', () => {
     }
     expect(fixture.clock.sleeps).toEqual([500, 1_000, 2_000, 4_000, 8_000, 8_000, 8_000]);
     await expect(signIn('ada', password)).rejects.toMatchObject({ code: 'RATE_LIMITED', retryAfterSeconds: 900 });
-    // The lock is per account: another address is refused too, and refused attempts are not recorded.
+    // The lock is per account: another address is refused too, and refused attempts are not recorded,
+    // not even against their address.
     await expect(signIn('ada@example.com', password, '198.51.100.1')).rejects.toMatchObject({ code: 'RATE_LIMITED' });
-    expect((await eventTypes()).filter((type) => type === 'SignInFailed')).toHaveLength(10);
+    expect(await accountAttempts()).toEqual(Array<string>(10).fill('SignInAttemptReserved'));
+    expect(await typesIn(signInAttemptsStream(fixture.identity.signInAttempts.address('198.51.100.1')))).toEqual([]);
 
     fixture.clock.advance(15 * 60_000);
     await expect(signIn('ada', password)).resolves.toMatchObject({ session: { userId } });
   });
 
-  it('locks the account for every API node, since the count lives in the user stream', async () => {
+  it('checks at most 10 passwords of 50 attempts made at once for one account, from 50 addresses, on two API nodes', async () => {
+    const nodes = [fixture.identity, fixture.secondNode()];
+    const before = fixture.identity.hasher.verifications;
+
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 50 }, (_unused, index) =>
+        nodes[index % 2]?.passwordSignIn.signIn({ username: 'ada', password: `guess ${index}` }, context({ clientIp: `198.51.100.${index}` })),
+      ),
+    );
+
+    const checked = nodes.reduce((sum, node) => sum + node.hasher.verifications, 0) - before;
+    const codes = outcomes.map((outcome) => (outcome.status === 'rejected' ? (outcome.reason as { code?: string }).code : 'signed in'));
+    expect(checked).toBe(10);
+    expect(codes.filter((code) => code === 'INVALID_CREDENTIALS')).toHaveLength(10);
+    expect(codes.filter((code) => code === 'RATE_LIMITED')).toHaveLength(40);
+    await expect(signIn('ada', password)).rejects.toMatchObject({ code: 'RATE_LIMITED' });
+  });
+
+  it('withdraws from their address the attempts that the account refused in a race: only checked ones stay counted', async () => {
+    const before = fixture.identity.hasher.verifications;
+
+    await Promise.allSettled(Array.from({ length: 50 }, (_unused, index) => signIn('ada', `guess ${index}`, '198.51.100.77')));
+
+    const checked = fixture.identity.hasher.verifications - before;
+    const address = await fixture.store.readStream(signInAttemptsStream(fixture.identity.signInAttempts.address('198.51.100.77')));
+    const last = address.found ? address.events.at(-1) : undefined;
+    expect(checked).toBe(10);
+    expect((last?.data as { streak?: { outstanding?: number } } | undefined)?.streak?.outstanding).toBe(checked);
+    expect(address.found && address.events.filter((event) => event.type === 'SignInAttemptReserved').length).toBeGreaterThanOrEqual(checked);
+  });
+
+  it('clears the account at a success, so that its owner is not locked out by their own typos', async () => {
+    for (let round = 0; round < 3; round += 1) {
+      for (let attempt = 0; attempt < 9; attempt += 1) await expect(signIn('ada', `typo ${attempt}`)).rejects.toMatchObject({ code: 'INVALID_CREDENTIALS' });
+      await expect(signIn('ada', password)).resolves.toMatchObject({ session: { userId } });
+    }
+    expect((await accountAttempts()).filter((type) => type === 'SignInAttemptSucceeded')).toHaveLength(3);
+  }, 60_000);
+
+  it('locks for every API node, since the count lives in the event store', async () => {
     for (let attempt = 0; attempt < 10; attempt += 1) await signIn('ada', 'wrong').catch(() => undefined);
     const otherNode = fixture.secondNode();
     await expect(otherNode.passwordSignIn.signIn({ username: 'ada', password }, context())).rejects.toMatchObject({ code: 'RATE_LIMITED' });
@@ -77,6 +121,42 @@ describe('signing in with a password', () => {
     await expect(signIn('nobody', 'wrong')).rejects.toMatchObject({ code: 'RATE_LIMITED', retryAfterSeconds: 900 });
   });
 
+  it('checks at most 100 passwords from one address, whatever names it tries, then refuses it even the right password', async () => {
+    const before = fixture.identity.hasher.verifications;
+
+    const outcomes = await Promise.allSettled(Array.from({ length: 120 }, (_unused, index) => signIn(`stranger-${index}`, 'a guess')));
+
+    expect(fixture.identity.hasher.verifications - before).toBe(100);
+    expect(outcomes.filter((outcome) => outcome.status === 'rejected' && (outcome.reason as { code?: string }).code === 'RATE_LIMITED')).toHaveLength(20);
+    await expect(signIn('ada', password)).rejects.toMatchObject({ code: 'RATE_LIMITED' });
+    await expect(signIn('ada', password, '198.51.100.1')).resolves.toMatchObject({ session: { userId } });
+  }, 120_000);
+
+  it('stores an attempt only when a password check follows it: a locked account or address costs the store nothing', async () => {
+    for (let attempt = 0; attempt < 10; attempt += 1) await signIn('ada', `wrong ${attempt}`).catch(() => undefined);
+    const appends = fixture.storeWork().appends;
+
+    const atLockedAccount = await Promise.allSettled(Array.from({ length: 50 }, (_unused, index) => signIn('ada', 'a guess', `198.51.100.${index}`)));
+
+    expect(atLockedAccount.every((outcome) => outcome.status === 'rejected' && (outcome.reason as { code?: string }).code === 'RATE_LIMITED')).toBe(true);
+    expect(fixture.storeWork().appends).toBe(appends);
+    const before = { appends: fixture.storeWork().appends, checks: fixture.identity.hasher.verifications };
+    // One address tries ever new names: two appends (address, name) per check, then nothing once it is locked.
+    for (let index = 0; index < 130; index += 1) await signIn(`made-up-${index}`, 'a guess', '192.0.2.99').catch(() => undefined);
+    const checks = fixture.identity.hasher.verifications - before.checks;
+    expect(checks).toBe(100);
+    expect(fixture.storeWork().appends - before.appends).toBe(2 * checks);
+  }, 120_000);
+
+  it('does not count successes against their address: people behind one address are not locked out by signing in', async () => {
+    const outcomes = await Promise.allSettled(Array.from({ length: 30 }, () => signIn('ada', password)));
+
+    // At once, at most 10 are checked (the account's budget); the others are told to try again, nothing worse.
+    expect(outcomes.filter((outcome) => outcome.status === 'rejected' && (outcome.reason as { code?: string }).code !== 'RATE_LIMITED')).toEqual([]);
+    // One after another, more than the address's 100 all get in: none of the successes counted against it.
+    for (let index = 0; index < 110; index += 1) await expect(signIn('ada', password)).resolves.toMatchObject({ session: { userId } });
+  }, 120_000);
+
   it('upgrades a hash made with weaker parameters at the next successful sign-in', async () => {
     const weak = await argon2.hash(password, { type: argon2.argon2id, memoryCost: 4_096, timeCost: 1, parallelism: 1 });
     await fixture.identity.users.handle(userId, { type: 'SetPassword', data: { passwordHash: weak } }, context({ actor: 'system' }));
@@ -87,12 +167,86 @@ describe('signing in with a password', () => {
   });
 
   it('records the address and user agent of each attempt for auditors', async () => {
+    await signIn('ada', 'wrong', '192.0.2.45').catch(() => undefined);
     await signIn('ada', password, '192.0.2.44');
     const stream = await fixture.store.readStream(userStream(userId));
     expect(stream.found && stream.events.at(-1)?.metadata).toMatchObject({ actor: `user:${userId}`, clientIp: '192.0.2.44', userAgent: 'jest' });
+    const attempts = await fixture.store.readStream(signInAttemptsStream({ kind: 'account', id: userId }));
+    expect(attempts.found && attempts.events.map(({ type, metadata }) => ({ type, clientIp: metadata.clientIp, userAgent: metadata.userAgent }))).toEqual([
+      { type: 'SignInAttemptReserved', clientIp: '192.0.2.45', userAgent: 'jest' },
+      { type: 'SignInAttemptReserved', clientIp: '192.0.2.44', userAgent: 'jest' },
+      { type: 'SignInAttemptSucceeded', clientIp: '192.0.2.44', userAgent: 'jest' },
+    ]);
   });
 
   it('answers an unknown id the same way', async () => {
     await expect(signIn(randomUUID(), password)).rejects.toMatchObject({ code: 'INVALID_CREDENTIALS' });
   });
+});
+
+describe('the work of a failed sign-in (issue 12.5: timing must not tell which accounts exist)', () => {
+  /** The store work and argon2id checks of one failed sign-in, each from an address of its own. */
+  async function workOf(username: string, clientIp: string) {
+    const store = fixture.storeWork();
+    const verifications = fixture.identity.hasher.verifications;
+    await expect(signIn(username, 'not the password', clientIp)).rejects.toMatchObject({ code: 'INVALID_CREDENTIALS' });
+    const after = fixture.storeWork();
+    return { reads: after.reads - store.reads, appends: after.appends - store.appends, verifications: fixture.identity.hasher.verifications - verifications };
+  }
+
+  it('is the same for a real account (by address or username), an account without a password, an address only reserved, and names that are nobody’s', async () => {
+    await fixture.identity.registration.register({ email: 'grace@example.com' }, context());
+    await fixture.identity.directory.userIdForEmail('invited@example.com', context({ actor: 'cli' }));
+    // Every account read once on this node before, as a sign-in finds them after the first.
+    for (const name of ['ada', 'ada@example.com', 'grace@example.com']) await signIn(name, 'warm-up', '192.0.2.1').catch(() => undefined);
+
+    const works = {
+      account: await workOf('ada', '192.0.2.10'),
+      accountByAddress: await workOf('ada@example.com', '192.0.2.11'),
+      accountWithoutPassword: await workOf('grace@example.com', '192.0.2.12'),
+      reservedAddress: await workOf('invited@example.com', '192.0.2.13'),
+      unknownName: await workOf('nobody', '192.0.2.14'),
+      unknownAddress: await workOf('nobody@example.com', '192.0.2.15'),
+      emptyName: await workOf('', '192.0.2.16'),
+    };
+
+    // One claim read, one user read, a lock read per key, and a read and an append per counted key (address, account or name).
+    for (const work of Object.values(works)) expect(work).toEqual({ reads: 6, appends: 2, verifications: 1 });
+  });
+});
+
+describe('the work of a sign-in as the history grows (issue 14.2)', () => {
+  it('reads and folds as many events at the 200th sign-in as at the 2nd', async () => {
+    const workOfSignIn = async () => {
+      const before = fixture.storeWork();
+      await signIn('ada', password);
+      const after = fixture.storeWork();
+      return { reads: after.reads - before.reads, eventsRead: after.eventsRead - before.eventsRead, appends: after.appends - before.appends };
+    };
+    await signIn('ada', password);
+    const second = await workOfSignIn();
+    for (let index = 3; index < 200; index += 1) await signIn('ada', password);
+
+    const twoHundredth = await workOfSignIn();
+
+    expect(twoHundredth).toEqual(second);
+    expect(await eventTypes()).toHaveLength(2 + 200);
+  }, 180_000);
+
+  it('on another node, reads a user’s history once, then only what was recorded since', async () => {
+    for (let index = 0; index < 30; index += 1) await signIn('ada', password);
+    const otherNode = fixture.secondNode();
+    const signInOn = async () => {
+      const before = fixture.storeWork();
+      await otherNode.passwordSignIn.signIn({ username: 'ada', password }, context());
+      return fixture.storeWork().eventsRead - before.eventsRead;
+    };
+
+    const first = await signInOn();
+    await signIn('ada', password);
+    const next = await signInOn();
+
+    expect(first).toBeGreaterThan(30);
+    expect(next).toBeLessThan(10);
+  }, 60_000);
 });

@@ -1,16 +1,9 @@
-// Throttle streaks kept in this process's memory, by key: client addresses, login names that
-// match no account (so unknown names are throttled exactly like real ones), reset requests.
-import {
-  noFailures,
-  recordFailure,
-  throttleDecision,
-  type FailureStreak,
-  type ThrottleDecision,
-  type ThrottlePolicy,
-} from './failure-streak.js';
+// Throttle streaks kept in this process's memory, by key: reset requests per client address (sign-in
+// attempts are counted in the event store instead, sign-in-attempts.ts, so that every API node agrees).
+import { noAttempts, reserveAttempt, type AttemptStreak, type Reservation, type ThrottlePolicy } from './attempt-streak.js';
 
 export class ThrottleCounters {
-  private readonly streaks = new Map<string, FailureStreak>();
+  private readonly streaks = new Map<string, AttemptStreak>();
 
   constructor(
     private readonly policy: ThrottlePolicy,
@@ -18,17 +11,16 @@ export class ThrottleCounters {
     private readonly maxKeys = 100_000,
   ) {}
 
-  decision(key: string, now: Date): ThrottleDecision {
-    return throttleDecision(this.streaks.get(key) ?? noFailures, now, this.policy);
-  }
-
-  record(key: string, at: Date): void {
-    const next = recordFailure(this.streaks.get(key) ?? noFailures, at, this.policy);
+  /** Counts an attempt for the key, unless it is locked (a refused attempt counts for nothing). */
+  reserve(key: string, now: Date): Reservation {
+    const reservation = reserveAttempt(this.streaks.get(key) ?? noAttempts, now, this.policy);
+    if (reservation.kind === 'refuse') return reservation;
     this.streaks.delete(key);
-    this.streaks.set(key, next);
+    this.streaks.set(key, reservation.streak);
     if (this.streaks.size > this.maxKeys) {
       const oldest = this.streaks.keys().next();
       if (!oldest.done) this.streaks.delete(oldest.value);
     }
+    return reservation;
   }
 }

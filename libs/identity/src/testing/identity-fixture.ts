@@ -10,6 +10,7 @@ import type { IdentityLogger } from '../logger.js';
 import type { MailMessage, Mailer } from '../mail/mailer.js';
 import type { SessionPolicy } from '../sessions/sessions.js';
 import type { SignInContext } from '../sign-in/password-sign-in.js';
+import { countedEventStore, type StoreWork } from './counted-event-store.js';
 
 export const quietLogger: IdentityLogger = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
@@ -23,6 +24,8 @@ export class KeptMail implements Mailer {
 export type IdentityFixture = {
   identity: Identity;
   store: EventStore;
+  /** What the identities asked of the store so far (reads, events read, appends). */
+  storeWork(): StoreWork;
   clock: ManualClock;
   mail: KeptMail;
   dataDir: string;
@@ -47,10 +50,11 @@ export async function openIdentityFixture(sessionPolicy?: SessionPolicy): Promis
   const dataDir = mkdtempSync(join(tmpdir(), 'chorus-identity-'));
   const clock = new ManualClock();
   const store = await openEventStore({ dataDir, now: () => clock.now() });
+  const counted = countedEventStore(store);
   const mail = new KeptMail();
   const build = () =>
     createIdentity({
-      eventStore: store,
+      eventStore: counted.store,
       sessionSecret,
       mailer: mail,
       logger: quietLogger,
@@ -62,6 +66,7 @@ export async function openIdentityFixture(sessionPolicy?: SessionPolicy): Promis
   return {
     identity: build(),
     store,
+    storeWork: counted.work,
     clock,
     mail,
     dataDir,

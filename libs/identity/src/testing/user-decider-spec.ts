@@ -4,13 +4,16 @@ import type { IdentityErrorCode } from '../errors.js';
 import type { UserCommand } from '../user/commands.js';
 import { decide } from '../user/decide.js';
 import type { UserEvent } from '../user/events.js';
-import { evolve, initialUserState } from '../user/user.js';
+import { evolve, initialUserState, OpenSessionScan } from '../user/user.js';
 
 export function given(events: UserEvent[], now: Date = new Date('2030-01-01T10:00:00.000Z')) {
   const state = events.reduce(evolve, initialUserState());
+  // What Users.openSessions reads from the stream, newest first, for the decisions that end sessions.
+  const scan = new OpenSessionScan(now.getTime(), Number.NEGATIVE_INFINITY);
+  for (const event of [...events].reverse()) scan.take(event);
   return {
     when(command: UserCommand) {
-      const run = () => decide(command, state, { now });
+      const run = () => decide(command, state, { now, openSessions: scan.open });
       return {
         then(expected: UserEvent[]) {
           expect(run()).toEqual(expected);

@@ -1,5 +1,6 @@
 // What the identity services ask of a user. Hashes, ids and the time are chosen by the caller.
-import type { SignInFailedReason, SignInMethod } from './events.js';
+import type { SignInMethod } from './events.js';
+import type { OpenSession } from './user.js';
 
 export type RegisterUser = {
   type: 'RegisterUser';
@@ -20,7 +21,6 @@ export type RecordSignIn = {
   type: 'RecordSignIn';
   data: { sessionId: string; method: SignInMethod; absoluteExpiresAt: Date };
 };
-export type RecordFailedSignIn = { type: 'RecordFailedSignIn'; data: { reason: SignInFailedReason } };
 export type RecordSignOut = { type: 'RecordSignOut'; data: { sessionId: string } };
 
 export type UserCommand =
@@ -31,7 +31,10 @@ export type UserCommand =
   | CompletePasswordReset
   | ChangePassword
   | RecordSignIn
-  | RecordFailedSignIn
   | RecordSignOut;
 
-export type UserCommandContext = { now: Date };
+export type UserCommandContext = {
+  now: Date;
+  /** The sessions the stream lists as open (Users.openSessions), for the decisions that end them: a reset, a password change. */
+  openSessions?: readonly OpenSession[];
+};

@@ -2,7 +2,7 @@
 import { IdentityError, InvalidToken, RateLimited } from '../errors.js';
 import type { UserCommand, UserCommandContext } from './commands.js';
 import type { UserEvent } from './events.js';
-import { resetMailsPerHour, type User, type UserState } from './user.js';
+import { resetMailsPerHour, type OpenSession, type User, type UserState } from './user.js';
 
 const hourMs = 3_600_000;
 
@@ -11,11 +11,11 @@ function registered(state: UserState): User {
   return state;
 }
 
-/** The sessions the user's stream lists as open and not past their absolute expiry. */
-const liveSessionIds = (user: User, now: Date): string[] =>
-  user.openSessions.filter((session) => new Date(session.absoluteExpiresAt).getTime() > now.getTime()).map((session) => session.sessionId);
+/** The sessions the user's stream lists as open (Users.openSessions) and not past their absolute expiry. */
+const liveSessionIds = (openSessions: readonly OpenSession[], now: Date): string[] =>
+  openSessions.filter((session) => Date.parse(session.absoluteExpiresAt) > now.getTime()).map((session) => session.sessionId);
 
-export function decide(command: UserCommand, state: UserState, { now }: UserCommandContext): UserEvent[] {
+export function decide(command: UserCommand, state: UserState, { now, openSessions = [] }: UserCommandContext): UserEvent[] {
   const at = now.toISOString();
   switch (command.type) {
     case 'RegisterUser': {
@@ -59,15 +59,15 @@ export function decide(command: UserCommand, state: UserState, { now }: UserComm
       const user = registered(state);
       const pending = user.pendingResets.find((reset) => reset.tokenHash === command.data.tokenHash);
       if (pending === undefined || new Date(pending.expiresAt).getTime() <= now.getTime()) throw new InvalidToken();
-      const endedSessionIds = liveSessionIds(user, now).filter((sessionId) => sessionId !== command.data.keepSessionId);
+      const endedSessionIds = liveSessionIds(openSessions, now).filter((sessionId) => sessionId !== command.data.keepSessionId);
       return [
         { type: 'PasswordResetCompleted', data: { tokenHash: command.data.tokenHash, endedSessionIds, at } },
         { type: 'PasswordSet', data: { passwordHash: command.data.passwordHash, at } },
       ];
     }
     case 'ChangePassword': {
-      const user = registered(state);
-      const endedSessionIds = liveSessionIds(user, now).filter((sessionId) => sessionId !== command.data.keepSessionId);
+      registered(state);
+      const endedSessionIds = liveSessionIds(openSessions, now).filter((sessionId) => sessionId !== command.data.keepSessionId);
       return [
         { type: 'PasswordChanged', data: { endedSessionIds, at } },
         { type: 'PasswordSet', data: { passwordHash: command.data.passwordHash, at } },
@@ -86,14 +86,10 @@ export function decide(command: UserCommand, state: UserState, { now }: UserComm
           },
         },
       ];
-    case 'RecordFailedSignIn':
+    case 'RecordSignOut':
+      // Asked once per session: by whoever ended it on its own stream (Sessions), which decides that.
       registered(state);
-      return [{ type: 'SignInFailed', data: { reason: command.data.reason, at } }];
-    case 'RecordSignOut': {
-      const user = registered(state);
-      if (!user.openSessions.some((session) => session.sessionId === command.data.sessionId)) return [];
       return [{ type: 'SignedOut', data: { sessionId: command.data.sessionId, at } }];
-    }
     default: {
       const _exhaustive: never = command;
       return _exhaustive;

@@ -40,6 +40,10 @@ export type SignedIn = {
   data: { sessionId: string; method: SignInMethod; absoluteExpiresAt: string; at: string };
 };
 export type SignInFailedReason = 'wrong-password' | 'no-password';
+/**
+ * No longer recorded: failed attempts are counted in `sign-in-attempts-account-<userId>` (reserved before
+ * the check). Kept for the histories that hold it.
+ */
 export type SignInFailed = { type: 'SignInFailed'; data: { reason: SignInFailedReason; at: string } };
 export type SignedOut = { type: 'SignedOut'; data: { sessionId: string; at: string } };
 

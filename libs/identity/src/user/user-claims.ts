@@ -78,6 +78,16 @@ export class UserClaims {
     return userId === undefined ? undefined : this.confirmed(userId, kind, normalizedValue);
   }
 
+  /**
+   * findUser, with the same store reads whether or not anyone holds the value (the claim's stream, then
+   * a user's stream: a random id's, which no one has, when the value is nobody's), so that a sign-in
+   * cannot tell by its timing which names are accounts.
+   */
+  async findUserEvenly(kind: ClaimKind, normalizedValue: string): Promise<User | undefined> {
+    const userId = await this.find(kind, normalizedValue);
+    return this.confirmed(userId ?? randomUUID(), kind, normalizedValue);
+  }
+
   /** Whether an id was reserved for this address when a member was added by it (whether or not they registered since). */
   async wasReserved(email: string): Promise<boolean> {
     return (await this.current('email', email))?.reserved === true;

@@ -1,5 +1,7 @@
-// A user's state: the fold of its stream, nothing stored beside it.
-import { accountThrottlePolicy, noFailures, recordFailure, type FailureStreak } from '../sign-in/failure-streak.js';
+// A user's state: the fold of its stream, nothing stored beside it. Folding an event costs the same
+// whatever the history: sign-ins and sign-outs change nothing here (the sessions a reset must end are
+// read from the stream's recent end when needed, Users.openSessions), and pending reset links are few
+// (three mails an hour, each valid for one).
 import type { UserEvent } from './events.js';
 
 export type PendingReset = { tokenHash: string; expiresAt: string };
@@ -15,9 +17,6 @@ export type User = {
   pendingResets: PendingReset[];
   /** When reset links were last sent (the newest few), for the per-address mail limit. */
   resetRequestTimes: string[];
-  failedSignIns: FailureStreak;
-  /** Sessions started and not signed out or ended by a reset (they may have timed out since). */
-  openSessions: OpenSession[];
 };
 
 export type UserState = { status: 'unregistered' } | User;
@@ -26,8 +25,6 @@ export const initialUserState = (): UserState => ({ status: 'unregistered' });
 
 /** Reset mails one address may receive per hour (the forgot form answers the same either way). */
 export const resetMailsPerHour = 3;
-
-const stillValidAt = (at: string) => (expiry: string) => new Date(expiry).getTime() > new Date(at).getTime();
 
 export function evolve(state: UserState, event: UserEvent): UserState {
   if (event.type === 'UserRegistered') {
@@ -40,8 +37,6 @@ export function evolve(state: UserState, event: UserEvent): UserState {
       googleSubject: null,
       pendingResets: [],
       resetRequestTimes: [],
-      failedSignIns: noFailures,
-      openSessions: [],
     };
   }
   if (state.status === 'unregistered') return state;
@@ -51,54 +46,57 @@ export function evolve(state: UserState, event: UserEvent): UserState {
     case 'GoogleAccountLinked':
       return { ...state, googleSubject: event.data.subject };
     case 'PasswordResetRequested': {
-      const valid = stillValidAt(event.data.at);
+      const at = Date.parse(event.data.at);
       return {
         ...state,
         pendingResets: [
-          ...state.pendingResets.filter((reset) => valid(reset.expiresAt)),
+          ...state.pendingResets.filter((reset) => Date.parse(reset.expiresAt) > at),
           { tokenHash: event.data.tokenHash, expiresAt: event.data.expiresAt },
         ],
         resetRequestTimes: [...state.resetRequestTimes, event.data.at].slice(-resetMailsPerHour),
       };
     }
-    case 'PasswordResetCompleted': {
-      const ended = new Set(event.data.endedSessionIds);
-      return {
-        ...state,
-        // A reset spends every outstanding link, not only the one used.
-        pendingResets: [],
-        failedSignIns: noFailures,
-        openSessions: state.openSessions.filter((session) => !ended.has(session.sessionId)),
-      };
-    }
-    case 'PasswordChanged': {
-      const ended = new Set(event.data.endedSessionIds);
-      return { ...state, openSessions: state.openSessions.filter((session) => !ended.has(session.sessionId)) };
-    }
-    case 'SignedIn': {
-      const valid = stillValidAt(event.data.at);
-      return {
-        ...state,
-        failedSignIns: noFailures,
-        openSessions: [
-          ...state.openSessions.filter((session) => valid(session.absoluteExpiresAt)),
-          { sessionId: event.data.sessionId, absoluteExpiresAt: event.data.absoluteExpiresAt },
-        ],
-      };
-    }
-    case 'SignInFailed':
-      return {
-        ...state,
-        failedSignIns: recordFailure(state.failedSignIns, new Date(event.data.at), accountThrottlePolicy),
-      };
+    case 'PasswordResetCompleted':
+      // A reset spends every outstanding link, not only the one used.
+      return { ...state, pendingResets: [] };
+    // The sessions a change or a reset ends are read from the stream when needed (OpenSessionScan), and
+    // failed sign-ins were recorded here only before attempts got streams of their own (sign-in-attempts.ts).
+    case 'PasswordChanged':
+    case 'SignedIn':
     case 'SignedOut':
-      return {
-        ...state,
-        openSessions: state.openSessions.filter((session) => session.sessionId !== event.data.sessionId),
-      };
+    case 'SignInFailed':
+      return state;
     default: {
       const _exhaustive: never = event;
       return _exhaustive;
     }
   }
 }
+
+/**
+ * The sessions a user's stream lists as open at `now` (signed in, not signed out nor ended by a reset or a
+ * password change, not past their absolute expiry), from its events read newest first. `take` answers
+ * false once an event is older than `horizon` (the oldest start a live session can have): nothing before
+ * it can be open.
+ */
+export class OpenSessionScan {
+  /** Oldest first, in the order they were signed in. */
+  readonly open: OpenSession[] = [];
+  private readonly ended = new Set<string>();
+
+  constructor(
+    private readonly now: number,
+    private readonly horizon: number,
+  ) {}
+
+  take(event: UserEvent): boolean {
+    if (event.type === 'SignedOut') this.ended.add(event.data.sessionId);
+    if (event.type === 'PasswordResetCompleted' || event.type === 'PasswordChanged') for (const sessionId of event.data.endedSessionIds) this.ended.add(sessionId);
+    if (event.type === 'SignedIn' && !this.ended.has(event.data.sessionId) && Date.parse(event.data.absoluteExpiresAt) > this.now) {
+      // Read newest first, listed oldest first: in the order they were signed in.
+      this.open.unshift({ sessionId: event.data.sessionId, absoluteExpiresAt: event.data.absoluteExpiresAt });
+    }
+    return Date.parse(event.data.at) >= this.horizon;
+  }
+}
+

@@ -1,32 +1,85 @@
 // A user's stream: load it, and run a command on it through the one load-decide-append function.
-import { eventMetadata, handleCommand, loadStream, type CommandContext, type EventStore, type StreamFold } from '#event-store';
+// Loads go through a cache of folded states (as organizations do), so a sign-in reads only the events
+// recorded since this node last saw the user: its cost does not grow with the user's history.
+import {
+  eventMetadata,
+  FoldedStateCache,
+  handleCommand,
+  loadStream,
+  READ_PAGE_SIZE,
+  type CommandContext,
+  type EventStore,
+  type StreamFold,
+} from '#event-store';
 import type { Clock } from '../clock.js';
 import type { UserCommand } from './commands.js';
 import { decide } from './decide.js';
 import { userStream, type UserEvent } from './events.js';
-import { evolve, initialUserState, type UserState } from './user.js';
+import { evolve, initialUserState, OpenSessionScan, type OpenSession, type UserState } from './user.js';
 
 export type LoadedUser = { state: UserState; revision: bigint | 'no_stream' };
 
-const userFold: StreamFold<UserState, UserEvent> = { initialState: initialUserState(), evolve };
+export const DEFAULT_CACHED_USERS = 10_000;
+
+/**
+ * Attempts for a sign-in or sign-out record. A race lost on the user's stream only means that another
+ * record was appended, which never changes these decisions, so they are not given up after the usual 10
+ * (29 sign-outs of one user at once answered 19 conflicts): a burst of records ends when its last is in.
+ */
+const RECORD_ATTEMPTS = 1_000;
 
 export class Users {
+  private readonly fold: StreamFold<UserState, UserEvent>;
+
   constructor(
     private readonly store: EventStore,
     private readonly clock: Clock,
-  ) {}
+    /** How long a session can live (its absolute timeout): how far back the open sessions are looked for. */
+    private readonly sessionLifetimeMs: number,
+    cachedUsers: number = DEFAULT_CACHED_USERS,
+  ) {
+    this.fold = { initialState: initialUserState(), evolve, cache: new FoldedStateCache<UserState>(cachedUsers) };
+  }
 
   async load(userId: string): Promise<LoadedUser> {
-    const { state, revision } = await loadStream(this.store, userStream(userId), userFold);
+    const { state, revision } = await loadStream(this.store, userStream(userId), this.fold);
     return { state, revision: revision ?? 'no_stream' };
   }
 
   /** Runs the command; answers the new state and the events it appended (none when nothing changed). */
   async handle(userId: string, command: UserCommand, context: CommandContext): Promise<{ state: UserState; events: UserEvent[] }> {
-    const handled = await handleCommand(this.store, userStream(userId), (state) => decide(command, state, { now: this.clock.now() }), {
-      ...userFold,
-      metadata: eventMetadata(context),
-    });
+    const recording = command.type === 'RecordSignIn' || command.type === 'RecordSignOut';
+    const handled = await handleCommand(
+      this.store,
+      userStream(userId),
+      async (state: UserState) => {
+        const now = this.clock.now();
+        // Read after the load, so they are at least as recent as the state: an append decided on anything
+        // older fails on its expected revision and is decided again.
+        const openSessions = command.type === 'CompletePasswordReset' || command.type === 'ChangePassword' ? await this.openSessions(userId) : [];
+        return decide(command, state, { now, openSessions });
+      },
+      { ...this.fold, metadata: eventMetadata(context), ...(recording ? { maxAttempts: RECORD_ATTEMPTS } : {}) },
+    );
     return { state: handled.state, events: handled.appended.map(({ type, data }) => ({ type, data }) as UserEvent) };
+  }
+
+  /**
+   * The sessions the user's stream lists as open now: signed in, not signed out nor ended by a reset,
+   * not past their absolute expiry. Read backwards from the stream's end only as far as a session could
+   * still be live (its absolute timeout), so the cost follows the recent sign-ins, not the history.
+   */
+  async openSessions(userId: string): Promise<OpenSession[]> {
+    const now = this.clock.now().getTime();
+    const scan = new OpenSessionScan(now, now - this.sessionLifetimeMs);
+    let fromRevision: bigint | undefined;
+    for (;;) {
+      const page = await this.store.readStream(userStream(userId), { direction: 'backwards', maxCount: READ_PAGE_SIZE, ...(fromRevision === undefined ? {} : { fromRevision }) });
+      if (!page.found) return scan.open;
+      for (const { type, data } of page.events) if (!scan.take({ type, data } as UserEvent)) return scan.open;
+      const oldest = page.events.at(-1);
+      if (oldest === undefined || page.events.length < READ_PAGE_SIZE || oldest.revision === 0n) return scan.open;
+      fromRevision = oldest.revision - 1n;
+    }
   }
 }

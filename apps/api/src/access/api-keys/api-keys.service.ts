@@ -1,54 +1,191 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { EVENT_STORE, eventMetadata, handleCommand, type CommandContext, type EventStore } from '#event-store';
+import type { Logger } from 'pino';
+import {
+  EVENT_STORE,
+  eventMetadata,
+  handleCommand,
+  loadStream,
+  type CommandContext,
+  type EventStore,
+  type FoldedStream,
+  type FoldedStreamCache,
+} from '#event-store';
+import { IdentityClock } from '../../auth/identity.provider.js';
 import { ProblemError } from '../../http/problem-error.js';
+import { PINO } from '../../logging/pino.js';
+import { organizationIdSchema } from '../../organizations/organization-ids.js';
+import { Organizations } from '../../organizations/organizations.js';
 import { generateApiKey, hashSecret, parseApiKey, secretMatches } from './api-key-credential.js';
-import { apiKeyStream, type ApiKeyCreated } from './api-key-events.js';
+import { apiKeyStream, apiKeyStreamPrefix, type ApiKeyEvent } from './api-key-events.js';
 import { API_KEY_SCOPES, isApiKeyScope, type ApiKeyScope } from './api-key-scopes.js';
+import { apiKeyFold, evolveApiKey, readApiKeyEvent, type ApiKey, type ApiKeyState } from './api-key.js';
 
 export const MAX_API_KEY_NAME_LENGTH = 100;
 
-export type CreatedApiKey = { keyId: string; name: string; scopes: ApiKeyScope[]; key: string; position: bigint };
+/**
+ * How long a node trusts the key it resolved before reading its stream again: the stated bound within
+ * which a key revoked elsewhere (another node, the command line) is refused on every node. The node that
+ * revokes a key refuses it at once.
+ */
+export const API_KEY_CACHE_MS = 5_000;
+/** A key's use is recorded at most this often, so that tracking it costs one append an hour, not one a request. */
+export const API_KEY_USE_GRANULARITY_MS = 3_600_000;
+export const MAX_CACHED_API_KEYS = 10_000;
+
+export type CreatedApiKey = { keyId: string; name: string; scopes: ApiKeyScope[]; organizationId: string | null; key: string; position: bigint };
+export type RevokedApiKey = { keyId: string; revokedAt: string; alreadyRevoked: boolean; position: bigint };
+export type ApiKeySummary = Omit<ApiKey, 'secretHash'>;
+/** A key we issued, live: who it is, what it may do, and where. */
+export type AuthenticatedApiKey = { keyId: string; scopes: ApiKeyScope[]; organizationId?: string };
+
+const KEY_ID = /^[0-9a-f]{24}$/;
 
 function refuse(detail: string, field: string): ProblemError {
   return new ProblemError(400, 'VALIDATION_FAILED', 'The request is not valid', detail, { field });
 }
 
-/** Creates API keys (the key is returned once, only its hash is stored) and recognises them. */
+const summary = ({ secretHash: _secretHash, ...rest }: ApiKey): ApiKeySummary => rest;
+
+type CachedKey = { folded: FoldedStream<ApiKeyState>; checkedAt: number };
+
+/**
+ * Creates API keys (the key is returned once, only its hash is stored), lists and revokes them, and
+ * recognises them on requests through a per-node cache (API_KEY_CACHE_MS).
+ */
 @Injectable()
 export class ApiKeys {
-  constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {}
+  /** Least recently used first; unknown key ids are never cached (a flood of made-up ids cannot fill it). */
+  private readonly cache = new Map<string, CachedKey>();
 
-  async create(request: { name: string; scopes: readonly string[] }, context: CommandContext): Promise<CreatedApiKey> {
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    private readonly organizations: Organizations,
+    private readonly clock: IdentityClock,
+    @Inject(PINO) private readonly logger: Logger,
+  ) {}
+
+  async create(request: { name: string; scopes: readonly string[]; organizationId?: string }, context: CommandContext): Promise<CreatedApiKey> {
     const name = request.name.trim();
     if (name === '' || name.length > MAX_API_KEY_NAME_LENGTH) throw refuse(`name must be 1 to ${MAX_API_KEY_NAME_LENGTH} characters.`, 'name');
     const unknown = request.scopes.filter((scope) => !isApiKeyScope(scope));
     if (request.scopes.length === 0 || unknown.length > 0) {
       throw refuse(`scopes must be one or more of ${API_KEY_SCOPES.join(', ')}${unknown.length > 0 ? ` (not ${unknown.join(', ')})` : ''}.`, 'scopes');
     }
+    const organizationId = request.organizationId === undefined ? undefined : await this.existingOrganization(request.organizationId);
     const scopes = API_KEY_SCOPES.filter((scope) => request.scopes.includes(scope));
     const { keyId, secret, key } = generateApiKey();
-    const event: ApiKeyCreated = { type: 'ApiKeyCreated', data: { keyId, name, scopes, secretHash: hashSecret(secret) } };
+    const event: ApiKeyEvent = {
+      type: 'ApiKeyCreated',
+      data: { keyId, name, scopes, secretHash: hashSecret(secret), ...(organizationId === undefined ? {} : { organizationId }) },
+    };
     // A key id is 96 random bits: its stream is new, and is created only if it is.
     const { position } = await handleCommand(
       this.store,
       apiKeyStream(keyId),
-      (created: boolean) => {
-        if (created) throw new Error(`API key id ${keyId} is already in use`);
+      (current: ApiKeyState) => {
+        if (current !== null) throw new Error(`API key id ${keyId} is already in use`);
         return [event];
       },
-      { initialState: false, evolve: () => true, metadata: eventMetadata(context, 'CreateApiKey'), maxAttempts: 1 },
+      { ...apiKeyFold, metadata: eventMetadata(context, 'CreateApiKey'), maxAttempts: 1 },
     );
-    return { keyId, name, scopes, key, position: position ?? -1n };
+    return { keyId, name, scopes, organizationId: organizationId ?? null, key, position: position ?? -1n };
   }
 
-  /** The key's id and scopes when `key` is a key we issued, else undefined. */
-  async authenticate(key: string): Promise<{ keyId: string; scopes: ApiKeyScope[] } | undefined> {
+  /** Revokes the key for good (idempotent: a revoked key stays revoked, at its first revocation's time). */
+  async revoke(keyId: string, context: CommandContext): Promise<RevokedApiKey> {
+    if (!KEY_ID.test(keyId)) throw refuse('The key id is the 24 hexadecimal characters after chrs_ (see api-key:list).', 'keyId');
+    const at = this.clock.now();
+    const handled = await handleCommand(
+      this.store,
+      apiKeyStream(keyId),
+      (current: ApiKeyState): ApiKeyEvent[] => {
+        if (current === null) throw new ProblemError(404, 'NOT_FOUND', 'Not found', `No API key has the id ${keyId}.`);
+        return current.revokedAt === null ? [{ type: 'ApiKeyRevoked', data: { keyId, at: at.toISOString() } }] : [];
+      },
+      // Through this node's cache: the node that revokes refuses the key from the next request on.
+      { ...apiKeyFold, cache: this.cacheOf(keyId, at.getTime()), metadata: eventMetadata(context, 'RevokeApiKey') },
+    );
+    return { keyId, revokedAt: handled.state?.revokedAt ?? at.toISOString(), alreadyRevoked: handled.appended.length === 0, position: handled.position ?? -1n };
+  }
+
+  /** Every key ever issued, oldest first, live or revoked: read from the store's log (one pass, filtered to key streams). */
+  list(): Promise<ApiKeySummary[]> {
+    const keys = new Map<string, ApiKeyState>();
+    return new Promise((resolve, reject) => {
+      const subscription = this.store.subscribeToAll({
+        filter: { streamPrefixes: [apiKeyStreamPrefix] },
+        onEvent: (event) => {
+          keys.set(event.streamId, evolveApiKey(keys.get(event.streamId) ?? null, readApiKeyEvent(event)));
+        },
+        onCaughtUp: () => {
+          const listed = [...keys.values()].filter((key): key is ApiKey => key !== null).map(summary);
+          subscription.close().then(() => resolve(listed.sort((a, b) => a.createdAt.localeCompare(b.createdAt))), reject);
+        },
+        onError: reject,
+      });
+    });
+  }
+
+  /** The key's id, scopes and organization when `key` is a live key we issued, else undefined. */
+  async authenticate(key: string, context: CommandContext): Promise<AuthenticatedApiKey | undefined> {
     const credential = parseApiKey(key);
     if (credential === undefined) return undefined;
-    const read = await this.store.readStream(apiKeyStream(credential.keyId));
-    if (!read.found) return undefined;
-    const created = read.events.find((event) => event.type === 'ApiKeyCreated')?.data as ApiKeyCreated['data'] | undefined;
-    if (created === undefined || !secretMatches(credential.secret, created.secretHash)) return undefined;
-    return { keyId: created.keyId, scopes: created.scopes };
+    const apiKey = await this.current(credential.keyId);
+    if (apiKey === null || !secretMatches(credential.secret, apiKey.secretHash) || apiKey.revokedAt !== null) return undefined;
+    await this.noteUse(apiKey, context);
+    const { keyId, scopes, organizationId } = apiKey;
+    return organizationId === null ? { keyId, scopes } : { keyId, scopes, organizationId };
+  }
+
+  private async existingOrganization(organizationId: string): Promise<string> {
+    const parsed = organizationIdSchema.safeParse(organizationId);
+    if (!parsed.success) throw refuse(`organizationId ${parsed.error.issues[0]?.message ?? 'is not valid'}.`, 'organizationId');
+    const { state } = await this.organizations.load(parsed.data);
+    if (!state.exists) throw new ProblemError(404, 'NOT_FOUND', 'Not found', `No organization has the id ${parsed.data}.`);
+    return parsed.data;
+  }
+
+  /** The key as this node last read it, read again (only its new events) once API_KEY_CACHE_MS has passed. */
+  private async current(keyId: string): Promise<ApiKeyState> {
+    const now = this.clock.now().getTime();
+    const cached = this.cache.get(keyId);
+    if (cached !== undefined && now - cached.checkedAt < API_KEY_CACHE_MS) return cached.folded.state;
+    return (await loadStream(this.store, apiKeyStream(keyId), { ...apiKeyFold, cache: this.cacheOf(keyId, now) })).state;
+  }
+
+  /** Records the use once an hour; never fails the request it rides on (another node may have just done it). */
+  private async noteUse(apiKey: ApiKey, context: CommandContext): Promise<void> {
+    const now = this.clock.now();
+    const due = (key: ApiKeyState) => key !== null && key.revokedAt === null && (key.lastUsedAt === null || now.getTime() - Date.parse(key.lastUsedAt) >= API_KEY_USE_GRANULARITY_MS);
+    if (!due(apiKey)) return;
+    try {
+      await handleCommand(
+        this.store,
+        apiKeyStream(apiKey.keyId),
+        (key: ApiKeyState): ApiKeyEvent[] => (due(key) ? [{ type: 'ApiKeyUsed', data: { keyId: apiKey.keyId, at: now.toISOString() } }] : []),
+        { ...apiKeyFold, cache: this.cacheOf(apiKey.keyId, now.getTime()), metadata: eventMetadata({ ...context, actor: `api-key:${apiKey.keyId}` }, 'RecordApiKeyUse'), maxAttempts: 1 },
+      );
+    } catch (error) {
+      this.logger.warn({ err: error, keyId: apiKey.keyId, correlationId: context.correlationId }, 'API key use not recorded');
+    }
+  }
+
+  /** This node's cache entry of one key, as handleCommand and loadStream use one; `checkedAt`: when what they fold was read. */
+  private cacheOf(keyId: string, checkedAt: number): FoldedStreamCache<ApiKeyState> {
+    return {
+      get: () => this.cache.get(keyId)?.folded,
+      remember: (_streamId, folded) => {
+        const current = this.cache.get(keyId);
+        this.cache.delete(keyId);
+        this.cache.set(keyId, { folded: current !== undefined && current.folded.revision > folded.revision ? current.folded : folded, checkedAt });
+        for (const oldest of this.cache.keys()) {
+          if (this.cache.size <= MAX_CACHED_API_KEYS) break;
+          this.cache.delete(oldest);
+        }
+      },
+      forget: () => {
+        this.cache.delete(keyId);
+      },
+    };
   }
 }

@@ -12,6 +12,7 @@ import { IDENTITY } from '../identity.provider.js';
 import { Memberships } from '../memberships.service.js';
 import { GOOGLE_STRATEGY } from './google-strategy.provider.js';
 import type { GoogleStrategy } from './google.strategy.js';
+import { Operation } from '../../openapi/operation.decorator.js';
 
 // The seed's error catalogue (section 8): 'Google sign-in failed.' / 'You don't seem to have access to any organization.'
 const googleFailed = '/login?error=google';
@@ -33,6 +34,8 @@ export class GoogleSignInController {
   ) {}
 
   @Get(['go', 'go/:token'])
+  @Operation({ summary: "Start Google sign-in: 302 to Google's consent page", responses: { 302: "Google's consent page, or /login?error=google" } })
+  @Operation({ summary: "Start Google sign-in carrying the sign-in page's token", responses: { 302: "Google's consent page, or /login?error=google" } })
   start(@Param('token') token: string | undefined, @Query('redirect') redirect: unknown, @Req() request: Request, @Res() response: Response): void {
     response.setHeader('Cache-Control', 'no-store');
     if (this.strategy === null || !signInToken.test(token ?? '')) {
@@ -50,6 +53,10 @@ export class GoogleSignInController {
   }
 
   @Get('google/callback')
+  @Operation({
+    summary: 'Finish Google sign-in',
+    responses: { 302: 'The saved redirect on success; /login?error=google or /login?error=account on a failure' },
+  })
   async callback(@Req() request: Request, @Res() response: Response): Promise<void> {
     response.setHeader('Cache-Control', 'no-store');
     this.cookies.clear(response, this.cookies.googleState);

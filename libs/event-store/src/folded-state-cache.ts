@@ -1,0 +1,43 @@
+// Folded states kept between loads, so that a stream is read from the store once and then only its new events.
+import type { FoldedStream, FoldedStreamCache } from './command-handler.js';
+
+/**
+ * A bounded least-recently-used cache of folded states, so that loading a stream reads only the events
+ * recorded after the cached revision. Never trusted for a decision on its own: appends still carry the
+ * expected revision, so a stale entry costs a retry, never a wrong decision.
+ */
+export class FoldedStateCache<State> implements FoldedStreamCache<State> {
+  private readonly entries = new Map<string, FoldedStream<State>>();
+
+  constructor(readonly capacity: number) {}
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  get(streamId: string): FoldedStream<State> | undefined {
+    const entry = this.entries.get(streamId);
+    if (entry !== undefined) this.touch(streamId, entry);
+    return entry;
+  }
+
+  /** Keeps the newer of the stored and the offered fold (concurrent loads may finish out of order). */
+  remember(streamId: string, folded: FoldedStream<State>): void {
+    const current = this.entries.get(streamId);
+    this.touch(streamId, current !== undefined && current.revision >= folded.revision ? current : folded);
+    for (const oldest of this.entries.keys()) {
+      if (this.entries.size <= this.capacity) break;
+      this.entries.delete(oldest);
+    }
+  }
+
+  forget(streamId: string): void {
+    this.entries.delete(streamId);
+  }
+
+  // A Map iterates in insertion order: re-inserting moves the entry to the most recently used end.
+  private touch(streamId: string, entry: FoldedStream<State>): void {
+    this.entries.delete(streamId);
+    this.entries.set(streamId, entry);
+  }
+}

@@ -1,0 +1,187 @@
+// Sign-in attempts counted in the event store, one stream per throttle key, so that every API node
+// sharing the store counts the same attempts. An attempt is reserved BEFORE its password is checked, by
+// an append at the stream's expected revision: of attempts arriving at once, each reservation sees every
+// one before it, and the key locks with the one that fills it, whichever node took it.
+//
+// Each event carries the whole streak after it, so deciding reads the stream's last event only
+// (lastEventHoldsState): one read of one event whatever the key's history.
+import {
+  eventMetadata,
+  handleCommand,
+  loadStream,
+  WrongExpectedRevisionError,
+  type CommandContext,
+  type EventStore,
+  type StreamFold,
+} from '#event-store';
+import type { Clock } from '../clock.js';
+import { RateLimited } from '../errors.js';
+import { hmacHex } from '../hashing.js';
+import type { LoginName } from '../user/identifiers.js';
+import {
+  accountThrottlePolicy,
+  addressThrottlePolicy,
+  noAttempts,
+  refundAttempt,
+  reserveAttempt,
+  type AttemptStreak,
+  type ThrottlePolicy,
+} from './attempt-streak.js';
+import { clientAddressKey } from './client-address.js';
+
+/** Counted before the check; `streak` is the key's state with it. */
+export type SignInAttemptReserved = { type: 'SignInAttemptReserved'; data: { at: string; streak: AttemptStreak } };
+/** The attempt reserved at `reservedAt` had the right password: an account's count and lock are cleared, an address's attempt taken back. */
+export type SignInAttemptSucceeded = { type: 'SignInAttemptSucceeded'; data: { at: string; reservedAt: string; streak: AttemptStreak } };
+/** The attempt reserved at `reservedAt` was refused by another of its keys (locked) before any check: it no longer counts. */
+export type SignInAttemptWithdrawn = { type: 'SignInAttemptWithdrawn'; data: { at: string; reservedAt: string; streak: AttemptStreak } };
+/** A completed password reset clears the account's count and lock: a lock never keeps the owner out. */
+export type SignInAttemptsCleared = { type: 'SignInAttemptsCleared'; data: { at: string; reason: 'password-reset'; streak: AttemptStreak } };
+
+export type SignInAttemptEvent = SignInAttemptReserved | SignInAttemptSucceeded | SignInAttemptWithdrawn | SignInAttemptsCleared;
+
+/**
+ * What attempts are counted by: an account (its user id, readable for auditors beside `user-<id>`), a
+ * login name that matches no account, or a client address (the last two as keyed digests: the store
+ * never holds what someone typed as a name, nor a digest of it that a dictionary would reverse).
+ */
+export type AttemptKey = { kind: 'account'; id: string } | { kind: 'name'; id: string } | { kind: 'address'; id: string };
+
+export const signInAttemptsStreamPrefix = 'sign-in-attempts-';
+export const signInAttemptsStream = (key: AttemptKey): string => `${signInAttemptsStreamPrefix}${key.kind}-${key.id}`;
+
+const policies: Record<AttemptKey['kind'], ThrottlePolicy> = {
+  // Names that match no account lock exactly as accounts do, so that the answers tell nothing.
+  account: accountThrottlePolicy,
+  name: accountThrottlePolicy,
+  address: addressThrottlePolicy,
+};
+
+const attemptsFold: StreamFold<AttemptStreak, SignInAttemptEvent> = {
+  initialState: noAttempts,
+  evolve: (_streak, event) => event.data.streak,
+  lastEventHoldsState: true,
+};
+
+const isClear = (streak: AttemptStreak): boolean => streak.outstanding === 0 && streak.lockedUntil === null;
+
+/** A reserved attempt: when it was counted (to take it back) and how long to wait before checking it. */
+export type ReservedAttempt = { key: AttemptKey; reservedAt: string; delayMs: number };
+
+export class SignInAttempts {
+  constructor(
+    private readonly store: EventStore,
+    private readonly clock: Clock,
+    /** HKDF-derived from SESSION_SECRET (purpose 'sign-in-attempts'), the same on every node. */
+    private readonly digestKey: Buffer,
+  ) {}
+
+  account(userId: string): AttemptKey {
+    return { kind: 'account', id: userId };
+  }
+
+  name(name: LoginName): AttemptKey {
+    return { kind: 'name', id: hmacHex(this.digestKey, `${name.kind}:${name.value}`) };
+  }
+
+  address(clientIp: string): AttemptKey {
+    return { kind: 'address', id: hmacHex(this.digestKey, clientAddressKey(clientIp)) };
+  }
+
+  /**
+   * Refuses with RATE_LIMITED, recording nothing, while the key is locked: so that attempts at a locked
+   * account are not even counted against their address (each would be a stored event that no password
+   * check paid for). A read; the reservation decides again.
+   */
+  async refuseIfLocked(key: AttemptKey): Promise<void> {
+    const { state } = await loadStream(this.store, signInAttemptsStream(key), attemptsFold);
+    const reservation = reserveAttempt(state, this.clock.now(), policies[key.kind]);
+    if (reservation.kind === 'refuse') throw new RateLimited(Math.ceil(reservation.retryAfterMs / 1000));
+  }
+
+  /**
+   * Counts one attempt for the key before its check, or refuses with RATE_LIMITED while the key is locked
+   * (recording nothing). Each race lost to another attempt on the key means one more attempt was counted,
+   * so the key locks within `lockAfter` of them; should it lose more (successes taking attempts back in
+   * between), the attempt is refused as one too many at once, never answered with a conflict.
+   */
+  async reserve(key: AttemptKey, context: CommandContext): Promise<ReservedAttempt> {
+    const policy = policies[key.kind];
+    let reservedAt = '';
+    let delayMs = 0;
+    try {
+      await handleCommand(
+        this.store,
+        signInAttemptsStream(key),
+        (streak: AttemptStreak): SignInAttemptEvent[] => {
+          const now = this.clock.now();
+          const reservation = reserveAttempt(streak, now, policy);
+          if (reservation.kind === 'refuse') throw new RateLimited(Math.ceil(reservation.retryAfterMs / 1000));
+          reservedAt = now.toISOString();
+          delayMs = reservation.delayMs;
+          return [{ type: 'SignInAttemptReserved', data: { at: reservedAt, streak: reservation.streak } }];
+        },
+        { ...attemptsFold, metadata: eventMetadata(context), maxAttempts: policy.lockAfter + 10 },
+      );
+    } catch (error) {
+      if (error instanceof WrongExpectedRevisionError) throw new RateLimited(1);
+      throw error;
+    }
+    return { key, reservedAt, delayMs };
+  }
+
+  /**
+   * Counts one attempt on each key at once (their appends share one commit: each commit waits for the
+   * disk), or refuses with RATE_LIMITED when any key refuses it; the attempts the others had counted are
+   * then withdrawn, so that no attempt stays counted that no password check follows.
+   */
+  async reserveAll<const Keys extends readonly AttemptKey[]>(keys: Keys, context: CommandContext): Promise<{ -readonly [K in keyof Keys]: ReservedAttempt }> {
+    const outcomes = await Promise.allSettled(keys.map((key) => this.reserve(key, context)));
+    const reserved = outcomes.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []));
+    const refused = outcomes.find((outcome) => outcome.status === 'rejected');
+    if (refused === undefined) return reserved as { -readonly [K in keyof Keys]: ReservedAttempt };
+    await Promise.all(reserved.map((attempt) => this.withdraw(attempt, context)));
+    throw refused.reason;
+  }
+
+  /** The reserved attempt had the right password: an account starts afresh, an address no longer counts it. */
+  async succeeded(attempt: ReservedAttempt, context: CommandContext): Promise<void> {
+    const policy = policies[attempt.key.kind];
+    await this.settle(attempt.key, context, (streak, now): SignInAttemptEvent[] => {
+      const next = attempt.key.kind !== 'account' ? refundAttempt(streak, attempt.reservedAt, now, policy) : isClear(streak) ? undefined : noAttempts;
+      return next === undefined ? [] : [{ type: 'SignInAttemptSucceeded', data: { at: now.toISOString(), reservedAt: attempt.reservedAt, streak: next } }];
+    });
+  }
+
+  /** The reserved attempt was refused before its check: it no longer counts (a lock it set is lifted). */
+  private async withdraw(attempt: ReservedAttempt, context: CommandContext): Promise<void> {
+    const policy = policies[attempt.key.kind];
+    await this.settle(attempt.key, context, (streak, now): SignInAttemptEvent[] => {
+      const next = refundAttempt(streak, attempt.reservedAt, now, policy);
+      return next === undefined ? [] : [{ type: 'SignInAttemptWithdrawn', data: { at: now.toISOString(), reservedAt: attempt.reservedAt, streak: next } }];
+    });
+  }
+
+  /** A completed password reset: the account's count and lock are cleared. */
+  async clearAccount(userId: string, context: CommandContext): Promise<void> {
+    await this.settle(this.account(userId), context, (streak, now): SignInAttemptEvent[] =>
+      isClear(streak) ? [] : [{ type: 'SignInAttemptsCleared', data: { at: now.toISOString(), reason: 'password-reset', streak: noAttempts } }],
+    );
+  }
+
+  /**
+   * Book-keeping after the outcome, best effort: should it lose every race (a flood on the same key), the
+   * attempt simply stays counted, which only errs on the side of the throttle.
+   */
+  private async settle(key: AttemptKey, context: CommandContext, decide: (streak: AttemptStreak, now: Date) => SignInAttemptEvent[]): Promise<void> {
+    try {
+      await handleCommand(this.store, signInAttemptsStream(key), (streak: AttemptStreak) => decide(streak, this.clock.now()), {
+        ...attemptsFold,
+        metadata: eventMetadata(context),
+        maxAttempts: policies[key.kind].lockAfter + 10,
+      });
+    } catch (error) {
+      if (!(error instanceof WrongExpectedRevisionError)) throw error;
+    }
+  }
+}
