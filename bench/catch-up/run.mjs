@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { builtServerEnvironment } from '../support/built-server.mjs';
 import { generateEventLog } from '../support/event-log.mjs';
 import { freePort } from '../support/free-port.mjs';
 
@@ -24,16 +25,7 @@ function startServer(dataDir, port) {
   const child = spawn(process.execPath, [serverMain], {
     cwd: root,
     stdio: ['ignore', 'ignore', 'pipe'],
-    env: {
-      ...process.env,
-      NODE_ENV: 'development',
-      DATA_DIR: dataDir,
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      SEED_DEMO: 'false',
-      LOG_LEVEL: 'warn',
-      EVENTSTORE_CONNECTION_STRING: '',
-    },
+    env: builtServerEnvironment(dataDir, port),
   });
   let stderr = '';
   child.stderr.on('data', (chunk) => (stderr += chunk));

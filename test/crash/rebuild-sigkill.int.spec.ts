@@ -72,6 +72,8 @@ const everyAsideTable = [
   'event_correlations__rebuild',
   'first_sign_ins__rebuild',
   'memberships__rebuild',
+  'organization_events__rebuild',
+  'organization_record_names__rebuild',
   'organizations__rebuild',
 ];
 

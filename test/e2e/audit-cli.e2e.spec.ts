@@ -86,6 +86,42 @@ describe('chorus org:history', () => {
     expect((await chorus(['org:history', 'Not An Id'])).code).toBe(2);
   });
 
+  it('--format jsonl writes the console\'s "Download JSON lines": every event in words, oldest first', async () => {
+    const run = await chorus(['org:history', organizationId, '--format', 'jsonl']);
+
+    expect(run.code).toBe(0);
+    const entries = run.stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(entries.map((entry) => entry.revision)).toEqual(events.map((event) => Number(event.revision)));
+    expect(Object.keys(entries[0] ?? {})).toEqual(['recordedAt', 'revision', 'position', 'type', 'description', 'actor', 'actorName', 'correlationId']);
+    expect(entries[3]).toMatchObject({ type: 'MemberAdded', actor: 'cli', actorName: 'Command line', description: expect.stringMatching(/^Member added: /) });
+  });
+
+  it('--format csv writes the "Download CSV" file: a header, then one record per event, CRLF', async () => {
+    const run = await chorus(['org:history', organizationId, '--format', 'csv']);
+
+    expect(run.code).toBe(0);
+    const records = run.stdout.split('\r\n');
+    expect(records[0]).toBe('\uFEFFrecordedAt,revision,position,type,description,actor,actorName,correlationId');
+    expect(records.filter((record) => record !== '')).toHaveLength(events.length + 1);
+  });
+
+  it.each([
+    [['--format', 'xlsx'], 2],
+    [['--format', 'csv', '--json'], 2],
+    [['--format', 'csv', '--follow'], 2],
+  ])('refuses %j: exit %i, nothing on stdout', async (options, code) => {
+    const run = await chorus(['org:history', organizationId, ...options]);
+
+    expect({ code: run.code, stdout: run.stdout }).toEqual({ code, stdout: '' });
+  });
+
+  it('--format for an unknown organization: exit 1, NOT_FOUND on stderr, not a byte of a file', async () => {
+    const run = await chorus(['org:history', 'nobody-here', '--format', 'csv']);
+
+    expect(run).toMatchObject({ code: 1, stdout: '' });
+    expect(run.stderr).toContain('NOT_FOUND');
+  });
+
   it('--follow keeps printing events recorded later, until interrupted', async () => {
     const child = spawn(process.execPath, [bin, 'org:history', organizationId, '--json', '--follow'], { cwd: root, env: environment() });
     const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();

@@ -106,6 +106,7 @@ describe('GET /health', () => {
         expect.objectContaining({ name: 'organizations', state: 'live', runs: 'inline', checkpoint: expect.any(Number), lag: expect.any(Number) }),
         expect.objectContaining({ name: 'correlations', state: 'live' }),
         expect.objectContaining({ name: 'sign-ins', state: 'live' }),
+        expect.objectContaining({ name: 'organization-history', state: 'live' }),
       ],
     });
   });

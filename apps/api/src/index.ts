@@ -45,6 +45,9 @@ export { BillingEffects, organizationEventId } from './billing/billing-effects.j
 export { stateQuery } from './audit/audit-requests.js';
 export { GetOrganizationStateQuery } from './audit/get-organization-state.query.js';
 export { historyEvent, type HistoryEvent } from './audit/history-event.js';
+export { HistoryExport } from './audit/history-export.js';
+export { EXPORT_FORMATS, exportLine, type ExportFormat } from './audit/history-export-format.js';
+export { TIMELINE_FIELDS, type TimelineEntry } from './audit/timeline-entry.js';
 export { readOrganizationHistory } from './audit/organization-history.js';
 export { organizationStateAt, type OrganizationStateAt } from './audit/organization-state-at.js';
 

@@ -46,6 +46,19 @@ export { effectiveChorusFeatures } from './features/chorus-features.js';
 
 export { parseHostname, toUnicodeHostname, type Hostname } from './hostnames/parse-hostname.js';
 export { isValidResetEmail } from './email/is-valid-reset-email.js';
+
+export {
+  EVENT_TYPE_NAMES,
+  NO_NAMES,
+  eventSentence,
+  isOrganizationEventType,
+  namesIn,
+  recordedEventSentence,
+  typeInWords,
+  type RecordNames,
+} from './history/event-sentence.js';
+export { diffOrganizations, type ChangeArea, type ChangeKind, type OrganizationChange } from './history/state-diff.js';
+export { ADD_ON_NAMES, CHORUS_FEATURE_NAMES, LINE_NAMES, RESOURCE_NAMES, ROLE_WORDS, SERVICE_LEVEL_NAMES } from './history/words.js';
 export {
   emailDomain,
   hasSsoPlan,

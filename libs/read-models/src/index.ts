@@ -20,3 +20,14 @@ export { correlationProjection, correlationProjectionName } from './correlation/
 export { CorrelationQueries, type CorrelatedEventLocation } from './correlation/correlation.queries.js';
 export { signInsProjection, signInsProjectionName } from './sign-ins/sign-ins.projection.js';
 export { SignInQueries } from './sign-ins/sign-ins.queries.js';
+export { organizationHistoryProjection, organizationHistoryProjectionName } from './organization-history/organization-history.projection.js';
+export {
+  MAX_LISTED_ACTORS,
+  OrganizationHistoryQueries,
+  type HistoryFilter,
+  type HistoryIndexPage,
+  type HistoryIndexPageRequest,
+  type HistoryOrder,
+  type IndexedOrganizationEvent,
+  type RecordName,
+} from './organization-history/organization-history.queries.js';

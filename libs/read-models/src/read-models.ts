@@ -8,6 +8,8 @@ import { correlationProjection } from './correlation/correlation.projection.js';
 import { organizationProjection } from './organization/organization.projection.js';
 import { CorrelationQueries } from './correlation/correlation.queries.js';
 import { OrganizationQueries } from './organization/organization.queries.js';
+import { organizationHistoryProjection } from './organization-history/organization-history.projection.js';
+import { OrganizationHistoryQueries } from './organization-history/organization-history.queries.js';
 import { signInsProjection } from './sign-ins/sign-ins.projection.js';
 import { SignInQueries } from './sign-ins/sign-ins.queries.js';
 import type { Projection } from './projection.js';
@@ -61,6 +63,7 @@ export class ReadModels {
   readonly organizations: OrganizationQueries;
   readonly correlations: CorrelationQueries;
   readonly signIns: SignInQueries;
+  readonly history: OrganizationHistoryQueries;
   readonly projections: readonly Projection[];
   private readonly checkpoints: Checkpoints;
   private readonly waits: PositionWaits;
@@ -78,6 +81,7 @@ export class ReadModels {
     this.organizations = new OrganizationQueries(db, options.catalogue);
     this.correlations = new CorrelationQueries(db);
     this.signIns = new SignInQueries(db);
+    this.history = new OrganizationHistoryQueries(db);
     // Notified by this process's runners; without them, the checkpoints are re-read while a read waits.
     this.waits = new PositionWaits(
       () => lowest(this.statuses()),
@@ -278,7 +282,7 @@ export class ReadModels {
 type Lag = { events: number; ms: number };
 
 function readModelProjections(): Projection[] {
-  return [organizationProjection(), correlationProjection(), signInsProjection()];
+  return [organizationProjection(), correlationProjection(), signInsProjection(), organizationHistoryProjection()];
 }
 
 function lowest(statuses: readonly ProjectionStatus[]): Progress {

@@ -1,7 +1,11 @@
 // Query strings of the audit routes: a malformed value, an unknown parameter or both points at once is 400.
 import { z } from 'zod';
+import { ORGANIZATION_EVENT_TYPES, type OrganizationEventType } from '#domain';
+import { readQuery } from '../read-models/read-your-writes.js';
+import { EXPORT_FORMATS, type ExportFormat } from './history-export-format.js';
 import { MAX_HISTORY_PAGE_SIZE } from './organization-history.js';
 import type { StatePoint } from './organization-state-at.js';
+import { DEFAULT_TIMELINE_PAGE_SIZE, MAX_TIMELINE_PAGE_SIZE, type TimelineRequest } from './organization-timeline.js';
 
 const revision = z
   .string()
@@ -35,3 +39,46 @@ export const stateQuery = z
   });
 
 export const correlationIdParameter = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,199}$/, 'is not a correlation id');
+
+/** GET /organizations/:id/history/events: a page of the timeline, filtered on the server. */
+export const timelineQuery = z
+  .strictObject({
+    order: z.enum(['newest', 'oldest']).default('newest'),
+    after: revision.optional(),
+    limit: z
+      .string()
+      .regex(/^\d{1,3}$/, 'must be a whole number')
+      .transform(Number)
+      .pipe(z.int().min(1).max(MAX_TIMELINE_PAGE_SIZE))
+      .default(DEFAULT_TIMELINE_PAGE_SIZE),
+    type: z.enum(ORGANIZATION_EVENT_TYPES as [OrganizationEventType, ...OrganizationEventType[]]).optional(),
+    actor: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:~-]{0,199}$/, 'is not an actor').optional(),
+    from: instant.optional(),
+    to: instant.optional(),
+    minPosition: readQuery.shape.minPosition,
+  })
+  .refine((query) => query.from === undefined || query.to === undefined || query.from <= query.to, {
+    message: 'from must not be after to',
+    path: ['from'],
+  })
+  .transform(({ order, after, limit, type, actor, from, to, minPosition }) => ({
+    request: {
+      order,
+      limit,
+      ...(after === undefined ? {} : { after }),
+      filter: {
+        ...(type === undefined ? {} : { type }),
+        ...(actor === undefined ? {} : { actor }),
+        ...(from === undefined ? {} : { from: from.toISOString() }),
+        ...(to === undefined ? {} : { to: to.toISOString() }),
+      },
+    } satisfies TimelineRequest,
+    read: minPosition === undefined ? {} : { minPosition },
+  }));
+
+export const historyReadQuery = readQuery;
+
+/** GET /organizations/:id/history/export?format=csv|jsonl */
+export const exportQuery = z.strictObject({ format: z.enum(EXPORT_FORMATS as [ExportFormat, ...ExportFormat[]]) });
+
+export const noQuery = z.strictObject({});

@@ -4,14 +4,18 @@ import { GetCorrelationHandler } from './get-correlation.handler.js';
 import { GetOrganizationHistoryHandler } from './get-organization-history.handler.js';
 import { GetOrganizationStateHandler } from './get-organization-state.handler.js';
 import { OrganizationAuditController } from './organization-audit.controller.js';
+import { ApiKeyNames } from './api-key-names.js';
+import { HistoryExport } from './history-export.js';
+import { OrganizationHistoryController } from './organization-history.controller.js';
+import { OrganizationTimeline } from './organization-timeline.js';
 
-/** Auditors' reads: an organization's history, its state at any point, and correlations across organizations. */
+/**
+ * Auditors' reads: an organization's history, its state at any point, correlations across organizations,
+ * and the audit explorer's timeline, changes, usage over time and exports.
+ */
 @Module({
-  controllers: [OrganizationAuditController, AuditCorrelationsController],
-  providers: [
-    GetOrganizationHistoryHandler,
-    GetOrganizationStateHandler,
-    GetCorrelationHandler,
-  ],
+  controllers: [OrganizationAuditController, AuditCorrelationsController, OrganizationHistoryController],
+  providers: [GetOrganizationHistoryHandler, GetOrganizationStateHandler, GetCorrelationHandler, ApiKeyNames, OrganizationTimeline, HistoryExport],
+  exports: [HistoryExport],
 })
 export class AuditModule {}

@@ -176,10 +176,16 @@ describe('no source file mutates stored events', () => {
     expect(files.filter((file) => pattern.test(readFileSync(file, 'utf8'))).map((file) => relative(root, file))).toEqual([]);
   });
 
-  it('only handleCommand appends: every write loads, decides and appends the one way', () => {
+  it('only handleCommand appends to a stream that exists: any other append starts a new stream (no_stream)', () => {
     const appenders = files.filter((file) => /\.append\(/.test(readFileSync(file, 'utf8')));
+    const others = appenders.filter((file) => relative(root, file) !== 'libs/event-store/src/command-handler.ts');
+    // Issue 12: a session's stream is new, so sign-in hands its first event to the store without a read.
+    const appendsToExisting = others.filter((file) =>
+      [...readFileSync(file, 'utf8').matchAll(/\.append\(([^;]*?)\);/gs)].some(([, args]) => !/,\s*'no_stream'\s*$/.test(args ?? '')),
+    );
 
-    expect(appenders.map((file) => relative(root, file))).toEqual(['libs/event-store/src/command-handler.ts']);
+    expect(appenders.map((file) => relative(root, file))).toContain('libs/event-store/src/command-handler.ts');
+    expect(appendsToExisting.map((file) => relative(root, file))).toEqual([]);
   });
 
   it('only the event store\'s migrations create the events table', () => {

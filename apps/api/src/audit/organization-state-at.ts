@@ -1,10 +1,16 @@
 // Time travel: the organization folded up to a revision or an instant with the domain's own `evolve`
-// and presented with its own `organizationView`, the same code that computes today's state.
+// and presented with its own `organizationView`, the same code that computes today's state. The stream
+// is folded page by page as it is read, so a point deep in a long history costs time, never memory.
 import {
   DomainError,
-  foldOrganization,
+  diffOrganizations,
+  evolve,
+  initialOrganizationState,
   organizationStream,
   organizationView,
+  type ExistingOrganization,
+  type OrganizationChange,
+  type OrganizationState,
   type OrganizationView,
   type PlanCatalogue,
 } from '#domain';
@@ -23,8 +29,10 @@ export type OrganizationStateAt = {
   recordedAt: string;
 };
 
-const READ_PAGE_SIZE = 1_000;
+/** The state at a point, the state just before its last event, and that event. */
+export type FoldedPoint = { before: OrganizationState; after: ExistingOrganization; last: RecordedEvent };
 
+const READ_PAGE_SIZE = 1_000;
 
 /** Whether the event belongs before the point; the first one past it ends the fold. */
 function isBefore(point: StatePoint, event: RecordedEvent): boolean {
@@ -38,20 +46,40 @@ function isBefore(point: StatePoint, event: RecordedEvent): boolean {
   }
 }
 
-/** The stream's prefix up to the point (a fold needs a prefix, so a later event stamped earlier is never folded in). */
-async function eventsUpTo(store: EventStore, streamId: string, point: StatePoint): Promise<RecordedEvent[] | undefined> {
-  const taken: RecordedEvent[] = [];
-  for (let fromRevision = 0n; ; ) {
-    const read = await store.readStream(streamId, { fromRevision, maxCount: READ_PAGE_SIZE });
-    if (!read.found) return undefined;
+/**
+ * Folds the stream's prefix up to the point (a fold needs a prefix, so a later event stamped earlier is
+ * never folded in). Refuses a point the stream does not reach: an unknown organization, a revision not
+ * recorded yet, an instant before the first event.
+ */
+export async function foldUpTo(store: EventStore, organizationId: string, point: StatePoint): Promise<FoldedPoint> {
+  let before: OrganizationState = initialOrganizationState;
+  let after: OrganizationState = initialOrganizationState;
+  let last: RecordedEvent | undefined;
+  let latest: RecordedEvent | undefined;
+  read: for (let fromRevision = 0n; ; ) {
+    const read = await store.readStream(organizationStream(organizationId), { fromRevision, maxCount: READ_PAGE_SIZE });
+    if (!read.found) throw organizationNotFound();
     for (const event of read.events) {
-      if (!isBefore(point, event)) return taken;
-      taken.push(event);
+      latest = event;
+      if (!isBefore(point, event)) break read;
+      before = after;
+      after = evolve(after, asOrganizationEvent(event));
+      last = event;
     }
-    const last = read.events.at(-1);
-    if (last === undefined || read.events.length < READ_PAGE_SIZE) return taken;
-    fromRevision = last.revision + 1n;
+    const end = read.events.at(-1);
+    if (end === undefined || read.events.length < READ_PAGE_SIZE) break;
+    fromRevision = end.revision + 1n;
   }
+  if (point.kind === 'revision' && last?.revision !== point.revision) {
+    throw new DomainError('NOT_FOUND', `The organization has no revision ${point.revision} (its latest is ${latest?.revision ?? 'none'}).`, {
+      entity: 'revision',
+      latestRevision: latest === undefined ? null : Number(latest.revision),
+    });
+  }
+  if (last === undefined || !after.exists) {
+    throw new DomainError('NOT_FOUND', 'The organization did not exist yet at that point.', { entity: 'organization' });
+  }
+  return { before, after, last };
 }
 
 export async function organizationStateAt(
@@ -60,18 +88,21 @@ export async function organizationStateAt(
   organizationId: string,
   point: StatePoint,
 ): Promise<OrganizationStateAt> {
-  const events = await eventsUpTo(store, organizationStream(organizationId), point);
-  if (events === undefined) throw organizationNotFound();
-  const last = events.at(-1);
-  if (point.kind === 'revision' && last?.revision !== point.revision) {
-    throw new DomainError('NOT_FOUND', `The organization has no revision ${point.revision} (its latest is ${last?.revision ?? 'none'}).`, {
-      entity: 'revision',
-      latestRevision: last === undefined ? null : Number(last.revision),
-    });
-  }
-  const state = foldOrganization(events.map(asOrganizationEvent));
-  if (last === undefined || !state.exists) {
-    throw new DomainError('NOT_FOUND', 'The organization did not exist yet at that point.', { entity: 'organization' });
-  }
-  return { view: organizationView(state, catalogue), revision: last.revision, position: last.position, recordedAt: last.recordedAt };
+  const { after, last } = await foldUpTo(store, organizationId, point);
+  return { view: organizationView(after, catalogue), revision: last.revision, position: last.position, recordedAt: last.recordedAt };
+}
+
+/** The state at a point and what its last event changed: the diff of the state before it and after it. */
+export type OrganizationChangesAt = OrganizationStateAt & { event: RecordedEvent; before: OrganizationState; changes: OrganizationChange[] };
+
+export async function organizationChangesAt(
+  store: EventStore,
+  catalogue: PlanCatalogue,
+  organizationId: string,
+  point: StatePoint,
+): Promise<OrganizationChangesAt> {
+  const { before, after, last } = await foldUpTo(store, organizationId, point);
+  const view = organizationView(after, catalogue);
+  const changes = diffOrganizations(before.exists ? organizationView(before, catalogue) : undefined, view);
+  return { view, revision: last.revision, position: last.position, recordedAt: last.recordedAt, event: last, before, changes };
 }

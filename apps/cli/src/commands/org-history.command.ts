@@ -1,7 +1,10 @@
+import { pipeline } from 'node:stream/promises';
+import { Readable } from 'node:stream';
 import type { Command } from 'commander';
+import { z } from 'zod';
 import { organizationStream } from '#domain';
 import { EVENT_STORE, type EventStore, type RecordedEvent } from '#event-store';
-import { historyEvent, organizationIdSchema, readOrganizationHistory } from '#api';
+import { EXPORT_FORMATS, HistoryExport, historyEvent, organizationIdSchema, readOrganizationHistory, type ExportFormat } from '#api';
 import { parseInput, reportFailure } from '../cli-action.js';
 import type { GetCliContext } from '../cli-context.js';
 
@@ -38,7 +41,21 @@ function follow(store: EventStore, streamId: string, afterPosition: bigint, prin
   });
 }
 
-/** `chorus org:history ID [--json] [--follow]`: the organization's events, oldest first. */
+const exportOptions = z
+  .strictObject({
+    format: z.enum(EXPORT_FORMATS as [ExportFormat, ...ExportFormat[]], { error: `must be one of ${EXPORT_FORMATS.join(', ')}` }),
+    json: z.literal(false, { error: 'cannot be given with --format (the format says what is printed)' }),
+    follow: z.literal(false, { error: 'cannot be given with --format (an export ends with the last event)' }),
+  });
+
+/** The export (the console's "Download CSV" / "Download JSON lines"), written to stdout as it is read. */
+async function printExport(getContext: GetCliContext, organizationId: string, format: ExportFormat): Promise<void> {
+  const chunks = await (await getContext()).app.get(HistoryExport).open(organizationId, format);
+  // end: false: stdout stays open for the process; pipeline waits for it to drain between chunks.
+  await pipeline(Readable.from(chunks), process.stdout, { end: false });
+}
+
+/** `chorus org:history ID [--json] [--follow] [--format csv|jsonl]`: the organization's events, oldest first. */
 export function registerOrgHistoryCommand(program: Command, getContext: GetCliContext): void {
   program
     .command('org:history')
@@ -46,8 +63,19 @@ export function registerOrgHistoryCommand(program: Command, getContext: GetCliCo
     .argument('<id>', 'the organization id')
     .option('--json', 'one JSON object per line (the event shape of GET /organizations/:id/history)')
     .option('--follow', 'keep printing new events until interrupted (Ctrl-C)')
-    .action(async (id: string, options: { json?: boolean; follow?: boolean }) => {
+    .option('--format <format>', `the whole history with the console's words, as the console's downloads: ${EXPORT_FORMATS.join(' or ')}`)
+    .action(async (id: string, options: { json?: boolean; follow?: boolean; format?: string }) => {
       const json = options.json === true;
+      if (options.format !== undefined) {
+        try {
+          const organizationId = parseInput(organizationIdSchema, id, 'id');
+          const { format } = parseInput(exportOptions, { format: options.format, json, follow: options.follow === true });
+          await printExport(getContext, organizationId, format);
+        } catch (error) {
+          reportFailure(error, false);
+        }
+        return;
+      }
       const print = (event: RecordedEvent): void => {
         process.stdout.write(`${eventLine(event, json)}\n`);
       };

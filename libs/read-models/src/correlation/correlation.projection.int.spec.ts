@@ -94,6 +94,19 @@ describe('correlation projection', () => {
     expect(rows()).toEqual(once);
   });
 
+  it('answers one organization\'s events and the billing ledger\'s, never another organization\'s', () => {
+    commit(log);
+    const within = (correlationId: string, organization: string) =>
+      queries.eventsIn(correlationId, `organization-${organization}`, 'billing-', 100).map((location) => `${location.streamId}@${location.revision}`);
+
+    expect(within('request-1', 'acme')).toEqual(['organization-acme@0']);
+    expect(within('request-1', 'globex')).toEqual(['organization-globex@0']);
+    expect(within('evt_1', 'acme')).toEqual(['billing-evt_1@0', 'organization-acme@1', 'billing-evt_1@1']);
+    expect(within('evt_1', 'globex')).toEqual(['billing-evt_1@0', 'billing-evt_1@1']);
+    // A stream whose name only starts like the organization's is another organization.
+    expect(within('request-1', 'acm')).toEqual([]);
+  });
+
   it('limits how many locations a query answers, oldest first', () => {
     commit(log);
 

@@ -9,6 +9,7 @@ type LocationRow = { position: bigint; stream_id: string; revision: bigint; even
 
 export class CorrelationQueries {
   private readonly selectLocations;
+  private readonly selectLocationsIn;
 
   constructor(private readonly db: ReadModelDatabase) {
     db.exec(eventCorrelationsTable.create(eventCorrelationsTable.name));
@@ -18,15 +19,33 @@ export class CorrelationQueries {
          WHERE correlation_id = ? ORDER BY position LIMIT ?`,
       )
       .safeIntegers(true);
+    this.selectLocationsIn = db
+      .prepare<[string, string, number, string, number], LocationRow>(
+        `SELECT position, stream_id, revision, event_id FROM ${eventCorrelationsTable.name}
+         WHERE correlation_id = ? AND (stream_id = ? OR substr(stream_id, 1, ?) = ?) ORDER BY position LIMIT ?`,
+      )
+      .safeIntegers(true);
   }
 
   /** At most `limit` locations, oldest first; empty when the id is unknown (or not indexed yet). */
   eventsOf(correlationId: string, limit: number): CorrelatedEventLocation[] {
-    return this.selectLocations.all(correlationId, limit).map((row) => ({
-      position: row.position,
-      streamId: row.stream_id,
-      revision: row.revision,
-      eventId: row.event_id,
-    }));
+    return this.selectLocations.all(correlationId, limit).map(toLocation);
   }
+
+  /**
+   * The same, only in one stream and in the streams starting with `prefix` (an organization's own and
+   * the billing ledger's): other organizations' events are never read, so they count for nothing.
+   */
+  eventsIn(correlationId: string, streamId: string, prefix: string, limit: number): CorrelatedEventLocation[] {
+    return this.selectLocationsIn.all(correlationId, streamId, prefix.length, prefix, limit).map(toLocation);
+  }
+}
+
+function toLocation(row: LocationRow): CorrelatedEventLocation {
+  return {
+    position: row.position,
+    streamId: row.stream_id,
+    revision: row.revision,
+    eventId: row.event_id,
+  };
 }

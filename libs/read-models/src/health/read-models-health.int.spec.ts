@@ -52,6 +52,7 @@ describe('/health lag', () => {
       expect.objectContaining({ name: 'organizations', lag: 0, lagMs: 0 }),
       expect.objectContaining({ name: 'correlations', lag: 0, lagMs: 0 }),
       expect.objectContaining({ name: 'sign-ins', lag: 0, lagMs: 0 }),
+      expect.objectContaining({ name: 'organization-history', lag: 0, lagMs: 0 }),
     ]);
   });
 

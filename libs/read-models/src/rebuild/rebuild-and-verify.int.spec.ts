@@ -74,6 +74,13 @@ describe('rebuild and verify', () => {
         tables: [{ table: 'event_correlations', rowsAre: 'events indexed by correlation id', stored: correlations?.length, rebuilt: correlations?.length }],
       },
       { projection: 'sign-ins', tables: [{ table: 'first_sign_ins', rowsAre: 'users who have signed in', stored: 0, rebuilt: 0 }] },
+      {
+        projection: 'organization-history',
+        tables: [
+          { table: 'organization_events', rowsAre: 'organization events indexed for the history', stored: 80, rebuilt: 80 },
+          { table: 'organization_record_names', rowsAre: 'names members and sites had', stored: expect.any(Number), rebuilt: expect.any(Number) },
+        ],
+      },
     ]);
     expect(organizations).toHaveLength(20);
     expect(correlations).toHaveLength(80);

@@ -81,6 +81,7 @@ describe('projection runner', () => {
       { name: 'organizations', state: 'live', checkpoint: written?.position, failure: undefined },
       { name: 'correlations', state: 'live', checkpoint: written?.position, failure: undefined },
       { name: 'sign-ins', state: 'live', checkpoint: written?.position, failure: undefined },
+      { name: 'organization-history', state: 'live', checkpoint: written?.position, failure: undefined },
     ]);
   });
 
@@ -134,6 +135,7 @@ describe('projection runner', () => {
       // Other projections carry on.
       expect.objectContaining({ name: 'correlations', state: 'live', checkpoint: Number(await fixture.head()) }),
       expect.objectContaining({ name: 'sign-ins', state: 'live', checkpoint: Number(await fixture.head()) }),
+      expect.objectContaining({ name: 'organization-history', state: 'live', checkpoint: Number(await fixture.head()) }),
     ]);
     // Everything before the poison event is committed; nothing after it.
     expect(readModels.organizations.getOrganization('acme')?.view).toEqual(await expectedView('acme'));

@@ -1,61 +1,173 @@
-// The interim History page: the organization's most recent events, newest first, in words, with who did them.
+// The audit explorer from the auditor's side: the timeline in the server's words, filters and pages
+// asked of the server, an event's changes and the state after it, "As of", a correlation, the chart's
+// table, the downloads, and the page a plain member gets.
 import { describe, expect, it } from '@jest/globals';
-import { screen, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { AppRoutes } from '../../app/router';
-import type { HistoryEvent } from '../../api/contract';
-import { adaSession, anOrganization, consoleServer } from '../../testing/console-fixtures';
+import { adaSession, anOrganization, consoleServer, member } from '../../testing/console-fixtures';
 import { createFakeNetwork } from '../../testing/fake-network';
 import { renderWithProviders } from '../../testing/render-with-providers';
+import type { ChangesAnswer, CorrelationAnswer, TimelineEntry, UsageSeries } from './api/history-contract';
 
-const event = (revision: number, type: string, data: Record<string, unknown>, actor: string): HistoryEvent => ({
-  id: `e${revision}`,
-  type,
-  data,
-  metadata: { actor, correlationId: `c${revision}` },
+const entry = (revision: number, type: string, description: string, actorName: string, correlationId: string | null = `c${revision}`): TimelineEntry => ({
+  recordedAt: `2030-03-12T09:0${revision}:00.000Z`,
   revision,
   position: revision * 10,
-  recordedAt: `2030-03-12T09:0${revision}:00.000Z`,
+  type,
+  description,
+  actor: actorName === 'Billing' ? 'billing' : 'cli',
+  actorName,
+  correlationId,
 });
 
-const events = [
-  event(0, 'OrganizationCreated', { id: 'acme', name: 'Acme' }, 'cli'),
-  event(1, 'PlanAssigned', { line: 'chorus', plan: 'teams' }, 'billing'),
-  event(2, 'MemberAdded', { userId: 'id-bob', email: 'bob@acme.example', role: 'admin', chorusUser: false }, 'user:id-ada'),
-  event(3, 'MemberRemoved', { userId: 'id-bob' }, 'api-key:k1'),
-  event(4, 'SsoConfigured', { issuer: 'https://login.acme.example', clientId: 'chorus', clientSecret: 'v1.k1.sealed', domains: ['acme.example', 'acme.test'], enforce: true }, 'user:id-ada'),
-  event(5, 'MemberAdded', { userId: 'id-nina', email: 'nina@acme.example', role: 'member', chorusUser: false }, 'sso:acme'),
-  event(6, 'SsoDisabled', {}, 'user:id-ada'),
+const entries = [
+  entry(3, 'AddOnPurchased', 'Add-on purchased: Additional content section', 'Billing', 'evt_1'),
+  entry(2, 'MemberAdded', 'Member added: bob@acme.example as admin', 'ada@acme.example'),
+  entry(1, 'PlanAssigned', 'Plan assigned: Chorus teams', 'Command line'),
+  entry(0, 'OrganizationCreated', 'Organization created: Acme', 'Command line'),
 ];
 
+const acme = anOrganization({ revision: 3 });
+const stateWith = (emails: string[]) => ({ ...acme, members: emails.map((email) => member(email, 'admin')), recordedAt: '2030-03-12T09:02:00.000Z' });
+
+const changes: ChangesAnswer = {
+  entry: entries[1] as TimelineEntry,
+  state: stateWith(['ada@acme.example', 'bob@acme.example']),
+  changes: [
+    { area: 'usage', kind: 'changed', subject: 'Users in use', before: '1', after: '2', text: 'Users in use: 1 → 2' },
+    { area: 'members', kind: 'added', subject: 'Member', after: 'bob@acme.example as admin', text: 'Member: bob@acme.example as admin' },
+  ],
+};
+
+const correlation: CorrelationAnswer = {
+  organizationId: 'acme',
+  correlationId: 'evt_1',
+  hasMore: false,
+  entries: [
+    { ...entry(0, 'BillingEventReceived', 'Billing event received: add-on purchased, product prod_acs × 1 (evt_1)', 'Billing', 'evt_1'), streamId: 'billing-evt_1' },
+    { ...(entries[0] as TimelineEntry), streamId: 'organization-acme' },
+  ],
+};
+
+const usage: UsageSeries = {
+  organizationId: 'acme',
+  merged: false,
+  points: [
+    { at: '2030-03-12T09:00:00.000Z', revision: 0, users: { usage: 0, limit: null, peak: 0 }, contentSections: { usage: 0, limit: null, peak: 0 } },
+    { at: '2030-03-12T09:02:00.000Z', revision: 2, users: { usage: 2, limit: 5, peak: 2 }, contentSections: { usage: 0, limit: 2, peak: 0 } },
+  ],
+};
+
+function explorer() {
+  const reads = consoleServer({ session: adaSession(), organizations: [acme] });
+  const network = createFakeNetwork({
+    server: (request) => {
+      const [path, query = ''] = request.url.split('?');
+      const parameters = new URLSearchParams(query);
+      if (path === '/organizations/acme/history/events') {
+        const type = parameters.get('type');
+        const shown = type === null ? entries : entries.filter((candidate) => candidate.type === type);
+        const after = parameters.get('after');
+        const page = after === null ? shown.slice(0, 2) : shown.filter((candidate) => Number(candidate.revision) < Number(after));
+        return { status: 200, body: { organizationId: 'acme', order: 'newest', entries: page, next: after === null && shown.length > 2 ? page.at(-1)?.revision : null } };
+      }
+      if (path === '/organizations/acme/history/filters') {
+        return { status: 200, body: { types: [{ type: 'MemberAdded', name: 'Member added' }], actors: [{ actor: 'billing', name: 'Billing' }] } };
+      }
+      if (path === '/organizations/acme/history/changes' && parameters.get('asOfRevision') === '2') return { status: 200, body: changes };
+      if (path === '/organizations/acme/history/changes' && parameters.has('asOf')) {
+        return { status: 200, body: { ...changes, entry: entries[2], state: stateWith(['ada@acme.example']), changes: [] } };
+      }
+      if (path === '/organizations/acme/correlations/evt_1') return { status: 200, body: correlation };
+      if (path === '/organizations/acme/history/usage') return { status: 200, body: usage };
+      return reads(request);
+    },
+  });
+  return renderWithProviders(<AppRoutes />, { route: '/app/orgs/acme/history', network });
+}
+
 describe('the history page', () => {
-  it('lists the events newest first, in words, with their actor', async () => {
-    const reads = consoleServer({ session: adaSession(), organizations: [anOrganization({ revision: 6 })] });
-    const network = createFakeNetwork({
-      server: (request) =>
-        request.url === '/organizations/acme/history?fromRevision=0&limit=50'
-          ? { status: 200, body: { organizationId: 'acme', events, nextFromRevision: 7, hasMore: false } }
-          : reads(request),
-    });
-    renderWithProviders(<AppRoutes />, { route: '/app/orgs/acme/history', network });
+  it('lists the newest events in the server\'s words, with actor, revision and correlation, and pages on', async () => {
+    const { network } = explorer();
     const list = await screen.findByRole('list', { name: 'Events, newest first' });
-    await within(list).findByText('Member removed: bob@acme.example');
-    expect(within(list).getAllByRole('listitem').map((item) => item.querySelector('.row__title')?.textContent)).toEqual([
-      'Single sign-on turned off',
-      'Member added: nina@acme.example as member',
-      'Single sign-on configured: https://login.acme.example for acme.example, acme.test, required',
-      'Member removed: bob@acme.example',
+    await within(list).findByText('Add-on purchased: Additional content section');
+
+    expect(within(list).getAllByRole('listitem').map((item) => item.querySelector('.history-entry__title')?.textContent)).toEqual([
+      'Add-on purchased: Additional content section',
       'Member added: bob@acme.example as admin',
-      'Plan assigned: Chorus teams',
-      'Organization created: Acme',
     ]);
-    expect(within(list).getAllByRole('listitem').map((item) => item.querySelector('.row__detail')?.textContent?.split(' · ')[1])).toEqual([
-      'ada@acme.example',
-      'Single sign-on',
-      'ada@acme.example',
-      'API key k1',
-      'ada@acme.example',
-      'Billing',
-      'Command line',
+    expect(within(list).getAllByRole('listitem')[0]?.textContent).toContain('Billing · revision 3');
+    expect(within(list).getAllByRole('listitem')[0]?.querySelector('time')?.getAttribute('title')).toBe('2030-03-12 09:03:00.000 UTC');
+
+    await userEvent.click(screen.getByRole('button', { name: 'Older events' }));
+    await screen.findByText('Plan assigned: Chorus teams');
+    expect(network.requests.map((request) => request.url)).toContain('/organizations/acme/history/events?limit=25&after=2');
+    await userEvent.click(screen.getByRole('button', { name: 'Newer events' }));
+    await screen.findByText('Add-on purchased: Additional content section');
+  });
+
+  it('asks the server for the filtered events', async () => {
+    const { network } = explorer();
+    await screen.findByText('Add-on purchased: Additional content section');
+    await screen.findByRole('option', { name: 'Member added' });
+
+    await userEvent.selectOptions(screen.getByLabelText('Event type'), 'Member added');
+    fireEvent.change(screen.getByLabelText('From'), { target: { value: '2030-03-12T10:00:00' } });
+    await userEvent.click(screen.getByRole('button', { name: 'Apply filters' }));
+
+    await waitFor(() => expect(screen.queryByText('Add-on purchased: Additional content section')).toBeNull());
+    const list = await screen.findByRole('list', { name: 'Events, newest first' });
+    expect(within(list).getAllByRole('listitem').map((item) => item.querySelector('.history-entry__title')?.textContent)).toEqual(['Member added: bob@acme.example as admin']);
+    const filtered = network.requests.map((request) => new URL(request.url, 'http://x')).find((url) => url.searchParams.get('type') === 'MemberAdded');
+    expect(filtered?.searchParams.get('from')).toBe(new Date('2030-03-12T10:00:00').toISOString());
+  });
+
+  it('shows what a selected event changed and the state after it; "As of" shows the state then', async () => {
+    explorer();
+    await userEvent.click(await screen.findByRole('button', { name: 'Member added: bob@acme.example as admin' }));
+
+    const changed = await screen.findByRole('list', { name: 'What changed' });
+    expect(within(changed).getAllByRole('listitem').map((item) => item.textContent)).toEqual(['ChangedUsers in use: 1 → 2', 'AddedMember: bob@acme.example as admin']);
+    expect(within(screen.getByRole('list', { name: 'Members then' })).getByText('bob@acme.example')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Member added: bob@acme.example as admin' }).getAttribute('aria-pressed')).toBe('true');
+
+    fireEvent.change(screen.getByLabelText('As of'), { target: { value: '2030-03-12T09:01:30' } });
+    await userEvent.click(screen.getByRole('button', { name: 'Show state' }));
+    await screen.findByText(/The last event by then: revision 1/);
+    expect(within(screen.getByRole('list', { name: 'Members then' })).queryByText('bob@acme.example')).toBeNull();
+  });
+
+  it('opens a correlation: the billing ledger\'s events and the organization\'s', async () => {
+    explorer();
+    await userEvent.click(await screen.findByRole('button', { name: 'Correlation evt_1' }));
+
+    const list = await screen.findByRole('list', { name: 'Events of correlation evt_1' });
+    expect(within(list).getAllByRole('listitem').map((item) => item.textContent)).toEqual([
+      expect.stringContaining('Billing event received: add-on purchased, product prod_acs × 1 (evt_1)'),
+      expect.stringContaining('Add-on purchased: Additional content section'),
     ]);
+    expect(list.textContent).toContain('billing ledger, revision 0');
+  });
+
+  it('offers both downloads and the chart\'s figures as a table', async () => {
+    explorer();
+    expect((await screen.findByRole('link', { name: 'Download JSON lines' })).getAttribute('href')).toBe('/organizations/acme/history/export?format=jsonl');
+    expect(screen.getByRole('link', { name: 'Download CSV' }).getAttribute('href')).toBe('/organizations/acme/history/export?format=csv');
+    const table = await screen.findByRole('table');
+    expect(within(table).getAllByRole('row').map((row) => within(row).queryAllByRole('cell').slice(1).map((cell) => cell.textContent))).toEqual([
+      [],
+      ['0', '0 of unlimited', '0 of unlimited'],
+      ['2', '2 of 5', '0 of 2'],
+    ]);
+    expect(screen.getAllByRole('img', { name: /in use against the limit over time/ })).toHaveLength(2);
+  });
+
+  it('tells a plain member that the history is not theirs to read', async () => {
+    const session = adaSession();
+    const reads = consoleServer({ session: { ...session, organizations: session.organizations.map((membership) => ({ ...membership, role: 'member' as const })) }, organizations: [acme] });
+    renderWithProviders(<AppRoutes />, { route: '/app/orgs/acme/history', network: createFakeNetwork({ server: reads }) });
+
+    expect(await screen.findByText(/Owners, admins and auditors read the history of Acme/)).toBeTruthy();
   });
 });

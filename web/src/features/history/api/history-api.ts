@@ -1,14 +1,46 @@
-// GET /organizations/:id/history (API.md): the organization's events, oldest first, a page at a time.
+// The audit explorer's reads (apps/api/src/audit README): filtered, paged timeline; filter choices; the
+// state and changes at a point; a correlation within the organization; usage over time; the exports' URLs.
 import { consoleApi } from '../../../api/console-api';
-import type { HistoryPage } from '../../../api/contract';
+import type { Position } from '../../../api/contract';
+import type { ChangesAnswer, CorrelationAnswer, HistoryFilters, StatePoint, TimelineFilter, TimelinePage, UsageSeries } from './history-contract';
+
+const organizationPath = (organizationId: string): string => `/organizations/${encodeURIComponent(organizationId)}`;
+
+const queryString = (parameters: Record<string, string | undefined>): string => {
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(parameters)) if (value !== undefined && value !== '') search.set(name, value);
+  const text = search.toString();
+  return text === '' ? '' : `?${text}`;
+};
+
+export const historyExportUrl = (organizationId: string, format: 'csv' | 'jsonl'): string => `${organizationPath(organizationId)}/history/export?format=${format}`;
 
 export const historyApi = consoleApi.injectEndpoints({
   endpoints: (build) => ({
-    getHistory: build.query<HistoryPage, { organizationId: string; fromRevision: number; limit: number }>({
-      query: ({ organizationId, fromRevision, limit }) => ({ url: `/organizations/${encodeURIComponent(organizationId)}/history?fromRevision=${fromRevision}&limit=${limit}` }),
+    getTimeline: build.query<TimelinePage, { organizationId: string; filter: TimelineFilter; after?: Position; limit: number }>({
+      query: ({ organizationId, filter, after, limit }) => ({
+        url: `${organizationPath(organizationId)}/history/events${queryString({ limit: String(limit), after: after === undefined ? undefined : String(after), ...filter })}`,
+        readsOwnWrites: true,
+      }),
       providesTags: (_result, _error, { organizationId }) => [{ type: 'Organization', id: organizationId }],
+    }),
+    getHistoryFilters: build.query<HistoryFilters, string>({
+      query: (organizationId) => ({ url: `${organizationPath(organizationId)}/history/filters`, readsOwnWrites: true }),
+      providesTags: (_result, _error, organizationId) => [{ type: 'Organization', id: organizationId }],
+    }),
+    getChanges: build.query<ChangesAnswer, { organizationId: string; point: StatePoint }>({
+      query: ({ organizationId, point }) => ({
+        url: `${organizationPath(organizationId)}/history/changes${'asOf' in point ? queryString({ asOf: point.asOf }) : queryString({ asOfRevision: String(point.asOfRevision) })}`,
+      }),
+    }),
+    getCorrelation: build.query<CorrelationAnswer, { organizationId: string; correlationId: string }>({
+      query: ({ organizationId, correlationId }) => ({ url: `${organizationPath(organizationId)}/correlations/${encodeURIComponent(correlationId)}`, readsOwnWrites: true }),
+    }),
+    getUsageSeries: build.query<UsageSeries, string>({
+      query: (organizationId) => ({ url: `${organizationPath(organizationId)}/history/usage` }),
+      providesTags: (_result, _error, organizationId) => [{ type: 'Organization', id: organizationId }],
     }),
   }),
 });
 
-export const { useGetHistoryQuery } = historyApi;
+export const { useGetTimelineQuery, useGetHistoryFiltersQuery, useGetChangesQuery, useGetCorrelationQuery, useGetUsageSeriesQuery } = historyApi;

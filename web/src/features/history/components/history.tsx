@@ -1,43 +1,138 @@
-import type { Organization } from '../../../api/contract';
+// The audit explorer (CONSOLE.md, History): the timeline in words, filtered and paged by the server;
+// beside it what the selected event changed, the state "As of" an instant, or a correlation; below,
+// usage against the limit over time; and the whole history as a download.
+import { useRef, useState, type FormEvent } from 'react';
+import type { Organization, Position } from '../../../api/contract';
 import { problemOf } from '../../../api/problem';
 import { refusalMessage } from '../../../api/refusals';
 import { PageHeader } from '../../../components/layout/page-header';
 import { Section } from '../../../components/layout/section';
+import { Button } from '../../../components/ui/button';
 import { FormAlert } from '../../../components/ui/form-alert';
-import { formatDateTime } from '../../../lib/date-time';
-import { useGetHistoryQuery } from '../api/history-api';
-import { describeActor, describeEvent } from '../describe-event';
+import { TextField } from '../../../components/ui/text-field';
+import { historyExportUrl, useGetHistoryFiltersQuery, useGetTimelineQuery, useGetUsageSeriesQuery } from '../api/history-api';
+import type { TimelineFilter } from '../api/history-contract';
+import { formatLocalTime, instantOfLocalInput } from '../history-time';
+import { Correlation } from './correlation';
+import { EventDetails } from './event-details';
+import { StateAsOf } from './state-as-of';
+import { Timeline } from './timeline';
+import { TimelineFilters } from './timeline-filters';
+import { UsageChart } from './usage-chart';
+import '../history.css';
 
-const PAGE = 50;
+const PAGE_SIZE = 25;
 
-/** The organization's most recent events, newest first (the audit explorer replaces this page). */
+type Shown = { kind: 'event'; revision: Position } | { kind: 'asOf'; instant: string } | { kind: 'correlation'; correlationId: string } | undefined;
+
+function detailsTitle(shown: Shown): string {
+  if (shown === undefined) return 'Details';
+  if (shown.kind === 'event') return `Revision ${String(shown.revision)}`;
+  if (shown.kind === 'asOf') return `As of ${formatLocalTime(shown.instant)}`;
+  return `Correlation ${shown.correlationId}`;
+}
+
 export function History({ organization }: { organization: Organization }) {
-  const revision = Number(organization.revision);
-  const fromRevision = Math.max(0, revision - PAGE + 1);
-  const { data, error, isLoading } = useGetHistoryQuery({ organizationId: organization.id, fromRevision, limit: PAGE });
-  const events = [...(data?.events ?? [])].reverse();
-  const emails = new Map([
-    ...organization.members.map((member) => [member.userId, member.email] as const),
-    ...(data?.events ?? []).filter((event) => event.type === 'MemberAdded').map((event) => [String(event.data.userId), String(event.data.email)] as const),
-  ]);
+  const [filter, setFilter] = useState<TimelineFilter>({});
+  // The cursors of the pages seen so far: the last one is shown; "Newer events" goes back one.
+  const [cursors, setCursors] = useState<(Position | undefined)[]>([undefined]);
+  const [shown, setShown] = useState<Shown>(undefined);
+  const [asOfInput, setAsOfInput] = useState('');
+  const [asOfMessage, setAsOfMessage] = useState('');
+  const after = cursors.at(-1);
+  const timeline = useGetTimelineQuery({ organizationId: organization.id, filter, limit: PAGE_SIZE, ...(after === undefined ? {} : { after }) });
+  const choices = useGetHistoryFiltersQuery(organization.id);
+  const usage = useGetUsageSeriesQuery(organization.id);
+  const page = timeline.currentData;
+  const details = useRef<HTMLDivElement>(null);
+
+  // On a narrow screen the details are below the timeline: bring them into view when something is chosen.
+  const show = (next: Shown) => {
+    setShown(next);
+    if (window.matchMedia?.('(max-width: 1024px)').matches) requestAnimationFrame(() => details.current?.scrollIntoView({ block: 'start' }));
+  };
+
+  const applyFilter = (next: TimelineFilter) => {
+    setFilter(next);
+    setCursors([undefined]);
+  };
+
+  const showAsOf = (event: FormEvent) => {
+    event.preventDefault();
+    const instant = instantOfLocalInput(asOfInput);
+    if (instant === undefined) return setAsOfMessage('Enter a date and time.');
+    setAsOfMessage('');
+    show({ kind: 'asOf', instant });
+  };
+
   return (
     <>
-      <PageHeader title="History">Every change to {organization.name}, as recorded, newest first.</PageHeader>
-      <Section title="Recent events" description={fromRevision > 0 ? `The ${PAGE} most recent of ${revision + 1} events.` : `All ${revision + 1} events.`}>
-        <FormAlert>{error !== undefined && refusalMessage(problemOf(error))}</FormAlert>
-        {isLoading && <p className="muted">Loading the history…</p>}
-        <ol className="rows timeline" aria-label="Events, newest first">
-          {events.map((event) => (
-            <li className="row" key={event.id}>
-              <div className="row__main">
-                <span className="row__title">{describeEvent(event, emails)}</span>
-                <span className="row__detail">
-                  <time dateTime={event.recordedAt}>{formatDateTime(event.recordedAt)}</time> · {describeActor(event.metadata.actor, organization.members)} · revision {String(event.revision)}
-                </span>
-              </div>
-            </li>
-          ))}
-        </ol>
+      <PageHeader title="History">Every change to {organization.name} as recorded, who made it and what it changed.</PageHeader>
+      <div className="history-downloads" aria-label="Download the whole history" role="group">
+        <a className="button button--secondary" href={historyExportUrl(organization.id, 'jsonl')} download>
+          Download JSON lines
+        </a>
+        <a className="button button--secondary" href={historyExportUrl(organization.id, 'csv')} download>
+          Download CSV
+        </a>
+      </div>
+      <div className="history-layout">
+        <Section title="Events" description="Newest first. Select an event to see what it changed." className="history-layout__events">
+          <TimelineFilters choices={choices.data} onApply={applyFilter} />
+          <FormAlert>{timeline.error !== undefined && refusalMessage(problemOf(timeline.error))}</FormAlert>
+          {page === undefined ? (
+            !timeline.error && <p className="muted">Loading the history…</p>
+          ) : page.entries.length === 0 ? (
+            <p className="empty">No event matches these filters.</p>
+          ) : (
+            <Timeline
+              entries={page.entries}
+              selected={shown?.kind === 'event' ? shown.revision : undefined}
+              onSelect={(entry) => show({ kind: 'event', revision: entry.revision })}
+              onOpenCorrelation={(correlationId) => show({ kind: 'correlation', correlationId })}
+            />
+          )}
+          <nav className="history-pager" aria-label="Pages of events">
+            <Button type="button" variant="secondary" className="button--small" disabled={cursors.length === 1} onClick={() => setCursors((seen) => seen.slice(0, -1))}>
+              Newer events
+            </Button>
+            <span className="muted">Page {cursors.length}</span>
+            <Button
+              type="button"
+              variant="secondary"
+              className="button--small"
+              disabled={page?.next === null || page?.next === undefined}
+              onClick={() => setCursors((seen) => (page?.next === null || page?.next === undefined ? seen : [...seen, page.next]))}
+            >
+              Older events
+            </Button>
+          </nav>
+        </Section>
+        <div className="history-layout__side">
+          <Section title="State as of" description="The organization as it was at an instant, in your time zone.">
+            <form className="history-as-of" aria-label="State as of" onSubmit={showAsOf} noValidate>
+              <TextField label="As of" type="datetime-local" step={1} value={asOfInput} onChange={(event) => setAsOfInput(event.target.value)} />
+              <Button type="submit" variant="secondary">
+                Show state
+              </Button>
+              <p className="form__status" role="alert">
+                {asOfMessage}
+              </p>
+            </form>
+          </Section>
+          <div ref={details} className="history-layout__details">
+          <Section title={detailsTitle(shown)}>
+            {shown === undefined && <p className="muted">Select an event, open a correlation id, or choose an instant.</p>}
+            {shown?.kind === 'event' && <EventDetails organizationId={organization.id} revision={shown.revision} />}
+            {shown?.kind === 'asOf' && <StateAsOf organizationId={organization.id} instant={shown.instant} />}
+            {shown?.kind === 'correlation' && <Correlation organizationId={organization.id} correlationId={shown.correlationId} />}
+          </Section>
+          </div>
+        </div>
+      </div>
+      <Section title="Usage against the limit" description="Users and content sections in use after each change, against the effective limit then.">
+        <FormAlert>{usage.error !== undefined && refusalMessage(problemOf(usage.error))}</FormAlert>
+        {usage.data !== undefined && <UsageChart points={usage.data.points} merged={usage.data.merged} />}
       </Section>
     </>
   );

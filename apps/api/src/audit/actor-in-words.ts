@@ -1,0 +1,35 @@
+// Who caused an event, in words (CONSOLE.md, History: "a user's e-mail, an API key's name, Billing,
+// Command line"), from the `actor` the metadata records (apps/api README, Event metadata).
+
+/** Where the words come from: the organization's own record for its members, the key's stream for its name. */
+export type ActorNames = {
+  memberEmail(userId: string): string | undefined;
+  apiKeyName(keyId: string): string | undefined;
+};
+
+const FIXED: Readonly<Record<string, string>> = {
+  billing: 'Billing',
+  cli: 'Command line',
+  // The demo seed, on a first start.
+  system: 'System',
+};
+
+/** `user:<id>` -> `['user', id]`; an actor without a kind -> `[actor, '']`. */
+export function actorParts(actor: string): [kind: string, id: string] {
+  const colon = actor.indexOf(':');
+  return colon === -1 ? [actor, ''] : [actor.slice(0, colon), actor.slice(colon + 1)];
+}
+
+export function actorInWords(actor: string, names: ActorNames): string {
+  const fixed = FIXED[actor];
+  if (fixed !== undefined) return fixed;
+  const [kind, id] = actorParts(actor);
+  if (kind === 'user' && id !== '') return names.memberEmail(id) ?? `User ${id}`;
+  // Issue 19: a member added just in time by the organization's single sign-on.
+  if (kind === 'sso') return 'Single sign-on';
+  if (kind === 'api-key' && id !== '') {
+    const name = names.apiKeyName(id);
+    return name === undefined ? `API key ${id}` : `API key “${name}”`;
+  }
+  return actor;
+}

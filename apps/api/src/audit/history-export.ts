@@ -1,0 +1,54 @@
+// The whole history as a file ("Download JSON lines", "Download CSV", `chorus org:history --format`):
+// the stream read a page at a time and written as it is read, with the words the timeline shows. Memory
+// holds one page and the organization's state (for the names of removed members and sites), never the history.
+import { Inject, Injectable } from '@nestjs/common';
+import { evolve, initialOrganizationState, namesIn, organizationStream, type OrganizationState } from '#domain';
+import { EVENT_STORE, type EventStore, type RecordedEvent } from '#event-store';
+import { asOrganizationEvent } from '../organizations/organizations.js';
+import { ApiKeyNames } from './api-key-names.js';
+import { exportHeader, exportLine, type ExportFormat } from './history-export-format.js';
+import { organizationNotFound } from './organization-history.js';
+import { apiKeyIdsOf, timelineEntry } from './timeline-entry.js';
+
+/** Events per read, and per chunk written. */
+export const EXPORT_PAGE_SIZE = 500;
+
+@Injectable()
+export class HistoryExport {
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    private readonly apiKeyNames: ApiKeyNames,
+  ) {}
+
+  /**
+   * The file, chunk by chunk, oldest event first. Refuses an unknown organization before the first
+   * chunk, so an HTTP answer can still be a 404 rather than a broken download.
+   */
+  async open(organizationId: string, format: ExportFormat): Promise<AsyncIterable<string>> {
+    const first = await this.readPage(organizationId, 0n);
+    if (first === undefined) throw organizationNotFound();
+    return this.chunks(organizationId, format, first);
+  }
+
+  private async *chunks(organizationId: string, format: ExportFormat, first: RecordedEvent[]): AsyncGenerator<string> {
+    yield exportHeader(format);
+    let state: OrganizationState = initialOrganizationState;
+    for (let page: RecordedEvent[] | undefined = first; page !== undefined && page.length > 0; ) {
+      const keyNames = await this.apiKeyNames.namesOf(apiKeyIdsOf(page));
+      let chunk = '';
+      for (const event of page) {
+        // The names of the record just before the event: a removed member is named by what it was.
+        chunk += exportLine(format, timelineEntry(event, namesIn(state), keyNames));
+        state = evolve(state, asOrganizationEvent(event));
+      }
+      yield chunk;
+      const last = page.at(-1);
+      page = page.length < EXPORT_PAGE_SIZE || last === undefined ? undefined : await this.readPage(organizationId, last.revision + 1n);
+    }
+  }
+
+  private async readPage(organizationId: string, fromRevision: bigint): Promise<RecordedEvent[] | undefined> {
+    const read = await this.store.readStream(organizationStream(organizationId), { fromRevision, maxCount: EXPORT_PAGE_SIZE });
+    return read.found ? read.events : undefined;
+  }
+}

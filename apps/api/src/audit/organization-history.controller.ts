@@ -1,0 +1,139 @@
+import { pipeline } from 'node:stream/promises';
+import { Readable } from 'node:stream';
+import { Controller, Get, Inject, Param, Query, Res } from '@nestjs/common';
+import type { Response } from 'express';
+import type { z } from 'zod';
+import { namesIn, type OrganizationChange, type PlanCatalogue } from '#domain';
+import { EVENT_STORE, type EventStore } from '#event-store';
+import { READ_MODELS, ReadModels } from '#read-models';
+import { HISTORY_READERS, RequireAccess } from '../access/require-access.decorator.js';
+import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
+import { jsonSafe } from '../organizations/command-result.js';
+import { validOrganizationId } from '../organizations/organization-route-parameters.js';
+import { PLAN_CATALOGUE } from '../plans/plan-catalogue.module.js';
+import { awaitMinPosition } from '../read-models/read-your-writes.js';
+import { ApiKeyNames } from './api-key-names.js';
+import { correlationIdParameter, exportQuery, historyReadQuery, noQuery, stateQuery, timelineQuery } from './audit-requests.js';
+import { Operation } from '../openapi/operation.decorator.js';
+import { HistoryExport } from './history-export.js';
+import { EXPORT_CONTENT_TYPES } from './history-export-format.js';
+import type { StateAnswer } from './organization-audit.controller.js';
+import { organizationChangesAt } from './organization-state-at.js';
+import { OrganizationTimeline, type HistoryFilters, type OrganizationCorrelation, type TimelinePage } from './organization-timeline.js';
+import { apiKeyIdsOf, timelineEntry, type TimelineEntry } from './timeline-entry.js';
+import { organizationUsageSeries, type UsageSeriesAnswer } from './usage-series.js';
+
+/** Auditors: API keys with audit:read, or the organization's own owners, admins and auditors (DOMAIN.md). */
+const AUDITORS = { scope: 'audit:read', members: HISTORY_READERS } as const;
+
+export type ChangesAnswer = { entry: TimelineEntry; state: StateAnswer; changes: OrganizationChange[] };
+
+/**
+ * The audit explorer (CONSOLE.md, History): the timeline in words with server-side filters and paging,
+ * what each event changed, usage over time, correlations within the organization, and the exports.
+ * Everything here is about one organization, so the access guard's membership check covers it: an
+ * auditor reads their own organization's record, members' personal data included, and nothing else.
+ */
+@Controller('organizations/:id')
+export class OrganizationHistoryController {
+  constructor(
+    private readonly timeline: OrganizationTimeline,
+    private readonly exports: HistoryExport,
+    private readonly apiKeyNames: ApiKeyNames,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(PLAN_CATALOGUE) private readonly catalogue: PlanCatalogue,
+    @Inject(READ_MODELS) private readonly readModels: ReadModels,
+  ) {}
+
+  @Get('history/events')
+  @RequireAccess(AUDITORS)
+  @Operation({
+    summary: "The audit explorer's timeline: events in words, newest or oldest first, filtered by type, actor and time on the server",
+    description: '`{organizationId, order, entries, next}`; each entry `{recordedAt, revision, position, type, description, actor, actorName, correlationId}`; pass `next` as `after` for the next page.',
+  })
+  async events(
+    @Param('id', validOrganizationId) id: string,
+    @Query(new ZodValidationPipe(timelineQuery)) query: z.output<typeof timelineQuery>,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<TimelinePage> {
+    // The timeline is an index (a projection): `?minPosition=` waits for this browser's own last write.
+    await awaitMinPosition(this.readModels, query.read, response);
+    return this.timeline.page(id, query.request);
+  }
+
+  @Get('history/filters')
+  @RequireAccess(AUDITORS)
+  @Operation({ summary: "The timeline filters' choices: every event type, and the actors of this organization's history in words" })
+  async filters(
+    @Param('id', validOrganizationId) id: string,
+    @Query(new ZodValidationPipe(historyReadQuery)) query: z.output<typeof historyReadQuery>,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<HistoryFilters> {
+    await awaitMinPosition(this.readModels, query, response);
+    return this.timeline.filters(id);
+  }
+
+  /** The event at a point (a revision, an instant, or the latest), the state after it, and what it changed. */
+  @Get('history/changes')
+  @RequireAccess(AUDITORS)
+  @Operation({
+    summary: 'The event at a revision (asOfRevision) or time (asOf), the state after it, and what it changed against the state before',
+    responses: { 404: 'NOT_FOUND: no such revision, or before the organization existed' },
+  })
+  async changes(
+    @Param('id', validOrganizationId) id: string,
+    @Query(new ZodValidationPipe(stateQuery)) point: z.output<typeof stateQuery>,
+  ): Promise<ChangesAnswer> {
+    const at = await organizationChangesAt(this.store, this.catalogue, id, point);
+    const keyNames = await this.apiKeyNames.namesOf(apiKeyIdsOf([at.event]));
+    return {
+      entry: timelineEntry(at.event, namesIn(at.before), keyNames),
+      state: { ...at.view, revision: jsonSafe(at.revision), position: jsonSafe(at.position), recordedAt: at.recordedAt },
+      changes: at.changes,
+    };
+  }
+
+  @Get('history/usage')
+  @RequireAccess(AUDITORS)
+  @Operation({ summary: 'Users and content sections in use against the effective limit after each change' })
+  usage(@Param('id', validOrganizationId) id: string, @Query(new ZodValidationPipe(noQuery)) _query: object): Promise<UsageSeriesAnswer> {
+    return organizationUsageSeries(this.store, this.catalogue, id);
+  }
+
+  /** The whole history as a download, streamed as it is read (constant memory, however long the history). */
+  @Get('history/export')
+  @RequireAccess(AUDITORS)
+  @Operation({ summary: 'The whole history as a streamed download: format=csv (RFC 4180, formula-like text neutralised) or jsonl' })
+  async export(
+    @Param('id', validOrganizationId) id: string,
+    @Query(new ZodValidationPipe(exportQuery)) { format }: z.output<typeof exportQuery>,
+    @Res() response: Response,
+  ): Promise<void> {
+    const chunks = await this.exports.open(id, format);
+    response.status(200);
+    response.setHeader('Content-Type', EXPORT_CONTENT_TYPES[format]);
+    response.setHeader('Content-Disposition', `attachment; filename="${id}-history.${format}"`);
+    response.setHeader('Cache-Control', 'no-store');
+    // pipeline waits for the socket to drain between chunks and stops reading the store if the client goes.
+    await pipeline(Readable.from(chunks), response).catch((error: unknown) => {
+      if (!response.headersSent) throw error;
+      response.destroy(error instanceof Error ? error : undefined);
+    });
+  }
+
+  @Get('correlations/:correlationId')
+  @RequireAccess(AUDITORS)
+  @Operation({
+    summary: "Every event of one correlation that concerns this organization: its own and the billing ledger's for it",
+    description: "Another organization's events are never read: a shared or guessed correlation id answers what an unknown one would.",
+  })
+  async correlation(
+    @Param('id', validOrganizationId) id: string,
+    @Param('correlationId', new ZodValidationPipe(correlationIdParameter)) correlationId: string,
+    @Query(new ZodValidationPipe(historyReadQuery)) query: z.output<typeof historyReadQuery>,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<OrganizationCorrelation> {
+    await awaitMinPosition(this.readModels, query, response);
+    return this.timeline.correlation(id, correlationId);
+  }
+}

@@ -1,0 +1,55 @@
+// One event as the audit explorer lists it and the exports write it: when, which revision, what
+// happened in words, who in words, and the correlation id that opens everything it belongs with.
+import { recordedEventSentence, type RecordNames } from '#domain';
+import type { RecordedEvent } from '#event-store';
+import { jsonSafe } from '../organizations/command-result.js';
+import { actorInWords, actorParts } from './actor-in-words.js';
+
+export type TimelineEntry = {
+  recordedAt: string;
+  revision: number | string;
+  position: number | string;
+  type: string;
+  /** The event in words: "Member added: ann@example.com as admin". */
+  description: string;
+  /** As recorded: `user:<id>`, `api-key:<id>`, `billing`, `cli`. */
+  actor: string;
+  /** In words: the member's e-mail, the API key's name, "Billing", "Command line". */
+  actorName: string;
+  correlationId: string | null;
+};
+
+/** The fields, in the order the CSV export writes them. */
+export const TIMELINE_FIELDS = ['recordedAt', 'revision', 'position', 'type', 'description', 'actor', 'actorName', 'correlationId'] as const satisfies readonly (keyof TimelineEntry)[];
+
+const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
+
+export const actorOf = (event: RecordedEvent): string => text(event.metadata.actor) ?? 'unknown';
+
+/** The API key ids among these events' actors (their names are read from the keys' streams). */
+export function apiKeyIdsOf(events: Iterable<RecordedEvent>): Set<string> {
+  const ids = new Set<string>();
+  for (const event of events) {
+    const [kind, id] = actorParts(actorOf(event));
+    if (kind === 'api-key' && id !== '') ids.add(id);
+  }
+  return ids;
+}
+
+/**
+ * `names`: the organization's record just before the event (removed members and sites, and the user
+ * who acted, are named by it); `apiKeyNames`: key id -> name.
+ */
+export function timelineEntry(event: RecordedEvent, names: RecordNames, apiKeyNames: ReadonlyMap<string, string>): TimelineEntry {
+  const actor = actorOf(event);
+  return {
+    recordedAt: event.recordedAt,
+    revision: jsonSafe(event.revision),
+    position: jsonSafe(event.position),
+    type: event.type,
+    description: recordedEventSentence(event.type, event.data, names),
+    actor,
+    actorName: actorInWords(actor, { memberEmail: (userId) => names.memberEmail(userId), apiKeyName: (keyId) => apiKeyNames.get(keyId) }),
+    correlationId: text(event.metadata.correlationId) ?? null,
+  };
+}

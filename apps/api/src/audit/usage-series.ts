@@ -1,0 +1,126 @@
+// Usage against the effective limit over time (CONSOLE.md, History: the chart for users and content
+// sections), drawn from the history: the stream folded page by page with the domain's own evolve and
+// limit arithmetic, keeping a point only where a figure changes and at most about MAX_USAGE_POINTS in all.
+import {
+  evolve,
+  initialOrganizationState,
+  organizationLimits,
+  organizationStream,
+  usage,
+  type ExistingOrganization,
+  type OrganizationState,
+  type PlanCatalogue,
+} from '#domain';
+import type { EventStore, RecordedEvent } from '#event-store';
+import { jsonSafe } from '../organizations/command-result.js';
+import { asOrganizationEvent } from '../organizations/organizations.js';
+import { organizationNotFound } from './organization-history.js';
+
+/** In use, the effective limit then (null: unlimited), and the most in use since the previous point. */
+export type ResourceUse = { usage: number; limit: number | null; peak: number };
+
+export type UsagePoint = { at: string; revision: number | string; users: ResourceUse; contentSections: ResourceUse };
+
+export type UsageSeriesAnswer = {
+  organizationId: string;
+  points: UsagePoint[];
+  /** Whether changes close together in time were merged into one point (each keeps its peak). */
+  merged: boolean;
+};
+
+/** A chart is a few hundred pixels wide: more points than this would only be drawn on top of each other. */
+export const MAX_USAGE_POINTS = 400;
+
+const READ_PAGE_SIZE = 1_000;
+
+/** Events that can change the effective limit (the plan governing, add-ons, configured limits). */
+const LIMIT_EVENTS: ReadonlySet<string> = new Set(['OrganizationCreated', 'PlanAssigned', 'AddOnPurchased', 'AddOnCancelled', 'ChorusEnabled', 'ChorusDisabled', 'LimitsConfigured']);
+/** Events that can change what is in use. */
+const USAGE_EVENTS: ReadonlySet<string> = new Set(['MemberAdded', 'MemberRemoved', 'SiteAdded', 'SiteRemoved']);
+
+const sameFigures = (a: UsagePoint, b: UsagePoint): boolean =>
+  a.users.usage === b.users.usage && a.users.limit === b.users.limit && a.contentSections.usage === b.contentSections.usage && a.contentSections.limit === b.contentSections.limit;
+
+/**
+ * The points of one organization's series, from `start` to `end` (ms): a new point where a figure
+ * changes; when it falls in the same time slot (1 / MAX_USAGE_POINTS of the span) as the last one, it
+ * replaces it and the peaks carry over, so a burst of changes keeps its highest usage.
+ */
+export class UsageSeries {
+  private readonly points: UsagePoint[] = [];
+  private readonly slotMs: number;
+  private mergedAny = false;
+
+  /** `mergeable`: false when the history is too short to need it (every change keeps its own point). */
+  constructor(
+    private readonly start: number,
+    end: number,
+    maxPoints = MAX_USAGE_POINTS,
+    private readonly mergeable = true,
+  ) {
+    this.slotMs = Math.max(1, (end - start) / maxPoints);
+  }
+
+  record(point: Omit<UsagePoint, 'users' | 'contentSections'> & { users: Omit<ResourceUse, 'peak'>; contentSections: Omit<ResourceUse, 'peak'> }): void {
+    const next: UsagePoint = { ...point, users: { ...point.users, peak: point.users.usage }, contentSections: { ...point.contentSections, peak: point.contentSections.usage } };
+    const last = this.points.at(-1);
+    if (last !== undefined && sameFigures(last, next)) return;
+    if (this.mergeable && last !== undefined && this.points.length > 1 && this.slotOf(last) === this.slotOf(next)) {
+      next.users.peak = Math.max(next.users.peak, last.users.peak);
+      next.contentSections.peak = Math.max(next.contentSections.peak, last.contentSections.peak);
+      this.points[this.points.length - 1] = next;
+      this.mergedAny = true;
+      return;
+    }
+    this.points.push(next);
+  }
+
+  get merged(): boolean {
+    return this.mergedAny;
+  }
+
+  all(): UsagePoint[] {
+    return [...this.points];
+  }
+
+  private slotOf(point: UsagePoint): number {
+    return Math.floor((Date.parse(point.at) - this.start) / this.slotMs);
+  }
+}
+
+function figuresOf(state: ExistingOrganization, catalogue: PlanCatalogue, limitsBefore: { users: number | null; contentSections: number | null } | undefined, event: RecordedEvent) {
+  const limits = limitsBefore === undefined || LIMIT_EVENTS.has(event.type) ? organizationLimits(state, catalogue).effective : limitsBefore;
+  const inUse = usage(state);
+  return {
+    limits: { users: limits.users, contentSections: limits.contentSections },
+    users: { usage: inUse.users, limit: limits.users },
+    contentSections: { usage: inUse.contentSections, limit: limits.contentSections },
+  };
+}
+
+export async function organizationUsageSeries(store: EventStore, catalogue: PlanCatalogue, organizationId: string): Promise<UsageSeriesAnswer> {
+  const stream = organizationStream(organizationId);
+  const newest = await store.readStream(stream, { direction: 'backwards', maxCount: 1 });
+  const lastEvent = newest.found ? newest.events[0] : undefined;
+  if (lastEvent === undefined) throw organizationNotFound();
+  let series: UsageSeries | undefined;
+  let state: OrganizationState = initialOrganizationState;
+  let limits: { users: number | null; contentSections: number | null } | undefined;
+  for (let fromRevision = 0n; fromRevision <= lastEvent.revision; ) {
+    const read = await store.readStream(stream, { fromRevision, maxCount: READ_PAGE_SIZE });
+    if (!read.found) throw organizationNotFound();
+    for (const event of read.events) {
+      state = evolve(state, asOrganizationEvent(event));
+      if (!state.exists || (limits !== undefined && !LIMIT_EVENTS.has(event.type) && !USAGE_EVENTS.has(event.type))) continue;
+      // A history with fewer events than points is drawn whole, however close in time its changes are.
+      series ??= new UsageSeries(Date.parse(event.recordedAt), Date.parse(lastEvent.recordedAt), MAX_USAGE_POINTS, lastEvent.revision >= BigInt(MAX_USAGE_POINTS));
+      const figures = figuresOf(state, catalogue, limits, event);
+      limits = figures.limits;
+      series.record({ at: event.recordedAt, revision: jsonSafe(event.revision), users: figures.users, contentSections: figures.contentSections });
+    }
+    const end = read.events.at(-1);
+    if (end === undefined) break;
+    fromRevision = end.revision + 1n;
+  }
+  return { organizationId, points: series?.all() ?? [], merged: series?.merged ?? false };
+}

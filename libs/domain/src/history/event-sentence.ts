@@ -1,0 +1,117 @@
+// Every organization event in words, for auditors ("Member added: ann@example.com as admin"). The
+// compiler asks for a sentence for each event type (the record below), and the sentence test fails on
+// a type it has no expectation for, so a new event cannot reach the history without words.
+import { toUnicodeHostname } from '../hostnames/parse-hostname.js';
+import { LIMITED_RESOURCES } from '../limits/limited-resources.js';
+import { ORGANIZATION_EVENT_TYPES, type OrganizationEvent, type OrganizationEventType } from '../organization/events.js';
+import type { ExistingOrganization, OrganizationState } from '../organization/state.js';
+import { ADD_ON_NAMES, LINE_NAMES, RESOURCE_NAMES, ROLE_WORDS, SERVICE_LEVEL_NAMES } from './words.js';
+
+/**
+ * What some events name by id only (MemberRemoved, SiteRemoved, a user as actor): the organization's
+ * own record of that member or site. Absent: the id is shown.
+ */
+export type RecordNames = {
+  memberEmail(userId: string): string | undefined;
+  site(siteId: string): { name: string; hostname: string } | undefined;
+};
+
+export const NO_NAMES: RecordNames = { memberEmail: () => undefined, site: () => undefined };
+
+/** The names an organization's state holds: the state just before an event names everything it removes. */
+export function namesIn(state: OrganizationState): RecordNames {
+  if (!state.exists) return NO_NAMES;
+  const organization: ExistingOrganization = state;
+  return {
+    memberEmail: (userId) => organization.members.find((member) => member.userId === userId)?.email,
+    site: (siteId) => organization.sites.find((site) => site.siteId === siteId),
+  };
+}
+
+type EventOf<Type extends OrganizationEventType> = Extract<OrganizationEvent, { type: Type }>;
+type Sentences = { [Type in OrganizationEventType]: (data: EventOf<Type>['data'], names: RecordNames) => string };
+
+const quantityOf = (quantity: number, addOn: string): string => (quantity === 1 ? addOn : `${quantity} × ${addOn}`);
+
+const limitWords = (value: number | null): string => (value === null ? 'from the plan' : value === 0 ? 'unlimited' : String(value));
+
+const siteWords = (name: string, hostname: string): string => `${name} (${toUnicodeHostname(hostname)})`;
+
+/** What each type is called where events are listed or filtered ("Member added"). */
+export const EVENT_TYPE_NAMES: Record<OrganizationEventType, string> = {
+  OrganizationCreated: 'Organization created',
+  PlanAssigned: 'Plan assigned',
+  AddOnPurchased: 'Add-on purchased',
+  AddOnCancelled: 'Add-on cancelled',
+  ChorusEnabled: 'Chorus turned on',
+  ChorusDisabled: 'Chorus turned off',
+  LimitsConfigured: 'Limits configured',
+  MemberAdded: 'Member added',
+  MemberRemoved: 'Member removed',
+  MemberRoleChanged: 'Role changed',
+  SiteAdded: 'Site added',
+  SiteRemoved: 'Site removed',
+  QualityAssuranceDomainAdded: 'QA domain added',
+  QualityAssuranceDomainRemoved: 'QA domain removed',
+  WebAnalyticsDomainAdded: 'Web analytics domain added',
+  WebAnalyticsDomainRemoved: 'Web analytics domain removed',
+  SsoConfigured: 'Single sign-on configured',
+  SsoDisabled: 'Single sign-on turned off',
+};
+
+/** What follows the type's name: the event's details ('' when its name says it all). */
+const DETAILS: Sentences = {
+  OrganizationCreated: ({ name }) => name,
+  PlanAssigned: ({ line, plan, serviceLevel }) =>
+    `${LINE_NAMES[line]} ${plan}${serviceLevel === undefined ? '' : `, ${SERVICE_LEVEL_NAMES[serviceLevel]} service level`}`,
+  AddOnPurchased: ({ addOn, quantity }) => quantityOf(quantity, ADD_ON_NAMES[addOn]),
+  AddOnCancelled: ({ addOn, quantity }) => quantityOf(quantity, ADD_ON_NAMES[addOn]),
+  ChorusEnabled: ({ parallelUse }) => (parallelUse === undefined ? '' : parallelUse ? 'with parallel use' : 'without parallel use'),
+  ChorusDisabled: () => '',
+  LimitsConfigured: (data) => {
+    const parts = LIMITED_RESOURCES.filter((resource) => data[resource] !== undefined).map(
+      (resource) => `${RESOURCE_NAMES[resource]} ${limitWords(data[resource] ?? null)}`,
+    );
+    if (data.override !== undefined) parts.push(`override ${data.override ? 'on' : 'off'}`);
+    return parts.join(', ');
+  },
+  MemberAdded: ({ email, role, chorusUser }) => `${email} as ${ROLE_WORDS[role]}${chorusUser ? ', Chorus user' : ''}`,
+  MemberRemoved: ({ userId }, names) => names.memberEmail(userId) ?? `user ${userId}`,
+  MemberRoleChanged: ({ email, role, previousRole }) => `${email} from ${ROLE_WORDS[previousRole]} to ${ROLE_WORDS[role]}`,
+  SiteAdded: ({ name, hostname }) => siteWords(name, hostname),
+  SiteRemoved: ({ siteId }, names) => {
+    const site = names.site(siteId);
+    return site === undefined ? `site ${siteId}` : siteWords(site.name, site.hostname);
+  },
+  QualityAssuranceDomainAdded: ({ domain }) => toUnicodeHostname(domain),
+  QualityAssuranceDomainRemoved: ({ domain }) => toUnicodeHostname(domain),
+  WebAnalyticsDomainAdded: ({ domain }) => toUnicodeHostname(domain),
+  WebAnalyticsDomainRemoved: ({ domain }) => toUnicodeHostname(domain),
+  // Never the client secret, not even sealed: the history is read by auditors, and exported.
+  SsoConfigured: ({ issuer, domains, enforce }) => `${issuer} for ${domains.join(', ')}${enforce ? ', required' : ''}`,
+  SsoDisabled: () => '',
+};
+
+export const isOrganizationEventType = (type: string): type is OrganizationEventType =>
+  (ORGANIZATION_EVENT_TYPES as readonly string[]).includes(type);
+
+/** "SamlConfigured" -> "Saml configured": a type this version has no sentence for still reads as words. */
+export const typeInWords = (type: string): string => {
+  const words = type.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+};
+
+/** The event in words. `names`: the organization's record just before it (see namesIn), for what it names by id. */
+export function eventSentence(event: OrganizationEvent, names: RecordNames = NO_NAMES): string {
+  const details = (DETAILS[event.type] as (data: OrganizationEvent['data'], names: RecordNames) => string)(event.data, names);
+  return details === '' ? EVENT_TYPE_NAMES[event.type] : `${EVENT_TYPE_NAMES[event.type]}: ${details}`;
+}
+
+/**
+ * A stored event in words, whatever its type: one this version does not know (a newer writer's) is named
+ * after its type. Data is trusted as recorded (decide validated it when it was written).
+ */
+export function recordedEventSentence(type: string, data: unknown, names: RecordNames = NO_NAMES): string {
+  if (!isOrganizationEventType(type) || typeof data !== 'object' || data === null) return typeInWords(type);
+  return eventSentence({ type, data } as OrganizationEvent, names);
+}

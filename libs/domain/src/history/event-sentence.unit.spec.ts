@@ -1,0 +1,99 @@
+import { describe, expect, it } from '@jest/globals';
+import { ORGANIZATION_EVENT_TYPES, type OrganizationEvent, type OrganizationEventType } from '../organization/events.js';
+import { foldOrganization } from '../organization/evolve.js';
+import { memberAdded, organizationCreated, siteAdded } from '../testing/organization-events.js';
+import { EVENT_TYPE_NAMES, eventSentence, namesIn, recordedEventSentence, typeInWords } from './event-sentence.js';
+
+type EventOf<Type extends OrganizationEventType> = Extract<OrganizationEvent, { type: Type }>;
+
+/** One event of every type with the sentence it reads as. A new event type fails here until it has both. */
+const sentences: { [Type in OrganizationEventType]: [EventOf<Type>, string][] } = {
+  OrganizationCreated: [[{ type: 'OrganizationCreated', data: { id: 'acme', name: 'Acme' } }, 'Organization created: Acme']],
+  PlanAssigned: [
+    [{ type: 'PlanAssigned', data: { line: 'chorus', plan: 'teams' } }, 'Plan assigned: Chorus teams'],
+    [{ type: 'PlanAssigned', data: { line: 'classic', plan: 'professional', serviceLevel: 'assisted' } }, 'Plan assigned: Classic professional, Assisted service level'],
+  ],
+  AddOnPurchased: [
+    [{ type: 'AddOnPurchased', data: { addOn: 'feedback', quantity: 1 } }, 'Add-on purchased: Feedback'],
+    [{ type: 'AddOnPurchased', data: { addOn: 'additionalContentSection', quantity: 2 } }, 'Add-on purchased: 2 × Additional content section'],
+  ],
+  AddOnCancelled: [[{ type: 'AddOnCancelled', data: { addOn: 'additionalUser', quantity: 3 } }, 'Add-on cancelled: 3 × Additional user']],
+  ChorusEnabled: [
+    [{ type: 'ChorusEnabled', data: {} }, 'Chorus turned on'],
+    [{ type: 'ChorusEnabled', data: { parallelUse: true } }, 'Chorus turned on: with parallel use'],
+    [{ type: 'ChorusEnabled', data: { parallelUse: false } }, 'Chorus turned on: without parallel use'],
+  ],
+  ChorusDisabled: [[{ type: 'ChorusDisabled', data: {} }, 'Chorus turned off']],
+  LimitsConfigured: [
+    [{ type: 'LimitsConfigured', data: { users: 3, contentSections: 0 } }, 'Limits configured: Users 3, Content sections unlimited'],
+    [{ type: 'LimitsConfigured', data: { webAnalyticsDomains: null, override: true } }, 'Limits configured: Web analytics domains from the plan, override on'],
+  ],
+  MemberAdded: [
+    [{ type: 'MemberAdded', data: { userId: 'u-ann', email: 'ann@example.com', role: 'admin', chorusUser: false } }, 'Member added: ann@example.com as admin'],
+    [{ type: 'MemberAdded', data: { userId: 'u-bo', email: 'bo@example.com', role: 'auditor', chorusUser: true } }, 'Member added: bo@example.com as auditor, Chorus user'],
+  ],
+  MemberRemoved: [[{ type: 'MemberRemoved', data: { userId: 'user-1' } }, 'Member removed: user1@example.com']],
+  MemberRoleChanged: [
+    [{ type: 'MemberRoleChanged', data: { userId: 'user-1', email: 'user1@example.com', role: 'owner', previousRole: 'member' } }, 'Role changed: user1@example.com from member to owner'],
+  ],
+  SiteAdded: [[{ type: 'SiteAdded', data: { siteId: 's', name: 'Books', hostname: 'xn--bcher-kva.de' } }, 'Site added: Books (bücher.de)']],
+  SiteRemoved: [[{ type: 'SiteRemoved', data: { siteId: 'site-1' } }, 'Site removed: Site 1 (site1.example.com)']],
+  QualityAssuranceDomainAdded: [[{ type: 'QualityAssuranceDomainAdded', data: { domain: 'qa.example.com' } }, 'QA domain added: qa.example.com']],
+  QualityAssuranceDomainRemoved: [[{ type: 'QualityAssuranceDomainRemoved', data: { domain: 'xn--mnchen-3ya.de' } }, 'QA domain removed: münchen.de']],
+  WebAnalyticsDomainAdded: [[{ type: 'WebAnalyticsDomainAdded', data: { domain: 'stats.example.com' } }, 'Web analytics domain added: stats.example.com']],
+  WebAnalyticsDomainRemoved: [[{ type: 'WebAnalyticsDomainRemoved', data: { domain: 'stats.example.com' } }, 'Web analytics domain removed: stats.example.com']],
+  SsoConfigured: [
+    [
+      { type: 'SsoConfigured', data: { issuer: 'https://id.acme.example', clientId: 'chorus', clientSecret: 'sealed:never-shown', domains: ['acme.example', 'acme.test'], enforce: true } },
+      'Single sign-on configured: https://id.acme.example for acme.example, acme.test, required',
+    ],
+  ],
+  SsoDisabled: [[{ type: 'SsoDisabled', data: {} }, 'Single sign-on turned off']],
+};
+
+/** The record just before the removals: member 1 and site 1 are in it. */
+const names = namesIn(foldOrganization([organizationCreated(), memberAdded(1, 'owner'), siteAdded(1)]));
+
+describe('eventSentence', () => {
+  it.each([...ORGANIZATION_EVENT_TYPES])('%s has a sentence, starting with the name of its type', (type) => {
+    const examples = (sentences as Record<string, [OrganizationEvent, string][] | undefined>)[type];
+
+    expect(examples?.length ?? 0).toBeGreaterThan(0);
+    for (const [event, sentence] of examples ?? []) {
+      expect(eventSentence(event, names)).toBe(sentence);
+      expect(sentence.startsWith(EVENT_TYPE_NAMES[type])).toBe(true);
+    }
+  });
+
+  it('the examples cover exactly the event types there are', () => {
+    expect(Object.keys(sentences).sort()).toEqual([...ORGANIZATION_EVENT_TYPES].sort());
+  });
+
+  it('every type has its own name', () => {
+    const typeNames = ORGANIZATION_EVENT_TYPES.map((type) => EVENT_TYPE_NAMES[type]);
+
+    expect(new Set(typeNames).size).toBe(ORGANIZATION_EVENT_TYPES.length);
+  });
+
+  it('names a removed member or site by id when the record does not know them', () => {
+    expect(eventSentence({ type: 'MemberRemoved', data: { userId: 'gone' } })).toBe('Member removed: user gone');
+    expect(eventSentence({ type: 'SiteRemoved', data: { siteId: 'gone' } })).toBe('Site removed: site gone');
+  });
+});
+
+describe('recordedEventSentence', () => {
+  it('reads a stored event of a known type as eventSentence does', () => {
+    expect(recordedEventSentence('MemberAdded', { userId: 'u', email: 'ann@example.com', role: 'admin', chorusUser: false })).toBe(
+      'Member added: ann@example.com as admin',
+    );
+  });
+
+  it('names a type this version does not know after the type itself', () => {
+    expect(recordedEventSentence('SamlConfigured', { provider: 'okta' })).toBe('Saml configured');
+    expect(typeInWords('QualityAssuranceDomainAdded')).toBe('Quality assurance domain added');
+  });
+
+  it('never throws on data that is not an object', () => {
+    expect(recordedEventSentence('MemberAdded', null)).toBe('Member added');
+  });
+});

@@ -1,0 +1,115 @@
+// The organization history index (the audit explorer's timeline and filters): one row per organization
+// event with its type, actor and time, and the names the record gave members and sites.
+import { organizationStreamPrefix } from '#domain';
+import type { RecordedEvent } from '#event-store';
+import { physicalName, type Projection, type ProjectionWriter, type TableNames } from '../projection.js';
+import type { ReadModelDatabase } from '../read-model-database.js';
+import { organizationEventsTable, organizationRecordNamesTable } from './organization-history.tables.js';
+
+export const organizationHistoryProjectionName = 'organization-history';
+
+export function organizationHistoryProjection(): Projection {
+  return {
+    name: organizationHistoryProjectionName,
+    version: 1,
+    tables: [organizationEventsTable, organizationRecordNamesTable],
+    handles: (event) => event.streamId.startsWith(organizationStreamPrefix),
+    writer: (db, tables) => new OrganizationHistoryWriter(db, tables),
+  };
+}
+
+type EventRow = [
+  organizationId: string,
+  revision: bigint,
+  position: bigint,
+  eventId: string,
+  type: string,
+  actor: string,
+  recordedAt: string,
+  correlationId: string | null,
+];
+type NameRow = [organizationId: string, kind: 'member' | 'site', key: string, revision: bigint, name: string, detail: string | null];
+
+const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
+
+/** The name an event gives a member or a site, if it gives one. */
+function nameGiven(organizationId: string, event: RecordedEvent): NameRow | undefined {
+  const data = (typeof event.data === 'object' && event.data !== null ? event.data : {}) as Record<string, unknown>;
+  switch (event.type) {
+    case 'MemberAdded':
+    case 'MemberRoleChanged': {
+      const userId = text(data.userId);
+      const email = text(data.email);
+      return userId === undefined || email === undefined ? undefined : [organizationId, 'member', userId, event.revision, email, null];
+    }
+    case 'SiteAdded': {
+      const siteId = text(data.siteId);
+      const name = text(data.name);
+      return siteId === undefined || name === undefined ? undefined : [organizationId, 'site', siteId, event.revision, name, text(data.hostname) ?? null];
+    }
+    default:
+      return undefined;
+  }
+}
+
+class OrganizationHistoryWriter implements ProjectionWriter {
+  private events: EventRow[] = [];
+  private names: NameRow[] = [];
+  /** How many of `events` are written already (a flush in chunks, during a rebuild). */
+  private written = 0;
+  private readonly insertEvent;
+  private readonly insertName;
+
+  constructor(db: ReadModelDatabase, tables: TableNames) {
+    // Keyed by what the event is: indexing an event a second time changes nothing.
+    this.insertEvent = db.prepare<EventRow>(
+      `INSERT INTO ${physicalName(tables, organizationEventsTable.name)}
+         (organization_id, revision, position, event_id, type, actor, recorded_at, correlation_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (organization_id, revision) DO NOTHING`,
+    );
+    this.insertName = db.prepare<NameRow>(
+      `INSERT INTO ${physicalName(tables, organizationRecordNamesTable.name)} (organization_id, kind, key, revision, name, detail) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (organization_id, kind, key, revision) DO NOTHING`,
+    );
+  }
+
+  get remembered(): number {
+    return this.events.length - this.written;
+  }
+
+  apply(event: RecordedEvent): void {
+    const organizationId = event.streamId.slice(organizationStreamPrefix.length);
+    this.events.push([
+      organizationId,
+      event.revision,
+      event.position,
+      event.id,
+      event.type,
+      text(event.metadata.actor) ?? 'unknown',
+      event.recordedAt,
+      text(event.metadata.correlationId) ?? null,
+    ]);
+    const name = nameGiven(organizationId, event);
+    if (name !== undefined) this.names.push(name);
+  }
+
+  flush(maxAggregates = Number.POSITIVE_INFINITY): boolean {
+    for (const name of this.names.splice(0)) this.insertName.run(...name);
+    const end = Math.min(this.events.length, this.written + maxAggregates);
+    for (let index = this.written; index < end; index += 1) this.insertEvent.run(...(this.events[index] as EventRow));
+    this.written = end;
+    if (end < this.events.length) return false;
+    this.discard();
+    return true;
+  }
+
+  discard(): void {
+    this.events = [];
+    this.names = [];
+    this.written = 0;
+  }
+
+  forget(): void {
+    if (this.remembered > 0) throw new Error('forget() with unflushed organization history rows');
+  }
+}

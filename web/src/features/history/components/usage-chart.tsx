@@ -1,0 +1,125 @@
+// Usage against the effective limit over time (CONSOLE.md, History), for users and content sections:
+// plain SVG step lines (a value holds until the next event changes it), and the same figures as a table
+// for screen readers and anyone who wants the numbers.
+import type { ResourceUse, UsagePoint } from '../api/history-contract';
+import { EventTime } from './event-time';
+import { formatLocalTime } from '../history-time';
+
+type Resource = 'users' | 'contentSections';
+const RESOURCE_WORDS: Record<Resource, string> = { users: 'Users', contentSections: 'Content sections' };
+
+const WIDTH = 420;
+const HEIGHT = 150;
+const PAD = { top: 12, right: 12, bottom: 24, left: 32 };
+
+const limitWords = (use: ResourceUse): string => (use.limit === null ? 'unlimited' : String(use.limit));
+
+/** A step path through (x, y) points, extended to the right edge (the last value holds until now). */
+function steps(points: readonly (readonly [number, number | null])[], right: number): string[] {
+  const paths: string[] = [];
+  let path = '';
+  points.forEach(([x, y], index) => {
+    const nextX = points[index + 1]?.[0] ?? right;
+    if (y === null) {
+      if (path !== '') paths.push(path);
+      path = '';
+      return;
+    }
+    path += `${path === '' ? 'M' : 'L'}${x.toFixed(1)},${y.toFixed(1)}H${nextX.toFixed(1)}`;
+  });
+  if (path !== '') paths.push(path);
+  return paths;
+}
+
+function ResourceChart({ points, resource }: { points: readonly UsagePoint[]; resource: Resource }) {
+  const first = Date.parse(points[0]?.at ?? '');
+  const last = Date.parse(points.at(-1)?.at ?? '');
+  const span = Math.max(1, last - first);
+  const top = Math.max(1, ...points.map((point) => Math.max(point[resource].peak, point[resource].limit ?? 0)));
+  const plotWidth = WIDTH - PAD.left - PAD.right;
+  const plotHeight = HEIGHT - PAD.top - PAD.bottom;
+  // The last change sits at 90 % of the width; its values hold to the right edge.
+  const x = (at: string) => PAD.left + ((Date.parse(at) - first) / span) * plotWidth * (points.length > 1 ? 0.9 : 0);
+  const y = (value: number) => PAD.top + plotHeight - (value / top) * plotHeight;
+  const right = WIDTH - PAD.right;
+  const now = points.at(-1)?.[resource];
+  const summary = `${RESOURCE_WORDS[resource]} in use against the limit over time: ${now?.usage ?? 0} of ${now === undefined ? 'unlimited' : limitWords(now)} now, from ${formatLocalTime(points[0]?.at ?? new Date().toISOString())}.`;
+  return (
+    <figure className="usage-chart">
+      <figcaption className="usage-chart__caption">{RESOURCE_WORDS[resource]}</figcaption>
+      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-label={summary} className="usage-chart__svg">
+        {[0, top].map((value) => (
+          <g key={value}>
+            <line x1={PAD.left} x2={right} y1={y(value)} y2={y(value)} className="usage-chart__grid" />
+            <text x={PAD.left - 6} y={y(value) + 4} textAnchor="end" className="usage-chart__tick">
+              {value}
+            </text>
+          </g>
+        ))}
+        {steps(points.map((point) => [x(point.at), point[resource].limit === null ? null : y(point[resource].limit as number)] as const), right).map((d) => (
+          <path key={`limit-${d}`} d={d} className="usage-chart__limit" />
+        ))}
+        {steps(points.map((point) => [x(point.at), y(point[resource].usage)] as const), right).map((d) => (
+          <path key={`usage-${d}`} d={d} className="usage-chart__usage" />
+        ))}
+        <text x={PAD.left} y={HEIGHT - 6} className="usage-chart__tick">
+          {formatLocalTime(points[0]?.at ?? new Date().toISOString())}
+        </text>
+        <text x={right} y={HEIGHT - 6} textAnchor="end" className="usage-chart__tick">
+          now
+        </text>
+      </svg>
+    </figure>
+  );
+}
+
+export function UsageChart({ points, merged }: { points: readonly UsagePoint[]; merged: boolean }) {
+  if (points.length === 0) return <p className="muted">No usage recorded yet.</p>;
+  return (
+    <>
+      <p className="usage-legend" aria-hidden="true">
+        <span className="usage-legend__usage">In use</span>
+        <span className="usage-legend__limit">Effective limit</span>
+      </p>
+      <div className="usage-charts">
+        <ResourceChart points={points} resource="users" />
+        <ResourceChart points={points} resource="contentSections" />
+      </div>
+      <details className="usage-table">
+        <summary>Show the figures as a table</summary>
+        <div className="usage-table__scroll">
+          <table>
+            <caption className="visually-hidden">Usage against the effective limit after each change</caption>
+            <thead>
+              <tr>
+                <th scope="col">Time</th>
+                <th scope="col">Revision</th>
+                <th scope="col">Users</th>
+                <th scope="col">Content sections</th>
+              </tr>
+            </thead>
+            <tbody>
+              {points.map((point) => (
+                <tr key={String(point.revision)}>
+                  <td>
+                    <EventTime at={point.at} />
+                  </td>
+                  <td>{String(point.revision)}</td>
+                  <td>
+                    {point.users.usage} of {limitWords(point.users)}
+                    {point.users.peak > point.users.usage && ` (peak ${point.users.peak})`}
+                  </td>
+                  <td>
+                    {point.contentSections.usage} of {limitWords(point.contentSections)}
+                    {point.contentSections.peak > point.contentSections.usage && ` (peak ${point.contentSections.peak})`}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+        {merged && <p className="muted">Changes close together in time are shown as one row with their peak.</p>}
+      </details>
+    </>
+  );
+}
