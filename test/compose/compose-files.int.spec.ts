@@ -148,7 +148,7 @@ describe('docker-compose.scale-out.yml', () => {
   });
 
   it('lets the API nodes take the client from X-Forwarded-For only when the proxy, at its fixed address, sends it', () => {
-    const { services } = resolved(file, { SESSION_SECRET: sessionSecret });
+    const { services } = resolved(file, { SESSION_SECRET: sessionSecret, SSO_SECRET_KEYS: ssoSecretKeys });
     const proxyAddress = services.proxy?.networks?.chorus?.ipv4_address;
     const nginxConf = readFileSync(join(root, 'deploy/scale-out/nginx.conf'), 'utf8').replace(/#.*$/gm, '');
 

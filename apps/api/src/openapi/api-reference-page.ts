@@ -80,7 +80,8 @@ pre { background: #fff; border: 1px solid #e4e7eb; border-radius: 6px; padding: 
 table { border-collapse: collapse; width: 100%; margin: .5rem 0; font-size: .875rem; }
 caption { text-align: left; font-weight: 600; padding-bottom: .25rem; }
 th, td { text-align: left; border-top: 1px solid #e4e7eb; padding: .25rem .5rem .25rem 0; vertical-align: top; }
-td code { word-break: break-word; }
+td code, h3 code, nav code { word-break: break-word; overflow-wrap: anywhere; }
+.operation p, .responses { overflow-wrap: anywhere; }
 .responses { padding-left: 1.25rem; margin: .5rem 0 0; }
 details summary { cursor: pointer; font-weight: 600; }
 `;
