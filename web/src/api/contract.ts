@@ -1,8 +1,14 @@
-// The shapes the console reads from the HTTP API (API.md, apps/api/README.md). Written out here rather
-// than imported from the server, so the SPA builds on its own and a server change shows up in review.
+// The shapes the console reads from the HTTP API (API.md, apps/api/README.md). The answers' shapes are
+// written out here rather than imported from the server, so a server change shows up in review; the
+// vocabulary inside them (roles, resources, features, site features, add-ons, service levels) is the domain's own,
+// imported from its pure contract files so the two cannot drift.
+import type { LimitedResource } from '@libs/domain/errors';
+import type { MemberRole } from '@libs/domain/organization/events';
+import type { AddOn, ChorusFeature, ServiceLevel, SiteFeatures } from '@libs/domain/plans/catalogue';
 
-export type Role = 'owner' | 'admin' | 'member' | 'auditor';
-export type LimitedResource = 'users' | 'contentSections' | 'qualityAssuranceDomains' | 'webAnalyticsDomains';
+export { CHORUS_FEATURES } from '@libs/domain/plans/catalogue';
+export type { AddOn, ChorusFeature, LimitedResource, ServiceLevel, SiteFeatures };
+export type Role = MemberRole;
 export type PerResource<T> = Record<LimitedResource, T>;
 /** null = unlimited. */
 export type Limit = number | null;
@@ -14,36 +20,8 @@ export type Membership = { id: string; name: string; role: Role };
 export type SessionAnswer = { user: SessionUser; organizations: Membership[] };
 
 export type Member = { userId: string; email: string; role: Role; chorusUser: boolean; invited: boolean };
-export type SiteFeatures = Record<
-  'customCTAs' | 'integrations' | 'live' | 'logo' | 'reports' | 'timeFilter' | 'timeFilterMigrated' | 'userInputs' | 'floatingShareButtons' | 'anonymizeFeedback',
-  boolean
->;
 export type SiteDefaults = { features: SiteFeatures; report: { weekly: boolean; monthly: boolean }; live: boolean };
 export type Site = { siteId: string; name: string; hostname: string } & SiteDefaults;
-
-export const CHORUS_FEATURES = [
-  'multiSite',
-  'multiUser',
-  'emailNotifications',
-  'feedback',
-  'feedbackAssigning',
-  'feedbackLabeling',
-  'feedbackNotes',
-  'buttonToolGeneral',
-  'buttonToolSentiment',
-  'buttonToolAfterReactions',
-  'buttonToolHistory',
-  'significantChangesReport',
-  'matomoIntegration',
-  'disableAISummary',
-  'qualityAssurance',
-  'webAnalytics',
-  'chatSupport',
-] as const;
-export type ChorusFeature = (typeof CHORUS_FEATURES)[number];
-
-export type AddOn = 'additionalContentSection' | 'additionalUser' | 'qualityAssurance' | 'webAnalytics' | 'feedback';
-export type ServiceLevel = 'standard' | 'assisted' | 'turnkey';
 
 export type Organization = {
   id: string;
