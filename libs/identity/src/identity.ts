@@ -43,7 +43,10 @@ export type IdentityOptions = {
 
 export type Identity = {
   clock: Clock;
-  /** argon2id; its `verifications` count is what the sign-in throttle bounds. */
+  /**
+   * argon2id; its `verifications` count is what the sign-in throttle bounds. Also for work that must
+   * cost what a password check costs (a refusal that must not be told apart by its time).
+   */
   hasher: PasswordHasher;
   users: Users;
   directory: UserDirectory;
@@ -63,8 +66,6 @@ export type Identity = {
   ssoClientSecrets: SecretBox;
   ssoState: SsoStateSeal;
   oidcProviders: OidcProviders;
-  /** For work that must cost what a password check costs (a refusal that must not be told apart by its time). */
-  passwordHasher: PasswordHasher;
 };
 
 export function createIdentity(options: IdentityOptions): Identity {
@@ -112,6 +113,5 @@ export function createIdentity(options: IdentityOptions): Identity {
     ),
     ssoState: new SsoStateSeal(new SecretBox([{ id: 'state', key: deriveKey(options.sessionSecret, 'sso-state') }], 'sso-state'), clock),
     oidcProviders: new OidcProviders({ allowHttpIssuers: options.allowHttpSsoIssuers ?? false }),
-    passwordHasher: hasher,
   };
 }

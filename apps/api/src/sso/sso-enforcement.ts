@@ -29,7 +29,7 @@ export class SsoEnforcement {
 
   /** The usual refusal of POST /login, after as much work as a wrong password costs, so it cannot be told apart. */
   async refusePassword(password: string): Promise<never> {
-    await this.identity.passwordHasher.verifyNobody(password);
+    await this.identity.hasher.verifyNobody(password);
     throw new InvalidCredentials();
   }
 
