@@ -242,38 +242,31 @@ try {
       measure.health3 = await load('GET /health', { url: `${chorusUrl}/health`, duration });
     }
     if (wanted('logins')) {
-      let next = 0;
-      measure.logins = await load('POST /login', {
-        url: chorusUrl,
-        duration,
-        requests: [
-          {
-            method: 'POST',
-            path: '/login',
-            headers: browser,
-            setupRequest: (request) => ({ ...request, body: JSON.stringify({ username: loginEmails[(next += 1) % loginUsers], password }) }),
-          },
-        ],
-      });
-      // The same users, each from an address of their own (X-Forwarded-For, trusted from loopback only):
-      // what a login costs without the per-address throttle, which slows the 21st attempt in flight
-      // from one address (250 ms and up: addressThrottlePolicy) and so bounds the measure above.
-      let nextUser = 0;
-      measure.loginsManyAddresses = await load('POST /login, an address per user', {
-        url: chorusUrl,
-        duration,
-        requests: [
-          {
-            method: 'POST',
-            path: '/login',
-            headers: browser,
-            setupRequest: (request) => {
-              const user = (nextUser += 1) % loginUsers;
-              return { ...request, headers: { ...request.headers, 'x-forwarded-for': `192.0.2.${user + 1}` }, body: JSON.stringify({ username: loginEmails[user], password }) };
+      /** POST /login round-robin over the users; `fromOwnAddress`: each user's own X-Forwarded-For (trusted from loopback only). */
+      const logins = (name, fromOwnAddress) => {
+        let next = 0;
+        return load(name, {
+          url: chorusUrl,
+          duration,
+          requests: [
+            {
+              method: 'POST',
+              path: '/login',
+              headers: browser,
+              setupRequest: (request) => {
+                const user = (next += 1) % loginUsers;
+                const headers = fromOwnAddress ? { ...request.headers, 'x-forwarded-for': `192.0.2.${user + 1}` } : request.headers;
+                return { ...request, headers, body: JSON.stringify({ username: loginEmails[user], password }) };
+              },
             },
-          },
-        ],
-      });
+          ],
+        });
+      };
+      measure.logins = await logins('POST /login', false);
+      // The same users, each from an address of their own: what a login costs without the per-address
+      // throttle, which slows the 21st attempt in flight from one address (250 ms and up:
+      // addressThrottlePolicy) and so bounds the measure above.
+      measure.loginsManyAddresses = await logins('POST /login, an address per user', true);
       measure.argon2 = warmUp ? { rps: NaN } : await rawVerify();
     }
     if (wanted('history') && !warmUp) {
