@@ -7,7 +7,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import type { Configuration } from 'openid-client';
 import { CONFIG, type Config } from '#config';
 import { DomainError, hasSsoPlan, ssoDomainOf, type ExistingOrganization, type PlanCatalogue } from '#domain';
-import { eventMetadata, EVENT_STORE, handleCommand, type CommandContext, type EventStore, type FoldedStream, type FoldedStreamCache } from '#event-store';
+import { eventMetadata, EVENT_STORE, FoldedStateCache, handleCommand, type CommandContext, type EventStore } from '#event-store';
 import { IdentityError, OidcProviderError, type Identity, type OpenedSession, type SsoSignOnChecks } from '#identity';
 import { IDENTITY } from '../auth/identity.provider.js';
 import { AddMemberCommand } from '../organizations/commands/add-member.command.js';
@@ -39,35 +39,14 @@ class FailureBudget {
   }
 }
 
-/**
- * Where each organization's sign-on failure stream stands on this node (nothing is folded: a failure is
- * recorded whatever came before), so recording one reads only the events after it. Bounded in keys.
- */
-class FailureStreamHeads implements FoldedStreamCache<null> {
-  private readonly heads = new Map<string, FoldedStream<null>>();
-
-  constructor(private readonly maxKeys = 10_000) {}
-
-  get(streamId: string): FoldedStream<null> | undefined {
-    return this.heads.get(streamId);
-  }
-
-  remember(streamId: string, folded: FoldedStream<null>): void {
-    const current = this.heads.get(streamId);
-    if (current !== undefined && current.revision >= folded.revision) return;
-    if (current === undefined && this.heads.size >= this.maxKeys) this.heads.clear();
-    this.heads.set(streamId, folded);
-  }
-
-  forget(streamId: string): void {
-    this.heads.delete(streamId);
-  }
-}
-
 @Injectable()
 export class SsoSignOn {
   private readonly failureBudget = new FailureBudget(30);
-  private readonly failureHeads = new FailureStreamHeads();
+  /**
+   * Where each organization's sign-on failure stream stands on this node (nothing is folded: a failure is
+   * recorded whatever came before), so recording one reads only the events after it.
+   */
+  private readonly failureHeads = new FoldedStateCache<null>(10_000);
 
   constructor(
     @Inject(CONFIG) private readonly config: Config,
