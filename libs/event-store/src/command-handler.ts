@@ -71,6 +71,11 @@ export type CommandHandlerOptions<State, Event extends NewEvent> = StreamFold<St
   eventId?: (index: number) => string;
   /** MAX_DECISION_ATTEMPTS by default; 1 when a lost race must be answered as a refusal rather than decided again. */
   maxAttempts?: number;
+  /**
+   * The stream as the caller has just loaded it: the first decision is made on it instead of reading
+   * again (a lost race reads as usual). The append's expected revision keeps a stale one harmless.
+   */
+  firstLoad?: LoadedStream<State>;
 };
 
 export type HandledCommand<State> = LoadedStream<State> & {
@@ -134,7 +139,7 @@ export async function handleCommand<State, Event extends NewEvent>(
 ): Promise<HandledCommand<State>> {
   const maxAttempts = options.maxAttempts ?? MAX_DECISION_ATTEMPTS;
   for (let attempt = 1; ; attempt += 1) {
-    const loaded = await loadStream(store, streamId, options);
+    const loaded = attempt === 1 && options.firstLoad !== undefined ? options.firstLoad : await loadStream(store, streamId, options);
     const events = await decide(loaded.state, loaded.recorded);
     if (events.length === 0) return { ...loaded, appended: [] };
     const appended = events.map((event, index) => ({

@@ -99,6 +99,11 @@ export class UserClaims {
    * takes one first event and the others decide again on it.
    */
   async reserveEmail(email: string, context: CommandContext): Promise<string> {
+    return (await this.reserveEmailFor(email, context)).userId;
+  }
+
+  /** reserveEmail, also saying whether the id is a registered user's (read only when the address was claimed, not reserved). */
+  async reserveEmailFor(email: string, context: CommandContext): Promise<{ userId: string; registered: boolean }> {
     const userId = randomUUID();
     const reserved: IdentifierReserved = { type: 'IdentifierReserved', data: { kind: 'email', userId } };
     const stream = claimStream('email', email);
@@ -106,7 +111,10 @@ export class UserClaims {
       ...claimFold,
       metadata: eventMetadata(context),
     });
-    return holder(state, stream).userId;
+    const claim = holder(state, stream);
+    // A registration claims the address before it writes the user: only then can the id be a registered user's.
+    const registered = claim.lastType === 'IdentifierClaimed' && (await this.users.load(claim.userId)).state.status === 'registered';
+    return { userId: claim.userId, registered };
   }
 
   /**
