@@ -181,6 +181,21 @@ describe('handleCommand', () => {
     expect(repeated).toEqual({ nextExpectedRevision: 0n, position: first.position });
   });
 
+  it('decides first on the stream the caller loaded (no read), and after a lost race on what it reads again', async () => {
+    await handleCommand(store, stream, takeSeat('ada'), { ...room, metadata });
+    const loaded = await loadStream(store, stream, room);
+    reads = [];
+    const fresh = await handleCommand(recording, stream, takeSeat('bob'), { ...room, metadata, firstLoad: loaded });
+    expect(reads).toEqual([]);
+    expect(fresh.state.guests).toEqual(['ada', 'bob']);
+
+    // Stale now (bob's seat and a rival's came after it): the append fails, the stream is read, and the room is full.
+    await rivalTakes('eve');
+    await expect(handleCommand(recording, stream, takeSeat('cy'), { ...room, metadata, firstLoad: loaded })).rejects.toBeInstanceOf(RoomFull);
+    expect(reads).toHaveLength(1);
+    expect((await eventsIn(stream)).map((event) => (event.data as { guest: string }).guest)).toEqual(['ada', 'bob', 'eve']);
+  });
+
   it('hands decide the events it read when asked to keep them', async () => {
     await rivalTakes('ada');
     const seen: string[][] = [];
