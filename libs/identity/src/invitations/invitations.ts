@@ -103,7 +103,9 @@ export class Invitations {
         };
         return [{ type: 'InvitationSent', data }];
       },
-      { ...invitationFold, metadata: eventMetadata(context) },
+      // A person's first invitation is the usual case: decided on an empty stream without reading it; a
+      // stream that exists fails that append and is read and decided on as usual.
+      { ...invitationFold, metadata: eventMetadata(context), firstLoad: { state: noInvitations(), revision: undefined, position: undefined, recorded: [] } },
     );
     let outcome: InvitationOutcome = 'sent';
     if (handled.appended.length === 0) {

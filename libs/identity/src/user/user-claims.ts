@@ -11,6 +11,7 @@ import {
   WrongExpectedRevisionError,
   type CommandContext,
   type EventStore,
+  type LoadedStream,
   type StreamFold,
 } from '#event-store';
 import { IdentityError } from '../errors.js';
@@ -45,6 +46,9 @@ const claimFold: StreamFold<ClaimState, ClaimEvent> = {
     return { userId, lastType: event.type, reserved: state?.reserved ?? event.type === 'IdentifierReserved' };
   },
 };
+
+/** A stream taken not to exist, for a first decision made without reading it (handleCommand's firstLoad). */
+const nothingYet: LoadedStream<ClaimState> = { state: undefined, revision: undefined, position: undefined, recorded: [] };
 
 /** The holder after a decision that leaves one (the value's own id, or the winner's). */
 function holder(state: ClaimState, stream: string): NonNullable<ClaimState> {
@@ -110,6 +114,9 @@ export class UserClaims {
     const { state } = await handleCommand(this.store, stream, (claim: ClaimState) => (claim === undefined ? [reserved] : []), {
       ...claimFold,
       metadata: eventMetadata(context),
+      // Most addresses added are new: reserve at `no_stream` without reading first; an address that has a
+      // stream fails that append and is read and decided on as usual.
+      firstLoad: nothingYet,
     });
     const claim = holder(state, stream);
     // A registration claims the address before it writes the user: only then can the id be a registered user's.
