@@ -1,7 +1,7 @@
 // Outgoing mail through nodemailer: SMTP when SMTP_URL is set; otherwise each message is written
 // to DATA_DIR/outbox/<timestamp>-<id>.eml, with a readable .txt beside it and its links in the log,
 // so a developer can follow a reset link.
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
 import type { IdentityLogger } from '../logger.js';
@@ -53,13 +53,12 @@ export function createMailer(options: MailerOptions): Mailer {
   return {
     async send(message) {
       const info = await transport.sendMail({ from: options.from, ...message });
-      // Asynchronous: opening and writing the files happens off the event loop, which serves requests meanwhile.
-      await mkdir(outbox, { recursive: true, mode: 0o700 });
+      mkdirSync(outbox, { recursive: true, mode: 0o700 });
       const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${info.messageId.replace(/[^A-Za-z0-9]/g, '').slice(0, 12)}`;
       const file = join(outbox, `${name}.eml`);
       const textFile = join(outbox, `${name}.txt`);
-      await writeFile(file, info.message as Buffer, { mode: 0o600 });
-      await writeFile(textFile, readableCopy(message), { mode: 0o600 });
+      writeFileSync(file, info.message as Buffer, { mode: 0o600 });
+      writeFileSync(textFile, readableCopy(message), { mode: 0o600 });
       const details = { to: message.to, subject: message.subject, file, textFile };
       // A reset link signs its holder in: in production it stays out of the log (shipped elsewhere), in the 0600 files only.
       if (options.logMessageText) {
