@@ -13,7 +13,10 @@ export type InvitationOutcome = 'pending' | 'registered';
  * (from a @Global() module), as it provides USER_DIRECTORY; without it nobody is invited.
  */
 export interface MemberInvitations {
-  /** Resolves once every invitation owed by events up to `position` has been handled (mailed, throttled or found registered). */
+  /**
+   * Resolves once every invitation owed by MemberAdded events up to `position` (a MemberAdded's, as an add
+   * answers it) has been handled: mailed, throttled or found registered. At once outside the server.
+   */
   handledUpTo(position: bigint): Promise<void>;
 }
 
