@@ -229,8 +229,8 @@ describe('organization projection', () => {
     other.close();
   });
 
-  it('into tables that start empty (a rebuild), writes the rows the live writer writes, many rows per insert', () => {
-    // More organizations and members than one multi-row insert holds, interleaved as a log interleaves them;
+  it('into tables that start empty (a rebuild), writes the rows the live writer writes', () => {
+    // Many organizations, interleaved as a log interleaves them, written in two chunks with events between;
     // a member added then removed, and one whose role changed, before the organization was first written.
     const organizations = Array.from({ length: 150 }, (_, index) =>
       recordOrganizationEvents(`org-${index}`, [{ type: 'OrganizationCreated', data: { id: `org-${index}`, name: `Org ${index}` } }, ...history.slice(1)], {

@@ -11,7 +11,6 @@ import {
   type OrganizationState,
 } from '#domain';
 import type { RecordedEvent } from '#event-store';
-import { BulkInsert } from '../bulk-insert.js';
 import { physicalName, type Projection, type ProjectionWriter, type TableNames } from '../projection.js';
 import type { ReadModelDatabase } from '../read-model-database.js';
 import { membershipsTable, organizationModelVersion, organizationsTable } from './organization.tables.js';
@@ -77,8 +76,6 @@ class OrganizationWriter implements ProjectionWriter {
   private readonly upsertMember;
   private readonly updateMember;
   private readonly deleteMember;
-  /** With tables that started empty: organizations never written yet, and their members, many rows per statement. */
-  private readonly bulk: { organizations: BulkInsert; memberships: BulkInsert } | undefined;
 
   constructor(
     db: ReadModelDatabase,
@@ -97,12 +94,6 @@ class OrganizationWriter implements ProjectionWriter {
     );
     this.updateMember = db.prepare(`UPDATE ${memberships} SET role = ?, member = ? WHERE organization_id = ? AND user_id = ?`);
     this.deleteMember = db.prepare(`DELETE FROM ${memberships} WHERE organization_id = ? AND user_id = ?`);
-    this.bulk = startsEmpty
-      ? {
-          organizations: new BulkInsert(db, organizations, ['id', 'name', 'revision', 'position', 'state']),
-          memberships: new BulkInsert(db, memberships, ['organization_id', 'user_id', 'role', 'ordinal', 'member']),
-        }
-      : undefined;
   }
 
   get remembered(): number {
@@ -145,8 +136,6 @@ class OrganizationWriter implements ProjectionWriter {
     }
     const end = Math.min(this.unflushed.length, this.flushed + maxAggregates);
     for (let index = this.flushed; index < end; index += 1) this.write(this.unflushed[index] as Folded);
-    this.bulk?.organizations.finish();
-    this.bulk?.memberships.finish();
     this.flushed = end;
     if (end < this.unflushed.length) return false;
     this.unflushed = [];
@@ -155,8 +144,6 @@ class OrganizationWriter implements ProjectionWriter {
   }
 
   discard(): void {
-    this.bulk?.organizations.discard();
-    this.bulk?.memberships.discard();
     this.unflushed = [];
     this.flushed = 0;
     this.inKeyOrder = true;
@@ -222,40 +209,19 @@ class OrganizationWriter implements ProjectionWriter {
     if (!state.exists) return;
     const { members: _members, ...withoutMembers } = state;
     const json = JSON.stringify(withoutMembers);
-    if (!organization.stored && this.bulk !== undefined) this.writeFresh(organization, state.name, json, this.bulk);
-    else this.writeOver(organization, state.name, json);
-    organization.memberWrites = undefined;
+    if (organization.stored) this.update.run(state.name, revision, position, json, id);
+    else this.insert.run(id, state.name, revision, position, json);
+    const memberWrites = organization.memberWrites;
+    if (memberWrites !== undefined) {
+      for (const [userId, change] of memberWrites) {
+        if (change === null) this.deleteMember.run(id, userId);
+        else if (change.ordinal === undefined) this.updateMember.run(change.member.role, JSON.stringify(change.member), id, userId);
+        else this.upsertMember.run(id, userId, change.member.role, change.ordinal, JSON.stringify(change.member));
+      }
+      organization.memberWrites = undefined;
+    }
     organization.stored = true;
     if (this.startsEmpty) this.written.add(id);
-  }
-
-  /** The row and member rows of an organization the tables may hold. */
-  private writeOver(organization: Folded, name: string, json: string): void {
-    const { id, revision, position, memberWrites } = organization;
-    if (organization.stored) this.update.run(name, revision, position, json, id);
-    else this.insert.run(id, name, revision, position, json);
-    if (memberWrites === undefined) return;
-    for (const [userId, change] of memberWrites) {
-      if (change === null) this.deleteMember.run(id, userId);
-      else if (change.ordinal === undefined) this.updateMember.run(change.member.role, JSON.stringify(change.member), id, userId);
-      else this.upsertMember.run(id, userId, change.member.role, change.ordinal, JSON.stringify(change.member));
-    }
-  }
-
-  /**
-   * An organization the tables that started empty do not hold yet: plain inserts, many rows per
-   * statement. A member removed before this first write has no row to delete; every other member was
-   * added since the tables were empty, so the add gave it its place.
-   */
-  private writeFresh(organization: Folded, name: string, json: string, bulk: NonNullable<OrganizationWriter['bulk']>): void {
-    const { id, revision, position, memberWrites } = organization;
-    bulk.organizations.add(id, name, revision, position, json);
-    if (memberWrites === undefined) return;
-    for (const [userId, change] of memberWrites) {
-      if (change === null) continue;
-      if (change.ordinal === undefined) throw new Error(`Member ${userId} of ${id} changed in place before it was ever written`);
-      bulk.memberships.add(id, userId, change.member.role, change.ordinal, JSON.stringify(change.member));
-    }
   }
 }
 
