@@ -161,7 +161,7 @@ export class ReadModels {
     }
     const runs = this.runners.length > 0 ? 'inline' : 'elsewhere';
     const statuses = this.statuses();
-    const lags = reachable ? await this.lagsOf(statuses.map((status) => status.checkpoint)) : new Map<bigint | undefined, Lag>();
+    const lags = reachable ? await this.lagsOf(statuses.map((status) => status.checkpoint), head) : new Map<bigint | undefined, Lag>();
     const projections = statuses.map((status): ProjectionHealth => {
       const lag = lags.get(status.checkpoint);
       return {
@@ -186,12 +186,18 @@ export class ReadModels {
   /**
    * How far behind each checkpoint is, in the store's own events (positions are bytes of the log on
    * EventStoreDB): the events after it, counted up to lagCountLimit, and how long ago the first of them
-   * was recorded. One read per distinct checkpoint.
+   * was recorded. One read per distinct checkpoint short of the head: a checkpoint at the head (or an
+   * empty store) is no events behind without reading anything, so a caught-up /health costs one read
+   * (the head) instead of one per checkpoint.
    */
-  private async lagsOf(checkpoints: readonly (bigint | undefined)[]): Promise<Map<bigint | undefined, Lag>> {
+  private async lagsOf(checkpoints: readonly (bigint | undefined)[], head: bigint | undefined): Promise<Map<bigint | undefined, Lag>> {
     const lags = new Map<bigint | undefined, Lag>();
     try {
       for (const checkpoint of new Set(checkpoints)) {
+        if (head === undefined || (checkpoint !== undefined && checkpoint >= head)) {
+          lags.set(checkpoint, { events: 0, ms: 0 });
+          continue;
+        }
         const pending = await this.options.store.readAll({ ...(checkpoint === undefined ? {} : { fromPosition: checkpoint }), maxCount: lagCountLimit });
         const oldest = pending[0];
         lags.set(checkpoint, { events: pending.length, ms: oldest === undefined ? 0 : Math.max(0, Date.now() - Date.parse(oldest.recordedAt)) });
