@@ -20,6 +20,7 @@ import { RebuildLock } from './rebuild/rebuild-lock.js';
 import { rebuildReadModels, type RebuildResult } from './rebuild/rebuild-read-models.js';
 import type { ReplayProgress } from './rebuild/replay.js';
 import { verifyReadModels, type Verification } from './rebuild/verify-read-models.js';
+import { QueryCache } from './query-cache.js';
 import { PositionWaits, type Progress } from './runner/position-waits.js';
 import { WalCheckpointer } from './wal-checkpointer.js';
 import { ProjectionRunner, type ProjectionStatus } from './runner/projection-runner.js';
@@ -74,13 +75,16 @@ export class ReadModels {
 
   private constructor(
     private readonly db: ReadModelDatabase,
+    /** GET /organizations/:id's queries: a connection nothing writes through, so that their answers can be cached until the next commit (query-cache.ts). */
+    private readonly queryDb: ReadModelDatabase,
     private readonly options: ReadModelsOptions,
   ) {
     this.projections = readModelProjections();
     this.checkpoints = new Checkpoints(db);
-    this.organizations = new OrganizationQueries(db, options.catalogue);
+    const cache = new QueryCache(queryDb);
+    this.organizations = new OrganizationQueries(queryDb, options.catalogue, cache);
     this.correlations = new CorrelationQueries(db);
-    this.signIns = new SignInQueries(db);
+    this.signIns = new SignInQueries(queryDb, cache);
     this.history = new OrganizationHistoryQueries(db);
     // Notified by this process's runners; without them, the checkpoints are re-read while a read waits.
     this.waits = new PositionWaits(
@@ -102,7 +106,7 @@ export class ReadModels {
       db.close();
       throw error;
     }
-    return new ReadModels(db, options);
+    return new ReadModels(db, openReadModelDatabase(options.dataDir), options);
   }
 
   /** Runs the projector in this process (until stop or close). */
@@ -248,6 +252,7 @@ export class ReadModels {
   /** Stops the projector and closes the database (the store stays open: its owner closes it). */
   async close(): Promise<void> {
     await this.stop();
+    this.queryDb.close();
     this.db.close();
   }
 
