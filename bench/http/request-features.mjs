@@ -24,7 +24,7 @@ const features = {
   'AsyncLocalStorage (log lines carry the correlation id)': [['apps/api/src/http/request-context.js', 'return storage.run(context, work);', 'return work();']],
   'security headers (helmet)': [['apps/api/src/create-app.js', 'app.use(securityHeaders(config));', '']],
   'HTTP metrics': [['apps/api/src/create-app.js', 'app.use(recordHttpMetrics(app.get(ChorusMetrics)));', '']],
-  'XSRF and SPA middleware': [['apps/api/src/web/web.module.js', 'consumer.apply(XsrfMiddleware, SpaMiddleware).forRoutes(everything);', '']],
+  'XSRF and SPA middleware': [['apps/api/src/create-app.js', 'mountBrowserEdge(app);', '']],
 };
 const variants = [
   ['Chorus as built', []],

@@ -12,6 +12,7 @@ import { ChorusMetrics } from './metrics/chorus-metrics.js';
 import { recordHttpMetrics } from './metrics/http-metrics.js';
 import { StructuredLogger } from './logging/structured-logger.service.js';
 import { securityHeaders } from './web/security-headers.js';
+import { mountBrowserEdge } from './web/web.module.js';
 
 export type CreateAppOptions = {
   /** Where log lines go (tests capture them); stdout by default. */
@@ -48,6 +49,7 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
   app.use(requireJsonBody);
   app.useBodyParser('json', { limit: BODY_LIMIT, type: JSON_MEDIA_TYPES });
   app.use(enterRequestContext);
+  mountBrowserEdge(app);
   await app.init();
   return app;
 }
