@@ -200,6 +200,55 @@ describe('handleCommand', () => {
   });
 });
 
+describe('handleCommand from a state the caller knows (known)', () => {
+  it('decides on it without reading the stream, and appends at its revision', async () => {
+    const first = await handleCommand(recording, stream, takeSeat('ada'), { ...room, metadata });
+    reads = [];
+
+    const handled = await handleCommand(recording, stream, takeSeat('bob'), { ...room, metadata, known: first });
+
+    expect(reads).toEqual([]);
+    expect(handled).toMatchObject({ state: { guests: ['ada', 'bob'] }, revision: 1n });
+    expect((await eventsIn(stream)).map((event) => event.data)).toEqual([{ guest: 'ada' }, { guest: 'bob' }]);
+  });
+
+  it('a stale one costs a read and a second decision, never a wrong one: what others recorded counts', async () => {
+    const first = await handleCommand(store, stream, takeSeat('ada'), { ...room, metadata });
+    await rivalTakes('rival-1');
+    await rivalTakes('rival-2');
+    reads = [];
+    let decisions = 0;
+
+    // On the known state (one guest) the room has seats; on the stream (three) it is full.
+    const refused = handleCommand(
+      recording,
+      stream,
+      (state: Room) => {
+        decisions += 1;
+        return takeSeat('bob')(state);
+      },
+      { ...room, metadata, known: first },
+    );
+
+    await expect(refused).rejects.toBeInstanceOf(RoomFull);
+    expect(decisions).toBe(2);
+    expect(reads).toHaveLength(1);
+    expect(await eventsIn(stream)).toHaveLength(3);
+  });
+
+  it('answers a decision of no events on it only after reading the stream (nothing checked the known state)', async () => {
+    const first = await handleCommand(store, stream, takeSeat('ada'), { ...room, metadata });
+    await rivalTakes('bob');
+    reads = [];
+
+    // Known: ada only, so taking ada's seat again is nothing; the stream has bob too, which the answer must show.
+    const again = await handleCommand(recording, stream, takeSeat('ada'), { ...room, metadata, known: first });
+
+    expect(reads).toHaveLength(1);
+    expect(again).toMatchObject({ appended: [], revision: 1n, state: { guests: ['ada', 'bob'] } });
+  });
+});
+
 describe('loadStream', () => {
   it('loads a stream that does not exist as the initial state, without a revision', async () => {
     expect(await loadStream(store, 'room-nobody', room)).toEqual({ state: { guests: [] }, revision: undefined, position: undefined, recorded: [] });
