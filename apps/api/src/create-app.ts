@@ -12,6 +12,7 @@ import { ChorusMetrics } from './metrics/chorus-metrics.js';
 import { recordHttpMetrics } from './metrics/http-metrics.js';
 import { StructuredLogger } from './logging/structured-logger.service.js';
 import { securityHeaders } from './web/security-headers.js';
+import { mountBrowserEdge } from './web/web.module.js';
 
 export type CreateAppOptions = {
   /** Where log lines go (tests capture them); stdout by default. */
@@ -32,6 +33,10 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
   });
   app.useLogger(app.get(StructuredLogger));
   app.disable('x-powered-by');
+  // Express hashes every body res.send writes, to give it an ETag. Nothing revalidates them: API
+  // answers are read again after each command, and the SPA's files are sent by static-assets.ts. The
+  // hash was pure cost (about 2% of /health's time); /docs's pages lose their 304s, which nobody needs.
+  app.set('etag', false);
   // request.ip is the client's address for throttling and audit: the TCP peer's, or X-Forwarded-For's
   // only from the proxies TRUST_PROXY names (none by default: a forged header changes nothing).
   app.set('trust proxy', config.trustProxy);
@@ -44,6 +49,7 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
   app.use(requireJsonBody);
   app.useBodyParser('json', { limit: BODY_LIMIT, type: JSON_MEDIA_TYPES });
   app.use(enterRequestContext);
+  mountBrowserEdge(app);
   await app.init();
   return app;
 }

@@ -181,21 +181,6 @@ describe('handleCommand', () => {
     expect(repeated).toEqual({ nextExpectedRevision: 0n, position: first.position });
   });
 
-  it('decides first on the stream the caller loaded (no read), and after a lost race on what it reads again', async () => {
-    await handleCommand(store, stream, takeSeat('ada'), { ...room, metadata });
-    const loaded = await loadStream(store, stream, room);
-    reads = [];
-    const fresh = await handleCommand(recording, stream, takeSeat('bob'), { ...room, metadata, firstLoad: loaded });
-    expect(reads).toEqual([]);
-    expect(fresh.state.guests).toEqual(['ada', 'bob']);
-
-    // Stale now (bob's seat and a rival's came after it): the append fails, the stream is read, and the room is full.
-    await rivalTakes('eve');
-    await expect(handleCommand(recording, stream, takeSeat('cy'), { ...room, metadata, firstLoad: loaded })).rejects.toBeInstanceOf(RoomFull);
-    expect(reads).toHaveLength(1);
-    expect((await eventsIn(stream)).map((event) => (event.data as { guest: string }).guest)).toEqual(['ada', 'bob', 'eve']);
-  });
-
   it('hands decide the events it read when asked to keep them', async () => {
     await rivalTakes('ada');
     const seen: string[][] = [];
@@ -212,6 +197,55 @@ describe('handleCommand', () => {
 
     expect(seen).toEqual([[(await eventsIn(stream))[0]?.id]]);
     expect(handled.recorded.map((event) => event.type)).toEqual(['SeatTaken']);
+  });
+});
+
+describe('handleCommand from a state the caller knows (known)', () => {
+  it('decides on it without reading the stream, and appends at its revision', async () => {
+    const first = await handleCommand(recording, stream, takeSeat('ada'), { ...room, metadata });
+    reads = [];
+
+    const handled = await handleCommand(recording, stream, takeSeat('bob'), { ...room, metadata, known: first });
+
+    expect(reads).toEqual([]);
+    expect(handled).toMatchObject({ state: { guests: ['ada', 'bob'] }, revision: 1n });
+    expect((await eventsIn(stream)).map((event) => event.data)).toEqual([{ guest: 'ada' }, { guest: 'bob' }]);
+  });
+
+  it('a stale one costs a read and a second decision, never a wrong one: what others recorded counts', async () => {
+    const first = await handleCommand(store, stream, takeSeat('ada'), { ...room, metadata });
+    await rivalTakes('rival-1');
+    await rivalTakes('rival-2');
+    reads = [];
+    let decisions = 0;
+
+    // On the known state (one guest) the room has seats; on the stream (three) it is full.
+    const refused = handleCommand(
+      recording,
+      stream,
+      (state: Room) => {
+        decisions += 1;
+        return takeSeat('bob')(state);
+      },
+      { ...room, metadata, known: first },
+    );
+
+    await expect(refused).rejects.toBeInstanceOf(RoomFull);
+    expect(decisions).toBe(2);
+    expect(reads).toHaveLength(1);
+    expect(await eventsIn(stream)).toHaveLength(3);
+  });
+
+  it('answers a decision of no events on it only after reading the stream (nothing checked the known state)', async () => {
+    const first = await handleCommand(store, stream, takeSeat('ada'), { ...room, metadata });
+    await rivalTakes('bob');
+    reads = [];
+
+    // Known: ada only, so taking ada's seat again is nothing; the stream has bob too, which the answer must show.
+    const again = await handleCommand(recording, stream, takeSeat('ada'), { ...room, metadata, known: first });
+
+    expect(reads).toHaveLength(1);
+    expect(again).toMatchObject({ appended: [], revision: 1n, state: { guests: ['ada', 'bob'] } });
   });
 });
 

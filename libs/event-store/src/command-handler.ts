@@ -72,10 +72,13 @@ export type CommandHandlerOptions<State, Event extends NewEvent> = StreamFold<St
   /** MAX_DECISION_ATTEMPTS by default; 1 when a lost race must be answered as a refusal rather than decided again. */
   maxAttempts?: number;
   /**
-   * The stream as the caller has just loaded it: the first decision is made on it instead of reading
-   * again (a lost race reads as usual). The append's expected revision keeps a stale one harmless.
+   * The stream as the caller already knows it (what it read, or what its own append left, a moment ago):
+   * the first decision is made on it without reading the stream. Never trusted on its own, as `cache`:
+   * the append carries its revision, so a stale one costs a read and a second decision. `decide` is then
+   * given no recorded events on that first attempt, and a decision of no events on it is made again on a
+   * read (nothing would have checked it).
    */
-  firstLoad?: LoadedStream<State>;
+  known?: Omit<LoadedStream<State>, 'recorded'>;
 };
 
 export type HandledCommand<State> = LoadedStream<State> & {
@@ -139,9 +142,15 @@ export async function handleCommand<State, Event extends NewEvent>(
 ): Promise<HandledCommand<State>> {
   const maxAttempts = options.maxAttempts ?? MAX_DECISION_ATTEMPTS;
   for (let attempt = 1; ; attempt += 1) {
-    const loaded = attempt === 1 && options.firstLoad !== undefined ? options.firstLoad : await loadStream(store, streamId, options);
+    const known = attempt === 1 ? options.known : undefined;
+    const loaded: LoadedStream<State> =
+      known === undefined ? await loadStream(store, streamId, options) : { state: known.state, revision: known.revision, position: known.position, recorded: [] };
     const events = await decide(loaded.state, loaded.recorded);
-    if (events.length === 0) return { ...loaded, appended: [] };
+    if (events.length === 0) {
+      // Nothing to append means nothing checks the known state: a no-op is answered from a read only.
+      if (known !== undefined) continue;
+      return { ...loaded, appended: [] };
+    }
     const appended = events.map((event, index) => ({
       id: options.eventId?.(index) ?? randomUUID(),
       type: event.type,

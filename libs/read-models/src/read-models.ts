@@ -20,6 +20,7 @@ import { RebuildLock } from './rebuild/rebuild-lock.js';
 import { rebuildReadModels, type RebuildResult } from './rebuild/rebuild-read-models.js';
 import type { ReplayProgress } from './rebuild/replay.js';
 import { verifyReadModels, type Verification } from './rebuild/verify-read-models.js';
+import { QueryCache } from './query-cache.js';
 import { PositionWaits, type Progress } from './runner/position-waits.js';
 import { WalCheckpointer } from './wal-checkpointer.js';
 import { ProjectionRunner, type ProjectionStatus } from './runner/projection-runner.js';
@@ -74,13 +75,16 @@ export class ReadModels {
 
   private constructor(
     private readonly db: ReadModelDatabase,
+    /** GET /organizations/:id's queries: a connection nothing writes through, so that their answers can be cached until the next commit (query-cache.ts). */
+    private readonly queryDb: ReadModelDatabase,
     private readonly options: ReadModelsOptions,
   ) {
     this.projections = readModelProjections();
     this.checkpoints = new Checkpoints(db);
-    this.organizations = new OrganizationQueries(db, options.catalogue);
+    const cache = new QueryCache(queryDb);
+    this.organizations = new OrganizationQueries(queryDb, options.catalogue, cache);
     this.correlations = new CorrelationQueries(db);
-    this.signIns = new SignInQueries(db);
+    this.signIns = new SignInQueries(queryDb, cache);
     this.history = new OrganizationHistoryQueries(db);
     // Notified by this process's runners; without them, the checkpoints are re-read while a read waits.
     this.waits = new PositionWaits(
@@ -102,7 +106,7 @@ export class ReadModels {
       db.close();
       throw error;
     }
-    return new ReadModels(db, options);
+    return new ReadModels(db, openReadModelDatabase(options.dataDir), options);
   }
 
   /** Runs the projector in this process (until stop or close). */
@@ -161,7 +165,7 @@ export class ReadModels {
     }
     const runs = this.runners.length > 0 ? 'inline' : 'elsewhere';
     const statuses = this.statuses();
-    const lags = reachable ? await this.lagsOf(statuses.map((status) => status.checkpoint)) : new Map<bigint | undefined, Lag>();
+    const lags = reachable ? await this.lagsOf(statuses.map((status) => status.checkpoint), head) : new Map<bigint | undefined, Lag>();
     const projections = statuses.map((status): ProjectionHealth => {
       const lag = lags.get(status.checkpoint);
       return {
@@ -186,12 +190,18 @@ export class ReadModels {
   /**
    * How far behind each checkpoint is, in the store's own events (positions are bytes of the log on
    * EventStoreDB): the events after it, counted up to lagCountLimit, and how long ago the first of them
-   * was recorded. One read per distinct checkpoint.
+   * was recorded. One read per distinct checkpoint short of the head: a checkpoint at the head (or an
+   * empty store) is no events behind without reading anything, so a caught-up /health costs one read
+   * (the head) instead of one per checkpoint.
    */
-  private async lagsOf(checkpoints: readonly (bigint | undefined)[]): Promise<Map<bigint | undefined, Lag>> {
+  private async lagsOf(checkpoints: readonly (bigint | undefined)[], head: bigint | undefined): Promise<Map<bigint | undefined, Lag>> {
     const lags = new Map<bigint | undefined, Lag>();
     try {
       for (const checkpoint of new Set(checkpoints)) {
+        if (head === undefined || (checkpoint !== undefined && checkpoint >= head)) {
+          lags.set(checkpoint, { events: 0, ms: 0 });
+          continue;
+        }
         const pending = await this.options.store.readAll({ ...(checkpoint === undefined ? {} : { fromPosition: checkpoint }), maxCount: lagCountLimit });
         const oldest = pending[0];
         lags.set(checkpoint, { events: pending.length, ms: oldest === undefined ? 0 : Math.max(0, Date.now() - Date.parse(oldest.recordedAt)) });
@@ -242,6 +252,7 @@ export class ReadModels {
   /** Stops the projector and closes the database (the store stays open: its owner closes it). */
   async close(): Promise<void> {
     await this.stop();
+    this.queryDb.close();
     this.db.close();
   }
 

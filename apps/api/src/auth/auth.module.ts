@@ -19,8 +19,8 @@ import { XsrfMiddleware } from './xsrf.middleware.js';
 
 /**
  * Sign-in (API.md, Sign-in): password and Google sign-in, sessions, forgot/reset, the XSRF check
- * (applied by WebModule, in order after the security headers), the session principal for the
- * access guard, and USER_DIRECTORY for the organization commands.
+ * (mounted by createApp through web.module.ts, after the security headers), the session principal
+ * for the access guard, and USER_DIRECTORY for the organization commands.
  */
 @Global()
 @Module({

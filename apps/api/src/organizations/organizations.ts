@@ -63,12 +63,12 @@ export class Organizations {
   }
 
   /** Decides the command on the organization's current state and records its events (none when nothing changes). */
-  async handle(organizationId: string, command: OrganizationCommand, context: CommandContext, firstLoad?: LoadedStream<OrganizationState>): Promise<CommandResult> {
+  async handle(organizationId: string, command: OrganizationCommand, context: CommandContext, known?: LoadedStream<OrganizationState>): Promise<CommandResult> {
     const handled = await handleCommand(this.store, organizationStream(organizationId), (state) => decide(command, state, { catalogue: this.catalogue, requester: requesterOf(context) }), {
       ...organizationFold,
       cache: this.cache,
       metadata: eventMetadata(context, command.type),
-      ...(firstLoad === undefined ? {} : { firstLoad }),
+      ...(known === undefined ? {} : { known }),
     });
     // A decision on an organization that does not exist is a refusal (or its creation), so both are set.
     return { id: organizationId, revision: handled.revision ?? -1n, position: handled.position ?? -1n };
@@ -76,7 +76,7 @@ export class Organizations {
 
   /**
    * The refusal the command would meet now from this requester (a DomainError), if any; records nothing.
-   * Answers the organization as loaded, for a `handle` that follows to decide on first (`firstLoad`).
+   * Answers the organization as loaded, for a `handle` that follows to decide on first (`known`).
    */
   async check(organizationId: string, command: OrganizationCommand, context: CommandContext): Promise<LoadedStream<OrganizationState>> {
     const loaded = await this.load(organizationId);

@@ -105,7 +105,7 @@ export class Invitations {
       },
       // A person's first invitation is the usual case: decided on an empty stream without reading it; a
       // stream that exists fails that append and is read and decided on as usual.
-      { ...invitationFold, metadata: eventMetadata(context), firstLoad: { state: noInvitations(), revision: undefined, position: undefined, recorded: [] } },
+      { ...invitationFold, metadata: eventMetadata(context), known: { state: noInvitations(), revision: undefined, position: undefined } },
     );
     let outcome: InvitationOutcome = 'sent';
     if (handled.appended.length === 0) {

@@ -210,8 +210,39 @@ describe('the work of a failed sign-in (issue 12.5: timing must not tell which a
       emptyName: await workOf('', '192.0.2.16'),
     };
 
-    // One claim read, one user read, a lock read per key, and a read and an append per counted key (address, account or name).
-    for (const work of Object.values(works)) expect(work).toEqual({ reads: 6, appends: 2, verifications: 1 });
+    // One claim read, one user read, and per counted key (address, account or name) one read, its lock
+    // check, on which its reservation is decided, and one append.
+    for (const work of Object.values(works)) expect(work).toEqual({ reads: 4, appends: 2, verifications: 1 });
+  });
+});
+
+describe('the work of a successful sign-in (issue 14: logins/s against argon2id alone)', () => {
+  it('reads the claim, the user and each key once; settles the keys and records the sign-in on what this node knows, without reading again', async () => {
+    await signIn('ada', password, '192.0.2.20');
+    const before = fixture.storeWork();
+
+    await signIn('ada', password, '192.0.2.20');
+
+    const after = fixture.storeWork();
+    // Appends: the two reservations, then the session, SignedIn and the two keys settled.
+    expect({ reads: after.reads - before.reads, appends: after.appends - before.appends }).toEqual({ reads: 4, appends: 6 });
+    expect(await accountAttempts()).toEqual(['SignInAttemptReserved', 'SignInAttemptSucceeded', 'SignInAttemptReserved', 'SignInAttemptSucceeded']);
+  });
+
+  it('decides again on a read when another node moved a key or the user meanwhile: nothing is lost or counted twice', async () => {
+    const otherNode = fixture.secondNode();
+    await signIn('ada', password, '192.0.2.21');
+    // The other node signs ada in from the same address: this node's memory of both keys and of ada is now behind.
+    await otherNode.passwordSignIn.signIn({ username: 'ada', password }, context({ clientIp: '192.0.2.21' }));
+
+    await signIn('ada', password, '192.0.2.21');
+
+    expect(await accountAttempts()).toEqual(Array<string[]>(3).fill(['SignInAttemptReserved', 'SignInAttemptSucceeded']).flat());
+    const address = await typesIn(signInAttemptsStream(fixture.identity.signInAttempts.address('192.0.2.21')));
+    expect(address).toEqual(Array<string[]>(3).fill(['SignInAttemptReserved', 'SignInAttemptSucceeded']).flat());
+    expect((await eventTypes()).filter((type) => type === 'SignedIn')).toHaveLength(3);
+    const streak = await fixture.store.readStream(signInAttemptsStream(fixture.identity.signInAttempts.address('192.0.2.21')), { direction: 'backwards', maxCount: 1 });
+    expect(streak.found && streak.events[0]?.data).toMatchObject({ streak: { outstanding: 0 } });
   });
 });
 

@@ -37,9 +37,11 @@ export class PasswordSignIn {
     // a read before anything is counted, and an attempt that one key refuses in a race is withdrawn from
     // the other (a locked address cannot lock anyone out). So every attempt that stays counted is one
     // that a password check follows.
-    await this.attempts.refuseIfLocked(key);
-    await this.attempts.refuseIfLocked(address);
-    const [fromAddress, forKey] = await this.attempts.reserveAll([address, key], context);
+    // Each key is read once: its reservation is decided on what its lock check read (appended at that
+    // revision, so anything recorded meanwhile makes it decide again).
+    const knownKey = await this.attempts.refuseIfLocked(key);
+    const knownAddress = await this.attempts.refuseIfLocked(address);
+    const [fromAddress, forKey] = await this.attempts.reserveAll([address, key], context, [knownAddress, knownKey]);
     // Slow every attempt once they pile up, before the outcome is known, so cutting the connection
     // early tells an attacker nothing.
     const delayMs = Math.max(fromAddress.delayMs, forKey.delayMs);

@@ -7,11 +7,13 @@
 // (lastEventHoldsState): one read of one event whatever the key's history.
 import {
   eventMetadata,
+  FoldedStateCache,
   handleCommand,
   loadStream,
   WrongExpectedRevisionError,
   type CommandContext,
   type EventStore,
+  type LoadedStream,
   type StreamFold,
 } from '#event-store';
 import type { Clock } from '../clock.js';
@@ -65,10 +67,28 @@ const attemptsFold: StreamFold<AttemptStreak, SignInAttemptEvent> = {
 
 const isClear = (streak: AttemptStreak): boolean => streak.outstanding === 0 && streak.lockedUntil === null;
 
-/** A reserved attempt: when it was counted (to take it back) and how long to wait before checking it. */
-export type ReservedAttempt = { key: AttemptKey; reservedAt: string; delayMs: number };
+/** Keys whose last state this node remembers (its own appends), so settling an attempt needs no read. */
+const REMEMBERED_KEYS = 10_000;
+
+/** A key's stream as read (or left by this node's own append) a moment ago: where its next decision starts. */
+export type KnownStreak = Omit<LoadedStream<AttemptStreak>, 'recorded'>;
+
+/**
+ * A reserved attempt: when it was counted (to take it back), how long to wait before checking it, and
+ * the key's stream as the reservation left it (where settling it starts, without reading it again).
+ */
+export type ReservedAttempt = { key: AttemptKey; reservedAt: string; delayMs: number; known: KnownStreak };
 
 export class SignInAttempts {
+  /**
+   * Where this node's own appends left each key (bounded LRU). Only ever a starting point for a decision
+   * after the password check (settling): its append carries the revision, so a key another attempt or
+   * node moved since costs a read and a second decision. The lock check before the password is always
+   * a read, the same on every path (issue 12.5).
+   */
+  private readonly latest = new FoldedStateCache<AttemptStreak>(REMEMBERED_KEYS);
+  private readonly fold: StreamFold<AttemptStreak, SignInAttemptEvent> = { ...attemptsFold, cache: this.latest };
+
   constructor(
     private readonly store: EventStore,
     private readonly clock: Clock,
@@ -91,26 +111,31 @@ export class SignInAttempts {
   /**
    * Refuses with RATE_LIMITED, recording nothing, while the key is locked: so that attempts at a locked
    * account are not even counted against their address (each would be a stored event that no password
-   * check paid for). A read; the reservation decides again.
+   * check paid for). A read; the reservation decides again, starting from what it read (answered), so the
+   * key is read once for both.
    */
-  async refuseIfLocked(key: AttemptKey): Promise<void> {
-    const { state } = await loadStream(this.store, signInAttemptsStream(key), attemptsFold);
-    const reservation = reserveAttempt(state, this.clock.now(), policies[key.kind]);
+  async refuseIfLocked(key: AttemptKey): Promise<KnownStreak> {
+    const loaded = await loadStream(this.store, signInAttemptsStream(key), attemptsFold);
+    const reservation = reserveAttempt(loaded.state, this.clock.now(), policies[key.kind]);
     if (reservation.kind === 'refuse') throw new RateLimited(Math.ceil(reservation.retryAfterMs / 1000));
+    return { state: loaded.state, revision: loaded.revision, position: loaded.position };
   }
 
   /**
    * Counts one attempt for the key before its check, or refuses with RATE_LIMITED while the key is locked
    * (recording nothing). Each race lost to another attempt on the key means one more attempt was counted,
    * so the key locks within `lockAfter` of them; should it lose more (successes taking attempts back in
-   * between), the attempt is refused as one too many at once, never answered with a conflict.
+   * between), the attempt is refused as one too many at once, never answered with a conflict. `known`:
+   * the key as just read (refuseIfLocked), decided on without a read; its append's expected revision
+   * makes a stale one a lost race like any other.
    */
-  async reserve(key: AttemptKey, context: CommandContext): Promise<ReservedAttempt> {
+  async reserve(key: AttemptKey, context: CommandContext, known?: KnownStreak): Promise<ReservedAttempt> {
     const policy = policies[key.kind];
     let reservedAt = '';
     let delayMs = 0;
+    let handled: KnownStreak;
     try {
-      await handleCommand(
+      handled = await handleCommand(
         this.store,
         signInAttemptsStream(key),
         (streak: AttemptStreak): SignInAttemptEvent[] => {
@@ -121,13 +146,13 @@ export class SignInAttempts {
           delayMs = reservation.delayMs;
           return [{ type: 'SignInAttemptReserved', data: { at: reservedAt, streak: reservation.streak } }];
         },
-        { ...attemptsFold, metadata: eventMetadata(context), maxAttempts: policy.lockAfter + 10 },
+        { ...this.fold, metadata: eventMetadata(context), maxAttempts: policy.lockAfter + 10, ...this.startingFrom(key, known) },
       );
     } catch (error) {
       if (error instanceof WrongExpectedRevisionError) throw new RateLimited(1);
       throw error;
     }
-    return { key, reservedAt, delayMs };
+    return { key, reservedAt, delayMs, known: { state: handled.state, revision: handled.revision, position: handled.position } };
   }
 
   /**
@@ -135,8 +160,12 @@ export class SignInAttempts {
    * disk), or refuses with RATE_LIMITED when any key refuses it; the attempts the others had counted are
    * then withdrawn, so that no attempt stays counted that no password check follows.
    */
-  async reserveAll<const Keys extends readonly AttemptKey[]>(keys: Keys, context: CommandContext): Promise<{ -readonly [K in keyof Keys]: ReservedAttempt }> {
-    const outcomes = await Promise.allSettled(keys.map((key) => this.reserve(key, context)));
+  async reserveAll<const Keys extends readonly AttemptKey[]>(
+    keys: Keys,
+    context: CommandContext,
+    known: readonly (KnownStreak | undefined)[] = [],
+  ): Promise<{ -readonly [K in keyof Keys]: ReservedAttempt }> {
+    const outcomes = await Promise.allSettled(keys.map((key, index) => this.reserve(key, context, known[index])));
     const reserved = outcomes.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []));
     const refused = outcomes.find((outcome) => outcome.status === 'rejected');
     if (refused === undefined) return reserved as { -readonly [K in keyof Keys]: ReservedAttempt };
@@ -147,7 +176,7 @@ export class SignInAttempts {
   /** The reserved attempt had the right password: an account starts afresh, an address no longer counts it. */
   async succeeded(attempt: ReservedAttempt, context: CommandContext): Promise<void> {
     const policy = policies[attempt.key.kind];
-    await this.settle(attempt.key, context, (streak, now): SignInAttemptEvent[] => {
+    await this.settle(attempt.key, context, attempt.known, (streak, now): SignInAttemptEvent[] => {
       const next = attempt.key.kind !== 'account' ? refundAttempt(streak, attempt.reservedAt, now, policy) : isClear(streak) ? undefined : noAttempts;
       return next === undefined ? [] : [{ type: 'SignInAttemptSucceeded', data: { at: now.toISOString(), reservedAt: attempt.reservedAt, streak: next } }];
     });
@@ -156,7 +185,7 @@ export class SignInAttempts {
   /** The reserved attempt was refused before its check: it no longer counts (a lock it set is lifted). */
   private async withdraw(attempt: ReservedAttempt, context: CommandContext): Promise<void> {
     const policy = policies[attempt.key.kind];
-    await this.settle(attempt.key, context, (streak, now): SignInAttemptEvent[] => {
+    await this.settle(attempt.key, context, attempt.known, (streak, now): SignInAttemptEvent[] => {
       const next = refundAttempt(streak, attempt.reservedAt, now, policy);
       return next === undefined ? [] : [{ type: 'SignInAttemptWithdrawn', data: { at: now.toISOString(), reservedAt: attempt.reservedAt, streak: next } }];
     });
@@ -164,24 +193,38 @@ export class SignInAttempts {
 
   /** A completed password reset: the account's count and lock are cleared. */
   async clearAccount(userId: string, context: CommandContext): Promise<void> {
-    await this.settle(this.account(userId), context, (streak, now): SignInAttemptEvent[] =>
+    await this.settle(this.account(userId), context, undefined, (streak, now): SignInAttemptEvent[] =>
       isClear(streak) ? [] : [{ type: 'SignInAttemptsCleared', data: { at: now.toISOString(), reason: 'password-reset', streak: noAttempts } }],
     );
   }
 
   /**
    * Book-keeping after the outcome, best effort: should it lose every race (a flood on the same key), the
-   * attempt simply stays counted, which only errs on the side of the throttle.
+   * attempt simply stays counted, which only errs on the side of the throttle. `known`: where the
+   * reservation left the key; decided on first without a read, or on this node's later append to it.
    */
-  private async settle(key: AttemptKey, context: CommandContext, decide: (streak: AttemptStreak, now: Date) => SignInAttemptEvent[]): Promise<void> {
+  private async settle(
+    key: AttemptKey,
+    context: CommandContext,
+    known: KnownStreak | undefined,
+    decide: (streak: AttemptStreak, now: Date) => SignInAttemptEvent[],
+  ): Promise<void> {
     try {
       await handleCommand(this.store, signInAttemptsStream(key), (streak: AttemptStreak) => decide(streak, this.clock.now()), {
-        ...attemptsFold,
+        ...this.fold,
         metadata: eventMetadata(context),
         maxAttempts: policies[key.kind].lockAfter + 10,
+        ...this.startingFrom(key, known),
       });
     } catch (error) {
       if (!(error instanceof WrongExpectedRevisionError)) throw error;
     }
+  }
+
+  /** The newer of what the caller knows of the key and where this node's last append left it; none: read it. */
+  private startingFrom(key: AttemptKey, known: KnownStreak | undefined): { known?: KnownStreak } {
+    const remembered = this.latest.get(signInAttemptsStream(key));
+    if (remembered === undefined) return known === undefined ? {} : { known };
+    return { known: known?.revision !== undefined && known.revision > remembered.revision ? known : remembered };
   }
 }

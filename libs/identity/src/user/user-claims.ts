@@ -47,8 +47,8 @@ const claimFold: StreamFold<ClaimState, ClaimEvent> = {
   },
 };
 
-/** A stream taken not to exist, for a first decision made without reading it (handleCommand's firstLoad). */
-const nothingYet: LoadedStream<ClaimState> = { state: undefined, revision: undefined, position: undefined, recorded: [] };
+/** A stream taken not to exist, for a first decision made without reading it (handleCommand's known). */
+const nothingYet: Omit<LoadedStream<ClaimState>, 'recorded'> = { state: undefined, revision: undefined, position: undefined };
 
 /** The holder after a decision that leaves one (the value's own id, or the winner's). */
 function holder(state: ClaimState, stream: string): NonNullable<ClaimState> {
@@ -116,7 +116,7 @@ export class UserClaims {
       metadata: eventMetadata(context),
       // Most addresses added are new: reserve at `no_stream` without reading first; an address that has a
       // stream fails that append and is read and decided on as usual.
-      firstLoad: nothingYet,
+      known: nothingYet,
     });
     const claim = holder(state, stream);
     // A registration claims the address before it writes the user: only then can the id be a registered user's.

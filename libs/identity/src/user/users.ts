@@ -9,6 +9,7 @@ import {
   READ_PAGE_SIZE,
   type CommandContext,
   type EventStore,
+  type FoldedStream,
   type StreamFold,
 } from '#event-store';
 import type { Clock } from '../clock.js';
@@ -30,6 +31,7 @@ const RECORD_ATTEMPTS = 1_000;
 
 export class Users {
   private readonly fold: StreamFold<UserState, UserEvent>;
+  private readonly cache: FoldedStateCache<UserState>;
 
   constructor(
     private readonly store: EventStore,
@@ -38,7 +40,8 @@ export class Users {
     private readonly sessionLifetimeMs: number,
     cachedUsers: number = DEFAULT_CACHED_USERS,
   ) {
-    this.fold = { initialState: initialUserState(), evolve, cache: new FoldedStateCache<UserState>(cachedUsers) };
+    this.cache = new FoldedStateCache<UserState>(cachedUsers);
+    this.fold = { initialState: initialUserState(), evolve, cache: this.cache };
   }
 
   async load(userId: string): Promise<LoadedUser> {
@@ -59,9 +62,20 @@ export class Users {
         const openSessions = command.type === 'CompletePasswordReset' || command.type === 'ChangePassword' ? await this.openSessions(userId) : [];
         return decide(command, state, { now, openSessions });
       },
-      { ...this.fold, metadata: eventMetadata(context), ...(recording ? { maxAttempts: RECORD_ATTEMPTS } : {}) },
+      {
+        ...this.fold,
+        metadata: eventMetadata(context),
+        // A record is decided on the user as this node last folded them (a sign-in loaded them a moment
+        // ago), without a read: its append carries that revision, so anything recorded since costs a read.
+        ...(recording ? { maxAttempts: RECORD_ATTEMPTS, ...this.cachedFold(userId) } : {}),
+      },
     );
     return { state: handled.state, events: handled.appended.map(({ type, data }) => ({ type, data }) as UserEvent) };
+  }
+
+  private cachedFold(userId: string): { known?: FoldedStream<UserState> } {
+    const cached = this.cache.get(userStream(userId));
+    return cached === undefined ? {} : { known: cached };
   }
 
   /**

@@ -56,6 +56,28 @@ describe('/health lag', () => {
     ]);
   });
 
+  it('asks the store only for its head once every projection is there, and counts again one event later', async () => {
+    for (const command of organizationSetUp('acme', 1)) await executeOrganizationCommand(store, catalogue, 'acme', command);
+    const projector = readModels();
+    projector.start();
+    expect(await projector.waitForPosition((await store.headPosition()) ?? 0n, 10_000)).toBe(true);
+    await projector.stop();
+
+    const reads: string[] = [];
+    const readAll = store.readAll.bind(store);
+    store.readAll = (options) => {
+      reads.push('readAll');
+      return readAll(options);
+    };
+    expect((await projector.health()).projections.map((projection) => projection.lag)).toEqual([0, 0, 0, 0]);
+    expect(reads).toEqual([]);
+
+    await store.append('bulk', [{ id: randomUUID(), type: 'Counted', data: {}, metadata: { actor: 'test', correlationId: 'c', causationId: 'c' } }], 'no_stream');
+    expect((await projector.health()).projections.map((projection) => projection.lag)).toEqual([1, 1, 1, 1]);
+    // The four projections stand at one checkpoint: one read counts for all of them.
+    expect(reads).toEqual(['readAll']);
+  });
+
   it('is unknown (null) when the store does not answer', async () => {
     const reader = readModels();
     await store.close();

@@ -159,7 +159,35 @@ describe('organization history index', () => {
     writer.discard();
 
     expect(writer.remembered).toBe(0);
-    expect(revisionsOf(queries.page({ organizationId: 'acme', order: 'oldest', limit: 100 }))).toEqual([0, 1, 2]);
+    // A flush writes in key order: Acme's first four events, not the log's first four (Globex's among them).
+    expect(revisionsOf(queries.page({ organizationId: 'acme', order: 'oldest', limit: 100 }))).toEqual([0, 1, 2, 3]);
+  });
+
+  it('written in chunks in key order, with events applied between the chunks, holds the rows of one go in log order', () => {
+    // Organizations interleaved as a log interleaves them; rows go in by organization (fewer pages touched).
+    const interleaved: RecordedEvent[] = [];
+    for (let step = 0; step < 6; step += 1) {
+      for (const name of ['zeta', 'alpha', 'mid']) {
+        const event: OrganizationEvent = step === 0 ? { type: 'OrganizationCreated', data: { id: name, name } } : member(step, `${name}${step}@example.test`);
+        interleaved.push(recorded(organizationStream(name), event, step % 2 === 0 ? 'cli' : 'user:u1', step));
+      }
+    }
+    db.transaction(() => {
+      for (const event of interleaved.slice(0, 10)) writer.apply(event);
+      expect(writer.flush(4)).toBe(false);
+      for (const event of interleaved.slice(10)) writer.apply(event);
+      expect(writer.flush(5)).toBe(false);
+      expect(writer.flush()).toBe(true);
+    })();
+    writer.forget();
+    const chunked = rows();
+
+    db.exec('DELETE FROM organization_events; DELETE FROM organization_record_names');
+    // One row at a time, in log order: what the live projector writes.
+    for (const event of interleaved) commit([event]);
+    expect(chunked).toEqual(rows());
+    expect((chunked as unknown[][])[0]).toHaveLength(18);
+    expect((chunked as unknown[][])[1]).toHaveLength(15);
   });
 });
 

@@ -229,6 +229,43 @@ describe('organization projection', () => {
     other.close();
   });
 
+  it('into tables that start empty (a rebuild), writes the rows the live writer writes', () => {
+    // Many organizations, interleaved as a log interleaves them, written in two chunks with events between;
+    // a member added then removed, and one whose role changed, before the organization was first written.
+    const organizations = Array.from({ length: 150 }, (_, index) =>
+      recordOrganizationEvents(`org-${index}`, [{ type: 'OrganizationCreated', data: { id: `org-${index}`, name: `Org ${index}` } }, ...history.slice(1)], {
+        fromPosition: BigInt(index * 100 + 1),
+      }),
+    );
+    const interleaved = (from: number, to: number): RecordedEvent[] =>
+      organizations.flatMap((events) => events.slice(from, to)).sort((a, b) => Number(a.position % 100n) - Number(b.position % 100n));
+    const firstHalf = interleaved(0, 11);
+    const secondHalf = interleaved(11, history.length);
+
+    const rebuilt = openReadModelDatabase(':memory:');
+    createTables(rebuilt, projection);
+    const fresh = projection.writer(rebuilt, liveTableNames(projection), { startsEmpty: true });
+    rebuilt.transaction(() => {
+      for (const event of firstHalf) fresh.apply(event);
+      // 100 organizations written for the first time; then more events for them and for the 50 others.
+      expect(fresh.flush(100)).toBe(false);
+      for (const event of secondHalf) fresh.apply(event);
+      expect(fresh.flush()).toBe(true);
+    })();
+    fresh.forget();
+
+    commit([...firstHalf, ...secondHalf]);
+    const rows = (of: ReadModelDatabase): unknown => ({
+      organizations: of.prepare('SELECT * FROM organizations ORDER BY id').safeIntegers(true).all(),
+      memberships: of.prepare('SELECT * FROM memberships ORDER BY organization_id, user_id').all(),
+    });
+    const live = rows(db) as { organizations: unknown[]; memberships: unknown[] };
+    expect(live.organizations).toHaveLength(150);
+    expect(live.memberships).toHaveLength(300);
+    expect(rows(rebuilt)).toEqual(live);
+    rebuilt.close();
+  });
+
   it('lists every organization by name, with its plans (the Chorus plan while Chorus is off too), members and sites', () => {
     commit(recorded);
     commit(recordOrganizationEvents('globex', [{ type: 'OrganizationCreated', data: { id: 'globex', name: 'Globex' } }], { fromPosition: 500n }));

@@ -12,6 +12,7 @@ import {
   type OrganizationView,
   type PlanCatalogue,
 } from '#domain';
+import { deepFreeze, type QueryCache } from '../query-cache.js';
 import type { ReadModelDatabase } from '../read-model-database.js';
 import { storedState } from './organization.projection.js';
 import { membershipsTable, organizationsTable } from './organization.tables.js';
@@ -61,6 +62,8 @@ export class OrganizationQueries {
   constructor(
     db: ReadModelDatabase,
     private readonly catalogue: PlanCatalogue,
+    /** Keeps the answers about one organization until the next commit; only on a connection nothing writes through (query-cache.ts). */
+    private readonly cache?: QueryCache,
   ) {
     db.exec(organizationsTable.create(organizationsTable.name));
     db.exec(membershipsTable.create(membershipsTable.name));
@@ -107,22 +110,30 @@ export class OrganizationQueries {
     return this.selectNames.all().filter((row) => sameOrganizationName(row.name, name));
   }
 
-  /** undefined: no such organization (yet). */
-  getOrganization(id: string): OrganizationReadModel | undefined {
-    const stored = this.stored(id);
-    if (stored === undefined) return undefined;
-    return { view: organizationView(stored.state, this.catalogue), position: stored.position, revision: stored.revision };
+  /** undefined: no such organization (yet). The answer is shared: it is frozen. */
+  getOrganization(id: string): Readonly<OrganizationReadModel> | undefined {
+    return this.cached(`organization ${id}`, () => {
+      const stored = this.stored(id);
+      if (stored === undefined) return undefined;
+      return { view: organizationView(stored.state, this.catalogue), position: stored.position, revision: stored.revision };
+    });
   }
 
-  /** Seed section 6, on the folded state; undefined: no such organization. */
-  getNotificationRecipients(id: string): NotificationRecipients | undefined {
-    const stored = this.stored(id);
-    if (stored === undefined) return undefined;
-    return { recipients: notificationRecipients(stored.state), position: stored.position };
+  /** Seed section 6, on the folded state; undefined: no such organization. The answer is shared: it is frozen. */
+  getNotificationRecipients(id: string): Readonly<NotificationRecipients> | undefined {
+    return this.cached(`recipients ${id}`, () => {
+      const stored = this.stored(id);
+      if (stored === undefined) return undefined;
+      return { recipients: notificationRecipients(stored.state), position: stored.position };
+    });
   }
 
   organizationsOfUser(userId: string): Membership[] {
     return this.selectMemberships.all(userId);
+  }
+
+  private cached<T>(key: string, query: () => T): T {
+    return this.cache === undefined ? deepFreeze(query()) : this.cache.get(key, () => deepFreeze(query()));
   }
 
   /** Only existing organizations are stored (the projection refuses any other fold). */

@@ -1,11 +1,16 @@
 // Which of some users have signed in at least once.
+import type { QueryCache } from '../query-cache.js';
 import type { ReadModelDatabase } from '../read-model-database.js';
 import { firstSignInsTable } from './sign-ins.tables.js';
 
 export class SignInQueries {
   private readonly selectSignedIn;
 
-  constructor(db: ReadModelDatabase) {
+  constructor(
+    db: ReadModelDatabase,
+    /** Keeps answers until the next commit; only on a connection nothing writes through (query-cache.ts). */
+    private readonly cache?: QueryCache,
+  ) {
     db.exec(firstSignInsTable.create(firstSignInsTable.name));
     this.selectSignedIn = db.prepare<[string], { user_id: string }>(
       `SELECT user_id FROM ${firstSignInsTable.name} WHERE user_id IN (SELECT value FROM json_each(?))`,
@@ -13,8 +18,9 @@ export class SignInQueries {
   }
 
   /** The ones among `userIds` who have signed in at least once. */
-  signedInOnce(userIds: readonly string[]): Set<string> {
+  signedInOnce(userIds: readonly string[]): ReadonlySet<string> {
     if (userIds.length === 0) return new Set();
-    return new Set(this.selectSignedIn.all(JSON.stringify(userIds)).map((row) => row.user_id));
+    const query = () => new Set(this.selectSignedIn.all(JSON.stringify(userIds)).map((row) => row.user_id));
+    return this.cache === undefined ? query() : this.cache.get(`signed in ${userIds.join(' ')}`, query);
   }
 }
