@@ -1,8 +1,10 @@
 // Invitations over HTTP (CONSOLE.md, Members), the mail delivered to a real SMTP server: an owner adds an
 // address without an account; the mail's single-use link registers the person with a password they
 // choose and signs them in; the console shows them as invited until then. Audited under the add's request.
+// The mail goes out after the add's answer (a reaction to MemberAdded): `invitation: 'pending'`.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { invitationStream } from '#identity';
+import { MEMBER_INVITATIONS, type MemberInvitations } from '#api';
 import { startAuthApp, type AuthApp } from '../support/auth-app.js';
 import type { Browser } from '../support/browser.js';
 import { SmtpInbox, unfolded, type ReceivedMail } from '../support/smtp-inbox.js';
@@ -63,20 +65,27 @@ describe('adding an address that has no account', () => {
 
     expect(answer.status).toBe(201);
     added = answer.body;
-    expect(added.invitation).toBe('sent');
+    expect(added.invitation).toBe('pending');
     const received = await mail;
     expect(received.to).toEqual(['grace@invites.example']);
     expect(unfolded(received)).toContain('owner@invites.example added you to Invites on Chorus.');
     token = invitationTokenIn(received);
   });
 
-  it('records it as an event under the correlation id of the request that added the member', async () => {
+  it('records it as events under the correlation id of the request that added the member, caused by its MemberAdded', async () => {
+    await app.app.get<MemberInvitations>(MEMBER_INVITATIONS).handledUpTo(BigInt(added.position));
     const read = await app.store.readStream(invitationStream(added.userId));
     const events = read.found ? read.events : [];
     expect(events.map((event) => [event.type, event.metadata.correlationId, event.metadata.actor])).toEqual([
       ['InvitationSent', 'add-grace-1', expect.stringMatching(/^user:/)],
+      ['InvitationMailed', 'add-grace-1', expect.stringMatching(/^user:/)],
     ]);
-    expect(JSON.stringify(events[0]?.data)).not.toContain(token);
+    const organization = await app.store.readStream(`organization-${organizationId}`, { direction: 'backwards', maxCount: 1 });
+    const memberAdded = organization.found ? organization.events[0] : undefined;
+    expect(memberAdded).toMatchObject({ type: 'MemberAdded', metadata: { correlationId: 'add-grace-1', invitation: 'owed' } });
+    expect(events[0]?.metadata.causationId).toBe(memberAdded?.id);
+    expect(events[0]?.data).toMatchObject({ memberAddedEventId: memberAdded?.id });
+    expect(JSON.stringify(events.map((event) => [event.data, event.metadata]))).not.toContain(token);
   });
 
   it('shows the member as invited until they have signed in once', async () => {
@@ -137,6 +146,7 @@ describe('adding an address that has an account', () => {
     const before = inbox.received.length;
     const answer = await owner.post(`/organizations/${organizationId}/members`, { email: 'known@invites.example', role: 'member' });
     expect({ status: answer.status, invitation: answer.body.invitation }).toEqual({ status: 201, invitation: 'registered' });
+    await app.app.get<MemberInvitations>(MEMBER_INVITATIONS).handledUpTo(BigInt(answer.body.position));
     expect(inbox.received.length).toBe(before);
   });
 });

@@ -7,6 +7,8 @@ export class SmtpInbox {
   readonly received: ReceivedMail[] = [];
   private waiting: ((mail: ReceivedMail) => void)[] = [];
   private readonly server: SMTPServer;
+  /** While set, every message is answered 451 (try again later) and not kept: a mail server that is down for now. */
+  refusing = false;
 
   private constructor() {
     this.server = new SMTPServer({
@@ -17,6 +19,10 @@ export class SmtpInbox {
         const chunks: Buffer[] = [];
         stream.on('data', (chunk: Buffer) => chunks.push(chunk));
         stream.on('end', () => {
+          if (this.refusing) {
+            callback(Object.assign(new Error('Mailbox busy, try again later'), { responseCode: 451 }));
+            return;
+          }
           const mail = { to: session.envelope.rcptTo.map((recipient) => recipient.address), raw: Buffer.concat(chunks).toString('utf8') };
           this.received.push(mail);
           const next = this.waiting.shift();

@@ -35,6 +35,9 @@ export type { ApiKeyScope } from './access/api-keys/api-key-scopes.js';
 
 // Sign-in: the identity lib as the service wires it, and the clock e2e tests pin.
 export { IDENTITY, IdentityClock } from './auth/identity.provider.js';
+// Invitations owed by MemberAdded, mailed by a reaction with its checkpoint in DATA_DIR.
+export { MEMBER_INVITATIONS, type MemberInvitations, type InvitationOutcome } from './organizations/member-invitations.js';
+export { invitationCheckpointFile } from './auth/member-invitation-reaction.js';
 
 // Billing.
 export { signBillingPayload } from './billing/billing-signature.js';

@@ -103,7 +103,7 @@ export function createIdentity(options: IdentityOptions): Identity {
       attempts,
     ),
     passwordChange: new PasswordChange(users, hasher, sessions, clock, attempts),
-    invitations: new Invitations(store, users, claims, registration, sessions, options.mailer, clock, links, options.logger),
+    invitations: new Invitations(store, users, claims, registration, sessions, options.mailer, clock, links, options.logger, deriveKey(options.sessionSecret, 'invitation-links')),
     sessions,
     sessionCookies,
     xsrf: new XsrfTokens(deriveKey(options.sessionSecret, 'xsrf')),

@@ -10,7 +10,7 @@ import { GoogleSignInController } from './google/google-sign-in.controller.js';
 import { googleStrategyProvider } from './google/google-strategy.provider.js';
 import { IDENTITY, IdentityClock, identityProvider } from './identity.provider.js';
 import { InvitationsController } from './invitations.controller.js';
-import { memberInvitationsProvider } from './member-invitations.provider.js';
+import { MemberInvitationReaction } from './member-invitation-reaction.js';
 import { Memberships } from './memberships.service.js';
 import { SessionPrincipalResolver } from './session-principal.resolver.js';
 import { SessionController } from './session.controller.js';
@@ -30,7 +30,8 @@ import { XsrfMiddleware } from './xsrf.middleware.js';
     IdentityClock,
     identityProvider,
     { provide: USER_DIRECTORY, inject: [IDENTITY], useFactory: (identity: Identity): UserDirectory => identity.directory },
-    memberInvitationsProvider,
+    MemberInvitationReaction,
+    { provide: MEMBER_INVITATIONS, useExisting: MemberInvitationReaction },
     googleStrategyProvider,
     AuthCookies,
     BrowserSessions,

@@ -1,17 +1,31 @@
-import type { CommandContext } from '#event-store';
-
-/** A member just added by e-mail address (MemberAdded recorded), whom an invitation may be owed. */
-export type AddedMember = { organizationId: string; userId: string; email: string };
-
-/** sent: mailed; registered: the address has an account, nothing to send; throttled: too many this hour; failed: the mail could not be sent. */
-export type InvitationOutcome = 'sent' | 'registered' | 'throttled' | 'failed';
+import type { CommandContext, RecordedEvent } from '#event-store';
 
 /**
- * Invites a member added by an address nobody has registered with (CONSOLE.md, Members). The identity
- * module provides it (from a @Global() module), as it provides USER_DIRECTORY; without it nobody is invited.
+ * What the members route answers about the invitation: `pending` when the address has no account (the
+ * invitation reaction mails it, at least once, after the answer), `registered` when it has one (nothing
+ * is sent).
+ */
+export type InvitationOutcome = 'pending' | 'registered';
+
+/**
+ * Invites members added by an address nobody has registered with (CONSOLE.md, Members): a reaction to
+ * MemberAdded recorded with `invitation: 'owed'` in its metadata. The identity module provides it
+ * (from a @Global() module), as it provides USER_DIRECTORY; without it nobody is invited.
  */
 export interface MemberInvitations {
-  invite(member: AddedMember, context: CommandContext): Promise<InvitationOutcome>;
+  /**
+   * Resolves once every invitation owed by MemberAdded events up to `position` (a MemberAdded's, as an add
+   * answers it) has been handled: mailed, throttled or found registered. At once outside the server.
+   */
+  handledUpTo(position: bigint): Promise<void>;
 }
 
 export const MEMBER_INVITATIONS = Symbol('MEMBER_INVITATIONS');
+
+/** The metadata mark of a MemberAdded that owes its member an invitation. */
+export const invitationOwedMark = { invitation: 'owed' } as const;
+
+/** The context of an add whose MemberAdded owes an invitation: the request's, marked (see invitationOwedMark). */
+export const owingInvitation = (context: CommandContext): CommandContext => ({ ...context, origin: { ...context.origin, ...invitationOwedMark } });
+
+export const owesInvitation = (event: RecordedEvent): boolean => event.type === 'MemberAdded' && event.metadata['invitation'] === invitationOwedMark.invitation;

@@ -25,7 +25,8 @@ export class MembersController {
 
   /**
    * Answers the member's `userId` too (the id of the address's user, registered or still to register),
-   * and `invitation`: whether an invitation mail went to an address that has no account yet.
+   * and `invitation`: `pending` when the address has no account yet (the invitation reaction mails it
+   * after this answer, at least once, even across a crash), `registered` when it has one.
    */
   @Post()
   @RequireAccess({ scope: 'organizations:write', members: OWNERS_AND_ADMINS })
@@ -35,9 +36,8 @@ export class MembersController {
     @Body(new ZodValidationPipe(addMemberRequest)) body: z.output<typeof addMemberRequest>,
     @RequestCommandContext() context: CommandContext,
   ): Promise<CommandAnswer & { userId: string; invitation: InvitationOutcome }> {
-    const added = await this.commands.execute(new AddMemberCommand(id, body, context));
-    const invitation = this.invitations === undefined ? 'registered' : await this.invitations.invite({ organizationId: id, userId: added.userId, email: body.email }, context);
-    return { ...commandAnswer(added), invitation };
+    const { invitationOwed, ...added } = await this.commands.execute(new AddMemberCommand(id, { ...body, invite: this.invitations !== undefined }, context));
+    return { ...commandAnswer(added), invitation: invitationOwed ? 'pending' : 'registered' };
   }
 
   /** A new role (MemberRoleChanged); the same role again changes nothing; the last owner stays an owner. */

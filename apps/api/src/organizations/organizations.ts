@@ -63,19 +63,24 @@ export class Organizations {
   }
 
   /** Decides the command on the organization's current state and records its events (none when nothing changes). */
-  async handle(organizationId: string, command: OrganizationCommand, context: CommandContext): Promise<CommandResult> {
+  async handle(organizationId: string, command: OrganizationCommand, context: CommandContext, known?: LoadedStream<OrganizationState>): Promise<CommandResult> {
     const handled = await handleCommand(this.store, organizationStream(organizationId), (state) => decide(command, state, { catalogue: this.catalogue, requester: requesterOf(context) }), {
       ...organizationFold,
       cache: this.cache,
       metadata: eventMetadata(context, command.type),
+      ...(known === undefined ? {} : { known }),
     });
     // A decision on an organization that does not exist is a refusal (or its creation), so both are set.
     return { id: organizationId, revision: handled.revision ?? -1n, position: handled.position ?? -1n };
   }
 
-  /** The refusal the command would meet now from this requester (a DomainError), if any; records nothing. */
-  async check(organizationId: string, command: OrganizationCommand, context: CommandContext): Promise<void> {
-    const { state } = await this.load(organizationId);
-    decide(command, state, { catalogue: this.catalogue, requester: requesterOf(context) });
+  /**
+   * The refusal the command would meet now from this requester (a DomainError), if any; records nothing.
+   * Answers the organization as loaded, for a `handle` that follows to decide on first (`known`).
+   */
+  async check(organizationId: string, command: OrganizationCommand, context: CommandContext): Promise<LoadedStream<OrganizationState>> {
+    const loaded = await this.load(organizationId);
+    decide(command, loaded.state, { catalogue: this.catalogue, requester: requesterOf(context) });
+    return loaded;
   }
 }

@@ -1,5 +1,6 @@
 // Invitations: a member added by an address nobody registered is mailed a single-use link, valid 7 days,
 // that registers them with a password of their choosing and signs them in.
+import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { context, openIdentityFixture, type IdentityFixture } from '../testing/identity-fixture.js';
 import { userStream } from '../user/events.js';
@@ -17,15 +18,15 @@ afterEach(async () => {
 
 const addedBy = context({ actor: 'user:owner-1', correlationId: 'add-member-7' });
 
-/** What the API does when an owner adds grace@example.com: reserve the address's id, then invite. */
-async function addGrace(email = 'Grace@Example.com') {
+/** What the API does when an owner adds grace@example.com: reserve the address's id, then (its reaction to MemberAdded) invite. */
+async function addGrace(email = 'Grace@Example.com', memberAddedEventId: string = randomUUID()) {
   const userId = await fixture.identity.directory.userIdForEmail(email, addedBy);
-  const outcome = await fixture.identity.invitations.invite(
-    { userId, email, organizationId: 'org-1', organizationName: 'Acme', invitedBy: 'owner@acme.example' },
-    addedBy,
-  );
+  const outcome = await inviteFor(userId, email, memberAddedEventId);
   return { userId, outcome };
 }
+
+const inviteFor = (userId: string, email: string, memberAddedEventId: string, options = {}) =>
+  fixture.identity.invitations.invite({ userId, email, organizationId: 'org-1', organizationName: 'Acme', invitedBy: 'owner@acme.example', memberAddedEventId }, addedBy, options);
 
 function tokenFromMail(index = 0): string {
   const text = fixture.mail.sent[index]?.text ?? '';
@@ -61,6 +62,7 @@ describe('inviting', () => {
       tokenHash: expect.stringMatching(/^[0-9a-f]{64}$/),
       expiresAt: '2030-01-08T09:00:00.000Z',
       at: '2030-01-01T09:00:00.000Z',
+      memberAddedEventId: expect.any(String),
     });
     expect(JSON.stringify([sent?.data, sent?.metadata])).not.toContain(tokenFromMail());
     expect(sent?.metadata).toMatchObject({ actor: 'user:owner-1', correlationId: 'add-member-7' });
@@ -81,6 +83,42 @@ describe('inviting', () => {
   });
 });
 
+describe('inviting again for the same MemberAdded (a reaction delivers at least once)', () => {
+  it('records and mails nothing more once the invitation was mailed', async () => {
+    const memberAdded = randomUUID();
+    const { userId } = await addGrace('grace@example.com', memberAdded);
+    expect(await inviteFor(userId, 'grace@example.com', memberAdded)).toBe('duplicate');
+    expect(await inviteFor(userId, 'grace@example.com', memberAdded, { resendUnmailedSentBefore: new Date('2100-01-01') })).toBe('duplicate');
+
+    expect(fixture.mail.sent).toHaveLength(1);
+    expect((await eventsOf(invitationStream(userId))).map((event) => event.type)).toEqual(['InvitationSent', 'InvitationMailed']);
+    // Another MemberAdded (removed and added again) is another invitation.
+    expect((await addGrace('grace@example.com')).outcome).toBe('sent');
+    expect(fixture.mail.sent).toHaveLength(2);
+  });
+
+  it('mails the same link again when its sender stopped between recording it and InvitationMailed, and only then', async () => {
+    const memberAdded = randomUUID();
+    const userId = await fixture.identity.directory.userIdForEmail('grace@example.com', addedBy);
+    const failing = new Error('the process died here');
+    const send = fixture.mail.send.bind(fixture.mail);
+    fixture.mail.send = () => Promise.reject(failing);
+    await expect(inviteFor(userId, 'grace@example.com', memberAdded)).rejects.toBe(failing);
+    fixture.mail.send = send;
+    expect((await eventsOf(invitationStream(userId))).map((event) => event.type)).toEqual(['InvitationSent']);
+
+    // Recorded after this (another node's, still on its way): left alone.
+    expect(await inviteFor(userId, 'grace@example.com', memberAdded, { resendUnmailedSentBefore: new Date('2000-01-01') })).toBe('duplicate');
+    expect(fixture.mail.sent).toEqual([]);
+    // Recorded before this process started: its sender stopped; mailed again, the link it recorded.
+    expect(await inviteFor(userId, 'grace@example.com', memberAdded, { resendUnmailedSentBefore: new Date('2100-01-01') })).toBe('resent');
+    expect(await inviteFor(userId, 'grace@example.com', memberAdded, { resendUnmailedSentBefore: new Date('2100-01-01') })).toBe('duplicate');
+    expect(fixture.mail.sent).toHaveLength(1);
+    expect((await eventsOf(invitationStream(userId))).map((event) => event.type)).toEqual(['InvitationSent', 'InvitationMailed']);
+    await expect(fixture.identity.invitations.describe(tokenFromMail())).resolves.toMatchObject({ email: 'grace@example.com' });
+  });
+});
+
 describe('accepting', () => {
   it('shows the address and the organization, then registers the person under the reserved id and signs them in', async () => {
     const { userId } = await addGrace();
@@ -94,7 +132,7 @@ describe('accepting', () => {
     const [registered] = await eventsOf(userStream(userId));
     expect(registered?.data).toMatchObject({ userId, email: 'grace@example.com', invited: true });
     expect(registered?.metadata).toMatchObject({ actor: `user:${userId}` });
-    expect((await eventsOf(invitationStream(userId))).map((event) => event.type)).toEqual(['InvitationSent', 'InvitationAccepted']);
+    expect((await eventsOf(invitationStream(userId))).map((event) => event.type)).toEqual(['InvitationSent', 'InvitationMailed', 'InvitationAccepted']);
     await expect(fixture.identity.passwordSignIn.signIn({ username: 'grace@example.com', password }, context())).resolves.toMatchObject({ session: { userId } });
   });
 

@@ -2,7 +2,8 @@
 // a single-use link `/invite/<token>`, valid 7 days. The page asks for a password under the reset's
 // policy, registers the person under the id reserved for their address (so every membership given to
 // it is theirs) and signs them in. The token is the reserved id and 256 random bits; only its hash is kept.
-import { eventMetadata, handleCommand, loadStream, type CommandContext, type EventStore, type StreamFold } from '#event-store';
+import { randomUUID } from 'node:crypto';
+import { eventMetadata, handleCommand, loadStream, WrongExpectedRevisionError, type CommandContext, type EventStore, type StreamFold } from '#event-store';
 import type { Clock } from '../clock.js';
 import { IdentityError, InvalidToken } from '../errors.js';
 import type { IdentityLogger } from '../logger.js';
@@ -10,7 +11,7 @@ import { invitationMail } from '../mail/invitation-mail.js';
 import type { Mailer } from '../mail/mailer.js';
 import { passwordPolicyViolation } from '../passwords/password-policy.js';
 import type { OpenedSession, Sessions } from '../sessions/sessions.js';
-import { issueUserToken, readUserToken } from '../tokens/user-token.js';
+import { deriveUserToken, readUserToken } from '../tokens/user-token.js';
 import { normalizeEmail } from '../user/identifiers.js';
 import type { UserClaims } from '../user/user-claims.js';
 import type { UserRegistration } from '../user/user-registration.js';
@@ -32,10 +33,26 @@ export type InvitationRequest = {
   organizationName: string;
   /** The address of the person who added the member, if a person did. */
   invitedBy?: string;
+  /** The MemberAdded this answers: however often it is handled, it gets one invitation (one link). */
+  memberAddedEventId: string;
 };
 
-/** sent: mailed; registered: the address already has an account (nothing to send); throttled: too many mails to this person this hour. */
-export type InvitationOutcome = 'sent' | 'registered' | 'throttled';
+/**
+ * sent: mailed now; resent: an invitation recorded but never marked mailed (its sender stopped) mailed
+ * again now, with the same link; registered: the address already has an account (nothing to send);
+ * throttled: too many mails to this person this hour; duplicate: this MemberAdded's invitation was
+ * mailed already, or is being mailed by whoever recorded it.
+ */
+export type InvitationOutcome = 'sent' | 'resent' | 'registered' | 'throttled' | 'duplicate';
+
+export type InviteOptions = {
+  /**
+   * An invitation recorded (InvitationSent) but not marked mailed is mailed again when it was recorded
+   * before this instant: its sender stopped before it finished. One recorded after it may still be on
+   * its way from another node. Default: any (one process alone).
+   */
+  resendUnmailedSentBefore?: Date;
+};
 
 export type InvitationDetails = { email: string; organizationName: string; expiresAt: string };
 
@@ -54,16 +71,25 @@ export class Invitations {
     private readonly clock: Clock,
     private readonly options: InvitationOptions,
     private readonly logger: IdentityLogger,
+    /** HKDF-derived from SESSION_SECRET (purpose 'invitation-links'): a link is HMAC(key, MemberAdded id), so it can be mailed again. */
+    private readonly linkKey: Buffer,
   ) {}
 
-  /** Mails an invitation when the member's address has no account yet. */
-  async invite(request: InvitationRequest, context: CommandContext): Promise<InvitationOutcome> {
+  /**
+   * Invites a member added by an address that has no account yet: records InvitationSent (the link's
+   * hash, at most once per MemberAdded), mails the link, then records InvitationMailed. Safe to call
+   * again for the same MemberAdded (a reaction delivers at least once): it records and mails nothing
+   * more, except the mail of an invitation whose sender stopped before InvitationMailed (see InviteOptions).
+   */
+  async invite(request: InvitationRequest, context: CommandContext, options: InviteOptions = {}): Promise<InvitationOutcome> {
     if ((await this.users.load(request.userId)).state.status === 'registered') return 'registered';
-    const { token, tokenHash } = issueUserToken(request.userId);
-    const { appended } = await handleCommand(
+    const { token, tokenHash } = deriveUserToken(request.userId, this.linkKey, request.memberAddedEventId);
+    const stream = invitationStream(request.userId);
+    const handled = await handleCommand(
       this.store,
-      invitationStream(request.userId),
+      stream,
       (state): InvitationEvent[] => {
+        if (state.owed.some((owed) => owed.memberAddedEventId === request.memberAddedEventId)) return [];
         const now = this.clock.now();
         if (state.sentTimes.filter((time) => now.getTime() - new Date(time).getTime() < hourMs).length >= invitationMailsPerHour) return [];
         const data = {
@@ -73,14 +99,24 @@ export class Invitations {
           tokenHash,
           expiresAt: new Date(now.getTime() + invitationLifetimeMs).toISOString(),
           at: now.toISOString(),
+          memberAddedEventId: request.memberAddedEventId,
         };
         return [{ type: 'InvitationSent', data }];
       },
-      { ...invitationFold, metadata: eventMetadata(context) },
+      // A person's first invitation is the usual case: decided on an empty stream without reading it; a
+      // stream that exists fails that append and is read and decided on as usual.
+      { ...invitationFold, metadata: eventMetadata(context), known: { state: noInvitations(), revision: undefined, position: undefined } },
     );
-    if (appended.length === 0) {
-      this.logger.warn({ userId: request.userId, correlationId: context.correlationId }, 'Invitation mail not sent: too many for this person this hour');
-      return 'throttled';
+    let outcome: InvitationOutcome = 'sent';
+    if (handled.appended.length === 0) {
+      const owed = handled.state.owed.find((candidate) => candidate.memberAddedEventId === request.memberAddedEventId);
+      if (owed === undefined) {
+        this.logger.warn({ userId: request.userId, correlationId: context.correlationId }, 'Invitation mail not sent: too many for this person this hour');
+        return 'throttled';
+      }
+      const leftOver = !owed.mailed && (options.resendUnmailedSentBefore === undefined || new Date(owed.at).getTime() < options.resendUnmailedSentBefore.getTime());
+      if (!leftOver || owed.tokenHash !== tokenHash) return 'duplicate';
+      outcome = 'resent';
     }
     await this.mailer.send(
       invitationMail({
@@ -92,7 +128,26 @@ export class Invitations {
         validDays: invitationLifetimeMs / (24 * hourMs),
       }),
     );
-    return 'sent';
+    await this.recordMailed(stream, tokenHash, handled.revision, context);
+    return outcome;
+  }
+
+  /** InvitationMailed, at the revision the invitation was recorded at when nothing came after it (one append, no read). */
+  private async recordMailed(stream: string, tokenHash: string, revision: bigint | undefined, context: CommandContext): Promise<void> {
+    const mailed: InvitationEvent = { type: 'InvitationMailed', data: { tokenHash, at: this.clock.now().toISOString() } };
+    const metadata = eventMetadata(context);
+    if (revision !== undefined) {
+      try {
+        await this.store.append(stream, [{ id: randomUUID(), ...mailed, metadata }], revision);
+        return;
+      } catch (error) {
+        if (!(error instanceof WrongExpectedRevisionError)) throw error;
+      }
+    }
+    await handleCommand(this.store, stream, (state): InvitationEvent[] => (state.owed.some((owed) => owed.tokenHash === tokenHash && !owed.mailed) ? [mailed] : []), {
+      ...invitationFold,
+      metadata,
+    });
   }
 
   /** What the invitation page shows before the person chooses a password; INVALID_TOKEN otherwise. */

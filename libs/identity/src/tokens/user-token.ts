@@ -1,6 +1,6 @@
 // A link's token (password reset, invitation): the user's id and 256 random bits, base64url. The id
 // says which stream to read; only the SHA-256 of the whole token is stored, so the mail holds the sole copy.
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { sha256Hex } from '../hashing.js';
 
 export type IssuedUserToken = { token: string; tokenHash: string };
@@ -8,8 +8,21 @@ export type IssuedUserToken = { token: string; tokenHash: string };
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export function issueUserToken(userId: string): IssuedUserToken {
+  return userToken(userId, randomBytes(32));
+}
+
+/**
+ * The same token every time for one (key, reason): its 256 bits are HMAC-SHA256(key, reason) instead of
+ * random, so a link can be mailed again after a crash without storing more than its hash. As
+ * unguessable as a random one to whoever does not hold the key (derived from SESSION_SECRET).
+ */
+export function deriveUserToken(userId: string, key: Buffer, reason: string): IssuedUserToken {
+  return userToken(userId, createHmac('sha256', key).update(reason, 'utf8').digest());
+}
+
+function userToken(userId: string, secret: Buffer): IssuedUserToken {
   if (!uuidPattern.test(userId)) throw new Error(`Link tokens need a UUID user id, not ${userId}`);
-  const token = Buffer.concat([Buffer.from(userId.replaceAll('-', ''), 'hex'), randomBytes(32)]).toString('base64url');
+  const token = Buffer.concat([Buffer.from(userId.replaceAll('-', ''), 'hex'), secret]).toString('base64url');
   return { token, tokenHash: sha256Hex(token) };
 }
 

@@ -11,6 +11,7 @@ import {
   WrongExpectedRevisionError,
   type CommandContext,
   type EventStore,
+  type LoadedStream,
   type StreamFold,
 } from '#event-store';
 import { IdentityError } from '../errors.js';
@@ -45,6 +46,9 @@ const claimFold: StreamFold<ClaimState, ClaimEvent> = {
     return { userId, lastType: event.type, reserved: state?.reserved ?? event.type === 'IdentifierReserved' };
   },
 };
+
+/** A stream taken not to exist, for a first decision made without reading it (handleCommand's known). */
+const nothingYet: Omit<LoadedStream<ClaimState>, 'recorded'> = { state: undefined, revision: undefined, position: undefined };
 
 /** The holder after a decision that leaves one (the value's own id, or the winner's). */
 function holder(state: ClaimState, stream: string): NonNullable<ClaimState> {
@@ -99,14 +103,25 @@ export class UserClaims {
    * takes one first event and the others decide again on it.
    */
   async reserveEmail(email: string, context: CommandContext): Promise<string> {
+    return (await this.reserveEmailFor(email, context)).userId;
+  }
+
+  /** reserveEmail, also saying whether the id is a registered user's (read only when the address was claimed, not reserved). */
+  async reserveEmailFor(email: string, context: CommandContext): Promise<{ userId: string; registered: boolean }> {
     const userId = randomUUID();
     const reserved: IdentifierReserved = { type: 'IdentifierReserved', data: { kind: 'email', userId } };
     const stream = claimStream('email', email);
     const { state } = await handleCommand(this.store, stream, (claim: ClaimState) => (claim === undefined ? [reserved] : []), {
       ...claimFold,
       metadata: eventMetadata(context),
+      // Most addresses added are new: reserve at `no_stream` without reading first; an address that has a
+      // stream fails that append and is read and decided on as usual.
+      known: nothingYet,
     });
-    return holder(state, stream).userId;
+    const claim = holder(state, stream);
+    // A registration claims the address before it writes the user: only then can the id be a registered user's.
+    const registered = claim.lastType === 'IdentifierClaimed' && (await this.users.load(claim.userId)).state.status === 'registered';
+    return { userId: claim.userId, registered };
   }
 
   /**

@@ -31,8 +31,13 @@ export class UserDirectory {
    * with gets a new id and no reservation: there is nobody to connect it to.
    */
   async userIdForEmail(email: string, context: CommandContext): Promise<string> {
+    return (await this.memberForEmail(email, context)).userId;
+  }
+
+  /** userIdForEmail, and whether that id is a registered user's (an address without an account is owed an invitation). */
+  async memberForEmail(email: string, context: CommandContext): Promise<{ userId: string; registered: boolean }> {
     const normalized = normalizeEmail(email);
-    return isValidEmail(normalized) ? this.claims.reserveEmail(normalized, context) : randomUUID();
+    return isValidEmail(normalized) ? this.claims.reserveEmailFor(normalized, context) : { userId: randomUUID(), registered: false };
   }
 
   async profile(userId: string): Promise<UserProfile | undefined> {

@@ -79,7 +79,7 @@ describe('adding a member', () => {
     const post = await view.write('POST');
     expect(post).toMatchObject({ url: '/organizations/acme/members', body: { email: 'bob@acme.example', role: 'admin', chorusUser: false } });
     view.setOrganization(withMembers(anOrganization({ position: 41 }), [member('ada@acme.example', 'owner'), member('bob@acme.example', 'admin', { invited: true })]));
-    post.respond(201, { id: 'acme', revision: 5, position: 41, userId: 'id-bob', invitation: 'sent' });
+    post.respond(201, { id: 'acme', revision: 5, position: 41, userId: 'id-bob', invitation: 'pending' });
 
     await waitFor(() => expect(within(form()).getByRole('status')).toHaveTextContent('bob@acme.example is a member now, as admin.'));
     await waitFor(() => expect(within(screen.getByRole('list', { name: 'Members' })).getAllByRole('listitem')).toHaveLength(2));

@@ -9,10 +9,18 @@ export type NewMember = {
   chorusUser?: boolean;
   /** Known to callers that have just created the user; otherwise the address's id from USER_DIRECTORY (reserved when new). */
   userId?: string;
+  /**
+   * An address without an account is owed an invitation (the members route): MemberAdded then says so
+   * in its metadata (`invitation: 'owed'`), and the invitation reaction mails it.
+   */
+  invite?: boolean;
 };
 
+/** What an add answers: the member's user id, and whether MemberAdded owes them an invitation. */
+export type AddedMemberResult = CommandResult & { userId: string; invitationOwed: boolean };
+
 /** Adds a member within the users limit (MemberAdded); answers the member's user id. */
-export class AddMemberCommand extends Command<CommandResult & { userId: string }> {
+export class AddMemberCommand extends Command<AddedMemberResult> {
   constructor(
     readonly organizationId: string,
     readonly member: NewMember,

@@ -1,0 +1,289 @@
+// The invitations owed by MemberAdded, mailed by a durable reaction rather than inside the add's request
+// (apps/api/README.md, Invitations): a catch-up subscription to MemberAdded with its own checkpoint,
+// delivering at least once; the identity lib's invitation stream makes a second delivery record and mail
+// nothing more (one InvitationSent per MemberAdded, InvitationMailed once its mail went out).
+import { randomUUID } from 'node:crypto';
+import { mkdir, open, readFile, rename } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import type { Logger } from 'pino';
+import { CONFIG, type Config } from '#config';
+import { organizationStreamPrefix, type MemberAdded } from '#domain';
+import { EVENT_STORE, type CommandContext, type EventStore, type RecordedEvent, type Subscription } from '#event-store';
+import type { Identity, InvitationOutcome, InviteOptions } from '#identity';
+import { PINO } from '../logging/pino.js';
+import { owesInvitation, type MemberInvitations } from '../organizations/member-invitations.js';
+import { Organizations } from '../organizations/organizations.js';
+import { RUN_MODE, type RunMode } from '../run-mode.js';
+import { IDENTITY, IdentityClock } from './identity.provider.js';
+
+/** Invitations handled at once (different people in parallel, one person's in order): their appends share group commits. */
+export const INVITATIONS_IN_FLIGHT = 64;
+
+/**
+ * How long the checkpoint may lag the invitations handled: a process that dies handles at most this much
+ * again after a restart, and records and mails nothing twice. These writes are not synced (see saveCheckpoint).
+ */
+const CHECKPOINT_EVERY_MS = 500;
+
+/** A mail the SMTP server could not take for now is tried again, waiting twice as long each time, up to a minute. */
+const RETRY_FIRST_MS = 500;
+const RETRY_MAX_MS = 60_000;
+
+/** Where the reaction stands, in DATA_DIR: the last position below which every owed invitation was handled, in which store. */
+export const invitationCheckpointFile = (dataDir: string): string => join(dataDir, 'reactions', 'member-invitations.json');
+
+type Checkpoint = { storeId: string; position: string | null };
+
+type Job = { position: bigint; done: boolean };
+
+/** Metadata of the MemberAdded that the invitation's events repeat (who asked, from where); the rest is the reaction's own. */
+const ownMetadata = new Set(['actor', 'correlationId', 'causationId', 'commandType', 'invitation']);
+
+/** An SMTP refusal (5xx) will not change by trying again; anything else (connection, 4xx) may. */
+const permanent = (error: unknown): boolean => {
+  const code = (error as { responseCode?: unknown } | null)?.responseCode;
+  return typeof code === 'number' && code >= 500;
+};
+
+@Injectable()
+export class MemberInvitationReaction implements MemberInvitations, OnApplicationBootstrap, OnModuleDestroy {
+  private subscription: Subscription | undefined;
+  private storeId = '';
+  /** Every owed invitation at or below it is handled (undefined: from the beginning of the log). */
+  private handled: bigint | undefined;
+  private running = false;
+  private closing = false;
+  private startedAt = new Date(0);
+  /** Delivered and not yet behind the checkpoint, in delivery (position) order. */
+  private readonly jobs: Job[] = [];
+  /** One person's invitations in order: the tail of each person's chain. */
+  private readonly byUser = new Map<string, Promise<void>>();
+  private slotFreed: Array<() => void> = [];
+  private waiters: Array<{ position: bigint; resolve: () => void }> = [];
+  private readonly wakeRetries = new Set<() => void>();
+  private checkpointTimer: NodeJS.Timeout | undefined;
+  private checkpointWrite: Promise<void> = Promise.resolve();
+  private readonly logger: Logger;
+
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(IDENTITY) private readonly identity: Identity,
+    private readonly organizations: Organizations,
+    @Inject(CONFIG) private readonly config: Config,
+    @Inject(RUN_MODE) private readonly runMode: RunMode,
+    private readonly clock: IdentityClock,
+    @Inject(PINO) pino: Logger,
+  ) {
+    this.logger = pino.child({ component: 'member-invitations' });
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (this.runMode !== 'server') return;
+    this.startedAt = this.clock.now();
+    this.storeId = await this.store.storeId();
+    const saved = await this.readCheckpoint();
+    if (saved !== undefined && saved.storeId === this.storeId) {
+      this.handled = saved.position === null ? undefined : BigInt(saved.position);
+    } else {
+      // First start (or a checkpoint made against another store): the MemberAdded already stored were
+      // invited by the requests that added them, before this reaction existed; start after them, and
+      // durably so before the first add is answered.
+      if (saved !== undefined) this.logger.warn({ checkpointStoreId: saved.storeId, storeId: this.storeId }, 'Invitation checkpoint made against another event store: starting from its end');
+      this.handled = await this.store.headPosition();
+      await this.saveCheckpoint(true);
+    }
+    this.running = true;
+    this.subscription = this.store.subscribeToAll({
+      ...(this.handled === undefined ? {} : { fromPosition: this.handled }),
+      filter: { streamPrefixes: [organizationStreamPrefix], eventTypes: ['MemberAdded'] },
+      onEvent: (event) => this.deliver(event),
+      onCaughtUp: (position) => {
+        if (position !== undefined) this.passed(position);
+      },
+      onError: (error) => {
+        if (!this.closing) this.logger.error({ err: error }, 'Invitation reaction stopped: owed invitations are mailed after a restart');
+      },
+    });
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    if (!this.running) return;
+    this.closing = true;
+    for (const wake of this.wakeRetries) wake();
+    await this.subscription?.close();
+    await Promise.all(this.byUser.values());
+    clearTimeout(this.checkpointTimer);
+    await this.checkpointWrite;
+    await this.saveCheckpoint(true);
+    this.running = false;
+    for (const waiter of this.waiters) waiter.resolve();
+    this.waiters = [];
+  }
+
+  handledUpTo(position: bigint): Promise<void> {
+    if (!this.running || (this.handled !== undefined && this.handled >= position)) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push({ position, resolve }));
+  }
+
+  /** Takes the event on (the subscription goes on at once unless INVITATIONS_IN_FLIGHT are being handled). */
+  private async deliver(event: RecordedEvent): Promise<void> {
+    const job: Job = { position: event.position, done: false };
+    this.jobs.push(job);
+    if (!owesInvitation(event)) {
+      job.done = true;
+      this.settle();
+      return;
+    }
+    const { userId } = event.data as MemberAdded['data'];
+    const run = (this.byUser.get(userId) ?? Promise.resolve())
+      .then(() => this.invite(event))
+      .finally(() => {
+        job.done = true;
+        if (this.byUser.get(userId) === run) this.byUser.delete(userId);
+        this.settle();
+      });
+    this.byUser.set(userId, run);
+    while (this.jobs.length >= INVITATIONS_IN_FLIGHT && !this.closing) await new Promise<void>((resolve) => this.slotFreed.push(resolve));
+  }
+
+  /** Invites, trying again while the mail cannot be sent for now; never throws. */
+  private async invite(event: RecordedEvent): Promise<void> {
+    const { userId } = event.data as MemberAdded['data'];
+    const organizationId = event.streamId.slice(organizationStreamPrefix.length);
+    const { actor, correlationId } = event.metadata;
+    const origin = Object.fromEntries(Object.entries(event.metadata).filter((entry): entry is [string, string] => !ownMetadata.has(entry[0]) && typeof entry[1] === 'string'));
+    // The invitation's events say who asked (the add's actor, under its correlation id), caused by the MemberAdded.
+    const context: CommandContext = { actor, correlationId, causationId: event.id, origin };
+    const about = { organizationId, userId, correlationId, memberAddedEventId: event.id };
+    for (let wait = RETRY_FIRST_MS, retry = false; ; wait = Math.min(wait * 2, RETRY_MAX_MS), retry = true) {
+      if (this.closing) return;
+      try {
+        // Trying again: the invitation this job recorded is not mailed yet, and this job is its sender.
+        const outcome = await this.inviteOnce(event, organizationId, context, retry ? {} : { resendUnmailedSentBefore: this.startedAt });
+        // The lib logs a throttled one; the mailer, outside production, each mail.
+        if (outcome === 'resent') this.logger.info({ ...about, outcome }, 'Invitation mailed again: its sender stopped before recording it mailed');
+        return;
+      } catch (error) {
+        if (this.closing) return;
+        if (permanent(error)) {
+          this.logger.error({ ...about, err: error }, 'Invitation mail refused by the mail server: not sent');
+          return;
+        }
+        this.logger.warn({ ...about, err: error, retryInMs: wait }, 'Invitation mail not sent yet: trying again');
+        await this.sleep(wait);
+      }
+    }
+  }
+
+  private async inviteOnce(event: RecordedEvent, organizationId: string, context: CommandContext, options: InviteOptions): Promise<InvitationOutcome> {
+    const { userId, email } = event.data as MemberAdded['data'];
+    const { state } = await this.organizations.load(organizationId);
+    const organizationName = state.exists ? state.name : organizationId;
+    const invitedBy = context.actor.startsWith('user:') ? (await this.identity.directory.profile(context.actor.slice('user:'.length)))?.email : undefined;
+    return this.identity.invitations.invite(
+      { userId, email, organizationId, organizationName, memberAddedEventId: event.id, ...(invitedBy === undefined ? {} : { invitedBy }) },
+      context,
+      // At first, only one recorded before this process started and never marked mailed: its sender stopped.
+      options,
+    );
+  }
+
+  private sleep(milliseconds: number): Promise<void> {
+    return new Promise((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        this.wakeRetries.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, milliseconds);
+      this.wakeRetries.add(wake);
+    });
+  }
+
+  /** Nothing delivered is pending: the subscription has read up to `position`. */
+  private passed(position: bigint): void {
+    if (this.jobs.length > 0 || (this.handled !== undefined && this.handled >= position)) return;
+    this.handled = position;
+    this.progressed();
+  }
+
+  /** Moves the checkpoint past the jobs done at the front. */
+  private settle(): void {
+    let moved = false;
+    while (this.jobs[0]?.done === true) {
+      this.handled = this.jobs.shift()?.position;
+      moved = true;
+    }
+    if (this.jobs.length < INVITATIONS_IN_FLIGHT) {
+      const freed = this.slotFreed;
+      this.slotFreed = [];
+      for (const resolve of freed) resolve();
+    }
+    if (moved) this.progressed();
+  }
+
+  private progressed(): void {
+    const handled = this.handled;
+    if (handled !== undefined) {
+      const ready = this.waiters.filter((waiter) => waiter.position <= handled);
+      this.waiters = this.waiters.filter((waiter) => waiter.position > handled);
+      for (const waiter of ready) waiter.resolve();
+    }
+    if (this.checkpointTimer === undefined && !this.closing) {
+      this.checkpointTimer = setTimeout(() => {
+        this.checkpointWrite = this.checkpointWrite.then(() => {
+          this.checkpointTimer = undefined;
+          return this.saveCheckpoint(false);
+        });
+      }, CHECKPOINT_EVERY_MS);
+      this.checkpointTimer.unref();
+    }
+  }
+
+  private async readCheckpoint(): Promise<Checkpoint | undefined> {
+    const file = invitationCheckpointFile(this.config.dataDir);
+    let text: string;
+    try {
+      text = await readFile(file, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
+    }
+    const parsed = JSON.parse(text) as Partial<Checkpoint>;
+    if (typeof parsed.storeId !== 'string' || (parsed.position !== null && typeof parsed.position !== 'string')) {
+      throw new Error(`${file} is not an invitation checkpoint; remove it to start from the end of the event store (owed invitations since it was written would not be mailed)`);
+    }
+    return { storeId: parsed.storeId, position: parsed.position };
+  }
+
+  /**
+   * Written whole (a temporary file renamed over it): a process that dies leaves the old checkpoint or the
+   * new one. Synced only when it decides where the reaction starts (the first start) and at shutdown: the
+   * periodic ones may be lost with the machine's power, which only means handling again what they covered
+   * (idempotent), and syncing them made the outbox's file creations wait for the journal (the profile:
+   * `open` 3 s of 10 s busy for 2,048 invitations).
+   */
+  private async saveCheckpoint(durable: boolean): Promise<void> {
+    const file = invitationCheckpointFile(this.config.dataDir);
+    const directory = dirname(file);
+    await mkdir(directory, { recursive: true, mode: 0o700 });
+    const temporary = `${file}.${process.pid}.${randomUUID()}.tmp`;
+    const checkpoint: Checkpoint = { storeId: this.storeId, position: this.handled === undefined ? null : this.handled.toString() };
+    const handle = await open(temporary, 'w', 0o600);
+    try {
+      await handle.writeFile(JSON.stringify(checkpoint));
+      if (durable) await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temporary, file);
+    if (!durable) return;
+    const directoryHandle = await open(directory, 'r');
+    try {
+      await directoryHandle.sync();
+    } finally {
+      await directoryHandle.close();
+    }
+  }
+}
