@@ -1,9 +1,10 @@
 // Invitations (CONSOLE.md, Members): a member added by an address nobody has registered with is mailed
 // a single-use link `/invite/<token>`, valid 7 days. The page asks for a password under the reset's
 // policy, registers the person under the id reserved for their address (so every membership given to
-// it is theirs) and signs them in. The token is the reserved id and 256 random bits; only its hash is kept.
-import { randomUUID } from 'node:crypto';
-import { eventMetadata, handleCommand, loadStream, WrongExpectedRevisionError, type CommandContext, type EventStore, type StreamFold } from '#event-store';
+// it is theirs) and signs them in. The token is the reserved id and 256 bits derived from the MemberAdded
+// it answers (deriveUserToken: an HMAC under a key from SESSION_SECRET), so that an invitation recorded
+// but not yet mailed can be mailed again with the same link; only its hash is kept.
+import { eventMetadata, handleCommand, loadStream, type CommandContext, type EventStore, type LoadedStream, type StreamFold } from '#event-store';
 import type { Clock } from '../clock.js';
 import { IdentityError, InvalidToken } from '../errors.js';
 import type { IdentityLogger } from '../logger.js';
@@ -128,25 +129,20 @@ export class Invitations {
         validDays: invitationLifetimeMs / (24 * hourMs),
       }),
     );
-    await this.recordMailed(stream, tokenHash, handled.revision, context);
+    await this.recordMailed(stream, tokenHash, handled, context);
     return outcome;
   }
 
-  /** InvitationMailed, at the revision the invitation was recorded at when nothing came after it (one append, no read). */
-  private async recordMailed(stream: string, tokenHash: string, revision: bigint | undefined, context: CommandContext): Promise<void> {
+  /**
+   * InvitationMailed, decided on the stream as the invitation's own command left it: one append and no
+   * read when nothing came after it (handleCommand's `known`; a stream moved on meanwhile is read again).
+   */
+  private async recordMailed(stream: string, tokenHash: string, known: LoadedStream<InvitationState>, context: CommandContext): Promise<void> {
     const mailed: InvitationEvent = { type: 'InvitationMailed', data: { tokenHash, at: this.clock.now().toISOString() } };
-    const metadata = eventMetadata(context);
-    if (revision !== undefined) {
-      try {
-        await this.store.append(stream, [{ id: randomUUID(), ...mailed, metadata }], revision);
-        return;
-      } catch (error) {
-        if (!(error instanceof WrongExpectedRevisionError)) throw error;
-      }
-    }
     await handleCommand(this.store, stream, (state): InvitationEvent[] => (state.owed.some((owed) => owed.tokenHash === tokenHash && !owed.mailed) ? [mailed] : []), {
       ...invitationFold,
-      metadata,
+      metadata: eventMetadata(context),
+      known: { state: known.state, revision: known.revision, position: known.position },
     });
   }
 
