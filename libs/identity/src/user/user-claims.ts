@@ -100,13 +100,9 @@ export class UserClaims {
   /**
    * The id of whoever registers with this address: the registered user's, the one reserved for it,
    * else a new one reserved now (IdentifierReserved). Concurrent callers agree on one id: the store
-   * takes one first event and the others decide again on it.
+   * takes one first event and the others decide again on it. Also says whether the id is a registered
+   * user's (read only when the address was claimed, not reserved).
    */
-  async reserveEmail(email: string, context: CommandContext): Promise<string> {
-    return (await this.reserveEmailFor(email, context)).userId;
-  }
-
-  /** reserveEmail, also saying whether the id is a registered user's (read only when the address was claimed, not reserved). */
   async reserveEmailFor(email: string, context: CommandContext): Promise<{ userId: string; registered: boolean }> {
     const userId = randomUUID();
     const reserved: IdentifierReserved = { type: 'IdentifierReserved', data: { kind: 'email', userId } };
