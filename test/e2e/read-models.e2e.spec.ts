@@ -75,6 +75,37 @@ describe('GET /organizations/:id', () => {
   });
 });
 
+describe('GET /organizations/:id between commits', () => {
+  it('answers the same JSON text until a commit to either read model it is made of, then what a node that never cached it answers', async () => {
+    const id = await createOrganization(api, { plan: { line: 'classic', plan: 'professional' } });
+    const ada = await api.post(`/organizations/${id}/members`, { email: 'ada.cached@example.com', role: 'member' });
+    const first = await api.get(`/organizations/${id}?minPosition=${ada.body.position}`);
+    const again = await api.get(`/organizations/${id}`);
+    expect(first.status).toBe(200);
+    expect(first.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(again.text).toBe(first.text);
+    expect(first.body.members).toContainEqual(expect.objectContaining({ userId: ada.body.userId, invited: true }));
+
+    // Ada's first sign-in is a commit to the sign-ins model only: the answer, made of both, changes with it.
+    const signedIn = await running.store.append(
+      `user-${ada.body.userId}`,
+      [{ id: randomUUID(), type: 'SignedIn', data: { userId: ada.body.userId }, metadata: { actor: `user:${ada.body.userId}`, correlationId: 'c', causationId: 'c' } }],
+      'any',
+    );
+    const after = await api.get(`/organizations/${id}?minPosition=${signedIn.position}`);
+    expect(after.body.members).toContainEqual(expect.objectContaining({ userId: ada.body.userId, invited: false }));
+
+    const fresh = await startApp({ DATA_DIR: running.dataDir, PROJECTIONS: 'off' });
+    try {
+      const freshApi = httpClient(fresh.baseUrl, { apiKey: await createApiKey(fresh.app, ['organizations:read']) });
+      expect((await freshApi.get(`/organizations/${id}`)).text).toBe(after.text);
+      expect((await api.get(`/organizations/${id}`)).text).toBe(after.text);
+    } finally {
+      await fresh.close();
+    }
+  });
+});
+
 describe('GET /organizations/:id/notification-recipients', () => {
   it('follows the seed’s rule: with parallel use, only Chorus users are notified', async () => {
     const id = await createOrganization(api, { plan: { line: 'chorus', plan: 'enterprise' }, chorus: { enabled: true, parallelUse: true } });

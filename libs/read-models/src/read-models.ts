@@ -68,6 +68,7 @@ export class ReadModels {
   readonly projections: readonly Projection[];
   private readonly checkpoints: Checkpoints;
   private readonly waits: PositionWaits;
+  private readonly cache: QueryCache;
   private runners: ProjectionRunner[] = [];
   private checkpointer: WalCheckpointer | undefined;
   /** Settles once the runners' start waited for the store's identity check (or gave up as they stopped). */
@@ -82,6 +83,7 @@ export class ReadModels {
     this.projections = readModelProjections();
     this.checkpoints = new Checkpoints(db);
     const cache = new QueryCache(queryDb);
+    this.cache = cache;
     this.organizations = new OrganizationQueries(queryDb, options.catalogue, cache);
     this.correlations = new CorrelationQueries(db);
     this.signIns = new SignInQueries(queryDb, cache);
@@ -139,6 +141,15 @@ export class ReadModels {
     this.checkpointer = undefined;
     await checkpointer?.stop();
     this.waits.cancelAll();
+  }
+
+  /**
+   * An answer made from `organizations` and `signIns` alone (and this process's code, e.g. its JSON
+   * text): kept as their answers are, until the next commit to the read models (query-cache.ts), so that
+   * serving it again costs one `data_version` check. `key` names the answer; it must be immutable.
+   */
+  derivedUntilNextCommit<T>(key: string, derive: () => T): T {
+    return this.cache.get(`derived ${key}`, derive);
   }
 
   /** Resolves true once every projection has applied `position`, false after timeoutMs or if one stopped. */

@@ -3,6 +3,7 @@ import type { Response } from 'express';
 import { findPlan, type Member, type OrganizationView, type PlanCatalogue, type PlanSpec } from '#domain';
 import { READ_MODELS, ReadModels } from '#read-models';
 import { ANY_MEMBER, RequireAccess } from '../access/require-access.decorator.js';
+import { answerJsonText, jsonText, type JsonText } from '../http/json-text.js';
 import { ProblemError } from '../http/problem-error.js';
 import { PLAN_CATALOGUE } from '../plans/plan-catalogue.module.js';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
@@ -46,15 +47,22 @@ export class OrganizationReadsController {
     @Param('id', validOrganizationId) id: string,
     @Query(new ZodValidationPipe(readQuery)) query: ReadQuery,
     @Res({ passthrough: true }) response: Response,
-  ): Promise<OrganizationAnswer> {
+  ): Promise<JsonText<OrganizationAnswer>> {
     await awaitMinPosition(this.readModels, query, response);
+    // Made once per organization and commit, JSON text included: a read between two commits is one check.
+    const answer = this.readModels.derivedUntilNextCommit(`GET /organizations/${id}`, () => this.answer(id));
+    if (answer === undefined) throw notFound(id);
+    return answerJsonText(response, answer);
+  }
+
+  private answer(id: string): JsonText<OrganizationAnswer> | undefined {
     const found = this.readModels.organizations.getOrganization(id);
-    if (found === undefined) throw notFound(id);
+    if (found === undefined) return undefined;
     const signedIn = this.readModels.signIns.signedInOnce(found.view.members.map((member) => member.userId));
     const members = found.view.members.map((member) => ({ ...member, invited: !signedIn.has(member.userId) }));
     const governing = found.view.governingPlan;
     const siteDefaults = (governing && findPlan(this.catalogue, governing.line, governing.plan as PlanSpec['name'])?.siteDefaults) || null;
-    return { ...found.view, members, siteDefaults, revision: jsonSafe(found.revision), position: jsonSafe(found.position) };
+    return jsonText<OrganizationAnswer>({ ...found.view, members, siteDefaults, revision: jsonSafe(found.revision), position: jsonSafe(found.position) });
   }
 
   @Get(':id/notification-recipients')

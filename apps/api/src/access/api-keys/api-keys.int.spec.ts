@@ -12,7 +12,7 @@ import { ManualClock } from '#identity';
 import { IdentityClock } from '../../auth/identity.provider.js';
 import { OrganizationStateCache } from '../../organizations/organization-state-cache.js';
 import { Organizations } from '../../organizations/organizations.js';
-import { API_KEY_CACHE_MS, ApiKeys } from './api-keys.service.js';
+import { API_KEY_CACHE_MS, API_KEY_USE_GRANULARITY_MS, ApiKeys } from './api-keys.service.js';
 
 let dataDir: string;
 let store: SqliteEventStore;
@@ -39,6 +39,13 @@ function node(): ApiKeys {
 }
 
 const context = () => newCommandContext('cli');
+
+/** The ApiKeyUsed events of every key, in order. */
+async function usesRecorded(): Promise<string[]> {
+  const uses: string[] = [];
+  for (const event of await store.readAll()) if (event.type === 'ApiKeyUsed') uses.push((event.data as { at: string }).at);
+  return uses;
+}
 
 beforeEach(() => {
   dataDir = mkdtempSync(join(tmpdir(), 'chorus-api-keys-'));
@@ -80,6 +87,31 @@ describe('API keys on a node', () => {
     await expect(keys.authenticate(nobodys, context())).resolves.toBeUndefined();
     await expect(keys.authenticate(nobodys, context())).resolves.toBeUndefined();
     expect(keyReads).toBe(before + 2);
+  });
+
+  it('record a key’s use on its first request, then once per API_KEY_USE_GRANULARITY_MS however many follow', async () => {
+    const keys = node();
+    const { key } = await keys.create({ name: 'k', scopes: ['organizations:read'] }, context());
+    const first = clock.now().toISOString();
+    for (let request = 0; request < 3; request += 1) await keys.authenticate(key, context());
+    clock.advance(API_KEY_USE_GRANULARITY_MS - 1);
+    await keys.authenticate(key, context());
+    expect(await usesRecorded()).toEqual([first]);
+    clock.advance(1);
+    const second = clock.now().toISOString();
+    for (let request = 0; request < 3; request += 1) await keys.authenticate(key, context());
+    expect(await usesRecorded()).toEqual([first, second]);
+  });
+
+  it('refuse a wrong secret and a revoked key however often the key was accepted before', async () => {
+    const keys = node();
+    const { key, keyId } = await keys.create({ name: 'k', scopes: ['organizations:read'] }, context());
+    const accepted = await keys.authenticate(key, context());
+    expect(accepted).toMatchObject({ keyId, scopes: ['organizations:read'] });
+    expect(await keys.authenticate(key, context())).toEqual(accepted);
+    expect(await keys.authenticate(`${key.slice(0, -1)}${key.endsWith('A') ? 'B' : 'A'}`, context())).toBeUndefined();
+    await keys.revoke(keyId, context());
+    await expect(keys.authenticate(key, context())).resolves.toBeUndefined();
   });
 
   it('refuse a revoked key at once on the node that revoked it, within the cache time on another', async () => {
