@@ -21,7 +21,10 @@ export const rowPosition = (row: EventRow): bigint => row[0];
 export const rowStreamId = (row: EventRow): string => row[1];
 export const rowType = (row: EventRow): string => row[4];
 
-export function toRecordedEvent(row: EventRow): RecordedEvent {
+/** A row that starts with EventRow's columns (a stream read adds the stream's deleted mark after them). */
+export type EventRowAndMore = readonly [...EventRow, ...unknown[]];
+
+export function toRecordedEvent(row: EventRowAndMore): RecordedEvent {
   return new StoredEvent(row);
 }
 
@@ -55,7 +58,7 @@ class StoredEvent implements RecordedEvent {
     configurable: true,
   };
 
-  constructor(row: EventRow) {
+  constructor(row: EventRowAndMore) {
     this.id = row[3];
     this.streamId = row[1];
     this.type = row[4];
