@@ -129,7 +129,7 @@ describe('The SQLite event store', () => {
     expect(await store.readStream('org-1')).toEqual({ found: false });
   });
 
-  it('reads metadata that is parsed when first used, yet spreads, clones, serializes and compares as an ordinary property', async () => {
+  it('reads data and metadata that are parsed when first used, yet spread, clone, serialize and compare as ordinary properties', async () => {
     const store = openStore(join(newDataDir(), 'events.sqlite'));
     const appended = { ...anEvent(), metadata: { actor: 'user:test', correlationId: 'c-1', causationId: 'c-0', sourceIp: '127.0.0.1' } };
     await store.append('org-1', [appended], 'no_stream');
@@ -145,6 +145,15 @@ describe('The SQLite event store', () => {
     expect(event.metadata.correlationId).toBe('c-2');
     const [again] = await store.readAll();
     expect(again?.metadata).toEqual(appended.metadata);
+
+    expect({ ...event }.data).toEqual(appended.data);
+    expect(structuredClone(event).data).toEqual(appended.data);
+    expect(JSON.parse(JSON.stringify({ ...event, revision: 0, position: 1 })).data).toEqual(appended.data);
+    expect(event).toEqual({ ...again, metadata: event.metadata });
+    expect(event.data).toBe(event.data);
+    event.data = { value: 2 };
+    expect(event.data).toEqual({ value: 2 });
+    expect((await store.readAll())[0]?.data).toEqual(appended.data);
   });
 
   it('reads a stream with events in one SQL statement, one without in two, with or without maxCount', async () => {
