@@ -215,8 +215,12 @@ export class ProjectionRunner {
   /** After LiveCommits' transaction: what this runner's part became. */
   settleLive(part: LivePart, transactionError: unknown): void {
     const error = transactionError ?? part.error;
-    if (error === undefined) return this.committed(part.applied);
-    this.recover(error, part.batch);
+    try {
+      if (error === undefined) this.committed(part.applied);
+      else this.recover(error, part.batch);
+    } catch (unexpected) {
+      this.logger.error({ projection: this.name, err: unexpected }, 'projection runner error');
+    }
   }
 
   private commitPending(): void {
@@ -389,7 +393,12 @@ export class LiveCommits {
       this.scheduled = undefined;
       const due = [...this.due];
       this.due.clear();
-      this.work = this.work.then(() => this.pacing?.beforeCommit()).then(() => this.commit(due));
+      // commit() settles every runner's part itself (their errors are logged there); the catch keeps the
+      // chain going should anything else throw, so that later commits still run.
+      this.work = this.work
+        .then(() => this.pacing?.beforeCommit())
+        .then(() => this.commit(due))
+        .catch(() => undefined);
     });
   }
 
