@@ -37,7 +37,7 @@ describe('The SQLite event store', () => {
     directories.push(directory);
     return directory;
   };
-  const openStore = (file: string, options: { now?: () => Date; pollIntervalMs?: number } = {}) => {
+  const openStore = (file: string, options: { now?: () => Date; pollIntervalMs?: number; traceStatements?: (sql: string) => void } = {}) => {
     const store = SqliteEventStore.open({ file, ...options });
     stores.push(store);
     return store;
@@ -129,7 +129,7 @@ describe('The SQLite event store', () => {
     expect(await store.readStream('org-1')).toEqual({ found: false });
   });
 
-  it('reads metadata that is parsed when first used, yet spreads, clones, serializes and compares as an ordinary property', async () => {
+  it('reads data and metadata that are parsed when first used, yet spread, clone, serialize and compare as ordinary properties', async () => {
     const store = openStore(join(newDataDir(), 'events.sqlite'));
     const appended = { ...anEvent(), metadata: { actor: 'user:test', correlationId: 'c-1', causationId: 'c-0', sourceIp: '127.0.0.1' } };
     await store.append('org-1', [appended], 'no_stream');
@@ -145,6 +145,59 @@ describe('The SQLite event store', () => {
     expect(event.metadata.correlationId).toBe('c-2');
     const [again] = await store.readAll();
     expect(again?.metadata).toEqual(appended.metadata);
+
+    expect({ ...event }.data).toEqual(appended.data);
+    expect(structuredClone(event).data).toEqual(appended.data);
+    expect(JSON.parse(JSON.stringify({ ...event, revision: 0, position: 1 })).data).toEqual(appended.data);
+    expect(event).toEqual({ ...again, metadata: event.metadata });
+    expect(event.data).toBe(event.data);
+    event.data = { value: 2 };
+    expect(event.data).toEqual({ value: 2 });
+    expect((await store.readAll())[0]?.data).toEqual(appended.data);
+  });
+
+  it('reads a stream with events in one SQL statement, one without in two, with or without maxCount', async () => {
+    const statements: string[] = [];
+    const store = openStore(join(newDataDir(), 'events.sqlite'), { traceStatements: (sql) => statements.push(sql) });
+    await store.append('user-1', [anEvent(), anEvent(), anEvent()], 'no_stream');
+    const count = async (read: () => Promise<unknown>): Promise<number> => {
+      statements.length = 0;
+      await read();
+      return statements.length;
+    };
+
+    expect(await count(() => store.readStream('user-1'))).toBe(1);
+    expect(await count(() => store.readStream('user-1', { direction: 'backwards', maxCount: 2 }))).toBe(1);
+    expect(await count(() => store.readStream('user-1', { fromRevision: 1n, maxCount: 1 }))).toBe(1);
+    // Past its end, or no such stream: the empty read, then whether the stream exists and was deleted.
+    expect(await count(() => store.readStream('user-1', { fromRevision: 3n }))).toBe(2);
+    expect(await count(() => store.readStream('nobody'))).toBe(2);
+    expect(await store.readStream('user-1', { fromRevision: 3n })).toEqual({ found: true, events: [] });
+    expect(await store.readStream('nobody')).toEqual({ found: false });
+  });
+
+  it('reads as many events as maxCount asks, whatever number of distinct maxCounts it is given', async () => {
+    const store = openStore(join(newDataDir(), 'events.sqlite'));
+    await store.append('org-1', Array.from({ length: 40 }, () => anEvent()), 'no_stream');
+    for (let maxCount = 1; maxCount <= 40; maxCount += 1) {
+      const forwards = await store.readStream('org-1', { maxCount });
+      const backwards = await store.readStream('org-1', { direction: 'backwards', maxCount });
+      const all = await store.readAll({ maxCount });
+      expect([forwards.found && forwards.events.length, backwards.found && backwards.events.length, all.length]).toEqual([maxCount, maxCount, maxCount]);
+    }
+  });
+
+  it('reads a deleted stream as not found, whether its read finds events or not', async () => {
+    const file = join(newDataDir(), 'events.sqlite');
+    const store = openStore(file);
+    await store.append('org-1', [anEvent(), anEvent()], 'no_stream');
+    const db = new Database(file);
+    db.prepare('INSERT INTO deleted_streams (stream_id, deleted_at) VALUES (?, ?)').run('org-1', new Date().toISOString());
+    db.close();
+
+    expect(await store.readStream('org-1')).toEqual({ found: false });
+    expect(await store.readStream('org-1', { direction: 'backwards', maxCount: 1 })).toEqual({ found: false });
+    expect(await store.readStream('org-1', { fromRevision: 5n })).toEqual({ found: false });
   });
 
   it('commits appends issued together in one transaction; one failing caller does not fail the others', async () => {

@@ -99,8 +99,12 @@ export class Checkpoints {
 
   /** The projection's checkpoint, created (empty) on first use. */
   read(projection: string): Checkpoint {
-    this.insert.run(projection, now());
-    const row = this.selectOne.get(projection);
+    // Read first: every commit of every runner reads its row, which exists after its first.
+    let row = this.selectOne.get(projection);
+    if (row === undefined) {
+      this.insert.run(projection, now());
+      row = this.selectOne.get(projection);
+    }
     if (row === undefined) throw new Error(`No checkpoint row for ${projection}`);
     return toCheckpoint(row);
   }

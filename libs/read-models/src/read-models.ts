@@ -23,7 +23,7 @@ import { verifyReadModels, type Verification } from './rebuild/verify-read-model
 import { QueryCache } from './query-cache.js';
 import { PositionWaits, type Progress } from './runner/position-waits.js';
 import { WalCheckpointer } from './wal-checkpointer.js';
-import { ProjectionRunner, type ProjectionStatus } from './runner/projection-runner.js';
+import { LiveCommits, ProjectionRunner, type ProjectionStatus } from './runner/projection-runner.js';
 import { checkStoreIdentity } from './store-identity.js';
 import { upgradeModels } from './model-versions.js';
 
@@ -71,6 +71,7 @@ export class ReadModels {
   private readonly cache: QueryCache;
   private runners: ProjectionRunner[] = [];
   private checkpointer: WalCheckpointer | undefined;
+  private liveCommits: LiveCommits | undefined;
   /** Settles once the runners' start waited for the store's identity check (or gave up as they stopped). */
   private storeChecked: Promise<void> = Promise.resolve();
 
@@ -116,11 +117,15 @@ export class ReadModels {
     if (this.runners.length > 0) return;
     const logger = this.options.logger ?? silentLogger;
     this.checkpointer = WalCheckpointer.start(this.db, readModelsFile(this.options.dataDir), logger);
+    // The projections' live batches of one turn share one transaction (a sign-in's events: one commit, not four).
+    const liveCommits = new LiveCommits(this.db, this.checkpointer);
+    this.liveCommits = liveCommits;
     this.runners = this.projections.map(
       (projection) =>
         new ProjectionRunner(this.db, this.options.store, projection, {
           logger,
           pacing: this.checkpointer,
+          liveCommits,
           ...(options.batchSize === undefined ? {} : { batchSize: options.batchSize }),
         }),
     );
@@ -137,6 +142,8 @@ export class ReadModels {
     this.runners = [];
     await this.storeChecked;
     await Promise.all(runners.map((runner) => runner.stop()));
+    await this.liveCommits?.drained();
+    this.liveCommits = undefined;
     const checkpointer = this.checkpointer;
     this.checkpointer = undefined;
     await checkpointer?.stop();

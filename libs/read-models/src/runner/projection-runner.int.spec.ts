@@ -7,7 +7,13 @@ import { openReadModelDatabase, type ReadModelDatabase } from '../read-model-dat
 import { organizationSetUp } from '../testing/organization-commands.js';
 import { catalogue, ReadModelsFixture } from '../testing/read-models-fixture.js';
 import type { CommitPacing } from '../wal-checkpointer.js';
-import { ProjectionRunner } from './projection-runner.js';
+import Database from 'better-sqlite3';
+import { Checkpoints } from '../checkpoints.js';
+import { correlationProjection } from '../correlation/correlation.projection.js';
+import { organizationHistoryProjection } from '../organization-history/organization-history.projection.js';
+import { readModelsFile } from '../read-model-database.js';
+import { signInsProjection } from '../sign-ins/sign-ins.projection.js';
+import { LiveCommits, ProjectionRunner } from './projection-runner.js';
 
 let fixture: ReadModelsFixture;
 /** Runners and connections a test made itself (ReadModels owns the others). */
@@ -32,6 +38,12 @@ function organizationRunner(pacing?: CommitPacing): ProjectionRunner {
   own.databases.push(db);
   own.runners.push(runner);
   return runner;
+}
+
+function openOwnDatabase(): ReadModelDatabase {
+  const db = openReadModelDatabase(fixture.dataDir);
+  own.databases.push(db);
+  return db;
 }
 
 async function until(condition: () => boolean): Promise<void> {
@@ -174,6 +186,60 @@ describe('projection runner', () => {
     expect(notifications).toBe(1);
     const readModels = fixture.readModels('off');
     for (let index = 0; index < 20; index += 1) expect(readModels.organizations.getOrganization(`o-${index}`)?.view).toEqual(await expectedView(`o-${index}`));
+  });
+
+  it("commits the four projections' live events of one turn in ONE transaction, every checkpoint moved in it", async () => {
+    await fixture.execute('acme', ...organizationSetUp('acme', 1));
+    fixture.readModels('off');
+    const transactions: string[] = [];
+    const db = new Database(readModelsFile(fixture.dataDir), { verbose: (sql) => (String(sql).startsWith('BEGIN') ? transactions.push(String(sql)) : undefined) });
+    db.pragma('journal_mode = WAL');
+    own.databases.push(db);
+    const liveCommits = new LiveCommits(db);
+    const runners = [organizationProjection(), correlationProjection(), signInsProjection(), organizationHistoryProjection()].map(
+      (projection) => new ProjectionRunner(db, fixture.store, projection, { liveCommits }),
+    );
+    own.runners.push(...runners);
+    for (const runner of runners) runner.start();
+    await until(() => runners.every((runner) => runner.status().state === 'live'));
+    transactions.length = 0;
+
+    // A sign-in's writes, issued together (one group commit): only the sign-ins model applies one of them.
+    const metadata = { actor: 'user:u-1', correlationId: 'c-1', causationId: 'c-1' };
+    const appended = await Promise.all([
+      fixture.store.append('user-u-1', [{ id: randomUUID(), type: 'SignedIn', data: { method: 'password' }, metadata }], 'any'),
+      fixture.store.append('session-s-1', [{ id: randomUUID(), type: 'SessionStarted', data: { userId: 'u-1' }, metadata }], 'no_stream'),
+      fixture.store.append('sign-in-attempts-a', [{ id: randomUUID(), type: 'SignInAttemptSettled', data: {}, metadata }], 'any'),
+    ]);
+    const last = appended.reduce((top, result) => (result.position > top ? result.position : top), 0n);
+    await until(() => runners.every((runner) => runner.status().checkpoint === last));
+
+    expect(transactions).toEqual(['BEGIN IMMEDIATE']);
+    // Committed, not only in memory: another process's read-your-writes reads these.
+    const checkpoints = new Checkpoints(db);
+    expect(runners.map((runner) => checkpoints.find(runner.name)?.position)).toEqual([last, last, last, last]);
+  });
+
+  it('keeps the other projections of a shared live commit when one of them meets a poison event there', async () => {
+    await fixture.execute('acme', ...organizationSetUp('acme', 1));
+    const readModels = fixture.readModels('inline');
+    expect(await readModels.waitForPosition(await fixture.head(), 10_000)).toBe(true);
+
+    // In one group commit: the poison event and another organization's creation.
+    const [poison] = await Promise.all([appendPoison('acme'), fixture.store.append(organizationStream('beta'), [created('beta')], 'no_stream')]);
+    const head = await fixture.head();
+    await until(() => readModels.statuses().every((status) => status.state === 'failed' || status.checkpoint === head));
+
+    expect(readModels.statuses().map((status) => [status.name, status.state, status.checkpoint])).toEqual([
+      ['organizations', 'failed', poison.position - 1n],
+      ['correlations', 'live', head],
+      ['sign-ins', 'live', head],
+      ['organization-history', 'live', head],
+    ]);
+    // What came before the poison event in the same batch is committed (the batch replayed one event at a time).
+    const stored = new Checkpoints(openOwnDatabase());
+    expect(stored.find('organizations')?.position).toBe(poison.position - 1n);
+    expect(stored.find('correlations')?.position).toBe(head);
   });
 
   it('reads an organization again when another projector on the file applied its events meanwhile', async () => {

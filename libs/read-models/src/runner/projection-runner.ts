@@ -1,6 +1,7 @@
 // Runs one projection on the store's $all subscription: the model's rows and the checkpoint are
 // committed together, many events per transaction while catching up, and, once live, the events
-// delivered together (one group commit of the store, one page) in one transaction.
+// delivered together (one group commit of the store, one page) in one transaction, which the runners
+// sharing a LiveCommits (the projector's four) share too.
 import { EventStoreClosedError, InvalidPositionError, type EventStore, type RecordedEvent, type Subscription } from '#event-store';
 import { Checkpoints, type ProjectionFailure, type ProjectionState } from '../checkpoints.js';
 import { createIndexes, createTables, liveTableNames, type Projection, type ProjectionWriter } from '../projection.js';
@@ -15,6 +16,8 @@ export type ProjectionRunnerOptions = {
   logger?: ReadModelsLogger;
   /** Holds commits while the read-model log is checkpointed (the process running the projector). */
   pacing?: CommitPacing;
+  /** Shared by the runners on one connection: their live batches due in the same turn share one transaction. */
+  liveCommits?: LiveCommits;
 };
 
 export type ProjectionStatus = {
@@ -60,9 +63,11 @@ export class ProjectionRunner {
   private live = false;
   private stopping = false;
   private work: Promise<void> = Promise.resolve();
+  /** Tasks enqueued and not yet run: a runner with none may have its live batch committed by LiveCommits. */
+  private queued = 0;
   private idleFlush: NodeJS.Timeout | undefined;
   /** A live batch is committed once the events delivered in this turn of the event loop are in it. */
-  private liveFlush: NodeJS.Immediate | undefined;
+  private readonly liveCommits: LiveCommits;
   private retry: NodeJS.Timeout | undefined;
 
   constructor(
@@ -78,6 +83,7 @@ export class ProjectionRunner {
     this.batchSize = options.batchSize ?? defaultBatchSize;
     this.logger = options.logger ?? silentLogger;
     this.pacing = options.pacing;
+    this.liveCommits = options.liveCommits ?? new LiveCommits(db, options.pacing);
   }
 
   get name(): string {
@@ -108,8 +114,7 @@ export class ProjectionRunner {
   async stop(): Promise<void> {
     this.stopping = true;
     clearTimeout(this.idleFlush);
-    clearImmediate(this.liveFlush);
-    this.liveFlush = undefined;
+    this.liveCommits.cancel(this);
     clearTimeout(this.retry);
     const subscription = this.subscription;
     this.subscription = undefined;
@@ -152,11 +157,8 @@ export class ProjectionRunner {
     // A full batch is committed before the subscription delivers more (it awaits the commit).
     if (this.pending.length >= this.batchSize) return this.enqueue(() => this.commitPending());
     if (this.live) {
-      // The subscription delivers a page in microtasks: everything appended together is in before this runs.
-      this.liveFlush ??= setImmediate(() => {
-        this.liveFlush = undefined;
-        void this.enqueue(() => this.commitPending());
-      });
+      // The subscription delivers a page in microtasks: everything appended together is in before it commits.
+      this.liveCommits.schedule(this);
       return undefined;
     }
     clearTimeout(this.idleFlush);
@@ -175,7 +177,9 @@ export class ProjectionRunner {
 
   /** Serializes commits: deliveries, the idle flush and caught-up never interleave. */
   private enqueue(task: () => void): Promise<void> {
+    this.queued += 1;
     this.work = this.work.then(() => this.pacing?.beforeCommit()).then(() => {
+      this.queued -= 1;
       try {
         task();
       } catch (error) {
@@ -183,6 +187,40 @@ export class ProjectionRunner {
       }
     });
     return this.work;
+  }
+
+  /** Whether LiveCommits may commit its batch now: live, with nothing of its own queued before it. */
+  canShareLive(): boolean {
+    return this.queued === 0 && !this.stopping && this.live && this.state !== 'failed' && this.pending.length > 0;
+  }
+
+  /** Inside LiveCommits' transaction (after canShareLive): this runner's live batch, in a savepoint. */
+  commitLive(): LivePart {
+    clearTimeout(this.idleFlush);
+    const batch = this.pending;
+    this.pending = [];
+    try {
+      // Inside LiveCommits' transaction: a savepoint, so a failing runner undoes only its own part.
+      return { runner: this, batch, applied: this.db.transaction(() => this.applyBatch(batch))() };
+    } catch (error) {
+      return { runner: this, batch, error };
+    }
+  }
+
+  /** Commits what it holds in a transaction of its own, after the work it has queued. */
+  commitAlone(): void {
+    void this.enqueue(() => this.commitPending());
+  }
+
+  /** After LiveCommits' transaction: what this runner's part became. */
+  settleLive(part: LivePart, transactionError: unknown): void {
+    const error = transactionError ?? part.error;
+    try {
+      if (error === undefined) this.committed(part.applied);
+      else this.recover(error, part.batch);
+    } catch (unexpected) {
+      this.logger.error({ projection: this.name, err: unexpected }, 'projection runner error');
+    }
   }
 
   private commitPending(): void {
@@ -193,12 +231,17 @@ export class ProjectionRunner {
     try {
       this.commit(batch);
     } catch (error) {
-      this.writer.discard();
-      if (error instanceof ModelReplaced) return this.resubscribeAfterSwap();
-      if (isBusy(error)) return this.retryLater(batch);
-      if (batch.length === 1) return this.fail(error, batch[0] as RecordedEvent);
-      this.commitOneByOne(batch);
+      this.recover(error, batch);
     }
+  }
+
+  /** A batch whose transaction failed: nothing of it is in the model. */
+  private recover(error: unknown, batch: RecordedEvent[]): void {
+    this.writer.discard();
+    if (error instanceof ModelReplaced) return this.resubscribeAfterSwap();
+    if (isBusy(error)) return this.retryLater(batch);
+    if (batch.length === 1) return this.fail(error, batch[0] as RecordedEvent);
+    this.commitOneByOne(batch);
   }
 
   /** Finds the poison event of a failed batch: everything before it is committed, it stops the projection. */
@@ -216,28 +259,34 @@ export class ProjectionRunner {
   }
 
   private commit(batch: readonly RecordedEvent[]): void {
-    const applied = this.db
-      .transaction(() => {
-        const stored = this.checkpoints.read(this.projection.name);
-        if (stored.generation !== this.generation) throw new ModelReplaced();
-        // What the writer remembers is the model as this runner last committed it; another projector
-        // on the file moved the checkpoint since: read the tables again.
-        if (stored.position !== this.checkpoint) this.writer.forget();
-        let last = stored.position;
-        for (const event of batch) {
-          // At or below the checkpoint: already in the model (a replay, or a second projector).
-          if (last !== undefined && event.position <= last) continue;
-          if (this.projection.handles(event)) this.writer.apply(event);
-          last = event.position;
-        }
-        this.writer.flush();
-        if (last !== undefined) this.checkpoints.advance(this.projection.name, last);
-        return last;
-      })
-      .immediate();
+    const applied = this.db.transaction(() => this.applyBatch(batch)).immediate();
+    this.committed(applied);
+    this.pacing?.afterCommit();
+  }
+
+  /** The batch's rows and the checkpoint, inside the caller's transaction; returns the checkpoint it wrote. */
+  private applyBatch(batch: readonly RecordedEvent[]): bigint | undefined {
+    const stored = this.checkpoints.read(this.projection.name);
+    if (stored.generation !== this.generation) throw new ModelReplaced();
+    // What the writer remembers is the model as this runner last committed it; another projector
+    // on the file moved the checkpoint since: read the tables again.
+    if (stored.position !== this.checkpoint) this.writer.forget();
+    let last = stored.position;
+    for (const event of batch) {
+      // At or below the checkpoint: already in the model (a replay, or a second projector).
+      if (last !== undefined && event.position <= last) continue;
+      if (this.projection.handles(event)) this.writer.apply(event);
+      last = event.position;
+    }
+    this.writer.flush();
+    if (last !== undefined) this.checkpoints.advance(this.projection.name, last);
+    return last;
+  }
+
+  /** Once the transaction holding the batch is committed: read-your-writes may answer from it. */
+  private committed(applied: bigint | undefined): void {
     if (this.writer.remembered > maxRemembered) this.writer.forget();
     this.checkpoint = applied;
-    this.pacing?.afterCommit();
     this.notify();
   }
 
@@ -315,6 +364,77 @@ export class ProjectionRunner {
 
   private notify(): void {
     for (const listener of this.listeners) listener();
+  }
+}
+
+type LivePart = { runner: ProjectionRunner; batch: RecordedEvent[]; applied?: bigint | undefined; error?: unknown };
+
+/**
+ * The live commits of the runners on one connection: the batches due in the same turn of the event loop
+ * (a group commit of the store reaches every projection in the same turn) are committed in ONE
+ * transaction, each runner's part in a savepoint of its own. A sign-in's events, which three of the four
+ * projections only count past, cost one read-model commit instead of four. The checkpoints of all of
+ * them advance in that commit, so none lags (another process's read-your-writes reads them).
+ */
+export class LiveCommits {
+  private readonly due = new Set<ProjectionRunner>();
+  private scheduled: NodeJS.Immediate | undefined;
+  private work: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly db: ReadModelDatabase,
+    private readonly pacing?: CommitPacing,
+  ) {}
+
+  /** The runner holds live events: they are committed in the next turn, with the other runners' due then. */
+  schedule(runner: ProjectionRunner): void {
+    this.due.add(runner);
+    this.scheduled ??= setImmediate(() => {
+      this.scheduled = undefined;
+      const due = [...this.due];
+      this.due.clear();
+      // commit() settles every runner's part itself (their errors are logged there); the catch keeps the
+      // chain going should anything else throw, so that later commits still run.
+      this.work = this.work
+        .then(() => this.pacing?.beforeCommit())
+        .then(() => this.commit(due))
+        .catch(() => undefined);
+    });
+  }
+
+  cancel(runner: ProjectionRunner): void {
+    this.due.delete(runner);
+  }
+
+  /** Settles once every commit scheduled so far has run. */
+  async drained(): Promise<void> {
+    while (this.scheduled !== undefined) await new Promise((resolve) => setImmediate(resolve));
+    await this.work;
+  }
+
+  private commit(due: readonly ProjectionRunner[]): void {
+    const runners = due.filter((runner) => runner.canShareLive());
+    // Those with work of their own queued (a full batch, a retry) commit after it, as they would alone.
+    for (const runner of due) if (!runners.includes(runner)) runner.commitAlone();
+    if (runners.length === 0) return;
+    const parts: LivePart[] = [];
+    let transactionError: unknown;
+    try {
+      this.db
+        .transaction(() => {
+          for (const runner of runners) parts.push(runner.commitLive());
+        })
+        .immediate();
+    } catch (error) {
+      // BEGIN or COMMIT failed (busy past the timeout, I/O): no part is in the model.
+      transactionError = error;
+    }
+    if (parts.length > 0 && transactionError === undefined) this.pacing?.afterCommit();
+    for (const part of parts) part.runner.settleLive(part, transactionError);
+    if (transactionError !== undefined) {
+      // Runners the failed transaction did not reach still hold their batch.
+      for (const runner of runners) if (!parts.some((part) => part.runner === runner)) runner.commitAlone();
+    }
   }
 }
 

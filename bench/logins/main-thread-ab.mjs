@@ -1,0 +1,120 @@
+// Main-thread CPU per login of two builds, side by side: both servers run at once (each its own DATA_DIR
+// and users), and fixed-rate sign-in slices alternate between them, so both meet the same load of a
+// shared machine. CPU time from /proc/<pid>/stat (Linux), not wall time.
+//   node bench/logins/main-thread-ab.mjs BEFORE_MAIN AFTER_MAIN
+//     env: SLICES (6 per build), SECONDS_ (5 per slice), RATE (40 logins/s), NODE_ARGS (for both servers,
+//          e.g. "--require stub.cjs" to take argon2id out of the measure), CONNECTIONS (16)
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { freePort } from '../support/free-port.mjs';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const builds = process.argv.slice(2, 4).map((main) => path.resolve(main));
+if (builds.length !== 2) throw new Error('usage: main-thread-ab.mjs BEFORE_MAIN AFTER_MAIN');
+const slices = Number(process.env.SLICES ?? 6);
+const seconds = Number(process.env.SECONDS_ ?? 5);
+const rate = Number(process.env.RATE ?? 40);
+const connections = Number(process.env.CONNECTIONS ?? 16);
+const users = 16;
+const password = 'bench-password-7Qx!vR2#';
+const nodeArgs = (process.env.NODE_ARGS ?? '').split(' ').filter(Boolean);
+const emails = Array.from({ length: users }, (_, index) => `login-${index}@bench.example`);
+
+async function startServer(main) {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'chorus-main-thread-ab-'));
+  const env = { ...process.env, NODE_ENV: 'development', DATA_DIR: dataDir, HOST: '127.0.0.1', TRUST_PROXY: 'loopback', SEED_DEMO: 'false', EVENTSTORE_CONNECTION_STRING: '' };
+  delete env.PROJECTIONS;
+  delete env.LOG_LEVEL;
+  const cli = (email) =>
+    new Promise((resolve, reject) => {
+      const child = spawn(process.execPath, [path.join(root, 'bin/chorus.js'), 'user:create', '--email', email, '--password', password, '--json'], { cwd: root, env, stdio: 'ignore' });
+      child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`user:create ${email} exited ${code}`))));
+    });
+  for (let from = 0; from < users; from += 4) await Promise.all(emails.slice(from, from + 4).map(cli));
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, [...nodeArgs, main], { cwd: root, env: { ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${main} exited`);
+    try {
+      if ((await fetch(`${url}/health`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const page = await fetch(`${url}/login`);
+  const cookies = page.headers.getSetCookie().map((cookie) => cookie.split(';')[0]);
+  const xsrf = decodeURIComponent(cookies.find((cookie) => cookie.startsWith('XSRF-TOKEN='))?.slice('XSRF-TOKEN='.length) ?? '');
+  const headers = { cookie: cookies.join('; '), 'x-xsrf-token': xsrf, 'content-type': 'application/json' };
+  const stop = async () => {
+    child.kill('SIGTERM');
+    await exited;
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  return { main, child, url, headers, stop };
+}
+
+const ticksPerSecond = 100; // USER_HZ
+function mainThreadCpu(pid) {
+  const stat = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return { user: Number(fields[11]) / ticksPerSecond, system: Number(fields[12]) / ticksPerSecond };
+}
+
+function load(server, duration) {
+  let next = 0;
+  return new Promise((resolve, reject) =>
+    autocannon(
+      {
+        url: server.url,
+        connections,
+        duration,
+        overallRate: rate,
+        requests: [
+          {
+            method: 'POST',
+            path: '/login',
+            headers: server.headers,
+            setupRequest: (request) => {
+              const user = (next += 1) % users;
+              return { ...request, headers: { ...request.headers, 'x-forwarded-for': `192.0.2.${user + 1}` }, body: JSON.stringify({ username: emails[user], password }) };
+            },
+          },
+        ],
+      },
+      (error, result) => (error ? reject(error) : resolve(result)),
+    ),
+  );
+}
+
+const servers = [];
+try {
+  for (const main of builds) servers.push(await startServer(main));
+  for (const server of servers) await load(server, 2);
+  const results = servers.map(() => []);
+  for (let slice = 0; slice < slices; slice += 1) {
+    for (const [index, server] of servers.entries()) {
+      const before = mainThreadCpu(server.child.pid);
+      const result = await load(server, seconds);
+      const after = mainThreadCpu(server.child.pid);
+      const logins = result['2xx'];
+      if (result.non2xx > 0 || result.errors > 0) console.log(`  ${result.non2xx} non-2xx, ${result.errors} errors`);
+      const perLogin = ((after.user - before.user + after.system - before.system) * 1000) / logins;
+      results[index].push(perLogin);
+      const load1 = readFileSync('/proc/loadavg', 'utf8').split(' ')[0];
+      console.log(`slice ${slice + 1} ${index === 0 ? 'before' : 'after '}: ${logins} logins, ${(logins / seconds).toFixed(1)}/s, main thread ${perLogin.toFixed(2)} ms CPU per login (user ${(((after.user - before.user) * 1000) / logins).toFixed(2)}), p50 ${result.latency.p50} ms, load ${load1}`);
+    }
+  }
+  const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+  const [b, a] = results.map(median);
+  console.log(`main-thread CPU per login, median of ${slices} slices: before ${b.toFixed(2)} ms, after ${a.toFixed(2)} ms (after / before ${(a / b).toFixed(3)})`);
+  const ratios = results[0].map((value, index) => results[1][index] / value);
+  console.log(`after / before per slice pair: ${ratios.map((value) => value.toFixed(3)).join(' ')}`);
+} finally {
+  for (const server of servers) await server.stop();
+}
