@@ -10,7 +10,7 @@ import {
   type OrganizationEvent,
   type OrganizationState,
 } from '#domain';
-import type { RecordedEvent } from '#event-store';
+import type { LogEvent } from '#event-store';
 import { physicalName, type Projection, type ProjectionWriter, type TableNames } from '../projection.js';
 import type { ReadModelDatabase } from '../read-model-database.js';
 import { membershipsTable, organizationModelVersion, organizationsTable } from './organization.tables.js';
@@ -23,15 +23,17 @@ const knownEventTypes: ReadonlySet<string> = new Set(ORGANIZATION_EVENT_TYPES);
 
 /** An event the model cannot take: the runner stops the projection at it. */
 export class UnprojectableEvent extends Error {
-  constructor(event: RecordedEvent, reason: string) {
+  constructor(event: LogEvent, reason: string) {
     super(`${event.streamId}@${event.revision} (${event.type}, position ${event.position}): ${reason}`);
     this.name = 'UnprojectableEvent';
   }
 }
 
-export function organizationProjection(): Projection {
+export function organizationProjection(): Projection<never> {
   return {
     name: organizationProjectionName,
+    // The fold needs nothing of the envelope: a rebuild reads neither ids, nor metadata, nor times.
+    parts: [],
     tables: [organizationsTable, membershipsTable],
     handles: (event) => event.streamId.startsWith(organizationStreamPrefix),
     writer: (db, tables, options) => new OrganizationWriter(db, tables, options?.startsEmpty === true),
@@ -58,7 +60,7 @@ type Folded = {
 
 type StoredRow = { revision: bigint; position: bigint; state: string };
 
-class OrganizationWriter implements ProjectionWriter {
+class OrganizationWriter implements ProjectionWriter<never> {
   /** By stream id. */
   private readonly folded = new Map<string, Folded>();
   /** The dirty organizations from `flushed` on: a flag and an array cost less per event than a set. */
@@ -100,7 +102,7 @@ class OrganizationWriter implements ProjectionWriter {
     return this.folded.size;
   }
 
-  apply(event: RecordedEvent): void {
+  apply(event: LogEvent): void {
     if (!knownEventTypes.has(event.type)) throw new UnprojectableEvent(event, 'unknown event type');
     if (typeof event.data !== 'object' || event.data === null) throw new UnprojectableEvent(event, 'event data is not an object');
     const current = this.folded.get(event.streamId) ?? this.load(event.streamId);
