@@ -75,6 +75,7 @@ class OrganizationWriter implements ProjectionWriter<never> {
   private readonly selectMembers;
   private readonly insert;
   private readonly update;
+  private readonly insertMember;
   private readonly upsertMember;
   private readonly updateMember;
   private readonly deleteMember;
@@ -90,6 +91,8 @@ class OrganizationWriter implements ProjectionWriter<never> {
     this.selectMembers = db.prepare<[string], string>(`SELECT member FROM ${memberships} WHERE organization_id = ? ORDER BY ordinal`).pluck();
     this.insert = db.prepare(`INSERT INTO ${organizations} (id, name, revision, position, state) VALUES (?, ?, ?, ?, ?)`);
     this.update = db.prepare(`UPDATE ${organizations} SET name = ?, revision = ?, position = ?, state = ? WHERE id = ?`);
+    // An organization with no row has no member rows either (both are written together): no conflict to look for.
+    this.insertMember = db.prepare(`INSERT INTO ${memberships} (organization_id, user_id, role, ordinal, member) VALUES (?, ?, ?, ?, ?)`);
     this.upsertMember = db.prepare(
       `INSERT INTO ${memberships} (organization_id, user_id, role, ordinal, member) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (organization_id, user_id) DO UPDATE SET role = excluded.role, ordinal = excluded.ordinal, member = excluded.member`,
@@ -206,19 +209,20 @@ class OrganizationWriter implements ProjectionWriter<never> {
   }
 
   private write(organization: Folded): void {
-    const { id, state, revision, position } = organization;
+    const { id, state, revision, position, stored } = organization;
     organization.dirty = false;
     if (!state.exists) return;
     const { members: _members, ...withoutMembers } = state;
     const json = JSON.stringify(withoutMembers);
-    if (organization.stored) this.update.run(state.name, revision, position, json, id);
+    if (stored) this.update.run(state.name, revision, position, json, id);
     else this.insert.run(id, state.name, revision, position, json);
+    const addMember = stored ? this.upsertMember : this.insertMember;
     const memberWrites = organization.memberWrites;
     if (memberWrites !== undefined) {
       for (const [userId, change] of memberWrites) {
         if (change === null) this.deleteMember.run(id, userId);
         else if (change.ordinal === undefined) this.updateMember.run(change.member.role, JSON.stringify(change.member), id, userId);
-        else this.upsertMember.run(id, userId, change.member.role, change.ordinal, JSON.stringify(change.member));
+        else addMember.run(id, userId, change.member.role, change.ordinal, JSON.stringify(change.member));
       }
       organization.memberWrites = undefined;
     }
