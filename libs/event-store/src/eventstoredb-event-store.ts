@@ -21,10 +21,13 @@ import {
   StreamDeletedError,
   WrongExpectedRevisionError,
   type AppendResult,
+  type EnvelopePart,
   type EventStore,
   type EventToAppend,
   type ExpectedRevision,
+  type LogEvent,
   type ReadAllOptions,
+  type ReadLogOptions,
   type ReadStreamOptions,
   type ReadStreamResult,
   type RecordedEvent,
@@ -145,6 +148,12 @@ export class EventStoreDbEventStore implements EventStore {
         if (events.length >= limit || received < pageSize) return events;
       }
     });
+  }
+
+  /** Every part, always: the client has decoded the whole event by the time it hands it over. */
+  readLog<P extends EnvelopePart = never>(options: ReadLogOptions<P>): Promise<LogEvent<P>[]> {
+    const { parts: _parts, ...page } = options;
+    return this.readAll(page);
   }
 
   headPosition(): Promise<bigint | undefined> {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from '@jest/globals';
+import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import Database from 'better-sqlite3';
 import { WrongExpectedRevisionError, type EventToAppend, type RecordedEvent } from './event-store.port.js';
 import { openEventStore } from './open-event-store.js';
@@ -198,6 +198,29 @@ describe('The SQLite event store', () => {
     expect(await store.readStream('org-1')).toEqual({ found: false });
     expect(await store.readStream('org-1', { direction: 'backwards', maxCount: 1 })).toEqual({ found: false });
     expect(await store.readStream('org-1', { fromRevision: 5n })).toEqual({ found: false });
+  });
+
+  it('readLog reads only the envelope parts asked for, and parses data and metadata when first read', async () => {
+    const store = openStore(join(newDataDir(), 'events.sqlite'));
+    await store.append('org-1', [{ ...anEvent(), data: { value: 1 } }, { ...anEvent(), data: { value: 2 } }], 'no_stream');
+    const parse = jest.spyOn(JSON, 'parse');
+    try {
+      const [bare, other] = await store.readLog({ parts: [] });
+      const [full] = await store.readLog({ parts: ['metadata', 'recordedAt', 'id'] });
+      expect(parse).not.toHaveBeenCalled();
+      expect(Object.keys(bare ?? {})).toEqual(['streamId', 'type', 'data', 'revision', 'position']);
+      expect(Object.keys(full ?? {})).toEqual(['streamId', 'type', 'data', 'revision', 'position', 'id', 'metadata', 'recordedAt']);
+
+      expect(bare?.data).toEqual({ value: 1 });
+      expect(bare?.data).toBe(bare?.data);
+      expect(parse).toHaveBeenCalledTimes(1);
+      expect(full?.metadata).toEqual({ actor: 'user:test', correlationId: 'c', causationId: 'c' });
+      expect(parse).toHaveBeenCalledTimes(2);
+      expect(other?.data).toEqual({ value: 2 });
+      expect(parse).toHaveBeenCalledTimes(3);
+    } finally {
+      parse.mockRestore();
+    }
   });
 
   it('commits appends issued together in one transaction; one failing caller does not fail the others', async () => {

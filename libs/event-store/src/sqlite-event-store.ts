@@ -4,10 +4,13 @@ import {
   StreamDeletedError,
   WrongExpectedRevisionError,
   type AppendResult,
+  type EnvelopePart,
   type EventStore,
   type EventToAppend,
   type ExpectedRevision,
+  type LogEvent,
   type ReadAllOptions,
+  type ReadLogOptions,
   type ReadStreamOptions,
   type ReadStreamResult,
   type RecordedEvent,
@@ -16,7 +19,7 @@ import {
 } from './event-store.port.js';
 import { replayedAppendResult, type StoredEventRef } from './idempotent-replay.js';
 import { assertAppendSize, assertValidAppend, assertValidMaxCount, serializeEvents, type SerializedEvent } from './request-validation.js';
-import { EVENT_ROW_COLUMNS, toRecordedEvent, type EventRow } from './sqlite-event-row.js';
+import { EVENT_ROW_COLUMNS, logReadOf, toRecordedEvent, type EventRow, type LogRead, type LogRow } from './sqlite-event-row.js';
 import { GroupCommit, type GroupCommitStats } from './sqlite-group-commit.js';
 import { migrateEventStoreSchema } from './sqlite-migrations.js';
 import { SqliteSubscription } from './sqlite-subscription.js';
@@ -53,6 +56,8 @@ export class SqliteEventStore implements EventStore {
   private readonly pollIntervalMs: number;
   private readonly identity: string;
   private readonly statements;
+  /** readLog's reads, by the parts they return (at most eight). */
+  private readonly logReads = new Map<string, { read: LogRead; page: Database.Statement<[bigint, number], LogRow> }>();
 
   static open(options: SqliteEventStoreOptions): SqliteEventStore {
     const db = new Database(options.file, {
@@ -151,6 +156,13 @@ export class SqliteEventStore implements EventStore {
     return this.readPage(options.fromPosition ?? 0n, options.maxCount).map(toRecordedEvent);
   }
 
+  async readLog<P extends EnvelopePart = never>(options: ReadLogOptions<P>): Promise<LogEvent<P>[]> {
+    this.assertOpen();
+    assertValidMaxCount(options.maxCount);
+    const { read, page } = this.logRead(options.parts);
+    return page.all(options.fromPosition ?? 0n, options.maxCount ?? NO_LIMIT).map(read.toEvent);
+  }
+
   async headPosition(): Promise<bigint | undefined> {
     this.assertOpen();
     return (this.statements.headPosition.get() as bigint | null) ?? undefined;
@@ -247,6 +259,17 @@ export class SqliteEventStore implements EventStore {
 
   private readPage(afterPosition: bigint, limit: number | undefined): EventRow[] {
     return this.statements.allAfter.all(limit, afterPosition) as EventRow[];
+  }
+
+  private logRead(parts: readonly EnvelopePart[]): { read: LogRead; page: Database.Statement<[bigint, number], LogRow> } {
+    const read = logReadOf(parts);
+    let prepared = this.logReads.get(read.key);
+    if (prepared === undefined) {
+      const page = this.db.prepare<[bigint, number], LogRow>(`SELECT ${read.columns} FROM events WHERE position > ? ORDER BY position LIMIT ?`).raw(true);
+      prepared = { read, page };
+      this.logReads.set(read.key, prepared);
+    }
+    return prepared;
   }
 
   private assertOpen(): void {

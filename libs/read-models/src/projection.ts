@@ -1,5 +1,5 @@
 // What a read model gives the runner, the rebuild and the verification: its tables and a writer.
-import type { RecordedEvent } from '#event-store';
+import type { EnvelopePart, LogEvent } from '#event-store';
 import type { ReadModelDatabase } from './read-model-database.js';
 
 export type ProjectionTable = {
@@ -22,8 +22,8 @@ export type TableNames = ReadonlyMap<string, string>;
  * Applies events in order inside the caller's transaction. Applying an event the model already
  * holds is a no-op. A failing apply throws: the runner stops the projection there (a poison event).
  */
-export interface ProjectionWriter {
-  apply(event: RecordedEvent): void;
+export interface ProjectionWriter<P extends EnvelopePart = EnvelopePart> {
+  apply(event: LogEvent<P>): void;
   /** Writes changes applied since the last flush, at most maxAggregates of them; true when none remain. */
   flush(maxAggregates?: number): boolean;
   /** Drops changes not yet flushed (the transaction rolled back) and anything remembered. */
@@ -42,14 +42,20 @@ export type WriterOptions = {
   startsEmpty?: boolean;
 };
 
-export interface Projection {
+/**
+ * A read model. `P`: the envelope parts (id, metadata, recordedAt) it reads besides an event's stream,
+ * type, revision, position and data; a rebuild reads only the parts its projections name in `parts`.
+ */
+export interface Projection<P extends EnvelopePart = EnvelopePart> {
   readonly name: string;
+  /** Every envelope part `handles` and the writer read (a part left out here is missing in a rebuild). */
+  readonly parts: readonly P[];
   readonly tables: readonly ProjectionTable[];
   /** The tables' layout: raise it when they change, and files of another version build the model again (model-versions.ts). */
   readonly version: number;
   /** Whether the event changes this model; other events only move the checkpoint. */
-  handles(event: RecordedEvent): boolean;
-  writer(db: ReadModelDatabase, tables: TableNames, options?: WriterOptions): ProjectionWriter;
+  handles(event: LogEvent<P>): boolean;
+  writer(db: ReadModelDatabase, tables: TableNames, options?: WriterOptions): ProjectionWriter<P>;
 }
 
 export function liveTableNames(projection: Projection): TableNames {

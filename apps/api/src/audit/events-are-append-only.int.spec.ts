@@ -130,7 +130,7 @@ describe('every command only appends', () => {
   });
 
   it('only ever called append to write, and always with an exact expectation (never "any")', () => {
-    const writes = calls.filter((call) => !['readStream', 'readAll', 'headPosition', 'subscribeToAll', 'ping'].includes(call.method));
+    const writes = calls.filter((call) => !['readStream', 'readAll', 'readLog', 'headPosition', 'subscribeToAll', 'ping'].includes(call.method));
 
     expect(new Set(writes.map((call) => call.method))).toEqual(new Set(['append']));
     for (const { args } of writes) {

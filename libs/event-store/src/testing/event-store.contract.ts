@@ -11,9 +11,11 @@ import {
   StreamDeletedError,
   WrongExpectedRevisionError,
   type AppendResult,
+  type EnvelopePart,
   type EventStore,
   type EventToAppend,
   type ExpectedRevision,
+  type LogEvent,
   type RecordedEvent,
   type SubscribeToAllOptions,
   type Subscription,
@@ -346,6 +348,33 @@ export function describeEventStoreContract(
         expect(firstTwo.map((event) => event.id)).toEqual(stored.events.slice(0, 2).map((event) => event.id));
         const last = stored.events[4];
         expect(await store.readAll({ fromPosition: last?.position ?? 0n, maxCount: 10 })).toEqual([]);
+      });
+
+      it('readLog returns what readAll does, with every envelope part asked for, and the same paging', async () => {
+        const headBefore = await store.headPosition();
+        const from = headBefore === undefined ? {} : { fromPosition: headBefore };
+        const stream = streamOf('read-log');
+        await store.append(stream, [anEvent('First', { nested: { list: [1, 'two', null] } }), ...events(3, 'Later')], 'no_stream');
+        const all = (await store.readAll(from)).filter((event) => event.streamId === stream);
+        const unchanging = ({ streamId, type, revision, position, data }: LogEvent) => ({ streamId, type, revision, position, data });
+        const partsToAsk: ReadonlyArray<readonly EnvelopePart[]> = [[], ['id'], ['metadata'], ['recordedAt'], ['recordedAt', 'id'], ['id', 'metadata', 'recordedAt']];
+
+        for (const parts of partsToAsk) {
+          const log = (await store.readLog({ ...from, parts })).filter((event) => event.streamId === stream);
+          expect(log.map(unchanging)).toEqual(all.map(unchanging));
+          for (const [index, event] of log.entries()) {
+            const recorded = all[index] as RecordedEvent;
+            for (const part of parts) expect(event[part]).toEqual(recorded[part]);
+            // Data is an own property like any other (spread, cloned), whenever the store parses it.
+            expect({ ...event }.data).toEqual(recorded.data);
+            expect(structuredClone(event).data).toEqual(recorded.data);
+          }
+        }
+        const firstTwo = await store.readLog({ ...from, maxCount: 2, parts: [] });
+        expect(firstTwo.map((event) => event.position)).toEqual(all.slice(0, 2).map((event) => event.position));
+        const rest = await store.readLog({ fromPosition: all[1]?.position ?? 0n, parts: ['id'] });
+        expect(rest.filter((event) => event.streamId === stream).map((event) => event.id)).toEqual(all.slice(2).map((event) => event.id));
+        expect(await store.readLog({ fromPosition: all[3]?.position ?? 0n, maxCount: 10, parts: [] })).toEqual([]);
       });
 
       it('readStream reads forwards and backwards from every revision, with maxCount', async () => {

@@ -1,7 +1,7 @@
 // The correlation index (GET /audit/correlations/:id): every organization or billing event, by the
 // correlation id in its metadata, so one request or one billing event can be traced across organizations.
 import { organizationStreamPrefix } from '#domain';
-import type { RecordedEvent } from '#event-store';
+import type { LogEvent } from '#event-store';
 import { physicalName, type Projection, type ProjectionWriter, type TableNames } from '../projection.js';
 import type { ReadModelDatabase } from '../read-model-database.js';
 import { eventCorrelationsTable } from './correlation.tables.js';
@@ -11,14 +11,17 @@ export const correlationProjectionName = 'correlations';
 /** Only auditable streams: identity streams (sessions, password resets) never show up in an audit view. */
 export const correlatedStreamPrefixes: readonly string[] = [organizationStreamPrefix, 'billing-'];
 
-const correlationIdOf = (event: RecordedEvent): string | undefined => {
+type CorrelatedEvent = LogEvent<'id' | 'metadata'>;
+
+const correlationIdOf = (event: CorrelatedEvent): string | undefined => {
   const value: unknown = event.metadata.correlationId;
   return typeof value === 'string' && value !== '' ? value : undefined;
 };
 
-export function correlationProjection(): Projection {
+export function correlationProjection(): Projection<'id' | 'metadata'> {
   return {
     name: correlationProjectionName,
+    parts: ['id', 'metadata'],
     tables: [eventCorrelationsTable],
     version: 1,
     handles: (event) =>
@@ -29,7 +32,7 @@ export function correlationProjection(): Projection {
 
 type CorrelationRow = [position: bigint, correlationId: string, streamId: string, revision: bigint, eventId: string];
 
-class CorrelationWriter implements ProjectionWriter {
+class CorrelationWriter implements ProjectionWriter<'id' | 'metadata'> {
   private unflushed: CorrelationRow[] = [];
   /** How many of `unflushed` are written already. */
   private written = 0;
@@ -48,7 +51,7 @@ class CorrelationWriter implements ProjectionWriter {
     return this.unflushed.length - this.written;
   }
 
-  apply(event: RecordedEvent): void {
+  apply(event: CorrelatedEvent): void {
     const correlationId = correlationIdOf(event);
     if (correlationId === undefined) return;
     this.unflushed.push([event.position, correlationId, event.streamId, event.revision, event.id]);

@@ -1,16 +1,20 @@
 // The organization history index (the audit explorer's timeline and filters): one row per organization
 // event with its type, actor and time, and the names the record gave members and sites.
 import { organizationStreamPrefix } from '#domain';
-import type { RecordedEvent } from '#event-store';
+import type { LogEvent } from '#event-store';
 import { physicalName, type Projection, type ProjectionWriter, type TableNames } from '../projection.js';
 import type { ReadModelDatabase } from '../read-model-database.js';
 import { organizationEventsTable, organizationRecordNamesTable } from './organization-history.tables.js';
 
 export const organizationHistoryProjectionName = 'organization-history';
 
-export function organizationHistoryProjection(): Projection {
+/** What the index reads of an event's envelope: its id, actor, correlation and time. */
+type IndexedEvent = LogEvent<'id' | 'metadata' | 'recordedAt'>;
+
+export function organizationHistoryProjection(): Projection<'id' | 'metadata' | 'recordedAt'> {
   return {
     name: organizationHistoryProjectionName,
+    parts: ['id', 'metadata', 'recordedAt'],
     version: 1,
     tables: [organizationEventsTable, organizationRecordNamesTable],
     handles: (event) => event.streamId.startsWith(organizationStreamPrefix),
@@ -33,7 +37,7 @@ type NameRow = [organizationId: string, kind: 'member' | 'site', key: string, re
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
 
 /** The name an event gives a member or a site, if it gives one. */
-function nameGiven(organizationId: string, event: RecordedEvent): NameRow | undefined {
+function nameGiven(organizationId: string, event: IndexedEvent): NameRow | undefined {
   const data = (typeof event.data === 'object' && event.data !== null ? event.data : {}) as Record<string, unknown>;
   switch (event.type) {
     case 'MemberAdded':
@@ -52,7 +56,7 @@ function nameGiven(organizationId: string, event: RecordedEvent): NameRow | unde
   }
 }
 
-class OrganizationHistoryWriter implements ProjectionWriter {
+class OrganizationHistoryWriter implements ProjectionWriter<'id' | 'metadata' | 'recordedAt'> {
   private events: EventRow[] = [];
   private names: NameRow[] = [];
   /** How many of `events` are written already (a flush in chunks, during a rebuild). */
@@ -79,7 +83,7 @@ class OrganizationHistoryWriter implements ProjectionWriter {
     return this.events.length - this.written;
   }
 
-  apply(event: RecordedEvent): void {
+  apply(event: IndexedEvent): void {
     const organizationId = event.streamId.slice(organizationStreamPrefix.length);
     this.events.push([
       organizationId,

@@ -10,7 +10,7 @@ import {
   type OrganizationEvent,
   type OrganizationState,
 } from '#domain';
-import type { RecordedEvent } from '#event-store';
+import type { LogEvent } from '#event-store';
 import { physicalName, type Projection, type ProjectionWriter, type TableNames } from '../projection.js';
 import type { ReadModelDatabase } from '../read-model-database.js';
 import { membershipsTable, organizationModelVersion, organizationsTable } from './organization.tables.js';
@@ -23,15 +23,17 @@ const knownEventTypes: ReadonlySet<string> = new Set(ORGANIZATION_EVENT_TYPES);
 
 /** An event the model cannot take: the runner stops the projection at it. */
 export class UnprojectableEvent extends Error {
-  constructor(event: RecordedEvent, reason: string) {
+  constructor(event: LogEvent, reason: string) {
     super(`${event.streamId}@${event.revision} (${event.type}, position ${event.position}): ${reason}`);
     this.name = 'UnprojectableEvent';
   }
 }
 
-export function organizationProjection(): Projection {
+export function organizationProjection(): Projection<never> {
   return {
     name: organizationProjectionName,
+    // The fold needs nothing of the envelope: a rebuild reads neither ids, nor metadata, nor times.
+    parts: [],
     tables: [organizationsTable, membershipsTable],
     handles: (event) => event.streamId.startsWith(organizationStreamPrefix),
     writer: (db, tables, options) => new OrganizationWriter(db, tables, options?.startsEmpty === true),
@@ -58,7 +60,7 @@ type Folded = {
 
 type StoredRow = { revision: bigint; position: bigint; state: string };
 
-class OrganizationWriter implements ProjectionWriter {
+class OrganizationWriter implements ProjectionWriter<never> {
   /** By stream id. */
   private readonly folded = new Map<string, Folded>();
   /** The dirty organizations from `flushed` on: a flag and an array cost less per event than a set. */
@@ -73,6 +75,7 @@ class OrganizationWriter implements ProjectionWriter {
   private readonly selectMembers;
   private readonly insert;
   private readonly update;
+  private readonly insertMember;
   private readonly upsertMember;
   private readonly updateMember;
   private readonly deleteMember;
@@ -88,6 +91,8 @@ class OrganizationWriter implements ProjectionWriter {
     this.selectMembers = db.prepare<[string], string>(`SELECT member FROM ${memberships} WHERE organization_id = ? ORDER BY ordinal`).pluck();
     this.insert = db.prepare(`INSERT INTO ${organizations} (id, name, revision, position, state) VALUES (?, ?, ?, ?, ?)`);
     this.update = db.prepare(`UPDATE ${organizations} SET name = ?, revision = ?, position = ?, state = ? WHERE id = ?`);
+    // An organization with no row has no member rows either (both are written together): no conflict to look for.
+    this.insertMember = db.prepare(`INSERT INTO ${memberships} (organization_id, user_id, role, ordinal, member) VALUES (?, ?, ?, ?, ?)`);
     this.upsertMember = db.prepare(
       `INSERT INTO ${memberships} (organization_id, user_id, role, ordinal, member) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (organization_id, user_id) DO UPDATE SET role = excluded.role, ordinal = excluded.ordinal, member = excluded.member`,
@@ -100,7 +105,7 @@ class OrganizationWriter implements ProjectionWriter {
     return this.folded.size;
   }
 
-  apply(event: RecordedEvent): void {
+  apply(event: LogEvent): void {
     if (!knownEventTypes.has(event.type)) throw new UnprojectableEvent(event, 'unknown event type');
     if (typeof event.data !== 'object' || event.data === null) throw new UnprojectableEvent(event, 'event data is not an object');
     const current = this.folded.get(event.streamId) ?? this.load(event.streamId);
@@ -204,19 +209,20 @@ class OrganizationWriter implements ProjectionWriter {
   }
 
   private write(organization: Folded): void {
-    const { id, state, revision, position } = organization;
+    const { id, state, revision, position, stored } = organization;
     organization.dirty = false;
     if (!state.exists) return;
     const { members: _members, ...withoutMembers } = state;
     const json = JSON.stringify(withoutMembers);
-    if (organization.stored) this.update.run(state.name, revision, position, json, id);
+    if (stored) this.update.run(state.name, revision, position, json, id);
     else this.insert.run(id, state.name, revision, position, json);
+    const addMember = stored ? this.upsertMember : this.insertMember;
     const memberWrites = organization.memberWrites;
     if (memberWrites !== undefined) {
       for (const [userId, change] of memberWrites) {
         if (change === null) this.deleteMember.run(id, userId);
         else if (change.ordinal === undefined) this.updateMember.run(change.member.role, JSON.stringify(change.member), id, userId);
-        else this.upsertMember.run(id, userId, change.member.role, change.ordinal, JSON.stringify(change.member));
+        else addMember.run(id, userId, change.member.role, change.ordinal, JSON.stringify(change.member));
       }
       organization.memberWrites = undefined;
     }

@@ -3,7 +3,7 @@
 // test/crash/rebuild-sigkill.int.spec.ts.)
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import Database from 'better-sqlite3';
-import type { EventStore, ReadAllOptions, RecordedEvent } from '#event-store';
+import type { EventStore } from '#event-store';
 import { readModelsFile } from '../read-model-database.js';
 import { ReadModels } from '../read-models.js';
 import { organizationSetUp } from '../testing/organization-commands.js';
@@ -39,18 +39,18 @@ function leaveAbandonedRebuild(): void {
   db.close();
 }
 
-/** A store whose first read of $all waits until `release` is called: a rebuild caught with its aside tables made. */
+/** A store whose first read of the log waits until `release` is called: a rebuild caught with its aside tables made. */
 function pausingStore(store: EventStore): { store: EventStore; release: () => void; paused: Promise<void> } {
   let release = (): void => undefined;
   let pausedNow = (): void => undefined;
   const gate = new Promise<void>((resolve) => (release = resolve));
   const paused = new Promise<void>((resolve) => (pausedNow = resolve));
-  const readAll = async (options?: ReadAllOptions): Promise<RecordedEvent[]> => {
+  const readLog: EventStore['readLog'] = async (options) => {
     pausedNow();
     await gate;
-    return store.readAll(options);
+    return store.readLog(options);
   };
-  return { store: Object.create(store, { readAll: { value: readAll } }) as EventStore, release, paused };
+  return { store: Object.create(store, { readLog: { value: readLog } }) as EventStore, release, paused };
 }
 
 describe('aside tables of a rebuild that did not finish', () => {

@@ -1,7 +1,7 @@
 // Folds the event log into projections' tables in large steps: the rebuild and the verification
 // read every event once for all projections, and write each aggregate once per memory budget, not
 // once per event.
-import type { EventStore } from '#event-store';
+import type { EnvelopePart, EventStore } from '#event-store';
 import type { Projection, ProjectionWriter, TableNames } from '../projection.js';
 import type { ReadModelDatabase } from '../read-model-database.js';
 
@@ -58,6 +58,8 @@ export async function replay(options: ReplayOptions): Promise<ReplayResult> {
     writer: projection.writer(db, tables, { startsEmpty: startsEmpty === true }),
     until,
   }));
+  // Only the envelope parts some projection reads: the organization model alone reads none of them.
+  const parts = [...new Set<EnvelopePart>(options.targets.flatMap(({ projection }) => projection.parts))];
   const target = options.toPosition ?? (await store.headPosition());
   const started = performance.now();
   let position = options.fromPosition;
@@ -67,7 +69,8 @@ export async function replay(options: ReplayOptions): Promise<ReplayResult> {
   try {
     let more = target !== undefined && (position === undefined || position < target);
     while (more && target !== undefined) {
-      const page = await store.readAll({ ...(position === undefined ? {} : { fromPosition: position }), maxCount: pageSize });
+      // Each projection is given events with at least the parts it names.
+      const page = await store.readLog({ ...(position === undefined ? {} : { fromPosition: position }), maxCount: pageSize, parts });
       more = page.length === pageSize;
       for (const event of page) {
         if (event.position > target) {

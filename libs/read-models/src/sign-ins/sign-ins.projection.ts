@@ -1,6 +1,6 @@
 // First sign-ins (CONSOLE.md, Members: "invited" until the person has signed in once), from the
 // `SignedIn` events of user streams. Only the first counts: a row, once written, never changes.
-import type { RecordedEvent } from '#event-store';
+import type { LogEvent } from '#event-store';
 import { physicalName, type Projection, type ProjectionWriter, type TableNames } from '../projection.js';
 import type { ReadModelDatabase } from '../read-model-database.js';
 import { firstSignInsTable } from './sign-ins.tables.js';
@@ -10,9 +10,10 @@ export const signInsProjectionName = 'sign-ins';
 // libs/identity's user streams (`user-<id>`, user/events.ts); not imported, so the read side does not load argon2.
 const userStreamPrefix = 'user-';
 
-export function signInsProjection(): Projection {
+export function signInsProjection(): Projection<'recordedAt'> {
   return {
     name: signInsProjectionName,
+    parts: ['recordedAt'],
     version: 1,
     tables: [firstSignInsTable],
     handles: (event) => event.type === 'SignedIn' && event.streamId.startsWith(userStreamPrefix),
@@ -22,7 +23,7 @@ export function signInsProjection(): Projection {
 
 type FirstSignInRow = [userId: string, signedInAt: string];
 
-class FirstSignInWriter implements ProjectionWriter {
+class FirstSignInWriter implements ProjectionWriter<'recordedAt'> {
   /** userId -> first sign-in seen since the last flush (later ones change nothing). */
   private unflushed = new Map<string, string>();
   private readonly insert;
@@ -38,7 +39,7 @@ class FirstSignInWriter implements ProjectionWriter {
     return this.unflushed.size;
   }
 
-  apply(event: RecordedEvent): void {
+  apply(event: LogEvent<'recordedAt'>): void {
     const userId = event.streamId.slice(userStreamPrefix.length);
     if (!this.unflushed.has(userId)) this.unflushed.set(userId, event.recordedAt);
   }
