@@ -57,7 +57,7 @@ export class SqliteEventStore implements EventStore {
   private readonly identity: string;
   private readonly statements;
   /** readLog's reads, by the parts they return (at most eight). */
-  private readonly logReads = new Map<string, { read: LogRead; page: Database.Statement<[bigint, number], LogRow> }>();
+  private readonly logReads = new Map<string, { read: LogRead; page: LimitedStatements }>();
 
   static open(options: SqliteEventStoreOptions): SqliteEventStore {
     const db = new Database(options.file, {
@@ -160,7 +160,7 @@ export class SqliteEventStore implements EventStore {
     this.assertOpen();
     assertValidMaxCount(options.maxCount);
     const { read, page } = this.logRead(options.parts);
-    return page.all(options.fromPosition ?? 0n, options.maxCount ?? NO_LIMIT).map(read.toEvent);
+    return (page.all(options.maxCount, options.fromPosition ?? 0n) as LogRow[]).map(read.toEvent);
   }
 
   async headPosition(): Promise<bigint | undefined> {
@@ -261,11 +261,11 @@ export class SqliteEventStore implements EventStore {
     return this.statements.allAfter.all(limit, afterPosition) as EventRow[];
   }
 
-  private logRead(parts: readonly EnvelopePart[]): { read: LogRead; page: Database.Statement<[bigint, number], LogRow> } {
+  private logRead(parts: readonly EnvelopePart[]): { read: LogRead; page: LimitedStatements } {
     const read = logReadOf(parts);
     let prepared = this.logReads.get(read.key);
     if (prepared === undefined) {
-      const page = this.db.prepare<[bigint, number], LogRow>(`SELECT ${read.columns} FROM events WHERE position > ? ORDER BY position LIMIT ?`).raw(true);
+      const page = new LimitedStatements(this.db, `SELECT ${read.columns} FROM events WHERE position > ? ORDER BY position`, true);
       prepared = { read, page };
       this.logReads.set(read.key, prepared);
     }
