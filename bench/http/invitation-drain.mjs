@@ -4,7 +4,7 @@
 // then the time until every owed invitation is in the outbox (one .eml per add).
 //   npm run build && node bench/http/invitation-drain.mjs [--adds 512] [--server dist/apps/api/src/main.js] [--cpu-prof DIR]
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -28,6 +28,19 @@ function cli(...args) {
     child.once('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`chorus ${args.join(' ')} exited ${code}`))));
   });
 }
+
+// CPU time (ms) of the server's threads from /proc (Linux): CPU, not wall time, so it holds on a shared machine.
+const ticksPerMs = 100 / 1000;
+const cpuOf = (statFile) => {
+  const fields = readFileSync(statFile, 'utf8').split(') ')[1].split(' ');
+  return { user: Number(fields[11]) / ticksPerMs, system: Number(fields[12]) / ticksPerMs };
+};
+const serverCpu = (pid) => {
+  if (!existsSync(`/proc/${pid}/stat`)) return undefined;
+  const all = cpuOf(`/proc/${pid}/stat`);
+  const main = cpuOf(`/proc/${pid}/task/${pid}/stat`);
+  return { main: main.user + main.system, mainSystem: main.system, all: all.user + all.system };
+};
 
 const outboxMails = () => {
   const outbox = path.join(dataDir, 'outbox');
@@ -55,6 +68,7 @@ try {
     ids.push(id);
   }
   let next = 0;
+  const cpuBefore = serverCpu(server.pid);
   const started = performance.now();
   const result = await autocannon({
     url,
@@ -80,12 +94,17 @@ try {
     await sleep(10);
   }
   const mailed = performance.now();
+  const cpuAfter = serverCpu(server.pid);
   await sleep(2000);
   if (outboxMails() !== adds) throw new Error(`${outboxMails()} invitations mailed for ${adds} adds`);
   const seconds = (answered - started) / 1000;
   const all = (mailed - started) / 1000;
   console.log(`${adds} adds answered in ${seconds.toFixed(2)} s (${(adds / seconds).toFixed(0)}/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms); ` +
     `${mailedAtAnswer} invitations mailed by then, all ${adds} after ${all.toFixed(2)} s (${(adds / all).toFixed(0)} adds with their invitation/s, last ${((mailed - answered) / 1000).toFixed(2)} s after the last answer)`);
+  if (cpuBefore !== undefined && cpuAfter !== undefined) {
+    const per = (key) => (cpuAfter[key] - cpuBefore[key]) / adds;
+    console.log(`server CPU per add with its invitation: main thread ${per('main').toFixed(2)} ms (system ${per('mainSystem').toFixed(2)}), all threads ${per('all').toFixed(2)} ms`);
+  }
 } finally {
   server?.kill('SIGTERM');
   await sleep(values['cpu-prof'] === undefined ? 500 : 3000);

@@ -1,10 +1,10 @@
 // Outgoing mail through nodemailer: SMTP when SMTP_URL is set; otherwise each message is written
 // to DATA_DIR/outbox/<timestamp>-<id>.eml, with a readable .txt beside it and its links in the log,
-// so a developer can follow a reset link.
-import { mkdirSync, writeFileSync } from 'node:fs';
+// so a developer can follow a reset link (written by a worker thread: outbox-writer.ts).
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
 import type { IdentityLogger } from '../logger.js';
+import { OutboxWriter } from './outbox-writer.js';
 
 export type MailMessage = { to: string; subject: string; text: string };
 
@@ -36,9 +36,6 @@ export function linksIn(text: string): string[] {
   return [...new Set(links)];
 }
 
-/** The message as a person reads it: its addressee, subject and text, links unbroken. */
-const readableCopy = (message: MailMessage): string => `To: ${message.to}\nSubject: ${message.subject}\n\n${message.text}\n`;
-
 export function createMailer(options: MailerOptions): Mailer {
   if (options.smtpUrl !== undefined) {
     const transport = nodemailer.createTransport(options.smtpUrl);
@@ -48,17 +45,10 @@ export function createMailer(options: MailerOptions): Mailer {
       },
     };
   }
-  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
-  const outbox = outboxDirectory(options.dataDir);
+  const outbox = new OutboxWriter(outboxDirectory(options.dataDir));
   return {
     async send(message) {
-      const info = await transport.sendMail({ from: options.from, ...message });
-      mkdirSync(outbox, { recursive: true, mode: 0o700 });
-      const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${info.messageId.replace(/[^A-Za-z0-9]/g, '').slice(0, 12)}`;
-      const file = join(outbox, `${name}.eml`);
-      const textFile = join(outbox, `${name}.txt`);
-      writeFileSync(file, info.message as Buffer, { mode: 0o600 });
-      writeFileSync(textFile, readableCopy(message), { mode: 0o600 });
+      const { file, textFile } = await outbox.write({ from: options.from, to: message.to, subject: message.subject, text: message.text });
       const details = { to: message.to, subject: message.subject, file, textFile };
       // A reset link signs its holder in: in production it stays out of the log (shipped elsewhere), in the 0600 files only.
       if (options.logMessageText) {

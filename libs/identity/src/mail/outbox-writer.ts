@@ -1,0 +1,101 @@
+// The development outbox (no SMTP_URL) builds each message and writes two files: on the main thread that
+// was about half of an added member's CPU there, invitation included (nodemailer's stream pipelines, the
+// files' creation; bench/http/README.md, "Third round"). A worker thread does both instead; a send
+// resolves once its files are written, as before, so whoever records a mail as sent still does it after.
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+
+export type OutboxMessage = { from: string; to: string; subject: string; text: string };
+
+/** Where a message went: its .eml and the readable .txt beside it. */
+export type OutboxFiles = { file: string; textFile: string };
+
+// CommonJS, evaluated: it runs the same from the TypeScript sources (tests) and from dist. The message is
+// built by nodemailer's own composer and encoders, without its stream pipeline (which cost about twice
+// as much CPU per message): the same .eml as its stream transport writes (outbox-writer.int.spec.ts).
+const workerSource = `
+const { mkdirSync, writeFileSync } = require('node:fs');
+const { join } = require('node:path');
+const { parentPort, workerData } = require('node:worker_threads');
+const MailComposer = require(workerData.modules.mailComposer);
+const qp = require(workerData.modules.qp);
+const base64 = require(workerData.modules.base64);
+const render = (message) => {
+  const node = new MailComposer(message).compile();
+  const encoding = node.getTransferEncoding();
+  const body = encoding === 'quoted-printable' ? qp.wrap(qp.encode(message.text), 76) : encoding === 'base64' ? base64.wrap(base64.encode(message.text), 76) : message.text;
+  // As its stream transport's newline 'unix' leaves it: every CR dropped, and one line break at the end.
+  const eml = (node.buildHeaders() + '\\r\\n\\r\\n' + body).replace(/\\r/g, '');
+  return { messageId: node.messageId(), eml: eml.endsWith('\\n') ? eml : eml + '\\n' };
+};
+const readableCopy = (message) => 'To: ' + message.to + '\\nSubject: ' + message.subject + '\\n\\n' + message.text + '\\n';
+parentPort.on('message', ({ id, message }) => {
+  try {
+    const { messageId, eml } = render(message);
+    mkdirSync(workerData.outbox, { recursive: true, mode: 0o700 });
+    const name = new Date().toISOString().replace(/[:.]/g, '-') + '-' + messageId.replace(/[^A-Za-z0-9]/g, '').slice(0, 12);
+    const file = join(workerData.outbox, name + '.eml');
+    const textFile = join(workerData.outbox, name + '.txt');
+    writeFileSync(file, eml, { mode: 0o600 });
+    writeFileSync(textFile, readableCopy(message), { mode: 0o600 });
+    parentPort.postMessage({ id, file, textFile });
+  } catch (failure) {
+    parentPort.postMessage({ id, error: String((failure && failure.message) || failure) });
+  }
+});
+`;
+
+type Reply = { id: number; file: string; textFile: string } | { id: number; error: string };
+
+type Pending = { resolve: (files: OutboxFiles) => void; reject: (error: Error) => void };
+
+/**
+ * One worker per outbox, started at the first message; it keeps the process alive only while a message
+ * is being written. A worker that dies fails the messages it held (their senders may try again) and is
+ * started afresh at the next one.
+ */
+export class OutboxWriter {
+  private worker: Worker | undefined;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 0;
+
+  constructor(private readonly outbox: string) {}
+
+  write(message: OutboxMessage): Promise<OutboxFiles> {
+    const worker = this.started();
+    const id = this.nextId++;
+    return new Promise<OutboxFiles>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      if (this.pending.size === 1) worker.ref();
+      worker.postMessage({ id, message });
+    });
+  }
+
+  private started(): Worker {
+    if (this.worker !== undefined) return this.worker;
+    const { resolve } = createRequire(import.meta.url);
+    const modules = { mailComposer: resolve('nodemailer/lib/mail-composer'), qp: resolve('nodemailer/lib/qp'), base64: resolve('nodemailer/lib/base64') };
+    const worker = new Worker(workerSource, { eval: true, workerData: { modules, outbox: this.outbox } });
+    worker.unref();
+    worker.on('message', (reply: Reply) => this.settle(reply));
+    const failAll = (error: Error) => {
+      if (this.worker === worker) this.worker = undefined;
+      const held = [...this.pending.values()];
+      this.pending.clear();
+      for (const { reject } of held) reject(error);
+    };
+    worker.on('error', failAll);
+    worker.on('exit', (code) => failAll(new Error(`The outbox's worker stopped (exit code ${code})`)));
+    this.worker = worker;
+    return worker;
+  }
+
+  private settle(reply: Reply): void {
+    const pending = this.pending.get(reply.id);
+    if (pending === undefined) return;
+    this.pending.delete(reply.id);
+    if (this.pending.size === 0) this.worker?.unref();
+    if ('error' in reply) pending.reject(new Error(`Mail not written to the outbox: ${reply.error}`));
+    else pending.resolve({ file: reply.file, textFile: reply.textFile });
+  }
+}
