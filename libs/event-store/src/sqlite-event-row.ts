@@ -29,37 +29,28 @@ export function toRecordedEvent(row: EventRowAndMore): RecordedEvent {
 }
 
 /**
- * A RecordedEvent whose data and metadata are parsed when first read: most readers of the log never
- * look at the metadata (parsing it was a sixth of reading the log), and the projections never look at
- * the data of the events they only count past (a sign-in's six events reach four projections, which
- * parsed them 24 times for the one SignedIn the sign-ins model keeps, and that one without its data).
- * Both are own enumerable properties, so spreading, cloning, JSON and equality see them as usual.
+ * What both kinds of event read from the store share: `data` and `metadata` parsed when first read, yet
+ * own enumerable properties, so spreading, cloning, JSON and equality see them as usual. A subclass
+ * defines them where its keys' order wants them (events are serialized: the order is visible).
  */
-class StoredEvent implements RecordedEvent {
-  id: string;
-  streamId: string;
-  type: string;
+abstract class LazyPayload {
   declare data: unknown;
-  declare metadata: EventMetadata;
-  recordedAt: string;
-  revision: bigint;
-  position: bigint;
-  #dataText: string;
-  #data: unknown;
-  #dataParsed: boolean;
-  #metadataText: string;
-  #metadata: EventMetadata | undefined;
+  #dataText = '';
+  #data: unknown = undefined;
+  #dataParsed = false;
+  #metadataText: string | undefined = undefined;
+  #metadata: EventMetadata | undefined = undefined;
 
   // One descriptor each (one getter, one setter) for every event keeps them all of one hidden class.
   static readonly #lazyData: PropertyDescriptor = {
-    get(this: StoredEvent): unknown {
+    get(this: LazyPayload): unknown {
       if (!this.#dataParsed) {
         this.#data = JSON.parse(this.#dataText) as unknown;
         this.#dataParsed = true;
       }
       return this.#data;
     },
-    set(this: StoredEvent, data: unknown): void {
+    set(this: LazyPayload, data: unknown): void {
       this.#data = data;
       this.#dataParsed = true;
     },
@@ -68,29 +59,52 @@ class StoredEvent implements RecordedEvent {
   };
 
   static readonly #lazyMetadata: PropertyDescriptor = {
-    get(this: StoredEvent): EventMetadata {
-      this.#metadata ??= JSON.parse(this.#metadataText) as EventMetadata;
+    get(this: LazyPayload): EventMetadata | undefined {
+      if (this.#metadata === undefined && this.#metadataText !== undefined) this.#metadata = JSON.parse(this.#metadataText) as EventMetadata;
       return this.#metadata;
     },
-    set(this: StoredEvent, metadata: EventMetadata): void {
+    set(this: LazyPayload, metadata: EventMetadata): void {
       this.#metadata = metadata;
     },
     enumerable: true,
     configurable: true,
   };
 
-  static readonly #lazyProperties: PropertyDescriptorMap = { data: StoredEvent.#lazyData, metadata: StoredEvent.#lazyMetadata };
+  /** Defines `data`, parsed from this text when first read. */
+  protected holdData(dataText: string): void {
+    this.#dataText = dataText;
+    Object.defineProperty(this, 'data', LazyPayload.#lazyData);
+  }
+
+  /** Defines `metadata`, parsed from this text when first read (a read of the log may leave it out). */
+  protected holdMetadata(metadataText: string): void {
+    this.#metadataText = metadataText;
+    Object.defineProperty(this, 'metadata', LazyPayload.#lazyMetadata);
+  }
+}
+
+/**
+ * A RecordedEvent whose data and metadata are parsed when first read: most readers of the log never
+ * look at the metadata (parsing it was a sixth of reading the log), and the projections never look at
+ * the data of the events they only count past (a sign-in's six events reach four projections, which
+ * parsed them 24 times for the one SignedIn the sign-ins model keeps, and that one without its data).
+ */
+class StoredEvent extends LazyPayload implements RecordedEvent {
+  id: string;
+  streamId: string;
+  type: string;
+  declare metadata: EventMetadata;
+  recordedAt: string;
+  revision: bigint;
+  position: bigint;
 
   constructor(row: EventRowAndMore) {
+    super();
     this.id = row[3];
     this.streamId = row[1];
     this.type = row[4];
-    this.#dataText = row[5];
-    this.#data = undefined;
-    this.#dataParsed = false;
-    this.#metadataText = row[6];
-    this.#metadata = undefined;
-    Object.defineProperties(this, StoredEvent.#lazyProperties);
+    this.holdData(row[5]);
+    this.holdMetadata(row[6]);
     this.recordedAt = row[7];
     this.revision = row[2];
     this.position = row[0];
@@ -131,67 +145,29 @@ export function logReadOf(parts: readonly EnvelopePart[]): LogRead {
 
 /**
  * An event of `readLog`: `data` (and `metadata`, when asked for) is parsed when first read, so an event
- * its reader skips costs no JSON.parse. Both are own, enumerable properties, as in StoredEvent.
+ * its reader skips costs no JSON.parse.
  */
-class LoggedEvent {
+class LoggedEvent extends LazyPayload {
   streamId: string;
   type: string;
-  declare data: unknown;
   revision: bigint;
   position: bigint;
   id?: string;
   declare metadata?: EventMetadata;
   recordedAt?: string;
-  #dataText: string;
-  #data: unknown;
-  #parsed: boolean;
-  #metadataText: string | undefined;
-  #metadata: EventMetadata | undefined;
-
-  static readonly #lazyData: PropertyDescriptor = {
-    get(this: LoggedEvent): unknown {
-      if (!this.#parsed) {
-        this.#data = JSON.parse(this.#dataText) as unknown;
-        this.#parsed = true;
-      }
-      return this.#data;
-    },
-    set(this: LoggedEvent, data: unknown): void {
-      this.#data = data;
-      this.#parsed = true;
-    },
-    enumerable: true,
-    configurable: true,
-  };
-
-  static readonly #lazyMetadata: PropertyDescriptor = {
-    get(this: LoggedEvent): EventMetadata | undefined {
-      if (this.#metadata === undefined && this.#metadataText !== undefined) this.#metadata = JSON.parse(this.#metadataText) as EventMetadata;
-      return this.#metadata;
-    },
-    set(this: LoggedEvent, metadata: EventMetadata): void {
-      this.#metadata = metadata;
-    },
-    enumerable: true,
-    configurable: true,
-  };
 
   constructor(row: LogRow, parts: { id: boolean; metadata: boolean; recordedAt: boolean }) {
+    super();
     this.streamId = row[1];
     this.type = row[3];
-    this.#dataText = row[4];
-    this.#data = undefined;
-    this.#parsed = false;
-    Object.defineProperty(this, 'data', LoggedEvent.#lazyData);
-    this.revision = row[2];
-    this.position = row[0];
     // The envelope's columns follow the five, those asked for only, in envelopeParts order.
     const envelope = row as unknown as readonly string[];
     let column = 5;
+    this.holdData(row[4]);
+    this.revision = row[2];
+    this.position = row[0];
     if (parts.id) this.id = envelope[column++];
-    this.#metadataText = parts.metadata ? envelope[column++] : undefined;
-    this.#metadata = undefined;
-    if (parts.metadata) Object.defineProperty(this, 'metadata', LoggedEvent.#lazyMetadata);
+    if (parts.metadata) this.holdMetadata(envelope[column++] as string);
     if (parts.recordedAt) this.recordedAt = envelope[column];
   }
 }
