@@ -11,7 +11,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { freePort } from '../support/free-port.mjs';
+import { freePort, signInPageHeaders, untilHealthy } from '../support/built-server.mjs';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const server = path.resolve(process.argv[2] ?? path.join(root, 'dist/apps/api/src/main.js'));
@@ -38,19 +38,8 @@ const nodeArgs = (process.env.NODE_ARGS ?? '').split(' ').filter(Boolean);
 const child = spawn(process.execPath, [...nodeArgs, server], { cwd: root, env: { ...env, ...serverEnv, PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit'] });
 const exited = new Promise((resolve) => child.once('exit', resolve));
 try {
-  for (;;) {
-    if (child.exitCode !== null) throw new Error('the server exited');
-    try {
-      if ((await fetch(`${url}/health`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  const page = await fetch(`${url}/login`);
-  const cookies = page.headers.getSetCookie().map((cookie) => cookie.split(';')[0]);
-  const xsrf = decodeURIComponent(cookies.find((cookie) => cookie.startsWith('XSRF-TOKEN='))?.slice('XSRF-TOKEN='.length) ?? '');
-  const headers = { cookie: cookies.join('; '), 'x-xsrf-token': xsrf, 'content-type': 'application/json' };
+  await untilHealthy(child, url);
+  const headers = await signInPageHeaders(url);
 
   const ticksPerSecond = 100; // USER_HZ
   const threads = () => {

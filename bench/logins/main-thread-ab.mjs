@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { freePort } from '../support/free-port.mjs';
+import { freePort, signInPageHeaders, untilHealthy } from '../support/built-server.mjs';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const builds = process.argv.slice(2, 4).map((main) => path.resolve(main));
@@ -38,19 +38,8 @@ async function startServer(main) {
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, [...nodeArgs, main], { cwd: root, env: { ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit'] });
   const exited = new Promise((resolve) => child.once('exit', resolve));
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`${main} exited`);
-    try {
-      if ((await fetch(`${url}/health`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  const page = await fetch(`${url}/login`);
-  const cookies = page.headers.getSetCookie().map((cookie) => cookie.split(';')[0]);
-  const xsrf = decodeURIComponent(cookies.find((cookie) => cookie.startsWith('XSRF-TOKEN='))?.slice('XSRF-TOKEN='.length) ?? '');
-  const headers = { cookie: cookies.join('; '), 'x-xsrf-token': xsrf, 'content-type': 'application/json' };
+  await untilHealthy(child, url);
+  const headers = await signInPageHeaders(url);
   const stop = async () => {
     child.kill('SIGTERM');
     await exited;
