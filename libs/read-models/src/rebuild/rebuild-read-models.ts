@@ -36,8 +36,12 @@ export async function rebuildReadModels(options: RebuildOptions): Promise<Rebuil
   const dropAside = (): void => {
     for (const { tables } of targets) for (const table of tables.values()) db.exec(`DROP TABLE IF EXISTS ${table}`);
   };
-  dropAside();
-  for (const { projection, tables } of targets) createTables(db, projection, tables);
+  // In one transaction: another process (a starting server dropping what a killed rebuild left) sees
+  // every aside table or none, and a rebuild killed meanwhile leaves all of them or none behind.
+  db.transaction(() => {
+    dropAside();
+    for (const { projection, tables } of targets) createTables(db, projection, tables);
+  })();
   try {
     const built = await replay({
       db,
