@@ -12,25 +12,19 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { freePort, signInPageHeaders, untilHealthy } from '../support/built-server.mjs';
+import { password, registerUsers } from '../support/sign-in-server.mjs';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const server = path.resolve(process.argv[2] ?? path.join(root, 'dist/apps/api/src/main.js'));
 const seconds = Number(process.env.SECONDS_ ?? 8);
 const rounds = Number(process.env.ROUNDS ?? 2);
 const users = 16;
-const password = 'bench-password-7Qx!vR2#';
 const dataDir = mkdtempSync(path.join(tmpdir(), 'chorus-cpu-by-thread-'));
 const env = { ...process.env, NODE_ENV: 'development', DATA_DIR: dataDir, HOST: '127.0.0.1', TRUST_PROXY: 'loopback', SEED_DEMO: 'false', EVENTSTORE_CONNECTION_STRING: '' };
 delete env.PROJECTIONS;
 delete env.LOG_LEVEL;
 const serverEnv = Object.fromEntries((process.env.SERVER_ENV ?? '').split(' ').filter(Boolean).map((pair) => pair.split('=')));
-const emails = Array.from({ length: users }, (_, index) => `login-${index}@bench.example`);
-const cli = (email) =>
-  new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(root, 'bin/chorus.js'), 'user:create', '--email', email, '--password', password, '--json'], { cwd: root, env, stdio: 'ignore' });
-    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`user:create ${email} exited ${code}`))));
-  });
-for (let from = 0; from < users; from += 4) await Promise.all(emails.slice(from, from + 4).map(cli));
+const usernames = await registerUsers(dataDir, 'login', users);
 
 const port = await freePort();
 const url = `http://127.0.0.1:${port}`;
@@ -67,7 +61,7 @@ try {
               headers,
               setupRequest: (request) => {
                 const user = (next += 1) % users;
-                return { ...request, headers: { ...request.headers, 'x-forwarded-for': `192.0.2.${user + 1}` }, body: JSON.stringify({ username: emails[user], password }) };
+                return { ...request, headers: { ...request.headers, 'x-forwarded-for': `192.0.2.${user + 1}` }, body: JSON.stringify({ username: usernames[user], password }) };
               },
             },
           ],

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { freePort, signInPageHeaders, untilHealthy } from '../support/built-server.mjs';
+import { password, registerUsers } from '../support/sign-in-server.mjs';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const builds = process.argv.slice(2, 4).map((main) => path.resolve(main));
@@ -19,21 +20,16 @@ const seconds = Number(process.env.SECONDS_ ?? 5);
 const rate = Number(process.env.RATE ?? 40);
 const connections = Number(process.env.CONNECTIONS ?? 16);
 const users = 16;
-const password = 'bench-password-7Qx!vR2#';
+/** registerUsers's names for them. */
+const usernames = Array.from({ length: users }, (_, index) => `login-${index}`);
 const nodeArgs = (process.env.NODE_ARGS ?? '').split(' ').filter(Boolean);
-const emails = Array.from({ length: users }, (_, index) => `login-${index}@bench.example`);
 
 async function startServer(main) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'chorus-main-thread-ab-'));
   const env = { ...process.env, NODE_ENV: 'development', DATA_DIR: dataDir, HOST: '127.0.0.1', TRUST_PROXY: 'loopback', SEED_DEMO: 'false', EVENTSTORE_CONNECTION_STRING: '' };
   delete env.PROJECTIONS;
   delete env.LOG_LEVEL;
-  const cli = (email) =>
-    new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, [path.join(root, 'bin/chorus.js'), 'user:create', '--email', email, '--password', password, '--json'], { cwd: root, env, stdio: 'ignore' });
-      child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`user:create ${email} exited ${code}`))));
-    });
-  for (let from = 0; from < users; from += 4) await Promise.all(emails.slice(from, from + 4).map(cli));
+  await registerUsers(dataDir, 'login', users);
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, [...nodeArgs, main], { cwd: root, env: { ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit'] });
@@ -71,7 +67,7 @@ function load(server, duration) {
             headers: server.headers,
             setupRequest: (request) => {
               const user = (next += 1) % users;
-              return { ...request, headers: { ...request.headers, 'x-forwarded-for': `192.0.2.${user + 1}` }, body: JSON.stringify({ username: emails[user], password }) };
+              return { ...request, headers: { ...request.headers, 'x-forwarded-for': `192.0.2.${user + 1}` }, body: JSON.stringify({ username: usernames[user], password }) };
             },
           },
         ],
