@@ -34,7 +34,3 @@ export function secretMatchesDigest(secret: string, digest: Buffer | undefined):
   const offered = hash('sha256', secret, 'buffer');
   return digest !== undefined && offered.length === digest.length && timingSafeEqual(offered, digest);
 }
-
-export function secretMatches(secret: string, storedHash: string): boolean {
-  return secretMatchesDigest(secret, storedDigest(storedHash));
-}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { generateApiKey, hashSecret, parseApiKey, secretMatches } from './api-key-credential.js';
+import { generateApiKey, hashSecret, parseApiKey, secretMatchesDigest, storedDigest } from './api-key-credential.js';
 
 describe('API key credentials', () => {
   it('generates keys that parse back into their id and secret', () => {
@@ -24,8 +24,8 @@ describe('API key credentials', () => {
     const stored = hashSecret(secret);
 
     expect(stored).not.toContain(secret);
-    expect(secretMatches(secret, stored)).toBe(true);
-    expect(secretMatches(generateApiKey().secret, stored)).toBe(false);
-    expect(secretMatches(secret, 'sha256:short')).toBe(false);
+    expect(secretMatchesDigest(secret, storedDigest(stored))).toBe(true);
+    expect(secretMatchesDigest(generateApiKey().secret, storedDigest(stored))).toBe(false);
+    expect(secretMatchesDigest(secret, storedDigest('sha256:short'))).toBe(false);
   });
 });
