@@ -3,7 +3,7 @@
 // delivered together (one group commit of the store, one page) in one transaction, which the runners
 // sharing a LiveCommits (the projector's four) share too.
 import { EventStoreClosedError, InvalidPositionError, type EventStore, type RecordedEvent, type Subscription } from '#event-store';
-import { Checkpoints, type ProjectionFailure, type ProjectionState } from '../checkpoints.js';
+import { Checkpoints, type Checkpoint, type ProjectionFailure, type ProjectionState } from '../checkpoints.js';
 import { createIndexes, createTables, liveTableNames, type Projection, type ProjectionWriter } from '../projection.js';
 import type { ReadModelDatabase } from '../read-model-database.js';
 import { silentLogger, type ReadModelsLogger } from '../read-models-logger.js';
@@ -194,14 +194,17 @@ export class ProjectionRunner {
     return this.queued === 0 && !this.stopping && this.live && this.state !== 'failed' && this.pending.length > 0;
   }
 
-  /** Inside LiveCommits' transaction (after canShareLive): this runner's live batch, in a savepoint. */
-  commitLive(): LivePart {
+  /**
+   * Inside LiveCommits' transaction (after canShareLive): this runner's live batch, in a savepoint.
+   * `stored`: its checkpoint as read in that transaction (one read for all the runners), if it has one.
+   */
+  commitLive(stored?: Checkpoint): LivePart {
     clearTimeout(this.idleFlush);
     const batch = this.pending;
     this.pending = [];
     try {
       // Inside LiveCommits' transaction: a savepoint, so a failing runner undoes only its own part.
-      return { runner: this, batch, applied: this.db.transaction(() => this.applyBatch(batch))() };
+      return { runner: this, batch, applied: this.db.transaction(() => this.applyBatch(batch, stored))() };
     } catch (error) {
       return { runner: this, batch, error };
     }
@@ -265,8 +268,8 @@ export class ProjectionRunner {
   }
 
   /** The batch's rows and the checkpoint, inside the caller's transaction; returns the checkpoint it wrote. */
-  private applyBatch(batch: readonly RecordedEvent[]): bigint | undefined {
-    const stored = this.checkpoints.read(this.projection.name);
+  private applyBatch(batch: readonly RecordedEvent[], checkpoint?: Checkpoint): bigint | undefined {
+    const stored = checkpoint ?? this.checkpoints.read(this.projection.name);
     if (stored.generation !== this.generation) throw new ModelReplaced();
     // What the writer remembers is the model as this runner last committed it; another projector
     // on the file moved the checkpoint since: read the tables again.
@@ -380,11 +383,14 @@ export class LiveCommits {
   private readonly due = new Set<ProjectionRunner>();
   private scheduled: NodeJS.Immediate | undefined;
   private work: Promise<void> = Promise.resolve();
+  private readonly checkpoints: Checkpoints;
 
   constructor(
     private readonly db: ReadModelDatabase,
     private readonly pacing?: CommitPacing,
-  ) {}
+  ) {
+    this.checkpoints = new Checkpoints(db);
+  }
 
   /** The runner holds live events: they are committed in the next turn, with the other runners' due then. */
   schedule(runner: ProjectionRunner): void {
@@ -422,7 +428,9 @@ export class LiveCommits {
     try {
       this.db
         .transaction(() => {
-          for (const runner of runners) parts.push(runner.commitLive());
+          // One read of every checkpoint for all the runners, in the transaction their parts are written in.
+          const stored = new Map(this.checkpoints.all().map((checkpoint) => [checkpoint.projection, checkpoint]));
+          for (const runner of runners) parts.push(runner.commitLive(stored.get(runner.name)));
         })
         .immediate();
     } catch (error) {
