@@ -178,7 +178,8 @@ export class MemberInvitationReaction implements MemberInvitations, OnApplicatio
 
   private async inviteOnce(event: RecordedEvent, organizationId: string, context: CommandContext, options: InviteOptions): Promise<InvitationOutcome> {
     const { userId, email } = event.data as MemberAdded['data'];
-    const { state } = await this.organizations.load(organizationId);
+    // The name as of the MemberAdded or later: the state cache has it when this node made the add (no read).
+    const state = await this.organizations.loadAsOf(organizationId, event.revision);
     const organizationName = state.exists ? state.name : organizationId;
     const invitedBy = context.actor.startsWith('user:') ? (await this.identity.directory.profile(context.actor.slice('user:'.length)))?.email : undefined;
     return this.identity.invitations.invite(

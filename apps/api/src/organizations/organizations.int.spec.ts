@@ -125,3 +125,29 @@ describe('Organizations.handle', () => {
     expect(result).toEqual({ id: 'acme', revision: 2n, position: (await streamEvents()).at(-1)?.position });
   });
 });
+
+describe('Organizations.loadAsOf', () => {
+  it('answers the cached fold without a read when it holds the revision, and loads when it does not', async () => {
+    const reads: string[] = [];
+    const counted = new Proxy(store, {
+      get(target, property, receiver) {
+        if (property === 'readStream') return (...args: Parameters<EventStore['readStream']>) => (reads.push(args[0]), target.readStream(...args));
+        const value: unknown = Reflect.get(target, property, receiver);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const reading = new Organizations(counted, new OrganizationStateCache(), createPlanCatalogue());
+    const { revision } = await reading.load('acme');
+    reads.length = 0;
+
+    const cached = await reading.loadAsOf('acme', revision ?? -1n);
+    expect(reads).toEqual([]);
+    expect(cached.exists && cached.name).toBe('Acme');
+
+    // Another writer (with a cache of its own) added a member past what this one folded: it reads.
+    const added = await organizations.handle('acme', addMember('ada@example.com'), context);
+    const loaded = await reading.loadAsOf('acme', added.revision);
+    expect(reads).toEqual([stream]);
+    expect(loaded.exists && loaded.members.map((member) => member.email)).toEqual(['ada@example.com']);
+  });
+});

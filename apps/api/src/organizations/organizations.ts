@@ -62,6 +62,17 @@ export class Organizations {
     return loadStream(this.store, organizationStream(organizationId), { ...organizationFold, cache: this.cache });
   }
 
+  /**
+   * The organization as of `revision` of its stream or later: the cached fold when it has got that far
+   * (no read: what this node appended or read itself), else a load. For what a reaction to the event at
+   * `revision` shows (an invitation's organization name), never for a decision.
+   */
+  async loadAsOf(organizationId: string, revision: bigint): Promise<OrganizationState> {
+    const cached = this.cache.get(organizationStream(organizationId));
+    if (cached !== undefined && cached.revision >= revision) return cached.state;
+    return (await this.load(organizationId)).state;
+  }
+
   /** Decides the command on the organization's current state and records its events (none when nothing changes). */
   async handle(organizationId: string, command: OrganizationCommand, context: CommandContext, known?: LoadedStream<OrganizationState>): Promise<CommandResult> {
     const handled = await handleCommand(this.store, organizationStream(organizationId), (state) => decide(command, state, { catalogue: this.catalogue, requester: requesterOf(context) }), {

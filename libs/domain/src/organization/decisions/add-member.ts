@@ -19,7 +19,8 @@ export function addMember(command: AddMember, state: ExistingOrganization, { cat
   if (state.members.some((member) => member.userId === userId)) {
     throw new DomainError('DUPLICATE', `User ${userId} is already a member.`, { field: 'userId', value: userId });
   }
-  if (state.members.some((member) => member.email.toLowerCase() === email.toLowerCase())) {
+  const address = email.toLowerCase();
+  if (state.members.some((member) => member.email.toLowerCase() === address)) {
     throw new DomainError('DUPLICATE', `${email} is already a member.`, { field: 'email', value: email });
   }
   const refusal = refusalToAdd(state, 'users', catalogue, role);
