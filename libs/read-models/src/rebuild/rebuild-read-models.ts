@@ -2,13 +2,13 @@
 // in one pass over the events, then swapped in by one transaction: a running server reads the old
 // models or the new ones, never half of one. Its projector sees the new generation and resumes
 // from the new checkpoint. The models whose rows each follow one stream may be split by stream over
-// threads (rebuildThreads): each thread writes its streams' rows into the same aside tables.
+// threads (`threads`, projections:rebuild --threads): each writes its streams' rows into the same aside tables.
 import type { EventStore } from '#event-store';
 import { Checkpoints } from '../checkpoints.js';
 import { createIndexes, createTables, physicalName, type Projection, type TableNames } from '../projection.js';
 import type { ReadModelDatabase } from '../read-model-database.js';
 import { asideTableNames } from './aside-tables.js';
-import type { RunPartition } from './partition-threads.js';
+import type { PartitionRun, RunPartition } from './partition-threads.js';
 import type { EventStoreLocation } from './rebuild-partition.js';
 import { replay, type ReplayProgress, type ReplayResult, type ReplayTarget } from './replay.js';
 
@@ -75,7 +75,7 @@ async function build(targets: readonly ReplayTarget[], options: RebuildOptions):
   }
   // Every thread stops at the same event, this one's head now.
   const toPosition = await store.headPosition();
-  const others: ReturnType<RunPartition>[] = [];
+  const others: PartitionRun[] = [];
   try {
     for (let index = 1; index < threads.count; index += 1) {
       others.push(
