@@ -3,6 +3,7 @@
 // side by side in every round. Prints each one's rate and CPU time per request (from /proc), and the
 // ratio to the hello world. A copy whose edit no longer applies to the build stops the bench.
 //   npm run build:server && node bench/http/request-features.mjs [--rounds 5] [--seconds 4] [--connections 32]
+//     [--server other/dist/apps/api/src/main.js,...]   (other builds, as built, in the same rounds: before/after)
 // See README.md beside this file ("What the fixed cost is made of").
 import { spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -13,23 +14,29 @@ import autocannon from 'autocannon';
 import { freePort } from '../support/free-port.mjs';
 
 const root = path.resolve(import.meta.dirname, '../..');
-const { values } = parseArgs({ options: { rounds: { type: 'string' }, seconds: { type: 'string' }, connections: { type: 'string' } } });
+const { values } = parseArgs({ options: { rounds: { type: 'string' }, seconds: { type: 'string' }, connections: { type: 'string' }, server: { type: 'string' } } });
 const rounds = Number(values.rounds ?? 5);
 const seconds = Number(values.seconds ?? 4);
 const connections = Number(values.connections ?? 32);
 
 /** Each feature, as the edits of the compiled server that take it out. */
 const features = {
-  'request log line': [['apps/api/src/http/request-context.middleware.js', "logger[status >= 500 ? 'error' : 'info'](", "if (status < 0) logger[status >= 500 ? 'error' : 'info']("]],
+  'request log line': [['apps/api/src/http/request-context.middleware.js', 'if (status >= 500)', 'if (status < 0)'], ['apps/api/src/http/request-context.middleware.js', "else\n                logger.info(line, 'request completed');", '']],
   'AsyncLocalStorage (log lines carry the correlation id)': [['apps/api/src/http/request-context.js', 'return storage.run(context, work);', 'return work();']],
-  'security headers (helmet)': [['apps/api/src/create-app.js', 'app.use(securityHeaders(config));', '']],
-  'HTTP metrics': [['apps/api/src/create-app.js', 'app.use(recordHttpMetrics(app.get(ChorusMetrics)));', '']],
+  'security headers (helmet)': [['apps/api/src/http/request-context.middleware.js', 'applySecurityHeaders(securityHeaders, response);', '']],
+  'HTTP metrics': [['apps/api/src/http/request-context.middleware.js', 'recordAnswer(request, response, nanoseconds / 1e9);', '']],
   'XSRF and SPA middleware': [['apps/api/src/create-app.js', 'mountBrowserEdge(app);', '']],
 };
+/** Not a feature: the dispatch of routes by first segment, taken out to see what it saves (not in "all of these"). */
+const extras = { 'the routes grouped by first segment': [['apps/api/src/create-app.js', 'dispatchRoutesByFirstSegment(app);', '']] };
+// Other builds (e.g. main's before a change), each measured as it is built, beside this one's variants.
+const otherBuilds = (values.server ?? '').split(',').filter((main) => main !== '').map((main) => path.resolve(main));
 const variants = [
+  ...otherBuilds.map((main) => [`as built at ${main}`, main]),
   ['Chorus as built', []],
   ...Object.entries(features).map(([name, edits]) => [`without ${name}`, edits]),
   ['without all of these', Object.values(features).flat()],
+  ...Object.entries(extras).map(([name, edits]) => [`without ${name}`, edits]),
 ];
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -82,7 +89,7 @@ try {
     const url = `http://127.0.0.1:${port}/health`;
     const env = { NODE_ENV: 'development', DATA_DIR: mkdtempSync(path.join(work, 'data-')), HOST: '127.0.0.1', SEED_DEMO: 'false', EVENTSTORE_CONNECTION_STRING: '', PORT: String(port) };
     for (const setting of ['PROJECTIONS', 'LOG_LEVEL', 'TRUST_PROXY']) delete process.env[setting];
-    servers.push({ name, url, child: await start([copyOfBuild(index, edits)], env, url) });
+    servers.push({ name, url, child: await start([typeof edits === 'string' ? edits : copyOfBuild(index, edits)], env, url) });
   }
   for (const server of servers) await load(server.url); // warm-up
   for (let round = 0; round < rounds; round += 1) {

@@ -5,13 +5,14 @@ import type { Config } from '#config';
 import type { DestinationStream } from 'pino';
 import { AppModule } from './app.module.js';
 import { applyHttpServerLimits } from './http/http-server-limits.js';
+import { dispatchRoutesByFirstSegment } from './http/route-dispatch.js';
 import { BODY_LIMIT, JSON_MEDIA_TYPES, requireJsonBody } from './http/json-body.js';
-import { assignRequestContext, enterRequestContext } from './http/request-context.middleware.js';
+import { enterRequestContext, startRequest } from './http/request-context.middleware.js';
 import { createPino } from './logging/pino.js';
 import { ChorusMetrics } from './metrics/chorus-metrics.js';
-import { recordHttpMetrics } from './metrics/http-metrics.js';
+import { recordHttpAnswer } from './metrics/http-metrics.js';
 import { StructuredLogger } from './logging/structured-logger.service.js';
-import { securityHeaders } from './web/security-headers.js';
+import { securityHeadersOf } from './web/security-headers.js';
 import { mountBrowserEdge } from './web/web.module.js';
 
 export type CreateAppOptions = {
@@ -41,15 +42,20 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
   // only from the proxies TRUST_PROXY names (none by default: a forged header changes nothing).
   app.set('trust proxy', config.trustProxy);
   applyHttpServerLimits(app.getHttpServer(), config.http);
-  // First, so that every answer carries them, refusals of the body parser included.
-  app.use(securityHeaders(config));
-  // Before the body parser, so that the refusals of every later step are timed too.
-  app.use(recordHttpMetrics(app.get(ChorusMetrics)));
-  app.use(assignRequestContext(logger));
+  // First: the security headers, the timing, the correlation id and the request's log line (startRequest).
+  const metrics = app.get(ChorusMetrics);
+  app.use(
+    startRequest({
+      logger,
+      securityHeaders: securityHeadersOf(config),
+      recordAnswer: (request, response, seconds) => recordHttpAnswer(metrics, request, response, seconds),
+    }),
+  );
   app.use(requireJsonBody);
   app.useBodyParser('json', { limit: BODY_LIMIT, type: JSON_MEDIA_TYPES });
   app.use(enterRequestContext);
   mountBrowserEdge(app);
   await app.init();
+  dispatchRoutesByFirstSegment(app);
   return app;
 }

@@ -24,9 +24,14 @@ export class XsrfMiddleware implements NestMiddleware {
   ) {}
 
   use(request: Request, _response: Response, next: NextFunction): void {
+    // Safe methods first: most requests need no path worked out at all.
+    if (SAFE_METHODS.has(request.method)) {
+      next();
+      return;
+    }
     // Routes match case-insensitively and with a trailing slash: so must these lists.
     const path = request.path.toLowerCase().replace(/(.)\/+$/, '$1');
-    if (SAFE_METHODS.has(request.method) || EXEMPT_PATHS.has(path)) {
+    if (EXEMPT_PATHS.has(path)) {
       next();
       return;
     }

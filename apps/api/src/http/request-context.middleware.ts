@@ -1,8 +1,11 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { actorOf } from '../access/principal.js';
+import { applySecurityHeaders, type SecurityHeaders } from '../web/security-headers.js';
 import { CORRELATION_ID_HEADER, correlationIdFrom } from './correlation-id.js';
 import { attachRequestContext, requestContextOf, runInRequestContext, type RequestContext } from './request-context.js';
+
+const CORRELATION_ID_HEADER_LOWER = CORRELATION_ID_HEADER.toLowerCase();
 
 // Paths that carry a secret in a segment (reset and invitation links, Google sign-in tokens) are logged without it.
 const SECRET_PATH_SEGMENT = /^(\/reset\/|\/invite\/|\/invitations\/|\/auth\/go\/)[^/]+/;
@@ -15,34 +18,50 @@ function loggedPath(request: Request): string {
   return request.path.replace(SECRET_PATH_SEGMENT, '$1[REDACTED]');
 }
 
+export type RequestStartOptions = {
+  logger: Logger;
+  /** The security headers every answer carries (web/security-headers.ts), worked out once. */
+  securityHeaders: SecurityHeaders;
+  /** Records each finished answer (metrics/http-metrics.ts): given the seconds since the request arrived. */
+  recordAnswer: (request: Request, response: Response, seconds: number) => void;
+};
+
 /**
- * First middleware: gives the request its correlation id (echoed in the response) and context,
- * and writes one log line when the response is finished.
+ * First middleware, one Express layer for what every request gets on arrival: the security headers
+ * (first, so that every answer carries them, refusals of the body parser included), the start of its
+ * timing (before the body parser, so that the refusals of every later step are timed too), its
+ * correlation id (echoed in the response) and context; and one 'finish' listener that records the
+ * answer's metrics, then writes the request's log line.
  */
-export function assignRequestContext(logger: Logger) {
+export function startRequest({ logger, securityHeaders, recordAnswer }: RequestStartOptions) {
   return (request: Request, response: Response, next: NextFunction): void => {
     const startedAt = process.hrtime.bigint();
+    applySecurityHeaders(securityHeaders, response);
     const context: RequestContext = {
-      correlationId: correlationIdFrom(request.headers[CORRELATION_ID_HEADER.toLowerCase()]),
+      correlationId: correlationIdFrom(request.headers[CORRELATION_ID_HEADER_LOWER]),
       clientIp: request.ip,
-      userAgent: request.get('user-agent'),
+      userAgent: request.headers['user-agent'],
       principal: undefined,
     };
     attachRequestContext(request, context);
     response.setHeader(CORRELATION_ID_HEADER, context.correlationId);
-    response.on('finish', () => {
+    response.once('finish', () => {
+      const nanoseconds = Number(process.hrtime.bigint() - startedAt);
+      recordAnswer(request, response, nanoseconds / 1e9);
       const status = response.statusCode;
-      logger[status >= 500 ? 'error' : 'info'](
-        {
-          correlationId: context.correlationId,
-          ...(context.principal === undefined ? {} : { actor: actorOf(context.principal) }),
-          method: request.method,
-          path: loggedPath(request),
-          status,
-          durationMs: Number(process.hrtime.bigint() - startedAt) / 1e6,
-        },
-        'request completed',
-      );
+      const line =
+        context.principal === undefined
+          ? { correlationId: context.correlationId, method: request.method, path: loggedPath(request), status, durationMs: nanoseconds / 1e6 }
+          : {
+              correlationId: context.correlationId,
+              actor: actorOf(context.principal),
+              method: request.method,
+              path: loggedPath(request),
+              status,
+              durationMs: nanoseconds / 1e6,
+            };
+      if (status >= 500) logger.error(line, 'request completed');
+      else logger.info(line, 'request completed');
     });
     next();
   };

@@ -1,4 +1,4 @@
-import { describe, expect, it } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
 import { Writable } from 'node:stream';
 import { runInRequestContext } from '../http/request-context.js';
 import { createPino } from './pino.js';
@@ -15,6 +15,21 @@ function capture(): { lines: Record<string, unknown>[]; destination: Writable } 
 }
 
 describe('createPino', () => {
+  it("stamps each line with the ISO time of the millisecond it is written in, as pino's isoTime", () => {
+    const { lines, destination } = capture();
+    const logger = createPino({ level: 'info', destination });
+    const now = jest.spyOn(Date, 'now');
+    try {
+      for (const at of [1_795_000_000_000, 1_795_000_000_000, 1_795_000_000_001, 1_795_000_060_000]) {
+        now.mockReturnValue(at);
+        logger.info('tick');
+      }
+    } finally {
+      now.mockRestore();
+    }
+    expect(lines.map((line) => line.time)).toEqual(['2026-11-18T11:06:40.000Z', '2026-11-18T11:06:40.000Z', '2026-11-18T11:06:40.001Z', '2026-11-18T11:07:40.000Z']);
+  });
+
   it('redacts credentials wherever they sit, up to two levels deep', () => {
     const { lines, destination } = capture();
     const logger = createPino({ level: 'info', destination });

@@ -1,6 +1,6 @@
 // Times every HTTP answer by its route pattern, and counts sign-in outcomes from the answers of the
 // sign-in routes, so that neither the controllers nor the identity lib need to know about metrics.
-import type { NextFunction, Request, Response } from 'express';
+import type { Request, Response } from 'express';
 import { UNMATCHED_ROUTE, type ChorusMetrics } from './chorus-metrics.js';
 
 /** The matched route's pattern (`/organizations/:id`), never the path: ids would make a series per organization. */
@@ -27,20 +27,20 @@ function googleOutcome(status: number, location: string | undefined): string {
   return status === 302 ? 'success' : 'refused';
 }
 
-export function recordHttpMetrics(metrics: ChorusMetrics) {
-  return (request: Request, response: Response, next: NextFunction): void => {
-    const stopTimer = metrics.httpRequestDuration.startTimer();
-    response.once('finish', () => {
-      const route = routePatternOf(request);
-      const status = response.statusCode;
-      stopTimer({ method: request.method, route, status: String(status) });
-      if (request.method === 'POST' && route === '/login') {
-        metrics.logins.inc({ method: 'password', outcome: passwordOutcome(status) });
-      } else if (request.method === 'GET' && route === '/auth/google/callback') {
-        const location = response.getHeader('location');
-        metrics.logins.inc({ method: 'google', outcome: googleOutcome(status, typeof location === 'string' ? location : undefined) });
-      }
-    });
-    next();
-  };
+/**
+ * Records one finished answer: its duration by method, route pattern and status, and the sign-in
+ * outcome of the sign-in routes. Called from the request's single 'finish' listener (startRequest),
+ * with the seconds since the request arrived.
+ */
+export function recordHttpAnswer(metrics: ChorusMetrics, request: Request, response: Response, seconds: number): void {
+  const route = routePatternOf(request);
+  const status = response.statusCode;
+  const method = request.method;
+  metrics.httpRequestDuration.observe({ method, route, status: String(status) }, seconds);
+  if (method === 'POST' && route === '/login') {
+    metrics.logins.inc({ method: 'password', outcome: passwordOutcome(status) });
+  } else if (method === 'GET' && route === '/auth/google/callback') {
+    const location = response.getHeader('location');
+    metrics.logins.inc({ method: 'google', outcome: googleOutcome(status, typeof location === 'string' ? location : undefined) });
+  }
 }

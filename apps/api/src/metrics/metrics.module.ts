@@ -6,7 +6,7 @@ import { MetricsInstrumentation } from './metrics-instrumentation.js';
 
 /**
  * GET /metrics and what feeds it: the HTTP timings are recorded by the middleware createApp installs
- * (recordHttpMetrics), commands and appends by MetricsInstrumentation, the projections at each scrape.
+ * (startRequest, with recordHttpAnswer), commands and appends by MetricsInstrumentation, the projections at each scrape.
  */
 @Module({
   controllers: [MetricsController],

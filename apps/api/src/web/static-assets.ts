@@ -21,6 +21,8 @@ const contentTypes: Record<string, string> = {
 
 /** The file under root that a request path names, if it is one we serve. */
 export function staticFile(root: string, path: string): { file: string; size: number; contentType: string } | undefined {
+  // Every file served has an extension: a path with no dot, even encoded, names none (every API route).
+  if (!path.includes('.') && !path.includes('%')) return undefined;
   let decoded: string;
   try {
     decoded = decodeURIComponent(path);
