@@ -80,34 +80,29 @@ try {
   console.log(`generated ${format(eventCount)} events across ${format(organizationCount)} organizations in ${generated.wall.toFixed(1)} s`);
 
   const store = await openEventStore({ dataDir });
-  // storeLocation: what `projections:rebuild --threads 2` gives its worker thread to open the store with.
-  const readModels = ReadModels.open({ dataDir, store, catalogue: createPlanCatalogue(), storeLocation: { dataDir } });
+  const readModels = ReadModels.open({ dataDir, store, catalogue: createPlanCatalogue() });
   rawScanAndParse(dataDir); // warms the page cache for every run alike
-  const runs = { raw: [], objectRows: [], organizations: [], organizationsTwoThreads: [], all: [] };
+  const runs = { raw: [], objectRows: [], organizations: [], all: [] };
   for (let round = 0; round < rounds; round += 1) {
     runs.raw.push(await measure(() => rawScanAndParse(dataDir)));
     runs.objectRows.push(await measure(() => objectRowScanAndParse(dataDir)));
     // The organization read model alone (the card's model), then every read model (what the command does).
     runs.organizations.push(await measure(() => readModels.rebuild({ only: ['organizations'] })));
-    // The same split by stream over two threads (`--threads 2`): CPU time is both threads'.
-    runs.organizationsTwoThreads.push(await measure(() => readModels.rebuild({ only: ['organizations'], threads: 2 })));
     runs.all.push(await measure(() => readModels.rebuild()));
     const ratio = (key) => (runs.raw[round].wall / runs[key][round].wall).toFixed(3);
     // Adjacent measures of one round, so that their ratio sees the same machine (bench/http reads these lines).
-    console.log(
-      `round ${round + 1}: organizations rebuild ${ratio('organizations')}x raw (2 threads: ${ratio('organizationsTwoThreads')}x), all read models ${ratio('all')}x raw (wall)`,
-    );
+    console.log(`round ${round + 1}: organizations rebuild ${ratio('organizations')}x raw, all read models ${ratio('all')}x raw (wall)`);
   }
   const raw = fastest(runs.raw);
   const objectRows = fastest(runs.objectRows);
   const scanned = (label, scan) => `${label}: ${format(scan.result)} events in ${scan.wall.toFixed(2)} s = ${rate(scan.result, scan.wall)} (cpu ${scan.cpu.toFixed(2)} s)`;
   console.log(scanned('raw scan-and-parse', raw));
   console.log(scanned('raw scan-and-parse with object rows (the earlier baseline)', objectRows));
-  for (const key of ['organizations', 'organizationsTwoThreads', 'all']) {
+  for (const key of ['organizations', 'all']) {
     const rebuild = fastest(runs[key]);
     const events = rebuild.result.events;
     console.log(
-      `rebuild of ${rebuild.result.projections.join(' + ')}${key === 'organizationsTwoThreads' ? ' in 2 threads' : ''}: ${format(events)} events in ${rebuild.wall.toFixed(2)} s = ${rate(events, rebuild.wall)} (cpu ${rebuild.cpu.toFixed(2)} s); ` +
+      `rebuild of ${rebuild.result.projections.join(' + ')}: ${format(events)} events in ${rebuild.wall.toFixed(2)} s = ${rate(events, rebuild.wall)} (cpu ${rebuild.cpu.toFixed(2)} s); ` +
         `ratio to raw ${(raw.wall / rebuild.wall).toFixed(2)}x wall, ${(raw.cpu / rebuild.cpu).toFixed(2)}x cpu (target >= 0.5x); ` +
         `to the earlier baseline ${(objectRows.wall / rebuild.wall).toFixed(2)}x wall, ${(objectRows.cpu / rebuild.cpu).toFixed(2)}x cpu`,
     );

@@ -51,11 +51,6 @@ export interface Projection<P extends EnvelopePart = EnvelopePart> {
   /** Every envelope part `handles` and the writer read (a part left out here is missing in a rebuild). */
   readonly parts: readonly P[];
   readonly tables: readonly ProjectionTable[];
-  /**
-   * Each of its rows follows from the events of one stream alone, and two streams never write the same
-   * row: a rebuild may then split its streams over threads (rebuild/stream-partition.ts).
-   */
-  readonly rowsFollowOneStream?: boolean;
   /** The tables' layout: raise it when they change, and files of another version build the model again (model-versions.ts). */
   readonly version: number;
   /** Whether the event changes this model; other events only move the checkpoint. */

@@ -4,22 +4,23 @@ import type { PlanCatalogue } from '#domain';
 import { EventStoreClosedError, type EventStore } from '#event-store';
 import { Checkpoints, type Checkpoint, type ProjectionFailure } from './checkpoints.js';
 import { isReady, type ProjectionHealth, type ReadModelsHealth } from './health/read-models-health.js';
+import { correlationProjection } from './correlation/correlation.projection.js';
+import { organizationProjection } from './organization/organization.projection.js';
 import { CorrelationQueries } from './correlation/correlation.queries.js';
 import { OrganizationQueries } from './organization/organization.queries.js';
+import { organizationHistoryProjection } from './organization-history/organization-history.projection.js';
 import { OrganizationHistoryQueries } from './organization-history/organization-history.queries.js';
+import { signInsProjection } from './sign-ins/sign-ins.projection.js';
 import { SignInQueries } from './sign-ins/sign-ins.queries.js';
 import type { Projection } from './projection.js';
 import { openReadModelDatabase, readModelsFile, type ReadModelDatabase } from './read-model-database.js';
 import { silentLogger, type ReadModelsLogger } from './read-models-logger.js';
 import { dropAbandonedRebuilds } from './rebuild/abandoned-rebuilds.js';
 import { RebuildLock } from './rebuild/rebuild-lock.js';
-import { partitionThreadsAvailable, runPartitionInThread } from './rebuild/partition-threads.js';
-import type { EventStoreLocation } from './rebuild/rebuild-partition.js';
-import { rebuildReadModels, type RebuildResult, type RebuildThreads } from './rebuild/rebuild-read-models.js';
+import { rebuildReadModels, type RebuildResult } from './rebuild/rebuild-read-models.js';
 import type { ReplayProgress } from './rebuild/replay.js';
 import { verifyReadModels, type Verification } from './rebuild/verify-read-models.js';
 import { QueryCache } from './query-cache.js';
-import { readModelProjections } from './read-model-projections.js';
 import { PositionWaits, type Progress } from './runner/position-waits.js';
 import { WalCheckpointer } from './wal-checkpointer.js';
 import { LiveCommits, ProjectionRunner, type ProjectionStatus } from './runner/projection-runner.js';
@@ -34,19 +35,12 @@ export type ReadModelsOptions = {
   store: EventStore;
   catalogue: PlanCatalogue;
   logger?: ReadModelsLogger;
-  /** Where `store` is, for a rebuild's worker threads to open it themselves (absent: rebuilds keep to one thread). */
-  storeLocation?: EventStoreLocation;
 };
 
 export type RebuildRequest = {
   /** Names of the read models to rebuild; all when absent. */
   only?: readonly string[];
   onProgress?: (progress: ReplayProgress) => void;
-  /**
-   * Threads to split the models whose rows each follow one stream (the organizations) over, by stream;
-   * default 1. More needs `storeLocation` and the compiled worker (from the TypeScript sources: one thread).
-   */
-  threads?: number;
 };
 
 export type StartOptions = {
@@ -256,7 +250,6 @@ export class ReadModels {
         projections,
         storeId,
         servedModelIsForeign: foreign,
-        ...this.rebuildThreads(options.threads ?? 1),
         ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
       });
     } finally {
@@ -305,12 +298,6 @@ export class ReadModels {
     }
   }
 
-  private rebuildThreads(count: number): { threads?: RebuildThreads } {
-    const store = this.options.storeLocation;
-    if (count < 2 || store === undefined || !partitionThreadsAvailable()) return {};
-    return { threads: { count, dataDir: this.options.dataDir, store, run: runPartitionInThread } };
-  }
-
   private selected(names: readonly string[] | undefined): Projection[] {
     if (names === undefined) return [...this.projections];
     const unknown = names.filter((name) => !this.projections.some((projection) => projection.name === name));
@@ -322,6 +309,10 @@ export class ReadModels {
 }
 
 type Lag = { events: number; ms: number };
+
+function readModelProjections(): Projection[] {
+  return [organizationProjection(), correlationProjection(), signInsProjection(), organizationHistoryProjection()];
+}
 
 function lowest(statuses: readonly ProjectionStatus[]): Progress {
   const stopped = statuses.some((status) => status.state === 'failed');

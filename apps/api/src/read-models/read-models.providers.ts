@@ -20,12 +20,5 @@ export const readModelsProvider: FactoryProvider<ReadModels> = {
   provide: READ_MODELS,
   inject: [CONFIG, EVENT_STORE, PLAN_CATALOGUE, PINO],
   useFactory: (config: Config, store: EventStore, catalogue: PlanCatalogue, logger: Logger): ReadModels =>
-    ReadModels.open({
-      dataDir: config.dataDir,
-      store,
-      catalogue,
-      logger: logger.child({ component: 'projections' }),
-      // For `projections:rebuild --threads`: each worker thread opens the store itself.
-      storeLocation: { dataDir: config.dataDir, connectionString: config.eventStoreConnectionString },
-    }),
+    ReadModels.open({ dataDir: config.dataDir, store, catalogue, logger: logger.child({ component: 'projections' }) }),
 };

@@ -14,16 +14,14 @@ export function registerProjectionsRebuildCommand(program: Command, getContext: 
     .command('projections:rebuild')
     .description('drop and rebuild every read model from the events (built aside, then swapped in; the server may keep running)')
     .option('--only <names>', 'comma-separated read models to rebuild (default: all)')
-    .option('--threads <count>', 'split the organization model by stream over this many threads (default 1; a second core shortens the rebuild, for more CPU in all)')
     .option('--json', 'print the result as JSON')
     .action(
-      cliAction(getContext, async (context, options: { json?: boolean; only?: string; threads?: string }) => {
+      cliAction(getContext, async (context, options: { json?: boolean; only?: string }) => {
         const readModels = context.app.get<ReadModels>(READ_MODELS);
         const progress = progressReporter('rebuilding', options.json === true);
         const names = readModels.projections.map((projection) => projection.name);
         const only = parseInput(z.array(z.enum(names)).min(1).optional(), options.only?.split(',').map((name) => name.trim()), 'only');
-        const threads = parseInput(z.coerce.number().int().min(1).max(16).optional(), options.threads, 'threads');
-        const rebuilt = await readModels.rebuild({ onProgress: progress.update, ...(only === undefined ? {} : { only }), ...(threads === undefined ? {} : { threads }) });
+        const rebuilt = await readModels.rebuild({ onProgress: progress.update, ...(only === undefined ? {} : { only }) });
         progress.done();
         const seconds = rebuilt.elapsedMs / 1000;
         const perSecond = seconds > 0 ? Math.round(rebuilt.events / seconds) : rebuilt.events;

@@ -3,7 +3,7 @@
 // the rebuild that owns them is still running (it holds the rebuild lock).
 import type { ReadModelDatabase } from '../read-model-database.js';
 import type { ReadModelsLogger } from '../read-models-logger.js';
-import { asideSuffix } from './aside-tables.js';
+import { asideSuffix } from './rebuild-read-models.js';
 import { RebuildLock } from './rebuild-lock.js';
 
 /** Drops the aside tables no running rebuild owns; answers their names. */

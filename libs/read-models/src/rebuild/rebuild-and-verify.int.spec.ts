@@ -2,16 +2,11 @@ import { describe, it, expect, beforeEach, afterEach } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
 import type { EventStore } from '#event-store';
-import { openReadModelDatabase, readModelsFile } from '../read-model-database.js';
-import { readModelProjections } from '../read-model-projections.js';
+import { readModelsFile } from '../read-model-database.js';
 import { ReadModels } from '../read-models.js';
 import { organizationSetUp } from '../testing/organization-commands.js';
 import { catalogue, ReadModelsFixture } from '../testing/read-models-fixture.js';
-import type { RunPartition } from './partition-threads.js';
-import { rebuildPartition } from './rebuild-partition.js';
-import { rebuildReadModels } from './rebuild-read-models.js';
 import type { ReplayProgress } from './replay.js';
-import { streamPartitionOf } from './stream-partition.js';
 
 let fixture: ReadModelsFixture;
 
@@ -141,64 +136,6 @@ describe('rebuild and verify', () => {
     } finally {
       await cli.close();
     }
-  });
-
-  describe('split by stream over threads', () => {
-    /** The worker threads' job, run in this thread (a worker needs the compiled build: test/crash/rebuild-sigkill runs it). */
-    const inThisThread: RunPartition = (job) => ({ result: rebuildPartition(job), stop: () => Promise.resolve() });
-
-    function rebuildInPartitions(count: number): ReturnType<typeof rebuildReadModels> {
-      const db = openReadModelDatabase(fixture.dataDir);
-      return rebuildReadModels({
-        db,
-        store: fixture.store,
-        projections: readModelProjections(),
-        threads: { count, dataDir: fixture.dataDir, store: { dataDir: fixture.dataDir }, run: inThisThread },
-      }).finally(() => db.close());
-    }
-
-    it('builds the model the projector built, every partition writing its own streams', async () => {
-      await fixture.execute('org-3', { type: 'AddMember', data: { userId: 'second', email: 'second@example.test', role: 'member' } });
-      await fixture.execute('org-3', { type: 'ChangeMemberRole', data: { userId: 'second', role: 'admin' } });
-      await fixture.execute('org-4', { type: 'AddMember', data: { userId: 'gone', email: 'gone@example.test', role: 'member' } });
-      await fixture.execute('org-4', { type: 'RemoveMember', data: { userId: 'gone' } });
-      const projector = fixture.readModels();
-      expect(await projector.waitForPosition(await fixture.head(), 10_000)).toBe(true);
-      await projector.close();
-      const projected = storedModel();
-      // Twenty organizations over three partitions: none of them is empty.
-      const partitions = new Set(Array.from({ length: 20 }, (_, index) => streamPartitionOf(`organization-org-${index}`, 3)));
-      expect(partitions).toEqual(new Set([0, 1, 2]));
-
-      const rebuilt = await rebuildInPartitions(3);
-
-      expect(rebuilt).toMatchObject({ position: await fixture.head(), events: Number(await fixture.head()) });
-      expect(storedModel()).toEqual(projected);
-      const cli = fixture.readModels('off');
-      expect((await cli.verify()).map((verification) => verification.drift)).toEqual(cli.projections.map(() => []));
-    });
-
-    it('swaps nothing in when another partition stops at a poison event, and leaves no aside tables', async () => {
-      const cli = fixture.readModels('off');
-      await cli.rebuild();
-      const before = storedModel();
-      const poisoned = Array.from({ length: 20 }, (_, index) => `org-${index}`).find((id) => streamPartitionOf(`organization-${id}`, 2) === 1) ?? '';
-      await fixture.store.append(
-        `organization-${poisoned}`,
-        [{ id: randomUUID(), type: 'OrganizationRenamed', data: {}, metadata: { actor: 'system', correlationId: 'c', causationId: 'c' } }],
-        'stream_exists',
-      );
-
-      await expect(rebuildInPartitions(2)).rejects.toThrow(/unknown event type/);
-
-      expect(storedModel()).toEqual(before);
-      const db = new Database(readModelsFile(fixture.dataDir), { readonly: true });
-      try {
-        expect(db.prepare("SELECT name FROM sqlite_master WHERE name LIKE '%rebuild'").all()).toEqual([]);
-      } finally {
-        db.close();
-      }
-    });
   });
 
   it('refuses to swap in a model built past a poison event, and leaves the served model alone', async () => {

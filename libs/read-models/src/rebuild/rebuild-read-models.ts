@@ -1,26 +1,12 @@
 // projections:rebuild. Every model is built from the first event into aside tables of the same file,
 // in one pass over the events, then swapped in by one transaction: a running server reads the old
 // models or the new ones, never half of one. Its projector sees the new generation and resumes
-// from the new checkpoint. The models whose rows each follow one stream may be split by stream over
-// threads (`threads`, projections:rebuild --threads): each writes its streams' rows into the same aside tables.
+// from the new checkpoint.
 import type { EventStore } from '#event-store';
 import { Checkpoints } from '../checkpoints.js';
 import { createIndexes, createTables, physicalName, type Projection, type TableNames } from '../projection.js';
 import type { ReadModelDatabase } from '../read-model-database.js';
-import { asideTableNames } from './aside-tables.js';
-import type { PartitionRun, RunPartition } from './partition-threads.js';
-import type { EventStoreLocation } from './rebuild-partition.js';
 import { replay, type ReplayProgress, type ReplayResult, type ReplayTarget } from './replay.js';
-
-/** Splitting a rebuild by stream: this thread takes partition 0, `run` the others (in worker threads). */
-export type RebuildThreads = {
-  /** Threads in all, this one included. */
-  count: number;
-  /** The read models' DATA_DIR and the event store, which each thread opens for itself. */
-  dataDir: string;
-  store: EventStoreLocation;
-  run: RunPartition;
-};
 
 export type RebuildOptions = {
   db: ReadModelDatabase;
@@ -33,16 +19,20 @@ export type RebuildOptions = {
   storeId?: string;
   /** The checkpoints being served were made against another store: the new model need not catch up to them. */
   servedModelIsForeign?: boolean;
-  /** Absent: one thread. */
-  threads?: RebuildThreads;
 };
 
 export type RebuildResult = { projections: string[]; position: bigint | undefined; events: number; elapsedMs: number };
 
+/** Aside tables are the live ones' names with this suffix. */
+export const asideSuffix = '__rebuild';
+
 export async function rebuildReadModels(options: RebuildOptions): Promise<RebuildResult> {
   const { db, projections } = options;
   const started = performance.now();
-  const targets: ReplayTarget[] = projections.map((projection) => ({ projection, tables: asideTableNames(projection) }));
+  const targets: ReplayTarget[] = projections.map((projection) => ({
+    projection,
+    tables: new Map(projection.tables.map((table) => [table.name, `${table.name}${asideSuffix}`])),
+  }));
   const dropAside = (): void => {
     for (const { tables } of targets) for (const table of tables.values()) db.exec(`DROP TABLE IF EXISTS ${table}`);
   };
@@ -53,54 +43,17 @@ export async function rebuildReadModels(options: RebuildOptions): Promise<Rebuil
     for (const { projection, tables } of targets) createTables(db, projection, tables);
   })();
   try {
-    const built = await build(targets, options);
+    const built = await replay({
+      db,
+      store: options.store,
+      targets: targets.map((target) => ({ ...target, startsEmpty: true })),
+      ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
+      ...(options.memoryBudget === undefined ? {} : { memoryBudget: options.memoryBudget }),
+    });
     const swapped = await swap(targets, built, options);
     return { projections: projections.map((projection) => projection.name), ...swapped, elapsedMs: performance.now() - started };
   } catch (error) {
     dropAside();
-    throw error;
-  }
-}
-
-/** Every event into the aside tables: in this thread, or split by stream with other threads. */
-async function build(targets: readonly ReplayTarget[], options: RebuildOptions): Promise<ReplayResult> {
-  const { db, store, threads } = options;
-  const common = {
-    ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
-    ...(options.memoryBudget === undefined ? {} : { memoryBudget: options.memoryBudget }),
-  };
-  const split = threads === undefined || threads.count < 2 ? [] : targets.filter(({ projection }) => projection.rowsFollowOneStream === true);
-  if (threads === undefined || split.length === 0) {
-    return replay({ db, store, targets: targets.map((target) => ({ ...target, startsEmpty: true })), ...common });
-  }
-  // Every thread stops at the same event, this one's head now.
-  const toPosition = await store.headPosition();
-  const others: PartitionRun[] = [];
-  try {
-    for (let index = 1; index < threads.count; index += 1) {
-      others.push(
-        threads.run({
-          dataDir: threads.dataDir,
-          store: threads.store,
-          projections: split.map(({ projection }) => projection.name),
-          partition: { index, count: threads.count },
-          toPosition,
-          ...(options.memoryBudget === undefined ? {} : { memoryBudget: options.memoryBudget }),
-        }),
-      );
-    }
-    const own = await replay({
-      db,
-      store,
-      targets: targets.map((target) => ({ ...target, startsEmpty: true, ...(split.includes(target) ? { partition: { index: 0, count: threads.count } } : {}) })),
-      toPosition,
-      ...common,
-    });
-    await Promise.all(others.map(({ result }) => result));
-    return own;
-  } catch (error) {
-    // No thread writes to the aside tables once they are dropped.
-    await Promise.all(others.map(({ stop }) => stop()));
     throw error;
   }
 }

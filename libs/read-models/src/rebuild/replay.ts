@@ -4,7 +4,6 @@
 import type { EnvelopePart, EventStore } from '#event-store';
 import type { Projection, ProjectionWriter, TableNames } from '../projection.js';
 import type { ReadModelDatabase } from '../read-model-database.js';
-import { streamPartitionOf, type StreamPartition } from './stream-partition.js';
 
 export type ReplayProgress = {
   /** Events read so far. */
@@ -23,8 +22,6 @@ export type ReplayTarget = {
   until?: bigint;
   /** Its tables are empty at the start (see WriterOptions). */
   startsEmpty?: boolean;
-  /** Only the events of these streams are applied (a rebuild split over threads; rowsFollowOneStream projections only). */
-  partition?: StreamPartition;
 };
 
 export type ReplayOptions = {
@@ -49,21 +46,18 @@ export type ReplayOptions = {
 
 export type ReplayResult = { position: bigint | undefined; events: number };
 
-type Replaying = { projection: Projection; writer: ProjectionWriter; until: bigint | undefined; partition: StreamPartition | undefined };
+type Replaying = { projection: Projection; writer: ProjectionWriter; until: bigint | undefined };
 
 export async function replay(options: ReplayOptions): Promise<ReplayResult> {
   const { db, store } = options;
   const pageSize = options.pageSize ?? 1_000;
   const memoryBudget = options.memoryBudget ?? 250_000;
   const writeChunk = options.writeChunk ?? 2_000;
-  const replaying: Replaying[] = options.targets.map(({ projection, tables, until, startsEmpty, partition }) => ({
+  const replaying: Replaying[] = options.targets.map(({ projection, tables, until, startsEmpty }) => ({
     projection,
     writer: projection.writer(db, tables, { startsEmpty: startsEmpty === true }),
     until,
-    partition,
   }));
-  // Every partitioned target of one replay has the same number of partitions (one thread's share).
-  const partitions = replaying.find(({ partition }) => partition !== undefined)?.partition?.count;
   // Only the envelope parts some projection reads: the organization model alone reads none of them.
   const parts = [...new Set<EnvelopePart>(options.targets.flatMap(({ projection }) => projection.parts))];
   const target = options.toPosition ?? (await store.headPosition());
@@ -83,9 +77,7 @@ export async function replay(options: ReplayOptions): Promise<ReplayResult> {
           more = false;
           break;
         }
-        const streamPartition = partitions === undefined ? 0 : streamPartitionOf(event.streamId, partitions);
-        for (const { projection, writer, until, partition } of replaying) {
-          if (partition !== undefined && partition.index !== streamPartition) continue;
+        for (const { projection, writer, until } of replaying) {
           if ((until === undefined || event.position <= until) && projection.handles(event)) writer.apply(event);
         }
         position = event.position;
