@@ -245,6 +245,30 @@ describe('The SQLite event store', () => {
     reader.close();
   });
 
+  it('undoes a one-event append refused by its insert in a shared transaction (no savepoint), and only that append, leaving no gap', async () => {
+    const store = openStore(join(newDataDir(), 'events.sqlite'));
+    const reused = anEvent();
+    await store.append('org-1', [reused, anEvent()], 'no_stream');
+
+    // The id is stored at revision 0, so its insert at revision 2 breaks the (stream, id) index.
+    const outcomes = await Promise.allSettled([
+      store.append('org-2', [anEvent()], 'no_stream'),
+      store.append('org-1', [reused], 1n),
+      store.append('org-3', [anEvent()], 'no_stream'),
+    ]);
+
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(outcomes[1]?.status === 'rejected' && outcomes[1].reason).toBeInstanceOf(WrongExpectedRevisionError);
+    const all = await store.readAll();
+    expect(all.map((event) => [event.streamId, event.position])).toEqual([
+      ['org-1', 1n],
+      ['org-1', 2n],
+      ['org-2', 3n],
+      ['org-3', 4n],
+    ]);
+    expect(store.groupCommitStats()).toMatchObject({ commits: 2, writes: 3 });
+  });
+
   it('undoes an append that fails half-way through its inserts, and only that append', async () => {
     const store = openStore(join(newDataDir(), 'events.sqlite'));
     const stored = anEvent();

@@ -130,7 +130,8 @@ export class SqliteEventStore implements EventStore {
     } catch (error) {
       return Promise.reject(error as Error);
     }
-    return this.groupCommit.submit(() => this.write(streamId, serialized, expectedRevision));
+    // One event is one INSERT (the rest of the write reads): SQLite undoes a failed one alone, no savepoint needed.
+    return this.groupCommit.submit(() => this.write(streamId, serialized, expectedRevision), serialized.length === 1);
   }
 
   async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<ReadStreamResult> {
