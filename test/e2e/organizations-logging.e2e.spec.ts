@@ -37,6 +37,8 @@ describe('request logs', () => {
     const completed = (id: string) => running?.logs.find((line) => line.correlationId === id && line.msg === 'request completed');
     expect(completed('log-xsrf')).toMatchObject({ method: 'POST', path: '/logout', status: 403 });
     expect(completed('log-page')).toMatchObject({ method: 'GET', path: '/reset/[REDACTED]' });
+    // A request without a principal: no actor field at all, the fields in their order.
+    expect(Object.keys(completed('log-xsrf') ?? {})).toEqual(['level', 'time', 'service', 'correlationId', 'method', 'path', 'status', 'durationMs', 'msg']);
     expect(JSON.stringify(running.logs)).not.toContain('secret-token-value');
   });
 

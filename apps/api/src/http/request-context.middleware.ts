@@ -49,17 +49,15 @@ export function startRequest({ logger, securityHeaders, recordAnswer }: RequestS
       const nanoseconds = Number(process.hrtime.bigint() - startedAt);
       recordAnswer(request, response, nanoseconds / 1e9);
       const status = response.statusCode;
-      const line =
-        context.principal === undefined
-          ? { correlationId: context.correlationId, method: request.method, path: loggedPath(request), status, durationMs: nanoseconds / 1e6 }
-          : {
-              correlationId: context.correlationId,
-              actor: actorOf(context.principal),
-              method: request.method,
-              path: loggedPath(request),
-              status,
-              durationMs: nanoseconds / 1e6,
-            };
+      // An `actor` left undefined is no field of the line (pino writes no undefined value).
+      const line = {
+        correlationId: context.correlationId,
+        actor: context.principal === undefined ? undefined : actorOf(context.principal),
+        method: request.method,
+        path: loggedPath(request),
+        status,
+        durationMs: nanoseconds / 1e6,
+      };
       if (status >= 500) logger.error(line, 'request completed');
       else logger.info(line, 'request completed');
     });
