@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Worker } from 'node:worker_threads';
 import nodemailer from 'nodemailer';
 import { OutboxWriter } from './outbox-writer.js';
 
@@ -54,4 +55,22 @@ describe('the outbox writer (a worker thread)', () => {
     const { file } = await writer.write(message(2));
     expect(readFileSync(file, 'utf8')).toContain('member-2@example.com');
   });
+
+  it('fails only the messages of a worker that died: its exit, coming after a new worker took the next message, leaves that one be', async () => {
+    const outbox = join(dataDir, 'outbox');
+    const writer = new OutboxWriter(outbox);
+    await writer.write(message(1));
+    const first = (writer as unknown as { worker: Worker }).worker;
+    const held = writer.write(message(2));
+    // The first worker fails (as on an uncaught error): what it held is failed, the next message starts another.
+    first.emit('error', new Error('worker crashed'));
+    await expect(held).rejects.toThrow('worker crashed');
+    const next = writer.write(message(3));
+    // ...and then the first one's exit arrives.
+    await first.terminate();
+
+    const { file } = await next;
+    expect(readFileSync(file, 'utf8')).toContain('member-3@example.com');
+  });
 });
+

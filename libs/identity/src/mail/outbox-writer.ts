@@ -79,7 +79,9 @@ export class OutboxWriter {
     worker.unref();
     worker.on('message', (reply: Reply) => this.settle(reply));
     const failAll = (error: Error) => {
-      if (this.worker === worker) this.worker = undefined;
+      // Once replaced (its 'error' came first, or it exits after), what is pending is the next worker's.
+      if (this.worker !== worker) return;
+      this.worker = undefined;
       const held = [...this.pending.values()];
       this.pending.clear();
       for (const { reject } of held) reject(error);
