@@ -87,7 +87,7 @@ export class SqliteEventStore implements EventStore {
     this.groupCommit = new GroupCommit(db, () => this.wakeSubscriptions());
     this.statements = {
       // One statement per append's check: the stream's last revision and whether it was deleted.
-      currentRevision: db.prepare(
+      streamHead: db.prepare(
         'SELECT max(revision) AS revision, (SELECT 1 FROM deleted_streams WHERE stream_id = ?) AS deleted FROM events WHERE stream_id = ?',
       ),
       revisionOfEvent: db.prepare('SELECT revision FROM events WHERE stream_id = ? AND event_id = ?').pluck(),
@@ -211,7 +211,7 @@ export class SqliteEventStore implements EventStore {
   }
 
   private write(streamId: string, events: readonly SerializedEvent[], expected: ExpectedRevision): AppendResult {
-    const stream = this.statements.currentRevision.get(streamId, streamId) as { revision: bigint | null; deleted: bigint | null };
+    const stream = this.statements.streamHead.get(streamId, streamId) as { revision: bigint | null; deleted: bigint | null };
     if (stream.deleted !== null) throw new StreamDeletedError(streamId);
     const current = stream.revision ?? undefined;
     const conflict = () => new WrongExpectedRevisionError(streamId, expected, current ?? 'no_stream');
