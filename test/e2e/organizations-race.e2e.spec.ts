@@ -1,5 +1,6 @@
 // Concurrent commands on one organization: optimistic concurrency with re-decision keeps every limit,
-// and a caller sees a conflict only as the decision it changed (LIMIT_EXCEEDED, ALREADY_EXISTS).
+// and a caller sees a conflict only as the decision it changed (LIMIT_EXCEEDED, ALREADY_EXISTS), never
+// as a CONCURRENCY_CONFLICT that no one else caused.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createApiKey } from '../support/api-keys.js';
 import { httpClient, type HttpClient, type HttpResponse } from '../support/http-client.js';
@@ -57,6 +58,18 @@ describe(`${CALLS} concurrent adds against an effective limit of ${LIMIT}`, () =
     const added = (await organizationEvents(running.store, id)).filter((event) => event.type === 'SiteAdded');
     expect(added).toHaveLength(LIMIT);
   });
+});
+
+it(`${CALLS} concurrent adds under the limit: every one is added, none refused with a conflict`, async () => {
+  const id = await createOrganization(api, { plan: { line: 'classic', plan: 'enterprise' }, limits: { users: CALLS + 1 } });
+
+  const responses = await Promise.all(
+    Array.from({ length: CALLS }, (_, index) => api.post(`/organizations/${id}/members`, { email: `crowd-${index}@example.com`, role: 'member' })),
+  );
+
+  expect(tally(responses)).toEqual({ '201': CALLS });
+  const added = (await organizationEvents(running.store, id)).filter((event) => event.type === 'MemberAdded');
+  expect(added).toHaveLength(CALLS);
 });
 
 it('concurrent creations of one id: exactly one is created, the others are ALREADY_EXISTS', async () => {

@@ -169,6 +169,57 @@ describe('handleCommand', () => {
     expect(await eventsIn(stream)).toHaveLength(seats);
   });
 
+  it('decides each of 40 concurrent commands on one stream once, on the state the one before it left, and appends them all', async () => {
+    const counter: StreamFold<number, SeatTaken> = { initialState: 0, evolve: (count) => count + 1 };
+    let decisions = 0;
+    const seen: number[] = [];
+    const count = (state: number): SeatTaken[] => {
+      decisions += 1;
+      seen.push(state);
+      return [{ type: 'SeatTaken', data: { guest: `guest-${state}` } }];
+    };
+
+    const outcomes = await Promise.allSettled(Array.from({ length: 40 }, () => handleCommand(store, stream, count, { ...counter, metadata })));
+
+    expect(outcomes.filter((outcome) => outcome.status === 'rejected')).toEqual([]);
+    expect(decisions).toBe(40);
+    expect(seen).toEqual(Array.from({ length: 40 }, (_unused, index) => index));
+    expect(await eventsIn(stream)).toHaveLength(40);
+  });
+
+  it('commands on other streams do not wait for one another, and a refusal does not hold up the next command', async () => {
+    for (const guest of ['a', 'b', 'c']) await handleCommand(store, stream, takeSeat(guest), { ...room, metadata });
+    let releaseSlow!: () => void;
+    const slow = handleCommand(store, 'room-2', async (state: Room) => {
+      await new Promise<void>((resolve) => (releaseSlow = resolve));
+      return takeSeat('slow')(state);
+    }, { ...room, metadata });
+
+    await expect(handleCommand(store, stream, takeSeat('d'), { ...room, metadata })).rejects.toBeInstanceOf(RoomFull);
+    const other = await handleCommand(store, 'room-3', takeSeat('e'), { ...room, metadata });
+    releaseSlow();
+
+    expect(other.state.guests).toEqual(['e']);
+    expect((await slow).state.guests).toEqual(['slow']);
+  });
+
+  it('two stores on one file (two nodes) still race through the expected revision: of 50 commands spread over both, exactly 3 are appended', async () => {
+    const otherNode = SqliteEventStore.open({ file: join(dataDir, 'events.sqlite') });
+    try {
+      const outcomes = await Promise.allSettled(
+        Array.from({ length: 50 }, (_unused, index) =>
+          handleCommand(index % 2 === 0 ? store : otherNode, stream, takeSeat(`guest-${index}`), { ...room, metadata }),
+        ),
+      );
+
+      expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(seats);
+      expect(outcomes.filter((outcome) => outcome.status === 'rejected' && !(outcome.reason instanceof RoomFull))).toEqual([]);
+      expect(await eventsIn(stream)).toHaveLength(seats);
+    } finally {
+      await otherNode.close();
+    }
+  });
+
   it('appends with the ids eventId chooses, so that a repeated decision is recognised as the same append', async () => {
     const id = '6f1c1b4e-7d44-4c47-9a53-0a4f4f5b3b10';
     const decision = () => [{ type: 'SeatTaken' as const, data: { guest: 'ada' } }];

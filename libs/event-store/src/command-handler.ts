@@ -132,9 +132,53 @@ async function loadLastEvent<State, Event extends NewEvent>(
 /**
  * Decides on the stream's current state and appends what was decided at the revision it was decided on
  * (`no_stream` for a new stream). `decide` may throw (a refusal): nothing is appended and it is not retried.
- * No events: nothing is appended, and the answer is where the stream already stands.
+ * No events: nothing is appended, and the answer is where the stream already stands. Commands on one
+ * stream in this process run one after the other (`oneAtATime`); `decide` must not start another command
+ * on the same stream, which would wait for itself.
  */
 export async function handleCommand<State, Event extends NewEvent>(
+  store: EventStore,
+  streamId: string,
+  decide: (state: State, recorded: readonly RecordedEvent[]) => readonly Event[] | Promise<readonly Event[]>,
+  options: CommandHandlerOptions<State, Event>,
+): Promise<HandledCommand<State>> {
+  return oneAtATime(store, streamId, () => decideAndAppend(store, streamId, decide, options));
+}
+
+/**
+ * The command now running on each stream of each store in this process, or the last one queued.
+ * Keyed by the store object, so two stores (two nodes, in tests) still race each other through the
+ * expected revision.
+ */
+const streamQueues = new WeakMap<EventStore, Map<string, Promise<unknown>>>();
+
+/**
+ * Runs `work` after every command this process started earlier on the same stream has ended. A command
+ * decided while another one's append on the same stream is still in flight would lose to it and decide
+ * again: N commands at once on one stream would need N attempts, and past MAX_DECISION_ATTEMPTS the
+ * last ones were refused with a conflict no one else caused. In turn, each decides once on the state the
+ * previous one left. Other processes still race through the expected revision, as before.
+ */
+async function oneAtATime<T>(store: EventStore, streamId: string, work: () => Promise<T>): Promise<T> {
+  let queues = streamQueues.get(store);
+  if (queues === undefined) {
+    queues = new Map();
+    streamQueues.set(store, queues);
+  }
+  const previous = queues.get(streamId);
+  const running = previous === undefined ? work() : previous.then(work, work);
+  const ended = running.then(noop, noop);
+  queues.set(streamId, ended);
+  try {
+    return await running;
+  } finally {
+    if (queues.get(streamId) === ended) queues.delete(streamId);
+  }
+}
+
+const noop = (): void => undefined;
+
+async function decideAndAppend<State, Event extends NewEvent>(
   store: EventStore,
   streamId: string,
   decide: (state: State, recorded: readonly RecordedEvent[]) => readonly Event[] | Promise<readonly Event[]>,
