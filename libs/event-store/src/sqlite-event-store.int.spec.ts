@@ -304,6 +304,25 @@ describe('The SQLite event store', () => {
     expect(positions).toEqual([1n, 2n, 3n, 4n, 5n, 6n]);
   });
 
+  it('fails every append of a transaction that fails as a whole, acknowledging none, and commits the next ones', async () => {
+    const file = join(newDataDir(), 'events.sqlite');
+    const store = SqliteEventStore.open({ file, busyTimeoutMs: 1 });
+    stores.push(store);
+    // Another process holds the write lock, so the shared transaction cannot begin.
+    const other = new Database(file);
+    other.exec('BEGIN IMMEDIATE');
+
+    const outcomes = await Promise.allSettled([store.append('org-1', [anEvent()], 'no_stream'), store.append('org-2', [anEvent()], 'no_stream')]);
+    other.exec('ROLLBACK');
+    other.close();
+
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['rejected', 'rejected']);
+    expect(outcomes.map((outcome) => outcome.status === 'rejected' && (outcome.reason as { code?: unknown }).code)).toEqual(['SQLITE_BUSY', 'SQLITE_BUSY']);
+    expect(store.groupCommitStats()).toEqual({ commits: 0, writes: 0 });
+    await expect(store.append('org-1', [anEvent()], 'no_stream')).resolves.toMatchObject({ nextExpectedRevision: 0n });
+    expect(await store.readAll()).toHaveLength(1);
+  });
+
   it("finds a replay with 'any' anywhere in the stream, and refuses an id stored at another revision", async () => {
     const store = openStore(join(newDataDir(), 'events.sqlite'));
     const early = [anEvent(), anEvent()];
