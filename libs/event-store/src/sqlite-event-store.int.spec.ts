@@ -121,6 +121,24 @@ describe('The SQLite event store', () => {
     expect(read.found && read.events.map((event) => event.recordedAt)).toEqual(['2024-02-29T12:34:56.789Z', '2024-02-29T12:34:56.789Z']);
   });
 
+  it('stamps recordedAt with the system clock by default, to the millisecond of each append', async () => {
+    const store = openStore(join(newDataDir(), 'events.sqlite'));
+    const instants = ['2024-02-29T12:34:56.789Z', '2024-02-29T12:34:56.789Z', '2024-02-29T12:34:56.790Z', '2024-02-29T12:34:56.789Z'];
+    jest.useFakeTimers({ doNotFake: ['setImmediate', 'clearImmediate', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'nextTick', 'queueMicrotask'] });
+    try {
+      for (const [revision, instant] of instants.entries()) {
+        jest.setSystemTime(new Date(instant));
+        await store.append('org-1', [anEvent()], revision === 0 ? 'no_stream' : BigInt(revision - 1));
+      }
+    } finally {
+      jest.useRealTimers();
+    }
+
+    const read = await store.readStream('org-1');
+
+    expect(read.found && read.events.map((event) => event.recordedAt)).toEqual(instants);
+  });
+
   it('starts empty: no head position, nothing to read', async () => {
     const store = openStore(join(newDataDir(), 'events.sqlite'));
 
