@@ -14,22 +14,25 @@ export function assertValidAppend(streamId: string, events: readonly EventToAppe
     throw new RangeError(`Stream ${streamId}: expected revision ${expectedRevision} is negative`);
   }
   if (events.length === 0) throw new RangeError(`Stream ${streamId}: an append needs at least one event`);
-  const ids = new Set<string>();
+  // Most appends hold one event, which cannot repeat an id: no set of ids for them.
+  const ids = events.length > 1 ? new Set<string>() : undefined;
   for (const event of events) {
     // Lower-case canonical form, because EventStoreDB hands ids back that way.
     if (!CANONICAL_UUID.test(event.id)) throw new RangeError(`Stream ${streamId}: event id ${event.id} is not a lower-case uuid`);
-    if (ids.has(event.id)) throw new RangeError(`Stream ${streamId}: event id ${event.id} appears twice in one append`);
-    ids.add(event.id);
+    if (ids !== undefined) {
+      if (ids.has(event.id)) throw new RangeError(`Stream ${streamId}: event id ${event.id} appears twice in one append`);
+      ids.add(event.id);
+    }
     if (event.type.length === 0 || event.type.startsWith('$')) {
       throw new RangeError(`Stream ${streamId}: event type '${event.type}' is empty or reserved`);
     }
   }
 }
 
-/** JSON text of an event's data or metadata; a value JSON cannot represent is refused. */
-export function toJsonText(value: unknown, what: string): string {
+/** JSON text of one event's data or metadata; a value JSON cannot represent is refused. */
+function toJsonText(value: unknown, streamId: string, eventId: string, part: 'data' | 'metadata'): string {
   const text = JSON.stringify(value);
-  if (text === undefined) throw new RangeError(`${what} is not representable as JSON`);
+  if (text === undefined) throw new RangeError(`Stream ${streamId}: ${part} of event ${eventId} is not representable as JSON`);
   return text;
 }
 
@@ -48,8 +51,8 @@ export function serializeEvents(streamId: string, events: readonly EventToAppend
   return events.map((event) => ({
     id: event.id,
     type: event.type,
-    data: toJsonText(event.data, `Stream ${streamId}: data of event ${event.id}`),
-    metadata: toJsonText(event.metadata, `Stream ${streamId}: metadata of event ${event.id}`),
+    data: toJsonText(event.data, streamId, event.id, 'data'),
+    metadata: toJsonText(event.metadata, streamId, event.id, 'metadata'),
   }));
 }
 
@@ -65,6 +68,11 @@ export function appendSize(events: readonly SerializedEvent[]): number {
 
 /** Refuses an append over MAX_APPEND_SIZE (EventStoreDB's default), the same on every adapter. */
 export function assertAppendSize(streamId: string, events: readonly SerializedEvent[]): void {
+  // A UTF-16 code unit is at most 3 bytes of UTF-8 (a pair, 4 bytes for 2 units; JSON escapes lone ones):
+  // an append under the limit by that bound needs no exact count of its bytes.
+  let bound = 0;
+  for (const event of events) bound += (event.data.length + event.metadata.length) * 3 + event.type.length * 2;
+  if (bound <= MAX_APPEND_SIZE) return;
   const size = appendSize(events);
   // EventStoreDB refuses sizes strictly greater than its limit.
   if (size > MAX_APPEND_SIZE) throw new AppendTooLargeError(streamId, size, MAX_APPEND_SIZE);

@@ -121,6 +121,24 @@ describe('The SQLite event store', () => {
     expect(read.found && read.events.map((event) => event.recordedAt)).toEqual(['2024-02-29T12:34:56.789Z', '2024-02-29T12:34:56.789Z']);
   });
 
+  it('stamps recordedAt with the system clock by default, to the millisecond of each append', async () => {
+    const store = openStore(join(newDataDir(), 'events.sqlite'));
+    const instants = ['2024-02-29T12:34:56.789Z', '2024-02-29T12:34:56.789Z', '2024-02-29T12:34:56.790Z', '2024-02-29T12:34:56.789Z'];
+    jest.useFakeTimers({ doNotFake: ['setImmediate', 'clearImmediate', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'nextTick', 'queueMicrotask'] });
+    try {
+      for (const [revision, instant] of instants.entries()) {
+        jest.setSystemTime(new Date(instant));
+        await store.append('org-1', [anEvent()], revision === 0 ? 'no_stream' : BigInt(revision - 1));
+      }
+    } finally {
+      jest.useRealTimers();
+    }
+
+    const read = await store.readStream('org-1');
+
+    expect(read.found && read.events.map((event) => event.recordedAt)).toEqual(instants);
+  });
+
   it('starts empty: no head position, nothing to read', async () => {
     const store = openStore(join(newDataDir(), 'events.sqlite'));
 
@@ -302,6 +320,25 @@ describe('The SQLite event store', () => {
     const positions = (await store.readAll()).map((event) => event.position);
 
     expect(positions).toEqual([1n, 2n, 3n, 4n, 5n, 6n]);
+  });
+
+  it('fails every append of a transaction that fails as a whole, acknowledging none, and commits the next ones', async () => {
+    const file = join(newDataDir(), 'events.sqlite');
+    const store = SqliteEventStore.open({ file, busyTimeoutMs: 1 });
+    stores.push(store);
+    // Another process holds the write lock, so the shared transaction cannot begin.
+    const other = new Database(file);
+    other.exec('BEGIN IMMEDIATE');
+
+    const outcomes = await Promise.allSettled([store.append('org-1', [anEvent()], 'no_stream'), store.append('org-2', [anEvent()], 'no_stream')]);
+    other.exec('ROLLBACK');
+    other.close();
+
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['rejected', 'rejected']);
+    expect(outcomes.map((outcome) => outcome.status === 'rejected' && (outcome.reason as { code?: unknown }).code)).toEqual(['SQLITE_BUSY', 'SQLITE_BUSY']);
+    expect(store.groupCommitStats()).toEqual({ commits: 0, writes: 0 });
+    await expect(store.append('org-1', [anEvent()], 'no_stream')).resolves.toMatchObject({ nextExpectedRevision: 0n });
+    expect(await store.readAll()).toHaveLength(1);
   });
 
   it("finds a replay with 'any' anywhere in the stream, and refuses an id stored at another revision", async () => {

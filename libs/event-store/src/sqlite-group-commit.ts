@@ -1,13 +1,14 @@
 import type Database from 'better-sqlite3';
 
-type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
-
 type PendingWrite = {
-  write: () => unknown;
+  readonly write: () => unknown;
   /** The write changes the database in one statement at most: SQLite's statement rollback undoes it alone. */
-  oneStatement: boolean;
-  resolve: (value: unknown) => void;
-  reject: (error: unknown) => void;
+  readonly oneStatement: boolean;
+  readonly resolve: (value: unknown) => void;
+  readonly reject: (error: unknown) => void;
+  /** What the write returned, or threw when `failed`; its caller gets it once the transaction has ended. */
+  outcome: unknown;
+  failed: boolean;
 };
 
 export type GroupCommitStats = {
@@ -27,6 +28,7 @@ export type GroupCommitStats = {
 export class GroupCommit {
   private queue: PendingWrite[] = [];
   private scheduled: NodeJS.Immediate | undefined;
+  private readonly commitScheduledOnce = (): void => this.commitScheduled();
   private readonly stats: GroupCommitStats = { commits: 0, writes: 0 };
   private readonly begin: Database.Statement;
   private readonly commit: Database.Statement;
@@ -57,8 +59,8 @@ export class GroupCommit {
    */
   submit<T>(write: () => T, oneStatement = false): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ write, oneStatement, resolve: resolve as (value: unknown) => void, reject });
-      this.scheduled ??= setImmediate(() => this.commitScheduled());
+      this.queue.push({ write, oneStatement, resolve: resolve as (value: unknown) => void, reject, outcome: undefined, failed: false });
+      this.scheduled ??= setImmediate(this.commitScheduledOnce);
     });
   }
 
@@ -66,7 +68,7 @@ export class GroupCommit {
   flush(): void {
     if (this.scheduled !== undefined) clearImmediate(this.scheduled);
     this.scheduled = undefined;
-    while (this.queue.length > 0) this.commitBatch(this.queue.splice(0, this.maxWritesPerCommit));
+    while (this.queue.length > 0) this.commitBatch(this.nextBatch());
   }
 
   currentStats(): GroupCommitStats {
@@ -75,44 +77,53 @@ export class GroupCommit {
 
   private commitScheduled(): void {
     this.scheduled = undefined;
-    this.commitBatch(this.queue.splice(0, this.maxWritesPerCommit));
-    if (this.queue.length > 0) this.scheduled = setImmediate(() => this.commitScheduled());
+    this.commitBatch(this.nextBatch());
+    if (this.queue.length > 0) this.scheduled = setImmediate(this.commitScheduledOnce);
+  }
+
+  /** The oldest writes queued, as many as one commit takes. */
+  private nextBatch(): PendingWrite[] {
+    if (this.queue.length > this.maxWritesPerCommit) return this.queue.splice(0, this.maxWritesPerCommit);
+    const batch = this.queue;
+    this.queue = [];
+    return batch;
   }
 
   private commitBatch(batch: readonly PendingWrite[]): void {
-    let outcomes: Outcome[];
+    let acknowledged: number;
     try {
-      outcomes = this.runInTransaction(batch);
+      acknowledged = this.runInTransaction(batch);
     } catch (error) {
-      outcomes = batch.map(() => ({ ok: false, error }));
+      // The transaction failed as a whole: nothing of the batch is stored, every caller is told so.
+      for (const pending of batch) pending.reject(error);
+      return;
     }
-    const acknowledged = outcomes.filter((outcome) => outcome.ok).length;
     if (acknowledged > 0) {
       this.stats.commits += 1;
       this.stats.writes += acknowledged;
     }
-    batch.forEach((pending, index) => {
-      const outcome = outcomes[index] ?? { ok: false, error: new Error('write was not run') };
-      if (outcome.ok) pending.resolve(outcome.value);
-      else pending.reject(outcome.error);
-    });
+    for (const pending of batch) {
+      if (pending.failed) pending.reject(pending.outcome);
+      else pending.resolve(pending.outcome);
+    }
     if (acknowledged > 0) this.onCommitted();
   }
 
-  private runInTransaction(batch: readonly PendingWrite[]): Outcome[] {
+  /** Runs the batch's writes in one transaction, each keeping its outcome; answers how many it committed. */
+  private runInTransaction(batch: readonly PendingWrite[]): number {
     this.begin.run();
     // A lone write needs no savepoint: if it fails, the whole transaction is rolled back. Nor does a
     // one-statement write (savepoint and release cost about 10-14 us of CPU per write, bench/event-store).
     const shared = batch.length > 1;
-    const outcomes: Outcome[] = [];
+    let succeeded = 0;
     try {
       for (const pending of batch) {
         const isolate = shared && !pending.oneStatement;
         if (isolate) this.savepoint.run();
         try {
-          const value = pending.write();
+          pending.outcome = pending.write();
           if (isolate) this.release.run();
-          outcomes.push({ ok: true, value });
+          succeeded += 1;
         } catch (error) {
           // SQLite itself abandoned the transaction (disk full, I/O error): nothing of the batch is stored.
           if (!this.db.inTransaction) throw error;
@@ -120,12 +131,13 @@ export class GroupCommit {
             this.rollbackToSavepoint.run();
             this.release.run();
           }
-          outcomes.push({ ok: false, error });
+          pending.outcome = error;
+          pending.failed = true;
         }
       }
-      if (outcomes.some((outcome) => outcome.ok)) this.commit.run();
+      if (succeeded > 0) this.commit.run();
       else this.rollback.run();
-      return outcomes;
+      return succeeded;
     } catch (error) {
       if (this.db.inTransaction) this.rollback.run();
       throw error;
