@@ -34,7 +34,6 @@ export class SsoEnforcement {
   }
 
   private async emailOfUsername(username: string): Promise<string | undefined> {
-    const userId = await this.identity.directory.findUserIdByUsername(username);
-    return userId === undefined ? undefined : (await this.identity.directory.profile(userId))?.email;
+    return (await this.identity.directory.profileByUsername(username))?.email;
   }
 }

@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { CommandContext } from '#event-store';
 import { isValidEmail, normalizeEmail, normalizeUsername } from './identifiers.js';
+import type { User } from './user.js';
 import type { UserClaims } from './user-claims.js';
 import type { Users } from './users.js';
 
@@ -24,6 +25,13 @@ export class UserDirectory {
     return normalized === '' ? undefined : (await this.claims.findUser('username', normalized))?.userId;
   }
 
+  /** The profile of the registered user with this username, if any (their stream read once); records nothing. */
+  async profileByUsername(username: string): Promise<UserProfile | undefined> {
+    const normalized = normalizeUsername(username);
+    const user = normalized === '' ? undefined : await this.claims.findUser('username', normalized);
+    return user === undefined ? undefined : profileOf(user);
+  }
+
   /**
    * The user id to give a member added by this address: the registered user's, else the id reserved
    * for the address, reserving one now (IdentifierReserved) when it has none. Whoever registers with
@@ -42,7 +50,8 @@ export class UserDirectory {
 
   async profile(userId: string): Promise<UserProfile | undefined> {
     const { state } = await this.users.load(userId);
-    if (state.status === 'unregistered') return undefined;
-    return { id: state.userId, email: state.email, username: state.username, googleLinked: state.googleSubject !== null };
+    return state.status === 'unregistered' ? undefined : profileOf(state);
   }
 }
+
+const profileOf = (user: User): UserProfile => ({ id: user.userId, email: user.email, username: user.username, googleLinked: user.googleSubject !== null });
