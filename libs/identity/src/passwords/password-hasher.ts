@@ -5,6 +5,9 @@ import { normalizePassword } from './password-policy.js';
 
 export const argon2Parameters = { type: argon2.argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
 
+/** How argon2 writes a hash made with argon2Parameters (PHC string: version, then m, p, t in this order). */
+const currentParametersPrefix = `$argon2id$v=19$m=${argon2Parameters.memoryCost},p=${argon2Parameters.parallelism},t=${argon2Parameters.timeCost}$`;
+
 export class PasswordHasher {
   // Made at start-up, so that even the first unknown user costs what a real check costs.
   private readonly dummyHash: Promise<string> = this.hash(randomBytes(32).toString('base64url'));
@@ -36,6 +39,9 @@ export class PasswordHasher {
 
   /** Hashes made with weaker parameters are upgraded at the next successful sign-in. */
   needsRehash(passwordHash: string): boolean {
+    // Nearly every hash was made with today's parameters: told by its prefix, without decoding it (argon2's own
+    // check decodes the whole PHC string, salt and digest included, at every sign-in).
+    if (passwordHash.startsWith(currentParametersPrefix)) return false;
     return argon2.needsRehash(passwordHash, argon2Parameters);
   }
 }
