@@ -76,6 +76,12 @@ export type Reservation = { kind: 'refuse'; retryAfterMs: number } | { kind: 're
 
 const timeOf = (instant: string | null): number | null => (instant === null ? null : Date.parse(instant));
 
+/** How long the key stays locked from `now` (0: not locked): what reserveAttempt refuses on, without counting. */
+export function lockedFor(streak: AttemptStreak, now: Date): number {
+  const lockedUntil = timeOf(streak.lockedUntil);
+  return lockedUntil === null ? 0 : Math.max(0, lockedUntil - now.getTime());
+}
+
 /** Counts one more attempt, or refuses it while the key is locked (a refused attempt counts for nothing). */
 export function reserveAttempt(streak: AttemptStreak, now: Date, policy: ThrottlePolicy): Reservation {
   const time = now.getTime();

@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import {
   accountThrottlePolicy,
   addressThrottlePolicy,
+  lockedFor,
   noAttempts,
   refundAttempt,
   reserveAttempt,
@@ -50,6 +51,18 @@ describe('the sign-in throttle (per account)', () => {
     expect(streak.lockedUntil).toBe(after(checked + 15 * minute).toISOString());
     expect(reserveAttempt(streak, after(checked), accountThrottlePolicy)).toEqual({ kind: 'refuse', retryAfterMs: 15 * minute });
     expect(reserveAttempt(streak, after(checked + 15 * minute), accountThrottlePolicy)).toMatchObject({ kind: 'reserve', delayMs: 0, streak: { outstanding: 1 } });
+  });
+
+  it('says how long a key stays locked exactly when a reservation would be refused, and for as long', () => {
+    const { streak } = attempts(10);
+    const checked = 9_000 + 8_000;
+
+    expect(lockedFor(attempts(9).streak, after(checked))).toBe(0);
+    for (const at of [0, checked, checked + 15 * minute - 1, checked + 15 * minute, checked + 16 * minute]) {
+      const reservation = reserveAttempt(streak, after(at), accountThrottlePolicy);
+      expect(lockedFor(streak, after(at))).toBe(reservation.kind === 'refuse' ? reservation.retryAfterMs : 0);
+    }
+    expect(lockedFor(streak, after(checked + 15 * minute - 1))).toBe(1);
   });
 
   it('doubles the lock for each further lock in a row, and forgets them after 24 quiet hours', () => {

@@ -23,6 +23,7 @@ import type { LoginName } from '../user/identifiers.js';
 import {
   accountThrottlePolicy,
   addressThrottlePolicy,
+  lockedFor,
   noAttempts,
   refundAttempt,
   reserveAttempt,
@@ -116,8 +117,9 @@ export class SignInAttempts {
    */
   async refuseIfLocked(key: AttemptKey): Promise<KnownStreak> {
     const loaded = await loadStream(this.store, signInAttemptsStream(key), attemptsFold);
-    const reservation = reserveAttempt(loaded.state, this.clock.now(), policies[key.kind]);
-    if (reservation.kind === 'refuse') throw new RateLimited(Math.ceil(reservation.retryAfterMs / 1000));
+    // Refused exactly when a reservation now would be (locked), without working out the reservation.
+    const lockedMs = lockedFor(loaded.state, this.clock.now());
+    if (lockedMs > 0) throw new RateLimited(Math.ceil(lockedMs / 1000));
     return { state: loaded.state, revision: loaded.revision, position: loaded.position };
   }
 
