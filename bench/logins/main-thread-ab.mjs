@@ -3,7 +3,8 @@
 // shared machine. CPU time from /proc/<pid>/stat (Linux), not wall time.
 //   node bench/logins/main-thread-ab.mjs BEFORE_MAIN AFTER_MAIN
 //     env: SLICES (6 per build), SECONDS_ (5 per slice), RATE (40 logins/s), NODE_ARGS (for both servers,
-//          e.g. "--require stub.cjs" to take argon2id out of the measure), CONNECTIONS (16)
+//          e.g. "--require stub.cjs" to take argon2id out of the measure), CONNECTIONS (16),
+//          LOGIN_BY (username, or email as bench/http's logins measure signs in)
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,7 +22,7 @@ const rate = Number(process.env.RATE ?? 40);
 const connections = Number(process.env.CONNECTIONS ?? 16);
 const users = 16;
 /** registerUsers's names for them. */
-const usernames = Array.from({ length: users }, (_, index) => `login-${index}`);
+const usernames = Array.from({ length: users }, (_, index) => (process.env.LOGIN_BY === 'email' ? `login-${index}@example.test` : `login-${index}`));
 const nodeArgs = (process.env.NODE_ARGS ?? '').split(' ').filter(Boolean);
 
 async function startServer(main) {
