@@ -396,6 +396,101 @@ describe('The SQLite event store', () => {
     expect(timers()).toBe(before);
   });
 
+  it('reads a commit once for all the subscriptions at the head; each still gets events of its own and stops alone', async () => {
+    const statements: string[] = [];
+    const store = openStore(join(newDataDir(), 'events.sqlite'), { traceStatements: (sql) => statements.push(sql) });
+    const received: RecordedEvent[][] = [[], [], [], []];
+    const errors: Error[] = [];
+    let live = 0;
+    const failure = new Error('this handler fails');
+    const subscriptions = received.map((mine, which) =>
+      store.subscribeToAll({
+        ...(which === 3 ? { filter: { eventTypes: ['Wanted'] } } : {}),
+        onEvent: (event) => {
+          // The second one fails on the second event, synchronously: the others go on.
+          if (which === 1 && mine.length === 1) throw failure;
+          mine.push(event);
+        },
+        onCaughtUp: () => {
+          live += 1;
+        },
+        onError: (error) => errors.push(error),
+      }),
+    );
+    while (live < 4) await new Promise((resolve) => setImmediate(resolve));
+    const pageReads = () => statements.filter((sql) => sql.includes('WHERE position >')).length;
+    const counts = () => received.map((mine) => mine.length).join(',');
+    const readsBefore = pageReads();
+
+    const first = [anEvent(), anEvent('Wanted'), anEvent()];
+    await store.append('org-1', first, 'no_stream');
+    while (counts() !== '3,1,3,1') await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+
+    expect(pageReads() - readsBefore).toBe(1);
+    const second = [anEvent('Wanted'), anEvent()];
+    await store.append('org-1', second, 2n);
+    while (counts() !== '5,1,5,2') await new Promise((resolve) => setImmediate(resolve));
+
+    const all = [...first, ...second].map((event) => event.id);
+    expect(received.map((mine) => mine.map((event) => event.id))).toEqual([all, all.slice(0, 1), all, [all[1], all[3]]]);
+    expect(errors).toEqual([failure]);
+    // Not one object handed to several handlers: each subscription's events are its own.
+    expect(received[0]?.[1]).not.toBe(received[2]?.[1]);
+    expect(received[0]?.[1]).toEqual(received[2]?.[1]);
+    await Promise.all(subscriptions.map((subscription) => subscription.close()));
+  });
+
+  it('gives a new subscription what another process committed before it, even where another subscription read that page before', async () => {
+    const file = join(newDataDir(), 'events.sqlite');
+    // No poll in this test: only the new subscription's own read can see the other process's event.
+    const store = openStore(file, { pollIntervalMs: 60_000 });
+    const other = openStore(file);
+    let firstLive = false;
+    const first = store.subscribeToAll({
+      onEvent: () => undefined,
+      onCaughtUp: () => {
+        firstLive = true;
+      },
+    });
+    while (!firstLive) await new Promise((resolve) => setImmediate(resolve));
+
+    const event = anEvent();
+    await other.append('org-1', [event], 'no_stream');
+    const received: RecordedEvent[] = [];
+    let caughtUpAt: bigint | undefined | null = null;
+    const second = store.subscribeToAll({
+      onEvent: (recorded) => {
+        received.push(recorded);
+      },
+      onCaughtUp: (position) => {
+        caughtUpAt = position;
+      },
+    });
+    while (caughtUpAt === null) await new Promise((resolve) => setImmediate(resolve));
+
+    expect(received.map((recorded) => recorded.id)).toEqual([event.id]);
+    expect(caughtUpAt).toBe(1n);
+    await Promise.all([first.close(), second.close()]);
+  });
+
+  it('delivers the next event at once when the handler returns nothing (no promise to wait for)', async () => {
+    const store = openStore(join(newDataDir(), 'events.sqlite'));
+    await store.append('org-1', [anEvent(), anEvent(), anEvent()], 'no_stream');
+    const received: RecordedEvent[] = [];
+    let deliveredBeforeAMicrotask: number | undefined;
+    const subscription = store.subscribeToAll({
+      onEvent: (event) => {
+        if (received.length === 0) queueMicrotask(() => (deliveredBeforeAMicrotask = received.length));
+        received.push(event);
+      },
+    });
+    while (deliveredBeforeAMicrotask === undefined) await new Promise((resolve) => setImmediate(resolve));
+
+    expect(deliveredBeforeAMicrotask).toBe(3);
+    await subscription.close();
+  });
+
   it('lets the event loop run between pages while a subscription catches up, and while it follows a flood', async () => {
     const store = openStore(join(newDataDir(), 'events.sqlite'));
     const backlog = SUBSCRIPTION_PAGE_SIZE * 6;

@@ -49,6 +49,15 @@ export class SqliteEventStore implements EventStore {
   private closed = false;
   private closing: Promise<void> | undefined;
   private readonly subscriptions = new Set<SqliteSubscription>();
+  /**
+   * The last page a subscription read, until the next wake: the subscriptions at the head all ask for the
+   * same rows after each commit, and read them once. Every commit of this process, and every poll that sees
+   * another process's, drops it before waking them. A subscription takes it only if it was read after the
+   * subscription was made, so its pages hold whatever was committed before it (as a read of its own would).
+   */
+  private sharedPage: { afterPosition: bigint; limit: number; rows: readonly EventRow[]; read: number } | undefined;
+  /** Subscription pages read from the database so far. */
+  private pageReads = 0;
   private pollTimer: NodeJS.Timeout | undefined;
   private lastDataVersion: bigint | undefined;
   private readonly groupCommit: GroupCommit;
@@ -173,8 +182,9 @@ export class SqliteEventStore implements EventStore {
 
   subscribeToAll(options: SubscribeToAllOptions): Subscription {
     this.assertOpen();
+    const madeAfter = this.pageReads;
     const subscription: SqliteSubscription = new SqliteSubscription(
-      (after, limit) => this.readPage(after, limit),
+      (after, limit) => this.subscriptionPage(after, limit, madeAfter),
       () => (this.statements.headPosition.get() as bigint | null) ?? 0n,
       options,
       () => this.releaseSubscription(subscription),
@@ -265,6 +275,19 @@ export class SqliteEventStore implements EventStore {
     return this.statements.allAfter.all(limit, afterPosition) as EventRow[];
   }
 
+  /**
+   * A subscription's page, the shared one when it is the same read made since the subscription was (the
+   * `madeAfter`-th page read or later). The rows are only read, never changed, so the subscriptions may share them.
+   */
+  private subscriptionPage(afterPosition: bigint, limit: number, madeAfter: number): readonly EventRow[] {
+    const shared = this.sharedPage;
+    if (shared !== undefined && shared.read > madeAfter && shared.afterPosition === afterPosition && shared.limit === limit) return shared.rows;
+    const rows = this.readPage(afterPosition, limit);
+    this.pageReads += 1;
+    this.sharedPage = { afterPosition, limit, rows, read: this.pageReads };
+    return rows;
+  }
+
   private logRead(parts: readonly EnvelopePart[]): { read: LogRead; page: LimitedStatements } {
     const read = logReadOf(parts);
     let prepared = this.logReads.get(read.key);
@@ -281,12 +304,17 @@ export class SqliteEventStore implements EventStore {
   }
 
   private wakeSubscriptions(): void {
+    // New rows may follow the shared page's: the woken read again.
+    this.sharedPage = undefined;
     for (const subscription of this.subscriptions) subscription.wake();
   }
 
   private releaseSubscription(subscription: SqliteSubscription): void {
     this.subscriptions.delete(subscription);
-    if (this.subscriptions.size === 0) this.stopPolling();
+    if (this.subscriptions.size === 0) {
+      this.sharedPage = undefined;
+      this.stopPolling();
+    }
   }
 
   private startPolling(): void {

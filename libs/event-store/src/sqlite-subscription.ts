@@ -15,7 +15,7 @@ const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmedi
 
 /**
  * A catch-up subscription on the SQLite store: reads pages after its position, awaits the handler
- * for each matching event in order, yields to the event loop after every full page, and, at the
+ * for each matching event in order (when it returns a promise), yields to the event loop after every full page, and, at the
  * head, sleeps until woken (by an append committed in this process, or by the store's poll noticing
  * another process's commit).
  */
@@ -65,7 +65,10 @@ export class SqliteSubscription extends CatchUpSubscription {
           if (this.stopped) return;
           position = rowPosition(row);
           seen = position;
-          if (matchesSubscriptionFilter(filter, rowStreamId(row), rowType(row))) await onEvent(toRecordedEvent(row));
+          if (!matchesSubscriptionFilter(filter, rowStreamId(row), rowType(row))) continue;
+          // A handler that returns nothing is done: no promise to wait for (most events, for the projections).
+          const handled = onEvent(toRecordedEvent(row));
+          if (handled !== undefined) await handled;
         }
         if (page.length < SUBSCRIPTION_PAGE_SIZE && !this.stopped) {
           if (!caughtUp) {
