@@ -49,6 +49,7 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
       logger,
       securityHeaders: securityHeadersOf(config),
       recordAnswer: (request, response, seconds) => recordHttpAnswer(metrics, request, response, seconds),
+      trustProxy: config.trustProxy,
     }),
   );
   app.use(requireJsonBody);

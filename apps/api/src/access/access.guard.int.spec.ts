@@ -29,6 +29,14 @@ class Routes {
   open(): void {}
 }
 
+// One handler inherited by two controllers, one of them guarded at class level: the rule depends on both.
+class OpenBase {
+  shared(): void {}
+}
+class OpenRoutes extends OpenBase {}
+@RequireAccess({ scope: 'organizations:read' })
+class GuardedRoutes extends OpenBase {}
+
 const metadata = { actor: 'cli', correlationId: 'c', causationId: 'c' };
 let principal: Principal | undefined;
 let guard: AccessGuard;
@@ -36,9 +44,13 @@ let dataDir: string;
 let store: SqliteEventStore;
 
 function call(route: keyof Routes, organizationId = 'acme'): { canActivate: Promise<boolean>; request: Request } {
+  return callOn(Routes, Routes.prototype[route], organizationId);
+}
+
+function callOn(type: new () => object, handler: () => void, organizationId = 'acme'): { canActivate: Promise<boolean>; request: Request } {
   const request = { params: { id: organizationId }, headers: {} } as unknown as Request;
   attachRequestContext(request, { correlationId: 'c', clientIp: undefined, userAgent: undefined, principal: undefined });
-  const context = new ExecutionContextHost([request, {}], Routes, Routes.prototype[route]);
+  const context = new ExecutionContextHost([request, {}], type, handler);
   context.setType('http');
   return { canActivate: guard.canActivate(context), request };
 }
@@ -114,6 +126,15 @@ describe('AccessGuard', () => {
     await expect(call('read', 'elsewhere').canActivate).rejects.toMatchObject({ code: 'FORBIDDEN' });
     await expect(call('read', 'Not A Valid Id').canActivate).rejects.toMatchObject({ code: 'FORBIDDEN' });
     await expect(call('create').canActivate).rejects.toMatchObject({ code: 'FORBIDDEN' });
+  });
+
+  it('reads each route\'s rule from its handler and its class, the same on every call', async () => {
+    for (let attempt = 0; attempt < 2; attempt += 1) {
+      await expect(call('open').canActivate).resolves.toBe(true);
+      await expect(call('read').canActivate).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
+      await expect(callOn(OpenRoutes, OpenBase.prototype.shared).canActivate).resolves.toBe(true);
+      await expect(callOn(GuardedRoutes, OpenBase.prototype.shared).canActivate).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
+    }
   });
 
   it('lets the command line do anything', async () => {

@@ -1,15 +1,19 @@
-import { Module } from '@nestjs/common';
-import { APP_GUARD, DiscoveryModule } from '@nestjs/core';
+import { Global, Module } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
 import { OrganizationsStoreModule } from '../organizations/organizations-store.module.js';
-import { AccessGuard } from './access.guard.js';
 import { ApiKeyResolver } from './api-keys/api-key.resolver.js';
 import { ApiKeys } from './api-keys/api-keys.service.js';
 import { PrincipalResolvers } from './principal-resolvers.service.js';
 
-/** Who may call what: the global AccessGuard, principal resolution, and API keys. */
+/**
+ * Who may call what: principal resolution and API keys, for AccessGuard. The guard is put on each route
+ * @RequireAccess marks, and made in the module of that route's controller: this module is global so
+ * that what the guard needs (the resolvers, the organizations' store) is there in every module.
+ */
+@Global()
 @Module({
   imports: [DiscoveryModule, OrganizationsStoreModule],
-  providers: [ApiKeys, ApiKeyResolver, PrincipalResolvers, { provide: APP_GUARD, useClass: AccessGuard }],
-  exports: [ApiKeys, PrincipalResolvers],
+  providers: [ApiKeys, ApiKeyResolver, PrincipalResolvers],
+  exports: [ApiKeys, PrincipalResolvers, OrganizationsStoreModule],
 })
 export class AccessModule {}

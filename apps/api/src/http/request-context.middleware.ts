@@ -1,5 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
+import type { TrustProxy } from '#config';
 import { actorOf } from '../access/principal.js';
 import { applySecurityHeaders, type SecurityHeaders } from '../web/security-headers.js';
 import { CORRELATION_ID_HEADER, correlationIdFrom } from './correlation-id.js';
@@ -24,7 +25,19 @@ export type RequestStartOptions = {
   securityHeaders: SecurityHeaders;
   /** Records each finished answer (metrics/http-metrics.ts): given the seconds since the request arrived. */
   recordAnswer: (request: Request, response: Response, seconds: number) => void;
+  /** The app's `trust proxy` setting (TRUST_PROXY): whose word the client's address is taken on. */
+  trustProxy: TrustProxy;
 };
+
+/**
+ * The client's address, as Express's `request.ip` gives it. With no proxy trusted (the default) that is
+ * the TCP peer's address, whatever X-Forwarded-For says: read from the socket directly, without
+ * `request.ip`'s parse of X-Forwarded-For that would be thrown away (about 1% of GET /health's CPU).
+ */
+export function clientAddressOf(trustProxy: TrustProxy): (request: Request) => string | undefined {
+  if (trustProxy === false) return (request) => request.socket.remoteAddress;
+  return (request) => request.ip;
+}
 
 /**
  * First middleware, one Express layer for what every request gets on arrival: the security headers
@@ -33,13 +46,14 @@ export type RequestStartOptions = {
  * correlation id (echoed in the response) and context; and one 'finish' listener that records the
  * answer's metrics, then writes the request's log line.
  */
-export function startRequest({ logger, securityHeaders, recordAnswer }: RequestStartOptions) {
+export function startRequest({ logger, securityHeaders, recordAnswer, trustProxy }: RequestStartOptions) {
+  const clientAddress = clientAddressOf(trustProxy);
   return (request: Request, response: Response, next: NextFunction): void => {
     const startedAt = process.hrtime.bigint();
     applySecurityHeaders(securityHeaders, response);
     const context: RequestContext = {
       correlationId: correlationIdFrom(request.headers[CORRELATION_ID_HEADER_LOWER]),
-      clientIp: request.ip,
+      clientIp: clientAddress(request),
       userAgent: request.headers['user-agent'],
       principal: undefined,
     };

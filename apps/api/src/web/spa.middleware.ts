@@ -67,7 +67,8 @@ export class SpaMiddleware implements NestMiddleware {
       sendStaticFile(response, request.path, file, request.method === 'HEAD');
       return;
     }
-    if (!spaRoutes.some((route) => route.test(request.path)) && !consoleRoute.test(request.path) && !this.isOtherPage(request)) {
+    // An API path (no page route starts like one) is passed on at once, without trying the page routes.
+    if (isApiPath(request.path) || (!spaRoutes.some((route) => route.test(request.path)) && !consoleRoute.test(request.path) && !isHtmlRequest(request))) {
       next();
       return;
     }
@@ -82,13 +83,16 @@ export class SpaMiddleware implements NestMiddleware {
     response.setHeader('Cache-Control', 'no-store');
     response.send(html);
   }
+}
 
-  /** A page outside the API that a browser navigates to (it asks for text/html). */
-  private isOtherPage(request: Request): boolean {
-    const path = request.path;
-    if (apiPrefixes.some((prefix) => path === prefix || path.startsWith(`${prefix}/`))) return false;
-    return (request.get('accept') ?? '').includes('text/html');
-  }
+/** A path of the HTTP API: a browser asking for one gets the API's answer, not the SPA. */
+function isApiPath(path: string): boolean {
+  return apiPrefixes.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
+}
+
+/** A browser navigating to a page asks for text/html (outside the API, any such path is a page of the SPA). */
+function isHtmlRequest(request: Request): boolean {
+  return (request.get('accept') ?? '').includes('text/html');
 }
 
 function redirect(response: Response, location: string): void {
