@@ -17,8 +17,6 @@ export function organizationHistoryProjection(): Projection<'id' | 'metadata' | 
     parts: ['id', 'metadata', 'recordedAt'],
     version: 1,
     tables: [organizationEventsTable, organizationRecordNamesTable],
-    // Each row is one event's (keyed by its organization and revision).
-    streamPrefix: organizationStreamPrefix,
     handles: (event) => event.streamId.startsWith(organizationStreamPrefix),
     writer: (db, tables) => new OrganizationHistoryWriter(db, tables),
   };

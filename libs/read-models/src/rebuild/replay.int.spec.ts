@@ -98,7 +98,7 @@ describe('replay', () => {
 
     const byStream = await rebuilt(store);
 
-    // The organization models read their streams in order; the others (correlations, sign-ins) the log.
+    // The organization model reads its streams in order; the others (correlations, sign-ins, history) the log.
     expect(reads.byStream).toBeGreaterThan(0);
     expect(byStream).toEqual(await rebuilt(logOnly(fixture.store)));
     expect(byStream).toEqual(liveRows(projector.projections));
