@@ -145,6 +145,18 @@ export type ReadLogOptions<P extends EnvelopePart> = ReadAllOptions & {
   parts: readonly P[];
 };
 
+export type ReadLogByStreamOptions<P extends EnvelopePart> = {
+  /** The streams whose id starts with this (not empty). */
+  streamPrefix: string;
+  /** Inclusive: events at later positions are left out, as they are of a read of the log up to here. */
+  toPosition: bigint;
+  /** Exclusive: the page starts after this event (the last one of the previous page); undefined: at the first stream. */
+  after?: { streamId: string; revision: bigint };
+  maxCount: number;
+  /** The envelope parts the reader uses; the store may leave the others out. */
+  parts: readonly P[];
+};
+
 /** An event passes when its stream starts with one of the prefixes and its type is one of the types (absent or empty: no condition). */
 export type SubscriptionFilter = { streamPrefixes?: readonly string[]; eventTypes?: readonly string[] };
 
@@ -175,6 +187,14 @@ export interface EventStore {
    * parses `data` before it is first read (an event the reader skips costs no JSON.parse).
    */
   readLog<P extends EnvelopePart = never>(options: ReadLogOptions<P>): Promise<LogEvent<P>[]>;
+  /**
+   * Optional. The events `readLog` would give up to `toPosition` of the streams starting with a prefix,
+   * one stream after another (by stream id, in binary order) and each stream's in revision order: a
+   * rebuild of a model whose rows each depend on one stream folds a stream's events together, so its
+   * states die young instead of living until their stream's next event far down the log. A store without
+   * it is read in position order.
+   */
+  readLogByStream?<P extends EnvelopePart = never>(options: ReadLogByStreamOptions<P>): Promise<LogEvent<P>[]>;
   /** Position of the last stored event, or undefined for an empty store (for lag in /health). */
   headPosition(): Promise<bigint | undefined>;
   subscribeToAll(options: SubscribeToAllOptions): Subscription;

@@ -10,6 +10,7 @@ import {
   type ExpectedRevision,
   type LogEvent,
   type ReadAllOptions,
+  type ReadLogByStreamOptions,
   type ReadLogOptions,
   type ReadStreamOptions,
   type ReadStreamResult,
@@ -68,6 +69,8 @@ export class SqliteEventStore implements EventStore {
   private readonly statements;
   /** readLog's reads, by the parts they return (at most eight). */
   private readonly logReads = new Map<string, { read: LogRead; page: LimitedStatements }>();
+  /** readLogByStream's reads, by the parts they return (at most eight). */
+  private readonly streamLogReads = new Map<string, StreamLogRead>();
 
   static open(options: SqliteEventStoreOptions): SqliteEventStore {
     const db = new Database(options.file, {
@@ -173,6 +176,22 @@ export class SqliteEventStore implements EventStore {
     assertValidMaxCount(options.maxCount);
     const { read, page } = this.logRead(options.parts);
     return (page.all(options.maxCount, options.fromPosition ?? 0n) as LogRow[]).map(read.toEvent);
+  }
+
+  async readLogByStream<P extends EnvelopePart = never>(options: ReadLogByStreamOptions<P>): Promise<LogEvent<P>[]> {
+    this.assertOpen();
+    assertValidMaxCount(options.maxCount);
+    const { streamPrefix, toPosition, after, maxCount } = options;
+    if (after !== undefined && !after.streamId.startsWith(streamPrefix)) throw new RangeError(`${after.streamId} is not a stream of ${streamPrefix}`);
+    const { read, restOfStream, nextStreams, firstStreams } = this.streamLogRead(options.parts);
+    // The rest of the stream the previous page ended in, then the streams after it, through the (stream_id, revision) index.
+    const rows = after === undefined ? [] : (restOfStream.all(after.streamId, after.revision, toPosition, maxCount) as LogRow[]);
+    if (rows.length < maxCount) {
+      const streams = after === undefined ? firstStreams : nextStreams;
+      const from = after === undefined ? streamPrefix : after.streamId;
+      for (const row of streams.all(from, prefixEnd(streamPrefix), toPosition, maxCount - rows.length) as LogRow[]) rows.push(row);
+    }
+    return rows.map(read.toEvent) as LogEvent<P>[];
   }
 
   async headPosition(): Promise<bigint | undefined> {
@@ -299,6 +318,25 @@ export class SqliteEventStore implements EventStore {
     return prepared;
   }
 
+  private streamLogRead(parts: readonly EnvelopePart[]): StreamLogRead {
+    const read = logReadOf(parts);
+    let prepared = this.streamLogReads.get(read.key);
+    if (prepared === undefined) {
+      const select = `SELECT ${read.columns} FROM events`;
+      // Both bounds are on the (stream_id, revision) index: the pages are ranges of it, in its order.
+      const streams = (first: '>=' | '>'): Database.Statement =>
+        this.db.prepare(`${select} WHERE stream_id ${first} ? AND stream_id < ? AND position <= ? ORDER BY stream_id, revision LIMIT ?`).raw(true);
+      prepared = {
+        read,
+        restOfStream: this.db.prepare(`${select} WHERE stream_id = ? AND revision > ? AND position <= ? ORDER BY revision LIMIT ?`).raw(true),
+        firstStreams: streams('>='),
+        nextStreams: streams('>'),
+      };
+      this.streamLogReads.set(read.key, prepared);
+    }
+    return prepared;
+  }
+
   private assertOpen(): void {
     if (this.closed) throw new EventStoreClosedError();
   }
@@ -346,6 +384,18 @@ const STREAM_ROW_DELETED = 8;
  * again at every run when its LIMIT is a bound parameter (measured: ~10 us of CPU per run, against ~1 us
  * for the same read with the LIMIT written in), and every read of the store had one (-1 for none).
  */
+type StreamLogRead = { read: LogRead; restOfStream: Database.Statement; firstStreams: Database.Statement; nextStreams: Database.Statement };
+
+/**
+ * The least string above every string that starts with `prefix`, in SQLite's binary order of UTF-8
+ * (the same as JavaScript's order of UTF-16 code units below the surrogates).
+ */
+function prefixEnd(prefix: string): string {
+  const last = prefix.charCodeAt(prefix.length - 1);
+  if (prefix === '' || last >= 0xd7ff) throw new RangeError(`Cannot read the streams of prefix ${JSON.stringify(prefix)} in order`);
+  return `${prefix.slice(0, -1)}${String.fromCharCode(last + 1)}`;
+}
+
 class LimitedStatements {
   private readonly unlimited: Database.Statement;
   private readonly byLimit = new Map<number, Database.Statement>();

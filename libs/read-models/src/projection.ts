@@ -53,6 +53,15 @@ export interface Projection<P extends EnvelopePart = EnvelopePart> {
   readonly tables: readonly ProjectionTable[];
   /** The tables' layout: raise it when they change, and files of another version build the model again (model-versions.ts). */
   readonly version: number;
+  /**
+   * Set when the model is per stream: `handles` takes exactly the streams starting with this prefix, and
+   * what the model holds of a stream depends on that stream's events alone, in revision order (not on
+   * other streams, nor on the order of streams in the log). A rebuild from the first event may then read
+   * those streams one after another (EventStore.readLogByStream) instead of the log in position order.
+   * Worth it for a model that folds a state per stream (its states then die young); a model of one row
+   * per event gains nothing from it, and a rebuild of every model then reads the log twice.
+   */
+  readonly streamPrefix?: string;
   /** Whether the event changes this model; other events only move the checkpoint. */
   handles(event: LogEvent<P>): boolean;
   writer(db: ReadModelDatabase, tables: TableNames, options?: WriterOptions): ProjectionWriter<P>;

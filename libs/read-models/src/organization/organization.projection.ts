@@ -35,6 +35,8 @@ export function organizationProjection(): Projection<never> {
     // The fold needs nothing of the envelope: a rebuild reads neither ids, nor metadata, nor times.
     parts: [],
     tables: [organizationsTable, membershipsTable],
+    // An organization's row and member rows are the fold of its own stream.
+    streamPrefix: organizationStreamPrefix,
     handles: (event) => event.streamId.startsWith(organizationStreamPrefix),
     writer: (db, tables, options) => new OrganizationWriter(db, tables, options?.startsEmpty === true),
     version: organizationModelVersion,

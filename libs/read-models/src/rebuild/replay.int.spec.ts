@@ -1,0 +1,128 @@
+import { describe, it, expect, beforeEach, afterEach } from '@jest/globals';
+import Database from 'better-sqlite3';
+import type { OrganizationCommand } from '#domain';
+import type { EventStore } from '#event-store';
+import { createTables, liveTableNames, type Projection } from '../projection.js';
+import { openReadModelDatabase, readModelsFile, type ReadModelDatabase } from '../read-model-database.js';
+import { organizationSetUp } from '../testing/organization-commands.js';
+import { ReadModelsFixture } from '../testing/read-models-fixture.js';
+import { replay } from './replay.js';
+
+let fixture: ReadModelsFixture;
+
+/** Organizations interleaved in the log, members added, changed, removed and added again. */
+beforeEach(async () => {
+  fixture = await ReadModelsFixture.create();
+  const ids = Array.from({ length: 7 }, (_, index) => `org-${index}`);
+  for (let step = 0; step < 4; step += 1) {
+    for (const [index, id] of ids.entries()) await fixture.execute(id, (organizationSetUp(id, index)[step] as OrganizationCommand));
+  }
+  const later: OrganizationCommand[] = [
+    { type: 'AddMember', data: { userId: 'u1', email: 'u1@example.test', role: 'member' } },
+    { type: 'AddMember', data: { userId: 'u2', email: 'u2@example.test', role: 'admin' } },
+    { type: 'ChangeMemberRole', data: { userId: 'u1', role: 'admin' } },
+    { type: 'RemoveMember', data: { userId: 'u1' } },
+    { type: 'AddMember', data: { userId: 'u1', email: 'u1@example.test', role: 'auditor' } },
+  ];
+  for (const command of later) for (const id of ids) await fixture.execute(id, command);
+});
+
+afterEach(() => fixture.dispose());
+
+/** What a store without readLogByStream offers (EventStoreDB's adapter): the log in position order only. */
+function logOnly(store: EventStore): EventStore {
+  return Object.create(store, { readLogByStream: { value: undefined } }) as EventStore;
+}
+
+/** The store, counting its reads. */
+function counted(store: EventStore): { store: EventStore; reads: { log: number; byStream: number } } {
+  const reads = { log: 0, byStream: 0 };
+  const readLogByStream = store.readLogByStream?.bind(store);
+  const wrapped = Object.create(store, {
+    readLog: { value: (options: Parameters<EventStore['readLog']>[0]) => ((reads.log += 1), store.readLog(options)) },
+    readLogByStream: {
+      value:
+        readLogByStream === undefined
+          ? undefined
+          : (options: Parameters<NonNullable<EventStore['readLogByStream']>>[0]) => ((reads.byStream += 1), readLogByStream(options)),
+    },
+  }) as EventStore;
+  return { store: wrapped, reads };
+}
+
+/** Every row of the model the projector built. */
+function liveRows(projections: readonly Projection[]): Record<string, unknown[]> {
+  const db = new Database(readModelsFile(fixture.dataDir), { readonly: true });
+  try {
+    return rowsOf(db, projections);
+  } finally {
+    db.close();
+  }
+}
+
+function rowsOf(db: ReadModelDatabase, projections: readonly Projection[]): Record<string, unknown[]> {
+  const rows: Record<string, unknown[]> = {};
+  for (const projection of projections) {
+    for (const table of projection.tables) rows[table.name] = db.prepare(`SELECT * FROM ${table.name} ORDER BY ${table.key.join(', ')}`).all();
+  }
+  return rows;
+}
+
+/** Replays into a fresh in-memory database, in small pages and write chunks so that pages cut streams and flushes come often. */
+async function rebuilt(store: EventStore, toPosition?: bigint): Promise<Record<string, unknown[]>> {
+  const projections = fixture.readModels('off').projections;
+  const db: ReadModelDatabase = openReadModelDatabase(':memory:');
+  try {
+    for (const projection of projections) createTables(db, projection);
+    await replay({
+      db,
+      store,
+      targets: projections.map((projection: Projection) => ({ projection, tables: liveTableNames(projection), startsEmpty: true })),
+      pageSize: 3,
+      writeChunk: 2,
+      memoryBudget: 4,
+      ...(toPosition === undefined ? {} : { toPosition }),
+    });
+    return rowsOf(db, projections);
+  } finally {
+    db.close();
+  }
+}
+
+describe('replay', () => {
+  it('folds the per-stream models stream by stream, and builds the same tables as the projector and as a replay in log order', async () => {
+    const projector = fixture.readModels();
+    expect(await projector.waitForPosition(await fixture.head(), 10_000)).toBe(true);
+    await projector.close();
+    const { store, reads } = counted(fixture.store);
+
+    const byStream = await rebuilt(store);
+
+    // The organization model reads its streams in order; the others (correlations, sign-ins, history) the log.
+    expect(reads.byStream).toBeGreaterThan(0);
+    expect(byStream).toEqual(await rebuilt(logOnly(fixture.store)));
+    expect(byStream).toEqual(liveRows(projector.projections));
+    expect((byStream.organizations ?? []).length).toBe(7);
+    expect((byStream.memberships ?? []).length).toBe(21);
+  });
+
+  it('stops every stream at the target position, as a replay in log order does', async () => {
+    const middle = (await fixture.head()) / 2n;
+    expect(await rebuilt(fixture.store, middle)).toEqual(await rebuilt(logOnly(fixture.store), middle));
+  });
+
+  it('reads nothing in log order when every model being rebuilt is per stream', async () => {
+    const { store, reads } = counted(fixture.store);
+    const [organizations] = fixture.readModels('off').projections;
+    const db = openReadModelDatabase(':memory:');
+    try {
+      if (organizations === undefined) throw new Error('no organization model');
+      createTables(db, organizations);
+      const result = await replay({ db, store, targets: [{ projection: organizations, tables: liveTableNames(organizations), startsEmpty: true }] });
+      expect(reads).toEqual({ log: 0, byStream: 1 });
+      expect(result).toEqual({ position: await fixture.head(), events: Number(await fixture.head()) });
+    } finally {
+      db.close();
+    }
+  });
+});
