@@ -13,7 +13,7 @@ export function progressReporter(label: string, json: boolean, stream: NodeJS.Wr
   let drawn = false;
   return {
     update(progress) {
-      const fraction = fractionOf(progress);
+      const { fraction } = progress;
       if (stream.isTTY) {
         const now = performance.now();
         if (now - lastDraw < redrawEveryMs && fraction < 1) return;
@@ -34,11 +34,6 @@ export function progressReporter(label: string, json: boolean, stream: NodeJS.Wr
   };
 }
 
-function fractionOf({ position, target }: ReplayProgress): number {
-  if (target === undefined || target === 0n) return 1;
-  if (position === undefined) return 0;
-  return Math.min(1, Number(position) / Number(target));
-}
 
 function describe(progress: ReplayProgress, fraction: number): string {
   const perSecond = progress.elapsedMs > 0 ? Math.round((progress.events * 1000) / progress.elapsedMs) : 0;

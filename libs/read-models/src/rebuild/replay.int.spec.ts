@@ -6,7 +6,7 @@ import { createTables, liveTableNames, type Projection } from '../projection.js'
 import { openReadModelDatabase, readModelsFile, type ReadModelDatabase } from '../read-model-database.js';
 import { organizationSetUp } from '../testing/organization-commands.js';
 import { ReadModelsFixture } from '../testing/read-models-fixture.js';
-import { replay } from './replay.js';
+import { replay, type ReplayProgress } from './replay.js';
 
 let fixture: ReadModelsFixture;
 
@@ -109,6 +109,32 @@ describe('replay', () => {
   it('stops every stream at the target position, as a replay in log order does', async () => {
     const middle = (await fixture.head()) / 2n;
     expect(await rebuilt(fixture.store, middle)).toEqual(await rebuilt(logOnly(fixture.store), middle));
+  });
+
+  it('reports how far it is while it folds stream by stream, then over the log: rising, and 1 at the end', async () => {
+    const projections = fixture.readModels('off').projections;
+    const db = openReadModelDatabase(':memory:');
+    const progress: ReplayProgress[] = [];
+    try {
+      for (const projection of projections) createTables(db, projection);
+      await replay({
+        db,
+        store: fixture.store,
+        targets: projections.map((projection: Projection) => ({ projection, tables: liveTableNames(projection), startsEmpty: true })),
+        pageSize: 10,
+        onProgress: (step) => progress.push(step),
+      });
+    } finally {
+      db.close();
+    }
+
+    const fractions = progress.map((step) => step.fraction);
+    // While the streams are folded one by one there is no position yet, and still the bar moves.
+    const byStream = progress.filter((step) => step.position === undefined);
+    expect(byStream.length).toBeGreaterThan(1);
+    expect(byStream.some((step) => step.fraction > 0 && step.fraction < 0.5)).toBe(true);
+    expect(fractions).toEqual([...fractions].sort((a, b) => a - b));
+    expect(fractions.at(-1)).toBe(1);
   });
 
   it('reads nothing in log order when every model being rebuilt is per stream', async () => {

@@ -11,6 +11,12 @@ export type ReplayProgress = {
   position: bigint | undefined;
   /** Where the replay stops (the store's head, or the checkpoint being verified). */
   target: bigint | undefined;
+  /**
+   * How far the replay is, from 0 to 1. Not `position / target`: a pass stream by stream has no position
+   * until it ends, and is counted as at most `target` events (every event up to it might be one of its
+   * streams'), before the pass over the log in position order when there is one.
+   */
+  fraction: number;
   elapsedMs: number;
 };
 
@@ -71,14 +77,26 @@ export async function replay(options: ReplayOptions): Promise<ReplayResult> {
   const started = performance.now();
   let position = options.fromPosition;
   let events = 0;
-  const report = (): void => options.onProgress?.({ events, position, target, elapsedMs: performance.now() - started });
+  // The work, in events: the pass stream by stream (at most the whole log), then the pass over the log.
+  const byStreamWork = target !== undefined && byStream.length > 0 ? Number(target) : 0;
+  const byLogWork = target !== undefined && byLog.length > 0 ? Math.max(0, Number(target - (options.fromPosition ?? 0n))) : 0;
+  let byStreamDone = 0;
+  const fraction = (): number => {
+    const total = byStreamWork + byLogWork;
+    if (total === 0) return 1;
+    const logDone = position === undefined || byLogWork === 0 ? 0 : Math.max(0, Number(position - (options.fromPosition ?? 0n)));
+    return Math.min(1, (Math.min(byStreamDone, byStreamWork) + Math.min(logDone, byLogWork)) / total);
+  };
+  const report = (): void => options.onProgress?.({ events, position, target, fraction: fraction(), elapsedMs: performance.now() - started });
 
   try {
     if (target !== undefined && byStream.length > 0) {
       events = await replayByStream(options, byStream, target, { pageSize, memoryBudget: Math.min(memoryBudget, writeChunk), writeChunk }, (read) => {
         events = read;
+        byStreamDone = read;
         report();
       });
+      byStreamDone = byStreamWork;
       // Every event up to the target of every stream they fold is in: they are at the target.
       if (byLog.length === 0) position = target;
     }
