@@ -287,6 +287,21 @@ describe('handleCommand from a state the caller knows (known)', () => {
     expect(await eventsIn(stream)).toHaveLength(3);
   });
 
+  it('a command that waited for others on its stream decides on a read, not on what its caller knew before them', async () => {
+    let decisions = 0;
+    const counted = (guest: string) => (state: Room) => ((decisions += 1), takeSeat(guest)(state));
+    const nothingYet = { state: room.initialState, revision: undefined, position: undefined };
+
+    const outcomes = await Promise.allSettled(
+      ['a', 'b', 'c'].map((guest) => handleCommand(store, stream, counted(guest), { ...room, metadata, known: nothingYet })),
+    );
+
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled']);
+    // One decision each: the two that waited did not first decide on the empty room and lose to its append.
+    expect(decisions).toBe(3);
+    expect((await eventsIn(stream)).map((event) => (event.data as { guest: string }).guest)).toEqual(['a', 'b', 'c']);
+  });
+
   it('answers a decision of no events on it only after reading the stream (nothing checked the known state)', async () => {
     const first = await handleCommand(store, stream, takeSeat('ada'), { ...room, metadata });
     await rivalTakes('bob');

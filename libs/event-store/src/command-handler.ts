@@ -142,7 +142,8 @@ export async function handleCommand<State, Event extends NewEvent>(
   decide: (state: State, recorded: readonly RecordedEvent[]) => readonly Event[] | Promise<readonly Event[]>,
   options: CommandHandlerOptions<State, Event>,
 ): Promise<HandledCommand<State>> {
-  return oneAtATime(store, streamId, () => decideAndAppend(store, streamId, decide, options));
+  // A command that waited for others on its stream decides on a read: what the caller knew is older than their appends.
+  return oneAtATime(store, streamId, (waited) => decideAndAppend(store, streamId, decide, waited && options.known !== undefined ? withoutKnown(options) : options));
 }
 
 /**
@@ -159,14 +160,14 @@ const streamQueues = new WeakMap<EventStore, Map<string, Promise<unknown>>>();
  * last ones were refused with a conflict no one else caused. In turn, each decides once on the state the
  * previous one left. Other processes still race through the expected revision, as before.
  */
-async function oneAtATime<T>(store: EventStore, streamId: string, work: () => Promise<T>): Promise<T> {
+async function oneAtATime<T>(store: EventStore, streamId: string, work: (waited: boolean) => Promise<T>): Promise<T> {
   let queues = streamQueues.get(store);
   if (queues === undefined) {
     queues = new Map();
     streamQueues.set(store, queues);
   }
   const previous = queues.get(streamId);
-  const running = previous === undefined ? work() : previous.then(work, work);
+  const running = previous === undefined ? work(false) : previous.then(() => work(true));
   const ended = running.then(noop, noop);
   queues.set(streamId, ended);
   try {
@@ -177,6 +178,11 @@ async function oneAtATime<T>(store: EventStore, streamId: string, work: () => Pr
 }
 
 const noop = (): void => undefined;
+
+function withoutKnown<Options extends { known?: unknown }>(options: Options): Options {
+  const { known: _known, ...rest } = options;
+  return rest as Options;
+}
 
 async function decideAndAppend<State, Event extends NewEvent>(
   store: EventStore,
