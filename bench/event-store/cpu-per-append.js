@@ -4,13 +4,13 @@
 // Ways: raw (one autocommit INSERT), sql (the port's statements by hand: BEGIN IMMEDIATE, stream head,
 // INSERT, COMMIT), turn (the same behind a setImmediate and a promise, as group commit waits), port (this
 // build's SqliteEventStore.append) and, with --before, the same from another build's dist/.
-import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
+import { anEvent } from './an-event.js';
 
 const { values } = parseArgs({ options: { seconds: { type: 'string' }, dir: { type: 'string' }, before: { type: 'string' } } });
 const seconds = Number(values.seconds ?? 30);
@@ -19,15 +19,6 @@ const SLICE = 16;
 const storeOf = async (dist) => (await import(pathToFileURL(join(dist, 'libs/event-store/src/index.js')).href)).SqliteEventStore;
 const thisBuild = fileURLToPath(new URL('../../dist', import.meta.url));
 const { SqliteEventStore } = await import(pathToFileURL(join(thisBuild, 'libs/event-store/src/index.js')).href);
-
-function anEvent(index) {
-  return {
-    id: randomUUID(),
-    type: 'MemberAdded',
-    data: { userId: randomUUID(), email: `member-${index}@example.com`, role: 'editor', chorusUser: true },
-    metadata: { actor: 'user:bench', correlationId: randomUUID(), causationId: randomUUID(), sourceIp: '127.0.0.1' },
-  };
-}
 
 /** A file with the store's schema, opened raw with the store's durability. */
 async function rawFile(name) {

@@ -3,12 +3,12 @@
 //   node bench/event-store/run.js [--seconds 6]
 // The sync latency of a shared machine's disk drifts from one second to the next, so the port and its
 // baseline are measured in short alternating slices: both see the same disk.
-import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
+import { anEvent } from './an-event.js';
 
 const built = fileURLToPath(new URL('../../dist/libs/event-store/src/index.js', import.meta.url));
 if (!existsSync(built)) {
@@ -26,15 +26,6 @@ const READ_PAGE = 1_000;
 const directory = mkdtempSync(join(tmpdir(), 'chorus-bench-event-store-'));
 const rawFile = join(directory, 'raw.sqlite');
 const portFile = join(directory, 'port.sqlite');
-
-function anEvent(index) {
-  return {
-    id: randomUUID(),
-    type: 'MemberAdded',
-    data: { userId: randomUUID(), email: `member-${index}@example.com`, role: 'editor', chorusUser: true },
-    metadata: { actor: 'user:bench', correlationId: randomUUID(), causationId: randomUUID(), sourceIp: '127.0.0.1' },
-  };
-}
 
 // The same schema for both: the store creates it, raw better-sqlite3 then writes to that file format.
 await SqliteEventStore.open({ file: rawFile }).close();
