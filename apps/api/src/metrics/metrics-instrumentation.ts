@@ -43,10 +43,7 @@ export class MetricsInstrumentation implements OnModuleInit {
     } as const;
     const observe = (outcome: keyof typeof labels, startedAt: bigint) =>
       metrics.appendDuration.observe(labels[outcome], Number(process.hrtime.bigint() - startedAt) / 1e9);
-    const failed = (error: unknown, startedAt: bigint): never => {
-      observe(error instanceof WrongExpectedRevisionError ? 'conflict' : 'error', startedAt);
-      throw error;
-    };
+    const outcomeOf = (error: unknown) => (error instanceof WrongExpectedRevisionError ? 'conflict' : 'error');
     store.append = (...args) => {
       const startedAt = process.hrtime.bigint();
       let appended: ReturnType<EventStore['append']>;
@@ -54,14 +51,18 @@ export class MetricsInstrumentation implements OnModuleInit {
         appended = append(...args);
       } catch (error) {
         // A store that throws instead of rejecting: still timed, and still a rejection for the caller.
-        return Promise.reject(error as Error).catch((reason: unknown) => failed(reason, startedAt));
+        observe(outcomeOf(error), startedAt);
+        return Promise.reject(error as Error);
       }
       return appended.then(
         (result) => {
           observe('ok', startedAt);
           return result;
         },
-        (error: unknown) => failed(error, startedAt),
+        (error: unknown) => {
+          observe(outcomeOf(error), startedAt);
+          throw error;
+        },
       );
     };
   }
