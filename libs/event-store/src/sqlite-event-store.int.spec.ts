@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import Database from 'better-sqlite3';
-import { WrongExpectedRevisionError, type EventToAppend, type RecordedEvent } from './event-store.port.js';
+import { StreamDeletedError, WrongExpectedRevisionError, type EventToAppend, type RecordedEvent } from './event-store.port.js';
 import { openEventStore } from './open-event-store.js';
 import { SqliteEventStore } from './sqlite-event-store.js';
 import { EVENT_STORE_MIGRATIONS, migrateEventStoreSchema } from './sqlite-migrations.js';
@@ -339,6 +339,66 @@ describe('The SQLite event store', () => {
     expect(store.groupCommitStats()).toEqual({ commits: 0, writes: 0 });
     await expect(store.append('org-1', [anEvent()], 'no_stream')).resolves.toMatchObject({ nextExpectedRevision: 0n });
     expect(await store.readAll()).toHaveLength(1);
+  });
+
+  it("checks an append to a stream it appended to against the revision it stored, not by reading the stream's head", async () => {
+    const statements: string[] = [];
+    const store = openStore(join(newDataDir(), 'events.sqlite'), { traceStatements: (sql) => statements.push(sql) });
+    const count = async (append: () => Promise<unknown>) => {
+      statements.length = 0;
+      await append();
+      const counted = (start: string) => statements.filter((sql) => sql.startsWith(start)).length;
+      return { headReads: counted('SELECT max(revision)'), versionReads: counted('PRAGMA data_version') };
+    };
+
+    expect(await count(() => store.append('org-1', [anEvent()], 'no_stream'))).toEqual({ headReads: 1, versionReads: 1 });
+    expect(await count(() => store.append('org-1', [anEvent()], 0n))).toEqual({ headReads: 0, versionReads: 1 });
+    expect(await count(() => store.append('org-1', [anEvent(), anEvent()], 'any'))).toEqual({ headReads: 0, versionReads: 1 });
+    expect(await count(() => store.append('org-2', [anEvent()], 'no_stream'))).toEqual({ headReads: 1, versionReads: 0 });
+    // Appends sharing a transaction: one data_version read for all.
+    expect(await count(() => Promise.all([store.append('org-1', [anEvent()], 3n), store.append('org-2', [anEvent()], 0n)]))).toEqual({
+      headReads: 0,
+      versionReads: 1,
+    });
+    await expect(store.append('org-1', [anEvent()], 3n)).rejects.toMatchObject({ expected: 3n, actual: 4n });
+    const read = await store.readStream('org-1');
+    expect(read.found && read.events.map((event) => event.revision)).toEqual([0n, 1n, 2n, 3n, 4n]);
+  });
+
+  it("sees another process's append and an operator's deletion between two of its own appends to a stream", async () => {
+    const file = join(newDataDir(), 'events.sqlite');
+    const store = openStore(file);
+    const other = openStore(file);
+    await store.append('org-1', [anEvent()], 'no_stream');
+    await store.append('org-1', [anEvent()], 0n);
+
+    await other.append('org-1', [anEvent()], 1n);
+    await expect(store.append('org-1', [anEvent()], 1n)).rejects.toMatchObject({ expected: 1n, actual: 2n });
+    await expect(store.append('org-1', [anEvent()], 2n)).resolves.toMatchObject({ nextExpectedRevision: 3n });
+
+    const operator = new Database(file);
+    operator.prepare('INSERT INTO deleted_streams (stream_id, deleted_at) VALUES (?, ?)').run('org-1', new Date().toISOString());
+    operator.close();
+    await expect(store.append('org-1', [anEvent()], 3n)).rejects.toBeInstanceOf(StreamDeletedError);
+    await expect(store.append('org-1', [anEvent()], 'any')).rejects.toBeInstanceOf(StreamDeletedError);
+  });
+
+  it('forgets the revisions a transaction rolled back as a whole had stored', async () => {
+    const file = join(newDataDir(), 'events.sqlite');
+    const store = openStore(file);
+    // Standing in for an I/O error: SQLite abandons the whole transaction when this stream is written.
+    const operator = new Database(file);
+    operator.exec(`CREATE TRIGGER abandon AFTER INSERT ON events WHEN NEW.stream_id = 'abandon' BEGIN SELECT RAISE(ROLLBACK, 'abandoned'); END`);
+    operator.close();
+    await store.append('org-1', [anEvent()], 'no_stream');
+
+    const outcomes = await Promise.allSettled([store.append('org-1', [anEvent()], 0n), store.append('abandon', [anEvent()], 'no_stream')]);
+
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['rejected', 'rejected']);
+    await expect(store.append('org-1', [anEvent()], 1n)).rejects.toMatchObject({ expected: 1n, actual: 0n });
+    await expect(store.append('org-1', [anEvent()], 0n)).resolves.toMatchObject({ nextExpectedRevision: 1n });
+    const read = await store.readStream('org-1');
+    expect(read.found && read.events.map((event) => event.revision)).toEqual([0n, 1n]);
   });
 
   it("finds a replay with 'any' anywhere in the stream, and refuses an id stored at another revision", async () => {

@@ -23,6 +23,7 @@ import { assertAppendSize, assertValidAppend, assertValidMaxCount, serializeEven
 import { EVENT_ROW_COLUMNS, logReadOf, toRecordedEvent, type EventRow, type LogRead, type LogRow } from './sqlite-event-row.js';
 import { GroupCommit, type GroupCommitStats } from './sqlite-group-commit.js';
 import { migrateEventStoreSchema } from './sqlite-migrations.js';
+import { StreamHeads } from './sqlite-stream-heads.js';
 import { SqliteSubscription } from './sqlite-subscription.js';
 
 export type SqliteEventStoreOptions = {
@@ -62,6 +63,8 @@ export class SqliteEventStore implements EventStore {
   private pollTimer: NodeJS.Timeout | undefined;
   private lastDataVersion: bigint | undefined;
   private readonly groupCommit: GroupCommit;
+  /** The last revisions of the streams appended to, while no other connection commits: an append's check without a read. */
+  private readonly heads: StreamHeads;
   /** Now as ISO-8601, for recordedAt. */
   private readonly recordedAtNow: () => string;
   private readonly pollIntervalMs: number;
@@ -98,9 +101,10 @@ export class SqliteEventStore implements EventStore {
     const now = options.now;
     this.recordedAtNow = now === undefined ? isoClock() : () => now().toISOString();
     this.pollIntervalMs = options.pollIntervalMs ?? 100;
-    this.groupCommit = new GroupCommit(db, () => this.wakeSubscriptions());
+    this.heads = new StreamHeads(db);
+    this.groupCommit = new GroupCommit(db, () => this.wakeSubscriptions(), () => this.heads.forget());
     this.statements = {
-      // One statement per append's check: the stream's last revision and whether it was deleted.
+      // An append's check when its stream's head is not known (StreamHeads): the last revision and whether it was deleted.
       streamHead: db
         .prepare('SELECT max(revision), (SELECT 1 FROM deleted_streams WHERE stream_id = ?) FROM events WHERE stream_id = ?')
         .raw(true),
@@ -242,8 +246,7 @@ export class SqliteEventStore implements EventStore {
   }
 
   private write(streamId: string, events: readonly SerializedEvent[], expected: ExpectedRevision): AppendResult {
-    const [current, deleted] = this.statements.streamHead.get(streamId, streamId) as StreamHead;
-    if (deleted !== null) throw new StreamDeletedError(streamId);
+    const current = this.currentRevision(streamId);
 
     if (expected === 'no_stream' || typeof expected === 'bigint') {
       // A repeat of an append with an exact revision finds the stream moved on, its ids where they were put.
@@ -277,7 +280,17 @@ export class SqliteEventStore implements EventStore {
         throw error;
       }
     }
+    this.heads.appended(streamId, revision);
     return { nextExpectedRevision: revision, position };
+  }
+
+  /** The stream's last revision (null when it has no events), inside the write transaction; refuses a deleted stream. */
+  private currentRevision(streamId: string): bigint | null {
+    const known = this.heads.lastRevision(streamId, this.groupCommit.currentTransaction());
+    if (known !== undefined) return known;
+    const [current, deleted] = this.statements.streamHead.get(streamId, streamId) as StreamHead;
+    if (deleted !== null) throw new StreamDeletedError(streamId);
+    return current;
   }
 
   /** The original result if `ids` are exactly the stored events from `firstRevision` on. */

@@ -30,6 +30,7 @@ export class GroupCommit {
   private scheduled: NodeJS.Immediate | undefined;
   private readonly commitScheduledOnce = (): void => this.commitScheduled();
   private readonly stats: GroupCommitStats = { commits: 0, writes: 0 };
+  private transactionsBegun = 0;
   private readonly begin: Database.Statement;
   private readonly commit: Database.Statement;
   private readonly rollback: Database.Statement;
@@ -41,6 +42,8 @@ export class GroupCommit {
     private readonly db: Database.Database,
     /** Called after each commit that acknowledged at least one write. */
     private readonly onCommitted: () => void,
+    /** Called when what a write did was undone after it had returned: its savepoint, or the whole transaction, rolled back. */
+    private readonly onUndone: () => void,
     private readonly maxWritesPerCommit = 1000,
   ) {
     // IMMEDIATE takes the write lock up front, so another process cannot make the commit fail half-way.
@@ -69,6 +72,11 @@ export class GroupCommit {
     if (this.scheduled !== undefined) clearImmediate(this.scheduled);
     this.scheduled = undefined;
     while (this.queue.length > 0) this.commitBatch(this.nextBatch());
+  }
+
+  /** Numbers the write transactions: a write can tell whether it runs in the same one as an earlier write. */
+  currentTransaction(): number {
+    return this.transactionsBegun;
   }
 
   currentStats(): GroupCommitStats {
@@ -112,6 +120,7 @@ export class GroupCommit {
   /** Runs the batch's writes in one transaction, each keeping its outcome; answers how many it committed. */
   private runInTransaction(batch: readonly PendingWrite[]): number {
     this.begin.run();
+    this.transactionsBegun += 1;
     // A lone write needs no savepoint: if it fails, the whole transaction is rolled back. Nor does a
     // one-statement write (savepoint and release cost about 10-14 us of CPU per write, bench/event-store).
     const shared = batch.length > 1;
@@ -130,6 +139,8 @@ export class GroupCommit {
           if (isolate) {
             this.rollbackToSavepoint.run();
             this.release.run();
+            // The write may have returned before its savepoint's release failed.
+            this.onUndone();
           }
           pending.outcome = error;
           pending.failed = true;
@@ -139,6 +150,7 @@ export class GroupCommit {
       else this.rollback.run();
       return succeeded;
     } catch (error) {
+      this.onUndone();
       if (this.db.inTransaction) this.rollback.run();
       throw error;
     }
