@@ -13,11 +13,12 @@ import {
   type StreamFold,
 } from '#event-store';
 import type { Clock } from '../clock.js';
+import { metadataOf } from '../command-metadata.js';
 import type { SignInMethod } from '../user/events.js';
 import type { Users } from '../user/users.js';
 import { isLive, evolveSession, type Session, type SessionState } from './session.js';
 import type { SessionCookies } from './session-cookie.js';
-import { sessionStream, type SessionEndReason, type SessionEvent } from './session-events.js';
+import { sessionStream, type SessionEndReason, type SessionEvent, type SessionStarted } from './session-events.js';
 
 export type SessionPolicy = {
   idleTimeoutMs: number;
@@ -60,22 +61,21 @@ export class Sessions {
     const { cookieValue, sessionId } = this.cookies.issue();
     const now = this.clock.now();
     const absoluteExpiresAt = new Date(now.getTime() + this.policy.absoluteTimeoutMs);
-    const started: SessionEvent = {
-      type: 'SessionStarted',
-      data: {
-        sessionId,
-        userId,
-        method,
-        at: now.toISOString(),
-        idleTimeoutSeconds: Math.round(this.policy.idleTimeoutMs / 1000),
-        absoluteExpiresAt: absoluteExpiresAt.toISOString(),
-        ...(context.origin.userAgent === undefined ? {} : { userAgent: context.origin.userAgent.slice(0, 256) }),
-      },
+    const data: SessionStarted['data'] = {
+      sessionId,
+      userId,
+      method,
+      at: now.toISOString(),
+      idleTimeoutSeconds: Math.round(this.policy.idleTimeoutMs / 1000),
+      absoluteExpiresAt: absoluteExpiresAt.toISOString(),
     };
+    if (context.origin.userAgent !== undefined) data.userAgent = context.origin.userAgent.slice(0, 256);
+    const started: SessionStarted = { type: 'SessionStarted', data };
     // The session's stream is new, so its append needs no read and is handed to the store at once, before
     // the user's SignedIn: the two share one commit (the store's group commit), or the session's comes
     // first. Either way a session the user's stream lists already exists, so a password reset can end it.
-    const sessionAppend = this.store.append(sessionStream(sessionId), [{ id: randomUUID(), ...started, metadata: eventMetadata(context) }], 'no_stream');
+    // Its metadata is the SignedIn's too (metadataOf: built once for the context).
+    const sessionAppend = this.store.append(sessionStream(sessionId), [{ id: randomUUID(), type: started.type, data, metadata: metadataOf(context) }], 'no_stream');
     const [appended] = await Promise.all([
       sessionAppend,
       this.users.handle(userId, { type: 'RecordSignIn', data: { sessionId, method, absoluteExpiresAt } }, context),

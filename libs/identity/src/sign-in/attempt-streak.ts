@@ -95,11 +95,13 @@ export function reserveAttempt(streak: AttemptStreak, now: Date, policy: Throttl
   const before = newRun ? 0 : streak.outstanding;
   const delayMs = before < policy.delayAfter ? 0 : Math.min(policy.baseDelayMs * 2 ** (before - policy.delayAfter), policy.maxDelayMs);
   const at = now.toISOString();
-  const counted = { outstanding: before + 1, runStartedAt: newRun ? at : (streak.runStartedAt ?? at), lastAttemptAt: at };
-  if (counted.outstanding < policy.lockAfter) return { kind: 'reserve', delayMs, streak: { ...counted, locks, lockedUntil: null } };
+  const outstanding = before + 1;
+  const runStartedAt = newRun ? at : (streak.runStartedAt ?? at);
+  // Streaks are written out, not spread: a spread followed by more properties costs microseconds per sign-in.
+  if (outstanding < policy.lockAfter) return { kind: 'reserve', delayMs, streak: { outstanding, runStartedAt, lastAttemptAt: at, locks, lockedUntil: null } };
   // The lock runs from this last attempt's check, once its delay has passed.
   const lockMs = Math.min(policy.lockMs * 2 ** locks, policy.maxLockMs);
-  return { kind: 'reserve', delayMs, streak: { ...counted, locks: locks + 1, lockedUntil: new Date(time + delayMs + lockMs).toISOString() } };
+  return { kind: 'reserve', delayMs, streak: { outstanding, runStartedAt, lastAttemptAt: at, locks: locks + 1, lockedUntil: new Date(time + delayMs + lockMs).toISOString() } };
 }
 
 /**
@@ -113,9 +115,8 @@ export function refundAttempt(streak: AttemptStreak, reservedAt: string, now: Da
   if (runStartedAt === null || Date.parse(reservedAt) < runStartedAt || streak.outstanding === 0) return undefined;
   const outstanding = streak.outstanding - 1;
   const lockedUntil = timeOf(streak.lockedUntil);
-  if (lockedUntil !== null && now.getTime() < lockedUntil && outstanding < policy.lockAfter) {
-    return { ...streak, outstanding, locks: Math.max(0, streak.locks - 1), lockedUntil: null };
-  }
-  return { ...streak, outstanding };
+  const unlocks = lockedUntil !== null && now.getTime() < lockedUntil && outstanding < policy.lockAfter;
+  const locks = unlocks ? Math.max(0, streak.locks - 1) : streak.locks;
+  return { outstanding, runStartedAt: streak.runStartedAt, lastAttemptAt: streak.lastAttemptAt, locks, lockedUntil: unlocks ? null : streak.lockedUntil };
 }
 

@@ -6,17 +6,18 @@
 // Each event carries the whole streak after it, so deciding reads the stream's last event only
 // (lastEventHoldsState): one read of one event whatever the key's history.
 import {
-  eventMetadata,
   FoldedStateCache,
   handleCommand,
   loadStream,
   WrongExpectedRevisionError,
   type CommandContext,
+  type CommandHandlerOptions,
   type EventStore,
   type LoadedStream,
   type StreamFold,
 } from '#event-store';
 import type { Clock } from '../clock.js';
+import { metadataOf } from '../command-metadata.js';
 import { RateLimited } from '../errors.js';
 import { hmacHex } from '../hashing.js';
 import type { LoginName } from '../user/identifiers.js';
@@ -88,7 +89,6 @@ export class SignInAttempts {
    * a read, the same on every path (issue 12.5).
    */
   private readonly latest = new FoldedStateCache<AttemptStreak>(REMEMBERED_KEYS);
-  private readonly fold: StreamFold<AttemptStreak, SignInAttemptEvent> = { ...attemptsFold, cache: this.latest };
 
   constructor(
     private readonly store: EventStore,
@@ -148,7 +148,7 @@ export class SignInAttempts {
           delayMs = reservation.delayMs;
           return [{ type: 'SignInAttemptReserved', data: { at: reservedAt, streak: reservation.streak } }];
         },
-        { ...this.fold, metadata: eventMetadata(context), maxAttempts: policy.lockAfter + 10, ...this.startingFrom(key, known) },
+        this.commandOptions(key, context, known),
       );
     } catch (error) {
       if (error instanceof WrongExpectedRevisionError) throw new RateLimited(1);
@@ -212,21 +212,32 @@ export class SignInAttempts {
     decide: (streak: AttemptStreak, now: Date) => SignInAttemptEvent[],
   ): Promise<void> {
     try {
-      await handleCommand(this.store, signInAttemptsStream(key), (streak: AttemptStreak) => decide(streak, this.clock.now()), {
-        ...this.fold,
-        metadata: eventMetadata(context),
-        maxAttempts: policies[key.kind].lockAfter + 10,
-        ...this.startingFrom(key, known),
-      });
+      await handleCommand(this.store, signInAttemptsStream(key), (streak: AttemptStreak) => decide(streak, this.clock.now()), this.commandOptions(key, context, known));
     } catch (error) {
       if (!(error instanceof WrongExpectedRevisionError)) throw error;
     }
   }
 
+  /**
+   * handleCommand's options for a command on the key, written out: a sign-in runs four of them, and
+   * spreading the fold and the metadata into an object literal cost about 6 us each.
+   */
+  private commandOptions(key: AttemptKey, context: CommandContext, known: KnownStreak | undefined): CommandHandlerOptions<AttemptStreak, SignInAttemptEvent> {
+    return {
+      initialState: attemptsFold.initialState,
+      evolve: attemptsFold.evolve,
+      lastEventHoldsState: true,
+      cache: this.latest,
+      metadata: metadataOf(context),
+      maxAttempts: policies[key.kind].lockAfter + 10,
+      known: this.startingFrom(key, known),
+    };
+  }
+
   /** The newer of what the caller knows of the key and where this node's last append left it; none: read it. */
-  private startingFrom(key: AttemptKey, known: KnownStreak | undefined): { known?: KnownStreak } {
+  private startingFrom(key: AttemptKey, known: KnownStreak | undefined): KnownStreak | undefined {
     const remembered = this.latest.get(signInAttemptsStream(key));
-    if (remembered === undefined) return known === undefined ? {} : { known };
-    return { known: known?.revision !== undefined && known.revision > remembered.revision ? known : remembered };
+    if (remembered === undefined) return known;
+    return known?.revision !== undefined && known.revision > remembered.revision ? known : remembered;
   }
 }

@@ -2,17 +2,16 @@
 // Loads go through a cache of folded states (as organizations do), so a sign-in reads only the events
 // recorded since this node last saw the user: its cost does not grow with the user's history.
 import {
-  eventMetadata,
   FoldedStateCache,
   handleCommand,
   loadStream,
   READ_PAGE_SIZE,
   type CommandContext,
   type EventStore,
-  type FoldedStream,
   type StreamFold,
 } from '#event-store';
 import type { Clock } from '../clock.js';
+import { metadataOf } from '../command-metadata.js';
 import type { UserCommand } from './commands.js';
 import { decide } from './decide.js';
 import { userStream, type UserEvent } from './events.js';
@@ -62,20 +61,19 @@ export class Users {
         const openSessions = command.type === 'CompletePasswordReset' || command.type === 'ChangePassword' ? await this.openSessions(userId) : [];
         return decide(command, state, { now, openSessions });
       },
+      // Written out rather than spread from the fold: a sign-in runs this once (spreading cost about 6 us).
       {
-        ...this.fold,
-        metadata: eventMetadata(context),
+        initialState: this.fold.initialState,
+        evolve: this.fold.evolve,
+        cache: this.cache,
+        metadata: metadataOf(context),
+        maxAttempts: recording ? RECORD_ATTEMPTS : undefined,
         // A record is decided on the user as this node last folded them (a sign-in loaded them a moment
         // ago), without a read: its append carries that revision, so anything recorded since costs a read.
-        ...(recording ? { maxAttempts: RECORD_ATTEMPTS, ...this.cachedFold(userId) } : {}),
+        known: recording ? this.cache.get(userStream(userId)) : undefined,
       },
     );
     return { state: handled.state, events: handled.appended.map(({ type, data }) => ({ type, data }) as UserEvent) };
-  }
-
-  private cachedFold(userId: string): { known?: FoldedStream<UserState> } {
-    const cached = this.cache.get(userStream(userId));
-    return cached === undefined ? {} : { known: cached };
   }
 
   /**
