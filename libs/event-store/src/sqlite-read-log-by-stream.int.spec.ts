@@ -80,6 +80,18 @@ describe('The SQLite event store, reading the log stream by stream', () => {
     );
   });
 
+  it('gives plain events, their data (and metadata) parsed as read: its reader folds every event it asks for', async () => {
+    const head = log.at(-1)?.position ?? 0n;
+    const [bare] = await store.readLogByStream({ streamPrefix: 'org-', toPosition: head, maxCount: 1, parts: [] });
+    const [full] = await store.readLogByStream({ streamPrefix: 'org-', toPosition: head, maxCount: 1, parts: ['metadata'] });
+
+    // A value, not a getter parsing on first read (the lazy events of readLog cost the rebuild more).
+    expect(Object.getOwnPropertyDescriptor(bare, 'data')).toMatchObject({ value: { stream: 'org-', index: 0 }, enumerable: true });
+    expect(Object.getOwnPropertyDescriptor(full, 'metadata')).toMatchObject({ value: expect.objectContaining({ correlationId: 'c-org--0' }) });
+    expect(Object.getPrototypeOf(bare)).toBe(Object.prototype);
+    expect(Object.keys(bare ?? {}).sort()).toEqual(['data', 'position', 'revision', 'streamId', 'type']);
+  });
+
   it('refuses to page after a stream outside the prefix', async () => {
     await expect(store.readLogByStream({ streamPrefix: 'org-', toPosition: 100n, maxCount: 10, parts: [], after: { streamId: 'orga', revision: 0n } })).rejects.toThrow(
       RangeError,

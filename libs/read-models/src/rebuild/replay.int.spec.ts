@@ -1,4 +1,5 @@
 import { describe, it, expect, beforeEach, afterEach } from '@jest/globals';
+import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
 import type { OrganizationCommand } from '#domain';
 import type { EventStore } from '#event-store';
@@ -135,6 +136,46 @@ describe('replay', () => {
     expect(byStream.some((step) => step.fraction > 0 && step.fraction < 0.5)).toBe(true);
     expect(fractions).toEqual([...fractions].sort((a, b) => a - b));
     expect(fractions.at(-1)).toBe(1);
+  });
+
+  it('writes the streams it folded stream by stream after at most 200 of them, however large the memory budget', async () => {
+    // Finished streams held longer outlive the young generation: every scavenge copies and promotes their states.
+    await Promise.all(Array.from({ length: 450 }, (_, index) => fixture.store.append(`tally-${index}`, [{ id: randomUUID(), type: 'Counted', data: { index }, metadata: { actor: 'test', correlationId: 'c', causationId: 'c' } }], 'no_stream')));
+    const heldAtFlush: number[] = [];
+    const written = new Set<string>();
+    let held = new Set<string>();
+    const tally: Projection = {
+      name: 'tally',
+      parts: [],
+      tables: [],
+      version: 1,
+      streamPrefix: 'tally-',
+      handles: (event) => event.streamId.startsWith('tally-'),
+      writer: () => ({
+        apply: (event) => void held.add(event.streamId),
+        flush: () => {
+          heldAtFlush.push(held.size);
+          for (const streamId of held) written.add(streamId);
+          return true;
+        },
+        discard: () => (held = new Set()),
+        forget: () => (held = new Set()),
+        get remembered() {
+          return held.size;
+        },
+      }),
+    };
+    const db = openReadModelDatabase(':memory:');
+    try {
+      await replay({ db, store: fixture.store, targets: [{ projection: tally, tables: new Map(), startsEmpty: true }], pageSize: 10, memoryBudget: 250_000 });
+    } finally {
+      db.close();
+    }
+
+    expect(written.size).toBe(450);
+    // The budget is looked at after each page of 10 events (here 10 streams).
+    expect(heldAtFlush.length).toBeGreaterThanOrEqual(3);
+    expect(Math.max(...heldAtFlush)).toBeLessThan(200 + 10);
   });
 
   it('reads nothing in log order when every model being rebuilt is per stream', async () => {

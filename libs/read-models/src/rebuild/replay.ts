@@ -52,6 +52,16 @@ export type ReplayOptions = {
 
 export type ReplayResult = { position: bigint | undefined; events: number };
 
+/**
+ * Aggregates a writer folding stream by stream holds before it writes them (at most; `memoryBudget` and
+ * `writeChunk` may be lower). Their streams are finished: held longer, their states outlive the young
+ * generation and every scavenge copies and promotes them. At 2,000 (the write chunk) the organization
+ * rebuild spent twice as long in scavenges and about 15% more CPU than at 200; 100 was no better
+ * (bench/projections, sixth round). The transactions are smaller and ten times as many, which a live
+ * projector sharing the file waits for less.
+ */
+const finishedStreamsBudget = 200;
+
 type Replaying = { projection: Projection; writer: ProjectionWriter; until: bigint | undefined };
 
 export async function replay(options: ReplayOptions): Promise<ReplayResult> {
@@ -91,7 +101,8 @@ export async function replay(options: ReplayOptions): Promise<ReplayResult> {
 
   try {
     if (target !== undefined && byStream.length > 0) {
-      events = await replayByStream(options, byStream, target, { pageSize, memoryBudget: Math.min(memoryBudget, writeChunk), writeChunk }, (read) => {
+      const streamBudget = Math.min(memoryBudget, writeChunk, finishedStreamsBudget);
+      events = await replayByStream(options, byStream, target, { pageSize, memoryBudget: streamBudget, writeChunk }, (read) => {
         events = read;
         byStreamDone = read;
         report();
