@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, stat } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, jest } from '@jest/globals';
@@ -7,6 +7,7 @@ import Database from 'better-sqlite3';
 import { StreamDeletedError, WrongExpectedRevisionError, type EventToAppend, type RecordedEvent } from './event-store.port.js';
 import { openEventStore } from './open-event-store.js';
 import { SqliteEventStore } from './sqlite-event-store.js';
+import { COMMITS_AT_ONCE_BETWEEN_TURNS, LONELY_TURNS_BEFORE_COMMITTING_AT_ONCE } from './sqlite-group-commit.js';
 import { EVENT_STORE_MIGRATIONS, migrateEventStoreSchema } from './sqlite-migrations.js';
 import { SUBSCRIPTION_PAGE_SIZE } from './sqlite-subscription.js';
 import { describeEventStoreContract } from './testing/event-store.contract.js';
@@ -259,8 +260,84 @@ describe('The SQLite event store', () => {
     expect(independentOutcomes.every((outcome) => outcome.committed)).toBe(true);
     expect(contestedOutcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'rejected']);
     expect(contestedOutcomes[1]?.status === 'rejected' && contestedOutcomes[1].reason).toBeInstanceOf(WrongExpectedRevisionError);
-    expect(store.groupCommitStats()).toEqual({ commits: before.commits + 1, writes: before.writes + 65 });
+    expect(store.groupCommitStats()).toMatchObject({ commits: before.commits + 1, writes: before.writes + 65 });
     reader.close();
+  });
+
+  it('commits a writer awaiting append after append when each append is issued, yet lets the event loop turn now and then', async () => {
+    const store = openStore(join(newDataDir(), 'events.sqlite'));
+    // The first append arrives in a task of its own: it waits for the turn, in case other tasks of the turn join it.
+    let revision = (await store.append('alone', [anEvent()], 'no_stream')).nextExpectedRevision;
+    const before = store.groupCommitStats();
+    let turnPassed = false;
+    setImmediate(() => (turnPassed = true));
+    const appendNext = async () => (revision = (await store.append('alone', [anEvent()], revision)).nextExpectedRevision);
+
+    for (let index = 0; index < COMMITS_AT_ONCE_BETWEEN_TURNS; index += 1) await appendNext();
+    expect(turnPassed).toBe(false);
+    expect(store.groupCommitStats()).toEqual({
+      commits: before.commits + COMMITS_AT_ONCE_BETWEEN_TURNS,
+      writes: before.writes + COMMITS_AT_ONCE_BETWEEN_TURNS,
+      waitedForTurn: before.waitedForTurn,
+    });
+
+    // The next one waits for the turn: the callbacks of everything else run meanwhile.
+    await appendNext();
+    expect(turnPassed).toBe(true);
+    expect(store.groupCommitStats().waitedForTurn).toBe(before.waitedForTurn + 1);
+  });
+
+  it('does not starve timers and I/O while a writer awaits append after append', async () => {
+    const directory = newDataDir();
+    const store = openStore(join(directory, 'events.sqlite'));
+    let revision = (await store.append('alone', [anEvent()], 'no_stream')).nextExpectedRevision;
+    let timerFired = false;
+    let ioDone = false;
+    setTimeout(() => (timerFired = true), 1);
+    stat(directory, () => (ioDone = true));
+
+    // Without a turn now and then, this writer would never leave its task: it would stop only at the bound.
+    let appends = 0;
+    while (!(timerFired && ioDone) && appends < 10_000) {
+      revision = (await store.append('alone', [anEvent()], revision)).nextExpectedRevision;
+      appends += 1;
+    }
+
+    expect(timerFired && ioDone).toBe(true);
+    expect(appends).toBeLessThan(10_000);
+  });
+
+  it('waits for the turn for an append of a task of its own, so that the other tasks of the turn share its commit', async () => {
+    const store = openStore(join(newDataDir(), 'events.sqlite'));
+    await store.append('warm', [anEvent()], 'no_stream');
+    const before = store.groupCommitStats();
+
+    // Each callback is a task of its own, as each HTTP request's is.
+    const appended = await Promise.all(
+      Array.from({ length: 8 }, (_, index) => new Promise((resolve) => setImmediate(() => resolve(store.append(`task-${index}`, [anEvent()], 'no_stream'))))),
+    );
+
+    expect(appended).toHaveLength(8);
+    expect(store.groupCommitStats()).toEqual({ commits: before.commits + 1, writes: before.writes + 8, waitedForTurn: before.waitedForTurn + 1 });
+  });
+
+  it('after a turn shared by several tasks, waits for the turn even for a writer awaiting its own appends, until turns come alone again', async () => {
+    const store = openStore(join(newDataDir(), 'events.sqlite'));
+    await Promise.all(
+      Array.from({ length: 4 }, (_, index) => new Promise((resolve) => setImmediate(() => resolve(store.append(`task-${index}`, [anEvent()], 'no_stream'))))),
+    );
+    const before = store.groupCommitStats();
+
+    const appends = LONELY_TURNS_BEFORE_COMMITTING_AT_ONCE + COMMITS_AT_ONCE_BETWEEN_TURNS;
+    let revision = (await store.append('alone', [anEvent()], 'no_stream')).nextExpectedRevision;
+    for (let index = 1; index < appends; index += 1) revision = (await store.append('alone', [anEvent()], revision)).nextExpectedRevision;
+
+    // Company was seen: the next turns are waited for, until LONELY_TURNS_BEFORE_COMMITTING_AT_ONCE of them found none.
+    expect(store.groupCommitStats()).toEqual({
+      commits: before.commits + appends,
+      writes: before.writes + appends,
+      waitedForTurn: before.waitedForTurn + LONELY_TURNS_BEFORE_COMMITTING_AT_ONCE,
+    });
   });
 
   it('undoes a one-event append refused by its insert in a shared transaction (no savepoint), and only that append, leaving no gap', async () => {
@@ -336,7 +413,7 @@ describe('The SQLite event store', () => {
 
     expect(outcomes.map((outcome) => outcome.status)).toEqual(['rejected', 'rejected']);
     expect(outcomes.map((outcome) => outcome.status === 'rejected' && (outcome.reason as { code?: unknown }).code)).toEqual(['SQLITE_BUSY', 'SQLITE_BUSY']);
-    expect(store.groupCommitStats()).toEqual({ commits: 0, writes: 0 });
+    expect(store.groupCommitStats()).toMatchObject({ commits: 0, writes: 0 });
     await expect(store.append('org-1', [anEvent()], 'no_stream')).resolves.toMatchObject({ nextExpectedRevision: 0n });
     expect(await store.readAll()).toHaveLength(1);
   });

@@ -16,20 +16,59 @@ export type GroupCommitStats = {
   commits: number;
   /** Writes acknowledged by those commits. */
   writes: number;
+  /** Turns of the event loop waited for, for other tasks' writes to join a commit (the other commits ran when their task ended). */
+  waitedForTurn: number;
 };
 
 /**
- * Group commit over one SQLite connection. Writes submitted together (in the same event-loop turn,
- * or while the previous transaction was syncing and blocking the loop) run in ONE transaction with
- * ONE sync. Each write runs in its own savepoint (unless it changes the database in one statement, which
+ * Commits in a row at the end of their task, after which the next one waits for the turn all the same: a
+ * writer awaiting append after append never leaves its task, and everything else (timers, I/O) would wait.
+ */
+export const COMMITS_AT_ONCE_BETWEEN_TURNS = 8;
+/** Waited turns in a row that no other task joined, after which a writer following its own commit stops waiting for the turn. */
+export const LONELY_TURNS_BEFORE_COMMITTING_AT_ONCE = 4;
+
+const settled = Promise.resolve();
+
+/**
+ * Group commit over one SQLite connection. Writes submitted together run in ONE transaction with ONE
+ * sync. Each write runs in its own savepoint (unless it changes the database in one statement, which
  * SQLite undoes alone when it fails), so a write that throws undoes only itself and the others still
  * commit; every caller is settled only after COMMIT has returned.
+ *
+ * When: always after the task that submitted the first write of the batch has run to its end (its promise
+ * callbacks included), so the writes a task issues together (Promise.all, a sign-in's) share the commit.
+ * It also waits for the event loop's turn (setImmediate), so that the writes of OTHER tasks of the turn
+ * (other requests; and those that arrived while the previous commit was syncing) join it, unless company
+ * is not to be expected, i.e. both hold (as PostgreSQL's commit_delay waits only with commit_siblings):
+ * - the first write came in the task in which this group commit had just acknowledged writes: its caller
+ *   was waiting for the store (a writer awaiting append after append), it did not arrive from elsewhere;
+ * - none of the last LONELY_TURNS_BEFORE_COMMITTING_AT_ONCE turns waited for was joined by another task.
+ * Every COMMITS_AT_ONCE_BETWEEN_TURNS + 1-th commit waits for the turn all the same (see that constant).
  */
 export class GroupCommit {
   private queue: PendingWrite[] = [];
-  private scheduled: NodeJS.Immediate | undefined;
-  private readonly commitScheduledOnce = (): void => this.commitScheduled();
-  private readonly stats: GroupCommitStats = { commits: 0, writes: 0 };
+  /** A commit of the queue is to come: at the end of the current task, or after the turn. */
+  private scheduled = false;
+  /** That commit will not wait for the turn. */
+  private atEndOfTask = false;
+  private turn: NodeJS.Immediate | undefined;
+  /** Writes queued when the task that scheduled the waiting commit ended: any more came from other tasks. */
+  private queuedByOwnTask = 0;
+  /** The number of the last commit that acknowledged writes, until the task it ran in has ended; 0 after. */
+  private commitOfThisTask = 0;
+  private lonelyTurns = LONELY_TURNS_BEFORE_COMMITTING_AT_ONCE;
+  private commitsAtOnce = 0;
+  // Bound once: submit and commit run per write. A resolved promise's then() queues the microtask, as
+  // queueMicrotask() does, without the AsyncResource that queueMicrotask() creates per call.
+  private readonly endOfTaskNext = (): void => process.nextTick(this.endOfTask);
+  private readonly endOfTask = (): void => this.taskEnded();
+  private readonly afterTurn = (): void => this.turnPassed();
+  private readonly forgetCommitOfTaskNext = (): void => process.nextTick(this.forgetCommitOfTask, this.stats.commits);
+  private readonly forgetCommitOfTask = (serial: number): void => {
+    if (this.commitOfThisTask === serial) this.commitOfThisTask = 0;
+  };
+  private readonly stats: GroupCommitStats = { commits: 0, writes: 0, waitedForTurn: 0 };
   private transactionsBegun = 0;
   private readonly begin: Database.Statement;
   private readonly commit: Database.Statement;
@@ -63,14 +102,15 @@ export class GroupCommit {
   submit<T>(write: () => T, oneStatement = false): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.queue.push({ write, oneStatement, resolve: resolve as (value: unknown) => void, reject, outcome: undefined, failed: false });
-      this.scheduled ??= setImmediate(this.commitScheduledOnce);
+      if (!this.scheduled) this.schedule();
     });
   }
 
   /** Commits everything still queued, now (close() needs it before closing the database). */
   flush(): void {
-    if (this.scheduled !== undefined) clearImmediate(this.scheduled);
-    this.scheduled = undefined;
+    if (this.turn !== undefined) clearImmediate(this.turn);
+    this.turn = undefined;
+    this.scheduled = false;
     while (this.queue.length > 0) this.commitBatch(this.nextBatch());
   }
 
@@ -83,10 +123,47 @@ export class GroupCommit {
     return { ...this.stats };
   }
 
+  /**
+   * Decided now, done at the end of the task: a microtask, then a tick, which runs once every microtask
+   * queued meanwhile (the rest of the task's promise callbacks) has run.
+   */
+  private schedule(): void {
+    this.scheduled = true;
+    this.atEndOfTask =
+      this.commitOfThisTask !== 0 && this.lonelyTurns >= LONELY_TURNS_BEFORE_COMMITTING_AT_ONCE && this.commitsAtOnce < COMMITS_AT_ONCE_BETWEEN_TURNS;
+    void settled.then(this.endOfTaskNext);
+  }
+
+  private taskEnded(): void {
+    // Nothing to do when flush() committed the queue meanwhile, or an earlier call already decided.
+    if (!this.scheduled || this.turn !== undefined) return;
+    if (this.atEndOfTask) {
+      this.commitsAtOnce += 1;
+      this.commitScheduled();
+      return;
+    }
+    this.queuedByOwnTask = this.queue.length;
+    this.turn = setImmediate(this.afterTurn);
+  }
+
+  private turnPassed(): void {
+    this.turn = undefined;
+    this.stats.waitedForTurn += 1;
+    this.commitsAtOnce = 0;
+    this.lonelyTurns = this.queue.length > this.queuedByOwnTask ? 0 : this.lonelyTurns + 1;
+    this.commitScheduled();
+  }
+
   private commitScheduled(): void {
-    this.scheduled = undefined;
+    this.scheduled = false;
     this.commitBatch(this.nextBatch());
-    if (this.queue.length > 0) this.scheduled = setImmediate(this.commitScheduledOnce);
+    // More than one commit takes: the rest waits for the turn (not counted as company: it was queued before).
+    if (this.queue.length > 0) {
+      this.scheduled = true;
+      this.atEndOfTask = false;
+      this.queuedByOwnTask = this.queue.length;
+      this.turn = setImmediate(this.afterTurn);
+    }
   }
 
   /** The oldest writes queued, as many as one commit takes. */
@@ -109,6 +186,9 @@ export class GroupCommit {
     if (acknowledged > 0) {
       this.stats.commits += 1;
       this.stats.writes += acknowledged;
+      // Until this task has ended (its callers' promise callbacks run first), a write submitted follows this commit.
+      this.commitOfThisTask = this.stats.commits;
+      void settled.then(this.forgetCommitOfTaskNext);
     }
     for (const pending of batch) {
       if (pending.failed) pending.reject(pending.outcome);
