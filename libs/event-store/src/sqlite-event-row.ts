@@ -131,15 +131,39 @@ export type LogRead = {
   toEvent: (row: LogRow) => LogEvent<EnvelopePart>;
 };
 
-/** The columns and the decoding of a read of the log with only the given envelope parts. */
-export function logReadOf(parts: readonly EnvelopePart[]): LogRead {
+type EnvelopeFlags = { id: boolean; metadata: boolean; recordedAt: boolean };
+
+/**
+ * The columns and the decoding of a read of the log with only the given envelope parts. `lazy`: `data`
+ * (and `metadata`) parsed when first read, for readers that skip events (`readLog`); `parsed`: plain
+ * objects parsed as read, for a reader that folds every event it asks for (`readLogByStream`: a lazy
+ * event cost the organization rebuild about 0.5 us more per event, bench/projections, sixth round).
+ */
+export function logReadOf(parts: readonly EnvelopePart[], decoding: 'lazy' | 'parsed' = 'lazy'): LogRead {
   const wanted = envelopeParts.filter(([part]) => parts.includes(part));
   const has = (part: EnvelopePart): boolean => wanted.some(([name]) => name === part);
-  const flags = { id: has('id'), metadata: has('metadata'), recordedAt: has('recordedAt') };
+  const flags: EnvelopeFlags = { id: has('id'), metadata: has('metadata'), recordedAt: has('recordedAt') };
   return {
     key: wanted.map(([part]) => part).join(','),
     columns: ['position, stream_id, revision, type, data', ...wanted.map(([, column]) => column)].join(', '),
-    toEvent: (row) => new LoggedEvent(row, flags) as LogEvent<EnvelopePart>,
+    toEvent: decoding === 'lazy' ? (row) => new LoggedEvent(row, flags) as LogEvent<EnvelopePart> : parsedLogEventOf(flags),
+  };
+}
+
+/** A log row's event as a plain object, its data (and metadata) parsed now. */
+function parsedLogEventOf(parts: EnvelopeFlags): (row: LogRow) => LogEvent<EnvelopePart> {
+  if (!parts.id && !parts.metadata && !parts.recordedAt) {
+    return (row) => ({ streamId: row[1], type: row[3], revision: row[2], position: row[0], data: JSON.parse(row[4]) as unknown }) as LogEvent<EnvelopePart>;
+  }
+  return (row) => {
+    const event: Partial<RecordedEvent> = { streamId: row[1], type: row[3], revision: row[2], position: row[0], data: JSON.parse(row[4]) as unknown };
+    // The envelope's columns follow the five, those asked for only, in envelopeParts order.
+    const envelope = row as unknown as readonly string[];
+    let column = 5;
+    if (parts.id) event.id = envelope[column++];
+    if (parts.metadata) event.metadata = JSON.parse(envelope[column++] as string) as EventMetadata;
+    if (parts.recordedAt) event.recordedAt = envelope[column];
+    return event as LogEvent<EnvelopePart>;
   };
 }
 
@@ -156,7 +180,7 @@ class LoggedEvent extends LazyPayload {
   declare metadata?: EventMetadata;
   recordedAt?: string;
 
-  constructor(row: LogRow, parts: { id: boolean; metadata: boolean; recordedAt: boolean }) {
+  constructor(row: LogRow, parts: EnvelopeFlags) {
     super();
     this.streamId = row[1];
     this.type = row[3];

@@ -187,15 +187,15 @@ export class SqliteEventStore implements EventStore {
     assertValidMaxCount(options.maxCount);
     const { streamPrefix, toPosition, after, maxCount } = options;
     if (after !== undefined && !after.streamId.startsWith(streamPrefix)) throw new RangeError(`${after.streamId} is not a stream of ${streamPrefix}`);
-    const { toEvent, restOfStream, nextStreams, firstStreams } = this.streamLogRead(options.parts);
+    const { read, restOfStream, nextStreams, firstStreams } = this.streamLogRead(options.parts);
     // The rest of the stream the previous page ended in, then the streams after it, through the (stream_id, revision) index.
-    const rows = after === undefined ? [] : (restOfStream.all(after.streamId, after.revision, toPosition, maxCount) as StreamLogRow[]);
+    const rows = after === undefined ? [] : (restOfStream.all(after.streamId, after.revision, toPosition, maxCount) as LogRow[]);
     if (rows.length < maxCount) {
       const streams = after === undefined ? firstStreams : nextStreams;
       const from = after === undefined ? streamPrefix : after.streamId;
-      for (const row of streams.all(from, prefixEnd(streamPrefix), toPosition, maxCount - rows.length) as StreamLogRow[]) rows.push(row);
+      for (const row of streams.all(from, prefixEnd(streamPrefix), toPosition, maxCount - rows.length) as LogRow[]) rows.push(row);
     }
-    return rows.map(toEvent) as LogEvent<P>[];
+    return rows.map(read.toEvent) as LogEvent<P>[];
   }
 
   async headPosition(): Promise<bigint | undefined> {
@@ -332,21 +332,20 @@ export class SqliteEventStore implements EventStore {
   }
 
   private streamLogRead(parts: readonly EnvelopePart[]): StreamLogRead {
-    const wanted = streamLogParts.filter(([part]) => parts.includes(part));
-    const key = wanted.map(([part]) => part).join(',');
-    let prepared = this.streamLogReads.get(key);
+    const read = logReadOf(parts, 'parsed');
+    let prepared = this.streamLogReads.get(read.key);
     if (prepared === undefined) {
-      const select = `SELECT ${['position, stream_id, revision, type, data', ...wanted.map(([, column]) => column)].join(', ')} FROM events`;
+      const select = `SELECT ${read.columns} FROM events`;
       // Both bounds are on the (stream_id, revision) index: the pages are ranges of it, in its order.
       const streams = (first: '>=' | '>'): Database.Statement =>
         this.db.prepare(`${select} WHERE stream_id ${first} ? AND stream_id < ? AND position <= ? ORDER BY stream_id, revision LIMIT ?`).raw(true);
       prepared = {
-        toEvent: streamLogEventOf(wanted.map(([part]) => part)),
+        read,
         restOfStream: this.db.prepare(`${select} WHERE stream_id = ? AND revision > ? AND position <= ? ORDER BY revision LIMIT ?`).raw(true),
         firstStreams: streams('>='),
         nextStreams: streams('>'),
       };
-      this.streamLogReads.set(key, prepared);
+      this.streamLogReads.set(read.key, prepared);
     }
     return prepared;
   }
@@ -393,46 +392,7 @@ type StreamHead = [revision: bigint | null, deleted: bigint | null];
 type StreamRow = [...EventRow, deleted: bigint | null];
 const STREAM_ROW_DELETED = 8;
 
-type StreamLogRead = {
-  /** The event of a row, with the envelope parts the read was prepared for. */
-  toEvent: (row: StreamLogRow) => LogEvent;
-  restOfStream: Database.Statement;
-  firstStreams: Database.Statement;
-  nextStreams: Database.Statement;
-};
-
-/** A row of readLogByStream: position, stream id, revision, type and data, then the envelope parts asked for, in streamLogParts order. */
-type StreamLogRow = [position: bigint, streamId: string, revision: bigint, type: string, data: string, ...envelope: string[]];
-
-/** The envelope parts readLogByStream can give, and their columns, in the order they follow the five. */
-const streamLogParts = [
-  ['id', 'event_id'],
-  ['metadata', 'metadata'],
-  ['recordedAt', 'recorded_at'],
-] as const satisfies ReadonlyArray<readonly [EnvelopePart, string]>;
-
-/**
- * The events of readLogByStream, with `data` (and `metadata`, when asked for) parsed as read, in plain
- * objects: its reader folds every event of the streams it asks for (readLog's events, which a reader
- * may skip, parse when first read instead). A lazy event cost the organization rebuild about 0.5 us
- * more per event than this (bench/projections, sixth round).
- */
-function streamLogEventOf(parts: readonly EnvelopePart[]): (row: StreamLogRow) => LogEvent {
-  const id = parts.includes('id');
-  const metadata = parts.includes('metadata');
-  const recordedAt = parts.includes('recordedAt');
-  if (!id && !metadata && !recordedAt) {
-    return (row) => ({ streamId: row[1], type: row[3], revision: row[2], position: row[0], data: JSON.parse(row[4]) as unknown });
-  }
-  return (row) => {
-    const event: Partial<RecordedEvent> = { streamId: row[1], type: row[3], revision: row[2], position: row[0], data: JSON.parse(row[4]) as unknown };
-    let column = 5;
-    if (id) event.id = row[column++] as string;
-    if (metadata) event.metadata = JSON.parse(row[column++] as string) as RecordedEvent['metadata'];
-    if (recordedAt) event.recordedAt = row[column] as string;
-    return event as LogEvent;
-  };
-}
+type StreamLogRead = { read: LogRead; restOfStream: Database.Statement; firstStreams: Database.Statement; nextStreams: Database.Statement };
 
 /**
  * The least string above every string that starts with `prefix`, in SQLite's binary order of UTF-8
