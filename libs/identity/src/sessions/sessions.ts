@@ -13,7 +13,6 @@ import {
   type StreamFold,
 } from '#event-store';
 import type { Clock } from '../clock.js';
-import { metadataOf } from '../command-metadata.js';
 import type { SignInMethod } from '../user/events.js';
 import type { Users } from '../user/users.js';
 import { isLive, evolveSession, type Session, type SessionState } from './session.js';
@@ -74,8 +73,7 @@ export class Sessions {
     // The session's stream is new, so its append needs no read and is handed to the store at once, before
     // the user's SignedIn: the two share one commit (the store's group commit), or the session's comes
     // first. Either way a session the user's stream lists already exists, so a password reset can end it.
-    // Its metadata is the SignedIn's too (metadataOf: built once for the context).
-    const sessionAppend = this.store.append(sessionStream(sessionId), [{ id: randomUUID(), type: started.type, data, metadata: metadataOf(context) }], 'no_stream');
+    const sessionAppend = this.store.append(sessionStream(sessionId), [{ id: randomUUID(), type: started.type, data, metadata: eventMetadata(context) }], 'no_stream');
     const [appended] = await Promise.all([
       sessionAppend,
       this.users.handle(userId, { type: 'RecordSignIn', data: { sessionId, method, absoluteExpiresAt } }, context),

@@ -6,6 +6,7 @@
 // Each event carries the whole streak after it, so deciding reads the stream's last event only
 // (lastEventHoldsState): one read of one event whatever the key's history.
 import {
+  eventMetadata,
   FoldedStateCache,
   handleCommand,
   loadStream,
@@ -17,7 +18,6 @@ import {
   type StreamFold,
 } from '#event-store';
 import type { Clock } from '../clock.js';
-import { metadataOf } from '../command-metadata.js';
 import { RateLimited } from '../errors.js';
 import { hmacHex } from '../hashing.js';
 import type { LoginName } from '../user/identifiers.js';
@@ -228,7 +228,7 @@ export class SignInAttempts {
       evolve: attemptsFold.evolve,
       lastEventHoldsState: true,
       cache: this.latest,
-      metadata: metadataOf(context),
+      metadata: eventMetadata(context),
       maxAttempts: policies[key.kind].lockAfter + 10,
       known: this.startingFrom(key, known),
     };

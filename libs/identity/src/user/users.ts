@@ -2,6 +2,7 @@
 // Loads go through a cache of folded states (as organizations do), so a sign-in reads only the events
 // recorded since this node last saw the user: its cost does not grow with the user's history.
 import {
+  eventMetadata,
   FoldedStateCache,
   handleCommand,
   loadStream,
@@ -11,7 +12,6 @@ import {
   type StreamFold,
 } from '#event-store';
 import type { Clock } from '../clock.js';
-import { metadataOf } from '../command-metadata.js';
 import type { UserCommand } from './commands.js';
 import { decide } from './decide.js';
 import { userStream, type UserEvent } from './events.js';
@@ -66,7 +66,7 @@ export class Users {
         initialState: this.fold.initialState,
         evolve: this.fold.evolve,
         cache: this.cache,
-        metadata: metadataOf(context),
+        metadata: eventMetadata(context),
         maxAttempts: recording ? RECORD_ATTEMPTS : undefined,
         // A record is decided on the user as this node last folded them (a sign-in loaded them a moment
         // ago), without a read: its append carries that revision, so anything recorded since costs a read.
