@@ -23,7 +23,7 @@ const connections = Number(values.connections ?? 32);
 const features = {
   'request log line': [['apps/api/src/http/request-context.middleware.js', 'if (status >= 500)', 'if (status < 0)'], ['apps/api/src/http/request-context.middleware.js', "else\n                logger.info(line, 'request completed');", '']],
   'AsyncLocalStorage (log lines carry the correlation id)': [['apps/api/src/http/request-context.js', 'return storage.run(context, work);', 'return work();']],
-  'security headers (helmet)': [['apps/api/src/http/request-context.middleware.js', 'applySecurityHeaders(securityHeaders, response);', '']],
+  'security headers (helmet)': [['apps/api/src/http/request-context.middleware.js', 'applySecurityHeaders(securityHeaders(request.url), response);', '']],
   'HTTP metrics': [['apps/api/src/http/request-context.middleware.js', 'recordAnswer(request, response, nanoseconds / 1e9);', '']],
   'XSRF and SPA middleware': [['apps/api/src/create-app.js', 'mountBrowserEdge(app);', '']],
 };

@@ -44,7 +44,24 @@ function expectSecurityHeaders(answer: Answer): void {
   expect(csp).not.toContain('unsafe-inline');
   expect(answer.headers.get('x-content-type-options')).toBe('nosniff');
   expect(answer.headers.get('referrer-policy')).toBe('no-referrer');
+  expect(answer.headers.get('x-frame-options')).toBe('SAMEORIGIN');
+  expect(answer.headers.get('origin-agent-cluster')).toBe('?1');
+  expect(answer.headers.get('x-xss-protection')).toBe('0');
   expect(answer.headers.get('x-powered-by')).toBeNull();
+}
+
+/** The API's answers (JSON, problem+json): a set for an answer that loads nothing (SECURITY.md, "Security headers"). */
+function expectApiSecurityHeaders(answer: Answer): void {
+  expect(answer.headers.get('content-security-policy')).toBe("default-src 'none';frame-ancestors 'none'");
+  expect(answer.headers.get('x-frame-options')).toBe('DENY');
+  expect(answer.headers.get('x-content-type-options')).toBe('nosniff');
+  expect(answer.headers.get('referrer-policy')).toBe('no-referrer');
+  expect(answer.headers.get('cross-origin-opener-policy')).toBe('same-origin');
+  expect(answer.headers.get('cross-origin-resource-policy')).toBe('same-origin');
+  expect(answer.headers.get('x-permitted-cross-domain-policies')).toBe('none');
+  for (const documentOnly of ['origin-agent-cluster', 'x-dns-prefetch-control', 'x-download-options', 'x-xss-protection', 'x-powered-by']) {
+    expect(answer.headers.get(documentOnly)).toBeNull();
+  }
 }
 
 describe('the SPA', () => {
@@ -123,13 +140,40 @@ describe('static files', () => {
 });
 
 describe('security headers', () => {
-  it('are on API answers and refusals too', async () => {
-    expectSecurityHeaders(await app.browser().get('/session'));
+  it("are the page's whole set on every page, /docs and the SPA's files, and on a page path's refusals", async () => {
+    expectSecurityHeaders(await app.browser().open('/forgot'));
+    const docs = await app.browser().open('/docs');
+    expect(docs.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expectSecurityHeaders(docs);
     const browser = app.browser();
     await browser.open('/login');
     const refused = await browser.post('/login', { username: 'x', password: 'y' }, { xsrf: false });
     expect(refused.status).toBe(403);
     expectSecurityHeaders(refused);
+  });
+
+  it("are the API's set on JSON answers and on the API's refusals and errors", async () => {
+    const session = await app.browser().get('/session');
+    expect(session.headers.get('content-type')).toContain('json');
+    expectApiSecurityHeaders(session);
+    const health = await app.browser().get('/health');
+    expect(health.status).toBe(200);
+    expectApiSecurityHeaders(health);
+    // A browser asking for HTML on an API path gets the API's answer, and its headers.
+    const asked = await app.browser().open('/health');
+    expect(asked.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expectApiSecurityHeaders(asked);
+    // Not on /HEALTH: the SPA answers a browser there with a page, which keeps the page's set.
+    const page = await app.browser().open('/HEALTH');
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expectSecurityHeaders(page);
+    const unauthorized = await app.browser().get('/organizations/org_missing');
+    expect(unauthorized.status).toBe(401);
+    expect(unauthorized.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
+    expectApiSecurityHeaders(unauthorized);
+    const missing = await app.browser().get('/organizations/org_missing/nothing-here');
+    expect(missing.status).toBe(404);
+    expectApiSecurityHeaders(missing);
   });
 });
 
@@ -143,6 +187,7 @@ describe('behind https', () => {
       expect(preSession?.attributes.domain).toBeUndefined();
       expect(answer.setCookies.find((cookie) => cookie.name === 'XSRF-TOKEN')?.attributes.secure).toBe(true);
       expect(answer.headers.get('strict-transport-security')).toBe('max-age=31536000; includeSubDomains');
+      expect((await secure.browser().get('/health')).headers.get('strict-transport-security')).toBe('max-age=31536000; includeSubDomains');
     } finally {
       await secure.close();
     }

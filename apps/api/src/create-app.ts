@@ -12,7 +12,7 @@ import { createPino } from './logging/pino.js';
 import { ChorusMetrics } from './metrics/chorus-metrics.js';
 import { recordHttpAnswer } from './metrics/http-metrics.js';
 import { StructuredLogger } from './logging/structured-logger.service.js';
-import { securityHeadersOf } from './web/security-headers.js';
+import { apiSecurityHeadersOf, securityHeadersFor, securityHeadersOf } from './web/security-headers.js';
 import { mountBrowserEdge } from './web/web.module.js';
 
 export type CreateAppOptions = {
@@ -44,10 +44,11 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
   applyHttpServerLimits(app.getHttpServer(), config.http);
   // First: the security headers, the timing, the correlation id and the request's log line (startRequest).
   const metrics = app.get(ChorusMetrics);
+  const pageHeaders = securityHeadersOf(config);
   app.use(
     startRequest({
       logger,
-      securityHeaders: securityHeadersOf(config),
+      securityHeaders: securityHeadersFor(pageHeaders, apiSecurityHeadersOf(pageHeaders)),
       recordAnswer: (request, response, seconds) => recordHttpAnswer(metrics, request, response, seconds),
       trustProxy: config.trustProxy,
     }),

@@ -21,8 +21,8 @@ function loggedPath(request: Request): string {
 
 export type RequestStartOptions = {
   logger: Logger;
-  /** The security headers every answer carries (web/security-headers.ts), worked out once. */
-  securityHeaders: SecurityHeaders;
+  /** The security headers a request's answer carries, by its URL (web/security-headers.ts: the page's set or the API's), each worked out once. */
+  securityHeaders: (url: string) => SecurityHeaders;
   /** Records each finished answer (metrics/http-metrics.ts): given the seconds since the request arrived. */
   recordAnswer: (request: Request, response: Response, seconds: number) => void;
   /** The app's `trust proxy` setting (TRUST_PROXY): whose word the client's address is taken on. */
@@ -50,7 +50,7 @@ export function startRequest({ logger, securityHeaders, recordAnswer, trustProxy
   const clientAddress = clientAddressOf(trustProxy);
   return (request: Request, response: Response, next: NextFunction): void => {
     const startedAt = process.hrtime.bigint();
-    applySecurityHeaders(securityHeaders, response);
+    applySecurityHeaders(securityHeaders(request.url), response);
     const context: RequestContext = {
       correlationId: correlationIdFrom(request.headers[CORRELATION_ID_HEADER_LOWER]),
       clientIp: clientAddress(request),

@@ -7,6 +7,7 @@ import { CONFIG, type Config } from '#config';
 import { BrowserSessions } from '../auth/browser-sessions.service.js';
 import { Memberships } from '../auth/memberships.service.js';
 import { ProblemError } from '../http/problem-error.js';
+import { isApiPath } from './api-paths.js';
 import { pageConfigOf, SpaPage } from './spa-page.js';
 import { sendStaticFile, staticFile } from './static-assets.js';
 import { webRoot } from './web-root.js';
@@ -18,8 +19,6 @@ const consolePath = '/app';
 const consoleRoute = /^\/app(\/|$)/;
 /** Console pages about an organization: a user who belongs to none is sent to the seed's 'account' message. */
 const organizationPages = /^\/app(\/orgs(\/.*)?)?\/?$/;
-/** Paths of the HTTP API: a browser asking for one gets the API's answer, not the SPA. */
-const apiPrefixes = ['/organizations', '/billing', '/health', '/session', '/sessions', '/account', '/invitations', '/auth', '/assets', '/audit', '/metrics', '/docs'];
 
 @Injectable()
 export class SpaMiddleware implements NestMiddleware {
@@ -83,11 +82,6 @@ export class SpaMiddleware implements NestMiddleware {
     response.setHeader('Cache-Control', 'no-store');
     response.send(html);
   }
-}
-
-/** A path of the HTTP API: a browser asking for one gets the API's answer, not the SPA. */
-function isApiPath(path: string): boolean {
-  return apiPrefixes.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
 }
 
 /** A browser navigating to a page asks for text/html (outside the API, any such path is a page of the SPA). */
