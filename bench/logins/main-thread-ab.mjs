@@ -22,7 +22,7 @@ if (builds.length !== 2) throw new Error('usage: main-thread-ab.mjs BEFORE_MAIN 
 const slices = Number(process.env.SLICES ?? 6);
 const seconds = Number(process.env.SECONDS_ ?? 5);
 const rate = Number(process.env.RATE ?? 40);
-const sideEnvs = [process.env.ENV_BEFORE, process.env.ENV_AFTER].map((text) => Object.fromEntries((text ?? '').split(' ').filter(Boolean).map((pair) => pair.split('='))));
+const sideEnvs = [process.env.ENV_BEFORE, process.env.ENV_AFTER].map((text) => Object.fromEntries((text ?? '').split(' ').filter(Boolean).map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)])));
 const connections = Number(process.env.CONNECTIONS ?? 16);
 const users = 16;
 /** registerUsers's names for them. */

@@ -105,7 +105,7 @@ export type Config = {
   http: HttpLimits;
   /**
    * PASSWORD_HASHES_AT_ONCE: argon2id computations (sign-in checks, new hashes) run at once; the rest wait
-   * their turn, first come first served. undefined: one per core, at most libuv's pool less one thread.
+   * their turn, first come first served. undefined: one more than the cores, at most libuv's pool less one thread.
    */
   passwordHashesAtOnce: number | undefined;
 };

@@ -10,11 +10,13 @@ export const argon2Parameters = { type: argon2.argon2id, memoryCost: 19_456, tim
 const currentParametersPrefix = `$argon2id$v=19$m=${argon2Parameters.memoryCost},p=${argon2Parameters.parallelism},t=${argon2Parameters.timeCost}$`;
 
 /**
- * How many argon2id computations run at once by default (PASSWORD_HASHES_AT_ONCE): one per core, and
- * always one thread of libuv's pool (UV_THREADPOOL_SIZE, 4 by default) left for file and DNS work.
+ * How many argon2id computations run at once by default (PASSWORD_HASHES_AT_ONCE): one more than the
+ * cores, so that a core does not idle while the main thread (busy with a request, or waiting for a commit's
+ * fsync) has not yet handed the next check out, and at most libuv's pool (UV_THREADPOOL_SIZE, 4 by default)
+ * less one thread, which stays free for file and DNS work. 3 on 2 cores.
  */
 export function defaultHashesAtOnce(cores = availableParallelism(), poolThreads = Number(process.env['UV_THREADPOOL_SIZE'] ?? 4) || 4): number {
-  return Math.max(1, Math.min(cores, poolThreads - 1));
+  return Math.max(1, Math.min(cores + 1, poolThreads - 1));
 }
 
 /**

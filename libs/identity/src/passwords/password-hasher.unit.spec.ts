@@ -24,10 +24,11 @@ describe('PasswordHasher.needsRehash', () => {
 });
 
 describe('argon2id computations at once (PASSWORD_HASHES_AT_ONCE)', () => {
-  it('defaults to one per core, leaving a thread of libuv’s pool for file and DNS work', () => {
-    expect(defaultHashesAtOnce(2, 4)).toBe(2);
+  it('defaults to one more than the cores, leaving a thread of libuv’s pool for file and DNS work', () => {
+    expect(defaultHashesAtOnce(2, 4)).toBe(3);
     expect(defaultHashesAtOnce(16, 4)).toBe(3);
-    expect(defaultHashesAtOnce(1, 4)).toBe(1);
+    expect(defaultHashesAtOnce(1, 4)).toBe(2);
+    expect(defaultHashesAtOnce(8, 16)).toBe(9);
     expect(defaultHashesAtOnce(8, 1)).toBe(1);
     expect(new PasswordHasher().hashesAtOnce).toBe(defaultHashesAtOnce());
     expect(() => new PasswordHasher({ hashesAtOnce: 0 })).toThrow(RangeError);
