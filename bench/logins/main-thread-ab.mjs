@@ -4,7 +4,10 @@
 //   node bench/logins/main-thread-ab.mjs BEFORE_MAIN AFTER_MAIN
 //     env: SLICES (6 per build), SECONDS_ (5 per slice), RATE (40 logins/s), NODE_ARGS (for both servers,
 //          e.g. "--require stub.cjs" to take argon2id out of the measure), CONNECTIONS (16),
-//          LOGIN_BY (username, or email as bench/http's logins measure signs in)
+//          LOGIN_BY (username, or email as bench/http's logins measure signs in),
+//          ENV_BEFORE / ENV_AFTER (settings for one side only, e.g. "PASSWORD_HASHES_AT_ONCE=4"; the same build
+//          twice with two settings compares the settings). RATE=0: as fast as CONNECTIONS go (then compare the
+//          logins/s of the slice pairs, and the whole process's CPU per login, argon2id's pool included).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,13 +22,14 @@ if (builds.length !== 2) throw new Error('usage: main-thread-ab.mjs BEFORE_MAIN 
 const slices = Number(process.env.SLICES ?? 6);
 const seconds = Number(process.env.SECONDS_ ?? 5);
 const rate = Number(process.env.RATE ?? 40);
+const sideEnvs = [process.env.ENV_BEFORE, process.env.ENV_AFTER].map((text) => Object.fromEntries((text ?? '').split(' ').filter(Boolean).map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)])));
 const connections = Number(process.env.CONNECTIONS ?? 16);
 const users = 16;
 /** registerUsers's names for them. */
 const usernames = Array.from({ length: users }, (_, index) => (process.env.LOGIN_BY === 'email' ? `login-${index}@example.test` : `login-${index}`));
 const nodeArgs = (process.env.NODE_ARGS ?? '').split(' ').filter(Boolean);
 
-async function startServer(main) {
+async function startServer(main, sideEnv) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'chorus-main-thread-ab-'));
   const env = { ...process.env, NODE_ENV: 'development', DATA_DIR: dataDir, HOST: '127.0.0.1', TRUST_PROXY: 'loopback', SEED_DEMO: 'false', EVENTSTORE_CONNECTION_STRING: '' };
   delete env.PROJECTIONS;
@@ -33,7 +37,7 @@ async function startServer(main) {
   await registerUsers(dataDir, 'login', users);
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [...nodeArgs, main], { cwd: root, env: { ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, [...nodeArgs, main], { cwd: root, env: { ...env, ...sideEnv, PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit'] });
   const exited = new Promise((resolve) => child.once('exit', resolve));
   await untilHealthy(child, url);
   const headers = await signInPageHeaders(url);
@@ -51,6 +55,12 @@ function mainThreadCpu(pid) {
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return { user: Number(fields[11]) / ticksPerSecond, system: Number(fields[12]) / ticksPerSecond };
 }
+/** The whole process: every thread, argon2id's pool included. */
+function processCpu(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond;
+}
 
 function load(server, duration) {
   let next = 0;
@@ -60,7 +70,7 @@ function load(server, duration) {
         url: server.url,
         connections,
         duration,
-        overallRate: rate,
+        ...(rate > 0 ? { overallRate: rate } : {}),
         requests: [
           {
             method: 'POST',
@@ -80,20 +90,26 @@ function load(server, duration) {
 
 const servers = [];
 try {
-  for (const main of builds) servers.push(await startServer(main));
+  for (const [index, main] of builds.entries()) servers.push(await startServer(main, sideEnvs[index]));
   for (const server of servers) await load(server, 2);
   const results = servers.map(() => []);
+  const rates = servers.map(() => []);
+  const wholes = servers.map(() => []);
   for (let slice = 0; slice < slices; slice += 1) {
     for (const [index, server] of servers.entries()) {
       const before = mainThreadCpu(server.child.pid);
+      const wholeBefore = processCpu(server.child.pid);
       const result = await load(server, seconds);
       const after = mainThreadCpu(server.child.pid);
+      const whole = ((processCpu(server.child.pid) - wholeBefore) * 1000) / result['2xx'];
       const logins = result['2xx'];
       if (result.non2xx > 0 || result.errors > 0) console.log(`  ${result.non2xx} non-2xx, ${result.errors} errors`);
       const perLogin = ((after.user - before.user + after.system - before.system) * 1000) / logins;
       results[index].push(perLogin);
+      rates[index].push(logins / seconds);
+      wholes[index].push(whole);
       const load1 = readFileSync('/proc/loadavg', 'utf8').split(' ')[0];
-      console.log(`slice ${slice + 1} ${index === 0 ? 'before' : 'after '}: ${logins} logins, ${(logins / seconds).toFixed(1)}/s, main thread ${perLogin.toFixed(2)} ms CPU per login (user ${(((after.user - before.user) * 1000) / logins).toFixed(2)}), p50 ${result.latency.p50} ms, load ${load1}`);
+      console.log(`slice ${slice + 1} ${index === 0 ? 'before' : 'after '}: ${logins} logins, ${(logins / seconds).toFixed(1)}/s, main thread ${perLogin.toFixed(2)} ms CPU per login (user ${(((after.user - before.user) * 1000) / logins).toFixed(2)}), process ${whole.toFixed(2)} ms, p50 ${result.latency.p50} ms, load ${load1}`);
     }
   }
   const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
@@ -101,6 +117,10 @@ try {
   console.log(`main-thread CPU per login, median of ${slices} slices: before ${b.toFixed(2)} ms, after ${a.toFixed(2)} ms (after / before ${(a / b).toFixed(3)})`);
   const ratios = results[0].map((value, index) => results[1][index] / value);
   console.log(`after / before per slice pair: ${ratios.map((value) => value.toFixed(3)).join(' ')}`);
+  const [wb, wa] = wholes.map(median);
+  console.log(`whole process CPU per login (argon2id included), median: before ${wb.toFixed(2)} ms, after ${wa.toFixed(2)} ms (after / before ${(wa / wb).toFixed(3)})`);
+  const rateRatios = rates[0].map((value, index) => rates[1][index] / value);
+  console.log(`logins/s, median: before ${median(rates[0]).toFixed(1)}, after ${median(rates[1]).toFixed(1)}; after / before per slice pair: ${rateRatios.map((value) => value.toFixed(3)).join(' ')} (median ${median(rateRatios).toFixed(3)})`);
 } finally {
   for (const server of servers) await server.stop();
 }

@@ -53,6 +53,7 @@ const environmentSchema = z.object({
   HTTP_REQUEST_TIMEOUT_MS: milliseconds(30_000),
   HTTP_KEEP_ALIVE_TIMEOUT_MS: milliseconds(5_000),
   HTTP_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(1_000),
+  PASSWORD_HASHES_AT_ONCE: z.coerce.number().int().min(1).max(1_024).optional(),
 });
 
 export type Config = {
@@ -102,6 +103,11 @@ export type Config = {
   /** GET /metrics answers only `Authorization: Bearer <this>`; unset, only clients on this host (loopback, not proxied). */
   metricsToken: string | undefined;
   http: HttpLimits;
+  /**
+   * PASSWORD_HASHES_AT_ONCE: argon2id computations (sign-in checks, new hashes) run at once; the rest wait
+   * their turn, first come first served. undefined: one more than the cores, at most libuv's pool less one thread.
+   */
+  passwordHashesAtOnce: number | undefined;
 };
 
 export type SsoSecretKey = { id: string; key: Buffer };
@@ -190,6 +196,7 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
       keepAliveTimeoutMs: env.HTTP_KEEP_ALIVE_TIMEOUT_MS,
       maxConnections: env.HTTP_MAX_CONNECTIONS,
     },
+    passwordHashesAtOnce: env.PASSWORD_HASHES_AT_ONCE,
   };
 }
 

@@ -122,6 +122,12 @@ describe('loadConfig', () => {
     },
   );
 
+  it('leaves argon2id computations at once to the hasher’s default unless PASSWORD_HASHES_AT_ONCE says, and refuses 0', () => {
+    expect(loadConfig({}).passwordHashesAtOnce).toBeUndefined();
+    expect(loadConfig({ PASSWORD_HASHES_AT_ONCE: '3' }).passwordHashesAtOnce).toBe(3);
+    expect(problemsOf({ PASSWORD_HASHES_AT_ONCE: '0' })).toEqual([expect.stringMatching(/^PASSWORD_HASHES_AT_ONCE: /)]);
+  });
+
   it('has timeouts for slow clients and a cap on connections', () => {
     expect(loadConfig({}).http).toEqual({ headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000, maxConnections: 1_000 });
     expect(

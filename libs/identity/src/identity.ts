@@ -39,6 +39,8 @@ export type IdentityOptions = {
   ssoSecretKeys?: readonly SecretKey[];
   /** http:// issuers on loopback addresses are accepted (outside production only). */
   allowHttpSsoIssuers?: boolean;
+  /** PASSWORD_HASHES_AT_ONCE: argon2id computations at once (default: defaultHashesAtOnce()). */
+  passwordHashesAtOnce?: number;
 };
 
 export type Identity = {
@@ -74,7 +76,7 @@ export function createIdentity(options: IdentityOptions): Identity {
   const sessionPolicy = options.sessionPolicy ?? defaultSessionPolicy;
   const users = new Users(store, clock, sessionPolicy.absoluteTimeoutMs);
   const claims = new UserClaims(store, users);
-  const hasher = new PasswordHasher();
+  const hasher = new PasswordHasher(options.passwordHashesAtOnce === undefined ? {} : { hashesAtOnce: options.passwordHashesAtOnce });
   const registration = new UserRegistration(users, claims, hasher);
   const sessionCookies = new SessionCookies(deriveKey(options.sessionSecret, 'session-cookie'));
   const sessions = new Sessions(store, users, sessionCookies, clock, sessionPolicy);

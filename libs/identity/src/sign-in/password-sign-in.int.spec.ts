@@ -281,3 +281,55 @@ describe('the work of a sign-in as the history grows (issue 14.2)', () => {
     expect(next).toBeLessThan(10);
   }, 60_000);
 });
+
+describe('with one argon2id computation at once (PASSWORD_HASHES_AT_ONCE=1): sign-ins wait their turn, guarantees unchanged', () => {
+  let narrow: IdentityFixture;
+  let graceId: string;
+  beforeEach(async () => {
+    narrow = await openIdentityFixture(undefined, 1);
+    ({ userId: graceId } = await narrow.identity.registration.register({ email: 'grace@example.com', username: 'grace', password }, context({ actor: 'cli' })));
+  });
+  afterEach(async () => {
+    await narrow.close();
+  });
+  const signInNarrow = (username: string, secret: string, clientIp: string) => narrow.identity.passwordSignIn.signIn({ username, password: secret }, context({ clientIp }));
+
+  it('still checks at most 10 of 50 guesses at once for one account, every check counted and its reservation stored before it', async () => {
+    const before = narrow.identity.hasher.verifications;
+    const outcomes = await Promise.allSettled(Array.from({ length: 50 }, (_unused, index) => signInNarrow('grace', `guess ${index}`, `198.51.100.${index}`)));
+    const codes = outcomes.map((outcome) => (outcome.status === 'rejected' ? (outcome.reason as { code?: string }).code : 'signed in'));
+    expect(narrow.identity.hasher.verifications - before).toBe(10);
+    expect(codes.filter((code) => code === 'INVALID_CREDENTIALS')).toHaveLength(10);
+    expect(codes.filter((code) => code === 'RATE_LIMITED')).toHaveLength(40);
+    expect(narrow.identity.hasher.mostHashesAtOnce).toBe(1);
+  });
+
+  it('answers every sign-in of a burst, each with its SignedIn and session recorded before it is answered, and the dummy check waits in the same line', async () => {
+    const answered: number[] = [];
+    const signIns = Array.from({ length: 8 }, (_unused, index) =>
+      (index % 2 === 0 ? signInNarrow('grace', password, `192.0.2.${index}`) : signInNarrow(`nobody-${index}`, password, `192.0.2.${index}`)).then(
+        async (result) => {
+          // What is recorded when the sign-in is answered: its session, and SignedIn on the user.
+          const user = await narrow.store.readStream(userStream(graceId));
+          const sessions = await narrow.identity.sessions.listForUser(graceId);
+          answered.push(index);
+          return {
+            signedIn: user.found ? user.events.filter((event) => event.type === 'SignedIn').length : 0,
+            recorded: sessions.some((session) => session.sessionId === result.session.sessionId),
+          };
+        },
+        (error: unknown) => {
+          answered.push(index);
+          return (error as { code?: string }).code;
+        },
+      ),
+    );
+    const outcomes = await Promise.all(signIns);
+    expect(outcomes.filter((outcome) => outcome === 'INVALID_CREDENTIALS')).toHaveLength(4);
+    const successes = outcomes.filter((outcome): outcome is { signedIn: number; recorded: boolean } => typeof outcome === 'object');
+    expect(successes).toHaveLength(4);
+    expect(successes.every((success) => success.signedIn >= 1 && success.recorded)).toBe(true);
+    expect(answered.sort()).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    expect(narrow.identity.hasher.mostHashesAtOnce).toBe(1);
+  });
+});

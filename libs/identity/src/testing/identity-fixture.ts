@@ -46,7 +46,8 @@ export const context = ({ actor = 'anonymous', correlationId = 'c0rrelation', cl
   origin: { clientIp, userAgent },
 });
 
-export async function openIdentityFixture(sessionPolicy?: SessionPolicy): Promise<IdentityFixture> {
+/** passwordHashesAtOnce: the hasher's limit of argon2id computations at once (default: as the server's). */
+export async function openIdentityFixture(sessionPolicy?: SessionPolicy, passwordHashesAtOnce?: number): Promise<IdentityFixture> {
   const dataDir = mkdtempSync(join(tmpdir(), 'chorus-identity-'));
   const clock = new ManualClock();
   const store = await openEventStore({ dataDir, now: () => clock.now() });
@@ -62,6 +63,7 @@ export async function openIdentityFixture(sessionPolicy?: SessionPolicy): Promis
       productName: 'Chorus',
       clock,
       ...(sessionPolicy === undefined ? {} : { sessionPolicy }),
+      ...(passwordHashesAtOnce === undefined ? {} : { passwordHashesAtOnce }),
     });
   return {
     identity: build(),
