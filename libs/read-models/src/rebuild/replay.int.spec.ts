@@ -1,5 +1,6 @@
 import { describe, it, expect, beforeEach, afterEach } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
+import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { OrganizationCommand } from '#domain';
 import type { EventStore } from '#event-store';
@@ -176,6 +177,54 @@ describe('replay', () => {
     // One flush per stream (here a stream per event), each of the one stream just finished.
     expect(heldAtFlush.length).toBe(450);
     expect(Math.max(...heldAtFlush)).toBe(1);
+  });
+
+  it('commits what it writes stream by stream as it goes, every 200 streams, not once at the end', async () => {
+    // A live projector sharing the file waits for one transaction at a time.
+    await Promise.all(Array.from({ length: 450 }, (_, index) => fixture.store.append(`tally-${index}`, [{ id: randomUUID(), type: 'Counted', data: { index }, metadata: { actor: 'test', correlationId: 'c', causationId: 'c' } }], 'no_stream')));
+    const dataDir = path.join(fixture.dataDir, 'replayed');
+    const db = openReadModelDatabase(dataDir);
+    const other = openReadModelDatabase(dataDir);
+    const seenByOther: number[] = [];
+    let held: string[] = [];
+    const tally: Projection = {
+      name: 'tally',
+      parts: [],
+      tables: [{ name: 'tally', rowsAre: 'streams', key: ['stream_id'], create: (table) => `CREATE TABLE ${table} (stream_id TEXT PRIMARY KEY)`, indexes: [] }],
+      version: 1,
+      streamPrefix: 'tally-',
+      handles: (event) => event.streamId.startsWith('tally-'),
+      writer: (writerDb) => {
+        const insert = writerDb.prepare('INSERT INTO tally (stream_id) VALUES (?)');
+        const count = other.prepare('SELECT count(*) FROM tally').pluck();
+        return {
+          apply: (event) => void held.push(event.streamId),
+          flush: () => {
+            for (const streamId of held) insert.run(streamId);
+            held = [];
+            seenByOther.push(count.get() as number);
+            return true;
+          },
+          discard: () => (held = []),
+          forget: () => undefined,
+          get remembered() {
+            return held.length;
+          },
+        };
+      },
+    };
+    try {
+      createTables(db, tally);
+      await replay({ db, store: fixture.store, targets: [{ projection: tally, tables: liveTableNames(tally), startsEmpty: true }], pageSize: 10 });
+      expect(other.prepare('SELECT count(*) FROM tally').pluck().get()).toBe(450);
+    } finally {
+      other.close();
+      db.close();
+    }
+
+    // Committed after the page in which the 200th, then the 400th stream was written (pages of 10 streams).
+    expect(seenByOther.at(-1)).toBe(400);
+    expect(new Set(seenByOther)).toEqual(new Set([0, 200, 400]));
   });
 
   it('reads nothing in log order when every model being rebuilt is per stream', async () => {

@@ -180,22 +180,21 @@ async function replayByStream(
       ? sharing.reduce((top, { until }) => (until !== undefined && until > top ? until : top), -1n)
       : target;
     const end = toPosition < target ? toPosition : target;
+    // Streams written since the last commit.
+    let written = 0;
     const writeHeld = (): void => {
       for (const { writer } of sharing) {
         writer.flush();
         writer.forget();
       }
+      written += 1;
     };
     // Written when finished: at most one stream is held, the one the page ends in.
-    let written = 0;
     const foldPage = (page: readonly LogEvent<EnvelopePart>[]): void => {
       let streamId: string | undefined;
       for (const event of page) {
         if (event.streamId !== streamId) {
-          if (streamId !== undefined) {
-            writeHeld();
-            written += 1;
-          }
+          if (streamId !== undefined) writeHeld();
           streamId = event.streamId;
         }
         for (const { projection, writer, until } of sharing) {
