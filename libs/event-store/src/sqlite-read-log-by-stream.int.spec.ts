@@ -80,7 +80,7 @@ describe('The SQLite event store, reading the log stream by stream', () => {
     );
   });
 
-  it('gives plain events, their data (and metadata) parsed as read: its reader folds every event it asks for', async () => {
+  it('gives events of own values, their data (and metadata) parsed as read: its reader folds every event it asks for', async () => {
     const head = log.at(-1)?.position ?? 0n;
     const [bare] = await store.readLogByStream({ streamPrefix: 'org-', toPosition: head, maxCount: 1, parts: [] });
     const [full] = await store.readLogByStream({ streamPrefix: 'org-', toPosition: head, maxCount: 1, parts: ['metadata'] });
@@ -88,7 +88,9 @@ describe('The SQLite event store, reading the log stream by stream', () => {
     // A value, not a getter parsing on first read (the lazy events of readLog cost the rebuild more).
     expect(Object.getOwnPropertyDescriptor(bare, 'data')).toMatchObject({ value: { stream: 'org-', index: 0 }, enumerable: true });
     expect(Object.getOwnPropertyDescriptor(full, 'metadata')).toMatchObject({ value: expect.objectContaining({ correlationId: 'c-org--0' }) });
-    expect(Object.getPrototypeOf(bare)).toBe(Object.prototype);
+    // Built by a constructor, not an object literal, which V8 may allocate in the old generation (sqlite-event-row.ts).
+    expect(Object.getPrototypeOf(bare)).not.toBe(Object.prototype);
+    expect({ ...full }).toEqual({ ...bare, metadata: expect.objectContaining({ correlationId: 'c-org--0' }) });
     expect(Object.keys(bare ?? {}).sort()).toEqual(['data', 'position', 'revision', 'streamId', 'type']);
   });
 

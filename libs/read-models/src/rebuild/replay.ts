@@ -1,7 +1,7 @@
 // Folds the event log into projections' tables in large steps: the rebuild and the verification
 // read every event once for all projections, and write each aggregate once per memory budget, not
 // once per event.
-import type { EnvelopePart, EventStore } from '#event-store';
+import type { EnvelopePart, EventStore, LogEvent } from '#event-store';
 import type { Projection, ProjectionWriter, TableNames } from '../projection.js';
 import type { ReadModelDatabase } from '../read-model-database.js';
 
@@ -44,23 +44,22 @@ export type ReplayOptions = {
    * GC in between copies it: 1,000 folds faster than 5,000 (bench/projections).
    */
   pageSize?: number;
-  /** Aggregates a writer keeps in memory before it writes them all and forgets them. */
+  /**
+   * Aggregates a writer keeps in memory before it writes them all and forgets them, in the pass over the
+   * log in position order (a pass stream by stream writes each stream when it is finished).
+   */
   memoryBudget?: number;
-  /** Aggregates per write transaction, so that a live projector sharing the file never waits long. */
+  /** Aggregates per write transaction in the pass over the log, so that a live projector sharing the file never waits long. */
   writeChunk?: number;
 };
 
 export type ReplayResult = { position: bigint | undefined; events: number };
 
 /**
- * Aggregates a writer folding stream by stream holds before it writes them (at most; `memoryBudget` and
- * `writeChunk` may be lower). Their streams are finished: held longer, their states outlive the young
- * generation and every scavenge copies and promotes them. At 2,000 (the write chunk) the organization
- * rebuild spent twice as long in scavenges and about 15% more CPU than at 200; 100 was no better
- * (bench/projections, sixth round). The transactions are smaller and ten times as many, which a live
- * projector sharing the file waits for less.
+ * Streams a pass stream by stream writes per transaction (about two pages of the organization model),
+ * so that a live projector sharing the file waits for one of them at most as long as before.
  */
-const finishedStreamsBudget = 200;
+const streamsPerTransaction = 200;
 
 type Replaying = { projection: Projection; writer: ProjectionWriter; until: bigint | undefined };
 
@@ -101,8 +100,7 @@ export async function replay(options: ReplayOptions): Promise<ReplayResult> {
 
   try {
     if (target !== undefined && byStream.length > 0) {
-      const streamBudget = Math.min(memoryBudget, writeChunk, finishedStreamsBudget);
-      events = await replayByStream(options, byStream, target, { pageSize, memoryBudget: streamBudget, writeChunk }, (read) => {
+      events = await replayByStream(options, byStream, target, pageSize, (read) => {
         events = read;
         byStreamDone = read;
         report();
@@ -149,15 +147,21 @@ export async function replay(options: ReplayOptions): Promise<ReplayResult> {
 
 /**
  * Folds the per-stream models' streams one after another, each prefix read once for the models that
- * share it; returns the events read. A stream's last state is final once the next stream begins, so
- * the writers write every `memoryBudget` aggregates (a stream a page cuts in two is read back from
- * the table by its writer, as after any flush).
+ * share it; returns the events read. A stream's last state is final once the next stream begins: the
+ * writers write it then and forget it, so that nothing finished is held (a stream a page cuts in two is
+ * written at the page's end and read back from the table by its writer, as after any flush).
+ *
+ * Holding finished streams until a write of 200 of them (the sixth round) made the rebuild bimodal: V8
+ * tracks how many of an object literal's objects survive a young-generation GC, and when one falls
+ * before the first write, nearly all the states, members and rows made since the last are alive, so
+ * V8 allocates all later ones in the old generation, where each kept its young parts alive until a
+ * full GC (bench/projections, seventh round). With one stream held, almost none of them survive.
  */
 async function replayByStream(
   options: ReplayOptions,
   replaying: readonly Replaying[],
   target: bigint,
-  sizes: { pageSize: number; memoryBudget: number; writeChunk: number },
+  pageSize: number,
   progress: (events: number) => void,
 ): Promise<number> {
   const { db, store } = options;
@@ -176,22 +180,56 @@ async function replayByStream(
       ? sharing.reduce((top, { until }) => (until !== undefined && until > top ? until : top), -1n)
       : target;
     const end = toPosition < target ? toPosition : target;
-    let after: { streamId: string; revision: bigint } | undefined;
-    for (let more = true; more; ) {
-      const page = await readLogByStream({ streamPrefix, toPosition: end, maxCount: sizes.pageSize, parts, ...(after === undefined ? {} : { after }) });
-      more = page.length === sizes.pageSize;
+    // Streams written since the last commit.
+    let written = 0;
+    const writeHeld = (): void => {
+      for (const { writer } of sharing) {
+        writer.flush();
+        writer.forget();
+      }
+      written += 1;
+    };
+    // Written when finished: at most one stream is held, the one the page ends in.
+    const foldPage = (page: readonly LogEvent<EnvelopePart>[]): void => {
+      let streamId: string | undefined;
       for (const event of page) {
+        if (event.streamId !== streamId) {
+          if (streamId !== undefined) writeHeld();
+          streamId = event.streamId;
+        }
         for (const { projection, writer, until } of sharing) {
           if ((until === undefined || event.position <= until) && projection.handles(event)) writer.apply(event);
         }
-        events += 1;
       }
-      const last = page.at(-1);
-      if (last !== undefined) after = { streamId: last.streamId, revision: last.revision };
-      writeAll(db, sharing.filter(({ writer }) => writer.remembered >= sizes.memoryBudget), sizes.writeChunk);
-      progress(events);
+      if (streamId !== undefined) writeHeld();
+    };
+    // A transaction stays open across the pages' reads (this connection is the replay's, as in the
+    // swap) and commits after streamsPerTransaction streams: a transaction per page cost more commits.
+    let open = false;
+    try {
+      let after: { streamId: string; revision: bigint } | undefined;
+      for (let more = true; more; ) {
+        const page = await readLogByStream({ streamPrefix, toPosition: end, maxCount: pageSize, parts, ...(after === undefined ? {} : { after }) });
+        more = page.length === pageSize;
+        if (!open) {
+          db.exec('BEGIN IMMEDIATE');
+          open = true;
+        }
+        foldPage(page);
+        if (!more || written >= streamsPerTransaction) {
+          db.exec('COMMIT');
+          open = false;
+          written = 0;
+        }
+        events += page.length;
+        const last = page.at(-1);
+        if (last !== undefined) after = { streamId: last.streamId, revision: last.revision };
+        progress(events);
+      }
+    } catch (error) {
+      if (open && db.inTransaction) db.exec('ROLLBACK');
+      throw error;
     }
-    writeAll(db, sharing, sizes.writeChunk);
   }
   return events;
 }
