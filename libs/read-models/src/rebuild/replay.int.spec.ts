@@ -227,6 +227,29 @@ describe('replay', () => {
     expect(new Set(seenByOther)).toEqual(new Set([0, 200, 400]));
   });
 
+  it('folds stream by stream inside its caller’s transaction (the swap’s catch-up), which commits or rolls back its writes', async () => {
+    const [organizations] = fixture.readModels('off').projections;
+    if (organizations === undefined) throw new Error('no organization model');
+    const db = openReadModelDatabase(':memory:');
+    const count = (): unknown => db.prepare('SELECT count(*) FROM organizations').pluck().get();
+    const caughtUp = () => replay({ db, store: fixture.store, targets: [{ projection: organizations, tables: liveTableNames(organizations), startsEmpty: true }], pageSize: 3 });
+    try {
+      createTables(db, organizations);
+      db.exec('BEGIN IMMEDIATE');
+      await caughtUp();
+      expect(db.inTransaction).toBe(true);
+      db.exec('ROLLBACK');
+      expect(count()).toBe(0);
+
+      db.exec('BEGIN IMMEDIATE');
+      await caughtUp();
+      db.exec('COMMIT');
+      expect(count()).toBe(7);
+    } finally {
+      db.close();
+    }
+  });
+
   it('reads nothing in log order when every model being rebuilt is per stream', async () => {
     const { store, reads } = counted(fixture.store);
     const [organizations] = fixture.readModels('off').projections;

@@ -205,18 +205,21 @@ async function replayByStream(
     };
     // A transaction stays open across the pages' reads (this connection is the replay's, as in the
     // swap) and commits after streamsPerTransaction streams: a transaction per page cost more commits.
+    // Called inside a transaction (the swap's catch-up when nothing was built before it), the writes are
+    // the caller's, committed or rolled back with the rest of it.
+    const own = !db.inTransaction;
     let open = false;
     try {
       let after: { streamId: string; revision: bigint } | undefined;
       for (let more = true; more; ) {
         const page = await readLogByStream({ streamPrefix, toPosition: end, maxCount: pageSize, parts, ...(after === undefined ? {} : { after }) });
         more = page.length === pageSize;
-        if (!open) {
+        if (own && !open) {
           db.exec('BEGIN IMMEDIATE');
           open = true;
         }
         foldPage(page);
-        if (!more || written >= streamsPerTransaction) {
+        if (open && (!more || written >= streamsPerTransaction)) {
           db.exec('COMMIT');
           open = false;
           written = 0;
