@@ -2,13 +2,11 @@
 // libuv's pool, where argon2id runs too) while 32 connections sign in, with two settings side by side.
 //   npm run build && node bench/logins/files-beside-logins.mjs [SERVER_MAIN]
 //     env: ENV_A ("PASSWORD_HASHES_AT_ONCE=4"), ENV_B ("PASSWORD_HASHES_AT_ONCE=2"), ROUNDS (4), FETCHES (15 per round and side)
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { freePort, signInPageHeaders, untilHealthy } from '../support/built-server.mjs';
-import { password, registerUsers } from '../support/sign-in-server.mjs';
+import { settingsOf, startSignInServer } from '../support/built-server.mjs';
+import { loginRequests, registerUsers } from '../support/sign-in-server.mjs';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const main = path.resolve(process.argv[2] ?? path.join(root, 'dist/apps/api/src/main.js'));
@@ -18,45 +16,19 @@ const fetches = Number(process.env.FETCHES ?? 15);
 const users = 16;
 const sides = [process.env.ENV_A ?? 'PASSWORD_HASHES_AT_ONCE=4', process.env.ENV_B ?? 'PASSWORD_HASHES_AT_ONCE=2'];
 
-async function start(settings) {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'chorus-files-beside-logins-'));
-  const env = { ...process.env, NODE_ENV: 'development', DATA_DIR: dataDir, HOST: '127.0.0.1', TRUST_PROXY: 'loopback', SEED_DEMO: 'false', EVENTSTORE_CONNECTION_STRING: '' };
-  delete env.PROJECTIONS;
-  delete env.LOG_LEVEL;
-  await registerUsers(dataDir, 'login', users);
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const extra = Object.fromEntries(settings.split(' ').filter(Boolean).map((pair) => pair.split('=')));
-  const child = spawn(process.execPath, [main], { cwd: root, env: { ...env, ...extra, PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit'] });
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  await untilHealthy(child, url);
-  return { settings, url, headers: await signInPageHeaders(url), stop: async () => (child.kill('SIGTERM'), await exited, rmSync(dataDir, { recursive: true, force: true })) };
-}
-
 function flood(server) {
-  let next = 0;
   return autocannon({
     url: server.url,
     connections: 32,
     duration: 600,
-    requests: [
-      {
-        method: 'POST',
-        path: '/login',
-        headers: server.headers,
-        setupRequest: (request) => {
-          const user = (next += 1) % users;
-          return { ...request, headers: { ...request.headers, 'x-forwarded-for': `192.0.2.${user + 1}` }, body: JSON.stringify({ username: `login-${user}@example.test`, password }) };
-        },
-      },
-    ],
+    requests: loginRequests(server.headers, users, (user) => `login-${user}@example.test`),
   });
 }
 
 const servers = [];
 const latencies = sides.map(() => []);
 try {
-  for (const settings of sides) servers.push(await start(settings));
+  for (const settings of sides) servers.push({ ...(await startSignInServer(main, { register: registerUsers, users, settings: settingsOf(settings) })), settings });
   for (let round = 0; round < rounds; round += 1) {
     for (const [index, server] of servers.entries()) {
       const load = flood(server);

@@ -8,46 +8,23 @@
 //          ENV_BEFORE / ENV_AFTER (settings for one side only, e.g. "PASSWORD_HASHES_AT_ONCE=4"; the same build
 //          twice with two settings compares the settings). RATE=0: as fast as CONNECTIONS go (then compare the
 //          logins/s of the slice pairs, and the whole process's CPU per login, argon2id's pool included).
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { freePort, signInPageHeaders, untilHealthy } from '../support/built-server.mjs';
-import { password, registerUsers } from '../support/sign-in-server.mjs';
+import { settingsOf, startSignInServer } from '../support/built-server.mjs';
+import { loginRequests, registerUsers } from '../support/sign-in-server.mjs';
 
-const root = path.resolve(import.meta.dirname, '../..');
 const builds = process.argv.slice(2, 4).map((main) => path.resolve(main));
 if (builds.length !== 2) throw new Error('usage: main-thread-ab.mjs BEFORE_MAIN AFTER_MAIN');
 const slices = Number(process.env.SLICES ?? 6);
 const seconds = Number(process.env.SECONDS_ ?? 5);
 const rate = Number(process.env.RATE ?? 40);
-const sideEnvs = [process.env.ENV_BEFORE, process.env.ENV_AFTER].map((text) => Object.fromEntries((text ?? '').split(' ').filter(Boolean).map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)])));
+const sideEnvs = [process.env.ENV_BEFORE, process.env.ENV_AFTER].map(settingsOf);
 const connections = Number(process.env.CONNECTIONS ?? 16);
 const users = 16;
 /** registerUsers's names for them. */
 const usernames = Array.from({ length: users }, (_, index) => (process.env.LOGIN_BY === 'email' ? `login-${index}@example.test` : `login-${index}`));
 const nodeArgs = (process.env.NODE_ARGS ?? '').split(' ').filter(Boolean);
-
-async function startServer(main, sideEnv) {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'chorus-main-thread-ab-'));
-  const env = { ...process.env, NODE_ENV: 'development', DATA_DIR: dataDir, HOST: '127.0.0.1', TRUST_PROXY: 'loopback', SEED_DEMO: 'false', EVENTSTORE_CONNECTION_STRING: '' };
-  delete env.PROJECTIONS;
-  delete env.LOG_LEVEL;
-  await registerUsers(dataDir, 'login', users);
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [...nodeArgs, main], { cwd: root, env: { ...env, ...sideEnv, PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit'] });
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  await untilHealthy(child, url);
-  const headers = await signInPageHeaders(url);
-  const stop = async () => {
-    child.kill('SIGTERM');
-    await exited;
-    rmSync(dataDir, { recursive: true, force: true });
-  };
-  return { main, child, url, headers, stop };
-}
 
 const ticksPerSecond = 100; // USER_HZ
 function mainThreadCpu(pid) {
@@ -63,7 +40,6 @@ function processCpu(pid) {
 }
 
 function load(server, duration) {
-  let next = 0;
   return new Promise((resolve, reject) =>
     autocannon(
       {
@@ -71,17 +47,7 @@ function load(server, duration) {
         connections,
         duration,
         ...(rate > 0 ? { overallRate: rate } : {}),
-        requests: [
-          {
-            method: 'POST',
-            path: '/login',
-            headers: server.headers,
-            setupRequest: (request) => {
-              const user = (next += 1) % users;
-              return { ...request, headers: { ...request.headers, 'x-forwarded-for': `192.0.2.${user + 1}` }, body: JSON.stringify({ username: usernames[user], password }) };
-            },
-          },
-        ],
+        requests: loginRequests(server.headers, users, (user) => usernames[user]),
       },
       (error, result) => (error ? reject(error) : resolve(result)),
     ),
@@ -90,7 +56,7 @@ function load(server, duration) {
 
 const servers = [];
 try {
-  for (const [index, main] of builds.entries()) servers.push(await startServer(main, sideEnvs[index]));
+  for (const [index, main] of builds.entries()) servers.push(await startSignInServer(main, { register: registerUsers, users, settings: sideEnvs[index], nodeArgs }));
   for (const server of servers) await load(server, 2);
   const results = servers.map(() => []);
   const rates = servers.map(() => []);

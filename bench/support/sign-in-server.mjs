@@ -111,3 +111,22 @@ export const percentile = (values, p) => {
 
 /** min / median / max of a few rounds. */
 export const spread = (values, digits = 2) => `${Math.min(...values).toFixed(digits)} / ${median(values).toFixed(digits)} / ${Math.max(...values).toFixed(digits)}`;
+
+/**
+ * autocannon's `requests` for a browser's POST /login, one user after another (`usernameOf(n)` for n in 0..users-1),
+ * each user from an address of their own (X-Forwarded-For, for a server behind a trusted loopback proxy).
+ */
+export function loginRequests(headers, users, usernameOf) {
+  let next = 0;
+  return [
+    {
+      method: 'POST',
+      path: '/login',
+      headers,
+      setupRequest: (request) => {
+        const user = (next += 1) % users;
+        return { ...request, headers: { ...request.headers, 'x-forwarded-for': `192.0.2.${user + 1}` }, body: JSON.stringify({ username: usernameOf(user), password }) };
+      },
+    },
+  ];
+}
