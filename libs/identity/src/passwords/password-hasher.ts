@@ -25,9 +25,8 @@ export function defaultHashesAtOnce(cores = availableParallelism(), poolThreads 
  */
 export class Turns {
   private running = 0;
-  /** Who waits, in order from `head` (a growing array cut back when it empties, not shifted at each turn). */
-  private readonly waiting: ((() => void) | undefined)[] = [];
-  private head = 0;
+  /** Who waits, in the order they asked. */
+  private readonly waiting: (() => void)[] = [];
 
   constructor(private readonly limit: number) {}
 
@@ -37,23 +36,10 @@ export class Turns {
     try {
       return await work();
     } finally {
-      this.next();
-    }
-  }
-
-  private next(): void {
-    if (this.head < this.waiting.length) {
-      // The turn passes straight to the next in line (running stays the same).
-      const resolve = this.waiting[this.head];
-      this.waiting[this.head] = undefined;
-      this.head += 1;
-      if (this.head === this.waiting.length) {
-        this.waiting.length = 0;
-        this.head = 0;
-      }
-      resolve?.();
-    } else {
-      this.running -= 1;
+      // The turn passes straight to the next in line (running stays the same), or is given back.
+      const next = this.waiting.shift();
+      if (next === undefined) this.running -= 1;
+      else next();
     }
   }
 }
