@@ -146,7 +146,7 @@ export function logReadOf(parts: readonly EnvelopePart[], decoding: 'lazy' | 'pa
   return {
     key: wanted.map(([part]) => part).join(','),
     columns: ['position, stream_id, revision, type, data', ...wanted.map(([, column]) => column)].join(', '),
-    toEvent: decoding === 'lazy' ? (row) => new LoggedEvent(row, flags) as LogEvent<EnvelopePart> : parsedLogEventOf(flags),
+    toEvent: decoding === 'lazy' ? (row) => new LoggedEvent(row, flags) as LogEvent<EnvelopePart> : (row) => new ParsedLogEvent(row, flags) as LogEvent<EnvelopePart>,
   };
 }
 
@@ -169,13 +169,12 @@ class ParsedLogEvent {
   metadata?: EventMetadata;
   recordedAt?: string;
 
-  constructor(row: LogRow, parts: EnvelopeFlags | undefined) {
+  constructor(row: LogRow, parts: EnvelopeFlags) {
     this.streamId = row[1];
     this.type = row[3];
     this.revision = row[2];
     this.position = row[0];
     this.data = JSON.parse(row[4]) as unknown;
-    if (parts === undefined) return;
     // The envelope's columns follow the five, those asked for only, in envelopeParts order.
     const envelope = row as unknown as readonly string[];
     let column = 5;
@@ -183,11 +182,6 @@ class ParsedLogEvent {
     if (parts.metadata) this.metadata = JSON.parse(envelope[column++] as string) as EventMetadata;
     if (parts.recordedAt) this.recordedAt = envelope[column];
   }
-}
-
-function parsedLogEventOf(parts: EnvelopeFlags): (row: LogRow) => LogEvent<EnvelopePart> {
-  const envelope = parts.id || parts.metadata || parts.recordedAt ? parts : undefined;
-  return (row) => new ParsedLogEvent(row, envelope) as LogEvent<EnvelopePart>;
 }
 
 /**
