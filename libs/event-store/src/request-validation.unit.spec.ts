@@ -50,7 +50,8 @@ describe('The checks of an append', () => {
 
     expect(isCanonicalUuid(id)).toBe(true);
     for (const variant of variants) expect([variant, isCanonicalUuid(variant)]).toEqual([variant, canonical.test(variant)]);
-    expect(() => assertValidAppend('org-1', [{ ...anEvent(), id: id.toUpperCase() }], 'any')).toThrow(`event id ${id.toUpperCase()} is not a lower-case uuid`);
+    const upper = id.toUpperCase();
+    expect(() => assertValidAppend('org-1', [{ ...anEvent(), id: upper }], 'any')).toThrow(`event id ${upper} is not a lower-case uuid`);
   });
 
   it('accepts one event, and refuses an id repeated in one append', () => {

@@ -444,7 +444,9 @@ describe('The SQLite event store', () => {
 
   it('appends one event alone in its commit, to a stream it appended to, as one statement: no BEGIN, no COMMIT, no head read', async () => {
     const statements: string[] = [];
-    const store = openStore(join(newDataDir(), 'events.sqlite'), { traceStatements: (sql) => statements.push(sql.trim().split(/\s+/).slice(0, 2).join(' ')) });
+    // The first two words of each statement run.
+    const traceStatements = (sql: string) => statements.push(sql.trim().split(/\s+/).slice(0, 2).join(' '));
+    const store = openStore(join(newDataDir(), 'events.sqlite'), { traceStatements });
     await store.append('org-1', [anEvent()], 'no_stream');
 
     for (const expected of [0n, 'any', 'stream_exists'] as const) {
