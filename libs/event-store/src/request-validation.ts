@@ -1,7 +1,5 @@
 import { AppendTooLargeError, MAX_APPEND_SIZE, type EventToAppend, type ExpectedRevision } from './event-store.port.js';
 
-const CANONICAL_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
 /**
  * Refuses, before anything is written, an append that no adapter could store faithfully.
  * Both adapters call it so they refuse the same things the same way (a RangeError: a caller's bug).
@@ -18,7 +16,7 @@ export function assertValidAppend(streamId: string, events: readonly EventToAppe
   const ids = events.length > 1 ? new Set<string>() : undefined;
   for (const event of events) {
     // Lower-case canonical form, because EventStoreDB hands ids back that way.
-    if (!CANONICAL_UUID.test(event.id)) throw new RangeError(`Stream ${streamId}: event id ${event.id} is not a lower-case uuid`);
+    if (!isCanonicalUuid(event.id)) throw new RangeError(`Stream ${streamId}: event id ${event.id} is not a lower-case uuid`);
     if (ids !== undefined) {
       if (ids.has(event.id)) throw new RangeError(`Stream ${streamId}: event id ${event.id} appears twice in one append`);
       ids.add(event.id);
@@ -28,6 +26,30 @@ export function assertValidAppend(streamId: string, events: readonly EventToAppe
     }
   }
 }
+
+/**
+ * Whether `id` is a uuid in lower-case canonical form (8-4-4-4-12 hex digits). A loop, not a regular
+ * expression: ids from randomUUID() are strings concatenated in pieces, which a RegExp test flattens on V8's
+ * slow path, about 4 us of an append's CPU on the disk (bench/event-store, eighth round).
+ */
+export function isCanonicalUuid(id: string): boolean {
+  if (id.length !== 36) return false;
+  for (let index = 0; index < 36; index += 1) {
+    const code = id.charCodeAt(index);
+    if (index === 8 || index === 13 || index === 18 || index === 23) {
+      if (code !== DASH) return false;
+    } else if (!((code >= DIGIT_0 && code <= DIGIT_9) || (code >= LOWER_A && code <= LOWER_F))) {
+      return false;
+    }
+  }
+  return true;
+}
+
+const DASH = 0x2d;
+const DIGIT_0 = 0x30;
+const DIGIT_9 = 0x39;
+const LOWER_A = 0x61;
+const LOWER_F = 0x66;
 
 /** JSON text of one event's data or metadata; a value JSON cannot represent is refused. */
 function toJsonText(value: unknown, streamId: string, eventId: string, part: 'data' | 'metadata'): string {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
 import { AppendTooLargeError, MAX_APPEND_SIZE, type EventToAppend } from './event-store.port.js';
-import { appendSize, assertAppendSize, assertValidAppend, serializeEvents } from './request-validation.js';
+import { appendSize, assertAppendSize, assertValidAppend, isCanonicalUuid, serializeEvents } from './request-validation.js';
 
 const metadata = { actor: 'user:test', correlationId: 'c', causationId: 'c' };
 const anEvent = (data: unknown = { value: 1 }): EventToAppend => ({ id: randomUUID(), type: 'SomethingHappened', data, metadata });
@@ -35,6 +35,23 @@ describe('The checks of an append', () => {
       expect(refusal).toBeInstanceOf(AppendTooLargeError);
       expect(refusal).toMatchObject({ streamId: 'org-1', size: appendSize(over), maxSize: MAX_APPEND_SIZE });
     }
+  });
+
+  it('takes as event ids exactly the lower-case canonical uuids, whatever character is changed where', () => {
+    const canonical = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+    const id = randomUUID();
+    const variants = ['', id.slice(1), `${id}0`, `{${id}}`, id.toUpperCase(), id.replaceAll('-', ''), '00000000-0000-0000-0000-000000000000'];
+    // Every position of an id, changed to a character around each class it takes or refuses.
+    for (let index = 0; index < id.length; index += 1) {
+      for (const character of ['/', '0', '9', ':', '`', 'a', 'f', 'g', 'A', 'F', '-', ',', '.', ' ', '\n', 'é', '０', '😀']) {
+        variants.push(`${id.slice(0, index)}${character}${id.slice(index + 1)}`);
+      }
+    }
+
+    expect(isCanonicalUuid(id)).toBe(true);
+    for (const variant of variants) expect([variant, isCanonicalUuid(variant)]).toEqual([variant, canonical.test(variant)]);
+    const upper = id.toUpperCase();
+    expect(() => assertValidAppend('org-1', [{ ...anEvent(), id: upper }], 'any')).toThrow(`event id ${upper} is not a lower-case uuid`);
   });
 
   it('accepts one event, and refuses an id repeated in one append', () => {

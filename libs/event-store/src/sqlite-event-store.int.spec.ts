@@ -429,8 +429,8 @@ describe('The SQLite event store', () => {
     };
 
     expect(await count(() => store.append('org-1', [anEvent()], 'no_stream'))).toEqual({ headReads: 1, versionReads: 1 });
-    expect(await count(() => store.append('org-1', [anEvent()], 0n))).toEqual({ headReads: 0, versionReads: 1 });
     expect(await count(() => store.append('org-1', [anEvent(), anEvent()], 'any'))).toEqual({ headReads: 0, versionReads: 1 });
+    expect(await count(() => store.append('org-1', [anEvent()], 2n))).toEqual({ headReads: 0, versionReads: 0 });
     expect(await count(() => store.append('org-2', [anEvent()], 'no_stream'))).toEqual({ headReads: 1, versionReads: 0 });
     // Appends sharing a transaction: one data_version read for all.
     expect(await count(() => Promise.all([store.append('org-1', [anEvent()], 3n), store.append('org-2', [anEvent()], 0n)]))).toEqual({
@@ -440,6 +440,53 @@ describe('The SQLite event store', () => {
     await expect(store.append('org-1', [anEvent()], 3n)).rejects.toMatchObject({ expected: 3n, actual: 4n });
     const read = await store.readStream('org-1');
     expect(read.found && read.events.map((event) => event.revision)).toEqual([0n, 1n, 2n, 3n, 4n]);
+  });
+
+  it('appends one event alone in its commit, to a stream it appended to, as one statement: no BEGIN, no COMMIT, no head read', async () => {
+    const statements: string[] = [];
+    // The first two words of each statement run.
+    const traceStatements = (sql: string) => statements.push(sql.trim().split(/\s+/).slice(0, 2).join(' '));
+    const store = openStore(join(newDataDir(), 'events.sqlite'), { traceStatements });
+    await store.append('org-1', [anEvent()], 'no_stream');
+
+    for (const expected of [0n, 'any', 'stream_exists'] as const) {
+      statements.length = 0;
+      await store.append('org-1', [anEvent()], expected);
+      expect(statements).toEqual(['INSERT INTO']);
+    }
+    // Not remembered, or sharing its commit: in a transaction, as before.
+    statements.length = 0;
+    await store.append('org-2', [anEvent()], 'no_stream');
+    expect(statements[0]).toBe('BEGIN IMMEDIATE');
+    statements.length = 0;
+    await Promise.all([store.append('org-1', [anEvent()], 3n), store.append('org-2', [anEvent()], 0n)]);
+    expect(statements[0]).toBe('BEGIN IMMEDIATE');
+    expect(store.groupCommitStats()).toMatchObject({ commits: 6, writes: 7 });
+    const read = await store.readStream('org-1');
+    expect(read.found && read.events.map((event) => event.revision)).toEqual([0n, 1n, 2n, 3n, 4n]);
+  });
+
+  it("refers an append alone in its commit to the transaction's check when its statement cannot tell: a replay, a revision taken", async () => {
+    const file = join(newDataDir(), 'events.sqlite');
+    const store = openStore(file);
+    const other = openStore(file);
+    const first = anEvent();
+    const original = await store.append('org-1', [first], 'no_stream');
+    const last = anEvent();
+    const appended = await store.append('org-1', [last], 'any');
+
+    // A repeat of the last append, and of the first: the stream holds their ids, and answers as it did.
+    await expect(store.append('org-1', [last], 'any')).resolves.toEqual(appended);
+    await expect(store.append('org-1', [first], 'stream_exists')).resolves.toEqual(original);
+    await expect(store.append('org-1', [last], 1n)).rejects.toMatchObject({ expected: 1n, actual: 1n });
+    // Another process took the next revision: 'any' goes after it, an exact revision is refused with the actual one.
+    await other.append('org-1', [anEvent()], 1n);
+    await expect(store.append('org-1', [anEvent()], 'any')).resolves.toMatchObject({ nextExpectedRevision: 3n });
+    await other.append('org-1', [anEvent()], 3n);
+    await expect(store.append('org-1', [anEvent()], 3n)).rejects.toMatchObject({ expected: 3n, actual: 4n });
+    await expect(store.append('org-1', [anEvent()], 4n)).resolves.toMatchObject({ nextExpectedRevision: 5n });
+    const read = await store.readStream('org-1');
+    expect(read.found && read.events.map((event) => event.revision)).toEqual([0n, 1n, 2n, 3n, 4n, 5n]);
   });
 
   it("sees another process's append and an operator's deletion between two of its own appends to a stream", async () => {

@@ -113,6 +113,11 @@ export class SqliteEventStore implements EventStore {
       insert: db.prepare(
         'INSERT INTO events (stream_id, revision, event_id, type, data, metadata, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
       ),
+      // writeAlone's check and insert in one statement: nothing is inserted into a deleted stream.
+      insertUnlessDeleted: db.prepare(
+        `INSERT INTO events (stream_id, revision, event_id, type, data, metadata, recorded_at)
+         SELECT ?, ?, ?, ?, ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM deleted_streams WHERE stream_id = ?)`,
+      ),
       // A stream read is one statement when it finds events: the deleted mark comes as a last column.
       streamForwards: new LimitedStatements(
         db,
@@ -148,8 +153,11 @@ export class SqliteEventStore implements EventStore {
     } catch (error) {
       return Promise.reject(error as Error);
     }
+    const write = () => this.write(streamId, serialized, expectedRevision);
+    const event = serialized.length === 1 ? serialized[0] : undefined;
+    if (event === undefined) return this.groupCommit.submit(write);
     // One event is one INSERT (the rest of the write reads): SQLite undoes a failed one alone, no savepoint needed.
-    return this.groupCommit.submit(() => this.write(streamId, serialized, expectedRevision), serialized.length === 1);
+    return this.groupCommit.submit(write, true, () => this.writeAlone(streamId, event, expectedRevision));
   }
 
   async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<ReadStreamResult> {
@@ -282,6 +290,40 @@ export class SqliteEventStore implements EventStore {
     }
     this.heads.appended(streamId, revision);
     return { nextExpectedRevision: revision, position };
+  }
+
+  /**
+   * A one-event append alone in its commit, as ONE autocommit statement (no BEGIN, no data_version read, no
+   * COMMIT), when the store appended to its stream before and the expected revision is the one it stored (or
+   * 'any', 'stream_exists'): the event is inserted at the next revision unless the stream is deleted. That
+   * statement is the check, under the write lock like the transaction's: revisions run without gaps and events
+   * are never deleted, so the next revision is free exactly when no one appended since, and the unique indexes
+   * refuse it otherwise, as they refuse an id the stream already holds. Undefined, having stored nothing, when
+   * it cannot tell (not remembered, another expectation, taken, deleted): `write` then checks and tells why.
+   */
+  private writeAlone(streamId: string, event: SerializedEvent, expected: ExpectedRevision): AppendResult | undefined {
+    const stored = this.heads.lastStored(streamId);
+    if (stored === undefined || !(expected === stored || expected === 'any' || expected === 'stream_exists')) return undefined;
+    const revision = stored + 1n;
+    let inserted: Database.RunResult;
+    try {
+      inserted = this.statements.insertUnlessDeleted.run(
+        streamId,
+        revision,
+        event.id,
+        event.type,
+        event.data,
+        event.metadata,
+        this.recordedAtNow(),
+        streamId,
+      );
+    } catch (error) {
+      if (isUniqueViolation(error)) return undefined;
+      throw error;
+    }
+    if (inserted.changes === 0) return undefined;
+    this.heads.appended(streamId, revision);
+    return { nextExpectedRevision: revision, position: inserted.lastInsertRowid as bigint };
   }
 
   /** The stream's last revision (null when it has no events), inside the write transaction; refuses a deleted stream. */

@@ -4,6 +4,8 @@ type PendingWrite = {
   readonly write: () => unknown;
   /** The write changes the database in one statement at most: SQLite's statement rollback undoes it alone. */
   readonly oneStatement: boolean;
+  /** The same write as one autocommit statement, for when it is alone in its commit; see `submit`. */
+  readonly alone: (() => unknown) | undefined;
   readonly resolve: (value: unknown) => void;
   readonly reject: (error: unknown) => void;
   /** What the write returned, or threw when `failed`; its caller gets it once the transaction has ended. */
@@ -34,7 +36,8 @@ const settled = Promise.resolve();
  * Group commit over one SQLite connection. Writes submitted together run in ONE transaction with ONE
  * sync. Each write runs in its own savepoint (unless it changes the database in one statement, which
  * SQLite undoes alone when it fails), so a write that throws undoes only itself and the others still
- * commit; every caller is settled only after COMMIT has returned.
+ * commit; every caller is settled only after COMMIT has returned. A write alone in its commit may run as
+ * one autocommit statement instead (its own transaction and sync), when it offers one.
  *
  * When: always after the task that submitted the first write of the batch has run to its end (its promise
  * callbacks included), so the writes a task issues together (Promise.all, a sign-in's) share the commit.
@@ -97,11 +100,14 @@ export class GroupCommit {
   /**
    * Runs `write` inside the next shared transaction; resolves with its value once that transaction is
    * committed. `oneStatement`: the write changes the database in one SQL statement at most (its other
-   * statements only read, and nothing after that statement throws), so it needs no savepoint.
+   * statements only read, and nothing after that statement throws), so it needs no savepoint. `alone`: the
+   * same write as ONE statement in autocommit (no BEGIN, no COMMIT), run instead of `write` when no other
+   * write shares the commit; it answers undefined, having changed nothing, when it cannot tell without
+   * `write`'s transaction, and `write` then runs as usual.
    */
-  submit<T>(write: () => T, oneStatement = false): Promise<T> {
+  submit<T>(write: () => T, oneStatement = false, alone?: () => T | undefined): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ write, oneStatement, resolve: resolve as (value: unknown) => void, reject, outcome: undefined, failed: false });
+      this.queue.push({ write, oneStatement, alone, resolve: resolve as (value: unknown) => void, reject, outcome: undefined, failed: false });
       if (!this.scheduled) this.schedule();
     });
   }
@@ -177,7 +183,7 @@ export class GroupCommit {
   private commitBatch(batch: readonly PendingWrite[]): void {
     let acknowledged: number;
     try {
-      acknowledged = this.runInTransaction(batch);
+      acknowledged = (batch.length === 1 ? this.runAlone(batch[0] as PendingWrite) : undefined) ?? this.runInTransaction(batch);
     } catch (error) {
       // The transaction failed as a whole: nothing of the batch is stored, every caller is told so.
       for (const pending of batch) pending.reject(error);
@@ -195,6 +201,24 @@ export class GroupCommit {
       else pending.resolve(pending.outcome);
     }
     if (acknowledged > 0) this.onCommitted();
+  }
+
+  /**
+   * Runs a lone write as its one autocommit statement, if it offers one and that can tell: answers how many it
+   * committed (1, or 0 when the statement failed, SQLite having undone it), or undefined when nothing ran.
+   */
+  private runAlone(pending: PendingWrite): number | undefined {
+    if (pending.alone === undefined) return undefined;
+    try {
+      const outcome = pending.alone();
+      if (outcome === undefined) return undefined;
+      pending.outcome = outcome;
+      return 1;
+    } catch (error) {
+      pending.outcome = error;
+      pending.failed = true;
+      return 0;
+    }
   }
 
   /** Runs the batch's writes in one transaction, each keeping its outcome; answers how many it committed. */

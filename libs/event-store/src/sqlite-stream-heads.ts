@@ -37,6 +37,14 @@ export class StreamHeads {
     return undefined;
   }
 
+  /**
+   * The stream's last revision as this connection last stored it, even if another connection may have appended
+   * or deleted since: only for a write whose own statement fails when that happened (`writeAlone`).
+   */
+  lastStored(streamId: string): bigint | undefined {
+    return this.revisions.get(streamId);
+  }
+
   /** A write (which looked its stream up first) stored the stream up to `revision` (undone by `forget` if rolled back). */
   appended(streamId: string, revision: bigint): void {
     if (this.revisions.size >= this.capacity && !this.revisions.has(streamId)) this.revisions.clear();
