@@ -21,6 +21,7 @@ import {
 import { replayedAppendResult, type StoredEventRef } from './idempotent-replay.js';
 import { assertAppendSize, assertValidAppend, assertValidMaxCount, serializeEvents, type SerializedEvent } from './request-validation.js';
 import { EVENT_ROW_COLUMNS, logReadOf, toRecordedEvent, type EventRow, type LogRead, type LogRow } from './sqlite-event-row.js';
+import { LogByStream } from './sqlite-log-by-stream.js';
 import { GroupCommit, type GroupCommitStats } from './sqlite-group-commit.js';
 import { migrateEventStoreSchema } from './sqlite-migrations.js';
 import { StreamHeads } from './sqlite-stream-heads.js';
@@ -73,7 +74,7 @@ export class SqliteEventStore implements EventStore {
   /** readLog's reads, by the parts they return (at most eight). */
   private readonly logReads = new Map<string, { read: LogRead; page: LimitedStatements }>();
   /** readLogByStream's reads, by the parts they return (at most eight). */
-  private readonly streamLogReads = new Map<string, StreamLogRead>();
+  private readonly logByStreamReads = new Map<string, LogByStream>();
 
   static open(options: SqliteEventStoreOptions): SqliteEventStore {
     const db = new Database(options.file, {
@@ -193,17 +194,7 @@ export class SqliteEventStore implements EventStore {
   async readLogByStream<P extends EnvelopePart = never>(options: ReadLogByStreamOptions<P>): Promise<LogEvent<P>[]> {
     this.assertOpen();
     assertValidMaxCount(options.maxCount);
-    const { streamPrefix, toPosition, after, maxCount } = options;
-    if (after !== undefined && !after.streamId.startsWith(streamPrefix)) throw new RangeError(`${after.streamId} is not a stream of ${streamPrefix}`);
-    const { read, restOfStream, nextStreams, firstStreams } = this.streamLogRead(options.parts);
-    // The rest of the stream the previous page ended in, then the streams after it, through the (stream_id, revision) index.
-    const rows = after === undefined ? [] : (restOfStream.all(after.streamId, after.revision, toPosition, maxCount) as LogRow[]);
-    if (rows.length < maxCount) {
-      const streams = after === undefined ? firstStreams : nextStreams;
-      const from = after === undefined ? streamPrefix : after.streamId;
-      for (const row of streams.all(from, prefixEnd(streamPrefix), toPosition, maxCount - rows.length) as LogRow[]) rows.push(row);
-    }
-    return rows.map(read.toEvent) as LogEvent<P>[];
+    return this.logByStream(options.parts).page(options);
   }
 
   async headPosition(): Promise<bigint | undefined> {
@@ -373,21 +364,12 @@ export class SqliteEventStore implements EventStore {
     return prepared;
   }
 
-  private streamLogRead(parts: readonly EnvelopePart[]): StreamLogRead {
-    const read = logReadOf(parts, 'parsed');
-    let prepared = this.streamLogReads.get(read.key);
+  private logByStream(parts: readonly EnvelopePart[]): LogByStream {
+    const key = logReadOf(parts).key;
+    let prepared = this.logByStreamReads.get(key);
     if (prepared === undefined) {
-      const select = `SELECT ${read.columns} FROM events`;
-      // Both bounds are on the (stream_id, revision) index: the pages are ranges of it, in its order.
-      const streams = (first: '>=' | '>'): Database.Statement =>
-        this.db.prepare(`${select} WHERE stream_id ${first} ? AND stream_id < ? AND position <= ? ORDER BY stream_id, revision LIMIT ?`).raw(true);
-      prepared = {
-        read,
-        restOfStream: this.db.prepare(`${select} WHERE stream_id = ? AND revision > ? AND position <= ? ORDER BY revision LIMIT ?`).raw(true),
-        firstStreams: streams('>='),
-        nextStreams: streams('>'),
-      };
-      this.streamLogReads.set(read.key, prepared);
+      prepared = new LogByStream(this.db, parts);
+      this.logByStreamReads.set(key, prepared);
     }
     return prepared;
   }
@@ -433,18 +415,6 @@ type StreamHead = [revision: bigint | null, deleted: bigint | null];
 /** A stream read's row: the event's columns, then the stream's deleted mark (1, or null when not deleted). */
 type StreamRow = [...EventRow, deleted: bigint | null];
 const STREAM_ROW_DELETED = 8;
-
-type StreamLogRead = { read: LogRead; restOfStream: Database.Statement; firstStreams: Database.Statement; nextStreams: Database.Statement };
-
-/**
- * The least string above every string that starts with `prefix`, in SQLite's binary order of UTF-8
- * (the same as JavaScript's order of UTF-16 code units below the surrogates).
- */
-function prefixEnd(prefix: string): string {
-  const last = prefix.charCodeAt(prefix.length - 1);
-  if (prefix === '' || last >= 0xd7ff) throw new RangeError(`Cannot read the streams of prefix ${JSON.stringify(prefix)} in order`);
-  return `${prefix.slice(0, -1)}${String.fromCharCode(last + 1)}`;
-}
 
 /**
  * One query with each of its LIMITs written into the SQL, prepared on first use. SQLite plans a statement

@@ -94,6 +94,21 @@ describe('The SQLite event store, reading the log stream by stream', () => {
     expect(Object.keys(bare ?? {}).sort()).toEqual(['data', 'position', 'revision', 'streamId', 'type']);
   });
 
+  it('reads a page whose events make a text past the limit row by row, with the same answer', async () => {
+    // 17 events of 1,000,000 bytes each: past PAGE_TEXT_LIMIT (16 MiB) as one text.
+    const big = 'x'.repeat(1_000_000);
+    for (let index = 0; index < 17; index += 1) {
+      await store.append('org-big', [{ ...anEvent('org-big', index), data: { big, index } }], index === 0 ? 'no_stream' : BigInt(index - 1));
+    }
+    const all = await store.readAll();
+    const head = all.at(-1)?.position ?? 0n;
+    const read = await store.readLogByStream({ streamPrefix: 'org-big', toPosition: head, maxCount: 100, parts: ['metadata'] });
+
+    expect(read.length).toBe(17);
+    expect(read.map(unchanging)).toEqual(byStream(all, 'org-big', head).map(unchanging));
+    expect(read.map(({ metadata }) => metadata)).toEqual(byStream(all, 'org-big', head).map(({ metadata }) => metadata));
+  });
+
   it('refuses to page after a stream outside the prefix', async () => {
     await expect(store.readLogByStream({ streamPrefix: 'org-', toPosition: 100n, maxCount: 10, parts: [], after: { streamId: 'orga', revision: 0n } })).rejects.toThrow(
       RangeError,
