@@ -22,7 +22,8 @@ export class CheckedArgument {
   }
 }
 
-const checkedArgument = createParamDecorator((argument: CheckedArgument, context: ExecutionContext) => argument.check(context.switchToHttp().getRequest<Request>()));
+// An HTTP route's first argument is its request (what switchToHttp().getRequest() answers, without the three closures it makes).
+const checkedArgument = createParamDecorator((argument: CheckedArgument, context: ExecutionContext) => argument.check(context.getArgByIndex<Request>(0)));
 
 /** `@CheckedParam('id', validOrganizationId)`: as `@Param('id', validOrganizationId)`, checked without a promise. */
 export const CheckedParam = (name: string, pipe: ZodValidationPipe<z.ZodType>): ParameterDecorator => checkedArgument(new CheckedArgument('param', name, pipe));
