@@ -1,7 +1,7 @@
-// Two builds' answers to the same raw requests (34: /health in several spellings, HEAD, OPTIONS, the read
-// with no key, a wrong one and a good one, add-member refusals, 404s, the SPA's pages, /docs, /session,
-// /metrics, a bad encoding, /auth), compared line by line after normalising dates, ids, cookies' values,
-// positions and the metrics' counts. Prints each answer that differs, then how many are the same.
+// Two builds' answers to the same raw requests (42: /health in several spellings, HEAD, OPTIONS, the read
+// with no key, a wrong one and a good one, with HEAD, ?minPosition, bad queries and ids, add-member refusals,
+// 404s, the SPA's pages, /docs, /session, /metrics, a bad encoding, /auth), compared line by line after
+// normalising dates, ids, cookies' values, positions and the metrics' counts. Prints each answer that differs, then how many are the same.
 // STRIP_SEC=1 also leaves the security headers out (to check the rest when a build changes them on purpose).
 //   npm run build:server && node bench/http/answers-compare.mjs before/dist/apps/api/src/main.js dist/apps/api/src/main.js
 // See README.md beside this file ("Seventh round").
@@ -58,6 +58,10 @@ const requests = (s) => {
     `GET /health HTTP/1.1\r\n${H}Accept: text/html\r\n\r\n`,
     `GET /organizations/${s.id} HTTP/1.1\r\n${H}\r\n`, `GET /organizations/${s.id} HTTP/1.1\r\n${H}Authorization: Bearer wrong\r\n\r\n`,
     `GET /organizations/${s.id} HTTP/1.1\r\n${H}${K}\r\n`, `GET /organizations/nope HTTP/1.1\r\n${H}${K}\r\n`,
+    `HEAD /organizations/${s.id} HTTP/1.1\r\n${H}${K}\r\n`, `GET /organizations/${s.id}?minPosition=1 HTTP/1.1\r\n${H}${K}\r\n`,
+    `GET /organizations/${s.id}?minPosition=x HTTP/1.1\r\n${H}${K}\r\n`, `GET /organizations/${s.id}?other=1 HTTP/1.1\r\n${H}${K}\r\n`,
+    `GET /organizations/No%20such?minPosition=x HTTP/1.1\r\n${H}${K}\r\n`, `GET /organizations/${s.id}/ HTTP/1.1\r\n${H}${K}If-None-Match: *\r\n\r\n`,
+    `GET /organizations/${s.id}/notification-recipients?minPosition=1 HTTP/1.1\r\n${H}${K}\r\n`, `GET /organizations/${s.id}/notification-recipients?x=1 HTTP/1.1\r\n${H}${K}\r\n`,
     `POST /organizations/${s.id}/members HTTP/1.1\r\n${H}\r\n`, `POST /organizations/${s.id}/members HTTP/1.1\r\n${H}${K}Content-Type: application/json\r\nContent-Length: 0\r\n\r\n`,
     `POST /organizations/${s.id}/members HTTP/1.1\r\n${H}${K}Content-Type: text/plain\r\nContent-Length: 2\r\n\r\nhi`,
     `GET /nope HTTP/1.1\r\n${H}\r\n`, `GET /nope HTTP/1.1\r\n${H}Accept: text/html\r\n\r\n`, `OPTIONS /health HTTP/1.1\r\n${H}\r\n`, `DELETE /health HTTP/1.1\r\n${H}\r\n`,

@@ -91,6 +91,13 @@ describe('GET /docs/openapi.json against the router', () => {
     expect(history?.parameters.map(({ name, in: where }) => `${where}:${name}`)).toEqual(expect.arrayContaining(['path:id', 'query:fromRevision', 'query:limit']));
     expect(history?.security).toEqual([{ apiKey: ['audit:read'] }, { session: [] }]);
 
+    // Checked arguments (@CheckedParam, @CheckedQuery) are documented as the pipes they run.
+    const read = document.paths['/organizations/{id}']?.get;
+    const idOf = (operation: typeof read) => operation?.parameters.find(({ name, in: where }) => where === 'path' && name === 'id');
+    expect(read?.parameters.map(({ name, in: where }) => `${where}:${name}`)).toEqual(['path:id', 'query:minPosition']);
+    expect(idOf(read)?.schema).toEqual(idOf(document.paths['/organizations/{id}/plan']?.post)?.schema);
+    expect(idOf(read)?.schema).toHaveProperty('pattern');
+
     const login = document.paths['/login']?.post;
     expect(login?.responses['204']).toBeDefined();
     expect(login?.responses['401']?.content?.['application/problem+json']).toBeDefined();

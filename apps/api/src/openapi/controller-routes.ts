@@ -5,6 +5,7 @@ import { HTTP_CODE_METADATA, METHOD_METADATA, PATH_METADATA, ROUTE_ARGS_METADATA
 import type { ModulesContainer } from '@nestjs/core';
 import type { z } from 'zod';
 import { RequireAccess, type AccessRule } from '../access/require-access.decorator.js';
+import { CheckedArgument } from '../http/checked-arguments.js';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
 import { OPERATION_TEXT, type OperationText } from './operation.decorator.js';
 
@@ -60,6 +61,11 @@ function schemaOf(argument: RouteArgument): z.ZodType | undefined {
   return argument.pipes?.find((pipe): pipe is ZodValidationPipe<z.ZodType> => pipe instanceof ZodValidationPipe)?.schema;
 }
 
+/** A checked argument (`@CheckedParam`, `@CheckedQuery`) as the `@Param` or `@Query` with its pipe it stands for. */
+function asNestArgument(checked: CheckedArgument, index: number): [string, RouteArgument] {
+  return [`${checked.type === 'param' ? PARAM : QUERY}:${index}`, { index, data: checked.name, pipes: [checked.pipe] }];
+}
+
 function controllersOf(modules: ModulesContainer): Type[] {
   const controllers = new Set<Type>();
   for (const module of modules.values()) {
@@ -83,7 +89,9 @@ export function controllerRoutes(modules: ModulesContainer): ControllerRoute[] {
       const method = httpMethods[requestMethod];
       if (method === undefined) throw new Error(`${controller.name}.${name}: method ${RequestMethod[requestMethod]} is not described by the OpenAPI generator`);
       // Keyed `${paramtype}:${index}` by Nest's parameter decorators.
-      const args = Object.entries((Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, name) ?? {}) as Record<string, RouteArgument>);
+      const args = Object.entries((Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, name) ?? {}) as Record<string, RouteArgument>).map(
+        ([key, argument]): [string, RouteArgument] => (argument.data instanceof CheckedArgument ? asNestArgument(argument.data, argument.index) : [key, argument]),
+      );
       const argumentsOf = (type: number) => args.filter(([key]) => key.startsWith(`${type}:`)).map(([, argument]) => argument);
       const body = argumentsOf(BODY).map(schemaOf).find((schema) => schema !== undefined);
       const query = argumentsOf(QUERY).filter((argument) => argument.data === undefined).map(schemaOf).find((schema) => schema !== undefined);

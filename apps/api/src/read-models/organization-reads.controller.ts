@@ -1,15 +1,15 @@
-import { Controller, Get, Inject, Param, Query, Res } from '@nestjs/common';
+import { Controller, Get, Inject, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { findPlan, type Member, type OrganizationView, type PlanCatalogue, type PlanSpec } from '#domain';
 import { READ_MODELS, ReadModels } from '#read-models';
 import { ANY_MEMBER, RequireAccess } from '../access/require-access.decorator.js';
-import { answerJsonText, jsonText, type JsonText } from '../http/json-text.js';
+import { CheckedParam, CheckedQuery } from '../http/checked-arguments.js';
+import { jsonBytes, sendJsonBytes, type JsonBytes } from '../http/json-text.js';
 import { ProblemError } from '../http/problem-error.js';
 import { PLAN_CATALOGUE } from '../plans/plan-catalogue.module.js';
-import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
 import { jsonSafe } from '../organizations/command-result.js';
 import { validOrganizationId } from '../organizations/organization-route-parameters.js';
-import { awaitMinPosition, readQuery, type ReadQuery } from './read-your-writes.js';
+import { awaitMinPosition, validReadQuery, type ReadQuery } from './read-your-writes.js';
 import { Operation } from '../openapi/operation.decorator.js';
 
 /** A member as GET /organizations/:id shows them: invited is true until they have signed in once (CONSOLE.md, Members). */
@@ -43,34 +43,39 @@ export class OrganizationReadsController {
   @Get(':id')
   @RequireAccess(READ)
   @Operation({ summary: 'The organization read model: plans, Chorus, features, limits, usage, members, sites, domains' })
-  async organization(
-    @Param('id', validOrganizationId) id: string,
-    @Query(new ZodValidationPipe(readQuery)) query: ReadQuery,
-    @Res({ passthrough: true }) response: Response,
-  ): Promise<JsonText<OrganizationAnswer>> {
-    await awaitMinPosition(this.readModels, query, response);
-    // Made once per organization and commit, JSON text included: a read between two commits is one check.
-    const answer = this.readModels.derivedUntilNextCommit(`GET /organizations/${id}`, () => this.answer(id));
-    if (answer === undefined) throw notFound(id);
-    return answerJsonText(response, answer);
+  organization(
+    @CheckedParam('id', validOrganizationId) id: string,
+    @CheckedQuery(validReadQuery) query: ReadQuery,
+    @Res() response: Response,
+  ): void | Promise<void> {
+    // Without ?minPosition there is nothing to wait for: answered at once, without a promise.
+    if (query.minPosition === undefined) return this.sendOrganization(id, response);
+    return awaitMinPosition(this.readModels, query, response).then(() => this.sendOrganization(id, response));
   }
 
-  private answer(id: string): JsonText<OrganizationAnswer> | undefined {
+  private sendOrganization(id: string, response: Response): void {
+    // Made once per organization and commit, encoded JSON included: a read between two commits is one check.
+    const answer = this.readModels.derivedUntilNextCommit(`GET /organizations/${id}`, () => this.answer(id));
+    if (answer === undefined) throw notFound(id);
+    sendJsonBytes(response, answer);
+  }
+
+  private answer(id: string): JsonBytes<OrganizationAnswer> | undefined {
     const found = this.readModels.organizations.getOrganization(id);
     if (found === undefined) return undefined;
     const signedIn = this.readModels.signIns.signedInOnce(found.view.members.map((member) => member.userId));
     const members = found.view.members.map((member) => ({ ...member, invited: !signedIn.has(member.userId) }));
     const governing = found.view.governingPlan;
     const siteDefaults = (governing && findPlan(this.catalogue, governing.line, governing.plan as PlanSpec['name'])?.siteDefaults) || null;
-    return jsonText<OrganizationAnswer>({ ...found.view, members, siteDefaults, revision: jsonSafe(found.revision), position: jsonSafe(found.position) });
+    return jsonBytes<OrganizationAnswer>({ ...found.view, members, siteDefaults, revision: jsonSafe(found.revision), position: jsonSafe(found.position) });
   }
 
   @Get(':id/notification-recipients')
   @RequireAccess(READ)
   @Operation({ summary: 'The users the Chorus line notifies' })
   async notificationRecipients(
-    @Param('id', validOrganizationId) id: string,
-    @Query(new ZodValidationPipe(readQuery)) query: ReadQuery,
+    @CheckedParam('id', validOrganizationId) id: string,
+    @CheckedQuery(validReadQuery) query: ReadQuery,
     @Res({ passthrough: true }) response: Response,
   ): Promise<NotificationRecipientsAnswer> {
     await awaitMinPosition(this.readModels, query, response);

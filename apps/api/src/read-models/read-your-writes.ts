@@ -4,6 +4,7 @@ import type { Response } from 'express';
 import { z } from 'zod';
 import type { ReadModels } from '#read-models';
 import { ProblemError } from '../http/problem-error.js';
+import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
 
 /** How long a read waits for the projector before answering 503 NOT_YET_CONSISTENT. */
 export const READ_YOUR_WRITES_WAIT_MS = 2_000;
@@ -13,6 +14,9 @@ export const readQuery = z.strictObject({
 });
 
 export type ReadQuery = z.output<typeof readQuery>;
+
+/** The pipe of a read's query (`?minPosition`): a malformed one is 400 VALIDATION_FAILED. */
+export const validReadQuery = new ZodValidationPipe(readQuery);
 
 export async function awaitMinPosition(readModels: ReadModels, query: ReadQuery, response: Response): Promise<void> {
   if (query.minPosition === undefined) return;
