@@ -4,6 +4,8 @@
 // (/dev/shm: the disk's syncs are not what this measures) and 16 users, each signing in from an address of
 // their own, CONCURRENCY at once. process.cpuUsage, not wall time; an A/A run shows the spread.
 //   node bench/logins/in-process-ab.mjs BEFORE_DIST AFTER_DIST [SIGN_INS_PER_ROUND=1000] [ROUNDS=30] [CONCURRENCY=4]
+//     env: READ_MODELS=inline: each build also runs its read models' projector (as the server does), and a round
+//          ends when they have applied its sign-ins, so their live commits are in the CPU counted
 import { mkdtempSync, rmSync } from 'node:fs';
 import path from 'node:path';
 
@@ -23,6 +25,13 @@ async function signInsOf(dist) {
   const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
   const identity = createIdentity({ eventStore: store, sessionSecret: 'a bench secret of at least thirty-two characters', mailer: { send: async () => undefined }, logger: quiet, publicUrl: 'http://localhost', productName: 'Chorus' });
   identity.hasher.verify = () => new Promise((resolve) => setImmediate(() => resolve(true)));
+  let readModels;
+  if (process.env.READ_MODELS === 'inline') {
+    const { ReadModels } = await import(`${dist}/libs/read-models/src/index.js`);
+    const { createPlanCatalogue } = await import(`${dist}/libs/domain/src/index.js`);
+    readModels = ReadModels.open({ dataDir, store, catalogue: createPlanCatalogue() });
+    readModels.start();
+  }
   const cli = { actor: 'cli', correlationId: 'bench', causationId: 'bench', origin: { cliCommand: 'bench' } };
   for (let user = 0; user < users; user += 1) await identity.registration.register({ email: `user-${user}@example.test`, username: `user-${user}`, password }, cli);
   let next = 0;
@@ -37,8 +46,10 @@ async function signInsOf(dist) {
     await Promise.all(Array.from({ length: concurrency }, async () => {
       while (left-- > 0) await signIn();
     }));
+    if (readModels !== undefined && !(await readModels.waitForPosition(await store.headPosition(), 10_000))) throw new Error('the read models did not catch up');
   };
   const close = async () => {
+    await readModels?.close();
     await store.close();
     rmSync(dataDir, { recursive: true, force: true });
   };

@@ -220,6 +220,36 @@ describe('projection runner', () => {
     expect(runners.map((runner) => checkpoints.find(runner.name)?.position)).toEqual([last, last, last, last]);
   });
 
+  it('gives a savepoint in a shared live commit only to the projections that write there', async () => {
+    await fixture.execute('acme', ...organizationSetUp('acme', 1));
+    fixture.readModels('off');
+    const savepoints: string[] = [];
+    const db = new Database(readModelsFile(fixture.dataDir), { verbose: (sql) => (String(sql).startsWith('SAVEPOINT') ? savepoints.push(String(sql)) : undefined) });
+    db.pragma('journal_mode = WAL');
+    own.databases.push(db);
+    const liveCommits = new LiveCommits(db);
+    const runners = [organizationProjection(), correlationProjection(), signInsProjection(), organizationHistoryProjection()].map(
+      (projection) => new ProjectionRunner(db, fixture.store, projection, { liveCommits }),
+    );
+    own.runners.push(...runners);
+    for (const runner of runners) runner.start();
+    await until(() => runners.every((runner) => runner.status().state === 'live'));
+    savepoints.length = 0;
+
+    // A sign-in's writes, issued together: only the sign-ins model applies one of them; the other three count past.
+    const metadata = { actor: 'user:u-1', correlationId: 'c-1', causationId: 'c-1' };
+    const appended = await Promise.all([
+      fixture.store.append('user-u-1', [{ id: randomUUID(), type: 'SignedIn', data: { method: 'password' }, metadata }], 'any'),
+      fixture.store.append('session-s-1', [{ id: randomUUID(), type: 'SessionStarted', data: { userId: 'u-1' }, metadata }], 'no_stream'),
+    ]);
+    const last = appended.reduce((top, result) => (result.position > top ? result.position : top), 0n);
+    await until(() => runners.every((runner) => runner.status().checkpoint === last));
+
+    expect(savepoints).toHaveLength(1);
+    const checkpoints = new Checkpoints(db);
+    expect(runners.map((runner) => checkpoints.find(runner.name)?.position)).toEqual([last, last, last, last]);
+  });
+
   it('keeps the other projections of a shared live commit when one of them meets a poison event there', async () => {
     await fixture.execute('acme', ...organizationSetUp('acme', 1));
     const readModels = fixture.readModels('inline');

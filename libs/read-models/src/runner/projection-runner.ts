@@ -210,8 +210,12 @@ export class ProjectionRunner {
     const batch = this.pending;
     this.pending = [];
     try {
-      // Inside LiveCommits' transaction: a savepoint, so a failing runner undoes only its own part.
-      return { runner: this, batch, applied: this.applyInTransaction(batch, stored) };
+      // Inside LiveCommits' transaction: a savepoint, so a failing runner undoes only its own part. A batch
+      // the projection only counts past (most of a sign-in's events, for most projections) writes one
+      // statement, its checkpoint, which SQLite undoes by itself if it fails: it needs no savepoint (two
+      // statements more, 3-5 us of CPU).
+      const applied = batch.some((event) => this.projection.handles(event)) ? this.applyInTransaction(batch, stored) : this.applyBatch(batch, stored);
+      return { runner: this, batch, applied };
     } catch (error) {
       return { runner: this, batch, error };
     }
