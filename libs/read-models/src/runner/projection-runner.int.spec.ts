@@ -188,11 +188,14 @@ describe('projection runner', () => {
     for (let index = 0; index < 20; index += 1) expect(readModels.organizations.getOrganization(`o-${index}`)?.view).toEqual(await expectedView(`o-${index}`));
   });
 
-  it("commits the four projections' live events of one turn in ONE transaction, every checkpoint moved in it", async () => {
-    await fixture.execute('acme', ...organizationSetUp('acme', 1));
+  /**
+   * The four projections' runners live on one read-model connection, sharing its live commits; `statements`
+   * collects, from then on, the SQL that connection runs starting with `logged`.
+   */
+  async function fourRunnersSharingLiveCommits(logged: string): Promise<{ statements: string[]; runners: ProjectionRunner[]; db: Database.Database }> {
     fixture.readModels('off');
-    const transactions: string[] = [];
-    const db = new Database(readModelsFile(fixture.dataDir), { verbose: (sql) => (String(sql).startsWith('BEGIN') ? transactions.push(String(sql)) : undefined) });
+    const statements: string[] = [];
+    const db = new Database(readModelsFile(fixture.dataDir), { verbose: (sql) => (String(sql).startsWith(logged) ? statements.push(String(sql)) : undefined) });
     db.pragma('journal_mode = WAL');
     own.databases.push(db);
     const liveCommits = new LiveCommits(db);
@@ -202,7 +205,13 @@ describe('projection runner', () => {
     own.runners.push(...runners);
     for (const runner of runners) runner.start();
     await until(() => runners.every((runner) => runner.status().state === 'live'));
-    transactions.length = 0;
+    statements.length = 0;
+    return { statements, runners, db };
+  }
+
+  it("commits the four projections' live events of one turn in ONE transaction, every checkpoint moved in it", async () => {
+    await fixture.execute('acme', ...organizationSetUp('acme', 1));
+    const { statements: transactions, runners, db } = await fourRunnersSharingLiveCommits('BEGIN');
 
     // A sign-in's writes, issued together (one group commit): only the sign-ins model applies one of them.
     const metadata = { actor: 'user:u-1', correlationId: 'c-1', causationId: 'c-1' };
@@ -222,19 +231,7 @@ describe('projection runner', () => {
 
   it('gives a savepoint in a shared live commit only to the projections that write there', async () => {
     await fixture.execute('acme', ...organizationSetUp('acme', 1));
-    fixture.readModels('off');
-    const savepoints: string[] = [];
-    const db = new Database(readModelsFile(fixture.dataDir), { verbose: (sql) => (String(sql).startsWith('SAVEPOINT') ? savepoints.push(String(sql)) : undefined) });
-    db.pragma('journal_mode = WAL');
-    own.databases.push(db);
-    const liveCommits = new LiveCommits(db);
-    const runners = [organizationProjection(), correlationProjection(), signInsProjection(), organizationHistoryProjection()].map(
-      (projection) => new ProjectionRunner(db, fixture.store, projection, { liveCommits }),
-    );
-    own.runners.push(...runners);
-    for (const runner of runners) runner.start();
-    await until(() => runners.every((runner) => runner.status().state === 'live'));
-    savepoints.length = 0;
+    const { statements: savepoints, runners, db } = await fourRunnersSharingLiveCommits('SAVEPOINT');
 
     // A sign-in's writes, issued together: only the sign-ins model applies one of them; the other three count past.
     const metadata = { actor: 'user:u-1', correlationId: 'c-1', causationId: 'c-1' };
