@@ -7,6 +7,12 @@ export class SmtpInbox {
   readonly received: ReceivedMail[] = [];
   private waiting: ((mail: ReceivedMail) => void)[] = [];
   private readonly server: SMTPServer;
+  /**
+   * Errors of client connections (smtp-server emits them on the server): a Chorus process killed with SIGKILL
+   * mid-session resets its socket ("read ECONNRESET"). Kept, not thrown: without a listener the emitter throws,
+   * and jest reports the suite as failed after its tests have passed.
+   */
+  readonly connectionErrors: Error[] = [];
   /** While set, every message is answered 451 (try again later) and not kept: a mail server that is down for now. */
   refusing = false;
 
@@ -35,6 +41,7 @@ export class SmtpInbox {
 
   static async start(): Promise<SmtpInbox> {
     const inbox = new SmtpInbox();
+    inbox.server.on('error', (error: Error) => inbox.connectionErrors.push(error));
     await new Promise<void>((resolve) => inbox.server.listen(0, '127.0.0.1', resolve));
     return inbox;
   }
