@@ -3,9 +3,8 @@ import { ProblemError } from './problem-error.js';
 
 /** Request bodies are JSON only; API bodies are small (the biggest is a member or a site). */
 export const JSON_MEDIA_TYPES = ['application/json', 'application/*+json'];
-export const BODY_LIMIT = '16kb';
-/** BODY_LIMIT in bytes, as body-parser reads it. */
-const BODY_LIMIT_BYTES = 16 * 1024;
+/** The largest request body, in bytes (16 KiB): body-parser's `limit`, and the plain JSON reader's below. */
+export const BODY_LIMIT = 16 * 1024;
 
 /**
  * The Content-Type of nearly every JSON body (browsers, the console, curl, the SDKs), lower-cased: read by
@@ -34,22 +33,24 @@ function isPlainJson(request: Request): boolean {
     headers['content-encoding'] === undefined &&
     PLAIN_JSON_TYPES.has(type.toLowerCase()) &&
     SMALL_LENGTH.test(length) &&
-    Number(length) <= BODY_LIMIT_BYTES
+    Number(length) <= BODY_LIMIT
   );
 }
 
-const invalidJson = () => new ProblemError(400, 'INVALID_JSON', 'The request body is not valid JSON', 'The request body could not be parsed as JSON.');
+/** A body that is not JSON (or, strict, neither an object nor an array): read here, or by body-parser (problem.ts). */
+export const invalidJsonBody = (): ProblemError =>
+  new ProblemError(400, 'INVALID_JSON', 'The request body is not valid JSON', 'The request body could not be parsed as JSON.');
 
 /** body-parser's `json()` as configured (strict, UTF-8, a leading BOM dropped) on the whole body. */
 function parseJson(body: Buffer): unknown {
   let text = body.toString('utf8');
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   const first = FIRST_JSON_CHARACTER.exec(text)?.[1];
-  if (first !== '{' && first !== '[') throw invalidJson();
+  if (first !== '{' && first !== '[') throw invalidJsonBody();
   try {
     return JSON.parse(text) as unknown;
   } catch {
-    throw invalidJson();
+    throw invalidJsonBody();
   }
 }
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { PassThrough } from 'node:stream';
 import type { Request, Response } from 'express';
 import { ProblemError } from './problem-error.js';
-import { requireJsonBody } from './json-body.js';
+import { BODY_LIMIT, requireJsonBody } from './json-body.js';
 
 type Sent = { request: Request & { rawBody?: Buffer }; stream: PassThrough; outcome: Promise<unknown> };
 
@@ -55,7 +55,7 @@ describe('requireJsonBody', () => {
     ['another charset', { 'content-type': 'application/json; charset=utf-16le' }],
     ['a +json type', { 'content-type': 'application/merge-patch+json' }],
     ['a compressed body', { 'content-encoding': 'gzip' }],
-    ['a length past the limit', { 'content-length': String(16 * 1024 + 1) }],
+    ['a length past the limit', { 'content-length': String(BODY_LIMIT + 1) }],
   ])('leaves %s to body-parser, unread', async (_case, headers) => {
     const sent = arriving({ 'content-type': 'application/json', 'content-length': '2', ...headers });
 

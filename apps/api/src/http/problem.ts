@@ -4,6 +4,7 @@ import { HttpException } from '@nestjs/common';
 import { DomainError, type DomainErrorCode } from '#domain';
 import { AppendTooLargeError, EventStoreTimeoutError, StreamDeletedError, WrongExpectedRevisionError } from '#event-store';
 import { IdentityError, RateLimited, type IdentityErrorCode } from '#identity';
+import { invalidJsonBody } from './json-body.js';
 import { ProblemError, type ProblemExtensions } from './problem-error.js';
 
 export type ProblemDocument = {
@@ -99,6 +100,10 @@ function problem(status: number, code: string, title: string, detail: string, ex
   return { ...extensions, type: problemType(code), title, status, detail, code };
 }
 
+function problemDocumentOf(error: ProblemError): ProblemDocument {
+  return problem(error.getStatus(), error.code, error.title, error.detail ?? error.title, error.extensions);
+}
+
 /** body-parser's http-errors carry a `type` such as 'entity.parse.failed'; Nest keeps them as the cause. */
 function bodyParserType(exception: HttpException): string | undefined {
   const cause: unknown = exception.cause;
@@ -117,9 +122,7 @@ function httpExceptionDetail(exception: HttpException): string {
 function fromHttpException(exception: HttpException): ProblemDocument {
   const status = exception.getStatus();
   const parserType = bodyParserType(exception);
-  if (parserType === 'entity.parse.failed') {
-    return problem(400, 'INVALID_JSON', 'The request body is not valid JSON', 'The request body could not be parsed as JSON.');
-  }
+  if (parserType === 'entity.parse.failed') return problemDocumentOf(invalidJsonBody());
   if (parserType === 'entity.too.large') {
     const limit = (exception.cause as { limit?: unknown }).limit;
     return problem(413, 'PAYLOAD_TOO_LARGE', 'The request body is too large', `The request body exceeds ${String(limit)} bytes.`, { limit });
@@ -187,9 +190,7 @@ function fromEventStoreError(error: unknown): Problem | undefined {
 }
 
 export function toProblem(error: unknown): Problem {
-  if (error instanceof ProblemError) {
-    return { document: problem(error.getStatus(), error.code, error.title, error.detail ?? error.title, error.extensions), unexpected: false };
-  }
+  if (error instanceof ProblemError) return { document: problemDocumentOf(error), unexpected: false };
   if (error instanceof DomainError) {
     return { document: problem(domainStatus[error.code], error.code, domainTitle[error.code], error.message, error.details), unexpected: false };
   }
