@@ -125,8 +125,6 @@ const envelopeParts = [
 export type LogRow = [position: bigint, streamId: string, revision: bigint, type: string, data: string, ...envelope: string[]];
 
 export type LogRead = {
-  /** The same for every request of the same parts, whatever their order: a key for a prepared statement. */
-  key: string;
   columns: string;
   toEvent: (row: LogRow) => LogEvent<EnvelopePart>;
 };
@@ -136,7 +134,6 @@ export type LogRead = {
  * values in its order, the integers as numbers and `data` (and `metadata`) as the JSON they are stored as.
  */
 export type LogText = {
-  key: string;
   /** The SQL expression of one row as its JSON array; the rows' arrays joined by commas make the text. */
   element: string;
   toEvent: (element: LogTextRow) => LogEvent<EnvelopePart>;
@@ -145,6 +142,9 @@ export type LogText = {
 export type LogTextRow = [position: number, streamId: string, revision: number, type: string, data: unknown, ...envelope: unknown[]];
 
 type EnvelopeFlags = { id: boolean; metadata: boolean; recordedAt: boolean };
+
+/** The same for every read of the same envelope parts, whatever their order: a key for its prepared statements. */
+export const envelopeKeyOf = (parts: readonly EnvelopePart[]): string => envelopeOf(parts).key;
 
 function envelopeOf(parts: readonly EnvelopePart[]): { key: string; wanted: ReadonlyArray<(typeof envelopeParts)[number]>; flags: EnvelopeFlags } {
   const wanted = envelopeParts.filter(([part]) => parts.includes(part));
@@ -159,9 +159,8 @@ function envelopeOf(parts: readonly EnvelopePart[]): { key: string; wanted: Read
  * organization rebuild about 0.5 us more per event, bench/projections, sixth round).
  */
 export function logReadOf(parts: readonly EnvelopePart[], decoding: 'lazy' | 'parsed' = 'lazy'): LogRead {
-  const { key, wanted, flags } = envelopeOf(parts);
+  const { wanted, flags } = envelopeOf(parts);
   return {
-    key,
     columns: ['position, stream_id, revision, type, data', ...wanted.map(([, column]) => column)].join(', '),
     toEvent:
       decoding === 'lazy'
@@ -178,12 +177,11 @@ export function logReadOf(parts: readonly EnvelopePart[], decoding: 'lazy' | 'pa
  * JSON already. Positions and revisions pass as JSON numbers: one past 2^53 is refused, not rounded.
  */
 export function logTextOf(parts: readonly EnvelopePart[]): LogText {
-  const { key, wanted, flags } = envelopeOf(parts);
+  const { wanted, flags } = envelopeOf(parts);
   // Metadata is JSON as stored; the other envelope parts are strings to quote.
   const values = ['position', 'json_quote(stream_id)', 'revision', 'json_quote(type)', 'data', ...wanted.map(([, column]) => (column === 'metadata' ? column : `json_quote(${column})`))];
   const formats = ['%d', '%s', '%d', '%s', '%s', ...wanted.map(() => '%s')];
   return {
-    key,
     element: `printf('[${formats.join(',')}]', ${values.join(', ')})`,
     toEvent: (element) =>
       withEnvelope(

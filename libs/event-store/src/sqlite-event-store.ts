@@ -20,7 +20,7 @@ import {
 } from './event-store.port.js';
 import { replayedAppendResult, type StoredEventRef } from './idempotent-replay.js';
 import { assertAppendSize, assertValidAppend, assertValidMaxCount, serializeEvents, type SerializedEvent } from './request-validation.js';
-import { EVENT_ROW_COLUMNS, logReadOf, toRecordedEvent, type EventRow, type LogRead, type LogRow } from './sqlite-event-row.js';
+import { envelopeKeyOf, EVENT_ROW_COLUMNS, logReadOf, toRecordedEvent, type EventRow, type LogRead, type LogRow } from './sqlite-event-row.js';
 import { LogByStream } from './sqlite-log-by-stream.js';
 import { GroupCommit, type GroupCommitStats } from './sqlite-group-commit.js';
 import { migrateEventStoreSchema } from './sqlite-migrations.js';
@@ -354,18 +354,19 @@ export class SqliteEventStore implements EventStore {
   }
 
   private logRead(parts: readonly EnvelopePart[]): { read: LogRead; page: LimitedStatements } {
-    const read = logReadOf(parts);
-    let prepared = this.logReads.get(read.key);
+    const key = envelopeKeyOf(parts);
+    let prepared = this.logReads.get(key);
     if (prepared === undefined) {
+      const read = logReadOf(parts);
       const page = new LimitedStatements(this.db, `SELECT ${read.columns} FROM events WHERE position > ? ORDER BY position`, true);
       prepared = { read, page };
-      this.logReads.set(read.key, prepared);
+      this.logReads.set(key, prepared);
     }
     return prepared;
   }
 
   private logByStream(parts: readonly EnvelopePart[]): LogByStream {
-    const key = logReadOf(parts).key;
+    const key = envelopeKeyOf(parts);
     let prepared = this.logByStreamReads.get(key);
     if (prepared === undefined) {
       prepared = new LogByStream(this.db, parts);

@@ -19,7 +19,9 @@ export class LogByStream {
   private readonly nextStreams: IndexRange;
 
   constructor(db: Database.Database, parts: readonly EnvelopePart[]) {
-    const ranges = (where: string): IndexRange => new IndexRange(db, where, logTextOf(parts), logReadOf(parts, 'parsed'));
+    const text = logTextOf(parts);
+    const rows = logReadOf(parts, 'parsed');
+    const ranges = (where: string): IndexRange => new IndexRange(db, where, text, rows);
     // Both bounds are on the index: the pages are ranges of it, in its order.
     const streams = (first: '>=' | '>'): IndexRange =>
       ranges(`WHERE stream_id ${first} ? AND stream_id < ? AND position <= ? ORDER BY stream_id, revision LIMIT ?`);
