@@ -94,7 +94,7 @@ describe('The SQLite event store, reading the log stream by stream', () => {
     expect(Object.keys(bare ?? {}).sort()).toEqual(['data', 'position', 'revision', 'streamId', 'type']);
   });
 
-  it('reads a page whose events make a text past the limit row by row, with the same answer', async () => {
+  it('reads a page as one JSON text, and a page whose text would pass the limit row by row, with the same answer', async () => {
     // 17 events of 1,000,000 bytes each: past PAGE_TEXT_LIMIT (16 MiB) as one text.
     const big = 'x'.repeat(1_000_000);
     for (let index = 0; index < 17; index += 1) {
@@ -102,11 +102,25 @@ describe('The SQLite event store, reading the log stream by stream', () => {
     }
     const all = await store.readAll();
     const head = all.at(-1)?.position ?? 0n;
-    const read = await store.readLogByStream({ streamPrefix: 'org-big', toPosition: head, maxCount: 100, parts: ['metadata'] });
+    // Which reads run: the page as text (`SELECT CASE ...`, NULL past the limit), or the rows (`SELECT position, ...`).
+    const reads: string[] = [];
+    const traced = SqliteEventStore.open({ file: join(dataDir, 'events.sqlite'), traceStatements: (sql) => reads.push(sql.trim().split(/\s+/).slice(0, 2).join(' ')) });
+    const readPrefix = async (streamPrefix: string) => {
+      reads.length = 0;
+      const read = await traced.readLogByStream({ streamPrefix, toPosition: head, maxCount: 100, parts: ['metadata'] });
+      expect(read.map(unchanging)).toEqual(byStream(all, streamPrefix, head).map(unchanging));
+      expect(read.map(({ metadata }) => metadata)).toEqual(byStream(all, streamPrefix, head).map(({ metadata }) => metadata));
+      return read;
+    };
 
-    expect(read.length).toBe(17);
-    expect(read.map(unchanging)).toEqual(byStream(all, 'org-big', head).map(unchanging));
-    expect(read.map(({ metadata }) => metadata)).toEqual(byStream(all, 'org-big', head).map(({ metadata }) => metadata));
+    try {
+      expect(await readPrefix('org-a')).toHaveLength(3);
+      expect(reads).toEqual(['SELECT CASE']);
+      expect(await readPrefix('org-big')).toHaveLength(17);
+      expect(reads).toEqual(['SELECT CASE', 'SELECT position,']);
+    } finally {
+      await traced.close();
+    }
   });
 
   it('refuses to page after a stream outside the prefix', async () => {
