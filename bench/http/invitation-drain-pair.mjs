@@ -11,6 +11,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { freePort } from '../support/free-port.mjs';
+import { cpuSeconds } from '../support/process-cpu.mjs';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const { values } = parseArgs({ options: { before: { type: 'string' }, after: { type: 'string' }, adds: { type: 'string' }, rounds: { type: 'string' } } });
@@ -23,12 +24,8 @@ const builds = [
 ];
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-// CPU time (ms) of a thread or process from /proc (Linux): clock ticks of 10 ms.
-const cpuOf = (statFile) => {
-  const fields = readFileSync(statFile, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-};
-const serverCpu = (pid) => ({ main: cpuOf(`/proc/${pid}/task/${pid}/stat`), all: cpuOf(`/proc/${pid}/stat`) });
+// CPU time (ms) of the server's main thread and of all its threads.
+const serverCpu = (pid) => ({ main: cpuSeconds(pid, pid) * 1000, all: cpuSeconds(pid) * 1000 });
 
 function cli(env, ...args) {
   return new Promise((resolve, reject) => {

@@ -4,12 +4,13 @@
 // then the time until every owed invitation is in the outbox (one .eml per add).
 //   npm run build && node bench/http/invitation-drain.mjs [--adds 512] [--server dist/apps/api/src/main.js] [--cpu-prof DIR]
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { freePort } from '../support/free-port.mjs';
+import { cpuSeconds, cpuTimes } from '../support/process-cpu.mjs';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const { values } = parseArgs({ options: { adds: { type: 'string' }, server: { type: 'string' }, 'cpu-prof': { type: 'string' } } });
@@ -29,17 +30,11 @@ function cli(...args) {
   });
 }
 
-// CPU time (ms) of the server's threads from /proc (Linux): CPU, not wall time, so it holds on a shared machine.
-const ticksPerMs = 100 / 1000;
-const cpuOf = (statFile) => {
-  const fields = readFileSync(statFile, 'utf8').split(') ')[1].split(' ');
-  return { user: Number(fields[11]) / ticksPerMs, system: Number(fields[12]) / ticksPerMs };
-};
+// CPU time (ms) of the server's main thread (and its system part) and of all its threads.
 const serverCpu = (pid) => {
   if (!existsSync(`/proc/${pid}/stat`)) return undefined;
-  const all = cpuOf(`/proc/${pid}/stat`);
-  const main = cpuOf(`/proc/${pid}/task/${pid}/stat`);
-  return { main: main.user + main.system, mainSystem: main.system, all: all.user + all.system };
+  const main = cpuTimes(pid, pid);
+  return { main: (main.user + main.system) * 1000, mainSystem: main.system * 1000, all: cpuSeconds(pid) * 1000 };
 };
 
 const outboxMails = () => {

@@ -13,6 +13,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { freePort } from '../support/free-port.mjs';
+import { cpuSeconds } from '../support/process-cpu.mjs';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const { values } = parseArgs({
@@ -67,10 +68,7 @@ async function start(main, name, extraArgs = []) {
 }
 
 /** User plus system CPU time of a process so far, in microseconds (Linux). */
-function cpuMicros(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10_000;
-}
+const cpuMicros = (pid) => cpuSeconds(pid) * 1_000_000;
 
 async function load(pid, options) {
   const before = cpuMicros(pid);

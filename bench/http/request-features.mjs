@@ -12,6 +12,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { freePort } from '../support/free-port.mjs';
+import { cpuSeconds } from '../support/process-cpu.mjs';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const { values } = parseArgs({ options: { rounds: { type: 'string' }, seconds: { type: 'string' }, connections: { type: 'string' }, server: { type: 'string' } } });
@@ -71,10 +72,7 @@ async function start(args, env, url) {
 }
 
 /** User plus system CPU time of a process so far, in microseconds (Linux). */
-function cpuMicros(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10_000;
-}
+const cpuMicros = (pid) => cpuSeconds(pid) * 1_000_000;
 
 function load(url) {
   return new Promise((resolve, reject) => autocannon({ url, connections, duration: seconds }, (error, result) => (error ? reject(error) : resolve(result))));

@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { freePort, signInPageHeaders, untilHealthy } from '../support/built-server.mjs';
+import { cpuTimes } from '../support/process-cpu.mjs';
 import { password, registerUsers } from '../support/sign-in-server.mjs';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -35,13 +36,10 @@ try {
   await untilHealthy(child, url);
   const headers = await signInPageHeaders(url);
 
-  const ticksPerSecond = 100; // USER_HZ
   const threads = () => {
     const times = {};
     for (const tid of readdirSync(`/proc/${child.pid}/task`)) {
-      const stat = readFileSync(`/proc/${child.pid}/task/${tid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      times[tid] = { name: readFileSync(`/proc/${child.pid}/task/${tid}/comm`, 'utf8').trim(), user: Number(fields[11]) / ticksPerSecond, system: Number(fields[12]) / ticksPerSecond };
+      times[tid] = { name: readFileSync(`/proc/${child.pid}/task/${tid}/comm`, 'utf8').trim(), ...cpuTimes(child.pid, tid) };
     }
     return times;
   };

@@ -12,6 +12,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { settingsOf, startSignInServer } from '../support/built-server.mjs';
+import { cpuSeconds, cpuTimes } from '../support/process-cpu.mjs';
 import { loginRequests, registerUsers } from '../support/sign-in-server.mjs';
 
 const builds = process.argv.slice(2, 4).map((main) => path.resolve(main));
@@ -26,18 +27,9 @@ const users = 16;
 const usernames = Array.from({ length: users }, (_, index) => (process.env.LOGIN_BY === 'email' ? `login-${index}@example.test` : `login-${index}`));
 const nodeArgs = (process.env.NODE_ARGS ?? '').split(' ').filter(Boolean);
 
-const ticksPerSecond = 100; // USER_HZ
-function mainThreadCpu(pid) {
-  const stat = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return { user: Number(fields[11]) / ticksPerSecond, system: Number(fields[12]) / ticksPerSecond };
-}
+const mainThreadCpu = (pid) => cpuTimes(pid, pid);
 /** The whole process: every thread, argon2id's pool included. */
-function processCpu(pid) {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond;
-}
+const processCpu = (pid) => cpuSeconds(pid);
 
 function load(server, duration) {
   return new Promise((resolve, reject) =>
