@@ -45,14 +45,11 @@ async function start(main) {
   return { name: isHello ? 'bare NestJS hello world (GET /)' : path.relative(root, main), child, url, cpu: [] };
 }
 
-/** User plus system CPU time of a process so far, in microseconds (Linux). */
-const cpuMicros = (pid) => cpuSeconds(pid) * 1_000_000;
-
 async function load(server, duration) {
-  const before = cpuMicros(server.child.pid);
+  const before = cpuSeconds(server.child.pid);
   const result = await new Promise((resolve, reject) => autocannon({ url: server.url, connections, duration }, (error, done) => (error ? reject(error) : resolve(done))));
   if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) throw new Error(`${server.url}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
-  return (cpuMicros(server.child.pid) - before) / result.requests.total;
+  return ((cpuSeconds(server.child.pid) - before) * 1_000_000) / result.requests.total; // us of CPU per request
 }
 
 const quantile = (list, q) => [...list].sort((a, b) => a - b)[Math.floor((list.length - 1) * q)];

@@ -67,14 +67,11 @@ async function start(main, name, extraArgs = []) {
   return { name, child, health: { url: `${url}/health` }, read: { url: `${url}/organizations/${id}`, headers } };
 }
 
-/** User plus system CPU time of a process so far, in microseconds (Linux). */
-const cpuMicros = (pid) => cpuSeconds(pid) * 1_000_000;
-
 async function load(pid, options) {
-  const before = cpuMicros(pid);
+  const before = cpuSeconds(pid);
   const result = await new Promise((resolve, reject) => autocannon({ connections, ...options }, (error, done) => (error ? reject(error) : resolve(done))));
   if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) throw new Error(`${options.url}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
-  return { rps: result.requests.total / result.duration, cpu: (cpuMicros(pid) - before) / result.requests.total };
+  return { rps: result.requests.total / result.duration, cpu: ((cpuSeconds(pid) - before) * 1_000_000) / result.requests.total };
 }
 
 const loadavg = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');

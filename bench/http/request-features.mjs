@@ -71,9 +71,6 @@ async function start(args, env, url) {
   }
 }
 
-/** User plus system CPU time of a process so far, in microseconds (Linux). */
-const cpuMicros = (pid) => cpuSeconds(pid) * 1_000_000;
-
 function load(url) {
   return new Promise((resolve, reject) => autocannon({ url, connections, duration: seconds }, (error, result) => (error ? reject(error) : resolve(result))));
 }
@@ -92,11 +89,11 @@ try {
   for (const server of servers) await load(server.url); // warm-up
   for (let round = 0; round < rounds; round += 1) {
     for (const server of servers) {
-      const before = cpuMicros(server.child.pid);
+      const before = cpuSeconds(server.child.pid);
       const result = await load(server.url);
       if (result.non2xx > 0 || result.errors > 0) throw new Error(`${server.name}: ${result.non2xx} non-2xx, ${result.errors} errors`);
       (server.rates ??= []).push(result.requests.total / result.duration);
-      (server.cpu ??= []).push((cpuMicros(server.child.pid) - before) / result.requests.total);
+      (server.cpu ??= []).push(((cpuSeconds(server.child.pid) - before) * 1_000_000) / result.requests.total); // us per request
     }
     console.error(`round ${round + 1}/${rounds} done`);
   }

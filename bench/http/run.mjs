@@ -87,13 +87,14 @@ async function startProcess(args, env, ready) {
  * Otherwise that work runs inside the next measure and is charged to it (the one-address sign-ins cost the
  * next logins measure about 7%). Settled: under 2% of a core over a whole second.
  */
-async function settled(pids) {
+async function settled() {
   if (!existsSync('/proc/self/stat')) return sleep(2000);
   const since = Date.now();
-  let before = pids.map((pid) => cpuSeconds(pid));
+  const cpu = () => processes.map((child) => cpuSeconds(child.pid));
+  let before = cpu();
   for (;;) {
     await sleep(1000);
-    const after = pids.map((pid) => cpuSeconds(pid));
+    const after = cpu();
     if (after.every((seconds, index) => seconds - before[index] < 0.02)) return;
     if (Date.now() - since > 300_000) throw new Error('a server was still busy 5 minutes after a measure');
     before = after;
@@ -118,7 +119,7 @@ function cannon(options) {
 
 /** Requests per second and latencies of one autocannon run; anything but 2xx stops the bench. */
 async function load(name, options) {
-  await settled(processes.map((child) => child.pid));
+  await settled();
   const result = await cannon(options);
   const answered = result['2xx'];
   if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
@@ -233,7 +234,7 @@ try {
 
   /** argon2id verify alone, `connections` in flight, for `seconds`: what a login cannot be faster than. */
   async function rawVerify() {
-    await settled(processes.map((child) => child.pid));
+    await settled();
     const until = performance.now() + seconds * 1000;
     let verified = 0;
     await Promise.all(

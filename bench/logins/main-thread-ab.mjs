@@ -27,10 +27,6 @@ const users = 16;
 const usernames = Array.from({ length: users }, (_, index) => (process.env.LOGIN_BY === 'email' ? `login-${index}@example.test` : `login-${index}`));
 const nodeArgs = (process.env.NODE_ARGS ?? '').split(' ').filter(Boolean);
 
-const mainThreadCpu = (pid) => cpuTimes(pid, pid);
-/** The whole process: every thread, argon2id's pool included. */
-const processCpu = (pid) => cpuSeconds(pid);
-
 function load(server, duration) {
   return new Promise((resolve, reject) =>
     autocannon(
@@ -55,11 +51,12 @@ try {
   const wholes = servers.map(() => []);
   for (let slice = 0; slice < slices; slice += 1) {
     for (const [index, server] of servers.entries()) {
-      const before = mainThreadCpu(server.child.pid);
-      const wholeBefore = processCpu(server.child.pid);
+      // The main thread, and the whole process (every thread, argon2id's pool included).
+      const before = cpuTimes(server.child.pid, server.child.pid);
+      const wholeBefore = cpuSeconds(server.child.pid);
       const result = await load(server, seconds);
-      const after = mainThreadCpu(server.child.pid);
-      const whole = ((processCpu(server.child.pid) - wholeBefore) * 1000) / result['2xx'];
+      const after = cpuTimes(server.child.pid, server.child.pid);
+      const whole = ((cpuSeconds(server.child.pid) - wholeBefore) * 1000) / result['2xx'];
       const logins = result['2xx'];
       if (result.non2xx > 0 || result.errors > 0) console.log(`  ${result.non2xx} non-2xx, ${result.errors} errors`);
       const perLogin = ((after.user - before.user + after.system - before.system) * 1000) / logins;
