@@ -14,6 +14,7 @@ import { desktop, launchChromium, phone, type TestBrowser, type Viewport } from 
 import { closeAll } from './support/close-all.js';
 import { consoleScreen, logInThroughForm, scrollsSideways, type ConsoleUser } from './support/console-screens.js';
 import { textOnceShown } from './support/sign-in-screens.js';
+import { waitFor } from './support/wait-for.js';
 
 const screenshots = join(repositoryRoot, '.ci', 'artifacts', 'screenshots');
 const secret = 'whsec_browser_history_0123456789abcdef';
@@ -234,10 +235,14 @@ describe('an auditor replays Acme\'s history', () => {
     await tabTo(page, page.getByRole('button', { name: 'Apply filters' }));
     await page.keyboard.press('Enter');
     // The filtered list, not the moment between the two lists when none is shown (every() of nothing is true).
-    await page.waitForFunction(
-      "(([...titles]) => titles.length > 0 && titles.every((title) => title.textContent.startsWith('Member added')))(document.querySelectorAll('.history-entry__title'))",
-    );
-    expect(await history.events.locator('.history-entry__title').count()).toBe(3);
+    // Polled from the test, not with page.waitForFunction: that evaluates a string predicate with eval() in the page on
+    // every poll, and only the first check (made from DevTools) is exempt from the console's Content-Security-Policy,
+    // which has no 'unsafe-eval'. It failed whenever the list was not yet filtered at the first check.
+    const titles = await waitFor('the list filtered to "Member added"', async () => {
+      const shown = await history.events.locator('.history-entry__title').allTextContents();
+      return shown.length > 0 && shown.every((title) => title.startsWith('Member added')) ? shown : undefined;
+    });
+    expect(titles).toHaveLength(3);
 
     await tabTo(page, history.entry('Member added: ann@acme.example as admin'));
     await page.keyboard.press('Enter');
