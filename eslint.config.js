@@ -37,6 +37,16 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: { ...reactHooks.configs.recommended.rules, 'no-restricted-imports': ['error', { patterns: [sharedLibsOnly] }] },
   },
+  {
+    // The pages run under the product's CSP (no 'unsafe-eval'); waitForFunction eval()s its predicate on every poll.
+    files: ['test/browser/**/*.ts'],
+    rules: {
+      'no-restricted-properties': ['error', {
+        property: 'waitForFunction',
+        message: "Its polls eval() in the page, which the page's CSP refuses after the first: poll locators from the test (support/wait-for.ts).",
+      }],
+    },
+  },
   // Features never reach into each other (bulletproof-react's import zones); routes compose them.
   ...webFeatures.map((feature) => ({
     files: [`web/src/features/${feature}/**`],

@@ -235,9 +235,7 @@ describe('an auditor replays Acme\'s history', () => {
     await tabTo(page, page.getByRole('button', { name: 'Apply filters' }));
     await page.keyboard.press('Enter');
     // The filtered list, not the moment between the two lists when none is shown (every() of nothing is true).
-    // Polled from the test, not with page.waitForFunction: that evaluates a string predicate with eval() in the page on
-    // every poll, and only the first check (made from DevTools) is exempt from the console's Content-Security-Policy,
-    // which has no 'unsafe-eval'. It failed whenever the list was not yet filtered at the first check.
+    // Polled from the test: page.waitForFunction's polls are refused by the page's CSP (test/browser/README.md).
     const titles = await waitFor('the list filtered to "Member added"', async () => {
       const shown = await history.events.locator('.history-entry__title').allTextContents();
       return shown.length > 0 && shown.every((title) => title.startsWith('Member added')) ? shown : undefined;
