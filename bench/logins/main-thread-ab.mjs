@@ -56,8 +56,8 @@ try {
       const wholeBefore = cpuSeconds(server.child.pid);
       const result = await load(server, seconds);
       const after = cpuTimes(server.child.pid, server.child.pid);
-      const whole = ((cpuSeconds(server.child.pid) - wholeBefore) * 1000) / result['2xx'];
       const logins = result['2xx'];
+      const whole = ((cpuSeconds(server.child.pid) - wholeBefore) * 1000) / logins;
       if (result.non2xx > 0 || result.errors > 0) console.log(`  ${result.non2xx} non-2xx, ${result.errors} errors`);
       const perLogin = ((after.user - before.user + after.system - before.system) * 1000) / logins;
       results[index].push(perLogin);
