@@ -74,7 +74,9 @@ beforeAll(async () => {
 
   // Acme's owner removes the member and adds Ann; an API key with a hostile name adds a site, and so
   // does the admin, whose address starts like a formula; billing sells a content section.
-  const removal = await as('owner').delete(`/organizations/${acme}/members/${userIds.get('member') as string}`, { headers: { 'x-correlation-id': 'shared-correlation' } });
+  const removal = await as('owner').delete(`/organizations/${acme}/members/${userIds.get('member') as string}`, {
+    headers: { 'x-correlation-id': 'shared-correlation' },
+  });
   expectOk(removal);
   sharedCorrelation = removal.headers.get('x-correlation-id') ?? '';
   expectOk(await as('owner').post(`/organizations/${acme}/members`, { email: 'ann@example.com', role: 'admin' }));
@@ -144,7 +146,8 @@ describe('the timeline', () => {
       ]),
     );
     const removal = page.entries.find((entry) => entry.type === 'MemberRemoved');
-    expect(removal).toMatchObject({ actor: `user:${userIds.get('owner') as string}`, correlationId: `user:${userIds.get('owner') as string}:shared-correlation`, recordedAt: expect.stringMatching(/Z$/) });
+    const owner = `user:${userIds.get('owner') as string}`;
+    expect(removal).toMatchObject({ actor: owner, correlationId: `${owner}:shared-correlation`, recordedAt: expect.stringMatching(/Z$/) });
   });
 
   it.each([1, 3, 5])('pages of %i hold every event exactly once, newest first and oldest first', async (limit) => {

@@ -74,7 +74,8 @@ describe('X-Correlation-Id from a caller', () => {
 
   it('is not adopted from an anonymous caller, whose value is kept only as a foreign field', async () => {
     const anonymous = httpClient(running.baseUrl);
-    const answer = await anonymous.post('/login', { username: 'nobody@example.com', password: 'wrong password' }, { headers: { 'X-Correlation-Id': 'release-2031-07' } });
+    const credentials = { username: 'nobody@example.com', password: 'wrong password' };
+    const answer = await anonymous.post('/login', credentials, { headers: { 'X-Correlation-Id': 'release-2031-07' } });
 
     const correlationId = answer.headers.get('x-correlation-id');
     expect(correlationId).toMatch(/^[0-9a-f-]{36}$/);

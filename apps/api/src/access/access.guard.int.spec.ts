@@ -54,7 +54,8 @@ function call(route: keyof Routes, organizationId = 'acme', sentCorrelationId?: 
 function callOn(type: new () => object, handler: () => void, organizationId = 'acme', sentCorrelationId?: string): Call {
   const request = { params: { id: organizationId }, headers: {} } as unknown as Request;
   const response = new ServerResponse(new IncomingMessage(new Socket()));
-  attachRequestContext(request, { correlationId: 'chorus-own', sentCorrelationId, clientIp: undefined, userAgent: undefined, principal: undefined });
+  const requestContext = { correlationId: 'chorus-own', sentCorrelationId, clientIp: undefined, userAgent: undefined, principal: undefined };
+  attachRequestContext(request, requestContext);
   response.setHeader('X-Correlation-Id', 'chorus-own');
   const context = new ExecutionContextHost([request, response], type, handler);
   context.setType('http');

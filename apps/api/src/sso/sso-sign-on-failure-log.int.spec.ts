@@ -29,7 +29,11 @@ function node(): SsoSignOnFailureLog {
 
 /** `count` failures, reasons in turn, all at once. */
 const fail = (log: SsoSignOnFailureLog, count: number): Promise<boolean[]> =>
-  Promise.all(Array.from({ length: count }, (_, index) => log.record('acme', new SsoSignOnFailure(reasons[index % reasons.length] ?? 'error', 'bad state'), newCommandContext('anonymous'))));
+  Promise.all(
+    Array.from({ length: count }, (_, index) =>
+      log.record('acme', new SsoSignOnFailure(reasons[index % reasons.length] ?? 'error', 'bad state'), newCommandContext('anonymous')),
+    ),
+  );
 
 async function stored(): Promise<RecordedEvent[]> {
   const read = await opened[0]?.store.readStream(stream);
@@ -47,7 +51,8 @@ function failuresOf(events: RecordedEvent[], from: string): Counts {
   };
   for (const event of events) {
     const data = event.data as { at?: string; reason?: string; from?: string; byReason?: Record<string, number> };
-    if (event.type === 'SsoSignOnFailed' && data.at !== undefined && data.at >= from && Date.parse(data.at) < Date.parse(from) + FAILURE_WINDOW_MS) add(data.reason ?? '', 1);
+    const inHour = data.at !== undefined && data.at >= from && Date.parse(data.at) < Date.parse(from) + FAILURE_WINDOW_MS;
+    if (event.type === 'SsoSignOnFailed' && inHour) add(data.reason ?? '', 1);
     if (event.type === 'SsoSignOnFailuresCounted' && data.from === from) for (const [reason, count] of Object.entries(data.byReason ?? {})) add(reason, count);
   }
   return counts;

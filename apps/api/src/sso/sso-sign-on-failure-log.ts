@@ -3,7 +3,16 @@
 // number of failures (and of each reason) in an hour is exact while its stored events stay bounded.
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { eventMetadata, EVENT_STORE, FoldedStateCache, handleCommand, newCommandContext, type CommandContext, type EventStore, type NewEvent } from '#event-store';
+import {
+  eventMetadata,
+  EVENT_STORE,
+  FoldedStateCache,
+  handleCommand,
+  newCommandContext,
+  type CommandContext,
+  type EventStore,
+  type NewEvent,
+} from '#event-store';
 import { IdentityClock } from '../auth/identity.provider.js';
 import { PINO } from '../logging/pino.js';
 import {
