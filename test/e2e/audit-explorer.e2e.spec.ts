@@ -23,6 +23,8 @@ let auditorKey: HttpClient;
 let readerKey: HttpClient;
 const browsers = new Map<string, Browser>();
 const userIds = new Map<string, string>();
+/** The correlation id of Acme's member removal: the one its owner sent, behind the owner's name. */
+let sharedCorrelation: string;
 let billingEventId: string;
 
 type Entry = {
@@ -72,7 +74,11 @@ beforeAll(async () => {
 
   // Acme's owner removes the member and adds Ann; an API key with a hostile name adds a site, and so
   // does the admin, whose address starts like a formula; billing sells a content section.
-  expectOk(await as('owner').delete(`/organizations/${acme}/members/${userIds.get('member') as string}`, { headers: { 'x-correlation-id': 'shared-correlation' } }));
+  const removal = await as('owner').delete(`/organizations/${acme}/members/${userIds.get('member') as string}`, {
+    headers: { 'x-correlation-id': 'shared-correlation' },
+  });
+  expectOk(removal);
+  sharedCorrelation = removal.headers.get('x-correlation-id') ?? '';
   expectOk(await as('owner').post(`/organizations/${acme}/members`, { email: 'ann@example.com', role: 'admin' }));
   const writer = httpClient(app.baseUrl, { apiKey: await createApiKey(app.app, ['organizations:write', 'organizations:read'], formulaKeyName) });
   expect((await writer.post(`/organizations/${acme}/sites`, { name: 'Shop', hostname: 'bücher.example' })).status).toBe(201);
@@ -84,9 +90,9 @@ beforeAll(async () => {
     headers: { 'content-type': 'application/json', 'billing-signature': signBillingPayload(secret, Math.floor(Date.now() / 1000), Buffer.from(delivery)) },
   });
   expect(billed.status).toBe(200);
-  // Globex: a change under the same correlation id as Acme's removal (a client may choose X-Correlation-Id).
+  // Globex: a change under the same correlation id as Acme's removal (the command line may choose any).
   await commands.execute(
-    new ChangeOrganizationCommand(globex, { type: 'ConfigureLimits', data: { users: 7 } }, { actor: 'cli', correlationId: 'shared-correlation', causationId: 'x', origin: {} }),
+    new ChangeOrganizationCommand(globex, { type: 'ConfigureLimits', data: { users: 7 } }, { actor: 'cli', correlationId: sharedCorrelation, causationId: 'x', origin: {} }),
   );
   await commands.execute(new ChangeOrganizationCommand(globex, { type: 'ConfigureLimits', data: { users: 8 } }, { actor: 'cli', correlationId: 'globex-only', causationId: 'x', origin: {} }));
   auditorKey = httpClient(app.baseUrl, { apiKey: await createApiKey(app.app, ['audit:read']) });
@@ -140,7 +146,8 @@ describe('the timeline', () => {
       ]),
     );
     const removal = page.entries.find((entry) => entry.type === 'MemberRemoved');
-    expect(removal).toMatchObject({ actor: `user:${userIds.get('owner') as string}`, correlationId: 'shared-correlation', recordedAt: expect.stringMatching(/Z$/) });
+    const owner = `user:${userIds.get('owner') as string}`;
+    expect(removal).toMatchObject({ actor: owner, correlationId: `${owner}:shared-correlation`, recordedAt: expect.stringMatching(/Z$/) });
   });
 
   it.each([1, 3, 5])('pages of %i hold every event exactly once, newest first and oldest first', async (limit) => {
@@ -274,8 +281,8 @@ describe('correlations within the organization', () => {
   });
 
   it("an auditor of Acme cannot read Globex's events through a shared correlation id", async () => {
-    const shared = await as('auditor').get(`/organizations/${acme}/correlations/shared-correlation`);
-    const globexSide = await as('outsider').get(`/organizations/${globex}/correlations/shared-correlation`);
+    const shared = await as('auditor').get(`/organizations/${acme}/correlations/${sharedCorrelation}`);
+    const globexSide = await as('outsider').get(`/organizations/${globex}/correlations/${sharedCorrelation}`);
 
     expect(shared.body.entries.map((entry: { streamId: string }) => entry.streamId)).toEqual([`organization-${acme}`]);
     expect(globexSide.body.entries.map((entry: { streamId: string; description: string }) => [entry.streamId, entry.description])).toEqual([

@@ -212,10 +212,12 @@ describe('GET /audit/correlations/:correlationId', () => {
     const first = await writer.post('/organizations', { name: 'First', id: 'correlated-one' }, { headers });
     const second = await writer.post('/organizations', { name: 'Second', id: 'correlated-two' }, { headers });
 
-    const response = await auditor.get(`/audit/correlations/audit-e2e-one-request?minPosition=${second.body.position}`);
+    const correlationId = first.headers.get('x-correlation-id') ?? '';
+    expect(second.headers.get('x-correlation-id')).toBe(correlationId);
+    const response = await auditor.get(`/audit/correlations/${correlationId}?minPosition=${second.body.position}`);
 
     expect(response.status).toBe(200);
-    expect(response.body).toMatchObject({ correlationId: 'audit-e2e-one-request', hasMore: false });
+    expect(response.body).toMatchObject({ correlationId, hasMore: false });
     expect(response.body.events.map((event: HistoryEventAnswer) => [event.streamId, event.type, event.position])).toEqual([
       ['organization-correlated-one', 'OrganizationCreated', first.body.position],
       ['organization-correlated-two', 'OrganizationCreated', second.body.position],

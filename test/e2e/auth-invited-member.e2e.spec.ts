@@ -97,11 +97,11 @@ describe('a member added by e-mail, then created with chorus user:create', () =>
     const memberId = await addMember(engines, 'ada.lovelace@example.com', 'member', 'invite-ada');
     expect((await userCreate('--email', 'Ada.Lovelace@example.com', '--password', password)).exitCode).toBe(0);
 
-    const [memberAdded] = (await eventsOf(`organization-${engines}`)).filter((event) => event.metadata.correlationId === 'invite-ada');
+    const [memberAdded] = (await eventsOf(`organization-${engines}`)).filter((event) => String(event.metadata.correlationId).endsWith(':invite-ada'));
     expect(memberAdded).toMatchObject({ type: 'MemberAdded', data: { userId: memberId } });
     const claims = await eventsOf(claimStream('email', 'ada.lovelace@example.com'));
     expect(claims.map((event) => [event.type, event.data, event.metadata.actor, event.metadata.correlationId])).toEqual([
-      ['IdentifierReserved', { kind: 'email', userId: memberId }, memberAdded?.metadata.actor, 'invite-ada'],
+      ['IdentifierReserved', { kind: 'email', userId: memberId }, memberAdded?.metadata.actor, `${String(memberAdded?.metadata.actor)}:invite-ada`],
       ['IdentifierClaimed', { kind: 'email', userId: memberId }, 'cli', expect.any(String)],
     ]);
     expect(claims[0]?.metadata).toMatchObject({ clientIp: memberAdded?.metadata.clientIp, userAgent: memberAdded?.metadata.userAgent });

@@ -20,7 +20,7 @@ describe('request logs', () => {
 
     await api.post('/organizations', { name: 'Logged' }, { headers: { 'X-Correlation-Id': 'log-test-1' } });
 
-    const lines = running.logs.filter((line) => line.correlationId === 'log-test-1');
+    const lines = running.logs.filter((line) => String(line.correlationId).endsWith(':log-test-1'));
     expect(lines).toContainEqual(
       expect.objectContaining({ msg: 'request completed', method: 'POST', path: '/organizations', status: 201, actor: expect.stringMatching(/^api-key:/) }),
     );
@@ -34,11 +34,12 @@ describe('request logs', () => {
     expect(xsrf.status).toBe(403);
     await fetch(`${running.baseUrl}/reset/secret-token-value`, { headers: { Accept: 'text/html', 'X-Correlation-Id': 'log-page' } });
 
-    const completed = (id: string) => running?.logs.find((line) => line.correlationId === id && line.msg === 'request completed');
+    // No caller identified: Chorus's own id, and the one sent beside it.
+    const completed = (id: string) => running?.logs.find((line) => line.callerCorrelationId === id && line.msg === 'request completed');
     expect(completed('log-xsrf')).toMatchObject({ method: 'POST', path: '/logout', status: 403 });
     expect(completed('log-page')).toMatchObject({ method: 'GET', path: '/reset/[REDACTED]' });
     // A request without a principal: no actor field at all, the fields in their order.
-    expect(Object.keys(completed('log-xsrf') ?? {})).toEqual(['level', 'time', 'service', 'correlationId', 'method', 'path', 'status', 'durationMs', 'msg']);
+    expect(Object.keys(completed('log-xsrf') ?? {})).toEqual(['level', 'time', 'service', 'correlationId', 'callerCorrelationId', 'method', 'path', 'status', 'durationMs', 'msg']);
     expect(JSON.stringify(running.logs)).not.toContain('secret-token-value');
   });
 
@@ -54,11 +55,13 @@ describe('request logs', () => {
     const response = await api.post('/organizations/acme/plan', { line: 'classic', plan: 'essential' }, { headers: { 'X-Correlation-Id': 'log-test-2' } });
 
     expect(response.status).toBe(500);
-    expect(response.body).toMatchObject({ code: 'INTERNAL', correlationId: 'log-test-2' });
+    const correlationId = response.headers.get('x-correlation-id');
+    expect(correlationId).toMatch(/^api-key:[0-9a-f]{24}:log-test-2$/);
+    expect(response.body).toMatchObject({ code: 'INTERNAL', correlationId });
     expect(response.text).not.toContain('fire');
     expect(running.logs).toContainEqual(
       // The actor comes from the request context the line was written in (AsyncLocalStorage), not from the filter.
-      expect.objectContaining({ level: 'error', correlationId: 'log-test-2', actor: expect.stringMatching(/^api-key:/), err: expect.objectContaining({ message: expect.stringContaining('on fire'), stack: expect.any(String) }) }),
+      expect.objectContaining({ level: 'error', correlationId, actor: expect.stringMatching(/^api-key:/), err: expect.objectContaining({ message: expect.stringContaining('on fire'), stack: expect.any(String) }) }),
     );
   });
 });

@@ -48,14 +48,14 @@ describe('POST /organizations', () => {
 });
 
 describe('event metadata', () => {
-  it('records the actor, the correlation id of the request (echoed in the answer) and the causation id', async () => {
+  it('records the actor, the correlation id the caller sent behind its name (answered too) and the causation id', async () => {
     const response = await api.post('/organizations', { name: 'Initech' }, { headers: { 'X-Correlation-Id': 'e2e-correlation-42' } });
 
-    expect(response.headers.get('x-correlation-id')).toBe('e2e-correlation-42');
+    expect(response.headers.get('x-correlation-id')).toBe(`api-key:${keyId}:e2e-correlation-42`);
     expect((await lastEvent(response.body.id))?.metadata).toEqual({
       actor: `api-key:${keyId}`,
-      correlationId: 'e2e-correlation-42',
-      causationId: 'e2e-correlation-42',
+      correlationId: `api-key:${keyId}:e2e-correlation-42`,
+      causationId: `api-key:${keyId}:e2e-correlation-42`,
       commandType: 'CreateOrganization',
       clientIp: expect.any(String),
       userAgent: expect.any(String),

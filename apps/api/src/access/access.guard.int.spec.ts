@@ -1,5 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { Socket } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -43,16 +45,21 @@ let guard: AccessGuard;
 let dataDir: string;
 let store: SqliteEventStore;
 
-function call(route: keyof Routes, organizationId = 'acme'): { canActivate: Promise<boolean>; request: Request } {
-  return callOn(Routes, Routes.prototype[route], organizationId);
+type Call = { canActivate: Promise<boolean>; request: Request; response: ServerResponse };
+
+function call(route: keyof Routes, organizationId = 'acme', sentCorrelationId?: string): Call {
+  return callOn(Routes, Routes.prototype[route], organizationId, sentCorrelationId);
 }
 
-function callOn(type: new () => object, handler: () => void, organizationId = 'acme'): { canActivate: Promise<boolean>; request: Request } {
+function callOn(type: new () => object, handler: () => void, organizationId = 'acme', sentCorrelationId?: string): Call {
   const request = { params: { id: organizationId }, headers: {} } as unknown as Request;
-  attachRequestContext(request, { correlationId: 'c', clientIp: undefined, userAgent: undefined, principal: undefined });
-  const context = new ExecutionContextHost([request, {}], type, handler);
+  const response = new ServerResponse(new IncomingMessage(new Socket()));
+  const requestContext = { correlationId: 'chorus-own', sentCorrelationId, clientIp: undefined, userAgent: undefined, principal: undefined };
+  attachRequestContext(request, requestContext);
+  response.setHeader('X-Correlation-Id', 'chorus-own');
+  const context = new ExecutionContextHost([request, response], type, handler);
   context.setType('http');
-  return { canActivate: guard.canActivate(context), request };
+  return { canActivate: guard.canActivate(context), request, response };
 }
 
 beforeEach(async () => {
@@ -107,6 +114,20 @@ describe('AccessGuard', () => {
     await canActivate;
 
     expect(requestContextOf(request)?.principal).toEqual(principal);
+  });
+
+  it('adopts the correlation id the caller sent only behind the caller\'s name, and answers that', async () => {
+    principal = user('olga');
+    const sent = call('read', 'acme', 'my-request-1');
+    await sent.canActivate;
+    const anonymous = call('open', 'acme', 'my-request-1');
+    await anonymous.canActivate;
+
+    expect(requestContextOf(sent.request)?.correlationId).toBe('user:olga:my-request-1');
+    expect(sent.response.getHeader('X-Correlation-Id')).toBe('user:olga:my-request-1');
+    // No caller identified (a route without a rule): Chorus's own id stays.
+    expect(requestContextOf(anonymous.request)?.correlationId).toBe('chorus-own');
+    expect(anonymous.response.getHeader('X-Correlation-Id')).toBe('chorus-own');
   });
 
   it('lets any member read, only owners and admins change', async () => {

@@ -1,11 +1,12 @@
 import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { Request } from 'express';
-import { requestContextOf } from '../http/request-context.js';
+import type { Request, Response } from 'express';
+import { CORRELATION_ID_HEADER } from '../http/correlation-id.js';
+import { identifyCaller, requestContextOf } from '../http/request-context.js';
 import { ProblemError } from '../http/problem-error.js';
 import { organizationIdSchema } from '../organizations/organization-ids.js';
 import { Organizations } from '../organizations/organizations.js';
-import type { Principal } from './principal.js';
+import { actorOf, type Principal } from './principal.js';
 import { PrincipalResolvers } from './principal-resolvers.service.js';
 import { AccessRuleMetadata, type AccessRule } from './access-rule.js';
 
@@ -48,7 +49,10 @@ export class AccessGuard implements CanActivate {
       throw new ProblemError(401, 'UNAUTHENTICATED', 'Authentication required', 'Sign in, or send an API key as "Authorization: Bearer <key>".');
     }
     const requestContext = requestContextOf(request);
-    if (requestContext !== undefined) requestContext.principal = principal;
+    if (requestContext !== undefined) {
+      identifyCaller(requestContext, principal, actorOf(principal));
+      context.switchToHttp().getResponse<Response>().setHeader(CORRELATION_ID_HEADER, requestContext.correlationId);
+    }
     if (!(await this.allows(principal, rule, request))) {
       throw new ProblemError(403, 'FORBIDDEN', 'Not allowed', 'Your credentials do not allow this call.');
     }

@@ -13,9 +13,12 @@ export const EXPORT_CONTENT_TYPES: Record<ExportFormat, string> = {
 /**
  * A spreadsheet runs a cell that starts with one of these as a formula (OWASP, CSV injection): a member's
  * e-mail or an API key's name chosen as `=HYPERLINK(...)` must stay text. Such a cell gets a leading `'`,
- * which spreadsheets read as "text" and do not show.
+ * which spreadsheets read as "text" and do not show. Spreadsheets skip leading blanks and invisible
+ * characters (spaces, line breaks, zero-width, BOM, bidi controls: other, control and format characters)
+ * and read the fullwidth and small forms of = + - @ as these, so they are looked through; a tab or a CR
+ * first is dangerous by itself (OWASP).
  */
-const FORMULA_START = /^[=+\-@\t\r]/;
+const FORMULA_START = /^(?:[\t\r]|[\s\p{Cc}\p{Cf}]*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20\uFE66\uFE62\uFE63\uFE6B])/u;
 
 /** One CSV field: neutralised, then quoted when it holds a comma, a quote or a line break (quotes doubled). */
 export function csvField(value: string | number | null): string {

@@ -74,6 +74,49 @@ describe('CSV (RFC 4180)', () => {
     },
   );
 
+  // What a spreadsheet skips before a formula character, and the forms it reads as one (OWASP, CSV injection).
+  const hidden: [string, string][] = [
+    ['a space', ' '],
+    ['spaces and a tab', '  \t'],
+    ['a line feed', '\n'],
+    ['CR LF', '\r\n'],
+    ['a no-break space', '\u00A0'],
+    ['an ideographic space', '\u3000'],
+    ['a zero-width space', '\u200B'],
+    ['a zero-width joiner and non-joiner', '\u200D\u200C'],
+    ['a word joiner', '\u2060'],
+    ['a byte order mark', '\uFEFF'],
+    ['a soft hyphen', '\u00AD'],
+    ['left-to-right and right-to-left marks', '\u200E\u200F'],
+    ['a right-to-left override', '\u202E'],
+    ['a first-strong isolate and its pop', '\u2068\u2069'],
+    ['an Arabic letter mark', '\u061C'],
+    ['a control character', '\u0007'],
+  ];
+  const formulaStarts = ['=', '+', '-', '@', '\uFF1D', '\uFF0B', '\uFF0D', '\uFF20', '\uFE66', '\uFE62', '\uFE63', '\uFE6B'];
+  const dangerous: [string, string][] = [
+    ...formulaStarts.map((start): [string, string] => [`${start} first`, `${start}HYPERLINK("http://evil.example","x")`]),
+    ...hidden.flatMap(([what, prefix]) => formulaStarts.map((start): [string, string] => [`${start} after ${what}`, `${prefix}${start}1+2`])),
+    ['a tab first', '\tplain'],
+    ['a CR first', '\rplain'],
+  ];
+
+  it.each(dangerous)('neutralises a formula behind what a spreadsheet skips: %s', (_what, value) => {
+    expect(parseRecord(csvField(value))[0]).toBe(`'${value}`);
+  });
+
+  it.each([
+    ['a formula character later in the text', 'Site added: =x (a.example)'],
+    ['an address with + and -', 'ann+list-1@example.com'],
+    ['a fullwidth sign later in the text', 'Plan \uFF1D Chorus'],
+    ['a zero-width space before a letter', '\u200Bann@example.com'],
+    ['a space before a digit', ' 42'],
+    ['an apostrophe first', "'quoted"],
+    ['an empty string', ''],
+  ])('leaves a harmless cell unchanged: %s', (_what, value) => {
+    expect(parseRecord(csvField(value))[0]).toBe(value);
+  });
+
   it('leaves ordinary text and numbers alone', () => {
     expect(csvField('Plan assigned: Chorus teams')).toBe('Plan assigned: Chorus teams');
     expect(csvField(42)).toBe('42');

@@ -3,8 +3,8 @@ import type { Logger } from 'pino';
 import type { TrustProxy } from '#config';
 import { actorOf } from '../access/principal.js';
 import { applySecurityHeaders, type SecurityHeaders } from '../web/security-headers.js';
-import { CORRELATION_ID_HEADER, correlationIdFrom } from './correlation-id.js';
-import { attachRequestContext, requestContextOf, runInRequestContext, type RequestContext } from './request-context.js';
+import { CORRELATION_ID_HEADER, newCorrelationId, sentCorrelationIdFrom } from './correlation-id.js';
+import { attachRequestContext, requestContextOf, runInRequestContext, unadoptedCorrelationId, type RequestContext } from './request-context.js';
 
 const CORRELATION_ID_HEADER_LOWER = CORRELATION_ID_HEADER.toLowerCase();
 
@@ -43,7 +43,7 @@ export function clientAddressOf(trustProxy: TrustProxy): (request: Request) => s
  * First middleware, one Express layer for what every request gets on arrival: the security headers
  * (first, so that every answer carries them, refusals of the body parser included), the start of its
  * timing (before the body parser, so that the refusals of every later step are timed too), its
- * correlation id (echoed in the response) and context; and one 'finish' listener that records the
+ * correlation id (in the response's X-Correlation-Id, which the access guard updates) and context; and one 'finish' listener that records the
  * answer's metrics, then writes the request's log line.
  */
 export function startRequest({ logger, securityHeaders, recordAnswer, trustProxy }: RequestStartOptions) {
@@ -52,7 +52,8 @@ export function startRequest({ logger, securityHeaders, recordAnswer, trustProxy
     const startedAt = process.hrtime.bigint();
     applySecurityHeaders(securityHeaders(request.url), response);
     const context: RequestContext = {
-      correlationId: correlationIdFrom(request.headers[CORRELATION_ID_HEADER_LOWER]),
+      correlationId: newCorrelationId(),
+      sentCorrelationId: sentCorrelationIdFrom(request.headers[CORRELATION_ID_HEADER_LOWER]),
       clientIp: clientAddress(request),
       userAgent: request.headers['user-agent'],
       principal: undefined,
@@ -66,6 +67,7 @@ export function startRequest({ logger, securityHeaders, recordAnswer, trustProxy
       // An `actor` left undefined is no field of the line (pino writes no undefined value).
       const line = {
         correlationId: context.correlationId,
+        callerCorrelationId: unadoptedCorrelationId(context),
         actor: context.principal === undefined ? undefined : actorOf(context.principal),
         method: request.method,
         path: loggedPath(request),

@@ -5,9 +5,13 @@ import { randomUUID } from 'node:crypto';
 import type { Request } from 'express';
 import type { CommandContext } from '#event-store';
 import type { Principal } from '../access/principal.js';
+import { callerCorrelationId } from './correlation-id.js';
 
 export type RequestContext = {
-  readonly correlationId: string;
+  /** Chorus's own id, until `identifyCaller` adopts the one the caller sent (behind the caller's name). */
+  correlationId: string;
+  /** What the caller sent in X-Correlation-Id, when well-formed: adopted only once the caller is known. */
+  readonly sentCorrelationId: string | undefined;
   readonly clientIp: string | undefined;
   readonly userAgent: string | undefined;
   /** Set by the access guard once a resolver recognised the caller's credentials. */
@@ -26,6 +30,20 @@ export function requestContextOf(request: object): RequestContext | undefined {
   return contextsByRequest.get(request);
 }
 
+/**
+ * The access guard found who is calling: from now on the request's events and log lines carry the id the
+ * caller sent, behind its name. An anonymous caller's id is never adopted (anyone could send anyone's).
+ */
+export function identifyCaller(context: RequestContext, principal: Principal, actor: string): void {
+  context.principal = principal;
+  if (context.sentCorrelationId !== undefined) context.correlationId = callerCorrelationId(actor, context.sentCorrelationId);
+}
+
+/** The id the caller sent, when the request's correlation is not it (no caller was identified): a foreign field, never an index key. */
+export function unadoptedCorrelationId(context: RequestContext): string | undefined {
+  return context.principal === undefined ? context.sentCorrelationId : undefined;
+}
+
 export function runInRequestContext<T>(context: RequestContext, work: () => T): T {
   return storage.run(context, work);
 }
@@ -35,16 +53,20 @@ export function currentRequestContext(): RequestContext | undefined {
 }
 
 /** A request's CommandContext: its address is always known (sign-in throttles by it). */
-export type RequestCommandContext = CommandContext & { readonly origin: { readonly clientIp: string; readonly userAgent?: string } };
+export type RequestCommandContext = CommandContext & {
+  readonly origin: { readonly clientIp: string; readonly userAgent?: string; readonly callerCorrelationId?: string };
+};
 
 /**
  * What `actor` asks for in this request, as the events it causes record it: the request's correlation
- * id (also its causation), and the client's address and user agent for auditors.
+ * id (also its causation), and the client's address and user agent (and the id it sent, when not adopted) for auditors.
  */
 export function commandContextOf(request: Request, actor: string): RequestCommandContext {
   const context = requestContextOf(request);
   const correlationId = context?.correlationId ?? randomUUID();
   const userAgent = (context?.userAgent ?? request.get('user-agent'))?.slice(0, 256);
   const clientIp = context?.clientIp ?? request.ip ?? 'unknown';
-  return { actor, correlationId, causationId: correlationId, origin: userAgent === undefined ? { clientIp } : { clientIp, userAgent } };
+  const callerCorrelationId = context === undefined ? undefined : unadoptedCorrelationId(context);
+  const origin = { clientIp, ...(userAgent === undefined ? {} : { userAgent }), ...(callerCorrelationId === undefined ? {} : { callerCorrelationId }) };
+  return { actor, correlationId, causationId: correlationId, origin };
 }

@@ -48,7 +48,8 @@ describe('createPino', () => {
     const { lines, destination } = capture();
     const logger = createPino({ level: 'info', destination });
 
-    runInRequestContext({ correlationId: 'corr-7', clientIp: undefined, userAgent: undefined, principal: { kind: 'api-key', keyId: 'k1', scopes: [] } }, () => {
+    const principal = { kind: 'api-key', keyId: 'k1', scopes: [] } as const;
+    runInRequestContext({ correlationId: 'corr-7', sentCorrelationId: undefined, clientIp: undefined, userAgent: undefined, principal }, () => {
       logger.info('inside');
     });
     logger.info('outside');

@@ -25,9 +25,19 @@ export type SsoFailureReason =
   | 'users-limit'
   | 'error';
 
+/** One failure in full (`at`: when, by the sign-on's clock), among the first of its hour (sso-sign-on-failure-log.ts). */
 export type SsoSignOnFailed = {
   type: 'SsoSignOnFailed';
-  data: { reason: SsoFailureReason; detail: string; email?: string; subject?: string };
+  data: { reason: SsoFailureReason; detail: string; email?: string; subject?: string; at: string };
+};
+
+/**
+ * The failures of one hour [from, to) that one node counted beyond those stored in full, by reason: an
+ * hour's failures are its SsoSignOnFailed events plus the totals of its SsoSignOnFailuresCounted (one per node).
+ */
+export type SsoSignOnFailuresCounted = {
+  type: 'SsoSignOnFailuresCounted';
+  data: { from: string; to: string; total: number; byReason: Partial<Record<SsoFailureReason, number>> };
 };
 
 export class SsoSignOnFailure extends Error {

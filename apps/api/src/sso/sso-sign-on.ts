@@ -7,47 +7,20 @@ import { CommandBus } from '@nestjs/cqrs';
 import type { Configuration } from 'openid-client';
 import { CONFIG, type Config } from '#config';
 import { DomainError, hasSsoPlan, ssoDomainOf, type ExistingOrganization, type PlanCatalogue } from '#domain';
-import { eventMetadata, EVENT_STORE, FoldedStateCache, handleCommand, type CommandContext, type EventStore } from '#event-store';
+import { EVENT_STORE, type CommandContext, type EventStore } from '#event-store';
 import { IdentityError, OidcProviderError, type Identity, type OpenedSession, type SsoSignOnChecks } from '#identity';
 import { IDENTITY } from '../auth/identity.provider.js';
 import { AddMemberCommand } from '../organizations/commands/add-member.command.js';
 import { Organizations } from '../organizations/organizations.js';
 import { PLAN_CATALOGUE } from '../plans/plan-catalogue.module.js';
 import { SsoDomainClaims } from './sso-domain-claims.js';
-import { SsoSignOnFailure, ssoSignOnStream, type SsoSignOnFailed } from './sso-sign-on-failures.js';
+import { SsoSignOnFailureLog } from './sso-sign-on-failure-log.js';
+import { SsoSignOnFailure } from './sso-sign-on-failures.js';
 
 export const ssoCallbackPath = '/auth/sso/callback';
 
-/** A fixed window per organization, bounded in keys: what one node records of failed sign-ons. */
-class FailureBudget {
-  private readonly windows = new Map<string, { start: number; count: number }>();
-
-  constructor(
-    private readonly perMinute: number,
-    private readonly maxKeys = 10_000,
-  ) {}
-
-  take(key: string, now: number): boolean {
-    let window = this.windows.get(key);
-    if (window === undefined || now - window.start >= 60_000) {
-      if (this.windows.size >= this.maxKeys) this.windows.clear();
-      window = { start: now, count: 0 };
-      this.windows.set(key, window);
-    }
-    window.count += 1;
-    return window.count <= this.perMinute;
-  }
-}
-
 @Injectable()
 export class SsoSignOn {
-  private readonly failureBudget = new FailureBudget(30);
-  /**
-   * Where each organization's sign-on failure stream stands on this node (nothing is folded: a failure is
-   * recorded whatever came before), so recording one reads only the events after it.
-   */
-  private readonly failureHeads = new FoldedStateCache<null>(10_000);
-
   constructor(
     @Inject(CONFIG) private readonly config: Config,
     @Inject(IDENTITY) private readonly identity: Identity,
@@ -56,6 +29,7 @@ export class SsoSignOn {
     private readonly organizations: Organizations,
     private readonly claims: SsoDomainClaims,
     private readonly commands: CommandBus,
+    private readonly failureLog: SsoSignOnFailureLog,
   ) {}
 
   get redirectUri(): string {
@@ -93,20 +67,12 @@ export class SsoSignOn {
   }
 
   /**
-   * Records why a sign-on failed, in the organization's sign-on stream: for an organization that exists,
-   * at most 30 a minute from this node (anyone can make a sign-on fail; the log has every one).
+   * Records why a sign-on failed, in the organization's sign-on stream, for an organization that exists:
+   * the first of each hour in full, the rest counted (sso-sign-on-failure-log.ts; the log has every one).
    */
   async recordFailure(organizationId: string, failure: SsoSignOnFailure, context: CommandContext): Promise<boolean> {
     const { state } = await this.organizations.load(organizationId);
-    if (!state.exists || !this.failureBudget.take(organizationId, Date.now())) return false;
-    const event: SsoSignOnFailed = { type: 'SsoSignOnFailed', data: { reason: failure.reason, detail: failure.detail.slice(0, 500), ...failure.who } };
-    await handleCommand(this.store, ssoSignOnStream(organizationId), () => [event], {
-      initialState: null,
-      evolve: () => null,
-      cache: this.failureHeads,
-      metadata: eventMetadata(context, 'SignOnWithSso'),
-    });
-    return true;
+    return state.exists && this.failureLog.record(organizationId, failure, context);
   }
 
   /** The organization's provider, when it may sign people in now. */

@@ -4,6 +4,7 @@ import { ConfigureSsoHandler } from './configure-sso.handler.js';
 import { SsoDomainClaims } from './sso-domain-claims.js';
 import { SsoEnforcement } from './sso-enforcement.js';
 import { SsoSignOnController } from './sso-sign-on.controller.js';
+import { SsoSignOnFailureLog } from './sso-sign-on-failure-log.js';
 import { SsoSignOn } from './sso-sign-on.js';
 import { SsoController } from './sso.controller.js';
 
@@ -15,7 +16,7 @@ import { SsoController } from './sso.controller.js';
 @Module({
   imports: [OrganizationsModule],
   controllers: [SsoController, SsoSignOnController],
-  providers: [ConfigureSsoHandler, SsoDomainClaims, SsoSignOn, SsoEnforcement],
+  providers: [ConfigureSsoHandler, SsoDomainClaims, SsoSignOn, SsoSignOnFailureLog, SsoEnforcement],
   exports: [SsoEnforcement],
 })
 export class SsoModule {}

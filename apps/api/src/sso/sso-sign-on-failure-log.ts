@@ -1,0 +1,145 @@
+// What is stored of failed SSO sign-ons: anyone can make one fail, so each organization's stream keeps a
+// bounded sample per hour, the first FAILURES_IN_FULL_PER_HOUR in full, and counts the rest, so that the
+// number of failures (and of each reason) in an hour is exact while its stored events stay bounded.
+import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
+import type { Logger } from 'pino';
+import {
+  eventMetadata,
+  EVENT_STORE,
+  FoldedStateCache,
+  handleCommand,
+  newCommandContext,
+  type CommandContext,
+  type EventStore,
+  type NewEvent,
+} from '#event-store';
+import { IdentityClock } from '../auth/identity.provider.js';
+import { PINO } from '../logging/pino.js';
+import {
+  ssoSignOnStream,
+  type SsoFailureReason,
+  type SsoSignOnFailed,
+  type SsoSignOnFailure,
+  type SsoSignOnFailuresCounted,
+} from './sso-sign-on-failures.js';
+
+/** Per organization and hour, across every node: the stream decides, at its expected revision. */
+export const FAILURES_IN_FULL_PER_HOUR = 20;
+export const FAILURE_WINDOW_MS = 3_600_000;
+/** How often ended hours' counts are written when no further failure comes to write them. */
+const SWEEP_MS = 60_000;
+
+/** The hour a failure falls in, by its start. */
+export const failureWindowOf = (at: Date): string => new Date(Math.floor(at.getTime() / FAILURE_WINDOW_MS) * FAILURE_WINDOW_MS).toISOString();
+
+/** How many failures of the stream's latest hour are stored in full. */
+type InFull = { window: string | null; inFull: number };
+
+const evolve = (state: InFull, event: NewEvent): InFull => {
+  if (event.type !== 'SsoSignOnFailed') return state;
+  const at = (event.data as { at?: unknown }).at;
+  if (typeof at !== 'string') return state;
+  const window = failureWindowOf(new Date(at));
+  return window === state.window ? { window, inFull: state.inFull + 1 } : { window, inFull: 1 };
+};
+
+/** Failures this node counted and did not store in full, for one organization and hour. */
+type Counted = { window: string; byReason: Partial<Record<SsoFailureReason, number>>; total: number };
+
+@Injectable()
+export class SsoSignOnFailureLog implements OnModuleDestroy {
+  /** Where each organization's failure stream stands on this node: recording one reads only the events after it. */
+  private readonly heads = new FoldedStateCache<InFull>(10_000);
+  /** Organizations whose hour, as this node last saw it, is full: their failures are counted without a read. */
+  private readonly full = new Map<string, string>();
+  private readonly counted = new Map<string, Counted>();
+  private readonly sweeper: NodeJS.Timeout;
+  /** The write of counts under way, so that counts are written one at a time (and awaited on shutdown). */
+  private writing: Promise<void> = Promise.resolve();
+
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    private readonly clock: IdentityClock,
+    @Inject(PINO) private readonly logger: Logger,
+  ) {
+    this.sweeper = setInterval(() => void this.writeCounts(false), SWEEP_MS).unref();
+  }
+
+  /** Stores the failure in full when its hour still has room, else counts it; answers whether it was stored in full. */
+  async record(organizationId: string, failure: SsoSignOnFailure, context: CommandContext): Promise<boolean> {
+    const at = this.clock.now();
+    const window = failureWindowOf(at);
+    const earlier = this.counted.get(organizationId);
+    if (earlier !== undefined && earlier.window !== window) await this.writeCounts(false);
+    if (this.full.get(organizationId) === window) {
+      this.count(organizationId, window, failure.reason);
+      return false;
+    }
+    const event: SsoSignOnFailed = {
+      type: 'SsoSignOnFailed',
+      data: { reason: failure.reason, detail: failure.detail.slice(0, 500), ...failure.who, at: at.toISOString() },
+    };
+    let stored = false;
+    let roomLeft = true;
+    try {
+      const handled = await handleCommand(
+        this.store,
+        ssoSignOnStream(organizationId),
+        (state: InFull) => (state.window === window && state.inFull >= FAILURES_IN_FULL_PER_HOUR ? [] : [event]),
+        { initialState: { window: null, inFull: 0 }, evolve, cache: this.heads, metadata: eventMetadata(context, 'SignOnWithSso') },
+      );
+      stored = handled.appended.length > 0;
+      roomLeft = stored;
+    } catch (error) {
+      // Counted rather than lost: the count stays exact whatever the store answered.
+      this.logger.warn({ err: error, organizationId }, 'SSO sign-on failure counted, not stored in full');
+    }
+    if (!roomLeft) {
+      if (this.full.size >= 10_000) this.full.clear();
+      this.full.set(organizationId, window);
+    }
+    if (!stored) this.count(organizationId, window, failure.reason);
+    return stored;
+  }
+
+  /** Writes the counts of every hour that has ended (of every hour, `all`), one event per organization and hour. */
+  writeCounts(all: boolean): Promise<void> {
+    const run = this.writing.then(() => this.writeNow(all));
+    this.writing = run;
+    return run;
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    clearInterval(this.sweeper);
+    await this.writeCounts(true);
+  }
+
+  private count(organizationId: string, window: string, reason: SsoFailureReason): void {
+    const counted = this.counted.get(organizationId) ?? { window, byReason: {}, total: 0 };
+    counted.byReason[reason] = (counted.byReason[reason] ?? 0) + 1;
+    counted.total += 1;
+    this.counted.set(organizationId, counted);
+  }
+
+  private async writeNow(all: boolean): Promise<void> {
+    const current = failureWindowOf(this.clock.now());
+    for (const [organizationId, counted] of [...this.counted]) {
+      if (!all && counted.window === current) continue;
+      this.counted.delete(organizationId);
+      const from = counted.window;
+      const to = new Date(Date.parse(from) + FAILURE_WINDOW_MS).toISOString();
+      const event: SsoSignOnFailuresCounted = { type: 'SsoSignOnFailuresCounted', data: { from, to, total: counted.total, byReason: counted.byReason } };
+      try {
+        // No one request's origin: the counts are of many callers, as this node saw them.
+        await handleCommand(this.store, ssoSignOnStream(organizationId), () => [event], {
+          initialState: { window: null, inFull: 0 },
+          evolve,
+          cache: this.heads,
+          metadata: eventMetadata(newCommandContext('anonymous'), 'SignOnWithSso'),
+        });
+      } catch (error) {
+        this.logger.error({ err: error, organizationId, ...event.data }, 'SSO sign-on failure counts could not be recorded');
+      }
+    }
+  }
+}

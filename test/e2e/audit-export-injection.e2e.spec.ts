@@ -1,0 +1,55 @@
+// CSV injection through the one free text that starts a cell of the history export: the acting member's
+// address (actorName). Addresses may begin with characters a spreadsheet skips before a formula.
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { CommandBus } from '@nestjs/cqrs';
+import { newCommandContext } from '#event-store';
+import { READ_MODELS, type ReadModels } from '#read-models';
+import { AddMemberCommand, ChangeOrganizationCommand } from '#api';
+import { startAuthApp, type AuthApp } from '../support/auth-app.js';
+
+const password = 'correct horse battery staple';
+/** Each starts, behind an invisible character, with what a spreadsheet runs as a formula. */
+const members = [
+  { username: 'zero-width', email: '\u200B=1+2@evil.example' },
+  { username: 'override', email: '\u202E+cmd@evil.example' },
+  { username: 'joiner', email: '\u2060\u200D-2+3@evil.example' },
+];
+let app: AuthApp;
+let organizationId: string;
+
+beforeAll(async () => {
+  app = await startAuthApp({ LOG_LEVEL: 'silent' });
+  const ownerId = await app.createUser({ email: 'owner@export.example', username: 'owner', password });
+  organizationId = await app.createOrganization('Exported', { userId: ownerId, email: 'owner@export.example' });
+  const commands = app.app.get(CommandBus);
+  await commands.execute(new ChangeOrganizationCommand(organizationId, { type: 'ConfigureLimits', data: { contentSections: 10 } }, newCommandContext('cli')));
+  for (const member of members) {
+    const userId = await app.createUser({ ...member, password });
+    await commands.execute(new AddMemberCommand(organizationId, { email: member.email, role: 'admin', userId }, newCommandContext('cli')));
+    const browser = await app.signedIn(member.username, password);
+    const added = await browser.post(`/organizations/${organizationId}/sites`, { name: member.username, hostname: `${member.username}.export.example` });
+    if (added.status !== 201) throw new Error(added.text);
+  }
+  const head = await app.store.headPosition();
+  await app.app.get<ReadModels>(READ_MODELS).waitForPosition(head ?? 0n, 10_000);
+}, 60_000);
+
+afterAll(async () => {
+  await app.close();
+});
+
+describe('the CSV export', () => {
+  it('keeps as text a member address that starts with a formula behind invisible characters', async () => {
+    const owner = await app.signedIn('owner', password);
+    const answer = await owner.get(`/organizations/${organizationId}/history/export?format=csv`);
+    expect(answer.status).toBe(200);
+    const records = answer.text.split('\r\n').filter((record) => record.includes('SiteAdded'));
+
+    expect(records).toHaveLength(members.length);
+    for (const member of members) {
+      const record = records.find((line) => line.includes(`Site added: ${member.username} `));
+      // actorName is the second to last field; the correlation id (Chorus's own uuid) the last.
+      expect(record?.split(',').at(-2)).toBe(`'${member.email}`);
+    }
+  });
+});
