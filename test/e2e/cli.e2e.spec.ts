@@ -324,7 +324,8 @@ describe('org:sso', () => {
   it('checks a domain’s DNS record with org:sso:verify: pending while absent, verified once it holds the token', async () => {
     const missing = dnsServerMissing();
     if (missing !== undefined) throw new Error(missing);
-    const pending = (await recordedEvents('initrode')).find((event) => event.type === 'SsoDomainPending' && (event.data as { domain: string }).domain === 'initrode.example');
+    const isPending = (event: { type: string; data: unknown }) => event.type === 'SsoDomainPending' && (event.data as { domain: string }).domain === 'initrode.example';
+    const pending = (await recordedEvents('initrode')).find(isPending);
     const token = (pending?.data as { token: string }).token;
     const dns = await DnsServer.start(['initrode.example']);
     try {

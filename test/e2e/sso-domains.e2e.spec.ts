@@ -30,7 +30,6 @@ let attackerIdp: IdentityProvider;
 let inbox: SmtpInbox;
 let app: AuthApp;
 let api: HttpClient;
-let demo: string;
 let evil: string;
 let mallory: Browser;
 
@@ -84,7 +83,7 @@ beforeAll(async () => {
   app = await startAuthApp({ SMTP_URL: inbox.url, DNS_SERVERS: dns.address, SSO_DOMAIN_GRACE_HOURS: String(graceHours), SSO_DOMAIN_CHECK_SECONDS: '1' });
   api = httpClient(app.baseUrl, { apiKey: await createApiKey(app.app, ['organizations:read', 'organizations:write']) });
   const doraId = await app.createUser({ email: 'dora@demo.example', password });
-  demo = await app.createOrganization('Demo', { userId: doraId, email: 'dora@demo.example' });
+  await app.createOrganization('Demo', { userId: doraId, email: 'dora@demo.example' });
   const malloryId = await app.createUser({ email: 'mallory@evil.example', password });
   evil = await app.createOrganization('Evil', { userId: malloryId, email: 'mallory@evil.example' });
   expect((await api.post(`/organizations/${evil}/plan`, { line: 'chorus', plan: 'enterprise' })).status).toBe(200);
@@ -113,7 +112,13 @@ describeWithDns('an organization claiming domains it does not control', () => {
     expect(saved.status).toBe(200);
     const states = await domainStates(evil);
     expect(states).toEqual([
-      { domain: 'demo.example', status: 'pending', since: expect.any(String), recordMissingSince: null, record: { name: '_chorus-verification.demo.example', type: 'TXT', value: expect.stringMatching(/^[A-Za-z0-9_-]{32}$/) } },
+      {
+        domain: 'demo.example',
+        status: 'pending',
+        since: expect.any(String),
+        recordMissingSince: null,
+        record: { name: '_chorus-verification.demo.example', type: 'TXT', value: expect.stringMatching(/^[A-Za-z0-9_-]{32}$/) },
+      },
       { domain: 'evil.example', status: 'pending', since: expect.any(String), recordMissingSince: null, record: expect.objectContaining({ type: 'TXT' }) },
     ]);
     expect(states[0]?.record?.value).not.toBe(states[1]?.record?.value);
@@ -190,7 +195,8 @@ describeWithDns('a domain the organization does verify', () => {
   it('stays verified while its record is missing for less than the grace period, then is unverified and signs no one in', async () => {
     await dns.serve({});
     expect((await checkNow('evil.example')).body).toEqual({ domain: 'evil.example', lookup: 'absent', status: 'verified' });
-    expect((await domainStates(evil)).find((state) => state.domain === 'evil.example')).toMatchObject({ status: 'verified', recordMissingSince: expect.any(String) });
+    const state = (await domainStates(evil)).find((candidate) => candidate.domain === 'evil.example');
+    expect(state).toMatchObject({ status: 'verified', recordMissingSince: expect.any(String) });
     expect((await signOn(`/auth/sso/${evil}`, 'nina@evil.example')).answer.location).toBe('/app');
     app.clock.advance(graceHours * 3_600_000 + 1_000);
     // Her session has gone idle meanwhile, and evil enforces SSO on its members: an operator asks.

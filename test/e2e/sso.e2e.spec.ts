@@ -77,7 +77,8 @@ async function signOn(start: string, email: string, claims: Record<string, unkno
 const published: Record<string, string[]> = {};
 async function verifyDomain(organizationId: string, domain: string): Promise<void> {
   const view = await api.get(`/organizations/${organizationId}`);
-  const record = (view.body.sso.settings.domainStates as { domain: string; record: { name: string; value: string } }[]).find((state) => state.domain === domain)?.record;
+  const states = view.body.sso.settings.domainStates as { domain: string; record: { name: string; value: string } }[];
+  const record = states.find((state) => state.domain === domain)?.record;
   if (record === undefined) throw new Error(`${domain} has no verification record`);
   published[record.name] = [record.value];
   await dns.serve(published);
@@ -147,7 +148,13 @@ describe('PUT /organizations/:id/sso', () => {
     const view = await api.get(`/organizations/${acme}?minPosition=${String(configured.body.position)}`);
     expect(view.body.sso).toEqual({
       available: true,
-      settings: { issuer: idp.issuer, clientId, domains: ['acme.example'], enforce: false, domainStates: [expect.objectContaining({ domain: 'acme.example', status: 'pending' })] },
+      settings: {
+        issuer: idp.issuer,
+        clientId,
+        domains: ['acme.example'],
+        enforce: false,
+        domainStates: [expect.objectContaining({ domain: 'acme.example', status: 'pending' })],
+      },
     });
     await verifyDomain(acme, 'acme.example');
     // olivia's account was made with a password: she links it to acme's SSO once, signed in.

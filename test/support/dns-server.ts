@@ -78,7 +78,7 @@ export class DnsServer {
         return;
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'ENOTFOUND') return;
-        if (Date.now() > deadline) throw new Error(`dnsmasq did not answer on ${this.address}: ${String(error)}`);
+        if (Date.now() > deadline) throw new Error(`dnsmasq did not answer on ${this.address}`, { cause: error });
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     }

@@ -30,16 +30,18 @@ export class ConfigureSsoHandler implements ICommandHandler<ConfigureSsoCommand>
   async execute({ organizationId, settings, context }: ConfigureSsoCommand): Promise<CommandResult> {
     const { clientSecret, ...rest } = settings;
     const listed = settings.domains.map((domain) => parseSsoDomain(domain)?.ascii).filter((domain) => domain !== undefined);
-    const verification = { verificationTokens: Object.fromEntries(listed.map((domain) => [domain, randomBytes(24).toString('base64url')])), at: this.clock.now().toISOString() };
+    const verificationTokens = Object.fromEntries(listed.map((domain) => [domain, randomBytes(24).toString('base64url')]));
+    const sealed = clientSecret === undefined ? {} : { clientSecret: this.identity.ssoClientSecrets.seal(clientSecret, organizationId) };
     const command: OrganizationCommandOf<'ConfigureSso'> = {
       type: 'ConfigureSso',
-      data: { ...rest, ...verification, ...(clientSecret === undefined ? {} : { clientSecret: this.identity.ssoClientSecrets.seal(clientSecret, organizationId) }) },
+      data: { ...rest, verificationTokens, at: this.clock.now().toISOString(), ...sealed },
     };
     await this.organizations.check(organizationId, command, context);
     const domains = settings.domains.map((domain) => parseSsoDomain(domain)?.ascii as string);
     for (const domain of domains) {
       if (isPublicMailDomain(domain)) {
-        throw new ProblemError(400, 'SSO_DOMAIN_PUBLIC', 'A public mail domain cannot use single sign-on', `Anyone can have an address at ${domain}: it cannot sign in through one organization.`, {
+        const detail = `Anyone can have an address at ${domain}: it cannot sign in through one organization.`;
+        throw new ProblemError(400, 'SSO_DOMAIN_PUBLIC', 'A public mail domain cannot use single sign-on', detail, {
           domain,
           errors: [{ pointer: '#/domains', detail: `${domain} is a public mail domain` }],
         });

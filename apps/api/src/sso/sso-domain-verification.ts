@@ -56,7 +56,9 @@ export class SsoDomainVerification implements OnApplicationBootstrap, OnModuleDe
       ({ type: 'RecordSsoDomainCheck', data: { domain, found, at: this.clock.now().toISOString(), graceMs: this.config.ssoDomains.graceMs } }) as const;
     const { state } = await this.organizations.check(organizationId, command(false), context);
     const verification = state.exists ? state.sso?.verification[domain] : undefined;
-    if (verification === undefined) throw new DomainError('NOT_FOUND', `${domain} is not one of the organization's single sign-on domains.`, { entity: 'ssoDomain' });
+    if (verification === undefined) {
+      throw new DomainError('NOT_FOUND', `${domain} is not one of the organization's single sign-on domains.`, { entity: 'ssoDomain' });
+    }
     const lookup = await this.dns.lookUp(domain, verification.token);
     if (lookup === 'unknown') return { domain, lookup, status: verification.status };
     if (lookup === 'found') await this.claims.claim(organizationId, [domain], context);

@@ -101,7 +101,8 @@ export class SsoSignOn {
       const link = { type: 'LinkSsoAccount', data: { organizationId, issuer: token.issuer, subject: token.subject, email: token.email } } as const;
       await this.identity.users.handle(existing, link, { ...asSso, actor: `user:${existing}` });
     } else if (existing !== undefined && !(await this.linked(existing, organizationId))) {
-      throw new SsoSignOnFailure('account-not-linked', `${token.email} has an account that this organization's single sign-on did not create and its owner has not linked`, who);
+      const detail = `${token.email} has an account that this organization's single sign-on did not create and its owner has not linked`;
+      throw new SsoSignOnFailure('account-not-linked', detail, who);
     }
     const userId = await this.member(organizationId, token.email, asSso, who);
     return this.identity.sessions.open(userId, 'sso', { ...asSso, actor: `user:${userId}`, origin: { ...asSso.origin, ssoOrganizationId: organizationId } });

@@ -46,9 +46,17 @@ export class SsoController {
   @Operation({
     summary: "Check a single sign-on domain's DNS record now (SsoDomainVerified, SsoDomainRecordMissing or SsoDomainUnverified when it changed)",
     description: 'Looks up the TXT record `_chorus-verification.<domain>`; `lookup` is found, absent, or unknown (DNS did not answer: nothing recorded).',
-    responses: { 200: '{domain, lookup, status}', 404: 'NOT_FOUND: not one of the organization’s SSO domains', 409: 'SSO_DOMAIN_TAKEN: another organization holds it' },
+    responses: {
+      200: '{domain, lookup, status}',
+      404: 'NOT_FOUND: not one of the organization’s SSO domains',
+      409: 'SSO_DOMAIN_TAKEN: another organization holds it',
+    },
   })
-  async verifyDomain(@Param('id', validOrganizationId) id: string, @Param('domain') domain: string, @RequestCommandContext() context: CommandContext): Promise<DomainCheck> {
+  async verifyDomain(
+    @Param('id', validOrganizationId) id: string,
+    @Param('domain') domain: string,
+    @RequestCommandContext() context: CommandContext,
+  ): Promise<DomainCheck> {
     const parsed = parseSsoDomain(domain);
     if (parsed === null) throw new ProblemError(400, 'INVALID_HOSTNAME', 'The request is not valid', `${domain.slice(0, 300)} is not an e-mail domain.`);
     const check = await this.verification.check(id, parsed.ascii, context);

@@ -1,7 +1,15 @@
 import { CommandBus } from '@nestjs/cqrs';
 import type { Command } from 'commander';
 import { parseSsoDomain } from '#domain';
-import { ChangeOrganizationCommand, commandAnswer, ConfigureSsoCommand, configureSsoRequest, organizationIdSchema, ProblemError, SsoDomainVerification } from '#api';
+import {
+  ChangeOrganizationCommand,
+  commandAnswer,
+  ConfigureSsoCommand,
+  configureSsoRequest,
+  organizationIdSchema,
+  ProblemError,
+  SsoDomainVerification,
+} from '#api';
 import { cliAction, parseInput } from '../cli-action.js';
 import type { GetCliContext } from '../cli-context.js';
 
@@ -79,7 +87,11 @@ export function registerOrgSsoVerifyCommand(program: Command, getContext: GetCli
         const parsed = parseSsoDomain(domain);
         if (parsed === null) throw usageError(`<domain>: ${domain} is not an e-mail domain`);
         const check = await context.app.get(SsoDomainVerification).check(organizationId, parsed.ascii, context.commandContext('org:sso:verify'));
-        const found = { found: 'the record holds the token', absent: 'the record is not there (or holds another value)', unknown: 'DNS did not answer; nothing changed' };
+        const found = {
+          found: 'the record holds the token',
+          absent: 'the record is not there (or holds another value)',
+          unknown: 'DNS did not answer; nothing changed',
+        };
         return { json: { ...check, domain: parsed.unicode }, text: `${parsed.unicode}: ${check.status}; ${found[check.lookup]}.` };
       }),
     );

@@ -55,7 +55,9 @@ const sentences: { [Type in OrganizationEventType]: [EventOf<Type>, string][] } 
       'Single sign-on domain awaiting verification: münchen.de, until its DNS record is published',
     ],
   ],
-  SsoDomainVerified: [[{ type: 'SsoDomainVerified', data: { domain: 'acme.example', at: '2030-01-01T00:00:00.000Z' } }, 'Single sign-on domain verified: acme.example, its DNS record was found']],
+  SsoDomainVerified: [
+    [{ type: 'SsoDomainVerified', data: { domain: 'acme.example', at: '2030-01-01T00:00:00.000Z' } }, 'Single sign-on domain verified: acme.example, its DNS record was found'],
+  ],
   SsoDomainRecordMissing: [
     [
       { type: 'SsoDomainRecordMissing', data: { domain: 'acme.example', at: '2030-01-01T00:00:00.000Z' } },

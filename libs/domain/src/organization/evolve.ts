@@ -112,7 +112,12 @@ export function evolve(state: OrganizationState, event: OrganizationEvent): Orga
     case 'SsoDomainPending':
       return withVerification(state, event.data.domain, () => ({ status: 'pending', token: event.data.token, since: event.data.at, missingSince: null }));
     case 'SsoDomainVerified':
-      return withVerification(state, event.data.domain, (current) => ({ ...current, status: 'verified', since: current.status === 'verified' ? current.since : event.data.at, missingSince: null }));
+      return withVerification(state, event.data.domain, (current) => ({
+        ...current,
+        status: 'verified',
+        since: current.status === 'verified' ? current.since : event.data.at,
+        missingSince: null,
+      }));
     case 'SsoDomainRecordMissing':
       return withVerification(state, event.data.domain, (current) => ({ ...current, missingSince: event.data.at }));
     case 'SsoDomainUnverified':

@@ -259,7 +259,10 @@ describe('organizationView: single sign-on', () => {
       organizationCreated(),
       chorusPlanAssigned('enterprise'),
       chorusEnabled(),
-      { type: 'SsoConfigured', data: { issuer: 'https://idp.example', clientId: 'chorus', clientSecret: secret, domains: ['xn--bcher-kva.example', 'acme.example'], enforce: true } },
+      {
+        type: 'SsoConfigured',
+        data: { issuer: 'https://idp.example', clientId: 'chorus', clientSecret: secret, domains: ['xn--bcher-kva.example', 'acme.example'], enforce: true },
+      },
       { type: 'SsoDomainPending', data: { domain: 'xn--bcher-kva.example', token: 'T'.repeat(32), at: '2030-01-01T00:00:00.000Z' } },
     ]);
     if (!state.exists) throw new Error('expected an organization');

@@ -47,7 +47,13 @@ export class SsoStateSeal {
     if ([organizationId, redirect, nonce, codeVerifier, expiresAt, sealed.state].some((value) => typeof value !== 'string')) return undefined;
     if (linkUserId !== undefined && typeof linkUserId !== 'string') return undefined;
     if (!safeEqual(sealed.state as string, state) || new Date(expiresAt as string).getTime() <= this.clock.now().getTime()) return undefined;
-    const checks = { organizationId: organizationId as string, redirect: redirect as string, state, nonce: nonce as string, codeVerifier: codeVerifier as string };
+    const checks = {
+      organizationId: organizationId as string,
+      redirect: redirect as string,
+      state,
+      nonce: nonce as string,
+      codeVerifier: codeVerifier as string,
+    };
     return linkUserId === undefined ? checks : { ...checks, linkUserId };
   }
 }

@@ -43,7 +43,9 @@ export function decide(command: UserCommand, state: UserState, { now, openSessio
     }
     case 'LinkSsoAccount': {
       const user = registered(state);
-      if (user.email !== command.data.email.toLowerCase()) throw new IdentityError('VALIDATION_FAILED', 'The provider asserted another address than the account’s.');
+      if (user.email !== command.data.email.toLowerCase()) {
+        throw new IdentityError('VALIDATION_FAILED', 'The provider asserted another address than the account’s.');
+      }
       return user.ssoOrganizationIds.includes(command.data.organizationId) ? [] : [{ type: 'SsoAccountLinked', data: { ...command.data, at } }];
     }
     case 'RequestPasswordReset': {

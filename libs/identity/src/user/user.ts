@@ -49,7 +49,8 @@ export function evolve(state: UserState, event: UserEvent): UserState {
     case 'GoogleAccountLinked':
       return { ...state, googleSubject: event.data.subject };
     case 'SsoAccountLinked':
-      return state.ssoOrganizationIds.includes(event.data.organizationId) ? state : { ...state, ssoOrganizationIds: [...state.ssoOrganizationIds, event.data.organizationId] };
+      if (state.ssoOrganizationIds.includes(event.data.organizationId)) return state;
+      return { ...state, ssoOrganizationIds: [...state.ssoOrganizationIds, event.data.organizationId] };
     case 'PasswordResetRequested': {
       const at = Date.parse(event.data.at);
       return {

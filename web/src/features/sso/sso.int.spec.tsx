@@ -10,6 +10,7 @@ import { createFakeNetwork } from '../../testing/fake-network';
 import { renderWithProviders } from '../../testing/render-with-providers';
 
 const enterprise = (settings: Organization['sso']['settings'] = null) => anOrganization({ sso: { available: true, settings } });
+const since = '2030-01-02T10:00:00.000Z';
 const record = (domain: string, value: string) => ({ name: `_chorus-verification.${domain}`, type: 'TXT' as const, value });
 const configured = {
   issuer: 'https://login.acme.example',
@@ -17,8 +18,8 @@ const configured = {
   domains: ['acme.example', 'bücher.example'],
   enforce: false,
   domainStates: [
-    { domain: 'acme.example', status: 'verified' as const, since: '2030-01-02T10:00:00.000Z', recordMissingSince: null, record: record('acme.example', 'A'.repeat(32)) },
-    { domain: 'bücher.example', status: 'pending' as const, since: '2030-01-02T10:00:00.000Z', recordMissingSince: null, record: record('xn--bcher-kva.example', 'B'.repeat(32)) },
+    { domain: 'acme.example', status: 'verified' as const, since, recordMissingSince: null, record: record('acme.example', 'A'.repeat(32)) },
+    { domain: 'bücher.example', status: 'pending' as const, since, recordMissingSince: null, record: record('xn--bcher-kva.example', 'B'.repeat(32)) },
   ],
 };
 

@@ -11,7 +11,10 @@ const settings = { issuer: 'https://idp.acme.example', clientId: 'chorus', clien
 const at = '2030-01-01T00:00:00.000Z';
 const tokenOf = (domain: string): string => `token-of-${domain.replace(/\./g, '-')}`.padEnd(32, '0');
 const verificationTokens = Object.fromEntries(['acme.example', 'xn--bcher-kva.example', 'eu.acme.example'].map((domain) => [domain, tokenOf(domain)]));
-const configure = (data: Partial<ConfigureSso['data']> = {}): ConfigureSso => ({ type: 'ConfigureSso', data: { ...settings, verificationTokens, at, ...data } });
+const configure = (data: Partial<ConfigureSso['data']> = {}): ConfigureSso => ({
+  type: 'ConfigureSso',
+  data: { ...settings, verificationTokens, at, ...data },
+});
 const pending = (domain = 'acme.example'): SsoDomainPending => ({ type: 'SsoDomainPending', data: { domain, token: tokenOf(domain), at } });
 const configured = (data: Partial<SsoConfigured['data']> = {}): SsoConfigured => ({
   type: 'SsoConfigured',
@@ -47,7 +50,9 @@ describe('ConfigureSso', () => {
       .then([configured({ clientId: 'chorus-2' })]);
     // A domain listed before verification existed gets its token when the settings are saved again.
     given([...enterprise, configured()]).when(configure()).then([pending()]);
-    given([...enterprise, configured(), pending()]).when({ type: 'ConfigureSso', data: { issuer: 'https://idp.acme.example', clientId: 'chorus', domains: ['acme.example'] } }).then([]);
+    given([...enterprise, configured(), pending()])
+      .when({ type: 'ConfigureSso', data: { issuer: 'https://idp.acme.example', clientId: 'chorus', domains: ['acme.example'] } })
+      .then([]);
     given([...enterprise, configured(), pending()]).when(configure({ clientSecret: resealed })).then([configured({ clientSecret: resealed })]);
   });
 
@@ -92,7 +97,9 @@ describe('ConfigureSso', () => {
 
   it('is the owners\' to decide: an admin is FORBIDDEN (requires owner), an owner may', () => {
     given(enterprise, { requester: memberRequester('user-2') }).when(configure()).thenThrows('FORBIDDEN', { requires: 'owner' });
-    given([...enterprise, configured(), pending()], { requester: memberRequester('user-2') }).when({ type: 'DisableSso', data: {} }).thenThrows('FORBIDDEN', { requires: 'owner' });
+    given([...enterprise, configured(), pending()], { requester: memberRequester('user-2') })
+      .when({ type: 'DisableSso', data: {} })
+      .thenThrows('FORBIDDEN', { requires: 'owner' });
     given(enterprise, { requester: memberRequester('user-1') }).when(configure()).then([configured(), pending()]);
   });
 });
@@ -106,14 +113,17 @@ describe('DisableSso', () => {
 });
 
 describe('SSO domain verification', () => {
-  const check = (found: boolean, when = at, graceMs = 3_600_000) => ({ type: 'RecordSsoDomainCheck', data: { domain: 'acme.example', found, at: when, graceMs } }) as const;
+  const check = (found: boolean, when = at, graceMs = 3_600_000) =>
+    ({ type: 'RecordSsoDomainCheck', data: { domain: 'acme.example', found, at: when, graceMs } }) as const;
   const later = (ms: number) => new Date(Date.parse(at) + ms).toISOString();
   const verified = { type: 'SsoDomainVerified', data: { domain: 'acme.example', at } } as const;
   const missing = { type: 'SsoDomainRecordMissing', data: { domain: 'acme.example', at: later(1_000) } } as const;
 
   it('needs a token for each new domain, and the time', () => {
     given(enterprise).when(configure({ verificationTokens: {} })).thenThrows('VALIDATION_FAILED', { field: 'verificationTokens', reason: 'required' });
-    given(enterprise).when(configure({ verificationTokens: { 'acme.example': 'short' } })).thenThrows('VALIDATION_FAILED', { field: 'verificationTokens', reason: 'required' });
+    given(enterprise)
+      .when(configure({ verificationTokens: { 'acme.example': 'short' } }))
+      .thenThrows('VALIDATION_FAILED', { field: 'verificationTokens', reason: 'required' });
     given(enterprise).when(configure({ at: undefined })).thenThrows('VALIDATION_FAILED', { field: 'at', reason: 'required' });
   });
 
@@ -127,7 +137,9 @@ describe('SSO domain verification', () => {
     const history = [...enterprise, configured(), pending(), verified];
     given(history).when(check(false, later(1_000))).then([missing]);
     given([...history, missing]).when(check(false, later(3_600_000))).then([]);
-    given([...history, missing]).when(check(false, later(3_601_000))).then([{ type: 'SsoDomainUnverified', data: { domain: 'acme.example', at: later(3_601_000) } }]);
+    given([...history, missing])
+      .when(check(false, later(3_601_000)))
+      .then([{ type: 'SsoDomainUnverified', data: { domain: 'acme.example', at: later(3_601_000) } }]);
     // Found again within the grace period: verified, the missing mark gone.
     given([...history, missing]).when(check(true, later(2_000))).then([{ type: 'SsoDomainVerified', data: { domain: 'acme.example', at: later(2_000) } }]);
   });

@@ -14,7 +14,9 @@ function sinceWords(state: SsoDomainState): string {
   const since = formatDateTime(state.since);
   if (state.status === 'pending') return `Waiting since ${since}. People of this domain cannot use single sign-on yet.`;
   if (state.status === 'unverified') return `Not verified since ${since}: the record was gone too long. Publish it again, then check.`;
-  if (state.recordMissingSince !== null) return `Verified since ${since}, but the record was not found on ${formatDateTime(state.recordMissingSince)}: publish it again.`;
+  if (state.recordMissingSince !== null) {
+    return `Verified since ${since}, but the record was not found on ${formatDateTime(state.recordMissingSince)}: publish it again.`;
+  }
   return `Verified since ${since}. Keep the record: Chorus checks it regularly.`;
 }
 

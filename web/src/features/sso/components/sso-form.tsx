@@ -22,7 +22,7 @@ function refusedField(problem: Problem | null): string | null {
   if (problem === null) return null;
   if (problem.code === 'SSO_DISCOVERY_FAILED') return 'issuer';
   if (problem.code === 'SSO_SECRET_UNREADABLE') return 'clientSecret';
-  if (problem.code === 'SSO_DOMAIN_TAKEN' || problem.code === 'SSO_DOMAIN_PUBLIC' || problem.code === 'INVALID_HOSTNAME' || problem.code === 'DUPLICATE') return 'domains';
+  if (['SSO_DOMAIN_TAKEN', 'SSO_DOMAIN_PUBLIC', 'INVALID_HOSTNAME', 'DUPLICATE'].includes(problem.code)) return 'domains';
   const errors = Array.isArray(problem.errors) ? (problem.errors as { pointer?: unknown }[]) : [];
   const pointer = errors.find((error) => typeof error.pointer === 'string')?.pointer as string | undefined;
   return pointer?.replace(/^#\//, '').split('/')[0] ?? null;

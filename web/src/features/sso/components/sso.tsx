@@ -60,9 +60,7 @@ export function Sso({ organization, role }: { organization: Organization; role: 
             </Section>
             <Section
               title="Provider settings"
-              description={
-                settings === null ? 'Single sign-on is off.' : `Single sign-on is on for ${settings.domains.join(', ')}${settings.enforce ? ', and required' : ''}.`
-              }
+              description={settings === null ? 'Single sign-on is off.' : `Set up for ${settings.domains.join(', ')}${required(settings.enforce)}.`}
             >
               {/* Not keyed by the settings: saving re-reads them, and the form keeps its status and what was typed. */}
               <SsoForm organization={organization} settings={settings} />
@@ -70,7 +68,7 @@ export function Sso({ organization, role }: { organization: Organization; role: 
             {settings !== null && (
               <Section
                 title="Prove your domains"
-                description="For each domain, add this TXT record at your DNS provider, then choose Check now. Until it is verified, the domain signs no one in."
+                description="For each domain, add its TXT record at your DNS provider, then choose Check now. A domain signs no one in until it is verified."
               >
                 <SsoDomains organization={organization} states={settings.domainStates} />
               </Section>
@@ -84,6 +82,8 @@ export function Sso({ organization, role }: { organization: Organization; role: 
   );
 }
 
+const required = (enforce: boolean): string => (enforce ? ', and required' : '');
+
 const verifiedDomains = (states: SsoDomainState[]): string => {
   const verified = states.filter((state) => state.status === 'verified').map((state) => state.domain);
   return verified.length === 0 ? 'no verified domain yet' : verified.join(', ');
@@ -94,13 +94,14 @@ const verifiedDomains = (states: SsoDomainState[]): string => {
  * it: a sign-on started here, signed in, with the provider confirming the same address.
  */
 function LinkAccount({ organization }: { organization: Organization }) {
+  const here = window.location.pathname;
   return (
     <Section
       title="Your account"
       description={`If you already sign in to Chorus with a password or Google, link your account once to sign in through ${organization.name}’s provider.`}
     >
       <div className="form__actions">
-        <a className="button button--secondary" href={`/auth/sso/${encodeURIComponent(organization.id)}?intent=link&redirect=${encodeURIComponent(window.location.pathname)}`}>
+        <a className="button button--secondary" href={`/auth/sso/${encodeURIComponent(organization.id)}?intent=link&redirect=${encodeURIComponent(here)}`}>
           Link my account
         </a>
       </div>
