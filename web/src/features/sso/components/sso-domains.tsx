@@ -58,7 +58,7 @@ export function SsoDomains({ organization, states }: { organization: Organizatio
                 <span className={`tag tag--${state.status}`}>{STATUS_WORDS[state.status]}</span>
               </span>
               <span className="row__detail">{sinceWords(state)}</span>
-              {state.record !== null && state.status !== 'verified' && (
+              {state.record !== null && (
                 <div role="group" aria-label={`DNS record for ${state.domain}`}>
                 <dl className="facts sso-record">
                   <div className="fact fact--wide">
