@@ -15,6 +15,18 @@ if ! command -v chromium >/dev/null 2>&1 && [ -z "${CHROMIUM_PATH:-}" ]; then
   fi
 fi
 
+# The SSO domain verification tests serve TXT records from a real DNS server on loopback (test/support/dns-server.ts).
+if [ ! -x /usr/sbin/dnsmasq ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    step "installing Debian's dnsmasq-base for the DNS verification tests"
+    (DEBIAN_FRONTEND=noninteractive apt-get install -y -qq dnsmasq-base >/dev/null 2>&1 \
+      || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq dnsmasq-base >/dev/null)) \
+      || echo "dnsmasq-base could not be installed"
+  else
+    echo "dnsmasq is not installed and cannot be installed here: the SSO DNS tests will fail or skip"
+  fi
+fi
+
 # The compose files are validated by a real compose client (test/compose); no container engine is needed.
 if ! command -v docker-compose >/dev/null 2>&1; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then

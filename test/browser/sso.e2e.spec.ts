@@ -2,11 +2,14 @@
 // as the organization's OpenID provider: the owner connects it on the console's SSO page (a refusal in
 // words first), people of the domain sign on and land in the console (a newcomer added just in time),
 // and every failure ends on the login page with the seed's message. The SSO page is scanned by axe-core,
-// used with the keyboard, and photographed at 1280 and 390 px into .ci/artifacts/screenshots/.
+// used with the keyboard, and photographed at 1280 and 390 px into .ci/artifacts/screenshots/. The domain
+// is proved through a real DNS server on loopback (dnsmasq): its record shown, published, checked, verified;
+// then the owner links her password account to the provider from the same page.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
+import { DnsServer, dnsServerMissing } from '../support/dns-server.js';
 import { IdentityProvider } from '../support/identity-provider.js';
 import { accessibilityViolations } from './support/accessibility.js';
 import { repositoryRoot, startChorusServer, type ChorusServer } from './support/chorus-server.js';
@@ -25,11 +28,14 @@ const clientSecret = 'browser-test-client-secret-7f3a';
 let server: ChorusServer | undefined;
 let browser: TestBrowser | undefined;
 let idp: IdentityProvider | undefined;
+let dns: DnsServer | undefined;
 let apiKey = '';
 
 const started = () => {
-  if (server === undefined || browser === undefined || idp === undefined) throw new Error('The server, the provider or the browser did not start (see beforeAll)');
-  return { server, browser, idp };
+  if (server === undefined || browser === undefined || idp === undefined || dns === undefined) {
+    throw new Error('The server, the provider, the DNS server or the browser did not start (see beforeAll)');
+  }
+  return { server, browser, idp, dns };
 };
 
 async function operator(method: string, path: string, body?: unknown): Promise<{ position?: number; usage?: { users: number } }> {
@@ -73,7 +79,10 @@ beforeAll(async () => {
   mkdirSync(screenshots, { recursive: true });
   browser = await launchChromium();
   idp = await IdentityProvider.start();
-  server = await startChorusServer();
+  const missing = dnsServerMissing();
+  if (missing !== undefined) throw new Error(missing);
+  dns = await DnsServer.start(['acme.example']);
+  server = await startChorusServer({ DNS_SERVERS: dns.address });
   const created = await server.cli(['api-key:create', '--name', 'sso browser tests', '--scopes', 'organizations:read,organizations:write', '--json']);
   apiKey = (JSON.parse(created.stdout) as { key: string }).key;
   await server.createOrganization('Acme', 'acme', { line: 'classic', plan: 'enterprise' });
@@ -85,7 +94,8 @@ afterEach(async () => {
 });
 
 afterAll(async () => {
-  await closeAll(browser, server, idp === undefined ? undefined : { close: () => (idp as IdentityProvider).stop() });
+  const provider = idp === undefined ? undefined : { close: () => (idp as IdentityProvider).stop() };
+  await closeAll(browser, server, provider, dns === undefined ? undefined : { close: () => (dns as DnsServer).stop() });
 }, 30_000);
 
 describe('the SSO page', () => {
@@ -127,19 +137,42 @@ describe('the SSO page', () => {
     await sso.issuer.fill(idp.issuer);
     await sso.turnOn.click();
     await textOnceShown(sso.status, 'Single sign-on is saved.');
-    expect(await visibleText(page.getByText(/^Single sign-on is on for/))).toBe('Single sign-on is on for acme.example.');
+    expect(await visibleText(page.getByText(/^Set up for/))).toBe('Set up for acme.example.');
     expect(await sso.clientSecret.inputValue()).toBe('');
     expect(await page.content()).not.toContain(clientSecret);
-    await expectAccessible(page, 'the SSO page, on');
-    await shoot(page, 'console-sso');
 
+    // The domain waits for its DNS record, shown to be copied: name, type, value.
+    expect(await textOnceShown(sso.domain('acme.example'), 'Waiting for DNS record')).toContain('acme.example');
+    expect(await visibleText(page.getByText('_chorus-verification.acme.example'))).toBe('_chorus-verification.acme.example');
+    const token = await visibleText(sso.recordValue('acme.example'));
+    expect(token).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    await expectAccessible(page, 'the SSO page, a domain waiting for its record');
+    await shoot(page, 'console-sso');
+    // At 390 px, the record wraps and nothing scrolls sideways.
     const phonePage = await openPage(phone);
     await logInThroughForm(phonePage.page, server.baseUrl, olivia, '/login?redirect=%2Fapp%2Forgs%2Facme%2Fsso');
     await textOnceShown(consoleScreen(phonePage.page).heading, 'SSO');
-    await ssoScreen(phonePage.page).save.waitFor();
+    await ssoScreen(phonePage.page).recordValue('acme.example').waitFor();
     expect(await phonePage.page.evaluate<boolean>('document.documentElement.scrollWidth > window.innerWidth')).toBe(false);
     await expectAccessible(phonePage.page, 'the SSO page at 390 px');
     await shoot(phonePage.page, 'console-sso');
+    // Checked before it is published: said in words, nothing changes.
+    await sso.checkNow('acme.example').focus();
+    await page.keyboard.press('Enter');
+    await textOnceShown(page.getByText(/was not found yet/), 'not found yet');
+    // Published, then checked with the keyboard: verified.
+    await started().dns.serve({ '_chorus-verification.acme.example': [token] });
+    await sso.checkNow('acme.example').focus();
+    await page.keyboard.press('Enter');
+    expect(await textOnceShown(sso.domain('acme.example'), 'Verified since')).toContain('Verified');
+    await expectAccessible(page, 'the SSO page, verified');
+    await shoot(page, 'console-sso-verified');
+
+    // olivia signs in with a password: she links her account to the provider once, from this page.
+    idp.signsIn(olivia.email);
+    await sso.linkAccount.click();
+    await page.waitForURL((url) => url.pathname === '/app/orgs/acme/sso');
+
     expect([...problems, ...phonePage.problems]).toEqual([]);
   }, 90_000);
 });

@@ -9,6 +9,7 @@ import { openEventStore } from '#event-store';
 import { createApiKey } from '../support/api-keys.js';
 import { httpClient } from '../support/http-client.js';
 import { IdentityProvider } from '../support/identity-provider.js';
+import { DnsServer, dnsServerMissing } from '../support/dns-server.js';
 import { startApp } from '../support/start-app.js';
 
 const root = resolve(import.meta.dirname, '..', '..');
@@ -310,7 +311,7 @@ describe('org:sso', () => {
 
     expect(run).toMatchObject({ code: 0, stderr: '' });
     expect(JSON.parse(run.stdout)).toEqual({ id: 'initrode', revision: expect.any(Number), position: expect.any(Number) });
-    const configured = (await recordedEvents('initrode')).at(-1);
+    const configured = (await recordedEvents('initrode')).find((event) => event.type === 'SsoConfigured');
     expect(configured).toMatchObject({
       type: 'SsoConfigured',
       data: { issuer: idp.issuer, clientId: 'initrode', domains: ['initrode.example', 'b.initrode.example'], enforce: true, clientSecret: expect.stringMatching(/^v1\.derived\./) },
@@ -318,6 +319,26 @@ describe('org:sso', () => {
     });
     expect(JSON.stringify({ data: configured?.data, metadata: configured?.metadata })).not.toContain(secret);
     expect(run.stdout).not.toContain(secret);
+  });
+
+  it('checks a domain’s DNS record with org:sso:verify: pending while absent, verified once it holds the token', async () => {
+    const missing = dnsServerMissing();
+    if (missing !== undefined) throw new Error(missing);
+    const isPending = (event: { type: string; data: unknown }) => event.type === 'SsoDomainPending' && (event.data as { domain: string }).domain === 'initrode.example';
+    const pending = (await recordedEvents('initrode')).find(isPending);
+    const token = (pending?.data as { token: string }).token;
+    const dns = await DnsServer.start(['initrode.example']);
+    try {
+      const absent = await chorus(['org:sso:verify', 'initrode', 'initrode.example'], { DNS_SERVERS: dns.address });
+      expect(absent).toMatchObject({ code: 0, stdout: 'initrode.example: pending; the record is not there (or holds another value).\n' });
+      await dns.serve({ '_chorus-verification.initrode.example': [token] });
+      const found = await chorus(['org:sso:verify', 'initrode', 'initrode.example', '--json'], { DNS_SERVERS: dns.address });
+      expect(JSON.parse(found.stdout)).toEqual({ domain: 'initrode.example', lookup: 'found', status: 'verified' });
+      expect((await recordedEvents('initrode')).at(-1)).toMatchObject({ type: 'SsoDomainVerified', metadata: { actor: 'cli', cliCommand: 'org:sso:verify' } });
+      expect((await chorus(['org:sso:verify', 'initrode', 'other.example'], { DNS_SERVERS: dns.address })).code).toBe(1);
+    } finally {
+      await dns.stop();
+    }
   });
 
   it('exits 1 with SSO_DISCOVERY_FAILED for an issuer that is no OpenID provider', async () => {

@@ -1,7 +1,8 @@
 // Enterprise single sign-on (issue 19) against oauth2-mock-server playing the organization's provider:
 // configuration, sign-on, just-in-time provisioning, enforcement, every failure ending at the seed's
 // /login?error=sso, the attacks on state, audience, nonce, expiry, signature and e-mail, and a grep of
-// every event, answer and log line for the client secret.
+// every event, answer and log line for the client secret. Domains are verified first, through a real DNS
+// server on loopback (test/support/dns-server.ts), and olivia links her existing account once.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { organizationStream } from '#domain';
@@ -12,6 +13,7 @@ import { startAuthApp, type AuthApp } from '../support/auth-app.js';
 import { Browser, type Answer, type CallOptions } from '../support/browser.js';
 import { httpClient, type HttpClient, type HttpResponse } from '../support/http-client.js';
 import { IdentityProvider, onApp, viaProvider } from '../support/identity-provider.js';
+import { DnsServer, dnsServerMissing } from '../support/dns-server.js';
 import { SmtpInbox } from '../support/smtp-inbox.js';
 import { startApp } from '../support/start-app.js';
 
@@ -23,6 +25,7 @@ const clientId = 'chorusAcme';
 const ssoFailed = '/login?error=sso';
 
 let idp: IdentityProvider;
+let dns: DnsServer;
 let inbox: SmtpInbox;
 let app: AuthApp;
 let api: HttpClient;
@@ -64,11 +67,22 @@ async function enterpriseOrganization(name: string, owner: { userId: string; ema
   return id;
 }
 
-async function signOn(start: string, email: string, claims: Record<string, unknown> = {}) {
+async function signOn(start: string, email: string, claims: Record<string, unknown> = {}, signingOn: Browser = browser()) {
   idp.signsIn(email, claims);
-  const signingOn = browser();
   const { answer, callback } = await viaProvider(signingOn, start);
   return { browser: signingOn, answer, callback };
+}
+
+/** Publishes the organization's token for the domain in DNS (beside any published before) and checks it now. */
+const published: Record<string, string[]> = {};
+async function verifyDomain(organizationId: string, domain: string): Promise<void> {
+  const view = await api.get(`/organizations/${organizationId}`);
+  const states = view.body.sso.settings.domainStates as { domain: string; record: { name: string; value: string } }[];
+  const record = states.find((state) => state.domain === domain)?.record;
+  if (record === undefined) throw new Error(`${domain} has no verification record`);
+  published[record.name] = [record.value];
+  await dns.serve(published);
+  expect((await api.post(`/organizations/${organizationId}/sso/domains/${domain}/verify`, {})).body).toMatchObject({ lookup: 'found', status: 'verified' });
 }
 
 async function events(stream: string) {
@@ -78,10 +92,14 @@ async function events(stream: string) {
 
 const lastFailure = async (organizationId: string) => (await events(ssoSignOnStream(organizationId))).at(-1)?.data;
 
+const missing = dnsServerMissing();
+if (missing !== undefined) throw new Error(missing);
+
 beforeAll(async () => {
+  dns = await DnsServer.start(['acme.example']);
   idp = await IdentityProvider.start();
   inbox = await SmtpInbox.start();
-  app = await startAuthApp({ SMTP_URL: inbox.url });
+  app = await startAuthApp({ SMTP_URL: inbox.url, DNS_SERVERS: dns.address });
   api = recording(httpClient(app.baseUrl, { apiKey: await createApiKey(app.app, ['organizations:read', 'organizations:write', 'audit:read']) }));
   oliviaId = await app.createUser({ email: 'olivia@acme.example', password });
   acme = await enterpriseOrganization('Acme', { userId: oliviaId, email: 'olivia@acme.example' });
@@ -90,6 +108,7 @@ afterAll(async () => {
   await app.close();
   await idp.stop();
   await inbox.close();
+  await dns.stop();
 });
 
 describe('PUT /organizations/:id/sso', () => {
@@ -121,12 +140,26 @@ describe('PUT /organizations/:id/sso', () => {
     const configured = await owner.request('PUT', `/organizations/${acme}/sso`, { json: settings({ domains: ['ACME.example'] }) });
     expect(configured.status).toBe(200);
     expect(configured.body).toEqual({ id: acme, revision: expect.any(Number), position: expect.any(Number) });
-    const recorded = (await events(organizationStream(acme))).at(-1);
+    const [recorded, pending] = (await events(organizationStream(acme))).slice(-2);
+    expect(pending).toMatchObject({ type: 'SsoDomainPending', data: { domain: 'acme.example', token: expect.stringMatching(/^[A-Za-z0-9_-]{32}$/) } });
     expect(recorded).toMatchObject({ type: 'SsoConfigured', data: { issuer: idp.issuer, clientId, domains: ['acme.example'], enforce: false } });
     expect((recorded?.data as { clientSecret: string }).clientSecret).toMatch(/^v1\.derived\./);
     expect(recorded?.metadata).toMatchObject({ actor: `user:${oliviaId}`, commandType: 'ConfigureSso' });
     const view = await api.get(`/organizations/${acme}?minPosition=${String(configured.body.position)}`);
-    expect(view.body.sso).toEqual({ available: true, settings: { issuer: idp.issuer, clientId, domains: ['acme.example'], enforce: false } });
+    expect(view.body.sso).toEqual({
+      available: true,
+      settings: {
+        issuer: idp.issuer,
+        clientId,
+        domains: ['acme.example'],
+        enforce: false,
+        domainStates: [expect.objectContaining({ domain: 'acme.example', status: 'pending' })],
+      },
+    });
+    await verifyDomain(acme, 'acme.example');
+    // olivia's account was made with a password: she links it to acme's SSO once, signed in.
+    idp.signsIn('olivia@acme.example');
+    expect((await viaProvider(owner, `/auth/sso/${acme}?intent=link`)).answer.location).toBe('/app');
   });
 
   it('keeps the secret when a change leaves it out, and records nothing for the same settings', async () => {
@@ -197,8 +230,12 @@ describe('GET /auth/sso/:orgId and the callback', () => {
     expect((await onPage.post('/login', { username: 'nina@acme.example', password })).body).toMatchObject({ status: 401, code: 'INVALID_CREDENTIALS' });
   });
 
-  it('adds an existing account of the domain under its own id', async () => {
+  it('adds an existing account of the domain under its own id once its owner linked it (refused before)', async () => {
     const pauloId = await app.createUser({ email: 'paulo@acme.example', password });
+    expect((await signOn(`/auth/sso/${acme}`, 'paulo@acme.example')).answer.location).toBe(ssoFailed);
+    expect(await lastFailure(acme)).toMatchObject({ reason: 'account-not-linked', email: 'paulo@acme.example' });
+    const paulo = await app.signedIn('paulo@acme.example', password);
+    expect((await signOn(`/auth/sso/${acme}?intent=link`, 'paulo@acme.example', {}, paulo)).answer.location).toBe('/app');
     const { browser: signedOn } = await signOn(`/auth/sso/${acme}`, 'paulo@acme.example');
     expect((await signedOn.get('/session')).body.user).toMatchObject({ id: pauloId });
   });
@@ -323,7 +360,9 @@ describe('enforce', () => {
   });
 
   it('refuses password sign-in for the domain with the usual failure, by address or username; other domains sign in', async () => {
+    // Enforcement is for acme's members.
     await app.createUser({ email: 'uma@acme.example', username: 'uma', password });
+    expect((await api.post(`/organizations/${acme}/members`, { email: 'uma@acme.example', role: 'member' })).status).toBe(201);
     await app.createUser({ email: 'zoe@elsewhere.example', password });
     const loginPage = browser();
     await loginPage.open('/login');
@@ -368,6 +407,8 @@ describe('DELETE /organizations/:id/sso', () => {
     // A minute after acme's claim was recorded (by the store's clock, which the identity clock trails here).
     app.clock.advance(Date.now() - app.clock.now().getTime() + 61_000);
     expect((await api.put(`/organizations/${other}/sso`, settings())).status).toBe(200);
+    expect((await browser().open('/auth/sso?email=olivia%40acme.example')).location).toBe(ssoFailed);
+    await verifyDomain(other, 'acme.example');
     expect((await browser().open('/auth/sso?email=olivia%40acme.example')).location).toBe(`/auth/sso/${other}`);
     // And back: acme cannot take it while the successor holds it.
     expect((await api.put(`/organizations/${acme}/sso`, settings())).body).toMatchObject({ code: 'SSO_DOMAIN_TAKEN' });

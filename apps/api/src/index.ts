@@ -62,3 +62,4 @@ export { Operation, type OperationText } from './openapi/operation.decorator.js'
 export { DemoSeed, demoOrganizationId, demoOwnerEmail, type DemoSignIn } from './demo/demo-seed.service.js';
 export { startUpBanner } from './start-up/start-up-banner.js';
 export { webRoot } from './web/web-root.js';
+export { SsoDomainVerification } from './sso/sso-domain-verification.js';

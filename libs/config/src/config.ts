@@ -4,6 +4,7 @@ import { isIP } from 'node:net';
 import { z } from 'zod';
 import { CATALOGUE_PRODUCT_KEYS, type CatalogueProductKey } from '#domain';
 import { eventStoreConnectionStringProblems } from './eventstore-connection-string.js';
+import { parseSsoDomainSettings, type SsoDomainSettings } from './sso-domain-settings.js';
 
 const booleanSetting = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -39,6 +40,9 @@ const environmentSchema = z.object({
   GOOGLE_SIGN_IN_TOKEN: z.string().max(200).regex(/^[A-Za-z0-9._~-]*$/).default(''),
   // Checked in loadConfig (parseSsoSecretKeys): `<keyId>:<32 bytes in base64>`, comma-separated, newest first.
   SSO_SECRET_KEYS: optionalText,
+  DNS_SERVERS: optionalText,
+  SSO_DOMAIN_GRACE_HOURS: z.coerce.number().min(0).max(8_760).default(72),
+  SSO_DOMAIN_CHECK_SECONDS: z.coerce.number().int().min(1).max(86_400).default(3_600),
   BILLING_WEBHOOK_SECRET: optionalText.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
   PLAN_PAYMENT_PROVIDER_IDS: z.string().default(''),
   PLAN_LINKED_PRODUCT_IDS: z.string().default(''),
@@ -83,6 +87,7 @@ export type Config = {
    * seals; every one opens). undefined (never in production): one derived from the session secret.
    */
   ssoSecretKeys: SsoSecretKey[] | undefined;
+  ssoDomains: SsoDomainSettings;
   billingWebhookSecret: string | undefined;
   /** PLAN_PAYMENT_PROVIDER_IDS split on ',' (entries trimmed; empty entries kept as ''). */
   planPaymentProviderIds: string[];
@@ -154,6 +159,7 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
   const planPaymentProviderIds = env.PLAN_PAYMENT_PROVIDER_IDS === '' ? [] : env.PLAN_PAYMENT_PROVIDER_IDS.split(',').map((id) => id.trim());
   const planLinkedProductIds = parseLinkedProductIds(env.PLAN_LINKED_PRODUCT_IDS, planPaymentProviderIds, problems);
   const trustProxy = parseTrustProxy(env.TRUST_PROXY, problems);
+  const ssoDomains = parseSsoDomainSettings(env, problems);
   // Node refuses a headers timeout longer than the request's, which includes the headers.
   if (env.HTTP_HEADERS_TIMEOUT_MS > env.HTTP_REQUEST_TIMEOUT_MS) {
     problems.push(`HTTP_HEADERS_TIMEOUT_MS: must not exceed HTTP_REQUEST_TIMEOUT_MS (${env.HTTP_REQUEST_TIMEOUT_MS})`);
@@ -180,6 +186,7 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
       signInToken: env.GOOGLE_SIGN_IN_TOKEN,
     },
     ssoSecretKeys,
+    ssoDomains,
     billingWebhookSecret: env.BILLING_WEBHOOK_SECRET,
     planPaymentProviderIds,
     planLinkedProductIds,

@@ -37,6 +37,25 @@ describe('loadConfig', () => {
     expect(problems[0]).not.toContain(value.slice(value.indexOf(':') + 1));
   });
 
+  it('reads DNS_SERVERS as addresses with optional ports, and the SSO domain grace and check settings', () => {
+    const servers = '192.0.2.53, 127.0.0.1:5353, [::1]:53, 2001:db8::1';
+    const config = loadConfig({ DNS_SERVERS: servers, SSO_DOMAIN_GRACE_HOURS: '1.5', SSO_DOMAIN_CHECK_SECONDS: '60' });
+    expect(config.ssoDomains).toEqual({ dnsServers: ['192.0.2.53', '127.0.0.1:5353', '[::1]:53', '2001:db8::1'], graceMs: 5_400_000, checkEveryMs: 60_000 });
+    expect(loadConfig({}).ssoDomains).toEqual({ dnsServers: undefined, graceMs: 72 * 3_600_000, checkEveryMs: 3_600_000 });
+  });
+
+  it.each([
+    ['a hostname', 'dns.example'],
+    ['a port out of range', '127.0.0.1:70000'],
+    ['an empty entry', '127.0.0.1,'],
+    ['a bare IPv6 with a port', '::1:53x'],
+  ])(
+    'refuses DNS_SERVERS with %s, naming the setting',
+    (_case, value) => {
+      expect(problemsOf({ DNS_SERVERS: value })).toEqual([expect.stringMatching(/^DNS_SERVERS: /)]);
+    },
+  );
+
   it("has API.md's local defaults", () => {
     const config = loadConfig({});
     expect(config).toMatchObject({

@@ -1,2 +1,3 @@
 export * from './config.js';
 export { eventStoreConnectionStringProblems, parseEventStoreConnectionString } from './eventstore-connection-string.js';
+export type { SsoDomainSettings } from './sso-domain-settings.js';

@@ -6,7 +6,7 @@ export * from './organization/view.js';
 export * from './plans/catalogue.js';
 
 export { initialOrganizationState } from './organization/state.js';
-export type { ExistingOrganization, Member, NoOrganization, OrganizationState, Site, SsoSettings } from './organization/state.js';
+export type { ExistingOrganization, Member, NoOrganization, OrganizationState, Site, SsoDomainVerification, SsoSettings } from './organization/state.js';
 export { evolve, foldOrganization } from './organization/evolve.js';
 export { decide } from './organization/decide.js';
 export type { DecideContext } from './organization/decide-context.js';
@@ -62,6 +62,9 @@ export { ADD_ON_NAMES, CHORUS_FEATURE_NAMES, LINE_NAMES, RESOURCE_NAMES, ROLE_WO
 export {
   emailDomain,
   hasSsoPlan,
+  isSsoVerificationToken,
+  isVerifiedSsoDomain,
+  ssoVerificationRecordName,
   isLoopbackHttpIssuer,
   isSealedSecret,
   MAX_SSO_DOMAINS,

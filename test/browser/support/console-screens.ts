@@ -84,5 +84,10 @@ export function ssoScreen(page: Page) {
     save: form.getByRole('button', { name: 'Save changes' }),
     message: form.getByRole('alert'),
     status: form.getByRole('status'),
+    /** The domains' proof of control: one list item per domain, its TXT record, "Check now". */
+    domain: (name: string) => page.getByRole('list', { name: 'Domain verification' }).getByRole('listitem').filter({ hasText: name }),
+    recordValue: (name: string) => page.getByRole('group', { name: `DNS record for ${name}` }).locator('code').last(),
+    checkNow: (name: string) => page.getByRole('button', { name: `Check now ${name}` }),
+    linkAccount: page.getByRole('link', { name: 'Link my account' }),
   };
 }

@@ -50,8 +50,20 @@ export type Organization = {
   position: Position;
 };
 
-/** An organization's OpenID provider; domains in Unicode form. */
-export type SsoSettings = { issuer: string; clientId: string; domains: string[]; enforce: boolean };
+/** An organization's OpenID provider; domains in Unicode form, domainStates one per domain. */
+export type SsoSettings = { issuer: string; clientId: string; domains: string[]; enforce: boolean; domainStates: SsoDomainState[] };
+
+/** Where the proof of control of an SSO domain stands, and the TXT record that proves it (null: save again to get one). */
+export type SsoDomainState = {
+  domain: string;
+  status: 'pending' | 'verified' | 'unverified';
+  since: string | null;
+  recordMissingSince: string | null;
+  record: { name: string; type: 'TXT'; value: string } | null;
+};
+
+/** POST /organizations/:id/sso/domains/:domain/verify: what DNS said (unknown: it did not answer) and the status after. */
+export type SsoDomainCheck = { domain: string; lookup: 'found' | 'absent' | 'unknown'; status: SsoDomainState['status'] };
 
 export type NotificationRecipients = { organizationId: string; recipients: Omit<Member, 'invited'>[]; position: Position };
 

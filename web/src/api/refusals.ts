@@ -43,6 +43,8 @@ export function refusalMessage(problem: Problem, organization?: Organization): s
       return `${text(problem.issuer) || 'The issuer'} could not be reached as an OpenID provider: check the issuer URL (its /.well-known/openid-configuration must answer).`;
     case 'SSO_DOMAIN_TAKEN':
       return `${text(problem.domain)} already signs in through another organization’s single sign-on.`;
+    case 'SSO_DOMAIN_PUBLIC':
+      return `${text(problem.domain)} is a public mail service: anyone can have an address there, so it cannot sign in through your provider.`;
     case 'SSO_SECRET_UNREADABLE':
       return 'The saved client secret can no longer be read: enter it again.';
     case 'FEATURE_DISABLED': {

@@ -51,9 +51,16 @@ const everyCommand: Record<OrganizationCommandType, OrganizationCommand[]> = {
   ConfigureSso: [
     {
       type: 'ConfigureSso',
-      data: { issuer: 'https://idp.append.example', clientId: 'chorus', clientSecret: 'v1.k1.AAAAAAAAAAAAAAAA.BBBBBBBBBBBBBBBBBBBBBBBB', domains: ['append.example'] },
+      data: {
+        issuer: 'https://idp.append.example',
+        clientId: 'chorus', clientSecret: 'v1.k1.AAAAAAAAAAAAAAAA.BBBBBBBBBBBBBBBBBBBBBBBB',
+        domains: ['append.example'],
+        verificationTokens: { 'append.example': 'T'.repeat(32) },
+        at: '2030-01-01T00:00:00.000Z',
+      },
     },
   ],
+  RecordSsoDomainCheck: [{ type: 'RecordSsoDomainCheck', data: { domain: 'append.example', found: true, at: '2030-01-01T00:01:00.000Z', graceMs: 0 } }],
   DisableSso: [{ type: 'DisableSso', data: {} }],
   AddMember: [
     { type: 'AddMember', data: { userId: 'owner-1', email: 'owner@append.example', role: 'owner' } },

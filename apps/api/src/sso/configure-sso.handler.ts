@@ -1,18 +1,22 @@
+import { randomBytes } from 'node:crypto';
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { parseIssuer, parseSsoDomain, type OrganizationCommandOf } from '#domain';
 import { OidcProviderError, type Identity } from '#identity';
-import { IDENTITY } from '../auth/identity.provider.js';
+import { IDENTITY, IdentityClock } from '../auth/identity.provider.js';
 import { ProblemError } from '../http/problem-error.js';
 import type { CommandResult } from '../organizations/command-result.js';
 import { Organizations } from '../organizations/organizations.js';
 import { ConfigureSsoCommand } from './configure-sso.command.js';
-import { SsoDomainClaims } from './sso-domain-claims.js';
+import { domainTaken, SsoDomainClaims } from './sso-domain-claims.js';
+import { isPublicMailDomain } from './public-mail-domains.js';
 
 /**
- * Seals the secret, lets the domain judge the settings (a refusal ends here having asked nobody), checks
- * the issuer by OIDC discovery with the very client id and secret (422 SSO_DISCOVERY_FAILED), claims the
- * domains for the organization (409 SSO_DOMAIN_TAKEN), then records SsoConfigured.
+ * Seals the secret, gives each domain a verification token, lets the domain judge the settings (a refusal
+ * ends here having asked nobody), refuses public mail domains (400 SSO_DOMAIN_PUBLIC) and domains another
+ * organization has verified (409 SSO_DOMAIN_TAKEN), checks the issuer by OIDC discovery with the very
+ * client id and secret (422 SSO_DISCOVERY_FAILED), then records SsoConfigured and SsoDomainPending for
+ * each new domain. Nothing is claimed here: a domain is claimed when its DNS record proves control.
  */
 @CommandHandler(ConfigureSsoCommand)
 export class ConfigureSsoHandler implements ICommandHandler<ConfigureSsoCommand> {
@@ -20,15 +24,31 @@ export class ConfigureSsoHandler implements ICommandHandler<ConfigureSsoCommand>
     private readonly organizations: Organizations,
     private readonly claims: SsoDomainClaims,
     @Inject(IDENTITY) private readonly identity: Identity,
+    private readonly clock: IdentityClock,
   ) {}
 
   async execute({ organizationId, settings, context }: ConfigureSsoCommand): Promise<CommandResult> {
     const { clientSecret, ...rest } = settings;
+    const listed = settings.domains.map((domain) => parseSsoDomain(domain)?.ascii).filter((domain) => domain !== undefined);
+    const verificationTokens = Object.fromEntries(listed.map((domain) => [domain, randomBytes(24).toString('base64url')]));
+    const sealed = clientSecret === undefined ? {} : { clientSecret: this.identity.ssoClientSecrets.seal(clientSecret, organizationId) };
     const command: OrganizationCommandOf<'ConfigureSso'> = {
       type: 'ConfigureSso',
-      data: clientSecret === undefined ? rest : { ...rest, clientSecret: this.identity.ssoClientSecrets.seal(clientSecret, organizationId) },
+      data: { ...rest, verificationTokens, at: this.clock.now().toISOString(), ...sealed },
     };
     await this.organizations.check(organizationId, command, context);
+    const domains = settings.domains.map((domain) => parseSsoDomain(domain)?.ascii as string);
+    for (const domain of domains) {
+      if (isPublicMailDomain(domain)) {
+        const detail = `Anyone can have an address at ${domain}: it cannot sign in through one organization.`;
+        throw new ProblemError(400, 'SSO_DOMAIN_PUBLIC', 'A public mail domain cannot use single sign-on', detail, {
+          domain,
+          errors: [{ pointer: '#/domains', detail: `${domain} is a public mail domain` }],
+        });
+      }
+      const holder = await this.claims.organizationOf(domain);
+      if (holder !== undefined && holder !== organizationId) throw domainTaken(domain);
+    }
     const issuer = parseIssuer(settings.issuer) as string;
     if (!this.identity.oidcProviders.allows(issuer)) {
       throw new ProblemError(400, 'VALIDATION_FAILED', 'The request is not valid', 'issuer: must be an https:// URL in production.', {
@@ -36,8 +56,6 @@ export class ConfigureSsoHandler implements ICommandHandler<ConfigureSsoCommand>
       });
     }
     await this.discover(organizationId, issuer, settings.clientId, clientSecret);
-    const domains = settings.domains.map((domain) => parseSsoDomain(domain)?.ascii as string);
-    await this.claims.claim(organizationId, domains, context);
     return this.organizations.handle(organizationId, command, context);
   }
 

@@ -1,12 +1,14 @@
-// "Verified SSO domains" (issue 19): an e-mail domain signs in through at most one organization's
-// provider. Each domain has a claim stream `sso-domain-<ascii domain>` whose last SsoDomainClaimed names
-// its organization; the store's expected revision makes two organizations' claims one after the other,
-// on every node. A claim counts only while the organization's own stream confirms it (SSO on, with that
-// domain): one left behind by a configuration that changed, was turned off, or stopped halfway may then
-// be taken, but not within a minute of being made (its configuration may still be on its way).
+// Verified SSO domains: an e-mail domain signs in through at most one organization's provider. Each
+// domain has a claim stream `sso-domain-<ascii domain>` whose last SsoDomainClaimed names its
+// organization; the store's expected revision makes two organizations' claims one after the other, on
+// every node. A claim is taken when the domain's DNS record is found (sso-domain-verification.ts) and counts
+// only while the organization's own stream confirms it (SSO on, the domain listed and verified): one left
+// behind by a configuration that changed, was turned off, lost its record, or stopped halfway may then be
+// taken, but not within a minute of being made (its verification may still be on its way).
 import { Inject, Injectable } from '@nestjs/common';
 import { IdentityClock } from '../auth/identity.provider.js';
 import { EVENT_STORE, eventMetadata, handleCommand, loadStream, WrongExpectedRevisionError, type CommandContext, type EventStore, type StreamFold } from '#event-store';
+import { isVerifiedSsoDomain } from '#domain';
 import { Organizations } from '../organizations/organizations.js';
 import { ProblemError } from '../http/problem-error.js';
 
@@ -37,7 +39,7 @@ export class SsoDomainClaims {
     private readonly clock: IdentityClock,
   ) {}
 
-  /** The organization whose SSO this domain (ASCII form) signs in through, if any: claimed and confirmed. */
+  /** The organization whose SSO this domain (ASCII form) signs in through, if any: claimed and confirmed (verified). */
   async organizationOf(domain: string): Promise<string | undefined> {
     const { state: claim } = await loadStream(this.store, ssoDomainStream(domain), claimFold);
     return claim !== null && (await this.confirms(claim.organizationId, domain)) ? claim.organizationId : undefined;
@@ -68,6 +70,6 @@ export class SsoDomainClaims {
 
   private async confirms(organizationId: string, domain: string): Promise<boolean> {
     const { state } = await this.organizations.load(organizationId);
-    return state.exists && state.sso !== null && state.sso.domains.includes(domain);
+    return state.exists && isVerifiedSsoDomain(state, domain);
   }
 }

@@ -1,6 +1,8 @@
-// `enforce` (issue 19): addresses of an organization's verified SSO domains sign in through its provider
-// only. Password sign-in for them is refused with the usual failure, and a reset mail is not sent (a
-// password they could not use). Kept apart from the sign-in code, which it only asks one question.
+// `enforce`: the members of an organization whose addresses are in its verified SSO domains sign in
+// through its provider only. Password sign-in for them is refused with the usual failure, and a reset mail
+// is not sent (a password they could not use). Anyone else of the domain (not a member) keeps their
+// password: an organization decides for its own people only. Kept apart from the sign-in code, which it
+// only asks one question.
 import { Inject, Injectable } from '@nestjs/common';
 import { emailDomain } from '#domain';
 import { InvalidCredentials, type Identity } from '#identity';
@@ -20,11 +22,13 @@ export class SsoEnforcement {
   async requiresSso(loginName: string): Promise<boolean> {
     const email = loginName.includes('@') ? loginName.trim() : await this.emailOfUsername(loginName);
     const domain = email === undefined ? null : emailDomain(email);
-    if (domain === null) return false;
+    if (email === undefined || domain === null) return false;
     const organizationId = await this.claims.organizationOf(domain);
     if (organizationId === undefined) return false;
     const { state } = await this.organizations.load(organizationId);
-    return state.exists && state.sso?.enforce === true;
+    if (!state.exists || state.sso?.enforce !== true) return false;
+    const address = email.trim().toLowerCase();
+    return state.members.some((member) => member.email.toLowerCase() === address);
   }
 
   /** The usual refusal of POST /login, after as much work as a wrong password costs, so it cannot be told apart. */

@@ -21,6 +21,13 @@ export type SsoFailureReason =
   | 'email-unverified'
   /** The address is not in one of the organization's SSO domains (or the domain is another's). */
   | 'foreign-domain'
+  /**
+   * The address is an existing account that neither this organization's SSO created nor its owner linked
+   * to it: another provider could otherwise sign into anyone's account.
+   */
+  | 'account-not-linked'
+  /** A link was asked for, but the browser's session or the address asserted is not the account's. */
+  | 'link-refused'
   /** Just-in-time provisioning refused: the users limit, or no plan. */
   | 'users-limit'
   | 'error';

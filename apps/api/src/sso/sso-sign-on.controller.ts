@@ -69,7 +69,7 @@ export class SsoSignOnController {
     }
     try {
       const search = request.originalUrl.includes('?') ? request.originalUrl.slice(request.originalUrl.indexOf('?')) : '';
-      const opened = await this.signOn.finish(checks, search, context);
+      const opened = await this.signOn.finish(checks, search, context, (await this.sessions.live(request))?.userId);
       await this.sessions.endCurrent(request);
       this.sessions.begin(response, opened);
       const redirect = safeRedirectPath(checks.redirect);
@@ -81,7 +81,13 @@ export class SsoSignOnController {
 
   @Get(':orgId')
   @Operation({ summary: "Start single sign-on with the organization's provider (authorization code with PKCE)", responses: { 302: "The provider's authorization page, or /login?error=sso" } })
-  async start(@Param('orgId') organizationId: string, @Query('redirect') redirect: unknown, @Req() request: Request, @Res() response: Response): Promise<void> {
+  async start(
+    @Param('orgId') organizationId: string,
+    @Query('redirect') redirect: unknown,
+    @Query('intent') intent: unknown,
+    @Req() request: Request,
+    @Res() response: Response,
+  ): Promise<void> {
     response.setHeader('Cache-Control', 'no-store');
     if (!organizationIdSchema.safeParse(organizationId).success) {
       this.logger.info({ reason: 'not-configured' }, 'SSO sign-on failed: not an organization id');
@@ -89,7 +95,10 @@ export class SsoSignOnController {
       return;
     }
     try {
-      const { url, cookieValue } = await this.signOn.start(organizationId, safeRedirectPath(redirect));
+      // intent=link: the signed-in user links their account; without a live session there is nothing to link.
+      const linkUserId = intent === 'link' ? (await this.sessions.live(request))?.userId : undefined;
+      if (intent === 'link' && linkUserId === undefined) throw new SsoSignOnFailure('link-refused', 'A link needs a signed-in account');
+      const { url, cookieValue } = await this.signOn.start(organizationId, safeRedirectPath(redirect), linkUserId);
       this.cookies.setSsoState(response, cookieValue);
       response.redirect(302, url.href);
     } catch (error) {

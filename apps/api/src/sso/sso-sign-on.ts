@@ -1,14 +1,16 @@
 // SSO sign-on (issue 19): the code flow with PKCE, state and nonce sealed in the browser's cookie, the
-// id_token verified by openid-client, then the person: a member signs in; someone of a verified domain who
-// is not a member yet is added as `member` through the organization's own command path (AddMember, so the
-// users limit applies and the add is audited), and registered without a password when they have no account.
+// id_token verified by openid-client, then the person. An address of a verified domain with no account is
+// registered without a password (so this organization's SSO created it) and added as `member` through the
+// organization's own command path (AddMember: users limit, audit). An existing account signs in only when
+// this organization's SSO created it or its owner linked it (a signed-in link sign-on): a provider's word
+// alone never opens someone else's account.
 import { Inject, Injectable } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { Configuration } from 'openid-client';
 import { CONFIG, type Config } from '#config';
 import { DomainError, hasSsoPlan, ssoDomainOf, type ExistingOrganization, type PlanCatalogue } from '#domain';
 import { EVENT_STORE, type CommandContext, type EventStore } from '#event-store';
-import { IdentityError, OidcProviderError, type Identity, type OpenedSession, type SsoSignOnChecks } from '#identity';
+import { IdentityError, OidcProviderError, userStream, type Identity, type OpenedSession, type SsoSignOnChecks } from '#identity';
 import { IDENTITY } from '../auth/identity.provider.js';
 import { AddMemberCommand } from '../organizations/commands/add-member.command.js';
 import { Organizations } from '../organizations/organizations.js';
@@ -37,14 +39,17 @@ export class SsoSignOn {
   }
 
   /** The provider's authorization URL and the cookie value that binds the sign-on to this browser. */
-  async start(organizationId: string, redirect: string): Promise<{ url: URL; cookieValue: string }> {
+  async start(organizationId: string, redirect: string, linkUserId?: string): Promise<{ url: URL; cookieValue: string }> {
     const { configuration } = await this.provider(organizationId);
-    const { checks, cookieValue } = this.identity.ssoState.seal({ organizationId, redirect });
+    const { checks, cookieValue } = this.identity.ssoState.seal({ organizationId, redirect, ...(linkUserId === undefined ? {} : { linkUserId }) });
     return { url: await this.identity.oidcProviders.authorizationUrl(configuration, { redirectUri: this.redirectUri, ...checks }), cookieValue };
   }
 
-  /** Verifies the provider's answer and opens a session for the person it names; SsoSignOnFailure otherwise. */
-  async finish(checks: SsoSignOnChecks, callbackQuery: string, context: CommandContext): Promise<OpenedSession> {
+  /**
+   * Verifies the provider's answer and opens a session for the person it names; SsoSignOnFailure otherwise.
+   * signedInUserId: the user of the browser's live session, which a link sign-on must still have.
+   */
+  async finish(checks: SsoSignOnChecks, callbackQuery: string, context: CommandContext, signedInUserId?: string): Promise<OpenedSession> {
     const { organizationId } = checks;
     const { configuration } = await this.provider(organizationId);
     let token;
@@ -62,6 +67,17 @@ export class SsoSignOn {
       throw new SsoSignOnFailure('foreign-domain', `${token.email} is not in one of the organization's verified SSO domains`, who);
     }
     const asSso: CommandContext = { ...context, actor: `sso:${organizationId}`, origin: { ...context.origin, ssoIssuer: token.issuer, ssoSubject: token.subject } };
+    const existing = await this.identity.directory.findUserIdByEmail(token.email);
+    if (checks.linkUserId !== undefined) {
+      if (signedInUserId !== checks.linkUserId || existing !== checks.linkUserId) {
+        throw new SsoSignOnFailure('link-refused', 'A link needs the signed-in account, and the provider must assert its very address', who);
+      }
+      const link = { type: 'LinkSsoAccount', data: { organizationId, issuer: token.issuer, subject: token.subject, email: token.email } } as const;
+      await this.identity.users.handle(existing, link, { ...asSso, actor: `user:${existing}` });
+    } else if (existing !== undefined && !(await this.linked(existing, organizationId))) {
+      const detail = `${token.email} has an account that this organization's single sign-on did not create and its owner has not linked`;
+      throw new SsoSignOnFailure('account-not-linked', detail, who);
+    }
     const userId = await this.member(organizationId, token.email, asSso, who);
     return this.identity.sessions.open(userId, 'sso', { ...asSso, actor: `user:${userId}`, origin: { ...asSso.origin, ssoOrganizationId: organizationId } });
   }
@@ -89,6 +105,17 @@ export class SsoSignOn {
       if (error instanceof OidcProviderError) throw new SsoSignOnFailure('discovery-failed', error.message);
       throw error;
     }
+  }
+
+  /**
+   * Whether this organization's SSO may sign into the account: its owner linked it (SsoAccountLinked), or
+   * this organization's SSO registered it (the actor of its first event), which covers accounts made just in time.
+   */
+  private async linked(userId: string, organizationId: string): Promise<boolean> {
+    const { state } = await this.identity.users.load(userId);
+    if (state.status === 'registered' && state.ssoOrganizationIds.includes(organizationId)) return true;
+    const first = await this.store.readStream(userStream(userId), { maxCount: 1 });
+    return first.found && first.events[0]?.metadata.actor === `sso:${organizationId}`;
   }
 
   /** The user id of the member with this address, adding them (and registering them) when they are not one yet. */

@@ -1,4 +1,5 @@
-import { Body, Controller, Delete, Param, Put } from '@nestjs/common';
+import { Body, Controller, Delete, HttpCode, Param, Post, Put } from '@nestjs/common';
+import { parseSsoDomain } from '#domain';
 import { CommandBus } from '@nestjs/cqrs';
 import type { CommandContext } from '#event-store';
 import { OWNERS_AND_ADMINS, RequireAccess } from '../access/require-access.decorator.js';
@@ -8,6 +9,8 @@ import { commandAnswer, type CommandAnswer } from '../organizations/command-resu
 import { ChangeOrganizationCommand } from '../organizations/commands/change-organization.command.js';
 import { validOrganizationId } from '../organizations/organization-route-parameters.js';
 import { ConfigureSsoCommand } from './configure-sso.command.js';
+import { ProblemError } from '../http/problem-error.js';
+import { SsoDomainVerification, type DomainCheck } from './sso-domain-verification.js';
 import { configureSsoRequest, type ConfigureSsoRequest } from './sso-requests.js';
 import { commandAnswerWords, Operation } from '../openapi/operation.decorator.js';
 
@@ -17,7 +20,10 @@ import { commandAnswerWords, Operation } from '../openapi/operation.decorator.js
  */
 @Controller('organizations/:id/sso')
 export class SsoController {
-  constructor(private readonly commands: CommandBus) {}
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly verification: SsoDomainVerification,
+  ) {}
 
   @Put()
   @RequireAccess({ scope: 'organizations:write', members: OWNERS_AND_ADMINS })
@@ -32,6 +38,29 @@ export class SsoController {
     @RequestCommandContext() context: CommandContext,
   ): Promise<CommandAnswer> {
     return commandAnswer(await this.commands.execute(new ConfigureSsoCommand(id, body, context)));
+  }
+
+  @Post('domains/:domain/verify')
+  @HttpCode(200)
+  @RequireAccess({ scope: 'organizations:write', members: OWNERS_AND_ADMINS })
+  @Operation({
+    summary: "Check a single sign-on domain's DNS record now (SsoDomainVerified, SsoDomainRecordMissing or SsoDomainUnverified when it changed)",
+    description: 'Looks up the TXT record `_chorus-verification.<domain>`; `lookup` is found, absent, or unknown (DNS did not answer: nothing recorded).',
+    responses: {
+      200: '{domain, lookup, status}',
+      404: 'NOT_FOUND: not one of the organization’s SSO domains',
+      409: 'SSO_DOMAIN_TAKEN: another organization holds it',
+    },
+  })
+  async verifyDomain(
+    @Param('id', validOrganizationId) id: string,
+    @Param('domain') domain: string,
+    @RequestCommandContext() context: CommandContext,
+  ): Promise<DomainCheck> {
+    const parsed = parseSsoDomain(domain);
+    if (parsed === null) throw new ProblemError(400, 'INVALID_HOSTNAME', 'The request is not valid', `${domain.slice(0, 300)} is not an e-mail domain.`);
+    const check = await this.verification.check(id, parsed.ascii, context);
+    return { ...check, domain: parsed.unicode };
   }
 
   @Delete()

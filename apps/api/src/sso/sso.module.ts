@@ -2,6 +2,8 @@ import { Global, Module } from '@nestjs/common';
 import { OrganizationsModule } from '../organizations/organizations.module.js';
 import { ConfigureSsoHandler } from './configure-sso.handler.js';
 import { SsoDomainClaims } from './sso-domain-claims.js';
+import { SsoDomainDns } from './sso-domain-dns.js';
+import { SsoDomainVerification } from './sso-domain-verification.js';
 import { SsoEnforcement } from './sso-enforcement.js';
 import { SsoSignOnController } from './sso-sign-on.controller.js';
 import { SsoSignOnFailureLog } from './sso-sign-on-failure-log.js';
@@ -10,13 +12,14 @@ import { SsoController } from './sso.controller.js';
 
 /**
  * Enterprise single sign-on per organization (issue 19): its configuration (PUT/DELETE
- * /organizations/:id/sso), the sign-on (/auth/sso...), and SsoEnforcement, global, for password sign-in and reset.
+ * /organizations/:id/sso), its domains' proof of control (SsoDomainVerification: DNS, on demand and by a timer),
+ * the sign-on (/auth/sso...), and SsoEnforcement, global, for password sign-in and reset.
  */
 @Global()
 @Module({
   imports: [OrganizationsModule],
   controllers: [SsoController, SsoSignOnController],
-  providers: [ConfigureSsoHandler, SsoDomainClaims, SsoSignOn, SsoSignOnFailureLog, SsoEnforcement],
-  exports: [SsoEnforcement],
+  providers: [ConfigureSsoHandler, SsoDomainClaims, SsoDomainDns, SsoDomainVerification, SsoSignOn, SsoSignOnFailureLog, SsoEnforcement],
+  exports: [SsoEnforcement, SsoDomainVerification],
 })
 export class SsoModule {}

@@ -1,6 +1,15 @@
 import { CommandBus } from '@nestjs/cqrs';
 import type { Command } from 'commander';
-import { ChangeOrganizationCommand, commandAnswer, ConfigureSsoCommand, configureSsoRequest, organizationIdSchema, ProblemError } from '#api';
+import { parseSsoDomain } from '#domain';
+import {
+  ChangeOrganizationCommand,
+  commandAnswer,
+  ConfigureSsoCommand,
+  configureSsoRequest,
+  organizationIdSchema,
+  ProblemError,
+  SsoDomainVerification,
+} from '#api';
 import { cliAction, parseInput } from '../cli-action.js';
 import type { GetCliContext } from '../cli-context.js';
 
@@ -55,8 +64,35 @@ export function registerOrgSsoCommand(program: Command, getContext: GetCliContex
         const result = await commands.execute(new ConfigureSsoCommand(organizationId, settings, context.commandContext('org:sso')));
         return {
           json: commandAnswer(result),
-          text: `Single sign-on for ${result.id}: ${settings.issuer}, domains ${settings.domains.join(', ')}${settings.enforce ? ', enforced' : ''} (revision ${result.revision}, position ${result.position}).`,
+          text:
+            `Single sign-on for ${result.id}: ${settings.issuer}, domains ${settings.domains.join(', ')}${settings.enforce ? ', enforced' : ''} ` +
+            `(revision ${result.revision}, position ${result.position}). A new domain signs no one in until its DNS record is published ` +
+            `and checked (the SSO page shows it; chorus org:sso:verify ${result.id} <domain>).`,
         };
+      }),
+    );
+}
+
+/** `chorus org:sso:verify ID DOMAIN`: looks the domain's `_chorus-verification` TXT record up now, and records what changed. */
+export function registerOrgSsoVerifyCommand(program: Command, getContext: GetCliContext): void {
+  program
+    .command('org:sso:verify')
+    .description("check a single sign-on domain's DNS record now (the record the SSO page shows)")
+    .argument('<id>', 'the organization id')
+    .argument('<domain>', 'one of its single sign-on domains')
+    .option('--json', 'print the result as JSON')
+    .action(
+      cliAction(getContext, async (context, id: string, domain: string) => {
+        const organizationId = parseInput(organizationIdSchema, id, '<id>');
+        const parsed = parseSsoDomain(domain);
+        if (parsed === null) throw usageError(`<domain>: ${domain} is not an e-mail domain`);
+        const check = await context.app.get(SsoDomainVerification).check(organizationId, parsed.ascii, context.commandContext('org:sso:verify'));
+        const found = {
+          found: 'the record holds the token',
+          absent: 'the record is not there (or holds another value)',
+          unknown: 'DNS did not answer; nothing changed',
+        };
+        return { json: { ...check, domain: parsed.unicode }, text: `${parsed.unicode}: ${check.status}; ${found[check.lookup]}.` };
       }),
     );
 }

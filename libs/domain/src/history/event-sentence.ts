@@ -57,6 +57,10 @@ export const EVENT_TYPE_NAMES: Record<OrganizationEventType, string> = {
   WebAnalyticsDomainRemoved: 'Web analytics domain removed',
   SsoConfigured: 'Single sign-on configured',
   SsoDisabled: 'Single sign-on turned off',
+  SsoDomainPending: 'Single sign-on domain awaiting verification',
+  SsoDomainVerified: 'Single sign-on domain verified',
+  SsoDomainRecordMissing: 'Single sign-on domain record missing',
+  SsoDomainUnverified: 'Single sign-on domain no longer verified',
 };
 
 /** What follows the type's name: the event's details ('' when its name says it all). */
@@ -90,6 +94,11 @@ const DETAILS: Sentences = {
   // Never the client secret, not even sealed: the history is read by auditors, and exported.
   SsoConfigured: ({ issuer, domains, enforce }) => `${issuer} for ${domains.join(', ')}${enforce ? ', required' : ''}`,
   SsoDisabled: () => '',
+  // Not the token: it is only worth something in the domain's DNS, and the history is exported.
+  SsoDomainPending: ({ domain }) => `${toUnicodeHostname(domain)}, until its DNS record is published`,
+  SsoDomainVerified: ({ domain }) => `${toUnicodeHostname(domain)}, its DNS record was found`,
+  SsoDomainRecordMissing: ({ domain }) => `${toUnicodeHostname(domain)}, its DNS record was not found (still verified during the grace period)`,
+  SsoDomainUnverified: ({ domain }) => `${toUnicodeHostname(domain)}, its DNS record was missing for the whole grace period`,
 };
 
 export const isOrganizationEventType = (type: string): type is OrganizationEventType =>

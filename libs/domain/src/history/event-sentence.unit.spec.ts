@@ -49,6 +49,27 @@ const sentences: { [Type in OrganizationEventType]: [EventOf<Type>, string][] } 
     ],
   ],
   SsoDisabled: [[{ type: 'SsoDisabled', data: {} }, 'Single sign-on turned off']],
+  SsoDomainPending: [
+    [
+      { type: 'SsoDomainPending', data: { domain: 'xn--mnchen-3ya.de', token: 'never-in-the-sentence-0123456789ab', at: '2030-01-01T00:00:00.000Z' } },
+      'Single sign-on domain awaiting verification: münchen.de, until its DNS record is published',
+    ],
+  ],
+  SsoDomainVerified: [
+    [{ type: 'SsoDomainVerified', data: { domain: 'acme.example', at: '2030-01-01T00:00:00.000Z' } }, 'Single sign-on domain verified: acme.example, its DNS record was found'],
+  ],
+  SsoDomainRecordMissing: [
+    [
+      { type: 'SsoDomainRecordMissing', data: { domain: 'acme.example', at: '2030-01-01T00:00:00.000Z' } },
+      'Single sign-on domain record missing: acme.example, its DNS record was not found (still verified during the grace period)',
+    ],
+  ],
+  SsoDomainUnverified: [
+    [
+      { type: 'SsoDomainUnverified', data: { domain: 'acme.example', at: '2030-01-01T00:00:00.000Z' } },
+      'Single sign-on domain no longer verified: acme.example, its DNS record was missing for the whole grace period',
+    ],
+  ],
 };
 
 /** The record just before the removals: member 1 and site 1 are in it. */

@@ -28,7 +28,7 @@ function rolesConcerned(command: OrganizationCommand, state: ExistingOrganizatio
 }
 
 /** Who signs the organization's people in is the owners' to decide (issue 19), like who owns it. */
-const OWNERS_ONLY: readonly OrganizationCommand['type'][] = ['ConfigureSso', 'DisableSso'];
+const OWNERS_ONLY: readonly OrganizationCommand['type'][] = ['ConfigureSso', 'DisableSso', 'RecordSsoDomainCheck'];
 
 export function authorize(command: OrganizationCommand, state: ExistingOrganization, requester: Requester): void {
   if (requester.kind === 'operator') return;

@@ -22,6 +22,7 @@ import { removeMember } from './decisions/remove-member.js';
 import { removeQualityAssuranceDomain } from './decisions/remove-quality-assurance-domain.js';
 import { removeSite } from './decisions/remove-site.js';
 import { removeWebAnalyticsDomain } from './decisions/remove-web-analytics-domain.js';
+import { recordSsoDomainCheck } from './decisions/record-sso-domain-check.js';
 
 export type Decision<C> = (command: C, state: OrganizationState, context: DecideContext) => OrganizationEvent[];
 
@@ -66,4 +67,5 @@ export const decisions = byCommandType({
   RemoveWebAnalyticsDomain: onExisting(removeWebAnalyticsDomain),
   ConfigureSso: onExisting(configureSso),
   DisableSso: onExisting(disableSso),
+  RecordSsoDomainCheck: onExisting(recordSsoDomainCheck),
 });

@@ -48,6 +48,17 @@ export type SsoConfigured = {
   data: { issuer: string; clientId: string; clientSecret: string; domains: string[]; enforce: boolean };
 };
 export type SsoDisabled = { type: 'SsoDisabled'; data: Record<string, never> };
+/**
+ * A listed domain awaits proof of control: the TXT record `_chorus-verification.<domain>` must hold the
+ * token. Until verified it signs no one in. `at`: the application's clock (the domain has none).
+ */
+export type SsoDomainPending = { type: 'SsoDomainPending'; data: { domain: string; token: string; at: string } };
+/** The token was found in the domain's DNS: the domain signs in through this organization. */
+export type SsoDomainVerified = { type: 'SsoDomainVerified'; data: { domain: string; at: string } };
+/** A verified domain's record was not found: it stays verified for the grace period, then is unverified. */
+export type SsoDomainRecordMissing = { type: 'SsoDomainRecordMissing'; data: { domain: string; at: string } };
+/** The record stayed missing for the whole grace period: the domain signs no one in until it is found again. */
+export type SsoDomainUnverified = { type: 'SsoDomainUnverified'; data: { domain: string; at: string } };
 
 export type OrganizationEvent =
   | OrganizationCreated
@@ -67,7 +78,11 @@ export type OrganizationEvent =
   | WebAnalyticsDomainAdded
   | WebAnalyticsDomainRemoved
   | SsoConfigured
-  | SsoDisabled;
+  | SsoDisabled
+  | SsoDomainPending
+  | SsoDomainVerified
+  | SsoDomainRecordMissing
+  | SsoDomainUnverified;
 
 export type OrganizationEventType = OrganizationEvent['type'];
 
@@ -90,6 +105,10 @@ const everyEventType: Record<OrganizationEventType, true> = {
   WebAnalyticsDomainRemoved: true,
   SsoConfigured: true,
   SsoDisabled: true,
+  SsoDomainPending: true,
+  SsoDomainVerified: true,
+  SsoDomainRecordMissing: true,
+  SsoDomainUnverified: true,
 };
 /** Every type evolve folds (the compiler checks the list is whole), for readers that must refuse any other. */
 export const ORGANIZATION_EVENT_TYPES = Object.keys(everyEventType) as readonly OrganizationEventType[];

@@ -3,7 +3,7 @@
 import { LIMITED_RESOURCES } from '../limits/limited-resources.js';
 import { ADD_ONS, isChorusPlan, isClassicPlan } from '../plans/plan-lines.js';
 import type { OrganizationEvent } from './events.js';
-import { initialOrganizationState, type ExistingOrganization, type OrganizationState } from './state.js';
+import { initialOrganizationState, type ExistingOrganization, type OrganizationState, type SsoDomainVerification } from './state.js';
 
 const created = (id: string, name: string): ExistingOrganization => ({
   exists: true,
@@ -26,6 +26,17 @@ const created = (id: string, name: string): ExistingOrganization => ({
 
 const withDomain = (domains: readonly string[], domain: string): readonly string[] =>
   domains.includes(domain) ? domains : [...domains, domain];
+
+/** The SSO domain's verification changed; a domain not listed (or SSO off) is left as it is. */
+function withVerification(
+  state: ExistingOrganization,
+  domain: string,
+  change: (current: SsoDomainVerification) => SsoDomainVerification,
+): ExistingOrganization {
+  if (state.sso === null || !state.sso.domains.includes(domain)) return state;
+  const current = state.sso.verification[domain] ?? { status: 'pending', token: '', since: '', missingSince: null };
+  return { ...state, sso: { ...state.sso, verification: { ...state.sso.verification, [domain]: change(current) } } };
+}
 
 export function evolve(state: OrganizationState, event: OrganizationEvent): OrganizationState {
   if (!state.exists) {
@@ -91,10 +102,26 @@ export function evolve(state: OrganizationState, event: OrganizationEvent): Orga
       return { ...state, webAnalyticsDomains: state.webAnalyticsDomains.filter((d) => d !== event.data.domain) };
     case 'SsoConfigured': {
       const { issuer, clientId, clientSecret, domains, enforce } = event.data;
-      return { ...state, sso: { issuer, clientId, clientSecret, domains: [...new Set(domains)], enforce } };
+      const listed = [...new Set(domains)];
+      // A domain dropped from the list loses its proof: listed again, it is proved again.
+      const kept = Object.entries(state.sso?.verification ?? {}).filter(([domain]) => listed.includes(domain));
+      return { ...state, sso: { issuer, clientId, clientSecret, domains: listed, enforce, verification: Object.fromEntries(kept) } };
     }
     case 'SsoDisabled':
       return { ...state, sso: null };
+    case 'SsoDomainPending':
+      return withVerification(state, event.data.domain, () => ({ status: 'pending', token: event.data.token, since: event.data.at, missingSince: null }));
+    case 'SsoDomainVerified':
+      return withVerification(state, event.data.domain, (current) => ({
+        ...current,
+        status: 'verified',
+        since: current.status === 'verified' ? current.since : event.data.at,
+        missingSince: null,
+      }));
+    case 'SsoDomainRecordMissing':
+      return withVerification(state, event.data.domain, (current) => ({ ...current, missingSince: event.data.at }));
+    case 'SsoDomainUnverified':
+      return withVerification(state, event.data.domain, (current) => ({ ...current, status: 'unverified', since: event.data.at, missingSince: null }));
     default:
       // OrganizationCreated again, or a type this version does not know (an older reader of a newer stream).
       return state;

@@ -1,12 +1,12 @@
 // The read-side shape of an organization (view.ts), computed from its state and the catalogue.
-import { hasSsoPlan } from '../sso/sso-rules.js';
+import { hasSsoPlan, ssoVerificationRecordName } from '../sso/sso-rules.js';
 import { toUnicodeHostname } from '../hostnames/parse-hostname.js';
 import { LIMITED_RESOURCES } from '../limits/limited-resources.js';
 import { addingContext, reasonNotToAdd } from '../limits/refusal-to-add.js';
 import type { AddOn, PlanCatalogue, PlanSpec, SiteFeatures } from '../plans/catalogue.js';
 import { ADD_ONS } from '../plans/plan-lines.js';
-import type { ExistingOrganization } from './state.js';
-import type { OrganizationView, PerResource } from './view.js';
+import type { ExistingOrganization, SsoDomainVerification } from './state.js';
+import type { OrganizationView, PerResource, SsoDomainState } from './view.js';
 
 const NO_SITE_FEATURES: SiteFeatures = {
   customCTAs: false,
@@ -72,7 +72,24 @@ export function organizationView(state: ExistingOrganization, catalogue: PlanCat
       settings:
         state.sso === null
           ? null
-          : { issuer: state.sso.issuer, clientId: state.sso.clientId, domains: state.sso.domains.map(toUnicodeHostname), enforce: state.sso.enforce },
+          : {
+              issuer: state.sso.issuer,
+              clientId: state.sso.clientId,
+              domains: state.sso.domains.map(toUnicodeHostname),
+              enforce: state.sso.enforce,
+              domainStates: state.sso.domains.map((domain) => ssoDomainState(domain, state.sso?.verification[domain])),
+            },
     },
+  };
+}
+
+function ssoDomainState(domain: string, verification: SsoDomainVerification | undefined): SsoDomainState {
+  if (verification === undefined) return { domain: toUnicodeHostname(domain), status: 'unverified', since: null, recordMissingSince: null, record: null };
+  return {
+    domain: toUnicodeHostname(domain),
+    status: verification.status,
+    since: verification.since,
+    recordMissingSince: verification.missingSince,
+    record: { name: ssoVerificationRecordName(domain), type: 'TXT', value: verification.token },
   };
 }

@@ -259,11 +259,34 @@ describe('organizationView: single sign-on', () => {
       organizationCreated(),
       chorusPlanAssigned('enterprise'),
       chorusEnabled(),
-      { type: 'SsoConfigured', data: { issuer: 'https://idp.example', clientId: 'chorus', clientSecret: secret, domains: ['xn--bcher-kva.example'], enforce: true } },
+      {
+        type: 'SsoConfigured',
+        data: { issuer: 'https://idp.example', clientId: 'chorus', clientSecret: secret, domains: ['xn--bcher-kva.example', 'acme.example'], enforce: true },
+      },
+      { type: 'SsoDomainPending', data: { domain: 'xn--bcher-kva.example', token: 'T'.repeat(32), at: '2030-01-01T00:00:00.000Z' } },
     ]);
     if (!state.exists) throw new Error('expected an organization');
     const view = organizationView(state, testCatalogue);
-    expect(view.sso).toEqual({ available: true, settings: { issuer: 'https://idp.example', clientId: 'chorus', domains: ['bücher.example'], enforce: true } });
+    expect(view.sso).toEqual({
+      available: true,
+      settings: {
+        issuer: 'https://idp.example',
+        clientId: 'chorus',
+        domains: ['bücher.example', 'acme.example'],
+        enforce: true,
+        domainStates: [
+          {
+            domain: 'bücher.example',
+            status: 'pending',
+            since: '2030-01-01T00:00:00.000Z',
+            recordMissingSince: null,
+            record: { name: '_chorus-verification.xn--bcher-kva.example', type: 'TXT', value: 'T'.repeat(32) },
+          },
+          // Listed before verification existed: no record until the settings are saved again.
+          { domain: 'acme.example', status: 'unverified', since: null, recordMissingSince: null, record: null },
+        ],
+      },
+    });
     expect(JSON.stringify(view)).not.toContain(secret);
   });
 });

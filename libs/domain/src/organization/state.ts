@@ -7,13 +7,25 @@ export type Member = { readonly userId: string; readonly email: string; readonly
 /** hostname in ASCII (punycode) form. */
 export type Site = { readonly siteId: string; readonly name: string; readonly hostname: string };
 
-/** clientSecret sealed; domains in ASCII form. */
+/**
+ * Where the proof of control of one SSO domain stands (its TXT record holds `token`). since: when it
+ * entered this status; missingSince: when a verified domain's record was first found missing.
+ */
+export type SsoDomainVerification = {
+  readonly status: 'pending' | 'verified' | 'unverified';
+  readonly token: string;
+  readonly since: string;
+  readonly missingSince: string | null;
+};
+
+/** clientSecret sealed; domains in ASCII form; verification per listed domain that has a token. */
 export type SsoSettings = {
   readonly issuer: string;
   readonly clientId: string;
   readonly clientSecret: string;
   readonly domains: readonly string[];
   readonly enforce: boolean;
+  readonly verification: Readonly<Record<string, SsoDomainVerification>>;
 };
 
 export type NoOrganization = { readonly exists: false };

@@ -53,7 +53,20 @@ export type OrganizationView = {
   /** Enterprise single sign-on: whether the plan includes it, and its settings (never the client secret). */
   sso: {
     available: boolean;
-    /** domains in Unicode form. */
-    settings: { issuer: string; clientId: string; domains: string[]; enforce: boolean } | null;
+    /** domains in Unicode form; domainStates: one per domain, in the same order. */
+    settings: { issuer: string; clientId: string; domains: string[]; enforce: boolean; domainStates: SsoDomainState[] } | null;
   };
+};
+
+/**
+ * Where the proof of control of an SSO domain stands, and the DNS record that proves it (a TXT record,
+ * public in DNS anyway). unverified with no record: listed before verification existed; saving gives one.
+ */
+export type SsoDomainState = {
+  domain: string;
+  status: 'pending' | 'verified' | 'unverified';
+  since: string | null;
+  /** A verified domain whose record was not found since then: unverified once the grace period has passed. */
+  recordMissingSince: string | null;
+  record: { name: string; type: 'TXT'; value: string } | null;
 };

@@ -64,10 +64,23 @@ export function emailDomain(email: string): string | null {
   return at < 1 ? null : (parseSsoDomain(email.slice(at + 1))?.ascii ?? null);
 }
 
-/** The organization's SSO domain that covers this address (an exact match: subdomains are listed on their own), if any. */
+/** Where the proof that the organization controls a domain is published (a TXT record holding its token). */
+export const ssoVerificationRecordName = (domain: string): string => `_chorus-verification.${domain}`;
+
+/** A verification token as the application makes them: random, base64url, 32 to 64 characters. */
+export const isSsoVerificationToken = (value: unknown): value is string => typeof value === 'string' && /^[A-Za-z0-9_-]{32,64}$/.test(value);
+
+/** Whether the organization has proved control of the domain (ASCII form): only then does it sign anyone in. */
+export const isVerifiedSsoDomain = (state: ExistingOrganization, domain: string): boolean =>
+  state.sso !== null && state.sso.domains.includes(domain) && state.sso.verification[domain]?.status === 'verified';
+
+/**
+ * The organization's verified SSO domain that covers this address (an exact match: subdomains are listed on
+ * their own), if any. A pending or unverified domain covers no one.
+ */
 export function ssoDomainOf(state: ExistingOrganization, email: string): string | null {
   const domain = emailDomain(email);
-  return domain !== null && state.sso !== null && state.sso.domains.includes(domain) ? domain : null;
+  return domain !== null && isVerifiedSsoDomain(state, domain) ? domain : null;
 }
 
 /** SSO is sold with the enterprise plans: the governing plan must be one (either line's enterprise). */

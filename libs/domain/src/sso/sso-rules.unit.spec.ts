@@ -7,6 +7,10 @@ import { emailDomain, isSealedSecret, parseIssuer, ssoDomainOf } from './sso-rul
 const withSso = foldOrganization([
   ...onChorusPlan('enterprise'),
   { type: 'SsoConfigured', data: { issuer: 'https://idp.example', clientId: 'c', clientSecret: 'v1.k.AAAAAAAAAAAAAAAA.BBBBBBBBBBBBBBBBBBBBBB', domains: ['acme.example', 'xn--bcher-kva.example'], enforce: false } },
+  ...['acme.example', 'xn--bcher-kva.example'].flatMap((domain) => [
+    { type: 'SsoDomainPending' as const, data: { domain, token: 'T'.repeat(32), at: '2030-01-01T00:00:00.000Z' } },
+    { type: 'SsoDomainVerified' as const, data: { domain, at: '2030-01-01T00:01:00.000Z' } },
+  ]),
 ]) as ExistingOrganization;
 
 describe('SSO rules', () => {
@@ -19,6 +23,10 @@ describe('SSO rules', () => {
     expect(ssoDomainOf(withSso, 'acme.example@evil.example')).toBeNull();
     expect(ssoDomainOf(withSso, 'ann@acme.example@evil.example')).toBeNull();
     expect(ssoDomainOf(foldOrganization(onChorusPlan('enterprise')) as ExistingOrganization, 'ann@acme.example')).toBeNull();
+    // Listed but not (or no longer) verified: it covers no one.
+    const listedOnly = { ...(withSso.sso as NonNullable<ExistingOrganization['sso']>), domains: ['acme.example'] };
+    const unproven = foldOrganization([...onChorusPlan('enterprise'), { type: 'SsoConfigured', data: listedOnly }]);
+    expect(ssoDomainOf(unproven as ExistingOrganization, 'ann@acme.example')).toBeNull();
   });
 
   it('reads the domain after the last @ only', () => {

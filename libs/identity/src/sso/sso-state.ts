@@ -7,7 +7,8 @@ import type { Clock } from '../clock.js';
 import { safeEqual } from '../hashing.js';
 import type { SecretBox } from './secret-box.js';
 
-export type SsoSignOnIntent = { organizationId: string; redirect: string };
+/** linkUserId: a signed-in user linking their account to the organization's SSO (the callback records the link). */
+export type SsoSignOnIntent = { organizationId: string; redirect: string; linkUserId?: string };
 
 /** What the callback needs: the intent and the checks openid-client makes on the provider's answer. */
 export type SsoSignOnChecks = SsoSignOnIntent & { state: string; nonce: string; codeVerifier: string };
@@ -42,9 +43,17 @@ export class SsoStateSeal {
     } catch {
       return undefined;
     }
-    const { organizationId, redirect, nonce, codeVerifier, expiresAt } = sealed;
+    const { organizationId, redirect, nonce, codeVerifier, expiresAt, linkUserId } = sealed;
     if ([organizationId, redirect, nonce, codeVerifier, expiresAt, sealed.state].some((value) => typeof value !== 'string')) return undefined;
+    if (linkUserId !== undefined && typeof linkUserId !== 'string') return undefined;
     if (!safeEqual(sealed.state as string, state) || new Date(expiresAt as string).getTime() <= this.clock.now().getTime()) return undefined;
-    return { organizationId: organizationId as string, redirect: redirect as string, state, nonce: nonce as string, codeVerifier: codeVerifier as string };
+    const checks = {
+      organizationId: organizationId as string,
+      redirect: redirect as string,
+      state,
+      nonce: nonce as string,
+      codeVerifier: codeVerifier as string,
+    };
+    return linkUserId === undefined ? checks : { ...checks, linkUserId };
   }
 }

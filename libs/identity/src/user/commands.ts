@@ -9,6 +9,7 @@ export type RegisterUser = {
 };
 export type SetPassword = { type: 'SetPassword'; data: { passwordHash: string } };
 export type LinkGoogleAccount = { type: 'LinkGoogleAccount'; data: { subject: string; email: string } };
+export type LinkSsoAccount = { type: 'LinkSsoAccount'; data: { organizationId: string; issuer: string; subject: string; email: string } };
 export type RequestPasswordReset = { type: 'RequestPasswordReset'; data: { tokenHash: string; expiresAt: Date } };
 export type CompletePasswordReset = {
   type: 'CompletePasswordReset';
@@ -27,6 +28,7 @@ export type UserCommand =
   | RegisterUser
   | SetPassword
   | LinkGoogleAccount
+  | LinkSsoAccount
   | RequestPasswordReset
   | CompletePasswordReset
   | ChangePassword

@@ -41,6 +41,13 @@ export function decide(command: UserCommand, state: UserState, { now, openSessio
       }
       return [{ type: 'GoogleAccountLinked', data: { ...command.data, at } }];
     }
+    case 'LinkSsoAccount': {
+      const user = registered(state);
+      if (user.email !== command.data.email.toLowerCase()) {
+        throw new IdentityError('VALIDATION_FAILED', 'The provider asserted another address than the account’s.');
+      }
+      return user.ssoOrganizationIds.includes(command.data.organizationId) ? [] : [{ type: 'SsoAccountLinked', data: { ...command.data, at } }];
+    }
     case 'RequestPasswordReset': {
       const user = registered(state);
       const recent = user.resetRequestTimes.filter((time) => now.getTime() - new Date(time).getTime() < hourMs);

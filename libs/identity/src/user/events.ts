@@ -20,6 +20,14 @@ export type GoogleAccountLinked = {
   /** subject: Google's stable account id (`sub`). */
   data: { subject: string; email: string; at: string };
 };
+/**
+ * The user linked their account to an organization's single sign-on while signed in, the organization's
+ * provider asserting this very address: from then on that provider may sign them in.
+ */
+export type SsoAccountLinked = {
+  type: 'SsoAccountLinked';
+  data: { organizationId: string; issuer: string; subject: string; email: string; at: string };
+};
 /** Only the SHA-256 of the token is kept: the link in the mail is the sole copy of the token. */
 export type PasswordResetRequested = {
   type: 'PasswordResetRequested';
@@ -51,6 +59,7 @@ export type UserEvent =
   | UserRegistered
   | PasswordSet
   | GoogleAccountLinked
+  | SsoAccountLinked
   | PasswordResetRequested
   | PasswordResetCompleted
   | PasswordChanged

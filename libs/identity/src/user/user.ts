@@ -14,6 +14,8 @@ export type User = {
   username: string | null;
   passwordHash: string | null;
   googleSubject: string | null;
+  /** The organizations whose single sign-on the user linked their account to (SsoAccountLinked). */
+  ssoOrganizationIds: string[];
   pendingResets: PendingReset[];
   /** When reset links were last sent (the newest few), for the per-address mail limit. */
   resetRequestTimes: string[];
@@ -35,6 +37,7 @@ export function evolve(state: UserState, event: UserEvent): UserState {
       username: event.data.username ?? null,
       passwordHash: null,
       googleSubject: null,
+      ssoOrganizationIds: [],
       pendingResets: [],
       resetRequestTimes: [],
     };
@@ -45,6 +48,9 @@ export function evolve(state: UserState, event: UserEvent): UserState {
       return { ...state, passwordHash: event.data.passwordHash };
     case 'GoogleAccountLinked':
       return { ...state, googleSubject: event.data.subject };
+    case 'SsoAccountLinked':
+      if (state.ssoOrganizationIds.includes(event.data.organizationId)) return state;
+      return { ...state, ssoOrganizationIds: [...state.ssoOrganizationIds, event.data.organizationId] };
     case 'PasswordResetRequested': {
       const at = Date.parse(event.data.at);
       return {

@@ -10,7 +10,18 @@ import { createFakeNetwork } from '../../testing/fake-network';
 import { renderWithProviders } from '../../testing/render-with-providers';
 
 const enterprise = (settings: Organization['sso']['settings'] = null) => anOrganization({ sso: { available: true, settings } });
-const configured = { issuer: 'https://login.acme.example', clientId: 'chorus', domains: ['acme.example', 'bücher.example'], enforce: false };
+const since = '2030-01-02T10:00:00.000Z';
+const record = (domain: string, value: string) => ({ name: `_chorus-verification.${domain}`, type: 'TXT' as const, value });
+const configured = {
+  issuer: 'https://login.acme.example',
+  clientId: 'chorus',
+  domains: ['acme.example', 'bücher.example'],
+  enforce: false,
+  domainStates: [
+    { domain: 'acme.example', status: 'verified' as const, since, recordMissingSince: null, record: record('acme.example', 'A'.repeat(32)) },
+    { domain: 'bücher.example', status: 'pending' as const, since, recordMissingSince: null, record: record('xn--bcher-kva.example', 'B'.repeat(32)) },
+  ],
+};
 
 function renderSso(organization: Organization = enterprise(), role: Role = 'owner') {
   const state = { session: adaSession([{ id: 'acme', name: 'Acme', role }]), organizations: [organization] };
@@ -97,5 +108,29 @@ describe('the SSO page', () => {
     renderSso(enterprise(configured), 'admin');
     expect(await screen.findByText('Only an owner can change single sign-on.')).toBeInTheDocument();
     expect(screen.queryByRole('form', { name: 'Single sign-on settings' })).not.toBeInTheDocument();
+  });
+
+  it("shows each domain's state and the TXT record to publish, and checks it now, saying what DNS answered", async () => {
+    const view = renderSso(enterprise(configured));
+    const domains = await screen.findByRole('list', { name: 'Domain verification' });
+    const [acme, buecher] = within(domains).getAllByRole('listitem');
+    expect(acme).toHaveTextContent('acme.exampleVerified');
+    expect(within(acme as HTMLElement).getByText('A'.repeat(32))).toBeInTheDocument();
+    expect(buecher).toHaveTextContent('Waiting for DNS record');
+    const published = within(buecher as HTMLElement).getByRole('group', { name: 'DNS record for bücher.example' });
+    expect(within(published).getByText('_chorus-verification.xn--bcher-kva.example')).toBeInTheDocument();
+    expect(within(published).getByText('TXT')).toBeInTheDocument();
+    expect(within(published).getByText('B'.repeat(32))).toBeInTheDocument();
+    await view.user.click(within(buecher as HTMLElement).getByRole('button', { name: 'Check now bücher.example' }));
+    const check = await view.network.take('POST');
+    expect(check.url).toBe('/organizations/acme/sso/domains/b%C3%BCcher.example/verify');
+    check.respond(200, { domain: 'bücher.example', lookup: 'absent', status: 'pending' });
+    expect(await screen.findByText(/The record of bücher.example was not found yet/)).toBeInTheDocument();
+  });
+
+  it('offers every member a link of their account to the organization’s single sign-on', async () => {
+    renderSso(enterprise(configured), 'member');
+    const link = await screen.findByRole('link', { name: 'Link my account' });
+    expect(link.getAttribute('href')).toMatch(/^\/auth\/sso\/acme\?intent=link&redirect=/);
   });
 });

@@ -1,17 +1,26 @@
 import { DomainError } from '../../errors.js';
-import { hasSsoPlan, isClientId, isSealedSecret, MAX_SSO_DOMAINS, parseIssuer, parseSsoDomain } from '../../sso/sso-rules.js';
+import { hasSsoPlan, isClientId, isSealedSecret, isSsoVerificationToken, MAX_SSO_DOMAINS, parseIssuer, parseSsoDomain } from '../../sso/sso-rules.js';
 import type { DecideContext } from '../decide-context.js';
-import type { SsoConfigured } from '../events.js';
+import type { SsoConfigured, SsoDomainPending } from '../events.js';
 import type { ExistingOrganization } from '../state.js';
 import { invalid, optionalBoolean } from '../command-validation.js';
 
 /**
  * clientSecret: sealed (see SsoConfigured), absent to keep the one configured. domains as typed; the
- * domain normalizes them. enforce absent: false.
+ * domain normalizes them. enforce absent: false. verificationTokens: the application's random token per
+ * domain (ASCII form) and its clock's `at`, used for each domain that has no verification yet.
  */
 export type ConfigureSso = {
   type: 'ConfigureSso';
-  data: { issuer: string; clientId: string; clientSecret?: string; domains: string[]; enforce?: boolean };
+  data: {
+    issuer: string;
+    clientId: string;
+    clientSecret?: string;
+    domains: string[];
+    enforce?: boolean;
+    verificationTokens?: Record<string, string>;
+    at?: string;
+  };
 };
 
 /** The domains, normalized to ASCII form; a value that is no e-mail domain is INVALID_HOSTNAME, one given twice DUPLICATE. */
@@ -34,7 +43,7 @@ function requireDomains(value: unknown): string[] {
  * Sets the organization's SSO in full (issue 19). Only on an enterprise plan; a new configuration needs
  * a client secret, a change may keep the current one. The same settings again record nothing.
  */
-export function configureSso(command: ConfigureSso, state: ExistingOrganization, { catalogue }: DecideContext): SsoConfigured[] {
+export function configureSso(command: ConfigureSso, state: ExistingOrganization, { catalogue }: DecideContext): (SsoConfigured | SsoDomainPending)[] {
   const issuer = parseIssuer(command.data.issuer);
   if (issuer === null) throw invalid('issuer', 'invalid_format', 'issuer must be an https:// URL without query or fragment (http:// only on a loopback address).');
   if (!isClientId(command.data.clientId)) throw invalid('clientId', 'invalid_format', 'clientId must be 1 to 512 printable characters without spaces.');
@@ -57,5 +66,18 @@ export function configureSso(command: ConfigureSso, state: ExistingOrganization,
     current.enforce === enforce &&
     current.domains.length === domains.length &&
     current.domains.every((domain, i) => domain === domains[i]);
-  return unchanged ? [] : [{ type: 'SsoConfigured', data: { issuer, clientId, clientSecret, domains, enforce } }];
+  const configured: SsoConfigured[] = unchanged ? [] : [{ type: 'SsoConfigured', data: { issuer, clientId, clientSecret, domains, enforce } }];
+  return [...configured, ...pendingDomains(command.data, domains, state)];
+}
+
+/** A pending verification, with its token, for each domain that has none yet (new, or listed before verification existed). */
+function pendingDomains({ verificationTokens = {}, at }: ConfigureSso['data'], domains: readonly string[], state: ExistingOrganization): SsoDomainPending[] {
+  const unproven = domains.filter((domain) => state.sso?.verification[domain] === undefined);
+  if (unproven.length === 0) return [];
+  if (typeof at !== 'string' || Number.isNaN(Date.parse(at))) throw invalid('at', 'required', 'at must be the time of the change.');
+  return unproven.map((domain) => {
+    const token = verificationTokens[domain];
+    if (!isSsoVerificationToken(token)) throw invalid('verificationTokens', 'required', `A verification token is required for ${domain}.`);
+    return { type: 'SsoDomainPending', data: { domain, token, at } };
+  });
 }

@@ -1,17 +1,21 @@
-// PUT and DELETE /organizations/:id/sso (issue 19). The client secret goes up and never comes back.
+// PUT and DELETE /organizations/:id/sso, and a domain's "check now". The client secret goes up and never comes back.
 import { consoleApi } from '../../../api/console-api';
-import type { CommandAnswer, SsoSettings } from '../../../api/contract';
+import type { CommandAnswer, SsoDomainCheck, SsoSettings } from '../../../api/contract';
 import { organizationTag } from '../../../api/organization-api';
 
 const ssoUrl = (organizationId: string) => `/organizations/${encodeURIComponent(organizationId)}/sso`;
 
 /** Without clientSecret the one configured is kept. */
-export type SsoChange = Omit<SsoSettings, 'domains'> & { domains: string[]; clientSecret?: string };
+export type SsoChange = Omit<SsoSettings, 'domains' | 'domainStates'> & { domains: string[]; clientSecret?: string };
 
 export const ssoApi = consoleApi.injectEndpoints({
   endpoints: (build) => ({
     configureSso: build.mutation<CommandAnswer, { organizationId: string; settings: SsoChange }>({
       query: ({ organizationId, settings }) => ({ url: ssoUrl(organizationId), method: 'PUT', body: settings }),
+      invalidatesTags: (_result, _error, { organizationId }) => organizationTag(organizationId),
+    }),
+    checkSsoDomain: build.mutation<SsoDomainCheck, { organizationId: string; domain: string }>({
+      query: ({ organizationId, domain }) => ({ url: `${ssoUrl(organizationId)}/domains/${encodeURIComponent(domain)}/verify`, method: 'POST', body: {} }),
       invalidatesTags: (_result, _error, { organizationId }) => organizationTag(organizationId),
     }),
     disableSso: build.mutation<CommandAnswer, { organizationId: string }>({
@@ -21,4 +25,4 @@ export const ssoApi = consoleApi.injectEndpoints({
   }),
 });
 
-export const { useConfigureSsoMutation, useDisableSsoMutation } = ssoApi;
+export const { useCheckSsoDomainMutation, useConfigureSsoMutation, useDisableSsoMutation } = ssoApi;

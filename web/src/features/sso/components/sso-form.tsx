@@ -22,7 +22,7 @@ function refusedField(problem: Problem | null): string | null {
   if (problem === null) return null;
   if (problem.code === 'SSO_DISCOVERY_FAILED') return 'issuer';
   if (problem.code === 'SSO_SECRET_UNREADABLE') return 'clientSecret';
-  if (problem.code === 'SSO_DOMAIN_TAKEN' || problem.code === 'INVALID_HOSTNAME' || problem.code === 'DUPLICATE') return 'domains';
+  if (['SSO_DOMAIN_TAKEN', 'SSO_DOMAIN_PUBLIC', 'INVALID_HOSTNAME', 'DUPLICATE'].includes(problem.code)) return 'domains';
   const errors = Array.isArray(problem.errors) ? (problem.errors as { pointer?: unknown }[]) : [];
   const pointer = errors.find((error) => typeof error.pointer === 'string')?.pointer as string | undefined;
   return pointer?.replace(/^#\//, '').split('/')[0] ?? null;
@@ -101,7 +101,7 @@ export function SsoForm({ organization, settings }: { organization: Organization
         autoCapitalize="none"
         spellCheck={false}
         placeholder="acme.example, acme.co.uk"
-        hint="The e-mail domains whose people sign in here, separated by commas. A domain signs in through one organization only."
+        hint="Your organization’s e-mail domains, separated by commas. Each works once a DNS record proves it is yours."
         value={domains}
         onChange={(event) => setDomains(event.target.value)}
         aria-invalid={invalid('domains')}
@@ -110,7 +110,7 @@ export function SsoForm({ organization, settings }: { organization: Organization
       <CheckboxField
         label="Require single sign-on"
         name="enforce"
-        hint="Addresses of these domains can no longer sign in with a password or reset one."
+        hint="Members with an address at a verified domain can no longer sign in with a password or reset one."
         checked={enforce}
         onChange={(event) => setEnforce(event.target.checked)}
       />

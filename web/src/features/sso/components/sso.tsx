@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { Organization, Role } from '../../../api/contract';
+import type { Organization, Role, SsoDomainState } from '../../../api/contract';
 import { refusalMessage } from '../../../api/refusals';
 import { canConfigureSso } from '../../../api/roles';
 import { useCommand } from '../../../api/use-command';
@@ -10,6 +10,7 @@ import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { FormAlert } from '../../../components/ui/form-alert';
 import { Notice } from '../../../components/ui/notice';
 import { useDisableSsoMutation } from '../api/sso-api';
+import { SsoDomains } from './sso-domains';
 import { SsoForm } from './sso-form';
 
 /** Issue 19: the organization's OpenID provider, the addresses to register with it, and turning it off. */
@@ -31,11 +32,14 @@ export function Sso({ organization, role }: { organization: Organization; role: 
             {settings !== null && canConfigureSso(role) && <TurnOff organization={organization} domains={settings.domains} />}
           </>
         ) : !canConfigureSso(role) ? (
-          <Section title="Single sign-on" description={settings === null ? 'Off' : `On for ${settings.domains.join(', ')}`}>
-            <Notice tone="info">
-              <p>Only an owner can change single sign-on.</p>
-            </Notice>
-          </Section>
+          <>
+            <Section title="Single sign-on" description={settings === null ? 'Off' : `On for ${verifiedDomains(settings.domainStates)}`}>
+              <Notice tone="info">
+                <p>Only an owner can change single sign-on.</p>
+              </Notice>
+            </Section>
+            {settings !== null && <LinkAccount organization={organization} />}
+          </>
         ) : (
           <>
             <Section title="Your identity provider" description="Register Chorus with your provider as a web application (authorization code flow with PKCE), with these addresses.">
@@ -56,16 +60,52 @@ export function Sso({ organization, role }: { organization: Organization; role: 
             </Section>
             <Section
               title="Provider settings"
-              description={settings === null ? 'Single sign-on is off.' : `Single sign-on is on for ${settings.domains.join(', ')}${settings.enforce ? ', and required' : ''}.`}
+              description={settings === null ? 'Single sign-on is off.' : `Set up for ${settings.domains.join(', ')}${required(settings.enforce)}.`}
             >
               {/* Not keyed by the settings: saving re-reads them, and the form keeps its status and what was typed. */}
               <SsoForm organization={organization} settings={settings} />
             </Section>
+            {settings !== null && (
+              <Section
+                title="Prove your domains"
+                description="For each domain, add its TXT record at your DNS provider, then choose Check now. A domain signs no one in until it is verified."
+              >
+                <SsoDomains organization={organization} states={settings.domainStates} />
+              </Section>
+            )}
+            {settings !== null && <LinkAccount organization={organization} />}
             {settings !== null && <TurnOff organization={organization} domains={settings.domains} />}
           </>
         )}
       </div>
     </>
+  );
+}
+
+const required = (enforce: boolean): string => (enforce ? ', and required' : '');
+
+const verifiedDomains = (states: SsoDomainState[]): string => {
+  const verified = states.filter((state) => state.status === 'verified').map((state) => state.domain);
+  return verified.length === 0 ? 'no verified domain yet' : verified.join(', ');
+};
+
+/**
+ * A password (or Google) account signs in through the organization's provider only once its owner linked
+ * it: a sign-on started here, signed in, with the provider confirming the same address.
+ */
+function LinkAccount({ organization }: { organization: Organization }) {
+  const here = window.location.pathname;
+  return (
+    <Section
+      title="Your account"
+      description={`If you already sign in to Chorus with a password or Google, link your account once to sign in through ${organization.name}’s provider.`}
+    >
+      <div className="form__actions">
+        <a className="button button--secondary" href={`/auth/sso/${encodeURIComponent(organization.id)}?intent=link&redirect=${encodeURIComponent(here)}`}>
+          Link my account
+        </a>
+      </div>
+    </Section>
   );
 }
 

@@ -1,0 +1,104 @@
+// Proof of control of SSO domains: a domain's TXT record `_chorus-verification.<domain>` must hold the
+// token Chorus gave when it was listed. Checked on demand (an owner's "check now", the CLI) and by a timer
+// on each node, a bounded batch per tick. A found record takes the domain's claim (SsoDomainClaims: one
+// organization per domain) before the domain is recorded verified; a verified domain whose record stays
+// gone for the grace period (SSO_DOMAIN_GRACE_HOURS) is unverified, and its claim can then be taken.
+import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import type { Logger } from 'pino';
+import { CONFIG, type Config } from '#config';
+import { DomainError, type SsoDomainVerification as Verification } from '#domain';
+import { newCommandContext, type CommandContext } from '#event-store';
+import { READ_MODELS, type ReadModels } from '#read-models';
+import { IdentityClock } from '../auth/identity.provider.js';
+import { PINO } from '../logging/pino.js';
+import { Organizations } from '../organizations/organizations.js';
+import { SsoDomainDns, type RecordLookup } from './sso-domain-dns.js';
+import { SsoDomainClaims } from './sso-domain-claims.js';
+
+export type DomainCheck = { domain: string; lookup: RecordLookup; status: Verification['status'] };
+
+/** Work of one tick of the timer: organizations looked at, DNS queries made. */
+const organizationsPerTick = 200;
+const checksPerTick = 20;
+
+@Injectable()
+export class SsoDomainVerification implements OnApplicationBootstrap, OnModuleDestroy {
+  private timer: NodeJS.Timeout | undefined;
+  private ticking = false;
+  /** Where the next tick goes on in the list of organizations, so every one is reached in turn. */
+  private cursor = 0;
+
+  constructor(
+    @Inject(CONFIG) private readonly config: Config,
+    @Inject(READ_MODELS) private readonly readModels: ReadModels,
+    @Inject(PINO) private readonly logger: Logger,
+    private readonly organizations: Organizations,
+    private readonly claims: SsoDomainClaims,
+    private readonly dns: SsoDomainDns,
+    private readonly clock: IdentityClock,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => void this.tick(), this.config.ssoDomains.checkEveryMs);
+    this.timer.unref();
+  }
+
+  onModuleDestroy(): void {
+    clearInterval(this.timer);
+  }
+
+  /**
+   * Looks the domain (ASCII form) up now and records what changed. The requester's right to record a check
+   * is asked before DNS is; 409 SSO_DOMAIN_TAKEN when the record is there but another organization holds the domain.
+   */
+  async check(organizationId: string, domain: string, context: CommandContext): Promise<DomainCheck> {
+    const command = (found: boolean) =>
+      ({ type: 'RecordSsoDomainCheck', data: { domain, found, at: this.clock.now().toISOString(), graceMs: this.config.ssoDomains.graceMs } }) as const;
+    const { state } = await this.organizations.check(organizationId, command(false), context);
+    const verification = state.exists ? state.sso?.verification[domain] : undefined;
+    if (verification === undefined) {
+      throw new DomainError('NOT_FOUND', `${domain} is not one of the organization's single sign-on domains.`, { entity: 'ssoDomain' });
+    }
+    const lookup = await this.dns.lookUp(domain, verification.token);
+    if (lookup === 'unknown') return { domain, lookup, status: verification.status };
+    if (lookup === 'found') await this.claims.claim(organizationId, [domain], context);
+    await this.organizations.handle(organizationId, command(lookup === 'found'), context);
+    const { state: after } = await this.organizations.load(organizationId);
+    return { domain, lookup, status: (after.exists ? after.sso?.verification[domain]?.status : undefined) ?? verification.status };
+  }
+
+  /** One bounded batch: the next organizations in turn, and at most `checksPerTick` of their domains. */
+  async tick(): Promise<void> {
+    if (this.ticking) return;
+    this.ticking = true;
+    try {
+      const ids = this.readModels.organizations.list().map((organization) => organization.id);
+      let checks = 0;
+      for (let looked = 0; looked < Math.min(ids.length, organizationsPerTick) && checks < checksPerTick; looked += 1) {
+        const organizationId = ids[this.cursor % ids.length] as string;
+        this.cursor = (this.cursor + 1) % ids.length;
+        const { state } = await this.organizations.load(organizationId);
+        if (!state.exists || state.sso === null) continue;
+        for (const domain of Object.keys(state.sso.verification)) {
+          if (checks >= checksPerTick) break;
+          checks += 1;
+          await this.checkQuietly(organizationId, domain);
+        }
+      }
+    } catch (error) {
+      this.logger.error({ err: error }, 'SSO domain checks failed');
+    } finally {
+      this.ticking = false;
+    }
+  }
+
+  private async checkQuietly(organizationId: string, domain: string): Promise<void> {
+    try {
+      const { lookup, status } = await this.check(organizationId, domain, newCommandContext('system:sso-domain-check'));
+      if (lookup === 'unknown') this.logger.warn({ organizationId, domain }, 'SSO domain check: DNS did not answer');
+      else this.logger.debug({ organizationId, domain, lookup, status }, 'SSO domain checked');
+    } catch (error) {
+      this.logger.warn({ err: error, organizationId, domain }, 'SSO domain check refused');
+    }
+  }
+}
