@@ -1,4 +1,4 @@
-// "Verified SSO domains" (issue 19): an e-mail domain signs in through at most one organization's
+// "Verified SSO domains": an e-mail domain signs in through at most one organization's
 // provider. Each domain has a claim stream `sso-domain-<ascii domain>` whose last SsoDomainClaimed names
 // its organization; the store's expected revision makes two organizations' claims one after the other,
 // on every node. A claim counts only while the organization's own stream confirms it (SSO on, with that

@@ -1,4 +1,4 @@
-// `enforce` (issue 19): addresses of an organization's verified SSO domains sign in through its provider
+// `enforce`: addresses of an organization's verified SSO domains sign in through its provider
 // only. Password sign-in for them is refused with the usual failure, and a reset mail is not sent (a
 // password they could not use). Kept apart from the sign-in code, which it only asks one question.
 import { Inject, Injectable } from '@nestjs/common';

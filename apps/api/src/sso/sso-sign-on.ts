@@ -1,4 +1,4 @@
-// SSO sign-on (issue 19): the code flow with PKCE, state and nonce sealed in the browser's cookie, the
+// SSO sign-on: the code flow with PKCE, state and nonce sealed in the browser's cookie, the
 // id_token verified by openid-client, then the person: a member signs in; someone of a verified domain who
 // is not a member yet is added as `member` through the organization's own command path (AddMember, so the
 // users limit applies and the add is audited), and registered without a password when they have no account.

@@ -1,4 +1,4 @@
-// PUT and DELETE /organizations/:id/sso (issue 19). The client secret goes up and never comes back.
+// PUT and DELETE /organizations/:id/sso. The client secret goes up and never comes back.
 import { consoleApi } from '../../../api/console-api';
 import type { CommandAnswer, SsoSettings } from '../../../api/contract';
 import { organizationTag } from '../../../api/organization-api';

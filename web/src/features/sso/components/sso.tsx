@@ -12,7 +12,7 @@ import { Notice } from '../../../components/ui/notice';
 import { useDisableSsoMutation } from '../api/sso-api';
 import { SsoForm } from './sso-form';
 
-/** Issue 19: the organization's OpenID provider, the addresses to register with it, and turning it off. */
+/** The organization's OpenID provider, the addresses to register with it, and turning it off. */
 export function Sso({ organization, role }: { organization: Organization; role: Role }) {
   const { available, settings } = organization.sso;
   const origin = window.location.origin;
