@@ -14,7 +14,7 @@ const htmlPath = join(dist, 'index.html');
 
 // Sizes are in kB of 1000 bytes, as Vite prints them.
 const TARGET_JS_KB = 100;
-// CONSOLE.md: the console's JS stays within 200 kB gzipped (everything a console page loads).
+// docs/console.md: the console's JS stays within 200 kB gzipped (everything a console page loads).
 const TARGET_CONSOLE_JS_KB = 200;
 const CONSOLE_ENTRY = 'src/app/console/console-app.tsx';
 const REFERENCES = [

@@ -35,7 +35,7 @@ beforeAll(async () => {
   browser = await launchChromium();
   // A product name other than the default shows that the server writes its configuration into the page.
   server = await startChorusServer({ PRODUCT_NAME: product });
-  // A member of an organization: without a redirect, the login lands in its console (CONSOLE.md, Routes).
+  // A member of an organization: without a redirect, the login lands in its console (docs/console.md, Routes).
   await server.createUser({ ...ada, organizationId: await server.createOrganization('Acme', 'acme'), role: 'member' });
   mkdirSync(join(repositoryRoot, '.ci', 'artifacts', 'screenshots'), { recursive: true });
 }, 90_000);

@@ -1,4 +1,4 @@
-// The console's Account page over HTTP (CONSOLE.md, Account): changing the password ends every other
+// The console's Account page over HTTP (docs/console.md, Account): changing the password ends every other
 // session; the sessions list names the browser; "Sign out everywhere else"; all behind the XSRF check.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { startAuthApp, type AuthApp } from '../support/auth-app.js';

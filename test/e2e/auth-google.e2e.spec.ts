@@ -1,4 +1,4 @@
-// Google sign-in (API.md, Sign-in) against oauth2-mock-server playing Google.
+// Google sign-in (docs/api.md, Sign-in) against oauth2-mock-server playing Google.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { userStream } from '#identity';
 import { startAuthApp, type AuthApp } from '../support/auth-app.js';

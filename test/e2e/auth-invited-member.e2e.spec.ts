@@ -1,4 +1,4 @@
-// A member added by e-mail before they have an account (API.md, Organizations and Sign-in): the id
+// A member added by e-mail before they have an account (docs/api.md, Organizations and Sign-in): the id
 // the membership gets is the id of the user who later registers with that address, by the command
 // line or a first Google sign-in, so they sign in as that member.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';

@@ -1,4 +1,4 @@
-// POST /login, /logout, GET /session over real HTTP with real argon2 (API.md, Sign-in).
+// POST /login, /logout, GET /session over real HTTP with real argon2 (docs/api.md, Sign-in).
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { signInAttemptsStream, userStream } from '#identity';
 import { startAuthApp, type AuthApp } from '../support/auth-app.js';

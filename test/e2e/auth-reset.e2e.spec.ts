@@ -1,4 +1,4 @@
-// POST /forgot and /reset (API.md, Sign-in) with the mail delivered to a real SMTP server.
+// POST /forgot and /reset (docs/api.md, Sign-in) with the mail delivered to a real SMTP server.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { startAuthApp, type AuthApp } from '../support/auth-app.js';
 import type { Browser } from '../support/browser.js';

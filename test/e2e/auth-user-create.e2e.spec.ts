@@ -1,4 +1,4 @@
-// `chorus user:create` (API.md, Command line) on the same DATA_DIR as a running server: the user it
+// `chorus user:create` (docs/api.md, Command line) on the same DATA_DIR as a running server: the user it
 // creates signs in there, as a member of the organization given.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';

@@ -1,4 +1,4 @@
-// The signed double-submit XSRF check (API.md, Sign-in): state-changing calls with a session cookie,
+// The signed double-submit XSRF check (docs/api.md, Sign-in): state-changing calls with a session cookie,
 // and the sign-in forms themselves (login CSRF), must echo XSRF-TOKEN signed for that browser.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { startAuthApp, type AuthApp } from '../support/auth-app.js';

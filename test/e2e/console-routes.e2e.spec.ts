@@ -1,4 +1,4 @@
-// The console's routes as the server answers page loads (CONSOLE.md, Routes): `/` with a live session
+// The console's routes as the server answers page loads (docs/console.md, Routes): `/` with a live session
 // goes to /app; a signed-out /app/... goes to the login, which comes back; a user in no organization
 // gets the seed's 'account' message; deep links are the SPA.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';

@@ -1,4 +1,4 @@
-// A restart with a large backlog (API.md, Operations: /health): the port opens at once and /health
+// A restart with a large backlog (docs/api.md, Operations: /health): the port opens at once and /health
 // keeps answering while the projections catch up, `ready: false` with their progress, then
 // `ready: true`. (How fast it answers meanwhile is measured in bench/catch-up, not asserted here.)
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';

@@ -1,4 +1,4 @@
-// Invitations over HTTP (CONSOLE.md, Members), the mail delivered to a real SMTP server: an owner adds an
+// Invitations over HTTP (docs/console.md, Members), the mail delivered to a real SMTP server: an owner adds an
 // address without an account; the mail's single-use link registers the person with a password they
 // choose and signs them in; the console shows them as invited until then. Audited under the add's request.
 // The mail goes out after the add's answer (a reaction to MemberAdded): `invitation: 'pending'`.

@@ -1,4 +1,4 @@
-// Every write route of API.md's Organizations table, end to end over HTTP on the embedded store.
+// Every write route of docs/api.md's Organizations table, end to end over HTTP on the embedded store.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createApiKey } from '../support/api-keys.js';
 import { httpClient, type HttpClient } from '../support/http-client.js';

@@ -1,4 +1,4 @@
-// The sign-in SPA served by the API (API.md, Sign-in): its routes, the page configuration written
+// The sign-in SPA served by the API (docs/api.md, Sign-in): its routes, the page configuration written
 // into index.html, the XSRF cookie on every HTML answer, static files and security headers.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { existsSync, readdirSync } from 'node:fs';

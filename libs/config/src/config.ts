@@ -1,4 +1,4 @@
-// Configuration is read and validated once at start-up (API.md, Configuration). A wrong value
+// Configuration is read and validated once at start-up (docs/configuration.md). A wrong value
 // stops the process with a message naming the setting.
 import { isIP } from 'node:net';
 import { z } from 'zod';

@@ -1,4 +1,4 @@
-// The `redirect` target is only ever a path on this origin; anything else becomes '/' (API.md,
+// The `redirect` target is only ever a path on this origin; anything else becomes '/' (docs/api.md,
 // Sign-in). One rule for the server and the SPA. Normalise first, then judge: the value is resolved
 // as a browser resolves it (the WHATWG URL parser: dot segments, '%2e', backslashes), and it is the
 // resolved path that must be a plain path, again after each percent-decoding a later reader might do.

@@ -1,4 +1,4 @@
-// The console's pages as a user finds them: by role and accessible name (CONSOLE.md's quoted names).
+// The console's pages as a user finds them: by role and accessible name (docs/console.md's quoted names).
 import type { Page } from 'playwright-core';
 import { loginScreen, visit } from './sign-in-screens.js';
 

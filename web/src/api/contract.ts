@@ -1,4 +1,4 @@
-// The shapes the console reads from the HTTP API (API.md, apps/api/README.md). The answers' shapes are
+// The shapes the console reads from the HTTP API (docs/api.md, apps/api/README.md). The answers' shapes are
 // written out here rather than imported from the server, so a server change shows up in review; the
 // vocabulary inside them (roles, resources, features, site features, add-ons, service levels) is the domain's own,
 // imported from its pure contract files so the two cannot drift.
@@ -44,7 +44,7 @@ export type Organization = {
   sites: Site[];
   qualityAssurance: { domains: string[] };
   webAnalytics: { domains: string[] };
-  /** Enterprise single sign-on (issue 19): whether the plan includes it, and its settings (never the client secret). */
+  /** Enterprise single sign-on: whether the plan includes it, and its settings (never the client secret). */
   sso: { available: boolean; settings: SsoSettings | null };
   revision: Position;
   position: Position;
@@ -67,7 +67,7 @@ export type SsoDomainCheck = { domain: string; lookup: 'found' | 'absent' | 'unk
 
 export type NotificationRecipients = { organizationId: string; recipients: Omit<Member, 'invited'>[]; position: Position };
 
-/** Every command's answer (API.md): where the change was recorded, for reading it back. */
+/** Every command's answer (docs/api.md): where the change was recorded, for reading it back. */
 export type CommandAnswer = { id: string; revision: Position; position: Position };
 
 export type SignInMethod = 'password' | 'google' | 'invitation' | 'sso';

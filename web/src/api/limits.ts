@@ -1,5 +1,5 @@
 // A limit as the Overview and the add forms explain it: "N of M", which of the configured and hard
-// limits binds (DOMAIN.md, Limits), and what would raise it.
+// limits binds (docs/domain.md, Limits), and what would raise it.
 import type { LimitedResource, Organization } from './contract';
 import { RESOURCE_NAMES, formatNumber, planName } from './words';
 
@@ -24,7 +24,7 @@ export function usageText(organization: Organization, resource: LimitedResource)
   return `${formatNumber(organization.usage[resource])} of ${limit === null ? 'unlimited' : formatNumber(limit)}`;
 }
 
-/** "Users limit reached: 5 of 5" (CONSOLE.md, Members). */
+/** "Users limit reached: 5 of 5" (docs/console.md, Members). */
 export const limitReachedText = (organization: Organization, resource: LimitedResource): string =>
   `${RESOURCE_NAMES[resource]} limit reached: ${usageText(organization, resource)}`;
 

@@ -1,4 +1,4 @@
-// CONSOLE.md: "A change shows in the view right after it is acknowledged (read your own writes with
+// docs/console.md: "A change shows in the view right after it is acknowledged (read your own writes with
 // minPosition)". Every command answers the position of its last event; the highest one this browser
 // has been answered is sent with every later read of the read model, which then waits for it.
 import { createSlice, type UnknownAction } from '@reduxjs/toolkit';

@@ -6,7 +6,7 @@ import { CHORUS_FEATURE_NAMES, RESOURCE_NAMES, formatNumber } from './words';
 
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 
-/** The add-on that turns a feature on (DOMAIN.md, Add-ons). */
+/** The add-on that turns a feature on (docs/domain.md, Add-ons). */
 const FEATURE_ADD_ON: Partial<Record<string, string>> = {
   qualityAssurance: 'Quality assurance',
   webAnalytics: 'Web analytics',

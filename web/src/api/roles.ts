@@ -1,4 +1,4 @@
-// DOMAIN.md's roles as the console uses them to decide what to offer; the server decides what happens.
+// docs/domain.md's roles as the console uses them to decide what to offer; the server decides what happens.
 import type { Role } from './contract';
 
 export const ROLE_NAMES: Record<Role, string> = { owner: 'Owner', admin: 'Admin', member: 'Member', auditor: 'Auditor' };
@@ -9,7 +9,7 @@ export const ROLES: readonly Role[] = ['member', 'admin', 'auditor', 'owner'];
 /** Owners and admins change the organization; members and auditors read it. */
 export const canManage = (role: Role | undefined): boolean => role === 'owner' || role === 'admin';
 
-/** Only owners configure single sign-on (issue 19: the domain refuses admins). */
+/** Only owners configure single sign-on (the domain refuses admins). */
 export const canConfigureSso = (role: Role | undefined): boolean => role === 'owner';
 
 /** Owners, admins and auditors read the history. */

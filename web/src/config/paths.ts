@@ -17,9 +17,9 @@ export const paths = {
     getHref: (token: string, redirect: string | null) =>
       `/auth/go/${encodeURIComponent(token)}${redirect === null ? '' : `?redirect=${encodeURIComponent(redirect)}`}`,
   },
-  /** The invitation link's page (CONSOLE.md, Members). */
+  /** The invitation link's page (docs/console.md, Members). */
   invite: { path: '/invite/:token' },
-  /** The signed-in console (CONSOLE.md, Routes); its pages are routes below `/app`. */
+  /** The signed-in console (docs/console.md, Routes); its pages are routes below `/app`. */
   console: {
     path: '/app/*',
     getHref: () => '/app',

@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 
 /**
  * Every page's title reads "<page> · <product>" ("Log in · Chorus"), and a console page's
- * "<page> · <organization> · <product>" ("Members · Acme · Chorus", CONSOLE.md, Every page), so tabs
+ * "<page> · <organization> · <product>" ("Members · Acme · Chorus", docs/console.md, Every page), so tabs
  * and history say which screen is which. Missing parts are left out.
  */
 export const documentTitle = (...parts: (string | null | undefined)[]): string =>

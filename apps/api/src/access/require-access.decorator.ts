@@ -5,11 +5,11 @@ import { AccessRuleMetadata, type AccessRule } from './access-rule.js';
 
 export type { AccessRule } from './access-rule.js';
 
-/** Any member may read their organization (API.md, Organizations). */
+/** Any member may read their organization (docs/api.md, Organizations). */
 export const ANY_MEMBER: readonly MemberRole[] = MEMBER_ROLES;
 /** Owners and admins may change their own organization. */
 export const OWNERS_AND_ADMINS: readonly MemberRole[] = MANAGING_ROLES;
-/** Owners, admins and auditors read an organization's history; members do not (DOMAIN.md). */
+/** Owners, admins and auditors read an organization's history; members do not (docs/domain.md). */
 export const HISTORY_READERS: readonly MemberRole[] = ['owner', 'admin', 'auditor'];
 
 /**

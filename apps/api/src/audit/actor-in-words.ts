@@ -1,4 +1,4 @@
-// Who caused an event, in words (CONSOLE.md, History: "a user's e-mail, an API key's name, Billing,
+// Who caused an event, in words (docs/console.md, History: "a user's e-mail, an API key's name, Billing,
 // Command line"), from the `actor` the metadata records (apps/api README, Event metadata).
 
 /** Where the words come from: the organization's own record for its members, the key's stream for its name. */
@@ -25,7 +25,7 @@ export function actorInWords(actor: string, names: ActorNames): string {
   if (fixed !== undefined) return fixed;
   const [kind, id] = actorParts(actor);
   if (kind === 'user' && id !== '') return names.memberEmail(id) ?? `User ${id}`;
-  // Issue 19: a member added just in time by the organization's single sign-on.
+  // A member added just in time by the organization's single sign-on.
   if (kind === 'sso') return 'Single sign-on';
   if (kind === 'api-key' && id !== '') {
     const name = names.apiKeyName(id);

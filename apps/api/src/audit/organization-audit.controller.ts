@@ -12,14 +12,14 @@ import { GetOrganizationStateQuery } from './get-organization-state.query.js';
 import { historyEvent, type HistoryEvent } from './history-event.js';
 import { Operation } from '../openapi/operation.decorator.js';
 
-/** Auditors: API keys with audit:read, or the organization's own owners, admins and auditors (DOMAIN.md). */
+/** Auditors: API keys with audit:read, or the organization's own owners, admins and auditors (docs/domain.md). */
 const AUDITORS = { scope: 'audit:read', members: HISTORY_READERS } as const;
 
 export type HistoryAnswer = { organizationId: string; events: HistoryEvent[]; nextFromRevision: number | string; hasMore: boolean };
 
 export type StateAnswer = OrganizationView & { revision: number | string; position: number | string; recordedAt: string };
 
-/** An organization's complete record and its state at any point of it (API.md, Organizations). */
+/** An organization's complete record and its state at any point of it (docs/api.md, Organizations). */
 @Controller('organizations')
 export class OrganizationAuditController {
   constructor(private readonly queries: QueryBus) {}

@@ -23,13 +23,13 @@ import { OrganizationTimeline, type HistoryFilters, type OrganizationCorrelation
 import { apiKeyIdsOf, timelineEntry, type TimelineEntry } from './timeline-entry.js';
 import { organizationUsageSeries, type UsageSeriesAnswer } from './usage-series.js';
 
-/** Auditors: API keys with audit:read, or the organization's own owners, admins and auditors (DOMAIN.md). */
+/** Auditors: API keys with audit:read, or the organization's own owners, admins and auditors (docs/domain.md). */
 const AUDITORS = { scope: 'audit:read', members: HISTORY_READERS } as const;
 
 export type ChangesAnswer = { entry: TimelineEntry; state: StateAnswer; changes: OrganizationChange[] };
 
 /**
- * The audit explorer (CONSOLE.md, History): the timeline in words with server-side filters and paging,
+ * The audit explorer (docs/console.md, History): the timeline in words with server-side filters and paging,
  * what each event changed, usage over time, correlations within the organization, and the exports.
  * Everything here is about one organization, so the access guard's membership check covers it: an
  * auditor reads their own organization's record, members' personal data included, and nothing else.

@@ -1,4 +1,4 @@
-// Usage against the effective limit over time (CONSOLE.md, History: the chart for users and content
+// Usage against the effective limit over time (docs/console.md, History: the chart for users and content
 // sections), drawn from the history: the stream folded page by page with the domain's own evolve and
 // limit arithmetic, keeping a point only where a figure changes and at most about MAX_USAGE_POINTS in all.
 import {

@@ -1,4 +1,4 @@
-// The signed-in user's own account (CONSOLE.md, Account): changing the password.
+// The signed-in user's own account (docs/console.md, Account): changing the password.
 import { Body, Controller, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import type { z } from 'zod';

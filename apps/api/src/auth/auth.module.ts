@@ -18,7 +18,7 @@ import { SignInController } from './sign-in.controller.js';
 import { XsrfMiddleware } from './xsrf.middleware.js';
 
 /**
- * Sign-in (API.md, Sign-in): password and Google sign-in, sessions, forgot/reset, the XSRF check
+ * Sign-in (docs/api.md, Sign-in): password and Google sign-in, sessions, forgot/reset, the XSRF check
  * (mounted by createApp through web.module.ts, after the security headers), the session principal
  * for the access guard, and USER_DIRECTORY for the organization commands.
  */

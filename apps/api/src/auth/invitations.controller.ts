@@ -1,4 +1,4 @@
-// The invitation link's page calls (CONSOLE.md, Members): what the invitation is for, and accepting it,
+// The invitation link's page calls (docs/console.md, Members): what the invitation is for, and accepting it,
 // which registers the person with the password they chose and signs this browser in.
 import { Body, Controller, Get, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';

@@ -1,4 +1,4 @@
-// GET /session (API.md, Sign-in), and the signed-in user's own sessions: list and revoke.
+// GET /session (docs/api.md, Sign-in), and the signed-in user's own sessions: list and revoke.
 import { Controller, Delete, Get, HttpCode, Inject, Param, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import type { Identity, Session } from '#identity';

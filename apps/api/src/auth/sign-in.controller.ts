@@ -1,4 +1,4 @@
-// POST /login, /logout, /forgot, /reset (API.md, Sign-in), and /reset/validity (apps/api README).
+// POST /login, /logout, /forgot, /reset (docs/api.md, Sign-in), and /reset/validity (apps/api README).
 import { Body, Controller, HttpCode, Inject, Optional, Post, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
@@ -34,7 +34,7 @@ export class SignInController {
     @Res({ passthrough: true }) response: Response,
   ): Promise<void> {
     response.setHeader('Cache-Control', 'no-store');
-    // Issue 19: an organization that enforces SSO signs its domains' addresses in through its provider only.
+    // An organization that enforces SSO signs its domains' addresses in through its provider only.
     if (await this.ssoEnforcement?.requiresSso(credentials.username)) await this.ssoEnforcement?.refusePassword(credentials.password);
     const opened = await this.identity.passwordSignIn.signIn(credentials, commandContextOf(request, 'anonymous'));
     await this.sessions.endCurrent(request);
@@ -68,7 +68,7 @@ export class SignInController {
     return forgotAnswer;
   }
 
-  /** Issue 19: no reset mail for an address that must sign in through SSO (a password it could not use). */
+  /** No reset mail for an address that must sign in through SSO (a password it could not use). */
   private async requestReset(email: string, context: Parameters<Identity['passwordReset']['request']>[1]): Promise<void> {
     if (await this.ssoEnforcement?.requiresSso(email)) {
       this.logger.info({ correlationId: context.correlationId }, 'password reset not sent: the address signs in through enforced single sign-on');

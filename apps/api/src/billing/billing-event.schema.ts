@@ -1,4 +1,4 @@
-// The payment provider's event (API.md, Billing integration); anything else is refused with 400.
+// The payment provider's event (docs/api.md, Billing integration); anything else is refused with 400.
 import { z } from 'zod';
 import { MAX_ADD_ON_QUANTITY } from '#domain';
 import { organizationIdSchema } from '../organizations/organization-ids.js';

@@ -16,7 +16,7 @@ export type BillingReceiptAnswer = Omit<BillingReceipt, 'revision' | 'position'>
 const validBillingEvent = new ZodValidationPipe(billingEventSchema);
 
 /**
- * The payment provider's webhook (API.md, Billing integration). Public: the signature is the credential.
+ * The payment provider's webhook (docs/api.md, Billing integration). Public: the signature is the credential.
  * The signature is checked over the exact bytes received, before the body is even looked at.
  */
 @Controller('billing')

@@ -1,4 +1,4 @@
-// The billing endpoint's refusals, each with a stable code (API.md, Errors and Billing integration).
+// The billing endpoint's refusals, each with a stable code (docs/api.md, Errors and Billing integration).
 import type { DomainError } from '#domain';
 import { ProblemError } from '../http/problem-error.js';
 import type { SignatureRefusal } from './billing-signature.js';

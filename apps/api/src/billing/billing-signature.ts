@@ -1,4 +1,4 @@
-// The payment provider signs `t + "." + raw body` with HMAC-SHA256 (API.md, Billing integration).
+// The payment provider signs `t + "." + raw body` with HMAC-SHA256 (docs/api.md, Billing integration).
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /** Deliveries signed more than this far from our clock, either way, are refused (replay window). */

@@ -1,4 +1,4 @@
-// Every failure, whatever its origin, as one RFC 9457 problem document with a stable code (API.md, Errors).
+// Every failure, whatever its origin, as one RFC 9457 problem document with a stable code (docs/api.md, Errors).
 // The HTTP exception filter answers it; the command line prints it.
 import { HttpException } from '@nestjs/common';
 import { DomainError, type DomainErrorCode } from '#domain';
@@ -131,7 +131,7 @@ function fromHttpException(exception: HttpException): ProblemDocument {
   return problem(status, code, title, httpExceptionDetail(exception));
 }
 
-/** The identity lib's refusals (API.md, Errors and Sign-in): a refused field as a JSON pointer, a lock with its Retry-After. */
+/** The identity lib's refusals (docs/api.md, Errors and Sign-in): a refused field as a JSON pointer, a lock with its Retry-After. */
 function fromIdentityError(error: IdentityError): Problem {
   const field = error.details.field;
   const extensions: ProblemExtensions =
@@ -148,7 +148,7 @@ function fromIdentityError(error: IdentityError): Problem {
 const eventStoreRetryAfterSeconds = 1;
 
 /**
- * The event store's own refusals (libs/event-store, issue 18). Each is a fault on our side rather than
+ * The event store's own refusals (libs/event-store). Each is a fault on our side rather than
  * the caller's, so each is logged in full (unexpected), yet answered with its own status and code: a
  * client can tell a record it may never change again (409) from a change too large to store (413) and
  * a store that may answer later (503, with Retry-After).

@@ -9,7 +9,7 @@ export function routePatternOf(request: Request): string {
   return typeof route?.path === 'string' ? `${request.baseUrl}${route.path}` : UNMATCHED_ROUTE;
 }
 
-/** POST /login answers 204 on success (API.md, Sign-in); its refusals by their status. */
+/** POST /login answers 204 on success (docs/api.md, Sign-in); its refusals by their status. */
 function passwordOutcome(status: number): string {
   if (status === 204) return 'success';
   if (status === 401) return 'invalid_credentials';

@@ -8,7 +8,7 @@ import type { CommandContext, RecordedEvent } from '#event-store';
 export type InvitationOutcome = 'pending' | 'registered';
 
 /**
- * Invites members added by an address nobody has registered with (CONSOLE.md, Members): a reaction to
+ * Invites members added by an address nobody has registered with (docs/console.md, Members): a reaction to
  * MemberAdded recorded with `invitation: 'owed'` in its metadata. The identity module provides it
  * (from a @Global() module), as it provides USER_DIRECTORY; without it nobody is invited.
  */

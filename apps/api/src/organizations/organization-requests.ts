@@ -1,4 +1,4 @@
-// Request shapes of the Organizations API (API.md). They check structure (types, closed vocabularies,
+// Request shapes of the Organizations API (docs/api.md). They check structure (types, closed vocabularies,
 // sizes, no unknown fields); the domain's decide checks meaning (names, e-mail, hostnames, plan lines).
 import { z } from 'zod';
 import {

@@ -28,7 +28,7 @@ import { commandAnswerWords, Operation } from '../openapi/operation.decorator.js
  */
 const COMMERCIAL = { scope: 'organizations:write' } as const;
 
-/** The organization itself: creation, plans, add-ons, the Chorus line and limits (API.md, Organizations). */
+/** The organization itself: creation, plans, add-ons, the Chorus line and limits (docs/api.md, Organizations). */
 @Controller('organizations')
 export class OrganizationsController {
   constructor(private readonly commands: CommandBus) {}

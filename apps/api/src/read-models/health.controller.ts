@@ -4,7 +4,7 @@ import { READ_MODELS, ReadModels, type ReadModelsHealth } from '#read-models';
 import { Operation } from '../openapi/operation.decorator.js';
 
 /**
- * GET /health (API.md, Operations): 200 when ready, 503 otherwise, with the same report.
+ * GET /health (docs/api.md, Operations): 200 when ready, 503 otherwise, with the same report.
  * /health/live and /health/ready are the orchestrator's probes: restart when live fails, send no
  * traffic while ready fails.
  */

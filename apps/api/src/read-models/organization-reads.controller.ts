@@ -12,7 +12,7 @@ import { validOrganizationId } from '../organizations/organization-route-paramet
 import { awaitMinPosition, validReadQuery, type ReadQuery } from './read-your-writes.js';
 import { Operation } from '../openapi/operation.decorator.js';
 
-/** A member as GET /organizations/:id shows them: invited is true until they have signed in once (CONSOLE.md, Members). */
+/** A member as GET /organizations/:id shows them: invited is true until they have signed in once (docs/console.md, Members). */
 export type MemberAnswer = OrganizationView['members'][number] & { invited: boolean };
 
 /** GET /organizations/:id: the read model's view, the revision and global position it reflects. */
@@ -32,7 +32,7 @@ function notFound(id: string): ProblemError {
   return new ProblemError(404, 'NOT_FOUND', 'Not found', `There is no organization ${id}.`, { entity: 'organization' });
 }
 
-/** The organization read model's queries (API.md, Organizations). */
+/** The organization read model's queries (docs/api.md, Organizations). */
 @Controller('organizations')
 export class OrganizationReadsController {
   constructor(

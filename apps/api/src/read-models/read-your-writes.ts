@@ -1,4 +1,4 @@
-// `?minPosition=P` (API.md): a read answers only once the read model has applied position P, the
+// `?minPosition=P` (docs/api.md): a read answers only once the read model has applied position P, the
 // position a command answered, so a client always reads its own writes.
 import type { Response } from 'express';
 import { z } from 'zod';

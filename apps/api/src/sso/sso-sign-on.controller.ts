@@ -1,4 +1,4 @@
-// GET /auth/sso?email=, GET /auth/sso/:orgId, GET /auth/sso/callback (issue 19). Every failure sends the
+// GET /auth/sso?email=, GET /auth/sso/:orgId, GET /auth/sso/callback. Every failure sends the
 // browser to the seed's `/login?error=sso` ('Single sign-on (SSO) failed.'); why is in the log and, once
 // the organization is known, in its audit trail (sso-sign-on-failures.ts), never in the URL.
 import { Controller, Get, Inject, Param, Query, Req, Res } from '@nestjs/common';
@@ -20,7 +20,7 @@ import { Operation } from '../openapi/operation.decorator.js';
 
 /** The seed's error catalogue (section 8): 'Single sign-on (SSO) failed.' */
 export const ssoFailed = '/login?error=sso';
-/** CONSOLE.md: a signed-in browser lands in the console. */
+/** docs/console.md: a signed-in browser lands in the console. */
 const afterSignOn = '/app';
 
 @Controller('auth/sso')

@@ -1,4 +1,4 @@
-// SSO sign-on (issue 19): the code flow with PKCE, state and nonce sealed in the browser's cookie, the
+// SSO sign-on: the code flow with PKCE, state and nonce sealed in the browser's cookie, the
 // id_token verified by openid-client, then the person. An address of a verified domain with no account is
 // registered without a password (so this organization's SSO created it) and added as `member` through the
 // organization's own command path (AddMember: users limit, audit). An existing account signs in only when

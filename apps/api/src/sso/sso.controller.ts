@@ -15,7 +15,7 @@ import { configureSsoRequest, type ConfigureSsoRequest } from './sso-requests.js
 import { commandAnswerWords, Operation } from '../openapi/operation.decorator.js';
 
 /**
- * An organization's single sign-on (issue 19): operators (API keys with organizations:write, the command
+ * An organization's single sign-on: operators (API keys with organizations:write, the command
  * line) and its owners (the domain refuses admins: FORBIDDEN, requires owner). Answers never hold the secret.
  */
 @Controller('organizations/:id/sso')

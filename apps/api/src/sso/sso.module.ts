@@ -11,7 +11,7 @@ import { SsoSignOn } from './sso-sign-on.js';
 import { SsoController } from './sso.controller.js';
 
 /**
- * Enterprise single sign-on per organization (issue 19): its configuration (PUT/DELETE
+ * Enterprise single sign-on per organization: its configuration (PUT/DELETE
  * /organizations/:id/sso), its domains' proof of control (SsoDomainVerification: DNS, on demand and by a timer),
  * the sign-on (/auth/sso...), and SsoEnforcement, global, for password sign-in and reset.
  */

@@ -1,4 +1,4 @@
-// Serves the SPA: the sign-in routes (API.md, Sign-in), the console (CONSOLE.md, Routes), any other
+// Serves the SPA: the sign-in routes (docs/api.md, Sign-in), the console (docs/console.md, Routes), any other
 // page a browser asks for outside the API, and its static files. Every HTML answer sets XSRF-TOKEN and
 // is never cached. The console's pages are answered only to a signed-in browser.
 import { Inject, Injectable, type NestMiddleware } from '@nestjs/common';
@@ -48,7 +48,7 @@ export class SpaMiddleware implements NestMiddleware {
   }
 
   /**
-   * Where a page load must go instead (CONSOLE.md, Routes): `/` with a live session to the console; a
+   * Where a page load must go instead (docs/console.md, Routes): `/` with a live session to the console; a
    * console page without one to the login, which comes back here; a user who belongs to no organization
    * to the seed's message for exactly that (`/login?error=account`). The account page stays theirs.
    */

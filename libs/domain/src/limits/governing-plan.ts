@@ -1,5 +1,5 @@
 // Which plan's limits apply: the Chorus plan while Chorus is enabled and one is assigned, else the
-// Classic plan, else none (DOMAIN.md, "Which plan governs limits").
+// Classic plan, else none (docs/domain.md, "Which plan governs limits").
 import { findPlan } from '../plans/find-plan.js';
 import type { PlanCatalogue, PlanSpec } from '../plans/catalogue.js';
 import type { ExistingOrganization } from '../organization/state.js';

@@ -40,7 +40,7 @@ export function addingContext(state: ExistingOrganization, catalogue: PlanCatalo
 
 /** role: the role of the member being added (users only); it matters only for the first owner. null: it may be added. */
 export function reasonNotToAdd(state: ExistingOrganization, resource: LimitedResource, context: AddingContext, role?: MemberRole): ReasonNotToAdd | null {
-  // DOMAIN.md: an organization with no members may always take its first owner, so someone can choose a plan.
+  // docs/domain.md: an organization with no members may always take its first owner, so someone can choose a plan.
   if (resource === 'users' && role === 'owner' && state.members.length === 0) return null;
   if (!context.plan) return { code: 'NO_PLAN' };
   const feature = REQUIRED_FEATURE[resource];

@@ -1,4 +1,4 @@
-// DOMAIN.md, Plans: "Only owners add, remove, promote or demote owners; owners and admins manage
+// docs/domain.md, Members and roles: "Only owners add, remove, promote or demote owners; owners and admins manage
 // everyone else; ... auditors change nothing." Checked in the domain, on the state the decision is made
 // on, so no race between reading a role and using it can let an admin take an organization over.
 import { DomainError } from '../errors.js';
@@ -27,7 +27,7 @@ function rolesConcerned(command: OrganizationCommand, state: ExistingOrganizatio
   }
 }
 
-/** Who signs the organization's people in is the owners' to decide (issue 19), like who owns it. */
+/** Who signs the organization's people in is the owners' to decide, like who owns it. */
 const OWNERS_ONLY: readonly OrganizationCommand['type'][] = ['ConfigureSso', 'DisableSso', 'RecordSsoDomainCheck'];
 
 export function authorize(command: OrganizationCommand, state: ExistingOrganization, requester: Requester): void {

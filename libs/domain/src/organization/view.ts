@@ -1,5 +1,5 @@
 // CONTRACT (types fixed; `organizationView` in organization-view.ts computes this shape).
-// The read-side shape of an organization (API.md, GET /organizations/:id, without `position`):
+// The read-side shape of an organization (docs/api.md, GET /organizations/:id, without `position`):
 // the one definition that the projection, the time-travel state and the API all use.
 import type {
   AddOn,

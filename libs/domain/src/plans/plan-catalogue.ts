@@ -55,7 +55,7 @@ const TEAMS_SHARED_FEATURES: readonly ChorusFeature[] = [
   'buttonToolHistory',
   'significantChangesReport',
 ];
-// Seed section 3: "matomoIntegration (teams only)"; the seed wins over DOMAIN.md's "enterprise has every feature".
+// Seed section 3: "matomoIntegration (teams only)"; the seed wins over docs/domain.md's "enterprise has every feature".
 const TEAMS_FEATURES: readonly ChorusFeature[] = [...TEAMS_SHARED_FEATURES, 'matomoIntegration'];
 const ENTERPRISE_FEATURES: readonly ChorusFeature[] = CHORUS_FEATURES.filter((feature) => feature !== 'matomoIntegration');
 

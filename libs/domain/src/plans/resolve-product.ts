@@ -1,4 +1,4 @@
-// Matches a payment provider's product id to a plan or an add-on (billing integration, API.md).
+// Matches a payment provider's product id to a plan or an add-on (billing integration, docs/api.md).
 import type { AddOn, Line, PlanCatalogue, PlanName } from './catalogue.js';
 
 export type ResolvedProduct = { kind: 'plan'; line: Line; plan: PlanName } | { kind: 'addOn'; addOn: AddOn };

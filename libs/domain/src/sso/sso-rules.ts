@@ -1,4 +1,4 @@
-// Enterprise single sign-on (issue 19): what an organization's SSO settings may hold, and whose
+// Enterprise single sign-on: what an organization's SSO settings may hold, and whose
 // address they cover. Pure: discovery, encryption and the uniqueness of domains across organizations
 // are the application's (apps/api/src/sso), which hands the domain a sealed secret, never a clear one.
 import { parseHostname, type Hostname } from '../hostnames/parse-hostname.js';
@@ -46,7 +46,7 @@ export function parseIssuer(value: unknown): string | null {
 export const isLoopbackHttpIssuer = (issuer: string): boolean => issuer.startsWith('http://');
 
 /**
- * An e-mail domain: the seed's hostname rule (section 5) and DOMAIN.md's normalisation (ASCII form),
+ * An e-mail domain: the seed's hostname rule (section 5) and docs/domain.md's normalisation (ASCII form),
  * and further: a dot is required even for localhost, and an IP address is no e-mail domain.
  */
 export function parseSsoDomain(value: unknown): Hostname | null {

@@ -1,4 +1,4 @@
-// Invitations (CONSOLE.md, Members): a member added by an address nobody has registered with is mailed
+// Invitations (docs/console.md, Members): a member added by an address nobody has registered with is mailed
 // a single-use link `/invite/<token>`, valid 7 days. The page asks for a password under the reset's
 // policy, registers the person under the id reserved for their address (so every membership given to
 // it is theirs) and signs them in. The token is the reserved id and 256 bits derived from the MemberAdded

@@ -86,7 +86,7 @@ export class SignInAttempts {
    * Where this node's own appends left each key (bounded LRU). Only ever a starting point for a decision
    * after the password check (settling): its append carries the revision, so a key another attempt or
    * node moved since costs a read and a second decision. The lock check before the password is always
-   * a read, the same on every path (issue 12.5).
+   * a read, the same on every path.
    */
   private readonly latest = new FoldedStateCache<AttemptStreak>(REMEMBERED_KEYS);
 

@@ -1,4 +1,4 @@
-// Organizations' OpenID providers through openid-client (issue 19: a maintained client, no hand-written
+// Organizations' OpenID providers through openid-client (a maintained client, no hand-written
 // token checks): discovery, the authorization URL (code flow, PKCE S256, state, nonce), and the callback,
 // whose id_token is checked for its signature by the issuer's JWKS (non-repudiation checks on), iss, aud,
 // exp and nonce. Discovered configurations are kept per node for an hour, keyed by the settings.

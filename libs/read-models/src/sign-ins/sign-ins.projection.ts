@@ -1,4 +1,4 @@
-// First sign-ins (CONSOLE.md, Members: "invited" until the person has signed in once), from the
+// First sign-ins (docs/console.md, Members: "invited" until the person has signed in once), from the
 // `SignedIn` events of user streams. Only the first counts: a row, once written, never changes.
 import type { LogEvent } from '#event-store';
 import { physicalName, type Projection, type ProjectionWriter, type TableNames } from '../projection.js';

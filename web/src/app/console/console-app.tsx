@@ -1,4 +1,4 @@
-// The signed-in console (CONSOLE.md), loaded on demand after sign-in: its data layer comes with it.
+// The signed-in console (docs/console.md), loaded on demand after sign-in: its data layer comes with it.
 import { setupListeners } from '@reduxjs/toolkit/query';
 import { useEffect, useState } from 'react';
 import { Route, Routes, useLocation } from 'react-router';

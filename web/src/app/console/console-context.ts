@@ -9,7 +9,7 @@ export type OrganizationPageContext = { session: SessionAnswer; membership: Memb
 
 export const useOrganizationPage = () => useOutletContext<OrganizationPageContext>();
 
-/** `<Page> · <Organization> · <Product>` (CONSOLE.md, Every page). */
+/** `<Page> · <Organization> · <Product>` (docs/console.md, Every page). */
 export function useConsoleTitle(page: string, organizationName: string | undefined): void {
   useDocumentTitle(documentTitle(page, organizationName, useAppSelector(selectProductName)));
 }

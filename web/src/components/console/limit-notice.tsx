@@ -3,7 +3,7 @@ import { limitReachedText, whatRaisesIt } from '../../api/limits';
 import { Notice } from '../ui/notice';
 
 /**
- * Said before anyone types (CONSOLE.md, Members): the limit is reached, and what raises it; or there
+ * Said before anyone types (docs/console.md, Members): the limit is reached, and what raises it; or there
  * is no plan yet. Nothing while one more fits.
  */
 export function LimitNotice({ organization, resource, refused = false }: { organization: Organization; resource: LimitedResource; refused?: boolean }) {

@@ -10,7 +10,7 @@ type RemoveButtonProps = {
   remove: () => Promise<unknown>;
 };
 
-/** "Remove", which asks for confirmation first (CONSOLE.md, Members). */
+/** "Remove", which asks for confirmation first (docs/console.md, Members). */
 export function RemoveButton({ item, consequence, remove }: RemoveButtonProps) {
   const [asking, setAsking] = useState(false);
   const [busy, setBusy] = useState(false);

@@ -8,7 +8,7 @@ type ProgressBarProps = {
   valueText: string;
 };
 
-/** A usage bar (CONSOLE.md, Overview): role=progressbar with aria-valuenow and aria-valuemax. */
+/** A usage bar (docs/console.md, Overview): role=progressbar with aria-valuenow and aria-valuemax. */
 export function ProgressBar({ label, value, max, valueText }: ProgressBarProps) {
   const share = max === null || max === 0 ? 0 : Math.min(1, value / max);
   const tone = max === null ? 'unlimited' : value >= max ? 'full' : share >= 0.8 ? 'high' : 'normal';

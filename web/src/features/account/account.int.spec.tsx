@@ -1,4 +1,4 @@
-// The Account page from the user's side (CONSOLE.md, Account): e-mail and username, "Change password"
+// The Account page from the user's side (docs/console.md, Account): e-mail and username, "Change password"
 // (current, new twice), and the sessions with their browser, "this browser", and signing them out.
 import { describe, expect, it } from '@jest/globals';
 import { screen, waitFor, within } from '@testing-library/react';

@@ -1,4 +1,4 @@
-// The Overview from the user's side (CONSOLE.md, Overview): plans, limits as "N of M" with accessible
+// The Overview from the user's side (docs/console.md, Overview): plans, limits as "N of M" with accessible
 // bars and the limit that binds, the 17 Chorus features, site defaults, and who is notified.
 import { describe, expect, it } from '@jest/globals';
 import { screen, within } from '@testing-library/react';

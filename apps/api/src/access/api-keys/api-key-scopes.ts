@@ -1,4 +1,4 @@
-/** What an API key may do (API.md, Organizations). */
+/** What an API key may do (docs/api.md, Organizations). */
 export const API_KEY_SCOPES = ['organizations:read', 'organizations:write', 'audit:read'] as const;
 
 export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];

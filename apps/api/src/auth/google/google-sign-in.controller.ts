@@ -1,4 +1,4 @@
-// GET /auth/go/[:token] starts Google sign-in; GET /auth/google/callback finishes it (API.md, Sign-in).
+// GET /auth/go/[:token] starts Google sign-in; GET /auth/google/callback finishes it (docs/api.md, Sign-in).
 import { Controller, Get, Inject, Param, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';

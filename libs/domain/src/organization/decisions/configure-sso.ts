@@ -40,7 +40,7 @@ function requireDomains(value: unknown): string[] {
 }
 
 /**
- * Sets the organization's SSO in full (issue 19). Only on an enterprise plan; a new configuration needs
+ * Sets the organization's SSO in full. Only on an enterprise plan; a new configuration needs
  * a client secret, a change may keep the current one. The same settings again record nothing.
  */
 export function configureSso(command: ConfigureSso, state: ExistingOrganization, { catalogue }: DecideContext): (SsoConfigured | SsoDomainPending)[] {

@@ -4,7 +4,7 @@ import { Section } from '../../../components/layout/section';
 import { ChangePasswordForm } from './change-password-form';
 import { SessionList } from './session-list';
 
-/** CONSOLE.md, Account: who you are, your password, where you are signed in. */
+/** docs/console.md, Account: who you are, your password, where you are signed in. */
 export function Account({ user }: { user: SessionUser }) {
   return (
     <>

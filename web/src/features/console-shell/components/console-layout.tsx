@@ -18,7 +18,7 @@ type ConsoleLayoutProps = {
   children: ReactNode;
 };
 
-/** Every console page (CONSOLE.md, Every page): the logo, the organization, navigation, the user menu. */
+/** Every console page (docs/console.md, Every page): the logo, the organization, navigation, the user menu. */
 export function ConsoleLayout({ productName, user, organizations, current, navigation = true, children }: ConsoleLayoutProps) {
   const main = useRef<HTMLElement>(null);
   const { pathname } = useLocation();

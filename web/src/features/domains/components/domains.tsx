@@ -3,7 +3,7 @@ import { canManage } from '../../../api/roles';
 import { PageHeader } from '../../../components/layout/page-header';
 import { DomainList } from './domain-list';
 
-/** CONSOLE.md, Domains: the QA and web analytics lists. */
+/** docs/console.md, Domains: the QA and web analytics lists. */
 export function Domains({ organization, role }: { organization: Organization; role: Role }) {
   return (
     <>

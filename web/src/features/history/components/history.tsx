@@ -1,4 +1,4 @@
-// The audit explorer (CONSOLE.md, History): the timeline in words, filtered and paged by the server;
+// The audit explorer (docs/console.md, History): the timeline in words, filtered and paged by the server;
 // beside it what the selected event changed, the state "As of" an instant, or a correlation; below,
 // usage against the limit over time; and the whole history as a download.
 import { useRef, useState, type FormEvent } from 'react';

@@ -1,4 +1,4 @@
-// Usage against the effective limit over time (CONSOLE.md, History), for users and content sections:
+// Usage against the effective limit over time (docs/console.md, History), for users and content sections:
 // plain SVG step lines (a value holds until the next event changes it), and the same figures as a table
 // for screen readers and anyone who wants the numbers.
 import type { ResourceUse, UsagePoint } from '../api/history-contract';

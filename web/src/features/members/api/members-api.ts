@@ -1,4 +1,4 @@
-// POST /organizations/:id/members, DELETE .../members/:userId (API.md, Organizations).
+// POST /organizations/:id/members, DELETE .../members/:userId (docs/api.md, Organizations).
 import { consoleApi } from '../../../api/console-api';
 import type { CommandAnswer, Role } from '../../../api/contract';
 import { organizationTag } from '../../../api/organization-api';

@@ -9,7 +9,7 @@ import { MemberList } from './member-list';
 
 type MembersProps = { organization: Organization; role: Role; currentUserId: string };
 
-/** CONSOLE.md, Members: owners and admins add and remove; everyone else reads. */
+/** docs/console.md, Members: owners and admins add and remove; everyone else reads. */
 export function Members({ organization, role, currentUserId }: MembersProps) {
   const usage = usageText(organization, 'users');
   return (

@@ -15,7 +15,7 @@ function governing(organization: Organization): string {
   return `${organization.name}’s limits come from its ${plan.line === 'chorus' ? 'Chorus' : 'Classic'} ${planName(plan.plan)} plan.`;
 }
 
-/** CONSOLE.md, Overview: plans, limits, features and who is notified. */
+/** docs/console.md, Overview: plans, limits, features and who is notified. */
 export function Overview({ organization, role }: { organization: Organization; role: Role }) {
   const addOns = Object.entries(organization.addOns) as [AddOn, number][];
   const { chorusDetails } = organization;

@@ -11,7 +11,7 @@ import { ProgressBar } from '../../../components/ui/progress-bar';
 import { useRemoveSiteMutation } from '../api/sites-api';
 import { AddSiteForm } from './add-site-form';
 
-/** CONSOLE.md, Sites: the content sections, by name and hostname (in Unicode form). */
+/** docs/console.md, Sites: the content sections, by name and hostname (in Unicode form). */
 export function Sites({ organization, role }: { organization: Organization; role: Role }) {
   const [removeSite] = useRemoveSiteMutation();
   const { problem, run } = useCommand();

@@ -13,7 +13,7 @@ import { useDisableSsoMutation } from '../api/sso-api';
 import { SsoDomains } from './sso-domains';
 import { SsoForm } from './sso-form';
 
-/** Issue 19: the organization's OpenID provider, the addresses to register with it, and turning it off. */
+/** The organization's OpenID provider, the addresses to register with it, and turning it off. */
 export function Sso({ organization, role }: { organization: Organization; role: Role }) {
   const { available, settings } = organization.sso;
   const origin = window.location.origin;
