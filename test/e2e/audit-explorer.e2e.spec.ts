@@ -342,7 +342,7 @@ describe('the exports', () => {
   });
 });
 
-describe('who may read it (DOMAIN.md: owners, admins and auditors read the history)', () => {
+describe('who may read it (docs/domain.md: owners, admins and auditors read the history)', () => {
   const routes = (organizationId: string): string[] => [
     `/organizations/${organizationId}/history/events`,
     `/organizations/${organizationId}/history/filters`,

@@ -56,7 +56,7 @@ describe('loadConfig', () => {
     },
   );
 
-  it("has API.md's local defaults", () => {
+  it("has the documented local defaults (docs/configuration.md)", () => {
     const config = loadConfig({});
     expect(config).toMatchObject({
       port: 3000,

@@ -23,7 +23,7 @@ const changes: OrganizationCommand[] = [
   { type: 'RemoveWebAnalyticsDomain', data: { domain: 'wa.example.com' } },
 ];
 
-describe('who may change an organization (DOMAIN.md, member roles)', () => {
+describe('who may change an organization (docs/domain.md, Members and roles)', () => {
   describe('only owners add, remove, promote or demote owners', () => {
     it('an owner adds an owner', () => {
       given(team, owner)

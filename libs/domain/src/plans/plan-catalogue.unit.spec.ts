@@ -97,7 +97,7 @@ describe('the plan catalogue', () => {
     expect(withMatomo).toEqual(['teams']);
   });
 
-  it('gives Chorus enterprise every Chorus feature except matomoIntegration (the seed wins over DOMAIN.md)', () => {
+  it('gives Chorus enterprise every Chorus feature except matomoIntegration (the seed wins over the domain notes)', () => {
     const features = plan('chorus', 'enterprise').organizationDefaults.chorusFeatures ?? {};
     const off = Object.entries(features).filter(([, on]) => !on).map(([feature]) => feature);
     expect(off).toEqual(['matomoIntegration']);
