@@ -1,25 +1,32 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import type { Logger } from 'pino';
 import { parseIssuer, parseSsoDomain, type OrganizationCommandOf } from '#domain';
 import { OidcProviderError, type Identity } from '#identity';
 import { IDENTITY } from '../auth/identity.provider.js';
 import { ProblemError } from '../http/problem-error.js';
+import { PINO } from '../logging/pino.js';
 import type { CommandResult } from '../organizations/command-result.js';
 import { Organizations } from '../organizations/organizations.js';
 import { ConfigureSsoCommand } from './configure-sso.command.js';
 import { SsoDomainClaims } from './sso-domain-claims.js';
+
+/** One answer whatever went wrong (port closed, private address, TLS, a bad document): the issuer field is no probe. */
+const discoveryFailed = 'The issuer could not be used: it must serve an OpenID Connect discovery document over https from a public address.';
 
 /**
  * Seals the secret, lets the domain judge the settings (a refusal ends here having asked nobody), checks
  * the issuer by OIDC discovery with the very client id and secret (422 SSO_DISCOVERY_FAILED), claims the
  * domains for the organization (409 SSO_DOMAIN_TAKEN), then records SsoConfigured.
  */
+
 @CommandHandler(ConfigureSsoCommand)
 export class ConfigureSsoHandler implements ICommandHandler<ConfigureSsoCommand> {
   constructor(
     private readonly organizations: Organizations,
     private readonly claims: SsoDomainClaims,
     @Inject(IDENTITY) private readonly identity: Identity,
+    @Inject(PINO) private readonly logger: Logger,
   ) {}
 
   async execute({ organizationId, settings, context }: ConfigureSsoCommand): Promise<CommandResult> {
@@ -53,10 +60,11 @@ export class ConfigureSsoHandler implements ICommandHandler<ConfigureSsoCommand>
       }
     }
     try {
-      await this.identity.oidcProviders.discover({ issuer, clientId, clientSecret });
+      await this.identity.oidcProviders.discover(organizationId, { issuer, clientId, clientSecret }, { retryFailed: true });
     } catch (error) {
       if (!(error instanceof OidcProviderError)) throw error;
-      throw new ProblemError(422, 'SSO_DISCOVERY_FAILED', 'The issuer could not be discovered', `OpenID Connect discovery of ${issuer} failed: ${error.message}`, { issuer });
+      this.logger.warn({ organizationId, issuer, detail: error.message }, 'SSO settings refused: OpenID Connect discovery failed');
+      throw new ProblemError(422, 'SSO_DISCOVERY_FAILED', 'The issuer could not be discovered', discoveryFailed, { issuer });
     }
   }
 }
