@@ -209,6 +209,8 @@ export class OidcProviders {
 function describe(error: unknown): string {
   if (!(error instanceof Error)) return 'Unknown error';
   const code = (error as { code?: unknown }).code;
-  const cause = error.cause instanceof Error ? ` (${error.cause.message})` : '';
+  // Node's own errors (ECONNREFUSED...) may come from another realm than this module's Error.
+  const causeMessage = (error.cause as { message?: unknown } | undefined)?.message;
+  const cause = typeof causeMessage === 'string' ? ` (${causeMessage})` : '';
   return `${typeof code === 'string' ? `${code}: ` : ''}${error.message}${cause}`;
 }
