@@ -116,6 +116,10 @@ export function createIdentity(options: IdentityOptions): Identity {
       'sso-client-secret',
     ),
     ssoState: new SsoStateSeal(new SecretBox([{ id: 'state', key: deriveKey(options.sessionSecret, 'sso-state') }], 'sso-state'), clock),
-    oidcProviders: new OidcProviders({ allowHttpIssuers: options.allowHttpSsoIssuers ?? false, publicAddressesOnly: options.publicSsoProvidersOnly ?? true, clock }),
+    oidcProviders: new OidcProviders({
+      allowHttpIssuers: options.allowHttpSsoIssuers ?? false,
+      publicAddressesOnly: options.publicSsoProvidersOnly ?? true,
+      clock,
+    }),
   };
 }

@@ -7,6 +7,13 @@ import { OidcProviders } from './oidc-providers.js';
 const discoveryPath = '/.well-known/openid-configuration';
 const client = { clientId: 'chorus', clientSecret: 'not-a-real-secret' };
 
+/** The fetch a configuration makes its calls with: the very one openid-client uses for the JWKS and the token endpoint. */
+function callsOf(configuration: oidc.Configuration): NonNullable<oidc.Configuration[typeof oidc.customFetch]> {
+  const fetch = configuration[oidc.customFetch];
+  if (fetch === undefined) throw new Error('The configuration has no customFetch');
+  return fetch;
+}
+
 let provider: ScriptedProvider;
 
 beforeAll(async () => {
@@ -93,8 +100,8 @@ describe('discovery outcomes, per organization', () => {
     await discover();
     expect(provider.requestsTo(discoveryPath)).toBe(1);
     provider.answers.set('/jwks', { kind: 'status', status: 503 });
-    // The very call openid-client makes when it checks an id_token's signature.
-    await configuration[oidc.customFetch](`${issuer()}/jwks`, { method: 'GET', headers: {}, body: undefined, redirect: 'manual' });
+    // The call openid-client makes when it checks an id_token's signature.
+    await callsOf(configuration)(`${issuer()}/jwks`, { method: 'GET', headers: {}, body: undefined, redirect: 'manual' });
     await expect(discover()).rejects.toMatchObject({ reason: 'discovery-failed', message: 'The JWKS answered 503' });
     clock.advance(61_000);
     await expect(discover()).resolves.toBeDefined();
@@ -105,7 +112,8 @@ describe('discovery outcomes, per organization', () => {
     provider.answers.set(discoveryPath, { kind: 'json', body: ScriptedProvider.discoveryDocument(issuer()) });
     provider.answers.set('/token', { kind: 'trickle', everyMs: 200 });
     const configuration = await discover();
-    const call = () => configuration[oidc.customFetch](`${issuer()}/token`, { method: 'POST', headers: {}, body: new URLSearchParams({ code: 'x' }), redirect: 'manual' });
+    const body = new URLSearchParams({ code: 'x' });
+    const call = () => callsOf(configuration)(`${issuer()}/token`, { method: 'POST', headers: {}, body, redirect: 'manual' });
     const held = Array.from({ length: 8 }, () => call().catch((error: unknown) => error));
     await expect(call()).rejects.toThrow('Already 8 calls to this provider at once');
     await Promise.all(held);

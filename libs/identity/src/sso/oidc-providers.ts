@@ -90,7 +90,8 @@ export class OidcProviders {
     if (known?.fingerprint === fingerprint && known.until > now && !(retryFailed && known.failed && now - known.startedAt >= configureRetryMs)) {
       return known.configuration;
     }
-    const discovery: Discovery = { fingerprint, startedAt: now, until: Infinity, failed: false, callsAtOnce: 0, configuration: Promise.resolve(undefined as never) };
+    const pending = Promise.resolve(undefined as never);
+    const discovery: Discovery = { fingerprint, startedAt: now, until: Infinity, failed: false, callsAtOnce: 0, configuration: pending };
     discovery.configuration = this.discoverNow(settings, discovery);
     discovery.configuration.then(
       () => (discovery.until = this.now() + (this.options.cacheMs ?? 3_600_000)),

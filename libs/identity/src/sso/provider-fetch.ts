@@ -33,7 +33,10 @@ export class ProviderFetchError extends Error {
 }
 
 /** A fetch as openid-client's customFetch calls it. */
-export type ProviderFetch = (url: string, init: { method?: string; headers?: Record<string, string>; body?: unknown; signal?: AbortSignal }) => Promise<Response>;
+export type ProviderFetch = (
+  url: string,
+  init: { method?: string; headers?: Record<string, string>; body?: unknown; signal?: AbortSignal },
+) => Promise<Response>;
 
 export function createProviderFetch(options: ProviderFetchOptions): ProviderFetch {
   const timeoutMs = options.timeoutMs ?? PROVIDER_CALL_TIMEOUT_MS;
@@ -137,7 +140,8 @@ function toResponse(response: IncomingMessage, content: Buffer): Response {
   const status = response.statusCode ?? 0;
   if (status < 200 || status > 599) throw new ProviderFetchError(`Unexpected status ${status}`);
   const headers = new Headers();
-  for (let index = 0; index + 1 < response.rawHeaders.length; index += 2) headers.append(response.rawHeaders[index] ?? '', response.rawHeaders[index + 1] ?? '');
+  const raw = response.rawHeaders;
+  for (let index = 0; index + 1 < raw.length; index += 2) headers.append(raw[index] ?? '', raw[index + 1] ?? '');
   const empty = status === 204 || status === 205 || status === 304;
   return new Response(empty ? null : content, { status, statusText: response.statusMessage ?? '', headers });
 }
