@@ -54,7 +54,8 @@ describe('the bounded provider fetch', () => {
 });
 
 describe('in production (public addresses only)', () => {
-  it.each([['127.0.0.1'], ['[::1]'], ['[::ffff:127.0.0.1]'], ['[::ffff:7f00:1]'], ['0.0.0.0']])(
+  // The URL parser turns 2130706433, 0x7f.1 and 127.1 into 127.0.0.1 before anything is judged.
+  it.each([['127.0.0.1'], ['[::1]'], ['[::ffff:127.0.0.1]'], ['[::ffff:7f00:1]'], ['0.0.0.0'], ['2130706433'], ['0x7f.1'], ['127.1']])(
     'refuses the address literal %s before connecting',
     async (host) => {
       const production = createProviderFetch({ publicAddressesOnly: true });
