@@ -87,11 +87,10 @@ export class OidcProviders {
     const fingerprint = createHash('sha256').update(JSON.stringify([settings.issuer, settings.clientId, settings.clientSecret])).digest('base64url');
     const now = this.now();
     const known = this.discoveries.get(organizationId);
-    if (known?.fingerprint === fingerprint && known.until > now && !(retryFailed && known.failed && now - known.startedAt >= configureRetryMs)) {
-      return known.configuration;
-    }
-    const pending = Promise.resolve(undefined as never);
-    const discovery: Discovery = { fingerprint, startedAt: now, until: Infinity, failed: false, callsAtOnce: 0, configuration: pending };
+    const retry = retryFailed && known?.failed === true && now - known.startedAt >= configureRetryMs;
+    if (known?.fingerprint === fingerprint && known.until > now && !retry) return known.configuration;
+    // Registered before it settles, so that every caller meanwhile shares this one discovery.
+    const discovery: Discovery = { fingerprint, startedAt: now, until: Infinity, failed: false, callsAtOnce: 0, configuration: new Promise(() => undefined) };
     discovery.configuration = this.discoverNow(settings, discovery);
     discovery.configuration.then(
       () => (discovery.until = this.now() + (this.options.cacheMs ?? 3_600_000)),
@@ -208,10 +207,9 @@ export class OidcProviders {
 
 /** The library's message and code, without the request (which may carry the client secret in its body). */
 function describe(error: unknown): string {
-  if (!(error instanceof Error)) return 'Unknown error';
-  const code = (error as { code?: unknown }).code;
-  // Node's own errors (ECONNREFUSED...) may come from another realm than this module's Error.
-  const causeMessage = (error.cause as { message?: unknown } | undefined)?.message;
-  const cause = typeof causeMessage === 'string' ? ` (${causeMessage})` : '';
-  return `${typeof code === 'string' ? `${code}: ` : ''}${error.message}${cause}`;
+  // Duck-typed: Node's own errors (ECONNREFUSED...) may come from another realm than this module's Error.
+  type Described = { code?: unknown; message?: unknown; cause?: { message?: unknown } };
+  const { code, message, cause } = (typeof error === 'object' && error !== null ? error : {}) as Described;
+  if (typeof message !== 'string') return 'Unknown error';
+  return `${typeof code === 'string' ? `${code}: ` : ''}${message}${typeof cause?.message === 'string' ? ` (${cause.message})` : ''}`;
 }
