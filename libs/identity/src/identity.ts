@@ -39,6 +39,8 @@ export type IdentityOptions = {
   ssoSecretKeys?: readonly SecretKey[];
   /** http:// issuers on loopback addresses are accepted (outside production only). */
   allowHttpSsoIssuers?: boolean;
+  /** SSO providers are reached at public addresses only (production). */
+  publicSsoProvidersOnly?: boolean;
   /** PASSWORD_HASHES_AT_ONCE: argon2id computations at once (default: defaultHashesAtOnce()). */
   passwordHashesAtOnce?: number;
 };
@@ -114,6 +116,10 @@ export function createIdentity(options: IdentityOptions): Identity {
       'sso-client-secret',
     ),
     ssoState: new SsoStateSeal(new SecretBox([{ id: 'state', key: deriveKey(options.sessionSecret, 'sso-state') }], 'sso-state'), clock),
-    oidcProviders: new OidcProviders({ allowHttpIssuers: options.allowHttpSsoIssuers ?? false }),
+    oidcProviders: new OidcProviders({
+      allowHttpIssuers: options.allowHttpSsoIssuers ?? false,
+      publicAddressesOnly: options.publicSsoProvidersOnly ?? true,
+      clock,
+    }),
   };
 }

@@ -50,6 +50,7 @@ export const identityProvider: FactoryProvider<Identity> = {
       clock,
       ...(config.ssoSecretKeys === undefined ? {} : { ssoSecretKeys: config.ssoSecretKeys }),
       allowHttpSsoIssuers: config.nodeEnv !== 'production',
+      publicSsoProvidersOnly: config.nodeEnv === 'production',
       ...(config.passwordHashesAtOnce === undefined ? {} : { passwordHashesAtOnce: config.passwordHashesAtOnce }),
     });
   },

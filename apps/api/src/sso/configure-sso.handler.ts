@@ -1,15 +1,20 @@
 import { randomBytes } from 'node:crypto';
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import type { Logger } from 'pino';
 import { parseIssuer, parseSsoDomain, type OrganizationCommandOf } from '#domain';
 import { OidcProviderError, type Identity } from '#identity';
 import { IDENTITY, IdentityClock } from '../auth/identity.provider.js';
 import { ProblemError } from '../http/problem-error.js';
+import { PINO } from '../logging/pino.js';
 import type { CommandResult } from '../organizations/command-result.js';
 import { Organizations } from '../organizations/organizations.js';
 import { ConfigureSsoCommand } from './configure-sso.command.js';
 import { domainTaken, SsoDomainClaims } from './sso-domain-claims.js';
 import { isPublicMailDomain } from './public-mail-domains.js';
+
+/** One answer whatever went wrong (port closed, private address, TLS, a bad document): the issuer field is no probe. */
+const discoveryFailed = 'The issuer could not be used: it must serve an OpenID Connect discovery document over https from a public address.';
 
 /**
  * Seals the secret, gives each domain a verification token, lets the domain judge the settings (a refusal
@@ -18,6 +23,7 @@ import { isPublicMailDomain } from './public-mail-domains.js';
  * client id and secret (422 SSO_DISCOVERY_FAILED), then records SsoConfigured and SsoDomainPending for
  * each new domain. Nothing is claimed here: a domain is claimed when its DNS record proves control.
  */
+
 @CommandHandler(ConfigureSsoCommand)
 export class ConfigureSsoHandler implements ICommandHandler<ConfigureSsoCommand> {
   constructor(
@@ -25,6 +31,7 @@ export class ConfigureSsoHandler implements ICommandHandler<ConfigureSsoCommand>
     private readonly claims: SsoDomainClaims,
     @Inject(IDENTITY) private readonly identity: Identity,
     private readonly clock: IdentityClock,
+    @Inject(PINO) private readonly logger: Logger,
   ) {}
 
   async execute({ organizationId, settings, context }: ConfigureSsoCommand): Promise<CommandResult> {
@@ -71,10 +78,11 @@ export class ConfigureSsoHandler implements ICommandHandler<ConfigureSsoCommand>
       }
     }
     try {
-      await this.identity.oidcProviders.discover({ issuer, clientId, clientSecret });
+      await this.identity.oidcProviders.discover(organizationId, { issuer, clientId, clientSecret }, { retryFailed: true });
     } catch (error) {
       if (!(error instanceof OidcProviderError)) throw error;
-      throw new ProblemError(422, 'SSO_DISCOVERY_FAILED', 'The issuer could not be discovered', `OpenID Connect discovery of ${issuer} failed: ${error.message}`, { issuer });
+      this.logger.warn({ organizationId, issuer, detail: error.message }, 'SSO settings refused: OpenID Connect discovery failed');
+      throw new ProblemError(422, 'SSO_DISCOVERY_FAILED', 'The issuer could not be discovered', discoveryFailed, { issuer });
     }
   }
 }

@@ -100,7 +100,7 @@ export class SsoSignOn {
     const clientSecret = this.identity.ssoClientSecrets.open(state.sso.clientSecret, organizationId);
     if (clientSecret === undefined) throw new SsoSignOnFailure('secret-unreadable', `The client secret was sealed with a key not in SSO_SECRET_KEYS`);
     try {
-      return { state, configuration: await this.identity.oidcProviders.discover({ issuer, clientId, clientSecret }) };
+      return { state, configuration: await this.identity.oidcProviders.discover(organizationId, { issuer, clientId, clientSecret }) };
     } catch (error) {
       if (error instanceof OidcProviderError) throw new SsoSignOnFailure('discovery-failed', error.message);
       throw error;

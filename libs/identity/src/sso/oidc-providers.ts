@@ -1,9 +1,15 @@
 // Organizations' OpenID providers through openid-client (a maintained client, no hand-written
 // token checks): discovery, the authorization URL (code flow, PKCE S256, state, nonce), and the callback,
 // whose id_token is checked for its signature by the issuer's JWKS (non-repudiation checks on), iss, aud,
-// exp and nonce. Discovered configurations are kept per node for an hour, keyed by the settings.
+// exp and nonce. Every call to a provider goes through provider-fetch.ts (bounded, public addresses only in
+// production). Per organization, a discovered configuration is kept an hour and a failure a minute, so that
+// anonymous sign-on starts against a broken or hostile issuer cost it one discovery a minute at most.
 import { createHash } from 'node:crypto';
+import type { Agent } from 'node:http';
+import type { LookupFunction } from 'node:net';
 import * as oidc from 'openid-client';
+import { systemClock, type Clock } from '../clock.js';
+import { checkPublicDestination, createProviderFetch, ProviderFetchError, type ProviderFetch } from './provider-fetch.js';
 
 export type OidcProviderSettings = { issuer: string; clientId: string; clientSecret: string };
 
@@ -24,37 +30,76 @@ export class OidcProviderError extends Error {
 export type OidcProvidersOptions = {
   /** http:// issuers (on loopback addresses, the domain's rule) are accepted: never in production. */
   allowHttpIssuers: boolean;
-  /** Per HTTP call to the provider. */
-  timeoutSeconds?: number;
+  /** Production: the issuer and every endpoint it names are reached at public addresses only. */
+  publicAddressesOnly: boolean;
+  clock?: Clock;
+  /** Per HTTP call to the provider, connecting and reading included. */
+  timeoutMs?: number;
   /** How long a discovered configuration is reused. */
   cacheMs?: number;
+  /** How long a failed discovery (or JWKS fetch) is answered again without asking the provider. */
+  failureCacheMs?: number;
+  /** The resolver and agent of provider calls (tests make names up and route them to loopback). */
+  lookup?: LookupFunction;
+  agent?: Agent;
 };
 
 const maxCached = 1_000;
+/** An owner saving the settings again may retry a failed discovery, though not more often than this. */
+const configureRetryMs = 5_000;
+/** Calls at once to one organization's provider (token endpoint, JWKS); more are refused, not queued. */
+const maxCallsAtOnce = 8;
+
+type Discovery = {
+  fingerprint: string;
+  configuration: Promise<oidc.Configuration>;
+  startedAt: number;
+  /** Until when the outcome is reused; Infinity while discovery runs (every caller shares it). */
+  until: number;
+  failed: boolean;
+  callsAtOnce: number;
+  jwksUri?: string;
+};
 
 export class OidcProviders {
-  private readonly cache = new Map<string, { configuration: Promise<oidc.Configuration>; until: number }>();
+  private readonly discoveries = new Map<string, Discovery>();
+  private readonly fetch: ProviderFetch;
 
-  constructor(private readonly options: OidcProvidersOptions) {}
+  constructor(private readonly options: OidcProvidersOptions) {
+    this.fetch = createProviderFetch({
+      publicAddressesOnly: options.publicAddressesOnly,
+      ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+      ...(options.lookup === undefined ? {} : { lookup: options.lookup }),
+      ...(options.agent === undefined ? {} : { agent: options.agent }),
+    });
+  }
 
   /** Whether the issuer's scheme is allowed here (https, or http outside production). */
   allows(issuer: string): boolean {
     return issuer.startsWith('https://') || (this.options.allowHttpIssuers && issuer.startsWith('http://'));
   }
 
-  /** The provider's configuration by OIDC discovery; OidcProviderError('discovery-failed') when it cannot be had. */
-  async discover(settings: OidcProviderSettings): Promise<oidc.Configuration> {
-    const key = createHash('sha256').update(JSON.stringify([settings.issuer, settings.clientId, settings.clientSecret])).digest('base64url');
-    const now = Date.now();
-    const cached = this.cache.get(key);
-    if (cached !== undefined && cached.until > now) return cached.configuration;
-    const configuration = this.discoverNow(settings);
-    this.cache.delete(key);
-    if (this.cache.size >= maxCached) this.cache.delete(this.cache.keys().next().value as string);
-    this.cache.set(key, { configuration, until: now + (this.options.cacheMs ?? 3_600_000) });
-    // A failure is not kept: the next attempt asks the provider again.
-    configuration.catch(() => this.cache.delete(key));
-    return configuration;
+  /**
+   * The organization's provider configuration by OIDC discovery; OidcProviderError('discovery-failed') when
+   * it cannot be had. `retryFailed`: an owner saving settings may ask again after a failure.
+   */
+  async discover(organizationId: string, settings: OidcProviderSettings, { retryFailed = false } = {}): Promise<oidc.Configuration> {
+    const fingerprint = createHash('sha256').update(JSON.stringify([settings.issuer, settings.clientId, settings.clientSecret])).digest('base64url');
+    const now = this.now();
+    const known = this.discoveries.get(organizationId);
+    const retry = retryFailed && known?.failed === true && now - known.startedAt >= configureRetryMs;
+    if (known?.fingerprint === fingerprint && known.until > now && !retry) return known.configuration;
+    // Registered before it settles, so that every caller meanwhile shares this one discovery.
+    const discovery: Discovery = { fingerprint, startedAt: now, until: Infinity, failed: false, callsAtOnce: 0, configuration: new Promise(() => undefined) };
+    discovery.configuration = this.discoverNow(settings, discovery);
+    discovery.configuration.then(
+      () => (discovery.until = this.now() + (this.options.cacheMs ?? 3_600_000)),
+      () => this.failed(discovery),
+    );
+    this.discoveries.delete(organizationId);
+    if (this.discoveries.size >= maxCached) this.discoveries.delete(this.discoveries.keys().next().value as string);
+    this.discoveries.set(organizationId, discovery);
+    return discovery.configuration;
   }
 
   /** Where to send the browser: the code flow with PKCE (S256), state and nonce. */
@@ -101,18 +146,24 @@ export class OidcProviders {
     return { subject: claims.sub, issuer: claims.iss, email, emailVerified: claims.email_verified === true };
   }
 
-  private async discoverNow({ issuer, clientId, clientSecret }: OidcProviderSettings): Promise<oidc.Configuration> {
+  private async discoverNow({ issuer, clientId, clientSecret }: OidcProviderSettings, discovery: Discovery): Promise<oidc.Configuration> {
     if (!this.allows(issuer)) throw new OidcProviderError('discovery-failed', 'Only an https:// issuer is accepted here');
     const execute = [oidc.enableNonRepudiationChecks, ...(issuer.startsWith('http://') ? [oidc.allowInsecureRequests] : [])];
     try {
       const configuration = await oidc.discovery(new URL(issuer), clientId, undefined, oidc.ClientSecretBasic(clientSecret), {
         execute,
-        timeout: this.options.timeoutSeconds ?? 10,
+        [oidc.customFetch]: this.fetchFor(discovery),
       });
       const metadata = configuration.serverMetadata();
       if (metadata.jwks_uri === undefined) throw new OidcProviderError('discovery-failed', 'The discovery document names no jwks_uri');
+      discovery.jwksUri = metadata.jwks_uri;
       if (metadata.code_challenge_methods_supported !== undefined && !metadata.code_challenge_methods_supported.includes('S256')) {
         throw new OidcProviderError('discovery-failed', 'The provider does not support PKCE with S256');
+      }
+      if (this.options.publicAddressesOnly) {
+        // Refused now rather than at the first sign-on; provider-fetch.ts checks them again at each call.
+        const named = [metadata.jwks_uri, metadata.token_endpoint, metadata.userinfo_endpoint].filter((url) => url !== undefined);
+        for (const url of named) await checkPublicDestination(url, this.options.lookup);
       }
       return configuration;
     } catch (error) {
@@ -120,12 +171,45 @@ export class OidcProviders {
       throw new OidcProviderError('discovery-failed', describe(error));
     }
   }
+
+  /** The provider's calls for one discovery: at most a few at once, and a failed JWKS fetch fails the discovery for a while. */
+  private fetchFor(discovery: Discovery): ProviderFetch {
+    return async (url, init) => {
+      if (discovery.callsAtOnce >= maxCallsAtOnce) throw new ProviderFetchError(`Already ${maxCallsAtOnce} calls to this provider at once`);
+      discovery.callsAtOnce += 1;
+      try {
+        const answer = await this.fetch(url, init);
+        if (!answer.ok && url === discovery.jwksUri) this.failed(discovery, `The JWKS answered ${answer.status}`);
+        return answer;
+      } catch (error) {
+        if (url === discovery.jwksUri) this.failed(discovery, `The JWKS could not be fetched: ${describe(error)}`);
+        throw error;
+      } finally {
+        discovery.callsAtOnce -= 1;
+      }
+    };
+  }
+
+  /** Keeps a failure for a while; `why` replaces the configuration of a discovery that had succeeded. */
+  private failed(discovery: Discovery, why?: string): void {
+    if (why !== undefined && !discovery.failed) {
+      discovery.configuration = Promise.reject(new OidcProviderError('discovery-failed', why));
+      discovery.configuration.catch(() => undefined);
+    }
+    discovery.failed = true;
+    discovery.until = this.now() + (this.options.failureCacheMs ?? 60_000);
+  }
+
+  private now(): number {
+    return (this.options.clock ?? systemClock).now().getTime();
+  }
 }
 
 /** The library's message and code, without the request (which may carry the client secret in its body). */
 function describe(error: unknown): string {
-  if (!(error instanceof Error)) return 'Unknown error';
-  const code = (error as { code?: unknown }).code;
-  const cause = error.cause instanceof Error ? ` (${error.cause.message})` : '';
-  return `${typeof code === 'string' ? `${code}: ` : ''}${error.message}${cause}`;
+  // Duck-typed: Node's own errors (ECONNREFUSED...) may come from another realm than this module's Error.
+  type Described = { code?: unknown; message?: unknown; cause?: { message?: unknown } };
+  const { code, message, cause } = (typeof error === 'object' && error !== null ? error : {}) as Described;
+  if (typeof message !== 'string') return 'Unknown error';
+  return `${typeof code === 'string' ? `${code}: ` : ''}${message}${typeof cause?.message === 'string' ? ` (${cause.message})` : ''}`;
 }

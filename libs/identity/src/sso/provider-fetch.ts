@@ -1,0 +1,147 @@
+// The one way this server calls an organization's OpenID provider (discovery, JWKS, token endpoint): the
+// issuer is chosen by an organization's owner, so every answer is bounded in size and time, a redirect is
+// answered as is (never followed), and in production only public addresses are connected to, judged on
+// the address DNS gave for this very connection (a name re-pointed after a check gains nothing).
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { request as httpRequest, type Agent, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { isIP, type LookupFunction } from 'node:net';
+import { isPublicAddress } from './public-address.js';
+
+/** The most a provider's answer may hold: discovery documents and JWKS are a few kilobytes. */
+export const PROVIDER_RESPONSE_MAX_BYTES = 64 * 1024;
+/** From the start of a call to the last byte of its answer, connecting included. */
+export const PROVIDER_CALL_TIMEOUT_MS = 5_000;
+
+export type ProviderFetchOptions = {
+  /** Production: connect to public addresses only (public-address.ts). */
+  publicAddressesOnly: boolean;
+  timeoutMs?: number;
+  maxBytes?: number;
+  /** The DNS resolver (dns.lookup by default), whose answers are judged. */
+  lookup?: LookupFunction;
+  /** The agent connections are made through (tests route the addresses they made up to loopback). */
+  agent?: Agent;
+};
+
+/** Why a call to a provider was not made or not completed: its message is for the log only. */
+export class ProviderFetchError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ProviderFetchError';
+  }
+}
+
+/** A fetch as openid-client's customFetch calls it. */
+export type ProviderFetch = (
+  url: string,
+  init: { method?: string; headers?: Record<string, string>; body?: unknown; signal?: AbortSignal },
+) => Promise<Response>;
+
+export function createProviderFetch(options: ProviderFetchOptions): ProviderFetch {
+  const timeoutMs = options.timeoutMs ?? PROVIDER_CALL_TIMEOUT_MS;
+  const maxBytes = options.maxBytes ?? PROVIDER_RESPONSE_MAX_BYTES;
+  const lookup = options.publicAddressesOnly ? publicOnly(options.lookup ?? dnsLookup) : options.lookup;
+  return async (input, init) => {
+    const url = new URL(input);
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new ProviderFetchError(`Not an http(s) URL: ${url.protocol}`);
+    const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+    // Node connects to an address literal without asking the lookup.
+    if (options.publicAddressesOnly && isIP(host) !== 0 && !isPublicAddress(host)) throw new ProviderFetchError(`${host} is not a public address`);
+    const body = requestBody(init.body);
+    const request = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, {
+      method: init.method ?? 'GET',
+      // Compressed answers are not inflated, so none is asked for.
+      headers: { ...init.headers, 'accept-encoding': 'identity', ...(body === undefined ? {} : { 'content-length': String(body.length) }) },
+      agent: options.agent ?? false,
+      ...(lookup === undefined ? {} : { lookup }),
+    });
+    return new Promise<Response>((resolve, reject) => {
+      const fail = (error: Error) => {
+        clearTimeout(timer);
+        init.signal?.removeEventListener('abort', aborted);
+        request.destroy(error);
+        reject(error);
+      };
+      const timer = setTimeout(() => fail(new ProviderFetchError(`No complete answer within ${timeoutMs} ms`)), timeoutMs);
+      const aborted = () => fail(new ProviderFetchError('The call was aborted'));
+      if (init.signal?.aborted === true) return aborted();
+      init.signal?.addEventListener('abort', aborted, { once: true });
+      request.on('error', fail);
+      request.on('response', (response) => {
+        readBounded(response, maxBytes)
+          .then((content) => toResponse(response, content))
+          .then((answer) => {
+            clearTimeout(timer);
+            init.signal?.removeEventListener('abort', aborted);
+            resolve(answer);
+          }, fail);
+      });
+      request.end(body);
+    });
+  };
+}
+
+/** Whether the name resolves to public addresses only (every one of them: a connection may use any). */
+export function publicOnly(resolve: LookupFunction): LookupFunction {
+  return (hostname, lookupOptions, callback) => {
+    resolve(hostname, { ...lookupOptions, all: true }, (error, found) => {
+      if (error !== null) return callback(error, '', 0);
+      const addresses = (Array.isArray(found) ? found : [{ address: found, family: isIP(found) }]) as LookupAddress[];
+      const refused = addresses.find(({ address }) => !isPublicAddress(address));
+      if (refused !== undefined || addresses[0] === undefined) {
+        return callback(new ProviderFetchError(`${hostname} resolves to ${refused?.address ?? 'no address'}, not a public address`), '', 0);
+      }
+      if (lookupOptions.all === true) return callback(null, addresses);
+      return callback(null, addresses[0].address, addresses[0].family);
+    });
+  };
+}
+
+/** Refuses, before any call, a URL whose host is not (or does not resolve only to) public addresses. */
+export async function checkPublicDestination(target: string, resolve: LookupFunction = dnsLookup): Promise<void> {
+  const host = new URL(target).hostname.replace(/^\[(.*)\]$/, '$1');
+  if (isIP(host) !== 0) {
+    if (!isPublicAddress(host)) throw new ProviderFetchError(`${host} is not a public address`);
+    return;
+  }
+  await new Promise<void>((done, refuse) => publicOnly(resolve)(host, { all: true }, (error) => (error === null ? done() : refuse(error))));
+}
+
+function requestBody(body: unknown): Buffer | undefined {
+  if (body === undefined || body === null) return undefined;
+  if (typeof body === 'string' || body instanceof URLSearchParams) return Buffer.from(body.toString());
+  throw new ProviderFetchError('Only a form or text body is sent to a provider');
+}
+
+/** The answer's bytes, counted as they come; the connection is cut the moment they pass `maxBytes`. */
+function readBounded(response: IncomingMessage, maxBytes: number): Promise<Buffer> {
+  const tooLarge = () => new ProviderFetchError(`The answer is larger than ${maxBytes} bytes`);
+  if (Number(response.headers['content-length'] ?? 0) > maxBytes) return Promise.reject(tooLarge());
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    response.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) {
+        response.destroy();
+        reject(tooLarge());
+      } else chunks.push(chunk);
+    });
+    response.on('end', () => resolve(Buffer.concat(chunks)));
+    response.on('error', reject);
+    response.on('close', () => {
+      if (!response.complete) reject(new ProviderFetchError('The provider closed the connection mid-answer'));
+    });
+  });
+}
+
+function toResponse(response: IncomingMessage, content: Buffer): Response {
+  const status = response.statusCode ?? 0;
+  if (status < 200 || status > 599) throw new ProviderFetchError(`Unexpected status ${status}`);
+  const headers = new Headers();
+  const raw = response.rawHeaders;
+  for (let index = 0; index + 1 < raw.length; index += 2) headers.append(raw[index] ?? '', raw[index + 1] ?? '');
+  const empty = status === 204 || status === 205 || status === 304;
+  return new Response(empty ? null : content, { status, statusText: response.statusMessage ?? '', headers });
+}
