@@ -25,19 +25,19 @@ export class MembersController {
 
   /**
    * Answers the member's `userId` too (the id of the address's user, registered or still to register),
-   * and `invitation`: `pending` when the address has no account yet (the invitation reaction mails it
-   * after this answer, at least once, even across a crash), `registered` when it has one.
+   * and `invitation: 'pending'`: the reaction mails the member after this answer, at least once, even
+   * across a crash (an invitation, or a notice when the address has an account: the answer is the same).
    */
   @Post()
   @RequireAccess({ scope: 'organizations:write', members: OWNERS_AND_ADMINS })
-  @Operation({ summary: 'Add a member (MemberAdded); an address without an account is invited', description: commandAnswerWords, responses: { 409: 'LIMIT_EXCEEDED or DUPLICATE' } })
+  @Operation({ summary: 'Add a member (MemberAdded); the member is mailed: an invitation, or a notice when they have an account', description: commandAnswerWords, responses: { 409: 'LIMIT_EXCEEDED or DUPLICATE' } })
   async add(
     @Param('id', validOrganizationId) id: string,
     @Body(new ZodValidationPipe(addMemberRequest)) body: z.output<typeof addMemberRequest>,
     @RequestCommandContext() context: CommandContext,
   ): Promise<CommandAnswer & { userId: string; invitation: InvitationOutcome }> {
     const { invitationOwed, ...added } = await this.commands.execute(new AddMemberCommand(id, { ...body, invite: this.invitations !== undefined }, context));
-    return { ...commandAnswer(added), invitation: invitationOwed ? 'pending' : 'registered' };
+    return { ...commandAnswer(added), invitation: invitationOwed ? 'pending' : 'none' };
   }
 
   /** A new role (MemberRoleChanged); the same role again changes nothing; the last owner stays an owner. */

@@ -1,5 +1,5 @@
 // One person's invitations, folded from their stream.
-import type { InvitationEvent } from './invitation-events.js';
+import type { InvitationEvent, InvitationFailureReason } from './invitation-events.js';
 
 export type PendingInvitation = { tokenHash: string; organizationId: string; organizationName: string; email: string; expiresAt: string };
 
@@ -11,7 +11,12 @@ export type InvitationState = {
   accepted: boolean;
   /** The newest invitations that answer a MemberAdded, by its id, and whether their mail went out. */
   owed: OwedInvitation[];
+  /** Per organization, its last mail to this person that was refused for good, until one of its mails goes out. */
+  failures: UndeliveredInvitation[];
 };
+
+/** A mail refused for good (InvitationFailed), as the organization's owners and admins see it. */
+export type UndeliveredInvitation = { organizationId: string; email: string; reason: InvitationFailureReason; responseCode?: number; at: string };
 
 /** notice: a registered person told they were added (MembershipNoticeSent), not an invitation with a link. */
 export type OwedInvitation = { memberAddedEventId: string; tokenHash: string; at: string; mailed: boolean; failed: boolean; notice: boolean };
@@ -19,7 +24,7 @@ export type OwedInvitation = { memberAddedEventId: string; tokenHash: string; at
 /** Owed invitations (and mails sent) a state remembers: far more than a replay after a restart goes back over. */
 const rememberedOwed = 50;
 
-export const noInvitations = (): InvitationState => ({ pending: [], sent: [], accepted: false, owed: [] });
+export const noInvitations = (): InvitationState => ({ pending: [], sent: [], accepted: false, owed: [], failures: [] });
 
 /**
  * Mails one person may receive per hour from one organization (adding and removing them again): more
@@ -56,15 +61,25 @@ export function evolveInvitations(state: InvitationState, event: InvitationEvent
         owed: [...state.owed, { memberAddedEventId, tokenHash, at, mailed: false, failed: false, notice: true }].slice(-rememberedOwed),
       };
     }
-    case 'InvitationMailed':
-      return { ...state, owed: state.owed.map((owed) => (owed.tokenHash === event.data.tokenHash ? { ...owed, mailed: true } : owed)) };
-    case 'InvitationFailed':
+    case 'InvitationMailed': {
+      const { organizationId } = event.data;
       return {
         ...state,
+        owed: state.owed.map((owed) => (owed.tokenHash === event.data.tokenHash ? { ...owed, mailed: true } : owed)),
+        failures: organizationId === undefined ? state.failures : state.failures.filter((failure) => failure.organizationId !== organizationId),
+      };
+    }
+    case 'InvitationFailed': {
+      const { organizationId, email, reason, responseCode, at } = event.data;
+      const failure: UndeliveredInvitation = { organizationId, email, reason, ...(responseCode === undefined ? {} : { responseCode }), at };
+      return {
+        ...state,
+        failures: [...state.failures.filter((known) => known.organizationId !== organizationId), failure],
         // A refused link is no use to anyone: it leaves the pending ones.
         pending: state.pending.filter((invitation) => invitation.tokenHash !== event.data.tokenHash),
         owed: state.owed.map((owed) => (owed.tokenHash === event.data.tokenHash ? { ...owed, failed: true } : owed)),
       };
+    }
     case 'InvitationAccepted':
       return { ...state, pending: [], accepted: true };
     default: {

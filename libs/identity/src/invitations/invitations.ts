@@ -19,7 +19,9 @@ import type { UserClaims } from '../user/user-claims.js';
 import type { UserRegistration } from '../user/user-registration.js';
 import type { Users } from '../user/users.js';
 import { invitationStream, type InvitationEvent } from './invitation-events.js';
-import { evolveInvitations, nextMailAllowedAt, noInvitations, validInvitation, type InvitationState, type PendingInvitation } from './invitation.js';
+import { evolveInvitations, nextMailAllowedAt, noInvitations, validInvitation, type InvitationState, type PendingInvitation, type UndeliveredInvitation } from './invitation.js';
+
+export type { UndeliveredInvitation } from './invitation.js';
 
 const invitationFold: StreamFold<InvitationState, InvitationEvent> = { initialState: noInvitations(), evolve: evolveInvitations };
 
@@ -175,6 +177,12 @@ export class Invitations {
       metadata: eventMetadata(context),
       known: { state: known.state, revision: known.revision, position: known.position },
     });
+  }
+
+  /** Of these people, those whose last mail from this organization was refused for good (and none went out since). */
+  async undelivered(organizationId: string, userIds: readonly string[]): Promise<Array<UndeliveredInvitation & { userId: string }>> {
+    const states = await Promise.all(userIds.map(async (userId) => ({ userId, loaded: await loadStream(this.store, invitationStream(userId), invitationFold) })));
+    return states.flatMap(({ userId, loaded }) => loaded.state.failures.filter((failure) => failure.organizationId === organizationId).map((failure) => ({ userId, ...failure })));
   }
 
   /** What the invitation page shows before the person chooses a password; INVALID_TOKEN otherwise. */
