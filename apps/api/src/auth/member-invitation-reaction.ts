@@ -11,7 +11,7 @@ import { organizationStreamPrefix, type MemberAdded } from '#domain';
 import { EVENT_STORE, type CommandContext, type EventStore, type RecordedEvent, type Subscription } from '#event-store';
 import { InvitationDelayed, type Identity, type InvitationOutcome, type InviteOptions } from '#identity';
 import { PINO } from '../logging/pino.js';
-import { owesInvitation, type MemberInvitations } from '../organizations/member-invitations.js';
+import { owesInvitation, type MemberInvitations, type UndeliveredInvitation } from '../organizations/member-invitations.js';
 import { Organizations } from '../organizations/organizations.js';
 import { RUN_MODE, type RunMode } from '../run-mode.js';
 import { IDENTITY, IdentityClock } from './identity.provider.js';
@@ -25,13 +25,9 @@ const INVITATIONS_BEHIND_CHECKPOINT = 100_000;
 
 /** Invitation mails one organization sends per hour (on this node); more wait for the hour, none is dropped. */
 export const INVITATION_MAILS_PER_ORGANIZATION_HOUR = 200;
-
 const HOUR_MS = 3_600_000;
 
-/**
- * How long the checkpoint may lag the invitations handled: a process that dies handles at most this much
- * again after a restart, and records and mails nothing twice. These writes are not synced (member-invitation-checkpoint.ts).
- */
+/** How long the checkpoint may lag: a process that dies handles this much again, recording and mailing nothing twice. */
 const CHECKPOINT_EVERY_MS = 500;
 
 /** A mail the SMTP server could not take for now is tried again, waiting twice as long each time, up to a minute. */
@@ -125,6 +121,10 @@ export class MemberInvitationReaction implements MemberInvitations, OnApplicatio
   handledUpTo(position: bigint): Promise<void> {
     if (!this.running || (this.handled !== undefined && this.handled >= position)) return Promise.resolve();
     return new Promise((resolve) => this.waiters.push({ position, resolve }));
+  }
+
+  async undelivered(organizationId: string, userIds: readonly string[]): Promise<UndeliveredInvitation[]> {
+    return (await this.identity.invitations.undelivered(organizationId, userIds)).map(({ organizationId: _, ...failure }) => failure);
   }
 
   /** Takes the event on (the subscription goes on at once unless INVITATIONS_IN_FLIGHT are being handled). */

@@ -20,7 +20,13 @@ export interface MemberInvitations {
    * holds back every later position). At once outside the server.
    */
   handledUpTo(position: bigint): Promise<void>;
+
+  /** Of these members, those whose last mail from the organization was refused for good (never tried again). */
+  undelivered(organizationId: string, userIds: readonly string[]): Promise<UndeliveredInvitation[]>;
 }
+
+/** address_refused: not one address the mailer can send to; mail_server_refused: the mail server's 5xx answer. */
+export type UndeliveredInvitation = { userId: string; email: string; reason: 'address_refused' | 'mail_server_refused'; responseCode?: number; at: string };
 
 export const MEMBER_INVITATIONS = Symbol('MEMBER_INVITATIONS');
 
