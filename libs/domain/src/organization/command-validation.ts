@@ -31,12 +31,13 @@ export function requireIdentifier(field: string, value: unknown): string {
   return value;
 }
 
-/** A member's address: one plain address, as the mailer reads it (email/member-email.ts); never trimmed into one. */
+/** A member's address, without the spaces around it (autofill, a paste): one plain address, as the mailer reads it (email/member-email.ts). */
 export function requireEmailAddress(field: string, value: unknown): string {
-  if (typeof value !== 'string' || value === '') throw invalid(field, 'required', `${field} must not be empty.`);
-  if (value.length > MAX_EMAIL_LENGTH) throw invalid(field, 'too_long', `${field} must be at most ${MAX_EMAIL_LENGTH} characters.`);
-  if (!isMemberEmail(value)) throw invalid(field, 'invalid_format', memberEmailRefusal);
-  return value;
+  if (typeof value !== 'string' || value.trim() === '') throw invalid(field, 'required', `${field} must not be empty.`);
+  const email = value.trim();
+  if (email.length > MAX_EMAIL_LENGTH) throw invalid(field, 'too_long', `${field} must be at most ${MAX_EMAIL_LENGTH} characters.`);
+  if (!isMemberEmail(email)) throw invalid(field, 'invalid_format', memberEmailRefusal);
+  return email;
 }
 
 export function requireOneOf<T extends string>(field: string, value: unknown, allowed: readonly T[]): T {
