@@ -25,7 +25,9 @@ let server: ChorusServer | undefined;
 let browser: TestBrowser | undefined;
 
 const started = () => {
-  if (server === undefined || browser === undefined || mail === undefined) throw new Error('The server, the SMTP server or the browser did not start (see beforeAll)');
+  if (server === undefined || browser === undefined || mail === undefined) {
+    throw new Error('The server, the SMTP server or the browser did not start (see beforeAll)');
+  }
   return { server, browser, mail };
 };
 

@@ -19,7 +19,9 @@ export async function readCheckpoint(dataDir: string): Promise<Checkpoint | unde
   }
   const parsed = JSON.parse(text) as Partial<Checkpoint>;
   if (typeof parsed.storeId !== 'string' || (parsed.position !== null && typeof parsed.position !== 'string')) {
-    throw new Error(`${file} is not an invitation checkpoint; remove it to start from the end of the event store (owed invitations since it was written would not be mailed)`);
+    throw new Error(
+      `${file} is not an invitation checkpoint; remove it to start from the end of the event store (owed invitations since it was written would not be mailed)`,
+    );
   }
   return { storeId: parsed.storeId, position: parsed.position };
 }

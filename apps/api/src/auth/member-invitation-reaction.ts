@@ -182,7 +182,8 @@ export class MemberInvitationReaction implements MemberInvitations, OnApplicatio
           if (this.closing) return;
           if (error instanceof InvitationDelayed) {
             this.forgetMail(organizationId, mailedAt);
-            this.logger.info({ ...about, until: error.until.toISOString() }, 'Invitation waits: this organization mailed this person as often as an hour allows');
+            const until = error.until.toISOString();
+            this.logger.info({ ...about, until }, 'Invitation waits: this organization mailed this person as often as an hour allows');
             await this.waitAside(Math.min(Math.max(error.until.getTime() - this.clock.now().getTime(), 0), RETRY_MAX_MS));
             continue;
           }

@@ -32,7 +32,11 @@ export class MembersController {
    */
   @Post()
   @RequireAccess({ scope: 'organizations:write', members: OWNERS_AND_ADMINS })
-  @Operation({ summary: 'Add a member (MemberAdded); the member is mailed: an invitation, or a notice when they have an account', description: commandAnswerWords, responses: { 409: 'LIMIT_EXCEEDED or DUPLICATE' } })
+  @Operation({
+    summary: 'Add a member (MemberAdded); the member is mailed: an invitation, or a notice when they have an account',
+    description: commandAnswerWords,
+    responses: { 409: 'LIMIT_EXCEEDED or DUPLICATE' },
+  })
   async add(
     @Param('id', validOrganizationId) id: string,
     @Body(new ZodValidationPipe(addMemberRequest)) body: z.output<typeof addMemberRequest>,

@@ -50,7 +50,10 @@ export function evolveInvitations(state: InvitationState, event: InvitationEvent
         ...state,
         pending: [...state.pending.filter((invitation) => new Date(invitation.expiresAt).getTime() > new Date(at).getTime()), { tokenHash, organizationId, organizationName, email, expiresAt }],
         sent: [...state.sent, { at, organizationId }].slice(-rememberedOwed),
-        owed: memberAddedEventId === undefined ? state.owed : [...state.owed, { memberAddedEventId, tokenHash, at, mailed: false, failed: false, notice: false }].slice(-rememberedOwed),
+        owed:
+          memberAddedEventId === undefined
+            ? state.owed
+            : [...state.owed, { memberAddedEventId, tokenHash, at, mailed: false, failed: false, notice: false }].slice(-rememberedOwed),
       };
     }
     case 'MembershipNoticeSent': {

@@ -19,7 +19,15 @@ import type { UserClaims } from '../user/user-claims.js';
 import type { UserRegistration } from '../user/user-registration.js';
 import type { Users } from '../user/users.js';
 import { invitationStream, type InvitationEvent } from './invitation-events.js';
-import { evolveInvitations, nextMailAllowedAt, noInvitations, validInvitation, type InvitationState, type PendingInvitation, type UndeliveredInvitation } from './invitation.js';
+import {
+  evolveInvitations,
+  nextMailAllowedAt,
+  noInvitations,
+  validInvitation,
+  type InvitationState,
+  type PendingInvitation,
+  type UndeliveredInvitation,
+} from './invitation.js';
 
 export type { UndeliveredInvitation } from './invitation.js';
 
@@ -68,6 +76,10 @@ export type InviteOptions = {
 export type InvitationDetails = { email: string; organizationName: string; expiresAt: string };
 
 export type InvitationOptions = { publicUrl: string; productName: string };
+
+/** Recorded and neither mailed nor failed yet: the one outcome still to record. */
+const unsettled = (state: InvitationState, tokenHash: string): boolean =>
+  state.owed.some((owed) => owed.tokenHash === tokenHash && !owed.mailed && !owed.failed);
 
 const invalidInvitation = () => new InvalidToken('This invitation link is unknown, used or expired.');
 
@@ -126,7 +138,8 @@ export class Invitations {
     const owed = handled.state.owed.find((candidate) => candidate.memberAddedEventId === request.memberAddedEventId);
     let outcome: InvitationOutcome = owed?.notice === true ? 'notified' : 'sent';
     if (handled.appended.length === 0) {
-      const leftOver = owed !== undefined && !owed.mailed && !owed.failed && (options.resendUnmailedSentBefore === undefined || new Date(owed.at).getTime() < options.resendUnmailedSentBefore.getTime());
+      const before = options.resendUnmailedSentBefore;
+      const leftOver = owed !== undefined && !owed.mailed && !owed.failed && (before === undefined || new Date(owed.at).getTime() < before.getTime());
       if (!leftOver || owed.tokenHash !== tokenHash) return 'duplicate';
       outcome = 'resent';
     }
@@ -146,7 +159,14 @@ export class Invitations {
     return outcome;
   }
 
-  private async recordFailed(stream: string, tokenHash: string, request: InvitationRequest, error: unknown, known: LoadedStream<InvitationState>, context: CommandContext): Promise<void> {
+  private async recordFailed(
+    stream: string,
+    tokenHash: string,
+    request: InvitationRequest,
+    error: unknown,
+    known: LoadedStream<InvitationState>,
+    context: CommandContext,
+  ): Promise<void> {
     const { responseCode } = error as { responseCode?: unknown };
     const failed: InvitationEvent = {
       type: 'InvitationFailed',
@@ -158,8 +178,9 @@ export class Invitations {
         at: this.clock.now().toISOString(),
       },
     };
-    this.logger.warn({ userId: request.userId, organizationId: request.organizationId, correlationId: context.correlationId, err: error }, 'Invitation mail refused for good: not sent');
-    await handleCommand(this.store, stream, (state): InvitationEvent[] => (state.owed.some((owed) => owed.tokenHash === tokenHash && !owed.mailed && !owed.failed) ? [failed] : []), {
+    const about = { userId: request.userId, organizationId: request.organizationId, correlationId: context.correlationId };
+    this.logger.warn({ ...about, err: error }, 'Invitation mail refused for good: not sent');
+    await handleCommand(this.store, stream, (state): InvitationEvent[] => (unsettled(state, tokenHash) ? [failed] : []), {
       ...invitationFold,
       metadata: eventMetadata(context),
       known: { state: known.state, revision: known.revision, position: known.position },
@@ -170,9 +191,15 @@ export class Invitations {
    * InvitationMailed, decided on the stream as the invitation's own command left it: one append and no
    * read when nothing came after it (handleCommand's `known`; a stream moved on meanwhile is read again).
    */
-  private async recordMailed(stream: string, tokenHash: string, organizationId: string, known: LoadedStream<InvitationState>, context: CommandContext): Promise<void> {
+  private async recordMailed(
+    stream: string,
+    tokenHash: string,
+    organizationId: string,
+    known: LoadedStream<InvitationState>,
+    context: CommandContext,
+  ): Promise<void> {
     const mailed: InvitationEvent = { type: 'InvitationMailed', data: { tokenHash, at: this.clock.now().toISOString(), organizationId } };
-    await handleCommand(this.store, stream, (state): InvitationEvent[] => (state.owed.some((owed) => owed.tokenHash === tokenHash && !owed.mailed && !owed.failed) ? [mailed] : []), {
+    await handleCommand(this.store, stream, (state): InvitationEvent[] => (unsettled(state, tokenHash) ? [mailed] : []), {
       ...invitationFold,
       metadata: eventMetadata(context),
       known: { state: known.state, revision: known.revision, position: known.position },
@@ -181,8 +208,10 @@ export class Invitations {
 
   /** Of these people, those whose last mail from this organization was refused for good (and none went out since). */
   async undelivered(organizationId: string, userIds: readonly string[]): Promise<Array<UndeliveredInvitation & { userId: string }>> {
-    const states = await Promise.all(userIds.map(async (userId) => ({ userId, loaded: await loadStream(this.store, invitationStream(userId), invitationFold) })));
-    return states.flatMap(({ userId, loaded }) => loaded.state.failures.filter((failure) => failure.organizationId === organizationId).map((failure) => ({ userId, ...failure })));
+    const load = async (userId: string) => ({ userId, state: (await loadStream(this.store, invitationStream(userId), invitationFold)).state });
+    const people = await Promise.all(userIds.map(load));
+    const ours = (failure: UndeliveredInvitation) => failure.organizationId === organizationId;
+    return people.flatMap(({ userId, state }) => state.failures.filter(ours).map((failure) => ({ userId, ...failure })));
   }
 
   /** What the invitation page shows before the person chooses a password; INVALID_TOKEN otherwise. */

@@ -53,12 +53,15 @@ describe('the members list', () => {
     ];
     renderMembers({ role: 'admin', organization: full, undelivered });
     const list = await screen.findByRole('list', { name: 'Members' });
-    expect(await within(list).findByText('We could not deliver the invitation to bob@acme.example: their mail server refused it (550). Remove them and add the right address.')).toBeInTheDocument();
-    expect(within(list).getByText(/^We could not deliver the invitation to cem@acme\.example: this is not an address mail can be sent to\./)).toBeInTheDocument();
+    const bob = 'We could not deliver the invitation to bob@acme.example: their mail server refused it (550). Remove them and add the right address.';
+    expect(await within(list).findByText(bob)).toBeInTheDocument();
+    const cem = /^We could not deliver the invitation to cem@acme\.example: this is not an address mail can be sent to\./;
+    expect(within(list).getByText(cem)).toBeInTheDocument();
   });
 
   it('does not ask about undelivered invitations for members and auditors', async () => {
-    const view = renderMembers({ role: 'member', organization: full, undelivered: [{ userId: 'id-bob', email: 'bob@acme.example', reason: 'address_refused', at: 'x' }] });
+    const undelivered: UndeliveredInvitation[] = [{ userId: 'id-bob', email: 'bob@acme.example', reason: 'address_refused', at: 'x' }];
+    const view = renderMembers({ role: 'member', organization: full, undelivered });
     await screen.findByRole('list', { name: 'Members' });
     expect(view.network.requests.map((request) => request.url)).not.toContainEqual(expect.stringContaining('invitation-failures'));
     expect(screen.queryByText(/could not deliver/)).not.toBeInTheDocument();
@@ -100,7 +103,8 @@ describe('adding a member', () => {
     view.setOrganization(withMembers(anOrganization({ position: 41 }), [member('ada@acme.example', 'owner'), member('bob@acme.example', 'admin', { invited: true })]));
     post.respond(201, { id: 'acme', revision: 5, position: 41, userId: 'id-bob', invitation: 'pending' });
 
-    await waitFor(() => expect(within(form()).getByRole('status')).toHaveTextContent('bob@acme.example is a member now, as admin. We are e-mailing them to let them know.'));
+    const done = 'bob@acme.example is a member now, as admin. We are e-mailing them to let them know.';
+    await waitFor(() => expect(within(form()).getByRole('status')).toHaveTextContent(done));
     await waitFor(() => expect(within(screen.getByRole('list', { name: 'Members' })).getAllByRole('listitem')).toHaveLength(2));
     expect(view.network.requests.map((request) => request.url)).toContain('/organizations/acme?minPosition=41');
     expect(emailField()).toHaveValue('');

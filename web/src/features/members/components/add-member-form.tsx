@@ -35,7 +35,10 @@ export function AddMemberForm({ organization, role }: { organization: Organizati
     // The server's own rule, so that an address the mailer would misread is refused before it is sent.
     const refused = Object.assign(new Error(memberEmailRefusal), { status: 400, code: 'VALIDATION_FAILED', detail: memberEmailRefusal });
     const added = await run(
-      () => (isMemberEmail(address) ? addMember({ organizationId: organization.id, email: address, role: newRole, chorusUser }).unwrap() : Promise.reject(refused)),
+      () =>
+        isMemberEmail(address)
+          ? addMember({ organizationId: organization.id, email: address, role: newRole, chorusUser }).unwrap()
+          : Promise.reject(refused),
       `${address} is a member now, as ${ROLE_NAMES[newRole].toLowerCase()}. We are e-mailing them to let them know.`,
     );
     if (!added) return;
