@@ -16,6 +16,7 @@ import { Organizations } from '../organizations/organizations.js';
 import { RUN_MODE, type RunMode } from '../run-mode.js';
 import { IDENTITY, IdentityClock } from './identity.provider.js';
 import { readCheckpoint, saveCheckpoint } from './member-invitation-checkpoint.js';
+import { OrganizationMailWindow } from './organization-mail-window.js';
 
 /** Invitations handled at once (one person's from one organization in order), not counting those waiting to be tried again. */
 export const INVITATIONS_IN_FLIGHT = 64;
@@ -23,9 +24,6 @@ export const INVITATIONS_IN_FLIGHT = 64;
 /** Invitations delivered and not yet behind the checkpoint (most of them waiting): a bound on memory only. */
 const INVITATIONS_BEHIND_CHECKPOINT = 100_000;
 
-/** Invitation mails one organization sends per hour (on this node); more wait for the hour, none is dropped. */
-export const INVITATION_MAILS_PER_ORGANIZATION_HOUR = 200;
-const HOUR_MS = 3_600_000;
 
 /** How long the checkpoint may lag: a process that dies handles this much again, recording and mailing nothing twice. */
 const CHECKPOINT_EVERY_MS = 500;
@@ -54,8 +52,7 @@ export class MemberInvitationReaction implements MemberInvitations, OnApplicatio
   private readonly chains = new Map<string, Promise<void>>();
   /** Invitations being handled now: neither done, nor waiting in a chain, nor waiting to be tried again. */
   private busy = 0;
-  /** When each organization's mails of the last hour were sent (INVITATION_MAILS_PER_ORGANIZATION_HOUR). */
-  private readonly organizationMails = new Map<string, number[]>();
+  private readonly organizationMails = new OrganizationMailWindow();
   private slotFreed: Array<() => void> = [];
   private waiters: Array<{ position: bigint; resolve: () => void }> = [];
   private readonly wakeRetries = new Set<() => void>();
@@ -164,24 +161,23 @@ export class MemberInvitationReaction implements MemberInvitations, OnApplicatio
     try {
       for (let wait = RETRY_FIRST_MS, retry = false; ; retry = true) {
         if (this.closing) return;
-        const organizationWait = this.organizationMailAllowedIn(organizationId);
+        const organizationWait = this.organizationMails.waitFor(organizationId, this.clock.now().getTime());
         if (organizationWait > 0) {
           await this.waitAside(Math.min(organizationWait, RETRY_MAX_MS));
           continue;
         }
-        const mailedAt = this.clock.now().getTime();
-        this.organizationMails.set(organizationId, [...(this.organizationMails.get(organizationId) ?? []), mailedAt]);
+        const takeBack = this.organizationMails.take(organizationId, this.clock.now().getTime());
         try {
           // Trying again: the invitation this job recorded is not mailed yet, and this job is its sender.
           const outcome = await this.inviteOnce(event, organizationId, context, retry ? {} : { resendUnmailedSentBefore: this.startedAt });
-          if (outcome === 'duplicate') this.forgetMail(organizationId, mailedAt);
+          if (outcome === 'duplicate') takeBack();
           // The lib logs a failed one; the mailer, outside production, each mail.
           if (outcome === 'resent') this.logger.info({ ...about, outcome }, 'Invitation mailed again: its sender stopped before recording it mailed');
           return;
         } catch (error) {
           if (this.closing) return;
           if (error instanceof InvitationDelayed) {
-            this.forgetMail(organizationId, mailedAt);
+            takeBack();
             const until = error.until.toISOString();
             this.logger.info({ ...about, until }, 'Invitation waits: this organization mailed this person as often as an hour allows');
             await this.waitAside(Math.min(Math.max(error.until.getTime() - this.clock.now().getTime(), 0), RETRY_MAX_MS));
@@ -196,21 +192,6 @@ export class MemberInvitationReaction implements MemberInvitations, OnApplicatio
       this.busy -= 1;
       this.freeSlots();
     }
-  }
-
-  /** 0 when the organization may mail now, else how long until it may (its mails of the hour, pruned). */
-  private organizationMailAllowedIn(organizationId: string): number {
-    const now = this.clock.now().getTime();
-    const recent = (this.organizationMails.get(organizationId) ?? []).filter((at) => now - at < HOUR_MS);
-    if (recent.length === 0) this.organizationMails.delete(organizationId);
-    else this.organizationMails.set(organizationId, recent);
-    const oldest = recent[recent.length - INVITATION_MAILS_PER_ORGANIZATION_HOUR];
-    return oldest === undefined ? 0 : oldest + HOUR_MS - now;
-  }
-
-  private forgetMail(organizationId: string, at: number): void {
-    const mails = this.organizationMails.get(organizationId) ?? [];
-    if (mails.includes(at)) mails.splice(mails.lastIndexOf(at), 1);
   }
 
   /** Waits without holding a place among the INVITATIONS_IN_FLIGHT: the subscription and the others go on. */
