@@ -2,7 +2,9 @@
 // acknowledged (201, `invitation: 'pending'`) while the mail server was refusing mail for now, so none
 // was mailed; after a restart every one is mailed, once, with the link its InvitationSent recorded.
 // Then a replay of the same MemberAdded events (the reaction's checkpoint moved back) records and mails
-// nothing more. The real server (dist/), a real SMTP server (smtp-server), SQLite in a temp DATA_DIR.
+// nothing more. Then one address the mail server refuses for now while the others are mailed, the server
+// killed during its retries: after a restart it is mailed, once. The real server (dist/), a real SMTP
+// server (smtp-server), SQLite in a temp DATA_DIR.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -18,6 +20,8 @@ import { SmtpInbox, unfolded, type ReceivedMail } from '../support/smtp-inbox.js
 const root = path.resolve(import.meta.dirname, '../..');
 const main = path.join(root, 'dist', 'apps', 'api', 'src', 'main.js');
 const members = 24;
+/** Longer than the reaction's checkpoint interval (500 ms): a checkpoint that could move past a waiting mail has. */
+const CHECKPOINT_SETTLE_MS = 1_500;
 
 let dataDir: string;
 let chorus: ChorusProcesses;
@@ -167,5 +171,40 @@ describe('invitations owed when the server is killed with SIGKILL', () => {
     expect(await server.exit).toBe(0);
     expect(inbox.received.length).toBe(mailsBefore);
     expect(await invitationEvents(userIds)).toEqual(afterRestart);
+  }, 180_000);
+
+  it('one mail refused for now while the others go out, killed with SIGKILL during its retries: mailed once after a restart', async () => {
+    const created = chorus.cli('api-key:create', '--name', 'crash-retry', '--scopes', 'organizations:read,organizations:write', '--json');
+    expect(created.status).toBe(0);
+    const headers = { authorization: `Bearer ${(JSON.parse(created.stdout) as { key: string }).key}`, 'content-type': 'application/json' };
+    let server = await startServer();
+    const call = async (method: string, route: string, body?: unknown) => {
+      const answer = await fetch(`${server.url}${route}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+      return { status: answer.status, body: (await answer.json()) as Record<string, unknown> };
+    };
+    const organization = await call('POST', '/organizations', { name: 'Crash Retry' });
+    const organizationId = organization.body['id'] as string;
+    expect((await call('POST', `/organizations/${organizationId}/plan`, { line: 'classic', plan: 'professional' })).status).toBe(200);
+    const mailsTo = (address: string) => inbox.received.filter((mail) => mail.to.includes(address)).length;
+
+    const slow = 'slow@retry.example';
+    inbox.refusedRecipients.set(slow, 451);
+    const others = Array.from({ length: 8 }, (_, index) => `other-${index}@retry.example`);
+    for (const email of [slow, ...others]) expect((await call('POST', `/organizations/${organizationId}/members`, { email, role: 'member' })).status).toBe(201);
+    await eventually('the others mailed while the slow one waits', () => others.every((email) => mailsTo(email) === 1));
+    await eventually('the slow one tried again', () => (inbox.recipientAttempts.get(slow) ?? 0) >= 2);
+    // Its retry must not be lost behind a checkpoint that moved on with the others.
+    await sleep(CHECKPOINT_SETTLE_MS);
+    server.child.kill('SIGKILL');
+    expect(await server.exit).toBe('SIGKILL');
+    expect(mailsTo(slow)).toBe(0);
+
+    inbox.refusedRecipients.delete(slow);
+    server = await startServer();
+    await eventually('the slow one mailed after the restart', () => mailsTo(slow) === 1);
+    await sleep(CHECKPOINT_SETTLE_MS);
+    server.child.kill('SIGTERM');
+    expect(await server.exit).toBe(0);
+    expect([slow, ...others].map(mailsTo)).toEqual([slow, ...others].map(() => 1));
   }, 180_000);
 });

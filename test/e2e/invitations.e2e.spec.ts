@@ -145,11 +145,14 @@ describe('adding an address that has no account', () => {
 });
 
 describe('adding an address that has an account', () => {
-  it('sends no mail and says so', async () => {
-    const before = inbox.received.length;
+  it('answers as for one without, and mails a notice that they were added, with no invitation link', async () => {
+    const mail = inbox.next();
     const answer = await owner.post(`/organizations/${organizationId}/members`, { email: 'known@invites.example', role: 'member' });
-    expect({ status: answer.status, invitation: answer.body.invitation }).toEqual({ status: 201, invitation: 'registered' });
-    await app.app.get<MemberInvitations>(MEMBER_INVITATIONS).handledUpTo(BigInt(answer.body.position));
-    expect(inbox.received.length).toBe(before);
+    expect({ status: answer.status, invitation: answer.body.invitation }).toEqual({ status: 201, invitation: 'pending' });
+    const received = await mail;
+    expect(received.to).toEqual(['known@invites.example']);
+    expect(unfolded(received)).toContain('Subject: You were added to Invites on Chorus');
+    expect(unfolded(received)).toContain('owner@invites.example added you to Invites on Chorus.');
+    expect(unfolded(received)).not.toContain('/invite/');
   });
 });

@@ -15,12 +15,24 @@ export class SmtpInbox {
   readonly connectionErrors: Error[] = [];
   /** While set, every message is answered 451 (try again later) and not kept: a mail server that is down for now. */
   refusing = false;
+  /**
+   * Recipients refused at RCPT TO, with the answer's code: 550 (no such mailbox: for good) or 451 (for now).
+   * Every RCPT TO is counted in `recipientAttempts`, refused or not.
+   */
+  readonly refusedRecipients = new Map<string, number>();
+  readonly recipientAttempts = new Map<string, number>();
 
   private constructor() {
     this.server = new SMTPServer({
       authOptional: true,
       disabledCommands: ['STARTTLS'],
       logger: false,
+      onRcptTo: (address, _session, callback) => {
+        this.recipientAttempts.set(address.address, (this.recipientAttempts.get(address.address) ?? 0) + 1);
+        const code = this.refusedRecipients.get(address.address);
+        if (code === undefined) callback();
+        else callback(Object.assign(new Error(code >= 500 ? 'No such mailbox' : 'Mailbox busy, try again later'), { responseCode: code }));
+      },
       onData: (stream, session, callback) => {
         const chunks: Buffer[] = [];
         stream.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -37,7 +37,7 @@ export type { ApiKeyScope } from './access/api-keys/api-key-scopes.js';
 export { IDENTITY, IdentityClock } from './auth/identity.provider.js';
 // Invitations owed by MemberAdded, mailed by a reaction with its checkpoint in DATA_DIR.
 export { MEMBER_INVITATIONS, type MemberInvitations, type InvitationOutcome } from './organizations/member-invitations.js';
-export { invitationCheckpointFile } from './auth/member-invitation-reaction.js';
+export { invitationCheckpointFile } from './auth/member-invitation-checkpoint.js';
 
 // Billing.
 export { signBillingPayload } from './billing/billing-signature.js';

@@ -46,6 +46,7 @@ export { effectiveChorusFeatures } from './features/chorus-features.js';
 
 export { parseHostname, toUnicodeHostname, type Hostname } from './hostnames/parse-hostname.js';
 export { isValidResetEmail } from './email/is-valid-reset-email.js';
+export { isMemberEmail, memberEmailRefusal } from './email/member-email.js';
 
 export {
   EVENT_TYPE_NAMES,

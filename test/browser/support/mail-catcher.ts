@@ -36,12 +36,17 @@ export function parseMail(raw: string, to: string[]): CaughtMail {
   return { to, subject: header('Subject'), text: text.replace(/\r\n/g, '\n') };
 }
 
-export async function startMailCatcher(): Promise<MailCatcher> {
+/** `refused`: recipients answered 550 (no such mailbox) at RCPT TO, so that their mail fails for good. */
+export async function startMailCatcher({ refused = [] }: { refused?: readonly string[] } = {}): Promise<MailCatcher> {
   const mails: CaughtMail[] = [];
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
+    onRcptTo({ address }, _session, callback) {
+      if (refused.includes(address.toLowerCase())) callback(Object.assign(new Error('No such mailbox'), { responseCode: 550 }));
+      else callback();
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));

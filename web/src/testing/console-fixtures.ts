@@ -2,6 +2,7 @@
 // and a stand-in server that answers the console's reads from it (writes are left to each test).
 import { CHORUS_FEATURES, type Member, type Organization, type SessionAnswer } from '../api/contract';
 import type { FakeServer } from './fake-network';
+import type { UndeliveredInvitation } from '../features/members/api/members-api';
 
 const allFeatures = (on: boolean) => Object.fromEntries(CHORUS_FEATURES.map((feature) => [feature, on])) as Organization['chorusFeatures'];
 
@@ -80,11 +81,13 @@ export const adaSession = (organizations: SessionAnswer['organizations'] = [{ id
 });
 
 /** Answers GET /session and GET /organizations/:id (and its recipients) from what the test holds now. */
-export function consoleServer(state: { session: SessionAnswer; organizations: Organization[] }): FakeServer {
+export function consoleServer(state: { session: SessionAnswer; organizations: Organization[]; undelivered?: UndeliveredInvitation[] }): FakeServer {
   return ({ url, method }) => {
     if (method !== 'GET') return undefined;
     const path = url.split('?')[0] ?? url;
     if (path === '/session') return { status: 200, body: state.session };
+    // Mails refused for good (owners and admins): none unless the test says so.
+    if (/^\/organizations\/[^/]+\/members\/invitation-failures$/.test(path)) return { status: 200, body: { failures: state.undelivered ?? [] } };
     const read = /^\/organizations\/([^/]+)(\/notification-recipients)?$/.exec(path);
     if (read) {
       const organization = state.organizations.find((candidate) => candidate.id === decodeURIComponent(read[1] ?? ''));

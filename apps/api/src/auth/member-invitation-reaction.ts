@@ -1,50 +1,41 @@
 // The invitations owed by MemberAdded, mailed by a durable reaction rather than inside the add's request
 // (apps/api/README.md, Invitations): a catch-up subscription to MemberAdded with its own checkpoint,
 // delivering at least once; the identity lib's invitation stream makes a second delivery record and mail
-// nothing more (one InvitationSent per MemberAdded, InvitationMailed once its mail went out).
-import { randomUUID } from 'node:crypto';
-import { mkdir, open, readFile, rename } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+// nothing more (one InvitationSent per MemberAdded, InvitationMailed once its mail went out). A mail that
+// must wait (a mail server down for now, an hourly limit) waits aside: the others go on, and the
+// checkpoint stays before it, so that a restart tries it again.
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { CONFIG, type Config } from '#config';
 import { organizationStreamPrefix, type MemberAdded } from '#domain';
 import { EVENT_STORE, type CommandContext, type EventStore, type RecordedEvent, type Subscription } from '#event-store';
-import type { Identity, InvitationOutcome, InviteOptions } from '#identity';
+import { InvitationDelayed, type Identity, type InvitationOutcome, type InviteOptions } from '#identity';
 import { PINO } from '../logging/pino.js';
-import { owesInvitation, type MemberInvitations } from '../organizations/member-invitations.js';
+import { owesInvitation, type MemberInvitations, type UndeliveredInvitation } from '../organizations/member-invitations.js';
 import { Organizations } from '../organizations/organizations.js';
 import { RUN_MODE, type RunMode } from '../run-mode.js';
 import { IDENTITY, IdentityClock } from './identity.provider.js';
+import { readCheckpoint, saveCheckpoint } from './member-invitation-checkpoint.js';
+import { OrganizationMailWindow } from './organization-mail-window.js';
 
-/** Invitations handled at once (different people in parallel, one person's in order): their appends share group commits. */
+/** Invitations handled at once (one person's from one organization in order), not counting those waiting to be tried again. */
 export const INVITATIONS_IN_FLIGHT = 64;
 
-/**
- * How long the checkpoint may lag the invitations handled: a process that dies handles at most this much
- * again after a restart, and records and mails nothing twice. These writes are not synced (see saveCheckpoint).
- */
+/** Invitations delivered and not yet behind the checkpoint (most of them waiting): a bound on memory only. */
+const INVITATIONS_BEHIND_CHECKPOINT = 100_000;
+
+
+/** How long the checkpoint may lag: a process that dies handles this much again, recording and mailing nothing twice. */
 const CHECKPOINT_EVERY_MS = 500;
 
 /** A mail the SMTP server could not take for now is tried again, waiting twice as long each time, up to a minute. */
 const RETRY_FIRST_MS = 500;
 const RETRY_MAX_MS = 60_000;
 
-/** Where the reaction stands, in DATA_DIR: the last position below which every owed invitation was handled, in which store. */
-export const invitationCheckpointFile = (dataDir: string): string => join(dataDir, 'reactions', 'member-invitations.json');
-
-type Checkpoint = { storeId: string; position: string | null };
-
 type Job = { position: bigint; done: boolean };
 
 /** Metadata of the MemberAdded that the invitation's events repeat (who asked, from where); the rest is the reaction's own. */
 const ownMetadata = new Set(['actor', 'correlationId', 'causationId', 'commandType', 'invitation']);
-
-/** An SMTP refusal (5xx) will not change by trying again; anything else (connection, 4xx) may. */
-const permanent = (error: unknown): boolean => {
-  const code = (error as { responseCode?: unknown } | null)?.responseCode;
-  return typeof code === 'number' && code >= 500;
-};
 
 @Injectable()
 export class MemberInvitationReaction implements MemberInvitations, OnApplicationBootstrap, OnModuleDestroy {
@@ -57,8 +48,11 @@ export class MemberInvitationReaction implements MemberInvitations, OnApplicatio
   private startedAt = new Date(0);
   /** Delivered and not yet behind the checkpoint, in delivery (position) order. */
   private readonly jobs: Job[] = [];
-  /** One person's invitations in order: the tail of each person's chain. */
-  private readonly byUser = new Map<string, Promise<void>>();
+  /** One person's invitations from one organization in order: the tail of each chain. */
+  private readonly chains = new Map<string, Promise<void>>();
+  /** Invitations being handled now: neither done, nor waiting in a chain, nor waiting to be tried again. */
+  private busy = 0;
+  private readonly organizationMails = new OrganizationMailWindow();
   private slotFreed: Array<() => void> = [];
   private waiters: Array<{ position: bigint; resolve: () => void }> = [];
   private readonly wakeRetries = new Set<() => void>();
@@ -82,7 +76,7 @@ export class MemberInvitationReaction implements MemberInvitations, OnApplicatio
     if (this.runMode !== 'server') return;
     this.startedAt = this.clock.now();
     this.storeId = await this.store.storeId();
-    const saved = await this.readCheckpoint();
+    const saved = await readCheckpoint(this.config.dataDir);
     if (saved !== undefined && saved.storeId === this.storeId) {
       this.handled = saved.position === null ? undefined : BigInt(saved.position);
     } else {
@@ -112,7 +106,7 @@ export class MemberInvitationReaction implements MemberInvitations, OnApplicatio
     this.closing = true;
     for (const wake of this.wakeRetries) wake();
     await this.subscription?.close();
-    await Promise.all(this.byUser.values());
+    await Promise.all(this.chains.values());
     clearTimeout(this.checkpointTimer);
     await this.checkpointWrite;
     await this.saveCheckpoint(true);
@@ -126,6 +120,10 @@ export class MemberInvitationReaction implements MemberInvitations, OnApplicatio
     return new Promise((resolve) => this.waiters.push({ position, resolve }));
   }
 
+  async undelivered(organizationId: string, userIds: readonly string[]): Promise<UndeliveredInvitation[]> {
+    return (await this.identity.invitations.undelivered(organizationId, userIds)).map(({ organizationId: _, ...failure }) => failure);
+  }
+
   /** Takes the event on (the subscription goes on at once unless INVITATIONS_IN_FLIGHT are being handled). */
   private async deliver(event: RecordedEvent): Promise<void> {
     const job: Job = { position: event.position, done: false };
@@ -136,18 +134,21 @@ export class MemberInvitationReaction implements MemberInvitations, OnApplicatio
       return;
     }
     const { userId } = event.data as MemberAdded['data'];
-    const run = (this.byUser.get(userId) ?? Promise.resolve())
+    const chain = `${event.streamId} ${userId}`;
+    const run = (this.chains.get(chain) ?? Promise.resolve())
       .then(() => this.invite(event))
       .finally(() => {
         job.done = true;
-        if (this.byUser.get(userId) === run) this.byUser.delete(userId);
+        if (this.chains.get(chain) === run) this.chains.delete(chain);
         this.settle();
       });
-    this.byUser.set(userId, run);
-    while (this.jobs.length >= INVITATIONS_IN_FLIGHT && !this.closing) await new Promise<void>((resolve) => this.slotFreed.push(resolve));
+    this.chains.set(chain, run);
+    while ((this.busy >= INVITATIONS_IN_FLIGHT || this.jobs.length >= INVITATIONS_BEHIND_CHECKPOINT) && !this.closing) {
+      await new Promise<void>((resolve) => this.slotFreed.push(resolve));
+    }
   }
 
-  /** Invites, trying again while the mail cannot be sent for now; never throws. */
+  /** Invites, waiting aside while the mail cannot be sent for now or must wait for an hourly limit; never throws. */
   private async invite(event: RecordedEvent): Promise<void> {
     const { userId } = event.data as MemberAdded['data'];
     const organizationId = event.streamId.slice(organizationStreamPrefix.length);
@@ -156,23 +157,51 @@ export class MemberInvitationReaction implements MemberInvitations, OnApplicatio
     // The invitation's events say who asked (the add's actor, under its correlation id), caused by the MemberAdded.
     const context: CommandContext = { actor, correlationId, causationId: event.id, origin };
     const about = { organizationId, userId, correlationId, memberAddedEventId: event.id };
-    for (let wait = RETRY_FIRST_MS, retry = false; ; wait = Math.min(wait * 2, RETRY_MAX_MS), retry = true) {
-      if (this.closing) return;
-      try {
-        // Trying again: the invitation this job recorded is not mailed yet, and this job is its sender.
-        const outcome = await this.inviteOnce(event, organizationId, context, retry ? {} : { resendUnmailedSentBefore: this.startedAt });
-        // The lib logs a throttled one; the mailer, outside production, each mail.
-        if (outcome === 'resent') this.logger.info({ ...about, outcome }, 'Invitation mailed again: its sender stopped before recording it mailed');
-        return;
-      } catch (error) {
+    this.busy += 1;
+    try {
+      for (let wait = RETRY_FIRST_MS, retry = false; ; retry = true) {
         if (this.closing) return;
-        if (permanent(error)) {
-          this.logger.error({ ...about, err: error }, 'Invitation mail refused by the mail server: not sent');
-          return;
+        const organizationWait = this.organizationMails.waitFor(organizationId, this.clock.now().getTime());
+        if (organizationWait > 0) {
+          await this.waitAside(Math.min(organizationWait, RETRY_MAX_MS));
+          continue;
         }
-        this.logger.warn({ ...about, err: error, retryInMs: wait }, 'Invitation mail not sent yet: trying again');
-        await this.sleep(wait);
+        const takeBack = this.organizationMails.take(organizationId, this.clock.now().getTime());
+        try {
+          // Trying again: the invitation this job recorded is not mailed yet, and this job is its sender.
+          const outcome = await this.inviteOnce(event, organizationId, context, retry ? {} : { resendUnmailedSentBefore: this.startedAt });
+          if (outcome === 'duplicate') takeBack();
+          // The lib logs a failed one; the mailer, outside production, each mail.
+          if (outcome === 'resent') this.logger.info({ ...about, outcome }, 'Invitation mailed again: its sender stopped before recording it mailed');
+          return;
+        } catch (error) {
+          if (this.closing) return;
+          if (error instanceof InvitationDelayed) {
+            takeBack();
+            const until = error.until.toISOString();
+            this.logger.info({ ...about, until }, 'Invitation waits: this organization mailed this person as often as an hour allows');
+            await this.waitAside(Math.min(Math.max(error.until.getTime() - this.clock.now().getTime(), 0), RETRY_MAX_MS));
+            continue;
+          }
+          this.logger.warn({ ...about, err: error, retryInMs: wait }, 'Invitation mail not sent yet: trying again');
+          await this.waitAside(wait);
+          wait = Math.min(wait * 2, RETRY_MAX_MS);
+        }
       }
+    } finally {
+      this.busy -= 1;
+      this.freeSlots();
+    }
+  }
+
+  /** Waits without holding a place among the INVITATIONS_IN_FLIGHT: the subscription and the others go on. */
+  private async waitAside(milliseconds: number): Promise<void> {
+    this.busy -= 1;
+    this.freeSlots();
+    try {
+      await this.sleep(milliseconds);
+    } finally {
+      this.busy += 1;
     }
   }
 
@@ -216,12 +245,15 @@ export class MemberInvitationReaction implements MemberInvitations, OnApplicatio
       this.handled = this.jobs.shift()?.position;
       moved = true;
     }
-    if (this.jobs.length < INVITATIONS_IN_FLIGHT) {
-      const freed = this.slotFreed;
-      this.slotFreed = [];
-      for (const resolve of freed) resolve();
-    }
+    this.freeSlots();
     if (moved) this.progressed();
+  }
+
+  private freeSlots(): void {
+    if (this.busy >= INVITATIONS_IN_FLIGHT || this.jobs.length >= INVITATIONS_BEHIND_CHECKPOINT) return;
+    const freed = this.slotFreed;
+    this.slotFreed = [];
+    for (const resolve of freed) resolve();
   }
 
   private progressed(): void {
@@ -242,49 +274,7 @@ export class MemberInvitationReaction implements MemberInvitations, OnApplicatio
     }
   }
 
-  private async readCheckpoint(): Promise<Checkpoint | undefined> {
-    const file = invitationCheckpointFile(this.config.dataDir);
-    let text: string;
-    try {
-      text = await readFile(file, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw error;
-    }
-    const parsed = JSON.parse(text) as Partial<Checkpoint>;
-    if (typeof parsed.storeId !== 'string' || (parsed.position !== null && typeof parsed.position !== 'string')) {
-      throw new Error(`${file} is not an invitation checkpoint; remove it to start from the end of the event store (owed invitations since it was written would not be mailed)`);
-    }
-    return { storeId: parsed.storeId, position: parsed.position };
-  }
-
-  /**
-   * Written whole (a temporary file renamed over it): a process that dies leaves the old checkpoint or the
-   * new one. Synced only when it decides where the reaction starts (the first start) and at shutdown: the
-   * periodic ones may be lost with the machine's power, which only means handling again what they covered
-   * (idempotent), and syncing them made the outbox's file creations wait for the journal (the profile:
-   * `open` 3 s of 10 s busy for 2,048 invitations).
-   */
-  private async saveCheckpoint(durable: boolean): Promise<void> {
-    const file = invitationCheckpointFile(this.config.dataDir);
-    const directory = dirname(file);
-    await mkdir(directory, { recursive: true, mode: 0o700 });
-    const temporary = `${file}.${process.pid}.${randomUUID()}.tmp`;
-    const checkpoint: Checkpoint = { storeId: this.storeId, position: this.handled === undefined ? null : this.handled.toString() };
-    const handle = await open(temporary, 'w', 0o600);
-    try {
-      await handle.writeFile(JSON.stringify(checkpoint));
-      if (durable) await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(temporary, file);
-    if (!durable) return;
-    const directoryHandle = await open(directory, 'r');
-    try {
-      await directoryHandle.sync();
-    } finally {
-      await directoryHandle.close();
-    }
+  private saveCheckpoint(durable: boolean): Promise<void> {
+    return saveCheckpoint(this.config.dataDir, { storeId: this.storeId, position: this.handled === undefined ? null : this.handled.toString() }, durable);
   }
 }

@@ -1,24 +1,32 @@
 import type { CommandContext, RecordedEvent } from '#event-store';
 
 /**
- * What the members route answers about the invitation: `pending` when the address has no account (the
- * invitation reaction mails it, at least once, after the answer), `registered` when it has one (nothing
- * is sent).
+ * What the members route answers about the mail the added person receives: `pending` (the reaction mails
+ * them, at least once, after the answer: an invitation, or a notice when the address has an account; the
+ * answer is the same either way, so that it says nothing about who has an account), `none` where no
+ * reaction mails anyone (outside the server).
  */
-export type InvitationOutcome = 'pending' | 'registered';
+export type InvitationOutcome = 'pending' | 'none';
 
 /**
- * Invites members added by an address nobody has registered with (docs/console.md, Members): a reaction to
- * MemberAdded recorded with `invitation: 'owed'` in its metadata. The identity module provides it
+ * Mails members added through the members route (apps/api/README.md, Members): a reaction to MemberAdded
+ * recorded with `invitation: 'owed'` in its metadata. The identity module provides it
  * (from a @Global() module), as it provides USER_DIRECTORY; without it nobody is invited.
  */
 export interface MemberInvitations {
   /**
    * Resolves once every invitation owed by MemberAdded events up to `position` (a MemberAdded's, as an add
-   * answers it) has been handled: mailed, throttled or found registered. At once outside the server.
+   * answers it) has been handled: mailed or failed for good (one waiting for a limit or the mail server
+   * holds back every later position). At once outside the server.
    */
   handledUpTo(position: bigint): Promise<void>;
+
+  /** Of these members, those whose last mail from the organization was refused for good (never tried again). */
+  undelivered(organizationId: string, userIds: readonly string[]): Promise<UndeliveredInvitation[]>;
 }
+
+/** address_refused: not one address the mailer can send to; mail_server_refused: the mail server's 5xx answer. */
+export type UndeliveredInvitation = { userId: string; email: string; reason: 'address_refused' | 'mail_server_refused'; responseCode?: number; at: string };
 
 export const MEMBER_INVITATIONS = Symbol('MEMBER_INVITATIONS');
 

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Inject, Optional, Param, Patch, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Inject, Optional, Param, Patch, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import type { CommandContext } from '#event-store';
@@ -8,7 +8,8 @@ import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
 import { commandAnswer, type CommandAnswer } from './command-result.js';
 import { AddMemberCommand } from './commands/add-member.command.js';
 import { ChangeOrganizationCommand } from './commands/change-organization.command.js';
-import { MEMBER_INVITATIONS, type InvitationOutcome, type MemberInvitations } from './member-invitations.js';
+import { MEMBER_INVITATIONS, type InvitationOutcome, type MemberInvitations, type UndeliveredInvitation } from './member-invitations.js';
+import { Organizations } from './organizations.js';
 import { addMemberRequest } from './organization-requests.js';
 import { validMemberOrSiteId, validOrganizationId } from './organization-route-parameters.js';
 import { commandAnswerWords, Operation } from '../openapi/operation.decorator.js';
@@ -20,24 +21,39 @@ const changeRoleRequest = addMemberRequest.pick({ role: true });
 export class MembersController {
   constructor(
     private readonly commands: CommandBus,
+    private readonly organizations: Organizations,
     @Optional() @Inject(MEMBER_INVITATIONS) private readonly invitations?: MemberInvitations,
   ) {}
 
   /**
    * Answers the member's `userId` too (the id of the address's user, registered or still to register),
-   * and `invitation`: `pending` when the address has no account yet (the invitation reaction mails it
-   * after this answer, at least once, even across a crash), `registered` when it has one.
+   * and `invitation: 'pending'`: the reaction mails the member after this answer, at least once, even
+   * across a crash (an invitation, or a notice when the address has an account: the answer is the same).
    */
   @Post()
   @RequireAccess({ scope: 'organizations:write', members: OWNERS_AND_ADMINS })
-  @Operation({ summary: 'Add a member (MemberAdded); an address without an account is invited', description: commandAnswerWords, responses: { 409: 'LIMIT_EXCEEDED or DUPLICATE' } })
+  @Operation({
+    summary: 'Add a member (MemberAdded); the member is mailed: an invitation, or a notice when they have an account',
+    description: commandAnswerWords,
+    responses: { 409: 'LIMIT_EXCEEDED or DUPLICATE' },
+  })
   async add(
     @Param('id', validOrganizationId) id: string,
     @Body(new ZodValidationPipe(addMemberRequest)) body: z.output<typeof addMemberRequest>,
     @RequestCommandContext() context: CommandContext,
   ): Promise<CommandAnswer & { userId: string; invitation: InvitationOutcome }> {
     const { invitationOwed, ...added } = await this.commands.execute(new AddMemberCommand(id, { ...body, invite: this.invitations !== undefined }, context));
-    return { ...commandAnswer(added), invitation: invitationOwed ? 'pending' : 'registered' };
+    return { ...commandAnswer(added), invitation: invitationOwed ? 'pending' : 'none' };
+  }
+
+  /** The members the organization's mail could not reach, for those who manage them to correct the address. */
+  @Get('invitation-failures')
+  @RequireAccess({ scope: 'organizations:read', members: OWNERS_AND_ADMINS })
+  @Operation({ summary: 'Members whose invitation (or notice) mail was refused for good: it is not tried again' })
+  async undelivered(@Param('id', validOrganizationId) id: string): Promise<{ failures: UndeliveredInvitation[] }> {
+    const { state } = await this.organizations.load(id);
+    const members = state.exists ? state.members.map((member) => member.userId) : [];
+    return { failures: this.invitations === undefined || members.length === 0 ? [] : await this.invitations.undelivered(id, members) };
   }
 
   /** A new role (MemberRoleChanged); the same role again changes nothing; the last owner stays an owner. */

@@ -1,5 +1,6 @@
 // Checks on command data. Commands may come from JSON, so values are checked at run time, not trusted
 // to their TypeScript types. Every failure is VALIDATION_FAILED with { field, reason }.
+import { isMemberEmail, memberEmailRefusal } from '../email/member-email.js';
 import { DomainError } from '../errors.js';
 
 export const MAX_NAME_LENGTH = 200;
@@ -8,7 +9,6 @@ export const MAX_ADD_ON_QUANTITY = 1_000_000;
 export const MAX_CONFIGURED_LIMIT = 1_000_000_000;
 // RFC 3986 unreserved characters: an id is safe in a stream name and a URL path without escaping.
 const IDENTIFIER = /^[A-Za-z0-9._~-]{1,128}$/;
-const EMAIL = /^[^\s@]+@[^\s@]+$/;
 
 export type ValidationReason = 'required' | 'too_long' | 'invalid_format' | 'not_allowed' | 'not_an_integer' | 'out_of_range' | 'not_a_boolean';
 
@@ -31,11 +31,12 @@ export function requireIdentifier(field: string, value: unknown): string {
   return value;
 }
 
+/** A member's address, without the spaces around it (autofill, a paste): one plain address, as the mailer reads it (email/member-email.ts). */
 export function requireEmailAddress(field: string, value: unknown): string {
   if (typeof value !== 'string' || value.trim() === '') throw invalid(field, 'required', `${field} must not be empty.`);
   const email = value.trim();
   if (email.length > MAX_EMAIL_LENGTH) throw invalid(field, 'too_long', `${field} must be at most ${MAX_EMAIL_LENGTH} characters.`);
-  if (!EMAIL.test(email)) throw invalid(field, 'invalid_format', `${field} must be an e-mail address.`);
+  if (!isMemberEmail(email)) throw invalid(field, 'invalid_format', memberEmailRefusal);
   return email;
 }
 

@@ -16,12 +16,27 @@ export type InvitationSent = {
     memberAddedEventId?: string;
   };
 };
-/** The mail of an InvitationSent went out (SMTP accepted it, or it is in the outbox); absent, a restart mails it again. */
-export type InvitationMailed = { type: 'InvitationMailed'; data: { tokenHash: string; at: string } };
+/**
+ * A registered person was added to an organization: they are told so by mail, as a new person is invited
+ * (no link: they sign in as usual). tokenHash names it as it names an invitation, for InvitationMailed.
+ */
+export type MembershipNoticeSent = {
+  type: 'MembershipNoticeSent';
+  data: { organizationId: string; organizationName: string; email: string; tokenHash: string; at: string; memberAddedEventId: string };
+};
+/** The mail of an InvitationSent (or a notice) went out (SMTP accepted it, or it is in the outbox); absent, a restart mails it again. */
+export type InvitationMailed = { type: 'InvitationMailed'; data: { tokenHash: string; at: string; organizationId?: string } };
+/** Why a mail can never go out: the mailer refused the address itself, or the mail server refused it for good (5xx). */
+export type InvitationFailureReason = 'address_refused' | 'mail_server_refused';
+/** The mail of an InvitationSent (or a notice) was refused for good: it is not sent again, and the organization's owners see it. */
+export type InvitationFailed = {
+  type: 'InvitationFailed';
+  data: { tokenHash: string; organizationId: string; email: string; reason: InvitationFailureReason; responseCode?: number; at: string };
+};
 /** The person chose a password through the link and became a registered user. */
 export type InvitationAccepted = { type: 'InvitationAccepted'; data: { tokenHash: string; organizationId: string; at: string } };
 
-export type InvitationEvent = InvitationSent | InvitationMailed | InvitationAccepted;
+export type InvitationEvent = InvitationSent | MembershipNoticeSent | InvitationMailed | InvitationFailed | InvitationAccepted;
 
 export const invitationStreamPrefix = 'invitation-';
 export const invitationStream = (userId: string): string => `${invitationStreamPrefix}${userId}`;

@@ -1,27 +1,46 @@
 // One person's invitations, folded from their stream.
-import type { InvitationEvent } from './invitation-events.js';
+import type { InvitationEvent, InvitationFailureReason } from './invitation-events.js';
 
 export type PendingInvitation = { tokenHash: string; organizationId: string; organizationName: string; email: string; expiresAt: string };
 
 export type InvitationState = {
   /** Links sent and not yet used; an accepted invitation spends them all (the person is registered then). */
   pending: PendingInvitation[];
-  /** When invitations were sent (the newest few), for the per-person mail limit. */
-  sentTimes: string[];
+  /** When mails were sent, and for which organization (the newest few), for the per-organization limit. */
+  sent: Array<{ at: string; organizationId: string }>;
   accepted: boolean;
   /** The newest invitations that answer a MemberAdded, by its id, and whether their mail went out. */
   owed: OwedInvitation[];
+  /** Per organization, its last mail to this person that was refused for good, until one of its mails goes out. */
+  failures: UndeliveredInvitation[];
 };
 
-export type OwedInvitation = { memberAddedEventId: string; tokenHash: string; at: string; mailed: boolean };
+/** A mail refused for good (InvitationFailed), as the organization's owners and admins see it. */
+export type UndeliveredInvitation = { organizationId: string; email: string; reason: InvitationFailureReason; responseCode?: number; at: string };
 
-/** Owed invitations a state remembers: far more than a replay after a restart goes back over (one person, 5 mails an hour). */
+/** notice: a registered person told they were added (MembershipNoticeSent), not an invitation with a link. */
+export type OwedInvitation = { memberAddedEventId: string; tokenHash: string; at: string; mailed: boolean; failed: boolean; notice: boolean };
+
+/** Owed invitations (and mails sent) a state remembers: far more than a replay after a restart goes back over. */
 const rememberedOwed = 50;
 
-export const noInvitations = (): InvitationState => ({ pending: [], sentTimes: [], accepted: false, owed: [] });
+export const noInvitations = (): InvitationState => ({ pending: [], sent: [], accepted: false, owed: [], failures: [] });
 
-/** Invitation mails one person may receive per hour, from every organization together. */
-export const invitationMailsPerHour = 5;
+/**
+ * Mails one person may receive per hour from one organization (adding and removing them again): more
+ * wait for the hour to pass. Counted per organization, so that one organization's churn never delays another's.
+ */
+export const invitationMailsPerHourPerOrganization = 3;
+
+const hourMs = 3_600_000;
+
+/** When this organization may next mail this person (now or later), by invitationMailsPerHourPerOrganization. */
+export function nextMailAllowedAt(state: InvitationState, organizationId: string, now: Date): Date {
+  const recent = state.sent.filter((sent) => sent.organizationId === organizationId && now.getTime() - new Date(sent.at).getTime() < hourMs);
+  if (recent.length < invitationMailsPerHourPerOrganization) return now;
+  const oldest = recent[recent.length - invitationMailsPerHourPerOrganization];
+  return new Date(new Date(oldest?.at ?? now).getTime() + hourMs);
+}
 
 export function evolveInvitations(state: InvitationState, event: InvitationEvent): InvitationState {
   switch (event.type) {
@@ -30,12 +49,40 @@ export function evolveInvitations(state: InvitationState, event: InvitationEvent
       return {
         ...state,
         pending: [...state.pending.filter((invitation) => new Date(invitation.expiresAt).getTime() > new Date(at).getTime()), { tokenHash, organizationId, organizationName, email, expiresAt }],
-        sentTimes: [...state.sentTimes, at].slice(-invitationMailsPerHour),
-        owed: memberAddedEventId === undefined ? state.owed : [...state.owed, { memberAddedEventId, tokenHash, at, mailed: false }].slice(-rememberedOwed),
+        sent: [...state.sent, { at, organizationId }].slice(-rememberedOwed),
+        owed:
+          memberAddedEventId === undefined
+            ? state.owed
+            : [...state.owed, { memberAddedEventId, tokenHash, at, mailed: false, failed: false, notice: false }].slice(-rememberedOwed),
       };
     }
-    case 'InvitationMailed':
-      return { ...state, owed: state.owed.map((owed) => (owed.tokenHash === event.data.tokenHash ? { ...owed, mailed: true } : owed)) };
+    case 'MembershipNoticeSent': {
+      const { tokenHash, organizationId, at, memberAddedEventId } = event.data;
+      return {
+        ...state,
+        sent: [...state.sent, { at, organizationId }].slice(-rememberedOwed),
+        owed: [...state.owed, { memberAddedEventId, tokenHash, at, mailed: false, failed: false, notice: true }].slice(-rememberedOwed),
+      };
+    }
+    case 'InvitationMailed': {
+      const { organizationId } = event.data;
+      return {
+        ...state,
+        owed: state.owed.map((owed) => (owed.tokenHash === event.data.tokenHash ? { ...owed, mailed: true } : owed)),
+        failures: organizationId === undefined ? state.failures : state.failures.filter((failure) => failure.organizationId !== organizationId),
+      };
+    }
+    case 'InvitationFailed': {
+      const { organizationId, email, reason, responseCode, at } = event.data;
+      const failure: UndeliveredInvitation = { organizationId, email, reason, ...(responseCode === undefined ? {} : { responseCode }), at };
+      return {
+        ...state,
+        failures: [...state.failures.filter((known) => known.organizationId !== organizationId), failure],
+        // A refused link is no use to anyone: it leaves the pending ones.
+        pending: state.pending.filter((invitation) => invitation.tokenHash !== event.data.tokenHash),
+        owed: state.owed.map((owed) => (owed.tokenHash === event.data.tokenHash ? { ...owed, failed: true } : owed)),
+      };
+    }
     case 'InvitationAccepted':
       return { ...state, pending: [], accepted: true };
     default: {

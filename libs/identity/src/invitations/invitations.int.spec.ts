@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { context, openIdentityFixture, type IdentityFixture } from '../testing/identity-fixture.js';
 import { userStream } from '../user/events.js';
 import { invitationStream } from './invitation-events.js';
+import { InvitationDelayed } from './invitations.js';
 
 const password = 'a passphrase of my own';
 let fixture: IdentityFixture;
@@ -25,8 +26,12 @@ async function addGrace(email = 'Grace@Example.com', memberAddedEventId: string 
   return { userId, outcome };
 }
 
-const inviteFor = (userId: string, email: string, memberAddedEventId: string, options = {}) =>
-  fixture.identity.invitations.invite({ userId, email, organizationId: 'org-1', organizationName: 'Acme', invitedBy: 'owner@acme.example', memberAddedEventId }, addedBy, options);
+const inviteFor = (userId: string, email: string, memberAddedEventId: string, options = {}, organizationId = 'org-1') =>
+  fixture.identity.invitations.invite(
+    { userId, email, organizationId, organizationName: 'Acme', invitedBy: 'owner@acme.example', memberAddedEventId },
+    addedBy,
+    options,
+  );
 
 function tokenFromMail(index = 0): string {
   const text = fixture.mail.sent[index]?.text ?? '';
@@ -68,18 +73,67 @@ describe('inviting', () => {
     expect(sent?.metadata).toMatchObject({ actor: 'user:owner-1', correlationId: 'add-member-7' });
   });
 
-  it('sends nothing to an address that already has an account', async () => {
+  it('tells a person who has an account that they were added, without a link, once per MemberAdded', async () => {
     await fixture.identity.registration.register({ email: 'grace@example.com', password }, context({ actor: 'cli' }));
-    expect((await addGrace()).outcome).toBe('registered');
-    expect(fixture.mail.sent).toEqual([]);
+    const memberAdded = randomUUID();
+    const { userId, outcome } = await addGrace('grace@example.com', memberAdded);
+    expect(outcome).toBe('notified');
+    const text = expect.stringContaining('owner@acme.example added you to Acme on Chorus.');
+    expect(fixture.mail.sent).toEqual([{ to: 'grace@example.com', subject: 'You were added to Acme on Chorus', text }]);
+    expect(fixture.mail.sent[0]?.text).toContain('https://chorus.example/login');
+    expect(fixture.mail.sent[0]?.text).not.toContain('/invite/');
+    expect(await inviteFor(userId, 'grace@example.com', memberAdded)).toBe('duplicate');
+    expect((await eventsOf(invitationStream(userId))).map((event) => event.type)).toEqual(['MembershipNoticeSent', 'InvitationMailed']);
   });
 
-  it('sends at most 5 invitations to one person per hour (an admin adding and removing them again)', async () => {
+  it('mails one person at most 3 times an hour from one organization; the next waits for the hour, and other organizations are not held', async () => {
     const outcomes = [];
-    for (let index = 0; index < 6; index += 1) outcomes.push((await addGrace()).outcome);
-    expect(outcomes).toEqual(['sent', 'sent', 'sent', 'sent', 'sent', 'throttled']);
+    for (let index = 0; index < 3; index += 1) outcomes.push((await addGrace()).outcome);
+    expect(outcomes).toEqual(['sent', 'sent', 'sent']);
+    const userId = await fixture.identity.directory.userIdForEmail('Grace@Example.com', addedBy);
+    const waiting = randomUUID();
+    const delayed = await inviteFor(userId, 'Grace@Example.com', waiting).catch((error: unknown) => error);
+    expect(delayed).toBeInstanceOf(InvitationDelayed);
+    expect((delayed as InvitationDelayed).until.toISOString()).toBe('2030-01-01T10:00:00.000Z');
+    // Nothing recorded for it: asked again later, it is sent then.
+    expect((await eventsOf(invitationStream(userId))).filter((event) => event.type === 'InvitationSent')).toHaveLength(3);
+    expect(await inviteFor(userId, 'Grace@Example.com', randomUUID(), {}, 'org-2')).toBe('sent');
     fixture.clock.advance(60 * 60_000);
-    expect((await addGrace()).outcome).toBe('sent');
+    expect(await inviteFor(userId, 'Grace@Example.com', waiting)).toBe('sent');
+    expect(fixture.mail.sent).toHaveLength(5);
+  });
+
+  it.each([
+    ['the mailer refuses the address itself', Object.assign(new Error('Not one plain e-mail address'), { code: 'EENVELOPE' }), { reason: 'address_refused' }],
+    [
+      'the mail server refuses it for good',
+      Object.assign(new Error('550 no such user'), { code: 'EENVELOPE', responseCode: 550 }),
+      { reason: 'mail_server_refused', responseCode: 550 },
+    ],
+  ])('records InvitationFailed when %s, spends its link and never mails it again', async (_, refusal, why) => {
+    const memberAdded = randomUUID();
+    const userId = await fixture.identity.directory.userIdForEmail('grace@example.com', addedBy);
+    const send = fixture.mail.send.bind(fixture.mail);
+    const tried: string[] = [];
+    fixture.mail.send = (message) => {
+      tried.push(message.text);
+      return Promise.reject(refusal);
+    };
+    expect(await inviteFor(userId, 'grace@example.com', memberAdded)).toBe('failed');
+    fixture.mail.send = send;
+    expect(await inviteFor(userId, 'grace@example.com', memberAdded, { resendUnmailedSentBefore: new Date('2100-01-01') })).toBe('duplicate');
+    expect(fixture.mail.sent).toEqual([]);
+    const events = await eventsOf(invitationStream(userId));
+    expect(events.map((event) => event.type)).toEqual(['InvitationSent', 'InvitationFailed']);
+    const failure = { organizationId: 'org-1', email: 'grace@example.com', ...why, at: '2030-01-01T09:00:00.000Z' };
+    expect(events[1]?.data).toEqual({ tokenHash: (events[0]?.data as { tokenHash: string }).tokenHash, ...failure });
+    const token = /\/invite\/([A-Za-z0-9_-]+)/.exec(tried[0] ?? '')?.[1] ?? '';
+    await expect(fixture.identity.invitations.describe(token)).rejects.toMatchObject({ code: 'INVALID_TOKEN' });
+    expect(await fixture.identity.invitations.undelivered('org-1', [userId, 'someone-else'])).toEqual([{ userId, ...failure }]);
+    expect(await fixture.identity.invitations.undelivered('org-2', [userId])).toEqual([]);
+    // A later mail of the same organization that goes out clears it.
+    await inviteFor(userId, 'grace@example.com', randomUUID());
+    expect(await fixture.identity.invitations.undelivered('org-1', [userId])).toEqual([]);
   });
 });
 

@@ -9,7 +9,8 @@ import type { Clock } from '../clock.js';
 import { IdentityError, InvalidToken } from '../errors.js';
 import type { IdentityLogger } from '../logger.js';
 import { invitationMail } from '../mail/invitation-mail.js';
-import type { Mailer } from '../mail/mailer.js';
+import { isPermanentMailFailure, type Mailer } from '../mail/mailer.js';
+import { membershipNoticeMail } from '../mail/membership-notice-mail.js';
 import { passwordPolicyViolation } from '../passwords/password-policy.js';
 import type { OpenedSession, Sessions } from '../sessions/sessions.js';
 import { deriveUserToken, readUserToken } from '../tokens/user-token.js';
@@ -18,7 +19,17 @@ import type { UserClaims } from '../user/user-claims.js';
 import type { UserRegistration } from '../user/user-registration.js';
 import type { Users } from '../user/users.js';
 import { invitationStream, type InvitationEvent } from './invitation-events.js';
-import { evolveInvitations, invitationMailsPerHour, noInvitations, validInvitation, type InvitationState, type PendingInvitation } from './invitation.js';
+import {
+  evolveInvitations,
+  nextMailAllowedAt,
+  noInvitations,
+  validInvitation,
+  type InvitationState,
+  type PendingInvitation,
+  type UndeliveredInvitation,
+} from './invitation.js';
+
+export type { UndeliveredInvitation } from './invitation.js';
 
 const invitationFold: StreamFold<InvitationState, InvitationEvent> = { initialState: noInvitations(), evolve: evolveInvitations };
 
@@ -40,11 +51,18 @@ export type InvitationRequest = {
 
 /**
  * sent: mailed now; resent: an invitation recorded but never marked mailed (its sender stopped) mailed
- * again now, with the same link; registered: the address already has an account (nothing to send);
- * throttled: too many mails to this person this hour; duplicate: this MemberAdded's invitation was
- * mailed already, or is being mailed by whoever recorded it.
+ * again now, with the same link; notified: the address already has an account, and was told it was
+ * added; failed: the mail was refused for good (InvitationFailed, not tried again); duplicate: this
+ * MemberAdded's mail was handled already, or is being mailed by whoever recorded it.
  */
-export type InvitationOutcome = 'sent' | 'resent' | 'registered' | 'throttled' | 'duplicate';
+export type InvitationOutcome = 'sent' | 'resent' | 'notified' | 'failed' | 'duplicate';
+
+/** This organization has mailed this person as often as an hour allows: nothing recorded, ask again at `until`. */
+export class InvitationDelayed extends Error {
+  constructor(readonly until: Date) {
+    super(`Too many mails from this organization to this person this hour: not before ${until.toISOString()}`);
+  }
+}
 
 export type InviteOptions = {
   /**
@@ -58,6 +76,10 @@ export type InviteOptions = {
 export type InvitationDetails = { email: string; organizationName: string; expiresAt: string };
 
 export type InvitationOptions = { publicUrl: string; productName: string };
+
+/** Recorded and neither mailed nor failed yet: the one outcome still to record. */
+const unsettled = (state: InvitationState, tokenHash: string): boolean =>
+  state.owed.some((owed) => owed.tokenHash === tokenHash && !owed.mailed && !owed.failed);
 
 const invalidInvitation = () => new InvalidToken('This invitation link is unknown, used or expired.');
 
@@ -77,73 +99,119 @@ export class Invitations {
   ) {}
 
   /**
-   * Invites a member added by an address that has no account yet: records InvitationSent (the link's
-   * hash, at most once per MemberAdded), mails the link, then records InvitationMailed. Safe to call
-   * again for the same MemberAdded (a reaction delivers at least once): it records and mails nothing
-   * more, except the mail of an invitation whose sender stopped before InvitationMailed (see InviteOptions).
+   * Mails a member added by an address: an invitation when it has no account yet (InvitationSent, the
+   * link's hash, at most once per MemberAdded), a notice that they were added when it has one
+   * (MembershipNoticeSent); then records InvitationMailed, or InvitationFailed when the mail is refused
+   * for good. Safe to call again for the same MemberAdded (a reaction delivers at least once): it records
+   * and mails nothing more, except the mail of one whose sender stopped before either (see InviteOptions).
+   * Throws InvitationDelayed over the organization's hourly limit for this person, and what a mail that
+   * may pass later failed with.
    */
   async invite(request: InvitationRequest, context: CommandContext, options: InviteOptions = {}): Promise<InvitationOutcome> {
-    if ((await this.users.load(request.userId)).state.status === 'registered') return 'registered';
+    const registered = (await this.users.load(request.userId)).state.status === 'registered';
     const { token, tokenHash } = deriveUserToken(request.userId, this.linkKey, request.memberAddedEventId);
     const stream = invitationStream(request.userId);
+    let delayedUntil: Date | undefined;
     const handled = await handleCommand(
       this.store,
       stream,
       (state): InvitationEvent[] => {
+        delayedUntil = undefined;
         if (state.owed.some((owed) => owed.memberAddedEventId === request.memberAddedEventId)) return [];
         const now = this.clock.now();
-        if (state.sentTimes.filter((time) => now.getTime() - new Date(time).getTime() < hourMs).length >= invitationMailsPerHour) return [];
-        const data = {
-          organizationId: request.organizationId,
-          organizationName: request.organizationName,
-          email: request.email,
-          tokenHash,
-          expiresAt: new Date(now.getTime() + invitationLifetimeMs).toISOString(),
-          at: now.toISOString(),
-          memberAddedEventId: request.memberAddedEventId,
-        };
-        return [{ type: 'InvitationSent', data }];
+        const allowedAt = nextMailAllowedAt(state, request.organizationId, now);
+        if (allowedAt > now) {
+          delayedUntil = allowedAt;
+          return [];
+        }
+        const { organizationId, organizationName, email, memberAddedEventId } = request;
+        const at = now.toISOString();
+        if (registered) return [{ type: 'MembershipNoticeSent', data: { organizationId, organizationName, email, tokenHash, at, memberAddedEventId } }];
+        const expiresAt = new Date(now.getTime() + invitationLifetimeMs).toISOString();
+        return [{ type: 'InvitationSent', data: { organizationId, organizationName, email, tokenHash, expiresAt, at, memberAddedEventId } }];
       },
       // A person's first invitation is the usual case: decided on an empty stream without reading it; a
       // stream that exists fails that append and is read and decided on as usual.
       { ...invitationFold, metadata: eventMetadata(context), known: { state: noInvitations(), revision: undefined, position: undefined } },
     );
-    let outcome: InvitationOutcome = 'sent';
+    if (delayedUntil !== undefined) throw new InvitationDelayed(delayedUntil);
+    const owed = handled.state.owed.find((candidate) => candidate.memberAddedEventId === request.memberAddedEventId);
+    let outcome: InvitationOutcome = owed?.notice === true ? 'notified' : 'sent';
     if (handled.appended.length === 0) {
-      const owed = handled.state.owed.find((candidate) => candidate.memberAddedEventId === request.memberAddedEventId);
-      if (owed === undefined) {
-        this.logger.warn({ userId: request.userId, correlationId: context.correlationId }, 'Invitation mail not sent: too many for this person this hour');
-        return 'throttled';
-      }
-      const leftOver = !owed.mailed && (options.resendUnmailedSentBefore === undefined || new Date(owed.at).getTime() < options.resendUnmailedSentBefore.getTime());
+      const before = options.resendUnmailedSentBefore;
+      const leftOver = owed !== undefined && !owed.mailed && !owed.failed && (before === undefined || new Date(owed.at).getTime() < before.getTime());
       if (!leftOver || owed.tokenHash !== tokenHash) return 'duplicate';
       outcome = 'resent';
     }
-    await this.mailer.send(
-      invitationMail({
-        to: request.email,
-        productName: this.options.productName,
-        organizationName: request.organizationName,
-        invitedBy: request.invitedBy,
-        link: `${this.options.publicUrl}/invite/${token}`,
-        validDays: invitationLifetimeMs / (24 * hourMs),
-      }),
-    );
-    await this.recordMailed(stream, tokenHash, handled, context);
+    const details = { to: request.email, productName: this.options.productName, organizationName: request.organizationName, invitedBy: request.invitedBy };
+    try {
+      await this.mailer.send(
+        owed?.notice === true
+          ? membershipNoticeMail({ ...details, link: `${this.options.publicUrl}/login` })
+          : invitationMail({ ...details, link: `${this.options.publicUrl}/invite/${token}`, validDays: invitationLifetimeMs / (24 * hourMs) }),
+      );
+    } catch (error) {
+      if (!isPermanentMailFailure(error)) throw error;
+      await this.recordFailed(stream, tokenHash, request, error, handled, context);
+      return 'failed';
+    }
+    await this.recordMailed(stream, tokenHash, request.organizationId, handled, context);
     return outcome;
+  }
+
+  private async recordFailed(
+    stream: string,
+    tokenHash: string,
+    request: InvitationRequest,
+    error: unknown,
+    known: LoadedStream<InvitationState>,
+    context: CommandContext,
+  ): Promise<void> {
+    const { responseCode } = error as { responseCode?: unknown };
+    const failed: InvitationEvent = {
+      type: 'InvitationFailed',
+      data: {
+        tokenHash,
+        organizationId: request.organizationId,
+        email: request.email,
+        ...(typeof responseCode === 'number' ? { reason: 'mail_server_refused', responseCode } : { reason: 'address_refused' }),
+        at: this.clock.now().toISOString(),
+      },
+    };
+    const about = { userId: request.userId, organizationId: request.organizationId, correlationId: context.correlationId };
+    this.logger.warn({ ...about, err: error }, 'Invitation mail refused for good: not sent');
+    await handleCommand(this.store, stream, (state): InvitationEvent[] => (unsettled(state, tokenHash) ? [failed] : []), {
+      ...invitationFold,
+      metadata: eventMetadata(context),
+      known: { state: known.state, revision: known.revision, position: known.position },
+    });
   }
 
   /**
    * InvitationMailed, decided on the stream as the invitation's own command left it: one append and no
    * read when nothing came after it (handleCommand's `known`; a stream moved on meanwhile is read again).
    */
-  private async recordMailed(stream: string, tokenHash: string, known: LoadedStream<InvitationState>, context: CommandContext): Promise<void> {
-    const mailed: InvitationEvent = { type: 'InvitationMailed', data: { tokenHash, at: this.clock.now().toISOString() } };
-    await handleCommand(this.store, stream, (state): InvitationEvent[] => (state.owed.some((owed) => owed.tokenHash === tokenHash && !owed.mailed) ? [mailed] : []), {
+  private async recordMailed(
+    stream: string,
+    tokenHash: string,
+    organizationId: string,
+    known: LoadedStream<InvitationState>,
+    context: CommandContext,
+  ): Promise<void> {
+    const mailed: InvitationEvent = { type: 'InvitationMailed', data: { tokenHash, at: this.clock.now().toISOString(), organizationId } };
+    await handleCommand(this.store, stream, (state): InvitationEvent[] => (unsettled(state, tokenHash) ? [mailed] : []), {
       ...invitationFold,
       metadata: eventMetadata(context),
       known: { state: known.state, revision: known.revision, position: known.position },
     });
+  }
+
+  /** Of these people, those whose last mail from this organization was refused for good (and none went out since). */
+  async undelivered(organizationId: string, userIds: readonly string[]): Promise<Array<UndeliveredInvitation & { userId: string }>> {
+    const load = async (userId: string) => ({ userId, state: (await loadStream(this.store, invitationStream(userId), invitationFold)).state });
+    const people = await Promise.all(userIds.map(load));
+    const ours = (failure: UndeliveredInvitation) => failure.organizationId === organizationId;
+    return people.flatMap(({ userId, state }) => state.failures.filter(ours).map((failure) => ({ userId, ...failure })));
   }
 
   /** What the invitation page shows before the person chooses a password; INVALID_TOKEN otherwise. */

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SMTPServer } from 'smtp-server';
 import type { IdentityLogger } from '../logger.js';
-import { createMailer, linksIn } from './mailer.js';
+import { createMailer, isPermanentMailFailure, linksIn, MailAddressRefused } from './mailer.js';
 import { resetMail } from './reset-mail.js';
 
 const logged: { details: object; message: string }[] = [];
@@ -113,4 +113,36 @@ describe('the mailer', () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }
   });
+
+  // Addresses recorded before members' addresses were checked as the mailer reads them: nodemailer would mail someone else.
+  it.each(['x<y@elsewhere.example>', 'a,b@elsewhere.example', 'ada(c)@elsewhere.example', 'a@x:'])(
+    'refuses %j before any mail server sees it, for good (EENVELOPE), over SMTP and to the outbox',
+    async (to) => {
+      const recipients: string[] = [];
+      const server = new SMTPServer({
+        authOptional: true,
+        disabledCommands: ['STARTTLS'],
+        onRcptTo(address, _session, callback) {
+          recipients.push(address.address);
+          callback();
+        },
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const { port } = server.server.address() as { port: number };
+      const outboxDir = mkdtempSync(join(tmpdir(), 'chorus-mail-refused-'));
+      try {
+        for (const smtpUrl of [`smtp://127.0.0.1:${port}`, undefined]) {
+          const mailer = createMailer({ smtpUrl, from, dataDir: outboxDir, logger, logMessageText: false });
+          const refused = await mailer.send({ to, subject: 'Refused', text: 'never sent' }).then(() => undefined, (error: unknown) => error);
+          expect(refused).toBeInstanceOf(MailAddressRefused);
+          expect(isPermanentMailFailure(refused)).toBe(true);
+        }
+        expect(recipients).toEqual([]);
+        expect(existsSync(join(outboxDir, 'outbox')) ? readdirSync(join(outboxDir, 'outbox')) : []).toEqual([]);
+      } finally {
+        rmSync(outboxDir, { recursive: true, force: true });
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+      }
+    },
+  );
 });

@@ -3,6 +3,7 @@
 // so a developer can follow a reset link (written by a worker thread: outbox-writer.ts).
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
+import addressparser from 'nodemailer/lib/addressparser/index.js';
 import type { IdentityLogger } from '../logger.js';
 import { OutboxWriter } from './outbox-writer.js';
 
@@ -10,6 +11,35 @@ export type MailMessage = { to: string; subject: string; text: string };
 
 export interface Mailer {
   send(message: MailMessage): Promise<void>;
+}
+
+/**
+ * Whether nodemailer reads `address` back as exactly that one address (no name, no group, nothing
+ * dropped or added): what it would put in the envelope is then what was asked for.
+ */
+export function readsAsOneAddress(address: string): boolean {
+  const parsed = addressparser(address);
+  const [only] = parsed;
+  return parsed.length === 1 && only !== undefined && !('group' in only) && only.address === address && only.name === '';
+}
+
+/** The mail was refused before any mail server saw it: its recipient is not one plain address. */
+export class MailAddressRefused extends Error {
+  readonly code = 'EENVELOPE';
+  constructor(address: string) {
+    super(`Not one plain e-mail address: ${JSON.stringify(address)}`);
+  }
+}
+
+/**
+ * A failure that sending again cannot mend: an address or message the mailer refuses locally
+ * (nodemailer's EENVELOPE, EMESSAGE), or a mail server's 5xx answer. Anything else (a connection,
+ * a 4xx "try again later") may pass later.
+ */
+export function isPermanentMailFailure(error: unknown): boolean {
+  const { code, responseCode } = (error ?? {}) as { code?: unknown; responseCode?: unknown };
+  if (typeof responseCode === 'number') return responseCode >= 500;
+  return code === 'EENVELOPE' || code === 'EMESSAGE';
 }
 
 export type MailerOptions = {
@@ -41,6 +71,7 @@ export function createMailer(options: MailerOptions): Mailer {
     const transport = nodemailer.createTransport(options.smtpUrl);
     return {
       async send(message) {
+        if (!readsAsOneAddress(message.to)) throw new MailAddressRefused(message.to);
         await transport.sendMail({ from: options.from, ...message });
       },
     };
@@ -48,6 +79,7 @@ export function createMailer(options: MailerOptions): Mailer {
   const outbox = new OutboxWriter(outboxDirectory(options.dataDir));
   return {
     async send(message) {
+      if (!readsAsOneAddress(message.to)) throw new MailAddressRefused(message.to);
       const { file, textFile } = await outbox.write({ from: options.from, to: message.to, subject: message.subject, text: message.text });
       const details = { to: message.to, subject: message.subject, file, textFile };
       // A reset link signs its holder in: in production it stays out of the log (shipped elsewhere), in the 0600 files only.

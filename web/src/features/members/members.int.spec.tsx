@@ -8,9 +8,10 @@ import type { Organization, Problem, Role } from '../../api/contract';
 import { adaSession, anOrganization, consoleServer, member, withMembers } from '../../testing/console-fixtures';
 import { createFakeNetwork } from '../../testing/fake-network';
 import { renderWithProviders } from '../../testing/render-with-providers';
+import type { UndeliveredInvitation } from './api/members-api';
 
-function renderMembers({ role = 'owner' as Role, organization = anOrganization() } = {}) {
-  const state = { session: adaSession([{ id: 'acme', name: 'Acme', role }]), organizations: [organization] };
+function renderMembers({ role = 'owner' as Role, organization = anOrganization(), undelivered = [] as UndeliveredInvitation[] } = {}) {
+  const state = { session: adaSession([{ id: 'acme', name: 'Acme', role }]), organizations: [organization], undelivered };
   const network = createFakeNetwork({ server: consoleServer(state) });
   const view = renderWithProviders(<AppRoutes />, { route: '/app/orgs/acme/members', network });
   const write = (method: string) => network.take(method);
@@ -43,6 +44,27 @@ describe('the members list', () => {
       expect.stringMatching(/^eve@acme\.example\s*Member/),
     ]);
     expect(screen.getByRole('progressbar', { name: 'Users' })).toHaveAttribute('aria-valuenow', '5');
+  });
+
+  it('tells owners and admins which invitations could not be delivered, and why', async () => {
+    const undelivered: UndeliveredInvitation[] = [
+      { userId: 'id-bob', email: 'bob@acme.example', reason: 'mail_server_refused', responseCode: 550, at: '2030-01-01T09:00:00.000Z' },
+      { userId: 'id-cem', email: 'cem@acme.example', reason: 'address_refused', at: '2030-01-01T09:00:00.000Z' },
+    ];
+    renderMembers({ role: 'admin', organization: full, undelivered });
+    const list = await screen.findByRole('list', { name: 'Members' });
+    const bob = 'We could not deliver the invitation to bob@acme.example: their mail server refused it (550). Remove them and add the right address.';
+    expect(await within(list).findByText(bob)).toBeInTheDocument();
+    const cem = /^We could not deliver the invitation to cem@acme\.example: this is not an address mail can be sent to\./;
+    expect(within(list).getByText(cem)).toBeInTheDocument();
+  });
+
+  it('does not ask about undelivered invitations for members and auditors', async () => {
+    const undelivered: UndeliveredInvitation[] = [{ userId: 'id-bob', email: 'bob@acme.example', reason: 'address_refused', at: 'x' }];
+    const view = renderMembers({ role: 'member', organization: full, undelivered });
+    await screen.findByRole('list', { name: 'Members' });
+    expect(view.network.requests.map((request) => request.url)).not.toContainEqual(expect.stringContaining('invitation-failures'));
+    expect(screen.queryByText(/could not deliver/)).not.toBeInTheDocument();
   });
 
   it('lets members and auditors read it, without the form or Remove', async () => {
@@ -81,7 +103,8 @@ describe('adding a member', () => {
     view.setOrganization(withMembers(anOrganization({ position: 41 }), [member('ada@acme.example', 'owner'), member('bob@acme.example', 'admin', { invited: true })]));
     post.respond(201, { id: 'acme', revision: 5, position: 41, userId: 'id-bob', invitation: 'pending' });
 
-    await waitFor(() => expect(within(form()).getByRole('status')).toHaveTextContent('bob@acme.example is a member now, as admin.'));
+    const done = 'bob@acme.example is a member now, as admin. We are e-mailing them to let them know.';
+    await waitFor(() => expect(within(form()).getByRole('status')).toHaveTextContent(done));
     await waitFor(() => expect(within(screen.getByRole('list', { name: 'Members' })).getAllByRole('listitem')).toHaveLength(2));
     expect(view.network.requests.map((request) => request.url)).toContain('/organizations/acme?minPosition=41');
     expect(emailField()).toHaveValue('');
@@ -106,6 +129,19 @@ describe('adding a member', () => {
     expect(roleField()).toHaveValue('auditor');
     expect(emailField()).toHaveAccessibleDescription(words);
   });
+
+  it.each(['a@x:', 'a,b@x', 'x<y@z>', 'ad\u200ba@acme.example', 'ada@\u202eelpmaxe.com', '"ada"@acme.example'])(
+    'refuses %j by the server\'s own rule, without sending it, and keeps what was typed',
+    async (address) => {
+      const view = renderMembers();
+      await view.user.type(await screen.findByLabelText('E-mail'), address);
+      await view.user.click(screen.getByRole('button', { name: 'Add member' }));
+      const words = 'Enter one e-mail address, such as name@example.com, without spaces, commas, quotes, angle brackets or hidden characters.';
+      await waitFor(() => expect(within(form()).getByRole('alert')).toHaveTextContent(words));
+      expect(view.network.requests.some((request) => request.method === 'POST')).toBe(false);
+      expect(emailField()).toHaveValue(address);
+    },
+  );
 
   it.each([
     ['owner', ['member', 'admin', 'auditor', 'owner']],

@@ -10,8 +10,8 @@ export type NewMember = {
   /** Known to callers that have just created the user; otherwise the address's id from USER_DIRECTORY (reserved when new). */
   userId?: string;
   /**
-   * An address without an account is owed an invitation (the members route): MemberAdded then says so
-   * in its metadata (`invitation: 'owed'`), and the invitation reaction mails it.
+   * The member is owed a mail (the members route): MemberAdded then says so in its metadata (`invitation:
+   * 'owed'`), and the invitation reaction mails an invitation, or a notice when the address has an account.
    */
   invite?: boolean;
 };

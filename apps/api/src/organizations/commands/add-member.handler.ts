@@ -25,8 +25,9 @@ export class AddMemberHandler implements ICommandHandler<AddMemberCommand> {
     // (Any id not yet a member stands in for the address's: duplicates by address are found either way.)
     // The decision that records is then made on the organization as loaded here: read once, not twice.
     const loaded = await this.organizations.check(organizationId, addMember(randomUUID()), context);
-    const { userId, registered } = await this.users.memberForEmail(email, context);
-    const invitationOwed = member.invite === true && !registered;
+    // Registered or not, the member is mailed (an invitation or a notice): the answer must not tell them apart.
+    const { userId } = await this.users.memberForEmail(email, context);
+    const invitationOwed = member.invite === true;
     const result = await this.organizations.handle(organizationId, addMember(userId), invitationOwed ? owingInvitation(context) : context, loaded);
     return { ...result, userId, invitationOwed };
   }

@@ -1,9 +1,12 @@
-// POST /organizations/:id/members, DELETE .../members/:userId (docs/api.md, Organizations).
+// POST /organizations/:id/members, DELETE .../members/:userId (docs/api.md, Organizations); GET .../members/invitation-failures.
 import { consoleApi } from '../../../api/console-api';
 import type { CommandAnswer, Role } from '../../../api/contract';
 import { organizationTag } from '../../../api/organization-api';
 
 export type NewMember = { organizationId: string; email: string; role: Role; chorusUser: boolean };
+
+/** A member the organization's mail could not reach: refused for good, it is not tried again (owners and admins only). */
+export type UndeliveredInvitation = { userId: string; email: string; reason: 'address_refused' | 'mail_server_refused'; responseCode?: number; at: string };
 
 const membersUrl = (organizationId: string) => `/organizations/${encodeURIComponent(organizationId)}/members`;
 
@@ -12,6 +15,10 @@ export const membersApi = consoleApi.injectEndpoints({
     addMember: build.mutation<CommandAnswer & { userId: string }, NewMember>({
       query: ({ organizationId, ...member }) => ({ url: membersUrl(organizationId), method: 'POST', body: member }),
       invalidatesTags: (_result, _error, { organizationId }) => organizationTag(organizationId),
+    }),
+    undeliveredInvitations: build.query<{ failures: UndeliveredInvitation[] }, string>({
+      query: (organizationId) => ({ url: `${membersUrl(organizationId)}/invitation-failures` }),
+      providesTags: (_result, _error, organizationId) => organizationTag(organizationId),
     }),
     /** PATCH .../members/:userId {role}: promote or demote (only owners touch owners). */
     changeMemberRole: build.mutation<CommandAnswer, { organizationId: string; userId: string; role: Role }>({
@@ -25,4 +32,4 @@ export const membersApi = consoleApi.injectEndpoints({
   }),
 });
 
-export const { useAddMemberMutation, useChangeMemberRoleMutation, useRemoveMemberMutation } = membersApi;
+export const { useAddMemberMutation, useChangeMemberRoleMutation, useRemoveMemberMutation, useUndeliveredInvitationsQuery } = membersApi;

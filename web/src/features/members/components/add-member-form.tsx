@@ -8,6 +8,7 @@ import { CheckboxField } from '../../../components/ui/checkbox-field';
 import { SelectField } from '../../../components/ui/select-field';
 import { TextField } from '../../../components/ui/text-field';
 import { useAddMemberMutation } from '../api/members-api';
+import { isMemberEmail, memberEmailRefusal } from '@libs/domain/email/member-email';
 
 const ROLE_ORDER: Role[] = ['member', 'admin', 'auditor', 'owner'];
 const ROLE_HINTS: Record<Role, string> = {
@@ -31,9 +32,14 @@ export function AddMemberForm({ organization, role }: { organization: Organizati
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const address = email.trim();
+    // The server's own rule, so that an address the mailer would misread is refused before it is sent.
+    const refused = Object.assign(new Error(memberEmailRefusal), { status: 400, code: 'VALIDATION_FAILED', detail: memberEmailRefusal });
     const added = await run(
-      () => addMember({ organizationId: organization.id, email: address, role: newRole, chorusUser }).unwrap(),
-      `${address} is a member now, as ${ROLE_NAMES[newRole].toLowerCase()}. If they have no account yet, an invitation is on its way.`,
+      () =>
+        isMemberEmail(address)
+          ? addMember({ organizationId: organization.id, email: address, role: newRole, chorusUser }).unwrap()
+          : Promise.reject(refused),
+      `${address} is a member now, as ${ROLE_NAMES[newRole].toLowerCase()}. We are e-mailing them to let them know.`,
     );
     if (!added) return;
     setEmail('');

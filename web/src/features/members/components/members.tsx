@@ -17,7 +17,7 @@ export function Members({ organization, role, currentUserId }: MembersProps) {
       <PageHeader title="Members">Who can sign in to {organization.name}, and what they may do.</PageHeader>
       <div className="stack">
         {canManage(role) && (
-          <Section title="Add member" description="Someone without an account gets an invitation by e-mail.">
+          <Section title="Add member" description="Everyone you add is told by e-mail; someone new is invited to choose a password.">
             <AddMemberForm organization={organization} role={role} />
           </Section>
         )}
