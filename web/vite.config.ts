@@ -1,17 +1,20 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
+import { precompress } from './build/precompress';
 
 // The SPA is built into dist/web and served by apps/api on the same origin.
+const outDir = fileURLToPath(new URL('../dist/web', import.meta.url));
+
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
-  plugins: [react()],
+  plugins: [react(), precompress(outDir)],
   resolve: {
     // The pure libs the SPA shares with the server, imported file by file: `@libs/web-rules/safe-redirect-path`.
     alias: [{ find: /^@libs\/(domain|web-rules)\//, replacement: `${fileURLToPath(new URL('../libs', import.meta.url))}/$1/src/` }],
   },
   build: {
-    outDir: fileURLToPath(new URL('../dist/web', import.meta.url)),
+    outDir,
     emptyOutDir: true,
     // Maps are for the error-reporting service (upload with the release id); pages do not point to them.
     sourcemap: 'hidden',

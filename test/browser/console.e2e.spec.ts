@@ -302,6 +302,27 @@ describe('with the keyboard alone', () => {
   }, 60_000);
 });
 
+describe('the navigation', () => {
+  it.each([
+    ['1280', desktop],
+    ['390', phone],
+  ])('at %s px: after every tab click the page title shows below the sticky header, not under it', async (_width, viewport) => {
+    const { page } = await signedIn(ada, viewport);
+    const screen = consoleScreen(page);
+    const header = page.locator('.console-header');
+    // Twice round, so that each page is also reached from a longer one that was scrolled.
+    for (const name of ['Members', 'Sites', 'Domains', 'SSO', 'History', 'Overview', 'Members', 'History', 'Sites', 'Overview'] as const) {
+      await screen.nav(name).click();
+      await textOnceShown(screen.heading, name);
+      await page.locator('.page-loading').waitFor({ state: 'detached' });
+      const headerBottom = await header.evaluate((element) => element.getBoundingClientRect().bottom);
+      const titleTop = await screen.heading.evaluate((element) => element.getBoundingClientRect().top);
+      expect({ name, titleBelowHeader: titleTop >= headerBottom }).toEqual({ name, titleBelowHeader: true });
+      await page.mouse.wheel(0, 600);
+    }
+  }, 90_000);
+});
+
 describe('every console page', () => {
   const pages: [name: string, path: string, heading: string][] = [
     ['overview', '/app/orgs/acme', 'Overview'],

@@ -64,6 +64,19 @@ describe('domain refusals', () => {
     await expectRefusal(running.store, id, () => api.post(`/organizations/${id}/quality-assurance/domains`, { domain: 'http://' }), 400, 'INVALID_HOSTNAME');
   });
 
+  it.each([
+    ['ftp://x.example.com', 'scheme', /scheme other than http/],
+    ['-bad-.example.com', 'label', /part that is not allowed/],
+    ['https://exa mple.com/path', 'space', /space/],
+    ['intranet', 'no-dot', /needs a dot/],
+  ])('INVALID_HOSTNAME for %j gives its real reason (%s), not always the missing dot', async (hostname, reason, words) => {
+    const id = await createOrganization(api, { plan: { line: 'chorus', plan: 'enterprise' }, chorus: { enabled: true } });
+    const answer = await api.post(`/organizations/${id}/sites`, { name: 'Site', hostname });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toMatchObject({ code: 'INVALID_HOSTNAME', field: 'hostname', value: hostname, reason });
+    expect(answer.body.detail).toMatch(words);
+  });
+
   it('DUPLICATE (409) for the same hostname, the same member e-mail, the same domain', async () => {
     const id = await createOrganization(api, { plan: { line: 'chorus', plan: 'enterprise' }, chorus: { enabled: true } });
     expect((await api.post(`/organizations/${id}/sites`, { name: 'Shop', hostname: 'shop.example' })).status).toBe(201);

@@ -1,8 +1,10 @@
 // The sign-in SPA served by the API (docs/api.md, Sign-in): its routes, the page configuration written
 // into index.html, the XSRF cookie on every HTML answer, static files and security headers.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { webRoot } from '#api';
 import { startAuthApp, type AuthApp } from '../support/auth-app.js';
 import type { Answer } from '../support/browser.js';
@@ -120,6 +122,41 @@ describe('static files', () => {
     expect(answer.status).toBe(200);
     expect(answer.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
     expect(answer.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+  });
+
+  /** The bytes as they cross the wire, undecoded (fetch would decode them). */
+  const onTheWire = (path: string, acceptEncoding?: string) =>
+    new Promise<{ headers: Record<string, string | string[] | undefined>; body: Buffer }>((resolve, reject) => {
+      const url = new URL(path, app.baseUrl);
+      request(url, { headers: acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding } }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => resolve({ headers: response.headers, body: Buffer.concat(chunks) }));
+      })
+        .on('error', reject)
+        .end();
+    });
+
+  it.each([
+    ['gzip, deflate, br, zstd', 'br', brotliDecompressSync],
+    ['gzip', 'gzip', gunzipSync],
+    ['br;q=0, gzip;q=1', 'gzip', gunzipSync],
+  ])('sends the largest script precompressed to a browser that accepts %j (%s), the same bytes once decoded', async (accept, encoding, decode) => {
+    const largest = assets.filter((file) => file.endsWith('.js')).sort((a, b) => readFileSync(join(webRoot(), 'assets', b)).length - readFileSync(join(webRoot(), 'assets', a)).length)[0];
+    const original = readFileSync(join(webRoot(), 'assets', `${largest}`));
+    const answer = await onTheWire(`/assets/${largest}`, accept);
+    expect(answer.headers['content-encoding']).toBe(encoding);
+    expect(answer.headers.vary).toContain('Accept-Encoding');
+    expect(Number(answer.headers['content-length'])).toBe(answer.body.length);
+    expect(answer.body.length).toBeLessThan(original.length / 2);
+    expect(decode(answer.body).equals(original)).toBe(true);
+  });
+
+  it('sends the file as it is to a client that accepts no encoding', async () => {
+    const original = readFileSync(join(webRoot(), 'assets', `${script}`));
+    const answer = await onTheWire(`/assets/${script}`);
+    expect(answer.headers['content-encoding']).toBeUndefined();
+    expect(answer.body.equals(original)).toBe(true);
   });
 
   it('does not serve source maps or anything outside dist/web', async () => {

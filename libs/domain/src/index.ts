@@ -44,7 +44,7 @@ export { organizationLimits, usage, type OrganizationLimits } from './limits/org
 export { refusalToAdd } from './limits/refusal-to-add.js';
 export { effectiveChorusFeatures } from './features/chorus-features.js';
 
-export { parseHostname, toUnicodeHostname, type Hostname } from './hostnames/parse-hostname.js';
+export { parseHostname, readHostname, toUnicodeHostname, type Hostname, type HostnameFault } from './hostnames/parse-hostname.js';
 export { isValidResetEmail } from './email/is-valid-reset-email.js';
 export { isMemberEmail, memberEmailRefusal } from './email/member-email.js';
 

@@ -36,7 +36,7 @@ export function refusalMessage(problem: Problem, organization?: Organization): s
         ? 'Only an owner can add, remove, promote or demote an owner.'
         : 'Your role does not allow this change: ask an owner or an admin.';
     case 'INVALID_HOSTNAME':
-      return `“${text(problem.value)}” is not a hostname: it needs a dot, like shop.example.com (only localhost may go without).`;
+      return hostnameRefusal(text(problem.value), text(problem.reason));
     case 'ENTERPRISE_PLAN_REQUIRED':
       return 'Single sign-on is part of the Enterprise plans: choose one to turn it on.';
     case 'SSO_DISCOVERY_FAILED':
@@ -75,5 +75,27 @@ export function refusalMessage(problem: Problem, organization?: Organization): s
       return 'The change is saved but not shown yet: reload the page in a moment.';
     default:
       return 'Something went wrong on our side: please try again.';
+  }
+}
+
+/** The server's `reason` says which part of the hostname rule the value broke. */
+function hostnameRefusal(value: string, reason: string): string {
+  switch (reason) {
+    case 'empty':
+      return 'Enter a hostname, like shop.example.com.';
+    case 'too-long':
+      return `“${value.slice(0, 40)}…” is too long for a hostname: 253 characters at most.`;
+    case 'scheme':
+      return `“${value}” starts with ${/^[^:]*:\/\//.exec(value)?.[0] ?? 'a scheme'}: enter the hostname itself, or an address starting with http:// or https://.`;
+    case 'space':
+      return `“${value}” has a space in it: a hostname has none.`;
+    case 'credentials':
+      return `“${value}” has a user name or password in it: enter only the hostname, like shop.example.com.`;
+    case 'label':
+      return `“${value}” is not a hostname: between the dots only letters, digits and hyphens, and no part starts or ends with a hyphen.`;
+    case 'characters':
+      return `“${value}” has characters a hostname cannot have: use letters, digits, hyphens and dots, like shop.example.com.`;
+    default:
+      return `“${value}” is not a hostname: it needs a dot, like shop.example.com (only localhost may go without).`;
   }
 }

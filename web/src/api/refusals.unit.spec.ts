@@ -16,6 +16,16 @@ describe('every refusal of the server, in words', () => {
     [problem('FORBIDDEN', { requires: 'owner' }), 'Only an owner can add, remove, promote or demote an owner.'],
     [problem('FORBIDDEN'), 'Your role does not allow this change: ask an owner or an admin.'],
     [problem('INVALID_HOSTNAME', { field: 'hostname', value: 'shop' }), '“shop” is not a hostname: it needs a dot, like shop.example.com (only localhost may go without).'],
+    [
+      problem('INVALID_HOSTNAME', { field: 'hostname', value: 'ftp://x.example.com', reason: 'scheme' }),
+      '“ftp://x.example.com” starts with ftp://: enter the hostname itself, or an address starting with http:// or https://.',
+    ],
+    [
+      problem('INVALID_HOSTNAME', { field: 'hostname', value: '-bad-.example.com', reason: 'label' }),
+      '“-bad-.example.com” is not a hostname: between the dots only letters, digits and hyphens, and no part starts or ends with a hyphen.',
+    ],
+    [problem('INVALID_HOSTNAME', { field: 'hostname', value: 'https://exa mple.com/path', reason: 'space' }), '“https://exa mple.com/path” has a space in it: a hostname has none.'],
+    [problem('INVALID_HOSTNAME', { field: 'hostname', value: '', reason: 'empty' }), 'Enter a hostname, like shop.example.com.'],
     [problem('FEATURE_DISABLED', { feature: 'qualityAssurance' }), 'Quality assurance is off for your organization: the Quality assurance add-on turns it on.'],
     [problem('FEATURE_DISABLED', { feature: 'webAnalytics' }), 'Web analytics is off for your organization: the Web analytics add-on turns it on.'],
     [problem('NOT_FOUND', { entity: 'member' }), 'It is no longer there: the list is up to date now.'],

@@ -7,3 +7,6 @@ Object.assign(globalThis, { TextEncoder, TextDecoder });
 
 // The console's pages are lazily loaded chunks: the first one a test file opens is compiled on demand.
 configure({ asyncUtilTimeout: 5_000 });
+
+// jsdom does not lay out pages, so it does not scroll them either; the console scrolls to a new page's top.
+window.scrollTo = () => {};

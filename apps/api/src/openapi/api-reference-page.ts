@@ -1,6 +1,7 @@
 // GET /docs: the OpenAPI document as one server-rendered page with its own small stylesheet, so that
 // reading the API loads no script at all and nothing of it reaches the sign-in page's bundle.
 import type { OpenApiDocument, OpenApiOperation } from './openapi-document.js';
+import { bodyFields, schemaInWords } from './schema-in-words.js';
 
 function escape(text: string): string {
   return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
@@ -11,18 +12,21 @@ function prose(text: string): string {
   return escape(text).replace(/`([^`]+)`/g, '<code>$1</code>');
 }
 
-function schemaBlock(title: string, schema: unknown): string {
-  return `<details><summary>${title}</summary><pre>${escape(JSON.stringify(schema, null, 2))}</pre></details>`;
+function bodyTable(schema: unknown): string {
+  const rows = bodyFields(schema)
+    .map((field) => `<tr><td><code>${escape(field.name)}</code>${field.required ? ' (required)' : ''}</td><td>${escape(field.words)}</td></tr>`)
+    .join('');
+  return `<table><caption>JSON body</caption><thead><tr><th scope="col">field</th><th scope="col">takes</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
 function operationSection(method: string, path: string, operation: OpenApiOperation): string {
   const id = operation.operationId;
   const parameters = operation.parameters.length === 0
     ? ''
-    : `<table><caption>Parameters</caption><thead><tr><th scope="col">name</th><th scope="col">in</th><th scope="col">schema</th></tr></thead><tbody>${operation.parameters
-        .map((parameter) => `<tr><td><code>${escape(parameter.name)}</code>${parameter.required ? ' (required)' : ''}</td><td>${parameter.in}</td><td><code>${escape(JSON.stringify(parameter.schema))}</code></td></tr>`)
+    : `<table><caption>Parameters</caption><thead><tr><th scope="col">name</th><th scope="col">in</th><th scope="col">takes</th></tr></thead><tbody>${operation.parameters
+        .map((parameter) => `<tr><td><code>${escape(parameter.name)}</code>${parameter.required ? ' (required)' : ''}</td><td>${parameter.in}</td><td>${escape(schemaInWords(parameter.schema))}</td></tr>`)
         .join('')}</tbody></table>`;
-  const body = operation.requestBody === undefined ? '' : schemaBlock('JSON body', operation.requestBody.content['application/json'].schema);
+  const body = operation.requestBody === undefined ? '' : bodyTable(operation.requestBody.content['application/json'].schema);
   const responses = `<ul class="responses">${Object.entries(operation.responses)
     .map(([status, response]) => `<li><strong>${escape(status)}</strong> ${prose(response.description)}</li>`)
     .join('')}</ul>`;
@@ -51,6 +55,7 @@ export function apiReferencePage(document: OpenApiDocument): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escape(document.info.title)} reference</title>
+<link rel="icon" type="image/svg+xml" href="/favicon.svg">
 <link rel="stylesheet" href="/docs/docs.css">
 </head>
 <body>
@@ -80,8 +85,7 @@ pre { background: #fff; border: 1px solid #e4e7eb; border-radius: 6px; padding: 
 table { border-collapse: collapse; width: 100%; margin: .5rem 0; font-size: .875rem; }
 caption { text-align: left; font-weight: 600; padding-bottom: .25rem; }
 th, td { text-align: left; border-top: 1px solid #e4e7eb; padding: .25rem .5rem .25rem 0; vertical-align: top; }
-td code, h3 code, nav code { word-break: break-word; overflow-wrap: anywhere; }
+td code, td:last-child, h3 code, nav code { word-break: break-word; overflow-wrap: anywhere; }
 .operation p, .responses { overflow-wrap: anywhere; }
 .responses { padding-left: 1.25rem; margin: .5rem 0 0; }
-details summary { cursor: pointer; font-weight: 600; }
 `;

@@ -63,7 +63,7 @@ export class SpaMiddleware implements NestMiddleware {
   private serve(request: Request, response: Response, next: NextFunction): void {
     const file = staticFile(this.root, request.path);
     if (file !== undefined) {
-      sendStaticFile(response, request.path, file, request.method === 'HEAD');
+      sendStaticFile(request, response, file);
       return;
     }
     // An API path (no page route starts like one) is passed on at once, without trying the page routes.

@@ -4,7 +4,7 @@
 // dot-folder, like any hidden file: no path with a segment starting with '.' is served, nor JSON.
 import { createReadStream, statSync } from 'node:fs';
 import { extname, join, normalize, sep } from 'node:path';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 
 const contentTypes: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
@@ -19,8 +19,10 @@ const contentTypes: Record<string, string> = {
   '.webmanifest': 'application/manifest+json',
 };
 
+type StaticFile = { file: string; size: number; contentType: string };
+
 /** The file under root that a request path names, if it is one we serve. */
-export function staticFile(root: string, path: string): { file: string; size: number; contentType: string } | undefined {
+export function staticFile(root: string, path: string): StaticFile | undefined {
   // Every file served has an extension: a path with no dot, even encoded, names none (every API route).
   if (!path.includes('.') && !path.includes('%')) return undefined;
   let decoded: string;
@@ -43,14 +45,39 @@ export function staticFile(root: string, path: string): { file: string; size: nu
   }
 }
 
-export function sendStaticFile(response: Response, path: string, found: { file: string; size: number; contentType: string }, headOnly: boolean): void {
+/** The build's precompressed copies (`.br`, `.gz` beside the file), best first. */
+const ENCODINGS = [
+  { name: 'br', suffix: '.br' },
+  { name: 'gzip', suffix: '.gz' },
+] as const;
+
+/** The smallest copy of the file that the request accepts: the build wrote `.br` and `.gz` beside the larger assets. */
+function encodedCopy(request: Request, found: StaticFile): { file: string; size: number; encoding?: string } {
+  // Ours is the order among those accepted (q > 0), as with nginx's precompressed files: brotli is the smaller.
+  const encoding = ENCODINGS.find((candidate) => request.acceptsEncodings(candidate.name) === candidate.name);
+  if (encoding !== undefined) {
+    try {
+      const stats = statSync(found.file + encoding.suffix);
+      if (stats.isFile()) return { file: found.file + encoding.suffix, size: stats.size, encoding: encoding.name };
+    } catch {
+      // No copy of this file (small, or not text): the file itself.
+    }
+  }
+  return found;
+}
+
+export function sendStaticFile(request: Request, response: Response, found: StaticFile): void {
+  const sent = encodedCopy(request, found);
   response.status(200);
   response.setHeader('Content-Type', found.contentType);
-  response.setHeader('Content-Length', String(found.size));
-  response.setHeader('Cache-Control', path.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
-  if (headOnly) {
+  response.setHeader('Content-Length', String(sent.size));
+  if (sent.encoding !== undefined) response.setHeader('Content-Encoding', sent.encoding);
+  // Caches keep one copy per encoding a client accepts.
+  response.setHeader('Vary', 'Accept-Encoding');
+  response.setHeader('Cache-Control', request.path.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
+  if (request.method === 'HEAD') {
     response.end();
     return;
   }
-  createReadStream(found.file).pipe(response);
+  createReadStream(sent.file).pipe(response);
 }

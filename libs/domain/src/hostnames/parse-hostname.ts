@@ -19,24 +19,37 @@ export function toUnicodeHostname(ascii: string): string {
   }
 }
 
-export function parseHostname(value: string): Hostname | null {
-  if (typeof value !== 'string') return null;
+/** Why a value is not a hostname, in words the forms can say back (the seed's rule itself only says null). */
+export type HostnameFault = 'empty' | 'too-long' | 'scheme' | 'space' | 'credentials' | 'characters' | 'label' | 'no-dot';
+
+// A scheme other than http(s) would otherwise become a host named after it ("ftp"), refused for its missing dot.
+const OTHER_SCHEME = /^[a-z][a-z0-9+.-]*:\/\//i;
+
+/** The hostname a value names, or why it names none. */
+export function readHostname(value: string): { hostname: Hostname } | { fault: HostnameFault } {
+  if (typeof value !== 'string') return { fault: 'empty' };
   const trimmed = value.trim();
-  if (trimmed === '' || trimmed.length > MAX_INPUT_LENGTH) return null;
+  if (trimmed === '') return { fault: 'empty' };
+  if (trimmed.length > MAX_INPUT_LENGTH) return { fault: 'too-long' };
+  if (!SCHEME.test(trimmed) && OTHER_SCHEME.test(trimmed)) return { fault: 'scheme' };
   let url: URL;
   try {
     url = new URL(SCHEME.test(trimmed) ? trimmed : `https://${trimmed}`);
   } catch {
-    return null;
+    return { fault: /\s/.test(trimmed) ? 'space' : 'characters' };
   }
   // A user name or password in a hostname field is a mistake or a disguise (e.g. "mailto:x@example.com").
-  if (url.username !== '' || url.password !== '') return null;
+  if (url.username !== '' || url.password !== '') return { fault: 'credentials' };
   // URL lower-cases and converts Unicode labels to punycode; one trailing root dot is dropped.
   const ascii = url.hostname.endsWith('.') ? url.hostname.slice(0, -1) : url.hostname;
-  if (ascii.length > MAX_NAME_LENGTH) return null;
+  if (ascii.length > MAX_NAME_LENGTH) return { fault: 'too-long' };
   const labels = ascii.split('.');
-  if (!labels.every((label) => LABEL.test(label))) return null;
-  if (labels.length < 2 && ascii !== 'localhost') return null;
-  const unicode = toUnicodeHostname(ascii);
-  return { ascii, unicode };
+  if (!labels.every((label) => LABEL.test(label))) return { fault: 'label' };
+  if (labels.length < 2 && ascii !== 'localhost') return { fault: 'no-dot' };
+  return { hostname: { ascii, unicode: toUnicodeHostname(ascii) } };
+}
+
+export function parseHostname(value: string): Hostname | null {
+  const read = readHostname(value);
+  return 'hostname' in read ? read.hostname : null;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { parseHostname, toUnicodeHostname } from './parse-hostname.js';
+import { parseHostname, readHostname, toUnicodeHostname } from './parse-hostname.js';
 
 describe('parseHostname', () => {
   it.each([
@@ -81,5 +81,24 @@ describe('toUnicodeHostname', () => {
     expect(toUnicodeHostname('xn--bcher-kva.de')).toBe('bücher.de');
     expect(toUnicodeHostname('www.xn--mnchen-3ya.de')).toBe('www.münchen.de');
     expect(toUnicodeHostname('example.com')).toBe('example.com');
+  });
+
+  it.each([
+    ['ftp://x.example.com', 'scheme'],
+    ['mailto://x@example.com', 'scheme'],
+    ['-bad-.example.com', 'label'],
+    ['my_site.example.com', 'label'],
+    ['a..example.com', 'label'],
+    ['https://exa mple.com/path', 'space'],
+    ['exa mple.com', 'space'],
+    ['https://user:secret@example.com', 'credentials'],
+    ['mailto:someone@example.com', 'credentials'],
+    ['%%%', 'characters'],
+    ['', 'empty'],
+    ['   ', 'empty'],
+    ['intranet', 'no-dot'],
+    [`${'a'.repeat(63)}.${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(63)}.com`, 'too-long'],
+  ])('says why %j is no hostname: %s', (input, fault) => {
+    expect(readHostname(input)).toEqual({ fault });
   });
 });

@@ -1,11 +1,10 @@
 import { DomainError } from '../../errors.js';
-import { parseHostname } from '../../hostnames/parse-hostname.js';
 import { refusalToAdd } from '../../limits/refusal-to-add.js';
 import type { DecideContext } from '../decide-context.js';
 import type { SiteAdded } from '../events.js';
 import type { ExistingOrganization } from '../state.js';
 import { requireIdentifier, requireName } from '../command-validation.js';
-import { invalidHostname } from '../invalid-hostname.js';
+import { requireHostname } from '../invalid-hostname.js';
 
 /** hostname as the user typed it; the domain normalizes it (seed section 5). */
 export type AddSite = { type: 'AddSite'; data: { siteId: string; name: string; hostname: string } };
@@ -13,8 +12,7 @@ export type AddSite = { type: 'AddSite'; data: { siteId: string; name: string; h
 export function addSite(command: AddSite, state: ExistingOrganization, { catalogue }: DecideContext): SiteAdded[] {
   const siteId = requireIdentifier('siteId', command.data.siteId);
   const name = requireName('name', command.data.name);
-  const hostname = parseHostname(command.data.hostname);
-  if (!hostname) throw invalidHostname('hostname', command.data.hostname);
+  const hostname = requireHostname('hostname', command.data.hostname);
   if (state.sites.some((site) => site.siteId === siteId)) {
     throw new DomainError('DUPLICATE', `Site ${siteId} already exists.`, { field: 'siteId', value: siteId });
   }

@@ -22,8 +22,8 @@ describe('AddSite', () => {
   });
 
   it('refuses a hostname that is not one (INVALID_HOSTNAME)', () => {
-    given(onClassicPlan('professional')).when(addSite({ hostname: 'intranet' })).thenThrows('INVALID_HOSTNAME', { field: 'hostname', value: 'intranet' });
-    given(onClassicPlan('professional')).when(addSite({ hostname: '' })).thenThrows('INVALID_HOSTNAME', { field: 'hostname', value: '' });
+    given(onClassicPlan('professional')).when(addSite({ hostname: 'intranet' })).thenThrows('INVALID_HOSTNAME', { field: 'hostname', value: 'intranet', reason: 'no-dot' });
+    given(onClassicPlan('professional')).when(addSite({ hostname: '' })).thenThrows('INVALID_HOSTNAME', { field: 'hostname', value: '', reason: 'empty' });
   });
 
   it('refuses a second site with the same id or the same hostname in any form (DUPLICATE)', () => {

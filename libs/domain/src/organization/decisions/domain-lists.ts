@@ -1,10 +1,9 @@
 // The QA and web analytics domain lists follow the same rules; only the list and its feature differ.
 import { DomainError } from '../../errors.js';
-import { parseHostname } from '../../hostnames/parse-hostname.js';
 import { refusalToAdd } from '../../limits/refusal-to-add.js';
 import type { PlanCatalogue } from '../../plans/catalogue.js';
 import type { ExistingOrganization } from '../state.js';
-import { invalidHostname } from '../invalid-hostname.js';
+import { requireHostname } from '../invalid-hostname.js';
 
 type DomainList = 'qualityAssuranceDomains' | 'webAnalyticsDomains';
 
@@ -15,8 +14,7 @@ const ENTITY: Record<DomainList, string> = {
 
 /** The normalized (ASCII) domain to add, or the refusal. */
 export function domainToAdd(state: ExistingOrganization, list: DomainList, value: unknown, catalogue: PlanCatalogue): string {
-  const hostname = parseHostname(value as string);
-  if (!hostname) throw invalidHostname('domain', value);
+  const hostname = requireHostname('domain', value);
   if (state[list].includes(hostname.ascii)) {
     throw new DomainError('DUPLICATE', `${hostname.unicode} is already on the list.`, { field: 'domain', value: hostname.unicode });
   }
@@ -27,8 +25,7 @@ export function domainToAdd(state: ExistingOrganization, list: DomainList, value
 
 /** The normalized (ASCII) domain to remove: given in either form, matched after normalizing. */
 export function domainToRemove(state: ExistingOrganization, list: DomainList, value: unknown): string {
-  const hostname = parseHostname(value as string);
-  if (!hostname) throw invalidHostname('domain', value);
+  const hostname = requireHostname('domain', value);
   if (!state[list].includes(hostname.ascii)) {
     throw new DomainError('NOT_FOUND', `${hostname.unicode} is not on the list.`, { entity: ENTITY[list], domain: hostname.unicode });
   }

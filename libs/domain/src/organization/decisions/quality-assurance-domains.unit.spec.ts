@@ -54,7 +54,7 @@ describe('AddQualityAssuranceDomain', () => {
   });
 
   it('refuses a domain that is not a hostname (INVALID_HOSTNAME)', () => {
-    given(onChorusPlan('enterprise')).when(add('intranet')).thenThrows('INVALID_HOSTNAME', { field: 'domain', value: 'intranet' });
+    given(onChorusPlan('enterprise')).when(add('intranet')).thenThrows('INVALID_HOSTNAME', { field: 'domain', value: 'intranet', reason: 'no-dot' });
   });
 
   it('refuses a domain beyond the limit', () => {
@@ -83,6 +83,6 @@ describe('RemoveQualityAssuranceDomain', () => {
   });
 
   it('refuses a value that is not a hostname (INVALID_HOSTNAME)', () => {
-    given(history).when(remove('%%%')).thenThrows('INVALID_HOSTNAME', { field: 'domain', value: '%%%' });
+    given(history).when(remove('%%%')).thenThrows('INVALID_HOSTNAME', { field: 'domain', value: '%%%', reason: 'characters' });
   });
 });

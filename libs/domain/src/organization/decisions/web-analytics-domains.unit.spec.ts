@@ -45,7 +45,7 @@ describe('AddWebAnalyticsDomain', () => {
   });
 
   it('refuses a domain that is not a hostname (INVALID_HOSTNAME)', () => {
-    given(onChorusPlan('enterprise')).when(add('stats')).thenThrows('INVALID_HOSTNAME', { field: 'domain', value: 'stats' });
+    given(onChorusPlan('enterprise')).when(add('stats')).thenThrows('INVALID_HOSTNAME', { field: 'domain', value: 'stats', reason: 'no-dot' });
   });
 });
 
@@ -63,6 +63,6 @@ describe('RemoveWebAnalyticsDomain', () => {
   });
 
   it('refuses a value that is not a hostname (INVALID_HOSTNAME)', () => {
-    given(onChorusPlan('enterprise')).when(remove('')).thenThrows('INVALID_HOSTNAME', { field: 'domain', value: '' });
+    given(onChorusPlan('enterprise')).when(remove('')).thenThrows('INVALID_HOSTNAME', { field: 'domain', value: '', reason: 'empty' });
   });
 });

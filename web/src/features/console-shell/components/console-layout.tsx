@@ -24,13 +24,15 @@ export function ConsoleLayout({ productName, user, organizations, current, navig
   const { pathname } = useLocation();
   const firstPage = useRef(true);
 
-  // After a navigation inside the console, reading and tabbing start at the new page, as after a page load.
+  // After a navigation inside the console, reading and tabbing start at the new page, as after a page load:
+  // at its top, so that the sticky header does not cover the title (focus alone scrolls main under it).
   useEffect(() => {
     if (firstPage.current) {
       firstPage.current = false;
       return;
     }
-    main.current?.focus();
+    main.current?.focus({ preventScroll: true });
+    window.scrollTo({ top: 0 });
   }, [pathname]);
 
   return (
