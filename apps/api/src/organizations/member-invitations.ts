@@ -1,4 +1,5 @@
 import type { CommandContext, RecordedEvent } from '#event-store';
+import type { CommandResult } from './command-result.js';
 
 /**
  * What the members route answers about the invitation: `pending` when the address has no account (the
@@ -21,6 +22,14 @@ export interface MemberInvitations {
 }
 
 export const MEMBER_INVITATIONS = Symbol('MEMBER_INVITATIONS');
+
+/** A pending member's invitation mailed again (the members route's `POST .../invitation`); the identity module provides it too. */
+export interface InvitationResend {
+  /** Mails it, then records InvitationResent; NOT_FOUND, FORBIDDEN, 409 ALREADY_REGISTERED or 429 RATE_LIMITED otherwise. */
+  resend(organizationId: string, userId: string, context: CommandContext): Promise<CommandResult>;
+}
+
+export const INVITATION_RESEND = Symbol('INVITATION_RESEND');
 
 /** The metadata mark of a MemberAdded that owes its member an invitation. */
 export const invitationOwedMark = { invitation: 'owed' } as const;

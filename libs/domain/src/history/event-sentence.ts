@@ -49,6 +49,7 @@ export const EVENT_TYPE_NAMES: Record<OrganizationEventType, string> = {
   MemberAdded: 'Member added',
   MemberRemoved: 'Member removed',
   MemberRoleChanged: 'Role changed',
+  InvitationResent: 'Invitation sent again',
   SiteAdded: 'Site added',
   SiteRemoved: 'Site removed',
   QualityAssuranceDomainAdded: 'QA domain added',
@@ -78,6 +79,7 @@ const DETAILS: Sentences = {
   MemberAdded: ({ email, role, chorusUser }) => `${email} as ${ROLE_WORDS[role]}${chorusUser ? ', Chorus user' : ''}`,
   MemberRemoved: ({ userId }, names) => names.memberEmail(userId) ?? `user ${userId}`,
   MemberRoleChanged: ({ email, role, previousRole }) => `${email} from ${ROLE_WORDS[previousRole]} to ${ROLE_WORDS[role]}`,
+  InvitationResent: ({ email }) => email,
   SiteAdded: ({ name, hostname }) => siteWords(name, hostname),
   SiteRemoved: ({ siteId }, names) => {
     const site = names.site(siteId);

@@ -36,6 +36,7 @@ const sentences: { [Type in OrganizationEventType]: [EventOf<Type>, string][] } 
   MemberRoleChanged: [
     [{ type: 'MemberRoleChanged', data: { userId: 'user-1', email: 'user1@example.com', role: 'owner', previousRole: 'member' } }, 'Role changed: user1@example.com from member to owner'],
   ],
+  InvitationResent: [[{ type: 'InvitationResent', data: { userId: 'user-1', email: 'user1@example.com' } }, 'Invitation sent again: user1@example.com']],
   SiteAdded: [[{ type: 'SiteAdded', data: { siteId: 's', name: 'Books', hostname: 'xn--bcher-kva.de' } }, 'Site added: Books (bücher.de)']],
   SiteRemoved: [[{ type: 'SiteRemoved', data: { siteId: 'site-1' } }, 'Site removed: Site 1 (site1.example.com)']],
   QualityAssuranceDomainAdded: [[{ type: 'QualityAssuranceDomainAdded', data: { domain: 'qa.example.com' } }, 'QA domain added: qa.example.com']],
