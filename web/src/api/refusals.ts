@@ -33,6 +33,8 @@ export function refusalMessage(problem: Problem, organization?: Organization): s
         return `Chorus is off, so ${organization.name}’s Chorus ${planName(organization.chorusDetails.plan ?? '')} plan is not in effect: nothing can be added until Chorus is turned on.`;
       }
       return 'Your organization has no plan yet, so nothing can be added until one is chosen.';
+    case 'ALREADY_REGISTERED':
+      return 'They have signed up already, so there is no invitation to send: they sign in as usual.';
     case 'LAST_OWNER':
       return 'The last owner cannot be removed: make someone else an owner first.';
     case 'FORBIDDEN':
