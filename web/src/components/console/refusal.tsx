@@ -24,6 +24,8 @@ export function Refusal({ problem, organization, role }: { problem: Problem; org
   return (
     <>
       <p>{refusalMessage(problem, organization)}</p>
+      {/* A space between the two sentences for text read or copied as one line. */}
+      {goal !== null && ' '}
       {goal !== null && <WayForward goal={goal} role={role} organization={organization} />}
     </>
   );
