@@ -30,6 +30,20 @@ describe('the domains page', () => {
     expect(screen.getByRole('region', { name: 'Web analytics domains' })).toHaveTextContent('the Web analytics add-on turns it on.');
   });
 
+  it('says a list whose feature is off is "Not included", not "0 of unlimited"', async () => {
+    renderDomains();
+    const qa = await screen.findByRole('region', { name: 'QA domains' });
+    expect(qa).toHaveTextContent('Not included');
+    expect(qa).not.toHaveTextContent(/of unlimited|of 1,000/);
+  });
+
+  it('asks for a domain before sending anything', async () => {
+    const view = renderDomains(anOrganization({ chorusFeatures: { ...anOrganization().chorusFeatures, qualityAssurance: true }, canAdd: { ...anOrganization().canAdd, qualityAssuranceDomains: true } }));
+    await view.user.click(await screen.findByRole('button', { name: 'Add QA domain' }));
+    expect(await screen.findByText('Enter a domain, like staging.example.com.')).toBeInTheDocument();
+    expect(view.network.requests.some((request) => request.method === 'POST')).toBe(false);
+  });
+
   it('says Chorus itself must be on first when it is off', async () => {
     renderDomains(anOrganization({ chorus: false }));
     expect(await screen.findByRole('region', { name: 'QA domains' })).toHaveTextContent('Quality assurance is a Chorus feature, and Chorus is off for Acme.');

@@ -244,7 +244,7 @@ describe('removing a member', () => {
     expect(document.activeElement?.tagName).toBe('LI');
   });
 
-  it('after removing the last in the list, puts the focus on the list', async () => {
+  it('after removing the last of the list, puts the focus on the member before it', async () => {
     const view = renderMembers({ organization: full });
     await view.user.click(await screen.findByRole('button', { name: 'Remove eve@acme.example' }));
     await view.user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Remove' }));
