@@ -86,6 +86,15 @@ describe('the overview', () => {
     expect(within(screen.getByRole('list', { name: 'Site defaults' })).getByText('Anonymized feedback').parentElement).toHaveTextContent(': off');
   });
 
+  it('at a limit, links an owner to UPGRADE_URL from the limit itself', async () => {
+    const full = anOrganization({ usage: { ...anOrganization().usage, users: 5 }, canAdd: { ...anOrganization().canAdd, users: false } });
+    renderOverview(full, 'owner', { upgradeUrl: 'https://billing.example.com/portal' });
+    await screen.findByRole('heading', { level: 1, name: 'Overview' });
+    expect(limitCard('Users')).toHaveTextContent('5 of 5None left');
+    expect(within(limitCard('Users')).getByRole('link', { name: 'Change the plan or add-ons' })).toHaveAttribute('href', 'https://billing.example.com/portal');
+    expect(within(limitCard('Sites')).queryByRole('link')).not.toBeInTheDocument();
+  });
+
   // Big Co: `org:plan big-co --line chorus --plan enterprise` with Chorus off, and no Classic plan.
   const bigCo = () =>
     anOrganization({

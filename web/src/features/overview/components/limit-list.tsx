@@ -1,6 +1,7 @@
-import type { LimitedResource, Organization } from '../../../api/contract';
+import type { LimitedResource, Organization, Role } from '../../../api/contract';
 import { binding, included, leftText, usageText } from '../../../api/limits';
 import { RESOURCE_NAMES, planName } from '../../../api/words';
+import { WayForward } from '../../../components/console/way-forward';
 import { ProgressBar } from '../../../components/ui/progress-bar';
 
 const RESOURCES: LimitedResource[] = ['users', 'contentSections', 'qualityAssuranceDomains', 'webAnalyticsDomains'];
@@ -18,13 +19,15 @@ function note(organization: Organization, resource: LimitedResource): string | n
  * The four limits as the organization reads them: what is in use, a bar, and how many more fit. How the
  * figure is made (configured, hard, override: DOMAIN.md, Limits) is the operator's business, not shown here.
  */
-export function LimitList({ organization }: { organization: Organization }) {
+export function LimitList({ organization, role }: { organization: Organization; role: Role }) {
   const { limits, usage } = organization;
   return (
     <ul className="limits">
       {RESOURCES.map((resource) => {
         const text = usageText(organization, resource);
         const extra = note(organization, resource);
+        // A full list says where to go from here (the web analytics cap is the product's: nothing raises it).
+        const full = organization.governingPlan !== null && included(organization, resource) && !organization.canAdd[resource] && resource !== 'webAnalyticsDomains';
         return (
           <li className="limit" key={resource}>
             <div className="limit__head">
@@ -36,6 +39,7 @@ export function LimitList({ organization }: { organization: Organization }) {
               {leftText(organization, resource)}
               {extra !== null && `. ${extra}`}
             </p>
+            {full && <WayForward goal="raise" role={role} organization={organization} />}
           </li>
         );
       })}

@@ -53,7 +53,7 @@ export function Overview({ organization, role }: { organization: Organization; r
       <div className="overview">
         <PlanProblem organization={organization} role={role} />
         <Section className="overview__limits" title="Limits" description="What is in use, and how much more fits.">
-          <LimitList organization={organization} />
+          <LimitList organization={organization} role={role} />
         </Section>
 
         <Section className="overview__plans" title="Plans">
