@@ -49,7 +49,7 @@ describe('the overview', () => {
     await screen.findByRole('heading', { level: 1, name: 'Overview' });
     expect(limitCard('QA domains')).toHaveTextContent('0 of unlimitedNo limit');
     expect(within(limitCard('QA domains')).getByRole('progressbar')).not.toHaveAttribute('aria-valuemax');
-    expect(limitCard('Web analytics domains')).toHaveTextContent('0 of 1,0001,000 more can be added. Up to 1,000, whatever the plan.');
+    expect(limitCard('Web analytics domains')).toHaveTextContent('0 of 1,0001,000 more can be added');
     expect(limitCard('Users')).toHaveTextContent('1 of 109 more can be added. The most the Teams plan allows.');
     view.unmount();
   });
@@ -112,6 +112,9 @@ describe('the overview', () => {
     expect(screen.queryByText(/no plan yet/)).not.toBeInTheDocument();
     expect(screen.getByText('Chorus is off, so its Enterprise plan is not in effect: nothing can be added until Chorus is turned on.')).toBeInTheDocument();
     expect(screen.getByText(/^Write to/).closest('p')).toHaveTextContent('Write to help@chorus.example to turn Chorus on.');
+    // Not "1 of unlimited": without a plan in effect nothing more fits.
+    expect(limitCard('Users')).toHaveTextContent('1 in useNothing more until a plan is in effect');
+    expect(within(limitCard('Users')).queryByRole('progressbar')).not.toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'help@chorus.example' })).toHaveAttribute('href', 'mailto:help@chorus.example');
   });
 

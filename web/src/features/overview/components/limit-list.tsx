@@ -1,6 +1,6 @@
 import type { LimitedResource, Organization, Role } from '../../../api/contract';
 import { binding, included, leftText, usageText } from '../../../api/limits';
-import { RESOURCE_NAMES, planName } from '../../../api/words';
+import { RESOURCE_NAMES, formatNumber, planName } from '../../../api/words';
 import { WayForward } from '../../../components/console/way-forward';
 import { ProgressBar } from '../../../components/ui/progress-bar';
 
@@ -9,7 +9,6 @@ const RESOURCES: LimitedResource[] = ['users', 'contentSections', 'qualityAssura
 /** The one thing about how a limit is set that the organization needs to know, if any. */
 function note(organization: Organization, resource: LimitedResource): string | null {
   if (!included(organization, resource)) return null;
-  if (resource === 'webAnalyticsDomains') return 'Up to 1,000, whatever the plan.';
   const plan = organization.governingPlan;
   if (plan !== null && binding(organization, resource) === 'hard') return `The most the ${planName(plan.plan)} plan allows.`;
   return null;
@@ -24,7 +23,9 @@ export function LimitList({ organization, role }: { organization: Organization; 
   return (
     <ul className="limits">
       {RESOURCES.map((resource) => {
-        const text = usageText(organization, resource);
+        // Without a plan in effect nothing can be added, whatever "unlimited" the missing plan would suggest.
+        const planless = organization.governingPlan === null && included(organization, resource);
+        const text = planless ? `${formatNumber(usage[resource])} in use` : usageText(organization, resource);
         const extra = note(organization, resource);
         // A full list says where to go from here (the web analytics cap is the product's: nothing raises it).
         const full = organization.governingPlan !== null && included(organization, resource) && !organization.canAdd[resource] && resource !== 'webAnalyticsDomains';
@@ -34,9 +35,9 @@ export function LimitList({ organization, role }: { organization: Organization; 
               <span className="limit__name">{RESOURCE_NAMES[resource]}</span>
               <span className="limit__usage">{text}</span>
             </div>
-            {included(organization, resource) && <ProgressBar label={RESOURCE_NAMES[resource]} value={usage[resource]} max={limits.effective[resource]} valueText={text} />}
+            {included(organization, resource) && !planless && <ProgressBar label={RESOURCE_NAMES[resource]} value={usage[resource]} max={limits.effective[resource]} valueText={text} />}
             <p className="limit__explanation">
-              {leftText(organization, resource)}
+              {planless ? 'Nothing more until a plan is in effect' : leftText(organization, resource)}
               {extra !== null && `. ${extra}`}
             </p>
             {full && <WayForward goal="raise" role={role} organization={organization} />}
