@@ -30,6 +30,5 @@ export const SIGN_IN_METHOD_NAMES: Record<SignInMethod, string> = { password: 'P
 /** 'teams' -> 'Teams'; the line's name goes in front where both lines could be meant. */
 export const planName = (plan: string): string => plan.charAt(0).toUpperCase() + plan.slice(1);
 
-// The one number format of the console: "1,000" wherever a count is shown.
-const numberFormat = new Intl.NumberFormat('en');
-export const formatNumber = (value: number): string => numberFormat.format(value);
+// The one number format, the domain's (the history's sentences use it too): "1,000" wherever a count is shown.
+export { formatCount as formatNumber } from '@libs/domain/history/words';

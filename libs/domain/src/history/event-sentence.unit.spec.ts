@@ -27,6 +27,7 @@ const sentences: { [Type in OrganizationEventType]: [EventOf<Type>, string][] } 
   LimitsConfigured: [
     [{ type: 'LimitsConfigured', data: { users: 3, contentSections: 0 } }, 'Limits configured: Users 3, Content sections unlimited'],
     [{ type: 'LimitsConfigured', data: { webAnalyticsDomains: null, override: true } }, 'Limits configured: Web analytics domains from the plan, override on'],
+    [{ type: 'LimitsConfigured', data: { users: 1000 } }, 'Limits configured: Users 1,000'],
   ],
   MemberAdded: [
     [{ type: 'MemberAdded', data: { userId: 'u-ann', email: 'ann@example.com', role: 'admin', chorusUser: false } }, 'Member added: ann@example.com as admin'],
