@@ -32,7 +32,9 @@ let browser: TestBrowser | undefined;
 let demo: ConsoleUser = { email: '', password: '' };
 
 const started = () => {
-  if (server === undefined || browser === undefined || mail === undefined) throw new Error('The server, the SMTP server or the browser did not start (see beforeAll)');
+  if (server === undefined || browser === undefined || mail === undefined) {
+    throw new Error('The server, the SMTP server or the browser did not start (see beforeAll)');
+  }
   return { server, browser, mail };
 };
 
@@ -78,7 +80,9 @@ beforeAll(async () => {
   await server.cli(['org:chorus', 'full-co', '--on']);
   await server.createUser({ ...olu, organizationId: 'full-co', role: 'owner' });
   await server.createUser({ ...ida, organizationId: 'full-co', role: 'admin' });
-  for (const name of ['cem', 'dee', 'eve']) await server.createUser({ email: `${name}@full.example`, password: 'pebble-lantern-1184', organizationId: 'full-co', role: 'member' });
+  for (const name of ['cem', 'dee', 'eve']) {
+    await server.createUser({ email: `${name}@full.example`, password: 'pebble-lantern-1184', organizationId: 'full-co', role: 'member' });
+  }
   // Big Co: the Chorus Enterprise plan assigned while Chorus is off (the command line warns, and it is done anyway).
   await server.cli(['org:create', '--name', 'Big Co', '--id', 'big-co']);
   const assigned = await server.cli(['org:plan', 'big-co', '--line', 'chorus', '--plan', 'enterprise']);
@@ -179,7 +183,9 @@ describe('a Chorus plan while Chorus is off', () => {
     await judge(page, 'chorus-off-overview');
 
     await open(page, '/app/orgs/big-co/sso', 'SSO');
-    expect(await visibleText(page.getByRole('main'))).toContain('Chorus is off, so Big Co’s Chorus Enterprise plan, which includes single sign-on, is not in effect.');
+    expect(await visibleText(page.getByRole('main'))).toContain(
+      'Chorus is off, so Big Co’s Chorus Enterprise plan, which includes single sign-on, is not in effect.',
+    );
     await judge(page, 'chorus-off-sso');
   }, 60_000);
 });
@@ -202,7 +208,8 @@ describe('invitations and removals', () => {
 
     await page.getByRole('button', { name: 'Resend invitation to gus@full.example' }).click();
     await textOnceShown(said(page, 'A new invitation'), 'A new invitation is on its way to gus@full.example.');
-    await waitFor('the second invitation mail', async () => (mail.mails.filter((sent) => sent.to.includes('gus@full.example')).length === 2 ? true : undefined));
+    const mailsToGus = () => mail.mails.filter((sent) => sent.to.includes('gus@full.example')).length;
+    await waitFor('the second invitation mail', async () => (mailsToGus() === 2 ? true : undefined));
     await judge(page, 'members-resent');
 
     // With the keyboard: remove Cem; the focus goes to the next member, not the top of the page.

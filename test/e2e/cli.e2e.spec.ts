@@ -211,7 +211,10 @@ describe('org:chorus, and org:plan while Chorus is off', () => {
 
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^Organization big-co is on the chorus plan enterprise/);
-    expect(run.stderr).toBe('chorus: warning: Chorus is off for big-co, so its enterprise plan is not in effect (limits come from no plan). Turn it on: chorus org:chorus big-co --on\n');
+    expect(run.stderr).toBe(
+      'chorus: warning: Chorus is off for big-co, so its enterprise plan is not in effect (limits come from no plan).' +
+        ' Turn it on: chorus org:chorus big-co --on\n',
+    );
   });
 
   it('turns Chorus on (ChorusEnabled, by the cli), after which the plan is in effect and org:plan warns no more', async () => {

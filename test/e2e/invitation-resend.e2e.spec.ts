@@ -72,7 +72,11 @@ describe('POST /organizations/:id/members/:userId/invitation', () => {
     expect((await app.browser().get(`/invitations/${linkIn(received)}`)).body).toMatchObject({ email: 'grace@resend.example', organizationName: 'Resend' });
 
     const history = await owner.get(`/organizations/${acme}/history/events?limit=1&minPosition=${String(answer.body.position)}`);
-    expect(history.body.entries[0]).toMatchObject({ type: 'InvitationResent', description: 'Invitation sent again: grace@resend.example', correlationId: 'resend-grace-1' });
+    expect(history.body.entries[0]).toMatchObject({
+      type: 'InvitationResent',
+      description: 'Invitation sent again: grace@resend.example',
+      correlationId: 'resend-grace-1',
+    });
   });
 
   it('refuses, and mails nothing, for a member of another organization asked through the asker’s own (404)', async () => {
@@ -90,7 +94,8 @@ describe('POST /organizations/:id/members/:userId/invitation', () => {
     const byMember = await resend(plainMember, acme, pending.userId);
     expect({ status: byMember.status, code: byMember.body.code }).toEqual({ status: 403, code: 'FORBIDDEN' });
     const forOwner = await resend(admin, acme, pendingOwner.userId);
-    expect({ status: forOwner.status, code: forOwner.body.code, requires: forOwner.body.requires }).toEqual({ status: 403, code: 'FORBIDDEN', requires: 'owner' });
+    const refused = { status: forOwner.status, code: forOwner.body.code, requires: forOwner.body.requires };
+    expect(refused).toEqual({ status: 403, code: 'FORBIDDEN', requires: 'owner' });
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(inbox.received.length).toBe(before);
   });

@@ -104,12 +104,10 @@ describe('loadConfig', () => {
   });
 
   // The URL becomes a link every owner clicks: a script URL there would run in the console's origin.
-  it.each(['javascript:alert(document.cookie)', 'JavaScript:alert(1)', 'data:text/html,<script>alert(1)</script>', 'vbscript:msgbox', '//evil.example', 'pricing'])(
-    'refuses UPGRADE_URL=%j, naming the setting',
-    (value) => {
-      expect(problemsOf({ UPGRADE_URL: value })).toEqual([expect.stringMatching(/^UPGRADE_URL: /)]);
-    },
-  );
+  const scriptUrls = ['javascript:alert(document.cookie)', 'JavaScript:alert(1)', 'data:text/html,<script>alert(1)</script>', 'vbscript:msgbox'];
+  it.each([...scriptUrls, '//evil.example', 'pricing'])('refuses UPGRADE_URL=%j, naming the setting', (value) => {
+    expect(problemsOf({ UPGRADE_URL: value })).toEqual([expect.stringMatching(/^UPGRADE_URL: /)]);
+  });
 
   it('refuses an http:// UPGRADE_URL in production, and a SUPPORT_EMAIL that is no address', () => {
     const production = { NODE_ENV: 'production', SESSION_SECRET: 's'.repeat(32), PUBLIC_URL: 'https://chorus.example.com', SSO_SECRET_KEYS: ssoKey('k1') };

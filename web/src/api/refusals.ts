@@ -30,7 +30,8 @@ export function refusalMessage(problem: Problem, organization?: Organization): s
       return `${text(problem.value) || 'It'} is already in the list.`;
     case 'NO_PLAN':
       if (organization !== undefined && chorusPlanIdle(organization)) {
-        return `Chorus is off, so ${organization.name}’s Chorus ${planName(organization.chorusDetails.plan ?? '')} plan is not in effect: nothing can be added until Chorus is turned on.`;
+        const plan = planName(organization.chorusDetails.plan ?? '');
+        return `Chorus is off, so ${organization.name}’s Chorus ${plan} plan is not in effect: nothing can be added until Chorus is turned on.`;
       }
       return 'Your organization has no plan yet, so nothing can be added until one is chosen.';
     case 'ALREADY_REGISTERED':

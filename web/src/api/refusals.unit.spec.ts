@@ -33,7 +33,10 @@ describe('every refusal of the server, in words', () => {
     [problem('FEATURE_DISABLED', { feature: 'webAnalytics' }), 'Web analytics is off for your organization: the Web analytics add-on turns it on.'],
     [problem('NOT_FOUND', { entity: 'member' }), 'It is no longer there: the list is up to date now.'],
     [problem('VALIDATION_FAILED', {}, 'name: is required'), 'name: is required'],
-    [problem('VALIDATION_FAILED', { errors: [{ pointer: '#/email', detail: 'must be an e-mail address' }] }, 'email: must be an e-mail address'), 'Enter an e-mail address, like name@example.com.'],
+    [
+      problem('VALIDATION_FAILED', { errors: [{ pointer: '#/email', detail: 'must be an e-mail address' }] }, 'email: must be an e-mail address'),
+      'Enter an e-mail address, like name@example.com.',
+    ],
     [problem('VALIDATION_FAILED', { errors: [{ pointer: '#/name', detail: 'is required' }] }, 'name: is required'), 'Enter a name.'],
     [problem('WRONG_PASSWORD', {}, 'The current password is not correct.'), 'The current password is not correct.'],
     [problem('INVALID_TOKEN'), 'This link is invalid, has been used or has expired.'],

@@ -31,7 +31,8 @@ export function either(items: string[]): string {
   return `${items.slice(0, -1).join(', ')} or ${items.at(-1) ?? ''}`;
 }
 
-export const ownersOf = (organization: Organization): string[] => organization.members.filter((member) => member.role === 'owner').map((member) => member.email);
+export const ownersOf = (organization: Organization): string[] =>
+  organization.members.filter((member) => member.role === 'owner').map((member) => member.email);
 
 export function wayForward(goal: Goal, role: Role, organization: Organization, contact: Contact): WayForward {
   const action = ACTIONS[goal];
@@ -40,7 +41,9 @@ export function wayForward(goal: Goal, role: Role, organization: Organization, c
     return { before: owners.length === 0 ? `Ask an owner of ${organization.name} to ${action}.` : `Ask an owner to ${action}: ${either(owners)}.` };
   }
   // Chorus is turned on by the people who run the service, not in a shop: the address comes first.
-  const byMail = contact.supportEmail === null ? undefined : { before: 'Write to ', link: { href: `mailto:${contact.supportEmail}`, label: contact.supportEmail }, after: ` to ${action}.` };
+  const { supportEmail } = contact;
+  const byMail =
+    supportEmail === null ? undefined : { before: 'Write to ', link: { href: `mailto:${supportEmail}`, label: supportEmail }, after: ` to ${action}.` };
   const byLink = contact.upgradeUrl === null ? undefined : { before: '', link: { href: contact.upgradeUrl, label: LINK_LABELS[goal] } };
   return (goal === 'chorus' ? (byMail ?? byLink) : (byLink ?? byMail)) ?? { before: `Ask ${contact.productName} support to ${action}.` };
 }

@@ -8,9 +8,11 @@ const acme = anOrganization({ members: [member('ada@acme.example', 'owner'), mem
 
 describe('the way forward after a refusal', () => {
   it('links an owner to UPGRADE_URL for a limit or a plan, and prefers SUPPORT_EMAIL for turning Chorus on', () => {
-    expect(wayForward('raise', 'owner', acme, both)).toEqual({ before: '', link: { href: 'https://billing.example.com/portal', label: 'Change the plan or add-ons' } });
+    const portal = { href: 'https://billing.example.com/portal', label: 'Change the plan or add-ons' };
+    expect(wayForward('raise', 'owner', acme, both)).toEqual({ before: '', link: portal });
     expect(wayForward('enterprise', 'owner', acme, both).link?.label).toBe('Move to an Enterprise plan');
-    expect(wayForward('chorus', 'owner', acme, both)).toEqual({ before: 'Write to ', link: { href: 'mailto:help@example.com', label: 'help@example.com' }, after: ' to turn Chorus on.' });
+    const mail = { href: 'mailto:help@example.com', label: 'help@example.com' };
+    expect(wayForward('chorus', 'owner', acme, both)).toEqual({ before: 'Write to ', link: mail, after: ' to turn Chorus on.' });
     expect(wayForward('chorus', 'owner', acme, { ...both, supportEmail: null }).link?.href).toBe('https://billing.example.com/portal');
     expect(wayForward('raise', 'owner', acme, { ...both, upgradeUrl: null }).after).toBe(' to raise the limit.');
   });

@@ -26,15 +26,16 @@ export class MemberInvitationResend implements InvitationResend {
     const member = loaded.state.exists ? loaded.state.members.find((candidate) => candidate.userId === userId) : undefined;
     if (!loaded.state.exists || member === undefined) throw new Error(`ResendInvitation passed its check without member ${userId}`);
     const invitedBy = context.actor.startsWith('user:') ? (await this.identity.directory.profile(context.actor.slice('user:'.length)))?.email : undefined;
-    const outcome = await this.identity.invitations.invite(
-      { userId, email: member.email, organizationId, organizationName: loaded.state.name, memberAddedEventId: randomUUID(), ...(invitedBy === undefined ? {} : { invitedBy }) },
-      context,
-    );
+    const request = { userId, email: member.email, organizationId, organizationName: loaded.state.name, memberAddedEventId: randomUUID() };
+    const outcome = await this.identity.invitations.invite({ ...request, ...(invitedBy === undefined ? {} : { invitedBy }) }, context);
     if (outcome === 'registered') {
-      throw new ProblemError(409, 'ALREADY_REGISTERED', 'Already signed up', `${member.email} has an account already: there is no invitation to send.`, { userId });
+      const detail = `${member.email} has an account already: there is no invitation to send.`;
+      throw new ProblemError(409, 'ALREADY_REGISTERED', 'Already signed up', detail, { userId });
     }
     // The invitations' own throttle (a few mails to one person an hour), whoever asks: no mail bombing through resends.
-    if (outcome === 'throttled') throw new ProblemError(429, 'RATE_LIMITED', 'Too many requests', `${member.email} was sent enough invitations this hour: try again later.`);
+    if (outcome === 'throttled') {
+      throw new ProblemError(429, 'RATE_LIMITED', 'Too many requests', `${member.email} was sent enough invitations this hour: try again later.`);
+    }
     // Recorded once the mail went: the organization's history says who had it sent again, and when.
     return this.organizations.handle(organizationId, command, context, loaded);
   }

@@ -64,7 +64,8 @@ export class DemoSeed implements OnApplicationBootstrap {
     const correlationId = randomUUID();
     const context = newCommandContext('system', { reason: 'demo seed' }, correlationId);
     await this.commands.execute(new CreateOrganizationCommand({ id: demoOrganizationId, name: 'Demo Organization' }, context));
-    await this.commands.execute(new ChangeOrganizationCommand(demoOrganizationId, { type: 'AssignPlan', data: { line: 'chorus', plan: 'enterprise' } }, context));
+    const plan = { line: 'chorus', plan: 'enterprise' } as const;
+    await this.commands.execute(new ChangeOrganizationCommand(demoOrganizationId, { type: 'AssignPlan', data: plan }, context));
     await this.commands.execute(new ChangeOrganizationCommand(demoOrganizationId, { type: 'EnableChorus', data: {} }, context));
     const limits = { users: 10, contentSections: 5, qualityAssuranceDomains: 3 };
     await this.commands.execute(new ChangeOrganizationCommand(demoOrganizationId, { type: 'ConfigureLimits', data: limits }, context));

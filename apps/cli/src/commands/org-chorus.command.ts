@@ -23,7 +23,9 @@ export function registerOrgChorusCommand(program: Command, getContext: GetCliCon
     .action(
       cliAction(getContext, async (context, id: string, options: ChorusOptions) => {
         const organizationId = parseInput(organizationIdSchema, id, '<id>');
-        if ((options.on === true) === (options.off === true)) throw new ProblemError(400, 'VALIDATION_FAILED', 'The request is not valid', 'give --on or --off');
+        if ((options.on === true) === (options.off === true)) {
+          throw new ProblemError(400, 'VALIDATION_FAILED', 'The request is not valid', 'give --on or --off');
+        }
         const request = parseInput(chorusRequest, { enabled: options.on === true, ...(options.parallelUse === true ? { parallelUse: true } : {}) });
         const change: OrganizationCommand = request.enabled
           ? { type: 'EnableChorus', data: request.parallelUse === undefined ? {} : { parallelUse: request.parallelUse } }

@@ -24,9 +24,9 @@ export function registerOrgPlanCommand(program: Command, getContext: GetCliConte
         if (plan.line === 'chorus') {
           const { view } = await context.app.get(QueryBus).execute(new GetOrganizationStateQuery(organizationId, { kind: 'latest' }));
           if (!view.chorus) {
-            process.stderr.write(
-              `chorus: warning: Chorus is off for ${organizationId}, so its ${plan.plan} plan is not in effect (limits come from ${view.governingPlan === null ? 'no plan' : `the ${view.governingPlan.line} plan ${view.governingPlan.plan}`}). Turn it on: chorus org:chorus ${organizationId} --on\n`,
-            );
+            const governing = view.governingPlan === null ? 'no plan' : `the ${view.governingPlan.line} plan ${view.governingPlan.plan}`;
+            const warning = `Chorus is off for ${organizationId}, so its ${plan.plan} plan is not in effect (limits come from ${governing}).`;
+            process.stderr.write(`chorus: warning: ${warning} Turn it on: chorus org:chorus ${organizationId} --on\n`);
           }
         }
         return {

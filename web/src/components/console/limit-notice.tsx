@@ -16,12 +16,13 @@ export function LimitNotice({ organization, resource, role, refused = false }: L
   if (organization.canAdd[resource] || refused) return null;
   if (organization.governingPlan === null) {
     const idle = chorusPlanIdle(organization);
+    const plan = planName(organization.chorusDetails.plan ?? '');
     return (
       <Notice tone="warning">
         <p className="notice__title">{idle ? 'Chorus is off' : 'No plan yet'}</p>
         <p>
           {idle
-            ? `Chorus is off, so ${organization.name}’s Chorus ${planName(organization.chorusDetails.plan ?? '')} plan is not in effect: nothing can be added until Chorus is turned on.`
+            ? `Chorus is off, so ${organization.name}’s Chorus ${plan} plan is not in effect: nothing can be added until Chorus is turned on.`
             : `${organization.name} has no plan, so nothing can be added until one is chosen.`}
         </p>
         <WayForward goal={idle ? 'chorus' : 'plan'} role={role} organization={organization} />

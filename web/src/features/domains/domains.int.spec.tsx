@@ -38,7 +38,9 @@ describe('the domains page', () => {
   });
 
   it('asks for a domain before sending anything', async () => {
-    const view = renderDomains(anOrganization({ chorusFeatures: { ...anOrganization().chorusFeatures, qualityAssurance: true }, canAdd: { ...anOrganization().canAdd, qualityAssuranceDomains: true } }));
+    const base = anOrganization();
+    const features = { ...base.chorusFeatures, qualityAssurance: true };
+    const view = renderDomains({ ...base, chorusFeatures: features, canAdd: { ...base.canAdd, qualityAssuranceDomains: true } });
     await view.user.click(await screen.findByRole('button', { name: 'Add QA domain' }));
     expect(await screen.findByText('Enter a domain, like staging.example.com.')).toBeInTheDocument();
     expect(view.network.requests.some((request) => request.method === 'POST')).toBe(false);

@@ -13,7 +13,8 @@ import { renderWithProviders } from '../../testing/render-with-providers';
 function renderMembers({ role = 'owner' as Role, organization = anOrganization(), contact = {} as Partial<PageConfig> } = {}) {
   const state = { session: adaSession([{ id: 'acme', name: 'Acme', role }]), organizations: [organization] };
   const network = createFakeNetwork({ server: consoleServer(state) });
-  const view = renderWithProviders(<AppRoutes />, { route: '/app/orgs/acme/members', network, preloadedState: { pageConfig: { ...defaultPageConfig, ...contact } } });
+  const preloadedState = { pageConfig: { ...defaultPageConfig, ...contact } };
+  const view = renderWithProviders(<AppRoutes />, { route: '/app/orgs/acme/members', network, preloadedState });
   const write = (method: string) => network.take(method);
   return { ...view, state, write, setOrganization: (next: Organization) => (state.organizations = [next]) };
 }
@@ -94,11 +95,19 @@ describe('adding a member', () => {
       'Users limit reached: 5 of 5. An Additional user add-on, or another plan, raises it. Ask Chorus support to raise the limit.',
     ],
     [refusal({ code: 'DUPLICATE', field: 'email', value: 'bob@acme.example' }), 'bob@acme.example is already a member.'],
-    [refusal({ code: 'NO_PLAN', resource: 'users' }), 'Your organization has no plan yet, so nothing can be added until one is chosen. Ask Chorus support to choose a plan.'],
+    [
+      refusal({ code: 'NO_PLAN', resource: 'users' }),
+      'Your organization has no plan yet, so nothing can be added until one is chosen. Ask Chorus support to choose a plan.',
+    ],
     [refusal({ status: 403, code: 'FORBIDDEN', requires: 'owner' }), 'Only an owner can add, remove, promote or demote an owner.'],
     [refusal({ status: 403, code: 'FORBIDDEN', requires: 'owner-or-admin' }), 'Your role does not allow this change: ask an owner or an admin.'],
     [
-      refusal({ status: 400, code: 'VALIDATION_FAILED', detail: 'email: must be an e-mail address', errors: [{ pointer: '#/email', detail: 'must be an e-mail address' }] }),
+      refusal({
+        status: 400,
+        code: 'VALIDATION_FAILED',
+        detail: 'email: must be an e-mail address',
+        errors: [{ pointer: '#/email', detail: 'must be an e-mail address' }],
+      }),
       'Enter an e-mail address, like name@example.com.',
     ],
   ])('shows %j in words next to the form and keeps what was typed', async (problem, words) => {
@@ -238,7 +247,8 @@ describe('removing a member', () => {
     removal.respond(200, { id: 'acme', revision: 9, position: 50 });
     await waitFor(() => expect(within(screen.getByRole('list', { name: 'Members' })).getAllByRole('listitem')).toHaveLength(4));
     expect(screen.queryByRole('button', { name: 'Remove cem@acme.example' })).not.toBeInTheDocument();
-    expect(within(screen.getByRole('list', { name: 'Members' }).parentElement as HTMLElement).getByRole('status')).toHaveTextContent('cem@acme.example is removed from Acme.');
+    const people = screen.getByRole('list', { name: 'Members' }).parentElement as HTMLElement;
+    expect(within(people).getByRole('status')).toHaveTextContent('cem@acme.example is removed from Acme.');
     // Not the top of the page: the next member, where the removed one was.
     await waitFor(() => expect(document.activeElement).toHaveTextContent(/^dee@acme\.example/));
     expect(document.activeElement?.tagName).toBe('LI');

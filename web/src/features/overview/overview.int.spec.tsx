@@ -11,7 +11,8 @@ import { createFakeNetwork } from '../../testing/fake-network';
 import { renderWithProviders } from '../../testing/render-with-providers';
 
 function renderOverview(organization: Organization = anOrganization(), role: Role = 'owner', contact: Partial<PageConfig> = {}) {
-  const network = createFakeNetwork({ server: consoleServer({ session: adaSession([{ id: 'acme', name: organization.name, role }]), organizations: [organization] }) });
+  const session = adaSession([{ id: 'acme', name: organization.name, role }]);
+  const network = createFakeNetwork({ server: consoleServer({ session, organizations: [organization] }) });
   return renderWithProviders(<AppRoutes />, { route: '/app/orgs/acme', network, preloadedState: { pageConfig: { ...defaultPageConfig, ...contact } } });
 }
 
@@ -45,7 +46,8 @@ describe('the overview', () => {
   it('shows an included unlimited list as "0 of unlimited", the web analytics cap as "1,000", and the plan when its maximum is what binds', async () => {
     const base = anOrganization();
     const features = { ...base.chorusFeatures, qualityAssurance: true, webAnalytics: true };
-    const view = renderOverview({ ...base, chorusFeatures: features, limits: { ...base.limits, configured: { ...base.limits.configured, users: 20 }, effective: { ...base.limits.effective, users: 10 } } });
+    const limits = { ...base.limits, configured: { ...base.limits.configured, users: 20 }, effective: { ...base.limits.effective, users: 10 } };
+    const view = renderOverview({ ...base, chorusFeatures: features, limits });
     await screen.findByRole('heading', { level: 1, name: 'Overview' });
     expect(limitCard('QA domains')).toHaveTextContent('0 of unlimitedNo limit');
     expect(within(limitCard('QA domains')).getByRole('progressbar')).not.toHaveAttribute('aria-valuemax');

@@ -118,7 +118,10 @@ export function DomainList({ organization, kind, role }: DomainListProps) {
               </div>
               {manages && (
                 <div className="row__actions">
-                  <RemoveButton item={value} consequence={`${value} leaves the ${noun}s of ${organization.name}.`} remove={() => run(() => removeDomain({ organizationId: organization.id, kind, domain: value }).unwrap(), `${value} is removed.`)}
+                  <RemoveButton
+                    item={value}
+                    consequence={`${value} leaves the ${noun}s of ${organization.name}.`}
+                    remove={() => run(() => removeDomain({ organizationId: organization.id, kind, domain: value }).unwrap(), `${value} is removed.`)}
                   />
                 </div>
               )}

@@ -44,7 +44,9 @@ function ResourceChart({ points, resource }: { points: readonly UsagePoint[]; re
   const y = (value: number) => PAD.top + plotHeight - (value / top) * plotHeight;
   const right = WIDTH - PAD.right;
   const now = points.at(-1)?.[resource];
-  const summary = `${RESOURCE_WORDS[resource]} in use against the limit over time: ${formatNumber(now?.usage ?? 0)} of ${now === undefined ? 'unlimited' : limitWords(now)} now, from ${formatLocalTime(points[0]?.at ?? new Date().toISOString())}.`;
+  const inUse = `${formatNumber(now?.usage ?? 0)} of ${now === undefined ? 'unlimited' : limitWords(now)}`;
+  const since = formatLocalTime(points[0]?.at ?? new Date().toISOString());
+  const summary = `${RESOURCE_WORDS[resource]} in use against the limit over time: ${inUse} now, from ${since}.`;
   return (
     <figure className="usage-chart">
       <figcaption className="usage-chart__caption">{RESOURCE_WORDS[resource]}</figcaption>

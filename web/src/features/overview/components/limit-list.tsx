@@ -28,14 +28,16 @@ export function LimitList({ organization, role }: { organization: Organization; 
         const text = planless ? `${formatNumber(usage[resource])} in use` : usageText(organization, resource);
         const extra = note(organization, resource);
         // A full list says where to go from here (the web analytics cap is the product's: nothing raises it).
-        const full = organization.governingPlan !== null && included(organization, resource) && !organization.canAdd[resource] && resource !== 'webAnalyticsDomains';
+        const full = !planless && included(organization, resource) && !organization.canAdd[resource] && resource !== 'webAnalyticsDomains';
         return (
           <li className="limit" key={resource}>
             <div className="limit__head">
               <span className="limit__name">{RESOURCE_NAMES[resource]}</span>
               <span className="limit__usage">{text}</span>
             </div>
-            {included(organization, resource) && !planless && <ProgressBar label={RESOURCE_NAMES[resource]} value={usage[resource]} max={limits.effective[resource]} valueText={text} />}
+            {included(organization, resource) && !planless && (
+              <ProgressBar label={RESOURCE_NAMES[resource]} value={usage[resource]} max={limits.effective[resource]} valueText={text} />
+            )}
             <p className="limit__explanation">
               {planless ? 'Nothing more until a plan is in effect' : leftText(organization, resource)}
               {extra !== null && `. ${extra}`}

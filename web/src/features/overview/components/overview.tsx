@@ -12,7 +12,9 @@ import { NotificationRecipients } from './notification-recipients';
 
 function governing(organization: Organization): string {
   const plan = organization.governingPlan;
-  if (plan === null) return chorusPlanIdle(organization) ? `${organization.name} has a Chorus plan, but Chorus is off.` : `${organization.name} has no plan yet.`;
+  if (plan === null) {
+    return chorusPlanIdle(organization) ? `${organization.name} has a Chorus plan, but Chorus is off.` : `${organization.name} has no plan yet.`;
+  }
   return `${organization.name} is on the ${plan.line === 'chorus' ? 'Chorus' : 'Classic'} ${planName(plan.plan)} plan.`;
 }
 

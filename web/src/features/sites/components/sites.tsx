@@ -30,7 +30,9 @@ export function Sites({ organization, role }: { organization: Organization; role
         <Section
           title="Your sites"
           description={`${usage} sites`}
-          actions={<ProgressBar label="Sites" value={organization.usage.contentSections} max={organization.limits.effective.contentSections} valueText={usage} />}
+          actions={
+            <ProgressBar label="Sites" value={organization.usage.contentSections} max={organization.limits.effective.contentSections} valueText={usage} />
+          }
         >
           <FormAlert>{problem && <Refusal problem={problem} organization={organization} role={role} />}</FormAlert>
           <p className="form__status" role="status">
