@@ -4,7 +4,7 @@
 import type { Organization, Role } from './contract';
 
 /** What would get the organization past the refusal. */
-export type Goal = 'raise' | 'plan' | 'enterprise' | 'chorus';
+export type Goal = 'raise' | 'plan' | 'enterprise' | 'chorus' | 'addOn';
 
 export type Contact = { upgradeUrl: string | null; supportEmail: string | null; productName: string };
 
@@ -16,6 +16,7 @@ const ACTIONS: Record<Goal, string> = {
   plan: 'choose a plan',
   enterprise: 'move to an Enterprise plan',
   chorus: 'turn Chorus on',
+  addOn: 'add it',
 };
 
 const LINK_LABELS: Record<Goal, string> = {
@@ -23,6 +24,7 @@ const LINK_LABELS: Record<Goal, string> = {
   plan: 'Choose a plan',
   enterprise: 'Move to an Enterprise plan',
   chorus: 'Manage the subscription',
+  addOn: 'Change the plan or add-ons',
 };
 
 /** "a", "a or b", "a, b or c". */

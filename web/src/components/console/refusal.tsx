@@ -13,6 +13,8 @@ function goalOf(problem: Problem, organization: Organization): Goal | null {
       return chorusPlanIdle(organization) ? 'chorus' : 'plan';
     case 'ENTERPRISE_PLAN_REQUIRED':
       return chorusPlanIdle(organization) && organization.chorusDetails.plan === 'enterprise' ? 'chorus' : 'enterprise';
+    case 'FEATURE_DISABLED':
+      return 'addOn';
     default:
       return null;
   }

@@ -28,6 +28,7 @@ describe('the domains page', () => {
     expect(qa).toHaveTextContent('Quality assurance is off for Acme: the Quality assurance add-on turns it on.');
     expect(within(qa).queryByRole('form')).not.toBeInTheDocument();
     expect(screen.getByRole('region', { name: 'Web analytics domains' })).toHaveTextContent('the Web analytics add-on turns it on.');
+    expect(qa).toHaveTextContent('Ask Chorus support to add it.');
   });
 
   it('says a list whose feature is off is "Not included", not "0 of unlimited"', async () => {

@@ -5,6 +5,7 @@ import { canManage } from '../../../api/roles';
 import { fieldRefusal, useCommand } from '../../../api/use-command';
 import { AddForm } from '../../../components/console/add-form';
 import { Refusal } from '../../../components/console/refusal';
+import { WayForward } from '../../../components/console/way-forward';
 import { RemoveButton } from '../../../components/console/remove-button';
 import { Section } from '../../../components/layout/section';
 import { Button } from '../../../components/ui/button';
@@ -65,6 +66,7 @@ export function DomainList({ organization, kind, role }: DomainListProps) {
       {!enabled && (
         <Notice tone="info">
           <p>{featureOff(organization, kind)}</p>
+          <WayForward goal={organization.chorus ? 'addOn' : 'chorus'} role={role} organization={organization} />
         </Notice>
       )}
       {manages && enabled && (
