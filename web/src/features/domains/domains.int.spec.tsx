@@ -36,6 +36,7 @@ describe('the domains page', () => {
     const qa = await screen.findByRole('region', { name: 'QA domains' });
     expect(qa).toHaveTextContent('Not included');
     expect(qa).not.toHaveTextContent(/of unlimited|of 1,000/);
+    expect(within(qa).queryByRole('progressbar')).not.toBeInTheDocument();
   });
 
   it('asks for a domain before sending anything', async () => {

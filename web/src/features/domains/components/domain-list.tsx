@@ -61,7 +61,11 @@ export function DomainList({ organization, kind, role }: DomainListProps) {
     <Section
       title={title}
       description={included(organization, resource) ? `${usage} ${noun}s` : usage}
-      actions={<ProgressBar label={title} value={organization.usage[resource]} max={organization.limits.effective[resource]} valueText={usage} />}
+      actions={
+        included(organization, resource) ? (
+          <ProgressBar label={title} value={organization.usage[resource]} max={organization.limits.effective[resource]} valueText={usage} />
+        ) : undefined
+      }
     >
       {!enabled && (
         <Notice tone="info">
