@@ -152,7 +152,7 @@ describe('an owner on a Chorus teams plan, end to end', () => {
     await members.email.fill('fay@acme.example');
     await members.add.click();
     expect(await textOnceShown(members.message, 'Users limit reached: 5 of 5.')).toBe(
-      'Users limit reached: 5 of 5. An Additional user add-on, or another plan, raises it.',
+      'Users limit reached: 5 of 5. An Additional user add-on, or another plan, raises it. Ask Chorus support to raise the limit.',
     );
     expect(await members.email.inputValue()).toBe('fay@acme.example');
     await shoot(page, 'members-limit');

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DemoSeed, startUpBanner } from '#api';
+import { QueryBus } from '@nestjs/cqrs';
+import { DemoSeed, GetOrganizationStateQuery, startUpBanner } from '#api';
 import { startAuthApp, type AuthApp } from '../support/auth-app.js';
 
 let app: AuthApp;
@@ -34,8 +35,17 @@ describe('the demo seed', () => {
     expect(session.body).toMatchObject({ organizations: [{ id: 'demo', name: 'Demo Organization', role: 'owner' }] });
     const organization = await browser.get('/organizations/demo');
     expect(organization.status).toBe(200);
-    expect(organization.body).toMatchObject({ chorus: true, chorusDetails: { plan: 'teams' } });
+    expect(organization.body).toMatchObject({ chorus: true, chorusDetails: { plan: 'enterprise' } });
     expect(organization.body.sites).toHaveLength(2);
+  });
+
+  it('starts below every limit with every page usable: a site, a user and both kinds of domain can be added, and single sign-on set', async () => {
+    const state = await app.app.get(QueryBus).execute(new GetOrganizationStateQuery('demo', { kind: 'latest' }));
+    expect(state.view.canAdd).toEqual({ users: true, contentSections: true, qualityAssuranceDomains: true, webAnalyticsDomains: true });
+    expect(state.view.usage).toMatchObject({ users: 1, contentSections: 2 });
+    expect(state.view.limits.effective).toMatchObject({ users: 10, contentSections: 5, qualityAssuranceDomains: 3 });
+    expect(state.view.chorusFeatures).toMatchObject({ qualityAssurance: true, webAnalytics: true });
+    expect(state.view.sso.available).toBe(true);
   });
 
   it('does nothing on a store that already holds events', async () => {

@@ -202,6 +202,48 @@ describe('org:plan', () => {
   });
 });
 
+describe('org:chorus, and org:plan while Chorus is off', () => {
+  beforeAll(async () => {
+    await chorus(['org:create', '--name', 'Big Co', '--id', 'big-co']);
+  }, 30_000);
+
+  it('warns that a Chorus plan assigned while Chorus is off is not in effect, and says how to turn it on', async () => {
+    const run = await chorus(['org:plan', 'big-co', '--line', 'chorus', '--plan', 'enterprise']);
+
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^Organization big-co is on the chorus plan enterprise/);
+    expect(run.stderr).toBe(
+      'chorus: warning: Chorus is off for big-co, so its enterprise plan is not in effect (limits come from no plan).' +
+        ' Turn it on: chorus org:chorus big-co --on\n',
+    );
+  });
+
+  it('turns Chorus on (ChorusEnabled, by the cli), after which the plan is in effect and org:plan warns no more', async () => {
+    const run = await chorus(['org:chorus', 'big-co', '--on', '--parallel-use']);
+
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^Chorus is on, alongside Classic, for big-co \(revision \d+, position \d+\)\.$/m);
+    expect((await recordedEvents('big-co')).at(-1)).toMatchObject({ type: 'ChorusEnabled', metadata: { actor: 'cli', cliCommand: 'org:chorus' } });
+    const state = JSON.parse((await chorus(['org:state', 'big-co', '--json'])).stdout) as { governingPlan: unknown; chorus: boolean };
+    expect(state).toMatchObject({ chorus: true, governingPlan: { line: 'chorus', plan: 'enterprise' } });
+
+    const again = await chorus(['org:plan', 'big-co', '--line', 'chorus', '--plan', 'teams']);
+    expect(again.code).toBe(0);
+    expect(again.stderr).toBe('');
+  });
+
+  it('refuses neither or both of --on and --off (exit 2), and --parallel-use with --off', async () => {
+    expect(await chorus(['org:chorus', 'big-co'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/VALIDATION_FAILED: give --on or --off/) });
+    expect(await chorus(['org:chorus', 'big-co', '--on', '--off'])).toMatchObject({ code: 2 });
+    expect(await chorus(['org:chorus', 'big-co', '--off', '--parallel-use'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/--parallel-use/) });
+  });
+
+  it('is listed by --help', async () => {
+    const help = await chorus(['--help']);
+    expect(help.stdout).toMatch(/org:chorus \[options\] <id>\s+turn an organization's Chorus line on or off/);
+  });
+});
+
 describe('api-key:create', () => {
   it('prints a key once, stores only its hash, and the key works on the HTTP API with its scopes', async () => {
     const run = await chorus(['api-key:create', '--name', 'deploy', '--scopes', 'organizations:read,organizations:write', '--json']);

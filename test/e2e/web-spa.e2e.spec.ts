@@ -17,6 +17,8 @@ beforeAll(async () => {
     GOOGLE_SIGN_IN_TOKEN: 'page-token-7',
     SENTRY_DSN: 'https://public@o1.ingest.example.io/42',
     RELEASE_ID: 'release-2030.1',
+    UPGRADE_URL: 'https://pricing.example.com/chorus?from=console',
+    SUPPORT_EMAIL: 'help@chorus.example',
   });
 });
 afterAll(async () => {
@@ -83,6 +85,8 @@ describe('the SPA', () => {
       googleSignInToken: 'page-token-7',
       sentryDsn: 'https://public@o1.ingest.example.io/42',
       releaseId: 'release-2030.1',
+      upgradeUrl: 'https://pricing.example.com/chorus?from=console',
+      supportEmail: 'help@chorus.example',
     });
     expect(answer.text).not.toContain('<script>alert(1)');
   });

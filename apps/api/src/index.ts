@@ -18,7 +18,7 @@ export { AddSiteCommand } from './organizations/commands/add-site.command.js';
 export { ChangeOrganizationCommand } from './organizations/commands/change-organization.command.js';
 export { CreateOrganizationCommand } from './organizations/commands/create-organization.command.js';
 export { memberOrSiteIdSchema, organizationIdSchema } from './organizations/organization-ids.js';
-export { assignPlanRequest, createOrganizationRequest } from './organizations/organization-requests.js';
+export { assignPlanRequest, chorusRequest, createOrganizationRequest } from './organizations/organization-requests.js';
 // The organization command path outside Nest (benchmarks, scripted histories).
 export { OrganizationStateCache } from './organizations/organization-state-cache.js';
 export { Organizations } from './organizations/organizations.js';

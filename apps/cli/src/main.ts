@@ -8,6 +8,7 @@ import { registerApiKeyCreateCommand } from './commands/api-key-create.command.j
 import { registerApiKeyListCommand } from './commands/api-key-list.command.js';
 import { registerApiKeyRevokeCommand } from './commands/api-key-revoke.command.js';
 import { registerBillingSignCommand } from './commands/billing-sign.command.js';
+import { registerOrgChorusCommand } from './commands/org-chorus.command.js';
 import { registerOrgCreateCommand } from './commands/org-create.command.js';
 import { registerOrgHistoryCommand } from './commands/org-history.command.js';
 import { registerOrgListCommand } from './commands/org-list.command.js';
@@ -42,6 +43,7 @@ const program = new Command('chorus')
 registerOrgCreateCommand(program, getContext);
 registerOrgListCommand(program, getContext);
 registerOrgPlanCommand(program, getContext);
+registerOrgChorusCommand(program, getContext);
 registerOrgSsoCommand(program, getContext);
 registerOrgSsoVerifyCommand(program, getContext);
 registerApiKeyCreateCommand(program, getContext);

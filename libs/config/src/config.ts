@@ -29,6 +29,9 @@ const environmentSchema = z.object({
   // Checked in loadConfig against the client's grammar and choices (eventstore-connection-string.ts).
   EVENTSTORE_CONNECTION_STRING: optionalText,
   PRODUCT_NAME: z.string().min(1).max(60).default('Chorus'),
+  // Where an owner at a limit goes: a link in the console, so only http(s) (never javascript: or data:).
+  UPGRADE_URL: optionalText.pipe(z.url({ protocol: /^https?$/, message: 'must be an http:// or https:// URL' }).optional()),
+  SUPPORT_EMAIL: optionalText.pipe(z.email({ message: 'must be an e-mail address' }).max(254).optional()),
   SESSION_SECRET: optionalText.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
   SMTP_URL: optionalText.pipe(z.url({ protocol: /^smtps?$/ }).optional()),
   MAIL_FROM: z.string().min(3).default('Chorus <no-reply@chorus.localhost>'),
@@ -69,6 +72,10 @@ export type Config = {
   dataDir: string;
   eventStoreConnectionString: string | undefined;
   productName: string;
+  /** UPGRADE_URL: the pricing page or the billing provider's customer portal, linked where a limit or a plan stops an owner. */
+  upgradeUrl: string | undefined;
+  /** SUPPORT_EMAIL: whom owners write to when there is no UPGRADE_URL (and for turning Chorus on). */
+  supportEmail: string | undefined;
   /** undefined: the server generates one and keeps it under DATA_DIR (never in production). */
   sessionSecret: string | undefined;
   smtpUrl: string | undefined;
@@ -148,6 +155,7 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
   const problems: string[] = [];
   if (production && !env.SESSION_SECRET) problems.push('SESSION_SECRET: required when NODE_ENV=production');
   if (production && !env.PUBLIC_URL) problems.push('PUBLIC_URL: required when NODE_ENV=production');
+  if (production && env.UPGRADE_URL?.startsWith('http:')) problems.push('UPGRADE_URL: must be an https:// URL when NODE_ENV=production');
   if (production && !env.SSO_SECRET_KEYS) problems.push('SSO_SECRET_KEYS: required when NODE_ENV=production (e.g. k1:<32 random bytes in base64>)');
   const ssoSecretKeys = env.SSO_SECRET_KEYS === undefined ? undefined : parseSsoSecretKeys(env.SSO_SECRET_KEYS, problems);
   if (env.EVENTSTORE_CONNECTION_STRING !== undefined) {
@@ -174,6 +182,8 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
     dataDir: env.DATA_DIR,
     eventStoreConnectionString: env.EVENTSTORE_CONNECTION_STRING,
     productName: env.PRODUCT_NAME,
+    upgradeUrl: env.UPGRADE_URL,
+    supportEmail: env.SUPPORT_EMAIL,
     sessionSecret: env.SESSION_SECRET,
     smtpUrl: env.SMTP_URL,
     mailFrom: env.MAIL_FROM,

@@ -116,6 +116,25 @@ describe('loadConfig', () => {
     expect(problemsOf({ METRICS_TOKEN: 'short' })).toEqual([expect.stringMatching(/^METRICS_TOKEN: /)]);
   });
 
+  it('reads UPGRADE_URL and SUPPORT_EMAIL, both unset by default', () => {
+    expect(loadConfig({})).toMatchObject({ upgradeUrl: undefined, supportEmail: undefined });
+    const config = loadConfig({ UPGRADE_URL: ' https://billing.example.com/portal?c=1 ', SUPPORT_EMAIL: 'help@example.com' });
+    expect(config).toMatchObject({ upgradeUrl: 'https://billing.example.com/portal?c=1', supportEmail: 'help@example.com' });
+  });
+
+  // The URL becomes a link every owner clicks: a script URL there would run in the console's origin.
+  const scriptUrls = ['javascript:alert(document.cookie)', 'JavaScript:alert(1)', 'data:text/html,<script>alert(1)</script>', 'vbscript:msgbox'];
+  it.each([...scriptUrls, '//evil.example', 'pricing'])('refuses UPGRADE_URL=%j, naming the setting', (value) => {
+    expect(problemsOf({ UPGRADE_URL: value })).toEqual([expect.stringMatching(/^UPGRADE_URL: /)]);
+  });
+
+  it('refuses an http:// UPGRADE_URL in production, and a SUPPORT_EMAIL that is no address', () => {
+    const production = { NODE_ENV: 'production', SESSION_SECRET: 's'.repeat(32), PUBLIC_URL: 'https://chorus.example.com', SSO_SECRET_KEYS: ssoKey('k1') };
+    expect(problemsOf({ ...production, UPGRADE_URL: 'http://pricing.example.com' })).toEqual([expect.stringMatching(/^UPGRADE_URL: must be an https/)]);
+    expect(problemsOf({ ...production, UPGRADE_URL: 'https://pricing.example.com' })).toEqual([]);
+    expect(problemsOf({ SUPPORT_EMAIL: 'support at example.com' })).toEqual([expect.stringMatching(/^SUPPORT_EMAIL: /)]);
+  });
+
   it('trusts no proxy unless told: the TCP peer is the client', () => {
     expect(loadConfig({}).trustProxy).toBe(false);
     expect(loadConfig({ TRUST_PROXY: '' }).trustProxy).toBe(false);

@@ -18,10 +18,27 @@ export function binding(organization: Organization, resource: LimitedResource): 
   return configuredLimit < hardLimit ? 'below-hard' : 'hard';
 }
 
-/** "3 of 5", "3 of unlimited". */
+/** Whether the organization has this at all: QA and web analytics domains come with their feature. */
+export function included(organization: Organization, resource: LimitedResource): boolean {
+  if (resource === 'qualityAssuranceDomains') return organization.chorusFeatures.qualityAssurance;
+  if (resource === 'webAnalyticsDomains') return organization.chorusFeatures.webAnalytics;
+  return true;
+}
+
+/** "3 of 5", "3 of unlimited"; "Not included" for domains whose feature is off (none can be added). */
 export function usageText(organization: Organization, resource: LimitedResource): string {
   const limit = organization.limits.effective[resource];
+  if (!included(organization, resource) && organization.usage[resource] === 0) return 'Not included';
   return `${formatNumber(organization.usage[resource])} of ${limit === null ? 'unlimited' : formatNumber(limit)}`;
+}
+
+/** What is left, as the organization reads it: "2 more can be added", "No limit", "None left", or where it comes from. */
+export function leftText(organization: Organization, resource: LimitedResource): string {
+  if (!included(organization, resource)) return `Comes with the ${resource === 'webAnalyticsDomains' ? 'Web analytics' : 'Quality assurance'} add-on`;
+  const limit = organization.limits.effective[resource];
+  if (limit === null) return 'No limit';
+  const left = limit - organization.usage[resource];
+  return left <= 0 ? 'None left' : `${formatNumber(left)} more can be added`;
 }
 
 /** "Users limit reached: 5 of 5" (docs/console.md, Members). */
@@ -33,13 +50,13 @@ export function whatRaisesIt(organization: Organization, resource: LimitedResour
   if (resource === 'webAnalyticsDomains') return 'The web analytics domain limit is fixed at 1,000.';
   const plan = organization.governingPlan === null ? 'your plan' : `the ${planName(organization.governingPlan.plan)} plan`;
   if (binding(organization, resource) === 'hard') {
-    return `That is the most ${plan} allows (its hard limit): another plan raises it.`;
+    return `That is the most ${plan} allows: another plan raises it.`;
   }
   switch (resource) {
     case 'users':
       return 'An Additional user add-on, or another plan, raises it.';
     case 'contentSections':
-      return 'An Additional content section add-on, or another plan, raises it.';
+      return 'An extra site (the Additional content section add-on), or another plan, raises it.';
     case 'qualityAssuranceDomains':
       return 'Each Quality assurance add-on adds one QA domain.';
   }

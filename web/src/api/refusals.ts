@@ -2,7 +2,9 @@
 // next to themselves and keep what was typed.
 import type { Organization, Problem } from './contract';
 import { whatRaisesIt } from './limits';
-import { CHORUS_FEATURE_NAMES, RESOURCE_NAMES, formatNumber } from './words';
+import { chorusPlanIdle } from './way-forward';
+import { CHORUS_FEATURE_NAMES, RESOURCE_NAMES, formatNumber, planName } from './words';
+import { memberEmailRefusal } from '@libs/domain/email/member-email';
 
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 
@@ -28,7 +30,13 @@ export function refusalMessage(problem: Problem, organization?: Organization): s
       if (problem.field === 'hostname') return `${text(problem.value)} is already one of your sites.`;
       return `${text(problem.value) || 'It'} is already in the list.`;
     case 'NO_PLAN':
-      return 'Your organization has no plan yet, so nothing can be added: choose a plan first.';
+      if (organization !== undefined && chorusPlanIdle(organization)) {
+        const plan = planName(organization.chorusDetails.plan ?? '');
+        return `Chorus is off, so ${organization.name}’s Chorus ${plan} plan is not in effect: nothing can be added until Chorus is turned on.`;
+      }
+      return 'Your organization has no plan yet, so nothing can be added until one is chosen.';
+    case 'ALREADY_REGISTERED':
+      return 'They have signed up already, so there is no invitation to send: they sign in as usual.';
     case 'LAST_OWNER':
       return 'The last owner cannot be removed: make someone else an owner first.';
     case 'FORBIDDEN':
@@ -38,7 +46,9 @@ export function refusalMessage(problem: Problem, organization?: Organization): s
     case 'INVALID_HOSTNAME':
       return hostnameRefusal(text(problem.value), text(problem.reason));
     case 'ENTERPRISE_PLAN_REQUIRED':
-      return 'Single sign-on is part of the Enterprise plans: choose one to turn it on.';
+      return organization !== undefined && chorusPlanIdle(organization) && organization.chorusDetails.plan === 'enterprise'
+        ? 'Chorus is off, so its Enterprise plan, which includes single sign-on, is not in effect: turn Chorus on first.'
+        : 'Single sign-on is part of the Enterprise plans.';
     case 'SSO_DISCOVERY_FAILED':
       return `${text(problem.issuer) || 'The issuer'} could not be reached as an OpenID provider: check the issuer URL (its /.well-known/openid-configuration must answer).`;
     case 'SSO_DOMAIN_TAKEN':
@@ -56,7 +66,7 @@ export function refusalMessage(problem: Problem, organization?: Organization): s
     case 'NOT_FOUND':
       return problem.entity === 'organization' ? 'This organization does not exist, or you are not a member.' : 'It is no longer there: the list is up to date now.';
     case 'VALIDATION_FAILED':
-      return problem.detail || 'Something in the form is not valid.';
+      return validationRefusal(problem);
     case 'WRONG_PASSWORD':
       return problem.detail || 'The current password is not correct.';
     case 'INVALID_TOKEN':
@@ -76,6 +86,22 @@ export function refusalMessage(problem: Problem, organization?: Organization): s
     default:
       return 'Something went wrong on our side: please try again.';
   }
+}
+
+/** What a person would say about the first field the server refused, rather than the schema's words. */
+const FIELD_WORDS: Record<string, string> = {
+  email: memberEmailRefusal,
+  name: 'Enter a name.',
+  hostname: 'Enter a hostname, like shop.example.com.',
+  domain: 'Enter a domain, like staging.example.com.',
+  role: 'Choose a role.',
+};
+
+function validationRefusal(problem: Problem): string {
+  const errors = Array.isArray(problem.errors) ? (problem.errors as { pointer?: unknown }[]) : [];
+  const pointer = errors.map((error) => error.pointer).find((value): value is string => typeof value === 'string');
+  const words = pointer === undefined ? undefined : FIELD_WORDS[pointer.replace(/^#\//, '').split('/')[0] ?? ''];
+  return words ?? (problem.detail || 'Something in the form is not valid.');
 }
 
 /** The server's `reason` says which part of the hostname rule the value broke. */

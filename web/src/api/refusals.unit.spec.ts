@@ -7,11 +7,14 @@ const problem = (code: string, extensions: Record<string, unknown> = {}, detail 
 
 describe('every refusal of the server, in words', () => {
   it.each([
-    [problem('LIMIT_EXCEEDED', { resource: 'contentSections', limit: 2, count: 2 }), 'Content sections limit reached: 2 of 2.'],
+    [problem('LIMIT_EXCEEDED', { resource: 'contentSections', limit: 2, count: 2 }), 'Sites limit reached: 2 of 2.'],
+    [problem('LIMIT_EXCEEDED', { resource: 'users', limit: 1000, count: 1000 }), 'Users limit reached: 1,000 of 1,000.'],
     [problem('DUPLICATE', { field: 'email', value: 'ann@example.com' }), 'ann@example.com is already a member.'],
     [problem('DUPLICATE', { field: 'hostname', value: 'shop.example.com' }), 'shop.example.com is already one of your sites.'],
     [problem('DUPLICATE', { field: 'domain', value: 'qa.example.com' }), 'qa.example.com is already in the list.'],
-    [problem('NO_PLAN', { resource: 'users' }), 'Your organization has no plan yet, so nothing can be added: choose a plan first.'],
+    [problem('NO_PLAN', { resource: 'users' }), 'Your organization has no plan yet, so nothing can be added until one is chosen.'],
+    [problem('ENTERPRISE_PLAN_REQUIRED', { feature: 'sso' }), 'Single sign-on is part of the Enterprise plans.'],
+    [problem('ALREADY_REGISTERED', { userId: 'u1' }), 'They have signed up already, so there is no invitation to send: they sign in as usual.'],
     [problem('LAST_OWNER', { userId: 'u1' }), 'The last owner cannot be removed: make someone else an owner first.'],
     [problem('FORBIDDEN', { requires: 'owner' }), 'Only an owner can add, remove, promote or demote an owner.'],
     [problem('FORBIDDEN'), 'Your role does not allow this change: ask an owner or an admin.'],
@@ -30,6 +33,11 @@ describe('every refusal of the server, in words', () => {
     [problem('FEATURE_DISABLED', { feature: 'webAnalytics' }), 'Web analytics is off for your organization: the Web analytics add-on turns it on.'],
     [problem('NOT_FOUND', { entity: 'member' }), 'It is no longer there: the list is up to date now.'],
     [problem('VALIDATION_FAILED', {}, 'name: is required'), 'name: is required'],
+    [
+      problem('VALIDATION_FAILED', { errors: [{ pointer: '#/email', detail: 'must be an e-mail address' }] }, 'email: must be an e-mail address'),
+      'Enter an e-mail address, like name@example.com.',
+    ],
+    [problem('VALIDATION_FAILED', { errors: [{ pointer: '#/name', detail: 'is required' }] }, 'name: is required'), 'Enter a name.'],
     [problem('WRONG_PASSWORD', {}, 'The current password is not correct.'), 'The current password is not correct.'],
     [problem('INVALID_TOKEN'), 'This link is invalid, has been used or has expired.'],
     [problem('CONCURRENCY_CONFLICT'), 'The organization was changing at the same moment: please try again.'],
@@ -41,6 +49,16 @@ describe('every refusal of the server, in words', () => {
     [problem('INTERNAL'), 'Something went wrong on our side: please try again.'],
   ])('%j', (refusal, words) => {
     expect(refusalMessage(refusal)).toBe(words);
+  });
+
+  it('says a Chorus plan is not in effect while Chorus is off, rather than that there is no plan', () => {
+    const bigCo = anOrganization({ name: 'Big Co', chorus: false, chorusDetails: { plan: 'enterprise', parallelUse: null }, governingPlan: null });
+    expect(refusalMessage(problem('NO_PLAN', { resource: 'users' }), bigCo)).toBe(
+      'Chorus is off, so Big Co’s Chorus Enterprise plan is not in effect: nothing can be added until Chorus is turned on.',
+    );
+    expect(refusalMessage(problem('ENTERPRISE_PLAN_REQUIRED', { feature: 'sso' }), bigCo)).toBe(
+      'Chorus is off, so its Enterprise plan, which includes single sign-on, is not in effect: turn Chorus on first.',
+    );
   });
 
   it('adds what raises a limit when it knows the organization', () => {

@@ -1,8 +1,16 @@
 // The names the console gives the API's values: plans, add-ons, features, resources, sign-in methods.
 // Those the history's sentences use too come from the domain's one table, so both say the same.
-import type { SignInMethod, SiteFeatures } from './contract';
+import { CHORUS_FEATURE_NAMES as DOMAIN_FEATURE_NAMES, RESOURCE_NAMES as DOMAIN_RESOURCE_NAMES } from '@libs/domain/history/words';
+import type { ChorusFeature, LimitedResource, SignInMethod, SiteFeatures } from './contract';
 
-export { ADD_ON_NAMES, CHORUS_FEATURE_NAMES, RESOURCE_NAMES, SERVICE_LEVEL_NAMES } from '@libs/domain/history/words';
+export { ADD_ON_NAMES, SERVICE_LEVEL_NAMES } from '@libs/domain/history/words';
+
+// The console says "sites" as its customers do (the seed: "content sections (sites)"); the navigation
+// and the Sites page already did, so the limit and the lists say it too.
+export const RESOURCE_NAMES: Record<LimitedResource, string> = { ...DOMAIN_RESOURCE_NAMES, contentSections: 'Sites' };
+
+// A feature list reads "name: on/off", so a feature is named by what the organization can do.
+export const CHORUS_FEATURE_NAMES: Record<ChorusFeature, string> = { ...DOMAIN_FEATURE_NAMES, disableAISummary: 'Turning off the AI summary' };
 
 export const SITE_FEATURE_NAMES: Record<keyof SiteFeatures, string> = {
   customCTAs: 'Custom calls to action',
@@ -22,5 +30,5 @@ export const SIGN_IN_METHOD_NAMES: Record<SignInMethod, string> = { password: 'P
 /** 'teams' -> 'Teams'; the line's name goes in front where both lines could be meant. */
 export const planName = (plan: string): string => plan.charAt(0).toUpperCase() + plan.slice(1);
 
-const numberFormat = new Intl.NumberFormat('en');
-export const formatNumber = (value: number): string => numberFormat.format(value);
+// The one number format, the domain's (the history's sentences use it too): "1,000" wherever a count is shown.
+export { formatCount as formatNumber } from '@libs/domain/history/words';

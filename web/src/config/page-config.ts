@@ -9,6 +9,10 @@ export type PageConfig = {
   googleSignInToken: string;
   sentryDsn: string | null;
   releaseId: string;
+  /** Where an owner stopped by a limit or a plan goes (UPGRADE_URL); null: nowhere to link. */
+  upgradeUrl: string | null;
+  /** Whom owners write to without an upgrade link (SUPPORT_EMAIL). */
+  supportEmail: string | null;
 };
 
 const PAGE_CONFIG_ELEMENT_ID = 'chorus-config';
@@ -19,9 +23,27 @@ export const defaultPageConfig: PageConfig = {
   googleSignInToken: '',
   sentryDsn: null,
   releaseId: 'dev',
+  upgradeUrl: null,
+  supportEmail: null,
 };
 
 const text = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value.trim() : null);
+
+/** Only an http(s) address becomes a link: the server checks UPGRADE_URL too, and a script URL must never reach an href. */
+function webAddress(value: unknown): string | null {
+  const address = text(value);
+  if (address === null) return null;
+  try {
+    return ['http:', 'https:'].includes(new URL(address).protocol) ? address : null;
+  } catch {
+    return null;
+  }
+}
+
+const mailAddress = (value: unknown): string | null => {
+  const address = text(value);
+  return address !== null && /^[^\s@<>"]+@[^\s@<>"]+\.[^\s@<>"]+$/.test(address) ? address : null;
+};
 
 export function readPageConfig(document: Document): PageConfig {
   let settings: unknown;
@@ -31,12 +53,14 @@ export function readPageConfig(document: Document): PageConfig {
     return defaultPageConfig;
   }
   if (typeof settings !== 'object' || settings === null) return defaultPageConfig;
-  const { productName, googleSignInToken, sentryDsn, releaseId } = settings as Record<string, unknown>;
+  const { productName, googleSignInToken, sentryDsn, releaseId, upgradeUrl, supportEmail } = settings as Record<string, unknown>;
   return {
     productName: text(productName) ?? defaultPageConfig.productName,
     googleSignInToken: typeof googleSignInToken === 'string' ? googleSignInToken.trim() : defaultPageConfig.googleSignInToken,
     sentryDsn: text(sentryDsn),
     releaseId: text(releaseId) ?? defaultPageConfig.releaseId,
+    upgradeUrl: webAddress(upgradeUrl),
+    supportEmail: mailAddress(supportEmail),
   };
 }
 
@@ -48,7 +72,9 @@ export const pageConfigSlice = createSlice({
   selectors: {
     selectProductName: (config) => config.productName,
     selectGoogleSignInToken: (config) => config.googleSignInToken,
+    selectUpgradeUrl: (config) => config.upgradeUrl,
+    selectSupportEmail: (config) => config.supportEmail,
   },
 });
 
-export const { selectProductName, selectGoogleSignInToken } = pageConfigSlice.selectors;
+export const { selectProductName, selectGoogleSignInToken, selectUpgradeUrl, selectSupportEmail } = pageConfigSlice.selectors;

@@ -21,6 +21,8 @@ describe('reading the page config', () => {
       googleSignInToken: 'tok-1',
       sentryDsn: 'https://k@o1.ingest.example/7',
       releaseId: '2024.5.1',
+      upgradeUrl: null,
+      supportEmail: null,
     });
   });
 
@@ -44,7 +46,18 @@ describe('reading the page config', () => {
 
   it('trims the values', () => {
     const config = readPageConfig(withConfigElement('{"productName":" Acme ","googleSignInToken":" t ","sentryDsn":null,"releaseId":" r1 "}'));
-    expect(config).toEqual({ productName: 'Acme', googleSignInToken: 't', sentryDsn: null, releaseId: 'r1' });
+    expect(config).toEqual({ ...defaultPageConfig, productName: 'Acme', googleSignInToken: 't', sentryDsn: null, releaseId: 'r1' });
+  });
+
+  it('reads the upgrade link and the support address', () => {
+    const config = readPageConfig(withConfigElement('{"upgradeUrl":" https://billing.example.com/portal ","supportEmail":"help@example.com"}'));
+    expect(config).toMatchObject({ upgradeUrl: 'https://billing.example.com/portal', supportEmail: 'help@example.com' });
+  });
+
+  // A page config the server did not check (an old server, an edited page) must not put a script URL in a link.
+  const unsafe = ['javascript:alert(document.cookie)', ' JAVASCRIPT:alert(1)', 'data:text/html,x', 'vbscript:x', '/relative', 42];
+  it.each(unsafe)('drops the upgrade link %j', (value) => {
+    expect(readPageConfig(withConfigElement(JSON.stringify({ upgradeUrl: value }))).upgradeUrl).toBeNull();
   });
 
   it('matches what web/index.html ships: the same element and the defaults', () => {

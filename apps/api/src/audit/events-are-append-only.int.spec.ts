@@ -67,6 +67,7 @@ const everyCommand: Record<OrganizationCommandType, OrganizationCommand[]> = {
     { type: 'AddMember', data: { userId: 'member-1', email: 'member@append.example', role: 'member' } },
   ],
   ChangeMemberRole: [{ type: 'ChangeMemberRole', data: { userId: 'member-1', role: 'admin' } }],
+  ResendInvitation: [{ type: 'ResendInvitation', data: { userId: 'member-1' } }],
   RemoveMember: [{ type: 'RemoveMember', data: { userId: 'member-1' } }],
   AddSite: [{ type: 'AddSite', data: { siteId: 'site-1', name: 'Main', hostname: 'append.example' } }],
   RemoveSite: [{ type: 'RemoveSite', data: { siteId: 'site-1' } }],

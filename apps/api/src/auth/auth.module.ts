@@ -1,6 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import type { Identity, UserDirectory } from '#identity';
-import { MEMBER_INVITATIONS } from '../organizations/member-invitations.js';
+import { INVITATION_RESEND, MEMBER_INVITATIONS } from '../organizations/member-invitations.js';
 import { OrganizationsStoreModule } from '../organizations/organizations-store.module.js';
 import { USER_DIRECTORY } from '../organizations/user-directory.js';
 import { AccountController } from './account.controller.js';
@@ -11,6 +11,7 @@ import { googleStrategyProvider } from './google/google-strategy.provider.js';
 import { IDENTITY, IdentityClock, identityProvider } from './identity.provider.js';
 import { InvitationsController } from './invitations.controller.js';
 import { MemberInvitationReaction } from './member-invitation-reaction.js';
+import { MemberInvitationResend } from './invitation-resend.js';
 import { Memberships } from './memberships.service.js';
 import { SessionPrincipalResolver } from './session-principal.resolver.js';
 import { SessionController } from './session.controller.js';
@@ -32,6 +33,7 @@ import { XsrfMiddleware } from './xsrf.middleware.js';
     { provide: USER_DIRECTORY, inject: [IDENTITY], useFactory: (identity: Identity): UserDirectory => identity.directory },
     MemberInvitationReaction,
     { provide: MEMBER_INVITATIONS, useExisting: MemberInvitationReaction },
+    { provide: INVITATION_RESEND, useClass: MemberInvitationResend },
     googleStrategyProvider,
     AuthCookies,
     BrowserSessions,
@@ -39,6 +41,6 @@ import { XsrfMiddleware } from './xsrf.middleware.js';
     SessionPrincipalResolver,
     XsrfMiddleware,
   ],
-  exports: [IDENTITY, IdentityClock, USER_DIRECTORY, MEMBER_INVITATIONS, AuthCookies, BrowserSessions, Memberships, XsrfMiddleware],
+  exports: [IDENTITY, IdentityClock, USER_DIRECTORY, MEMBER_INVITATIONS, INVITATION_RESEND, AuthCookies, BrowserSessions, Memberships, XsrfMiddleware],
 })
 export class AuthModule {}

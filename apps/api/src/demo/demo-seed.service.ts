@@ -1,5 +1,7 @@
 // First run (SEED_DEMO, on by default outside production): on an empty store the server creates
-// a demo organization on a Chorus teams plan with two sites and its owner, and keeps the owner's
+// a demo organization on the Chorus enterprise plan (every page usable: QA and web analytics domains,
+// single sign-on), with limits set well above what it starts with (2 of 5 sites, 1 of 10 users, so the
+// first "Add site" succeeds and the bars mean something) and its owner, and keeps the owner's
 // password for the start-up banner (main.ts), which prints it once, so a newcomer goes from clone
 // to signed in with `npm start`.
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -62,8 +64,11 @@ export class DemoSeed implements OnApplicationBootstrap {
     const correlationId = randomUUID();
     const context = newCommandContext('system', { reason: 'demo seed' }, correlationId);
     await this.commands.execute(new CreateOrganizationCommand({ id: demoOrganizationId, name: 'Demo Organization' }, context));
-    await this.commands.execute(new ChangeOrganizationCommand(demoOrganizationId, { type: 'AssignPlan', data: { line: 'chorus', plan: 'teams' } }, context));
+    const plan = { line: 'chorus', plan: 'enterprise' } as const;
+    await this.commands.execute(new ChangeOrganizationCommand(demoOrganizationId, { type: 'AssignPlan', data: plan }, context));
     await this.commands.execute(new ChangeOrganizationCommand(demoOrganizationId, { type: 'EnableChorus', data: {} }, context));
+    const limits = { users: 10, contentSections: 5, qualityAssuranceDomains: 3 };
+    await this.commands.execute(new ChangeOrganizationCommand(demoOrganizationId, { type: 'ConfigureLimits', data: limits }, context));
 
     const password = randomBytes(15).toString('base64url');
     const { userId } = await this.identity.registration.register({ email: demoOwnerEmail, password }, newCommandContext('system', {}, correlationId));

@@ -1,4 +1,5 @@
 import type { CommandContext, RecordedEvent } from '#event-store';
+import type { CommandResult } from './command-result.js';
 
 /**
  * What the members route answers about the mail the added person receives: `pending` (the reaction mails
@@ -29,6 +30,14 @@ export interface MemberInvitations {
 export type UndeliveredInvitation = { userId: string; email: string; reason: 'address_refused' | 'mail_server_refused'; responseCode?: number; at: string };
 
 export const MEMBER_INVITATIONS = Symbol('MEMBER_INVITATIONS');
+
+/** A pending member's invitation mailed again (the members route's `POST .../invitation`); the identity module provides it too. */
+export interface InvitationResend {
+  /** Mails it, then records InvitationResent; NOT_FOUND, FORBIDDEN, 409 ALREADY_REGISTERED or 429 RATE_LIMITED otherwise. */
+  resend(organizationId: string, userId: string, context: CommandContext): Promise<CommandResult>;
+}
+
+export const INVITATION_RESEND = Symbol('INVITATION_RESEND');
 
 /** The metadata mark of a MemberAdded that owes its member an invitation. */
 export const invitationOwedMark = { invitation: 'owed' } as const;

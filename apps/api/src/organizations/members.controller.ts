@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, Inject, Optional, Param, Patch, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Optional, Param, Patch, Post } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
 import type { CommandContext } from '#event-store';
@@ -8,8 +8,9 @@ import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
 import { commandAnswer, type CommandAnswer } from './command-result.js';
 import { AddMemberCommand } from './commands/add-member.command.js';
 import { ChangeOrganizationCommand } from './commands/change-organization.command.js';
-import { MEMBER_INVITATIONS, type InvitationOutcome, type MemberInvitations, type UndeliveredInvitation } from './member-invitations.js';
+import { INVITATION_RESEND, MEMBER_INVITATIONS, type InvitationOutcome, type InvitationResend, type MemberInvitations, type UndeliveredInvitation } from './member-invitations.js';
 import { Organizations } from './organizations.js';
+import { ProblemError } from '../http/problem-error.js';
 import { addMemberRequest } from './organization-requests.js';
 import { validMemberOrSiteId, validOrganizationId } from './organization-route-parameters.js';
 import { commandAnswerWords, Operation } from '../openapi/operation.decorator.js';
@@ -23,6 +24,7 @@ export class MembersController {
     private readonly commands: CommandBus,
     private readonly organizations: Organizations,
     @Optional() @Inject(MEMBER_INVITATIONS) private readonly invitations?: MemberInvitations,
+    @Optional() @Inject(INVITATION_RESEND) private readonly resends?: InvitationResend,
   ) {}
 
   /**
@@ -67,6 +69,24 @@ export class MembersController {
     @RequestCommandContext() context: CommandContext,
   ): Promise<CommandAnswer> {
     return commandAnswer(await this.commands.execute(new ChangeOrganizationCommand(id, { type: 'ChangeMemberRole', data: { userId, role } }, context)));
+  }
+
+  /** Mails a pending member's invitation again, with a new link; recorded as InvitationResent once the mail went. */
+  @Post(':userId/invitation')
+  @HttpCode(200)
+  @RequireAccess({ scope: 'organizations:write', members: OWNERS_AND_ADMINS })
+  @Operation({
+    summary: "Send a pending member's invitation again (InvitationResent)",
+    description: `${commandAnswerWords} The invitation is mailed before the answer, with the same throttle as any invitation.`,
+    responses: { 404: 'NOT_FOUND (not a member of this organization)', 409: 'ALREADY_REGISTERED (the member has an account)', 429: 'RATE_LIMITED' },
+  })
+  async resendInvitation(
+    @Param('id', validOrganizationId) id: string,
+    @Param('userId', validMemberOrSiteId) userId: string,
+    @RequestCommandContext() context: CommandContext,
+  ): Promise<CommandAnswer> {
+    if (this.resends === undefined) throw new ProblemError(503, 'UNAVAILABLE', 'Invitations are not sent here', 'This process sends no invitations.');
+    return commandAnswer(await this.resends.resend(id, userId, context));
   }
 
   @Delete(':userId')

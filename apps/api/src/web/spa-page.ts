@@ -4,7 +4,14 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from '#config';
 
-export type PageConfig = { productName: string; googleSignInToken: string; sentryDsn: string | null; releaseId: string };
+export type PageConfig = {
+  productName: string;
+  googleSignInToken: string;
+  sentryDsn: string | null;
+  releaseId: string;
+  upgradeUrl: string | null;
+  supportEmail: string | null;
+};
 
 const configElement = /(<script id="chorus-config" type="application\/json">)[\s\S]*?(<\/script>)/;
 
@@ -13,6 +20,8 @@ export const pageConfigOf = (config: Config): PageConfig => ({
   googleSignInToken: config.google.signInToken,
   sentryDsn: config.sentryDsn ?? null,
   releaseId: config.releaseId,
+  upgradeUrl: config.upgradeUrl ?? null,
+  supportEmail: config.supportEmail ?? null,
 });
 
 /** JSON that cannot end the script element or open a comment in it, whatever the settings hold. */

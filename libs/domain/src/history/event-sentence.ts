@@ -5,7 +5,7 @@ import { toUnicodeHostname } from '../hostnames/parse-hostname.js';
 import { LIMITED_RESOURCES } from '../limits/limited-resources.js';
 import { ORGANIZATION_EVENT_TYPES, type OrganizationEvent, type OrganizationEventType } from '../organization/events.js';
 import type { ExistingOrganization, OrganizationState } from '../organization/state.js';
-import { ADD_ON_NAMES, LINE_NAMES, RESOURCE_NAMES, ROLE_WORDS, SERVICE_LEVEL_NAMES } from './words.js';
+import { ADD_ON_NAMES, formatCount, LINE_NAMES, RESOURCE_NAMES, ROLE_WORDS, SERVICE_LEVEL_NAMES } from './words.js';
 
 /**
  * What some events name by id only (MemberRemoved, SiteRemoved, a user as actor): the organization's
@@ -31,9 +31,9 @@ export function namesIn(state: OrganizationState): RecordNames {
 type EventOf<Type extends OrganizationEventType> = Extract<OrganizationEvent, { type: Type }>;
 type Sentences = { [Type in OrganizationEventType]: (data: EventOf<Type>['data'], names: RecordNames) => string };
 
-const quantityOf = (quantity: number, addOn: string): string => (quantity === 1 ? addOn : `${quantity} × ${addOn}`);
+const quantityOf = (quantity: number, addOn: string): string => (quantity === 1 ? addOn : `${formatCount(quantity)} × ${addOn}`);
 
-const limitWords = (value: number | null): string => (value === null ? 'from the plan' : value === 0 ? 'unlimited' : String(value));
+const limitWords = (value: number | null): string => (value === null ? 'from the plan' : value === 0 ? 'unlimited' : formatCount(value));
 
 const siteWords = (name: string, hostname: string): string => `${name} (${toUnicodeHostname(hostname)})`;
 
@@ -49,6 +49,7 @@ export const EVENT_TYPE_NAMES: Record<OrganizationEventType, string> = {
   MemberAdded: 'Member added',
   MemberRemoved: 'Member removed',
   MemberRoleChanged: 'Role changed',
+  InvitationResent: 'Invitation sent again',
   SiteAdded: 'Site added',
   SiteRemoved: 'Site removed',
   QualityAssuranceDomainAdded: 'QA domain added',
@@ -82,6 +83,7 @@ const DETAILS: Sentences = {
   MemberAdded: ({ email, role, chorusUser }) => `${email} as ${ROLE_WORDS[role]}${chorusUser ? ', Chorus user' : ''}`,
   MemberRemoved: ({ userId }, names) => names.memberEmail(userId) ?? `user ${userId}`,
   MemberRoleChanged: ({ email, role, previousRole }) => `${email} from ${ROLE_WORDS[previousRole]} to ${ROLE_WORDS[role]}`,
+  InvitationResent: ({ email }) => email,
   SiteAdded: ({ name, hostname }) => siteWords(name, hostname),
   SiteRemoved: ({ siteId }, names) => {
     const site = names.site(siteId);

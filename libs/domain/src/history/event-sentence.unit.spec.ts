@@ -27,6 +27,7 @@ const sentences: { [Type in OrganizationEventType]: [EventOf<Type>, string][] } 
   LimitsConfigured: [
     [{ type: 'LimitsConfigured', data: { users: 3, contentSections: 0 } }, 'Limits configured: Users 3, Content sections unlimited'],
     [{ type: 'LimitsConfigured', data: { webAnalyticsDomains: null, override: true } }, 'Limits configured: Web analytics domains from the plan, override on'],
+    [{ type: 'LimitsConfigured', data: { users: 1000 } }, 'Limits configured: Users 1,000'],
   ],
   MemberAdded: [
     [{ type: 'MemberAdded', data: { userId: 'u-ann', email: 'ann@example.com', role: 'admin', chorusUser: false } }, 'Member added: ann@example.com as admin'],
@@ -36,6 +37,7 @@ const sentences: { [Type in OrganizationEventType]: [EventOf<Type>, string][] } 
   MemberRoleChanged: [
     [{ type: 'MemberRoleChanged', data: { userId: 'user-1', email: 'user1@example.com', role: 'owner', previousRole: 'member' } }, 'Role changed: user1@example.com from member to owner'],
   ],
+  InvitationResent: [[{ type: 'InvitationResent', data: { userId: 'user-1', email: 'user1@example.com' } }, 'Invitation sent again: user1@example.com']],
   SiteAdded: [[{ type: 'SiteAdded', data: { siteId: 's', name: 'Books', hostname: 'xn--bcher-kva.de' } }, 'Site added: Books (bücher.de)']],
   SiteRemoved: [[{ type: 'SiteRemoved', data: { siteId: 'site-1' } }, 'Site removed: Site 1 (site1.example.com)']],
   QualityAssuranceDomainAdded: [[{ type: 'QualityAssuranceDomainAdded', data: { domain: 'qa.example.com' } }, 'QA domain added: qa.example.com']],

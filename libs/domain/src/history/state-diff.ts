@@ -6,7 +6,7 @@ import type { LimitedResource } from '../errors.js';
 import { LIMITED_RESOURCES } from '../limits/limited-resources.js';
 import type { OrganizationView } from '../organization/view.js';
 import { CHORUS_FEATURES, type AddOn, type Limit } from '../plans/catalogue.js';
-import { ADD_ON_NAMES, CHORUS_FEATURE_NAMES, LINE_NAMES, RESOURCE_NAMES, ROLE_WORDS, SERVICE_LEVEL_NAMES } from './words.js';
+import { ADD_ON_NAMES, CHORUS_FEATURE_NAMES, formatCount, LINE_NAMES, RESOURCE_NAMES, ROLE_WORDS, SERVICE_LEVEL_NAMES } from './words.js';
 
 export type ChangeKind = 'added' | 'removed' | 'changed';
 export type ChangeArea = 'organization' | 'plan' | 'limits' | 'usage' | 'features' | 'members' | 'sites' | 'domains' | 'sso';
@@ -33,7 +33,7 @@ function compare(area: ChangeArea, subject: string, before: string | undefined, 
   return before === after ? [] : [change(area, subject, before, after)];
 }
 
-const limitWords = (limit: Limit): string => (limit === null ? 'unlimited' : String(limit));
+const limitWords = (limit: Limit): string => (limit === null ? 'unlimited' : formatCount(limit));
 const onOff = (value: boolean): string => (value ? 'on' : 'off');
 const lowerFirst = (text: string): string => text.charAt(0).toLowerCase() + text.slice(1);
 
@@ -83,8 +83,8 @@ function planChanges(before: OrganizationView, after: OrganizationView): Organiz
     ...compare(
       'plan',
       'Traffic per month',
-      before.trafficPerMonth === null ? 'unlimited' : String(before.trafficPerMonth),
-      after.trafficPerMonth === null ? 'unlimited' : String(after.trafficPerMonth),
+      before.trafficPerMonth === null ? 'unlimited' : formatCount(before.trafficPerMonth),
+      after.trafficPerMonth === null ? 'unlimited' : formatCount(after.trafficPerMonth),
     ),
   ];
 }
@@ -103,7 +103,7 @@ function limitChanges(before: OrganizationView, after: OrganizationView): Organi
 
 function usageChanges(before: OrganizationView, after: OrganizationView): OrganizationChange[] {
   return LIMITED_RESOURCES.flatMap((resource) =>
-    compare('usage', `${RESOURCE_NAMES[resource]} in use`, String(before.usage[resource]), String(after.usage[resource])),
+    compare('usage', `${RESOURCE_NAMES[resource]} in use`, formatCount(before.usage[resource]), formatCount(after.usage[resource])),
   );
 }
 

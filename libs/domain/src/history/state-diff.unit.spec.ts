@@ -69,7 +69,7 @@ describe('diffOrganizations', () => {
     expect(texts).toContain('Content sections limit: unlimited → 2');
     expect(texts).toContain('Configured content sections limit: unlimited → 2');
     expect(texts).toContain('Feature: Several sites (organization)');
-    expect(texts.some((text) => text.startsWith('Traffic per month: unlimited → '))).toBe(true);
+    expect(texts).toContain('Traffic per month: unlimited → 2,000,000');
     expect(new Set(changes.map((change) => change.area))).toEqual(new Set(['plan', 'limits', 'features']));
   });
 

@@ -4,6 +4,10 @@ import type { LimitedResource } from '../errors.js';
 import type { MemberRole } from '../organization/events.js';
 import type { AddOn, ChorusFeature, Line, ServiceLevel } from '../plans/catalogue.js';
 
+// One number format for every count people read (history, exports, CLI, console): "1,000", never "1000".
+const countFormat = new Intl.NumberFormat('en');
+export const formatCount = (value: number): string => countFormat.format(value);
+
 export const RESOURCE_NAMES: Record<LimitedResource, string> = {
   users: 'Users',
   contentSections: 'Content sections',

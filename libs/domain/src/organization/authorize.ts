@@ -13,7 +13,8 @@ function rolesConcerned(command: OrganizationCommand, state: ExistingOrganizatio
   switch (command.type) {
     case 'AddMember':
       return [command.data.role];
-    case 'RemoveMember': {
+    case 'RemoveMember':
+    case 'ResendInvitation': {
       const member = state.members.find((candidate) => candidate.userId === command.data.userId);
       return member === undefined ? [] : [member.role];
     }

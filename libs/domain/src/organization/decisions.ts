@@ -19,6 +19,7 @@ import { disableSso } from './decisions/disable-sso.js';
 import { enableChorus } from './decisions/enable-chorus.js';
 import { purchaseAddOn } from './decisions/purchase-add-on.js';
 import { removeMember } from './decisions/remove-member.js';
+import { resendInvitation } from './decisions/resend-invitation.js';
 import { removeQualityAssuranceDomain } from './decisions/remove-quality-assurance-domain.js';
 import { removeSite } from './decisions/remove-site.js';
 import { removeWebAnalyticsDomain } from './decisions/remove-web-analytics-domain.js';
@@ -58,6 +59,7 @@ export const decisions = byCommandType({
   ConfigureLimits: onExisting(configureLimits),
   AddMember: onExisting(addMember),
   RemoveMember: onExisting(removeMember),
+  ResendInvitation: onExisting(resendInvitation),
   ChangeMemberRole: onExisting(changeMemberRole),
   AddSite: onExisting(addSite),
   RemoveSite: onExisting(removeSite),

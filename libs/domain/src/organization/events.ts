@@ -31,6 +31,8 @@ export type MemberAdded = {
 };
 export type MemberRemoved = { type: 'MemberRemoved'; data: { userId: string } };
 /** email is the member's, as added; previousRole says what the change undid, for auditors. */
+/** A pending member's invitation mailed again at someone's request (the mail itself is identity's). */
+export type InvitationResent = { type: 'InvitationResent'; data: { userId: string; email: string } };
 export type MemberRoleChanged = { type: 'MemberRoleChanged'; data: { userId: string; email: string; role: MemberRole; previousRole: MemberRole } };
 /** hostname is stored in ASCII (punycode) form. */
 export type SiteAdded = { type: 'SiteAdded'; data: { siteId: string; name: string; hostname: string } };
@@ -71,6 +73,7 @@ export type OrganizationEvent =
   | MemberAdded
   | MemberRemoved
   | MemberRoleChanged
+  | InvitationResent
   | SiteAdded
   | SiteRemoved
   | QualityAssuranceDomainAdded
@@ -97,6 +100,7 @@ const everyEventType: Record<OrganizationEventType, true> = {
   MemberAdded: true,
   MemberRemoved: true,
   MemberRoleChanged: true,
+  InvitationResent: true,
   SiteAdded: true,
   SiteRemoved: true,
   QualityAssuranceDomainAdded: true,

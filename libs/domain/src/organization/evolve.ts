@@ -80,6 +80,8 @@ export function evolve(state: OrganizationState, event: OrganizationEvent): Orga
     }
     case 'MemberRemoved':
       return { ...state, members: state.members.filter((member) => member.userId !== event.data.userId) };
+    case 'InvitationResent':
+      return state;
     case 'MemberRoleChanged': {
       const { userId, role } = event.data;
       if (!state.members.some((member) => member.userId === userId)) return state;

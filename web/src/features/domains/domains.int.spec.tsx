@@ -28,6 +28,24 @@ describe('the domains page', () => {
     expect(qa).toHaveTextContent('Quality assurance is off for Acme: the Quality assurance add-on turns it on.');
     expect(within(qa).queryByRole('form')).not.toBeInTheDocument();
     expect(screen.getByRole('region', { name: 'Web analytics domains' })).toHaveTextContent('the Web analytics add-on turns it on.');
+    expect(qa).toHaveTextContent('Ask Chorus support to add it.');
+  });
+
+  it('says a list whose feature is off is "Not included", not "0 of unlimited"', async () => {
+    renderDomains();
+    const qa = await screen.findByRole('region', { name: 'QA domains' });
+    expect(qa).toHaveTextContent('Not included');
+    expect(qa).not.toHaveTextContent(/of unlimited|of 1,000/);
+    expect(within(qa).queryByRole('progressbar')).not.toBeInTheDocument();
+  });
+
+  it('asks for a domain before sending anything', async () => {
+    const base = anOrganization();
+    const features = { ...base.chorusFeatures, qualityAssurance: true };
+    const view = renderDomains({ ...base, chorusFeatures: features, canAdd: { ...base.canAdd, qualityAssuranceDomains: true } });
+    await view.user.click(await screen.findByRole('button', { name: 'Add QA domain' }));
+    expect(await screen.findByText('Enter a domain, like staging.example.com.')).toBeInTheDocument();
+    expect(view.network.requests.some((request) => request.method === 'POST')).toBe(false);
   });
 
   it('says Chorus itself must be on first when it is off', async () => {

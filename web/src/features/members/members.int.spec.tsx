@@ -5,15 +5,22 @@ import { describe, expect, it } from '@jest/globals';
 import { screen, waitFor, within } from '@testing-library/react';
 import { AppRoutes } from '../../app/router';
 import type { Organization, Problem, Role } from '../../api/contract';
+import { defaultPageConfig, type PageConfig } from '../../config/page-config';
 import { adaSession, anOrganization, consoleServer, member, withMembers } from '../../testing/console-fixtures';
 import { createFakeNetwork } from '../../testing/fake-network';
 import { renderWithProviders } from '../../testing/render-with-providers';
 import type { UndeliveredInvitation } from './api/members-api';
 
-function renderMembers({ role = 'owner' as Role, organization = anOrganization(), undelivered = [] as UndeliveredInvitation[] } = {}) {
+function renderMembers({
+  role = 'owner' as Role,
+  organization = anOrganization(),
+  undelivered = [] as UndeliveredInvitation[],
+  contact = {} as Partial<PageConfig>,
+} = {}) {
   const state = { session: adaSession([{ id: 'acme', name: 'Acme', role }]), organizations: [organization], undelivered };
   const network = createFakeNetwork({ server: consoleServer(state) });
-  const view = renderWithProviders(<AppRoutes />, { route: '/app/orgs/acme/members', network });
+  const preloadedState = { pageConfig: { ...defaultPageConfig, ...contact } };
+  const view = renderWithProviders(<AppRoutes />, { route: '/app/orgs/acme/members', network, preloadedState });
   const write = (method: string) => network.take(method);
   return { ...view, state, write, setOrganization: (next: Organization) => (state.organizations = [next]) };
 }
@@ -89,7 +96,7 @@ describe('adding a member', () => {
       [member('ada@acme.example', 'owner')],
     );
     renderMembers({ organization: atHardLimit });
-    expect(await screen.findByText('That is the most the Teams plan allows (its hard limit): another plan raises it.')).toBeInTheDocument();
+    expect(await screen.findByText('That is the most the Teams plan allows: another plan raises it.')).toBeInTheDocument();
   });
 
   it('sends E-mail and Role, then reads the organization again at the position the server answered', async () => {
@@ -111,12 +118,26 @@ describe('adding a member', () => {
   });
 
   it.each([
-    [refusal({ code: 'LIMIT_EXCEEDED', resource: 'users', limit: 5, count: 5 }), 'Users limit reached: 5 of 5. An Additional user add-on, or another plan, raises it.'],
+    [
+      refusal({ code: 'LIMIT_EXCEEDED', resource: 'users', limit: 5, count: 5 }),
+      'Users limit reached: 5 of 5. An Additional user add-on, or another plan, raises it. Ask Chorus support to raise the limit.',
+    ],
     [refusal({ code: 'DUPLICATE', field: 'email', value: 'bob@acme.example' }), 'bob@acme.example is already a member.'],
-    [refusal({ code: 'NO_PLAN', resource: 'users' }), 'Your organization has no plan yet, so nothing can be added: choose a plan first.'],
+    [
+      refusal({ code: 'NO_PLAN', resource: 'users' }),
+      'Your organization has no plan yet, so nothing can be added until one is chosen. Ask Chorus support to choose a plan.',
+    ],
     [refusal({ status: 403, code: 'FORBIDDEN', requires: 'owner' }), 'Only an owner can add, remove, promote or demote an owner.'],
     [refusal({ status: 403, code: 'FORBIDDEN', requires: 'owner-or-admin' }), 'Your role does not allow this change: ask an owner or an admin.'],
-    [refusal({ status: 400, code: 'VALIDATION_FAILED', detail: 'email: must be an e-mail address' }), 'email: must be an e-mail address'],
+    [
+      refusal({
+        status: 400,
+        code: 'VALIDATION_FAILED',
+        detail: 'email: must be an e-mail address',
+        errors: [{ pointer: '#/email', detail: 'must be an e-mail address' }],
+      }),
+      'Enter an e-mail address, like name@example.com.',
+    ],
   ])('shows %j in words next to the form and keeps what was typed', async (problem, words) => {
     const view = renderMembers();
     await view.user.type(await screen.findByLabelText('E-mail'), 'bob@acme.example');
@@ -142,6 +163,38 @@ describe('adding a member', () => {
       expect(emailField()).toHaveValue(address);
     },
   );
+
+  it('at the limit, links an owner to UPGRADE_URL, and tells an admin which owners to ask', async () => {
+    const view = renderMembers({ organization: full, contact: { upgradeUrl: 'https://billing.example.com/portal' } });
+    await screen.findByText('Users limit reached: 5 of 5');
+    expect(screen.getByRole('link', { name: 'Change the plan or add-ons' })).toHaveAttribute('href', 'https://billing.example.com/portal');
+    view.unmount();
+
+    renderMembers({ role: 'admin', organization: full, contact: { upgradeUrl: 'https://billing.example.com/portal' } });
+    await screen.findByText('Users limit reached: 5 of 5');
+    expect(screen.getByText('Ask an owner to raise the limit: ada@acme.example.')).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Change the plan or add-ons' })).not.toBeInTheDocument();
+  });
+
+  it.each(['', '   ', 'bob', 'bob@acme'])('says %j is no e-mail address in words, before sending anything', async (typed) => {
+    const view = renderMembers();
+    if (typed !== '') await view.user.type(await screen.findByLabelText('E-mail'), typed);
+    await view.user.click(await screen.findByRole('button', { name: 'Add member' }));
+    await waitFor(() => expect(within(form()).getByRole('alert')).toHaveTextContent('Enter one e-mail address, such as name@example.com, without spaces, commas, quotes, angle brackets or hidden characters.'));
+    expect(emailField()).toHaveAccessibleDescription('Enter one e-mail address, such as name@example.com, without spaces, commas, quotes, angle brackets or hidden characters.');
+    expect(view.network.requests.some((request) => request.method === 'POST')).toBe(false);
+  });
+
+  it('offers "Chorus user" only while Chorus runs alongside Classic, and says why it matters', async () => {
+    const view = renderMembers();
+    await screen.findByRole('form', { name: 'Add member' });
+    expect(screen.queryByRole('checkbox', { name: /Chorus user/ })).not.toBeInTheDocument();
+    view.unmount();
+
+    renderMembers({ organization: anOrganization({ chorusDetails: { plan: 'teams', parallelUse: true } }) });
+    const checkbox = await screen.findByRole('checkbox', { name: /^Chorus user/ });
+    expect(checkbox).toHaveAccessibleDescription('Chorus runs alongside Classic here, so it notifies only its users.');
+  });
 
   it.each([
     ['owner', ['member', 'admin', 'auditor', 'owner']],
@@ -186,6 +239,37 @@ describe('changing a role', () => {
   });
 });
 
+describe('resending an invitation', () => {
+  it('offers "Resend invitation" for a pending member, sends it, and says so', async () => {
+    const view = renderMembers({ organization: full });
+    await view.user.click(await screen.findByRole('button', { name: 'Resend invitation to bob@acme.example' }));
+    const post = await view.write('POST');
+    expect(post).toMatchObject({ url: '/organizations/acme/members/id-bob/invitation' });
+    post.respond(200, { id: 'acme', revision: 9, position: 50 });
+    expect(await screen.findByText('A new invitation is on its way to bob@acme.example.')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Resend invitation to cem@acme.example' })).not.toBeInTheDocument();
+  });
+
+  it('shows the throttle in words', async () => {
+    const view = renderMembers({ organization: full });
+    await view.user.click(await screen.findByRole('button', { name: 'Resend invitation to bob@acme.example' }));
+    (await view.write('POST')).respond(429, refusal({ status: 429, code: 'RATE_LIMITED' }));
+    expect(await screen.findByText('Too many attempts: please wait a few minutes and try again.')).toBeInTheDocument();
+  });
+
+  it('is not offered to members and auditors, nor to an admin for an invited owner', async () => {
+    const view = renderMembers({ role: 'auditor', organization: full });
+    await screen.findByRole('list', { name: 'Members' });
+    expect(screen.queryByRole('button', { name: /^Resend invitation/ })).not.toBeInTheDocument();
+    view.unmount();
+
+    const invitedOwner = withMembers(anOrganization(), [member('ada@acme.example', 'owner'), member('olu@acme.example', 'owner', { invited: true })]);
+    renderMembers({ role: 'admin', organization: invitedOwner });
+    await screen.findByRole('list', { name: 'Members' });
+    expect(screen.queryByRole('button', { name: /^Resend invitation/ })).not.toBeInTheDocument();
+  });
+});
+
 describe('removing a member', () => {
   it('asks first; Cancel keeps them, Remove removes them', async () => {
     const view = renderMembers({ organization: full });
@@ -204,6 +288,21 @@ describe('removing a member', () => {
     removal.respond(200, { id: 'acme', revision: 9, position: 50 });
     await waitFor(() => expect(within(screen.getByRole('list', { name: 'Members' })).getAllByRole('listitem')).toHaveLength(4));
     expect(screen.queryByRole('button', { name: 'Remove cem@acme.example' })).not.toBeInTheDocument();
+    const people = screen.getByRole('list', { name: 'Members' }).parentElement as HTMLElement;
+    expect(within(people).getByRole('status')).toHaveTextContent('cem@acme.example is removed from Acme.');
+    // Not the top of the page: the next member, where the removed one was.
+    await waitFor(() => expect(document.activeElement).toHaveTextContent(/^dee@acme\.example/));
+    expect(document.activeElement?.tagName).toBe('LI');
+  });
+
+  it('after removing the last of the list, puts the focus on the member before it', async () => {
+    const view = renderMembers({ organization: full });
+    await view.user.click(await screen.findByRole('button', { name: 'Remove eve@acme.example' }));
+    await view.user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Remove' }));
+    const removal = await view.write('DELETE');
+    view.setOrganization(withMembers({ ...full, position: 50 }, full.members.filter((candidate) => candidate.email !== 'eve@acme.example')));
+    removal.respond(200, { id: 'acme', revision: 9, position: 50 });
+    await waitFor(() => expect(document.activeElement).toHaveTextContent(/^dee@acme\.example/));
   });
 
   it('does not offer to remove the last owner, nor an owner to an admin', async () => {

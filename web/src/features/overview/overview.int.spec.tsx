@@ -1,22 +1,25 @@
 // The Overview from the user's side (docs/console.md, Overview): plans, limits as "N of M" with accessible
-// bars and the limit that binds, the 17 Chorus features, site defaults, and who is notified.
+// bars and what is left, the 17 Chorus features, site defaults, who is notified, and what is wrong
+// (no plan, a Chorus plan while Chorus is off) with the way forward for owners and for everyone else.
 import { describe, expect, it } from '@jest/globals';
 import { screen, within } from '@testing-library/react';
 import { AppRoutes } from '../../app/router';
 import type { Organization, Role } from '../../api/contract';
-import { adaSession, anOrganization, consoleServer } from '../../testing/console-fixtures';
+import { defaultPageConfig, type PageConfig } from '../../config/page-config';
+import { adaSession, anOrganization, consoleServer, member } from '../../testing/console-fixtures';
 import { createFakeNetwork } from '../../testing/fake-network';
 import { renderWithProviders } from '../../testing/render-with-providers';
 
-function renderOverview(organization: Organization = anOrganization(), role: Role = 'owner') {
-  const network = createFakeNetwork({ server: consoleServer({ session: adaSession([{ id: 'acme', name: 'Acme', role }]), organizations: [organization] }) });
-  return renderWithProviders(<AppRoutes />, { route: '/app/orgs/acme', network });
+function renderOverview(organization: Organization = anOrganization(), role: Role = 'owner', contact: Partial<PageConfig> = {}) {
+  const session = adaSession([{ id: 'acme', name: organization.name, role }]);
+  const network = createFakeNetwork({ server: consoleServer({ session, organizations: [organization] }) });
+  return renderWithProviders(<AppRoutes />, { route: '/app/orgs/acme', network, preloadedState: { pageConfig: { ...defaultPageConfig, ...contact } } });
 }
 
 const limitCard = (name: string) => screen.getAllByRole('listitem').find((item) => item.querySelector('.limit__name')?.textContent === name) as HTMLElement;
 
 describe('the overview', () => {
-  it('shows each limit as "N of M" with a progress bar, the configured and hard limits and which binds', async () => {
+  it('shows each limit as "N of M" with a progress bar and how many more fit; domains whose feature is off are "Not included"', async () => {
     renderOverview();
     await screen.findByRole('heading', { level: 1, name: 'Overview' });
 
@@ -26,40 +29,40 @@ describe('the overview', () => {
     expect(bar).toHaveAttribute('aria-valuenow', '1');
     expect(bar).toHaveAttribute('aria-valuemax', '5');
     expect(bar).toHaveAttribute('aria-valuetext', '1 of 5');
-    expect(users).toHaveTextContent('Configured5Hard limit10Overrideoff');
-    expect(users).toHaveTextContent('The configured limit applies: it is below the hard limit.');
+    expect(users).toHaveTextContent('4 more can be added');
+    // How the figure is made is the operator's business: none of its mechanics on the page.
+    expect(screen.getByRole('region', { name: 'Limits' })).not.toHaveTextContent(/configured|hard limit|override|parallel/i);
 
-    const sections = limitCard('Content sections');
-    expect(sections).toHaveTextContent('0 of 2');
-    expect(sections).toHaveTextContent('The configured limit applies: the plan sets no hard limit.');
+    expect(limitCard('Sites')).toHaveTextContent('0 of 2');
+    expect(limitCard('Sites')).toHaveTextContent('2 more can be added');
 
     const qa = limitCard('QA domains');
-    expect(within(qa).getByText('0 of unlimited')).toBeInTheDocument();
-    expect(within(qa).getByRole('progressbar')).not.toHaveAttribute('aria-valuemax');
-    expect(qa).toHaveTextContent('No limit applies.');
+    expect(within(qa).getByText('Not included')).toBeInTheDocument();
+    expect(within(qa).queryByRole('progressbar')).not.toBeInTheDocument();
+    expect(qa).toHaveTextContent('Comes with the Quality assurance add-on');
+    expect(limitCard('Web analytics domains')).toHaveTextContent('Not includedComes with the Web analytics add-on');
   });
 
-  it('says when the hard limit binds, and when the override lifts it', async () => {
+  it('shows an included unlimited list as "0 of unlimited", the web analytics cap as "1,000", and the plan when its maximum is what binds', async () => {
     const base = anOrganization();
-    const view = renderOverview({ ...base, limits: { ...base.limits, configured: { ...base.limits.configured, users: 20 }, effective: { ...base.limits.effective, users: 10 } } });
+    const features = { ...base.chorusFeatures, qualityAssurance: true, webAnalytics: true };
+    const limits = { ...base.limits, configured: { ...base.limits.configured, users: 20 }, effective: { ...base.limits.effective, users: 10 } };
+    const view = renderOverview({ ...base, chorusFeatures: features, limits });
     await screen.findByRole('heading', { level: 1, name: 'Overview' });
-    expect(limitCard('Users')).toHaveTextContent('The hard limit applies: the plan allows no more.');
+    expect(limitCard('QA domains')).toHaveTextContent('0 of unlimitedNo limit');
+    expect(within(limitCard('QA domains')).getByRole('progressbar')).not.toHaveAttribute('aria-valuemax');
+    expect(limitCard('Web analytics domains')).toHaveTextContent('0 of 1,0001,000 more can be added');
+    expect(limitCard('Users')).toHaveTextContent('1 of 109 more can be added. The most the Teams plan allows.');
     view.unmount();
-
-    renderOverview({ ...base, limits: { ...base.limits, override: true, configured: { ...base.limits.configured, users: 20 }, effective: { ...base.limits.effective, users: 20 } } });
-    await screen.findByRole('heading', { level: 1, name: 'Overview' });
-    expect(limitCard('Users')).toHaveTextContent('Hard limit10, ignored');
-    expect(limitCard('Users')).toHaveTextContent('Override is on: the hard limit is ignored and the configured limit applies.');
   });
 
-  it('shows the plans, Chorus and parallel use, the service level, add-ons with quantities and traffic per month', async () => {
+  it('shows the plans, Chorus (alongside Classic when used in parallel), the service level, add-ons with quantities and traffic per month', async () => {
     renderOverview(anOrganization({ plan: 'professional', addOns: { additionalUser: 2, qualityAssurance: 1 }, serviceLevel: 'assisted', chorusDetails: { plan: 'teams', parallelUse: true } }));
     const plans = await screen.findByRole('region', { name: 'Plans' });
     const facts: [string, string][] = [
       ['Classic plan', 'Professional'],
       ['Chorus plan', 'Teams'],
-      ['Chorus', 'On'],
-      ['Parallel use', 'Yes'],
+      ['Chorus', 'On, alongside Classic'],
       ['Service level', 'Assisted'],
       ['Traffic per month', '1,000,000 page views'],
     ];
@@ -70,18 +73,71 @@ describe('the overview', () => {
     expect(within(plans).getByText('Quality assurance × 1')).toBeInTheDocument();
   });
 
-  it('lists the 17 Chorus features on and off, multiSite and the site defaults', async () => {
+  it('lists the 17 Chorus features on and off by what they let the organization do, several sites and the site defaults', async () => {
     renderOverview();
     const features = await screen.findByRole('list', { name: 'Chorus features' });
     const items = within(features).getAllByRole('listitem');
     expect(items).toHaveLength(17);
     expect(items.filter((item) => item.textContent?.endsWith(': on'))).toHaveLength(13);
     expect(within(features).getByText('Matomo integration').parentElement).toHaveTextContent('Matomo integration: on');
+    expect(within(features).getByText('Turning off the AI summary').parentElement).toHaveTextContent('Turning off the AI summary: off');
     expect(within(features).getByText('Chat support').parentElement).toHaveTextContent('Chat support: off');
     const sites = screen.getByRole('region', { name: 'Sites' });
-    expect(within(sites).getByText('Several sites (multiSite)').nextElementSibling).toHaveTextContent('On');
+    expect(within(sites).getByText('Several sites').nextElementSibling).toHaveTextContent('Yes');
     expect(within(sites).getByText('Weekly and Monthly')).toBeInTheDocument();
     expect(within(screen.getByRole('list', { name: 'Site defaults' })).getByText('Anonymized feedback').parentElement).toHaveTextContent(': off');
+  });
+
+  it('at a limit, links an owner to UPGRADE_URL from the limit itself', async () => {
+    const full = anOrganization({ usage: { ...anOrganization().usage, users: 5 }, canAdd: { ...anOrganization().canAdd, users: false } });
+    renderOverview(full, 'owner', { upgradeUrl: 'https://billing.example.com/portal' });
+    await screen.findByRole('heading', { level: 1, name: 'Overview' });
+    expect(limitCard('Users')).toHaveTextContent('5 of 5None left');
+    expect(within(limitCard('Users')).getByRole('link', { name: 'Change the plan or add-ons' })).toHaveAttribute('href', 'https://billing.example.com/portal');
+    expect(within(limitCard('Sites')).queryByRole('link')).not.toBeInTheDocument();
+  });
+
+  // Big Co: `org:plan big-co --line chorus --plan enterprise` with Chorus off, and no Classic plan.
+  const bigCo = () =>
+    anOrganization({
+      name: 'Big Co',
+      chorus: false,
+      chorusDetails: { plan: 'enterprise', parallelUse: null },
+      governingPlan: null,
+      members: [member('ada@acme.example', 'owner'), member('olu@acme.example', 'owner'), member('cem@acme.example', 'member')],
+    });
+
+  it('says a Chorus plan with Chorus off is not in effect and how to fix it; an owner gets whom to write to', async () => {
+    renderOverview(bigCo(), 'owner', { supportEmail: 'help@chorus.example' });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Overview' })).toBeInTheDocument();
+    expect(screen.getByText('Big Co has a Chorus plan, but Chorus is off.')).toBeInTheDocument();
+    expect(screen.queryByText(/no plan yet/)).not.toBeInTheDocument();
+    expect(screen.getByText('Chorus is off, so its Enterprise plan is not in effect: nothing can be added until Chorus is turned on.')).toBeInTheDocument();
+    expect(screen.getByText(/^Write to/).closest('p')).toHaveTextContent('Write to help@chorus.example to turn Chorus on.');
+    // Not "1 of unlimited": without a plan in effect nothing more fits.
+    expect(limitCard('Users')).toHaveTextContent('1 in useNothing more until a plan is in effect');
+    expect(within(limitCard('Users')).queryByRole('progressbar')).not.toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'help@chorus.example' })).toHaveAttribute('href', 'mailto:help@chorus.example');
+  });
+
+  it('tells anyone else whom to ask: the organization’s owners', async () => {
+    renderOverview(bigCo(), 'member', { supportEmail: 'help@chorus.example' });
+    await screen.findByRole('heading', { level: 1, name: 'Overview' });
+    expect(screen.getByText('Ask an owner to turn Chorus on: ada@acme.example or olu@acme.example.')).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'help@chorus.example' })).not.toBeInTheDocument();
+  });
+
+  it('without a plan, links an owner to UPGRADE_URL; without any setting, says to ask support in plain words', async () => {
+    const noPlan = anOrganization({ chorus: false, chorusDetails: { plan: null, parallelUse: null }, governingPlan: null });
+    const view = renderOverview(noPlan, 'owner', { upgradeUrl: 'https://billing.example.com/portal' });
+    await screen.findByRole('heading', { level: 1, name: 'Overview' });
+    expect(screen.getByText('Acme has no plan, so nothing can be added until one is chosen.')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Choose a plan' })).toHaveAttribute('href', 'https://billing.example.com/portal');
+    view.unmount();
+
+    renderOverview(noPlan, 'owner');
+    await screen.findByRole('heading', { level: 1, name: 'Overview' });
+    expect(screen.getByText('Ask Chorus support to choose a plan.')).toBeInTheDocument();
   });
 
   it('shows owners and admins who the Chorus line notifies, and the rule in words; not members', async () => {

@@ -31,23 +31,68 @@ describe('the sites page', () => {
     expect(within(list).getByRole('listitem')).toHaveTextContent('Bücherbücher.example');
   });
 
-  it('shows an invalid hostname refusal in words, keeping the name and hostname typed', async () => {
+  it('says what is wrong with the hostname before sending anything, in the server’s words, keeping what was typed', async () => {
     const view = renderSites();
     await view.user.type(await screen.findByLabelText('Name'), 'Web shop');
     await view.user.type(screen.getByLabelText('Hostname'), 'shop');
     await view.user.click(screen.getByRole('button', { name: 'Add site' }));
-    const post = await view.network.take('POST');
-    expect(post).toMatchObject({ url: '/organizations/acme/sites', body: { name: 'Web shop', hostname: 'shop' } });
-    post.respond(400, { status: 400, code: 'INVALID_HOSTNAME', field: 'hostname', value: 'shop', detail: '' });
-    await waitFor(() => expect(within(form()).getByRole('alert')).toHaveTextContent('“shop” is not a hostname'));
+    await waitFor(() => expect(within(form()).getByRole('alert')).toHaveTextContent('“shop” is not a hostname: it needs a dot'));
+    expect(view.network.requests.some((request) => request.method === 'POST')).toBe(false);
     expect(screen.getByLabelText('Name')).toHaveValue('Web shop');
     expect(screen.getByLabelText('Hostname')).toHaveValue('shop');
     expect(screen.getByLabelText('Hostname')).toHaveAttribute('aria-invalid', 'true');
   });
 
-  it('says the content sections limit is reached before anyone types', async () => {
-    renderSites(anOrganization({ sites: [site('s1', 'One', 'one.example'), site('s2', 'Two', 'two.example')], usage: { ...anOrganization().usage, contentSections: 2 }, canAdd: { ...anOrganization().canAdd, contentSections: false } }));
-    expect(await screen.findByText('Content sections limit reached: 2 of 2')).toBeInTheDocument();
-    expect(screen.getByText('An Additional content section add-on, or another plan, raises it.')).toBeInTheDocument();
+  it('asks for a name before sending anything', async () => {
+    const view = renderSites();
+    await view.user.type(await screen.findByLabelText('Hostname'), 'shop.example.com');
+    await view.user.click(screen.getByRole('button', { name: 'Add site' }));
+    await waitFor(() => expect(within(form()).getByRole('alert')).toHaveTextContent('Enter a name.'));
+    expect(view.network.requests.some((request) => request.method === 'POST')).toBe(false);
+  });
+
+  it('shows a refusal of the server in words, keeping what was typed', async () => {
+    const view = renderSites();
+    await view.user.type(await screen.findByLabelText('Name'), 'Web shop');
+    await view.user.type(screen.getByLabelText('Hostname'), 'shop.example.com');
+    await view.user.click(screen.getByRole('button', { name: 'Add site' }));
+    const post = await view.network.take('POST');
+    expect(post).toMatchObject({ url: '/organizations/acme/sites', body: { name: 'Web shop', hostname: 'shop.example.com' } });
+    post.respond(409, { status: 409, code: 'DUPLICATE', field: 'hostname', value: 'shop.example.com', detail: '' });
+    await waitFor(() => expect(within(form()).getByRole('alert')).toHaveTextContent('shop.example.com is already one of your sites.'));
+    expect(screen.getByLabelText('Hostname')).toHaveValue('shop.example.com');
+  });
+
+  const atLimit = () =>
+    anOrganization({
+      sites: [site('s1', 'One', 'one.example'), site('s2', 'Two', 'two.example')],
+      usage: { ...anOrganization().usage, contentSections: 2 },
+      canAdd: { ...anOrganization().canAdd, contentSections: false },
+    });
+
+  it('says the sites limit is reached before anyone types, and what raises it', async () => {
+    renderSites(atLimit());
+    expect(await screen.findByText('Sites limit reached: 2 of 2')).toBeInTheDocument();
+    expect(screen.getByText('An extra site (the Additional content section add-on), or another plan, raises it.')).toBeInTheDocument();
+    expect(screen.getByText('Ask Chorus support to raise the limit.')).toBeInTheDocument();
+    expect(screen.getByRole('region', { name: 'Your sites' })).toHaveTextContent('2 of 2 sites');
+  });
+
+  it('at the limit, a bad hostname shows one message, not two', async () => {
+    const view = renderSites(atLimit());
+    await view.user.type(await screen.findByLabelText('Name'), 'Three');
+    await view.user.type(screen.getByLabelText('Hostname'), 'three');
+    await view.user.click(screen.getByRole('button', { name: 'Add site' }));
+    await waitFor(() => expect(within(form()).getByRole('alert')).toHaveTextContent('“three” is not a hostname'));
+    expect(screen.queryByText('Sites limit reached: 2 of 2')).not.toBeInTheDocument();
+    expect(document.querySelectorAll('.add-form .notice')).toHaveLength(1);
+  });
+
+  it('says a removal is done', async () => {
+    const view = renderSites(anOrganization({ sites: [site('s1', 'One', 'one.example')], usage: { ...anOrganization().usage, contentSections: 1 } }));
+    await view.user.click(await screen.findByRole('button', { name: 'Remove One' }));
+    await view.user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Remove' }));
+    (await view.network.take('DELETE')).respond(200, { id: 'acme', revision: 9, position: 50 });
+    expect(await screen.findByText('One is removed.')).toBeInTheDocument();
   });
 });

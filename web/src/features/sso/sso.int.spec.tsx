@@ -104,6 +104,18 @@ describe('the SSO page', () => {
     expect(screen.queryByRole('form', { name: 'Single sign-on settings' })).not.toBeInTheDocument();
   });
 
+  it('on another plan, gives an owner the way there, not "choose one" with nothing to choose', async () => {
+    renderSso(anOrganization(), 'owner');
+    expect(await screen.findByText('Ask Chorus support to move to an Enterprise plan.')).toBeInTheDocument();
+    expect(screen.queryByText(/Choose one/)).not.toBeInTheDocument();
+  });
+
+  it('says an Enterprise plan left idle by Chorus being off is why, and asks for Chorus to be turned on', async () => {
+    renderSso(anOrganization({ chorus: false, chorusDetails: { plan: 'enterprise', parallelUse: null }, governingPlan: null }), 'owner');
+    expect(await screen.findByText('Chorus is off, so Acme’s Chorus Enterprise plan, which includes single sign-on, is not in effect.')).toBeInTheDocument();
+    expect(screen.getByText('Ask Chorus support to turn Chorus on.')).toBeInTheDocument();
+  });
+
   it('offers an admin no form: only owners change single sign-on', async () => {
     renderSso(enterprise(configured), 'admin');
     expect(await screen.findByText('Only an owner can change single sign-on.')).toBeInTheDocument();

@@ -1,9 +1,11 @@
 import { useState, type FormEvent } from 'react';
-import type { LimitedResource, Organization } from '../../../api/contract';
-import { usageText } from '../../../api/limits';
-import { refusalMessage } from '../../../api/refusals';
-import { useCommand } from '../../../api/use-command';
+import type { LimitedResource, Organization, Role } from '../../../api/contract';
+import { included, usageText } from '../../../api/limits';
+import { canManage } from '../../../api/roles';
+import { fieldRefusal, useCommand } from '../../../api/use-command';
 import { AddForm } from '../../../components/console/add-form';
+import { Refusal } from '../../../components/console/refusal';
+import { WayForward } from '../../../components/console/way-forward';
 import { RemoveButton } from '../../../components/console/remove-button';
 import { Section } from '../../../components/layout/section';
 import { Button } from '../../../components/ui/button';
@@ -34,14 +36,15 @@ function featureOff(organization: Organization, kind: DomainKind): string {
   return `${feature} is off for ${organization.name}: the ${addOn} add-on turns it on.`;
 }
 
-type DomainListProps = { organization: Organization; kind: DomainKind; manages: boolean };
+type DomainListProps = { organization: Organization; kind: DomainKind; role: Role };
 
 /** One of the two domain lists, with its add form for owners and admins. */
-export function DomainList({ organization, kind, manages }: DomainListProps) {
+export function DomainList({ organization, kind, role }: DomainListProps) {
+  const manages = canManage(role);
   const [addDomain, { isLoading }] = useAddDomainMutation();
   const [removeDomain] = useRemoveDomainMutation();
   const [domain, setDomain] = useState('');
-  const { problem, done, run } = useCommand();
+  const { problem, done, run, refuse } = useCommand();
   const { title, noun, field, resource } = KINDS[kind];
   const domains = organization[kind].domains;
   const enabled = organization.chorusFeatures[kind];
@@ -50,24 +53,31 @@ export function DomainList({ organization, kind, manages }: DomainListProps) {
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    if (domain.trim() === '') return refuse(fieldRefusal('domain'));
     if (await run(() => addDomain({ organizationId: organization.id, kind, domain: domain.trim() }).unwrap(), `${domain.trim()} is added.`)) setDomain('');
   }
 
   return (
     <Section
       title={title}
-      description={`${usage} ${noun}s`}
-      actions={<ProgressBar label={title} value={organization.usage[resource]} max={organization.limits.effective[resource]} valueText={usage} />}
+      description={included(organization, resource) ? `${usage} ${noun}s` : usage}
+      actions={
+        included(organization, resource) ? (
+          <ProgressBar label={title} value={organization.usage[resource]} max={organization.limits.effective[resource]} valueText={usage} />
+        ) : undefined
+      }
     >
       {!enabled && (
         <Notice tone="info">
           <p>{featureOff(organization, kind)}</p>
+          <WayForward goal={organization.chorus ? 'addOn' : 'chorus'} role={role} organization={organization} />
         </Notice>
       )}
       {manages && enabled && (
         <AddForm
           label={`Add ${noun}`}
           organization={organization}
+          role={role}
           resource={resource}
           problem={problem}
           messageId={messageId}
@@ -95,7 +105,14 @@ export function DomainList({ organization, kind, manages }: DomainListProps) {
           </div>
         </AddForm>
       )}
-      {(!manages || !enabled) && <FormAlert>{problem && refusalMessage(problem, organization)}</FormAlert>}
+      {(!manages || !enabled) && (
+        <>
+          <FormAlert>{problem && <Refusal problem={problem} organization={organization} role={role} />}</FormAlert>
+          <p className="form__status" role="status">
+            {done}
+          </p>
+        </>
+      )}
       {domains.length === 0 ? (
         <p className="empty">No {noun}s yet.</p>
       ) : (
@@ -107,7 +124,11 @@ export function DomainList({ organization, kind, manages }: DomainListProps) {
               </div>
               {manages && (
                 <div className="row__actions">
-                  <RemoveButton item={value} consequence={`${value} leaves the ${noun}s of ${organization.name}.`} remove={() => run(() => removeDomain({ organizationId: organization.id, kind, domain: value }).unwrap())} />
+                  <RemoveButton
+                    item={value}
+                    consequence={`${value} leaves the ${noun}s of ${organization.name}.`}
+                    remove={() => run(() => removeDomain({ organizationId: organization.id, kind, domain: value }).unwrap(), `${value} is removed.`)}
+                  />
                 </div>
               )}
             </li>

@@ -1,5 +1,4 @@
 import type { Organization, Role } from '../../../api/contract';
-import { canManage } from '../../../api/roles';
 import { PageHeader } from '../../../components/layout/page-header';
 import { DomainList } from './domain-list';
 
@@ -9,8 +8,8 @@ export function Domains({ organization, role }: { organization: Organization; ro
     <>
       <PageHeader title="Domains">Where {organization.name} runs quality assurance and web analytics.</PageHeader>
       <div className="stack">
-        <DomainList organization={organization} kind="qualityAssurance" manages={canManage(role)} />
-        <DomainList organization={organization} kind="webAnalytics" manages={canManage(role)} />
+        <DomainList organization={organization} kind="qualityAssurance" role={role} />
+        <DomainList organization={organization} kind="webAnalytics" role={role} />
       </div>
     </>
   );

@@ -130,7 +130,7 @@ export function History({ organization }: { organization: Organization }) {
           </div>
         </div>
       </div>
-      <Section title="Usage against the limit" description="Users and content sections in use after each change, against the effective limit then.">
+      <Section title="Usage against the limit" description="Users and sites in use after each change, against the limit then.">
         <FormAlert>{usage.error !== undefined && refusalMessage(problemOf(usage.error))}</FormAlert>
         {usage.data !== undefined && <UsageChart points={usage.data.points} merged={usage.data.merged} />}
       </Section>

@@ -1,18 +1,19 @@
-// Usage against the effective limit over time (docs/console.md, History), for users and content sections:
+// Usage against the effective limit over time (docs/console.md, History), for users and sites:
 // plain SVG step lines (a value holds until the next event changes it), and the same figures as a table
 // for screen readers and anyone who wants the numbers.
+import { RESOURCE_NAMES, formatNumber } from '../../../api/words';
 import type { ResourceUse, UsagePoint } from '../api/history-contract';
 import { EventTime } from './event-time';
 import { formatLocalTime } from '../history-time';
 
 type Resource = 'users' | 'contentSections';
-const RESOURCE_WORDS: Record<Resource, string> = { users: 'Users', contentSections: 'Content sections' };
+const RESOURCE_WORDS: Record<Resource, string> = { users: RESOURCE_NAMES.users, contentSections: RESOURCE_NAMES.contentSections };
 
 const WIDTH = 420;
 const HEIGHT = 150;
 const PAD = { top: 12, right: 12, bottom: 24, left: 32 };
 
-const limitWords = (use: ResourceUse): string => (use.limit === null ? 'unlimited' : String(use.limit));
+const limitWords = (use: ResourceUse): string => (use.limit === null ? 'unlimited' : formatNumber(use.limit));
 
 /** A step path through (x, y) points, extended to the right edge (the last value holds until now). */
 function steps(points: readonly (readonly [number, number | null])[], right: number): string[] {
@@ -43,7 +44,9 @@ function ResourceChart({ points, resource }: { points: readonly UsagePoint[]; re
   const y = (value: number) => PAD.top + plotHeight - (value / top) * plotHeight;
   const right = WIDTH - PAD.right;
   const now = points.at(-1)?.[resource];
-  const summary = `${RESOURCE_WORDS[resource]} in use against the limit over time: ${now?.usage ?? 0} of ${now === undefined ? 'unlimited' : limitWords(now)} now, from ${formatLocalTime(points[0]?.at ?? new Date().toISOString())}.`;
+  const inUse = `${formatNumber(now?.usage ?? 0)} of ${now === undefined ? 'unlimited' : limitWords(now)}`;
+  const since = formatLocalTime(points[0]?.at ?? new Date().toISOString());
+  const summary = `${RESOURCE_WORDS[resource]} in use against the limit over time: ${inUse} now, from ${since}.`;
   return (
     <figure className="usage-chart">
       <figcaption className="usage-chart__caption">{RESOURCE_WORDS[resource]}</figcaption>
@@ -52,7 +55,7 @@ function ResourceChart({ points, resource }: { points: readonly UsagePoint[]; re
           <g key={value}>
             <line x1={PAD.left} x2={right} y1={y(value)} y2={y(value)} className="usage-chart__grid" />
             <text x={PAD.left - 6} y={y(value) + 4} textAnchor="end" className="usage-chart__tick">
-              {value}
+              {formatNumber(value)}
             </text>
           </g>
         ))}
@@ -95,7 +98,7 @@ export function UsageChart({ points, merged }: { points: readonly UsagePoint[]; 
                 <th scope="col">Time</th>
                 <th scope="col">Revision</th>
                 <th scope="col">Users</th>
-                <th scope="col">Content sections</th>
+                <th scope="col">{RESOURCE_NAMES.contentSections}</th>
               </tr>
             </thead>
             <tbody>
@@ -106,12 +109,12 @@ export function UsageChart({ points, merged }: { points: readonly UsagePoint[]; 
                   </td>
                   <td>{String(point.revision)}</td>
                   <td>
-                    {point.users.usage} of {limitWords(point.users)}
-                    {point.users.peak > point.users.usage && ` (peak ${point.users.peak})`}
+                    {formatNumber(point.users.usage)} of {limitWords(point.users)}
+                    {point.users.peak > point.users.usage && ` (peak ${formatNumber(point.users.peak)})`}
                   </td>
                   <td>
-                    {point.contentSections.usage} of {limitWords(point.contentSections)}
-                    {point.contentSections.peak > point.contentSections.usage && ` (peak ${point.contentSections.peak})`}
+                    {formatNumber(point.contentSections.usage)} of {limitWords(point.contentSections)}
+                    {point.contentSections.peak > point.contentSections.usage && ` (peak ${formatNumber(point.contentSections.peak)})`}
                   </td>
                 </tr>
               ))}

@@ -1,4 +1,4 @@
-// POST /organizations/:id/members, DELETE .../members/:userId (docs/api.md, Organizations); GET .../members/invitation-failures.
+// POST /organizations/:id/members, PATCH and DELETE .../members/:userId, POST .../members/:userId/invitation (apps/api/README.md).
 import { consoleApi } from '../../../api/console-api';
 import type { CommandAnswer, Role } from '../../../api/contract';
 import { organizationTag } from '../../../api/organization-api';
@@ -25,6 +25,11 @@ export const membersApi = consoleApi.injectEndpoints({
       query: ({ organizationId, userId, role }) => ({ url: `${membersUrl(organizationId)}/${encodeURIComponent(userId)}`, method: 'PATCH', body: { role } }),
       invalidatesTags: (_result, _error, { organizationId }) => organizationTag(organizationId),
     }),
+    /** POST .../members/:userId/invitation: a pending member's invitation mailed again, with a new link. */
+    resendInvitation: build.mutation<CommandAnswer, { organizationId: string; userId: string }>({
+      query: ({ organizationId, userId }) => ({ url: `${membersUrl(organizationId)}/${encodeURIComponent(userId)}/invitation`, method: 'POST', body: {} }),
+      invalidatesTags: (_result, _error, { organizationId }) => organizationTag(organizationId),
+    }),
     removeMember: build.mutation<CommandAnswer, { organizationId: string; userId: string }>({
       query: ({ organizationId, userId }) => ({ url: `${membersUrl(organizationId)}/${encodeURIComponent(userId)}`, method: 'DELETE' }),
       invalidatesTags: (_result, _error, { organizationId }) => organizationTag(organizationId),
@@ -32,4 +37,4 @@ export const membersApi = consoleApi.injectEndpoints({
   }),
 });
 
-export const { useAddMemberMutation, useChangeMemberRoleMutation, useRemoveMemberMutation, useUndeliveredInvitationsQuery } = membersApi;
+export const { useAddMemberMutation, useChangeMemberRoleMutation, useRemoveMemberMutation, useResendInvitationMutation, useUndeliveredInvitationsQuery } = membersApi;

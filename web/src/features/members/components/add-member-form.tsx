@@ -1,14 +1,14 @@
 import { useState, type FormEvent } from 'react';
 import type { Organization, Role } from '../../../api/contract';
 import { ROLE_NAMES, canManageRole } from '../../../api/roles';
-import { useCommand } from '../../../api/use-command';
+import { fieldRefusal, useCommand } from '../../../api/use-command';
 import { AddForm } from '../../../components/console/add-form';
 import { Button } from '../../../components/ui/button';
 import { CheckboxField } from '../../../components/ui/checkbox-field';
 import { SelectField } from '../../../components/ui/select-field';
 import { TextField } from '../../../components/ui/text-field';
 import { useAddMemberMutation } from '../api/members-api';
-import { isMemberEmail, memberEmailRefusal } from '@libs/domain/email/member-email';
+import { isMemberEmail } from '@libs/domain/email/member-email';
 
 const ROLE_ORDER: Role[] = ['member', 'admin', 'auditor', 'owner'];
 const ROLE_HINTS: Record<Role, string> = {
@@ -26,19 +26,17 @@ export function AddMemberForm({ organization, role }: { organization: Organizati
   const [email, setEmail] = useState('');
   const [newRole, setNewRole] = useState<Role>('member');
   const [chorusUser, setChorusUser] = useState(false);
-  const { problem, done, run } = useCommand();
+  const { problem, done, run, refuse } = useCommand();
+  // Only while Chorus runs in parallel with Classic does being a Chorus user change anything (seed section 6).
+  const chorusUsersApply = organization.chorus && organization.chorusDetails.parallelUse === true;
   const roles = ROLE_ORDER.filter((candidate) => canManageRole(role, candidate));
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const address = email.trim();
-    // The server's own rule, so that an address the mailer would misread is refused before it is sent.
-    const refused = Object.assign(new Error(memberEmailRefusal), { status: 400, code: 'VALIDATION_FAILED', detail: memberEmailRefusal });
+    if (!isMemberEmail(address)) return refuse(fieldRefusal('email'));
     const added = await run(
-      () =>
-        isMemberEmail(address)
-          ? addMember({ organizationId: organization.id, email: address, role: newRole, chorusUser }).unwrap()
-          : Promise.reject(refused),
+      () => addMember({ organizationId: organization.id, email: address, role: newRole, chorusUser: chorusUsersApply && chorusUser }).unwrap(),
       `${address} is a member now, as ${ROLE_NAMES[newRole].toLowerCase()}. We are e-mailing them to let them know.`,
     );
     if (!added) return;
@@ -51,6 +49,7 @@ export function AddMemberForm({ organization, role }: { organization: Organizati
     <AddForm
       label="Add member"
       organization={organization}
+      role={role}
       resource="users"
       problem={problem}
       messageId={MESSAGE_ID}
@@ -80,13 +79,15 @@ export function AddMemberForm({ organization, role }: { organization: Organizati
           options={roles.map((candidate) => ({ value: candidate, label: `${ROLE_NAMES[candidate]}: ${ROLE_HINTS[candidate]}` }))}
         />
       </div>
-      <CheckboxField
-        label="Chorus user"
-        hint="Notified by Chorus while it runs in parallel with Classic."
-        name="chorusUser"
-        checked={chorusUser}
-        onChange={(event) => setChorusUser(event.target.checked)}
-      />
+      {chorusUsersApply && (
+        <CheckboxField
+          label="Chorus user"
+          hint="Chorus runs alongside Classic here, so it notifies only its users."
+          name="chorusUser"
+          checked={chorusUser}
+          onChange={(event) => setChorusUser(event.target.checked)}
+        />
+      )}
       {role !== 'owner' && <p className="form__note">Only an owner can add an owner.</p>}
       <div className="form__actions">
         <Button type="submit" busy={isLoading}>

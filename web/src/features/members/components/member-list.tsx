@@ -1,10 +1,11 @@
+import { useEffect, useRef } from 'react';
 import type { Organization, Role } from '../../../api/contract';
-import { refusalMessage } from '../../../api/refusals';
 import { ROLE_NAMES, canManage, canManageRole } from '../../../api/roles';
 import { useCommand } from '../../../api/use-command';
+import { Refusal } from '../../../components/console/refusal';
 import { RemoveButton } from '../../../components/console/remove-button';
 import { FormAlert } from '../../../components/ui/form-alert';
-import { useChangeMemberRoleMutation, useRemoveMemberMutation, useUndeliveredInvitationsQuery, type UndeliveredInvitation } from '../api/members-api';
+import { useChangeMemberRoleMutation, useRemoveMemberMutation, useResendInvitationMutation, useUndeliveredInvitationsQuery, type UndeliveredInvitation } from '../api/members-api';
 import { RoleControl } from './role-control';
 
 type MemberListProps = { organization: Organization; role: Role; currentUserId: string };
@@ -14,26 +15,48 @@ const undeliveredWhy = (failure: UndeliveredInvitation): string =>
     ? 'this is not an address mail can be sent to'
     : `their mail server refused it${failure.responseCode === undefined ? '' : ` (${failure.responseCode})`}`;
 
-/** The members: e-mail, role, Chorus user, "Invited" until they have signed in once. */
+const rowId = (userId: string) => `member-${userId}`;
+
+/** The members: e-mail, role, Chorus user, "Invited" until they have signed in once (with "Resend invitation"). */
 export function MemberList({ organization, role, currentUserId }: MemberListProps) {
   const [removeMember] = useRemoveMemberMutation();
+  const [resendInvitation, resending] = useResendInvitationMutation();
   const [changeMemberRole, changing] = useChangeMemberRoleMutation();
   const { problem, done, run } = useCommand();
   // Those who add members learn which addresses the mail could not reach (a typo, a closed mailbox).
   const undelivered = useUndeliveredInvitationsQuery(organization.id, { skip: !canManage(role) }).data?.failures ?? [];
-  const owners = organization.members.filter((member) => member.role === 'owner').length;
+  const list = useRef<HTMLUListElement>(null);
+  // Who is being removed, and where the focus goes once the list no longer shows them (their Remove button goes with them).
+  const removed = useRef<{ userId: string; next: string | null } | null>(null);
+  const { members } = organization;
+  const owners = members.filter((member) => member.role === 'owner').length;
   // The last owner cannot be removed (LAST_OWNER): the button is not offered, and the server would refuse anyway.
   const removable = (memberRole: Role) => canManageRole(role, memberRole) && !(memberRole === 'owner' && owners === 1);
 
+  useEffect(() => {
+    const gone = removed.current;
+    if (gone === null || members.some((member) => member.userId === gone.userId)) return;
+    removed.current = null;
+    (gone.next === null ? list.current : document.getElementById(rowId(gone.next)))?.focus();
+  }, [members]);
+
+  async function remove(userId: string, email: string) {
+    const index = members.findIndex((member) => member.userId === userId);
+    const next = members[index + 1] ?? members[index - 1];
+    const sentence = userId === currentUserId ? `You are no longer a member of ${organization.name}.` : `${email} is removed from ${organization.name}.`;
+    removed.current = { userId, next: next?.userId ?? null };
+    if (!(await run(() => removeMember({ organizationId: organization.id, userId }).unwrap(), sentence))) removed.current = null;
+  }
+
   return (
     <>
-      <FormAlert>{problem && refusalMessage(problem, organization)}</FormAlert>
+      <FormAlert>{problem && <Refusal problem={problem} organization={organization} role={role} />}</FormAlert>
       <p className="form__status" role="status">
         {done}
       </p>
-      <ul className="rows" aria-label="Members">
-        {organization.members.map((member) => (
-          <li className="row" key={member.userId}>
+      <ul className="rows" aria-label="Members" ref={list} tabIndex={-1}>
+        {members.map((member) => (
+          <li className="row" key={member.userId} id={rowId(member.userId)} tabIndex={-1}>
             <div className="row__main">
               <span className="row__title">
                 {member.email}
@@ -64,17 +87,34 @@ export function MemberList({ organization, role, currentUserId }: MemberListProp
                   </span>
                 ))}
             </div>
-            {removable(member.role) && (
+            {(removable(member.role) || (member.invited && canManageRole(role, member.role))) && (
               <div className="row__actions">
-                <RemoveButton
-                  item={member.email}
-                  consequence={
-                    member.userId === currentUserId
-                      ? `You lose access to ${organization.name} at once.`
-                      : `${member.email} loses access to ${organization.name} at once. You can add them again later.`
-                  }
-                  remove={() => run(() => removeMember({ organizationId: organization.id, userId: member.userId }).unwrap())}
-                />
+                {member.invited && canManageRole(role, member.role) && (
+                  <button
+                    type="button"
+                    className="link-button"
+                    disabled={resending.isLoading}
+                    onClick={() =>
+                      void run(
+                        () => resendInvitation({ organizationId: organization.id, userId: member.userId }).unwrap(),
+                        `A new invitation is on its way to ${member.email}.`,
+                      )
+                    }
+                  >
+                    Resend invitation<span className="visually-hidden"> to {member.email}</span>
+                  </button>
+                )}
+                {removable(member.role) && (
+                  <RemoveButton
+                    item={member.email}
+                    consequence={
+                      member.userId === currentUserId
+                        ? `You lose access to ${organization.name} at once.`
+                        : `${member.email} loses access to ${organization.name} at once. You can add them again later.`
+                    }
+                    remove={() => remove(member.userId, member.email)}
+                  />
+                )}
               </div>
             )}
           </li>

@@ -1,18 +1,48 @@
 import type { AddOn, Organization, Role } from '../../../api/contract';
 import { canManage } from '../../../api/roles';
+import { chorusPlanIdle } from '../../../api/way-forward';
 import { ADD_ON_NAMES, SERVICE_LEVEL_NAMES, formatNumber, planName } from '../../../api/words';
 import { PageHeader } from '../../../components/layout/page-header';
 import { Section } from '../../../components/layout/section';
+import { WayForward } from '../../../components/console/way-forward';
+import { Notice } from '../../../components/ui/notice';
 import { ChorusFeatureList, SiteFeatureList } from './feature-list';
 import { LimitList } from './limit-list';
 import { NotificationRecipients } from './notification-recipients';
 
-const yesNo = (value: boolean) => (value ? 'Yes' : 'No');
-
 function governing(organization: Organization): string {
   const plan = organization.governingPlan;
-  if (plan === null) return `${organization.name} has no plan yet: nothing can be added until one is chosen.`;
-  return `${organization.name}’s limits come from its ${plan.line === 'chorus' ? 'Chorus' : 'Classic'} ${planName(plan.plan)} plan.`;
+  if (plan === null) {
+    return chorusPlanIdle(organization) ? `${organization.name} has a Chorus plan, but Chorus is off.` : `${organization.name} has no plan yet.`;
+  }
+  return `${organization.name} is on the ${plan.line === 'chorus' ? 'Chorus' : 'Classic'} ${planName(plan.plan)} plan.`;
+}
+
+/** Why no plan is in effect, and the way forward; a Chorus plan waiting for Chorus too, when Classic governs meanwhile. */
+function PlanProblem({ organization, role }: { organization: Organization; role: Role }) {
+  const idle = chorusPlanIdle(organization);
+  if (organization.governingPlan !== null && !idle) return null;
+  const chorusPlan = planName(organization.chorusDetails.plan ?? '');
+  const words = !idle
+    ? `${organization.name} has no plan, so nothing can be added until one is chosen.`
+    : organization.governingPlan === null
+      ? `Chorus is off, so its ${chorusPlan} plan is not in effect: nothing can be added until Chorus is turned on.`
+      : `Chorus is off, so its ${chorusPlan} plan is not in effect: the Classic plan’s limits apply until Chorus is turned on.`;
+  return (
+    <div className="overview__notice">
+      <Notice tone="warning">
+        <p className="notice__title">{idle ? 'Chorus is off' : 'No plan yet'}</p>
+        <p>{words}</p>
+        <WayForward goal={idle ? 'chorus' : 'plan'} role={role} organization={organization} />
+      </Notice>
+    </div>
+  );
+}
+
+/** Chorus in words: whether it runs, and alongside Classic when it is used in parallel. */
+function chorusWords(organization: Organization): string {
+  if (!organization.chorus) return 'Off';
+  return organization.chorusDetails.parallelUse === true ? 'On, alongside Classic' : 'On';
 }
 
 /** docs/console.md, Overview: plans, limits, features and who is notified. */
@@ -23,8 +53,9 @@ export function Overview({ organization, role }: { organization: Organization; r
     <>
       <PageHeader title="Overview">{governing(organization)}</PageHeader>
       <div className="overview">
-        <Section className="overview__limits" title="Limits" description="What is in use, against the limit that applies.">
-          <LimitList organization={organization} />
+        <PlanProblem organization={organization} role={role} />
+        <Section className="overview__limits" title="Limits" description="What is in use, and how much more fits.">
+          <LimitList organization={organization} role={role} />
         </Section>
 
         <Section className="overview__plans" title="Plans">
@@ -39,11 +70,7 @@ export function Overview({ organization, role }: { organization: Organization; r
             </div>
             <div className="fact">
               <dt>Chorus</dt>
-              <dd>{organization.chorus ? 'On' : 'Off'}</dd>
-            </div>
-            <div className="fact">
-              <dt>Parallel use</dt>
-              <dd>{chorusDetails.parallelUse === null ? 'Not set' : yesNo(chorusDetails.parallelUse)}</dd>
+              <dd>{chorusWords(organization)}</dd>
             </div>
             <div className="fact">
               <dt>Service level</dt>
@@ -79,8 +106,8 @@ export function Overview({ organization, role }: { organization: Organization; r
         <Section className="overview__sites" title="Sites" description="What a new site starts with on this plan.">
           <dl className="facts">
             <div className="fact">
-              <dt>Several sites (multiSite)</dt>
-              <dd>{organization.features.multiSite ? 'On' : 'Off'}</dd>
+              <dt>Several sites</dt>
+              <dd>{organization.features.multiSite ? 'Yes' : 'No'}</dd>
             </div>
             {organization.siteDefaults !== null && (
               <div className="fact">

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
-import type { Organization } from '../../../api/contract';
-import { useCommand } from '../../../api/use-command';
+import { readHostname } from '@libs/domain/hostnames/parse-hostname';
+import type { Organization, Role } from '../../../api/contract';
+import { fieldRefusal, useCommand } from '../../../api/use-command';
 import { AddForm } from '../../../components/console/add-form';
 import { Button } from '../../../components/ui/button';
 import { TextField } from '../../../components/ui/text-field';
@@ -13,14 +14,18 @@ export const HOSTNAME_RULE =
   'A hostname such as shop.example.com, or an address starting with http:// or https:// (anything else gets https:// in front). It needs a dot, unless it is localhost.';
 
 /** "Add site": Name and Hostname; a refusal shows next to the form and nothing typed is lost. */
-export function AddSiteForm({ organization }: { organization: Organization }) {
+export function AddSiteForm({ organization, role }: { organization: Organization; role: Role }) {
   const [addSite, { isLoading }] = useAddSiteMutation();
   const [name, setName] = useState('');
   const [hostname, setHostname] = useState('');
-  const { problem, done, run } = useCommand();
+  const { problem, done, run, refuse } = useCommand();
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    // Said at once, as the server would say it (which still checks everything).
+    const read = readHostname(hostname);
+    if (name.trim() === '') return refuse(fieldRefusal('name'));
+    if ('fault' in read) return refuse({ status: 400, code: 'INVALID_HOSTNAME', detail: '', field: 'hostname', value: hostname.trim(), reason: read.fault });
     if (!(await run(() => addSite({ organizationId: organization.id, name: name.trim(), hostname: hostname.trim() }).unwrap(), `${name.trim()} is added.`))) return;
     setName('');
     setHostname('');
@@ -31,6 +36,7 @@ export function AddSiteForm({ organization }: { organization: Organization }) {
     <AddForm
       label="Add site"
       organization={organization}
+      role={role}
       resource="contentSections"
       problem={problem}
       messageId={MESSAGE_ID}

@@ -1,8 +1,8 @@
 import type { Organization, Role } from '../../../api/contract';
 import { usageText } from '../../../api/limits';
-import { refusalMessage } from '../../../api/refusals';
 import { canManage } from '../../../api/roles';
 import { useCommand } from '../../../api/use-command';
+import { Refusal } from '../../../components/console/refusal';
 import { RemoveButton } from '../../../components/console/remove-button';
 import { PageHeader } from '../../../components/layout/page-header';
 import { Section } from '../../../components/layout/section';
@@ -11,28 +11,33 @@ import { ProgressBar } from '../../../components/ui/progress-bar';
 import { useRemoveSiteMutation } from '../api/sites-api';
 import { AddSiteForm } from './add-site-form';
 
-/** docs/console.md, Sites: the content sections, by name and hostname (in Unicode form). */
+/** docs/console.md, Sites: the sites (the seed's content sections), by name and hostname (in Unicode form). */
 export function Sites({ organization, role }: { organization: Organization; role: Role }) {
   const [removeSite] = useRemoveSiteMutation();
-  const { problem, run } = useCommand();
+  const { problem, done, run } = useCommand();
   const usage = usageText(organization, 'contentSections');
   const manages = canManage(role);
 
   return (
     <>
-      <PageHeader title="Sites">The content sections {organization.name} collects feedback for.</PageHeader>
+      <PageHeader title="Sites">The sites {organization.name} collects feedback for.</PageHeader>
       <div className="stack">
         {manages && (
           <Section title="Add site">
-            <AddSiteForm organization={organization} />
+            <AddSiteForm organization={organization} role={role} />
           </Section>
         )}
         <Section
-          title="Content sections"
-          description={`${usage} content sections`}
-          actions={<ProgressBar label="Content sections" value={organization.usage.contentSections} max={organization.limits.effective.contentSections} valueText={usage} />}
+          title="Your sites"
+          description={`${usage} sites`}
+          actions={
+            <ProgressBar label="Sites" value={organization.usage.contentSections} max={organization.limits.effective.contentSections} valueText={usage} />
+          }
         >
-          <FormAlert>{problem && refusalMessage(problem, organization)}</FormAlert>
+          <FormAlert>{problem && <Refusal problem={problem} organization={organization} role={role} />}</FormAlert>
+          <p className="form__status" role="status">
+            {done}
+          </p>
           {organization.sites.length === 0 ? (
             <p className="empty">No sites yet.</p>
           ) : (
@@ -48,7 +53,7 @@ export function Sites({ organization, role }: { organization: Organization; role
                       <RemoveButton
                         item={site.name}
                         consequence={`${site.name} (${site.hostname}) stops collecting feedback for ${organization.name}.`}
-                        remove={() => run(() => removeSite({ organizationId: organization.id, siteId: site.siteId }).unwrap())}
+                        remove={() => run(() => removeSite({ organizationId: organization.id, siteId: site.siteId }).unwrap(), `${site.name} is removed.`)}
                       />
                     </div>
                   )}

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import type { Organization, Problem, SsoSettings } from '../../../api/contract';
-import { refusalMessage } from '../../../api/refusals';
 import { useCommand } from '../../../api/use-command';
+import { Refusal } from '../../../components/console/refusal';
 import { Button } from '../../../components/ui/button';
 import { CheckboxField } from '../../../components/ui/checkbox-field';
 import { FormAlert } from '../../../components/ui/form-alert';
@@ -53,7 +53,7 @@ export function SsoForm({ organization, settings }: { organization: Organization
   const describedBy = problem ? MESSAGE_ID : undefined;
   return (
     <form className="form form--inline" noValidate onSubmit={(event) => void submit(event)} aria-busy={isLoading} aria-label="Single sign-on settings">
-      <FormAlert id={MESSAGE_ID}>{problem && refusalMessage(problem, organization)}</FormAlert>
+      <FormAlert id={MESSAGE_ID}>{problem && <Refusal problem={problem} organization={organization} role="owner" />}</FormAlert>
       <TextField
         label="Issuer URL"
         name="issuer"

@@ -1,8 +1,10 @@
 import { useState } from 'react';
 import type { Organization, Role, SsoDomainState } from '../../../api/contract';
-import { refusalMessage } from '../../../api/refusals';
 import { canConfigureSso } from '../../../api/roles';
 import { useCommand } from '../../../api/use-command';
+import { chorusPlanIdle } from '../../../api/way-forward';
+import { Refusal } from '../../../components/console/refusal';
+import { WayForward } from '../../../components/console/way-forward';
 import { PageHeader } from '../../../components/layout/page-header';
 import { Section } from '../../../components/layout/section';
 import { Button } from '../../../components/ui/button';
@@ -17,6 +19,8 @@ import { SsoForm } from './sso-form';
 export function Sso({ organization, role }: { organization: Organization; role: Role }) {
   const { available, settings } = organization.sso;
   const origin = window.location.origin;
+  // The plan it asks for is assigned, and only Chorus being off keeps it from applying.
+  const idleEnterprise = chorusPlanIdle(organization) && organization.chorusDetails.plan === 'enterprise';
   return (
     <>
       <PageHeader title="SSO">People of {organization.name}’s e-mail domains sign in through your identity provider (OpenID Connect).</PageHeader>
@@ -25,11 +29,16 @@ export function Sso({ organization, role }: { organization: Organization; role: 
           <>
             <Section title="Single sign-on" description={settings === null ? 'Off' : 'Saved, but not in effect on this plan'}>
               <Notice tone="info">
-                <p>Single sign-on is part of the Enterprise plans. Choose one to connect {organization.name}’s identity provider.</p>
+                {idleEnterprise ? (
+                  <p>Chorus is off, so {organization.name}’s Chorus Enterprise plan, which includes single sign-on, is not in effect.</p>
+                ) : (
+                  <p>Single sign-on is part of the Enterprise plans: on one, you connect {organization.name}’s identity provider here.</p>
+                )}
+                <WayForward goal={idleEnterprise ? 'chorus' : 'enterprise'} role={role} organization={organization} />
               </Notice>
             </Section>
             {/* A downgraded organization can still turn off what it had. */}
-            {settings !== null && canConfigureSso(role) && <TurnOff organization={organization} domains={settings.domains} />}
+            {settings !== null && canConfigureSso(role) && <TurnOff organization={organization} role={role} domains={settings.domains} />}
           </>
         ) : !canConfigureSso(role) ? (
           <>
@@ -74,7 +83,7 @@ export function Sso({ organization, role }: { organization: Organization; role: 
               </Section>
             )}
             {settings !== null && <LinkAccount organization={organization} />}
-            {settings !== null && <TurnOff organization={organization} domains={settings.domains} />}
+            {settings !== null && <TurnOff organization={organization} role={role} domains={settings.domains} />}
           </>
         )}
       </div>
@@ -109,7 +118,7 @@ function LinkAccount({ organization }: { organization: Organization }) {
   );
 }
 
-function TurnOff({ organization, domains }: { organization: Organization; domains: string[] }) {
+function TurnOff({ organization, role, domains }: { organization: Organization; role: Role; domains: string[] }) {
   const [disableSso, { isLoading }] = useDisableSsoMutation();
   const [asking, setAsking] = useState(false);
   const { problem, run } = useCommand();
@@ -121,7 +130,7 @@ function TurnOff({ organization, domains }: { organization: Organization; domain
 
   return (
     <Section title="Turn off" description="People of these domains then sign in with a password or Google, as everyone else.">
-      <FormAlert>{problem && refusalMessage(problem, organization)}</FormAlert>
+      <FormAlert>{problem && <Refusal problem={problem} organization={organization} role={role} />}</FormAlert>
       <div className="form__actions">
         <Button type="button" variant="danger" onClick={() => setAsking(true)}>
           Turn off single sign-on

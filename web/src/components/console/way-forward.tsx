@@ -1,0 +1,23 @@
+import type { Organization, Role } from '../../api/contract';
+import { wayForward, type Goal } from '../../api/way-forward';
+import { selectProductName, selectSupportEmail, selectUpgradeUrl } from '../../config/page-config';
+import { useAppSelector } from '../../app/hooks';
+
+/** The next step after a refusal: a link for owners, whom to ask for everyone else. */
+export function WayForward({ goal, role, organization }: { goal: Goal; role: Role; organization: Organization }) {
+  const upgradeUrl = useAppSelector(selectUpgradeUrl);
+  const supportEmail = useAppSelector(selectSupportEmail);
+  const productName = useAppSelector(selectProductName);
+  const { before, link, after } = wayForward(goal, role, organization, { upgradeUrl, supportEmail, productName });
+  return (
+    <p className="way-forward">
+      {before}
+      {link !== undefined && (
+        <a className={before === '' ? 'way-forward__action' : undefined} href={link.href}>
+          {link.label}
+        </a>
+      )}
+      {after}
+    </p>
+  );
+}
