@@ -12,9 +12,11 @@ export function Account({ user }: { user: SessionUser }) {
       <div className="account">
         <Section className="account__you" title="You">
           <dl className="facts">
-            <div className="fact">
+            <div className="fact fact--wide">
               <dt>E-mail</dt>
-              <dd>{user.email}</dd>
+              <dd className="fact__email">
+                <EmailAddress email={user.email} />
+              </dd>
             </div>
             <div className="fact">
               <dt>Username</dt>
@@ -29,6 +31,25 @@ export function Account({ user }: { user: SessionUser }) {
           <SessionList />
         </Section>
       </div>
+    </>
+  );
+}
+
+/** An address that may wrap only where a reader expects it to: before the "@" and before a dot of the domain. */
+function EmailAddress({ email }: { email: string }) {
+  const at = email.lastIndexOf('@');
+  if (at <= 0) return <>{email}</>;
+  const domain = email.slice(at).split('.');
+  return (
+    <>
+      {email.slice(0, at)}
+      <wbr />
+      {domain.map((part, index) => (
+        <span key={index}>
+          {index > 0 && <wbr />}
+          {index > 0 ? `.${part}` : part}
+        </span>
+      ))}
     </>
   );
 }
