@@ -4,6 +4,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { useEffect } from 'react';
 import { useLocation, useNavigate, type NavigateFunction } from 'react-router';
 import { AppRoutes } from '../../app/router';
 import { adaSession, anOrganization, consoleServer, member } from '../../testing/console-fixtures';
@@ -63,8 +64,11 @@ const usage: UsageSeries = {
 /** Where the in-memory router is, and its Back (the browser's own buttons, in a test). */
 const router: { search: string; navigate?: NavigateFunction } = { search: '' };
 function RouterProbe() {
-  router.search = useLocation().search;
-  router.navigate = useNavigate();
+  const { search } = useLocation();
+  const navigate = useNavigate();
+  useEffect(() => {
+    Object.assign(router, { search, navigate });
+  }, [search, navigate]);
   return null;
 }
 

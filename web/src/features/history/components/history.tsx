@@ -141,7 +141,7 @@ export function History({ organization }: { organization: Organization }) {
       </div>
       <Section title="Usage against the limit" description="Users and content sections in use after each change, against the effective limit then.">
         <FormAlert>{usage.error !== undefined && refusalMessage(problemOf(usage.error))}</FormAlert>
-        {usage.data !== undefined && <UsageChart points={usage.data.points} merged={usage.data.merged} now={usage.fulfilledTimeStamp ?? Date.now()} />}
+        {usage.data !== undefined && <UsageChart points={usage.data.points} merged={usage.data.merged} now={usage.fulfilledTimeStamp ?? 0} />}
       </Section>
     </>
   );
