@@ -344,6 +344,49 @@ describe('an auditor replays Acme\'s history', () => {
     await history.entry('Member added: ann@acme.example as admin').waitFor();
   }, 90_000);
 
+  it('the account page keeps a long e-mail whole; an organization not theirs shows "No access" under no other organization', async () => {
+    const long: ConsoleUser = { email: 'margaret.hamilton-delacroix@consolidated-acme.example', password: 'amber-meadow-6203' };
+    await started().server.createUser({ ...long, organizationId: 'acme', role: 'auditor' });
+    for (const viewport of [desktop, phone]) {
+      const { page } = await started().browser.newPage(viewport);
+      await logInThroughForm(page, started().server.baseUrl, long);
+      await page.waitForURL((url) => url.pathname.startsWith('/app'));
+      await page.goto(`${started().server.baseUrl}/app/account`);
+      const email = page.locator('.fact__email');
+      await email.waitFor();
+      // Each line starts where a reader expects one: at the address's start or at its "@" (never inside a word).
+      // (A string: this file is type-checked without the DOM's types.)
+      const lineStarts = (await email.evaluate(`(element) => {
+        const starts = [];
+        let top = -1;
+        const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) {
+          const text = node.textContent ?? '';
+          for (let index = 0; index < text.length; index += 1) {
+            const range = document.createRange();
+            range.setStart(node, index);
+            range.setEnd(node, index + 1);
+            const rect = range.getBoundingClientRect();
+            if (rect.top > top + 1) starts.push(text.charAt(index));
+            top = Math.max(top, rect.top);
+          }
+        }
+        return starts;
+      }`)) as string[];
+      expect({ width: viewport.width, lineStarts }).toEqual({ width: viewport.width, lineStarts: lineStarts.length === 1 ? ['m'] : ['m', '@'] });
+      expect(await scrollsSideways(page)).toBe(false);
+      await expectAccessible(page, `the account page at ${viewport.width} px`);
+      await page.screenshot({ path: join(screenshots, `console-account-long-email-${viewport.width}.png`), fullPage: true });
+
+      await page.goto(`${started().server.baseUrl}/app/orgs/nope`);
+      await textOnceShown(consoleScreen(page).heading, 'No access');
+      expect(await page.getByRole('banner').textContent()).not.toContain('Acme');
+      expect(await page.getByRole('button', { name: /switch organization/ }).count()).toBe(0);
+      await expectAccessible(page, `No access at ${viewport.width} px`);
+      await page.screenshot({ path: join(screenshots, `console-no-access-${viewport.width}.png`), fullPage: true });
+    }
+  }, 90_000);
+
   it('a plain member is told the history is not theirs; the server answers 403', async () => {
     const member: ConsoleUser = { email: 'cem@acme.example', password: 'quiet-lagoon-8842' };
     await started().server.createUser({ ...member, organizationId: 'acme', role: 'member' });

@@ -14,7 +14,7 @@ export function Account({ user }: { user: SessionUser }) {
           <dl className="facts">
             <div className="fact fact--wide">
               <dt>E-mail</dt>
-              <dd className="fact__email">
+              <dd className="fact__email" title={user.email}>
                 <EmailAddress email={user.email} />
               </dd>
             </div>
@@ -35,21 +35,15 @@ export function Account({ user }: { user: SessionUser }) {
   );
 }
 
-/** An address that may wrap only where a reader expects it to: before the "@" and before a dot of the domain. */
+/** An address that wraps only where a reader expects it to: before its "@", not at a hyphen or inside a word. */
 function EmailAddress({ email }: { email: string }) {
   const at = email.lastIndexOf('@');
-  if (at <= 0) return <>{email}</>;
-  const domain = email.slice(at).split('.');
+  if (at <= 0) return <span className="fact__email-part">{email}</span>;
   return (
     <>
-      {email.slice(0, at)}
+      <span className="fact__email-part">{email.slice(0, at)}</span>
       <wbr />
-      {domain.map((part, index) => (
-        <span key={index}>
-          {index > 0 && <wbr />}
-          {index > 0 ? `.${part}` : part}
-        </span>
-      ))}
+      <span className="fact__email-part">{email.slice(at)}</span>
     </>
   );
 }

@@ -84,6 +84,7 @@ export function History({ organization }: { organization: Organization }) {
         <a className="button button--secondary" href={historyExportUrl(organization.id, 'csv', filter)} download>
           Download CSV
         </a>
+        {filterKey !== '' && <p className="muted history-downloads__scope">Only the events these filters select, as listed below.</p>}
       </div>
       <div className="history-layout">
         <Section title="Events" description="Newest first. Select an event to see what it changed." className="history-layout__events">
