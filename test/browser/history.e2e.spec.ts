@@ -356,7 +356,8 @@ describe('an auditor replays Acme\'s history', () => {
       await email.waitFor();
       // Each line starts where a reader expects one: at the address's start or at its "@" (never inside a word).
       // (A string: this file is type-checked without the DOM's types.)
-      const lineStarts = (await email.evaluate(`(element) => {
+      const lineStarts = (await page.evaluate(`(() => {
+        const element = document.querySelector('.fact__email');
         const starts = [];
         let top = -1;
         const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
@@ -372,7 +373,7 @@ describe('an auditor replays Acme\'s history', () => {
           }
         }
         return starts;
-      }`)) as string[];
+      })()`)) as string[];
       expect({ width: viewport.width, lineStarts }).toEqual({ width: viewport.width, lineStarts: lineStarts.length === 1 ? ['m'] : ['m', '@'] });
       expect(await scrollsSideways(page)).toBe(false);
       await expectAccessible(page, `the account page at ${viewport.width} px`);
