@@ -1,5 +1,5 @@
 // Lighthouse's performance, accessibility and best-practices scores, and the bytes a browser receives, of
-// the login page and of a signed-in console page (/app, with the session cookie as an extra header),
+// the login page and of a signed-in console page (/app, with the session cookie in the browser's jar),
 // served by the real built server (temp DATA_DIR, an organization and its owner made with the command
 // line) and audited in Debian's Chromium with Lighthouse's desktop preset. Lighthouse is not a project
 // dependency (about 185 MB for a by-hand measurement): it runs through `npx lighthouse@12.8.2`, the last
@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { chromium as chromiumDriver } from 'playwright-core';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '../..');
@@ -85,24 +86,31 @@ async function signIn(base) {
   return [...cookies.filter((cookie) => !cookiesOf(answer).some((fresh) => fresh.split('=')[0] === cookie.split('=')[0])), ...cookiesOf(answer)].join('; ');
 }
 
-function audit(url, extraHeaders) {
+/**
+ * Lighthouse's Chromium, or (port) one already running: a console page's own fetches are CORS-mode, and
+ * Chromium sends them no Cookie given as an extra header, so the signed-in audit puts the session in
+ * the jar of a browser started here (Lighthouse's storage reset keeps cookies) and audits there.
+ */
+async function audit(url, port) {
   const report = join(dataDir, `report-${Math.random().toString(36).slice(2)}.json`);
-  execFileSync(
-    'npx',
-    [
-      '--yes',
-      LIGHTHOUSE,
-      url,
-      '--quiet',
-      '--preset=desktop',
-      `--chrome-flags=${CHROME_FLAGS}`,
-      '--only-categories=performance,accessibility,best-practices',
-      ...(extraHeaders === undefined ? [] : [`--extra-headers=${JSON.stringify(extraHeaders)}`]),
-      '--output=json',
-      `--output-path=${report}`,
-    ],
-    { env: { ...process.env, CHROME_PATH: chromium }, stdio: ['ignore', 'inherit', 'inherit'] },
-  );
+  const args = [
+    '--yes',
+    LIGHTHOUSE,
+    url,
+    '--quiet',
+    '--preset=desktop',
+    `--chrome-flags=${CHROME_FLAGS}`,
+    '--only-categories=performance,accessibility,best-practices',
+    ...(port === undefined ? [] : [`--port=${port}`]),
+    '--output=json',
+    `--output-path=${report}`,
+  ];
+  // Not synchronous: the browser started here talks to this process, which must keep reading it meanwhile.
+  await new Promise((resolve, reject) => {
+    const child = spawn('npx', args, { env: { ...process.env, CHROME_PATH: chromium }, stdio: ['ignore', 'inherit', 'inherit'] });
+    child.once('error', reject);
+    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`lighthouse exited ${code}`))));
+  });
   return JSON.parse(readFileSync(report, 'utf8'));
 }
 
@@ -132,10 +140,21 @@ try {
   await waitForHealth(`${base}/health`);
   const pages = [];
   console.log(`auditing ${base}/login with ${LIGHTHOUSE} (desktop preset)`);
-  pages.push(['`/login`', audit(`${base}/login`)]);
+  pages.push(['`/login`', await audit(`${base}/login`)]);
   const cookie = await signIn(base);
-  console.log(`auditing ${base}/app signed in (the session cookie as an extra header)`);
-  pages.push(['`/app`, signed in', audit(`${base}/app`, { Cookie: cookie })]);
+  console.log(`auditing ${base}/app signed in (the session cookie in the browser's jar)`);
+  const debuggingPort = await freePort();
+  const signedIn = await chromiumDriver.launchPersistentContext(mkdtempSync(join(tmpdir(), 'chorus-lighthouse-profile-')), {
+    executablePath: chromium,
+    headless: true,
+    args: [`--remote-debugging-port=${debuggingPort}`, '--no-sandbox', '--disable-gpu', '--disable-quic'],
+  });
+  try {
+    await signedIn.addCookies(cookie.split('; ').map((pair) => ({ name: pair.slice(0, pair.indexOf('=')), value: pair.slice(pair.indexOf('=') + 1), url: base })));
+    pages.push(['`/app`, signed in', await audit(`${base}/app`, debuggingPort)]);
+  } finally {
+    await signedIn.close();
+  }
   const final = pages[1][1].finalDisplayedUrl ?? pages[1][1].finalUrl;
   if (!new URL(final).pathname.startsWith('/app')) throw new Error(`/app ended at ${final}: the session did not hold`);
   const tables = pages.map(([name, result]) => [name, rowsOf(result)]);
@@ -153,7 +172,7 @@ try {
       '',
       `Measured by \`node bench/web/lighthouse.mjs\` (${LIGHTHOUSE}, Chromium ${chrome}, the desktop preset) against the built`,
       `server in production mode on this 2-core machine, on ${new Date().toISOString().slice(0, 10)}, load average ${load} (1, 5, 15 min) at the end.`,
-      '`/app` is audited signed in (the session cookie as an extra header) and lands on the only organization\'s overview.',
+      '`/app` is audited signed in (the session cookie in the browser\'s jar) and lands on the only organization\'s overview.',
       'Bytes over the wire are what Chromium received (it accepts br: the precompressed assets), headers included.',
       '',
       `| measure | ${tables.map(([name]) => name).join(' | ')} |`,
@@ -162,7 +181,12 @@ try {
       '',
     ].join('\n'),
   );
+} catch (error) {
+  console.error(error);
+  process.exitCode = 1;
 } finally {
+  const exited = new Promise((resolve) => server.once('exit', resolve));
   server.kill('SIGTERM');
+  await exited;
   rmSync(dataDir, { recursive: true, force: true });
 }
