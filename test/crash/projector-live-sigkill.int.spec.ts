@@ -77,8 +77,8 @@ describe('projector killed with SIGKILL while live', () => {
     // One row per organization and one per membership: seeded ones have an owner and a member, live ones an owner.
     const rows = { organizations: seeded + organizations, memberships: seeded * 2 + organizations };
     expect(report.projections[0]?.tables).toEqual([
-      { table: 'organizations', rowsAre: 'organizations', stored: rows.organizations, rebuilt: rows.organizations },
-      { table: 'memberships', rowsAre: 'memberships', stored: rows.memberships, rebuilt: rows.memberships },
+      { table: 'organizations', rowIs: 'organization', rowsAre: 'organizations', stored: rows.organizations, rebuilt: rows.organizations },
+      { table: 'memberships', rowIs: 'membership', rowsAre: 'memberships', stored: rows.memberships, rebuilt: rows.memberships },
     ]);
   }, 180_000);
 });

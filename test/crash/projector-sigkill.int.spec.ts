@@ -55,8 +55,8 @@ describe('projector killed with SIGKILL mid catch-up', () => {
     expect(report.projections[0]).toMatchObject({ projection: 'organizations', checkpoint: String(events) });
     // One row per organization and one per membership (owner and member): nothing lost, nothing twice.
     expect(report.projections[0]?.tables).toEqual([
-      { table: 'organizations', rowsAre: 'organizations', stored: organizations, rebuilt: organizations },
-      { table: 'memberships', rowsAre: 'memberships', stored: organizations * 2, rebuilt: organizations * 2 },
+      { table: 'organizations', rowIs: 'organization', rowsAre: 'organizations', stored: organizations, rebuilt: organizations },
+      { table: 'memberships', rowIs: 'membership', rowsAre: 'memberships', stored: organizations * 2, rebuilt: organizations * 2 },
     ]);
   }, 120_000);
 });
