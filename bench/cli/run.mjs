@@ -66,7 +66,8 @@ try {
     ...rows.map((row) => `| ${row.name} | ${row.median.toFixed(2)} s | ${row.fastest.toFixed(2)} s | ${row.cpu.toFixed(2)} s | ${target(row.name)} |`),
   ].join('\n');
   const readme = readFileSync(join(here, 'README.md'), 'utf8');
-  const measured = `<!-- figures -->\nMeasured on ${new Date().toISOString().slice(0, 10)}, ${runs} runs each, load average ${load} (1, 5, 15 min) at the end, on this 2-core machine shared with other work:\n\n${table}\n<!-- /figures -->`;
+  const when = `Measured on ${new Date().toISOString().slice(0, 10)}, ${runs} runs each, load average ${load} (1, 5, 15 min) at the end`;
+  const measured = `<!-- figures -->\n${when}, on this 2-core machine shared with other work:\n\n${table}\n<!-- /figures -->`;
   writeFileSync(join(here, 'README.md'), readme.replace(/<!-- figures -->[\s\S]*<!-- \/figures -->/, measured));
 } finally {
   rmSync(dataDir, { recursive: true, force: true });

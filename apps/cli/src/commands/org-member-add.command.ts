@@ -37,7 +37,8 @@ export function registerOrgMemberAddCommand(program: Command, getContext: GetCli
         const userId = options.email !== undefined ? await directory.findUserIdByEmail(options.email) : await directory.findUserIdByUsername(who);
         const profile = userId === undefined ? undefined : await directory.profile(userId);
         if (profile === undefined) {
-          throw new ProblemError(404, 'NOT_FOUND', 'No such user', `No user signs in with ${who}: create them with \`chorus user:create --email <email> --org ${organizationId} --role ${role}\`.`);
+          const create = `chorus user:create --email <email> --org ${organizationId} --role ${role}`;
+          throw new ProblemError(404, 'NOT_FOUND', 'No such user', `No user signs in with ${who}: create them with \`${create}\`.`);
         }
         const added = await context.app
           .get(CommandBus)

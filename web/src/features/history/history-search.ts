@@ -5,7 +5,8 @@ import type { TimelineFilter } from './api/history-contract';
 
 const FILTER_NAMES = ['type', 'actor', 'from', 'to'] as const;
 
-const isInstant = (value: string): boolean => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/.test(value) && !Number.isNaN(Date.parse(value));
+const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/;
+const isInstant = (value: string): boolean => INSTANT.test(value) && !Number.isNaN(Date.parse(value));
 
 export function filterOfSearch(search: URLSearchParams): TimelineFilter {
   const filter: TimelineFilter = {};
@@ -13,7 +14,7 @@ export function filterOfSearch(search: URLSearchParams): TimelineFilter {
     const value = search.get(name);
     if (value === null || value === '') continue;
     if ((name === 'from' || name === 'to') && !isInstant(value)) continue;
-    filter[name] = (name === 'from' || name === 'to') ? new Date(value).toISOString() : value;
+    filter[name] = name === 'from' || name === 'to' ? new Date(value).toISOString() : value;
   }
   return filter;
 }
