@@ -190,8 +190,17 @@ entry into a chunk of their own, and the two files compressed 1.2 kB worse (99.6
 therefore keeps its own way back (a "Back to log in" button on a spent link) rather than that import.
 
 ## Lighthouse
-\`node bench/web/lighthouse.mjs\` (after \`npm run build\`) audits the login page served by the real server
-in Debian's Chromium with Lighthouse 12 (run through npx, not a project dependency) and writes its
-performance, accessibility and best-practices scores to LIGHTHOUSE.md beside this file.
+\`node bench/web/lighthouse.mjs\` (after \`npm run build\`) audits the login page and a signed-in console
+page (\`/app\`: an organization and its owner made with the command line, the session cookie put in the
+browser's jar) served by the real server in production mode, in Debian's Chromium with Lighthouse 12
+(run through npx, not a project dependency; the desktop preset), and writes the performance,
+accessibility and best-practices scores, the paint and blocking times, and the bytes over the wire
+(what Chromium received: brotli, the precompressed assets) to LIGHTHOUSE.md beside this file, with the
+load average. Targets: performance of at least 95 on both pages.
+
+A cold console page used to load one thing after another (the app, then the console chunk it imports
+lazily, then \`GET /session\`, then \`GET /organizations/:id\`). The server now names the chunk, its
+styles and both reads in the page's HTML (\`apps/api/src/web/console-preloads.ts\`), so they load
+together with the app (web/README.md, The console).
 `;
 writeFileSync(join(here, 'README.md'), readme);

@@ -12,8 +12,8 @@ import { accessibilityViolations } from './support/accessibility.js';
 import { repositoryRoot, startChorusServer, type ChorusServer } from './support/chorus-server.js';
 import { desktop, launchChromium, phone, type TestBrowser, type Viewport } from './support/chromium.js';
 import { closeAll } from './support/close-all.js';
-import { consoleScreen, logInThroughForm, scrollsSideways, type ConsoleUser } from './support/console-screens.js';
-import { textOnceShown } from './support/sign-in-screens.js';
+import { accountScreen, consoleScreen, logInThroughForm, scrollsSideways, type ConsoleUser } from './support/console-screens.js';
+import { loginScreen, textOnceShown } from './support/sign-in-screens.js';
 import { waitFor } from './support/wait-for.js';
 
 const screenshots = join(repositoryRoot, '.ci', 'artifacts', 'screenshots');
@@ -257,12 +257,135 @@ describe('an auditor replays Acme\'s history', () => {
     await history.changes.getByText('ann@acme.example as admin').waitFor();
 
     expect(await scrollsSideways(page)).toBe(false);
+    // The pager's buttons stay inside the events' card.
+    const card = await page.locator('.history-layout__events').boundingBox();
+    for (const name of ['Newer events', 'Older events']) {
+      const button = await page.getByRole('button', { name }).boundingBox();
+      expect({ name, inside: card !== null && button !== null && button.x >= card.x && button.x + button.width <= card.x + card.width }).toEqual({ name, inside: true });
+    }
     await expectAccessible(page, 'the history page at 390 px');
     await shoot(page, 'event');
     await page.getByRole('button', { name: `Correlation ${billingEventId}` }).click();
     await history.correlation(billingEventId).getByText('Billing event applied to the organization').waitFor();
     expect(await scrollsSideways(page)).toBe(false);
     await shoot(page, 'correlation');
+  }, 90_000);
+
+  it('filters live in the address: a reload keeps them, Back and Forward step through them, the download holds what is shown', async () => {
+    const { page, problems } = await signedInAuditor();
+    const history = historyScreen(page);
+    // A cold console page: its first reads were preloaded by its HTML, and each is asked for once.
+    const reads: string[] = [];
+    page.on('request', (request) => {
+      const { pathname } = new URL(request.url());
+      if (pathname === '/session' || pathname === '/organizations/acme') reads.push(pathname);
+    });
+    await page.goto(`${started().server.baseUrl}/app/orgs/acme/history`);
+    await history.entry('Member added: ann@acme.example as admin').waitFor();
+    expect(reads.sort()).toEqual(['/organizations/acme', '/session']);
+
+    await page.getByLabel('Event type', { exact: true }).selectOption({ label: 'Member added' });
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await page.waitForURL((url) => url.searchParams.get('type') === 'MemberAdded');
+    const filtered = async () =>
+      waitFor('the list filtered to "Member added"', async () => {
+        const shown = await history.events.locator('.history-entry__title').allTextContents();
+        return shown.length === 3 && shown.every((title) => title.startsWith('Member added')) ? shown : undefined;
+      });
+    await filtered();
+
+    await page.reload();
+    await filtered();
+    expect(await page.getByLabel('Event type', { exact: true }).inputValue()).toBe('MemberAdded');
+    const csv = await download(page, history.downloadCsv);
+    const lines = csv.text.replace(/^\uFEFF/, '').split('\r\n').filter((line) => line !== '');
+    expect(lines.slice(1).map((line) => line.split(',')[3])).toEqual(['MemberAdded', 'MemberAdded', 'MemberAdded']);
+    await expectAccessible(page, 'filtered, after a reload');
+    await shoot(page, 'filtered-reloaded');
+
+    await page.goBack();
+    await page.waitForURL((url) => !url.searchParams.has('type'));
+    await waitFor('the whole list again', async () => ((await history.events.locator('.history-entry__title').first().textContent())?.startsWith('Add-on purchased') ? true : undefined));
+    expect(await page.getByLabel('Event type', { exact: true }).inputValue()).toBe('');
+    await page.goForward();
+    await filtered();
+    expect(problems).toEqual([]);
+  }, 90_000);
+
+  it('a session ended elsewhere: the next read sends the page to the login once, without the old lists, and signing in comes back to it', async () => {
+    const { page } = await signedInAuditor();
+    const history = historyScreen(page);
+    await page.goto(`${started().server.baseUrl}/app/orgs/acme/history?type=MemberAdded`);
+    await history.entry('Member added: ann@acme.example as admin').waitFor();
+    const logins: string[] = [];
+    // Page loads of the login (a same-document history change is not one).
+    page.on('request', (request) => {
+      if (request.isNavigationRequest() && new URL(request.url()).pathname === '/login') logins.push(request.url());
+    });
+
+    // The same person, in another browser, signs out everywhere else.
+    const elsewhere = await signedInAuditor();
+    await elsewhere.page.goto(`${started().server.baseUrl}/app/account`);
+    const account = accountScreen(elsewhere.page);
+    await account.signOutEverywhereElse.click();
+    await elsewhere.page.getByText('Every other session is signed out.').waitFor();
+
+    // Back in the first browser: the next read (here, the filters cleared) answers 401.
+    await page.getByRole('button', { name: 'Clear' }).click();
+    await page.waitForURL((url) => url.pathname === '/login');
+    expect(new URL(page.url()).searchParams.get('redirect')).toBe('/app/orgs/acme/history');
+    await loginScreen(page).logIn.waitFor();
+    expect(await page.getByText('Member added: ann@acme.example as admin').count()).toBe(0);
+    await pause(500);
+    expect(logins).toHaveLength(1);
+
+    await logInThroughForm(page, started().server.baseUrl, dee, `/login?redirect=${encodeURIComponent('/app/orgs/acme/history?type=MemberAdded')}`);
+    await page.waitForURL((url) => url.pathname === '/app/orgs/acme/history' && url.searchParams.get('type') === 'MemberAdded');
+    await history.entry('Member added: ann@acme.example as admin').waitFor();
+  }, 90_000);
+
+  it('the account page keeps a long e-mail whole; an organization not theirs shows "No access" under no other organization', async () => {
+    const long: ConsoleUser = { email: 'margaret.hamilton-delacroix@consolidated-acme.example', password: 'amber-meadow-6203' };
+    await started().server.createUser({ ...long, organizationId: 'acme', role: 'auditor' });
+    for (const viewport of [desktop, phone]) {
+      const { page } = await started().browser.newPage(viewport);
+      await logInThroughForm(page, started().server.baseUrl, long);
+      await page.waitForURL((url) => url.pathname.startsWith('/app'));
+      await page.goto(`${started().server.baseUrl}/app/account`);
+      const email = page.locator('.fact__email');
+      await email.waitFor();
+      // Each line starts where a reader expects one: at the address's start or at its "@" (never inside a word).
+      // (A string: this file is type-checked without the DOM's types.)
+      const lineStarts = (await page.evaluate(`(() => {
+        const element = document.querySelector('.fact__email');
+        const starts = [];
+        let top = -1;
+        const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) {
+          const text = node.textContent ?? '';
+          for (let index = 0; index < text.length; index += 1) {
+            const range = document.createRange();
+            range.setStart(node, index);
+            range.setEnd(node, index + 1);
+            const rect = range.getBoundingClientRect();
+            if (rect.top > top + 1) starts.push(text.charAt(index));
+            top = Math.max(top, rect.top);
+          }
+        }
+        return starts;
+      })()`)) as string[];
+      expect({ width: viewport.width, lineStarts }).toEqual({ width: viewport.width, lineStarts: lineStarts.length === 1 ? ['m'] : ['m', '@'] });
+      expect(await scrollsSideways(page)).toBe(false);
+      await expectAccessible(page, `the account page at ${viewport.width} px`);
+      await page.screenshot({ path: join(screenshots, `console-account-long-email-${viewport.width}.png`), fullPage: true });
+
+      await page.goto(`${started().server.baseUrl}/app/orgs/nope`);
+      await textOnceShown(consoleScreen(page).heading, 'No access');
+      expect(await page.getByRole('banner').textContent()).not.toContain('Acme');
+      expect(await page.getByRole('button', { name: /switch organization/ }).count()).toBe(0);
+      await expectAccessible(page, `No access at ${viewport.width} px`);
+      await page.screenshot({ path: join(screenshots, `console-no-access-${viewport.width}.png`), fullPage: true });
+    }
   }, 90_000);
 
   it('a plain member is told the history is not theirs; the server answers 403', async () => {

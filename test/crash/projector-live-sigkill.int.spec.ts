@@ -64,7 +64,7 @@ describe('projector killed with SIGKILL while live', () => {
     expect(atKill).toBeGreaterThan(BigInt(seededEvents));
     expect(atKill).toBeLessThan(head);
     // What was committed before the kill is already exactly a rebuild up to its checkpoint.
-    const verifiedAtKill = chorus.cli('projections:verify', '--json');
+    const verifiedAtKill = chorus.cli('projections:verify', '--as-is', '--json');
     expect({ status: verifiedAtKill.status, stderr: verifiedAtKill.stderr }).toEqual({ status: 0, stderr: '' });
 
     const restarted = chorus.cli('projector:run', '--until-caught-up');
@@ -77,8 +77,8 @@ describe('projector killed with SIGKILL while live', () => {
     // One row per organization and one per membership: seeded ones have an owner and a member, live ones an owner.
     const rows = { organizations: seeded + organizations, memberships: seeded * 2 + organizations };
     expect(report.projections[0]?.tables).toEqual([
-      { table: 'organizations', rowsAre: 'organizations', stored: rows.organizations, rebuilt: rows.organizations },
-      { table: 'memberships', rowsAre: 'memberships', stored: rows.memberships, rebuilt: rows.memberships },
+      { table: 'organizations', rowIs: 'organization', rowsAre: 'organizations', stored: rows.organizations, rebuilt: rows.organizations },
+      { table: 'memberships', rowIs: 'membership', rowsAre: 'memberships', stored: rows.memberships, rebuilt: rows.memberships },
     ]);
   }, 180_000);
 });

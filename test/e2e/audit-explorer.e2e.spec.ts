@@ -334,6 +334,35 @@ describe('the exports', () => {
     expect(records.every((record) => !/(^|,)"?[=+\-@]/.test(record))).toBe(true);
   });
 
+  it('holds what the filtered timeline shows: the same type, actor and time range, as query parameters', async () => {
+    const all = (await timeline('?limit=200&order=oldest')).entries;
+    const site = all.find((entry) => entry.type === 'SiteAdded') as Entry;
+    const owner = `user:${userIds.get('owner') as string}`;
+    const from = all[2]?.recordedAt as string;
+    const to = all.at(-2)?.recordedAt as string;
+    const filters = [`type=SiteAdded`, `actor=${encodeURIComponent(site.actor)}`, `actor=${encodeURIComponent(owner)}&from=${from}&to=${to}`, `type=MemberAdded&actor=cli`];
+
+    for (const filter of filters) {
+      const shown = (await timeline(`?limit=200&order=oldest&${filter}`)).entries;
+      const jsonl = await as('auditor').get(`/organizations/${acme}/history/export?format=jsonl&${filter}`);
+      const csv = await as('auditor').get(`/organizations/${acme}/history/export?format=csv&${filter}`);
+
+      expect(shown.length).toBeGreaterThan(0);
+      expect(shown.length).toBeLessThan(all.length);
+      expect({ filter, entries: lines(jsonl.text).map((line) => JSON.parse(line) as Entry) }).toEqual({ filter, entries: shown });
+      expect({ filter, records: lines(csv.text).length }).toEqual({ filter, records: shown.length + 1 });
+    }
+  });
+
+  it.each(['type=Nonsense', 'from=2021-01-01', 'from=2021-01-02T00:00:00Z&to=2021-01-01T00:00:00Z', 'actor=%20', 'page=2'])(
+    'refuses the filter %s as the timeline does: 400 VALIDATION_FAILED, not an unfiltered file',
+    async (filter) => {
+      const answer = await as('auditor').get(`/organizations/${acme}/history/export?format=csv&${filter}`);
+
+      expect({ status: answer.status, code: answer.body?.code }).toEqual({ status: 400, code: 'VALIDATION_FAILED' });
+    },
+  );
+
   it('refuses a format it does not write (400) and an unknown organization (404), before any byte of a file', async () => {
     expect((await as('auditor').get(`/organizations/${acme}/history/export?format=xlsx`)).status).toBe(400);
     expect((await as('auditor').get(`/organizations/${acme}/history/export`)).status).toBe(400);

@@ -405,6 +405,74 @@ describe('org:sso', () => {
   });
 });
 
+describe('org:member:add', () => {
+  it('adds an existing user to another organization with a role, by e-mail (any case) or username', async () => {
+    await chorus(['org:create', '--name', 'Home Org', '--id', 'home-org']);
+    await chorus(['org:create', '--name', 'Second Org', '--id', 'second-org']);
+    for (const id of ['home-org', 'second-org']) await chorus(['org:plan', id, '--line', 'classic', '--plan', 'essential']);
+    const created = await chorus(['user:create', '--email', 'bea@cli.example', '--username', 'bea', '--password', 'correct horse battery', '--org', 'home-org', '--role', 'admin', '--json']);
+    expect(created.code).toBe(0);
+    const { userId } = JSON.parse(created.stdout) as { userId: string };
+
+    const added = await chorus(['org:member:add', 'second-org', '--email', 'BEA@cli.example', '--role', 'auditor']);
+
+    expect(added).toEqual({ code: 0, stdout: 'bea@cli.example is now an auditor of second-org.\n', stderr: '' });
+    const event = (await recordedEvents('second-org')).at(-1);
+    expect({ type: event?.type, data: event?.data }).toEqual({ type: 'MemberAdded', data: expect.objectContaining({ userId, email: 'bea@cli.example', role: 'auditor' }) });
+    expect(event?.metadata).toMatchObject({ actor: 'cli', cliCommand: 'org:member:add' });
+    const again = await chorus(['org:member:add', 'second-org', '--username', 'bea']);
+    expect({ code: again.code, stderr: again.stderr }).toEqual({ code: 1, stderr: expect.stringContaining('DUPLICATE') });
+  });
+
+  it('refuses an address nobody signs in with (no membership for nobody), and wants one of --email, --username', async () => {
+    const unknown = await chorus(['org:member:add', 'second-org', '--email', 'nobody@cli.example']);
+    expect(unknown).toEqual({ code: 1, stdout: '', stderr: expect.stringContaining('NOT_FOUND: No user signs in with nobody@cli.example') });
+    expect((await recordedEvents('second-org')).filter((event) => event.type === 'MemberAdded')).toHaveLength(1);
+
+    expect((await chorus(['org:member:add', 'second-org'])).code).toBe(2);
+    expect((await chorus(['org:member:add', 'second-org', '--email', 'bea@cli.example', '--username', 'bea'])).code).toBe(2);
+    expect((await chorus(['org:member:add', 'second-org', '--email', 'bea@cli.example', '--role', 'boss'])).code).toBe(2);
+  });
+});
+
+describe('projections:verify', () => {
+  it('right after a write, checks the read models brought up to the store first, and counts in the singular for one', async () => {
+    const fresh = mkdtempSync(join(tmpdir(), 'chorus-cli-verify-'));
+    try {
+      // org:create brings the models up to date before its write (the same-name check), not after it.
+      expect((await chorus(['org:create', '--name', 'Solo', '--id', 'solo'], { DATA_DIR: fresh })).code).toBe(0);
+      const store = await openEventStore({ dataDir: fresh });
+      const head = String(await store.headPosition());
+      await store.close();
+
+      const json = await chorus(['projections:verify', '--json'], { DATA_DIR: fresh });
+      const text = await chorus(['projections:verify'], { DATA_DIR: fresh });
+
+      const report = JSON.parse(json.stdout) as { drift: boolean; projections: { projection: string; checkpoint: string; tables: { rowsAre: string; stored: number }[] }[] };
+      const organizations = report.projections.find((projection) => projection.projection === 'organizations');
+      expect({ checkpoint: organizations?.checkpoint, stored: organizations?.tables.map((table) => [table.rowsAre, table.stored]) }).toEqual({
+        checkpoint: head,
+        stored: [['organizations', 1], ['memberships', 0]],
+      });
+      expect(text.stdout).toContain(`organizations: no drift: the stored read model (at position ${head}) holds the same rows as a rebuild from the events: 1 organization, 0 memberships`);
+      expect(text.stdout).not.toMatch(/\b1 [a-z]+s\b/);
+    } finally {
+      rmSync(fresh, { recursive: true, force: true });
+    }
+  });
+});
+
+it('--help lists every command, starts without configuration or store, and a command\'s own help shows its options', async () => {
+  const help = await chorus(['--help'], { PORT: 'not-a-port' });
+
+  expect(help.code).toBe(0);
+  for (const name of ['org:create', 'org:list', 'org:member:add', 'org:history', 'projections:verify', 'user:create', 'billing:sign']) expect(help.stdout).toContain(`  ${name}`);
+  const own = await chorus(['org:member:add', '--help']);
+  expect(own.stdout).toContain('--username <username>');
+  expect((await chorus(['help', 'org:member:add'])).stdout).toContain('--username <username>');
+  expect((await chorus(['org:nonsense'])).code).toBe(2);
+});
+
 it('--version prints the version of the package, with no configuration and no store', async () => {
   const version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
 

@@ -57,6 +57,23 @@ describe('console pages', () => {
     expect((await browser.open('/app')).status).toBe(200);
   });
 
+  it('name their lazy chunk, its styles and their first reads in the HTML, so that they load in parallel; the login page names none', async () => {
+    const browser = await signedIn('owner');
+    const preloads = (html: string): string[] => [...html.matchAll(/<link rel="(?:modulepreload|preload)"[^>]*href="([^"]+)"/g)].map((match) => match[1] as string);
+    const organization = `/organizations/${encodeURIComponent(organizationId)}`;
+
+    const history = preloads((await browser.open(`/app/orgs/${organizationId}/history`)).text);
+    expect(history).toEqual(expect.arrayContaining([expect.stringMatching(/^\/assets\/console-app-.+\.js$/), expect.stringMatching(/^\/assets\/console-app-.+\.css$/), '/session', organization]));
+    // /app shows the only organization's overview: the same first reads.
+    expect(preloads((await browser.open('/app')).text)).toEqual(expect.arrayContaining(['/session', organization]));
+    const account = preloads((await browser.open('/app/account')).text);
+    expect(account).toContain('/session');
+    expect(account.filter((url) => url.startsWith('/organizations/'))).toEqual([]);
+    expect(preloads((await browser.open('/login')).text).filter((url) => url.includes('console-app') || url === '/session')).toEqual([]);
+    // Each preloaded chunk is served.
+    for (const url of history.filter((link) => link.startsWith('/assets/'))) expect({ url, status: (await browser.open(url)).status }).toEqual({ url, status: 200 });
+  });
+
   it("send a user who belongs to no organization to the seed's message (/login?error=account), but not from their account page", async () => {
     const browser = await signedIn('loner');
     for (const path of ['/app', '/app/', `/app/orgs/${organizationId}`]) {

@@ -4,7 +4,7 @@ import { createPlanCatalogue, type OrganizationCommand, type PlanCatalogue } fro
 import type { EventStore } from '#event-store';
 import { Organizations, OrganizationStateCache } from '#api';
 
-export const SCRIPT_STARTS_AT = Date.parse('2031-02-03T04:05:00.000Z');
+export const SCRIPT_STARTS_AT = Date.parse('2021-02-03T04:05:00.000Z');
 export const SCRIPT_STEP_MS = 60_000;
 
 /** When event `revision` of the script is recorded. */

@@ -1,24 +1,9 @@
-import 'reflect-metadata';
+// The `chorus` command line. Only commander and the command a call names are loaded: the store, Nest and
+// the configuration come with that command's first use of its context, never for --version or --help.
 import { Command, CommanderError } from 'commander';
 import dotenv from 'dotenv';
-import { loadConfig } from '#config';
-import { reportFailure } from './cli-action.js';
-import { createCliContext, type CliContext } from './cli-context.js';
-import { registerApiKeyCreateCommand } from './commands/api-key-create.command.js';
-import { registerApiKeyListCommand } from './commands/api-key-list.command.js';
-import { registerApiKeyRevokeCommand } from './commands/api-key-revoke.command.js';
-import { registerBillingSignCommand } from './commands/billing-sign.command.js';
-import { registerOrgChorusCommand } from './commands/org-chorus.command.js';
-import { registerOrgCreateCommand } from './commands/org-create.command.js';
-import { registerOrgHistoryCommand } from './commands/org-history.command.js';
-import { registerOrgListCommand } from './commands/org-list.command.js';
-import { registerOrgPlanCommand } from './commands/org-plan.command.js';
-import { registerOrgSsoCommand, registerOrgSsoVerifyCommand } from './commands/org-sso.command.js';
-import { registerOrgStateCommand } from './commands/org-state.command.js';
-import { registerProjectionsRebuildCommand } from './commands/projections-rebuild.command.js';
-import { registerProjectionsVerifyCommand } from './commands/projections-verify.command.js';
-import { registerProjectorRunCommand } from './commands/projector-run.command.js';
-import { registerUserCreateCommand } from './commands/user-create.command.js';
+import type { CliContext } from './cli-context.js';
+import { COMMANDS, commandNamed } from './commands.js';
 import { ExitCode } from './exit-codes.js';
 import { chorusVersion } from './version.js';
 
@@ -32,7 +17,11 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 
 // Opened on first use, so `--help` and usage errors need no configuration and no store.
 let context: Promise<CliContext> | undefined;
-const getContext = (): Promise<CliContext> => (context ??= Promise.resolve().then(() => createCliContext(loadConfig(process.env))));
+const getContext = (): Promise<CliContext> =>
+  (context ??= (async () => {
+    const [{ loadConfig }, { createCliContext }] = await Promise.all([import('#config'), import('./cli-context.js')]);
+    return createCliContext(loadConfig(process.env));
+  })());
 
 const program = new Command('chorus')
   .description('The Chorus command line: works on the same configuration and store as the server.')
@@ -40,22 +29,16 @@ const program = new Command('chorus')
   .exitOverride()
   .showHelpAfterError();
 
-registerOrgCreateCommand(program, getContext);
-registerOrgListCommand(program, getContext);
-registerOrgPlanCommand(program, getContext);
-registerOrgChorusCommand(program, getContext);
-registerOrgSsoCommand(program, getContext);
-registerOrgSsoVerifyCommand(program, getContext);
-registerApiKeyCreateCommand(program, getContext);
-registerApiKeyListCommand(program, getContext);
-registerApiKeyRevokeCommand(program, getContext);
-registerOrgHistoryCommand(program, getContext);
-registerOrgStateCommand(program, getContext);
-registerProjectionsRebuildCommand(program, getContext);
-registerProjectionsVerifyCommand(program, getContext);
-registerProjectorRunCommand(program, getContext);
-registerUserCreateCommand(program, getContext);
-registerBillingSignCommand(program);
+const named = commandNamed(process.argv.slice(2));
+for (const entry of COMMANDS) {
+  if (entry === named) {
+    // Nest's decorators need it before any of the command's modules is evaluated.
+    await import('reflect-metadata');
+    (await entry.load())(program, getContext);
+  }
+  // The others are listed by name and summary; they are never run in this call (it names another).
+  else program.command(`${entry.name}${entry.args === '' ? '' : ` ${entry.args}`}`).description(entry.summary);
+}
 
 try {
   await program.parseAsync(process.argv);
@@ -63,6 +46,7 @@ try {
   if (error instanceof CommanderError) {
     process.exitCode = error.exitCode === 0 ? ExitCode.ok : ExitCode.invalidInput;
   } else {
+    const { reportFailure } = await import('./cli-action.js');
     reportFailure(error, false);
   }
 } finally {

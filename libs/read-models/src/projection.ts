@@ -5,7 +5,8 @@ import type { ReadModelDatabase } from './read-model-database.js';
 export type ProjectionTable = {
   /** The table's live name. */
   name: string;
-  /** What its rows are, in the plural, for reports (projections:verify): 'organizations', 'memberships'. */
+  /** What one row is and what its rows are, for reports (projections:verify): 'organization', 'organizations'. */
+  rowIs: string;
   rowsAre: string;
   /** Primary-key columns: rows are compared by them when verifying. */
   key: readonly string[];

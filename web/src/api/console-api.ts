@@ -6,6 +6,7 @@ import { createApi } from '@reduxjs/toolkit/query/react';
 import { dynamicMiddleware, rootReducer } from '../app/store';
 import { httpBaseQuery } from './base-query';
 import { writesSlice } from './read-your-writes';
+import { sessionEndedMiddleware, sessionEndedSlice } from './session-ended';
 
 export const consoleApi = createApi({
   reducerPath: 'consoleApi',
@@ -17,9 +18,10 @@ export const consoleApi = createApi({
 });
 
 declare module '../app/store' {
-  export interface LazyLoadedSlices extends WithSlice<typeof consoleApi>, WithSlice<typeof writesSlice> {}
+  export interface LazyLoadedSlices extends WithSlice<typeof consoleApi>, WithSlice<typeof writesSlice>, WithSlice<typeof sessionEndedSlice> {}
 }
 
 rootReducer.inject(consoleApi);
 rootReducer.inject(writesSlice);
-dynamicMiddleware.addMiddleware(consoleApi.middleware);
+rootReducer.inject(sessionEndedSlice);
+dynamicMiddleware.addMiddleware(consoleApi.middleware, sessionEndedMiddleware(() => consoleApi.util.resetApiState()));

@@ -1,6 +1,7 @@
 // Query strings of the audit routes: a malformed value, an unknown parameter or both points at once is 400.
 import { z } from 'zod';
 import { ORGANIZATION_EVENT_TYPES, type OrganizationEventType } from '#domain';
+import type { HistoryFilter } from '#read-models';
 import { readQuery } from '../read-models/read-your-writes.js';
 import { EXPORT_FORMATS, type ExportFormat } from './history-export-format.js';
 import { MAX_HISTORY_PAGE_SIZE } from './organization-history.js';
@@ -25,8 +26,14 @@ export const historyQuery = z.strictObject({
 /** An instant needs its offset (Z or ±hh:mm): a local time would mean different moments to different auditors. */
 const instant = z.iso.datetime({ offset: true }).transform((value) => new Date(value));
 
+/**
+ * "As of" a moment that has not happened yet would show today's state under a future date, as if it
+ * were known: refused rather than clamped, so the auditor sees the mistake (README, Decisions).
+ */
+const pastInstant = instant.refine((at) => at.getTime() <= Date.now(), { message: 'must not be in the future' });
+
 export const stateQuery = z
-  .strictObject({ asOfRevision: revision.optional(), asOf: instant.optional() })
+  .strictObject({ asOfRevision: revision.optional(), asOf: pastInstant.optional() })
   .refine((query) => query.asOfRevision === undefined || query.asOf === undefined, {
     // Worded for the HTTP query string; the command line checks its own flags first (org:state).
     message: 'give one point: the query parameter asOfRevision or asOf, not both',
@@ -40,6 +47,28 @@ export const stateQuery = z
 
 export const correlationIdParameter = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,199}$/, 'is not a correlation id');
 
+/** The timeline's filters, which the exports accept too: a download holds what the page shows. */
+const filterFields = {
+  type: z.enum(ORGANIZATION_EVENT_TYPES as [OrganizationEventType, ...OrganizationEventType[]]).optional(),
+  actor: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:~-]{0,199}$/, 'is not an actor').optional(),
+  from: instant.optional(),
+  to: instant.optional(),
+};
+
+type FilterFields = { type?: string | undefined; actor?: string | undefined; from?: Date | undefined; to?: Date | undefined };
+
+const rangeInOrder = (query: FilterFields): boolean => query.from === undefined || query.to === undefined || query.from <= query.to;
+const rangeMessage = { message: 'from must not be after to', path: ['from'] };
+
+function historyFilter({ type, actor, from, to }: FilterFields): HistoryFilter {
+  return {
+    ...(type === undefined ? {} : { type }),
+    ...(actor === undefined ? {} : { actor }),
+    ...(from === undefined ? {} : { from: from.toISOString() }),
+    ...(to === undefined ? {} : { to: to.toISOString() }),
+  };
+}
+
 /** GET /organizations/:id/history/events: a page of the timeline, filtered on the server. */
 export const timelineQuery = z
   .strictObject({
@@ -51,34 +80,21 @@ export const timelineQuery = z
       .transform(Number)
       .pipe(z.int().min(1).max(MAX_TIMELINE_PAGE_SIZE))
       .default(DEFAULT_TIMELINE_PAGE_SIZE),
-    type: z.enum(ORGANIZATION_EVENT_TYPES as [OrganizationEventType, ...OrganizationEventType[]]).optional(),
-    actor: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:~-]{0,199}$/, 'is not an actor').optional(),
-    from: instant.optional(),
-    to: instant.optional(),
+    ...filterFields,
     minPosition: readQuery.shape.minPosition,
   })
-  .refine((query) => query.from === undefined || query.to === undefined || query.from <= query.to, {
-    message: 'from must not be after to',
-    path: ['from'],
-  })
-  .transform(({ order, after, limit, type, actor, from, to, minPosition }) => ({
-    request: {
-      order,
-      limit,
-      ...(after === undefined ? {} : { after }),
-      filter: {
-        ...(type === undefined ? {} : { type }),
-        ...(actor === undefined ? {} : { actor }),
-        ...(from === undefined ? {} : { from: from.toISOString() }),
-        ...(to === undefined ? {} : { to: to.toISOString() }),
-      },
-    } satisfies TimelineRequest,
+  .refine(rangeInOrder, rangeMessage)
+  .transform(({ order, after, limit, minPosition, ...filter }) => ({
+    request: { order, limit, ...(after === undefined ? {} : { after }), filter: historyFilter(filter) } satisfies TimelineRequest,
     read: minPosition === undefined ? {} : { minPosition },
   }));
 
 export const historyReadQuery = readQuery;
 
-/** GET /organizations/:id/history/export?format=csv|jsonl */
-export const exportQuery = z.strictObject({ format: z.enum(EXPORT_FORMATS as [ExportFormat, ...ExportFormat[]]) });
+/** GET /organizations/:id/history/export?format=csv|jsonl&type=&actor=&from=&to= */
+export const exportQuery = z
+  .strictObject({ format: z.enum(EXPORT_FORMATS as [ExportFormat, ...ExportFormat[]]), ...filterFields })
+  .refine(rangeInOrder, rangeMessage)
+  .transform(({ format, ...filter }) => ({ format, filter: historyFilter(filter) }));
 
 export const noQuery = z.strictObject({});

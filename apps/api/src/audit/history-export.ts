@@ -4,14 +4,26 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { evolve, initialOrganizationState, namesIn, organizationStream, type OrganizationState } from '#domain';
 import { EVENT_STORE, type EventStore, type RecordedEvent } from '#event-store';
+import type { HistoryFilter } from '#read-models';
 import { asOrganizationEvent } from '../organizations/organizations.js';
 import { ApiKeyNames } from './api-key-names.js';
 import { exportHeader, exportLine, type ExportFormat } from './history-export-format.js';
 import { organizationNotFound } from './organization-history.js';
-import { apiKeyIdsOf, timelineEntry } from './timeline-entry.js';
+import { actorOf, apiKeyIdsOf, timelineEntry } from './timeline-entry.js';
 
 /** Events per read, and per chunk written. */
 export const EXPORT_PAGE_SIZE = 500;
+
+/** The timeline's filters, applied to the stream as it is read (every event is still folded, for the names). */
+function matches(filter: HistoryFilter, event: RecordedEvent): boolean {
+  const at = Date.parse(event.recordedAt);
+  return (
+    (filter.type === undefined || event.type === filter.type) &&
+    (filter.actor === undefined || actorOf(event) === filter.actor) &&
+    (filter.from === undefined || at >= Date.parse(filter.from)) &&
+    (filter.to === undefined || at <= Date.parse(filter.to))
+  );
+}
 
 @Injectable()
 export class HistoryExport {
@@ -24,13 +36,13 @@ export class HistoryExport {
    * The file, chunk by chunk, oldest event first. Refuses an unknown organization before the first
    * chunk, so an HTTP answer can still be a 404 rather than a broken download.
    */
-  async open(organizationId: string, format: ExportFormat): Promise<AsyncIterable<string>> {
+  async open(organizationId: string, format: ExportFormat, filter: HistoryFilter = {}): Promise<AsyncIterable<string>> {
     const first = await this.readPage(organizationId, 0n);
     if (first === undefined) throw organizationNotFound();
-    return this.chunks(organizationId, format, first);
+    return this.chunks(organizationId, format, first, filter);
   }
 
-  private async *chunks(organizationId: string, format: ExportFormat, first: RecordedEvent[]): AsyncGenerator<string> {
+  private async *chunks(organizationId: string, format: ExportFormat, first: RecordedEvent[], filter: HistoryFilter): AsyncGenerator<string> {
     yield exportHeader(format);
     let state: OrganizationState = initialOrganizationState;
     for (let page: RecordedEvent[] | undefined = first; page !== undefined && page.length > 0; ) {
@@ -38,10 +50,10 @@ export class HistoryExport {
       let chunk = '';
       for (const event of page) {
         // The names of the record just before the event: a removed member is named by what it was.
-        chunk += exportLine(format, timelineEntry(event, namesIn(state), keyNames));
+        if (matches(filter, event)) chunk += exportLine(format, timelineEntry(event, namesIn(state), keyNames));
         state = evolve(state, asOrganizationEvent(event));
       }
-      yield chunk;
+      if (chunk !== '') yield chunk;
       const last = page.at(-1);
       page = page.length < EXPORT_PAGE_SIZE || last === undefined ? undefined : await this.readPage(organizationId, last.revision + 1n);
     }

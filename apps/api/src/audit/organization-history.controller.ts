@@ -103,13 +103,16 @@ export class OrganizationHistoryController {
   /** The whole history as a download, streamed as it is read (constant memory, however long the history). */
   @Get('history/export')
   @RequireAccess(AUDITORS)
-  @Operation({ summary: 'The whole history as a streamed download: format=csv (RFC 4180, formula-like text neutralised) or jsonl' })
+  @Operation({
+    summary: 'The history as a streamed download: format=csv (RFC 4180, formula-like text neutralised) or jsonl',
+    description: "Filtered like the timeline (`type`, `actor`, `from`, `to`), so the console's download holds what its page shows.",
+  })
   async export(
     @Param('id', validOrganizationId) id: string,
-    @Query(new ZodValidationPipe(exportQuery)) { format }: z.output<typeof exportQuery>,
+    @Query(new ZodValidationPipe(exportQuery)) { format, filter }: z.output<typeof exportQuery>,
     @Res() response: Response,
   ): Promise<void> {
-    const chunks = await this.exports.open(id, format);
+    const chunks = await this.exports.open(id, format, filter);
     response.status(200);
     response.setHeader('Content-Type', EXPORT_CONTENT_TYPES[format]);
     response.setHeader('Content-Disposition', `attachment; filename="${id}-history.${format}"`);

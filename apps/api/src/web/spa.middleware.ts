@@ -8,6 +8,7 @@ import { BrowserSessions } from '../auth/browser-sessions.service.js';
 import { Memberships } from '../auth/memberships.service.js';
 import { ProblemError } from '../http/problem-error.js';
 import { isApiPath } from './api-paths.js';
+import { consoleChunkLinks, consoleReadLinks, withHeadLinks } from './console-preloads.js';
 import { pageConfigOf, SpaPage } from './spa-page.js';
 import { sendStaticFile, staticFile } from './static-assets.js';
 import { webRoot } from './web-root.js';
@@ -19,6 +20,19 @@ const consolePath = '/app';
 const consoleRoute = /^\/app(\/|$)/;
 /** Console pages about an organization: a user who belongs to none is sent to the seed's 'account' message. */
 const organizationPages = /^\/app(\/orgs(\/.*)?)?\/?$/;
+/** /app/orgs/<id>/...: the organization the page shows. */
+const organizationPage = /^\/app\/orgs\/([^/]+)/;
+
+/** Where a page load goes instead, or what the console page it gets starts by reading. */
+type ConsoleAnswer = { redirect: string } | { page: 'console'; organizationId: string | undefined } | { page: 'spa' };
+
+function decoded(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
+}
 
 @Injectable()
 export class SpaMiddleware implements NestMiddleware {
@@ -31,7 +45,11 @@ export class SpaMiddleware implements NestMiddleware {
     private readonly memberships: Memberships,
   ) {
     this.page = new SpaPage(this.root, pageConfigOf(config), config.nodeEnv === 'production');
+    this.consoleChunks = config.nodeEnv === 'production' ? consoleChunkLinks(this.root) : undefined;
   }
+
+  /** Read once in production (like the page), on each page load otherwise (a rebuilt SPA has new chunk names). */
+  private readonly consoleChunks: string[] | undefined;
 
   use(request: Request, response: Response, next: NextFunction): void {
     if (request.method !== 'GET' && request.method !== 'HEAD') {
@@ -40,11 +58,11 @@ export class SpaMiddleware implements NestMiddleware {
     }
     if (request.path === '/' || consoleRoute.test(request.path)) {
       this.consoleRedirect(request)
-        .then((location) => (location === undefined ? this.serve(request, response, next) : redirect(response, location)))
+        .then((answer) => ('redirect' in answer ? redirect(response, answer.redirect) : this.serve(request, response, next, answer)))
         .catch(next);
       return;
     }
-    this.serve(request, response, next);
+    this.serve(request, response, next, { page: 'spa' });
   }
 
   /**
@@ -52,15 +70,20 @@ export class SpaMiddleware implements NestMiddleware {
    * console page without one to the login, which comes back here; a user who belongs to no organization
    * to the seed's message for exactly that (`/login?error=account`). The account page stays theirs.
    */
-  private async consoleRedirect(request: Request): Promise<string | undefined> {
+  private async consoleRedirect(request: Request): Promise<ConsoleAnswer> {
     const session = await this.sessions.live(request);
-    if (request.path === '/') return session === undefined ? undefined : consolePath;
-    if (session === undefined) return `/login?redirect=${encodeURIComponent(request.originalUrl)}`;
-    if (organizationPages.test(request.path) && (await this.memberships.of(session.userId)).length === 0) return '/login?error=account';
-    return undefined;
+    if (request.path === '/') return session === undefined ? { page: 'spa' } : { redirect: consolePath };
+    if (session === undefined) return { redirect: `/login?redirect=${encodeURIComponent(request.originalUrl)}` };
+    const inPath = organizationPage.exec(request.path)?.[1];
+    if (!organizationPages.test(request.path)) return { page: 'console', organizationId: undefined };
+    const memberships = await this.memberships.of(session.userId);
+    if (memberships.length === 0) return { redirect: '/login?error=account' };
+    // /app shows the only organization's overview: its read is the page's first, as under /app/orgs/<id>.
+    const only = memberships.length === 1 ? memberships[0]?.organizationId : undefined;
+    return { page: 'console', organizationId: inPath === undefined ? only : decoded(inPath) };
   }
 
-  private serve(request: Request, response: Response, next: NextFunction): void {
+  private serve(request: Request, response: Response, next: NextFunction, answer: ConsoleAnswer): void {
     const file = staticFile(this.root, request.path);
     if (file !== undefined) {
       sendStaticFile(request, response, file);
@@ -71,7 +94,11 @@ export class SpaMiddleware implements NestMiddleware {
       next();
       return;
     }
-    const html = this.page.html();
+    const page = this.page.html();
+    const html =
+      page === undefined || !('page' in answer) || answer.page !== 'console'
+        ? page
+        : withHeadLinks(page, [...(this.consoleChunks ?? consoleChunkLinks(this.root)), ...consoleReadLinks(answer.organizationId)]);
     if (html === undefined) {
       next(new ProblemError(503, 'SERVICE_UNAVAILABLE', 'The sign-in page is not built', 'Run `npm run build:web` (or `npm start`).'));
       return;

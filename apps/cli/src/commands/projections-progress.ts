@@ -37,9 +37,14 @@ export function progressReporter(label: string, json: boolean, stream: NodeJS.Wr
 
 function describe(progress: ReplayProgress, fraction: number): string {
   const perSecond = progress.elapsedMs > 0 ? Math.round((progress.events * 1000) / progress.elapsedMs) : 0;
-  return `${String(Math.floor(fraction * 100)).padStart(3)}%  ${count(progress.events)} events  ${count(perSecond)} events/s`;
+  return `${String(Math.floor(fraction * 100)).padStart(3)}%  ${counted(progress.events, 'event', 'events')}  ${count(perSecond)} events/s`;
 }
 
 export function count(value: number): string {
   return value.toLocaleString('en-US');
+}
+
+/** '1 organization', '2 organizations', '1,024 events': a count with the noun it agrees with. */
+export function counted(value: number, one: string, many: string): string {
+  return `${count(value)} ${value === 1 ? one : many}`;
 }

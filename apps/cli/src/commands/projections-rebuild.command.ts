@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { READ_MODELS, type ReadModels } from '#read-models';
 import { cliAction, parseInput } from '../cli-action.js';
 import type { GetCliContext } from '../cli-context.js';
-import { count, progressReporter } from './projections-progress.js';
+import { count, counted, progressReporter } from './projections-progress.js';
 
 /**
  * `chorus projections:rebuild [--json]`: drops and rebuilds every read model from the events. The new
@@ -28,7 +28,7 @@ export function registerProjectionsRebuildCommand(program: Command, getContext: 
         const position = rebuilt.position?.toString() ?? 'none (no events)';
         return {
           json: { ...rebuilt, position: rebuilt.position?.toString() ?? null, eventsPerSecond: perSecond },
-          text: `Rebuilt ${rebuilt.projections.join(', ')} from ${count(rebuilt.events)} events up to position ${position} in ${seconds.toFixed(1)} s (${count(perSecond)} events/s).`,
+          text: `Rebuilt ${rebuilt.projections.join(', ')} from ${counted(rebuilt.events, 'event', 'events')} up to position ${position} in ${seconds.toFixed(1)} s (${count(perSecond)} events/s).`,
         };
       }),
     );

@@ -3,14 +3,15 @@ import { READ_MODELS, type ReadModels, type Verification } from '#read-models';
 import { cliAction } from '../cli-action.js';
 import type { GetCliContext } from '../cli-context.js';
 import { ExitCode } from '../exit-codes.js';
-import { count, progressReporter } from './projections-progress.js';
+import { caughtUpReadModels } from '../read-models-caught-up.js';
+import { counted, progressReporter } from './projections-progress.js';
 
 /** Differences printed per projection; the JSON output carries all of them. */
 const shownDifferences = 50;
 
 /** '3 organizations, 5 memberships': the rows of each table, in the table's own words. */
 const tableCounts = (verification: Verification, side: 'stored' | 'rebuilt'): string =>
-  verification.tables.map((table) => `${count(table[side])} ${table.rowsAre}`).join(', ');
+  verification.tables.map((table) => counted(table[side], table.rowIs, table.rowsAre)).join(', ');
 
 function report(verification: Verification): string {
   const checkpoint = verification.checkpoint === undefined ? 'before the first event' : `at position ${verification.checkpoint}`;
@@ -20,7 +21,7 @@ function report(verification: Verification): string {
   }
   const lines = verification.drift.flatMap((drift) => drift.differences.map((difference) => `  ${drift.table}[${drift.key}] ${difference}`));
   const more = lines.length > shownDifferences ? [`  ... and ${lines.length - shownDifferences} more`] : [];
-  const rows = verification.drift.length === 1 ? '1 row differs' : `${count(verification.drift.length)} rows differ`;
+  const rows = verification.drift.length === 1 ? '1 row differs' : `${counted(verification.drift.length, 'row', 'rows')} differ`;
   return [
     `${verification.projection}: DRIFT: ${rows} between the stored read model (${checkpoint}) and a rebuild from the events`,
     `  stored:  ${stored}`,
@@ -36,9 +37,12 @@ export function registerProjectionsVerifyCommand(program: Command, getContext: G
     .command('projections:verify')
     .description('rebuild every read model in memory and report any difference from the stored one (exit 1 on drift)')
     .option('--json', 'print the result as JSON')
+    .option('--as-is', 'compare the stored models at their checkpoints, without first bringing them up to the store')
     .action(
-      cliAction(getContext, async (context, options: { json?: boolean }) => {
-        const readModels = context.app.get<ReadModels>(READ_MODELS);
+      cliAction(getContext, async (context, options: { json?: boolean; asIs?: boolean }) => {
+        // The stored models are compared once they hold every event stored when the call began: right after
+        // a write (another process's, or a server whose projector trails) a stale model is not drift.
+        const readModels = options.asIs === true ? context.app.get<ReadModels>(READ_MODELS) : await caughtUpReadModels(context);
         const progress = progressReporter('verifying', options.json === true);
         const verifications = await readModels.verify({ onProgress: progress.update });
         progress.done();

@@ -7,6 +7,7 @@ import type { ProjectionTable } from '../projection.js';
  */
 export const eventCorrelationsTable: ProjectionTable = {
   name: 'event_correlations',
+  rowIs: 'event indexed by correlation id',
   rowsAre: 'events indexed by correlation id',
   key: ['position'],
   create: (table) => `CREATE TABLE IF NOT EXISTS ${table} (

@@ -8,6 +8,7 @@ import type { ProjectionTable } from '../projection.js';
  */
 export const organizationEventsTable: ProjectionTable = {
   name: 'organization_events',
+  rowIs: 'organization event indexed for the history',
   rowsAre: 'organization events indexed for the history',
   key: ['organization_id', 'revision'],
   create: (table) => `CREATE TABLE IF NOT EXISTS ${table} (
@@ -37,6 +38,7 @@ export const organizationEventsTable: ProjectionTable = {
  */
 export const organizationRecordNamesTable: ProjectionTable = {
   name: 'organization_record_names',
+  rowIs: 'name a member or site had',
   rowsAre: 'names members and sites had',
   key: ['organization_id', 'kind', 'key', 'revision'],
   create: (table) => `CREATE TABLE IF NOT EXISTS ${table} (

@@ -8,6 +8,7 @@ import type { ProjectionTable } from '../projection.js';
  */
 export const organizationsTable: ProjectionTable = {
   name: 'organizations',
+  rowIs: 'organization',
   rowsAre: 'organizations',
   key: ['id'],
   create: (table) => `CREATE TABLE IF NOT EXISTS ${table} (
@@ -28,6 +29,7 @@ export const organizationsTable: ProjectionTable = {
  */
 export const membershipsTable: ProjectionTable = {
   name: 'memberships',
+  rowIs: 'membership',
   rowsAre: 'memberships',
   key: ['organization_id', 'user_id'],
   create: (table) => `CREATE TABLE IF NOT EXISTS ${table} (

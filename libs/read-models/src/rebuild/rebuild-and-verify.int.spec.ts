@@ -65,20 +65,20 @@ describe('rebuild and verify', () => {
       {
         projection: 'organizations',
         tables: [
-          { table: 'organizations', rowsAre: 'organizations', stored: organizations?.length, rebuilt: organizations?.length },
-          { table: 'memberships', rowsAre: 'memberships', stored: (memberships?.length ?? 0) + 1, rebuilt: memberships?.length },
+          { table: 'organizations', rowIs: 'organization', rowsAre: 'organizations', stored: organizations?.length, rebuilt: organizations?.length },
+          { table: 'memberships', rowIs: 'membership', rowsAre: 'memberships', stored: (memberships?.length ?? 0) + 1, rebuilt: memberships?.length },
         ],
       },
       {
         projection: 'correlations',
-        tables: [{ table: 'event_correlations', rowsAre: 'events indexed by correlation id', stored: correlations?.length, rebuilt: correlations?.length }],
+        tables: [{ table: 'event_correlations', rowIs: 'event indexed by correlation id', rowsAre: 'events indexed by correlation id', stored: correlations?.length, rebuilt: correlations?.length }],
       },
-      { projection: 'sign-ins', tables: [{ table: 'first_sign_ins', rowsAre: 'users who have signed in', stored: 0, rebuilt: 0 }] },
+      { projection: 'sign-ins', tables: [{ table: 'first_sign_ins', rowIs: 'user who has signed in', rowsAre: 'users who have signed in', stored: 0, rebuilt: 0 }] },
       {
         projection: 'organization-history',
         tables: [
-          { table: 'organization_events', rowsAre: 'organization events indexed for the history', stored: 80, rebuilt: 80 },
-          { table: 'organization_record_names', rowsAre: 'names members and sites had', stored: expect.any(Number), rebuilt: expect.any(Number) },
+          { table: 'organization_events', rowIs: 'organization event indexed for the history', rowsAre: 'organization events indexed for the history', stored: 80, rebuilt: 80 },
+          { table: 'organization_record_names', rowIs: 'name a member or site had', rowsAre: 'names members and sites had', stored: expect.any(Number), rebuilt: expect.any(Number) },
         ],
       },
     ]);

@@ -190,7 +190,7 @@ describe('replay', () => {
     const tally: Projection = {
       name: 'tally',
       parts: [],
-      tables: [{ name: 'tally', rowsAre: 'streams', key: ['stream_id'], create: (table) => `CREATE TABLE ${table} (stream_id TEXT PRIMARY KEY)`, indexes: [] }],
+      tables: [{ name: 'tally', rowIs: 'stream', rowsAre: 'streams', key: ['stream_id'], create: (table) => `CREATE TABLE ${table} (stream_id TEXT PRIMARY KEY)`, indexes: [] }],
       version: 1,
       streamPrefix: 'tally-',
       handles: (event) => event.streamId.startsWith('tally-'),

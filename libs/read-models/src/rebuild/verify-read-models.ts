@@ -10,7 +10,7 @@ import { replay, type ReplayProgress, type ReplayTarget } from './replay.js';
 export type Drift = { table: string; key: string; differences: string[] };
 
 /** One table of a model: how many rows the stored model holds, and how many the rebuild made. */
-export type TableCount = { table: string; rowsAre: string; stored: number; rebuilt: number };
+export type TableCount = { table: string; rowIs: string; rowsAre: string; stored: number; rebuilt: number };
 
 export type Verification = {
   projection: string;
@@ -68,7 +68,7 @@ function compareProjection(projection: Projection, checkpoint: bigint | undefine
   const drift: Drift[] = [];
   for (const table of projection.tables) {
     const compared = compareTable(table, stored, rebuilt);
-    tables.push({ table: table.name, rowsAre: table.rowsAre, stored: compared.stored, rebuilt: compared.rebuilt });
+    tables.push({ table: table.name, rowIs: table.rowIs, rowsAre: table.rowsAre, stored: compared.stored, rebuilt: compared.rebuilt });
     drift.push(...compared.drift);
   }
   return { projection: projection.name, checkpoint, tables, drift };

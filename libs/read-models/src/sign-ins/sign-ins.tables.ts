@@ -4,6 +4,7 @@ import type { ProjectionTable } from '../projection.js';
 /** One row per user, with the time of their first sign-in (the store's recordedAt of that SignedIn). */
 export const firstSignInsTable: ProjectionTable = {
   name: 'first_sign_ins',
+  rowIs: 'user who has signed in',
   rowsAre: 'users who have signed in',
   key: ['user_id'],
   create: (table) => `CREATE TABLE IF NOT EXISTS ${table} (

@@ -1,14 +1,15 @@
 // The signed-in console (docs/console.md), loaded on demand after sign-in: its data layer comes with it.
 import { setupListeners } from '@reduxjs/toolkit/query';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Route, Routes, useLocation } from 'react-router';
 import '../../api/console-api';
 import '../../console.css';
 import { problemOf } from '../../api/problem';
 import { useGetSessionQuery } from '../../api/session-api';
+import { selectSessionEnded } from '../../api/session-ended';
 import { paths } from '../../config/paths';
 import { leaveTo } from '../../lib/navigation';
-import { useAppDispatch } from '../hooks';
+import { useAppDispatch, useAppSelector } from '../hooks';
 import { ConsoleProblem } from './routes/console-problem';
 import { AccountRoute } from './routes/account';
 import { DomainsRoute } from './routes/domains';
@@ -27,14 +28,19 @@ export default function ConsoleApp() {
   const session = useGetSessionQuery();
   // The account page belongs to no organization; its header shows the one last looked at.
   const [lastOrganizationId, setLastOrganizationId] = useState<string | undefined>(undefined);
-  const signedOut = session.error !== undefined && problemOf(session.error).code === 'UNAUTHENTICATED';
+  // Any 401 of the data layer (session-ended.ts), this page's session read included.
+  const signedOut = useAppSelector(selectSessionEnded);
+  const left = useRef(false);
 
   // Coming back to the tab or back online reads the organization again: a page is never stale for long.
   useEffect(() => setupListeners(dispatch), [dispatch]);
 
   useEffect(() => {
-    // The session ended (timed out, signed out elsewhere): sign in again, then come back here.
-    if (signedOut) dispatch(leaveTo(paths.login.getHref(`${pathname}${search}`)));
+    // The session ended (timed out, signed out elsewhere): sign in again, then come back here; once,
+    // however many reads were refused together.
+    if (!signedOut || left.current) return;
+    left.current = true;
+    dispatch(leaveTo(paths.login.getHref(`${pathname}${search}`)));
   }, [signedOut, dispatch, pathname, search]);
 
   if (session.isLoading || signedOut) return <div className="page-loading" role="status" aria-label="Loading" />;

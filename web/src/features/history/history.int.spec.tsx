@@ -2,8 +2,10 @@
 // asked of the server, an event's changes and the state after it, "As of", a correlation, the chart's
 // table, the downloads, and the page a plain member gets.
 import { describe, expect, it } from '@jest/globals';
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { useEffect } from 'react';
+import { useLocation, useNavigate, type NavigateFunction } from 'react-router';
 import { AppRoutes } from '../../app/router';
 import { adaSession, anOrganization, consoleServer, member } from '../../testing/console-fixtures';
 import { createFakeNetwork } from '../../testing/fake-network';
@@ -11,7 +13,7 @@ import { renderWithProviders } from '../../testing/render-with-providers';
 import type { ChangesAnswer, CorrelationAnswer, TimelineEntry, UsageSeries } from './api/history-contract';
 
 const entry = (revision: number, type: string, description: string, actorName: string, correlationId: string | null = `c${revision}`): TimelineEntry => ({
-  recordedAt: `2030-03-12T09:0${revision}:00.000Z`,
+  recordedAt: `2020-03-12T09:0${revision}:00.000Z`,
   revision,
   position: revision * 10,
   type,
@@ -29,7 +31,7 @@ const entries = [
 ];
 
 const acme = anOrganization({ revision: 3 });
-const stateWith = (emails: string[]) => ({ ...acme, members: emails.map((email) => member(email, 'admin')), recordedAt: '2030-03-12T09:02:00.000Z' });
+const stateWith = (emails: string[]) => ({ ...acme, members: emails.map((email) => member(email, 'admin')), recordedAt: '2020-03-12T09:02:00.000Z' });
 
 const changes: ChangesAnswer = {
   entry: entries[1] as TimelineEntry,
@@ -54,17 +56,29 @@ const usage: UsageSeries = {
   organizationId: 'acme',
   merged: false,
   points: [
-    { at: '2030-03-12T09:00:00.000Z', revision: 0, users: { usage: 0, limit: null, peak: 0 }, contentSections: { usage: 0, limit: null, peak: 0 } },
-    { at: '2030-03-12T09:02:00.000Z', revision: 2, users: { usage: 2, limit: 5, peak: 2 }, contentSections: { usage: 0, limit: 2, peak: 0 } },
+    { at: '2020-03-12T09:00:00.000Z', revision: 0, users: { usage: 0, limit: null, peak: 0 }, contentSections: { usage: 0, limit: null, peak: 0 } },
+    { at: '2020-03-12T09:02:00.000Z', revision: 2, users: { usage: 2, limit: 5, peak: 2 }, contentSections: { usage: 0, limit: 2, peak: 0 } },
   ],
 };
 
-function explorer() {
+/** Where the in-memory router is, and its Back (the browser's own buttons, in a test). */
+const router: { search: string; navigate?: NavigateFunction } = { search: '' };
+function RouterProbe() {
+  const { search } = useLocation();
+  const navigate = useNavigate();
+  useEffect(() => {
+    Object.assign(router, { search, navigate });
+  }, [search, navigate]);
+  return null;
+}
+
+function explorer(route = '/app/orgs/acme/history', refuse: (path: string) => boolean = () => false) {
   const reads = consoleServer({ session: adaSession(), organizations: [acme] });
   const network = createFakeNetwork({
     server: (request) => {
       const [path, query = ''] = request.url.split('?');
       const parameters = new URLSearchParams(query);
+      if (refuse(path ?? '')) return { status: 401, body: { status: 401, code: 'UNAUTHENTICATED', detail: 'Sign in first.' } };
       if (path === '/organizations/acme/history/events') {
         const type = parameters.get('type');
         const shown = type === null ? entries : entries.filter((candidate) => candidate.type === type);
@@ -84,7 +98,13 @@ function explorer() {
       return reads(request);
     },
   });
-  return renderWithProviders(<AppRoutes />, { route: '/app/orgs/acme/history', network });
+  return renderWithProviders(
+    <>
+      <AppRoutes />
+      <RouterProbe />
+    </>,
+    { route, network },
+  );
 }
 
 describe('the history page', () => {
@@ -98,7 +118,7 @@ describe('the history page', () => {
       'Member added: bob@acme.example as admin',
     ]);
     expect(within(list).getAllByRole('listitem')[0]?.textContent).toContain('Billing · revision 3');
-    expect(within(list).getAllByRole('listitem')[0]?.querySelector('time')?.getAttribute('title')).toBe('2030-03-12 09:03:00.000 UTC');
+    expect(within(list).getAllByRole('listitem')[0]?.querySelector('time')?.getAttribute('title')).toBe('2020-03-12 09:03:00.000 UTC');
 
     await userEvent.click(screen.getByRole('button', { name: 'Older events' }));
     await screen.findByText('Plan assigned: Chorus teams');
@@ -113,14 +133,85 @@ describe('the history page', () => {
     await screen.findByRole('option', { name: 'Member added' });
 
     await userEvent.selectOptions(screen.getByLabelText('Event type'), 'Member added');
-    fireEvent.change(screen.getByLabelText('From'), { target: { value: '2030-03-12T10:00:00' } });
+    fireEvent.change(screen.getByLabelText('From'), { target: { value: '2020-03-12T10:00:00' } });
     await userEvent.click(screen.getByRole('button', { name: 'Apply filters' }));
 
     await waitFor(() => expect(screen.queryByText('Add-on purchased: Additional content section')).toBeNull());
     const list = await screen.findByRole('list', { name: 'Events, newest first' });
     expect(within(list).getAllByRole('listitem').map((item) => item.querySelector('.history-entry__title')?.textContent)).toEqual(['Member added: bob@acme.example as admin']);
     const filtered = network.requests.map((request) => new URL(request.url, 'http://x')).find((url) => url.searchParams.get('type') === 'MemberAdded');
-    expect(filtered?.searchParams.get('from')).toBe(new Date('2030-03-12T10:00:00').toISOString());
+    expect(filtered?.searchParams.get('from')).toBe(new Date('2020-03-12T10:00:00').toISOString());
+  });
+
+  it('keeps the filters in the address: applied ones go into the query string, and the exports carry them', async () => {
+    explorer();
+    await screen.findByRole('option', { name: 'Member added' });
+
+    await userEvent.selectOptions(screen.getByLabelText('Event type'), 'Member added');
+    fireEvent.change(screen.getByLabelText('From'), { target: { value: '2020-03-12T10:00:00' } });
+    await userEvent.click(screen.getByRole('button', { name: 'Apply filters' }));
+
+    const from = new Date('2020-03-12T10:00:00').toISOString();
+    await waitFor(() => expect(new URLSearchParams(router.search).get('type')).toBe('MemberAdded'));
+    expect(new URLSearchParams(router.search).get('from')).toBe(from);
+    const exported = new URL(screen.getByRole('link', { name: 'Download CSV' }).getAttribute('href') as string, 'http://x');
+    expect(Object.fromEntries(exported.searchParams)).toEqual({ format: 'csv', type: 'MemberAdded', from });
+    expect(screen.getByRole('group', { name: 'Download the events these filters select' })).toBeTruthy();
+  });
+
+  it('a page opened with filters in its address (a reload, a shared link) shows and asks for them; Back and Forward step through them', async () => {
+    const { network } = explorer('/app/orgs/acme/history?type=MemberAdded&actor=billing');
+    const list = await screen.findByRole('list', { name: 'Events, newest first' });
+    await waitFor(() => expect(within(list).getAllByRole('listitem')).toHaveLength(1));
+    await screen.findByRole('option', { name: 'Member added' });
+
+    expect((screen.getByLabelText('Event type') as HTMLSelectElement).value).toBe('MemberAdded');
+    expect((screen.getByLabelText('Actor') as HTMLSelectElement).value).toBe('billing');
+    const asked = new URL(network.requests.find((request) => request.url.startsWith('/organizations/acme/history/events'))?.url as string, 'http://x');
+    expect(asked.searchParams.get('type')).toBe('MemberAdded');
+    expect(asked.searchParams.get('actor')).toBe('billing');
+
+    await userEvent.click(screen.getByRole('button', { name: 'Clear' }));
+    await waitFor(() => expect(router.search).toBe(''));
+    await screen.findByText('Add-on purchased: Additional content section');
+    expect((screen.getByLabelText('Event type') as HTMLSelectElement).value).toBe('');
+
+    act(() => void router.navigate?.(-1));
+    await waitFor(() => expect((screen.getByLabelText('Event type') as HTMLSelectElement).value).toBe('MemberAdded'));
+    await waitFor(() => expect(screen.queryByText('Add-on purchased: Additional content section')).toBeNull());
+    act(() => void router.navigate?.(1));
+    await screen.findByText('Add-on purchased: Additional content section');
+  });
+
+  it('refuses an "As of" in the future in the form, without asking the server', async () => {
+    const { network } = explorer();
+    await screen.findByText('Add-on purchased: Additional content section');
+
+    fireEvent.change(screen.getByLabelText('As of'), { target: { value: '2999-01-01T00:00:00' } });
+    await userEvent.click(screen.getByRole('button', { name: 'Show state' }));
+
+    expect(await screen.findByText('Choose a moment in the past: the history does not know the future yet.')).toBeTruthy();
+    expect(network.requests.some((request) => request.url.includes('asOf='))).toBe(false);
+  });
+
+  it('a session that ended elsewhere: the first 401 clears the page and goes to the login once, to come back to this page', async () => {
+    let ended = false;
+    const view = explorer('/app/orgs/acme/history?type=MemberAdded', (path) => ended && path !== '/session');
+    await screen.findByRole('list', { name: 'Events, newest first' });
+
+    ended = true;
+    // Coming back to the tab reads everything again (refetchOnFocus): three reads answer 401 at once.
+    act(() => {
+      window.dispatchEvent(new Event('focus'));
+      document.dispatchEvent(new Event('visibilitychange'));
+    });
+
+    await waitFor(() => expect(view.navigate).toHaveBeenCalledWith(`/login?redirect=${encodeURIComponent('/app/orgs/acme/history?type=MemberAdded')}`));
+    await waitFor(() => expect(screen.queryByRole('list', { name: 'Events, newest first' })).toBeNull());
+    expect(screen.queryByText('Member added: bob@acme.example as admin')).toBeNull();
+    expect(screen.queryByRole('alert', { name: /Sign in/ })).toBeNull();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(view.navigate).toHaveBeenCalledTimes(1);
   });
 
   it('shows what a selected event changed and the state after it; "As of" shows the state then', async () => {
@@ -132,7 +223,7 @@ describe('the history page', () => {
     expect(within(screen.getByRole('list', { name: 'Members then' })).getByText('bob@acme.example')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Member added: bob@acme.example as admin' }).getAttribute('aria-pressed')).toBe('true');
 
-    fireEvent.change(screen.getByLabelText('As of'), { target: { value: '2030-03-12T09:01:30' } });
+    fireEvent.change(screen.getByLabelText('As of'), { target: { value: '2020-03-12T09:01:30' } });
     await userEvent.click(screen.getByRole('button', { name: 'Show state' }));
     await screen.findByText(/The last event by then: revision 1/);
     expect(within(screen.getByRole('list', { name: 'Members then' })).queryByText('bob@acme.example')).toBeNull();

@@ -28,7 +28,7 @@ export function OrganizationPages({ session, onShown }: OrganizationPagesProps) 
   const layout = { productName, user: session.user, organizations: session.organizations, current: membership };
   if (membership === undefined) {
     return (
-      <ConsoleLayout {...layout} current={session.organizations[0]} navigation={false}>
+      <ConsoleLayout {...layout} current={undefined} navigation={false}>
         <NoAccess />
       </ConsoleLayout>
     );

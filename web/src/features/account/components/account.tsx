@@ -12,9 +12,11 @@ export function Account({ user }: { user: SessionUser }) {
       <div className="account">
         <Section className="account__you" title="You">
           <dl className="facts">
-            <div className="fact">
+            <div className="fact fact--wide">
               <dt>E-mail</dt>
-              <dd>{user.email}</dd>
+              <dd className="fact__email" title={user.email}>
+                <EmailAddress email={user.email} />
+              </dd>
             </div>
             <div className="fact">
               <dt>Username</dt>
@@ -29,6 +31,19 @@ export function Account({ user }: { user: SessionUser }) {
           <SessionList />
         </Section>
       </div>
+    </>
+  );
+}
+
+/** An address that wraps only where a reader expects it to: before its "@", not at a hyphen or inside a word. */
+function EmailAddress({ email }: { email: string }) {
+  const at = email.lastIndexOf('@');
+  if (at <= 0) return <span className="fact__email-part">{email}</span>;
+  return (
+    <>
+      <span className="fact__email-part">{email.slice(0, at)}</span>
+      <wbr />
+      <span className="fact__email-part">{email.slice(at)}</span>
     </>
   );
 }

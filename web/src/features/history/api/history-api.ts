@@ -13,7 +13,9 @@ const queryString = (parameters: Record<string, string | undefined>): string => 
   return text === '' ? '' : `?${text}`;
 };
 
-export const historyExportUrl = (organizationId: string, format: 'csv' | 'jsonl'): string => `${organizationPath(organizationId)}/history/export?format=${format}`;
+/** The export of what the timeline shows: the same filters, which the export route accepts. */
+export const historyExportUrl = (organizationId: string, format: 'csv' | 'jsonl', filter: TimelineFilter = {}): string =>
+  `${organizationPath(organizationId)}/history/export${queryString({ format, ...filter })}`;
 
 export const historyApi = consoleApi.injectEndpoints({
   endpoints: (build) => ({

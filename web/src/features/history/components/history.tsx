@@ -2,6 +2,7 @@
 // beside it what the selected event changed, the state "As of" an instant, or a correlation; below,
 // usage against the limit over time; and the whole history as a download.
 import { useRef, useState, type FormEvent } from 'react';
+import { useSearchParams } from 'react-router';
 import type { Organization, Position } from '../../../api/contract';
 import { problemOf } from '../../../api/problem';
 import { refusalMessage } from '../../../api/refusals';
@@ -12,6 +13,7 @@ import { FormAlert } from '../../../components/ui/form-alert';
 import { TextField } from '../../../components/ui/text-field';
 import { historyExportUrl, useGetHistoryFiltersQuery, useGetTimelineQuery, useGetUsageSeriesQuery } from '../api/history-api';
 import type { TimelineFilter } from '../api/history-contract';
+import { filterOfSearch, searchOfFilter } from '../history-search';
 import { formatLocalTime, instantOfLocalInput } from '../history-time';
 import { Correlation } from './correlation';
 import { EventDetails } from './event-details';
@@ -32,10 +34,17 @@ function detailsTitle(shown: Shown): string {
   return `Correlation ${shown.correlationId}`;
 }
 
+type Cursors = (Position | undefined)[];
+
 export function History({ organization }: { organization: Organization }) {
-  const [filter, setFilter] = useState<TimelineFilter>({});
-  // The cursors of the pages seen so far: the last one is shown; "Newer events" goes back one.
-  const [cursors, setCursors] = useState<(Position | undefined)[]>([undefined]);
+  const [search, setSearch] = useSearchParams();
+  const filter = filterOfSearch(search);
+  const filterKey = searchOfFilter(filter).toString();
+  // The cursors of the pages seen so far under this filter: the last one is shown; "Newer events" goes
+  // back one. Another filter (applied, or by Back/Forward) starts at the newest page.
+  const [paging, setPaging] = useState<{ filterKey: string; cursors: Cursors }>({ filterKey, cursors: [undefined] });
+  const cursors: Cursors = paging.filterKey === filterKey ? paging.cursors : [undefined];
+  const setCursors = (next: (seen: Cursors) => Cursors) => setPaging({ filterKey, cursors: next(cursors) });
   const [shown, setShown] = useState<Shown>(undefined);
   const [asOfInput, setAsOfInput] = useState('');
   const [asOfMessage, setAsOfMessage] = useState('');
@@ -52,15 +61,15 @@ export function History({ organization }: { organization: Organization }) {
     if (window.matchMedia?.('(max-width: 1024px)').matches) requestAnimationFrame(() => details.current?.scrollIntoView({ block: 'start' }));
   };
 
-  const applyFilter = (next: TimelineFilter) => {
-    setFilter(next);
-    setCursors([undefined]);
-  };
+  // A new history entry per filter applied, so Back shows the previous one.
+  const applyFilter = (next: TimelineFilter) => setSearch(searchOfFilter(next));
 
   const showAsOf = (event: FormEvent) => {
     event.preventDefault();
     const instant = instantOfLocalInput(asOfInput);
     if (instant === undefined) return setAsOfMessage('Enter a date and time.');
+    // The server refuses it too (400): a state "as of" a moment not reached yet would be a guess.
+    if (Date.parse(instant) > Date.now()) return setAsOfMessage('Choose a moment in the past: the history does not know the future yet.');
     setAsOfMessage('');
     show({ kind: 'asOf', instant });
   };
@@ -68,17 +77,18 @@ export function History({ organization }: { organization: Organization }) {
   return (
     <>
       <PageHeader title="History">Every change to {organization.name} as recorded, who made it and what it changed.</PageHeader>
-      <div className="history-downloads" aria-label="Download the whole history" role="group">
-        <a className="button button--secondary" href={historyExportUrl(organization.id, 'jsonl')} download>
+      <div className="history-downloads" aria-label={filterKey === '' ? 'Download the whole history' : 'Download the events these filters select'} role="group">
+        <a className="button button--secondary" href={historyExportUrl(organization.id, 'jsonl', filter)} download>
           Download JSON lines
         </a>
-        <a className="button button--secondary" href={historyExportUrl(organization.id, 'csv')} download>
+        <a className="button button--secondary" href={historyExportUrl(organization.id, 'csv', filter)} download>
           Download CSV
         </a>
+        {filterKey !== '' && <p className="muted history-downloads__scope">Only the events these filters select, as listed below.</p>}
       </div>
       <div className="history-layout">
         <Section title="Events" description="Newest first. Select an event to see what it changed." className="history-layout__events">
-          <TimelineFilters choices={choices.data} onApply={applyFilter} />
+          <TimelineFilters key={filterKey} choices={choices.data} applied={filter} onApply={applyFilter} />
           <FormAlert>{timeline.error !== undefined && refusalMessage(problemOf(timeline.error))}</FormAlert>
           {page === undefined ? (
             !timeline.error && <p className="muted">Loading the history…</p>
@@ -132,7 +142,7 @@ export function History({ organization }: { organization: Organization }) {
       </div>
       <Section title="Usage against the limit" description="Users and sites in use after each change, against the limit then.">
         <FormAlert>{usage.error !== undefined && refusalMessage(problemOf(usage.error))}</FormAlert>
-        {usage.data !== undefined && <UsageChart points={usage.data.points} merged={usage.data.merged} />}
+        {usage.data !== undefined && <UsageChart points={usage.data.points} merged={usage.data.merged} now={usage.fulfilledTimeStamp ?? 0} />}
       </Section>
     </>
   );

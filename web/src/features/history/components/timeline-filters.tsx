@@ -5,13 +5,27 @@ import { Button } from '../../../components/ui/button';
 import { SelectField } from '../../../components/ui/select-field';
 import { TextField } from '../../../components/ui/text-field';
 import type { HistoryFilters, TimelineFilter } from '../api/history-contract';
-import { instantOfLocalInput } from '../history-time';
+import { instantOfLocalInput, localInputOf } from '../history-time';
 
 type Fields = { type: string; actor: string; from: string; to: string };
 const NO_FIELDS: Fields = { type: '', actor: '', from: '', to: '' };
 
-export function TimelineFilters({ choices, onApply }: { choices: HistoryFilters | undefined; onApply: (filter: TimelineFilter) => void }) {
-  const [fields, setFields] = useState<Fields>(NO_FIELDS);
+const fieldsOf = (filter: TimelineFilter): Fields => ({
+  type: filter.type ?? '',
+  actor: filter.actor ?? '',
+  from: filter.from === undefined ? '' : localInputOf(filter.from),
+  to: filter.to === undefined ? '' : localInputOf(filter.to),
+});
+
+type TimelineFiltersProps = {
+  choices: HistoryFilters | undefined;
+  /** The filter applied (from the page's address): the fields start from it. */
+  applied: TimelineFilter;
+  onApply: (filter: TimelineFilter) => void;
+};
+
+export function TimelineFilters({ choices, applied, onApply }: TimelineFiltersProps) {
+  const [fields, setFields] = useState<Fields>(() => fieldsOf(applied));
   const [message, setMessage] = useState('');
   const set = (name: keyof Fields) => (event: { target: { value: string } }) => setFields((current) => ({ ...current, [name]: event.target.value }));
 

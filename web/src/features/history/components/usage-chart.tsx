@@ -15,7 +15,7 @@ const PAD = { top: 12, right: 12, bottom: 24, left: 32 };
 
 const limitWords = (use: ResourceUse): string => (use.limit === null ? 'unlimited' : formatNumber(use.limit));
 
-/** A step path through (x, y) points, extended to the right edge (the last value holds until now). */
+/** A step path through (x, y) points, extended to the right edge (the last value holds until now, the right edge). */
 function steps(points: readonly (readonly [number, number | null])[], right: number): string[] {
   const paths: string[] = [];
   let path = '';
@@ -32,15 +32,15 @@ function steps(points: readonly (readonly [number, number | null])[], right: num
   return paths;
 }
 
-function ResourceChart({ points, resource }: { points: readonly UsagePoint[]; resource: Resource }) {
+function ResourceChart({ points, resource, now: nowMs }: { points: readonly UsagePoint[]; resource: Resource; now: number }) {
   const first = Date.parse(points[0]?.at ?? '');
-  const last = Date.parse(points.at(-1)?.at ?? '');
-  const span = Math.max(1, last - first);
+  // The axis ends at now (when the figures were read), so the flat end is the time since the last change.
+  const end = Math.max(nowMs, Date.parse(points.at(-1)?.at ?? ''));
+  const span = Math.max(1, end - first);
   const top = Math.max(1, ...points.map((point) => Math.max(point[resource].peak, point[resource].limit ?? 0)));
   const plotWidth = WIDTH - PAD.left - PAD.right;
   const plotHeight = HEIGHT - PAD.top - PAD.bottom;
-  // The last change sits at 90 % of the width; its values hold to the right edge.
-  const x = (at: string) => PAD.left + ((Date.parse(at) - first) / span) * plotWidth * (points.length > 1 ? 0.9 : 0);
+  const x = (at: string) => PAD.left + ((Date.parse(at) - first) / span) * plotWidth;
   const y = (value: number) => PAD.top + plotHeight - (value / top) * plotHeight;
   const right = WIDTH - PAD.right;
   const now = points.at(-1)?.[resource];
@@ -69,6 +69,7 @@ function ResourceChart({ points, resource }: { points: readonly UsagePoint[]; re
           {formatLocalTime(points[0]?.at ?? new Date().toISOString())}
         </text>
         <text x={right} y={HEIGHT - 6} textAnchor="end" className="usage-chart__tick">
+          <title>{formatLocalTime(new Date(end).toISOString())}</title>
           now
         </text>
       </svg>
@@ -76,7 +77,8 @@ function ResourceChart({ points, resource }: { points: readonly UsagePoint[]; re
   );
 }
 
-export function UsageChart({ points, merged }: { points: readonly UsagePoint[]; merged: boolean }) {
+/** `now`: when the figures were read, in milliseconds: the right end of the time axis. */
+export function UsageChart({ points, merged, now }: { points: readonly UsagePoint[]; merged: boolean; now: number }) {
   if (points.length === 0) return <p className="muted">No usage recorded yet.</p>;
   return (
     <>
@@ -85,8 +87,8 @@ export function UsageChart({ points, merged }: { points: readonly UsagePoint[]; 
         <span className="usage-legend__limit">Effective limit</span>
       </p>
       <div className="usage-charts">
-        <ResourceChart points={points} resource="users" />
-        <ResourceChart points={points} resource="contentSections" />
+        <ResourceChart points={points} resource="users" now={now} />
+        <ResourceChart points={points} resource="contentSections" now={now} />
       </div>
       <details className="usage-table">
         <summary>Show the figures as a table</summary>
