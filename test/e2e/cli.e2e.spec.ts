@@ -240,7 +240,7 @@ describe('org:chorus, and org:plan while Chorus is off', () => {
 
   it('is listed by --help', async () => {
     const help = await chorus(['--help']);
-    expect(help.stdout).toMatch(/org:chorus \[options\] <id>\s+turn an organization's Chorus line on or off/);
+    expect(help.stdout).toMatch(/org:chorus <id>\s+turn an organization's Chorus line on or off/);
   });
 });
 
