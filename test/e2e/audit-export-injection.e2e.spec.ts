@@ -1,10 +1,12 @@
 // CSV injection through the one free text that starts a cell of the history export: the acting member's
-// address (actorName). Addresses may begin with characters a spreadsheet skips before a formula.
+// address (actorName). Member addresses are refused with invisible characters now, but one recorded before
+// that rule still begins with characters a spreadsheet skips before a formula: the export must hold.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { randomUUID } from 'node:crypto';
 import { CommandBus } from '@nestjs/cqrs';
 import { newCommandContext } from '#event-store';
 import { READ_MODELS, type ReadModels } from '#read-models';
-import { AddMemberCommand, ChangeOrganizationCommand } from '#api';
+import { ChangeOrganizationCommand } from '#api';
 import { startAuthApp, type AuthApp } from '../support/auth-app.js';
 
 const password = 'correct horse battery staple';
@@ -25,7 +27,12 @@ beforeAll(async () => {
   await commands.execute(new ChangeOrganizationCommand(organizationId, { type: 'ConfigureLimits', data: { contentSections: 10 } }, newCommandContext('cli')));
   for (const member of members) {
     const userId = await app.createUser({ ...member, password });
-    await commands.execute(new AddMemberCommand(organizationId, { email: member.email, role: 'admin', userId }, newCommandContext('cli')));
+    // Recorded as MemberAdded was before member addresses were checked as the mailer reads them.
+    const stream = `organization-${organizationId}`;
+    const read = await app.store.readStream(stream, { direction: 'backwards', maxCount: 1 });
+    const revision = read.found ? (read.events[0]?.revision ?? 0n) : 0n;
+    const metadata = { actor: 'cli', correlationId: randomUUID(), causationId: randomUUID() };
+    await app.store.append(stream, [{ id: randomUUID(), type: 'MemberAdded', data: { userId, email: member.email, role: 'admin', chorusUser: false }, metadata }], revision);
     const browser = await app.signedIn(member.username, password);
     const added = await browser.post(`/organizations/${organizationId}/sites`, { name: member.username, hostname: `${member.username}.export.example` });
     if (added.status !== 201) throw new Error(added.text);

@@ -139,9 +139,10 @@ function readBounded(response: IncomingMessage, maxBytes: number): Promise<Buffe
 function toResponse(response: IncomingMessage, content: Buffer): Response {
   const status = response.statusCode ?? 0;
   if (status < 200 || status > 599) throw new ProviderFetchError(`Unexpected status ${status}`);
-  const headers = new Headers();
   const raw = response.rawHeaders;
-  for (let index = 0; index + 1 < raw.length; index += 2) headers.append(raw[index] ?? '', raw[index + 1] ?? '');
+  const pairs: [string, string][] = [];
+  for (let index = 0; index + 1 < raw.length; index += 2) pairs.push([raw[index] ?? '', raw[index + 1] ?? '']);
+  const headers = new Headers(pairs);
   const empty = status === 204 || status === 205 || status === 304;
   return new Response(empty ? null : content, { status, statusText: response.statusMessage ?? '', headers });
 }
