@@ -55,7 +55,9 @@ describe('a command answered on this node, then a read without minPosition', () 
       expect(written.headers.get('chorus-consistency')).toBe('committed');
       const read = await api.get(`/organizations/${id}`);
       expect(read.status).toBe(200);
-      if (read.body.revision !== written.body.revision || !shows(read.body)) stale.push(`pair ${pair}: wrote revision ${written.body.revision}, read ${read.body.revision}`);
+      if (read.body.revision !== written.body.revision || !shows(read.body)) {
+        stale.push(`pair ${pair}: wrote revision ${written.body.revision}, read ${read.body.revision}`);
+      }
     }
     expect(stale).toEqual([]);
   }, 120_000);
@@ -86,6 +88,25 @@ describe('a command answered on this node, then a read without minPosition', () 
     const refused = await api.post(`/organizations/${id}/members`, { email: 'not an address', role: 'member' });
     expect(refused.status).toBeGreaterThanOrEqual(400);
     expect(refused.headers.get('chorus-consistency')).toBeNull();
+  });
+  it('is documented on every command of the OpenAPI document, and on no read', async () => {
+    const document = (await api.get('/docs/openapi.json')).body as { paths: Record<string, Record<string, { responses: Record<string, { headers?: object }> }>> };
+    const withHeader = (path: string, method: string) => Object.values(document.paths[path]?.[method]?.responses ?? {}).some((answer) => answer.headers !== undefined);
+    const commands = [
+      ['/organizations', 'post'],
+      ['/organizations/{id}/plan', 'post'],
+      ['/organizations/{id}/add-ons', 'post'],
+      ['/organizations/{id}/add-ons/{addOn}', 'delete'],
+      ['/organizations/{id}/limits', 'put'],
+      ['/organizations/{id}/members', 'post'],
+      ['/organizations/{id}/members/{userId}', 'delete'],
+      ['/organizations/{id}/sites', 'post'],
+      ['/organizations/{id}/web-analytics/domains', 'post'],
+      ['/organizations/{id}/sso', 'put'],
+      ['/billing/events', 'post'],
+    ];
+    expect(commands.filter(([path = '', method = '']) => !withHeader(path, method))).toEqual([]);
+    expect(withHeader('/organizations/{id}', 'get')).toBe(false);
   });
 });
 

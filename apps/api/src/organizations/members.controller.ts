@@ -11,7 +11,7 @@ import { ChangeOrganizationCommand } from './commands/change-organization.comman
 import { MEMBER_INVITATIONS, type InvitationOutcome, type MemberInvitations } from './member-invitations.js';
 import { addMemberRequest } from './organization-requests.js';
 import { validMemberOrSiteId, validOrganizationId } from './organization-route-parameters.js';
-import { commandAnswerWords, Operation } from '../openapi/operation.decorator.js';
+import { commandAnswerText, Operation } from '../openapi/operation.decorator.js';
 
 const changeRoleRequest = addMemberRequest.pick({ role: true });
 
@@ -30,7 +30,7 @@ export class MembersController {
    */
   @Post()
   @RequireAccess({ scope: 'organizations:write', members: OWNERS_AND_ADMINS })
-  @Operation({ summary: 'Add a member (MemberAdded); an address without an account is invited', description: commandAnswerWords, responses: { 409: 'LIMIT_EXCEEDED or DUPLICATE' } })
+  @Operation({ summary: 'Add a member (MemberAdded); an address without an account is invited', ...commandAnswerText, responses: { 409: 'LIMIT_EXCEEDED or DUPLICATE' } })
   async add(
     @Param('id', validOrganizationId) id: string,
     @Body(new ZodValidationPipe(addMemberRequest)) body: z.output<typeof addMemberRequest>,
@@ -43,7 +43,7 @@ export class MembersController {
   /** A new role (MemberRoleChanged); the same role again changes nothing; the last owner stays an owner. */
   @Patch(':userId')
   @RequireAccess({ scope: 'organizations:write', members: OWNERS_AND_ADMINS })
-  @Operation({ summary: "Change a member's role", description: commandAnswerWords, responses: { 409: 'LAST_OWNER' } })
+  @Operation({ summary: "Change a member's role", ...commandAnswerText, responses: { 409: 'LAST_OWNER' } })
   async changeRole(
     @Param('id', validOrganizationId) id: string,
     @Param('userId', validMemberOrSiteId) userId: string,
@@ -55,7 +55,7 @@ export class MembersController {
 
   @Delete(':userId')
   @RequireAccess({ scope: 'organizations:write', members: OWNERS_AND_ADMINS })
-  @Operation({ summary: 'Remove a member (MemberRemoved)', description: commandAnswerWords, responses: { 409: 'LAST_OWNER' } })
+  @Operation({ summary: 'Remove a member (MemberRemoved)', ...commandAnswerText, responses: { 409: 'LAST_OWNER' } })
   async remove(
     @Param('id', validOrganizationId) id: string,
     @Param('userId', validMemberOrSiteId) userId: string,
