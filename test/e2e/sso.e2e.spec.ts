@@ -121,6 +121,7 @@ describe('PUT /organizations/:id/sso', () => {
     const configured = await owner.request('PUT', `/organizations/${acme}/sso`, { json: settings({ domains: ['ACME.example'] }) });
     expect(configured.status).toBe(200);
     expect(configured.body).toEqual({ id: acme, revision: expect.any(Number), position: expect.any(Number) });
+    expect(configured.headers.get('chorus-consistency')).toBe('committed');
     const recorded = (await events(organizationStream(acme))).at(-1);
     expect(recorded).toMatchObject({ type: 'SsoConfigured', data: { issuer: idp.issuer, clientId, domains: ['acme.example'], enforce: false } });
     expect((recorded?.data as { clientSecret: string }).clientSecret).toMatch(/^v1\.derived\./);
