@@ -5,7 +5,7 @@
 // its projector holds its next commit (asynchronously: the event loop keeps running). With no commit
 // in between, the checkpoint reaches the end of the log and the next commit starts the log afresh,
 // so the log stays as small as SQLite keeps it. Live commits, which commands' answers wait for, are
-// held only once the log is past four times that. Other processes on the file keep SQLite's own.
+// held only once the log is past sixteen times that. Other processes on the file keep SQLite's own.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
@@ -17,9 +17,9 @@ const walLimitBytes = 4 * 1024 * 1024;
 /**
  * Live commits wait for a running checkpoint only past this size. A command's answer waits for its live
  * commit (read your own writes), so holding every one for the checkpoint's fsyncs put them on the request
- * path (add-member: a third of the rate); below this the log grows while the worker copies it instead.
+ * path (add-member lost two thirds of its rate); below this the log grows while the worker copies it instead.
  */
-const walLiveHoldBytes = 4 * walLimitBytes;
+const walLiveHoldBytes = 16 * walLimitBytes;
 /** SQLite's default, restored when the worker stops. */
 const sqliteAutoCheckpointPages = 1_000;
 
