@@ -101,6 +101,7 @@ describe('the signature', () => {
     const response = await deliver(provider, event);
 
     expect(response.status).toBe(200);
+    expect(response.headers.get('chorus-consistency')).toBe('committed');
     expect(response.body).toEqual({
       id: event.id,
       outcome: 'applied',

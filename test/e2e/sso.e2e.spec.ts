@@ -140,6 +140,7 @@ describe('PUT /organizations/:id/sso', () => {
     const configured = await owner.request('PUT', `/organizations/${acme}/sso`, { json: settings({ domains: ['ACME.example'] }) });
     expect(configured.status).toBe(200);
     expect(configured.body).toEqual({ id: acme, revision: expect.any(Number), position: expect.any(Number) });
+    expect(configured.headers.get('chorus-consistency')).toBe('committed');
     const [recorded, pending] = (await events(organizationStream(acme))).slice(-2);
     expect(pending).toMatchObject({ type: 'SsoDomainPending', data: { domain: 'acme.example', token: expect.stringMatching(/^[A-Za-z0-9_-]{32}$/) } });
     expect(recorded).toMatchObject({ type: 'SsoConfigured', data: { issuer: idp.issuer, clientId, domains: ['acme.example'], enforce: false } });

@@ -4,7 +4,8 @@
 // that runs the projector checkpoints in a worker thread instead, on a connection of its own, while
 // its projector holds its next commit (asynchronously: the event loop keeps running). With no commit
 // in between, the checkpoint reaches the end of the log and the next commit starts the log afresh,
-// so the log stays as small as SQLite keeps it. Other processes on the file keep SQLite's own.
+// so the log stays as small as SQLite keeps it. Live commits, which commands' answers wait for, are
+// held only once the log is past sixteen times that. Other processes on the file keep SQLite's own.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
@@ -13,6 +14,12 @@ import type { ReadModelsLogger } from './read-models-logger.js';
 
 /** A checkpoint starts once the log is past this size (SQLite's own threshold: 1,000 pages of 4 KB). */
 const walLimitBytes = 4 * 1024 * 1024;
+/**
+ * Live commits wait for a running checkpoint only past this size. A command's answer waits for its live
+ * commit (read your own writes), so holding every one for the checkpoint's fsyncs put them on the request
+ * path (add-member lost two thirds of its rate); below this the log grows while the worker copies it instead.
+ */
+const walLiveHoldBytes = 16 * walLimitBytes;
 /** SQLite's default, restored when the worker stops. */
 const sqliteAutoCheckpointPages = 1_000;
 
@@ -20,6 +27,8 @@ const sqliteAutoCheckpointPages = 1_000;
 export interface CommitPacing {
   /** Resolves when the runner may commit: not while a checkpoint runs. */
   beforeCommit(): Promise<void> | undefined;
+  /** The same for the live commits a command's answer waits for. */
+  beforeLiveCommit(): Promise<void> | undefined;
   afterCommit(): void;
 }
 
@@ -48,6 +57,8 @@ export class WalCheckpointer implements CommitPacing {
   private running: Promise<void> | undefined;
   private finish: (() => void) | undefined;
   private stopped = false;
+  /** The log's size after the last commit. */
+  private walBytes = 0;
   private readonly exited: Promise<void>;
 
   private constructor(
@@ -82,8 +93,14 @@ export class WalCheckpointer implements CommitPacing {
     return this.running;
   }
 
+  beforeLiveCommit(): Promise<void> | undefined {
+    return this.walBytes > walLiveHoldBytes ? this.running : undefined;
+  }
+
   afterCommit(): void {
-    if (this.running !== undefined || this.stopped || walSize(this.walFile) <= walLimitBytes) return;
+    if (this.stopped) return;
+    this.walBytes = walSize(this.walFile);
+    if (this.running !== undefined || this.walBytes <= walLimitBytes) return;
     this.running = new Promise((resolve) => (this.finish = resolve));
     // Held commits wait for the answer: the process must not end meanwhile (it may have nothing else).
     this.worker.ref();

@@ -1,6 +1,8 @@
 import { useCallback, useState } from 'react';
+import { useStore } from 'react-redux';
 import type { Problem } from './contract';
 import { problemOf } from './problem';
+import { readsSettled } from './reads-settled';
 
 /** A field left empty or malformed, as the server would refuse it: the words come from the same place. */
 export const fieldRefusal = (field: string, extensions: Record<string, unknown> = {}): Problem => ({
@@ -14,22 +16,25 @@ export const fieldRefusal = (field: string, extensions: Record<string, unknown> 
 /**
  * One change asked of the server from a form or a button: its refusal (shown in words next to it) or
  * the sentence that says it is done. `run` answers whether it was done; nothing typed is touched here.
+ * The sentence waits for the reads the change invalidated, so it never shows beside the figures of before.
  */
 export function useCommand() {
   const [problem, setProblem] = useState<Problem | null>(null);
   const [done, setDone] = useState<string | null>(null);
+  const store = useStore();
   const run = useCallback(async (change: () => Promise<unknown>, doneSentence: string | null = null): Promise<boolean> => {
     setProblem(null);
     setDone(null);
     try {
       await change();
+      await readsSettled(store);
       setDone(doneSentence);
       return true;
     } catch (error) {
       setProblem(problemOf(error));
       return false;
     }
-  }, []);
+  }, [store]);
   /** A refusal found in the browser before anything is sent (an empty or obviously wrong field), said in the server's words. */
   const refuse = useCallback((found: Problem) => {
     setDone(null);

@@ -31,6 +31,7 @@ export class BillingEventsController {
   @HttpCode(200)
   @Operation({
     summary: "The payment provider's event, signed with Billing-Signature",
+    answersPosition: true,
     responses: { 401: 'INVALID_SIGNATURE: bad or older than 5 minutes', 422: 'Unknown product id', 503: 'BILLING_WEBHOOK_SECRET is not set' },
   })
   async receive(@Req() request: RawBodyRequest<Request>, @Headers('billing-signature') signature: string | undefined): Promise<BillingReceiptAnswer> {

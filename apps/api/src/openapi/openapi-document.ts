@@ -14,7 +14,7 @@ export type OpenApiOperation = {
   tags: string[];
   parameters: { name: string; in: 'path' | 'query'; required: boolean; schema: JsonSchema }[];
   requestBody?: { required: true; content: { 'application/json': { schema: JsonSchema } } };
-  responses: Record<string, { description: string; content?: Record<string, { schema: JsonSchema }> }>;
+  responses: Record<string, { description: string; headers?: Record<string, JsonSchema>; content?: Record<string, { schema: JsonSchema }> }>;
   security?: Record<string, string[]>[];
   'x-handler': string;
 };
@@ -44,6 +44,15 @@ function jsonSchema(schema: z.ZodType): JsonSchema {
 
 const problem = { $ref: '#/components/schemas/Problem' };
 
+/** On every command's answer (apps/api/README.md, Read your own writes). */
+const consistencyHeader = {
+  description:
+    '`committed`: reads on this node (GET /organizations/{id}) already show the change. `pending`: the read models did not apply it within 2 s ' +
+    '(another process projects, PROJECTIONS=off, and is behind or stopped); the change is recorded all the same: read with `?minPosition=<position>`. ' +
+    'On other nodes, always read your own write with `?minPosition=<position>`.',
+  schema: { type: 'string', enum: ['committed', 'pending'] },
+};
+
 function statusText(status: number): string {
   if (status === 204) return 'Done; no content';
   if (status === 202) return 'Accepted';
@@ -70,7 +79,9 @@ function operationOf(route: ControllerRoute, text: OperationText): OpenApiOperat
       schema,
     })),
   ];
-  const responses: OpenApiOperation['responses'] = { [String(route.status)]: { description: statusText(route.status) } };
+  const headers = text.answersPosition ? { headers: { 'Chorus-Consistency': consistencyHeader } } : {};
+  const success = { description: statusText(route.status), ...headers };
+  const responses: OpenApiOperation['responses'] = { [String(route.status)]: success };
   for (const [status, description] of Object.entries(text.responses ?? {})) {
     responses[status] = Number(status) >= 400 ? { description, content: { 'application/problem+json': { schema: problem } } } : { description };
   }

@@ -9,6 +9,11 @@ export type OperationText = {
   description?: string;
   /** Answers beyond the success (and every refusal's problem+json), e.g. `{ 409: 'LIMIT_EXCEEDED: ...' }`. */
   responses?: Record<number, string>;
+  /**
+   * The answer names the global position of the change (every command's does): it is sent once this node's
+   * read models have applied it, and says so in `Chorus-Consistency` (AnswerOnceReadableInterceptor).
+   */
+  answersPosition?: true;
 };
 
 export const OPERATION_TEXT = 'chorus:operation-text';
@@ -17,3 +22,6 @@ export const Operation = (text: OperationText): MethodDecorator => SetMetadata(O
 
 /** The description of every organization command's answer. */
 export const commandAnswerWords = "`{id, revision, position}`: where the organization's stream stands after the command";
+
+/** The words and the flag of an organization command's answer, for `@Operation({ summary, ...commandAnswerText })`. */
+export const commandAnswerText = { description: commandAnswerWords, answersPosition: true } as const;

@@ -9,7 +9,7 @@ import { commandAnswer, type CommandAnswer } from './command-result.js';
 import { ChangeOrganizationCommand } from './commands/change-organization.command.js';
 import { addDomainRequest } from './organization-requests.js';
 import { validDomain, validOrganizationId } from './organization-route-parameters.js';
-import { commandAnswerWords, Operation } from '../openapi/operation.decorator.js';
+import { commandAnswerText, Operation } from '../openapi/operation.decorator.js';
 
 const MANAGE_DOMAINS = { scope: 'organizations:write', members: OWNERS_AND_ADMINS } as const;
 
@@ -20,7 +20,7 @@ export class DomainsController {
 
   @Post('quality-assurance/domains')
   @RequireAccess(MANAGE_DOMAINS)
-  @Operation({ summary: 'Add a quality assurance domain', description: commandAnswerWords, responses: { 409: 'LIMIT_EXCEEDED or FEATURE_DISABLED' } })
+  @Operation({ summary: 'Add a quality assurance domain', ...commandAnswerText, responses: { 409: 'LIMIT_EXCEEDED or FEATURE_DISABLED' } })
   async addQualityAssuranceDomain(
     @Param('id', validOrganizationId) id: string,
     @Body(new ZodValidationPipe(addDomainRequest)) body: z.output<typeof addDomainRequest>,
@@ -31,7 +31,7 @@ export class DomainsController {
 
   @Delete('quality-assurance/domains/:domain')
   @RequireAccess(MANAGE_DOMAINS)
-  @Operation({ summary: 'Remove a quality assurance domain', description: commandAnswerWords })
+  @Operation({ summary: 'Remove a quality assurance domain', ...commandAnswerText })
   async removeQualityAssuranceDomain(
     @Param('id', validOrganizationId) id: string,
     @Param('domain', validDomain) domain: string,
@@ -42,7 +42,7 @@ export class DomainsController {
 
   @Post('web-analytics/domains')
   @RequireAccess(MANAGE_DOMAINS)
-  @Operation({ summary: 'Add a web analytics domain', description: commandAnswerWords, responses: { 409: 'LIMIT_EXCEEDED or FEATURE_DISABLED' } })
+  @Operation({ summary: 'Add a web analytics domain', ...commandAnswerText, responses: { 409: 'LIMIT_EXCEEDED or FEATURE_DISABLED' } })
   async addWebAnalyticsDomain(
     @Param('id', validOrganizationId) id: string,
     @Body(new ZodValidationPipe(addDomainRequest)) body: z.output<typeof addDomainRequest>,
@@ -53,7 +53,7 @@ export class DomainsController {
 
   @Delete('web-analytics/domains/:domain')
   @RequireAccess(MANAGE_DOMAINS)
-  @Operation({ summary: 'Remove a web analytics domain', description: commandAnswerWords })
+  @Operation({ summary: 'Remove a web analytics domain', ...commandAnswerText })
   async removeWebAnalyticsDomain(
     @Param('id', validOrganizationId) id: string,
     @Param('domain', validDomain) domain: string,

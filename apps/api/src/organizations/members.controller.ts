@@ -13,7 +13,7 @@ import { Organizations } from './organizations.js';
 import { ProblemError } from '../http/problem-error.js';
 import { addMemberRequest } from './organization-requests.js';
 import { validMemberOrSiteId, validOrganizationId } from './organization-route-parameters.js';
-import { commandAnswerWords, Operation } from '../openapi/operation.decorator.js';
+import { commandAnswerText, Operation } from '../openapi/operation.decorator.js';
 
 const changeRoleRequest = addMemberRequest.pick({ role: true });
 
@@ -36,7 +36,7 @@ export class MembersController {
   @RequireAccess({ scope: 'organizations:write', members: OWNERS_AND_ADMINS })
   @Operation({
     summary: 'Add a member (MemberAdded); the member is mailed: an invitation, or a notice when they have an account',
-    description: commandAnswerWords,
+    ...commandAnswerText,
     responses: { 409: 'LIMIT_EXCEEDED or DUPLICATE' },
   })
   async add(
@@ -61,7 +61,7 @@ export class MembersController {
   /** A new role (MemberRoleChanged); the same role again changes nothing; the last owner stays an owner. */
   @Patch(':userId')
   @RequireAccess({ scope: 'organizations:write', members: OWNERS_AND_ADMINS })
-  @Operation({ summary: "Change a member's role", description: commandAnswerWords, responses: { 409: 'LAST_OWNER' } })
+  @Operation({ summary: "Change a member's role", ...commandAnswerText, responses: { 409: 'LAST_OWNER' } })
   async changeRole(
     @Param('id', validOrganizationId) id: string,
     @Param('userId', validMemberOrSiteId) userId: string,
@@ -77,7 +77,8 @@ export class MembersController {
   @RequireAccess({ scope: 'organizations:write', members: OWNERS_AND_ADMINS })
   @Operation({
     summary: "Send a pending member's invitation again (InvitationResent)",
-    description: `${commandAnswerWords} The invitation is mailed before the answer, with the same throttle as any invitation.`,
+    ...commandAnswerText,
+    description: `${commandAnswerWords} The invitation is mailed before the answer, within the same limits as any invitation.`,
     responses: { 404: 'NOT_FOUND (not a member of this organization)', 409: 'ALREADY_REGISTERED (the member has an account)', 429: 'RATE_LIMITED' },
   })
   async resendInvitation(
@@ -91,7 +92,7 @@ export class MembersController {
 
   @Delete(':userId')
   @RequireAccess({ scope: 'organizations:write', members: OWNERS_AND_ADMINS })
-  @Operation({ summary: 'Remove a member (MemberRemoved)', description: commandAnswerWords, responses: { 409: 'LAST_OWNER' } })
+  @Operation({ summary: 'Remove a member (MemberRemoved)', ...commandAnswerText, responses: { 409: 'LAST_OWNER' } })
   async remove(
     @Param('id', validOrganizationId) id: string,
     @Param('userId', validMemberOrSiteId) userId: string,

@@ -19,7 +19,7 @@ import {
   purchaseAddOnRequest,
 } from './organization-requests.js';
 import { validAddOn, validOrganizationId } from './organization-route-parameters.js';
-import { commandAnswerWords, Operation } from '../openapi/operation.decorator.js';
+import { commandAnswerText, Operation } from '../openapi/operation.decorator.js';
 
 /**
  * What the organization has bought (plans, add-ons, the Chorus line, limits and their override) is set by
@@ -35,7 +35,7 @@ export class OrganizationsController {
 
   @Post()
   @RequireAccess(COMMERCIAL)
-  @Operation({ summary: 'Create an organization', description: 'Answers `{id, position}`.', responses: { 409: 'ALREADY_EXISTS' } })
+  @Operation({ summary: 'Create an organization', ...commandAnswerText, responses: { 409: 'ALREADY_EXISTS' } })
   async create(
     @Body(new ZodValidationPipe(createOrganizationRequest)) body: z.output<typeof createOrganizationRequest>,
     @RequestCommandContext() context: CommandContext,
@@ -49,7 +49,7 @@ export class OrganizationsController {
   @Post(':id/plan')
   @HttpCode(200)
   @RequireAccess(COMMERCIAL)
-  @Operation({ summary: 'Assign a plan on a line (PlanAssigned)', description: commandAnswerWords })
+  @Operation({ summary: 'Assign a plan on a line (PlanAssigned)', ...commandAnswerText })
   async assignPlan(
     @Param('id', validOrganizationId) id: string,
     @Body(new ZodValidationPipe(assignPlanRequest)) body: z.output<typeof assignPlanRequest>,
@@ -61,7 +61,7 @@ export class OrganizationsController {
   @Post(':id/add-ons')
   @HttpCode(200)
   @RequireAccess(COMMERCIAL)
-  @Operation({ summary: 'Purchase an add-on (AddOnPurchased)', description: commandAnswerWords })
+  @Operation({ summary: 'Purchase an add-on (AddOnPurchased)', ...commandAnswerText })
   async purchaseAddOn(
     @Param('id', validOrganizationId) id: string,
     @Body(new ZodValidationPipe(purchaseAddOnRequest)) body: z.output<typeof purchaseAddOnRequest>,
@@ -72,7 +72,7 @@ export class OrganizationsController {
 
   @Delete(':id/add-ons/:addOn')
   @RequireAccess(COMMERCIAL)
-  @Operation({ summary: 'Cancel an add-on (AddOnCancelled)', description: commandAnswerWords })
+  @Operation({ summary: 'Cancel an add-on (AddOnCancelled)', ...commandAnswerText })
   async cancelAddOn(
     @Param('id', validOrganizationId) id: string,
     @Param('addOn', validAddOn) addOn: AddOn,
@@ -85,7 +85,7 @@ export class OrganizationsController {
 
   @Put(':id/chorus')
   @RequireAccess(COMMERCIAL)
-  @Operation({ summary: 'Enable or disable Chorus (ChorusEnabled / ChorusDisabled)', description: commandAnswerWords })
+  @Operation({ summary: 'Enable or disable Chorus (ChorusEnabled / ChorusDisabled)', ...commandAnswerText })
   async setChorus(
     @Param('id', validOrganizationId) id: string,
     @Body(new ZodValidationPipe(chorusRequest)) body: z.output<typeof chorusRequest>,
@@ -99,7 +99,7 @@ export class OrganizationsController {
 
   @Put(':id/limits')
   @RequireAccess(COMMERCIAL)
-  @Operation({ summary: 'Configure the limits (LimitsConfigured)', description: commandAnswerWords })
+  @Operation({ summary: 'Configure the limits (LimitsConfigured)', ...commandAnswerText })
   async configureLimits(
     @Param('id', validOrganizationId) id: string,
     @Body(new ZodValidationPipe(limitsRequest)) body: z.output<typeof limitsRequest>,

@@ -10,7 +10,7 @@ import { AddSiteCommand } from './commands/add-site.command.js';
 import { ChangeOrganizationCommand } from './commands/change-organization.command.js';
 import { addSiteRequest } from './organization-requests.js';
 import { validMemberOrSiteId, validOrganizationId } from './organization-route-parameters.js';
-import { commandAnswerWords, Operation } from '../openapi/operation.decorator.js';
+import { commandAnswerText, Operation } from '../openapi/operation.decorator.js';
 
 /** Sites (content sections) of an organization. */
 @Controller('organizations/:id/sites')
@@ -20,7 +20,7 @@ export class SitesController {
   /** Answers the new site's `siteId` too. */
   @Post()
   @RequireAccess({ scope: 'organizations:write', members: OWNERS_AND_ADMINS })
-  @Operation({ summary: 'Add a site (SiteAdded)', description: commandAnswerWords, responses: { 409: 'LIMIT_EXCEEDED, FEATURE_DISABLED or NO_PLAN' } })
+  @Operation({ summary: 'Add a site (SiteAdded)', ...commandAnswerText, responses: { 409: 'LIMIT_EXCEEDED, FEATURE_DISABLED or NO_PLAN' } })
   async add(
     @Param('id', validOrganizationId) id: string,
     @Body(new ZodValidationPipe(addSiteRequest)) body: z.output<typeof addSiteRequest>,
@@ -31,7 +31,7 @@ export class SitesController {
 
   @Delete(':siteId')
   @RequireAccess({ scope: 'organizations:write', members: OWNERS_AND_ADMINS })
-  @Operation({ summary: 'Remove a site (SiteRemoved)', description: commandAnswerWords })
+  @Operation({ summary: 'Remove a site (SiteRemoved)', ...commandAnswerText })
   async remove(
     @Param('id', validOrganizationId) id: string,
     @Param('siteId', validMemberOrSiteId) siteId: string,

@@ -30,6 +30,7 @@ export class SsoController {
   @Operation({
     summary: "Connect the organization's OpenID Connect provider for single sign-on (SsoConfigured; enterprise plans, owners)",
     description: `${commandAnswerWords}. The client secret is sealed before it is recorded and never answered; left out, the saved one is kept.`,
+    answersPosition: true,
     responses: { 409: 'ENTERPRISE_PLAN_REQUIRED or SSO_DOMAIN_TAKEN', 422: 'SSO_DISCOVERY_FAILED: the issuer did not answer OIDC discovery' },
   })
   async configure(
@@ -65,7 +66,7 @@ export class SsoController {
 
   @Delete()
   @RequireAccess({ scope: 'organizations:write', members: OWNERS_AND_ADMINS })
-  @Operation({ summary: 'Turn single sign-on off (SsoDisabled); the sealed secret is forgotten', description: commandAnswerWords })
+  @Operation({ summary: 'Turn single sign-on off (SsoDisabled); the sealed secret is forgotten', description: commandAnswerWords, answersPosition: true })
   async disable(@Param('id', validOrganizationId) id: string, @RequestCommandContext() context: CommandContext): Promise<CommandAnswer> {
     return commandAnswer(await this.commands.execute(new ChangeOrganizationCommand(id, { type: 'DisableSso', data: {} }, context)));
   }

@@ -273,7 +273,7 @@ describe('projection runner', () => {
     await fixture.execute('acme', ...organizationSetUp('acme', 1));
     let release: (() => void) | undefined;
     let held: Promise<void> | undefined;
-    const holdable: CommitPacing = { beforeCommit: () => held, afterCommit: () => undefined };
+    const holdable: CommitPacing = { beforeCommit: () => held, beforeLiveCommit: () => held, afterCommit: () => undefined };
     const first = organizationRunner(holdable);
     const second = organizationRunner();
     first.start();

@@ -420,7 +420,7 @@ export class LiveCommits {
       // commit() settles every runner's part itself (their errors are logged there); the catch keeps the
       // chain going should anything else throw, so that later commits still run.
       this.work = this.work
-        .then(() => this.pacing?.beforeCommit())
+        .then(() => this.pacing?.beforeLiveCommit())
         .then(() => this.commit(due))
         .catch(() => undefined);
     });

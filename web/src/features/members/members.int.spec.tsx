@@ -117,6 +117,30 @@ describe('adding a member', () => {
     expect(emailField()).toHaveValue('');
   });
 
+  it('says the member is added only together with the list and the count that hold them, never beside the ones before', async () => {
+    const four = withMembers(anOrganization(), full.members.slice(0, 4));
+    const state = { session: adaSession([{ id: 'acme', name: 'Acme', role: 'owner' }]), organizations: [four] };
+    const answers = consoleServer(state);
+    // The read of the write (at its position) is held: the page shows what it has until the test answers it.
+    const network = createFakeNetwork({ server: (request) => (request.url.includes('minPosition=') ? undefined : answers(request)) });
+    const view = renderWithProviders(<AppRoutes />, { route: '/app/orgs/acme/members', network });
+    await view.user.type(await screen.findByLabelText('E-mail'), 'eve@acme.example');
+    await view.user.click(screen.getByRole('button', { name: 'Add member' }));
+    (await network.take('POST')).respond(201, { id: 'acme', revision: 9, position: 70, userId: 'id-eve', invitation: 'pending' });
+    const read = await waitFor(() => {
+      const held = network.requests.find((request) => request.url === '/organizations/acme?minPosition=70');
+      if (held === undefined) throw new Error('the organization is not read again yet');
+      return held;
+    });
+
+    expect(within(form()).getByRole('status')).toHaveTextContent('');
+    expect(screen.getByText('4 of 5 users')).toBeInTheDocument();
+    read.respond(200, { ...full, position: 70, revision: 9 });
+    await waitFor(() => expect(within(form()).getByRole('status')).toHaveTextContent('eve@acme.example is a member now'));
+    expect(screen.getByText('5 of 5 users')).toBeInTheDocument();
+    expect(screen.getByText('Users limit reached: 5 of 5')).toBeInTheDocument();
+  });
+
   it.each([
     [
       refusal({ code: 'LIMIT_EXCEEDED', resource: 'users', limit: 5, count: 5 }),

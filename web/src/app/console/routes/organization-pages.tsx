@@ -1,5 +1,5 @@
-import { useEffect } from 'react';
-import { Link, Outlet, useParams } from 'react-router';
+import { useEffect, useRef } from 'react';
+import { Link, Outlet, useLocation, useParams } from 'react-router';
 import type { SessionAnswer } from '../../../api/contract';
 import { useGetOrganizationQuery } from '../../../api/organization-api';
 import { problemOf } from '../../../api/problem';
@@ -20,6 +20,17 @@ export function OrganizationPages({ session, onShown }: OrganizationPagesProps) 
   const productName = useAppSelector(selectProductName);
   const membership = session.organizations.find((organization) => organization.id === orgId);
   const organization = useGetOrganizationQuery(orgId, { skip: membership === undefined });
+  const { pathname } = useLocation();
+  const shownPath = useRef(pathname);
+  const { refetch } = organization;
+
+  // Every page of the organization shows it as it is now: a change made elsewhere (a plan bought through the
+  // API) is read again when another page is opened, as a reload would, without one.
+  useEffect(() => {
+    if (shownPath.current === pathname) return;
+    shownPath.current = pathname;
+    if (membership !== undefined) void refetch();
+  }, [pathname, membership, refetch]);
 
   useEffect(() => {
     if (membership !== undefined) onShown(membership.id);
