@@ -78,7 +78,7 @@ export class MembersController {
   @Operation({
     summary: "Send a pending member's invitation again (InvitationResent)",
     ...commandAnswerText,
-    description: `${commandAnswerWords} The invitation is mailed before the answer, within the same limits as any invitation.`,
+    description: `${commandAnswerText.description} The invitation is mailed before the answer, within the same limits as any invitation.`,
     responses: { 404: 'NOT_FOUND (not a member of this organization)', 409: 'ALREADY_REGISTERED (the member has an account)', 429: 'RATE_LIMITED' },
   })
   async resendInvitation(
