@@ -154,7 +154,9 @@ describe('a full users limit', () => {
     // Nothing is sent for an address that is none; the message says so in words.
     const members = membersScreen(page);
     await members.add.click();
-    expect(await textOnceShown(members.message, 'Enter an e-mail address')).toBe('Enter an e-mail address, like name@example.com.');
+    expect(await textOnceShown(members.message, 'Enter one e-mail address')).toBe(
+      'Enter one e-mail address, such as name@example.com, without spaces, commas, quotes, angle brackets or hidden characters.',
+    );
     // One message at a time: the refusal replaces the limit's notice.
     expect(await page.getByText('Users limit reached: 5 of 5', { exact: true }).count()).toBe(0);
     expect(await notice.count()).toBe(1);

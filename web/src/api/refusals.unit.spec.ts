@@ -35,7 +35,7 @@ describe('every refusal of the server, in words', () => {
     [problem('VALIDATION_FAILED', {}, 'name: is required'), 'name: is required'],
     [
       problem('VALIDATION_FAILED', { errors: [{ pointer: '#/email', detail: 'must be an e-mail address' }] }, 'email: must be an e-mail address'),
-      'Enter an e-mail address, like name@example.com.',
+      'Enter one e-mail address, such as name@example.com, without spaces, commas, quotes, angle brackets or hidden characters.',
     ],
     [problem('VALIDATION_FAILED', { errors: [{ pointer: '#/name', detail: 'is required' }] }, 'name: is required'), 'Enter a name.'],
     [problem('WRONG_PASSWORD', {}, 'The current password is not correct.'), 'The current password is not correct.'],

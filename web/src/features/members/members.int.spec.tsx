@@ -160,7 +160,7 @@ describe('adding a member', () => {
         detail: 'email: must be an e-mail address',
         errors: [{ pointer: '#/email', detail: 'must be an e-mail address' }],
       }),
-      'Enter an e-mail address, like name@example.com.',
+      'Enter one e-mail address, such as name@example.com, without spaces, commas, quotes, angle brackets or hidden characters.',
     ],
   ])('shows %j in words next to the form and keeps what was typed', async (problem, words) => {
     const view = renderMembers();

@@ -9,6 +9,7 @@ import { SelectField } from '../../../components/ui/select-field';
 import { TextField } from '../../../components/ui/text-field';
 import { useAddMemberMutation } from '../api/members-api';
 import { isMemberEmail } from '@libs/domain/email/member-email';
+import { isValidResetEmail } from '@libs/domain/email/is-valid-reset-email';
 
 const ROLE_ORDER: Role[] = ['member', 'admin', 'auditor', 'owner'];
 const ROLE_HINTS: Record<Role, string> = {
@@ -34,7 +35,8 @@ export function AddMemberForm({ organization, role }: { organization: Organizati
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const address = email.trim();
-    if (!isMemberEmail(address)) return refuse(fieldRefusal('email'));
+    // The server's own rule (an address the mailer reads back as typed), and a dot in the domain as the sign-in pages ask.
+    if (!isMemberEmail(address) || !isValidResetEmail(address)) return refuse(fieldRefusal('email'));
     const added = await run(
       () => addMember({ organizationId: organization.id, email: address, role: newRole, chorusUser: chorusUsersApply && chorusUser }).unwrap(),
       `${address} is a member now, as ${ROLE_NAMES[newRole].toLowerCase()}. We are e-mailing them to let them know.`,
