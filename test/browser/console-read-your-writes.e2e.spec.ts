@@ -5,10 +5,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/glob
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
+import { signedInPage, operatorCall } from './support/console-pages.js';
 import { repositoryRoot, startChorusServer, type ChorusServer } from './support/chorus-server.js';
 import { desktop, launchChromium, phone, type TestBrowser } from './support/chromium.js';
 import { closeAll } from './support/close-all.js';
-import { consoleScreen, logInThroughForm, membersScreen, type ConsoleUser } from './support/console-screens.js';
+import { consoleScreen, membersScreen, type ConsoleUser } from './support/console-screens.js';
 import { textOnceShown, visibleText, visit } from './support/sign-in-screens.js';
 import { waitFor } from './support/wait-for.js';
 
@@ -25,16 +26,7 @@ const started = () => {
   return { server, browser };
 };
 
-/** An operator's call with an API key (plans are bought, not set in the console). */
-async function operator(method: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
-  const response = await fetch(`${started().server.baseUrl}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${apiKey}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${await response.text()}`);
-  return (await response.json()) as Record<string, unknown>;
-}
+const operator = (method: string, path: string, body?: unknown) => operatorCall(started().server.baseUrl, apiKey, method, path, body);
 
 /** A Chorus teams organization (5 users) with Rue as its owner and `others` members besides. */
 async function teamsOrganization(id: string, others: number): Promise<string> {
@@ -64,17 +56,7 @@ async function watchFor(page: Page, sentence: string): Promise<() => Promise<str
   return () => waitFor(`"${sentence}"`, () => page.evaluate<string | undefined>('window.firstSeen'));
 }
 
-async function signedIn(viewport = desktop) {
-  const { context, page } = await started().browser.newPage(viewport);
-  const problems: string[] = [];
-  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
-  });
-  await logInThroughForm(page, started().server.baseUrl, rue);
-  await page.waitForURL((url) => url.pathname.startsWith('/app'));
-  return { context, page, problems };
-}
+const signedIn = (viewport = desktop) => signedInPage(started().browser, started().server.baseUrl, rue, viewport);
 
 beforeAll(async () => {
   mkdirSync(screenshots, { recursive: true });

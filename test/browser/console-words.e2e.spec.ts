@@ -9,11 +9,12 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { DemoSeed } from '#api';
+import { signedInPage } from './support/console-pages.js';
 import { accessibilityViolations } from './support/accessibility.js';
 import { repositoryRoot, startChorusServer, type ChorusServer } from './support/chorus-server.js';
 import { desktop, launchChromium, phone, type TestBrowser, type Viewport } from './support/chromium.js';
 import { closeAll } from './support/close-all.js';
-import { consoleScreen, logInThroughForm, membersScreen, scrollsSideways, sitesScreen, type ConsoleUser } from './support/console-screens.js';
+import { consoleScreen, membersScreen, scrollsSideways, sitesScreen, type ConsoleUser } from './support/console-screens.js';
 import { startMailCatcher, type MailCatcher } from './support/mail-catcher.js';
 import { textOnceShown, visibleText } from './support/sign-in-screens.js';
 import { waitFor } from './support/wait-for.js';
@@ -38,15 +39,8 @@ const started = () => {
   return { server, browser, mail };
 };
 
-async function signedIn(user: ConsoleUser, viewport: Viewport = desktop) {
-  const { context, page } = await started().browser.newPage(viewport);
-  const problems: string[] = [];
-  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-  await logInThroughForm(page, started().server.baseUrl, user);
-  await page.waitForURL((url) => url.pathname.startsWith('/app'));
-  await consoleScreen(page).heading.waitFor();
-  return { context, page, problems };
-}
+const signedIn = (user: ConsoleUser, viewport: Viewport = desktop) =>
+  signedInPage(started().browser, started().server.baseUrl, user, viewport, { consoleErrors: false });
 
 async function open(page: Page, path: string, heading: string) {
   await page.goto(`${started().server.baseUrl}${path}`);

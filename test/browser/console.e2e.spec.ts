@@ -7,7 +7,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/glob
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { accessibilityViolations } from './support/accessibility.js';
+import { watchedPage, signedInPage, operatorCall } from './support/console-pages.js';
+import { expectAccessible } from './support/accessibility.js';
 import { repositoryRoot, startChorusServer, type ChorusServer } from './support/chorus-server.js';
 import { desktop, launchChromium, phone, type TestBrowser, type Viewport } from './support/chromium.js';
 import { closeAll } from './support/close-all.js';
@@ -35,36 +36,13 @@ const started = () => {
 };
 
 /** An operator's call with an API key (plans and Chorus are bought, not set in the console). */
-async function operator(method: string, path: string, body?: unknown): Promise<{ position?: number }> {
-  const response = await fetch(`${started().server.baseUrl}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${apiKey}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${await response.text()}`);
-  return (await response.json()) as { position?: number };
-}
+const operator = (method: string, path: string, body?: unknown) => operatorCall<{ position?: number }>(started().server.baseUrl, apiKey, method, path, body);
 
 /** A page that records what went wrong in it: uncaught errors and console errors (CSP refusals among them). */
-async function openPage(viewport: Viewport = desktop) {
-  const { browser } = started();
-  const { context, page } = await browser.newPage(viewport);
-  const problems: string[] = [];
-  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-  page.on('console', (message) => {
-    // Chromium logs every failed response; the refusals these tests provoke are expected answers.
-    if (message.type() === 'error' && !/status of (401|409|400)/.test(message.text())) problems.push(`console error: ${message.text()}`);
-  });
-  return { context, page, problems };
-}
+const openPage = (viewport: Viewport = desktop) => watchedPage(started().browser, viewport, { allowedStatuses: [401, 409, 400] });
 
-async function signedIn(user: ConsoleUser, viewport: Viewport = desktop) {
-  const opened = await openPage(viewport);
-  await logInThroughForm(opened.page, started().server.baseUrl, user);
-  await opened.page.waitForURL((url) => url.pathname.startsWith('/app'));
-  await consoleScreen(opened.page).heading.waitFor();
-  return opened;
-}
+const signedIn = (user: ConsoleUser, viewport: Viewport = desktop) =>
+  signedInPage(started().browser, started().server.baseUrl, user, viewport, { allowedStatuses: [401, 409, 400] });
 
 /** The whole page from its top (a sticky header would otherwise be drawn where the page was scrolled to); a dialog, as seen. */
 async function shoot(page: Page, name: string, { fullPage = true } = {}): Promise<void> {
@@ -79,9 +57,6 @@ async function shoot(page: Page, name: string, { fullPage = true } = {}): Promis
   }
 }
 
-async function expectAccessible(page: Page, what: string): Promise<void> {
-  expect({ what, violations: await accessibilityViolations(page) }).toEqual({ what, violations: [] });
-}
 
 async function addMember(page: Page, email: string, role: string) {
   const screen = membersScreen(page);

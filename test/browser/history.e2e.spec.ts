@@ -8,7 +8,8 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { signBillingPayload } from '#api';
-import { accessibilityViolations } from './support/accessibility.js';
+import { signedInPage, operatorCall } from './support/console-pages.js';
+import { expectAccessible } from './support/accessibility.js';
 import { repositoryRoot, startChorusServer, type ChorusServer } from './support/chorus-server.js';
 import { desktop, launchChromium, phone, type TestBrowser, type Viewport } from './support/chromium.js';
 import { closeAll } from './support/close-all.js';
@@ -34,12 +35,7 @@ const started = () => {
 const pause = (milliseconds: number) => new Promise((done) => setTimeout(done, milliseconds));
 
 async function operator(apiKey: string, method: string, path: string, body?: unknown): Promise<void> {
-  const response = await fetch(`${started().server.baseUrl}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${apiKey}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${await response.text()}`);
+  await operatorCall(started().server.baseUrl, apiKey, method, path, body);
 }
 
 async function deliverBilling(): Promise<void> {
@@ -52,18 +48,7 @@ async function deliverBilling(): Promise<void> {
   if (response.status !== 200) throw new Error(`the billing delivery answered ${response.status}: ${await response.text()}`);
 }
 
-async function signedInAuditor(viewport: Viewport = desktop) {
-  const { context, page } = await started().browser.newPage(viewport);
-  const problems: string[] = [];
-  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
-  });
-  await logInThroughForm(page, started().server.baseUrl, dee);
-  await page.waitForURL((url) => url.pathname.startsWith('/app'));
-  await consoleScreen(page).heading.waitFor();
-  return { context, page, problems };
-}
+const signedInAuditor = (viewport: Viewport = desktop) => signedInPage(started().browser, started().server.baseUrl, dee, viewport);
 
 function historyScreen(page: Page) {
   const events = page.getByRole('list', { name: 'Events, newest first' });
@@ -94,9 +79,6 @@ async function shoot(page: Page, name: string): Promise<void> {
   }
 }
 
-async function expectAccessible(page: Page, what: string): Promise<void> {
-  expect({ what, violations: await accessibilityViolations(page) }).toEqual({ what, violations: [] });
-}
 
 /** Presses Tab until the element has the focus, as a keyboard user reaches it (fails after `most` presses). */
 async function tabTo(page: Page, target: Locator, most = 80): Promise<void> {

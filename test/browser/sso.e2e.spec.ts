@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { DnsServer, dnsServerMissing } from '../support/dns-server.js';
 import { IdentityProvider } from '../support/identity-provider.js';
-import { accessibilityViolations } from './support/accessibility.js';
+import { watchedPage, operatorCall } from './support/console-pages.js';
+import { expectAccessible } from './support/accessibility.js';
 import { repositoryRoot, startChorusServer, type ChorusServer } from './support/chorus-server.js';
 import { desktop, launchChromium, phone, type TestBrowser, type Viewport } from './support/chromium.js';
 import { closeAll } from './support/close-all.js';
@@ -38,29 +39,11 @@ const started = () => {
   return { server, browser, idp, dns };
 };
 
-async function operator(method: string, path: string, body?: unknown): Promise<{ position?: number; usage?: { users: number } }> {
-  const response = await fetch(`${started().server.baseUrl}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${apiKey}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${await response.text()}`);
-  return (await response.json()) as { position?: number };
-}
+const operator = (method: string, path: string, body?: unknown) =>
+  operatorCall<{ position?: number; usage?: { users: number } }>(started().server.baseUrl, apiKey, method, path, body);
 
-async function openPage(viewport: Viewport = desktop) {
-  const { context, page } = await started().browser.newPage(viewport);
-  const problems: string[] = [];
-  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-  page.on('console', (message) => {
-    if (message.type() === 'error' && !/status of (401|409|400|422)/.test(message.text())) problems.push(`console error: ${message.text()}`);
-  });
-  return { context, page, problems };
-}
+const openPage = (viewport: Viewport = desktop) => watchedPage(started().browser, viewport, { allowedStatuses: [401, 409, 400, 422] });
 
-async function expectAccessible(page: Page, what: string): Promise<void> {
-  expect({ what, violations: await accessibilityViolations(page) }).toEqual({ what, violations: [] });
-}
 
 async function shoot(page: Page, name: string): Promise<void> {
   await page.evaluate('window.scrollTo(0, 0)');

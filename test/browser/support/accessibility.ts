@@ -2,6 +2,7 @@
 // (a <script> tag with axe's source would be refused by script-src 'self', as it should be).
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { expect } from '@jest/globals';
 import type { Page } from 'playwright-core';
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -21,4 +22,9 @@ export async function accessibilityViolations(page: Page): Promise<Accessibility
       })),
     )
   `);
+}
+
+/** Fails naming `what` (the screen and its state) with every rule it breaks. */
+export async function expectAccessible(page: Page, what: string): Promise<void> {
+  expect({ what, violations: await accessibilityViolations(page) }).toEqual({ what, violations: [] });
 }

@@ -1,19 +1,8 @@
 import { createSlice } from '@reduxjs/toolkit';
+import type { PageConfig } from '@libs/web-rules/page-config';
 
-/**
- * Settings the server writes into the page (`<script id="chorus-config" type="application/json">`
- * in index.html), so a new product name or Google token needs no rebuild.
- */
-export type PageConfig = {
-  productName: string;
-  googleSignInToken: string;
-  sentryDsn: string | null;
-  releaseId: string;
-  /** Where an owner stopped by a limit or a plan goes (UPGRADE_URL); null: nowhere to link. */
-  upgradeUrl: string | null;
-  /** Whom owners write to without an upgrade link (SUPPORT_EMAIL). */
-  supportEmail: string | null;
-};
+/** Settings the server writes into the page, so a new product name or Google token needs no rebuild. */
+export type { PageConfig };
 
 const PAGE_CONFIG_ELEMENT_ID = 'chorus-config';
 

@@ -3,15 +3,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from '#config';
+import type { PageConfig } from '#web-rules';
 
-export type PageConfig = {
-  productName: string;
-  googleSignInToken: string;
-  sentryDsn: string | null;
-  releaseId: string;
-  upgradeUrl: string | null;
-  supportEmail: string | null;
-};
+export type { PageConfig };
 
 const configElement = /(<script id="chorus-config" type="application\/json">)[\s\S]*?(<\/script>)/;
 
