@@ -1,4 +1,4 @@
-// The console shows every change at once (CONSOLE.md: "A change shows in the view right after it is
+// The console shows every change at once (docs/console.md: "A change shows in the view right after it is
 // acknowledged"): the sentence that says a member was added never appears beside the figures of before, and
 // a plan bought through the API shows on the overview once another page is opened, without a reload.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';

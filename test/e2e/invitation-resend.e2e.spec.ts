@@ -1,4 +1,4 @@
-// "Resend invitation" over HTTP (CONSOLE.md, Members), mailed to a real SMTP server: an owner or admin has a
+// "Resend invitation" over HTTP (docs/console.md, Members), mailed to a real SMTP server: an owner or admin has a
 // pending member's invitation sent again, with a new link that works; it is recorded in the organization's
 // history; and it cannot be turned against anyone: not for another organization's people, not by a plain
 // member, not for an owner by an admin, not for someone who has an account, not more often than any invitation.

@@ -50,5 +50,5 @@ export function wayForward(goal: Goal, role: Role, organization: Organization, c
   return (goal === 'chorus' ? (byMail ?? byLink) : (byLink ?? byMail)) ?? { before: `Ask ${contact.productName} support to ${action}.` };
 }
 
-/** A Chorus plan is assigned but Chorus is off, so the plan is not in effect (DOMAIN.md, which plan governs). */
+/** A Chorus plan is assigned but Chorus is off, so the plan is not in effect (docs/domain.md, which plan governs). */
 export const chorusPlanIdle = (organization: Organization): boolean => !organization.chorus && organization.chorusDetails.plan !== null;

@@ -11,7 +11,7 @@ export const CONSISTENCY_HEADER = 'Chorus-Consistency';
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-/** The global position a command's answer names (every command answers one, API.md), or undefined for any other answer. */
+/** The global position a command's answer names (every command answers one, docs/api.md), or undefined for any other answer. */
 export function answeredPosition(body: unknown): bigint | undefined {
   const position = typeof body === 'object' && body !== null ? (body as { position?: unknown }).position : undefined;
   if (typeof position === 'number' && Number.isSafeInteger(position)) return BigInt(position);

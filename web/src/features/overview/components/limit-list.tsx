@@ -16,7 +16,7 @@ function note(organization: Organization, resource: LimitedResource): string | n
 
 /**
  * The four limits as the organization reads them: what is in use, a bar, and how many more fit. How the
- * figure is made (configured, hard, override: DOMAIN.md, Limits) is the operator's business, not shown here.
+ * figure is made (configured, hard, override: docs/domain.md, Limits) is the operator's business, not shown here.
  */
 export function LimitList({ organization, role }: { organization: Organization; role: Role }) {
   const { limits, usage } = organization;
