@@ -19,14 +19,17 @@ export function binding(organization: Organization, resource: LimitedResource): 
 }
 
 /** Whether the organization has this at all: QA and web analytics domains come with their feature. */
-export function included(organization: Organization, resource: LimitedResource): boolean {
+/** What a limit's words read: the organization now, or as it was at a point of its history. */
+export type LimitsShown = Pick<Organization, 'limits' | 'usage' | 'chorusFeatures'>;
+
+export function included(organization: LimitsShown, resource: LimitedResource): boolean {
   if (resource === 'qualityAssuranceDomains') return organization.chorusFeatures.qualityAssurance;
   if (resource === 'webAnalyticsDomains') return organization.chorusFeatures.webAnalytics;
   return true;
 }
 
 /** "3 of 5", "3 of unlimited"; "Not included" for domains whose feature is off (none can be added). */
-export function usageText(organization: Organization, resource: LimitedResource): string {
+export function usageText(organization: LimitsShown, resource: LimitedResource): string {
   const limit = organization.limits.effective[resource];
   if (!included(organization, resource) && organization.usage[resource] === 0) return 'Not included';
   return `${formatNumber(organization.usage[resource])} of ${limit === null ? 'unlimited' : formatNumber(limit)}`;

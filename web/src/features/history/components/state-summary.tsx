@@ -1,4 +1,5 @@
-// The organization at a point, in words: plan, limits against usage, members, sites and domains.
+// The organization at a point, in words: plan, limits against usage (as the overview says them), members, sites and domains.
+import { usageText } from '../../../api/limits';
 import { RESOURCE_NAMES, planName } from '../../../api/words';
 import type { LimitedResource } from '../../../api/contract';
 import { ROLE_NAMES } from '../../../api/roles';
@@ -24,9 +25,7 @@ export function StateSummary({ state, label }: { state: StateAt; label: string }
         {RESOURCES.map((resource) => (
           <div key={resource}>
             <dt>{RESOURCE_NAMES[resource]}</dt>
-            <dd>
-              {state.usage[resource]} of {state.limits.effective[resource] ?? 'unlimited'}
-            </dd>
+            <dd>{usageText(state, resource)}</dd>
           </div>
         ))}
       </dl>
