@@ -1,12 +1,7 @@
-// The console's data layer: one RTK Query api, loaded with the console (never by the sign-in page).
-// Features add their endpoints with consoleApi.injectEndpoints; this module adds the api's reducer and
-// middleware to the store the moment it is loaded.
-import type { WithSlice } from '@reduxjs/toolkit';
+// The console's data layer: one RTK Query api; features add their endpoints with consoleApi.injectEndpoints.
+// app/console-store.ts adds it to the store when the console loads (never on the sign-in page).
 import { createApi } from '@reduxjs/toolkit/query/react';
-import { dynamicMiddleware, rootReducer } from '../app/store';
 import { httpBaseQuery } from './base-query';
-import { writesSlice } from './read-your-writes';
-import { sessionEndedMiddleware, sessionEndedSlice } from './session-ended';
 
 export const consoleApi = createApi({
   reducerPath: 'consoleApi',
@@ -16,12 +11,3 @@ export const consoleApi = createApi({
   refetchOnFocus: true,
   endpoints: () => ({}),
 });
-
-declare module '../app/store' {
-  export interface LazyLoadedSlices extends WithSlice<typeof consoleApi>, WithSlice<typeof writesSlice>, WithSlice<typeof sessionEndedSlice> {}
-}
-
-rootReducer.inject(consoleApi);
-rootReducer.inject(writesSlice);
-rootReducer.inject(sessionEndedSlice);
-dynamicMiddleware.addMiddleware(consoleApi.middleware, sessionEndedMiddleware(() => consoleApi.util.resetApiState()));

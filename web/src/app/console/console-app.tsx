@@ -2,7 +2,7 @@
 import { setupListeners } from '@reduxjs/toolkit/query';
 import { useEffect, useRef, useState } from 'react';
 import { Route, Routes, useLocation } from 'react-router';
-import '../../api/console-api';
+import '../console-store';
 import '../../console.css';
 import { problemOf } from '../../api/problem';
 import { useGetSessionQuery } from '../../api/session-api';

@@ -1,5 +1,5 @@
 import { useParams } from 'react-router';
-import '../../api/console-api';
+import '../console-store';
 import { AuthLayout } from '../../components/layout/auth-layout';
 import { selectProductName } from '../../config/page-config';
 import { AcceptInvitation } from '../../features/invitations/components/accept-invitation';

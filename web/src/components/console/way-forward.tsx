@@ -1,7 +1,7 @@
 import type { Organization, Role } from '../../api/contract';
 import { wayForward, type Goal } from '../../api/way-forward';
 import { selectProductName, selectSupportEmail, selectUpgradeUrl } from '../../config/page-config';
-import { useAppSelector } from '../../app/hooks';
+import { useAppSelector } from '../../lib/store-hooks';
 
 /** The next step after a refusal: a link for owners, whom to ask for everyone else. */
 export function WayForward({ goal, role, organization }: { goal: Goal; role: Role; organization: Organization }) {

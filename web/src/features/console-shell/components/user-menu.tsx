@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { useAppDispatch } from '../../../app/hooks';
+import { useAppDispatch } from '../../../lib/store-hooks';
 import type { SessionUser } from '../../../api/contract';
 import { useSignOutMutation } from '../../../api/session-api';
 import { Disclosure } from '../../../components/ui/disclosure';

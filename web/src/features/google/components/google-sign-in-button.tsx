@@ -1,4 +1,4 @@
-import { useAppDispatch } from '../../../app/hooks';
+import { useAppDispatch } from '../../../lib/store-hooks';
 import { Button } from '../../../components/ui/button';
 import { signInWithGoogle } from '../sign-in-with-google';
 
