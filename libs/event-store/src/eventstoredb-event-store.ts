@@ -1,3 +1,4 @@
+/* eslint-disable max-lines -- one adapter of the EventStore port: its append, reads, subscription and timeouts share one connection. */
 import { randomUUID } from 'node:crypto';
 import {
   BACKWARDS,

@@ -1,3 +1,4 @@
+/* eslint-disable max-lines -- one adapter of the EventStore port: its statements, group commit and subscriptions share one database handle. */
 import Database from 'better-sqlite3';
 import {
   EventStoreClosedError,
