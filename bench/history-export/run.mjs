@@ -1,4 +1,4 @@
-// The history export streams in constant memory (issue 16): one organization with N events written
+// The history export streams in constant memory: one organization with N events written
 // straight into the embedded store, the built server started on it as its own process, then
 // GET /organizations/:id/history/export?format=csv|jsonl read to the end with an audit:read API key
 // while the server's resident memory (/proc/<pid>/status VmRSS) is sampled every 5 ms. The baseline

@@ -1,4 +1,4 @@
-// Issue 14's table, measured in one run: Chorus (embedded store, default settings, projections inline)
+// The HTTP table, measured in one run: Chorus (embedded store, default settings, projections inline)
 // and a bare NestJS hello world, driven over loopback by autocannon, each ratio of two measures taken
 // side by side in the same round, min/median/max over the rounds, with p50 and p99 latencies.
 //   npm run build && node bench/http/run.mjs [--rounds 3] [--seconds 5] [--connections 32]

@@ -1,4 +1,4 @@
-// Issue 12.5: a failed sign-in must take as long for a real account as for a name that is nobody's, so
+// A failed sign-in must take as long for a real account as for a name that is nobody's, so
 // that timing does not tell which accounts exist. The tests check that both do the same work (store
 // reads, appends, argon2id checks); this measures what difference is left, over HTTP.
 //   npm run build && node bench/login-timing/run.mjs

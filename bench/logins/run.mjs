@@ -1,4 +1,4 @@
-// Issue 14.2: a sign-in must cost the same at a user's 200th sign-in as at their 1st, and logins/s must
+// A sign-in must cost the same at a user's 200th sign-in as at their 1st, and logins/s must
 // come within 10% of what argon2id alone allows at the same parameters and concurrency.
 //   npm run build:server && node bench/logins/run.mjs
 //   BENCH_ROUNDS=3 BENCH_CONCURRENCY=4 BENCH_SECONDS=6 BENCH_USERS=10 BENCH_SIGN_INS=200 BENCH_PARTS=throughput,history

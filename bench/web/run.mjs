@@ -162,7 +162,7 @@ ${table.join('\n')}
 | console target (a console page, all its JS) | ${TARGET_CONSOLE_JS_KB} | ${(consoleJsTotal.gzip / (TARGET_CONSOLE_JS_KB * 1000)).toFixed(2)} |
 ${REFERENCES.map((reference) => `| ${reference.name} | ${reference.kb} | ${(jsTotal.gzip / (reference.kb * 1000)).toFixed(2)} |`).join('\n')}
 
-The reference figures are the issue's (#9), not measured here.
+The reference figures are quoted, not measured here.
 
 ## What keeps it small
 The figures in this list were measured once, on minimal apps built with Vite 8.3.8, not by this script.
@@ -177,7 +177,7 @@ The figures in this list were measured once, on minimal apps built with Vite 8.3
 ## What the console costs the login page
 Code splitting works per module: the parts of a library module that only the console uses still end up
 in the chunk that holds that module, which the login page loads. Measured once (Vite 8.3.8): the login
-page alone (issue 17's sign-in screens) loads 95.4 kB, with the console 98.4 kB. Of those 3.0 kB, measured
+page alone (the sign-in screens) loads 95.4 kB, with the console 98.4 kB. Of those 3.0 kB, measured
 on the earlier base of 94.9 kB: lazy routes to an empty component cost 0.1 kB; the console's use of RTK
 Query (which needs more of \`@reduxjs/toolkit\` than the sign-in slices do) and of react-router's
 \`NavLink\`/\`Outlet\`/\`Navigate\` about 2.3 kB; the console's \`paths\`, shared controls and the dynamic
@@ -185,7 +185,7 @@ middleware about 0.7 kB. Plain thunks instead of RTK Query would save most of th
 hand-written caching and invalidation; with the login page at 98 % of its budget we kept RTK Query.
 
 Watch the number of chunks the login page loads: importing one more sign-in component from a lazy chunk
-(issue 17's \`BackToLogIn\` on the invitation page) once made rolldown move the shared modules out of the
+(\`BackToLogIn\` on the invitation page) once made rolldown move the shared modules out of the
 entry into a chunk of their own, and the two files compressed 1.2 kB worse (99.6 kB). The invitation page
 therefore keeps its own way back (a "Back to log in" button on a spent link) rather than that import.
 

@@ -1,4 +1,4 @@
-// The signed-in console (docs/console.md, issue 15) in real Chromium against the real server: signed in
+// The signed-in console (docs/console.md) in real Chromium against the real server: signed in
 // through the login form, an owner on a Chorus teams plan sees "1 of 5" users, adds members up to the
 // limit and sees the refusal, an invitation mail (smtp-server) is accepted, a member is removed, another
 // session is revoked, and the owner signs out. Every page is scanned by axe-core, used with the keyboard,

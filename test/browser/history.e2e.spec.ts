@@ -1,4 +1,4 @@
-// The audit explorer (docs/console.md History, issue 16) in real Chromium against the real server: an auditor
+// The audit explorer (docs/console.md History) in real Chromium against the real server: an auditor
 // signs in through the login form, opens History, sees "Member added" entries, selects one and sees the
 // added member in the diff, sets "As of" to before it and sees the member gone, opens a billing
 // correlation, and downloads both exports (the files are read back). axe-core on every state, keyboard

@@ -1,4 +1,4 @@
-// Enterprise single sign-on (issue 19) in real Chromium against the real server, with oauth2-mock-server
+// Enterprise single sign-on in real Chromium against the real server, with oauth2-mock-server
 // as the organization's OpenID provider: the owner connects it on the console's SSO page (a refusal in
 // words first), people of the domain sign on and land in the console (a newcomer added just in time),
 // and every failure ends on the login page with the seed's message. The SSO page is scanned by axe-core,

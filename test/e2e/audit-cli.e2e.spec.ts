@@ -1,4 +1,4 @@
-// `chorus org:history` and `chorus org:state` (issue 6), the real binary (bin/chorus.js over dist/) on a
+// `chorus org:history` and `chorus org:state`, the real binary (bin/chorus.js over dist/) on a
 // DATA_DIR holding the scripted history recorded with an injected clock.
 import { execFile, execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// The audit explorer's reads (issue 16, docs/console.md History) over real HTTP: the timeline in words with
+// The audit explorer's reads (docs/console.md History) over real HTTP: the timeline in words with
 // server-side filters and paging, what an event changed, usage over time, correlations kept within the
 // organization, the streamed exports, and who may read them.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';

@@ -1,4 +1,4 @@
-// Signed-in auditors (issue 6): an organization's owners and admins may read its history and state;
+// Signed-in auditors: an organization's owners and admins may read its history and state;
 // its other members, and people of other organizations, may not; correlations need an audit:read key.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';

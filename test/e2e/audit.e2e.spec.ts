@@ -1,4 +1,4 @@
-// Auditors over HTTP (issue 6): history, state at any revision or instant, correlations, access.
+// Auditors over HTTP: history, state at any revision or instant, correlations, access.
 // The scripted history is recorded with an injected clock before the server starts on the same DATA_DIR.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

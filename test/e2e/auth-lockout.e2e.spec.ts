@@ -1,4 +1,4 @@
-// Issue 12.1: the failed-login lockout must hold however many guesses arrive at once, whatever the
+// The failed-login lockout must hold however many guesses arrive at once, whatever the
 // attacker forges, and across API nodes sharing one store. What is counted is the real work an
 // attacker gets: argon2id verifications (the hasher's own count), not answers.
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// `chorus billing:sign` (issue 7): the operator's way to sign a body by hand, checked against the server.
+// `chorus billing:sign`: the operator's way to sign a body by hand, checked against the server.
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,4 +1,4 @@
-// POST /billing/events end to end (issue 7): signatures, validation, idempotency under concurrency,
+// POST /billing/events end to end: signatures, validation, idempotency under concurrency,
 // crash recovery, out-of-order deliveries, and plans and add-ons driving limits.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,4 +1,4 @@
-// The owner rule (issues 12 item 4 and 15), attacked over HTTP with real sessions: an admin who adds
+// The owner rule, attacked over HTTP with real sessions: an admin who adds
 // an accomplice as owner and then removes the real owner must be refused 403 FORBIDDEN at both steps,
 // also when the requests arrive at once; members and auditors change nothing; auditors read.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';

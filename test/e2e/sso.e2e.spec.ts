@@ -1,4 +1,4 @@
-// Enterprise single sign-on (issue 19) against oauth2-mock-server playing the organization's provider:
+// Enterprise single sign-on against oauth2-mock-server playing the organization's provider:
 // configuration, sign-on, just-in-time provisioning, enforcement, every failure ending at the seed's
 // /login?error=sso, the attacks on state, audience, nonce, expiry, signature and e-mail, and a grep of
 // every event, answer and log line for the client secret. Domains are verified first, through a real DNS

@@ -1,4 +1,4 @@
-// Events are never updated or deleted (issue 6): every command, through the real command path and the
+// Events are never updated or deleted: every command, through the real command path and the
 // billing path, only ever appends at an expected revision, and stored events stay byte-identical.
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -187,7 +187,7 @@ describe('no source file mutates stored events', () => {
   it('only handleCommand appends to a stream that exists: any other append starts a new stream (no_stream)', () => {
     const appenders = files.filter((file) => /\.append\(/.test(readFileSync(file, 'utf8')));
     const others = appenders.filter((file) => relative(root, file) !== 'libs/event-store/src/command-handler.ts');
-    // Issue 12: a session's stream is new, so sign-in hands its first event to the store without a read.
+    // A session's stream is new, so sign-in hands its first event to the store without a read.
     const appendsToExisting = others.filter((file) =>
       [...readFileSync(file, 'utf8').matchAll(/\.append\(([^;]*?)\);/gs)].some(([, args]) => !/,\s*'no_stream'\s*$/.test(args ?? '')),
     );

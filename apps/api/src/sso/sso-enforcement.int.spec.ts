@@ -1,4 +1,4 @@
-// The enforcement check made at every password sign-in (issue 19) over a real SQLite store: what it reads.
+// The enforcement check made at every password sign-in over a real SQLite store: what it reads.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -184,7 +184,7 @@ describe('signing in with a password', () => {
   });
 });
 
-describe('the work of a failed sign-in (issue 12.5: timing must not tell which accounts exist)', () => {
+describe('the work of a failed sign-in (timing must not tell which accounts exist)', () => {
   /** The store work and argon2id checks of one failed sign-in, each from an address of its own. */
   async function workOf(username: string, clientIp: string) {
     const store = fixture.storeWork();
@@ -216,7 +216,7 @@ describe('the work of a failed sign-in (issue 12.5: timing must not tell which a
   });
 });
 
-describe('the work of a successful sign-in (issue 14: logins/s against argon2id alone)', () => {
+describe('the work of a successful sign-in (logins/s against argon2id alone)', () => {
   it('reads the claim, the user and each key once; settles the keys and records the sign-in on what this node knows, without reading again', async () => {
     await signIn('ada', password, '192.0.2.20');
     const before = fixture.storeWork();
@@ -246,7 +246,7 @@ describe('the work of a successful sign-in (issue 14: logins/s against argon2id 
   });
 });
 
-describe('the work of a sign-in as the history grows (issue 14.2)', () => {
+describe('the work of a sign-in as the history grows', () => {
   it('reads and folds as many events at the 200th sign-in as at the 2nd', async () => {
     const workOfSignIn = async () => {
       const before = fixture.storeWork();

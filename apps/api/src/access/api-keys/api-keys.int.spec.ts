@@ -1,5 +1,5 @@
 // ApiKeys over a real SQLite store: the key's stream is read once per API_KEY_CACHE_MS per node, not on
-// every request (issue 14.3), and a revocation holds at once on the node that made it, within that bound
+// every request, and a revocation holds at once on the node that made it, within that bound
 // on every other.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
