@@ -47,7 +47,9 @@ async function start(main) {
 
 async function load(server, duration) {
   const before = cpuSeconds(server.child.pid);
-  const result = await new Promise((resolve, reject) => autocannon({ url: server.url, connections, duration }, (error, done) => (error ? reject(error) : resolve(done))));
+  const result = await new Promise((resolve, reject) =>
+    autocannon({ url: server.url, connections, duration }, (error, done) => (error ? reject(error) : resolve(done))),
+  );
   if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) throw new Error(`${server.url}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
   return ((cpuSeconds(server.child.pid) - before) * 1_000_000) / result.requests.total; // us of CPU per request
 }

@@ -3,7 +3,8 @@
 // Professional organizations, then drives both together (`--adds` adds each at 16 connections) until every
 // invitation is in its outbox. Both see the same machine, so their ratio holds on a shared, loaded one where
 // alternated runs differ by more than a change does. Prints each server's main-thread CPU per add (/proc).
-//   npm run build && node bench/http/invitation-drain-pair.mjs --before other/dist/apps/api/src/main.js [--after dist/apps/api/src/main.js] [--adds 2048] [--rounds 5]
+//   npm run build && node bench/http/invitation-drain-pair.mjs --before other/dist/apps/api/src/main.js
+//     [--after dist/apps/api/src/main.js] [--adds 2048] [--rounds 5]
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -28,7 +28,9 @@ function flood(server) {
 const servers = [];
 const latencies = sides.map(() => []);
 try {
-  for (const settings of sides) servers.push({ ...(await startSignInServer(main, { register: registerUsers, users, settings: settingsOf(settings) })), settings });
+  for (const settings of sides) {
+    servers.push({ ...(await startSignInServer(main, { register: registerUsers, users, settings: settingsOf(settings) })), settings });
+  }
   for (let round = 0; round < rounds; round += 1) {
     for (const [index, server] of servers.entries()) {
       const load = flood(server);

@@ -44,7 +44,9 @@ function load(server, duration) {
 
 const servers = [];
 try {
-  for (const [index, main] of builds.entries()) servers.push(await startSignInServer(main, { register: registerUsers, users, settings: sideEnvs[index], nodeArgs }));
+  for (const [index, main] of builds.entries()) {
+    servers.push(await startSignInServer(main, { register: registerUsers, users, settings: sideEnvs[index], nodeArgs }));
+  }
   for (const server of servers) await load(server, 2);
   const results = servers.map(() => []);
   const rates = servers.map(() => []);

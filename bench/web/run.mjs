@@ -81,7 +81,8 @@ const measure = (file) => {
     brotli: brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length,
   };
 };
-const total = (files) => files.reduce((sum, file) => ({ raw: sum.raw + file.raw, gzip: sum.gzip + file.gzip, brotli: sum.brotli + file.brotli }), { raw: 0, gzip: 0, brotli: 0 });
+const total = (files) =>
+  files.reduce((sum, file) => ({ raw: sum.raw + file.raw, gzip: sum.gzip + file.gzip, brotli: sum.brotli + file.brotli }), { raw: 0, gzip: 0, brotli: 0 });
 const kb = (bytes) => (bytes / 1000).toFixed(1);
 
 const js = [...loaded.js].map(measure);

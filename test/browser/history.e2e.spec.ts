@@ -243,7 +243,8 @@ describe('an auditor replays Acme\'s history', () => {
     const card = await page.locator('.history-layout__events').boundingBox();
     for (const name of ['Newer events', 'Older events']) {
       const button = await page.getByRole('button', { name }).boundingBox();
-      expect({ name, inside: card !== null && button !== null && button.x >= card.x && button.x + button.width <= card.x + card.width }).toEqual({ name, inside: true });
+      const inside = card !== null && button !== null && button.x >= card.x && button.x + button.width <= card.x + card.width;
+      expect({ name, inside }).toEqual({ name, inside: true });
     }
     await expectAccessible(page, 'the history page at 390 px');
     await shoot(page, 'event');

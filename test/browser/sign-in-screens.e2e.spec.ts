@@ -175,7 +175,8 @@ describe('layout and screenshots', () => {
         await screens.login!.reach(page, baseUrl);
         return boxOf(page.getByRole('link', { name: 'Chorus', exact: true }));
       })();
-      expect(seen).toEqual(Object.fromEntries(Object.entries(screens).map(([name, { title }]) => [name, { showcaseVisible, sidewaysScroll: false, title, logo, shot: true }])));
+      const expected = Object.entries(screens).map(([name, { title }]) => [name, { showcaseVisible, sidewaysScroll: false, title, logo, shot: true }]);
+      expect(seen).toEqual(Object.fromEntries(expected));
       expect(await loginScreen(page).heading.textContent()).toBe(loginTexts.heading('Chorus'));
       expect(problems).toEqual([]);
     },

@@ -273,7 +273,8 @@ describe('correlations within the organization', () => {
     const answer = await as('auditor').get(`/organizations/${acme}/correlations/${billingEventId}`);
 
     expect(answer.status).toBe(200);
-    expect(answer.body.entries.map((entry: { streamId: string; description: string; actorName: string }) => [entry.streamId, entry.description, entry.actorName])).toEqual([
+    type Entry = { streamId: string; description: string; actorName: string };
+    expect(answer.body.entries.map((entry: Entry) => [entry.streamId, entry.description, entry.actorName])).toEqual([
       [`billing-${billingEventId}`, `Billing event received: add-on purchased, product prod_acs × 1 (${billingEventId})`, 'Billing'],
       [`organization-${acme}`, 'Add-on purchased: Additional content section', 'Billing'],
       [`billing-${billingEventId}`, 'Billing event applied to the organization', 'Billing'],

@@ -55,7 +55,16 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-type HistoryEventAnswer = { id: string; streamId: string; type: string; data: unknown; metadata: Record<string, unknown>; revision: number; position: number; recordedAt: string };
+type HistoryEventAnswer = {
+  id: string;
+  streamId: string;
+  type: string;
+  data: unknown;
+  metadata: Record<string, unknown>;
+  revision: number;
+  position: number;
+  recordedAt: string;
+};
 
 async function fullHistory(): Promise<HistoryEventAnswer[]> {
   const response = await auditor.get(`/organizations/${organizationId}/history?limit=1000`);
@@ -132,7 +141,8 @@ describe('GET /organizations/:id/state', () => {
       const response = await auditor.get(`/organizations/${organizationId}/state?asOfRevision=${event.revision}`);
 
       expect(response.status).toBe(200);
-      expect(response.body).toEqual({ ...foldOfFirst(events, event.revision + 1), revision: event.revision, position: event.position, recordedAt: event.recordedAt });
+      const { revision, position, recordedAt } = event;
+      expect(response.body).toEqual({ ...foldOfFirst(events, revision + 1), revision, position, recordedAt });
     }
   });
 

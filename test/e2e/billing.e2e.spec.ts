@@ -80,7 +80,13 @@ afterAll(async () => {
 });
 
 /** The delivery is refused with `status` and `code`, and neither the organization nor the ledger changed. */
-async function expectNothingChanged(organizationId: string, event: ProviderEvent, send: () => Promise<HttpResponse>, status: number, code: string): Promise<void> {
+async function expectNothingChanged(
+  organizationId: string,
+  event: ProviderEvent,
+  send: () => Promise<HttpResponse>,
+  status: number,
+  code: string,
+): Promise<void> {
   const before = await organizationEvents(running.store, organizationId);
   const response = await send();
   expect({ status: response.status, code: response.body?.code }).toEqual({ status, code });

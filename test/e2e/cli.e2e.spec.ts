@@ -448,7 +448,8 @@ describe('projections:verify', () => {
       const json = await chorus(['projections:verify', '--json'], { DATA_DIR: fresh });
       const text = await chorus(['projections:verify'], { DATA_DIR: fresh });
 
-      const report = JSON.parse(json.stdout) as { drift: boolean; projections: { projection: string; checkpoint: string; tables: { rowsAre: string; stored: number }[] }[] };
+      type Report = { drift: boolean; projections: { projection: string; checkpoint: string; tables: { rowsAre: string; stored: number }[] }[] };
+      const report = JSON.parse(json.stdout) as Report;
       const organizations = report.projections.find((projection) => projection.projection === 'organizations');
       expect({ checkpoint: organizations?.checkpoint, stored: organizations?.tables.map((table) => [table.rowsAre, table.stored]) }).toEqual({
         checkpoint: head,

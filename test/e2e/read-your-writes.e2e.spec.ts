@@ -91,7 +91,8 @@ describe('a command answered on this node, then a read without minPosition', () 
   });
   it('is documented on every command of the OpenAPI document, and on no read', async () => {
     const document = (await api.get('/docs/openapi.json')).body as { paths: Record<string, Record<string, { responses: Record<string, { headers?: object }> }>> };
-    const withHeader = (path: string, method: string) => Object.values(document.paths[path]?.[method]?.responses ?? {}).some((answer) => answer.headers !== undefined);
+    const withHeader = (path: string, method: string) =>
+      Object.values(document.paths[path]?.[method]?.responses ?? {}).some((answer) => answer.headers !== undefined);
     const commands = [
       ['/organizations', 'post'],
       ['/organizations/{id}/plan', 'post'],

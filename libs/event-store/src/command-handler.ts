@@ -143,7 +143,9 @@ export async function handleCommand<State, Event extends NewEvent>(
   options: CommandHandlerOptions<State, Event>,
 ): Promise<HandledCommand<State>> {
   // A command that waited for others on its stream decides on a read: what the caller knew is older than their appends.
-  return oneAtATime(store, streamId, (waited) => decideAndAppend(store, streamId, decide, waited && options.known !== undefined ? withoutKnown(options) : options));
+  return oneAtATime(store, streamId, (waited) =>
+    decideAndAppend(store, streamId, decide, waited && options.known !== undefined ? withoutKnown(options) : options),
+  );
 }
 
 /**
@@ -194,7 +196,9 @@ async function decideAndAppend<State, Event extends NewEvent>(
   for (let attempt = 1; ; attempt += 1) {
     const known = attempt === 1 ? options.known : undefined;
     const loaded: LoadedStream<State> =
-      known === undefined ? await loadStream(store, streamId, options) : { state: known.state, revision: known.revision, position: known.position, recorded: [] };
+      known === undefined
+        ? await loadStream(store, streamId, options)
+        : { state: known.state, revision: known.revision, position: known.position, recorded: [] };
     const events = await decide(loaded.state, loaded.recorded);
     if (events.length === 0) {
       // Nothing to append means nothing checks the known state: a no-op is answered from a read only.

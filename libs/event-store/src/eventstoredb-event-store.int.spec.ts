@@ -100,7 +100,11 @@ describeEventStoreContract(
     const errors: Error[] = [];
     const delivered: RecordedEvent[] = [];
 
-    const subscription = store.subscribeToAll({ fromPosition: position + 1n, onEvent: (event) => void delivered.push(event), onError: (error) => void errors.push(error) });
+    const subscription = store.subscribeToAll({
+      fromPosition: position + 1n,
+      onEvent: (event) => void delivered.push(event),
+      onError: (error) => void errors.push(error),
+    });
     await new Promise<void>((resolve) => {
       const check = setInterval(() => {
         if (errors.length === 0) return;

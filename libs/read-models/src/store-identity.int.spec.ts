@@ -101,7 +101,8 @@ describe('read models and the identity of the event store', () => {
     expect(readModels.organizations.getOrganization('acme')).toBeUndefined();
     expect(readModels.organizations.organizationsOfUser('owner-0')).toEqual([{ organizationId: 'gamma', name: 'Organization 0', role: 'owner' }]);
     for (const name of ['gamma', 'delta', 'epsilon']) expect(readModels.organizations.getOrganization(name)?.view).toEqual(await viewOf(second, name));
-    expect(readModels.statuses().map((status) => status.checkpoint)).toEqual(readModels.projections.map(() => 0n).fill((await second.headPosition()) as bigint));
+    const head = (await second.headPosition()) as bigint;
+    expect(readModels.statuses().map((status) => status.checkpoint)).toEqual(readModels.projections.map(() => head));
     expect(sql((db) => db.prepare('SELECT store_id FROM read_model_source').pluck().get())).toBe(await second.storeId());
   });
 

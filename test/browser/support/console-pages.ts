@@ -36,7 +36,13 @@ export async function signedInPage(browser: TestBrowser, baseUrl: string, user: 
 }
 
 /** An API call with a key; anything but 2xx throws with the answer. */
-export async function operatorCall<Answer = Record<string, unknown>>(baseUrl: string, apiKey: string, method: string, path: string, body?: unknown): Promise<Answer> {
+export async function operatorCall<Answer = Record<string, unknown>>(
+  baseUrl: string,
+  apiKey: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<Answer> {
   const response = await fetch(`${baseUrl}${path}`, {
     method,
     headers: { authorization: `Bearer ${apiKey}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },

@@ -94,7 +94,10 @@ export function consoleServer(state: { session: SessionAnswer; organizations: Or
       if (organization === undefined) return { status: 404, body: { code: 'NOT_FOUND', status: 404, detail: 'no such organization' } };
       return read[2] === undefined
         ? { status: 200, body: organization }
-        : { status: 200, body: { organizationId: organization.id, recipients: organization.chorus ? organization.members : [], position: organization.position } };
+        : {
+            status: 200,
+            body: { organizationId: organization.id, recipients: organization.chorus ? organization.members : [], position: organization.position },
+          };
     }
     return undefined;
   };

@@ -17,7 +17,10 @@ export class PrincipalResolvers implements OnModuleInit {
   onModuleInit(): void {
     this.resolvers = this.discovery
       .getProviders({ metadataKey: PrincipalResolverProvider.KEY })
-      .map((wrapper) => ({ order: this.discovery.getMetadataByDecorator(PrincipalResolverProvider, wrapper)?.order ?? 0, instance: wrapper.instance as unknown }))
+      .map((wrapper) => ({
+        order: this.discovery.getMetadataByDecorator(PrincipalResolverProvider, wrapper)?.order ?? 0,
+        instance: wrapper.instance as unknown,
+      }))
       .filter((entry): entry is { order: number; instance: PrincipalResolver } => isResolver(entry.instance))
       .sort((a, b) => a.order - b.order)
       .map((entry) => entry.instance);

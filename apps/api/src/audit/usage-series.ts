@@ -39,7 +39,10 @@ const LIMIT_EVENTS: ReadonlySet<string> = new Set(['OrganizationCreated', 'PlanA
 const USAGE_EVENTS: ReadonlySet<string> = new Set(['MemberAdded', 'MemberRemoved', 'SiteAdded', 'SiteRemoved']);
 
 const sameFigures = (a: UsagePoint, b: UsagePoint): boolean =>
-  a.users.usage === b.users.usage && a.users.limit === b.users.limit && a.contentSections.usage === b.contentSections.usage && a.contentSections.limit === b.contentSections.limit;
+  a.users.usage === b.users.usage &&
+  a.users.limit === b.users.limit &&
+  a.contentSections.usage === b.contentSections.usage &&
+  a.contentSections.limit === b.contentSections.limit;
 
 /**
  * The points of one organization's series, from `start` to `end` (ms): a new point where a figure
@@ -62,7 +65,11 @@ export class UsageSeries {
   }
 
   record(point: Omit<UsagePoint, 'users' | 'contentSections'> & { users: Omit<ResourceUse, 'peak'>; contentSections: Omit<ResourceUse, 'peak'> }): void {
-    const next: UsagePoint = { ...point, users: { ...point.users, peak: point.users.usage }, contentSections: { ...point.contentSections, peak: point.contentSections.usage } };
+    const next: UsagePoint = {
+      ...point,
+      users: { ...point.users, peak: point.users.usage },
+      contentSections: { ...point.contentSections, peak: point.contentSections.usage },
+    };
     const last = this.points.at(-1);
     if (last !== undefined && sameFigures(last, next)) return;
     if (this.mergeable && last !== undefined && this.points.length > 1 && this.slotOf(last) === this.slotOf(next)) {
@@ -88,7 +95,12 @@ export class UsageSeries {
   }
 }
 
-function figuresOf(state: ExistingOrganization, catalogue: PlanCatalogue, limitsBefore: { users: number | null; contentSections: number | null } | undefined, event: RecordedEvent) {
+function figuresOf(
+  state: ExistingOrganization,
+  catalogue: PlanCatalogue,
+  limitsBefore: { users: number | null; contentSections: number | null } | undefined,
+  event: RecordedEvent,
+) {
   const limits = limitsBefore === undefined || LIMIT_EVENTS.has(event.type) ? organizationLimits(state, catalogue).effective : limitsBefore;
   const inUse = usage(state);
   return {
@@ -113,7 +125,8 @@ export async function organizationUsageSeries(store: EventStore, catalogue: Plan
       state = evolve(state, asOrganizationEvent(event));
       if (!state.exists || (limits !== undefined && !LIMIT_EVENTS.has(event.type) && !USAGE_EVENTS.has(event.type))) continue;
       // A history with fewer events than points is drawn whole, however close in time its changes are.
-      series ??= new UsageSeries(Date.parse(event.recordedAt), Date.parse(lastEvent.recordedAt), MAX_USAGE_POINTS, lastEvent.revision >= BigInt(MAX_USAGE_POINTS));
+      const truncated = lastEvent.revision >= BigInt(MAX_USAGE_POINTS);
+      series ??= new UsageSeries(Date.parse(event.recordedAt), Date.parse(lastEvent.recordedAt), MAX_USAGE_POINTS, truncated);
       const figures = figuresOf(state, catalogue, limits, event);
       limits = figures.limits;
       series.record({ at: event.recordedAt, revision: jsonSafe(event.revision), users: figures.users, contentSections: figures.contentSections });

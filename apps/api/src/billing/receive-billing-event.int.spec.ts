@@ -25,7 +25,8 @@ let ledger: BillingLedger;
 let effects: BillingEffects;
 let handler: ReceiveBillingEventHandler;
 
-const typesIn = async (streamId: string): Promise<string[]> => (await store.readAll()).filter((event) => event.streamId === streamId).map((event) => event.type);
+const typesIn = async (streamId: string): Promise<string[]> =>
+  (await store.readAll()).filter((event) => event.streamId === streamId).map((event) => event.type);
 const receive = (event: BillingEvent) => handler.execute(new ReceiveBillingEventCommand(event));
 
 afterEach(async () => {

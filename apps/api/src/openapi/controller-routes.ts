@@ -90,7 +90,8 @@ export function controllerRoutes(modules: ModulesContainer): ControllerRoute[] {
       if (method === undefined) throw new Error(`${controller.name}.${name}: method ${RequestMethod[requestMethod]} is not described by the OpenAPI generator`);
       // Keyed `${paramtype}:${index}` by Nest's parameter decorators.
       const args = Object.entries((Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, name) ?? {}) as Record<string, RouteArgument>).map(
-        ([key, argument]): [string, RouteArgument] => (argument.data instanceof CheckedArgument ? asNestArgument(argument.data, argument.index) : [key, argument]),
+        ([key, argument]): [string, RouteArgument] =>
+          argument.data instanceof CheckedArgument ? asNestArgument(argument.data, argument.index) : [key, argument],
       );
       const argumentsOf = (type: number) => args.filter(([key]) => key.startsWith(`${type}:`)).map(([, argument]) => argument);
       const body = argumentsOf(BODY).map(schemaOf).find((schema) => schema !== undefined);

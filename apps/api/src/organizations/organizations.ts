@@ -75,7 +75,8 @@ export class Organizations {
 
   /** Decides the command on the organization's current state and records its events (none when nothing changes). */
   async handle(organizationId: string, command: OrganizationCommand, context: CommandContext, known?: LoadedStream<OrganizationState>): Promise<CommandResult> {
-    const handled = await handleCommand(this.store, organizationStream(organizationId), (state) => decide(command, state, { catalogue: this.catalogue, requester: requesterOf(context) }), {
+    const decision = (state: OrganizationState) => decide(command, state, { catalogue: this.catalogue, requester: requesterOf(context) });
+    const handled = await handleCommand(this.store, organizationStream(organizationId), decision, {
       ...organizationFold,
       cache: this.cache,
       metadata: eventMetadata(context, command.type),

@@ -18,7 +18,14 @@ export function registerApiKeyCreateCommand(program: Command, getContext: GetCli
         const request = { name: options.name, scopes, ...(options.org === undefined ? {} : { organizationId: options.org }) };
         const created = await context.app.get(ApiKeys).create(request, context.commandContext('api-key:create'));
         return {
-          json: { keyId: created.keyId, name: created.name, scopes: created.scopes, organizationId: created.organizationId, key: created.key, position: jsonSafe(created.position) },
+          json: {
+            keyId: created.keyId,
+            name: created.name,
+            scopes: created.scopes,
+            organizationId: created.organizationId,
+            key: created.key,
+            position: jsonSafe(created.position),
+          },
           text: [
             `API key "${created.name}" (id ${created.keyId}) with scopes ${created.scopes.join(', ')}${created.organizationId === null ? '' : `, for organization ${created.organizationId} only`}.`,
             'Store it now: it is not shown again.',

@@ -48,7 +48,8 @@ export function registerUserCreateCommand(program: Command, getContext: GetCliCo
         // The organization decides first (plan, users limit), so a refusal leaves no user behind. The
         // member gets the id of the address (reserved now when new), and registering takes that id.
         const { email } = await identity.registration.check(newUser);
-        const added = await context.app.get(CommandBus).execute(new AddMemberCommand(membership.organizationId, { email, role: membership.role }, commandContext));
+        const addMember = new AddMemberCommand(membership.organizationId, { email, role: membership.role }, commandContext);
+        const added = await context.app.get(CommandBus).execute(addMember);
         const { userId } = await register();
         return {
           json: { userId, email, organizationId: membership.organizationId, role: membership.role, position: jsonSafe(added.position) },

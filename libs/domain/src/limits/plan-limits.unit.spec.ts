@@ -135,7 +135,10 @@ describe('0 means unlimited', () => {
       ...testCatalogue,
       plans: testCatalogue.plans.map((spec) =>
         spec.line === 'chorus' && spec.name === 'teams' && spec.organizationDefaults.chorusFeatures
-          ? { ...spec, organizationDefaults: { ...spec.organizationDefaults, chorusFeatures: { ...spec.organizationDefaults.chorusFeatures, qualityAssurance: true } } }
+          ? {
+              ...spec,
+              organizationDefaults: { ...spec.organizationDefaults, chorusFeatures: { ...spec.organizationDefaults.chorusFeatures, qualityAssurance: true } },
+            }
           : spec,
       ),
     };

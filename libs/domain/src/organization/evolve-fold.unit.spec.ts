@@ -26,7 +26,10 @@ const anyOrganizationEvent: fc.Arbitrary<OrganizationEvent> = fc.oneof(
   fc.constant({ type: 'ChorusDisabled' as const, data: {} }),
   fc.record({
     type: fc.constant('LimitsConfigured' as const),
-    data: fc.record({ users: limit, contentSections: limit, qualityAssuranceDomains: limit, webAnalyticsDomains: limit, override: fc.boolean() }, { requiredKeys: [] }),
+    data: fc.record(
+      { users: limit, contentSections: limit, qualityAssuranceDomains: limit, webAnalyticsDomains: limit, override: fc.boolean() },
+      { requiredKeys: [] },
+    ),
   }),
   fc.record({
     type: fc.constant('MemberAdded' as const),

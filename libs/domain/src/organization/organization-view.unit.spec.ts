@@ -158,7 +158,10 @@ const anyCommand: fc.Arbitrary<OrganizationCommand> = fc.oneof(
   fc.record({ parallelUse: fc.boolean() }, { requiredKeys: [] }).map((data): OrganizationCommand => ({ type: 'EnableChorus', data })),
   fc.constant<OrganizationCommand>({ type: 'DisableChorus', data: {} }),
   fc
-    .record({ users: smallLimit, contentSections: smallLimit, qualityAssuranceDomains: smallLimit, webAnalyticsDomains: smallLimit, override: fc.boolean() }, { requiredKeys: [] })
+    .record(
+      { users: smallLimit, contentSections: smallLimit, qualityAssuranceDomains: smallLimit, webAnalyticsDomains: smallLimit, override: fc.boolean() },
+      { requiredKeys: [] },
+    )
     .map((data): OrganizationCommand => ({ type: 'ConfigureLimits', data })),
   fc.record({ userId: member, role: fc.constantFrom(...MEMBER_ROLES) }).map(
     ({ userId, role }): OrganizationCommand => ({ type: 'AddMember', data: { userId, email: `${userId}@example.com`, role } }),
@@ -216,7 +219,9 @@ describe('organizationView, over random histories', () => {
       fc.property(fc.array(anyCommand, { maxLength: 30 }), (commands) => {
         const state = organizationAfter(commands);
         const { canAdd } = organizationView(state, testCatalogue);
-        for (const resource of LIMITED_RESOURCES) expect({ resource, canAdd: canAdd[resource] }).toEqual({ resource, canAdd: accepts(state, ONE_MORE[resource]) });
+        for (const resource of LIMITED_RESOURCES) {
+          expect({ resource, canAdd: canAdd[resource] }).toEqual({ resource, canAdd: accepts(state, ONE_MORE[resource]) });
+        }
       }),
       { numRuns: 300 },
     );

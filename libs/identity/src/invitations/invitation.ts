@@ -48,7 +48,10 @@ export function evolveInvitations(state: InvitationState, event: InvitationEvent
       const { tokenHash, organizationId, organizationName, email, expiresAt, at, memberAddedEventId } = event.data;
       return {
         ...state,
-        pending: [...state.pending.filter((invitation) => new Date(invitation.expiresAt).getTime() > new Date(at).getTime()), { tokenHash, organizationId, organizationName, email, expiresAt }],
+        pending: [
+          ...state.pending.filter((invitation) => new Date(invitation.expiresAt).getTime() > new Date(at).getTime()),
+          { tokenHash, organizationId, organizationName, email, expiresAt },
+        ],
         sent: [...state.sent, { at, organizationId }].slice(-rememberedOwed),
         owed:
           memberAddedEventId === undefined

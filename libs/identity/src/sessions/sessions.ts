@@ -140,7 +140,8 @@ export class Sessions {
    */
   private async end(sessionId: string, reason: SessionEndReason, context: CommandContext): Promise<boolean> {
     const ended: SessionEvent = { type: 'SessionEnded', data: { reason, at: this.clock.now().toISOString() } };
-    const handled = await handleCommand(this.store, sessionStream(sessionId), (session: SessionState) => (session === null || session.ended !== null ? [] : [ended]), {
+    const endOnce = (session: SessionState) => (session === null || session.ended !== null ? [] : [ended]);
+    const handled = await handleCommand(this.store, sessionStream(sessionId), endOnce, {
       ...sessionFold,
       metadata: eventMetadata(context),
     });
@@ -182,7 +183,9 @@ export class Sessions {
 
   /** Caches what a command left the session as; answers it. */
   private rememberHandled(handled: HandledCommand<SessionState>, now: Date): SessionState {
-    if (handled.state !== null && handled.revision !== undefined) this.remember({ session: handled.state, revision: handled.revision, fetchedAt: now.getTime() });
+    if (handled.state !== null && handled.revision !== undefined) {
+      this.remember({ session: handled.state, revision: handled.revision, fetchedAt: now.getTime() });
+    }
     return handled.state;
   }
 

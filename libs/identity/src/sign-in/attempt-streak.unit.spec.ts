@@ -101,7 +101,10 @@ describe('taking back an attempt that turned out right (per address)', () => {
 
     expect(refunded).toMatchObject({ outstanding: 99, locks: 0, lockedUntil: null });
     // The next attempt locks again, for as long as the first lock: it was not a lock in a row.
-    expect(reserved(reserveAttempt(refunded ?? noAttempts, after(60), addressThrottlePolicy)).streak).toMatchObject({ locks: 1, lockedUntil: after(60 + 8_000 + 15 * minute).toISOString() });
+    expect(reserved(reserveAttempt(refunded ?? noAttempts, after(60), addressThrottlePolicy)).streak).toMatchObject({
+      locks: 1,
+      lockedUntil: after(60 + 8_000 + 15 * minute).toISOString(),
+    });
   });
 
   it('takes nothing back from a run that is over', () => {

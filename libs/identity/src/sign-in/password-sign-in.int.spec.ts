@@ -292,7 +292,8 @@ describe('with one argon2id computation at once (PASSWORD_HASHES_AT_ONCE=1): sig
   afterEach(async () => {
     await narrow.close();
   });
-  const signInNarrow = (username: string, secret: string, clientIp: string) => narrow.identity.passwordSignIn.signIn({ username, password: secret }, context({ clientIp }));
+  const signInNarrow = (username: string, secret: string, clientIp: string) =>
+    narrow.identity.passwordSignIn.signIn({ username, password: secret }, context({ clientIp }));
 
   it('still checks at most 10 of 50 guesses at once for one account, every check counted and its reservation stored before it', async () => {
     const before = narrow.identity.hasher.verifications;

@@ -212,7 +212,8 @@ export class SignInAttempts {
     decide: (streak: AttemptStreak, now: Date) => SignInAttemptEvent[],
   ): Promise<void> {
     try {
-      await handleCommand(this.store, signInAttemptsStream(key), (streak: AttemptStreak) => decide(streak, this.clock.now()), this.commandOptions(key, context, known));
+      const options = this.commandOptions(key, context, known);
+      await handleCommand(this.store, signInAttemptsStream(key), (streak: AttemptStreak) => decide(streak, this.clock.now()), options);
     } catch (error) {
       if (!(error instanceof WrongExpectedRevisionError)) throw error;
     }

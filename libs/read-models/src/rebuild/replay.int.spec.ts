@@ -232,7 +232,8 @@ describe('replay', () => {
     if (organizations === undefined) throw new Error('no organization model');
     const db = openReadModelDatabase(':memory:');
     const count = (): unknown => db.prepare('SELECT count(*) FROM organizations').pluck().get();
-    const caughtUp = () => replay({ db, store: fixture.store, targets: [{ projection: organizations, tables: liveTableNames(organizations), startsEmpty: true }], pageSize: 3 });
+    const targets = [{ projection: organizations, tables: liveTableNames(organizations), startsEmpty: true }];
+    const caughtUp = () => replay({ db, store: fixture.store, targets, pageSize: 3 });
     try {
       createTables(db, organizations);
       db.exec('BEGIN IMMEDIATE');

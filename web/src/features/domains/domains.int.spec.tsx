@@ -15,7 +15,11 @@ function renderDomains(organization: Organization = anOrganization()) {
 const withQualityAssurance = anOrganization({
   chorusFeatures: { ...anOrganization().chorusFeatures, qualityAssurance: true },
   addOns: { qualityAssurance: 1 },
-  limits: { ...anOrganization().limits, configured: { ...anOrganization().limits.configured, qualityAssuranceDomains: 1 }, effective: { ...anOrganization().limits.effective, qualityAssuranceDomains: 1 } },
+  limits: {
+    ...anOrganization().limits,
+    configured: { ...anOrganization().limits.configured, qualityAssuranceDomains: 1 },
+    effective: { ...anOrganization().limits.effective, qualityAssuranceDomains: 1 },
+  },
   canAdd: { ...anOrganization().canAdd, qualityAssuranceDomains: false },
   qualityAssurance: { domains: ['staging.acme.example'] },
   usage: { ...anOrganization().usage, qualityAssuranceDomains: 1 },

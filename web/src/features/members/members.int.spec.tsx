@@ -92,7 +92,15 @@ describe('adding a member', () => {
 
   it('names the plan when its hard limit is what binds', async () => {
     const atHardLimit = withMembers(
-      { ...anOrganization(), limits: { ...anOrganization().limits, configured: { ...anOrganization().limits.configured, users: 12 }, effective: { ...anOrganization().limits.effective, users: 1 }, hard: { ...anOrganization().limits.hard, users: 1 } } },
+      {
+        ...anOrganization(),
+        limits: {
+          ...anOrganization().limits,
+          configured: { ...anOrganization().limits.configured, users: 12 },
+          effective: { ...anOrganization().limits.effective, users: 1 },
+          hard: { ...anOrganization().limits.hard, users: 1 },
+        },
+      },
       [member('ada@acme.example', 'owner')],
     );
     renderMembers({ organization: atHardLimit });

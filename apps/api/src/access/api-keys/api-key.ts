@@ -38,6 +38,7 @@ export function evolveApiKey(state: ApiKeyState, event: ReadApiKeyEvent): ApiKey
   }
 }
 
-export const readApiKeyEvent = (event: RecordedEvent): ReadApiKeyEvent => ({ type: event.type, data: event.data, recordedAt: event.recordedAt }) as ReadApiKeyEvent;
+export const readApiKeyEvent = (event: RecordedEvent): ReadApiKeyEvent =>
+  ({ type: event.type, data: event.data, recordedAt: event.recordedAt }) as ReadApiKeyEvent;
 
 export const apiKeyFold: StreamFold<ApiKeyState, ReadApiKeyEvent> = { initialState: null, evolve: evolveApiKey, read: readApiKeyEvent };

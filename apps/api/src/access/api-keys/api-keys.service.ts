@@ -175,7 +175,8 @@ export class ApiKeys {
   /** Records the use once an hour; never fails the request it rides on (another node may have just done it). */
   private async noteUse(apiKey: ApiKey, context: CommandContext): Promise<void> {
     const now = this.clock.now();
-    const due = (key: ApiKeyState) => key !== null && key.revokedAt === null && (key.lastUsedAt === null || now.getTime() - Date.parse(key.lastUsedAt) >= API_KEY_USE_GRANULARITY_MS);
+    const due = (key: ApiKeyState) =>
+      key !== null && key.revokedAt === null && (key.lastUsedAt === null || now.getTime() - Date.parse(key.lastUsedAt) >= API_KEY_USE_GRANULARITY_MS);
     if (!due(apiKey)) return;
     try {
       await handleCommand(

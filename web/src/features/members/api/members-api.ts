@@ -37,4 +37,10 @@ export const membersApi = consoleApi.injectEndpoints({
   }),
 });
 
-export const { useAddMemberMutation, useChangeMemberRoleMutation, useRemoveMemberMutation, useResendInvitationMutation, useUndeliveredInvitationsQuery } = membersApi;
+export const {
+  useAddMemberMutation,
+  useChangeMemberRoleMutation,
+  useRemoveMemberMutation,
+  useResendInvitationMutation,
+  useUndeliveredInvitationsQuery,
+} = membersApi;
