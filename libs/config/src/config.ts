@@ -1,10 +1,10 @@
 // Configuration is read and validated once at start-up (docs/configuration.md). A wrong value
 // stops the process with a message naming the setting.
-import { isIP } from 'node:net';
 import { z } from 'zod';
 import { CATALOGUE_PRODUCT_KEYS, type CatalogueProductKey } from '#domain';
 import { eventStoreConnectionStringProblems } from './eventstore-connection-string.js';
 import { parseSsoDomainSettings, type SsoDomainSettings } from './sso-domain-settings.js';
+import { parseTrustProxy, type TrustProxy } from './trust-proxy.js';
 
 const booleanSetting = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -123,8 +123,6 @@ export type Config = {
 };
 
 export type SsoSecretKey = { id: string; key: Buffer };
-
-export type TrustProxy = boolean | number | string[];
 
 /** The HTTP server's limits on slow and idle clients (see apps/api/README.md). */
 export type HttpLimits = {
@@ -245,38 +243,6 @@ function parseSsoSecretKeys(setting: string, problems: string[]): SsoSecretKey[]
     keys.push({ id, key });
   }
   return keys;
-}
-
-const trustedNames = new Set(['loopback', 'linklocal', 'uniquelocal']);
-
-/**
- * TRUST_PROXY in Express's own terms: `false`, `true`, a hop count, or a comma-separated list of
- * addresses, subnets (`10.0.0.0/8`, `10.0.0.0/255.0.0.0`) and names. Checked here, so that a typo
- * stops the process with the setting's name rather than letting every peer, or none, be trusted.
- */
-function parseTrustProxy(setting: string, problems: string[]): TrustProxy {
-  const value = setting.trim();
-  if (value === '' || value === 'false') return false;
-  if (value === 'true') return true;
-  if (/^\d+$/.test(value)) return Number(value);
-  const entries = value.split(',').map((entry) => entry.trim());
-  const wrong = entries.filter((entry) => !isTrustedProxyEntry(entry));
-  if (wrong.length > 0) {
-    problems.push(
-      `TRUST_PROXY: ${wrong.map((entry) => `"${entry}"`).join(', ')} is not an address, a subnet or one of ${[...trustedNames].join(', ')} (or use false, true or a hop count)`,
-    );
-  }
-  return entries;
-}
-
-function isTrustedProxyEntry(entry: string): boolean {
-  if (trustedNames.has(entry)) return true;
-  const [address = '', range, ...rest] = entry.split('/');
-  const family = isIP(address);
-  if (family === 0 || rest.length > 0) return false;
-  if (range === undefined) return true;
-  if (/^\d{1,3}$/.test(range)) return Number(range) <= (family === 4 ? 32 : 128);
-  return family === 4 && isIP(range) === 4;
 }
 
 /**
