@@ -18,11 +18,8 @@ export const statusCounts = (answers: readonly Answer[]): Record<number, number>
   answers.reduce<Record<number, number>>((counts, answer) => ({ ...counts, [answer.status]: (counts[answer.status] ?? 0) + 1 }), {});
 
 /**
- * One clock for the nodes of a burst test, whose sleeps (the throttle's delays) take no time. A
- * ManualClock's sleep moves its time on by the delay, which for hundreds of attempts sleeping at once
- * adds up to many minutes that never pass (and, per node, apart): locks would seem to run out mid-burst.
- * Also keeps idle connections open for a minute: on a loaded machine the fetch client may reuse a
- * kept-alive socket just as the server's 5 s idle timeout closes it (ECONNRESET), which is no answer of ours.
+ * One clock for the nodes of a burst test whose sleeps take no time (a ManualClock's would add up and end locks
+ * mid-burst); idle connections stay open a minute, so a reused socket is never closed under the client.
  */
 export function burstClock(...nodes: AuthApp[]): ManualClock {
   const time = new ManualClock(new Date());

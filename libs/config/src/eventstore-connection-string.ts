@@ -1,9 +1,5 @@
-// EVENTSTORE_CONNECTION_STRING, checked at start-up against what @eventstore/db-client 6.2.1 makes of it.
-// The client parses leniently and decides silently: no `tls` means TLS, `tlsVerifyCert=false` does
-// nothing, credentials are dropped without TLS, an unknown option is ignored with a console warning, and
-// a password with `:` is cut short. Each of these is named here instead of surfacing later as a
-// connection that fails (or, worse, works unauthenticated). Nothing here echoes the string: it may
-// hold a password.
+// EVENTSTORE_CONNECTION_STRING, checked at start-up: @eventstore/db-client 6.2.1 parses leniently and decides silently
+// (credentials dropped without TLS, unknown options ignored), so each case is named here. The string is never echoed.
 import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 

@@ -11,12 +11,8 @@ export const EXPORT_CONTENT_TYPES: Record<ExportFormat, string> = {
 };
 
 /**
- * A spreadsheet runs a cell that starts with one of these as a formula (OWASP, CSV injection): a member's
- * e-mail or an API key's name chosen as `=HYPERLINK(...)` must stay text. Such a cell gets a leading `'`,
- * which spreadsheets read as "text" and do not show. Spreadsheets skip leading blanks and invisible
- * characters (spaces, line breaks, zero-width, BOM, bidi controls: other, control and format characters)
- * and read the fullwidth and small forms of = + - @ as these, so they are looked through; a tab or a CR
- * first is dangerous by itself (OWASP).
+ * A cell starting with one of these runs as a formula (OWASP, CSV injection), so it gets a leading `'`. Spreadsheets
+ * skip leading blanks and invisible characters and read fullwidth and small = + - @ as these: they are looked through.
  */
 const FORMULA_START = /^(?:[\t\r]|[\s\p{Cc}\p{Cf}]*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20\uFE66\uFE62\uFE63\uFE6B])/u;
 

@@ -29,10 +29,8 @@ const AUDITORS = { scope: 'audit:read', members: HISTORY_READERS } as const;
 export type ChangesAnswer = { entry: TimelineEntry; state: StateAnswer; changes: OrganizationChange[] };
 
 /**
- * The audit explorer (docs/console.md, History): the timeline in words with server-side filters and paging,
- * what each event changed, usage over time, correlations within the organization, and the exports.
- * Everything here is about one organization, so the access guard's membership check covers it: an
- * auditor reads their own organization's record, members' personal data included, and nothing else.
+ * The audit explorer's reads (docs/console.md, History). All of one organization, so the access guard's membership
+ * check covers them: an auditor reads their own organization's record and nothing else.
  */
 @Controller('organizations/:id')
 export class OrganizationHistoryController {

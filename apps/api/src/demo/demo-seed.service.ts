@@ -1,9 +1,5 @@
-// First run (SEED_DEMO, on by default outside production): on an empty store the server creates
-// a demo organization on the Chorus enterprise plan (every page usable: QA and web analytics domains,
-// single sign-on), with limits set well above what it starts with (2 of 5 sites, 1 of 10 users, so the
-// first "Add site" succeeds and the bars mean something) and its owner, and keeps the owner's
-// password for the start-up banner (main.ts), which prints it once, so a newcomer goes from clone
-// to signed in with `npm start`.
+// So that a newcomer goes from clone to signed in with `npm start`: on an empty store (SEED_DEMO, on outside production)
+// a demo organization on the enterprise plan, limits above its usage, and an owner whose password the banner prints once.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';

@@ -1,8 +1,5 @@
-// Credentials never reach a log line, whatever object carries them (headers, bodies, errors, config):
-// a field with one of these names is censored at the top of a line's object and two levels below it.
-// One walk over the object's own keys, copying only the objects on the way to a secret, so that a
-// line without secrets (the request log: six plain fields) costs a few set look-ups. It replaces
-// pino's path redaction, whose wildcard paths were ~17% of the CPU of GET /health (bench/http).
+// Credentials never reach a log line: a field with one of these names is censored at the top of a line's object and
+// two levels below. One walk copying only the objects on the way to a secret, cheaper than pino's wildcard paths.
 const SECRET_FIELDS: ReadonlySet<string> = new Set([
   'authorization',
   'cookie',

@@ -40,11 +40,8 @@ export function helmetFor(config: Config) {
 }
 
 /**
- * The headers helmet gives every answer under this config, worked out once: helmet is run against a
- * response that records what is done to it. Every directive above is a constant (none depends on the
- * request), so the answer is the same for every request; setting them from this list costs a loop of
- * setHeader instead of helmet's chain of thirteen middleware, which rebuilt the same list per request
- * (about 7% of GET /health's CPU, bench/http/request-features.mjs).
+ * The headers helmet gives every answer under this config, worked out once by running helmet against a recording
+ * response: every directive above is a constant, so a request needs a loop of setHeader, not helmet's middleware chain.
  */
 export function securityHeadersOf(config: Config): SecurityHeaders {
   const set: [string, string][] = [];
@@ -70,14 +67,8 @@ export function securityHeadersOf(config: Config): SecurityHeaders {
 }
 
 /**
- * The headers of the API's answers (JSON, problem+json, the metrics' text), after OWASP's REST Security
- * cheat sheet: the page's set made for a document that loads nothing. The CSP is `default-src 'none';
- * frame-ancestors 'none'` (stricter than the page's: nothing may load or run, nothing may frame it),
- * X-Frame-Options DENY (the page's SAMEORIGIN, for browsers without frame-ancestors), and the rest as the
- * page has it (cross-origin opener and resource policies, Referrer-Policy, HSTS when sent, nosniff,
- * X-Permitted-Cross-Domain-Policies). Left out: the headers that only act on an HTML document a browser
- * renders (Origin-Agent-Cluster, X-DNS-Prefetch-Control, X-Download-Options, X-XSS-Protection: 0).
- * SECURITY.md, "Security headers", says why; a page's answer keeps the whole set.
+ * The headers of the API's answers (OWASP's REST Security cheat sheet): the page's set for a document that loads
+ * nothing, so a CSP of `default-src 'none'; frame-ancestors 'none'` and DENY framing. SECURITY.md, "Security headers".
  */
 export function apiSecurityHeadersOf(page: SecurityHeaders): SecurityHeaders {
   const set: [string, string][] = [];
@@ -94,13 +85,8 @@ export function apiSecurityHeadersOf(page: SecurityHeaders): SecurityHeaders {
 const documentOnlyHeaders = new Set(['origin-agent-cluster', 'x-dns-prefetch-control', 'x-download-options', 'x-xss-protection']);
 
 /**
- * The first path segments whose every answer is the API's data (api-paths.ts, `dataPrefixes`: JSON,
- * problem+json, the metrics' text), in the routes' case: their requests get the API's set. Every other
- * path keeps the page's set: the SPA's pages and files (`/assets`), `/docs` (an HTML page), the paths a
- * page shares with the API (`/login`, `/forgot`, `/reset`, `/logout`), `/auth` (Google's redirects,
- * whose body is HTML for a browser), and anything else, `/HEALTH` included (the SPA answers a page there
- * to a browser; the same rule as its own, `isApiPath`). A request on a path listed here that were
- * answered with HTML would still load nothing under the API's CSP: the mistake fails closed.
+ * The first path segments whose every answer is the API's data (api-paths.ts); every other path, a page shares
+ * (`/login`, `/auth`...), keeps the page's set. An HTML answer here would load nothing: the mistake fails closed.
  */
 const apiSegments = new Set(dataPrefixes.map((prefix) => prefix.slice(1)));
 

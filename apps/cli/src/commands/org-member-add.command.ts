@@ -12,10 +12,8 @@ type Options = { email?: string; username?: string; role: string; json?: boolean
 const input = z.strictObject({ organizationId: organizationIdSchema, role: z.enum(MEMBER_ROLES) });
 
 /**
- * `chorus org:member:add ID (--email E | --username U) [--role R]`: someone who already signs in becomes a
- * member of another organization too (user:create --org is for a new user). The organization decides
- * as for any add: the plan's users limit, no second membership. An address without an account is refused
- * here, not reserved: the command line sends no invitation, so nobody would learn of the membership.
+ * `chorus org:member:add ID (--email E | --username U) [--role R]`: an existing user joins another organization.
+ * An address without an account is refused, not reserved: the command line sends no invitation, so nobody would know.
  */
 export function registerOrgMemberAddCommand(program: Command, getContext: GetCliContext): void {
   program
