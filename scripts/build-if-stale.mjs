@@ -1,5 +1,5 @@
 // `npm start` builds only what its sources have changed since the last build: the server (tsc) and
-// the sign-in page (Vite) separately. A build records its time in a stamp file (`--mark <target>`,
+// the SPA (Vite) separately. A build records its time in a stamp file (`--mark <target>`,
 // run by `npm run build:<target>` after it succeeds), so a failed build is redone at the next start.
 //   node scripts/build-if-stale.mjs              builds each stale target with `npm run build:<target>`
 //   node scripts/build-if-stale.mjs --mark web   records that `web` was just built
