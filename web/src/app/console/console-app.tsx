@@ -9,7 +9,7 @@ import { useGetSessionQuery } from '../../api/session-api';
 import { selectSessionEnded } from '../../api/session-ended';
 import { paths } from '../../config/paths';
 import { leaveTo } from '../../lib/navigation';
-import { useAppDispatch, useAppSelector } from '../hooks';
+import { useAppDispatch, useAppSelector } from '../../lib/store-hooks';
 import { ConsoleProblem } from './routes/console-problem';
 import { AccountRoute } from './routes/account';
 import { DomainsRoute } from './routes/domains';

@@ -2,7 +2,7 @@ import { useOutletContext } from 'react-router';
 import type { Membership, Organization, SessionAnswer } from '../../api/contract';
 import { selectProductName } from '../../config/page-config';
 import { documentTitle, useDocumentTitle } from '../../lib/document-title';
-import { useAppSelector } from '../hooks';
+import { useAppSelector } from '../../lib/store-hooks';
 
 /** What every page about one organization is given by its layout route. */
 export type OrganizationPageContext = { session: SessionAnswer; membership: Membership; organization: Organization };

@@ -2,7 +2,7 @@ import { AuthLayout } from '../../components/layout/auth-layout';
 import { selectProductName } from '../../config/page-config';
 import { ForgotPassword } from '../../features/forgot/components/forgot-password';
 import { documentTitle, useDocumentTitle } from '../../lib/document-title';
-import { useAppSelector } from '../hooks';
+import { useAppSelector } from '../../lib/store-hooks';
 
 export function ForgotRoute() {
   const productName = useAppSelector(selectProductName);

@@ -3,7 +3,7 @@ import '../console-store';
 import { AuthLayout } from '../../components/layout/auth-layout';
 import { selectProductName } from '../../config/page-config';
 import { AcceptInvitation } from '../../features/invitations/components/accept-invitation';
-import { useAppSelector } from '../hooks';
+import { useAppSelector } from '../../lib/store-hooks';
 
 /** /invite/:token, loaded on demand: the sign-in page's sibling, with the console's data layer. */
 export default function InvitationRoute() {

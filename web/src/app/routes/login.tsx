@@ -10,7 +10,7 @@ import { MigrationNotice } from '../../features/login/components/migration-notic
 import { hasMigrationMarker, queryErrorMessage } from '../../features/login/login-messages';
 import { selectLoginBusy } from '../../features/login/login-slice';
 import { documentTitle, useDocumentTitle } from '../../lib/document-title';
-import { useAppSelector } from '../hooks';
+import { useAppSelector } from '../../lib/store-hooks';
 
 export function LoginRoute() {
   const { search } = useLocation();

@@ -3,7 +3,7 @@ import { AuthLayout } from '../../components/layout/auth-layout';
 import { selectProductName } from '../../config/page-config';
 import { ResetPassword } from '../../features/reset/components/reset-password';
 import { documentTitle, useDocumentTitle } from '../../lib/document-title';
-import { useAppSelector } from '../hooks';
+import { useAppSelector } from '../../lib/store-hooks';
 
 export function ResetRoute() {
   const { token = '' } = useParams();

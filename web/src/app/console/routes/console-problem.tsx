@@ -5,7 +5,7 @@ import { ScreenHeader } from '../../../components/layout/screen-header';
 import { Button } from '../../../components/ui/button';
 import { FormAlert } from '../../../components/ui/form-alert';
 import { selectProductName } from '../../../config/page-config';
-import { useAppSelector } from '../../hooks';
+import { useAppSelector } from '../../../lib/store-hooks';
 
 /** When even the session cannot be read (the server is down): say so, and offer to try again. */
 export function ConsoleProblem({ problem, retry }: { problem: Problem; retry: () => void }) {

@@ -4,7 +4,7 @@ import { PageHeader } from '../../../components/layout/page-header';
 import { selectProductName } from '../../../config/page-config';
 import { paths } from '../../../config/paths';
 import { ConsoleLayout } from '../../../features/console-shell/components/console-layout';
-import { useAppSelector } from '../../hooks';
+import { useAppSelector } from '../../../lib/store-hooks';
 import { useConsoleTitle } from '../console-context';
 
 export function NotFoundRoute({ session, current }: { session: SessionAnswer; current: Membership | undefined }) {

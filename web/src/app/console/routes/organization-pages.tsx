@@ -9,7 +9,7 @@ import { FormAlert } from '../../../components/ui/form-alert';
 import { selectProductName } from '../../../config/page-config';
 import { paths } from '../../../config/paths';
 import { ConsoleLayout } from '../../../features/console-shell/components/console-layout';
-import { useAppSelector } from '../../hooks';
+import { useAppSelector } from '../../../lib/store-hooks';
 import { useConsoleTitle, type OrganizationPageContext } from '../console-context';
 
 type OrganizationPagesProps = { session: SessionAnswer; onShown: (organizationId: string) => void };

@@ -7,7 +7,7 @@ import { selectProductName } from '../../../config/page-config';
 import { paths } from '../../../config/paths';
 import { ConsoleLayout } from '../../../features/console-shell/components/console-layout';
 import { leaveTo } from '../../../lib/navigation';
-import { useAppDispatch, useAppSelector } from '../../hooks';
+import { useAppDispatch, useAppSelector } from '../../../lib/store-hooks';
 import { useConsoleTitle } from '../console-context';
 
 /** /app: the overview of the user's organization, a picker when there are several, the seed's message when none. */
