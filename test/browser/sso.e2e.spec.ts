@@ -1,10 +1,5 @@
-// Enterprise single sign-on in real Chromium against the real server, with oauth2-mock-server
-// as the organization's OpenID provider: the owner connects it on the console's SSO page (a refusal in
-// words first), people of the domain sign on and land in the console (a newcomer added just in time),
-// and every failure ends on the login page with the seed's message. The SSO page is scanned by axe-core,
-// used with the keyboard, and photographed at 1280 and 390 px into .ci/artifacts/screenshots/. The domain
-// is proved through a real DNS server on loopback (dnsmasq): its record shown, published, checked, verified;
-// then the owner links her password account to the provider from the same page.
+// Enterprise single sign-on in real Chromium against the real server, oauth2-mock-server as the provider and dnsmasq
+// proving the domain: the owner connects it, people of the domain sign on, every failure ends on the login page.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';

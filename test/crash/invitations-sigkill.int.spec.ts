@@ -1,10 +1,5 @@
-// The invitation mails of members added just before the server is killed with SIGKILL: the adds were
-// acknowledged (201, `invitation: 'pending'`) while the mail server was refusing mail for now, so none
-// was mailed; after a restart every one is mailed, once, with the link its InvitationSent recorded.
-// Then a replay of the same MemberAdded events (the reaction's checkpoint moved back) records and mails
-// nothing more. Then one address the mail server refuses for now while the others are mailed, the server
-// killed during its retries: after a restart it is mailed, once. The real server (dist/), a real SMTP
-// server (smtp-server), SQLite in a temp DATA_DIR.
+// Invitation mails survive SIGKILL: adds acknowledged while the mail server refused, or killed during a retry, are
+// mailed once after a restart, and a replay mails nothing more. The real server (dist/), smtp-server, SQLite.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
