@@ -1,3 +1,4 @@
+/* eslint-disable max-lines -- one projection runner: catch-up, live batching and checkpoint commits share one transaction discipline. */
 // Runs one projection on the store's $all subscription: the model's rows and the checkpoint are
 // committed together, many events per transaction while catching up, and, once live, the events
 // delivered together (one group commit of the store, one page) in one transaction, which the runners
