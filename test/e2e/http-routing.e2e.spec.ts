@@ -1,5 +1,4 @@
-// How a request finds its route (apps/api/src/http/route-dispatch.ts: routes grouped by their first
-// segment): Express's own rules still hold for every route, whatever group it is in.
+// How a request finds its route: the paths Express matches (letter case, trailing slash) and those it refuses with the 404 problem.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { httpClient, type HttpClient } from '../support/http-client.js';
 import { startApp, type RunningApp } from '../support/start-app.js';

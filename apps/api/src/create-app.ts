@@ -5,7 +5,6 @@ import type { Config } from '#config';
 import type { DestinationStream } from 'pino';
 import { AppModule } from './app.module.js';
 import { applyHttpServerLimits } from './http/http-server-limits.js';
-import { dispatchRoutesByFirstSegment } from './http/route-dispatch.js';
 import { BODY_LIMIT, JSON_MEDIA_TYPES, requireJsonBody } from './http/json-body.js';
 import { enterRequestContext, startRequest } from './http/request-context.middleware.js';
 import { createPino } from './logging/pino.js';
@@ -58,6 +57,5 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
   app.use(enterRequestContext);
   mountBrowserEdge(app);
   await app.init();
-  dispatchRoutesByFirstSegment(app);
   return app;
 }
