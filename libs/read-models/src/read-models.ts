@@ -1,4 +1,4 @@
-/* eslint-disable max-lines -- the read side of one process: its database, queries, projector, read-your-writes waits, health and rebuild share one lifecycle. */
+/* eslint-disable max-lines -- the read side of one process: database, queries, projector, read-your-writes waits, health and rebuild share one lifecycle. */
 // The read side of one process: the read-model database, its queries, the projector (when it runs
 // here), read-your-writes waits, health, rebuild and verification.
 import type { PlanCatalogue } from '#domain';
