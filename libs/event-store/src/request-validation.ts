@@ -30,7 +30,7 @@ export function assertValidAppend(streamId: string, events: readonly EventToAppe
 /**
  * Whether `id` is a uuid in lower-case canonical form (8-4-4-4-12 hex digits). A loop, not a regular
  * expression: ids from randomUUID() are strings concatenated in pieces, which a RegExp test flattens on V8's
- * slow path, about 4 us of an append's CPU on the disk (bench/event-store, eighth round).
+ * slow path.
  */
 export function isCanonicalUuid(id: string): boolean {
   if (id.length !== 36) return false;

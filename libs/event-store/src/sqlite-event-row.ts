@@ -155,8 +155,7 @@ function envelopeOf(parts: readonly EnvelopePart[]): { key: string; wanted: Read
 /**
  * The columns and the decoding of a read of the log with only the given envelope parts. `lazy`: `data`
  * (and `metadata`) parsed when first read, for readers that skip events (`readLog`); `parsed`: parsed as
- * read, for a reader that folds every event it asks for (`readLogByStream`: a lazy event cost the
- * organization rebuild about 0.5 us more per event, bench/projections, sixth round).
+ * read, for a reader that folds every event it asks for (`readLogByStream`, where laziness only adds cost).
  */
 export function logReadOf(parts: readonly EnvelopePart[], decoding: 'lazy' | 'parsed' = 'lazy'): LogRead {
   const { wanted, flags } = envelopeOf(parts);
@@ -172,8 +171,7 @@ export function logReadOf(parts: readonly EnvelopePart[], decoding: 'lazy' | 'pa
 /**
  * The same events as `logReadOf(parts, 'parsed')`, from rows written as JSON by SQLite: a page of them is
  * one string and one JSON.parse. better-sqlite3 (on Node 20) builds a raw row with a V8 API call per
- * column, about 1,000 instructions each: six per event, a fifth of reading the log by stream
- * (bench/projections, eighth round). Stream ids and types are quoted by SQLite; data and metadata are
+ * column, six per event, a large share of reading the log by stream. Stream ids and types are quoted by SQLite; data and metadata are
  * JSON already. Positions and revisions pass as JSON numbers: one past 2^53 is refused, not rounded.
  */
 export function logTextOf(parts: readonly EnvelopePart[]): LogText {
@@ -204,8 +202,7 @@ function exactInteger(value: number): bigint {
  * and, when a young-generation GC finds nearly all of those made since the last one still alive (as it
  * does when it falls while a page of 1,000 events is being built), allocates all its later objects in
  * the old generation ("pretenuring"). Every later event then kept its data alive until a full GC: a
- * third of the organization rebuilds promoted 265 MB instead of 5 MB, ran 5 to 9 full GCs instead of
- * 1, and cost 20% more CPU (bench/projections, seventh round). V8 does not track a constructor's objects.
+ * third of the organization rebuilds promoted far more and ran several full GCs. V8 does not track a constructor's objects.
  */
 class ParsedLogEvent {
   streamId: string;

@@ -465,9 +465,8 @@ function firstRows(rows: Iterable<unknown>, limit: number): unknown[] {
 }
 
 /**
- * The system clock as ISO-8601, formatted once per millisecond: new Date().toISOString() costs about 0.8 us
- * here, as much as the rest of an append's checks (bench/event-store, fifth round), and appends come
- * several per millisecond.
+ * The system clock as ISO-8601, formatted once per millisecond: new Date().toISOString() costs as much as the
+ * rest of an append's checks, and appends come several per millisecond.
  */
 function isoClock(): () => string {
   let formattedAt = Number.NaN;

@@ -226,7 +226,7 @@ export class GroupCommit {
     this.begin.run();
     this.transactionsBegun += 1;
     // A lone write needs no savepoint: if it fails, the whole transaction is rolled back. Nor does a
-    // one-statement write (savepoint and release cost about 10-14 us of CPU per write, bench/event-store).
+    // one-statement write (a savepoint and its release cost more CPU than the write itself).
     const shared = batch.length > 1;
     let succeeded = 0;
     try {

@@ -2,8 +2,8 @@ import type Database from 'better-sqlite3';
 
 /**
  * The last revision of the streams this connection appended to, so that the next append to one of them need
- * not read its stream's head (the read was most of what an append's transaction costs beyond its insert:
- * bench/event-store, sixth round). An entry is trusted only inside a write transaction, under the write lock,
+ * not read its stream's head (the read was most of what an append's transaction costs beyond its insert).
+ * An entry is trusted only inside a write transaction, under the write lock,
  * and only while no other connection (another process, an operator deleting a stream) has committed since the
  * entries were made: `PRAGMA data_version` moves exactly then, and is read once per transaction that uses one.
  */

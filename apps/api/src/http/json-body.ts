@@ -58,7 +58,7 @@ function parseJson(body: Buffer): unknown {
  * Reads a plain JSON body (isPlainJson) as body-parser would: `request.body` parsed, `request.rawBody` its
  * bytes (Nest's `rawBody: true`, which /billing/events checks signatures with). body-parser then finds the
  * request read and leaves it. Its whole path (type-is, content-type, iconv-lite, raw-body, on-finished,
- * http-errors) was about 6% of a sign-in's main-thread CPU, for a body of 80 bytes (bench/logins, eighth round).
+ * http-errors) was a visible share of a sign-in's main-thread CPU for a body of a few bytes.
  */
 function readPlainJson(request: Request, next: NextFunction): void {
   const chunks: Buffer[] = [];

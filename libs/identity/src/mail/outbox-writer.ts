@@ -1,6 +1,6 @@
 // The development outbox (no SMTP_URL) builds each message and writes two files: on the main thread that
-// was about half of an added member's CPU there, invitation included (nodemailer's stream pipelines, the
-// files' creation; bench/http/README.md, "Third round"). A worker thread does both instead; a send
+// was about half of an added member's CPU there (nodemailer's stream pipelines, the files' creation).
+// A worker thread does both instead; a send
 // resolves once its files are written, as before, so whoever records a mail as sent still does it after.
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';

@@ -75,8 +75,8 @@ export async function replay(options: ReplayOptions): Promise<ReplayResult> {
   }));
   // From the first event, the models kept per stream are folded stream after stream (when the store can
   // read so): a stream's states then die young, where in position order each lives until its stream's
-  // next event, far down an interleaved log, and costs the collector a copy and a promotion
-  // (bench/projections, fifth round). The others read the log in position order.
+  // next event, far down an interleaved log, and costs the collector a copy and a promotion.
+  // The others read the log in position order.
   const byStream =
     options.fromPosition === undefined && store.readLogByStream !== undefined
       ? replaying.filter(({ projection }) => projection.streamPrefix !== undefined)
@@ -155,7 +155,7 @@ export async function replay(options: ReplayOptions): Promise<ReplayResult> {
  * tracks how many of an object literal's objects survive a young-generation GC, and when one falls
  * before the first write, nearly all the states, members and rows made since the last are alive, so
  * V8 allocates all later ones in the old generation, where each kept its young parts alive until a
- * full GC (bench/projections, seventh round). With one stream held, almost none of them survive.
+ * full GC. With one stream held, almost none of them survive.
  */
 async function replayByStream(
   options: ReplayOptions,
