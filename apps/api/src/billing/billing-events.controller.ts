@@ -1,5 +1,5 @@
 import { Controller, Headers, HttpCode, Inject, Post, Req, type RawBodyRequest } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
+import { MeteredCommandBus } from '../metrics/metered-command-bus.js';
 import type { Request } from 'express';
 import { CONFIG, type Config } from '#config';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
@@ -22,7 +22,7 @@ const validBillingEvent = new ZodValidationPipe(billingEventSchema);
 @Controller('billing')
 export class BillingEventsController {
   constructor(
-    private readonly commands: CommandBus,
+    private readonly commands: MeteredCommandBus,
     @Inject(CONFIG) private readonly config: Config,
     @Inject(BILLING_CLOCK) private readonly clock: BillingClock,
   ) {}

@@ -2,7 +2,7 @@
 // a demo organization on the enterprise plan, limits above its usage, and an owner whose password the banner prints once.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
+import { MeteredCommandBus } from '../metrics/metered-command-bus.js';
 import type { Logger } from 'pino';
 import { CONFIG, type Config } from '#config';
 import { DomainError } from '#domain';
@@ -33,7 +33,7 @@ export class DemoSeed implements OnApplicationBootstrap {
     @Inject(RUN_MODE) private readonly runMode: RunMode,
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(IDENTITY) private readonly identity: Identity,
-    private readonly commands: CommandBus,
+    private readonly commands: MeteredCommandBus,
     @Inject(PINO) private readonly logger: Logger,
   ) {}
 

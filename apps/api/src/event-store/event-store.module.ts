@@ -1,6 +1,8 @@
 import { Global, Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { CONFIG, type Config } from '#config';
 import { EVENT_STORE, openEventStore, type EventStore } from '#event-store';
+import { ChorusMetrics } from '../metrics/chorus-metrics.js';
+import { TimedEventStore } from '../metrics/timed-event-store.js';
 
 /** Closes the store in the last shutdown phase, after every module has stopped reading it in onModuleDestroy. */
 @Injectable()
@@ -12,15 +14,17 @@ class EventStoreLifecycle implements OnApplicationShutdown {
   }
 }
 
-/** EVENT_STORE: the embedded SQLite store under DATA_DIR, or EventStoreDB when a connection string is set. */
+/** EVENT_STORE: the embedded SQLite store under DATA_DIR, or EventStoreDB when a connection string is set; its appends timed. */
 @Global()
 @Module({
   providers: [
     {
       provide: EVENT_STORE,
-      inject: [CONFIG],
-      useFactory: (config: Config): Promise<EventStore> =>
-        openEventStore({ dataDir: config.dataDir, connectionString: config.eventStoreConnectionString }),
+      inject: [CONFIG, ChorusMetrics],
+      useFactory: async (config: Config, metrics: ChorusMetrics): Promise<EventStore> => {
+        const store = await openEventStore({ dataDir: config.dataDir, connectionString: config.eventStoreConnectionString });
+        return new TimedEventStore(store, metrics, config.eventStoreConnectionString === undefined ? 'sqlite' : 'eventstoredb');
+      },
     },
     EventStoreLifecycle,
   ],

@@ -1,19 +1,26 @@
-import { Module } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
 import { READ_MODELS, type ReadModels } from '#read-models';
 import { ChorusMetrics } from './chorus-metrics.js';
+import { MeteredCommandBus } from './metered-command-bus.js';
 import { MetricsController } from './metrics.controller.js';
-import { MetricsInstrumentation } from './metrics-instrumentation.js';
 
 /**
- * GET /metrics and what feeds it: the HTTP timings are recorded by the middleware createApp installs
- * (startRequest, with recordHttpAnswer), commands and appends by MetricsInstrumentation, the projections at each scrape.
+ * GET /metrics and what feeds it: HTTP timings by the middleware createApp installs (startRequest, recordHttpAnswer),
+ * commands by MeteredCommandBus, appends by TimedEventStore (bound with the store), the projections at each scrape.
  */
+@Global()
 @Module({
   controllers: [MetricsController],
   providers: [
-    { provide: ChorusMetrics, inject: [READ_MODELS], useFactory: (readModels: ReadModels) => new ChorusMetrics(() => readModels.health()) },
-    MetricsInstrumentation,
+    {
+      provide: ChorusMetrics,
+      inject: [ModuleRef],
+      // Resolved at each scrape, not here: the read models are built on the (timed) event store.
+      useFactory: (modules: ModuleRef) => new ChorusMetrics(() => modules.get<ReadModels>(READ_MODELS, { strict: false }).health()),
+    },
+    MeteredCommandBus,
   ],
-  exports: [ChorusMetrics],
+  exports: [ChorusMetrics, MeteredCommandBus],
 })
 export class MetricsModule {}

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Param, Post } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
+import { MeteredCommandBus } from '../metrics/metered-command-bus.js';
 import type { z } from 'zod';
 import type { CommandContext } from '#event-store';
 import { OWNERS_AND_ADMINS, RequireAccess } from '../access/require-access.decorator.js';
@@ -16,7 +16,7 @@ const MANAGE_DOMAINS = { scope: 'organizations:write', members: OWNERS_AND_ADMIN
 /** The quality-assurance and web analytics domain lists of an organization. */
 @Controller('organizations/:id')
 export class DomainsController {
-  constructor(private readonly commands: CommandBus) {}
+  constructor(private readonly commands: MeteredCommandBus) {}
 
   @Post('quality-assurance/domains')
   @RequireAccess(MANAGE_DOMAINS)

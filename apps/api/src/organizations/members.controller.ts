@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Optional, Param, Patch, Post } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
+import { MeteredCommandBus } from '../metrics/metered-command-bus.js';
 import type { z } from 'zod';
 import type { CommandContext } from '#event-store';
 import { OWNERS_AND_ADMINS, RequireAccess } from '../access/require-access.decorator.js';
@@ -21,7 +21,7 @@ const changeRoleRequest = addMemberRequest.pick({ role: true });
 @Controller('organizations/:id/members')
 export class MembersController {
   constructor(
-    private readonly commands: CommandBus,
+    private readonly commands: MeteredCommandBus,
     private readonly organizations: Organizations,
     @Optional() @Inject(MEMBER_INVITATIONS) private readonly invitations?: MemberInvitations,
     @Optional() @Inject(INVITATION_RESEND) private readonly resends?: InvitationResend,

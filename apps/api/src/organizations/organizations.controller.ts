@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
+import { MeteredCommandBus } from '../metrics/metered-command-bus.js';
 import type { Response } from 'express';
 import type { AddOn, OrganizationCommand } from '#domain';
 import type { z } from 'zod';
@@ -31,7 +31,7 @@ const COMMERCIAL = { scope: 'organizations:write' } as const;
 /** The organization itself: creation, plans, add-ons, the Chorus line and limits (docs/api.md, Organizations). */
 @Controller('organizations')
 export class OrganizationsController {
-  constructor(private readonly commands: CommandBus) {}
+  constructor(private readonly commands: MeteredCommandBus) {}
 
   @Post()
   @RequireAccess(COMMERCIAL)

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Param, Post } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
+import { MeteredCommandBus } from '../metrics/metered-command-bus.js';
 import type { z } from 'zod';
 import type { CommandContext } from '#event-store';
 import { OWNERS_AND_ADMINS, RequireAccess } from '../access/require-access.decorator.js';
@@ -15,7 +15,7 @@ import { commandAnswerText, Operation } from '../openapi/operation.decorator.js'
 /** Sites (content sections) of an organization. */
 @Controller('organizations/:id/sites')
 export class SitesController {
-  constructor(private readonly commands: CommandBus) {}
+  constructor(private readonly commands: MeteredCommandBus) {}
 
   /** Answers the new site's `siteId` too. */
   @Post()

@@ -5,7 +5,7 @@
 // this organization's SSO created it or its owner linked it (a signed-in link sign-on): a provider's word
 // alone never opens someone else's account.
 import { Inject, Injectable } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
+import { MeteredCommandBus } from '../metrics/metered-command-bus.js';
 import type { Configuration } from 'openid-client';
 import { CONFIG, type Config } from '#config';
 import { DomainError, hasSsoPlan, ssoDomainOf, type ExistingOrganization, type PlanCatalogue } from '#domain';
@@ -30,7 +30,7 @@ export class SsoSignOn {
     @Inject(PLAN_CATALOGUE) private readonly catalogue: PlanCatalogue,
     private readonly organizations: Organizations,
     private readonly claims: SsoDomainClaims,
-    private readonly commands: CommandBus,
+    private readonly commands: MeteredCommandBus,
     private readonly failureLog: SsoSignOnFailureLog,
   ) {}
 

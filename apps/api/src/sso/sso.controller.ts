@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, HttpCode, Param, Post, Put } from '@nestjs/common';
 import { parseSsoDomain } from '#domain';
-import { CommandBus } from '@nestjs/cqrs';
+import { MeteredCommandBus } from '../metrics/metered-command-bus.js';
 import type { CommandContext } from '#event-store';
 import { OWNERS_AND_ADMINS, RequireAccess } from '../access/require-access.decorator.js';
 import { RequestCommandContext } from '../access/request-command-context.decorator.js';
@@ -21,7 +21,7 @@ import { commandAnswerWords, Operation } from '../openapi/operation.decorator.js
 @Controller('organizations/:id/sso')
 export class SsoController {
   constructor(
-    private readonly commands: CommandBus,
+    private readonly commands: MeteredCommandBus,
     private readonly verification: SsoDomainVerification,
   ) {}
 

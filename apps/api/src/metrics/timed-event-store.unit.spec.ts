@@ -1,17 +1,13 @@
 import { describe, expect, it } from '@jest/globals';
-import type { CommandBus } from '@nestjs/cqrs';
-import type { Config } from '#config';
 import { WrongExpectedRevisionError, type EventStore } from '#event-store';
 import { ChorusMetrics } from './chorus-metrics.js';
-import { MetricsInstrumentation } from './metrics-instrumentation.js';
+import { TimedEventStore } from './timed-event-store.js';
 
 /** A store whose append does what `outcome` says: resolve, reject with a conflict or an error, or throw at once. */
 function instrumented(outcome: () => Promise<unknown>): { metrics: ChorusMetrics; store: EventStore } {
   const metrics = new ChorusMetrics(() => Promise.reject(new Error("no read models here")));
-  const store = { append: () => outcome() } as unknown as EventStore;
-  const commandBus = { execute: () => Promise.resolve() } as unknown as CommandBus;
-  new MetricsInstrumentation(metrics, commandBus, store, { eventStoreConnectionString: undefined } as Config).onModuleInit();
-  return { metrics, store };
+  const inner = { append: () => outcome() } as unknown as EventStore;
+  return { metrics, store: new TimedEventStore(inner, metrics, 'sqlite') };
 }
 
 async function appendCounts(metrics: ChorusMetrics): Promise<Record<string, number>> {
@@ -23,7 +19,7 @@ async function appendCounts(metrics: ChorusMetrics): Promise<Record<string, numb
   return counts;
 }
 
-describe('the appends timed by MetricsInstrumentation', () => {
+describe('the appends timed by TimedEventStore', () => {
   it('answers what the store answers, and counts each append by its outcome', async () => {
     const conflict = new WrongExpectedRevisionError('organization-a', 'no_stream', 1n);
     const failure = new Error('disk full');
@@ -47,5 +43,15 @@ describe('the appends timed by MetricsInstrumentation', () => {
     await expect(append()).rejects.toBe(failure);
 
     expect(await appendCounts(metrics)).toEqual({ 'sqlite ok': 2, 'sqlite conflict': 1, 'sqlite error': 2 });
+  });
+});
+
+describe('the store behind TimedEventStore', () => {
+  it('offers the by-stream read only where the store has one', () => {
+    const metrics = new ChorusMetrics(() => Promise.reject(new Error('no read models here')));
+    const plain = { append: () => Promise.resolve({ position: 1n }) } as unknown as EventStore;
+    const byStream = { ...plain, readLogByStream: () => Promise.resolve([]) } as unknown as EventStore;
+    expect(new TimedEventStore(plain, metrics, 'sqlite').readLogByStream).toBeUndefined();
+    expect(new TimedEventStore(byStream, metrics, 'sqlite').readLogByStream).toBeInstanceOf(Function);
   });
 });

@@ -1,0 +1,86 @@
+import {
+  WrongExpectedRevisionError,
+  type AppendResult,
+  type EventStore,
+  type EventToAppend,
+  type ExpectedRevision,
+  type ReadAllOptions,
+  type ReadStreamOptions,
+  type SubscribeToAllOptions,
+} from '#event-store';
+import type { ChorusMetrics } from './chorus-metrics.js';
+
+type Outcome = 'ok' | 'conflict' | 'error';
+
+/** The event store with every append timed into `chorus_event_store_append_duration_seconds`; everything else passed through. */
+export class TimedEventStore implements EventStore {
+  readonly readLogByStream: EventStore['readLogByStream'];
+  private readonly labels: Record<Outcome, { store: string; outcome: Outcome }>;
+
+  constructor(
+    private readonly inner: EventStore,
+    private readonly metrics: ChorusMetrics,
+    storeName: string,
+  ) {
+    this.labels = { ok: { store: storeName, outcome: 'ok' }, conflict: { store: storeName, outcome: 'conflict' }, error: { store: storeName, outcome: 'error' } };
+    this.readLogByStream = inner.readLogByStream?.bind(inner);
+  }
+
+  append(streamId: string, events: readonly EventToAppend[], expectedRevision: ExpectedRevision): Promise<AppendResult> {
+    const startedAt = process.hrtime.bigint();
+    let appended: Promise<AppendResult>;
+    try {
+      appended = this.inner.append(streamId, events, expectedRevision);
+    } catch (error) {
+      // A store that throws instead of rejecting: still timed, and still a rejection for the caller.
+      this.observe(outcomeOf(error), startedAt);
+      return Promise.reject(error as Error);
+    }
+    return appended.then(
+      (result) => {
+        this.observe('ok', startedAt);
+        return result;
+      },
+      (error: unknown) => {
+        this.observe(outcomeOf(error), startedAt);
+        throw error;
+      },
+    );
+  }
+
+  readStream(streamId: string, options?: ReadStreamOptions): ReturnType<EventStore['readStream']> {
+    return this.inner.readStream(streamId, options);
+  }
+
+  readAll(options?: ReadAllOptions): ReturnType<EventStore['readAll']> {
+    return this.inner.readAll(options);
+  }
+
+  readLog: EventStore['readLog'] = (options) => this.inner.readLog(options);
+
+  headPosition(): Promise<bigint | undefined> {
+    return this.inner.headPosition();
+  }
+
+  subscribeToAll(options: SubscribeToAllOptions): ReturnType<EventStore['subscribeToAll']> {
+    return this.inner.subscribeToAll(options);
+  }
+
+  ping(): Promise<void> {
+    return this.inner.ping();
+  }
+
+  storeId(): Promise<string> {
+    return this.inner.storeId();
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+
+  private observe(outcome: Outcome, startedAt: bigint): void {
+    this.metrics.appendDuration.observe(this.labels[outcome], Number(process.hrtime.bigint() - startedAt) / 1e9);
+  }
+}
+
+const outcomeOf = (error: unknown): Outcome => (error instanceof WrongExpectedRevisionError ? 'conflict' : 'error');
