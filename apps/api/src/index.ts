@@ -36,7 +36,7 @@ export type { ApiKeyScope } from './access/api-keys/api-key-scopes.js';
 // Sign-in: the identity lib as the service wires it, and the clock e2e tests pin.
 export { IDENTITY, IdentityClock } from './auth/identity.provider.js';
 // Invitations owed by MemberAdded, mailed by a reaction with its checkpoint in DATA_DIR.
-export { MEMBER_INVITATIONS, type MemberInvitations, type InvitationOutcome } from './organizations/member-invitations.js';
+export { MEMBER_INVITATIONS, type MemberInvitations, type InvitationMailAnswer } from './organizations/member-invitations.js';
 export { invitationCheckpointFile } from './auth/member-invitation-checkpoint.js';
 
 // Billing.

@@ -1,6 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
-import { OrganizationsStoreModule } from '../organizations/organizations-store.module.js';
+import { OrganizationStreamsModule } from '../organizations/organization-streams.module.js';
 import { ApiKeyResolver } from './api-keys/api-key.resolver.js';
 import { ApiKeys } from './api-keys/api-keys.service.js';
 import { PrincipalResolvers } from './principal-resolvers.service.js';
@@ -12,8 +12,8 @@ import { PrincipalResolvers } from './principal-resolvers.service.js';
  */
 @Global()
 @Module({
-  imports: [DiscoveryModule, OrganizationsStoreModule],
+  imports: [DiscoveryModule, OrganizationStreamsModule],
   providers: [ApiKeys, ApiKeyResolver, PrincipalResolvers],
-  exports: [ApiKeys, PrincipalResolvers, OrganizationsStoreModule],
+  exports: [ApiKeys, PrincipalResolvers, OrganizationStreamsModule],
 })
 export class AccessModule {}

@@ -1,7 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import type { Identity, UserDirectory } from '#identity';
 import { INVITATION_RESEND, MEMBER_INVITATIONS } from '../organizations/member-invitations.js';
-import { OrganizationsStoreModule } from '../organizations/organizations-store.module.js';
+import { OrganizationStreamsModule } from '../organizations/organization-streams.module.js';
 import { USER_DIRECTORY } from '../organizations/user-directory.js';
 import { AccountController } from './account.controller.js';
 import { AuthCookies } from './auth-cookies.js';
@@ -25,7 +25,7 @@ import { XsrfMiddleware } from './xsrf.middleware.js';
  */
 @Global()
 @Module({
-  imports: [OrganizationsStoreModule],
+  imports: [OrganizationStreamsModule],
   controllers: [SignInController, SessionController, GoogleSignInController, AccountController, InvitationsController],
   providers: [
     IdentityClock,

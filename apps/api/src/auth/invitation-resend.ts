@@ -22,7 +22,7 @@ export class MemberInvitationResend implements InvitationResend {
   async resend(organizationId: string, userId: string, context: CommandContext): Promise<CommandResult> {
     const command: OrganizationCommand = { type: 'ResendInvitation', data: { userId } };
     // The domain's refusals first (not a member of this organization: 404; an admin and an owner's invitation: 403), before any mail.
-    const loaded = await this.organizations.check(organizationId, command, context);
+    const loaded = await this.organizations.loadIfAccepted(organizationId, command, context);
     const member = loaded.state.exists ? loaded.state.members.find((candidate) => candidate.userId === userId) : undefined;
     if (!loaded.state.exists || member === undefined) throw new Error(`ResendInvitation passed its check without member ${userId}`);
     // Someone who signed up has no invitation to wait for (the mailer would send them a notice instead).

@@ -3,7 +3,7 @@ import { MeteredCommandBus } from '../metrics/metered-command-bus.js';
 import type { z } from 'zod';
 import type { CommandContext } from '#event-store';
 import { OWNERS_AND_ADMINS, RequireAccess } from '../access/require-access.decorator.js';
-import { RequestCommandContext } from '../access/request-command-context.decorator.js';
+import { PrincipalContext } from '../access/principal-context.decorator.js';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
 import { commandAnswer, type CommandAnswer } from './command-result.js';
 import { ChangeOrganizationCommand } from './commands/change-organization.command.js';
@@ -24,7 +24,7 @@ export class DomainsController {
   async addQualityAssuranceDomain(
     @Param('id', validOrganizationId) id: string,
     @Body(new ZodValidationPipe(addDomainRequest)) body: z.output<typeof addDomainRequest>,
-    @RequestCommandContext() context: CommandContext,
+    @PrincipalContext() context: CommandContext,
   ): Promise<CommandAnswer> {
     return commandAnswer(await this.commands.execute(new ChangeOrganizationCommand(id, { type: 'AddQualityAssuranceDomain', data: { domain: body.domain } }, context)));
   }
@@ -35,7 +35,7 @@ export class DomainsController {
   async removeQualityAssuranceDomain(
     @Param('id', validOrganizationId) id: string,
     @Param('domain', validDomain) domain: string,
-    @RequestCommandContext() context: CommandContext,
+    @PrincipalContext() context: CommandContext,
   ): Promise<CommandAnswer> {
     return commandAnswer(await this.commands.execute(new ChangeOrganizationCommand(id, { type: 'RemoveQualityAssuranceDomain', data: { domain } }, context)));
   }
@@ -46,7 +46,7 @@ export class DomainsController {
   async addWebAnalyticsDomain(
     @Param('id', validOrganizationId) id: string,
     @Body(new ZodValidationPipe(addDomainRequest)) body: z.output<typeof addDomainRequest>,
-    @RequestCommandContext() context: CommandContext,
+    @PrincipalContext() context: CommandContext,
   ): Promise<CommandAnswer> {
     return commandAnswer(await this.commands.execute(new ChangeOrganizationCommand(id, { type: 'AddWebAnalyticsDomain', data: { domain: body.domain } }, context)));
   }
@@ -57,7 +57,7 @@ export class DomainsController {
   async removeWebAnalyticsDomain(
     @Param('id', validOrganizationId) id: string,
     @Param('domain', validDomain) domain: string,
-    @RequestCommandContext() context: CommandContext,
+    @PrincipalContext() context: CommandContext,
   ): Promise<CommandAnswer> {
     return commandAnswer(await this.commands.execute(new ChangeOrganizationCommand(id, { type: 'RemoveWebAnalyticsDomain', data: { domain } }, context)));
   }

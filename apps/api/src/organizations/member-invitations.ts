@@ -7,7 +7,7 @@ import type { CommandResult } from './command-result.js';
  * answer is the same either way, so that it says nothing about who has an account), `none` where no
  * reaction mails anyone (outside the server).
  */
-export type InvitationOutcome = 'pending' | 'none';
+export type InvitationMailAnswer = 'pending' | 'none';
 
 /**
  * Mails members added through the members route (apps/api/README.md, Members): a reaction to MemberAdded

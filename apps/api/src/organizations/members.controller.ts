@@ -3,12 +3,12 @@ import { MeteredCommandBus } from '../metrics/metered-command-bus.js';
 import type { z } from 'zod';
 import type { CommandContext } from '#event-store';
 import { OWNERS_AND_ADMINS, RequireAccess } from '../access/require-access.decorator.js';
-import { RequestCommandContext } from '../access/request-command-context.decorator.js';
+import { PrincipalContext } from '../access/principal-context.decorator.js';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
 import { commandAnswer, type CommandAnswer } from './command-result.js';
 import { AddMemberCommand } from './commands/add-member.command.js';
 import { ChangeOrganizationCommand } from './commands/change-organization.command.js';
-import { INVITATION_RESEND, MEMBER_INVITATIONS, type InvitationOutcome, type InvitationResend, type MemberInvitations, type UndeliveredInvitation } from './member-invitations.js';
+import { INVITATION_RESEND, MEMBER_INVITATIONS, type InvitationMailAnswer, type InvitationResend, type MemberInvitations, type UndeliveredInvitation } from './member-invitations.js';
 import { Organizations } from './organizations.js';
 import { ProblemError } from '../http/problem-error.js';
 import { addMemberRequest } from './organization-requests.js';
@@ -42,8 +42,8 @@ export class MembersController {
   async add(
     @Param('id', validOrganizationId) id: string,
     @Body(new ZodValidationPipe(addMemberRequest)) body: z.output<typeof addMemberRequest>,
-    @RequestCommandContext() context: CommandContext,
-  ): Promise<CommandAnswer & { userId: string; invitation: InvitationOutcome }> {
+    @PrincipalContext() context: CommandContext,
+  ): Promise<CommandAnswer & { userId: string; invitation: InvitationMailAnswer }> {
     const { invitationOwed, ...added } = await this.commands.execute(new AddMemberCommand(id, { ...body, invite: this.invitations !== undefined }, context));
     return { ...commandAnswer(added), invitation: invitationOwed ? 'pending' : 'none' };
   }
@@ -66,7 +66,7 @@ export class MembersController {
     @Param('id', validOrganizationId) id: string,
     @Param('userId', validMemberOrSiteId) userId: string,
     @Body(new ZodValidationPipe(changeRoleRequest)) { role }: z.output<typeof changeRoleRequest>,
-    @RequestCommandContext() context: CommandContext,
+    @PrincipalContext() context: CommandContext,
   ): Promise<CommandAnswer> {
     return commandAnswer(await this.commands.execute(new ChangeOrganizationCommand(id, { type: 'ChangeMemberRole', data: { userId, role } }, context)));
   }
@@ -84,7 +84,7 @@ export class MembersController {
   async resendInvitation(
     @Param('id', validOrganizationId) id: string,
     @Param('userId', validMemberOrSiteId) userId: string,
-    @RequestCommandContext() context: CommandContext,
+    @PrincipalContext() context: CommandContext,
   ): Promise<CommandAnswer> {
     if (this.resends === undefined) throw new ProblemError(503, 'UNAVAILABLE', 'Invitations are not sent here', 'This process sends no invitations.');
     return commandAnswer(await this.resends.resend(id, userId, context));
@@ -96,7 +96,7 @@ export class MembersController {
   async remove(
     @Param('id', validOrganizationId) id: string,
     @Param('userId', validMemberOrSiteId) userId: string,
-    @RequestCommandContext() context: CommandContext,
+    @PrincipalContext() context: CommandContext,
   ): Promise<CommandAnswer> {
     return commandAnswer(await this.commands.execute(new ChangeOrganizationCommand(id, { type: 'RemoveMember', data: { userId } }, context)));
   }

@@ -5,7 +5,7 @@ import type { AddOn, OrganizationCommand } from '#domain';
 import type { z } from 'zod';
 import type { CommandContext } from '#event-store';
 import { RequireAccess } from '../access/require-access.decorator.js';
-import { RequestCommandContext } from '../access/request-command-context.decorator.js';
+import { PrincipalContext } from '../access/principal-context.decorator.js';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
 import { commandAnswer, type CommandAnswer } from './command-result.js';
 import { ChangeOrganizationCommand } from './commands/change-organization.command.js';
@@ -38,7 +38,7 @@ export class OrganizationsController {
   @Operation({ summary: 'Create an organization', ...commandAnswerText, responses: { 409: 'ALREADY_EXISTS' } })
   async create(
     @Body(new ZodValidationPipe(createOrganizationRequest)) body: z.output<typeof createOrganizationRequest>,
-    @RequestCommandContext() context: CommandContext,
+    @PrincipalContext() context: CommandContext,
     @Res({ passthrough: true }) response: Response,
   ): Promise<CommandAnswer> {
     const result = await this.commands.execute(new CreateOrganizationCommand(body, context));
@@ -53,7 +53,7 @@ export class OrganizationsController {
   async assignPlan(
     @Param('id', validOrganizationId) id: string,
     @Body(new ZodValidationPipe(assignPlanRequest)) body: z.output<typeof assignPlanRequest>,
-    @RequestCommandContext() context: CommandContext,
+    @PrincipalContext() context: CommandContext,
   ): Promise<CommandAnswer> {
     return commandAnswer(await this.commands.execute(new ChangeOrganizationCommand(id, { type: 'AssignPlan', data: body }, context)));
   }
@@ -65,7 +65,7 @@ export class OrganizationsController {
   async purchaseAddOn(
     @Param('id', validOrganizationId) id: string,
     @Body(new ZodValidationPipe(purchaseAddOnRequest)) body: z.output<typeof purchaseAddOnRequest>,
-    @RequestCommandContext() context: CommandContext,
+    @PrincipalContext() context: CommandContext,
   ): Promise<CommandAnswer> {
     return commandAnswer(await this.commands.execute(new ChangeOrganizationCommand(id, { type: 'PurchaseAddOn', data: body }, context)));
   }
@@ -77,7 +77,7 @@ export class OrganizationsController {
     @Param('id', validOrganizationId) id: string,
     @Param('addOn', validAddOn) addOn: AddOn,
     @Query(new ZodValidationPipe(cancelAddOnQuery)) query: z.output<typeof cancelAddOnQuery>,
-    @RequestCommandContext() context: CommandContext,
+    @PrincipalContext() context: CommandContext,
   ): Promise<CommandAnswer> {
     const cancellation = query.quantity === undefined ? { addOn } : { addOn, quantity: query.quantity };
     return commandAnswer(await this.commands.execute(new ChangeOrganizationCommand(id, { type: 'CancelAddOn', data: cancellation }, context)));
@@ -89,7 +89,7 @@ export class OrganizationsController {
   async setChorus(
     @Param('id', validOrganizationId) id: string,
     @Body(new ZodValidationPipe(chorusRequest)) body: z.output<typeof chorusRequest>,
-    @RequestCommandContext() context: CommandContext,
+    @PrincipalContext() context: CommandContext,
   ): Promise<CommandAnswer> {
     const change: OrganizationCommand = body.enabled
       ? { type: 'EnableChorus', data: body.parallelUse === undefined ? {} : { parallelUse: body.parallelUse } }
@@ -103,7 +103,7 @@ export class OrganizationsController {
   async configureLimits(
     @Param('id', validOrganizationId) id: string,
     @Body(new ZodValidationPipe(limitsRequest)) body: z.output<typeof limitsRequest>,
-    @RequestCommandContext() context: CommandContext,
+    @PrincipalContext() context: CommandContext,
   ): Promise<CommandAnswer> {
     return commandAnswer(await this.commands.execute(new ChangeOrganizationCommand(id, { type: 'ConfigureLimits', data: body }, context)));
   }

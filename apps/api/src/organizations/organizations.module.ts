@@ -6,7 +6,7 @@ import { CreateOrganizationHandler } from './commands/create-organization.handle
 import { DomainsController } from './domains.controller.js';
 import { MembersController } from './members.controller.js';
 import { OrganizationsController } from './organizations.controller.js';
-import { OrganizationsStoreModule } from './organizations-store.module.js';
+import { OrganizationStreamsModule } from './organization-streams.module.js';
 import { SitesController } from './sites.controller.js';
 
 /**
@@ -14,9 +14,9 @@ import { SitesController } from './sites.controller.js';
  * command; the others choose (a new organization's or site's id) or resolve (a member's user id) an id first.
  */
 @Module({
-  imports: [OrganizationsStoreModule],
+  imports: [OrganizationStreamsModule],
   controllers: [OrganizationsController, MembersController, SitesController, DomainsController],
   providers: [ChangeOrganizationHandler, CreateOrganizationHandler, AddMemberHandler, AddSiteHandler],
-  exports: [OrganizationsStoreModule],
+  exports: [OrganizationStreamsModule],
 })
 export class OrganizationsModule {}

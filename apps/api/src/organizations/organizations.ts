@@ -87,10 +87,10 @@ export class Organizations {
   }
 
   /**
-   * The refusal the command would meet now from this requester (a DomainError), if any; records nothing.
-   * Answers the organization as loaded, for a `handle` that follows to decide on first (`known`).
+   * The organization as loaded, once the command would be accepted now from this requester: else its refusal (a
+   * DomainError) is thrown. Records nothing. Answers the organization as loaded, for a `handle` that follows to decide on first (`known`).
    */
-  async check(organizationId: string, command: OrganizationCommand, context: CommandContext): Promise<LoadedStream<OrganizationState>> {
+  async loadIfAccepted(organizationId: string, command: OrganizationCommand, context: CommandContext): Promise<LoadedStream<OrganizationState>> {
     const loaded = await this.load(organizationId);
     decide(command, loaded.state, { catalogue: this.catalogue, requester: requesterOf(context) });
     return loaded;

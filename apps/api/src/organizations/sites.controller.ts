@@ -3,7 +3,7 @@ import { MeteredCommandBus } from '../metrics/metered-command-bus.js';
 import type { z } from 'zod';
 import type { CommandContext } from '#event-store';
 import { OWNERS_AND_ADMINS, RequireAccess } from '../access/require-access.decorator.js';
-import { RequestCommandContext } from '../access/request-command-context.decorator.js';
+import { PrincipalContext } from '../access/principal-context.decorator.js';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
 import { commandAnswer, type CommandAnswer } from './command-result.js';
 import { AddSiteCommand } from './commands/add-site.command.js';
@@ -24,7 +24,7 @@ export class SitesController {
   async add(
     @Param('id', validOrganizationId) id: string,
     @Body(new ZodValidationPipe(addSiteRequest)) body: z.output<typeof addSiteRequest>,
-    @RequestCommandContext() context: CommandContext,
+    @PrincipalContext() context: CommandContext,
   ): Promise<CommandAnswer & { siteId: string }> {
     return commandAnswer(await this.commands.execute(new AddSiteCommand(id, body, context)));
   }
@@ -35,7 +35,7 @@ export class SitesController {
   async remove(
     @Param('id', validOrganizationId) id: string,
     @Param('siteId', validMemberOrSiteId) siteId: string,
-    @RequestCommandContext() context: CommandContext,
+    @PrincipalContext() context: CommandContext,
   ): Promise<CommandAnswer> {
     return commandAnswer(await this.commands.execute(new ChangeOrganizationCommand(id, { type: 'RemoveSite', data: { siteId } }, context)));
   }

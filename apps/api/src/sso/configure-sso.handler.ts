@@ -43,7 +43,7 @@ export class ConfigureSsoHandler implements ICommandHandler<ConfigureSsoCommand>
       type: 'ConfigureSso',
       data: { ...rest, verificationTokens, at: this.clock.now().toISOString(), ...sealed },
     };
-    await this.organizations.check(organizationId, command, context);
+    await this.organizations.loadIfAccepted(organizationId, command, context);
     const domains = settings.domains.map((domain) => parseSsoDomain(domain)?.ascii as string);
     for (const domain of domains) {
       if (isPublicMailDomain(domain)) {

@@ -54,7 +54,7 @@ export class SsoDomainVerification implements OnApplicationBootstrap, OnModuleDe
   async check(organizationId: string, domain: string, context: CommandContext): Promise<DomainCheck> {
     const command = (found: boolean) =>
       ({ type: 'RecordSsoDomainCheck', data: { domain, found, at: this.clock.now().toISOString(), graceMs: this.config.ssoDomains.graceMs } }) as const;
-    const { state } = await this.organizations.check(organizationId, command(false), context);
+    const { state } = await this.organizations.loadIfAccepted(organizationId, command(false), context);
     const verification = state.exists ? state.sso?.verification[domain] : undefined;
     if (verification === undefined) {
       throw new DomainError('NOT_FOUND', `${domain} is not one of the organization's single sign-on domains.`, { entity: 'ssoDomain' });

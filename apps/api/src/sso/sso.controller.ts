@@ -3,7 +3,7 @@ import { parseSsoDomain } from '#domain';
 import { MeteredCommandBus } from '../metrics/metered-command-bus.js';
 import type { CommandContext } from '#event-store';
 import { OWNERS_AND_ADMINS, RequireAccess } from '../access/require-access.decorator.js';
-import { RequestCommandContext } from '../access/request-command-context.decorator.js';
+import { PrincipalContext } from '../access/principal-context.decorator.js';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
 import { commandAnswer, type CommandAnswer } from '../organizations/command-result.js';
 import { ChangeOrganizationCommand } from '../organizations/commands/change-organization.command.js';
@@ -36,7 +36,7 @@ export class SsoController {
   async configure(
     @Param('id', validOrganizationId) id: string,
     @Body(new ZodValidationPipe(configureSsoRequest)) body: ConfigureSsoRequest,
-    @RequestCommandContext() context: CommandContext,
+    @PrincipalContext() context: CommandContext,
   ): Promise<CommandAnswer> {
     return commandAnswer(await this.commands.execute(new ConfigureSsoCommand(id, body, context)));
   }
@@ -56,7 +56,7 @@ export class SsoController {
   async verifyDomain(
     @Param('id', validOrganizationId) id: string,
     @Param('domain') domain: string,
-    @RequestCommandContext() context: CommandContext,
+    @PrincipalContext() context: CommandContext,
   ): Promise<DomainCheck> {
     const parsed = parseSsoDomain(domain);
     if (parsed === null) throw new ProblemError(400, 'INVALID_HOSTNAME', 'The request is not valid', `${domain.slice(0, 300)} is not an e-mail domain.`);
@@ -67,7 +67,7 @@ export class SsoController {
   @Delete()
   @RequireAccess({ scope: 'organizations:write', members: OWNERS_AND_ADMINS })
   @Operation({ summary: 'Turn single sign-on off (SsoDisabled); the sealed secret is forgotten', description: commandAnswerWords, answersPosition: true })
-  async disable(@Param('id', validOrganizationId) id: string, @RequestCommandContext() context: CommandContext): Promise<CommandAnswer> {
+  async disable(@Param('id', validOrganizationId) id: string, @PrincipalContext() context: CommandContext): Promise<CommandAnswer> {
     return commandAnswer(await this.commands.execute(new ChangeOrganizationCommand(id, { type: 'DisableSso', data: {} }, context)));
   }
 }

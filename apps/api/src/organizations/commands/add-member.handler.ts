@@ -24,7 +24,7 @@ export class AddMemberHandler implements ICommandHandler<AddMemberCommand> {
     // Decide first: a refused add records nothing, not even the id the address would have had reserved.
     // (Any id not yet a member stands in for the address's: duplicates by address are found either way.)
     // The decision that records is then made on the organization as loaded here: read once, not twice.
-    const loaded = await this.organizations.check(organizationId, addMember(randomUUID()), context);
+    const loaded = await this.organizations.loadIfAccepted(organizationId, addMember(randomUUID()), context);
     // Registered or not, the member is mailed (an invitation or a notice): the answer must not tell them apart.
     const { userId } = await this.users.memberForEmail(email, context);
     const invitationOwed = member.invite === true;

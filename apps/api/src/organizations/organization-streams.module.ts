@@ -7,4 +7,4 @@ import { Organizations } from './organizations.js';
   providers: [{ provide: OrganizationStateCache, useFactory: () => new OrganizationStateCache() }, Organizations],
   exports: [Organizations],
 })
-export class OrganizationsStoreModule {}
+export class OrganizationStreamsModule {}

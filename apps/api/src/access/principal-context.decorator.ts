@@ -4,8 +4,8 @@ import type { CommandContext } from '#event-store';
 import { commandContextOf, requestContextOf } from '../http/request-context.js';
 import { actorOf } from './principal.js';
 
-/** `@RequestCommandContext() context: CommandContext` in a controller method guarded by @RequireAccess: the principal is the actor. */
-export const RequestCommandContext = createParamDecorator((_data: unknown, execution: ExecutionContext): CommandContext => {
+/** `@PrincipalContext() context: CommandContext` in a controller method guarded by @RequireAccess: the principal is the actor. */
+export const PrincipalContext = createParamDecorator((_data: unknown, execution: ExecutionContext): CommandContext => {
   const request = execution.switchToHttp().getRequest<Request>();
   const principal = requestContextOf(request)?.principal;
   if (principal === undefined) throw new Error('A command route needs @RequireAccess: no principal was resolved.');
