@@ -39,6 +39,13 @@ module.exports = {
       to: { dependencyTypes: ['core'] },
     },
     {
+      name: 'event-store-is-the-port-and-its-adapters',
+      comment: 'libs/event-store holds the port, its adapters and their contract suite: no application code, no other lib but config.',
+      severity: 'error',
+      from: { path: '^libs/event-store/' },
+      to: { path: '^libs/(application|domain|identity|read-models|web-rules)/' },
+    },
+    {
       name: 'libs-do-not-import-apps',
       severity: 'error',
       from: { path: '^libs/' },

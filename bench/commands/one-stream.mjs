@@ -14,7 +14,8 @@ const builds = values.dist.split(',').map((dist) => resolve(dist));
 const rounds = Number(values.rounds);
 
 async function measure(dist) {
-  const { handleCommand, SqliteEventStore, eventMetadata, newCommandContext } = await import(join(dist, 'libs/event-store/src/index.js'));
+  const { SqliteEventStore } = await import(join(dist, 'libs/event-store/src/index.js'));
+  const { handleCommand, eventMetadata, newCommandContext } = await import(join(dist, 'libs/application/src/index.js'));
   const dir = mkdtempSync(join(tmpdir(), 'chorus-one-stream-'));
   const store = SqliteEventStore.open({ file: join(dir, 'events.sqlite') });
   const metadata = eventMetadata(newCommandContext('cli', { cliCommand: 'bench' }, 'bench'), 'Count');

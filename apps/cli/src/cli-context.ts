@@ -4,7 +4,7 @@ import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { pino } from 'pino';
 import type { Config } from '#config';
-import { newCommandContext, type CommandContext } from '#event-store';
+import { newCommandContext, type CommandContext } from '#application';
 import { AppModule, createPino, StructuredLogger } from '#api';
 
 /** The service's modules without an HTTP listener, for one command-line call. */

@@ -1,6 +1,6 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
-import type { CommandContext } from '#event-store';
+import type { CommandContext } from '#application';
 import { commandContextOf, requestContextOf } from '../http/request-context.js';
 import { actorOf } from './principal.js';
 

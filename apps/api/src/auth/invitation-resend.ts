@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { OrganizationCommand } from '#domain';
-import type { CommandContext } from '#event-store';
+import type { CommandContext } from '#application';
 import { InvitationDelayed, type Identity } from '#identity';
 import { ProblemError } from '../http/problem-error.js';
 import type { CommandResult } from '../organizations/command-result.js';

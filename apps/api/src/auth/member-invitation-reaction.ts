@@ -8,7 +8,8 @@ import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy }
 import type { Logger } from 'pino';
 import { CONFIG, type Config } from '#config';
 import { organizationStreamPrefix, type MemberAdded } from '#domain';
-import { EVENT_STORE, type CommandContext, type EventStore, type RecordedEvent, type Subscription } from '#event-store';
+import { type CommandContext } from '#application';
+import { EVENT_STORE, type EventStore, type RecordedEvent, type Subscription } from '#event-store';
 import { InvitationDelayed, type Identity, type InvitationOutcome, type InviteOptions } from '#identity';
 import { PINO } from '../logging/pino.js';
 import { owesInvitation, type MemberInvitations, type UndeliveredInvitation } from '../organizations/member-invitations.js';

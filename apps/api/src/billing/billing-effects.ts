@@ -3,7 +3,8 @@
 // metadata, not just the folded state) to recognise its own earlier write and newer plan purchases.
 import { Inject, Injectable } from '@nestjs/common';
 import { decide, operator, organizationStream, type PlanAssigned, type PlanCatalogue } from '#domain';
-import { EVENT_STORE, eventMetadata, handleCommand, type EventStore, type RecordedEvent } from '#event-store';
+import { eventMetadata, handleCommand } from '#application';
+import { EVENT_STORE, type EventStore, type RecordedEvent } from '#event-store';
 import { organizationFold } from '../organizations/organizations.js';
 import { PLAN_CATALOGUE } from '../plans/plan-catalogue.module.js';
 import { billingContext, type BillingOutcome, type LedgerEntry } from './billing-ledger.js';

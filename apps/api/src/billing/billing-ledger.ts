@@ -2,7 +2,8 @@
 // claim (appended only if the stream does not exist), its second the outcome. See README.md.
 import { Inject, Injectable } from '@nestjs/common';
 import type { OrganizationCommand } from '#domain';
-import { EVENT_STORE, eventMetadata, handleCommand, loadStream, type CommandContext, type EventStore, type StreamFold } from '#event-store';
+import { eventMetadata, handleCommand, loadStream, type CommandContext, type StreamFold } from '#application';
+import { EVENT_STORE, type EventStore } from '#event-store';
 import type { BillingEvent } from './billing-event.schema.js';
 import { nameBasedUuid } from './name-based-uuid.js';
 

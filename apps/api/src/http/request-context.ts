@@ -3,7 +3,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { Request } from 'express';
-import type { CommandContext } from '#event-store';
+import type { CommandContext } from '#application';
 import type { Principal } from '../access/principal.js';
 import { callerCorrelationId } from './correlation-id.js';
 

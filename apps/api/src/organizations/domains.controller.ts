@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Param, Post } from '@nestjs/common';
 import { MeteredCommandBus } from '../metrics/metered-command-bus.js';
 import type { z } from 'zod';
-import type { CommandContext } from '#event-store';
+import type { CommandContext } from '#application';
 import { OWNERS_AND_ADMINS, RequireAccess } from '../access/require-access.decorator.js';
 import { PrincipalContext } from '../access/principal-context.decorator.js';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';

@@ -1,4 +1,5 @@
-import type { CommandContext, RecordedEvent } from '#event-store';
+import type { CommandContext } from '#application';
+import type { RecordedEvent } from '#event-store';
 import type { CommandResult } from './command-result.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { OrganizationState } from '#domain';
-import { FoldedStateCache, type FoldedStream } from '#event-store';
+import { FoldedStateCache, type FoldedStream } from '#application';
 
 /** An organization's state folded up to `revision` of its stream; `position` is that event's global position. */
 export type FoldedOrganization = FoldedStream<OrganizationState>;

@@ -3,7 +3,7 @@ import { MeteredCommandBus } from '../metrics/metered-command-bus.js';
 import type { Response } from 'express';
 import type { AddOn, OrganizationCommand } from '#domain';
 import type { z } from 'zod';
-import type { CommandContext } from '#event-store';
+import type { CommandContext } from '#application';
 import { RequireAccess } from '../access/require-access.decorator.js';
 import { PrincipalContext } from '../access/principal-context.decorator.js';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';

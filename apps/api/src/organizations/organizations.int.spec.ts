@@ -6,7 +6,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPlanCatalogue, DomainError, organizationStream, type OrganizationCommand } from '#domain';
-import { MAX_DECISION_ATTEMPTS, SqliteEventStore, WrongExpectedRevisionError, type CommandContext, type EventStore, type RecordedEvent } from '#event-store';
+import { MAX_DECISION_ATTEMPTS, type CommandContext } from '#application';
+import { SqliteEventStore, WrongExpectedRevisionError, type EventStore, type RecordedEvent } from '#event-store';
 import { OrganizationStateCache } from './organization-state-cache.js';
 import { Organizations } from './organizations.js';
 

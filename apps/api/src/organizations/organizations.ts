@@ -12,17 +12,8 @@ import {
   type PlanCatalogue,
   type Requester,
 } from '#domain';
-import {
-  EVENT_STORE,
-  eventMetadata,
-  handleCommand,
-  loadStream,
-  type CommandContext,
-  type EventStore,
-  type LoadedStream,
-  type RecordedEvent,
-  type StreamFold,
-} from '#event-store';
+import { eventMetadata, handleCommand, loadStream, type CommandContext, type LoadedStream, type StreamFold } from '#application';
+import { EVENT_STORE, type EventStore, type RecordedEvent } from '#event-store';
 import { PLAN_CATALOGUE } from '../plans/plan-catalogue.module.js';
 import type { CommandResult } from './command-result.js';
 import { OrganizationStateCache } from './organization-state-cache.js';

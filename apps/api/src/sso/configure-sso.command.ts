@@ -1,5 +1,5 @@
 import { Command } from '@nestjs/cqrs';
-import type { CommandContext } from '#event-store';
+import type { CommandContext } from '#application';
 import type { CommandResult } from '../organizations/command-result.js';
 import type { ConfigureSsoRequest } from './sso-requests.js';
 

@@ -7,7 +7,8 @@
 // taken, but not within a minute of being made (its verification may still be on its way).
 import { Inject, Injectable } from '@nestjs/common';
 import { IdentityClock } from '../auth/identity.provider.js';
-import { EVENT_STORE, eventMetadata, handleCommand, loadStream, WrongExpectedRevisionError, type CommandContext, type EventStore, type StreamFold } from '#event-store';
+import { eventMetadata, handleCommand, loadStream, type CommandContext, type StreamFold } from '#application';
+import { EVENT_STORE, WrongExpectedRevisionError, type EventStore } from '#event-store';
 import { isVerifiedSsoDomain } from '#domain';
 import { Organizations } from '../organizations/organizations.js';
 import { ProblemError } from '../http/problem-error.js';

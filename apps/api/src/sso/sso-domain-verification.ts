@@ -7,7 +7,7 @@ import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy }
 import type { Logger } from 'pino';
 import { CONFIG, type Config } from '#config';
 import { DomainError, type SsoDomainVerification as Verification } from '#domain';
-import { newCommandContext, type CommandContext } from '#event-store';
+import { newCommandContext, type CommandContext } from '#application';
 import { READ_MODELS, type ReadModels } from '#read-models';
 import { IdentityClock } from '../auth/identity.provider.js';
 import { PINO } from '../logging/pino.js';

@@ -3,16 +3,8 @@
 // number of failures (and of each reason) in an hour is exact while its stored events stay bounded.
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import type { Logger } from 'pino';
-import {
-  eventMetadata,
-  EVENT_STORE,
-  FoldedStateCache,
-  handleCommand,
-  newCommandContext,
-  type CommandContext,
-  type EventStore,
-  type NewEvent,
-} from '#event-store';
+import { eventMetadata, FoldedStateCache, handleCommand, newCommandContext, type CommandContext, type NewEvent } from '#application';
+import { EVENT_STORE, type EventStore } from '#event-store';
 import { IdentityClock } from '../auth/identity.provider.js';
 import { PINO } from '../logging/pino.js';
 import {

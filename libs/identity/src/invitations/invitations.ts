@@ -4,7 +4,8 @@
 // it is theirs) and signs them in. The token is the reserved id and 256 bits derived from the MemberAdded
 // it answers (deriveUserToken: an HMAC under a key from SESSION_SECRET), so that an invitation recorded
 // but not yet mailed can be mailed again with the same link; only its hash is kept.
-import { eventMetadata, handleCommand, loadStream, type CommandContext, type EventStore, type LoadedStream, type StreamFold } from '#event-store';
+import { eventMetadata, handleCommand, loadStream, type CommandContext, type LoadedStream, type StreamFold } from '#application';
+import { type EventStore } from '#event-store';
 import type { Clock } from '../clock.js';
 import { IdentityError, InvalidToken } from '../errors.js';
 import type { IdentityLogger } from '../logger.js';

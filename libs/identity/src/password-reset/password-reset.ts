@@ -1,6 +1,6 @@
 // Forgot / reset: a known address is mailed a single-use link that expires in an hour; using it
 // sets the new password, lifts any sign-in lock and ends every other session of the user.
-import type { CommandContext } from '#event-store';
+import type { CommandContext } from '#application';
 import type { Clock } from '../clock.js';
 import { IdentityError, InvalidToken, RateLimited } from '../errors.js';
 import type { IdentityLogger } from '../logger.js';

@@ -2,7 +2,7 @@
 // reset's policy. Every other session of the user ends; the browser asking stays signed in. The check of
 // the current password is an attempt on the account, reserved before it as the login form's are (the
 // same stream, throttle and lock), so a stolen session cannot guess the password faster than the form.
-import type { CommandContext } from '#event-store';
+import type { CommandContext } from '#application';
 import type { Clock } from '../clock.js';
 import { IdentityError } from '../errors.js';
 import type { Sessions } from '../sessions/sessions.js';

@@ -2,16 +2,8 @@
 // stream, read through a short-lived local cache. A node sees its own sign-outs at once and other
 // nodes' within `cacheMs` (the bounded staleness documented in the README).
 import { randomUUID } from 'node:crypto';
-import {
-  eventMetadata,
-  handleCommand,
-  loadStream,
-  newCommandContext,
-  type CommandContext,
-  type EventStore,
-  type HandledCommand,
-  type StreamFold,
-} from '#event-store';
+import { eventMetadata, handleCommand, loadStream, newCommandContext, type CommandContext, type HandledCommand, type StreamFold } from '#application';
+import { type EventStore } from '#event-store';
 import type { Clock } from '../clock.js';
 import type { SignInMethod } from '../user/events.js';
 import type { Users } from '../user/users.js';

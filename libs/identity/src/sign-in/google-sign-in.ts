@@ -1,7 +1,7 @@
 // Maps a Google account to a Chorus user: by Google's subject id, and by e-mail address only
 // when Google vouches for it (email_verified), in which case the account is linked for next time.
 // Nobody signs up by Google: only a member added by that address registers at their first sign-in.
-import type { CommandContext } from '#event-store';
+import type { CommandContext } from '#application';
 import { normalizeEmail } from '../user/identifiers.js';
 import type { UserClaims } from '../user/user-claims.js';
 import type { UserRegistration } from '../user/user-registration.js';

@@ -3,7 +3,7 @@
 // (against a dummy hash for nobody). Attempts are counted per client address and per account (or per
 // name that matches no account) BEFORE the password is checked, in the event store (sign-in-attempts.ts):
 // however many arrive at once, on however many API nodes, at most `lockAfter` are checked per run.
-import type { CommandContext } from '#event-store';
+import type { CommandContext } from '#application';
 import type { Clock } from '../clock.js';
 import { InvalidCredentials } from '../errors.js';
 import type { PasswordHasher } from '../passwords/password-hasher.js';

@@ -10,13 +10,12 @@ import {
   FoldedStateCache,
   handleCommand,
   loadStream,
-  WrongExpectedRevisionError,
   type CommandContext,
   type CommandHandlerOptions,
-  type EventStore,
   type LoadedStream,
   type StreamFold,
-} from '#event-store';
+} from '#application';
+import { WrongExpectedRevisionError, type EventStore } from '#event-store';
 import type { Clock } from '../clock.js';
 import { RateLimited } from '../errors.js';
 import { hmacHex } from '../hashing.js';

@@ -4,16 +4,8 @@
 // stream answers lookups, strongly consistent, with no index to keep in step. An address's stream
 // also fixes the id of its user before they register (a member added by e-mail): see reserveEmail.
 import { randomUUID } from 'node:crypto';
-import {
-  eventMetadata,
-  handleCommand,
-  loadStream,
-  WrongExpectedRevisionError,
-  type CommandContext,
-  type EventStore,
-  type LoadedStream,
-  type StreamFold,
-} from '#event-store';
+import { eventMetadata, handleCommand, loadStream, type CommandContext, type LoadedStream, type StreamFold } from '#application';
+import { WrongExpectedRevisionError, type EventStore } from '#event-store';
 import { IdentityError } from '../errors.js';
 import { sha256Hex } from '../hashing.js';
 import type { User } from './user.js';

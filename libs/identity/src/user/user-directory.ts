@@ -1,6 +1,6 @@
 // Questions about users for the rest of the API: whose address is this, and who is this user.
 import { randomUUID } from 'node:crypto';
-import type { CommandContext } from '#event-store';
+import type { CommandContext } from '#application';
 import { isValidEmail, normalizeEmail, normalizeUsername } from './identifiers.js';
 import type { User } from './user.js';
 import type { UserClaims } from './user-claims.js';

@@ -1,7 +1,7 @@
 // Creating a user (the command line's user:create, the demo seed, a first Google sign-in of a member
 // added by e-mail): unique e-mail and username, the password policy, an argon2id hash. A user
 // registers with the id their address already has, so memberships given to it before are theirs.
-import type { CommandContext } from '#event-store';
+import type { CommandContext } from '#application';
 import { IdentityError } from '../errors.js';
 import type { PasswordHasher } from '../passwords/password-hasher.js';
 import { passwordPolicyViolation } from '../passwords/password-policy.js';

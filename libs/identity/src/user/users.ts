@@ -1,16 +1,8 @@
 // A user's stream: load it, and run a command on it through the one load-decide-append function.
 // Loads go through a cache of folded states (as organizations do), so a sign-in reads only the events
 // recorded since this node last saw the user: its cost does not grow with the user's history.
-import {
-  eventMetadata,
-  FoldedStateCache,
-  handleCommand,
-  loadStream,
-  READ_PAGE_SIZE,
-  type CommandContext,
-  type EventStore,
-  type StreamFold,
-} from '#event-store';
+import { eventMetadata, FoldedStateCache, handleCommand, loadStream, READ_PAGE_SIZE, type CommandContext, type StreamFold } from '#application';
+import { type EventStore } from '#event-store';
 import type { Clock } from '../clock.js';
 import type { UserCommand } from './commands.js';
 import { decide } from './decide.js';

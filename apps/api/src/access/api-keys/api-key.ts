@@ -1,5 +1,6 @@
 // An API key's state: the fold of its stream.
-import type { RecordedEvent, StreamFold } from '#event-store';
+import type { StreamFold } from '#application';
+import type { RecordedEvent } from '#event-store';
 import type { ApiKeyEvent } from './api-key-events.js';
 import type { ApiKeyScope } from './api-key-scopes.js';
 

@@ -1,15 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
-import {
-  EVENT_STORE,
-  eventMetadata,
-  handleCommand,
-  loadStream,
-  type CommandContext,
-  type EventStore,
-  type FoldedStream,
-  type FoldedStreamCache,
-} from '#event-store';
+import { eventMetadata, handleCommand, loadStream, type CommandContext, type FoldedStream, type FoldedStreamCache } from '#application';
+import { EVENT_STORE, type EventStore } from '#event-store';
 import { IdentityClock } from '../../auth/identity.provider.js';
 import { ProblemError } from '../../http/problem-error.js';
 import { PINO } from '../../logging/pino.js';

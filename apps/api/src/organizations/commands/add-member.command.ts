@@ -1,6 +1,6 @@
 import { Command } from '@nestjs/cqrs';
 import type { MemberRole } from '#domain';
-import type { CommandContext } from '#event-store';
+import type { CommandContext } from '#application';
 import type { CommandResult } from '../command-result.js';
 
 export type NewMember = {

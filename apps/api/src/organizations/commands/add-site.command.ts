@@ -1,5 +1,5 @@
 import { Command } from '@nestjs/cqrs';
-import type { CommandContext } from '#event-store';
+import type { CommandContext } from '#application';
 import type { CommandResult } from '../command-result.js';
 
 /** Adds a content section within its limit (SiteAdded); answers the new site's id. */

@@ -1,5 +1,5 @@
 import { Command } from '@nestjs/cqrs';
-import type { CommandContext } from '#event-store';
+import type { CommandContext } from '#application';
 import type { CommandResult } from '../command-result.js';
 
 /** Creates an organization under the given id, or a new uuid (OrganizationCreated). */

@@ -1,6 +1,6 @@
 // Who asked for a change and why: the one shape every write path records as event metadata.
 import { randomUUID } from 'node:crypto';
-import type { EventMetadata } from './event-store.port.js';
+import type { EventMetadata } from '#event-store';
 
 export type CommandContext = {
   /** `user:<id>`, `api-key:<id>`, `billing`, `cli`, `system`, `google`, `anonymous`. */

@@ -15,8 +15,8 @@ import {
   type StreamFold,
 } from './command-handler.js';
 import { eventMetadata, newCommandContext } from './command-context.js';
-import { WrongExpectedRevisionError, type EventStore, type RecordedEvent } from './event-store.port.js';
-import { SqliteEventStore } from './sqlite-event-store.js';
+import { WrongExpectedRevisionError, type EventStore, type RecordedEvent } from '#event-store';
+import { SqliteEventStore } from '#event-store';
 
 // A room with a number of seats: enough of a domain to decide on.
 type SeatTaken = { type: 'SeatTaken'; data: { guest: string } };

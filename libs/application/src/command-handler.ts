@@ -8,7 +8,7 @@ import {
   type EventStore,
   type EventToAppend,
   type RecordedEvent,
-} from './event-store.port.js';
+} from '#event-store';
 
 /**
  * Attempts per command. Each lost race means another writer recorded on the same stream meanwhile, so
