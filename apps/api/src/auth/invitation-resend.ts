@@ -46,6 +46,6 @@ export class MemberInvitationResend implements InvitationResend {
       });
     }
     // Recorded once the mail went: the organization's history says who had it sent again, and when.
-    return this.organizations.handle(organizationId, command, context, loaded);
+    return this.organizations.handle(organizationId, command, context, { known: loaded });
   }
 }

@@ -40,10 +40,7 @@ export interface InvitationResend {
 
 export const INVITATION_RESEND = Symbol('INVITATION_RESEND');
 
-/** The metadata mark of a MemberAdded that owes its member an invitation. */
+/** The metadata mark of a MemberAdded that owes its member an invitation (Organizations.handle's `marks`). */
 export const invitationOwedMark = { invitation: 'owed' } as const;
-
-/** The context of an add whose MemberAdded owes an invitation: the request's, marked (see invitationOwedMark). */
-export const owingInvitation = (context: CommandContext): CommandContext => ({ ...context, origin: { ...context.origin, ...invitationOwedMark } });
 
 export const owesInvitation = (event: RecordedEvent): boolean => event.type === 'MemberAdded' && event.metadata['invitation'] === invitationOwedMark.invitation;

@@ -21,6 +21,8 @@ import { OrganizationStateCache } from './organization-state-cache.js';
 /** A stored event of an organization stream, as the domain folds it (the store keeps only what evolve wrote). */
 export const asOrganizationEvent = (event: RecordedEvent): OrganizationEvent => ({ type: event.type, data: event.data }) as OrganizationEvent;
 
+export type HandleOptions = { known?: LoadedStream<OrganizationState>; marks?: Readonly<Record<string, string>> };
+
 /** How an organization stream becomes its state: the domain's own evolve. */
 export const organizationFold: StreamFold<OrganizationState, OrganizationEvent> = {
   initialState: initialOrganizationState,
@@ -64,13 +66,18 @@ export class Organizations {
     return (await this.load(organizationId)).state;
   }
 
-  /** Decides the command on the organization's current state and records its events (none when nothing changes). */
-  async handle(organizationId: string, command: OrganizationCommand, context: CommandContext, known?: LoadedStream<OrganizationState>): Promise<CommandResult> {
+  /**
+   * Decides the command on the organization's current state and records its events (none when nothing changes).
+   * `known`: the organization as the caller just loaded it; `marks`: metadata its events carry for a reaction.
+   */
+  async handle(organizationId: string, command: OrganizationCommand, context: CommandContext, options: HandleOptions = {}): Promise<CommandResult> {
+    const { known, marks } = options;
     const decision = (state: OrganizationState) => decide(command, state, { catalogue: this.catalogue, requester: requesterOf(context) });
+    const metadata = eventMetadata(context, command.type);
     const handled = await handleCommand(this.store, organizationStream(organizationId), decision, {
       ...organizationFold,
       cache: this.cache,
-      metadata: eventMetadata(context, command.type),
+      metadata: marks === undefined ? metadata : { ...metadata, ...marks },
       ...(known === undefined ? {} : { known }),
     });
     // A decision on an organization that does not exist is a refusal (or its creation), so both are set.

@@ -3,7 +3,7 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { OrganizationCommandOf } from '#domain';
 import type { UserDirectory } from '#identity';
-import { owingInvitation } from '../member-invitations.js';
+import { invitationOwedMark } from '../member-invitations.js';
 import { Organizations } from '../organizations.js';
 import { USER_DIRECTORY } from '../user-directory.js';
 import { AddMemberCommand, type AddedMemberResult } from './add-member.command.js';
@@ -28,7 +28,8 @@ export class AddMemberHandler implements ICommandHandler<AddMemberCommand> {
     // Registered or not, the member is mailed (an invitation or a notice): the answer must not tell them apart.
     const { userId } = await this.users.memberForEmail(email, context);
     const invitationOwed = member.invite === true;
-    const result = await this.organizations.handle(organizationId, addMember(userId), invitationOwed ? owingInvitation(context) : context, loaded);
+    const options = { known: loaded, ...(invitationOwed ? { marks: invitationOwedMark } : {}) };
+    const result = await this.organizations.handle(organizationId, addMember(userId), context, options);
     return { ...result, userId, invitationOwed };
   }
 }
