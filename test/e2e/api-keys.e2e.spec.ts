@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { API_KEY_CACHE_MS, ApiKeys } from '#api';
-import { newCommandContext } from '#event-store';
+import { newCommandContext } from '#application';
 import { createApiKey } from '../support/api-keys.js';
 import { startAuthApp, type AuthApp } from '../support/auth-app.js';
 import { httpClient } from '../support/http-client.js';

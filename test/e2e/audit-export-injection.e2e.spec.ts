@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { CommandBus } from '@nestjs/cqrs';
-import { newCommandContext } from '#event-store';
+import { newCommandContext } from '#application';
 import { READ_MODELS, type ReadModels } from '#read-models';
 import { ChangeOrganizationCommand } from '#api';
 import { startAuthApp, type AuthApp } from '../support/auth-app.js';

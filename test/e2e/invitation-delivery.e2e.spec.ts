@@ -4,7 +4,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { CommandBus } from '@nestjs/cqrs';
-import { newCommandContext, type RecordedEvent } from '#event-store';
+import { newCommandContext } from '#application';
+import { type RecordedEvent } from '#event-store';
 import { invitationStream } from '#identity';
 import { AddMemberCommand, ChangeOrganizationCommand, CreateOrganizationCommand } from '#api';
 import { startAuthApp, type AuthApp } from '../support/auth-app.js';

@@ -2,7 +2,7 @@
 // organizations:write and for the organization's own owners and admins, with the domain's refusals.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { CommandBus } from '@nestjs/cqrs';
-import { newCommandContext } from '#event-store';
+import { newCommandContext } from '#application';
 import { AddMemberCommand } from '#api';
 import { createApiKey } from '../support/api-keys.js';
 import { startAuthApp, type AuthApp } from '../support/auth-app.js';

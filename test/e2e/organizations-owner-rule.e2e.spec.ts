@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { CommandBus } from '@nestjs/cqrs';
 import { foldOrganization, organizationStream, type ExistingOrganization, type OrganizationEvent } from '#domain';
-import { newCommandContext } from '#event-store';
+import { newCommandContext } from '#application';
 import { startAuthApp, type AuthApp } from '../support/auth-app.js';
 import type { Browser } from '../support/browser.js';
 import { AddMemberCommand } from '#api';

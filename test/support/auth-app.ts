@@ -1,7 +1,7 @@
 // The real service for sign-in e2e tests (test/support's startApp) with the identity clock pinned
 // to a ManualClock, and shortcuts to create users and organizations as the command line would.
 import { CommandBus } from '@nestjs/cqrs';
-import { newCommandContext } from '#event-store';
+import { newCommandContext } from '#application';
 import { ManualClock, type Identity } from '#identity';
 import { READ_MODELS, type ReadModels } from '#read-models';
 import { AddMemberCommand, ChangeOrganizationCommand, CreateOrganizationCommand, IDENTITY, IdentityClock } from '#api';
