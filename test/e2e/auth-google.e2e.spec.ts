@@ -1,6 +1,6 @@
 // Google sign-in (docs/api.md, Sign-in) against oauth2-mock-server playing Google.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { userStream } from '#identity';
+import { userStream } from '#domain';
 import { startAuthApp, type AuthApp } from '../support/auth-app.js';
 import type { Answer, Browser } from '../support/browser.js';
 import { GoogleMock, type GoogleUserInfo } from '../support/google-mock.js';

@@ -1,6 +1,7 @@
 // POST /login, /logout, GET /session over real HTTP with real argon2 (docs/api.md, Sign-in).
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { signInAttemptsStream, userStream } from '#identity';
+import { userStream } from '#domain';
+import { signInAttemptsStream } from '#identity';
 import { startAuthApp, type AuthApp } from '../support/auth-app.js';
 import type { Answer, Browser } from '../support/browser.js';
 

@@ -1,7 +1,7 @@
 // Concurrency must not leak out of sign-in. POST /login answers only 2xx, 401 or 429 (a 409
 // for real accounts alone told them apart from unknown names), and POST /logout is idempotent: 204.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { userStream } from '#identity';
+import { userStream } from '#domain';
 import type { ManualClock } from '#identity';
 import { startAuthApp, type AuthApp } from '../support/auth-app.js';
 import type { Browser } from '../support/browser.js';

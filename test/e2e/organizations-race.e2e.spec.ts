@@ -2,6 +2,7 @@
 // and a caller sees a conflict only as the decision it changed (LIMIT_EXCEEDED, ALREADY_EXISTS), never
 // as a CONCURRENCY_CONFLICT that no one else caused.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { claimStream } from '#identity';
 import { createApiKey } from '../support/api-keys.js';
 import { httpClient, type HttpClient, type HttpResponse } from '../support/http-client.js';
 import { createOrganization, organizationEvents } from '../support/organization-setup.js';
@@ -45,6 +46,9 @@ describe(`${CALLS} concurrent adds against an effective limit of ${LIMIT}`, () =
     }
     const added = (await organizationEvents(running.store, id)).filter((event) => event.type === 'MemberAdded');
     expect(added).toHaveLength(LIMIT);
+    // A refused add records nothing, not even an id reserved for the address.
+    const reservations = await Promise.all(Array.from({ length: CALLS }, (_, index) => running.store.readStream(claimStream('email', `member-${index}@example.com`))));
+    expect(reservations.filter((stream) => stream.found)).toHaveLength(LIMIT);
   });
 
   it('sites: exactly 5 added, 45 LIMIT_EXCEEDED', async () => {
@@ -70,6 +74,18 @@ it(`${CALLS} concurrent adds under the limit: every one is added, none refused w
   expect(tally(responses)).toEqual({ '201': CALLS });
   const added = (await organizationEvents(running.store, id)).filter((event) => event.type === 'MemberAdded');
   expect(added).toHaveLength(CALLS);
+});
+
+it('one new address added to 10 organizations at once: every membership has the one id reserved for it', async () => {
+  const ids = await Promise.all(Array.from({ length: 10 }, () => createOrganization(api, { plan: { line: 'classic', plan: 'enterprise' } })));
+
+  const responses = await Promise.all(ids.map((id) => api.post(`/organizations/${id}/members`, { email: 'Shared.Person@example.com', role: 'member' })));
+
+  expect(tally(responses)).toEqual({ '201': 10 });
+  const userIds = new Set(responses.map((response) => response.body.userId as string));
+  expect(userIds.size).toBe(1);
+  const reservation = await running.store.readStream(claimStream('email', 'shared.person@example.com'));
+  expect(reservation.found && reservation.events.map((event) => (event.data as { userId: string }).userId)).toEqual([...userIds]);
 });
 
 it('concurrent creations of one id: exactly one is created, the others are ALREADY_EXISTS', async () => {

@@ -1,4 +1,4 @@
-// Every refusal of the domain is a DomainError with a stable code; the API maps codes to HTTP.
+// Every refusal, of an organization's decisions or of a user's, is a DomainError with a stable code; the API maps codes to HTTP.
 export type LimitedResource = 'users' | 'contentSections' | 'qualityAssuranceDomains' | 'webAnalyticsDomains';
 
 export type DomainErrorCode =
@@ -13,13 +13,19 @@ export type DomainErrorCode =
   | 'INVALID_QUANTITY'
   | 'LAST_OWNER'
   | 'FORBIDDEN'
-  | 'ENTERPRISE_PLAN_REQUIRED';
+  | 'ENTERPRISE_PLAN_REQUIRED'
+  | 'SSO_DOMAIN_TAKEN'
+  | 'INVALID_CREDENTIALS'
+  | 'RATE_LIMITED'
+  | 'INVALID_TOKEN'
+  /** Change password: the current password given is not the account's. */
+  | 'WRONG_PASSWORD';
 
 export class DomainError extends Error {
   constructor(
     readonly code: DomainErrorCode,
     message: string,
-    /** Machine-readable details, safe to show to the caller (e.g. resource, limit, count). */
+    /** Machine-readable details, safe to show to the caller (e.g. resource, limit, count; `field` names a refused field). */
     readonly details: Record<string, unknown> = {},
   ) {
     super(message);
@@ -30,5 +36,24 @@ export class DomainError extends Error {
 export class LimitExceeded extends DomainError {
   constructor(readonly resource: LimitedResource, readonly limit: number, readonly count: number) {
     super('LIMIT_EXCEEDED', `The ${resource} limit of ${limit} is reached (${count} in use).`, { resource, limit, count });
+  }
+}
+
+export class InvalidCredentials extends DomainError {
+  constructor() {
+    // The seed's one message for any failure of POST /login.
+    super('INVALID_CREDENTIALS', 'Incorrect username or password.');
+  }
+}
+
+export class RateLimited extends DomainError {
+  constructor(readonly retryAfterSeconds: number) {
+    super('RATE_LIMITED', 'Too many attempts; try again later.', { retryAfterSeconds });
+  }
+}
+
+export class InvalidToken extends DomainError {
+  constructor(message = 'This password reset link is unknown, used or expired.') {
+    super('INVALID_TOKEN', message);
   }
 }

@@ -1,6 +1,6 @@
 import { Reflector } from '@nestjs/core';
 import type { MemberRole } from '#domain';
-import type { ApiKeyScope } from './api-keys/api-key-scopes.js';
+import type { ApiKeyScope } from '#domain';
 
 export type AccessRule = {
   /** The scope an API key needs. */

@@ -1,4 +1,4 @@
-import type { ApiKeyScope } from './api-keys/api-key-scopes.js';
+import type { ApiKeyScope } from '#domain';
 
 /**
  * Who is calling: an API client (bound to one organization when organizationId is set), a signed-in user

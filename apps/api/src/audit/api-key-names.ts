@@ -2,7 +2,7 @@
 // ApiKeyCreated), the record of who made it. A name never changes, so it is kept once read.
 import { Inject, Injectable } from '@nestjs/common';
 import { EVENT_STORE, type EventStore } from '#event-store';
-import { apiKeyStream } from '../access/api-keys/api-key-events.js';
+import { apiKeyStream } from '#domain';
 
 /** Names kept at most; the least recently used goes first. */
 const MAX_KEPT = 1_000;

@@ -3,7 +3,8 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import type { Identity, OpenedSession, Session, XsrfBinding } from '#identity';
+import type { Session } from '#domain';
+import type { Identity, OpenedSession, XsrfBinding } from '#identity';
 import { commandContextOf } from '../http/request-context.js';
 import { AuthCookies } from './auth-cookies.js';
 import { IDENTITY } from './identity.provider.js';

@@ -1,7 +1,8 @@
 // GET /session (docs/api.md, Sign-in), and the signed-in user's own sessions: list and revoke.
 import { Controller, Delete, Get, HttpCode, Inject, Param, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import type { Identity, Session } from '#identity';
+import type { Session } from '#domain';
+import type { Identity } from '#identity';
 import { commandContextOf } from '../http/request-context.js';
 import { ProblemError } from '../http/problem-error.js';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';

@@ -2,12 +2,12 @@
 // load-decide-append function: deterministic event ids, and the stream as recorded (event ids and
 // metadata, not just the folded state) to recognise its own earlier write and newer plan purchases.
 import { Inject, Injectable } from '@nestjs/common';
-import { decide, operator, organizationStream, type PlanAssigned, type PlanCatalogue } from '#domain';
+import { decide, operator, organizationStream, type BillingOutcome, type LedgerEntry, type PlanAssigned, type PlanCatalogue } from '#domain';
 import { eventMetadata, handleCommand } from '#application';
 import { EVENT_STORE, type EventStore, type RecordedEvent } from '#event-store';
 import { organizationFold } from '../organizations/organizations.js';
 import { PLAN_CATALOGUE } from '../plans/plan-catalogue.module.js';
-import { billingContext, type BillingOutcome, type LedgerEntry } from './billing-ledger.js';
+import { billingContext, claimIdOf } from './billing-ledger.js';
 import { unknownOrganization } from './billing-problems.js';
 import { nameBasedUuid } from './name-based-uuid.js';
 
@@ -84,7 +84,7 @@ export class BillingEffects {
       {
         ...organizationFold,
         keepRecordedEvents: true,
-        metadata: eventMetadata(billingContext(entry.received, entry.claimId), command.type),
+        metadata: eventMetadata(billingContext(entry.received, claimIdOf(entry)), command.type),
         eventId: (index) => organizationEventId(providerEventId, index),
       },
     );

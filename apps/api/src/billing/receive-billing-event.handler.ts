@@ -5,7 +5,8 @@ import { EVENT_STORE, type EventStore } from '#event-store';
 import { PLAN_CATALOGUE } from '../plans/plan-catalogue.module.js';
 import { billingCommand } from './billing-command.js';
 import { BillingEffects } from './billing-effects.js';
-import { BillingLedger, type BillingOutcome, type LedgerEntry } from './billing-ledger.js';
+import type { BillingOutcome, LedgerEntry } from '#domain';
+import { BillingLedger } from './billing-ledger.js';
 import { notApplicable, unknownOrganization } from './billing-problems.js';
 import { ReceiveBillingEventCommand, type BillingReceipt } from './receive-billing-event.command.js';
 

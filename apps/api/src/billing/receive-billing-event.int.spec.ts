@@ -11,7 +11,8 @@ import { createPlanCatalogue, organizationStream } from '#domain';
 import { SqliteEventStore } from '#event-store';
 import { BillingEffects } from './billing-effects.js';
 import type { BillingEvent } from './billing-event.schema.js';
-import { BillingLedger, billingStream } from './billing-ledger.js';
+import { billingStream } from '#domain';
+import { BillingLedger } from './billing-ledger.js';
 import { ReceiveBillingEventCommand } from './receive-billing-event.command.js';
 import { ReceiveBillingEventHandler } from './receive-billing-event.handler.js';
 

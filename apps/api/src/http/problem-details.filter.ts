@@ -2,8 +2,12 @@ import { type ArgumentsHost, Catch, type ExceptionFilter, Inject } from '@nestjs
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { PINO } from '../logging/pino.js';
+import { OfrepError, ofrepParseError } from '../entitlements/ofrep-error.js';
 import { requestContextOf } from './request-context.js';
-import { toProblem } from './problem.js';
+import { isJsonParseFailure, toProblem } from './problem.js';
+
+/** The flag of a single-flag OFREP evaluation, read off the path (a body that does not parse is refused before routing). */
+const flagKeyOf = (path: string): string | undefined => /^\/ofrep\/v1\/evaluate\/flags\/([^/]+)$/.exec(path)?.[1];
 
 /** The one exception filter: every error of an HTTP request becomes application/problem+json. */
 @Catch()
@@ -15,6 +19,12 @@ export class ProblemDetailsFilter implements ExceptionFilter {
     const request = host.switchToHttp().getRequest<Request>();
     const response = host.switchToHttp().getResponse<Response>();
     const correlationId = requestContextOf(request)?.correlationId;
+    // OFREP's callers read its own error shape (an SDK's provider, not a person).
+    const ofrep = exception instanceof OfrepError ? exception : request.path.startsWith('/ofrep/') && isJsonParseFailure(exception) ? ofrepParseError(flagKeyOf(request.path)) : undefined;
+    if (ofrep !== undefined && !response.headersSent) {
+      response.status(ofrep.getStatus()).json(ofrep.body());
+      return;
+    }
     const { document, unexpected, retryAfterSeconds } = toProblem(exception);
     if (unexpected) {
       this.logger.error({ err: exception, correlationId, method: request.method }, 'request failed unexpectedly');

@@ -1,9 +1,8 @@
 // Every failure, whatever its origin, as one RFC 9457 problem document with a stable code (docs/api.md, Errors).
 // The HTTP exception filter answers it; the command line prints it.
 import { HttpException } from '@nestjs/common';
-import { DomainError, type DomainErrorCode } from '#domain';
+import { DomainError, RateLimited, type DomainErrorCode } from '#domain';
 import { AppendTooLargeError, EventStoreTimeoutError, StreamDeletedError, WrongExpectedRevisionError } from '#event-store';
-import { IdentityError, RateLimited, type IdentityErrorCode } from '#identity';
 import { invalidJsonBody } from './json-body.js';
 import { ProblemError, type ProblemExtensions } from './problem-error.js';
 
@@ -28,6 +27,10 @@ export type Problem = {
 const domainStatus: Record<DomainErrorCode, number> = {
   VALIDATION_FAILED: 400,
   INVALID_HOSTNAME: 400,
+  INVALID_TOKEN: 400,
+  WRONG_PASSWORD: 400,
+  INVALID_CREDENTIALS: 401,
+  FORBIDDEN: 403,
   NOT_FOUND: 404,
   ALREADY_EXISTS: 409,
   DUPLICATE: 409,
@@ -36,43 +39,29 @@ const domainStatus: Record<DomainErrorCode, number> = {
   FEATURE_DISABLED: 409,
   INVALID_QUANTITY: 409,
   LAST_OWNER: 409,
-  FORBIDDEN: 403,
   ENTERPRISE_PLAN_REQUIRED: 409,
+  SSO_DOMAIN_TAKEN: 409,
+  RATE_LIMITED: 429,
 };
 
 const domainTitle: Record<DomainErrorCode, string> = {
   VALIDATION_FAILED: 'The request is not valid',
   INVALID_HOSTNAME: 'The hostname is not valid',
+  INVALID_TOKEN: 'The link is not valid',
+  WRONG_PASSWORD: 'The current password is not correct',
+  INVALID_CREDENTIALS: 'Incorrect username or password',
+  FORBIDDEN: 'Not allowed',
   NOT_FOUND: 'Not found',
   ALREADY_EXISTS: 'It already exists',
-  DUPLICATE: 'It is already there',
+  DUPLICATE: 'It is already in use',
   NO_PLAN: 'The organization has no plan',
   LIMIT_EXCEEDED: 'A limit is reached',
   FEATURE_DISABLED: 'The feature is not enabled',
   INVALID_QUANTITY: 'The quantity is not possible',
   LAST_OWNER: 'The last owner cannot leave',
-  FORBIDDEN: 'Not allowed',
   ENTERPRISE_PLAN_REQUIRED: 'An enterprise plan is required',
-};
-
-const identityStatus: Record<IdentityErrorCode, number> = {
-  VALIDATION_FAILED: 400,
-  INVALID_TOKEN: 400,
-  INVALID_CREDENTIALS: 401,
-  NOT_FOUND: 404,
-  DUPLICATE: 409,
-  RATE_LIMITED: 429,
-  WRONG_PASSWORD: 400,
-};
-
-const identityTitle: Record<IdentityErrorCode, string> = {
-  VALIDATION_FAILED: 'The request is not valid',
-  INVALID_TOKEN: 'The link is not valid',
-  INVALID_CREDENTIALS: 'Incorrect username or password',
-  NOT_FOUND: 'Not found',
-  DUPLICATE: 'It is already taken',
+  SSO_DOMAIN_TAKEN: 'The domain signs in through another organization',
   RATE_LIMITED: 'Too many attempts',
-  WRONG_PASSWORD: 'The current password is not correct',
 };
 
 const httpCode: Record<number, [code: string, title: string]> = {
@@ -119,6 +108,10 @@ function httpExceptionDetail(exception: HttpException): string {
   return exception.message;
 }
 
+/** The JSON body parser refused the body (it does not parse). */
+export const isJsonParseFailure = (exception: unknown): boolean =>
+  (exception instanceof ProblemError && exception.code === 'INVALID_JSON') || (exception instanceof HttpException && bodyParserType(exception) === 'entity.parse.failed');
+
 function fromHttpException(exception: HttpException): ProblemDocument {
   const status = exception.getStatus();
   const parserType = bodyParserType(exception);
@@ -131,14 +124,16 @@ function fromHttpException(exception: HttpException): ProblemDocument {
   return problem(status, code, title, httpExceptionDetail(exception));
 }
 
-/** The identity lib's refusals (docs/api.md, Errors and Sign-in): a refused field as a JSON pointer, a lock with its Retry-After. */
-function fromIdentityError(error: IdentityError): Problem {
-  const field = error.details.field;
-  const extensions: ProblemExtensions =
-    (error.code === 'VALIDATION_FAILED' || error.code === 'WRONG_PASSWORD') && typeof field === 'string' ? { errors: [{ pointer: `#/${field}`, detail: error.message }] } : {};
-  if (error instanceof RateLimited) extensions.retryAfterSeconds = error.retryAfterSeconds;
+/**
+ * A refusal of the domain (docs/api.md, Errors): its details as extensions, a refused `field` also as a JSON
+ * pointer, a lock with its Retry-After.
+ */
+function fromDomainError(error: DomainError): Problem {
+  const { field } = error.details;
+  const extensions: ProblemExtensions = { ...error.details };
+  if (typeof field === 'string' && (error.code === 'VALIDATION_FAILED' || error.code === 'WRONG_PASSWORD')) extensions.errors = [{ pointer: `#/${field}`, detail: error.message }];
   return {
-    document: problem(identityStatus[error.code], error.code, identityTitle[error.code], error.message, extensions),
+    document: problem(domainStatus[error.code], error.code, domainTitle[error.code], error.message, extensions),
     unexpected: false,
     ...(error instanceof RateLimited ? { retryAfterSeconds: error.retryAfterSeconds } : {}),
   };
@@ -191,10 +186,7 @@ function fromEventStoreError(error: unknown): Problem | undefined {
 
 export function toProblem(error: unknown): Problem {
   if (error instanceof ProblemError) return { document: problemDocumentOf(error), unexpected: false };
-  if (error instanceof DomainError) {
-    return { document: problem(domainStatus[error.code], error.code, domainTitle[error.code], error.message, error.details), unexpected: false };
-  }
-  if (error instanceof IdentityError) return fromIdentityError(error);
+  if (error instanceof DomainError) return fromDomainError(error);
   if (error instanceof WrongExpectedRevisionError) {
     return {
       document: problem(409, 'CONCURRENCY_CONFLICT', 'Changed concurrently', 'The organization kept changing while this command was decided; try again.'),

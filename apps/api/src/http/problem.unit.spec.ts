@@ -1,8 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { BadRequestException, HttpException, NotFoundException, PayloadTooLargeException } from '@nestjs/common';
-import { DomainError, LimitExceeded, type DomainErrorCode } from '#domain';
+import { DomainError, InvalidCredentials, LimitExceeded, RateLimited, type DomainErrorCode } from '#domain';
 import { AppendTooLargeError, EventStoreTimeoutError, StreamDeletedError, WrongExpectedRevisionError } from '#event-store';
-import { IdentityError, InvalidCredentials, RateLimited, type IdentityErrorCode } from '#identity';
 import { ProblemError } from './problem-error.js';
 import { toProblem } from './problem.js';
 
@@ -18,32 +17,37 @@ describe('toProblem', () => {
     ['INVALID_QUANTITY', 409],
     ['LAST_OWNER', 409],
     ['FORBIDDEN', 403],
+    ['INVALID_TOKEN', 400],
+    ['WRONG_PASSWORD', 400],
+    ['INVALID_CREDENTIALS', 401],
   ])('answers DomainError %s with %i', (code, status) => {
     const { document, unexpected } = toProblem(new DomainError(code, 'Because.', { field: 'x' }));
+    // A refused field is also a JSON pointer, as the request schema's refusals are.
+    const pointer = code === 'VALIDATION_FAILED' || code === 'WRONG_PASSWORD' ? { errors: [{ pointer: '#/x', detail: 'Because.' }] } : {};
 
     expect(unexpected).toBe(false);
-    expect(document).toEqual({ type: expect.stringMatching(/^urn:chorus:problem:/), title: expect.any(String), status, detail: 'Because.', code, field: 'x' });
+    expect(document).toEqual({ type: expect.stringMatching(/^urn:chorus:problem:/), title: expect.any(String), status, detail: 'Because.', code, field: 'x', ...pointer });
   });
 
   it('gives LIMIT_EXCEEDED the resource, the effective limit and the current count', () => {
     expect(toProblem(new LimitExceeded('users', 5, 5)).document).toMatchObject({ status: 409, code: 'LIMIT_EXCEEDED', resource: 'users', limit: 5, count: 5 });
   });
 
-  it.each<[IdentityErrorCode, number]>([
+  it.each<[DomainErrorCode, number]>([
     ['VALIDATION_FAILED', 400],
     ['INVALID_TOKEN', 400],
     ['INVALID_CREDENTIALS', 401],
     ['NOT_FOUND', 404],
     ['DUPLICATE', 409],
-  ])('answers IdentityError %s with %i, wherever it is thrown', (code, status) => {
-    const { document, unexpected, retryAfterSeconds } = toProblem(new IdentityError(code, 'Because.'));
+  ])('answers DomainError %s with %i, wherever it is thrown', (code, status) => {
+    const { document, unexpected, retryAfterSeconds } = toProblem(new DomainError(code, 'Because.'));
 
     expect({ unexpected, retryAfterSeconds }).toEqual({ unexpected: false, retryAfterSeconds: undefined });
     expect(document).toEqual({ type: expect.stringMatching(/^urn:chorus:problem:/), title: expect.any(String), status, detail: 'Because.', code });
   });
 
   it("points at the refused field of an identity VALIDATION_FAILED, and keeps the seed's sign-in message", () => {
-    expect(toProblem(new IdentityError('VALIDATION_FAILED', 'Too short.', { field: 'password' })).document).toMatchObject({
+    expect(toProblem(new DomainError('VALIDATION_FAILED', 'Too short.', { field: 'password' })).document).toMatchObject({
       status: 400,
       errors: [{ pointer: '#/password', detail: 'Too short.' }],
     });

@@ -23,6 +23,15 @@ export const asOrganizationEvent = (event: RecordedEvent): OrganizationEvent => 
 
 export type HandleOptions = { known?: LoadedStream<OrganizationState>; marks?: Readonly<Record<string, string>> };
 
+/**
+ * A decision that needs a step of its own besides the state (adding a member by address reserves the
+ * address's id once the add is accepted): `decideOn` is the domain's decide for this requester.
+ */
+export type OrganizationDecision = (
+  state: OrganizationState,
+  decideOn: (command: OrganizationCommand) => OrganizationEvent[],
+) => OrganizationEvent[] | Promise<OrganizationEvent[]>;
+
 /** How an organization stream becomes its state: the domain's own evolve. */
 export const organizationFold: StreamFold<OrganizationState, OrganizationEvent> = {
   initialState: initialOrganizationState,
@@ -70,11 +79,23 @@ export class Organizations {
    * Decides the command on the organization's current state and records its events (none when nothing changes).
    * `known`: the organization as the caller just loaded it; `marks`: metadata its events carry for a reaction.
    */
-  async handle(organizationId: string, command: OrganizationCommand, context: CommandContext, options: HandleOptions = {}): Promise<CommandResult> {
+  handle(organizationId: string, command: OrganizationCommand, context: CommandContext, options: HandleOptions = {}): Promise<CommandResult> {
+    return this.handleDecision(organizationId, command.type, (_state, decideOn) => decideOn(command), context, options);
+  }
+
+  /** `handle` for a decision with a step of its own, run again with the decision when the append loses a race. */
+  async handleDecision(
+    organizationId: string,
+    commandType: OrganizationCommand['type'],
+    decision: OrganizationDecision,
+    context: CommandContext,
+    options: HandleOptions = {},
+  ): Promise<CommandResult> {
     const { known, marks } = options;
-    const decision = (state: OrganizationState) => decide(command, state, { catalogue: this.catalogue, requester: requesterOf(context) });
-    const metadata = eventMetadata(context, command.type);
-    const handled = await handleCommand(this.store, organizationStream(organizationId), decision, {
+    const decideContext = { catalogue: this.catalogue, requester: requesterOf(context) };
+    const decided = (state: OrganizationState) => decision(state, (command) => decide(command, state, decideContext));
+    const metadata = eventMetadata(context, commandType);
+    const handled = await handleCommand(this.store, organizationStream(organizationId), decided, {
       ...organizationFold,
       cache: this.cache,
       metadata: marks === undefined ? metadata : { ...metadata, ...marks },

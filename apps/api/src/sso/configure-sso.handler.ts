@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { Logger } from 'pino';
-import { parseIssuer, parseSsoDomain, type OrganizationCommandOf } from '#domain';
+import { parseIssuer, parseSsoDomain, ssoDomainTaken, type OrganizationCommandOf } from '#domain';
 import { OidcProviderError, type Identity } from '#identity';
 import { IDENTITY, IdentityClock } from '../auth/identity.provider.js';
 import { ProblemError } from '../http/problem-error.js';
@@ -10,7 +10,7 @@ import { PINO } from '../logging/pino.js';
 import type { CommandResult } from '../organizations/command-result.js';
 import { Organizations } from '../organizations/organizations.js';
 import { ConfigureSsoCommand } from './configure-sso.command.js';
-import { domainTaken, SsoDomainClaims } from './sso-domain-claims.js';
+import { SsoDomainClaims } from './sso-domain-claims.js';
 import { isPublicMailDomain } from './public-mail-domains.js';
 
 /** One answer whatever went wrong (port closed, private address, TLS, a bad document): the issuer field is no probe. */
@@ -54,7 +54,7 @@ export class ConfigureSsoHandler implements ICommandHandler<ConfigureSsoCommand>
         });
       }
       const holder = await this.claims.organizationOf(domain);
-      if (holder !== undefined && holder !== organizationId) throw domainTaken(domain);
+      if (holder !== undefined && holder !== organizationId) throw ssoDomainTaken(domain);
     }
     const issuer = parseIssuer(settings.issuer) as string;
     if (!this.identity.oidcProviders.allows(issuer)) {

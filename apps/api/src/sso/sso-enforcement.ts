@@ -4,8 +4,8 @@
 // password: an organization decides for its own people only. Kept apart from the sign-in code, which it
 // only asks one question.
 import { Inject, Injectable } from '@nestjs/common';
-import { emailDomain } from '#domain';
-import { InvalidCredentials, type Identity } from '#identity';
+import { emailDomain, InvalidCredentials } from '#domain';
+import type { Identity } from '#identity';
 import { IDENTITY } from '../auth/identity.provider.js';
 import { Organizations } from '../organizations/organizations.js';
 import { SsoDomainClaims } from './sso-domain-claims.js';

@@ -8,10 +8,10 @@ import { Inject, Injectable } from '@nestjs/common';
 import { MeteredCommandBus } from '../metrics/metered-command-bus.js';
 import type { Configuration } from 'openid-client';
 import { CONFIG, type Config } from '#config';
-import { DomainError, hasSsoPlan, ssoDomainOf, type ExistingOrganization, type PlanCatalogue } from '#domain';
+import { DomainError, hasSsoPlan, ssoDomainOf, type ExistingOrganization, type PlanCatalogue, userStream } from '#domain';
 import { type CommandContext } from '#application';
 import { EVENT_STORE, type EventStore } from '#event-store';
-import { IdentityError, OidcProviderError, userStream, type Identity, type OpenedSession, type SsoSignOnChecks } from '#identity';
+import { OidcProviderError, type Identity, type OpenedSession, type SsoSignOnChecks } from '#identity';
 import { IDENTITY } from '../auth/identity.provider.js';
 import { AddMemberCommand } from '../organizations/commands/add-member.command.js';
 import { Organizations } from '../organizations/organizations.js';
@@ -140,7 +140,7 @@ export class SsoSignOn {
     try {
       return (await this.identity.registration.register({ email }, context)).userId;
     } catch (error) {
-      if (!(error instanceof IdentityError && error.code === 'DUPLICATE')) throw error;
+      if (!(error instanceof DomainError && error.code === 'DUPLICATE')) throw error;
       const userId = await this.identity.directory.findUserIdByEmail(email);
       if (userId === undefined) throw error;
       return userId;

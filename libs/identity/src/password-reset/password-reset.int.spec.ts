@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { context, openIdentityFixture, type IdentityFixture } from '../testing/identity-fixture.js';
-import { userStream } from '../user/events.js';
+import { userStream } from '#domain';
 
 const oldPassword = 'correct horse battery staple';
 const newPassword = 'a brand new passphrase';

@@ -2,7 +2,7 @@
 // sets the new password, lifts any sign-in lock and ends every other session of the user.
 import type { CommandContext } from '#application';
 import type { Clock } from '../clock.js';
-import { IdentityError, InvalidToken, RateLimited } from '../errors.js';
+import { DomainError, InvalidToken, RateLimited } from '#domain';
 import type { IdentityLogger } from '../logger.js';
 import type { Mailer } from '../mail/mailer.js';
 import { resetMail } from '../mail/reset-mail.js';
@@ -88,7 +88,7 @@ export class PasswordReset {
     if (pending === undefined) throw new InvalidToken();
     const { read, state } = pending;
     const violation = passwordPolicyViolation(password, { email: state.email, username: state.username });
-    if (violation !== null) throw new IdentityError('VALIDATION_FAILED', violation, { field: 'password' });
+    if (violation !== null) throw new DomainError('VALIDATION_FAILED', violation, { field: 'password' });
 
     const passwordHash = await this.hasher.hash(password);
     const { events } = await this.users.handle(

@@ -4,7 +4,7 @@
 // same stream, throttle and lock), so a stolen session cannot guess the password faster than the form.
 import type { CommandContext } from '#application';
 import type { Clock } from '../clock.js';
-import { IdentityError } from '../errors.js';
+import { DomainError } from '#domain';
 import type { Sessions } from '../sessions/sessions.js';
 import type { SignInAttempts } from '../sign-in/sign-in-attempts.js';
 import type { Users } from '../user/users.js';
@@ -25,23 +25,23 @@ export class PasswordChange {
   /** For the session `sessionId` of `userId`. Answers how many other sessions ended. */
   async change(userId: string, sessionId: string, request: PasswordChangeRequest, context: CommandContext): Promise<{ endedSessions: number }> {
     const { state } = await this.users.load(userId);
-    if (state.status !== 'registered') throw new IdentityError('NOT_FOUND', 'No such user.');
+    if (state.status !== 'registered') throw new DomainError('NOT_FOUND', 'No such user.');
     const attempt = await this.attempts.reserve(this.attempts.account(userId), context);
     if (attempt.delayMs > 0) await this.clock.sleep(attempt.delayMs);
 
     if (state.passwordHash === null) {
       // Setting a first password from a session alone would let whoever holds the session keep the account.
       await this.hasher.verifyNobody(request.currentPassword);
-      throw new IdentityError('WRONG_PASSWORD', 'This account has no password yet: use "Forgot your password?" on the login page to choose one.', {
+      throw new DomainError('WRONG_PASSWORD', 'This account has no password yet: use "Forgot your password?" on the login page to choose one.', {
         field: 'currentPassword',
       });
     }
     if (!(await this.hasher.verify(state.passwordHash, request.currentPassword))) {
-      throw new IdentityError('WRONG_PASSWORD', 'The current password is not correct.', { field: 'currentPassword' });
+      throw new DomainError('WRONG_PASSWORD', 'The current password is not correct.', { field: 'currentPassword' });
     }
     await this.attempts.succeeded(attempt, context);
     const violation = passwordPolicyViolation(request.newPassword, { email: state.email, username: state.username });
-    if (violation !== null) throw new IdentityError('VALIDATION_FAILED', violation, { field: 'newPassword' });
+    if (violation !== null) throw new DomainError('VALIDATION_FAILED', violation, { field: 'newPassword' });
 
     const passwordHash = await this.hasher.hash(request.newPassword);
     const { events } = await this.users.handle(userId, { type: 'ChangePassword', data: { passwordHash, keepSessionId: sessionId } }, context);

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { context, openIdentityFixture, type IdentityFixture } from '../testing/identity-fixture.js';
-import { sessionStream } from './session-events.js';
+import { sessionStream } from '#domain';
 
 const minute = 60_000;
 let fixture: IdentityFixture;

@@ -5,11 +5,9 @@ import { randomUUID } from 'node:crypto';
 import { eventMetadata, handleCommand, loadStream, newCommandContext, type CommandContext, type HandledCommand, type StreamFold } from '#application';
 import { type EventStore } from '#event-store';
 import type { Clock } from '../clock.js';
-import type { SignInMethod } from '../user/events.js';
+import { type SignInMethod, isLive, evolveSession, type Session, type SessionState, sessionStream, type SessionEndReason, type SessionEvent, type SessionStarted } from '#domain';
 import type { Users } from '../user/users.js';
-import { isLive, evolveSession, type Session, type SessionState } from './session.js';
 import type { SessionCookies } from './session-cookie.js';
-import { sessionStream, type SessionEndReason, type SessionEvent, type SessionStarted } from './session-events.js';
 
 export type SessionPolicy = {
   idleTimeoutMs: number;

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { context, openIdentityFixture, type IdentityFixture } from '../testing/identity-fixture.js';
-import { userStream } from '../user/events.js';
+import { userStream } from '#domain';
 
 let fixture: IdentityFixture;
 let userId: string;

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import argon2 from 'argon2';
 import { randomUUID } from 'node:crypto';
 import { context, openIdentityFixture, type IdentityFixture } from '../testing/identity-fixture.js';
-import { userStream } from '../user/events.js';
+import { userStream } from '#domain';
 import { signInAttemptsStream } from './sign-in-attempts.js';
 
 const password = 'correct horse battery staple';

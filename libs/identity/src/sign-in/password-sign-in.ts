@@ -5,7 +5,7 @@
 // however many arrive at once, on however many API nodes, at most `lockAfter` are checked per run.
 import type { CommandContext } from '#application';
 import type { Clock } from '../clock.js';
-import { InvalidCredentials } from '../errors.js';
+import { InvalidCredentials } from '#domain';
 import type { PasswordHasher } from '../passwords/password-hasher.js';
 import type { OpenedSession, Sessions } from '../sessions/sessions.js';
 import { parseLoginName } from '../user/identifiers.js';

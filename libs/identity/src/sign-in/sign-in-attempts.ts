@@ -17,7 +17,7 @@ import {
 } from '#application';
 import { WrongExpectedRevisionError, type EventStore } from '#event-store';
 import type { Clock } from '../clock.js';
-import { RateLimited } from '../errors.js';
+import { RateLimited } from '#domain';
 import { hmacHex } from '../hashing.js';
 import type { LoginName } from '../user/identifiers.js';
 import {

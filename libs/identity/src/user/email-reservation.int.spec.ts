@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { context, openIdentityFixture, type IdentityFixture } from '../testing/identity-fixture.js';
-import { userStream } from './events.js';
+import { userStream } from '#domain';
 import { claimStream } from './user-claims.js';
 
 let fixture: IdentityFixture;

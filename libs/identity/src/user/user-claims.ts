@@ -6,9 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import { eventMetadata, handleCommand, loadStream, type CommandContext, type LoadedStream, type StreamFold } from '#application';
 import { WrongExpectedRevisionError, type EventStore } from '#event-store';
-import { IdentityError } from '../errors.js';
+import { DomainError, type User } from '#domain';
 import { sha256Hex } from '../hashing.js';
-import type { User } from './user.js';
 import type { Users } from './users.js';
 
 export type ClaimKind = 'email' | 'username' | 'google';
@@ -48,8 +47,8 @@ function holder(state: ClaimState, stream: string): NonNullable<ClaimState> {
   return state;
 }
 
-const taken = (kind: ClaimKind): IdentityError =>
-  new IdentityError('DUPLICATE', `This ${kind === 'google' ? 'Google account' : kind === 'email' ? 'e-mail address' : kind} is already taken.`, { field: kind });
+const taken = (kind: ClaimKind): DomainError =>
+  new DomainError('DUPLICATE', `This ${kind === 'google' ? 'Google account' : kind === 'email' ? 'e-mail address' : kind} is already taken.`, { field: kind });
 
 const holds = (user: User, kind: ClaimKind, value: string): boolean =>
   kind === 'email' ? user.email === value : kind === 'username' ? user.username === value : user.googleSubject === value;
@@ -93,10 +92,10 @@ export class UserClaims {
    * The id of whoever registers with this address: the registered user's, the one reserved for it,
    * else a new one reserved now (IdentifierReserved). Concurrent callers agree on one id: the store
    * takes one first event and the others decide again on it. Also says whether the id is a registered
-   * user's (read only when the address was claimed, not reserved).
+   * user's (read only when the address was claimed, not reserved). `proposed`: the id to reserve when none is.
    */
-  async reserveEmailFor(email: string, context: CommandContext): Promise<{ userId: string; registered: boolean }> {
-    const userId = randomUUID();
+  async reserveEmailFor(email: string, context: CommandContext, proposed: string = randomUUID()): Promise<{ userId: string; registered: boolean }> {
+    const userId = proposed;
     const reserved: IdentifierReserved = { type: 'IdentifierReserved', data: { kind: 'email', userId } };
     const stream = claimStream('email', email);
     const { state } = await handleCommand(this.store, stream, (claim: ClaimState) => (claim === undefined ? [reserved] : []), {

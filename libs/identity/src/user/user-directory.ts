@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { CommandContext } from '#application';
 import { isValidEmail, normalizeEmail, normalizeUsername } from './identifiers.js';
-import type { User } from './user.js';
+import type { User } from '#domain';
 import type { UserClaims } from './user-claims.js';
 import type { Users } from './users.js';
 
@@ -39,13 +39,22 @@ export class UserDirectory {
    * with gets a new id and no reservation: there is nobody to connect it to.
    */
   async userIdForEmail(email: string, context: CommandContext): Promise<string> {
-    return (await this.memberForEmail(email, context)).userId;
+    return (await this.idOfEmail(email)) ?? this.reserveIdForEmail(email, randomUUID(), context);
   }
 
-  /** userIdForEmail, and whether that id is a registered user's (an address without an account is owed an invitation). */
-  async memberForEmail(email: string, context: CommandContext): Promise<{ userId: string; registered: boolean }> {
+  /** The id the address has (its registered user's, or the one reserved for it), if any; records nothing. */
+  async idOfEmail(email: string): Promise<string | undefined> {
     const normalized = normalizeEmail(email);
-    return isValidEmail(normalized) ? this.claims.reserveEmailFor(normalized, context) : { userId: randomUUID(), registered: false };
+    return isValidEmail(normalized) ? this.claims.find('email', normalized) : undefined;
+  }
+
+  /**
+   * Reserves `proposed` for the address unless it has an id already, and answers the id it has now (the
+   * proposed one, or whoever's got there first). An address no one can register with keeps `proposed`, unreserved.
+   */
+  async reserveIdForEmail(email: string, proposed: string, context: CommandContext): Promise<string> {
+    const normalized = normalizeEmail(email);
+    return isValidEmail(normalized) ? (await this.claims.reserveEmailFor(normalized, context, proposed)).userId : proposed;
   }
 
   async profile(userId: string): Promise<UserProfile | undefined> {

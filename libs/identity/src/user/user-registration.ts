@@ -2,7 +2,7 @@
 // added by e-mail): unique e-mail and username, the password policy, an argon2id hash. A user
 // registers with the id their address already has, so memberships given to it before are theirs.
 import type { CommandContext } from '#application';
-import { IdentityError } from '../errors.js';
+import { DomainError } from '#domain';
 import type { PasswordHasher } from '../passwords/password-hasher.js';
 import { passwordPolicyViolation } from '../passwords/password-policy.js';
 import { isValidEmail, isValidUsername, normalizeEmail, normalizeUsername } from './identifiers.js';
@@ -12,9 +12,9 @@ import type { Users } from './users.js';
 export type NewUser = { email: string; username?: string; password?: string };
 
 const taken = (field: 'email' | 'username') =>
-  new IdentityError('DUPLICATE', `This ${field === 'email' ? 'e-mail address' : 'username'} is already taken.`, { field });
+  new DomainError('DUPLICATE', `This ${field === 'email' ? 'e-mail address' : 'username'} is already taken.`, { field });
 
-const isDuplicate = (error: unknown): boolean => error instanceof IdentityError && error.code === 'DUPLICATE';
+const isDuplicate = (error: unknown): boolean => error instanceof DomainError && error.code === 'DUPLICATE';
 
 export class UserRegistration {
   constructor(
@@ -29,14 +29,14 @@ export class UserRegistration {
    */
   async check(newUser: NewUser): Promise<{ email: string; username: string | undefined }> {
     const email = normalizeEmail(newUser.email);
-    if (!isValidEmail(email)) throw new IdentityError('VALIDATION_FAILED', 'The e-mail address is not valid.', { field: 'email' });
+    if (!isValidEmail(email)) throw new DomainError('VALIDATION_FAILED', 'The e-mail address is not valid.', { field: 'email' });
     const username = newUser.username === undefined ? undefined : normalizeUsername(newUser.username);
     if (username !== undefined && !isValidUsername(username)) {
-      throw new IdentityError('VALIDATION_FAILED', 'A username is 2 to 64 letters, digits, dots, dashes or underscores, starting with a letter or digit.', { field: 'username' });
+      throw new DomainError('VALIDATION_FAILED', 'A username is 2 to 64 letters, digits, dots, dashes or underscores, starting with a letter or digit.', { field: 'username' });
     }
     if (newUser.password !== undefined) {
       const violation = passwordPolicyViolation(newUser.password, { email, username: username ?? null });
-      if (violation !== null) throw new IdentityError('VALIDATION_FAILED', violation, { field: 'password' });
+      if (violation !== null) throw new DomainError('VALIDATION_FAILED', violation, { field: 'password' });
     }
     if (await this.isTaken('email', email)) throw taken('email');
     if (username !== undefined && (await this.isTaken('username', username))) throw taken('username');

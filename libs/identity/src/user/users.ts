@@ -4,10 +4,7 @@
 import { eventMetadata, FoldedStateCache, handleCommand, loadStream, READ_PAGE_SIZE, type CommandContext, type StreamFold } from '#application';
 import { type EventStore } from '#event-store';
 import type { Clock } from '../clock.js';
-import type { UserCommand } from './commands.js';
-import { decide } from './decide.js';
-import { userStream, type UserEvent } from './events.js';
-import { evolve, initialUserState, OpenSessionScan, type OpenSession, type UserState } from './user.js';
+import { type UserCommand, decideUser, userStream, type UserEvent, evolveUser, initialUserState, OpenSessionScan, type OpenSession, type UserState } from '#domain';
 
 export type LoadedUser = { state: UserState; revision: bigint | 'no_stream' };
 
@@ -32,7 +29,7 @@ export class Users {
     cachedUsers: number = DEFAULT_CACHED_USERS,
   ) {
     this.cache = new FoldedStateCache<UserState>(cachedUsers);
-    this.fold = { initialState: initialUserState(), evolve, cache: this.cache };
+    this.fold = { initialState: initialUserState(), evolve: evolveUser, cache: this.cache };
   }
 
   async load(userId: string): Promise<LoadedUser> {
@@ -51,7 +48,7 @@ export class Users {
         // Read after the load, so they are at least as recent as the state: an append decided on anything
         // older fails on its expected revision and is decided again.
         const openSessions = command.type === 'CompletePasswordReset' || command.type === 'ChangePassword' ? await this.openSessions(userId) : [];
-        return decide(command, state, { now, openSessions });
+        return decideUser(command, state, { now, openSessions });
       },
       // Written out rather than spread from the fold: a sign-in runs this once (spreading cost about 6 us).
       {

@@ -5,6 +5,7 @@ import type { LogEvent } from '#event-store';
 import { physicalName, type Projection, type ProjectionWriter, type TableNames } from '../projection.js';
 import type { ReadModelDatabase } from '../read-model-database.js';
 import { eventCorrelationsTable } from './correlation.tables.js';
+import { PendingRows } from '../pending-rows.js';
 
 export const correlationProjectionName = 'correlations';
 
@@ -33,42 +34,34 @@ export function correlationProjection(): Projection<'id' | 'metadata'> {
 type CorrelationRow = [position: bigint, correlationId: string, streamId: string, revision: bigint, eventId: string];
 
 class CorrelationWriter implements ProjectionWriter<'id' | 'metadata'> {
-  private unflushed: CorrelationRow[] = [];
-  /** How many of `unflushed` are written already. */
-  private written = 0;
-  private readonly insert;
+  private readonly pending;
 
   constructor(db: ReadModelDatabase, tables: TableNames) {
     const table = physicalName(tables, eventCorrelationsTable.name);
     // The key is the event's position: indexing an event a second time changes nothing.
-    this.insert = db.prepare<CorrelationRow>(
+    const insert = db.prepare<CorrelationRow>(
       `INSERT INTO ${table} (position, correlation_id, stream_id, revision, event_id) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (position) DO NOTHING`,
     );
+    this.pending = new PendingRows<CorrelationRow>((row) => insert.run(...row));
   }
 
   get remembered(): number {
-    return this.unflushed.length - this.written;
+    return this.pending.size;
   }
 
   apply(event: CorrelatedEvent): void {
     const correlationId = correlationIdOf(event);
     if (correlationId === undefined) return;
-    this.unflushed.push([event.position, correlationId, event.streamId, event.revision, event.id]);
+    this.pending.push([event.position, correlationId, event.streamId, event.revision, event.id]);
   }
 
-  flush(maxAggregates = Number.POSITIVE_INFINITY): boolean {
-    const end = Math.min(this.unflushed.length, this.written + maxAggregates);
-    for (let index = this.written; index < end; index += 1) this.insert.run(...(this.unflushed[index] as CorrelationRow));
-    this.written = end;
-    if (end < this.unflushed.length) return false;
-    this.discard();
-    return true;
+  flush(maxAggregates?: number): boolean {
+    return this.pending.flush(maxAggregates);
   }
 
   discard(): void {
-    this.unflushed = [];
-    this.written = 0;
+    this.pending.discard();
   }
 
   forget(): void {

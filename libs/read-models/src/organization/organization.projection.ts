@@ -11,6 +11,8 @@ import {
   type OrganizationState,
 } from '#domain';
 import type { LogEvent } from '#event-store';
+import { PendingRows } from '../pending-rows.js';
+import { recordMemberRowChanges, type MemberWrite } from './member-row-changes.js';
 import { physicalName, type Projection, type ProjectionWriter, type TableNames } from '../projection.js';
 import type { ReadModelDatabase } from '../read-model-database.js';
 import { membershipsTable, organizationModelVersion, organizationsTable } from './organization.tables.js';
@@ -43,9 +45,6 @@ export function organizationProjection(): Projection<never> {
   };
 }
 
-/** A member row to write: `ordinal` undefined keeps the row's place (a role change). null deletes the row. */
-type MemberWrite = { member: Member; ordinal: number | undefined } | null;
-
 type Folded = {
   id: string;
   state: OrganizationState;
@@ -65,12 +64,8 @@ type StoredRow = { revision: bigint; position: bigint; state: string };
 class OrganizationWriter implements ProjectionWriter<never> {
   /** By stream id. */
   private readonly folded = new Map<string, Folded>();
-  /** The dirty organizations from `flushed` on: a flag and an array cost less per event than a set. */
-  private unflushed: Folded[] = [];
-  /** How many of `unflushed` a flush in chunks has written. */
-  private flushed = 0;
-  /** Whether `unflushed` is in key order (it is sorted when a flush starts). */
-  private inKeyOrder = true;
+  /** The dirty organizations: a flag and a list cost less per event than a set. */
+  private readonly unflushed = new PendingRows<Folded>((folded) => this.write(folded), byId);
   /** With tables that started empty: the only organizations worth looking up. */
   private readonly written = new Set<string>();
   private readonly select;
@@ -123,42 +118,27 @@ class OrganizationWriter implements ProjectionWriter<never> {
     if (!state.exists) throw new UnprojectableEvent(event, 'the stream does not start with OrganizationCreated');
     // evolve never mutates: an unchanged members array is the same array, an unchanged member the same object.
     const before = previous.exists ? previous.members : [];
-    if (state.members !== before) this.recordMemberChanges(current, before, state.members, revision);
+    if (state.members !== before) recordMemberRowChanges((current.memberWrites ??= new Map()), before, state.members, revision);
     current.state = state;
     current.revision = revision;
     current.position = event.position;
     if (!current.dirty) {
       current.dirty = true;
       this.unflushed.push(current);
-      this.inKeyOrder = false;
     }
   }
 
-  flush(maxAggregates = Number.POSITIVE_INFINITY): boolean {
-    // In key order, a rebuild's many rows fill the tables' pages one after another instead of at random.
-    if (!this.inKeyOrder) {
-      this.unflushed = this.unflushed.slice(this.flushed).sort(byId);
-      this.flushed = 0;
-      this.inKeyOrder = true;
-    }
-    const end = Math.min(this.unflushed.length, this.flushed + maxAggregates);
-    for (let index = this.flushed; index < end; index += 1) this.write(this.unflushed[index] as Folded);
-    this.flushed = end;
-    if (end < this.unflushed.length) return false;
-    this.unflushed = [];
-    this.flushed = 0;
-    return true;
+  flush(maxAggregates?: number): boolean {
+    return this.unflushed.flush(maxAggregates);
   }
 
   discard(): void {
-    this.unflushed = [];
-    this.flushed = 0;
-    this.inKeyOrder = true;
+    this.unflushed.discard();
     this.folded.clear();
   }
 
   forget(): void {
-    if (this.unflushed.length > this.flushed) throw new Error('forget() with unflushed organizations');
+    if (this.unflushed.size > 0) throw new Error('forget() with unflushed organizations');
     this.folded.clear();
   }
 
@@ -179,35 +159,6 @@ class OrganizationWriter implements ProjectionWriter<never> {
           };
     this.folded.set(streamId, organization);
     return organization;
-  }
-
-  /**
-   * The member rows one event changes. A member keeps its row's place when it keeps its index (a role
-   * change); one added, or moved to the end (added again), takes the event's revision as its place.
-   */
-  private recordMemberChanges(organization: Folded, before: readonly Member[], after: readonly Member[], revision: number): void {
-    const writes = (organization.memberWrites ??= new Map());
-    let same = 0;
-    while (same < before.length && same < after.length && before[same] === after[same]) same += 1;
-    const earlier = new Map<string, { member: Member; index: number }>();
-    for (let index = same; index < before.length; index += 1) {
-      const member = before[index] as Member;
-      earlier.set(member.userId, { member, index });
-    }
-    for (let index = same; index < after.length; index += 1) {
-      const member = after[index] as Member;
-      const was = earlier.get(member.userId);
-      earlier.delete(member.userId);
-      if (was?.member === member) continue;
-      if (was !== undefined && was.index === index) {
-        // In place: the pending write, if any, keeps the place it gave (an add and a change before one flush).
-        const pending = writes.get(member.userId);
-        writes.set(member.userId, { member, ordinal: pending?.ordinal });
-      } else {
-        writes.set(member.userId, { member, ordinal: revision });
-      }
-    }
-    for (const userId of earlier.keys()) writes.set(userId, null);
   }
 
   private write(organization: Folded): void {

@@ -1,16 +1,27 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { eventMetadata, handleCommand, loadStream, type CommandContext, type FoldedStream, type FoldedStreamCache } from '#application';
-import { EVENT_STORE, type EventStore } from '#event-store';
+import { eventMetadata, handleCommand, loadStream, type CommandContext, type FoldedStream, type FoldedStreamCache, type StreamFold } from '#application';
+import {
+  API_KEY_SCOPES,
+  apiKeyStream,
+  apiKeyStreamPrefix,
+  decideCreateApiKey,
+  decideRecordApiKeyUse,
+  decideRevokeApiKey,
+  evolveApiKey,
+  isApiKeyScope,
+  type ApiKey,
+  type ApiKeyScope,
+  type ApiKeyState,
+  type RecordedApiKeyEvent,
+} from '#domain';
+import { EVENT_STORE, type EventStore, type RecordedEvent } from '#event-store';
 import { IdentityClock } from '../../auth/identity.provider.js';
 import { ProblemError } from '../../http/problem-error.js';
 import { PINO } from '../../logging/pino.js';
 import { organizationIdSchema } from '../../organizations/organization-ids.js';
 import { Organizations } from '../../organizations/organizations.js';
 import { generateApiKey, hashSecret, parseApiKey, secretMatchesDigest, storedDigest } from './api-key-credential.js';
-import { apiKeyStream, apiKeyStreamPrefix, type ApiKeyEvent } from './api-key-events.js';
-import { API_KEY_SCOPES, isApiKeyScope, type ApiKeyScope } from './api-key-scopes.js';
-import { apiKeyFold, evolveApiKey, readApiKeyEvent, type ApiKey, type ApiKeyState } from './api-key.js';
 
 export const MAX_API_KEY_NAME_LENGTH = 100;
 
@@ -31,6 +42,11 @@ export type ApiKeySummary = Omit<ApiKey, 'secretHash'>;
 export type AuthenticatedApiKey = { keyId: string; scopes: ApiKeyScope[]; organizationId?: string };
 
 const KEY_ID = /^[0-9a-f]{24}$/;
+
+const readApiKeyEvent = (event: RecordedEvent): RecordedApiKeyEvent =>
+  ({ type: event.type, data: event.data, recordedAt: event.recordedAt }) as RecordedApiKeyEvent;
+
+const apiKeyFold: StreamFold<ApiKeyState, RecordedApiKeyEvent> = { initialState: null, evolve: evolveApiKey, read: readApiKeyEvent };
 
 function refuse(detail: string, field: string): ProblemError {
   return new ProblemError(400, 'VALIDATION_FAILED', 'The request is not valid', detail, { field });
@@ -70,20 +86,12 @@ export class ApiKeys {
     const organizationId = request.organizationId === undefined ? undefined : await this.existingOrganization(request.organizationId);
     const scopes = API_KEY_SCOPES.filter((scope) => request.scopes.includes(scope));
     const { keyId, secret, key } = generateApiKey();
-    const event: ApiKeyEvent = {
-      type: 'ApiKeyCreated',
-      data: { keyId, name, scopes, secretHash: hashSecret(secret), ...(organizationId === undefined ? {} : { organizationId }) },
-    };
-    // A key id is 96 random bits: its stream is new, and is created only if it is.
-    const { position } = await handleCommand(
-      this.store,
-      apiKeyStream(keyId),
-      (current: ApiKeyState) => {
-        if (current !== null) throw new Error(`API key id ${keyId} is already in use`);
-        return [event];
-      },
-      { ...apiKeyFold, metadata: eventMetadata(context, 'CreateApiKey'), maxAttempts: 1 },
-    );
+    const created = { keyId, name, scopes, secretHash: hashSecret(secret), ...(organizationId === undefined ? {} : { organizationId }) };
+    const { position } = await handleCommand(this.store, apiKeyStream(keyId), (current: ApiKeyState) => decideCreateApiKey(current, created), {
+      ...apiKeyFold,
+      metadata: eventMetadata(context, 'CreateApiKey'),
+      maxAttempts: 1,
+    });
     return { keyId, name, scopes, organizationId: organizationId ?? null, key, position: position ?? -1n };
   }
 
@@ -94,9 +102,10 @@ export class ApiKeys {
     const handled = await handleCommand(
       this.store,
       apiKeyStream(keyId),
-      (current: ApiKeyState): ApiKeyEvent[] => {
-        if (current === null) throw new ProblemError(404, 'NOT_FOUND', 'Not found', `No API key has the id ${keyId}.`);
-        return current.revokedAt === null ? [{ type: 'ApiKeyRevoked', data: { keyId, at: at.toISOString() } }] : [];
+      (current: ApiKeyState) => {
+        const events = decideRevokeApiKey(current, at);
+        if (events === undefined) throw new ProblemError(404, 'NOT_FOUND', 'Not found', `No API key has the id ${keyId}.`);
+        return events;
       },
       // Through this node's cache: the node that revokes refuses the key from the next request on.
       { ...apiKeyFold, cache: this.cacheOf(keyId, at.getTime()), metadata: eventMetadata(context, 'RevokeApiKey') },
@@ -167,14 +176,12 @@ export class ApiKeys {
   /** Records the use once an hour; never fails the request it rides on (another node may have just done it). */
   private async noteUse(apiKey: ApiKey, context: CommandContext): Promise<void> {
     const now = this.clock.now();
-    const due = (key: ApiKeyState) =>
-      key !== null && key.revokedAt === null && (key.lastUsedAt === null || now.getTime() - Date.parse(key.lastUsedAt) >= API_KEY_USE_GRANULARITY_MS);
-    if (!due(apiKey)) return;
+    if (decideRecordApiKeyUse(apiKey, now, API_KEY_USE_GRANULARITY_MS).length === 0) return;
     try {
       await handleCommand(
         this.store,
         apiKeyStream(apiKey.keyId),
-        (key: ApiKeyState): ApiKeyEvent[] => (due(key) ? [{ type: 'ApiKeyUsed', data: { keyId: apiKey.keyId, at: now.toISOString() } }] : []),
+        (key: ApiKeyState) => decideRecordApiKeyUse(key, now, API_KEY_USE_GRANULARITY_MS),
         { ...apiKeyFold, cache: this.cacheOf(apiKey.keyId, now.getTime()), metadata: eventMetadata({ ...context, actor: `api-key:${apiKey.keyId}` }, 'RecordApiKeyUse'), maxAttempts: 1 },
       );
     } catch (error) {

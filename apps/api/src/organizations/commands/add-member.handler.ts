@@ -4,7 +4,7 @@ import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { OrganizationCommandOf } from '#domain';
 import type { UserDirectory } from '#identity';
 import { invitationOwedMark } from '../member-invitations.js';
-import { Organizations } from '../organizations.js';
+import { Organizations, type OrganizationDecision } from '../organizations.js';
 import { USER_DIRECTORY } from '../user-directory.js';
 import { AddMemberCommand, type AddedMemberResult } from './add-member.command.js';
 
@@ -21,15 +21,23 @@ export class AddMemberHandler implements ICommandHandler<AddMemberCommand> {
     if (member.userId !== undefined) {
       return { ...(await this.organizations.handle(organizationId, addMember(member.userId), context)), userId: member.userId, invitationOwed: false };
     }
-    // Decide first: a refused add records nothing, not even the id the address would have had reserved.
-    // (Any id not yet a member stands in for the address's: duplicates by address are found either way.)
-    // The decision that records is then made on the organization as loaded here: read once, not twice.
-    const loaded = await this.organizations.loadIfAccepted(organizationId, addMember(randomUUID()), context);
-    // Registered or not, the member is mailed (an invitation or a notice): the answer must not tell them apart.
-    const { userId } = await this.users.memberForEmail(email, context);
+    // The address's id if it has one; else a new one, reserved for the address only once the add is accepted
+    // (a refused add records nothing). Registered or not, the member is mailed: the answer must not tell them apart.
+    const existing = await this.users.idOfEmail(email);
+    let userId = existing ?? randomUUID();
+    const reserved = new Set(existing === undefined ? [] : [existing]);
+    const decision: OrganizationDecision = async (_state, decideOn) => {
+      const events = decideOn(addMember(userId));
+      if (events.length === 0 || reserved.has(userId)) return events;
+      const held = await this.users.reserveIdForEmail(email, userId, context);
+      reserved.add(held);
+      if (held === userId) return events;
+      // Someone reserved or registered the address meanwhile: the member is theirs.
+      userId = held;
+      return decideOn(addMember(userId));
+    };
     const invitationOwed = member.invite === true;
-    const options = { known: loaded, ...(invitationOwed ? { marks: invitationOwedMark } : {}) };
-    const result = await this.organizations.handle(organizationId, addMember(userId), context, options);
+    const result = await this.organizations.handleDecision(organizationId, 'AddMember', decision, context, invitationOwed ? { marks: invitationOwedMark } : {});
     return { ...result, userId, invitationOwed };
   }
 }

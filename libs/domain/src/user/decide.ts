@@ -1,5 +1,5 @@
 // The user's rules: one branch per command, invariants as plain ifs with typed errors.
-import { IdentityError, InvalidToken, RateLimited } from '../errors.js';
+import { DomainError, InvalidToken, RateLimited } from '../errors.js';
 import type { UserCommand, UserCommandContext } from './commands.js';
 import type { UserEvent } from './events.js';
 import { resetMailsPerHour, type OpenSession, type User, type UserState } from './user.js';
@@ -7,7 +7,7 @@ import { resetMailsPerHour, type OpenSession, type User, type UserState } from '
 const hourMs = 3_600_000;
 
 function registered(state: UserState): User {
-  if (state.status === 'unregistered') throw new IdentityError('NOT_FOUND', 'No such user.');
+  if (state.status === 'unregistered') throw new DomainError('NOT_FOUND', 'No such user.');
   return state;
 }
 
@@ -15,11 +15,11 @@ function registered(state: UserState): User {
 const liveSessionIds = (openSessions: readonly OpenSession[], now: Date): string[] =>
   openSessions.filter((session) => Date.parse(session.absoluteExpiresAt) > now.getTime()).map((session) => session.sessionId);
 
-export function decide(command: UserCommand, state: UserState, { now, openSessions = [] }: UserCommandContext): UserEvent[] {
+export function decideUser(command: UserCommand, state: UserState, { now, openSessions = [] }: UserCommandContext): UserEvent[] {
   const at = now.toISOString();
   switch (command.type) {
     case 'RegisterUser': {
-      if (state.status === 'registered') throw new IdentityError('DUPLICATE', 'This user already exists.');
+      if (state.status === 'registered') throw new DomainError('DUPLICATE', 'This user already exists.');
       const { userId, email, username, passwordHash, invited } = command.data;
       const events: UserEvent[] = [
         {
@@ -37,14 +37,14 @@ export function decide(command: UserCommand, state: UserState, { now, openSessio
       const user = registered(state);
       if (user.googleSubject === command.data.subject) return [];
       if (user.googleSubject !== null) {
-        throw new IdentityError('DUPLICATE', 'Another Google account is already linked to this user.');
+        throw new DomainError('DUPLICATE', 'Another Google account is already linked to this user.');
       }
       return [{ type: 'GoogleAccountLinked', data: { ...command.data, at } }];
     }
     case 'LinkSsoAccount': {
       const user = registered(state);
       if (user.email !== command.data.email.toLowerCase()) {
-        throw new IdentityError('VALIDATION_FAILED', 'The provider asserted another address than the account’s.');
+        throw new DomainError('VALIDATION_FAILED', 'The provider asserted another address than the account’s.');
       }
       return user.ssoOrganizationIds.includes(command.data.organizationId) ? [] : [{ type: 'SsoAccountLinked', data: { ...command.data, at } }];
     }

@@ -1,31 +1,31 @@
 // given([...events]).when(command).then([...events]) / .thenThrows(code), as in emmett.
 import { expect } from '@jest/globals';
-import type { IdentityErrorCode } from '../errors.js';
+import type { DomainErrorCode } from '../errors.js';
 import type { UserCommand } from '../user/commands.js';
-import { decide } from '../user/decide.js';
+import { decideUser } from '../user/decide.js';
 import type { UserEvent } from '../user/events.js';
-import { evolve, initialUserState, OpenSessionScan } from '../user/user.js';
+import { evolveUser, initialUserState, OpenSessionScan } from '../user/user.js';
 
 export function given(events: UserEvent[], now: Date = new Date('2030-01-01T10:00:00.000Z')) {
-  const state = events.reduce(evolve, initialUserState());
+  const state = events.reduce(evolveUser, initialUserState());
   // What Users.openSessions reads from the stream, newest first, for the decisions that end sessions.
   const scan = new OpenSessionScan(now.getTime(), Number.NEGATIVE_INFINITY);
   for (const event of [...events].reverse()) scan.take(event);
   return {
     when(command: UserCommand) {
-      const run = () => decide(command, state, { now, openSessions: scan.open });
+      const run = () => decideUser(command, state, { now, openSessions: scan.open });
       return {
         then(expected: UserEvent[]) {
           expect(run()).toEqual(expected);
         },
-        thenThrows(code: IdentityErrorCode) {
+        thenThrows(code: DomainErrorCode) {
           let thrown: unknown;
           try {
             run();
           } catch (error) {
             thrown = error;
           }
-          expect(thrown).toMatchObject({ name: 'IdentityError', code });
+          expect(thrown).toMatchObject({ name: 'DomainError', code });
         },
       };
     },

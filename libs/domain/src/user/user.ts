@@ -28,7 +28,7 @@ export const initialUserState = (): UserState => ({ status: 'unregistered' });
 /** Reset mails one address may receive per hour (the forgot form answers the same either way). */
 export const resetMailsPerHour = 3;
 
-export function evolve(state: UserState, event: UserEvent): UserState {
+export function evolveUser(state: UserState, event: UserEvent): UserState {
   if (event.type === 'UserRegistered') {
     return {
       status: 'registered',
