@@ -46,6 +46,13 @@ module.exports = {
       to: { path: '^libs/(application|domain|identity|read-models|web-rules)/' },
     },
     {
+      name: 'entitlements-client-stands-alone',
+      comment: "libs/entitlements-client is a package other services install: nothing of Chorus's own, only the OpenFeature SDK.",
+      severity: 'error',
+      from: { path: '^libs/entitlements-client/', pathNot: ['\\.spec\\.ts$'] },
+      to: { path: '^(libs|apps)/', pathNot: '^libs/entitlements-client/' },
+    },
+    {
       name: 'libs-do-not-import-apps',
       severity: 'error',
       from: { path: '^libs/' },

@@ -138,6 +138,7 @@ describe('GET /health', () => {
         expect.objectContaining({ name: 'correlations', state: 'live' }),
         expect.objectContaining({ name: 'sign-ins', state: 'live' }),
         expect.objectContaining({ name: 'organization-history', state: 'live' }),
+        expect.objectContaining({ name: 'traffic', state: 'live' }),
       ],
     });
   });

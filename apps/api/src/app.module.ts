@@ -8,6 +8,7 @@ import { AuthModule } from './auth/auth.module.js';
 import { BillingModule } from './billing/billing.module.js';
 import { ConfigModule } from './config/config.module.js';
 import { DemoModule } from './demo/demo.module.js';
+import { EntitlementsModule } from './entitlements/entitlements.module.js';
 import { EventStoreModule } from './event-store/event-store.module.js';
 import { HttpModule } from './http/http.module.js';
 import { LoggingModule } from './logging/logging.module.js';
@@ -42,6 +43,7 @@ export class AppModule {
         OpenApiModule,
         BillingModule,
         AuditModule,
+        EntitlementsModule,
         AuthModule,
         SsoModule,
         WebModule,

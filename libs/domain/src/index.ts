@@ -73,3 +73,18 @@ export {
   parseSsoDomain,
   ssoDomainOf,
 } from './sso/sso-rules.js';
+
+export * from './api-key/api-key.js';
+export * from './sso/sso-domain-claim.js';
+
+export * from './user/events.js';
+export * from './user/commands.js';
+export * from './user/user.js';
+export { decideUser } from './user/decide.js';
+export * from './session/session-events.js';
+export * from './session/session.js';
+export * from './invitation/invitation-events.js';
+export * from './invitation/invitation.js';
+export * from './entitlements/entitlements.js';
+export * from './billing/billing-ledger.js';
+export * from './usage/traffic.js';

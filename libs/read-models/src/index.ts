@@ -11,6 +11,7 @@ export { readModelsFile } from './read-model-database.js';
 export {
   OrganizationQueries,
   sameOrganizationName,
+  type CountedOrganization,
   type Membership,
   type NotificationRecipients,
   type OrganizationReadModel,

@@ -13,6 +13,8 @@ import { organizationHistoryProjection } from './organization-history/organizati
 import { OrganizationHistoryQueries } from './organization-history/organization-history.queries.js';
 import { signInsProjection } from './sign-ins/sign-ins.projection.js';
 import { SignInQueries } from './sign-ins/sign-ins.queries.js';
+import { trafficProjection } from './traffic/traffic.projection.js';
+import { TrafficQueries } from './traffic/traffic.queries.js';
 import type { Projection } from './projection.js';
 import { openReadModelDatabase, readModelsFile, type ReadModelDatabase } from './read-model-database.js';
 import { silentLogger, type ReadModelsLogger } from './read-models-logger.js';
@@ -65,6 +67,7 @@ export class ReadModels {
   readonly organizations: OrganizationQueries;
   readonly correlations: CorrelationQueries;
   readonly signIns: SignInQueries;
+  readonly traffic: TrafficQueries;
   readonly history: OrganizationHistoryQueries;
   readonly projections: readonly Projection[];
   private readonly checkpoints: Checkpoints;
@@ -89,6 +92,7 @@ export class ReadModels {
     this.organizations = new OrganizationQueries(queryDb, options.catalogue, cache);
     this.correlations = new CorrelationQueries(db);
     this.signIns = new SignInQueries(queryDb, cache);
+    this.traffic = new TrafficQueries(queryDb, cache);
     this.history = new OrganizationHistoryQueries(db);
     // Notified by this process's runners; without them, the checkpoints are re-read while a read waits.
     this.waits = new PositionWaits(
@@ -312,7 +316,7 @@ export class ReadModels {
 type Lag = { events: number; ms: number };
 
 function readModelProjections(): Projection[] {
-  return [organizationProjection(), correlationProjection(), signInsProjection(), organizationHistoryProjection()];
+  return [organizationProjection(), correlationProjection(), signInsProjection(), organizationHistoryProjection(), trafficProjection()];
 }
 
 function lowest(statuses: readonly ProjectionStatus[]): Progress {

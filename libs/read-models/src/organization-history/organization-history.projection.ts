@@ -2,6 +2,7 @@
 // event with its type, actor and time, and the names the record gave members and sites.
 import { organizationStreamPrefix } from '#domain';
 import type { LogEvent } from '#event-store';
+import { PendingRows } from '../pending-rows.js';
 import { physicalName, type Projection, type ProjectionWriter, type TableNames } from '../projection.js';
 import type { ReadModelDatabase } from '../read-model-database.js';
 import { organizationEventsTable, organizationRecordNamesTable } from './organization-history.tables.js';
@@ -57,30 +58,27 @@ function nameGiven(organizationId: string, event: IndexedEvent): NameRow | undef
 }
 
 class OrganizationHistoryWriter implements ProjectionWriter<'id' | 'metadata' | 'recordedAt'> {
-  private events: EventRow[] = [];
-  private names: NameRow[] = [];
-  /** How many of `events` are written already (a flush in chunks, during a rebuild). */
-  private written = 0;
-  /** Whether the unwritten `events` are in key order (they are sorted when a flush starts). */
-  private inKeyOrder = true;
-  private readonly insertEvent;
-  private readonly insertName;
+  /** Both tables are keyed by organization: written in key order (PendingRows). Names are few: written whole at each flush. */
+  private readonly events;
+  private readonly names;
 
   constructor(db: ReadModelDatabase, tables: TableNames) {
     // Keyed by what the event is: indexing an event a second time changes nothing.
-    this.insertEvent = db.prepare<EventRow>(
+    const insertEvent = db.prepare<EventRow>(
       `INSERT INTO ${physicalName(tables, organizationEventsTable.name)}
          (organization_id, revision, position, event_id, type, actor, recorded_at, correlation_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (organization_id, revision) DO NOTHING`,
     );
-    this.insertName = db.prepare<NameRow>(
+    const insertName = db.prepare<NameRow>(
       `INSERT INTO ${physicalName(tables, organizationRecordNamesTable.name)} (organization_id, kind, key, revision, name, detail) VALUES (?, ?, ?, ?, ?, ?)
        ON CONFLICT (organization_id, kind, key, revision) DO NOTHING`,
     );
+    this.events = new PendingRows<EventRow>((row) => insertEvent.run(...row), byKey);
+    this.names = new PendingRows<NameRow>((row) => insertName.run(...row), byKey);
   }
 
   get remembered(): number {
-    return this.events.length - this.written;
+    return this.events.size;
   }
 
   apply(event: IndexedEvent): void {
@@ -97,32 +95,16 @@ class OrganizationHistoryWriter implements ProjectionWriter<'id' | 'metadata' | 
     ]);
     const name = nameGiven(organizationId, event);
     if (name !== undefined) this.names.push(name);
-    this.inKeyOrder = false;
   }
 
-  flush(maxAggregates = Number.POSITIVE_INFINITY): boolean {
-    // Both tables are keyed by organization: rows in log order (organizations interleaved) would each
-    // land on another page of the tables, and a rebuild's million rows would churn SQLite's page cache
-    // (bench/projections). In key order they fill the pages one after another. Order changes no row.
-    if (!this.inKeyOrder) {
-      this.events = [...this.events.slice(0, this.written), ...this.events.slice(this.written).sort(byKey)];
-      this.names.sort(byKey);
-      this.inKeyOrder = true;
-    }
-    for (const name of this.names.splice(0)) this.insertName.run(...name);
-    const end = Math.min(this.events.length, this.written + maxAggregates);
-    for (let index = this.written; index < end; index += 1) this.insertEvent.run(...(this.events[index] as EventRow));
-    this.written = end;
-    if (end < this.events.length) return false;
-    this.discard();
-    return true;
+  flush(maxAggregates?: number): boolean {
+    this.names.flush();
+    return this.events.flush(maxAggregates);
   }
 
   discard(): void {
-    this.events = [];
-    this.names = [];
-    this.written = 0;
-    this.inKeyOrder = true;
+    this.events.discard();
+    this.names.discard();
   }
 
   forget(): void {

@@ -25,6 +25,9 @@ export type OrganizationReadModel = {
   revision: bigint;
 };
 
+/** An organization's stored state with an empty members list, and the count of its members. */
+export type CountedOrganization = { state: ExistingOrganization; members: number; position: bigint };
+
 export type NotificationRecipients = { recipients: Member[]; position: bigint };
 
 export type Membership = { organizationId: string; name: string; role: MemberRole };
@@ -58,6 +61,7 @@ export class OrganizationQueries {
   private readonly selectMemberships;
   private readonly selectAll;
   private readonly selectNames;
+  private readonly selectCounted;
 
   constructor(
     db: ReadModelDatabase,
@@ -87,6 +91,11 @@ export class OrganizationQueries {
       )
       .safeIntegers(true);
     this.selectNames = db.prepare<[], { id: string; name: string }>('SELECT id, name FROM organizations ORDER BY name COLLATE NOCASE, id');
+    this.selectCounted = db
+      .prepare<[string], { state: string; position: bigint; members: bigint }>(
+        `SELECT o.state, o.position, (SELECT count(*) FROM memberships m WHERE m.organization_id = o.id) AS members FROM organizations o WHERE o.id = ?`,
+      )
+      .safeIntegers(true);
   }
 
   /** Every organization, by name (ASCII letters in any case together). */
@@ -125,6 +134,17 @@ export class OrganizationQueries {
       const stored = this.stored(id);
       if (stored === undefined) return undefined;
       return { recipients: notificationRecipients(stored.state), position: stored.position };
+    });
+  }
+
+  /**
+   * The organization without its members list, and how many members it has: what its entitlements are computed
+   * from (an enterprise's thousand member rows are never read for them). undefined: no such organization.
+   */
+  getCountedOrganization(id: string): Readonly<CountedOrganization> | undefined {
+    return this.cached(`counted ${id}`, () => {
+      const row = this.selectCounted.get(id);
+      return row === undefined ? undefined : { state: storedState(row.state, []), members: Number(row.members), position: row.position };
     });
   }
 

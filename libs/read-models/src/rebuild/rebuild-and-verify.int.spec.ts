@@ -81,6 +81,10 @@ describe('rebuild and verify', () => {
           { table: 'organization_record_names', rowIs: 'name a member or site had', rowsAre: 'names members and sites had', stored: expect.any(Number), rebuilt: expect.any(Number) },
         ],
       },
+      {
+        projection: 'traffic',
+        tables: [{ table: 'traffic_periods', rowIs: 'organization and period with traffic reported', rowsAre: 'organizations and periods with traffic reported', stored: 0, rebuilt: 0 }],
+      },
     ]);
     expect(organizations).toHaveLength(20);
     expect(correlations).toHaveLength(80);

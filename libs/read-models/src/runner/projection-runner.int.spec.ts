@@ -94,6 +94,7 @@ describe('projection runner', () => {
       { name: 'correlations', state: 'live', checkpoint: written?.position, failure: undefined },
       { name: 'sign-ins', state: 'live', checkpoint: written?.position, failure: undefined },
       { name: 'organization-history', state: 'live', checkpoint: written?.position, failure: undefined },
+      { name: 'traffic', state: 'live', checkpoint: written?.position, failure: undefined },
     ]);
   });
 
@@ -148,6 +149,7 @@ describe('projection runner', () => {
       expect.objectContaining({ name: 'correlations', state: 'live', checkpoint: Number(await fixture.head()) }),
       expect.objectContaining({ name: 'sign-ins', state: 'live', checkpoint: Number(await fixture.head()) }),
       expect.objectContaining({ name: 'organization-history', state: 'live', checkpoint: Number(await fixture.head()) }),
+      expect.objectContaining({ name: 'traffic', state: 'live', checkpoint: Number(await fixture.head()) }),
     ]);
     // Everything before the poison event is committed; nothing after it.
     expect(readModels.organizations.getOrganization('acme')?.view).toEqual(await expectedView('acme'));
@@ -262,6 +264,7 @@ describe('projection runner', () => {
       ['correlations', 'live', head],
       ['sign-ins', 'live', head],
       ['organization-history', 'live', head],
+      ['traffic', 'live', head],
     ]);
     // What came before the poison event in the same batch is committed (the batch replayed one event at a time).
     const stored = new Checkpoints(openOwnDatabase());

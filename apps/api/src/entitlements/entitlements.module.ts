@@ -1,0 +1,16 @@
+import { Module } from '@nestjs/common';
+import { EntitlementCallers } from './entitlement-callers.js';
+import { EntitlementChanges } from './entitlement-changes.js';
+import { EntitlementsController } from './entitlements.controller.js';
+import { OfrepController } from './ofrep.controller.js';
+import { OrganizationEntitlements } from './organization-entitlements.js';
+import { UsageController } from './usage.controller.js';
+import { UsageReports } from './usage-reports.js';
+
+/** Entitlements for the product's own services: OFREP evaluation and pushed changes (docs/entitlements.md). */
+@Module({
+  controllers: [OfrepController, EntitlementsController, UsageController],
+  providers: [EntitlementCallers, OrganizationEntitlements, EntitlementChanges, UsageReports],
+  exports: [EntitlementCallers, OrganizationEntitlements],
+})
+export class EntitlementsModule {}

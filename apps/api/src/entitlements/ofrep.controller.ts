@@ -1,0 +1,90 @@
+// OpenFeature's remote evaluation protocol (OFREP) over the organization read model: any OpenFeature SDK
+// evaluates Chorus's entitlements with its stock OFREP provider (docs/entitlements.md).
+import { Body, Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { ENTITLEMENT_KEYS, type Entitlement } from '#domain';
+import { jsonSafe } from '../organizations/command-result.js';
+import { Operation } from '../openapi/operation.decorator.js';
+import { EntitlementCallers } from './entitlement-callers.js';
+import { OfrepError } from './ofrep-error.js';
+import { OrganizationEntitlements, type EntitlementSet } from './organization-entitlements.js';
+
+const knownKeys = new Set(ENTITLEMENT_KEYS);
+
+type Evaluation = { key: string; value: Entitlement['value']; reason: Entitlement['reason']; variant: string; metadata: { position: number | string } };
+
+/** OFREP's evaluation request: `{context: {targetingKey, ...}}`; the targeting key is the organization's id. */
+function targetingKeyOf(body: unknown, key?: string): string {
+  const context: unknown = typeof body === 'object' && body !== null ? (body as { context?: unknown }).context : undefined;
+  if (typeof context !== 'object' || context === null || Array.isArray(context)) {
+    throw new OfrepError(400, 'PARSE_ERROR', 'The body is {"context": {"targetingKey": "<organization id>"}}.', key);
+  }
+  const targetingKey = (context as { targetingKey?: unknown }).targetingKey;
+  if (typeof targetingKey !== 'string' || targetingKey === '') {
+    throw new OfrepError(400, 'TARGETING_KEY_MISSING', 'context.targetingKey must name the organization (its id).', key);
+  }
+  return targetingKey;
+}
+
+const evaluation = (key: string, flag: Entitlement, set: EntitlementSet): Evaluation => ({
+  key,
+  value: flag.value,
+  reason: flag.reason,
+  variant: typeof flag.value === 'object' ? 'limit' : String(flag.value),
+  metadata: { position: jsonSafe(set.position) },
+});
+
+@Controller('ofrep/v1')
+export class OfrepController {
+  constructor(
+    private readonly callers: EntitlementCallers,
+    private readonly entitlements: OrganizationEntitlements,
+  ) {}
+
+  @Get('configuration')
+  @Operation({ summary: "OFREP's provider configuration: what is evaluated, and where changes are pushed" })
+  async configuration(@Req() request: Request): Promise<object> {
+    await this.callers.authenticate(request);
+    return {
+      name: 'Chorus entitlements',
+      capabilities: {
+        cacheInvalidation: { polling: { enabled: true, minPollingIntervalMs: 30_000 } },
+        flagEvaluation: { supportedTypes: ['boolean', 'string', 'object'] },
+        // Chorus's own: its change stream (server-sent events), so that a provider need not poll.
+        changeNotification: { sse: { url: '/entitlements/changes' } },
+      },
+    };
+  }
+
+  @Post('evaluate/flags/:key')
+  @HttpCode(200)
+  @Operation({ summary: 'One entitlement of the organization named by context.targetingKey' })
+  async evaluateFlag(@Param('key') key: string, @Body() body: unknown, @Req() request: Request): Promise<Evaluation> {
+    const principal = await this.callers.authenticate(request);
+    const set = await this.visible(principal, targetingKeyOf(body, key), key);
+    const flag = set.flags.get(key);
+    if (flag === undefined || !knownKeys.has(key)) throw new OfrepError(404, 'FLAG_NOT_FOUND', `There is no flag ${key}.`, key);
+    return evaluation(key, flag, set);
+  }
+
+  @Post('evaluate/flags')
+  @HttpCode(200)
+  @Operation({ summary: 'Every entitlement of the organization named by context.targetingKey, with an ETag (If-None-Match: 304)' })
+  async evaluateFlags(@Body() body: unknown, @Req() request: Request, @Res() response: Response): Promise<void> {
+    const principal = await this.callers.authenticate(request);
+    const set = await this.visible(principal, targetingKeyOf(body));
+    response.setHeader('ETag', set.etag);
+    if (request.headers['if-none-match'] === set.etag) {
+      response.status(304).end();
+      return;
+    }
+    response.status(200).json({ flags: [...set.flags].map(([key, flag]) => evaluation(key, flag, set)), metadata: { position: jsonSafe(set.position) } });
+  }
+
+  /** The organization's entitlements if the caller may see it; one answer for "no such organization" and "not yours". */
+  private async visible(principal: Parameters<EntitlementCallers['maySee']>[0], organizationId: string, key?: string): Promise<EntitlementSet> {
+    const set = (await this.callers.maySee(principal, organizationId)) ? this.entitlements.of(organizationId) : undefined;
+    if (set === undefined) throw new OfrepError(400, 'INVALID_CONTEXT', 'No organization with this targetingKey is visible to these credentials.', key);
+    return set;
+  }
+}

@@ -1,0 +1,37 @@
+// An organization's entitlements as the read model has them (docs/entitlements.md): computed from the
+// organization's stored state and its member count, never its members list, and kept until the read
+// models' next commit (a read between two commits costs one check).
+import { createHash } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { organizationEntitlements, trafficPeriodOf, type Entitlement, type PlanCatalogue } from '#domain';
+import { READ_MODELS, ReadModels } from '#read-models';
+import { PLAN_CATALOGUE } from '../plans/plan-catalogue.module.js';
+
+export type EntitlementSet = {
+  organizationId: string;
+  flags: ReadonlyMap<string, Entitlement>;
+  /** Changes exactly when a flag's value or reason does (a hash of them, not of positions). */
+  etag: string;
+  /** The organization's last event the answer reflects. */
+  position: bigint;
+};
+
+@Injectable()
+export class OrganizationEntitlements {
+  constructor(
+    @Inject(READ_MODELS) private readonly readModels: ReadModels,
+    @Inject(PLAN_CATALOGUE) private readonly catalogue: PlanCatalogue,
+  ) {}
+
+  /** undefined: no such organization in this node's read model. */
+  of(organizationId: string): EntitlementSet | undefined {
+    return this.readModels.derivedUntilNextCommit(`entitlements ${organizationId}`, () => {
+      const counted = this.readModels.organizations.getCountedOrganization(organizationId);
+      if (counted === undefined) return undefined;
+      const trafficThisPeriod = this.readModels.traffic.total(organizationId, trafficPeriodOf(new Date()));
+      const flags = organizationEntitlements(counted.state, this.catalogue, { users: counted.members, trafficThisPeriod });
+      const digest = createHash('sha256').update(JSON.stringify([...flags])).digest('base64url').slice(0, 22);
+      return { organizationId, flags, etag: `"${digest}"`, position: counted.position };
+    });
+  }
+}

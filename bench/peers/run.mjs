@@ -1,0 +1,144 @@
+// Chorus against a peer, the same command in one run: adding members (decide on the organization's stream
+// with its users limit, a durable append, the read model updated) through Chorus's built server and through
+// a small Emmett app (emmett-app.mjs), alternating which goes first, min / median / max over the rounds.
+//   npm run build && (cd bench/peers && npm install) && node bench/peers/run.mjs [--rounds 3] [--connections 32] [--cpu-prof DIR]
+// See README.md beside this file.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { builtServerEnvironment, freePort, untilHealthy } from '../support/built-server.mjs';
+import { cpuSeconds } from '../support/process-cpu.mjs';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const { values } = parseArgs({ options: { rounds: { type: 'string' }, connections: { type: 'string' }, 'cpu-prof': { type: 'string' } } });
+const rounds = Number(values.rounds ?? 3);
+const connections = Number(values.connections ?? 32);
+/** Each measure adds `addsPerOrganization` members to each of this many new organizations. */
+const organizationsPerMeasure = 256;
+const addsPerOrganization = 8;
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+let counter = 0;
+const unique = () => `${process.pid}-${(counter += 1)}`;
+
+function start(args, env, url) {
+  const child = spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  return untilHealthy(child, url).then(() => ({ pid: child.pid, stop: () => (child.kill('SIGTERM'), exited) }));
+}
+
+function cli(dataDir, ...args) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(root, 'bin/chorus.js'), ...args, '--json'], { cwd: root, env: builtServerEnvironment(dataDir, 0), stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (chunk) => (out += chunk));
+    child.once('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`chorus ${args.join(' ')} exited ${code}`))));
+  });
+}
+
+/** Both processes idle (under 2% of a core for a whole second): no measure is charged with the last one's leftovers (Chorus's invitations). */
+async function settled(pids) {
+  let before = pids.map((pid) => cpuSeconds(pid));
+  // A profiled server never idles (the profiler samples): then ten seconds stand in for settling.
+  for (let waited = 0; values['cpu-prof'] === undefined || waited < 10; waited += 1) {
+    await sleep(1000);
+    const after = pids.map((pid) => cpuSeconds(pid));
+    if (after.every((seconds, index) => seconds - before[index] < 0.02)) return;
+    before = after;
+  }
+}
+
+async function call(url, method, route, headers, body) {
+  const response = await fetch(`${url}${route}`, { method, headers, body: JSON.stringify(body) });
+  if (!response.ok) throw new Error(`${method} ${route}: ${response.status} ${await response.text()}`);
+  return response.json();
+}
+
+/** Adds to every organization round-robin; anything but 2xx stops the bench. Sampled every 10 ms so the rate is true to 10 ms. */
+async function addMembers(name, url, headers, ids) {
+  let next = 0;
+  const result = await new Promise((resolve, reject) =>
+    autocannon(
+      {
+        url,
+        connections,
+        amount: ids.length * addsPerOrganization,
+        sampleInt: 10,
+        requests: [
+          {
+            method: 'POST',
+            headers,
+            setupRequest: (request) => {
+              const id = ids[next % ids.length];
+              next += 1;
+              return { ...request, path: `/organizations/${id}/members`, body: JSON.stringify({ email: `m-${unique()}@bench.example`, role: 'member' }) };
+            },
+          },
+        ],
+      },
+      (error, done) => (error ? reject(error) : resolve(done)),
+    ),
+  );
+  if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) throw new Error(`${name}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
+  return { rps: result['2xx'] / result.duration, p50: result.latency.p50, p99: result.latency.p99 };
+}
+
+const work = mkdtempSync(path.join(tmpdir(), 'chorus-bench-peers-'));
+const chorusData = path.join(work, 'chorus');
+const processes = [];
+try {
+  const apiKey = JSON.parse(await cli(chorusData, 'api-key:create', '--name', 'bench', '--scopes', 'organizations:read,organizations:write')).key;
+  const chorusPort = await freePort();
+  const emmettPort = await freePort();
+  const chorus = { url: `http://127.0.0.1:${chorusPort}`, headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' } };
+  const emmett = { url: `http://127.0.0.1:${emmettPort}`, headers: { 'content-type': 'application/json' } };
+  const env = builtServerEnvironment(chorusData, chorusPort);
+  delete env.PROJECTIONS;
+  const profile = values['cpu-prof'] === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', path.resolve(values['cpu-prof'])];
+  processes.push(await start([...profile, path.join(root, 'dist/apps/api/src/main.js')], env, chorus.url));
+  processes.push(await start([path.join(import.meta.dirname, 'emmett-app.mjs'), String(emmettPort), path.join(work, 'emmett.sqlite')], process.env, emmett.url));
+
+  // Chorus: Classic Professional (its users limit is checked, and has room); Emmett: a users limit with room.
+  const organizations = {
+    chorus: async () => {
+      const ids = [];
+      for (let index = 0; index < organizationsPerMeasure; index += 1) {
+        const { id } = await call(chorus.url, 'POST', '/organizations', chorus.headers, { name: `Bench ${unique()}` });
+        await call(chorus.url, 'POST', `/organizations/${id}/plan`, chorus.headers, { line: 'classic', plan: 'professional' });
+        ids.push(id);
+      }
+      return ids;
+    },
+    emmett: async () => {
+      const ids = [];
+      for (let index = 0; index < organizationsPerMeasure; index += 1) {
+        const id = `o-${unique()}`;
+        await call(emmett.url, 'POST', `/organizations/${id}`, emmett.headers, { name: `Bench ${id}`, usersLimit: 1_000_000 });
+        ids.push(id);
+      }
+      return ids;
+    },
+  };
+  const ratios = [];
+  for (let round = 0; round <= rounds; round += 1) {
+    const warmUp = round === 0;
+    const measured = {};
+    for (const name of round % 2 === 0 ? ['chorus', 'emmett'] : ['emmett', 'chorus']) {
+      const ids = await organizations[name]();
+      await settled(processes.map((child) => child.pid));
+      const target = name === 'chorus' ? chorus : emmett;
+      measured[name] = await addMembers(name, target.url, target.headers, ids);
+    }
+    const line = (name) => `${name} ${measured[name].rps.toFixed(0)}/s (p50 ${measured[name].p50} ms, p99 ${measured[name].p99} ms)`;
+    console.log(`${warmUp ? 'warm-up' : `round ${round}`}: ${line('chorus')}, ${line('emmett')}, chorus / emmett ${(measured.chorus.rps / measured.emmett.rps).toFixed(3)}`);
+    if (!warmUp) ratios.push(measured.chorus.rps / measured.emmett.rps);
+  }
+  const sorted = [...ratios].sort((a, b) => a - b);
+  console.log(`add-member, Chorus / Emmett (target >= 1.0): ${sorted[0].toFixed(3)} / ${sorted[Math.floor(sorted.length / 2)].toFixed(3)} / ${sorted.at(-1).toFixed(3)} (min / median / max of ${rounds})`);
+} finally {
+  for (const child of processes) await child.stop();
+  rmSync(work, { recursive: true, force: true });
+}

@@ -1,0 +1,45 @@
+import { describe, expect, it } from '@jest/globals';
+import { decideTraffic, evolveTraffic, initialTrafficState, thresholdsReached, trafficPeriodOf, trafficStream, type TrafficEvent, type UsageReport } from './traffic.js';
+
+const report = (id: string, quantity: number): UsageReport => ({ id, quantity, occurredAt: '2026-11-03T10:00:00.000Z' });
+const request = (reports: UsageReport[], allowance: number | null = 1_000) => ({ organizationId: 'acme', period: '2026-11', reports, allowance });
+const fold = (events: TrafficEvent[]) => events.reduce(evolveTraffic, initialTrafficState());
+
+describe('traffic', () => {
+  it('names a stream per organization and UTC month', () => {
+    expect(trafficPeriodOf('2026-11-30T23:59:59.999Z')).toBe('2026-11');
+    expect(trafficPeriodOf('2026-12-01T00:00:00.000+01:00')).toBe('2026-11');
+    expect(trafficStream('acme', '2026-11')).toBe('traffic-acme-2026-11');
+  });
+
+  it('counts new reports once, also when one call repeats an id', () => {
+    const events = decideTraffic(initialTrafficState(), request([report('a', 10), report('b', 20), report('a', 10)]));
+    expect(events).toEqual([{ type: 'TrafficReported', data: { organizationId: 'acme', period: '2026-11', reports: [report('a', 10), report('b', 20)], total: 30 } }]);
+  });
+
+  it('decides nothing when every report was counted before', () => {
+    const state = fold(decideTraffic(initialTrafficState(), request([report('a', 10)])));
+    expect(decideTraffic(state, request([report('a', 10)]))).toEqual([]);
+    expect(decideTraffic(state, request([report('a', 10), report('c', 5)]))[0]).toMatchObject({ data: { reports: [report('c', 5)], total: 15 } });
+  });
+
+  it('records each threshold the first time the total reaches it, both at once when one report jumps past them', () => {
+    const jump = decideTraffic(initialTrafficState(), request([report('a', 1_200)]));
+    expect(jump.map((event) => event.type === 'TrafficThresholdCrossed' && event.data.threshold)).toEqual([false, 80, 100]);
+    expect(jump[2]).toEqual({ type: 'TrafficThresholdCrossed', data: { organizationId: 'acme', period: '2026-11', threshold: 100, used: 1_200, allowance: 1_000 } });
+
+    const at80 = fold(decideTraffic(initialTrafficState(), request([report('a', 800)])));
+    expect(at80.crossed).toEqual([80]);
+    const next = decideTraffic(at80, request([report('b', 100)]));
+    expect(next.map((event) => event.type)).toEqual(['TrafficReported']);
+    expect(decideTraffic(fold([...decideTraffic(initialTrafficState(), request([report('a', 800)])), ...next]), request([report('c', 100)])).map((event) => event.type)).toEqual([
+      'TrafficReported',
+      'TrafficThresholdCrossed',
+    ]);
+  });
+
+  it('records no threshold for an unlimited allowance', () => {
+    expect(thresholdsReached(10 ** 9, null)).toEqual([]);
+    expect(decideTraffic(initialTrafficState(), request([report('a', 10 ** 9)], null)).map((event) => event.type)).toEqual(['TrafficReported']);
+  });
+});
