@@ -27,6 +27,21 @@ if [ ! -x /usr/sbin/dnsmasq ]; then
   fi
 fi
 
+# The PostgreSQL event store's suites start a throw-away cluster of their own (own directory, own port) from
+# Debian's binaries; the distro's own cluster is not created, so nothing else listens or runs in the way.
+if ! ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    step "installing Debian's postgresql for the PostgreSQL event store tests"
+    mkdir -p /etc/postgresql-common
+    [ -f /etc/postgresql-common/createcluster.conf ] || echo "create_main_cluster = false" >/etc/postgresql-common/createcluster.conf
+    (DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null 2>&1 \
+      || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null)) \
+      || echo "postgresql could not be installed"
+  else
+    echo "PostgreSQL is not installed and cannot be installed here: the PostgreSQL event store suites will skip"
+  fi
+fi
+
 # The compose files are validated by a real compose client (test/compose); no container engine is needed.
 if ! command -v docker-compose >/dev/null 2>&1; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then

@@ -21,7 +21,7 @@ export class ChorusProcesses {
   constructor(private readonly dataDir: string) {}
 
   environment(): NodeJS.ProcessEnv {
-    return { ...process.env, NODE_ENV: 'test', DATA_DIR: this.dataDir, SEED_DEMO: 'false', LOG_LEVEL: 'warn', EVENTSTORE_CONNECTION_STRING: '' };
+    return { ...process.env, NODE_ENV: 'test', DATA_DIR: this.dataDir, SEED_DEMO: 'false', LOG_LEVEL: 'warn', EVENTSTORE_CONNECTION_STRING: '', DATABASE_URL: '' };
   }
 
   /** Runs a command to its end. */

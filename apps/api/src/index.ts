@@ -27,11 +27,11 @@ export { Organizations } from './organizations/organizations.js';
 export { ConfigureSsoCommand } from './sso/configure-sso.command.js';
 export { configureSsoRequest, type ConfigureSsoRequest } from './sso/sso-requests.js';
 export { ssoSignOnStream, type SsoFailureReason } from './sso/sso-sign-on-failures.js';
-export { ssoDomainStreamPrefix } from './sso/sso-domain-claims.js';
+export { ssoDomainStreamPrefix } from '#domain';
 
 // Access.
 export { API_KEY_CACHE_MS, ApiKeys, type ApiKeySummary, type CreatedApiKey, type RevokedApiKey } from './access/api-keys/api-keys.service.js';
-export type { ApiKeyScope } from './access/api-keys/api-key-scopes.js';
+export type { ApiKeyScope } from '#domain';
 
 // Sign-in: the identity lib as the service wires it, and the clock e2e tests pin.
 export { IDENTITY, IdentityClock } from './auth/identity.provider.js';
@@ -41,7 +41,8 @@ export { invitationCheckpointFile } from './auth/member-invitation-checkpoint.js
 
 // Billing.
 export { signBillingPayload } from './billing/billing-signature.js';
-export { BillingLedger, billingStream } from './billing/billing-ledger.js';
+export { BillingLedger } from './billing/billing-ledger.js';
+export { billingStream } from '#domain';
 export { BillingEffects, organizationEventId } from './billing/billing-effects.js';
 
 // Audit.

@@ -2,6 +2,7 @@
 // stops the process with a message naming the setting.
 import { z } from 'zod';
 import { CATALOGUE_PRODUCT_KEYS, type CatalogueProductKey } from '#domain';
+import { databaseUrlProblems } from './database-url.js';
 import { eventStoreConnectionStringProblems } from './eventstore-connection-string.js';
 import { parseSsoDomainSettings, type SsoDomainSettings } from './sso-domain-settings.js';
 import { parseTrustProxy, type TrustProxy } from './trust-proxy.js';
@@ -28,6 +29,8 @@ const environmentSchema = z.object({
   DATA_DIR: z.string().min(1).default('./data'),
   // Checked in loadConfig against the client's grammar and choices (eventstore-connection-string.ts).
   EVENTSTORE_CONNECTION_STRING: optionalText,
+  // Checked in loadConfig (database-url.ts): PostgreSQL holds the event log when set.
+  DATABASE_URL: optionalText,
   PRODUCT_NAME: z.string().min(1).max(60).default('Chorus'),
   // Where an owner at a limit goes: a link in the console, so only http(s) (never javascript: or data:).
   UPGRADE_URL: optionalText.pipe(z.url({ protocol: /^https?$/, message: 'must be an http:// or https:// URL' }).optional()),
@@ -35,6 +38,7 @@ const environmentSchema = z.object({
   SESSION_SECRET: optionalText.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
   SMTP_URL: optionalText.pipe(z.url({ protocol: /^smtps?$/ }).optional()),
   MAIL_FROM: z.string().min(3).default('Chorus <no-reply@chorus.localhost>'),
+  MAIL_CLAIM_SECONDS: z.coerce.number().int().min(2).max(3_600).default(60),
   GOOGLE_CLIENT_ID: optionalText,
   GOOGLE_CLIENT_SECRET: optionalText,
   GOOGLE_AUTHORIZATION_URL: z.url().default('https://accounts.google.com/o/oauth2/v2/auth'),
@@ -61,6 +65,7 @@ const environmentSchema = z.object({
   HTTP_KEEP_ALIVE_TIMEOUT_MS: milliseconds(5_000),
   HTTP_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(1_000),
   PASSWORD_HASHES_AT_ONCE: z.coerce.number().int().min(1).max(1_024).optional(),
+  ENTITLEMENT_STREAMS_MAX: z.coerce.number().int().min(0).max(1_000_000).default(500),
 });
 
 export type Config = {
@@ -71,6 +76,8 @@ export type Config = {
   publicUrl: string;
   dataDir: string;
   eventStoreConnectionString: string | undefined;
+  /** DATABASE_URL: the PostgreSQL event store's server (postgres://...), or undefined. */
+  databaseUrl: string | undefined;
   productName: string;
   /** UPGRADE_URL: the pricing page or the billing provider's customer portal, linked where a limit or a plan stops an owner. */
   upgradeUrl: string | undefined;
@@ -120,6 +127,13 @@ export type Config = {
    * their turn, first come first served. undefined: one more than the cores, at most libuv's pool less one thread.
    */
   passwordHashesAtOnce: number | undefined;
+  /**
+   * MAIL_CLAIM_SECONDS: how long a node's claim on an owed mail holds; then another node takes the mail
+   * over (its sender stopped). Above the longest a mail may take to send.
+   */
+  mailClaimMs: number;
+  /** Open `GET /entitlements/changes` streams at most on this node (each is also a connection of `http.maxConnections`). */
+  entitlementStreamsMax: number;
 };
 
 export type SsoSecretKey = { id: string; key: Buffer };
@@ -159,6 +173,11 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
   if (env.EVENTSTORE_CONNECTION_STRING !== undefined) {
     for (const problem of eventStoreConnectionStringProblems(env.EVENTSTORE_CONNECTION_STRING)) problems.push(`EVENTSTORE_CONNECTION_STRING: ${problem}`);
   }
+  if (env.DATABASE_URL !== undefined) for (const problem of databaseUrlProblems(env.DATABASE_URL)) problems.push(`DATABASE_URL: ${problem}`);
+  // Two stores named: which one holds the log is not for Chorus to guess.
+  if (env.DATABASE_URL !== undefined && env.EVENTSTORE_CONNECTION_STRING !== undefined) {
+    problems.push('DATABASE_URL / EVENTSTORE_CONNECTION_STRING: set one of them, not both');
+  }
   if (Boolean(env.GOOGLE_CLIENT_ID) !== Boolean(env.GOOGLE_CLIENT_SECRET)) {
     problems.push('GOOGLE_CLIENT_ID / GOOGLE_CLIENT_SECRET: set both or neither');
   }
@@ -179,12 +198,14 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
     publicUrl: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
     dataDir: env.DATA_DIR,
     eventStoreConnectionString: env.EVENTSTORE_CONNECTION_STRING,
+    databaseUrl: env.DATABASE_URL,
     productName: env.PRODUCT_NAME,
     upgradeUrl: env.UPGRADE_URL,
     supportEmail: env.SUPPORT_EMAIL,
     sessionSecret: env.SESSION_SECRET,
     smtpUrl: env.SMTP_URL,
     mailFrom: env.MAIL_FROM,
+    mailClaimMs: env.MAIL_CLAIM_SECONDS * 1_000,
     google: {
       clientId: env.GOOGLE_CLIENT_ID,
       clientSecret: env.GOOGLE_CLIENT_SECRET,
@@ -212,6 +233,7 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
       maxConnections: env.HTTP_MAX_CONNECTIONS,
     },
     passwordHashesAtOnce: env.PASSWORD_HASHES_AT_ONCE,
+    entitlementStreamsMax: env.ENTITLEMENT_STREAMS_MAX,
   };
 }
 

@@ -64,6 +64,7 @@ describe('loadConfig', () => {
       publicUrl: 'http://localhost:3000',
       dataDir: './data',
       eventStoreConnectionString: undefined,
+      databaseUrl: undefined,
       productName: 'Chorus',
       smtpUrl: undefined,
       billingWebhookSecret: undefined,
@@ -80,6 +81,18 @@ describe('loadConfig', () => {
     expect(problemsOf({ EVENTSTORE_CONNECTION_STRING: 'esdb://x:2113' })).toEqual([expect.stringMatching(/^EVENTSTORE_CONNECTION_STRING: say tls=true or tls=false/)]);
     expect(loadConfig({ EVENTSTORE_CONNECTION_STRING: ' esdb://x:2113?tls=false ' }).eventStoreConnectionString).toBe('esdb://x:2113?tls=false');
     expect(problemsOf({ PROJECTIONS: 'sometimes' })).toEqual([expect.stringMatching(/^PROJECTIONS: /)]);
+  });
+
+  it('takes DATABASE_URL as a postgres:// URL, and refuses it beside EVENTSTORE_CONNECTION_STRING', () => {
+    expect(loadConfig({ DATABASE_URL: ' postgres://chorus:secret@db:5432/chorus ' }).databaseUrl).toBe('postgres://chorus:secret@db:5432/chorus');
+    expect(loadConfig({ DATABASE_URL: 'postgresql://db/chorus' }).databaseUrl).toBe('postgresql://db/chorus');
+    for (const wrong of ['mysql://db/chorus', 'db:5432', 'postgres://db:5432', 'postgres:///chorus']) {
+      expect(problemsOf({ DATABASE_URL: wrong })).toEqual([expect.stringMatching(/^DATABASE_URL: /)]);
+    }
+    expect(problemsOf({ DATABASE_URL: 'postgres://chorus:secret@db/chorus' }).join()).not.toContain('secret');
+    expect(problemsOf({ DATABASE_URL: 'postgres://db/chorus', EVENTSTORE_CONNECTION_STRING: 'esdb://x:2113?tls=false' })).toEqual([
+      'DATABASE_URL / EVENTSTORE_CONNECTION_STRING: set one of them, not both',
+    ]);
   });
 
   it('refuses production without its secrets and public origin, and seeds no demo there', () => {

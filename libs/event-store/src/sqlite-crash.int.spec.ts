@@ -1,124 +1,15 @@
-// Kills a process that is appending through the SQLite adapter with SIGKILL at a random moment, then
-// checks that every append it had acknowledged is stored and that no batch is stored in part.
-import { spawn } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+// The crash suite (testing/crash-suite.ts) against the SQLite adapter: a file under a fresh DATA_DIR per run.
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import ts from 'typescript';
-import type { EventToAppend, RecordedEvent } from './event-store.port.js';
+import { join } from 'node:path';
 import { openEventStore } from './open-event-store.js';
+import { describeCrashSuite } from './testing/crash-suite.js';
 
-const sourceDir = dirname(fileURLToPath(import.meta.url));
-const repositoryRoot = join(sourceDir, '..', '..', '..');
-
-type Acknowledged = { stream: string; ids: string[]; revision: string; position: string };
-type CrashTested = { batch: number; index: number; size: number; batchId: string };
-
-/** The adapter's sources compiled as they are now, where the child can import them with the repo's packages. */
-function compileAdapter(outDir: string): string {
-  const sources = readdirSync(sourceDir, { recursive: true, encoding: 'utf8' }).filter(
-    (file) => file.endsWith('.ts') && !file.endsWith('.spec.ts') && !file.startsWith('testing'),
-  );
-  for (const file of sources) {
-    const source = ts.sys.readFile(join(sourceDir, file)) ?? '';
-    const { outputText } = ts.transpileModule(source, {
-      fileName: file,
-      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, sourceMap: false },
-    });
-    const target = join(outDir, file.replace(/\.ts$/, '.js'));
-    mkdirSync(dirname(target), { recursive: true });
-    writeFileSync(target, outputText);
-  }
-  // node_modules is a package boundary: say that these files are ES modules.
-  writeFileSync(join(outDir, 'package.json'), '{ "type": "module" }');
-  return join(outDir, 'index.js');
-}
-
-/** Runs the writer until it has acknowledged `killAfter` appends, then SIGKILLs it. */
-async function crashWriter(entry: string, dataDir: string, killAfter: number): Promise<Acknowledged[]> {
-  const child = spawn(process.execPath, [join(sourceDir, 'testing', 'crash-writer.mjs'), entry, dataDir], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const acknowledged: Acknowledged[] = [];
-  let errors = '';
-  child.stderr.on('data', (chunk: Buffer) => {
-    errors += chunk.toString();
-  });
-  const exited = new Promise<string | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
-  for await (const line of createInterface({ input: child.stdout })) {
-    acknowledged.push(JSON.parse(line) as Acknowledged);
-    if (acknowledged.length === killAfter) {
-      // Somewhere in the next few appends, often in the middle of a commit.
-      setTimeout(() => child.kill('SIGKILL'), Math.floor(Math.random() * 5));
-    }
-  }
-  const signal = await exited;
-  if (signal !== 'SIGKILL') throw new Error(`the writer stopped on its own (${String(signal)}): ${errors}`);
-  return acknowledged;
-}
-
-describe('The SQLite event store after a crash (SIGKILL while appending)', () => {
-  const buildDir = join(repositoryRoot, 'node_modules', '.cache', `chorus-event-store-crash-${process.pid}`);
-  const dataDirs: string[] = [];
-  let entry = '';
-
-  beforeAll(() => {
-    rmSync(buildDir, { recursive: true, force: true });
-    entry = compileAdapter(buildDir);
-  });
-
-  afterAll(() => {
-    rmSync(buildDir, { recursive: true, force: true });
-    for (const directory of dataDirs) rmSync(directory, { recursive: true, force: true });
-  });
-
-  it.each([1, 2, 3])('keeps every acknowledged append and no partial batch (run %i)', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'chorus-crash-'));
-    dataDirs.push(dataDir);
-    const killAfter = 20 + Math.floor(Math.random() * 400);
-
-    const acknowledged = await crashWriter(entry, dataDir, killAfter);
-    expect(acknowledged.length).toBeGreaterThanOrEqual(killAfter);
-
-    const store = await openEventStore({ dataDir });
-    try {
-      const all = await store.readAll();
-      const byId = new Map(all.map((event) => [event.id, event]));
-      for (const append of acknowledged) {
-        const stored = append.ids.map((id) => byId.get(id));
-        expect(stored.every((event) => event?.streamId === append.stream)).toBe(true);
-        expect(String(stored[stored.length - 1]?.revision)).toBe(append.revision);
-        expect(String(stored[stored.length - 1]?.position)).toBe(append.position);
-      }
-
-      const batches = new Map<string, RecordedEvent[]>();
-      for (const event of all) {
-        const { batchId } = event.data as CrashTested;
-        batches.set(batchId, [...(batches.get(batchId) ?? []), event]);
-      }
-      for (const batch of batches.values()) {
-        expect(batch.map((event) => (event.data as CrashTested).index)).toEqual(
-          Array.from({ length: (batch[0]?.data as CrashTested).size }, (_, index) => index),
-        );
-      }
-      expect(all.map((event) => event.position)).toEqual(all.map((_, index) => BigInt(index + 1)));
-
-      const streams = new Set(all.map((event) => event.streamId));
-      for (const stream of streams) {
-        const read = await store.readStream(stream);
-        const revisions = read.found ? read.events.map((event) => event.revision) : [];
-        expect(revisions).toEqual(revisions.map((_, index) => BigInt(index)));
-        const next: EventToAppend = { id: randomUUID(), type: 'AfterCrash', data: {}, metadata: { actor: 'system', correlationId: 'x', causationId: 'x' } };
-        await expect(store.append(stream, [next], BigInt(revisions.length - 1))).resolves.toMatchObject({
-          nextExpectedRevision: BigInt(revisions.length),
-        });
-      }
-    } finally {
-      await store.close();
-    }
-  });
+describeCrashSuite('The SQLite event store', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'chorus-crash-'));
+  return {
+    writerArgs: [dataDir],
+    open: () => openEventStore({ dataDir }),
+    dispose: async () => rmSync(dataDir, { recursive: true, force: true }),
+  };
 });

@@ -14,7 +14,7 @@ class EventStoreLifecycle implements OnApplicationShutdown {
   }
 }
 
-/** EVENT_STORE: the embedded SQLite store under DATA_DIR, or EventStoreDB when a connection string is set; its appends timed. */
+/** EVENT_STORE: the embedded SQLite store under DATA_DIR, or PostgreSQL (DATABASE_URL), or EventStoreDB (EVENTSTORE_CONNECTION_STRING); its appends timed. */
 @Global()
 @Module({
   providers: [
@@ -22,8 +22,9 @@ class EventStoreLifecycle implements OnApplicationShutdown {
       provide: EVENT_STORE,
       inject: [CONFIG, ChorusMetrics],
       useFactory: async (config: Config, metrics: ChorusMetrics): Promise<EventStore> => {
-        const store = await openEventStore({ dataDir: config.dataDir, connectionString: config.eventStoreConnectionString });
-        return new TimedEventStore(store, metrics, config.eventStoreConnectionString === undefined ? 'sqlite' : 'eventstoredb');
+        const { dataDir, eventStoreConnectionString: connectionString, databaseUrl } = config;
+        const store = await openEventStore({ dataDir, connectionString, databaseUrl });
+        return new TimedEventStore(store, metrics, databaseUrl !== undefined ? 'postgres' : connectionString !== undefined ? 'eventstoredb' : 'sqlite');
       },
     },
     EventStoreLifecycle,

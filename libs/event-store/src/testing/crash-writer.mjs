@@ -1,11 +1,11 @@
-// Child process of sqlite-crash.int.spec.ts: appends through the real SQLite adapter until it is
-// killed, printing one line per acknowledged append. Usage: node crash-writer.mjs <adapter entry> <data dir>
+// Child process of the crash suite (crash-suite.ts): appends through a real adapter until it is killed,
+// printing one line per acknowledged append. Usage: node crash-writer.mjs <adapter entry> <data dir> [database url]
 import { randomUUID } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 
-const [adapterEntry, dataDir] = process.argv.slice(2);
+const [adapterEntry, dataDir, databaseUrl] = process.argv.slice(2);
 const { openEventStore } = await import(pathToFileURL(adapterEntry).href);
-const store = await openEventStore({ dataDir });
+const store = await openEventStore({ dataDir, databaseUrl });
 
 // Several writers so that appends share transactions (group commit) when the kill lands.
 async function write(writer) {

@@ -538,15 +538,20 @@ export function describeEventStoreContract(
         const gate = new Promise<void>((resolve) => {
           openGate = resolve;
         });
-        let handlerStarted = false;
+        // A promise, not a flag for until(): the handler starts without the Follower noticing a change, and a store
+        // whose subscriptions read concurrently may start it after the witness has its event.
+        let handlerStarted: () => void = () => undefined;
+        const started = new Promise<void>((resolve) => {
+          handlerStarted = resolve;
+        });
         const closing = new Follower(store, { filter: { streamPrefixes: [prefix] } }, async () => {
-          handlerStarted = true;
+          handlerStarted();
           await gate;
         });
         const witness = new Follower(store, { filter: { streamPrefixes: [prefix] } });
         await store.append(`${prefix}x`, [anEvent()], 'no_stream');
         await witness.untilEvents(1);
-        await closing.until(() => handlerStarted);
+        await started;
 
         let closed = false;
         const close = closing.subscription.close().then(() => {

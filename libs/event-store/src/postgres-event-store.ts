@@ -1,0 +1,282 @@
+import pg from 'pg';
+import {
+  EventStoreClosedError,
+  EventStoreTimeoutError,
+  type AppendResult,
+  type EnvelopePart,
+  type EventStore,
+  type EventToAppend,
+  type ExpectedRevision,
+  type LogEvent,
+  type ReadAllOptions,
+  type ReadLogByStreamOptions,
+  type ReadLogOptions,
+  type ReadStreamOptions,
+  type ReadStreamResult,
+  type RecordedEvent,
+  type SubscribeToAllOptions,
+  type Subscription,
+} from './event-store.port.js';
+import { PostgresGroupCommit } from './postgres-group-commit.js';
+import { migratePostgresSchema } from './postgres-schema.js';
+import { PostgresSubscription } from './postgres-subscription.js';
+import { PostgresWakeUps } from './postgres-wake-ups.js';
+import { assertAppendSize, assertValidAppend, assertValidMaxCount, serializeEvents } from './request-validation.js';
+
+export type PostgresEventStoreOptions = {
+  /** DATABASE_URL: postgres://user:password@host:port/database. */
+  connectionString: string;
+  /** Stamps recordedAt (tests inject a fixed clock). */
+  now?: () => Date;
+  /** How often live subscriptions look for appends they were not notified of (a notification can be lost). */
+  pollIntervalMs?: number;
+  /** Connections for reads and the group commit's transactions. */
+  poolSize?: number;
+  /** The bound of ping() and of taking a connection. */
+  timeoutMs?: number;
+  /** The bound of any one statement's answer (the driver's query_timeout), reads and appends alike. */
+  queryTimeoutMs?: number;
+};
+
+const COLUMNS = `position::text, stream_id, revision::text, event_id, type, data, metadata, recorded_at`;
+const LAST_REVISION = '9223372036854775807';
+const DEFAULT_QUERY_TIMEOUT_MS = 30_000;
+
+type EventRow = {
+  position: string;
+  stream_id: string;
+  revision: string;
+  event_id: string;
+  type: string;
+  data: string;
+  metadata: string;
+  recorded_at: Date;
+};
+
+/**
+ * The PostgreSQL event store: one `events` table, appends through group commit under one advisory lock
+ * (gapless positions in commit order), subscriptions woken by LISTEN/NOTIFY with a poll behind them. See
+ * README.md for the guarantees and why.
+ */
+export class PostgresEventStore implements EventStore {
+  private closed = false;
+  private closing: Promise<void> | undefined;
+  private readonly subscriptions = new Set<PostgresSubscription>();
+  private readonly groupCommit: PostgresGroupCommit;
+  private readonly wakeUps: PostgresWakeUps;
+  private readonly timeoutMs: number;
+  private readonly pollIntervalMs: number;
+  private readonly queryTimeoutMs: number;
+
+  static async connect(options: PostgresEventStoreOptions): Promise<PostgresEventStore> {
+    const timeoutMs = options.timeoutMs ?? 5_000;
+    const pool = new pg.Pool({
+      connectionString: options.connectionString,
+      max: options.poolSize ?? 10,
+      connectionTimeoutMillis: timeoutMs,
+      query_timeout: options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS,
+      application_name: 'chorus-event-store',
+    });
+    // An idle connection the server dropped: the pool forgets it, the next query takes another.
+    pool.on('error', () => undefined);
+    try {
+      const client = await pool.connect();
+      try {
+        await migratePostgresSchema(client);
+        const { rows } = await client.query<{ id: string }>('SELECT id FROM store_identity');
+        return new PostgresEventStore(pool, options, rows[0]?.id ?? '', timeoutMs);
+      } finally {
+        client.release();
+      }
+    } catch (error) {
+      await pool.end();
+      throw error;
+    }
+  }
+
+  private constructor(
+    private readonly pool: pg.Pool,
+    options: PostgresEventStoreOptions,
+    private readonly identity: string,
+    timeoutMs: number,
+  ) {
+    this.timeoutMs = timeoutMs;
+    this.pollIntervalMs = options.pollIntervalMs ?? 1_000;
+    this.queryTimeoutMs = options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS;
+    const now = options.now ?? (() => new Date());
+    this.groupCommit = new PostgresGroupCommit(pool, () => now().toISOString(), () => this.wakeSubscriptions());
+    this.wakeUps = new PostgresWakeUps(options.connectionString, timeoutMs, this.pollIntervalMs, () => this.readHead(), () =>
+      this.wakeSubscriptions(),
+    );
+  }
+
+  append(streamId: string, events: readonly EventToAppend[], expectedRevision: ExpectedRevision): Promise<AppendResult> {
+    try {
+      this.assertOpen();
+      assertValidAppend(streamId, events, expectedRevision);
+      // Serialized now: the caller may change its objects after calling, and a bad value fails only this caller.
+      const serialized = serializeEvents(streamId, events);
+      assertAppendSize(streamId, serialized);
+      return this.groupCommit.submit({ streamId, events: serialized, expected: expectedRevision });
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
+  }
+
+  async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<ReadStreamResult> {
+    this.assertOpen();
+    assertValidMaxCount(options.maxCount);
+    const backwards = options.direction === 'backwards';
+    const { rows } = await this.query<EventRow & { deleted: boolean }>('readStream',
+      `SELECT ${COLUMNS}, EXISTS (SELECT 1 FROM deleted_streams WHERE stream_id = $1) AS deleted FROM events
+       WHERE stream_id = $1 AND revision ${backwards ? '<=' : '>='} $2 ORDER BY events.revision ${backwards ? 'DESC' : ''} LIMIT $3`,
+      [streamId, options.fromRevision?.toString() ?? (backwards ? LAST_REVISION : '0'), options.maxCount ?? null],
+    );
+    const first = rows[0];
+    if (first === undefined) {
+      const status = await this.query<{ exists: boolean; deleted: boolean }>('readStream',
+        `SELECT EXISTS (SELECT 1 FROM events WHERE stream_id = $1) AS exists, EXISTS (SELECT 1 FROM deleted_streams WHERE stream_id = $1) AS deleted`,
+        [streamId],
+      );
+      const row = status.rows[0];
+      return row?.exists === true && !row.deleted ? { found: true, events: [] } : { found: false };
+    }
+    if (first.deleted) return { found: false };
+    return { found: true, events: rows.map(toRecordedEvent) };
+  }
+
+  async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
+    this.assertOpen();
+    assertValidMaxCount(options.maxCount);
+    return this.readPage(options.fromPosition ?? 0n, options.maxCount);
+  }
+
+  /** Every part of the envelope comes along: PostgreSQL sends the row either way. */
+  async readLog<P extends EnvelopePart = never>(options: ReadLogOptions<P>): Promise<LogEvent<P>[]> {
+    return this.readAll(options);
+  }
+
+  async readLogByStream<P extends EnvelopePart = never>(options: ReadLogByStreamOptions<P>): Promise<LogEvent<P>[]> {
+    this.assertOpen();
+    assertValidMaxCount(options.maxCount);
+    if (options.streamPrefix.length === 0) throw new RangeError('readLogByStream needs a stream prefix');
+    const after = options.after;
+    const { rows } = await this.query<EventRow>(
+      'readLogByStream',
+      `SELECT ${COLUMNS} FROM events
+       WHERE stream_id >= $1 AND starts_with(stream_id, $1) AND position <= $2
+         AND ($3::text IS NULL OR (stream_id, revision) > ($3::text COLLATE "C", $4::bigint))
+       ORDER BY events.stream_id, events.revision LIMIT $5`,
+      [options.streamPrefix, options.toPosition.toString(), after?.streamId ?? null, after?.revision.toString() ?? null, options.maxCount],
+    );
+    return rows.map(toRecordedEvent);
+  }
+
+  async headPosition(): Promise<bigint | undefined> {
+    this.assertOpen();
+    const head = await this.readHead();
+    return head === 0n ? undefined : head;
+  }
+
+  subscribeToAll(options: SubscribeToAllOptions): Subscription {
+    this.assertOpen();
+    const subscription: PostgresSubscription = new PostgresSubscription(
+      (after, limit) => this.readPage(after, limit),
+      () => this.readHead(),
+      options,
+      () => this.releaseSubscription(subscription),
+      this.pollIntervalMs,
+    );
+    this.subscriptions.add(subscription);
+    this.wakeUps.start();
+    return subscription;
+  }
+
+  async ping(): Promise<void> {
+    this.assertOpen();
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new EventStoreTimeoutError('ping', this.timeoutMs)), this.timeoutMs);
+    });
+    try {
+      await Promise.race([this.pool.query('SELECT 1'), timedOut]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async storeId(): Promise<string> {
+    this.assertOpen();
+    return this.identity;
+  }
+
+  /** Commits and acknowledged appends so far: how much group commit is sharing commits. */
+  groupCommitStats(): { commits: number; writes: number } {
+    return this.groupCommit.currentStats();
+  }
+
+  close(): Promise<void> {
+    this.closing ??= this.shutDown();
+    return this.closing;
+  }
+
+  private async shutDown(): Promise<void> {
+    this.closed = true;
+    await this.groupCommit.flush();
+    await Promise.all([...this.subscriptions].map((subscription) => subscription.stop(new EventStoreClosedError())));
+    this.wakeUps.stop();
+    await this.pool.end();
+  }
+
+  private async readPage(afterPosition: bigint, limit: number | undefined): Promise<RecordedEvent[]> {
+    const { rows } = await this.query<EventRow>('readAll', `SELECT ${COLUMNS} FROM events WHERE position > $1 ORDER BY events.position LIMIT $2`, [
+      afterPosition.toString(),
+      limit ?? null,
+    ]);
+    return rows.map(toRecordedEvent);
+  }
+
+  private async readHead(): Promise<bigint> {
+    const { rows } = await this.query<{ head: string }>('headPosition', 'SELECT coalesce(max(position), 0)::text AS head FROM events');
+    return BigInt(rows[0]?.head ?? '0');
+  }
+
+  /** A read through the pool; the driver's bounds (taking a connection, the answer) surface as EventStoreTimeoutError. */
+  private async query<R extends pg.QueryResultRow>(operation: string, text: string, values: unknown[] = []): Promise<pg.QueryResult<R>> {
+    try {
+      return await this.pool.query<R>(text, values);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : '';
+      if (message === 'Query read timeout' || message.startsWith('timeout exceeded when trying to connect')) {
+        throw new EventStoreTimeoutError(operation, message === 'Query read timeout' ? this.queryTimeoutMs : this.timeoutMs);
+      }
+      throw error;
+    }
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new EventStoreClosedError();
+  }
+
+  private wakeSubscriptions(): void {
+    for (const subscription of this.subscriptions) subscription.wake();
+  }
+
+  private releaseSubscription(subscription: PostgresSubscription): void {
+    this.subscriptions.delete(subscription);
+    if (this.subscriptions.size === 0) this.wakeUps.stop();
+  }
+}
+
+function toRecordedEvent(row: EventRow): RecordedEvent {
+  return {
+    id: row.event_id,
+    streamId: row.stream_id,
+    type: row.type,
+    data: JSON.parse(row.data) as unknown,
+    metadata: JSON.parse(row.metadata) as RecordedEvent['metadata'],
+    recordedAt: row.recorded_at.toISOString(),
+    revision: BigInt(row.revision),
+    position: BigInt(row.position),
+  };
+}
