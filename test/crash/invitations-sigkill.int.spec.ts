@@ -7,7 +7,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { openEventStore, type RecordedEvent } from '#event-store';
-import { invitationStream } from '#identity';
+import { invitationStream } from '#domain';
 import { invitationCheckpointFile } from '#api';
 import { ChorusProcesses, ensureBuilt } from '../support/chorus-process.js';
 import { SmtpInbox, unfolded, type ReceivedMail } from '../support/smtp-inbox.js';

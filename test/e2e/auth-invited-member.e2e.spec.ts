@@ -2,7 +2,8 @@
 // the membership gets is the id of the user who later registers with that address, by the command
 // line or a first Google sign-in, so they sign in as that member.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { claimStream, userStream } from '#identity';
+import { userStream } from '#domain';
+import { claimStream } from '#identity';
 import { MEMBER_INVITATIONS, type MemberInvitations } from '#api';
 import { READ_MODELS, type ReadModels } from '#read-models';
 import { startAuthApp, type AuthApp } from '../support/auth-app.js';

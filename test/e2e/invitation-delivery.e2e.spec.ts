@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { CommandBus } from '@nestjs/cqrs';
 import { newCommandContext } from '#application';
 import { type RecordedEvent } from '#event-store';
-import { invitationStream } from '#identity';
+import { invitationStream } from '#domain';
 import { AddMemberCommand, ChangeOrganizationCommand, CreateOrganizationCommand } from '#api';
 import { startAuthApp, type AuthApp } from '../support/auth-app.js';
 import type { Browser } from '../support/browser.js';

@@ -3,7 +3,7 @@
 // choose and signs them in; the console shows them as invited until then. Audited under the add's request.
 // The mail goes out after the add's answer (a reaction to MemberAdded): `invitation: 'pending'`.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { invitationStream } from '#identity';
+import { invitationStream } from '#domain';
 import { MEMBER_INVITATIONS, type MemberInvitations } from '#api';
 import { startAuthApp, type AuthApp } from '../support/auth-app.js';
 import type { Browser } from '../support/browser.js';

@@ -1,4 +1,5 @@
 // Everything the identity lib offers, wired once over one event store.
+import { randomUUID } from 'node:crypto';
 import type { EventStore } from '#event-store';
 import { systemClock, type Clock } from './clock.js';
 import { deriveKey } from './hashing.js';
@@ -41,6 +42,10 @@ export type IdentityOptions = {
   allowHttpSsoIssuers?: boolean;
   /** SSO providers are reached at public addresses only (production). */
   publicSsoProvidersOnly?: boolean;
+  /** This node's name in what it records as a node (the invitations it mails): loadNodeName. Default: one per process. */
+  nodeName?: string;
+  /** MAIL_CLAIM_SECONDS in milliseconds (default 60 s). */
+  mailClaimMs?: number;
   /** PASSWORD_HASHES_AT_ONCE: argon2id computations at once (default: defaultHashesAtOnce()). */
   passwordHashesAtOnce?: number;
 };
@@ -107,7 +112,18 @@ export function createIdentity(options: IdentityOptions): Identity {
       attempts,
     ),
     passwordChange: new PasswordChange(users, hasher, sessions, clock, attempts),
-    invitations: new Invitations(store, users, claims, registration, sessions, options.mailer, clock, links, options.logger, deriveKey(options.sessionSecret, 'invitation-links')),
+    invitations: new Invitations(
+      store,
+      users,
+      claims,
+      registration,
+      sessions,
+      options.mailer,
+      clock,
+      { ...links, sender: options.nodeName ?? `process-${randomUUID()}`, mailClaimMs: options.mailClaimMs ?? 60_000 },
+      options.logger,
+      deriveKey(options.sessionSecret, 'invitation-links'),
+    ),
     sessions,
     sessionCookies,
     xsrf: new XsrfTokens(deriveKey(options.sessionSecret, 'xsrf')),

@@ -2,7 +2,7 @@ import { type FactoryProvider, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { CONFIG, type Config } from '#config';
 import { EVENT_STORE, type EventStore } from '#event-store';
-import { createIdentity, createMailer, loadSessionSecret, systemClock, type Clock, type Identity } from '#identity';
+import { createIdentity, createMailer, loadNodeName, loadSessionSecret, systemClock, type Clock, type Identity } from '#identity';
 import { PINO } from '../logging/pino.js';
 
 /** The identity lib's services (users, sign-in, sessions, resets, XSRF), one per process. */
@@ -47,6 +47,8 @@ export const identityProvider: FactoryProvider<Identity> = {
       logger,
       publicUrl: config.publicUrl,
       productName: config.productName,
+      nodeName: loadNodeName(config.dataDir),
+      mailClaimMs: config.mailClaimMs,
       clock,
       ...(config.ssoSecretKeys === undefined ? {} : { ssoSecretKeys: config.ssoSecretKeys }),
       allowHttpSsoIssuers: config.nodeEnv !== 'production',

@@ -1,16 +1,18 @@
 // The invitations owed by MemberAdded, mailed by a durable reaction rather than inside the add's request
 // (apps/api/README.md, Invitations): a catch-up subscription to MemberAdded with its own checkpoint,
 // delivering at least once; the identity lib's invitation stream makes a second delivery record and mail
-// nothing more (one InvitationSent per MemberAdded, InvitationMailed once its mail went out). A mail that
-// must wait (a mail server down for now, an hourly limit) waits aside: the others go on, and the
-// checkpoint stays before it, so that a restart tries it again.
+// nothing more (one InvitationSent per MemberAdded, InvitationMailed once its mail went out). Every node
+// runs it with its own checkpoint: one node holds each mail (its claim), the others wait until it is mailed
+// or take it over when the claim runs out. A mail that must wait (a mail server down for now, an hourly
+// limit, another node's claim) waits aside: the others go on, and the checkpoint stays before it, so that
+// a restart tries it again.
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { CONFIG, type Config } from '#config';
 import { organizationStreamPrefix, type MemberAdded } from '#domain';
 import { type CommandContext } from '#application';
 import { EVENT_STORE, type EventStore, type RecordedEvent, type Subscription } from '#event-store';
-import { InvitationDelayed, type Identity, type InvitationOutcome, type InviteOptions } from '#identity';
+import { InvitationClaimedElsewhere, InvitationDelayed, type Identity, type InvitationOutcome } from '#identity';
 import { PINO } from '../logging/pino.js';
 import { owesInvitation, type MemberInvitations, type UndeliveredInvitation } from '../organizations/member-invitations.js';
 import { Organizations } from '../organizations/organizations.js';
@@ -46,7 +48,6 @@ export class MemberInvitationReaction implements MemberInvitations, OnApplicatio
   private handled: bigint | undefined;
   private running = false;
   private closing = false;
-  private startedAt = new Date(0);
   /** Delivered and not yet behind the checkpoint, in delivery (position) order. */
   private readonly jobs: Job[] = [];
   /** One person's invitations from one organization in order: the tail of each chain. */
@@ -75,7 +76,6 @@ export class MemberInvitationReaction implements MemberInvitations, OnApplicatio
 
   async onApplicationBootstrap(): Promise<void> {
     if (this.runMode !== 'server') return;
-    this.startedAt = this.clock.now();
     this.storeId = await this.store.storeId();
     const saved = await readCheckpoint(this.config.dataDir);
     if (saved !== undefined && saved.storeId === this.storeId) {
@@ -160,7 +160,7 @@ export class MemberInvitationReaction implements MemberInvitations, OnApplicatio
     const about = { organizationId, userId, correlationId, memberAddedEventId: event.id };
     this.busy += 1;
     try {
-      for (let wait = RETRY_FIRST_MS, retry = false; ; retry = true) {
+      for (let wait = RETRY_FIRST_MS; ; ) {
         if (this.closing) return;
         const organizationWait = this.organizationMails.waitFor(organizationId, this.clock.now().getTime());
         if (organizationWait > 0) {
@@ -169,14 +169,20 @@ export class MemberInvitationReaction implements MemberInvitations, OnApplicatio
         }
         const takeBack = this.organizationMails.take(organizationId, this.clock.now().getTime());
         try {
-          // Trying again: the invitation this job recorded is not mailed yet, and this job is its sender.
-          const outcome = await this.inviteOnce(event, organizationId, context, retry ? {} : { resendUnmailedSentBefore: this.startedAt });
+          const outcome = await this.inviteOnce(event, organizationId, context);
           if (outcome === 'duplicate') takeBack();
           // The lib logs a failed one; the mailer, outside production, each mail.
-          if (outcome === 'resent') this.logger.info({ ...about, outcome }, 'Invitation mailed again: its sender stopped before recording it mailed');
+          if (outcome === 'resent') this.logger.info({ ...about, outcome }, 'Invitation mailed after a claim: tried again, or its sender stopped before recording it mailed');
           return;
         } catch (error) {
           if (this.closing) return;
+          if (error instanceof InvitationClaimedElsewhere) {
+            takeBack();
+            // Usually mailed within moments by the node that holds it; asked again sooner than its claim runs out.
+            await this.waitAside(Math.min(Math.max(error.until.getTime() - this.clock.now().getTime(), 0), wait));
+            wait = Math.min(wait * 2, RETRY_MAX_MS);
+            continue;
+          }
           if (error instanceof InvitationDelayed) {
             takeBack();
             const until = error.until.toISOString();
@@ -206,7 +212,7 @@ export class MemberInvitationReaction implements MemberInvitations, OnApplicatio
     }
   }
 
-  private async inviteOnce(event: RecordedEvent, organizationId: string, context: CommandContext, options: InviteOptions): Promise<InvitationOutcome> {
+  private async inviteOnce(event: RecordedEvent, organizationId: string, context: CommandContext): Promise<InvitationOutcome> {
     const { userId, email } = event.data as MemberAdded['data'];
     // The name as of the MemberAdded or later: the state cache has it when this node made the add (no read).
     const state = await this.organizations.loadAsOf(organizationId, event.revision);
@@ -215,8 +221,6 @@ export class MemberInvitationReaction implements MemberInvitations, OnApplicatio
     return this.identity.invitations.invite(
       { userId, email, organizationId, organizationName, memberAddedEventId: event.id, ...(invitedBy === undefined ? {} : { invitedBy }) },
       context,
-      // At first, only one recorded before this process started and never marked mailed: its sender stopped.
-      options,
     );
   }
 

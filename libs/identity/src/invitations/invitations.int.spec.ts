@@ -3,9 +3,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { context, openIdentityFixture, type IdentityFixture } from '../testing/identity-fixture.js';
-import { userStream } from '../user/events.js';
-import { invitationStream } from './invitation-events.js';
-import { InvitationDelayed } from './invitations.js';
+import { userStream, invitationStream } from '#domain';
+import { InvitationClaimedElsewhere, InvitationDelayed } from './invitations.js';
 
 const password = 'a passphrase of my own';
 let fixture: IdentityFixture;
@@ -26,12 +25,8 @@ async function addGrace(email = 'Grace@Example.com', memberAddedEventId: string 
   return { userId, outcome };
 }
 
-const inviteFor = (userId: string, email: string, memberAddedEventId: string, options = {}, organizationId = 'org-1') =>
-  fixture.identity.invitations.invite(
-    { userId, email, organizationId, organizationName: 'Acme', invitedBy: 'owner@acme.example', memberAddedEventId },
-    addedBy,
-    options,
-  );
+const inviteFor = (userId: string, email: string, memberAddedEventId: string, identity = fixture.identity, organizationId = 'org-1') =>
+  identity.invitations.invite({ userId, email, organizationId, organizationName: 'Acme', invitedBy: 'owner@acme.example', memberAddedEventId }, addedBy);
 
 function tokenFromMail(index = 0): string {
   const text = fixture.mail.sent[index]?.text ?? '';
@@ -68,6 +63,7 @@ describe('inviting', () => {
       expiresAt: '2030-01-08T09:00:00.000Z',
       at: '2030-01-01T09:00:00.000Z',
       memberAddedEventId: expect.any(String),
+      sender: 'node-a',
     });
     expect(JSON.stringify([sent?.data, sent?.metadata])).not.toContain(tokenFromMail());
     expect(sent?.metadata).toMatchObject({ actor: 'user:owner-1', correlationId: 'add-member-7' });
@@ -97,7 +93,7 @@ describe('inviting', () => {
     expect((delayed as InvitationDelayed).until.toISOString()).toBe('2030-01-01T10:00:00.000Z');
     // Nothing recorded for it: asked again later, it is sent then.
     expect((await eventsOf(invitationStream(userId))).filter((event) => event.type === 'InvitationSent')).toHaveLength(3);
-    expect(await inviteFor(userId, 'Grace@Example.com', randomUUID(), {}, 'org-2')).toBe('sent');
+    expect(await inviteFor(userId, 'Grace@Example.com', randomUUID(), fixture.identity, 'org-2')).toBe('sent');
     fixture.clock.advance(60 * 60_000);
     expect(await inviteFor(userId, 'Grace@Example.com', waiting)).toBe('sent');
     expect(fixture.mail.sent).toHaveLength(5);
@@ -121,7 +117,7 @@ describe('inviting', () => {
     };
     expect(await inviteFor(userId, 'grace@example.com', memberAdded)).toBe('failed');
     fixture.mail.send = send;
-    expect(await inviteFor(userId, 'grace@example.com', memberAdded, { resendUnmailedSentBefore: new Date('2100-01-01') })).toBe('duplicate');
+    expect(await inviteFor(userId, 'grace@example.com', memberAdded, fixture.secondNode())).toBe('duplicate');
     expect(fixture.mail.sent).toEqual([]);
     const events = await eventsOf(invitationStream(userId));
     expect(events.map((event) => event.type)).toEqual(['InvitationSent', 'InvitationFailed']);
@@ -142,7 +138,7 @@ describe('inviting again for the same MemberAdded (a reaction delivers at least 
     const memberAdded = randomUUID();
     const { userId } = await addGrace('grace@example.com', memberAdded);
     expect(await inviteFor(userId, 'grace@example.com', memberAdded)).toBe('duplicate');
-    expect(await inviteFor(userId, 'grace@example.com', memberAdded, { resendUnmailedSentBefore: new Date('2100-01-01') })).toBe('duplicate');
+    expect(await inviteFor(userId, 'grace@example.com', memberAdded, fixture.secondNode())).toBe('duplicate');
 
     expect(fixture.mail.sent).toHaveLength(1);
     expect((await eventsOf(invitationStream(userId))).map((event) => event.type)).toEqual(['InvitationSent', 'InvitationMailed']);
@@ -151,7 +147,7 @@ describe('inviting again for the same MemberAdded (a reaction delivers at least 
     expect(fixture.mail.sent).toHaveLength(2);
   });
 
-  it('mails the same link again when its sender stopped between recording it and InvitationMailed, and only then', async () => {
+  it('mails the same link again when its sender stopped between recording it and InvitationMailed: at once on the same node restarted, after its claim on another', async () => {
     const memberAdded = randomUUID();
     const userId = await fixture.identity.directory.userIdForEmail('grace@example.com', addedBy);
     const failing = new Error('the process died here');
@@ -161,15 +157,56 @@ describe('inviting again for the same MemberAdded (a reaction delivers at least 
     fixture.mail.send = send;
     expect((await eventsOf(invitationStream(userId))).map((event) => event.type)).toEqual(['InvitationSent']);
 
-    // Recorded after this (another node's, still on its way): left alone.
-    expect(await inviteFor(userId, 'grace@example.com', memberAdded, { resendUnmailedSentBefore: new Date('2000-01-01') })).toBe('duplicate');
+    // Another node, while node-a's claim holds (60 s): it may still be sending; nothing recorded, nothing mailed.
+    const other = fixture.secondNode('node-b');
+    fixture.clock.advance(59_000);
+    await expect(inviteFor(userId, 'grace@example.com', memberAdded, other)).rejects.toBeInstanceOf(InvitationClaimedElsewhere);
     expect(fixture.mail.sent).toEqual([]);
-    // Recorded before this process started: its sender stopped; mailed again, the link it recorded.
-    expect(await inviteFor(userId, 'grace@example.com', memberAdded, { resendUnmailedSentBefore: new Date('2100-01-01') })).toBe('resent');
-    expect(await inviteFor(userId, 'grace@example.com', memberAdded, { resendUnmailedSentBefore: new Date('2100-01-01') })).toBe('duplicate');
+    // node-a restarted knows its own: it mails at once the link it recorded, claiming it anew as its claim is half gone.
+    expect(await inviteFor(userId, 'grace@example.com', memberAdded, fixture.secondNode('node-a'))).toBe('resent');
+    expect(await inviteFor(userId, 'grace@example.com', memberAdded, other)).toBe('duplicate');
     expect(fixture.mail.sent).toHaveLength(1);
-    expect((await eventsOf(invitationStream(userId))).map((event) => event.type)).toEqual(['InvitationSent', 'InvitationMailed']);
+    expect((await eventsOf(invitationStream(userId))).map((event) => event.type)).toEqual(['InvitationSent', 'InvitationMailClaimed', 'InvitationMailed']);
     await expect(fixture.identity.invitations.describe(tokenFromMail())).resolves.toMatchObject({ email: 'grace@example.com' });
+  });
+
+  it('sends again under its own young claim without recording a claim (a retry, or a restart moments later)', async () => {
+    const memberAdded = randomUUID();
+    const userId = await fixture.identity.directory.userIdForEmail('grace@example.com', addedBy);
+    const send = fixture.mail.send.bind(fixture.mail);
+    fixture.mail.send = () => Promise.reject(new Error('not now'));
+    await expect(inviteFor(userId, 'grace@example.com', memberAdded)).rejects.toThrow('not now');
+    fixture.mail.send = send;
+    fixture.clock.advance(29_000);
+    expect(await inviteFor(userId, 'grace@example.com', memberAdded, fixture.secondNode('node-a'))).toBe('resent');
+    expect((await eventsOf(invitationStream(userId))).map((event) => event.type)).toEqual(['InvitationSent', 'InvitationMailed']);
+  });
+
+  it('lets another node take a mail over once its holder\'s claim ran out, and one node only when several try at once', async () => {
+    const memberAdded = randomUUID();
+    const userId = await fixture.identity.directory.userIdForEmail('grace@example.com', addedBy);
+    const send = fixture.mail.send.bind(fixture.mail);
+    fixture.mail.send = () => Promise.reject(new Error('node-a died while sending'));
+    await expect(inviteFor(userId, 'grace@example.com', memberAdded)).rejects.toThrow('node-a died');
+    fixture.mail.send = send;
+
+    fixture.clock.advance(60_000);
+    const nodes = ['node-b', 'node-c', 'node-d', 'node-e'].map((name) => fixture.secondNode(name));
+    const outcomes = await Promise.allSettled(nodes.map((node) => inviteFor(userId, 'grace@example.com', memberAdded, node)));
+    const taken = outcomes.filter((outcome) => outcome.status === 'fulfilled' && outcome.value === 'resent');
+    expect(taken).toHaveLength(1);
+    // The others saw the winner's fresh claim, or the mail already recorded as sent.
+    for (const outcome of outcomes.filter((candidate) => !(candidate.status === 'fulfilled' && candidate.value === 'resent'))) {
+      if (outcome.status === 'rejected') expect(outcome.reason).toBeInstanceOf(InvitationClaimedElsewhere);
+      else expect(outcome.value).toBe('duplicate');
+    }
+    expect(fixture.mail.sent).toHaveLength(1);
+    const events = await eventsOf(invitationStream(userId));
+    expect(events.map((event) => event.type)).toEqual(['InvitationSent', 'InvitationMailClaimed', 'InvitationMailed']);
+    expect(events[0]?.data).toMatchObject({ sender: 'node-a' });
+    expect(events[1]?.data).toMatchObject({ sender: expect.stringMatching(/^node-[b-e]$/) });
+    // node-a, back, finds it mailed.
+    expect(await inviteFor(userId, 'grace@example.com', memberAdded)).toBe('duplicate');
   });
 });
 

@@ -7,7 +7,7 @@
 import { eventMetadata, handleCommand, loadStream, type CommandContext, type LoadedStream, type StreamFold } from '#application';
 import { type EventStore } from '#event-store';
 import type { Clock } from '../clock.js';
-import { IdentityError, InvalidToken } from '../errors.js';
+import { DomainError, InvalidToken, invitationStream, type InvitationEvent, evolveInvitations, mailDuty, nextMailAllowedAt, noInvitations, validInvitation, type InvitationState, type PendingInvitation, type UndeliveredInvitation } from '#domain';
 import type { IdentityLogger } from '../logger.js';
 import { invitationMail } from '../mail/invitation-mail.js';
 import { isPermanentMailFailure, type Mailer } from '../mail/mailer.js';
@@ -19,18 +19,8 @@ import { normalizeEmail } from '../user/identifiers.js';
 import type { UserClaims } from '../user/user-claims.js';
 import type { UserRegistration } from '../user/user-registration.js';
 import type { Users } from '../user/users.js';
-import { invitationStream, type InvitationEvent } from './invitation-events.js';
-import {
-  evolveInvitations,
-  nextMailAllowedAt,
-  noInvitations,
-  validInvitation,
-  type InvitationState,
-  type PendingInvitation,
-  type UndeliveredInvitation,
-} from './invitation.js';
 
-export type { UndeliveredInvitation } from './invitation.js';
+export type { UndeliveredInvitation } from '#domain';
 
 const invitationFold: StreamFold<InvitationState, InvitationEvent> = { initialState: noInvitations(), evolve: evolveInvitations };
 
@@ -51,10 +41,10 @@ export type InvitationRequest = {
 };
 
 /**
- * sent: mailed now; resent: an invitation recorded but never marked mailed (its sender stopped) mailed
- * again now, with the same link; notified: the address already has an account, and was told it was
- * added; failed: the mail was refused for good (InvitationFailed, not tried again); duplicate: this
- * MemberAdded's mail was handled already, or is being mailed by whoever recorded it.
+ * sent: mailed now; resent: an invitation recorded but not marked mailed (its sender stopped, or this
+ * sender tries again) mailed now, with the same link; notified: the address already has an account, and was
+ * told it was added; failed: the mail was refused for good (InvitationFailed, not tried again); duplicate:
+ * this MemberAdded's mail was handled already.
  */
 export type InvitationOutcome = 'sent' | 'resent' | 'notified' | 'failed' | 'duplicate';
 
@@ -65,18 +55,26 @@ export class InvitationDelayed extends Error {
   }
 }
 
-export type InviteOptions = {
-  /**
-   * An invitation recorded (InvitationSent) but not marked mailed is mailed again when it was recorded
-   * before this instant: its sender stopped before it finished. One recorded after it may still be on
-   * its way from another node. Default: any (one process alone).
-   */
-  resendUnmailedSentBefore?: Date;
-};
+/** Another node claimed this mail and may be sending it: nothing recorded, ask again at `until` (it is then done, or the claim ran out). */
+export class InvitationClaimedElsewhere extends Error {
+  constructor(
+    readonly sender: string,
+    readonly until: Date,
+  ) {
+    super(`Another node (${sender}) is mailing this invitation: ask again at ${until.toISOString()}`);
+  }
+}
 
 export type InvitationDetails = { email: string; organizationName: string; expiresAt: string };
 
-export type InvitationOptions = { publicUrl: string; productName: string };
+export type InvitationOptions = {
+  publicUrl: string;
+  productName: string;
+  /** This node's name in the invitations it records and mails (kept across restarts: loadNodeName). */
+  sender: string;
+  /** How long a node's claim on a mail holds before another node takes it over (MAIL_CLAIM_SECONDS). */
+  mailClaimMs: number;
+};
 
 /** Recorded and neither mailed nor failed yet: the one outcome still to record. */
 const unsettled = (state: InvitationState, tokenHash: string): boolean =>
@@ -103,51 +101,58 @@ export class Invitations {
    * Mails a member added by an address: an invitation when it has no account yet (InvitationSent, the
    * link's hash, at most once per MemberAdded), a notice that they were added when it has one
    * (MembershipNoticeSent); then records InvitationMailed, or InvitationFailed when the mail is refused
-   * for good. Safe to call again for the same MemberAdded (a reaction delivers at least once): it records
-   * and mails nothing more, except the mail of one whose sender stopped before either (see InviteOptions).
-   * Throws InvitationDelayed over the organization's hourly limit for this person, and what a mail that
-   * may pass later failed with.
+   * for good. Safe to call again for the same MemberAdded, on any node (a reaction delivers at least once):
+   * one node at a time holds the mail (the recording names it; mailDuty), and mails again only what its
+   * holder left unmailed: this node's own (claimed anew once half its claim has gone), or another's whose
+   * claim ran out (InvitationMailClaimed first).
+   * Throws InvitationDelayed over the organization's hourly limit for this person, InvitationClaimedElsewhere
+   * while another node holds it, and what a mail that may pass later failed with.
    */
-  async invite(request: InvitationRequest, context: CommandContext, options: InviteOptions = {}): Promise<InvitationOutcome> {
+  async invite(request: InvitationRequest, context: CommandContext): Promise<InvitationOutcome> {
     const registered = (await this.users.load(request.userId)).state.status === 'registered';
     const { token, tokenHash } = deriveUserToken(request.userId, this.linkKey, request.memberAddedEventId);
     const stream = invitationStream(request.userId);
-    let delayedUntil: Date | undefined;
+    const { sender, mailClaimMs } = this.options;
+    let verdict = { kind: 'settled' } as { kind: 'record' | 'claim' | 'send' | 'settled' } | { kind: 'delayed' | 'theirs'; until: Date; sender?: string };
     const handled = await handleCommand(
       this.store,
       stream,
       (state): InvitationEvent[] => {
-        delayedUntil = undefined;
-        if (state.owed.some((owed) => owed.memberAddedEventId === request.memberAddedEventId)) return [];
         const now = this.clock.now();
+        const at = now.toISOString();
+        const owed = state.owed.find((candidate) => candidate.memberAddedEventId === request.memberAddedEventId);
+        if (owed !== undefined) {
+          const duty = mailDuty(owed, sender, now, mailClaimMs);
+          verdict = duty.kind === 'theirs' ? { ...duty, sender: owed.sender ?? 'unnamed' } : duty;
+          return duty.kind === 'claim' ? [{ type: 'InvitationMailClaimed', data: { tokenHash: owed.tokenHash, sender, at } }] : [];
+        }
         const allowedAt = nextMailAllowedAt(state, request.organizationId, now);
         if (allowedAt > now) {
-          delayedUntil = allowedAt;
+          verdict = { kind: 'delayed', until: allowedAt };
           return [];
         }
+        verdict = { kind: 'record' };
         const { organizationId, organizationName, email, memberAddedEventId } = request;
-        const at = now.toISOString();
-        if (registered) return [{ type: 'MembershipNoticeSent', data: { organizationId, organizationName, email, tokenHash, at, memberAddedEventId } }];
+        if (registered) return [{ type: 'MembershipNoticeSent', data: { organizationId, organizationName, email, tokenHash, at, memberAddedEventId, sender } }];
         const expiresAt = new Date(now.getTime() + invitationLifetimeMs).toISOString();
-        return [{ type: 'InvitationSent', data: { organizationId, organizationName, email, tokenHash, expiresAt, at, memberAddedEventId } }];
+        return [{ type: 'InvitationSent', data: { organizationId, organizationName, email, tokenHash, expiresAt, at, memberAddedEventId, sender } }];
       },
       // A person's first invitation is the usual case: decided on an empty stream without reading it; a
       // stream that exists fails that append and is read and decided on as usual.
       { ...invitationFold, metadata: eventMetadata(context), known: { state: noInvitations(), revision: undefined, position: undefined } },
     );
-    if (delayedUntil !== undefined) throw new InvitationDelayed(delayedUntil);
+    const decided = verdict;
+    if (decided.kind === 'delayed') throw new InvitationDelayed(decided.until);
+    if (decided.kind === 'theirs') throw new InvitationClaimedElsewhere(decided.sender ?? 'unnamed', decided.until);
+    if (decided.kind === 'settled') return 'duplicate';
     const owed = handled.state.owed.find((candidate) => candidate.memberAddedEventId === request.memberAddedEventId);
-    let outcome: InvitationOutcome = owed?.notice === true ? 'notified' : 'sent';
-    if (handled.appended.length === 0) {
-      const before = options.resendUnmailedSentBefore;
-      const leftOver = owed !== undefined && !owed.mailed && !owed.failed && (before === undefined || new Date(owed.at).getTime() < before.getTime());
-      if (!leftOver || owed.tokenHash !== tokenHash) return 'duplicate';
-      outcome = 'resent';
-    }
+    // A claim mails the link recorded with the invitation (the same MemberAdded derives the same token).
+    if (owed === undefined || owed.tokenHash !== tokenHash) return 'duplicate';
+    const outcome: InvitationOutcome = decided.kind !== 'record' ? 'resent' : owed.notice ? 'notified' : 'sent';
     const details = { to: request.email, productName: this.options.productName, organizationName: request.organizationName, invitedBy: request.invitedBy };
     try {
       await this.mailer.send(
-        owed?.notice === true
+        owed.notice
           ? membershipNoticeMail({ ...details, link: `${this.options.publicUrl}/login` })
           : invitationMail({ ...details, link: `${this.options.publicUrl}/invite/${token}`, validDays: invitationLifetimeMs / (24 * hourMs) }),
       );
@@ -229,13 +234,13 @@ export class Invitations {
   async accept(token: string, password: string, context: CommandContext): Promise<OpenedSession> {
     const { userId, tokenHash, invitation } = await this.usable(token);
     const violation = passwordPolicyViolation(password, { email: normalizeEmail(invitation.email), username: null });
-    if (violation !== null) throw new IdentityError('VALIDATION_FAILED', violation, { field: 'password' });
+    if (violation !== null) throw new DomainError('VALIDATION_FAILED', violation, { field: 'password' });
     const asInvitee: CommandContext = { ...context, actor: `user:${userId}` };
     try {
       const registered = await this.registration.register({ email: invitation.email, password }, asInvitee);
       if (registered.userId !== userId) throw new Error(`An invitation for ${userId} registered ${registered.userId}`);
     } catch (error) {
-      if (error instanceof IdentityError && error.code === 'DUPLICATE') throw invalidInvitation();
+      if (error instanceof DomainError && error.code === 'DUPLICATE') throw invalidInvitation();
       throw error;
     }
     const accepted: InvitationEvent = {

@@ -68,7 +68,9 @@ export function linksIn(text: string): string[] {
 
 export function createMailer(options: MailerOptions): Mailer {
   if (options.smtpUrl !== undefined) {
-    const transport = nodemailer.createTransport(options.smtpUrl);
+    // Bounded: a mail server that stops answering fails the send (tried again later) instead of holding a
+    // mail past its sender's claim (MAIL_CLAIM_SECONDS), after which another node would send it too.
+    const transport = nodemailer.createTransport({ url: options.smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 });
     return {
       async send(message) {
         if (!readsAsOneAddress(message.to)) throw new MailAddressRefused(message.to);

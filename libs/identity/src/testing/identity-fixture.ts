@@ -29,8 +29,8 @@ export type IdentityFixture = {
   clock: ManualClock;
   mail: KeptMail;
   dataDir: string;
-  /** Another API node: its own identity (and caches) over the same store. */
-  secondNode(): Identity;
+  /** Another API node: its own identity (and caches) over the same store; named `node-a` it is this node restarted. */
+  secondNode(nodeName?: string): Identity;
   close(): Promise<void>;
 };
 
@@ -53,7 +53,7 @@ export async function openIdentityFixture(sessionPolicy?: SessionPolicy, passwor
   const store = await openEventStore({ dataDir, now: () => clock.now() });
   const counted = countedEventStore(store);
   const mail = new KeptMail();
-  const build = () =>
+  const build = (nodeName: string) =>
     createIdentity({
       eventStore: counted.store,
       sessionSecret,
@@ -62,17 +62,18 @@ export async function openIdentityFixture(sessionPolicy?: SessionPolicy, passwor
       publicUrl: 'https://chorus.example',
       productName: 'Chorus',
       clock,
+      nodeName,
       ...(sessionPolicy === undefined ? {} : { sessionPolicy }),
       ...(passwordHashesAtOnce === undefined ? {} : { passwordHashesAtOnce }),
     });
   return {
-    identity: build(),
+    identity: build('node-a'),
     store,
     storeWork: counted.work,
     clock,
     mail,
     dataDir,
-    secondNode: build,
+    secondNode: (nodeName = 'node-b') => build(nodeName),
     async close() {
       await store.close();
       rmSync(dataDir, { recursive: true, force: true });

@@ -14,6 +14,8 @@ export type InvitationSent = {
     at: string;
     /** The MemberAdded it answers (absent in invitations sent before they were a reaction): one invitation per MemberAdded. */
     memberAddedEventId?: string;
+    /** The node that recorded it and mails it (absent before nodes were named): see InvitationMailClaimed. */
+    sender?: string;
   };
 };
 /**
@@ -22,8 +24,14 @@ export type InvitationSent = {
  */
 export type MembershipNoticeSent = {
   type: 'MembershipNoticeSent';
-  data: { organizationId: string; organizationName: string; email: string; tokenHash: string; at: string; memberAddedEventId: string };
+  data: { organizationId: string; organizationName: string; email: string; tokenHash: string; at: string; memberAddedEventId: string; sender?: string };
 };
+/**
+ * A node takes on the mail of an invitation (or notice) recorded and not yet mailed: its own again (a retry,
+ * or its previous run stopped), or another node's whose claim ran out (that node stopped). One claim wins per
+ * stream revision, so one node at a time mails it.
+ */
+export type InvitationMailClaimed = { type: 'InvitationMailClaimed'; data: { tokenHash: string; sender: string; at: string } };
 /** The mail of an InvitationSent (or a notice) went out (SMTP accepted it, or it is in the outbox); absent, a restart mails it again. */
 export type InvitationMailed = { type: 'InvitationMailed'; data: { tokenHash: string; at: string; organizationId?: string } };
 /** Why a mail can never go out: the mailer refused the address itself, or the mail server refused it for good (5xx). */
@@ -36,7 +44,7 @@ export type InvitationFailed = {
 /** The person chose a password through the link and became a registered user. */
 export type InvitationAccepted = { type: 'InvitationAccepted'; data: { tokenHash: string; organizationId: string; at: string } };
 
-export type InvitationEvent = InvitationSent | MembershipNoticeSent | InvitationMailed | InvitationFailed | InvitationAccepted;
+export type InvitationEvent = InvitationSent | MembershipNoticeSent | InvitationMailClaimed | InvitationMailed | InvitationFailed | InvitationAccepted;
 
 export const invitationStreamPrefix = 'invitation-';
 export const invitationStream = (userId: string): string => `${invitationStreamPrefix}${userId}`;

@@ -18,8 +18,20 @@ export type InvitationState = {
 /** A mail refused for good (InvitationFailed), as the organization's owners and admins see it. */
 export type UndeliveredInvitation = { organizationId: string; email: string; reason: InvitationFailureReason; responseCode?: number; at: string };
 
-/** notice: a registered person told they were added (MembershipNoticeSent), not an invitation with a link. */
-export type OwedInvitation = { memberAddedEventId: string; tokenHash: string; at: string; mailed: boolean; failed: boolean; notice: boolean };
+/**
+ * notice: a registered person told they were added (MembershipNoticeSent), not an invitation with a link;
+ * sender and claimedAt: the node mailing it now, since when (the recording, or its last InvitationMailClaimed).
+ */
+export type OwedInvitation = {
+  memberAddedEventId: string;
+  tokenHash: string;
+  at: string;
+  mailed: boolean;
+  failed: boolean;
+  notice: boolean;
+  sender: string | undefined;
+  claimedAt: string;
+};
 
 /** Owed invitations (and mails sent) a state remembers: far more than a replay after a restart goes back over. */
 const rememberedOwed = 50;
@@ -45,7 +57,7 @@ export function nextMailAllowedAt(state: InvitationState, organizationId: string
 export function evolveInvitations(state: InvitationState, event: InvitationEvent): InvitationState {
   switch (event.type) {
     case 'InvitationSent': {
-      const { tokenHash, organizationId, organizationName, email, expiresAt, at, memberAddedEventId } = event.data;
+      const { tokenHash, organizationId, organizationName, email, expiresAt, at, memberAddedEventId, sender } = event.data;
       return {
         ...state,
         pending: [
@@ -56,16 +68,20 @@ export function evolveInvitations(state: InvitationState, event: InvitationEvent
         owed:
           memberAddedEventId === undefined
             ? state.owed
-            : [...state.owed, { memberAddedEventId, tokenHash, at, mailed: false, failed: false, notice: false }].slice(-rememberedOwed),
+            : [...state.owed, { memberAddedEventId, tokenHash, at, mailed: false, failed: false, notice: false, sender, claimedAt: at }].slice(-rememberedOwed),
       };
     }
     case 'MembershipNoticeSent': {
-      const { tokenHash, organizationId, at, memberAddedEventId } = event.data;
+      const { tokenHash, organizationId, at, memberAddedEventId, sender } = event.data;
       return {
         ...state,
         sent: [...state.sent, { at, organizationId }].slice(-rememberedOwed),
-        owed: [...state.owed, { memberAddedEventId, tokenHash, at, mailed: false, failed: false, notice: true }].slice(-rememberedOwed),
+        owed: [...state.owed, { memberAddedEventId, tokenHash, at, mailed: false, failed: false, notice: true, sender, claimedAt: at }].slice(-rememberedOwed),
       };
+    }
+    case 'InvitationMailClaimed': {
+      const { tokenHash, sender, at } = event.data;
+      return { ...state, owed: state.owed.map((owed) => (owed.tokenHash === tokenHash ? { ...owed, sender, claimedAt: at } : owed)) };
     }
     case 'InvitationMailed': {
       const { organizationId } = event.data;
@@ -93,6 +109,22 @@ export function evolveInvitations(state: InvitationState, event: InvitationEvent
       return _exhaustive;
     }
   }
+}
+
+/**
+ * Who mails an owed invitation now, as `sender` sees it at `now`: nobody (`settled`: mailed or refused for
+ * good); another node whose claim holds until `until` (`theirs`); `sender` under its own claim, young enough
+ * that a send started now ends before it runs out (`send`); or `sender` after claiming it anew (`claim`): its
+ * own claim half gone (renewed, so no other node takes over mid-send), or another's that ran out.
+ */
+export type MailDuty = { kind: 'settled' } | { kind: 'theirs'; until: Date } | { kind: 'send' } | { kind: 'claim' };
+
+export function mailDuty(owed: OwedInvitation, sender: string, now: Date, claimMs: number): MailDuty {
+  if (owed.mailed || owed.failed) return { kind: 'settled' };
+  const claimedAt = new Date(owed.claimedAt).getTime();
+  if (owed.sender === sender) return now.getTime() < claimedAt + claimMs / 2 ? { kind: 'send' } : { kind: 'claim' };
+  const until = new Date(claimedAt + claimMs);
+  return until > now ? { kind: 'theirs', until } : { kind: 'claim' };
 }
 
 /** The invitation a token's hash names, if it is still good at `now`. */
