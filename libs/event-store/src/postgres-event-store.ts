@@ -79,6 +79,9 @@ export class PostgresEventStore implements EventStore {
     });
     // An idle connection the server dropped: the pool forgets it, the next query takes another.
     pool.on('error', () => undefined);
+    // A connection lost while checked out fails its queries, and pg also emits 'error' on the client: without a
+    // listener that would end the process (a server restart under load did), so the query's failure is the report.
+    pool.on('connect', (client) => client.on('error', () => undefined));
     try {
       const client = await pool.connect();
       try {
