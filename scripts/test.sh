@@ -42,6 +42,19 @@ if ! ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1; then
   fi
 fi
 
+# The scale-out topology test puts Debian's nginx in front of two API nodes (test/support/topology.ts); it
+# runs its own nginx with its own configuration and port, so the package's service is never needed.
+if [ ! -x /usr/sbin/nginx ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    step "installing Debian's nginx for the scale-out topology test"
+    (DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx >/dev/null 2>&1 \
+      || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx >/dev/null)) \
+      || echo "nginx could not be installed"
+  else
+    echo "nginx is not installed and cannot be installed here: the scale-out topology test will skip"
+  fi
+fi
+
 # The compose files are validated by a real compose client (test/compose); no container engine is needed.
 if ! command -v docker-compose >/dev/null 2>&1; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
