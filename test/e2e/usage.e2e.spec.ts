@@ -50,6 +50,23 @@ describe('usage reports', () => {
     expect(await traffic(organizationId)).toMatchObject({ used: 600_000, remaining: 0, exceeded: true });
   });
 
+  it('takes a full batch of 1,000 reports in one call (a body above the 16 KiB of other routes), and refuses more', async () => {
+    const organizationId = await createOrganization(admin, { plan: { line: 'classic', plan: 'essential' } });
+    const reports = Array.from({ length: 1_000 }, (_, index) => ({ ...report(organizationId, `batch-${index}-${'x'.repeat(60)}`, 1), siteId: `site-${'s'.repeat(40)}` }));
+    expect(JSON.stringify({ reports }).length).toBeGreaterThan(100_000);
+    const full = await collector.post('/usage', { reports });
+    expect({ status: full.status, accepted: full.body.accepted }).toEqual({ status: 202, accepted: 1_000 });
+    expect((await traffic(organizationId)).used).toBe(1_000);
+
+    const tooMany = await collector.post('/usage', { reports: [...reports, report(organizationId, 'one-more', 1)] });
+    expect(tooMany.status).toBe(400);
+    const padded = reports.map((entry) => ({ ...entry, id: `${entry.id}-${'p'.repeat(120)}`, siteId: 's'.repeat(200) }));
+    expect((await collector.post('/usage', { reports: [...padded, ...padded, ...padded] })).status).toBe(413);
+    // Other routes keep their small limit.
+    expect((await admin.post('/organizations', { name: 'n'.repeat(20_000) })).status).toBe(413);
+    expect((await traffic(organizationId)).used).toBe(1_000);
+  });
+
   it('refuses a call that names an unknown organization, a malformed report or another organization than its key, counting nothing', async () => {
     const organizationId = await createOrganization(admin, { plan: { line: 'classic', plan: 'essential' } });
     const unknown = await collector.post('/usage', { reports: [report(organizationId, 'u-1', 5), report('no-such-organization', 'u-2', 5)] });
