@@ -29,15 +29,44 @@ export type TrafficThresholdCrossed = {
 
 export type TrafficEvent = TrafficReported | TrafficThresholdCrossed;
 
-export type TrafficState = { total: number; counted: ReadonlySet<string>; crossed: readonly TrafficThreshold[] };
+/**
+ * The report ids a state has counted: the first `size` entries of `order` (id -> its rank). Successive states
+ * share one map that only grows, each seeing the ids below its own size, so counting a batch costs the batch,
+ * not the month's ids so far (copying a set per batch made a busy month quadratic).
+ */
+export type CountedIds = { readonly order: Map<string, number>; readonly size: number };
 
-export const initialTrafficState = (): TrafficState => ({ total: 0, counted: new Set(), crossed: [] });
+export const hasCounted = (counted: CountedIds, id: string): boolean => {
+  const rank = counted.order.get(id);
+  return rank !== undefined && rank < counted.size;
+};
+
+function countedWith(counted: CountedIds, ids: Iterable<string>): CountedIds {
+  // Extended in place when this is the newest state of the map; a state branching from an older one copies its own part.
+  let order = counted.order;
+  if (order.size !== counted.size) {
+    order = new Map();
+    for (const [id, rank] of counted.order) {
+      if (rank >= counted.size) break;
+      order.set(id, rank);
+    }
+  }
+  let size = counted.size;
+  for (const id of ids) {
+    if (order.has(id)) continue;
+    order.set(id, size);
+    size += 1;
+  }
+  return { order, size };
+}
+
+export type TrafficState = { total: number; counted: CountedIds; crossed: readonly TrafficThreshold[] };
+
+export const initialTrafficState = (): TrafficState => ({ total: 0, counted: { order: new Map(), size: 0 }, crossed: [] });
 
 export function evolveTraffic(state: TrafficState, event: TrafficEvent): TrafficState {
   if (event.type === 'TrafficThresholdCrossed') return { ...state, crossed: [...state.crossed, event.data.threshold] };
-  const counted = new Set(state.counted);
-  for (const report of event.data.reports) counted.add(report.id);
-  return { ...state, total: event.data.total, counted };
+  return { ...state, total: event.data.total, counted: countedWith(state.counted, event.data.reports.map((report) => report.id)) };
 }
 
 /**
@@ -49,10 +78,10 @@ export function decideTraffic(
   request: { organizationId: string; period: string; reports: readonly UsageReport[]; allowance: number | null },
 ): TrafficEvent[] {
   const { organizationId, period, reports, allowance } = request;
-  const seen = new Set(state.counted);
+  const seen = new Set<string>();
   const fresh: UsageReport[] = [];
   for (const report of reports) {
-    if (seen.has(report.id)) continue;
+    if (seen.has(report.id) || hasCounted(state.counted, report.id)) continue;
     seen.add(report.id);
     fresh.push(report);
   }

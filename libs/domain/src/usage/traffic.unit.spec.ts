@@ -38,6 +38,18 @@ describe('traffic', () => {
     ]);
   });
 
+  it('keeps every earlier state as it was when later states count more ids, and lets an earlier state branch', () => {
+    const first = fold(decideTraffic(initialTrafficState(), request([report('a', 1)])));
+    const second = evolveTraffic(first, decideTraffic(first, request([report('b', 1)]))[0] as TrafficEvent);
+    expect(decideTraffic(second, request([report('b', 1)]))).toEqual([]);
+    // The first state still sees only 'a': deciding on it again counts 'b' (an append at its revision would then conflict).
+    expect(decideTraffic(first, request([report('b', 1)]))[0]).toMatchObject({ data: { reports: [report('b', 1)], total: 2 } });
+    const branch = evolveTraffic(first, decideTraffic(first, request([report('c', 1)]))[0] as TrafficEvent);
+    expect(decideTraffic(branch, request([report('b', 1), report('c', 1)]))[0]).toMatchObject({ data: { reports: [report('b', 1)] } });
+    expect(decideTraffic(second, request([report('c', 1)]))[0]).toMatchObject({ data: { reports: [report('c', 1)] } });
+    expect(decideTraffic(first, request([report('a', 1)]))).toEqual([]);
+  });
+
   it('records no threshold for an unlimited allowance', () => {
     expect(thresholdsReached(10 ** 9, null)).toEqual([]);
     expect(decideTraffic(initialTrafficState(), request([report('a', 10 ** 9)], null)).map((event) => event.type)).toEqual(['TrafficReported']);
