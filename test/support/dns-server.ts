@@ -35,9 +35,17 @@ export class DnsServer {
 
   /** Serves `records` for `zones` (the domains whose names it answers for, NXDOMAIN for the rest of them). */
   static async start(zones: readonly string[], records: TxtRecords = {}): Promise<DnsServer> {
-    const server = new DnsServer(await freeUdpPort(), zones);
-    await server.serve(records);
-    return server;
+    // A free UDP port may be taken over TCP (dnsmasq binds both), e.g. by an outgoing connection: take another.
+    for (let attempt = 1; ; attempt += 1) {
+      const server = new DnsServer(await freeUdpPort(), zones);
+      try {
+        await server.serve(records);
+        return server;
+      } catch (error) {
+        await server.stop();
+        if (attempt === 3) throw error;
+      }
+    }
   }
 
   /** For DNS_SERVERS. */
@@ -54,7 +62,9 @@ export class DnsServer {
     const quoted = [dnsmasqBinary, ...args].map((arg) => `'${arg.replace(/'/g, `'\\''`)}'`).join(' ');
     // The shell waits on its stdin: when this process's end of the pipe closes, dnsmasq is killed.
     this.process = spawn('sh', ['-c', `${quoted} & child=$!; trap 'kill $child; wait $child' EXIT; cat >/dev/null`], { stdio: ['pipe', 'ignore', 'pipe'] });
-    await this.answering();
+    let said = '';
+    this.process.stderr?.on('data', (chunk: Buffer) => (said += chunk.toString()));
+    await this.answering(() => said);
   }
 
   async stop(): Promise<void> {
@@ -68,7 +78,8 @@ export class DnsServer {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 
-  private async answering(): Promise<void> {
+  /** `said`: what dnsmasq wrote on stderr, named when it never answers (it refused its arguments, or its port). */
+  private async answering(said: () => string): Promise<void> {
     const resolver = new Resolver({ timeout: 200, tries: 1 });
     resolver.setServers([this.address]);
     const deadline = Date.now() + 10_000;
@@ -78,7 +89,8 @@ export class DnsServer {
         return;
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'ENOTFOUND') return;
-        if (Date.now() > deadline) throw new Error(`dnsmasq did not answer on ${this.address}`, { cause: error });
+        // dnsmasq writes to stderr only when it fails to start (it exits then): no need to wait for the deadline.
+        if (said() !== '' || Date.now() > deadline) throw new Error(`dnsmasq did not answer on ${this.address}: ${said() || 'it said nothing'}`, { cause: error });
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     }
