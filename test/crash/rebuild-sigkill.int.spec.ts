@@ -75,6 +75,7 @@ const everyAsideTable = [
   'organization_events__rebuild',
   'organization_record_names__rebuild',
   'organizations__rebuild',
+  'traffic_periods__rebuild',
 ];
 
 describe('a rebuild that did not finish', () => {
