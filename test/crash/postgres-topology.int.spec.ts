@@ -1,7 +1,8 @@
 // The scale-out topology, run here for real: Debian's nginx in front of two API nodes (the built server, each
 // with its own DATA_DIR: they share nothing but the store) over one PostgreSQL. Limits and the sign-in lockout
 // hold across the nodes; a node killed with SIGKILL under load or PostgreSQL restarted under load loses no
-// acknowledged write; an invitation is mailed once, also when the node that answered the add dies at once.
+// acknowledged write; an invitation is mailed once, also when the node that answered the add dies at once; a
+// node's own 503 reaches the client and takes no node out of the proxy's rotation (deploy/scale-out/nginx.conf).
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -163,6 +164,18 @@ async function missingFromStore(ids: readonly string[]): Promise<string[]> {
     expect(answers.filter((answer) => answer.status !== 401 && answer.status !== 429)).toEqual([]);
     for (const base of bases) expect((await guess(base, 'correct horse battery staple')).status).toBe(429);
   }, 120_000);
+
+  it("passes a node's own 503 to the client without taking the node out of the proxy's rotation; the proxy answers its own health", async () => {
+    const organization = await call(proxy.url, 'POST', '/organizations', { name: 'Slow Reads' });
+    const id = organization.body['id'] as string;
+    // Reads waiting for a position nobody has reached: each node answers 503 NOT_YET_CONSISTENT after its 2 s.
+    const slow = await Promise.all(Array.from({ length: 6 }, () => call(proxy.url, 'GET', `/organizations/${id}?minPosition=999999999`)));
+    expect(slow.map((answer) => `${answer.status} ${String(answer.body['code'])}`)).toEqual(slow.map(() => '503 NOT_YET_CONSISTENT'));
+    // Counted as node failures, those would leave no live upstream: every read would then be nginx's 502.
+    const after = await Promise.all(Array.from({ length: 10 }, () => call(proxy.url, 'GET', `/organizations/${id}`)));
+    expect(after.map((answer) => answer.status)).toEqual(after.map(() => 200));
+    expect((await fetch(`${proxy.url}/nginx-health`)).status).toBe(200);
+  }, 60_000);
 
   it('mails once the invitation of an add answered by a node killed right after: the other node takes it over', async () => {
     const organization = await call(proxy.url, 'POST', '/organizations', { name: 'Killed Right After' });

@@ -1,7 +1,7 @@
 // The scale-out topology as the tests run it: API nodes (the built server, each its own DATA_DIR) over one
 // event store, and Debian's nginx in front of them with the proxy settings of deploy/scale-out/nginx.conf.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -71,14 +71,22 @@ export function nginxMissing(): string | undefined {
 }
 
 /**
- * nginx round robin over the nodes, as deploy/scale-out/nginx.conf does it: a node that refuses the connection
- * or times out is passed over (a POST only when it was never sent), and Chorus's own 503 answers
- * (not yet consistent, not ready) reach the client instead of marking the node failed.
+ * deploy/scale-out/nginx.conf itself, its upstream servers pointed at `nodes` and its port at a free one: a node
+ * that refuses the connection or times out is passed over (a POST only when it was never sent), and
+ * Chorus's own 503 answers (not yet consistent, not ready) reach the client without marking the node failed.
  */
 export async function startProxy(nodes: readonly ApiNode[]): Promise<Proxy> {
   const port = await freePort();
   const prefix = mkdtempSync(path.join(tmpdir(), 'chorus-nginx-'));
   for (const directory of ['logs', 'temp']) mkdirSync(path.join(prefix, directory));
+  const deployed = readFileSync(path.join(root, 'deploy', 'scale-out', 'nginx.conf'), 'utf8');
+  const servers = [...deployed.matchAll(/^\s*server api-\d+:3000 (.*);$/gm)];
+  if (servers.length !== 2 || !/^\s*listen 80;$/m.test(deployed)) throw new Error('deploy/scale-out/nginx.conf: expected two api-N:3000 servers and listen 80');
+  const options = servers[0]?.[1] ?? '';
+  const site = deployed
+    .replace(/^\s*server api-1:3000 .*;$/m, nodes.map((node) => `    server 127.0.0.1:${node.port} ${options};`).join('\n'))
+    .replace(/^\s*server api-\d+:3000 .*;\n/gm, '')
+    .replace(/^(\s*)listen 80;$/m, `$1listen 127.0.0.1:${port};`);
   const conf = path.join(prefix, 'nginx.conf');
   writeFileSync(
     conf,
@@ -93,26 +101,7 @@ http {
   fastcgi_temp_path ${prefix}/temp/fastcgi;
   uwsgi_temp_path ${prefix}/temp/uwsgi;
   scgi_temp_path ${prefix}/temp/scgi;
-  upstream chorus {
-${nodes.map((node) => `    server 127.0.0.1:${node.port} max_fails=1 fail_timeout=2s;`).join('\n')}
-    keepalive 32;
-  }
-  server {
-    listen 127.0.0.1:${port};
-    location = /nginx-health { return 200 "ok\\n"; }
-    location / {
-      proxy_pass http://chorus;
-      proxy_http_version 1.1;
-      proxy_set_header Connection "";
-      proxy_set_header Host $host;
-      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
-      proxy_set_header X-Forwarded-Proto $scheme;
-      proxy_connect_timeout 2s;
-      proxy_read_timeout 60s;
-      proxy_next_upstream error timeout;
-      proxy_next_upstream_tries 2;
-    }
-  }
+${site}
 }
 `,
   );
