@@ -47,6 +47,24 @@ function resolved(file: string, environment: Record<string, string> = {}): Compo
 const volumeTargets = (service: Service): string[] =>
   (service.volumes ?? []).map((volume) => (typeof volume === 'string' ? (volume.split(':')[1] ?? '') : volume.target));
 
+/** Two API nodes, each with a DATA_DIR volume of its own, projecting for themselves; the build never deletes what they run. */
+function expectNodesShareNothing(services: Record<string, Service>): void {
+  const [api1, api2] = [services['api-1'], services['api-2']] as [Service, Service];
+  expect(Object.keys(services)).not.toContain('projector');
+  const dataVolumes = [api1, api2].map((api) => (api.volumes ?? []).map((volume) => (typeof volume === 'string' ? volume : `${volume.source ?? ''}:${volume.target}`)).find((volume) => volume.includes(':/data')));
+  expect(dataVolumes.map((volume) => volume?.split(':')[0])).toEqual(['api-1-data', 'api-2-data']);
+  for (const api of [api1, api2]) {
+    expect(api.command).toEqual(['node', 'dist/apps/api/src/main.js']);
+    expect(api.environment).toMatchObject({ HOST: '0.0.0.0', PORT: '3000', SESSION_SECRET: sessionSecret, SSO_SECRET_KEYS: ssoSecretKeys, DATA_DIR: '/data', NODE_ENV: 'production' });
+    expect(api.environment?.PROJECTIONS).toBeUndefined();
+    expect(api.healthcheck?.test.join(' ')).toContain('http://localhost:3000/health');
+    expect(api.depends_on?.build).toEqual({ condition: 'service_completed_successfully' });
+  }
+  const build = (services.build?.command ?? []).join(' ');
+  expect(build).toContain('[ -f /app/.built ] ||');
+  expect(build).not.toMatch(/rm -rf/);
+}
+
 describe('docker-compose.yml (one EventStoreDB node and Chorus)', () => {
   it('resolves, and points Chorus at the node with a connection string Chorus accepts', () => {
     const { services } = resolved('docker-compose.yml');
@@ -81,7 +99,7 @@ describe('docker-compose.scale-out.yml', () => {
     expect(status).not.toBe(0);
     expect(errors).toContain('SSO_SECRET_KEYS');
     const { services } = resolved(file, { SESSION_SECRET: sessionSecret, SSO_SECRET_KEYS: ssoSecretKeys });
-    for (const name of ['api-1', 'api-2', 'projector']) expect(services[name]?.environment?.SSO_SECRET_KEYS).toBe(ssoSecretKeys);
+    for (const name of ['api-1', 'api-2']) expect(services[name]?.environment?.SSO_SECRET_KEYS).toBe(ssoSecretKeys);
   });
 
   it('runs a three-node EventStoreDB cluster, insecure, found through gossip seeds, each with a health check', () => {
@@ -107,25 +125,14 @@ describe('docker-compose.scale-out.yml', () => {
     expect(new Set(nodes.map(addressOf)).size).toBe(3);
   });
 
-  it('runs two API nodes that only read the read models, and one projector, sharing one DATA_DIR and one session secret', () => {
+  it('runs two API nodes that share nothing but the cluster: each projects into its own DATA_DIR; no projector of their own', () => {
     const { services } = resolved(file, { SESSION_SECRET: sessionSecret, SSO_SECRET_KEYS: ssoSecretKeys });
-    const [api1, api2, projector] = [services['api-1'], services['api-2'], services.projector] as Service[];
-
-    for (const api of [api1, api2] as Service[]) {
-      expect(api.command).toEqual(['node', 'dist/apps/api/src/main.js']);
-      expect(api.environment).toMatchObject({ PROJECTIONS: 'off', HOST: '0.0.0.0', PORT: '3000', SESSION_SECRET: sessionSecret, DATA_DIR: '/data' });
-      expect(api.healthcheck?.test.join(' ')).toContain('http://localhost:3000/health');
-      for (const node of ['eventstore-1', 'eventstore-2', 'eventstore-3']) expect(api.depends_on?.[node]).toEqual({ condition: 'service_healthy' });
-    }
-    expect(projector?.command).toEqual(['node', 'bin/chorus.js', 'projector:run']);
-    expect(projector?.environment?.PROJECTIONS).toBeUndefined();
-    for (const service of [api1, api2, projector] as Service[]) {
-      expect(service.environment).toMatchObject({ NODE_ENV: 'production', SESSION_SECRET: sessionSecret, DATA_DIR: '/data', PUBLIC_URL: 'http://localhost:8080' });
-      const connectionString = service.environment?.EVENTSTORE_CONNECTION_STRING ?? '';
+    expectNodesShareNothing(services);
+    for (const api of [services['api-1'], services['api-2']] as Service[]) {
+      const connectionString = api.environment?.EVENTSTORE_CONNECTION_STRING ?? '';
       expect(eventStoreConnectionStringProblems(connectionString)).toEqual([]);
       expect(connectionString).toMatch(/^esdb:\/\/eventstore-1:2113,eventstore-2:2113,eventstore-3:2113\?/);
-      expect(volumeTargets(service)).toContain('/data');
-      expect(service.depends_on?.build).toEqual({ condition: 'service_completed_successfully' });
+      for (const node of ['eventstore-1', 'eventstore-2', 'eventstore-3']) expect(api.depends_on?.[node]).toEqual({ condition: 'service_healthy' });
     }
   });
 
@@ -137,7 +144,7 @@ describe('docker-compose.scale-out.yml', () => {
     expect(proxy.image).toMatch(/^nginx:/);
     expect(volumeTargets(proxy)).toContain('/etc/nginx/conf.d/default.conf');
     expect(proxy.depends_on).toEqual({ 'api-1': { condition: 'service_healthy' }, 'api-2': { condition: 'service_healthy' } });
-    expect(proxy.healthcheck?.test.join(' ')).toContain('/health');
+    expect(proxy.healthcheck?.test.join(' ')).toContain('http://127.0.0.1/nginx-health');
     const published = (proxy.ports ?? []).map((port) => (typeof port === 'string' ? port.split(':')[0] : String(port.published)));
     expect(published.map((port) => `http://localhost:${port}`)).toContain(services['api-1']?.environment?.PUBLIC_URL);
     expect(nginxConf).toMatch(/server api-1:3000\b/);
@@ -160,8 +167,36 @@ describe('docker-compose.scale-out.yml', () => {
       expect(trustProxy).toBe(proxyAddress);
       expect(loadConfig({ TRUST_PROXY: trustProxy }).trustProxy).toEqual([proxyAddress]);
     }
-    // The projector serves no HTTP.
-    expect(services.projector?.environment?.TRUST_PROXY).toBeUndefined();
     expect(nginxConf).toContain('proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;');
+  });
+});
+
+describe('docker-compose.postgres.yml', () => {
+  const file = 'docker-compose.postgres.yml';
+  const environment = { SESSION_SECRET: sessionSecret, SSO_SECRET_KEYS: ssoSecretKeys, POSTGRES_PASSWORD: '0123456789abcdef' };
+
+  it('will not start without the database password, the session secret and the SSO keys', () => {
+    for (const missing of ['POSTGRES_PASSWORD', 'SESSION_SECRET', 'SSO_SECRET_KEYS']) {
+      const { status, errors } = composeConfig(file, { ...environment, [missing]: '' });
+      expect(status).not.toBe(0);
+      expect(errors).toContain(missing);
+    }
+  });
+
+  it('runs two API nodes over one PostgreSQL, sharing nothing else, behind the same proxy configuration', () => {
+    const { services } = resolved(file, environment);
+    expectNodesShareNothing(services);
+    expect(services.postgres?.image).toMatch(/^postgres:1[3-9]/);
+    expect(services.postgres?.healthcheck?.test.join(' ')).toContain('pg_isready');
+    for (const api of [services['api-1'], services['api-2']] as Service[]) {
+      const databaseUrl = api.environment?.DATABASE_URL ?? '';
+      expect(databaseUrl).toBe('postgres://chorus:0123456789abcdef@postgres:5432/chorus');
+      expect(loadConfig({ DATABASE_URL: databaseUrl }).databaseUrl).toBe(databaseUrl);
+      expect(api.depends_on?.postgres).toEqual({ condition: 'service_healthy' });
+      expect(api.environment?.TRUST_PROXY).toBe(services.proxy?.networks?.chorus?.ipv4_address);
+    }
+    expect(volumeTargets(services.proxy as Service)).toContain('/etc/nginx/conf.d/default.conf');
+    expect((services.proxy?.volumes ?? []).map((volume) => (typeof volume === 'string' ? volume : (volume.source ?? ''))).join(' ')).toContain('deploy/scale-out/nginx.conf');
+    expect(services.proxy?.healthcheck?.test.join(' ')).toContain('http://127.0.0.1/nginx-health');
   });
 });
