@@ -23,7 +23,35 @@ function typeOf(error: unknown): string | undefined {
  */
 export function isWriteOutcomeUnknown(error: unknown): boolean {
   const type = typeOf(error);
-  return error instanceof EventStoreTimeoutError || type === ErrorType.DEADLINE_EXCEEDED || type === ErrorType.TIMEOUT;
+  return (
+    error instanceof EventStoreTimeoutError ||
+    type === ErrorType.DEADLINE_EXCEEDED ||
+    type === ErrorType.TIMEOUT ||
+    // The connection went (a node stopping, a leader change) or the shared batch-append call was cancelled
+    // with this append in it: it may have been written before.
+    type === ErrorType.UNAVAILABLE ||
+    type === ErrorType.CANCELLED
+  );
+}
+
+/** The node that took the call is not the leader (an election): nothing was written; the client reconnects to the leader. */
+export function isNotLeader(error: unknown): boolean {
+  return typeOf(error) === ErrorType.NOT_LEADER;
+}
+
+/**
+ * What an append's caller is told when the cluster could not take it: the outcome was unknown and is still
+ * unknown after reading back, or no leader took it. 503 with "read before repeating" (EVENT_STORE_TIMEOUT),
+ * never a 500: the store is the one that is not there.
+ */
+function isClusterUnavailable(type: string | undefined): boolean {
+  const unavailable: readonly string[] = [ErrorType.DEADLINE_EXCEEDED, ErrorType.TIMEOUT, ErrorType.UNAVAILABLE, ErrorType.CANCELLED, ErrorType.NOT_LEADER];
+  return type !== undefined && unavailable.includes(type);
+}
+
+/** A read or subscription's error as the port's: a cluster without a leader or a lost connection is a 503, not a 500. */
+export function toPortReadError(error: unknown, operation: string): unknown {
+  return isClusterUnavailable(typeOf(error)) ? new EventStoreTimeoutError(`${operation} (${typeOf(error) ?? 'unavailable'})`) : error;
 }
 
 /**
@@ -52,10 +80,7 @@ export function toPortAppendError(error: unknown, streamId: string): unknown {
       const maxSize = (error as { maxAppendSize?: unknown }).maxAppendSize;
       return new AppendTooLargeError(streamId, undefined, typeof maxSize === 'number' ? maxSize : MAX_APPEND_SIZE);
     }
-    case ErrorType.DEADLINE_EXCEEDED:
-    case ErrorType.TIMEOUT:
-      return new EventStoreTimeoutError(`an append to ${streamId}`);
     default:
-      return error;
+      return isClusterUnavailable(typeOf(error)) ? new EventStoreTimeoutError(`an append to ${streamId} (${typeOf(error) ?? 'unavailable'})`) : error;
   }
 }

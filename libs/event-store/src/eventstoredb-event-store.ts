@@ -35,7 +35,7 @@ import {
   type SubscribeToAllOptions,
   type Subscription,
 } from './event-store.port.js';
-import { isSoftDeletedMetadata, isWriteOutcomeUnknown, toPortAppendError } from './eventstoredb-errors.js';
+import { isNotLeader, isSoftDeletedMetadata, isWriteOutcomeUnknown, toPortAppendError, toPortReadError } from './eventstoredb-errors.js';
 import {
   isAfter,
   isSystemEvent,
@@ -72,8 +72,17 @@ const ALL_PAGE_SIZE = 1_000;
 const TAIL_PAGE_SIZE = 32;
 /** 'any' / 'stream_exists' appends pinned to a revision retry this often when others keep appending first. */
 const MAX_PINNED_ATTEMPTS = 50;
-/** An append whose outcome the server left unknown (timeout, IdempotentNotReady) is sent this often in all. */
+/** An append whose outcome the server left unknown (timeout, IdempotentNotReady, a lost connection) is sent this often in all. */
 const MAX_UNKNOWN_OUTCOME_ATTEMPTS = 3;
+/** An append a follower refused (NotLeader: not written) is sent again after 100, 200, 400, 800 ms: an election's length. */
+const MAX_NOT_LEADER_ATTEMPTS = 5;
+/**
+ * Every call goes to the leader, which the client finds through gossip and follows across elections: a
+ * follower may be behind, and a read there could miss an acknowledged append or look past a checkpoint.
+ */
+export const ON_THE_LEADER = { requiresLeader: true } as const;
+/** Streams this adapter last saw at a revision (its own appends), so their next append skips the deletion check. */
+const LIVE_STREAMS_KEPT = 10_000;
 /**
  * Whose metadata names this store: its `$metadata` events are system events, so no reader of $all and no
  * headPosition ever sees them (see storeId).
@@ -112,8 +121,10 @@ export class EventStoreDbEventStore implements EventStore {
     return this.track(async () => {
       assertValidAppend(streamId, events, expectedRevision);
       assertAppendSize(streamId, serializeEvents(streamId, events));
-      // A soft-deleted stream would accept this append and start again where it left off.
-      if (await this.isDeleted(streamId)) throw new StreamDeletedError(streamId);
+      // A soft-deleted stream would accept this append and start again where it left off. Known alive at the
+      // expected revision (this adapter's last append there, no read since found it gone), the read is skipped.
+      const knownAlive = typeof expectedRevision === 'bigint' && this.liveAt.get(streamId) === expectedRevision;
+      if (!knownAlive && (await this.isDeleted(streamId))) throw new StreamDeletedError(streamId);
       const data = events.map(toEventData);
       const ids = events.map((event) => event.id);
       if (expectedRevision === 'any' || expectedRevision === 'stream_exists') {
@@ -137,7 +148,7 @@ export class EventStoreDbEventStore implements EventStore {
         // Reads of $all start AT the given position: one more than needed, for that one.
         const pageSize = Math.min(ALL_PAGE_SIZE, limit - events.length + 1);
         let received = 0;
-        const page = this.client.readAll({ direction: FORWARDS, fromPosition: after ?? START, maxCount: pageSize });
+        const page = this.client.readAll({ direction: FORWARDS, fromPosition: after ?? START, maxCount: pageSize, ...ON_THE_LEADER });
         await consumeRead(page, this.readBounds('a read of $all', this.forCaller), (resolved: AllStreamResolvedEvent) => {
           received += 1;
           const event = resolved.event;
@@ -164,7 +175,7 @@ export class EventStoreDbEventStore implements EventStore {
         let received = 0;
         let oldest: Position | undefined;
         let head: bigint | undefined;
-        const page = this.client.readAll({ direction: BACKWARDS, fromPosition: before, maxCount: pageSize });
+        const page = this.client.readAll({ direction: BACKWARDS, fromPosition: before, maxCount: pageSize, ...ON_THE_LEADER });
         await consumeRead(page, this.readBounds('a read of the end of $all', this.forCaller), (resolved: AllStreamResolvedEvent) => {
           received += 1;
           const event = resolved.event;
@@ -197,7 +208,7 @@ export class EventStoreDbEventStore implements EventStore {
 
   ping(): Promise<void> {
     return this.track(async () => {
-      const read = this.client.readAll({ direction: BACKWARDS, fromPosition: END, maxCount: 1 });
+      const read = this.client.readAll({ direction: BACKWARDS, fromPosition: END, maxCount: 1, ...ON_THE_LEADER });
       // Reaching the server is the point: the first answer is enough.
       await consumeRead(read, { operation: 'a ping', timeoutMs: this.timeouts.pingMs, register: this.forCaller }, () => false);
     });
@@ -262,15 +273,17 @@ export class EventStoreDbEventStore implements EventStore {
     expected: 'no_stream' | bigint,
   ): Promise<AppendResult> {
     const firstRevision = expected === 'no_stream' ? 0n : expected + 1n;
+    let leaderChanges = 0;
     for (let attempt = 1; ; attempt += 1) {
       try {
         const result = await within(
-          this.client.appendToStream(streamId, data, { expectedRevision: toEventStoreDbExpectedRevision(expected) }),
+          this.client.appendToStream(streamId, data, { expectedRevision: toEventStoreDbExpectedRevision(expected), ...ON_THE_LEADER }),
           this.timeouts.appendMs,
           `an append to ${streamId}`,
         );
         // The server answers a write it recognised as a duplicate without a position.
         const position = result.position?.commit ?? (await this.positionOf(streamId, result.nextExpectedRevision));
+        this.remember(streamId, result.nextExpectedRevision);
         return { nextExpectedRevision: result.nextExpectedRevision, position };
       } catch (error) {
         if (error instanceof WrongExpectedVersionError) {
@@ -278,6 +291,13 @@ export class EventStoreDbEventStore implements EventStore {
           const replay = await this.replayAt(streamId, ids, firstRevision);
           if (replay !== undefined) return replay;
           throw new WrongExpectedRevisionError(streamId, expected, error.actualVersion);
+        }
+        if (isNotLeader(error) && leaderChanges < MAX_NOT_LEADER_ATTEMPTS - 1) {
+          // Not written: the client reconnects to the new leader; send it there once it is known.
+          await sleep(100 * 2 ** leaderChanges);
+          leaderChanges += 1;
+          attempt -= 1;
+          continue;
         }
         if (!isWriteOutcomeUnknown(error) || attempt >= MAX_UNKNOWN_OUTCOME_ATTEMPTS) throw toPortAppendError(error, streamId);
         // Written or not: a repeat the server dropped because the original was not yet indexed finds it now.
@@ -313,6 +333,14 @@ export class EventStoreDbEventStore implements EventStore {
     }
   }
 
+  private readonly liveAt = new Map<string, bigint>();
+
+  private remember(streamId: string, revision: bigint): void {
+    this.liveAt.delete(streamId);
+    this.liveAt.set(streamId, revision);
+    if (this.liveAt.size > LIVE_STREAMS_KEPT) this.liveAt.delete(this.liveAt.keys().next().value as string);
+  }
+
   private async replayAt(streamId: string, ids: readonly string[], firstRevision: bigint): Promise<AppendResult | undefined> {
     const read = await this.readStreamEvents(streamId, { fromRevision: firstRevision, maxCount: ids.length });
     return read.found ? replayedAppendResult(ids, read.events, firstRevision) : undefined;
@@ -344,7 +372,7 @@ export class EventStoreDbEventStore implements EventStore {
       });
       try {
         await within(
-          this.client.appendToStream(`$$${IDENTITY_STREAM}`, marker, { expectedRevision: last === undefined ? NO_STREAM : last.revision }),
+          this.client.appendToStream(`$$${IDENTITY_STREAM}`, marker, { expectedRevision: last === undefined ? NO_STREAM : last.revision, ...ON_THE_LEADER }),
           this.timeouts.appendMs,
           'the store identity',
         );
@@ -364,7 +392,7 @@ export class EventStoreDbEventStore implements EventStore {
   ): Promise<{ data: unknown; revision: bigint } | 'deleted' | undefined> {
     let last: { data: unknown; revision: bigint } | undefined;
     try {
-      const read = this.client.readStream(streamId, { direction: BACKWARDS, fromRevision: END, maxCount: 1 });
+      const read = this.client.readStream(streamId, { direction: BACKWARDS, fromRevision: END, maxCount: 1, ...ON_THE_LEADER });
       await consumeRead(read, this.readBounds(operation, register), (resolved: ResolvedEvent) => {
         if (resolved.event !== undefined) last = { data: resolved.event.data, revision: resolved.event.revision };
         return false;
@@ -380,7 +408,7 @@ export class EventStoreDbEventStore implements EventStore {
   /** The position of the last record of the log, system events included (what a subscription may start from). */
   private async logEnd(): Promise<Position | undefined> {
     let end: Position | undefined;
-    const read = this.client.readAll({ direction: BACKWARDS, fromPosition: END, maxCount: 1 });
+    const read = this.client.readAll({ direction: BACKWARDS, fromPosition: END, maxCount: 1, ...ON_THE_LEADER });
     await consumeRead(read, this.readBounds('a read of the end of the log'), (resolved: AllStreamResolvedEvent) => {
       end = resolved.event?.position ?? end;
       return false;
@@ -408,6 +436,7 @@ export class EventStoreDbEventStore implements EventStore {
     const events: RecordedEvent[] = [];
     try {
       const read = this.client.readStream(streamId, {
+        ...ON_THE_LEADER,
         direction: backwards ? BACKWARDS : FORWARDS,
         fromRevision: options.fromRevision ?? (backwards ? END : START),
         ...(options.maxCount === undefined ? {} : { maxCount: options.maxCount }),
@@ -417,13 +446,17 @@ export class EventStoreDbEventStore implements EventStore {
         return true;
       });
     } catch (error) {
+      const gone = error instanceof StreamNotFoundError || (error instanceof Error && 'type' in error && error.type === ErrorType.STREAM_DELETED);
+      if (gone) this.liveAt.delete(streamId);
       if (error instanceof StreamNotFoundError) return { found: false };
-      if (error instanceof Error && 'type' in error && error.type === ErrorType.STREAM_DELETED) return 'deleted';
-      throw error;
+      if (gone) return 'deleted';
+      throw toPortReadError(error, `a read of ${streamId}`);
     }
     return { found: true, events };
   }
 }
+
+const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
 
 /** Resolves once every promise has settled, or after `milliseconds`, whichever comes first. */
 async function settledWithin(promises: readonly Promise<unknown>[], milliseconds: number): Promise<void> {

@@ -77,6 +77,8 @@ export class EventStoreDbSubscription extends CatchUpSubscription {
       }
       if (this.stopped) break;
       const subscription = this.client.subscribeToAll({
+        // A follower may be behind the leader that acknowledged what the readers were told of.
+        requiresLeader: true,
         fromPosition: this.lastSeen ?? START,
         filter: toServerFilter(this.options.filter),
       });

@@ -23,6 +23,8 @@ class CountingServer {
   behaviour: Behaviour = 'endless';
   opened = 0;
   open = 0;
+  /** The `requires-leader` header of each Read call, in order. */
+  readonly requiresLeader: string[] = [];
   private readonly server = new Server({ 'grpc.max_concurrent_streams': STREAMS_PER_CONNECTION });
   private readonly waiting = new Set<() => void>();
 
@@ -57,6 +59,7 @@ class CountingServer {
   }
 
   private read(call: ServerWritableStream<ReadReq, ReadResp>): void {
+    this.requiresLeader.push(String(call.metadata.get('requires-leader')[0] ?? 'absent'));
     this.opened += 1;
     this.open += 1;
     let closed = false;
@@ -134,6 +137,25 @@ describe('The EventStoreDB adapter, at the gRPC transport level', () => {
     expect(server.opened - openedBefore).toBe(STREAMS_PER_CONNECTION * 1.5);
     expect(server.open).toBe(0);
   }, 60_000);
+
+  it('asks the leader for every read (a follower may be behind what was acknowledged): requires-leader on each call', async () => {
+    server.behaviour = 'endless';
+    const store = connect();
+    const before = server.requiresLeader.length;
+
+    await store.readAll({ maxCount: 2 });
+    await store.headPosition();
+    await store.ping();
+    // A subscription is a Read call too; the first event delivered means the call reached the server.
+    let delivered!: () => void;
+    const first = new Promise<void>((resolve) => (delivered = resolve));
+    const subscription = store.subscribeToAll({ onEvent: () => delivered() });
+    await first;
+    await subscription.close();
+    await server.untilNoneOpen();
+
+    expect(server.requiresLeader.slice(before)).toEqual(['true', 'true', 'true', 'true']);
+  });
 
   it('gives up on a read the server never answers, with EventStoreTimeoutError, and cancels its call', async () => {
     server.behaviour = 'silent';
