@@ -79,6 +79,18 @@ describe('/health lag', () => {
     expect(reads).toEqual(['readAll']);
   });
 
+  it('is not ready while an event has waited over 30 s for a projector in another process (it died or hangs), and ready once applied', async () => {
+    for (const command of organizationSetUp('acme', 1)) await executeOrganizationCommand(store, catalogue, 'acme', command);
+    const reader = readModels();
+    // Recorded a minute ago and applied by nobody: the projector elsewhere is not doing its work.
+    expect(await reader.health()).toMatchObject({ ready: false, eventStore: { reachable: true } });
+
+    const projector = readModels();
+    projector.start();
+    expect(await projector.waitForPosition((await store.headPosition()) ?? 0n, 10_000)).toBe(true);
+    expect((await reader.health()).ready).toBe(true);
+  });
+
   it('is unknown (null) when the store does not answer', async () => {
     const reader = readModels();
     await store.close();

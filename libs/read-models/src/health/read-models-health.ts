@@ -25,9 +25,14 @@ export type ReadModelsHealth = {
   projections: ProjectionHealth[];
 };
 
+/**
+ * How long an event may wait for a projector in another process before this one stops calling itself ready:
+ * a projector that died or hangs says nothing, so its silence shows only as events nobody applies.
+ */
+export const ELSEWHERE_MAX_LAG_MS = 30_000;
+
 export function isReady(eventStoreReachable: boolean, projections: readonly ProjectionHealth[]): boolean {
-  return (
-    eventStoreReachable &&
-    projections.every((projection) => projection.state !== 'failed' && (projection.runs === 'elsewhere' || projection.state === 'live'))
-  );
+  const ready = (projection: ProjectionHealth) =>
+    projection.runs === 'elsewhere' ? (projection.lagMs ?? 0) <= ELSEWHERE_MAX_LAG_MS : projection.state === 'live';
+  return eventStoreReachable && projections.every((projection) => projection.state !== 'failed' && ready(projection));
 }
