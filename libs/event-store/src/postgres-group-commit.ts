@@ -1,7 +1,6 @@
 import type pg from 'pg';
 import { StreamDeletedError, WrongExpectedRevisionError, type AppendResult, type ExpectedRevision } from './event-store.port.js';
 import { replayedAppendResult, type StoredEventRef } from './idempotent-replay.js';
-import { LOG_LOCK_KEY } from './postgres-schema.js';
 import type { SerializedEvent } from './request-validation.js';
 
 /** The channel an append's commit notifies; live subscriptions of every node LISTEN on it. */
@@ -15,30 +14,23 @@ export type PendingAppend = {
   reject: (error: unknown) => void;
 };
 
-type Outcome = { ok: true; result: AppendResult } | { ok: false; error: unknown };
-
-const BEGIN_AND_LOCK = `BEGIN; SELECT pg_advisory_xact_lock(${LOG_LOCK_KEY}); SELECT coalesce(max(position), 0)::text AS head FROM events`;
-const NOTIFY_AND_COMMIT = `NOTIFY ${APPENDED_CHANNEL}; COMMIT`;
-
-const STREAM_CHECK = `SELECT (SELECT max(revision)::text FROM events WHERE stream_id = $1) AS head,
-  EXISTS (SELECT 1 FROM deleted_streams WHERE stream_id = $1) AS deleted,
-  (SELECT revision::text FROM events WHERE stream_id = $1 AND event_id = $2) AS first_at,
-  EXISTS (SELECT 1 FROM events WHERE stream_id = $1 AND event_id = ANY($3::text[])) AS any_stored`;
+// The whole group commit, one statement and so one transaction: chorus_append (postgres-schema.ts, migration 2).
+const APPEND_BATCH = 'SELECT chorus_append($1::jsonb, $2::timestamptz) AS results';
 
 const STORED_FROM = `SELECT event_id AS id, revision::text, position::text FROM events
   WHERE stream_id = $1 AND revision >= $2 ORDER BY events.revision LIMIT $3`;
 
-// One statement per append, whatever its size: the rows come as arrays, positions and revisions from their ordinality.
-const INSERT = `INSERT INTO events (position, stream_id, revision, event_id, type, data, metadata, recorded_at)
-  SELECT $1::bigint + o, $2, $3::bigint + o, e, t, d, m, $8::timestamptz
-  FROM unnest($4::text[], $5::text[], $6::text[], $7::text[]) WITH ORDINALITY AS x(e, t, d, m, o)`;
+/** chorus_append's answer for one append: stored, refused (deleted stream), or left to a check by reads. */
+type BatchResult = { r: 'ok'; next: string; position: string } | { r: 'deleted' } | { r: 'check'; head: string | null; first: string | null };
 
 /**
  * Group commit on PostgreSQL: the appends that arrive while a transaction is in flight share the next one.
  * Each transaction first takes the log lock (an advisory lock held to its end), then reads the last position:
  * positions are handed out in the order transactions commit, so a reader never sees position N+1 before N,
  * and there are no gaps (an aborted transaction took none that anyone saw). The lock also makes each
- * append's expected-revision check and its insert one step; unique (stream_id, revision) backs it.
+ * append's expected-revision check and its insert one step; unique (stream_id, revision) backs it. The whole
+ * transaction is one call of chorus_append: one round trip for a batch, where a check and an insert per
+ * append, each a round trip inside the lock, held every other writer back.
  */
 export class PostgresGroupCommit {
   private queue: PendingAppend[] = [];
@@ -79,97 +71,55 @@ export class PostgresGroupCommit {
   }
 
   private async commitBatch(batch: readonly PendingAppend[]): Promise<void> {
-    let outcomes: Outcome[];
-    let client: pg.PoolClient | undefined;
+    let results: BatchResult[];
     try {
-      client = await this.pool.connect();
-      outcomes = await this.runInTransaction(client, batch);
+      const appends = batch.map((pending) => ({
+        s: pending.streamId,
+        x: typeof pending.expected === 'bigint' ? pending.expected.toString() : pending.expected,
+        e: pending.events.map((event) => ({ i: event.id, t: event.type, d: event.data, m: event.metadata })),
+      }));
+      const { rows } = await this.pool.query<{ results: BatchResult[] }>(APPEND_BATCH, [JSON.stringify(appends), this.recordedAt()]);
+      results = rows[0]?.results ?? [];
     } catch (error) {
       // The transaction failed as a whole (or its commit's outcome is unknown): every caller is told.
-      client?.release(true);
       for (const pending of batch) pending.reject(error);
       return;
     }
-    client.release();
-    for (const [index, pending] of batch.entries()) {
-      const outcome = outcomes[index] as Outcome;
-      if (outcome.ok) pending.resolve(outcome.result);
-      else pending.reject(outcome.error);
-    }
-  }
-
-  private async runInTransaction(client: pg.PoolClient, batch: readonly PendingAppend[]): Promise<Outcome[]> {
-    const opened = (await client.query(BEGIN_AND_LOCK)) as unknown as pg.QueryResult<{ head: string }>[];
-    let position = BigInt(opened[2]?.rows[0]?.head ?? '0');
-    const recordedAt = this.recordedAt();
-    const outcomes: Outcome[] = [];
-    let stored = 0;
-    try {
-      for (const pending of batch) {
-        try {
-          const result = await this.write(client, pending, position, recordedAt);
-          if (result.position > position) {
-            position = result.position;
-            stored += 1;
-          }
-          outcomes.push({ ok: true, result });
-        } catch (error) {
-          if (!isRefusal(error)) throw error;
-          outcomes.push({ ok: false, error });
-        }
-      }
-      await client.query(stored > 0 ? NOTIFY_AND_COMMIT : 'ROLLBACK');
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    }
+    const stored = results.filter((result) => result.r === 'ok').length;
     if (stored > 0) {
       this.stats.commits += 1;
       this.stats.writes += stored;
       this.onCommitted();
     }
-    return outcomes;
+    await Promise.all(batch.map(async (pending, index) => this.settle(pending, results[index])));
   }
 
-  /** One append inside the transaction: checked, then inserted, or replayed, or refused (nothing written). */
-  private async write(client: pg.PoolClient, pending: PendingAppend, lastPosition: bigint, recordedAt: string): Promise<AppendResult> {
-    const { streamId, events, expected } = pending;
-    const ids = events.map((event) => event.id);
-    const { rows } = await client.query<CheckRow>(STREAM_CHECK, [streamId, ids[0], ids]);
-    const check = rows[0] as CheckRow;
-    if (check.deleted) throw new StreamDeletedError(streamId);
-    const current = check.head === null ? null : BigInt(check.head);
-
-    if (expected === 'no_stream' || typeof expected === 'bigint') {
-      // A repeat of an append with an exact revision finds the stream moved on, its ids where they were put.
-      if (!expectedRevisionHolds(expected, current)) {
-        return this.replayOrConflict(client, pending, expected === 'no_stream' ? 0n : expected + 1n, current);
+  /** One append's outcome: its result, its refusal, or (expected revision not holding, ids stored) a replay or a conflict. */
+  private async settle(pending: PendingAppend, result: BatchResult | undefined): Promise<void> {
+    try {
+      if (result === undefined) throw new Error(`chorus_append answered no result for an append to ${pending.streamId}`);
+      if (result.r === 'ok') return pending.resolve({ nextExpectedRevision: BigInt(result.next), position: BigInt(result.position) });
+      if (result.r === 'deleted') throw new StreamDeletedError(pending.streamId);
+      const { streamId, expected } = pending;
+      const current = result.head === null ? null : BigInt(result.head);
+      if (expected === 'no_stream' || typeof expected === 'bigint') {
+        // A repeat of an append with an exact revision finds the stream moved on, its ids where they were put.
+        if (!expectedRevisionHolds(expected, current)) return pending.resolve(await this.replayOrConflict(pending, expected === 'no_stream' ? 0n : expected + 1n, current));
+      } else {
+        // 'any' and 'stream_exists' say nothing of where a repeat would sit: wherever its first id is stored.
+        if (result.first !== null) return pending.resolve(await this.replayOrConflict(pending, BigInt(result.first), current));
+        if (!expectedRevisionHolds(expected, current)) throw conflict(streamId, expected, current);
       }
-    } else {
-      // 'any' and 'stream_exists' say nothing of where a repeat would sit: wherever its first id is stored.
-      if (check.first_at !== null) return this.replayOrConflict(client, pending, BigInt(check.first_at), current);
-      if (!expectedRevisionHolds(expected, current)) throw conflict(streamId, expected, current);
+      // An id of this append is already stored elsewhere in the stream: not a repeat, so a conflict.
+      throw conflict(streamId, expected, current);
+    } catch (error) {
+      pending.reject(error);
     }
-    // An id of this append is already stored elsewhere in the stream: not a repeat, so a conflict.
-    if (check.any_stored) throw conflict(streamId, expected, current);
-
-    const head = current ?? -1n;
-    await client.query(INSERT, [
-      lastPosition.toString(),
-      streamId,
-      head.toString(),
-      ids,
-      events.map((event) => event.type),
-      events.map((event) => event.data),
-      events.map((event) => event.metadata),
-      recordedAt,
-    ]);
-    const count = BigInt(events.length);
-    return { nextExpectedRevision: head + count, position: lastPosition + count };
   }
 
-  private async replayOrConflict(client: pg.PoolClient, pending: PendingAppend, from: bigint, current: bigint | null): Promise<AppendResult> {
-    const { rows } = await client.query<{ id: string; revision: string; position: string }>(STORED_FROM, [
+  /** Stored events never change: read after the commit, they decide a repeat as they would have inside it. */
+  private async replayOrConflict(pending: PendingAppend, from: bigint, current: bigint | null): Promise<AppendResult> {
+    const { rows } = await this.pool.query<{ id: string; revision: string; position: string }>(STORED_FROM, [
       pending.streamId,
       from.toString(),
       pending.events.length,
@@ -183,12 +133,6 @@ export class PostgresGroupCommit {
     if (replay === undefined) throw conflict(pending.streamId, pending.expected, current);
     return replay;
   }
-}
-
-type CheckRow = { head: string | null; deleted: boolean; first_at: string | null; any_stored: boolean };
-
-function isRefusal(error: unknown): boolean {
-  return error instanceof WrongExpectedRevisionError || error instanceof StreamDeletedError;
 }
 
 function expectedRevisionHolds(expected: ExpectedRevision, current: bigint | null): boolean {

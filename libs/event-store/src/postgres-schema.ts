@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { APPENDED_CHANNEL } from './postgres-group-commit.js';
 
 export type PostgresMigration = { version: number; name: string; sql: string };
 
@@ -35,6 +36,64 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
         BEGIN RAISE EXCEPTION 'events are append-only: to delete a stream, insert it into deleted_streams'; END $$;
       CREATE TRIGGER events_are_append_only BEFORE UPDATE OR DELETE ON events FOR EACH STATEMENT EXECUTE FUNCTION events_are_append_only();
       CREATE TRIGGER events_are_never_truncated BEFORE TRUNCATE ON events FOR EACH STATEMENT EXECUTE FUNCTION events_are_append_only();
+    `,
+  },
+  {
+    version: 2,
+    name: 'chorus_append: a group commit in one statement',
+    // One round trip per group commit: the log lock, every append's check and insert, the notification and
+    // (the statement being its own transaction) the commit. An append whose expected revision does not hold,
+    // or whose ids are stored already, is left to the adapter ('check'): a replay or a conflict, decided on reads.
+    sql: `
+      CREATE FUNCTION chorus_append(batch jsonb, recorded timestamptz) RETURNS jsonb LANGUAGE plpgsql AS $$
+      DECLARE
+        last_position bigint;
+        stored integer := 0;
+        item jsonb;
+        stream text;
+        expected text;
+        head bigint;
+        first_at bigint;
+        any_stored boolean;
+        holds boolean;
+        ids text[];
+        n integer;
+        results jsonb := '[]'::jsonb;
+      BEGIN
+        PERFORM pg_advisory_xact_lock(${LOG_LOCK_KEY});
+        SELECT coalesce(max(position), 0) INTO last_position FROM events;
+        FOR item IN SELECT value FROM jsonb_array_elements(batch) LOOP
+          stream := item->>'s';
+          expected := item->>'x';
+          IF EXISTS (SELECT 1 FROM deleted_streams WHERE stream_id = stream) THEN
+            results := results || jsonb_build_array(jsonb_build_object('r', 'deleted'));
+            CONTINUE;
+          END IF;
+          SELECT array_agg(value->>'i' ORDER BY ordinality) INTO ids FROM jsonb_array_elements(item->'e') WITH ORDINALITY;
+          SELECT max(revision) INTO head FROM events WHERE stream_id = stream;
+          SELECT revision INTO first_at FROM events WHERE stream_id = stream AND event_id = ids[1];
+          SELECT EXISTS (SELECT 1 FROM events WHERE stream_id = stream AND event_id = ANY (ids)) INTO any_stored;
+          holds := CASE expected
+            WHEN 'any' THEN true
+            WHEN 'no_stream' THEN head IS NULL
+            WHEN 'stream_exists' THEN head IS NOT NULL
+            ELSE head IS NOT NULL AND head = expected::bigint
+          END;
+          IF any_stored OR NOT holds THEN
+            results := results || jsonb_build_array(jsonb_build_object('r', 'check', 'head', head::text, 'first', first_at::text));
+            CONTINUE;
+          END IF;
+          n := jsonb_array_length(item->'e');
+          INSERT INTO events (position, stream_id, revision, event_id, type, data, metadata, recorded_at)
+            SELECT last_position + o, stream, coalesce(head, -1) + o, e->>'i', e->>'t', e->>'d', e->>'m', recorded
+            FROM jsonb_array_elements(item->'e') WITH ORDINALITY AS x(e, o);
+          last_position := last_position + n;
+          stored := stored + 1;
+          results := results || jsonb_build_array(jsonb_build_object('r', 'ok', 'next', (coalesce(head, -1) + n)::text, 'position', last_position::text));
+        END LOOP;
+        IF stored > 0 THEN PERFORM pg_notify('${APPENDED_CHANNEL}', ''); END IF;
+        RETURN results;
+      END $$;
     `,
   },
 ];
