@@ -11,6 +11,7 @@ let running: RunningApp;
 let admin: HttpClient;
 let collector: HttpClient;
 let entitlements: HttpClient;
+let auditor: HttpClient;
 const now = new Date().toISOString();
 
 const report = (organizationId: string, id: string, quantity: number) => ({ id, organizationId, quantity, occurredAt: now });
@@ -22,6 +23,7 @@ beforeAll(async () => {
   admin = httpClient(running.baseUrl, { apiKey: await createApiKey(running.app, ['organizations:read', 'organizations:write']) });
   collector = httpClient(running.baseUrl, { apiKey: await createApiKey(running.app, ['usage:write']) });
   entitlements = httpClient(running.baseUrl, { apiKey: await createApiKey(running.app, ['entitlements:read']) });
+  auditor = httpClient(running.baseUrl, { apiKey: await createApiKey(running.app, ['organizations:read', 'audit:read']) });
 });
 
 afterAll(async () => {
@@ -48,6 +50,19 @@ describe('usage reports', () => {
     const crossed = stream.found ? stream.events.filter((event) => event.type === 'TrafficThresholdCrossed').map((event) => (event.data as { threshold: number }).threshold) : [];
     expect(crossed.sort()).toEqual([100, 80]);
     expect(await traffic(organizationId)).toMatchObject({ used: 600_000, remaining: 0, exceeded: true });
+
+    // The organization's own history lists each crossing once, with its threshold, in words for auditors.
+    const history = await auditor.get(`/organizations/${organizationId}/history?limit=1000`);
+    const reached = (history.body.events as { type: string; data: { threshold: number; period: string } }[]).filter((event) => event.type === 'TrafficThresholdReached');
+    expect(reached.map((event) => event.data.threshold).sort()).toEqual([100, 80]);
+    expect(reached.every((event) => event.data.period === trafficPeriodOf(now))).toBe(true);
+    const timeline = await auditor.get(`/organizations/${organizationId}/history/events?type=TrafficThresholdReached`);
+    expect(JSON.stringify(timeline.body)).toContain("80% of");
+
+    // The same reports again (a collector retrying): nothing counted, nothing recorded twice.
+    await collector.post('/usage', { reports: [report(organizationId, 'big-0', 10_000)] });
+    const again = await auditor.get(`/organizations/${organizationId}/history?limit=1000`);
+    expect((again.body.events as { type: string }[]).filter((event) => event.type === 'TrafficThresholdReached')).toHaveLength(2);
   });
 
   it('takes a full batch of 1,000 reports in one call (a body above the 16 KiB of other routes), and refuses more', async () => {

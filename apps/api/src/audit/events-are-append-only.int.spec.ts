@@ -77,6 +77,7 @@ const everyCommand: Record<OrganizationCommandType, OrganizationCommand[]> = {
   RemoveWebAnalyticsDomain: [{ type: 'RemoveWebAnalyticsDomain', data: { domain: 'stats.append.example' } }],
   CancelAddOn: [{ type: 'CancelAddOn', data: { addOn: 'webAnalytics' } }],
   DisableChorus: [{ type: 'DisableChorus', data: {} }],
+  RecordTrafficThreshold: [{ type: 'RecordTrafficThreshold', data: { period: '2030-01', threshold: 80, used: 400_000, allowance: 500_000 } }],
 };
 
 let dataDir: string;

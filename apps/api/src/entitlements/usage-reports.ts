@@ -12,6 +12,7 @@ import {
   type PlanCatalogue,
   type TrafficEvent,
   type TrafficState,
+  type TrafficThresholdCrossed,
   type UsageReport,
 } from '#domain';
 import { eventMetadata, FoldedStateCache, handleCommand, type CommandContext, type StreamFold } from '#application';
@@ -28,6 +29,8 @@ const CACHED_PERIODS = 1_000;
 
 @Injectable()
 export class UsageReports {
+  /** Thresholds this node has seen recorded in their organization's history (after a restart, asked again: the decision is idempotent). */
+  private readonly inHistory = new Set<string>();
   private readonly fold: StreamFold<TrafficState, TrafficEvent> = {
     initialState: initialTrafficState(),
     evolve: evolveTraffic,
@@ -66,13 +69,43 @@ export class UsageReports {
           (state: TrafficState) => decideTraffic(state, { ...group, allowance: allowances.get(group.organizationId) ?? null }),
           { ...this.fold, metadata: eventMetadata(context, 'ReportUsage') },
         );
+        const crossings = handled.appended.filter((event) => event.type === 'TrafficThresholdCrossed').map((event) => event.data as TrafficThresholdCrossed['data']);
+        const recorded = await this.recordInHistory(group.organizationId, group.period, handled.state, crossings, allowances.get(group.organizationId) ?? null, context);
         const counted = handled.appended.find((event) => event.type === 'TrafficReported');
-        return { accepted: counted === undefined ? 0 : (counted.data as { reports: unknown[] }).reports.length, position: handled.position };
+        const position = [handled.position, recorded].reduce<bigint | undefined>((max, at) => (at !== undefined && (max === undefined || at > max) ? at : max), undefined);
+        return { accepted: counted === undefined ? 0 : (counted.data as { reports: unknown[] }).reports.length, position };
       }),
     );
     const accepted = results.reduce((sum, result) => sum + result.accepted, 0);
     const positions = results.flatMap((result) => (result.position === undefined ? [] : [result.position]));
     const position = positions.reduce<bigint | undefined>((max, at) => (max === undefined || at > max ? at : max), undefined);
     return { accepted, duplicates: reports.length - accepted, position };
+  }
+
+  /**
+   * Each threshold the month's traffic has crossed, recorded in the organization's history too (its own
+   * decision: once per threshold and month). Also the crossings of an earlier call whose node stopped before
+   * recording them: a repeat of its reports finds them here. Answers the last position recorded, if any.
+   */
+  private async recordInHistory(
+    organizationId: string,
+    period: string,
+    state: TrafficState,
+    crossings: readonly TrafficThresholdCrossed['data'][],
+    allowance: number | null,
+    context: CommandContext,
+  ): Promise<bigint | undefined> {
+    let position: bigint | undefined;
+    for (const threshold of state.crossed) {
+      const key = `${organizationId} ${period} ${threshold}`;
+      if (this.inHistory.has(key)) continue;
+      const crossing = crossings.find((candidate) => candidate.threshold === threshold);
+      const data = { period, threshold, used: crossing?.used ?? state.total, allowance: crossing?.allowance ?? allowance ?? 0 };
+      const result = await this.organizations.handle(organizationId, { type: 'RecordTrafficThreshold', data }, context);
+      this.inHistory.add(key);
+      if (this.inHistory.size > CACHED_PERIODS * 2) this.inHistory.delete(this.inHistory.values().next().value as string);
+      position = result.position;
+    }
+    return position;
   }
 }

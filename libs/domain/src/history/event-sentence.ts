@@ -62,6 +62,7 @@ export const EVENT_TYPE_NAMES: Record<OrganizationEventType, string> = {
   SsoDomainVerified: 'Single sign-on domain verified',
   SsoDomainRecordMissing: 'Single sign-on domain record missing',
   SsoDomainUnverified: 'Single sign-on domain no longer verified',
+  TrafficThresholdReached: 'Traffic allowance threshold reached',
 };
 
 /** What follows the type's name: the event's details ('' when its name says it all). */
@@ -101,7 +102,15 @@ const DETAILS: Sentences = {
   SsoDomainVerified: ({ domain }) => `${toUnicodeHostname(domain)}, its DNS record was found`,
   SsoDomainRecordMissing: ({ domain }) => `${toUnicodeHostname(domain)}, its DNS record was not found (still verified during the grace period)`,
   SsoDomainUnverified: ({ domain }) => `${toUnicodeHostname(domain)}, its DNS record was missing for the whole grace period`,
+  TrafficThresholdReached: ({ period, threshold, used, allowance }) =>
+    `${threshold}% of ${monthInWords(period)}'s ${allowance.toLocaleString('en-US')} page views (${used.toLocaleString('en-US')} counted)`,
 };
+
+/** "2026-11" -> "November 2026". */
+function monthInWords(period: string): string {
+  const [year, month] = period.split('-').map(Number);
+  return new Date(Date.UTC(year ?? 1970, (month ?? 1) - 1, 1)).toLocaleString('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' });
+}
 
 export const isOrganizationEventType = (type: string): type is OrganizationEventType =>
   (ORGANIZATION_EVENT_TYPES as readonly string[]).includes(type);

@@ -72,6 +72,12 @@ const sentences: { [Type in OrganizationEventType]: [EventOf<Type>, string][] } 
       'Single sign-on domain no longer verified: acme.example, its DNS record was missing for the whole grace period',
     ],
   ],
+  TrafficThresholdReached: [
+    [
+      { type: 'TrafficThresholdReached', data: { period: '2026-11', threshold: 80, used: 400_120, allowance: 500_000 } },
+      "Traffic allowance threshold reached: 80% of November 2026's 500,000 page views (400,120 counted)",
+    ],
+  ],
 };
 
 /** The record just before the removals: member 1 and site 1 are in it. */

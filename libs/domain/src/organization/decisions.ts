@@ -24,6 +24,7 @@ import { removeQualityAssuranceDomain } from './decisions/remove-quality-assuran
 import { removeSite } from './decisions/remove-site.js';
 import { removeWebAnalyticsDomain } from './decisions/remove-web-analytics-domain.js';
 import { recordSsoDomainCheck } from './decisions/record-sso-domain-check.js';
+import { recordTrafficThreshold } from './decisions/record-traffic-threshold.js';
 
 export type Decision<C> = (command: C, state: OrganizationState, context: DecideContext) => OrganizationEvent[];
 
@@ -70,4 +71,5 @@ export const decisions = byCommandType({
   ConfigureSso: onExisting(configureSso),
   DisableSso: onExisting(disableSso),
   RecordSsoDomainCheck: onExisting(recordSsoDomainCheck),
+  RecordTrafficThreshold: onExisting(recordTrafficThreshold),
 });

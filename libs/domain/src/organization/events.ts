@@ -61,6 +61,8 @@ export type SsoDomainVerified = { type: 'SsoDomainVerified'; data: { domain: str
 export type SsoDomainRecordMissing = { type: 'SsoDomainRecordMissing'; data: { domain: string; at: string } };
 /** The record stayed missing for the whole grace period: the domain signs no one in until it is found again. */
 export type SsoDomainUnverified = { type: 'SsoDomainUnverified'; data: { domain: string; at: string } };
+/** The month's traffic (period: YYYY-MM, UTC) reached `threshold` percent of the allowance: `used` of `allowance` when counted. */
+export type TrafficThresholdReached = { type: 'TrafficThresholdReached'; data: { period: string; threshold: 80 | 100; used: number; allowance: number } };
 
 export type OrganizationEvent =
   | OrganizationCreated
@@ -85,7 +87,8 @@ export type OrganizationEvent =
   | SsoDomainPending
   | SsoDomainVerified
   | SsoDomainRecordMissing
-  | SsoDomainUnverified;
+  | SsoDomainUnverified
+  | TrafficThresholdReached;
 
 export type OrganizationEventType = OrganizationEvent['type'];
 
@@ -113,6 +116,7 @@ const everyEventType: Record<OrganizationEventType, true> = {
   SsoDomainVerified: true,
   SsoDomainRecordMissing: true,
   SsoDomainUnverified: true,
+  TrafficThresholdReached: true,
 };
 /** Every type evolve folds (the compiler checks the list is whole), for readers that must refuse any other. */
 export const ORGANIZATION_EVENT_TYPES = Object.keys(everyEventType) as readonly OrganizationEventType[];

@@ -124,6 +124,11 @@ export function evolve(state: OrganizationState, event: OrganizationEvent): Orga
       return withVerification(state, event.data.domain, (current) => ({ ...current, missingSince: event.data.at }));
     case 'SsoDomainUnverified':
       return withVerification(state, event.data.domain, (current) => ({ ...current, status: 'unverified', since: event.data.at, missingSince: null }));
+    case 'TrafficThresholdReached': {
+      const { period, threshold } = event.data;
+      const reached = state.trafficThresholdsReached ?? {};
+      return { ...state, trafficThresholdsReached: { ...reached, [period]: [...(reached[period] ?? []), threshold] } };
+    }
     default:
       // OrganizationCreated again, or a type this version does not know (an older reader of a newer stream).
       return state;

@@ -54,6 +54,8 @@ export type ExistingOrganization = {
   readonly webAnalyticsDomains: readonly string[];
   /** Enterprise single sign-on, or null when not configured. */
   readonly sso: SsoSettings | null;
+  /** The thresholds of the traffic allowance (percent) reached, by month (YYYY-MM); absent before the first. */
+  readonly trafficThresholdsReached?: Readonly<Record<string, readonly number[]>>;
 };
 
 export type OrganizationState = NoOrganization | ExistingOrganization;
