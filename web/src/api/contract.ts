@@ -40,6 +40,8 @@ export type Organization = {
   usage: PerResource<number>;
   canAdd: PerResource<boolean>;
   trafficPerMonth: number | null;
+  /** This calendar month's traffic (UTC) against the allowance (null: unlimited), and when 80% and 100% were reached. */
+  traffic: { period: string; used: number; allowance: number | null; reached: { threshold: 80 | 100; at: string }[] };
   members: Member[];
   sites: Site[];
   qualityAssurance: { domains: string[] };

@@ -53,6 +53,7 @@ export function anOrganization(overrides: Partial<Organization> = {}): Organizat
     usage: { users: 1, contentSections: 0, qualityAssuranceDomains: 0, webAnalyticsDomains: 0 },
     canAdd: { users: true, contentSections: true, qualityAssuranceDomains: false, webAnalyticsDomains: false },
     trafficPerMonth: 1_000_000,
+    traffic: { period: '2030-03', used: 120_000, allowance: 1_000_000, reached: [] },
     members: [member('ada@acme.example', 'owner')],
     sites: [],
     qualityAssurance: { domains: [] },

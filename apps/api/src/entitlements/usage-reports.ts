@@ -69,10 +69,13 @@ export class UsageReports {
           (state: TrafficState) => decideTraffic(state, { ...group, allowance: allowances.get(group.organizationId) ?? null }),
           { ...this.fold, metadata: eventMetadata(context, 'ReportUsage') },
         );
-        const crossings = handled.appended.filter((event) => event.type === 'TrafficThresholdCrossed').map((event) => event.data as TrafficThresholdCrossed['data']);
-        const recorded = await this.recordInHistory(group.organizationId, group.period, handled.state, crossings, allowances.get(group.organizationId) ?? null, context);
+        const crossings = handled.appended
+          .filter((event) => event.type === 'TrafficThresholdCrossed')
+          .map((event) => event.data as TrafficThresholdCrossed['data']);
+        const allowance = allowances.get(group.organizationId) ?? null;
+        const recorded = await this.recordInHistory(group.organizationId, group.period, handled.state, crossings, allowance, context);
         const counted = handled.appended.find((event) => event.type === 'TrafficReported');
-        const position = [handled.position, recorded].reduce<bigint | undefined>((max, at) => (at !== undefined && (max === undefined || at > max) ? at : max), undefined);
+        const position = recorded !== undefined && (handled.position === undefined || recorded > handled.position) ? recorded : handled.position;
         return { accepted: counted === undefined ? 0 : (counted.data as { reports: unknown[] }).reports.length, position };
       }),
     );

@@ -1,6 +1,6 @@
 import { Controller, Get, Inject, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { findPlan, type Member, type OrganizationView, type PlanCatalogue, type PlanSpec } from '#domain';
+import { findPlan, trafficPeriodOf, type Member, type OrganizationView, type PlanCatalogue, type PlanSpec } from '#domain';
 import { READ_MODELS, ReadModels } from '#read-models';
 import { ANY_MEMBER, RequireAccess } from '../access/require-access.decorator.js';
 import { CheckedParam, CheckedQuery } from '../http/checked-arguments.js';
@@ -20,8 +20,18 @@ export type OrganizationAnswer = Omit<OrganizationView, 'members'> & {
   members: MemberAnswer[];
   /** The governing plan's defaults for a new site (the console's Overview); null without a plan. */
   siteDefaults: PlanSpec['siteDefaults'] | null;
+  /** This calendar month's traffic (UTC) against the allowance, and when it reached 80% and 100% of it. */
+  traffic: TrafficAnswer;
   revision: number | string;
   position: number | string;
+};
+
+export type TrafficAnswer = {
+  period: string;
+  used: number;
+  /** The effective allowance; null: unlimited. */
+  allowance: number | null;
+  reached: { threshold: 80 | 100; at: string }[];
 };
 
 export type NotificationRecipientsAnswer = { organizationId: string; recipients: Member[]; position: number | string };
@@ -67,7 +77,24 @@ export class OrganizationReadsController {
     const members = found.view.members.map((member) => ({ ...member, invited: !signedIn.has(member.userId) }));
     const governing = found.view.governingPlan;
     const siteDefaults = (governing && findPlan(this.catalogue, governing.line, governing.plan as PlanSpec['name'])?.siteDefaults) || null;
-    return jsonBytes<OrganizationAnswer>({ ...found.view, members, siteDefaults, revision: jsonSafe(found.revision), position: jsonSafe(found.position) });
+    const traffic = this.traffic(id, found.view.trafficPerMonth);
+    const [revision, position] = [jsonSafe(found.revision), jsonSafe(found.position)];
+    return jsonBytes<OrganizationAnswer>({ ...found.view, members, siteDefaults, traffic, revision, position });
+  }
+
+  private traffic(id: string, allowance: number | null): TrafficAnswer {
+    const period = trafficPeriodOf(new Date());
+    // A month records 80% before 100% (crossing 100 crosses 80 first, and each is recorded once): the first of its
+    // TrafficThresholdReached events is 80%, the second 100%.
+    const { events } = this.readModels.history.page({
+      organizationId: id,
+      order: 'oldest',
+      limit: 2,
+      filter: { type: 'TrafficThresholdReached', from: `${period}-01T00:00:00.000Z` },
+    });
+    const thresholds = [80, 100] as const;
+    const reached = events.map((event, index) => ({ threshold: thresholds[index] ?? 100, at: event.recordedAt }));
+    return { period, used: this.readModels.traffic.total(id, period), allowance, reached };
   }
 
   @Get(':id/notification-recipients')

@@ -97,6 +97,42 @@ describe('the overview', () => {
     expect(within(limitCard('Sites')).queryByRole('link')).not.toBeInTheDocument();
   });
 
+  it("shows this month's traffic against the allowance, amber from 80% and red at 100% with the day each was reached, and never a limit on traffic", async () => {
+    const traffic = (used: number, reached: Organization['traffic']['reached'], allowance: number | null = 1_000_000) =>
+      anOrganization({ traffic: { period: '2030-03', used, allowance, reached } });
+    const first = renderOverview(traffic(120_000, []));
+    await screen.findByRole('heading', { level: 1, name: 'Overview' });
+    const card = () => limitCard('Traffic this month');
+    const bar = () => within(card()).getByRole('progressbar', { name: 'Traffic this month' });
+    expect(card()).toHaveTextContent('120,000 of 1,000,000 page views');
+    expect(card()).toHaveTextContent('880,000 page views left in March 2030');
+    expect(bar()).toHaveAttribute('aria-valuenow', '120000');
+    expect(bar()).toHaveAttribute('aria-valuemax', '1000000');
+    expect(bar()).toHaveClass('progress--normal');
+    expect(within(card()).queryByRole('link')).not.toBeInTheDocument();
+    first.unmount();
+
+    const high = renderOverview(traffic(850_000, [{ threshold: 80, at: '2030-03-12T10:00:00.000Z' }]), 'owner', { upgradeUrl: 'https://billing.example.com/portal' });
+    await screen.findByRole('heading', { level: 1, name: 'Overview' });
+    expect(card()).toHaveTextContent('80% of the allowance was reached on March 12: 150,000 page views left in March 2030.');
+    expect(bar()).toHaveClass('progress--high');
+    expect(within(card()).getByRole('link', { name: 'Change the plan or add-ons' })).toHaveAttribute('href', 'https://billing.example.com/portal');
+    high.unmount();
+
+    const over = renderOverview(traffic(1_200_000, [{ threshold: 80, at: '2030-03-12T10:00:00.000Z' }, { threshold: 100, at: '2030-03-24T10:00:00.000Z' }]));
+    await screen.findByRole('heading', { level: 1, name: 'Overview' });
+    expect(card()).toHaveTextContent('1,200,000 of 1,000,000 page views');
+    expect(card()).toHaveTextContent('The allowance for March 2030 was used up on March 24. Traffic is still counted; nothing is blocked.');
+    expect(bar()).toHaveClass('progress--full');
+    over.unmount();
+
+    renderOverview(traffic(5_000, [], null));
+    await screen.findByRole('heading', { level: 1, name: 'Overview' });
+    expect(card()).toHaveTextContent('5,000 page views');
+    expect(card()).toHaveTextContent('No monthly allowance on this plan: traffic in March 2030 is counted, never limited.');
+    expect(within(card()).queryByRole('progressbar')).not.toBeInTheDocument();
+  });
+
   // Big Co: `org:plan big-co --line chorus --plan enterprise` with Chorus off, and no Classic plan.
   const bigCo = () =>
     anOrganization({

@@ -3,6 +3,7 @@ import { binding, included, leftText, usageText } from '../../../api/limits';
 import { RESOURCE_NAMES, formatNumber, planName } from '../../../api/words';
 import { WayForward } from '../../../components/console/way-forward';
 import { ProgressBar } from '../../../components/ui/progress-bar';
+import { TrafficThisMonth } from './traffic-this-month';
 
 const RESOURCES: LimitedResource[] = ['users', 'contentSections', 'qualityAssuranceDomains', 'webAnalyticsDomains'];
 
@@ -46,6 +47,7 @@ export function LimitList({ organization, role }: { organization: Organization; 
           </li>
         );
       })}
+      <TrafficThisMonth organization={organization} role={role} />
     </ul>
   );
 }
