@@ -177,6 +177,31 @@ async function missingFromStore(ids: readonly string[]): Promise<string[]> {
     expect((await fetch(`${proxy.url}/nginx-health`)).status).toBe(200);
   }, 60_000);
 
+  it("mails the owner once per traffic threshold when usage reports crossing it arrive on both nodes at once", async () => {
+    const collector = JSON.parse(chorusCli(dataDirs[0] as string, shared, 'api-key:create', '--name', 'collector', '--scopes', 'usage:write', '--json')) as { key: string };
+    const organization = await call(proxy.url, 'POST', '/organizations', { name: 'Busy Month' });
+    const id = organization.body['id'] as string;
+    expect((await call(proxy.url, 'POST', `/organizations/${id}/plan`, { line: 'classic', plan: 'essential' })).status).toBe(200);
+    expect((await call(proxy.url, 'POST', `/organizations/${id}/members`, { email: 'owner@busy.example', role: 'owner' })).status).toBe(201);
+    const occurredAt = new Date().toISOString();
+    // 20 calls of 30,000 page views split across the nodes: 600,000 of an allowance of 500,000.
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, index) =>
+        fetch(`${(nodes[index % 2] as ApiNode).url}/usage`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${collector.key}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ reports: [{ id: `busy-${index}`, organizationId: id, quantity: 30_000, occurredAt }] }),
+        }).then((answer) => answer.status),
+      ),
+    );
+    expect(answers).toEqual(answers.map(() => 202));
+
+    const thresholdMails = (words: RegExp) => inbox.received.filter((mail) => mail.to.includes('owner@busy.example') && words.test(mail.raw)).length;
+    await eventually('both threshold mails', () => thresholdMails(/used 80% of its traffic allowance/) >= 1 && thresholdMails(/has used its traffic allowance/) >= 1);
+    await sleep((MAIL_CLAIM_SECONDS + 1) * 1_000);
+    expect([thresholdMails(/used 80% of its traffic allowance/), thresholdMails(/has used its traffic allowance/)]).toEqual([1, 1]);
+  }, 120_000);
+
   it('mails once the invitation of an add answered by a node killed right after: the other node takes it over', async () => {
     const organization = await call(proxy.url, 'POST', '/organizations', { name: 'Killed Right After' });
     const id = organization.body['id'] as string;

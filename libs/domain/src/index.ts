@@ -85,6 +85,8 @@ export * from './session/session-events.js';
 export * from './session/session.js';
 export * from './invitation/invitation-events.js';
 export * from './invitation/invitation.js';
+export * from './mail/mail-claim.js';
 export * from './entitlements/entitlements.js';
 export * from './billing/billing-ledger.js';
+export * from './usage/threshold-mail.js';
 export * from './usage/traffic.js';

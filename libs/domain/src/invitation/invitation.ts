@@ -1,4 +1,5 @@
 // One person's invitations, folded from their stream.
+import { mailClaimDuty, type MailDuty } from '../mail/mail-claim.js';
 import type { InvitationEvent, InvitationFailureReason } from './invitation-events.js';
 
 export type PendingInvitation = { tokenHash: string; organizationId: string; organizationName: string; email: string; expiresAt: string };
@@ -111,20 +112,9 @@ export function evolveInvitations(state: InvitationState, event: InvitationEvent
   }
 }
 
-/**
- * Who mails an owed invitation now, as `sender` sees it at `now`: nobody (`settled`: mailed or refused for
- * good); another node whose claim holds until `until` (`theirs`); `sender` under its own claim, young enough
- * that a send started now ends before it runs out (`send`); or `sender` after claiming it anew (`claim`): its
- * own claim half gone (renewed, so no other node takes over mid-send), or another's that ran out.
- */
-export type MailDuty = { kind: 'settled' } | { kind: 'theirs'; until: Date } | { kind: 'send' } | { kind: 'claim' };
-
+/** Who mails an owed invitation now (mail-claim.ts): its claim is the sender and time its events recorded. */
 export function mailDuty(owed: OwedInvitation, sender: string, now: Date, claimMs: number): MailDuty {
-  if (owed.mailed || owed.failed) return { kind: 'settled' };
-  const claimedAt = new Date(owed.claimedAt).getTime();
-  if (owed.sender === sender) return now.getTime() < claimedAt + claimMs / 2 ? { kind: 'send' } : { kind: 'claim' };
-  const until = new Date(claimedAt + claimMs);
-  return until > now ? { kind: 'theirs', until } : { kind: 'claim' };
+  return mailClaimDuty(owed.mailed || owed.failed, { sender: owed.sender ?? '', claimedAt: owed.claimedAt }, sender, now, claimMs);
 }
 
 /** The invitation a token's hash names, if it is still good at `now`. */

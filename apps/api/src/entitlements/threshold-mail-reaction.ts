@@ -1,0 +1,152 @@
+// The owners' mail when a month's traffic reaches 80% or 100% of the allowance (docs/entitlements.md): a
+// subscription to TrafficThresholdReached with its own checkpoint, on every node. Each mail has a stream
+// of its own (threshold-mail.ts): the node that records its claim sends it and records it sent; the others
+// wait, and take it over if the claim runs out (its node stopped). Mails are few (two per organization and
+// month at most), so they are handled one after the other, a mail server down for now holding the rest back.
+import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import type { Logger } from 'pino';
+import { handleCommand } from '#application';
+import { CONFIG, type Config } from '#config';
+import {
+  decideThresholdMailClaim,
+  evolveThresholdMail,
+  initialThresholdMailState,
+  organizationStreamPrefix,
+  thresholdMailDuty,
+  thresholdMailStream,
+  type ThresholdMailEvent,
+  type ThresholdMailState,
+  type TrafficThresholdReached,
+} from '#domain';
+import { EVENT_STORE, type EventStore, type RecordedEvent, type Subscription } from '#event-store';
+import { createMailer, isPermanentMailFailure, loadNodeName, type Mailer } from '#identity';
+import { readCheckpoint, saveCheckpoint } from '../auth/member-invitation-checkpoint.js';
+import { PINO } from '../logging/pino.js';
+import { Organizations } from '../organizations/organizations.js';
+import { RUN_MODE, type RunMode } from '../run-mode.js';
+import { thresholdMail } from './threshold-mail-text.js';
+
+const CHECKPOINT = 'traffic-threshold-mails';
+/** A mail the server could not take for now is tried again, waiting twice as long each time, up to a minute. */
+const RETRY_FIRST_MS = 1_000;
+const RETRY_MAX_MS = 60_000;
+/** How often a node waiting on another's claim looks whether the mail went out. */
+const CLAIM_LOOK_MS = 1_000;
+
+@Injectable()
+export class ThresholdMailReaction implements OnApplicationBootstrap, OnModuleDestroy {
+  private subscription: Subscription | undefined;
+  private storeId = '';
+  private closing = false;
+  private readonly sender: string;
+  private readonly mailer: Mailer;
+  private readonly logger: Logger;
+  private wake: (() => void) | undefined;
+
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(CONFIG) private readonly config: Config,
+    @Inject(RUN_MODE) private readonly runMode: RunMode,
+    @Inject(PINO) pino: Logger,
+    private readonly organizations: Organizations,
+  ) {
+    this.logger = pino.child({ component: 'threshold-mails' });
+    this.sender = loadNodeName(config.dataDir);
+    this.mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, logger: this.logger, logMessageText: config.nodeEnv !== 'production' });
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (this.runMode !== 'server') return;
+    this.storeId = await this.store.storeId();
+    const saved = await readCheckpoint(this.config.dataDir, CHECKPOINT);
+    let from: bigint | undefined;
+    if (saved !== undefined && saved.storeId === this.storeId) {
+      from = saved.position === null ? undefined : BigInt(saved.position);
+    } else {
+      // First start: thresholds reached before this node existed were mailed by the nodes that ran then.
+      from = await this.store.headPosition();
+      await this.checkpoint(from, true);
+    }
+    this.subscription = this.store.subscribeToAll({
+      ...(from === undefined ? {} : { fromPosition: from }),
+      filter: { streamPrefixes: [organizationStreamPrefix], eventTypes: ['TrafficThresholdReached'] },
+      onEvent: async (event) => {
+        await this.mail(event);
+        await this.checkpoint(event.position, false);
+      },
+      onError: (error) => {
+        if (!this.closing) this.logger.error({ err: error }, 'Traffic threshold mails stopped: owed mails go out after a restart');
+      },
+    });
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    this.closing = true;
+    this.wake?.();
+    await this.subscription?.close();
+  }
+
+  /** Until the mail owed for `reached` is sent, by this node or another one, or this node stops. */
+  private async mail(reached: RecordedEvent): Promise<void> {
+    const organizationId = reached.streamId.slice(organizationStreamPrefix.length);
+    const stream = thresholdMailStream(reached.id);
+    const fold = { initialState: initialThresholdMailState(), evolve: evolveThresholdMail, metadata: { actor: 'system:threshold-mails', correlationId: reached.metadata.correlationId, causationId: reached.id } };
+    // Owners mailed already by this node, so that a retry after a later owner's failure does not mail them twice.
+    const mailed: string[] = [];
+    for (let retryMs = RETRY_FIRST_MS; !this.closing; ) {
+      const now = new Date();
+      const claimed = await handleCommand<ThresholdMailState, ThresholdMailEvent>(
+        this.store,
+        stream,
+        (state) => decideThresholdMailClaim(state, { organizationId, sender: this.sender, now, claimMs: this.config.mailClaimMs }),
+        fold,
+      );
+      const duty = thresholdMailDuty(claimed.state, this.sender, now, this.config.mailClaimMs);
+      if (duty.kind === 'settled') return;
+      if (duty.kind === 'theirs') {
+        await this.sleep(Math.min(duty.until.getTime() - now.getTime(), CLAIM_LOOK_MS));
+        continue;
+      }
+      try {
+        await this.send(organizationId, reached.data as TrafficThresholdReached['data'], mailed);
+        const sent: ThresholdMailEvent = { type: 'ThresholdMailSent', data: { organizationId, to: mailed, at: new Date().toISOString() } };
+        await handleCommand<ThresholdMailState, ThresholdMailEvent>(this.store, stream, (state) => (state.sent ? [] : [sent]), fold);
+        return;
+      } catch (error) {
+        this.logger.warn({ err: error, organizationId, retryMs }, 'A traffic threshold mail could not be sent: trying again');
+        await this.sleep(retryMs);
+        retryMs = Math.min(retryMs * 2, RETRY_MAX_MS);
+      }
+    }
+  }
+
+  /** Mails each owner not in `mailed` (added as they go); an address refused for good is skipped, anything else is thrown to try again. */
+  private async send(organizationId: string, reached: TrafficThresholdReached['data'], mailed: string[]): Promise<void> {
+    const { state } = await this.organizations.load(organizationId);
+    if (!state.exists) return;
+    const owners = state.members.filter((member) => member.role === 'owner' && !mailed.includes(member.email)).map((member) => member.email);
+    for (const to of owners) {
+      try {
+        await this.mailer.send({ to, ...thresholdMail(this.config, { organizationId, organizationName: state.name, ...reached }) });
+        mailed.push(to);
+      } catch (error) {
+        if (!isPermanentMailFailure(error)) throw error;
+        this.logger.warn({ err: error, organizationId }, 'An owner address was refused for good: the threshold mail skips it');
+      }
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, Math.max(ms, 0));
+      this.wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
+
+  private checkpoint(position: bigint | undefined, durable: boolean): Promise<void> {
+    return saveCheckpoint(this.config.dataDir, { storeId: this.storeId, position: position === undefined ? null : position.toString() }, durable, CHECKPOINT);
+  }
+}
