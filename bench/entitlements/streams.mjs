@@ -88,11 +88,28 @@ async function startServer() {
   return { url, key, pid: child.pid, stop };
 }
 
+/** Resident memory a bare node:http server adds for the same streams: the floor Node itself sets. */
+async function plainServerMemory() {
+  const port = await freePort();
+  const child = fork(path.join(import.meta.dirname, 'plain-sse-server.mjs'), [String(port)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  await new Promise((resolve) => child.once('message', resolve));
+  const before = residentMb(child.pid);
+  const holders = [];
+  for (let opened = 0; opened < streams; opened += 5_000) holders.push(await subscriberProcess(`http://127.0.0.1:${port}`, 'none', Math.min(5_000, streams - opened), 'none'));
+  await sleep(2_000);
+  const added = residentMb(child.pid) - before;
+  for (const holder of holders) await holder.close();
+  child.kill();
+  return added;
+}
+
 const fanout = { p50: [], p99: [], max: [] };
 const memory = [];
+const floor = [];
 const health = [];
 const usage = [];
 for (let round = 1; round <= rounds; round += 1) {
+  floor.push(await plainServerMemory());
   const server = await startServer();
   try {
     const { url, key } = server;
@@ -154,7 +171,7 @@ for (let round = 1; round <= rounds; round += 1) {
     );
     usage.push(reports / ((now() - started) / 1_000));
     console.log(
-      `round ${round}: ${streams} streams +${memory.at(-1).toFixed(0)} MB, /health ${withStreams.toFixed(0)}/s with them, ${without.toFixed(0)}/s without; ` +
+      `round ${round}: ${streams} streams +${memory.at(-1).toFixed(0)} MB (a bare node:http server: +${floor.at(-1).toFixed(0)} MB), /health ${withStreams.toFixed(0)}/s with them, ${without.toFixed(0)}/s without; ` +
         `change to ${subscribers} streams p50 ${fanout.p50.at(-1).toFixed(1)} ms, p99 ${fanout.p99.at(-1).toFixed(1)} ms, max ${fanout.max.at(-1).toFixed(1)} ms; ` +
         `usage ${usage.at(-1).toFixed(0)} reports/s`,
     );
@@ -163,6 +180,6 @@ for (let round = 1; round <= rounds; round += 1) {
   }
 }
 console.log(`a change reaching ${subscribers} streams in another process, ms from the command's 2xx: p50 ${spread(fanout.p50, 1)}, p99 ${spread(fanout.p99, 1)} (target <= 100), max ${spread(fanout.max, 1)}`);
-console.log(`${streams} open streams, resident memory added (MB, target <= 150): ${spread(memory, 0)}`);
+console.log(`${streams} open streams, resident memory added (MB, target <= 150): ${spread(memory, 0)}; a bare node:http server holding them: ${spread(floor, 0)}`);
 console.log(`GET /health/s with ${streams} streams / without (target >= 0.9): ${spread(health)}`);
 console.log(`usage reports/s, batches of 1,000, durable (target >= 20,000): ${spread(usage, 0)}`);
