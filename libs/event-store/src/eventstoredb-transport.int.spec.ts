@@ -1,15 +1,16 @@
 // The EventStoreDB adapter at the gRPC transport level only: how many calls it leaves open, and whether it
 // gives up on a server that does not answer. The server here is grpc-js serving the Streams service
 // definition generated from the client's own .proto files (@eventstore/db-client/generated); it answers
-// Read with a stream of records that never ends, or never answers. It knows nothing of EventStoreDB's
+// Read with a stream of records that never ends, or never answers, and Append with a follower's NotLeader
+// as often as told, then a success. It knows nothing of EventStoreDB's
 // semantics and stands in for none of them: what EventStoreDB does is tested against EventStoreDB itself
 // (eventstoredb-event-store.int.spec.ts).
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { Server, ServerCredentials, type ServerWritableStream } from '@grpc/grpc-js';
+import { Metadata, Server, ServerCredentials, status, type sendUnaryData, type ServerReadableStream, type ServerWritableStream } from '@grpc/grpc-js';
 import { StreamIdentifier, UUID } from '@eventstore/db-client/generated/shared_pb.js';
 import { StreamsService } from '@eventstore/db-client/generated/streams_grpc_pb.js';
-import { ReadReq, ReadResp } from '@eventstore/db-client/generated/streams_pb.js';
+import { AppendReq, AppendResp, ReadReq, ReadResp } from '@eventstore/db-client/generated/streams_pb.js';
 import { EventStoreClosedError, EventStoreTimeoutError } from './event-store.port.js';
 import { EventStoreDbEventStore, type EventStoreDbTimeouts } from './eventstoredb-event-store.js';
 
@@ -25,20 +26,25 @@ class CountingServer {
   open = 0;
   /** The `requires-leader` header of each Read call, in order. */
   readonly requiresLeader: string[] = [];
+  /** Append calls answered so far, and how many more to answer as a follower (NotLeader) before succeeding. */
+  appends = 0;
+  notLeaderAnswers = 0;
+  port = 0;
   private readonly server = new Server({ 'grpc.max_concurrent_streams': STREAMS_PER_CONNECTION });
   private readonly waiting = new Set<() => void>();
 
   async start(): Promise<number> {
     this.server.addService(StreamsService, {
       read: (call: ServerWritableStream<ReadReq, ReadResp>) => this.read(call),
-      append: () => undefined,
+      append: (call: ServerReadableStream<AppendReq, AppendResp>, callback: sendUnaryData<AppendResp>) => this.append(call, callback),
       delete: () => undefined,
       tombstone: () => undefined,
       batchAppend: () => undefined,
     });
-    return new Promise((resolve, reject) => {
+    this.port = await new Promise<number>((resolve, reject) => {
       this.server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (error, port) => (error ? reject(error) : resolve(port)));
     });
+    return this.port;
   }
 
   stop(): void {
@@ -55,6 +61,25 @@ class CountingServer {
         resolve();
       };
       this.waiting.add(check);
+    });
+  }
+
+  /** A follower's refusal (the leader's address: this server) while notLeaderAnswers lasts, then a success at revision 0. */
+  private append(call: ServerReadableStream<AppendReq, AppendResp>, callback: sendUnaryData<AppendResp>): void {
+    call.on('data', () => undefined);
+    call.on('end', () => {
+      this.appends += 1;
+      if (this.notLeaderAnswers > 0) {
+        this.notLeaderAnswers -= 1;
+        const metadata = new Metadata();
+        metadata.set('exception', 'not-leader');
+        metadata.set('leader-endpoint-host', '127.0.0.1');
+        metadata.set('leader-endpoint-port', String(this.port));
+        callback({ code: status.NOT_FOUND, details: 'Leader info available', metadata });
+        return;
+      }
+      const position = new AppendResp.Position().setCommitPosition('4200').setPreparePosition('4200');
+      callback(null, new AppendResp().setSuccess(new AppendResp.Success().setCurrentRevision('0').setPosition(position)));
     });
   }
 
@@ -156,6 +181,21 @@ describe('The EventStoreDB adapter, at the gRPC transport level', () => {
 
     expect(server.requiresLeader.slice(before)).toEqual(['true', 'true', 'true', 'true']);
   });
+
+  it('sends an append a follower refused (NotLeader: not written) again, to the leader, and answers its result; a cluster that keeps refusing is a 503', async () => {
+    server.behaviour = 'endless';
+    const store = connect();
+    const event = { id: randomUUID(), type: 'Counted', data: {}, metadata: { actor: 'test', correlationId: 'c', causationId: 'c' } };
+    server.notLeaderAnswers = 2;
+    const before = server.appends;
+
+    await expect(store.append('org-1', [event], 'no_stream')).resolves.toEqual({ nextExpectedRevision: 0n, position: 4200n });
+    expect(server.appends - before).toBe(3);
+
+    server.notLeaderAnswers = 100;
+    await expect(store.append('org-2', [{ ...event, id: randomUUID() }], 'no_stream')).rejects.toMatchObject({ code: 'EVENT_STORE_TIMEOUT' });
+    server.notLeaderAnswers = 0;
+  }, 30_000);
 
   it('gives up on a read the server never answers, with EventStoreTimeoutError, and cancels its call', async () => {
     server.behaviour = 'silent';
