@@ -236,13 +236,20 @@ describeIfServer('The PostgreSQL event store', () => {
     const errors: Error[] = [];
     let serverDown!: () => void;
     const down = new Promise<void>((resolve) => (serverDown = resolve));
+    let firstPageRead!: () => void;
+    const firstPage = new Promise<void>((resolve) => (firstPageRead = resolve));
     store.subscribeToAll({
       onEvent: async (event) => {
-        if (delivered.length === 0) await down;
+        if (delivered.length === 0) {
+          firstPageRead();
+          await down;
+        }
         delivered.push(event.id);
       },
       onError: (error) => void errors.push(error),
     });
+    // The first page is in hand before the server stops (on a busy machine the stop could come first).
+    await firstPage;
 
     await (server as PostgresServer).restart(async () => {
       serverDown();
