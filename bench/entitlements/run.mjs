@@ -11,7 +11,7 @@ import { parseArgs } from 'node:util';
 import { InMemoryProvider, OpenFeature } from '@openfeature/server-sdk';
 import autocannon from 'autocannon';
 import { ChorusEntitlementsProvider } from '../../dist/libs/entitlements-client/src/index.js';
-import { builtServerEnvironment, freePort, untilHealthy } from '../support/built-server.mjs';
+import { builtServerEnvironment, freePort, untilHealthy, chorusJson } from '../support/built-server.mjs';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const { values } = parseArgs({ options: { rounds: { type: 'string' }, seconds: { type: 'string' }, connections: { type: 'string' } } });
@@ -20,15 +20,6 @@ const seconds = Number(values.seconds ?? 5);
 const connections = Number(values.connections ?? 32);
 /** Evaluations per in-process measure. */
 const evaluations = 200_000;
-
-function cli(dataDir, ...args) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(root, 'bin/chorus.js'), ...args, '--json'], { cwd: root, env: builtServerEnvironment(dataDir, 0), stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout.on('data', (chunk) => (out += chunk));
-    child.once('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`chorus ${args.join(' ')} exited ${code}`))));
-  });
-}
 
 /** Requests per second of one autocannon run; anything but the expected status stops the bench. */
 async function rate(name, options, expected = '2xx') {
@@ -61,7 +52,7 @@ const spread = (ratios) => {
 const dataDir = mkdtempSync(path.join(tmpdir(), 'chorus-bench-entitlements-'));
 let server;
 try {
-  const key = JSON.parse(await cli(dataDir, 'api-key:create', '--name', 'bench', '--scopes', 'entitlements:read,organizations:write')).key;
+  const key = JSON.parse(await chorusJson(dataDir, 'api-key:create', '--name', 'bench', '--scopes', 'entitlements:read,organizations:write')).key;
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   server = spawn(process.execPath, [path.join(root, 'dist/apps/api/src/main.js')], { cwd: root, env: builtServerEnvironment(dataDir, port), stdio: ['ignore', 'ignore', 'inherit'] });

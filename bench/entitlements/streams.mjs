@@ -11,7 +11,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { builtServerEnvironment, freePort, untilHealthy } from '../support/built-server.mjs';
+import { builtServerEnvironment, freePort, untilHealthy, chorusJson } from '../support/built-server.mjs';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const { values } = parseArgs({ options: { rounds: { type: 'string' }, seconds: { type: 'string' }, subscribers: { type: 'string' }, streams: { type: 'string' } } });
@@ -22,15 +22,6 @@ const streams = Number(values.streams ?? 10_000);
 const changesPerRound = 20;
 const now = () => performance.timeOrigin + performance.now();
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function cli(dataDir, ...args) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(root, 'bin/chorus.js'), ...args, '--json'], { cwd: root, env: builtServerEnvironment(dataDir, 0), stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout.on('data', (chunk) => (out += chunk));
-    child.once('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`chorus ${args.join(' ')} exited ${code}`))));
-  });
-}
 
 const residentMb = (pid) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
@@ -67,7 +58,7 @@ async function healthRate(url) {
 /** A fresh server on a fresh DATA_DIR: each round starts from the same memory. */
 async function startServer() {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'chorus-bench-entitlement-streams-'));
-  const key = JSON.parse(await cli(dataDir, 'api-key:create', '--name', 'bench', '--scopes', 'entitlements:read,organizations:write,usage:write')).key;
+  const key = JSON.parse(await chorusJson(dataDir, 'api-key:create', '--name', 'bench', '--scopes', 'entitlements:read,organizations:write,usage:write')).key;
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const limits = { ENTITLEMENT_STREAMS_MAX: String(streams + subscribers), HTTP_MAX_CONNECTIONS: String(streams + subscribers + 1_000) };

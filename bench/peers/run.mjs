@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { builtServerEnvironment, freePort, untilHealthy } from '../support/built-server.mjs';
+import { builtServerEnvironment, freePort, untilHealthy, chorusJson } from '../support/built-server.mjs';
 import { cpuSeconds } from '../support/process-cpu.mjs';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -28,15 +28,6 @@ function start(args, env, url) {
   const child = spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] });
   const exited = new Promise((resolve) => child.once('exit', resolve));
   return untilHealthy(child, url).then(() => ({ pid: child.pid, stop: () => (child.kill('SIGTERM'), exited) }));
-}
-
-function cli(dataDir, ...args) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(root, 'bin/chorus.js'), ...args, '--json'], { cwd: root, env: builtServerEnvironment(dataDir, 0), stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout.on('data', (chunk) => (out += chunk));
-    child.once('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`chorus ${args.join(' ')} exited ${code}`))));
-  });
 }
 
 /** Both processes idle (under 2% of a core for a whole second): no measure is charged with the last one's leftovers (Chorus's invitations). */
@@ -90,7 +81,7 @@ const work = mkdtempSync(path.join(tmpdir(), 'chorus-bench-peers-'));
 const chorusData = path.join(work, 'chorus');
 const processes = [];
 try {
-  const apiKey = JSON.parse(await cli(chorusData, 'api-key:create', '--name', 'bench', '--scopes', 'organizations:read,organizations:write')).key;
+  const apiKey = JSON.parse(await chorusJson(chorusData, 'api-key:create', '--name', 'bench', '--scopes', 'organizations:read,organizations:write')).key;
   const chorusPort = await freePort();
   const emmettPort = await freePort();
   const chorus = { url: `http://127.0.0.1:${chorusPort}`, headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' } };

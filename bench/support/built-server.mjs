@@ -19,6 +19,18 @@ export const builtServerEnvironment = (dataDir, port) => ({
   EVENTSTORE_CONNECTION_STRING: '',
 });
 
+const root = path.resolve(import.meta.dirname, '../..');
+
+/** `chorus <args> --json` on `dataDir` (the built command line): its standard output, once it exits 0. */
+export function chorusJson(dataDir, ...args) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(root, 'bin/chorus.js'), ...args, '--json'], { cwd: root, env: builtServerEnvironment(dataDir, 0), stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (chunk) => (out += chunk));
+    child.once('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`chorus ${args.join(' ')} exited ${code}`))));
+  });
+}
+
 /** Resolves once the server `child` answers `url`/health; throws if it exits first. */
 export async function untilHealthy(child, url) {
   for (;;) {

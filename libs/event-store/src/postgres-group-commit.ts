@@ -1,7 +1,8 @@
 import type pg from 'pg';
-import { StreamDeletedError, WrongExpectedRevisionError, type AppendResult, type ExpectedRevision } from './event-store.port.js';
+import { StreamDeletedError, type AppendResult, type ExpectedRevision } from './event-store.port.js';
 import { replayedAppendResult, type StoredEventRef } from './idempotent-replay.js';
 import type { SerializedEvent } from './request-validation.js';
+import { conflict, expectedRevisionHolds } from './expected-revision.js';
 
 /** The channel an append's commit notifies; live subscriptions of every node LISTEN on it. */
 export const APPENDED_CHANNEL = 'chorus_events_appended';
@@ -133,15 +134,4 @@ export class PostgresGroupCommit {
     if (replay === undefined) throw conflict(pending.streamId, pending.expected, current);
     return replay;
   }
-}
-
-function expectedRevisionHolds(expected: ExpectedRevision, current: bigint | null): boolean {
-  if (expected === 'any') return true;
-  if (expected === 'no_stream') return current === null;
-  if (expected === 'stream_exists') return current !== null;
-  return current === expected;
-}
-
-function conflict(streamId: string, expected: ExpectedRevision, current: bigint | null): WrongExpectedRevisionError {
-  return new WrongExpectedRevisionError(streamId, expected, current ?? 'no_stream');
 }

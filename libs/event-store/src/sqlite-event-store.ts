@@ -3,7 +3,6 @@ import Database from 'better-sqlite3';
 import {
   EventStoreClosedError,
   StreamDeletedError,
-  WrongExpectedRevisionError,
   type AppendResult,
   type EnvelopePart,
   type EventStore,
@@ -27,6 +26,7 @@ import { GroupCommit, type GroupCommitStats } from './sqlite-group-commit.js';
 import { migrateEventStoreSchema } from './sqlite-migrations.js';
 import { StreamHeads } from './sqlite-stream-heads.js';
 import { SqliteSubscription } from './sqlite-subscription.js';
+import { conflict, expectedRevisionHolds } from './expected-revision.js';
 
 export type SqliteEventStoreOptions = {
   /** The database file; created, with its schema, when missing. */
@@ -481,16 +481,6 @@ function isoClock(): () => string {
   };
 }
 
-function expectedRevisionHolds(expected: ExpectedRevision, current: bigint | null): boolean {
-  if (expected === 'any') return true;
-  if (expected === 'no_stream') return current === null;
-  if (expected === 'stream_exists') return current !== null;
-  return current === expected;
-}
-
-function conflict(streamId: string, expected: ExpectedRevision, current: bigint | null): WrongExpectedRevisionError {
-  return new WrongExpectedRevisionError(streamId, expected, current ?? 'no_stream');
-}
 
 // By code alone, not instanceof: the native addon keeps the SqliteError class (and its Error realm) of the
 // first module instance that loaded it, so in another instance (jest's per-file contexts) instanceof fails.
