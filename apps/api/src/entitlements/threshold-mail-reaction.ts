@@ -71,8 +71,8 @@ export class ThresholdMailReaction implements OnApplicationBootstrap, OnModuleDe
       ...(from === undefined ? {} : { fromPosition: from }),
       filter: { streamPrefixes: [organizationStreamPrefix], eventTypes: ['TrafficThresholdReached'] },
       onEvent: async (event) => {
-        await this.mail(event);
-        await this.checkpoint(event.position, false);
+        // Stopped before the mail was settled: the checkpoint stays before it, so the next start mails it.
+        if (await this.mail(event)) await this.checkpoint(event.position, false);
       },
       onError: (error) => {
         if (!this.closing) this.logger.error({ err: error }, 'Traffic threshold mails stopped: owed mails go out after a restart');
@@ -86,8 +86,8 @@ export class ThresholdMailReaction implements OnApplicationBootstrap, OnModuleDe
     await this.subscription?.close();
   }
 
-  /** Until the mail owed for `reached` is sent, by this node or another one, or this node stops. */
-  private async mail(reached: RecordedEvent): Promise<void> {
+  /** Until the mail owed for `reached` is sent, by this node or another one (true), or this node stops (false). */
+  private async mail(reached: RecordedEvent): Promise<boolean> {
     const organizationId = reached.streamId.slice(organizationStreamPrefix.length);
     const stream = thresholdMailStream(reached.id);
     const fold = { initialState: initialThresholdMailState(), evolve: evolveThresholdMail, metadata: { actor: 'system:threshold-mails', correlationId: reached.metadata.correlationId, causationId: reached.id } };
@@ -102,7 +102,7 @@ export class ThresholdMailReaction implements OnApplicationBootstrap, OnModuleDe
         fold,
       );
       const duty = thresholdMailDuty(claimed.state, this.sender, now, this.config.mailClaimMs);
-      if (duty.kind === 'settled') return;
+      if (duty.kind === 'settled') return true;
       if (duty.kind === 'theirs') {
         await this.sleep(Math.min(duty.until.getTime() - now.getTime(), CLAIM_LOOK_MS));
         continue;
@@ -111,13 +111,14 @@ export class ThresholdMailReaction implements OnApplicationBootstrap, OnModuleDe
         await this.send(organizationId, reached.data as TrafficThresholdReached['data'], mailed);
         const sent: ThresholdMailEvent = { type: 'ThresholdMailSent', data: { organizationId, to: mailed, at: new Date().toISOString() } };
         await handleCommand<ThresholdMailState, ThresholdMailEvent>(this.store, stream, (state) => (state.sent ? [] : [sent]), fold);
-        return;
+        return true;
       } catch (error) {
         this.logger.warn({ err: error, organizationId, retryMs }, 'A traffic threshold mail could not be sent: trying again');
         await this.sleep(retryMs);
         retryMs = Math.min(retryMs * 2, RETRY_MAX_MS);
       }
     }
+    return false;
   }
 
   /** Mails each owner not in `mailed` (added as they go); an address refused for good is skipped, anything else is thrown to try again. */
