@@ -94,25 +94,26 @@ export class ThresholdMailReaction implements OnApplicationBootstrap, OnModuleDe
     // Owners mailed already by this node, so that a retry after a later owner's failure does not mail them twice.
     const mailed: string[] = [];
     for (let retryMs = RETRY_FIRST_MS; !this.closing; ) {
-      const now = new Date();
-      const claimed = await handleCommand<ThresholdMailState, ThresholdMailEvent>(
-        this.store,
-        stream,
-        (state) => decideThresholdMailClaim(state, { organizationId, sender: this.sender, now, claimMs: this.config.mailClaimMs }),
-        fold,
-      );
-      const duty = thresholdMailDuty(claimed.state, this.sender, now, this.config.mailClaimMs);
-      if (duty.kind === 'settled') return true;
-      if (duty.kind === 'theirs') {
-        await this.sleep(Math.min(duty.until.getTime() - now.getTime(), CLAIM_LOOK_MS));
-        continue;
-      }
       try {
+        const now = new Date();
+        const claimed = await handleCommand<ThresholdMailState, ThresholdMailEvent>(
+          this.store,
+          stream,
+          (state) => decideThresholdMailClaim(state, { organizationId, sender: this.sender, now, claimMs: this.config.mailClaimMs }),
+          fold,
+        );
+        const duty = thresholdMailDuty(claimed.state, this.sender, now, this.config.mailClaimMs);
+        if (duty.kind === 'settled') return true;
+        if (duty.kind === 'theirs') {
+          await this.sleep(Math.min(duty.until.getTime() - now.getTime(), CLAIM_LOOK_MS));
+          continue;
+        }
         await this.send(organizationId, reached.data as TrafficThresholdReached['data'], mailed);
         const sent: ThresholdMailEvent = { type: 'ThresholdMailSent', data: { organizationId, to: mailed, at: new Date().toISOString() } };
         await handleCommand<ThresholdMailState, ThresholdMailEvent>(this.store, stream, (state) => (state.sent ? [] : [sent]), fold);
         return true;
       } catch (error) {
+        // The mail server or the store could not be reached for now (a throw would stop the subscription for good).
         this.logger.warn({ err: error, organizationId, retryMs }, 'A traffic threshold mail could not be sent: trying again');
         await this.sleep(retryMs);
         retryMs = Math.min(retryMs * 2, RETRY_MAX_MS);
