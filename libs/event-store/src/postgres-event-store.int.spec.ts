@@ -110,6 +110,17 @@ describeIfServer('The PostgreSQL event store', () => {
     for (const stat of stats) expect(stat.commits).toBeLessThan(stat.writes);
   });
 
+  it('splits a group commit of large appends: 40 concurrent appends of 900 KB each all land, in several commits', async () => {
+    const store = await open(await newDatabase());
+    const large = () => ({ ...anEvent(), data: { blob: 'x'.repeat(900 * 1024) } });
+    const results = await Promise.all(Array.from({ length: 40 }, (_, index) => store.append(`large-${index}`, [large()], 'no_stream')));
+    expect(results.map((result) => result.nextExpectedRevision)).toEqual(results.map(() => 0n));
+    const stats = store.groupCommitStats();
+    // 16 MiB of JSON at most per commit: about 18 of these each.
+    expect(stats.writes).toBe(40);
+    expect(stats.commits).toBeGreaterThanOrEqual(3);
+  });
+
   it('the database refuses the second of two stores appending at one revision: one wins, the other is told', async () => {
     const databaseUrl = await newDatabase();
     const [first, second] = [await open(databaseUrl), await open(databaseUrl)];

@@ -225,8 +225,11 @@ export class PostgresEventStore implements EventStore {
 
   private async shutDown(): Promise<void> {
     this.closed = true;
+    // Subscriptions stop (synchronously) before the pending appends commit: a commit's wake-up could
+    // otherwise deliver them to a subscriber on its way out.
+    const stopping = Promise.all([...this.subscriptions].map((subscription) => subscription.stop(new EventStoreClosedError())));
     await this.groupCommit.flush();
-    await Promise.all([...this.subscriptions].map((subscription) => subscription.stop(new EventStoreClosedError())));
+    await stopping;
     this.wakeUps.stop();
     await this.pool.end();
   }

@@ -21,6 +21,12 @@ const APPEND_BATCH = 'SELECT chorus_append($1::jsonb, $2::timestamptz) AS result
 const STORED_FROM = `SELECT event_id AS id, revision::text, position::text FROM events
   WHERE stream_id = $1 AND revision >= $2 ORDER BY events.revision LIMIT $3`;
 
+/**
+ * A batch travels as one JSON parameter: appends of up to 1 MiB each, 500 of them, would make one of half a
+ * gigabyte. Past this many characters the rest waits for the next commit.
+ */
+const MAX_BATCH_CHARACTERS = 16 * 1024 * 1024;
+
 /** chorus_append's answer for one append: stored, refused (deleted stream), or left to a check by reads. */
 type BatchResult = { r: 'ok'; next: string; position: string } | { r: 'deleted' } | { r: 'check'; head: string | null; first: string | null };
 
@@ -65,10 +71,21 @@ export class PostgresGroupCommit {
 
   private async drain(): Promise<void> {
     try {
-      while (this.queue.length > 0) await this.commitBatch(this.queue.splice(0, this.maxWritesPerCommit));
+      while (this.queue.length > 0) await this.commitBatch(this.queue.splice(0, this.nextBatchSize()));
     } finally {
       this.draining = undefined;
     }
+  }
+
+  /** How many queued appends the next commit takes: up to maxWritesPerCommit, and (one at least) up to MAX_BATCH_CHARACTERS. */
+  private nextBatchSize(): number {
+    let characters = 0;
+    for (const [index, pending] of this.queue.entries()) {
+      if (index >= this.maxWritesPerCommit) return index;
+      for (const event of pending.events) characters += event.id.length + event.type.length + event.data.length + event.metadata.length;
+      if (characters > MAX_BATCH_CHARACTERS && index > 0) return index;
+    }
+    return this.queue.length;
   }
 
   private async commitBatch(batch: readonly PendingAppend[]): Promise<void> {
