@@ -53,7 +53,7 @@ describe('OFREP with the stock provider', () => {
   it('sees a change right after the command that made it', async () => {
     const flags = await client('changes', await createApiKey(running.app, ['entitlements:read']));
     const users = async () => (await flags.getObjectValue('limits.users', {}, { targetingKey: acme })) as Record<string, JsonValue>;
-    expect(await users()).toEqual({ limit: 3, used: 0, remaining: 3, exceeded: false, override: false });
+    expect(await users()).toEqual({ limit: 3, used: 0, remaining: 3, exceeded: false, exceededBy: 0, override: false });
 
     expect((await admin.post(`/organizations/${acme}/members`, { email: 'ann@example.com', role: 'owner' })).status).toBe(201);
     expect(await users()).toMatchObject({ used: 1, remaining: 2 });

@@ -5,6 +5,7 @@ import { CATALOGUE_PRODUCT_KEYS, type CatalogueProductKey } from '#domain';
 import { databaseUrlProblems } from './database-url.js';
 import { eventStoreConnectionStringProblems } from './eventstore-connection-string.js';
 import { parseSsoDomainSettings, type SsoDomainSettings } from './sso-domain-settings.js';
+import { parseStripeWebhookSecrets } from './stripe-webhook-secrets.js';
 import { parseTrustProxy, type TrustProxy } from './trust-proxy.js';
 
 const booleanSetting = z
@@ -51,6 +52,7 @@ const environmentSchema = z.object({
   SSO_DOMAIN_GRACE_HOURS: z.coerce.number().min(0).max(8_760).default(72),
   SSO_DOMAIN_CHECK_SECONDS: z.coerce.number().int().min(1).max(86_400).default(3_600),
   BILLING_WEBHOOK_SECRET: optionalText.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
+  STRIPE_WEBHOOK_SECRET: optionalText, // checked in loadConfig (stripe-webhook-secrets.ts): whsec_... secrets, comma-separated
   PLAN_PAYMENT_PROVIDER_IDS: z.string().default(''),
   PLAN_LINKED_PRODUCT_IDS: z.string().default(''),
   SEED_DEMO: optionalText.pipe(booleanSetting.optional()),
@@ -103,6 +105,7 @@ export type Config = {
   ssoSecretKeys: SsoSecretKey[] | undefined;
   ssoDomains: SsoDomainSettings;
   billingWebhookSecret: string | undefined;
+  stripeWebhookSecrets: string[]; // every secret a Stripe signature may match; none: /billing/stripe answers 503
   /** PLAN_PAYMENT_PROVIDER_IDS split on ',' (entries trimmed; empty entries kept as ''). */
   planPaymentProviderIds: string[];
   /** PLAN_LINKED_PRODUCT_IDS: further product ids per plan (`chorus:teams`) or add-on (`feedback`). */
@@ -185,6 +188,7 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
   const planLinkedProductIds = parseLinkedProductIds(env.PLAN_LINKED_PRODUCT_IDS, planPaymentProviderIds, problems);
   const trustProxy = parseTrustProxy(env.TRUST_PROXY, problems);
   const ssoDomains = parseSsoDomainSettings(env, problems);
+  const stripeWebhookSecrets = parseStripeWebhookSecrets(env.STRIPE_WEBHOOK_SECRET, problems);
   // Node refuses a headers timeout longer than the request's, which includes the headers.
   if (env.HTTP_HEADERS_TIMEOUT_MS > env.HTTP_REQUEST_TIMEOUT_MS) {
     problems.push(`HTTP_HEADERS_TIMEOUT_MS: must not exceed HTTP_REQUEST_TIMEOUT_MS (${env.HTTP_REQUEST_TIMEOUT_MS})`);
@@ -217,6 +221,7 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
     ssoSecretKeys,
     ssoDomains,
     billingWebhookSecret: env.BILLING_WEBHOOK_SECRET,
+    stripeWebhookSecrets,
     planPaymentProviderIds,
     planLinkedProductIds,
     seedDemo: env.SEED_DEMO ?? !production,

@@ -68,6 +68,7 @@ describe('loadConfig', () => {
       productName: 'Chorus',
       smtpUrl: undefined,
       billingWebhookSecret: undefined,
+      stripeWebhookSecrets: [],
       planPaymentProviderIds: [],
       planLinkedProductIds: {},
       seedDemo: true,
@@ -104,6 +105,12 @@ describe('loadConfig', () => {
     const production = loadConfig({ NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(32), PUBLIC_URL: 'https://chorus.example/', SSO_SECRET_KEYS: ssoKey('k1') });
     expect(production.seedDemo).toBe(false);
     expect(production.publicUrl).toBe('https://chorus.example');
+  });
+
+  it('reads STRIPE_WEBHOOK_SECRET as several secrets for a rotation, and refuses what is not one', () => {
+    expect(loadConfig({ STRIPE_WEBHOOK_SECRET: 'whsec_old_0123456789, whsec_new_0123456789' }).stripeWebhookSecrets).toEqual(['whsec_old_0123456789', 'whsec_new_0123456789']);
+    expect(loadConfig({}).stripeWebhookSecrets).toEqual([]);
+    expect(problemsOf({ STRIPE_WEBHOOK_SECRET: 'sk_live_oops' })).toEqual([expect.stringMatching(/^STRIPE_WEBHOOK_SECRET: /)]);
   });
 
   it('reads payment-provider ids by index, keeping empty entries', () => {

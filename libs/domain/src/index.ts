@@ -19,7 +19,7 @@ export {
   MAX_NAME_LENGTH,
   type ValidationReason,
 } from './organization/command-validation.js';
-export { organizationView } from './organization/organization-view.js';
+export { exceededBy, organizationView } from './organization/organization-view.js';
 export { notificationRecipients } from './organization/notification-recipients.js';
 
 export { CATALOGUE_PRODUCT_KEYS, createPlanCatalogue } from './plans/plan-catalogue.js';
@@ -88,5 +88,7 @@ export * from './invitation/invitation.js';
 export * from './mail/mail-claim.js';
 export * from './entitlements/entitlements.js';
 export * from './billing/billing-ledger.js';
+export * from './billing/subscription.js';
+export * from './billing/stripe-subscription.js';
 export * from './usage/threshold-mail.js';
 export * from './usage/traffic.js';

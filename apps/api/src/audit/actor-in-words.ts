@@ -9,6 +9,7 @@ export type ActorNames = {
 
 const FIXED: Readonly<Record<string, string>> = {
   billing: 'Billing',
+  stripe: 'Stripe',
   cli: 'Command line',
   // The demo seed, on a first start.
   system: 'System',

@@ -1,5 +1,6 @@
 // The billing ledger's events in words, for a correlation opened from the history ("all that one
-// billing event caused"): the delivery received, then applied or superseded.
+// billing event caused"): the delivery received, then applied or superseded; Stripe's events as recorded
+// on their subscription's stream.
 
 const PROVIDER_EVENT_TYPES: Readonly<Record<string, string>> = {
   'plan.purchased': 'plan purchased',
@@ -21,6 +22,14 @@ export function billingEventSentence(type: string, data: unknown): string {
       return 'Billing event applied to the organization';
     case 'BillingEventSuperseded':
       return `Billing event superseded by ${text(fields.supersededBy)}, not applied`;
+    case 'StripeSubscriptionObserved':
+      return `Stripe event received: ${text(fields.eventType)}, subscription ${text(fields.subscriptionId)} ${text(fields.status)} (${text(fields.eventId)})`;
+    case 'StripeSubscriptionLinked':
+      return `Stripe checkout completed: subscription ${text(fields.subscriptionId)} belongs to this organization (${text(fields.eventId)})`;
+    case 'StripePaymentObserved':
+      return `Stripe invoice ${fields.paid === true ? 'paid' : 'payment failed'}: subscription ${text(fields.subscriptionId)} (${text(fields.eventId)})`;
+    case 'StripeEventUnmatched':
+      return `Stripe event not placed (${text(fields.reason)}): ${text(fields.detail)} (${text(fields.eventId)})`;
     default:
       return type;
   }

@@ -36,6 +36,7 @@ const organizationId = 'append-only';
 const catalogue = createPlanCatalogue({ paymentProviderIds: ['prod_ess', 'prod_pro', '', 'prod_acs'] });
 
 /** Every organization command type, in an order the domain accepts. */
+const subscription = { provider: 'stripe', subscriptionId: 'sub_1', trialEndsAt: null, endsOn: null, currentPeriod: null, endedAt: null } as const;
 const everyCommand: Record<OrganizationCommandType, OrganizationCommand[]> = {
   CreateOrganization: [{ type: 'CreateOrganization', data: { id: organizationId, name: 'Append Only' } }],
   AssignPlan: [
@@ -78,6 +79,10 @@ const everyCommand: Record<OrganizationCommandType, OrganizationCommand[]> = {
   CancelAddOn: [{ type: 'CancelAddOn', data: { addOn: 'webAnalytics' } }],
   DisableChorus: [{ type: 'DisableChorus', data: {} }],
   RecordTrafficThreshold: [{ type: 'RecordTrafficThreshold', data: { period: '2030-01', threshold: 80, used: 400_000, allowance: 500_000 } }],
+  SyncSubscription: [
+    { type: 'SyncSubscription', data: { ...subscription, status: 'trialing', trialEndsAt: '2030-01-15T00:00:00.000Z', plans: {}, addOns: { additionalUser: 2 } } },
+  ],
+  NoteTrialEnding: [{ type: 'NoteTrialEnding', data: { subscriptionId: 'sub_1', trialEndsAt: '2030-01-15T00:00:00.000Z' } }],
 };
 
 let dataDir: string;

@@ -34,3 +34,10 @@ export const notApplicable = (error: DomainError): ProblemError =>
     reason: error.code,
     ...error.details,
   });
+
+export const stripeNotConfigured = (): ProblemError =>
+  new ProblemError(503, 'BILLING_NOT_CONFIGURED', 'Stripe is not configured', 'STRIPE_WEBHOOK_SECRET is not set: Stripe events cannot be verified.');
+
+/** Stripe's own words are not passed on: they would tell a forger which check failed. */
+export const invalidStripeSignature = (): ProblemError =>
+  new ProblemError(400, 'INVALID_SIGNATURE', 'The Stripe signature is not valid', 'The Stripe-Signature header is missing, does not match the body for any configured secret, or is too old.');

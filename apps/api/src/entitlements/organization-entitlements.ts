@@ -3,7 +3,7 @@
 // models' next commit (a read between two commits costs one check).
 import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { organizationEntitlements, trafficPeriodOf, type Entitlement, type PlanCatalogue } from '#domain';
+import { organizationEntitlements, trafficAnchor, trafficPeriodOf, type Entitlement, type PlanCatalogue } from '#domain';
 import { READ_MODELS, ReadModels } from '#read-models';
 import { PLAN_CATALOGUE } from '../plans/plan-catalogue.module.js';
 
@@ -28,7 +28,7 @@ export class OrganizationEntitlements {
     return this.readModels.derivedUntilNextCommit(`entitlements ${organizationId}`, () => {
       const counted = this.readModels.organizations.getCountedOrganization(organizationId);
       if (counted === undefined) return undefined;
-      const trafficThisPeriod = this.readModels.traffic.total(organizationId, trafficPeriodOf(new Date()));
+      const trafficThisPeriod = this.readModels.traffic.total(organizationId, trafficPeriodOf(new Date(), trafficAnchor(counted.state.subscription)));
       const flags = organizationEntitlements(counted.state, this.catalogue, { users: counted.members, trafficThisPeriod });
       const digest = createHash('sha256').update(JSON.stringify([...flags])).digest('base64url').slice(0, 22);
       return { organizationId, flags, etag: `"${digest}"`, position: counted.position };

@@ -7,6 +7,7 @@ import {
   evolveTraffic,
   governingPlan,
   initialTrafficState,
+  trafficAnchor,
   trafficPeriodOf,
   trafficStream,
   type PlanCatalogue,
@@ -46,16 +47,18 @@ export class UsageReports {
   /** Counts the reports; an unknown organization refuses the whole call before anything is counted. */
   async report(reports: readonly OrganizationUsageReport[], context: CommandContext): Promise<UsageReceipt> {
     const allowances = new Map<string, number | null>();
+    const anchors = new Map<string, string | null>();
     for (const organizationId of new Set(reports.map((report) => report.organizationId))) {
       const { state } = await this.organizations.load(organizationId);
       if (!state.exists) {
         throw new ProblemError(422, 'UNKNOWN_ORGANIZATION', 'Unknown organization', `There is no organization ${organizationId}; nothing was counted.`, { organizationId });
       }
       allowances.set(organizationId, governingPlan(state, this.catalogue)?.limits.trafficPerMonth ?? null);
+      anchors.set(organizationId, trafficAnchor(state.subscription));
     }
     const groups = new Map<string, { organizationId: string; period: string; reports: UsageReport[] }>();
     for (const { organizationId, ...report } of reports) {
-      const period = trafficPeriodOf(report.occurredAt);
+      const period = trafficPeriodOf(report.occurredAt, anchors.get(organizationId));
       const key = `${organizationId} ${period}`;
       const group = groups.get(key) ?? { organizationId, period, reports: [] };
       group.reports.push(report);

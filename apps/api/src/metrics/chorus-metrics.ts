@@ -41,6 +41,13 @@ export class ChorusMetrics {
     registers: [this.registry],
   });
 
+  readonly stripeUnmatched = new Counter({
+    name: 'chorus_billing_stripe_unmatched_events_total',
+    help: 'Stripe events Chorus could not place (no or unknown organization, unknown price, no subscription), by reason: see chorus billing:unmatched',
+    labelNames: ['reason'] as const,
+    registers: [this.registry],
+  });
+
   constructor(health: () => Promise<ReadModelsHealth>) {
     collectDefaultMetrics({ register: this.registry, prefix: 'chorus_' });
     // Read at each scrape from /health's own report, so the two never disagree. The registry collects

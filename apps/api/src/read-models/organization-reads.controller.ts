@@ -1,6 +1,6 @@
 import { Controller, Get, Inject, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { findPlan, trafficPeriodOf, type Member, type OrganizationView, type PlanCatalogue, type PlanSpec } from '#domain';
+import { findPlan, trafficAnchor, trafficPeriodOf, trafficPeriodStart, type Member, type OrganizationView, type PlanCatalogue, type PlanSpec } from '#domain';
 import { READ_MODELS, ReadModels } from '#read-models';
 import { ANY_MEMBER, RequireAccess } from '../access/require-access.decorator.js';
 import { CheckedParam, CheckedQuery } from '../http/checked-arguments.js';
@@ -77,20 +77,20 @@ export class OrganizationReadsController {
     const members = found.view.members.map((member) => ({ ...member, invited: !signedIn.has(member.userId) }));
     const governing = found.view.governingPlan;
     const siteDefaults = (governing && findPlan(this.catalogue, governing.line, governing.plan as PlanSpec['name'])?.siteDefaults) || null;
-    const traffic = this.traffic(id, found.view.trafficPerMonth);
+    const traffic = this.traffic(id, found.view.trafficPerMonth, trafficAnchor(found.view.subscription));
     const [revision, position] = [jsonSafe(found.revision), jsonSafe(found.position)];
     return jsonBytes<OrganizationAnswer>({ ...found.view, members, siteDefaults, traffic, revision, position });
   }
 
-  private traffic(id: string, allowance: number | null): TrafficAnswer {
-    const period = trafficPeriodOf(new Date());
+  private traffic(id: string, allowance: number | null, anchor: string | null): TrafficAnswer {
+    const period = trafficPeriodOf(new Date(), anchor);
     // A month records 80% before 100% (crossing 100 crosses 80 first, and each is recorded once): the first of its
     // TrafficThresholdReached events is 80%, the second 100%.
     const { events } = this.readModels.history.page({
       organizationId: id,
       order: 'oldest',
       limit: 2,
-      filter: { type: 'TrafficThresholdReached', from: `${period}-01T00:00:00.000Z` },
+      filter: { type: 'TrafficThresholdReached', from: trafficPeriodStart(period, anchor) },
     });
     const thresholds = [80, 100] as const;
     const reached = events.map((event, index) => ({ threshold: thresholds[index] ?? 100, at: event.recordedAt }));

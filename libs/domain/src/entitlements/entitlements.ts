@@ -8,8 +8,8 @@ import { LIMITED_RESOURCES } from '../limits/limited-resources.js';
 import { organizationLimits } from '../limits/organization-limits.js';
 import type { ExistingOrganization } from '../organization/state.js';
 
-/** A limit as a caller checks it: `limit` null is unlimited (`remaining` then null too); `exceeded` once used is over it. */
-export type LimitEntitlement = { limit: number | null; used: number; remaining: number | null; exceeded: boolean; override: boolean };
+/** A limit as a caller checks it: `limit` null is unlimited (`remaining` then null too); `exceeded` once used is over it, by `exceededBy`. */
+export type LimitEntitlement = { limit: number | null; used: number; remaining: number | null; exceeded: boolean; exceededBy: number; override: boolean };
 
 export type EntitlementValue = boolean | string | LimitEntitlement;
 
@@ -26,6 +26,7 @@ const limitOf = (limit: number | null, used: number, override: boolean): LimitEn
   used,
   remaining: limit === null ? null : Math.max(limit - used, 0),
   exceeded: limit !== null && used > limit,
+  exceededBy: limit === null ? 0 : Math.max(used - limit, 0),
   override,
 });
 

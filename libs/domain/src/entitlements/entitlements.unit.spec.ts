@@ -33,8 +33,8 @@ describe('entitlements', () => {
 
   it('counts what is used against the effective limit, and says when it is exceeded (a downgrade below usage)', () => {
     const events = [...onClassicPlan('enterprise'), ...sitesAdded(3), limitsConfigured({ contentSections: 2, users: 5 })];
-    expect(flags(events, 4).get('limits.users')?.value).toEqual({ limit: 5, used: 4, remaining: 1, exceeded: false, override: false });
-    expect(flags(events, 4).get('limits.contentSections')?.value).toMatchObject({ limit: 2, used: 3, remaining: 0, exceeded: true });
+    expect(flags(events, 4).get('limits.users')?.value).toEqual({ limit: 5, used: 4, remaining: 1, exceeded: false, exceededBy: 0, override: false });
+    expect(flags(events, 4).get('limits.contentSections')?.value).toMatchObject({ limit: 2, used: 3, remaining: 0, exceeded: true, exceededBy: 1 });
     expect(flags(events, 4, 1234).get('limits.trafficPerMonth')?.value).toMatchObject({ used: 1234 });
   });
 });

@@ -3,7 +3,7 @@
 // a type it has no expectation for, so a new event cannot reach the history without words.
 import { toUnicodeHostname } from '../hostnames/parse-hostname.js';
 import { LIMITED_RESOURCES } from '../limits/limited-resources.js';
-import { ORGANIZATION_EVENT_TYPES, type OrganizationEvent, type OrganizationEventType } from '../organization/events.js';
+import { ORGANIZATION_EVENT_TYPES, type OrganizationEvent, type OrganizationEventType, type SubscriptionChanged } from '../organization/events.js';
 import type { ExistingOrganization, OrganizationState } from '../organization/state.js';
 import { ADD_ON_NAMES, formatCount, LINE_NAMES, RESOURCE_NAMES, ROLE_WORDS, SERVICE_LEVEL_NAMES } from './words.js';
 
@@ -63,6 +63,9 @@ export const EVENT_TYPE_NAMES: Record<OrganizationEventType, string> = {
   SsoDomainRecordMissing: 'Single sign-on domain record missing',
   SsoDomainUnverified: 'Single sign-on domain no longer verified',
   TrafficThresholdReached: 'Traffic allowance threshold reached',
+  PlanEnded: 'Plan ended',
+  SubscriptionChanged: 'Subscription changed',
+  SubscriptionTrialEnding: 'Trial ending soon',
 };
 
 /** What follows the type's name: the event's details ('' when its name says it all). */
@@ -104,7 +107,28 @@ const DETAILS: Sentences = {
   SsoDomainUnverified: ({ domain }) => `${toUnicodeHostname(domain)}, its DNS record was missing for the whole grace period`,
   TrafficThresholdReached: ({ period, threshold, used, allowance }) =>
     `${threshold}% of ${monthInWords(period)}'s ${allowance.toLocaleString('en-US')} page views (${used.toLocaleString('en-US')} counted)`,
+  PlanEnded: ({ line, plan }) => `${LINE_NAMES[line]} ${plan}; nothing in use was removed, adds wait for a plan`,
+  SubscriptionChanged: subscriptionWords,
+  SubscriptionTrialEnding: ({ trialEndsAt }) => `on ${dayInWords(trialEndsAt)}; the owners were told`,
 };
+
+/** "active, renews on 1 January 2027 (Stripe subscription sub_123)". */
+function subscriptionWords(terms: SubscriptionChanged['data']): string {
+  const { status, previousStatus, trialEndsAt, endsOn, currentPeriod, subscriptionId } = terms;
+  const parts: string[] = [];
+  if (status === 'ended') parts.push(`ended${terms.endedAt === null ? '' : ` on ${dayInWords(terms.endedAt)}`}: no plan is in force, nothing was removed`);
+  if (status === 'past_due') parts.push('payment failed: the plan stays in force while the payment is retried');
+  if (status === 'trialing') parts.push(trialEndsAt === null ? 'trial' : `trial until ${dayInWords(trialEndsAt)}`);
+  if (status === 'active') parts.push(previousStatus === 'past_due' ? 'active again: the payment was received' : 'active');
+  if (status !== 'ended' && endsOn !== null) parts.push(`ends on ${dayInWords(endsOn)}`);
+  else if (status === 'active' && currentPeriod !== null) parts.push(`renews on ${dayInWords(currentPeriod.end)}`);
+  return `${parts.join(', ')} (Stripe subscription ${subscriptionId})`;
+}
+
+/** An ISO date-time -> "31 December 2026" (UTC). */
+function dayInWords(instant: string): string {
+  return new Date(instant).toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+}
 
 /** "2026-11" -> "November 2026". */
 function monthInWords(period: string): string {

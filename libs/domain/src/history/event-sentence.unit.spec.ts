@@ -4,6 +4,15 @@ import { foldOrganization } from '../organization/evolve.js';
 import { memberAdded, organizationCreated, siteAdded } from '../testing/organization-events.js';
 import { EVENT_TYPE_NAMES, eventSentence, namesIn, recordedEventSentence, typeInWords } from './event-sentence.js';
 
+const terms = {
+  provider: 'stripe',
+  subscriptionId: 'sub_1',
+  trialEndsAt: null,
+  endsOn: null,
+  currentPeriod: { start: '2026-11-01T00:00:00.000Z', end: '2026-12-01T00:00:00.000Z' },
+  endedAt: null,
+} as const;
+
 type EventOf<Type extends OrganizationEventType> = Extract<OrganizationEvent, { type: Type }>;
 
 /** One event of every type with the sentence it reads as. A new event type fails here until it has both. */
@@ -76,6 +85,44 @@ const sentences: { [Type in OrganizationEventType]: [EventOf<Type>, string][] } 
     [
       { type: 'TrafficThresholdReached', data: { period: '2026-11', threshold: 80, used: 400_120, allowance: 500_000 } },
       "Traffic allowance threshold reached: 80% of November 2026's 500,000 page views (400,120 counted)",
+    ],
+  ],
+  PlanEnded: [
+    [
+      { type: 'PlanEnded', data: { line: 'classic', plan: 'professional', subscriptionId: 'sub_1' } },
+      'Plan ended: Classic professional; nothing in use was removed, adds wait for a plan',
+    ],
+  ],
+  SubscriptionChanged: [
+    [
+      { type: 'SubscriptionChanged', data: { ...terms, status: 'active', previousStatus: null } },
+      'Subscription changed: active, renews on 1 December 2026 (Stripe subscription sub_1)',
+    ],
+    [
+      { type: 'SubscriptionChanged', data: { ...terms, status: 'active', endsOn: '2026-12-01T00:00:00.000Z', previousStatus: 'active' } },
+      'Subscription changed: active, ends on 1 December 2026 (Stripe subscription sub_1)',
+    ],
+    [
+      { type: 'SubscriptionChanged', data: { ...terms, status: 'trialing', trialEndsAt: '2026-11-15T12:00:00.000Z', previousStatus: null } },
+      'Subscription changed: trial until 15 November 2026 (Stripe subscription sub_1)',
+    ],
+    [
+      { type: 'SubscriptionChanged', data: { ...terms, status: 'past_due', previousStatus: 'active' } },
+      'Subscription changed: payment failed: the plan stays in force while the payment is retried (Stripe subscription sub_1)',
+    ],
+    [
+      { type: 'SubscriptionChanged', data: { ...terms, status: 'active', previousStatus: 'past_due' } },
+      'Subscription changed: active again: the payment was received, renews on 1 December 2026 (Stripe subscription sub_1)',
+    ],
+    [
+      { type: 'SubscriptionChanged', data: { ...terms, status: 'ended', endedAt: '2026-11-20T08:00:00.000Z', previousStatus: 'active' } },
+      'Subscription changed: ended on 20 November 2026: no plan is in force, nothing was removed (Stripe subscription sub_1)',
+    ],
+  ],
+  SubscriptionTrialEnding: [
+    [
+      { type: 'SubscriptionTrialEnding', data: { subscriptionId: 'sub_1', trialEndsAt: '2026-11-15T12:00:00.000Z' } },
+      'Trial ending soon: on 15 November 2026; the owners were told',
     ],
   ],
 };

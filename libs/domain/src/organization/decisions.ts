@@ -25,6 +25,8 @@ import { removeSite } from './decisions/remove-site.js';
 import { removeWebAnalyticsDomain } from './decisions/remove-web-analytics-domain.js';
 import { recordSsoDomainCheck } from './decisions/record-sso-domain-check.js';
 import { recordTrafficThreshold } from './decisions/record-traffic-threshold.js';
+import { noteTrialEnding } from './decisions/note-trial-ending.js';
+import { syncSubscription } from './decisions/sync-subscription.js';
 
 export type Decision<C> = (command: C, state: OrganizationState, context: DecideContext) => OrganizationEvent[];
 
@@ -72,4 +74,6 @@ export const decisions = byCommandType({
   DisableSso: onExisting(disableSso),
   RecordSsoDomainCheck: onExisting(recordSsoDomainCheck),
   RecordTrafficThreshold: onExisting(recordTrafficThreshold),
+  SyncSubscription: onExisting(syncSubscription),
+  NoteTrialEnding: onExisting(noteTrialEnding),
 });

@@ -1,17 +1,25 @@
 // The organization's events: the only source of its state (stream `organization-<id>`).
 // Event data carries no timestamps or actors: those live in the event-store metadata.
+import type { SubscriptionStatus, SubscriptionTerms } from '../billing/subscription.js';
 import type { AddOn, Line, PlanName, ServiceLevel } from '../plans/catalogue.js';
 
 /** auditor: reads the organization and its history, changes nothing; counts towards the users limit like everyone. */
 export type MemberRole = 'owner' | 'admin' | 'member' | 'auditor';
 
 export type OrganizationCreated = { type: 'OrganizationCreated'; data: { id: string; name: string } };
+/** subscriptionId: the payment provider's subscription that brought it (absent: assigned by hand or by the generic billing events). */
 export type PlanAssigned = {
   type: 'PlanAssigned';
-  data: { line: Line; plan: PlanName; serviceLevel?: ServiceLevel };
+  data: { line: Line; plan: PlanName; serviceLevel?: ServiceLevel; subscriptionId?: string };
 };
-export type AddOnPurchased = { type: 'AddOnPurchased'; data: { addOn: AddOn; quantity: number } };
-export type AddOnCancelled = { type: 'AddOnCancelled'; data: { addOn: AddOn; quantity: number } };
+export type AddOnPurchased = { type: 'AddOnPurchased'; data: { addOn: AddOn; quantity: number; subscriptionId?: string } };
+export type AddOnCancelled = { type: 'AddOnCancelled'; data: { addOn: AddOn; quantity: number; subscriptionId?: string } };
+/** The line has no plan any more (its subscription ended or dropped it): adds answer NO_PLAN; nothing in use is removed. */
+export type PlanEnded = { type: 'PlanEnded'; data: { line: Line; plan: PlanName; subscriptionId?: string } };
+/** The subscription's status or dates changed (or another subscription took its place: previousStatus null). */
+export type SubscriptionChanged = { type: 'SubscriptionChanged'; data: SubscriptionTerms & { previousStatus: SubscriptionStatus | null } };
+/** The provider announced the trial's end (a few days before it): the owners are told once per trial end. */
+export type SubscriptionTrialEnding = { type: 'SubscriptionTrialEnding'; data: { subscriptionId: string; trialEndsAt: string } };
 export type ChorusEnabled = { type: 'ChorusEnabled'; data: { parallelUse?: boolean } };
 export type ChorusDisabled = { type: 'ChorusDisabled'; data: Record<string, never> };
 /** Each limit: a number (0 = unlimited) sets it; null clears it back to the plan-derived value. */
@@ -88,7 +96,10 @@ export type OrganizationEvent =
   | SsoDomainVerified
   | SsoDomainRecordMissing
   | SsoDomainUnverified
-  | TrafficThresholdReached;
+  | TrafficThresholdReached
+  | PlanEnded
+  | SubscriptionChanged
+  | SubscriptionTrialEnding;
 
 export type OrganizationEventType = OrganizationEvent['type'];
 
@@ -117,6 +128,9 @@ const everyEventType: Record<OrganizationEventType, true> = {
   SsoDomainRecordMissing: true,
   SsoDomainUnverified: true,
   TrafficThresholdReached: true,
+  PlanEnded: true,
+  SubscriptionChanged: true,
+  SubscriptionTrialEnding: true,
 };
 /** Every type evolve folds (the compiler checks the list is whole), for readers that must refuse any other. */
 export const ORGANIZATION_EVENT_TYPES = Object.keys(everyEventType) as readonly OrganizationEventType[];

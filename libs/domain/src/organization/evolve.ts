@@ -1,5 +1,6 @@
 // evolve: pure and total. It trusts recorded events (decide validated them) but never throws:
 // an event it does not know, or one that makes no sense in the current state, leaves the state as it is.
+import { withItem, withTerms } from '../billing/subscription.js';
 import { LIMITED_RESOURCES } from '../limits/limited-resources.js';
 import { ADD_ONS, isChorusPlan, isClassicPlan } from '../plans/plan-lines.js';
 import type { OrganizationEvent } from './events.js';
@@ -44,23 +45,33 @@ export function evolve(state: OrganizationState, event: OrganizationEvent): Orga
   }
   switch (event.type) {
     case 'PlanAssigned': {
-      const { line, plan, serviceLevel } = event.data;
+      const { line, plan, serviceLevel, subscriptionId } = event.data;
       const serviceLevelAfter = serviceLevel ?? state.serviceLevel;
-      if (line === 'classic' && isClassicPlan(plan)) {
-        return { ...state, plans: { ...state.plans, classic: plan }, serviceLevel: serviceLevelAfter };
-      }
-      if (line === 'chorus' && isChorusPlan(plan)) {
-        return { ...state, plans: { ...state.plans, chorus: plan }, serviceLevel: serviceLevelAfter };
-      }
-      return state;
+      const valid = (line === 'classic' && isClassicPlan(plan)) || (line === 'chorus' && isChorusPlan(plan));
+      if (!valid) return state;
+      const subscription = withItem(state.subscription, subscriptionId, { line, plan });
+      return { ...state, plans: { ...state.plans, [line]: plan }, serviceLevel: serviceLevelAfter, ...(subscription && { subscription }) };
+    }
+    case 'PlanEnded': {
+      const { line, subscriptionId } = event.data;
+      if (line !== 'classic' && line !== 'chorus') return state;
+      const subscription = withItem(state.subscription, subscriptionId, { line, plan: null });
+      return { ...state, plans: { ...state.plans, [line]: null }, ...(subscription && { subscription }) };
     }
     case 'AddOnPurchased':
     case 'AddOnCancelled': {
-      const { addOn, quantity } = event.data;
+      const { addOn, quantity, subscriptionId } = event.data;
       if (!ADD_ONS.includes(addOn)) return state;
-      const active = state.addOns[addOn] + (event.type === 'AddOnPurchased' ? quantity : -quantity);
-      return { ...state, addOns: { ...state.addOns, [addOn]: Math.max(0, active) } };
+      const delta = event.type === 'AddOnPurchased' ? quantity : -quantity;
+      const subscription = withItem(state.subscription, subscriptionId, { addOn, delta });
+      return { ...state, addOns: { ...state.addOns, [addOn]: Math.max(0, state.addOns[addOn] + delta) }, ...(subscription && { subscription }) };
     }
+    case 'SubscriptionChanged':
+      return { ...state, subscription: withTerms(state.subscription, event.data) };
+    case 'SubscriptionTrialEnding':
+      return state.subscription?.subscriptionId === event.data.subscriptionId
+        ? { ...state, subscription: { ...state.subscription, trialEndingNoted: event.data.trialEndsAt } }
+        : state;
     case 'ChorusEnabled':
       return { ...state, chorus: { enabled: true, parallelUse: event.data.parallelUse ?? null } };
     case 'ChorusDisabled':

@@ -3,10 +3,11 @@ import { hasSsoPlan, ssoVerificationRecordName } from '../sso/sso-rules.js';
 import { toUnicodeHostname } from '../hostnames/parse-hostname.js';
 import { LIMITED_RESOURCES } from '../limits/limited-resources.js';
 import { addingContext, reasonNotToAdd } from '../limits/refusal-to-add.js';
-import type { AddOn, PlanCatalogue, PlanSpec, SiteFeatures } from '../plans/catalogue.js';
+import type { OrganizationSubscription } from '../billing/subscription.js';
+import type { AddOn, Limit, PlanCatalogue, PlanSpec, SiteFeatures } from '../plans/catalogue.js';
 import { ADD_ONS } from '../plans/plan-lines.js';
 import type { ExistingOrganization, SsoDomainVerification } from './state.js';
-import type { OrganizationView, PerResource, SsoDomainState } from './view.js';
+import type { OrganizationView, PerResource, SsoDomainState, SubscriptionView } from './view.js';
 
 const NO_SITE_FEATURES: SiteFeatures = {
   customCTAs: false,
@@ -51,7 +52,7 @@ export function organizationView(state: ExistingOrganization, catalogue: PlanCat
     serviceLevel: state.serviceLevel,
     addOns,
     governingPlan: plan ? { line: plan.line, plan: plan.name } : null,
-    limits,
+    limits: { ...limits, exceededBy: exceededBy(limits.effective, adding.usage()) },
     usage: adding.usage(),
     canAdd,
     trafficPerMonth: plan?.limits.trafficPerMonth ?? null,
@@ -66,6 +67,7 @@ export function organizationView(state: ExistingOrganization, catalogue: PlanCat
     })),
     qualityAssurance: { domains: state.qualityAssuranceDomains.map(toUnicodeHostname) },
     webAnalytics: { domains: state.webAnalyticsDomains.map(toUnicodeHostname) },
+    subscription: subscriptionView(state.subscription),
     sso: {
       available: hasSsoPlan(state, catalogue),
       // Never the client secret, not even sealed: only that one is set.
@@ -81,6 +83,16 @@ export function organizationView(state: ExistingOrganization, catalogue: PlanCat
             },
     },
   };
+}
+
+/** Over a limit only ever by a change of plan or limits: nothing in use is removed by one. */
+export const exceededBy = (effective: PerResource<Limit>, used: PerResource<number>): PerResource<number> =>
+  Object.fromEntries(LIMITED_RESOURCES.map((resource) => [resource, Math.max(0, used[resource] - (effective[resource] ?? Infinity))])) as PerResource<number>;
+
+function subscriptionView(subscription: OrganizationSubscription | undefined): SubscriptionView | null {
+  if (subscription === undefined) return null;
+  const { provider, status, trialEndsAt, endsOn, currentPeriod, endedAt } = subscription;
+  return { provider, status, trialEndsAt, endsOn, currentPeriod: currentPeriod === null ? null : { ...currentPeriod }, endedAt };
 }
 
 function ssoDomainState(domain: string, verification: SsoDomainVerification | undefined): SsoDomainState {

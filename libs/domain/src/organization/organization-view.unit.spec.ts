@@ -62,6 +62,7 @@ describe('organizationView', () => {
         hard: { users: 10, contentSections: null, qualityAssuranceDomains: null, webAnalyticsDomains: null },
         effective: { users: 7, contentSections: null, qualityAssuranceDomains: 1, webAnalyticsDomains: 1000 },
         override: false,
+        exceededBy: { users: 0, contentSections: 0, qualityAssuranceDomains: 0, webAnalyticsDomains: 0 },
       },
       usage: { users: 2, contentSections: 1, qualityAssuranceDomains: 1, webAnalyticsDomains: 0 },
       canAdd: { users: true, contentSections: true, qualityAssuranceDomains: false, webAnalyticsDomains: false },
@@ -82,6 +83,7 @@ describe('organizationView', () => {
       ],
       qualityAssurance: { domains: ['münchen.de'] },
       webAnalytics: { domains: [] },
+      subscription: null,
       sso: { available: false, settings: null },
     });
   });

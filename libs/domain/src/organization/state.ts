@@ -1,4 +1,5 @@
 // The organization's state: only ever the fold of its events (see evolve.ts).
+import type { OrganizationSubscription } from '../billing/subscription.js';
 import type { LimitedResource } from '../errors.js';
 import type { AddOn, ChorusPlan, ClassicPlan, ServiceLevel } from '../plans/catalogue.js';
 import type { MemberRole } from './events.js';
@@ -56,6 +57,8 @@ export type ExistingOrganization = {
   readonly sso: SsoSettings | null;
   /** The thresholds of the traffic allowance (percent) reached, by month (YYYY-MM); absent before the first. */
   readonly trafficThresholdsReached?: Readonly<Record<string, readonly number[]>>;
+  /** The payment provider's subscription; absent before the first. */
+  readonly subscription?: OrganizationSubscription;
 };
 
 export type OrganizationState = NoOrganization | ExistingOrganization;

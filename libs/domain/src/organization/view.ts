@@ -11,7 +11,10 @@ import type {
   SiteFeatures,
 } from '../plans/catalogue.js';
 import type { LimitedResource } from '../errors.js';
+import type { SubscriptionTerms } from '../billing/subscription.js';
 import type { MemberRole } from './events.js';
+
+export type SubscriptionView = Omit<SubscriptionTerms, 'subscriptionId'>;
 
 export type PerResource<T> = Record<LimitedResource, T>;
 
@@ -34,6 +37,8 @@ export type OrganizationView = {
     /** null = unlimited. */
     effective: PerResource<Limit>;
     override: boolean;
+    /** How many more are in use than the effective limit allows (after a downgrade): 0 when within it. */
+    exceededBy: PerResource<number>;
   };
   usage: PerResource<number>;
   canAdd: PerResource<boolean>;
@@ -51,6 +56,8 @@ export type OrganizationView = {
   qualityAssurance: { domains: string[] };
   webAnalytics: { domains: string[] };
   /** Enterprise single sign-on: whether the plan includes it, and its settings (never the client secret). */
+  /** The payment provider's subscription (its status and dates), or null when there is none. */
+  subscription: SubscriptionView | null;
   sso: {
     available: boolean;
     /** domains in Unicode form; domainStates: one per domain, in the same order. */

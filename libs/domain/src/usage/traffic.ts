@@ -5,8 +5,31 @@
 export const trafficStreamPrefix = 'traffic-';
 export const trafficStream = (organizationId: string, period: string): string => `${trafficStreamPrefix}${organizationId}-${period}`;
 
-/** The calendar month, in UTC, of an instant: `YYYY-MM`. */
-export const trafficPeriodOf = (instant: string | Date): string => new Date(instant).toISOString().slice(0, 7);
+/** When the month `year`/`month` (0-11) starts for an anchor: its day (the last, in shorter months) and time of day. */
+function monthStart(year: number, month: number, anchor: Date | undefined): number {
+  if (anchor === undefined) return Date.UTC(year, month, 1);
+  const day = Math.min(anchor.getUTCDate(), new Date(Date.UTC(year, month + 1, 0)).getUTCDate());
+  return Date.UTC(year, month, day, anchor.getUTCHours(), anchor.getUTCMinutes(), anchor.getUTCSeconds(), anchor.getUTCMilliseconds());
+}
+
+/**
+ * The month an instant's traffic counts in, `YYYY-MM`: the calendar month in UTC, or, for an organization
+ * billed from another day (`anchor`: its subscription's period start), the month its billing month began in:
+ * billed from the 15th, 10 December counts in 2026-11.
+ */
+export function trafficPeriodOf(instant: string | Date, anchor?: string | null): string {
+  const at = new Date(instant);
+  const from = anchor === null || anchor === undefined ? undefined : new Date(anchor);
+  let [year, month] = [at.getUTCFullYear(), at.getUTCMonth()];
+  if (at.getTime() < monthStart(year, month, from)) [year, month] = month === 0 ? [year - 1, 11] : [year, month - 1];
+  return `${year}-${String(month + 1).padStart(2, '0')}`;
+}
+
+/** When a period (`YYYY-MM`) starts, for the same anchor. */
+export function trafficPeriodStart(period: string, anchor?: string | null): string {
+  const [year, month] = period.split('-').map(Number);
+  return new Date(monthStart(year ?? 1970, (month ?? 1) - 1, anchor === null || anchor === undefined ? undefined : new Date(anchor))).toISOString();
+}
 
 /** The thresholds of the allowance (in percent) whose crossing is recorded, once per period. */
 export const TRAFFIC_THRESHOLDS = [80, 100] as const;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { decideTraffic, evolveTraffic, initialTrafficState, thresholdsReached, trafficPeriodOf, trafficStream, type TrafficEvent, type UsageReport } from './traffic.js';
+import { decideTraffic, evolveTraffic, initialTrafficState, thresholdsReached, trafficPeriodOf, trafficPeriodStart, trafficStream, type TrafficEvent, type UsageReport } from './traffic.js';
 
 const report = (id: string, quantity: number): UsageReport => ({ id, quantity, occurredAt: '2026-11-03T10:00:00.000Z' });
 const request = (reports: UsageReport[], allowance: number | null = 1_000) => ({ organizationId: 'acme', period: '2026-11', reports, allowance });
@@ -10,6 +10,20 @@ describe('traffic', () => {
     expect(trafficPeriodOf('2026-11-30T23:59:59.999Z')).toBe('2026-11');
     expect(trafficPeriodOf('2026-12-01T00:00:00.000+01:00')).toBe('2026-11');
     expect(trafficStream('acme', '2026-11')).toBe('traffic-acme-2026-11');
+  });
+
+  it('counts a billing month from its anchor day, the last day in shorter months', () => {
+    const anchor = '2026-01-15T09:30:00.000Z';
+    expect(trafficPeriodOf('2026-12-10T00:00:00.000Z', anchor)).toBe('2026-11');
+    expect(trafficPeriodOf('2026-12-15T09:29:59.999Z', anchor)).toBe('2026-11');
+    expect(trafficPeriodOf('2026-12-15T09:30:00.000Z', anchor)).toBe('2026-12');
+    expect(trafficPeriodOf('2027-01-03T00:00:00.000Z', anchor)).toBe('2026-12');
+    expect(trafficPeriodOf('2027-02-28T12:00:00.000Z', '2026-01-31T12:00:00.000Z')).toBe('2027-02');
+    expect(trafficPeriodOf('2027-02-28T11:00:00.000Z', '2026-01-31T12:00:00.000Z')).toBe('2027-01');
+    expect(trafficPeriodOf('2026-11-30T23:59:59.999Z', null)).toBe('2026-11');
+    expect(trafficPeriodStart('2026-11', anchor)).toBe('2026-11-15T09:30:00.000Z');
+    expect(trafficPeriodStart('2027-02', '2026-01-31T12:00:00.000Z')).toBe('2027-02-28T12:00:00.000Z');
+    expect(trafficPeriodStart('2026-11')).toBe('2026-11-01T00:00:00.000Z');
   });
 
   it('counts new reports once, also when one call repeats an id', () => {

@@ -1,0 +1,98 @@
+// A verified Stripe event, handled (docs/billing.md): recorded on its subscription's stream once, then the
+// organization brought to the subscription's newest state. Every step is safe to repeat, so a redelivery,
+// 20 concurrent ones, or one after a crash all end in the same state with each change recorded once.
+import { Inject, Injectable } from '@nestjs/common';
+import type Stripe from 'stripe';
+import { eventMetadata, handleCommand, type CommandContext } from '#application';
+import {
+  decideStripeObservation,
+  decideUnmatched,
+  evolveStripeSubscription,
+  initialStripeSubscriptionState,
+  STRIPE_UNMATCHED_STREAM,
+  stripePlacement,
+  stripeSubscriptionStream,
+  type PlanCatalogue,
+  type StripeEventUnmatched,
+  type UnmatchedReason,
+} from '#domain';
+import { EVENT_STORE, type EventStore } from '#event-store';
+import { ChorusMetrics } from '../../metrics/chorus-metrics.js';
+import { Organizations } from '../../organizations/organizations.js';
+import { PLAN_CATALOGUE } from '../../plans/plan-catalogue.module.js';
+import { STRIPE_EVENT_TYPES, stripeObservation } from './stripe-event.js';
+
+/**
+ * applied: the organization changed; unchanged: it already was in that state (a redelivery, an older event);
+ * recorded: nothing is in force yet (an incomplete subscription); unmatched: kept for operators; ignored: a type Chorus does not use.
+ */
+export type StripeOutcome = 'applied' | 'unchanged' | 'recorded' | 'unmatched' | 'ignored';
+
+export type StripeReceipt = { id: string; type: string; outcome: StripeOutcome; duplicate: boolean; organizationId: string | null; position: bigint | null };
+
+const handled = new Set<string>(STRIPE_EVENT_TYPES);
+
+@Injectable()
+export class StripeWebhooks {
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(PLAN_CATALOGUE) private readonly catalogue: PlanCatalogue,
+    private readonly organizations: Organizations,
+    private readonly metrics: ChorusMetrics,
+  ) {}
+
+  async receive(event: Stripe.Event): Promise<StripeReceipt> {
+    const receipt = { id: event.id, type: event.type, duplicate: false, organizationId: null, position: null };
+    if (!handled.has(event.type)) return { ...receipt, outcome: 'ignored' };
+    const origin = { stripeEventId: event.id, stripeEventType: event.type };
+    const context: CommandContext = { actor: 'stripe', correlationId: event.id, causationId: event.id, origin };
+    const observation = stripeObservation(event);
+    if (observation.event === null || observation.subscriptionId === null) {
+      return this.unmatched(event, observation, 'NO_SUBSCRIPTION', 'The event names no subscription.', context);
+    }
+    const observed = observation.event;
+    const stream = stripeSubscriptionStream(observation.subscriptionId);
+    const recorded = await handleCommand(this.store, stream, (state) => decideStripeObservation(state, observed), {
+      initialState: initialStripeSubscriptionState(),
+      evolve: evolveStripeSubscription,
+      metadata: eventMetadata(context, 'RecordStripeEvent'),
+    });
+    const duplicate = recorded.appended.length === 0;
+    const placement = stripePlacement(recorded.state, this.catalogue);
+    if (placement.kind === 'wait') return { ...receipt, duplicate, outcome: 'recorded', position: recorded.position ?? null };
+    if (placement.kind === 'unmatched') return this.unmatched(event, observation, placement.reason, placement.detail, context, duplicate);
+    const { organizationId, data } = placement;
+    const { state, revision: before } = await this.organizations.load(organizationId);
+    if (!state.exists) return this.unmatched(event, observation, 'UNKNOWN_ORGANIZATION', `There is no organization ${organizationId}.`, context, duplicate);
+    let result = await this.organizations.handle(organizationId, { type: 'SyncSubscription', data }, context);
+    if (event.type === 'customer.subscription.trial_will_end' && data.trialEndsAt !== null) {
+      result = await this.organizations.handle(organizationId, { type: 'NoteTrialEnding', data: { subscriptionId: data.subscriptionId, trialEndsAt: data.trialEndsAt } }, context);
+    }
+    // Informational: a concurrent delivery of the same event may also find the stream moved.
+    const outcome = result.revision === before ? 'unchanged' : 'applied';
+    return { ...receipt, duplicate, outcome, organizationId, position: result.position };
+  }
+
+  /** Kept for operators once, counted once; 2xx all the same, since a retry cannot place it either. */
+  private async unmatched(
+    event: Stripe.Event,
+    observation: { subscriptionId: string | null; organizationId: string | null },
+    reason: UnmatchedReason,
+    detail: string,
+    context: CommandContext,
+    duplicate = false,
+  ): Promise<StripeReceipt> {
+    const { subscriptionId, organizationId } = observation;
+    const unmatched: StripeEventUnmatched = {
+      type: 'StripeEventUnmatched',
+      data: { eventId: event.id, eventType: event.type, created: event.created, subscriptionId, organizationId, reason, detail },
+    };
+    const kept = await handleCommand(this.store, STRIPE_UNMATCHED_STREAM, (recorded: ReadonlySet<string>) => decideUnmatched(recorded, unmatched), {
+      initialState: new Set<string>(),
+      evolve: (recorded: ReadonlySet<string>, kept: StripeEventUnmatched) => new Set([...recorded, kept.data.eventId]),
+      metadata: eventMetadata(context, 'KeepUnmatchedStripeEvent'),
+    });
+    if (kept.appended.length > 0) this.metrics.stripeUnmatched.inc({ reason });
+    return { id: event.id, type: event.type, outcome: 'unmatched', duplicate: duplicate || kept.appended.length === 0, organizationId: null, position: kept.position ?? null };
+  }
+}

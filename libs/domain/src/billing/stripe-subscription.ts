@@ -1,0 +1,182 @@
+// What Stripe has told Chorus about one subscription, on a stream of its own
+// (`billing-stripe-subscription-<subscription id>`): every event about it, in the order they arrived, which
+// is not the order Stripe made them in. The subscription's state is the newest of them by Stripe's
+// `created` (an older event arriving late changes nothing), and the organization is then brought to that
+// state (SyncSubscription), so every delivery converges on the same result, concurrently or after a crash.
+import { resolveProduct } from '../plans/resolve-product.js';
+import type { PlanCatalogue } from '../plans/catalogue.js';
+import type { SubscriptionItems, SubscriptionStatus, SubscriptionTerms } from './subscription.js';
+
+export const stripeSubscriptionStreamPrefix = 'billing-stripe-subscription-';
+export const stripeSubscriptionStream = (subscriptionId: string): string => `${stripeSubscriptionStreamPrefix}${subscriptionId}`;
+
+export type StripeItem = { priceId: string; productId: string; quantity: number };
+
+/** A subscription object as one event carried it (unix seconds, as Stripe gives them). */
+export type StripeSubscriptionSeen = {
+  eventId: string;
+  eventType: string;
+  created: number;
+  subscriptionId: string;
+  organizationId: string | null;
+  status: string;
+  items: StripeItem[];
+  trialEnd: number | null;
+  cancelAtPeriodEnd: boolean;
+  cancelAt: number | null;
+  periodStart: number | null;
+  periodEnd: number | null;
+  endedAt: number | null;
+};
+
+export type StripeSubscriptionObserved = { type: 'StripeSubscriptionObserved'; data: StripeSubscriptionSeen };
+/** A checkout session completed for the subscription, naming its organization (`client_reference_id`). */
+export type StripeSubscriptionLinked = {
+  type: 'StripeSubscriptionLinked';
+  data: { eventId: string; created: number; subscriptionId: string; organizationId: string };
+};
+/** An invoice of the subscription was paid, or its payment failed. */
+export type StripePaymentObserved = {
+  type: 'StripePaymentObserved';
+  data: { eventId: string; eventType: string; created: number; subscriptionId: string; paid: boolean };
+};
+export type StripeSubscriptionEvent = StripeSubscriptionObserved | StripeSubscriptionLinked | StripePaymentObserved;
+
+export type StripeSubscriptionState = {
+  eventIds: readonly string[];
+  /** The newest subscription object seen, by `created`. */
+  newest: StripeSubscriptionSeen | undefined;
+  /** The organization a checkout session named, for subscriptions whose metadata does not. */
+  linkedOrganizationId: string | null;
+  /** The newest invoice outcome, by `created`. */
+  payment: { created: number; paid: boolean } | undefined;
+};
+
+export const initialStripeSubscriptionState = (): StripeSubscriptionState => ({
+  eventIds: [],
+  newest: undefined,
+  linkedOrganizationId: null,
+  payment: undefined,
+});
+
+const ENDED = new Set(['canceled', 'unpaid', 'incomplete_expired', 'paused']);
+const isEnded = (seen: StripeSubscriptionSeen): boolean => seen.eventType === 'customer.subscription.deleted' || ENDED.has(seen.status);
+
+/** Newer by Stripe's clock; at the same second, an ended subscription is the later state (Stripe never revives one). */
+function isNewer(candidate: StripeSubscriptionSeen, newest: StripeSubscriptionSeen | undefined): boolean {
+  if (newest === undefined || candidate.created > newest.created) return true;
+  return candidate.created === newest.created && (isEnded(candidate) || !isEnded(newest));
+}
+
+export function evolveStripeSubscription(state: StripeSubscriptionState, event: StripeSubscriptionEvent): StripeSubscriptionState {
+  const eventIds = [...state.eventIds, event.data.eventId];
+  switch (event.type) {
+    case 'StripeSubscriptionObserved':
+      return { ...state, eventIds, newest: isNewer(event.data, state.newest) ? event.data : state.newest };
+    case 'StripeSubscriptionLinked':
+      return { ...state, eventIds, linkedOrganizationId: event.data.organizationId };
+    case 'StripePaymentObserved': {
+      const newer = state.payment === undefined || event.data.created >= state.payment.created;
+      return { ...state, eventIds, payment: newer ? { created: event.data.created, paid: event.data.paid } : state.payment };
+    }
+    default: {
+      const _exhaustive: never = event;
+      return _exhaustive;
+    }
+  }
+}
+
+/** Every event is recorded once, whatever its age: a redelivery, or a concurrent one, records nothing. */
+export const decideStripeObservation = (state: StripeSubscriptionState, event: StripeSubscriptionEvent): StripeSubscriptionEvent[] =>
+  state.eventIds.includes(event.data.eventId) ? [] : [event];
+
+/** The organization the subscription belongs to: its own metadata first, else the checkout session's. */
+export const stripeOrganizationId = (state: StripeSubscriptionState): string | null => state.newest?.organizationId ?? state.linkedOrganizationId;
+
+export type UnmatchedReason = 'NO_ORGANIZATION' | 'UNKNOWN_ORGANIZATION' | 'UNKNOWN_PRICE' | 'NO_SUBSCRIPTION';
+
+/** What the organization must be brought to, or why the subscription cannot be matched (nothing is changed then). */
+export type StripePlacement =
+  | { kind: 'sync'; organizationId: string; data: SubscriptionTerms & SubscriptionItems }
+  | { kind: 'wait' }
+  | { kind: 'unmatched'; reason: UnmatchedReason; detail: string };
+
+const period = ({ periodStart, periodEnd }: StripeSubscriptionSeen) =>
+  periodStart === null || periodEnd === null ? null : { start: new Date(periodStart * 1000).toISOString(), end: new Date(periodEnd * 1000).toISOString() };
+
+const iso = (seconds: number | null): string | null => (seconds === null ? null : new Date(seconds * 1000).toISOString());
+
+function status(state: StripeSubscriptionState, newest: StripeSubscriptionSeen): SubscriptionStatus | undefined {
+  if (isEnded(newest)) return 'ended';
+  const payment = state.payment;
+  // An invoice event newer than the subscription object says more about the payment than its status.
+  const paymentNewer = payment !== undefined && payment.created >= newest.created;
+  switch (newest.status) {
+    case 'trialing':
+      return 'trialing';
+    case 'active':
+      return paymentNewer && !payment.paid ? 'past_due' : 'active';
+    case 'past_due':
+      return paymentNewer && payment.paid ? 'active' : 'past_due';
+    default:
+      // incomplete: the first payment is not made yet, so nothing is in force.
+      return undefined;
+  }
+}
+
+/** The subscription's newest state in Chorus's terms, its items matched to the catalogue by product id, then price id. */
+export function stripePlacement(state: StripeSubscriptionState, catalogue: PlanCatalogue): StripePlacement {
+  const newest = state.newest;
+  if (newest === undefined) return { kind: 'wait' };
+  const organizationId = stripeOrganizationId(state);
+  if (organizationId === null) {
+    const detail = `Subscription ${newest.subscriptionId} has no metadata.organization_id and no checkout session named one.`;
+    return { kind: 'unmatched', reason: 'NO_ORGANIZATION', detail };
+  }
+  const current = status(state, newest);
+  if (current === undefined) return { kind: 'wait' };
+  const items: SubscriptionItems = { plans: {}, addOns: {} };
+  // An ended subscription brings nothing: its items need no match.
+  for (const item of current === 'ended' ? [] : newest.items) {
+    const product = resolveProduct(catalogue, item.productId) ?? resolveProduct(catalogue, item.priceId);
+    if (product === undefined) {
+      const detail = `Price ${item.priceId} (product ${item.productId}) is sold by no plan or add-on of the catalogue.`;
+      return { kind: 'unmatched', reason: 'UNKNOWN_PRICE', detail };
+    }
+    if (product.kind === 'plan') items.plans[product.line] = product.plan;
+    else items.addOns[product.addOn] = (items.addOns[product.addOn] ?? 0) + item.quantity;
+  }
+  const ended = current === 'ended';
+  const endsOn = newest.cancelAtPeriodEnd ? (newest.cancelAt ?? newest.periodEnd) : newest.cancelAt;
+  const data = {
+    provider: 'stripe' as const,
+    subscriptionId: newest.subscriptionId,
+    status: current,
+    trialEndsAt: current === 'trialing' ? iso(newest.trialEnd) : null,
+    endsOn: ended ? null : iso(endsOn),
+    currentPeriod: period(newest),
+    endedAt: ended ? iso(newest.endedAt ?? newest.created) : null,
+    ...items,
+  };
+  return { kind: 'sync', organizationId, data };
+}
+
+/** Every Stripe event Chorus could not place, for operators (`chorus billing:unmatched`): one stream, as such events are few. */
+export const STRIPE_UNMATCHED_STREAM = 'billing-stripe-unmatched';
+
+export type StripeEventUnmatched = {
+  type: 'StripeEventUnmatched';
+  data: {
+    eventId: string;
+    eventType: string;
+    created: number;
+    subscriptionId: string | null;
+    organizationId: string | null;
+    reason: UnmatchedReason;
+    detail: string;
+  };
+};
+
+/** An event is kept once, however often Stripe delivers it. */
+export const decideUnmatched = (recorded: ReadonlySet<string>, event: StripeEventUnmatched): StripeEventUnmatched[] =>
+  recorded.has(event.data.eventId) ? [] : [event];

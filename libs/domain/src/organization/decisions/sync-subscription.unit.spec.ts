@@ -1,0 +1,143 @@
+import { describe, expect, it } from '@jest/globals';
+import { createPlanCatalogue } from '../../plans/plan-catalogue.js';
+import { refusalToAdd } from '../../limits/refusal-to-add.js';
+import { chorusEnabled, memberAdded, organizationCreated } from '../../testing/organization-events.js';
+import type { OrganizationCommandOf } from '../commands.js';
+import { decide } from '../decide.js';
+import type { OrganizationEvent } from '../events.js';
+import { foldOrganization } from '../evolve.js';
+import { operator } from '../requester.js';
+import type { ExistingOrganization, OrganizationState } from '../state.js';
+
+const catalogue = createPlanCatalogue({ paymentProviderIds: [] });
+const context = { catalogue, requester: operator };
+type Sync = OrganizationCommandOf<'SyncSubscription'>;
+const period = { start: '2026-11-01T00:00:00.000Z', end: '2026-12-01T00:00:00.000Z' };
+const active: Sync['data'] = {
+  provider: 'stripe',
+  subscriptionId: 'sub_1',
+  status: 'active',
+  trialEndsAt: null,
+  endsOn: null,
+  currentPeriod: period,
+  endedAt: null,
+  plans: { classic: 'professional' },
+  addOns: { additionalUser: 2 },
+};
+const sync = (data: Partial<Sync['data']>): Sync => ({ type: 'SyncSubscription', data: { ...active, ...data } });
+
+/** Decides each command in turn on the state the earlier ones left; answers every command's events. */
+function run(commands: OrganizationCommandOf<'SyncSubscription' | 'NoteTrialEnding' | 'AssignPlan'>[], history: OrganizationEvent[] = [organizationCreated()]) {
+  let state: OrganizationState = foldOrganization(history);
+  const decided: OrganizationEvent[][] = [];
+  for (const command of commands) {
+    const events = decide(command, state, context);
+    decided.push(events);
+    state = foldOrganization(events, state);
+  }
+  return { decided, state: state as ExistingOrganization };
+}
+
+const types = (events: OrganizationEvent[]) => events.map((event) => event.type);
+
+describe('SyncSubscription', () => {
+  it('a new subscription records its terms, its plan and its add-on units', () => {
+    const { decided, state } = run([sync({})]);
+
+    expect(decided[0]).toEqual([
+      { type: 'SubscriptionChanged', data: { ...active, plans: undefined, addOns: undefined, previousStatus: null } },
+      { type: 'PlanAssigned', data: { line: 'classic', plan: 'professional', subscriptionId: 'sub_1' } },
+      { type: 'AddOnPurchased', data: { addOn: 'additionalUser', quantity: 2, subscriptionId: 'sub_1' } },
+    ].map((event) => JSON.parse(JSON.stringify(event)) as OrganizationEvent));
+    expect(state.plans.classic).toBe('professional');
+    expect(state.addOns.additionalUser).toBe(2);
+    expect(state.subscription).toMatchObject({ status: 'active', plans: { classic: 'professional' }, addOns: { additionalUser: 2 } });
+  });
+
+  it('the same state again records nothing; a changed quantity records only that change', () => {
+    const { decided } = run([sync({}), sync({}), sync({ addOns: { additionalUser: 5 } }), sync({ addOns: { additionalUser: 1 } })]);
+
+    expect(decided[1]).toEqual([]);
+    expect(decided[2]).toEqual([{ type: 'AddOnPurchased', data: { addOn: 'additionalUser', quantity: 3, subscriptionId: 'sub_1' } }]);
+    expect(decided[3]).toEqual([{ type: 'AddOnCancelled', data: { addOn: 'additionalUser', quantity: 4, subscriptionId: 'sub_1' } }]);
+  });
+
+  it('an upgrade or downgrade assigns the new plan and nothing else', () => {
+    const { decided } = run([sync({ plans: { classic: 'essential' } }), sync({ plans: { classic: 'professional' } })]);
+
+    expect(decided[1]).toEqual([{ type: 'PlanAssigned', data: { line: 'classic', plan: 'professional', subscriptionId: 'sub_1' } }]);
+  });
+
+  it('a downgrade below what is in use removes nothing: the members stay, adds are refused', () => {
+    const members = Array.from({ length: 8 }, (_, index) => memberAdded(index));
+    const history = [organizationCreated(), chorusEnabled(), ...members];
+    const { state } = run([sync({ plans: { chorus: 'enterprise' }, addOns: {} }), sync({ plans: { chorus: 'teams' }, addOns: {} })], history);
+
+    expect(state.members).toHaveLength(8);
+    expect(refusalToAdd(state, 'users', catalogue)).toMatchObject({ code: 'LIMIT_EXCEEDED' });
+  });
+
+  it('cancellation at the period end is recorded with its date; the plan stays', () => {
+    const { decided, state } = run([sync({}), sync({ endsOn: period.end })]);
+
+    expect(types(decided[1] ?? [])).toEqual(['SubscriptionChanged']);
+    expect(state.plans.classic).toBe('professional');
+    expect(state.subscription?.endsOn).toBe(period.end);
+  });
+
+  it('past due keeps the plan; paid again is recorded as such', () => {
+    const { decided, state } = run([sync({}), sync({ status: 'past_due' }), sync({ status: 'active' })]);
+
+    expect(decided[1]).toEqual([expect.objectContaining({ type: 'SubscriptionChanged', data: expect.objectContaining({ status: 'past_due', previousStatus: 'active' }) })]);
+    expect(decided[2]).toEqual([expect.objectContaining({ data: expect.objectContaining({ status: 'active', previousStatus: 'past_due' }) })]);
+    expect(state.plans.classic).toBe('professional');
+  });
+
+  it('an ended subscription ends its plan and cancels its units; the organization has no plan', () => {
+    const { decided, state } = run([sync({}), sync({ status: 'ended', endedAt: '2026-11-20T00:00:00.000Z' })]);
+
+    expect(types(decided[1] ?? [])).toEqual(['SubscriptionChanged', 'PlanEnded', 'AddOnCancelled']);
+    expect(state.plans.classic).toBeNull();
+    expect(state.addOns.additionalUser).toBe(0);
+    expect(refusalToAdd(state, 'users', catalogue)?.code).toBe('NO_PLAN');
+  });
+
+  it('a plan assigned by hand since is not the subscription’s to end', () => {
+    const { decided, state } = run([sync({}), { type: 'AssignPlan', data: { line: 'classic', plan: 'enterprise' } }, sync({ status: 'ended', endedAt: period.end })]);
+
+    expect(types(decided[2] ?? [])).toEqual(['SubscriptionChanged', 'AddOnCancelled']);
+    expect(state.plans.classic).toBe('enterprise');
+  });
+
+  it('a new subscription takes over from the old one; the old one ending afterwards changes nothing', () => {
+    const { decided, state } = run([
+      sync({}),
+      sync({ subscriptionId: 'sub_2', plans: { classic: 'essential' }, addOns: { additionalUser: 1 } }),
+      sync({ status: 'ended', endedAt: period.end }),
+    ]);
+
+    expect(types(decided[1] ?? [])).toEqual(['SubscriptionChanged', 'PlanAssigned', 'AddOnCancelled']);
+    expect(decided[2]).toEqual([]);
+    expect(state.plans.classic).toBe('essential');
+    expect(state.subscription?.subscriptionId).toBe('sub_2');
+  });
+
+  it('refuses what is not a subscription', () => {
+    expect(() => run([sync({ status: 'paused' as 'active' })])).toThrow(/status/);
+    expect(() => run([sync({ endsOn: 'soon' })])).toThrow(/endsOn/);
+    expect(() => run([sync({ addOns: { additionalUser: -1 } })])).toThrow(/units/);
+  });
+});
+
+describe('NoteTrialEnding', () => {
+  const trialEndsAt = '2026-11-15T00:00:00.000Z';
+  const note = { type: 'NoteTrialEnding' as const, data: { subscriptionId: 'sub_1', trialEndsAt } };
+
+  it('is recorded once per trial end, only while the subscription is in its trial', () => {
+    const { decided } = run([sync({ status: 'trialing', trialEndsAt }), note, note, sync({ status: 'active', trialEndsAt }), { ...note, data: { ...note.data, trialEndsAt: period.end } }]);
+
+    expect(types(decided[1] ?? [])).toEqual(['SubscriptionTrialEnding']);
+    expect(decided[2]).toEqual([]);
+    expect(decided[4]).toEqual([]);
+  });
+});
