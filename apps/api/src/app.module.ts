@@ -15,6 +15,7 @@ import { LoggingModule } from './logging/logging.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
 import { OpenApiModule } from './openapi/openapi.module.js';
 import { OrganizationsModule } from './organizations/organizations.module.js';
+import { OwnerMailsModule } from './owner-mails/owner-mails.module.js';
 import { PlanCatalogueModule } from './plans/plan-catalogue.module.js';
 import { ReadModelsModule } from './read-models/read-models.module.js';
 import { SsoModule } from './sso/sso.module.js';
@@ -44,6 +45,7 @@ export class AppModule {
         BillingModule,
         AuditModule,
         EntitlementsModule,
+        OwnerMailsModule,
         AuthModule,
         SsoModule,
         WebModule,

@@ -5,13 +5,12 @@ import { EntitlementsController } from './entitlements.controller.js';
 import { OfrepController } from './ofrep.controller.js';
 import { OrganizationEntitlements } from './organization-entitlements.js';
 import { UsageController } from './usage.controller.js';
-import { ThresholdMailReaction } from './threshold-mail-reaction.js';
 import { UsageReports } from './usage-reports.js';
 
 /** Entitlements for the product's own services: OFREP evaluation and pushed changes (docs/entitlements.md). */
 @Module({
   controllers: [OfrepController, EntitlementsController, UsageController],
-  providers: [EntitlementCallers, OrganizationEntitlements, EntitlementChanges, UsageReports, ThresholdMailReaction],
+  providers: [EntitlementCallers, OrganizationEntitlements, EntitlementChanges, UsageReports],
   exports: [EntitlementCallers, OrganizationEntitlements],
 })
 export class EntitlementsModule {}

@@ -1,11 +1,15 @@
-// The owners' mail about a traffic threshold reached (TrafficThresholdReached on the organization's stream):
-// sent once, whichever node sends it. Its own stream per threshold reached, `threshold-mail-<event id>`,
-// records who claimed it (mail-claim.ts) and that it went out.
+// A mail to an organization's owners about one of its events (a traffic threshold reached, a failed payment,
+// a trial ending): sent once, whichever node sends it. Its own stream per event (`threshold-mail-<event id>`
+// for thresholds, `owner-mail-<event id>` for the others) records who claimed it (mail-claim.ts) and that it went out.
 import { mailClaimDuty, type MailClaim, type MailDuty } from '../mail/mail-claim.js';
 
 export const thresholdMailStreamPrefix = 'threshold-mail-';
 /** The mail owed for one TrafficThresholdReached event, named by that event's id. */
 export const thresholdMailStream = (reachedEventId: string): string => `${thresholdMailStreamPrefix}${reachedEventId}`;
+
+/** The mail owed for any other organization event the owners are told about (a failed payment, a trial ending). */
+export const ownerMailStream = (eventType: string, eventId: string): string =>
+  eventType === 'TrafficThresholdReached' ? thresholdMailStream(eventId) : `owner-mail-${eventId}`;
 
 export type ThresholdMailClaimed = { type: 'ThresholdMailClaimed'; data: { organizationId: string; sender: string; at: string } };
 /** `to`: the owners it went to; none when the organization had no owner with an address (nothing to send). */

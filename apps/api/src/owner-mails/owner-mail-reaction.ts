@@ -1,8 +1,9 @@
-// The owners' mail when a month's traffic reaches 80% or 100% of the allowance (docs/entitlements.md): a
-// subscription to TrafficThresholdReached with its own checkpoint, on every node. Each mail has a stream
-// of its own (threshold-mail.ts): the node that records its claim sends it and records it sent; the others
-// wait, and take it over if the claim runs out (its node stopped). Mails are few (two per organization and
-// month at most), so they are handled one after the other, a mail server down for now holding the rest back.
+// The owners' mails about their organization's events: a month's traffic at 80% or 100% of the allowance
+// (docs/entitlements.md), a failed payment, a trial ending (docs/billing.md). A subscription to those events
+// with its own checkpoint, on every node. Each mail has a stream of its own (threshold-mail.ts): the node that
+// records its claim sends it and records it sent; the others wait, and take it over if the claim runs out
+// (its node stopped). Mails are few, so they are handled one after the other, a mail server down for now
+// holding the rest back.
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { handleCommand } from '#application';
@@ -12,11 +13,11 @@ import {
   evolveThresholdMail,
   initialThresholdMailState,
   organizationStreamPrefix,
+  ownerMailStream,
   thresholdMailDuty,
-  thresholdMailStream,
+  type OrganizationEvent,
   type ThresholdMailEvent,
   type ThresholdMailState,
-  type TrafficThresholdReached,
 } from '#domain';
 import { EVENT_STORE, type EventStore, type RecordedEvent, type Subscription } from '#event-store';
 import { createMailer, isPermanentMailFailure, loadNodeName, type Mailer } from '#identity';
@@ -24,8 +25,9 @@ import { readCheckpoint, saveCheckpoint } from '../auth/member-invitation-checkp
 import { PINO } from '../logging/pino.js';
 import { Organizations } from '../organizations/organizations.js';
 import { RUN_MODE, type RunMode } from '../run-mode.js';
-import { thresholdMail } from './threshold-mail-text.js';
+import { OWNER_MAIL_EVENT_TYPES, ownerMail, owesOwnerMail } from './owner-mail-text.js';
 
+// Named when it mailed thresholds only; kept so that running nodes resume where they were.
 const CHECKPOINT = 'traffic-threshold-mails';
 /** A mail the server could not take for now is tried again, waiting twice as long each time, up to a minute. */
 const RETRY_FIRST_MS = 1_000;
@@ -34,7 +36,7 @@ const RETRY_MAX_MS = 60_000;
 const CLAIM_LOOK_MS = 1_000;
 
 @Injectable()
-export class ThresholdMailReaction implements OnApplicationBootstrap, OnModuleDestroy {
+export class OwnerMailReaction implements OnApplicationBootstrap, OnModuleDestroy {
   private subscription: Subscription | undefined;
   private storeId = '';
   private closing = false;
@@ -50,7 +52,7 @@ export class ThresholdMailReaction implements OnApplicationBootstrap, OnModuleDe
     @Inject(PINO) pino: Logger,
     private readonly organizations: Organizations,
   ) {
-    this.logger = pino.child({ component: 'threshold-mails' });
+    this.logger = pino.child({ component: 'owner-mails' });
     this.sender = loadNodeName(config.dataDir);
     this.mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, logger: this.logger, logMessageText: config.nodeEnv !== 'production' });
   }
@@ -63,19 +65,19 @@ export class ThresholdMailReaction implements OnApplicationBootstrap, OnModuleDe
     if (saved !== undefined && saved.storeId === this.storeId) {
       from = saved.position === null ? undefined : BigInt(saved.position);
     } else {
-      // First start: thresholds reached before this node existed were mailed by the nodes that ran then.
+      // First start: events before this node existed were mailed by the nodes that ran then.
       from = await this.store.headPosition();
       await this.checkpoint(from, true);
     }
     this.subscription = this.store.subscribeToAll({
       ...(from === undefined ? {} : { fromPosition: from }),
-      filter: { streamPrefixes: [organizationStreamPrefix], eventTypes: ['TrafficThresholdReached'] },
+      filter: { streamPrefixes: [organizationStreamPrefix], eventTypes: OWNER_MAIL_EVENT_TYPES },
       onEvent: async (event) => {
         // Stopped before the mail was settled: the checkpoint stays before it, so the next start mails it.
         if (await this.mail(event)) await this.checkpoint(event.position, false);
       },
       onError: (error) => {
-        if (!this.closing) this.logger.error({ err: error }, 'Traffic threshold mails stopped: owed mails go out after a restart');
+        if (!this.closing) this.logger.error({ err: error }, 'Owner mails stopped: owed mails go out after a restart');
       },
     });
   }
@@ -88,9 +90,13 @@ export class ThresholdMailReaction implements OnApplicationBootstrap, OnModuleDe
 
   /** Until the mail owed for `reached` is sent, by this node or another one (true), or this node stops (false). */
   private async mail(reached: RecordedEvent): Promise<boolean> {
+    const event = { type: reached.type, data: reached.data } as OrganizationEvent;
+    // Most subscription changes owe no mail: no claim is recorded for them.
+    if (!owesOwnerMail(event)) return true;
     const organizationId = reached.streamId.slice(organizationStreamPrefix.length);
-    const stream = thresholdMailStream(reached.id);
-    const fold = { initialState: initialThresholdMailState(), evolve: evolveThresholdMail, metadata: { actor: 'system:threshold-mails', correlationId: reached.metadata.correlationId, causationId: reached.id } };
+    const stream = ownerMailStream(reached.type, reached.id);
+    const metadata = { actor: 'system:owner-mails', correlationId: reached.metadata.correlationId, causationId: reached.id };
+    const fold = { initialState: initialThresholdMailState(), evolve: evolveThresholdMail, metadata };
     // Owners mailed already by this node, so that a retry after a later owner's failure does not mail them twice.
     const mailed: string[] = [];
     for (let retryMs = RETRY_FIRST_MS; !this.closing; ) {
@@ -108,13 +114,13 @@ export class ThresholdMailReaction implements OnApplicationBootstrap, OnModuleDe
           await this.sleep(Math.min(duty.until.getTime() - now.getTime(), CLAIM_LOOK_MS));
           continue;
         }
-        await this.send(organizationId, reached.data as TrafficThresholdReached['data'], mailed);
+        await this.send(organizationId, event, mailed);
         const sent: ThresholdMailEvent = { type: 'ThresholdMailSent', data: { organizationId, to: mailed, at: new Date().toISOString() } };
         await handleCommand<ThresholdMailState, ThresholdMailEvent>(this.store, stream, (state) => (state.sent ? [] : [sent]), fold);
         return true;
       } catch (error) {
         // The mail server or the store could not be reached for now (a throw would stop the subscription for good).
-        this.logger.warn({ err: error, organizationId, retryMs }, 'A traffic threshold mail could not be sent: trying again');
+        this.logger.warn({ err: error, organizationId, retryMs }, 'An owner mail could not be sent: trying again');
         await this.sleep(retryMs);
         retryMs = Math.min(retryMs * 2, RETRY_MAX_MS);
       }
@@ -123,17 +129,19 @@ export class ThresholdMailReaction implements OnApplicationBootstrap, OnModuleDe
   }
 
   /** Mails each owner not in `mailed` (added as they go); an address refused for good is skipped, anything else is thrown to try again. */
-  private async send(organizationId: string, reached: TrafficThresholdReached['data'], mailed: string[]): Promise<void> {
+  private async send(organizationId: string, event: OrganizationEvent, mailed: string[]): Promise<void> {
     const { state } = await this.organizations.load(organizationId);
     if (!state.exists) return;
     const owners = state.members.filter((member) => member.role === 'owner' && !mailed.includes(member.email)).map((member) => member.email);
     for (const to of owners) {
       try {
-        await this.mailer.send({ to, ...thresholdMail(this.config, { organizationId, organizationName: state.name, ...reached }) });
+        const mail = ownerMail(this.config, { organizationId, organizationName: state.name }, event);
+        if (mail === undefined) return;
+        await this.mailer.send({ to, ...mail });
         mailed.push(to);
       } catch (error) {
         if (!isPermanentMailFailure(error)) throw error;
-        this.logger.warn({ err: error, organizationId }, 'An owner address was refused for good: the threshold mail skips it');
+        this.logger.warn({ err: error, organizationId }, 'An owner address was refused for good: the mail skips it');
       }
     }
   }

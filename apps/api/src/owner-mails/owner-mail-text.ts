@@ -1,0 +1,104 @@
+// The owners' mails, in the product's words: a traffic threshold (docs/entitlements.md, Usage reports), a
+// failed payment and a trial ending (docs/billing.md).
+import type { Config } from '#config';
+import type { OrganizationEvent, SubscriptionTrialEnding, TrafficThresholdReached } from '#domain';
+
+type About = { organizationId: string; organizationName: string };
+type Reached = TrafficThresholdReached['data'] & About;
+type MailConfig = Pick<Config, 'upgradeUrl' | 'supportEmail' | 'productName' | 'publicUrl'>;
+export type OwnerMail = { subject: string; text: string };
+
+const count = (value: number): string => value.toLocaleString('en-US');
+/** "2026-11" -> "November 2026": periods are calendar months in UTC. */
+const monthOf = (period: string): string => new Date(`${period}-01T00:00:00Z`).toLocaleString('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' });
+
+/** Where an owner goes for a larger allowance: the pricing page or portal, else support by mail, else support. */
+function wayForward(config: Pick<Config, 'upgradeUrl' | 'supportEmail' | 'productName'>): string {
+  if (config.upgradeUrl !== undefined) return `To raise the allowance, change the plan or add-ons: ${config.upgradeUrl}`;
+  if (config.supportEmail !== undefined) return `To raise the allowance, write to ${config.supportEmail}.`;
+  return `To raise the allowance, ask ${config.productName} support.`;
+}
+
+export function thresholdMail(config: MailConfig, reached: Reached): OwnerMail {
+  const month = monthOf(reached.period);
+  const full = reached.threshold === 100;
+  const subject = full
+    ? `${reached.organizationName} has used its traffic allowance for ${month}`
+    : `${reached.organizationName} has used 80% of its traffic allowance for ${month}`;
+  const text = [
+    'Hello,',
+    '',
+    `${reached.organizationName} has counted ${count(reached.used)} of the ${count(reached.allowance)} page views its plan includes for ${month}` +
+      ` (${reached.threshold}%).${full ? ' The allowance is used up.' : ''}`,
+    'Traffic is still counted and nothing is blocked.',
+    '',
+    wayForward(config),
+    '',
+    `The organization's overview: ${config.publicUrl}/app/orgs/${encodeURIComponent(reached.organizationId)}`,
+    '',
+    `You receive this because you own ${reached.organizationName} in ${config.productName}.`,
+  ].join('\n');
+  return { subject, text };
+}
+
+const dayOf = (instant: string): string => new Date(instant).toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+
+const closing = (config: MailConfig, about: About): string[] => [
+  `The organization's overview: ${config.publicUrl}/app/orgs/${encodeURIComponent(about.organizationId)}`,
+  '',
+  `You receive this because you own ${about.organizationName} in ${config.productName}.`,
+];
+
+function paymentFailedMail(config: MailConfig, about: About): OwnerMail {
+  const where = config.upgradeUrl === undefined ? 'in your Stripe customer portal' : `at ${config.upgradeUrl}`;
+  return {
+    subject: `The payment for ${about.organizationName} failed`,
+    text: [
+      'Hello,',
+      '',
+      `Stripe could not take the latest payment for ${about.organizationName}'s subscription.`,
+      'The plan stays in force while Stripe tries again; if every attempt fails, the subscription ends and members, sites and domains can no longer be added.',
+      '',
+      `Please check the payment details ${where}.`,
+      '',
+      ...closing(config, about),
+    ].join('\n'),
+  };
+}
+
+function trialEndingMail(config: MailConfig, about: About, { trialEndsAt }: SubscriptionTrialEnding['data']): OwnerMail {
+  const day = dayOf(trialEndsAt);
+  return {
+    subject: `${about.organizationName}'s trial ends on ${day}`,
+    text: [
+      'Hello,',
+      '',
+      `The trial of ${about.organizationName}'s subscription ends on ${day}. From then on the subscription is charged as agreed at checkout.`,
+      'Nothing needs doing to keep the plan if a payment method is set; to stop, cancel the subscription before that day.',
+      '',
+      ...closing(config, about),
+    ].join('\n'),
+  };
+}
+
+/** Whether the owners are owed a mail for an organization event: a threshold, a payment that just failed, a trial ending. */
+export function owesOwnerMail(event: OrganizationEvent): boolean {
+  if (event.type === 'SubscriptionChanged') return event.data.status === 'past_due' && event.data.previousStatus !== 'past_due';
+  return event.type === 'TrafficThresholdReached' || event.type === 'SubscriptionTrialEnding';
+}
+
+/** The mail the owners are owed for an organization event, or none (most events, and most subscription changes). */
+export function ownerMail(config: MailConfig, about: About, event: OrganizationEvent): OwnerMail | undefined {
+  if (!owesOwnerMail(event)) return undefined;
+  switch (event.type) {
+    case 'TrafficThresholdReached':
+      return thresholdMail(config, { ...about, ...event.data });
+    case 'SubscriptionTrialEnding':
+      return trialEndingMail(config, about, event.data);
+    default:
+      return paymentFailedMail(config, about);
+  }
+}
+
+/** The organization events ownerMail may answer a mail for. */
+export const OWNER_MAIL_EVENT_TYPES = ['TrafficThresholdReached', 'SubscriptionChanged', 'SubscriptionTrialEnding'];
