@@ -6,6 +6,7 @@ import Stripe from 'stripe';
 
 import { EVENT_STORE, type EventStore } from '#event-store';
 import { createApiKey } from '../support/api-keys.js';
+import { runChorus } from '../support/chorus-cli.js';
 import { httpClient, type HttpClient, type HttpResponse } from '../support/http-client.js';
 import { createOrganization, organizationEvents } from '../support/organization-setup.js';
 import { startApp, type RunningApp } from '../support/start-app.js';
@@ -249,6 +250,19 @@ describe('events Chorus cannot place', () => {
     expect(reasons.filter(([eventId]) => eventId === unknownPrice.id)).toHaveLength(1);
     const metrics = await httpClient(running.baseUrl).get('/metrics');
     expect(metrics.text).toMatch(/chorus_billing_stripe_unmatched_events_total\{reason="UNKNOWN_PRICE"\} 1/);
+
+    // The operator's list, from the command line on the same store.
+    const listed = await runChorus(['billing:unmatched', '--json'], { DATA_DIR: running.dataDir, LOG_LEVEL: 'silent' });
+    expect(listed.code).toBe(0);
+    const { events } = JSON.parse(listed.stdout) as { events: { eventId: string; reason: string; detail: string; receivedAt: string }[] };
+    expect(events).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ eventId: unknownPrice.id, reason: 'UNKNOWN_PRICE', detail: expect.stringContaining('price_mystery') }),
+        expect.objectContaining({ eventId: unknownOrganization.id, reason: 'UNKNOWN_ORGANIZATION', receivedAt: expect.any(String) }),
+      ]),
+    );
+    const text = await runChorus(['billing:unmatched'], { DATA_DIR: running.dataDir, LOG_LEVEL: 'silent' });
+    expect(text.stdout).toMatch(new RegExp(`${unknownPrice.id as string}\\s+UNKNOWN_PRICE\\s+customer.subscription.created\\s+Price price_mystery`));
   });
 });
 

@@ -467,7 +467,7 @@ it('--help lists every command, starts without configuration or store, and a com
   const help = await chorus(['--help'], { PORT: 'not-a-port' });
 
   expect(help.code).toBe(0);
-  for (const name of ['org:create', 'org:list', 'org:member:add', 'org:history', 'projections:verify', 'user:create', 'billing:sign']) expect(help.stdout).toContain(`  ${name}`);
+  for (const name of ['org:create', 'org:list', 'org:member:add', 'org:history', 'projections:verify', 'user:create', 'billing:sign', 'billing:unmatched']) expect(help.stdout).toContain(`  ${name}`);
   const own = await chorus(['org:member:add', '--help']);
   expect(own.stdout).toContain('--username <username>');
   expect((await chorus(['help', 'org:member:add'])).stdout).toContain('--username <username>');

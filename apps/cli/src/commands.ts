@@ -118,6 +118,12 @@ export const COMMANDS: readonly CommandEntry[] = [
     summary: 'print the Billing-Signature header value for a billing event body',
     load: async () => (await import('./commands/billing-sign.command.js')).registerBillingSignCommand,
   },
+  {
+    name: 'billing:unmatched',
+    args: '',
+    summary: 'list the Stripe events Chorus could not place, with the reason',
+    load: async () => (await import('./commands/billing-unmatched.command.js')).registerBillingUnmatchedCommand,
+  },
 ];
 
 /** The command a call names: the first word that is not an option (`chorus help X` names X). */
