@@ -288,6 +288,28 @@ describe('a downgrade below what is in use', () => {
   });
 });
 
+describe('the billing period', () => {
+  it('counts traffic per billing month from the subscription’s period start', async () => {
+    const id = await createOrganization(api);
+    const nowSeconds = Math.floor(Date.now() / 1000);
+    const periodStart = nowSeconds - 2 * 86_400;
+    await applied(subscriptionEvent('customer.subscription.created', { id: `sub_period_${id}`, organizationId: id, items: [ESSENTIAL], periodStart }), id);
+    const collector = httpClient(running.baseUrl, { apiKey: await createApiKey(running.app, ['usage:write']) });
+    const at = (secondsAgo: number) => new Date((nowSeconds - secondsAgo) * 1000).toISOString();
+    const reports = [
+      { id: 'this-period', organizationId: id, quantity: 700, occurredAt: at(86_400) },
+      // Three days ago is before the period's start: last billing month, even when it was this calendar month.
+      { id: 'last-period', organizationId: id, quantity: 50, occurredAt: at(3 * 86_400) },
+    ];
+    const counted = await collector.post('/usage', { reports });
+    expect(counted.status).toBe(202);
+
+    const after = await organization(id, counted.body.position);
+    const month = new Date(periodStart * 1000).toISOString().slice(0, 7);
+    expect(after.traffic).toMatchObject({ period: month, used: 700 });
+  });
+});
+
 describe('without STRIPE_WEBHOOK_SECRET', () => {
   it('answers 503', async () => {
     const other = await startApp({ LOG_LEVEL: 'silent' });
