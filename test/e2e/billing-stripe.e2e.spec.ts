@@ -138,6 +138,9 @@ describe('a subscription’s life', () => {
 
     expect(after.plan).toBe('professional');
     expect(after.subscription.endsOn).toBe(after.subscription.currentPeriod.end);
+    const before = (await organizationEvents(store, id)).length;
+    expect((await deliver(cancelling)).body).toMatchObject({ duplicate: true, outcome: 'unchanged' });
+    expect(await typesSince(id, before)).toEqual([]);
   });
 
   it('past due keeps the plan until the invoice is paid', async () => {
@@ -147,6 +150,9 @@ describe('a subscription’s life', () => {
 
     const paid = stripeEvent('invoice.paid', invoice(`sub_life_${id}`, true), tick());
     expect(await applied(paid, id)).toMatchObject({ plan: 'professional', subscription: { status: 'active' } });
+    const before = (await organizationEvents(store, id)).length;
+    for (const replay of [failed, paid]) expect((await deliver(replay)).body).toMatchObject({ duplicate: true, outcome: 'unchanged' });
+    expect(await typesSince(id, before)).toEqual([]);
   });
 
   it('deletion ends the plan: adds answer NO_PLAN, nothing is deleted', async () => {
@@ -181,7 +187,7 @@ describe('a trial, and a checkout that names the organization', () => {
     expect(linked).toMatchObject({ plan: 'essential', subscription: { status: 'trialing', trialEndsAt: new Date(trialEnd * 1000).toISOString() } });
     const ending = subscriptionEvent('customer.subscription.trial_will_end', shape);
     await applied(ending, id);
-    await deliver(ending);
+    expect((await deliver(ending)).body).toMatchObject({ duplicate: true, outcome: 'unchanged' });
     expect((await organizationEvents(store, id)).filter((event) => event.type === 'SubscriptionTrialEnding')).toHaveLength(1);
   });
 });
@@ -276,7 +282,11 @@ describe('a downgrade below what is in use', () => {
       expect(added.status).toBe(201);
     }
 
-    const after = await applied(subscriptionEvent('customer.subscription.updated', { id: subscriptionId, organizationId: id, items: [TEAMS] }), id);
+    const downgrade = subscriptionEvent('customer.subscription.updated', { id: subscriptionId, organizationId: id, items: [TEAMS] });
+    const after = await applied(downgrade, id);
+    const recorded = (await organizationEvents(store, id)).length;
+    expect((await deliver(downgrade)).body).toMatchObject({ duplicate: true, outcome: 'unchanged' });
+    expect(await typesSince(id, recorded)).toEqual([]);
 
     expect(after.members).toHaveLength(8);
     expect(after).toMatchObject({ chorusDetails: { plan: 'teams' }, usage: { users: 8 }, limits: { effective: { users: 5 }, exceededBy: { users: 3 } }, canAdd: { users: false } });
