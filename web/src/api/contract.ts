@@ -36,7 +36,8 @@ export type Organization = {
   governingPlan: { line: 'classic' | 'chorus'; plan: string } | null;
   /** The governing plan's defaults for new sites; null without a plan. */
   siteDefaults: SiteDefaults | null;
-  limits: { configured: PerResource<Limit>; hard: PerResource<Limit>; effective: PerResource<Limit>; override: boolean };
+  /** exceededBy: how many more are in use than the effective limit allows, after a downgrade (absent from older servers). */
+  limits: { configured: PerResource<Limit>; hard: PerResource<Limit>; effective: PerResource<Limit>; override: boolean; exceededBy?: PerResource<number> };
   usage: PerResource<number>;
   canAdd: PerResource<boolean>;
   trafficPerMonth: number | null;
@@ -48,8 +49,20 @@ export type Organization = {
   webAnalytics: { domains: string[] };
   /** Enterprise single sign-on: whether the plan includes it, and its settings (never the client secret). */
   sso: { available: boolean; settings: SsoSettings | null };
+  /** The Stripe subscription's status and dates (docs/billing.md); null without one, absent from older servers. */
+  subscription?: Subscription | null;
   revision: Position;
   position: Position;
+};
+
+export type Subscription = {
+  provider: 'stripe';
+  status: 'trialing' | 'active' | 'past_due' | 'ended';
+  trialEndsAt: string | null;
+  /** A cancellation at the period's end is scheduled: the plan stays until then. */
+  endsOn: string | null;
+  currentPeriod: { start: string; end: string } | null;
+  endedAt: string | null;
 };
 
 /** An organization's OpenID provider; domains in Unicode form, domainStates one per domain. */

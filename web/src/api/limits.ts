@@ -35,21 +35,42 @@ export function usageText(organization: LimitsShown, resource: LimitedResource):
   return `${formatNumber(organization.usage[resource])} of ${limit === null ? 'unlimited' : formatNumber(limit)}`;
 }
 
-/** What is left, as the organization reads it: "2 more can be added", "No limit", "None left", or where it comes from. */
+/** How many more are in use than the limit allows, after a downgrade: nothing is removed by one. */
+export const exceededBy = (organization: LimitsShown, resource: LimitedResource): number => organization.limits.exceededBy?.[resource] ?? 0;
+
+const THINGS: Record<LimitedResource, [one: string, many: string]> = {
+  users: ['member', 'members'],
+  contentSections: ['site', 'sites'],
+  qualityAssuranceDomains: ['QA domain', 'QA domains'],
+  webAnalyticsDomains: ['web analytics domain', 'web analytics domains'],
+};
+
+/** "Remove 3 members, or choose a larger plan, before adding more." */
+export function overLimitText(organization: LimitsShown, resource: LimitedResource): string {
+  const over = exceededBy(organization, resource);
+  const remove = `Remove ${formatNumber(over)} ${THINGS[resource][over === 1 ? 0 : 1]}`;
+  return resource === 'webAnalyticsDomains' ? `${remove} before adding more.` : `${remove}, or choose a larger plan, before adding more.`;
+}
+
+/** What is left, as the organization reads it: "2 more can be added", "No limit", "None left", "3 over the limit", or where it comes from. */
 export function leftText(organization: Organization, resource: LimitedResource): string {
   if (!included(organization, resource)) return `Comes with the ${resource === 'webAnalyticsDomains' ? 'Web analytics' : 'Quality assurance'} add-on`;
   const limit = organization.limits.effective[resource];
   if (limit === null) return 'No limit';
+  if (exceededBy(organization, resource) > 0) return `${formatNumber(exceededBy(organization, resource))} over the limit`;
   const left = limit - organization.usage[resource];
   return left <= 0 ? 'None left' : `${formatNumber(left)} more can be added`;
 }
 
 /** "Users limit reached: 5 of 5" (docs/console.md, Members). */
 export const limitReachedText = (organization: Organization, resource: LimitedResource): string =>
-  `${RESOURCE_NAMES[resource]} limit reached: ${usageText(organization, resource)}`;
+  exceededBy(organization, resource) > 0
+    ? `${RESOURCE_NAMES[resource]} over the limit: ${usageText(organization, resource)}`
+    : `${RESOURCE_NAMES[resource]} limit reached: ${usageText(organization, resource)}`;
 
 /** What would raise the limit, in one sentence. */
 export function whatRaisesIt(organization: Organization, resource: LimitedResource): string {
+  if (exceededBy(organization, resource) > 0) return overLimitText(organization, resource);
   if (resource === 'webAnalyticsDomains') return 'The web analytics domain limit is fixed at 1,000.';
   const plan = organization.governingPlan === null ? 'your plan' : `the ${planName(organization.governingPlan.plan)} plan`;
   if (binding(organization, resource) === 'hard') {

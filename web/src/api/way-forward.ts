@@ -4,7 +4,7 @@
 import type { Organization, Role } from './contract';
 
 /** What would get the organization past the refusal. */
-export type Goal = 'raise' | 'plan' | 'enterprise' | 'chorus' | 'addOn';
+export type Goal = 'raise' | 'plan' | 'enterprise' | 'chorus' | 'addOn' | 'payment' | 'renew';
 
 export type Contact = { upgradeUrl: string | null; supportEmail: string | null; productName: string };
 
@@ -17,6 +17,8 @@ const ACTIONS: Record<Goal, string> = {
   enterprise: 'move to an Enterprise plan',
   chorus: 'turn Chorus on',
   addOn: 'add it',
+  payment: 'update the payment details',
+  renew: 'keep the subscription',
 };
 
 const LINK_LABELS: Record<Goal, string> = {
@@ -25,6 +27,8 @@ const LINK_LABELS: Record<Goal, string> = {
   enterprise: 'Move to an Enterprise plan',
   chorus: 'Manage the subscription',
   addOn: 'Change the plan or add-ons',
+  payment: 'Update the payment details',
+  renew: 'Keep the subscription',
 };
 
 /** "a", "a or b", "a, b or c". */

@@ -1,4 +1,9 @@
 const dateTime = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeStyle: 'short' });
 
+const day = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+
+/** "31 December 2026": a billing date, in UTC as Stripe and the owners' mails count it. */
+export const formatDay = (iso: string): string => day.format(new Date(iso));
+
 /** "12 Mar 2030, 09:41" in the browser's time zone; the ISO value goes in a <time> element's dateTime. */
 export const formatDateTime = (iso: string): string => dateTime.format(new Date(iso));

@@ -1,5 +1,5 @@
 import type { LimitedResource, Organization, Role } from '../../../api/contract';
-import { binding, included, leftText, usageText } from '../../../api/limits';
+import { binding, exceededBy, included, leftText, overLimitText, usageText } from '../../../api/limits';
 import { RESOURCE_NAMES, formatNumber, planName } from '../../../api/words';
 import { WayForward } from '../../../components/console/way-forward';
 import { ProgressBar } from '../../../components/ui/progress-bar';
@@ -43,6 +43,8 @@ export function LimitList({ organization, role }: { organization: Organization; 
               {planless ? 'Nothing more until a plan is in effect' : leftText(organization, resource)}
               {extra !== null && `. ${extra}`}
             </p>
+            {/* Over after a downgrade: nothing was removed, and the way back is in the organization's hands. */}
+            {!planless && exceededBy(organization, resource) > 0 && <p className="limit__explanation">{overLimitText(organization, resource)}</p>}
             {full && <WayForward goal="raise" role={role} organization={organization} />}
           </li>
         );

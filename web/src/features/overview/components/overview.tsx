@@ -9,6 +9,7 @@ import { Notice } from '../../../components/ui/notice';
 import { ChorusFeatureList, SiteFeatureList } from './feature-list';
 import { LimitList } from './limit-list';
 import { NotificationRecipients } from './notification-recipients';
+import { SubscriptionFacts, SubscriptionNotice } from './subscription-facts';
 
 function governing(organization: Organization): string {
   const plan = organization.governingPlan;
@@ -54,6 +55,7 @@ export function Overview({ organization, role }: { organization: Organization; r
       <PageHeader title="Overview">{governing(organization)}</PageHeader>
       <div className="overview">
         <PlanProblem organization={organization} role={role} />
+        <SubscriptionNotice organization={organization} role={role} />
         <Section className="overview__limits" title="Limits" description="What is in use, and how much more fits.">
           <LimitList organization={organization} role={role} />
         </Section>
@@ -72,6 +74,7 @@ export function Overview({ organization, role }: { organization: Organization; r
               <dt>Chorus</dt>
               <dd>{chorusWords(organization)}</dd>
             </div>
+            <SubscriptionFacts subscription={organization.subscription} />
             <div className="fact">
               <dt>Service level</dt>
               <dd>{SERVICE_LEVEL_NAMES[organization.serviceLevel]}</dd>
