@@ -204,6 +204,27 @@ describe('deliveries', () => {
     expect(answers.filter((answer) => answer.body.duplicate === false)).toHaveLength(1);
   });
 
+  it('older and newer events of one subscription delivered at once: the organization ends in the newest state', async () => {
+    for (let round = 0; round < 5; round += 1) {
+      const id = await createOrganization(api);
+      const subscriptionId = `sub_mixed_${id}`;
+      const base = tick();
+      clock += 20;
+      const older = Array.from({ length: 12 }, (_, index) =>
+        subscriptionEvent('customer.subscription.updated', { id: subscriptionId, organizationId: id, items: [index % 2 === 0 ? ESSENTIAL : PROFESSIONAL, { ...EXTRA_SITE, quantity: index + 1 }] }, base + index),
+      );
+      const newest = subscriptionEvent('customer.subscription.updated', { id: subscriptionId, organizationId: id, items: [PROFESSIONAL, { ...EXTRA_SITE, quantity: 20 }] }, base + 15);
+
+      const answers = await Promise.all([newest, ...older].map((event) => deliver(event)));
+
+      expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 200));
+      expect(await organization(id, Math.max(...answers.map((answer) => Number(answer.body.position ?? 0))))).toMatchObject({
+        plan: 'professional',
+        addOns: { additionalContentSection: 20 },
+      });
+    }
+  });
+
   it('a forged, a tampered, a stale and a missing signature are 400 INVALID_SIGNATURE and change nothing', async () => {
     const id = await createOrganization(api);
     const event = subscriptionEvent('customer.subscription.created', { id: `sub_forged_${id}`, organizationId: id, items: [PROFESSIONAL] });

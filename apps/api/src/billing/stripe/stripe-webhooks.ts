@@ -1,9 +1,10 @@
 // A verified Stripe event, handled (docs/billing.md): recorded on its subscription's stream once, then the
 // organization brought to the subscription's newest state. Every step is safe to repeat, so a redelivery,
 // 20 concurrent ones, or one after a crash all end in the same state with each change recorded once.
+import { isDeepStrictEqual } from 'node:util';
 import { Inject, Injectable } from '@nestjs/common';
 import type Stripe from 'stripe';
-import { eventMetadata, handleCommand, type CommandContext } from '#application';
+import { eventMetadata, handleCommand, loadStream, type CommandContext } from '#application';
 import {
   decideStripeObservation,
   decideUnmatched,
@@ -14,10 +15,12 @@ import {
   stripeSubscriptionStream,
   type PlanCatalogue,
   type StripeEventUnmatched,
+  type StripePlacement,
   type UnmatchedReason,
 } from '#domain';
 import { EVENT_STORE, type EventStore } from '#event-store';
 import { ChorusMetrics } from '../../metrics/chorus-metrics.js';
+import type { CommandResult } from '../../organizations/command-result.js';
 import { Organizations } from '../../organizations/organizations.js';
 import { PLAN_CATALOGUE } from '../../plans/plan-catalogue.module.js';
 import { STRIPE_EVENT_TYPES, stripeObservation } from './stripe-event.js';
@@ -31,6 +34,13 @@ export type StripeOutcome = 'applied' | 'unchanged' | 'recorded' | 'unmatched' |
 export type StripeReceipt = { id: string; type: string; outcome: StripeOutcome; duplicate: boolean; organizationId: string | null; position: bigint | null };
 
 const handled = new Set<string>(STRIPE_EVENT_TYPES);
+
+const SUBSCRIPTION_FOLD = { initialState: initialStripeSubscriptionState(), evolve: evolveStripeSubscription };
+
+/** Each round follows a newer event that landed meanwhile; Stripe's events of one subscription are minutes apart. */
+const MAX_SYNC_ROUNDS = 5;
+
+type SyncPlacement = Extract<StripePlacement, { kind: 'sync' }>;
 
 @Injectable()
 export class StripeWebhooks {
@@ -53,24 +63,41 @@ export class StripeWebhooks {
     const observed = observation.event;
     const stream = stripeSubscriptionStream(observation.subscriptionId);
     const recorded = await handleCommand(this.store, stream, (state) => decideStripeObservation(state, observed), {
-      initialState: initialStripeSubscriptionState(),
-      evolve: evolveStripeSubscription,
+      ...SUBSCRIPTION_FOLD,
       metadata: eventMetadata(context, 'RecordStripeEvent'),
     });
     const duplicate = recorded.appended.length === 0;
     const placement = stripePlacement(recorded.state, this.catalogue);
     if (placement.kind === 'wait') return { ...receipt, duplicate, outcome: 'recorded', position: recorded.position ?? null };
     if (placement.kind === 'unmatched') return this.unmatched(event, observation, placement.reason, placement.detail, context, duplicate);
-    const { organizationId, data } = placement;
-    const { state, revision: before } = await this.organizations.load(organizationId);
-    if (!state.exists) return this.unmatched(event, observation, 'UNKNOWN_ORGANIZATION', `There is no organization ${organizationId}.`, context, duplicate);
-    let result = await this.organizations.handle(organizationId, { type: 'SyncSubscription', data }, context);
-    if (event.type === 'customer.subscription.trial_will_end' && data.trialEndsAt !== null) {
-      result = await this.organizations.handle(organizationId, { type: 'NoteTrialEnding', data: { subscriptionId: data.subscriptionId, trialEndsAt: data.trialEndsAt } }, context);
+    const { state, revision: before } = await this.organizations.load(placement.organizationId);
+    if (!state.exists) {
+      return this.unmatched(event, observation, 'UNKNOWN_ORGANIZATION', `There is no organization ${placement.organizationId}.`, context, duplicate);
+    }
+    let result = await this.sync(stream, placement, context);
+    if (event.type === 'customer.subscription.trial_will_end' && placement.data.trialEndsAt !== null) {
+      const { subscriptionId, trialEndsAt } = placement.data;
+      result = await this.organizations.handle(placement.organizationId, { type: 'NoteTrialEnding', data: { subscriptionId, trialEndsAt } }, context);
     }
     // Informational: a concurrent delivery of the same event may also find the stream moved.
     const outcome = result.revision === before ? 'unchanged' : 'applied';
-    return { ...receipt, duplicate, outcome, organizationId, position: result.position };
+    return { ...receipt, duplicate, outcome, organizationId: placement.organizationId, position: result.position };
+  }
+
+  /**
+   * Brings the organization to the subscription's newest state. A newer event of the same subscription may
+   * have been applied while this one's decision was made: after writing, the subscription's stream is read
+   * again, and while its newest state differs from the one just written, that one is written instead. The
+   * last write is always followed by such a check, so the organization ends in the newest state.
+   */
+  private async sync(stream: string, first: SyncPlacement, context: CommandContext): Promise<CommandResult> {
+    let placement = first;
+    for (let round = 1; ; round += 1) {
+      const result = await this.organizations.handle(placement.organizationId, { type: 'SyncSubscription', data: placement.data }, context);
+      const now = stripePlacement((await loadStream(this.store, stream, SUBSCRIPTION_FOLD)).state, this.catalogue);
+      if (now.kind !== 'sync' || isDeepStrictEqual(now, placement) || round >= MAX_SYNC_ROUNDS) return result;
+      placement = now;
+    }
   }
 
   /** Kept for operators once, counted once; 2xx all the same, since a retry cannot place it either. */
