@@ -2,8 +2,10 @@
 // with its own DATA_DIR: they share nothing but the store) over one PostgreSQL. Limits and the sign-in lockout
 // hold across the nodes; a node killed with SIGKILL under load or PostgreSQL restarted under load loses no
 // acknowledged write; an invitation is mailed once, also when the node that answered the add dies at once; a
-// node's own 503 reaches the client and takes no node out of the proxy's rotation (deploy/scale-out/nginx.conf).
+// Stripe event delivered to both nodes is applied once and the newest wins; a node's own 503 reaches the client
+// and takes no node out of the proxy's rotation (deploy/scale-out/nginx.conf).
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import Stripe from 'stripe';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -13,6 +15,7 @@ import { startPostgresServer, type PostgresServer } from '../../libs/event-store
 import { Browser } from '../support/browser.js';
 import { ensureBuilt } from '../support/chorus-process.js';
 import { SmtpInbox } from '../support/smtp-inbox.js';
+import { stripeEvent, subscriptionObject, type SubscriptionItemShape } from '../support/stripe-events.js';
 import { chorusCli, nginxMissing, startApiNode, startProxy, type ApiNode, type Proxy } from '../support/topology.js';
 
 const started = nginxMissing() === undefined ? await startPostgresServer() : { skip: nginxMissing() ?? '' };
@@ -24,6 +27,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const MAIL_CLAIM_SECONDS = 3;
 
 let shared: Record<string, string>;
+const STRIPE_SECRET = 'whsec_topology_0123456789';
 let dataDirs: string[];
 let nodes: ApiNode[];
 let proxy: Proxy;
@@ -109,6 +113,8 @@ async function missingFromStore(ids: readonly string[]): Promise<string[]> {
       SMTP_URL: inbox.url,
       MAIL_CLAIM_SECONDS: String(MAIL_CLAIM_SECONDS),
       TRUST_PROXY: 'loopback',
+      STRIPE_WEBHOOK_SECRET: STRIPE_SECRET,
+      PLAN_PAYMENT_PROVIDER_IDS: 'prod_ess,prod_pro,,prod_acs',
     };
     dataDirs = ['a', 'b'].map((name) => mkdtempSync(path.join(tmpdir(), `chorus-topology-${name}-`)));
     const created = JSON.parse(chorusCli(dataDirs[0] as string, shared, 'api-key:create', '--name', 'topology', '--scopes', 'organizations:read,organizations:write', '--json')) as {
@@ -201,6 +207,35 @@ async function missingFromStore(ids: readonly string[]): Promise<string[]> {
     await sleep((MAIL_CLAIM_SECONDS + 1) * 1_000);
     expect([thresholdMails(/used 80% of its traffic allowance/), thresholdMails(/has used its traffic allowance/)]).toEqual([1, 1]);
   }, 120_000);
+
+  it('applies a Stripe event delivered 20 times across the nodes once, and ends in the newest state however the nodes race', async () => {
+    const id = (await call(proxy.url, 'POST', '/organizations', { name: 'Stripe Co' })).body['id'] as string;
+    const deliver = (url: string, event: Record<string, unknown>) => {
+      const payload = JSON.stringify(event);
+      const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret: STRIPE_SECRET });
+      return fetch(`${url}/billing/stripe`, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': signature }, body: payload }).then(
+        async (answer) => ({ status: answer.status, body: (await answer.json()) as Record<string, unknown> }),
+      );
+    };
+    const sub = (items: SubscriptionItemShape[]) => subscriptionObject({ id: `sub_${id}`, organizationId: id, items });
+    const bases = [proxy.url, ...nodes.map((node) => node.url)];
+    const created = stripeEvent('customer.subscription.created', sub([{ price: 'p_pro', product: 'prod_pro' }, { price: 'p_acs', product: 'prod_acs', quantity: 2 }]), 1_800_000_000);
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, index) => deliver(bases[index % bases.length] as string, created)));
+    expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 200));
+    expect(answers.filter((answer) => answer.body['duplicate'] === false)).toHaveLength(1);
+    const recorded = await store.readStream(organizationStream(id));
+    expect((recorded.found ? recorded.events : []).map((event) => event.type)).toEqual(['OrganizationCreated', 'SubscriptionChanged', 'PlanAssigned', 'AddOnPurchased']);
+
+    // Older and newer changes of the subscription at once, on both nodes: the newest wins.
+    const changes = Array.from({ length: 10 }, (_, index) =>
+      stripeEvent('customer.subscription.updated', sub([{ price: 'p_ess', product: 'prod_ess' }, { price: 'p_acs', product: 'prod_acs', quantity: index + 1 }]), 1_800_000_100 + index),
+    );
+    const newest = stripeEvent('customer.subscription.updated', sub([{ price: 'p_pro', product: 'prod_pro' }, { price: 'p_acs', product: 'prod_acs', quantity: 20 }]), 1_800_000_200);
+    await Promise.all([newest, ...changes].map((event, index) => deliver((nodes[index % 2] as ApiNode).url, event)));
+    const head = (await call(proxy.url, 'GET', `/organizations/${id}`)).body['position'] as number;
+    const [a, b] = await Promise.all(nodes.map((node) => call(node.url, 'GET', `/organizations/${id}?minPosition=${head}`)));
+    for (const view of [a, b]) expect(view?.body).toMatchObject({ plan: 'professional', addOns: { additionalContentSection: 20 } });
+  }, 60_000);
 
   it('mails once the invitation of an add answered by a node killed right after: the other node takes it over', async () => {
     const organization = await call(proxy.url, 'POST', '/organizations', { name: 'Killed Right After' });

@@ -121,7 +121,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   {
     name: 'billing:unmatched',
     args: '',
-    summary: 'list the Stripe events Chorus could not place, with the reason',
+    summary: 'list the Stripe events Chorus could not place',
     load: async () => (await import('./commands/billing-unmatched.command.js')).registerBillingUnmatchedCommand,
   },
 ];
