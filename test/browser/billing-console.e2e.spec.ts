@@ -6,18 +6,16 @@
 // forward; axe-core clean and nothing sideways at 1280 and 390 px (`billing-<screen>-<width>.png`).
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import Stripe from 'stripe';
 import { signedInPage } from './support/console-pages.js';
-import { accessibilityViolations } from './support/accessibility.js';
-import { repositoryRoot, startChorusServer, type ChorusServer } from './support/chorus-server.js';
+import { startChorusServer, type ChorusServer } from './support/chorus-server.js';
 import { desktop, launchChromium, phone, type TestBrowser, type Viewport } from './support/chromium.js';
 import { closeAll } from './support/close-all.js';
-import { consoleScreen, scrollsSideways, type ConsoleUser } from './support/console-screens.js';
+import { judgeScreen, openConsolePage, screenshots } from './support/judged-screens.js';
+import type { ConsoleUser } from './support/console-screens.js';
 import { textOnceShown, visibleText } from './support/sign-in-screens.js';
 
-const screenshots = join(repositoryRoot, '.ci', 'artifacts', 'screenshots');
 const secret = 'whsec_browser_billing_0123456789';
 const upgradeUrl = 'https://billing.example.com/portal';
 const ona: ConsoleUser = { email: 'ona@down.example', password: 'copper-lantern-4410' };
@@ -66,18 +64,9 @@ function downgrade(organizationId: string): Record<string, unknown> {
   };
 }
 
-async function open(page: Page, path: string, heading: string) {
-  await page.goto(`${started().server.baseUrl}${path}`);
-  await textOnceShown(consoleScreen(page).heading, heading);
-  await page.locator('.page-loading').waitFor({ state: 'detached' });
-}
+const open = (page: Page, path: string, heading: string) => openConsolePage(page, started().server.baseUrl, path, heading);
 
-async function judge(page: Page, name: string): Promise<void> {
-  expect({ name, violations: await accessibilityViolations(page) }).toEqual({ name, violations: [] });
-  expect({ name, sideways: await scrollsSideways(page) }).toEqual({ name, sideways: false });
-  await page.evaluate('window.scrollTo(0, 0)');
-  await page.screenshot({ path: join(screenshots, `billing-${name}-${page.viewportSize()?.width ?? 0}.png`), fullPage: true });
-}
+const judge = (page: Page, name: string) => judgeScreen(page, 'billing', name);
 
 /** Tabs from the top of the page until `text` has the focus; answers how many presses it took (or -1). */
 async function tabTo(page: Page, text: string, most = 60): Promise<number> {

@@ -6,20 +6,18 @@
 // is checked by axe-core and photographed at 1280 and 390 px (`words-<screen>-<width>.png`).
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { DemoSeed } from '#api';
 import { signedInPage } from './support/console-pages.js';
-import { accessibilityViolations } from './support/accessibility.js';
-import { repositoryRoot, startChorusServer, type ChorusServer } from './support/chorus-server.js';
+import { startChorusServer, type ChorusServer } from './support/chorus-server.js';
 import { desktop, launchChromium, phone, type TestBrowser, type Viewport } from './support/chromium.js';
 import { closeAll } from './support/close-all.js';
-import { consoleScreen, membersScreen, scrollsSideways, sitesScreen, type ConsoleUser } from './support/console-screens.js';
+import { judgeScreen, openConsolePage, screenshots } from './support/judged-screens.js';
+import { consoleScreen, membersScreen, sitesScreen, type ConsoleUser } from './support/console-screens.js';
 import { startMailCatcher, type MailCatcher } from './support/mail-catcher.js';
 import { textOnceShown, visibleText } from './support/sign-in-screens.js';
 import { waitFor } from './support/wait-for.js';
 
-const screenshots = join(repositoryRoot, '.ci', 'artifacts', 'screenshots');
 const upgradeUrl = 'https://pricing.example.com/chorus';
 const supportEmail = 'help@chorus.example';
 
@@ -42,19 +40,9 @@ const started = () => {
 const signedIn = (user: ConsoleUser, viewport: Viewport = desktop) =>
   signedInPage(started().browser, started().server.baseUrl, user, viewport, { consoleErrors: false });
 
-async function open(page: Page, path: string, heading: string) {
-  await page.goto(`${started().server.baseUrl}${path}`);
-  await textOnceShown(consoleScreen(page).heading, heading);
-  await page.locator('.page-loading').waitFor({ state: 'detached' });
-}
+const open = (page: Page, path: string, heading: string) => openConsolePage(page, started().server.baseUrl, path, heading);
 
-/** axe-core clean, nothing sideways, and a whole-page screenshot. */
-async function judge(page: Page, name: string): Promise<void> {
-  expect({ name, violations: await accessibilityViolations(page) }).toEqual({ name, violations: [] });
-  expect({ name, sideways: await scrollsSideways(page) }).toEqual({ name, sideways: false });
-  await page.evaluate('window.scrollTo(0, 0)');
-  await page.screenshot({ path: join(screenshots, `words-${name}-${page.viewportSize()?.width ?? 0}.png`), fullPage: true });
-}
+const judge = (page: Page, name: string) => judgeScreen(page, 'words', name);
 
 /** The status line that says this (the add form and the list each have one). */
 const said = (page: Page, text: string) => page.getByRole('status').filter({ hasText: text });
