@@ -8,6 +8,9 @@ export default {
   // Tests that start the CLI or a server spend 1-2 s of CPU each; jest's 5 s default timed them out
   // when the machine was loaded. A hung test still fails, 20 s later. (A per-project value is ignored.)
   testTimeout: 20_000,
+  // Run test files in a worker that is replaced once it holds over 1 GB after a file: in one process the
+  // ESM module registries of 240 files pile up to the 4 GB heap limit, and GC then slows every test to a crawl.
+  workerIdleMemoryLimit: '1GB',
   projects: [
     {
       displayName: 'server',
