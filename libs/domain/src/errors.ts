@@ -19,7 +19,15 @@ export type DomainErrorCode =
   | 'RATE_LIMITED'
   | 'INVALID_TOKEN'
   /** Change password: the current password given is not the account's. */
-  | 'WRONG_PASSWORD';
+  | 'WRONG_PASSWORD'
+  /** Two-step sign-in: a wrong code, or a passkey that did not verify. */
+  | 'INVALID_CODE'
+  /** An authenticator code of a time step already used (RFC 6238's one use). */
+  | 'CODE_ALREADY_USED'
+  /** An organization of the user requires two-step sign-in: the last factor cannot go. */
+  | 'TWO_STEP_REQUIRED'
+  /** Recovery codes, or passing a step by enrolling, need a second factor first. */
+  | 'NO_SECOND_FACTOR';
 
 export class DomainError extends Error {
   constructor(

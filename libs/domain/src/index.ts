@@ -80,6 +80,8 @@ export * from './sso/sso-domain-claim.js';
 export * from './user/events.js';
 export * from './user/commands.js';
 export * from './user/user.js';
+export * from './user/second-factor-events.js';
+export * from './user/second-factors.js';
 export { decideUser } from './user/decide.js';
 export * from './session/session-events.js';
 export * from './session/session.js';

@@ -51,6 +51,8 @@ export type Organization = {
   sso: { available: boolean; settings: SsoSettings | null };
   /** The Stripe subscription's status and dates (docs/billing.md); null without one, absent from older servers. */
   subscription?: Subscription | null;
+  /** Whether every member must pass a second step at password sign-in; absent from older servers. */
+  twoStepSignIn?: { required: boolean };
   revision: Position;
   position: Position;
 };

@@ -78,6 +78,7 @@ const everyCommand: Record<OrganizationCommandType, OrganizationCommand[]> = {
   RemoveWebAnalyticsDomain: [{ type: 'RemoveWebAnalyticsDomain', data: { domain: 'stats.append.example' } }],
   CancelAddOn: [{ type: 'CancelAddOn', data: { addOn: 'webAnalytics' } }],
   DisableChorus: [{ type: 'DisableChorus', data: {} }],
+  SetTwoStepSignInPolicy: [{ type: 'SetTwoStepSignInPolicy', data: { required: true } }],
   RecordTrafficThreshold: [{ type: 'RecordTrafficThreshold', data: { period: '2030-01', threshold: 80, used: 400_000, allowance: 500_000 } }],
   SyncSubscription: [
     { type: 'SyncSubscription', data: { ...subscription, status: 'trialing', trialEndsAt: '2030-01-15T00:00:00.000Z', plans: {}, addOns: { additionalUser: 2 } } },

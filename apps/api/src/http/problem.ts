@@ -29,6 +29,8 @@ const domainStatus: Record<DomainErrorCode, number> = {
   INVALID_HOSTNAME: 400,
   INVALID_TOKEN: 400,
   WRONG_PASSWORD: 400,
+  INVALID_CODE: 400,
+  CODE_ALREADY_USED: 400,
   INVALID_CREDENTIALS: 401,
   FORBIDDEN: 403,
   NOT_FOUND: 404,
@@ -41,6 +43,8 @@ const domainStatus: Record<DomainErrorCode, number> = {
   LAST_OWNER: 409,
   ENTERPRISE_PLAN_REQUIRED: 409,
   SSO_DOMAIN_TAKEN: 409,
+  TWO_STEP_REQUIRED: 409,
+  NO_SECOND_FACTOR: 409,
   RATE_LIMITED: 429,
 };
 
@@ -49,6 +53,10 @@ const domainTitle: Record<DomainErrorCode, string> = {
   INVALID_HOSTNAME: 'The hostname is not valid',
   INVALID_TOKEN: 'The link is not valid',
   WRONG_PASSWORD: 'The current password is not correct',
+  INVALID_CODE: 'The code is not correct',
+  CODE_ALREADY_USED: 'The code was used already',
+  TWO_STEP_REQUIRED: 'Two-step sign-in is required',
+  NO_SECOND_FACTOR: 'No second factor is set up',
   INVALID_CREDENTIALS: 'Incorrect username or password',
   FORBIDDEN: 'Not allowed',
   NOT_FOUND: 'Not found',

@@ -66,6 +66,7 @@ export const EVENT_TYPE_NAMES: Record<OrganizationEventType, string> = {
   PlanEnded: 'Plan ended',
   SubscriptionChanged: 'Subscription changed',
   SubscriptionTrialEnding: 'Trial ending soon',
+  TwoStepSignInPolicySet: 'Two-step sign-in',
 };
 
 /** What follows the type's name: the event's details ('' when its name says it all). */
@@ -110,6 +111,8 @@ const DETAILS: Sentences = {
   PlanEnded: ({ line, plan }) => `${LINE_NAMES[line]} ${plan}; nothing in use was removed, adds wait for a plan`,
   SubscriptionChanged: subscriptionWords,
   SubscriptionTrialEnding: ({ trialEndsAt }) => `on ${dayInWords(trialEndsAt)}; the owners were told`,
+  TwoStepSignInPolicySet: ({ required }) =>
+    required ? 'required of every member: those without a second factor set one up at their next sign-in' : 'no longer required',
 };
 
 /** "active, renews on 1 January 2027 (Stripe subscription sub_123)". */

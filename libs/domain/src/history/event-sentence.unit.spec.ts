@@ -125,6 +125,13 @@ const sentences: { [Type in OrganizationEventType]: [EventOf<Type>, string][] } 
       'Trial ending soon: on 15 November 2026; the owners were told',
     ],
   ],
+  TwoStepSignInPolicySet: [
+    [
+      { type: 'TwoStepSignInPolicySet', data: { required: true } },
+      'Two-step sign-in: required of every member: those without a second factor set one up at their next sign-in',
+    ],
+    [{ type: 'TwoStepSignInPolicySet', data: { required: false } }, 'Two-step sign-in: no longer required'],
+  ],
 };
 
 /** The record just before the removals: member 1 and site 1 are in it. */

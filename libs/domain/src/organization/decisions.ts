@@ -27,6 +27,7 @@ import { recordSsoDomainCheck } from './decisions/record-sso-domain-check.js';
 import { recordTrafficThreshold } from './decisions/record-traffic-threshold.js';
 import { noteTrialEnding } from './decisions/note-trial-ending.js';
 import { syncSubscription } from './decisions/sync-subscription.js';
+import { setTwoStepSignInPolicy } from './decisions/set-two-step-sign-in-policy.js';
 
 export type Decision<C> = (command: C, state: OrganizationState, context: DecideContext) => OrganizationEvent[];
 
@@ -76,4 +77,5 @@ export const decisions = byCommandType({
   RecordTrafficThreshold: onExisting(recordTrafficThreshold),
   SyncSubscription: onExisting(syncSubscription),
   NoteTrialEnding: onExisting(noteTrialEnding),
+  SetTwoStepSignInPolicy: onExisting(setTwoStepSignInPolicy),
 });

@@ -72,6 +72,9 @@ export type SsoDomainUnverified = { type: 'SsoDomainUnverified'; data: { domain:
 /** The month's traffic (period: YYYY-MM, UTC) reached `threshold` percent of the allowance: `used` of `allowance` when counted. */
 export type TrafficThresholdReached = { type: 'TrafficThresholdReached'; data: { period: string; threshold: 80 | 100; used: number; allowance: number } };
 
+/** Whether every member must pass a second step at password sign-in (those without a factor enrol first). */
+export type TwoStepSignInPolicySet = { type: 'TwoStepSignInPolicySet'; data: { required: boolean } };
+
 export type OrganizationEvent =
   | OrganizationCreated
   | PlanAssigned
@@ -99,7 +102,8 @@ export type OrganizationEvent =
   | TrafficThresholdReached
   | PlanEnded
   | SubscriptionChanged
-  | SubscriptionTrialEnding;
+  | SubscriptionTrialEnding
+  | TwoStepSignInPolicySet;
 
 export type OrganizationEventType = OrganizationEvent['type'];
 
@@ -131,6 +135,7 @@ const everyEventType: Record<OrganizationEventType, true> = {
   PlanEnded: true,
   SubscriptionChanged: true,
   SubscriptionTrialEnding: true,
+  TwoStepSignInPolicySet: true,
 };
 /** Every type evolve folds (the compiler checks the list is whole), for readers that must refuse any other. */
 export const ORGANIZATION_EVENT_TYPES = Object.keys(everyEventType) as readonly OrganizationEventType[];

@@ -72,6 +72,8 @@ export function evolve(state: OrganizationState, event: OrganizationEvent): Orga
       return state.subscription?.subscriptionId === event.data.subscriptionId
         ? { ...state, subscription: { ...state.subscription, trialEndingNoted: event.data.trialEndsAt } }
         : state;
+    case 'TwoStepSignInPolicySet':
+      return { ...state, twoStepSignInRequired: event.data.required };
     case 'ChorusEnabled':
       return { ...state, chorus: { enabled: true, parallelUse: event.data.parallelUse ?? null } };
     case 'ChorusDisabled':

@@ -68,6 +68,7 @@ export function organizationView(state: ExistingOrganization, catalogue: PlanCat
     qualityAssurance: { domains: state.qualityAssuranceDomains.map(toUnicodeHostname) },
     webAnalytics: { domains: state.webAnalyticsDomains.map(toUnicodeHostname) },
     subscription: subscriptionView(state.subscription),
+    twoStepSignIn: { required: state.twoStepSignInRequired ?? false },
     sso: {
       available: hasSsoPlan(state, catalogue),
       // Never the client secret, not even sealed: only that one is set.

@@ -84,6 +84,7 @@ describe('organizationView', () => {
       qualityAssurance: { domains: ['münchen.de'] },
       webAnalytics: { domains: [] },
       subscription: null,
+      twoStepSignIn: { required: false },
       sso: { available: false, settings: null },
     });
   });

@@ -59,6 +59,8 @@ export type ExistingOrganization = {
   readonly trafficThresholdsReached?: Readonly<Record<string, readonly number[]>>;
   /** The payment provider's subscription; absent before the first. */
   readonly subscription?: OrganizationSubscription;
+  /** Every member signs in with a second step; absent: never required. */
+  readonly twoStepSignInRequired?: boolean;
 };
 
 export type OrganizationState = NoOrganization | ExistingOrganization;

@@ -58,6 +58,8 @@ export type OrganizationView = {
   /** Enterprise single sign-on: whether the plan includes it, and its settings (never the client secret). */
   /** The payment provider's subscription (its status and dates), or null when there is none. */
   subscription: SubscriptionView | null;
+  /** Whether every member must pass a second step at password sign-in. */
+  twoStepSignIn: { required: boolean };
   sso: {
     available: boolean;
     /** domains in Unicode form; domainStates: one per domain, in the same order. */

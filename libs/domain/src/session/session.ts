@@ -1,5 +1,5 @@
 // A session's state and when it is still good (OWASP ASVS 3.3: idle and absolute timeouts).
-import type { SignInMethod } from '../user/events.js';
+import type { SecondStepAwaited, SignInMethod } from '../user/events.js';
 import type { SessionEndReason, SessionEvent } from './session-events.js';
 
 export type Session = {
@@ -12,6 +12,8 @@ export type Session = {
   absoluteExpiresAt: string;
   /** The User-Agent the session was started from; null when unknown. */
   userAgent: string | null;
+  /** Half open until the second step is passed: every page and call but that step treats it as signed out. */
+  awaiting: SecondStepAwaited | null;
   ended: SessionEndReason | null;
 };
 
@@ -29,6 +31,7 @@ export function evolveSession(state: SessionState, event: SessionEvent): Session
         idleTimeoutSeconds: event.data.idleTimeoutSeconds,
         absoluteExpiresAt: event.data.absoluteExpiresAt,
         userAgent: event.data.userAgent ?? null,
+        awaiting: event.data.awaiting ?? null,
         ended: null,
       };
     case 'SessionRefreshed':

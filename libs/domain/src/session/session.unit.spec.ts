@@ -10,6 +10,7 @@ const session: Session = {
   idleTimeoutSeconds: 1_800,
   absoluteExpiresAt: '2030-01-01T21:00:00.000Z',
   userAgent: null,
+  awaiting: null,
   ended: null,
 };
 

@@ -1,5 +1,6 @@
 // What the identity services ask of a user. Hashes, ids and the time are chosen by the caller.
-import type { SignInMethod } from './events.js';
+import type { SecondStepAwaited, SignInMethod } from './events.js';
+import type { SecondFactorCommand } from './second-factors.js';
 import type { OpenSession } from './user.js';
 
 export type RegisterUser = {
@@ -20,7 +21,7 @@ export type CompletePasswordReset = {
 export type ChangePassword = { type: 'ChangePassword'; data: { passwordHash: string; keepSessionId: string } };
 export type RecordSignIn = {
   type: 'RecordSignIn';
-  data: { sessionId: string; method: SignInMethod; absoluteExpiresAt: Date };
+  data: { sessionId: string; method: SignInMethod; absoluteExpiresAt: Date; awaiting?: SecondStepAwaited };
 };
 export type RecordSignOut = { type: 'RecordSignOut'; data: { sessionId: string } };
 
@@ -33,10 +34,13 @@ export type UserCommand =
   | CompletePasswordReset
   | ChangePassword
   | RecordSignIn
-  | RecordSignOut;
+  | RecordSignOut
+  | SecondFactorCommand;
 
 export type UserCommandContext = {
   now: Date;
   /** The sessions the stream lists as open (Users.openSessions), for the decisions that end them: a reset, a password change. */
   openSessions?: readonly OpenSession[];
+  /** An organization the user belongs to requires two-step sign-in (the last second factor stays). */
+  twoStepRequired?: boolean;
 };

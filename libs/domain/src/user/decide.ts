@@ -2,6 +2,7 @@
 import { DomainError, InvalidToken, RateLimited } from '../errors.js';
 import type { UserCommand, UserCommandContext } from './commands.js';
 import type { UserEvent } from './events.js';
+import { decideSecondFactors } from './second-factors.js';
 import { resetMailsPerHour, type OpenSession, type User, type UserState } from './user.js';
 
 const hourMs = 3_600_000;
@@ -15,7 +16,7 @@ function registered(state: UserState): User {
 const liveSessionIds = (openSessions: readonly OpenSession[], now: Date): string[] =>
   openSessions.filter((session) => Date.parse(session.absoluteExpiresAt) > now.getTime()).map((session) => session.sessionId);
 
-export function decideUser(command: UserCommand, state: UserState, { now, openSessions = [] }: UserCommandContext): UserEvent[] {
+export function decideUser(command: UserCommand, state: UserState, { now, openSessions = [], twoStepRequired = false }: UserCommandContext): UserEvent[] {
   const at = now.toISOString();
   switch (command.type) {
     case 'RegisterUser': {
@@ -89,6 +90,7 @@ export function decideUser(command: UserCommand, state: UserState, { now, openSe
             sessionId: command.data.sessionId,
             method: command.data.method,
             absoluteExpiresAt: command.data.absoluteExpiresAt.toISOString(),
+            ...(command.data.awaiting === undefined ? {} : { awaiting: command.data.awaiting }),
             at,
           },
         },
@@ -97,6 +99,16 @@ export function decideUser(command: UserCommand, state: UserState, { now, openSe
       // Asked once per session: by whoever ended it on its own stream (Sessions), which decides that.
       registered(state);
       return [{ type: 'SignedOut', data: { sessionId: command.data.sessionId, at } }];
+    case 'EnrolAuthenticatorApp':
+    case 'RemoveAuthenticatorApp':
+    case 'RegisterPasskey':
+    case 'RenamePasskey':
+    case 'RemovePasskey':
+    case 'RegenerateRecoveryCodes':
+    case 'PassSecondStep':
+    case 'FailSecondStep':
+    case 'ResetSecondFactors':
+      return decideSecondFactors(command, registered(state).secondFactors, { at, twoStepRequired });
     default: {
       const _exhaustive: never = command;
       return _exhaustive;

@@ -1,6 +1,7 @@
 // A user's events (stream `user-<id>`): the account and its whole sign-in history, for auditors.
 // Unlike the organization's events, these carry `at`: expiry and throttling are decided from it
 // with the injected clock, while the store's recordedAt is its own wall clock.
+import type { SecondFactorEvent } from './second-factor-events.js';
 
 /** invitation: the session an accepted invitation opens, right after the person chose their password. */
 export type SignInMethod = 'password' | 'google' | 'invitation' | 'sso';
@@ -42,10 +43,15 @@ export type PasswordChanged = {
   type: 'PasswordChanged';
   data: { endedSessionIds: string[]; at: string };
 };
-/** sessionId is the SHA-256 of the cookie's secret, so this history holds no usable credential. */
+/** What a half-open session still needs: the second step, or enrolling a first factor (the organization's policy). */
+export type SecondStepAwaited = 'second-step' | 'enrolment';
+/**
+ * sessionId is the SHA-256 of the cookie's secret, so this history holds no usable credential. awaiting: the
+ * password was right and the session is half open until the second step (SecondStepPassed).
+ */
 export type SignedIn = {
   type: 'SignedIn';
-  data: { sessionId: string; method: SignInMethod; absoluteExpiresAt: string; at: string };
+  data: { sessionId: string; method: SignInMethod; absoluteExpiresAt: string; awaiting?: SecondStepAwaited; at: string };
 };
 export type SignInFailedReason = 'wrong-password' | 'no-password';
 /**
@@ -65,7 +71,8 @@ export type UserEvent =
   | PasswordChanged
   | SignedIn
   | SignInFailed
-  | SignedOut;
+  | SignedOut
+  | SecondFactorEvent;
 
 export type UserEventType = UserEvent['type'];
 

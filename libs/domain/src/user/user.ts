@@ -3,6 +3,7 @@
 // read from the stream's recent end when needed, Users.openSessions), and pending reset links are few
 // (three mails an hour, each valid for one).
 import type { UserEvent } from './events.js';
+import { evolveSecondFactors, noSecondFactors, type SecondFactors } from './second-factors.js';
 
 export type PendingReset = { tokenHash: string; expiresAt: string };
 export type OpenSession = { sessionId: string; absoluteExpiresAt: string };
@@ -19,6 +20,7 @@ export type User = {
   pendingResets: PendingReset[];
   /** When reset links were last sent (the newest few), for the per-address mail limit. */
   resetRequestTimes: string[];
+  secondFactors: SecondFactors;
 };
 
 export type UserState = { status: 'unregistered' } | User;
@@ -40,6 +42,7 @@ export function evolveUser(state: UserState, event: UserEvent): UserState {
       ssoOrganizationIds: [],
       pendingResets: [],
       resetRequestTimes: [],
+      secondFactors: noSecondFactors,
     };
   }
   if (state.status === 'unregistered') return state;
@@ -72,6 +75,16 @@ export function evolveUser(state: UserState, event: UserEvent): UserState {
     case 'SignedOut':
     case 'SignInFailed':
       return state;
+    case 'AuthenticatorAppEnrolled':
+    case 'AuthenticatorAppRemoved':
+    case 'PasskeyRegistered':
+    case 'PasskeyRenamed':
+    case 'PasskeyRemoved':
+    case 'RecoveryCodesGenerated':
+    case 'SecondStepPassed':
+    case 'SecondStepFailed':
+    case 'SecondFactorsReset':
+      return { ...state, secondFactors: evolveSecondFactors(state.secondFactors, event) };
     default: {
       const _exhaustive: never = event;
       return _exhaustive;
@@ -98,7 +111,9 @@ export class OpenSessionScan {
   take(event: UserEvent): boolean {
     if (event.type === 'SignedOut') this.ended.add(event.data.sessionId);
     if (event.type === 'PasswordResetCompleted' || event.type === 'PasswordChanged') for (const sessionId of event.data.endedSessionIds) this.ended.add(sessionId);
-    if (event.type === 'SignedIn' && !this.ended.has(event.data.sessionId) && Date.parse(event.data.absoluteExpiresAt) > this.now) {
+    // Passing the second step ends the half-open session and opens a full one under a new id.
+    if (event.type === 'SecondStepPassed') this.ended.add(event.data.previousSessionId);
+    if ((event.type === 'SignedIn' || event.type === 'SecondStepPassed') && !this.ended.has(event.data.sessionId) && Date.parse(event.data.absoluteExpiresAt) > this.now) {
       // Read newest first, listed oldest first: in the order they were signed in.
       this.open.unshift({ sessionId: event.data.sessionId, absoluteExpiresAt: event.data.absoluteExpiresAt });
     }

@@ -1,0 +1,13 @@
+import type { TwoStepSignInPolicySet } from '../events.js';
+import type { ExistingOrganization } from '../state.js';
+import { optionalBoolean } from '../command-validation.js';
+import { DomainError } from '../../errors.js';
+
+export type SetTwoStepSignInPolicy = { type: 'SetTwoStepSignInPolicy'; data: { required: boolean } };
+
+/** Asked of owners only (the route's rule); the same setting again records nothing. */
+export function setTwoStepSignInPolicy(command: SetTwoStepSignInPolicy, state: ExistingOrganization): TwoStepSignInPolicySet[] {
+  const required = optionalBoolean('required', command.data.required);
+  if (required === undefined) throw new DomainError('VALIDATION_FAILED', 'required must be true or false.', { field: 'required' });
+  return required === (state.twoStepSignInRequired ?? false) ? [] : [{ type: 'TwoStepSignInPolicySet', data: { required } }];
+}

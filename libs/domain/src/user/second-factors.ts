@@ -1,0 +1,217 @@
+// A user's second factors: an authenticator app (TOTP, RFC 6238), passkeys (WebAuthn) and recovery codes,
+// their fold and the decisions about them. Codes and signatures are checked outside (they need the secret
+// and the crypto); what is decided here is what may be used, and that nothing is used twice.
+import { DomainError } from '../errors.js';
+import type { SecondFactorEvent, SecondStepMethod } from './second-factor-events.js';
+
+export type Passkey = {
+  credentialId: string;
+  publicKey: string;
+  counter: number;
+  transports: string[];
+  name: string;
+  registeredAt: string;
+  lastUsedAt: string | null;
+};
+
+export type SecondFactors = {
+  /** lastTimeStep: the newest 30-second step whose code was accepted; a code of it or before is refused. */
+  authenticatorApp: { secretSealed: string; enrolledAt: string; lastTimeStep: number | null } | null;
+  passkeys: Passkey[];
+  /** The digests of the codes not used yet. */
+  recoveryCodes: { unused: string[]; generatedAt: string } | null;
+};
+
+export const noSecondFactors: SecondFactors = { authenticatorApp: null, passkeys: [], recoveryCodes: null };
+
+export const RECOVERY_CODE_COUNT = 10;
+export const MAX_PASSKEYS = 10;
+export const MAX_PASSKEY_NAME_LENGTH = 64;
+
+/** Recovery codes are a way back in, not a factor: an account with codes only is asked for nothing. */
+export const hasSecondFactor = (factors: SecondFactors): boolean => factors.authenticatorApp !== null || factors.passkeys.length > 0;
+
+/** With no factor left, the codes that stood in for them go too. */
+const withoutOrphanCodes = (factors: SecondFactors): SecondFactors => (hasSecondFactor(factors) ? factors : { ...factors, recoveryCodes: null });
+
+export function evolveSecondFactors(factors: SecondFactors, event: SecondFactorEvent): SecondFactors {
+  switch (event.type) {
+    case 'AuthenticatorAppEnrolled':
+      return { ...factors, authenticatorApp: { secretSealed: event.data.secretSealed, enrolledAt: event.data.at, lastTimeStep: null } };
+    case 'AuthenticatorAppRemoved':
+      return withoutOrphanCodes({ ...factors, authenticatorApp: null });
+    case 'PasskeyRegistered': {
+      const { credentialId, publicKey, counter, transports, name, at } = event.data;
+      return { ...factors, passkeys: [...factors.passkeys, { credentialId, publicKey, counter, transports, name, registeredAt: at, lastUsedAt: null }] };
+    }
+    case 'PasskeyRenamed':
+      return { ...factors, passkeys: factors.passkeys.map((key) => (key.credentialId === event.data.credentialId ? { ...key, name: event.data.name } : key)) };
+    case 'PasskeyRemoved':
+      return withoutOrphanCodes({ ...factors, passkeys: factors.passkeys.filter((key) => key.credentialId !== event.data.credentialId) });
+    case 'RecoveryCodesGenerated':
+      return { ...factors, recoveryCodes: { unused: [...event.data.codeHashes], generatedAt: event.data.at } };
+    case 'SecondStepPassed': {
+      const { timeStep, credentialId, counter, recoveryCodeHash, at } = event.data;
+      let next = factors;
+      if (timeStep !== undefined && next.authenticatorApp !== null) {
+        next = { ...next, authenticatorApp: { ...next.authenticatorApp, lastTimeStep: Math.max(timeStep, next.authenticatorApp.lastTimeStep ?? timeStep) } };
+      }
+      if (credentialId !== undefined) {
+        next = {
+          ...next,
+          passkeys: next.passkeys.map((key) => (key.credentialId === credentialId ? { ...key, counter: counter ?? key.counter, lastUsedAt: at } : key)),
+        };
+      }
+      if (recoveryCodeHash !== undefined && next.recoveryCodes !== null) {
+        next = { ...next, recoveryCodes: { ...next.recoveryCodes, unused: next.recoveryCodes.unused.filter((hash) => hash !== recoveryCodeHash) } };
+      }
+      return next;
+    }
+    case 'SecondStepFailed':
+      return factors;
+    case 'SecondFactorsReset':
+      return noSecondFactors;
+    default: {
+      const _exhaustive: never = event;
+      return _exhaustive;
+    }
+  }
+}
+
+/** What was shown to pass the second step, as checked outside: the code's time step, the passkey and its counter, the code's digest. */
+export type SecondStepProof =
+  | { method: 'authenticator-app'; timeStep: number }
+  | { method: 'passkey'; credentialId: string; counter: number }
+  | { method: 'recovery-code'; codeHash: string }
+  /** The first factor was just enrolled on a session that had to enrol (the organization's policy). */
+  | { method: 'enrolment' };
+
+export type SecondFactorCommand =
+  | { type: 'EnrolAuthenticatorApp'; data: { secretSealed: string; recoveryCodeHashes: string[] } }
+  | { type: 'RemoveAuthenticatorApp'; data: Record<string, never> }
+  | {
+      type: 'RegisterPasskey';
+      data: { credentialId: string; publicKey: string; counter: number; transports: string[]; name: string; recoveryCodeHashes: string[] };
+    }
+  | { type: 'RenamePasskey'; data: { credentialId: string; name: string } }
+  | { type: 'RemovePasskey'; data: { credentialId: string } }
+  | { type: 'RegenerateRecoveryCodes'; data: { codeHashes: string[] } }
+  | { type: 'PassSecondStep'; data: { previousSessionId: string; sessionId: string; absoluteExpiresAt: Date; proof: SecondStepProof } }
+  | { type: 'FailSecondStep'; data: { sessionId: string; method: Exclude<SecondStepMethod, 'enrolment'> } }
+  | { type: 'ResetSecondFactors'; data: { organizationId: string } };
+
+export type SecondFactorContext = {
+  at: string;
+  /** An organization the user belongs to requires two-step sign-in: the last factor may not be removed. */
+  twoStepRequired: boolean;
+};
+
+export class InvalidCode extends DomainError {
+  constructor(message = 'The code is not correct.') {
+    super('INVALID_CODE', message);
+  }
+}
+
+function passkeyName(name: string): string {
+  const trimmed = name.trim();
+  if (trimmed.length === 0 || trimmed.length > MAX_PASSKEY_NAME_LENGTH) {
+    throw new DomainError('VALIDATION_FAILED', `A passkey's name is 1 to ${MAX_PASSKEY_NAME_LENGTH} characters.`, { field: 'name' });
+  }
+  return trimmed;
+}
+
+function recoveryCodesFor(factors: SecondFactors, hashes: readonly string[], at: string): SecondFactorEvent[] {
+  // The first factor comes with its codes; later ones leave the codes the user already keeps.
+  if (hasSecondFactor(factors)) return [];
+  if (hashes.length !== RECOVERY_CODE_COUNT) throw new DomainError('VALIDATION_FAILED', `Enrolling a first factor needs ${RECOVERY_CODE_COUNT} recovery codes.`);
+  return [{ type: 'RecoveryCodesGenerated', data: { codeHashes: [...hashes], at } }];
+}
+
+function refuseLastFactor(factors: SecondFactors, remaining: SecondFactors, { twoStepRequired }: SecondFactorContext): void {
+  if (twoStepRequired && hasSecondFactor(factors) && !hasSecondFactor(remaining)) {
+    throw new DomainError('TWO_STEP_REQUIRED', 'Your organization requires two-step sign-in: set up another way first.');
+  }
+}
+
+function verifiedProof(factors: SecondFactors, proof: SecondStepProof): Pick<SecondStepPassed['data'], 'timeStep' | 'credentialId' | 'counter' | 'recoveryCodeHash'> {
+  switch (proof.method) {
+    case 'authenticator-app': {
+      const app = factors.authenticatorApp;
+      if (app === null) throw new InvalidCode();
+      // RFC 6238 5.2: a code is accepted once; one of the same or an earlier step is a replay.
+      if (app.lastTimeStep !== null && proof.timeStep <= app.lastTimeStep) {
+        throw new DomainError('CODE_ALREADY_USED', 'This code was used already: wait for the next one.');
+      }
+      return { timeStep: proof.timeStep };
+    }
+    case 'passkey': {
+      const passkey = factors.passkeys.find((key) => key.credentialId === proof.credentialId);
+      if (passkey === undefined) throw new InvalidCode('This passkey is not one of the account’s.');
+      // WebAuthn 6.1.1: a counter that does not grow (where the authenticator keeps one) may be a cloned key.
+      if ((proof.counter > 0 || passkey.counter > 0) && proof.counter <= passkey.counter) throw new InvalidCode('This passkey could not be verified.');
+      return { credentialId: proof.credentialId, counter: proof.counter };
+    }
+    case 'recovery-code':
+      if (factors.recoveryCodes?.unused.includes(proof.codeHash) !== true) throw new InvalidCode();
+      return { recoveryCodeHash: proof.codeHash };
+    case 'enrolment':
+      if (!hasSecondFactor(factors)) throw new DomainError('NO_SECOND_FACTOR', 'Set up a second factor first.');
+      return {};
+    default: {
+      const _exhaustive: never = proof;
+      return _exhaustive;
+    }
+  }
+}
+
+type SecondStepPassed = Extract<SecondFactorEvent, { type: 'SecondStepPassed' }>;
+
+export function decideSecondFactors(command: SecondFactorCommand, factors: SecondFactors, context: SecondFactorContext): SecondFactorEvent[] {
+  const { at } = context;
+  switch (command.type) {
+    case 'EnrolAuthenticatorApp':
+      if (factors.authenticatorApp !== null) throw new DomainError('DUPLICATE', 'An authenticator app is set up already: remove it first.');
+      return [{ type: 'AuthenticatorAppEnrolled', data: { secretSealed: command.data.secretSealed, at } }, ...recoveryCodesFor(factors, command.data.recoveryCodeHashes, at)];
+    case 'RemoveAuthenticatorApp':
+      if (factors.authenticatorApp === null) return [];
+      refuseLastFactor(factors, { ...factors, authenticatorApp: null }, context);
+      return [{ type: 'AuthenticatorAppRemoved', data: { at } }];
+    case 'RegisterPasskey': {
+      const { credentialId, publicKey, counter, transports, recoveryCodeHashes } = command.data;
+      const name = passkeyName(command.data.name);
+      if (factors.passkeys.some((key) => key.credentialId === credentialId)) throw new DomainError('DUPLICATE', 'This passkey is registered already.');
+      if (factors.passkeys.length >= MAX_PASSKEYS) throw new DomainError('VALIDATION_FAILED', `An account keeps at most ${MAX_PASSKEYS} passkeys.`);
+      return [{ type: 'PasskeyRegistered', data: { credentialId, publicKey, counter, transports, name, at } }, ...recoveryCodesFor(factors, recoveryCodeHashes, at)];
+    }
+    case 'RenamePasskey': {
+      const passkey = factors.passkeys.find((key) => key.credentialId === command.data.credentialId);
+      if (passkey === undefined) throw new DomainError('NOT_FOUND', 'No such passkey.', { entity: 'passkey' });
+      const name = passkeyName(command.data.name);
+      return name === passkey.name ? [] : [{ type: 'PasskeyRenamed', data: { credentialId: passkey.credentialId, name, at } }];
+    }
+    case 'RemovePasskey': {
+      const remaining = factors.passkeys.filter((key) => key.credentialId !== command.data.credentialId);
+      if (remaining.length === factors.passkeys.length) throw new DomainError('NOT_FOUND', 'No such passkey.', { entity: 'passkey' });
+      refuseLastFactor(factors, { ...factors, passkeys: remaining }, context);
+      return [{ type: 'PasskeyRemoved', data: { credentialId: command.data.credentialId, at } }];
+    }
+    case 'RegenerateRecoveryCodes':
+      if (!hasSecondFactor(factors)) throw new DomainError('NO_SECOND_FACTOR', 'Recovery codes come with a second factor: set one up first.');
+      if (command.data.codeHashes.length !== RECOVERY_CODE_COUNT) throw new DomainError('VALIDATION_FAILED', `Recovery codes come ${RECOVERY_CODE_COUNT} at a time.`);
+      return [{ type: 'RecoveryCodesGenerated', data: { codeHashes: [...command.data.codeHashes], at } }];
+    case 'PassSecondStep': {
+      const { previousSessionId, sessionId, absoluteExpiresAt, proof } = command.data;
+      const used = verifiedProof(factors, proof);
+      return [{ type: 'SecondStepPassed', data: { previousSessionId, sessionId, method: proof.method, absoluteExpiresAt: absoluteExpiresAt.toISOString(), ...used, at } }];
+    }
+    case 'FailSecondStep':
+      return [{ type: 'SecondStepFailed', data: { sessionId: command.data.sessionId, method: command.data.method, at } }];
+    case 'ResetSecondFactors':
+      if (!hasSecondFactor(factors) && factors.recoveryCodes === null) return [];
+      return [{ type: 'SecondFactorsReset', data: { organizationId: command.data.organizationId, at } }];
+    default: {
+      const _exhaustive: never = command;
+      return _exhaustive;
+    }
+  }
+}
