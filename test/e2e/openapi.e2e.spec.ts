@@ -5,26 +5,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { OpenApiDocument } from '#api';
 import { httpClient, type HttpClient } from '../support/http-client.js';
+import { routerRoutes } from '../support/router-routes.js';
 import { startApp, type RunningApp } from '../support/start-app.js';
-
-type RouterLayer = { route?: { path: string; methods: Record<string, boolean>; stack: { name: string }[] } };
-
-/**
- * `METHOD /path` → handler name, for every route Express's router really has. Nest names each
- * controller route's handler `Controller.method`; its middleware (the SPA, XSRF) sits on `/{*path}`
- * for every method at once and is no operation of the API.
- */
-function routerRoutes(app: RunningApp): Map<string, string> {
-  const router = (app.app.getHttpAdapter().getInstance() as { router: { stack: RouterLayer[] } }).router;
-  const routes = new Map<string, string>();
-  for (const { route } of router.stack) {
-    if (route === undefined) continue;
-    const methods = Object.keys(route.methods).filter((method) => route.methods[method]);
-    if (methods.length !== 1) continue;
-    routes.set(`${methods[0]?.toUpperCase()} ${route.path}`, route.stack.at(-1)?.name ?? '(anonymous)');
-  }
-  return routes;
-}
 
 /** The file that declares a controller class, for the failure message. */
 function fileOfClass(className: string, directory = 'apps'): string | undefined {

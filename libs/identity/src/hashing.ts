@@ -16,5 +16,5 @@ export function safeEqual(first: string, second: string): boolean {
 }
 
 /** One independent key per purpose, so a value signed for one use is worthless in another. */
-export const deriveKey = (secret: string, purpose: 'session-cookie' | 'xsrf' | 'oauth-state' | 'sso-state' | 'sso-client-secret' | 'sign-in-attempts' | 'invitation-links'): Buffer =>
+export const deriveKey = (secret: string, purpose: 'session-cookie' | 'xsrf' | 'oauth-state' | 'sso-state' | 'sso-client-secret' | 'sign-in-attempts' | 'invitation-links' | 'two-step' | 'authenticator-app'): Buffer =>
   Buffer.from(hkdfSync('sha256', Buffer.from(secret, 'utf8'), Buffer.alloc(0), `chorus ${purpose}`, 32));

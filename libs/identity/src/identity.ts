@@ -24,6 +24,9 @@ import { OidcProviders } from './sso/oidc-providers.js';
 import { SecretBox, type SecretKey } from './sso/secret-box.js';
 import { SsoStateSeal } from './sso/sso-state.js';
 import { Users } from './user/users.js';
+import { PasskeyCeremonies, relyingPartyOf } from './two-step/passkeys.js';
+import { TwoStep } from './two-step/two-step.js';
+import { TwoStepSeal } from './two-step/two-step-seal.js';
 import { XsrfTokens } from './xsrf/xsrf-tokens.js';
 
 export type IdentityOptions = {
@@ -75,6 +78,8 @@ export type Identity = {
   ssoClientSecrets: SecretBox;
   ssoState: SsoStateSeal;
   oidcProviders: OidcProviders;
+  /** Second factors and the second step of a password sign-in. */
+  twoStep: TwoStep;
 };
 
 export function createIdentity(options: IdentityOptions): Identity {
@@ -89,6 +94,19 @@ export function createIdentity(options: IdentityOptions): Identity {
   const sessions = new Sessions(store, users, sessionCookies, clock, sessionPolicy);
   const attempts = new SignInAttempts(store, clock, deriveKey(options.sessionSecret, 'sign-in-attempts'));
   const links = { publicUrl: options.publicUrl, productName: options.productName };
+  const twoStep = new TwoStep({
+    users,
+    sessions,
+    attempts,
+    clock,
+    mailer: options.mailer,
+    logger: options.logger,
+    links,
+    // The keys that seal SSO client secrets seal authenticator secrets too: one set of keys at rest to rotate.
+    secretsAtRest: new SecretBox(options.ssoSecretKeys ?? [{ id: 'derived', key: deriveKey(options.sessionSecret, 'authenticator-app') }], 'authenticator-app'),
+    seal: new TwoStepSeal(new SecretBox([{ id: 'step', key: deriveKey(options.sessionSecret, 'two-step') }], 'two-step'), clock),
+    passkeys: new PasskeyCeremonies(relyingPartyOf(options.publicUrl, options.productName)),
+  });
   return {
     clock,
     hasher,
@@ -137,5 +155,6 @@ export function createIdentity(options: IdentityOptions): Identity {
       publicAddressesOnly: options.publicSsoProvidersOnly ?? true,
       clock,
     }),
+    twoStep,
   };
 }

@@ -25,3 +25,6 @@ export * from './user/user-directory.js';
 export * from './user/user-registration.js';
 export * from './user/users.js';
 export * from './xsrf/xsrf-tokens.js';
+export * from './two-step/two-step.js';
+export * from './two-step/authenticator-app.js';
+export * from './two-step/recovery-codes.js';

@@ -4,6 +4,10 @@ import { INVITATION_RESEND, MEMBER_INVITATIONS } from '../organizations/member-i
 import { OrganizationStreamsModule } from '../organizations/organization-streams.module.js';
 import { USER_DIRECTORY } from '../organizations/user-directory.js';
 import { AccountController } from './account.controller.js';
+import { AccountTwoStepController } from './account-two-step.controller.js';
+import { SecondStepController } from './second-step.controller.js';
+import { OrganizationTwoStepController } from './organization-two-step.controller.js';
+import { TwoStepPolicy } from './two-step-policy.js';
 import { AuthCookies } from './auth-cookies.js';
 import { BrowserSessions } from './browser-sessions.service.js';
 import { GoogleSignInController } from './google/google-sign-in.controller.js';
@@ -26,7 +30,16 @@ import { XsrfMiddleware } from './xsrf.middleware.js';
 @Global()
 @Module({
   imports: [OrganizationStreamsModule],
-  controllers: [SignInController, SessionController, GoogleSignInController, AccountController, InvitationsController],
+  controllers: [
+    SignInController,
+    SessionController,
+    GoogleSignInController,
+    AccountController,
+    AccountTwoStepController,
+    SecondStepController,
+    OrganizationTwoStepController,
+    InvitationsController,
+  ],
   providers: [
     IdentityClock,
     identityProvider,
@@ -40,7 +53,19 @@ import { XsrfMiddleware } from './xsrf.middleware.js';
     Memberships,
     SessionPrincipalResolver,
     XsrfMiddleware,
+    TwoStepPolicy,
   ],
-  exports: [IDENTITY, IdentityClock, USER_DIRECTORY, MEMBER_INVITATIONS, INVITATION_RESEND, AuthCookies, BrowserSessions, Memberships, XsrfMiddleware],
+  exports: [
+    TwoStepPolicy,
+    IDENTITY,
+    IdentityClock,
+    USER_DIRECTORY,
+    MEMBER_INVITATIONS,
+    INVITATION_RESEND,
+    AuthCookies,
+    BrowserSessions,
+    Memberships,
+    XsrfMiddleware,
+  ],
 })
 export class AuthModule {}

@@ -18,8 +18,23 @@ export class BrowserSessions {
     private readonly cookies: AuthCookies,
   ) {}
 
-  /** The live session of the request, if any (idle timeout slid forward). */
-  live(request: Request): Promise<Session | undefined> {
+  /**
+   * The signed-in session of the request, if any (idle timeout slid forward). A half-open session (the
+   * password was right, the second step is not passed) is not one: every page and call but the second step's
+   * answers it as signed out, because they all ask here.
+   */
+  async live(request: Request): Promise<Session | undefined> {
+    const session = await this.any(request);
+    return session?.awaiting === null ? session : undefined;
+  }
+
+  /** The half-open session of the request, for the second step's calls only. */
+  async halfOpen(request: Request): Promise<Session | undefined> {
+    const session = await this.any(request);
+    return session !== undefined && session.awaiting !== null ? session : undefined;
+  }
+
+  private any(request: Request): Promise<Session | undefined> {
     let session = this.resolved.get(request);
     if (session === undefined) {
       session = this.identity.sessions.resolve(this.cookies.read(request, this.cookies.session));
@@ -28,9 +43,9 @@ export class BrowserSessions {
     return session;
   }
 
-  /** Signs out the session the request carries, if live: a sign-in never leaves the one it replaces behind. */
+  /** Signs out the session the request carries, if live or half open: a sign-in never leaves the one it replaces behind. */
   async endCurrent(request: Request): Promise<void> {
-    const current = await this.live(request);
+    const current = await this.any(request);
     if (current !== undefined) await this.identity.sessions.close(current, commandContextOf(request, `user:${current.userId}`));
   }
 

@@ -9,6 +9,7 @@ import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
 import { PINO } from '../logging/pino.js';
 import { SsoEnforcement } from '../sso/sso-enforcement.js';
 import { BrowserSessions } from './browser-sessions.service.js';
+import { TwoStepPolicy } from './two-step-policy.js';
 import { IDENTITY } from './identity.provider.js';
 import { forgotRequest, loginRequest, resetRequest, resetValidityRequest } from './sign-in-requests.js';
 import { Operation } from '../openapi/operation.decorator.js';
@@ -21,6 +22,7 @@ export class SignInController {
   constructor(
     @Inject(IDENTITY) private readonly identity: Identity,
     private readonly sessions: BrowserSessions,
+    private readonly twoStepPolicy: TwoStepPolicy,
     @Inject(PINO) private readonly logger: Logger,
     @Optional() private readonly ssoEnforcement?: SsoEnforcement,
   ) {}
@@ -36,7 +38,10 @@ export class SignInController {
     response.setHeader('Cache-Control', 'no-store');
     // An organization that enforces SSO signs its domains' addresses in through its provider only.
     if (await this.ssoEnforcement?.requiresSso(credentials.username)) await this.ssoEnforcement?.refusePassword(credentials.password);
-    const opened = await this.identity.passwordSignIn.signIn(credentials, commandContextOf(request, 'anonymous'));
+    // A user with a second factor, or one an organization requires to have one, gets a half-open session: the
+    // 2xx the seed asks for, after which every page but the second step's treats the browser as signed out.
+    const requirement = (userId: string) => Promise.resolve(this.twoStepPolicy.requiredFor(userId));
+    const opened = await this.identity.passwordSignIn.signIn(credentials, commandContextOf(request, 'anonymous'), requirement);
     await this.sessions.endCurrent(request);
     this.sessions.begin(response, opened);
   }

@@ -23,6 +23,9 @@ const organizationPages = /^\/app(\/orgs(\/.*)?)?\/?$/;
 /** /app/orgs/<id>/...: the organization the page shows. */
 const organizationPage = /^\/app\/orgs\/([^/]+)/;
 
+/** The second step's page (docs/console.md, Two-step sign-in). */
+const SECOND_STEP_PAGE = '/login/verify';
+
 /** Where a page load goes instead, or what the console page it gets starts by reading. */
 type ConsoleAnswer = { redirect: string } | { page: 'console'; organizationId: string | undefined } | { page: 'spa' };
 
@@ -72,6 +75,10 @@ export class SpaMiddleware implements NestMiddleware {
    */
   private async consoleRedirect(request: Request): Promise<ConsoleAnswer> {
     const session = await this.sessions.live(request);
+    // A half-open session (right password, second step to go) is signed out here too: its way in is the second step.
+    if (session === undefined && (await this.sessions.halfOpen(request)) !== undefined) {
+      return { redirect: `${SECOND_STEP_PAGE}?redirect=${encodeURIComponent(request.originalUrl)}` };
+    }
     if (request.path === '/') return session === undefined ? { page: 'spa' } : { redirect: consolePath };
     if (session === undefined) return { redirect: `/login?redirect=${encodeURIComponent(request.originalUrl)}` };
     const inPath = organizationPage.exec(request.path)?.[1];

@@ -99,13 +99,16 @@ export function decideUser(command: UserCommand, state: UserState, { now, openSe
       // Asked once per session: by whoever ended it on its own stream (Sessions), which decides that.
       registered(state);
       return [{ type: 'SignedOut', data: { sessionId: command.data.sessionId, at } }];
+    case 'PassSecondStep':
+      // Once per half-open session, however many right codes arrive for it at once: its sign-in must still be open.
+      if (!liveSessionIds(openSessions, now).includes(command.data.previousSessionId)) throw new InvalidToken('This sign-in is over: sign in again.');
+      return decideSecondFactors(command, registered(state).secondFactors, { at, twoStepRequired });
     case 'EnrolAuthenticatorApp':
     case 'RemoveAuthenticatorApp':
     case 'RegisterPasskey':
     case 'RenamePasskey':
     case 'RemovePasskey':
     case 'RegenerateRecoveryCodes':
-    case 'PassSecondStep':
     case 'FailSecondStep':
     case 'ResetSecondFactors':
       return decideSecondFactors(command, registered(state).secondFactors, { at, twoStepRequired });

@@ -19,7 +19,11 @@ const passed = (data: Partial<Extract<UserEvent, { type: 'SecondStepPassed' }>['
   data: { previousSessionId: 'half', sessionId: 'full', method: 'authenticator-app', absoluteExpiresAt: '2030-01-01T22:00:00.000Z', at: earlier, ...data },
 });
 const step = (previousSessionId: string, sessionId: string) => ({ previousSessionId, sessionId, absoluteExpiresAt: new Date('2030-01-01T22:00:00.000Z') });
-const withApp = [registered, appEnrolled, codesGenerated];
+const halfOpen = (sessionId: string): UserEvent => ({
+  type: 'SignedIn',
+  data: { sessionId, method: 'password', absoluteExpiresAt: '2030-01-01T10:15:00.000Z', awaiting: 'second-step', at: '2030-01-01T09:59:00.000Z' },
+});
+const withApp = [registered, appEnrolled, codesGenerated, halfOpen('h'), halfOpen('h1'), halfOpen('h2')];
 
 describe('second factors', () => {
   describe('enrolling', () => {
@@ -92,8 +96,15 @@ describe('second factors', () => {
       given(events).when({ type: 'PassSecondStep', data: { ...step('h', 'f'), proof: { method: 'passkey', credentialId: 'other', counter: 9 } } }).thenThrows('INVALID_CODE');
     });
 
+    it('passes once per half-open session: a second right code for it is too late', () => {
+      given([...withApp, passed({ previousSessionId: 'h1', sessionId: 'f1', timeStep: 100 })])
+        .when({ type: 'PassSecondStep', data: { ...step('h1', 'f9'), proof: { method: 'recovery-code', codeHash: 'hash-1' } } })
+        .thenThrows('INVALID_TOKEN');
+      given(withApp).when({ type: 'PassSecondStep', data: { ...step('unknown', 'f9'), proof: { method: 'recovery-code', codeHash: 'hash-1' } } }).thenThrows('INVALID_TOKEN');
+    });
+
     it('passes by enrolling only once a factor is there', () => {
-      given([registered]).when({ type: 'PassSecondStep', data: { ...step('h', 'f'), proof: { method: 'enrolment' } } }).thenThrows('NO_SECOND_FACTOR');
+      given([registered, halfOpen('h')]).when({ type: 'PassSecondStep', data: { ...step('h', 'f'), proof: { method: 'enrolment' } } }).thenThrows('NO_SECOND_FACTOR');
       given(withApp)
         .when({ type: 'PassSecondStep', data: { ...step('h', 'f'), proof: { method: 'enrolment' } } })
         .then([passed({ previousSessionId: 'h', sessionId: 'f', method: 'enrolment', at })]);

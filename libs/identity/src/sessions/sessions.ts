@@ -5,7 +5,19 @@ import { randomUUID } from 'node:crypto';
 import { eventMetadata, handleCommand, loadStream, newCommandContext, type CommandContext, type HandledCommand, type StreamFold } from '#application';
 import { type EventStore } from '#event-store';
 import type { Clock } from '../clock.js';
-import { type SignInMethod, isLive, evolveSession, type Session, type SessionState, sessionStream, type SessionEndReason, type SessionEvent, type SessionStarted } from '#domain';
+import {
+  type SecondStepAwaited,
+  type SecondStepMethod,
+  type SignInMethod,
+  isLive,
+  evolveSession,
+  type Session,
+  type SessionState,
+  sessionStream,
+  type SessionEndReason,
+  type SessionEvent,
+  type SessionStarted,
+} from '#domain';
 import type { Users } from '../user/users.js';
 import type { SessionCookies } from './session-cookie.js';
 
@@ -17,6 +29,8 @@ export type SessionPolicy = {
   /** How long a node trusts its cached copy before reading the stream again. */
   cacheMs: number;
   maxCachedSessions: number;
+  /** A half-open session (the password was right, the second step is not passed yet) lasts this long at most. */
+  secondStepTimeoutMs: number;
 };
 
 /** OWASP ASVS 3.3.2 (level 2): 30 minutes idle, 12 hours at most. */
@@ -26,6 +40,7 @@ export const defaultSessionPolicy: SessionPolicy = {
   refreshAfterMs: 5 * 60_000,
   cacheMs: 5_000,
   maxCachedSessions: 10_000,
+  secondStepTimeoutMs: 10 * 60_000,
 };
 
 export type OpenedSession = { cookieValue: string; session: Session };
@@ -45,32 +60,74 @@ export class Sessions {
     private readonly policy: SessionPolicy = defaultSessionPolicy,
   ) {}
 
-  /** A new session with a new id (never one the browser brought: no fixation). */
-  async open(userId: string, method: SignInMethod, context: CommandContext): Promise<OpenedSession> {
+  /**
+   * A new session with a new id (never one the browser brought: no fixation). `awaiting`: half open, for the
+   * second step only, and short-lived (secondStepTimeoutMs).
+   */
+  async open(userId: string, method: SignInMethod, context: CommandContext, awaiting?: SecondStepAwaited): Promise<OpenedSession> {
+    const { cookieValue, sessionId } = this.cookies.issue();
+    const now = this.clock.now();
+    const lifetimeMs = awaiting === undefined ? this.policy.absoluteTimeoutMs : this.policy.secondStepTimeoutMs;
+    const absoluteExpiresAt = new Date(now.getTime() + lifetimeMs);
+    const started = this.started(sessionId, userId, method, now, absoluteExpiresAt, context, awaiting === undefined ? {} : { awaiting });
+    // The session's stream is new, so its append needs no read and is handed to the store at once, before
+    // the user's SignedIn: the two share one commit (the store's group commit), or the session's comes
+    // first. Either way a session the user's stream lists already exists, so a password reset can end it.
+    const sessionAppend = this.store.append(sessionStream(sessionId), [{ id: randomUUID(), type: started.type, data: started.data, metadata: eventMetadata(context) }], 'no_stream');
+    const [appended] = await Promise.all([
+      sessionAppend,
+      this.users.handle(userId, { type: 'RecordSignIn', data: { sessionId, method, absoluteExpiresAt, ...(awaiting === undefined ? {} : { awaiting }) } }, context),
+    ]);
+    const handled = { state: evolveSession(null, started), revision: appended.nextExpectedRevision, position: appended.position, recorded: [], appended: [] };
+    const session = this.rememberHandled(handled, now) as Session;
+    return { cookieValue, session };
+  }
+
+  /**
+   * The full session that takes a half-open one's place once `record` has written the user's SecondStepPassed
+   * for it (which refuses a code used already, and a half-open session passed already): a new id, as after
+   * any change of privilege, and the half-open one ended.
+   */
+  async openAfterSecondStep(
+    half: Session,
+    secondStep: SecondStepMethod,
+    record: (sessionId: string, absoluteExpiresAt: Date) => Promise<void>,
+    context: CommandContext,
+  ): Promise<OpenedSession> {
     const { cookieValue, sessionId } = this.cookies.issue();
     const now = this.clock.now();
     const absoluteExpiresAt = new Date(now.getTime() + this.policy.absoluteTimeoutMs);
+    await record(sessionId, absoluteExpiresAt);
+    const started = this.started(sessionId, half.userId, half.method, now, absoluteExpiresAt, context, { secondStep });
+    const [appended] = await Promise.all([
+      this.store.append(sessionStream(sessionId), [{ id: randomUUID(), type: started.type, data: started.data, metadata: eventMetadata(context) }], 'no_stream'),
+      this.end(half.sessionId, 'second-step-passed', context),
+    ]);
+    const handled = { state: evolveSession(null, started), revision: appended.nextExpectedRevision, position: appended.position, recorded: [], appended: [] };
+    return { cookieValue, session: this.rememberHandled(handled, now) as Session };
+  }
+
+  private started(
+    sessionId: string,
+    userId: string,
+    method: SignInMethod,
+    now: Date,
+    absoluteExpiresAt: Date,
+    context: CommandContext,
+    step: Pick<SessionStarted['data'], 'awaiting' | 'secondStep'>,
+  ): SessionStarted {
+    const idleTimeoutMs = step.awaiting === undefined ? this.policy.idleTimeoutMs : this.policy.secondStepTimeoutMs;
     const data: SessionStarted['data'] = {
       sessionId,
       userId,
       method,
       at: now.toISOString(),
-      idleTimeoutSeconds: Math.round(this.policy.idleTimeoutMs / 1000),
+      idleTimeoutSeconds: Math.round(idleTimeoutMs / 1000),
       absoluteExpiresAt: absoluteExpiresAt.toISOString(),
+      ...step,
     };
     if (context.origin.userAgent !== undefined) data.userAgent = context.origin.userAgent.slice(0, 256);
-    const started: SessionStarted = { type: 'SessionStarted', data };
-    // The session's stream is new, so its append needs no read and is handed to the store at once, before
-    // the user's SignedIn: the two share one commit (the store's group commit), or the session's comes
-    // first. Either way a session the user's stream lists already exists, so a password reset can end it.
-    const sessionAppend = this.store.append(sessionStream(sessionId), [{ id: randomUUID(), type: started.type, data, metadata: eventMetadata(context) }], 'no_stream');
-    const [appended] = await Promise.all([
-      sessionAppend,
-      this.users.handle(userId, { type: 'RecordSignIn', data: { sessionId, method, absoluteExpiresAt } }, context),
-    ]);
-    const handled = { state: evolveSession(null, started), revision: appended.nextExpectedRevision, position: appended.position, recorded: [], appended: [] };
-    const session = this.rememberHandled(handled, now) as Session;
-    return { cookieValue, session };
+    return { type: 'SessionStarted', data };
   }
 
   /** The live session a cookie names, its idle timeout slid forward; undefined otherwise. */

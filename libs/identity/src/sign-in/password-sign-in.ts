@@ -5,7 +5,7 @@
 // however many arrive at once, on however many API nodes, at most `lockAfter` are checked per run.
 import type { CommandContext } from '#application';
 import type { Clock } from '../clock.js';
-import { InvalidCredentials } from '#domain';
+import { hasSecondFactor, InvalidCredentials, type SecondStepAwaited } from '#domain';
 import type { PasswordHasher } from '../passwords/password-hasher.js';
 import type { OpenedSession, Sessions } from '../sessions/sessions.js';
 import { parseLoginName } from '../user/identifiers.js';
@@ -18,6 +18,9 @@ export type PasswordCredentials = { username: string; password: string };
 /** Who is signing in: attempts are counted per client address too, so the address must be known. */
 export type SignInContext = CommandContext & { readonly origin: { readonly clientIp: string } };
 
+/** Whether an organization the user belongs to requires two-step sign-in (the API asks its read model). */
+export type TwoStepRequirement = (userId: string) => Promise<boolean>;
+
 export class PasswordSignIn {
   constructor(
     private readonly users: Users,
@@ -28,7 +31,11 @@ export class PasswordSignIn {
     private readonly attempts: SignInAttempts,
   ) {}
 
-  async signIn(credentials: PasswordCredentials, context: SignInContext): Promise<OpenedSession> {
+  /**
+   * The session a right password opens: a full one, or a half-open one for the second step when the user has a
+   * second factor, or for setting one up when an organization of theirs requires it.
+   */
+  async signIn(credentials: PasswordCredentials, context: SignInContext, twoStepRequired?: TwoStepRequirement): Promise<OpenedSession> {
     const name = parseLoginName(credentials.username);
     const user = await this.claims.findUserEvenly(name.kind, name.value);
     const key = user === undefined ? this.attempts.name(name) : this.attempts.account(user.userId);
@@ -58,8 +65,13 @@ export class PasswordSignIn {
     }
     // The session, the user's SignedIn and both attempts settled, written at once, share one commit (the
     // store's group commit): each commit waits for the disk, and a sign-in costs its check plus its commits.
+    const awaiting: SecondStepAwaited | undefined = hasSecondFactor(user.secondFactors)
+      ? 'second-step'
+      : (await twoStepRequired?.(user.userId)) === true
+        ? 'enrolment'
+        : undefined;
     const [opened] = await Promise.all([
-      this.sessions.open(user.userId, 'password', { ...context, actor: `user:${user.userId}` }),
+      this.sessions.open(user.userId, 'password', { ...context, actor: `user:${user.userId}` }, awaiting),
       this.attempts.succeeded(forKey, context),
       this.attempts.succeeded(fromAddress, context),
     ]);

@@ -48,7 +48,7 @@ export type SignInAttemptEvent = SignInAttemptReserved | SignInAttemptSucceeded 
  * login name that matches no account, or a client address (the last two as keyed digests: the store
  * never holds what someone typed as a name, nor a digest of it that a dictionary would reverse).
  */
-export type AttemptKey = { kind: 'account'; id: string } | { kind: 'name'; id: string } | { kind: 'address'; id: string };
+export type AttemptKey = { kind: 'account'; id: string } | { kind: 'name'; id: string } | { kind: 'address'; id: string } | { kind: 'second-step'; id: string };
 
 export const signInAttemptsStreamPrefix = 'sign-in-attempts-';
 export const signInAttemptsStream = (key: AttemptKey): string => `${signInAttemptsStreamPrefix}${key.kind}-${key.id}`;
@@ -58,6 +58,8 @@ const policies: Record<AttemptKey['kind'], ThrottlePolicy> = {
   account: accountThrottlePolicy,
   name: accountThrottlePolicy,
   address: addressThrottlePolicy,
+  // Codes of the second step are guessed as passwords are: counted per account (its user id), the same numbers.
+  'second-step': accountThrottlePolicy,
 };
 
 const attemptsFold: StreamFold<AttemptStreak, SignInAttemptEvent> = {
@@ -98,6 +100,10 @@ export class SignInAttempts {
 
   account(userId: string): AttemptKey {
     return { kind: 'account', id: userId };
+  }
+
+  secondStep(userId: string): AttemptKey {
+    return { kind: 'second-step', id: userId };
   }
 
   name(name: LoginName): AttemptKey {
@@ -178,7 +184,8 @@ export class SignInAttempts {
   async succeeded(attempt: ReservedAttempt, context: CommandContext): Promise<void> {
     const policy = policies[attempt.key.kind];
     await this.settle(attempt.key, context, attempt.known, (streak, now): SignInAttemptEvent[] => {
-      const next = attempt.key.kind !== 'account' ? refundAttempt(streak, attempt.reservedAt, now, policy) : isClear(streak) ? undefined : noAttempts;
+      const startsAfresh = attempt.key.kind === 'account' || attempt.key.kind === 'second-step';
+      const next = !startsAfresh ? refundAttempt(streak, attempt.reservedAt, now, policy) : isClear(streak) ? undefined : noAttempts;
       return next === undefined ? [] : [{ type: 'SignInAttemptSucceeded', data: { at: now.toISOString(), reservedAt: attempt.reservedAt, streak: next } }];
     });
   }
@@ -192,11 +199,16 @@ export class SignInAttempts {
     });
   }
 
-  /** A completed password reset: the account's count and lock are cleared. */
+  /**
+   * A completed password reset: the account's count and lock are cleared, and its second step's (whoever
+   * locked it knew the old password, which no longer works).
+   */
   async clearAccount(userId: string, context: CommandContext): Promise<void> {
-    await this.settle(this.account(userId), context, undefined, (streak, now): SignInAttemptEvent[] =>
-      isClear(streak) ? [] : [{ type: 'SignInAttemptsCleared', data: { at: now.toISOString(), reason: 'password-reset', streak: noAttempts } }],
-    );
+    for (const key of [this.account(userId), this.secondStep(userId)]) {
+      await this.settle(key, context, undefined, (streak, now): SignInAttemptEvent[] =>
+        isClear(streak) ? [] : [{ type: 'SignInAttemptsCleared', data: { at: now.toISOString(), reason: 'password-reset', streak: noAttempts } }],
+      );
+    }
   }
 
   /**

@@ -38,7 +38,12 @@ export class Users {
   }
 
   /** Runs the command; answers the new state and the events it appended (none when nothing changed). */
-  async handle(userId: string, command: UserCommand, context: CommandContext): Promise<{ state: UserState; events: UserEvent[] }> {
+  async handle(
+    userId: string,
+    command: UserCommand,
+    context: CommandContext,
+    { twoStepRequired = false }: { twoStepRequired?: boolean } = {},
+  ): Promise<{ state: UserState; events: UserEvent[] }> {
     const recording = command.type === 'RecordSignIn' || command.type === 'RecordSignOut';
     const handled = await handleCommand(
       this.store,
@@ -47,8 +52,9 @@ export class Users {
         const now = this.clock.now();
         // Read after the load, so they are at least as recent as the state: an append decided on anything
         // older fails on its expected revision and is decided again.
-        const openSessions = command.type === 'CompletePasswordReset' || command.type === 'ChangePassword' ? await this.openSessions(userId) : [];
-        return decideUser(command, state, { now, openSessions });
+        const readsSessions = command.type === 'CompletePasswordReset' || command.type === 'ChangePassword' || command.type === 'PassSecondStep';
+        const openSessions = readsSessions ? await this.openSessions(userId) : [];
+        return decideUser(command, state, { now, openSessions, twoStepRequired });
       },
       // Written out rather than spread from the fold: a sign-in runs this once (spreading cost about 6 us).
       {

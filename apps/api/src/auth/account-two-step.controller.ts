@@ -1,0 +1,127 @@
+// The signed-in user's second factors (docs/console.md, Account): the authenticator app, passkeys and
+// recovery codes, set up, renamed and removed. A half-open session is not signed in here (BrowserSessions.live).
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Put, Req, Res } from '@nestjs/common';
+import type { RegistrationResponseJSON } from '@simplewebauthn/server';
+import type { Request, Response } from 'express';
+import type { z } from 'zod';
+import type { Session } from '#domain';
+import type { Identity, SecondFactorsSummary } from '#identity';
+import { ProblemError } from '../http/problem-error.js';
+import { commandContextOf } from '../http/request-context.js';
+import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
+import { Operation } from '../openapi/operation.decorator.js';
+import { BrowserSessions } from './browser-sessions.service.js';
+import { IDENTITY } from './identity.provider.js';
+import { TwoStepPolicy } from './two-step-policy.js';
+import { authenticatorAppConfirmation, passkeyIdParameter, passkeyRegistrationRequest, passkeyRenameRequest } from './two-step-requests.js';
+
+export type TwoStepAnswer = SecondFactorsSummary & { requiredBy: { id: string; name: string }[] };
+
+@Controller('account/two-step')
+export class AccountTwoStepController {
+  constructor(
+    @Inject(IDENTITY) private readonly identity: Identity,
+    private readonly sessions: BrowserSessions,
+    private readonly policy: TwoStepPolicy,
+  ) {}
+
+  @Get()
+  @Operation({ summary: "The signed-in user's second factors, and the organizations that require them" })
+  async summary(@Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<TwoStepAnswer> {
+    response.setHeader('Cache-Control', 'no-store');
+    const session = await this.signedIn(request);
+    return { ...(await this.identity.twoStep.summary(session.userId)), requiredBy: this.policy.requiringOrganizations(session.userId) };
+  }
+
+  @Post('authenticator-app')
+  @HttpCode(200)
+  @Operation({ summary: 'Start setting up an authenticator app: its secret, QR code and sealed setup' })
+  async startApp(@Req() request: Request, @Res({ passthrough: true }) response: Response) {
+    response.setHeader('Cache-Control', 'no-store');
+    return this.identity.twoStep.startAuthenticatorApp(await this.signedIn(request));
+  }
+
+  @Put('authenticator-app')
+  @HttpCode(200)
+  @Operation({ summary: 'Finish setting up the app with its first code; a first factor comes with recovery codes, shown once', responses: { 400: 'INVALID_CODE' } })
+  async confirmApp(
+    @Body(new ZodValidationPipe(authenticatorAppConfirmation)) { setup, code }: z.output<typeof authenticatorAppConfirmation>,
+    @Req() request: Request,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<{ recoveryCodes: string[] | null }> {
+    response.setHeader('Cache-Control', 'no-store');
+    const session = await this.signedIn(request);
+    const { recoveryCodes } = await this.identity.twoStep.confirmAuthenticatorApp(session, setup, code, this.context(request, session));
+    return { recoveryCodes };
+  }
+
+  @Delete('authenticator-app')
+  @HttpCode(204)
+  @Operation({ summary: 'Remove the authenticator app', responses: { 409: 'TWO_STEP_REQUIRED: an organization requires it and it is the last factor' } })
+  async removeApp(@Req() request: Request): Promise<void> {
+    const session = await this.signedIn(request);
+    await this.identity.twoStep.removeAuthenticatorApp(session.userId, this.policy.requiredFor(session.userId), this.context(request, session));
+  }
+
+  @Post('passkeys/options')
+  @HttpCode(200)
+  @Operation({ summary: 'WebAuthn options for registering a passkey, and their challenge, sealed' })
+  async passkeyRegistrationOptions(@Req() request: Request, @Res({ passthrough: true }) response: Response) {
+    response.setHeader('Cache-Control', 'no-store');
+    return this.identity.twoStep.passkeyRegistrationOptions(await this.signedIn(request));
+  }
+
+  @Post('passkeys')
+  @HttpCode(200)
+  @Operation({ summary: 'Register a passkey; a first factor comes with recovery codes, shown once', responses: { 400: 'INVALID_CODE: the passkey did not verify' } })
+  async registerPasskey(
+    @Body(new ZodValidationPipe(passkeyRegistrationRequest)) body: z.output<typeof passkeyRegistrationRequest>,
+    @Req() request: Request,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<{ recoveryCodes: string[] | null }> {
+    response.setHeader('Cache-Control', 'no-store');
+    const session = await this.signedIn(request);
+    const registration = body.response as unknown as RegistrationResponseJSON;
+    const { recoveryCodes } = await this.identity.twoStep.registerPasskey(session, body.registration, registration, body.name, this.context(request, session));
+    return { recoveryCodes };
+  }
+
+  @Patch('passkeys/:passkeyId')
+  @HttpCode(204)
+  @Operation({ summary: 'Rename a passkey' })
+  async renamePasskey(
+    @Param('passkeyId', new ZodValidationPipe(passkeyIdParameter)) passkeyId: string,
+    @Body(new ZodValidationPipe(passkeyRenameRequest)) { name }: z.output<typeof passkeyRenameRequest>,
+    @Req() request: Request,
+  ): Promise<void> {
+    const session = await this.signedIn(request);
+    await this.identity.twoStep.renamePasskey(session.userId, passkeyId, name, this.context(request, session));
+  }
+
+  @Delete('passkeys/:passkeyId')
+  @HttpCode(204)
+  @Operation({ summary: 'Remove a passkey', responses: { 409: 'TWO_STEP_REQUIRED: an organization requires it and it is the last factor' } })
+  async removePasskey(@Param('passkeyId', new ZodValidationPipe(passkeyIdParameter)) passkeyId: string, @Req() request: Request): Promise<void> {
+    const session = await this.signedIn(request);
+    await this.identity.twoStep.removePasskey(session.userId, passkeyId, this.policy.requiredFor(session.userId), this.context(request, session));
+  }
+
+  @Post('recovery-codes')
+  @HttpCode(200)
+  @Operation({ summary: 'Ten new recovery codes, shown once; the earlier ones stop working', responses: { 409: 'NO_SECOND_FACTOR' } })
+  async regenerateRecoveryCodes(@Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<{ recoveryCodes: string[] }> {
+    response.setHeader('Cache-Control', 'no-store');
+    const session = await this.signedIn(request);
+    return { recoveryCodes: await this.identity.twoStep.regenerateRecoveryCodes(session.userId, this.context(request, session)) };
+  }
+
+  private async signedIn(request: Request): Promise<Session> {
+    const session = await this.sessions.live(request);
+    if (session === undefined) throw new ProblemError(401, 'UNAUTHENTICATED', 'Authentication required', 'Sign in first.');
+    return session;
+  }
+
+  private context(request: Request, session: Session) {
+    return commandContextOf(request, `user:${session.userId}`);
+  }
+}

@@ -1,0 +1,230 @@
+// Two-step sign-in over HTTP (docs/api.md, Two-step sign-in): an authenticator app set up on the account, the
+// half-open session after the password, codes used once, recovery codes, guesses counted before their check,
+// an organization's requirement, and an owner's reset. Codes are computed with otplib, as an app would.
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { generate } from 'otplib';
+import { CommandBus } from '@nestjs/cqrs';
+import { READ_MODELS, type ReadModels } from '#read-models';
+import { AddMemberCommand } from '#api';
+import { startAuthApp, type AuthApp } from '../support/auth-app.js';
+import type { Browser } from '../support/browser.js';
+import { resetTokenIn, SmtpInbox, unfolded, type ReceivedMail } from '../support/smtp-inbox.js';
+
+const password = 'correct horse battery staple';
+let app: AuthApp;
+let inbox: SmtpInbox;
+
+beforeAll(async () => {
+  inbox = await SmtpInbox.start();
+  app = await startAuthApp({ SMTP_URL: inbox.url, PUBLIC_URL: 'https://chorus.example', LOG_LEVEL: 'silent' });
+}, 60_000);
+
+afterAll(async () => {
+  await app.close();
+  await inbox.close();
+});
+
+/** The code the app shows now (the identity clock is the test's). */
+const codeNow = (secret: string): Promise<string> => generate({ secret, epoch: Math.floor(app.clock.now().getTime() / 1000) });
+
+async function newUser(name: string): Promise<{ userId: string; email: string }> {
+  const email = `${name}-${randomUUID().slice(0, 8)}@two-step.example`;
+  return { userId: await app.createUser({ email, password }), email };
+}
+
+/** Sets up an authenticator app on a signed-in browser; answers its secret and the recovery codes. */
+async function setUpApp(browser: Browser): Promise<{ secret: string; recoveryCodes: string[] }> {
+  const started = await browser.post('/account/two-step/authenticator-app');
+  expect(started.status).toBe(200);
+  const confirmed = await browser.request('PUT', '/account/two-step/authenticator-app', { json: { setup: started.body.setup, code: await codeNow(started.body.secret) } });
+  expect(confirmed.status).toBe(200);
+  return { secret: started.body.secret, recoveryCodes: confirmed.body.recoveryCodes };
+}
+
+async function halfOpen(email: string): Promise<Browser> {
+  const browser = app.browser();
+  await browser.open('/login');
+  expect((await browser.post('/login', { username: email, password })).status).toBe(204);
+  return browser;
+}
+
+/** The first mail to `address` whose text holds `words` (mails to others, and earlier ones, are left). */
+async function mailTo(address: string, words: string): Promise<ReceivedMail> {
+  for (let waited = 0; waited < 10_000; waited += 50) {
+    const mail = inbox.received.find((received) => received.to.includes(address) && unfolded(received).includes(words));
+    if (mail !== undefined) return mail;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`No mail to ${address} saying "${words}"`);
+}
+
+async function userEvents(userId: string): Promise<{ type: string; data: Record<string, unknown> }[]> {
+  const page = await app.store.readStream(`user-${userId}`, { maxCount: 10_000 });
+  return page.found ? page.events.map(({ type, data }) => ({ type, data: data as Record<string, unknown> })) : [];
+}
+
+describe('an authenticator app', () => {
+  let user: { userId: string; email: string };
+  let secret: string;
+  let recoveryCodes: string[];
+
+  beforeAll(async () => {
+    user = await newUser('ada');
+    const signedIn = await app.signedIn(user.email, password);
+    const started = await signedIn.post('/account/two-step/authenticator-app');
+    expect(started.body).toMatchObject({ secret: expect.stringMatching(/^[A-Z2-7]{32}$/), uri: expect.stringContaining('otpauth://totp/'), qrCode: expect.stringMatching(/^data:image\/svg\+xml;base64,/) });
+    const wrong = await signedIn.request('PUT', '/account/two-step/authenticator-app', { json: { setup: started.body.setup, code: '000000' } });
+    expect(wrong.body).toMatchObject({ status: 400, code: 'INVALID_CODE' });
+    ({ secret, recoveryCodes } = await (async () => {
+      const confirmed = await signedIn.request('PUT', '/account/two-step/authenticator-app', { json: { setup: started.body.setup, code: await codeNow(started.body.secret) } });
+      return { secret: started.body.secret as string, recoveryCodes: confirmed.body.recoveryCodes as string[] };
+    })());
+    expect(recoveryCodes).toHaveLength(10);
+    const summary = await signedIn.get('/account/two-step');
+    expect(summary.body).toMatchObject({
+      authenticatorApp: { enrolledAt: expect.any(String) },
+      passkeys: [],
+      recoveryCodes: { remaining: 10 },
+      requiredBy: [],
+    });
+  });
+
+  it('leaves the session after the password half open: every page and call answers as signed out but the second step', async () => {
+    const browser = await halfOpen(user.email);
+    expect((await browser.get('/session')).status).toBe(401);
+    expect((await browser.get('/account/two-step')).status).toBe(401);
+    const console_ = await browser.open('/app/account');
+    expect(console_.status).toBe(302);
+    expect(console_.location).toBe('/login/verify?redirect=%2Fapp%2Faccount');
+    expect((await browser.open('/')).location).toBe('/login/verify?redirect=%2F');
+    const status = await browser.get('/session/second-step');
+    expect(status.body).toEqual({ awaiting: 'second-step', email: user.email, methods: { authenticatorApp: true, passkeys: 0, recoveryCodes: 10 }, requiredBy: [] });
+    // A half-open session sets nothing up: knowing the password must not be enough to add a factor.
+    expect((await browser.post('/session/second-step/authenticator-app')).status).toBe(403);
+  });
+
+  it('a right code opens a full session under a new cookie; the same code again is refused', async () => {
+    const browser = await halfOpen(user.email);
+    const halfCookie = browser.cookie('__Host-chorus_session');
+    const code = await codeNow(secret);
+    const passed = await browser.post('/session/second-step/code', { code: `${code.slice(0, 3)} ${code.slice(3)}` });
+    expect(passed.status).toBe(204);
+    expect(browser.cookie('__Host-chorus_session')).not.toBe(halfCookie);
+    expect((await browser.get('/session')).body.user.email).toBe(user.email);
+    expect((await browser.get('/session/second-step')).status).toBe(401);
+
+    const replay = await halfOpen(user.email);
+    expect((await replay.post('/session/second-step/code', { code })).body).toMatchObject({ status: 400, code: 'CODE_ALREADY_USED' });
+    expect((await replay.get('/session')).status).toBe(401);
+    // The next step's code works.
+    app.clock.advance(30_000);
+    expect((await replay.post('/session/second-step/code', { code: await codeNow(secret) })).status).toBe(204);
+  });
+
+  it('a recovery code works once, is recorded, and the user is mailed', async () => {
+    const browser = await halfOpen(user.email);
+    const code = recoveryCodes[0] as string;
+    expect((await browser.post('/session/second-step/code', { code: code.toLowerCase() })).status).toBe(204);
+    await mailTo(user.email, '9 recovery codes are left');
+    const again = await halfOpen(user.email);
+    expect((await again.post('/session/second-step/code', { code })).body).toMatchObject({ status: 400, code: 'INVALID_CODE' });
+    const events = await userEvents(user.userId);
+    expect(events.filter((event) => event.type === 'SecondStepPassed' && event.data.method === 'recovery-code')).toHaveLength(1);
+    expect(events.some((event) => event.type === 'SecondStepFailed' && event.data.method === 'recovery-code')).toBe(true);
+  });
+
+  it('a password reset leaves the factors: the next sign-in still asks for the second step', async () => {
+    const forgot = app.browser();
+    await forgot.open('/forgot');
+    expect((await forgot.post('/forgot', { email: user.email })).status).toBe(202);
+    const token = resetTokenIn(await mailTo(user.email, '/reset/'));
+    const browser = app.browser();
+    await browser.open(`/reset/${token}`);
+    expect((await browser.post('/reset', { token, password })).status).toBe(204);
+    const after = await halfOpen(user.email);
+    expect((await after.get('/session/second-step')).body.methods.authenticatorApp).toBe(true);
+    expect((await after.get('/session')).status).toBe(401);
+  });
+});
+
+describe('guesses at the second step', () => {
+  it('60 wrong codes at once: at most 10 are checked, the rest are refused before any check', async () => {
+    const user = await newUser('guessed');
+    const { secret } = await setUpApp(await app.signedIn(user.email, password));
+    const browsers = await Promise.all(Array.from({ length: 6 }, () => halfOpen(user.email)));
+    const right = await codeNow(secret);
+    const wrong = right === '000000' ? '111111' : '000000';
+    const answers = await Promise.all(Array.from({ length: 60 }, (_, index) => (browsers[index % 6] as Browser).post('/session/second-step/code', { code: wrong })));
+    expect(answers.every((answer) => answer.status === 400 || answer.status === 429)).toBe(true);
+    const failed = (await userEvents(user.userId)).filter((event) => event.type === 'SecondStepFailed');
+    expect(failed.length).toBeGreaterThan(0);
+    expect(failed.length).toBeLessThanOrEqual(10);
+    expect(answers.filter((answer) => answer.status === 400)).toHaveLength(failed.length);
+    // Locked now: even the right code is refused until the lock passes.
+    expect((await (browsers[0] as Browser).post('/session/second-step/code', { code: right })).status).toBe(429);
+  });
+});
+
+describe("an organization's requirement", () => {
+  let owner: { userId: string; email: string };
+  let member: { userId: string; email: string };
+  let organizationId: string;
+  let ownerBrowser: Browser;
+
+  beforeAll(async () => {
+    owner = await newUser('owner');
+    member = await newUser('member');
+    organizationId = await app.createOrganization(`Careful ${randomUUID().slice(0, 6)}`, owner);
+    const added = await app.app.get(CommandBus).execute(new AddMemberCommand(organizationId, { email: member.email, role: 'member', userId: member.userId }, { actor: 'cli', correlationId: randomUUID(), causationId: randomUUID(), origin: {} }));
+    await app.app.get<ReadModels>(READ_MODELS).waitForPosition(added.position, 5_000);
+    ownerBrowser = await app.signedIn(owner.email, password);
+  });
+
+  it('only an owner sets it; a member without a factor then sets one up right after the password, and only then is signed in', async () => {
+    const memberBrowser = await app.signedIn(member.email, password);
+    expect((await memberBrowser.request('PUT', `/organizations/${organizationId}/two-step-sign-in`, { json: { required: true } })).status).toBe(403);
+    const set = await ownerBrowser.request('PUT', `/organizations/${organizationId}/two-step-sign-in`, { json: { required: true } });
+    expect(set.status).toBe(200);
+    await app.app.get<ReadModels>(READ_MODELS).waitForPosition(BigInt(set.body.position), 5_000);
+    expect((await ownerBrowser.get(`/organizations/${organizationId}`)).body.twoStepSignIn).toEqual({ required: true });
+
+    const browser = await halfOpen(member.email);
+    expect((await browser.get('/session')).status).toBe(401);
+    const status = await browser.get('/session/second-step');
+    expect(status.body).toMatchObject({ awaiting: 'enrolment', methods: { authenticatorApp: false, passkeys: 0 } });
+    expect(status.body.requiredBy).toHaveLength(1);
+    // Nothing to prove yet: codes are refused, setting up is the way.
+    expect((await browser.post('/session/second-step/code', { code: '123456' })).status).toBe(403);
+    const started = await browser.post('/session/second-step/authenticator-app');
+    const confirmed = await browser.request('PUT', '/session/second-step/authenticator-app', { json: { setup: started.body.setup, code: await codeNow(started.body.secret) } });
+    expect(confirmed.status).toBe(200);
+    expect(confirmed.body.recoveryCodes).toHaveLength(10);
+    expect((await browser.get('/session')).body.user.email).toBe(member.email);
+
+    // The last factor stays while the organization requires it.
+    expect((await browser.delete('/account/two-step/authenticator-app')).body).toMatchObject({ status: 409, code: 'TWO_STEP_REQUIRED' });
+    const listed = await ownerBrowser.get(`/organizations/${organizationId}/two-step-sign-in`);
+    expect(listed.body.members).toEqual(expect.arrayContaining([expect.objectContaining({ userId: member.userId, secondFactor: true })]));
+  });
+
+  it("an owner resets a member's factors (the member is mailed); no one resets those of someone outside the organization", async () => {
+    const stranger = await newUser('stranger');
+    await setUpApp(await app.signedIn(stranger.email, password));
+    const refused = await ownerBrowser.delete(`/organizations/${organizationId}/two-step-sign-in/members/${stranger.userId}`);
+    expect(refused.status).toBe(404);
+    expect((await userEvents(stranger.userId)).some((event) => event.type === 'SecondFactorsReset')).toBe(false);
+
+    const strangersOwn = await app.createOrganization(`Elsewhere ${randomUUID().slice(0, 6)}`, stranger);
+    const strangerBrowser = await halfOpen(stranger.email);
+    expect((await strangerBrowser.delete(`/organizations/${organizationId}/two-step-sign-in/members/${member.userId}`)).status).toBe(401);
+    expect(strangersOwn).not.toBe(organizationId);
+
+    expect((await ownerBrowser.delete(`/organizations/${organizationId}/two-step-sign-in/members/${member.userId}`)).status).toBe(204);
+    await mailTo(member.email, 'removed the second factors');
+    const reset = (await userEvents(member.userId)).find((event) => event.type === 'SecondFactorsReset');
+    expect(reset?.data.organizationId).toBe(organizationId);
+    const next = await halfOpen(member.email);
+    expect((await next.get('/session/second-step')).body.awaiting).toBe('enrolment');
+  });
+});
