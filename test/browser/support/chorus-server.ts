@@ -20,7 +20,7 @@ export type CliRun = { code: number | null; stdout: string; stderr: string };
 export type NewUser = { email: string; password: string; username?: string; organizationId?: string; role?: 'owner' | 'admin' | 'member' | 'auditor' };
 
 export type ChorusServer = {
-  /** PUBLIC_URL, where the browser opens the app: http://127.0.0.1:<port>, no trailing slash. */
+  /** PUBLIC_URL, where the browser opens the app: http://127.0.0.1:<port> (or the public host asked for), no trailing slash. */
   baseUrl: string;
   dataDir: string;
   app: NestExpressApplication;
@@ -46,7 +46,7 @@ function listen(server: Server): Promise<number> {
  * `settings` are environment variables on top of NODE_ENV=test, SEED_DEMO=false. The listening socket
  * is bound first (port 0), so PUBLIC_URL (reset links, the Google callback) names the real port.
  */
-export async function startChorusServer(settings: Record<string, string> = {}): Promise<ChorusServer> {
+export async function startChorusServer(settings: Record<string, string> = {}, { publicHost = '127.0.0.1' }: { publicHost?: string } = {}): Promise<ChorusServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'chorus-browser-'));
   const http = createServer();
   let app: NestExpressApplication | undefined;
@@ -58,7 +58,8 @@ export async function startChorusServer(settings: Record<string, string> = {}): 
   };
   try {
     const port = await listen(http);
-    const baseUrl = `http://127.0.0.1:${port}`;
+    // `localhost` for passkeys: WebAuthn takes no IP address as the relying party's id.
+    const baseUrl = `http://${publicHost}:${port}`;
     const environment = {
       NODE_ENV: 'test',
       SEED_DEMO: 'false',

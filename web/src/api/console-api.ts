@@ -6,7 +6,7 @@ import { httpBaseQuery } from './base-query';
 export const consoleApi = createApi({
   reducerPath: 'consoleApi',
   baseQuery: httpBaseQuery,
-  tagTypes: ['Session', 'Organization', 'Sessions', 'History'],
+  tagTypes: ['Session', 'Organization', 'Sessions', 'History', 'TwoStep'],
   // The console is the only tab of its kind: a change made elsewhere shows when the page is looked at again.
   refetchOnFocus: true,
   endpoints: () => ({}),

@@ -75,6 +75,14 @@ export function refusalMessage(problem: Problem, organization?: Organization): s
       return 'The organization was changing at the same moment: please try again.';
     case 'RATE_LIMITED':
       return 'Too many attempts: please wait a few minutes and try again.';
+    case 'INVALID_CODE':
+      return problem.detail || 'The code is not correct.';
+    case 'CODE_ALREADY_USED':
+      return 'This code was used already: wait for the app to show the next one.';
+    case 'TWO_STEP_REQUIRED':
+      return 'Your organization requires two-step sign-in: set up another way first, then remove this one.';
+    case 'NO_SECOND_FACTOR':
+      return 'Set up an authenticator app or a passkey first.';
     case 'UNAUTHENTICATED':
       return 'Your session has ended: sign in again.';
     case 'XSRF_INVALID':

@@ -8,11 +8,12 @@ import { ResetRoute } from './routes/reset';
 // Loaded only when a page needs them, so the sign-in page keeps its weight (bench/web).
 const ConsoleApp = lazy(() => import('./console/console-app'));
 const InvitationRoute = lazy(() => import('./routes/invitation'));
+const SecondStepRoute = lazy(() => import('./routes/second-step'));
 
 /**
  * The seed's order, /forgot first. '/' is not an exact match, so the login screen also answers
  * /login/:error? and every unknown path. The console and the invitation page come first: they are
- * more specific than the catch-all.
+ * more specific than the catch-all, and the second step comes before /login/:error?, which it would match.
  */
 export function AppRoutes() {
   return (
@@ -30,6 +31,14 @@ export function AppRoutes() {
         element={
           <Suspense fallback={<PageLoading />}>
             <InvitationRoute />
+          </Suspense>
+        }
+      />
+      <Route
+        path={paths.secondStep.path}
+        element={
+          <Suspense fallback={<PageLoading />}>
+            <SecondStepRoute />
           </Suspense>
         }
       />

@@ -11,6 +11,8 @@ export const paths = {
     /** The seed's message for a user who belongs to no organization (section 8). */
     noOrganizationHref: '/login?error=account',
   },
+  /** The second step of a password sign-in (docs/console.md, Two-step sign-in): before /login/:error?, which it would match. */
+  secondStep: { path: '/login/verify' },
   // '/' without an exact match: it also catches every unknown path.
   home: { path: '*', getHref: () => '/' },
   googleSignIn: {

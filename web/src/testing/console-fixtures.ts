@@ -89,6 +89,15 @@ export function consoleServer(state: { session: SessionAnswer; organizations: Or
     if (path === '/session') return { status: 200, body: state.session };
     // Mails refused for good (owners and admins): none unless the test says so.
     if (/^\/organizations\/[^/]+\/members\/invitation-failures$/.test(path)) return { status: 200, body: { failures: state.undelivered ?? [] } };
+    // The Account page's second factors: none.
+    if (path === '/account/two-step') return { status: 200, body: { authenticatorApp: null, passkeys: [], recoveryCodes: null, requiredBy: [] } };
+    // Two-step sign-in (owners and admins): not required, and no member has a second factor.
+    const twoStep = /^\/organizations\/([^/]+)\/two-step-sign-in$/.exec(path);
+    if (twoStep) {
+      const organization = state.organizations.find((candidate) => candidate.id === decodeURIComponent(twoStep[1] ?? ''));
+      const members = (organization?.members ?? []).map(({ userId, email, role }) => ({ userId, email, role, secondFactor: false }));
+      return { status: 200, body: { required: false, members } };
+    }
     const read = /^\/organizations\/([^/]+)(\/notification-recipients)?$/.exec(path);
     if (read) {
       const organization = state.organizations.find((candidate) => candidate.id === decodeURIComponent(read[1] ?? ''));

@@ -1,15 +1,23 @@
 import type { Membership, SessionAnswer } from '../../../api/contract';
 import { selectProductName } from '../../../config/page-config';
+import { Section } from '../../../components/layout/section';
 import { Account } from '../../../features/account/components/account';
+import { TwoStepSettings } from '../../../features/two-step/components/two-step-settings';
 import { ConsoleLayout } from '../../../features/console-shell/components/console-layout';
 import { useAppSelector } from '../../../lib/store-hooks';
 import { useConsoleTitle } from '../console-context';
 
 export function AccountRoute({ session, current }: { session: SessionAnswer; current: Membership | undefined }) {
   useConsoleTitle('Account', current?.name);
+  const productName = useAppSelector(selectProductName);
+  const twoStep = (
+    <Section className="account__two-step" title="Two-step sign-in" description="A second step after your password: a code from an app, or a passkey.">
+      <TwoStepSettings productName={productName} />
+    </Section>
+  );
   return (
-    <ConsoleLayout productName={useAppSelector(selectProductName)} user={session.user} organizations={session.organizations} current={current}>
-      <Account user={session.user} />
+    <ConsoleLayout productName={productName} user={session.user} organizations={session.organizations} current={current}>
+      <Account user={session.user} twoStep={twoStep} />
     </ConsoleLayout>
   );
 }

@@ -1,8 +1,16 @@
+import { canManage } from '../../../api/roles';
+import { Section } from '../../../components/layout/section';
 import { Members } from '../../../features/members/components/members';
+import { OrganizationTwoStep } from '../../../features/two-step/components/organization-two-step';
 import { useConsoleTitle, useOrganizationPage } from '../console-context';
 
 export function MembersRoute() {
   const { organization, membership, session } = useOrganizationPage();
   useConsoleTitle('Members', organization.name);
-  return <Members organization={organization} role={membership.role} currentUserId={session.user.id} />;
+  const twoStep = canManage(membership.role) ? (
+    <Section title="Two-step sign-in" description="A code or a passkey after the password, for everyone who signs in with one.">
+      <OrganizationTwoStep organization={organization} role={membership.role} currentUserId={session.user.id} />
+    </Section>
+  ) : undefined;
+  return <Members organization={organization} role={membership.role} currentUserId={session.user.id} twoStep={twoStep} />;
 }

@@ -1,11 +1,12 @@
+import type { ReactNode } from 'react';
 import type { SessionUser } from '../../../api/contract';
 import { PageHeader } from '../../../components/layout/page-header';
 import { Section } from '../../../components/layout/section';
 import { ChangePasswordForm } from './change-password-form';
 import { SessionList } from './session-list';
 
-/** docs/console.md, Account: who you are, your password, where you are signed in. */
-export function Account({ user }: { user: SessionUser }) {
+/** docs/console.md, Account: who you are, your password, where you are signed in; `twoStep`: the second factors' card, composed by the route. */
+export function Account({ user, twoStep }: { user: SessionUser; twoStep?: ReactNode }) {
   return (
     <>
       <PageHeader title="Account">Your sign-in details and the browsers you are signed in with.</PageHeader>
@@ -30,6 +31,7 @@ export function Account({ user }: { user: SessionUser }) {
         <Section className="account__sessions" title="Sessions" description="Where you are signed in now.">
           <SessionList />
         </Section>
+        {twoStep}
       </div>
     </>
   );

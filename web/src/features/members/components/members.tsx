@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import type { Organization, Role } from '../../../api/contract';
 import { exceededBy, usageText } from '../../../api/limits';
 import { canManage } from '../../../api/roles';
@@ -8,10 +9,11 @@ import { ProgressBar } from '../../../components/ui/progress-bar';
 import { AddMemberForm } from './add-member-form';
 import { MemberList } from './member-list';
 
-type MembersProps = { organization: Organization; role: Role; currentUserId: string };
+/** twoStep: the card of the organization's two-step sign-in, composed by the route for those who manage members. */
+type MembersProps = { organization: Organization; role: Role; currentUserId: string; twoStep?: ReactNode };
 
 /** docs/console.md, Members: owners and admins add and remove; everyone else reads. */
-export function Members({ organization, role, currentUserId }: MembersProps) {
+export function Members({ organization, role, currentUserId, twoStep }: MembersProps) {
   const usage = usageText(organization, 'users');
   return (
     <>
@@ -31,6 +33,7 @@ export function Members({ organization, role, currentUserId }: MembersProps) {
         >
           <MemberList organization={organization} role={role} currentUserId={currentUserId} />
         </Section>
+        {twoStep}
       </div>
     </>
   );

@@ -1,0 +1,202 @@
+// Two-step sign-in in real Chromium against the real server (docs/console.md, Two-step sign-in). Passkeys are
+// made and used by Chromium's virtual authenticator (the DevTools protocol's WebAuthn domain), codes computed by
+// otplib as an authenticator app would. Ada sets up an app and a passkey on her Account page; signing in again
+// stops at /login/verify until her passkey (then, with the keyboard alone, a code) is given. Her organization then
+// requires two-step sign-in, and Bob, who has no factor, sets a passkey up right after his password. Every screen:
+// axe-core clean, nothing sideways, screenshots `two-step-<screen>-<width>.png` at 1280 and 390 px.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { mkdirSync } from 'node:fs';
+import { generate } from 'otplib';
+import type { BrowserContext, Page } from 'playwright-core';
+import { watchedPage } from './support/console-pages.js';
+import { startChorusServer, type ChorusServer } from './support/chorus-server.js';
+import { desktop, launchChromium, phone, type TestBrowser, type Viewport } from './support/chromium.js';
+import { closeAll } from './support/close-all.js';
+import { consoleScreen, logInThroughForm, type ConsoleUser } from './support/console-screens.js';
+import { judgeScreen, openConsolePage, screenshots } from './support/judged-screens.js';
+import { pathOf, textOnceShown, visibleText } from './support/sign-in-screens.js';
+import { waitFor } from './support/wait-for.js';
+
+const ada: ConsoleUser = { email: 'ada@careful.example', password: 'amber-meadow-7731' };
+const bob: ConsoleUser = { email: 'bob@careful.example', password: 'silver-canyon-5520' };
+
+let server: ChorusServer | undefined;
+let browser: TestBrowser | undefined;
+let adaSecret = '';
+let adaRecoveryCodes: string[] = [];
+
+const started = () => {
+  if (server === undefined || browser === undefined) throw new Error('The server or the browser did not start (see beforeAll)');
+  return { server, browser };
+};
+
+const judge = (page: Page, name: string) => judgeScreen(page, 'two-step', name);
+
+/** Chromium's virtual authenticator for this page: a platform passkey that says yes at once. */
+async function withPasskeys(context: BrowserContext, page: Page): Promise<void> {
+  const devtools = await context.newCDPSession(page);
+  await devtools.send('WebAuthn.enable');
+  await devtools.send('WebAuthn.addVirtualAuthenticator', {
+    options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+  });
+}
+
+/** The code the app would show now, or `steps` time steps later (a code not used yet). */
+const codeAt = (secret: string, steps = 0) => generate({ secret, epoch: Math.floor(Date.now() / 1000) + steps * 30 });
+
+async function newPage(viewport: Viewport, passkeys = true) {
+  const opened = await watchedPage(started().browser, viewport, { allowedStatuses: [400, 401] });
+  if (passkeys) await withPasskeys(opened.context, opened.page);
+  return opened;
+}
+
+/** The password, then the second step's page (the server sends a half-open session there from the console). */
+async function toSecondStep(page: Page, user: ConsoleUser): Promise<void> {
+  await logInThroughForm(page, started().server.baseUrl, user);
+  await waitFor('the second step', () => (pathOf(page).startsWith('/login/verify?redirect=') ? true : undefined));
+  await page.locator('.page-loading').waitFor({ state: 'detached' });
+}
+
+beforeAll(async () => {
+  mkdirSync(screenshots, { recursive: true });
+  browser = await launchChromium();
+  server = await startChorusServer({}, { publicHost: 'localhost' });
+  await server.createOrganization('Careful Co', 'careful-co', { line: 'chorus', plan: 'teams' });
+  await server.cli(['org:chorus', 'careful-co', '--on']);
+  await server.createUser({ ...ada, organizationId: 'careful-co', role: 'owner' });
+  await server.createUser({ ...bob, organizationId: 'careful-co', role: 'member' });
+}, 180_000);
+
+afterEach(async () => {
+  await browser?.closePages();
+});
+
+afterAll(async () => {
+  await closeAll(browser, server);
+}, 30_000);
+
+describe('two-step sign-in', () => {
+  it('Ada sets up an authenticator app and a passkey, then signs in with the passkey', async () => {
+    const { page, problems } = await newPage(desktop);
+    await logInThroughForm(page, started().server.baseUrl, ada);
+    await waitFor('the console', () => (pathOf(page).startsWith('/app') ? true : undefined));
+    await openConsolePage(page, started().server.baseUrl, '/app/account', 'Account');
+    const card = page.getByRole('region', { name: 'Two-step sign-in' });
+    await textOnceShown(card.getByText(/^Two-step sign-in is off/), 'Two-step sign-in is off: your password alone signs you in. Add a second step so a stolen password is not enough.');
+    await judge(page, 'account-off');
+
+    await card.getByRole('button', { name: 'Set up an authenticator app' }).click();
+    const key = card.locator('.two-step-setup__secret code');
+    adaSecret = (await visibleText(key)).replace(/\s/g, '');
+    expect(adaSecret).toMatch(/^[A-Z2-7]{32}$/);
+    expect(await card.getByRole('img', { name: 'QR code for the authenticator app' }).isVisible()).toBe(true);
+    await judge(page, 'account-app-setup');
+    await card.getByLabel('Code from the app').fill('000000');
+    await card.getByRole('button', { name: 'Turn on' }).click();
+    await textOnceShown(card.getByRole('alert').filter({ hasText: /\S/ }), 'The code is not correct: check the app shows Chorus and try the newest code.');
+    expect(await card.getByLabel('Code from the app').inputValue()).toBe('000000');
+    await card.getByLabel('Code from the app').fill(await codeAt(adaSecret));
+    await card.getByRole('button', { name: 'Turn on' }).click();
+    const codes = card.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem');
+    await waitFor('ten recovery codes', async () => ((await codes.count()) === 10 ? true : undefined));
+    expect(await page.evaluate<string>('document.activeElement?.textContent ?? ""')).toBe('Save your recovery codes');
+    adaRecoveryCodes = await codes.allTextContents();
+    await judge(page, 'account-recovery-codes');
+    await card.getByRole('button', { name: 'I have saved them' }).click();
+
+    await card.getByRole('button', { name: 'Add a passkey' }).click();
+    await card.getByLabel('Passkey name').fill('Work laptop');
+    await card.getByRole('button', { name: 'Create a passkey' }).click();
+    const passkeys = card.getByRole('list', { name: 'Passkeys' }).getByRole('listitem');
+    await textOnceShown(passkeys.first().locator('.row__title'), 'Work laptop');
+    expect(await card.getByText(/^10 of 10 left, made /).count()).toBe(1);
+    await judge(page, 'account-on');
+
+    // Signed out, the password alone no longer opens the console: the second step asks for the passkey.
+    await consoleScreen(page).userMenu.click();
+    await consoleScreen(page).signOut.click();
+    await waitFor('the login page', () => (pathOf(page).startsWith('/login') ? true : undefined));
+    await toSecondStep(page, ada);
+    await textOnceShown(page.getByRole('heading', { level: 1 }), 'Two-step sign-in');
+    await judge(page, 'verify');
+    await page.getByRole('button', { name: 'Use a passkey' }).click();
+    await waitFor('the console', () => (pathOf(page).startsWith('/app') ? true : undefined));
+    await consoleScreen(page).heading.waitFor();
+    expect(problems).toEqual([]);
+  }, 90_000);
+
+  it.each([
+    ['1280', desktop],
+    ['390', phone],
+  ])('at %s px Ada passes the second step with the keyboard alone: a code from the app, or a recovery code', async (width, viewport: Viewport) => {
+    const { page } = await newPage(viewport, false);
+    await toSecondStep(page, ada);
+    await page.getByLabel('Code from your authenticator app').waitFor();
+    expect(await page.evaluate<string>('document.activeElement?.getAttribute("name") ?? ""')).toBe('code');
+    await judge(page, 'verify-code');
+    // A wrong code is said in words, and the field keeps what was typed.
+    await page.keyboard.type('000000');
+    await page.keyboard.press('Enter');
+    await textOnceShown(page.getByRole('alert').filter({ hasText: /\S/ }), 'The code is not correct.');
+    expect(await page.getByLabel('Code from your authenticator app').inputValue()).toBe('000000');
+    await judge(page, 'verify-wrong');
+    if (width === '1280') {
+      await page.keyboard.press('Control+A');
+      await page.keyboard.type(await codeAt(adaSecret));
+    } else {
+      // Tab from the field past "Continue" to "Use a recovery code instead"; the field comes back empty, for the code.
+      await page.keyboard.press('Tab');
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate<string>('document.activeElement?.textContent ?? ""')).toBe('Use a recovery code instead');
+      await page.keyboard.press('Enter');
+      await page.getByLabel('Recovery code').focus();
+      await judge(page, 'verify-recovery-code');
+      await page.keyboard.type(adaRecoveryCodes[0] as string);
+    }
+    await page.keyboard.press('Enter');
+    await waitFor('the console', () => (pathOf(page).startsWith('/app') ? true : undefined));
+  }, 60_000);
+
+  it('Careful Co requires two-step sign-in: Bob sets up a passkey right after his password', async () => {
+    const owner = await newPage(desktop, false);
+    await toSecondStep(owner.page, ada);
+    await owner.page.getByRole('button', { name: 'Use a recovery code instead' }).click();
+    await owner.page.getByLabel('Recovery code').fill(adaRecoveryCodes[1] as string);
+    await owner.page.getByRole('button', { name: 'Continue' }).click();
+    await waitFor('the console', () => (pathOf(owner.page).startsWith('/app') ? true : undefined));
+    await openConsolePage(owner.page, started().server.baseUrl, '/app/orgs/careful-co/members', 'Members');
+    const card = owner.page.getByRole('region', { name: 'Two-step sign-in' });
+    await textOnceShown(card.getByText(/^1 of 2 members have/), '1 of 2 members have no second factor yet.');
+    await card.getByLabel(/^Require two-step sign-in for every member/).check();
+    await textOnceShown(card.getByRole('status'), 'Two-step sign-in is now required.');
+    await judge(owner.page, 'members-required');
+
+    // At 390 px Bob only looks; at 1280 px he sets his passkey up (after which he would be asked for it instead).
+    for (const [width, viewport] of [['390', phone], ['1280', desktop]] as const) {
+      const { page } = await newPage(viewport);
+      await toSecondStep(page, bob);
+      await textOnceShown(page.getByRole('heading', { level: 1 }), 'Set up two-step sign-in');
+      await judge(page, 'enrol');
+      if (width === '390') continue;
+      await page.getByRole('button', { name: 'Use a passkey' }).click();
+      await page.getByLabel('Passkey name').fill('Phone');
+      await page.getByRole('button', { name: 'Create a passkey' }).click();
+      await textOnceShown(page.getByRole('heading', { level: 1 }), 'Two-step sign-in is on');
+      expect(await page.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem').count()).toBe(10);
+      await judge(page, 'enrolled');
+      await page.getByRole('button', { name: 'I have saved them, continue' }).click();
+      await waitFor('the console', () => (pathOf(page).startsWith('/app') ? true : undefined));
+      await consoleScreen(page).heading.waitFor();
+
+      // Next time the passkey comes first.
+      await consoleScreen(page).userMenu.click();
+      await consoleScreen(page).signOut.click();
+      await waitFor('the login page', () => (pathOf(page).startsWith('/login') ? true : undefined));
+      await toSecondStep(page, bob);
+      await textOnceShown(page.getByRole('heading', { level: 1 }), 'Two-step sign-in');
+      await judge(page, 'verify-passkey');
+      await page.getByRole('button', { name: 'Use a passkey' }).click();
+      await waitFor('the console', () => (pathOf(page).startsWith('/app') ? true : undefined));
+    }
+  }, 90_000);
+});

@@ -1,0 +1,19 @@
+import { useLocation } from 'react-router';
+import { sameOriginPath } from '@libs/web-rules/safe-redirect-path';
+import '../console-store';
+import { AuthLayout } from '../../components/layout/auth-layout';
+import { selectProductName } from '../../config/page-config';
+import { SecondStep } from '../../features/two-step/components/second-step';
+import { useAppSelector } from '../../lib/store-hooks';
+
+/** /login/verify, loaded on demand: the sign-in page's sibling, with the console's data layer. */
+export default function SecondStepRoute() {
+  const { search } = useLocation();
+  const productName = useAppSelector(selectProductName);
+  const redirect = sameOriginPath(new URLSearchParams(search).get('redirect')) ?? '/';
+  return (
+    <AuthLayout productName={productName}>
+      <SecondStep redirect={redirect} productName={productName} />
+    </AuthLayout>
+  );
+}

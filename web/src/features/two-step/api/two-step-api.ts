@@ -1,0 +1,102 @@
+// Two-step sign-in's calls: the second step of a half-open session (/session/second-step), the signed-in
+// user's factors (/account/two-step), and an organization's requirement (/organizations/:id/two-step-sign-in).
+// Setting up a factor is the same pair of calls under either base: a first factor at sign-in, or any on the Account page.
+import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
+import { consoleApi } from '../../../api/console-api';
+import type { CommandAnswer } from '../../../api/contract';
+
+export type SetupBase = '/session/second-step' | '/account/two-step';
+
+export type SecondStepStatus = {
+  awaiting: 'second-step' | 'enrolment';
+  email: string;
+  methods: { authenticatorApp: boolean; passkeys: number; recoveryCodes: number };
+  requiredBy: string[];
+};
+
+export type SecondFactors = {
+  authenticatorApp: { enrolledAt: string } | null;
+  passkeys: { id: string; name: string; registeredAt: string; lastUsedAt: string | null }[];
+  recoveryCodes: { remaining: number; generatedAt: string } | null;
+  requiredBy: { id: string; name: string }[];
+};
+
+export type AuthenticatorAppSetup = { secret: string; uri: string; qrCode: string; setup: string };
+export type RecoveryCodesAnswer = { recoveryCodes: string[] | null };
+export type OrganizationTwoStep = { required: boolean; members: { userId: string; email: string; role: string; secondFactor: boolean }[] };
+
+export const twoStepApi = consoleApi.injectEndpoints({
+  endpoints: (build) => ({
+    getSecondStep: build.query<SecondStepStatus, void>({ query: () => ({ url: '/session/second-step' }) }),
+    passWithCode: build.mutation<void, string>({ query: (code) => ({ url: '/session/second-step/code', method: 'POST', body: { code } }) }),
+    passkeySignInOptions: build.mutation<{ options: PublicKeyCredentialRequestOptionsJSON; challenge: string }, void>({
+      query: () => ({ url: '/session/second-step/passkey/options', method: 'POST' }),
+    }),
+    passWithPasskey: build.mutation<void, { challenge: string; response: unknown }>({
+      query: (body) => ({ url: '/session/second-step/passkey', method: 'POST', body }),
+    }),
+
+    startAuthenticatorApp: build.mutation<AuthenticatorAppSetup, SetupBase>({ query: (base) => ({ url: `${base}/authenticator-app`, method: 'POST' }) }),
+    confirmAuthenticatorApp: build.mutation<RecoveryCodesAnswer, { base: SetupBase; setup: string; code: string }>({
+      query: ({ base, ...body }) => ({ url: `${base}/authenticator-app`, method: 'PUT', body }),
+      invalidatesTags: ['TwoStep'],
+    }),
+    passkeyRegistrationOptions: build.mutation<{ options: PublicKeyCredentialCreationOptionsJSON; registration: string }, SetupBase>({
+      query: (base) => ({ url: `${base}/passkeys/options`, method: 'POST' }),
+    }),
+    registerPasskey: build.mutation<RecoveryCodesAnswer, { base: SetupBase; registration: string; name: string; response: unknown }>({
+      query: ({ base, ...body }) => ({ url: `${base}/passkeys`, method: 'POST', body }),
+      invalidatesTags: ['TwoStep'],
+    }),
+
+    getSecondFactors: build.query<SecondFactors, void>({ query: () => ({ url: '/account/two-step' }), providesTags: ['TwoStep'] }),
+    removeAuthenticatorApp: build.mutation<void, void>({ query: () => ({ url: '/account/two-step/authenticator-app', method: 'DELETE' }), invalidatesTags: ['TwoStep'] }),
+    renamePasskey: build.mutation<void, { id: string; name: string }>({
+      query: ({ id, name }) => ({ url: `/account/two-step/passkeys/${encodeURIComponent(id)}`, method: 'PATCH', body: { name } }),
+      invalidatesTags: ['TwoStep'],
+    }),
+    removePasskey: build.mutation<void, string>({
+      query: (id) => ({ url: `/account/two-step/passkeys/${encodeURIComponent(id)}`, method: 'DELETE' }),
+      invalidatesTags: ['TwoStep'],
+    }),
+    regenerateRecoveryCodes: build.mutation<{ recoveryCodes: string[] }, void>({
+      query: () => ({ url: '/account/two-step/recovery-codes', method: 'POST' }),
+      invalidatesTags: ['TwoStep'],
+    }),
+
+    getOrganizationTwoStep: build.query<OrganizationTwoStep, string>({
+      query: (organizationId) => ({ url: `/organizations/${encodeURIComponent(organizationId)}/two-step-sign-in` }),
+      providesTags: ['TwoStep'],
+    }),
+    setTwoStepRequirement: build.mutation<CommandAnswer, { organizationId: string; required: boolean }>({
+      query: ({ organizationId, required }) => ({ url: `/organizations/${encodeURIComponent(organizationId)}/two-step-sign-in`, method: 'PUT', body: { required } }),
+      invalidatesTags: ['TwoStep', 'Organization'],
+    }),
+    resetMemberSecondFactors: build.mutation<void, { organizationId: string; userId: string }>({
+      query: ({ organizationId, userId }) => ({
+        url: `/organizations/${encodeURIComponent(organizationId)}/two-step-sign-in/members/${encodeURIComponent(userId)}`,
+        method: 'DELETE',
+      }),
+      invalidatesTags: ['TwoStep'],
+    }),
+  }),
+});
+
+export const {
+  useGetSecondStepQuery,
+  usePassWithCodeMutation,
+  usePasskeySignInOptionsMutation,
+  usePassWithPasskeyMutation,
+  useStartAuthenticatorAppMutation,
+  useConfirmAuthenticatorAppMutation,
+  usePasskeyRegistrationOptionsMutation,
+  useRegisterPasskeyMutation,
+  useGetSecondFactorsQuery,
+  useRemoveAuthenticatorAppMutation,
+  useRenamePasskeyMutation,
+  useRemovePasskeyMutation,
+  useRegenerateRecoveryCodesMutation,
+  useGetOrganizationTwoStepQuery,
+  useSetTwoStepRequirementMutation,
+  useResetMemberSecondFactorsMutation,
+} = twoStepApi;

@@ -1,0 +1,94 @@
+import '../two-step.css';
+import { useState } from 'react';
+import { problemOf } from '../../../api/problem';
+import { refusalMessage } from '../../../api/refusals';
+import { useCommand } from '../../../api/use-command';
+import type { Organization, Role } from '../../../api/contract';
+import { CheckboxField } from '../../../components/ui/checkbox-field';
+import { FormAlert } from '../../../components/ui/form-alert';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { useGetOrganizationTwoStepQuery, useResetMemberSecondFactorsMutation, useSetTwoStepRequirementMutation } from '../api/two-step-api';
+
+/**
+ * docs/console.md, Members: whether every member must sign in with a second step (owners decide), who has
+ * one, and an owner's reset for a member who lost theirs.
+ */
+type OrganizationTwoStepProps = { organization: Organization; role: Role; currentUserId: string };
+
+export function OrganizationTwoStep({ organization, role, currentUserId }: OrganizationTwoStepProps) {
+  const { data, error } = useGetOrganizationTwoStepQuery(organization.id);
+  const [setRequirement, setting] = useSetTwoStepRequirementMutation();
+  const [reset, resetting] = useResetMemberSecondFactorsMutation();
+  const [resettingFor, setResettingFor] = useState<{ userId: string; email: string } | null>(null);
+  const { problem, done, run } = useCommand();
+  // What the owner just chose shows at once, while the server records it; its answer then decides.
+  const [choosing, setChoosing] = useState<boolean | null>(null);
+  const owner = role === 'owner';
+  if (data === undefined) return error === undefined ? <p className="muted">Loading…</p> : <FormAlert>{refusalMessage(problemOf(error))}</FormAlert>;
+  const without = data.members.filter((member) => !member.secondFactor);
+
+  return (
+    <div className="organization-two-step">
+      <FormAlert>{problem && refusalMessage(problem)}</FormAlert>
+      <CheckboxField
+        label="Require two-step sign-in for every member"
+        hint={
+          owner
+            ? 'Members who sign in with a password then need a code or a passkey; those without one set it up at their next sign-in. Google and single sign-on leave it to their provider.'
+            : 'Only an owner can change this.'
+        }
+        checked={choosing ?? data.required}
+        disabled={!owner || setting.isLoading}
+        onChange={(event) => {
+          const required = event.target.checked;
+          setChoosing(required);
+          const said = required ? 'Two-step sign-in is now required.' : 'Two-step sign-in is no longer required.';
+          void run(() => setRequirement({ organizationId: organization.id, required }).unwrap(), said).finally(() => setChoosing(null));
+        }}
+      />
+      <p>
+        {without.length === 0
+          ? 'Every member has a second factor.'
+          : `${without.length} of ${data.members.length} ${data.members.length === 1 ? 'member has' : 'members have'} no second factor yet.`}
+      </p>
+      <ul className="rows" aria-label="Second factors of members">
+        {data.members.map((member) => (
+          <li className="row" key={member.userId}>
+            <div className="row__main">
+              <span className="row__title">{member.email}</span>
+              <span className="row__tags">
+                {member.secondFactor ? <span className="tag tag--verified">Set up</span> : <span className="tag tag--pending">Not set up</span>}
+              </span>
+            </div>
+            {/* Your own factors are yours to change, on the Account page. */}
+            {owner && member.secondFactor && member.userId !== currentUserId && (
+              <div className="row__actions">
+                <button type="button" className="link-button link-button--danger" onClick={() => setResettingFor(member)}>
+                  Reset<span className="visually-hidden"> the two-step sign-in of {member.email}</span>
+                </button>
+              </div>
+            )}
+          </li>
+        ))}
+      </ul>
+      <p className="form__status" role="status">
+        {done}
+      </p>
+      {resettingFor !== null && (
+        <ConfirmDialog
+          title={`Reset the two-step sign-in of ${resettingFor.email}?`}
+          confirm="Reset"
+          busy={resetting.isLoading}
+          onCancel={() => setResettingFor(null)}
+          onConfirm={() => {
+            const { userId, email } = resettingFor;
+            void run(() => reset({ organizationId: organization.id, userId }).unwrap(), `The second factors of ${email} are removed.`).finally(() => setResettingFor(null));
+          }}
+        >
+          Their authenticator app, passkeys and recovery codes stop working, and they are told by e-mail. Use this when they lost them: they set a new one up
+          at their next sign-in when two-step sign-in is required.
+        </ConfirmDialog>
+      )}
+    </div>
+  );
+}
