@@ -24,6 +24,7 @@ let server: ChorusServer | undefined;
 let browser: TestBrowser | undefined;
 let adaSecret = '';
 let adaRecoveryCodes: string[] = [];
+let bobRecoveryCodes: string[] = [];
 
 const started = () => {
   if (server === undefined || browser === undefined) throw new Error('The server or the browser did not start (see beforeAll)');
@@ -182,7 +183,8 @@ describe('two-step sign-in', () => {
       await page.getByLabel('Passkey name').fill('Phone');
       await page.getByRole('button', { name: 'Create a passkey' }).click();
       await textOnceShown(page.getByRole('heading', { level: 1 }), 'Two-step sign-in is on');
-      expect(await page.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem').count()).toBe(10);
+      bobRecoveryCodes = await page.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem').allTextContents();
+      expect(bobRecoveryCodes).toHaveLength(10);
       await judge(page, 'enrolled');
       await page.getByRole('button', { name: 'I have saved them, continue' }).click();
       await waitFor('the console', () => (pathOf(page).startsWith('/app') ? true : undefined));
@@ -198,5 +200,39 @@ describe('two-step sign-in', () => {
       await page.getByRole('button', { name: 'Use a passkey' }).click();
       await waitFor('the console', () => (pathOf(page).startsWith('/app') ? true : undefined));
     }
+
+    // The owner reads what Bob did in History, in words.
+    await openConsolePage(owner.page, started().server.baseUrl, '/app/orgs/careful-co/history', 'History');
+    const security = owner.page.getByRole('list', { name: 'Sign-in security events' }).getByRole('listitem');
+    await textOnceShown(security.first().locator('.row__title'), 'Signed in after setting up two-step sign-in');
+    expect(await security.filter({ hasText: bob.email }).locator('.row__title').allTextContents()).toEqual([
+      'Signed in after setting up two-step sign-in',
+      'Recovery codes made: ten new codes, any earlier ones no longer work',
+      'Passkey added: “Phone”',
+    ]);
+    expect(await security.filter({ hasText: ada.email }).locator('.row__title').allTextContents()).toContain('Signed in with a recovery code');
+    await judge(owner.page, 'history');
   }, 90_000);
+
+  it('at 390 px the Account page shows the second factors, and a passkey can be renamed; the last one stays while it is required', async () => {
+    // Another browser, without Bob's passkey: a recovery code, then.
+    const { page } = await newPage(phone);
+    await toSecondStep(page, bob);
+    await page.getByRole('button', { name: 'Use a recovery code instead' }).click();
+    await page.getByLabel('Recovery code').fill(bobRecoveryCodes[0] as string);
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await waitFor('the console', () => (pathOf(page).startsWith('/app') ? true : undefined));
+    await openConsolePage(page, started().server.baseUrl, '/app/account', 'Account');
+    const card = page.getByRole('region', { name: 'Two-step sign-in' });
+    await textOnceShown(card.getByText(/requires two-step sign-in/), 'Careful Co requires two-step sign-in: keep at least one way.');
+    await card.getByRole('button', { name: 'Rename Phone' }).click();
+    await card.getByLabel('New name for “Phone”').fill('Bob’s phone');
+    await card.getByRole('button', { name: 'Save' }).click();
+    await textOnceShown(card.getByRole('list', { name: 'Passkeys' }).getByRole('listitem').first().locator('.row__title'), 'Bob’s phone');
+    await judge(page, 'account');
+    await card.getByRole('button', { name: 'Remove the passkey “Bob’s phone”' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Remove' }).click();
+    await textOnceShown(card.getByRole('alert').filter({ hasText: /\S/ }), 'Your organization requires two-step sign-in: set up another way first, then remove this one.');
+    expect(await card.getByRole('list', { name: 'Passkeys' }).getByRole('listitem').count()).toBe(1);
+  }, 60_000);
 });

@@ -139,6 +139,7 @@ describe('GET /health', () => {
         expect.objectContaining({ name: 'sign-ins', state: 'live' }),
         expect.objectContaining({ name: 'organization-history', state: 'live' }),
         expect.objectContaining({ name: 'traffic', state: 'live' }),
+        expect.objectContaining({ name: 'member-security', state: 'live' }),
       ],
     });
   });

@@ -208,6 +208,18 @@ describe("an organization's requirement", () => {
     expect(listed.body.members).toEqual(expect.arrayContaining([expect.objectContaining({ userId: member.userId, secondFactor: true })]));
   });
 
+  it('someone invited who chooses a password sets a factor up before anything else', async () => {
+    const email = `newcomer-${randomUUID().slice(0, 6)}@two-step.example`;
+    expect((await ownerBrowser.post(`/organizations/${organizationId}/members`, { email, role: 'member' })).status).toBe(201);
+    const token = /\/invite\/([A-Za-z0-9_-]+)/.exec(unfolded(await mailTo(email, '/invite/')))?.[1] as string;
+    const browser = app.browser();
+    await browser.open(`/invite/${token}`);
+    expect((await browser.post('/invitations/accept', { token, password })).status).toBe(204);
+    expect((await browser.get('/session')).status).toBe(401);
+    expect((await browser.open('/app')).location).toBe('/login/verify?redirect=%2Fapp');
+    expect((await browser.get('/session/second-step')).body).toMatchObject({ awaiting: 'enrolment', email });
+  });
+
   it("an owner resets a member's factors (the member is mailed); no one resets those of someone outside the organization", async () => {
     const stranger = await newUser('stranger');
     await setUpApp(await app.signedIn(stranger.email, password));
@@ -226,5 +238,26 @@ describe("an organization's requirement", () => {
     expect(reset?.data.organizationId).toBe(organizationId);
     const next = await halfOpen(member.email);
     expect((await next.get('/session/second-step')).body.awaiting).toBe('enrolment');
+  });
+
+  it("lists the members' two-step sign-in for the organization's auditors, in words, and nobody else's", async () => {
+    const history = await ownerBrowser.get(`/organizations/${organizationId}/history/sign-in-security`);
+    expect(history.status).toBe(200);
+    const lines = (history.body.entries as { description: string; member: { email: string }; actorName: string }[]).map(
+      ({ description, member: { email }, actorName }) => `${email}: ${description} (${actorName})`,
+    );
+    expect(lines).toEqual([
+      `${member.email}: Two-step sign-in reset by an owner: every second factor removed (${owner.email})`,
+      `${member.email}: Signed in after setting up two-step sign-in (${member.email})`,
+      `${member.email}: Recovery codes made: ten new codes, any earlier ones no longer work (${member.email})`,
+      `${member.email}: Authenticator app set up (${member.email})`,
+    ]);
+    // The stranger set an app up too, but is no member here; a plain member may not read the history.
+    expect(lines.some((line) => line.includes('stranger'))).toBe(false);
+    expect((await (await app.signedIn(member.email, password)).get(`/organizations/${organizationId}/history/sign-in-security`)).status).toBe(401);
+    const paged = await ownerBrowser.get(`/organizations/${organizationId}/history/sign-in-security?limit=3`);
+    expect(paged.body.entries).toHaveLength(3);
+    const rest = await ownerBrowser.get(`/organizations/${organizationId}/history/sign-in-security?limit=3&before=${paged.body.next}`);
+    expect(rest.body).toMatchObject({ entries: [expect.objectContaining({ description: 'Authenticator app set up' })], next: null });
   });
 });

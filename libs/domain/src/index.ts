@@ -59,6 +59,7 @@ export {
   type RecordNames,
 } from './history/event-sentence.js';
 export { diffOrganizations, type ChangeArea, type ChangeKind, type OrganizationChange } from './history/state-diff.js';
+export { isListedSecondFactorEvent, memberSecuritySentence } from './history/member-security-sentence.js';
 export { ADD_ON_NAMES, CHORUS_FEATURE_NAMES, LINE_NAMES, RESOURCE_NAMES, ROLE_WORDS, SERVICE_LEVEL_NAMES } from './history/words.js';
 export {
   emailDomain,

@@ -32,3 +32,5 @@ export {
   type IndexedOrganizationEvent,
   type RecordName,
 } from './organization-history/organization-history.queries.js';
+export { memberSecurityProjection, memberSecurityProjectionName } from './member-security/member-security.projection.js';
+export { MemberSecurityQueries, type MemberSecurityEventLocation } from './member-security/member-security.queries.js';

@@ -1,6 +1,8 @@
 /* eslint-disable max-lines -- the read side of one process: database, queries, projector, read-your-writes waits, health and rebuild share one lifecycle. */
 // The read side of one process: the read-model database, its queries, the projector (when it runs
 // here), read-your-writes waits, health, rebuild and verification.
+import { memberSecurityProjection } from './member-security/member-security.projection.js';
+import { MemberSecurityQueries } from './member-security/member-security.queries.js';
 import type { PlanCatalogue } from '#domain';
 import { EventStoreClosedError, type EventStore } from '#event-store';
 import { Checkpoints, type Checkpoint, type ProjectionFailure } from './checkpoints.js';
@@ -69,6 +71,7 @@ export class ReadModels {
   readonly signIns: SignInQueries;
   readonly traffic: TrafficQueries;
   readonly history: OrganizationHistoryQueries;
+  readonly memberSecurity: MemberSecurityQueries;
   readonly projections: readonly Projection[];
   private readonly checkpoints: Checkpoints;
   private readonly waits: PositionWaits;
@@ -94,6 +97,7 @@ export class ReadModels {
     this.signIns = new SignInQueries(queryDb, cache);
     this.traffic = new TrafficQueries(queryDb, cache);
     this.history = new OrganizationHistoryQueries(db);
+    this.memberSecurity = new MemberSecurityQueries(db);
     // Notified by this process's runners; without them, the checkpoints are re-read while a read waits.
     this.waits = new PositionWaits(
       () => lowest(this.statuses()),
@@ -316,7 +320,14 @@ export class ReadModels {
 type Lag = { events: number; ms: number };
 
 function readModelProjections(): Projection[] {
-  return [organizationProjection(), correlationProjection(), signInsProjection(), organizationHistoryProjection(), trafficProjection()];
+  return [
+    organizationProjection(),
+    correlationProjection(),
+    signInsProjection(),
+    organizationHistoryProjection(),
+    trafficProjection(),
+    memberSecurityProjection(),
+  ];
 }
 
 function lowest(statuses: readonly ProjectionStatus[]): Progress {

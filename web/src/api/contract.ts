@@ -96,6 +96,8 @@ export type AccountSession = {
   expiresAt: string;
   userAgent: string | null;
   current: boolean;
+  /** The password was right, the second step not passed yet; absent from older servers. */
+  secondStepPending?: boolean;
 };
 
 export type HistoryEvent = {

@@ -89,6 +89,9 @@ export function consoleServer(state: { session: SessionAnswer; organizations: Or
     if (path === '/session') return { status: 200, body: state.session };
     // Mails refused for good (owners and admins): none unless the test says so.
     if (/^\/organizations\/[^/]+\/members\/invitation-failures$/.test(path)) return { status: 200, body: { failures: state.undelivered ?? [] } };
+    // The members' sign-in security (History): nothing yet.
+    const security = /^\/organizations\/([^/]+)\/history\/sign-in-security$/.exec(path);
+    if (security) return { status: 200, body: { organizationId: decodeURIComponent(security[1] ?? ''), entries: [], next: null } };
     // The Account page's second factors: none.
     if (path === '/account/two-step') return { status: 200, body: { authenticatorApp: null, passkeys: [], recoveryCodes: null, requiredBy: [] } };
     // Two-step sign-in (owners and admins): not required, and no member has a second factor.

@@ -98,3 +98,15 @@ export const exportQuery = z
   .transform(({ format, ...filter }) => ({ format, filter: historyFilter(filter) }));
 
 export const noQuery = z.strictObject({});
+
+/** The members' sign-in security page: up to `limit` events before the position `before` (the last page's `next`). */
+export const memberSecurityQuery = z
+  .strictObject({
+    before: revision.optional(),
+    limit: z
+      .string()
+      .regex(/^\d{1,3}$/, 'must be a whole number')
+      .transform(Number)
+      .pipe(z.int().min(1).max(MAX_TIMELINE_PAGE_SIZE))
+      .default(DEFAULT_TIMELINE_PAGE_SIZE),
+  });

@@ -1,3 +1,4 @@
+import { MemberSecurity } from './member-security.js';
 import { Module } from '@nestjs/common';
 import { AuditCorrelationsController } from './audit-correlations.controller.js';
 import { GetCorrelationHandler } from './get-correlation.handler.js';
@@ -15,7 +16,15 @@ import { OrganizationTimeline } from './organization-timeline.js';
  */
 @Module({
   controllers: [OrganizationAuditController, AuditCorrelationsController, OrganizationHistoryController],
-  providers: [GetOrganizationHistoryHandler, GetOrganizationStateHandler, GetCorrelationHandler, ApiKeyNames, OrganizationTimeline, HistoryExport],
+  providers: [
+    GetOrganizationHistoryHandler,
+    GetOrganizationStateHandler,
+    GetCorrelationHandler,
+    ApiKeyNames,
+    OrganizationTimeline,
+    HistoryExport,
+    MemberSecurity,
+  ],
   exports: [HistoryExport],
 })
 export class AuditModule {}

@@ -13,7 +13,8 @@ import { validOrganizationId } from '../organizations/organization-route-paramet
 import { PLAN_CATALOGUE } from '../plans/plan-catalogue.module.js';
 import { awaitMinPosition } from '../read-models/read-your-writes.js';
 import { ApiKeyNames } from './api-key-names.js';
-import { correlationIdParameter, exportQuery, historyReadQuery, noQuery, stateQuery, timelineQuery } from './audit-requests.js';
+import { correlationIdParameter, exportQuery, historyReadQuery, memberSecurityQuery, noQuery, stateQuery, timelineQuery } from './audit-requests.js';
+import { MemberSecurity, type MemberSecurityPage } from './member-security.js';
 import { Operation } from '../openapi/operation.decorator.js';
 import { HistoryExport } from './history-export.js';
 import { EXPORT_CONTENT_TYPES } from './history-export-format.js';
@@ -38,10 +39,24 @@ export class OrganizationHistoryController {
     private readonly timeline: OrganizationTimeline,
     private readonly exports: HistoryExport,
     private readonly apiKeyNames: ApiKeyNames,
+    private readonly memberSecurity: MemberSecurity,
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(PLAN_CATALOGUE) private readonly catalogue: PlanCatalogue,
     @Inject(READ_MODELS) private readonly readModels: ReadModels,
   ) {}
+
+  @Get('history/sign-in-security')
+  @RequireAccess(AUDITORS)
+  @Operation({
+    summary: "Members' two-step sign-in, in words: factors set up and removed, recovery codes made and used, failed second steps, owners' resets",
+    description: '`{organizationId, entries, next}`, newest first, while each person was a member; pass `next` as `before` for the next page.',
+  })
+  async signInSecurity(
+    @Param('id', validOrganizationId) id: string,
+    @Query(new ZodValidationPipe(memberSecurityQuery)) { before, limit }: z.output<typeof memberSecurityQuery>,
+  ): Promise<MemberSecurityPage> {
+    return this.memberSecurity.page(id, limit, before);
+  }
 
   @Get('history/events')
   @RequireAccess(AUDITORS)

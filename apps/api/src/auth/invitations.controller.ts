@@ -8,6 +8,7 @@ import { commandContextOf } from '../http/request-context.js';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
 import { BrowserSessions } from './browser-sessions.service.js';
 import { IDENTITY } from './identity.provider.js';
+import { TwoStepPolicy } from './two-step-policy.js';
 import { acceptInvitationRequest, invitationTokenParameter } from './sign-in-requests.js';
 import { Operation } from '../openapi/operation.decorator.js';
 
@@ -16,6 +17,7 @@ export class InvitationsController {
   constructor(
     @Inject(IDENTITY) private readonly identity: Identity,
     private readonly sessions: BrowserSessions,
+    private readonly twoStepPolicy: TwoStepPolicy,
   ) {}
 
   /** 200 `{email, organizationName, expiresAt}`; 400 INVALID_TOKEN for an unknown, used or expired link. */
@@ -39,7 +41,9 @@ export class InvitationsController {
     @Res({ passthrough: true }) response: Response,
   ): Promise<void> {
     response.setHeader('Cache-Control', 'no-store');
-    const opened = await this.identity.invitations.accept(token, password, commandContextOf(request, 'anonymous'));
+    // An organization that requires two-step sign-in has the new member set a factor up before anything else.
+    const requirement = (userId: string) => Promise.resolve(this.twoStepPolicy.requiredFor(userId));
+    const opened = await this.identity.invitations.accept(token, password, commandContextOf(request, 'anonymous'), requirement);
     // Whoever was signed in in this browser before is signed out: the browser is the invited person's now.
     await this.sessions.endCurrent(request);
     this.sessions.begin(response, opened);

@@ -47,9 +47,11 @@ export class SessionController {
     const current = await this.signedIn(request);
     const sessions = await this.identity.sessions.listForUser(current.userId);
     return {
-      sessions: sessions.map(({ sessionId, method, startedAt, lastActiveAt, absoluteExpiresAt, userAgent }) => ({
+      sessions: sessions.map(({ sessionId, method, startedAt, lastActiveAt, absoluteExpiresAt, userAgent, awaiting }) => ({
         id: sessionId,
         method,
+        // The password was right there, the second step is not passed (yet): signing it out stops that sign-in.
+        secondStepPending: awaiting !== null,
         startedAt,
         lastActiveAt,
         expiresAt: absoluteExpiresAt,

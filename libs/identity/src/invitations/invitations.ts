@@ -4,6 +4,7 @@
 // it is theirs) and signs them in. The token is the reserved id and 256 bits derived from the MemberAdded
 // it answers (deriveUserToken: an HMAC under a key from SESSION_SECRET), so that an invitation recorded
 // but not yet mailed can be mailed again with the same link; only its hash is kept.
+import type { TwoStepRequirement } from '../sign-in/password-sign-in.js';
 import { eventMetadata, handleCommand, loadStream, type CommandContext, type LoadedStream, type StreamFold } from '#application';
 import { type EventStore } from '#event-store';
 import type { Clock } from '../clock.js';
@@ -231,7 +232,8 @@ export class Invitations {
    * user's stream can be created once, so of two simultaneous uses one registers and the other is
    * INVALID_TOKEN, like a link used before or past its 7 days.
    */
-  async accept(token: string, password: string, context: CommandContext): Promise<OpenedSession> {
+  /** `twoStepRequired`: an organization of the person requires two-step sign-in, so the session opens half open, to set a factor up. */
+  async accept(token: string, password: string, context: CommandContext, twoStepRequired?: TwoStepRequirement): Promise<OpenedSession> {
     const { userId, tokenHash, invitation } = await this.usable(token);
     const violation = passwordPolicyViolation(password, { email: normalizeEmail(invitation.email), username: null });
     if (violation !== null) throw new DomainError('VALIDATION_FAILED', violation, { field: 'password' });
@@ -251,7 +253,8 @@ export class Invitations {
       ...invitationFold,
       metadata: eventMetadata(asInvitee),
     });
-    return this.sessions.open(userId, 'invitation', asInvitee);
+    const mustEnrol = (await twoStepRequired?.(userId)) === true;
+    return this.sessions.open(userId, 'invitation', asInvitee, mustEnrol ? 'enrolment' : undefined);
   }
 
   private async usable(token: string): Promise<{ userId: string; tokenHash: string; invitation: PendingInvitation }> {

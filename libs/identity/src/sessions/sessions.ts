@@ -99,10 +99,8 @@ export class Sessions {
     const absoluteExpiresAt = new Date(now.getTime() + this.policy.absoluteTimeoutMs);
     await record(sessionId, absoluteExpiresAt);
     const started = this.started(sessionId, half.userId, half.method, now, absoluteExpiresAt, context, { secondStep });
-    const [appended] = await Promise.all([
-      this.store.append(sessionStream(sessionId), [{ id: randomUUID(), type: started.type, data: started.data, metadata: eventMetadata(context) }], 'no_stream'),
-      this.end(half.sessionId, 'second-step-passed', context),
-    ]);
+    const sessionAppend = this.store.append(sessionStream(sessionId), [{ id: randomUUID(), type: started.type, data: started.data, metadata: eventMetadata(context) }], 'no_stream');
+    const [appended] = await Promise.all([sessionAppend, this.end(half.sessionId, 'second-step-passed', context)]);
     const handled = { state: evolveSession(null, started), revision: appended.nextExpectedRevision, position: appended.position, recorded: [], appended: [] };
     return { cookieValue, session: this.rememberHandled(handled, now) as Session };
   }

@@ -54,6 +54,7 @@ describe('/health lag', () => {
       expect.objectContaining({ name: 'sign-ins', lag: 0, lagMs: 0 }),
       expect.objectContaining({ name: 'organization-history', lag: 0, lagMs: 0 }),
       expect.objectContaining({ name: 'traffic', lag: 0, lagMs: 0 }),
+      expect.objectContaining({ name: 'member-security', lag: 0, lagMs: 0 }),
     ]);
   });
 
@@ -70,11 +71,11 @@ describe('/health lag', () => {
       reads.push('readAll');
       return readAll(options);
     };
-    expect((await projector.health()).projections.map((projection) => projection.lag)).toEqual([0, 0, 0, 0, 0]);
+    expect((await projector.health()).projections.map((projection) => projection.lag)).toEqual([0, 0, 0, 0, 0, 0]);
     expect(reads).toEqual([]);
 
     await store.append('bulk', [{ id: randomUUID(), type: 'Counted', data: {}, metadata: { actor: 'test', correlationId: 'c', causationId: 'c' } }], 'no_stream');
-    expect((await projector.health()).projections.map((projection) => projection.lag)).toEqual([1, 1, 1, 1, 1]);
+    expect((await projector.health()).projections.map((projection) => projection.lag)).toEqual([1, 1, 1, 1, 1, 1]);
     // The five projections stand at one checkpoint: one read counts for all of them.
     expect(reads).toEqual(['readAll']);
   });

@@ -85,6 +85,13 @@ describe('rebuild and verify', () => {
         projection: 'traffic',
         tables: [{ table: 'traffic_periods', rowIs: 'organization and period with traffic reported', rowsAre: 'organizations and periods with traffic reported', stored: 0, rebuilt: 0 }],
       },
+      {
+        projection: 'member-security',
+        tables: [
+          { table: 'security_memberships', rowIs: 'membership', rowsAre: 'memberships', stored: memberships?.length, rebuilt: memberships?.length },
+          { table: 'member_security_events', rowIs: 'member security event', rowsAre: 'member security events', stored: 0, rebuilt: 0 },
+        ],
+      },
     ]);
     expect(organizations).toHaveLength(20);
     expect(correlations).toHaveLength(80);

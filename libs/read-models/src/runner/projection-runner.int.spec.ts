@@ -95,6 +95,7 @@ describe('projection runner', () => {
       { name: 'sign-ins', state: 'live', checkpoint: written?.position, failure: undefined },
       { name: 'organization-history', state: 'live', checkpoint: written?.position, failure: undefined },
       { name: 'traffic', state: 'live', checkpoint: written?.position, failure: undefined },
+      { name: 'member-security', state: 'live', checkpoint: written?.position, failure: undefined },
     ]);
   });
 
@@ -150,6 +151,7 @@ describe('projection runner', () => {
       expect.objectContaining({ name: 'sign-ins', state: 'live', checkpoint: Number(await fixture.head()) }),
       expect.objectContaining({ name: 'organization-history', state: 'live', checkpoint: Number(await fixture.head()) }),
       expect.objectContaining({ name: 'traffic', state: 'live', checkpoint: Number(await fixture.head()) }),
+      expect.objectContaining({ name: 'member-security', state: 'live', checkpoint: Number(await fixture.head()) }),
     ]);
     // Everything before the poison event is committed; nothing after it.
     expect(readModels.organizations.getOrganization('acme')?.view).toEqual(await expectedView('acme'));
@@ -265,6 +267,7 @@ describe('projection runner', () => {
       ['sign-ins', 'live', head],
       ['organization-history', 'live', head],
       ['traffic', 'live', head],
+      ['member-security', 'live', head],
     ]);
     // What came before the poison event in the same batch is committed (the batch replayed one event at a time).
     const stored = new Checkpoints(openOwnDatabase());

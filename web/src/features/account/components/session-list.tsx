@@ -33,7 +33,8 @@ export function SessionList() {
                   {session.current && <span className="tag tag--current">This browser</span>}
                 </span>
                 <span className="row__detail">
-                  {SIGN_IN_METHOD_NAMES[session.method]} · started <time dateTime={session.startedAt}>{formatDateTime(session.startedAt)}</time> · last active{' '}
+                  {SIGN_IN_METHOD_NAMES[session.method]}
+                  {session.secondStepPending === true && ', waiting for the second step'} · started <time dateTime={session.startedAt}>{formatDateTime(session.startedAt)}</time> · last active{' '}
                   <time dateTime={session.lastActiveAt}>{formatDateTime(session.lastActiveAt)}</time>
                 </span>
               </div>

@@ -2,7 +2,7 @@
 // state and changes at a point; a correlation within the organization; usage over time; the exports' URLs.
 import { consoleApi } from '../../../api/console-api';
 import type { Position } from '../../../api/contract';
-import type { ChangesAnswer, CorrelationAnswer, HistoryFilters, StatePoint, TimelineFilter, TimelinePage, UsageSeries } from './history-contract';
+import type { ChangesAnswer, CorrelationAnswer, HistoryFilters, SignInSecurityPage, StatePoint, TimelineFilter, TimelinePage, UsageSeries } from './history-contract';
 
 const organizationPath = (organizationId: string): string => `/organizations/${encodeURIComponent(organizationId)}`;
 
@@ -42,7 +42,20 @@ export const historyApi = consoleApi.injectEndpoints({
       query: (organizationId) => ({ url: `${organizationPath(organizationId)}/history/usage` }),
       providesTags: (_result, _error, organizationId) => [{ type: 'Organization', id: organizationId }],
     }),
+    getSignInSecurity: build.query<SignInSecurityPage, { organizationId: string; before?: Position }>({
+      query: ({ organizationId, before }) => ({
+        url: `${organizationPath(organizationId)}/history/sign-in-security${queryString({ limit: '20', before: before === undefined ? undefined : String(before) })}`,
+      }),
+      providesTags: ['TwoStep'],
+    }),
   }),
 });
 
-export const { useGetTimelineQuery, useGetHistoryFiltersQuery, useGetChangesQuery, useGetCorrelationQuery, useGetUsageSeriesQuery } = historyApi;
+export const {
+  useGetTimelineQuery,
+  useGetHistoryFiltersQuery,
+  useGetChangesQuery,
+  useGetCorrelationQuery,
+  useGetUsageSeriesQuery,
+  useGetSignInSecurityQuery,
+} = historyApi;

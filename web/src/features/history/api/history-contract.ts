@@ -45,3 +45,16 @@ export type UsageSeries = { organizationId: string; points: UsagePoint[]; merged
 
 /** Where the state is shown: after a revision, or at an instant (ISO-8601 with its offset). */
 export type StatePoint = { asOfRevision: Position } | { asOf: string };
+
+/** GET /organizations/:id/history/sign-in-security: members' two-step sign-in, newest first. */
+export type SignInSecurityEntry = {
+  recordedAt: string;
+  position: Position;
+  type: string;
+  description: string;
+  member: { userId: string; email: string };
+  actor: string;
+  actorName: string;
+  correlationId: string | null;
+};
+export type SignInSecurityPage = { organizationId: string; entries: SignInSecurityEntry[]; next: Position | null };

@@ -20,6 +20,7 @@ import { EventDetails } from './event-details';
 import { StateAsOf } from './state-as-of';
 import { Timeline } from './timeline';
 import { TimelineFilters } from './timeline-filters';
+import { SignInSecurity } from './sign-in-security';
 import { UsageChart } from './usage-chart';
 import '../history.css';
 
@@ -143,6 +144,9 @@ export function History({ organization }: { organization: Organization }) {
       <Section title="Usage against the limit" description="Users and sites in use after each change, against the limit then.">
         <FormAlert>{usage.error !== undefined && refusalMessage(problemOf(usage.error))}</FormAlert>
         {usage.data !== undefined && <UsageChart points={usage.data.points} merged={usage.data.merged} now={usage.fulfilledTimeStamp ?? 0} />}
+      </Section>
+      <Section title="Sign-in security" description="Members’ two-step sign-in: second factors set up and removed, recovery codes made and used, failed second steps.">
+        <SignInSecurity organizationId={organization.id} />
       </Section>
     </>
   );

@@ -51,7 +51,7 @@ export function OrganizationTwoStep({ organization, role, currentUserId }: Organ
           ? 'Every member has a second factor.'
           : `${without.length} of ${data.members.length} ${data.members.length === 1 ? 'member has' : 'members have'} no second factor yet.`}
       </p>
-      <ul className="rows" aria-label="Second factors of members">
+      <ul className="rows" aria-label="Who has a second factor">
         {data.members.map((member) => (
           <li className="row" key={member.userId}>
             <div className="row__main">
