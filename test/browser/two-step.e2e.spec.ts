@@ -33,13 +33,31 @@ const started = () => {
 
 const judge = (page: Page, name: string) => judgeScreen(page, 'two-step', name);
 
+const authenticator = { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true } as const;
+
+type Devices = {
+  /** Swaps the authenticator for a new one, holding the passkeys given (as a synced passkey would arrive). */
+  anotherDevice(keeping?: Credential[]): Promise<void>;
+  /** The passkeys the authenticator holds now. */
+  passkeys(): Promise<Credential[]>;
+};
+type Credential = { credentialId: string; isResidentCredential: boolean; privateKey: string; signCount: number; rpId?: string; userHandle?: string };
+
 /** Chromium's virtual authenticator for this page: a platform passkey that says yes at once. */
-async function withPasskeys(context: BrowserContext, page: Page): Promise<void> {
+async function withPasskeys(context: BrowserContext, page: Page): Promise<Devices> {
   const devtools = await context.newCDPSession(page);
   await devtools.send('WebAuthn.enable');
-  await devtools.send('WebAuthn.addVirtualAuthenticator', {
-    options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
-  });
+  let { authenticatorId } = await devtools.send('WebAuthn.addVirtualAuthenticator', { options: authenticator });
+  return {
+    async anotherDevice(keeping = []) {
+      await devtools.send('WebAuthn.removeVirtualAuthenticator', { authenticatorId });
+      ({ authenticatorId } = await devtools.send('WebAuthn.addVirtualAuthenticator', { options: authenticator }));
+      for (const credential of keeping) await devtools.send('WebAuthn.addCredential', { authenticatorId, credential });
+    },
+    async passkeys() {
+      return (await devtools.send('WebAuthn.getCredentials', { authenticatorId })).credentials as Credential[];
+    },
+  };
 }
 
 /** The code the app would show now, or `steps` time steps later (a code not used yet). */
@@ -47,8 +65,8 @@ const codeAt = (secret: string, steps = 0) => generate({ secret, epoch: Math.flo
 
 async function newPage(viewport: Viewport, passkeys = true) {
   const opened = await watchedPage(started().browser, viewport, { allowedStatuses: [400, 401] });
-  if (passkeys) await withPasskeys(opened.context, opened.page);
-  return opened;
+  const devices = passkeys ? await withPasskeys(opened.context, opened.page) : undefined;
+  return { ...opened, devices };
 }
 
 /** The password, then the second step's page (the server sends a half-open session there from the console). */
@@ -78,7 +96,7 @@ afterAll(async () => {
 
 describe('two-step sign-in', () => {
   it('Ada sets up an authenticator app and a passkey, then signs in with the passkey', async () => {
-    const { page, problems } = await newPage(desktop);
+    const { page, problems, devices } = await newPage(desktop);
     await logInThroughForm(page, started().server.baseUrl, ada);
     await waitFor('the console', () => (pathOf(page).startsWith('/app') ? true : undefined));
     await openConsolePage(page, started().server.baseUrl, '/app/account', 'Account');
@@ -111,6 +129,19 @@ describe('two-step sign-in', () => {
     const passkeys = card.getByRole('list', { name: 'Passkeys' }).getByRole('listitem');
     await textOnceShown(passkeys.first().locator('.row__title'), 'Work laptop');
     expect(await card.getByText(/^10 of 10 left, made /).count()).toBe(1);
+
+    // A second passkey, on another device (an authenticator refuses to make a second one for the same account).
+    const workLaptop = (await devices?.passkeys()) ?? [];
+    expect(workLaptop).toHaveLength(1);
+    await devices?.anotherDevice();
+    await card.getByRole('button', { name: 'Add a passkey' }).click();
+    await card.getByLabel('Passkey name').fill('Old phone');
+    await card.getByRole('button', { name: 'Create a passkey' }).click();
+    await textOnceShown(passkeys.nth(1).locator('.row__title'), 'Old phone');
+    await card.getByRole('button', { name: 'Remove the passkey “Old phone”' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Remove' }).click();
+    await textOnceShown(card.getByRole('status'), 'The passkey “Old phone” is removed.');
+    expect(await passkeys.locator('.row__title').allTextContents()).toEqual(['Work laptop']);
     await judge(page, 'account-on');
 
     // Signed out, the password alone no longer opens the console: the second step asks for the passkey.
@@ -120,6 +151,10 @@ describe('two-step sign-in', () => {
     await toSecondStep(page, ada);
     await textOnceShown(page.getByRole('heading', { level: 1 }), 'Two-step sign-in');
     await judge(page, 'verify');
+    // "Old phone" is removed: the passkey it holds no longer signs in; "Work laptop" does.
+    await page.getByRole('button', { name: 'Use a passkey' }).click();
+    await textOnceShown(page.getByRole('alert').filter({ hasText: /\S/ }), 'The passkey was not used: the browser’s window was closed. Try again, or use a code.');
+    await devices?.anotherDevice(workLaptop);
     await page.getByRole('button', { name: 'Use a passkey' }).click();
     await waitFor('the console', () => (pathOf(page).startsWith('/app') ? true : undefined));
     await consoleScreen(page).heading.waitFor();

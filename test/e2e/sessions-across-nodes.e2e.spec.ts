@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { generate } from 'otplib';
 import { startAuthApp, type AuthApp } from '../support/auth-app.js';
 import { Browser } from '../support/browser.js';
 
@@ -79,5 +80,52 @@ describe('sessions across API nodes', () => {
 
     expect((await sameBrowserOn(nodeA, onStranger).get('/session')).status).toBe(401);
     expect((await sameBrowserOn(nodeB, onStranger).get('/session')).status).toBe(401);
+  });
+
+  describe('the second step on either node', () => {
+    /** A user with an authenticator app set up on node A; answers its secret. */
+    async function withApp(email: string): Promise<string> {
+      await nodeA.createUser({ email, password });
+      const browser = nodeA.browser();
+      await browser.open('/login');
+      await browser.post('/login', { username: email, password });
+      const started = await browser.post('/account/two-step/authenticator-app');
+      const code = await generate({ secret: started.body.secret, epoch: Math.floor(nodeA.clock.now().getTime() / 1000) });
+      expect((await browser.request('PUT', '/account/two-step/authenticator-app', { json: { setup: started.body.setup, code } })).status).toBe(200);
+      return started.body.secret as string;
+    }
+
+    async function halfOpenOn(node: AuthApp, email: string): Promise<Browser> {
+      const browser = node.browser();
+      await browser.open('/login');
+      expect((await browser.post('/login', { username: email, password })).status).toBe(204);
+      return browser;
+    }
+
+    it('60 wrong codes spread over both nodes at once: at most 10 are checked', async () => {
+      await withApp('guessed@example.com');
+      const browsers = await Promise.all(Array.from({ length: 6 }, () => halfOpenOn(nodeA, 'guessed@example.com')));
+      const answers = await Promise.all(
+        Array.from({ length: 60 }, (_, index) => {
+          const browser = browsers[index % 6] as Browser;
+          return (index % 2 === 0 ? browser : sameBrowserOn(nodeB, browser)).post('/session/second-step/code', { code: '000000' });
+        }),
+      );
+      const guessed = await nodeA.identity.directory.findUserIdByEmail('guessed@example.com');
+      const events = await nodeA.store.readStream(`user-${guessed}`, { maxCount: 1_000 });
+      const failed = events.found ? events.events.filter((event) => event.type === 'SecondStepFailed') : [];
+      expect(failed.length).toBeGreaterThan(0);
+      expect(failed.length).toBeLessThanOrEqual(10);
+      expect(answers.filter((answer) => answer.status === 400)).toHaveLength(failed.length);
+      expect(answers.every((answer) => answer.status === 400 || answer.status === 429)).toBe(true);
+    });
+
+    it('a code used on one node is refused on the other', async () => {
+      const secret = await withApp('replayed@example.com');
+      const code = await generate({ secret, epoch: Math.floor(nodeA.clock.now().getTime() / 1000) });
+      expect((await (await halfOpenOn(nodeA, 'replayed@example.com')).post('/session/second-step/code', { code })).status).toBe(204);
+      const onB = sameBrowserOn(nodeB, await halfOpenOn(nodeA, 'replayed@example.com'));
+      expect((await onB.post('/session/second-step/code', { code })).body).toMatchObject({ status: 400, code: 'CODE_ALREADY_USED' });
+    });
   });
 });
