@@ -71,10 +71,12 @@ afterAll(() => {
 const everyAsideTable = [
   'event_correlations__rebuild',
   'first_sign_ins__rebuild',
+  'member_security_events__rebuild',
   'memberships__rebuild',
   'organization_events__rebuild',
   'organization_record_names__rebuild',
   'organizations__rebuild',
+  'security_memberships__rebuild',
   'traffic_periods__rebuild',
 ];
 

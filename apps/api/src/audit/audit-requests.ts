@@ -69,17 +69,20 @@ function historyFilter({ type, actor, from, to }: FilterFields): HistoryFilter {
   };
 }
 
+/** How many entries a page of the audit explorer holds: 1 to 200, 50 when not given. */
+const pageLimit = z
+  .string()
+  .regex(/^\d{1,3}$/, 'must be a whole number')
+  .transform(Number)
+  .pipe(z.int().min(1).max(MAX_TIMELINE_PAGE_SIZE))
+  .default(DEFAULT_TIMELINE_PAGE_SIZE);
+
 /** GET /organizations/:id/history/events: a page of the timeline, filtered on the server. */
 export const timelineQuery = z
   .strictObject({
     order: z.enum(['newest', 'oldest']).default('newest'),
     after: revision.optional(),
-    limit: z
-      .string()
-      .regex(/^\d{1,3}$/, 'must be a whole number')
-      .transform(Number)
-      .pipe(z.int().min(1).max(MAX_TIMELINE_PAGE_SIZE))
-      .default(DEFAULT_TIMELINE_PAGE_SIZE),
+    limit: pageLimit,
     ...filterFields,
     minPosition: readQuery.shape.minPosition,
   })
@@ -100,13 +103,4 @@ export const exportQuery = z
 export const noQuery = z.strictObject({});
 
 /** The members' sign-in security page: up to `limit` events before the position `before` (the last page's `next`). */
-export const memberSecurityQuery = z
-  .strictObject({
-    before: revision.optional(),
-    limit: z
-      .string()
-      .regex(/^\d{1,3}$/, 'must be a whole number')
-      .transform(Number)
-      .pipe(z.int().min(1).max(MAX_TIMELINE_PAGE_SIZE))
-      .default(DEFAULT_TIMELINE_PAGE_SIZE),
-  });
+export const memberSecurityQuery = z.strictObject({ before: revision.optional(), limit: pageLimit });

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { refusalMessage } from '../../../api/refusals';
 import { fieldRefusal, useCommand } from '../../../api/use-command';
 import { Button } from '../../../components/ui/button';
+import { SetupActions } from './setup-actions';
 import { FormAlert } from '../../../components/ui/form-alert';
 import { TextField } from '../../../components/ui/text-field';
 import { useConfirmAuthenticatorAppMutation, useStartAuthenticatorAppMutation, type SetupBase } from '../api/two-step-api';
@@ -45,16 +46,11 @@ export function AuthenticatorAppSetup({ base, onDone, onCancel }: SetupProps) {
         {started.isError ? (
           <>
             <FormAlert>The setup could not start: please try again.</FormAlert>
-            <div className="form__actions">
+            <SetupActions onCancel={onCancel}>
               <Button type="button" onClick={() => void start(base)}>
                 Try again
               </Button>
-              {onCancel && (
-                <Button type="button" variant="quiet" onClick={onCancel}>
-                  Cancel
-                </Button>
-              )}
-            </div>
+            </SetupActions>
           </>
         ) : (
           <p className="muted" role="status">
@@ -91,16 +87,11 @@ export function AuthenticatorAppSetup({ base, onDone, onCancel }: SetupProps) {
           />
         </li>
       </ol>
-      <div className="form__actions">
+      <SetupActions onCancel={onCancel}>
         <Button type="submit" busy={confirming.isLoading}>
           Turn on
         </Button>
-        {onCancel && (
-          <Button type="button" variant="quiet" onClick={onCancel}>
-            Cancel
-          </Button>
-        )}
-      </div>
+      </SetupActions>
     </form>
   );
 }

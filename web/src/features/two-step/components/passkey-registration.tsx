@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { refusalMessage } from '../../../api/refusals';
 import { fieldRefusal, useCommand } from '../../../api/use-command';
 import { Button } from '../../../components/ui/button';
+import { SetupActions } from './setup-actions';
 import { FormAlert } from '../../../components/ui/form-alert';
 import { TextField } from '../../../components/ui/text-field';
 import { usePasskeyRegistrationOptionsMutation, useRegisterPasskeyMutation, type SetupBase } from '../api/two-step-api';
@@ -55,16 +56,11 @@ export function PasskeyRegistration({ base, onDone, onCancel }: { base: SetupBas
         aria-invalid={(problem !== null && !cancelled) || undefined}
         aria-describedby={message ? MESSAGE_ID : undefined}
       />
-      <div className="form__actions">
+      <SetupActions onCancel={onCancel}>
         <Button type="submit" busy={busy}>
           Create a passkey
         </Button>
-        {onCancel && (
-          <Button type="button" variant="quiet" onClick={onCancel}>
-            Cancel
-          </Button>
-        )}
-      </div>
+      </SetupActions>
     </form>
   );
 }
