@@ -32,11 +32,18 @@ class MemberSecurityWriter implements ProjectionWriter<never> {
   constructor(db: ReadModelDatabase, tables: TableNames) {
     const memberships = physicalName(tables, securityMembershipsTable.name);
     const events = physicalName(tables, memberSecurityEventsTable.name);
-    this.addMember = db.prepare<[string, string, string]>(
-      `INSERT INTO ${memberships} (organization_id, user_id, email) VALUES (?, ?, ?) ON CONFLICT (organization_id, user_id) DO UPDATE SET email = excluded.email`,
+    // A membership begun or ended later than this event is newer: the event is one applied before (a replay).
+    this.addMember = db.prepare<[string, string, string, bigint]>(
+      `INSERT INTO ${memberships} (organization_id, user_id, email, since, until) VALUES (?, ?, ?, ?, NULL)
+       ON CONFLICT (organization_id, user_id) DO UPDATE SET email = excluded.email, since = excluded.since, until = NULL
+       WHERE since < excluded.since AND (until IS NULL OR until < excluded.since)`,
     );
-    this.removeMember = db.prepare<[string, string]>(`DELETE FROM ${memberships} WHERE organization_id = ? AND user_id = ?`);
-    this.organizationsOf = db.prepare<[string], { organization_id: string; email: string }>(`SELECT organization_id, email FROM ${memberships} WHERE user_id = ?`);
+    this.removeMember = db.prepare<[bigint, string, string, bigint, bigint]>(
+      `UPDATE ${memberships} SET until = ? WHERE organization_id = ? AND user_id = ? AND since < ? AND (until IS NULL OR until < ?)`,
+    );
+    this.organizationsOf = db.prepare<[string, bigint, bigint], { organization_id: string; email: string }>(
+      `SELECT organization_id, email FROM ${memberships} WHERE user_id = ? AND since < ? AND (until IS NULL OR until > ?)`,
+    );
     // The same event applied again changes nothing (the key is the organization and the event's position).
     this.insertEvent = db.prepare<[string, bigint, string, string, bigint, string]>(
       `INSERT INTO ${events} (organization_id, position, user_id, email, revision, type) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
@@ -49,12 +56,12 @@ class MemberSecurityWriter implements ProjectionWriter<never> {
     if (event.streamId.startsWith(organizationStreamPrefix)) {
       const organizationId = event.streamId.slice(organizationStreamPrefix.length);
       const { userId, email } = event.data as { userId: string; email?: string };
-      if (event.type === 'MemberAdded') this.addMember.run(organizationId, userId, email ?? '');
-      else this.removeMember.run(organizationId, userId);
+      if (event.type === 'MemberAdded') this.addMember.run(organizationId, userId, email ?? '', event.position);
+      else this.removeMember.run(event.position, organizationId, userId, event.position, event.position);
       return;
     }
     const userId = event.streamId.slice(userStreamPrefix.length);
-    for (const { organization_id: organizationId, email } of this.organizationsOf.all(userId)) {
+    for (const { organization_id: organizationId, email } of this.organizationsOf.all(userId, event.position, event.position)) {
       this.insertEvent.run(organizationId, event.position, userId, email, event.revision, event.type);
     }
   }

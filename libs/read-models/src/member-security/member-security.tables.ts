@@ -2,6 +2,11 @@
 // MemberAdded / MemberRemoved), and the two-step sign-in events of their user streams recorded while they were.
 import type { ProjectionTable } from '../projection.js';
 
+/**
+ * A person's latest membership of an organization, from the position of its MemberAdded (`since`) to that of its
+ * MemberRemoved (`until`, null while a member): events are listed for positions between them, so applying any
+ * event again, in any order, changes nothing.
+ */
 export const securityMembershipsTable: ProjectionTable = {
   name: 'security_memberships',
   rowIs: 'membership',
@@ -11,6 +16,8 @@ export const securityMembershipsTable: ProjectionTable = {
     organization_id TEXT NOT NULL,
     user_id TEXT NOT NULL,
     email TEXT NOT NULL,
+    since INTEGER NOT NULL,
+    until INTEGER,
     PRIMARY KEY (organization_id, user_id)
   ) WITHOUT ROWID`,
   indexes: ['CREATE INDEX IF NOT EXISTS security_memberships_by_user ON security_memberships (user_id)'],

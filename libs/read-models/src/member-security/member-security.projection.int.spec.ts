@@ -1,0 +1,90 @@
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import type { EventMetadata, RecordedEvent } from '#event-store';
+import { createTables, liveTableNames, type ProjectionWriter } from '../projection.js';
+import { openReadModelDatabase, type ReadModelDatabase } from '../read-model-database.js';
+import { memberSecurityProjection } from './member-security.projection.js';
+import { MemberSecurityQueries } from './member-security.queries.js';
+
+const projection = memberSecurityProjection();
+
+let position = 0n;
+function recorded(streamId: string, type: string, data: Record<string, unknown>): RecordedEvent {
+  position += 1n;
+  const metadata = { actor: 'cli', correlationId: 'c', causationId: 'c' } as EventMetadata;
+  return { id: `event-${position}`, streamId, type, data, metadata, recordedAt: '2030-01-01T09:00:00.000Z', revision: position, position };
+}
+
+const at = '2030-01-01T09:00:00.000Z';
+const log: RecordedEvent[] = [
+  recorded('user-ada', 'AuthenticatorAppEnrolled', { secretSealed: 's', at }),
+  recorded('organization-acme', 'MemberAdded', { userId: 'ada', email: 'ada@acme.example', role: 'owner' }),
+  recorded('organization-globex', 'MemberAdded', { userId: 'ada', email: 'ada@globex.example', role: 'member' }),
+  recorded('user-ada', 'SecondStepFailed', { sessionId: 'h', method: 'authenticator-app', at }),
+  // A routine second step is a sign-in: not listed.
+  recorded('user-ada', 'SecondStepPassed', { previousSessionId: 'h', sessionId: 'f', method: 'authenticator-app', absoluteExpiresAt: at, timeStep: 1, at }),
+  recorded('organization-globex', 'MemberRemoved', { userId: 'ada' }),
+  recorded('user-ada', 'SecondStepPassed', { previousSessionId: 'h2', sessionId: 'f2', method: 'recovery-code', absoluteExpiresAt: at, recoveryCodeHash: 'x', at }),
+  recorded('user-grace', 'PasskeyRegistered', { credentialId: 'c', publicKey: 'p', counter: 0, transports: [], name: 'Phone', at }),
+];
+
+let db: ReadModelDatabase;
+let writer: ProjectionWriter<never>;
+let queries: MemberSecurityQueries;
+
+beforeEach(() => {
+  db = openReadModelDatabase(':memory:');
+  createTables(db, projection);
+  writer = projection.writer(db, liveTableNames(projection));
+  queries = new MemberSecurityQueries(db);
+});
+
+afterEach(() => {
+  db.close();
+});
+
+function commit(events: readonly RecordedEvent[]): void {
+  db.transaction(() => {
+    for (const event of events) if (projection.handles(event)) writer.apply(event);
+    writer.flush();
+  })();
+  writer.forget();
+}
+
+const listed = (organizationId: string) => queries.page(organizationId, 10).map(({ type, email }) => `${email} ${type}`);
+const rows = (): unknown => [db.prepare('SELECT * FROM security_memberships ORDER BY 1, 2').all(), db.prepare('SELECT * FROM member_security_events ORDER BY 1, 2').all()];
+
+describe('member-security projection', () => {
+  it("lists a member's two-step events for each organization while they are its member, newest first", () => {
+    commit(log);
+
+    expect(listed('acme')).toEqual(['ada@acme.example SecondStepPassed', 'ada@acme.example SecondStepFailed']);
+    // Before she joined, and after she left, is not Globex's to read; Grace is no member anywhere.
+    expect(listed('globex')).toEqual(['ada@globex.example SecondStepFailed']);
+    expect(listed('initech')).toEqual([]);
+  });
+
+  it('pages by position', () => {
+    commit(log);
+    const [newest] = queries.page('acme', 1);
+    expect(queries.page('acme', 10, newest?.position).map(({ type }) => type)).toEqual(['SecondStepFailed']);
+  });
+
+  it('lists again for someone who comes back, from their return', () => {
+    commit([
+      ...log,
+      recorded('organization-globex', 'MemberAdded', { userId: 'ada', email: 'ada@globex.example', role: 'admin' }),
+      recorded('user-ada', 'AuthenticatorAppRemoved', { at }),
+    ]);
+    expect(listed('globex')).toEqual(['ada@globex.example AuthenticatorAppRemoved', 'ada@globex.example SecondStepFailed']);
+  });
+
+  it('is idempotent: the same events applied again, one by one or all at once, leave the same rows', () => {
+    commit(log);
+    const once = rows();
+
+    for (const event of log) commit([event]);
+    expect(rows()).toEqual(once);
+    commit([...log, ...log]);
+    expect(rows()).toEqual(once);
+  });
+});
