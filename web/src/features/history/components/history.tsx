@@ -145,7 +145,7 @@ export function History({ organization }: { organization: Organization }) {
         <FormAlert>{usage.error !== undefined && refusalMessage(problemOf(usage.error))}</FormAlert>
         {usage.data !== undefined && <UsageChart points={usage.data.points} merged={usage.data.merged} now={usage.fulfilledTimeStamp ?? 0} />}
       </Section>
-      <Section title="Sign-in security" description="Members’ two-step sign-in: second factors set up and removed, recovery codes made and used, failed second steps.">
+      <Section className="history-security" title="Sign-in security" description="Members’ two-step sign-in: second factors set up and removed, recovery codes made and used, failed second steps.">
         <SignInSecurity organizationId={organization.id} />
       </Section>
     </>
