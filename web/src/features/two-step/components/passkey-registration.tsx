@@ -52,6 +52,8 @@ export function PasskeyRegistration({ base, onDone, onCancel }: { base: SetupBas
         hint="Where it lives, so you can tell your passkeys apart: “Work laptop”, “Phone”."
         value={name}
         maxLength={64}
+        // The button that opened this form is gone: the keyboard continues here.
+        autoFocus
         onChange={(event) => setName(event.target.value)}
         aria-invalid={(problem !== null && !cancelled) || undefined}
         aria-describedby={message ? MESSAGE_ID : undefined}
