@@ -42,8 +42,8 @@ export class InvitationsController {
   ): Promise<void> {
     response.setHeader('Cache-Control', 'no-store');
     // An organization that requires two-step sign-in has the new member set a factor up before anything else.
-    const requirement = (userId: string) => Promise.resolve(this.twoStepPolicy.requiredFor(userId));
-    const opened = await this.identity.invitations.accept(token, password, commandContextOf(request, 'anonymous'), requirement);
+    const required = (userId: string) => this.twoStepPolicy.requiredFor(userId);
+    const opened = await this.identity.invitations.accept(token, password, commandContextOf(request, 'anonymous'), required);
     // Whoever was signed in in this browser before is signed out: the browser is the invited person's now.
     await this.sessions.endCurrent(request);
     this.sessions.begin(response, opened);

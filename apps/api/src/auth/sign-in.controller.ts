@@ -40,8 +40,7 @@ export class SignInController {
     if (await this.ssoEnforcement?.requiresSso(credentials.username)) await this.ssoEnforcement?.refusePassword(credentials.password);
     // A user with a second factor, or one an organization requires to have one, gets a half-open session: the
     // 2xx the seed asks for, after which every page but the second step's treats the browser as signed out.
-    const requirement = (userId: string) => Promise.resolve(this.twoStepPolicy.requiredFor(userId));
-    const opened = await this.identity.passwordSignIn.signIn(credentials, commandContextOf(request, 'anonymous'), requirement);
+    const opened = await this.identity.passwordSignIn.signIn(credentials, commandContextOf(request, 'anonymous'), (userId) => this.twoStepPolicy.requiredFor(userId));
     await this.sessions.endCurrent(request);
     this.sessions.begin(response, opened);
   }

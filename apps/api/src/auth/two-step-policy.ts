@@ -11,11 +11,7 @@ export class TwoStepPolicy {
   constructor(@Inject(READ_MODELS) private readonly readModels: ReadModels) {}
 
   requiringOrganizations(userId: string): { id: string; name: string }[] {
-    const { organizations } = this.readModels;
-    return organizations
-      .organizationsOfUser(userId)
-      .filter(({ organizationId }) => organizations.getOrganization(organizationId)?.view.twoStepSignIn.required === true)
-      .map(({ organizationId, name }) => ({ id: organizationId, name }));
+    return this.readModels.organizations.organizationsRequiringTwoStep(userId);
   }
 
   requiredFor(userId: string): boolean {

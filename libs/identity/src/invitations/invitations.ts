@@ -253,7 +253,7 @@ export class Invitations {
       ...invitationFold,
       metadata: eventMetadata(asInvitee),
     });
-    const mustEnrol = (await twoStepRequired?.(userId)) === true;
+    const mustEnrol = twoStepRequired?.(userId) === true;
     return this.sessions.open(userId, 'invitation', asInvitee, mustEnrol ? 'enrolment' : undefined);
   }
 

@@ -19,7 +19,7 @@ export type PasswordCredentials = { username: string; password: string };
 export type SignInContext = CommandContext & { readonly origin: { readonly clientIp: string } };
 
 /** Whether an organization the user belongs to requires two-step sign-in (the API asks its read model). */
-export type TwoStepRequirement = (userId: string) => Promise<boolean>;
+export type TwoStepRequirement = (userId: string) => boolean;
 
 export class PasswordSignIn {
   constructor(
@@ -67,7 +67,7 @@ export class PasswordSignIn {
     // store's group commit): each commit waits for the disk, and a sign-in costs its check plus its commits.
     const awaiting: SecondStepAwaited | undefined = hasSecondFactor(user.secondFactors)
       ? 'second-step'
-      : (await twoStepRequired?.(user.userId)) === true
+      : twoStepRequired?.(user.userId) === true
         ? 'enrolment'
         : undefined;
     const [opened] = await Promise.all([
