@@ -1,7 +1,7 @@
 // The second step of a password sign-in, for a half-open session only (docs/api.md, Two-step sign-in): what
 // it needs, a code (authenticator app or recovery code), a passkey; or, when an organization requires two-step
 // sign-in of someone without a factor, setting up the first one. Passing it replaces the half-open session by
-// a full one under a new cookie.
+// a full one under a new cookie. Which half-open session may do what (prove, or set up) is TwoStep's to say.
 import { Body, Controller, Get, HttpCode, Inject, Post, Put, Req, Res } from '@nestjs/common';
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import type { Request, Response } from 'express';
@@ -93,7 +93,7 @@ export class SecondStepController {
   @Operation({ summary: 'Start setting up an authenticator app (enrolment): its secret, QR code and sealed setup' })
   async startApp(@Req() request: Request, @Res({ passthrough: true }) response: Response) {
     response.setHeader('Cache-Control', 'no-store');
-    return this.identity.twoStep.startAuthenticatorApp(await this.enrolling(request));
+    return this.identity.twoStep.startAuthenticatorApp(await this.halfOpen(request));
   }
 
   @Put('authenticator-app')
@@ -105,7 +105,7 @@ export class SecondStepController {
     @Res({ passthrough: true }) response: Response,
   ): Promise<{ recoveryCodes: string[] | null }> {
     response.setHeader('Cache-Control', 'no-store');
-    const half = await this.enrolling(request);
+    const half = await this.halfOpen(request);
     const { recoveryCodes, opened } = await this.identity.twoStep.confirmAuthenticatorApp(half, setup, code, this.context(request, half));
     if (opened !== undefined) this.begin(response, opened);
     return { recoveryCodes };
@@ -116,7 +116,7 @@ export class SecondStepController {
   @Operation({ summary: 'WebAuthn options for registering a first passkey (enrolment), and their challenge, sealed' })
   async passkeyRegistrationOptions(@Req() request: Request, @Res({ passthrough: true }) response: Response) {
     response.setHeader('Cache-Control', 'no-store');
-    return this.identity.twoStep.passkeyRegistrationOptions(await this.enrolling(request));
+    return this.identity.twoStep.passkeyRegistrationOptions(await this.halfOpen(request));
   }
 
   @Post('passkeys')
@@ -128,7 +128,7 @@ export class SecondStepController {
     @Res({ passthrough: true }) response: Response,
   ): Promise<{ recoveryCodes: string[] | null }> {
     response.setHeader('Cache-Control', 'no-store');
-    const half = await this.enrolling(request);
+    const half = await this.halfOpen(request);
     const response_ = body.response as unknown as RegistrationResponseJSON;
     const { recoveryCodes, opened } = await this.identity.twoStep.registerPasskey(half, body.registration, response_, body.name, this.context(request, half));
     if (opened !== undefined) this.begin(response, opened);
@@ -138,13 +138,6 @@ export class SecondStepController {
   private async halfOpen(request: Request): Promise<Session> {
     const half = await this.sessions.halfOpen(request);
     if (half === undefined) throw noSecondStep();
-    return half;
-  }
-
-  /** Setting up a first factor is for a half-open session that must enrol, never one awaiting its second step. */
-  private async enrolling(request: Request): Promise<Session> {
-    const half = await this.halfOpen(request);
-    if (half.awaiting !== 'enrolment') throw new ProblemError(403, 'FORBIDDEN', 'Not allowed', 'Pass the second step first; factors are set up on the Account page.');
     return half;
   }
 

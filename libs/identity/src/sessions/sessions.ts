@@ -3,7 +3,7 @@
 // nodes' within `cacheMs` (the bounded staleness documented in the README).
 import { randomUUID } from 'node:crypto';
 import { eventMetadata, handleCommand, loadStream, newCommandContext, type CommandContext, type HandledCommand, type StreamFold } from '#application';
-import { type EventStore } from '#event-store';
+import { type AppendResult, type EventStore } from '#event-store';
 import type { Clock } from '../clock.js';
 import {
   type SecondStepAwaited,
@@ -73,14 +73,11 @@ export class Sessions {
     // The session's stream is new, so its append needs no read and is handed to the store at once, before
     // the user's SignedIn: the two share one commit (the store's group commit), or the session's comes
     // first. Either way a session the user's stream lists already exists, so a password reset can end it.
-    const sessionAppend = this.store.append(sessionStream(sessionId), [{ id: randomUUID(), type: started.type, data: started.data, metadata: eventMetadata(context) }], 'no_stream');
     const [appended] = await Promise.all([
-      sessionAppend,
+      this.startStream(started, context),
       this.users.handle(userId, { type: 'RecordSignIn', data: { sessionId, method, absoluteExpiresAt, ...(awaiting === undefined ? {} : { awaiting }) } }, context),
     ]);
-    const handled = { state: evolveSession(null, started), revision: appended.nextExpectedRevision, position: appended.position, recorded: [], appended: [] };
-    const session = this.rememberHandled(handled, now) as Session;
-    return { cookieValue, session };
+    return { cookieValue, session: this.rememberStarted(started, appended, now) };
   }
 
   /**
@@ -99,10 +96,18 @@ export class Sessions {
     const absoluteExpiresAt = new Date(now.getTime() + this.policy.absoluteTimeoutMs);
     await record(sessionId, absoluteExpiresAt);
     const started = this.started(sessionId, half.userId, half.method, now, absoluteExpiresAt, context, { secondStep });
-    const sessionAppend = this.store.append(sessionStream(sessionId), [{ id: randomUUID(), type: started.type, data: started.data, metadata: eventMetadata(context) }], 'no_stream');
-    const [appended] = await Promise.all([sessionAppend, this.end(half.sessionId, 'second-step-passed', context)]);
+    const [appended] = await Promise.all([this.startStream(started, context), this.end(half.sessionId, 'second-step-passed', context)]);
+    return { cookieValue, session: this.rememberStarted(started, appended, now) };
+  }
+
+  /** A session's stream is new: its first event needs no read and is handed to the store at once. */
+  private startStream(started: SessionStarted, context: CommandContext): Promise<AppendResult> {
+    return this.store.append(sessionStream(started.data.sessionId), [{ id: randomUUID(), type: started.type, data: started.data, metadata: eventMetadata(context) }], 'no_stream');
+  }
+
+  private rememberStarted(started: SessionStarted, appended: AppendResult, now: Date): Session {
     const handled = { state: evolveSession(null, started), revision: appended.nextExpectedRevision, position: appended.position, recorded: [], appended: [] };
-    return { cookieValue, session: this.rememberHandled(handled, now) as Session };
+    return this.rememberHandled(handled, now) as Session;
   }
 
   private started(

@@ -4,7 +4,7 @@
 // many arrive at once, on however many nodes, at most `lockAfter` are checked per run.
 import type { AuthenticationResponseJSON, PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import type { CommandContext } from '#application';
-import { DomainError, InvalidCode, type SecondStepMethod, type SecondStepProof, type Session, type User, type UserCommand } from '#domain';
+import { DomainError, InvalidCode, type SecondStepMethod, type SecondStepProof, type Session, type User, type UserCommand, type UserState } from '#domain';
 import type { Clock } from '../clock.js';
 import type { IdentityLogger } from '../logger.js';
 import type { Mailer } from '../mail/mailer.js';
@@ -122,12 +122,11 @@ export class TwoStep {
     return codes.codes;
   }
 
-  /** An owner removed every factor of a member of `organizationId`; the member is told. Answers whether anything was removed. */
-  async resetByOwner(userId: string, organizationId: string, organizationName: string, context: CommandContext): Promise<boolean> {
+  /** An owner removed every factor of a member of `organizationId`; the member is told (nothing to remove: nothing happens). */
+  async resetByOwner(userId: string, organizationId: string, organizationName: string, context: CommandContext): Promise<void> {
     const { state, events } = await this.deps.users.handle(userId, { type: 'ResetSecondFactors', data: { organizationId } }, context);
-    if (events.length === 0 || state.status !== 'registered') return false;
+    if (events.length === 0 || state.status !== 'registered') return;
     this.mailLater(secondFactorsResetMail({ to: state.email, productName: this.deps.links.productName, organizationName, link: this.signInLink() }), context);
-    return true;
   }
 
   // The second step: a half-open session awaiting it.
@@ -183,9 +182,12 @@ export class TwoStep {
     const { method, proof } = await check(user);
     try {
       if (proof === undefined) throw new InvalidCode();
-      const opened = await this.pass(half, proof, context);
+      const { opened, user: after } = await this.pass(half, proof, context);
       await attempts.succeeded(attempt, context);
-      if (proof.method === 'recovery-code') this.mailRecoveryCodeUsed(half.userId, context);
+      if (proof.method === 'recovery-code') {
+        const remaining = after.secondFactors.recoveryCodes?.unused.length ?? 0;
+        this.mailLater(recoveryCodeUsedMail({ to: after.email, productName: this.deps.links.productName, remaining, link: this.signInLink() }), context);
+      }
       return opened;
     } catch (error) {
       if (error instanceof DomainError && (error.code === 'INVALID_CODE' || error.code === 'CODE_ALREADY_USED')) {
@@ -195,16 +197,21 @@ export class TwoStep {
     }
   }
 
-  private pass(half: Session, proof: SecondStepProof, context: CommandContext): Promise<OpenedSession> {
+  /** The full session, and the user as the step left them (a recovery code spent). */
+  private async pass(half: Session, proof: SecondStepProof, context: CommandContext): Promise<{ opened: OpenedSession; user: User }> {
     const asUser = { ...context, actor: `user:${half.userId}` };
-    return this.deps.sessions.openAfterSecondStep(
+    let user: UserState | undefined;
+    const opened = await this.deps.sessions.openAfterSecondStep(
       half,
       proof.method,
       async (sessionId, absoluteExpiresAt) => {
-        await this.deps.users.handle(half.userId, { type: 'PassSecondStep', data: { previousSessionId: half.sessionId, sessionId, absoluteExpiresAt, proof } }, asUser);
+        const command: UserCommand = { type: 'PassSecondStep', data: { previousSessionId: half.sessionId, sessionId, absoluteExpiresAt, proof } };
+        ({ state: user } = await this.deps.users.handle(half.userId, command, asUser));
       },
       asUser,
     );
+    if (user?.status !== 'registered') throw new DomainError('NOT_FOUND', 'No such user.');
+    return { opened, user };
   }
 
   /** Records the new factor; a half-open session that had to enrol then becomes a full one. */
@@ -212,11 +219,11 @@ export class TwoStep {
     const { events } = await this.deps.users.handle(session.userId, command, context);
     const recoveryCodes = events.some((event) => event.type === 'RecoveryCodesGenerated') ? codes : null;
     if (session.awaiting !== 'enrolment') return { recoveryCodes };
-    return { recoveryCodes, opened: await this.pass(session, { method: 'enrolment' }, context) };
+    return { recoveryCodes, opened: (await this.pass(session, { method: 'enrolment' }, context)).opened };
   }
 
   private settingUp(session: Session): Session {
-    if (session.awaiting === 'second-step') throw new DomainError('FORBIDDEN', 'Pass the second step first.');
+    if (session.awaiting === 'second-step') throw new DomainError('FORBIDDEN', 'Pass the second step first; factors are set up on the Account page.');
     return session;
   }
 
@@ -228,15 +235,6 @@ export class TwoStep {
     const { state } = await this.deps.users.load(userId);
     if (state.status !== 'registered') throw new DomainError('NOT_FOUND', 'No such user.');
     return state;
-  }
-
-  private mailRecoveryCodeUsed(userId: string, context: CommandContext): void {
-    this.registered(userId)
-      .then((user) => {
-        const remaining = user.secondFactors.recoveryCodes?.unused.length ?? 0;
-        this.mailLater(recoveryCodeUsedMail({ to: user.email, productName: this.deps.links.productName, remaining, link: this.signInLink() }), context);
-      })
-      .catch((error: unknown) => this.deps.logger.error({ err: error, correlationId: context.correlationId }, 'two-step sign-in mail failed'));
   }
 
   private signInLink(): string {
