@@ -222,16 +222,20 @@ describe("an organization's requirement", () => {
 
   it("an owner resets a member's factors (the member is mailed); no one resets those of someone outside the organization", async () => {
     const stranger = await newUser('stranger');
-    await setUpApp(await app.signedIn(stranger.email, password));
+    const { secret: strangersSecret } = await setUpApp(await app.signedIn(stranger.email, password));
     const refused = await ownerBrowser.delete(`/organizations/${organizationId}/two-step-sign-in/members/${stranger.userId}`);
     expect(refused.status).toBe(404);
     expect((await userEvents(stranger.userId)).some((event) => event.type === 'SecondFactorsReset')).toBe(false);
+    const untouched = (await userEvents(member.userId)).filter((event) => event.type === 'SecondFactorsReset');
 
+    // The owner of another organization, fully signed in: not over this one's members, nor through their own.
     const strangersOwn = await app.createOrganization(`Elsewhere ${randomUUID().slice(0, 6)}`, stranger);
     const strangerBrowser = await halfOpen(stranger.email);
-    expect((await strangerBrowser.delete(`/organizations/${organizationId}/two-step-sign-in/members/${member.userId}`)).status).toBe(401);
-    expect(strangersOwn).not.toBe(organizationId);
+    expect((await strangerBrowser.post('/session/second-step/code', { code: await codeNow(strangersSecret) })).status).toBe(204);
+    expect((await strangerBrowser.delete(`/organizations/${organizationId}/two-step-sign-in/members/${member.userId}`)).status).toBe(403);
+    expect((await strangerBrowser.delete(`/organizations/${strangersOwn}/two-step-sign-in/members/${member.userId}`)).status).toBe(404);
 
+    expect((await userEvents(member.userId)).filter((event) => event.type === 'SecondFactorsReset')).toEqual(untouched);
     expect((await ownerBrowser.delete(`/organizations/${organizationId}/two-step-sign-in/members/${member.userId}`)).status).toBe(204);
     await mailTo(member.email, 'removed the second factors');
     const reset = (await userEvents(member.userId)).find((event) => event.type === 'SecondFactorsReset');
@@ -252,9 +256,12 @@ describe("an organization's requirement", () => {
       `${member.email}: Recovery codes made: ten new codes, any earlier ones no longer work (${member.email})`,
       `${member.email}: Authenticator app set up (${member.email})`,
     ]);
-    // The stranger set an app up too, but is no member here; a plain member may not read the history.
+    // The stranger set an app up too, but is no member here; someone signed in who is no member may not read it.
     expect(lines.some((line) => line.includes('stranger'))).toBe(false);
-    expect((await (await app.signedIn(member.email, password)).get(`/organizations/${organizationId}/history/sign-in-security`)).status).toBe(401);
+    const outsider = await newUser('outsider');
+    const outsiders = await app.signedIn(outsider.email, password);
+    expect((await outsiders.get('/session')).status).toBe(200);
+    expect((await outsiders.get(`/organizations/${organizationId}/history/sign-in-security`)).body).toMatchObject({ status: 403, code: 'FORBIDDEN' });
     const paged = await ownerBrowser.get(`/organizations/${organizationId}/history/sign-in-security?limit=3`);
     expect(paged.body.entries).toHaveLength(3);
     const rest = await ownerBrowser.get(`/organizations/${organizationId}/history/sign-in-security?limit=3&before=${paged.body.next}`);
