@@ -6,6 +6,7 @@ import { replay } from '../rebuild/replay.js';
 import { ReadModelsFixture } from '../testing/read-models-fixture.js';
 import { correlationProjection } from './correlation.projection.js';
 import { CorrelationQueries } from './correlation.queries.js';
+import { commitEvents } from '../testing/commit-events.js';
 
 const projection = correlationProjection();
 
@@ -57,13 +58,7 @@ afterEach(() => {
 });
 
 /** As the runner does: apply the handled events and flush in one transaction. */
-function commit(events: readonly RecordedEvent[]): void {
-  db.transaction(() => {
-    for (const event of events) if (projection.handles(event)) writer.apply(event);
-    writer.flush();
-  })();
-  writer.forget();
-}
+const commit = (events: readonly RecordedEvent[]): void => commitEvents(db, projection, writer, events);
 
 const rows = (): unknown => db.prepare('SELECT * FROM event_correlations ORDER BY correlation_id, position').safeIntegers(true).all();
 const where = (correlationId: string): string[] => queries.eventsOf(correlationId, 100).map((location) => `${location.streamId}@${location.revision}`);

@@ -4,6 +4,7 @@ import { createTables, liveTableNames, type ProjectionWriter } from '../projecti
 import { openReadModelDatabase, type ReadModelDatabase } from '../read-model-database.js';
 import { memberSecurityProjection } from './member-security.projection.js';
 import { MemberSecurityQueries } from './member-security.queries.js';
+import { commitEvents } from '../testing/commit-events.js';
 
 const projection = memberSecurityProjection();
 
@@ -42,13 +43,7 @@ afterEach(() => {
   db.close();
 });
 
-function commit(events: readonly RecordedEvent[]): void {
-  db.transaction(() => {
-    for (const event of events) if (projection.handles(event)) writer.apply(event);
-    writer.flush();
-  })();
-  writer.forget();
-}
+const commit = (events: readonly RecordedEvent[]): void => commitEvents(db, projection, writer, events);
 
 const listed = (organizationId: string) => queries.page(organizationId, 10).map(({ type, email }) => `${email} ${type}`);
 const rows = (): unknown => [db.prepare('SELECT * FROM security_memberships ORDER BY 1, 2').all(), db.prepare('SELECT * FROM member_security_events ORDER BY 1, 2').all()];

@@ -7,6 +7,7 @@ import { replay } from '../rebuild/replay.js';
 import { ReadModelsFixture } from '../testing/read-models-fixture.js';
 import { organizationHistoryProjection } from './organization-history.projection.js';
 import { OrganizationHistoryQueries } from './organization-history.queries.js';
+import { commitEvents } from '../testing/commit-events.js';
 
 const projection = organizationHistoryProjection();
 
@@ -64,13 +65,7 @@ afterEach(() => {
   db.close();
 });
 
-function commit(events: readonly RecordedEvent[]): void {
-  db.transaction(() => {
-    for (const event of events) if (projection.handles(event)) writer.apply(event);
-    writer.flush();
-  })();
-  writer.forget();
-}
+const commit = (events: readonly RecordedEvent[]): void => commitEvents(db, projection, writer, events);
 
 const revisionsOf = (page: { events: { revision: bigint }[] }): number[] => page.events.map((event) => Number(event.revision));
 const rows = (): unknown => [

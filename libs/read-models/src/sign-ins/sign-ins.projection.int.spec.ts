@@ -4,6 +4,7 @@ import { createTables, liveTableNames, type ProjectionWriter } from '../projecti
 import { openReadModelDatabase, type ReadModelDatabase } from '../read-model-database.js';
 import { signInsProjection } from './sign-ins.projection.js';
 import { SignInQueries } from './sign-ins.queries.js';
+import { commitEvents } from '../testing/commit-events.js';
 
 const projection = signInsProjection();
 
@@ -37,13 +38,7 @@ afterEach(() => {
   db.close();
 });
 
-function commit(events: readonly RecordedEvent[]): void {
-  db.transaction(() => {
-    for (const event of events) if (projection.handles(event)) writer.apply(event);
-    writer.flush();
-  })();
-  writer.forget();
-}
+const commit = (events: readonly RecordedEvent[]): void => commitEvents(db, projection, writer, events);
 
 const rows = (): unknown => db.prepare('SELECT * FROM first_sign_ins ORDER BY user_id').all();
 
