@@ -37,17 +37,20 @@ export class MemberSecurity {
   async page(organizationId: string, limit: number, before?: bigint): Promise<MemberSecurityPage> {
     const located = this.readModels.memberSecurity.page(organizationId, limit + 1, before);
     const shown = located.slice(0, limit);
-    const events: { location: (typeof shown)[number]; event: RecordedEvent }[] = [];
-    for (const location of shown) {
-      const read = await this.store.readStream(userStream(location.userId), { fromRevision: location.revision, maxCount: 1 });
-      const event = read.found ? read.events[0] : undefined;
-      // The index only says where: an event not found there as indexed is left out rather than shown wrong.
-      if (event !== undefined && event.position === location.position) events.push({ location, event });
-    }
+    // Each from its member's stream, read at once; the index only says where: an event not found there as indexed
+    // is left out rather than shown wrong.
+    const read = await Promise.all(
+      shown.map(async (location) => {
+        const page = await this.store.readStream(userStream(location.userId), { fromRevision: location.revision, maxCount: 1 });
+        const event = page.found ? page.events[0] : undefined;
+        return event !== undefined && event.position === location.position ? [{ location, event }] : [];
+      }),
+    );
+    const events: { location: (typeof shown)[number]; event: RecordedEvent }[] = read.flat();
     const keyNames = await this.apiKeyNames.namesOf(apiKeyIdsOf(events.map(({ event }) => event)));
-    const emails = new Map(shown.map((location) => [location.userId, location.email]));
+    // The member acts on their own account, an owner on a member's: both named by their address in this organization.
     const names = {
-      memberEmail: (userId: string) => emails.get(userId) ?? this.memberEmail(organizationId, userId),
+      memberEmail: (userId: string) => this.readModels.memberSecurity.memberEmail(organizationId, userId),
       apiKeyName: (id: string) => keyNames.get(id),
     };
     const entries = events.map(({ location, event }) => {
@@ -59,16 +62,11 @@ export class MemberSecurity {
         description: memberSecuritySentence({ type: event.type, data: event.data } as SecondFactorEvent),
         member: { userId: location.userId, email: location.email },
         actor,
-        // The member acts on their own account, an owner on a member's: named by their addresses in this organization.
         actorName: actorInWords(actor, names),
         correlationId: typeof event.metadata.correlationId === 'string' ? event.metadata.correlationId : null,
       };
     });
     const last = shown.at(-1);
     return { organizationId, entries, next: located.length > limit && last !== undefined ? jsonSafe(last.position) : null };
-  }
-
-  private memberEmail(organizationId: string, userId: string): string | undefined {
-    return this.readModels.organizations.getOrganization(organizationId)?.view.members.find((member) => member.userId === userId)?.email;
   }
 }

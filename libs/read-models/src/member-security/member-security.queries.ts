@@ -1,11 +1,12 @@
 // The sign-in security events of an organization's members, newest first, in pages.
 import type { ReadModelDatabase } from '../read-model-database.js';
-import { memberSecurityEventsTable } from './member-security.tables.js';
+import { memberSecurityEventsTable, securityMembershipsTable } from './member-security.tables.js';
 
 export type MemberSecurityEventLocation = { position: bigint; userId: string; email: string; revision: bigint; type: string };
 
 export class MemberSecurityQueries {
   private readonly selectPage;
+  private readonly selectEmail;
 
   constructor(db: ReadModelDatabase) {
     db.exec(memberSecurityEventsTable.create(memberSecurityEventsTable.name));
@@ -14,6 +15,15 @@ export class MemberSecurityQueries {
        WHERE organization_id = ? AND position < ? ORDER BY position DESC LIMIT ?`,
     );
     this.selectPage.safeIntegers(true);
+    db.exec(securityMembershipsTable.create(securityMembershipsTable.name));
+    this.selectEmail = db.prepare<[string, string], { email: string }>(
+      `SELECT email FROM ${securityMembershipsTable.name} WHERE organization_id = ? AND user_id = ?`,
+    );
+  }
+
+  /** The address a person has, or last had, as a member of the organization. */
+  memberEmail(organizationId: string, userId: string): string | undefined {
+    return this.selectEmail.get(organizationId, userId)?.email;
   }
 
   /** Up to `limit` events before `before` (a position; none: from the newest). */
