@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import type { Problem } from '../../../api/contract';
 import { refusalMessage } from '../../../api/refusals';
 import { fieldRefusal, useCommand } from '../../../api/use-command';
 import { Button } from '../../../components/ui/button';
@@ -9,6 +10,11 @@ import { usePasskeyRegistrationOptionsMutation, useRegisterPasskeyMutation, type
 import { createPasskey, PasskeyCancelled, passkeysSupported } from '../webauthn';
 
 const MESSAGE_ID = 'passkey-message';
+
+function registrationRefusal(problem: Problem | null): string | null {
+  if (problem === null) return null;
+  return problem.code === 'VALIDATION_FAILED' ? 'Give the passkey a name, such as “Work laptop” (64 characters at most).' : refusalMessage(problem);
+}
 
 /** Registering a passkey under a name the person chooses ("Work laptop"); `onDone` gets the recovery codes of a first factor. */
 export function PasskeyRegistration({ base, onDone, onCancel }: { base: SetupBase; onDone: (recoveryCodes: string[] | null) => void; onCancel?: () => void }) {
@@ -42,7 +48,7 @@ export function PasskeyRegistration({ base, onDone, onCancel }: { base: SetupBas
     }
   }
 
-  const message = cancelled ? 'No passkey was made: the browser’s window was closed. Try again when you are ready.' : problem === null ? null : problem.code === 'VALIDATION_FAILED' ? 'Give the passkey a name, such as “Work laptop” (64 characters at most).' : refusalMessage(problem);
+  const message = cancelled ? 'No passkey was made: the browser’s window was closed. Try again when you are ready.' : registrationRefusal(problem);
   return (
     <form className="form two-step-setup" noValidate onSubmit={(event) => void submit(event)} aria-busy={busy}>
       <FormAlert id={MESSAGE_ID}>{message}</FormAlert>

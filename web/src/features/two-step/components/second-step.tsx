@@ -1,6 +1,7 @@
 import '../two-step.css';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
+import type { Problem } from '../../../api/contract';
 import { problemOf } from '../../../api/problem';
 import { refusalMessage } from '../../../api/refusals';
 import { fieldRefusal, useCommand } from '../../../api/use-command';
@@ -44,6 +45,14 @@ export function SecondStep({ redirect, productName }: { redirect: string; produc
 
 const MESSAGE_ID = 'second-step-message';
 
+/** A refusal of the second step in the words of this page; the rest as everywhere. */
+function secondStepRefusal(problem: Problem | null, kind: 'app' | 'recovery'): string | null {
+  if (problem === null) return null;
+  if (problem.code === 'VALIDATION_FAILED') return kind === 'app' ? 'Enter the six-digit code your app shows.' : 'Enter one of your recovery codes.';
+  if (problem.code === 'UNAUTHENTICATED') return 'Your sign-in has timed out: log in again.';
+  return refusalMessage(problem);
+}
+
 function ProveIt({ status, redirect }: { status: SecondStepStatus; redirect: string }) {
   const dispatch = useAppDispatch();
   const [passWithCode] = usePassWithCodeMutation();
@@ -55,6 +64,9 @@ function ProveIt({ status, redirect }: { status: SecondStepStatus; redirect: str
   const [busy, setBusy] = useState<'code' | 'passkey' | null>(null);
   const [cancelled, setCancelled] = useState(false);
   const withPasskey = status.methods.passkeys > 0 && passkeysSupported();
+  // With an app, its code comes first; with passkeys only, the passkey does, and a recovery code is the way round.
+  const passkeyFirst = !status.methods.authenticatorApp && withPasskey;
+  const [showCodes, setShowCodes] = useState(!passkeyFirst);
 
   async function attempt(how: 'code' | 'passkey', pass: () => Promise<unknown>) {
     setBusy(how);
@@ -84,18 +96,7 @@ function ProveIt({ status, redirect }: { status: SecondStepStatus; redirect: str
   }
 
   const label = kind === 'app' ? 'Code from your authenticator app' : 'Recovery code';
-  const message = cancelled
-    ? 'The passkey was not used: the browser’s window was closed. Try again, or use a code.'
-    : problem === null
-      ? null
-      : problem.code === 'VALIDATION_FAILED'
-        ? kind === 'app' ? 'Enter the six-digit code your app shows.' : 'Enter one of your recovery codes.'
-        : problem.code === 'UNAUTHENTICATED'
-          ? 'Your sign-in has timed out: log in again.'
-          : refusalMessage(problem);
-  // With an app, its code comes first; with passkeys only, the passkey does, and a recovery code is the way round.
-  const passkeyFirst = !status.methods.authenticatorApp && withPasskey;
-  const [showCodes, setShowCodes] = useState(!passkeyFirst);
+  const message = cancelled ? 'The passkey was not used: the browser’s window was closed. Try again, or use a code.' : secondStepRefusal(problem, kind);
   const passkeyButton = (
     <Button type="button" variant={passkeyFirst ? 'primary' : 'secondary'} busy={busy === 'passkey'} disabled={busy !== null} onClick={signInWithPasskey}>
       Use a passkey
