@@ -73,6 +73,20 @@ describe('member-security projection', () => {
     expect(listed('globex')).toEqual(['ada@globex.example AuthenticatorAppRemoved', 'ada@globex.example SecondStepFailed']);
   });
 
+  it('decides in memory and writes when flushed, as a rebuild drives it: the same rows, written in chunks', () => {
+    commit(log);
+    const committed = rows();
+    db.exec('DELETE FROM security_memberships; DELETE FROM member_security_events');
+    // Tables that start empty: the writer looks up only what it wrote itself.
+    const rebuilding = projection.writer(db, liveTableNames(projection), { startsEmpty: true });
+
+    for (const event of log) if (projection.handles(event)) rebuilding.apply(event);
+    expect(rows()).toEqual([[], []]);
+    let done = false;
+    while (!done) done = db.transaction(() => rebuilding.flush(1))();
+    expect(rows()).toEqual(committed);
+  });
+
   it('is idempotent: the same events applied again, one by one or all at once, leave the same rows', () => {
     commit(log);
     const once = rows();

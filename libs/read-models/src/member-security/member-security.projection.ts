@@ -4,6 +4,7 @@
 import { isListedSecondFactorEvent, organizationStreamPrefix, userStreamPrefix } from '#domain';
 import type { LogEvent } from '#event-store';
 import { physicalName, type Projection, type ProjectionWriter, type TableNames } from '../projection.js';
+import { PendingRows } from '../pending-rows.js';
 import type { ReadModelDatabase } from '../read-model-database.js';
 import { memberSecurityEventsTable, securityMembershipsTable } from './member-security.tables.js';
 
@@ -18,59 +19,128 @@ export function memberSecurityProjection(): Projection<never> {
     version: 1,
     tables: [securityMembershipsTable, memberSecurityEventsTable],
     handles: (event) => isMembershipEvent(event) || (event.streamId.startsWith(userStreamPrefix) && isListedSecondFactorEvent(event.type, event.data)),
-    writer: (db, tables) => new MemberSecurityWriter(db, tables),
+    writer: (db, tables, options) => new MemberSecurityWriter(db, tables, options?.startsEmpty === true),
   };
 }
 
-/** Writes as it applies, inside the runner's transaction: the events are few, and each reads what the one before wrote. */
-class MemberSecurityWriter implements ProjectionWriter<never> {
-  private readonly addMember;
-  private readonly removeMember;
-  private readonly organizationsOf;
-  private readonly insertEvent;
+type Membership = { organizationId: string; userId: string; email: string; since: bigint; until: bigint | null };
+type MembershipRow = { organization_id: string; user_id: string; email: string; since: bigint; until: bigint | null };
+type EventRow = [organizationId: string, position: bigint, userId: string, email: string, revision: bigint, type: string];
 
-  constructor(db: ReadModelDatabase, tables: TableNames) {
+const asMembership = ({ organization_id: organizationId, user_id: userId, email, since, until }: MembershipRow): Membership => ({
+  organizationId,
+  userId,
+  email,
+  since,
+  until,
+});
+const during = (membership: Membership, position: bigint): boolean =>
+  membership.since < position && (membership.until === null || membership.until > position);
+
+/**
+ * Decides in memory as it applies and writes when flushed, as every writer does (a rebuild applies outside any
+ * transaction and flushes inside one): the memberships changed since the last flush are looked up before the
+ * table, so each event sees what the ones before it did.
+ */
+class MemberSecurityWriter implements ProjectionWriter<never> {
+  /** `organizationId userId` -> the membership as changed since the last flush. */
+  private changed = new Map<string, Membership>();
+  /** userId -> the keys of `changed` that are theirs, for a user's event. */
+  private changedOfUser = new Map<string, Set<string>>();
+  private readonly events: PendingRows<EventRow>;
+  private readonly selectMembership;
+  private readonly selectMembershipsOf;
+  private readonly writeMembership;
+  /** Tables that started empty (a rebuild): the keys written, so that a membership never written is not looked for. */
+  private readonly written = new Set<string>();
+
+  constructor(
+    db: ReadModelDatabase,
+    tables: TableNames,
+    private readonly startsEmpty = false,
+  ) {
     const memberships = physicalName(tables, securityMembershipsTable.name);
     const events = physicalName(tables, memberSecurityEventsTable.name);
-    // A membership begun or ended later than this event is newer: the event is one applied before (a replay).
-    this.addMember = db.prepare<[string, string, string, bigint]>(
-      `INSERT INTO ${memberships} (organization_id, user_id, email, since, until) VALUES (?, ?, ?, ?, NULL)
-       ON CONFLICT (organization_id, user_id) DO UPDATE SET email = excluded.email, since = excluded.since, until = NULL
-       WHERE since < excluded.since AND (until IS NULL OR until < excluded.since)`,
-    );
-    this.removeMember = db.prepare<[bigint, string, string, bigint, bigint]>(
-      `UPDATE ${memberships} SET until = ? WHERE organization_id = ? AND user_id = ? AND since < ? AND (until IS NULL OR until < ?)`,
-    );
-    this.organizationsOf = db.prepare<[string, bigint, bigint], { organization_id: string; email: string }>(
-      `SELECT organization_id, email FROM ${memberships} WHERE user_id = ? AND since < ? AND (until IS NULL OR until > ?)`,
+    this.selectMembership = db
+      .prepare<[string, string], MembershipRow>(`SELECT * FROM ${memberships} WHERE organization_id = ? AND user_id = ?`)
+      .safeIntegers(true);
+    this.selectMembershipsOf = db.prepare<[string], MembershipRow>(`SELECT * FROM ${memberships} WHERE user_id = ?`).safeIntegers(true);
+    this.writeMembership = db.prepare<[string, string, string, bigint, bigint | null]>(
+      `INSERT INTO ${memberships} (organization_id, user_id, email, since, until) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (organization_id, user_id) DO UPDATE SET email = excluded.email, since = excluded.since, until = excluded.until`,
     );
     // The same event applied again changes nothing (the key is the organization and the event's position).
-    this.insertEvent = db.prepare<[string, bigint, string, string, bigint, string]>(
+    const insertEvent = db.prepare<EventRow>(
       `INSERT INTO ${events} (organization_id, position, user_id, email, revision, type) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
     );
+    this.events = new PendingRows((row) => insertEvent.run(...row));
   }
 
-  readonly remembered = 0;
+  get remembered(): number {
+    return this.changed.size + this.events.size;
+  }
 
   apply(event: LogEvent<never>): void {
     if (event.streamId.startsWith(organizationStreamPrefix)) {
       const organizationId = event.streamId.slice(organizationStreamPrefix.length);
       const { userId, email } = event.data as { userId: string; email?: string };
-      if (event.type === 'MemberAdded') this.addMember.run(organizationId, userId, email ?? '', event.position);
-      else this.removeMember.run(event.position, organizationId, userId, event.position, event.position);
+      const current = this.membership(organizationId, userId);
+      // A membership begun or ended at or after this event is newer: the event is one applied before.
+      const newer = current !== undefined && (current.since >= event.position || (current.until !== null && current.until >= event.position));
+      if (event.type === 'MemberAdded' && !newer) this.change({ organizationId, userId, email: email ?? '', since: event.position, until: null });
+      if (event.type === 'MemberRemoved' && current !== undefined && !newer) this.change({ ...current, until: event.position });
       return;
     }
     const userId = event.streamId.slice(userStreamPrefix.length);
-    for (const { organization_id: organizationId, email } of this.organizationsOf.all(userId, event.position, event.position)) {
-      this.insertEvent.run(organizationId, event.position, userId, email, event.revision, event.type);
+    for (const membership of this.membershipsOf(userId)) {
+      if (!during(membership, event.position)) continue;
+      this.events.push([membership.organizationId, event.position, userId, membership.email, event.revision, event.type]);
     }
   }
 
-  flush(): boolean {
-    return true;
+  flush(maxAggregates = Number.POSITIVE_INFINITY): boolean {
+    let written = 0;
+    for (const [key, { organizationId, userId, email, since, until }] of this.changed) {
+      if (written >= maxAggregates) return false;
+      this.writeMembership.run(organizationId, userId, email, since, until);
+      if (this.startsEmpty) this.written.add(key);
+      this.changed.delete(key);
+      this.changedOfUser.get(userId)?.delete(key);
+      written += 1;
+    }
+    this.changedOfUser = new Map();
+    return this.events.flush(maxAggregates - written);
   }
 
-  discard(): void {}
+  discard(): void {
+    this.changed = new Map();
+    this.changedOfUser = new Map();
+    this.events.discard();
+  }
 
-  forget(): void {}
+  forget(): void {
+    if (this.remembered > 0) throw new Error('forget() with unflushed member security rows');
+  }
+
+  private membership(organizationId: string, userId: string): Membership | undefined {
+    const key = `${organizationId} ${userId}`;
+    const changed = this.changed.get(key);
+    if (changed !== undefined || (this.startsEmpty && !this.written.has(key))) return changed;
+    const row = this.selectMembership.get(organizationId, userId);
+    return row === undefined ? undefined : asMembership(row);
+  }
+
+  private membershipsOf(userId: string): Membership[] {
+    const changed = [...(this.changedOfUser.get(userId) ?? [])].map((key) => this.changed.get(key) as Membership);
+    const stored = this.selectMembershipsOf.all(userId).map(asMembership);
+    return [...changed, ...stored.filter((row) => !this.changed.has(`${row.organizationId} ${userId}`))];
+  }
+
+  private change(membership: Membership): void {
+    const key = `${membership.organizationId} ${membership.userId}`;
+    this.changed.set(key, membership);
+    const ofUser = this.changedOfUser.get(membership.userId) ?? new Set<string>();
+    ofUser.add(key);
+    this.changedOfUser.set(membership.userId, ofUser);
+  }
 }
