@@ -206,6 +206,16 @@ describe('two-step sign-in', () => {
     await card.getByLabel(/^Require two-step sign-in for every member/).check();
     await textOnceShown(card.getByRole('status'), 'Two-step sign-in is now required.');
     await judge(owner.page, 'members-required');
+    // The same card on a phone, and the Account page's empty state there (Bob has no factor yet).
+    const phoneOwner = await newPage(phone, false);
+    await toSecondStep(phoneOwner.page, ada);
+    await phoneOwner.page.getByRole('button', { name: 'Use a recovery code instead' }).click();
+    await phoneOwner.page.getByLabel('Recovery code').fill(adaRecoveryCodes[2] as string);
+    await phoneOwner.page.getByRole('button', { name: 'Continue' }).click();
+    await waitFor('the console', () => (pathOf(phoneOwner.page).startsWith('/app') ? true : undefined));
+    await openConsolePage(phoneOwner.page, started().server.baseUrl, '/app/orgs/careful-co/members', 'Members');
+    await textOnceShown(phoneOwner.page.getByRole('region', { name: 'Two-step sign-in' }).getByText(/^1 of 2 members have/), '1 of 2 members have no second factor yet.');
+    await judge(phoneOwner.page, 'members-required');
 
     // At 390 px Bob only looks; at 1280 px he sets his passkey up (after which he would be asked for it instead).
     for (const [width, viewport] of [['390', phone], ['1280', desktop]] as const) {
