@@ -2,13 +2,13 @@
 // mailed once after a restart, and a replay mails nothing more. The real server (dist/), smtp-server, SQLite.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { openEventStore, type RecordedEvent } from '#event-store';
 import { invitationStream } from '#domain';
-import { invitationCheckpointFile } from '#api';
+import { ReactionCheckpoints, type ReactionCheckpoint } from '#read-models';
 import { ChorusProcesses, ensureBuilt } from '../support/chorus-process.js';
 import { SmtpInbox, unfolded, type ReceivedMail } from '../support/smtp-inbox.js';
 
@@ -66,12 +66,16 @@ async function eventually(what: string, probe: () => boolean | Promise<boolean>,
   }
 }
 
-const checkpointPosition = (): bigint | undefined => {
-  const file = invitationCheckpointFile(dataDir);
-  if (!existsSync(file)) return undefined;
-  const { position } = JSON.parse(readFileSync(file, 'utf8')) as { position: string | null };
-  return position === null ? undefined : BigInt(position);
-};
+/** The reaction's checkpoint row, read (or written) through a connection of the test's own. */
+function invitationCheckpoint<T>(use: (checkpoints: ReactionCheckpoints) => T): T {
+  const checkpoints = ReactionCheckpoints.open(dataDir);
+  try {
+    return use(checkpoints);
+  } finally {
+    checkpoints.close();
+  }
+}
+const checkpointPosition = (): bigint | undefined => invitationCheckpoint((checkpoints) => checkpoints.read('member-invitations')?.position);
 
 const linkIn = (mail: ReceivedMail): string => /https:\/\/chorus\.example\/invite\/[A-Za-z0-9_-]{64}/.exec(unfolded(mail))?.[0] ?? 'no link';
 
@@ -157,9 +161,10 @@ describe('invitations owed when the server is killed with SIGKILL', () => {
 
     // A replay: the checkpoint moved back before the adds (a lost checkpoint write), the server started again.
     const mailsBefore = inbox.received.length;
-    const file = invitationCheckpointFile(dataDir);
-    const checkpoint = JSON.parse(readFileSync(file, 'utf8')) as { storeId: string; position: string | null };
-    writeFileSync(file, JSON.stringify({ ...checkpoint, position: String(organization.body['position']) }));
+    invitationCheckpoint((checkpoints) => {
+      const checkpoint = checkpoints.read('member-invitations') as ReactionCheckpoint;
+      checkpoints.save('member-invitations', { ...checkpoint, position: BigInt(organization.body['position'] as number) }, true);
+    });
     server = await startServer();
     await eventually('the replay checkpointed past the adds again', () => (checkpointPosition() ?? 0n) >= head);
     server.child.kill('SIGTERM');

@@ -35,9 +35,8 @@ export type { ApiKeyScope } from '#domain';
 
 // Sign-in: the identity lib as the service wires it, and the clock e2e tests pin.
 export { IDENTITY, IdentityClock } from './auth/identity.provider.js';
-// Invitations owed by MemberAdded, mailed by a reaction with its checkpoint in DATA_DIR.
+// Invitations owed by MemberAdded, mailed by a reaction.
 export { MEMBER_INVITATIONS, type MemberInvitations, type InvitationMailAnswer } from './organizations/member-invitations.js';
-export { invitationCheckpointFile } from './auth/member-invitation-checkpoint.js';
 
 // Billing.
 export { signBillingPayload } from './billing/billing-signature.js';

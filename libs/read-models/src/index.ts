@@ -8,6 +8,7 @@ export type { ReplayProgress } from './rebuild/replay.js';
 export type { RebuildResult } from './rebuild/rebuild-read-models.js';
 export type { Drift, TableCount, Verification } from './rebuild/verify-read-models.js';
 export { readModelsFile } from './read-model-database.js';
+export { ReactionCheckpoints, type ReactionCheckpoint } from './reaction-checkpoints.js';
 export {
   OrganizationQueries,
   sameOrganizationName,

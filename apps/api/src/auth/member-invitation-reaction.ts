@@ -13,12 +13,12 @@ import { organizationStreamPrefix, type MemberAdded } from '#domain';
 import { type CommandContext } from '#application';
 import { EVENT_STORE, type EventStore, type RecordedEvent, type Subscription } from '#event-store';
 import { InvitationClaimedElsewhere, InvitationDelayed, type Identity, type InvitationOutcome } from '#identity';
+import { ReactionCheckpoints } from '#read-models';
 import { PINO } from '../logging/pino.js';
 import { owesInvitation, type MemberInvitations, type UndeliveredInvitation } from '../organizations/member-invitations.js';
 import { Organizations } from '../organizations/organizations.js';
 import { RUN_MODE, type RunMode } from '../run-mode.js';
 import { IDENTITY, IdentityClock } from './identity.provider.js';
-import { readCheckpoint, saveCheckpoint } from './member-invitation-checkpoint.js';
 import { OrganizationMailWindow } from './organization-mail-window.js';
 
 /** Invitations handled at once (one person's from one organization in order), not counting those waiting to be tried again. */
@@ -28,6 +28,7 @@ export const INVITATIONS_IN_FLIGHT = 64;
 const INVITATIONS_BEHIND_CHECKPOINT = 100_000;
 
 
+const CHECKPOINT = 'member-invitations';
 /** How long the checkpoint may lag: a process that dies handles this much again, recording and mailing nothing twice. */
 const CHECKPOINT_EVERY_MS = 500;
 
@@ -58,8 +59,8 @@ export class MemberInvitationReaction implements MemberInvitations, OnApplicatio
   private slotFreed: Array<() => void> = [];
   private waiters: Array<{ position: bigint; resolve: () => void }> = [];
   private readonly wakeRetries = new Set<() => void>();
+  private checkpoints: ReactionCheckpoints | undefined;
   private checkpointTimer: NodeJS.Timeout | undefined;
-  private checkpointWrite: Promise<void> = Promise.resolve();
   private readonly logger: Logger;
 
   constructor(
@@ -77,16 +78,17 @@ export class MemberInvitationReaction implements MemberInvitations, OnApplicatio
   async onApplicationBootstrap(): Promise<void> {
     if (this.runMode !== 'server') return;
     this.storeId = await this.store.storeId();
-    const saved = await readCheckpoint(this.config.dataDir);
+    this.checkpoints = ReactionCheckpoints.open(this.config.dataDir);
+    const saved = this.checkpoints.read(CHECKPOINT);
     if (saved !== undefined && saved.storeId === this.storeId) {
-      this.handled = saved.position === null ? undefined : BigInt(saved.position);
+      this.handled = saved.position;
     } else {
       // First start (or a checkpoint made against another store): the MemberAdded already stored were
       // invited by the requests that added them, before this reaction existed; start after them, and
       // durably so before the first add is answered.
       if (saved !== undefined) this.logger.warn({ checkpointStoreId: saved.storeId, storeId: this.storeId }, 'Invitation checkpoint made against another event store: starting from its end');
       this.handled = await this.store.headPosition();
-      await this.saveCheckpoint(true);
+      this.checkpoints.save(CHECKPOINT, { storeId: this.storeId, position: this.handled }, true);
     }
     this.running = true;
     this.subscription = this.store.subscribeToAll({
@@ -109,8 +111,8 @@ export class MemberInvitationReaction implements MemberInvitations, OnApplicatio
     await this.subscription?.close();
     await Promise.all(this.chains.values());
     clearTimeout(this.checkpointTimer);
-    await this.checkpointWrite;
-    await this.saveCheckpoint(true);
+    this.saveCheckpoint(true);
+    this.checkpoints?.close();
     this.running = false;
     for (const waiter of this.waiters) waiter.resolve();
     this.waiters = [];
@@ -270,16 +272,19 @@ export class MemberInvitationReaction implements MemberInvitations, OnApplicatio
     }
     if (this.checkpointTimer === undefined && !this.closing) {
       this.checkpointTimer = setTimeout(() => {
-        this.checkpointWrite = this.checkpointWrite.then(() => {
-          this.checkpointTimer = undefined;
-          return this.saveCheckpoint(false);
-        });
+        this.checkpointTimer = undefined;
+        this.saveCheckpoint(false);
       }, CHECKPOINT_EVERY_MS);
       this.checkpointTimer.unref();
     }
   }
 
-  private saveCheckpoint(durable: boolean): Promise<void> {
-    return saveCheckpoint(this.config.dataDir, { storeId: this.storeId, position: this.handled === undefined ? null : this.handled.toString() }, durable);
+  private saveCheckpoint(durable: boolean): void {
+    try {
+      this.checkpoints?.save(CHECKPOINT, { storeId: this.storeId, position: this.handled }, durable);
+    } catch (error) {
+      // Left behind, the checkpoint only makes a restart handle more again (nothing twice): not worth stopping for.
+      this.logger.warn({ err: error }, 'The invitation checkpoint could not be saved');
+    }
   }
 }

@@ -21,7 +21,7 @@ import {
 } from '#domain';
 import { EVENT_STORE, type EventStore, type RecordedEvent, type Subscription } from '#event-store';
 import { createMailer, isPermanentMailFailure, loadNodeName, type Mailer } from '#identity';
-import { readCheckpoint, saveCheckpoint } from '../auth/member-invitation-checkpoint.js';
+import { ReactionCheckpoints } from '#read-models';
 import { PINO } from '../logging/pino.js';
 import { Organizations } from '../organizations/organizations.js';
 import { RUN_MODE, type RunMode } from '../run-mode.js';
@@ -44,6 +44,7 @@ export class OwnerMailReaction implements OnApplicationBootstrap, OnModuleDestro
   private readonly mailer: Mailer;
   private readonly logger: Logger;
   private wake: (() => void) | undefined;
+  private checkpoints: ReactionCheckpoints | undefined;
 
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
@@ -60,21 +61,23 @@ export class OwnerMailReaction implements OnApplicationBootstrap, OnModuleDestro
   async onApplicationBootstrap(): Promise<void> {
     if (this.runMode !== 'server') return;
     this.storeId = await this.store.storeId();
-    const saved = await readCheckpoint(this.config.dataDir, CHECKPOINT);
+    const checkpoints = ReactionCheckpoints.open(this.config.dataDir);
+    this.checkpoints = checkpoints;
+    const saved = checkpoints.read(CHECKPOINT);
     let from: bigint | undefined;
     if (saved !== undefined && saved.storeId === this.storeId) {
-      from = saved.position === null ? undefined : BigInt(saved.position);
+      from = saved.position;
     } else {
       // First start: events before this node existed were mailed by the nodes that ran then.
       from = await this.store.headPosition();
-      await this.checkpoint(from, true);
+      checkpoints.save(CHECKPOINT, { storeId: this.storeId, position: from }, true);
     }
     this.subscription = this.store.subscribeToAll({
       ...(from === undefined ? {} : { fromPosition: from }),
       filter: { streamPrefixes: [organizationStreamPrefix], eventTypes: OWNER_MAIL_EVENT_TYPES },
       onEvent: async (event) => {
         // Stopped before the mail was settled: the checkpoint stays before it, so the next start mails it.
-        if (await this.mail(event)) await this.checkpoint(event.position, false);
+        if (await this.mail(event)) this.advance(event.position);
       },
       onError: (error) => {
         if (!this.closing) this.logger.error({ err: error }, 'Owner mails stopped: owed mails go out after a restart');
@@ -86,6 +89,7 @@ export class OwnerMailReaction implements OnApplicationBootstrap, OnModuleDestro
     this.closing = true;
     this.wake?.();
     await this.subscription?.close();
+    this.checkpoints?.close();
   }
 
   /** Until the mail owed for `reached` is sent, by this node or another one (true), or this node stops (false). */
@@ -156,7 +160,13 @@ export class OwnerMailReaction implements OnApplicationBootstrap, OnModuleDestro
     });
   }
 
-  private checkpoint(position: bigint | undefined, durable: boolean): Promise<void> {
-    return saveCheckpoint(this.config.dataDir, { storeId: this.storeId, position: position === undefined ? null : position.toString() }, durable, CHECKPOINT);
+  private advance(position: bigint): void {
+    if (this.closing) return;
+    try {
+      this.checkpoints?.save(CHECKPOINT, { storeId: this.storeId, position }, false);
+    } catch (error) {
+      // Left behind, the checkpoint only makes a restart look at more mails again, each settled once on its stream.
+      this.logger.warn({ err: error }, 'The owner mails checkpoint could not be saved');
+    }
   }
 }

@@ -1,0 +1,64 @@
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ReactionCheckpoints } from './reaction-checkpoints.js';
+
+let dataDir: string;
+const opened: ReactionCheckpoints[] = [];
+const open = (): ReactionCheckpoints => {
+  const checkpoints = ReactionCheckpoints.open(dataDir);
+  opened.push(checkpoints);
+  return checkpoints;
+};
+const legacyFile = (reaction: string): string => path.join(dataDir, 'reactions', `${reaction}.json`);
+
+beforeEach(() => {
+  dataDir = mkdtempSync(path.join(tmpdir(), 'chorus-reaction-checkpoints-'));
+});
+
+afterEach(() => {
+  for (const checkpoints of opened.splice(0)) checkpoints.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('reaction checkpoints', () => {
+  it('knows nothing of a reaction that never ran, then what each reaction saved, from another connection too', () => {
+    const checkpoints = open();
+    expect(checkpoints.read('member-invitations')).toBeUndefined();
+
+    checkpoints.save('member-invitations', { storeId: 'store-a', position: 41n }, true);
+    checkpoints.save('owner-mails', { storeId: 'store-a', position: undefined }, false);
+    checkpoints.save('member-invitations', { storeId: 'store-a', position: 42n }, false);
+
+    const another = open();
+    expect(another.read('member-invitations')).toEqual({ storeId: 'store-a', position: 42n });
+    expect(another.read('owner-mails')).toEqual({ storeId: 'store-a', position: undefined });
+  });
+
+  it('keeps its rows in the read models file beside the projections, each naming its own store', () => {
+    open().save('member-invitations', { storeId: 'store-b', position: 9_007_199_254_740_993n }, true);
+    // Positions past 2^53 come back exact.
+    expect(open().read('member-invitations')).toEqual({ storeId: 'store-b', position: 9_007_199_254_740_993n });
+    expect(existsSync(path.join(dataDir, 'read-models.sqlite'))).toBe(true);
+  });
+
+  it('takes over the checkpoint file an earlier version wrote, once, and removes it', () => {
+    mkdirSync(path.join(dataDir, 'reactions'));
+    writeFileSync(legacyFile('traffic-threshold-mails'), JSON.stringify({ storeId: 'store-a', position: '17' }));
+    writeFileSync(legacyFile('member-invitations'), JSON.stringify({ storeId: 'store-a', position: null }));
+
+    expect(open().read('traffic-threshold-mails')).toEqual({ storeId: 'store-a', position: 17n });
+    expect(existsSync(legacyFile('traffic-threshold-mails'))).toBe(false);
+    expect(open().read('traffic-threshold-mails')).toEqual({ storeId: 'store-a', position: 17n });
+    expect(open().read('member-invitations')).toEqual({ storeId: 'store-a', position: undefined });
+  });
+
+  it('stops on a file an earlier version left that is not a checkpoint, naming it, and changes nothing', () => {
+    mkdirSync(path.join(dataDir, 'reactions'));
+    writeFileSync(legacyFile('member-invitations'), JSON.stringify({ position: 3 }));
+    const checkpoints = open();
+    expect(() => checkpoints.read('member-invitations')).toThrow(`${legacyFile('member-invitations')} is not a reaction checkpoint`);
+    expect(existsSync(legacyFile('member-invitations'))).toBe(true);
+  });
+});
