@@ -5,9 +5,17 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { handleCommand, MAX_DECISION_ATTEMPTS } from './command-handler.js';
-import { loadStream, READ_PAGE_SIZE, type FoldedStream, type FoldedStreamCache, type StreamFold } from './stream-load.js';
-import { eventMetadata, newCommandContext } from './command-context.js';
+import {
+  eventMetadata,
+  handleCommand,
+  loadStream,
+  MAX_DECISION_ATTEMPTS,
+  newCommandContext,
+  READ_PAGE_SIZE,
+  type FoldedStream,
+  type FoldedStreamCache,
+  type StreamFold,
+} from './command-handler.js';
 import { WrongExpectedRevisionError, type EventStore, type RecordedEvent } from '#event-store';
 import { SqliteEventStore } from '#event-store';
 

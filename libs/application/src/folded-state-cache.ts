@@ -1,5 +1,5 @@
 // Folded states kept between loads, so that a stream is read from the store once and then only its new events.
-import type { FoldedStream, FoldedStreamCache } from './stream-load.js';
+import type { FoldedStream, FoldedStreamCache } from './command-handler.js';
 
 /**
  * A bounded least-recently-used cache of folded states, so that loading a stream reads only the events

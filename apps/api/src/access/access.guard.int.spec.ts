@@ -11,7 +11,7 @@ import type { Request } from 'express';
 import { createPlanCatalogue, organizationStream } from '#domain';
 import { SqliteEventStore } from '#event-store';
 import { attachRequestContext, requestContextOf } from '../http/request-context.js';
-import { OrganizationStateCache } from '../organizations/organization-state-cache.js';
+import { OrganizationStateCache } from '../organizations/organizations.js';
 import { Organizations } from '../organizations/organizations.js';
 import { AccessGuard } from './access.guard.js';
 import type { Principal } from './principal.js';

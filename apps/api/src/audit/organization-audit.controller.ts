@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import { HISTORY_READERS, RequireAccess } from '../access/require-access.decorator.js';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
 import { jsonSafe } from '../organizations/command-result.js';
-import { validOrganizationId } from '../organizations/organization-route-parameters.js';
+import { validOrganizationId } from '../organizations/organization-requests.js';
 import { historyQuery, stateQuery } from './audit-requests.js';
 import { GetOrganizationHistoryQuery } from './get-organization-history.query.js';
 import { GetOrganizationStateQuery } from './get-organization-state.query.js';

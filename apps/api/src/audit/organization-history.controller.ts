@@ -9,7 +9,7 @@ import { READ_MODELS, ReadModels } from '#read-models';
 import { HISTORY_READERS, RequireAccess } from '../access/require-access.decorator.js';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
 import { jsonSafe } from '../organizations/command-result.js';
-import { validOrganizationId } from '../organizations/organization-route-parameters.js';
+import { validOrganizationId } from '../organizations/organization-requests.js';
 import { PLAN_CATALOGUE } from '../plans/plan-catalogue.module.js';
 import { awaitMinPosition } from '../read-models/read-your-writes.js';
 import { ApiKeyNames } from './api-key-names.js';

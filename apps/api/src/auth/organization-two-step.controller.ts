@@ -6,14 +6,14 @@ import type { CommandContext } from '#application';
 import { hasSecondFactor } from '#domain';
 import type { Identity } from '#identity';
 import { OWNERS_AND_ADMINS, RequireAccess } from '../access/require-access.decorator.js';
-import { PrincipalContext } from '../access/principal-context.decorator.js';
+import { PrincipalContext } from '../http/request-context.js';
 import { ProblemError } from '../http/problem-error.js';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
 import { MeteredCommandBus } from '../metrics/metered-command-bus.js';
 import { commandAnswerText, Operation } from '../openapi/operation.decorator.js';
 import { commandAnswer, type CommandAnswer } from '../organizations/command-result.js';
-import { ChangeOrganizationCommand } from '../organizations/commands/change-organization.command.js';
-import { validMemberOrSiteId, validOrganizationId } from '../organizations/organization-route-parameters.js';
+import { ChangeOrganizationCommand } from '../organizations/commands/change-organization.js';
+import { validMemberOrSiteId, validOrganizationId } from '../organizations/organization-requests.js';
 import { Organizations } from '../organizations/organizations.js';
 import { IDENTITY } from './identity.provider.js';
 

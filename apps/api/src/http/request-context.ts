@@ -2,9 +2,10 @@
 // AsyncLocalStorage, the access guard fills in the principal, handlers turn it into event metadata.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
+import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
 import type { CommandContext } from '#application';
-import type { Principal } from '../access/principal.js';
+import { actorOf, type Principal } from '../access/principal.js';
 import { callerCorrelationId } from './correlation-id.js';
 
 export type RequestContext = {
@@ -70,3 +71,11 @@ export function commandContextOf(request: Request, actor: string): RequestComman
   const origin = { clientIp, ...(userAgent === undefined ? {} : { userAgent }), ...(callerCorrelationId === undefined ? {} : { callerCorrelationId }) };
   return { actor, correlationId, causationId: correlationId, origin };
 }
+
+/** `@PrincipalContext() context: CommandContext` in a controller method guarded by @RequireAccess: the principal is the actor. */
+export const PrincipalContext = createParamDecorator((_data: unknown, execution: ExecutionContext): CommandContext => {
+  const request = execution.switchToHttp().getRequest<Request>();
+  const principal = requestContextOf(request)?.principal;
+  if (principal === undefined) throw new Error('A command route needs @RequireAccess: no principal was resolved.');
+  return commandContextOf(request, actorOf(principal));
+});

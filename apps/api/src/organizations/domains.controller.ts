@@ -3,12 +3,11 @@ import { MeteredCommandBus } from '../metrics/metered-command-bus.js';
 import type { z } from 'zod';
 import type { CommandContext } from '#application';
 import { OWNERS_AND_ADMINS, RequireAccess } from '../access/require-access.decorator.js';
-import { PrincipalContext } from '../access/principal-context.decorator.js';
+import { PrincipalContext } from '../http/request-context.js';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
 import { commandAnswer, type CommandAnswer } from './command-result.js';
-import { ChangeOrganizationCommand } from './commands/change-organization.command.js';
-import { addDomainRequest } from './organization-requests.js';
-import { validDomain, validOrganizationId } from './organization-route-parameters.js';
+import { ChangeOrganizationCommand } from './commands/change-organization.js';
+import { addDomainRequest, validDomain, validOrganizationId } from './organization-requests.js';
 import { commandAnswerText, Operation } from '../openapi/operation.decorator.js';
 
 const MANAGE_DOMAINS = { scope: 'organizations:write', members: OWNERS_AND_ADMINS } as const;

@@ -12,7 +12,8 @@ import {
   SERVICE_LEVELS,
   type PlanName,
 } from '#domain';
-import { organizationIdSchema } from './organization-ids.js';
+import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
+import { memberOrSiteIdSchema, organizationIdSchema } from './organization-ids.js';
 
 const PLAN_NAMES = [...new Set<PlanName>([...CLASSIC_PLANS, ...CHORUS_PLANS])];
 // Generous bounds against abuse; the domain applies the exact rules (e.g. names of at most 200 characters).
@@ -68,3 +69,9 @@ export const addSiteRequest = z.strictObject({ name: text, hostname: hostnameTex
 export const addDomainRequest = z.strictObject({ domain: hostnameText });
 
 export const domainParameter = hostnameText.min(1);
+
+/** Pipes for the path parameters of the organization routes: a malformed one is 400 VALIDATION_FAILED. */
+export const validOrganizationId = new ZodValidationPipe(organizationIdSchema);
+export const validMemberOrSiteId = new ZodValidationPipe(memberOrSiteIdSchema);
+export const validAddOn = new ZodValidationPipe(addOnParameter);
+export const validDomain = new ZodValidationPipe(domainParameter);

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { OrganizationStateCache } from './organization-state-cache.js';
+import { OrganizationStateCache } from './organizations.js';
 import { Organizations } from './organizations.js';
 
 /** Organizations as folded from their streams, through one state cache per process. */

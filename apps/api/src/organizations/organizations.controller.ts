@@ -5,20 +5,12 @@ import type { AddOn, OrganizationCommand } from '#domain';
 import type { z } from 'zod';
 import type { CommandContext } from '#application';
 import { RequireAccess } from '../access/require-access.decorator.js';
-import { PrincipalContext } from '../access/principal-context.decorator.js';
+import { PrincipalContext } from '../http/request-context.js';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
 import { commandAnswer, type CommandAnswer } from './command-result.js';
-import { ChangeOrganizationCommand } from './commands/change-organization.command.js';
-import { CreateOrganizationCommand } from './commands/create-organization.command.js';
-import {
-  assignPlanRequest,
-  cancelAddOnQuery,
-  chorusRequest,
-  createOrganizationRequest,
-  limitsRequest,
-  purchaseAddOnRequest,
-} from './organization-requests.js';
-import { validAddOn, validOrganizationId } from './organization-route-parameters.js';
+import { ChangeOrganizationCommand } from './commands/change-organization.js';
+import { CreateOrganizationCommand } from './commands/create-organization.js';
+import { assignPlanRequest, cancelAddOnQuery, chorusRequest, createOrganizationRequest, limitsRequest, purchaseAddOnRequest, validAddOn, validOrganizationId } from './organization-requests.js';
 import { commandAnswerText, Operation } from '../openapi/operation.decorator.js';
 
 /**

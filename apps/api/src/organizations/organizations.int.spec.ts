@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { createPlanCatalogue, DomainError, organizationStream, type OrganizationCommand } from '#domain';
 import { MAX_DECISION_ATTEMPTS, type CommandContext } from '#application';
 import { SqliteEventStore, WrongExpectedRevisionError, type EventStore, type RecordedEvent } from '#event-store';
-import { OrganizationStateCache } from './organization-state-cache.js';
+import { OrganizationStateCache } from './organizations.js';
 import { Organizations } from './organizations.js';
 
 const context: CommandContext = { actor: 'api-key:k1', correlationId: 'corr-1', causationId: 'corr-1', origin: { clientIp: '127.0.0.1' } };

@@ -12,11 +12,19 @@ import {
   type PlanCatalogue,
   type Requester,
 } from '#domain';
-import { eventMetadata, handleCommand, loadStream, type CommandContext, type LoadedStream, type StreamFold } from '#application';
+import { eventMetadata, FoldedStateCache, handleCommand, loadStream, type CommandContext, type LoadedStream, type StreamFold } from '#application';
 import { EVENT_STORE, type EventStore, type RecordedEvent } from '#event-store';
 import { PLAN_CATALOGUE } from '../plans/plan-catalogue.module.js';
 import type { CommandResult } from './command-result.js';
-import { OrganizationStateCache } from './organization-state-cache.js';
+
+export const DEFAULT_CACHED_ORGANIZATIONS = 10_000;
+
+/** The organizations' folded states (least recently used first out, never trusted on its own: see FoldedStateCache). */
+export class OrganizationStateCache extends FoldedStateCache<OrganizationState> {
+  constructor(capacity: number = DEFAULT_CACHED_ORGANIZATIONS) {
+    super(capacity);
+  }
+}
 
 /** A stored event of an organization stream, as the domain folds it (the store keeps only what evolve wrote). */
 export const asOrganizationEvent = (event: RecordedEvent): OrganizationEvent => ({ type: event.type, data: event.data }) as OrganizationEvent;

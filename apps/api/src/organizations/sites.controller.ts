@@ -3,13 +3,12 @@ import { MeteredCommandBus } from '../metrics/metered-command-bus.js';
 import type { z } from 'zod';
 import type { CommandContext } from '#application';
 import { OWNERS_AND_ADMINS, RequireAccess } from '../access/require-access.decorator.js';
-import { PrincipalContext } from '../access/principal-context.decorator.js';
+import { PrincipalContext } from '../http/request-context.js';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
 import { commandAnswer, type CommandAnswer } from './command-result.js';
-import { AddSiteCommand } from './commands/add-site.command.js';
-import { ChangeOrganizationCommand } from './commands/change-organization.command.js';
-import { addSiteRequest } from './organization-requests.js';
-import { validMemberOrSiteId, validOrganizationId } from './organization-route-parameters.js';
+import { AddSiteCommand } from './commands/add-site.js';
+import { ChangeOrganizationCommand } from './commands/change-organization.js';
+import { addSiteRequest, validMemberOrSiteId, validOrganizationId } from './organization-requests.js';
 import { commandAnswerText, Operation } from '../openapi/operation.decorator.js';
 
 /** Sites (content sections) of an organization. */

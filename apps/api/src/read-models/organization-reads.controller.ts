@@ -8,7 +8,7 @@ import { jsonBytes, sendJsonBytes, type JsonBytes } from '../http/json-text.js';
 import { ProblemError } from '../http/problem-error.js';
 import { PLAN_CATALOGUE } from '../plans/plan-catalogue.module.js';
 import { jsonSafe } from '../organizations/command-result.js';
-import { validOrganizationId } from '../organizations/organization-route-parameters.js';
+import { validOrganizationId } from '../organizations/organization-requests.js';
 import { awaitMinPosition, validReadQuery, type ReadQuery } from './read-your-writes.js';
 import { Operation } from '../openapi/operation.decorator.js';
 

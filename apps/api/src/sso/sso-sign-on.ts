@@ -13,7 +13,7 @@ import { type CommandContext } from '#application';
 import { EVENT_STORE, type EventStore } from '#event-store';
 import { OidcProviderError, type Identity, type OpenedSession, type SsoSignOnChecks } from '#identity';
 import { IDENTITY } from '../auth/identity.provider.js';
-import { AddMemberCommand } from '../organizations/commands/add-member.command.js';
+import { AddMemberCommand } from '../organizations/commands/add-member.js';
 import { Organizations } from '../organizations/organizations.js';
 import { PLAN_CATALOGUE } from '../plans/plan-catalogue.module.js';
 import { SsoDomainClaims } from './sso-domain-claims.js';

@@ -11,7 +11,7 @@ import { newCommandContext } from '#application';
 import { SqliteEventStore, type EventStore } from '#event-store';
 import { ManualClock } from '#identity';
 import { IdentityClock } from '../../auth/identity.provider.js';
-import { OrganizationStateCache } from '../../organizations/organization-state-cache.js';
+import { OrganizationStateCache } from '../../organizations/organizations.js';
 import { Organizations } from '../../organizations/organizations.js';
 import { API_KEY_CACHE_MS, API_KEY_USE_GRANULARITY_MS, ApiKeys } from './api-keys.service.js';
 

@@ -10,7 +10,7 @@ import type Stripe from 'stripe';
 import { createPlanCatalogue, organizationStream, type ExistingOrganization } from '#domain';
 import { SqliteEventStore, type EventStore } from '#event-store';
 import { ChorusMetrics } from '../../metrics/chorus-metrics.js';
-import { OrganizationStateCache } from '../../organizations/organization-state-cache.js';
+import { OrganizationStateCache } from '../../organizations/organizations.js';
 import { Organizations } from '../../organizations/organizations.js';
 import { StripeWebhooks } from './stripe-webhooks.js';
 

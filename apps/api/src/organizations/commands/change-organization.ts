@@ -1,7 +1,8 @@
-import { Command } from '@nestjs/cqrs';
+import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { OrganizationCommand } from '#domain';
 import type { CommandContext } from '#application';
 import type { CommandResult } from '../command-result.js';
+import { Organizations } from '../organizations.js';
 
 /**
  * Any command of the domain on an existing organization, decided as it is:
@@ -15,5 +16,14 @@ export class ChangeOrganizationCommand extends Command<CommandResult> {
     readonly context: CommandContext,
   ) {
     super();
+  }
+}
+
+@CommandHandler(ChangeOrganizationCommand)
+export class ChangeOrganizationHandler implements ICommandHandler<ChangeOrganizationCommand> {
+  constructor(private readonly organizations: Organizations) {}
+
+  execute({ organizationId, change, context }: ChangeOrganizationCommand): Promise<CommandResult> {
+    return this.organizations.handle(organizationId, change, context);
   }
 }

@@ -1,12 +1,40 @@
 import { randomUUID } from 'node:crypto';
+import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import { Inject } from '@nestjs/common';
-import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import type { OrganizationCommandOf } from '#domain';
+import type { MemberRole, OrganizationCommandOf } from '#domain';
+import type { CommandContext } from '#application';
 import type { UserDirectory } from '#identity';
+import type { CommandResult } from '../command-result.js';
 import { invitationOwedMark } from '../member-invitations.js';
 import { Organizations, type OrganizationDecision } from '../organizations.js';
 import { USER_DIRECTORY } from '../user-directory.js';
-import { AddMemberCommand, type AddedMemberResult } from './add-member.command.js';
+
+export type NewMember = {
+  email: string;
+  role: MemberRole;
+  chorusUser?: boolean;
+  /** Known to callers that have just created the user; otherwise the address's id from USER_DIRECTORY (reserved when new). */
+  userId?: string;
+  /**
+   * The member is owed a mail (the members route): MemberAdded then says so in its metadata (`invitation:
+   * 'owed'`), and the invitation reaction mails an invitation, or a notice when the address has an account.
+   */
+  invite?: boolean;
+};
+
+/** What an add answers: the member's user id, and whether MemberAdded owes them an invitation. */
+export type AddedMemberResult = CommandResult & { userId: string; invitationOwed: boolean };
+
+/** Adds a member within the users limit (MemberAdded); answers the member's user id. */
+export class AddMemberCommand extends Command<AddedMemberResult> {
+  constructor(
+    readonly organizationId: string,
+    readonly member: NewMember,
+    readonly context: CommandContext,
+  ) {
+    super();
+  }
+}
 
 @CommandHandler(AddMemberCommand)
 export class AddMemberHandler implements ICommandHandler<AddMemberCommand> {

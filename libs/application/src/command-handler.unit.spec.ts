@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { eventMetadata, newCommandContext } from './command-context.js';
+import { eventMetadata, newCommandContext } from './command-handler.js';
 
 describe('eventMetadata', () => {
   const context = { ...newCommandContext('user:u1', { clientIp: '203.0.113.7', userAgent: 'jest' }, 'c-1'), causationId: 'e-9' };

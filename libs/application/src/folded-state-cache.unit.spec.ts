@@ -1,12 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
-import { initialOrganizationState } from '#domain';
-import { OrganizationStateCache, type FoldedOrganization } from './organization-state-cache.js';
+import type { FoldedStream } from './command-handler.js';
+import { FoldedStateCache } from './folded-state-cache.js';
 
-const folded = (revision: number): FoldedOrganization => ({ state: initialOrganizationState, revision: BigInt(revision), position: BigInt(revision) });
+const folded = (revision: number): FoldedStream<string> => ({ state: `state at ${revision}`, revision: BigInt(revision), position: BigInt(revision) });
 
-describe('OrganizationStateCache', () => {
+describe('FoldedStateCache', () => {
   it('answers what it remembered, per stream', () => {
-    const cache = new OrganizationStateCache(10);
+    const cache = new FoldedStateCache<string>(10);
     cache.remember('organization-a', folded(3));
     cache.remember('organization-b', folded(7));
 
@@ -16,7 +16,7 @@ describe('OrganizationStateCache', () => {
   });
 
   it('keeps the newer fold when an older one arrives late', () => {
-    const cache = new OrganizationStateCache(10);
+    const cache = new FoldedStateCache<string>(10);
     cache.remember('organization-a', folded(5));
     cache.remember('organization-a', folded(4));
 
@@ -24,7 +24,7 @@ describe('OrganizationStateCache', () => {
   });
 
   it('holds at most its capacity, evicting the least recently used stream', () => {
-    const cache = new OrganizationStateCache(2);
+    const cache = new FoldedStateCache<string>(2);
     cache.remember('organization-a', folded(1));
     cache.remember('organization-b', folded(1));
     cache.get('organization-a');
@@ -37,7 +37,7 @@ describe('OrganizationStateCache', () => {
   });
 
   it('forgets a stream on request', () => {
-    const cache = new OrganizationStateCache(2);
+    const cache = new FoldedStateCache<string>(2);
     cache.remember('organization-a', folded(1));
     cache.forget('organization-a');
 

@@ -1,8 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import type { CommandContext } from '#application';
 import type { CommandResult } from '../command-result.js';
 import { Organizations } from '../organizations.js';
-import { CreateOrganizationCommand } from './create-organization.command.js';
+
+/** Creates an organization under the given id, or a new uuid (OrganizationCreated). */
+export class CreateOrganizationCommand extends Command<CommandResult> {
+  constructor(
+    readonly organization: { id?: string; name: string },
+    readonly context: CommandContext,
+  ) {
+    super();
+  }
+}
 
 @CommandHandler(CreateOrganizationCommand)
 export class CreateOrganizationHandler implements ICommandHandler<CreateOrganizationCommand> {
