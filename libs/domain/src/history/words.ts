@@ -1,7 +1,7 @@
 // The names people read for the domain's values: one table each, for the history's sentences and diffs
 // and for the console (which imports this file through `@libs/domain/history/words`).
 import type { LimitedResource } from '../errors.js';
-import type { MemberRole } from '../organization/events.js';
+import type { MemberRole } from '../organization/member-roles.js';
 import type { AddOn, ChorusFeature, Line, ServiceLevel } from '../plans/catalogue.js';
 
 // One number format for every count people read (history, exports, CLI, console): "1,000", never "1000".

@@ -4,7 +4,7 @@
 import { DomainError, LimitExceeded, type LimitedResource } from '../errors.js';
 import { effectiveChorusFeatures } from '../features/chorus-features.js';
 import type { ChorusFeature, ChorusFeatures, PlanCatalogue, PlanSpec } from '../plans/catalogue.js';
-import type { MemberRole } from '../organization/events.js';
+import type { MemberRole } from '../organization/member-roles.js';
 import type { ExistingOrganization } from '../organization/state.js';
 import type { PerResource } from '../organization/view.js';
 import { governingPlan } from './governing-plan.js';

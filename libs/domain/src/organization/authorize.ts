@@ -3,8 +3,7 @@
 // on, so no race between reading a role and using it can let an admin take an organization over.
 import { DomainError } from '../errors.js';
 import type { OrganizationCommand } from './commands.js';
-import type { MemberRole } from './events.js';
-import { MANAGING_ROLES } from './member-roles.js';
+import { MANAGING_ROLES, type MemberRole } from './member-roles.js';
 import type { Requester } from './requester.js';
 import type { ExistingOrganization } from './state.js';
 

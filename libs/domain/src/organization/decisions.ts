@@ -1,34 +1,96 @@
-// Every organization command, by its type, with the decision that answers it: the one list a new
-// command joins. The command union (commands.ts) is read off this table, and `decide` dispatches on it.
+// Every organization command and every organization event, by type: the command's decision and the
+// event's fold, both written in decisions/<command>.ts. These two tables are the one list a new command
+// and a new event join: the command union (commands.ts) and the event union (below) are read off them.
+// `decide` (decide.ts) and `evolve` (evolve.ts) dispatch on them; decide stays apart because the
+// authorize it calls reads the command union off this file, and an import back would be a cycle.
 import { DomainError } from '../errors.js';
 import type { DecideContext } from './decide-context.js';
-import type { OrganizationEvent } from './events.js';
 import type { ExistingOrganization, OrganizationState } from './state.js';
-import { addMember } from './decisions/add-member.js';
-import { addQualityAssuranceDomain } from './decisions/add-quality-assurance-domain.js';
-import { addSite } from './decisions/add-site.js';
-import { addWebAnalyticsDomain } from './decisions/add-web-analytics-domain.js';
-import { assignPlan } from './decisions/assign-plan.js';
-import { cancelAddOn } from './decisions/cancel-add-on.js';
-import { changeMemberRole } from './decisions/change-member-role.js';
-import { configureLimits } from './decisions/configure-limits.js';
-import { configureSso } from './decisions/configure-sso.js';
-import { createOrganization } from './decisions/create-organization.js';
-import { disableChorus } from './decisions/disable-chorus.js';
-import { disableSso } from './decisions/disable-sso.js';
-import { enableChorus } from './decisions/enable-chorus.js';
-import { purchaseAddOn } from './decisions/purchase-add-on.js';
-import { removeMember } from './decisions/remove-member.js';
-import { resendInvitation } from './decisions/resend-invitation.js';
-import { removeQualityAssuranceDomain } from './decisions/remove-quality-assurance-domain.js';
-import { removeSite } from './decisions/remove-site.js';
-import { removeWebAnalyticsDomain } from './decisions/remove-web-analytics-domain.js';
-import { recordSsoDomainCheck } from './decisions/record-sso-domain-check.js';
-import { recordTrafficThreshold } from './decisions/record-traffic-threshold.js';
-import { noteTrialEnding } from './decisions/note-trial-ending.js';
-import { syncSubscription } from './decisions/sync-subscription.js';
-import { setTwoStepSignInPolicy } from './decisions/set-two-step-sign-in-policy.js';
+import { addMember, withMemberAdded } from './decisions/add-member.js';
+import { addQualityAssuranceDomain, withQualityAssuranceDomainAdded } from './decisions/add-quality-assurance-domain.js';
+import { addSite, withSiteAdded } from './decisions/add-site.js';
+import { addWebAnalyticsDomain, withWebAnalyticsDomainAdded } from './decisions/add-web-analytics-domain.js';
+import { assignPlan, withPlanAssigned } from './decisions/assign-plan.js';
+import { cancelAddOn, withAddOnCancelled } from './decisions/cancel-add-on.js';
+import { changeMemberRole, withMemberRoleChanged } from './decisions/change-member-role.js';
+import { configureLimits, withLimitsConfigured } from './decisions/configure-limits.js';
+import { configureSso, withSsoConfigured, withSsoDomainPending } from './decisions/configure-sso.js';
+import { createOrganization, withOrganizationCreated } from './decisions/create-organization.js';
+import { disableChorus, withChorusDisabled } from './decisions/disable-chorus.js';
+import { disableSso, withSsoDisabled } from './decisions/disable-sso.js';
+import { enableChorus, withChorusEnabled } from './decisions/enable-chorus.js';
+import { noteTrialEnding, withSubscriptionTrialEnding } from './decisions/note-trial-ending.js';
+import { purchaseAddOn, withAddOnPurchased } from './decisions/purchase-add-on.js';
+import { recordSsoDomainCheck, withSsoDomainRecordMissing, withSsoDomainUnverified, withSsoDomainVerified } from './decisions/record-sso-domain-check.js';
+import { recordTrafficThreshold, withTrafficThresholdReached } from './decisions/record-traffic-threshold.js';
+import { removeMember, withMemberRemoved } from './decisions/remove-member.js';
+import { removeQualityAssuranceDomain, withQualityAssuranceDomainRemoved } from './decisions/remove-quality-assurance-domain.js';
+import { removeSite, withSiteRemoved } from './decisions/remove-site.js';
+import { removeWebAnalyticsDomain, withWebAnalyticsDomainRemoved } from './decisions/remove-web-analytics-domain.js';
+import { resendInvitation, withInvitationResent } from './decisions/resend-invitation.js';
+import { setTwoStepSignInPolicy, withTwoStepSignInPolicySet } from './decisions/set-two-step-sign-in-policy.js';
+import { syncSubscription, withPlanEnded, withSubscriptionChanged } from './decisions/sync-subscription.js';
 
+/** An event's effect on an organization that exists: the state after it (the same object when nothing changes). */
+export type Evolver<Event> = (state: ExistingOrganization, event: Event) => ExistingOrganization;
+
+/** The table's keys are its events' types: a key that is not its event's `type` does not compile. */
+type KeyedByEventType<Table> = {
+  [Type in keyof Table]: Table[Type] extends Evolver<infer Event> ? ([Event] extends [{ type: Type }] ? Table[Type] : never) : never;
+};
+
+function byEventType<Table extends KeyedByEventType<Table>>(table: Table): Table {
+  return table;
+}
+
+/**
+ * Every organization event, by its type, with its fold. OrganizationCreated's fold is for an organization
+ * that exists already; evolve creates one from it (decisions/create-organization.ts). The order is the one
+ * readers list the types in (the audit explorer's filter).
+ */
+export const evolvers = byEventType({
+  OrganizationCreated: withOrganizationCreated,
+  PlanAssigned: withPlanAssigned,
+  AddOnPurchased: withAddOnPurchased,
+  AddOnCancelled: withAddOnCancelled,
+  ChorusEnabled: withChorusEnabled,
+  ChorusDisabled: withChorusDisabled,
+  LimitsConfigured: withLimitsConfigured,
+  MemberAdded: withMemberAdded,
+  MemberRemoved: withMemberRemoved,
+  MemberRoleChanged: withMemberRoleChanged,
+  InvitationResent: withInvitationResent,
+  SiteAdded: withSiteAdded,
+  SiteRemoved: withSiteRemoved,
+  QualityAssuranceDomainAdded: withQualityAssuranceDomainAdded,
+  QualityAssuranceDomainRemoved: withQualityAssuranceDomainRemoved,
+  WebAnalyticsDomainAdded: withWebAnalyticsDomainAdded,
+  WebAnalyticsDomainRemoved: withWebAnalyticsDomainRemoved,
+  SsoConfigured: withSsoConfigured,
+  SsoDisabled: withSsoDisabled,
+  SsoDomainPending: withSsoDomainPending,
+  SsoDomainVerified: withSsoDomainVerified,
+  SsoDomainRecordMissing: withSsoDomainRecordMissing,
+  SsoDomainUnverified: withSsoDomainUnverified,
+  TrafficThresholdReached: withTrafficThresholdReached,
+  PlanEnded: withPlanEnded,
+  SubscriptionChanged: withSubscriptionChanged,
+  SubscriptionTrialEnding: withSubscriptionTrialEnding,
+  TwoStepSignInPolicySet: withTwoStepSignInPolicySet,
+});
+
+type Evolvers = typeof evolvers;
+
+/** The organization's events (stream `organization-<id>`): the only source of its state. */
+export type OrganizationEvent = { [Type in keyof Evolvers]: Parameters<Evolvers[Type]>[1] }[keyof Evolvers];
+export type OrganizationEventType = OrganizationEvent['type'];
+/** One event by its type, e.g. `OrganizationEventOf<'MemberAdded'>`. */
+export type OrganizationEventOf<Type extends OrganizationEventType> = Extract<OrganizationEvent, { type: Type }>;
+
+/** Every type evolve folds, for readers that must refuse any other. */
+export const ORGANIZATION_EVENT_TYPES = Object.keys(evolvers) as readonly OrganizationEventType[];
+
+/** A decision records only events of the table above: one with no fold there does not compile. */
 export type Decision<C> = (command: C, state: OrganizationState, context: DecideContext) => OrganizationEvent[];
 
 /** Every command but CreateOrganization needs the organization to exist. */
@@ -53,6 +115,7 @@ function byCommandType<Table extends KeyedByCommandType<Table>>(table: Table): T
   return table;
 }
 
+/** Every organization command, by its type, with the decision that answers it. */
 export const decisions = byCommandType({
   CreateOrganization: createOrganization,
   AssignPlan: onExisting(assignPlan),

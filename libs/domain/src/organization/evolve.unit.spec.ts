@@ -12,7 +12,7 @@ import {
   organizationCreated,
   siteAdded,
 } from '../testing/organization-events.js';
-import type { OrganizationEvent } from './events.js';
+import { ORGANIZATION_EVENT_TYPES, type OrganizationEvent } from './events.js';
 import { evolve, foldOrganization } from './evolve.js';
 import { initialOrganizationState, type ExistingOrganization, type OrganizationState } from './state.js';
 
@@ -151,5 +151,17 @@ describe('evolve', () => {
     const unknown = { type: 'OrganizationRenamed', data: { name: 'New' } } as unknown as OrganizationEvent;
     expect(evolve(state, unknown)).toBe(state);
     expect(evolve(initialOrganizationState, unknown)).toBe(initialOrganizationState);
+  });
+
+  it.each(['toString', 'constructor', '__proto__', 'hasOwnProperty'])('leaves the state as it is for a type named %s, as for any unknown one', (type) => {
+    const state: OrganizationState = fold([organizationCreated()]);
+    const event = { type, data: {} } as unknown as OrganizationEvent;
+    expect(evolve(state, event)).toBe(state);
+    expect(evolve(initialOrganizationState, event)).toBe(initialOrganizationState);
+  });
+
+  it.each(ORGANIZATION_EVENT_TYPES.filter((type) => type !== 'OrganizationCreated'))('applies no %s to an organization that does not exist', (type) => {
+    const event = { type, data: {} } as unknown as OrganizationEvent;
+    expect(evolve(initialOrganizationState, event)).toBe(initialOrganizationState);
   });
 });

@@ -1,4 +1,5 @@
-import type { MemberRole } from './events.js';
+/** auditor: reads the organization and its history, changes nothing; counts towards the users limit like everyone. */
+export type MemberRole = 'owner' | 'admin' | 'member' | 'auditor';
 
 export const MEMBER_ROLES: readonly MemberRole[] = ['owner', 'admin', 'member', 'auditor'];
 

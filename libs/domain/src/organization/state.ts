@@ -2,7 +2,7 @@
 import type { OrganizationSubscription } from '../billing/subscription.js';
 import type { LimitedResource } from '../errors.js';
 import type { AddOn, ChorusPlan, ClassicPlan, ServiceLevel } from '../plans/catalogue.js';
-import type { MemberRole } from './events.js';
+import type { MemberRole } from './member-roles.js';
 
 export type Member = { readonly userId: string; readonly email: string; readonly role: MemberRole; readonly chorusUser: boolean };
 /** hostname in ASCII (punycode) form. */

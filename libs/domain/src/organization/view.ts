@@ -12,7 +12,7 @@ import type {
 } from '../plans/catalogue.js';
 import type { LimitedResource } from '../errors.js';
 import type { SubscriptionTerms } from '../billing/subscription.js';
-import type { MemberRole } from './events.js';
+import type { MemberRole } from './member-roles.js';
 
 export type SubscriptionView = Omit<SubscriptionTerms, 'subscriptionId'>;
 

@@ -1,14 +1,18 @@
 import { DomainError } from '../../errors.js';
 import { refusalToAdd } from '../../limits/refusal-to-add.js';
 import type { DecideContext } from '../decide-context.js';
-import type { MemberAdded, MemberRole } from '../events.js';
 import type { ExistingOrganization } from '../state.js';
-import { MEMBER_ROLES } from '../member-roles.js';
+import { MEMBER_ROLES, type MemberRole } from '../member-roles.js';
 import { optionalBoolean, requireEmailAddress, requireIdentifier, requireOneOf } from '../command-validation.js';
 
 export type AddMember = {
   type: 'AddMember';
   data: { userId: string; email: string; role: MemberRole; chorusUser?: boolean };
+};
+
+export type MemberAdded = {
+  type: 'MemberAdded';
+  data: { userId: string; email: string; role: MemberRole; chorusUser: boolean };
 };
 
 export function addMember(command: AddMember, state: ExistingOrganization, { catalogue }: DecideContext): MemberAdded[] {
@@ -26,4 +30,11 @@ export function addMember(command: AddMember, state: ExistingOrganization, { cat
   const refusal = refusalToAdd(state, 'users', catalogue, role);
   if (refusal) throw refusal;
   return [{ type: 'MemberAdded', data: { userId, email, role, chorusUser } }];
+}
+
+/** The same user added again replaces the earlier entry: a member is never held twice. */
+export function withMemberAdded(state: ExistingOrganization, { data }: MemberAdded): ExistingOrganization {
+  const { userId, email, role, chorusUser } = data;
+  const others = state.members.filter((member) => member.userId !== userId);
+  return { ...state, members: [...others, { userId, email, role, chorusUser }] };
 }

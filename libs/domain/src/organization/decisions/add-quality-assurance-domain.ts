@@ -1,9 +1,11 @@
 import type { DecideContext } from '../decide-context.js';
-import type { QualityAssuranceDomainAdded } from '../events.js';
 import type { ExistingOrganization } from '../state.js';
-import { domainToAdd } from './domain-lists.js';
+import { domainToAdd, withDomainListed } from './domain-lists.js';
 
 export type AddQualityAssuranceDomain = { type: 'AddQualityAssuranceDomain'; data: { domain: string } };
+
+/** domain in ASCII (punycode) form. */
+export type QualityAssuranceDomainAdded = { type: 'QualityAssuranceDomainAdded'; data: { domain: string } };
 
 export function addQualityAssuranceDomain(
   command: AddQualityAssuranceDomain,
@@ -13,3 +15,6 @@ export function addQualityAssuranceDomain(
   const domain = domainToAdd(state, 'qualityAssuranceDomains', command.data.domain, catalogue);
   return [{ type: 'QualityAssuranceDomainAdded', data: { domain } }];
 }
+
+export const withQualityAssuranceDomainAdded = (state: ExistingOrganization, { data }: QualityAssuranceDomainAdded): ExistingOrganization =>
+  withDomainListed(state, 'qualityAssuranceDomains', data.domain);

@@ -1,12 +1,14 @@
 import { DomainError } from '../../errors.js';
-import type { AddOnCancelled } from '../events.js';
 import type { ExistingOrganization } from '../state.js';
 import { ADD_ONS } from '../../plans/plan-lines.js';
 import { optionalQuantity, requireOneOf } from '../command-validation.js';
 import type { AddOn } from '../../plans/catalogue.js';
+import { withAddOnUnits } from './add-on-units.js';
 
 /** quantity absent: cancel every active unit of that add-on. */
 export type CancelAddOn = { type: 'CancelAddOn'; data: { addOn: AddOn; quantity?: number } };
+
+export type AddOnCancelled = { type: 'AddOnCancelled'; data: { addOn: AddOn; quantity: number; subscriptionId?: string } };
 
 /** No quantity: cancel every active unit. Items already in use beyond the new limit stay; only new adds are refused. */
 export function cancelAddOn(command: CancelAddOn, state: ExistingOrganization): AddOnCancelled[] {
@@ -19,3 +21,6 @@ export function cancelAddOn(command: CancelAddOn, state: ExistingOrganization): 
   }
   return [{ type: 'AddOnCancelled', data: { addOn, quantity: requested ?? active } }];
 }
+
+export const withAddOnCancelled = (state: ExistingOrganization, { data }: AddOnCancelled): ExistingOrganization =>
+  withAddOnUnits(state, data, -data.quantity);

@@ -1,10 +1,12 @@
 import { DomainError } from '../../errors.js';
-import type { MemberRole, MemberRoleChanged } from '../events.js';
 import type { ExistingOrganization } from '../state.js';
-import { MEMBER_ROLES } from '../member-roles.js';
+import { MEMBER_ROLES, type MemberRole } from '../member-roles.js';
 import { requireIdentifier, requireOneOf } from '../command-validation.js';
 
 export type ChangeMemberRole = { type: 'ChangeMemberRole'; data: { userId: string; role: MemberRole } };
+
+/** email is the member's, as added; previousRole says what the change undid, for auditors. */
+export type MemberRoleChanged = { type: 'MemberRoleChanged'; data: { userId: string; email: string; role: MemberRole; previousRole: MemberRole } };
 
 export function changeMemberRole(command: ChangeMemberRole, state: ExistingOrganization): MemberRoleChanged[] {
   const userId = requireIdentifier('userId', command.data.userId);
@@ -17,4 +19,11 @@ export function changeMemberRole(command: ChangeMemberRole, state: ExistingOrgan
     throw new DomainError('LAST_OWNER', 'The last owner cannot be demoted: make someone else an owner first.', { userId });
   }
   return [{ type: 'MemberRoleChanged', data: { userId, email: member.email, role, previousRole: member.role } }];
+}
+
+/** The member keeps its place in the list; someone who is not a member changes nothing. */
+export function withMemberRoleChanged(state: ExistingOrganization, { data }: MemberRoleChanged): ExistingOrganization {
+  const { userId, role } = data;
+  if (!state.members.some((member) => member.userId === userId)) return state;
+  return { ...state, members: state.members.map((member) => (member.userId === userId ? { ...member, role } : member)) };
 }

@@ -1,9 +1,20 @@
-import type { LimitsConfigured } from '../events.js';
 import type { ExistingOrganization } from '../state.js';
 import { LIMITED_RESOURCES } from '../../limits/limited-resources.js';
 import { MAX_CONFIGURED_LIMIT, optionalBoolean, requireIntegerIn } from '../command-validation.js';
 
 export type ConfigureLimits = { type: 'ConfigureLimits'; data: LimitsConfigured['data'] };
+
+/** Each limit: a number (0 = unlimited) sets it; null clears it back to the plan-derived value. */
+export type LimitsConfigured = {
+  type: 'LimitsConfigured';
+  data: {
+    users?: number | null;
+    contentSections?: number | null;
+    qualityAssuranceDomains?: number | null;
+    webAnalyticsDomains?: number | null;
+    override?: boolean;
+  };
+};
 
 /**
  * The event carries only what changes; nothing changing means no event. A limit below the current
@@ -20,4 +31,14 @@ export function configureLimits(command: ConfigureLimits, state: ExistingOrganiz
   const override = optionalBoolean('override', command.data.override);
   if (override !== undefined && override !== state.limits.override) changes.override = override;
   return Object.keys(changes).length === 0 ? [] : [{ type: 'LimitsConfigured', data: changes }];
+}
+
+/** Limits not in the event stay as they are. */
+export function withLimitsConfigured(state: ExistingOrganization, { data }: LimitsConfigured): ExistingOrganization {
+  const configured = { ...state.limits.configured };
+  for (const resource of LIMITED_RESOURCES) {
+    const value = data[resource];
+    if (value !== undefined) configured[resource] = value;
+  }
+  return { ...state, limits: { configured, override: data.override ?? state.limits.override } };
 }

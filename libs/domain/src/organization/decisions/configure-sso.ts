@@ -1,9 +1,9 @@
 import { DomainError } from '../../errors.js';
 import { hasSsoPlan, isClientId, isSealedSecret, isSsoVerificationToken, MAX_SSO_DOMAINS, parseIssuer, parseSsoDomain } from '../../sso/sso-rules.js';
 import type { DecideContext } from '../decide-context.js';
-import type { SsoConfigured, SsoDomainPending } from '../events.js';
 import type { ExistingOrganization } from '../state.js';
 import { invalid, optionalBoolean } from '../command-validation.js';
+import { withVerification } from './sso-verification.js';
 
 /**
  * clientSecret: sealed (see SsoConfigured), absent to keep the one configured. domains as typed; the
@@ -22,6 +22,20 @@ export type ConfigureSso = {
     at?: string;
   };
 };
+
+/**
+ * Enterprise single sign-on set (or changed, in full). clientSecret is sealed (`v1.<keyId>.<iv>.<ciphertext>`,
+ * AES-256-GCM under SSO_SECRET_KEYS), never clear; domains in ASCII form.
+ */
+export type SsoConfigured = {
+  type: 'SsoConfigured';
+  data: { issuer: string; clientId: string; clientSecret: string; domains: string[]; enforce: boolean };
+};
+/**
+ * A listed domain awaits proof of control: the TXT record `_chorus-verification.<domain>` must hold the
+ * token. Until verified it signs no one in. `at`: the application's clock (the domain has none).
+ */
+export type SsoDomainPending = { type: 'SsoDomainPending'; data: { domain: string; token: string; at: string } };
 
 /** The domains, normalized to ASCII form; a value that is no e-mail domain is INVALID_HOSTNAME, one given twice DUPLICATE. */
 function requireDomains(value: unknown): string[] {
@@ -81,3 +95,14 @@ function pendingDomains({ verificationTokens = {}, at }: ConfigureSso['data'], d
     return { type: 'SsoDomainPending', data: { domain, token, at } };
   });
 }
+
+export function withSsoConfigured(state: ExistingOrganization, { data }: SsoConfigured): ExistingOrganization {
+  const { issuer, clientId, clientSecret, domains, enforce } = data;
+  const listed = [...new Set(domains)];
+  // A domain dropped from the list loses its proof: listed again, it is proved again.
+  const kept = Object.entries(state.sso?.verification ?? {}).filter(([domain]) => listed.includes(domain));
+  return { ...state, sso: { issuer, clientId, clientSecret, domains: listed, enforce, verification: Object.fromEntries(kept) } };
+}
+
+export const withSsoDomainPending = (state: ExistingOrganization, { data }: SsoDomainPending): ExistingOrganization =>
+  withVerification(state, data.domain, () => ({ status: 'pending', token: data.token, since: data.at, missingSince: null }));

@@ -31,3 +31,14 @@ export function domainToRemove(state: ExistingOrganization, list: DomainList, va
   }
   return hostname.ascii;
 }
+
+/** The list with the domain, once: a domain is never listed twice, even if a stream held its addition twice. */
+export function withDomainListed(state: ExistingOrganization, list: DomainList, domain: string): ExistingOrganization {
+  const domains = state[list];
+  return { ...state, [list]: domains.includes(domain) ? domains : [...domains, domain] };
+}
+
+export const withDomainUnlisted = (state: ExistingOrganization, list: DomainList, domain: string): ExistingOrganization => ({
+  ...state,
+  [list]: state[list].filter((listed) => listed !== domain),
+});

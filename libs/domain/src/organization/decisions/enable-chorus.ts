@@ -1,8 +1,9 @@
-import type { ChorusEnabled } from '../events.js';
 import type { ExistingOrganization } from '../state.js';
 import { optionalBoolean } from '../command-validation.js';
 
 export type EnableChorus = { type: 'EnableChorus'; data: { parallelUse?: boolean } };
+
+export type ChorusEnabled = { type: 'ChorusEnabled'; data: { parallelUse?: boolean } };
 
 /** Enabling again with another parallelUse setting changes that setting; with the same one it changes nothing. */
 export function enableChorus(command: EnableChorus, state: ExistingOrganization): ChorusEnabled[] {
@@ -10,3 +11,9 @@ export function enableChorus(command: EnableChorus, state: ExistingOrganization)
   if (state.chorus.enabled && state.chorus.parallelUse === (parallelUse ?? null)) return [];
   return [{ type: 'ChorusEnabled', data: parallelUse === undefined ? {} : { parallelUse } }];
 }
+
+/** No parallel-use setting in the event: none in the state either (null), whatever it was before. */
+export const withChorusEnabled = (state: ExistingOrganization, { data }: ChorusEnabled): ExistingOrganization => ({
+  ...state,
+  chorus: { enabled: true, parallelUse: data.parallelUse ?? null },
+});

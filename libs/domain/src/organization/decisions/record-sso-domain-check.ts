@@ -1,7 +1,7 @@
 import { DomainError } from '../../errors.js';
-import type { SsoDomainRecordMissing, SsoDomainUnverified, SsoDomainVerified } from '../events.js';
 import type { ExistingOrganization } from '../state.js';
 import { invalid } from '../command-validation.js';
+import { withVerification } from './sso-verification.js';
 
 /**
  * What a DNS look-up of the domain's verification record found (the application asks; the domain decides).
@@ -9,6 +9,13 @@ import { invalid } from '../command-validation.js';
  * stays verified after its record is first found missing (SSO_DOMAIN_GRACE_HOURS).
  */
 export type RecordSsoDomainCheck = { type: 'RecordSsoDomainCheck'; data: { domain: string; found: boolean; at: string; graceMs: number } };
+
+/** The token was found in the domain's DNS: the domain signs in through this organization. */
+export type SsoDomainVerified = { type: 'SsoDomainVerified'; data: { domain: string; at: string } };
+/** A verified domain's record was not found: it stays verified for the grace period, then is unverified. */
+export type SsoDomainRecordMissing = { type: 'SsoDomainRecordMissing'; data: { domain: string; at: string } };
+/** The record stayed missing for the whole grace period: the domain signs no one in until it is found again. */
+export type SsoDomainUnverified = { type: 'SsoDomainUnverified'; data: { domain: string; at: string } };
 
 type CheckEvent = SsoDomainVerified | SsoDomainRecordMissing | SsoDomainUnverified;
 
@@ -32,3 +39,18 @@ export function recordSsoDomainCheck(command: RecordSsoDomainCheck, state: Exist
   if (verification.missingSince === null) return [{ type: 'SsoDomainRecordMissing', data: { domain, at } }];
   return Date.parse(at) - Date.parse(verification.missingSince) >= graceMs ? [{ type: 'SsoDomainUnverified', data: { domain, at } }] : [];
 }
+
+/** Verified since it was first verified: a record found again after missing keeps that date. */
+export const withSsoDomainVerified = (state: ExistingOrganization, { data }: SsoDomainVerified): ExistingOrganization =>
+  withVerification(state, data.domain, (current) => ({
+    ...current,
+    status: 'verified',
+    since: current.status === 'verified' ? current.since : data.at,
+    missingSince: null,
+  }));
+
+export const withSsoDomainRecordMissing = (state: ExistingOrganization, { data }: SsoDomainRecordMissing): ExistingOrganization =>
+  withVerification(state, data.domain, (current) => ({ ...current, missingSince: data.at }));
+
+export const withSsoDomainUnverified = (state: ExistingOrganization, { data }: SsoDomainUnverified): ExistingOrganization =>
+  withVerification(state, data.domain, (current) => ({ ...current, status: 'unverified', since: data.at, missingSince: null }));

@@ -1,6 +1,5 @@
 import type { TrafficThreshold } from '../../usage/traffic.js';
 import { invalid } from '../command-validation.js';
-import type { TrafficThresholdReached } from '../events.js';
 import type { ExistingOrganization } from '../state.js';
 
 /**
@@ -12,6 +11,9 @@ export type RecordTrafficThreshold = {
   data: { period: string; threshold: TrafficThreshold; used: number; allowance: number };
 };
 
+/** The month's traffic (period: YYYY-MM, UTC) reached `threshold` percent of the allowance: `used` of `allowance` when counted. */
+export type TrafficThresholdReached = { type: 'TrafficThresholdReached'; data: { period: string; threshold: 80 | 100; used: number; allowance: number } };
+
 export function recordTrafficThreshold(command: RecordTrafficThreshold, state: ExistingOrganization): TrafficThresholdReached[] {
   const { period, threshold, used, allowance } = command.data;
   if (typeof period !== 'string' || !/^\d{4}-(0[1-9]|1[0-2])$/.test(period)) throw invalid('period', 'invalid_format', 'period must be a month, YYYY-MM.');
@@ -19,4 +21,10 @@ export function recordTrafficThreshold(command: RecordTrafficThreshold, state: E
   if (![used, allowance].every((value) => Number.isSafeInteger(value) && value >= 0)) throw invalid('used', 'out_of_range', 'used and allowance must be counts.');
   if (state.trafficThresholdsReached?.[period]?.includes(threshold)) return [];
   return [{ type: 'TrafficThresholdReached', data: { period, threshold, used, allowance } }];
+}
+
+export function withTrafficThresholdReached(state: ExistingOrganization, { data }: TrafficThresholdReached): ExistingOrganization {
+  const { period, threshold } = data;
+  const reached = state.trafficThresholdsReached ?? {};
+  return { ...state, trafficThresholdsReached: { ...reached, [period]: [...(reached[period] ?? []), threshold] } };
 }

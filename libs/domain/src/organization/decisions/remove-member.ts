@@ -1,9 +1,10 @@
 import { DomainError } from '../../errors.js';
-import type { MemberRemoved } from '../events.js';
 import type { ExistingOrganization } from '../state.js';
 import { requireIdentifier } from '../command-validation.js';
 
 export type RemoveMember = { type: 'RemoveMember'; data: { userId: string } };
+
+export type MemberRemoved = { type: 'MemberRemoved'; data: { userId: string } };
 
 export function removeMember(command: RemoveMember, state: ExistingOrganization): MemberRemoved[] {
   const userId = requireIdentifier('userId', command.data.userId);
@@ -15,3 +16,8 @@ export function removeMember(command: RemoveMember, state: ExistingOrganization)
   }
   return [{ type: 'MemberRemoved', data: { userId } }];
 }
+
+export const withMemberRemoved = (state: ExistingOrganization, { data }: MemberRemoved): ExistingOrganization => ({
+  ...state,
+  members: state.members.filter((member) => member.userId !== data.userId),
+});

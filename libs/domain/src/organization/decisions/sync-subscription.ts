@@ -1,8 +1,19 @@
-import { sameTerms, SUBSCRIPTION_STATUSES, type SubscriptionItems, type SubscriptionTerms } from '../../billing/subscription.js';
+import {
+  sameTerms,
+  SUBSCRIPTION_STATUSES,
+  withItem,
+  withTerms,
+  type SubscriptionItems,
+  type SubscriptionStatus,
+  type SubscriptionTerms,
+} from '../../billing/subscription.js';
+import type { Line, PlanName } from '../../plans/catalogue.js';
 import { ADD_ONS, LINES } from '../../plans/plan-lines.js';
 import { invalid, requireOneOf } from '../command-validation.js';
-import type { OrganizationEvent } from '../events.js';
 import type { ExistingOrganization } from '../state.js';
+import type { AddOnCancelled } from './cancel-add-on.js';
+import type { AddOnPurchased } from './purchase-add-on.js';
+import type { PlanAssigned } from './assign-plan.js';
 
 /**
  * The payment provider's subscription as it now stands: its terms, and the plans and add-on units it pays
@@ -10,6 +21,13 @@ import type { ExistingOrganization } from '../state.js';
  * caller sends the newest state it knows, and the decision records only what differs from the state.
  */
 export type SyncSubscription = { type: 'SyncSubscription'; data: SubscriptionTerms & SubscriptionItems };
+
+/** The subscription's status or dates changed (or another subscription took its place: previousStatus null). */
+export type SubscriptionChanged = { type: 'SubscriptionChanged'; data: SubscriptionTerms & { previousStatus: SubscriptionStatus | null } };
+/** The line has no plan any more (its subscription ended or dropped it): adds answer NO_PLAN; nothing in use is removed. */
+export type PlanEnded = { type: 'PlanEnded'; data: { line: Line; plan: PlanName; subscriptionId?: string } };
+
+type SubscriptionEvent = SubscriptionChanged | PlanAssigned | PlanEnded | AddOnPurchased | AddOnCancelled;
 
 const isInstant = (value: unknown): boolean => typeof value === 'string' && !Number.isNaN(Date.parse(value));
 
@@ -37,13 +55,13 @@ function validated(data: SyncSubscription['data']): SyncSubscription['data'] {
  * limit (adds are refused). A plan or add-on assigned by hand since is not the subscription's to end.
  * Another subscription takes the place of the current one, unless it is an old one ending.
  */
-export function syncSubscription(command: SyncSubscription, state: ExistingOrganization): OrganizationEvent[] {
+export function syncSubscription(command: SyncSubscription, state: ExistingOrganization): SubscriptionEvent[] {
   const { plans, addOns, ...terms } = validated(command.data);
   const { subscriptionId } = terms;
   const current = state.subscription;
   const same = current?.subscriptionId === subscriptionId;
   if (current !== undefined && !same && current.status !== 'ended' && terms.status === 'ended') return [];
-  const events: OrganizationEvent[] = [];
+  const events: SubscriptionEvent[] = [];
   if (current === undefined || !sameTerms(current, terms)) {
     events.push({ type: 'SubscriptionChanged', data: { ...terms, previousStatus: same ? current.status : null } });
   }
@@ -64,4 +82,17 @@ export function syncSubscription(command: SyncSubscription, state: ExistingOrgan
     if (cancelled > 0) events.push({ type: 'AddOnCancelled', data: { addOn, quantity: cancelled, subscriptionId } });
   }
   return events;
+}
+
+export const withSubscriptionChanged = (state: ExistingOrganization, { data }: SubscriptionChanged): ExistingOrganization => ({
+  ...state,
+  subscription: withTerms(state.subscription, data),
+});
+
+/** A line other than classic or chorus changes nothing. */
+export function withPlanEnded(state: ExistingOrganization, { data }: PlanEnded): ExistingOrganization {
+  const { line, subscriptionId } = data;
+  if (line !== 'classic' && line !== 'chorus') return state;
+  const subscription = withItem(state.subscription, subscriptionId, { line, plan: null });
+  return { ...state, plans: { ...state.plans, [line]: null }, ...(subscription && { subscription }) };
 }
