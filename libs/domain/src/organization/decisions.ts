@@ -2,7 +2,7 @@
 // event's fold, both written in decisions/<command>.ts. These two tables are the one list a new command
 // and a new event join: the command union (commands.ts) and the event union (below) are read off them.
 // `decide` (decide.ts) and `evolve` (evolve.ts) dispatch on them; decide stays apart because the
-// authorize it calls reads the command union off this file, and an import back would be a cycle.
+// roles rule it checks first reads the command union off this file, and an import back would be a cycle.
 import { DomainError } from '../errors.js';
 import type { DecideContext } from './decide-context.js';
 import type { ExistingOrganization, OrganizationState } from './state.js';
