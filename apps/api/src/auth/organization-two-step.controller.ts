@@ -9,7 +9,7 @@ import { OWNERS_AND_ADMINS, RequireAccess } from '../access/require-access.decor
 import { PrincipalContext } from '../http/request-context.js';
 import { ProblemError } from '../http/problem-error.js';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
-import { MeteredCommandBus } from '../metrics/metered-command-bus.js';
+import { MeteredCommandBus } from '../metrics/instrumentation.js';
 import { commandAnswerText, Operation } from '../openapi/operation.decorator.js';
 import { commandAnswer, type CommandAnswer } from '../organizations/command-result.js';
 import { ChangeOrganizationCommand } from '../organizations/commands/change-organization.js';

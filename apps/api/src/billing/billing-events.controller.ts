@@ -1,5 +1,5 @@
 import { Controller, Headers, HttpCode, Inject, Post, Req, type RawBodyRequest } from '@nestjs/common';
-import { MeteredCommandBus } from '../metrics/metered-command-bus.js';
+import { MeteredCommandBus } from '../metrics/instrumentation.js';
 import type { Request } from 'express';
 import { CONFIG, type Config } from '#config';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';

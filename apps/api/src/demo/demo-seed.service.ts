@@ -2,7 +2,7 @@
 // a demo organization on the enterprise plan, limits above its usage, and an owner whose password the banner prints once.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
-import { MeteredCommandBus } from '../metrics/metered-command-bus.js';
+import { MeteredCommandBus } from '../metrics/instrumentation.js';
 import type { Logger } from 'pino';
 import { CONFIG, type Config } from '#config';
 import { DomainError } from '#domain';

@@ -2,7 +2,7 @@ import { Global, Inject, Injectable, Module, type OnApplicationShutdown } from '
 import { CONFIG, type Config } from '#config';
 import { EVENT_STORE, openEventStore, type EventStore } from '#event-store';
 import { ChorusMetrics } from '../metrics/chorus-metrics.js';
-import { TimedEventStore } from '../metrics/timed-event-store.js';
+import { TimedEventStore } from '../metrics/instrumentation.js';
 
 /** Closes the store in the last shutdown phase, after every module has stopped reading it in onModuleDestroy. */
 @Injectable()

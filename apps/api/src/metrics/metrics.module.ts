@@ -2,7 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { READ_MODELS, type ReadModels } from '#read-models';
 import { ChorusMetrics } from './chorus-metrics.js';
-import { MeteredCommandBus } from './metered-command-bus.js';
+import { MeteredCommandBus } from './instrumentation.js';
 import { MetricsController } from './metrics.controller.js';
 
 /**

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Param, Post } from '@nestjs/common';
-import { MeteredCommandBus } from '../metrics/metered-command-bus.js';
+import { MeteredCommandBus } from '../metrics/instrumentation.js';
 import type { z } from 'zod';
 import type { CommandContext } from '#application';
 import { OWNERS_AND_ADMINS, RequireAccess } from '../access/require-access.decorator.js';

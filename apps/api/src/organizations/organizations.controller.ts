@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
-import { MeteredCommandBus } from '../metrics/metered-command-bus.js';
+import { MeteredCommandBus } from '../metrics/instrumentation.js';
 import type { Response } from 'express';
 import type { AddOn, OrganizationCommand } from '#domain';
 import type { z } from 'zod';

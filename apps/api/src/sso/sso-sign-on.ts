@@ -5,7 +5,7 @@
 // this organization's SSO created it or its owner linked it (a signed-in link sign-on): a provider's word
 // alone never opens someone else's account.
 import { Inject, Injectable } from '@nestjs/common';
-import { MeteredCommandBus } from '../metrics/metered-command-bus.js';
+import { MeteredCommandBus } from '../metrics/instrumentation.js';
 import type { Configuration } from 'openid-client';
 import { CONFIG, type Config } from '#config';
 import { DomainError, hasSsoPlan, ssoDomainOf, type ExistingOrganization, type PlanCatalogue, userStream } from '#domain';

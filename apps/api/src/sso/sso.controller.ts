@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, HttpCode, Param, Post, Put } from '@nestjs/common';
 import { parseSsoDomain } from '#domain';
-import { MeteredCommandBus } from '../metrics/metered-command-bus.js';
+import { MeteredCommandBus } from '../metrics/instrumentation.js';
 import type { CommandContext } from '#application';
 import { OWNERS_AND_ADMINS, RequireAccess } from '../access/require-access.decorator.js';
 import { PrincipalContext } from '../http/request-context.js';

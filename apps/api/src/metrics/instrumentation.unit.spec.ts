@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { WrongExpectedRevisionError, type EventStore } from '#event-store';
 import { ChorusMetrics } from './chorus-metrics.js';
-import { TimedEventStore } from './timed-event-store.js';
+import { TimedEventStore } from './instrumentation.js';
 
 /** A store whose append does what `outcome` says: resolve, reject with a conflict or an error, or throw at once. */
 function instrumented(outcome: () => Promise<unknown>): { metrics: ChorusMetrics; store: EventStore } {
