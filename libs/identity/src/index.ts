@@ -21,7 +21,6 @@ export * from './sso/secret-box.js';
 export * from './sso/sso-state.js';
 export * from './user/identifiers.js';
 export * from './user/user-claims.js';
-export * from './user/user-directory.js';
 export * from './user/user-registration.js';
 export * from './user/users.js';
 export * from './xsrf/xsrf-tokens.js';
