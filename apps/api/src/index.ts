@@ -13,15 +13,11 @@ export { toProblem, type Problem, type ProblemDocument } from './http/problem.js
 export { commandAnswer, jsonSafe, type CommandAnswer, type CommandResult } from './organizations/command-result.js';
 
 // Organization commands (through the CommandBus) and what they accept.
-export { AddMemberCommand, type NewMember } from './organizations/commands/add-member.js';
-export { AddSiteCommand } from './organizations/commands/add-site.js';
-export { ChangeOrganizationCommand } from './organizations/commands/change-organization.js';
-export { CreateOrganizationCommand } from './organizations/commands/create-organization.js';
+export { AddMemberCommand, AddSiteCommand, ChangeOrganizationCommand, CreateOrganizationCommand, type NewMember } from './organizations/organizations.js';
 export { memberOrSiteIdSchema, organizationIdSchema } from './organizations/organization-ids.js';
 export { assignPlanRequest, chorusRequest, createOrganizationRequest } from './organizations/organization-requests.js';
 // The organization command path outside Nest (benchmarks, scripted histories).
-export { OrganizationStateCache } from './organizations/organizations.js';
-export { Organizations } from './organizations/organizations.js';
+export { Organizations, OrganizationStateCache } from './organizations/organizations.js';
 
 // Enterprise single sign-on.
 export { ConfigureSsoCommand } from './sso/configure-sso.command.js';

@@ -8,7 +8,7 @@ export * from './plans/catalogue.js';
 export { initialOrganizationState } from './organization/state.js';
 export type { ExistingOrganization, Member, NoOrganization, OrganizationState, Site, SsoDomainVerification, SsoSettings } from './organization/state.js';
 export { evolve, foldOrganization } from './organization/evolve.js';
-export { decide } from './organization/decide.js';
+export { decide } from './organization/decisions.js';
 export type { DecideContext } from './organization/decide-context.js';
 export { MANAGING_ROLES, MEMBER_ROLES } from './organization/member-roles.js';
 export { memberRequester, operator, type Requester } from './organization/requester.js';

@@ -12,9 +12,8 @@ import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
 import { MeteredCommandBus } from '../metrics/instrumentation.js';
 import { commandAnswerText, Operation } from '../openapi/operation.decorator.js';
 import { commandAnswer, type CommandAnswer } from '../organizations/command-result.js';
-import { ChangeOrganizationCommand } from '../organizations/commands/change-organization.js';
 import { validMemberOrSiteId, validOrganizationId } from '../organizations/organization-requests.js';
-import { Organizations } from '../organizations/organizations.js';
+import { ChangeOrganizationCommand, Organizations } from '../organizations/organizations.js';
 import { IDENTITY } from './identity.provider.js';
 
 const policyRequest = z.strictObject({ required: z.boolean() });

@@ -11,10 +11,7 @@ import { EVENT_STORE, type EventStore } from '#event-store';
 import type { Identity } from '#identity';
 import { IDENTITY } from '../auth/identity.provider.js';
 import { PINO } from '../logging/pino.js';
-import { AddMemberCommand } from '../organizations/commands/add-member.js';
-import { AddSiteCommand } from '../organizations/commands/add-site.js';
-import { ChangeOrganizationCommand } from '../organizations/commands/change-organization.js';
-import { CreateOrganizationCommand } from '../organizations/commands/create-organization.js';
+import { AddMemberCommand, AddSiteCommand, ChangeOrganizationCommand, CreateOrganizationCommand } from '../organizations/organizations.js';
 import { RUN_MODE, type RunMode } from '../run-mode.js';
 
 export const demoOrganizationId = 'demo';

@@ -6,10 +6,8 @@ import { OWNERS_AND_ADMINS, RequireAccess } from '../access/require-access.decor
 import { PrincipalContext } from '../http/request-context.js';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
 import { commandAnswer, type CommandAnswer } from './command-result.js';
-import { AddMemberCommand } from './commands/add-member.js';
-import { ChangeOrganizationCommand } from './commands/change-organization.js';
 import { INVITATION_RESEND, MEMBER_INVITATIONS, type InvitationMailAnswer, type InvitationResend, type MemberInvitations, type UndeliveredInvitation } from './member-invitations.js';
-import { Organizations } from './organizations.js';
+import { AddMemberCommand, ChangeOrganizationCommand, Organizations } from './organizations.js';
 import { ProblemError } from '../http/problem-error.js';
 import { addMemberRequest, validMemberOrSiteId, validOrganizationId } from './organization-requests.js';
 import { commandAnswerText, Operation } from '../openapi/operation.decorator.js';

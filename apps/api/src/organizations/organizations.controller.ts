@@ -8,8 +8,7 @@ import { RequireAccess } from '../access/require-access.decorator.js';
 import { PrincipalContext } from '../http/request-context.js';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
 import { commandAnswer, type CommandAnswer } from './command-result.js';
-import { ChangeOrganizationCommand } from './commands/change-organization.js';
-import { CreateOrganizationCommand } from './commands/create-organization.js';
+import { ChangeOrganizationCommand, CreateOrganizationCommand } from './organizations.js';
 import { assignPlanRequest, cancelAddOnQuery, chorusRequest, createOrganizationRequest, limitsRequest, purchaseAddOnRequest, validAddOn, validOrganizationId } from './organization-requests.js';
 import { commandAnswerText, Operation } from '../openapi/operation.decorator.js';
 

@@ -1,8 +1,5 @@
 import { Module } from '@nestjs/common';
-import { AddMemberHandler } from './commands/add-member.js';
-import { AddSiteHandler } from './commands/add-site.js';
-import { ChangeOrganizationHandler } from './commands/change-organization.js';
-import { CreateOrganizationHandler } from './commands/create-organization.js';
+import { AddMemberHandler, AddSiteHandler, ChangeOrganizationHandler, CreateOrganizationHandler } from './organizations.js';
 import { DomainsController } from './domains.controller.js';
 import { MembersController } from './members.controller.js';
 import { OrganizationsController } from './organizations.controller.js';

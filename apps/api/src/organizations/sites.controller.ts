@@ -6,8 +6,7 @@ import { OWNERS_AND_ADMINS, RequireAccess } from '../access/require-access.decor
 import { PrincipalContext } from '../http/request-context.js';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
 import { commandAnswer, type CommandAnswer } from './command-result.js';
-import { AddSiteCommand } from './commands/add-site.js';
-import { ChangeOrganizationCommand } from './commands/change-organization.js';
+import { AddSiteCommand, ChangeOrganizationCommand } from './organizations.js';
 import { addSiteRequest, validMemberOrSiteId, validOrganizationId } from './organization-requests.js';
 import { commandAnswerText, Operation } from '../openapi/operation.decorator.js';
 

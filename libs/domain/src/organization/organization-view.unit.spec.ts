@@ -16,7 +16,7 @@ import {
   sitesAdded,
 } from '../testing/organization-events.js';
 import type { OrganizationCommand } from './commands.js';
-import { decide } from './decide.js';
+import { decide } from './decisions.js';
 import type { OrganizationEvent } from './events.js';
 import { evolve, foldOrganization } from './evolve.js';
 import { MEMBER_ROLES } from './member-roles.js';

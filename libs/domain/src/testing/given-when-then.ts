@@ -3,7 +3,7 @@
 import { expect } from '@jest/globals';
 import { DomainError, type DomainErrorCode } from '../errors.js';
 import type { OrganizationCommand } from '../organization/commands.js';
-import { decide } from '../organization/decide.js';
+import { decide } from '../organization/decisions.js';
 import type { DecideContext } from '../organization/decide-context.js';
 import type { OrganizationEvent } from '../organization/events.js';
 import { foldOrganization } from '../organization/evolve.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { createPlanCatalogue } from '../../plans/plan-catalogue.js';
-import { decide } from '../decide.js';
+import { decide } from '../decisions.js';
 import { evolve } from '../evolve.js';
 import { operator } from '../requester.js';
 import { initialOrganizationState } from '../state.js';

@@ -3,7 +3,7 @@ import { createPlanCatalogue } from '../../plans/plan-catalogue.js';
 import { refusalToAdd } from '../../limits/refusal-to-add.js';
 import { chorusEnabled, memberAdded, organizationCreated } from '../../testing/organization-events.js';
 import type { OrganizationCommandOf } from '../commands.js';
-import { decide } from '../decide.js';
+import { decide } from '../decisions.js';
 import type { OrganizationEvent } from '../events.js';
 import { foldOrganization } from '../evolve.js';
 import { operator } from '../requester.js';
