@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { ReactionCheckpoints } from './reaction-checkpoints.js';
 
 let dataDir: string;
@@ -43,15 +44,52 @@ describe('reaction checkpoints', () => {
     expect(existsSync(path.join(dataDir, 'read-models.sqlite'))).toBe(true);
   });
 
-  it('takes over the checkpoint file an earlier version wrote, once, and removes it', () => {
+  it('takes over the checkpoint file an earlier version wrote, and removes it once its row is saved', () => {
     mkdirSync(path.join(dataDir, 'reactions'));
     writeFileSync(legacyFile('traffic-threshold-mails'), JSON.stringify({ storeId: 'store-a', position: '17' }));
     writeFileSync(legacyFile('member-invitations'), JSON.stringify({ storeId: 'store-a', position: null }));
 
-    expect(open().read('traffic-threshold-mails')).toEqual({ storeId: 'store-a', position: 17n });
+    const checkpoints = open();
+    expect(checkpoints.read('traffic-threshold-mails')).toEqual({ storeId: 'store-a', position: 17n });
+    expect(checkpoints.read('member-invitations')).toEqual({ storeId: 'store-a', position: undefined });
+    expect(existsSync(legacyFile('traffic-threshold-mails'))).toBe(true);
+
+    checkpoints.save('traffic-threshold-mails', { storeId: 'store-a', position: 18n }, true);
     expect(existsSync(legacyFile('traffic-threshold-mails'))).toBe(false);
-    expect(open().read('traffic-threshold-mails')).toEqual({ storeId: 'store-a', position: 17n });
-    expect(open().read('member-invitations')).toEqual({ storeId: 'store-a', position: undefined });
+    expect(existsSync(legacyFile('member-invitations'))).toBe(true);
+    expect(open().read('traffic-threshold-mails')).toEqual({ storeId: 'store-a', position: 18n });
+  });
+
+  it('reads while another process holds the file for writing (a rebuild), and a save then fails at once instead of waiting', () => {
+    open().save('member-invitations', { storeId: 'store-a', position: 5n }, true);
+    const rebuild = new Database(path.join(dataDir, 'read-models.sqlite'));
+    rebuild.exec('BEGIN IMMEDIATE');
+    try {
+      const checkpoints = open();
+      expect(checkpoints.read('member-invitations')).toEqual({ storeId: 'store-a', position: 5n });
+      expect(checkpoints.read('owner-mails')).toBeUndefined();
+      const startedAt = Date.now();
+      expect(() => checkpoints.save('member-invitations', { storeId: 'store-a', position: 6n }, false)).toThrow('database is locked');
+      expect(Date.now() - startedAt).toBeLessThan(5_000);
+    } finally {
+      rebuild.exec('ROLLBACK');
+      rebuild.close();
+    }
+    open().save('member-invitations', { storeId: 'store-a', position: 6n }, false);
+    expect(open().read('member-invitations')).toEqual({ storeId: 'store-a', position: 6n });
+  });
+
+  it('reads nothing, and writes nothing, in a file that has no checkpoint of any reaction yet', () => {
+    const rebuild = new Database(path.join(dataDir, 'read-models.sqlite'));
+    rebuild.pragma('journal_mode = WAL');
+    rebuild.exec('CREATE TABLE models (id INTEGER PRIMARY KEY)');
+    rebuild.exec('BEGIN IMMEDIATE');
+    try {
+      expect(open().read('member-invitations')).toBeUndefined();
+    } finally {
+      rebuild.exec('ROLLBACK');
+      rebuild.close();
+    }
   });
 
   it('stops on a file an earlier version left that is not a checkpoint, naming it, and changes nothing', () => {

@@ -21,41 +21,61 @@ const reactionsTable = `CREATE TABLE IF NOT EXISTS reaction_checkpoints (
   updated_at TEXT NOT NULL
 )`;
 
+/**
+ * How long a save waits for another writer of the file. A rebuild may hold its write lock for long: a
+ * save then fails at once and the reaction saves again later, instead of stalling the event loop.
+ */
+const busyTimeoutMs = 100;
+
+const prepareUpsert = (db: ReadModelDatabase) =>
+  db.prepare<[string, string, bigint | null, string]>(
+    `INSERT INTO reaction_checkpoints (reaction, store_id, position, updated_at) VALUES (?, ?, ?, ?)
+     ON CONFLICT (reaction) DO UPDATE SET store_id = excluded.store_id, position = excluded.position, updated_at = excluded.updated_at`,
+  );
+
 /** One connection of its own, so that a durable save can sync without making the projector's commits sync. */
 export class ReactionCheckpoints {
-  private readonly selectOne;
-  private readonly upsert;
+  private upsert: ReturnType<typeof prepareUpsert> | undefined;
+  /** Reactions whose checkpoint file from an earlier version is removed once their row is saved. */
+  private readonly adoptedFiles = new Map<string, string>();
 
   private constructor(private readonly db: ReadModelDatabase, private readonly dataDir: string) {
-    db.exec(reactionsTable);
-    this.selectOne = db.prepare<[string], ReactionRow>('SELECT store_id, position FROM reaction_checkpoints WHERE reaction = ?').safeIntegers(true);
-    this.upsert = db.prepare(
-      `INSERT INTO reaction_checkpoints (reaction, store_id, position, updated_at) VALUES (?, ?, ?, ?)
-       ON CONFLICT (reaction) DO UPDATE SET store_id = excluded.store_id, position = excluded.position, updated_at = excluded.updated_at`,
-    );
+    db.pragma(`busy_timeout = ${busyTimeoutMs}`);
   }
 
   static open(dataDir: string): ReactionCheckpoints {
     return new ReactionCheckpoints(openReadModelDatabase(dataDir), dataDir);
   }
 
-  /** undefined: the reaction never ran against this file (nor left a checkpoint file of an earlier version). */
+  /** undefined: the reaction never ran against this file (nor left a checkpoint file of an earlier version). Reads only. */
   read(reaction: string): ReactionCheckpoint | undefined {
-    const row = this.selectOne.get(reaction);
+    const row = this.tableExists()
+      ? this.db.prepare<[string], ReactionRow>('SELECT store_id, position FROM reaction_checkpoints WHERE reaction = ?').safeIntegers(true).get(reaction)
+      : undefined;
     if (row !== undefined) return { storeId: row.store_id, position: row.position ?? undefined };
-    return this.adoptFile(reaction);
+    return this.readFile(reaction);
   }
 
   /**
    * Durable: synced before it returns (where a reaction starts, and at shutdown). Otherwise a power cut may
-   * lose it, which only means handling again what it covered: every reaction is idempotent.
+   * lose it, which only means handling again what it covered: every reaction is idempotent. Throws when
+   * another writer holds the file (SQLITE_BUSY): the caller saves again later.
    */
   save(reaction: string, checkpoint: ReactionCheckpoint, durable: boolean): void {
     if (durable) this.db.pragma('synchronous = FULL');
     try {
+      if (this.upsert === undefined) {
+        this.db.exec(reactionsTable);
+        this.upsert = prepareUpsert(this.db);
+      }
       this.upsert.run(reaction, checkpoint.storeId, checkpoint.position ?? null, new Date().toISOString());
     } finally {
       if (durable) this.db.pragma('synchronous = NORMAL');
+    }
+    const adopted = this.adoptedFiles.get(reaction);
+    if (adopted !== undefined) {
+      rmSync(adopted, { force: true });
+      this.adoptedFiles.delete(reaction);
     }
   }
 
@@ -63,17 +83,19 @@ export class ReactionCheckpoints {
     this.db.close();
   }
 
-  /** Earlier versions kept a reaction's checkpoint in `DATA_DIR/reactions/<name>.json`: taken over once, then removed. */
-  private adoptFile(reaction: string): ReactionCheckpoint | undefined {
+  private tableExists(): boolean {
+    return this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'reaction_checkpoints'").get() !== undefined;
+  }
+
+  /** Earlier versions kept a reaction's checkpoint in `DATA_DIR/reactions/<name>.json`: read, and removed once the row is saved. */
+  private readFile(reaction: string): ReactionCheckpoint | undefined {
     const file = path.join(this.dataDir, 'reactions', `${reaction}.json`);
     if (!existsSync(file)) return undefined;
     const parsed = JSON.parse(readFileSync(file, 'utf8')) as { storeId?: unknown; position?: unknown };
     if (typeof parsed.storeId !== 'string' || (parsed.position !== null && typeof parsed.position !== 'string')) {
       throw new Error(`${file} is not a reaction checkpoint; remove it to start from the end of the event store (what was owed since it was written would not be sent)`);
     }
-    const checkpoint = { storeId: parsed.storeId, position: parsed.position === null ? undefined : BigInt(parsed.position) };
-    this.save(reaction, checkpoint, true);
-    rmSync(file);
-    return checkpoint;
+    this.adoptedFiles.set(reaction, file);
+    return { storeId: parsed.storeId, position: parsed.position === null ? undefined : BigInt(parsed.position) };
   }
 }

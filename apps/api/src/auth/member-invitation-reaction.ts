@@ -61,6 +61,7 @@ export class MemberInvitationReaction implements MemberInvitations, OnApplicatio
   private readonly wakeRetries = new Set<() => void>();
   private checkpoints: ReactionCheckpoints | undefined;
   private checkpointTimer: NodeJS.Timeout | undefined;
+  private checkpointFailing = false;
   private readonly logger: Logger;
 
   constructor(
@@ -88,7 +89,7 @@ export class MemberInvitationReaction implements MemberInvitations, OnApplicatio
       // durably so before the first add is answered.
       if (saved !== undefined) this.logger.warn({ checkpointStoreId: saved.storeId, storeId: this.storeId }, 'Invitation checkpoint made against another event store: starting from its end');
       this.handled = await this.store.headPosition();
-      this.checkpoints.save(CHECKPOINT, { storeId: this.storeId, position: this.handled }, true);
+      this.saveCheckpoint(true);
     }
     this.running = true;
     this.subscription = this.store.subscribeToAll({
@@ -270,21 +271,28 @@ export class MemberInvitationReaction implements MemberInvitations, OnApplicatio
       this.waiters = this.waiters.filter((waiter) => waiter.position > handled);
       for (const waiter of ready) waiter.resolve();
     }
-    if (this.checkpointTimer === undefined && !this.closing) {
-      this.checkpointTimer = setTimeout(() => {
-        this.checkpointTimer = undefined;
-        this.saveCheckpoint(false);
-      }, CHECKPOINT_EVERY_MS);
-      this.checkpointTimer.unref();
-    }
+    this.scheduleCheckpoint();
+  }
+
+  private scheduleCheckpoint(): void {
+    if (this.checkpointTimer !== undefined || this.closing) return;
+    this.checkpointTimer = setTimeout(() => {
+      this.checkpointTimer = undefined;
+      this.saveCheckpoint(false);
+    }, CHECKPOINT_EVERY_MS);
+    this.checkpointTimer.unref();
   }
 
   private saveCheckpoint(durable: boolean): void {
     try {
       this.checkpoints?.save(CHECKPOINT, { storeId: this.storeId, position: this.handled }, durable);
+      this.checkpointFailing = false;
     } catch (error) {
-      // Left behind, the checkpoint only makes a restart handle more again (nothing twice): not worth stopping for.
-      this.logger.warn({ err: error }, 'The invitation checkpoint could not be saved');
+      // Behind, the checkpoint only makes a restart handle more again (nothing twice). Its file may be held by a
+      // rebuild for a while: saved again every 500 ms meanwhile, logged once.
+      if (!this.checkpointFailing) this.logger.warn({ err: error }, 'The invitation checkpoint could not be saved: trying again');
+      this.checkpointFailing = true;
+      this.scheduleCheckpoint();
     }
   }
 }

@@ -70,7 +70,7 @@ export class OwnerMailReaction implements OnApplicationBootstrap, OnModuleDestro
     } else {
       // First start: events before this node existed were mailed by the nodes that ran then.
       from = await this.store.headPosition();
-      checkpoints.save(CHECKPOINT, { storeId: this.storeId, position: from }, true);
+      this.advance(from, true);
     }
     this.subscription = this.store.subscribeToAll({
       ...(from === undefined ? {} : { fromPosition: from }),
@@ -160,12 +160,13 @@ export class OwnerMailReaction implements OnApplicationBootstrap, OnModuleDestro
     });
   }
 
-  private advance(position: bigint): void {
+  private advance(position: bigint | undefined, durable = false): void {
     if (this.closing) return;
     try {
-      this.checkpoints?.save(CHECKPOINT, { storeId: this.storeId, position }, false);
+      this.checkpoints?.save(CHECKPOINT, { storeId: this.storeId, position }, durable);
     } catch (error) {
-      // Left behind, the checkpoint only makes a restart look at more mails again, each settled once on its stream.
+      // Behind (its file held by a rebuild, say), the checkpoint only makes a restart look at more mails again,
+      // each settled once on its stream; the next mail saves it again.
       this.logger.warn({ err: error }, 'The owner mails checkpoint could not be saved');
     }
   }
