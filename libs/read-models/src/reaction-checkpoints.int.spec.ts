@@ -79,6 +79,21 @@ describe('reaction checkpoints', () => {
     expect(open().read('member-invitations')).toEqual({ storeId: 'store-a', position: 6n });
   });
 
+  it('saves where a reaction starts once a writer between two batches lets go, and says so when it does not in time', async () => {
+    const rebuild = new Database(path.join(dataDir, 'read-models.sqlite'));
+    rebuild.pragma('journal_mode = WAL');
+    rebuild.exec('BEGIN IMMEDIATE');
+    const checkpoints = open();
+    try {
+      expect(await checkpoints.saveStart('member-invitations', { storeId: 'store-a', position: 7n }, 300)).toBe(false);
+      setTimeout(() => rebuild.exec('COMMIT'), 300);
+      expect(await checkpoints.saveStart('member-invitations', { storeId: 'store-a', position: 7n }, 5_000)).toBe(true);
+    } finally {
+      rebuild.close();
+    }
+    expect(open().read('member-invitations')).toEqual({ storeId: 'store-a', position: 7n });
+  });
+
   it('reads nothing, and writes nothing, in a file that has no checkpoint of any reaction yet', () => {
     const rebuild = new Database(path.join(dataDir, 'read-models.sqlite'));
     rebuild.pragma('journal_mode = WAL');

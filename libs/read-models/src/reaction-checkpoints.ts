@@ -79,6 +79,24 @@ export class ReactionCheckpoints {
     }
   }
 
+  /**
+   * A durable save where a reaction starts: tried again for up to `withinMs` while another writer (a rebuild
+   * between its batches) holds the file. False when it still could not, for the caller to save again later.
+   */
+  async saveStart(reaction: string, checkpoint: ReactionCheckpoint, withinMs = 5_000): Promise<boolean> {
+    const giveUpAt = Date.now() + withinMs;
+    for (;;) {
+      try {
+        this.save(reaction, checkpoint, true);
+        return true;
+      } catch (error) {
+        if ((error as { code?: unknown }).code !== 'SQLITE_BUSY') throw error;
+        if (Date.now() >= giveUpAt) return false;
+      }
+      await new Promise((resolve) => setTimeout(resolve, busyTimeoutMs));
+    }
+  }
+
   close(): void {
     this.db.close();
   }

@@ -27,7 +27,6 @@ export const INVITATIONS_IN_FLIGHT = 64;
 /** Invitations delivered and not yet behind the checkpoint (most of them waiting): a bound on memory only. */
 const INVITATIONS_BEHIND_CHECKPOINT = 100_000;
 
-
 const CHECKPOINT = 'member-invitations';
 /** How long the checkpoint may lag: a process that dies handles this much again, recording and mailing nothing twice. */
 const CHECKPOINT_EVERY_MS = 500;
@@ -89,7 +88,8 @@ export class MemberInvitationReaction implements MemberInvitations, OnApplicatio
       // durably so before the first add is answered.
       if (saved !== undefined) this.logger.warn({ checkpointStoreId: saved.storeId, storeId: this.storeId }, 'Invitation checkpoint made against another event store: starting from its end');
       this.handled = await this.store.headPosition();
-      this.saveCheckpoint(true);
+      // Held longer by a rebuild: saved again (and logged) every 500 ms until it gets through.
+      if (!(await this.checkpoints.saveStart(CHECKPOINT, { storeId: this.storeId, position: this.handled }))) this.saveCheckpoint(false);
     }
     this.running = true;
     this.subscription = this.store.subscribeToAll({

@@ -70,7 +70,9 @@ export class OwnerMailReaction implements OnApplicationBootstrap, OnModuleDestro
     } else {
       // First start: events before this node existed were mailed by the nodes that ran then.
       from = await this.store.headPosition();
-      this.advance(from, true);
+      if (!(await checkpoints.saveStart(CHECKPOINT, { storeId: this.storeId, position: from }))) {
+        this.logger.warn('The owner mails checkpoint could not be saved: its file is held by another writer (a rebuild); the next mail saves it');
+      }
     }
     this.subscription = this.store.subscribeToAll({
       ...(from === undefined ? {} : { fromPosition: from }),
@@ -160,10 +162,10 @@ export class OwnerMailReaction implements OnApplicationBootstrap, OnModuleDestro
     });
   }
 
-  private advance(position: bigint | undefined, durable = false): void {
+  private advance(position: bigint): void {
     if (this.closing) return;
     try {
-      this.checkpoints?.save(CHECKPOINT, { storeId: this.storeId, position }, durable);
+      this.checkpoints?.save(CHECKPOINT, { storeId: this.storeId, position }, false);
     } catch (error) {
       // Behind (its file held by a rebuild, say), the checkpoint only makes a restart look at more mails again,
       // each settled once on its stream; the next mail saves it again.
