@@ -1,12 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import type { EventMetadata, RecordedEvent } from '#event-store';
-import { createIndexes, createTables, liveTableNames, type ProjectionWriter } from '../projection.js';
-import { openReadModelDatabase, type ReadModelDatabase } from '../read-model-database.js';
+import { createTables, liveTableNames } from '../projection.js';
+import { openReadModelDatabase } from '../read-model-database.js';
 import { replay } from '../rebuild/replay.js';
 import { ReadModelsFixture } from '../testing/read-models-fixture.js';
 import { correlationProjection } from './correlation.projection.js';
 import { CorrelationQueries } from './correlation.queries.js';
-import { commitEvents } from '../testing/commit-events.js';
+import { projectionUnderTest } from '../testing/projection-under-test.js';
 
 const projection = correlationProjection();
 
@@ -41,27 +41,11 @@ const log: RecordedEvent[] = [
   recorded('session-1', 'SessionStarted', { correlationId: 'evt_1' }),
 ];
 
-let db: ReadModelDatabase;
-let writer: ProjectionWriter;
-let queries: CorrelationQueries;
+const subject = projectionUnderTest(projection, (db) => new CorrelationQueries(db));
+const { commit } = subject;
 
-beforeEach(() => {
-  db = openReadModelDatabase(':memory:');
-  createTables(db, projection);
-  createIndexes(db, projection);
-  writer = projection.writer(db, liveTableNames(projection));
-  queries = new CorrelationQueries(db);
-});
-
-afterEach(() => {
-  db.close();
-});
-
-/** As the runner does: apply the handled events and flush in one transaction. */
-const commit = (events: readonly RecordedEvent[]): void => commitEvents(db, projection, writer, events);
-
-const rows = (): unknown => db.prepare('SELECT * FROM event_correlations ORDER BY correlation_id, position').safeIntegers(true).all();
-const where = (correlationId: string): string[] => queries.eventsOf(correlationId, 100).map((location) => `${location.streamId}@${location.revision}`);
+const rows = (): unknown => subject.db.prepare('SELECT * FROM event_correlations ORDER BY correlation_id, position').safeIntegers(true).all();
+const where = (correlationId: string): string[] => subject.queries.eventsOf(correlationId, 100).map((location) => `${location.streamId}@${location.revision}`);
 
 describe('correlation projection', () => {
   it('indexes organization and billing events by correlation id, in global order, across organizations', () => {
@@ -69,7 +53,7 @@ describe('correlation projection', () => {
 
     expect(where('request-1')).toEqual(['organization-acme@0', 'organization-globex@0']);
     expect(where('evt_1')).toEqual(['billing-evt_1@0', 'organization-acme@1', 'billing-evt_1@1']);
-    expect(queries.eventsOf('evt_1', 100)[1]).toEqual({ position: 5n, streamId: 'organization-acme', revision: 1n, eventId: 'event-5' });
+    expect(subject.queries.eventsOf('evt_1', 100)[1]).toEqual({ position: 5n, streamId: 'organization-acme', revision: 1n, eventId: 'event-5' });
   });
 
   it('leaves out identity streams and events without a correlation id', () => {
@@ -92,7 +76,7 @@ describe('correlation projection', () => {
   it('answers one organization\'s events and the billing ledger\'s, never another organization\'s', () => {
     commit(log);
     const within = (correlationId: string, organization: string) =>
-      queries.eventsIn(correlationId, `organization-${organization}`, 'billing-', 100).map((location) => `${location.streamId}@${location.revision}`);
+      subject.queries.eventsIn(correlationId, `organization-${organization}`, 'billing-', 100).map((location) => `${location.streamId}@${location.revision}`);
 
     expect(within('request-1', 'acme')).toEqual(['organization-acme@0']);
     expect(within('request-1', 'globex')).toEqual(['organization-globex@0']);
@@ -105,18 +89,18 @@ describe('correlation projection', () => {
   it('limits how many locations a query answers, oldest first', () => {
     commit(log);
 
-    expect(queries.eventsOf('evt_1', 2).map((location) => location.position)).toEqual([4n, 5n]);
-    expect(queries.eventsOf('nobody', 10)).toEqual([]);
+    expect(subject.queries.eventsOf('evt_1', 2).map((location) => location.position)).toEqual([4n, 5n]);
+    expect(subject.queries.eventsOf('nobody', 10)).toEqual([]);
   });
 
   it('writes in chunks when asked (the rebuild) and drops what was not flushed on discard', () => {
-    for (const event of log) if (projection.handles(event)) writer.apply(event);
-    expect(writer.remembered).toBe(5);
-    expect(db.transaction(() => writer.flush(2))()).toBe(false);
-    expect(writer.remembered).toBe(3);
-    writer.discard();
+    for (const event of log) if (projection.handles(event)) subject.writer.apply(event);
+    expect(subject.writer.remembered).toBe(5);
+    expect(subject.db.transaction(() => subject.writer.flush(2))()).toBe(false);
+    expect(subject.writer.remembered).toBe(3);
+    subject.writer.discard();
 
-    expect(writer.remembered).toBe(0);
+    expect(subject.writer.remembered).toBe(0);
     expect((rows() as unknown[]).length).toBe(2);
   });
 });

@@ -1,10 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import type { EventMetadata, RecordedEvent } from '#event-store';
-import { createTables, liveTableNames, type ProjectionWriter } from '../projection.js';
-import { openReadModelDatabase, type ReadModelDatabase } from '../read-model-database.js';
+import { liveTableNames } from '../projection.js';
 import { memberSecurityProjection } from './member-security.projection.js';
 import { MemberSecurityQueries } from './member-security.queries.js';
-import { commitEvents } from '../testing/commit-events.js';
+import { projectionUnderTest } from '../testing/projection-under-test.js';
 
 const projection = memberSecurityProjection();
 
@@ -28,25 +27,11 @@ const log: RecordedEvent[] = [
   recorded('user-grace', 'PasskeyRegistered', { credentialId: 'c', publicKey: 'p', counter: 0, transports: [], name: 'Phone', at }),
 ];
 
-let db: ReadModelDatabase;
-let writer: ProjectionWriter<never>;
-let queries: MemberSecurityQueries;
+const subject = projectionUnderTest(projection, (db) => new MemberSecurityQueries(db));
+const { commit } = subject;
 
-beforeEach(() => {
-  db = openReadModelDatabase(':memory:');
-  createTables(db, projection);
-  writer = projection.writer(db, liveTableNames(projection));
-  queries = new MemberSecurityQueries(db);
-});
-
-afterEach(() => {
-  db.close();
-});
-
-const commit = (events: readonly RecordedEvent[]): void => commitEvents(db, projection, writer, events);
-
-const listed = (organizationId: string) => queries.page(organizationId, 10).map(({ type, email }) => `${email} ${type}`);
-const rows = (): unknown => [db.prepare('SELECT * FROM security_memberships ORDER BY 1, 2').all(), db.prepare('SELECT * FROM member_security_events ORDER BY 1, 2').all()];
+const listed = (organizationId: string) => subject.queries.page(organizationId, 10).map(({ type, email }) => `${email} ${type}`);
+const rows = (): unknown => [subject.db.prepare('SELECT * FROM security_memberships ORDER BY 1, 2').all(), subject.db.prepare('SELECT * FROM member_security_events ORDER BY 1, 2').all()];
 
 describe('member-security projection', () => {
   it("lists a member's two-step events for each organization while they are its member, newest first", () => {
@@ -60,8 +45,8 @@ describe('member-security projection', () => {
 
   it('pages by position', () => {
     commit(log);
-    const [newest] = queries.page('acme', 1);
-    expect(queries.page('acme', 10, newest?.position).map(({ type }) => type)).toEqual(['SecondStepFailed']);
+    const [newest] = subject.queries.page('acme', 1);
+    expect(subject.queries.page('acme', 10, newest?.position).map(({ type }) => type)).toEqual(['SecondStepFailed']);
   });
 
   it('lists again for someone who comes back, from their return', () => {
@@ -76,14 +61,14 @@ describe('member-security projection', () => {
   it('decides in memory and writes when flushed, as a rebuild drives it: the same rows, written in chunks', () => {
     commit(log);
     const committed = rows();
-    db.exec('DELETE FROM security_memberships; DELETE FROM member_security_events');
-    // Tables that start empty: the writer looks up only what it wrote itself.
-    const rebuilding = projection.writer(db, liveTableNames(projection), { startsEmpty: true });
+    subject.db.exec('DELETE FROM security_memberships; DELETE FROM member_security_events');
+    // Tables that start empty: the subject.writer looks up only what it wrote itself.
+    const rebuilding = projection.writer(subject.db, liveTableNames(projection), { startsEmpty: true });
 
     for (const event of log) if (projection.handles(event)) rebuilding.apply(event);
     expect(rows()).toEqual([[], []]);
     let done = false;
-    while (!done) done = db.transaction(() => rebuilding.flush(1))();
+    while (!done) done = subject.db.transaction(() => rebuilding.flush(1))();
     expect(rows()).toEqual(committed);
   });
 

@@ -1,13 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { organizationStream, type OrganizationEvent } from '#domain';
 import type { RecordedEvent } from '#event-store';
-import { createIndexes, createTables, liveTableNames, type ProjectionWriter } from '../projection.js';
-import { openReadModelDatabase, type ReadModelDatabase } from '../read-model-database.js';
+import { createTables, liveTableNames } from '../projection.js';
+import { openReadModelDatabase } from '../read-model-database.js';
 import { replay } from '../rebuild/replay.js';
 import { ReadModelsFixture } from '../testing/read-models-fixture.js';
 import { organizationHistoryProjection } from './organization-history.projection.js';
 import { OrganizationHistoryQueries } from './organization-history.queries.js';
-import { commitEvents } from '../testing/commit-events.js';
+import { projectionUnderTest } from '../testing/projection-under-test.js';
 
 const projection = organizationHistoryProjection();
 
@@ -49,48 +49,33 @@ const log: RecordedEvent[] = [
   recorded(acme, member(3), 'user:u1', 9),
 ];
 
-let db: ReadModelDatabase;
-let writer: ProjectionWriter;
-let queries: OrganizationHistoryQueries;
-
-beforeEach(() => {
-  db = openReadModelDatabase(':memory:');
-  createTables(db, projection);
-  createIndexes(db, projection);
-  writer = projection.writer(db, liveTableNames(projection));
-  queries = new OrganizationHistoryQueries(db);
-});
-
-afterEach(() => {
-  db.close();
-});
-
-const commit = (events: readonly RecordedEvent[]): void => commitEvents(db, projection, writer, events);
+const subject = projectionUnderTest(projection, (db) => new OrganizationHistoryQueries(db));
+const { commit } = subject;
 
 const revisionsOf = (page: { events: { revision: bigint }[] }): number[] => page.events.map((event) => Number(event.revision));
 const rows = (): unknown => [
-  db.prepare('SELECT * FROM organization_events ORDER BY organization_id, revision').safeIntegers(true).all(),
-  db.prepare('SELECT * FROM organization_record_names ORDER BY organization_id, kind, key, revision').safeIntegers(true).all(),
+  subject.db.prepare('SELECT * FROM organization_events ORDER BY organization_id, revision').safeIntegers(true).all(),
+  subject.db.prepare('SELECT * FROM organization_record_names ORDER BY organization_id, kind, key, revision').safeIntegers(true).all(),
 ];
 
 describe('organization history index', () => {
   it('pages an organization newest first and oldest first, after a cursor, telling whether more follow', () => {
     commit(log);
 
-    const first = queries.page({ organizationId: 'acme', order: 'newest', limit: 4 });
+    const first = subject.queries.page({ organizationId: 'acme', order: 'newest', limit: 4 });
     expect({ revisions: revisionsOf(first), hasMore: first.hasMore }).toEqual({ revisions: [9, 8, 7, 6], hasMore: true });
-    const second = queries.page({ organizationId: 'acme', order: 'newest', after: 6n, limit: 4 });
+    const second = subject.queries.page({ organizationId: 'acme', order: 'newest', after: 6n, limit: 4 });
     expect(revisionsOf(second)).toEqual([5, 4, 3, 2]);
-    const last = queries.page({ organizationId: 'acme', order: 'newest', after: 2n, limit: 4 });
+    const last = subject.queries.page({ organizationId: 'acme', order: 'newest', after: 2n, limit: 4 });
     expect({ revisions: revisionsOf(last), hasMore: last.hasMore }).toEqual({ revisions: [1, 0], hasMore: false });
-    expect(revisionsOf(queries.page({ organizationId: 'acme', order: 'oldest', after: 7n, limit: 10 }))).toEqual([8, 9]);
-    expect(revisionsOf(queries.page({ organizationId: 'globex', order: 'newest', limit: 10 }))).toEqual([0]);
+    expect(revisionsOf(subject.queries.page({ organizationId: 'acme', order: 'oldest', after: 7n, limit: 10 }))).toEqual([8, 9]);
+    expect(revisionsOf(subject.queries.page({ organizationId: 'globex', order: 'newest', limit: 10 }))).toEqual([0]);
   });
 
   it('answers where each event is and what the filters see', () => {
     commit(log);
 
-    expect(queries.page({ organizationId: 'acme', order: 'oldest', limit: 1 }).events[0]).toEqual({
+    expect(subject.queries.page({ organizationId: 'acme', order: 'oldest', limit: 1 }).events[0]).toEqual({
       revision: 0n,
       position: 1n,
       eventId: 'event-1',
@@ -103,7 +88,7 @@ describe('organization history index', () => {
 
   it('filters by type, actor and time range, alone and together', () => {
     commit(log);
-    const newest = (filter: object) => revisionsOf(queries.page({ organizationId: 'acme', order: 'newest', limit: 100, filter }));
+    const newest = (filter: object) => revisionsOf(subject.queries.page({ organizationId: 'acme', order: 'newest', limit: 100, filter }));
 
     expect(newest({ type: 'MemberAdded' })).toEqual([9, 6, 3, 2]);
     expect(newest({ actor: 'user:u1' })).toEqual([9, 7, 5, 4, 3]);
@@ -112,28 +97,28 @@ describe('organization history index', () => {
     expect(newest({ type: 'MemberAdded', actor: 'user:u1', to: '2031-01-01T09:05:00.000Z' })).toEqual([3]);
     expect(newest({ type: 'UserRegistered' })).toEqual([]);
     // Paging through a filter: after the last revision of the previous page.
-    expect(revisionsOf(queries.page({ organizationId: 'acme', order: 'newest', after: 6n, limit: 1, filter: { type: 'MemberAdded' } }))).toEqual([3]);
+    expect(revisionsOf(subject.queries.page({ organizationId: 'acme', order: 'newest', after: 6n, limit: 1, filter: { type: 'MemberAdded' } }))).toEqual([3]);
   });
 
   it('lists the actors of one organization, each once', () => {
     commit(log);
 
-    expect(queries.actors('acme')).toEqual(['api-key:k1', 'billing', 'cli', 'user:u1']);
-    expect(queries.actors('globex')).toEqual(['cli']);
-    expect(queries.actors('nobody')).toEqual([]);
+    expect(subject.queries.actors('acme')).toEqual(['api-key:k1', 'billing', 'cli', 'user:u1']);
+    expect(subject.queries.actors('globex')).toEqual(['cli']);
+    expect(subject.queries.actors('nobody')).toEqual([]);
   });
 
   it('knows the name a member or site had at a revision, and the latest one otherwise', () => {
     commit(log);
 
-    expect(queries.nameOf('acme', 'member', 'u2', 5n)).toEqual({ name: 'm2@acme.example', detail: null });
-    expect(queries.nameOf('acme', 'member', 'u2', 9n)).toEqual({ name: 'again@acme.example', detail: null });
-    expect(queries.nameOf('acme', 'site', 's1', 8n)).toEqual({ name: 'Store', detail: 'shop.acme.example' });
-    expect(queries.nameOf('acme', 'site', 's1', 5n)).toEqual({ name: 'Shop', detail: 'shop.acme.example' });
-    expect(queries.nameOf('acme', 'member', 'u3', 0n)).toEqual({ name: 'm3@acme.example', detail: null });
-    expect(queries.nameOf('globex', 'member', 'u1', 9n)).toBeUndefined();
-    expect(queries.latestRevision('acme')).toBe(9n);
-    expect(queries.latestRevision('nobody')).toBeUndefined();
+    expect(subject.queries.nameOf('acme', 'member', 'u2', 5n)).toEqual({ name: 'm2@acme.example', detail: null });
+    expect(subject.queries.nameOf('acme', 'member', 'u2', 9n)).toEqual({ name: 'again@acme.example', detail: null });
+    expect(subject.queries.nameOf('acme', 'site', 's1', 8n)).toEqual({ name: 'Store', detail: 'shop.acme.example' });
+    expect(subject.queries.nameOf('acme', 'site', 's1', 5n)).toEqual({ name: 'Shop', detail: 'shop.acme.example' });
+    expect(subject.queries.nameOf('acme', 'member', 'u3', 0n)).toEqual({ name: 'm3@acme.example', detail: null });
+    expect(subject.queries.nameOf('globex', 'member', 'u1', 9n)).toBeUndefined();
+    expect(subject.queries.latestRevision('acme')).toBe(9n);
+    expect(subject.queries.latestRevision('nobody')).toBeUndefined();
   });
 
   it('is idempotent: the same events applied again, one by one or all at once, leave the same rows', () => {
@@ -147,15 +132,15 @@ describe('organization history index', () => {
   });
 
   it('writes in chunks when asked (the rebuild) and drops what was not flushed on discard', () => {
-    for (const event of log) if (projection.handles(event)) writer.apply(event);
-    expect(writer.remembered).toBe(11);
-    expect(db.transaction(() => writer.flush(4))()).toBe(false);
-    expect(writer.remembered).toBe(7);
-    writer.discard();
+    for (const event of log) if (projection.handles(event)) subject.writer.apply(event);
+    expect(subject.writer.remembered).toBe(11);
+    expect(subject.db.transaction(() => subject.writer.flush(4))()).toBe(false);
+    expect(subject.writer.remembered).toBe(7);
+    subject.writer.discard();
 
-    expect(writer.remembered).toBe(0);
+    expect(subject.writer.remembered).toBe(0);
     // A flush writes in key order: Acme's first four events, not the log's first four (Globex's among them).
-    expect(revisionsOf(queries.page({ organizationId: 'acme', order: 'oldest', limit: 100 }))).toEqual([0, 1, 2, 3]);
+    expect(revisionsOf(subject.queries.page({ organizationId: 'acme', order: 'oldest', limit: 100 }))).toEqual([0, 1, 2, 3]);
   });
 
   it('written in chunks in key order, with events applied between the chunks, holds the rows of one go in log order', () => {
@@ -167,17 +152,17 @@ describe('organization history index', () => {
         interleaved.push(recorded(organizationStream(name), event, step % 2 === 0 ? 'cli' : 'user:u1', step));
       }
     }
-    db.transaction(() => {
-      for (const event of interleaved.slice(0, 10)) writer.apply(event);
-      expect(writer.flush(4)).toBe(false);
-      for (const event of interleaved.slice(10)) writer.apply(event);
-      expect(writer.flush(5)).toBe(false);
-      expect(writer.flush()).toBe(true);
+    subject.db.transaction(() => {
+      for (const event of interleaved.slice(0, 10)) subject.writer.apply(event);
+      expect(subject.writer.flush(4)).toBe(false);
+      for (const event of interleaved.slice(10)) subject.writer.apply(event);
+      expect(subject.writer.flush(5)).toBe(false);
+      expect(subject.writer.flush()).toBe(true);
     })();
-    writer.forget();
+    subject.writer.forget();
     const chunked = rows();
 
-    db.exec('DELETE FROM organization_events; DELETE FROM organization_record_names');
+    subject.db.exec('DELETE FROM organization_events; DELETE FROM organization_record_names');
     // One row at a time, in log order: what the live projector writes.
     for (const event of interleaved) commit([event]);
     expect(chunked).toEqual(rows());

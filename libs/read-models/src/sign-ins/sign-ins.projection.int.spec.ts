@@ -1,10 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import type { EventMetadata, RecordedEvent } from '#event-store';
-import { createTables, liveTableNames, type ProjectionWriter } from '../projection.js';
-import { openReadModelDatabase, type ReadModelDatabase } from '../read-model-database.js';
 import { signInsProjection } from './sign-ins.projection.js';
 import { SignInQueries } from './sign-ins.queries.js';
-import { commitEvents } from '../testing/commit-events.js';
+import { projectionUnderTest } from '../testing/projection-under-test.js';
 
 const projection = signInsProjection();
 
@@ -23,32 +21,18 @@ const log: RecordedEvent[] = [
   recorded('organization-acme', 'MemberAdded', '2030-01-02T10:00:00.000Z'),
 ];
 
-let db: ReadModelDatabase;
-let writer: ProjectionWriter;
-let queries: SignInQueries;
+const subject = projectionUnderTest(projection, (db) => new SignInQueries(db));
+const { commit } = subject;
 
-beforeEach(() => {
-  db = openReadModelDatabase(':memory:');
-  createTables(db, projection);
-  writer = projection.writer(db, liveTableNames(projection));
-  queries = new SignInQueries(db);
-});
-
-afterEach(() => {
-  db.close();
-});
-
-const commit = (events: readonly RecordedEvent[]): void => commitEvents(db, projection, writer, events);
-
-const rows = (): unknown => db.prepare('SELECT * FROM first_sign_ins ORDER BY user_id').all();
+const rows = (): unknown => subject.db.prepare('SELECT * FROM first_sign_ins ORDER BY user_id').all();
 
 describe('sign-ins projection', () => {
   it('knows who signed in at least once, and when first', () => {
     commit(log);
 
-    expect(queries.signedInOnce(['ada', 'grace', 'nobody'])).toEqual(new Set(['ada']));
+    expect(subject.queries.signedInOnce(['ada', 'grace', 'nobody'])).toEqual(new Set(['ada']));
     expect(rows()).toEqual([{ user_id: 'ada', signed_in_at: '2030-01-01T09:00:00.000Z' }]);
-    expect(queries.signedInOnce([])).toEqual(new Set());
+    expect(subject.queries.signedInOnce([])).toEqual(new Set());
   });
 
   it('is idempotent: the same events applied again, one by one or all at once, leave the same rows', () => {
@@ -62,13 +46,13 @@ describe('sign-ins projection', () => {
   });
 
   it('writes in chunks when asked (the rebuild) and drops what was not flushed on discard', () => {
-    for (const event of [recorded('user-a', 'SignedIn', 'x'), recorded('user-b', 'SignedIn', 'y'), recorded('user-c', 'SignedIn', 'z')]) writer.apply(event);
-    expect(writer.remembered).toBe(3);
-    expect(db.transaction(() => writer.flush(2))()).toBe(false);
-    expect(writer.remembered).toBe(1);
-    writer.discard();
+    for (const event of [recorded('user-a', 'SignedIn', 'x'), recorded('user-b', 'SignedIn', 'y'), recorded('user-c', 'SignedIn', 'z')]) subject.writer.apply(event);
+    expect(subject.writer.remembered).toBe(3);
+    expect(subject.db.transaction(() => subject.writer.flush(2))()).toBe(false);
+    expect(subject.writer.remembered).toBe(1);
+    subject.writer.discard();
 
-    expect(writer.remembered).toBe(0);
-    expect(queries.signedInOnce(['a', 'b', 'c'])).toEqual(new Set(['a', 'b']));
+    expect(subject.writer.remembered).toBe(0);
+    expect(subject.queries.signedInOnce(['a', 'b', 'c'])).toEqual(new Set(['a', 'b']));
   });
 });
