@@ -3,7 +3,7 @@
 // rather than migrated. Done when the read models are opened, before any query is prepared.
 import type { Checkpoints } from './checkpoints.js';
 import { createIndexes, createTables, type Projection } from './projection.js';
-import type { ReadModelDatabase } from './read-model-database.js';
+import { tableExists, type ReadModelDatabase } from './read-model-database.js';
 
 /** Files from before versions were recorded hold every model at its first layout. */
 const unrecordedVersion = 1;
@@ -43,8 +43,4 @@ export function upgradeModels(db: ReadModelDatabase, projections: readonly Proje
       return upgrades;
     })
     .immediate();
-}
-
-function tableExists(db: ReadModelDatabase, name: string): boolean {
-  return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined;
 }

@@ -3,7 +3,7 @@
 // its position belongs to: a reaction whose row names another store starts again from that store's end.
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { openReadModelDatabase, type ReadModelDatabase } from './read-model-database.js';
+import { openReadModelDatabase, tableExists, type ReadModelDatabase } from './read-model-database.js';
 
 export type ReactionCheckpoint = {
   /** EventStore.storeId of the store the position is in. */
@@ -39,17 +39,15 @@ export class ReactionCheckpoints {
   /** Reactions whose checkpoint file from an earlier version is removed once their row is saved. */
   private readonly adoptedFiles = new Map<string, string>();
 
-  private constructor(private readonly db: ReadModelDatabase, private readonly dataDir: string) {
-    db.pragma(`busy_timeout = ${busyTimeoutMs}`);
-  }
+  private constructor(private readonly db: ReadModelDatabase, private readonly dataDir: string) {}
 
   static open(dataDir: string): ReactionCheckpoints {
-    return new ReactionCheckpoints(openReadModelDatabase(dataDir), dataDir);
+    return new ReactionCheckpoints(openReadModelDatabase(dataDir, { busyTimeoutMs }), dataDir);
   }
 
   /** undefined: the reaction never ran against this file (nor left a checkpoint file of an earlier version). Reads only. */
   read(reaction: string): ReactionCheckpoint | undefined {
-    const row = this.tableExists()
+    const row = tableExists(this.db, 'reaction_checkpoints')
       ? this.db.prepare<[string], ReactionRow>('SELECT store_id, position FROM reaction_checkpoints WHERE reaction = ?').safeIntegers(true).get(reaction)
       : undefined;
     if (row !== undefined) return { storeId: row.store_id, position: row.position ?? undefined };
@@ -99,10 +97,6 @@ export class ReactionCheckpoints {
 
   close(): void {
     this.db.close();
-  }
-
-  private tableExists(): boolean {
-    return this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'reaction_checkpoints'").get() !== undefined;
   }
 
   /** Earlier versions kept a reaction's checkpoint in `DATA_DIR/reactions/<name>.json`: read, and removed once the row is saved. */

@@ -8,14 +8,14 @@ export type ReadModelDatabase = Database.Database;
 export const readModelsFileName = 'read-models.sqlite';
 
 /** How long a writer waits for another writer (a rebuild's swap, a second projector) before failing. */
-const busyTimeoutMs = 10_000;
+const defaultBusyTimeoutMs = 10_000;
 
 export function readModelsFile(dataDir: string): string {
   return path.join(dataDir, readModelsFileName);
 }
 
 /** Opens (creating if needed) the read-model database under dataDir; ':memory:' opens a private one. */
-export function openReadModelDatabase(dataDir: string | ':memory:'): ReadModelDatabase {
+export function openReadModelDatabase(dataDir: string | ':memory:', { busyTimeoutMs = defaultBusyTimeoutMs } = {}): ReadModelDatabase {
   if (dataDir !== ':memory:') fs.mkdirSync(dataDir, { recursive: true });
   const db = new Database(dataDir === ':memory:' ? ':memory:' : readModelsFile(dataDir));
   // WAL: readers never wait for the projector. NORMAL: a killed process loses no commit; a power
@@ -24,4 +24,8 @@ export function openReadModelDatabase(dataDir: string | ':memory:'): ReadModelDa
   db.pragma('synchronous = NORMAL');
   db.pragma(`busy_timeout = ${busyTimeoutMs}`);
   return db;
+}
+
+export function tableExists(db: ReadModelDatabase, name: string): boolean {
+  return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined;
 }
