@@ -224,7 +224,7 @@ async function missingFromStore(ids: readonly string[]): Promise<string[]> {
     expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 200));
     expect(answers.filter((answer) => answer.body['duplicate'] === false)).toHaveLength(1);
     const recorded = await store.readStream(organizationStream(id));
-    expect((recorded.found ? recorded.events : []).map((event) => event.type)).toEqual(['OrganizationCreated', 'SubscriptionChanged', 'PlanAssigned', 'AddOnPurchased']);
+    expect((recorded.found ? recorded.events : []).map((event) => event.type)).toEqual(['OrganizationCreated', 'StripeCustomerBound', 'SubscriptionChanged', 'PlanAssigned', 'AddOnPurchased']);
 
     // Older and newer changes of the subscription at once, on both nodes: the newest wins.
     const changes = Array.from({ length: 10 }, (_, index) =>

@@ -6,19 +6,26 @@ export const JSON_MEDIA_TYPES = ['application/json', 'application/*+json'];
 /** The largest request body, in bytes (16 KiB): body-parser's `limit`, and the plain JSON reader's below. */
 export const BODY_LIMIT = 16 * 1024;
 /**
- * The one larger body: POST /usage carries up to 1,000 reports (about 100 bytes each, 600 at most). Read by
- * the plain JSON reader only, so it needs a Content-Length; any other form stays under BODY_LIMIT.
+ * The larger bodies: POST /usage carries up to 1,000 reports (about 100 bytes each, 600 at most), and Stripe's
+ * events are its whole objects (a real customer.subscription.updated was 17.7 KB). Read by the plain JSON
+ * reader only, so they need a Content-Length (Stripe sends one); any other form stays under BODY_LIMIT.
  */
 export const USAGE_BODY_LIMIT = 1024 * 1024;
+export const STRIPE_BODY_LIMIT = 1024 * 1024;
 
-const bodyLimitOf = (request: Request): number => (request.method === 'POST' && request.path === '/usage' ? USAGE_BODY_LIMIT : BODY_LIMIT);
+const LARGER_BODY_LIMITS: ReadonlyMap<string, number> = new Map([
+  ['/usage', USAGE_BODY_LIMIT],
+  ['/billing/stripe', STRIPE_BODY_LIMIT],
+]);
+
+const bodyLimitOf = (request: Request): number => (request.method === 'POST' ? LARGER_BODY_LIMITS.get(request.path) : undefined) ?? BODY_LIMIT;
 
 /**
  * The Content-Type of nearly every JSON body (browsers, the console, curl, the SDKs), lower-cased: read by
  * readPlainJson below. Any other (another charset or parameter, `+json`, odd spacing) goes to body-parser.
  */
 const PLAIN_JSON_TYPES = new Set(['application/json', 'application/json; charset=utf-8', 'application/json;charset=utf-8']);
-/** A Content-Length within USAGE_BODY_LIMIT: 1 to 7 digits, no sign or leading zero (checked against the route's limit after). */
+/** A Content-Length within the larger limits: 1 to 7 digits, no sign or leading zero (checked against the route's limit after). */
 const SMALL_LENGTH = /^[1-9][0-9]{0,6}$/;
 /** JSON's whitespace, then the first other character (body-parser's strict mode: only an object or an array). */
 const FIRST_JSON_CHARACTER = /^[ \t\n\r]*([^ \t\n\r])/;

@@ -43,7 +43,7 @@ export class ChorusMetrics {
 
   readonly stripeUnmatched = new Counter({
     name: 'chorus_billing_stripe_unmatched_events_total',
-    help: 'Stripe events Chorus could not place (no or unknown organization, unknown price, no subscription), by reason: see chorus billing:unmatched',
+    help: 'Stripe events Chorus could not place (no or unknown organization, unknown price, no subscription, another customer’s), by reason: see chorus billing:unmatched',
     labelNames: ['reason'] as const,
     registers: [this.registry],
   });

@@ -5,7 +5,7 @@
 // state (SyncSubscription), so every delivery converges on the same result, concurrently or after a crash.
 import { resolveProduct } from '../plans/resolve-product.js';
 import type { PlanCatalogue } from '../plans/catalogue.js';
-import type { SubscriptionItems, SubscriptionStatus, SubscriptionTerms } from './subscription.js';
+import type { SubscriptionCustomer, SubscriptionItems, SubscriptionStatus, SubscriptionTerms } from './subscription.js';
 
 export const stripeSubscriptionStreamPrefix = 'billing-stripe-subscription-';
 export const stripeSubscriptionStream = (subscriptionId: string): string => `${stripeSubscriptionStreamPrefix}${subscriptionId}`;
@@ -27,18 +27,22 @@ export type StripeSubscriptionSeen = {
   periodStart: number | null;
   periodEnd: number | null;
   endedAt: number | null;
+  /** Stripe's customer (absent in events recorded before it was read, as the next field). */
+  customerId?: string | null;
+  /** When Stripe created the subscription (the object's own `created`, not the event's). */
+  subscriptionCreated?: number | null;
 };
 
 export type StripeSubscriptionObserved = { type: 'StripeSubscriptionObserved'; data: StripeSubscriptionSeen };
 /** A checkout session completed for the subscription, naming its organization (`client_reference_id`). */
 export type StripeSubscriptionLinked = {
   type: 'StripeSubscriptionLinked';
-  data: { eventId: string; created: number; subscriptionId: string; organizationId: string };
+  data: { eventId: string; created: number; subscriptionId: string; organizationId: string; customerId?: string | null };
 };
 /** An invoice of the subscription was paid, or its payment failed. */
 export type StripePaymentObserved = {
   type: 'StripePaymentObserved';
-  data: { eventId: string; eventType: string; created: number; subscriptionId: string; paid: boolean };
+  data: { eventId: string; eventType: string; created: number; subscriptionId: string; paid: boolean; customerId?: string | null };
 };
 export type StripeSubscriptionEvent = StripeSubscriptionObserved | StripeSubscriptionLinked | StripePaymentObserved;
 
@@ -50,6 +54,8 @@ export type StripeSubscriptionState = {
   linkedOrganizationId: string | null;
   /** The newest invoice outcome, by `created`. */
   payment: { created: number; paid: boolean } | undefined;
+  /** Stripe's customer, as the last event that named one said (a subscription never changes customer). */
+  customerId: string | null;
 };
 
 export const initialStripeSubscriptionState = (): StripeSubscriptionState => ({
@@ -57,6 +63,7 @@ export const initialStripeSubscriptionState = (): StripeSubscriptionState => ({
   newest: undefined,
   linkedOrganizationId: null,
   payment: undefined,
+  customerId: null,
 });
 
 const ENDED = new Set(['canceled', 'unpaid', 'incomplete_expired', 'paused']);
@@ -70,14 +77,15 @@ function isNewer(candidate: StripeSubscriptionSeen, newest: StripeSubscriptionSe
 
 export function evolveStripeSubscription(state: StripeSubscriptionState, event: StripeSubscriptionEvent): StripeSubscriptionState {
   const eventIds = [...state.eventIds, event.data.eventId];
+  const customerId = event.data.customerId ?? state.customerId;
   switch (event.type) {
     case 'StripeSubscriptionObserved':
-      return { ...state, eventIds, newest: isNewer(event.data, state.newest) ? event.data : state.newest };
+      return { ...state, eventIds, customerId, newest: isNewer(event.data, state.newest) ? event.data : state.newest };
     case 'StripeSubscriptionLinked':
-      return { ...state, eventIds, linkedOrganizationId: event.data.organizationId };
+      return { ...state, eventIds, customerId, linkedOrganizationId: event.data.organizationId };
     case 'StripePaymentObserved': {
       const newer = state.payment === undefined || event.data.created >= state.payment.created;
-      return { ...state, eventIds, payment: newer ? { created: event.data.created, paid: event.data.paid } : state.payment };
+      return { ...state, eventIds, customerId, payment: newer ? { created: event.data.created, paid: event.data.paid } : state.payment };
     }
     default: {
       const _exhaustive: never = event;
@@ -93,11 +101,11 @@ export const decideStripeObservation = (state: StripeSubscriptionState, event: S
 /** The organization the subscription belongs to: its own metadata first, else the checkout session's. */
 export const stripeOrganizationId = (state: StripeSubscriptionState): string | null => state.newest?.organizationId ?? state.linkedOrganizationId;
 
-export type UnmatchedReason = 'NO_ORGANIZATION' | 'UNKNOWN_ORGANIZATION' | 'UNKNOWN_PRICE' | 'NO_SUBSCRIPTION';
+export type UnmatchedReason = 'NO_ORGANIZATION' | 'UNKNOWN_ORGANIZATION' | 'UNKNOWN_PRICE' | 'NO_SUBSCRIPTION' | 'FOREIGN_CUSTOMER';
 
 /** What the organization must be brought to, or why the subscription cannot be matched (nothing is changed then). */
 export type StripePlacement =
-  | { kind: 'sync'; organizationId: string; data: SubscriptionTerms & SubscriptionItems }
+  | { kind: 'sync'; organizationId: string; data: SubscriptionTerms & SubscriptionItems & SubscriptionCustomer }
   | { kind: 'wait' }
   | { kind: 'unmatched'; reason: UnmatchedReason; detail: string };
 
@@ -156,12 +164,50 @@ export function stripePlacement(state: StripeSubscriptionState, catalogue: PlanC
     endsOn: ended ? null : iso(endsOn),
     currentPeriod: period(newest),
     endedAt: ended ? iso(newest.endedAt ?? newest.created) : null,
+    createdAt: iso(newest.subscriptionCreated ?? null),
+    customerId: state.customerId,
     ...items,
   };
   return { kind: 'sync', organizationId, data };
 }
 
-/** Every Stripe event Chorus could not place, for operators (`chorus billing:unmatched`): one stream, as such events are few. */
+/** What of an organization says whose subscriptions may change it (its state). */
+export type StripeCustomerHolder = {
+  readonly id: string;
+  /** The Stripe customer it is bound to (StripeCustomerBound); absent before its first subscription. */
+  readonly stripeCustomerId?: string;
+  readonly subscription?: Pick<SubscriptionTerms, 'subscriptionId' | 'status'>;
+};
+
+/**
+ * Why the subscription is not the organization's to change (FOREIGN_CUSTOMER), or null when it is. The first
+ * subscription placed on an organization binds it to that subscription's customer; another customer's never
+ * changes it, whatever its checkout session (`client_reference_id`) or metadata name. An organization
+ * subscribed before customers were bound is bound by its own subscription's next event: until then another
+ * running subscription cannot be told from a stranger's.
+ */
+export function foreignCustomer(
+  organization: StripeCustomerHolder,
+  subscription: { subscriptionId: string; customerId: string | null; ended: boolean },
+): string | null {
+  const { subscriptionId, customerId } = subscription;
+  const bound = organization.stripeCustomerId;
+  if (bound !== undefined) {
+    if (customerId === bound) return null;
+    return `Subscription ${subscriptionId} is ${customerId === null ? 'of no customer' : `customer ${customerId}'s`}; organization ${organization.id} is bound to customer ${bound}.`;
+  }
+  const current = organization.subscription;
+  if (current === undefined || current.status === 'ended' || current.subscriptionId === subscriptionId || subscription.ended) return null;
+  return `Organization ${organization.id} has subscription ${current.subscriptionId}, whose customer is not known yet: its next event binds the organization to it.`;
+}
+
+/**
+ * Every Stripe event Chorus could not place, for operators (`chorus billing:unmatched`), each on a stream of its
+ * own: keeping one reads that stream only, however many were kept before (one stream for all was read whole).
+ */
+export const stripeUnmatchedStreamPrefix = 'billing-stripe-unmatched-';
+export const stripeUnmatchedStream = (eventId: string): string => `${stripeUnmatchedStreamPrefix}${eventId}`;
+/** Where every unmatched event was kept before they had streams of their own: still listed, never written. */
 export const STRIPE_UNMATCHED_STREAM = 'billing-stripe-unmatched';
 
 export type StripeEventUnmatched = {
@@ -177,6 +223,12 @@ export type StripeEventUnmatched = {
   };
 };
 
+/** Whether the event's own stream holds it already. */
+export type StripeUnmatchedState = { kept: boolean };
+
+export const initialStripeUnmatchedState = (): StripeUnmatchedState => ({ kept: false });
+
+export const evolveStripeUnmatched = (_state: StripeUnmatchedState, _event: StripeEventUnmatched): StripeUnmatchedState => ({ kept: true });
+
 /** An event is kept once, however often Stripe delivers it. */
-export const decideUnmatched = (recorded: ReadonlySet<string>, event: StripeEventUnmatched): StripeEventUnmatched[] =>
-  recorded.has(event.data.eventId) ? [] : [event];
+export const decideUnmatched = (state: StripeUnmatchedState, event: StripeEventUnmatched): StripeEventUnmatched[] => (state.kept ? [] : [event]);

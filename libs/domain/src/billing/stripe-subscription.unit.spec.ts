@@ -2,9 +2,13 @@ import { describe, expect, it } from '@jest/globals';
 import { createPlanCatalogue } from '../plans/plan-catalogue.js';
 import {
   decideStripeObservation,
+  decideUnmatched,
   evolveStripeSubscription,
+  evolveStripeUnmatched,
   initialStripeSubscriptionState,
+  initialStripeUnmatchedState,
   stripePlacement,
+  type StripeEventUnmatched,
   type StripeSubscriptionEvent,
   type StripeSubscriptionSeen,
 } from './stripe-subscription.js';
@@ -29,9 +33,9 @@ const seen = (created: number, fields: Partial<StripeSubscriptionSeen> = {}): St
     ...fields,
   },
 });
-const payment = (created: number, paid: boolean): StripeSubscriptionEvent => ({
+const payment = (created: number, paid: boolean, customer: { customerId?: string } = {}): StripeSubscriptionEvent => ({
   type: 'StripePaymentObserved',
-  data: { eventId: `evt_pay_${created}`, eventType: paid ? 'invoice.paid' : 'invoice.payment_failed', created, subscriptionId: 'sub_1', paid },
+  data: { eventId: `evt_pay_${created}`, eventType: paid ? 'invoice.paid' : 'invoice.payment_failed', created, subscriptionId: 'sub_1', paid, ...customer },
 });
 const fold = (events: StripeSubscriptionEvent[]) => events.reduce(evolveStripeSubscription, initialStripeSubscriptionState());
 const placed = (events: StripeSubscriptionEvent[]) => stripePlacement(fold(events), catalogue);
@@ -77,5 +81,31 @@ describe('a Stripe subscription’s events', () => {
     expect(placed([seen(1, { organizationId: null }), linked])).toMatchObject({ kind: 'sync', organizationId: 'globex' });
     expect(placed([seen(1, { status: 'incomplete' })])).toEqual({ kind: 'wait' });
     expect(placed([linked])).toEqual({ kind: 'wait' });
+  });
+
+  it('carries the subscription’s customer, as any of its events named it, and when Stripe created it', () => {
+    const linked: StripeSubscriptionEvent = {
+      type: 'StripeSubscriptionLinked',
+      data: { eventId: 'evt_cs', created: 2, subscriptionId: 'sub_1', organizationId: 'globex', customerId: 'cus_1' },
+    };
+    expect(placed([seen(1, { organizationId: null, subscriptionCreated: 1_799_000_000 }), linked])).toMatchObject({
+      kind: 'sync',
+      data: { customerId: 'cus_1', createdAt: '2027-01-03T18:13:20.000Z' },
+    });
+    expect(placed([seen(1), payment(2, true, { customerId: 'cus_2' })])).toMatchObject({ data: { customerId: 'cus_2' } });
+    // Recorded before the customer and the creation were read.
+    expect(placed([seen(1)])).toMatchObject({ data: { customerId: null, createdAt: null } });
+  });
+});
+
+describe('an unmatched Stripe event', () => {
+  const unmatched: StripeEventUnmatched = {
+    type: 'StripeEventUnmatched',
+    data: { eventId: 'evt_1', eventType: 'invoice.paid', created: 1, subscriptionId: null, organizationId: null, reason: 'NO_SUBSCRIPTION', detail: 'none' },
+  };
+
+  it('is kept once on its own stream, however often Stripe delivers it', () => {
+    expect(decideUnmatched(initialStripeUnmatchedState(), unmatched)).toEqual([unmatched]);
+    expect(decideUnmatched(evolveStripeUnmatched(initialStripeUnmatchedState(), unmatched), unmatched)).toEqual([]);
   });
 });

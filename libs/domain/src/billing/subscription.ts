@@ -19,7 +19,12 @@ export type SubscriptionTerms = {
   endsOn: string | null;
   currentPeriod: BillingPeriod | null;
   endedAt: string | null;
+  /** When the provider created the subscription: of two running ones, the newer governs. Absent in events recorded before it was read. */
+  createdAt?: string | null;
 };
+
+/** Whose subscription it is at the provider (Stripe's customer id); null or absent when the provider named none. */
+export type SubscriptionCustomer = { customerId?: string | null };
 
 /** What a subscription pays for: a plan per line, and units per add-on. */
 export type SubscriptionItems = { plans: Partial<Record<Line, PlanName>>; addOns: Partial<Record<AddOn, number>> };
@@ -30,7 +35,12 @@ export type OrganizationSubscription = SubscriptionTerms & SubscriptionItems & {
 const TERMS: readonly (keyof SubscriptionTerms)[] = ['provider', 'subscriptionId', 'status', 'trialEndsAt', 'endsOn', 'endedAt'];
 
 export function sameTerms(a: SubscriptionTerms, b: SubscriptionTerms): boolean {
-  return TERMS.every((key) => a[key] === b[key]) && a.currentPeriod?.start === b.currentPeriod?.start && a.currentPeriod?.end === b.currentPeriod?.end;
+  return (
+    TERMS.every((key) => a[key] === b[key]) &&
+    (a.createdAt ?? null) === (b.createdAt ?? null) &&
+    a.currentPeriod?.start === b.currentPeriod?.start &&
+    a.currentPeriod?.end === b.currentPeriod?.end
+  );
 }
 
 /** The subscription after its terms changed; the items it brought carry over, also to a subscription that takes its place. */

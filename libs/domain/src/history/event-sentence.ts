@@ -66,6 +66,7 @@ export const EVENT_TYPE_NAMES: Record<OrganizationEventType, string> = {
   PlanEnded: 'Plan ended',
   SubscriptionChanged: 'Subscription changed',
   SubscriptionTrialEnding: 'Trial ending soon',
+  StripeCustomerBound: 'Stripe customer bound',
   TwoStepSignInPolicySet: 'Two-step sign-in',
 };
 
@@ -112,6 +113,7 @@ const DETAILS: Sentences = {
   SubscriptionChanged: subscriptionWords,
   SubscriptionTrialEnding: ({ trialEndsAt }) => `on ${dayInWords(trialEndsAt)}; the owners were told`,
   TwoStepSignInPolicySet: ({ required }) =>
+  StripeCustomerBound: ({ customerId }) => `${customerId}; only its subscriptions change the organization's plans`,
     required ? 'required of every member: those without a second factor set one up at their next sign-in' : 'no longer required',
 };
 

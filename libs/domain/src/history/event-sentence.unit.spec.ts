@@ -125,6 +125,9 @@ const sentences: { [Type in OrganizationEventType]: [EventOf<Type>, string][] } 
       'Trial ending soon: on 15 November 2026; the owners were told',
     ],
   ],
+  StripeCustomerBound: [
+    [{ type: 'StripeCustomerBound', data: { customerId: 'cus_1' } }, "Stripe customer bound: cus_1; only its subscriptions change the organization's plans"],
+  ],
   TwoStepSignInPolicySet: [
     [
       { type: 'TwoStepSignInPolicySet', data: { required: true } },

@@ -30,7 +30,7 @@ import { removeSite, withSiteRemoved } from './decisions/remove-site.js';
 import { removeWebAnalyticsDomain, withWebAnalyticsDomainRemoved } from './decisions/remove-web-analytics-domain.js';
 import { resendInvitation, withInvitationResent } from './decisions/resend-invitation.js';
 import { setTwoStepSignInPolicy, withTwoStepSignInPolicySet } from './decisions/set-two-step-sign-in-policy.js';
-import { syncSubscription, withPlanEnded, withSubscriptionChanged } from './decisions/sync-subscription.js';
+import { syncSubscription, withPlanEnded, withStripeCustomerBound, withSubscriptionChanged } from './decisions/sync-subscription.js';
 
 /** An event's effect on an organization that exists: the state after it (the same object when nothing changes). */
 export type Evolver<Event> = (state: ExistingOrganization, event: Event) => ExistingOrganization;
@@ -77,6 +77,7 @@ export const evolvers = byEventType({
   PlanEnded: withPlanEnded,
   SubscriptionChanged: withSubscriptionChanged,
   SubscriptionTrialEnding: withSubscriptionTrialEnding,
+  StripeCustomerBound: withStripeCustomerBound,
   TwoStepSignInPolicySet: withTwoStepSignInPolicySet,
 });
 

@@ -61,6 +61,8 @@ export type ExistingOrganization = {
   readonly subscription?: OrganizationSubscription;
   /** Every member signs in with a second step; absent: never required. */
   readonly twoStepSignInRequired?: boolean;
+  /** The Stripe customer whose subscriptions alone change the organization (StripeCustomerBound); absent before its first. */
+  readonly stripeCustomerId?: string;
 };
 
 export type OrganizationState = NoOrganization | ExistingOrganization;

@@ -1,7 +1,8 @@
 // What a verified Stripe event says about a subscription, read from Stripe's own shapes: the subscription
 // object (`customer.subscription.*`), the checkout session that names its organization, and invoices. The
 // fields read are those of Stripe's API reference; the period is on the items in current API versions
-// (2025-03-31 and later) and on the subscription itself in older ones, and either is read.
+// (2025-03-31 and later) and on the subscription itself in older ones, and either is read. Each names its
+// customer (`customer`, an id or the expanded object), which binds an organization to it.
 import type Stripe from 'stripe';
 import type { StripeItem, StripeSubscriptionEvent } from '#domain';
 
@@ -59,16 +60,19 @@ export type StripeObservation = { subscriptionId: string | null; organizationId:
 export function stripeObservation(event: Stripe.Event): StripeObservation {
   const object = record(event.data.object);
   const base = { eventId: event.id, created: event.created };
+  const customerId = idOf(object.customer);
   if (event.type === 'checkout.session.completed') {
     const subscriptionId = idOf(object.subscription);
     const organizationId = text(object.client_reference_id);
     const linked = subscriptionId !== null && organizationId !== null;
-    return { subscriptionId, organizationId, event: linked ? { type: 'StripeSubscriptionLinked', data: { ...base, subscriptionId, organizationId } } : null };
+    const data = linked ? { ...base, subscriptionId, organizationId, customerId } : null;
+    return { subscriptionId, organizationId, event: data === null ? null : { type: 'StripeSubscriptionLinked', data } };
   }
   if (event.type === 'invoice.paid' || event.type === 'invoice.payment_failed') {
     const subscriptionId = invoiceSubscription(object);
     const paid = event.type === 'invoice.paid';
-    const observed = subscriptionId === null ? null : ({ type: 'StripePaymentObserved', data: { ...base, eventType: event.type, subscriptionId, paid } } as const);
+    const observed =
+      subscriptionId === null ? null : ({ type: 'StripePaymentObserved', data: { ...base, eventType: event.type, subscriptionId, paid, customerId } } as const);
     return { subscriptionId, organizationId: null, event: observed };
   }
   const subscriptionId = text(object.id);
@@ -93,6 +97,8 @@ export function stripeObservation(event: Stripe.Event): StripeObservation {
         periodStart: start,
         periodEnd: end,
         endedAt: seconds(object.ended_at),
+        customerId,
+        subscriptionCreated: seconds(object.created),
       },
     },
   };

@@ -1,6 +1,7 @@
 // A verified Stripe event, handled (docs/billing.md): recorded on its subscription's stream once, then the
-// organization brought to the subscription's newest state. Every step is safe to repeat, so a redelivery,
-// 20 concurrent ones, or one after a crash all end in the same state with each change recorded once.
+// organization brought to the subscription's newest state, unless the organization is bound to another Stripe
+// customer. Every step is safe to repeat, so a redelivery, 20 concurrent ones, or one after a crash all end in
+// the same state with each change recorded once.
 import { isDeepStrictEqual } from 'node:util';
 import { Inject, Injectable } from '@nestjs/common';
 import type Stripe from 'stripe';
@@ -9,13 +10,18 @@ import {
   decideStripeObservation,
   decideUnmatched,
   evolveStripeSubscription,
+  evolveStripeUnmatched,
+  foreignCustomer,
   initialStripeSubscriptionState,
-  STRIPE_UNMATCHED_STREAM,
+  initialStripeUnmatchedState,
+  stripeOrganizationId,
   stripePlacement,
   stripeSubscriptionStream,
+  stripeUnmatchedStream,
   type PlanCatalogue,
   type StripeEventUnmatched,
   type StripePlacement,
+  type StripeSubscriptionState,
   type UnmatchedReason,
 } from '#domain';
 import { EVENT_STORE, type EventStore } from '#event-store';
@@ -68,13 +74,22 @@ export class StripeWebhooks {
     });
     const duplicate = recorded.appended.length === 0;
     const placement = stripePlacement(recorded.state, this.catalogue);
-    if (placement.kind === 'wait') return { ...receipt, duplicate, outcome: 'recorded', position: recorded.position ?? null };
+    if (placement.kind === 'wait') {
+      const foreign = await this.foreignWhileWaiting(recorded.state, observation.subscriptionId);
+      const organizationId = stripeOrganizationId(recorded.state);
+      if (foreign !== null) return this.unmatched(event, { ...observation, organizationId }, 'FOREIGN_CUSTOMER', foreign, context, duplicate);
+      return { ...receipt, duplicate, outcome: 'recorded', position: recorded.position ?? null };
+    }
     if (placement.kind === 'unmatched') return this.unmatched(event, observation, placement.reason, placement.detail, context, duplicate);
     const { state, revision: before } = await this.organizations.load(placement.organizationId);
     if (!state.exists) {
       return this.unmatched(event, observation, 'UNKNOWN_ORGANIZATION', `There is no organization ${placement.organizationId}.`, context, duplicate);
     }
-    let result = await this.sync(stream, placement, context);
+    const synced = await this.sync(stream, placement, context);
+    if ('foreign' in synced) {
+      return this.unmatched(event, { ...observation, organizationId: placement.organizationId }, 'FOREIGN_CUSTOMER', synced.foreign, context, duplicate);
+    }
+    let result = synced;
     if (event.type === 'customer.subscription.trial_will_end' && placement.data.trialEndsAt !== null) {
       const { subscriptionId, trialEndsAt } = placement.data;
       result = await this.organizations.handle(placement.organizationId, { type: 'NoteTrialEnding', data: { subscriptionId, trialEndsAt } }, context);
@@ -90,17 +105,45 @@ export class StripeWebhooks {
    * again, and while its newest state differs from the one just written, that one is written instead. The
    * last write is always followed by such a check, so the organization ends in the newest state.
    */
-  private async sync(stream: string, first: SyncPlacement, context: CommandContext): Promise<CommandResult> {
+  private async sync(stream: string, first: SyncPlacement, context: CommandContext): Promise<CommandResult | { foreign: string }> {
     let placement = first;
     for (let round = 1; ; round += 1) {
-      const result = await this.organizations.handle(placement.organizationId, { type: 'SyncSubscription', data: placement.data }, context);
+      const { result, foreign } = await this.syncOnce(placement, context);
+      if (foreign !== null) return { foreign };
       const now = stripePlacement((await loadStream(this.store, stream, SUBSCRIPTION_FOLD)).state, this.catalogue);
       if (now.kind !== 'sync' || isDeepStrictEqual(now, placement) || round >= MAX_SYNC_ROUNDS) return result;
       placement = now;
     }
   }
 
-  /** Kept for operators once, counted once; 2xx all the same, since a retry cannot place it either. */
+  /**
+   * SyncSubscription; `foreign`: why the organization, as the decision found it, is not this subscription's to
+   * change (the decision asks the same of the same state, and records nothing then).
+   */
+  private async syncOnce({ organizationId, data }: SyncPlacement, context: CommandContext): Promise<{ result: CommandResult; foreign: string | null }> {
+    let foreign: string | null = null;
+    const subscription = { subscriptionId: data.subscriptionId, customerId: data.customerId ?? null, ended: data.status === 'ended' };
+    const result = await this.organizations.handleDecision(
+      organizationId,
+      'SyncSubscription',
+      (state, decideOn) => {
+        foreign = state.exists ? foreignCustomer(state, subscription) : null;
+        return decideOn({ type: 'SyncSubscription', data });
+      },
+      context,
+    );
+    return { result, foreign };
+  }
+
+  /** A subscription not in force yet (its checkout came first, or it is incomplete) of another customer than its organization's: why. */
+  private async foreignWhileWaiting(subscription: StripeSubscriptionState, subscriptionId: string): Promise<string | null> {
+    const organizationId = stripeOrganizationId(subscription);
+    if (organizationId === null) return null;
+    const { state } = await this.organizations.load(organizationId);
+    return state.exists ? foreignCustomer(state, { subscriptionId, customerId: subscription.customerId, ended: false }) : null;
+  }
+
+  /** Kept for operators once (on its own stream), counted once; 2xx all the same, since a retry cannot place it either. */
   private async unmatched(
     event: Stripe.Event,
     observation: { subscriptionId: string | null; organizationId: string | null },
@@ -114,9 +157,9 @@ export class StripeWebhooks {
       type: 'StripeEventUnmatched',
       data: { eventId: event.id, eventType: event.type, created: event.created, subscriptionId, organizationId, reason, detail },
     };
-    const kept = await handleCommand(this.store, STRIPE_UNMATCHED_STREAM, (recorded: ReadonlySet<string>) => decideUnmatched(recorded, unmatched), {
-      initialState: new Set<string>(),
-      evolve: (recorded: ReadonlySet<string>, kept: StripeEventUnmatched) => new Set([...recorded, kept.data.eventId]),
+    const kept = await handleCommand(this.store, stripeUnmatchedStream(event.id), (state) => decideUnmatched(state, unmatched), {
+      initialState: initialStripeUnmatchedState(),
+      evolve: evolveStripeUnmatched,
       metadata: eventMetadata(context, 'KeepUnmatchedStripeEvent'),
     });
     if (kept.appended.length > 0) this.metrics.stripeUnmatched.inc({ reason });

@@ -1,8 +1,10 @@
+import { foreignCustomer } from '../../billing/stripe-subscription.js';
 import {
   sameTerms,
   SUBSCRIPTION_STATUSES,
   withItem,
   withTerms,
+  type SubscriptionCustomer,
   type SubscriptionItems,
   type SubscriptionStatus,
   type SubscriptionTerms,
@@ -16,27 +18,36 @@ import type { AddOnPurchased } from './purchase-add-on.js';
 import type { PlanAssigned } from './assign-plan.js';
 
 /**
- * The payment provider's subscription as it now stands: its terms, and the plans and add-on units it pays
- * for (already matched to the catalogue). Sent after every provider event about it, in any order: the
- * caller sends the newest state it knows, and the decision records only what differs from the state.
+ * The payment provider's subscription as it now stands: its terms, its customer, and the plans and add-on
+ * units it pays for (already matched to the catalogue). Sent after every provider event about it, in any
+ * order: the caller sends the newest state it knows, and the decision records only what differs from the state.
  */
-export type SyncSubscription = { type: 'SyncSubscription'; data: SubscriptionTerms & SubscriptionItems };
+export type SyncSubscription = { type: 'SyncSubscription'; data: SubscriptionTerms & SubscriptionItems & SubscriptionCustomer };
 
 /** The subscription's status or dates changed (or another subscription took its place: previousStatus null). */
 export type SubscriptionChanged = { type: 'SubscriptionChanged'; data: SubscriptionTerms & { previousStatus: SubscriptionStatus | null } };
 /** The line has no plan any more (its subscription ended or dropped it): adds answer NO_PLAN; nothing in use is removed. */
 export type PlanEnded = { type: 'PlanEnded'; data: { line: Line; plan: PlanName; subscriptionId?: string } };
+/** The organization's Stripe customer, bound by its first subscription: another customer's subscriptions never change it. */
+export type StripeCustomerBound = { type: 'StripeCustomerBound'; data: { customerId: string } };
 
-type SubscriptionEvent = SubscriptionChanged | PlanAssigned | PlanEnded | AddOnPurchased | AddOnCancelled;
+type SubscriptionEvent = StripeCustomerBound | SubscriptionChanged | PlanAssigned | PlanEnded | AddOnPurchased | AddOnCancelled;
 
 const isInstant = (value: unknown): boolean => typeof value === 'string' && !Number.isNaN(Date.parse(value));
 
 function validated(data: SyncSubscription['data']): SyncSubscription['data'] {
   if (data.provider !== 'stripe') throw invalid('provider', 'not_allowed', 'provider must be stripe.');
   if (typeof data.subscriptionId !== 'string' || data.subscriptionId === '') throw invalid('subscriptionId', 'required', 'subscriptionId is required.');
+  const { customerId } = data;
+  if (customerId !== undefined && customerId !== null && (typeof customerId !== 'string' || customerId === '')) {
+    throw invalid('customerId', 'invalid_format', 'customerId must be an id or null.');
+  }
   requireOneOf('status', data.status, SUBSCRIPTION_STATUSES);
   for (const field of ['trialEndsAt', 'endsOn', 'endedAt'] as const) {
     if (data[field] !== null && !isInstant(data[field])) throw invalid(field, 'invalid_format', `${field} must be a date-time or null.`);
+  }
+  if (data.createdAt !== undefined && data.createdAt !== null && !isInstant(data.createdAt)) {
+    throw invalid('createdAt', 'invalid_format', 'createdAt must be a date-time or null.');
   }
   if (data.currentPeriod !== null && !(isInstant(data.currentPeriod.start) && isInstant(data.currentPeriod.end))) {
     throw invalid('currentPeriod', 'invalid_format', 'currentPeriod must have a start and an end.');
@@ -49,25 +60,41 @@ function validated(data: SyncSubscription['data']): SyncSubscription['data'] {
 }
 
 /**
+ * Of two subscriptions, the one the provider created later (at the same second, the greater id, so that
+ * every order of delivery agrees); one whose creation is not known (recorded before it was read) takes over.
+ */
+function isNewerSubscription(candidate: SubscriptionTerms, current: SubscriptionTerms): boolean {
+  const [created, currentCreated] = [candidate.createdAt ?? null, current.createdAt ?? null];
+  if (created === null || currentCreated === null) return true;
+  const [at, currentAt] = [Date.parse(created), Date.parse(currentCreated)];
+  return at > currentAt || (at === currentAt && candidate.subscriptionId > current.subscriptionId);
+}
+
+/**
  * Records what the subscription changed, relative to what it brought before: its terms when they differ,
  * a plan assigned or ended per line, add-on units bought or cancelled. An ended subscription ends the plans
  * it brought and cancels its units; members, sites and domains stay, so the organization may be over a
  * limit (adds are refused). A plan or add-on assigned by hand since is not the subscription's to end.
- * Another subscription takes the place of the current one, unless it is an old one ending.
+ * Only the organization's Stripe customer's subscriptions change it (foreignCustomer), the first binds it;
+ * another subscription of that customer takes the place of a running one only if it is newer, and one that
+ * does not govern the organization ending changes nothing.
  */
 export function syncSubscription(command: SyncSubscription, state: ExistingOrganization): SubscriptionEvent[] {
-  const { plans, addOns, ...terms } = validated(command.data);
+  const { plans, addOns, customerId = null, ...terms } = validated(command.data);
   const { subscriptionId } = terms;
   const current = state.subscription;
   const same = current?.subscriptionId === subscriptionId;
-  if (current !== undefined && !same && current.status !== 'ended' && terms.status === 'ended') return [];
+  const ending = terms.status === 'ended';
+  // Kept unmatched by the caller, which asks the same question of the state it decided on.
+  if (foreignCustomer(state, { subscriptionId, customerId, ended: ending }) !== null) return [];
+  if (!same && (ending || (current !== undefined && current.status !== 'ended' && !isNewerSubscription(terms, current)))) return [];
   const events: SubscriptionEvent[] = [];
+  if (state.stripeCustomerId === undefined && customerId !== null) events.push({ type: 'StripeCustomerBound', data: { customerId } });
   if (current === undefined || !sameTerms(current, terms)) {
     events.push({ type: 'SubscriptionChanged', data: { ...terms, previousStatus: same ? current.status : null } });
   }
-  const ended = terms.status === 'ended';
   for (const line of LINES) {
-    const wanted = ended ? undefined : plans[line];
+    const wanted = ending ? undefined : plans[line];
     const brought = current?.plans[line];
     if (wanted !== undefined && state.plans[line] !== wanted) {
       events.push({ type: 'PlanAssigned', data: { line, plan: wanted, subscriptionId } });
@@ -76,7 +103,7 @@ export function syncSubscription(command: SyncSubscription, state: ExistingOrgan
     }
   }
   for (const addOn of ADD_ONS) {
-    const delta = (ended ? 0 : (addOns[addOn] ?? 0)) - (current?.addOns[addOn] ?? 0);
+    const delta = (ending ? 0 : (addOns[addOn] ?? 0)) - (current?.addOns[addOn] ?? 0);
     if (delta > 0) events.push({ type: 'AddOnPurchased', data: { addOn, quantity: delta, subscriptionId } });
     const cancelled = Math.min(-delta, state.addOns[addOn]);
     if (cancelled > 0) events.push({ type: 'AddOnCancelled', data: { addOn, quantity: cancelled, subscriptionId } });
@@ -87,6 +114,11 @@ export function syncSubscription(command: SyncSubscription, state: ExistingOrgan
 export const withSubscriptionChanged = (state: ExistingOrganization, { data }: SubscriptionChanged): ExistingOrganization => ({
   ...state,
   subscription: withTerms(state.subscription, data),
+});
+
+export const withStripeCustomerBound = (state: ExistingOrganization, { data }: StripeCustomerBound): ExistingOrganization => ({
+  ...state,
+  stripeCustomerId: data.customerId,
 });
 
 /** A line other than classic or chorus changes nothing. */

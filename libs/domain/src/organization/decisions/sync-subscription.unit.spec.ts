@@ -1,10 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
+import { foreignCustomer } from '../../billing/stripe-subscription.js';
 import { createPlanCatalogue } from '../../plans/plan-catalogue.js';
 import { refusalToAdd } from '../../limits/refusal-to-add.js';
+import { given } from '../../testing/given-when-then.js';
 import { chorusEnabled, memberAdded, organizationCreated } from '../../testing/organization-events.js';
 import type { OrganizationCommandOf } from '../commands.js';
 import { decide } from '../decisions.js';
-import type { OrganizationEvent } from '../events.js';
+import type { OrganizationEvent, OrganizationEventOf } from '../events.js';
 import { foldOrganization } from '../evolve.js';
 import { operator } from '../requester.js';
 import type { ExistingOrganization, OrganizationState } from '../state.js';
@@ -21,10 +23,13 @@ const active: Sync['data'] = {
   endsOn: null,
   currentPeriod: period,
   endedAt: null,
+  createdAt: '2026-10-20T09:00:00.000Z',
+  customerId: 'cus_1',
   plans: { classic: 'professional' },
   addOns: { additionalUser: 2 },
 };
 const sync = (data: Partial<Sync['data']>): Sync => ({ type: 'SyncSubscription', data: { ...active, ...data } });
+const { plans: _plans, addOns: _addOns, customerId: _customerId, ...terms } = active;
 
 /** Decides each command in turn on the state the earlier ones left; answers every command's events. */
 function run(commands: OrganizationCommandOf<'SyncSubscription' | 'NoteTrialEnding' | 'AssignPlan'>[], history: OrganizationEvent[] = [organizationCreated()]) {
@@ -45,7 +50,8 @@ describe('SyncSubscription', () => {
     const { decided, state } = run([sync({})]);
 
     expect(decided[0]).toEqual([
-      { type: 'SubscriptionChanged', data: { ...active, plans: undefined, addOns: undefined, previousStatus: null } },
+      { type: 'StripeCustomerBound', data: { customerId: 'cus_1' } },
+      { type: 'SubscriptionChanged', data: { ...terms, previousStatus: null } },
       { type: 'PlanAssigned', data: { line: 'classic', plan: 'professional', subscriptionId: 'sub_1' } },
       { type: 'AddOnPurchased', data: { addOn: 'additionalUser', quantity: 2, subscriptionId: 'sub_1' } },
     ].map((event) => JSON.parse(JSON.stringify(event)) as OrganizationEvent));
@@ -112,7 +118,7 @@ describe('SyncSubscription', () => {
   it('a new subscription takes over from the old one; the old one ending afterwards changes nothing', () => {
     const { decided, state } = run([
       sync({}),
-      sync({ subscriptionId: 'sub_2', plans: { classic: 'essential' }, addOns: { additionalUser: 1 } }),
+      sync({ subscriptionId: 'sub_2', createdAt: '2026-11-10T00:00:00.000Z', plans: { classic: 'essential' }, addOns: { additionalUser: 1 } }),
       sync({ status: 'ended', endedAt: period.end }),
     ]);
 
@@ -126,6 +132,77 @@ describe('SyncSubscription', () => {
     expect(() => run([sync({ status: 'paused' as 'active' })])).toThrow(/status/);
     expect(() => run([sync({ endsOn: 'soon' })])).toThrow(/endsOn/);
     expect(() => run([sync({ addOns: { additionalUser: -1 } })])).toThrow(/units/);
+  });
+});
+
+describe('the organization’s Stripe customer', () => {
+  const earlier = '2026-09-01T00:00:00.000Z';
+  const later = '2026-11-10T00:00:00.000Z';
+  const ended = { status: 'ended', endedAt: '2026-11-20T00:00:00.000Z' } as const;
+  const mine = (data: Partial<Sync['data']>): Sync => sync({ addOns: {}, ...data });
+  const stranger = (data: Partial<Sync['data']> = {}): Sync => mine({ subscriptionId: 'sub_x', customerId: 'cus_x', createdAt: later, plans: { classic: 'essential' }, ...data });
+  const changed = (data: Partial<OrganizationEventOf<'SubscriptionChanged'>['data']> = {}): OrganizationEvent => ({
+    type: 'SubscriptionChanged',
+    data: { ...terms, previousStatus: null, ...data },
+  });
+  const assigned = (plan: 'essential' | 'professional', subscriptionId = 'sub_1'): OrganizationEvent => ({
+    type: 'PlanAssigned',
+    data: { line: 'classic', plan, subscriptionId },
+  });
+  const bound: OrganizationEvent = { type: 'StripeCustomerBound', data: { customerId: 'cus_1' } };
+  /** Subscribed to professional with sub_1 of customer cus_1. */
+  const subscribed: OrganizationEvent[] = [organizationCreated(), bound, changed(), assigned('professional')];
+  /** Subscribed the same way before customers were bound: no binding, and no creation time recorded. */
+  const { createdAt: _createdAt, ...termsBefore } = terms;
+  const subscribedBefore: OrganizationEvent[] = [organizationCreated(), { type: 'SubscriptionChanged', data: { ...termsBefore, previousStatus: null } }, assigned('professional')];
+
+  it('the first subscription placed binds the organization to its customer, once', () => {
+    given([organizationCreated()])
+      .when(mine({}))
+      .then([bound, changed(), assigned('professional')]);
+    given(subscribed).when(mine({ endsOn: period.end })).then([changed({ endsOn: period.end, previousStatus: 'active' })]);
+  });
+
+  it('another customer’s subscription changes nothing, whatever organization it names, nor does its ending', () => {
+    given(subscribed).when(stranger()).then([]);
+    given(subscribed).when(stranger(ended)).then([]);
+    given(subscribed).when(stranger({ customerId: null })).then([]);
+    // The question the caller asks of the same state, to keep the event for operators (FOREIGN_CUSTOMER).
+    const state = foldOrganization(subscribed) as ExistingOrganization;
+    expect(foreignCustomer(state, { subscriptionId: 'sub_x', customerId: 'cus_x', ended: false })).toBe(
+      "Subscription sub_x is customer cus_x's; organization org-1 is bound to customer cus_1.",
+    );
+    expect(foreignCustomer(state, { subscriptionId: 'sub_1', customerId: 'cus_1', ended: false })).toBeNull();
+  });
+
+  it('another subscription of the customer takes the place of a running one only if it is newer', () => {
+    given(subscribed).when(mine({ subscriptionId: 'sub_0', createdAt: earlier, plans: { classic: 'essential' } })).then([]);
+    given(subscribed)
+      .when(mine({ subscriptionId: 'sub_2', createdAt: later, plans: { classic: 'essential' } }))
+      .then([changed({ subscriptionId: 'sub_2', createdAt: later }), assigned('essential', 'sub_2')]);
+    // At the same second, the greater id: every order of delivery agrees.
+    given(subscribed).when(mine({ subscriptionId: 'sub_0', plans: { classic: 'essential' } })).then([]);
+  });
+
+  it('the ending of a subscription that does not govern the organization changes nothing', () => {
+    given(subscribed).when(mine({ subscriptionId: 'sub_0', createdAt: earlier, ...ended })).then([]);
+    given(subscribed).when(mine({ subscriptionId: 'sub_2', createdAt: later, ...ended })).then([]);
+    given([organizationCreated()]).when(mine(ended)).then([]);
+  });
+
+  it('once the governing subscription has ended, another of the customer’s takes its place, older or not', () => {
+    const endedHistory = [...subscribed, changed({ ...ended, previousStatus: 'active' }), { type: 'PlanEnded', data: { line: 'classic', plan: 'professional', subscriptionId: 'sub_1' } } as const];
+    given(endedHistory)
+      .when(mine({ subscriptionId: 'sub_0', createdAt: earlier }))
+      .then([changed({ subscriptionId: 'sub_0', createdAt: earlier }), assigned('professional', 'sub_0')]);
+  });
+
+  it('an organization subscribed before customers were bound is bound by its own subscription’s next event; another waits until then', () => {
+    given(subscribedBefore).when(stranger()).then([]);
+    const state = foldOrganization(subscribedBefore) as ExistingOrganization;
+    expect(foreignCustomer(state, { subscriptionId: 'sub_x', customerId: 'cus_x', ended: false })).toMatch(/has subscription sub_1, whose customer is not known yet/);
+    given(subscribedBefore).when(mine({})).then([bound, changed({ previousStatus: 'active' })]);
+    given([...subscribedBefore, bound]).when(stranger()).then([]);
   });
 });
 
