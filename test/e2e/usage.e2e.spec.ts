@@ -98,4 +98,78 @@ describe('usage reports', () => {
     expect((await bound.post('/usage', { reports: [report(other, 'u-6', 5)] })).status).toBe(202);
     expect((await traffic(other)).used).toBe(5);
   });
+
+  it('counts this month and the last only: a flood of 1,000 months is rejected report by report, and writes no history for them', async () => {
+    const organizationId = await createOrganization(admin, { plan: { line: 'classic', plan: 'essential' } });
+    const monthsAgo = (months: number) => {
+      const at = new Date();
+      at.setUTCDate(15);
+      at.setUTCMonth(at.getUTCMonth() - months);
+      return at.toISOString();
+    };
+    const reports = Array.from({ length: 1_000 }, (_, index) => ({ id: `m-${index}`, organizationId, quantity: 600_000, occurredAt: monthsAgo(index) }));
+    const answer = await collector.post('/usage', { reports });
+    expect(answer.status).toBe(202);
+    expect({ accepted: answer.body.accepted, duplicates: answer.body.duplicates }).toEqual({ accepted: 2, duplicates: 0 });
+    const rejected = answer.body.rejected as { index: number; status: number; code: string }[];
+    expect(rejected).toHaveLength(998);
+    expect(rejected.every((entry) => entry.status === 400 && entry.code === 'OCCURRED_AT_OUT_OF_RANGE')).toBe(true);
+    expect(rejected[0]?.index).toBe(2);
+    // Two months over the allowance: four thresholds at most, the last month's told as late (its owners are not mailed).
+    const history = await auditor.get(`/organizations/${organizationId}/history?limit=1000`);
+    const reached = (history.body.events as { type: string; data: { period: string; late?: boolean } }[]).filter((event) => event.type === 'TrafficThresholdReached');
+    expect(reached).toHaveLength(4);
+    const lastMonth = trafficPeriodOf(monthsAgo(1));
+    expect(reached.filter((event) => event.data.late === true).map((event) => event.data.period)).toEqual([lastMonth, lastMonth]);
+
+    // Nothing countable at all: the call is answered as its first rejection, with every one listed.
+    const old = await collector.post('/usage', { reports: [{ id: 'old', organizationId, quantity: 1, occurredAt: monthsAgo(3) }] });
+    expect(old.body).toMatchObject({ status: 400, code: 'OCCURRED_AT_OUT_OF_RANGE', accepted: 0, rejected: [expect.objectContaining({ id: 'old' })] });
+  });
+
+  it('holds a report id to what it said, in this month and the last: another quantity is REPORT_ID_REUSED, the same again a duplicate', async () => {
+    const organizationId = await createOrganization(admin, { plan: { line: 'classic', plan: 'essential' } });
+    expect((await collector.post('/usage', { reports: [report(organizationId, 'same-id', 5)] })).body).toMatchObject({ accepted: 1 });
+    const reused = await collector.post('/usage', { reports: [report(organizationId, 'same-id', 6)] });
+    expect(reused.body).toMatchObject({ status: 409, code: 'REPORT_ID_REUSED' });
+    const lastMonth = new Date();
+    lastMonth.setUTCDate(10);
+    lastMonth.setUTCMonth(lastMonth.getUTCMonth() - 1);
+    const inLastMonth = { ...report(organizationId, 'same-id', 5), occurredAt: lastMonth.toISOString() };
+    const elsewhere = await collector.post('/usage', { reports: [inLastMonth, report(organizationId, 'same-id', 5)] });
+    expect(elsewhere.body).toMatchObject({ accepted: 0, duplicates: 1, rejected: [expect.objectContaining({ index: 0, code: 'REPORT_ID_REUSED', status: 409 })] });
+    const mixed = await collector.post('/usage', { reports: [report(organizationId, 'fresh', 1), report(organizationId, 'same-id', 7)] });
+    expect(mixed.body).toMatchObject({ accepted: 1, duplicates: 0, rejected: [expect.objectContaining({ index: 1, code: 'REPORT_ID_REUSED' })] });
+    expect((await traffic(organizationId)).used).toBe(6);
+  });
+
+  it('asks who calls before reading a body: a megabyte of anything from a stranger is 401, from a key without usage:write 403', async () => {
+    const raw = `{"reports": [${'x'.repeat(900_000)}`;
+    const stranger = httpClient(running.baseUrl);
+    const anonymous = await stranger.post('/usage', undefined, { raw, headers: { 'content-type': 'application/json' } });
+    expect({ status: anonymous.status, code: anonymous.body.code }).toEqual({ status: 401, code: 'UNAUTHENTICATED' });
+    const unscoped = await entitlements.post('/usage', undefined, { raw, headers: { 'content-type': 'application/json' } });
+    expect({ status: unscoped.status, code: unscoped.body.code }).toEqual({ status: 403, code: 'FORBIDDEN' });
+    // With the right key the body is read, and refused for what it is.
+    expect((await collector.post('/usage', undefined, { raw, headers: { 'content-type': 'application/json' } })).body.code).toBe('INVALID_JSON');
+  });
+});
+
+describe('the entitlement routes are API routes', () => {
+  it.each(['/entitlements', '/usage', '/ofrep/v1/configuration'])('%s answers as the API does to a browser, never the page', async (path) => {
+    const answer = await fetch(`${running.baseUrl}${path}`, { headers: { accept: 'text/html' } });
+    expect(answer.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(answer.headers.get('content-security-policy')).toBe("default-src 'none';frame-ancestors 'none'");
+  });
+
+  it('says how to cache: never the lists and reports; OFREP privately, revalidated by its ETag', async () => {
+    const organizationId = await createOrganization(admin, { plan: { line: 'classic', plan: 'essential' } });
+    expect((await entitlements.get('/entitlements')).headers.get('cache-control')).toBe('no-store');
+    expect((await collector.post('/usage', { reports: [report(organizationId, 'c-1', 1)] })).headers.get('cache-control')).toBe('no-store');
+    const bulk = await entitlements.post('/ofrep/v1/evaluate/flags', { context: { targetingKey: organizationId } });
+    expect(bulk.headers.get('cache-control')).toBe('private, no-cache');
+    expect(bulk.headers.get('etag')).toMatch(/./);
+    const one = await entitlements.post('/ofrep/v1/evaluate/flags/limits.users', { context: { targetingKey: organizationId } });
+    expect(one.headers.get('cache-control')).toBe('private, no-cache');
+  });
 });

@@ -5,6 +5,7 @@ import type { Config } from '#config';
 import type { DestinationStream } from 'pino';
 import { AppModule } from './app.module.js';
 import { applyHttpServerLimits } from './http/http-server-limits.js';
+import { mountUsageCallers } from './entitlements/usage.controller.js';
 import { BODY_LIMIT, JSON_MEDIA_TYPES, requireJsonBody } from './http/json-body.js';
 import { enterRequestContext, startRequest } from './http/request-context.middleware.js';
 import { createPino } from './logging/pino.js';
@@ -52,6 +53,8 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
       trustProxy: config.trustProxy,
     }),
   );
+  // POST /usage's caller is known before its body (up to 1 MiB) is read.
+  mountUsageCallers(app);
   app.use(requireJsonBody);
   app.useBodyParser('json', { limit: BODY_LIMIT, type: JSON_MEDIA_TYPES });
   app.use(enterRequestContext);

@@ -5,6 +5,7 @@ import { CATALOGUE_PRODUCT_KEYS, type CatalogueProductKey } from '#domain';
 import { databaseUrlProblems } from './database-url.js';
 import { eventStoreConnectionStringProblems } from './eventstore-connection-string.js';
 import { parseSsoDomainSettings, type SsoDomainSettings } from './sso-domain-settings.js';
+import { parseSsoSecretKeys, type SsoSecretKey } from './sso-secret-keys.js';
 import { parseStripeWebhookSecrets } from './stripe-webhook-secrets.js';
 import { parseTrustProxy, type TrustProxy } from './trust-proxy.js';
 
@@ -68,6 +69,8 @@ const environmentSchema = z.object({
   HTTP_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(1_000),
   PASSWORD_HASHES_AT_ONCE: z.coerce.number().int().min(1).max(1_024).optional(),
   ENTITLEMENT_STREAMS_MAX: z.coerce.number().int().min(0).max(1_000_000).default(500),
+  ENTITLEMENT_STREAMS_PER_PRINCIPAL: z.coerce.number().int().min(1).max(1_000_000).default(10),
+  ENTITLEMENT_STREAMS_PER_ORGANIZATION: z.coerce.number().int().min(1).max(1_000_000).default(100),
 });
 
 export type Config = {
@@ -137,9 +140,12 @@ export type Config = {
   mailClaimMs: number;
   /** Open `GET /entitlements/changes` streams at most on this node (each is also a connection of `http.maxConnections`). */
   entitlementStreamsMax: number;
+  /** ... of them at most per API key or signed-in user, and per organization they carry, on this node: one caller cannot take them all. */
+  entitlementStreamsPerPrincipal: number;
+  entitlementStreamsPerOrganization: number;
 };
 
-export type SsoSecretKey = { id: string; key: Buffer };
+export type { SsoSecretKey };
 
 /** The HTTP server's limits on slow and idle clients (see apps/api/README.md). */
 export type HttpLimits = {
@@ -239,37 +245,9 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
     },
     passwordHashesAtOnce: env.PASSWORD_HASHES_AT_ONCE,
     entitlementStreamsMax: env.ENTITLEMENT_STREAMS_MAX,
+    entitlementStreamsPerPrincipal: env.ENTITLEMENT_STREAMS_PER_PRINCIPAL,
+    entitlementStreamsPerOrganization: env.ENTITLEMENT_STREAMS_PER_ORGANIZATION,
   };
-}
-
-/**
- * `k2:<base64>,k1:<base64>`: key ids (1 to 32 letters, digits, `_`, `-`, each once) with 32-byte keys
- * in base64 or base64url. The first seals new secrets; the others still open what they sealed, so a key
- * is rotated by putting a new one first and dropping the old one once nothing sealed with it is left.
- */
-function parseSsoSecretKeys(setting: string, problems: string[]): SsoSecretKey[] {
-  const keys: SsoSecretKey[] = [];
-  for (const entry of setting.split(',').map((part) => part.trim())) {
-    const separator = entry.indexOf(':');
-    const id = entry.slice(0, separator);
-    const encoded = entry.slice(separator + 1);
-    if (separator < 1 || !/^[A-Za-z0-9_-]{1,32}$/.test(id)) {
-      problems.push(`SSO_SECRET_KEYS: an entry is not <key id>:<key> (key ids are 1 to 32 letters, digits, _ or -)`);
-      continue;
-    }
-    const key = Buffer.from(encoded, 'base64');
-    // Never echo the key itself: the message names the key id only.
-    if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(encoded) || key.length !== 32) {
-      problems.push(`SSO_SECRET_KEYS: key "${id}" must be 32 bytes in base64 (openssl rand -base64 32)`);
-      continue;
-    }
-    if (keys.some((known) => known.id === id)) {
-      problems.push(`SSO_SECRET_KEYS: key id "${id}" is given twice`);
-      continue;
-    }
-    keys.push({ id, key });
-  }
-  return keys;
 }
 
 /**

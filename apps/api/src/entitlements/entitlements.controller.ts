@@ -1,15 +1,17 @@
 // GET /entitlements: every organization's entitlements the caller may see, what an in-process provider fills
 // from. GET /entitlements/changes: their changes as server-sent events, resumable with Last-Event-ID
-// (docs/entitlements.md). Its own cap (ENTITLEMENT_STREAMS_MAX), a comment every 15 s so that proxies keep it
-// open, and every stream ended before the server closes (a shutdown never waits on them).
+// (docs/entitlements.md). Its caps (ENTITLEMENT_STREAMS_MAX on the node, _PER_PRINCIPAL, _PER_ORGANIZATION), a
+// comment every 15 s so that proxies keep it open, every stream ended when its credential ends (CredentialEnds)
+// and before the server closes (a shutdown never waits on them).
 import { Controller, Get, Inject, type OnModuleDestroy, Req, Res } from '@nestjs/common';
 import { READ_MODELS, ReadModels } from '#read-models';
 import type { Request, Response } from 'express';
 import { CONFIG, type Config } from '#config';
-import type { Principal } from '../access/principal.js';
+import { actorOf, type Principal } from '../access/principal.js';
 import { ProblemError } from '../http/problem-error.js';
 import { Operation } from '../openapi/operation.decorator.js';
 import { jsonSafe } from '../organizations/command-result.js';
+import { CredentialEnds, type CredentialEnd } from './credential-ends.js';
 import { EntitlementCallers } from './entitlement-callers.js';
 import { EntitlementChanges, type EntitlementChange } from './entitlement-changes.js';
 import { OrganizationEntitlements } from './organization-entitlements.js';
@@ -18,7 +20,8 @@ export const HEARTBEAT_MS = 15_000;
 
 const POSITION = /^\d{1,19}$/;
 
-type Stream = { response: Response; sent: Promise<void>; stop: () => void };
+/** holder: the key or user it counts against; organizations: those it counts against (a bound key's, a member's). */
+type Stream = { response: Response; sent: Promise<void>; stop: () => void; principal: Principal; holder: string; organizations: readonly string[] };
 
 export type EntitlementsAnswer = {
   /** The read model's position the answer reflects (null: nothing projected yet): follow /entitlements/changes from it. */
@@ -30,6 +33,7 @@ export type EntitlementsAnswer = {
 export class EntitlementsController implements OnModuleDestroy {
   private readonly streams = new Set<Stream>();
   private heartbeat: NodeJS.Timeout | undefined;
+  private readonly stopFollowingEnds: () => void;
 
   constructor(
     private readonly callers: EntitlementCallers,
@@ -37,11 +41,15 @@ export class EntitlementsController implements OnModuleDestroy {
     @Inject(CONFIG) private readonly config: Config,
     private readonly entitlements: OrganizationEntitlements,
     @Inject(READ_MODELS) private readonly readModels: ReadModels,
-  ) {}
+    credentialEnds: CredentialEnds,
+  ) {
+    this.stopFollowingEnds = credentialEnds.listen((end) => this.endStreamsOf(end));
+  }
 
   @Get()
   @Operation({ summary: "Every visible organization's entitlements, and the position they reflect (follow the changes after it)" })
-  async all(@Req() request: Request): Promise<EntitlementsAnswer> {
+  async all(@Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<EntitlementsAnswer> {
+    response.setHeader('Cache-Control', 'no-store');
     const principal = await this.callers.authenticate(request);
     // Read before the rows: the changes after it are streamed, so none falls between the two.
     const position = this.readModels.statuses().find((status) => status.name === 'organizations')?.checkpoint;
@@ -70,6 +78,9 @@ export class EntitlementsController implements OnModuleDestroy {
       response.setHeader('Retry-After', '5');
       throw new ProblemError(503, 'TOO_MANY_STREAMS', 'Too many change streams', 'This node holds as many change streams as it may; try again shortly, or another node.');
     }
+    const holder = actorOf(principal);
+    const organizations = this.organizationsOf(principal);
+    this.refuseOverCaps(holder, organizations, response);
     const lastEventId = request.headers['last-event-id'] ?? (typeof request.query.lastEventId === 'string' ? request.query.lastEventId : undefined);
     if (lastEventId !== undefined && (typeof lastEventId !== 'string' || !POSITION.test(lastEventId))) {
       throw new ProblemError(400, 'VALIDATION_FAILED', 'The request is not valid', 'Last-Event-ID must be a position (a whole number) this stream sent.');
@@ -81,7 +92,7 @@ export class EntitlementsController implements OnModuleDestroy {
     response.flushHeaders();
     response.write(': entitlement changes\n\n');
 
-    const stream: Stream = { response, sent: Promise.resolve(), stop: () => undefined };
+    const stream: Stream = { response, sent: Promise.resolve(), stop: () => undefined, principal, holder, organizations };
     const send = (change: EntitlementChange) => {
       // One after the other, in position order: a member's visibility is read from the organization's stream.
       stream.sent = stream.sent.then(async () => {
@@ -105,9 +116,48 @@ export class EntitlementsController implements OnModuleDestroy {
   }
 
   onModuleDestroy(): void {
+    this.stopFollowingEnds();
     for (const stream of [...this.streams]) {
       stream.stop();
       stream.response.end();
+    }
+  }
+
+  /** The organizations a stream counts against: a bound key's one, or a member's (from this node's read model). */
+  private organizationsOf(principal: Principal): string[] {
+    if (principal.kind === 'api-key') return principal.organizationId === undefined ? [] : [principal.organizationId];
+    if (principal.kind === 'user') return this.readModels.organizations.organizationsOfUser(principal.userId).map(({ organizationId }) => organizationId);
+    return [];
+  }
+
+  /** 429, not 503: the caller holds its share; others still get theirs. */
+  private refuseOverCaps(holder: string, organizations: readonly string[], response: Response): void {
+    const held = [...this.streams];
+    const over = (detail: string) => {
+      response.setHeader('Retry-After', '5');
+      return new ProblemError(429, 'TOO_MANY_STREAMS', 'Too many change streams', detail);
+    };
+    if (held.filter((stream) => stream.holder === holder).length >= this.config.entitlementStreamsPerPrincipal) {
+      throw over(`These credentials hold ${this.config.entitlementStreamsPerPrincipal} change streams on this node already: close one first.`);
+    }
+    for (const organizationId of organizations) {
+      if (held.filter((stream) => stream.organizations.includes(organizationId)).length >= this.config.entitlementStreamsPerOrganization) {
+        throw over(`The organization ${organizationId} has ${this.config.entitlementStreamsPerOrganization} change streams open on this node already.`);
+      }
+    }
+  }
+
+  /** A stream ends with its credential: a revoked key, an ended session, a member removed (who reconnects and is asked again). */
+  private endStreamsOf(end: CredentialEnd): void {
+    for (const stream of [...this.streams]) {
+      const { principal } = stream;
+      const ends =
+        (end.kind === 'api-key-revoked' && principal.kind === 'api-key' && principal.keyId === end.keyId) ||
+        (end.kind === 'session-ended' && principal.kind === 'user' && principal.sessionId === end.sessionId) ||
+        (end.kind === 'member-removed' && principal.kind === 'user' && principal.userId === end.userId);
+      if (!ends) continue;
+      stream.stop();
+      stream.response.end(': the credentials of this stream ended\n\n');
     }
   }
 

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { CredentialEnds } from './credential-ends.js';
 import { EntitlementCallers } from './entitlement-callers.js';
 import { EntitlementChanges } from './entitlement-changes.js';
 import { EntitlementsController } from './entitlements.controller.js';
@@ -10,7 +11,7 @@ import { UsageReports } from './usage-reports.js';
 /** Entitlements for the product's own services: OFREP evaluation and pushed changes (docs/entitlements.md). */
 @Module({
   controllers: [OfrepController, EntitlementsController, UsageController],
-  providers: [EntitlementCallers, OrganizationEntitlements, EntitlementChanges, UsageReports],
+  providers: [EntitlementCallers, OrganizationEntitlements, EntitlementChanges, CredentialEnds, UsageReports],
   exports: [EntitlementCallers, OrganizationEntitlements],
 })
 export class EntitlementsModule {}

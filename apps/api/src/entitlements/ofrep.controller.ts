@@ -43,7 +43,8 @@ export class OfrepController {
 
   @Get('configuration')
   @Operation({ summary: "OFREP's provider configuration: what is evaluated, and where changes are pushed" })
-  async configuration(@Req() request: Request): Promise<object> {
+  async configuration(@Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<object> {
+    response.setHeader('Cache-Control', 'no-store');
     await this.callers.authenticate(request);
     return {
       name: 'Chorus entitlements',
@@ -59,7 +60,9 @@ export class OfrepController {
   @Post('evaluate/flags/:key')
   @HttpCode(200)
   @Operation({ summary: 'One entitlement of the organization named by context.targetingKey' })
-  async evaluateFlag(@Param('key') key: string, @Body() body: unknown, @Req() request: Request): Promise<Evaluation> {
+  async evaluateFlag(@Param('key') key: string, @Body() body: unknown, @Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<Evaluation> {
+    // Per caller, and revalidated each time: a shared cache must not keep one organization's answer for another.
+    response.setHeader('Cache-Control', 'private, no-cache');
     const principal = await this.callers.authenticate(request);
     const set = await this.visible(principal, targetingKeyOf(body, key), key);
     const flag = set.flags.get(key);
@@ -73,6 +76,7 @@ export class OfrepController {
   async evaluateFlags(@Body() body: unknown, @Req() request: Request, @Res() response: Response): Promise<void> {
     const principal = await this.callers.authenticate(request);
     const set = await this.visible(principal, targetingKeyOf(body));
+    response.setHeader('Cache-Control', 'private, no-cache');
     response.setHeader('ETag', set.etag);
     if (request.headers['if-none-match'] === set.etag) {
       response.status(304).end();

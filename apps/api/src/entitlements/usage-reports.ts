@@ -1,32 +1,44 @@
 // POST /usage: the collectors' traffic reports, counted once each by id (docs/entitlements.md). Each
 // organization's period is its own stream, decided on with its expected revision, so concurrent deliveries
-// of the same reports, on any node, count them once, and a threshold of the allowance is recorded once.
+// of the same reports, on any node, count them once, and a threshold of the allowance is recorded once. Only
+// this month and the last take reports: a report a month earlier could not change anything anyone acts on,
+// and a flood of old months would write a threshold per month into the organization's history.
 import { Inject, Injectable } from '@nestjs/common';
 import {
+  countedContent,
   decideTraffic,
   evolveTraffic,
   governingPlan,
   initialTrafficState,
+  periodBefore,
+  reportContent,
   trafficAnchor,
   trafficPeriodOf,
   trafficStream,
   type PlanCatalogue,
   type TrafficEvent,
+  type TrafficReported,
   type TrafficState,
   type TrafficThresholdCrossed,
   type UsageReport,
 } from '#domain';
-import { eventMetadata, FoldedStateCache, handleCommand, type CommandContext, type StreamFold } from '#application';
+import { eventMetadata, FoldedStateCache, handleCommand, loadStream, type CommandContext, type StreamFold } from '#application';
 import { EVENT_STORE, type EventStore } from '#event-store';
+import { IdentityClock } from '../auth/identity.provider.js';
 import { ProblemError } from '../http/problem-error.js';
 import { Organizations } from '../organizations/organizations.js';
 import { PLAN_CATALOGUE } from '../plans/plan-catalogue.module.js';
 
 export type OrganizationUsageReport = UsageReport & { organizationId: string };
-export type UsageReceipt = { accepted: number; duplicates: number; position: bigint | undefined };
+
+/** A report not counted, and why: its month is neither this one nor the last, or its id said something else before. */
+export type RejectedReport = { index: number; id: string; status: 400 | 409; code: 'OCCURRED_AT_OUT_OF_RANGE' | 'REPORT_ID_REUSED'; detail: string };
+export type UsageReceipt = { accepted: number; duplicates: number; rejected: RejectedReport[]; position: bigint | undefined };
 
 /** Periods whose counted ids this node keeps folded (a period is read again only from where it was left). */
 const CACHED_PERIODS = 1_000;
+
+type Group = { organizationId: string; period: string; late: boolean; neighbour: string; reports: { index: number; report: UsageReport }[] };
 
 @Injectable()
 export class UsageReports {
@@ -42,9 +54,15 @@ export class UsageReports {
     @Inject(EVENT_STORE) private readonly store: EventStore,
     private readonly organizations: Organizations,
     @Inject(PLAN_CATALOGUE) private readonly catalogue: PlanCatalogue,
+    private readonly clock: IdentityClock,
   ) {}
 
-  /** Counts the reports; an unknown organization refuses the whole call before anything is counted. */
+  /**
+   * Counts the reports of this month and the last (an organization's own months, by its billing anchor); others
+   * are rejected one by one, the rest counted. An id is the organization's whatever the month: the same id with
+   * the same content again is a duplicate, with other content a reuse (rejected). An unknown organization refuses
+   * the whole call before anything is counted.
+   */
   async report(reports: readonly OrganizationUsageReport[], context: CommandContext): Promise<UsageReceipt> {
     const allowances = new Map<string, number | null>();
     const anchors = new Map<string, string | null>();
@@ -56,36 +74,66 @@ export class UsageReports {
       allowances.set(organizationId, governingPlan(state, this.catalogue)?.limits.trafficPerMonth ?? null);
       anchors.set(organizationId, trafficAnchor(state.subscription));
     }
-    const groups = new Map<string, { organizationId: string; period: string; reports: UsageReport[] }>();
-    for (const { organizationId, ...report } of reports) {
-      const period = trafficPeriodOf(report.occurredAt, anchors.get(organizationId));
+    const now = this.clock.now();
+    const rejected: RejectedReport[] = [];
+    const groups = new Map<string, Group>();
+    reports.forEach(({ organizationId, ...report }, index) => {
+      const anchor = anchors.get(organizationId);
+      const current = trafficPeriodOf(now, anchor);
+      const period = trafficPeriodOf(report.occurredAt, anchor);
+      const previous = periodBefore(current);
+      if (period !== current && period !== previous) {
+        const detail = `occurredAt ${report.occurredAt} is in ${period}: only this month (${current}) and the last (${previous}) are counted.`;
+        rejected.push({ index, id: report.id, status: 400, code: 'OCCURRED_AT_OUT_OF_RANGE', detail });
+        return;
+      }
       const key = `${organizationId} ${period}`;
-      const group = groups.get(key) ?? { organizationId, period, reports: [] };
-      group.reports.push(report);
+      const group = groups.get(key) ?? { organizationId, period, late: period !== current, neighbour: period === current ? previous : current, reports: [] };
+      group.reports.push({ index, report });
       groups.set(key, group);
-    }
-    const results = await Promise.all(
-      [...groups.values()].map(async (group) => {
-        const handled = await handleCommand(
-          this.store,
-          trafficStream(group.organizationId, group.period),
-          (state: TrafficState) => decideTraffic(state, { ...group, allowance: allowances.get(group.organizationId) ?? null }),
-          { ...this.fold, metadata: eventMetadata(context, 'ReportUsage') },
-        );
-        const crossings = handled.appended
-          .filter((event) => event.type === 'TrafficThresholdCrossed')
-          .map((event) => event.data as TrafficThresholdCrossed['data']);
-        const allowance = allowances.get(group.organizationId) ?? null;
-        const recorded = await this.recordInHistory(group.organizationId, group.period, handled.state, crossings, allowance, context);
-        const counted = handled.appended.find((event) => event.type === 'TrafficReported');
-        const position = recorded !== undefined && (handled.position === undefined || recorded > handled.position) ? recorded : handled.position;
-        return { accepted: counted === undefined ? 0 : (counted.data as { reports: unknown[] }).reports.length, position };
-      }),
-    );
+    });
+    const results = await Promise.all([...groups.values()].map((group) => this.count(group, allowances.get(group.organizationId) ?? null, context)));
+    rejected.push(...results.flatMap((result) => result.reused));
+    rejected.sort((a, b) => a.index - b.index);
     const accepted = results.reduce((sum, result) => sum + result.accepted, 0);
     const positions = results.flatMap((result) => (result.position === undefined ? [] : [result.position]));
     const position = positions.reduce<bigint | undefined>((max, at) => (max === undefined || at > max ? at : max), undefined);
-    return { accepted, duplicates: reports.length - accepted, position };
+    return { accepted, duplicates: reports.length - accepted - rejected.length, rejected, position };
+  }
+
+  /** One organization's reports of one period, decided on its stream, the neighbouring period's ids known. */
+  private async count(group: Group, allowance: number | null, context: CommandContext) {
+    const { organizationId, period } = group;
+    const neighbour = (await loadStream(this.store, trafficStream(organizationId, group.neighbour), this.fold)).state;
+    const countedElsewhere = (id: string) => countedContent(neighbour.counted, id);
+    const reports = group.reports.map(({ report }) => report);
+    const handled = await handleCommand(
+      this.store,
+      trafficStream(organizationId, period),
+      (state: TrafficState) => decideTraffic(state, { organizationId, period, reports, allowance, countedElsewhere }),
+      { ...this.fold, metadata: eventMetadata(context, 'ReportUsage') },
+    );
+    const counted = handled.appended.find((event) => event.type === 'TrafficReported');
+    const countedIds = new Set(counted === undefined ? [] : (counted.data as TrafficReported['data']).reports.map((report) => report.id));
+    // Counted by this call, or else said before (here, in the other month, or earlier in this call): the same, or not.
+    const reused: RejectedReport[] = [];
+    const firstInCall = new Set<string>();
+    for (const { index, report } of group.reports) {
+      const first = !firstInCall.has(report.id);
+      firstInCall.add(report.id);
+      if (first && countedIds.has(report.id)) continue;
+      const said = countedContent(handled.state.counted, report.id) ?? countedElsewhere(report.id);
+      if (said !== undefined && said !== reportContent(report)) {
+        const detail = `Report ${report.id} was counted before with another quantity, time or site; a report id is used once.`;
+        reused.push({ index, id: report.id, status: 409, code: 'REPORT_ID_REUSED', detail });
+      }
+    }
+    const crossings = handled.appended
+      .filter((event) => event.type === 'TrafficThresholdCrossed')
+      .map((event) => event.data as TrafficThresholdCrossed['data']);
+    const recorded = await this.recordInHistory(organizationId, period, handled.state, crossings, allowance, group.late, context);
+    const position = recorded !== undefined && (handled.position === undefined || recorded > handled.position) ? recorded : handled.position;
+    return { accepted: countedIds.size, reused, position };
   }
 
   /**
@@ -99,6 +147,7 @@ export class UsageReports {
     state: TrafficState,
     crossings: readonly TrafficThresholdCrossed['data'][],
     allowance: number | null,
+    late: boolean,
     context: CommandContext,
   ): Promise<bigint | undefined> {
     let position: bigint | undefined;
@@ -106,7 +155,7 @@ export class UsageReports {
       const key = `${organizationId} ${period} ${threshold}`;
       if (this.inHistory.has(key)) continue;
       const crossing = crossings.find((candidate) => candidate.threshold === threshold);
-      const data = { period, threshold, used: crossing?.used ?? state.total, allowance: crossing?.allowance ?? allowance ?? 0 };
+      const data = { period, threshold, used: crossing?.used ?? state.total, allowance: crossing?.allowance ?? allowance ?? 0, late };
       const result = await this.organizations.handle(organizationId, { type: 'RecordTrafficThreshold', data }, context);
       this.inHistory.add(key);
       if (this.inHistory.size > CACHED_PERIODS * 2) this.inHistory.delete(this.inHistory.values().next().value as string);

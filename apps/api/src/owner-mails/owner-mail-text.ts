@@ -84,7 +84,9 @@ function trialEndingMail(config: MailConfig, about: About, { trialEndsAt }: Subs
 /** Whether the owners are owed a mail for an organization event: a threshold, a payment that just failed, a trial ending. */
 export function owesOwnerMail(event: OrganizationEvent): boolean {
   if (event.type === 'SubscriptionChanged') return event.data.status === 'past_due' && event.data.previousStatus !== 'past_due';
-  return event.type === 'TrafficThresholdReached' || event.type === 'SubscriptionTrialEnding';
+  // A month's threshold reached by reports that came in after the month ended tells the owners nothing they can act on.
+  if (event.type === 'TrafficThresholdReached') return event.data.late !== true;
+  return event.type === 'SubscriptionTrialEnding';
 }
 
 /** The mail the owners are owed for an organization event, or none (most events, and most subscription changes). */

@@ -1,7 +1,23 @@
 // Which paths are the HTTP API's, for the SPA (it never answers a page there) and the security headers.
 
 /** Paths of the HTTP API: a browser asking for one gets the API's answer, not the SPA. Case as the routes have it. */
-export const apiPrefixes = ['/organizations', '/billing', '/health', '/session', '/sessions', '/account', '/invitations', '/auth', '/assets', '/audit', '/metrics', '/docs'];
+export const apiPrefixes = [
+  '/organizations',
+  '/billing',
+  '/health',
+  '/session',
+  '/sessions',
+  '/account',
+  '/invitations',
+  '/auth',
+  '/assets',
+  '/audit',
+  '/metrics',
+  '/docs',
+  '/ofrep',
+  '/entitlements',
+  '/usage',
+];
 
 /**
  * The API's paths whose every answer is data (JSON, problem+json, the metrics' text): all of them but

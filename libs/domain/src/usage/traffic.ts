@@ -25,6 +25,12 @@ export function trafficPeriodOf(instant: string | Date, anchor?: string | null):
   return `${year}-${String(month + 1).padStart(2, '0')}`;
 }
 
+/** The month before a period (`YYYY-MM`). */
+export function periodBefore(period: string): string {
+  const [year = 1970, month = 1] = period.split('-').map(Number);
+  return month === 1 ? `${year - 1}-12` : `${year}-${String(month - 1).padStart(2, '0')}`;
+}
+
 /** When a period (`YYYY-MM`) starts, for the same anchor. */
 export function trafficPeriodStart(period: string, anchor?: string | null): string {
   const [year, month] = period.split('-').map(Number);
@@ -53,31 +59,40 @@ export type TrafficThresholdCrossed = {
 export type TrafficEvent = TrafficReported | TrafficThresholdCrossed;
 
 /**
- * The report ids a state has counted: the first `size` entries of `order` (id -> its rank). Successive states
- * share one map that only grows, each seeing the ids below its own size, so counting a batch costs the batch,
- * not the month's ids so far (copying a set per batch made a busy month quadratic).
+ * What a report said, as its id is held to: the same id with another quantity, time or site is another report,
+ * and is refused (REPORT_ID_REUSED) rather than counted or taken for a repeat.
  */
-export type CountedIds = { readonly order: Map<string, number>; readonly size: number };
+export const reportContent = ({ quantity, occurredAt, siteId }: UsageReport): string => `${quantity} ${Date.parse(occurredAt)} ${siteId ?? ''}`;
 
-export const hasCounted = (counted: CountedIds, id: string): boolean => {
-  const rank = counted.order.get(id);
-  return rank !== undefined && rank < counted.size;
-};
+/**
+ * The report ids a state has counted, with what each said: the first `size` entries of `order` (id -> its rank
+ * and content). Successive states share one map that only grows, each seeing the ids below its own size, so
+ * counting a batch costs the batch, not the month's ids so far (copying a set per batch made a busy month quadratic).
+ */
+export type CountedIds = { readonly order: Map<string, { rank: number; content: string }>; readonly size: number };
 
-function countedWith(counted: CountedIds, ids: Iterable<string>): CountedIds {
+/** What the report counted under `id` said, or undefined when no report of this id was counted. */
+export function countedContent(counted: CountedIds, id: string): string | undefined {
+  const entry = counted.order.get(id);
+  return entry !== undefined && entry.rank < counted.size ? entry.content : undefined;
+}
+
+export const hasCounted = (counted: CountedIds, id: string): boolean => countedContent(counted, id) !== undefined;
+
+function countedWith(counted: CountedIds, reports: readonly UsageReport[]): CountedIds {
   // Extended in place when this is the newest state of the map; a state branching from an older one copies its own part.
   let order = counted.order;
   if (order.size !== counted.size) {
     order = new Map();
-    for (const [id, rank] of counted.order) {
-      if (rank >= counted.size) break;
-      order.set(id, rank);
+    for (const [id, entry] of counted.order) {
+      if (entry.rank >= counted.size) break;
+      order.set(id, entry);
     }
   }
   let size = counted.size;
-  for (const id of ids) {
-    if (order.has(id)) continue;
-    order.set(id, size);
+  for (const report of reports) {
+    if (order.has(report.id)) continue;
+    order.set(report.id, { rank: size, content: reportContent(report) });
     size += 1;
   }
   return { order, size };
@@ -89,22 +104,27 @@ export const initialTrafficState = (): TrafficState => ({ total: 0, counted: { o
 
 export function evolveTraffic(state: TrafficState, event: TrafficEvent): TrafficState {
   if (event.type === 'TrafficThresholdCrossed') return { ...state, crossed: [...state.crossed, event.data.threshold] };
-  return { ...state, total: event.data.total, counted: countedWith(state.counted, event.data.reports.map((report) => report.id)) };
+  return { ...state, total: event.data.total, counted: countedWith(state.counted, event.data.reports) };
 }
 
+/** Report ids are the organization's, whatever the month: those counted in the neighbouring period a report may fall in. */
+export type CountedElsewhere = (id: string) => string | undefined;
+
 /**
- * The reports not counted before (nor twice within this call), as one event, and each threshold of the
- * allowance (null: unlimited) the new total reaches for the first time this period; none when all were counted.
+ * The reports not counted before (nor twice within this call, nor in the neighbouring period `countedElsewhere`
+ * says), as one event, and each threshold of the allowance (null: unlimited) the new total reaches for the first
+ * time this period; none when all were counted. A reused id is not counted (the caller tells a repeat from a
+ * reuse by `reportContent`).
  */
 export function decideTraffic(
   state: TrafficState,
-  request: { organizationId: string; period: string; reports: readonly UsageReport[]; allowance: number | null },
+  request: { organizationId: string; period: string; reports: readonly UsageReport[]; allowance: number | null; countedElsewhere?: CountedElsewhere },
 ): TrafficEvent[] {
-  const { organizationId, period, reports, allowance } = request;
+  const { organizationId, period, reports, allowance, countedElsewhere = () => undefined } = request;
   const seen = new Set<string>();
   const fresh: UsageReport[] = [];
   for (const report of reports) {
-    if (seen.has(report.id) || hasCounted(state.counted, report.id)) continue;
+    if (seen.has(report.id) || hasCounted(state.counted, report.id) || countedElsewhere(report.id) !== undefined) continue;
     seen.add(report.id);
     fresh.push(report);
   }

@@ -1,5 +1,18 @@
 import { describe, expect, it } from '@jest/globals';
-import { decideTraffic, evolveTraffic, initialTrafficState, thresholdsReached, trafficPeriodOf, trafficPeriodStart, trafficStream, type TrafficEvent, type UsageReport } from './traffic.js';
+import {
+  countedContent,
+  decideTraffic,
+  evolveTraffic,
+  initialTrafficState,
+  periodBefore,
+  reportContent,
+  thresholdsReached,
+  trafficPeriodOf,
+  trafficPeriodStart,
+  trafficStream,
+  type TrafficEvent,
+  type UsageReport,
+} from './traffic.js';
 
 const report = (id: string, quantity: number): UsageReport => ({ id, quantity, occurredAt: '2026-11-03T10:00:00.000Z' });
 const request = (reports: UsageReport[], allowance: number | null = 1_000) => ({ organizationId: 'acme', period: '2026-11', reports, allowance });
@@ -67,5 +80,25 @@ describe('traffic', () => {
   it('records no threshold for an unlimited allowance', () => {
     expect(thresholdsReached(10 ** 9, null)).toEqual([]);
     expect(decideTraffic(initialTrafficState(), request([report('a', 10 ** 9)], null)).map((event) => event.type)).toEqual(['TrafficReported']);
+  });
+
+  it('keeps what each counted report said, so the same id with other content is told from a repeat', () => {
+    const state = fold(decideTraffic(initialTrafficState(), request([report('a', 10)])));
+    expect(countedContent(state.counted, 'a')).toBe(reportContent(report('a', 10)));
+    expect(reportContent(report('a', 10))).not.toBe(reportContent(report('a', 11)));
+    expect(reportContent({ ...report('a', 10), occurredAt: '2026-11-03T11:00:00.000+01:00' })).toBe(reportContent(report('a', 10)));
+    expect(reportContent({ ...report('a', 10), siteId: 'www' })).not.toBe(reportContent(report('a', 10)));
+    expect(countedContent(state.counted, 'b')).toBeUndefined();
+  });
+
+  it('counts no id the neighbouring month counted already', () => {
+    const elsewhere = (id: string) => (id === 'a' ? reportContent(report('a', 10)) : undefined);
+    const events = decideTraffic(initialTrafficState(), { ...request([report('a', 10), report('b', 5)]), countedElsewhere: elsewhere });
+    expect(events).toEqual([{ type: 'TrafficReported', data: { organizationId: 'acme', period: '2026-11', reports: [report('b', 5)], total: 5 } }]);
+  });
+
+  it('names the month before, across a year', () => {
+    expect(periodBefore('2026-11')).toBe('2026-10');
+    expect(periodBefore('2027-01')).toBe('2026-12');
   });
 });

@@ -8,19 +8,26 @@ import type { ExistingOrganization } from '../state.js';
  */
 export type RecordTrafficThreshold = {
   type: 'RecordTrafficThreshold';
-  data: { period: string; threshold: TrafficThreshold; used: number; allowance: number };
+  /** late: reached by reports of a month that had ended when they were counted. */
+  data: { period: string; threshold: TrafficThreshold; used: number; allowance: number; late?: boolean };
 };
 
-/** The month's traffic (period: YYYY-MM, UTC) reached `threshold` percent of the allowance: `used` of `allowance` when counted. */
-export type TrafficThresholdReached = { type: 'TrafficThresholdReached'; data: { period: string; threshold: 80 | 100; used: number; allowance: number } };
+/**
+ * The month's traffic (period: YYYY-MM, UTC) reached `threshold` percent of the allowance: `used` of `allowance`
+ * when counted. late (present, true): reached by reports that came after the month ended; the owners are not mailed.
+ */
+export type TrafficThresholdReached = {
+  type: 'TrafficThresholdReached';
+  data: { period: string; threshold: 80 | 100; used: number; allowance: number; late?: true };
+};
 
 export function recordTrafficThreshold(command: RecordTrafficThreshold, state: ExistingOrganization): TrafficThresholdReached[] {
-  const { period, threshold, used, allowance } = command.data;
+  const { period, threshold, used, allowance, late = false } = command.data;
   if (typeof period !== 'string' || !/^\d{4}-(0[1-9]|1[0-2])$/.test(period)) throw invalid('period', 'invalid_format', 'period must be a month, YYYY-MM.');
   if (threshold !== 80 && threshold !== 100) throw invalid('threshold', 'out_of_range', 'threshold must be 80 or 100.');
   if (![used, allowance].every((value) => Number.isSafeInteger(value) && value >= 0)) throw invalid('used', 'out_of_range', 'used and allowance must be counts.');
   if (state.trafficThresholdsReached?.[period]?.includes(threshold)) return [];
-  return [{ type: 'TrafficThresholdReached', data: { period, threshold, used, allowance } }];
+  return [{ type: 'TrafficThresholdReached', data: { period, threshold, used, allowance, ...(late ? { late } : {}) } }];
 }
 
 export function withTrafficThresholdReached(state: ExistingOrganization, { data }: TrafficThresholdReached): ExistingOrganization {
