@@ -14,6 +14,7 @@ import { desktop, launchChromium, phone, type TestBrowser, type Viewport } from 
 import { closeAll } from './support/close-all.js';
 import { consoleScreen, logInThroughForm, type ConsoleUser } from './support/console-screens.js';
 import { judgeScreen, openConsolePage, screenshots } from './support/judged-screens.js';
+import { twoStepResetLinkInOutbox } from './support/outbox.js';
 import { pathOf, textOnceShown, visibleText } from './support/sign-in-screens.js';
 import { waitFor } from './support/wait-for.js';
 
@@ -104,6 +105,8 @@ describe('two-step sign-in', () => {
     await textOnceShown(card.getByText(/^Two-step sign-in is off/), 'Two-step sign-in is off: your password alone signs you in. Add a second step so a stolen password is not enough.');
     await judge(page, 'account-off');
 
+    // Every change below is confirmed with her password, typed once on the page.
+    await card.getByLabel('Your current password').fill(ada.password);
     await card.getByRole('button', { name: 'Set up an authenticator app' }).click();
     const key = card.locator('.two-step-setup__secret code');
     adaSecret = (await visibleText(key)).replace(/\s/g, '');
@@ -270,6 +273,13 @@ describe('two-step sign-in', () => {
     await openConsolePage(page, started().server.baseUrl, '/app/account', 'Account');
     const card = page.getByRole('region', { name: 'Two-step sign-in' });
     await textOnceShown(card.getByText(/requires two-step sign-in/), 'Careful Co requires two-step sign-in: keep at least one way.');
+    // A change with the session alone is refused in words; with the password it is made.
+    await card.getByRole('button', { name: 'Rename Phone' }).click();
+    await card.getByLabel('New name for “Phone”').fill('Bob’s phone');
+    await card.getByRole('button', { name: 'Save' }).click();
+    await textOnceShown(card.getByRole('alert').filter({ hasText: /\S/ }), 'Confirm this change with your password.');
+    await card.getByRole('button', { name: 'Cancel' }).click();
+    await card.getByLabel('Your current password').fill(bob.password);
     await card.getByRole('button', { name: 'Rename Phone' }).click();
     await card.getByLabel('New name for “Phone”').fill('Bob’s phone');
     await card.getByRole('button', { name: 'Save' }).click();
@@ -280,4 +290,45 @@ describe('two-step sign-in', () => {
     await textOnceShown(card.getByRole('alert').filter({ hasText: /\S/ }), 'Your organization requires two-step sign-in: set up another way first, then remove this one.');
     expect(await card.getByRole('list', { name: 'Passkeys' }).getByRole('listitem').count()).toBe(1);
   }, 60_000);
+
+  it("Ada asks to reset Bob's second factors; Bob agrees through the mailed link with his password", async () => {
+    const owner = await newPage(desktop, false);
+    await toSecondStep(owner.page, ada);
+    await owner.page.getByRole('button', { name: 'Use a recovery code instead' }).click();
+    await owner.page.getByLabel('Recovery code').fill(adaRecoveryCodes[3] as string);
+    await owner.page.getByRole('button', { name: 'Continue' }).click();
+    await waitFor('the console', () => (pathOf(owner.page).startsWith('/app') ? true : undefined));
+    await openConsolePage(owner.page, started().server.baseUrl, '/app/orgs/careful-co/members', 'Members');
+    const card = owner.page.getByRole('region', { name: 'Two-step sign-in' });
+    await card.getByRole('button', { name: `Reset the two-step sign-in of ${bob.email}` }).click();
+    const dialog = owner.page.getByRole('dialog');
+    await textOnceShown(dialog.getByRole('heading'), `Reset the two-step sign-in of ${bob.email}?`);
+    await judge(owner.page, 'members-reset-dialog');
+    await dialog.getByRole('button', { name: 'Reset' }).click();
+    // Careful Co does not manage Bob's account (no single sign-on, no verified domain): Bob is asked.
+    await textOnceShown(card.getByRole('status'), `${bob.email} was e-mailed a link to agree: their second factors stay until they do.`);
+    await judge(owner.page, 'members-reset-asked');
+
+    const link = new URL(await twoStepResetLinkInOutbox(started().server.dataDir, bob.email));
+    for (const [width, viewport] of [['390', phone], ['1280', desktop]] as const) {
+      const { page } = await newPage(viewport, false);
+      await page.goto(`${started().server.baseUrl}${link.pathname}`);
+      await textOnceShown(page.getByRole('heading', { level: 1 }), 'Reset two-step sign-in?');
+      expect(await page.getByText(/stop working in every organization you belong to/).count()).toBe(1);
+      await judge(page, 'agree-to-reset');
+      if (width === '390') continue;
+      // With the keyboard alone: a wrong password is said in words, then the right one.
+      await page.getByLabel('Your password').focus();
+      await page.keyboard.type('not his password');
+      await page.keyboard.press('Enter');
+      await textOnceShown(page.getByRole('alert').filter({ hasText: /\S/ }), 'The password is not correct.');
+      await page.getByLabel('Your password').fill(bob.password);
+      await page.keyboard.press('Enter');
+      await textOnceShown(page.getByRole('heading', { level: 1 }), 'Two-step sign-in is reset');
+      await judge(page, 'agree-to-reset-done');
+      // The link works once.
+      await page.goto(`${started().server.baseUrl}${link.pathname}`);
+      await textOnceShown(page.getByRole('heading', { level: 1 }), 'This link cannot be used');
+    }
+  }, 90_000);
 });

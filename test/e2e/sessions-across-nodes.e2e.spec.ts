@@ -91,7 +91,7 @@ describe('sessions across API nodes', () => {
       await browser.post('/login', { username: email, password });
       const started = await browser.post('/account/two-step/authenticator-app');
       const code = await generate({ secret: started.body.secret, epoch: Math.floor(nodeA.clock.now().getTime() / 1000) });
-      expect((await browser.request('PUT', '/account/two-step/authenticator-app', { json: { setup: started.body.setup, code } })).status).toBe(200);
+      expect((await browser.request('PUT', '/account/two-step/authenticator-app', { json: { setup: started.body.setup, code, password } })).status).toBe(200);
       return started.body.secret as string;
     }
 

@@ -153,6 +153,7 @@ describe('PUT /organizations/:id/sso', () => {
         clientId,
         domains: ['acme.example'],
         enforce: false,
+        trustProviderMfa: false,
         domainStates: [expect.objectContaining({ domain: 'acme.example', status: 'pending' })],
       },
     });

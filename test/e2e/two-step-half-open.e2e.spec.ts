@@ -22,7 +22,7 @@ beforeAll(async () => {
   const signedIn = await app.signedIn(email, password);
   const started = await signedIn.post('/account/two-step/authenticator-app');
   const code = await generate({ secret: started.body.secret, epoch: Math.floor(app.clock.now().getTime() / 1000) });
-  expect((await signedIn.request('PUT', '/account/two-step/authenticator-app', { json: { setup: started.body.setup, code } })).status).toBe(200);
+  expect((await signedIn.request('PUT', '/account/two-step/authenticator-app', { json: { setup: started.body.setup, code, password } })).status).toBe(200);
 }, 60_000);
 
 afterAll(async () => {

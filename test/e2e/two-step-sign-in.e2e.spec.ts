@@ -7,7 +7,9 @@ import { generate } from 'otplib';
 import { CommandBus } from '@nestjs/cqrs';
 import { READ_MODELS, type ReadModels } from '#read-models';
 import { AddMemberCommand } from '#api';
+import { createApiKey } from '../support/api-keys.js';
 import { startAuthApp, type AuthApp } from '../support/auth-app.js';
+import { httpClient } from '../support/http-client.js';
 import type { Browser } from '../support/browser.js';
 import { resetTokenIn, SmtpInbox, unfolded, type ReceivedMail } from '../support/smtp-inbox.js';
 
@@ -37,7 +39,8 @@ async function newUser(name: string): Promise<{ userId: string; email: string }>
 async function setUpApp(browser: Browser): Promise<{ secret: string; recoveryCodes: string[] }> {
   const started = await browser.post('/account/two-step/authenticator-app');
   expect(started.status).toBe(200);
-  const confirmed = await browser.request('PUT', '/account/two-step/authenticator-app', { json: { setup: started.body.setup, code: await codeNow(started.body.secret) } });
+  const code = await codeNow(started.body.secret);
+  const confirmed = await browser.request('PUT', '/account/two-step/authenticator-app', { json: { setup: started.body.setup, code, password } });
   expect(confirmed.status).toBe(200);
   return { secret: started.body.secret, recoveryCodes: confirmed.body.recoveryCodes };
 }
@@ -77,7 +80,8 @@ describe('an authenticator app', () => {
     const wrong = await signedIn.request('PUT', '/account/two-step/authenticator-app', { json: { setup: started.body.setup, code: '000000' } });
     expect(wrong.body).toMatchObject({ status: 400, code: 'INVALID_CODE' });
     ({ secret, recoveryCodes } = await (async () => {
-      const confirmed = await signedIn.request('PUT', '/account/two-step/authenticator-app', { json: { setup: started.body.setup, code: await codeNow(started.body.secret) } });
+      const code = await codeNow(started.body.secret);
+      const confirmed = await signedIn.request('PUT', '/account/two-step/authenticator-app', { json: { setup: started.body.setup, code, password } });
       return { secret: started.body.secret as string, recoveryCodes: confirmed.body.recoveryCodes as string[] };
     })());
     expect(recoveryCodes).toHaveLength(10);
@@ -145,6 +149,67 @@ describe('an authenticator app', () => {
     const after = await halfOpen(user.email);
     expect((await after.get('/session/second-step')).body.methods.authenticatorApp).toBe(true);
     expect((await after.get('/session')).status).toBe(401);
+  });
+});
+
+describe('changing factors (each change confirmed in its request, and mailed)', () => {
+  let user: { userId: string; email: string };
+  let signedIn: Browser;
+  let secret: string;
+  let recoveryCodes: string[];
+
+  beforeAll(async () => {
+    user = await newUser('changer');
+    signedIn = await app.signedIn(user.email, password);
+    ({ secret, recoveryCodes } = await setUpApp(signedIn));
+  });
+
+  it('refuses a change with the session alone, or a wrong password, and changes nothing', async () => {
+    const started = await signedIn.post('/account/two-step/authenticator-app');
+    expect(started.status).toBe(200);
+    expect((await signedIn.post('/account/two-step/recovery-codes')).body).toMatchObject({ status: 403, code: 'REAUTHENTICATION_REQUIRED' });
+    expect((await signedIn.delete('/account/two-step/authenticator-app')).body).toMatchObject({ status: 403, code: 'REAUTHENTICATION_REQUIRED' });
+    expect((await signedIn.request('DELETE', '/account/two-step/authenticator-app', { json: { password: 'wrong password' } })).body).toMatchObject({
+      status: 400,
+      code: 'WRONG_PASSWORD',
+    });
+    expect((await signedIn.request('DELETE', '/account/two-step/authenticator-app', { json: { code: '000000' } })).body).toMatchObject({ status: 400 });
+    expect((await signedIn.get('/account/two-step')).body).toMatchObject({ confirmWith: 'password', authenticatorApp: { enrolledAt: expect.any(String) }, recoveryCodes: { remaining: 10 } });
+  });
+
+  it('takes the password, or a code once: the same code again is refused; every change is mailed', async () => {
+    const regenerated = await signedIn.request('POST', '/account/two-step/recovery-codes', { json: { password } });
+    expect(regenerated.status).toBe(200);
+    await mailTo(user.email, 'new recovery codes were made');
+    app.clock.advance(31_000);
+    const code = await codeNow(secret);
+    expect((await signedIn.request('POST', '/account/two-step/recovery-codes', { json: { code } })).status).toBe(200);
+    expect((await signedIn.request('POST', '/account/two-step/recovery-codes', { json: { code } })).body).toMatchObject({ status: 400, code: 'CODE_ALREADY_USED' });
+    // The old recovery codes were replaced: one of them confirms nothing.
+    expect((await signedIn.request('POST', '/account/two-step/recovery-codes', { json: { code: recoveryCodes[0] } })).body).toMatchObject({ status: 400, code: 'INVALID_CODE' });
+    const events = await userEvents(user.userId);
+    expect(events.filter((event) => event.type === 'FactorChangeConfirmed').map((event) => event.data.method)).toEqual(['password', 'password', 'authenticator-app']);
+  });
+
+  it('confirms a first factor by a recent sign-in for an account with no password, and not after five minutes', async () => {
+    const email = `passwordless-${randomUUID().slice(0, 8)}@two-step.example`;
+    const userId = await app.createUser({ email });
+    const session = await app.identity.sessions.open(userId, 'sso', { actor: `user:${userId}`, correlationId: randomUUID(), causationId: randomUUID(), origin: {} });
+    const browser = app.browser();
+    browser.cookies.set('__Host-chorus_session', session.cookieValue);
+    await browser.open('/app/account');
+    expect((await browser.get('/account/two-step')).body).toMatchObject({ confirmWith: 'recent-sign-in' });
+    app.clock.advance(5 * 60_000 + 1_000);
+    const late = await browser.post('/account/two-step/authenticator-app');
+    const refused = await browser.request('PUT', '/account/two-step/authenticator-app', { json: { setup: late.body.setup, code: await codeNow(late.body.secret) } });
+    expect(refused.body).toMatchObject({ status: 403, code: 'REAUTHENTICATION_REQUIRED' });
+    const fresh = await app.identity.sessions.open(userId, 'sso', { actor: `user:${userId}`, correlationId: randomUUID(), causationId: randomUUID(), origin: {} });
+    browser.cookies.set('__Host-chorus_session', fresh.cookieValue);
+    await browser.open('/app/account');
+    const started = await browser.post('/account/two-step/authenticator-app');
+    const confirmed = await browser.request('PUT', '/account/two-step/authenticator-app', { json: { setup: started.body.setup, code: await codeNow(started.body.secret) } });
+    expect(confirmed.status).toBe(200);
+    await mailTo(email, 'an authenticator app was set up');
   });
 });
 
@@ -220,7 +285,7 @@ describe("an organization's requirement", () => {
     expect((await browser.get('/session/second-step')).body).toMatchObject({ awaiting: 'enrolment', email });
   });
 
-  it("an owner resets a member's factors (the member is mailed); no one resets those of someone outside the organization", async () => {
+  it("an owner asks to reset a member's factors: the member agrees by the mailed link with their password; no one reaches someone outside", async () => {
     const stranger = await newUser('stranger');
     const { secret: strangersSecret } = await setUpApp(await app.signedIn(stranger.email, password));
     const refused = await ownerBrowser.delete(`/organizations/${organizationId}/two-step-sign-in/members/${stranger.userId}`);
@@ -236,12 +301,48 @@ describe("an organization's requirement", () => {
     expect((await strangerBrowser.delete(`/organizations/${strangersOwn}/two-step-sign-in/members/${member.userId}`)).status).toBe(404);
 
     expect((await userEvents(member.userId)).filter((event) => event.type === 'SecondFactorsReset')).toEqual(untouched);
-    expect((await ownerBrowser.delete(`/organizations/${organizationId}/two-step-sign-in/members/${member.userId}`)).status).toBe(204);
-    await mailTo(member.email, 'removed the second factors');
+    // An owner cannot reset their own factors here: the Account page asks for the password or a code.
+    expect((await ownerBrowser.delete(`/organizations/${organizationId}/two-step-sign-in/members/${owner.userId}`)).body).toMatchObject({ status: 403, code: 'FORBIDDEN' });
+
+    // The organization does not answer for the member's account (no SSO of its made it, no verified domain): only asked.
+    const asked = await ownerBrowser.delete(`/organizations/${organizationId}/two-step-sign-in/members/${member.userId}`);
+    expect(asked.body).toEqual({ outcome: 'confirmation-mailed' });
+    expect((await userEvents(member.userId)).some((event) => event.type === 'SecondFactorsResetRequested')).toBe(true);
+    expect((await userEvents(member.userId)).filter((event) => event.type === 'SecondFactorsReset')).toEqual(untouched);
+    const token = /\/two-step-reset\/([A-Za-z0-9_-]+)/.exec(unfolded(await mailTo(member.email, '/two-step-reset/')))?.[1] as string;
+    const agreeing = app.browser();
+    expect((await agreeing.open(`/two-step-reset/${token}`)).status).toBe(200);
+    expect((await agreeing.post('/two-step-reset/validity', { token })).body).toEqual({ valid: true, organizationName: expect.stringMatching(/^Careful /), passwordRequired: true });
+    expect((await agreeing.post('/two-step-reset', { token, password: 'not the password' })).body).toMatchObject({ status: 400, code: 'WRONG_PASSWORD' });
+    expect((await agreeing.post('/two-step-reset', { token })).body).toMatchObject({ status: 400, code: 'WRONG_PASSWORD' });
+    expect((await userEvents(member.userId)).filter((event) => event.type === 'SecondFactorsReset')).toEqual(untouched);
+    expect((await agreeing.post('/two-step-reset', { token, password })).status).toBe(204);
+    await mailTo(member.email, 'as you confirmed, the second factors');
     const reset = (await userEvents(member.userId)).find((event) => event.type === 'SecondFactorsReset');
-    expect(reset?.data.organizationId).toBe(organizationId);
+    expect(reset?.data).toMatchObject({ organizationId, authority: 'confirmed-by-person' });
+    expect((await agreeing.post('/two-step-reset', { token, password })).body).toMatchObject({ status: 400, code: 'INVALID_TOKEN' });
+    expect((await agreeing.post('/two-step-reset/validity', { token })).body).toEqual({ valid: false });
     const next = await halfOpen(member.email);
     expect((await next.get('/session/second-step')).body.awaiting).toBe('enrolment');
+  });
+
+  it("lets no owner strip a stranger's factors by adding them to their own organization, nor a key of that organization", async () => {
+    const victim = await newUser('victim');
+    const { secret: victimsSecret } = await setUpApp(await app.signedIn(victim.email, password));
+    const attacker = await newUser('attacker');
+    const attackers = await app.createOrganization(`Attackers ${randomUUID().slice(0, 6)}`, attacker);
+    const attackerBrowser = await app.signedIn(attacker.email, password);
+    const added = await attackerBrowser.post(`/organizations/${attackers}/members`, { email: victim.email, role: 'member' });
+    expect(added.status).toBe(201);
+    const key = await createApiKey(app.app, ['organizations:read', 'organizations:write'], 'attacker', attackers);
+    const byKey = await httpClient(app.baseUrl, { apiKey: key }).delete(`/organizations/${attackers}/two-step-sign-in/members/${victim.userId}`);
+    const bySession = await attackerBrowser.delete(`/organizations/${attackers}/two-step-sign-in/members/${victim.userId}`);
+    expect([byKey.body, bySession.body]).toEqual([{ outcome: 'confirmation-mailed' }, { outcome: 'confirmation-mailed' }]);
+    // The factors stay: the password alone still does not sign the victim in.
+    expect((await userEvents(victim.userId)).some((event) => event.type === 'SecondFactorsReset')).toBe(false);
+    const signingIn = await halfOpen(victim.email);
+    expect((await signingIn.get('/session')).status).toBe(401);
+    expect((await signingIn.post('/session/second-step/code', { code: await codeNow(victimsSecret) })).status).toBe(204);
   });
 
   it("lists the members' two-step sign-in for the organization's auditors, in words, and nobody else's", async () => {
@@ -251,7 +352,8 @@ describe("an organization's requirement", () => {
       ({ description, member: { email }, actorName }) => `${email}: ${description} (${actorName})`,
     );
     expect(lines).toEqual([
-      `${member.email}: Two-step sign-in reset by an owner: every second factor removed (${owner.email})`,
+      `${member.email}: Two-step sign-in reset at an owner’s request, confirmed by the person: every second factor removed (${member.email})`,
+      `${member.email}: An owner asked to reset two-step sign-in: nothing changes unless the person confirms the mailed link (${owner.email})`,
       `${member.email}: Signed in after setting up two-step sign-in (${member.email})`,
       `${member.email}: Recovery codes made: ten new codes, any earlier ones no longer work (${member.email})`,
       `${member.email}: Authenticator app set up (${member.email})`,
@@ -265,6 +367,10 @@ describe("an organization's requirement", () => {
     const paged = await ownerBrowser.get(`/organizations/${organizationId}/history/sign-in-security?limit=3`);
     expect(paged.body.entries).toHaveLength(3);
     const rest = await ownerBrowser.get(`/organizations/${organizationId}/history/sign-in-security?limit=3&before=${paged.body.next}`);
-    expect(rest.body).toMatchObject({ entries: [expect.objectContaining({ description: 'Authenticator app set up' })], next: null });
+    expect(rest.body.next).toBeNull();
+    expect((rest.body.entries as { description: string }[]).map(({ description }) => description)).toEqual([
+      'Recovery codes made: ten new codes, any earlier ones no longer work',
+      'Authenticator app set up',
+    ]);
   });
 });

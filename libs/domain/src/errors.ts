@@ -27,7 +27,9 @@ export type DomainErrorCode =
   /** An organization of the user requires two-step sign-in: the last factor cannot go. */
   | 'TWO_STEP_REQUIRED'
   /** Recovery codes, or passing a step by enrolling, need a second factor first. */
-  | 'NO_SECOND_FACTOR';
+  | 'NO_SECOND_FACTOR'
+  /** A change of factors must be confirmed in its request (password or code), or follow a recent sign-in. */
+  | 'REAUTHENTICATION_REQUIRED';
 
 export class DomainError extends Error {
   constructor(

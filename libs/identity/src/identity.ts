@@ -24,6 +24,7 @@ import { SecretBox, type SecretKey } from './sso/secret-box.js';
 import { SsoStateSeal } from './sso/sso-state.js';
 import { Users } from './user/users.js';
 import { PasskeyCeremonies, relyingPartyOf } from './two-step/passkeys.js';
+import { OwnerResets } from './two-step/owner-resets.js';
 import { TwoStep } from './two-step/two-step.js';
 import { TwoStepSeal } from './two-step/two-step-seal.js';
 import { XsrfTokens } from './xsrf/xsrf-tokens.js';
@@ -77,8 +78,10 @@ export type Identity = {
   ssoClientSecrets: SecretBox;
   ssoState: SsoStateSeal;
   oidcProviders: OidcProviders;
-  /** Second factors and the second step of a password sign-in. */
+  /** Second factors and the second step of a sign-in. */
   twoStep: TwoStep;
+  /** Owners' resets of members' second factors, at once or confirmed by the person. */
+  ownerResets: OwnerResets;
 };
 
 export function createIdentity(options: IdentityOptions): Identity {
@@ -97,6 +100,7 @@ export function createIdentity(options: IdentityOptions): Identity {
     users,
     sessions,
     attempts,
+    hasher,
     clock,
     mailer: options.mailer,
     logger: options.logger,
@@ -155,5 +159,6 @@ export function createIdentity(options: IdentityOptions): Identity {
       clock,
     }),
     twoStep,
+    ownerResets: new OwnerResets({ users, attempts, hasher, clock, mailer: options.mailer, logger: options.logger, links }),
   };
 }

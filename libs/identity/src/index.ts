@@ -25,5 +25,7 @@ export * from './user/user-registration.js';
 export * from './user/users.js';
 export * from './xsrf/xsrf-tokens.js';
 export * from './two-step/two-step.js';
+export * from './two-step/owner-resets.js';
+export type { ChangeConfirmation } from './two-step/confirmed-changes.js';
 export * from './two-step/authenticator-app.js';
 export * from './two-step/recovery-codes.js';

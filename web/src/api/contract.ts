@@ -68,7 +68,7 @@ export type Subscription = {
 };
 
 /** An organization's OpenID provider; domains in Unicode form, domainStates one per domain. */
-export type SsoSettings = { issuer: string; clientId: string; domains: string[]; enforce: boolean; domainStates: SsoDomainState[] };
+export type SsoSettings = { issuer: string; clientId: string; domains: string[]; enforce: boolean; trustProviderMfa: boolean; domainStates: SsoDomainState[] };
 
 /** Where the proof of control of an SSO domain stands, and the TXT record that proves it (null: save again to get one). */
 export type SsoDomainState = {

@@ -83,6 +83,8 @@ export function refusalMessage(problem: Problem, organization?: Organization): s
       return 'Your organization requires two-step sign-in: set up another way first, then remove this one.';
     case 'NO_SECOND_FACTOR':
       return 'Set up an authenticator app or a passkey first.';
+    case 'REAUTHENTICATION_REQUIRED':
+      return problem.detail || 'Confirm it is you first.';
     case 'UNAUTHENTICATED':
       return 'Your session has ended: sign in again.';
     case 'XSRF_INVALID':

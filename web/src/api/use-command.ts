@@ -22,13 +22,14 @@ export function useCommand() {
   const [problem, setProblem] = useState<Problem | null>(null);
   const [done, setDone] = useState<string | null>(null);
   const store = useStore();
-  const run = useCallback(async (change: () => Promise<unknown>, doneSentence: string | null = null): Promise<boolean> => {
+  /** `doneSentence`: fixed, or read off the server's answer when the answer says which of several things happened. */
+  const run = useCallback(async <T,>(change: () => Promise<T>, doneSentence: string | null | ((answer: T) => string) = null): Promise<boolean> => {
     setProblem(null);
     setDone(null);
     try {
-      await change();
+      const answer = await change();
       await readsSettled(store);
-      setDone(doneSentence);
+      setDone(typeof doneSentence === 'function' ? doneSentence(answer) : doneSentence);
       return true;
     } catch (error) {
       setProblem(problemOf(error));

@@ -9,6 +9,7 @@ import { ResetRoute } from './routes/reset';
 const ConsoleApp = lazy(() => import('./console/console-app'));
 const InvitationRoute = lazy(() => import('./routes/invitation'));
 const SecondStepRoute = lazy(() => import('./routes/second-step'));
+const TwoStepResetRoute = lazy(() => import('./routes/two-step-reset'));
 
 /**
  * The seed's order, /forgot first. '/' is not an exact match, so the login screen also answers
@@ -31,6 +32,14 @@ export function AppRoutes() {
         element={
           <Suspense fallback={<PageLoading />}>
             <InvitationRoute />
+          </Suspense>
+        }
+      />
+      <Route
+        path={paths.twoStepReset.path}
+        element={
+          <Suspense fallback={<PageLoading />}>
+            <TwoStepResetRoute />
           </Suspense>
         }
       />

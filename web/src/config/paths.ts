@@ -21,6 +21,8 @@ export const paths = {
   },
   /** The invitation link's page (docs/console.md, Members). */
   invite: { path: '/invite/:token' },
+  /** The link to agree to an owner's reset of one's second factors (docs/console.md, Two-step sign-in). */
+  twoStepReset: { path: '/two-step-reset/:token' },
   /** The signed-in console (docs/console.md, Routes); its pages are routes below `/app`. */
   console: {
     path: '/app/*',

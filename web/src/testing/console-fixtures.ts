@@ -93,7 +93,7 @@ export function consoleServer(state: { session: SessionAnswer; organizations: Or
     const security = /^\/organizations\/([^/]+)\/history\/sign-in-security$/.exec(path);
     if (security) return { status: 200, body: { organizationId: decodeURIComponent(security[1] ?? ''), entries: [], next: null } };
     // The Account page's second factors: none.
-    if (path === '/account/two-step') return { status: 200, body: { authenticatorApp: null, passkeys: [], recoveryCodes: null, requiredBy: [] } };
+    if (path === '/account/two-step') return { status: 200, body: { confirmWith: 'password', authenticatorApp: null, passkeys: [], recoveryCodes: null, requiredBy: [] } };
     // Two-step sign-in (owners and admins): not required, and no member has a second factor.
     const twoStep = /^\/organizations\/([^/]+)\/two-step-sign-in$/.exec(path);
     if (twoStep) {

@@ -1,5 +1,7 @@
 // The signed-in user's second factors (docs/console.md, Account): the authenticator app, passkeys and
 // recovery codes, set up, renamed and removed. A half-open session is not signed in here (BrowserSessions.live).
+// Every change carries what confirms it (`password`, or `code` of the app or a recovery code; see
+// changeConfirmation), so a session alone changes nothing, and the person is mailed about it.
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Patch, Post, Put, Req, Res } from '@nestjs/common';
 import type { RegistrationResponseJSON } from '@simplewebauthn/server';
 import type { Request, Response } from 'express';
@@ -13,7 +15,7 @@ import { Operation } from '../openapi/operation.decorator.js';
 import { BrowserSessions } from './browser-sessions.service.js';
 import { IDENTITY } from './identity.provider.js';
 import { TwoStepPolicy } from './two-step-policy.js';
-import { authenticatorAppConfirmation, passkeyIdParameter, passkeyRegistrationRequest, passkeyRenameRequest } from './two-step-requests.js';
+import { authenticatorAppConfirmation, changeConfirmation, passkeyIdParameter, passkeyRegistrationRequest, passkeyRenameRequest } from './two-step-requests.js';
 
 export type TwoStepAnswer = SecondFactorsSummary & { requiredBy: { id: string; name: string }[] };
 
@@ -43,24 +45,30 @@ export class AccountTwoStepController {
 
   @Put('authenticator-app')
   @HttpCode(200)
-  @Operation({ summary: 'Finish setting up the app with its first code; a first factor comes with recovery codes, shown once', responses: { 400: 'INVALID_CODE' } })
+  @Operation({
+    summary: 'Finish setting up the app with its first code, confirmed by the password; a first factor comes with recovery codes, shown once',
+    responses: { 400: 'INVALID_CODE, WRONG_PASSWORD', 403: 'REAUTHENTICATION_REQUIRED' },
+  })
   async confirmApp(
-    @Body(new ZodValidationPipe(authenticatorAppConfirmation)) { setup, code }: z.output<typeof authenticatorAppConfirmation>,
+    @Body(new ZodValidationPipe(authenticatorAppConfirmation)) { setup, code, password }: z.output<typeof authenticatorAppConfirmation>,
     @Req() request: Request,
     @Res({ passthrough: true }) response: Response,
   ): Promise<{ recoveryCodes: string[] | null }> {
     response.setHeader('Cache-Control', 'no-store');
     const session = await this.signedIn(request);
-    const { recoveryCodes } = await this.identity.twoStep.confirmAuthenticatorApp(session, setup, code, this.context(request, session));
+    const { recoveryCodes } = await this.identity.twoStep.confirmAuthenticatorApp(session, setup, code, this.context(request, session), { password });
     return { recoveryCodes };
   }
 
   @Delete('authenticator-app')
   @HttpCode(204)
-  @Operation({ summary: 'Remove the authenticator app', responses: { 409: 'TWO_STEP_REQUIRED: an organization requires it and it is the last factor' } })
-  async removeApp(@Req() request: Request): Promise<void> {
+  @Operation({
+    summary: 'Remove the authenticator app (body: password or code)',
+    responses: { 400: 'WRONG_PASSWORD, INVALID_CODE', 403: 'REAUTHENTICATION_REQUIRED', 409: 'TWO_STEP_REQUIRED: an organization requires it and it is the last factor' },
+  })
+  async removeApp(@Body(new ZodValidationPipe(changeConfirmation)) confirmation: z.output<typeof changeConfirmation>, @Req() request: Request): Promise<void> {
     const session = await this.signedIn(request);
-    await this.identity.twoStep.removeAuthenticatorApp(session.userId, this.policy.requiredFor(session.userId), this.context(request, session));
+    await this.identity.twoStep.removeAuthenticatorApp(session, this.policy.requiredFor(session.userId), confirmation, this.context(request, session));
   }
 
   @Post('passkeys/options')
@@ -73,7 +81,10 @@ export class AccountTwoStepController {
 
   @Post('passkeys')
   @HttpCode(200)
-  @Operation({ summary: 'Register a passkey; a first factor comes with recovery codes, shown once', responses: { 400: 'INVALID_CODE: the passkey did not verify' } })
+  @Operation({
+    summary: 'Register a passkey, confirmed by the password or a code; a first factor comes with recovery codes, shown once',
+    responses: { 400: 'INVALID_CODE: the passkey or the code did not verify; WRONG_PASSWORD', 403: 'REAUTHENTICATION_REQUIRED' },
+  })
   async registerPasskey(
     @Body(new ZodValidationPipe(passkeyRegistrationRequest)) body: z.output<typeof passkeyRegistrationRequest>,
     @Req() request: Request,
@@ -82,37 +93,53 @@ export class AccountTwoStepController {
     response.setHeader('Cache-Control', 'no-store');
     const session = await this.signedIn(request);
     const registration = body.response as unknown as RegistrationResponseJSON;
-    const { recoveryCodes } = await this.identity.twoStep.registerPasskey(session, body.registration, registration, body.name, this.context(request, session));
+    const confirmation = { password: body.password, code: body.code };
+    const context = this.context(request, session);
+    const { recoveryCodes } = await this.identity.twoStep.registerPasskey(session, body.registration, registration, body.name, context, confirmation);
     return { recoveryCodes };
   }
 
   @Patch('passkeys/:passkeyId')
   @HttpCode(204)
-  @Operation({ summary: 'Rename a passkey' })
+  @Operation({ summary: 'Rename a passkey (confirmed by the password or a code)', responses: { 400: 'WRONG_PASSWORD, INVALID_CODE', 403: 'REAUTHENTICATION_REQUIRED' } })
   async renamePasskey(
     @Param('passkeyId', new ZodValidationPipe(passkeyIdParameter)) passkeyId: string,
-    @Body(new ZodValidationPipe(passkeyRenameRequest)) { name }: z.output<typeof passkeyRenameRequest>,
+    @Body(new ZodValidationPipe(passkeyRenameRequest)) { name, password, code }: z.output<typeof passkeyRenameRequest>,
     @Req() request: Request,
   ): Promise<void> {
     const session = await this.signedIn(request);
-    await this.identity.twoStep.renamePasskey(session.userId, passkeyId, name, this.context(request, session));
+    await this.identity.twoStep.renamePasskey(session, passkeyId, name, { password, code }, this.context(request, session));
   }
 
   @Delete('passkeys/:passkeyId')
   @HttpCode(204)
-  @Operation({ summary: 'Remove a passkey', responses: { 409: 'TWO_STEP_REQUIRED: an organization requires it and it is the last factor' } })
-  async removePasskey(@Param('passkeyId', new ZodValidationPipe(passkeyIdParameter)) passkeyId: string, @Req() request: Request): Promise<void> {
+  @Operation({
+    summary: 'Remove a passkey (body: password or code)',
+    responses: { 400: 'WRONG_PASSWORD, INVALID_CODE', 403: 'REAUTHENTICATION_REQUIRED', 409: 'TWO_STEP_REQUIRED: an organization requires it and it is the last factor' },
+  })
+  async removePasskey(
+    @Param('passkeyId', new ZodValidationPipe(passkeyIdParameter)) passkeyId: string,
+    @Body(new ZodValidationPipe(changeConfirmation)) confirmation: z.output<typeof changeConfirmation>,
+    @Req() request: Request,
+  ): Promise<void> {
     const session = await this.signedIn(request);
-    await this.identity.twoStep.removePasskey(session.userId, passkeyId, this.policy.requiredFor(session.userId), this.context(request, session));
+    await this.identity.twoStep.removePasskey(session, passkeyId, this.policy.requiredFor(session.userId), confirmation, this.context(request, session));
   }
 
   @Post('recovery-codes')
   @HttpCode(200)
-  @Operation({ summary: 'Ten new recovery codes, shown once; the earlier ones stop working', responses: { 409: 'NO_SECOND_FACTOR' } })
-  async regenerateRecoveryCodes(@Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<{ recoveryCodes: string[] }> {
+  @Operation({
+    summary: 'Ten new recovery codes, shown once; the earlier ones stop working (body: password or code)',
+    responses: { 400: 'WRONG_PASSWORD, INVALID_CODE', 403: 'REAUTHENTICATION_REQUIRED', 409: 'NO_SECOND_FACTOR' },
+  })
+  async regenerateRecoveryCodes(
+    @Body(new ZodValidationPipe(changeConfirmation)) confirmation: z.output<typeof changeConfirmation>,
+    @Req() request: Request,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<{ recoveryCodes: string[] }> {
     response.setHeader('Cache-Control', 'no-store');
     const session = await this.signedIn(request);
-    return { recoveryCodes: await this.identity.twoStep.regenerateRecoveryCodes(session.userId, this.context(request, session)) };
+    return { recoveryCodes: await this.identity.twoStep.regenerateRecoveryCodes(session, confirmation, this.context(request, session)) };
   }
 
   private async signedIn(request: Request): Promise<Session> {

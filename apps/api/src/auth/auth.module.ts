@@ -8,6 +8,7 @@ import { AccountTwoStepController } from './account-two-step.controller.js';
 import { SecondStepController } from './second-step.controller.js';
 import { OrganizationTwoStepController } from './organization-two-step.controller.js';
 import { TwoStepPolicy } from './two-step-policy.js';
+import { TwoStepResetController } from './two-step-reset.controller.js';
 import { AuthCookies } from './auth-cookies.js';
 import { BrowserSessions } from './browser-sessions.service.js';
 import { GoogleSignInController } from './google/google-sign-in.controller.js';
@@ -38,6 +39,7 @@ import { XsrfMiddleware } from './xsrf.middleware.js';
     AccountTwoStepController,
     SecondStepController,
     OrganizationTwoStepController,
+    TwoStepResetController,
     InvitationsController,
   ],
   providers: [

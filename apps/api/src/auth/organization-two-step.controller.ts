@@ -1,10 +1,12 @@
 // An organization's two-step sign-in (docs/api.md, Two-step sign-in): whether it is required of every
-// member, which members have a second factor, and an owner's reset of a member's factors (a lost phone).
+// member, which members have a second factor, and an owner's reset of a member's factors (a lost phone): at
+// once for an account the organization answers for, else once the person confirms a mailed link (OwnerResets).
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Put } from '@nestjs/common';
+import { EVENT_STORE, type EventStore } from '#event-store';
 import { z } from 'zod';
 import type { CommandContext } from '#application';
-import { hasSecondFactor } from '#domain';
-import type { Identity } from '#identity';
+import { hasSecondFactor, ssoDomainOf, userStream, type ExistingOrganization } from '#domain';
+import type { Identity, OwnerResetOutcome } from '#identity';
 import { OWNERS_AND_ADMINS, RequireAccess } from '../access/require-access.decorator.js';
 import { PrincipalContext } from '../http/request-context.js';
 import { ProblemError } from '../http/problem-error.js';
@@ -26,6 +28,7 @@ export class OrganizationTwoStepController {
     @Inject(IDENTITY) private readonly identity: Identity,
     private readonly organizations: Organizations,
     private readonly commands: MeteredCommandBus,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
   ) {}
 
   @Get()
@@ -55,21 +58,41 @@ export class OrganizationTwoStepController {
   }
 
   /**
-   * Owners only, and only for a member of this organization: every second factor of the member goes
-   * (SecondFactorsReset on their own stream, naming this organization), and the member is mailed.
+   * Owners only, and only for another member of this organization. An account the organization answers for (its
+   * SSO made it, or its address is of a domain the organization verified) loses every factor at once; any other
+   * member is mailed a link to agree with their password, and nothing changes until they do. Either way the
+   * person is mailed, and their own stream records it, which every organization of theirs audits.
    */
   @Delete('members/:userId')
-  @HttpCode(204)
+  @HttpCode(200)
   @RequireAccess({ scope: 'organizations:write', members: ['owner'] })
-  @Operation({ summary: "Remove every second factor of a member who lost them; the member is mailed", responses: { 404: 'NOT_FOUND: not a member of this organization' } })
+  @Operation({
+    summary: "Reset a member's second factors (a lost phone): at once for an account the organization answers for, else once the member confirms a mailed link",
+    responses: {
+      200: '{outcome: reset | confirmation-mailed | nothing-to-reset}',
+      403: 'FORBIDDEN: your own factors are changed on the Account page',
+      404: 'NOT_FOUND: not a member of this organization',
+    },
+  })
   async reset(
     @Param('id', validOrganizationId) id: string,
     @Param('userId', validMemberOrSiteId) userId: string,
     @PrincipalContext() context: CommandContext,
-  ): Promise<void> {
+  ): Promise<{ outcome: OwnerResetOutcome }> {
     const state = await this.existing(id);
-    if (!state.members.some((member) => member.userId === userId)) throw new ProblemError(404, 'NOT_FOUND', 'Not found', 'No member of this organization has this id.');
-    await this.identity.twoStep.resetByOwner(userId, id, state.name, context);
+    const member = state.members.find((candidate) => candidate.userId === userId);
+    if (member === undefined) throw new ProblemError(404, 'NOT_FOUND', 'Not found', 'No member of this organization has this id.');
+    // Through here an owner would reset their own factors with their session alone; the Account page asks for more.
+    if (context.actor === `user:${userId}`) throw new ProblemError(403, 'FORBIDDEN', 'Not allowed', 'Change your own two-step sign-in on your Account page.');
+    const answersFor = await this.answersFor(state, member.email, userId);
+    return { outcome: await this.identity.ownerResets.reset(userId, { id, name: state.name }, answersFor, context) };
+  }
+
+  /** The organization answers for an account its SSO made (the actor of its first event), or one of a domain it verified. */
+  private async answersFor(state: ExistingOrganization, email: string, userId: string): Promise<boolean> {
+    if (ssoDomainOf(state, email) !== null) return true;
+    const first = await this.store.readStream(userStream(userId), { maxCount: 1 });
+    return first.found && first.events[0]?.metadata.actor === `sso:${state.id}`;
   }
 
   private async existing(id: string) {

@@ -33,6 +33,8 @@ const domainStatus: Record<DomainErrorCode, number> = {
   CODE_ALREADY_USED: 400,
   INVALID_CREDENTIALS: 401,
   FORBIDDEN: 403,
+  // 403, not 401: the session stands; the change needs more than it.
+  REAUTHENTICATION_REQUIRED: 403,
   NOT_FOUND: 404,
   ALREADY_EXISTS: 409,
   DUPLICATE: 409,
@@ -59,6 +61,7 @@ const domainTitle: Record<DomainErrorCode, string> = {
   NO_SECOND_FACTOR: 'No second factor is set up',
   INVALID_CREDENTIALS: 'Incorrect username or password',
   FORBIDDEN: 'Not allowed',
+  REAUTHENTICATION_REQUIRED: 'Confirm it is you',
   NOT_FOUND: 'Not found',
   ALREADY_EXISTS: 'It already exists',
   DUPLICATE: 'It is already in use',

@@ -9,6 +9,8 @@ export const configureSsoRequest = z.strictObject({
   clientSecret: z.string().min(1).max(1024).optional(),
   domains: z.array(z.string().max(2048)).max(MAX_SSO_DOMAINS * 2),
   enforce: z.boolean().optional(),
+  /** The provider's MFA stands in for the second step at sign-ons through it; absent: off. */
+  trustProviderMfa: z.boolean().optional(),
 });
 
 export type ConfigureSsoRequest = z.output<typeof configureSsoRequest>;

@@ -10,6 +10,7 @@ import { safeRedirectPath } from '#web-rules';
 import { AuthCookies } from '../auth/auth-cookies.js';
 import { BrowserSessions } from '../auth/browser-sessions.service.js';
 import { IDENTITY } from '../auth/identity.provider.js';
+import { secondStepPage } from '../auth/two-step-policy.js';
 import { commandContextOf } from '../http/request-context.js';
 import { PINO } from '../logging/pino.js';
 import { organizationIdSchema } from '../organizations/organization-ids.js';
@@ -73,7 +74,8 @@ export class SsoSignOnController {
       await this.sessions.endCurrent(request);
       this.sessions.begin(response, opened);
       const redirect = safeRedirectPath(checks.redirect);
-      response.redirect(302, redirect === '/' ? afterSignOn : redirect);
+      const target = redirect === '/' ? afterSignOn : redirect;
+      response.redirect(302, opened.session.awaiting === null ? target : secondStepPage(target));
     } catch (error) {
       await this.fail(checks.organizationId, error, request, response);
     }

@@ -13,6 +13,7 @@ import { type CommandContext } from '#application';
 import { EVENT_STORE, type EventStore } from '#event-store';
 import { OidcProviderError, type Identity, type OpenedSession, type SsoSignOnChecks } from '#identity';
 import { IDENTITY } from '../auth/identity.provider.js';
+import { TwoStepPolicy } from '../auth/two-step-policy.js';
 import { AddMemberCommand, Organizations } from '../organizations/organizations.js';
 import { PLAN_CATALOGUE } from '../plans/plan-catalogue.module.js';
 import { SsoDomainClaims } from './sso-domain-claims.js';
@@ -32,6 +33,7 @@ export class SsoSignOn {
     private readonly claims: SsoDomainClaims,
     private readonly commands: MeteredCommandBus,
     private readonly failureLog: SsoSignOnFailureLog,
+    private readonly twoStepPolicy: TwoStepPolicy,
   ) {}
 
   get redirectUri(): string {
@@ -79,7 +81,16 @@ export class SsoSignOn {
       throw new SsoSignOnFailure('account-not-linked', detail, who);
     }
     const userId = await this.member(organizationId, token.email, asSso, who);
-    return this.identity.sessions.open(userId, 'sso', { ...asSso, actor: `user:${userId}`, origin: { ...asSso.origin, ssoOrganizationId: organizationId } });
+    // A link is made by a browser signed in already (its second step passed); any other sign-on is asked what a
+    // password sign-in would be, unless this organization takes its provider's MFA for the second step.
+    const signingInto = {
+      organizationId,
+      requiresTwoStep: state.exists && state.twoStepSignInRequired === true,
+      trusted: state.exists && state.sso?.trustProviderMfa === true,
+    };
+    const awaiting = checks.linkUserId === undefined ? await this.twoStepPolicy.awaitedAfter(userId, signingInto) : undefined;
+    const signedIn = { ...asSso, actor: `user:${userId}`, origin: { ...asSso.origin, ssoOrganizationId: organizationId } };
+    return this.identity.sessions.open(userId, 'sso', signedIn, awaiting);
   }
 
   /**

@@ -6,6 +6,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { CONFIG, type Config } from '#config';
 import { BrowserSessions } from '../auth/browser-sessions.service.js';
 import { Memberships } from '../auth/memberships.service.js';
+import { secondStepPage } from '../auth/two-step-policy.js';
 import { ProblemError } from '../http/problem-error.js';
 import { isApiPath } from './api-paths.js';
 import { consoleChunkLinks, consoleReadLinks, withHeadLinks } from './console-preloads.js';
@@ -13,8 +14,8 @@ import { pageConfigOf, SpaPage } from './spa-page.js';
 import { sendStaticFile, staticFile } from './static-assets.js';
 import { webRoot } from './web-root.js';
 
-/** The seed's routes (section 2): /forgot, /reset/:token, /login/:error?, and /; the invitation link's page. */
-const spaRoutes = [/^\/$/, /^\/login\/?$/, /^\/login\/[^/]+\/?$/, /^\/forgot\/?$/, /^\/reset\/[^/]+\/?$/, /^\/invite\/[^/]+\/?$/];
+/** The seed's routes (section 2): /forgot, /reset/:token, /login/:error?, and /; the invitation link's page; agreeing to a two-step reset. */
+const spaRoutes = [/^\/$/, /^\/login\/?$/, /^\/login\/[^/]+\/?$/, /^\/forgot\/?$/, /^\/reset\/[^/]+\/?$/, /^\/invite\/[^/]+\/?$/, /^\/two-step-reset\/[^/]+\/?$/];
 /** The console: /app and everything under it. */
 const consolePath = '/app';
 const consoleRoute = /^\/app(\/|$)/;
@@ -22,9 +23,6 @@ const consoleRoute = /^\/app(\/|$)/;
 const organizationPages = /^\/app(\/orgs(\/.*)?)?\/?$/;
 /** /app/orgs/<id>/...: the organization the page shows. */
 const organizationPage = /^\/app\/orgs\/([^/]+)/;
-
-/** The second step's page (docs/console.md, Two-step sign-in). */
-const SECOND_STEP_PAGE = '/login/verify';
 
 /** Where a page load goes instead, or what the console page it gets starts by reading. */
 type ConsoleAnswer = { redirect: string } | { page: 'console'; organizationId: string | undefined } | { page: 'spa' };
@@ -77,7 +75,7 @@ export class SpaMiddleware implements NestMiddleware {
     const session = await this.sessions.live(request);
     // A half-open session (right password, second step to go) is signed out here too: its way in is the second step.
     if (session === undefined && (await this.sessions.halfOpen(request)) !== undefined) {
-      return { redirect: `${SECOND_STEP_PAGE}?redirect=${encodeURIComponent(request.originalUrl)}` };
+      return { redirect: secondStepPage(request.originalUrl) };
     }
     if (request.path === '/') return session === undefined ? { page: 'spa' } : { redirect: consolePath };
     if (session === undefined) return { redirect: `/login?redirect=${encodeURIComponent(request.originalUrl)}` };

@@ -15,7 +15,15 @@ import type { GetCliContext } from '../cli-context.js';
 
 const usageError = (detail: string): ProblemError => new ProblemError(400, 'VALIDATION_FAILED', 'The request is not valid', detail);
 
-type SsoOptions = { issuer?: string; clientId?: string; clientSecret?: string; domains?: string; enforce?: boolean; disable?: boolean };
+type SsoOptions = {
+  issuer?: string;
+  clientId?: string;
+  clientSecret?: string;
+  domains?: string;
+  enforce?: boolean;
+  trustProviderMfa?: boolean;
+  disable?: boolean;
+};
 
 /** `-` reads the secret from standard input: it then stays out of the process list and the shell's history. */
 async function secretFrom(value: string | undefined): Promise<string | undefined> {
@@ -26,7 +34,7 @@ async function secretFrom(value: string | undefined): Promise<string | undefined
 }
 
 /**
- * `chorus org:sso ID --issuer URL --client-id X --client-secret Y --domains a,b [--enforce]` sets the
+ * `chorus org:sso ID --issuer URL --client-id X --client-secret Y --domains a,b [--enforce] [--trust-provider-mfa]` sets the
  * organization's single sign-on (the issuer is checked by OIDC discovery); `chorus org:sso ID --disable` turns it off.
  */
 export function registerOrgSsoCommand(program: Command, getContext: GetCliContext): void {
@@ -39,6 +47,7 @@ export function registerOrgSsoCommand(program: Command, getContext: GetCliContex
     .option('--client-secret <secret>', 'its client secret; - reads it from standard input; leave out to keep the one configured')
     .option('--domains <domains>', 'the e-mail domains it signs in, comma-separated')
     .option('--enforce', 'addresses of those domains may only sign in through it')
+    .option('--trust-provider-mfa', "take the provider's MFA for Chorus's second step at sign-ons through it")
     .option('--disable', 'turn single sign-on off')
     .option('--json', 'print the result as JSON')
     .action(
@@ -46,7 +55,7 @@ export function registerOrgSsoCommand(program: Command, getContext: GetCliContex
         const organizationId = parseInput(organizationIdSchema, id, '<id>');
         const commands = context.app.get(CommandBus);
         if (options.disable === true) {
-          if (options.issuer ?? options.clientId ?? options.clientSecret ?? options.domains ?? options.enforce) throw usageError('--disable takes no other option');
+          if (options.issuer ?? options.clientId ?? options.clientSecret ?? options.domains ?? options.enforce ?? options.trustProviderMfa) throw usageError('--disable takes no other option');
           const result = await commands.execute(new ChangeOrganizationCommand(organizationId, { type: 'DisableSso', data: {} }, context.commandContext('org:sso')));
           return { json: commandAnswer(result), text: `Single sign-on is off for ${result.id} (revision ${result.revision}, position ${result.position}).` };
         }
@@ -60,12 +69,13 @@ export function registerOrgSsoCommand(program: Command, getContext: GetCliContex
           ...(clientSecret === undefined ? {} : { clientSecret }),
           domains: options.domains.split(',').map((domain) => domain.trim()).filter((domain) => domain !== ''),
           enforce: options.enforce === true,
+          trustProviderMfa: options.trustProviderMfa === true,
         });
         const result = await commands.execute(new ConfigureSsoCommand(organizationId, settings, context.commandContext('org:sso')));
         return {
           json: commandAnswer(result),
           text:
-            `Single sign-on for ${result.id}: ${settings.issuer}, domains ${settings.domains.join(', ')}${settings.enforce ? ', enforced' : ''} ` +
+            `Single sign-on for ${result.id}: ${settings.issuer}, domains ${settings.domains.join(', ')}${settings.enforce ? ', enforced' : ''}${settings.trustProviderMfa === true ? ", the provider's MFA trusted" : ''} ` +
             `(revision ${result.revision}, position ${result.position}). A new domain signs no one in until its DNS record is published ` +
             `and checked (the SSO page shows it; chorus org:sso:verify ${result.id} <domain>).`,
         };

@@ -100,7 +100,8 @@ const DETAILS: Sentences = {
   WebAnalyticsDomainAdded: ({ domain }) => toUnicodeHostname(domain),
   WebAnalyticsDomainRemoved: ({ domain }) => toUnicodeHostname(domain),
   // Never the client secret, not even sealed: the history is read by auditors, and exported.
-  SsoConfigured: ({ issuer, domains, enforce }) => `${issuer} for ${domains.join(', ')}${enforce ? ', required' : ''}`,
+  SsoConfigured: ({ issuer, domains, enforce, trustProviderMfa }) =>
+    `${issuer} for ${domains.join(', ')}${enforce ? ', required' : ''}${trustProviderMfa === true ? ", the provider's MFA trusted" : ''}`,
   SsoDisabled: () => '',
   // Not the token: it is only worth something in the domain's DNS, and the history is exported.
   SsoDomainPending: ({ domain }) => `${toUnicodeHostname(domain)}, until its DNS record is published`,
@@ -112,8 +113,8 @@ const DETAILS: Sentences = {
   PlanEnded: ({ line, plan }) => `${LINE_NAMES[line]} ${plan}; nothing in use was removed, adds wait for a plan`,
   SubscriptionChanged: subscriptionWords,
   SubscriptionTrialEnding: ({ trialEndsAt }) => `on ${dayInWords(trialEndsAt)}; the owners were told`,
-  TwoStepSignInPolicySet: ({ required }) =>
   StripeCustomerBound: ({ customerId }) => `${customerId}; only its subscriptions change the organization's plans`,
+  TwoStepSignInPolicySet: ({ required }) =>
     required ? 'required of every member: those without a second factor set one up at their next sign-in' : 'no longer required',
 };
 

@@ -13,6 +13,8 @@ const FAILED_WITH: Record<Exclude<SecondStepMethod, 'enrolment'>, string> = {
 /** Whether the event is one the audit lists (see above). Data is trusted as recorded. */
 export function isListedSecondFactorEvent(type: string, data: unknown): boolean {
   if (!(SECOND_FACTOR_EVENT_TYPES as readonly string[]).includes(type)) return false;
+  // A confirmation stands before the change it confirmed, which is listed itself.
+  if (type === 'FactorChangeConfirmed') return false;
   if (type !== 'SecondStepPassed') return true;
   const method = (data as { method?: unknown }).method;
   return method === 'recovery-code' || method === 'enrolment';
@@ -41,7 +43,13 @@ export function memberSecuritySentence(event: SecondFactorEvent): string {
     case 'SecondStepFailed':
       return `Second step failed: ${FAILED_WITH[event.data.method]}`;
     case 'SecondFactorsReset':
-      return 'Two-step sign-in reset by an owner: every second factor removed';
+      return event.data.authority === 'confirmed-by-person'
+        ? 'Two-step sign-in reset at an owner’s request, confirmed by the person: every second factor removed'
+        : 'Two-step sign-in reset by an owner: every second factor removed';
+    case 'SecondFactorsResetRequested':
+      return 'An owner asked to reset two-step sign-in: nothing changes unless the person confirms the mailed link';
+    case 'FactorChangeConfirmed':
+      return `Change of two-step sign-in confirmed (${event.data.method})`;
     default: {
       const _exhaustive: never = event;
       return _exhaustive;

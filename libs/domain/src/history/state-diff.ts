@@ -162,7 +162,7 @@ function domainChanges(before: OrganizationView, after: OrganizationView): Organ
 /** Single sign-on's settings as auditors see them (the client secret is never in a view). */
 function ssoChanges(before: OrganizationView, after: OrganizationView): OrganizationChange[] {
   const words = (settings: OrganizationView['sso']['settings']): string | undefined =>
-    settings === null ? undefined : `${settings.issuer} for ${settings.domains.join(', ')}${settings.enforce ? ', required' : ''}`;
+    settings === null ? undefined : `${settings.issuer} for ${settings.domains.join(', ')}${settings.enforce ? ', required' : ''}${settings.trustProviderMfa ? ", the provider's MFA trusted" : ''}`;
   return compare('sso', 'Single sign-on', words(before.sso.settings), words(after.sso.settings));
 }
 

@@ -80,6 +80,7 @@ export function organizationView(state: ExistingOrganization, catalogue: PlanCat
               clientId: state.sso.clientId,
               domains: state.sso.domains.map(toUnicodeHostname),
               enforce: state.sso.enforce,
+              trustProviderMfa: state.sso.trustProviderMfa,
               domainStates: state.sso.domains.map((domain) => ssoDomainState(domain, state.sso?.verification[domain])),
             },
     },

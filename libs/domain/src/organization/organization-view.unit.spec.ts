@@ -282,6 +282,7 @@ describe('organizationView: single sign-on', () => {
         clientId: 'chorus',
         domains: ['bücher.example', 'acme.example'],
         enforce: true,
+        trustProviderMfa: false,
         domainStates: [
           {
             domain: 'bücher.example',

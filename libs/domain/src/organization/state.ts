@@ -26,6 +26,8 @@ export type SsoSettings = {
   readonly clientSecret: string;
   readonly domains: readonly string[];
   readonly enforce: boolean;
+  /** The provider's MFA stands in for Chorus's second step at sign-ons through it (SsoConfigured's trustProviderMfa). */
+  readonly trustProviderMfa: boolean;
   readonly verification: Readonly<Record<string, SsoDomainVerification>>;
 };
 
@@ -59,10 +61,10 @@ export type ExistingOrganization = {
   readonly trafficThresholdsReached?: Readonly<Record<string, readonly number[]>>;
   /** The payment provider's subscription; absent before the first. */
   readonly subscription?: OrganizationSubscription;
-  /** Every member signs in with a second step; absent: never required. */
-  readonly twoStepSignInRequired?: boolean;
   /** The Stripe customer whose subscriptions alone change the organization (StripeCustomerBound); absent before its first. */
   readonly stripeCustomerId?: string;
+  /** Every member signs in with a second step; absent: never required. */
+  readonly twoStepSignInRequired?: boolean;
 };
 
 export type OrganizationState = NoOrganization | ExistingOrganization;

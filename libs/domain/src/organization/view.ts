@@ -63,7 +63,7 @@ export type OrganizationView = {
   sso: {
     available: boolean;
     /** domains in Unicode form; domainStates: one per domain, in the same order. */
-    settings: { issuer: string; clientId: string; domains: string[]; enforce: boolean; domainStates: SsoDomainState[] } | null;
+    settings: { issuer: string; clientId: string; domains: string[]; enforce: boolean; trustProviderMfa: boolean; domainStates: SsoDomainState[] } | null;
   };
 };
 

@@ -24,7 +24,8 @@ describe('SSO rules', () => {
     expect(ssoDomainOf(withSso, 'ann@acme.example@evil.example')).toBeNull();
     expect(ssoDomainOf(foldOrganization(onChorusPlan('enterprise')) as ExistingOrganization, 'ann@acme.example')).toBeNull();
     // Listed but not (or no longer) verified: it covers no one.
-    const listedOnly = { ...(withSso.sso as NonNullable<ExistingOrganization['sso']>), domains: ['acme.example'] };
+    const { issuer, clientId, clientSecret, enforce } = withSso.sso as NonNullable<ExistingOrganization['sso']>;
+    const listedOnly = { issuer, clientId, clientSecret, enforce, domains: ['acme.example'] };
     const unproven = foldOrganization([...onChorusPlan('enterprise'), { type: 'SsoConfigured', data: listedOnly }]);
     expect(ssoDomainOf(unproven as ExistingOrganization, 'ann@acme.example')).toBeNull();
   });

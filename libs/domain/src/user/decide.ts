@@ -16,6 +16,8 @@ function registered(state: UserState): User {
 const liveSessionIds = (openSessions: readonly OpenSession[], now: Date): string[] =>
   openSessions.filter((session) => Date.parse(session.absoluteExpiresAt) > now.getTime()).map((session) => session.sessionId);
 
+const factorContext = (user: User, at: string, twoStepRequired: boolean) => ({ at, twoStepRequired, hasPassword: user.passwordHash !== null });
+
 export function decideUser(command: UserCommand, state: UserState, { now, openSessions = [], twoStepRequired = false }: UserCommandContext): UserEvent[] {
   const at = now.toISOString();
   switch (command.type) {
@@ -102,7 +104,7 @@ export function decideUser(command: UserCommand, state: UserState, { now, openSe
     case 'PassSecondStep':
       // Once per half-open session, however many right codes arrive for it at once: its sign-in must still be open.
       if (!liveSessionIds(openSessions, now).includes(command.data.previousSessionId)) throw new InvalidToken('This sign-in is over: sign in again.');
-      return decideSecondFactors(command, registered(state).secondFactors, { at, twoStepRequired });
+      return decideSecondFactors(command, registered(state).secondFactors, factorContext(registered(state), at, twoStepRequired));
     case 'EnrolAuthenticatorApp':
     case 'RemoveAuthenticatorApp':
     case 'RegisterPasskey':
@@ -111,7 +113,9 @@ export function decideUser(command: UserCommand, state: UserState, { now, openSe
     case 'RegenerateRecoveryCodes':
     case 'FailSecondStep':
     case 'ResetSecondFactors':
-      return decideSecondFactors(command, registered(state).secondFactors, { at, twoStepRequired });
+    case 'RequestSecondFactorsReset':
+    case 'ConfirmFactorChange':
+      return decideSecondFactors(command, registered(state).secondFactors, factorContext(registered(state), at, twoStepRequired));
     default: {
       const _exhaustive: never = command;
       return _exhaustive;

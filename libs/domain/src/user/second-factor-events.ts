@@ -45,8 +45,38 @@ export type SecondStepFailed = {
   data: { sessionId: string; method: Exclude<SecondStepMethod, 'enrolment'>; at: string };
 };
 
-/** An owner of `organizationId` removed every second factor of this member (the metadata says which owner). */
-export type SecondFactorsReset = { type: 'SecondFactorsReset'; data: { organizationId: string; at: string } };
+/**
+ * Every second factor of this member was removed at the asking of an owner of `organizationId` (the metadata
+ * says which owner, or key): at once for an account the organization answers for (`account-of-organization`:
+ * made by its SSO, or of a domain it verified), or once the person confirmed a mailed link (`confirmed-by-person`).
+ * Absent in events recorded before the distinction: those were resets of members by their owners.
+ */
+export type SecondFactorsReset = {
+  type: 'SecondFactorsReset';
+  data: { organizationId: string; authority?: 'account-of-organization' | 'confirmed-by-person'; at: string };
+};
+
+/**
+ * An owner of `organizationId` asked to reset the factors of an account the organization does not answer for:
+ * nothing changes until the person confirms through the link mailed to them (its token's digest here).
+ */
+export type SecondFactorsResetRequested = {
+  type: 'SecondFactorsResetRequested';
+  data: { organizationId: string; tokenHash: string; expiresAt: string; at: string };
+};
+
+/** How a change of factors was confirmed in its own request (FactorChangeConfirmed). */
+export type FactorChangeConfirmation = 'password' | 'authenticator-app' | 'recovery-code' | 'recent-sign-in';
+
+/**
+ * A change of the account's factors was confirmed in its request: by the password (checked outside), a code of
+ * the authenticator app or a recovery code (each usable once, as at the second step), or, for an account with
+ * neither a password nor an app, a sign-in of the last few minutes. The change follows in the same request.
+ */
+export type FactorChangeConfirmed = {
+  type: 'FactorChangeConfirmed';
+  data: { method: FactorChangeConfirmation; timeStep?: number; recoveryCodeHash?: string; at: string };
+};
 
 export type SecondFactorEvent =
   | AuthenticatorAppEnrolled
@@ -57,7 +87,9 @@ export type SecondFactorEvent =
   | RecoveryCodesGenerated
   | SecondStepPassed
   | SecondStepFailed
-  | SecondFactorsReset;
+  | SecondFactorsReset
+  | SecondFactorsResetRequested
+  | FactorChangeConfirmed;
 
 /** Every type above, checked by the compiler: the audit's member security list reads this. */
 const secondFactorEventTypes: { [Type in SecondFactorEvent['type']]: true } = {
@@ -70,5 +102,7 @@ const secondFactorEventTypes: { [Type in SecondFactorEvent['type']]: true } = {
   SecondStepPassed: true,
   SecondStepFailed: true,
   SecondFactorsReset: true,
+  SecondFactorsResetRequested: true,
+  FactorChangeConfirmed: true,
 };
 export const SECOND_FACTOR_EVENT_TYPES = Object.keys(secondFactorEventTypes) as SecondFactorEvent['type'][];

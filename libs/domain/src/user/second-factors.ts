@@ -1,8 +1,10 @@
+/* eslint-disable max-lines -- the second factors' one fold and every decision about them (set up, prove, confirm, reset), all reading the same state. */
 // A user's second factors: an authenticator app (TOTP, RFC 6238), passkeys (WebAuthn) and recovery codes,
 // their fold and the decisions about them. Codes and signatures are checked outside (they need the secret
 // and the crypto); what is decided here is what may be used, and that nothing is used twice.
-import { DomainError } from '../errors.js';
-import type { SecondFactorEvent, SecondStepMethod } from './second-factor-events.js';
+import { DomainError, InvalidToken } from '../errors.js';
+import type { SecondStepAwaited } from './events.js';
+import type { FactorChangeConfirmed, SecondFactorEvent, SecondStepMethod } from './second-factor-events.js';
 
 export type Passkey = {
   credentialId: string;
@@ -20,9 +22,18 @@ export type SecondFactors = {
   passkeys: Passkey[];
   /** The digests of the codes not used yet. */
   recoveryCodes: { unused: string[]; generatedAt: string } | null;
+  /** Owners' resets waiting for the person's confirmation (SecondFactorsResetRequested), newest last. */
+  resetRequests: readonly ResetRequest[];
 };
 
-export const noSecondFactors: SecondFactors = { authenticatorApp: null, passkeys: [], recoveryCodes: null };
+export type ResetRequest = { organizationId: string; tokenHash: string; expiresAt: string };
+
+export const noSecondFactors: SecondFactors = { authenticatorApp: null, passkeys: [], recoveryCodes: null, resetRequests: [] };
+
+/** How long a sign-in stands in for confirming a change of factors, for an account with no password and no app to confirm with. */
+export const RECENT_SIGN_IN_MS = 5 * 60_000;
+/** How long an owner's reset request may be confirmed by the person. */
+export const RESET_REQUEST_LIFETIME_MS = 72 * 3_600_000;
 
 export const RECOVERY_CODE_COUNT = 10;
 export const MAX_PASSKEYS = 10;
@@ -30,6 +41,18 @@ export const MAX_PASSKEY_NAME_LENGTH = 64;
 
 /** Recovery codes are a way back in, not a factor: an account with codes only is asked for nothing. */
 export const hasSecondFactor = (factors: SecondFactors): boolean => factors.authenticatorApp !== null || factors.passkeys.length > 0;
+
+/**
+ * What a sign-in must still pass before its session is full, whatever way it came in (password, Google, SSO):
+ * the second step when the account has a factor, setting one up when an organization of the person requires
+ * it, nothing otherwise. A way in that already carries a second factor the organization trusts (its SSO
+ * provider's MFA) asks for the requirement of the other organizations only, and for no factor of the account.
+ */
+export function secondStepAwaited(factors: SecondFactors, requiredByAnOrganization: boolean, providerMfaTrusted = false): SecondStepAwaited | undefined {
+  if (providerMfaTrusted && !requiredByAnOrganization) return undefined;
+  if (hasSecondFactor(factors)) return 'second-step';
+  return requiredByAnOrganization ? 'enrolment' : undefined;
+}
 
 /** With no factor left, the codes that stood in for them go too. */
 const withoutOrphanCodes = (factors: SecondFactors): SecondFactors => (hasSecondFactor(factors) ? factors : { ...factors, recoveryCodes: null });
@@ -50,20 +73,16 @@ export function evolveSecondFactors(factors: SecondFactors, event: SecondFactorE
       return withoutOrphanCodes({ ...factors, passkeys: factors.passkeys.filter((key) => key.credentialId !== event.data.credentialId) });
     case 'RecoveryCodesGenerated':
       return { ...factors, recoveryCodes: { unused: [...event.data.codeHashes], generatedAt: event.data.at } };
+    case 'FactorChangeConfirmed':
+      return withCodesUsed(factors, event.data);
     case 'SecondStepPassed': {
-      const { timeStep, credentialId, counter, recoveryCodeHash, at } = event.data;
-      let next = factors;
-      if (timeStep !== undefined && next.authenticatorApp !== null) {
-        next = { ...next, authenticatorApp: { ...next.authenticatorApp, lastTimeStep: Math.max(timeStep, next.authenticatorApp.lastTimeStep ?? timeStep) } };
-      }
+      const { credentialId, counter, at } = event.data;
+      let next = withCodesUsed(factors, event.data);
       if (credentialId !== undefined) {
         next = {
           ...next,
           passkeys: next.passkeys.map((key) => (key.credentialId === credentialId ? { ...key, counter: counter ?? key.counter, lastUsedAt: at } : key)),
         };
-      }
-      if (recoveryCodeHash !== undefined && next.recoveryCodes !== null) {
-        next = { ...next, recoveryCodes: { ...next.recoveryCodes, unused: next.recoveryCodes.unused.filter((hash) => hash !== recoveryCodeHash) } };
       }
       return next;
     }
@@ -71,12 +90,46 @@ export function evolveSecondFactors(factors: SecondFactors, event: SecondFactorE
       return factors;
     case 'SecondFactorsReset':
       return noSecondFactors;
+    case 'SecondFactorsResetRequested': {
+      const { organizationId, tokenHash, expiresAt, at } = event.data;
+      // Requests past their time are dropped as a new one comes: they can no longer be confirmed.
+      const live = factors.resetRequests.filter((request) => Date.parse(request.expiresAt) > Date.parse(at));
+      return { ...factors, resetRequests: [...live, { organizationId, tokenHash, expiresAt }] };
+    }
     default: {
       const _exhaustive: never = event;
       return _exhaustive;
     }
   }
 }
+
+/** An app code's time step and a recovery code, once accepted (at the second step or to confirm a change), are used. */
+type CodesUsed = { timeStep?: number | undefined; recoveryCodeHash?: string | undefined };
+
+function withCodesUsed(factors: SecondFactors, { timeStep, recoveryCodeHash }: CodesUsed): SecondFactors {
+  let next = factors;
+  if (timeStep !== undefined && next.authenticatorApp !== null) {
+    next = { ...next, authenticatorApp: { ...next.authenticatorApp, lastTimeStep: Math.max(timeStep, next.authenticatorApp.lastTimeStep ?? timeStep) } };
+  }
+  if (recoveryCodeHash !== undefined && next.recoveryCodes !== null) {
+    next = { ...next, recoveryCodes: { ...next.recoveryCodes, unused: next.recoveryCodes.unused.filter((hash) => hash !== recoveryCodeHash) } };
+  }
+  return next;
+}
+
+/**
+ * What confirms a change of factors in its own request: the password (checked outside, against the hash), a code
+ * of the app or a recovery code (checked outside, decided here so that none is used twice), or the time of the
+ * session's sign-in, for an account that has neither a password nor an app.
+ */
+export type FactorChangeProof =
+  | { method: 'password' }
+  | { method: 'authenticator-app'; timeStep: number }
+  | { method: 'recovery-code'; codeHash: string }
+  | { method: 'recent-sign-in'; signedInAt: string };
+
+/** Who stands behind an owner's reset: the organization, for an account it answers for, or the person, through the mailed link. */
+export type ResetAuthority = { kind: 'account-of-organization'; organizationId: string } | { kind: 'confirmed-by-person'; tokenHash: string };
 
 /** What was shown to pass the second step, as checked outside: the code's time step, the passkey and its counter, the code's digest. */
 export type SecondStepProof =
@@ -98,13 +151,54 @@ export type SecondFactorCommand =
   | { type: 'RegenerateRecoveryCodes'; data: { codeHashes: string[] } }
   | { type: 'PassSecondStep'; data: { previousSessionId: string; sessionId: string; absoluteExpiresAt: Date; proof: SecondStepProof } }
   | { type: 'FailSecondStep'; data: { sessionId: string; method: Exclude<SecondStepMethod, 'enrolment'> } }
-  | { type: 'ResetSecondFactors'; data: { organizationId: string } };
+  /** A change made from a full session, with what confirms it in its request: recorded together, or not at all. */
+  | { type: 'ConfirmFactorChange'; data: { proof: FactorChangeProof; change: FactorChangeCommand } }
+  | { type: 'RequestSecondFactorsReset'; data: { organizationId: string; tokenHash: string; expiresAt: Date } }
+  | { type: 'ResetSecondFactors'; data: ResetAuthority };
+
+/** The changes of factors a person makes on the Account page. */
+export type FactorChangeCommand = Extract<
+  SecondFactorCommand,
+  { type: 'EnrolAuthenticatorApp' | 'RegisterPasskey' | 'RenamePasskey' | 'RemovePasskey' | 'RemoveAuthenticatorApp' | 'RegenerateRecoveryCodes' }
+>;
 
 export type SecondFactorContext = {
   at: string;
   /** An organization the user belongs to requires two-step sign-in: the last factor may not be removed. */
   twoStepRequired: boolean;
+  /** The account has a password, which then confirms changes (a sign-in alone does not). */
+  hasPassword: boolean;
 };
+
+const reauthenticate = (detail: string) => new DomainError('REAUTHENTICATION_REQUIRED', detail);
+
+/** A change is confirmed by what the account has: its password or an app code before a recent sign-in (see FactorChangeProof). */
+function confirmedChange(factors: SecondFactors, proof: FactorChangeProof, { at, hasPassword }: SecondFactorContext): FactorChangeConfirmed {
+  switch (proof.method) {
+    case 'password':
+      if (!hasPassword) throw new DomainError('WRONG_PASSWORD', 'This account has no password: confirm with a code instead.', { field: 'password' });
+      return { type: 'FactorChangeConfirmed', data: { method: 'password', at } };
+    case 'authenticator-app':
+    case 'recovery-code':
+      return { type: 'FactorChangeConfirmed', data: { method: proof.method, ...verifiedProof(factors, proof), at } };
+    case 'recent-sign-in': {
+      if (hasPassword || factors.authenticatorApp !== null) {
+        const ways = [hasPassword ? 'your password' : null, factors.authenticatorApp !== null ? 'a code from your authenticator app' : null].filter((way) => way !== null);
+        throw reauthenticate(`Confirm this change with ${ways.join(' or ')}.`);
+      }
+      if (Date.parse(at) - Date.parse(proof.signedInAt) > RECENT_SIGN_IN_MS) {
+        throw reauthenticate(`Sign in again first: a change of two-step sign-in needs a sign-in of the last ${RECENT_SIGN_IN_MS / 60_000} minutes.`);
+      }
+      return { type: 'FactorChangeConfirmed', data: { method: 'recent-sign-in', at } };
+    }
+    default: {
+      const _exhaustive: never = proof;
+      return _exhaustive;
+    }
+  }
+}
+
+const hasAnythingToReset = (factors: SecondFactors): boolean => hasSecondFactor(factors) || factors.recoveryCodes !== null;
 
 export class InvalidCode extends DomainError {
   constructor(message = 'The code is not correct.') {
@@ -206,9 +300,26 @@ export function decideSecondFactors(command: SecondFactorCommand, factors: Secon
     }
     case 'FailSecondStep':
       return [{ type: 'SecondStepFailed', data: { sessionId: command.data.sessionId, method: command.data.method, at } }];
-    case 'ResetSecondFactors':
-      if (!hasSecondFactor(factors) && factors.recoveryCodes === null) return [];
-      return [{ type: 'SecondFactorsReset', data: { organizationId: command.data.organizationId, at } }];
+    case 'ConfirmFactorChange': {
+      // The change is decided first: one refused by its own rules, or that changes nothing, spends no code.
+      const changed = decideSecondFactors(command.data.change, factors, context);
+      return changed.length === 0 ? [] : [confirmedChange(factors, command.data.proof, context), ...changed];
+    }
+    case 'RequestSecondFactorsReset': {
+      const { organizationId, tokenHash, expiresAt } = command.data;
+      if (!hasAnythingToReset(factors)) return [];
+      return [{ type: 'SecondFactorsResetRequested', data: { organizationId, tokenHash, expiresAt: expiresAt.toISOString(), at } }];
+    }
+    case 'ResetSecondFactors': {
+      const authority = command.data;
+      if (authority.kind === 'account-of-organization') {
+        return hasAnythingToReset(factors) ? [{ type: 'SecondFactorsReset', data: { organizationId: authority.organizationId, authority: authority.kind, at } }] : [];
+      }
+      // Once, with a link of a request that still stands: a reset since has cleared them all.
+      const request = factors.resetRequests.find((candidate) => candidate.tokenHash === authority.tokenHash);
+      if (request === undefined || Date.parse(request.expiresAt) <= Date.parse(at)) throw new InvalidToken('This link is no longer valid.');
+      return [{ type: 'SecondFactorsReset', data: { organizationId: request.organizationId, authority: authority.kind, at } }];
+    }
     default: {
       const _exhaustive: never = command;
       return _exhaustive;

@@ -1,6 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { given } from '../testing/user-decider-spec.js';
+import type { UserCommand } from './commands.js';
 import type { UserEvent } from './events.js';
+import type { FactorChangeProof } from './second-factors.js';
 import { evolveUser, initialUserState, OpenSessionScan, type User } from './user.js';
 
 const userId = '0f5b7c1e-3f55-4a53-9a57-3d4c1b2a9e10';
@@ -130,7 +132,7 @@ describe('second factors', () => {
   describe('removing', () => {
     it('the last factor takes the recovery codes with it', () => {
       const state = [...withApp, { type: 'AuthenticatorAppRemoved', data: { at } } as UserEvent].reduce(evolveUser, initialUserState()) as User;
-      expect(state.secondFactors).toEqual({ authenticatorApp: null, passkeys: [], recoveryCodes: null });
+      expect(state.secondFactors).toEqual({ authenticatorApp: null, passkeys: [], recoveryCodes: null, resetRequests: [] });
     });
 
     it('the last factor is refused while an organization requires two-step sign-in; another may go', () => {
@@ -141,9 +143,88 @@ describe('second factors', () => {
       given([...withApp, passkey('c1')], new Date(at), { twoStepRequired: true }).when({ type: 'RemovePasskey', data: { credentialId: 'nope' } }).thenThrows('NOT_FOUND');
     });
 
-    it('an owner’s reset removes everything, once', () => {
-      given(withApp).when({ type: 'ResetSecondFactors', data: { organizationId: 'acme' } }).then([{ type: 'SecondFactorsReset', data: { organizationId: 'acme', at } }]);
-      given([registered]).when({ type: 'ResetSecondFactors', data: { organizationId: 'acme' } }).then([]);
+    it('an owner’s reset of an account the organization answers for removes everything, once', () => {
+      const byOrganization = { kind: 'account-of-organization', organizationId: 'acme' } as const;
+      given(withApp)
+        .when({ type: 'ResetSecondFactors', data: byOrganization })
+        .then([{ type: 'SecondFactorsReset', data: { organizationId: 'acme', authority: 'account-of-organization', at } }]);
+      given([registered]).when({ type: 'ResetSecondFactors', data: byOrganization }).then([]);
+    });
+  });
+
+  describe('an owner’s reset of an account the organization does not answer for', () => {
+    const requested: UserEvent = { type: 'SecondFactorsResetRequested', data: { organizationId: 'globex', tokenHash: 't1', expiresAt: '2030-01-04T09:00:00.000Z', at: earlier } };
+
+    it('is only requested: the factors stay until the person confirms', () => {
+      given(withApp)
+        .when({ type: 'RequestSecondFactorsReset', data: { organizationId: 'globex', tokenHash: 't1', expiresAt: new Date('2030-01-04T10:00:00.000Z') } })
+        .then([{ type: 'SecondFactorsResetRequested', data: { organizationId: 'globex', tokenHash: 't1', expiresAt: '2030-01-04T10:00:00.000Z', at } }]);
+      given([registered]).when({ type: 'RequestSecondFactorsReset', data: { organizationId: 'globex', tokenHash: 't1', expiresAt: new Date(at) } }).then([]);
+      const state = [...withApp, requested].reduce(evolveUser, initialUserState()) as User;
+      expect(state.secondFactors.authenticatorApp).not.toBeNull();
+    });
+
+    it('happens once the person confirms with the link, which then works no more', () => {
+      given([...withApp, requested])
+        .when({ type: 'ResetSecondFactors', data: { kind: 'confirmed-by-person', tokenHash: 't1' } })
+        .then([{ type: 'SecondFactorsReset', data: { organizationId: 'globex', authority: 'confirmed-by-person', at } }]);
+      const reset: UserEvent = { type: 'SecondFactorsReset', data: { organizationId: 'globex', authority: 'confirmed-by-person', at } };
+      given([...withApp, requested, reset]).when({ type: 'ResetSecondFactors', data: { kind: 'confirmed-by-person', tokenHash: 't1' } }).thenThrows('INVALID_TOKEN');
+    });
+
+    it('refuses a link that is not a request’s, or one past its time', () => {
+      given([...withApp, requested]).when({ type: 'ResetSecondFactors', data: { kind: 'confirmed-by-person', tokenHash: 'other' } }).thenThrows('INVALID_TOKEN');
+      given([...withApp, requested], new Date('2030-01-04T09:00:00.000Z'))
+        .when({ type: 'ResetSecondFactors', data: { kind: 'confirmed-by-person', tokenHash: 't1' } })
+        .thenThrows('INVALID_TOKEN');
+    });
+  });
+
+  describe('confirming a change of factors', () => {
+    const withPassword: UserEvent = { type: 'PasswordSet', data: { passwordHash: '$argon2id$x', at: earlier } };
+    const regenerate = { type: 'RegenerateRecoveryCodes', data: { codeHashes: codes } } as const;
+    const regenerated: UserEvent = { type: 'RecoveryCodesGenerated', data: { codeHashes: codes, at } };
+    const confirm = (proof: FactorChangeProof): UserCommand => ({ type: 'ConfirmFactorChange', data: { proof, change: regenerate } });
+
+    it('takes the password of an account that has one', () => {
+      given([...withApp, withPassword]).when(confirm({ method: 'password' })).then([{ type: 'FactorChangeConfirmed', data: { method: 'password', at } }, regenerated]);
+      given(withApp).when(confirm({ method: 'password' })).thenThrows('WRONG_PASSWORD');
+    });
+
+    it('takes an app code once, as the second step does, and a recovery code once', () => {
+      given(withApp).when(confirm({ method: 'authenticator-app', timeStep: 7 })).then([{ type: 'FactorChangeConfirmed', data: { method: 'authenticator-app', timeStep: 7, at } }, regenerated]);
+      const used: UserEvent = { type: 'FactorChangeConfirmed', data: { method: 'authenticator-app', timeStep: 7, at: earlier } };
+      given([...withApp, used]).when(confirm({ method: 'authenticator-app', timeStep: 7 })).thenThrows('CODE_ALREADY_USED');
+      given([...withApp, passed({ timeStep: 7 })]).when(confirm({ method: 'authenticator-app', timeStep: 7 })).thenThrows('CODE_ALREADY_USED');
+      const spent: UserEvent = { type: 'FactorChangeConfirmed', data: { method: 'recovery-code', recoveryCodeHash: 'hash-1', at: earlier } };
+      given(withApp).when(confirm({ method: 'recovery-code', codeHash: 'hash-1' })).then([{ type: 'FactorChangeConfirmed', data: { method: 'recovery-code', recoveryCodeHash: 'hash-1', at } }, regenerated]);
+      given([...withApp, spent]).when(confirm({ method: 'recovery-code', codeHash: 'hash-1' })).thenThrows('INVALID_CODE');
+    });
+
+    it('takes a sign-in of the last five minutes only from an account with no password and no app', () => {
+      const recent: FactorChangeProof = { method: 'recent-sign-in', signedInAt: '2030-01-01T09:55:00.000Z' };
+      const enrol = { type: 'EnrolAuthenticatorApp', data: { secretSealed: 's', recoveryCodeHashes: codes } } as const;
+      given([registered])
+        .when({ type: 'ConfirmFactorChange', data: { proof: recent, change: enrol } })
+        .then([
+          { type: 'FactorChangeConfirmed', data: { method: 'recent-sign-in', at } },
+          { type: 'AuthenticatorAppEnrolled', data: { secretSealed: 's', at } },
+          { type: 'RecoveryCodesGenerated', data: { codeHashes: codes, at } },
+        ]);
+      const stale: FactorChangeProof = { method: 'recent-sign-in', signedInAt: '2030-01-01T09:54:59.000Z' };
+      given([registered]).when({ type: 'ConfirmFactorChange', data: { proof: stale, change: enrol } }).thenThrows('REAUTHENTICATION_REQUIRED');
+      given([registered, withPassword]).when({ type: 'ConfirmFactorChange', data: { proof: recent, change: enrol } }).thenThrows('REAUTHENTICATION_REQUIRED');
+      given(withApp).when(confirm(recent)).thenThrows('REAUTHENTICATION_REQUIRED');
+      given([registered, passkey('c1'), codesGenerated]).when(confirm(recent)).then([{ type: 'FactorChangeConfirmed', data: { method: 'recent-sign-in', at } }, regenerated]);
+    });
+
+    it('spends no code on a change refused by its own rules, or that changes nothing', () => {
+      const removeApp = { type: 'RemoveAuthenticatorApp', data: {} } as const;
+      given(withApp, new Date(at), { twoStepRequired: true })
+        .when({ type: 'ConfirmFactorChange', data: { proof: { method: 'authenticator-app', timeStep: 7 }, change: removeApp } })
+        .thenThrows('TWO_STEP_REQUIRED');
+      const rename = { type: 'RenamePasskey', data: { credentialId: 'c1', name: 'Laptop' } } as const;
+      given([...withApp, passkey('c1')]).when({ type: 'ConfirmFactorChange', data: { proof: { method: 'authenticator-app', timeStep: 7 }, change: rename } }).then([]);
     });
   });
 

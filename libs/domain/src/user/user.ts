@@ -84,6 +84,8 @@ export function evolveUser(state: UserState, event: UserEvent): UserState {
     case 'SecondStepPassed':
     case 'SecondStepFailed':
     case 'SecondFactorsReset':
+    case 'SecondFactorsResetRequested':
+    case 'FactorChangeConfirmed':
       return { ...state, secondFactors: evolveSecondFactors(state.secondFactors, event) };
     default: {
       const _exhaustive: never = event;

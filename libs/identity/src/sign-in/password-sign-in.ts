@@ -5,7 +5,7 @@
 // however many arrive at once, on however many API nodes, at most `lockAfter` are checked per run.
 import type { CommandContext } from '#application';
 import type { Clock } from '../clock.js';
-import { hasSecondFactor, InvalidCredentials, type SecondStepAwaited } from '#domain';
+import { InvalidCredentials, secondStepAwaited } from '#domain';
 import type { PasswordHasher } from '../passwords/password-hasher.js';
 import type { OpenedSession, Sessions } from '../sessions/sessions.js';
 import { parseLoginName } from '../user/identifiers.js';
@@ -65,11 +65,7 @@ export class PasswordSignIn {
     }
     // The session, the user's SignedIn and both attempts settled, written at once, share one commit (the
     // store's group commit): each commit waits for the disk, and a sign-in costs its check plus its commits.
-    const awaiting: SecondStepAwaited | undefined = hasSecondFactor(user.secondFactors)
-      ? 'second-step'
-      : twoStepRequired?.(user.userId) === true
-        ? 'enrolment'
-        : undefined;
+    const awaiting = secondStepAwaited(user.secondFactors, twoStepRequired?.(user.userId) === true);
     const [opened] = await Promise.all([
       this.sessions.open(user.userId, 'password', { ...context, actor: `user:${user.userId}` }, awaiting),
       this.attempts.succeeded(forKey, context),

@@ -4,18 +4,30 @@
 // many arrive at once, on however many nodes, at most `lockAfter` are checked per run.
 import type { AuthenticationResponseJSON, PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import type { CommandContext } from '#application';
-import { DomainError, InvalidCode, type SecondStepMethod, type SecondStepProof, type Session, type User, type UserCommand, type UserState } from '#domain';
+import {
+  DomainError,
+  InvalidCode,
+  type FactorChangeCommand,
+  type SecondStepMethod,
+  type SecondStepProof,
+  type Session,
+  type User,
+  type UserCommand,
+  type UserState,
+} from '#domain';
 import type { Clock } from '../clock.js';
 import type { IdentityLogger } from '../logger.js';
 import type { Mailer } from '../mail/mailer.js';
-import { recoveryCodeUsedMail, secondFactorsResetMail } from '../mail/two-step-mail.js';
+import { factorChangedMail, recoveryCodeUsedMail, type FactorChange } from '../mail/two-step-mail.js';
+import type { PasswordHasher } from '../passwords/password-hasher.js';
 import type { OpenedSession, Sessions } from '../sessions/sessions.js';
 import type { SignInAttempts } from '../sign-in/sign-in-attempts.js';
 import type { SecretBox } from '../sso/secret-box.js';
 import type { Users } from '../user/users.js';
 import { asAuthenticatorCode, newAuthenticatorAppSetup, timeStepOf, type AuthenticatorAppSetup } from './authenticator-app.js';
+import { codeProof, ConfirmedChanges, type ChangeConfirmation } from './confirmed-changes.js';
 import type { PasskeyCeremonies } from './passkeys.js';
-import { asRecoveryCode, newRecoveryCodes, recoveryCodeHash } from './recovery-codes.js';
+import { newRecoveryCodes } from './recovery-codes.js';
 import type { TwoStepSeal } from './two-step-seal.js';
 
 /** How long a QR code shown for setting up an app, or a WebAuthn challenge, may be answered. */
@@ -23,6 +35,8 @@ const SETUP_LIFETIME_MS = 15 * 60_000;
 const CHALLENGE_LIFETIME_MS = 5 * 60_000;
 
 export type SecondFactorsSummary = {
+  /** What confirms a change (ChangeConfirmation): the password, a code of the app or a recovery code, or a recent sign-in. */
+  confirmWith: 'password' | 'code' | 'recent-sign-in';
   authenticatorApp: { enrolledAt: string } | null;
   passkeys: { id: string; name: string; registeredAt: string; lastUsedAt: string | null }[];
   recoveryCodes: { remaining: number; generatedAt: string } | null;
@@ -31,10 +45,12 @@ export type SecondFactorsSummary = {
 /** A factor just set up: the recovery codes when it was the first (shown once), and the full session when it completed a sign-in. */
 export type FactorSetUp = { recoveryCodes: string[] | null; opened?: OpenedSession };
 
+
 export type TwoStepDependencies = {
   users: Users;
   sessions: Sessions;
   attempts: SignInAttempts;
+  hasher: PasswordHasher;
   clock: Clock;
   mailer: Mailer;
   logger: IdentityLogger;
@@ -46,11 +62,19 @@ export type TwoStepDependencies = {
 };
 
 export class TwoStep {
-  constructor(private readonly deps: TwoStepDependencies) {}
+  private readonly changes: ConfirmedChanges;
+
+  constructor(private readonly deps: TwoStepDependencies) {
+    const mail = (to: string, change: FactorChange, context: CommandContext) => this.mailChange(to, change, context);
+    this.changes = new ConfirmedChanges({ ...deps, mail });
+  }
 
   async summary(userId: string): Promise<SecondFactorsSummary> {
-    const { authenticatorApp, passkeys, recoveryCodes } = (await this.registered(userId)).secondFactors;
+    const user = await this.registered(userId);
+    const { authenticatorApp, passkeys, recoveryCodes } = user.secondFactors;
+    const byCode = authenticatorApp !== null || (recoveryCodes?.unused.length ?? 0) > 0;
     return {
+      confirmWith: user.passwordHash !== null ? 'password' : byCode ? 'code' : 'recent-sign-in',
       authenticatorApp: authenticatorApp === null ? null : { enrolledAt: authenticatorApp.enrolledAt },
       passkeys: passkeys.map(({ credentialId, name, registeredAt, lastUsedAt }) => ({ id: credentialId, name, registeredAt, lastUsedAt })),
       recoveryCodes: recoveryCodes === null ? null : { remaining: recoveryCodes.unused.length, generatedAt: recoveryCodes.generatedAt },
@@ -68,7 +92,13 @@ export class TwoStep {
   }
 
   /** The app is set up once a first code from it is right; the code proves it was scanned correctly. */
-  async confirmAuthenticatorApp(session: Session, setup: string, code: string, context: CommandContext): Promise<FactorSetUp> {
+  async confirmAuthenticatorApp(
+    session: Session,
+    setup: string,
+    code: string,
+    context: CommandContext,
+    confirmation: ChangeConfirmation = {},
+  ): Promise<FactorSetUp> {
     this.settingUp(session);
     const secret = this.deps.seal.open('authenticator-app-setup', session.sessionId, setup);
     if (secret === undefined) throw new DomainError('VALIDATION_FAILED', 'This setup has expired: start again.', { field: 'setup' });
@@ -78,7 +108,8 @@ export class TwoStep {
     }
     const codes = newRecoveryCodes();
     const secretSealed = this.deps.secretsAtRest.seal(secret, session.userId);
-    return this.factorSetUp(session, { type: 'EnrolAuthenticatorApp', data: { secretSealed, recoveryCodeHashes: codes.hashes } }, codes.codes, context);
+    const change: FactorChangeCommand = { type: 'EnrolAuthenticatorApp', data: { secretSealed, recoveryCodeHashes: codes.hashes } };
+    return this.factorSetUp(session, change, codes.codes, 'authenticator-app-added', confirmation, context);
   }
 
   async passkeyRegistrationOptions(session: Session): Promise<{ options: PublicKeyCredentialCreationOptionsJSON; registration: string }> {
@@ -93,6 +124,7 @@ export class TwoStep {
     response: RegistrationResponseJSON,
     name: string,
     context: CommandContext,
+    confirmation: ChangeConfirmation = {},
   ): Promise<FactorSetUp> {
     this.settingUp(session);
     const challenge = this.deps.seal.open('passkey-registration', session.sessionId, registration);
@@ -100,33 +132,40 @@ export class TwoStep {
     const passkey = await this.deps.passkeys.registered(response, challenge);
     if (passkey === undefined) throw new InvalidCode('The passkey could not be verified.');
     const codes = newRecoveryCodes();
-    return this.factorSetUp(session, { type: 'RegisterPasskey', data: { ...passkey, name, recoveryCodeHashes: codes.hashes } }, codes.codes, context);
+    const change: FactorChangeCommand = { type: 'RegisterPasskey', data: { ...passkey, name, recoveryCodeHashes: codes.hashes } };
+    return this.factorSetUp(session, change, codes.codes, 'passkey-added', confirmation, context);
   }
 
-  async renamePasskey(userId: string, credentialId: string, name: string, context: CommandContext): Promise<void> {
-    await this.deps.users.handle(userId, { type: 'RenamePasskey', data: { credentialId, name } }, context);
+  // The changes below are made from a full session (the Account page), each confirmed in its request.
+
+  async renamePasskey(session: Session, credentialId: string, name: string, confirmation: ChangeConfirmation, context: CommandContext): Promise<void> {
+    await this.changes.make(session, confirmation, { type: 'RenamePasskey', data: { credentialId, name } }, 'passkey-renamed', context);
   }
 
-  async removePasskey(userId: string, credentialId: string, twoStepRequired: boolean, context: CommandContext): Promise<void> {
-    await this.deps.users.handle(userId, { type: 'RemovePasskey', data: { credentialId } }, context, { twoStepRequired });
+  async removePasskey(
+    session: Session,
+    credentialId: string,
+    twoStepRequired: boolean,
+    confirmation: ChangeConfirmation,
+    context: CommandContext,
+  ): Promise<void> {
+    await this.changes.make(session, confirmation, { type: 'RemovePasskey', data: { credentialId } }, 'passkey-removed', context, twoStepRequired);
   }
 
-  async removeAuthenticatorApp(userId: string, twoStepRequired: boolean, context: CommandContext): Promise<void> {
-    await this.deps.users.handle(userId, { type: 'RemoveAuthenticatorApp', data: {} }, context, { twoStepRequired });
+  async removeAuthenticatorApp(session: Session, twoStepRequired: boolean, confirmation: ChangeConfirmation, context: CommandContext): Promise<void> {
+    const change = { type: 'RemoveAuthenticatorApp', data: {} } as const;
+    await this.changes.make(session, confirmation, change, 'authenticator-app-removed', context, twoStepRequired);
   }
 
   /** Ten new codes, shown once; the earlier ones stop working. */
-  async regenerateRecoveryCodes(userId: string, context: CommandContext): Promise<string[]> {
+  async regenerateRecoveryCodes(session: Session, confirmation: ChangeConfirmation, context: CommandContext): Promise<string[]> {
     const codes = newRecoveryCodes();
-    await this.deps.users.handle(userId, { type: 'RegenerateRecoveryCodes', data: { codeHashes: codes.hashes } }, context);
+    await this.changes.make(session, confirmation, { type: 'RegenerateRecoveryCodes', data: { codeHashes: codes.hashes } }, 'recovery-codes-regenerated', context);
     return codes.codes;
   }
 
-  /** An owner removed every factor of a member of `organizationId`; the member is told (nothing to remove: nothing happens). */
-  async resetByOwner(userId: string, organizationId: string, organizationName: string, context: CommandContext): Promise<void> {
-    const { state, events } = await this.deps.users.handle(userId, { type: 'ResetSecondFactors', data: { organizationId } }, context);
-    if (events.length === 0 || state.status !== 'registered') return;
-    this.mailLater(secondFactorsResetMail({ to: state.email, productName: this.deps.links.productName, organizationName, link: this.signInLink() }), context);
+  private mailChange(to: string, change: FactorChange, context: CommandContext): void {
+    this.mailLater(factorChangedMail({ to, productName: this.deps.links.productName, change, link: this.accountLink() }), context);
   }
 
   // The second step: a half-open session awaiting it.
@@ -134,17 +173,7 @@ export class TwoStep {
   /** A six-digit code from the app, or a recovery code; the full session, or INVALID_CODE (CODE_ALREADY_USED, RATE_LIMITED). */
   async passWithCode(half: Session, code: string, context: CommandContext): Promise<OpenedSession> {
     this.awaitingSecondStep(half);
-    return this.guessed(half, context, async (user) => {
-      const digits = asAuthenticatorCode(code);
-      if (digits !== undefined) {
-        const app = user.secondFactors.authenticatorApp;
-        const secret = app === null ? undefined : this.deps.secretsAtRest.open(app.secretSealed, user.userId);
-        const timeStep = secret === undefined ? undefined : await timeStepOf(secret, digits, this.deps.clock.now());
-        return { method: 'authenticator-app', proof: timeStep === undefined ? undefined : { method: 'authenticator-app', timeStep } };
-      }
-      const recoveryCode = asRecoveryCode(code);
-      return { method: 'recovery-code', proof: recoveryCode === undefined ? undefined : { method: 'recovery-code', codeHash: recoveryCodeHash(recoveryCode) } };
-    });
+    return this.guessed(half, context, (user) => codeProof(user, code, this.deps.secretsAtRest, this.deps.clock.now()));
   }
 
   async passkeySignInOptions(half: Session): Promise<{ options: PublicKeyCredentialRequestOptionsJSON; challenge: string }> {
@@ -215,8 +244,15 @@ export class TwoStep {
   }
 
   /** Records the new factor; a half-open session that had to enrol then becomes a full one. */
-  private async factorSetUp(session: Session, command: UserCommand, codes: string[], context: CommandContext): Promise<FactorSetUp> {
-    const { events } = await this.deps.users.handle(session.userId, command, context);
+  private async factorSetUp(
+    session: Session,
+    change: FactorChangeCommand,
+    codes: string[],
+    words: FactorChange,
+    confirmation: ChangeConfirmation,
+    context: CommandContext,
+  ): Promise<FactorSetUp> {
+    const events = await this.changes.make(session, confirmation, change, words, context);
     const recoveryCodes = events.some((event) => event.type === 'RecoveryCodesGenerated') ? codes : null;
     if (session.awaiting !== 'enrolment') return { recoveryCodes };
     return { recoveryCodes, opened: (await this.pass(session, { method: 'enrolment' }, context)).opened };
@@ -239,6 +275,10 @@ export class TwoStep {
 
   private signInLink(): string {
     return new URL('/login', this.deps.links.publicUrl).toString();
+  }
+
+  private accountLink(): string {
+    return new URL('/app/account', this.deps.links.publicUrl).toString();
   }
 
   /** Mailed after the answer; a failure is logged (the event that caused it is recorded whatever happens to the mail). */

@@ -2,11 +2,13 @@ import type { OrganizationState } from '#domain';
 
 /**
  * A folded state as the read model stored it. Rows written before a field existed lack it: they get
- * the value the fold starts from (no SSO; SSO domains without verification), so a model is never rebuilt for a new field.
+ * the value the fold starts from (no SSO; SSO domains without verification; the provider's MFA not trusted),
+ * so a model is never rebuilt for a new field.
  */
 export function storedOrganizationState(json: string): OrganizationState {
   const state = JSON.parse(json) as OrganizationState;
   if (!state.exists) return state;
   if (state.sso === undefined) return { ...state, sso: null };
-  return state.sso !== null && state.sso.verification === undefined ? { ...state, sso: { ...state.sso, verification: {} } } : state;
+  if (state.sso === null) return state;
+  return { ...state, sso: { ...state.sso, verification: state.sso.verification ?? {}, trustProviderMfa: state.sso.trustProviderMfa ?? false } };
 }

@@ -17,6 +17,7 @@ const configured = {
   clientId: 'chorus',
   domains: ['acme.example', 'bücher.example'],
   enforce: false,
+  trustProviderMfa: false,
   domainStates: [
     { domain: 'acme.example', status: 'verified' as const, since, recordMissingSince: null, record: record('acme.example', 'A'.repeat(32)) },
     { domain: 'bücher.example', status: 'pending' as const, since, recordMissingSince: null, record: record('xn--bcher-kva.example', 'B'.repeat(32)) },
@@ -47,11 +48,15 @@ describe('the SSO page', () => {
     await view.user.type(screen.getByLabelText('Client secret'), 's3cret');
     await view.user.type(screen.getByLabelText('Domains'), 'acme.example, bücher.example');
     await view.user.click(screen.getByRole('checkbox', { name: /Require single sign-on/ }));
+    const trust = screen.getByRole('checkbox', { name: /Trust your provider’s two-step sign-in/ });
+    expect(trust).not.toBeChecked();
+    expect(trust).toHaveAccessibleDescription(/your provider must ask for a second factor itself/);
+    await view.user.click(trust);
     await view.user.click(screen.getByRole('button', { name: 'Turn on single sign-on' }));
     const put = await view.network.take('PUT');
     expect(put).toMatchObject({
       url: '/organizations/acme/sso',
-      body: { issuer: 'https://login.acme.example', clientId: 'chorus', clientSecret: 's3cret', domains: ['acme.example', 'bücher.example'], enforce: true },
+      body: { issuer: 'https://login.acme.example', clientId: 'chorus', clientSecret: 's3cret', domains: ['acme.example', 'bücher.example'], enforce: true, trustProviderMfa: true },
     });
     put.respond(200, { id: 'acme', revision: 5, position: 50 });
     await waitFor(() => expect(within(form()).getByRole('status')).toHaveTextContent('Single sign-on is saved.'));
@@ -66,7 +71,7 @@ describe('the SSO page', () => {
     expect(screen.getByLabelText('Client secret')).toHaveAccessibleDescription(/Leave empty to keep the saved secret/);
     await view.user.click(screen.getByRole('button', { name: 'Save changes' }));
     const put = await view.network.take('PUT');
-    expect(put.body).toEqual({ issuer: 'https://login.acme.example', clientId: 'chorus', domains: ['acme.example', 'bücher.example'], enforce: false });
+    expect(put.body).toEqual({ issuer: 'https://login.acme.example', clientId: 'chorus', domains: ['acme.example', 'bücher.example'], enforce: false, trustProviderMfa: false });
   });
 
   it.each([

@@ -10,6 +10,7 @@ import { AuthCookies } from '../auth-cookies.js';
 import { BrowserSessions } from '../browser-sessions.service.js';
 import { IDENTITY } from '../identity.provider.js';
 import { Memberships } from '../memberships.service.js';
+import { secondStepPage, TwoStepPolicy } from '../two-step-policy.js';
 import { GOOGLE_STRATEGY } from './google-strategy.provider.js';
 import type { GoogleStrategy } from './google.strategy.js';
 import { Operation } from '../../openapi/operation.decorator.js';
@@ -29,6 +30,7 @@ export class GoogleSignInController {
     @Inject(IDENTITY) private readonly identity: Identity,
     private readonly sessions: BrowserSessions,
     private readonly memberships: Memberships,
+    private readonly twoStepPolicy: TwoStepPolicy,
     private readonly cookies: AuthCookies,
     @Inject(PINO) private readonly logger: Logger,
   ) {}
@@ -76,14 +78,17 @@ export class GoogleSignInController {
 
   /** Opens a session for the Google account's user and answers where to send the browser. */
   private async signIn(outcome: NonNullable<Outcome>, request: Request, response: Response): Promise<string> {
-    const context = commandContextOf(request, 'google');
-    const userId = await this.identity.googleSignIn.findUser(outcome.account, context);
+    const userId = await this.identity.googleSignIn.findUser(outcome.account, commandContextOf(request, 'google'));
     if (userId === undefined || (await this.memberships.of(userId)).length === 0) return noOrganization;
     await this.sessions.endCurrent(request);
     const signedIn = commandContextOf(request, `user:${userId}`);
-    const opened = await this.identity.sessions.open(userId, 'google', { ...signedIn, origin: { ...signedIn.origin, googleSignInToken: outcome.intent.token } });
+    // Google vouches for the mailbox only: a factor of the account, or an organization's requirement, is asked as after a password.
+    const awaiting = await this.twoStepPolicy.awaitedAfter(userId);
+    const context = { ...signedIn, origin: { ...signedIn.origin, googleSignInToken: outcome.intent.token } };
+    const opened = await this.identity.sessions.open(userId, 'google', context, awaiting);
     this.sessions.begin(response, opened);
-    return safeRedirectPath(outcome.intent.redirect);
+    const target = safeRedirectPath(outcome.intent.redirect);
+    return awaiting === undefined ? target : secondStepPage(target);
   }
 
   /** Google's answer: the account and the intent saved at the start, or undefined for any failure. */

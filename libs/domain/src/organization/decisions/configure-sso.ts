@@ -18,6 +18,7 @@ export type ConfigureSso = {
     clientSecret?: string;
     domains: string[];
     enforce?: boolean;
+    trustProviderMfa?: boolean;
     verificationTokens?: Record<string, string>;
     at?: string;
   };
@@ -25,11 +26,12 @@ export type ConfigureSso = {
 
 /**
  * Enterprise single sign-on set (or changed, in full). clientSecret is sealed (`v1.<keyId>.<iv>.<ciphertext>`,
- * AES-256-GCM under SSO_SECRET_KEYS), never clear; domains in ASCII form.
+ * AES-256-GCM under SSO_SECRET_KEYS), never clear; domains in ASCII form. trustProviderMfa: present (true) only
+ * when the organization takes its provider's MFA for the second step of sign-ons through it; absent is off.
  */
 export type SsoConfigured = {
   type: 'SsoConfigured';
-  data: { issuer: string; clientId: string; clientSecret: string; domains: string[]; enforce: boolean };
+  data: { issuer: string; clientId: string; clientSecret: string; domains: string[]; enforce: boolean; trustProviderMfa?: true };
 };
 /**
  * A listed domain awaits proof of control: the TXT record `_chorus-verification.<domain>` must hold the
@@ -68,6 +70,7 @@ export function configureSso(command: ConfigureSso, state: ExistingOrganization,
   if (clientSecret === undefined) throw invalid('clientSecret', 'required', 'clientSecret is required to configure single sign-on.');
   const domains = requireDomains(command.data.domains);
   const enforce = optionalBoolean('enforce', command.data.enforce) ?? false;
+  const trustProviderMfa = optionalBoolean('trustProviderMfa', command.data.trustProviderMfa) ?? false;
   if (!hasSsoPlan(state, catalogue)) {
     throw new DomainError('ENTERPRISE_PLAN_REQUIRED', 'Single sign-on comes with the enterprise plans.', { feature: 'sso' });
   }
@@ -78,9 +81,11 @@ export function configureSso(command: ConfigureSso, state: ExistingOrganization,
     current.clientId === clientId &&
     current.clientSecret === clientSecret &&
     current.enforce === enforce &&
+    current.trustProviderMfa === trustProviderMfa &&
     current.domains.length === domains.length &&
     current.domains.every((domain, i) => domain === domains[i]);
-  const configured: SsoConfigured[] = unchanged ? [] : [{ type: 'SsoConfigured', data: { issuer, clientId, clientSecret, domains, enforce } }];
+  const data: SsoConfigured['data'] = { issuer, clientId, clientSecret, domains, enforce, ...(trustProviderMfa ? { trustProviderMfa } : {}) };
+  const configured: SsoConfigured[] = unchanged ? [] : [{ type: 'SsoConfigured', data }];
   return [...configured, ...pendingDomains(command.data, domains, state)];
 }
 
@@ -97,11 +102,11 @@ function pendingDomains({ verificationTokens = {}, at }: ConfigureSso['data'], d
 }
 
 export function withSsoConfigured(state: ExistingOrganization, { data }: SsoConfigured): ExistingOrganization {
-  const { issuer, clientId, clientSecret, domains, enforce } = data;
+  const { issuer, clientId, clientSecret, domains, enforce, trustProviderMfa = false } = data;
   const listed = [...new Set(domains)];
   // A domain dropped from the list loses its proof: listed again, it is proved again.
   const kept = Object.entries(state.sso?.verification ?? {}).filter(([domain]) => listed.includes(domain));
-  return { ...state, sso: { issuer, clientId, clientSecret, domains: listed, enforce, verification: Object.fromEntries(kept) } };
+  return { ...state, sso: { issuer, clientId, clientSecret, domains: listed, enforce, trustProviderMfa, verification: Object.fromEntries(kept) } };
 }
 
 export const withSsoDomainPending = (state: ExistingOrganization, { data }: SsoDomainPending): ExistingOrganization =>

@@ -11,7 +11,7 @@ export function AccountRoute({ session, current }: { session: SessionAnswer; cur
   useConsoleTitle('Account', current?.name);
   const productName = useAppSelector(selectProductName);
   const twoStep = (
-    <Section className="account__two-step" title="Two-step sign-in" description="A second step after your password: a code from an app, or a passkey.">
+    <Section className="account__two-step" title="Two-step sign-in" description="A second step after you sign in: a code from an app, or a passkey.">
       <TwoStepSettings productName={productName} />
     </Section>
   );

@@ -39,13 +39,14 @@ export function SsoForm({ organization, settings }: { organization: Organization
   const [clientSecret, setClientSecret] = useState('');
   const [domains, setDomains] = useState(settings?.domains.join(', ') ?? '');
   const [enforce, setEnforce] = useState(settings?.enforce ?? false);
+  const [trustProviderMfa, setTrustProviderMfa] = useState(settings?.trustProviderMfa ?? false);
   const { problem, done, run } = useCommand();
   const refused = refusedField(problem);
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const secret = clientSecret.trim();
-    const change = { issuer: issuer.trim(), clientId: clientId.trim(), domains: splitDomains(domains), enforce, ...(secret === '' ? {} : { clientSecret: secret }) };
+    const change = { issuer: issuer.trim(), clientId: clientId.trim(), domains: splitDomains(domains), enforce, trustProviderMfa, ...(secret === '' ? {} : { clientSecret: secret }) };
     if (await run(() => configureSso({ organizationId: organization.id, settings: change }).unwrap(), 'Single sign-on is saved.')) setClientSecret('');
   }
 
@@ -113,6 +114,13 @@ export function SsoForm({ organization, settings }: { organization: Organization
         hint="Members with an address at a verified domain can no longer sign in with a password or reset one."
         checked={enforce}
         onChange={(event) => setEnforce(event.target.checked)}
+      />
+      <CheckboxField
+        label="Trust your provider’s two-step sign-in"
+        name="trustProviderMfa"
+        hint="People signing in through your provider are not asked for a Chorus code or passkey: your provider must ask for a second factor itself. Other organizations that require two-step sign-in still ask."
+        checked={trustProviderMfa}
+        onChange={(event) => setTrustProviderMfa(event.target.checked)}
       />
       <div className="form__actions">
         <Button type="submit" busy={isLoading}>

@@ -14,7 +14,13 @@ export type SecondStepStatus = {
   requiredBy: string[];
 };
 
+/** What confirms a change on the Account page: the password, a code (app or recovery), or a sign-in of the last minutes. */
+export type ConfirmWith = 'password' | 'code' | 'recent-sign-in';
+/** Sent with every change of factors on the Account page; empty for an account that confirms by a recent sign-in. */
+export type ChangeConfirmation = { password?: string; code?: string };
+
 export type SecondFactors = {
+  confirmWith: ConfirmWith;
   authenticatorApp: { enrolledAt: string } | null;
   passkeys: { id: string; name: string; registeredAt: string; lastUsedAt: string | null }[];
   recoveryCodes: { remaining: number; generatedAt: string } | null;
@@ -23,6 +29,9 @@ export type SecondFactors = {
 
 export type AuthenticatorAppSetup = { secret: string; uri: string; qrCode: string; setup: string };
 export type RecoveryCodesAnswer = { recoveryCodes: string[] | null };
+/** reset: at once (an account the organization answers for); confirmation-mailed: the member must agree first. */
+export type OwnerResetOutcome = 'reset' | 'confirmation-mailed' | 'nothing-to-reset';
+export type TwoStepResetValidity = { valid: false } | { valid: true; organizationName: string; passwordRequired: boolean };
 export type OrganizationTwoStep = { required: boolean; members: { userId: string; email: string; role: string; secondFactor: boolean }[] };
 
 export const twoStepApi = consoleApi.injectEndpoints({
@@ -37,30 +46,33 @@ export const twoStepApi = consoleApi.injectEndpoints({
     }),
 
     startAuthenticatorApp: build.mutation<AuthenticatorAppSetup, SetupBase>({ query: (base) => ({ url: `${base}/authenticator-app`, method: 'POST' }) }),
-    confirmAuthenticatorApp: build.mutation<RecoveryCodesAnswer, { base: SetupBase; setup: string; code: string }>({
+    confirmAuthenticatorApp: build.mutation<RecoveryCodesAnswer, { base: SetupBase; setup: string; code: string; password?: string }>({
       query: ({ base, ...body }) => ({ url: `${base}/authenticator-app`, method: 'PUT', body }),
       invalidatesTags: ['TwoStep'],
     }),
     passkeyRegistrationOptions: build.mutation<{ options: PublicKeyCredentialCreationOptionsJSON; registration: string }, SetupBase>({
       query: (base) => ({ url: `${base}/passkeys/options`, method: 'POST' }),
     }),
-    registerPasskey: build.mutation<RecoveryCodesAnswer, { base: SetupBase; registration: string; name: string; response: unknown }>({
+    registerPasskey: build.mutation<RecoveryCodesAnswer, { base: SetupBase; registration: string; name: string; response: unknown } & ChangeConfirmation>({
       query: ({ base, ...body }) => ({ url: `${base}/passkeys`, method: 'POST', body }),
       invalidatesTags: ['TwoStep'],
     }),
 
     getSecondFactors: build.query<SecondFactors, void>({ query: () => ({ url: '/account/two-step' }), providesTags: ['TwoStep'] }),
-    removeAuthenticatorApp: build.mutation<void, void>({ query: () => ({ url: '/account/two-step/authenticator-app', method: 'DELETE' }), invalidatesTags: ['TwoStep'] }),
-    renamePasskey: build.mutation<void, { id: string; name: string }>({
-      query: ({ id, name }) => ({ url: `/account/two-step/passkeys/${encodeURIComponent(id)}`, method: 'PATCH', body: { name } }),
+    removeAuthenticatorApp: build.mutation<void, ChangeConfirmation>({
+      query: (confirmation) => ({ url: '/account/two-step/authenticator-app', method: 'DELETE', body: confirmation }),
       invalidatesTags: ['TwoStep'],
     }),
-    removePasskey: build.mutation<void, string>({
-      query: (id) => ({ url: `/account/two-step/passkeys/${encodeURIComponent(id)}`, method: 'DELETE' }),
+    renamePasskey: build.mutation<void, { id: string; name: string } & ChangeConfirmation>({
+      query: ({ id, ...body }) => ({ url: `/account/two-step/passkeys/${encodeURIComponent(id)}`, method: 'PATCH', body }),
       invalidatesTags: ['TwoStep'],
     }),
-    regenerateRecoveryCodes: build.mutation<{ recoveryCodes: string[] }, void>({
-      query: () => ({ url: '/account/two-step/recovery-codes', method: 'POST' }),
+    removePasskey: build.mutation<void, { id: string } & ChangeConfirmation>({
+      query: ({ id, ...confirmation }) => ({ url: `/account/two-step/passkeys/${encodeURIComponent(id)}`, method: 'DELETE', body: confirmation }),
+      invalidatesTags: ['TwoStep'],
+    }),
+    regenerateRecoveryCodes: build.mutation<{ recoveryCodes: string[] }, ChangeConfirmation>({
+      query: (confirmation) => ({ url: '/account/two-step/recovery-codes', method: 'POST', body: confirmation }),
       invalidatesTags: ['TwoStep'],
     }),
 
@@ -72,13 +84,17 @@ export const twoStepApi = consoleApi.injectEndpoints({
       query: ({ organizationId, required }) => ({ url: `/organizations/${encodeURIComponent(organizationId)}/two-step-sign-in`, method: 'PUT', body: { required } }),
       invalidatesTags: ['TwoStep', 'Organization'],
     }),
-    resetMemberSecondFactors: build.mutation<void, { organizationId: string; userId: string }>({
+    resetMemberSecondFactors: build.mutation<{ outcome: OwnerResetOutcome }, { organizationId: string; userId: string }>({
       query: ({ organizationId, userId }) => ({
         url: `/organizations/${encodeURIComponent(organizationId)}/two-step-sign-in/members/${encodeURIComponent(userId)}`,
         method: 'DELETE',
       }),
       invalidatesTags: ['TwoStep'],
     }),
+
+    // Signed out: the person agrees, through the mailed link, to an owner's reset of their factors.
+    getTwoStepResetValidity: build.query<TwoStepResetValidity, string>({ query: (token) => ({ url: '/two-step-reset/validity', method: 'POST', body: { token } }) }),
+    confirmTwoStepReset: build.mutation<void, { token: string; password?: string }>({ query: (body) => ({ url: '/two-step-reset', method: 'POST', body }) }),
   }),
 });
 
@@ -99,4 +115,6 @@ export const {
   useGetOrganizationTwoStepQuery,
   useSetTwoStepRequirementMutation,
   useResetMemberSecondFactorsMutation,
+  useGetTwoStepResetValidityQuery,
+  useConfirmTwoStepResetMutation,
 } = twoStepApi;

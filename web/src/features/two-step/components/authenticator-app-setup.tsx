@@ -5,7 +5,7 @@ import { Button } from '../../../components/ui/button';
 import { SetupActions } from './setup-actions';
 import { FormAlert } from '../../../components/ui/form-alert';
 import { TextField } from '../../../components/ui/text-field';
-import { useConfirmAuthenticatorAppMutation, useStartAuthenticatorAppMutation, type SetupBase } from '../api/two-step-api';
+import { useConfirmAuthenticatorAppMutation, useStartAuthenticatorAppMutation, type ChangeConfirmation, type SetupBase } from '../api/two-step-api';
 
 const MESSAGE_ID = 'authenticator-app-message';
 
@@ -13,9 +13,9 @@ const MESSAGE_ID = 'authenticator-app-message';
  * Setting up an authenticator app: a QR code to scan (the secret as text beside it, for typing in), then
  * the first code it shows, which proves the scan worked. `onDone` gets the recovery codes of a first factor.
  */
-type SetupProps = { base: SetupBase; onDone: (recoveryCodes: string[] | null) => void; onCancel?: () => void };
+type SetupProps = { base: SetupBase; onDone: (recoveryCodes: string[] | null) => void; onCancel?: () => void; confirmation?: ChangeConfirmation };
 
-export function AuthenticatorAppSetup({ base, onDone, onCancel }: SetupProps) {
+export function AuthenticatorAppSetup({ base, onDone, onCancel, confirmation = {} }: SetupProps) {
   const [start, started] = useStartAuthenticatorAppMutation();
   const [confirm, confirming] = useConfirmAuthenticatorAppMutation();
   const { problem, run, refuse } = useCommand();
@@ -31,7 +31,9 @@ export function AuthenticatorAppSetup({ base, onDone, onCancel }: SetupProps) {
     event.preventDefault();
     if (setup === undefined) return;
     if (code.trim() === '') return refuse(fieldRefusal('code'));
-    await run(async () => onDone((await confirm({ base, setup: setup.setup, code }).unwrap()).recoveryCodes));
+    // The app's first code proves the scan; the password (an app is the first way to give codes) confirms the change.
+    const password = confirmation.password === undefined ? {} : { password: confirmation.password };
+    await run(async () => onDone((await confirm({ base, setup: setup.setup, code, ...password }).unwrap()).recoveryCodes));
   }
 
   // Asked for as soon as the person chose an app: the QR code is the first thing they need.

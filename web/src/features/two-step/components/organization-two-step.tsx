@@ -7,7 +7,14 @@ import type { Organization, Role } from '../../../api/contract';
 import { CheckboxField } from '../../../components/ui/checkbox-field';
 import { FormAlert } from '../../../components/ui/form-alert';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
-import { useGetOrganizationTwoStepQuery, useResetMemberSecondFactorsMutation, useSetTwoStepRequirementMutation } from '../api/two-step-api';
+import { useGetOrganizationTwoStepQuery, useResetMemberSecondFactorsMutation, useSetTwoStepRequirementMutation, type OwnerResetOutcome } from '../api/two-step-api';
+
+/** What the reset did, for the owner: it is immediate only for an account the organization manages. */
+const RESET_WORDS: Record<OwnerResetOutcome, (email: string) => string> = {
+  reset: (email) => `The second factors of ${email} are removed, and they were told by e-mail.`,
+  'confirmation-mailed': (email) => `${email} was e-mailed a link to agree: their second factors stay until they do.`,
+  'nothing-to-reset': (email) => `${email} has no second factor any more: nothing to reset.`,
+};
 
 /**
  * docs/console.md, Members: whether every member must sign in with a second step (owners decide), who has
@@ -34,7 +41,7 @@ export function OrganizationTwoStep({ organization, role, currentUserId }: Organ
         label="Require two-step sign-in for every member"
         hint={
           owner
-            ? 'Members who sign in with a password then need a code or a passkey; those without one set it up at their next sign-in. Google and single sign-on leave it to their provider.'
+            ? 'Members then need a code or a passkey after their password, Google or single sign-on; those without one set it up at their next sign-in. Your single sign-on settings can trust your provider’s own two-step sign-in instead.'
             : 'Only an owner can change this.'
         }
         checked={choosing ?? data.required}
@@ -82,11 +89,13 @@ export function OrganizationTwoStep({ organization, role, currentUserId }: Organ
           onCancel={() => setResettingFor(null)}
           onConfirm={() => {
             const { userId, email } = resettingFor;
-            void run(() => reset({ organizationId: organization.id, userId }).unwrap(), `The second factors of ${email} are removed.`).finally(() => setResettingFor(null));
+            const said = ({ outcome }: { outcome: OwnerResetOutcome }) => RESET_WORDS[outcome](email);
+            void run(() => reset({ organizationId: organization.id, userId }).unwrap(), said).finally(() => setResettingFor(null));
           }}
         >
-          Their authenticator app, passkeys and recovery codes stop working, and they are told by e-mail. Use this when they lost them: they set a new one up
-          at their next sign-in when two-step sign-in is required.
+          Use this when they lost their phone or security key. If {organization.name} manages their account (your single sign-on made it, or its address is
+          at one of your verified domains), their authenticator app, passkeys and recovery codes stop working at once. Anyone else is e-mailed a link to
+          agree with their password, and nothing changes until they do. Either way they are told by e-mail.
         </ConfirmDialog>
       )}
     </div>

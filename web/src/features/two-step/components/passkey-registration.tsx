@@ -6,7 +6,7 @@ import { Button } from '../../../components/ui/button';
 import { SetupActions } from './setup-actions';
 import { FormAlert } from '../../../components/ui/form-alert';
 import { TextField } from '../../../components/ui/text-field';
-import { usePasskeyRegistrationOptionsMutation, useRegisterPasskeyMutation, type SetupBase } from '../api/two-step-api';
+import { usePasskeyRegistrationOptionsMutation, useRegisterPasskeyMutation, type ChangeConfirmation, type SetupBase } from '../api/two-step-api';
 import { createPasskey, PasskeyCancelled, passkeysSupported } from '../webauthn';
 
 const MESSAGE_ID = 'passkey-message';
@@ -17,7 +17,9 @@ function registrationRefusal(problem: Problem | null): string | null {
 }
 
 /** Registering a passkey under a name the person chooses ("Work laptop"); `onDone` gets the recovery codes of a first factor. */
-export function PasskeyRegistration({ base, onDone, onCancel }: { base: SetupBase; onDone: (recoveryCodes: string[] | null) => void; onCancel?: () => void }) {
+type RegistrationProps = { base: SetupBase; onDone: (recoveryCodes: string[] | null) => void; onCancel?: () => void; confirmation?: ChangeConfirmation };
+
+export function PasskeyRegistration({ base, onDone, onCancel, confirmation = {} }: RegistrationProps) {
   const [options] = usePasskeyRegistrationOptionsMutation();
   const [register] = useRegisterPasskeyMutation();
   const { problem, run, refuse } = useCommand();
@@ -37,7 +39,7 @@ export function PasskeyRegistration({ base, onDone, onCancel }: { base: SetupBas
         const { options: creation, registration } = await options(base).unwrap();
         try {
           const response = await createPasskey(creation);
-          onDone((await register({ base, registration, name, response }).unwrap()).recoveryCodes);
+          onDone((await register({ base, registration, name, response, ...confirmation }).unwrap()).recoveryCodes);
         } catch (error) {
           if (!(error instanceof PasskeyCancelled)) throw error;
           setCancelled(true);

@@ -16,6 +16,8 @@ import {
   useRemoveAuthenticatorAppMutation,
   useRemovePasskeyMutation,
   useRenamePasskeyMutation,
+  type ChangeConfirmation,
+  type ConfirmWith,
   type SecondFactors,
 } from '../api/two-step-api';
 import { AuthenticatorAppSetup } from './authenticator-app-setup';
@@ -24,19 +26,41 @@ import { RecoveryCodes } from './recovery-codes';
 
 const when = (iso: string) => <time dateTime={iso}>{formatDateTime(iso)}</time>;
 
-/** docs/console.md, Account: the second factors of the signed-in person, set up, renamed and removed. */
+const CONFIRM_ID = 'two-step-confirmation';
+
+/** What confirms a change, as the person types it: the password, or a code. */
+const confirmationOf = (confirmWith: ConfirmWith, value: string): ChangeConfirmation =>
+  confirmWith === 'recent-sign-in' || value === '' ? {} : confirmWith === 'password' ? { password: value } : { code: value };
+
+/**
+ * docs/console.md, Account: the second factors of the signed-in person, set up, renamed and removed. Every change
+ * is confirmed with the password (or a code, for an account without one), typed once above the changes.
+ */
 export function TwoStepSettings({ productName }: { productName: string }) {
   const { data, isLoading, error } = useGetSecondFactorsQuery();
   const [adding, setAdding] = useState<'app' | 'passkey' | null>(null);
   const [codes, setCodes] = useState<string[] | null>(null);
-  const { problem, done, run } = useCommand();
+  const [proof, setProof] = useState('');
+  const command = useCommand();
+  const { problem, done } = command;
 
   if (isLoading) return <p className="muted">Loading your second factors…</p>;
   if (data === undefined) return <FormAlert>{refusalMessage(problemOf(error))}</FormAlert>;
   const anyFactor = data.authenticatorApp !== null || data.passkeys.length > 0;
+  const confirmation = confirmationOf(data.confirmWith, proof);
+  // A code works once: once a change used it, the field is emptied for the next one. A password stays while the page does.
+  const spent = () => {
+    if (data.confirmWith === 'code') setProof('');
+  };
+  const run: Run = async (change, said) => {
+    const ok = await command.run(change, said);
+    if (ok) spent();
+    return ok;
+  };
   const added = (recoveryCodes: string[] | null) => {
     setAdding(null);
     setCodes(recoveryCodes);
+    spent();
   };
 
   return (
@@ -45,6 +69,7 @@ export function TwoStepSettings({ productName }: { productName: string }) {
         <Notice tone="info">{data.requiredBy.map(({ name }) => name).join(', ')} {data.requiredBy.length > 1 ? 'require' : 'requires'} two-step sign-in: keep at least one way.</Notice>
       )}
       {!anyFactor && adding === null && <p>Two-step sign-in is off: your password alone signs you in. Add a second step so a stolen password is not enough.</p>}
+      <ConfirmationField confirmWith={data.confirmWith} value={proof} onChange={setProof} />
       <FormAlert>{problem && refusalMessage(problem)}</FormAlert>
       {codes !== null && (
         <div className="two-step-settings__codes">
@@ -68,12 +93,12 @@ export function TwoStepSettings({ productName }: { productName: string }) {
                 <span className="row__detail">Since {when(data.authenticatorApp.enrolledAt)}</span>
               </div>
               <div className="row__actions">
-                <RemoveAppButton run={run} />
+                <RemoveAppButton run={run} confirmation={confirmation} />
               </div>
             </li>
           </ul>
         ) : adding === 'app' ? (
-          <AuthenticatorAppSetup base="/account/two-step" onDone={added} onCancel={() => setAdding(null)} />
+          <AuthenticatorAppSetup base="/account/two-step" confirmation={confirmation} onDone={added} onCancel={() => setAdding(null)} />
         ) : (
           <Button type="button" variant="secondary" disabled={adding !== null} onClick={() => setAdding('app')}>
             Set up an authenticator app
@@ -83,9 +108,9 @@ export function TwoStepSettings({ productName }: { productName: string }) {
 
       <div className="two-step-settings__part">
         <h3 className="two-step-settings__heading">Passkeys</h3>
-        {data.passkeys.length > 0 && <PasskeyList passkeys={data.passkeys} run={run} />}
+        {data.passkeys.length > 0 && <PasskeyList passkeys={data.passkeys} run={run} confirmation={confirmation} />}
         {adding === 'passkey' ? (
-          <PasskeyRegistration base="/account/two-step" onDone={added} onCancel={() => setAdding(null)} />
+          <PasskeyRegistration base="/account/two-step" confirmation={confirmation} onDone={added} onCancel={() => setAdding(null)} />
         ) : (
           <Button type="button" variant="secondary" disabled={adding !== null} onClick={() => setAdding('passkey')}>
             Add a passkey
@@ -93,7 +118,7 @@ export function TwoStepSettings({ productName }: { productName: string }) {
         )}
       </div>
 
-      {data.recoveryCodes !== null && <RecoveryCodeStatus codes={data.recoveryCodes} onNew={setCodes} run={run} />}
+      {data.recoveryCodes !== null && <RecoveryCodeStatus codes={data.recoveryCodes} onNew={added} run={run} confirmation={confirmation} />}
       <p className="form__status" role="status">
         {done}
       </p>
@@ -103,18 +128,46 @@ export function TwoStepSettings({ productName }: { productName: string }) {
 
 type Run = ReturnType<typeof useCommand>['run'];
 
-function RemoveAppButton({ run }: { run: Run }) {
+const CONFIRM_WORDS: Record<Exclude<ConfirmWith, 'recent-sign-in'>, { label: string; hint: string }> = {
+  password: { label: 'Your current password', hint: 'Each change below needs it, so a session left open is not enough. You will get an e-mail about every change.' },
+  code: {
+    label: 'A code from your authenticator app, or a recovery code',
+    hint: 'Each change below needs one (a code works once), so a session left open is not enough. You will get an e-mail about every change.',
+  },
+};
+
+/** The proof every change carries; an account with neither a password nor codes proves it by a recent sign-in. */
+function ConfirmationField({ confirmWith, value, onChange }: { confirmWith: ConfirmWith; value: string; onChange: (value: string) => void }) {
+  if (confirmWith === 'recent-sign-in') {
+    return <p className="muted">Changes need a sign-in of the last 5 minutes: if you are asked, sign out and sign in again. You will get an e-mail about every change.</p>;
+  }
+  const words = CONFIRM_WORDS[confirmWith];
+  return (
+    <TextField
+      id={CONFIRM_ID}
+      label={words.label}
+      name={confirmWith === 'password' ? 'current-password' : 'code'}
+      type={confirmWith === 'password' ? 'password' : 'text'}
+      autoComplete={confirmWith === 'password' ? 'current-password' : 'one-time-code'}
+      hint={words.hint}
+      value={value}
+      onChange={(event) => onChange(event.target.value)}
+    />
+  );
+}
+
+function RemoveAppButton({ run, confirmation }: { run: Run; confirmation: ChangeConfirmation }) {
   const [remove] = useRemoveAuthenticatorAppMutation();
   return (
     <RemoveButton
       item="the authenticator app"
       consequence="Its codes will no longer sign you in."
-      remove={() => run(() => remove().unwrap(), 'The authenticator app is removed.')}
+      remove={() => run(() => remove(confirmation).unwrap(), 'The authenticator app is removed.')}
     />
   );
 }
 
-function PasskeyList({ passkeys, run }: { passkeys: SecondFactors['passkeys']; run: Run }) {
+function PasskeyList({ passkeys, run, confirmation }: { passkeys: SecondFactors['passkeys']; run: Run; confirmation: ChangeConfirmation }) {
   const [remove] = useRemovePasskeyMutation();
   const [renaming, setRenaming] = useState<string | null>(null);
   return (
@@ -122,7 +175,7 @@ function PasskeyList({ passkeys, run }: { passkeys: SecondFactors['passkeys']; r
       {passkeys.map((passkey) => (
         <li className="row" key={passkey.id}>
           {renaming === passkey.id ? (
-            <RenamePasskey passkey={passkey} run={run} onDone={() => setRenaming(null)} />
+            <RenamePasskey passkey={passkey} run={run} confirmation={confirmation} onDone={() => setRenaming(null)} />
           ) : (
             <>
               <div className="row__main">
@@ -138,7 +191,7 @@ function PasskeyList({ passkeys, run }: { passkeys: SecondFactors['passkeys']; r
                 <RemoveButton
                   item={`the passkey “${passkey.name}”`}
                   consequence="It will no longer sign you in."
-                  remove={() => run(() => remove(passkey.id).unwrap(), `The passkey “${passkey.name}” is removed.`)}
+                  remove={() => run(() => remove({ id: passkey.id, ...confirmation }).unwrap(), `The passkey “${passkey.name}” is removed.`)}
                 />
               </div>
             </>
@@ -149,12 +202,14 @@ function PasskeyList({ passkeys, run }: { passkeys: SecondFactors['passkeys']; r
   );
 }
 
-function RenamePasskey({ passkey, run, onDone }: { passkey: SecondFactors['passkeys'][number]; run: Run; onDone: () => void }) {
+type RenameProps = { passkey: SecondFactors['passkeys'][number]; run: Run; confirmation: ChangeConfirmation; onDone: () => void };
+
+function RenamePasskey({ passkey, run, confirmation, onDone }: RenameProps) {
   const [rename, renaming] = useRenamePasskeyMutation();
   const [name, setName] = useState(passkey.name);
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (await run(() => rename({ id: passkey.id, name }).unwrap(), `The passkey is now “${name.trim()}”.`)) onDone();
+    if (await run(() => rename({ id: passkey.id, name, ...confirmation }).unwrap(), `The passkey is now “${name.trim()}”.`)) onDone();
   }
   return (
     <form className="row__main form form--inline" noValidate onSubmit={(event) => void submit(event)}>
@@ -171,11 +226,13 @@ function RenamePasskey({ passkey, run, onDone }: { passkey: SecondFactors['passk
   );
 }
 
-function RecoveryCodeStatus({ codes, onNew, run }: { codes: NonNullable<SecondFactors['recoveryCodes']>; onNew: (codes: string[]) => void; run: Run }) {
+type RecoveryCodeStatusProps = { codes: NonNullable<SecondFactors['recoveryCodes']>; onNew: (codes: string[]) => void; run: Run; confirmation: ChangeConfirmation };
+
+function RecoveryCodeStatus({ codes, onNew, run, confirmation }: RecoveryCodeStatusProps) {
   const [regenerate, regenerating] = useRegenerateRecoveryCodesMutation();
   const [asking, setAsking] = useState(false);
   async function confirm() {
-    await run(async () => onNew((await regenerate().unwrap()).recoveryCodes));
+    await run(async () => onNew((await regenerate(confirmation).unwrap()).recoveryCodes));
     setAsking(false);
   }
   return (

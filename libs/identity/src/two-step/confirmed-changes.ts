@@ -1,0 +1,88 @@
+// A change of factors made from a full session carries what confirms it (the Account page): the password, or a
+// code of the app or a recovery code; neither, for an account that has no password and no app, a sign-in of the
+// last minutes (the domain judges which). Confirmation and change are one append (ConfirmFactorChange), and the
+// person is mailed. A password or a code is a guess, counted before its check on the account's attempt streams
+// (a password on the account's, a code on the second step's), so a stolen session guesses no faster than the forms.
+import type { CommandContext } from '#application';
+import { DomainError, InvalidCode, type FactorChangeCommand, type FactorChangeProof, type Session, type User, type UserCommand, type UserEvent } from '#domain';
+import type { Clock } from '../clock.js';
+import type { FactorChange } from '../mail/two-step-mail.js';
+import type { PasswordHasher } from '../passwords/password-hasher.js';
+import type { SignInAttempts } from '../sign-in/sign-in-attempts.js';
+import type { SecretBox } from '../sso/secret-box.js';
+import type { Users } from '../user/users.js';
+import { asAuthenticatorCode, timeStepOf } from './authenticator-app.js';
+import { asRecoveryCode, recoveryCodeHash } from './recovery-codes.js';
+
+/** What confirms a change, in the request itself. Neither: the session's sign-in must be recent. */
+export type ChangeConfirmation = { password?: string | undefined; code?: string | undefined };
+
+export type CodeProof = Extract<FactorChangeProof, { method: 'authenticator-app' | 'recovery-code' }>;
+
+/**
+ * A six-digit code of the app (its time step, when right now) or a recovery code (its digest), as the second step
+ * and a confirmation read them; `method` says which was meant, `proof` is undefined for a wrong code.
+ */
+export async function codeProof(user: User, code: string, secretsAtRest: SecretBox, now: Date): Promise<{ method: CodeProof['method']; proof: CodeProof | undefined }> {
+  const digits = asAuthenticatorCode(code);
+  if (digits !== undefined) {
+    const app = user.secondFactors.authenticatorApp;
+    const secret = app === null ? undefined : secretsAtRest.open(app.secretSealed, user.userId);
+    const timeStep = secret === undefined ? undefined : await timeStepOf(secret, digits, now);
+    return { method: 'authenticator-app', proof: timeStep === undefined ? undefined : { method: 'authenticator-app', timeStep } };
+  }
+  const recoveryCode = asRecoveryCode(code);
+  return { method: 'recovery-code', proof: recoveryCode === undefined ? undefined : { method: 'recovery-code', codeHash: recoveryCodeHash(recoveryCode) } };
+}
+
+export type ConfirmedChangesDependencies = {
+  users: Users;
+  attempts: SignInAttempts;
+  hasher: PasswordHasher;
+  clock: Clock;
+  secretsAtRest: SecretBox;
+  /** Tells the person (after the answer). */
+  mail: (to: string, change: FactorChange, context: CommandContext) => void;
+};
+
+export class ConfirmedChanges {
+  constructor(private readonly deps: ConfirmedChangesDependencies) {}
+
+  /** The change, confirmed; a session that had to enrol has just proved its sign-in and sets up its first factor as it is. */
+  async make(
+    session: Session,
+    { password, code }: ChangeConfirmation,
+    change: FactorChangeCommand,
+    words: FactorChange,
+    context: CommandContext,
+    twoStepRequired = false,
+  ): Promise<UserEvent[]> {
+    const { attempts, clock, hasher, users } = this.deps;
+    const record = async (command: UserCommand) => {
+      const { events, state } = await users.handle(session.userId, command, context, { twoStepRequired });
+      if (events.length > 0 && state.status === 'registered') this.deps.mail(state.email, words, context);
+      return events;
+    };
+    if (session.awaiting === 'enrolment') return record(change);
+    if (password === undefined && code === undefined) {
+      return record({ type: 'ConfirmFactorChange', data: { proof: { method: 'recent-sign-in', signedInAt: session.startedAt }, change } });
+    }
+    const { state: user } = await users.load(session.userId);
+    if (user.status !== 'registered') throw new DomainError('NOT_FOUND', 'No such user.');
+    const key = password !== undefined ? attempts.account(session.userId) : attempts.secondStep(session.userId);
+    const attempt = await attempts.reserve(key, context, await attempts.refuseIfLocked(key));
+    if (attempt.delayMs > 0) await clock.sleep(attempt.delayMs);
+    let proof: FactorChangeProof | undefined;
+    if (password !== undefined) {
+      const valid = user.passwordHash === null ? await hasher.verifyNobody(password) : await hasher.verify(user.passwordHash, password);
+      if (!valid || user.passwordHash === null) throw new DomainError('WRONG_PASSWORD', 'The password is not correct.', { field: 'password' });
+      proof = { method: 'password' };
+    } else {
+      proof = (await codeProof(user, code ?? '', this.deps.secretsAtRest, clock.now())).proof;
+      if (proof === undefined) throw new InvalidCode();
+    }
+    const events = await record({ type: 'ConfirmFactorChange', data: { proof, change } });
+    await attempts.succeeded(attempt, context);
+    return events;
+  }
+}

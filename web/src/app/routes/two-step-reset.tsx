@@ -1,0 +1,17 @@
+import { useParams } from 'react-router';
+import '../console-store';
+import { AuthLayout } from '../../components/layout/auth-layout';
+import { selectProductName } from '../../config/page-config';
+import { AgreeToReset } from '../../features/two-step/components/agree-to-reset';
+import { useAppSelector } from '../../lib/store-hooks';
+
+/** /two-step-reset/:token, loaded on demand: the sign-in page's sibling, with the console's data layer. */
+export default function TwoStepResetRoute() {
+  const { token = '' } = useParams();
+  const productName = useAppSelector(selectProductName);
+  return (
+    <AuthLayout productName={productName}>
+      <AgreeToReset token={token} productName={productName} />
+    </AuthLayout>
+  );
+}
