@@ -68,6 +68,37 @@ module.exports = {
       to: { path: '^apps/api/', pathNot: '^apps/api/src/index\\.ts$' },
     },
     {
+      name: 'api-plumbing-imports-no-feature',
+      comment:
+        "apps/api's shared plumbing (http, logging, metrics, web, config) serves every feature and knows none: a feature " +
+        'registers what plumbing needs of it (ErrorAnswers, PAGE_VISITORS, PASSWORD_GATE, ORGANIZATION_ROLES).',
+      severity: 'error',
+      from: { path: '^apps/api/src/(http|logging|metrics|web|config)/', pathNot: '\\.spec\\.ts$' },
+      to: { path: '^apps/api/src/', pathNot: ['^apps/api/src/(http|logging|metrics|web|config)/'] },
+    },
+    {
+      name: 'api-features-lean-one-way',
+      comment:
+        'Features inside apps/api depend one way: access knows no feature (auth, organizations answer its ports), ' +
+        'sign-in knows not single sign-on (sso answers PASSWORD_GATE). The pairs once leaning on each other.',
+      severity: 'error',
+      from: { path: '^apps/api/src/access/', pathNot: '\\.spec\\.ts$' },
+      to: { path: '^apps/api/src/(auth|organizations|sso|entitlements|billing|audit)/' },
+    },
+    {
+      name: 'api-sign-in-knows-not-sso',
+      severity: 'error',
+      from: { path: '^apps/api/src/auth/', pathNot: '\\.spec\\.ts$' },
+      to: { path: '^apps/api/src/sso/' },
+    },
+    {
+      name: 'api-features-import-no-composition-root',
+      comment: 'The files at the root of apps/api/src compose the app (modules, createApp, the public module): no feature imports them.',
+      severity: 'error',
+      from: { path: '^apps/api/src/[^/]+/' },
+      to: { path: '^apps/api/src/[^/]+\\.ts$' },
+    },
+    {
       name: 'no-circular',
       severity: 'error',
       from: {},

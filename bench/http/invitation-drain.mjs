@@ -1,5 +1,5 @@
 // How long the invitations of a burst of adds take to be mailed, after the adds were answered: the
-// reaction's lag (apps/api/README.md, Invitations). One server, the embedded store, no SMTP_URL (the
+// reaction's lag (docs/service.md, Invitations). One server, the embedded store, no SMTP_URL (the
 // outbox, as bench/http runs it); 64 Classic Professional organizations, `--adds` adds at 32 connections,
 // then the time until every owed invitation is in the outbox (one .eml per add).
 //   npm run build && node bench/http/invitation-drain.mjs [--adds 512] [--server dist/apps/api/src/main.js] [--cpu-prof DIR]

@@ -1,7 +1,7 @@
 // Chorus against a peer, the same command in one run: adding members (decide on the organization's stream
 // with its users limit, a durable append, the read model updated) through Chorus's built server and through
 // a small Emmett app (emmett-app.mjs), alternating which goes first, min / median / max over the rounds.
-//   npm run build && (cd bench/peers && npm install) && node bench/peers/run.mjs [--rounds 3] [--connections 32] [--cpu-prof DIR]
+//   npm run build && (cd bench/peers && npm install) && node bench/peers/run.mjs [--rounds 3] [--connections 32] [--cpu-prof DIR] [--server main.js]
 // See README.md beside this file.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -13,7 +13,7 @@ import { builtServerEnvironment, freePort, untilHealthy, chorusJson } from '../s
 import { cpuSeconds } from '../support/process-cpu.mjs';
 
 const root = path.resolve(import.meta.dirname, '../..');
-const { values } = parseArgs({ options: { rounds: { type: 'string' }, connections: { type: 'string' }, 'cpu-prof': { type: 'string' } } });
+const { values } = parseArgs({ options: { rounds: { type: 'string' }, connections: { type: 'string' }, 'cpu-prof': { type: 'string' }, server: { type: 'string' } } });
 const rounds = Number(values.rounds ?? 3);
 const connections = Number(values.connections ?? 32);
 /** Each measure adds `addsPerOrganization` members to each of this many new organizations. */
@@ -89,7 +89,7 @@ try {
   const env = builtServerEnvironment(chorusData, chorusPort);
   delete env.PROJECTIONS;
   const profile = values['cpu-prof'] === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', path.resolve(values['cpu-prof'])];
-  processes.push(await start([...profile, path.join(root, 'dist/apps/api/src/main.js')], env, chorus.url));
+  processes.push(await start([...profile, values.server === undefined ? path.join(root, 'dist/apps/api/src/main.js') : path.resolve(values.server)], env, chorus.url));
   processes.push(await start([path.join(import.meta.dirname, 'emmett-app.mjs'), String(emmettPort), path.join(work, 'emmett.sqlite')], process.env, emmett.url));
 
   // Chorus: Classic Professional (its users limit is checked, and has room); Emmett: a users limit with room.

@@ -65,14 +65,18 @@ describe('chorus org:history', () => {
     expect(lines.map((line) => JSON.parse(line))).toEqual(events.map((event) => asJson(historyEvent(event))));
   });
 
-  it('prints a table for people: time, revision, type, actor and correlation', async () => {
+  it('prints the console\'s sentences for people, as --format csv does: time, revision, who, and what happened', async () => {
     const run = await chorus(['org:history', organizationId]);
+    const csv = (await chorus(['org:history', organizationId, '--format', 'jsonl'])).stdout.trimEnd().split('\n');
 
     expect(run.code).toBe(0);
     const [header, ...rows] = run.stdout.trimEnd().split('\n');
-    expect(header?.split(/\s+/)).toEqual(['time', 'revision', 'type', 'actor', 'correlation']);
+    expect(header?.split(/\s+/)).toEqual(['time', 'revision', 'by', 'event']);
     expect(rows).toHaveLength(events.length);
-    expect(rows[3]?.split(/\s+/)).toEqual([recordedAtOf(3).toISOString(), '3', 'MemberAdded', 'cli', `script-${organizationId}-3`]);
+    expect(rows[3]).toMatch(new RegExp(`^${recordedAtOf(3).toISOString()} +3 +Command line +Member added: `));
+    // Every row ends with the sentence the console and the downloads show for that event; no row shows a type's code name.
+    rows.forEach((row, index) => expect(row.endsWith((JSON.parse(csv[index] ?? '{}') as { description: string }).description)).toBe(true));
+    expect(rows.some((row) => /\b(MemberAdded|PlanAssigned|OrganizationCreated)\b/.test(row))).toBe(false);
   });
 
   it('an unknown organization: exit 1, NOT_FOUND on stderr, nothing on stdout', async () => {
@@ -174,7 +178,9 @@ describe('chorus org:state', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('Audited Ltd (audited-cli) at revision 7');
     expect(run.stdout).toContain('Classic plan:   essential');
-    expect(run.stdout).toMatch(/contentSections\s+2 used of 2 \(configured 2/);
+    expect(run.stdout).toMatch(/Sites\s+2 of 2 \(configured 2/);
+    expect(run.stdout).not.toContain('contentSections');
+    expect(run.stdout).toContain('Subscription:   none');
     expect(run.stdout).toContain('admin@audited.example admin, Chorus user [user-admin]');
   });
 
@@ -216,5 +222,33 @@ describe('chorus org:state', () => {
 
     expect(off.stdout).toMatch(/Classic plan: +essential\n +Chorus plan: +teams\n +Chorus: +off\n +Limits from: +the classic plan essential\n/);
     expect(on.stdout).toMatch(/Chorus plan: +teams\n +Chorus: +on, in parallel use\n +Limits from: +the chorus plan teams\n/);
+  });
+
+  it('shows the Stripe subscription, and a Chorus plan it pays for in effect', async () => {
+    const decider = commandPath(store, scriptCatalogue());
+    const context = { actor: 'stripe', correlationId: 'evt_cli', causationId: 'evt_cli', origin: {} };
+    const id = `${organizationId}-stripe`;
+    await decider.handle(id, { type: 'CreateOrganization', data: { id, name: 'Paying Ltd' } }, context);
+    const subscription = {
+      provider: 'stripe',
+      subscriptionId: 'sub_cli',
+      customerId: 'cus_cli',
+      status: 'active',
+      trialEndsAt: null,
+      endsOn: null,
+      currentPeriod: { start: '2031-01-01T00:00:00.000Z', end: '2031-02-01T00:00:00.000Z' },
+      endedAt: null,
+      createdAt: '2031-01-01T00:00:00.000Z',
+      plans: { chorus: 'teams' },
+      addOns: { additionalContentSection: 1 },
+    } as const;
+    await decider.handle(id, { type: 'SyncSubscription', data: subscription }, context);
+
+    const run = await chorus(['org:state', id]);
+
+    expect(run.stdout).toContain('Subscription:   Stripe sub_cli (customer cus_cli): active, renews on 1 February 2031');
+    expect(run.stdout).toMatch(/Chorus: +on\n +Limits from: +the chorus plan teams\n/);
+    expect(run.stdout).toContain('Add-ons:        Additional site × 1');
+    expect(run.stdout).toMatch(/Sites\s+0 of 3 \(configured 3, hard unlimited\)/);
   });
 });

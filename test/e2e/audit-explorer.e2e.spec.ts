@@ -73,7 +73,7 @@ beforeAll(async () => {
   for (const name of userIds.keys()) browsers.set(name, await app.signedIn(name, password));
 
   // Acme's owner removes the member and adds Ann; an API key with a hostile name adds a site, and so
-  // does the admin, whose address starts like a formula; billing sells a content section.
+  // does the admin, whose address starts like a formula; billing sells an extra site.
   const removal = await as('owner').delete(`/organizations/${acme}/members/${userIds.get('member') as string}`, {
     headers: { 'x-correlation-id': 'shared-correlation' },
   });
@@ -135,7 +135,7 @@ describe('the timeline', () => {
     const words = page.entries.map((entry) => [entry.description, entry.actorName]);
     expect(words).toEqual(
       expect.arrayContaining([
-        ['Add-on purchased: Additional content section', 'Billing'],
+        ['Add-on purchased: Additional site', 'Billing'],
         ['Site added: Shop (bücher.example)', `API key “${formulaKeyName}”`],
         ['Site added: Blog (blog.explorer.example)', '=admin@explorer.example'],
         ['Member added: ann@example.com as admin', 'owner@explorer.example'],
@@ -255,13 +255,13 @@ describe('what an event changed', () => {
 });
 
 describe('usage over time', () => {
-  it('a point where users or content sections in use, or their limits, changed', async () => {
+  it('a point where users or sites in use, or their limits, changed', async () => {
     const answer = await as('auditor').get(`/organizations/${acme}/history/usage`);
     const points = answer.body.points as { users: { usage: number; limit: number | null }; contentSections: { usage: number; limit: number | null } }[];
 
     expect(answer.status).toBe(200);
     expect(answer.body.merged).toBe(false);
-    // Created, plan assigned, five members added, one removed, Ann added, two sites, a content section bought.
+    // Created, plan assigned, five members added, one removed, Ann added, two sites, an extra site bought.
     expect(points.map((point) => point.users.usage)).toEqual([0, 0, 1, 2, 3, 4, 5, 4, 5, 5, 5, 5]);
     expect(points.map((point) => point.contentSections.usage)).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 2]);
     expect(points.at(-1)).toMatchObject({ users: { usage: 5, limit: 5 }, contentSections: { usage: 2, limit: 3 } });
@@ -276,7 +276,7 @@ describe('correlations within the organization', () => {
     type Entry = { streamId: string; description: string; actorName: string };
     expect(answer.body.entries.map((entry: Entry) => [entry.streamId, entry.description, entry.actorName])).toEqual([
       [`billing-${billingEventId}`, `Billing event received: add-on purchased, product prod_acs × 1 (${billingEventId})`, 'Billing'],
-      [`organization-${acme}`, 'Add-on purchased: Additional content section', 'Billing'],
+      [`organization-${acme}`, 'Add-on purchased: Additional site', 'Billing'],
       [`billing-${billingEventId}`, 'Billing event applied to the organization', 'Billing'],
     ]);
   });

@@ -307,6 +307,33 @@ describe('events Chorus cannot place', () => {
   });
 });
 
+describe('a paid Chorus plan', () => {
+  it('moved from a Classic product to Chorus Teams: the Classic plan ends, Teams is in effect, Chorus turned on as its own event', async () => {
+    const id = await createOrganization(api);
+    const subscriptionId = `sub_move_${id}`;
+    await applied(subscriptionEvent('customer.subscription.created', { id: subscriptionId, organizationId: id, items: [PROFESSIONAL] }), id);
+    const before = (await organizationEvents(store, id)).length;
+
+    const moved = subscriptionEvent('customer.subscription.updated', { id: subscriptionId, organizationId: id, items: [TEAMS] });
+    const after = await applied(moved, id);
+
+    expect(after).toMatchObject({ plan: null, chorus: true, chorusDetails: { plan: 'teams' }, governingPlan: { line: 'chorus', plan: 'teams' }, canAdd: { users: true, contentSections: true } });
+    const caused = (await organizationEvents(store, id)).slice(before);
+    expect(caused.map((event) => [event.type, event.metadata.actor, event.metadata.correlationId])).toEqual([
+      ['PlanEnded', 'stripe', moved.id],
+      ['PlanAssigned', 'stripe', moved.id],
+      ['ChorusEnabled', 'stripe', moved.id],
+    ]);
+    const correlation = await api.get(`/organizations/${id}/correlations/${moved.id as string}`);
+    expect(correlation.body.entries.map((entry: { description: string }) => entry.description)).toContain(
+      'Chorus turned on: the Chorus teams plan was paid for through billing, so it is in effect',
+    );
+    // Redelivered, or the next event of the subscription: nothing more.
+    expect((await deliver(moved)).body).toMatchObject({ duplicate: true, outcome: 'unchanged' });
+    expect(await typesSince(id, before + caused.length)).toEqual([]);
+  });
+});
+
 describe('a downgrade below what is in use', () => {
   it('removes nothing: the organization is over its limit, adds are refused, the read model says by how much', async () => {
     const id = await createOrganization(api, { chorus: { enabled: true } });

@@ -292,9 +292,9 @@ describe('idempotency', () => {
     const [claim, outcome] = await ledger(running.store, event.id);
     const planAssigned = (await organizationEvents(running.store, organizationId)).at(-1);
     const provenance = { actor: 'billing', correlationId: event.id, providerEventId: event.id, providerEventType: 'plan.purchased', productId: 'prod_pro', occurredAt: event.occurredAt };
-    expect(claim?.metadata).toEqual({ ...provenance, causationId: event.id });
+    expect(claim?.metadata).toEqual({ ...provenance, causationId: event.id, commandType: 'ClaimBillingEvent' });
     expect(planAssigned?.metadata).toEqual({ ...provenance, causationId: claim?.id, commandType: 'AssignPlan' });
-    expect(outcome?.metadata).toEqual({ ...provenance, causationId: claim?.id });
+    expect(outcome?.metadata).toEqual({ ...provenance, causationId: claim?.id, commandType: 'RecordBillingOutcome' });
     expect(outcome?.data).toEqual({ organizationId, organizationEventIds: [planAssigned?.id], revision: '1', position: String(planAssigned?.position) });
   });
 });
@@ -407,17 +407,23 @@ describe('out-of-order deliveries', () => {
 });
 
 describe('products linked through PLAN_LINKED_PRODUCT_IDS', () => {
-  it('sell the plan or add-on they are linked to', async () => {
+  it('sell the plan or add-on they are linked to; a Chorus plan paid for turns Chorus on, as its own event by billing', async () => {
     const organizationId = await createOrganization(api);
 
-    expect((await deliver(provider, providerEvent(organizationId, { productId: 'prod_teams_yearly' }))).status).toBe(200);
+    const purchase = providerEvent(organizationId, { productId: 'prod_teams_yearly' });
+    expect((await deliver(provider, purchase)).status).toBe(200);
     expect((await deliver(provider, providerEvent(organizationId, { type: 'addon.purchased', productId: 'prod_feedback', quantity: 2 }))).status).toBe(200);
 
     const events = await organizationEvents(running.store, organizationId);
-    expect(events.slice(-2)).toMatchObject([
-      { type: 'PlanAssigned', data: { line: 'chorus', plan: 'teams' } },
+    expect(events.slice(-3)).toMatchObject([
+      { type: 'PlanAssigned', data: { line: 'chorus', plan: 'teams' }, metadata: { actor: 'billing', correlationId: purchase.id } },
+      { type: 'ChorusEnabled', data: { paidPlan: 'teams' }, metadata: { actor: 'billing', correlationId: purchase.id } },
       { type: 'AddOnPurchased', data: { addOn: 'feedback', quantity: 2 } },
     ]);
+    expect(await planOf(api, organizationId)).toMatchObject({ chorus: true, governingPlan: { line: 'chorus', plan: 'teams' } });
+    // Delivered again: recognised, nothing more.
+    expect((await deliver(provider, purchase)).body).toMatchObject({ outcome: 'applied', duplicate: true });
+    expect(await organizationEvents(running.store, organizationId)).toHaveLength(events.length);
   });
 });
 

@@ -1,4 +1,4 @@
-// /health/live and /health/ready (apps/api README, Operations): live answers at once, ready is 503
+// /health/live and /health/ready (docs/service.md, Operations): live answers at once, ready is 503
 // while the projections catch up with a backlog and 200 once they have; /metrics says the same.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { mkdtempSync, rmSync } from 'node:fs';

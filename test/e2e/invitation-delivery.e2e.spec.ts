@@ -1,4 +1,4 @@
-// Invitation mail that one bad address, one slow mailbox or one organization cannot stop (apps/api/README.md,
+// Invitation mail that one bad address, one slow mailbox or one organization cannot stop (docs/service.md,
 // Invitations): over HTTP, with the real reaction and a real SMTP server (smtp-server) that refuses chosen
 // recipients, for good (550) or for now (451). Every test here is an attack that got through before.
 import { randomUUID } from 'node:crypto';

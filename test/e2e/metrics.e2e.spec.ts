@@ -1,4 +1,4 @@
-// GET /metrics (apps/api README, Operations): Prometheus text scraped after real traffic, whose
+// GET /metrics (docs/service.md, Operations): Prometheus text scraped after real traffic, whose
 // series move with it; route patterns, never raw paths; and who may read it.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { networkInterfaces } from 'node:os';

@@ -1,4 +1,4 @@
-// The API's reference (apps/api README, Operations: /docs): the OpenAPI document describes exactly
+// The API's reference (docs/service.md, Operations: /docs): the OpenAPI document describes exactly
 // the routes the server's router has, so a route added without words fails here, naming itself.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { readdirSync, readFileSync } from 'node:fs';

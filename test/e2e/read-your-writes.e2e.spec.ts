@@ -1,4 +1,4 @@
-// A command's 2xx means the change is visible on this node (apps/api/README.md, Read your own writes):
+// A command's 2xx means the change is visible on this node (docs/service.md, Read your own writes):
 // a read right after it, without ?minPosition, never answers the state before it. With PROJECTIONS=off and no
 // projector running, the command still answers 2xx after the bound, and says `Chorus-Consistency: pending`.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';

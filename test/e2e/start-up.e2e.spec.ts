@@ -2,7 +2,7 @@
 // prints on a first start and on a restart, and how it refuses a port that is taken.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -114,6 +114,12 @@ describe('npm start', () => {
     expect(before.trim().split('\n').length).toBeLessThan(15);
 
     expect(await signIn(`http://127.0.0.1:${port}`, 'owner@demo.chorus.localhost', password)).toBe(204);
+    // The requests went to their own file: the box, with its one-time password, is still the last thing on screen.
+    expect(box).toContain(`Requests are logged to ${join(dataDir, 'logs', 'requests.log')} (REQUEST_LOG)`);
+    await new Promise((done) => setTimeout(done, 300));
+    expect(first.stdout().slice(first.stdout().indexOf(box) + box.length).trim()).toBe('');
+    const requests = readFileSync(join(dataDir, 'logs', 'requests.log'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { msg: string; path: string });
+    expect(requests).toContainEqual(expect.objectContaining({ msg: 'request completed', path: '/login' }));
   }, 60_000);
 
   it('refuses a port that is taken in one line naming PORT, without a stack trace, with exit code 1, before touching the store', async () => {
@@ -133,7 +139,7 @@ describe('npm start', () => {
   it('on a restart names the demo owner, /forgot and the outbox instead of a password; LOG_LEVEL=debug shows the routes', async () => {
     expect(await stop(first)).toBe(0);
 
-    const again = startServer({ DATA_DIR: dataDir, LOG_LEVEL: 'debug' });
+    const again = startServer({ DATA_DIR: dataDir, LOG_LEVEL: 'debug', REQUEST_LOG: 'stdout' });
     const { box, before, after } = await banner(again);
 
     expect(after).toBe('');
@@ -148,5 +154,10 @@ describe('npm start', () => {
       .map((line) => JSON.parse(line) as { level: string; msg: string })
       .filter(({ msg }) => msg.startsWith('Mapped {'));
     expect(routeLines).toContainEqual(expect.objectContaining({ level: 'debug', msg: 'Mapped {/login, POST} route' }));
+    // REQUEST_LOG=stdout: each request's line follows, with the others.
+    expect(box).not.toContain('REQUEST_LOG');
+    await fetch(`http://127.0.0.1:${port}/health/live`);
+    await new Promise((done) => setTimeout(done, 300));
+    expect(again.stdout()).toMatch(/"path":"\/health\/live".*"msg":"request completed"/);
   }, 60_000);
 });

@@ -19,7 +19,7 @@ import { OwnerMailsModule } from './owner-mails/owner-mails.module.js';
 import { PlanCatalogueModule } from './plans/plan-catalogue.module.js';
 import { ReadModelsModule } from './read-models/read-models.module.js';
 import { SsoModule } from './sso/sso.module.js';
-import type { RunMode } from './run-mode.js';
+import type { RunMode } from './config/run-mode.js';
 import { WebModule } from './web/web.module.js';
 
 export type AppModuleOptions = { runMode: RunMode; logger: Logger };

@@ -3,17 +3,20 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Config } from '#config';
 import type { DestinationStream } from 'pino';
+import type { NextFunction, Request, Response } from 'express';
 import { AppModule } from './app.module.js';
 import { applyHttpServerLimits } from './http/http-server-limits.js';
 import { mountUsageCallers } from './entitlements/usage.controller.js';
 import { BODY_LIMIT, JSON_MEDIA_TYPES, requireJsonBody } from './http/json-body.js';
 import { enterRequestContext, startRequest } from './http/request-context.middleware.js';
 import { createPino } from './logging/pino.js';
+import { requestLogger } from './logging/request-log.js';
 import { ChorusMetrics } from './metrics/chorus-metrics.js';
 import { recordHttpAnswer } from './metrics/http-metrics.js';
 import { StructuredLogger } from './logging/structured-logger.service.js';
-import { apiSecurityHeadersOf, securityHeadersFor, securityHeadersOf } from './web/security-headers.js';
-import { mountBrowserEdge } from './web/web.module.js';
+import { apiSecurityHeadersOf, securityHeadersFor, securityHeadersOf } from './http/security-headers.js';
+import { XsrfMiddleware } from './auth/xsrf.middleware.js';
+import { SpaMiddleware } from './web/spa.middleware.js';
 
 export type CreateAppOptions = {
   /** Where log lines go (tests capture them); stdout by default. */
@@ -47,7 +50,7 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
   const pageHeaders = securityHeadersOf(config);
   app.use(
     startRequest({
-      logger,
+      logger: requestLogger(config, logger),
       securityHeaders: securityHeadersFor(pageHeaders, apiSecurityHeadersOf(pageHeaders)),
       recordAnswer: (request, response, seconds) => recordHttpAnswer(metrics, request, response, seconds),
       trustProxy: config.trustProxy,
@@ -58,7 +61,11 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
   app.use(requireJsonBody);
   app.useBodyParser('json', { limit: BODY_LIMIT, type: JSON_MEDIA_TYPES });
   app.use(enterRequestContext);
-  mountBrowserEdge(app);
+  // The browser's edge for every request: the XSRF check, then the SPA and its files. Plain Express middleware,
+  // since Nest's `forRoutes('{*path}')` would decode the whole path once per middleware and request.
+  for (const middleware of [app.get(XsrfMiddleware), app.get(SpaMiddleware)]) {
+    app.use((request: Request, response: Response, next: NextFunction) => middleware.use(request, response, next));
+  }
   await app.init();
   return app;
 }

@@ -14,7 +14,7 @@ export { commandAnswer, jsonSafe, type CommandAnswer, type CommandResult } from 
 
 // Organization commands (through the CommandBus) and what they accept.
 export { AddMemberCommand, AddSiteCommand, ChangeOrganizationCommand, CreateOrganizationCommand, type NewMember } from './organizations/organizations.js';
-export { memberOrSiteIdSchema, organizationIdSchema } from './organizations/organization-ids.js';
+export { memberOrSiteIdSchema, organizationIdSchema } from './http/organization-ids.js';
 export { assignPlanRequest, chorusRequest, createOrganizationRequest } from './organizations/organization-requests.js';
 // The organization command path outside Nest (benchmarks, scripted histories).
 export { Organizations, OrganizationStateCache } from './organizations/organizations.js';
@@ -45,6 +45,8 @@ export { stateQuery } from './audit/audit-requests.js';
 export { GetOrganizationStateQuery } from './audit/get-organization-state.query.js';
 export { historyEvent, type HistoryEvent } from './audit/history-event.js';
 export { HistoryExport } from './audit/history-export.js';
+export { HistoryInWords } from './audit/history-in-words.js';
+export { ApiKeyNames } from './audit/api-key-names.js';
 export { EXPORT_FORMATS, exportLine, type ExportFormat } from './audit/history-export-format.js';
 export { TIMELINE_FIELDS, type TimelineEntry } from './audit/timeline-entry.js';
 export { readOrganizationHistory } from './audit/organization-history.js';
@@ -52,7 +54,7 @@ export { organizationStateAt, type OrganizationStateAt } from './audit/organizat
 
 // The API's reference (/docs), and the words of each route the route-diff test checks.
 export { openApiDocument, openApiPath, routeKey, undocumentedRoutes, type OpenApiDocument } from './openapi/openapi-document.js';
-export { Operation, type OperationText } from './openapi/operation.decorator.js';
+export { Operation, type OperationText } from './http/operation.decorator.js';
 
 // The first-run demo, the start-up banner and the SPA's files.
 export { DemoSeed, demoOrganizationId, demoOwnerEmail, type DemoSignIn } from './demo/demo-seed.service.js';

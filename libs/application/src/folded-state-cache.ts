@@ -1,11 +1,6 @@
-// Folded states kept between loads, so that a stream is read from the store once and then only its new events.
 import type { FoldedStream, FoldedStreamCache } from './command-handler.js';
 
-/**
- * A bounded least-recently-used cache of folded states, so that loading a stream reads only the events
- * recorded after the cached revision. Never trusted for a decision on its own: appends still carry the
- * expected revision, so a stale entry costs a retry, never a wrong decision.
- */
+/** Bounded LRU. A stale entry costs a retry, never a wrong decision: appends still carry the expected revision. */
 export class FoldedStateCache<State> implements FoldedStreamCache<State> {
   private readonly entries = new Map<string, FoldedStream<State>>();
 
@@ -21,7 +16,7 @@ export class FoldedStateCache<State> implements FoldedStreamCache<State> {
     return entry;
   }
 
-  /** Keeps the newer of the stored and the offered fold (concurrent loads may finish out of order). */
+  /** Concurrent loads may finish out of order: keeps the newer fold. */
   remember(streamId: string, folded: FoldedStream<State>): void {
     const current = this.entries.get(streamId);
     this.touch(streamId, current !== undefined && current.revision >= folded.revision ? current : folded);

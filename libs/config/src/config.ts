@@ -1,5 +1,4 @@
-// Configuration is read and validated once at start-up (docs/configuration.md). A wrong value
-// stops the process with a message naming the setting.
+// A wrong value stops the process with a message naming the setting (docs/configuration.md).
 import { z } from 'zod';
 import { CATALOGUE_PRODUCT_KEYS, type CatalogueProductKey } from '#domain';
 import { databaseUrlProblems } from './database-url.js';
@@ -18,7 +17,7 @@ const optionalText = z
   .optional()
   .transform((value) => (value === undefined || value.trim() === '' ? undefined : value.trim()));
 
-/** A duration in milliseconds: at least 100 ms (0 would mean "no limit" to Node), at most 10 minutes. */
+/** At least 100 ms: 0 would mean "no limit" to Node. */
 function milliseconds(fallback: number) {
   return z.coerce.number().int().min(100).max(600_000).default(fallback);
 }
@@ -29,12 +28,10 @@ const environmentSchema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   PUBLIC_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
   DATA_DIR: z.string().min(1).default('./data'),
-  // Checked in loadConfig against the client's grammar and choices (eventstore-connection-string.ts).
   EVENTSTORE_CONNECTION_STRING: optionalText,
-  // Checked in loadConfig (database-url.ts): PostgreSQL holds the event log when set.
   DATABASE_URL: optionalText,
   PRODUCT_NAME: z.string().min(1).max(60).default('Chorus'),
-  // Where an owner at a limit goes: a link in the console, so only http(s) (never javascript: or data:).
+  // A link in the console, so only http(s), never javascript: or data:.
   UPGRADE_URL: optionalText.pipe(z.url({ protocol: /^https?$/, message: 'must be an http:// or https:// URL' }).optional()),
   SUPPORT_EMAIL: optionalText.pipe(z.email({ message: 'must be an e-mail address' }).max(254).optional()),
   SESSION_SECRET: optionalText.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
@@ -47,7 +44,6 @@ const environmentSchema = z.object({
   GOOGLE_TOKEN_URL: z.url().default('https://www.googleapis.com/oauth2/v4/token'),
   GOOGLE_USERINFO_URL: z.url().default('https://www.googleapis.com/oauth2/v3/userinfo'),
   GOOGLE_SIGN_IN_TOKEN: z.string().max(200).regex(/^[A-Za-z0-9._~-]*$/).default(''),
-  // Checked in loadConfig (parseSsoSecretKeys): `<keyId>:<32 bytes in base64>`, comma-separated, newest first.
   SSO_SECRET_KEYS: optionalText,
   DNS_SERVERS: optionalText,
   SSO_DOMAIN_GRACE_HOURS: z.coerce.number().min(0).max(8_760).default(72),
@@ -61,6 +57,7 @@ const environmentSchema = z.object({
   RELEASE_ID: z.string().default('dev'),
   PROJECTIONS: z.enum(['inline', 'off']).default('inline'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  REQUEST_LOG: z.enum(['stdout', 'file', 'off']).optional(),
   TRUST_PROXY: z.string().default('false'),
   METRICS_TOKEN: optionalText.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
   HTTP_HEADERS_TIMEOUT_MS: milliseconds(10_000),
@@ -81,12 +78,9 @@ export type Config = {
   publicUrl: string;
   dataDir: string;
   eventStoreConnectionString: string | undefined;
-  /** DATABASE_URL: the PostgreSQL event store's server (postgres://...), or undefined. */
   databaseUrl: string | undefined;
   productName: string;
-  /** UPGRADE_URL: the pricing page or the billing provider's customer portal, linked where a limit or a plan stops an owner. */
   upgradeUrl: string | undefined;
-  /** SUPPORT_EMAIL: whom owners write to when there is no UPGRADE_URL (and for turning Chorus on). */
   supportEmail: string | undefined;
   /** undefined: the server generates one and keeps it under DATA_DIR (never in production). */
   sessionSecret: string | undefined;
@@ -98,64 +92,50 @@ export type Config = {
     authorizationUrl: string;
     tokenUrl: string;
     userInfoUrl: string;
-    /** The token the sign-in page appends to /auth/go/ (seed section 4), default empty. */
+    /** Appended to /auth/go/ by the sign-in page (seed section 4). */
     signInToken: string;
   };
-  /**
-   * SSO_SECRET_KEYS: the AES-256-GCM keys that seal organizations' SSO client secrets, newest first (it
-   * seals; every one opens). undefined (never in production): one derived from the session secret.
-   */
+  /** The first seals, every one opens. undefined (never in production): one derived from the session secret. */
   ssoSecretKeys: SsoSecretKey[] | undefined;
   ssoDomains: SsoDomainSettings;
   billingWebhookSecret: string | undefined;
   stripeWebhookSecrets: string[]; // every secret a Stripe signature may match; none: /billing/stripe answers 503
-  /** PLAN_PAYMENT_PROVIDER_IDS split on ',' (entries trimmed; empty entries kept as ''). */
+  /** Empty entries kept as ''. */
   planPaymentProviderIds: string[];
-  /** PLAN_LINKED_PRODUCT_IDS: further product ids per plan (`chorus:teams`) or add-on (`feedback`). */
   planLinkedProductIds: Partial<Record<CatalogueProductKey, string[]>>;
   seedDemo: boolean;
   sentryDsn: string | undefined;
   releaseId: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
-  /** inline: this process runs the projector; off: another process sharing DATA_DIR does (`chorus projector:run`). */
-  projections: 'inline' | 'off';
   /**
-   * Express's `trust proxy`: which peers may say who the client is (X-Forwarded-For): false (the
-   * default: none, the TCP peer is the client), a hop count, or addresses, subnets and Express's
-   * names (`loopback`, `linklocal`, `uniquelocal`); true trusts every peer.
+   * REQUEST_LOG: where each request's line goes: with the other lines (stdout), in DATA_DIR/logs/requests.log
+   * (file: the default in development, so that `npm start`'s box stays on screen), or nowhere (off).
    */
+  requestLog: 'stdout' | 'file' | 'off';
+  /** off: another process sharing DATA_DIR runs the projector (`chorus projector:run`). */
+  projections: 'inline' | 'off';
   trustProxy: TrustProxy;
-  /** GET /metrics answers only `Authorization: Bearer <this>`; unset, only clients on this host (loopback, not proxied). */
+  /** Unset: only clients on this host (loopback, not proxied) may read /metrics. */
   metricsToken: string | undefined;
   http: HttpLimits;
-  /**
-   * PASSWORD_HASHES_AT_ONCE: argon2id computations (sign-in checks, new hashes) run at once; the rest wait
-   * their turn, first come first served. undefined: one more than the cores, at most libuv's pool less one thread.
-   */
+  /** undefined: one more than the cores, at most libuv's pool less one thread. */
   passwordHashesAtOnce: number | undefined;
-  /**
-   * MAIL_CLAIM_SECONDS: how long a node's claim on an owed mail holds; then another node takes the mail
-   * over (its sender stopped). Above the longest a mail may take to send.
-   */
+  /** A node's claim on an owed mail, before another takes it over: above the longest a mail may take to send. */
   mailClaimMs: number;
-  /** Open `GET /entitlements/changes` streams at most on this node (each is also a connection of `http.maxConnections`). */
+  /** Each is also a connection of `http.maxConnections`. */
   entitlementStreamsMax: number;
-  /** ... of them at most per API key or signed-in user, and per organization they carry, on this node: one caller cannot take them all. */
+  /** So that one caller cannot take them all. */
   entitlementStreamsPerPrincipal: number;
   entitlementStreamsPerOrganization: number;
 };
 
 export type { SsoSecretKey };
 
-/** The HTTP server's limits on slow and idle clients (see apps/api/README.md). */
+/** Node's headersTimeout, requestTimeout, keepAliveTimeout and maxConnections (docs/service.md, Connections). */
 export type HttpLimits = {
-  /** Time allowed to send the request's headers (Node's headersTimeout). */
   headersTimeoutMs: number;
-  /** Time allowed to send the whole request, body included (Node's requestTimeout). */
   requestTimeoutMs: number;
-  /** How long an idle keep-alive connection stays open after an answer (Node's keepAliveTimeout). */
   keepAliveTimeoutMs: number;
-  /** Open connections at most; more are closed as they arrive (Node's maxConnections). */
   maxConnections: number;
 };
 
@@ -183,7 +163,7 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
     for (const problem of eventStoreConnectionStringProblems(env.EVENTSTORE_CONNECTION_STRING)) problems.push(`EVENTSTORE_CONNECTION_STRING: ${problem}`);
   }
   if (env.DATABASE_URL !== undefined) for (const problem of databaseUrlProblems(env.DATABASE_URL)) problems.push(`DATABASE_URL: ${problem}`);
-  // Two stores named: which one holds the log is not for Chorus to guess.
+  // Which store holds the log is not for Chorus to guess.
   if (env.DATABASE_URL !== undefined && env.EVENTSTORE_CONNECTION_STRING !== undefined) {
     problems.push('DATABASE_URL / EVENTSTORE_CONNECTION_STRING: set one of them, not both');
   }
@@ -234,6 +214,7 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
     sentryDsn: env.SENTRY_DSN,
     releaseId: env.RELEASE_ID,
     logLevel: env.LOG_LEVEL,
+    requestLog: env.REQUEST_LOG ?? (env.NODE_ENV === 'development' ? 'file' : 'stdout'),
     projections: env.PROJECTIONS,
     trustProxy,
     metricsToken: env.METRICS_TOKEN,
@@ -250,11 +231,7 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
   };
 }
 
-/**
- * `key=productId` entries separated by commas, a key repeated for several products, e.g.
- * `chorus:teams=prod_teams,chorus:teams=prod_teams_yearly,feedback=prod_feedback`. A product id may
- * sell one thing only, so it may not repeat, nor be one of PLAN_PAYMENT_PROVIDER_IDS.
- */
+/** E.g. `chorus:teams=prod_teams,chorus:teams=prod_teams_yearly,feedback=prod_feedback`. A product id sells one thing only. */
 function parseLinkedProductIds(setting: string, paymentProviderIds: readonly string[], problems: string[]): Partial<Record<CatalogueProductKey, string[]>> {
   const linked: Partial<Record<CatalogueProductKey, string[]>> = {};
   const seen = new Set(paymentProviderIds.filter((id) => id !== ''));
@@ -274,5 +251,4 @@ function parseLinkedProductIds(setting: string, paymentProviderIds: readonly str
   return linked;
 }
 
-/** Nest injection token for the validated Config. */
 export const CONFIG = Symbol('CONFIG');

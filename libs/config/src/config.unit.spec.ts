@@ -73,7 +73,10 @@ describe('loadConfig', () => {
       planLinkedProductIds: {},
       seedDemo: true,
       projections: 'inline',
+      requestLog: 'file',
     });
+    expect(loadConfig({ NODE_ENV: 'test' }).requestLog).toBe('stdout');
+    expect(loadConfig({ REQUEST_LOG: 'stdout' }).requestLog).toBe('stdout');
   });
 
   it('names the setting of every wrong value', () => {

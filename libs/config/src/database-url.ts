@@ -1,7 +1,4 @@
-/**
- * DATABASE_URL, checked at start-up: the PostgreSQL event store's server, as postgres://user:password@host:port/database
- * (libpq's URL form; the pg driver reads the same). Answers what is wrong, without echoing a password.
- */
+/** libpq's URL form, which the pg driver reads too. Never echoes a password. */
 export function databaseUrlProblems(value: string): string[] {
   let url: URL;
   try {

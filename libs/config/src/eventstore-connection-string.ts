@@ -1,5 +1,4 @@
-// EVENTSTORE_CONNECTION_STRING, checked at start-up: @eventstore/db-client 6.2.1 parses leniently and decides silently
-// (credentials dropped without TLS, unknown options ignored), so each case is named here. The string is never echoed.
+// @eventstore/db-client 6.2.1 decides silently (credentials dropped without TLS, unknown options ignored). Never echoed.
 import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 
@@ -26,17 +25,17 @@ type OptionKey = keyof typeof OPTIONS;
 const NODE_PREFERENCES = ['leader', 'follower', 'random', 'readonlyreplica'];
 
 export type EventStoreConnectionOptions = {
-  /** esdb+discover:// (DNS discovery) rather than esdb:// (the hosts given). */
+  /** esdb+discover:// rather than esdb://. */
   discover: boolean;
   hosts: { address: string; port: number }[];
   username: string | undefined;
-  /** The options given, by the client's key (flat case), as written. */
+  /** By the client's key (flat case), as written. */
   options: Partial<Record<OptionKey, string>>;
 };
 
 const flat = (key: string): string => key.trim().toLowerCase().replace(/[_-]/g, '');
 
-/** Parses the string with the client's grammar; throws an Error naming the first part it cannot read. */
+/** The client's grammar; throws naming the first part it cannot read. */
 export function parseEventStoreConnectionString(value: string): EventStoreConnectionOptions {
   const text = value.trim().replace(/\/+$/, '');
   const scheme = /^(esdb|esdb\+discover):\/\//.exec(text);
@@ -84,10 +83,7 @@ export function parseEventStoreConnectionString(value: string): EventStoreConnec
   return { discover: scheme[1] === 'esdb+discover', hosts, username, options };
 }
 
-/**
- * What is wrong with the string for Chorus, each problem naming what to change; empty when it is usable.
- * `fileExists` is for tests.
- */
+/** Each problem names what to change. */
 export function eventStoreConnectionStringProblems(value: string, fileExists: (path: string) => boolean = existsSync): string[] {
   let parsed: EventStoreConnectionOptions;
   try {

@@ -1,18 +1,14 @@
-// The settings of SSO domain verification (apps/api/README.md, Single sign-on): which DNS servers are
-// asked for the `_chorus-verification.<domain>` TXT records, how long a verified domain whose record is
-// gone stays verified, and how often each node checks the domains.
 import { isIP } from 'node:net';
 
 export type SsoDomainSettings = {
-  /** DNS_SERVERS: `ip` or `ip:port` (`[ipv6]:port`) entries; undefined: the system's resolvers. */
+  /** undefined: the system's resolvers. */
   dnsServers: string[] | undefined;
-  /** SSO_DOMAIN_GRACE_HOURS (default 72): a verified domain's record may be missing this long before it is unverified. */
+  /** How long a verified domain's record may be missing before it is unverified. */
   graceMs: number;
-  /** SSO_DOMAIN_CHECK_SECONDS (default 3600): how often each node checks a batch of domains. */
   checkEveryMs: number;
 };
 
-/** One DNS_SERVERS entry as node's Resolver.setServers takes it, or null when it is not an address with an optional port. */
+/** As node's Resolver.setServers takes it. */
 function dnsServer(entry: string): string | null {
   if (isIP(entry) !== 0) return entry;
   const bracketed = /^\[([^\]]+)\]:(\d{1,5})$/.exec(entry);

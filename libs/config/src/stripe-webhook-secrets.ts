@@ -1,6 +1,4 @@
-// STRIPE_WEBHOOK_SECRET: Stripe's endpoint secrets, comma-separated (during a rotation, the old and the new one).
-
-/** The secrets, or none when unset; a value that is not a Stripe endpoint secret (`whsec_...`) is a problem. */
+/** Comma-separated: during a rotation, the old and the new one. */
 export function parseStripeWebhookSecrets(setting: string | undefined, problems: string[]): string[] {
   if (setting === undefined) return [];
   const secrets = setting.split(',').map((secret) => secret.trim()).filter((secret) => secret !== '');

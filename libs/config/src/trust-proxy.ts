@@ -1,13 +1,11 @@
-// TRUST_PROXY in Express's own terms, checked at start-up: a typo stops the process with the setting's name
-// rather than letting every peer, or none, be trusted.
+// A typo stops the process rather than letting every peer, or none, be trusted.
 import { isIP } from 'node:net';
 
-/** Which peers may say who the client is (X-Forwarded-For): none (false), all (true), a hop count, or addresses and names. */
+/** Which peers may say who the client is (X-Forwarded-For). */
 export type TrustProxy = boolean | number | string[];
 
 const trustedNames = new Set(['loopback', 'linklocal', 'uniquelocal']);
 
-/** `false`, `true`, a hop count, or addresses, subnets (`10.0.0.0/8`, `10.0.0.0/255.0.0.0`) and names, comma-separated. */
 export function parseTrustProxy(setting: string, problems: string[]): TrustProxy {
   const value = setting.trim();
   if (value === '' || value === 'false') return false;

@@ -18,24 +18,20 @@ export type DomainErrorCode =
   | 'INVALID_CREDENTIALS'
   | 'RATE_LIMITED'
   | 'INVALID_TOKEN'
-  /** Change password: the current password given is not the account's. */
   | 'WRONG_PASSWORD'
-  /** Two-step sign-in: a wrong code, or a passkey that did not verify. */
   | 'INVALID_CODE'
-  /** An authenticator code of a time step already used (RFC 6238's one use). */
   | 'CODE_ALREADY_USED'
-  /** An organization of the user requires two-step sign-in: the last factor cannot go. */
   | 'TWO_STEP_REQUIRED'
-  /** Recovery codes, or passing a step by enrolling, need a second factor first. */
   | 'NO_SECOND_FACTOR'
-  /** A change of factors must be confirmed in its request (password or code), or follow a recent sign-in. */
-  | 'REAUTHENTICATION_REQUIRED';
+  | 'REAUTHENTICATION_REQUIRED'
+  | 'SSO_DOMAIN_PUBLIC'
+  | 'SSO_DISCOVERY_FAILED';
 
 export class DomainError extends Error {
   constructor(
     readonly code: DomainErrorCode,
     message: string,
-    /** Machine-readable details, safe to show to the caller (e.g. resource, limit, count; `field` names a refused field). */
+    /** Safe to show to the caller. */
     readonly details: Record<string, unknown> = {},
   ) {
     super(message);
@@ -43,15 +39,23 @@ export class DomainError extends Error {
   }
 }
 
+/** history/words.ts's RESOURCE_NAMES in lower case (that file imports this one; a test keeps them equal). */
+export const LIMITED_RESOURCE_WORDS: Record<LimitedResource, string> = {
+  users: 'users',
+  contentSections: 'sites',
+  qualityAssuranceDomains: 'QA domains',
+  webAnalyticsDomains: 'web analytics domains',
+};
+
 export class LimitExceeded extends DomainError {
   constructor(readonly resource: LimitedResource, readonly limit: number, readonly count: number) {
-    super('LIMIT_EXCEEDED', `The ${resource} limit of ${limit} is reached (${count} in use).`, { resource, limit, count });
+    super('LIMIT_EXCEEDED', `The ${LIMITED_RESOURCE_WORDS[resource]} limit of ${limit} is reached (${count} in use).`, { resource, limit, count });
   }
 }
 
 export class InvalidCredentials extends DomainError {
   constructor() {
-    // The seed's one message for any failure of POST /login.
+    // One message for any failure, so that it tells nothing.
     super('INVALID_CREDENTIALS', 'Incorrect username or password.');
   }
 }

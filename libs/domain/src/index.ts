@@ -1,4 +1,5 @@
 // The public surface of the pure domain: every export other parts may use.
+export * from './decider.js';
 export * from './errors.js';
 export * from './organization/events.js';
 export * from './organization/commands.js';
@@ -8,7 +9,8 @@ export * from './plans/catalogue.js';
 export { initialOrganizationState } from './organization/state.js';
 export type { ExistingOrganization, Member, NoOrganization, OrganizationState, Site, SsoDomainVerification, SsoSettings } from './organization/state.js';
 export { evolve, foldOrganization } from './organization/evolve.js';
-export { decide } from './organization/decisions.js';
+export { decide, refuseUnlessAllowed, type RoleCheckedCommand } from './organization/decisions.js';
+export { organizationDecider, type RequestedOrganizationCommand } from './organization/decider.js';
 export type { DecideContext } from './organization/decide-context.js';
 export { MANAGING_ROLES, MEMBER_ROLES } from './organization/member-roles.js';
 export { memberRequester, operator, type Requester } from './organization/requester.js';
@@ -77,15 +79,19 @@ export {
 
 export * from './api-key/api-key.js';
 export * from './sso/sso-domain-claim.js';
+export * from './sso/sso-sign-on-failures.js';
 
 export * from './user/events.js';
 export * from './user/commands.js';
 export * from './user/user.js';
 export * from './user/second-factor-events.js';
 export * from './user/second-factors.js';
-export { decideUser } from './user/decide.js';
+export { decideUser, userDecider, type UserDecision } from './user/decide.js';
+export * from './user/identifier-claims.js';
 export * from './session/session-events.js';
 export * from './session/session.js';
+export * from './sign-in/attempt-streak.js';
+export * from './sign-in/sign-in-attempts.js';
 export * from './invitation/invitation-events.js';
 export * from './invitation/invitation.js';
 export * from './mail/mail-claim.js';
@@ -95,3 +101,4 @@ export * from './billing/subscription.js';
 export * from './billing/stripe-subscription.js';
 export * from './usage/threshold-mail.js';
 export * from './usage/traffic.js';
+export { UNKNOWN_COMMAND_TYPE, UNKNOWN_EVENT_TYPE } from './testing/unknown-types.js';

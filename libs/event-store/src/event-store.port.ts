@@ -1,4 +1,3 @@
-// CONTRACT (the port; adapters implement it, the contract suite checks them).
 // Revisions count from 0 per stream (as in EventStoreDB); positions are global, increasing.
 
 export type EventMetadata = {
@@ -25,13 +24,11 @@ export type RecordedEvent = {
   data: unknown;
   /** An adapter may parse it when first read (the SQLite one does); it is an own, enumerable property all the same. */
   metadata: EventMetadata;
-  /** ISO-8601 instant the store recorded it. */
   recordedAt: string;
   revision: bigint;
   position: bigint;
 };
 
-/** 'no_stream' | 'stream_exists' | 'any' | the exact current revision of the stream. */
 export type ExpectedRevision = 'no_stream' | 'stream_exists' | 'any' | bigint;
 
 export type AppendResult = { nextExpectedRevision: bigint; position: bigint };
@@ -41,7 +38,6 @@ export class WrongExpectedRevisionError extends Error {
   constructor(
     readonly streamId: string,
     readonly expected: ExpectedRevision,
-    /** The stream's current revision, or 'no_stream'. */
     readonly actual: bigint | 'no_stream',
   ) {
     super(`Stream ${streamId}: expected revision ${String(expected)}, actual ${String(actual)}`);
@@ -49,11 +45,7 @@ export class WrongExpectedRevisionError extends Error {
   }
 }
 
-/**
- * The stream was deleted in the store behind Chorus's back (Chorus never deletes one): an append to it is
- * refused and writes nothing, whatever its expected revision, because every reader has already seen the
- * stream's history and a stream must never start again under the same name.
- */
+/** Deleted behind Chorus's back: appends are refused, since readers have seen its history and it must never start again. */
 export class StreamDeletedError extends Error {
   readonly code = 'STREAM_DELETED';
   constructor(readonly streamId: string) {
@@ -65,12 +57,12 @@ export class StreamDeletedError extends Error {
 /** The largest append, in EventStoreDB's measure (see appendSize), that every adapter accepts: 1 MiB. */
 export const MAX_APPEND_SIZE = 1_048_576;
 
-/** An append larger than the store accepts; nothing of it is written (a caller's bug, hence a RangeError). */
+/** A caller's bug, hence a RangeError; nothing of the append is written. */
 export class AppendTooLargeError extends RangeError {
   readonly code = 'APPEND_TOO_LARGE';
   constructor(
     readonly streamId: string,
-    /** The append's size, when the adapter measured it (EventStoreDB itself does not say). */
+    /** Undefined from EventStoreDB, which does not say. */
     readonly size: number | undefined,
     readonly maxSize: number,
   ) {
@@ -79,12 +71,12 @@ export class AppendTooLargeError extends RangeError {
   }
 }
 
-/** The store did not answer in time; the call was cancelled. A read or ping can be retried as it is. */
+/** The call was cancelled; a read or ping can be retried as it is. */
 export class EventStoreTimeoutError extends Error {
   readonly code = 'EVENT_STORE_TIMEOUT';
   constructor(
     readonly operation: string,
-    /** The adapter's own bound, when it was the adapter that gave up (else the server's). */
+    /** Absent when the server, not the adapter, gave up. */
     readonly timeoutMs?: number,
   ) {
     super(`The event store did not answer ${operation} ${timeoutMs === undefined ? 'in time' : `within ${timeoutMs} ms`}`);
@@ -92,10 +84,7 @@ export class EventStoreTimeoutError extends Error {
   }
 }
 
-/**
- * A subscription's start position is not a position of this store's log: past its end, or not where an
- * event is. The checkpoint was made against another store (or a copy of this one that went further).
- */
+/** The checkpoint was made against another store (or a copy of this one that went further). */
 export class InvalidPositionError extends Error {
   readonly code = 'INVALID_POSITION';
   constructor(
@@ -107,7 +96,6 @@ export class InvalidPositionError extends Error {
   }
 }
 
-/** The store was closed: appends and reads after close(), and subscriptions it closed under them. */
 export class EventStoreClosedError extends Error {
   readonly code = 'EVENT_STORE_CLOSED';
   constructor() {
@@ -131,13 +119,9 @@ export type ReadAllOptions = {
   maxCount?: number;
 };
 
-/** The parts of an event's envelope a reader of the log may leave out (see `EventStore.readLog`). */
+/** What a reader of the log may leave out. */
 export type EnvelopePart = 'id' | 'metadata' | 'recordedAt';
 
-/**
- * A recorded event with only the envelope parts `P` besides its stream, type, revision, position and
- * data. `RecordedEvent` is the one with every part, so it is a `LogEvent` of any parts.
- */
 export type LogEvent<P extends EnvelopePart = never> = Pick<RecordedEvent, 'streamId' | 'type' | 'revision' | 'position' | 'data' | P>;
 
 export type ReadLogOptions<P extends EnvelopePart> = ReadAllOptions & {
@@ -146,18 +130,17 @@ export type ReadLogOptions<P extends EnvelopePart> = ReadAllOptions & {
 };
 
 export type ReadLogByStreamOptions<P extends EnvelopePart> = {
-  /** The streams whose id starts with this (not empty). */
+  /** Not empty. */
   streamPrefix: string;
-  /** Inclusive: events at later positions are left out, as they are of a read of the log up to here. */
+  /** Inclusive. */
   toPosition: bigint;
-  /** Exclusive: the page starts after this event (the last one of the previous page); undefined: at the first stream. */
+  /** Exclusive: the last event of the previous page. */
   after?: { streamId: string; revision: bigint };
   maxCount: number;
-  /** The envelope parts the reader uses; the store may leave the others out. */
   parts: readonly P[];
 };
 
-/** An event passes when its stream starts with one of the prefixes and its type is one of the types (absent or empty: no condition). */
+/** Absent or empty: no condition. */
 export type SubscriptionFilter = { streamPrefixes?: readonly string[]; eventTypes?: readonly string[] };
 
 export type SubscribeToAllOptions = {
@@ -166,14 +149,13 @@ export type SubscribeToAllOptions = {
   filter?: SubscriptionFilter;
   /** Awaited before the next event is delivered. */
   onEvent: (event: RecordedEvent) => Promise<void> | void;
-  /** Called once each time the subscription has delivered everything stored and is live. */
   onCaughtUp?: (position: bigint | undefined) => void;
-  /** The subscription stopped for good (handler threw, the store closed under it, InvalidPositionError). */
+  /** The subscription stopped for good. */
   onError?: (error: Error) => void;
 };
 
 export interface Subscription {
-  /** Stops delivery and releases everything; resolves when no handler is running. */
+  /** Resolves when no handler is running. */
   close(): Promise<void>;
 }
 
@@ -181,32 +163,21 @@ export interface EventStore {
   append(streamId: string, events: readonly EventToAppend[], expectedRevision: ExpectedRevision): Promise<AppendResult>;
   readStream(streamId: string, options?: ReadStreamOptions): Promise<ReadStreamResult>;
   readAll(options?: ReadAllOptions): Promise<RecordedEvent[]>;
-  /**
-   * The same events as `readAll`, with only the envelope parts asked for (a store may give more), for a
-   * reader of the whole log such as a rebuild: the embedded store neither reads the other columns nor
-   * parses `data` before it is first read (an event the reader skips costs no JSON.parse).
-   */
+  /** `readAll` for a rebuild: the parts left out are not read, and `data` may be parsed only when first read. */
   readLog<P extends EnvelopePart = never>(options: ReadLogOptions<P>): Promise<LogEvent<P>[]>;
   /**
-   * Optional. The events `readLog` would give up to `toPosition` of the streams starting with a prefix,
-   * one stream after another (by stream id, in binary order) and each stream's in revision order: a
-   * rebuild of a model whose rows each depend on one stream folds a stream's events together, so its
-   * states die young instead of living until their stream's next event far down the log. A store without
-   * it is read in position order.
+   * `readLog`'s events one stream after another (binary id order): a rebuild then folds a stream's events together,
+   * so its states die young instead of living until the stream's next event far down the log.
    */
   readLogByStream?<P extends EnvelopePart = never>(options: ReadLogByStreamOptions<P>): Promise<LogEvent<P>[]>;
-  /** Position of the last stored event, or undefined for an empty store (for lag in /health). */
+  /** Undefined for an empty store. */
   headPosition(): Promise<bigint | undefined>;
   subscribeToAll(options: SubscribeToAllOptions): Subscription;
-  /** Cheap reachability check for /health; answers or rejects within a few seconds. */
+  /** Answers or rejects within a few seconds. */
   ping(): Promise<void>;
-  /**
-   * This store's identity: the same for every process and every reopen of the same log, different for
-   * any other store. Read models record it with their checkpoints (a checkpoint means nothing elsewhere).
-   */
+  /** The same for every reopen of the same log: a checkpoint means nothing against another store. */
   storeId(): Promise<string>;
   close(): Promise<void>;
 }
 
-/** Nest injection token for the store. */
 export const EVENT_STORE = Symbol('EVENT_STORE');

@@ -49,59 +49,43 @@ import { EventStoreDbSubscription } from './eventstoredb-subscription.js';
 import { replayedAppendResult } from './idempotent-replay.js';
 import { assertAppendSize, assertValidAppend, assertValidMaxCount, serializeEvents } from './request-validation.js';
 
-/** What the adapter uses of the client. */
 export type EventStoreDbConnection = Pick<EventStoreDBClient, 'appendToStream' | 'readStream' | 'readAll' | 'subscribeToAll' | 'dispose'>;
 
-/** The adapter's own bounds (the client sets none on reads); every one can be shortened for tests. */
+/** The adapter's own bounds: the client sets none on reads. */
 export type EventStoreDbTimeouts = {
-  /** One read call (a page of $all, a stream). */
   readMs: number;
-  /** /health's reachability check. */
   pingMs: number;
-  /** One append, when the server does not answer at all (it answers a write it gave up on after 2 s). */
+  /** For a server that does not answer at all: it answers a write it gave up on after 2 s. */
   appendMs: number;
-  /** close(): how long appends and reads in flight may finish before they are cancelled. */
+  /** How long calls in flight at close() may finish before they are cancelled. */
   closeMs: number;
 };
 
 export const DEFAULT_EVENTSTOREDB_TIMEOUTS: EventStoreDbTimeouts = { readMs: 10_000, pingMs: 2_000, appendMs: 10_000, closeMs: 5_000 };
 
-/** Events asked of the server per read of $all. */
 const ALL_PAGE_SIZE = 1_000;
-/** The first page read backwards from the end of $all: the last event is usually one of Chorus's. */
+/** Read backwards from the end of $all first: the last event is usually one of Chorus's. */
 const TAIL_PAGE_SIZE = 32;
-/** 'any' / 'stream_exists' appends pinned to a revision retry this often when others keep appending first. */
 const MAX_PINNED_ATTEMPTS = 50;
-/** An append whose outcome the server left unknown (timeout, IdempotentNotReady, a lost connection) is sent this often in all. */
 const MAX_UNKNOWN_OUTCOME_ATTEMPTS = 3;
-/** An append a follower refused (NotLeader: not written) is sent again after 100, 200, 400, 800 ms: an election's length. */
+/** Resent after 100, 200, 400, 800 ms: an election's length. */
 const MAX_NOT_LEADER_ATTEMPTS = 5;
-/**
- * Every call goes to the leader, which the client finds through gossip and follows across elections: a
- * follower may be behind, and a read there could miss an acknowledged append or look past a checkpoint.
- */
+/** A follower may be behind: a read there could miss an acknowledged append or look past a checkpoint. */
 export const ON_THE_LEADER = { requiresLeader: true } as const;
-/** Streams this adapter last saw at a revision (its own appends), so their next append skips the deletion check. */
 const LIVE_STREAMS_KEPT = 10_000;
-/**
- * Whose metadata names this store: its `$metadata` events are system events, so no reader of $all and no
- * headPosition ever sees them (see storeId).
- */
+/** Its `$metadata` events are system events: no reader of $all and no headPosition sees them. */
 const IDENTITY_STREAM = 'chorus-store';
 const IDENTITY_PROPERTY = 'chorusStoreId';
 
 /**
- * The EventStoreDB adapter (`@eventstore/db-client`). It closes the gaps in EventStoreDB's idempotency
- * (kurrent-io/KurrentDB issues 1898 and 2274): a wrong-expected-version is answered by reading the
- * revisions the append targeted, and 'any' / 'stream_exists' appends are pinned to the revision read
- * just before them. Every read is bounded and cancelled when left early. See README.md.
+ * Closes the gaps in EventStoreDB's idempotency (kurrent-io/KurrentDB issues 1898 and 2274): a wrong-expected-version
+ * reads the revisions the append targeted, and 'any' / 'stream_exists' appends are pinned to the revision read before.
  */
 export class EventStoreDbEventStore implements EventStore {
   private closed = false;
   private closing: Promise<void> | undefined;
   private identity: Promise<string> | undefined;
   private readonly inFlight = new Set<Promise<unknown>>();
-  /** Reads a caller is waiting for; close() cancels those still running after its grace period. */
   private readonly callerReads = new Set<CancelRead>();
   private readonly subscriptions = new Set<EventStoreDbSubscription>();
   private readonly timeouts: EventStoreDbTimeouts;
@@ -121,8 +105,7 @@ export class EventStoreDbEventStore implements EventStore {
     return this.track(async () => {
       assertValidAppend(streamId, events, expectedRevision);
       assertAppendSize(streamId, serializeEvents(streamId, events));
-      // A soft-deleted stream would accept this append and start again where it left off. Known alive at the
-      // expected revision (this adapter's last append there, no read since found it gone), the read is skipped.
+      // A soft-deleted stream would accept this append and start again where it left off.
       const knownAlive = typeof expectedRevision === 'bigint' && this.liveAt.get(streamId) === expectedRevision;
       if (!knownAlive && (await this.isDeleted(streamId))) throw new StreamDeletedError(streamId);
       const data = events.map(toEventData);
@@ -162,7 +145,7 @@ export class EventStoreDbEventStore implements EventStore {
     });
   }
 
-  /** Every part, always: the client has decoded the whole event by the time it hands it over. */
+  /** Every part, always: the client has decoded the whole event already. */
   readLog<P extends EnvelopePart = never>(options: ReadLogOptions<P>): Promise<LogEvent<P>[]> {
     const { parts: _parts, ...page } = options;
     return this.readAll(page);
@@ -209,15 +192,11 @@ export class EventStoreDbEventStore implements EventStore {
   ping(): Promise<void> {
     return this.track(async () => {
       const read = this.client.readAll({ direction: BACKWARDS, fromPosition: END, maxCount: 1, ...ON_THE_LEADER });
-      // Reaching the server is the point: the first answer is enough.
       await consumeRead(read, { operation: 'a ping', timeoutMs: this.timeouts.pingMs, register: this.forCaller }, () => false);
     });
   }
 
-  /**
-   * The `chorusStoreId` property of the metadata of the stream `chorus-store`, written once (with
-   * NO_STREAM on its metadata stream, so that concurrent first callers agree) by whoever asks first.
-   */
+  /** Written once by whoever asks first, with NO_STREAM so that concurrent first callers agree. */
   storeId(): Promise<string> {
     return this.track(() => {
       this.identity ??= this.readOrCreateIdentity().catch((error: unknown) => {
@@ -242,11 +221,9 @@ export class EventStoreDbEventStore implements EventStore {
       [...this.subscriptions].map((subscription) => subscription.stop(new EventStoreClosedError())),
       Math.max(0, deadline - Date.now()),
     );
-    // dispose() cancels every call still open (the shared append stream, subscriptions) and waits for them.
     await settledWithin([this.client.dispose()], Math.max(1_000, deadline - Date.now()));
   }
 
-  /** Runs an operation unless closed, and lets close() wait for it. */
   private track<T>(operation: () => Promise<T>): Promise<T> {
     if (this.closed) return Promise.reject(new EventStoreClosedError());
     const running = operation();
@@ -256,7 +233,6 @@ export class EventStoreDbEventStore implements EventStore {
     return running;
   }
 
-  /** Registers a read a caller waits for, so that close() can cancel it. */
   private readonly forCaller = (cancel: CancelRead): (() => void) => {
     this.callerReads.add(cancel);
     return () => this.callerReads.delete(cancel);
@@ -287,7 +263,7 @@ export class EventStoreDbEventStore implements EventStore {
         return { nextExpectedRevision: result.nextExpectedRevision, position };
       } catch (error) {
         if (error instanceof WrongExpectedVersionError) {
-          // The server's own duplicate check is best effort: look where this append would have gone.
+          // The server's duplicate check is best effort.
           const replay = await this.replayAt(streamId, ids, firstRevision);
           if (replay !== undefined) return replay;
           throw new WrongExpectedRevisionError(streamId, expected, error.actualVersion);
@@ -303,12 +279,12 @@ export class EventStoreDbEventStore implements EventStore {
         // Written or not: a repeat the server dropped because the original was not yet indexed finds it now.
         const replay = await this.replayAt(streamId, ids, firstRevision);
         if (replay !== undefined) return replay;
-        // Nothing there yet: sending the same ids at the same revision again is safe either way.
+        // Sending the same ids at the same revision again is safe either way.
       }
     }
   }
 
-  /** 'any' and 'stream_exists' pinned to the revision just read, so the exact-revision path and its replay check apply. */
+  /** Pinned so that the exact-revision path and its replay check apply. */
   private async appendPinned(
     streamId: string,
     ids: readonly string[],
@@ -378,13 +354,11 @@ export class EventStoreDbEventStore implements EventStore {
         );
         return identity;
       } catch (error) {
-        // Another process named the store first: read its name.
         if (!(error instanceof WrongExpectedVersionError)) throw error;
       }
     }
   }
 
-  /** The last event of a stream, 'deleted' when the stream was tombstoned, undefined when there is none. */
   private async lastEventOf(
     streamId: string,
     operation: string,
@@ -405,7 +379,7 @@ export class EventStoreDbEventStore implements EventStore {
     return last;
   }
 
-  /** The position of the last record of the log, system events included (what a subscription may start from). */
+  /** System events included: a subscription may start from one. */
   private async logEnd(): Promise<Position | undefined> {
     let end: Position | undefined;
     const read = this.client.readAll({ direction: BACKWARDS, fromPosition: END, maxCount: 1, ...ON_THE_LEADER });
@@ -458,7 +432,6 @@ export class EventStoreDbEventStore implements EventStore {
 
 const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
 
-/** Resolves once every promise has settled, or after `milliseconds`, whichever comes first. */
 async function settledWithin(promises: readonly Promise<unknown>[], milliseconds: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   await Promise.race([
@@ -470,10 +443,8 @@ async function settledWithin(promises: readonly Promise<unknown>[], milliseconds
   clearTimeout(timer);
 }
 
-/** `promise`, or EventStoreTimeoutError after `milliseconds` (the promise itself is left to settle). */
 async function within<T>(promise: Promise<T>, milliseconds: number, operation: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  // Settling after the timeout is nobody's business any more.
   promise.catch(() => undefined);
   try {
     return await Promise.race([

@@ -15,9 +15,7 @@ import {
 } from '@eventstore/db-client';
 import type { EventMetadata, EventToAppend, ExpectedRevision, RecordedEvent, SubscriptionFilter } from './event-store.port.js';
 
-// The port's global position is EventStoreDB's commit position. Every gRPC append is an implicit
-// transaction in which each event's commit and prepare positions are both its own log position, so the
-// commit position alone orders $all; reads resume from {commit: p, prepare: p}.
+// A gRPC append gives each event equal commit and prepare positions: the commit position alone orders $all.
 
 /** Reads of servers that do not know an event's position report the largest unsigned 64-bit value. */
 const FIRST_UNKNOWN_POSITION = 2n ** 63n;
@@ -43,13 +41,11 @@ export function toEventStoreDbPosition(position: bigint): Position {
   return { commit: position, prepare: position };
 }
 
-/** Whether `position` comes strictly after `after` in $all (everything does when `after` is undefined). */
 export function isAfter(position: Position, after: Position | undefined): boolean {
   if (after === undefined) return true;
   return position.commit > after.commit || (position.commit === after.commit && position.prepare > after.prepare);
 }
 
-/** EventStoreDB's own bookkeeping ($-streams, $-types such as $metadata, projection links): never Chorus's. */
 export function isSystemEvent(event: { streamId: string; type: string }): boolean {
   return event.streamId.startsWith('$') || event.type.startsWith('$');
 }
@@ -73,10 +69,7 @@ export function toRecordedEvent(event: EventStoreDbRecordedEvent): RecordedEvent
   };
 }
 
-/**
- * The server-side $all filter: one of stream prefixes or event types (the server takes one; the
- * subscription applies the whole filter again on the client), and without either, no system events.
- */
+/** The server takes prefixes or types, not both: the subscription applies the whole filter again on the client. */
 export function toServerFilter(filter: SubscriptionFilter | undefined): Filter {
   if (filter?.streamPrefixes !== undefined && filter.streamPrefixes.length > 0) {
     return streamNameFilter({ prefixes: [...filter.streamPrefixes] });
@@ -102,7 +95,7 @@ function decodeJson(bytes: Uint8Array): unknown {
 
 function toMetadata(metadata: unknown): EventMetadata {
   const value = metadata instanceof Uint8Array ? decodeJson(metadata) : metadata;
-  // Events written by other tools may carry no metadata: the fields read as empty rather than crashing readers.
+  // Events written by other tools may carry no metadata.
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return { actor: '', correlationId: '', causationId: '' };
   return value as EventMetadata;
 }

@@ -12,32 +12,23 @@ import { isInvalidPosition } from './eventstoredb-errors.js';
 import { isAfter, isSystemEvent, toEventStoreDbPosition, toRecordedEvent, toServerFilter } from './eventstoredb-mapping.js';
 import { matchesSubscriptionFilter } from './subscription-filter.js';
 
-/** Waits before re-subscribing after a drop, growing with consecutive failures. */
 const RECONNECT_DELAYS_MS = [100, 250, 500, 1_000, 2_000, 5_000];
 
-/** Errors no retry will cure: the subscription stops and reports them. */
 const PERMANENT_ERRORS = new Set<string>([ErrorType.ACCESS_DENIED, ErrorType.INVALID_ARGUMENT, ErrorType.UNSUPPORTED]);
 
-/** Where the subscription would start is not in the log: it stops with an InvalidPositionError. */
 class StartPositionRefused extends Error {
   constructor(readonly refusal: InvalidPositionError) {
     super(refusal.message);
   }
 }
 
-/** The handler (or onCaughtUp) threw: the subscription stops with the handler's error. */
 class HandlerFailure extends Error {
   constructor(readonly failure: unknown) {
     super('subscription handler failed');
   }
 }
 
-/**
- * A server-filtered catch-up subscription to $all. Events are pulled one at a time and each handler is
- * awaited before the next; when the server drops the subscription it is re-opened from the last event
- * seen, skipping what was already delivered. onCaughtUp follows the server's caught-up signal, reported
- * once the events buffered before that signal have been handled.
- */
+/** Server-filtered; a dropped subscription is re-opened from the last event seen. */
 export class EventStoreDbSubscription extends CatchUpSubscription {
   private current: AllStreamSubscription | undefined;
   private lastSeen: Position | undefined;
@@ -46,7 +37,7 @@ export class EventStoreDbSubscription extends CatchUpSubscription {
   constructor(
     private readonly client: Pick<EventStoreDBClient, 'subscribeToAll'>,
     options: SubscribeToAllOptions,
-    /** The position of the log's last record, system events included. */
+    /** System events included. */
     private readonly logEnd: () => Promise<Position | undefined>,
     release: () => void,
   ) {
@@ -70,7 +61,6 @@ export class EventStoreDbSubscription extends CatchUpSubscription {
       } catch (error) {
         if (this.stopped) break;
         if (error instanceof StartPositionRefused) return this.fail(error.refusal);
-        // The server could not be asked: like a drop, try again after a pause.
         failures += 1;
         await this.pause(RECONNECT_DELAYS_MS[Math.min(failures, RECONNECT_DELAYS_MS.length) - 1] ?? 5_000);
         continue;
@@ -148,11 +138,7 @@ export class EventStoreDbSubscription extends CatchUpSubscription {
     }
   }
 
-  /**
-   * EventStoreDB refuses a start position that is not a record's (INVALID_ARGUMENT), but one past the end
-   * of the log it takes as "from the end" (24.10) and then silently skips whatever is appended until the
-   * log reaches it. So that is checked here, before every (re)subscription.
-   */
+  /** EventStoreDB 24.10 takes a start past the end as "from the end", then silently skips appends until the log reaches it. */
   private async checkStartPosition(): Promise<void> {
     const from = this.lastSeen;
     if (from === undefined) return;
@@ -167,7 +153,7 @@ export class EventStoreDbSubscription extends CatchUpSubscription {
     try {
       await subscription.unsubscribe();
     } catch {
-      // Already gone with its connection: nothing left to cancel.
+      // Already gone with its connection.
     }
     // The client does not end the stream when the call is cancelled: destroying it ends the for-await.
     subscription.destroy();

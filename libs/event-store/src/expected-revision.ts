@@ -1,5 +1,4 @@
-// What an append's expected revision asks of the stream's current head (null: no stream), and the refusal
-// when it does not hold: the same rule for every adapter that checks it itself.
+// The same rule for every adapter that checks it itself.
 import { WrongExpectedRevisionError, type ExpectedRevision } from './event-store.port.js';
 
 export function expectedRevisionHolds(expected: ExpectedRevision, current: bigint | null): boolean {

@@ -2,10 +2,7 @@ import type { AppendResult } from './event-store.port.js';
 
 export type StoredEventRef = { id: string; revision: bigint; position: bigint };
 
-/**
- * The original result of an append that is being replayed: its ids are exactly the stored events
- * from `firstRevision` on, in order. Undefined when they are not (a real conflict, or a partial overlap).
- */
+/** Undefined unless the ids are exactly the stored events from `firstRevision` on. */
 export function replayedAppendResult(
   ids: readonly string[],
   stored: readonly StoredEventRef[],

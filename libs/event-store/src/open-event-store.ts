@@ -4,17 +4,13 @@ import type { EventStore } from './event-store.port.js';
 import { SqliteEventStore } from './sqlite-event-store.js';
 
 export type OpenEventStoreOptions = {
-  /** DATA_DIR: the embedded store keeps `events.sqlite` here (created when missing). */
   dataDir: string;
-  /** EVENTSTORE_CONNECTION_STRING: when set, EventStoreDB is used instead of the embedded store. */
   connectionString?: string | undefined;
-  /** DATABASE_URL: when set (postgres://...), PostgreSQL is used instead of the embedded store. */
   databaseUrl?: string | undefined;
-  /** Stamps recordedAt in the embedded store (tests inject a clock); EventStoreDB stamps its own. */
+  /** EventStoreDB stamps its own. */
   now?: () => Date;
 };
 
-/** The configured event store: EventStoreDB or PostgreSQL when a connection string is given, else SQLite under dataDir. */
 export async function openEventStore(options: OpenEventStoreOptions): Promise<EventStore> {
   const eventStoreDb = options.connectionString !== undefined && options.connectionString !== '';
   const postgres = options.databaseUrl !== undefined && options.databaseUrl !== '';

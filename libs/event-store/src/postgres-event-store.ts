@@ -24,17 +24,14 @@ import { PostgresWakeUps } from './postgres-wake-ups.js';
 import { assertAppendSize, assertValidAppend, assertValidMaxCount, serializeEvents } from './request-validation.js';
 
 export type PostgresEventStoreOptions = {
-  /** DATABASE_URL: postgres://user:password@host:port/database. */
   connectionString: string;
-  /** Stamps recordedAt (tests inject a fixed clock). */
   now?: () => Date;
-  /** How often live subscriptions look for appends they were not notified of (a notification can be lost). */
+  /** A notification can be lost: live subscriptions poll this often all the same. */
   pollIntervalMs?: number;
-  /** Connections for reads and the group commit's transactions. */
   poolSize?: number;
   /** The bound of ping() and of taking a connection. */
   timeoutMs?: number;
-  /** The bound of any one statement's answer (the driver's query_timeout), reads and appends alike. */
+  /** The driver's query_timeout, reads and appends alike. */
   queryTimeoutMs?: number;
 };
 
@@ -53,11 +50,7 @@ type EventRow = {
   recorded_at: Date;
 };
 
-/**
- * The PostgreSQL event store: one `events` table, appends through group commit under one advisory lock
- * (gapless positions in commit order), subscriptions woken by LISTEN/NOTIFY with a poll behind them. See
- * README.md for the guarantees and why.
- */
+/** Group commit under one advisory lock (gapless positions in commit order); LISTEN/NOTIFY with a poll behind it. */
 export class PostgresEventStore implements EventStore {
   private closed = false;
   private closing: Promise<void> | undefined;
@@ -77,10 +70,8 @@ export class PostgresEventStore implements EventStore {
       query_timeout: options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS,
       application_name: 'chorus-event-store',
     });
-    // An idle connection the server dropped: the pool forgets it, the next query takes another.
     pool.on('error', () => undefined);
-    // A connection lost while checked out fails its queries, and pg also emits 'error' on the client: without a
-    // listener that would end the process (a server restart under load did), so the query's failure is the report.
+    // Without a listener, pg's 'error' on a client lost while checked out ends the process (a server restart under load did).
     pool.on('connect', (client) => client.on('error', () => undefined));
     try {
       const client = await pool.connect();
@@ -154,7 +145,7 @@ export class PostgresEventStore implements EventStore {
     return this.readPage(options.fromPosition ?? 0n, options.maxCount);
   }
 
-  /** Every part of the envelope comes along: PostgreSQL sends the row either way. */
+  /** Every part comes along: PostgreSQL sends the row either way. */
   async readLog<P extends EnvelopePart = never>(options: ReadLogOptions<P>): Promise<LogEvent<P>[]> {
     return this.readAll(options);
   }
@@ -213,7 +204,6 @@ export class PostgresEventStore implements EventStore {
     return this.identity;
   }
 
-  /** Commits and acknowledged appends so far: how much group commit is sharing commits. */
   groupCommitStats(): { commits: number; writes: number } {
     return this.groupCommit.currentStats();
   }
@@ -225,8 +215,7 @@ export class PostgresEventStore implements EventStore {
 
   private async shutDown(): Promise<void> {
     this.closed = true;
-    // Subscriptions stop (synchronously) before the pending appends commit: a commit's wake-up could
-    // otherwise deliver them to a subscriber on its way out.
+    // Stopped before the pending appends commit: a commit's wake-up would deliver them to a subscriber on its way out.
     const stopping = Promise.all([...this.subscriptions].map((subscription) => subscription.stop(new EventStoreClosedError())));
     await this.groupCommit.flush();
     await stopping;
@@ -247,7 +236,7 @@ export class PostgresEventStore implements EventStore {
     return BigInt(rows[0]?.head ?? '0');
   }
 
-  /** A read through the pool; the driver's bounds (taking a connection, the answer) surface as EventStoreTimeoutError. */
+  /** The driver's bounds surface as EventStoreTimeoutError. */
   private async query<R extends pg.QueryResultRow>(operation: string, text: string, values: unknown[] = []): Promise<pg.QueryResult<R>> {
     try {
       return await this.pool.query<R>(text, values);

@@ -4,7 +4,6 @@ import { replayedAppendResult, type StoredEventRef } from './idempotent-replay.j
 import type { SerializedEvent } from './request-validation.js';
 import { conflict, expectedRevisionHolds } from './expected-revision.js';
 
-/** The channel an append's commit notifies; live subscriptions of every node LISTEN on it. */
 export const APPENDED_CHANNEL = 'chorus_events_appended';
 
 export type PendingAppend = {
@@ -15,29 +14,21 @@ export type PendingAppend = {
   reject: (error: unknown) => void;
 };
 
-// The whole group commit, one statement and so one transaction: chorus_append (postgres-schema.ts, migration 2).
+// One statement, so one transaction: chorus_append is migration 2 of postgres-schema.ts.
 const APPEND_BATCH = 'SELECT chorus_append($1::jsonb, $2::timestamptz) AS results';
 
 const STORED_FROM = `SELECT event_id AS id, revision::text, position::text FROM events
   WHERE stream_id = $1 AND revision >= $2 ORDER BY events.revision LIMIT $3`;
 
-/**
- * A batch travels as one JSON parameter: appends of up to 1 MiB each, 500 of them, would make one of half a
- * gigabyte. Past this many characters the rest waits for the next commit.
- */
+/** A batch is one JSON parameter: 500 appends of up to 1 MiB each would make one of half a gigabyte. */
 const MAX_BATCH_CHARACTERS = 16 * 1024 * 1024;
 
-/** chorus_append's answer for one append: stored, refused (deleted stream), or left to a check by reads. */
 type BatchResult = { r: 'ok'; next: string; position: string } | { r: 'deleted' } | { r: 'check'; head: string | null; first: string | null };
 
 /**
- * Group commit on PostgreSQL: the appends that arrive while a transaction is in flight share the next one.
- * Each transaction first takes the log lock (an advisory lock held to its end), then reads the last position:
- * positions are handed out in the order transactions commit, so a reader never sees position N+1 before N,
- * and there are no gaps (an aborted transaction took none that anyone saw). The lock also makes each
- * append's expected-revision check and its insert one step; unique (stream_id, revision) backs it. The whole
- * transaction is one call of chorus_append: one round trip for a batch, where a check and an insert per
- * append, each a round trip inside the lock, held every other writer back.
+ * Each transaction takes the log lock before it reads the last position, so positions follow commit order
+ * without gaps (a reader never sees N+1 before N) and each append's check and insert are one step.
+ * One call of chorus_append per batch: a round trip per append inside the lock held every other writer back.
  */
 export class PostgresGroupCommit {
   private queue: PendingAppend[] = [];
@@ -47,7 +38,6 @@ export class PostgresGroupCommit {
   constructor(
     private readonly pool: pg.Pool,
     private readonly recordedAt: () => string,
-    /** Called after each commit that stored something. */
     private readonly onCommitted: () => void,
     private readonly maxWritesPerCommit = 500,
   ) {}
@@ -60,7 +50,6 @@ export class PostgresGroupCommit {
     });
   }
 
-  /** Resolves once everything queued so far is committed or refused. */
   async flush(): Promise<void> {
     while (this.draining !== undefined) await this.draining;
   }
@@ -77,7 +66,6 @@ export class PostgresGroupCommit {
     }
   }
 
-  /** How many queued appends the next commit takes: up to maxWritesPerCommit, and (one at least) up to MAX_BATCH_CHARACTERS. */
   private nextBatchSize(): number {
     let characters = 0;
     for (const [index, pending] of this.queue.entries()) {
@@ -99,7 +87,6 @@ export class PostgresGroupCommit {
       const { rows } = await this.pool.query<{ results: BatchResult[] }>(APPEND_BATCH, [JSON.stringify(appends), this.recordedAt()]);
       results = rows[0]?.results ?? [];
     } catch (error) {
-      // The transaction failed as a whole (or its commit's outcome is unknown): every caller is told.
       for (const pending of batch) pending.reject(error);
       return;
     }
@@ -112,7 +99,6 @@ export class PostgresGroupCommit {
     await Promise.all(batch.map(async (pending, index) => this.settle(pending, results[index])));
   }
 
-  /** One append's outcome: its result, its refusal, or (expected revision not holding, ids stored) a replay or a conflict. */
   private async settle(pending: PendingAppend, result: BatchResult | undefined): Promise<void> {
     try {
       if (result === undefined) throw new Error(`chorus_append answered no result for an append to ${pending.streamId}`);

@@ -41,9 +41,7 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   {
     version: 2,
     name: 'chorus_append: a group commit in one statement',
-    // One round trip per group commit: the log lock, every append's check and insert, the notification and
-    // (the statement being its own transaction) the commit. An append whose expected revision does not hold,
-    // or whose ids are stored already, is left to the adapter ('check'): a replay or a conflict, decided on reads.
+    // One round trip per group commit. An append whose check fails is left to the adapter ('check'): replay or conflict.
     sql: `
       CREATE FUNCTION chorus_append(batch jsonb, recorded timestamptz) RETURNS jsonb LANGUAGE plpgsql AS $$
       DECLARE
@@ -98,7 +96,7 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   },
 ];
 
-/** Brings the database to the latest schema in one transaction, under the log lock (two nodes may open at once). */
+/** Under the log lock: two nodes may open at once. */
 export async function migratePostgresSchema(client: pg.ClientBase, migrations: readonly PostgresMigration[] = POSTGRES_MIGRATIONS): Promise<number> {
   const latest = migrations.reduce((highest, migration) => Math.max(highest, migration.version), 0);
   await client.query('BEGIN');

@@ -1,11 +1,7 @@
 import pg from 'pg';
 import { APPENDED_CHANNEL } from './postgres-group-commit.js';
 
-/**
- * What wakes the live subscriptions for other nodes' commits: a connection that LISTENs to the channel every
- * append's commit notifies, and a poll of the head behind it, because a notification sent while that
- * connection was down (dropped, server restarted) is lost for good. The poll also brings the listener back.
- */
+/** LISTEN, and a poll of the head behind it: a notification sent while the listener was down is lost for good. */
 export class PostgresWakeUps {
   private listener: pg.Client | undefined;
   private listening: Promise<void> | undefined;
@@ -68,13 +64,11 @@ export class PostgresWakeUps {
       await listener.end().catch(() => undefined);
       throw error;
     }
-    // Stopped (and perhaps started again) while connecting.
     if (this.stops !== startedAfter) {
       await listener.end().catch(() => undefined);
       return;
     }
     this.listener = listener;
-    // Whatever was committed while no one listened.
     this.wake();
   }
 

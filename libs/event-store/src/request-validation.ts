@@ -1,9 +1,6 @@
 import { AppendTooLargeError, MAX_APPEND_SIZE, type EventToAppend, type ExpectedRevision } from './event-store.port.js';
 
-/**
- * Refuses, before anything is written, an append that no adapter could store faithfully.
- * Both adapters call it so they refuse the same things the same way (a RangeError: a caller's bug).
- */
+/** Every adapter refuses the same appends the same way: a RangeError, a caller's bug. */
 export function assertValidAppend(streamId: string, events: readonly EventToAppend[], expectedRevision: ExpectedRevision): void {
   if (streamId.length === 0) throw new RangeError('An append needs a stream id');
   // EventStoreDB reserves '$' for its own streams and event types.
@@ -12,10 +9,9 @@ export function assertValidAppend(streamId: string, events: readonly EventToAppe
     throw new RangeError(`Stream ${streamId}: expected revision ${expectedRevision} is negative`);
   }
   if (events.length === 0) throw new RangeError(`Stream ${streamId}: an append needs at least one event`);
-  // Most appends hold one event, which cannot repeat an id: no set of ids for them.
   const ids = events.length > 1 ? new Set<string>() : undefined;
   for (const event of events) {
-    // Lower-case canonical form, because EventStoreDB hands ids back that way.
+    // EventStoreDB hands ids back in lower case.
     if (!isCanonicalUuid(event.id)) throw new RangeError(`Stream ${streamId}: event id ${event.id} is not a lower-case uuid`);
     if (ids !== undefined) {
       if (ids.has(event.id)) throw new RangeError(`Stream ${streamId}: event id ${event.id} appears twice in one append`);
@@ -27,11 +23,7 @@ export function assertValidAppend(streamId: string, events: readonly EventToAppe
   }
 }
 
-/**
- * Whether `id` is a uuid in lower-case canonical form (8-4-4-4-12 hex digits). A loop, not a regular
- * expression: ids from randomUUID() are strings concatenated in pieces, which a RegExp test flattens on V8's
- * slow path.
- */
+/** A loop, not a RegExp: randomUUID()'s strings are concatenated in pieces, which a RegExp test flattens on V8's slow path. */
 export function isCanonicalUuid(id: string): boolean {
   if (id.length !== 36) return false;
   for (let index = 0; index < 36; index += 1) {
@@ -51,24 +43,20 @@ const DIGIT_9 = 0x39;
 const LOWER_A = 0x61;
 const LOWER_F = 0x66;
 
-/** JSON text of one event's data or metadata; a value JSON cannot represent is refused. */
 function toJsonText(value: unknown, streamId: string, eventId: string, part: 'data' | 'metadata'): string {
   const text = JSON.stringify(value);
   if (text === undefined) throw new RangeError(`Stream ${streamId}: ${part} of event ${eventId} is not representable as JSON`);
   return text;
 }
 
-/** maxCount, when given, is a whole number of events, at least 1. */
 export function assertValidMaxCount(maxCount: number | undefined): void {
   if (maxCount !== undefined && (!Number.isSafeInteger(maxCount) || maxCount < 1)) {
     throw new RangeError(`maxCount must be a whole number of at least 1, got ${maxCount}`);
   }
 }
 
-/** An event as both adapters send it: its data and metadata as JSON text. */
 export type SerializedEvent = { id: string; type: string; data: string; metadata: string };
 
-/** JSON text of every event's data and metadata; a value JSON cannot represent is refused. */
 export function serializeEvents(streamId: string, events: readonly EventToAppend[]): SerializedEvent[] {
   return events.map((event) => ({
     id: event.id,
@@ -78,20 +66,15 @@ export function serializeEvents(streamId: string, events: readonly EventToAppend
   }));
 }
 
-/**
- * An append's size as EventStoreDB measures it against its MaxAppendSize: per event, the UTF-8 bytes of
- * data and metadata plus two bytes per UTF-16 code unit of the type (`Event.SizeOnDisk` in its source).
- */
+/** As EventStoreDB measures it against MaxAppendSize (`Event.SizeOnDisk` in its source). */
 export function appendSize(events: readonly SerializedEvent[]): number {
   let size = 0;
   for (const event of events) size += Buffer.byteLength(event.data) + Buffer.byteLength(event.metadata) + event.type.length * 2;
   return size;
 }
 
-/** Refuses an append over MAX_APPEND_SIZE (EventStoreDB's default), the same on every adapter. */
 export function assertAppendSize(streamId: string, events: readonly SerializedEvent[]): void {
-  // A UTF-16 code unit is at most 3 bytes of UTF-8 (a pair, 4 bytes for 2 units; JSON escapes lone ones):
-  // an append under the limit by that bound needs no exact count of its bytes.
+  // A UTF-16 code unit is at most 3 bytes of UTF-8: an append under the limit by that bound needs no exact count.
   let bound = 0;
   for (const event of events) bound += (event.data.length + event.metadata.length) * 3 + event.type.length * 2;
   if (bound <= MAX_APPEND_SIZE) return;

@@ -29,15 +29,13 @@ import { SqliteSubscription } from './sqlite-subscription.js';
 import { conflict, expectedRevisionHolds } from './expected-revision.js';
 
 export type SqliteEventStoreOptions = {
-  /** The database file; created, with its schema, when missing. */
+  /** Created, with its schema, when missing. */
   file: string;
-  /** Stamps recordedAt (tests inject a fixed clock). */
   now?: () => Date;
   /** How often live subscriptions look for appends committed by other processes on the same file. */
   pollIntervalMs?: number;
   /** How long a write waits for another process's write lock before failing. */
   busyTimeoutMs?: number;
-  /** Called with each SQL statement the connection runs (tests count a read's statements). */
   traceStatements?: (sql: string) => void;
 };
 
@@ -45,36 +43,28 @@ const LAST_REVISION = 9_223_372_036_854_775_807n;
 /** Distinct maxCounts given a statement of their own (the code's page sizes); others bind their LIMIT. */
 const MAX_LITERAL_LIMITS = 16;
 
-/**
- * The embedded event store: one SQLite file in WAL mode with synchronous=FULL, written through one
- * connection with group commit (see README.md for the guarantees and why).
- */
+/** One SQLite file in WAL mode with synchronous=FULL, written through one connection with group commit (README.md says why). */
 export class SqliteEventStore implements EventStore {
   private closed = false;
   private closing: Promise<void> | undefined;
   private readonly subscriptions = new Set<SqliteSubscription>();
   /**
-   * The last page a subscription read, until the next wake: the subscriptions at the head all ask for the
-   * same rows after each commit, and read them once. Every commit of this process, and every poll that sees
-   * another process's, drops it before waking them. A subscription takes it only if it was read after the
-   * subscription was made, so its pages hold whatever was committed before it (as a read of its own would).
+   * The subscriptions at the head all ask for the same rows after each commit: read once, dropped before every wake.
+   * Only a subscription made before it was read takes it, so it sees everything committed before it was made.
    */
   private sharedPage: { afterPosition: bigint; limit: number; rows: readonly EventRow[]; read: number } | undefined;
-  /** Subscription pages read from the database so far. */
   private pageReads = 0;
   private pollTimer: NodeJS.Timeout | undefined;
   private lastDataVersion: bigint | undefined;
   private readonly groupCommit: GroupCommit;
   /** The last revisions of the streams appended to, while no other connection commits: an append's check without a read. */
   private readonly heads: StreamHeads;
-  /** Now as ISO-8601, for recordedAt. */
   private readonly recordedAtNow: () => string;
   private readonly pollIntervalMs: number;
   private readonly identity: string;
   private readonly statements;
-  /** readLog's reads, by the parts they return (at most eight). */
+  /** By the envelope parts they return: at most eight entries each. */
   private readonly logReads = new Map<string, { read: LogRead; page: LimitedStatements }>();
-  /** readLogByStream's reads, by the parts they return (at most eight). */
   private readonly logByStreamReads = new Map<string, LogByStream>();
 
   static open(options: SqliteEventStoreOptions): SqliteEventStore {
@@ -106,7 +96,6 @@ export class SqliteEventStore implements EventStore {
     this.heads = new StreamHeads(db);
     this.groupCommit = new GroupCommit(db, () => this.wakeSubscriptions(), () => this.heads.forget());
     this.statements = {
-      // An append's check when its stream's head is not known (StreamHeads): the last revision and whether it was deleted.
       streamHead: db
         .prepare('SELECT max(revision), (SELECT 1 FROM deleted_streams WHERE stream_id = ?) FROM events WHERE stream_id = ?')
         .raw(true),
@@ -115,12 +104,11 @@ export class SqliteEventStore implements EventStore {
       insert: db.prepare(
         'INSERT INTO events (stream_id, revision, event_id, type, data, metadata, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
       ),
-      // writeAlone's check and insert in one statement: nothing is inserted into a deleted stream.
       insertUnlessDeleted: db.prepare(
         `INSERT INTO events (stream_id, revision, event_id, type, data, metadata, recorded_at)
          SELECT ?, ?, ?, ?, ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM deleted_streams WHERE stream_id = ?)`,
       ),
-      // A stream read is one statement when it finds events: the deleted mark comes as a last column.
+      // One statement when the stream has events: the deleted mark comes as a last column.
       streamForwards: new LimitedStatements(
         db,
         `SELECT ${EVENT_ROW_COLUMNS}, (SELECT 1 FROM deleted_streams WHERE stream_id = ?) FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision`,
@@ -131,7 +119,7 @@ export class SqliteEventStore implements EventStore {
         `SELECT ${EVENT_ROW_COLUMNS}, (SELECT 1 FROM deleted_streams WHERE stream_id = ?) FROM events WHERE stream_id = ? AND revision <= ? ORDER BY revision DESC`,
         true,
       ),
-      // When it finds none: whether the stream has events elsewhere (a revision past its end) and whether it was deleted.
+      // When it finds none: whether the stream has events at all (the read began past its end), and whether it was deleted.
       streamStatus: db
         .prepare('SELECT EXISTS (SELECT 1 FROM events WHERE stream_id = ?), EXISTS (SELECT 1 FROM deleted_streams WHERE stream_id = ?)')
         .raw(true),
@@ -227,7 +215,6 @@ export class SqliteEventStore implements EventStore {
     return this.identity;
   }
 
-  /** Commits and acknowledged writes so far: how much group commit is sharing syncs. */
   groupCommitStats(): GroupCommitStats {
     return this.groupCommit.currentStats();
   }
@@ -285,13 +272,9 @@ export class SqliteEventStore implements EventStore {
   }
 
   /**
-   * A one-event append alone in its commit, as ONE autocommit statement (no BEGIN, no data_version read, no
-   * COMMIT), when the store appended to its stream before and the expected revision is the one it stored (or
-   * 'any', 'stream_exists'): the event is inserted at the next revision unless the stream is deleted. That
-   * statement is the check, under the write lock like the transaction's: revisions run without gaps and events
-   * are never deleted, so the next revision is free exactly when no one appended since, and the unique indexes
-   * refuse it otherwise, as they refuse an id the stream already holds. Undefined, having stored nothing, when
-   * it cannot tell (not remembered, another expectation, taken, deleted): `write` then checks and tells why.
+   * A one-event append as ONE autocommit statement, when the stream's head is remembered. The insert is the check:
+   * revisions have no gaps, so the next one is free exactly when no one appended since, else the unique indexes
+   * refuse it. Undefined, having stored nothing, when it cannot tell: `write` then checks and tells why.
    */
   private writeAlone(streamId: string, event: SerializedEvent, expected: ExpectedRevision): AppendResult | undefined {
     const stored = this.heads.lastStored(streamId);
@@ -318,7 +301,7 @@ export class SqliteEventStore implements EventStore {
     return { nextExpectedRevision: revision, position: inserted.lastInsertRowid as bigint };
   }
 
-  /** The stream's last revision (null when it has no events), inside the write transaction; refuses a deleted stream. */
+  /** Null when the stream has no events; refuses a deleted stream. */
   private currentRevision(streamId: string): bigint | null {
     const known = this.heads.lastRevision(streamId, this.groupCommit.currentTransaction());
     if (known !== undefined) return known;
@@ -341,10 +324,7 @@ export class SqliteEventStore implements EventStore {
     return this.statements.allAfter.all(limit, afterPosition) as EventRow[];
   }
 
-  /**
-   * A subscription's page, the shared one when it is the same read made since the subscription was (the
-   * `madeAfter`-th page read or later). The rows are only read, never changed, so the subscriptions may share them.
-   */
+  /** Subscriptions only read the rows, so they may share a page. */
   private subscriptionPage(afterPosition: bigint, limit: number, madeAfter: number): readonly EventRow[] {
     const shared = this.sharedPage;
     if (shared !== undefined && shared.read > madeAfter && shared.afterPosition === afterPosition && shared.limit === limit) return shared.rows;
@@ -381,7 +361,6 @@ export class SqliteEventStore implements EventStore {
   }
 
   private wakeSubscriptions(): void {
-    // New rows may follow the shared page's: the woken read again.
     this.sharedPage = undefined;
     for (const subscription of this.subscriptions) subscription.wake();
   }
@@ -411,17 +390,15 @@ export class SqliteEventStore implements EventStore {
   }
 }
 
-/** The stream's last revision (null when it has no events) and its deleted mark (1, or null when not deleted). */
+/** `deleted` is 1, or null when the stream was not deleted. */
 type StreamHead = [revision: bigint | null, deleted: bigint | null];
 
-/** A stream read's row: the event's columns, then the stream's deleted mark (1, or null when not deleted). */
 type StreamRow = [...EventRow, deleted: bigint | null];
 const STREAM_ROW_DELETED = 8;
 
 /**
- * One query with each of its LIMITs written into the SQL, prepared on first use. SQLite plans a statement
- * again at every run when its LIMIT is a bound parameter (measured: ~10 us of CPU per run, against ~1 us
- * for the same read with the LIMIT written in), and every read of the store had one (-1 for none).
+ * One query with each of its LIMITs written into the SQL: SQLite plans a statement again at every run when
+ * its LIMIT is bound (measured: ~10 us of CPU per run, against ~1 us with the LIMIT written in).
  */
 class LimitedStatements {
   private readonly unlimited: Database.Statement;
@@ -435,12 +412,10 @@ class LimitedStatements {
     this.unlimited = this.prepare(sql);
   }
 
-  /** The rows of the query for these parameters, at most `limit` of them (all when undefined). */
   all(limit: number | undefined, ...parameters: unknown[]): unknown[] {
     if (limit === undefined) return this.unlimited.all(...parameters);
     let statement = this.byLimit.get(limit);
     if (statement === undefined) {
-      // Past the usual page sizes: the unlimited query, stopped after `limit` rows.
       if (this.byLimit.size >= MAX_LITERAL_LIMITS) return firstRows(this.unlimited.iterate(...parameters), limit);
       statement = this.prepare(`${this.sql} LIMIT ${Math.trunc(limit)}`);
       this.byLimit.set(limit, statement);
@@ -464,10 +439,7 @@ function firstRows(rows: Iterable<unknown>, limit: number): unknown[] {
   return first;
 }
 
-/**
- * The system clock as ISO-8601, formatted once per millisecond: new Date().toISOString() costs as much as the
- * rest of an append's checks, and appends come several per millisecond.
- */
+/** Formatted once per millisecond: toISOString() costs as much as the rest of an append's checks. */
 function isoClock(): () => string {
   let formattedAt = Number.NaN;
   let formatted = '';
@@ -482,8 +454,7 @@ function isoClock(): () => string {
 }
 
 
-// By code alone, not instanceof: the native addon keeps the SqliteError class (and its Error realm) of the
-// first module instance that loaded it, so in another instance (jest's per-file contexts) instanceof fails.
+// Not instanceof: the native addon keeps the SqliteError class of the first module instance (jest loads one per file).
 function isUniqueViolation(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'SQLITE_CONSTRAINT_UNIQUE';
 }

@@ -2,17 +2,10 @@ import type Database from 'better-sqlite3';
 import type { EnvelopePart, LogEvent, ReadLogByStreamOptions } from './event-store.port.js';
 import { logReadOf, logTextOf, type LogRead, type LogRow, type LogText, type LogTextRow } from './sqlite-event-row.js';
 
-/**
- * The most UTF-8 bytes of events read as one JSON text (a page of the organization rebuild is about
- * 130 KB): the text is held while it is parsed, and V8 cannot make a string past about 512 MB at all.
- * A page of larger events is read row by row.
- */
+/** The text is held while parsed and V8 makes no string past ~512 MB (a rebuild's page is ~130 KB); larger pages go row by row. */
 export const PAGE_TEXT_LIMIT = 16 * 1024 * 1024;
 
-/**
- * readLogByStream's reads for one set of envelope parts: the rest of the stream the previous page ended
- * in, then the streams after it, both ranges of the (stream_id, revision) index.
- */
+/** The rest of the stream the previous page ended in, then the streams after it: both ranges of one index. */
 export class LogByStream {
   private readonly restOfStream: IndexRange;
   private readonly firstStreams: IndexRange;
@@ -22,7 +15,6 @@ export class LogByStream {
     const text = logTextOf(parts);
     const rows = logReadOf(parts, 'parsed');
     const ranges = (where: string): IndexRange => new IndexRange(db, where, text, rows);
-    // Both bounds are on the index: the pages are ranges of it, in its order.
     const streams = (first: '>=' | '>'): IndexRange =>
       ranges(`WHERE stream_id ${first} ? AND stream_id < ? AND position <= ? ORDER BY stream_id, revision LIMIT ?`);
     this.restOfStream = ranges('WHERE stream_id = ? AND revision > ? AND position <= ? ORDER BY revision LIMIT ?');
@@ -43,11 +35,7 @@ export class LogByStream {
   }
 }
 
-/**
- * One query of events, their rows made one JSON text by SQLite (`logTextOf`), in the query's order:
- * the subquery's ORDER BY and LIMIT keep SQLite from flattening it into the aggregate (an outer
- * aggregate query may not take a subquery's ORDER BY), so group_concat reads it as a co-routine, in order.
- */
+/** The subquery's ORDER BY and LIMIT keep SQLite from flattening it into the aggregate, so group_concat reads it in order. */
 class IndexRange {
   private readonly asText: Database.Statement;
   private readonly asRows: Database.Statement;
@@ -77,17 +65,14 @@ class IndexRange {
     try {
       return this.asText.get(...parameters) as string | null;
     } catch (error) {
-      // Past SQLite's own limit on a string (a billion bytes): read row by row, as any text past the limit.
+      // Past SQLite's own limit on a string (a billion bytes).
       if (typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'SQLITE_TOOBIG') return null;
       throw error;
     }
   }
 }
 
-/**
- * The least string above every string that starts with `prefix`, in SQLite's binary order of UTF-8
- * (the same as JavaScript's order of UTF-16 code units below the surrogates).
- */
+/** In SQLite's binary order of UTF-8, the same as JavaScript's below the surrogates. */
 function prefixEnd(prefix: string): string {
   const last = prefix.charCodeAt(prefix.length - 1);
   if (prefix === '' || last >= 0xd7ff) throw new RangeError(`Cannot read the streams of prefix ${JSON.stringify(prefix)} in order`);

@@ -41,7 +41,6 @@ export const EVENT_STORE_MIGRATIONS: readonly SchemaMigration[] = [
   },
 ];
 
-/** Brings the database to the latest schema version in one write transaction; returns that version. */
 export function migrateEventStoreSchema(
   db: Database.Database,
   migrations: readonly SchemaMigration[] = EVENT_STORE_MIGRATIONS,

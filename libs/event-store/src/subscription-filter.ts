@@ -1,6 +1,5 @@
 import type { SubscriptionFilter } from './event-store.port.js';
 
-/** Whether an event of `type` in `streamId` passes the filter (see SubscriptionFilter). */
 export function matchesSubscriptionFilter(filter: SubscriptionFilter | undefined, streamId: string, type: string): boolean {
   if (filter === undefined) return true;
   const { streamPrefixes, eventTypes } = filter;

@@ -1,4 +1,3 @@
-// Everything the identity lib offers, wired once over one event store.
 import { randomUUID } from 'node:crypto';
 import type { EventStore } from '#event-store';
 import { systemClock, type Clock } from './clock.js';
@@ -11,7 +10,7 @@ import { PasswordHasher } from './passwords/password-hasher.js';
 import { PasswordReset } from './password-reset/password-reset.js';
 import { SessionCookies } from './sessions/session-cookie.js';
 import { defaultSessionPolicy, Sessions, type SessionPolicy } from './sessions/sessions.js';
-import { resetRequestThrottlePolicy } from './sign-in/attempt-streak.js';
+import { resetRequestThrottlePolicy } from '#domain';
 import { GoogleSignIn } from './sign-in/google-sign-in.js';
 import { GoogleStateSeal } from './sign-in/google-state.js';
 import { PasswordSignIn } from './sign-in/password-sign-in.js';
@@ -31,7 +30,6 @@ import { XsrfTokens } from './xsrf/xsrf-tokens.js';
 
 export type IdentityOptions = {
   eventStore: EventStore;
-  /** SESSION_SECRET, or the one kept under DATA_DIR (loadSessionSecret). */
   sessionSecret: string;
   mailer: Mailer;
   logger: IdentityLogger;
@@ -39,32 +37,23 @@ export type IdentityOptions = {
   productName: string;
   clock?: Clock;
   sessionPolicy?: SessionPolicy;
-  /** SSO_SECRET_KEYS (newest first); unset: one key derived from the session secret (never in production). */
+  /** Newest first; unset: one key derived from the session secret (never in production). */
   ssoSecretKeys?: readonly SecretKey[];
-  /** http:// issuers on loopback addresses are accepted (outside production only). */
   allowHttpSsoIssuers?: boolean;
-  /** SSO providers are reached at public addresses only (production). */
   publicSsoProvidersOnly?: boolean;
-  /** This node's name in what it records as a node (the invitations it mails): loadNodeName. Default: one per process. */
   nodeName?: string;
-  /** MAIL_CLAIM_SECONDS in milliseconds (default 60 s). */
   mailClaimMs?: number;
-  /** PASSWORD_HASHES_AT_ONCE: argon2id computations at once (default: defaultHashesAtOnce()). */
   passwordHashesAtOnce?: number;
 };
 
 export type Identity = {
   clock: Clock;
-  /**
-   * argon2id; its `verifications` count is what the sign-in throttle bounds. Also for work that must
-   * cost what a password check costs (a refusal that must not be told apart by its time).
-   */
+  /** Also for refusals that must cost what a password check costs, so they cannot be told apart by time. */
   hasher: PasswordHasher;
   users: Users;
   directory: UserDirectory;
   registration: UserRegistration;
   passwordSignIn: PasswordSignIn;
-  /** The sign-in attempt streams: their keys (an account's, a name's, an address's) and locks. */
   signInAttempts: SignInAttempts;
   googleSignIn: GoogleSignIn;
   googleState: GoogleStateSeal;
@@ -74,13 +63,10 @@ export type Identity = {
   sessions: Sessions;
   sessionCookies: SessionCookies;
   xsrf: XsrfTokens;
-  /** Seals and opens organizations' SSO client secrets (SSO_SECRET_KEYS). */
   ssoClientSecrets: SecretBox;
   ssoState: SsoStateSeal;
   oidcProviders: OidcProviders;
-  /** Second factors and the second step of a sign-in. */
   twoStep: TwoStep;
-  /** Owners' resets of members' second factors, at once or confirmed by the person. */
   ownerResets: OwnerResets;
 };
 

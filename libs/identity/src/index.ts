@@ -11,7 +11,6 @@ export * from './password-reset/password-reset.js';
 export * from './secrets/node-name.js';
 export * from './secrets/session-secret.js';
 export * from './sessions/sessions.js';
-export * from './sign-in/attempt-streak.js';
 export * from './sign-in/google-sign-in.js';
 export * from './sign-in/google-state.js';
 export * from './sign-in/password-sign-in.js';

@@ -1,13 +1,10 @@
-// One row per projection: the last global position applied, committed in the same transaction as
-// the model's rows, plus the runner's state so that every process (API, CLI) can report it. And, for
-// the whole file, which event store those positions are positions of (a position means nothing elsewhere).
+// Committed with the model's rows; the runner's state is here so that every process (API, CLI) can report it.
 import type { ReadModelDatabase } from './read-model-database.js';
 
 export type ProjectionState = 'stopped' | 'catching-up' | 'live' | 'failed';
 
 export type ProjectionFailure = {
   message: string;
-  /** The poison event. */
   position: bigint;
   eventId: string;
   eventType: string;
@@ -16,9 +13,8 @@ export type ProjectionFailure = {
 
 export type Checkpoint = {
   projection: string;
-  /** undefined: nothing applied yet. */
   position: bigint | undefined;
-  /** Bumped by every rebuild's swap: a runner that sees it change resumes from the new checkpoint. */
+  /** A runner that sees it change resumes from the new checkpoint. */
   generation: bigint;
   state: ProjectionState;
   failure: ProjectionFailure | undefined;
@@ -43,14 +39,13 @@ const checkpointsTable = `CREATE TABLE IF NOT EXISTS projection_checkpoints (
   updated_at TEXT NOT NULL
 )`;
 
-/** One row: the identity (EventStore.storeId) of the store every checkpoint of this file was made against. */
+/** A position means nothing against another store. */
 const sourceTable = `CREATE TABLE IF NOT EXISTS read_model_source (
   id INTEGER PRIMARY KEY CHECK (id = 1),
   store_id TEXT NOT NULL,
   recorded_at TEXT NOT NULL
 )`;
 
-/** Per projection, the layout of its tables (Projection.version) in this file; none for files from before versions. */
 const versionsTable = `CREATE TABLE IF NOT EXISTS read_model_versions (
   projection TEXT PRIMARY KEY,
   version INTEGER NOT NULL
@@ -97,9 +92,8 @@ export class Checkpoints {
     );
   }
 
-  /** The projection's checkpoint, created (empty) on first use. */
   read(projection: string): Checkpoint {
-    // Read first: every commit of every runner reads its row, which exists after its first.
+    // Read first: the row exists after the first commit.
     let row = this.selectOne.get(projection);
     if (row === undefined) {
       this.insert.run(projection, now());
@@ -109,7 +103,7 @@ export class Checkpoints {
     return toCheckpoint(row);
   }
 
-  /** Read-only: undefined when the projection never ran here. */
+  /** Read-only. */
   find(projection: string): Checkpoint | undefined {
     const row = this.selectOne.get(projection);
     return row === undefined ? undefined : toCheckpoint(row);
@@ -127,7 +121,6 @@ export class Checkpoints {
     this.updateState.run(state, failure === undefined ? null : JSON.stringify(failure, bigintAsString), now(), projection);
   }
 
-  /** The store the checkpoints were made against; undefined when none was recorded (a file from before). */
   storeId(): string | undefined {
     return this.selectSource.get();
   }
@@ -136,7 +129,6 @@ export class Checkpoints {
     this.upsertSource.run(storeId, now());
   }
 
-  /** The layout of the projection's tables in this file; undefined when none was recorded. */
   modelVersion(projection: string): number | undefined {
     return this.selectVersion.get(projection);
   }
@@ -145,7 +137,6 @@ export class Checkpoints {
     this.upsertVersion.run(projection, version);
   }
 
-  /** After a rebuild's swap: the new model's position, a new generation, any failure cleared. */
   replaceModel(projection: string, position: bigint | undefined): void {
     this.read(projection);
     this.replace.run(position ?? null, now(), projection);

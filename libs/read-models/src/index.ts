@@ -1,4 +1,3 @@
-// The read side: projections into DATA_DIR/read-models.sqlite, their queries, rebuild and verify.
 export { ReadModels, READ_MODELS, type ProjectorMode, type ReadModelsOptions, type RebuildRequest, type StartOptions } from './read-models.js';
 export type { ReadModelsLogger } from './read-models-logger.js';
 export type { ProjectionHealth, ReadModelsHealth } from './health/read-models-health.js';

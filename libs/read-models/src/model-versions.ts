@@ -1,6 +1,4 @@
-// A read model's tables change with its code (Projection.version). The models are derived data: a
-// file whose tables have another layout has that model dropped and built again from the first event,
-// rather than migrated. Done when the read models are opened, before any query is prepared.
+// Models are derived data: another layout is dropped and built again, not migrated.
 import type { Checkpoints } from './checkpoints.js';
 import { createIndexes, createTables, type Projection } from './projection.js';
 import { tableExists, type ReadModelDatabase } from './read-model-database.js';
@@ -10,12 +8,7 @@ const unrecordedVersion = 1;
 
 export type ModelUpgrade = { projection: string; from: number; to: number };
 
-/**
- * Brings every projection's tables to its version, in one transaction; answers the models it emptied
- * (their checkpoints are cleared with a new generation, so their runners start from the first event).
- * A file written by a newer layout is refused rather than rebuilt, so that two versions sharing a file
- * do not rebuild it in turn.
- */
+/** A newer layout is refused rather than rebuilt, so that two versions sharing a file do not rebuild it in turn. */
 export function upgradeModels(db: ReadModelDatabase, projections: readonly Projection[], checkpoints: Checkpoints, file: string): ModelUpgrade[] {
   const current = (projection: Projection): number | undefined =>
     checkpoints.modelVersion(projection.name) ?? (projection.tables.some((table) => tableExists(db, table.name)) ? unrecordedVersion : undefined);

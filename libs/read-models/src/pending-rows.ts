@@ -1,10 +1,7 @@
-// What a projection writer applied and has not written yet, written in chunks (a rebuild commits every so
-// many rows) and, given a key order, in that order: a rebuild's many rows then fill the tables' pages one
-// after another instead of at random (bench/projections). Order changes no row.
+// Written in key order, a rebuild's rows fill the tables' pages one after another instead of at random (bench/projections).
 
 export class PendingRows<Row> {
   private rows: Row[] = [];
-  /** How many of `rows` are written already (a flush in chunks). */
   private written = 0;
   private inKeyOrder = true;
 
@@ -13,7 +10,6 @@ export class PendingRows<Row> {
     private readonly keyOrder?: (a: Row, b: Row) => number,
   ) {}
 
-  /** Rows applied and not yet written. */
   get size(): number {
     return this.rows.length - this.written;
   }
@@ -23,7 +19,7 @@ export class PendingRows<Row> {
     if (this.keyOrder !== undefined) this.inKeyOrder = false;
   }
 
-  /** Writes at most `maxRows` of the pending rows; true when none remain. */
+  /** True when none remain. */
   flush(maxRows = Number.POSITIVE_INFINITY): boolean {
     if (!this.inKeyOrder && this.keyOrder !== undefined) {
       this.rows = this.rows.slice(this.written).sort(this.keyOrder);
@@ -38,7 +34,6 @@ export class PendingRows<Row> {
     return true;
   }
 
-  /** Drops what is not written (its transaction rolled back). */
   discard(): void {
     this.rows = [];
     this.written = 0;

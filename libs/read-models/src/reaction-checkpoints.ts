@@ -1,14 +1,11 @@
-// Where each reaction (a subscription whose effects are mails and events, not rows) stands, in the read
-// models' file beside their checkpoints. A reaction commits no rows with it, so each row names the store
-// its position belongs to: a reaction whose row names another store starts again from that store's end.
+// A reaction commits no rows with its checkpoint, so each row names the store its position belongs to.
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { openReadModelDatabase, tableExists, type ReadModelDatabase } from './read-model-database.js';
 
 export type ReactionCheckpoint = {
-  /** EventStore.storeId of the store the position is in. */
   storeId: string;
-  /** Every event the reaction owes something at or below it was handled; undefined: from the log's start. */
+  /** Every event at or below it was handled. */
   position: bigint | undefined;
 };
 
@@ -21,10 +18,7 @@ const reactionsTable = `CREATE TABLE IF NOT EXISTS reaction_checkpoints (
   updated_at TEXT NOT NULL
 )`;
 
-/**
- * How long a save waits for another writer of the file. A rebuild may hold its write lock for long: a
- * save then fails at once and the reaction saves again later, instead of stalling the event loop.
- */
+/** A rebuild may hold the write lock for long: a save fails at once and is retried later, not stalling the event loop. */
 const busyTimeoutMs = 100;
 
 const prepareUpsert = (db: ReadModelDatabase) =>
@@ -36,7 +30,6 @@ const prepareUpsert = (db: ReadModelDatabase) =>
 /** One connection of its own, so that a durable save can sync without making the projector's commits sync. */
 export class ReactionCheckpoints {
   private upsert: ReturnType<typeof prepareUpsert> | undefined;
-  /** Reactions whose checkpoint file from an earlier version is removed once their row is saved. */
   private readonly adoptedFiles = new Map<string, string>();
 
   private constructor(private readonly db: ReadModelDatabase, private readonly dataDir: string) {}
@@ -45,7 +38,7 @@ export class ReactionCheckpoints {
     return new ReactionCheckpoints(openReadModelDatabase(dataDir, { busyTimeoutMs }), dataDir);
   }
 
-  /** undefined: the reaction never ran against this file (nor left a checkpoint file of an earlier version). Reads only. */
+  /** Reads only. */
   read(reaction: string): ReactionCheckpoint | undefined {
     const row = tableExists(this.db, 'reaction_checkpoints')
       ? this.db.prepare<[string], ReactionRow>('SELECT store_id, position FROM reaction_checkpoints WHERE reaction = ?').safeIntegers(true).get(reaction)
@@ -54,11 +47,7 @@ export class ReactionCheckpoints {
     return this.readFile(reaction);
   }
 
-  /**
-   * Durable: synced before it returns (where a reaction starts, and at shutdown). Otherwise a power cut may
-   * lose it, which only means handling again what it covered: every reaction is idempotent. Throws when
-   * another writer holds the file (SQLITE_BUSY): the caller saves again later.
-   */
+  /** Unless durable, a power cut may lose it: that only means handling it again, every reaction being idempotent. */
   save(reaction: string, checkpoint: ReactionCheckpoint, durable: boolean): void {
     if (durable) this.db.pragma('synchronous = FULL');
     try {
@@ -77,10 +66,7 @@ export class ReactionCheckpoints {
     }
   }
 
-  /**
-   * A durable save where a reaction starts: tried again for up to `withinMs` while another writer (a rebuild
-   * between its batches) holds the file. False when it still could not, for the caller to save again later.
-   */
+  /** False when another writer still held the file after `withinMs`. */
   async saveStart(reaction: string, checkpoint: ReactionCheckpoint, withinMs = 5_000): Promise<boolean> {
     const giveUpAt = Date.now() + withinMs;
     for (;;) {
@@ -99,7 +85,7 @@ export class ReactionCheckpoints {
     this.db.close();
   }
 
-  /** Earlier versions kept a reaction's checkpoint in `DATA_DIR/reactions/<name>.json`: read, and removed once the row is saved. */
+  /** Earlier versions kept it in `DATA_DIR/reactions/<name>.json`, removed once the row is saved. */
   private readFile(reaction: string): ReactionCheckpoint | undefined {
     const file = path.join(this.dataDir, 'reactions', `${reaction}.json`);
     if (!existsSync(file)) return undefined;

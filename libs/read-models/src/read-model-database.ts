@@ -1,4 +1,3 @@
-// The read models' SQLite file (`DATA_DIR/read-models.sqlite`), the same for both event stores.
 import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -7,14 +6,12 @@ export type ReadModelDatabase = Database.Database;
 
 export const readModelsFileName = 'read-models.sqlite';
 
-/** How long a writer waits for another writer (a rebuild's swap, a second projector) before failing. */
 const defaultBusyTimeoutMs = 10_000;
 
 export function readModelsFile(dataDir: string): string {
   return path.join(dataDir, readModelsFileName);
 }
 
-/** Opens (creating if needed) the read-model database under dataDir; ':memory:' opens a private one. */
 export function openReadModelDatabase(dataDir: string | ':memory:', { busyTimeoutMs = defaultBusyTimeoutMs } = {}): ReadModelDatabase {
   if (dataDir !== ':memory:') fs.mkdirSync(dataDir, { recursive: true });
   const db = new Database(dataDir === ':memory:' ? ':memory:' : readModelsFile(dataDir));

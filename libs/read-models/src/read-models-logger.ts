@@ -1,4 +1,4 @@
-// The few log calls the read models make, in pino's (object, message) form.
+// In pino's (object, message) form.
 export interface ReadModelsLogger {
   info(details: object, message: string): void;
   warn(details: object, message: string): void;

@@ -1,6 +1,4 @@
 /* eslint-disable max-lines -- the read side of one process: database, queries, projector, read-your-writes waits, health and rebuild share one lifecycle. */
-// The read side of one process: the read-model database, its queries, the projector (when it runs
-// here), read-your-writes waits, health, rebuild and verification.
 import { memberSecurityProjection } from './member-security/member-security.projection.js';
 import { MemberSecurityQueries } from './member-security/member-security.queries.js';
 import type { PlanCatalogue } from '#domain';
@@ -43,26 +41,21 @@ export type ReadModelsOptions = {
 };
 
 export type RebuildRequest = {
-  /** Names of the read models to rebuild; all when absent. */
+  /** All when absent. */
   only?: readonly string[];
   onProgress?: (progress: ReplayProgress) => void;
 };
 
 export type StartOptions = {
-  /** Events per transaction while catching up. */
   batchSize?: number;
 };
 
-/** Nest injection token for ReadModels. */
 export const READ_MODELS = Symbol('READ_MODELS');
 
 /** How often a process without its own projector re-reads checkpoints while a read waits. */
 const checkpointPollMs = 20;
-/** How long a rebuild waits for another one (or a start-up's clean-up) to let go of the rebuild lock. */
 const rebuildLockWaitMs = 5_000;
-/** /health counts the events a projection has still to apply up to this many. */
 const lagCountLimit = 1_000;
-/** Pause before asking an unreachable event store for its identity again. */
 const identityRetryMs = 1_000;
 
 export class ReadModels {
@@ -79,12 +72,11 @@ export class ReadModels {
   private runners: ProjectionRunner[] = [];
   private checkpointer: WalCheckpointer | undefined;
   private liveCommits: LiveCommits | undefined;
-  /** Settles once the runners' start waited for the store's identity check (or gave up as they stopped). */
   private storeChecked: Promise<void> = Promise.resolve();
 
   private constructor(
     private readonly db: ReadModelDatabase,
-    /** GET /organizations/:id's queries: a connection nothing writes through, so that their answers can be cached until the next commit (query-cache.ts). */
+    /** Nothing writes through it, so its answers can be cached until the next commit (query-cache.ts). */
     private readonly queryDb: ReadModelDatabase,
     private readonly options: ReadModelsOptions,
   ) {
@@ -105,7 +97,7 @@ export class ReadModels {
     );
   }
 
-  /** Opens the read models, dropping the aside tables of a rebuild that was killed before its swap. */
+  /** Drops the aside tables of a rebuild that was killed before its swap. */
   static open(options: ReadModelsOptions): ReadModels {
     const db = openReadModelDatabase(options.dataDir);
     const logger = options.logger ?? silentLogger;
@@ -121,12 +113,10 @@ export class ReadModels {
     return new ReadModels(db, openReadModelDatabase(options.dataDir), options);
   }
 
-  /** Runs the projector in this process (until stop or close). */
   start(options: StartOptions = {}): void {
     if (this.runners.length > 0) return;
     const logger = this.options.logger ?? silentLogger;
     this.checkpointer = WalCheckpointer.start(this.db, readModelsFile(this.options.dataDir), logger);
-    // The projections' live batches of one turn share one transaction (a sign-in's events: one commit, not four).
     const liveCommits = new LiveCommits(this.db, this.checkpointer);
     this.liveCommits = liveCommits;
     this.runners = this.projections.map(
@@ -159,21 +149,16 @@ export class ReadModels {
     this.waits.cancelAll();
   }
 
-  /**
-   * An answer made from `organizations` and `signIns` alone (and this process's code, e.g. its JSON
-   * text): kept as their answers are, until the next commit to the read models (query-cache.ts), so that
-   * serving it again costs one `data_version` check. `key` names the answer; it must be immutable.
-   */
+  /** Only for an answer made from `organizations` and `signIns` alone; it must be immutable. */
   derivedUntilNextCommit<T>(key: string, derive: () => T): T {
     return this.cache.get(`derived ${key}`, derive);
   }
 
-  /** Resolves true once every projection has applied `position`, false after timeoutMs or if one stopped. */
+  /** False after timeoutMs or if a projection stopped. */
   waitForPosition(position: bigint, timeoutMs: number): Promise<boolean> {
     return this.waits.wait(position, timeoutMs);
   }
 
-  /** The projections' status: this process's runners, or the checkpoints another process records. */
   statuses(): ProjectionStatus[] {
     if (this.runners.length > 0) return this.runners.map((runner) => runner.status());
     return this.projections.map((projection) => fromCheckpoint(projection.name, this.checkpoints.find(projection.name)));
@@ -215,11 +200,8 @@ export class ReadModels {
   }
 
   /**
-   * How far behind each checkpoint is, in the store's own events (positions are bytes of the log on
-   * EventStoreDB): the events after it, counted up to lagCountLimit, and how long ago the first of them
-   * was recorded. One read per distinct checkpoint short of the head: a checkpoint at the head (or an
-   * empty store) is no events behind without reading anything, so a caught-up /health costs one read
-   * (the head) instead of one per checkpoint.
+   * Counted in events, since positions are bytes of the log on EventStoreDB. A checkpoint at the head reads
+   * nothing, so a caught-up /health costs one read (the head) instead of one per checkpoint.
    */
   private async lagsOf(checkpoints: readonly (bigint | undefined)[], head: bigint | undefined): Promise<Map<bigint | undefined, Lag>> {
     const lags = new Map<bigint | undefined, Lag>();
@@ -234,13 +216,12 @@ export class ReadModels {
         lags.set(checkpoint, { events: pending.length, ms: oldest === undefined ? 0 : Math.max(0, Date.now() - Date.parse(oldest.recordedAt)) });
       }
     } catch {
-      // The store stopped answering between ping and now: the lag is unknown (null), like the head.
+      // The store stopped answering between ping and now: the lag is unknown, like the head.
       lags.clear();
     }
     return lags;
   }
 
-  /** projections:rebuild: every model (or those named in `only`) rebuilt aside and swapped in. */
   async rebuild(options: RebuildRequest = {}): Promise<RebuildResult> {
     const projections = this.selected(options.only);
     const storeId = await this.options.store.storeId();
@@ -266,7 +247,6 @@ export class ReadModels {
     }
   }
 
-  /** projections:verify: every model rebuilt in memory up to its checkpoint and compared row by row. */
   verify(options: { onProgress?: (progress: ReplayProgress) => void } = {}): Promise<Verification[]> {
     return verifyReadModels({
       db: this.db,
@@ -276,17 +256,14 @@ export class ReadModels {
     });
   }
 
-  /** Stops the projector and closes the database (the store stays open: its owner closes it). */
+  /** The store stays open: its owner closes it. */
   async close(): Promise<void> {
     await this.stop();
     this.queryDb.close();
     this.db.close();
   }
 
-  /**
-   * The checkpoints must be positions of this store's log: when they were made against another store,
-   * every model is emptied and built again (see store-identity.ts). Retried while the store is unreachable.
-   */
+  /** Checkpoints made against another store mean nothing here: every model is emptied and built again. */
   private async checkStoreUntilAnswered(runners: readonly ProjectionRunner[], logger: ReadModelsLogger): Promise<void> {
     while (this.runners === runners) {
       try {
@@ -299,7 +276,6 @@ export class ReadModels {
         }
         return;
       } catch (error) {
-        // A closed store will not answer later either: the runners find it closed and stop.
         if (error instanceof EventStoreClosedError) return;
         logger.warn({ err: error }, 'cannot read the event store identity; trying again');
         await new Promise((resolve) => setTimeout(resolve, identityRetryMs));

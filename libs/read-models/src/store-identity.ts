@@ -1,5 +1,4 @@
-// Checkpoints are positions in one event store's log: against another store they name other events,
-// or none. Before a projector starts, the store it reads must be the one the checkpoints came from.
+// Against another store, checkpoints name other events, or none.
 import type { EventStore } from '#event-store';
 import type { Checkpoints } from './checkpoints.js';
 import type { Projection } from './projection.js';
@@ -7,11 +6,9 @@ import type { ReadModelDatabase } from './read-model-database.js';
 import { resetReadModel } from './reset-read-model.js';
 
 export type StoreIdentityCheck =
-  /** The checkpoints were made against this store. */
   | { outcome: 'same'; storeId: string }
-  /** A file from before identities were recorded (or a new one), whose checkpoints this store can have made: now recorded. */
+  /** A file from before identities were recorded, whose checkpoints this store can have made. */
   | { outcome: 'recorded'; storeId: string }
-  /** The checkpoints came from another store: every model was emptied, to be built again from this store. */
   | { outcome: 'reset'; storeId: string; previous: string | undefined };
 
 export type StoreIdentityOptions = {
@@ -21,11 +18,7 @@ export type StoreIdentityOptions = {
   projections: readonly Projection[];
 };
 
-/**
- * Compares the store's identity with the one recorded beside the checkpoints and, when they differ,
- * empties every model and clears every checkpoint in one transaction, recording the new identity.
- * A file without a recorded identity keeps its models when every checkpoint is within this store's log.
- */
+/** A file without a recorded identity keeps its models when every checkpoint is within this store's log. */
 export async function checkStoreIdentity({ db, store, checkpoints, projections }: StoreIdentityOptions): Promise<StoreIdentityCheck> {
   const storeId = await store.storeId();
   const recorded = checkpoints.storeId();

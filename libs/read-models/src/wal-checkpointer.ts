@@ -1,33 +1,19 @@
-// Copying the write-ahead log back into the database file (a checkpoint, with its fsync) is the slow
-// part of a projector commit when SQLite does it inline, every 1,000 pages: during a catch-up it
-// stopped the event loop for hundreds of milliseconds at a time (/health unanswered). The process
-// that runs the projector checkpoints in a worker thread instead, on a connection of its own, while
-// its projector holds its next commit (asynchronously: the event loop keeps running). With no commit
-// in between, the checkpoint reaches the end of the log and the next commit starts the log afresh,
-// so the log stays as small as SQLite keeps it. Live commits, which commands' answers wait for, are
-// held only once the log is past sixteen times that. Other processes on the file keep SQLite's own.
+// SQLite's inline checkpoint stopped the event loop for hundreds of milliseconds during a catch-up, so a worker
+// checkpoints while the projector holds its next commit: with no commit in between, the log starts afresh.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type { ReadModelDatabase } from './read-model-database.js';
 import type { ReadModelsLogger } from './read-models-logger.js';
 
-/** A checkpoint starts once the log is past this size (SQLite's own threshold: 1,000 pages of 4 KB). */
+/** SQLite's own threshold: 1,000 pages of 4 KB. */
 const walLimitBytes = 4 * 1024 * 1024;
-/**
- * Live commits wait for a running checkpoint only past this size. A command's answer waits for its live
- * commit (read your own writes), so holding every one for the checkpoint's fsyncs put them on the request
- * path (add-member lost two thirds of its rate); below this the log grows while the worker copies it instead.
- */
+/** Holding every live commit for the checkpoint's fsyncs put them on the request path: add-member lost two thirds of its rate. */
 const walLiveHoldBytes = 16 * walLimitBytes;
-/** SQLite's default, restored when the worker stops. */
 const sqliteAutoCheckpointPages = 1_000;
 
-/** What the projection runners ask before and tell after each commit. */
 export interface CommitPacing {
-  /** Resolves when the runner may commit: not while a checkpoint runs. */
   beforeCommit(): Promise<void> | undefined;
-  /** The same for the live commits a command's answer waits for. */
   beforeLiveCommit(): Promise<void> | undefined;
   afterCommit(): void;
 }
@@ -57,7 +43,6 @@ export class WalCheckpointer implements CommitPacing {
   private running: Promise<void> | undefined;
   private finish: (() => void) | undefined;
   private stopped = false;
-  /** The log's size after the last commit. */
   private walBytes = 0;
   private readonly exited: Promise<void>;
 
@@ -78,7 +63,6 @@ export class WalCheckpointer implements CommitPacing {
     });
   }
 
-  /** Turns off the connection's inline checkpoints and starts the worker on `file`. */
   static start(db: ReadModelDatabase, file: string, logger: ReadModelsLogger): WalCheckpointer {
     const driver = createRequire(import.meta.url).resolve('better-sqlite3');
     const worker = new Worker(workerSource, { eval: true, workerData: { driver, file } });
@@ -107,7 +91,6 @@ export class WalCheckpointer implements CommitPacing {
     this.worker.postMessage('checkpoint');
   }
 
-  /** Lets any held commit go, stops the worker, and checkpoints inline again. */
   async stop(): Promise<void> {
     if (this.stopped) return;
     this.worker.ref();

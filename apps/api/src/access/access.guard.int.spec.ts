@@ -13,6 +13,7 @@ import { SqliteEventStore } from '#event-store';
 import { attachRequestContext, requestContextOf } from '../http/request-context.js';
 import { OrganizationStateCache } from '../organizations/organizations.js';
 import { Organizations } from '../organizations/organizations.js';
+import { organizationRoles } from '../organizations/organization-streams.module.js';
 import { AccessGuard } from './access.guard.js';
 import type { Principal } from './principal.js';
 import type { PrincipalResolvers } from './principal-resolvers.service.js';
@@ -54,7 +55,7 @@ function call(route: keyof Routes, organizationId = 'acme', sentCorrelationId?: 
 function callOn(type: new () => object, handler: () => void, organizationId = 'acme', sentCorrelationId?: string): Call {
   const request = { params: { id: organizationId }, headers: {} } as unknown as Request;
   const response = new ServerResponse(new IncomingMessage(new Socket()));
-  const requestContext = { correlationId: 'chorus-own', sentCorrelationId, clientIp: undefined, userAgent: undefined, principal: undefined };
+  const requestContext = { correlationId: 'chorus-own', sentCorrelationId, clientIp: undefined, userAgent: undefined, actor: undefined };
   attachRequestContext(request, requestContext);
   response.setHeader('X-Correlation-Id', 'chorus-own');
   const context = new ExecutionContextHost([request, response], type, handler);
@@ -71,7 +72,7 @@ beforeEach(async () => {
     await store.append(stream, [{ id: randomUUID(), type: 'MemberAdded', data: { userId, email: `${userId}@example.com`, role, chorusUser: false }, metadata }], 'any');
   }
   const resolvers = { resolve: () => Promise.resolve(principal) } as unknown as PrincipalResolvers;
-  guard = new AccessGuard(new Reflector(), resolvers, new Organizations(store, new OrganizationStateCache(), createPlanCatalogue()));
+  guard = new AccessGuard(new Reflector(), resolvers, organizationRoles(new Organizations(store, new OrganizationStateCache(), createPlanCatalogue())));
   principal = undefined;
 });
 
@@ -108,12 +109,12 @@ describe('AccessGuard', () => {
     await expect(call('create', '').canActivate).rejects.toMatchObject({ code: 'FORBIDDEN' });
   });
 
-  it('records the principal in the request context, for the actor of what the call records', async () => {
+  it('records the caller in the request context, as the actor of what the call records', async () => {
     principal = { kind: 'api-key', keyId: 'k', scopes: ['organizations:read'] };
     const { canActivate, request } = call('read');
     await canActivate;
 
-    expect(requestContextOf(request)?.principal).toEqual(principal);
+    expect(requestContextOf(request)?.actor).toEqual('api-key:k');
   });
 
   it('adopts the correlation id the caller sent only behind the caller\'s name, and answers that', async () => {

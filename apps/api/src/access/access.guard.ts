@@ -1,14 +1,14 @@
-import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
+import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { CORRELATION_ID_HEADER } from '../http/correlation-id.js';
 import { identifyCaller, requestContextOf } from '../http/request-context.js';
 import { ProblemError } from '../http/problem-error.js';
-import { organizationIdSchema } from '../organizations/organization-ids.js';
-import { Organizations } from '../organizations/organizations.js';
+import { organizationIdSchema } from '../http/organization-ids.js';
 import { actorOf, type Principal } from './principal.js';
 import { PrincipalResolvers } from './principal-resolvers.service.js';
 import { AccessRuleMetadata, type AccessRule } from './access-rule.js';
+import { ORGANIZATION_ROLES, type OrganizationRoles } from './organization-roles.js';
 
 /** The organization a route is about: its `:id` path parameter, when that is an organization id. */
 function organizationOf(request: Request): string | undefined {
@@ -37,7 +37,7 @@ export class AccessGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly resolvers: PrincipalResolvers,
-    private readonly organizations: Organizations,
+    @Inject(ORGANIZATION_ROLES) private readonly roles: OrganizationRoles,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -50,7 +50,7 @@ export class AccessGuard implements CanActivate {
     }
     const requestContext = requestContextOf(request);
     if (requestContext !== undefined) {
-      identifyCaller(requestContext, principal, actorOf(principal));
+      identifyCaller(requestContext, actorOf(principal));
       context.switchToHttp().getResponse<Response>().setHeader(CORRELATION_ID_HEADER, requestContext.correlationId);
     }
     if (!(await this.allows(principal, rule, request))) {
@@ -84,8 +84,8 @@ export class AccessGuard implements CanActivate {
         const roles = rule.members;
         const organizationId = organizationOf(request);
         if (roles === undefined || organizationId === undefined) return false;
-        const { state } = await this.organizations.load(organizationId);
-        return state.exists && state.members.some((member) => member.userId === principal.userId && roles.includes(member.role));
+        const role = await this.roles.roleOf(organizationId, principal.userId);
+        return role !== undefined && roles.includes(role);
       }
     }
   }

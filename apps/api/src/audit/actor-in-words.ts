@@ -1,5 +1,5 @@
 // Who caused an event, in words (docs/console.md, History: "a user's e-mail, an API key's name, Billing,
-// Command line"), from the `actor` the metadata records (apps/api README, Event metadata).
+// Command line"), from the `actor` the metadata records (docs/service.md, Event metadata).
 
 /** Where the words come from: the organization's own record for its members, the key's stream for its name. */
 export type ActorNames = {

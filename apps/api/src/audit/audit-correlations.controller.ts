@@ -8,7 +8,7 @@ import { awaitMinPosition, readQuery, type ReadQuery } from '../read-models/read
 import { correlationIdParameter } from './audit-requests.js';
 import { GetCorrelationQuery } from './get-correlation.query.js';
 import { historyEvent, type HistoryEvent } from './history-event.js';
-import { Operation } from '../openapi/operation.decorator.js';
+import { Operation } from '../http/operation.decorator.js';
 
 /** A correlation may span organizations, so only API keys with audit:read (and the command line) may follow one. */
 const AUDIT_CLIENTS = { scope: 'audit:read' } as const;

@@ -2,14 +2,14 @@
 // the stream read a page at a time and written as it is read, with the words the timeline shows. Memory
 // holds one page and the organization's state (for the names of removed members and sites), never the history.
 import { Inject, Injectable } from '@nestjs/common';
-import { evolve, initialOrganizationState, namesIn, organizationStream, type OrganizationState } from '#domain';
+import { organizationStream } from '#domain';
 import { EVENT_STORE, type EventStore, type RecordedEvent } from '#event-store';
 import type { HistoryFilter } from '#read-models';
-import { asOrganizationEvent } from '../organizations/organizations.js';
 import { ApiKeyNames } from './api-key-names.js';
 import { exportHeader, exportLine, type ExportFormat } from './history-export-format.js';
+import { HistoryInWords } from './history-in-words.js';
 import { organizationNotFound } from './organization-history.js';
-import { actorOf, apiKeyIdsOf, timelineEntry } from './timeline-entry.js';
+import { actorOf } from './timeline-entry.js';
 
 /** Events per read, and per chunk written. */
 export const EXPORT_PAGE_SIZE = 500;
@@ -44,15 +44,9 @@ export class HistoryExport {
 
   private async *chunks(organizationId: string, format: ExportFormat, first: RecordedEvent[], filter: HistoryFilter): AsyncGenerator<string> {
     yield exportHeader(format);
-    let state: OrganizationState = initialOrganizationState;
+    const words = new HistoryInWords(this.apiKeyNames);
     for (let page: RecordedEvent[] | undefined = first; page !== undefined && page.length > 0; ) {
-      const keyNames = await this.apiKeyNames.namesOf(apiKeyIdsOf(page));
-      let chunk = '';
-      for (const event of page) {
-        // The names of the record just before the event: a removed member is named by what it was.
-        if (matches(filter, event)) chunk += exportLine(format, timelineEntry(event, namesIn(state), keyNames));
-        state = evolve(state, asOrganizationEvent(event));
-      }
+      const chunk = (await words.entries(page, (event) => matches(filter, event))).map((entry) => exportLine(format, entry)).join('');
       if (chunk !== '') yield chunk;
       const last = page.at(-1);
       page = page.length < EXPORT_PAGE_SIZE || last === undefined ? undefined : await this.readPage(organizationId, last.revision + 1n);

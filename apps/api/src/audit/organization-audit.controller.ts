@@ -10,7 +10,7 @@ import { historyQuery, stateQuery } from './audit-requests.js';
 import { GetOrganizationHistoryQuery } from './get-organization-history.query.js';
 import { GetOrganizationStateQuery } from './get-organization-state.query.js';
 import { historyEvent, type HistoryEvent } from './history-event.js';
-import { Operation } from '../openapi/operation.decorator.js';
+import { Operation } from '../http/operation.decorator.js';
 
 /** Auditors: API keys with audit:read, or the organization's own owners, admins and auditors (docs/domain.md). */
 const AUDITORS = { scope: 'audit:read', members: HISTORY_READERS } as const;

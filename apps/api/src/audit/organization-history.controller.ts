@@ -15,7 +15,7 @@ import { awaitMinPosition } from '../read-models/read-your-writes.js';
 import { ApiKeyNames } from './api-key-names.js';
 import { correlationIdParameter, exportQuery, historyReadQuery, memberSecurityQuery, noQuery, stateQuery, timelineQuery } from './audit-requests.js';
 import { MemberSecurity, type MemberSecurityPage } from './member-security.js';
-import { Operation } from '../openapi/operation.decorator.js';
+import { Operation } from '../http/operation.decorator.js';
 import { HistoryExport } from './history-export.js';
 import { EXPORT_CONTENT_TYPES } from './history-export-format.js';
 import type { StateAnswer } from './organization-audit.controller.js';
@@ -108,7 +108,7 @@ export class OrganizationHistoryController {
 
   @Get('history/usage')
   @RequireAccess(AUDITORS)
-  @Operation({ summary: 'Users and content sections in use against the effective limit after each change' })
+  @Operation({ summary: 'Users and sites in use against the effective limit after each change' })
   usage(@Param('id', validOrganizationId) id: string, @Query(new ZodValidationPipe(noQuery)) _query: object): Promise<UsageSeriesAnswer> {
     return organizationUsageSeries(this.store, this.catalogue, id);
   }

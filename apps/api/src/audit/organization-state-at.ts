@@ -23,6 +23,8 @@ export type StatePoint = { kind: 'latest' } | { kind: 'revision'; revision: bigi
 
 export type OrganizationStateAt = {
   view: OrganizationView;
+  /** For operators (the command line), not in the view owners read: which Stripe subscription and customer. */
+  stripe: { subscriptionId: string | null; customerId: string | null };
   /** The last event folded. */
   revision: bigint;
   position: bigint;
@@ -89,8 +91,13 @@ export async function organizationStateAt(
   point: StatePoint,
 ): Promise<OrganizationStateAt> {
   const { after, last } = await foldUpTo(store, organizationId, point);
-  return { view: organizationView(after, catalogue), revision: last.revision, position: last.position, recordedAt: last.recordedAt };
+  return { view: organizationView(after, catalogue), stripe: stripeOf(after), revision: last.revision, position: last.position, recordedAt: last.recordedAt };
 }
+
+const stripeOf = (state: ExistingOrganization): OrganizationStateAt['stripe'] => ({
+  subscriptionId: state.subscription?.subscriptionId ?? null,
+  customerId: state.stripeCustomerId ?? null,
+});
 
 /** The state at a point and what its last event changed: the diff of the state before it and after it. */
 export type OrganizationChangesAt = OrganizationStateAt & { event: RecordedEvent; before: OrganizationState; changes: OrganizationChange[] };
@@ -104,5 +111,5 @@ export async function organizationChangesAt(
   const { before, after, last } = await foldUpTo(store, organizationId, point);
   const view = organizationView(after, catalogue);
   const changes = diffOrganizations(before.exists ? organizationView(before, catalogue) : undefined, view);
-  return { view, revision: last.revision, position: last.position, recordedAt: last.recordedAt, event: last, before, changes };
+  return { view, stripe: stripeOf(after), revision: last.revision, position: last.position, recordedAt: last.recordedAt, event: last, before, changes };
 }

@@ -1,8 +1,9 @@
-// Usage against the effective limit over time (docs/console.md, History: the chart for users and content
-// sections), drawn from the history: the stream folded page by page with the domain's own evolve and
+// Usage against the effective limit over time (docs/console.md, History: the chart for users and sites),
+// drawn from the history: the stream folded page by page with the domain's own evolve and
 // limit arithmetic, keeping a point only where a figure changes and at most about MAX_USAGE_POINTS in all.
 import {
   evolve,
+  governingPlan,
   initialOrganizationState,
   organizationLimits,
   organizationStream,
@@ -19,7 +20,8 @@ import { organizationNotFound } from './organization-history.js';
 /** In use, the effective limit then (null: unlimited), and the most in use since the previous point. */
 export type ResourceUse = { usage: number; limit: number | null; peak: number };
 
-export type UsagePoint = { at: string; revision: number | string; users: ResourceUse; contentSections: ResourceUse };
+/** plan: whether a plan was in effect; without one nothing can be added, whatever the limits say (null: unlimited). */
+export type UsagePoint = { at: string; revision: number | string; plan: boolean; users: ResourceUse; contentSections: ResourceUse };
 
 export type UsageSeriesAnswer = {
   organizationId: string;
@@ -34,11 +36,21 @@ export const MAX_USAGE_POINTS = 400;
 const READ_PAGE_SIZE = 1_000;
 
 /** Events that can change the effective limit (the plan governing, add-ons, configured limits). */
-const LIMIT_EVENTS: ReadonlySet<string> = new Set(['OrganizationCreated', 'PlanAssigned', 'AddOnPurchased', 'AddOnCancelled', 'ChorusEnabled', 'ChorusDisabled', 'LimitsConfigured']);
+const LIMIT_EVENTS: ReadonlySet<string> = new Set([
+  'OrganizationCreated',
+  'PlanAssigned',
+  'PlanEnded',
+  'AddOnPurchased',
+  'AddOnCancelled',
+  'ChorusEnabled',
+  'ChorusDisabled',
+  'LimitsConfigured',
+]);
 /** Events that can change what is in use. */
 const USAGE_EVENTS: ReadonlySet<string> = new Set(['MemberAdded', 'MemberRemoved', 'SiteAdded', 'SiteRemoved']);
 
 const sameFigures = (a: UsagePoint, b: UsagePoint): boolean =>
+  a.plan === b.plan &&
   a.users.usage === b.users.usage &&
   a.users.limit === b.users.limit &&
   a.contentSections.usage === b.contentSections.usage &&
@@ -95,16 +107,16 @@ export class UsageSeries {
   }
 }
 
-function figuresOf(
-  state: ExistingOrganization,
-  catalogue: PlanCatalogue,
-  limitsBefore: { users: number | null; contentSections: number | null } | undefined,
-  event: RecordedEvent,
-) {
-  const limits = limitsBefore === undefined || LIMIT_EVENTS.has(event.type) ? organizationLimits(state, catalogue).effective : limitsBefore;
+type Limits = { plan: boolean; users: number | null; contentSections: number | null };
+
+function figuresOf(state: ExistingOrganization, catalogue: PlanCatalogue, limitsBefore: Limits | undefined, event: RecordedEvent) {
+  const limits =
+    limitsBefore === undefined || LIMIT_EVENTS.has(event.type)
+      ? { ...organizationLimits(state, catalogue).effective, plan: governingPlan(state, catalogue) !== undefined }
+      : limitsBefore;
   const inUse = usage(state);
   return {
-    limits: { users: limits.users, contentSections: limits.contentSections },
+    limits: { plan: limits.plan, users: limits.users, contentSections: limits.contentSections },
     users: { usage: inUse.users, limit: limits.users },
     contentSections: { usage: inUse.contentSections, limit: limits.contentSections },
   };
@@ -117,7 +129,7 @@ export async function organizationUsageSeries(store: EventStore, catalogue: Plan
   if (lastEvent === undefined) throw organizationNotFound();
   let series: UsageSeries | undefined;
   let state: OrganizationState = initialOrganizationState;
-  let limits: { users: number | null; contentSections: number | null } | undefined;
+  let limits: Limits | undefined;
   for (let fromRevision = 0n; fromRevision <= lastEvent.revision; ) {
     const read = await store.readStream(stream, { fromRevision, maxCount: READ_PAGE_SIZE });
     if (!read.found) throw organizationNotFound();
@@ -129,7 +141,13 @@ export async function organizationUsageSeries(store: EventStore, catalogue: Plan
       series ??= new UsageSeries(Date.parse(event.recordedAt), Date.parse(lastEvent.recordedAt), MAX_USAGE_POINTS, truncated);
       const figures = figuresOf(state, catalogue, limits, event);
       limits = figures.limits;
-      series.record({ at: event.recordedAt, revision: jsonSafe(event.revision), users: figures.users, contentSections: figures.contentSections });
+      series.record({
+        at: event.recordedAt,
+        revision: jsonSafe(event.revision),
+        plan: figures.limits.plan,
+        users: figures.users,
+        contentSections: figures.contentSections,
+      });
     }
     const end = read.events.at(-1);
     if (end === undefined) break;

@@ -5,6 +5,7 @@ const at = (minute: number): string => new Date(Date.UTC(2031, 0, 1, 0, minute))
 const point = (minute: number, users: number, limit: number | null = 5, sections = 0) => ({
   at: at(minute),
   revision: minute,
+  plan: true,
   users: { usage: users, limit },
   contentSections: { usage: sections, limit: 2 },
 });
@@ -72,5 +73,16 @@ describe('UsageSeries', () => {
     series.record(point(0, 0, null));
 
     expect(series.all()[0]?.users).toEqual({ usage: 0, limit: null, peak: 0 });
+  });
+
+  it('keeps the point where the plan ends, though the figures stay: nothing can be added from then on', () => {
+    const series = new UsageSeries(Date.parse(at(0)), Date.parse(at(10)));
+    series.record(point(0, 2, null));
+    series.record({ ...point(5, 2, null), plan: false });
+
+    expect(series.all().map((kept) => [kept.revision, kept.plan])).toEqual([
+      [0, true],
+      [5, false],
+    ]);
   });
 });

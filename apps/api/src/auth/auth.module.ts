@@ -7,6 +7,8 @@ import { AccountController } from './account.controller.js';
 import { AccountTwoStepController } from './account-two-step.controller.js';
 import { SecondStepController } from './second-step.controller.js';
 import { OrganizationTwoStepController } from './organization-two-step.controller.js';
+import { PAGE_VISITORS } from '../web/page-visitors.js';
+import { ConsoleGate } from './console-gate.js';
 import { TwoStepPolicy } from './two-step-policy.js';
 import { TwoStepResetController } from './two-step-reset.controller.js';
 import { AuthCookies } from './auth-cookies.js';
@@ -56,6 +58,9 @@ import { XsrfMiddleware } from './xsrf.middleware.js';
     SessionPrincipalResolver,
     XsrfMiddleware,
     TwoStepPolicy,
+    ConsoleGate,
+    // The page server asks it about the browser loading a page, without depending on this module.
+    { provide: PAGE_VISITORS, useExisting: ConsoleGate },
   ],
   exports: [
     TwoStepPolicy,
@@ -68,6 +73,7 @@ import { XsrfMiddleware } from './xsrf.middleware.js';
     BrowserSessions,
     Memberships,
     XsrfMiddleware,
+    PAGE_VISITORS,
   ],
 })
 export class AuthModule {}

@@ -1,33 +1,15 @@
-import { type FactoryProvider, Injectable } from '@nestjs/common';
+import type { FactoryProvider } from '@nestjs/common';
+import { IdentityClock } from '../config/app-clock.js';
 import type { Logger } from 'pino';
 import { CONFIG, type Config } from '#config';
 import { EVENT_STORE, type EventStore } from '#event-store';
-import { createIdentity, createMailer, loadNodeName, loadSessionSecret, systemClock, type Clock, type Identity } from '#identity';
+import { createIdentity, createMailer, loadNodeName, loadSessionSecret, type Identity } from '#identity';
 import { PINO } from '../logging/pino.js';
 
 /** The identity lib's services (users, sign-in, sessions, resets, XSRF), one per process. */
 export const IDENTITY = Symbol('IDENTITY');
 
-/**
- * The clock sign-in decides with (throttle delays, lockouts, session and link expiries): the system
- * clock, unless an e2e test pins a ManualClock with `app.get(IdentityClock).pin(clock)`.
- */
-@Injectable()
-export class IdentityClock implements Clock {
-  private source: Clock = systemClock;
-
-  pin(source: Clock): void {
-    this.source = source;
-  }
-
-  now(): Date {
-    return this.source.now();
-  }
-
-  sleep(milliseconds: number): Promise<void> {
-    return this.source.sleep(milliseconds);
-  }
-}
+export { IdentityClock } from '../config/app-clock.js';
 
 export const identityProvider: FactoryProvider<Identity> = {
   provide: IDENTITY,

@@ -3,13 +3,13 @@
 // as the reaction's is from the MemberAdded's); the earlier links stay valid until used or expired.
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import type { OrganizationCommand } from '#domain';
+import { DomainError, refuseUnlessAllowed, type OrganizationCommand } from '#domain';
 import type { CommandContext } from '#application';
 import { InvitationDelayed, type Identity } from '#identity';
 import { ProblemError } from '../http/problem-error.js';
 import type { CommandResult } from '../organizations/command-result.js';
 import type { InvitationResend } from '../organizations/member-invitations.js';
-import { Organizations } from '../organizations/organizations.js';
+import { Organizations, requesterOf } from '../organizations/organizations.js';
 import { IDENTITY } from './identity.provider.js';
 
 @Injectable()
@@ -21,10 +21,12 @@ export class MemberInvitationResend implements InvitationResend {
 
   async resend(organizationId: string, userId: string, context: CommandContext): Promise<CommandResult> {
     const command: OrganizationCommand = { type: 'ResendInvitation', data: { userId } };
-    // The domain's refusals first (not a member of this organization: 404; an admin and an owner's invitation: 403), before any mail.
-    const loaded = await this.organizations.loadIfAccepted(organizationId, command, context);
-    const member = loaded.state.exists ? loaded.state.members.find((candidate) => candidate.userId === userId) : undefined;
-    if (!loaded.state.exists || member === undefined) throw new Error(`ResendInvitation passed its check without member ${userId}`);
+    // Before any mail: the roles rule (an admin and an owner's invitation: 403), and a member of this organization only (404).
+    const loaded = await this.organizations.load(organizationId);
+    if (!loaded.state.exists) throw new DomainError('NOT_FOUND', `Organization ${organizationId} does not exist.`, { entity: 'organization' });
+    refuseUnlessAllowed(command, loaded.state, requesterOf(context));
+    const member = loaded.state.members.find((candidate) => candidate.userId === userId);
+    if (member === undefined) throw new DomainError('NOT_FOUND', `User ${userId} is not a member.`, { entity: 'member', userId });
     // Someone who signed up has no invitation to wait for (the mailer would send them a notice instead).
     if ((await this.identity.directory.profile(userId)) !== undefined) {
       const detail = `${member.email} has an account already: there is no invitation to send.`;

@@ -10,7 +10,7 @@ import { BrowserSessions } from './browser-sessions.service.js';
 import { IDENTITY } from './identity.provider.js';
 import { TwoStepPolicy } from './two-step-policy.js';
 import { acceptInvitationRequest, invitationTokenParameter } from './sign-in-requests.js';
-import { Operation } from '../openapi/operation.decorator.js';
+import { Operation } from '../http/operation.decorator.js';
 
 @Controller('invitations')
 export class InvitationsController {

@@ -1,5 +1,5 @@
 // The invitations owed by MemberAdded, mailed by a durable reaction rather than inside the add's request
-// (apps/api/README.md, Invitations): a catch-up subscription to MemberAdded with its own checkpoint,
+// (docs/service.md, Invitations): a catch-up subscription to MemberAdded with its own checkpoint,
 // delivering at least once; the identity lib's invitation stream makes a second delivery record and mail
 // nothing more (one InvitationSent per MemberAdded, InvitationMailed once its mail went out). Every node
 // runs it with its own checkpoint: one node holds each mail (its claim), the others wait until it is mailed
@@ -17,7 +17,7 @@ import { ReactionCheckpoints } from '#read-models';
 import { PINO } from '../logging/pino.js';
 import { owesInvitation, type MemberInvitations, type UndeliveredInvitation } from '../organizations/member-invitations.js';
 import { Organizations } from '../organizations/organizations.js';
-import { RUN_MODE, type RunMode } from '../run-mode.js';
+import { RUN_MODE, type RunMode } from '../config/run-mode.js';
 import { IDENTITY, IdentityClock } from './identity.provider.js';
 import { OrganizationMailWindow } from './organization-mail-window.js';
 

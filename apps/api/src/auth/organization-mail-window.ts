@@ -1,4 +1,4 @@
-// The invitation reaction's limit on one organization's mails (apps/api/README.md, Invitations): counted
+// The invitation reaction's limit on one organization's mails (docs/service.md, Invitations): counted
 // by each node for itself, since the mails of an hour are what it sent; over it, a mail waits, never dropped.
 
 /** Invitation mails one organization sends per hour (on this node). */

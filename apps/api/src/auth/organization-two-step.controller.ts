@@ -12,7 +12,7 @@ import { PrincipalContext } from '../http/request-context.js';
 import { ProblemError } from '../http/problem-error.js';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
 import { MeteredCommandBus } from '../metrics/instrumentation.js';
-import { commandAnswerText, Operation } from '../openapi/operation.decorator.js';
+import { commandAnswerText, Operation } from '../http/operation.decorator.js';
 import { commandAnswer, type CommandAnswer } from '../organizations/command-result.js';
 import { validMemberOrSiteId, validOrganizationId } from '../organizations/organization-requests.js';
 import { ChangeOrganizationCommand, Organizations } from '../organizations/organizations.js';

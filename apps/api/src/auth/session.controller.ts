@@ -10,7 +10,7 @@ import { BrowserSessions } from './browser-sessions.service.js';
 import { IDENTITY } from './identity.provider.js';
 import { Memberships } from './memberships.service.js';
 import { sessionIdParameter } from './sign-in-requests.js';
-import { Operation } from '../openapi/operation.decorator.js';
+import { Operation } from '../http/operation.decorator.js';
 
 export type SessionAnswer = {
   user: { id: string; email: string; username: string | null };

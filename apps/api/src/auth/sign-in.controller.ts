@@ -1,4 +1,4 @@
-// POST /login, /logout, /forgot, /reset (docs/api.md, Sign-in), and /reset/validity (apps/api README).
+// POST /login, /logout, /forgot, /reset (docs/api.md, Sign-in), and /reset/validity (docs/api.md, Sign-in).
 import { Body, Controller, HttpCode, Inject, Optional, Post, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
@@ -7,12 +7,12 @@ import type { Identity } from '#identity';
 import { commandContextOf } from '../http/request-context.js';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
 import { PINO } from '../logging/pino.js';
-import { SsoEnforcement } from '../sso/sso-enforcement.js';
 import { BrowserSessions } from './browser-sessions.service.js';
+import { PASSWORD_GATE, type PasswordGate } from './password-gate.js';
 import { TwoStepPolicy } from './two-step-policy.js';
 import { IDENTITY } from './identity.provider.js';
 import { forgotRequest, loginRequest, resetRequest, resetValidityRequest } from './sign-in-requests.js';
-import { Operation } from '../openapi/operation.decorator.js';
+import { Operation } from '../http/operation.decorator.js';
 
 /** The one answer to POST /forgot, whether or not the address is known. */
 export const forgotAnswer = { message: 'If this address belongs to an account, a link to reset the password is on its way.' };
@@ -24,7 +24,7 @@ export class SignInController {
     private readonly sessions: BrowserSessions,
     private readonly twoStepPolicy: TwoStepPolicy,
     @Inject(PINO) private readonly logger: Logger,
-    @Optional() private readonly ssoEnforcement?: SsoEnforcement,
+    @Optional() @Inject(PASSWORD_GATE) private readonly passwordGate?: PasswordGate,
   ) {}
 
   @Post('login')
@@ -37,7 +37,7 @@ export class SignInController {
   ): Promise<void> {
     response.setHeader('Cache-Control', 'no-store');
     // An organization that enforces SSO signs its domains' addresses in through its provider only.
-    if (await this.ssoEnforcement?.requiresSso(credentials.username)) await this.ssoEnforcement?.refusePassword(credentials.password);
+    if (await this.passwordGate?.requiresSso(credentials.username)) await this.passwordGate?.refusePassword(credentials.password);
     // A user with a second factor, or one an organization requires to have one, gets a half-open session: the
     // 2xx the seed asks for, after which every page but the second step's treats the browser as signed out.
     const opened = await this.identity.passwordSignIn.signIn(credentials, commandContextOf(request, 'anonymous'), (userId) => this.twoStepPolicy.requiredFor(userId));
@@ -74,7 +74,7 @@ export class SignInController {
 
   /** No reset mail for an address that must sign in through SSO (a password it could not use). */
   private async requestReset(email: string, context: Parameters<Identity['passwordReset']['request']>[1]): Promise<void> {
-    if (await this.ssoEnforcement?.requiresSso(email)) {
+    if (await this.passwordGate?.requiresSso(email)) {
       this.logger.info({ correlationId: context.correlationId }, 'password reset not sent: the address signs in through enforced single sign-on');
       return;
     }

@@ -8,7 +8,7 @@ import type { Identity } from '#identity';
 import { READ_MODELS, type ReadModels } from '#read-models';
 import { commandContextOf } from '../http/request-context.js';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
-import { Operation } from '../openapi/operation.decorator.js';
+import { Operation } from '../http/operation.decorator.js';
 import { IDENTITY } from './identity.provider.js';
 
 const validityRequest = z.strictObject({ token: z.string().max(200) });

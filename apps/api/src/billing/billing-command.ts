@@ -10,7 +10,8 @@ export function billingCommand(event: BillingEvent, catalogue: PlanCatalogue): O
     case 'plan.purchased':
       if (product.kind !== 'plan') throw productMismatch(event.productId, event.type, product.kind);
       // No service level: a purchase keeps the one the organization has (PlanAssigned without serviceLevel).
-      return { type: 'AssignPlan', data: { line: product.line, plan: product.plan } };
+      // Paid: a Chorus plan bought also turns Chorus on (docs/billing.md).
+      return { type: 'AssignPlan', data: { line: product.line, plan: product.plan, paid: true } };
     case 'addon.purchased':
       if (product.kind !== 'addOn') throw productMismatch(event.productId, event.type, product.kind);
       return { type: 'PurchaseAddOn', data: { addOn: product.addOn, quantity: event.quantity ?? 1 } };

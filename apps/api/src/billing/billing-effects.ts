@@ -2,10 +2,9 @@
 // load-decide-append function: deterministic event ids, and the stream as recorded (event ids and
 // metadata, not just the folded state) to recognise its own earlier write and newer plan purchases.
 import { Inject, Injectable } from '@nestjs/common';
-import { decide, operator, organizationStream, type BillingOutcome, type LedgerEntry, type PlanAssigned, type PlanCatalogue } from '#domain';
-import { eventMetadata, handleCommand } from '#application';
-import { EVENT_STORE, type EventStore, type RecordedEvent } from '#event-store';
-import { organizationFold } from '../organizations/organizations.js';
+import { operator, organizationDecider, type BillingOutcome, type LedgerEntry, type PlanAssigned, type PlanCatalogue } from '#domain';
+import { handleCommand, loadStream, MAX_DECISION_ATTEMPTS } from '#application';
+import { EVENT_STORE, WrongExpectedRevisionError, type EventStore, type RecordedEvent } from '#event-store';
 import { PLAN_CATALOGUE } from '../plans/plan-catalogue.module.js';
 import { billingContext, claimIdOf } from './billing-ledger.js';
 import { unknownOrganization } from './billing-problems.js';
@@ -62,32 +61,36 @@ function settled(entry: LedgerEntry, stream: readonly RecordedEvent[]): BillingO
 
 @Injectable()
 export class BillingEffects {
-  constructor(
-    @Inject(EVENT_STORE) private readonly store: EventStore,
-    @Inject(PLAN_CATALOGUE) private readonly catalogue: PlanCatalogue,
-  ) {}
+  private readonly decider: ReturnType<typeof organizationDecider>;
+
+  constructor(@Inject(EVENT_STORE) private readonly store: EventStore, @Inject(PLAN_CATALOGUE) catalogue: PlanCatalogue) {
+    this.decider = organizationDecider(catalogue);
+  }
 
   /**
-   * Decides the claimed command on the organization, unless its stream shows it settled. A lost race (any
-   * other command, or a concurrent delivery of this very event) reads again and re-judges, and a concurrent
-   * duplicate then finds the winner's events. A decision with no events (the plan is in place) appends nothing.
+   * Decides the claimed command on the organization, unless its stream shows it settled. The stream is read with
+   * its events (the decision is made on that very read, `known`); a lost race (any other command, or a concurrent
+   * delivery of this very event) reads again and re-judges, and a concurrent duplicate then finds the winner's
+   * events. A decision with no events (the plan is in place) appends nothing.
    */
   async apply(entry: LedgerEntry): Promise<BillingOutcome> {
     const { id: providerEventId, organizationId, command } = entry.received;
-    const handled = await handleCommand(
-      this.store,
-      organizationStream(organizationId),
-      (organization, stream) => {
-        if (!organization.exists) throw unknownOrganization(organizationId);
-        return settled(entry, stream) === undefined ? decide(command, organization, { catalogue: this.catalogue, requester: operator }) : [];
-      },
-      {
-        ...organizationFold,
-        keepRecordedEvents: true,
-        metadata: eventMetadata(billingContext(entry.received, claimIdOf(entry)), command.type),
-        eventId: (index) => organizationEventId(providerEventId, index),
-      },
-    );
-    return settled(entry, handled.recorded) ?? applied(organizationId, handled.appended.map((event) => event.id), handled);
+    const context = billingContext(entry.received, claimIdOf(entry));
+    for (let attempt = 1; ; attempt += 1) {
+      const loaded = await loadStream(this.store, this.decider, organizationId, { keepRecordedEvents: true });
+      if (!loaded.state.exists) throw unknownOrganization(organizationId);
+      const done = settled(entry, loaded.recorded);
+      if (done !== undefined) return done;
+      try {
+        const handled = await handleCommand(this.store, this.decider, organizationId, { ...command, requester: operator }, context, {
+          known: loaded,
+          eventId: (index) => organizationEventId(providerEventId, index),
+          maxAttempts: 1,
+        });
+        return applied(organizationId, handled.appended.map((event) => event.id), handled);
+      } catch (error) {
+        if (!(error instanceof WrongExpectedRevisionError) || attempt >= MAX_DECISION_ATTEMPTS) throw error;
+      }
+    }
   }
 }

@@ -1,7 +1,7 @@
 // The payment provider's event (docs/api.md, Billing integration); anything else is refused with 400.
 import { z } from 'zod';
 import { MAX_ADD_ON_QUANTITY } from '#domain';
-import { organizationIdSchema } from '../organizations/organization-ids.js';
+import { organizationIdSchema } from '../http/organization-ids.js';
 
 const billingEventTypes = ['plan.purchased', 'addon.purchased', 'addon.cancelled'] as const;
 

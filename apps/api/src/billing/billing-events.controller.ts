@@ -9,7 +9,7 @@ import { billingEventSchema } from './billing-event.schema.js';
 import { billingNotConfigured, invalidSignature } from './billing-problems.js';
 import { verifyBillingSignature } from './billing-signature.js';
 import { ReceiveBillingEventCommand, type BillingReceipt } from './receive-billing-event.command.js';
-import { Operation } from '../openapi/operation.decorator.js';
+import { Operation } from '../http/operation.decorator.js';
 
 export type BillingReceiptAnswer = Omit<BillingReceipt, 'revision' | 'position'> & { revision: number | string; position: number | string };
 

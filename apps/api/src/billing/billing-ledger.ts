@@ -1,18 +1,8 @@
 // The billing ledger's store (its events, fold and decisions: libs/domain's billing-ledger.ts). Its events have
 // ids named after the provider event, so a repeated decision is recognised. See README.md.
 import { Inject, Injectable } from '@nestjs/common';
-import {
-  billingStream,
-  decideClaim,
-  decideOutcome,
-  evolveLedger,
-  type BillingEventReceived,
-  type BillingLedgerEvent,
-  type BillingOutcome,
-  type LedgerEntry,
-  type OrganizationCommand,
-} from '#domain';
-import { eventMetadata, handleCommand, loadStream, type CommandContext, type StreamFold } from '#application';
+import { billingLedgerDecider, billingStream, type BillingEventReceived, type BillingOutcome, type LedgerEntry, type OrganizationCommand } from '#domain';
+import { handleCommand, loadStream, type CommandContext } from '#application';
 import { EVENT_STORE, type EventStore } from '#event-store';
 import type { BillingEvent } from './billing-event.schema.js';
 import { nameBasedUuid } from './name-based-uuid.js';
@@ -33,22 +23,18 @@ export function billingContext(received: BillingEventReceived['data'], causation
   };
 }
 
-const ledgerFold: StreamFold<LedgerEntry | undefined, BillingLedgerEvent> = { initialState: undefined, evolve: evolveLedger };
-
 @Injectable()
 export class BillingLedger {
   constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {}
 
   async read(providerEventId: string): Promise<LedgerEntry | undefined> {
-    return (await loadStream(this.store, billingStream(providerEventId), ledgerFold)).state;
+    return (await loadStream(this.store, billingLedgerDecider, providerEventId)).state;
   }
 
   /** Claims the provider event id; whoever wins, answers the entry as stored (the first delivery's content). */
   async claim(event: BillingEvent, command: OrganizationCommand): Promise<LedgerEntry> {
     const received: BillingEventReceived['data'] = { ...event, command };
-    await handleCommand(this.store, billingStream(event.id), (entry) => decideClaim(entry, received), {
-      ...ledgerFold,
-      metadata: eventMetadata(billingContext(received, event.id)),
+    await handleCommand(this.store, billingLedgerDecider, event.id, { type: 'ClaimBillingEvent', data: received }, billingContext(received, event.id), {
       eventId: () => claimEventId(event.id),
     });
     // Read back: a concurrent first delivery with other content may have been stored under the same claim id.
@@ -59,9 +45,8 @@ export class BillingLedger {
 
   /** Records the outcome once; a concurrent delivery that recorded it first wins and its outcome is answered. */
   async complete(entry: LedgerEntry, outcome: BillingOutcome): Promise<BillingOutcome> {
-    const { state } = await handleCommand(this.store, billingStream(entry.received.id), (stored) => decideOutcome(stored, outcome), {
-      ...ledgerFold,
-      metadata: eventMetadata(billingContext(entry.received, claimIdOf(entry))),
+    const context = billingContext(entry.received, claimIdOf(entry));
+    const { state } = await handleCommand(this.store, billingLedgerDecider, entry.received.id, { type: 'RecordBillingOutcome', data: outcome }, context, {
       eventId: () => outcomeEventId(entry.received.id),
     });
     return state?.outcome ?? outcome;

@@ -1,6 +1,6 @@
 import { type DynamicModule, Global, Module } from '@nestjs/common';
 import { CONFIG, type Config } from '#config';
-import { RUN_MODE, type RunMode } from '../run-mode.js';
+import { RUN_MODE, type RunMode } from './run-mode.js';
 
 /** The validated configuration (CONFIG) and the run mode (RUN_MODE), injectable everywhere. */
 @Global()

@@ -1,5 +1,6 @@
 // So that a newcomer goes from clone to signed in with `npm start`: on an empty store (SEED_DEMO, on outside production)
-// a demo organization on the enterprise plan, limits above its usage, and an owner whose password the banner prints once.
+// a demo organization on the Chorus enterprise plan, its limits the plan's own (no setting that add-ons and plans
+// would not raise), and an owner whose password the banner prints once.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { MeteredCommandBus } from '../metrics/instrumentation.js';
@@ -12,7 +13,7 @@ import type { Identity } from '#identity';
 import { IDENTITY } from '../auth/identity.provider.js';
 import { PINO } from '../logging/pino.js';
 import { AddMemberCommand, AddSiteCommand, ChangeOrganizationCommand, CreateOrganizationCommand } from '../organizations/organizations.js';
-import { RUN_MODE, type RunMode } from '../run-mode.js';
+import { RUN_MODE, type RunMode } from '../config/run-mode.js';
 
 export const demoOrganizationId = 'demo';
 export const demoOwnerEmail = 'owner@demo.chorus.localhost';
@@ -61,8 +62,6 @@ export class DemoSeed implements OnApplicationBootstrap {
     const plan = { line: 'chorus', plan: 'enterprise' } as const;
     await this.commands.execute(new ChangeOrganizationCommand(demoOrganizationId, { type: 'AssignPlan', data: plan }, context));
     await this.commands.execute(new ChangeOrganizationCommand(demoOrganizationId, { type: 'EnableChorus', data: {} }, context));
-    const limits = { users: 10, contentSections: 5, qualityAssuranceDomains: 3 };
-    await this.commands.execute(new ChangeOrganizationCommand(demoOrganizationId, { type: 'ConfigureLimits', data: limits }, context));
 
     const password = randomBytes(15).toString('base64url');
     const { userId } = await this.identity.registration.register({ email: demoOwnerEmail, password }, newCommandContext('system', {}, correlationId));

@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import { apiKeyStreamPrefix, organizationStreamPrefix, sessionStreamPrefix } from '#domain';
 import { EVENT_STORE, type EventStore, type RecordedEvent, type Subscription } from '#event-store';
 import { PINO } from '../logging/pino.js';
-import { RUN_MODE, type RunMode } from '../run-mode.js';
+import { RUN_MODE, type RunMode } from '../config/run-mode.js';
 
 export type CredentialEnd =
   | { kind: 'api-key-revoked'; keyId: string }

@@ -26,7 +26,7 @@ export class EntitlementCallers {
       throw new ProblemError(401, 'UNAUTHENTICATED', 'Authentication required', 'Sign in, or send an API key as "Authorization: Bearer <key>".');
     }
     const context = requestContextOf(request);
-    if (context !== undefined) identifyCaller(context, principal, actorOf(principal));
+    if (context !== undefined) identifyCaller(context, actorOf(principal));
     if (principal.kind === 'api-key' && !principal.scopes.includes(scope)) {
       throw new ProblemError(403, 'FORBIDDEN', 'Not allowed', `This API key does not have the ${scope} scope.`);
     }

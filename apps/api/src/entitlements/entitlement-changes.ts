@@ -7,7 +7,7 @@ import { organizationStreamPrefix } from '#domain';
 import { EVENT_STORE, type EventStore, type Subscription } from '#event-store';
 import { READ_MODELS, ReadModels } from '#read-models';
 import { PINO } from '../logging/pino.js';
-import { RUN_MODE, type RunMode } from '../run-mode.js';
+import { RUN_MODE, type RunMode } from '../config/run-mode.js';
 import { OrganizationEntitlements } from './organization-entitlements.js';
 
 export type EntitlementChange = { organizationId: string; position: bigint; etag: string };

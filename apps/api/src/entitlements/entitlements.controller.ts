@@ -9,7 +9,7 @@ import type { Request, Response } from 'express';
 import { CONFIG, type Config } from '#config';
 import { actorOf, type Principal } from '../access/principal.js';
 import { ProblemError } from '../http/problem-error.js';
-import { Operation } from '../openapi/operation.decorator.js';
+import { Operation } from '../http/operation.decorator.js';
 import { jsonSafe } from '../organizations/command-result.js';
 import { CredentialEnds, type CredentialEnd } from './credential-ends.js';
 import { EntitlementCallers } from './entitlement-callers.js';

@@ -1,4 +1,6 @@
 import { Module } from '@nestjs/common';
+import { ErrorAnswers } from '../http/error-answers.js';
+import { answerOfrepErrors } from './ofrep-error.js';
 import { CredentialEnds } from './credential-ends.js';
 import { EntitlementCallers } from './entitlement-callers.js';
 import { EntitlementChanges } from './entitlement-changes.js';
@@ -14,4 +16,8 @@ import { UsageReports } from './usage-reports.js';
   providers: [EntitlementCallers, OrganizationEntitlements, EntitlementChanges, CredentialEnds, UsageReports],
   exports: [EntitlementCallers, OrganizationEntitlements],
 })
-export class EntitlementsModule {}
+export class EntitlementsModule {
+  constructor(answers: ErrorAnswers) {
+    answers.register(answerOfrepErrors);
+  }
+}

@@ -4,7 +4,7 @@ import { Body, Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/
 import type { Request, Response } from 'express';
 import { ENTITLEMENT_KEYS, type Entitlement } from '#domain';
 import { jsonSafe } from '../organizations/command-result.js';
-import { Operation } from '../openapi/operation.decorator.js';
+import { Operation } from '../http/operation.decorator.js';
 import { EntitlementCallers } from './entitlement-callers.js';
 import { OfrepError } from './ofrep-error.js';
 import { OrganizationEntitlements, type EntitlementSet } from './organization-entitlements.js';

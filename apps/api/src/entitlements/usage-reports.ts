@@ -6,23 +6,20 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
   countedContent,
-  decideTraffic,
-  evolveTraffic,
   governingPlan,
-  initialTrafficState,
   periodBefore,
   reportContent,
   trafficAnchor,
+  trafficDecider,
+  trafficId,
   trafficPeriodOf,
-  trafficStream,
   type PlanCatalogue,
-  type TrafficEvent,
   type TrafficReported,
   type TrafficState,
   type TrafficThresholdCrossed,
   type UsageReport,
 } from '#domain';
-import { eventMetadata, FoldedStateCache, handleCommand, loadStream, type CommandContext, type StreamFold } from '#application';
+import { FoldedStateCache, handleCommand, loadStream, type CommandContext } from '#application';
 import { EVENT_STORE, type EventStore } from '#event-store';
 import { IdentityClock } from '../auth/identity.provider.js';
 import { ProblemError } from '../http/problem-error.js';
@@ -44,11 +41,7 @@ type Group = { organizationId: string; period: string; late: boolean; neighbour:
 export class UsageReports {
   /** Thresholds this node has seen recorded in their organization's history (after a restart, asked again: the decision is idempotent). */
   private readonly inHistory = new Set<string>();
-  private readonly fold: StreamFold<TrafficState, TrafficEvent> = {
-    initialState: initialTrafficState(),
-    evolve: evolveTraffic,
-    cache: new FoldedStateCache<TrafficState>(CACHED_PERIODS),
-  };
+  private readonly cache = new FoldedStateCache<TrafficState>(CACHED_PERIODS);
 
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
@@ -104,15 +97,11 @@ export class UsageReports {
   /** One organization's reports of one period, decided on its stream, the neighbouring period's ids known. */
   private async count(group: Group, allowance: number | null, context: CommandContext) {
     const { organizationId, period } = group;
-    const neighbour = (await loadStream(this.store, trafficStream(organizationId, group.neighbour), this.fold)).state;
+    const neighbour = (await loadStream(this.store, trafficDecider, trafficId(organizationId, group.neighbour), { cache: this.cache })).state;
     const countedElsewhere = (id: string) => countedContent(neighbour.counted, id);
     const reports = group.reports.map(({ report }) => report);
-    const handled = await handleCommand(
-      this.store,
-      trafficStream(organizationId, period),
-      (state: TrafficState) => decideTraffic(state, { organizationId, period, reports, allowance, countedElsewhere }),
-      { ...this.fold, metadata: eventMetadata(context, 'ReportUsage') },
-    );
+    const command = { type: 'ReportUsage', data: { organizationId, period, reports, allowance, countedElsewhere } } as const;
+    const handled = await handleCommand(this.store, trafficDecider, trafficId(organizationId, period), command, context, { cache: this.cache });
     const counted = handled.appended.find((event) => event.type === 'TrafficReported');
     const countedIds = new Set(counted === undefined ? [] : (counted.data as TrafficReported['data']).reports.map((report) => report.id));
     // Counted by this call, or else said before (here, in the other month, or earlier in this call): the same, or not.

@@ -6,9 +6,9 @@ import { actorOf, type Principal } from '../access/principal.js';
 import { commandContextOf } from '../http/request-context.js';
 import { ProblemError } from '../http/problem-error.js';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
-import { Operation } from '../openapi/operation.decorator.js';
+import { Operation } from '../http/operation.decorator.js';
 import { jsonSafe } from '../organizations/command-result.js';
-import { organizationIdSchema } from '../organizations/organization-ids.js';
+import { organizationIdSchema } from '../http/organization-ids.js';
 import { EntitlementCallers } from './entitlement-callers.js';
 import { UsageReports, type RejectedReport } from './usage-reports.js';
 
@@ -41,8 +41,8 @@ const callers = new WeakMap<Request, Principal>();
  */
 export function mountUsageCallers(app: NestExpressApplication): void {
   const entitlementCallers = app.get(EntitlementCallers);
-  app.use((request: Request, _response: Response, next: NextFunction) => {
-    if (request.method !== 'POST' || request.path !== '/usage') {
+  app.use('/usage', (request: Request, _response: Response, next: NextFunction) => {
+    if (request.method !== 'POST' || request.path !== '/') {
       next();
       return;
     }

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { PINO } from '../logging/pino.js';
 import { CheckedParam, CheckedQuery } from './checked-arguments.js';
 import { ProblemDetailsFilter } from './problem-details.filter.js';
+import { ErrorAnswers } from './error-answers.js';
 import { ZodValidationPipe } from './zod-validation.pipe.js';
 
 const validId = new ZodValidationPipe(z.string().regex(/^[a-z]{1,8}$/, 'must be 1 to 8 lower-case letters'));
@@ -27,7 +28,10 @@ class Routes {
   }
 }
 
-@Module({ controllers: [Routes], providers: [{ provide: PINO, useValue: pino({ enabled: false }) }, { provide: APP_FILTER, useClass: ProblemDetailsFilter }] })
+@Module({
+  controllers: [Routes],
+  providers: [{ provide: PINO, useValue: pino({ enabled: false }) }, ErrorAnswers, { provide: APP_FILTER, useClass: ProblemDetailsFilter }],
+})
 class RoutesModule {}
 
 let app: INestApplication;

@@ -31,6 +31,7 @@ const domainStatus: Record<DomainErrorCode, number> = {
   WRONG_PASSWORD: 400,
   INVALID_CODE: 400,
   CODE_ALREADY_USED: 400,
+  SSO_DOMAIN_PUBLIC: 400,
   INVALID_CREDENTIALS: 401,
   FORBIDDEN: 403,
   // 403, not 401: the session stands; the change needs more than it.
@@ -47,6 +48,7 @@ const domainStatus: Record<DomainErrorCode, number> = {
   SSO_DOMAIN_TAKEN: 409,
   TWO_STEP_REQUIRED: 409,
   NO_SECOND_FACTOR: 409,
+  SSO_DISCOVERY_FAILED: 422,
   RATE_LIMITED: 429,
 };
 
@@ -57,6 +59,8 @@ const domainTitle: Record<DomainErrorCode, string> = {
   WRONG_PASSWORD: 'The current password is not correct',
   INVALID_CODE: 'The code is not correct',
   CODE_ALREADY_USED: 'The code was used already',
+  SSO_DOMAIN_PUBLIC: 'A public mail domain cannot use single sign-on',
+  SSO_DISCOVERY_FAILED: 'The issuer could not be discovered',
   TWO_STEP_REQUIRED: 'Two-step sign-in is required',
   NO_SECOND_FACTOR: 'No second factor is set up',
   INVALID_CREDENTIALS: 'Incorrect username or password',

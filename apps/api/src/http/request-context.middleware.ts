@@ -1,8 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
 import type { TrustProxy } from '#config';
-import { actorOf } from '../access/principal.js';
-import { applySecurityHeaders, type SecurityHeaders } from '../web/security-headers.js';
+import { applySecurityHeaders, type SecurityHeaders } from './security-headers.js';
 import { CORRELATION_ID_HEADER, newCorrelationId, sentCorrelationIdFrom } from './correlation-id.js';
 import { attachRequestContext, requestContextOf, runInRequestContext, unadoptedCorrelationId, type RequestContext } from './request-context.js';
 
@@ -21,7 +20,7 @@ function loggedPath(request: Request): string {
 
 export type RequestStartOptions = {
   logger: Logger;
-  /** The security headers a request's answer carries, by its URL (web/security-headers.ts: the page's set or the API's), each worked out once. */
+  /** The security headers a request's answer carries, by its URL (security-headers.ts: the page's set or the API's), each worked out once. */
   securityHeaders: (url: string) => SecurityHeaders;
   /** Records each finished answer (metrics/http-metrics.ts): given the seconds since the request arrived. */
   recordAnswer: (request: Request, response: Response, seconds: number) => void;
@@ -56,7 +55,7 @@ export function startRequest({ logger, securityHeaders, recordAnswer, trustProxy
       sentCorrelationId: sentCorrelationIdFrom(request.headers[CORRELATION_ID_HEADER_LOWER]),
       clientIp: clientAddress(request),
       userAgent: request.headers['user-agent'],
-      principal: undefined,
+      actor: undefined,
     };
     attachRequestContext(request, context);
     response.setHeader(CORRELATION_ID_HEADER, context.correlationId);
@@ -68,7 +67,7 @@ export function startRequest({ logger, securityHeaders, recordAnswer, trustProxy
       const line = {
         correlationId: context.correlationId,
         callerCorrelationId: unadoptedCorrelationId(context),
-        actor: context.principal === undefined ? undefined : actorOf(context.principal),
+        actor: context.actor,
         method: request.method,
         path: loggedPath(request),
         status,

@@ -1,25 +1,23 @@
 // Who is calling and under which correlation id, for the whole of one request: log lines read it from
-// AsyncLocalStorage, the access guard fills in the principal, handlers turn it into event metadata.
-import { AsyncLocalStorage } from 'node:async_hooks';
+// AsyncLocalStorage (logging's log context), the access guard names the caller, handlers turn it into event metadata.
 import { randomUUID } from 'node:crypto';
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
 import type { CommandContext } from '#application';
-import { actorOf, type Principal } from '../access/principal.js';
+import { currentLogContext, runWithLogContext, type LogContext } from '../logging/log-context.js';
 import { callerCorrelationId } from './correlation-id.js';
 
-export type RequestContext = {
+export type RequestContext = LogContext & {
   /** Chorus's own id, until `identifyCaller` adopts the one the caller sent (behind the caller's name). */
   correlationId: string;
   /** What the caller sent in X-Correlation-Id, when well-formed: adopted only once the caller is known. */
   readonly sentCorrelationId: string | undefined;
   readonly clientIp: string | undefined;
   readonly userAgent: string | undefined;
-  /** Set by the access guard once a resolver recognised the caller's credentials. */
-  principal: Principal | undefined;
+  /** The caller's actor (`user:<id>`, `api-key:<id>`), set once a resolver recognised the caller's credentials. */
+  actor: string | undefined;
 };
 
-const storage = new AsyncLocalStorage<RequestContext>();
 const contextsByRequest = new WeakMap<object, RequestContext>();
 
 export function attachRequestContext(request: object, context: RequestContext): void {
@@ -35,22 +33,23 @@ export function requestContextOf(request: object): RequestContext | undefined {
  * The access guard found who is calling: from now on the request's events and log lines carry the id the
  * caller sent, behind its name. An anonymous caller's id is never adopted (anyone could send anyone's).
  */
-export function identifyCaller(context: RequestContext, principal: Principal, actor: string): void {
-  context.principal = principal;
+export function identifyCaller(context: RequestContext, actor: string): void {
+  context.actor = actor;
   if (context.sentCorrelationId !== undefined) context.correlationId = callerCorrelationId(actor, context.sentCorrelationId);
 }
 
 /** The id the caller sent, when the request's correlation is not it (no caller was identified): a foreign field, never an index key. */
 export function unadoptedCorrelationId(context: RequestContext): string | undefined {
-  return context.principal === undefined ? context.sentCorrelationId : undefined;
+  return context.actor === undefined ? context.sentCorrelationId : undefined;
 }
 
 export function runInRequestContext<T>(context: RequestContext, work: () => T): T {
-  return storage.run(context, work);
+  return runWithLogContext(context, work);
 }
 
+/** The request context the current work runs in: the log context this layer put there is the request's own. */
 export function currentRequestContext(): RequestContext | undefined {
-  return storage.getStore();
+  return currentLogContext() as RequestContext | undefined;
 }
 
 /** A request's CommandContext: its address is always known (sign-in throttles by it). */
@@ -75,7 +74,7 @@ export function commandContextOf(request: Request, actor: string): RequestComman
 /** `@PrincipalContext() context: CommandContext` in a controller method guarded by @RequireAccess: the principal is the actor. */
 export const PrincipalContext = createParamDecorator((_data: unknown, execution: ExecutionContext): CommandContext => {
   const request = execution.switchToHttp().getRequest<Request>();
-  const principal = requestContextOf(request)?.principal;
-  if (principal === undefined) throw new Error('A command route needs @RequireAccess: no principal was resolved.');
-  return commandContextOf(request, actorOf(principal));
+  const actor = requestContextOf(request)?.actor;
+  if (actor === undefined) throw new Error('A command route needs @RequireAccess: no principal was resolved.');
+  return commandContextOf(request, actor);
 });

@@ -1,6 +1,5 @@
 import { pino, type DestinationStream, type Level, type Logger } from 'pino';
-import { actorOf } from '../access/principal.js';
-import { currentRequestContext } from '../http/request-context.js';
+import { currentLogContext } from './log-context.js';
 import { redactSecrets } from './redact-secrets.js';
 
 /** Nest injection token for the root pino Logger (structured JSON, one line per entry). */
@@ -39,11 +38,9 @@ export function createPino({ level, destination }: PinoOptions): Logger {
       formatters: { level: (label) => ({ level: label }), log: redactSecrets, bindings: redactSecrets },
       // Every line written while a request is handled carries its correlation id and actor.
       mixin: () => {
-        const context = currentRequestContext();
+        const context = currentLogContext();
         if (context === undefined) return {};
-        return context.principal === undefined
-          ? { correlationId: context.correlationId }
-          : { correlationId: context.correlationId, actor: actorOf(context.principal) };
+        return context.actor === undefined ? { correlationId: context.correlationId } : { correlationId: context.correlationId, actor: context.actor };
       },
     },
     destination ?? pino.destination({ dest: 1, sync: true }),

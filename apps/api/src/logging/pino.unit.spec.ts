@@ -1,6 +1,6 @@
 import { describe, expect, it, jest } from '@jest/globals';
 import { Writable } from 'node:stream';
-import { runInRequestContext } from '../http/request-context.js';
+import { runWithLogContext } from './log-context.js';
 import { createPino } from './pino.js';
 
 function capture(): { lines: Record<string, unknown>[]; destination: Writable } {
@@ -48,8 +48,7 @@ describe('createPino', () => {
     const { lines, destination } = capture();
     const logger = createPino({ level: 'info', destination });
 
-    const principal = { kind: 'api-key', keyId: 'k1', scopes: [] } as const;
-    runInRequestContext({ correlationId: 'corr-7', sentCorrelationId: undefined, clientIp: undefined, userAgent: undefined, principal }, () => {
+    runWithLogContext({ correlationId: 'corr-7', actor: 'api-key:k1' }, () => {
       logger.info('inside');
     });
     logger.info('outside');

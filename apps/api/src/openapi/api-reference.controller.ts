@@ -4,7 +4,7 @@ import type { Response } from 'express';
 import { CONFIG, type Config } from '#config';
 import { apiReferencePage, apiReferenceStyles } from './api-reference-page.js';
 import { openApiDocument, type OpenApiDocument } from './openapi-document.js';
-import { Operation } from './operation.decorator.js';
+import { Operation } from '../http/operation.decorator.js';
 
 /** GET /docs (the page), /docs/openapi.json (the document) and the page's stylesheet. Public: the API is no secret. */
 @Controller('docs')

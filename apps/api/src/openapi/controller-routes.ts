@@ -7,7 +7,7 @@ import type { z } from 'zod';
 import { RequireAccess, type AccessRule } from '../access/require-access.decorator.js';
 import { CheckedArgument } from '../http/checked-arguments.js';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
-import { OPERATION_TEXT, type OperationText } from './operation.decorator.js';
+import { OPERATION_TEXT, type OperationText } from '../http/operation.decorator.js';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 

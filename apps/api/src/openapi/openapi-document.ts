@@ -3,7 +3,7 @@
 import type { ModulesContainer } from '@nestjs/core';
 import { z } from 'zod';
 import { controllerRoutes, type ControllerRoute } from './controller-routes.js';
-import type { OperationText } from './operation.decorator.js';
+import type { OperationText } from '../http/operation.decorator.js';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -44,7 +44,7 @@ function jsonSchema(schema: z.ZodType): JsonSchema {
 
 const problem = { $ref: '#/components/schemas/Problem' };
 
-/** On every command's answer (apps/api/README.md, Read your own writes). */
+/** On every command's answer (docs/service.md, Read your own writes). */
 const consistencyHeader = {
   description:
     '`committed`: reads on this node (GET /organizations/{id}) already show the change. `pending`: the read models did not apply it within 2 s ' +

@@ -8,7 +8,7 @@ import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
 import { commandAnswer, type CommandAnswer } from './command-result.js';
 import { ChangeOrganizationCommand } from './organizations.js';
 import { addDomainRequest, validDomain, validOrganizationId } from './organization-requests.js';
-import { commandAnswerText, Operation } from '../openapi/operation.decorator.js';
+import { commandAnswerText, Operation } from '../http/operation.decorator.js';
 
 const MANAGE_DOMAINS = { scope: 'organizations:write', members: OWNERS_AND_ADMINS } as const;
 

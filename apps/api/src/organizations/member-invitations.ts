@@ -11,7 +11,7 @@ import type { CommandResult } from './command-result.js';
 export type InvitationMailAnswer = 'pending' | 'none';
 
 /**
- * Mails members added through the members route (apps/api/README.md, Members): a reaction to MemberAdded
+ * Mails members added through the members route (docs/service.md, Members): a reaction to MemberAdded
  * recorded with `invitation: 'owed'` in its metadata. The identity module provides it
  * (from a @Global() module), as it provides USER_DIRECTORY; without it nobody is invited.
  */

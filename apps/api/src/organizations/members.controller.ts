@@ -10,7 +10,7 @@ import { INVITATION_RESEND, MEMBER_INVITATIONS, type InvitationMailAnswer, type 
 import { AddMemberCommand, ChangeOrganizationCommand, Organizations } from './organizations.js';
 import { ProblemError } from '../http/problem-error.js';
 import { addMemberRequest, validMemberOrSiteId, validOrganizationId } from './organization-requests.js';
-import { commandAnswerText, Operation } from '../openapi/operation.decorator.js';
+import { commandAnswerText, Operation } from '../http/operation.decorator.js';
 
 const changeRoleRequest = addMemberRequest.pick({ role: true });
 

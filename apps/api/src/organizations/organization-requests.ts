@@ -13,7 +13,7 @@ import {
   type PlanName,
 } from '#domain';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
-import { memberOrSiteIdSchema, organizationIdSchema } from './organization-ids.js';
+import { memberOrSiteIdSchema, organizationIdSchema } from '../http/organization-ids.js';
 
 const PLAN_NAMES = [...new Set<PlanName>([...CLASSIC_PLANS, ...CHORUS_PLANS])];
 // Generous bounds against abuse; the domain applies the exact rules (e.g. names of at most 200 characters).

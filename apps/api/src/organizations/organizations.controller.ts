@@ -10,7 +10,7 @@ import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
 import { commandAnswer, type CommandAnswer } from './command-result.js';
 import { ChangeOrganizationCommand, CreateOrganizationCommand } from './organizations.js';
 import { assignPlanRequest, cancelAddOnQuery, chorusRequest, createOrganizationRequest, limitsRequest, purchaseAddOnRequest, validAddOn, validOrganizationId } from './organization-requests.js';
-import { commandAnswerText, Operation } from '../openapi/operation.decorator.js';
+import { commandAnswerText, Operation } from '../http/operation.decorator.js';
 
 /**
  * What the organization has bought (plans, add-ons, the Chorus line, limits and their override) is set by

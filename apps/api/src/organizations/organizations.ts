@@ -5,21 +5,21 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import {
-  decide,
-  evolve,
-  initialOrganizationState,
   memberRequester,
   operator,
+  organizationDecider,
   organizationStream,
+  type Decider,
   type MemberRole,
   type OrganizationCommand,
   type OrganizationCommandOf,
   type OrganizationEvent,
   type OrganizationState,
   type PlanCatalogue,
+  type RequestedOrganizationCommand,
   type Requester,
 } from '#domain';
-import { eventMetadata, FoldedStateCache, handleCommand, loadStream, type CommandContext, type LoadedStream, type StreamFold } from '#application';
+import { FoldedStateCache, handleCommand, loadStream, type CommandContext, type HandledCommand, type LoadedStream } from '#application';
 import { EVENT_STORE, type EventStore, type RecordedEvent } from '#event-store';
 import type { UserDirectory } from '#identity';
 import { PLAN_CATALOGUE } from '../plans/plan-catalogue.module.js';
@@ -36,26 +36,11 @@ export class OrganizationStateCache extends FoldedStateCache<OrganizationState> 
   }
 }
 
-/** A stored event of an organization stream, as the domain folds it (the store keeps only what evolve wrote). */
+/** A stored event of an organization stream, as the domain folds it (the audit's folds read the log themselves). */
 export const asOrganizationEvent = (event: RecordedEvent): OrganizationEvent => ({ type: event.type, data: event.data }) as OrganizationEvent;
 
-export type HandleOptions = { known?: LoadedStream<OrganizationState>; marks?: Readonly<Record<string, string>> };
-
-/**
- * A decision that needs a step of its own besides the state (adding a member by address reserves the
- * address's id once the add is accepted): `decideOn` is the domain's decide for this requester.
- */
-export type OrganizationDecision = (
-  state: OrganizationState,
-  decideOn: (command: OrganizationCommand) => OrganizationEvent[],
-) => OrganizationEvent[] | Promise<OrganizationEvent[]>;
-
-/** How an organization stream becomes its state: the domain's own evolve. */
-export const organizationFold: StreamFold<OrganizationState, OrganizationEvent> = {
-  initialState: initialOrganizationState,
-  evolve,
-  read: asOrganizationEvent,
-};
+export type HandleOptions = { known?: LoadedStream<OrganizationState> };
+type State = OrganizationState;
 
 /**
  * Who the domain holds to the organization's roles: the user an actor `user:<id>` names (the actor the
@@ -67,19 +52,23 @@ export function requesterOf(context: Pick<CommandContext, 'actor'>): Requester {
 }
 
 /**
- * Organizations as their streams say, and the one place their commands are decided: `handleCommand`
- * through the state cache, with the domain's `decide` (see README.md, Organization commands).
+ * Organizations as their streams say, and the one place their commands are decided: `handleCommand` with the
+ * organization's decider through the state cache (docs/service.md, Organization commands).
  */
 @Injectable()
 export class Organizations {
+  readonly decider: Decider<OrganizationState, RequestedOrganizationCommand, OrganizationEvent>;
+
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     private readonly cache: OrganizationStateCache,
-    @Inject(PLAN_CATALOGUE) private readonly catalogue: PlanCatalogue,
-  ) {}
+    @Inject(PLAN_CATALOGUE) catalogue: PlanCatalogue,
+  ) {
+    this.decider = organizationDecider(catalogue);
+  }
 
   load(organizationId: string): Promise<LoadedStream<OrganizationState>> {
-    return loadStream(this.store, organizationStream(organizationId), { ...organizationFold, cache: this.cache });
+    return loadStream(this.store, this.decider, organizationId, { cache: this.cache });
   }
 
   /**
@@ -95,42 +84,26 @@ export class Organizations {
 
   /**
    * Decides the command on the organization's current state and records its events (none when nothing changes).
-   * `known`: the organization as the caller just loaded it; `marks`: metadata its events carry for a reaction.
+   * `known`: the organization as the caller just loaded it. Metadata a reaction reads travels in the context's origin.
    */
-  handle(organizationId: string, command: OrganizationCommand, context: CommandContext, options: HandleOptions = {}): Promise<CommandResult> {
-    return this.handleDecision(organizationId, command.type, (_state, decideOn) => decideOn(command), context, options);
-  }
-
-  /** `handle` for a decision with a step of its own, run again with the decision when the append loses a race. */
-  async handleDecision(
-    organizationId: string,
-    commandType: OrganizationCommand['type'],
-    decision: OrganizationDecision,
-    context: CommandContext,
-    options: HandleOptions = {},
-  ): Promise<CommandResult> {
-    const { known, marks } = options;
-    const decideContext = { catalogue: this.catalogue, requester: requesterOf(context) };
-    const decided = (state: OrganizationState) => decision(state, (command) => decide(command, state, decideContext));
-    const metadata = eventMetadata(context, commandType);
-    const handled = await handleCommand(this.store, organizationStream(organizationId), decided, {
-      ...organizationFold,
-      cache: this.cache,
-      metadata: marks === undefined ? metadata : { ...metadata, ...marks },
-      ...(known === undefined ? {} : { known }),
-    });
+  async handle(organizationId: string, command: OrganizationCommand, context: CommandContext, options: HandleOptions = {}): Promise<CommandResult> {
+    const handled = await this.decideOn(organizationId, command, context, options);
     // A decision on an organization that does not exist is a refusal (or its creation), so both are set.
     return { id: organizationId, revision: handled.revision ?? -1n, position: handled.position ?? -1n };
   }
 
   /**
-   * The organization as loaded, once the command would be accepted now from this requester: else its refusal (a
-   * DomainError) is thrown. Records nothing. Answers the organization as loaded, for a `handle` that follows to decide on first (`known`).
+   * Whether the command would record anything on this state; its refusal is thrown. Only for a step that must come
+   * between an accepted decision and its record (a new member's id reserved), which `handle` then records on `known`.
    */
-  async loadIfAccepted(organizationId: string, command: OrganizationCommand, context: CommandContext): Promise<LoadedStream<OrganizationState>> {
-    const loaded = await this.load(organizationId);
-    decide(command, loaded.state, { catalogue: this.catalogue, requester: requesterOf(context) });
-    return loaded;
+  wouldRecord(command: OrganizationCommand, state: OrganizationState, context: CommandContext): boolean {
+    return this.decider.decide({ ...command, requester: requesterOf(context) }, state).length > 0;
+  }
+
+  /** `handle`, answering the state the command left (or found, when it changed nothing) and what it appended. */
+  decideOn(organizationId: string, command: OrganizationCommand, context: CommandContext, options: HandleOptions = {}): Promise<HandledCommand<State>> {
+    const requested = { ...command, requester: requesterOf(context) };
+    return handleCommand(this.store, this.decider, organizationId, requested, context, { cache: this.cache, known: options.known });
   }
 }
 
@@ -240,26 +213,25 @@ export class AddMemberHandler implements ICommandHandler<AddMemberCommand> {
   async execute({ organizationId, member, context }: AddMemberCommand): Promise<AddedMemberResult> {
     const { email, role, chorusUser } = member;
     const addMember = (userId: string): OrganizationCommandOf<'AddMember'> => ({ type: 'AddMember', data: chorusUser === undefined ? { userId, email, role } : { userId, email, role, chorusUser } });
-    if (member.userId !== undefined) {
-      return { ...(await this.organizations.handle(organizationId, addMember(member.userId), context)), userId: member.userId, invitationOwed: false };
-    }
-    // The address's id if it has one; else a new one, reserved for the address only once the add is accepted
-    // (a refused add records nothing). Registered or not, the member is mailed: the answer must not tell them apart.
-    const existing = await this.users.idOfEmail(email);
-    let userId = existing ?? randomUUID();
-    const reserved = new Set(existing === undefined ? [] : [existing]);
-    const decision: OrganizationDecision = async (_state, decideOn) => {
-      const events = decideOn(addMember(userId));
-      if (events.length === 0 || reserved.has(userId)) return events;
-      const held = await this.users.reserveIdForEmail(email, userId, context);
-      reserved.add(held);
-      if (held === userId) return events;
-      // Someone reserved or registered the address meanwhile: the member is theirs.
-      userId = held;
-      return decideOn(addMember(userId));
-    };
     const invitationOwed = member.invite === true;
-    const result = await this.organizations.handleDecision(organizationId, 'AddMember', decision, context, invitationOwed ? { marks: invitationOwedMark } : {});
-    return { ...result, userId, invitationOwed };
+    const marked = invitationOwed ? { ...context, origin: { ...context.origin, ...invitationOwedMark } } : context;
+    const existing = member.userId ?? (await this.users.idOfEmail(email));
+    if (existing !== undefined) return { ...(await this.organizations.handle(organizationId, addMember(existing), marked)), userId: existing, invitationOwed };
+    // A new address gets its id reserved only once the add is accepted (a refused add records nothing), and before
+    // the add is recorded: the organization as loaded is asked first, and handleCommand records on that same state.
+    let userId: string = randomUUID();
+    for (;;) {
+      const loaded = await this.organizations.load(organizationId);
+      if (this.organizations.wouldRecord(addMember(userId), loaded.state, context)) {
+        const held = await this.users.reserveIdForEmail(email, userId, context);
+        // Someone reserved or registered the address meanwhile: the member is theirs.
+        if (held !== userId) {
+          userId = held;
+          continue;
+        }
+      }
+      const result = await this.organizations.handle(organizationId, addMember(userId), marked, { known: loaded });
+      return { ...result, userId, invitationOwed };
+    }
   }
 }

@@ -8,7 +8,7 @@ import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
 import { commandAnswer, type CommandAnswer } from './command-result.js';
 import { AddSiteCommand, ChangeOrganizationCommand } from './organizations.js';
 import { addSiteRequest, validMemberOrSiteId, validOrganizationId } from './organization-requests.js';
-import { commandAnswerText, Operation } from '../openapi/operation.decorator.js';
+import { commandAnswerText, Operation } from '../http/operation.decorator.js';
 
 /** Sites (content sections) of an organization. */
 @Controller('organizations/:id/sites')

@@ -8,23 +8,13 @@ import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy }
 import type { Logger } from 'pino';
 import { handleCommand } from '#application';
 import { CONFIG, type Config } from '#config';
-import {
-  decideThresholdMailClaim,
-  evolveThresholdMail,
-  initialThresholdMailState,
-  organizationStreamPrefix,
-  ownerMailStream,
-  thresholdMailDuty,
-  type OrganizationEvent,
-  type ThresholdMailEvent,
-  type ThresholdMailState,
-} from '#domain';
+import { organizationStreamPrefix, ownerMailDecider, ownerMailId, thresholdMailDuty, type OrganizationEvent } from '#domain';
 import { EVENT_STORE, type EventStore, type RecordedEvent, type Subscription } from '#event-store';
 import { createMailer, isPermanentMailFailure, loadNodeName, type Mailer } from '#identity';
 import { ReactionCheckpoints } from '#read-models';
 import { PINO } from '../logging/pino.js';
 import { Organizations } from '../organizations/organizations.js';
-import { RUN_MODE, type RunMode } from '../run-mode.js';
+import { RUN_MODE, type RunMode } from '../config/run-mode.js';
 import { OWNER_MAIL_EVENT_TYPES, ownerMail, owesOwnerMail } from './owner-mail-text.js';
 
 // Named when it mailed thresholds only; kept so that running nodes resume where they were.
@@ -100,20 +90,15 @@ export class OwnerMailReaction implements OnApplicationBootstrap, OnModuleDestro
     // Most subscription changes owe no mail: no claim is recorded for them.
     if (!owesOwnerMail(event)) return true;
     const organizationId = reached.streamId.slice(organizationStreamPrefix.length);
-    const stream = ownerMailStream(reached.type, reached.id);
-    const metadata = { actor: 'system:owner-mails', correlationId: reached.metadata.correlationId, causationId: reached.id };
-    const fold = { initialState: initialThresholdMailState(), evolve: evolveThresholdMail, metadata };
+    const mail = ownerMailId(reached.type, reached.id);
+    const context = { actor: 'system:owner-mails', correlationId: reached.metadata.correlationId, causationId: reached.id, origin: {} };
     // Owners mailed already by this node, so that a retry after a later owner's failure does not mail them twice.
     const mailed: string[] = [];
     for (let retryMs = RETRY_FIRST_MS; !this.closing; ) {
       try {
         const now = new Date();
-        const claimed = await handleCommand<ThresholdMailState, ThresholdMailEvent>(
-          this.store,
-          stream,
-          (state) => decideThresholdMailClaim(state, { organizationId, sender: this.sender, now, claimMs: this.config.mailClaimMs }),
-          fold,
-        );
+        const claim = { type: 'ClaimOwnerMail', data: { organizationId, sender: this.sender, now, claimMs: this.config.mailClaimMs } } as const;
+        const claimed = await handleCommand(this.store, ownerMailDecider, mail, claim, context);
         const duty = thresholdMailDuty(claimed.state, this.sender, now, this.config.mailClaimMs);
         if (duty.kind === 'settled') return true;
         if (duty.kind === 'theirs') {
@@ -121,8 +106,8 @@ export class OwnerMailReaction implements OnApplicationBootstrap, OnModuleDestro
           continue;
         }
         await this.send(organizationId, event, mailed);
-        const sent: ThresholdMailEvent = { type: 'ThresholdMailSent', data: { organizationId, to: mailed, at: new Date().toISOString() } };
-        await handleCommand<ThresholdMailState, ThresholdMailEvent>(this.store, stream, (state) => (state.sent ? [] : [sent]), fold);
+        const sent = { type: 'RecordOwnerMailSent', data: { organizationId, to: mailed, at: new Date().toISOString() } } as const;
+        await handleCommand(this.store, ownerMailDecider, mail, sent, context);
         return true;
       } catch (error) {
         // The mail server or the store could not be reached for now (a throw would stop the subscription for good).

@@ -1,4 +1,4 @@
-// A command's 2xx means its change is visible to reads on this node (apps/api/README.md, Read your own
+// A command's 2xx means its change is visible to reads on this node (docs/service.md, Read your own
 // writes): the answer waits until this node's read models have committed the position it names.
 import { Inject, Injectable, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
 import type { Request, Response } from 'express';

@@ -1,7 +1,7 @@
 import { Controller, Get, Inject, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { READ_MODELS, ReadModels, type ReadModelsHealth } from '#read-models';
-import { Operation } from '../openapi/operation.decorator.js';
+import { Operation } from '../http/operation.decorator.js';
 
 /**
  * GET /health (docs/api.md, Operations): 200 when ready, 503 otherwise, with the same report.

@@ -10,7 +10,7 @@ import { PLAN_CATALOGUE } from '../plans/plan-catalogue.module.js';
 import { jsonSafe } from '../organizations/command-result.js';
 import { validOrganizationId } from '../organizations/organization-requests.js';
 import { awaitMinPosition, validReadQuery, type ReadQuery } from './read-your-writes.js';
-import { Operation } from '../openapi/operation.decorator.js';
+import { Operation } from '../http/operation.decorator.js';
 
 /** A member as GET /organizations/:id shows them: invited is true until they have signed in once (docs/console.md, Members). */
 export type MemberAnswer = OrganizationView['members'][number] & { invited: boolean };

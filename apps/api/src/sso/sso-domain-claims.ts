@@ -2,24 +2,10 @@
 // the domain's DNS record is found (sso-domain-verification.ts); the holder's confirmation is read from its own stream.
 import { Inject, Injectable } from '@nestjs/common';
 import { IdentityClock } from '../auth/identity.provider.js';
-import { eventMetadata, handleCommand, loadStream, type CommandContext, type StreamFold } from '#application';
+import { handleCommand, loadStream, type CommandContext } from '#application';
 import { EVENT_STORE, WrongExpectedRevisionError, type EventStore } from '#event-store';
-import {
-  decideSsoDomainClaim,
-  evolveSsoDomainClaim,
-  isVerifiedSsoDomain,
-  ssoDomainStream,
-  ssoDomainTaken,
-  type SsoDomainClaim,
-  type SsoDomainClaimed,
-} from '#domain';
+import { isVerifiedSsoDomain, ssoDomainClaimDecider, ssoDomainTaken } from '#domain';
 import { Organizations } from '../organizations/organizations.js';
-
-const claimFold: StreamFold<SsoDomainClaim, SsoDomainClaimed & { recordedAt?: string }> = {
-  initialState: null,
-  evolve: evolveSsoDomainClaim,
-  read: (event) => ({ type: 'SsoDomainClaimed', data: event.data as SsoDomainClaimed['data'], recordedAt: event.recordedAt }),
-};
 
 @Injectable()
 export class SsoDomainClaims {
@@ -31,7 +17,7 @@ export class SsoDomainClaims {
 
   /** The organization whose SSO this domain (ASCII form) signs in through, if any: claimed and confirmed (verified). */
   async organizationOf(domain: string): Promise<string | undefined> {
-    const { state: claim } = await loadStream(this.store, ssoDomainStream(domain), claimFold);
+    const { state: claim } = await loadStream(this.store, ssoDomainClaimDecider, domain);
     return claim !== null && (await this.confirms(claim.organizationId, domain)) ? claim.organizationId : undefined;
   }
 
@@ -39,16 +25,13 @@ export class SsoDomainClaims {
   async claim(organizationId: string, domains: readonly string[], context: CommandContext): Promise<void> {
     for (const domain of domains) {
       try {
-        await handleCommand(
-          this.store,
-          ssoDomainStream(domain),
-          async (claim) => {
-            const holderConfirms = claim !== null && claim.organizationId !== organizationId && (await this.confirms(claim.organizationId, domain));
-            return decideSsoDomainClaim(claim, { domain, organizationId, now: this.clock.now().getTime(), holderConfirms });
-          },
-          // A claim lost to a concurrent one is refused, not decided again: the winner's configuration is on its way.
-          { ...claimFold, metadata: eventMetadata(context, 'ClaimSsoDomain'), maxAttempts: 1 },
-        );
+        // The holder's word first, then one decision on the claim it was asked about.
+        const known = await loadStream(this.store, ssoDomainClaimDecider, domain);
+        const claim = known.state;
+        const holderConfirms = claim !== null && claim.organizationId !== organizationId && (await this.confirms(claim.organizationId, domain));
+        const command = { type: 'ClaimSsoDomain', data: { domain, organizationId, now: this.clock.now().getTime(), holderConfirms } } as const;
+        // A claim lost to a concurrent one is refused, not decided again: the winner's configuration is on its way.
+        await handleCommand(this.store, ssoDomainClaimDecider, domain, command, context, { known, maxAttempts: 1 });
       } catch (error) {
         throw error instanceof WrongExpectedRevisionError ? ssoDomainTaken(domain) : error;
       }

@@ -6,12 +6,12 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { CONFIG, type Config } from '#config';
-import { DomainError, type SsoDomainVerification as Verification } from '#domain';
+import { DomainError, refuseUnlessAllowed, type SsoDomainVerification as Verification } from '#domain';
 import { newCommandContext, type CommandContext } from '#application';
 import { READ_MODELS, type ReadModels } from '#read-models';
 import { IdentityClock } from '../auth/identity.provider.js';
 import { PINO } from '../logging/pino.js';
-import { Organizations } from '../organizations/organizations.js';
+import { Organizations, requesterOf } from '../organizations/organizations.js';
 import { SsoDomainDns, type RecordLookup } from './sso-domain-dns.js';
 import { SsoDomainClaims } from './sso-domain-claims.js';
 
@@ -54,7 +54,9 @@ export class SsoDomainVerification implements OnApplicationBootstrap, OnModuleDe
   async check(organizationId: string, domain: string, context: CommandContext): Promise<DomainCheck> {
     const command = (found: boolean) =>
       ({ type: 'RecordSsoDomainCheck', data: { domain, found, at: this.clock.now().toISOString(), graceMs: this.config.ssoDomains.graceMs } }) as const;
-    const { state } = await this.organizations.loadIfAccepted(organizationId, command(false), context);
+    const { state } = await this.organizations.load(organizationId);
+    // The roles rule before any DNS query; the decision after it holds it again, on the state it is made on.
+    if (state.exists) refuseUnlessAllowed(command(false), state, requesterOf(context));
     const verification = state.exists ? state.sso?.verification[domain] : undefined;
     if (verification === undefined) {
       throw new DomainError('NOT_FOUND', `${domain} is not one of the organization's single sign-on domains.`, { entity: 'ssoDomain' });

@@ -7,11 +7,12 @@ import { Inject, Injectable } from '@nestjs/common';
 import { emailDomain, InvalidCredentials } from '#domain';
 import type { Identity } from '#identity';
 import { IDENTITY } from '../auth/identity.provider.js';
+import type { PasswordGate } from '../auth/password-gate.js';
 import { Organizations } from '../organizations/organizations.js';
 import { SsoDomainClaims } from './sso-domain-claims.js';
 
 @Injectable()
-export class SsoEnforcement {
+export class SsoEnforcement implements PasswordGate {
   constructor(
     private readonly claims: SsoDomainClaims,
     private readonly organizations: Organizations,

@@ -9,7 +9,8 @@ import { newCommandContext } from '#application';
 import { SqliteEventStore, type RecordedEvent } from '#event-store';
 import { ManualClock } from '#identity';
 import { IdentityClock } from '../auth/identity.provider.js';
-import { FAILURE_WINDOW_MS, FAILURES_IN_FULL_PER_HOUR, SsoSignOnFailureLog } from './sso-sign-on-failure-log.js';
+import { FAILURE_WINDOW_MS, FAILURES_IN_FULL_PER_HOUR } from '#domain';
+import { SsoSignOnFailureLog } from './sso-sign-on-failure-log.js';
 import { SsoSignOnFailure, ssoSignOnStream, type SsoFailureReason } from './sso-sign-on-failures.js';
 
 const reasons: SsoFailureReason[] = ['state', 'token-refused', 'foreign-domain', 'provider-error'];

@@ -3,37 +3,15 @@
 // number of failures (and of each reason) in an hour is exact while its stored events stay bounded.
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { eventMetadata, FoldedStateCache, handleCommand, newCommandContext, type CommandContext, type NewEvent } from '#application';
+import { FoldedStateCache, handleCommand, newCommandContext, type CommandContext } from '#application';
+import { failureWindowOf, FAILURE_WINDOW_MS, ssoSignOnFailuresDecider, type FailuresInFull, type SsoFailureReason } from '#domain';
 import { EVENT_STORE, type EventStore } from '#event-store';
 import { IdentityClock } from '../auth/identity.provider.js';
 import { PINO } from '../logging/pino.js';
-import {
-  ssoSignOnStream,
-  type SsoFailureReason,
-  type SsoSignOnFailed,
-  type SsoSignOnFailure,
-  type SsoSignOnFailuresCounted,
-} from './sso-sign-on-failures.js';
+import type { SsoSignOnFailure } from './sso-sign-on-failures.js';
 
-/** Per organization and hour, across every node: the stream decides, at its expected revision. */
-export const FAILURES_IN_FULL_PER_HOUR = 20;
-export const FAILURE_WINDOW_MS = 3_600_000;
 /** How often ended hours' counts are written when no further failure comes to write them. */
 const SWEEP_MS = 60_000;
-
-/** The hour a failure falls in, by its start. */
-export const failureWindowOf = (at: Date): string => new Date(Math.floor(at.getTime() / FAILURE_WINDOW_MS) * FAILURE_WINDOW_MS).toISOString();
-
-/** How many failures of the stream's latest hour are stored in full. */
-type InFull = { window: string | null; inFull: number };
-
-const evolve = (state: InFull, event: NewEvent): InFull => {
-  if (event.type !== 'SsoSignOnFailed') return state;
-  const at = (event.data as { at?: unknown }).at;
-  if (typeof at !== 'string') return state;
-  const window = failureWindowOf(new Date(at));
-  return window === state.window ? { window, inFull: state.inFull + 1 } : { window, inFull: 1 };
-};
 
 /** Failures this node counted and did not store in full, for one organization and hour. */
 type Counted = { window: string; byReason: Partial<Record<SsoFailureReason, number>>; total: number };
@@ -41,7 +19,7 @@ type Counted = { window: string; byReason: Partial<Record<SsoFailureReason, numb
 @Injectable()
 export class SsoSignOnFailureLog implements OnModuleDestroy {
   /** Where each organization's failure stream stands on this node: recording one reads only the events after it. */
-  private readonly heads = new FoldedStateCache<InFull>(10_000);
+  private readonly heads = new FoldedStateCache<FailuresInFull>(10_000);
   /** Organizations whose hour, as this node last saw it, is full: their failures are counted without a read. */
   private readonly full = new Map<string, string>();
   private readonly counted = new Map<string, Counted>();
@@ -67,19 +45,14 @@ export class SsoSignOnFailureLog implements OnModuleDestroy {
       this.count(organizationId, window, failure.reason);
       return false;
     }
-    const event: SsoSignOnFailed = {
-      type: 'SsoSignOnFailed',
+    const command = {
+      type: 'RecordSsoSignOnFailure',
       data: { reason: failure.reason, detail: failure.detail.slice(0, 500), ...failure.who, at: at.toISOString() },
-    };
+    } as const;
     let stored = false;
     let roomLeft = true;
     try {
-      const handled = await handleCommand(
-        this.store,
-        ssoSignOnStream(organizationId),
-        (state: InFull) => (state.window === window && state.inFull >= FAILURES_IN_FULL_PER_HOUR ? [] : [event]),
-        { initialState: { window: null, inFull: 0 }, evolve, cache: this.heads, metadata: eventMetadata(context, 'SignOnWithSso') },
-      );
+      const handled = await handleCommand(this.store, ssoSignOnFailuresDecider, organizationId, command, context, { cache: this.heads });
       stored = handled.appended.length > 0;
       roomLeft = stored;
     } catch (error) {
@@ -120,17 +93,12 @@ export class SsoSignOnFailureLog implements OnModuleDestroy {
       this.counted.delete(organizationId);
       const from = counted.window;
       const to = new Date(Date.parse(from) + FAILURE_WINDOW_MS).toISOString();
-      const event: SsoSignOnFailuresCounted = { type: 'SsoSignOnFailuresCounted', data: { from, to, total: counted.total, byReason: counted.byReason } };
+      const command = { type: 'CountSsoSignOnFailures', data: { from, to, total: counted.total, byReason: counted.byReason } } as const;
       try {
         // No one request's origin: the counts are of many callers, as this node saw them.
-        await handleCommand(this.store, ssoSignOnStream(organizationId), () => [event], {
-          initialState: { window: null, inFull: 0 },
-          evolve,
-          cache: this.heads,
-          metadata: eventMetadata(newCommandContext('anonymous'), 'SignOnWithSso'),
-        });
+        await handleCommand(this.store, ssoSignOnFailuresDecider, organizationId, command, newCommandContext('anonymous'), { cache: this.heads });
       } catch (error) {
-        this.logger.error({ err: error, organizationId, ...event.data }, 'SSO sign-on failure counts could not be recorded');
+        this.logger.error({ err: error, organizationId, ...command.data }, 'SSO sign-on failure counts could not be recorded');
       }
     }
   }

@@ -13,11 +13,11 @@ import { IDENTITY } from '../auth/identity.provider.js';
 import { secondStepPage } from '../auth/two-step-policy.js';
 import { commandContextOf } from '../http/request-context.js';
 import { PINO } from '../logging/pino.js';
-import { organizationIdSchema } from '../organizations/organization-ids.js';
+import { organizationIdSchema } from '../http/organization-ids.js';
 import { SsoDomainClaims } from './sso-domain-claims.js';
 import { SsoSignOnFailure } from './sso-sign-on-failures.js';
 import { SsoSignOn } from './sso-sign-on.js';
-import { Operation } from '../openapi/operation.decorator.js';
+import { Operation } from '../http/operation.decorator.js';
 
 /** The seed's error catalogue (section 8): 'Single sign-on (SSO) failed.' */
 export const ssoFailed = '/login?error=sso';

@@ -12,7 +12,7 @@ import { ConfigureSsoCommand } from './configure-sso.command.js';
 import { ProblemError } from '../http/problem-error.js';
 import { SsoDomainVerification, type DomainCheck } from './sso-domain-verification.js';
 import { configureSsoRequest, type ConfigureSsoRequest } from './sso-requests.js';
-import { commandAnswerWords, Operation } from '../openapi/operation.decorator.js';
+import { commandAnswerWords, Operation } from '../http/operation.decorator.js';
 
 /**
  * An organization's single sign-on: operators (API keys with organizations:write, the command

@@ -1,4 +1,5 @@
 import { Global, Module } from '@nestjs/common';
+import { PASSWORD_GATE } from '../auth/password-gate.js';
 import { OrganizationsModule } from '../organizations/organizations.module.js';
 import { ConfigureSsoHandler } from './configure-sso.handler.js';
 import { SsoDomainClaims } from './sso-domain-claims.js';
@@ -19,7 +20,17 @@ import { SsoController } from './sso.controller.js';
 @Module({
   imports: [OrganizationsModule],
   controllers: [SsoController, SsoSignOnController],
-  providers: [ConfigureSsoHandler, SsoDomainClaims, SsoDomainDns, SsoDomainVerification, SsoSignOn, SsoSignOnFailureLog, SsoEnforcement],
-  exports: [SsoEnforcement, SsoDomainVerification],
+  providers: [
+    ConfigureSsoHandler,
+    SsoDomainClaims,
+    SsoDomainDns,
+    SsoDomainVerification,
+    SsoSignOn,
+    SsoSignOnFailureLog,
+    SsoEnforcement,
+    // Password sign-in and reset ask it, without depending on this module.
+    { provide: PASSWORD_GATE, useExisting: SsoEnforcement },
+  ],
+  exports: [SsoEnforcement, SsoDomainVerification, PASSWORD_GATE],
 })
 export class SsoModule {}

@@ -4,6 +4,7 @@ import type { INestApplication } from '@nestjs/common';
 import type { Config } from '#config';
 import { outboxDirectory } from '#identity';
 import { DemoSeed, type DemoSignIn } from '../demo/demo-seed.service.js';
+import { requestLogFile } from '../logging/request-log.js';
 
 export type StartUpFacts = {
   productName: string;
@@ -11,9 +12,11 @@ export type StartUpFacts = {
   signIn: DemoSignIn;
   /** Where reset mails go when SMTP_URL is not set; undefined when they are sent. */
   outbox: string | undefined;
+  /** The file the requests are logged to (REQUEST_LOG=file), so that nothing follows the box on screen; undefined otherwise. */
+  requestLog?: string;
 };
 
-export function startUpLines({ productName, publicUrl, signIn, outbox }: StartUpFacts): string[] {
+export function startUpLines({ productName, publicUrl, signIn, outbox, requestLog }: StartUpFacts): string[] {
   const lines = [`${productName} is running at ${publicUrl}`, ''];
   if (signIn.kind === 'created') {
     lines.push(
@@ -30,7 +33,8 @@ export function startUpLines({ productName, publicUrl, signIn, outbox }: StartUp
     );
     if (outbox !== undefined) lines.push(`  SMTP_URL is not set: the mail is written to ${outbox} (open its .txt)`);
   }
-  lines.push('', 'More users: npx chorus user:create --help');
+  lines.push('', 'More users: ./chorus user:create --help');
+  if (requestLog !== undefined) lines.push(`Requests are logged to ${requestLog} (REQUEST_LOG)`);
   return lines;
 }
 
@@ -45,5 +49,6 @@ export function inBox(lines: string[]): string {
 export async function startUpBanner(app: INestApplication, config: Config): Promise<string> {
   const signIn = await app.get(DemoSeed).signIn();
   const outbox = config.smtpUrl === undefined ? outboxDirectory(config.dataDir) : undefined;
-  return inBox(startUpLines({ productName: config.productName, publicUrl: config.publicUrl, signIn, outbox }));
+  const requestLog = config.requestLog === 'file' ? requestLogFile(config.dataDir) : undefined;
+  return inBox(startUpLines({ productName: config.productName, publicUrl: config.publicUrl, signIn, outbox, requestLog }));
 }

@@ -31,7 +31,7 @@ describe('the start-up banner', () => {
       'Forgot the password? Ask for a link at http://localhost:3000/forgot',
       '  SMTP_URL is not set: the mail is written to data/outbox (open its .txt)',
       '',
-      'More users: npx chorus user:create --help',
+      'More users: ./chorus user:create --help',
     ]);
   });
 
@@ -42,6 +42,11 @@ describe('the start-up banner', () => {
     expect(lines).toContain('  with a user made by the command line (below)');
     expect(lines.join('\n')).not.toContain('outbox');
     expect(lines.join('\n')).not.toContain('password:');
+  });
+
+  it('says where the requests are logged when they go to a file, so nothing follows the box on screen', () => {
+    expect(startUpLines(facts({ requestLog: 'data/logs/requests.log' })).at(-1)).toBe('Requests are logged to data/logs/requests.log (REQUEST_LOG)');
+    expect(startUpLines(facts({})).join('\n')).not.toContain('REQUEST_LOG');
   });
 
   it('draws a box as wide as the longest line', () => {

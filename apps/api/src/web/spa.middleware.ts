@@ -4,12 +4,10 @@
 import { Inject, Injectable, type NestMiddleware } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { CONFIG, type Config } from '#config';
-import { BrowserSessions } from '../auth/browser-sessions.service.js';
-import { Memberships } from '../auth/memberships.service.js';
-import { secondStepPage } from '../auth/two-step-policy.js';
 import { ProblemError } from '../http/problem-error.js';
-import { isApiPath } from './api-paths.js';
+import { isApiPath } from '../http/api-paths.js';
 import { consoleChunkLinks, consoleReadLinks, withHeadLinks } from './console-preloads.js';
+import { PAGE_VISITORS, type ConsoleAnswer, type PageVisitors } from './page-visitors.js';
 import { pageConfigOf, SpaPage } from './spa-page.js';
 import { sendStaticFile, staticFile } from './static-assets.js';
 import { webRoot } from './web-root.js';
@@ -17,23 +15,7 @@ import { webRoot } from './web-root.js';
 /** The seed's routes (section 2): /forgot, /reset/:token, /login/:error?, and /; the invitation link's page; agreeing to a two-step reset. */
 const spaRoutes = [/^\/$/, /^\/login\/?$/, /^\/login\/[^/]+\/?$/, /^\/forgot\/?$/, /^\/reset\/[^/]+\/?$/, /^\/invite\/[^/]+\/?$/, /^\/two-step-reset\/[^/]+\/?$/];
 /** The console: /app and everything under it. */
-const consolePath = '/app';
 const consoleRoute = /^\/app(\/|$)/;
-/** Console pages about an organization: a user who belongs to none is sent to the seed's 'account' message. */
-const organizationPages = /^\/app(\/orgs(\/.*)?)?\/?$/;
-/** /app/orgs/<id>/...: the organization the page shows. */
-const organizationPage = /^\/app\/orgs\/([^/]+)/;
-
-/** Where a page load goes instead, or what the console page it gets starts by reading. */
-type ConsoleAnswer = { redirect: string } | { page: 'console'; organizationId: string | undefined } | { page: 'spa' };
-
-function decoded(segment: string): string | undefined {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return undefined;
-  }
-}
 
 @Injectable()
 export class SpaMiddleware implements NestMiddleware {
@@ -42,8 +24,7 @@ export class SpaMiddleware implements NestMiddleware {
 
   constructor(
     @Inject(CONFIG) config: Config,
-    private readonly sessions: BrowserSessions,
-    private readonly memberships: Memberships,
+    @Inject(PAGE_VISITORS) private readonly visitors: PageVisitors,
   ) {
     this.page = new SpaPage(this.root, pageConfigOf(config), config.nodeEnv === 'production');
     this.consoleChunks = config.nodeEnv === 'production' ? consoleChunkLinks(this.root) : undefined;
@@ -58,34 +39,13 @@ export class SpaMiddleware implements NestMiddleware {
       return;
     }
     if (request.path === '/' || consoleRoute.test(request.path)) {
-      this.consoleRedirect(request)
+      this.visitors
+        .consoleAnswer(request)
         .then((answer) => ('redirect' in answer ? redirect(response, answer.redirect) : this.serve(request, response, next, answer)))
         .catch(next);
       return;
     }
     this.serve(request, response, next, { page: 'spa' });
-  }
-
-  /**
-   * Where a page load must go instead (docs/console.md, Routes): `/` with a live session to the console; a
-   * console page without one to the login, which comes back here; a user who belongs to no organization
-   * to the seed's message for exactly that (`/login?error=account`). The account page stays theirs.
-   */
-  private async consoleRedirect(request: Request): Promise<ConsoleAnswer> {
-    const session = await this.sessions.live(request);
-    // A half-open session (right password, second step to go) is signed out here too: its way in is the second step.
-    if (session === undefined && (await this.sessions.halfOpen(request)) !== undefined) {
-      return { redirect: secondStepPage(request.originalUrl) };
-    }
-    if (request.path === '/') return session === undefined ? { page: 'spa' } : { redirect: consolePath };
-    if (session === undefined) return { redirect: `/login?redirect=${encodeURIComponent(request.originalUrl)}` };
-    const inPath = organizationPage.exec(request.path)?.[1];
-    if (!organizationPages.test(request.path)) return { page: 'console', organizationId: undefined };
-    const memberships = await this.memberships.of(session.userId);
-    if (memberships.length === 0) return { redirect: '/login?error=account' };
-    // /app shows the only organization's overview: its read is the page's first, as under /app/orgs/<id>.
-    const only = memberships.length === 1 ? memberships[0]?.organizationId : undefined;
-    return { page: 'console', organizationId: inPath === undefined ? only : decoded(inPath) };
   }
 
   private serve(request: Request, response: Response, next: NextFunction, answer: ConsoleAnswer): void {
@@ -108,7 +68,7 @@ export class SpaMiddleware implements NestMiddleware {
       next(new ProblemError(503, 'SERVICE_UNAVAILABLE', 'The sign-in page is not built', 'Run `npm run build:web` (or `npm start`).'));
       return;
     }
-    this.sessions.issueXsrf(request, response);
+    this.visitors.issueXsrf(request, response);
     response.status(200);
     response.setHeader('Content-Type', 'text/html; charset=utf-8');
     response.setHeader('Cache-Control', 'no-store');

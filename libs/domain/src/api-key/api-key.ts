@@ -1,6 +1,6 @@
-// An API key's own stream: its events, its state (the fold), and the decisions made on it.
+import type { Decider } from '../decider.js';
+import { DomainError } from '../errors.js';
 
-/** What an API key may do (docs/api.md, API keys). */
 export const API_KEY_SCOPES = ['organizations:read', 'organizations:write', 'audit:read', 'entitlements:read', 'usage:write'] as const;
 export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
 
@@ -8,21 +8,17 @@ export function isApiKeyScope(value: string): value is ApiKeyScope {
   return (API_KEY_SCOPES as readonly string[]).includes(value);
 }
 
-/** Each API key has its own stream, so every API node finds it in the shared event store. */
 export const apiKeyStreamPrefix = 'api-key-';
 export const apiKeyStream = (keyId: string): string => `${apiKeyStreamPrefix}${keyId}`;
 
-/**
- * Only the hash of the secret is ever stored. organizationId: the key is bound to that organization and
- * refused everywhere else (absent: not bound, as every key made before binding existed).
- */
+/** Only the secret's hash is stored. organizationId absent: not bound (older keys). */
 export type ApiKeyCreated = {
   type: 'ApiKeyCreated';
   data: { keyId: string; name: string; scopes: ApiKeyScope[]; secretHash: string; organizationId?: string };
 };
-/** The key is refused from now on: at once on the node that revoked it, within the key cache's bound on every other. */
+/** Refused at once on the node that revoked it, within the key cache's bound on every other. */
 export type ApiKeyRevoked = { type: 'ApiKeyRevoked'; data: { keyId: string; at: string } };
-/** The key was used; written at most once per `useGranularityMs`, so that it stays cheap. */
+/** At most once per `useGranularityMs`, so that it stays cheap. */
 export type ApiKeyUsed = { type: 'ApiKeyUsed'; data: { keyId: string; at: string } };
 
 export type ApiKeyEvent = ApiKeyCreated | ApiKeyRevoked | ApiKeyUsed;
@@ -31,18 +27,17 @@ export type ApiKey = {
   keyId: string;
   name: string;
   scopes: ApiKeyScope[];
-  /** The one organization the key may reach; null: any the scopes allow. */
+  /** null: any the scopes allow. */
   organizationId: string | null;
   secretHash: string;
   createdAt: string;
   revokedAt: string | null;
-  /** To the granularity of use recording; null: never used since it was made, or since uses were recorded. */
   lastUsedAt: string | null;
 };
 
 export type ApiKeyState = ApiKey | null;
 
-/** An event of the key's stream with the instant the store recorded it (the creation's time). */
+/** The store's recordedAt stands in for a creation time the event does not carry. */
 export type RecordedApiKeyEvent = ApiKeyEvent & { recordedAt?: string };
 
 export function evolveApiKey(state: ApiKeyState, event: RecordedApiKeyEvent): ApiKeyState {
@@ -62,20 +57,50 @@ export function evolveApiKey(state: ApiKeyState, event: RecordedApiKeyEvent): Ap
   }
 }
 
-/** A new key's stream must be new: a key id is 96 random bits, so a key there already is a bug, not a refusal. */
+/** A key id is 96 random bits, so a key there already is a bug, not a refusal. */
 export function decideCreateApiKey(state: ApiKeyState, created: ApiKeyCreated['data']): ApiKeyEvent[] {
   if (state !== null) throw new Error(`API key id ${created.keyId} is already in use`);
   return [{ type: 'ApiKeyCreated', data: created }];
 }
 
-/** Revoking is for good and idempotent: a revoked key stays revoked, at its first revocation's time. Undefined: no such key. */
+/** Undefined: no such key. */
 export function decideRevokeApiKey(state: ApiKeyState, at: Date): ApiKeyEvent[] | undefined {
   if (state === null) return undefined;
   return state.revokedAt === null ? [{ type: 'ApiKeyRevoked', data: { keyId: state.keyId, at: at.toISOString() } }] : [];
 }
 
-/** A live key's use is recorded when its last recorded use is at least `useGranularityMs` old. */
+export const isUseDue = (state: ApiKeyState, at: Date, useGranularityMs: number): state is ApiKey =>
+  state !== null && state.revokedAt === null && (state.lastUsedAt === null || at.getTime() - Date.parse(state.lastUsedAt) >= useGranularityMs);
+
 export function decideRecordApiKeyUse(state: ApiKeyState, at: Date, useGranularityMs: number): ApiKeyEvent[] {
-  const due = state !== null && state.revokedAt === null && (state.lastUsedAt === null || at.getTime() - Date.parse(state.lastUsedAt) >= useGranularityMs);
-  return due ? [{ type: 'ApiKeyUsed', data: { keyId: state.keyId, at: at.toISOString() } }] : [];
+  return isUseDue(state, at, useGranularityMs) ? [{ type: 'ApiKeyUsed', data: { keyId: state.keyId, at: at.toISOString() } }] : [];
 }
+
+export type ApiKeyCommand =
+  | { type: 'CreateApiKey'; data: ApiKeyCreated['data'] }
+  | { type: 'RevokeApiKey'; data: { keyId: string; at: Date } }
+  | { type: 'RecordApiKeyUse'; data: { at: Date; useGranularityMs: number } };
+
+export const apiKeyDecider: Decider<ApiKeyState, ApiKeyCommand, RecordedApiKeyEvent> = {
+  streamOf: apiKeyStream,
+  initialState: null,
+  evolve: evolveApiKey,
+  decide: (command, state) => {
+    switch (command.type) {
+      case 'CreateApiKey':
+        return decideCreateApiKey(state, command.data);
+      case 'RevokeApiKey': {
+        const events = decideRevokeApiKey(state, command.data.at);
+        if (events === undefined) throw new DomainError('NOT_FOUND', `No API key has the id ${command.data.keyId}.`, { entity: 'apiKey' });
+        return events;
+      }
+      case 'RecordApiKeyUse':
+        return decideRecordApiKeyUse(state, command.data.at, command.data.useGranularityMs);
+      default: {
+        const _exhaustive: never = command;
+        return _exhaustive;
+      }
+    }
+  },
+  read: (stored) => ({ type: stored.type, data: stored.data, recordedAt: stored.recordedAt }) as RecordedApiKeyEvent,
+};

@@ -2,6 +2,7 @@
 // is the claim (the first delivery as accepted, and the organization command it was resolved to), appended
 // only if the stream does not exist; its second the outcome. A delivery repeated, or made concurrently,
 // finds the claim and answers what the first one decided.
+import type { Decider } from '../decider.js';
 import type { OrganizationCommand } from '../organization/commands.js';
 
 export const billingStreamPrefix = 'billing-';
@@ -53,3 +54,13 @@ export const decideClaim = (entry: LedgerEntry | undefined, received: BillingEve
 
 /** The outcome is recorded once: a delivery that finds one recorded keeps it. */
 export const decideOutcome = (entry: LedgerEntry | undefined, outcome: BillingOutcome): BillingLedgerEvent[] => (entry?.outcome === undefined ? [outcome] : []);
+
+export type BillingLedgerCommand = { type: 'ClaimBillingEvent'; data: BillingEventReceived['data'] } | { type: 'RecordBillingOutcome'; data: BillingOutcome };
+
+/** A provider event's ledger: claimed by its first delivery, then its outcome, each once. */
+export const billingLedgerDecider: Decider<LedgerEntry | undefined, BillingLedgerCommand, BillingLedgerEvent> = {
+  streamOf: billingStream,
+  initialState: undefined,
+  evolve: evolveLedger,
+  decide: (command, entry) => (command.type === 'ClaimBillingEvent' ? decideClaim(entry, command.data) : decideOutcome(entry, command.data)),
+};

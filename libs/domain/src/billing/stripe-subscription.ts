@@ -3,6 +3,7 @@
 // is not the order Stripe made them in. The subscription's state is the newest of them by Stripe's
 // `created` (an older event arriving late changes nothing), and the organization is then brought to that
 // state (SyncSubscription), so every delivery converges on the same result, concurrently or after a crash.
+import type { Decider } from '../decider.js';
 import { resolveProduct } from '../plans/resolve-product.js';
 import type { PlanCatalogue } from '../plans/catalogue.js';
 import type { SubscriptionCustomer, SubscriptionItems, SubscriptionStatus, SubscriptionTerms } from './subscription.js';
@@ -232,3 +233,19 @@ export const evolveStripeUnmatched = (_state: StripeUnmatchedState, _event: Stri
 
 /** An event is kept once, however often Stripe delivers it. */
 export const decideUnmatched = (state: StripeUnmatchedState, event: StripeEventUnmatched): StripeEventUnmatched[] => (state.kept ? [] : [event]);
+
+/** A subscription's stream: every Stripe event about it, each recorded once. */
+export const stripeSubscriptionDecider: Decider<StripeSubscriptionState, { type: 'RecordStripeEvent'; data: StripeSubscriptionEvent }, StripeSubscriptionEvent> = {
+  streamOf: stripeSubscriptionStream,
+  initialState: initialStripeSubscriptionState(),
+  evolve: evolveStripeSubscription,
+  decide: (command, state) => decideStripeObservation(state, command.data),
+};
+
+/** An unmatched Stripe event's own stream (named after the event): kept once. */
+export const stripeUnmatchedDecider: Decider<StripeUnmatchedState, { type: 'KeepUnmatchedStripeEvent'; data: StripeEventUnmatched }, StripeEventUnmatched> = {
+  streamOf: stripeUnmatchedStream,
+  initialState: initialStripeUnmatchedState(),
+  evolve: evolveStripeUnmatched,
+  decide: (command, state) => decideUnmatched(state, command.data),
+};

@@ -1,6 +1,4 @@
-// What the product's services ask of an organization, as flags (docs/entitlements.md): its features as
-// booleans, its governing plan as a string, each limit as what is used and what is left. The flag keys are
-// a contract with every service that checks them.
+// The flag keys are a contract with every service that checks them.
 import { CHORUS_FEATURES, type PlanCatalogue } from '../plans/catalogue.js';
 import { effectiveChorusFeatures } from '../features/chorus-features.js';
 import { governingPlan } from '../limits/governing-plan.js';
@@ -8,7 +6,7 @@ import { LIMITED_RESOURCES } from '../limits/limited-resources.js';
 import { organizationLimits } from '../limits/organization-limits.js';
 import type { ExistingOrganization } from '../organization/state.js';
 
-/** A limit as a caller checks it: `limit` null is unlimited (`remaining` then null too); `exceeded` once used is over it, by `exceededBy`. */
+/** `limit` null is unlimited (`remaining` then null too). */
 export type LimitEntitlement = { limit: number | null; used: number; remaining: number | null; exceeded: boolean; exceededBy: number; override: boolean };
 
 export type EntitlementValue = boolean | string | LimitEntitlement;
@@ -18,7 +16,6 @@ export type EntitlementReason = 'TARGETING_MATCH' | 'DEFAULT';
 
 export type Entitlement = { value: EntitlementValue; reason: EntitlementReason };
 
-/** What is counted outside the state's own lists: the members (their own rows in the read model) and this period's traffic. */
 export type EntitlementUsage = { users: number; trafficThisPeriod: number };
 
 const limitOf = (limit: number | null, used: number, override: boolean): LimitEntitlement => ({
@@ -30,7 +27,7 @@ const limitOf = (limit: number | null, used: number, override: boolean): LimitEn
   override,
 });
 
-/** Every flag of the organization, by key, in a stable order (the bulk answer's ETag hashes it). */
+/** In a stable order: the bulk answer's ETag hashes it. */
 export function organizationEntitlements(state: ExistingOrganization, catalogue: PlanCatalogue, used: EntitlementUsage): Map<string, Entitlement> {
   const plan = governingPlan(state, catalogue);
   const reason: EntitlementReason = plan === undefined ? 'DEFAULT' : 'TARGETING_MATCH';

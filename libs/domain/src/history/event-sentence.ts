@@ -1,16 +1,11 @@
-// Every organization event in words, for auditors ("Member added: ann@example.com as admin"). The
-// compiler asks for a sentence for each event type (the record below), and the sentence test fails on
-// a type it has no expectation for, so a new event cannot reach the history without words.
+// The compiler asks for a sentence for each event type, so a new event cannot reach the history without words.
 import { toUnicodeHostname } from '../hostnames/parse-hostname.js';
 import { LIMITED_RESOURCES } from '../limits/limited-resources.js';
 import { ORGANIZATION_EVENT_TYPES, type OrganizationEvent, type OrganizationEventType, type SubscriptionChanged } from '../organization/events.js';
 import type { ExistingOrganization, OrganizationState } from '../organization/state.js';
 import { ADD_ON_NAMES, formatCount, LINE_NAMES, RESOURCE_NAMES, ROLE_WORDS, SERVICE_LEVEL_NAMES } from './words.js';
 
-/**
- * What some events name by id only (MemberRemoved, SiteRemoved, a user as actor): the organization's
- * own record of that member or site. Absent: the id is shown.
- */
+/** For what events name by id only; absent, the id is shown. */
 export type RecordNames = {
   memberEmail(userId: string): string | undefined;
   site(siteId: string): { name: string; hostname: string } | undefined;
@@ -18,7 +13,7 @@ export type RecordNames = {
 
 export const NO_NAMES: RecordNames = { memberEmail: () => undefined, site: () => undefined };
 
-/** The names an organization's state holds: the state just before an event names everything it removes. */
+/** The state just before an event names everything it removes. */
 export function namesIn(state: OrganizationState): RecordNames {
   if (!state.exists) return NO_NAMES;
   const organization: ExistingOrganization = state;
@@ -37,7 +32,6 @@ const limitWords = (value: number | null): string => (value === null ? 'from the
 
 const siteWords = (name: string, hostname: string): string => `${name} (${toUnicodeHostname(hostname)})`;
 
-/** What each type is called where events are listed or filtered ("Member added"). */
 export const EVENT_TYPE_NAMES: Record<OrganizationEventType, string> = {
   OrganizationCreated: 'Organization created',
   PlanAssigned: 'Plan assigned',
@@ -70,14 +64,20 @@ export const EVENT_TYPE_NAMES: Record<OrganizationEventType, string> = {
   TwoStepSignInPolicySet: 'Two-step sign-in',
 };
 
-/** What follows the type's name: the event's details ('' when its name says it all). */
 const DETAILS: Sentences = {
   OrganizationCreated: ({ name }) => name,
   PlanAssigned: ({ line, plan, serviceLevel }) =>
     `${LINE_NAMES[line]} ${plan}${serviceLevel === undefined ? '' : `, ${SERVICE_LEVEL_NAMES[serviceLevel]} service level`}`,
   AddOnPurchased: ({ addOn, quantity }) => quantityOf(quantity, ADD_ON_NAMES[addOn]),
   AddOnCancelled: ({ addOn, quantity }) => quantityOf(quantity, ADD_ON_NAMES[addOn]),
-  ChorusEnabled: ({ parallelUse }) => (parallelUse === undefined ? '' : parallelUse ? 'with parallel use' : 'without parallel use'),
+  ChorusEnabled: ({ parallelUse, paidPlan }) =>
+    paidPlan !== undefined
+      ? `the Chorus ${paidPlan} plan was paid for through billing, so it is in effect`
+      : parallelUse === undefined
+        ? ''
+        : parallelUse
+          ? 'with parallel use'
+          : 'without parallel use',
   ChorusDisabled: () => '',
   LimitsConfigured: (data) => {
     const parts = LIMITED_RESOURCES.filter((resource) => data[resource] !== undefined).map(
@@ -118,7 +118,6 @@ const DETAILS: Sentences = {
     required ? 'required of every member: those without a second factor set one up at their next sign-in' : 'no longer required',
 };
 
-/** "active, renews on 1 January 2027 (Stripe subscription sub_123)". */
 function subscriptionWords(terms: SubscriptionChanged['data']): string {
   const { status, previousStatus, trialEndsAt, endsOn, currentPeriod, subscriptionId } = terms;
   const parts: string[] = [];
@@ -131,12 +130,10 @@ function subscriptionWords(terms: SubscriptionChanged['data']): string {
   return `${parts.join(', ')} (Stripe subscription ${subscriptionId})`;
 }
 
-/** An ISO date-time -> "31 December 2026" (UTC). */
 function dayInWords(instant: string): string {
   return new Date(instant).toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
 }
 
-/** "2026-11" -> "November 2026". */
 function monthInWords(period: string): string {
   const [year, month] = period.split('-').map(Number);
   return new Date(Date.UTC(year ?? 1970, (month ?? 1) - 1, 1)).toLocaleString('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' });
@@ -145,22 +142,18 @@ function monthInWords(period: string): string {
 export const isOrganizationEventType = (type: string): type is OrganizationEventType =>
   (ORGANIZATION_EVENT_TYPES as readonly string[]).includes(type);
 
-/** "SamlConfigured" -> "Saml configured": a type this version has no sentence for still reads as words. */
+/** A type this version has no sentence for still reads as words. */
 export const typeInWords = (type: string): string => {
   const words = type.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
   return words.charAt(0).toUpperCase() + words.slice(1);
 };
 
-/** The event in words. `names`: the organization's record just before it (see namesIn), for what it names by id. */
 export function eventSentence(event: OrganizationEvent, names: RecordNames = NO_NAMES): string {
   const details = (DETAILS[event.type] as (data: OrganizationEvent['data'], names: RecordNames) => string)(event.data, names);
   return details === '' ? EVENT_TYPE_NAMES[event.type] : `${EVENT_TYPE_NAMES[event.type]}: ${details}`;
 }
 
-/**
- * A stored event in words, whatever its type: one this version does not know (a newer writer's) is named
- * after its type. Data is trusted as recorded (decide validated it when it was written).
- */
+/** Data is trusted as recorded: decide validated it when it was written. */
 export function recordedEventSentence(type: string, data: unknown, names: RecordNames = NO_NAMES): string {
   if (!isOrganizationEventType(type) || typeof data !== 'object' || data === null) return typeInWords(type);
   return eventSentence({ type, data } as OrganizationEvent, names);

@@ -2,7 +2,10 @@ import { describe, expect, it } from '@jest/globals';
 import { ORGANIZATION_EVENT_TYPES, type OrganizationEvent, type OrganizationEventType } from '../organization/events.js';
 import { foldOrganization } from '../organization/evolve.js';
 import { memberAdded, organizationCreated, siteAdded } from '../testing/organization-events.js';
+import { LimitExceeded, LIMITED_RESOURCE_WORDS } from '../errors.js';
+import { LIMITED_RESOURCES } from '../limits/limited-resources.js';
 import { EVENT_TYPE_NAMES, eventSentence, namesIn, recordedEventSentence, typeInWords } from './event-sentence.js';
+import { ADD_ON_NAMES, RESOURCE_NAMES } from './words.js';
 
 const terms = {
   provider: 'stripe',
@@ -24,17 +27,18 @@ const sentences: { [Type in OrganizationEventType]: [EventOf<Type>, string][] } 
   ],
   AddOnPurchased: [
     [{ type: 'AddOnPurchased', data: { addOn: 'feedback', quantity: 1 } }, 'Add-on purchased: Feedback'],
-    [{ type: 'AddOnPurchased', data: { addOn: 'additionalContentSection', quantity: 2 } }, 'Add-on purchased: 2 × Additional content section'],
+    [{ type: 'AddOnPurchased', data: { addOn: 'additionalContentSection', quantity: 2 } }, 'Add-on purchased: 2 × Additional site'],
   ],
   AddOnCancelled: [[{ type: 'AddOnCancelled', data: { addOn: 'additionalUser', quantity: 3 } }, 'Add-on cancelled: 3 × Additional user']],
   ChorusEnabled: [
     [{ type: 'ChorusEnabled', data: {} }, 'Chorus turned on'],
     [{ type: 'ChorusEnabled', data: { parallelUse: true } }, 'Chorus turned on: with parallel use'],
     [{ type: 'ChorusEnabled', data: { parallelUse: false } }, 'Chorus turned on: without parallel use'],
+    [{ type: 'ChorusEnabled', data: { paidPlan: 'teams' } }, 'Chorus turned on: the Chorus teams plan was paid for through billing, so it is in effect'],
   ],
   ChorusDisabled: [[{ type: 'ChorusDisabled', data: {} }, 'Chorus turned off']],
   LimitsConfigured: [
-    [{ type: 'LimitsConfigured', data: { users: 3, contentSections: 0 } }, 'Limits configured: Users 3, Content sections unlimited'],
+    [{ type: 'LimitsConfigured', data: { users: 3, contentSections: 0 } }, 'Limits configured: Users 3, Sites unlimited'],
     [{ type: 'LimitsConfigured', data: { webAnalyticsDomains: null, override: true } }, 'Limits configured: Web analytics domains from the plan, override on'],
     [{ type: 'LimitsConfigured', data: { users: 1000 } }, 'Limits configured: Users 1,000'],
   ],
@@ -181,5 +185,16 @@ describe('recordedEventSentence', () => {
 
   it('never throws on data that is not an object', () => {
     expect(recordedEventSentence('MemberAdded', null)).toBe('Member added');
+  });
+});
+
+describe('one word for sites wherever a customer reads', () => {
+  it('the history, the console and a refusal’s detail say "sites"; the catalogue’s name stays in the field names', () => {
+    expect(RESOURCE_NAMES.contentSections).toBe('Sites');
+    expect(ADD_ON_NAMES.additionalContentSection).toBe('Additional site');
+    for (const resource of LIMITED_RESOURCES) expect(LIMITED_RESOURCE_WORDS[resource].toLowerCase()).toBe(RESOURCE_NAMES[resource].toLowerCase());
+    const refusal = new LimitExceeded('contentSections', 5, 5);
+    expect(refusal.message).toBe('The sites limit of 5 is reached (5 in use).');
+    expect(refusal.details).toEqual({ resource: 'contentSections', limit: 5, count: 5 });
   });
 });

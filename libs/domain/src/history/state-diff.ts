@@ -1,7 +1,4 @@
-// What changed between two states of an organization, in words: the audit explorer shows it for the
-// event an auditor selects (the state after it against the state before it). Both states are views
-// (organizationView of a fold), so derived values (effective limits, features in effect) are compared
-// as auditors see them, not only what the event itself carried.
+// Views are compared, not events, so derived values (effective limits, features in effect) show as auditors see them.
 import type { LimitedResource } from '../errors.js';
 import { LIMITED_RESOURCES } from '../limits/limited-resources.js';
 import type { OrganizationView } from '../organization/view.js';
@@ -11,14 +8,12 @@ import { ADD_ON_NAMES, CHORUS_FEATURE_NAMES, formatCount, LINE_NAMES, RESOURCE_N
 export type ChangeKind = 'added' | 'removed' | 'changed';
 export type ChangeArea = 'organization' | 'plan' | 'limits' | 'usage' | 'features' | 'members' | 'sites' | 'domains' | 'sso';
 
-/** One difference: `before` is absent for an addition, `after` for a removal. */
 export type OrganizationChange = {
   area: ChangeArea;
   kind: ChangeKind;
   subject: string;
   before?: string;
   after?: string;
-  /** The change in one line: "Users limit: 5 → 10", "Member: ann@example.com as admin". */
   text: string;
 };
 
@@ -28,7 +23,6 @@ function change(area: ChangeArea, subject: string, before: string | undefined, a
   return { area, kind: 'changed', subject, before, after, text: `${subject}: ${before} → ${after}` };
 }
 
-/** A value that may be absent (null): absent on one side is an addition or a removal, else a change when it differs. */
 function compare(area: ChangeArea, subject: string, before: string | undefined, after: string | undefined): OrganizationChange[] {
   return before === after ? [] : [change(area, subject, before, after)];
 }
@@ -37,7 +31,6 @@ const limitWords = (limit: Limit): string => (limit === null ? 'unlimited' : for
 const onOff = (value: boolean): string => (value ? 'on' : 'off');
 const lowerFirst = (text: string): string => text.charAt(0).toLowerCase() + text.slice(1);
 
-/** Entries of two keyed collections: what only `after` has, what only `before` has, and what both have but differently. */
 function compareCollections<Item>(
   area: ChangeArea,
   before: readonly Item[],
@@ -83,19 +76,31 @@ function planChanges(before: OrganizationView, after: OrganizationView): Organiz
     ...compare(
       'plan',
       'Traffic per month',
-      before.trafficPerMonth === null ? 'unlimited' : formatCount(before.trafficPerMonth),
-      after.trafficPerMonth === null ? 'unlimited' : formatCount(after.trafficPerMonth),
+      before.trafficPerMonth === null ? planFigureWords(before, null) : formatCount(before.trafficPerMonth),
+      after.trafficPerMonth === null ? planFigureWords(after, null) : formatCount(after.trafficPerMonth),
     ),
   ];
 }
+
+/** Without a plan in effect nothing is added, whatever "unlimited" the missing plan's figures say. */
+const allowedWords = (view: OrganizationView, resource: LimitedResource): string =>
+  view.governingPlan === null ? 'none without a plan' : limitWords(view.limits.effective[resource]);
+
+const planFigureWords = (view: OrganizationView, limit: Limit, setByOperator = false): string =>
+  view.governingPlan === null && !setByOperator ? 'no plan' : limitWords(limit);
 
 function limitChanges(before: OrganizationView, after: OrganizationView): OrganizationChange[] {
   const perResource = (resource: LimitedResource): OrganizationChange[] => {
     const name = lowerFirst(RESOURCE_NAMES[resource]);
     return [
-      ...compare('limits', `${RESOURCE_NAMES[resource]} limit`, limitWords(before.limits.effective[resource]), limitWords(after.limits.effective[resource])),
-      ...compare('limits', `Configured ${name} limit`, limitWords(before.limits.configured[resource]), limitWords(after.limits.configured[resource])),
-      ...compare('limits', `Hard ${name} limit`, limitWords(before.limits.hard[resource]), limitWords(after.limits.hard[resource])),
+      ...compare('limits', `${RESOURCE_NAMES[resource]} limit`, allowedWords(before, resource), allowedWords(after, resource)),
+      ...compare(
+        'limits',
+        `Configured ${name} limit`,
+        planFigureWords(before, before.limits.configured[resource], before.limits.setByOperator[resource]),
+        planFigureWords(after, after.limits.configured[resource], after.limits.setByOperator[resource]),
+      ),
+      ...compare('limits', `Hard ${name} limit`, planFigureWords(before, before.limits.hard[resource]), planFigureWords(after, after.limits.hard[resource])),
     ];
   };
   return [...LIMITED_RESOURCES.flatMap(perResource), ...compare('limits', 'Override', onOff(before.limits.override), onOff(after.limits.override))];
@@ -107,7 +112,6 @@ function usageChanges(before: OrganizationView, after: OrganizationView): Organi
   );
 }
 
-/** A feature turned on is an addition, turned off a removal. */
 function featureChanges(before: OrganizationView, after: OrganizationView): OrganizationChange[] {
   const turned = (name: string, was: boolean, is: boolean): OrganizationChange[] =>
     was === is ? [] : [change('features', 'Feature', was ? name : undefined, is ? name : undefined)];
@@ -159,18 +163,13 @@ function domainChanges(before: OrganizationView, after: OrganizationView): Organ
   ];
 }
 
-/** Single sign-on's settings as auditors see them (the client secret is never in a view). */
 function ssoChanges(before: OrganizationView, after: OrganizationView): OrganizationChange[] {
   const words = (settings: OrganizationView['sso']['settings']): string | undefined =>
     settings === null ? undefined : `${settings.issuer} for ${settings.domains.join(', ')}${settings.enforce ? ', required' : ''}${settings.trustProviderMfa ? ", the provider's MFA trusted" : ''}`;
   return compare('sso', 'Single sign-on', words(before.sso.settings), words(after.sso.settings));
 }
 
-/**
- * Every difference between two states, grouped by area (organization, plan, limits, usage, features,
- * members, sites, domains). `before` undefined: the organization did not exist yet, so only its
- * creation is reported (listing every default as "added" would bury it).
- */
+/** Without `before`, only the creation is reported: listing every default as "added" would bury it. */
 export function diffOrganizations(before: OrganizationView | undefined, after: OrganizationView): OrganizationChange[] {
   if (before === undefined) return [change('organization', 'Organization', undefined, after.name)];
   return [

@@ -60,16 +60,20 @@ describe('diffOrganizations', () => {
   });
 
   it('a plan assigned: the plan, where the limits come from, the limits, the features and the traffic', () => {
-    // Classic professional: 2 content sections, users unlimited (the seed's table).
+    // Classic professional: 2 sites, users unlimited (the seed's table); before it, no plan: nothing could be added.
     const changes = diffOrganizations(viewOf([organizationCreated()]), viewOf([organizationCreated(), classicPlanAssigned('professional')]));
     const texts = changes.map((change) => change.text);
 
     expect(changes[0]).toEqual({ area: 'plan', kind: 'added', subject: 'Classic plan', after: 'professional', text: 'Classic plan: professional' });
     expect(texts).toContain('Limits come from: Classic professional');
-    expect(texts).toContain('Content sections limit: unlimited → 2');
-    expect(texts).toContain('Configured content sections limit: unlimited → 2');
+    expect(texts).toContain('Sites limit: none without a plan → 2');
+    expect(texts).toContain('Configured sites limit: no plan → 2');
     expect(texts).toContain('Feature: Several sites (organization)');
-    expect(texts).toContain('Traffic per month: unlimited → 2,000,000');
+    expect(texts).toContain('Traffic per month: no plan → 2,000,000');
+    // Back to no plan (the subscription ended): nothing can be added, never "unlimited".
+    const ended = diffOrganizations(viewOf([organizationCreated(), classicPlanAssigned('professional')]), viewOf([organizationCreated(), classicPlanAssigned('professional'), { type: 'PlanEnded', data: { line: 'classic', plan: 'professional' } }]));
+    expect(ended.map((change) => change.text)).toEqual(expect.arrayContaining(['Sites limit: 2 → none without a plan', 'Configured sites limit: 2 → no plan']));
+    expect(ended.filter((change) => change.area === 'limits' && change.after === 'unlimited')).toEqual([]);
     expect(new Set(changes.map((change) => change.area))).toEqual(new Set(['plan', 'limits', 'features']));
   });
 
@@ -83,12 +87,12 @@ describe('diffOrganizations', () => {
 
   it('add-ons: bought, more bought, cancelled', () => {
     expect(changesOf(essential, addOnPurchased('additionalContentSection', 2))).toEqual([
-      'Add-on: Additional content section × 2',
-      'Content sections limit: 1 → 3',
-      'Configured content sections limit: 1 → 3',
+      'Add-on: Additional site × 2',
+      'Sites limit: 1 → 3',
+      'Configured sites limit: 1 → 3',
     ]);
     expect(changesOf([...essential, addOnPurchased('additionalContentSection', 2)], addOnCancelled('additionalContentSection', 1))[0]).toBe(
-      'Add-on Additional content section: × 2 → × 1',
+      'Add-on Additional site: × 2 → × 1',
     );
     const cancelled = diffOrganizations(viewOf([...essential, addOnPurchased('feedback')]), viewOf([...essential, addOnPurchased('feedback'), addOnCancelled('feedback')]));
     expect(cancelled[0]).toMatchObject({ kind: 'removed', subject: 'Add-on', before: 'Feedback × 1' });
@@ -107,8 +111,8 @@ describe('diffOrganizations', () => {
 
   it('limits configured, unlimited and override in words', () => {
     expect(changesOf(essential, limitsConfigured({ contentSections: 0, override: true }))).toEqual([
-      'Content sections limit: 1 → unlimited',
-      'Configured content sections limit: 1 → unlimited',
+      'Sites limit: 1 → unlimited',
+      'Configured sites limit: 1 → unlimited',
       'Override: off → on',
     ]);
   });
@@ -116,7 +120,7 @@ describe('diffOrganizations', () => {
   it('sites added, renamed through a repeated add, removed; domains', () => {
     const professional = [organizationCreated(), classicPlanAssigned('professional')];
 
-    expect(changesOf(professional, siteAdded(1))).toEqual(['Content sections in use: 0 → 1', 'Site: Site 1 (site1.example.com)']);
+    expect(changesOf(professional, siteAdded(1))).toEqual(['Sites in use: 0 → 1', 'Site: Site 1 (site1.example.com)']);
     expect(changesOf([...professional, siteAdded(1)], { type: 'SiteAdded', data: { siteId: 'site-1', name: 'Shop', hostname: 'xn--bcher-kva.de' } })).toEqual([
       'Name of site bücher.de: Site 1 → Shop',
       'Hostname of site Shop: site1.example.com → bücher.de',

@@ -8,15 +8,17 @@ import type { AddOn, ChorusFeature, Line, ServiceLevel } from '../plans/catalogu
 const countFormat = new Intl.NumberFormat('en');
 export const formatCount = (value: number): string => countFormat.format(value);
 
+// Customers say "sites" (the seed: "content sections (sites)"): every text they read does, and the
+// catalogue's "content section" stays in the API's field names (`contentSections`, `additionalContentSection`).
 export const RESOURCE_NAMES: Record<LimitedResource, string> = {
   users: 'Users',
-  contentSections: 'Content sections',
+  contentSections: 'Sites',
   qualityAssuranceDomains: 'QA domains',
   webAnalyticsDomains: 'Web analytics domains',
 };
 
 export const ADD_ON_NAMES: Record<AddOn, string> = {
-  additionalContentSection: 'Additional content section',
+  additionalContentSection: 'Additional site',
   additionalUser: 'Additional user',
   qualityAssurance: 'Quality assurance',
   webAnalytics: 'Web analytics',

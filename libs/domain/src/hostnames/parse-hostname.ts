@@ -1,16 +1,14 @@
-// Seed section 5: a value starting with http:// or https:// is parsed as is, otherwise https:// is
-// prepended; a hostname without a dot is rejected unless it is localhost. Stored ASCII, shown Unicode.
+// Stored ASCII, shown Unicode.
 import punycode from 'punycode/punycode.js';
 
 export type Hostname = { ascii: string; unicode: string };
 
 const MAX_INPUT_LENGTH = 2048;
 const MAX_NAME_LENGTH = 253;
-// Letters, digits and inner hyphens, 1 to 63 characters (RFC 1035 labels; IDN labels arrive as xn--).
+// RFC 1035 labels; IDN labels arrive as xn--.
 const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 const SCHEME = /^https?:\/\//i;
 
-/** The Unicode (display) form of an ASCII hostname; the input itself if it is not valid punycode. */
 export function toUnicodeHostname(ascii: string): string {
   try {
     return punycode.toUnicode(ascii);
@@ -19,13 +17,11 @@ export function toUnicodeHostname(ascii: string): string {
   }
 }
 
-/** Why a value is not a hostname, in words the forms can say back (the seed's rule itself only says null). */
 export type HostnameFault = 'empty' | 'too-long' | 'scheme' | 'space' | 'credentials' | 'characters' | 'label' | 'no-dot';
 
 // A scheme other than http(s) would otherwise become a host named after it ("ftp"), refused for its missing dot.
 const OTHER_SCHEME = /^[a-z][a-z0-9+.-]*:\/\//i;
 
-/** The hostname a value names, or why it names none. */
 export function readHostname(value: string): { hostname: Hostname } | { fault: HostnameFault } {
   if (typeof value !== 'string') return { fault: 'empty' };
   const trimmed = value.trim();
@@ -40,7 +36,6 @@ export function readHostname(value: string): { hostname: Hostname } | { fault: H
   }
   // A user name or password in a hostname field is a mistake or a disguise (e.g. "mailto:x@example.com").
   if (url.username !== '' || url.password !== '') return { fault: 'credentials' };
-  // URL lower-cases and converts Unicode labels to punycode; one trailing root dot is dropped.
   const ascii = url.hostname.endsWith('.') ? url.hostname.slice(0, -1) : url.hostname;
   if (ascii.length > MAX_NAME_LENGTH) return { fault: 'too-long' };
   const labels = ascii.split('.');

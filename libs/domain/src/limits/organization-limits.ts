@@ -15,6 +15,8 @@ export type OrganizationLimits = {
   hard: PerResource<Limit>;
   effective: PerResource<Limit>;
   override: boolean;
+  /** Where the configured limit is an operator's setting (LimitsConfigured): plans and add-ons leave it as it is. */
+  setByOperator: PerResource<boolean>;
 };
 
 /** Active add-on units times their increment for one resource. */
@@ -39,7 +41,8 @@ export function organizationLimits(state: ExistingOrganization, catalogue: PlanC
   });
   const hard = perResource((resource) => normalizeLimit(plan ? plan.hardLimits[resource] : null));
   const effective = perResource((resource) => effectiveLimit(configured[resource], hard[resource], override));
-  return { configured, hard, effective, override };
+  const setByOperator = perResource((resource) => (state.limits.configured[resource] ?? null) !== null);
+  return { configured, hard, effective, override, setByOperator };
 }
 
 export const usage = (state: ExistingOrganization): PerResource<number> => ({

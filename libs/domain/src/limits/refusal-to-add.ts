@@ -1,6 +1,4 @@
-// Whether one more of a resource may be added, and if not, why. decide throws the refusal as a
-// DomainError; the view's canAdd asks only whether there is a reason, so both always agree, and a
-// view does not build (and throw away) an error per resource.
+// decide and the view's canAdd ask the same reason, so both always agree.
 import { DomainError, LimitExceeded, type LimitedResource } from '../errors.js';
 import { effectiveChorusFeatures } from '../features/chorus-features.js';
 import type { ChorusFeature, ChorusFeatures, PlanCatalogue, PlanSpec } from '../plans/catalogue.js';
@@ -18,7 +16,6 @@ const REQUIRED_FEATURE: Partial<Record<LimitedResource, ChorusFeature>> = {
 
 export type ReasonNotToAdd = { code: 'NO_PLAN' } | { code: 'FEATURE_DISABLED'; feature: ChorusFeature } | { code: 'LIMIT_EXCEEDED'; limit: number; count: number };
 
-/** What the reasons are decided on; a view that asks for every resource computes it once. */
 export type AddingContext = {
   plan: PlanSpec | undefined;
   features: () => ChorusFeatures;
@@ -38,7 +35,6 @@ export function addingContext(state: ExistingOrganization, catalogue: PlanCatalo
   };
 }
 
-/** role: the role of the member being added (users only); it matters only for the first owner. null: it may be added. */
 export function reasonNotToAdd(state: ExistingOrganization, resource: LimitedResource, context: AddingContext, role?: MemberRole): ReasonNotToAdd | null {
   // docs/domain.md: an organization with no members may always take its first owner, so someone can choose a plan.
   if (resource === 'users' && role === 'owner' && state.members.length === 0) return null;
@@ -50,7 +46,6 @@ export function reasonNotToAdd(state: ExistingOrganization, resource: LimitedRes
   return isWithin(limit, count + 1) ? null : { code: 'LIMIT_EXCEEDED', limit: limit as number, count };
 }
 
-/** The refusal decide throws, or null. */
 export function refusalToAdd(
   state: ExistingOrganization,
   resource: LimitedResource,

@@ -2,6 +2,7 @@ import { describe, it } from '@jest/globals';
 import { given } from '../testing/given-when-then.js';
 import { organizationCreated } from '../testing/organization-events.js';
 import type { OrganizationCommand } from './commands.js';
+import { UNKNOWN_COMMAND_TYPE } from '../testing/unknown-types.js';
 
 const everyCommandButCreate: OrganizationCommand[] = [
   { type: 'AssignPlan', data: { line: 'classic', plan: 'essential' } },
@@ -36,7 +37,7 @@ describe('decide', () => {
 
   it('refuses a command type it does not know', () => {
     given([organizationCreated()])
-      .when({ type: 'RenameOrganization', data: { name: 'x' } } as unknown as OrganizationCommand)
+      .when({ type: UNKNOWN_COMMAND_TYPE, data: { name: 'x' } } as unknown as OrganizationCommand)
       .thenThrows('VALIDATION_FAILED', { field: 'type', reason: 'not_allowed' });
   });
 });

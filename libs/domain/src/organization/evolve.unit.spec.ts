@@ -15,6 +15,7 @@ import {
 import { ORGANIZATION_EVENT_TYPES, type OrganizationEvent } from './events.js';
 import { evolve, foldOrganization } from './evolve.js';
 import { initialOrganizationState, type ExistingOrganization, type OrganizationState } from './state.js';
+import { UNKNOWN_EVENT_TYPE } from '../testing/unknown-types.js';
 
 const fold = (events: OrganizationEvent[]): ExistingOrganization => {
   const state = foldOrganization(deepFreeze(events));
@@ -148,7 +149,7 @@ describe('evolve', () => {
 
   it('leaves the state as it is (the same object) for an event type it does not know', () => {
     const state: OrganizationState = fold([organizationCreated()]);
-    const unknown = { type: 'OrganizationRenamed', data: { name: 'New' } } as unknown as OrganizationEvent;
+    const unknown = { type: UNKNOWN_EVENT_TYPE, data: { name: 'New' } } as unknown as OrganizationEvent;
     expect(evolve(state, unknown)).toBe(state);
     expect(evolve(initialOrganizationState, unknown)).toBe(initialOrganizationState);
   });

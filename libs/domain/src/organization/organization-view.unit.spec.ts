@@ -62,6 +62,8 @@ describe('organizationView', () => {
         hard: { users: 10, contentSections: null, qualityAssuranceDomains: null, webAnalyticsDomains: null },
         effective: { users: 7, contentSections: null, qualityAssuranceDomains: 1, webAnalyticsDomains: 1000 },
         override: false,
+        // contentSections: 0 was configured (unlimited): the setting, not the plan, says it.
+        setByOperator: { users: false, contentSections: true, qualityAssuranceDomains: false, webAnalyticsDomains: false },
         exceededBy: { users: 0, contentSections: 0, qualityAssuranceDomains: 0, webAnalyticsDomains: 0 },
       },
       usage: { users: 2, contentSections: 1, qualityAssuranceDomains: 1, webAnalyticsDomains: 0 },

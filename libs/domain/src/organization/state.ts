@@ -5,13 +5,8 @@ import type { AddOn, ChorusPlan, ClassicPlan, ServiceLevel } from '../plans/cata
 import type { MemberRole } from './member-roles.js';
 
 export type Member = { readonly userId: string; readonly email: string; readonly role: MemberRole; readonly chorusUser: boolean };
-/** hostname in ASCII (punycode) form. */
 export type Site = { readonly siteId: string; readonly name: string; readonly hostname: string };
 
-/**
- * Where the proof of control of one SSO domain stands (its TXT record holds `token`). since: when it
- * entered this status; missingSince: when a verified domain's record was first found missing.
- */
 export type SsoDomainVerification = {
   readonly status: 'pending' | 'verified' | 'unverified';
   readonly token: string;
@@ -19,14 +14,13 @@ export type SsoDomainVerification = {
   readonly missingSince: string | null;
 };
 
-/** clientSecret sealed; domains in ASCII form; verification per listed domain that has a token. */
+/** clientSecret sealed. */
 export type SsoSettings = {
   readonly issuer: string;
   readonly clientId: string;
   readonly clientSecret: string;
   readonly domains: readonly string[];
   readonly enforce: boolean;
-  /** The provider's MFA stands in for Chorus's second step at sign-ons through it (SsoConfigured's trustProviderMfa). */
   readonly trustProviderMfa: boolean;
   readonly verification: Readonly<Record<string, SsoDomainVerification>>;
 };
@@ -38,32 +32,26 @@ export type ExistingOrganization = {
   readonly id: string;
   readonly name: string;
   readonly plans: { readonly classic: ClassicPlan | null; readonly chorus: ChorusPlan | null };
-  /** Organization-wide; set by the latest PlanAssigned that carries one. */
+  /** Set by the latest PlanAssigned that carries one. */
   readonly serviceLevel: ServiceLevel;
-  /** Active units per add-on (purchased minus cancelled). */
   readonly addOns: Readonly<Record<AddOn, number>>;
-  /** parallelUse null: no parallel-use setting (seed section 6). */
   readonly chorus: { readonly enabled: boolean; readonly parallelUse: boolean | null };
   readonly limits: {
-    /** null: not configured, the plan-derived value applies. 0: configured as unlimited. */
+    /** null: the plan-derived value applies. 0: configured as unlimited. */
     readonly configured: Readonly<Record<LimitedResource, number | null>>;
     readonly override: boolean;
   };
   readonly members: readonly Member[];
   readonly sites: readonly Site[];
-  /** ASCII (punycode) form. */
+  /** Hostnames and domains are kept in ASCII (punycode) form. */
   readonly qualityAssuranceDomains: readonly string[];
-  /** ASCII (punycode) form. */
   readonly webAnalyticsDomains: readonly string[];
-  /** Enterprise single sign-on, or null when not configured. */
   readonly sso: SsoSettings | null;
-  /** The thresholds of the traffic allowance (percent) reached, by month (YYYY-MM); absent before the first. */
+  /** Percent, by month (YYYY-MM). */
   readonly trafficThresholdsReached?: Readonly<Record<string, readonly number[]>>;
-  /** The payment provider's subscription; absent before the first. */
   readonly subscription?: OrganizationSubscription;
-  /** The Stripe customer whose subscriptions alone change the organization (StripeCustomerBound); absent before its first. */
+  /** Only this customer's subscriptions change the organization. */
   readonly stripeCustomerId?: string;
-  /** Every member signs in with a second step; absent: never required. */
   readonly twoStepSignInRequired?: boolean;
 };
 

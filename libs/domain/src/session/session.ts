@@ -1,6 +1,7 @@
 // A session's state and when it is still good (OWASP ASVS 3.3: idle and absolute timeouts).
 import type { SecondStepAwaited, SignInMethod } from '../user/events.js';
-import type { SessionEndReason, SessionEvent } from './session-events.js';
+import type { Decider } from '../decider.js';
+import { sessionStream, type SessionEndReason, type SessionEvent, type SessionStarted } from './session-events.js';
 
 export type Session = {
   sessionId: string;
@@ -53,3 +54,33 @@ export function isLive(session: Session, now: Date): boolean {
     time < new Date(session.lastActiveAt).getTime() + session.idleTimeoutSeconds * 1000
   );
 }
+
+export type SessionCommand =
+  | { type: 'StartSession'; data: SessionStarted['data'] }
+  | { type: 'EndSession'; data: { reason: SessionEndReason; at: string } }
+  | { type: 'RefreshSession'; data: { now: Date; refreshAfterMs: number } };
+
+/** A session's stream, its id the session's: started once, ended once, its activity written at most every `refreshAfterMs`. */
+export const sessionDecider: Decider<SessionState, SessionCommand, SessionEvent> = {
+  streamOf: sessionStream,
+  initialState: null,
+  evolve: evolveSession,
+  decide: (command, session) => {
+    switch (command.type) {
+      case 'StartSession':
+        return session === null ? [{ type: 'SessionStarted', data: command.data }] : [];
+      case 'EndSession':
+        // Ended once, whoever asks first: of concurrent sign-outs exactly one records it.
+        return session === null || session.ended !== null ? [] : [{ type: 'SessionEnded', data: command.data }];
+      case 'RefreshSession': {
+        const { now, refreshAfterMs } = command.data;
+        const due = session !== null && isLive(session, now) && now.getTime() - new Date(session.lastActiveAt).getTime() >= refreshAfterMs;
+        return due ? [{ type: 'SessionRefreshed', data: { at: now.toISOString() } }] : [];
+      }
+      default: {
+        const _exhaustive: never = command;
+        return _exhaustive;
+      }
+    }
+  },
+};

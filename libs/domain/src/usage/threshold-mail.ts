@@ -1,18 +1,15 @@
-// A mail to an organization's owners about one of its events (a traffic threshold reached, a failed payment,
-// a trial ending): sent once, whichever node sends it. Its own stream per event (`threshold-mail-<event id>`
-// for thresholds, `owner-mail-<event id>` for the others) records who claimed it (mail-claim.ts) and that it went out.
+// A mail to an organization's owners about one of its events: sent once, whichever node sends it.
+import type { Decider } from '../decider.js';
 import { mailClaimDuty, type MailClaim, type MailDuty } from '../mail/mail-claim.js';
 
 export const thresholdMailStreamPrefix = 'threshold-mail-';
-/** The mail owed for one TrafficThresholdReached event, named by that event's id. */
 export const thresholdMailStream = (reachedEventId: string): string => `${thresholdMailStreamPrefix}${reachedEventId}`;
 
-/** The mail owed for any other organization event the owners are told about (a failed payment, a trial ending). */
 export const ownerMailStream = (eventType: string, eventId: string): string =>
   eventType === 'TrafficThresholdReached' ? thresholdMailStream(eventId) : `owner-mail-${eventId}`;
 
 export type ThresholdMailClaimed = { type: 'ThresholdMailClaimed'; data: { organizationId: string; sender: string; at: string } };
-/** `to`: the owners it went to; none when the organization had no owner with an address (nothing to send). */
+/** `to` may be empty: no owner had an address. */
 export type ThresholdMailSent = { type: 'ThresholdMailSent'; data: { organizationId: string; to: string[]; at: string } };
 export type ThresholdMailEvent = ThresholdMailClaimed | ThresholdMailSent;
 
@@ -33,11 +30,9 @@ export function evolveThresholdMail(state: ThresholdMailState, event: ThresholdM
   }
 }
 
-/** Who sends the mail now, as `sender` sees it at `now`. */
 export const thresholdMailDuty = (state: ThresholdMailState, sender: string, now: Date, claimMs: number): MailDuty =>
   mailClaimDuty(state.sent, state.claim, sender, now, claimMs);
 
-/** What `sender` records before sending: its claim, when the duty is to claim; nothing otherwise. */
 export function decideThresholdMailClaim(
   state: ThresholdMailState,
   request: { organizationId: string; sender: string; now: Date; claimMs: number },
@@ -45,3 +40,22 @@ export function decideThresholdMailClaim(
   const duty = thresholdMailDuty(state, request.sender, request.now, request.claimMs);
   return duty.kind === 'claim' ? [{ type: 'ThresholdMailClaimed', data: { organizationId: request.organizationId, sender: request.sender, at: request.now.toISOString() } }] : [];
 }
+
+export type OwnerMailCommand =
+  | { type: 'ClaimOwnerMail'; data: { organizationId: string; sender: string; now: Date; claimMs: number } }
+  | { type: 'RecordOwnerMailSent'; data: ThresholdMailSent['data'] };
+
+export const ownerMailId = (eventType: string, eventId: string): string => `${eventType} ${eventId}`;
+
+export const ownerMailDecider: Decider<ThresholdMailState, OwnerMailCommand, ThresholdMailEvent> = {
+  streamOf: (id) => {
+    const [eventType = '', eventId = ''] = id.split(' ');
+    return ownerMailStream(eventType, eventId);
+  },
+  initialState: initialThresholdMailState(),
+  evolve: evolveThresholdMail,
+  decide: (command, state) => {
+    if (command.type === 'ClaimOwnerMail') return decideThresholdMailClaim(state, command.data);
+    return state.sent ? [] : [{ type: 'ThresholdMailSent', data: command.data }];
+  },
+};

@@ -1,22 +1,17 @@
-// Traffic per month: the collectors report usage, Chorus keeps each organization's total per period. A
-// period's reports live in a stream of their own (`traffic-<organization>-<YYYY-MM>`), so that counting
-// never contends with the organization's commands; a report id is counted once, however often it arrives.
+// A period's reports live in a stream of their own, so that counting never contends with the organization's commands.
+import type { Decider } from '../decider.js';
 
 export const trafficStreamPrefix = 'traffic-';
 export const trafficStream = (organizationId: string, period: string): string => `${trafficStreamPrefix}${organizationId}-${period}`;
 
-/** When the month `year`/`month` (0-11) starts for an anchor: its day (the last, in shorter months) and time of day. */
+/** `month` 0-11; the anchor's day is clamped to the last in shorter months. */
 function monthStart(year: number, month: number, anchor: Date | undefined): number {
   if (anchor === undefined) return Date.UTC(year, month, 1);
   const day = Math.min(anchor.getUTCDate(), new Date(Date.UTC(year, month + 1, 0)).getUTCDate());
   return Date.UTC(year, month, day, anchor.getUTCHours(), anchor.getUTCMinutes(), anchor.getUTCSeconds(), anchor.getUTCMilliseconds());
 }
 
-/**
- * The month an instant's traffic counts in, `YYYY-MM`: the calendar month in UTC, or, for an organization
- * billed from another day (`anchor`: its subscription's period start), the month its billing month began in:
- * billed from the 15th, 10 December counts in 2026-11.
- */
+/** With an `anchor` (billing period start), the month its billing month began in: billed from the 15th, 10 December counts in November. */
 export function trafficPeriodOf(instant: string | Date, anchor?: string | null): string {
   const at = new Date(instant);
   const from = anchor === null || anchor === undefined ? undefined : new Date(anchor);
@@ -25,32 +20,28 @@ export function trafficPeriodOf(instant: string | Date, anchor?: string | null):
   return `${year}-${String(month + 1).padStart(2, '0')}`;
 }
 
-/** The month before a period (`YYYY-MM`). */
 export function periodBefore(period: string): string {
   const [year = 1970, month = 1] = period.split('-').map(Number);
   return month === 1 ? `${year - 1}-12` : `${year}-${String(month - 1).padStart(2, '0')}`;
 }
 
-/** When a period (`YYYY-MM`) starts, for the same anchor. */
 export function trafficPeriodStart(period: string, anchor?: string | null): string {
   const [year, month] = period.split('-').map(Number);
   return new Date(monthStart(year ?? 1970, (month ?? 1) - 1, anchor === null || anchor === undefined ? undefined : new Date(anchor))).toISOString();
 }
 
-/** The thresholds of the allowance (in percent) whose crossing is recorded, once per period. */
+/** Percent of the allowance; each crossing is recorded once per period. */
 export const TRAFFIC_THRESHOLDS = [80, 100] as const;
 export type TrafficThreshold = (typeof TRAFFIC_THRESHOLDS)[number];
 
-/** The thresholds `used` has reached of `allowance` (none when unlimited). */
 export const thresholdsReached = (used: number, allowance: number | null): TrafficThreshold[] =>
   allowance === null || allowance <= 0 ? [] : TRAFFIC_THRESHOLDS.filter((threshold) => used * 100 >= allowance * threshold);
 
 export type UsageReport = { id: string; quantity: number; occurredAt: string; siteId?: string | undefined };
 
-/** Reports counted, in the order they arrived; `total` is the period's total after them. */
 export type TrafficReported = { type: 'TrafficReported'; data: { organizationId: string; period: string; reports: UsageReport[]; total: number } };
 
-/** The period's total reached a threshold of the allowance: recorded once per threshold and period, in the same append as the reports that reached it. */
+/** In the same append as the reports that reached it. */
 export type TrafficThresholdCrossed = {
   type: 'TrafficThresholdCrossed';
   data: { organizationId: string; period: string; threshold: TrafficThreshold; used: number; allowance: number };
@@ -58,20 +49,12 @@ export type TrafficThresholdCrossed = {
 
 export type TrafficEvent = TrafficReported | TrafficThresholdCrossed;
 
-/**
- * What a report said, as its id is held to: the same id with another quantity, time or site is another report,
- * and is refused (REPORT_ID_REUSED) rather than counted or taken for a repeat.
- */
+/** The same id with other content is refused (REPORT_ID_REUSED) rather than counted or taken for a repeat. */
 export const reportContent = ({ quantity, occurredAt, siteId }: UsageReport): string => `${quantity} ${Date.parse(occurredAt)} ${siteId ?? ''}`;
 
-/**
- * The report ids a state has counted, with what each said: the first `size` entries of `order` (id -> its rank
- * and content). Successive states share one map that only grows, each seeing the ids below its own size, so
- * counting a batch costs the batch, not the month's ids so far (copying a set per batch made a busy month quadratic).
- */
+/** Successive states share one growing map, each seeing the ids ranked below its `size`: a batch costs the batch, not the month. */
 export type CountedIds = { readonly order: Map<string, { rank: number; content: string }>; readonly size: number };
 
-/** What the report counted under `id` said, or undefined when no report of this id was counted. */
 export function countedContent(counted: CountedIds, id: string): string | undefined {
   const entry = counted.order.get(id);
   return entry !== undefined && entry.rank < counted.size ? entry.content : undefined;
@@ -80,7 +63,7 @@ export function countedContent(counted: CountedIds, id: string): string | undefi
 export const hasCounted = (counted: CountedIds, id: string): boolean => countedContent(counted, id) !== undefined;
 
 function countedWith(counted: CountedIds, reports: readonly UsageReport[]): CountedIds {
-  // Extended in place when this is the newest state of the map; a state branching from an older one copies its own part.
+  // A state branching from an older one copies its own part.
   let order = counted.order;
   if (order.size !== counted.size) {
     order = new Map();
@@ -107,15 +90,10 @@ export function evolveTraffic(state: TrafficState, event: TrafficEvent): Traffic
   return { ...state, total: event.data.total, counted: countedWith(state.counted, event.data.reports) };
 }
 
-/** Report ids are the organization's, whatever the month: those counted in the neighbouring period a report may fall in. */
+/** Report ids are the organization's, whatever the month: a report may fall in the neighbouring period. */
 export type CountedElsewhere = (id: string) => string | undefined;
 
-/**
- * The reports not counted before (nor twice within this call, nor in the neighbouring period `countedElsewhere`
- * says), as one event, and each threshold of the allowance (null: unlimited) the new total reaches for the first
- * time this period; none when all were counted. A reused id is not counted (the caller tells a repeat from a
- * reuse by `reportContent`).
- */
+/** A reused id is not counted; the caller tells a repeat from a reuse by `reportContent`. */
 export function decideTraffic(
   state: TrafficState,
   request: { organizationId: string; period: string; reports: readonly UsageReport[]; allowance: number | null; countedElsewhere?: CountedElsewhere },
@@ -137,3 +115,24 @@ export function decideTraffic(
   ];
 }
 
+
+export type ReportUsage = {
+  type: 'ReportUsage';
+  data: { organizationId: string; period: string; reports: readonly UsageReport[]; allowance: number | null; countedElsewhere?: CountedElsewhere };
+};
+
+/** Its id is `<organization> <YYYY-MM>`. */
+export const trafficDecider: Decider<TrafficState, ReportUsage, TrafficEvent> = {
+  streamOf: (id) => {
+    const [organizationId = '', period = ''] = id.split(' ');
+    return trafficStream(organizationId, period);
+  },
+  get initialState() {
+    // A getter: each stream's counted ids grow a map of their own.
+    return initialTrafficState();
+  },
+  evolve: evolveTraffic,
+  decide: (command, state) => decideTraffic(state, command.data),
+};
+
+export const trafficId = (organizationId: string, period: string): string => `${organizationId} ${period}`;

@@ -1,9 +1,10 @@
 // The user's rules: one branch per command, invariants as plain ifs with typed errors.
 import { DomainError, InvalidToken, RateLimited } from '../errors.js';
 import type { UserCommand, UserCommandContext } from './commands.js';
-import type { UserEvent } from './events.js';
+import type { Decider } from '../decider.js';
+import { userStream, type UserEvent } from './events.js';
 import { decideSecondFactors } from './second-factors.js';
-import { resetMailsPerHour, type OpenSession, type User, type UserState } from './user.js';
+import { evolveUser, initialUserState, resetMailsPerHour, type OpenSession, type User, type UserState } from './user.js';
 
 const hourMs = 3_600_000;
 
@@ -122,3 +123,14 @@ export function decideUser(command: UserCommand, state: UserState, { now, openSe
     }
   }
 }
+
+/** A command with what its decision needs from outside: the time, the sessions the stream lists as open, the organizations' requirement. */
+export type UserDecision = UserCommand & { readonly facts: UserCommandContext };
+
+/** A user's stream, its id the user's. */
+export const userDecider: Decider<UserState, UserDecision, UserEvent> = {
+  streamOf: userStream,
+  initialState: initialUserState(),
+  evolve: evolveUser,
+  decide: (command, state) => decideUser(command, state, command.facts),
+};

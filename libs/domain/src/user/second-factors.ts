@@ -1,7 +1,6 @@
 /* eslint-disable max-lines -- the second factors' one fold and every decision about them (set up, prove, confirm, reset), all reading the same state. */
-// A user's second factors: an authenticator app (TOTP, RFC 6238), passkeys (WebAuthn) and recovery codes,
-// their fold and the decisions about them. Codes and signatures are checked outside (they need the secret
-// and the crypto); what is decided here is what may be used, and that nothing is used twice.
+// Codes and signatures are checked outside (they need the secret and the crypto); decided here: what may be
+// used, and that nothing is used twice.
 import { DomainError, InvalidToken } from '../errors.js';
 import type { SecondStepAwaited } from './events.js';
 import type { FactorChangeConfirmed, SecondFactorEvent, SecondStepMethod } from './second-factor-events.js';
@@ -17,12 +16,10 @@ export type Passkey = {
 };
 
 export type SecondFactors = {
-  /** lastTimeStep: the newest 30-second step whose code was accepted; a code of it or before is refused. */
+  /** A code of lastTimeStep or before is refused. */
   authenticatorApp: { secretSealed: string; enrolledAt: string; lastTimeStep: number | null } | null;
   passkeys: Passkey[];
-  /** The digests of the codes not used yet. */
   recoveryCodes: { unused: string[]; generatedAt: string } | null;
-  /** Owners' resets waiting for the person's confirmation (SecondFactorsResetRequested), newest last. */
   resetRequests: readonly ResetRequest[];
 };
 
@@ -30,9 +27,8 @@ export type ResetRequest = { organizationId: string; tokenHash: string; expiresA
 
 export const noSecondFactors: SecondFactors = { authenticatorApp: null, passkeys: [], recoveryCodes: null, resetRequests: [] };
 
-/** How long a sign-in stands in for confirming a change of factors, for an account with no password and no app to confirm with. */
+/** For an account with no password and no app, a sign-in this recent confirms a change of factors. */
 export const RECENT_SIGN_IN_MS = 5 * 60_000;
-/** How long an owner's reset request may be confirmed by the person. */
 export const RESET_REQUEST_LIFETIME_MS = 72 * 3_600_000;
 
 export const RECOVERY_CODE_COUNT = 10;
@@ -42,19 +38,13 @@ export const MAX_PASSKEY_NAME_LENGTH = 64;
 /** Recovery codes are a way back in, not a factor: an account with codes only is asked for nothing. */
 export const hasSecondFactor = (factors: SecondFactors): boolean => factors.authenticatorApp !== null || factors.passkeys.length > 0;
 
-/**
- * What a sign-in must still pass before its session is full, whatever way it came in (password, Google, SSO):
- * the second step when the account has a factor, setting one up when an organization of the person requires
- * it, nothing otherwise. A way in that already carries a second factor the organization trusts (its SSO
- * provider's MFA) asks for the requirement of the other organizations only, and for no factor of the account.
- */
+/** A provider MFA the organization trusts stands in for the account's factors, not for other organizations' requirement. */
 export function secondStepAwaited(factors: SecondFactors, requiredByAnOrganization: boolean, providerMfaTrusted = false): SecondStepAwaited | undefined {
   if (providerMfaTrusted && !requiredByAnOrganization) return undefined;
   if (hasSecondFactor(factors)) return 'second-step';
   return requiredByAnOrganization ? 'enrolment' : undefined;
 }
 
-/** With no factor left, the codes that stood in for them go too. */
 const withoutOrphanCodes = (factors: SecondFactors): SecondFactors => (hasSecondFactor(factors) ? factors : { ...factors, recoveryCodes: null });
 
 export function evolveSecondFactors(factors: SecondFactors, event: SecondFactorEvent): SecondFactors {
@@ -92,7 +82,6 @@ export function evolveSecondFactors(factors: SecondFactors, event: SecondFactorE
       return noSecondFactors;
     case 'SecondFactorsResetRequested': {
       const { organizationId, tokenHash, expiresAt, at } = event.data;
-      // Requests past their time are dropped as a new one comes: they can no longer be confirmed.
       const live = factors.resetRequests.filter((request) => Date.parse(request.expiresAt) > Date.parse(at));
       return { ...factors, resetRequests: [...live, { organizationId, tokenHash, expiresAt }] };
     }
@@ -103,7 +92,6 @@ export function evolveSecondFactors(factors: SecondFactors, event: SecondFactorE
   }
 }
 
-/** An app code's time step and a recovery code, once accepted (at the second step or to confirm a change), are used. */
 type CodesUsed = { timeStep?: number | undefined; recoveryCodeHash?: string | undefined };
 
 function withCodesUsed(factors: SecondFactors, { timeStep, recoveryCodeHash }: CodesUsed): SecondFactors {
@@ -117,26 +105,18 @@ function withCodesUsed(factors: SecondFactors, { timeStep, recoveryCodeHash }: C
   return next;
 }
 
-/**
- * What confirms a change of factors in its own request: the password (checked outside, against the hash), a code
- * of the app or a recovery code (checked outside, decided here so that none is used twice), or the time of the
- * session's sign-in, for an account that has neither a password nor an app.
- */
 export type FactorChangeProof =
   | { method: 'password' }
   | { method: 'authenticator-app'; timeStep: number }
   | { method: 'recovery-code'; codeHash: string }
   | { method: 'recent-sign-in'; signedInAt: string };
 
-/** Who stands behind an owner's reset: the organization, for an account it answers for, or the person, through the mailed link. */
 export type ResetAuthority = { kind: 'account-of-organization'; organizationId: string } | { kind: 'confirmed-by-person'; tokenHash: string };
 
-/** What was shown to pass the second step, as checked outside: the code's time step, the passkey and its counter, the code's digest. */
 export type SecondStepProof =
   | { method: 'authenticator-app'; timeStep: number }
   | { method: 'passkey'; credentialId: string; counter: number }
   | { method: 'recovery-code'; codeHash: string }
-  /** The first factor was just enrolled on a session that had to enrol (the organization's policy). */
   | { method: 'enrolment' };
 
 export type SecondFactorCommand =
@@ -151,12 +131,11 @@ export type SecondFactorCommand =
   | { type: 'RegenerateRecoveryCodes'; data: { codeHashes: string[] } }
   | { type: 'PassSecondStep'; data: { previousSessionId: string; sessionId: string; absoluteExpiresAt: Date; proof: SecondStepProof } }
   | { type: 'FailSecondStep'; data: { sessionId: string; method: Exclude<SecondStepMethod, 'enrolment'> } }
-  /** A change made from a full session, with what confirms it in its request: recorded together, or not at all. */
+  /** Confirmation and change are recorded together, or not at all. */
   | { type: 'ConfirmFactorChange'; data: { proof: FactorChangeProof; change: FactorChangeCommand } }
   | { type: 'RequestSecondFactorsReset'; data: { organizationId: string; tokenHash: string; expiresAt: Date } }
   | { type: 'ResetSecondFactors'; data: ResetAuthority };
 
-/** The changes of factors a person makes on the Account page. */
 export type FactorChangeCommand = Extract<
   SecondFactorCommand,
   { type: 'EnrolAuthenticatorApp' | 'RegisterPasskey' | 'RenamePasskey' | 'RemovePasskey' | 'RemoveAuthenticatorApp' | 'RegenerateRecoveryCodes' }
@@ -164,15 +143,14 @@ export type FactorChangeCommand = Extract<
 
 export type SecondFactorContext = {
   at: string;
-  /** An organization the user belongs to requires two-step sign-in: the last factor may not be removed. */
+  /** The last factor may not be removed. */
   twoStepRequired: boolean;
-  /** The account has a password, which then confirms changes (a sign-in alone does not). */
+  /** Then a sign-in alone no longer confirms changes. */
   hasPassword: boolean;
 };
 
 const reauthenticate = (detail: string) => new DomainError('REAUTHENTICATION_REQUIRED', detail);
 
-/** A change is confirmed by what the account has: its password or an app code before a recent sign-in (see FactorChangeProof). */
 function confirmedChange(factors: SecondFactors, proof: FactorChangeProof, { at, hasPassword }: SecondFactorContext): FactorChangeConfirmed {
   switch (proof.method) {
     case 'password':
@@ -215,7 +193,6 @@ function passkeyName(name: string): string {
 }
 
 function recoveryCodesFor(factors: SecondFactors, hashes: readonly string[], at: string): SecondFactorEvent[] {
-  // The first factor comes with its codes; later ones leave the codes the user already keeps.
   if (hasSecondFactor(factors)) return [];
   if (hashes.length !== RECOVERY_CODE_COUNT) throw new DomainError('VALIDATION_FAILED', `Enrolling a first factor needs ${RECOVERY_CODE_COUNT} recovery codes.`);
   return [{ type: 'RecoveryCodesGenerated', data: { codeHashes: [...hashes], at } }];
@@ -232,7 +209,7 @@ function verifiedProof(factors: SecondFactors, proof: SecondStepProof): Pick<Sec
     case 'authenticator-app': {
       const app = factors.authenticatorApp;
       if (app === null) throw new InvalidCode();
-      // RFC 6238 5.2: a code is accepted once; one of the same or an earlier step is a replay.
+      // RFC 6238 5.2: one of the same or an earlier step is a replay.
       if (app.lastTimeStep !== null && proof.timeStep <= app.lastTimeStep) {
         throw new DomainError('CODE_ALREADY_USED', 'This code was used already: wait for the next one.');
       }
@@ -301,7 +278,7 @@ export function decideSecondFactors(command: SecondFactorCommand, factors: Secon
     case 'FailSecondStep':
       return [{ type: 'SecondStepFailed', data: { sessionId: command.data.sessionId, method: command.data.method, at } }];
     case 'ConfirmFactorChange': {
-      // The change is decided first: one refused by its own rules, or that changes nothing, spends no code.
+      // Decided first: a change refused, or that changes nothing, spends no code.
       const changed = decideSecondFactors(command.data.change, factors, context);
       return changed.length === 0 ? [] : [confirmedChange(factors, command.data.proof, context), ...changed];
     }
@@ -315,7 +292,6 @@ export function decideSecondFactors(command: SecondFactorCommand, factors: Secon
       if (authority.kind === 'account-of-organization') {
         return hasAnythingToReset(factors) ? [{ type: 'SecondFactorsReset', data: { organizationId: authority.organizationId, authority: authority.kind, at } }] : [];
       }
-      // Once, with a link of a request that still stands: a reset since has cleared them all.
       const request = factors.resetRequests.find((candidate) => candidate.tokenHash === authority.tokenHash);
       if (request === undefined || Date.parse(request.expiresAt) <= Date.parse(at)) throw new InvalidToken('This link is no longer valid.');
       return [{ type: 'SecondFactorsReset', data: { organizationId: request.organizationId, authority: authority.kind, at } }];

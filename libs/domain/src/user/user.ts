@@ -1,7 +1,5 @@
-// A user's state: the fold of its stream, nothing stored beside it. Folding an event costs the same
-// whatever the history: sign-ins and sign-outs change nothing here (the sessions a reset must end are
-// read from the stream's recent end when needed, Users.openSessions), and pending reset links are few
-// (three mails an hour, each valid for one).
+// Folding an event costs the same whatever the history: sign-ins and sign-outs change nothing here (open
+// sessions are read from the stream's recent end when needed).
 import type { UserEvent } from './events.js';
 import { evolveSecondFactors, noSecondFactors, type SecondFactors } from './second-factors.js';
 
@@ -15,10 +13,9 @@ export type User = {
   username: string | null;
   passwordHash: string | null;
   googleSubject: string | null;
-  /** The organizations whose single sign-on the user linked their account to (SsoAccountLinked). */
   ssoOrganizationIds: string[];
   pendingResets: PendingReset[];
-  /** When reset links were last sent (the newest few), for the per-address mail limit. */
+  /** The newest few, for the per-address mail limit. */
   resetRequestTimes: string[];
   secondFactors: SecondFactors;
 };
@@ -27,7 +24,6 @@ export type UserState = { status: 'unregistered' } | User;
 
 export const initialUserState = (): UserState => ({ status: 'unregistered' });
 
-/** Reset mails one address may receive per hour (the forgot form answers the same either way). */
 export const resetMailsPerHour = 3;
 
 export function evolveUser(state: UserState, event: UserEvent): UserState {
@@ -66,10 +62,7 @@ export function evolveUser(state: UserState, event: UserEvent): UserState {
       };
     }
     case 'PasswordResetCompleted':
-      // A reset spends every outstanding link, not only the one used.
       return { ...state, pendingResets: [] };
-    // The sessions a change or a reset ends are read from the stream when needed (OpenSessionScan), and
-    // failed sign-ins were recorded here only before attempts got streams of their own (sign-in-attempts.ts).
     case 'PasswordChanged':
     case 'SignedIn':
     case 'SignedOut':
@@ -94,14 +87,8 @@ export function evolveUser(state: UserState, event: UserEvent): UserState {
   }
 }
 
-/**
- * The sessions a user's stream lists as open at `now` (signed in, not signed out nor ended by a reset or a
- * password change, not past their absolute expiry), from its events read newest first. `take` answers
- * false once an event is older than `horizon` (the oldest start a live session can have): nothing before
- * it can be open.
- */
+/** Fed events newest first; `take` answers false once past `horizon`, the oldest start a live session can have. */
 export class OpenSessionScan {
-  /** Oldest first, in the order they were signed in. */
   readonly open: OpenSession[] = [];
   private readonly ended = new Set<string>();
 
@@ -113,10 +100,8 @@ export class OpenSessionScan {
   take(event: UserEvent): boolean {
     if (event.type === 'SignedOut') this.ended.add(event.data.sessionId);
     if (event.type === 'PasswordResetCompleted' || event.type === 'PasswordChanged') for (const sessionId of event.data.endedSessionIds) this.ended.add(sessionId);
-    // Passing the second step ends the half-open session and opens a full one under a new id.
     if (event.type === 'SecondStepPassed') this.ended.add(event.data.previousSessionId);
     if ((event.type === 'SignedIn' || event.type === 'SecondStepPassed') && !this.ended.has(event.data.sessionId) && Date.parse(event.data.absoluteExpiresAt) > this.now) {
-      // Read newest first, listed oldest first: in the order they were signed in.
       this.open.unshift({ sessionId: event.data.sessionId, absoluteExpiresAt: event.data.absoluteExpiresAt });
     }
     return Date.parse(event.data.at) >= this.horizon;

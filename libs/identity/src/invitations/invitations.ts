@@ -1,14 +1,21 @@
-// Invitations (docs/console.md, Members): a member added by an address nobody has registered with is mailed
-// a single-use link `/invite/<token>`, valid 7 days. The page asks for a password under the reset's
-// policy, registers the person under the id reserved for their address (so every membership given to
-// it is theirs) and signs them in. The token is the reserved id and 256 bits derived from the MemberAdded
-// it answers (deriveUserToken: an HMAC under a key from SESSION_SECRET), so that an invitation recorded
-// but not yet mailed can be mailed again with the same link; only its hash is kept.
+// Invitation links are derived from the MemberAdded they answer, so that one recorded but not yet mailed can be
+// mailed again with the same link; only the hash is kept.
 import type { TwoStepRequirement } from '../sign-in/password-sign-in.js';
-import { eventMetadata, handleCommand, loadStream, type CommandContext, type LoadedStream, type StreamFold } from '#application';
+import { handleCommand, loadStream, type CommandContext, type LoadedStream } from '#application';
 import { type EventStore } from '#event-store';
 import type { Clock } from '../clock.js';
-import { DomainError, InvalidToken, invitationStream, type InvitationEvent, evolveInvitations, mailDuty, nextMailAllowedAt, noInvitations, validInvitation, type InvitationState, type PendingInvitation, type UndeliveredInvitation } from '#domain';
+import {
+  DomainError,
+  InvalidToken,
+  invitationDecider,
+  mailDuty,
+  noInvitations,
+  validInvitation,
+  type InvitationCommand,
+  type InvitationState,
+  type PendingInvitation,
+  type UndeliveredInvitation,
+} from '#domain';
 import type { IdentityLogger } from '../logger.js';
 import { invitationMail } from '../mail/invitation-mail.js';
 import { isPermanentMailFailure, type Mailer } from '../mail/mailer.js';
@@ -23,63 +30,36 @@ import type { Users } from '../user/users.js';
 
 export type { UndeliveredInvitation } from '#domain';
 
-const invitationFold: StreamFold<InvitationState, InvitationEvent> = { initialState: noInvitations(), evolve: evolveInvitations };
-
 export const invitationLifetimeMs = 7 * 24 * 3_600_000;
 
 const hourMs = 3_600_000;
 
 export type InvitationRequest = {
-  /** The id USER_DIRECTORY gave the member: the one reserved for the address. */
+  /** The id reserved for the address. */
   userId: string;
   email: string;
   organizationId: string;
   organizationName: string;
-  /** The address of the person who added the member, if a person did. */
   invitedBy?: string;
-  /** The MemberAdded this answers: however often it is handled, it gets one invitation (one link). */
+  /** However often it is handled, one MemberAdded gets one invitation (one link). */
   memberAddedEventId: string;
 };
 
-/**
- * sent: mailed now; resent: an invitation recorded but not marked mailed (its sender stopped, or this
- * sender tries again) mailed now, with the same link; notified: the address already has an account, and was
- * told it was added; failed: the mail was refused for good (InvitationFailed, not tried again); duplicate:
- * this MemberAdded's mail was handled already.
- */
+/** resent: recorded but never marked mailed, mailed now with the same link; notified: the address already had an account. */
 export type InvitationOutcome = 'sent' | 'resent' | 'notified' | 'failed' | 'duplicate';
 
-/** This organization has mailed this person as often as an hour allows: nothing recorded, ask again at `until`. */
-export class InvitationDelayed extends Error {
-  constructor(readonly until: Date) {
-    super(`Too many mails from this organization to this person this hour: not before ${until.toISOString()}`);
-  }
-}
-
-/** Another node claimed this mail and may be sending it: nothing recorded, ask again at `until` (it is then done, or the claim ran out). */
-export class InvitationClaimedElsewhere extends Error {
-  constructor(
-    readonly sender: string,
-    readonly until: Date,
-  ) {
-    super(`Another node (${sender}) is mailing this invitation: ask again at ${until.toISOString()}`);
-  }
-}
+export { InvitationClaimedElsewhere, InvitationDelayed } from '#domain';
 
 export type InvitationDetails = { email: string; organizationName: string; expiresAt: string };
 
 export type InvitationOptions = {
   publicUrl: string;
   productName: string;
-  /** This node's name in the invitations it records and mails (kept across restarts: loadNodeName). */
+  /** This node's name, kept across restarts. */
   sender: string;
-  /** How long a node's claim on a mail holds before another node takes it over (MAIL_CLAIM_SECONDS). */
+  /** How long a node's claim on a mail holds before another node takes it over. */
   mailClaimMs: number;
 };
-
-/** Recorded and neither mailed nor failed yet: the one outcome still to record. */
-const unsettled = (state: InvitationState, tokenHash: string): boolean =>
-  state.owed.some((owed) => owed.tokenHash === tokenHash && !owed.mailed && !owed.failed);
 
 const invalidInvitation = () => new InvalidToken('This invitation link is unknown, used or expired.');
 
@@ -94,62 +74,36 @@ export class Invitations {
     private readonly clock: Clock,
     private readonly options: InvitationOptions,
     private readonly logger: IdentityLogger,
-    /** HKDF-derived from SESSION_SECRET (purpose 'invitation-links'): a link is HMAC(key, MemberAdded id), so it can be mailed again. */
+    /** HKDF-derived from SESSION_SECRET (purpose 'invitation-links'). */
     private readonly linkKey: Buffer,
   ) {}
 
   /**
-   * Mails a member added by an address: an invitation when it has no account yet (InvitationSent, the
-   * link's hash, at most once per MemberAdded), a notice that they were added when it has one
-   * (MembershipNoticeSent); then records InvitationMailed, or InvitationFailed when the mail is refused
-   * for good. Safe to call again for the same MemberAdded, on any node (a reaction delivers at least once):
-   * one node at a time holds the mail (the recording names it; mailDuty), and mails again only what its
-   * holder left unmailed: this node's own (claimed anew once half its claim has gone), or another's whose
-   * claim ran out (InvitationMailClaimed first).
-   * Throws InvitationDelayed over the organization's hourly limit for this person, InvitationClaimedElsewhere
-   * while another node holds it, and what a mail that may pass later failed with.
+   * Safe to call again for the same MemberAdded on any node (reactions deliver at least once): one node at a
+   * time holds the mail. Throws InvitationDelayed, InvitationClaimedElsewhere, and mail failures that may pass later.
    */
   async invite(request: InvitationRequest, context: CommandContext): Promise<InvitationOutcome> {
     const registered = (await this.users.load(request.userId)).state.status === 'registered';
     const { token, tokenHash } = deriveUserToken(request.userId, this.linkKey, request.memberAddedEventId);
-    const stream = invitationStream(request.userId);
     const { sender, mailClaimMs } = this.options;
-    let verdict = { kind: 'settled' } as { kind: 'record' | 'claim' | 'send' | 'settled' } | { kind: 'delayed' | 'theirs'; until: Date; sender?: string };
-    const handled = await handleCommand(
-      this.store,
-      stream,
-      (state): InvitationEvent[] => {
-        const now = this.clock.now();
-        const at = now.toISOString();
-        const owed = state.owed.find((candidate) => candidate.memberAddedEventId === request.memberAddedEventId);
-        if (owed !== undefined) {
-          const duty = mailDuty(owed, sender, now, mailClaimMs);
-          verdict = duty.kind === 'theirs' ? { ...duty, sender: owed.sender ?? 'unnamed' } : duty;
-          return duty.kind === 'claim' ? [{ type: 'InvitationMailClaimed', data: { tokenHash: owed.tokenHash, sender, at } }] : [];
-        }
-        const allowedAt = nextMailAllowedAt(state, request.organizationId, now);
-        if (allowedAt > now) {
-          verdict = { kind: 'delayed', until: allowedAt };
-          return [];
-        }
-        verdict = { kind: 'record' };
-        const { organizationId, organizationName, email, memberAddedEventId } = request;
-        if (registered) return [{ type: 'MembershipNoticeSent', data: { organizationId, organizationName, email, tokenHash, at, memberAddedEventId, sender } }];
-        const expiresAt = new Date(now.getTime() + invitationLifetimeMs).toISOString();
-        return [{ type: 'InvitationSent', data: { organizationId, organizationName, email, tokenHash, expiresAt, at, memberAddedEventId, sender } }];
-      },
-      // A person's first invitation is the usual case: decided on an empty stream without reading it; a
-      // stream that exists fails that append and is read and decided on as usual.
-      { ...invitationFold, metadata: eventMetadata(context), known: { state: noInvitations(), revision: undefined, position: undefined } },
-    );
-    const decided = verdict;
-    if (decided.kind === 'delayed') throw new InvitationDelayed(decided.until);
-    if (decided.kind === 'theirs') throw new InvitationClaimedElsewhere(decided.sender ?? 'unnamed', decided.until);
-    if (decided.kind === 'settled') return 'duplicate';
+    const { organizationId, organizationName, email, memberAddedEventId } = request;
+    const now = this.clock.now();
+    const command: InvitationCommand = {
+      type: 'InviteMember',
+      data: { organizationId, organizationName, email, memberAddedEventId, tokenHash, registered, sender, now, mailClaimMs, lifetimeMs: invitationLifetimeMs },
+    };
+    // A person's first invitation is the usual case: decided on an empty stream without reading it.
+    const known = { state: noInvitations(), revision: undefined, position: undefined };
+    const handled = await handleCommand(this.store, invitationDecider, request.userId, command, context, { known });
+    const recorded = handled.appended.find((event) => event.type === 'InvitationSent' || event.type === 'MembershipNoticeSent');
+    const claimed = handled.appended.some((event) => event.type === 'InvitationMailClaimed');
+    const stillOwed = handled.state.owed.find((candidate) => candidate.memberAddedEventId === memberAddedEventId);
+    const holding = recorded === undefined && !claimed && stillOwed !== undefined && mailDuty(stillOwed, sender, now, mailClaimMs).kind === 'send';
+    if (recorded === undefined && !claimed && !holding) return 'duplicate';
     const owed = handled.state.owed.find((candidate) => candidate.memberAddedEventId === request.memberAddedEventId);
     // A claim mails the link recorded with the invitation (the same MemberAdded derives the same token).
     if (owed === undefined || owed.tokenHash !== tokenHash) return 'duplicate';
-    const outcome: InvitationOutcome = decided.kind !== 'record' ? 'resent' : owed.notice ? 'notified' : 'sent';
+    const outcome: InvitationOutcome = recorded === undefined ? 'resent' : owed.notice ? 'notified' : 'sent';
     const details = { to: request.email, productName: this.options.productName, organizationName: request.organizationName, invitedBy: request.invitedBy };
     try {
       await this.mailer.send(
@@ -159,15 +113,14 @@ export class Invitations {
       );
     } catch (error) {
       if (!isPermanentMailFailure(error)) throw error;
-      await this.recordFailed(stream, tokenHash, request, error, handled, context);
+      await this.recordFailed(tokenHash, request, error, handled, context);
       return 'failed';
     }
-    await this.recordMailed(stream, tokenHash, request.organizationId, handled, context);
+    await this.recordMailed(request.userId, tokenHash, request.organizationId, handled, context);
     return outcome;
   }
 
   private async recordFailed(
-    stream: string,
     tokenHash: string,
     request: InvitationRequest,
     error: unknown,
@@ -175,8 +128,8 @@ export class Invitations {
     context: CommandContext,
   ): Promise<void> {
     const { responseCode } = error as { responseCode?: unknown };
-    const failed: InvitationEvent = {
-      type: 'InvitationFailed',
+    const failed: InvitationCommand = {
+      type: 'RecordInvitationFailed',
       data: {
         tokenHash,
         organizationId: request.organizationId,
@@ -187,52 +140,34 @@ export class Invitations {
     };
     const about = { userId: request.userId, organizationId: request.organizationId, correlationId: context.correlationId };
     this.logger.warn({ ...about, err: error }, 'Invitation mail refused for good: not sent');
-    await handleCommand(this.store, stream, (state): InvitationEvent[] => (unsettled(state, tokenHash) ? [failed] : []), {
-      ...invitationFold,
-      metadata: eventMetadata(context),
-      known: { state: known.state, revision: known.revision, position: known.position },
-    });
+    await handleCommand(this.store, invitationDecider, request.userId, failed, context, { known });
   }
 
-  /**
-   * InvitationMailed, decided on the stream as the invitation's own command left it: one append and no
-   * read when nothing came after it (handleCommand's `known`; a stream moved on meanwhile is read again).
-   */
   private async recordMailed(
-    stream: string,
+    userId: string,
     tokenHash: string,
     organizationId: string,
     known: LoadedStream<InvitationState>,
     context: CommandContext,
   ): Promise<void> {
-    const mailed: InvitationEvent = { type: 'InvitationMailed', data: { tokenHash, at: this.clock.now().toISOString(), organizationId } };
-    await handleCommand(this.store, stream, (state): InvitationEvent[] => (unsettled(state, tokenHash) ? [mailed] : []), {
-      ...invitationFold,
-      metadata: eventMetadata(context),
-      known: { state: known.state, revision: known.revision, position: known.position },
-    });
+    const mailed: InvitationCommand = { type: 'RecordInvitationMailed', data: { tokenHash, at: this.clock.now().toISOString(), organizationId } };
+    await handleCommand(this.store, invitationDecider, userId, mailed, context, { known });
   }
 
-  /** Of these people, those whose last mail from this organization was refused for good (and none went out since). */
+  /** Those whose last mail from this organization was refused for good (and none went out since). */
   async undelivered(organizationId: string, userIds: readonly string[]): Promise<Array<UndeliveredInvitation & { userId: string }>> {
-    const load = async (userId: string) => ({ userId, state: (await loadStream(this.store, invitationStream(userId), invitationFold)).state });
+    const load = async (userId: string) => ({ userId, state: (await loadStream(this.store, invitationDecider, userId)).state });
     const people = await Promise.all(userIds.map(load));
     const ours = (failure: UndeliveredInvitation) => failure.organizationId === organizationId;
     return people.flatMap(({ userId, state }) => state.failures.filter(ours).map((failure) => ({ userId, ...failure })));
   }
 
-  /** What the invitation page shows before the person chooses a password; INVALID_TOKEN otherwise. */
   async describe(token: string): Promise<InvitationDetails> {
     const { invitation } = await this.usable(token);
     return { email: invitation.email, organizationName: invitation.organizationName, expiresAt: invitation.expiresAt };
   }
 
-  /**
-   * Registers the invited person with this password and opens their first session. Single use: the
-   * user's stream can be created once, so of two simultaneous uses one registers and the other is
-   * INVALID_TOKEN, like a link used before or past its 7 days.
-   */
-  /** `twoStepRequired`: an organization of the person requires two-step sign-in, so the session opens half open, to set a factor up. */
+  /** Single use: the user's stream can be created once, so of two simultaneous uses one is INVALID_TOKEN. */
   async accept(token: string, password: string, context: CommandContext, twoStepRequired?: TwoStepRequirement): Promise<OpenedSession> {
     const { userId, tokenHash, invitation } = await this.usable(token);
     const violation = passwordPolicyViolation(password, { email: normalizeEmail(invitation.email), username: null });
@@ -245,14 +180,8 @@ export class Invitations {
       if (error instanceof DomainError && error.code === 'DUPLICATE') throw invalidInvitation();
       throw error;
     }
-    const accepted: InvitationEvent = {
-      type: 'InvitationAccepted',
-      data: { tokenHash, organizationId: invitation.organizationId, at: this.clock.now().toISOString() },
-    };
-    await handleCommand(this.store, invitationStream(userId), (state): InvitationEvent[] => (state.accepted ? [] : [accepted]), {
-      ...invitationFold,
-      metadata: eventMetadata(asInvitee),
-    });
+    const accepted: InvitationCommand = { type: 'AcceptInvitation', data: { tokenHash, organizationId: invitation.organizationId, at: this.clock.now().toISOString() } };
+    await handleCommand(this.store, invitationDecider, userId, accepted, asInvitee);
     const mustEnrol = twoStepRequired?.(userId) === true;
     return this.sessions.open(userId, 'invitation', asInvitee, mustEnrol ? 'enrolment' : undefined);
   }
@@ -260,10 +189,9 @@ export class Invitations {
   private async usable(token: string): Promise<{ userId: string; tokenHash: string; invitation: PendingInvitation }> {
     const read = readUserToken(token);
     if (read === undefined) throw invalidInvitation();
-    const { state } = await loadStream(this.store, invitationStream(read.userId), invitationFold);
+    const { state } = await loadStream(this.store, invitationDecider, read.userId);
     const invitation = validInvitation(state, read.tokenHash, this.clock.now());
     if (invitation === undefined) throw invalidInvitation();
-    // Registered meanwhile (another invitation, Google): the link has done its work.
     if ((await this.users.load(read.userId)).state.status === 'registered') throw invalidInvitation();
     // The address must still lead to this person, or the password would go to someone else's account.
     if ((await this.claims.find('email', normalizeEmail(invitation.email))) !== read.userId) throw invalidInvitation();

@@ -1,18 +1,14 @@
-// The development outbox (no SMTP_URL) builds each message and writes two files: on the main thread that
-// was about half of an added member's CPU there (nodemailer's stream pipelines, the files' creation).
-// A worker thread does both instead; a send
-// resolves once its files are written, as before, so whoever records a mail as sent still does it after.
+// The development outbox renders and writes in a worker thread, off the main thread; a send resolves once
+// its files are written, so whoever records a mail as sent does it after.
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 
 export type OutboxMessage = { from: string; to: string; subject: string; text: string };
 
-/** Where a message went: its .eml and the readable .txt beside it. */
 export type OutboxFiles = { file: string; textFile: string };
 
-// CommonJS, evaluated: it runs the same from the TypeScript sources (tests) and from dist. The message is
-// built by nodemailer's own composer and encoders, without its stream pipeline (which cost about twice
-// as much CPU per message): the same .eml as its stream transport writes (outbox-writer.int.spec.ts).
+// CommonJS, evaluated: it runs the same from the TypeScript sources and from dist. Nodemailer's own composer
+// without its stream pipeline, giving the same .eml as its stream transport.
 const workerSource = `
 const { mkdirSync, writeFileSync } = require('node:fs');
 const { join } = require('node:path');
@@ -49,11 +45,7 @@ type Reply = { id: number; file: string; textFile: string } | { id: number; erro
 
 type Pending = { resolve: (files: OutboxFiles) => void; reject: (error: Error) => void };
 
-/**
- * One worker per outbox, started at the first message; it keeps the process alive only while a message
- * is being written. A worker that dies fails the messages it held (their senders may try again) and is
- * started afresh at the next one.
- */
+/** The worker keeps the process alive only while a message is being written; one that dies is started afresh. */
 export class OutboxWriter {
   private worker: Worker | undefined;
   private readonly pending = new Map<number, Pending>();

@@ -1,5 +1,3 @@
-// Forgot / reset: a known address is mailed a single-use link that expires in an hour; using it
-// sets the new password, lifts any sign-in lock and ends every other session of the user.
 import type { CommandContext } from '#application';
 import type { Clock } from '../clock.js';
 import { DomainError, InvalidToken, RateLimited } from '#domain';
@@ -30,22 +28,17 @@ export class PasswordReset {
     private readonly clock: Clock,
     private readonly options: PasswordResetOptions,
     private readonly logger: IdentityLogger,
-    /** Reset requests per client address (resetRequestThrottlePolicy). */
     private readonly requestsPerAddress: ThrottleCounters,
     /** A completed reset lifts the account's sign-in lock. */
     private readonly signInAttempts: SignInAttempts,
   ) {}
 
-  /**
-   * Counts a reset request from this address, refusing with RATE_LIMITED past the limit. Called
-   * before answering; the answer is the same whether the address is known or not.
-   */
   admit(clientIp: string): void {
     const reservation = this.requestsPerAddress.reserve(clientIp, this.clock.now());
     if (reservation.kind === 'refuse') throw new RateLimited(Math.ceil(reservation.retryAfterMs / 1000));
   }
 
-  /** Mails a reset link when the address is a user's; does nothing visible otherwise. */
+  /** Does nothing visible for an unknown address. */
   async request(email: string, context: CommandContext): Promise<void> {
     // An address only reserved for a member who has not registered yet is nobody's account.
     const state = await this.claims.findUser('email', normalizeEmail(email));
@@ -70,19 +63,12 @@ export class PasswordReset {
     );
   }
 
-  /**
-   * Whether complete() would take this token now (unused, unexpired, its user registered), without
-   * using it or recording anything. One answer for every reason a token fails, so it tells nobody
-   * more than the link's holder could learn by submitting it.
-   */
+  /** One answer for every reason a token fails: it tells nobody more than submitting the link would. */
   async isValid(token: string): Promise<boolean> {
     return (await this.pendingReset(token)) !== undefined;
   }
 
-  /**
-   * Sets the new password with a reset token. keepSessionId: the caller's own session, which
-   * stays open when it belongs to the same user.
-   */
+  /** keepSessionId stays open when it belongs to the same user. */
   async complete(token: string, password: string, context: CommandContext, keepSessionId?: string): Promise<{ userId: string }> {
     const pending = await this.pendingReset(token);
     if (pending === undefined) throw new InvalidToken();
@@ -102,7 +88,6 @@ export class PasswordReset {
     return { userId: read.userId };
   }
 
-  /** The user and the token read from a link still waiting to be used; undefined for any other token. */
   private async pendingReset(token: string) {
     const read = readUserToken(token);
     if (read === undefined) return undefined;

@@ -1,7 +1,4 @@
-// "Change password" in the console's Account page: the current password, then a new one under the
-// reset's policy. Every other session of the user ends; the browser asking stays signed in. The check of
-// the current password is an attempt on the account, reserved before it as the login form's are (the
-// same stream, throttle and lock), so a stolen session cannot guess the password faster than the form.
+// The current password is an attempt counted as the login form's are, so a stolen session cannot guess faster.
 import type { CommandContext } from '#application';
 import type { Clock } from '../clock.js';
 import { DomainError } from '#domain';
@@ -22,7 +19,6 @@ export class PasswordChange {
     private readonly attempts: SignInAttempts,
   ) {}
 
-  /** For the session `sessionId` of `userId`. Answers how many other sessions ended. */
   async change(userId: string, sessionId: string, request: PasswordChangeRequest, context: CommandContext): Promise<{ endedSessions: number }> {
     const { state } = await this.users.load(userId);
     if (state.status !== 'registered') throw new DomainError('NOT_FOUND', 'No such user.');

@@ -1,21 +1,16 @@
-// Server-side sessions, shared by every API node through the event store: a session is its own
-// stream, read through a short-lived local cache. A node sees its own sign-outs at once and other
-// nodes' within `cacheMs` (the bounded staleness documented in the README).
-import { randomUUID } from 'node:crypto';
-import { eventMetadata, handleCommand, loadStream, newCommandContext, type CommandContext, type HandledCommand, type StreamFold } from '#application';
-import { type AppendResult, type EventStore } from '#event-store';
+// A node sees its own sign-outs at once and other nodes' within `cacheMs` (bounded staleness).
+import { handleCommand, loadStream, newCommandContext, type CommandContext, type HandledCommand } from '#application';
+import { type EventStore } from '#event-store';
 import type { Clock } from '../clock.js';
 import {
   type SecondStepAwaited,
   type SecondStepMethod,
   type SignInMethod,
   isLive,
-  evolveSession,
+  sessionDecider,
   type Session,
   type SessionState,
-  sessionStream,
   type SessionEndReason,
-  type SessionEvent,
   type SessionStarted,
 } from '#domain';
 import type { Users } from '../user/users.js';
@@ -26,10 +21,9 @@ export type SessionPolicy = {
   absoluteTimeoutMs: number;
   /** Activity is written at most this often; the idle timeout slides by this granularity. */
   refreshAfterMs: number;
-  /** How long a node trusts its cached copy before reading the stream again. */
   cacheMs: number;
   maxCachedSessions: number;
-  /** A half-open session (the password was right, the second step is not passed yet) lasts this long at most. */
+  /** Lifetime of a half-open session (password right, second step not passed yet). */
   secondStepTimeoutMs: number;
 };
 
@@ -47,8 +41,6 @@ export type OpenedSession = { cookieValue: string; session: Session };
 
 type Loaded = { session: Session; revision: bigint; fetchedAt: number };
 
-const sessionFold: StreamFold<SessionState, SessionEvent> = { initialState: null, evolve: evolveSession };
-
 export class Sessions {
   private readonly cache = new Map<string, Loaded>();
 
@@ -60,31 +52,23 @@ export class Sessions {
     private readonly policy: SessionPolicy = defaultSessionPolicy,
   ) {}
 
-  /**
-   * A new session with a new id (never one the browser brought: no fixation). `awaiting`: half open, for the
-   * second step only, and short-lived (secondStepTimeoutMs).
-   */
+  /** Always a new id, never one the browser brought: no fixation. */
   async open(userId: string, method: SignInMethod, context: CommandContext, awaiting?: SecondStepAwaited): Promise<OpenedSession> {
     const { cookieValue, sessionId } = this.cookies.issue();
     const now = this.clock.now();
     const lifetimeMs = awaiting === undefined ? this.policy.absoluteTimeoutMs : this.policy.secondStepTimeoutMs;
     const absoluteExpiresAt = new Date(now.getTime() + lifetimeMs);
     const started = this.started(sessionId, userId, method, now, absoluteExpiresAt, context, awaiting === undefined ? {} : { awaiting });
-    // The session's stream is new, so its append needs no read and is handed to the store at once, before
-    // the user's SignedIn: the two share one commit (the store's group commit), or the session's comes
-    // first. Either way a session the user's stream lists already exists, so a password reset can end it.
+    // The session's append is handed over before the user's SignedIn, so a session the user's stream lists
+    // always exists and a password reset can end it.
     const [appended] = await Promise.all([
       this.startStream(started, context),
       this.users.handle(userId, { type: 'RecordSignIn', data: { sessionId, method, absoluteExpiresAt, ...(awaiting === undefined ? {} : { awaiting }) } }, context),
     ]);
-    return { cookieValue, session: this.rememberStarted(started, appended, now) };
+    return { cookieValue, session: this.rememberStarted(appended, now) };
   }
 
-  /**
-   * The full session that takes a half-open one's place once `record` has written the user's SecondStepPassed
-   * for it (which refuses a code used already, and a half-open session passed already): a new id, as after
-   * any change of privilege, and the half-open one ended.
-   */
+  /** A new id, as after any change of privilege; `record` must refuse a code or a half-open session used already. */
   async openAfterSecondStep(
     half: Session,
     secondStep: SecondStepMethod,
@@ -97,17 +81,16 @@ export class Sessions {
     await record(sessionId, absoluteExpiresAt);
     const started = this.started(sessionId, half.userId, half.method, now, absoluteExpiresAt, context, { secondStep });
     const [appended] = await Promise.all([this.startStream(started, context), this.end(half.sessionId, 'second-step-passed', context)]);
-    return { cookieValue, session: this.rememberStarted(started, appended, now) };
+    return { cookieValue, session: this.rememberStarted(appended, now) };
   }
 
-  /** A session's stream is new: its first event needs no read and is handed to the store at once. */
-  private startStream(started: SessionStarted, context: CommandContext): Promise<AppendResult> {
-    return this.store.append(sessionStream(started.data.sessionId), [{ id: randomUUID(), type: started.type, data: started.data, metadata: eventMetadata(context) }], 'no_stream');
+  private startStream(started: SessionStarted, context: CommandContext): Promise<HandledCommand<SessionState>> {
+    const known = { state: null, revision: undefined, position: undefined };
+    return handleCommand(this.store, sessionDecider, started.data.sessionId, { type: 'StartSession', data: started.data }, context, { known, maxAttempts: 1 });
   }
 
-  private rememberStarted(started: SessionStarted, appended: AppendResult, now: Date): Session {
-    const handled = { state: evolveSession(null, started), revision: appended.nextExpectedRevision, position: appended.position, recorded: [], appended: [] };
-    return this.rememberHandled(handled, now) as Session;
+  private rememberStarted(started: HandledCommand<SessionState>, now: Date): Session {
+    return this.rememberHandled(started, now) as Session;
   }
 
   private started(
@@ -133,7 +116,6 @@ export class Sessions {
     return { type: 'SessionStarted', data };
   }
 
-  /** The live session a cookie names, its idle timeout slid forward; undefined otherwise. */
   async resolve(cookieValue: string | undefined): Promise<Session | undefined> {
     const sessionId = this.cookies.sessionIdOf(cookieValue);
     if (sessionId === undefined) return undefined;
@@ -144,19 +126,17 @@ export class Sessions {
     return this.refresh(loaded, now);
   }
 
-  /** Signs the session out (POST /logout); signing out a session already ended does nothing. */
   async close(session: Session, context: CommandContext): Promise<void> {
     if (await this.end(session.sessionId, 'signed-out', context)) {
       await this.users.handle(session.userId, { type: 'RecordSignOut', data: { sessionId: session.sessionId } }, context);
     }
   }
 
-  /** Ends sessions the user's stream already records as ended (a password reset). */
+  /** For sessions the user's stream already records as ended. */
   async endAll(sessionIds: readonly string[], reason: SessionEndReason, context: CommandContext): Promise<void> {
     for (const sessionId of sessionIds) await this.end(sessionId, reason, context);
   }
 
-  /** The user's live sessions, newest first. */
   async listForUser(userId: string): Promise<Session[]> {
     const now = this.clock.now();
     const sessions: Session[] = [];
@@ -167,7 +147,6 @@ export class Sessions {
     return sessions.sort((first, second) => second.startedAt.localeCompare(first.startedAt));
   }
 
-  /** Ends one of the user's own sessions; false when it is not theirs or not live. */
   async revoke(userId: string, sessionId: string, context: CommandContext): Promise<boolean> {
     const loaded = await this.read(sessionId);
     if (loaded === undefined || loaded.session.userId !== userId || !isLive(loaded.session, this.clock.now())) return false;
@@ -175,7 +154,6 @@ export class Sessions {
     return true;
   }
 
-  /** Ends every live session of the user but `keepSessionId` ("Sign out everywhere else"); answers how many ended. */
   async revokeOthers(userId: string, keepSessionId: string, context: CommandContext): Promise<number> {
     let ended = 0;
     for (const session of await this.listForUser(userId)) {
@@ -184,32 +162,17 @@ export class Sessions {
     return ended;
   }
 
-  /**
-   * Ends the session on its own stream; true for the one caller whose SessionEnded was recorded, so that
-   * of any number of concurrent sign-outs of one session exactly one records it on the user's stream.
-   */
+  /** True for exactly one of concurrent callers, so only one records the sign-out on the user's stream. */
   private async end(sessionId: string, reason: SessionEndReason, context: CommandContext): Promise<boolean> {
-    const ended: SessionEvent = { type: 'SessionEnded', data: { reason, at: this.clock.now().toISOString() } };
-    const endOnce = (session: SessionState) => (session === null || session.ended !== null ? [] : [ended]);
-    const handled = await handleCommand(this.store, sessionStream(sessionId), endOnce, {
-      ...sessionFold,
-      metadata: eventMetadata(context),
-    });
+    const handled = await handleCommand(this.store, sessionDecider, sessionId, { type: 'EndSession', data: { reason, at: this.clock.now().toISOString() } }, context);
     this.rememberHandled(handled, this.clock.now());
     return handled.appended.length > 0;
   }
 
-  /** Writes activity unless another node just did (or the session ended): the stream decides. */
   private async refresh(loaded: Loaded, now: Date): Promise<Session | undefined> {
     const { sessionId, userId } = loaded.session;
-    const refreshed: SessionEvent = { type: 'SessionRefreshed', data: { at: now.toISOString() } };
-    const handled = await handleCommand(
-      this.store,
-      sessionStream(sessionId),
-      (session: SessionState) =>
-        session !== null && isLive(session, now) && now.getTime() - new Date(session.lastActiveAt).getTime() >= this.policy.refreshAfterMs ? [refreshed] : [],
-      { ...sessionFold, metadata: eventMetadata(newCommandContext(`user:${userId}`)) },
-    );
+    const refresh = { type: 'RefreshSession', data: { now, refreshAfterMs: this.policy.refreshAfterMs } } as const;
+    const handled = await handleCommand(this.store, sessionDecider, sessionId, refresh, newCommandContext(`user:${userId}`));
     const session = this.rememberHandled(handled, now);
     return session !== null && isLive(session, now) ? session : undefined;
   }
@@ -221,7 +184,7 @@ export class Sessions {
   }
 
   private async read(sessionId: string): Promise<Loaded | undefined> {
-    const { state, revision } = await loadStream(this.store, sessionStream(sessionId), sessionFold);
+    const { state, revision } = await loadStream(this.store, sessionDecider, sessionId);
     if (state === null || revision === undefined) {
       this.cache.delete(sessionId);
       return undefined;
@@ -231,7 +194,6 @@ export class Sessions {
     return loaded;
   }
 
-  /** Caches what a command left the session as; answers it. */
   private rememberHandled(handled: HandledCommand<SessionState>, now: Date): SessionState {
     if (handled.state !== null && handled.revision !== undefined) {
       this.remember({ session: handled.state, revision: handled.revision, fetchedAt: now.getTime() });

@@ -1,6 +1,6 @@
 // Throttle streaks kept in this process's memory, by key: reset requests per client address (sign-in
 // attempts are counted in the event store instead, sign-in-attempts.ts, so that every API node agrees).
-import { noAttempts, reserveAttempt, type AttemptStreak, type Reservation, type ThrottlePolicy } from './attempt-streak.js';
+import { noAttempts, reserveAttempt, type AttemptStreak, type Reservation, type ThrottlePolicy } from '#domain';
 
 export class ThrottleCounters {
   private readonly streaks = new Map<string, AttemptStreak>();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { resetRequestThrottlePolicy } from './attempt-streak.js';
+import { resetRequestThrottlePolicy } from '#domain';
 import { ThrottleCounters } from './throttle-counters.js';
 
 const at = (second: number) => new Date(Date.UTC(2030, 0, 1, 9, 0, second));

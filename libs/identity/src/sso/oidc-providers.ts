@@ -1,9 +1,5 @@
-// Organizations' OpenID providers through openid-client (a maintained client, no hand-written
-// token checks): discovery, the authorization URL (code flow, PKCE S256, state, nonce), and the callback,
-// whose id_token is checked for its signature by the issuer's JWKS (non-repudiation checks on), iss, aud,
-// exp and nonce. Every call to a provider goes through provider-fetch.ts (bounded, public addresses only in
-// production). Per organization, a discovered configuration is kept an hour and a failure a minute, so that
-// anonymous sign-on starts against a broken or hostile issuer cost it one discovery a minute at most.
+// Through openid-client: no hand-written token checks. A failed discovery is kept a minute, so that anonymous
+// sign-on starts against a broken or hostile issuer cost it one discovery a minute at most.
 import { createHash } from 'node:crypto';
 import type { Agent } from 'node:http';
 import type { LookupFunction } from 'node:net';
@@ -13,10 +9,9 @@ import { checkPublicDestination, createProviderFetch, ProviderFetchError, type P
 
 export type OidcProviderSettings = { issuer: string; clientId: string; clientSecret: string };
 
-/** The claims of a verified id_token that sign-on uses. */
 export type VerifiedIdToken = { subject: string; issuer: string; email: string | undefined; emailVerified: boolean };
 
-/** Why a provider could not be used or its answer was refused: safe to log, never holds a secret. */
+/** Safe to log: never holds a secret. */
 export class OidcProviderError extends Error {
   constructor(
     readonly reason: 'discovery-failed' | 'provider-error' | 'token-refused',
@@ -28,33 +23,29 @@ export class OidcProviderError extends Error {
 }
 
 export type OidcProvidersOptions = {
-  /** http:// issuers (on loopback addresses, the domain's rule) are accepted: never in production. */
+  /** Never in production. */
   allowHttpIssuers: boolean;
   /** Production: the issuer and every endpoint it names are reached at public addresses only. */
   publicAddressesOnly: boolean;
   clock?: Clock;
-  /** Per HTTP call to the provider, connecting and reading included. */
+  /** Per HTTP call, connecting and reading included. */
   timeoutMs?: number;
-  /** How long a discovered configuration is reused. */
   cacheMs?: number;
-  /** How long a failed discovery (or JWKS fetch) is answered again without asking the provider. */
   failureCacheMs?: number;
-  /** The resolver and agent of provider calls (tests make names up and route them to loopback). */
   lookup?: LookupFunction;
   agent?: Agent;
 };
 
 const maxCached = 1_000;
-/** An owner saving the settings again may retry a failed discovery, though not more often than this. */
 const configureRetryMs = 5_000;
-/** Calls at once to one organization's provider (token endpoint, JWKS); more are refused, not queued. */
+/** Per organization's provider; more are refused, not queued. */
 const maxCallsAtOnce = 8;
 
 type Discovery = {
   fingerprint: string;
   configuration: Promise<oidc.Configuration>;
   startedAt: number;
-  /** Until when the outcome is reused; Infinity while discovery runs (every caller shares it). */
+  /** Infinity while discovery runs (every caller shares it). */
   until: number;
   failed: boolean;
   callsAtOnce: number;
@@ -74,15 +65,11 @@ export class OidcProviders {
     });
   }
 
-  /** Whether the issuer's scheme is allowed here (https, or http outside production). */
   allows(issuer: string): boolean {
     return issuer.startsWith('https://') || (this.options.allowHttpIssuers && issuer.startsWith('http://'));
   }
 
-  /**
-   * The organization's provider configuration by OIDC discovery; OidcProviderError('discovery-failed') when
-   * it cannot be had. `retryFailed`: an owner saving settings may ask again after a failure.
-   */
+  /** `retryFailed`: an owner saving settings may ask again after a failure (at most every configureRetryMs). */
   async discover(organizationId: string, settings: OidcProviderSettings, { retryFailed = false } = {}): Promise<oidc.Configuration> {
     const fingerprint = createHash('sha256').update(JSON.stringify([settings.issuer, settings.clientId, settings.clientSecret])).digest('base64url');
     const now = this.now();
@@ -102,7 +89,6 @@ export class OidcProviders {
     return discovery.configuration;
   }
 
-  /** Where to send the browser: the code flow with PKCE (S256), state and nonce. */
   authorizationUrl(configuration: oidc.Configuration, request: { redirectUri: string; state: string; nonce: string; codeVerifier: string }): Promise<URL> {
     return oidc.calculatePKCECodeChallenge(request.codeVerifier).then((challenge) =>
       oidc.buildAuthorizationUrl(configuration, {
@@ -117,10 +103,6 @@ export class OidcProviders {
     );
   }
 
-  /**
-   * Redeems the code of the callback URL and verifies the id_token; OidcProviderError('provider-error')
-   * for an error the provider sent back, ('token-refused') for anything that fails a check.
-   */
   async verifyCallback(
     configuration: oidc.Configuration,
     callbackUrl: URL,
@@ -172,7 +154,7 @@ export class OidcProviders {
     }
   }
 
-  /** The provider's calls for one discovery: at most a few at once, and a failed JWKS fetch fails the discovery for a while. */
+  /** A failed JWKS fetch fails the discovery for a while. */
   private fetchFor(discovery: Discovery): ProviderFetch {
     return async (url, init) => {
       if (discovery.callsAtOnce >= maxCallsAtOnce) throw new ProviderFetchError(`Already ${maxCallsAtOnce} calls to this provider at once`);
@@ -190,7 +172,7 @@ export class OidcProviders {
     };
   }
 
-  /** Keeps a failure for a while; `why` replaces the configuration of a discovery that had succeeded. */
+  /** `why` replaces the configuration of a discovery that had succeeded. */
   private failed(discovery: Discovery, why?: string): void {
     if (why !== undefined && !discovery.failed) {
       discovery.configuration = Promise.reject(new OidcProviderError('discovery-failed', why));
@@ -207,7 +189,7 @@ export class OidcProviders {
 
 /** The library's message and code, without the request (which may carry the client secret in its body). */
 function describe(error: unknown): string {
-  // Duck-typed: Node's own errors (ECONNREFUSED...) may come from another realm than this module's Error.
+  // Duck-typed: Node's own errors may come from another realm than this module's Error.
   type Described = { code?: unknown; message?: unknown; cause?: { message?: unknown } };
   const { code, message, cause } = (typeof error === 'object' && error !== null ? error : {}) as Described;
   if (typeof message !== 'string') return 'Unknown error';

@@ -1,30 +1,24 @@
-// The one way this server calls an organization's OpenID provider (discovery, JWKS, token endpoint): the
-// issuer is chosen by an organization's owner, so every answer is bounded in size and time, a redirect is
-// answered as is (never followed), and in production only public addresses are connected to, judged on
-// the address DNS gave for this very connection (a name re-pointed after a check gains nothing).
+// The issuer is chosen by an organization's owner: answers are bounded, redirects never followed, and in production
+// only public addresses are connected to, judged per connection (a name re-pointed after a check gains nothing).
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { request as httpRequest, type Agent, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { isPublicAddress } from './public-address.js';
 
-/** The most a provider's answer may hold: discovery documents and JWKS are a few kilobytes. */
 export const PROVIDER_RESPONSE_MAX_BYTES = 64 * 1024;
-/** From the start of a call to the last byte of its answer, connecting included. */
+/** To the last byte of the answer, connecting included. */
 export const PROVIDER_CALL_TIMEOUT_MS = 5_000;
 
 export type ProviderFetchOptions = {
-  /** Production: connect to public addresses only (public-address.ts). */
   publicAddressesOnly: boolean;
   timeoutMs?: number;
   maxBytes?: number;
-  /** The DNS resolver (dns.lookup by default), whose answers are judged. */
   lookup?: LookupFunction;
-  /** The agent connections are made through (tests route the addresses they made up to loopback). */
   agent?: Agent;
 };
 
-/** Why a call to a provider was not made or not completed: its message is for the log only. */
+/** Its message is for the log only. */
 export class ProviderFetchError extends Error {
   constructor(message: string) {
     super(message);
@@ -32,7 +26,6 @@ export class ProviderFetchError extends Error {
   }
 }
 
-/** A fetch as openid-client's customFetch calls it. */
 export type ProviderFetch = (
   url: string,
   init: { method?: string; headers?: Record<string, string>; body?: unknown; signal?: AbortSignal },
@@ -82,7 +75,7 @@ export function createProviderFetch(options: ProviderFetchOptions): ProviderFetc
   };
 }
 
-/** Whether the name resolves to public addresses only (every one of them: a connection may use any). */
+/** Every address must be public: a connection may use any. */
 export function publicOnly(resolve: LookupFunction): LookupFunction {
   return (hostname, lookupOptions, callback) => {
     resolve(hostname, { ...lookupOptions, all: true }, (error, found) => {
@@ -98,7 +91,6 @@ export function publicOnly(resolve: LookupFunction): LookupFunction {
   };
 }
 
-/** Refuses, before any call, a URL whose host is not (or does not resolve only to) public addresses. */
 export async function checkPublicDestination(target: string, resolve: LookupFunction = dnsLookup): Promise<void> {
   const host = new URL(target).hostname.replace(/^\[(.*)\]$/, '$1');
   if (isIP(host) !== 0) {
@@ -114,7 +106,6 @@ function requestBody(body: unknown): Buffer | undefined {
   throw new ProviderFetchError('Only a form or text body is sent to a provider');
 }
 
-/** The answer's bytes, counted as they come; the connection is cut the moment they pass `maxBytes`. */
 function readBounded(response: IncomingMessage, maxBytes: number): Promise<Buffer> {
   const tooLarge = () => new ProviderFetchError(`The answer is larger than ${maxBytes} bytes`);
   if (Number(response.headers['content-length'] ?? 0) > maxBytes) return Promise.reject(tooLarge());

@@ -1,6 +1,5 @@
-// Which IP addresses an organization's OpenID provider may be reached at in production: only ones on the
-// public internet, so that an issuer (or the endpoints its discovery document names) cannot make this
-// server call itself, its neighbours or a cloud metadata service.
+// So that an issuer (or the endpoints it names) cannot make this server call itself, its neighbours or a cloud
+// metadata service.
 import { BlockList, isIPv4, isIPv6 } from 'node:net';
 
 const notPublic = new BlockList();
@@ -33,7 +32,6 @@ for (const [network, prefix] of [
   notPublic.addSubnet(network, prefix, 'ipv6');
 }
 
-/** Whether `address` (IPv4 or IPv6, a zone id allowed) is a public one; anything that is not an IP address is not. */
 export function isPublicAddress(address: string): boolean {
   const bare = address.split('%')[0] ?? '';
   if (isIPv4(bare)) return !notPublic.check(bare, 'ipv4');
@@ -43,10 +41,7 @@ export function isPublicAddress(address: string): boolean {
   return !notPublic.check(bare, 'ipv6');
 }
 
-/**
- * The IPv4 address an IPv6 one stands for: IPv4-mapped (::ffff:a.b.c.d), IPv4-compatible (::a.b.c.d),
- * NAT64 (64:ff9b::a.b.c.d) or 6to4 (2002:aabb:ccdd::), whichever way it is written.
- */
+/** IPv4-mapped, IPv4-compatible, NAT64 or 6to4: each would otherwise smuggle a private IPv4 address past the list. */
 function embeddedIPv4(address: string): string | undefined {
   const words = ipv6Words(address);
   const high = words.slice(0, 6);
@@ -59,7 +54,6 @@ function embeddedIPv4(address: string): string | undefined {
   return undefined;
 }
 
-/** The eight 16-bit words of a valid IPv6 address (WHATWG's serialiser turns a dotted tail into hex first). */
 function ipv6Words(address: string): number[] {
   const canonical = new URL(`http://[${address}]/`).hostname.slice(1, -1);
   const [head = '', tail] = canonical.split('::');

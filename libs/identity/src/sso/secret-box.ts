@@ -1,7 +1,4 @@
-// Authenticated encryption (AES-256-GCM) of small secrets: an organization's SSO client secret at rest,
-// and the SSO sign-on state in the browser's cookie. Sealed form: `v1.<keyId>.<iv>.<ciphertext+tag>`,
-// base64url parts. The key id says which key sealed it (rotation); the additional data binds a sealed
-// value to what it belongs to (its organization), so one copied elsewhere does not open.
+// The additional data binds a sealed value to what it belongs to, so one copied elsewhere does not open.
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 
 export type SecretKey = { id: string; key: Buffer };
@@ -19,7 +16,6 @@ export class SecretBox {
     if (keys.length === 0) throw new Error('A secret box needs at least one key');
   }
 
-  /** The id of the key new values are sealed with. */
   get currentKeyId(): string {
     return this.current.id;
   }
@@ -33,7 +29,6 @@ export class SecretBox {
     return [VERSION, id, iv.toString('base64url'), body.toString('base64url')].join('.');
   }
 
-  /** The plaintext, or undefined for anything not sealed by one of our keys for `boundTo` (tampered, foreign, unknown key). */
   open(sealed: string, boundTo: string): string | undefined {
     const [version, id, ivText, bodyText, ...rest] = sealed.split('.');
     if (version !== VERSION || id === undefined || ivText === undefined || bodyText === undefined || rest.length > 0) return undefined;

@@ -1,5 +1,4 @@
-// A link's token (password reset, invitation): the user's id and 256 random bits, base64url. The id
-// says which stream to read; only the SHA-256 of the whole token is stored, so the mail holds the sole copy.
+// Only the token's SHA-256 is stored, so the mail holds the sole copy.
 import { createHmac, randomBytes } from 'node:crypto';
 import { sha256Hex } from '../hashing.js';
 
@@ -11,11 +10,7 @@ export function issueUserToken(userId: string): IssuedUserToken {
   return userToken(userId, randomBytes(32));
 }
 
-/**
- * The same token every time for one (key, reason): its 256 bits are HMAC-SHA256(key, reason) instead of
- * random, so a link can be mailed again after a crash without storing more than its hash. As
- * unguessable as a random one to whoever does not hold the key (derived from SESSION_SECRET).
- */
+/** Deterministic, so a link can be mailed again after a crash; unguessable without the key. */
 export function deriveUserToken(userId: string, key: Buffer, reason: string): IssuedUserToken {
   return userToken(userId, createHmac('sha256', key).update(reason, 'utf8').digest());
 }
@@ -26,7 +21,6 @@ function userToken(userId: string, secret: Buffer): IssuedUserToken {
   return { token, tokenHash: sha256Hex(token) };
 }
 
-/** The user a token names, or undefined for anything that is not one of our tokens. */
 export function readUserToken(token: string): { userId: string; tokenHash: string } | undefined {
   if (!/^[A-Za-z0-9_-]{64}$/.test(token)) return undefined;
   const hex = Buffer.from(token, 'base64url').subarray(0, 16).toString('hex');

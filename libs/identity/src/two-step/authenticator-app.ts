@@ -1,5 +1,4 @@
-// Authenticator apps (TOTP, RFC 6238: SHA-1, 6 digits, 30-second steps, what every app reads from a QR
-// code), with otplib. A code is matched to its time step; that a step is used once is the user's decision.
+// TOTP (RFC 6238). That a time step is used once is the user stream's decision, not this module's.
 import { generateSecret, generateURI, verify } from 'otplib';
 import QRCode from 'qrcode';
 
@@ -8,11 +7,9 @@ export const TOTP_PERIOD_SECONDS = 30;
 const TOLERANCE_SECONDS = TOTP_PERIOD_SECONDS;
 
 export type AuthenticatorAppSetup = {
-  /** Base32, for typing into the app when the QR code cannot be scanned. */
   secret: string;
-  /** The otpauth:// URI the QR code holds. */
   uri: string;
-  /** The QR code as an SVG image (a data: URL), drawn here so the page needs no QR library. */
+  /** A data: URL, drawn here so the page needs no QR library. */
   qrCode: string;
 };
 
@@ -23,16 +20,13 @@ export async function newAuthenticatorAppSetup(issuer: string, accountName: stri
   return { secret, uri, qrCode: `data:image/svg+xml;base64,${Buffer.from(svg, 'utf8').toString('base64')}` };
 }
 
-/** A six-digit code, with the spaces apps show in the middle allowed. */
 export const asAuthenticatorCode = (input: string): string | undefined => {
   const code = input.replace(/\s+/g, '');
   return /^\d{6}$/.test(code) ? code : undefined;
 };
 
-/** The time step the code belongs to (within one step of `now`), or undefined when it matches none. */
 export async function timeStepOf(secret: string, code: string, now: Date): Promise<number | undefined> {
   const epoch = Math.floor(now.getTime() / 1000);
   const result = await verify({ secret, token: code, epoch, epochTolerance: TOLERANCE_SECONDS });
-  // delta: how many steps from now's the code's step is.
   return result.valid ? Math.floor(epoch / TOTP_PERIOD_SECONDS) + result.delta : undefined;
 }

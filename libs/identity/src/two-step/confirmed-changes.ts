@@ -1,8 +1,5 @@
-// A change of factors made from a full session carries what confirms it (the Account page): the password, or a
-// code of the app or a recovery code; neither, for an account that has no password and no app, a sign-in of the
-// last minutes (the domain judges which). Confirmation and change are one append (ConfirmFactorChange), and the
-// person is mailed. A password or a code is a guess, counted before its check on the account's attempt streams
-// (a password on the account's, a code on the second step's), so a stolen session guesses no faster than the forms.
+// A password or code confirming a change is a guess, counted before its check, so a stolen session guesses no
+// faster than the sign-in forms.
 import type { CommandContext } from '#application';
 import { DomainError, InvalidCode, type FactorChangeCommand, type FactorChangeProof, type Session, type User, type UserCommand, type UserEvent } from '#domain';
 import type { Clock } from '../clock.js';
@@ -14,15 +11,12 @@ import type { Users } from '../user/users.js';
 import { asAuthenticatorCode, timeStepOf } from './authenticator-app.js';
 import { asRecoveryCode, recoveryCodeHash } from './recovery-codes.js';
 
-/** What confirms a change, in the request itself. Neither: the session's sign-in must be recent. */
+/** Neither: the session's sign-in must be recent. */
 export type ChangeConfirmation = { password?: string | undefined; code?: string | undefined };
 
 export type CodeProof = Extract<FactorChangeProof, { method: 'authenticator-app' | 'recovery-code' }>;
 
-/**
- * A six-digit code of the app (its time step, when right now) or a recovery code (its digest), as the second step
- * and a confirmation read them; `method` says which was meant, `proof` is undefined for a wrong code.
- */
+/** `proof` is undefined for a wrong code. */
 export async function codeProof(user: User, code: string, secretsAtRest: SecretBox, now: Date): Promise<{ method: CodeProof['method']; proof: CodeProof | undefined }> {
   const digits = asAuthenticatorCode(code);
   if (digits !== undefined) {
@@ -41,14 +35,13 @@ export type ConfirmedChangesDependencies = {
   hasher: PasswordHasher;
   clock: Clock;
   secretsAtRest: SecretBox;
-  /** Tells the person (after the answer). */
   mail: (to: string, change: FactorChange, context: CommandContext) => void;
 };
 
 export class ConfirmedChanges {
   constructor(private readonly deps: ConfirmedChangesDependencies) {}
 
-  /** The change, confirmed; a session that had to enrol has just proved its sign-in and sets up its first factor as it is. */
+  /** A session that must enrol has just proved its sign-in, so its first factor needs no confirmation. */
   async make(
     session: Session,
     { password, code }: ChangeConfirmation,

@@ -1,8 +1,5 @@
-// An owner's reset of a member's second factors (a lost phone). An organization resets at once only the factors
-// of an account it answers for (made by its SSO, or of a domain it verified: the caller says which); anyone else
-// must agree through a link mailed to them, with their password, so that no owner of any organization can strip
-// a stranger's factors by adding them as a member. Every reset is mailed to the person and recorded on their
-// stream, which the audits of all their organizations read.
+// An owner resets at once only an account the organization answers for; anyone else must agree by a mailed link,
+// so that no owner can strip a stranger's second factors by adding them as a member.
 import { RESET_REQUEST_LIFETIME_MS, type ResetAuthority, DomainError, InvalidToken } from '#domain';
 import type { CommandContext } from '#application';
 import type { Clock } from '../clock.js';
@@ -16,7 +13,6 @@ import type { Users } from '../user/users.js';
 
 export type OwnerResetOutcome = 'reset' | 'confirmation-mailed' | 'nothing-to-reset';
 
-/** What the confirmation page shows before the person decides. */
 export type ResetRequestStatus = { valid: false } | { valid: true; organizationId: string; passwordRequired: boolean };
 
 export type OwnerResetDependencies = {
@@ -32,10 +28,7 @@ export type OwnerResetDependencies = {
 export class OwnerResets {
   constructor(private readonly deps: OwnerResetDependencies) {}
 
-  /**
-   * `answersFor`: the organization answers for the account (the caller checked how), so its owner resets at once;
-   * otherwise the person is asked.
-   */
+  /** `answersFor`: the caller checked that the organization answers for the account. */
   async reset(userId: string, organization: { id: string; name: string }, answersFor: boolean, context: CommandContext): Promise<OwnerResetOutcome> {
     const { users, clock, links } = this.deps;
     if (answersFor) {
@@ -60,17 +53,13 @@ export class OwnerResets {
     return 'confirmation-mailed';
   }
 
-  /** Whether a link still works, and whether the page must ask for the password; nothing is used up. */
   async status(token: string): Promise<ResetRequestStatus> {
     const request = await this.pending(token);
     if (request === undefined) return { valid: false };
     return { valid: true, organizationId: request.organizationId, passwordRequired: request.passwordRequired };
   }
 
-  /**
-   * The person agrees: with their password, when the account has one (a guess, counted on the account's attempt
-   * stream before its check, as at sign-in). Answers the organization that asked.
-   */
+  /** The password is a guess, counted before its check as at sign-in. */
   async confirm(token: string, password: string | undefined, organizationName: (id: string) => string, context: CommandContext): Promise<void> {
     const { users, attempts, hasher, clock, links } = this.deps;
     const request = await this.pending(token);
@@ -111,7 +100,6 @@ export class OwnerResets {
     return new URL(path, this.deps.links.publicUrl).toString();
   }
 
-  /** Mailed after the answer; a failure is logged (the event that caused it is recorded whatever happens to the mail). */
   private mailLater(message: MailMessage, context: CommandContext): void {
     this.deps.mailer.send(message).catch((error: unknown) => {
       this.deps.logger.error({ err: error, correlationId: context.correlationId }, 'two-step sign-in reset mail failed');

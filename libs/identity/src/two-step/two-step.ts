@@ -1,7 +1,5 @@
-// Two-step sign-in: setting up second factors (an authenticator app, passkeys, recovery codes), and the
-// second step itself, which turns a half-open session into a full one. Every guess at the second step is
-// an attempt counted before its check, on the account's own attempt stream (as passwords are), so however
-// many arrive at once, on however many nodes, at most `lockAfter` are checked per run.
+// Every guess at the second step is counted before its check, as passwords are, so however many arrive at once,
+// on however many nodes, at most `lockAfter` are checked per run.
 import type { AuthenticationResponseJSON, PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import type { CommandContext } from '#application';
 import {
@@ -30,19 +28,17 @@ import type { PasskeyCeremonies } from './passkeys.js';
 import { newRecoveryCodes } from './recovery-codes.js';
 import type { TwoStepSeal } from './two-step-seal.js';
 
-/** How long a QR code shown for setting up an app, or a WebAuthn challenge, may be answered. */
 const SETUP_LIFETIME_MS = 15 * 60_000;
 const CHALLENGE_LIFETIME_MS = 5 * 60_000;
 
 export type SecondFactorsSummary = {
-  /** What confirms a change (ChangeConfirmation): the password, a code of the app or a recovery code, or a recent sign-in. */
   confirmWith: 'password' | 'code' | 'recent-sign-in';
   authenticatorApp: { enrolledAt: string } | null;
   passkeys: { id: string; name: string; registeredAt: string; lastUsedAt: string | null }[];
   recoveryCodes: { remaining: number; generatedAt: string } | null;
 };
 
-/** A factor just set up: the recovery codes when it was the first (shown once), and the full session when it completed a sign-in. */
+/** Recovery codes only for a first factor (shown once). */
 export type FactorSetUp = { recoveryCodes: string[] | null; opened?: OpenedSession };
 
 
@@ -55,7 +51,7 @@ export type TwoStepDependencies = {
   mailer: Mailer;
   logger: IdentityLogger;
   links: { publicUrl: string; productName: string };
-  /** Seals authenticator secrets at rest (SSO_SECRET_KEYS), bound to their user. */
+  /** Bound to their user. */
   secretsAtRest: SecretBox;
   seal: TwoStepSeal;
   passkeys: PasskeyCeremonies;
@@ -84,14 +80,13 @@ export class TwoStep {
   // Setting up: a full session, or a half-open one that must enrol (never one awaiting its second step:
   // someone who only knows the password must not add a factor of their own).
 
-  /** A new secret, its QR code, and `setup`: the secret sealed for this session, to send back with the first code. */
+  /** `setup`: the secret sealed for this session, to send back with the first code. */
   async startAuthenticatorApp(session: Session): Promise<AuthenticatorAppSetup & { setup: string }> {
     const user = await this.registered(this.settingUp(session).userId);
     const app = await newAuthenticatorAppSetup(this.deps.links.productName, user.email);
     return { ...app, setup: this.deps.seal.seal('authenticator-app-setup', session.sessionId, app.secret, SETUP_LIFETIME_MS) };
   }
 
-  /** The app is set up once a first code from it is right; the code proves it was scanned correctly. */
   async confirmAuthenticatorApp(
     session: Session,
     setup: string,
@@ -136,8 +131,6 @@ export class TwoStep {
     return this.factorSetUp(session, change, codes.codes, 'passkey-added', confirmation, context);
   }
 
-  // The changes below are made from a full session (the Account page), each confirmed in its request.
-
   async renamePasskey(session: Session, credentialId: string, name: string, confirmation: ChangeConfirmation, context: CommandContext): Promise<void> {
     await this.changes.make(session, confirmation, { type: 'RenamePasskey', data: { credentialId, name } }, 'passkey-renamed', context);
   }
@@ -157,7 +150,6 @@ export class TwoStep {
     await this.changes.make(session, confirmation, change, 'authenticator-app-removed', context, twoStepRequired);
   }
 
-  /** Ten new codes, shown once; the earlier ones stop working. */
   async regenerateRecoveryCodes(session: Session, confirmation: ChangeConfirmation, context: CommandContext): Promise<string[]> {
     const codes = newRecoveryCodes();
     await this.changes.make(session, confirmation, { type: 'RegenerateRecoveryCodes', data: { codeHashes: codes.hashes } }, 'recovery-codes-regenerated', context);
@@ -168,9 +160,6 @@ export class TwoStep {
     this.mailLater(factorChangedMail({ to, productName: this.deps.links.productName, change, link: this.accountLink() }), context);
   }
 
-  // The second step: a half-open session awaiting it.
-
-  /** A six-digit code from the app, or a recovery code; the full session, or INVALID_CODE (CODE_ALREADY_USED, RATE_LIMITED). */
   async passWithCode(half: Session, code: string, context: CommandContext): Promise<OpenedSession> {
     this.awaitingSecondStep(half);
     return this.guessed(half, context, (user) => codeProof(user, code, this.deps.secretsAtRest, this.deps.clock.now()));
@@ -193,11 +182,6 @@ export class TwoStep {
     });
   }
 
-  /**
-   * One guess at the second step: counted before it is checked, recorded as a failure when wrong (or used
-   * already), and otherwise the half-open session replaced by a full one. The account's count is cleared
-   * by a success, as a password's is.
-   */
   private async guessed(
     half: Session,
     context: CommandContext,
@@ -226,7 +210,6 @@ export class TwoStep {
     }
   }
 
-  /** The full session, and the user as the step left them (a recovery code spent). */
   private async pass(half: Session, proof: SecondStepProof, context: CommandContext): Promise<{ opened: OpenedSession; user: User }> {
     const asUser = { ...context, actor: `user:${half.userId}` };
     let user: UserState | undefined;
@@ -243,7 +226,6 @@ export class TwoStep {
     return { opened, user };
   }
 
-  /** Records the new factor; a half-open session that had to enrol then becomes a full one. */
   private async factorSetUp(
     session: Session,
     change: FactorChangeCommand,
@@ -281,7 +263,7 @@ export class TwoStep {
     return new URL('/app/account', this.deps.links.publicUrl).toString();
   }
 
-  /** Mailed after the answer; a failure is logged (the event that caused it is recorded whatever happens to the mail). */
+  /** A mail failure is only logged: the event that caused it is recorded whatever happens to the mail. */
   private mailLater(message: Parameters<Mailer['send']>[0], context: CommandContext): void {
     this.deps.mailer.send(message).catch((error: unknown) => {
       this.deps.logger.error({ err: error, correlationId: context.correlationId }, 'two-step sign-in mail failed');

@@ -1,55 +1,25 @@
-// Unique e-mail addresses, usernames and Google accounts, enforced by the event store itself:
-// each value owns a stream (`identity-<kind>-<sha256 of the value>`) that is created with
-// expected revision 'no_stream', so two API nodes can never give one value to two users. The same
-// stream answers lookups, strongly consistent, with no index to keep in step. An address's stream
-// also fixes the id of its user before they register (a member added by e-mail): see reserveEmail.
+// Unique e-mail addresses, usernames and Google accounts: each value owns a stream created at 'no_stream',
+// so two API nodes can never give one value to two users, and lookups need no index to keep in step.
 import { randomUUID } from 'node:crypto';
-import { eventMetadata, handleCommand, loadStream, type CommandContext, type LoadedStream, type StreamFold } from '#application';
+import { handleCommand, loadStream, MAX_DECISION_ATTEMPTS, type CommandContext, type LoadedStream } from '#application';
 import { WrongExpectedRevisionError, type EventStore } from '#event-store';
-import { DomainError, type User } from '#domain';
+import { identifierClaimDecider, identifierTaken, type ClaimCommand, type ClaimKind, type ClaimState, type User } from '#domain';
 import { sha256Hex } from '../hashing.js';
 import { isValidEmail, normalizeEmail, normalizeUsername } from './identifiers.js';
 import type { Users } from './users.js';
 
-export type ClaimKind = 'email' | 'username' | 'google';
+export type { ClaimKind } from '#domain';
 
-/** The value is this user's: they registered with it, or linked it. */
-export type IdentifierClaimed = { type: 'IdentifierClaimed'; data: { kind: ClaimKind; userId: string } };
-/** An address was given to a member before anyone registered with it: userId is the id its user will have. */
-export type IdentifierReserved = { type: 'IdentifierReserved'; data: { kind: 'email'; userId: string } };
-export type ClaimEvent = IdentifierClaimed | IdentifierReserved;
+/** A digest: the store never holds the value itself. */
+export const claimId = (kind: ClaimKind, normalizedValue: string): string => `${kind}-${sha256Hex(normalizedValue)}`;
+export const claimStream = (kind: ClaimKind, normalizedValue: string): string => identifierClaimDecider.streamOf(claimId(kind, normalizedValue));
 
-export const claimStream = (kind: ClaimKind, normalizedValue: string): string =>
-  `identity-${kind}-${sha256Hex(normalizedValue)}`;
-
-const claimedUserId = (data: unknown): string | undefined =>
-  typeof data === 'object' && data !== null && typeof (data as { userId?: unknown }).userId === 'string'
-    ? (data as { userId: string }).userId
-    : undefined;
-
-/** Where a value's stream stands: who holds it now, and whether it began as a reservation (an invitation). */
-type ClaimState = { userId: string; lastType: ClaimEvent['type']; reserved: boolean } | undefined;
-
-const claimFold: StreamFold<ClaimState, ClaimEvent> = {
-  initialState: undefined,
-  evolve: (state, event) => {
-    const userId = claimedUserId(event.data);
-    if (userId === undefined) return state;
-    return { userId, lastType: event.type, reserved: state?.reserved ?? event.type === 'IdentifierReserved' };
-  },
-};
-
-/** A stream taken not to exist, for a first decision made without reading it (handleCommand's known). */
 const nothingYet: Omit<LoadedStream<ClaimState>, 'recorded'> = { state: undefined, revision: undefined, position: undefined };
 
-/** The holder after a decision that leaves one (the value's own id, or the winner's). */
 function holder(state: ClaimState, stream: string): NonNullable<ClaimState> {
   if (state === undefined) throw new Error(`The claim stream ${stream} holds no user id`);
   return state;
 }
-
-const taken = (kind: ClaimKind): DomainError =>
-  new DomainError('DUPLICATE', `This ${kind === 'google' ? 'Google account' : kind === 'email' ? 'e-mail address' : kind} is already taken.`, { field: kind });
 
 const holds = (user: User, kind: ClaimKind, value: string): boolean =>
   kind === 'email' ? user.email === value : kind === 'username' ? user.username === value : user.googleSubject === value;
@@ -60,108 +30,81 @@ export class UserClaims {
     private readonly users: Users,
   ) {}
 
-  /** The id holding the value, if any: a user's, or for an address the id reserved for its user. */
+  /** For an address, also the id reserved for its future user. */
   async find(kind: ClaimKind, normalizedValue: string): Promise<string | undefined> {
     return (await this.current(kind, normalizedValue))?.userId;
   }
 
-  /**
-   * The registered user holding the value. A claim counts only when the user's own stream agrees:
-   * one left by a registration that lost a race or stopped halfway finds nobody.
-   */
+  /** A claim counts only when the user's own stream agrees (a registration may have lost a race or stopped halfway). */
   async findUser(kind: ClaimKind, normalizedValue: string): Promise<User | undefined> {
     const userId = await this.find(kind, normalizedValue);
     return userId === undefined ? undefined : this.confirmed(userId, kind, normalizedValue);
   }
 
-  /**
-   * findUser, with the same store reads whether or not anyone holds the value (the claim's stream, then
-   * a user's stream: a random id's, which no one has, when the value is nobody's), so that a sign-in
-   * cannot tell by its timing which names are accounts.
-   */
+  /** Same store reads whether or not anyone holds the value, so that sign-in timing does not tell which names are accounts. */
   async findUserEvenly(kind: ClaimKind, normalizedValue: string): Promise<User | undefined> {
     const userId = await this.find(kind, normalizedValue);
     return this.confirmed(userId ?? randomUUID(), kind, normalizedValue);
   }
 
-  /** Whether an id was reserved for this address when a member was added by it (whether or not they registered since). */
   async wasReserved(email: string): Promise<boolean> {
     return (await this.current('email', email))?.reserved === true;
   }
 
-  /**
-   * The id of whoever registers with this address: the registered user's, the one reserved for it,
-   * else a new one reserved now (IdentifierReserved). Concurrent callers agree on one id: the store
-   * takes one first event and the others decide again on it. Also says whether the id is a registered
-   * user's (read only when the address was claimed, not reserved). `proposed`: the id to reserve when none is.
-   */
+  /** Concurrent callers agree on one id: the store takes one first event and the others decide again on it. */
   async reserveEmailFor(email: string, context: CommandContext, proposed: string = randomUUID()): Promise<{ userId: string; registered: boolean }> {
-    const userId = proposed;
-    const reserved: IdentifierReserved = { type: 'IdentifierReserved', data: { kind: 'email', userId } };
-    const stream = claimStream('email', email);
-    const { state } = await handleCommand(this.store, stream, (claim: ClaimState) => (claim === undefined ? [reserved] : []), {
-      ...claimFold,
-      metadata: eventMetadata(context),
-      // Most addresses added are new: reserve at `no_stream` without reading first; an address that has a
-      // stream fails that append and is read and decided on as usual.
-      known: nothingYet,
-    });
-    const claim = holder(state, stream);
+    // Most addresses added are new: reserve at `no_stream` without reading first.
+    const command: ClaimCommand = { type: 'ReserveEmail', data: { userId: proposed } };
+    const { state } = await handleCommand(this.store, identifierClaimDecider, claimId('email', email), command, context, { known: nothingYet });
+    const claim = holder(state, claimStream('email', email));
     // A registration claims the address before it writes the user: only then can the id be a registered user's.
     const registered = claim.lastType === 'IdentifierClaimed' && (await this.users.load(claim.userId)).state.status === 'registered';
     return { userId: claim.userId, registered };
   }
 
-  /**
-   * Takes an address for a registration and answers the id to register: the one reserved for the
-   * address (invited: true) or left by a registration that never finished, else a new one.
-   * DUPLICATE when a registered user holds it. The id of an address never changes, so concurrent
-   * registrations of one address all target one user stream, whose own append lets one win.
-   */
+  /** An address's id never changes, so concurrent registrations of it target one user stream, whose append lets one win. */
   async claimEmail(email: string, context: CommandContext): Promise<{ userId: string; invited: boolean }> {
     const fresh = randomUUID();
-    const stream = claimStream('email', email);
-    const claimed = (userId: string): IdentifierClaimed => ({ type: 'IdentifierClaimed', data: { kind: 'email', userId } });
-    const { state } = await handleCommand(
-      this.store,
-      stream,
-      async (claim: ClaimState) => {
-        if (claim === undefined) return [claimed(fresh)];
-        if ((await this.confirmed(claim.userId, 'email', email)) !== undefined) throw taken('email');
-        return claim.lastType === 'IdentifierClaimed' ? [] : [claimed(claim.userId)];
-      },
-      { ...claimFold, metadata: eventMetadata(context) },
-    );
-    const { userId, reserved } = holder(state, stream);
+    const state = await this.decideOnHolder('email', email, (holderConfirmed) => ({ type: 'ClaimEmail', data: { fresh, holderConfirmed } }), context);
+    const { userId, reserved } = holder(state, claimStream('email', email));
     return { userId, invited: reserved };
   }
 
   /**
-   * Gives a username or Google account to the user, or refuses with DUPLICATE. A claim that the
-   * holder's stream does not confirm (the process stopped between the two appends, or the
-   * registration lost to another) is stale and may be taken over; a claim lost to a concurrent one
-   * is not decided again (its registration may be running now, unconfirmed as yet): DUPLICATE.
+   * A claim its holder's stream does not confirm is stale and may be taken over; a race lost to a concurrent
+   * claim is DUPLICATE, not decided again (that registration may be running, unconfirmed as yet).
    */
   async claim(kind: 'username' | 'google', normalizedValue: string, userId: string, context: CommandContext): Promise<void> {
-    const claimed: IdentifierClaimed = { type: 'IdentifierClaimed', data: { kind, userId } };
+    const command = (holderConfirmed: boolean): ClaimCommand => ({ type: 'ClaimIdentifier', data: { kind, userId, holderConfirmed } });
     try {
-      await handleCommand(
-        this.store,
-        claimStream(kind, normalizedValue),
-        async (claim: ClaimState) => {
-          if (claim?.userId === userId) return [];
-          if (claim !== undefined && (await this.confirmed(claim.userId, kind, normalizedValue)) !== undefined) throw taken(kind);
-          return [claimed];
-        },
-        { ...claimFold, metadata: eventMetadata(context), maxAttempts: 1 },
-      );
+      await this.decideOnHolder(kind, normalizedValue, command, context, 1);
     } catch (error) {
-      throw error instanceof WrongExpectedRevisionError ? taken(kind) : error;
+      throw error instanceof WrongExpectedRevisionError ? identifierTaken(kind) : error;
+    }
+  }
+
+  /** Decides once per read: the holder's answer belongs to the claim it was asked about. */
+  private async decideOnHolder(
+    kind: ClaimKind,
+    normalizedValue: string,
+    command: (holderConfirmed: boolean) => ClaimCommand,
+    context: CommandContext,
+    attempts = MAX_DECISION_ATTEMPTS,
+  ): Promise<ClaimState> {
+    const id = claimId(kind, normalizedValue);
+    for (let attempt = 1; ; attempt += 1) {
+      const known = await loadStream(this.store, identifierClaimDecider, id);
+      const holderConfirmed = known.state !== undefined && (await this.confirmed(known.state.userId, kind, normalizedValue)) !== undefined;
+      try {
+        return (await handleCommand(this.store, identifierClaimDecider, id, command(holderConfirmed), context, { known, maxAttempts: 1 })).state;
+      } catch (error) {
+        if (!(error instanceof WrongExpectedRevisionError) || attempt >= attempts) throw error;
+      }
     }
   }
 
   private async current(kind: ClaimKind, normalizedValue: string): Promise<ClaimState> {
-    return (await loadStream(this.store, claimStream(kind, normalizedValue), claimFold)).state;
+    return (await loadStream(this.store, identifierClaimDecider, claimId(kind, normalizedValue))).state;
   }
 
   private async confirmed(userId: string, kind: ClaimKind, normalizedValue: string): Promise<User | undefined> {
@@ -169,8 +112,6 @@ export class UserClaims {
     return state.status === 'registered' && holds(state, kind, normalizedValue) ? state : undefined;
   }
 }
-
-// Questions about users for the rest of the API, answered from the claims: whose address is this, and who is this user.
 
 export type UserProfile = { id: string; email: string; username: string | null; googleLinked: boolean };
 
@@ -180,44 +121,32 @@ export class UserDirectory {
     private readonly claims: UserClaims,
   ) {}
 
-  /** The registered user with this address, if any (any case); records nothing. */
   async findUserIdByEmail(email: string): Promise<string | undefined> {
     return (await this.claims.findUser('email', normalizeEmail(email)))?.userId;
   }
 
-  /** The registered user with this username, if any; records nothing. */
   async findUserIdByUsername(username: string): Promise<string | undefined> {
     const normalized = normalizeUsername(username);
     return normalized === '' ? undefined : (await this.claims.findUser('username', normalized))?.userId;
   }
 
-  /** The profile of the registered user with this username, if any (their stream read once); records nothing. */
   async profileByUsername(username: string): Promise<UserProfile | undefined> {
     const normalized = normalizeUsername(username);
     const user = normalized === '' ? undefined : await this.claims.findUser('username', normalized);
     return user === undefined ? undefined : profileOf(user);
   }
 
-  /**
-   * The user id to give a member added by this address: the registered user's, else the id reserved
-   * for the address, reserving one now (IdentifierReserved) when it has none. Whoever registers with
-   * the address later gets this id, so the membership is theirs. An address no one can register
-   * with gets a new id and no reservation: there is nobody to connect it to.
-   */
+  /** Reserves the id when needed, so whoever registers with the address later owns the membership. */
   async userIdForEmail(email: string, context: CommandContext): Promise<string> {
     return (await this.idOfEmail(email)) ?? this.reserveIdForEmail(email, randomUUID(), context);
   }
 
-  /** The id the address has (its registered user's, or the one reserved for it), if any; records nothing. */
   async idOfEmail(email: string): Promise<string | undefined> {
     const normalized = normalizeEmail(email);
     return isValidEmail(normalized) ? this.claims.find('email', normalized) : undefined;
   }
 
-  /**
-   * Reserves `proposed` for the address unless it has an id already, and answers the id it has now (the
-   * proposed one, or whoever's got there first). An address no one can register with keeps `proposed`, unreserved.
-   */
+  /** Answers the id the address has now, which may be another caller's; an invalid address keeps `proposed`, unreserved. */
   async reserveIdForEmail(email: string, proposed: string, context: CommandContext): Promise<string> {
     const normalized = normalizeEmail(email);
     return isValidEmail(normalized) ? (await this.claims.reserveEmailFor(normalized, context, proposed)).userId : proposed;

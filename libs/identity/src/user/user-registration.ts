@@ -1,6 +1,4 @@
-// Creating a user (the command line's user:create, the demo seed, a first Google sign-in of a member
-// added by e-mail): unique e-mail and username, the password policy, an argon2id hash. A user
-// registers with the id their address already has, so memberships given to it before are theirs.
+// A user registers with the id their address already has, so memberships given to it before are theirs.
 import type { CommandContext } from '#application';
 import { DomainError } from '#domain';
 import type { PasswordHasher } from '../passwords/password-hasher.js';
@@ -23,10 +21,7 @@ export class UserRegistration {
     private readonly hasher: PasswordHasher,
   ) {}
 
-  /**
-   * Refuses, without writing anything, what register would refuse (an invalid or taken address or
-   * username, a password the policy refuses); answers the normalized address.
-   */
+  /** Refuses what register would, without writing anything. */
   async check(newUser: NewUser): Promise<{ email: string; username: string | undefined }> {
     const email = normalizeEmail(newUser.email);
     if (!isValidEmail(email)) throw new DomainError('VALIDATION_FAILED', 'The e-mail address is not valid.', { field: 'email' });
@@ -43,11 +38,6 @@ export class UserRegistration {
     return { email, username };
   }
 
-  /**
-   * Registers the user under the id of their address: the one reserved when a member was added by
-   * it (the user stream then says invited), else a new one. Only operators (the command line, the
-   * demo seed) give passwords; registerInvited serves Google.
-   */
   async register(newUser: NewUser, context: CommandContext): Promise<{ userId: string; email: string }> {
     const { email, username } = await this.check(newUser);
     const passwordHash = newUser.password === undefined ? undefined : await this.hasher.hash(newUser.password);
@@ -63,18 +53,12 @@ export class UserRegistration {
     try {
       await this.users.handle(userId, { type: 'RegisterUser', data }, context);
     } catch (error) {
-      // Another registration of the same address (hence of the same id) was recorded first.
       throw isDuplicate(error) ? taken('email') : error;
     }
     return { userId, email };
   }
 
-  /**
-   * Registers, without a password, the user an id was reserved for when a member was added by this
-   * address: their first sign-in with an account that vouches for the address (Google, verified).
-   * Answers whether that user is registered now (by this call or a concurrent one); false when no
-   * member was ever added by the address, since nobody may sign themselves up.
-   */
+  /** False when no member was ever added by the address: nobody may sign themselves up. */
   async registerInvited(email: string, context: CommandContext): Promise<boolean> {
     const normalized = normalizeEmail(email);
     if (!(await this.claims.wasReserved(normalized))) return false;

@@ -1,5 +1,3 @@
-// The correlation index (GET /audit/correlations/:id): every organization or billing event, by the
-// correlation id in its metadata, so one request or one billing event can be traced across organizations.
 import { organizationStreamPrefix } from '#domain';
 import type { LogEvent } from '#event-store';
 import { physicalName, type Projection, type ProjectionWriter, type TableNames } from '../projection.js';
@@ -9,7 +7,7 @@ import { PendingRows } from '../pending-rows.js';
 
 export const correlationProjectionName = 'correlations';
 
-/** Only auditable streams: identity streams (sessions, password resets) never show up in an audit view. */
+/** Identity streams (sessions, password resets) never show up in an audit view. */
 export const correlatedStreamPrefixes: readonly string[] = [organizationStreamPrefix, 'billing-'];
 
 type CorrelatedEvent = LogEvent<'id' | 'metadata'>;
@@ -38,7 +36,6 @@ class CorrelationWriter implements ProjectionWriter<'id' | 'metadata'> {
 
   constructor(db: ReadModelDatabase, tables: TableNames) {
     const table = physicalName(tables, eventCorrelationsTable.name);
-    // The key is the event's position: indexing an event a second time changes nothing.
     const insert = db.prepare<CorrelationRow>(
       `INSERT INTO ${table} (position, correlation_id, stream_id, revision, event_id) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (position) DO NOTHING`,

@@ -1,8 +1,6 @@
-// What the correlation index answers: where the events of one correlation id are, in global order.
 import type { ReadModelDatabase } from '../read-model-database.js';
 import { eventCorrelationsTable } from './correlation.tables.js';
 
-/** Enough to read the event itself from its stream, on either store. */
 export type CorrelatedEventLocation = { position: bigint; streamId: string; revision: bigint; eventId: string };
 
 type LocationRow = { position: bigint; stream_id: string; revision: bigint; event_id: string };
@@ -27,15 +25,11 @@ export class CorrelationQueries {
       .safeIntegers(true);
   }
 
-  /** At most `limit` locations, oldest first; empty when the id is unknown (or not indexed yet). */
   eventsOf(correlationId: string, limit: number): CorrelatedEventLocation[] {
     return this.selectLocations.all(correlationId, limit).map(toLocation);
   }
 
-  /**
-   * The same, only in one stream and in the streams starting with `prefix` (an organization's own and
-   * the billing ledger's): other organizations' events are never read, so they count for nothing.
-   */
+  /** Other organizations' events are never read, so they count for nothing against `limit`. */
   eventsIn(correlationId: string, streamId: string, prefix: string, limit: number): CorrelatedEventLocation[] {
     return this.selectLocationsIn.all(correlationId, streamId, prefix.length, prefix, limit).map(toLocation);
   }

@@ -1,10 +1,6 @@
-// The correlation index: which events, in which streams, carry a given correlation id.
 import type { ProjectionTable } from '../projection.js';
 
-/**
- * One row per indexed event; the events themselves stay in the store (the only record auditors trust).
- * Keyed by global position, so rows are appended in order; looked up through the correlation index.
- */
+/** Keyed by global position, so rows are appended in order. */
 export const eventCorrelationsTable: ProjectionTable = {
   name: 'event_correlations',
   rowIs: 'event indexed by correlation id',

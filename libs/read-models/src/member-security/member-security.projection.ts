@@ -1,6 +1,4 @@
-// Members' sign-in security (docs/console.md, History): the two-step sign-in events of each organization's
-// members, listed for the organization while the person is its member. Membership comes from the organizations'
-// own events, in the log's order, so a rebuild gives the same rows.
+// Membership comes from the organizations' own events, in the log's order, so a rebuild gives the same rows.
 import { isListedSecondFactorEvent, organizationStreamPrefix, userStreamPrefix } from '#domain';
 import type { LogEvent } from '#event-store';
 import { physicalName, type Projection, type ProjectionWriter, type TableNames } from '../projection.js';
@@ -37,21 +35,16 @@ const asMembership = ({ organization_id: organizationId, user_id: userId, email,
 const during = (membership: Membership, position: bigint): boolean =>
   membership.since < position && (membership.until === null || membership.until > position);
 
-/**
- * Decides in memory as it applies and writes when flushed, as every writer does (a rebuild applies outside any
- * transaction and flushes inside one): the memberships changed since the last flush are looked up before the
- * table, so each event sees what the ones before it did.
- */
+/** Changes since the last flush are looked up before the table, so each event sees what the ones before it did. */
 class MemberSecurityWriter implements ProjectionWriter<never> {
-  /** `organizationId userId` -> the membership as changed since the last flush. */
+  /** By `organizationId userId`. */
   private changed = new Map<string, Membership>();
-  /** userId -> the keys of `changed` that are theirs, for a user's event. */
   private changedOfUser = new Map<string, Set<string>>();
   private readonly events: PendingRows<EventRow>;
   private readonly selectMembership;
   private readonly selectMembershipsOf;
   private readonly writeMembership;
-  /** Tables that started empty (a rebuild): the keys written, so that a membership never written is not looked for. */
+  /** With tables that started empty, a membership never written is not looked for. */
   private readonly written = new Set<string>();
 
   constructor(
@@ -69,7 +62,6 @@ class MemberSecurityWriter implements ProjectionWriter<never> {
       `INSERT INTO ${memberships} (organization_id, user_id, email, since, until) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (organization_id, user_id) DO UPDATE SET email = excluded.email, since = excluded.since, until = excluded.until`,
     );
-    // The same event applied again changes nothing (the key is the organization and the event's position).
     const insertEvent = db.prepare<EventRow>(
       `INSERT INTO ${events} (organization_id, position, user_id, email, revision, type) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
     );
@@ -85,7 +77,7 @@ class MemberSecurityWriter implements ProjectionWriter<never> {
       const organizationId = event.streamId.slice(organizationStreamPrefix.length);
       const { userId, email } = event.data as { userId: string; email?: string };
       const current = this.membership(organizationId, userId);
-      // A membership begun or ended at or after this event is newer: the event is one applied before.
+      // Begun or ended at or after this event: the event is one applied before.
       const newer = current !== undefined && (current.since >= event.position || (current.until !== null && current.until >= event.position));
       if (event.type === 'MemberAdded' && !newer) this.change({ organizationId, userId, email: email ?? '', since: event.position, until: null });
       if (event.type === 'MemberRemoved' && current !== undefined && !newer) this.change({ ...current, until: event.position });

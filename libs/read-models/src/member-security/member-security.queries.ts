@@ -1,4 +1,3 @@
-// The sign-in security events of an organization's members, newest first, in pages.
 import type { ReadModelDatabase } from '../read-model-database.js';
 import { memberSecurityEventsTable, securityMembershipsTable } from './member-security.tables.js';
 
@@ -21,12 +20,10 @@ export class MemberSecurityQueries {
     );
   }
 
-  /** The address a person has, or last had, as a member of the organization. */
   memberEmail(organizationId: string, userId: string): string | undefined {
     return this.selectEmail.get(organizationId, userId)?.email;
   }
 
-  /** Up to `limit` events before `before` (a position; none: from the newest). */
   page(organizationId: string, limit: number, before?: bigint): MemberSecurityEventLocation[] {
     return this.selectPage
       .all(organizationId, before ?? 9_223_372_036_854_775_807n, limit)

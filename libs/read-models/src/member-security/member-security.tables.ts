@@ -1,12 +1,6 @@
-// Members' sign-in security, for their organizations' auditors: who is a member now (from the organizations'
-// MemberAdded / MemberRemoved), and the two-step sign-in events of their user streams recorded while they were.
 import type { ProjectionTable } from '../projection.js';
 
-/**
- * A person's latest membership of an organization, from the position of its MemberAdded (`since`) to that of its
- * MemberRemoved (`until`, null while a member): events are listed for positions between them, so applying any
- * event again, in any order, changes nothing.
- */
+/** Events are listed for positions between `since` and `until`, so applying any event again, in any order, changes nothing. */
 export const securityMembershipsTable: ProjectionTable = {
   name: 'security_memberships',
   rowIs: 'membership',
@@ -23,7 +17,6 @@ export const securityMembershipsTable: ProjectionTable = {
   indexes: ['CREATE INDEX IF NOT EXISTS security_memberships_by_user ON security_memberships (user_id)'],
 };
 
-/** One row per organization and event: where the event is in the store (its stream and revision), and whose it is. */
 export const memberSecurityEventsTable: ProjectionTable = {
   name: 'member_security_events',
   rowIs: 'member security event',

@@ -1,5 +1,3 @@
-// The organization history index (the audit explorer's timeline and filters): one row per organization
-// event with its type, actor and time, and the names the record gave members and sites.
 import { organizationStreamPrefix } from '#domain';
 import type { LogEvent } from '#event-store';
 import { PendingRows } from '../pending-rows.js';
@@ -9,7 +7,6 @@ import { organizationEventsTable, organizationRecordNamesTable } from './organiz
 
 export const organizationHistoryProjectionName = 'organization-history';
 
-/** What the index reads of an event's envelope: its id, actor, correlation and time. */
 type IndexedEvent = LogEvent<'id' | 'metadata' | 'recordedAt'>;
 
 export function organizationHistoryProjection(): Projection<'id' | 'metadata' | 'recordedAt'> {
@@ -37,7 +34,6 @@ type NameRow = [organizationId: string, kind: 'member' | 'site', key: string, re
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
 
-/** The name an event gives a member or a site, if it gives one. */
 function nameGiven(organizationId: string, event: IndexedEvent): NameRow | undefined {
   const data = (typeof event.data === 'object' && event.data !== null ? event.data : {}) as Record<string, unknown>;
   switch (event.type) {
@@ -58,12 +54,11 @@ function nameGiven(organizationId: string, event: IndexedEvent): NameRow | undef
 }
 
 class OrganizationHistoryWriter implements ProjectionWriter<'id' | 'metadata' | 'recordedAt'> {
-  /** Both tables are keyed by organization: written in key order (PendingRows). Names are few: written whole at each flush. */
+  /** Names are few: written whole at each flush. */
   private readonly events;
   private readonly names;
 
   constructor(db: ReadModelDatabase, tables: TableNames) {
-    // Keyed by what the event is: indexing an event a second time changes nothing.
     const insertEvent = db.prepare<EventRow>(
       `INSERT INTO ${physicalName(tables, organizationEventsTable.name)}
          (organization_id, revision, position, event_id, type, actor, recorded_at, correlation_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
@@ -112,10 +107,7 @@ class OrganizationHistoryWriter implements ProjectionWriter<'id' | 'metadata' | 
   }
 }
 
-/**
- * By organization, then by the rest of the key in the row's order (revision; kind, key, revision):
- * close to SQLite's own order, which is all locality needs.
- */
+/** Close to SQLite's own order, which is all locality needs. */
 function byKey(a: EventRow | NameRow, b: EventRow | NameRow): number {
   if (a[0] !== b[0]) return a[0] < b[0] ? -1 : 1;
   for (let column = 1; column < a.length; column += 1) {

@@ -1,5 +1,3 @@
-// What the history index answers: pages of an organization's events, filtered by type, actor and time,
-// the actors that appear in it, and the names its record gave members and sites.
 import type { Statement } from 'better-sqlite3';
 import type { ReadModelDatabase } from '../read-model-database.js';
 import { organizationEventsTable, organizationRecordNamesTable } from './organization-history.tables.js';
@@ -9,7 +7,7 @@ export type HistoryOrder = 'newest' | 'oldest';
 export type HistoryFilter = {
   type?: string;
   actor?: string;
-  /** ISO-8601 instants (as the store writes them), inclusive. */
+  /** ISO-8601 as the store writes them, inclusive. */
   from?: string;
   to?: string;
 };
@@ -17,13 +15,12 @@ export type HistoryFilter = {
 export type HistoryIndexPageRequest = {
   organizationId: string;
   order: HistoryOrder;
-  /** Exclusive: the page starts after this revision in `order` (the previous page's last). */
+  /** Exclusive: the previous page's last revision. */
   after?: bigint;
   limit: number;
   filter?: HistoryFilter;
 };
 
-/** Where an event is and what the filters saw of it. */
 export type IndexedOrganizationEvent = {
   revision: bigint;
   position: bigint;
@@ -46,7 +43,7 @@ type EventRow = {
   correlation_id: string | null;
 };
 
-/** A name the record gave: a member's e-mail, or a site's name (detail: its hostname). */
+/** A member's e-mail, or a site's name (detail: its hostname). */
 export type RecordName = { name: string; detail: string | null };
 
 /** Actors listed at most: a filter's choices, not a report. */
@@ -56,7 +53,7 @@ const events = organizationEventsTable.name;
 const names = organizationRecordNamesTable.name;
 
 export class OrganizationHistoryQueries {
-  /** By the SQL of the filter combination (at most 2 orders × 2^5 combinations). */
+  /** At most 2 orders × 2^5 filter combinations. */
   private readonly pages = new Map<string, Statement<unknown[], EventRow>>();
   private readonly selectNextActor;
   private readonly selectNameAtOrBefore;
@@ -82,11 +79,7 @@ export class OrganizationHistoryQueries {
       .safeIntegers(true);
   }
 
-  /**
-   * One page in revision order, newest or oldest first, of the events that pass every filter given.
-   * Each filter narrows an index range (type, actor: in revision order), so a page reads about `limit`
-   * entries of the index, not the stream.
-   */
+  /** Each filter narrows an index range in revision order, so a page reads about `limit` entries, not the stream. */
   page({ organizationId, order, after, limit, filter = {} }: HistoryIndexPageRequest): HistoryIndexPage {
     const conditions = ['organization_id = ?'];
     const values: unknown[] = [organizationId];
@@ -106,7 +99,6 @@ export class OrganizationHistoryQueries {
       statement = this.db.prepare<unknown[], EventRow>(sql).safeIntegers(true);
       this.pages.set(sql, statement);
     }
-    // One more than asked tells whether another page follows.
     const rows = statement.all(...values, limit + 1);
     return {
       events: rows.slice(0, limit).map((row) => ({
@@ -122,10 +114,7 @@ export class OrganizationHistoryQueries {
     };
   }
 
-  /**
-   * The distinct actors of the organization's events, in order, at most MAX_LISTED_ACTORS: one step
-   * down the actor index per actor, however many events each has.
-   */
+  /** One step down the actor index per actor, however many events each has. */
   actors(organizationId: string): string[] {
     const found: string[] = [];
     for (let next = this.selectNextActor.get(organizationId, ''); next !== undefined && found.length < MAX_LISTED_ACTORS; ) {
@@ -135,15 +124,11 @@ export class OrganizationHistoryQueries {
     return found;
   }
 
-  /**
-   * The name the record gave a member (kind 'member', by user id) or a site (kind 'site', by site id)
-   * at or before `revision`; without one then, the latest it ever gave (a name is better than an id).
-   */
+  /** At or before `revision`; without one then, the latest ever given: a name is better than an id. */
   nameOf(organizationId: string, kind: 'member' | 'site', key: string, revision: bigint): RecordName | undefined {
     return this.selectNameAtOrBefore.get(organizationId, kind, key, revision) ?? this.selectLatestName.get(organizationId, kind, key);
   }
 
-  /** The last revision indexed, or undefined when none is. */
   latestRevision(organizationId: string): bigint | undefined {
     return this.selectLatest.get(organizationId)?.revision;
   }

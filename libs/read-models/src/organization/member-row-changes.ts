@@ -1,17 +1,10 @@
-// Why members have rows of their own: an enterprise organization has a thousand, and rewriting them all
-// for each change to one would make a projection's cost grow with the organization. So each event's
-// change to the members list becomes the few member rows it touches.
+// An enterprise has a thousand members: rewriting them all for each change would make a projection's cost grow with it.
 import type { Member } from '#domain';
 
-/** A member row to write: `ordinal` undefined keeps the row's place (a role change). null deletes the row. */
+/** `ordinal` undefined keeps the row's place (a role change); null deletes the row. */
 export type MemberWrite = { member: Member; ordinal: number | undefined } | null;
 
-/**
- * Adds to `writes` (by user id) the member rows one event changes. `before` and `after` are the fold's
- * lists around the event: evolve never mutates, so an unchanged member is the same object. A member keeps
- * its row's place when it keeps its index (a role change); one added, or moved to the end (added again),
- * takes the event's revision as its place.
- */
+/** evolve never mutates, so an unchanged member is the same object; one added or moved takes the event's revision as its place. */
 export function recordMemberRowChanges(writes: Map<string, MemberWrite>, before: readonly Member[], after: readonly Member[], revision: number): void {
   let same = 0;
   while (same < before.length && same < after.length && before[same] === after[same]) same += 1;
@@ -26,7 +19,7 @@ export function recordMemberRowChanges(writes: Map<string, MemberWrite>, before:
     earlier.delete(member.userId);
     if (was?.member === member) continue;
     if (was !== undefined && was.index === index) {
-      // In place: the pending write, if any, keeps the place it gave (an add and a change before one flush).
+      // The pending write keeps the place it gave (an add and a change before one flush).
       const pending = writes.get(member.userId);
       writes.set(member.userId, { member, ordinal: pending?.ordinal });
     } else {

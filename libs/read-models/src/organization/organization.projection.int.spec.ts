@@ -6,6 +6,7 @@ import { openReadModelDatabase, type ReadModelDatabase } from '../read-model-dat
 import { recordOrganizationEvents } from '../testing/recorded-events.js';
 import { organizationProjection, UnprojectableEvent } from './organization.projection.js';
 import { OrganizationQueries, sameOrganizationName } from './organization.queries.js';
+import { UNKNOWN_EVENT_TYPE } from '#domain';
 
 const catalogue = createPlanCatalogue();
 const projection = organizationProjection();
@@ -294,7 +295,7 @@ describe('organization projection', () => {
 
   it('refuses, instead of skipping, an event type it does not know', () => {
     const [created] = recorded;
-    const unknown = { ...recorded[1], type: 'OrganizationRenamed' } as RecordedEvent;
+    const unknown = { ...recorded[1], type: UNKNOWN_EVENT_TYPE } as RecordedEvent;
     expect(() => commit([created as RecordedEvent, unknown])).toThrow(UnprojectableEvent);
     expect(model()).toEqual({ organizations: [], memberships: [] });
   });

@@ -1,5 +1,4 @@
-// The organization read model: per organization, the fold of its stream with the domain's own
-// `evolve`. No rule is implemented a second time here.
+// The domain's own `evolve`: no rule is implemented a second time here.
 import {
   evolve,
   initialOrganizationState,
@@ -20,10 +19,9 @@ import { storedOrganizationState } from './stored-organization-state.js';
 
 export const organizationProjectionName = 'organizations';
 
-/** Every type `evolve` folds. Another type in an organization stream stops the projection rather than being skipped. */
+/** Another type in an organization stream stops the projection rather than being skipped. */
 const knownEventTypes: ReadonlySet<string> = new Set(ORGANIZATION_EVENT_TYPES);
 
-/** An event the model cannot take: the runner stops the projection at it. */
 export class UnprojectableEvent extends Error {
   constructor(event: LogEvent, reason: string) {
     super(`${event.streamId}@${event.revision} (${event.type}, position ${event.position}): ${reason}`);
@@ -34,10 +32,8 @@ export class UnprojectableEvent extends Error {
 export function organizationProjection(): Projection<never> {
   return {
     name: organizationProjectionName,
-    // The fold needs nothing of the envelope: a rebuild reads neither ids, nor metadata, nor times.
     parts: [],
     tables: [organizationsTable, membershipsTable],
-    // An organization's row and member rows are the fold of its own stream.
     streamPrefix: organizationStreamPrefix,
     handles: (event) => event.streamId.startsWith(organizationStreamPrefix),
     writer: (db, tables, options) => new OrganizationWriter(db, tables, options?.startsEmpty === true),
@@ -48,25 +44,22 @@ export function organizationProjection(): Projection<never> {
 type Folded = {
   id: string;
   state: OrganizationState;
-  /** Stream revision of the last event folded; -1 before the first (a number: cheaper than a bigint per event). */
+  /** -1 before the first event; a number is cheaper than a bigint per event. */
   revision: number;
   position: bigint;
   /** Whether the table may hold a row for it. */
   stored: boolean;
-  /** Member rows changed since the last write, by user id (undefined: none). */
   memberWrites: Map<string, MemberWrite> | undefined;
-  /** Changed since it was last written (it is then in `unflushed`). */
   dirty: boolean;
 };
 
 type StoredRow = { revision: bigint; position: bigint; state: string };
 
 class OrganizationWriter implements ProjectionWriter<never> {
-  /** By stream id. */
   private readonly folded = new Map<string, Folded>();
-  /** The dirty organizations: a flag and a list cost less per event than a set. */
+  /** A flag and a list cost less per event than a set. */
   private readonly unflushed = new PendingRows<Folded>((folded) => this.write(folded), byId);
-  /** With tables that started empty: the only organizations worth looking up. */
+  /** With tables that started empty, the only organizations worth looking up. */
   private readonly written = new Set<string>();
   private readonly select;
   private readonly selectMembers;
@@ -88,7 +81,7 @@ class OrganizationWriter implements ProjectionWriter<never> {
     this.selectMembers = db.prepare<[string], string>(`SELECT member FROM ${memberships} WHERE organization_id = ? ORDER BY ordinal`).pluck();
     this.insert = db.prepare(`INSERT INTO ${organizations} (id, name, revision, position, state) VALUES (?, ?, ?, ?, ?)`);
     this.update = db.prepare(`UPDATE ${organizations} SET name = ?, revision = ?, position = ?, state = ? WHERE id = ?`);
-    // An organization with no row has no member rows either (both are written together): no conflict to look for.
+    // Rows and member rows are written together: no conflict to look for.
     this.insertMember = db.prepare(`INSERT INTO ${memberships} (organization_id, user_id, role, ordinal, member) VALUES (?, ?, ?, ?, ?)`);
     this.upsertMember = db.prepare(
       `INSERT INTO ${memberships} (organization_id, user_id, role, ordinal, member) VALUES (?, ?, ?, ?, ?)
@@ -107,16 +100,14 @@ class OrganizationWriter implements ProjectionWriter<never> {
     if (typeof event.data !== 'object' || event.data === null) throw new UnprojectableEvent(event, 'event data is not an object');
     const current = this.folded.get(event.streamId) ?? this.load(event.streamId);
     const revision = Number(event.revision);
-    // Already folded: applying an event twice leaves the model as it is.
     if (revision <= current.revision) return;
     if (revision !== current.revision + 1) {
       throw new UnprojectableEvent(event, `follows revision ${current.revision}: events of the stream are missing`);
     }
-    // A recorded event carries its type and data as an OrganizationEvent does.
     const previous = current.state;
     const state = evolve(previous, event as unknown as OrganizationEvent);
     if (!state.exists) throw new UnprojectableEvent(event, 'the stream does not start with OrganizationCreated');
-    // evolve never mutates: an unchanged members array is the same array, an unchanged member the same object.
+    // evolve never mutates: an unchanged member is the same object.
     const before = previous.exists ? previous.members : [];
     if (state.members !== before) recordMemberRowChanges((current.memberWrites ??= new Map()), before, state.members, revision);
     current.state = state;
@@ -184,9 +175,7 @@ class OrganizationWriter implements ProjectionWriter<never> {
   }
 }
 
-/** The fold as stored: the state's row without its members, and the member rows in their order. */
 export function storedState(stateJson: string, memberJson: readonly string[]): ExistingOrganization {
-  // Rows written before a field existed get the fold's starting value for it (stored-organization-state.ts).
   const state = storedOrganizationState(stateJson) as Omit<ExistingOrganization, 'members'>;
   return { ...state, members: memberJson.map((member) => JSON.parse(member) as Member) };
 }

@@ -1,8 +1,4 @@
-// What the organization read model answers: GET /organizations/:id, its notification recipients,
-// and the organizations a user belongs to (sign-in's session and the Google 'account' check).
-// The view is derived from the stored fold when read, with this process's plan catalogue: plan
-// figures and features are code and configuration, not events, so a new catalogue applies at once
-// without a rebuild, and a rebuild does not pay for a view per organization.
+// The view is derived when read: plan figures are code, not events, so a new catalogue applies without a rebuild.
 import {
   notificationRecipients,
   organizationView,
@@ -19,13 +15,11 @@ import { membershipsTable, organizationsTable } from './organization.tables.js';
 
 export type OrganizationReadModel = {
   view: OrganizationView;
-  /** Global position of the last event applied to this organization. */
   position: bigint;
-  /** Stream revision of that event. */
   revision: bigint;
 };
 
-/** An organization's stored state with an empty members list, and the count of its members. */
+/** The state's members list is empty. */
 export type CountedOrganization = { state: ExistingOrganization; members: number; position: bigint };
 
 export type NotificationRecipients = { recipients: Member[]; position: bigint };
@@ -34,11 +28,10 @@ export type Membership = { organizationId: string; name: string; role: MemberRol
 
 type StoredRow = { state: string; position: bigint; revision: bigint; member: string | null };
 
-/** One line of a list of organizations (chorus org:list): who they are and what they have, without the full view. */
 export type OrganizationSummary = {
   id: string;
   name: string;
-  /** The Classic line plan, the Chorus line plan (assigned, whether or not Chorus is enabled). */
+  /** The Chorus plan is there whether or not Chorus is enabled. */
   plans: ExistingOrganization['plans'];
   chorus: boolean;
   members: number;
@@ -46,10 +39,7 @@ export type OrganizationSummary = {
   revision: bigint;
 };
 
-/**
- * Two names people would take for the same organization: the same letters whatever their case, Unicode
- * form or spacing ('Acme  Corp' and 'acme corp').
- */
+/** Whatever their case, Unicode form or spacing ('Acme  Corp' and 'acme corp'). */
 export function sameOrganizationName(a: string, b: string): boolean {
   return comparableName(a) === comparableName(b);
 }
@@ -67,12 +57,12 @@ export class OrganizationQueries {
   constructor(
     db: ReadModelDatabase,
     private readonly catalogue: PlanCatalogue,
-    /** Keeps the answers about one organization until the next commit; only on a connection nothing writes through (query-cache.ts). */
+    /** Only on a connection nothing writes through. */
     private readonly cache?: QueryCache,
   ) {
     db.exec(organizationsTable.create(organizationsTable.name));
     db.exec(membershipsTable.create(membershipsTable.name));
-    // One statement, so one snapshot: the row and its members as one commit of the projector left them.
+    // One statement, so one snapshot: the row and its members as one commit left them.
     this.selectState = db
       .prepare<[string], StoredRow>(
         `SELECT o.state, o.position, o.revision, m.member FROM organizations o
@@ -84,12 +74,11 @@ export class OrganizationQueries {
        FROM memberships m JOIN organizations o ON o.id = m.organization_id
        WHERE m.user_id = ? ORDER BY o.name, o.id`,
     );
-    // Read at every password sign-in of a user without a second factor: one indexed query, no view folded.
+    // Read at every password sign-in without a second factor: one indexed query, no view folded.
     this.selectRequiringTwoStep = db.prepare<[string], { id: string; name: string }>(
       `SELECT o.id AS id, o.name AS name FROM memberships m JOIN organizations o ON o.id = m.organization_id
        WHERE m.user_id = ? AND json_extract(o.state, '$.twoStepSignInRequired') = 1 ORDER BY o.name, o.id`,
     );
-    // The state row holds no members (they are rows of memberships): their count comes from those.
     this.selectAll = db
       .prepare<[], { state: string; revision: bigint; members: bigint }>(
         `SELECT o.state, o.revision, (SELECT count(*) FROM memberships m WHERE m.organization_id = o.id) AS members
@@ -104,7 +93,6 @@ export class OrganizationQueries {
       .safeIntegers(true);
   }
 
-  /** Every organization, by name (ASCII letters in any case together). */
   list(): OrganizationSummary[] {
     return this.selectAll.all().map((row) => {
       const state = storedState(row.state, []);
@@ -120,12 +108,11 @@ export class OrganizationQueries {
     });
   }
 
-  /** The organizations whose name is the same as `name` to a person's eye (sameOrganizationName). */
   named(name: string): { id: string; name: string }[] {
     return this.selectNames.all().filter((row) => sameOrganizationName(row.name, name));
   }
 
-  /** undefined: no such organization (yet). The answer is shared: it is frozen. */
+  /** Shared, so frozen. */
   getOrganization(id: string): Readonly<OrganizationReadModel> | undefined {
     return this.cached(`organization ${id}`, () => {
       const stored = this.stored(id);
@@ -134,7 +121,7 @@ export class OrganizationQueries {
     });
   }
 
-  /** Seed section 6, on the folded state; undefined: no such organization. The answer is shared: it is frozen. */
+  /** Seed section 6. Shared, so frozen. */
   getNotificationRecipients(id: string): Readonly<NotificationRecipients> | undefined {
     return this.cached(`recipients ${id}`, () => {
       const stored = this.stored(id);
@@ -143,10 +130,7 @@ export class OrganizationQueries {
     });
   }
 
-  /**
-   * The organization without its members list, and how many members it has: what its entitlements are computed
-   * from (an enterprise's thousand member rows are never read for them). undefined: no such organization.
-   */
+  /** Entitlements need only the count: an enterprise's thousand member rows are never read for them. */
   getCountedOrganization(id: string): Readonly<CountedOrganization> | undefined {
     return this.cached(`counted ${id}`, () => {
       const row = this.selectCounted.get(id);
@@ -158,7 +142,6 @@ export class OrganizationQueries {
     return this.selectMemberships.all(userId);
   }
 
-  /** The organizations of the user that require two-step sign-in of every member. */
   organizationsRequiringTwoStep(userId: string): { id: string; name: string }[] {
     return this.selectRequiringTwoStep.all(userId);
   }
@@ -167,7 +150,6 @@ export class OrganizationQueries {
     return this.cache === undefined ? deepFreeze(query()) : this.cache.get(key, () => deepFreeze(query()));
   }
 
-  /** Only existing organizations are stored (the projection refuses any other fold). */
   private stored(id: string): { state: ExistingOrganization; position: bigint; revision: bigint } | undefined {
     const rows = this.selectState.all(id);
     const first = rows[0];

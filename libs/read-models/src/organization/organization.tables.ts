@@ -1,11 +1,6 @@
-// The organization read model's tables: one row per organization, one per membership.
 import type { ProjectionTable } from '../projection.js';
 
-/**
- * The folded domain state (JSON) without its members, which are rows of `memberships`, with the
- * revision and global position of the last event applied. The view is derived from both when read
- * (see organization.queries.ts).
- */
+/** The members are rows of `memberships`. */
 export const organizationsTable: ProjectionTable = {
   name: 'organizations',
   rowIs: 'organization',
@@ -22,10 +17,8 @@ export const organizationsTable: ProjectionTable = {
 };
 
 /**
- * The members of the fold, one row each (`member`: the domain's Member as JSON), so that adding,
- * removing or changing one member writes one row however many there are. `ordinal` keeps the fold's
+ * One row per member, so that changing one writes one row however many there are. `ordinal` keeps the fold's
  * order: the revision of the event that put the member where it is (a role change keeps its place).
- * `role` is also who belongs where (sign-in's organization list, Google's 'account' check).
  */
 export const membershipsTable: ProjectionTable = {
   name: 'memberships',
@@ -43,5 +36,4 @@ export const membershipsTable: ProjectionTable = {
   indexes: ['CREATE INDEX IF NOT EXISTS memberships_by_user ON memberships (user_id)'],
 };
 
-/** The tables' layout: a file whose recorded version differs has its model built again (schema-versions.ts). */
 export const organizationModelVersion = 2;

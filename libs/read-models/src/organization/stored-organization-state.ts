@@ -1,10 +1,6 @@
 import type { OrganizationState } from '#domain';
 
-/**
- * A folded state as the read model stored it. Rows written before a field existed lack it: they get
- * the value the fold starts from (no SSO; SSO domains without verification; the provider's MFA not trusted),
- * so a model is never rebuilt for a new field.
- */
+/** Rows written before a field existed get the value the fold starts from: a model is never rebuilt for a new field. */
 export function storedOrganizationState(json: string): OrganizationState {
   const state = JSON.parse(json) as OrganizationState;
   if (!state.exists) return state;

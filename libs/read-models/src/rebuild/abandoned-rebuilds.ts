@@ -1,12 +1,9 @@
-// A rebuild killed before its swap leaves its aside tables (`organizations__rebuild`, ...) behind:
-// a whole second copy of the models. Every process that opens the read models drops them, unless
-// the rebuild that owns them is still running (it holds the rebuild lock).
+// A rebuild killed before its swap leaves a whole second copy of the models behind.
 import type { ReadModelDatabase } from '../read-model-database.js';
 import type { ReadModelsLogger } from '../read-models-logger.js';
 import { asideSuffix } from './rebuild-read-models.js';
 import { RebuildLock } from './rebuild-lock.js';
 
-/** Drops the aside tables no running rebuild owns; answers their names. */
 export function dropAbandonedRebuilds(db: ReadModelDatabase, dataDir: string, logger: ReadModelsLogger): string[] {
   if (asideTables(db).length === 0) return [];
   const lock = RebuildLock.acquire(dataDir, 0);

@@ -7,6 +7,7 @@ import { ReadModels } from '../read-models.js';
 import { organizationSetUp } from '../testing/organization-commands.js';
 import { catalogue, ReadModelsFixture } from '../testing/read-models-fixture.js';
 import type { ReplayProgress } from './replay.js';
+import { UNKNOWN_EVENT_TYPE } from '#domain';
 
 let fixture: ReadModelsFixture;
 
@@ -155,7 +156,7 @@ describe('rebuild and verify', () => {
     const before = storedModel();
     await fixture.store.append(
       'organization-org-1',
-      [{ id: randomUUID(), type: 'OrganizationRenamed', data: {}, metadata: { actor: 'system', correlationId: 'c', causationId: 'c' } }],
+      [{ id: randomUUID(), type: UNKNOWN_EVENT_TYPE, data: {}, metadata: { actor: 'system', correlationId: 'c', causationId: 'c' } }],
       'stream_exists',
     );
     await expect(cli.rebuild()).rejects.toThrow(/unknown event type/);

@@ -1,7 +1,4 @@
-// projections:rebuild. Every model is built from the first event into aside tables of the same file,
-// in one pass over the events, then swapped in by one transaction: a running server reads the old
-// models or the new ones, never half of one. Its projector sees the new generation and resumes
-// from the new checkpoint.
+// Built aside, then swapped in by one transaction: a running server reads the old models or the new ones, never half of one.
 import type { EventStore } from '#event-store';
 import { Checkpoints } from '../checkpoints.js';
 import { createIndexes, createTables, physicalName, type Projection, type TableNames } from '../projection.js';
@@ -13,17 +10,14 @@ export type RebuildOptions = {
   store: EventStore;
   projections: readonly Projection[];
   onProgress?: (progress: ReplayProgress) => void;
-  /** Aggregates kept in memory before they are written (see replay). */
   memoryBudget?: number;
-  /** The store's identity, recorded with the new checkpoints (see store-identity.ts). */
   storeId?: string;
-  /** The checkpoints being served were made against another store: the new model need not catch up to them. */
+  /** The new model need not catch up to checkpoints made against another store. */
   servedModelIsForeign?: boolean;
 };
 
 export type RebuildResult = { projections: string[]; position: bigint | undefined; events: number; elapsedMs: number };
 
-/** Aside tables are the live ones' names with this suffix. */
 export const asideSuffix = '__rebuild';
 
 export async function rebuildReadModels(options: RebuildOptions): Promise<RebuildResult> {
@@ -36,8 +30,7 @@ export async function rebuildReadModels(options: RebuildOptions): Promise<Rebuil
   const dropAside = (): void => {
     for (const { tables } of targets) for (const table of tables.values()) db.exec(`DROP TABLE IF EXISTS ${table}`);
   };
-  // In one transaction: another process (a starting server dropping what a killed rebuild left) sees
-  // every aside table or none, and a rebuild killed meanwhile leaves all of them or none behind.
+  // Another process (a server dropping what a killed rebuild left) sees every aside table or none.
   db.transaction(() => {
     dropAside();
     for (const { projection, tables } of targets) createTables(db, projection, tables);

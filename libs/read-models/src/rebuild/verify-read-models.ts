@@ -1,5 +1,4 @@
-// projections:verify. Rebuilds each model in memory up to the stored checkpoint and compares it with
-// the stored model row by row, inside one read transaction so the projector may keep running.
+// Inside one read transaction, so the projector may keep running.
 import type { EventStore } from '#event-store';
 import { Checkpoints } from '../checkpoints.js';
 import { createTables, liveTableNames, type Projection, type ProjectionTable } from '../projection.js';
@@ -9,15 +8,12 @@ import { replay, type ReplayProgress, type ReplayTarget } from './replay.js';
 
 export type Drift = { table: string; key: string; differences: string[] };
 
-/** One table of a model: how many rows the stored model holds, and how many the rebuild made. */
 export type TableCount = { table: string; rowIs: string; rowsAre: string; stored: number; rebuilt: number };
 
 export type Verification = {
   projection: string;
-  /** The stored model's checkpoint: the rebuild stops there. */
   checkpoint: bigint | undefined;
   tables: TableCount[];
-  /** One entry per row that differs (stored only, rebuilt only, or different). */
   drift: Drift[];
 };
 
@@ -51,7 +47,6 @@ export async function verifyReadModels(options: VerifyOptions): Promise<Verifica
         store: options.store,
         targets,
         toPosition: until.reduce((top, position) => (position > top ? position : top)),
-        // The in-memory models are written once, at the end.
         memoryBudget: Number.POSITIVE_INFINITY,
         ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
       });

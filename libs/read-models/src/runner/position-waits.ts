@@ -1,8 +1,7 @@
 // Read-your-writes: a read waits until the model has applied a given global position.
 export type Progress = {
-  /** Lowest checkpoint across the projections that serve reads (undefined: none applied yet). */
+  /** Lowest checkpoint across the projections that serve reads. */
   reached: bigint | undefined;
-  /** A projection stopped: the position may never be reached. */
   stopped: boolean;
 };
 
@@ -12,17 +11,12 @@ export class PositionWaits {
   private readonly waiters = new Set<Waiter>();
   private poll: NodeJS.Timeout | undefined;
 
-  /**
-   * @param progress where the model stands.
-   * @param pollMs when it answers a number, progress is re-read this often while someone waits: the
-   *   projector runs in another process and no in-process notification arrives (PROJECTIONS=off).
-   */
+  /** @param pollMs set when the projector runs in another process: no notification arrives (PROJECTIONS=off). */
   constructor(
     private readonly progress: () => Progress,
     private readonly pollMs: () => number | undefined = () => undefined,
   ) {}
 
-  /** true once the model has applied `position`; false after timeoutMs or when a projection stopped. */
   wait(position: bigint, timeoutMs: number): Promise<boolean> {
     const now = this.progress();
     if (reaches(now, position)) return Promise.resolve(true);
@@ -38,7 +32,6 @@ export class PositionWaits {
     });
   }
 
-  /** Called whenever the model may have moved. */
   check(): void {
     if (this.waiters.size === 0) return;
     const now = this.progress();
@@ -48,7 +41,6 @@ export class PositionWaits {
     }
   }
 
-  /** Answers every waiter with false (shutting down). */
   cancelAll(): void {
     for (const waiter of this.waiters) this.settle(waiter, false);
   }

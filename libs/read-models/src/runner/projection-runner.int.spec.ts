@@ -14,6 +14,7 @@ import { organizationHistoryProjection } from '../organization-history/organizat
 import { readModelsFile } from '../read-model-database.js';
 import { signInsProjection } from '../sign-ins/sign-ins.projection.js';
 import { LiveCommits, ProjectionRunner } from './projection-runner.js';
+import { UNKNOWN_EVENT_TYPE } from '#domain';
 
 let fixture: ReadModelsFixture;
 /** Runners and connections a test made itself (ReadModels owns the others). */
@@ -72,7 +73,7 @@ async function expectedView(organizationId: string) {
 function appendPoison(organizationId: string) {
   return fixture.store.append(
     organizationStream(organizationId),
-    [{ id: randomUUID(), type: 'OrganizationRenamed', data: { name: 'Renamed' }, metadata: { actor: 'system', correlationId: 'c', causationId: 'c' } }],
+    [{ id: randomUUID(), type: UNKNOWN_EVENT_TYPE, data: { name: 'Renamed' }, metadata: { actor: 'system', correlationId: 'c', causationId: 'c' } }],
     'stream_exists',
   );
 }
@@ -144,7 +145,7 @@ describe('projection runner', () => {
         name: 'organizations',
         state: 'failed',
         checkpoint: Number(poison.position) - 1,
-        error: expect.objectContaining({ position: Number(poison.position), eventType: 'OrganizationRenamed', streamId: 'organization-acme' }),
+        error: expect.objectContaining({ position: Number(poison.position), eventType: UNKNOWN_EVENT_TYPE, streamId: 'organization-acme' }),
       }),
       // Other projections carry on.
       expect.objectContaining({ name: 'correlations', state: 'live', checkpoint: Number(await fixture.head()) }),

@@ -1,8 +1,5 @@
 /* eslint-disable max-lines -- one projection runner: catch-up, live batching and checkpoint commits share one transaction discipline. */
-// Runs one projection on the store's $all subscription: the model's rows and the checkpoint are
-// committed together, many events per transaction while catching up, and, once live, the events
-// delivered together (one group commit of the store, one page) in one transaction, which the runners
-// sharing a LiveCommits (the projector's four) share too.
+// The model's rows and the checkpoint are committed together; once live, the events delivered together share one transaction.
 import type Database from 'better-sqlite3';
 import { EventStoreClosedError, InvalidPositionError, type EventStore, type RecordedEvent, type Subscription } from '#event-store';
 import { Checkpoints, type Checkpoint, type ProjectionFailure, type ProjectionState } from '../checkpoints.js';
@@ -13,54 +10,42 @@ import { resetReadModel } from '../reset-read-model.js';
 import type { CommitPacing } from '../wal-checkpointer.js';
 
 export type ProjectionRunnerOptions = {
-  /** Events per transaction while catching up. */
   batchSize?: number;
   logger?: ReadModelsLogger;
   /** Holds commits while the read-model log is checkpointed (the process running the projector). */
   pacing?: CommitPacing;
-  /** Shared by the runners on one connection: their live batches due in the same turn share one transaction. */
   liveCommits?: LiveCommits;
 };
 
 export type ProjectionStatus = {
   name: string;
   state: ProjectionState;
-  /** Last global position applied (undefined: none yet). */
   checkpoint: bigint | undefined;
   failure: ProjectionFailure | undefined;
 };
 
 /** One subscription page: a turn of the event loop holds at most one page and one commit per projection. */
 export const defaultBatchSize = 500;
-/** A catch-up batch that stops growing is committed after this pause. */
 const idleFlushMs = 25;
-/**
- * Aggregates the writer may remember between commits (so a live event does not read its aggregate
- * back from the table); past this it forgets them all and reads again what it needs.
- */
+/** Remembered so that a live event does not read its aggregate back; past this, all are forgotten. */
 const maxRemembered = 10_000;
-/** Pause before retrying when another writer held the database past its busy timeout. */
 const busyRetryMs = 250;
-/** Pause before subscribing again after the subscription dropped (store restarted, network). */
 const resubscribeMs = 1_000;
 
-/** Thrown inside a transaction when a rebuild swapped the model under the runner. */
+/** A rebuild swapped the model under the runner. */
 class ModelReplaced extends Error {}
 
 export class ProjectionRunner {
   private readonly checkpoints: Checkpoints;
   private readonly writer: ProjectionWriter;
-  /**
-   * applyBatch in a transaction (a savepoint inside LiveCommits' one), made once: each `db.transaction()`
-   * call builds four wrapper functions and defines their properties, 7-8 us of CPU.
-   */
+  /** Made once: each `db.transaction()` call builds four wrapper functions, 7-8 us of CPU. */
   private readonly applyInTransaction: Database.Transaction<(batch: readonly RecordedEvent[], stored?: Checkpoint) => bigint | undefined>;
   private readonly batchSize: number;
   private readonly logger: ReadModelsLogger;
   private readonly pacing: CommitPacing | undefined;
   private readonly listeners = new Set<() => void>();
   private subscription: Subscription | undefined;
-  /** Counts subscriptions, so deliveries from a replaced one are ignored. */
+  /** Deliveries from a replaced subscription are ignored. */
   private epoch = 0;
   private state: ProjectionState = 'stopped';
   private checkpoint: bigint | undefined;
@@ -70,10 +55,9 @@ export class ProjectionRunner {
   private live = false;
   private stopping = false;
   private work: Promise<void> = Promise.resolve();
-  /** Tasks enqueued and not yet run: a runner with none may have its live batch committed by LiveCommits. */
+  /** A runner with none may have its live batch committed by LiveCommits. */
   private queued = 0;
   private idleFlush: NodeJS.Timeout | undefined;
-  /** A live batch is committed once the events delivered in this turn of the event loop are in it. */
   private readonly liveCommits: LiveCommits;
   private retry: NodeJS.Timeout | undefined;
 
@@ -102,13 +86,12 @@ export class ProjectionRunner {
     return { name: this.projection.name, state: this.state, checkpoint: this.checkpoint, failure: this.failure };
   }
 
-  /** Called after every commit and state change (read-your-writes waits listen here). */
   onProgress(listener: () => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
 
-  /** Starts; catching up begins once `when` resolves (ReadModels first makes sure the checkpoints are this store's). */
+  /** ReadModels first makes sure the checkpoints are this store's. */
   start(when: Promise<unknown> = Promise.resolve()): void {
     this.stopping = false;
     this.failure = undefined;
@@ -162,10 +145,9 @@ export class ProjectionRunner {
   private receive(event: RecordedEvent): Promise<void> | undefined {
     if (this.state === 'failed') return undefined;
     this.pending.push(event);
-    // A full batch is committed before the subscription delivers more (it awaits the commit).
     if (this.pending.length >= this.batchSize) return this.enqueue(() => this.commitPending());
     if (this.live) {
-      // The subscription delivers a page in microtasks: everything appended together is in before it commits.
+      // A page is delivered in microtasks: everything appended together is in before it commits.
       this.liveCommits.schedule(this);
       return undefined;
     }
@@ -183,7 +165,6 @@ export class ProjectionRunner {
     this.logger.info({ projection: this.name, checkpoint: this.checkpoint?.toString() ?? null }, 'projection live');
   }
 
-  /** Serializes commits: deliveries, the idle flush and caught-up never interleave. */
   private enqueue(task: () => void): Promise<void> {
     this.queued += 1;
     this.work = this.work.then(() => this.pacing?.beforeCommit()).then(() => {
@@ -197,24 +178,18 @@ export class ProjectionRunner {
     return this.work;
   }
 
-  /** Whether LiveCommits may commit its batch now: live, with nothing of its own queued before it. */
   canShareLive(): boolean {
     return this.queued === 0 && !this.stopping && this.live && this.state !== 'failed' && this.pending.length > 0;
   }
 
-  /**
-   * Inside LiveCommits' transaction (after canShareLive): this runner's live batch, in a savepoint.
-   * `stored`: its checkpoint as read in that transaction (one read for all the runners), if it has one.
-   */
+  /** `stored`: its checkpoint, read once in that transaction for all the runners. */
   commitLive(stored?: Checkpoint): LivePart {
     clearTimeout(this.idleFlush);
     const batch = this.pending;
     this.pending = [];
     try {
-      // Inside LiveCommits' transaction: a savepoint, so a failing runner undoes only its own part. A batch
-      // the projection only counts past (most of a sign-in's events, for most projections) writes one
-      // statement, its checkpoint, which SQLite undoes by itself if it fails: it needs no savepoint (two
-      // statements more, 3-5 us of CPU).
+      // A savepoint, so a failing runner undoes only its own part; a batch that only moves the checkpoint is one
+      // statement, which SQLite undoes by itself (a savepoint costs 3-5 us of CPU).
       const applied = batch.some((event) => this.projection.handles(event)) ? this.applyInTransaction(batch, stored) : this.applyBatch(batch, stored);
       return { runner: this, batch, applied };
     } catch (error) {
@@ -222,12 +197,10 @@ export class ProjectionRunner {
     }
   }
 
-  /** Commits what it holds in a transaction of its own, after the work it has queued. */
   commitAlone(): void {
     void this.enqueue(() => this.commitPending());
   }
 
-  /** After LiveCommits' transaction: what this runner's part became. */
   settleLive(part: LivePart, transactionError: unknown): void {
     const error = transactionError ?? part.error;
     try {
@@ -250,7 +223,6 @@ export class ProjectionRunner {
     }
   }
 
-  /** A batch whose transaction failed: nothing of it is in the model. */
   private recover(error: unknown, batch: RecordedEvent[]): void {
     this.writer.discard();
     if (error instanceof ModelReplaced) return this.resubscribeAfterSwap();
@@ -259,7 +231,7 @@ export class ProjectionRunner {
     this.commitOneByOne(batch);
   }
 
-  /** Finds the poison event of a failed batch: everything before it is committed, it stops the projection. */
+  /** Everything before the poison event is committed; it stops the projection. */
   private commitOneByOne(batch: RecordedEvent[]): void {
     for (const event of batch) {
       try {
@@ -279,16 +251,13 @@ export class ProjectionRunner {
     this.pacing?.afterCommit();
   }
 
-  /** The batch's rows and the checkpoint, inside the caller's transaction; returns the checkpoint it wrote. */
   private applyBatch(batch: readonly RecordedEvent[], checkpoint?: Checkpoint): bigint | undefined {
     const stored = checkpoint ?? this.checkpoints.read(this.projection.name);
     if (stored.generation !== this.generation) throw new ModelReplaced();
-    // What the writer remembers is the model as this runner last committed it; another projector
-    // on the file moved the checkpoint since: read the tables again.
+    // Another projector on the file moved the checkpoint since this runner last committed.
     if (stored.position !== this.checkpoint) this.writer.forget();
     let last = stored.position;
     for (const event of batch) {
-      // At or below the checkpoint: already in the model (a replay, or a second projector).
       if (last !== undefined && event.position <= last) continue;
       if (this.projection.handles(event)) this.writer.apply(event);
       last = event.position;
@@ -298,7 +267,6 @@ export class ProjectionRunner {
     return last;
   }
 
-  /** Once the transaction holding the batch is committed: read-your-writes may answer from it. */
   private committed(applied: bigint | undefined): void {
     if (this.writer.remembered > maxRemembered) this.writer.forget();
     this.checkpoint = applied;
@@ -385,18 +353,14 @@ export class ProjectionRunner {
 type LivePart = { runner: ProjectionRunner; batch: RecordedEvent[]; applied?: bigint | undefined; error?: unknown };
 
 /**
- * The live commits of the runners on one connection: the batches due in the same turn of the event loop
- * (a group commit of the store reaches every projection in the same turn) are committed in ONE
- * transaction, each runner's part in a savepoint of its own. A sign-in's events, which three of the four
- * projections only count past, cost one read-model commit instead of four. The checkpoints of all of
- * them advance in that commit, so none lags (another process's read-your-writes reads them).
+ * The live batches due in the same turn share ONE transaction: a sign-in costs one read-model commit instead of
+ * four, and no checkpoint lags (another process's read-your-writes reads them).
  */
 export class LiveCommits {
   private readonly due = new Set<ProjectionRunner>();
   private scheduled: NodeJS.Immediate | undefined;
   private work: Promise<void> = Promise.resolve();
   private readonly checkpoints: Checkpoints;
-  /** The shared transaction, made once (see ProjectionRunner.applyInTransaction): each runner's part in it, in a savepoint of its own. */
   private readonly commitParts: Database.Transaction<(runners: readonly ProjectionRunner[], parts: LivePart[]) => void>;
 
   constructor(
@@ -405,21 +369,18 @@ export class LiveCommits {
   ) {
     this.checkpoints = new Checkpoints(db);
     this.commitParts = db.transaction((runners: readonly ProjectionRunner[], parts: LivePart[]) => {
-      // One read of every checkpoint for all the runners, in the transaction their parts are written in.
       const stored = new Map(this.checkpoints.all().map((checkpoint) => [checkpoint.projection, checkpoint]));
       for (const runner of runners) parts.push(runner.commitLive(stored.get(runner.name)));
     });
   }
 
-  /** The runner holds live events: they are committed in the next turn, with the other runners' due then. */
   schedule(runner: ProjectionRunner): void {
     this.due.add(runner);
     this.scheduled ??= setImmediate(() => {
       this.scheduled = undefined;
       const due = [...this.due];
       this.due.clear();
-      // commit() settles every runner's part itself (their errors are logged there); the catch keeps the
-      // chain going should anything else throw, so that later commits still run.
+      // commit() settles every part itself; the catch keeps later commits running should anything else throw.
       this.work = this.work
         .then(() => this.pacing?.beforeLiveCommit())
         .then(() => this.commit(due))
@@ -431,7 +392,6 @@ export class LiveCommits {
     this.due.delete(runner);
   }
 
-  /** Settles once every commit scheduled so far has run. */
   async drained(): Promise<void> {
     while (this.scheduled !== undefined) await new Promise((resolve) => setImmediate(resolve));
     await this.work;
@@ -439,7 +399,7 @@ export class LiveCommits {
 
   private commit(due: readonly ProjectionRunner[]): void {
     const runners = due.filter((runner) => runner.canShareLive());
-    // Those with work of their own queued (a full batch, a retry) commit after it, as they would alone.
+    // Those with work of their own queued commit after it, as they would alone.
     for (const runner of due) if (!runners.includes(runner)) runner.commitAlone();
     if (runners.length === 0) return;
     const parts: LivePart[] = [];
@@ -447,7 +407,6 @@ export class LiveCommits {
     try {
       this.commitParts.immediate(runners, parts);
     } catch (error) {
-      // BEGIN or COMMIT failed (busy past the timeout, I/O): no part is in the model.
       transactionError = error;
     }
     if (parts.length > 0 && transactionError === undefined) this.pacing?.afterCommit();

@@ -1,5 +1,4 @@
-// First sign-ins (docs/console.md, Members: "invited" until the person has signed in once), from the
-// `SignedIn` events of user streams. Only the first counts: a row, once written, never changes.
+// Only the first sign-in counts: a row, once written, never changes.
 import type { LogEvent } from '#event-store';
 import { physicalName, type Projection, type ProjectionWriter, type TableNames } from '../projection.js';
 import type { ReadModelDatabase } from '../read-model-database.js';
@@ -24,12 +23,10 @@ export function signInsProjection(): Projection<'recordedAt'> {
 type FirstSignInRow = [userId: string, signedInAt: string];
 
 class FirstSignInWriter implements ProjectionWriter<'recordedAt'> {
-  /** userId -> first sign-in seen since the last flush (later ones change nothing). */
   private unflushed = new Map<string, string>();
   private readonly insert;
 
   constructor(db: ReadModelDatabase, tables: TableNames) {
-    // The key is the user: a second sign-in, or the same event applied again, changes nothing.
     this.insert = db.prepare<FirstSignInRow>(
       `INSERT INTO ${physicalName(tables, firstSignInsTable.name)} (user_id, signed_in_at) VALUES (?, ?) ON CONFLICT (user_id) DO NOTHING`,
     );

@@ -1,4 +1,3 @@
-// Which of some users have signed in at least once.
 import type { QueryCache } from '../query-cache.js';
 import type { ReadModelDatabase } from '../read-model-database.js';
 import { firstSignInsTable } from './sign-ins.tables.js';
@@ -8,7 +7,7 @@ export class SignInQueries {
 
   constructor(
     db: ReadModelDatabase,
-    /** Keeps answers until the next commit; only on a connection nothing writes through (query-cache.ts). */
+    /** Only on a connection nothing writes through. */
     private readonly cache?: QueryCache,
   ) {
     db.exec(firstSignInsTable.create(firstSignInsTable.name));
@@ -17,7 +16,6 @@ export class SignInQueries {
     );
   }
 
-  /** The ones among `userIds` who have signed in at least once. */
   signedInOnce(userIds: readonly string[]): ReadonlySet<string> {
     if (userIds.length === 0) return new Set();
     const query = () => new Set(this.selectSignedIn.all(JSON.stringify(userIds)).map((row) => row.user_id));

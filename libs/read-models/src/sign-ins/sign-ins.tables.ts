@@ -1,7 +1,6 @@
-// Who has signed in at least once: the console shows members as "invited" until they have.
+// The console shows members as "invited" until they have signed in once.
 import type { ProjectionTable } from '../projection.js';
 
-/** One row per user, with the time of their first sign-in (the store's recordedAt of that SignedIn). */
 export const firstSignInsTable: ProjectionTable = {
   name: 'first_sign_ins',
   rowIs: 'user who has signed in',

@@ -1,5 +1,4 @@
-// Traffic per month (docs/entitlements.md): each organization's total per period, from the TrafficReported
-// events of its traffic streams. An event carries the period's total after it, so a row only ever grows to it.
+// An event carries the period's total after it, so a row only ever grows to it.
 import { trafficStreamPrefix } from '#domain';
 import type { LogEvent } from '#event-store';
 import { PendingRows } from '../pending-rows.js';

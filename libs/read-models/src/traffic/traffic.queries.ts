@@ -1,4 +1,3 @@
-// An organization's traffic total in a period.
 import type { QueryCache } from '../query-cache.js';
 import type { ReadModelDatabase } from '../read-model-database.js';
 import { trafficPeriodsTable } from './traffic.tables.js';
@@ -8,14 +7,13 @@ export class TrafficQueries {
 
   constructor(
     db: ReadModelDatabase,
-    /** Keeps answers until the next commit; only on a connection nothing writes through (query-cache.ts). */
+    /** Only on a connection nothing writes through. */
     private readonly cache?: QueryCache,
   ) {
     db.exec(trafficPeriodsTable.create(trafficPeriodsTable.name));
     this.selectTotal = db.prepare<[string, string], number>(`SELECT total FROM ${trafficPeriodsTable.name} WHERE organization_id = ? AND period = ?`).pluck();
   }
 
-  /** 0 when nothing was reported. */
   total(organizationId: string, period: string): number {
     const query = () => this.selectTotal.get(organizationId, period) ?? 0;
     return this.cache === undefined ? query() : this.cache.get(`traffic ${organizationId} ${period}`, query);

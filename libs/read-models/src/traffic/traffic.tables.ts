@@ -1,4 +1,4 @@
-// Each organization's traffic total per period (a calendar month in UTC, YYYY-MM).
+// A period is a calendar month in UTC, YYYY-MM.
 import type { ProjectionTable } from '../projection.js';
 
 export const trafficPeriodsTable: ProjectionTable = {

@@ -13,6 +13,7 @@ import { ManualClock } from '#identity';
 import { IdentityClock } from '../../auth/identity.provider.js';
 import { OrganizationStateCache } from '../../organizations/organizations.js';
 import { Organizations } from '../../organizations/organizations.js';
+import { organizationRoles } from '../../organizations/organization-streams.module.js';
 import { API_KEY_CACHE_MS, API_KEY_USE_GRANULARITY_MS, ApiKeys } from './api-keys.service.js';
 
 let dataDir: string;
@@ -36,7 +37,8 @@ function node(): ApiKeys {
   });
   const identityClock = new IdentityClock();
   identityClock.pin(clock);
-  return new ApiKeys(counting, new Organizations(counting, new OrganizationStateCache(), createPlanCatalogue()), identityClock, pino({ level: 'silent' }));
+  const roles = organizationRoles(new Organizations(counting, new OrganizationStateCache(), createPlanCatalogue()));
+  return new ApiKeys(counting, roles, identityClock, pino({ level: 'silent' }));
 }
 
 const context = () => newCommandContext('cli');

@@ -1,26 +1,24 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { eventMetadata, handleCommand, loadStream, type CommandContext, type FoldedStream, type FoldedStreamCache, type StreamFold } from '#application';
+import { handleCommand, loadStream, type CommandContext, type FoldedStream, type FoldedStreamCache } from '#application';
 import {
   API_KEY_SCOPES,
-  apiKeyStream,
+  apiKeyDecider,
   apiKeyStreamPrefix,
-  decideCreateApiKey,
-  decideRecordApiKeyUse,
-  decideRevokeApiKey,
   evolveApiKey,
   isApiKeyScope,
+  isUseDue,
   type ApiKey,
   type ApiKeyScope,
   type ApiKeyState,
   type RecordedApiKeyEvent,
 } from '#domain';
-import { EVENT_STORE, type EventStore, type RecordedEvent } from '#event-store';
-import { IdentityClock } from '../../auth/identity.provider.js';
+import { EVENT_STORE, type EventStore } from '#event-store';
+import { IdentityClock } from '../../config/app-clock.js';
 import { ProblemError } from '../../http/problem-error.js';
 import { PINO } from '../../logging/pino.js';
-import { organizationIdSchema } from '../../organizations/organization-ids.js';
-import { Organizations } from '../../organizations/organizations.js';
+import { organizationIdSchema } from '../../http/organization-ids.js';
+import { ORGANIZATION_ROLES, type OrganizationRoles } from '../organization-roles.js';
 import { generateApiKey, hashSecret, parseApiKey, secretMatchesDigest, storedDigest } from './api-key-credential.js';
 
 export const MAX_API_KEY_NAME_LENGTH = 100;
@@ -42,11 +40,6 @@ export type ApiKeySummary = Omit<ApiKey, 'secretHash'>;
 export type AuthenticatedApiKey = { keyId: string; scopes: ApiKeyScope[]; organizationId?: string };
 
 const KEY_ID = /^[0-9a-f]{24}$/;
-
-const readApiKeyEvent = (event: RecordedEvent): RecordedApiKeyEvent =>
-  ({ type: event.type, data: event.data, recordedAt: event.recordedAt }) as RecordedApiKeyEvent;
-
-const apiKeyFold: StreamFold<ApiKeyState, RecordedApiKeyEvent> = { initialState: null, evolve: evolveApiKey, read: readApiKeyEvent };
 
 function refuse(detail: string, field: string): ProblemError {
   return new ProblemError(400, 'VALIDATION_FAILED', 'The request is not valid', detail, { field });
@@ -71,7 +64,7 @@ export class ApiKeys {
 
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
-    private readonly organizations: Organizations,
+    @Inject(ORGANIZATION_ROLES) private readonly organizations: OrganizationRoles,
     private readonly clock: IdentityClock,
     @Inject(PINO) private readonly logger: Logger,
   ) {}
@@ -87,11 +80,7 @@ export class ApiKeys {
     const scopes = API_KEY_SCOPES.filter((scope) => request.scopes.includes(scope));
     const { keyId, secret, key } = generateApiKey();
     const created = { keyId, name, scopes, secretHash: hashSecret(secret), ...(organizationId === undefined ? {} : { organizationId }) };
-    const { position } = await handleCommand(this.store, apiKeyStream(keyId), (current: ApiKeyState) => decideCreateApiKey(current, created), {
-      ...apiKeyFold,
-      metadata: eventMetadata(context, 'CreateApiKey'),
-      maxAttempts: 1,
-    });
+    const { position } = await handleCommand(this.store, apiKeyDecider, keyId, { type: 'CreateApiKey', data: created }, context, { maxAttempts: 1 });
     return { keyId, name, scopes, organizationId: organizationId ?? null, key, position: position ?? -1n };
   }
 
@@ -99,17 +88,10 @@ export class ApiKeys {
   async revoke(keyId: string, context: CommandContext): Promise<RevokedApiKey> {
     if (!KEY_ID.test(keyId)) throw refuse('The key id is the 24 hexadecimal characters after chrs_ (see api-key:list).', 'keyId');
     const at = this.clock.now();
-    const handled = await handleCommand(
-      this.store,
-      apiKeyStream(keyId),
-      (current: ApiKeyState) => {
-        const events = decideRevokeApiKey(current, at);
-        if (events === undefined) throw new ProblemError(404, 'NOT_FOUND', 'Not found', `No API key has the id ${keyId}.`);
-        return events;
-      },
-      // Through this node's cache: the node that revokes refuses the key from the next request on.
-      { ...apiKeyFold, cache: this.cacheOf(keyId, at.getTime()), metadata: eventMetadata(context, 'RevokeApiKey') },
-    );
+    // Through this node's cache: the node that revokes refuses the key from the next request on.
+    const handled = await handleCommand(this.store, apiKeyDecider, keyId, { type: 'RevokeApiKey', data: { keyId, at } }, context, {
+      cache: this.cacheOf(keyId, at.getTime()),
+    });
     return { keyId, revokedAt: handled.state?.revokedAt ?? at.toISOString(), alreadyRevoked: handled.appended.length === 0, position: handled.position ?? -1n };
   }
 
@@ -120,7 +102,7 @@ export class ApiKeys {
       const subscription = this.store.subscribeToAll({
         filter: { streamPrefixes: [apiKeyStreamPrefix] },
         onEvent: (event) => {
-          keys.set(event.streamId, evolveApiKey(keys.get(event.streamId) ?? null, readApiKeyEvent(event)));
+          keys.set(event.streamId, evolveApiKey(keys.get(event.streamId) ?? null, apiKeyDecider.read?.(event) as RecordedApiKeyEvent));
         },
         onCaughtUp: () => {
           const listed = [...keys.values()].filter((key): key is ApiKey => key !== null).map(summary);
@@ -149,14 +131,13 @@ export class ApiKeys {
   private async existingOrganization(organizationId: string): Promise<string> {
     const parsed = organizationIdSchema.safeParse(organizationId);
     if (!parsed.success) throw refuse(`organizationId ${parsed.error.issues[0]?.message ?? 'is not valid'}.`, 'organizationId');
-    const { state } = await this.organizations.load(parsed.data);
-    if (!state.exists) throw new ProblemError(404, 'NOT_FOUND', 'Not found', `No organization has the id ${parsed.data}.`);
+    if (!(await this.organizations.exists(parsed.data))) throw new ProblemError(404, 'NOT_FOUND', 'Not found', `No organization has the id ${parsed.data}.`);
     return parsed.data;
   }
 
   /** The key's stream read again (only its new events since this node's last read). */
   private async read(keyId: string, now: number): Promise<ApiKeyState> {
-    return (await loadStream(this.store, apiKeyStream(keyId), { ...apiKeyFold, cache: this.cacheOf(keyId, now) })).state;
+    return (await loadStream(this.store, apiKeyDecider, keyId, { cache: this.cacheOf(keyId, now) })).state;
   }
 
   private checkOf(apiKey: ApiKey): KeyCheck {
@@ -176,14 +157,14 @@ export class ApiKeys {
   /** Records the use once an hour; never fails the request it rides on (another node may have just done it). */
   private async noteUse(apiKey: ApiKey, context: CommandContext): Promise<void> {
     const now = this.clock.now();
-    if (decideRecordApiKeyUse(apiKey, now, API_KEY_USE_GRANULARITY_MS).length === 0) return;
+    // Most requests owe no record: asked here, they cost no command.
+    if (!isUseDue(apiKey, now, API_KEY_USE_GRANULARITY_MS)) return;
     try {
-      await handleCommand(
-        this.store,
-        apiKeyStream(apiKey.keyId),
-        (key: ApiKeyState) => decideRecordApiKeyUse(key, now, API_KEY_USE_GRANULARITY_MS),
-        { ...apiKeyFold, cache: this.cacheOf(apiKey.keyId, now.getTime()), metadata: eventMetadata({ ...context, actor: `api-key:${apiKey.keyId}` }, 'RecordApiKeyUse'), maxAttempts: 1 },
-      );
+      const use = { type: 'RecordApiKeyUse', data: { at: now, useGranularityMs: API_KEY_USE_GRANULARITY_MS } } as const;
+      await handleCommand(this.store, apiKeyDecider, apiKey.keyId, use, { ...context, actor: `api-key:${apiKey.keyId}` }, {
+        cache: this.cacheOf(apiKey.keyId, now.getTime()),
+        maxAttempts: 1,
+      });
     } catch (error) {
       this.logger.warn({ err: error, keyId: apiKey.keyId, correlationId: context.correlationId }, 'API key use not recorded');
     }

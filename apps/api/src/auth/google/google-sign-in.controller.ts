@@ -13,7 +13,7 @@ import { Memberships } from '../memberships.service.js';
 import { secondStepPage, TwoStepPolicy } from '../two-step-policy.js';
 import { GOOGLE_STRATEGY } from './google-strategy.provider.js';
 import type { GoogleStrategy } from './google.strategy.js';
-import { Operation } from '../../openapi/operation.decorator.js';
+import { Operation } from '../../http/operation.decorator.js';
 
 // The seed's error catalogue (section 8): 'Google sign-in failed.' / 'You don't seem to have access to any organization.'
 const googleFailed = '/login?error=google';

@@ -2,7 +2,7 @@ import { Controller, Headers, HttpCode, Inject, Post, Req, type RawBodyRequest }
 import type { Request } from 'express';
 import Stripe from 'stripe';
 import { CONFIG, type Config } from '#config';
-import { Operation } from '../../openapi/operation.decorator.js';
+import { Operation } from '../../http/operation.decorator.js';
 import { jsonSafe } from '../../organizations/command-result.js';
 import { invalidStripeSignature, stripeNotConfigured } from '../billing-problems.js';
 import { StripeWebhooks, type StripeReceipt } from './stripe-webhooks.js';

@@ -5,19 +5,13 @@
 import { isDeepStrictEqual } from 'node:util';
 import { Inject, Injectable } from '@nestjs/common';
 import type Stripe from 'stripe';
-import { eventMetadata, handleCommand, loadStream, type CommandContext } from '#application';
+import { handleCommand, loadStream, type CommandContext } from '#application';
 import {
-  decideStripeObservation,
-  decideUnmatched,
-  evolveStripeSubscription,
-  evolveStripeUnmatched,
   foreignCustomer,
-  initialStripeSubscriptionState,
-  initialStripeUnmatchedState,
   stripeOrganizationId,
   stripePlacement,
-  stripeSubscriptionStream,
-  stripeUnmatchedStream,
+  stripeSubscriptionDecider,
+  stripeUnmatchedDecider,
   type PlanCatalogue,
   type StripeEventUnmatched,
   type StripePlacement,
@@ -40,8 +34,6 @@ export type StripeOutcome = 'applied' | 'unchanged' | 'recorded' | 'unmatched' |
 export type StripeReceipt = { id: string; type: string; outcome: StripeOutcome; duplicate: boolean; organizationId: string | null; position: bigint | null };
 
 const handled = new Set<string>(STRIPE_EVENT_TYPES);
-
-const SUBSCRIPTION_FOLD = { initialState: initialStripeSubscriptionState(), evolve: evolveStripeSubscription };
 
 /** Each round follows a newer event that landed meanwhile; Stripe's events of one subscription are minutes apart. */
 const MAX_SYNC_ROUNDS = 5;
@@ -66,12 +58,8 @@ export class StripeWebhooks {
     if (observation.event === null || observation.subscriptionId === null) {
       return this.unmatched(event, observation, 'NO_SUBSCRIPTION', 'The event names no subscription.', context);
     }
-    const observed = observation.event;
-    const stream = stripeSubscriptionStream(observation.subscriptionId);
-    const recorded = await handleCommand(this.store, stream, (state) => decideStripeObservation(state, observed), {
-      ...SUBSCRIPTION_FOLD,
-      metadata: eventMetadata(context, 'RecordStripeEvent'),
-    });
+    const { subscriptionId } = observation;
+    const recorded = await handleCommand(this.store, stripeSubscriptionDecider, subscriptionId, { type: 'RecordStripeEvent', data: observation.event }, context);
     const duplicate = recorded.appended.length === 0;
     const placement = stripePlacement(recorded.state, this.catalogue);
     if (placement.kind === 'wait') {
@@ -85,7 +73,7 @@ export class StripeWebhooks {
     if (!state.exists) {
       return this.unmatched(event, observation, 'UNKNOWN_ORGANIZATION', `There is no organization ${placement.organizationId}.`, context, duplicate);
     }
-    const synced = await this.sync(stream, placement, context);
+    const synced = await this.sync(subscriptionId, placement, context);
     if ('foreign' in synced) {
       return this.unmatched(event, { ...observation, organizationId: placement.organizationId }, 'FOREIGN_CUSTOMER', synced.foreign, context, duplicate);
     }
@@ -105,12 +93,12 @@ export class StripeWebhooks {
    * again, and while its newest state differs from the one just written, that one is written instead. The
    * last write is always followed by such a check, so the organization ends in the newest state.
    */
-  private async sync(stream: string, first: SyncPlacement, context: CommandContext): Promise<CommandResult | { foreign: string }> {
+  private async sync(subscriptionId: string, first: SyncPlacement, context: CommandContext): Promise<CommandResult | { foreign: string }> {
     let placement = first;
     for (let round = 1; ; round += 1) {
       const { result, foreign } = await this.syncOnce(placement, context);
       if (foreign !== null) return { foreign };
-      const now = stripePlacement((await loadStream(this.store, stream, SUBSCRIPTION_FOLD)).state, this.catalogue);
+      const now = stripePlacement((await loadStream(this.store, stripeSubscriptionDecider, subscriptionId)).state, this.catalogue);
       if (now.kind !== 'sync' || isDeepStrictEqual(now, placement) || round >= MAX_SYNC_ROUNDS) return result;
       placement = now;
     }
@@ -121,18 +109,12 @@ export class StripeWebhooks {
    * change (the decision asks the same of the same state, and records nothing then).
    */
   private async syncOnce({ organizationId, data }: SyncPlacement, context: CommandContext): Promise<{ result: CommandResult; foreign: string | null }> {
-    let foreign: string | null = null;
     const subscription = { subscriptionId: data.subscriptionId, customerId: data.customerId ?? null, ended: data.status === 'ended' };
-    const result = await this.organizations.handleDecision(
-      organizationId,
-      'SyncSubscription',
-      (state, decideOn) => {
-        foreign = state.exists ? foreignCustomer(state, subscription) : null;
-        return decideOn({ type: 'SyncSubscription', data });
-      },
-      context,
-    );
-    return { result, foreign };
+    const handled = await this.organizations.decideOn(organizationId, { type: 'SyncSubscription', data }, context);
+    // Nothing recorded: the state answered is the one decided on, which the decision asked the same of.
+    const { state } = handled;
+    const foreign = handled.appended.length === 0 && state.exists ? foreignCustomer(state, subscription) : null;
+    return { result: { id: organizationId, revision: handled.revision ?? -1n, position: handled.position ?? -1n }, foreign };
   }
 
   /** A subscription not in force yet (its checkout came first, or it is incomplete) of another customer than its organization's: why. */
@@ -157,11 +139,7 @@ export class StripeWebhooks {
       type: 'StripeEventUnmatched',
       data: { eventId: event.id, eventType: event.type, created: event.created, subscriptionId, organizationId, reason, detail },
     };
-    const kept = await handleCommand(this.store, stripeUnmatchedStream(event.id), (state) => decideUnmatched(state, unmatched), {
-      initialState: initialStripeUnmatchedState(),
-      evolve: evolveStripeUnmatched,
-      metadata: eventMetadata(context, 'KeepUnmatchedStripeEvent'),
-    });
+    const kept = await handleCommand(this.store, stripeUnmatchedDecider, event.id, { type: 'KeepUnmatchedStripeEvent', data: unmatched }, context);
     if (kept.appended.length > 0) this.metrics.stripeUnmatched.inc({ reason });
     return { id: event.id, type: event.type, outcome: 'unmatched', duplicate: duplicate || kept.appended.length === 0, organizationId: null, position: kept.position ?? null };
   }

@@ -1,7 +1,7 @@
 import { describe, it } from '@jest/globals';
 import type { PlanCatalogue } from '../../plans/catalogue.js';
 import { given, testCatalogue } from '../../testing/given-when-then.js';
-import { chorusPlanAssigned, classicPlanAssigned, organizationCreated } from '../../testing/organization-events.js';
+import { chorusEnabled, chorusPlanAssigned, classicPlanAssigned, organizationCreated } from '../../testing/organization-events.js';
 import type { AssignPlan } from './assign-plan.js';
 
 describe('AssignPlan', () => {
@@ -44,6 +44,25 @@ describe('AssignPlan', () => {
     given([organizationCreated(), classicPlanAssigned('professional')])
       .when({ type: 'AssignPlan', data: { line: 'classic', plan: 'professional', serviceLevel: 'turnkey' } })
       .then([{ type: 'PlanAssigned', data: { line: 'classic', plan: 'professional', serviceLevel: 'turnkey' } }]);
+  });
+
+  it('assigned by hand, a Chorus plan leaves Chorus off; paid through billing, it turns Chorus on as its own event', () => {
+    given([organizationCreated()])
+      .when({ type: 'AssignPlan', data: { line: 'chorus', plan: 'teams' } })
+      .then([{ type: 'PlanAssigned', data: { line: 'chorus', plan: 'teams' } }]);
+    given([organizationCreated(), classicPlanAssigned('professional')])
+      .when({ type: 'AssignPlan', data: { line: 'chorus', plan: 'teams', paid: true } })
+      .then([
+        { type: 'PlanAssigned', data: { line: 'chorus', plan: 'teams' } },
+        { type: 'ChorusEnabled', data: { paidPlan: 'teams' } },
+      ]);
+    // Already on, or a Classic plan paid for: nothing more.
+    given([organizationCreated(), chorusEnabled()])
+      .when({ type: 'AssignPlan', data: { line: 'chorus', plan: 'teams', paid: true } })
+      .then([{ type: 'PlanAssigned', data: { line: 'chorus', plan: 'teams' } }]);
+    given([organizationCreated()])
+      .when({ type: 'AssignPlan', data: { line: 'classic', plan: 'essential', paid: true } })
+      .then([{ type: 'PlanAssigned', data: { line: 'classic', plan: 'essential' } }]);
   });
 
   it('treats the plans of the two lines separately: the same name on the other line is a change', () => {

@@ -1,15 +1,15 @@
 import { DomainError } from '../../errors.js';
+import { ssoDomainTaken } from '../../sso/sso-domain-claim.js';
 import { hasSsoPlan, isClientId, isSealedSecret, isSsoVerificationToken, MAX_SSO_DOMAINS, parseIssuer, parseSsoDomain } from '../../sso/sso-rules.js';
 import type { DecideContext } from '../decide-context.js';
 import type { ExistingOrganization } from '../state.js';
 import { invalid, optionalBoolean } from '../command-validation.js';
 import { withVerification } from './sso-verification.js';
 
-/**
- * clientSecret: sealed (see SsoConfigured), absent to keep the one configured. domains as typed; the
- * domain normalizes them. enforce absent: false. verificationTokens: the application's random token per
- * domain (ASCII form) and its clock's `at`, used for each domain that has no verification yet.
- */
+/** What only the outside can find out before the decision. */
+export type SsoChecks = { publicDomains: string[]; domainsHeldElsewhere: string[]; issuerAllowed: boolean; discovery: 'ok' | 'failed' | 'not-asked' };
+
+/** clientSecret sealed, absent to keep the one configured. */
 export type ConfigureSso = {
   type: 'ConfigureSso';
   data: {
@@ -21,25 +21,18 @@ export type ConfigureSso = {
     trustProviderMfa?: boolean;
     verificationTokens?: Record<string, string>;
     at?: string;
+    checks: SsoChecks;
   };
 };
 
-/**
- * Enterprise single sign-on set (or changed, in full). clientSecret is sealed (`v1.<keyId>.<iv>.<ciphertext>`,
- * AES-256-GCM under SSO_SECRET_KEYS), never clear; domains in ASCII form. trustProviderMfa: present (true) only
- * when the organization takes its provider's MFA for the second step of sign-ons through it; absent is off.
- */
+/** clientSecret is sealed, never clear. */
 export type SsoConfigured = {
   type: 'SsoConfigured';
   data: { issuer: string; clientId: string; clientSecret: string; domains: string[]; enforce: boolean; trustProviderMfa?: true };
 };
-/**
- * A listed domain awaits proof of control: the TXT record `_chorus-verification.<domain>` must hold the
- * token. Until verified it signs no one in. `at`: the application's clock (the domain has none).
- */
+/** Until the TXT record `_chorus-verification.<domain>` holds the token, the domain signs no one in. */
 export type SsoDomainPending = { type: 'SsoDomainPending'; data: { domain: string; token: string; at: string } };
 
-/** The domains, normalized to ASCII form; a value that is no e-mail domain is INVALID_HOSTNAME, one given twice DUPLICATE. */
 function requireDomains(value: unknown): string[] {
   if (!Array.isArray(value) || value.length === 0) throw invalid('domains', 'required', 'domains must list at least one e-mail domain.');
   if (value.length > MAX_SSO_DOMAINS) throw invalid('domains', 'out_of_range', `domains may list at most ${MAX_SSO_DOMAINS} e-mail domains.`);
@@ -55,10 +48,6 @@ function requireDomains(value: unknown): string[] {
   return domains;
 }
 
-/**
- * Sets the organization's SSO in full. Only on an enterprise plan; a new configuration needs
- * a client secret, a change may keep the current one. The same settings again record nothing.
- */
 export function configureSso(command: ConfigureSso, state: ExistingOrganization, { catalogue }: DecideContext): (SsoConfigured | SsoDomainPending)[] {
   const issuer = parseIssuer(command.data.issuer);
   if (issuer === null) throw invalid('issuer', 'invalid_format', 'issuer must be an https:// URL without query or fragment (http:// only on a loopback address).');
@@ -74,6 +63,7 @@ export function configureSso(command: ConfigureSso, state: ExistingOrganization,
   if (!hasSsoPlan(state, catalogue)) {
     throw new DomainError('ENTERPRISE_PLAN_REQUIRED', 'Single sign-on comes with the enterprise plans.', { feature: 'sso' });
   }
+  refuseWhatChecksFound(command.data.checks, issuer, domains);
   const current = state.sso;
   const unchanged =
     current !== null &&
@@ -89,7 +79,25 @@ export function configureSso(command: ConfigureSso, state: ExistingOrganization,
   return [...configured, ...pendingDomains(command.data, domains, state)];
 }
 
-/** A pending verification, with its token, for each domain that has none yet (new, or listed before verification existed). */
+/** In the order an owner fixes them. */
+function refuseWhatChecksFound(checks: SsoChecks | undefined, issuer: string, domains: readonly string[]): void {
+  if (checks === undefined) throw invalid('checks', 'required', 'The settings must be checked before they are decided on.');
+  const publicDomain = domains.find((domain) => checks.publicDomains.includes(domain));
+  if (publicDomain !== undefined) {
+    throw new DomainError('SSO_DOMAIN_PUBLIC', `Anyone can have an address at ${publicDomain}: it cannot sign in through one organization.`, {
+      domain: publicDomain,
+      errors: [{ pointer: '#/domains', detail: `${publicDomain} is a public mail domain` }],
+    });
+  }
+  const held = domains.find((domain) => checks.domainsHeldElsewhere.includes(domain));
+  if (held !== undefined) throw ssoDomainTaken(held);
+  if (!checks.issuerAllowed) throw invalid('issuer', 'not_allowed', 'issuer: must be an https:// URL in production.');
+  if (checks.discovery !== 'ok') {
+    const detail = 'The issuer could not be used: it must serve an OpenID Connect discovery document over https from a public address.';
+    throw new DomainError('SSO_DISCOVERY_FAILED', detail, { issuer });
+  }
+}
+
 function pendingDomains({ verificationTokens = {}, at }: ConfigureSso['data'], domains: readonly string[], state: ExistingOrganization): SsoDomainPending[] {
   const unproven = domains.filter((domain) => state.sso?.verification[domain] === undefined);
   if (unproven.length === 0) return [];
@@ -104,7 +112,6 @@ function pendingDomains({ verificationTokens = {}, at }: ConfigureSso['data'], d
 export function withSsoConfigured(state: ExistingOrganization, { data }: SsoConfigured): ExistingOrganization {
   const { issuer, clientId, clientSecret, domains, enforce, trustProviderMfa = false } = data;
   const listed = [...new Set(domains)];
-  // A domain dropped from the list loses its proof: listed again, it is proved again.
   const kept = Object.entries(state.sso?.verification ?? {}).filter(([domain]) => listed.includes(domain));
   return { ...state, sso: { issuer, clientId, clientSecret, domains: listed, enforce, trustProviderMfa, verification: Object.fromEntries(kept) } };
 }

@@ -1,9 +1,11 @@
 import type { ExistingOrganization } from '../state.js';
 import { optionalBoolean } from '../command-validation.js';
+import type { ChorusPlan } from '../../plans/catalogue.js';
 
 export type EnableChorus = { type: 'EnableChorus'; data: { parallelUse?: boolean } };
 
-export type ChorusEnabled = { type: 'ChorusEnabled'; data: { parallelUse?: boolean } };
+/** paidPlan: billing turned Chorus on because it assigned this paid Chorus plan (billing/paid-chorus-plan.ts). */
+export type ChorusEnabled = { type: 'ChorusEnabled'; data: { parallelUse?: boolean; paidPlan?: ChorusPlan } };
 
 /** Enabling again with another parallelUse setting changes that setting; with the same one it changes nothing. */
 export function enableChorus(command: EnableChorus, state: ExistingOrganization): ChorusEnabled[] {

@@ -2,20 +2,13 @@ import type { TrafficThreshold } from '../../usage/traffic.js';
 import { invalid } from '../command-validation.js';
 import type { ExistingOrganization } from '../state.js';
 
-/**
- * A month's traffic reached a threshold of the allowance, as counted on its traffic stream: recorded in the
- * organization's own history once per threshold and month, however often (or on however many nodes) it is told.
- */
+/** Recorded once per threshold and month, however often (or on however many nodes) it is told. */
 export type RecordTrafficThreshold = {
   type: 'RecordTrafficThreshold';
-  /** late: reached by reports of a month that had ended when they were counted. */
   data: { period: string; threshold: TrafficThreshold; used: number; allowance: number; late?: boolean };
 };
 
-/**
- * The month's traffic (period: YYYY-MM, UTC) reached `threshold` percent of the allowance: `used` of `allowance`
- * when counted. late (present, true): reached by reports that came after the month ended; the owners are not mailed.
- */
+/** late: reached by reports that came after the month ended; the owners are not mailed. */
 export type TrafficThresholdReached = {
   type: 'TrafficThresholdReached';
   data: { period: string; threshold: 80 | 100; used: number; allowance: number; late?: true };

@@ -2,12 +2,14 @@ import { describe, it } from '@jest/globals';
 import { memberRequester } from '../requester.js';
 import { given } from '../../testing/given-when-then.js';
 import { classicPlanAssigned, memberAdded, onChorusPlan, onClassicPlan, organizationCreated } from '../../testing/organization-events.js';
-import type { ConfigureSso } from './configure-sso.js';
+import type { ConfigureSso, SsoChecks } from './configure-sso.js';
 import type { SsoConfigured, SsoDomainPending } from '../events.js';
 
 const sealed = 'v1.k1.AAAAAAAAAAAAAAAA.BBBBBBBBBBBBBBBBBBBBBBBBBBBB';
 const resealed = 'v1.k2.CCCCCCCCCCCCCCCC.DDDDDDDDDDDDDDDDDDDDDDDDDDDD';
-const settings = { issuer: 'https://idp.acme.example', clientId: 'chorus', clientSecret: sealed, domains: ['acme.example'] };
+/** What the application found out before deciding: nothing against the settings. */
+const checks: SsoChecks = { publicDomains: [], domainsHeldElsewhere: [], issuerAllowed: true, discovery: 'ok' };
+const settings = { issuer: 'https://idp.acme.example', clientId: 'chorus', clientSecret: sealed, domains: ['acme.example'], checks };
 const at = '2030-01-01T00:00:00.000Z';
 const tokenOf = (domain: string): string => `token-of-${domain.replace(/\./g, '-')}`.padEnd(32, '0');
 const verificationTokens = Object.fromEntries(['acme.example', 'xn--bcher-kva.example', 'eu.acme.example'].map((domain) => [domain, tokenOf(domain)]));
@@ -46,12 +48,12 @@ describe('ConfigureSso', () => {
 
   it('keeps the sealed secret when a change leaves it out, and records nothing when nothing changes', () => {
     given([...enterprise, configured(), pending()])
-      .when({ type: 'ConfigureSso', data: { issuer: 'https://idp.acme.example', clientId: 'chorus-2', domains: ['acme.example'] } })
+      .when({ type: 'ConfigureSso', data: { issuer: 'https://idp.acme.example', clientId: 'chorus-2', domains: ['acme.example'], checks } })
       .then([configured({ clientId: 'chorus-2' })]);
     // A domain listed before verification existed gets its token when the settings are saved again.
     given([...enterprise, configured()]).when(configure()).then([pending()]);
     given([...enterprise, configured(), pending()])
-      .when({ type: 'ConfigureSso', data: { issuer: 'https://idp.acme.example', clientId: 'chorus', domains: ['acme.example'] } })
+      .when({ type: 'ConfigureSso', data: { issuer: 'https://idp.acme.example', clientId: 'chorus', domains: ['acme.example'], checks } })
       .then([]);
     given([...enterprise, configured(), pending()]).when(configure({ clientSecret: resealed })).then([configured({ clientSecret: resealed })]);
   });
@@ -152,5 +154,18 @@ describe('SSO domain verification', () => {
   it('drops the proof of a domain taken off the list: listed again, it is pending with a new token', () => {
     const without = configured({ domains: ['eu.acme.example'] });
     given([...enterprise, configured(), pending(), verified, without, pending('eu.acme.example')]).when(configure()).then([configured(), pending()]);
+  });
+});
+
+describe('ConfigureSso, with what the application found out before', () => {
+  it('refuses a public mail domain, a domain another organization holds, an issuer not allowed here, and a failed discovery, in that order', () => {
+    given(enterprise)
+      .when(configure({ domains: ['acme.example', 'gmail.com'], checks: { ...checks, publicDomains: ['gmail.com'], discovery: 'not-asked' } }))
+      .thenThrows('SSO_DOMAIN_PUBLIC', { domain: 'gmail.com', errors: [{ pointer: '#/domains', detail: 'gmail.com is a public mail domain' }] });
+    given(enterprise).when(configure({ checks: { ...checks, domainsHeldElsewhere: ['acme.example'], discovery: 'not-asked' } })).thenThrows('SSO_DOMAIN_TAKEN', { domain: 'acme.example' });
+    given(enterprise).when(configure({ checks: { ...checks, issuerAllowed: false, discovery: 'not-asked' } })).thenThrows('VALIDATION_FAILED', { field: 'issuer', reason: 'not_allowed' });
+    given(enterprise).when(configure({ checks: { ...checks, discovery: 'failed' } })).thenThrows('SSO_DISCOVERY_FAILED', { issuer: 'https://idp.acme.example' });
+    // The roles rule and the plan come first: an admin, or another plan, is refused whatever was found.
+    given(onChorusPlan('teams')).when(configure({ checks: { ...checks, discovery: 'failed' } })).thenThrows('ENTERPRISE_PLAN_REQUIRED');
   });
 });

@@ -1,3 +1,4 @@
+import { chorusOnForPaidPlan } from '../../billing/paid-chorus-plan.js';
 import { foreignCustomer } from '../../billing/stripe-subscription.js';
 import {
   sameTerms,
@@ -16,22 +17,19 @@ import type { ExistingOrganization } from '../state.js';
 import type { AddOnCancelled } from './cancel-add-on.js';
 import type { AddOnPurchased } from './purchase-add-on.js';
 import type { PlanAssigned } from './assign-plan.js';
+import type { ChorusEnabled } from './enable-chorus.js';
 
-/**
- * The payment provider's subscription as it now stands: its terms, its customer, and the plans and add-on
- * units it pays for (already matched to the catalogue). Sent after every provider event about it, in any
- * order: the caller sends the newest state it knows, and the decision records only what differs from the state.
- */
+/** Sent after every provider event, in any order: the decision records only what differs from the state. */
 export type SyncSubscription = { type: 'SyncSubscription'; data: SubscriptionTerms & SubscriptionItems & SubscriptionCustomer };
 
-/** The subscription's status or dates changed (or another subscription took its place: previousStatus null). */
+/** previousStatus null: another subscription took its place. */
 export type SubscriptionChanged = { type: 'SubscriptionChanged'; data: SubscriptionTerms & { previousStatus: SubscriptionStatus | null } };
-/** The line has no plan any more (its subscription ended or dropped it): adds answer NO_PLAN; nothing in use is removed. */
+/** Nothing in use is removed; adds answer NO_PLAN. */
 export type PlanEnded = { type: 'PlanEnded'; data: { line: Line; plan: PlanName; subscriptionId?: string } };
-/** The organization's Stripe customer, bound by its first subscription: another customer's subscriptions never change it. */
+/** Bound by the first subscription: another customer's subscriptions never change the organization. */
 export type StripeCustomerBound = { type: 'StripeCustomerBound'; data: { customerId: string } };
 
-type SubscriptionEvent = StripeCustomerBound | SubscriptionChanged | PlanAssigned | PlanEnded | AddOnPurchased | AddOnCancelled;
+type SubscriptionEvent = StripeCustomerBound | SubscriptionChanged | PlanAssigned | ChorusEnabled | PlanEnded | AddOnPurchased | AddOnCancelled;
 
 const isInstant = (value: unknown): boolean => typeof value === 'string' && !Number.isNaN(Date.parse(value));
 
@@ -59,10 +57,7 @@ function validated(data: SyncSubscription['data']): SyncSubscription['data'] {
   return data;
 }
 
-/**
- * Of two subscriptions, the one the provider created later (at the same second, the greater id, so that
- * every order of delivery agrees); one whose creation is not known (recorded before it was read) takes over.
- */
+/** Ties go to the greater id, so that every order of delivery agrees. */
 function isNewerSubscription(candidate: SubscriptionTerms, current: SubscriptionTerms): boolean {
   const [created, currentCreated] = [candidate.createdAt ?? null, current.createdAt ?? null];
   if (created === null || currentCreated === null) return true;
@@ -71,13 +66,8 @@ function isNewerSubscription(candidate: SubscriptionTerms, current: Subscription
 }
 
 /**
- * Records what the subscription changed, relative to what it brought before: its terms when they differ,
- * a plan assigned or ended per line, add-on units bought or cancelled. An ended subscription ends the plans
- * it brought and cancels its units; members, sites and domains stay, so the organization may be over a
- * limit (adds are refused). A plan or add-on assigned by hand since is not the subscription's to end.
- * Only the organization's Stripe customer's subscriptions change it (foreignCustomer), the first binds it;
- * another subscription of that customer takes the place of a running one only if it is newer, and one that
- * does not govern the organization ending changes nothing.
+ * An ending keeps members, sites and domains, so the organization may be over a limit. A plan or add-on
+ * assigned by hand since is not the subscription's to end.
  */
 export function syncSubscription(command: SyncSubscription, state: ExistingOrganization): SubscriptionEvent[] {
   const { plans, addOns, customerId = null, ...terms } = validated(command.data);
@@ -85,7 +75,6 @@ export function syncSubscription(command: SyncSubscription, state: ExistingOrgan
   const current = state.subscription;
   const same = current?.subscriptionId === subscriptionId;
   const ending = terms.status === 'ended';
-  // Kept unmatched by the caller, which asks the same question of the state it decided on.
   if (foreignCustomer(state, { subscriptionId, customerId, ended: ending }) !== null) return [];
   if (!same && (ending || (current !== undefined && current.status !== 'ended' && !isNewerSubscription(terms, current)))) return [];
   const events: SubscriptionEvent[] = [];
@@ -102,6 +91,7 @@ export function syncSubscription(command: SyncSubscription, state: ExistingOrgan
       events.push({ type: 'PlanEnded', data: { line, plan: brought, subscriptionId } });
     }
   }
+  events.push(...chorusOnForPaidPlan(state, events));
   for (const addOn of ADD_ONS) {
     const delta = (ending ? 0 : (addOns[addOn] ?? 0)) - (current?.addOns[addOn] ?? 0);
     if (delta > 0) events.push({ type: 'AddOnPurchased', data: { addOn, quantity: delta, subscriptionId } });
@@ -121,7 +111,6 @@ export const withStripeCustomerBound = (state: ExistingOrganization, { data }: S
   stripeCustomerId: data.customerId,
 });
 
-/** A line other than classic or chorus changes nothing. */
 export function withPlanEnded(state: ExistingOrganization, { data }: PlanEnded): ExistingOrganization {
   const { line, subscriptionId } = data;
   if (line !== 'classic' && line !== 'chorus') return state;

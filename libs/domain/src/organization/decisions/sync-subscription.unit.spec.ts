@@ -6,6 +6,7 @@ import { given } from '../../testing/given-when-then.js';
 import { chorusEnabled, memberAdded, organizationCreated } from '../../testing/organization-events.js';
 import type { OrganizationCommandOf } from '../commands.js';
 import { decide } from '../decisions.js';
+import { organizationView } from '../organization-view.js';
 import type { OrganizationEvent, OrganizationEventOf } from '../events.js';
 import { foldOrganization } from '../evolve.js';
 import { operator } from '../requester.js';
@@ -32,7 +33,7 @@ const sync = (data: Partial<Sync['data']>): Sync => ({ type: 'SyncSubscription',
 const { plans: _plans, addOns: _addOns, customerId: _customerId, ...terms } = active;
 
 /** Decides each command in turn on the state the earlier ones left; answers every command's events. */
-function run(commands: OrganizationCommandOf<'SyncSubscription' | 'NoteTrialEnding' | 'AssignPlan'>[], history: OrganizationEvent[] = [organizationCreated()]) {
+function run(commands: OrganizationCommandOf<'SyncSubscription' | 'NoteTrialEnding' | 'AssignPlan' | 'DisableChorus'>[], history: OrganizationEvent[] = [organizationCreated()]) {
   let state: OrganizationState = foldOrganization(history);
   const decided: OrganizationEvent[][] = [];
   for (const command of commands) {
@@ -126,6 +127,27 @@ describe('SyncSubscription', () => {
     expect(decided[2]).toEqual([]);
     expect(state.plans.classic).toBe('essential');
     expect(state.subscription?.subscriptionId).toBe('sub_2');
+  });
+
+  it('a paid Chorus plan is in effect: moving from a Classic product to Chorus teams turns Chorus on, as its own event', () => {
+    const { decided, state } = run([sync({}), sync({ plans: { chorus: 'teams' } })]);
+
+    expect(decided[1]).toEqual([
+      { type: 'PlanEnded', data: { line: 'classic', plan: 'professional', subscriptionId: 'sub_1' } },
+      { type: 'PlanAssigned', data: { line: 'chorus', plan: 'teams', subscriptionId: 'sub_1' } },
+      { type: 'ChorusEnabled', data: { paidPlan: 'teams' } },
+    ]);
+    expect(state.chorus.enabled).toBe(true);
+    expect(organizationView(state, catalogue).governingPlan).toEqual({ line: 'chorus', plan: 'teams' });
+    expect(refusalToAdd(state, 'contentSections', catalogue)).toBeNull();
+  });
+
+  it('leaves Chorus as it is when it is on already, when no Chorus plan is bought, and on a later sync of the same plan', () => {
+    expect(types(run([sync({ plans: { chorus: 'teams' } })], [organizationCreated(), chorusEnabled(true)]).decided[0] ?? [])).not.toContain('ChorusEnabled');
+    expect(types(run([sync({})]).decided[0] ?? [])).not.toContain('ChorusEnabled');
+    // Turned off by an operator since: the subscription's next event does not turn it on again.
+    const { decided } = run([sync({ plans: { chorus: 'teams' } }), { type: 'DisableChorus', data: {} }, sync({ status: 'past_due', plans: { chorus: 'teams' } })]);
+    expect(types(decided[2] ?? [])).toEqual(['SubscriptionChanged']);
   });
 
   it('refuses what is not a subscription', () => {

@@ -1,0 +1,11 @@
+// Whether a login name may use a password at all: asked by the password sign-in and reset, answered by
+// whichever module decides it (single sign-on's enforcement), so that sign-in depends on no such module.
+
+export const PASSWORD_GATE = Symbol('PASSWORD_GATE');
+
+export interface PasswordGate {
+  /** Whether this login name (an address, or a username whose account has one) must sign in some other way. */
+  requiresSso(loginName: string): Promise<boolean>;
+  /** The usual refusal of POST /login, after as much work as a wrong password costs, so it cannot be told apart. */
+  refusePassword(password: string): Promise<never>;
+}
