@@ -1,4 +1,4 @@
-// GET /docs in a real browser (apps/api README, Operations): readable at desktop and phone widths,
+// GET /docs in a real browser (docs/service.md, Operations): readable at desktop and phone widths,
 // axe-clean, usable by keyboard, no script at all; screenshots under .ci/artifacts/screenshots/.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { mkdirSync } from 'node:fs';

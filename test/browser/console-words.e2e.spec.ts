@@ -88,9 +88,9 @@ describe("the demo's first minutes", () => {
     const { page, problems } = await signedIn(demo, viewport);
     const screen = consoleScreen(page);
     await open(page, '/app/orgs/demo', 'Overview');
-    // The demo starts at 2 of 5; the 1280 px run, when it ran first, added one.
+    // The demo starts at 2 of its plan's 1,000; the 1280 px run, when it ran first, added one.
     const sitesInUse = await visibleText(page.locator('.limit').filter({ hasText: /^Sites/ }).locator('.limit__usage'));
-    expect(sitesInUse).toMatch(width === '1280' ? /^2 of 5$/ : /^[23] of 5$/);
+    expect(sitesInUse).toMatch(width === '1280' ? /^2 of 1,000$/ : /^[23] of 1,000$/);
     expect(await page.getByText(/no plan|Chorus is off|limit reached/).count()).toBe(0);
     await judge(page, 'demo-overview');
 

@@ -127,7 +127,7 @@ describe('an owner on a Chorus teams plan, end to end', () => {
     await members.email.fill('fay@acme.example');
     await members.add.click();
     expect(await textOnceShown(members.message, 'Users limit reached: 5 of 5.')).toBe(
-      'Users limit reached: 5 of 5. An Additional user add-on, or another plan, raises it. Ask Chorus support to raise the limit.',
+      'Users limit reached: 5 of 5. Each Additional user add-on adds one member, and a larger plan allows more.',
     );
     expect(await members.email.inputValue()).toBe('fay@acme.example');
     await shoot(page, 'members-limit');

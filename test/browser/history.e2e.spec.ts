@@ -134,7 +134,7 @@ describe('an auditor replays Acme\'s history', () => {
     // The timeline, newest first, in words, with who did it.
     await history.entry('Member added: ann@acme.example as admin').waitFor();
     const titles = await history.events.locator('.history-entry__title').allTextContents();
-    expect(titles[0]).toBe('Add-on purchased: Additional content section');
+    expect(titles[0]).toBe('Add-on purchased: Additional site');
     expect(titles.filter((title) => title.startsWith('Member added'))).toEqual([
       'Member added: ann@acme.example as admin',
       'Member added: dee@acme.example as auditor',
@@ -174,7 +174,7 @@ describe('an auditor replays Acme\'s history', () => {
     await correlated.getByText('Billing event applied to the organization').waitFor();
     expect(await correlated.locator('.row__title').allTextContents()).toEqual([
       `Billing event received: add-on purchased, product prod_acs × 1 (${billingEventId})`,
-      'Add-on purchased: Additional content section',
+      'Add-on purchased: Additional site',
       'Billing event applied to the organization',
     ]);
     await expectAccessible(page, 'a billing correlation');
@@ -190,7 +190,7 @@ describe('an auditor replays Acme\'s history', () => {
     const records = jsonLines.text.trim().split('\n').map((line) => JSON.parse(line) as { revision: number; description: string; actorName: string });
     expect(jsonLines.name).toBe('acme-history.jsonl');
     expect(records.map((record) => record.revision)).toEqual(records.map((_record, index) => index));
-    expect(records.at(-1)).toMatchObject({ description: 'Add-on purchased: Additional content section', actorName: 'Billing' });
+    expect(records.at(-1)).toMatchObject({ description: 'Add-on purchased: Additional site', actorName: 'Billing' });
     expect(records.map((record) => record.description)).toContain('Member added: ann@acme.example as admin');
     const csv = await download(page, history.downloadCsv);
     const lines = csv.text.replace(/^\uFEFF/, '').split('\r\n').filter((line) => line !== '');

@@ -1,4 +1,4 @@
-// The Members page's invitation words in real Chromium against the real server (apps/api/README.md, Members):
+// The Members page's invitation words in real Chromium against the real server (docs/service.md, Members):
 // an address the mailer would read otherwise is refused in the form, by the server's own rule, before it is
 // sent; an address whose mail server refuses it for good is shown to the owner as undelivered. Keyboard
 // only, axe-core clean, photographed at 1280 and 390 px into .ci/artifacts/screenshots/.

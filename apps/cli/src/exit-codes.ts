@@ -1,4 +1,4 @@
-/** The command line's exit codes (documented in apps/api/README.md, Command line). */
+/** The command line's exit codes (documented in docs/service.md, Command line). */
 export const ExitCode = {
   ok: 0,
   /** The command was understood and refused (NOT_FOUND, ALREADY_EXISTS, LIMIT_EXCEEDED, ...). */

@@ -1,5 +1,4 @@
-// The console's one way to the server: RTK Query over the SPA's one HTTP client (the thunk extra
-// argument, so tests put a fake network under it). Answers refusals as problems.
+// Over the thunk extra argument's HTTP client, so tests put a fake network under it.
 import type { BaseQueryFn } from '@reduxjs/toolkit/query';
 import type { HttpMethod } from '../lib/http-client';
 import type { Services } from '../lib/services';
@@ -10,7 +9,6 @@ export type Call = {
   url: string;
   method?: HttpMethod;
   body?: unknown;
-  /** A read of the read model: it waits for this browser's own last write (minPosition). */
   readsOwnWrites?: boolean;
 };
 

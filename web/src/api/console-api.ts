@@ -1,5 +1,4 @@
-// The console's data layer: one RTK Query api; features add their endpoints with consoleApi.injectEndpoints.
-// app/console-store.ts adds it to the store when the console loads (never on the sign-in page).
+// Features add their endpoints with injectEndpoints; it joins the store only when the console loads.
 import { createApi } from '@reduxjs/toolkit/query/react';
 import { httpBaseQuery } from './base-query';
 

@@ -1,4 +1,4 @@
-// The shapes the console reads from the HTTP API (docs/api.md, apps/api/README.md). The answers' shapes are
+// The shapes the console reads from the HTTP API (docs/api.md, docs/service.md). The answers' shapes are
 // written out here rather than imported from the server, so a server change shows up in review; the
 // vocabulary inside them (roles, resources, features, site features, add-ons, service levels) is the domain's own,
 // imported from its pure contract files so the two cannot drift.
@@ -37,7 +37,15 @@ export type Organization = {
   /** The governing plan's defaults for new sites; null without a plan. */
   siteDefaults: SiteDefaults | null;
   /** exceededBy: how many more are in use than the effective limit allows, after a downgrade (absent from older servers). */
-  limits: { configured: PerResource<Limit>; hard: PerResource<Limit>; effective: PerResource<Limit>; override: boolean; exceededBy?: PerResource<number> };
+  limits: {
+    configured: PerResource<Limit>;
+    hard: PerResource<Limit>;
+    effective: PerResource<Limit>;
+    override: boolean;
+    /** Where the configured limit is an operator's setting, which plans and add-ons leave as it is. */
+    setByOperator?: PerResource<boolean>;
+    exceededBy?: PerResource<number>;
+  };
   usage: PerResource<number>;
   canAdd: PerResource<boolean>;
   trafficPerMonth: number | null;

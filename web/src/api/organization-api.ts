@@ -1,5 +1,4 @@
-// The organization read model (GET /organizations/:id), read by every console page; features that
-// change the organization invalidate its tag, and the refetch reads their own write.
+// Features that change the organization invalidate its tag, and the refetch reads their own write.
 import { consoleApi } from './console-api';
 import type { NotificationRecipients, Organization } from './contract';
 
@@ -18,5 +17,4 @@ export const organizationApi = consoleApi.injectEndpoints({
 
 export const { useGetOrganizationQuery, useGetNotificationRecipientsQuery } = organizationApi;
 
-/** What a change of the organization invalidates. */
 export const organizationTag = (organizationId: string) => [{ type: 'Organization' as const, id: organizationId }];

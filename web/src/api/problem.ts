@@ -1,7 +1,6 @@
 import { HttpError } from '../lib/http-client';
 import type { Problem } from './contract';
 
-/** Whatever a call failed with, as a problem with a code the refusal words can switch on. */
 export function asProblem(error: unknown): Problem {
   if (error instanceof HttpError) {
     if (error.code === 'ERR_CANCELED') return { status: 0, code: 'CANCELED', detail: 'canceled' };
@@ -17,7 +16,6 @@ export function asProblem(error: unknown): Problem {
   return { status: 0, code: 'UNEXPECTED', detail: error instanceof Error ? error.message : String(error) };
 }
 
-/** The problem an RTK Query hook or `unwrap()` reports (a refusal, or an error of the data layer itself). */
 export function problemOf(error: unknown): Problem {
   if (typeof error === 'object' && error !== null && typeof (error as { code?: unknown }).code === 'string' && typeof (error as { status?: unknown }).status === 'number') {
     return error as Problem;

@@ -1,6 +1,4 @@
-// docs/console.md: "A change shows in the view right after it is acknowledged (read your own writes with
-// minPosition)". Every command answers the position of its last event; the highest one this browser
-// has been answered is sent with every later read of the read model, which then waits for it.
+// docs/console.md: "A change shows in the view right after it is acknowledged (read your own writes with minPosition)".
 import { createSlice, type UnknownAction } from '@reduxjs/toolkit';
 import type { Position } from './contract';
 
@@ -8,7 +6,6 @@ type WritesState = { position: string | null };
 
 const initialState: WritesState = { position: null };
 
-/** Any mutation of the console's data layer that was answered with a position (every command is). */
 function isAcknowledgedWrite(action: UnknownAction): action is UnknownAction & { payload: { position: Position } } {
   if (!action.type.endsWith('/executeMutation/fulfilled')) return false;
   const payload = (action as { payload?: unknown }).payload;

@@ -1,5 +1,4 @@
-// A change is announced once the reads it invalidated have answered: the page's figures and the sentence
-// that says the change is done appear together, never the sentence beside the state before it.
+// The sentence that says a change is done never shows beside the figures of before.
 import { QueryStatus } from '@reduxjs/toolkit/query';
 
 type ConsoleApiState = { consoleApi?: { queries: Record<string, { status: QueryStatus } | undefined> } };
@@ -8,10 +7,7 @@ type StoreLike = { getState: () => unknown; subscribe: (listener: () => void) =>
 const refetching = (state: unknown): boolean =>
   Object.values((state as ConsoleApiState).consoleApi?.queries ?? {}).some((query) => query?.status === QueryStatus.pending);
 
-/**
- * Settles once no read of the console's data layer is in flight. A mutation's invalidation starts its
- * refetches as the mutation is answered (before `unwrap()` resolves), so awaiting this after it waits for them.
- */
+/** A mutation's invalidation starts its refetches before `unwrap()` resolves, so awaiting this after it waits for them. */
 export function readsSettled(store: StoreLike): Promise<void> {
   if (!refetching(store.getState())) return Promise.resolve();
   return new Promise((resolve) => {

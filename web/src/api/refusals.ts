@@ -1,8 +1,7 @@
-// Every refusal the server can answer, in words, in one place (STYLE.md habit 11). Forms show these
-// next to themselves and keep what was typed.
+// Every refusal the server can answer, in words, in one place (STYLE.md habit 11).
 import type { Organization, Problem } from './contract';
 import { whatRaisesIt } from './limits';
-import { chorusPlanIdle } from './way-forward';
+import { chorusPlanIdle, planEnded } from './way-forward';
 import { CHORUS_FEATURE_NAMES, RESOURCE_NAMES, formatNumber, planName } from './words';
 import { memberEmailRefusal } from '@libs/domain/email/member-email';
 
@@ -16,7 +15,7 @@ const FEATURE_ADD_ON: Partial<Record<string, string>> = {
   chatSupport: 'Assisted or Turnkey service level',
 };
 
-/** `organization`: the page's organization, for the advice on what raises a limit. */
+/** `organization`: for the advice on what raises a limit. */
 export function refusalMessage(problem: Problem, organization?: Organization): string {
   switch (problem.code) {
     case 'LIMIT_EXCEEDED': {
@@ -34,6 +33,7 @@ export function refusalMessage(problem: Problem, organization?: Organization): s
         const plan = planName(organization.chorusDetails.plan ?? '');
         return `Chorus is off, so ${organization.name}’s Chorus ${plan} plan is not in effect: nothing can be added until Chorus is turned on.`;
       }
+      if (organization !== undefined && planEnded(organization)) return 'Your organization’s plan has ended, so nothing can be added until a plan is chosen.';
       return 'Your organization has no plan yet, so nothing can be added until one is chosen.';
     case 'ALREADY_REGISTERED':
       return 'They have signed up already, so there is no invitation to send: they sign in as usual.';
@@ -114,7 +114,6 @@ function validationRefusal(problem: Problem): string {
   return words ?? (problem.detail || 'Something in the form is not valid.');
 }
 
-/** The server's `reason` says which part of the hostname rule the value broke. */
 function hostnameRefusal(value: string, reason: string): string {
   switch (reason) {
     case 'empty':

@@ -51,6 +51,18 @@ describe('every refusal of the server, in words', () => {
     expect(refusalMessage(refusal)).toBe(words);
   });
 
+  it('says the plan has ended, not that there is none yet, once the subscription that brought it ended', () => {
+    const ended = anOrganization({
+      chorus: true,
+      chorusDetails: { plan: null, parallelUse: null },
+      governingPlan: null,
+      subscription: { provider: 'stripe', status: 'ended', trialEndsAt: null, endsOn: null, currentPeriod: null, endedAt: '2030-03-01T00:00:00.000Z' },
+    });
+    expect(refusalMessage(problem('NO_PLAN', { resource: 'contentSections' }), ended)).toBe(
+      'Your organization’s plan has ended, so nothing can be added until a plan is chosen.',
+    );
+  });
+
   it('says a Chorus plan is not in effect while Chorus is off, rather than that there is no plan', () => {
     const bigCo = anOrganization({ name: 'Big Co', chorus: false, chorusDetails: { plan: 'enterprise', parallelUse: null }, governingPlan: null });
     expect(refusalMessage(problem('NO_PLAN', { resource: 'users' }), bigCo)).toBe(
@@ -63,7 +75,7 @@ describe('every refusal of the server, in words', () => {
 
   it('adds what raises a limit when it knows the organization', () => {
     expect(refusalMessage(problem('LIMIT_EXCEEDED', { resource: 'users', limit: 5, count: 5 }), anOrganization())).toBe(
-      'Users limit reached: 5 of 5. An Additional user add-on, or another plan, raises it.',
+      'Users limit reached: 5 of 5. Each Additional user add-on adds one member, and a larger plan allows more.',
     );
   });
 });

@@ -1,18 +1,15 @@
-// docs/domain.md's roles as the console uses them to decide what to offer; the server decides what happens.
+// What to offer; the server decides what happens.
 import type { Role } from './contract';
 
 export const ROLE_NAMES: Record<Role, string> = { owner: 'Owner', admin: 'Admin', member: 'Member', auditor: 'Auditor' };
 
-/** The order roles are offered in. */
 export const ROLES: readonly Role[] = ['member', 'admin', 'auditor', 'owner'];
 
-/** Owners and admins change the organization; members and auditors read it. */
 export const canManage = (role: Role | undefined): boolean => role === 'owner' || role === 'admin';
 
 /** Only owners configure single sign-on (the domain refuses admins). */
 export const canConfigureSso = (role: Role | undefined): boolean => role === 'owner';
 
-/** Owners, admins and auditors read the history. */
 export const canReadHistory = (role: Role | undefined): boolean => role === 'owner' || role === 'admin' || role === 'auditor';
 
 /** Only owners add, remove, promote or demote owners; owners and admins everyone else. */

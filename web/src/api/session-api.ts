@@ -1,4 +1,3 @@
-// Who is signed in and where they belong (GET /session), and signing out.
 import { consoleApi } from './console-api';
 import type { SessionAnswer } from './contract';
 

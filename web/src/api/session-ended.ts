@@ -1,6 +1,4 @@
-// A session can end while the console is open (timed out, signed out elsewhere): the first 401 any read
-// or command answers clears every cached answer, so no list of the old session stays on screen, and
-// marks the session ended; the console then sends the browser to the login once (console-app.tsx).
+// The first 401 clears every cached answer, so no list of the old session stays on screen.
 import { createSlice, isRejectedWithValue, type Middleware } from '@reduxjs/toolkit';
 
 export const sessionEndedSlice = createSlice({
@@ -15,12 +13,11 @@ export const sessionEndedSlice = createSlice({
 
 export const { sessionEnded } = sessionEndedSlice.actions;
 
-/** False until the slice is loaded with the console and a 401 came. */
 export const selectSessionEnded = (state: { sessionEnded?: { ended: boolean } }): boolean => state.sessionEnded?.ended === true;
 
 const isUnauthenticated = (payload: unknown): boolean => typeof payload === 'object' && payload !== null && (payload as { status?: unknown }).status === 401;
 
-/** `clearCache` is the data layer's reset, given by console-api.ts (which imports this file). */
+/** `clearCache` comes from console-api.ts, which imports this file. */
 export const sessionEndedMiddleware =
   (clearCache: () => { type: string }): Middleware =>
   (store) =>

@@ -13,16 +13,11 @@ export const fieldRefusal = (field: string, extensions: Record<string, unknown> 
   ...extensions,
 });
 
-/**
- * One change asked of the server from a form or a button: its refusal (shown in words next to it) or
- * the sentence that says it is done. `run` answers whether it was done; nothing typed is touched here.
- * The sentence waits for the reads the change invalidated, so it never shows beside the figures of before.
- */
+/** The done sentence waits for the reads the change invalidated, so it never shows beside the figures of before. */
 export function useCommand() {
   const [problem, setProblem] = useState<Problem | null>(null);
   const [done, setDone] = useState<string | null>(null);
   const store = useStore();
-  /** `doneSentence`: fixed, or read off the server's answer when the answer says which of several things happened. */
   const run = useCallback(async <T,>(change: () => Promise<T>, doneSentence: string | null | ((answer: T) => string) = null): Promise<boolean> => {
     setProblem(null);
     setDone(null);
@@ -36,7 +31,6 @@ export function useCommand() {
       return false;
     }
   }, [store]);
-  /** A refusal found in the browser before anything is sent (an empty or obviously wrong field), said in the server's words. */
   const refuse = useCallback((found: Problem) => {
     setDone(null);
     setProblem(found);

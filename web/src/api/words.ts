@@ -1,13 +1,10 @@
 // The names the console gives the API's values: plans, add-ons, features, resources, sign-in methods.
 // Those the history's sentences use too come from the domain's one table, so both say the same.
-import { CHORUS_FEATURE_NAMES as DOMAIN_FEATURE_NAMES, RESOURCE_NAMES as DOMAIN_RESOURCE_NAMES } from '@libs/domain/history/words';
-import type { ChorusFeature, LimitedResource, SignInMethod, SiteFeatures } from './contract';
+import { CHORUS_FEATURE_NAMES as DOMAIN_FEATURE_NAMES } from '@libs/domain/history/words';
+import type { ChorusFeature, SignInMethod, SiteFeatures } from './contract';
 
-export { ADD_ON_NAMES, SERVICE_LEVEL_NAMES } from '@libs/domain/history/words';
-
-// The console says "sites" as its customers do (the seed: "content sections (sites)"); the navigation
-// and the Sites page already did, so the limit and the lists say it too.
-export const RESOURCE_NAMES: Record<LimitedResource, string> = { ...DOMAIN_RESOURCE_NAMES, contentSections: 'Sites' };
+// "Sites", never the catalogue's "content sections", in every text a customer reads (the domain's table says so).
+export { ADD_ON_NAMES, RESOURCE_NAMES, SERVICE_LEVEL_NAMES } from '@libs/domain/history/words';
 
 // A feature list reads "name: on/off", so a feature is named by what the organization can do.
 export const CHORUS_FEATURE_NAMES: Record<ChorusFeature, string> = { ...DOMAIN_FEATURE_NAMES, disableAISummary: 'Turning off the AI summary' };

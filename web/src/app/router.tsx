@@ -11,11 +11,7 @@ const InvitationRoute = lazy(() => import('./routes/invitation'));
 const SecondStepRoute = lazy(() => import('./routes/second-step'));
 const TwoStepResetRoute = lazy(() => import('./routes/two-step-reset'));
 
-/**
- * The seed's order, /forgot first. '/' is not an exact match, so the login screen also answers
- * /login/:error? and every unknown path. The console and the invitation page come first: they are
- * more specific than the catch-all, and the second step comes before /login/:error?, which it would match.
- */
+/** The seed's order, /forgot first; '/' is not an exact match, so more specific routes come before it. */
 export function AppRoutes() {
   return (
     <Routes>
@@ -59,7 +55,7 @@ export function AppRoutes() {
   );
 }
 
-/** While a chunk loads: nothing to read yet, but a screen reader hears that something is coming. */
+/** A screen reader hears that something is coming. */
 function PageLoading() {
   return <div className="page-loading" role="status" aria-label="Loading" />;
 }

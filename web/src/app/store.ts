@@ -5,16 +5,12 @@ import { loginSlice } from '../features/login/login-slice';
 import { resetSlice } from '../features/reset/reset-slice';
 import { browserServices, type Services } from '../lib/services';
 
-/**
- * Slices the console's code brings along when it is loaded (web/src/api augments this), so the
- * sign-in page never downloads them.
- */
+/** Brought along by the console's code (web/src/api augments this), so the sign-in page never downloads them. */
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled in by declaration merging
 export interface LazyLoadedSlices {}
 
 export const rootReducer = combineSlices(pageConfigSlice, loginSlice, forgotSlice, resetSlice).withLazyLoadedSlices<LazyLoadedSlices>();
 
-/** The console's data layer adds its middleware here when it is loaded. */
 export const dynamicMiddleware = createDynamicMiddleware();
 
 export type RootState = ReturnType<typeof rootReducer>;
@@ -26,7 +22,7 @@ export function makeStore(preloadedState?: Partial<RootState>, services: Service
     middleware: (getDefaultMiddleware) =>
       getDefaultMiddleware({
         thunk: { extraArgument: services },
-        // Development-only checks (not in production builds); a loaded test machine is slow, not wrong.
+        // A loaded test machine is slow, not wrong.
         immutableCheck: { warnAfter: 250 },
         serializableCheck: { warnAfter: 250 },
       }).concat(dynamicMiddleware.middleware),

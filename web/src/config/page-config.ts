@@ -6,7 +6,7 @@ export type { PageConfig };
 
 const PAGE_CONFIG_ELEMENT_ID = 'chorus-config';
 
-// What `vite build` ships in index.html, and what a missing or broken setting falls back to.
+// Also what a missing or broken setting falls back to.
 export const defaultPageConfig: PageConfig = {
   productName: 'Chorus',
   googleSignInToken: '',
@@ -18,7 +18,7 @@ export const defaultPageConfig: PageConfig = {
 
 const text = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value.trim() : null);
 
-/** Only an http(s) address becomes a link: the server checks UPGRADE_URL too, and a script URL must never reach an href. */
+/** The server checks UPGRADE_URL too, but a script URL must never reach an href. */
 function webAddress(value: unknown): string | null {
   const address = text(value);
   if (address === null) return null;
@@ -53,7 +53,6 @@ export function readPageConfig(document: Document): PageConfig {
   };
 }
 
-// Fixed for the page's lifetime: read once at start-up and preloaded into the store.
 export const pageConfigSlice = createSlice({
   name: 'pageConfig',
   initialState: defaultPageConfig,

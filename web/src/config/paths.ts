@@ -1,4 +1,3 @@
-// Every route of the SPA and every page the SPA sends the browser to, in one place.
 const org = (organizationId: string) => `/app/orgs/${encodeURIComponent(organizationId)}`;
 
 export const paths = {
@@ -11,7 +10,7 @@ export const paths = {
     /** The seed's message for a user who belongs to no organization (section 8). */
     noOrganizationHref: '/login?error=account',
   },
-  /** The second step of a password sign-in (docs/console.md, Two-step sign-in): before /login/:error?, which it would match. */
+  /** Routed before /login/:error?, which it would match. */
   secondStep: { path: '/login/verify' },
   // '/' without an exact match: it also catches every unknown path.
   home: { path: '*', getHref: () => '/' },
@@ -19,11 +18,8 @@ export const paths = {
     getHref: (token: string, redirect: string | null) =>
       `/auth/go/${encodeURIComponent(token)}${redirect === null ? '' : `?redirect=${encodeURIComponent(redirect)}`}`,
   },
-  /** The invitation link's page (docs/console.md, Members). */
   invite: { path: '/invite/:token' },
-  /** The link to agree to an owner's reset of one's second factors (docs/console.md, Two-step sign-in). */
   twoStepReset: { path: '/two-step-reset/:token' },
-  /** The signed-in console (docs/console.md, Routes); its pages are routes below `/app`. */
   console: {
     path: '/app/*',
     getHref: () => '/app',

@@ -5,5 +5,4 @@ const day = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', ye
 /** "31 December 2026": a billing date, in UTC as Stripe and the owners' mails count it. */
 export const formatDay = (iso: string): string => day.format(new Date(iso));
 
-/** "12 Mar 2030, 09:41" in the browser's time zone; the ISO value goes in a <time> element's dateTime. */
 export const formatDateTime = (iso: string): string => dateTime.format(new Date(iso));

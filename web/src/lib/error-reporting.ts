@@ -6,11 +6,7 @@ type ReporterModule = { reportError: (report: ErrorReport) => Promise<void> };
 // A page stuck in an error loop must not flood the reporting service.
 const MAX_REPORTS_PER_PAGE = 10;
 
-/**
- * With a DSN, reports the page's uncaught errors and unhandled rejections with the release id.
- * The reporter is a separate chunk fetched at the first error: without a DSN, or without an
- * error, it is never loaded.
- */
+/** The reporter is a chunk fetched at the first error: without a DSN or an error, it is never loaded. */
 export function installErrorReporting(
   target: Window,
   { sentryDsn, releaseId }: Pick<PageConfig, 'sentryDsn' | 'releaseId'>,

@@ -1,6 +1,5 @@
-// The one HTTP client of the SPA. Its defaults are the seed's (section 7), which are axios's:
-// JSON sent and accepted, any 2xx is success, no timeout, the XSRF-TOKEN cookie echoed in
-// X-XSRF-TOKEN on same-origin calls, and an aborted request reported as 'canceled'.
+// The seed's defaults (section 7), which are axios's: JSON, any 2xx is success, no timeout, XSRF-TOKEN echoed
+// same-origin, and an abort reported as 'canceled'.
 
 export type HttpResponse<T = unknown> = { status: number; data: T };
 
@@ -24,11 +23,10 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export type HttpClient = {
   post<T = unknown>(url: string, data?: unknown, options?: RequestOptions): Promise<HttpResponse<T>>;
-  /** Any method, for the console's data layer (web/src/api). */
   request<T = unknown>(method: HttpMethod, url: string, data?: unknown, options?: RequestOptions): Promise<HttpResponse<T>>;
 };
 
-/** What the client needs from the page; injected so tests run without a browser. */
+/** Injected so tests run without a browser. */
 export type HttpEnvironment = {
   fetch: (url: string, init: RequestInit) => Promise<Pick<Response, 'status' | 'text'>>;
   cookies: () => string;

@@ -1,6 +1,6 @@
 import type { Services } from './services';
 
-/** A full-page navigation as a thunk, so components leave the SPA through the services tests replace. */
+/** So that components leave the SPA through the services tests replace. */
 export const leaveTo =
   (url: string) =>
   (_dispatch: unknown, _getState: unknown, services: Services): void =>

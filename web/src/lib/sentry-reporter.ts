@@ -1,5 +1,4 @@
-// A minimal Sentry client: one event per error, sent as an envelope to the project named by the DSN.
-// Loaded only when an error happens on a page whose config carries a DSN (see error-reporting.ts).
+// A minimal Sentry client, loaded only at a page's first error (error-reporting.ts).
 
 export type ErrorReport = { dsn: string; releaseId: string; error: unknown; url: string };
 
@@ -12,7 +11,7 @@ export type ReporterEnvironment = {
 
 type StackFrame = { function?: string; filename: string; lineno: number; colno: number; in_app: boolean };
 
-/** DSN `https://<public key>@<host>[/<path>]/<project id>` -> its envelope endpoint, or null when malformed. */
+/** DSN `https://<public key>@<host>[/<path>]/<project id>`. */
 export function envelopeEndpoint(dsn: string): string | null {
   let url: URL;
   try {

@@ -1,6 +1,6 @@
 import { createHttpClient, type HttpClient } from './http-client';
 
-/** The side effects thunks may cause, passed as the thunk extra argument so tests can replace them. */
+/** The thunk extra argument, so tests can replace them. */
 export type Services = {
   http: HttpClient;
   /** A full-page navigation: the server takes over (session cookie, Google consent page). */

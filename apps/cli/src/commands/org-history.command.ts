@@ -4,20 +4,27 @@ import type { Command } from 'commander';
 import { z } from 'zod';
 import { organizationStream } from '#domain';
 import { EVENT_STORE, type EventStore, type RecordedEvent } from '#event-store';
-import { EXPORT_FORMATS, HistoryExport, historyEvent, organizationIdSchema, readOrganizationHistory, type ExportFormat } from '#api';
+import {
+  ApiKeyNames,
+  EXPORT_FORMATS,
+  HistoryExport,
+  HistoryInWords,
+  historyEvent,
+  organizationIdSchema,
+  readOrganizationHistory,
+  type ExportFormat,
+  type TimelineEntry,
+} from '#api';
 import { parseInput, reportFailure } from '../cli-action.js';
 import type { GetCliContext } from '../cli-context.js';
 
 const PAGE_SIZE = 500;
 
-const columns = (time: string, revision: string, type: string, actor: string, correlation: string): string =>
-  `${time.padEnd(24)}  ${revision.padStart(8)}  ${type.padEnd(30)}  ${actor.padEnd(40)}  ${correlation}`;
+// The event in words last: sentences differ in length, the columns before them do not.
+const columns = (time: string, revision: string, actor: string, event: string): string => `${time.padEnd(24)}  ${revision.padStart(8)}  ${actor.padEnd(28)}  ${event}`;
 
-/** One line per event: a table row for people, or one JSON object (GET .../history's event shape) for tools. */
-function eventLine(event: RecordedEvent, json: boolean): string {
-  if (json) return JSON.stringify(historyEvent(event));
-  return columns(event.recordedAt, String(event.revision), event.type, event.metadata.actor, event.metadata.correlationId);
-}
+/** One line per event for people: when, which revision, who in words, and the event as the console says it. */
+const entryLine = (entry: TimelineEntry): string => columns(entry.recordedAt, String(entry.revision), entry.actorName, entry.description);
 
 /** Prints events recorded after `afterPosition` in the stream until SIGINT or SIGTERM. */
 function follow(store: EventStore, streamId: string, afterPosition: bigint, print: (event: RecordedEvent) => void): Promise<void> {
@@ -59,9 +66,9 @@ async function printExport(getContext: GetCliContext, organizationId: string, fo
 export function registerOrgHistoryCommand(program: Command, getContext: GetCliContext): void {
   program
     .command('org:history')
-    .description("an organization's events, oldest first: time, revision, type, actor and correlation id")
+    .description("an organization's events, oldest first, in the console's words: time, revision, who, and what happened")
     .argument('<id>', 'the organization id')
-    .option('--json', 'one JSON object per line (the event shape of GET /organizations/:id/history)')
+    .option('--json', 'one JSON object per line (the event shape of GET /organizations/:id/history: type, data, metadata, correlation id)')
     .option('--follow', 'keep printing new events until interrupted (Ctrl-C)')
     .option('--format <format>', `the whole history with the console's words, as the console's downloads: ${EXPORT_FORMATS.join(' or ')}`)
     .action(async (id: string, options: { json?: boolean; follow?: boolean; format?: string }) => {
@@ -76,22 +83,31 @@ export function registerOrgHistoryCommand(program: Command, getContext: GetCliCo
         }
         return;
       }
-      const print = (event: RecordedEvent): void => {
-        process.stdout.write(`${eventLine(event, json)}\n`);
-      };
       try {
         const organizationId = parseInput(organizationIdSchema, id, 'id');
-        const store = (await getContext()).app.get<EventStore>(EVENT_STORE);
+        const { app } = await getContext();
+        const store = app.get<EventStore>(EVENT_STORE);
+        const words = new HistoryInWords(app.get(ApiKeyNames));
+        // In order, also while following: each page's words wait for the names of the page before.
+        let printed = Promise.resolve();
+        const print = (events: RecordedEvent[]): Promise<void> =>
+          (printed = printed.then(async () => {
+            const lines = json ? events.map((event) => JSON.stringify(historyEvent(event))) : (await words.entries(events)).map(entryLine);
+            if (lines.length > 0) process.stdout.write(`${lines.join('\n')}\n`);
+          }));
         let last: RecordedEvent | undefined;
         for (let fromRevision = 0n, hasMore = true; hasMore; ) {
           const page = await readOrganizationHistory(store, organizationId, { fromRevision, limit: PAGE_SIZE });
           // The header only once the organization is known to exist.
-          if (!json && fromRevision === 0n) process.stdout.write(`${columns('time', 'revision', 'type', 'actor', 'correlation')}\n`);
-          page.events.forEach(print);
+          if (!json && fromRevision === 0n) process.stdout.write(`${columns('time', 'revision', 'by', 'event')}\n`);
+          await print(page.events);
           last = page.events.at(-1) ?? last;
           ({ nextFromRevision: fromRevision, hasMore } = page);
         }
-        if (options.follow === true && last !== undefined) await follow(store, organizationStream(organizationId), last.position, print);
+        if (options.follow === true && last !== undefined) {
+          await follow(store, organizationStream(organizationId), last.position, (event) => void print([event]));
+          await printed;
+        }
       } catch (error) {
         reportFailure(error, json);
       }

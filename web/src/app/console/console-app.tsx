@@ -1,4 +1,4 @@
-// The signed-in console (docs/console.md), loaded on demand after sign-in: its data layer comes with it.
+// Loaded on demand after sign-in: its data layer comes with it.
 import { setupListeners } from '@reduxjs/toolkit/query';
 import { useEffect, useRef, useState } from 'react';
 import { Route, Routes, useLocation } from 'react-router';
@@ -28,7 +28,6 @@ export default function ConsoleApp() {
   const session = useGetSessionQuery();
   // The account page belongs to no organization; its header shows the one last looked at.
   const [lastOrganizationId, setLastOrganizationId] = useState<string | undefined>(undefined);
-  // Any 401 of the data layer (session-ended.ts), this page's session read included.
   const signedOut = useAppSelector(selectSessionEnded);
   const left = useRef(false);
 
@@ -36,8 +35,7 @@ export default function ConsoleApp() {
   useEffect(() => setupListeners(dispatch), [dispatch]);
 
   useEffect(() => {
-    // The session ended (timed out, signed out elsewhere): sign in again, then come back here; once,
-    // however many reads were refused together.
+    // Once, however many reads were refused together.
     if (!signedOut || left.current) return;
     left.current = true;
     dispatch(leaveTo(paths.login.getHref(`${pathname}${search}`)));

@@ -4,7 +4,6 @@ import { selectProductName } from '../../config/page-config';
 import { documentTitle, useDocumentTitle } from '../../lib/document-title';
 import { useAppSelector } from '../../lib/store-hooks';
 
-/** What every page about one organization is given by its layout route. */
 export type OrganizationPageContext = { session: SessionAnswer; membership: Membership; organization: Organization };
 
 export const useOrganizationPage = () => useOutletContext<OrganizationPageContext>();

@@ -5,7 +5,7 @@ import { selectProductName } from '../../config/page-config';
 import { AcceptInvitation } from '../../features/invitations/components/accept-invitation';
 import { useAppSelector } from '../../lib/store-hooks';
 
-/** /invite/:token, loaded on demand: the sign-in page's sibling, with the console's data layer. */
+/** Loaded on demand, with the console's data layer. */
 export default function InvitationRoute() {
   const { token = '' } = useParams();
   const productName = useAppSelector(selectProductName);

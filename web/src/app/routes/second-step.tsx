@@ -6,7 +6,7 @@ import { selectProductName } from '../../config/page-config';
 import { SecondStep } from '../../features/two-step/components/second-step';
 import { useAppSelector } from '../../lib/store-hooks';
 
-/** /login/verify, loaded on demand: the sign-in page's sibling, with the console's data layer. */
+/** Loaded on demand, with the console's data layer. */
 export default function SecondStepRoute() {
   const { search } = useLocation();
   const productName = useAppSelector(selectProductName);

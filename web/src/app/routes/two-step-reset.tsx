@@ -5,7 +5,7 @@ import { selectProductName } from '../../config/page-config';
 import { AgreeToReset } from '../../features/two-step/components/agree-to-reset';
 import { useAppSelector } from '../../lib/store-hooks';
 
-/** /two-step-reset/:token, loaded on demand: the sign-in page's sibling, with the console's data layer. */
+/** Loaded on demand, with the console's data layer. */
 export default function TwoStepResetRoute() {
   const { token = '' } = useParams();
   const productName = useAppSelector(selectProductName);

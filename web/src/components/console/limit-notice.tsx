@@ -1,6 +1,6 @@
 import type { LimitedResource, Organization, Role } from '../../api/contract';
-import { limitReachedText, whatRaisesIt } from '../../api/limits';
-import { chorusPlanIdle } from '../../api/way-forward';
+import { limitReachedText, raising } from '../../api/limits';
+import { chorusPlanIdle, planEnded } from '../../api/way-forward';
 import { planName } from '../../api/words';
 import { Notice } from '../ui/notice';
 import { WayForward } from './way-forward';
@@ -19,21 +19,24 @@ export function LimitNotice({ organization, resource, role, refused = false }: L
     const plan = planName(organization.chorusDetails.plan ?? '');
     return (
       <Notice tone="warning">
-        <p className="notice__title">{idle ? 'Chorus is off' : 'No plan yet'}</p>
+        <p className="notice__title">{idle ? 'Chorus is off' : planEnded(organization) ? 'The plan has ended' : 'No plan yet'}</p>
         <p>
           {idle
             ? `Chorus is off, so ${organization.name}’s Chorus ${plan} plan is not in effect: nothing can be added until Chorus is turned on.`
-            : `${organization.name} has no plan, so nothing can be added until one is chosen.`}
+            : planEnded(organization)
+              ? `${organization.name}’s plan ended with its subscription, so nothing can be added until a plan is chosen; nothing in use was removed.`
+              : `${organization.name} has no plan, so nothing can be added until one is chosen.`}
         </p>
         <WayForward goal={idle ? 'chorus' : 'plan'} role={role} organization={organization} />
       </Notice>
     );
   }
+  const { sentence, goal } = raising(organization, resource);
   return (
     <Notice tone="warning">
       <p className="notice__title">{limitReachedText(organization, resource)}</p>
-      <p>{whatRaisesIt(organization, resource)}</p>
-      {resource !== 'webAnalyticsDomains' && <WayForward goal="raise" role={role} organization={organization} />}
+      <p>{sentence}</p>
+      {goal !== null && <WayForward goal={goal} role={role} organization={organization} />}
     </Notice>
   );
 }

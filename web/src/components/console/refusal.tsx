@@ -1,14 +1,18 @@
-import type { Organization, Problem, Role } from '../../api/contract';
+import type { LimitedResource, Organization, Problem, Role } from '../../api/contract';
+import { raising } from '../../api/limits';
 import { refusalMessage } from '../../api/refusals';
 import { chorusPlanIdle, type Goal } from '../../api/way-forward';
 import { WayForward } from './way-forward';
+
+const isLimitedResource = (value: unknown): value is LimitedResource =>
+  value === 'users' || value === 'contentSections' || value === 'qualityAssuranceDomains' || value === 'webAnalyticsDomains';
 
 /** Which next step a refusal calls for, if any: a limit, no plan, a plan without single sign-on. */
 function goalOf(problem: Problem, organization: Organization): Goal | null {
   switch (problem.code) {
     case 'LIMIT_EXCEEDED':
-      // The web analytics cap is the product's, not the plan's: nothing raises it.
-      return problem.resource === 'webAnalyticsDomains' ? null : 'raise';
+      // Only what would raise it here (the web analytics cap is the product's: nothing does).
+      return isLimitedResource(problem.resource) ? raising(organization, problem.resource).goal : null;
     case 'NO_PLAN':
       return chorusPlanIdle(organization) ? 'chorus' : 'plan';
     case 'ENTERPRISE_PLAN_REQUIRED':

@@ -2,15 +2,13 @@ import { useState, type ReactNode } from 'react';
 import { ConfirmDialog } from '../ui/confirm-dialog';
 
 type RemoveButtonProps = {
-  /** What is removed, as people call it: "ann@example.com", "Shop (shop.example.com)". */
+  /** As people call it: "Shop (shop.example.com)". */
   item: string;
-  /** Why it matters, in the confirmation. */
   consequence: ReactNode;
-  /** Removes it; a refusal is the caller's to show (the dialog closes either way). */
+  /** A refusal is the caller's to show: the dialog closes either way. */
   remove: () => Promise<unknown>;
 };
 
-/** "Remove", which asks for confirmation first (docs/console.md, Members). */
 export function RemoveButton({ item, consequence, remove }: RemoveButtonProps) {
   const [asking, setAsking] = useState(false);
   const [busy, setBusy] = useState(false);

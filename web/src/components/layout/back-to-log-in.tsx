@@ -1,7 +1,6 @@
 import { Link } from 'react-router';
 import { paths } from '../../config/paths';
 
-/** The way back to the login screen from the password screens, in the same place under their content. */
 export function BackToLogIn() {
   return (
     <p className="back-link">

@@ -1,7 +1,6 @@
 import { Link } from 'react-router';
 import { paths } from '../../config/paths';
 
-/** The product's mark and name, linking home: the login screen, or the console's start (`to`). */
 export function Logo({ productName, to = paths.home.getHref() }: { productName: string; to?: string }) {
   return (
     <Link className="logo" to={to}>

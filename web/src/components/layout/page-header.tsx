@@ -1,6 +1,5 @@
 import type { ReactNode } from 'react';
 
-/** A console page's heading, with a line saying what the page is for. */
 export function PageHeader({ title, children }: { title: string; children?: ReactNode }) {
   return (
     <div className="page-header">

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 
 type ScreenHeaderProps = { title: string; children: ReactNode };
 
-/** A screen's heading and sub-heading; the sub-heading is a live region because some screens change it. */
+/** The sub-heading is a live region because some screens change it. */
 export function ScreenHeader({ title, children }: ScreenHeaderProps) {
   return (
     <header className="screen-header">

@@ -2,7 +2,6 @@ import { useId, type ReactNode } from 'react';
 
 type SectionProps = { title: string; description?: ReactNode; actions?: ReactNode; className?: string; children: ReactNode };
 
-/** A card on a console page: a titled region. */
 export function Section({ title, description, actions, className = '', children }: SectionProps) {
   const titleId = useId();
   return (

@@ -2,7 +2,7 @@ import type { ComponentProps } from 'react';
 
 type ButtonProps = ComponentProps<'button'> & {
   variant?: 'primary' | 'secondary' | 'danger' | 'quiet';
-  /** Disables the button and shows the spinner, which sits over the padding so nothing moves. */
+  /** The spinner sits over the padding, so nothing moves. */
   busy?: boolean;
 };
 

@@ -4,17 +4,13 @@ import { Button } from './button';
 type ConfirmDialogProps = {
   title: string;
   children: ReactNode;
-  /** The confirming button's words, e.g. "Remove". */
   confirm: string;
   busy?: boolean;
   onConfirm: () => void;
   onCancel: () => void;
 };
 
-/**
- * Asks before something that cannot be undone. A modal <dialog>: the browser keeps the focus inside,
- * Escape cancels, and the focus goes back where it was when it closes. Cancel has the first focus.
- */
+/** A modal <dialog>: the browser keeps the focus inside and gives it back on close. Cancel has the first focus. */
 export function ConfirmDialog({ title, children, confirm, busy = false, onConfirm, onCancel }: ConfirmDialogProps) {
   const dialog = useRef<HTMLDialogElement>(null);
   const titleId = useId();

@@ -1,19 +1,14 @@
 import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react';
 
 type DisclosureProps = {
-  /** The button's visible content. */
   button: ReactNode;
-  /** Said after the visible content, for screen readers (e.g. "account menu"), so the name starts with what is seen. */
+  /** Said after the visible content, so the accessible name starts with what is seen. */
   label: string;
   className?: string;
-  /** The panel; `close` hides it again (after choosing an entry). */
   children: (close: () => void) => ReactNode;
 };
 
-/**
- * A button that shows and hides a small panel of links and buttons (the user menu, the organization
- * switcher): the disclosure pattern, so Tab reaches every entry and Escape or a click elsewhere closes it.
- */
+/** The disclosure pattern, not a menu: Tab reaches every entry, and Escape or a click elsewhere closes it. */
 export function Disclosure({ button, label, className = '', children }: DisclosureProps) {
   const [open, setOpen] = useState(false);
   const panelId = useId();

@@ -1,14 +1,12 @@
 type ProgressBarProps = {
-  /** What is measured, e.g. "Users". */
   label: string;
   value: number;
   /** null: unlimited (the bar then shows no fill and no maximum). */
   max: number | null;
-  /** The words a screen reader reads, e.g. "3 of 5". */
+  /** E.g. "3 of 5". */
   valueText: string;
 };
 
-/** A usage bar (docs/console.md, Overview): role=progressbar with aria-valuenow and aria-valuemax. */
 export function ProgressBar({ label, value, max, valueText }: ProgressBarProps) {
   const share = max === null || max === 0 ? 0 : Math.min(1, value / max);
   const tone = max === null ? 'unlimited' : value >= max ? 'full' : share >= 0.8 ? 'high' : 'normal';

@@ -1,6 +1,4 @@
-// The timeline's filters live in the page's query string (?type=&actor=&from=&to=, the API's own names
-// and UTC instants), so a reload or a shared link shows the same events and Back/Forward step through
-// the filters applied. A value the URL carries that no filter could produce is left out.
+// In the query string, so a reload or a shared link shows the same events and Back/Forward step through filters.
 import type { TimelineFilter } from './api/history-contract';
 
 const FILTER_NAMES = ['type', 'actor', 'from', 'to'] as const;
@@ -19,7 +17,7 @@ export function filterOfSearch(search: URLSearchParams): TimelineFilter {
   return filter;
 }
 
-/** The query string of a filter: only the names it sets, in a fixed order (one URL per filter). */
+/** A fixed order: one URL per filter. */
 export function searchOfFilter(filter: TimelineFilter): URLSearchParams {
   const search = new URLSearchParams();
   for (const name of FILTER_NAMES) {

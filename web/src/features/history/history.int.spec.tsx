@@ -24,7 +24,7 @@ const entry = (revision: number, type: string, description: string, actorName: s
 });
 
 const entries = [
-  entry(3, 'AddOnPurchased', 'Add-on purchased: Additional content section', 'Billing', 'evt_1'),
+  entry(3, 'AddOnPurchased', 'Add-on purchased: Additional site', 'Billing', 'evt_1'),
   entry(2, 'MemberAdded', 'Member added: bob@acme.example as admin', 'ada@acme.example'),
   entry(1, 'PlanAssigned', 'Plan assigned: Chorus teams', 'Command line'),
   entry(0, 'OrganizationCreated', 'Organization created: Acme', 'Command line'),
@@ -56,8 +56,8 @@ const usage: UsageSeries = {
   organizationId: 'acme',
   merged: false,
   points: [
-    { at: '2020-03-12T09:00:00.000Z', revision: 0, users: { usage: 0, limit: null, peak: 0 }, contentSections: { usage: 0, limit: null, peak: 0 } },
-    { at: '2020-03-12T09:02:00.000Z', revision: 2, users: { usage: 2, limit: 5, peak: 2 }, contentSections: { usage: 0, limit: 2, peak: 0 } },
+    { at: '2020-03-12T09:00:00.000Z', revision: 0, plan: false, users: { usage: 0, limit: null, peak: 0 }, contentSections: { usage: 0, limit: null, peak: 0 } },
+    { at: '2020-03-12T09:02:00.000Z', revision: 2, plan: true, users: { usage: 2, limit: 5, peak: 2 }, contentSections: { usage: 0, limit: 2, peak: 0 } },
   ],
 };
 
@@ -111,10 +111,10 @@ describe('the history page', () => {
   it('lists the newest events in the server\'s words, with actor, revision and correlation, and pages on', async () => {
     const { network } = explorer();
     const list = await screen.findByRole('list', { name: 'Events, newest first' });
-    await within(list).findByText('Add-on purchased: Additional content section');
+    await within(list).findByText('Add-on purchased: Additional site');
 
     expect(within(list).getAllByRole('listitem').map((item) => item.querySelector('.history-entry__title')?.textContent)).toEqual([
-      'Add-on purchased: Additional content section',
+      'Add-on purchased: Additional site',
       'Member added: bob@acme.example as admin',
     ]);
     expect(within(list).getAllByRole('listitem')[0]?.textContent).toContain('Billing · revision 3');
@@ -124,19 +124,19 @@ describe('the history page', () => {
     await screen.findByText('Plan assigned: Chorus teams');
     expect(network.requests.map((request) => request.url)).toContain('/organizations/acme/history/events?limit=25&after=2');
     await userEvent.click(screen.getByRole('button', { name: 'Newer events' }));
-    await screen.findByText('Add-on purchased: Additional content section');
+    await screen.findByText('Add-on purchased: Additional site');
   });
 
   it('asks the server for the filtered events', async () => {
     const { network } = explorer();
-    await screen.findByText('Add-on purchased: Additional content section');
+    await screen.findByText('Add-on purchased: Additional site');
     await screen.findByRole('option', { name: 'Member added' });
 
     await userEvent.selectOptions(screen.getByLabelText('Event type'), 'Member added');
     fireEvent.change(screen.getByLabelText('From'), { target: { value: '2020-03-12T10:00:00' } });
     await userEvent.click(screen.getByRole('button', { name: 'Apply filters' }));
 
-    await waitFor(() => expect(screen.queryByText('Add-on purchased: Additional content section')).toBeNull());
+    await waitFor(() => expect(screen.queryByText('Add-on purchased: Additional site')).toBeNull());
     const list = await screen.findByRole('list', { name: 'Events, newest first' });
     expect(within(list).getAllByRole('listitem').map((item) => item.querySelector('.history-entry__title')?.textContent)).toEqual(['Member added: bob@acme.example as admin']);
     const filtered = network.requests.map((request) => new URL(request.url, 'http://x')).find((url) => url.searchParams.get('type') === 'MemberAdded');
@@ -173,19 +173,19 @@ describe('the history page', () => {
 
     await userEvent.click(screen.getByRole('button', { name: 'Clear' }));
     await waitFor(() => expect(router.search).toBe(''));
-    await screen.findByText('Add-on purchased: Additional content section');
+    await screen.findByText('Add-on purchased: Additional site');
     expect((screen.getByLabelText('Event type') as HTMLSelectElement).value).toBe('');
 
     act(() => void router.navigate?.(-1));
     await waitFor(() => expect((screen.getByLabelText('Event type') as HTMLSelectElement).value).toBe('MemberAdded'));
-    await waitFor(() => expect(screen.queryByText('Add-on purchased: Additional content section')).toBeNull());
+    await waitFor(() => expect(screen.queryByText('Add-on purchased: Additional site')).toBeNull());
     act(() => void router.navigate?.(1));
-    await screen.findByText('Add-on purchased: Additional content section');
+    await screen.findByText('Add-on purchased: Additional site');
   });
 
   it('refuses an "As of" in the future in the form, without asking the server', async () => {
     const { network } = explorer();
-    await screen.findByText('Add-on purchased: Additional content section');
+    await screen.findByText('Add-on purchased: Additional site');
 
     fireEvent.change(screen.getByLabelText('As of'), { target: { value: '2999-01-01T00:00:00' } });
     await userEvent.click(screen.getByRole('button', { name: 'Show state' }));
@@ -236,7 +236,7 @@ describe('the history page', () => {
     const list = await screen.findByRole('list', { name: 'Events of correlation evt_1' });
     expect(within(list).getAllByRole('listitem').map((item) => item.textContent)).toEqual([
       expect.stringContaining('Billing event received: add-on purchased, product prod_acs × 1 (evt_1)'),
-      expect.stringContaining('Add-on purchased: Additional content section'),
+      expect.stringContaining('Add-on purchased: Additional site'),
     ]);
     expect(list.textContent).toContain('billing ledger, revision 0');
   });
@@ -248,7 +248,7 @@ describe('the history page', () => {
     const table = await screen.findByRole('table');
     expect(within(table).getAllByRole('row').map((row) => within(row).queryAllByRole('cell').slice(1).map((cell) => cell.textContent))).toEqual([
       [],
-      ['0', '0 of unlimited', '0 of unlimited'],
+      ['0', '0 in use, no plan', '0 in use, no plan'],
       ['2', '2 of 5', '0 of 2'],
     ]);
     expect(screen.getAllByRole('img', { name: /in use against the limit over time/ })).toHaveLength(2);

@@ -8,7 +8,7 @@ const queryErrors = new Map([
   ['account', "You don't seem to have access to any organization."],
 ]);
 
-/** The message for the `error` query parameter; the `/login/:error` path segment is never read. */
+/** The `/login/:error` path segment is never read. */
 export function queryErrorMessage(search: string): string | null {
   return queryErrors.get(new URLSearchParams(search).get('error') ?? '') ?? null;
 }

@@ -87,7 +87,7 @@ describe('adding a member', () => {
     renderMembers({ organization: full });
     await screen.findByRole('form', { name: 'Add member' });
     expect(screen.getByText('Users limit reached: 5 of 5')).toBeInTheDocument();
-    expect(screen.getByText('An Additional user add-on, or another plan, raises it.')).toBeInTheDocument();
+    expect(screen.getByText('Each Additional user add-on adds one member, and a larger plan allows more.')).toBeInTheDocument();
   });
 
   it('names the plan when its hard limit is what binds', async () => {
@@ -104,7 +104,7 @@ describe('adding a member', () => {
       [member('ada@acme.example', 'owner')],
     );
     renderMembers({ organization: atHardLimit });
-    expect(await screen.findByText('That is the most the Teams plan allows: another plan raises it.')).toBeInTheDocument();
+    expect(await screen.findByText('That is the most the Teams plan allows, so an Additional user add-on would not raise it: a larger plan does.')).toBeInTheDocument();
   });
 
   it('sends E-mail and Role, then reads the organization again at the position the server answered', async () => {
@@ -152,12 +152,12 @@ describe('adding a member', () => {
   it.each([
     [
       refusal({ code: 'LIMIT_EXCEEDED', resource: 'users', limit: 5, count: 5 }),
-      'Users limit reached: 5 of 5. An Additional user add-on, or another plan, raises it. Ask Chorus support to raise the limit.',
+      'Users limit reached: 5 of 5. Each Additional user add-on adds one member, and a larger plan allows more.',
     ],
     [refusal({ code: 'DUPLICATE', field: 'email', value: 'bob@acme.example' }), 'bob@acme.example is already a member.'],
     [
       refusal({ code: 'NO_PLAN', resource: 'users' }),
-      'Your organization has no plan yet, so nothing can be added until one is chosen. Ask Chorus support to choose a plan.',
+      'Your organization has no plan yet, so nothing can be added until one is chosen.',
     ],
     [refusal({ status: 403, code: 'FORBIDDEN', requires: 'owner' }), 'Only an owner can add, remove, promote or demote an owner.'],
     [refusal({ status: 403, code: 'FORBIDDEN', requires: 'owner-or-admin' }), 'Your role does not allow this change: ask an owner or an admin.'],

@@ -163,7 +163,7 @@ describe('the overview', () => {
     expect(screen.queryByRole('link', { name: 'help@chorus.example' })).not.toBeInTheDocument();
   });
 
-  it('without a plan, links an owner to UPGRADE_URL; without any setting, says to ask support in plain words', async () => {
+  it('without a plan, links an owner to UPGRADE_URL; without any setting, offers no way that leads nowhere', async () => {
     const noPlan = anOrganization({ chorus: false, chorusDetails: { plan: null, parallelUse: null }, governingPlan: null });
     const view = renderOverview(noPlan, 'owner', { upgradeUrl: 'https://billing.example.com/portal' });
     await screen.findByRole('heading', { level: 1, name: 'Overview' });
@@ -173,7 +173,8 @@ describe('the overview', () => {
 
     renderOverview(noPlan, 'owner');
     await screen.findByRole('heading', { level: 1, name: 'Overview' });
-    expect(screen.getByText('Ask Chorus support to choose a plan.')).toBeInTheDocument();
+    expect(screen.getByText('Acme has no plan, so nothing can be added until one is chosen.')).toBeInTheDocument();
+    expect(screen.queryByText(/Chorus support/)).not.toBeInTheDocument();
   });
 
   it('shows owners and admins who the Chorus line notifies, and the rule in words; not members', async () => {

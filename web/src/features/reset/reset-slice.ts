@@ -4,17 +4,13 @@ import type { Services } from '../../lib/services';
 import { isResetLinkValid } from './api/check-reset-link';
 import { resetPassword, type NewPassword } from './api/reset-password';
 
-/** Why the form is still shown: checked here (missing, mismatch) or refused by the server. */
 export type ResetProblem =
   | { kind: 'missing' }
   | { kind: 'mismatch' }
   | { kind: 'refused'; detail: string }
   | { kind: 'failed' };
 
-/**
- * unchecked -> checking (is the link still good?) -> editing -> processing -> changed; an unknown,
- * used or expired link ends in invalid-token, when the page opens or when the password is sent.
- */
+/** unchecked -> checking -> editing -> processing -> changed; a bad link ends in invalid-token at either check. */
 export type ResetState =
   | { status: 'unchecked' }
   | { status: 'checking' }
@@ -38,7 +34,7 @@ function refusal(error: unknown): Refusal {
   return { kind: 'failed' };
 }
 
-// Asked once, when the page opens; a failed check shows the form, whose submit then decides.
+// A failed check shows the form, whose submit then decides.
 export const checkResetLink = createAsyncThunk.withTypes<{ extra: Services; state: { reset: ResetState } }>()(
   'reset/checkLink',
   (token: string, { extra }) => isResetLinkValid(extra.http, token),

@@ -4,15 +4,16 @@ import { describe, expect, it } from '@jest/globals';
 import { screen, waitFor, within } from '@testing-library/react';
 import { AppRoutes } from '../../app/router';
 import type { Organization } from '../../api/contract';
+import { defaultPageConfig, type PageConfig } from '../../config/page-config';
 import { adaSession, anOrganization, consoleServer } from '../../testing/console-fixtures';
 import { createFakeNetwork } from '../../testing/fake-network';
 import { renderWithProviders } from '../../testing/render-with-providers';
 
 const site = (siteId: string, name: string, hostname: string) => ({ siteId, name, hostname, ...(anOrganization().siteDefaults as NonNullable<Organization['siteDefaults']>) });
 
-function renderSites(organization: Organization = anOrganization()) {
+function renderSites(organization: Organization = anOrganization(), contact: Partial<PageConfig> = {}) {
   const network = createFakeNetwork({ server: consoleServer({ session: adaSession(), organizations: [organization] }) });
-  return renderWithProviders(<AppRoutes />, { route: '/app/orgs/acme/sites', network });
+  return renderWithProviders(<AppRoutes />, { route: '/app/orgs/acme/sites', network, preloadedState: { pageConfig: { ...defaultPageConfig, ...contact } } });
 }
 
 const form = () => screen.getByRole('form', { name: 'Add site' });
@@ -71,11 +72,48 @@ describe('the sites page', () => {
     });
 
   it('says the sites limit is reached before anyone types, and what raises it', async () => {
+    renderSites(atLimit(), { upgradeUrl: 'https://billing.example.com/portal' });
+    expect(await screen.findByText('Sites limit reached: 2 of 2')).toBeInTheDocument();
+    expect(screen.getByText('Each Additional site add-on adds one site, and a larger plan allows more.')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Change the plan or add-ons' })).toHaveAttribute('href', 'https://billing.example.com/portal');
+    expect(screen.getByRole('region', { name: 'Your sites' })).toHaveTextContent('2 of 2 sites');
+  });
+
+  it('at a limit Chorus set for the organization, says why an add-on would not raise it and offers only the support address', async () => {
+    const set = atLimit();
+    renderSites(
+      { ...set, limits: { ...set.limits, setByOperator: { users: false, contentSections: true, qualityAssuranceDomains: false, webAnalyticsDomains: false } } },
+      { upgradeUrl: 'https://billing.example.com/portal', supportEmail: 'help@chorus.example' },
+    );
+    expect(await screen.findByText('Sites limit reached: 2 of 2')).toBeInTheDocument();
+    expect(
+      screen.getByText('Acme’s limit of 2 sites was set by Chorus, so neither an Additional site add-on nor another plan would raise it: only Chorus can.'),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'help@chorus.example' })).toHaveAttribute('href', 'mailto:help@chorus.example');
+    expect(screen.queryByRole('link', { name: 'Change the plan or add-ons' })).not.toBeInTheDocument();
+  });
+
+  it('without UPGRADE_URL or SUPPORT_EMAIL, offers no "ask support" that leads nowhere', async () => {
     renderSites(atLimit());
     expect(await screen.findByText('Sites limit reached: 2 of 2')).toBeInTheDocument();
-    expect(screen.getByText('An extra site (the Additional content section add-on), or another plan, raises it.')).toBeInTheDocument();
-    expect(screen.getByText('Ask Chorus support to raise the limit.')).toBeInTheDocument();
-    expect(screen.getByRole('region', { name: 'Your sites' })).toHaveTextContent('2 of 2 sites');
+    expect(screen.queryByText(/Chorus support/)).not.toBeInTheDocument();
+    expect(document.querySelector('.add-form .way-forward')).toBeNull();
+  });
+
+  it('after the plan ended, says none can be added rather than "of unlimited"', async () => {
+    renderSites(
+      anOrganization({
+        governingPlan: null,
+        chorus: false,
+        chorusDetails: { plan: null, parallelUse: null },
+        sites: [site('s1', 'One', 'one.example')],
+        usage: { ...anOrganization().usage, contentSections: 1 },
+        canAdd: { ...anOrganization().canAdd, contentSections: false },
+        limits: { ...anOrganization().limits, effective: { ...anOrganization().limits.effective, contentSections: null } },
+      }),
+    );
+    expect(await screen.findByRole('region', { name: 'Your sites' })).toHaveTextContent('1 in use: none can be added without a plan');
+    expect(screen.queryByText(/unlimited/)).not.toBeInTheDocument();
   });
 
   it('at the limit, a bad hostname shows one message, not two', async () => {

@@ -111,14 +111,16 @@ describe('the SSO page', () => {
 
   it('on another plan, gives an owner the way there, not "choose one" with nothing to choose', async () => {
     renderSso(anOrganization(), 'owner');
-    expect(await screen.findByText('Ask Chorus support to move to an Enterprise plan.')).toBeInTheDocument();
+    expect(await screen.findByText(/Single sign-on is part of the Enterprise plans/)).toBeInTheDocument();
+    // Without UPGRADE_URL or SUPPORT_EMAIL there is no way to offer: no "ask support" with no address.
+    expect(screen.queryByText(/Chorus support/)).not.toBeInTheDocument();
     expect(screen.queryByText(/Choose one/)).not.toBeInTheDocument();
   });
 
   it('says an Enterprise plan left idle by Chorus being off is why, and asks for Chorus to be turned on', async () => {
     renderSso(anOrganization({ chorus: false, chorusDetails: { plan: 'enterprise', parallelUse: null }, governingPlan: null }), 'owner');
     expect(await screen.findByText('Chorus is off, so Acme’s Chorus Enterprise plan, which includes single sign-on, is not in effect.')).toBeInTheDocument();
-    expect(screen.getByText('Ask Chorus support to turn Chorus on.')).toBeInTheDocument();
+    expect(screen.queryByText(/Chorus support/)).not.toBeInTheDocument();
   });
 
   it('offers an admin no form: only owners change single sign-on', async () => {

@@ -1,5 +1,4 @@
-// The browser's side of passkeys (WebAuthn), with @simplewebauthn/browser: the options come from the server,
-// the answer goes back to it. A person who closes the browser's dialog gets words, not an exception.
+// A person who closes the browser's dialog gets words, not an exception.
 import { browserSupportsWebAuthn, startAuthentication, startRegistration, WebAuthnError } from '@simplewebauthn/browser';
 import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
 

@@ -7,7 +7,6 @@ import { FormAlert } from '../../../components/ui/form-alert';
 import { selectProductName } from '../../../config/page-config';
 import { useAppSelector } from '../../../lib/store-hooks';
 
-/** When even the session cannot be read (the server is down): say so, and offer to try again. */
 export function ConsoleProblem({ problem, retry }: { problem: Problem; retry: () => void }) {
   return (
     <AuthLayout productName={useAppSelector(selectProductName)}>

@@ -14,7 +14,6 @@ import { useConsoleTitle, type OrganizationPageContext } from '../console-contex
 
 type OrganizationPagesProps = { session: SessionAnswer; onShown: (organizationId: string) => void };
 
-/** /app/orgs/:orgId/...: the organization's read model for every page about it, in the console's frame. */
 export function OrganizationPages({ session, onShown }: OrganizationPagesProps) {
   const { orgId = '' } = useParams();
   const productName = useAppSelector(selectProductName);
@@ -24,8 +23,7 @@ export function OrganizationPages({ session, onShown }: OrganizationPagesProps) 
   const shownPath = useRef(pathname);
   const { refetch } = organization;
 
-  // Every page of the organization shows it as it is now: a change made elsewhere (a plan bought through the
-  // API) is read again when another page is opened, as a reload would, without one.
+  // A change made elsewhere (a plan bought through the API) is read again when another page is opened.
   useEffect(() => {
     if (shownPath.current === pathname) return;
     shownPath.current = pathname;

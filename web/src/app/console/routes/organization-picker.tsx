@@ -10,7 +10,6 @@ import { leaveTo } from '../../../lib/navigation';
 import { useAppDispatch, useAppSelector } from '../../../lib/store-hooks';
 import { useConsoleTitle } from '../console-context';
 
-/** /app: the overview of the user's organization, a picker when there are several, the seed's message when none. */
 export function OrganizationPicker({ session }: { session: SessionAnswer }) {
   const dispatch = useAppDispatch();
   const productName = useAppSelector(selectProductName);

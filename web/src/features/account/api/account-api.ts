@@ -1,4 +1,3 @@
-// The signed-in person's own account: sessions (GET/DELETE /sessions) and the password (POST /account/password).
 import { consoleApi } from '../../../api/console-api';
 import type { AccountSession } from '../../../api/contract';
 
@@ -12,14 +11,12 @@ export const accountApi = consoleApi.injectEndpoints({
       query: (sessionId) => ({ url: `/sessions/${encodeURIComponent(sessionId)}`, method: 'DELETE' }),
       invalidatesTags: ['Sessions'],
     }),
-    /** "Sign out everywhere else". */
     revokeOtherSessions: build.mutation<void, void>({
       query: () => ({ url: '/sessions', method: 'DELETE' }),
       invalidatesTags: ['Sessions'],
     }),
     changePassword: build.mutation<void, { currentPassword: string; newPassword: string }>({
       query: (body) => ({ url: '/account/password', method: 'POST', body }),
-      // Every other session ended.
       invalidatesTags: ['Sessions'],
     }),
   }),

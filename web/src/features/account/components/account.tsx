@@ -5,7 +5,7 @@ import { Section } from '../../../components/layout/section';
 import { ChangePasswordForm } from './change-password-form';
 import { SessionList } from './session-list';
 
-/** docs/console.md, Account: who you are, your password, where you are signed in; `twoStep`: the second factors' card, composed by the route. */
+/** `twoStep` is composed by the route. */
 export function Account({ user, twoStep }: { user: SessionUser; twoStep?: ReactNode }) {
   return (
     <>
@@ -37,7 +37,7 @@ export function Account({ user, twoStep }: { user: SessionUser; twoStep?: ReactN
   );
 }
 
-/** An address that wraps only where a reader expects it to: before its "@", not at a hyphen or inside a word. */
+/** Wraps only before its "@", not at a hyphen or inside a word. */
 function EmailAddress({ email }: { email: string }) {
   const at = email.lastIndexOf('@');
   if (at <= 0) return <span className="fact__email-part">{email}</span>;

@@ -15,7 +15,6 @@ const CHECK_WORDS: Record<Check, string> = {
   mismatch: 'The two new passwords do not match.',
 };
 
-/** "Change password": the current one, the new one twice; the reset's rules apply (the server's sentence). */
 export function ChangePasswordForm() {
   const [changePassword, { isLoading }] = useChangePasswordMutation();
   const [fields, setFields] = useState({ currentPassword: '', newPassword: '', confirmation: '' });

@@ -8,7 +8,6 @@ import { formatDateTime } from '../../../lib/date-time';
 import { useGetSessionsQuery, useRevokeOtherSessionsMutation, useRevokeSessionMutation } from '../api/account-api';
 import { describeUserAgent } from '../user-agent';
 
-/** Where this person is signed in: browser and system, method, started, last active; "Sign out" each. */
 export function SessionList() {
   const { data, isLoading, error } = useGetSessionsQuery();
   const [revoke, revoking] = useRevokeSessionMutation();

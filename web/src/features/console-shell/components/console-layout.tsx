@@ -11,21 +11,18 @@ type ConsoleLayoutProps = {
   productName: string;
   user: SessionUser;
   organizations: Membership[];
-  /** The organization the page is about, or the one last seen (the account page); none for the picker. */
+  /** The account page shows the one last seen. */
   current: Membership | undefined;
-  /** Whether the navigation shows: pages about one organization. */
   navigation?: boolean;
   children: ReactNode;
 };
 
-/** Every console page (docs/console.md, Every page): the logo, the organization, navigation, the user menu. */
 export function ConsoleLayout({ productName, user, organizations, current, navigation = true, children }: ConsoleLayoutProps) {
   const main = useRef<HTMLElement>(null);
   const { pathname } = useLocation();
   const firstPage = useRef(true);
 
-  // After a navigation inside the console, reading and tabbing start at the new page, as after a page load:
-  // at its top, so that the sticky header does not cover the title (focus alone scrolls main under it).
+  // Reading and tabbing start at the new page's top: focus alone would scroll the title under the sticky header.
   useEffect(() => {
     if (firstPage.current) {
       firstPage.current = false;

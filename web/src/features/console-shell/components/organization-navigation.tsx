@@ -3,7 +3,6 @@ import type { Membership } from '../../../api/contract';
 import { canConfigureSso, canReadHistory } from '../../../api/roles';
 import { paths } from '../../../config/paths';
 
-/** "Overview", "Members", "Sites", "Domains", "SSO" for owners, and "History" for the roles that may read it. */
 export function OrganizationNavigation({ organization }: { organization: Membership }) {
   const { id, role } = organization;
   const links = [

@@ -4,7 +4,6 @@ import { ROLE_NAMES } from '../../../api/roles';
 import { Disclosure } from '../../../components/ui/disclosure';
 import { paths } from '../../../config/paths';
 
-/** The organization's name; a switcher to the others when the user has several. */
 export function OrganizationSwitcher({ organizations, current }: { organizations: Membership[]; current: Membership }) {
   if (organizations.length <= 1) {
     return (

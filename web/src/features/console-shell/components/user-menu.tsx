@@ -6,13 +6,12 @@ import { Disclosure } from '../../../components/ui/disclosure';
 import { paths } from '../../../config/paths';
 import { leaveTo } from '../../../lib/navigation';
 
-/** The signed-in person, with "Account" and "Sign out". */
 export function UserMenu({ user }: { user: SessionUser }) {
   const dispatch = useAppDispatch();
   const [signOut, { isLoading }] = useSignOutMutation();
 
   async function leave() {
-    // Signed out or not (the session may have ended already), the login screen is where this browser goes.
+    // The session may have ended already.
     await signOut().catch(() => undefined);
     dispatch(leaveTo(paths.login.getHref()));
   }

@@ -1,4 +1,3 @@
-// The QA and web analytics domain lists (docs/api.md, Organizations).
 import { consoleApi } from '../../../api/console-api';
 import type { CommandAnswer } from '../../../api/contract';
 import { organizationTag } from '../../../api/organization-api';

@@ -29,7 +29,6 @@ const KINDS: Record<DomainKind, KindWords> = {
   },
 };
 
-/** Why the list cannot grow while its feature is off, and which add-on turns it on. */
 function featureOff(organization: Organization, kind: DomainKind): string {
   const { feature, addOn } = KINDS[kind];
   if (!organization.chorus) return `${feature} is a Chorus feature, and Chorus is off for ${organization.name}. With Chorus on, the ${addOn} add-on turns it on.`;
@@ -38,7 +37,6 @@ function featureOff(organization: Organization, kind: DomainKind): string {
 
 type DomainListProps = { organization: Organization; kind: DomainKind; role: Role };
 
-/** One of the two domain lists, with its add form for owners and admins. */
 export function DomainList({ organization, kind, role }: DomainListProps) {
   const manages = canManage(role);
   const [addDomain, { isLoading }] = useAddDomainMutation();

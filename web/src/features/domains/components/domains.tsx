@@ -2,7 +2,6 @@ import type { Organization, Role } from '../../../api/contract';
 import { PageHeader } from '../../../components/layout/page-header';
 import { DomainList } from './domain-list';
 
-/** docs/console.md, Domains: the QA and web analytics lists. */
 export function Domains({ organization, role }: { organization: Organization; role: Role }) {
   return (
     <>

@@ -3,7 +3,7 @@ import { Button } from '../../../components/ui/button';
 import { signInWithGoogle } from '../sign-in-with-google';
 
 type GoogleSignInButtonProps = {
-  /** Carried to the server so a Google sign-in lands where a password login would; null when none was asked for. */
+  /** So that a Google sign-in lands where a password login would. */
   redirect: string | null;
   /** While a password login is on its way, a second way to sign in is not offered. */
   disabled?: boolean;

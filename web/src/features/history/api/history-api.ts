@@ -1,5 +1,3 @@
-// The audit explorer's reads (apps/api/src/audit README): filtered, paged timeline; filter choices; the
-// state and changes at a point; a correlation within the organization; usage over time; the exports' URLs.
 import { consoleApi } from '../../../api/console-api';
 import type { Position } from '../../../api/contract';
 import type { ChangesAnswer, CorrelationAnswer, HistoryFilters, SignInSecurityPage, StatePoint, TimelineFilter, TimelinePage, UsageSeries } from './history-contract';
@@ -13,7 +11,6 @@ const queryString = (parameters: Record<string, string | undefined>): string => 
   return text === '' ? '' : `?${text}`;
 };
 
-/** The export of what the timeline shows: the same filters, which the export route accepts. */
 export const historyExportUrl = (organizationId: string, format: 'csv' | 'jsonl', filter: TimelineFilter = {}): string =>
   `${organizationPath(organizationId)}/history/export${queryString({ format, ...filter })}`;
 

@@ -40,7 +40,8 @@ export type CorrelatedEntry = TimelineEntry & { streamId: string };
 export type CorrelationAnswer = { organizationId: string; correlationId: string; entries: CorrelatedEntry[]; hasMore: boolean };
 
 export type ResourceUse = { usage: number; limit: number | null; peak: number };
-export type UsagePoint = { at: string; revision: Position; users: ResourceUse; contentSections: ResourceUse };
+/** plan: whether a plan was in effect (without one nothing can be added, whatever the limit says). */
+export type UsagePoint = { at: string; revision: Position; plan: boolean; users: ResourceUse; contentSections: ResourceUse };
 export type UsageSeries = { organizationId: string; points: UsagePoint[]; merged: boolean };
 
 /** Where the state is shown: after a revision, or at an instant (ISO-8601 with its offset). */

@@ -2,7 +2,6 @@ import type { OrganizationChange } from '../api/history-contract';
 
 const KIND_WORDS: Record<OrganizationChange['kind'], string> = { added: 'Added', removed: 'Removed', changed: 'Changed' };
 
-/** What an event changed, one line per value: added, removed, or changed from → to. */
 export function ChangeList({ changes }: { changes: readonly OrganizationChange[] }) {
   if (changes.length === 0) return <p className="muted">Nothing an auditor sees changed (the event repeated what was already so).</p>;
   return (

@@ -1,5 +1,3 @@
-// Every event that carries one correlation id and concerns this organization: its own and the billing
-// ledger's (what one billing event or one request caused), oldest first.
 import { problemOf } from '../../../api/problem';
 import { refusalMessage } from '../../../api/refusals';
 import { FormAlert } from '../../../components/ui/form-alert';

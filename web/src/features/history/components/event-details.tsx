@@ -1,4 +1,3 @@
-// The selected event: what it changed (the diff of the state before it and after it) and the state after it.
 import { problemOf } from '../../../api/problem';
 import { refusalMessage } from '../../../api/refusals';
 import { FormAlert } from '../../../components/ui/form-alert';

@@ -1,6 +1,6 @@
 import { formatLocalTime, formatUtc } from '../history-time';
 
-/** When an event was recorded: local time, UTC on hover (and for screen readers through the title). */
+/** UTC on hover, and for screen readers through the title. */
 export function EventTime({ at }: { at: string }) {
   return (
     <time dateTime={at} title={formatUtc(at)}>

@@ -1,6 +1,4 @@
-// The audit explorer (docs/console.md, History): the timeline in words, filtered and paged by the server;
-// beside it what the selected event changed, the state "As of" an instant, or a correlation; below,
-// usage against the limit over time; and the whole history as a download.
+// The audit explorer (docs/console.md, History).
 import { useRef, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
 import type { Organization, Position } from '../../../api/contract';
@@ -41,8 +39,7 @@ export function History({ organization }: { organization: Organization }) {
   const [search, setSearch] = useSearchParams();
   const filter = filterOfSearch(search);
   const filterKey = searchOfFilter(filter).toString();
-  // The cursors of the pages seen so far under this filter: the last one is shown; "Newer events" goes
-  // back one. Another filter (applied, or by Back/Forward) starts at the newest page.
+  // "Newer events" goes back one cursor; another filter starts at the newest page.
   const [paging, setPaging] = useState<{ filterKey: string; cursors: Cursors }>({ filterKey, cursors: [undefined] });
   const cursors: Cursors = paging.filterKey === filterKey ? paging.cursors : [undefined];
   const setCursors = (next: (seen: Cursors) => Cursors) => setPaging({ filterKey, cursors: next(cursors) });
@@ -62,7 +59,6 @@ export function History({ organization }: { organization: Organization }) {
     if (window.matchMedia?.('(max-width: 1024px)').matches) requestAnimationFrame(() => details.current?.scrollIntoView({ block: 'start' }));
   };
 
-  // A new history entry per filter applied, so Back shows the previous one.
   const applyFilter = (next: TimelineFilter) => setSearch(searchOfFilter(next));
 
   const showAsOf = (event: FormEvent) => {

@@ -7,10 +7,7 @@ import { FormAlert } from '../../../components/ui/form-alert';
 import { formatDateTime } from '../../../lib/date-time';
 import { useGetSignInSecurityQuery } from '../api/history-api';
 
-/**
- * docs/console.md, History: the members' two-step sign-in, newest first: factors set up and removed, recovery
- * codes made and used, failed second steps, owners' resets. "Older" pages on; "Newest" comes back.
- */
+/** docs/console.md, History. */
 export function SignInSecurity({ organizationId }: { organizationId: string }) {
   const [before, setBefore] = useState<Position | undefined>(undefined);
   const page = useGetSignInSecurityQuery({ organizationId, ...(before === undefined ? {} : { before }) });

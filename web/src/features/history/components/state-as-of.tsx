@@ -1,4 +1,3 @@
-// "As of": the organization's state at an instant the auditor names (the last event recorded by then).
 import { problemOf } from '../../../api/problem';
 import { refusalMessage } from '../../../api/refusals';
 import { FormAlert } from '../../../components/ui/form-alert';

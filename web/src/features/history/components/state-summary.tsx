@@ -1,5 +1,5 @@
 // The organization at a point, in words: plan, limits against usage (as the overview says them), members, sites and domains.
-import { usageText } from '../../../api/limits';
+import { allowedText } from '../../../api/limits';
 import { RESOURCE_NAMES, planName } from '../../../api/words';
 import type { LimitedResource } from '../../../api/contract';
 import { ROLE_NAMES } from '../../../api/roles';
@@ -25,7 +25,7 @@ export function StateSummary({ state, label }: { state: StateAt; label: string }
         {RESOURCES.map((resource) => (
           <div key={resource}>
             <dt>{RESOURCE_NAMES[resource]}</dt>
-            <dd>{usageText(state, resource)}</dd>
+            <dd>{allowedText(state, resource)}</dd>
           </div>
         ))}
       </dl>

@@ -1,5 +1,3 @@
-// Filters by event type, actor and time range, applied by the server (the history index): the form
-// keeps what was typed; "Apply" sends it, "Clear" shows everything again.
 import { useState, type FormEvent } from 'react';
 import { Button } from '../../../components/ui/button';
 import { SelectField } from '../../../components/ui/select-field';
@@ -19,7 +17,6 @@ const fieldsOf = (filter: TimelineFilter): Fields => ({
 
 type TimelineFiltersProps = {
   choices: HistoryFilters | undefined;
-  /** The filter applied (from the page's address): the fields start from it. */
   applied: TimelineFilter;
   onApply: (filter: TimelineFilter) => void;
 };

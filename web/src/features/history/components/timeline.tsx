@@ -1,6 +1,3 @@
-// The events, newest first, a page at a time from the server: each in words with its time (local, UTC
-// on hover), actor, revision and correlation id. Selecting one shows what it changed; its correlation id
-// opens every event it belongs with.
 import type { Position } from '../../../api/contract';
 import type { TimelineEntry } from '../api/history-contract';
 import { EventTime } from './event-time';

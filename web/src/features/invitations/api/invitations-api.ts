@@ -1,4 +1,3 @@
-// The invitation link's calls: what it is for (GET /invitations/:token), and accepting it.
 import { consoleApi } from '../../../api/console-api';
 import type { InvitationDetails } from '../../../api/contract';
 

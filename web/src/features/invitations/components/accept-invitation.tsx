@@ -18,7 +18,6 @@ const MESSAGE_ID = 'invitation-message';
 type Check = 'missing' | 'mismatch';
 const CHECK_WORDS: Record<Check, string> = { missing: 'Choose a password.', mismatch: 'The two passwords do not match.' };
 
-/** The invitation link's page: choose a password (the reset's rules), and land in the console. */
 export function AcceptInvitation({ token, productName }: { token: string; productName: string }) {
   const dispatch = useAppDispatch();
   const invitation = useGetInvitationQuery(token);

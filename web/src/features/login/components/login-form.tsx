@@ -9,9 +9,9 @@ import { INCORRECT_CREDENTIALS } from '../login-messages';
 import { selectLoginBusy, selectLoginFailed, submitLogin } from '../login-slice';
 
 type LoginFormProps = {
-  /** Where a successful login goes: an already checked same-origin path. */
+  /** An already checked same-origin path. */
   redirect: string;
-  /** The `error` query parameter's message, shown until the first attempt. */
+  /** Shown until the first attempt. */
   queryError: string | null;
 };
 
@@ -38,8 +38,7 @@ export function LoginForm({ redirect, queryError }: LoginFormProps) {
     void dispatch(submitLogin({ credentials, redirect }));
   }
 
-  // noValidate: the e-mail field is type=email for keyboards and autofill, yet any username is accepted.
-  // The fields are disabled while logging in: what is being checked cannot be changed meanwhile.
+  // noValidate: type=email is for keyboards and autofill, yet any username is accepted.
   return (
     <>
       <FormAlert id={MESSAGE_ID}>{message}</FormAlert>

@@ -1,11 +1,10 @@
-// POST /organizations/:id/members, PATCH and DELETE .../members/:userId, POST .../members/:userId/invitation (apps/api/README.md).
 import { consoleApi } from '../../../api/console-api';
 import type { CommandAnswer, Role } from '../../../api/contract';
 import { organizationTag } from '../../../api/organization-api';
 
 export type NewMember = { organizationId: string; email: string; role: Role; chorusUser: boolean };
 
-/** A member the organization's mail could not reach: refused for good, it is not tried again (owners and admins only). */
+/** Refused for good: it is not tried again. */
 export type UndeliveredInvitation = { userId: string; email: string; reason: 'address_refused' | 'mail_server_refused'; responseCode?: number; at: string };
 
 const membersUrl = (organizationId: string) => `/organizations/${encodeURIComponent(organizationId)}/members`;
@@ -20,12 +19,10 @@ export const membersApi = consoleApi.injectEndpoints({
       query: (organizationId) => ({ url: `${membersUrl(organizationId)}/invitation-failures` }),
       providesTags: (_result, _error, organizationId) => organizationTag(organizationId),
     }),
-    /** PATCH .../members/:userId {role}: promote or demote (only owners touch owners). */
     changeMemberRole: build.mutation<CommandAnswer, { organizationId: string; userId: string; role: Role }>({
       query: ({ organizationId, userId, role }) => ({ url: `${membersUrl(organizationId)}/${encodeURIComponent(userId)}`, method: 'PATCH', body: { role } }),
       invalidatesTags: (_result, _error, { organizationId }) => organizationTag(organizationId),
     }),
-    /** POST .../members/:userId/invitation: a pending member's invitation mailed again, with a new link. */
     resendInvitation: build.mutation<CommandAnswer, { organizationId: string; userId: string }>({
       query: ({ organizationId, userId }) => ({ url: `${membersUrl(organizationId)}/${encodeURIComponent(userId)}/invitation`, method: 'POST', body: {} }),
       invalidatesTags: (_result, _error, { organizationId }) => organizationTag(organizationId),

@@ -21,7 +21,6 @@ const ROLE_HINTS: Record<Role, string> = {
 
 const MESSAGE_ID = 'add-member-message';
 
-/** "Add member": E-mail and Role; a refusal shows next to the form and nothing typed is lost. */
 export function AddMemberForm({ organization, role }: { organization: Organization; role: Role }) {
   const [addMember, { isLoading }] = useAddMemberMutation();
   const [email, setEmail] = useState('');
@@ -35,7 +34,7 @@ export function AddMemberForm({ organization, role }: { organization: Organizati
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const address = email.trim();
-    // The server's own rule (an address the mailer reads back as typed), and a dot in the domain as the sign-in pages ask.
+    // The server's own rule, and a dot in the domain as the sign-in pages ask.
     if (!isMemberEmail(address) || !isValidResetEmail(address)) return refuse(fieldRefusal('email'));
     const added = await run(
       () => addMember({ organizationId: organization.id, email: address, role: newRole, chorusUser: chorusUsersApply && chorusUser }).unwrap(),

@@ -17,7 +17,6 @@ const undeliveredWhy = (failure: UndeliveredInvitation): string =>
 
 const rowId = (userId: string) => `member-${userId}`;
 
-/** The members: e-mail, role, Chorus user, "Invited" until they have signed in once (with "Resend invitation"). */
 export function MemberList({ organization, role, currentUserId }: MemberListProps) {
   const [removeMember] = useRemoveMemberMutation();
   const [resendInvitation, resending] = useResendInvitationMutation();
@@ -26,11 +25,11 @@ export function MemberList({ organization, role, currentUserId }: MemberListProp
   // Those who add members learn which addresses the mail could not reach (a typo, a closed mailbox).
   const undelivered = useUndeliveredInvitationsQuery(organization.id, { skip: !canManage(role) }).data?.failures ?? [];
   const list = useRef<HTMLUListElement>(null);
-  // Who is being removed, and where the focus goes once the list no longer shows them (their Remove button goes with them).
+  // Their Remove button goes with them: the focus needs somewhere to go.
   const removed = useRef<{ userId: string; next: string | null } | null>(null);
   const { members } = organization;
   const owners = members.filter((member) => member.role === 'owner').length;
-  // The last owner cannot be removed (LAST_OWNER): the button is not offered, and the server would refuse anyway.
+  // The server would refuse LAST_OWNER anyway.
   const removable = (memberRole: Role) => canManageRole(role, memberRole) && !(memberRole === 'owner' && owners === 1);
 
   useEffect(() => {

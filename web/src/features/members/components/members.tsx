@@ -9,10 +9,9 @@ import { ProgressBar } from '../../../components/ui/progress-bar';
 import { AddMemberForm } from './add-member-form';
 import { MemberList } from './member-list';
 
-/** twoStep: the card of the organization's two-step sign-in, composed by the route for those who manage members. */
+/** twoStep is composed by the route, for those who manage members. */
 type MembersProps = { organization: Organization; role: Role; currentUserId: string; twoStep?: ReactNode };
 
-/** docs/console.md, Members: owners and admins add and remove; everyone else reads. */
 export function Members({ organization, role, currentUserId, twoStep }: MembersProps) {
   const usage = usageText(organization, 'users');
   return (

@@ -4,18 +4,14 @@ import { ROLES, ROLE_NAMES, canManageRole } from '../../../api/roles';
 
 type RoleControlProps = {
   member: Member;
-  /** The role of the person looking. */
   viewerRole: Role;
-  /** Whether the member is the only owner (who stays one: LAST_OWNER). */
+  /** The only owner stays one (LAST_OWNER). */
   lastOwner: boolean;
   busy: boolean;
   onChange: (role: Role) => Promise<boolean>;
 };
 
-/**
- * The member's role, and for those who may change it a choice with "Save role": nothing is sent while
- * someone moves through the options with the keyboard. Only owners promote to or demote from owner.
- */
+/** "Save role": nothing is sent while someone moves through the options with the keyboard. */
 export function RoleControl({ member, viewerRole, lastOwner, busy, onChange }: RoleControlProps) {
   const [choice, setChoice] = useState<Role>(member.role);
   const tag = <span className={`tag tag--${member.role}`}>{ROLE_NAMES[member.role]}</span>;

@@ -3,7 +3,7 @@ import { CHORUS_FEATURE_NAMES, SITE_FEATURE_NAMES } from '../../../api/words';
 
 type Flag = { key: string; name: string; on: boolean };
 
-/** Features on and off, each with its state in words (not only a colour or a tick). */
+/** In words, not only a colour or a tick. */
 function FlagList({ flags, label }: { flags: Flag[]; label: string }) {
   return (
     <ul className="flags" aria-label={label}>

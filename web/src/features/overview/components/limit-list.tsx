@@ -1,6 +1,6 @@
 import type { LimitedResource, Organization, Role } from '../../../api/contract';
-import { binding, exceededBy, included, leftText, overLimitText, usageText } from '../../../api/limits';
-import { RESOURCE_NAMES, formatNumber, planName } from '../../../api/words';
+import { binding, exceededBy, included, leftText, overLimitText, planless as noPlanInEffect, raising, usageText } from '../../../api/limits';
+import { RESOURCE_NAMES, planName } from '../../../api/words';
 import { WayForward } from '../../../components/console/way-forward';
 import { ProgressBar } from '../../../components/ui/progress-bar';
 import { TrafficThisMonth } from './traffic-this-month';
@@ -25,11 +25,13 @@ export function LimitList({ organization, role }: { organization: Organization; 
     <ul className="limits">
       {RESOURCES.map((resource) => {
         // Without a plan in effect nothing can be added, whatever "unlimited" the missing plan would suggest.
-        const planless = organization.governingPlan === null && included(organization, resource);
-        const text = planless ? `${formatNumber(usage[resource])} in use` : usageText(organization, resource);
-        const extra = note(organization, resource);
-        // A full list says where to go from here (the web analytics cap is the product's: nothing raises it).
-        const full = !planless && included(organization, resource) && !organization.canAdd[resource] && resource !== 'webAnalyticsDomains';
+        const planless = noPlanInEffect(organization) && included(organization, resource);
+        const text = usageText(organization, resource);
+        // A full list says what would raise it here, and where to go (the web analytics cap is the product's: nothing raises it).
+        const over = !planless && exceededBy(organization, resource) > 0;
+        const full = !planless && included(organization, resource) && !organization.canAdd[resource];
+        const raise = full ? raising(organization, resource) : null;
+        const extra = raise === null ? note(organization, resource) : null;
         return (
           <li className="limit" key={resource}>
             <div className="limit__head">
@@ -44,8 +46,9 @@ export function LimitList({ organization, role }: { organization: Organization; 
               {extra !== null && `. ${extra}`}
             </p>
             {/* Over after a downgrade: nothing was removed, and the way back is in the organization's hands. */}
-            {!planless && exceededBy(organization, resource) > 0 && <p className="limit__explanation">{overLimitText(organization, resource)}</p>}
-            {full && <WayForward goal="raise" role={role} organization={organization} />}
+            {over && <p className="limit__explanation">{overLimitText(organization, resource)}</p>}
+            {raise !== null && !over && <p className="limit__explanation">{raise.sentence}</p>}
+            {raise !== null && raise.goal !== null && <WayForward goal={raise.goal} role={role} organization={organization} />}
           </li>
         );
       })}

@@ -4,14 +4,13 @@ import { problemOf } from '../../../api/problem';
 import { refusalMessage } from '../../../api/refusals';
 import { Section } from '../../../components/layout/section';
 
-/** The seed's section 6 rule, in words, for this organization. */
+/** Seed section 6. */
 function rule(organization: Organization): string {
   if (!organization.chorus) return 'Chorus is off, so Chorus notifies no one.';
   if (organization.chorusDetails.parallelUse === true) return 'Chorus runs in parallel with Classic, so only members marked as Chorus users are notified.';
   return 'Chorus is on without parallel use, so every member is notified.';
 }
 
-/** Who the Chorus line notifies (owners and admins see it). */
 export function NotificationRecipients({ organization }: { organization: Organization }) {
   const { data, error, isLoading } = useGetNotificationRecipientsQuery(organization.id);
   return (

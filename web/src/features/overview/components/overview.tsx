@@ -1,6 +1,6 @@
 import type { AddOn, Organization, Role } from '../../../api/contract';
 import { canManage } from '../../../api/roles';
-import { chorusPlanIdle } from '../../../api/way-forward';
+import { chorusPlanIdle, planEnded } from '../../../api/way-forward';
 import { ADD_ON_NAMES, SERVICE_LEVEL_NAMES, formatNumber, planName } from '../../../api/words';
 import { PageHeader } from '../../../components/layout/page-header';
 import { Section } from '../../../components/layout/section';
@@ -14,25 +14,27 @@ import { SubscriptionFacts, SubscriptionNotice } from './subscription-facts';
 function governing(organization: Organization): string {
   const plan = organization.governingPlan;
   if (plan === null) {
-    return chorusPlanIdle(organization) ? `${organization.name} has a Chorus plan, but Chorus is off.` : `${organization.name} has no plan yet.`;
+    if (chorusPlanIdle(organization)) return `${organization.name} has a Chorus plan, but Chorus is off.`;
+    return planEnded(organization) ? `${organization.name}’s plan has ended.` : `${organization.name} has no plan yet.`;
   }
   return `${organization.name} is on the ${plan.line === 'chorus' ? 'Chorus' : 'Classic'} ${planName(plan.plan)} plan.`;
 }
 
-/** Why no plan is in effect, and the way forward; a Chorus plan waiting for Chorus too, when Classic governs meanwhile. */
 function PlanProblem({ organization, role }: { organization: Organization; role: Role }) {
   const idle = chorusPlanIdle(organization);
   if (organization.governingPlan !== null && !idle) return null;
   const chorusPlan = planName(organization.chorusDetails.plan ?? '');
   const words = !idle
-    ? `${organization.name} has no plan, so nothing can be added until one is chosen.`
+    ? planEnded(organization)
+      ? `${organization.name}’s plan ended with its subscription, so nothing can be added until a plan is chosen; nothing in use was removed.`
+      : `${organization.name} has no plan, so nothing can be added until one is chosen.`
     : organization.governingPlan === null
       ? `Chorus is off, so its ${chorusPlan} plan is not in effect: nothing can be added until Chorus is turned on.`
       : `Chorus is off, so its ${chorusPlan} plan is not in effect: the Classic plan’s limits apply until Chorus is turned on.`;
   return (
     <div className="overview__notice">
       <Notice tone="warning">
-        <p className="notice__title">{idle ? 'Chorus is off' : 'No plan yet'}</p>
+        <p className="notice__title">{idle ? 'Chorus is off' : planEnded(organization) ? 'The plan has ended' : 'No plan yet'}</p>
         <p>{words}</p>
         <WayForward goal={idle ? 'chorus' : 'plan'} role={role} organization={organization} />
       </Notice>
@@ -40,13 +42,11 @@ function PlanProblem({ organization, role }: { organization: Organization; role:
   );
 }
 
-/** Chorus in words: whether it runs, and alongside Classic when it is used in parallel. */
 function chorusWords(organization: Organization): string {
   if (!organization.chorus) return 'Off';
   return organization.chorusDetails.parallelUse === true ? 'On, alongside Classic' : 'On';
 }
 
-/** docs/console.md, Overview: plans, limits, features and who is notified. */
 export function Overview({ organization, role }: { organization: Organization; role: Role }) {
   const addOns = Object.entries(organization.addOns) as [AddOn, number][];
   const { chorusDetails } = organization;

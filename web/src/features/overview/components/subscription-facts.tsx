@@ -3,7 +3,6 @@ import { WayForward } from '../../../components/console/way-forward';
 import { Notice } from '../../../components/ui/notice';
 import { formatDay } from '../../../lib/date-time';
 
-/** The subscription's state in one line: "Trial until 4 December 2026", "Active", "Payment overdue", "Ended on ...". */
 export function subscriptionStatusText(subscription: Subscription): string {
   switch (subscription.status) {
     case 'trialing':
@@ -17,7 +16,7 @@ export function subscriptionStatusText(subscription: Subscription): string {
   }
 }
 
-/** What happens next, and when: ["Ends on", "31 December 2026"] (a cancellation is scheduled), "Renews on", "First charge on"; null when nothing does. */
+/** ["Ends on", "31 December 2026"], "Renews on", "First charge on"; null when nothing happens next. */
 export function subscriptionNext(subscription: Subscription): [label: string, day: string] | null {
   if (subscription.status === 'ended') return null;
   if (subscription.endsOn !== null) return ['Ends on', formatDay(subscription.endsOn)];
@@ -25,7 +24,6 @@ export function subscriptionNext(subscription: Subscription): [label: string, da
   return [subscription.status === 'trialing' ? 'First charge on' : 'Renews on', formatDay(subscription.currentPeriod.end)];
 }
 
-/** The facts of the Plans section about the subscription (docs/billing.md); nothing without one. */
 export function SubscriptionFacts({ subscription }: { subscription: Subscription | null | undefined }) {
   if (subscription === null || subscription === undefined) return null;
   const next = subscriptionNext(subscription);
@@ -45,7 +43,6 @@ export function SubscriptionFacts({ subscription }: { subscription: Subscription
   );
 }
 
-/** Said at the top of the Overview while it matters: the plan ends soon, or a payment failed. */
 export function SubscriptionNotice({ organization, role }: { organization: Organization; role: Role }) {
   const subscription = organization.subscription;
   if (subscription === null || subscription === undefined) return null;

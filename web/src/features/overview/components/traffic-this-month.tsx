@@ -6,10 +6,9 @@ import { ProgressBar } from '../../../components/ui/progress-bar';
 const monthFormat = new Intl.DateTimeFormat('en', { month: 'long', year: 'numeric', timeZone: 'UTC' });
 const dayFormat = new Intl.DateTimeFormat('en', { day: 'numeric', month: 'long' });
 
-/** "2026-11" -> "November 2026": periods are calendar months in UTC. */
+/** Periods are calendar months in UTC. */
 const monthOf = (period: string): string => monthFormat.format(new Date(`${period}-01T00:00:00Z`));
 
-/** What this month's traffic means for the organization, in a sentence. */
 function explanation(traffic: Organization['traffic']): string {
   const month = monthOf(traffic.period);
   if (traffic.allowance === null) return `No monthly allowance on this plan: traffic in ${month} is counted, never limited.`;
@@ -20,10 +19,7 @@ function explanation(traffic: Organization['traffic']): string {
   return high === undefined ? left : `80% of the allowance was reached on ${dayFormat.format(new Date(high.at))}: ${left}.`;
 }
 
-/**
- * The month's traffic against the plan's allowance (docs/console.md, Overview): a bar that turns amber at 80% and
- * red at 100%, when each threshold was reached, and, past 80%, the way to a larger allowance for those who manage.
- */
+/** docs/console.md, Overview. */
 export function TrafficThisMonth({ organization, role }: { organization: Organization; role: Role }) {
   const { traffic } = organization;
   const text =

@@ -15,7 +15,7 @@ const MESSAGE_ID = 'reset-message';
 const problemMessage = (problem: ResetProblem): string =>
   problem.kind === 'refused' ? problem.detail : RESET_MESSAGES[problem.kind];
 
-/** The sub-heading: empty (its line kept) while the link is checked, so nothing flashes before the answer. */
+/** Empty while the link is checked, so nothing flashes before the answer. */
 function subHeading(status: ResetState['status']): string {
   switch (status) {
     case 'unchecked':

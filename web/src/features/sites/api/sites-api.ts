@@ -1,4 +1,3 @@
-// POST /organizations/:id/sites, DELETE .../sites/:siteId (docs/api.md, Organizations).
 import { consoleApi } from '../../../api/console-api';
 import type { CommandAnswer } from '../../../api/contract';
 import { organizationTag } from '../../../api/organization-api';

@@ -13,7 +13,6 @@ const MESSAGE_ID = 'add-site-message';
 export const HOSTNAME_RULE =
   'A hostname such as shop.example.com, or an address starting with http:// or https:// (anything else gets https:// in front). It needs a dot, unless it is localhost.';
 
-/** "Add site": Name and Hostname; a refusal shows next to the form and nothing typed is lost. */
 export function AddSiteForm({ organization, role }: { organization: Organization; role: Role }) {
   const [addSite, { isLoading }] = useAddSiteMutation();
   const [name, setName] = useState('');
@@ -22,7 +21,7 @@ export function AddSiteForm({ organization, role }: { organization: Organization
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    // Said at once, as the server would say it (which still checks everything).
+    // The server still checks everything.
     const read = readHostname(hostname);
     if (name.trim() === '') return refuse(fieldRefusal('name'));
     if ('fault' in read) return refuse({ status: 400, code: 'INVALID_HOSTNAME', detail: '', field: 'hostname', value: hostname.trim(), reason: read.fault });

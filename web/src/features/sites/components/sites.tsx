@@ -1,5 +1,5 @@
 import type { Organization, Role } from '../../../api/contract';
-import { usageText } from '../../../api/limits';
+import { planless, usageText } from '../../../api/limits';
 import { canManage } from '../../../api/roles';
 import { useCommand } from '../../../api/use-command';
 import { Refusal } from '../../../components/console/refusal';
@@ -29,9 +29,11 @@ export function Sites({ organization, role }: { organization: Organization; role
         )}
         <Section
           title="Your sites"
-          description={`${usage} sites`}
+          description={planless(organization) ? `${usage}: none can be added without a plan` : `${usage} sites`}
           actions={
-            <ProgressBar label="Sites" value={organization.usage.contentSections} max={organization.limits.effective.contentSections} valueText={usage} />
+            !planless(organization) && (
+              <ProgressBar label="Sites" value={organization.usage.contentSections} max={organization.limits.effective.contentSections} valueText={usage} />
+            )
           }
         >
           <FormAlert>{problem && <Refusal problem={problem} organization={organization} role={role} />}</FormAlert>

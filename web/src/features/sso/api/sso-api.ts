@@ -1,4 +1,4 @@
-// PUT and DELETE /organizations/:id/sso, and a domain's "check now". The client secret goes up and never comes back.
+// The client secret goes up and never comes back.
 import { consoleApi } from '../../../api/console-api';
 import type { CommandAnswer, SsoDomainCheck, SsoSettings } from '../../../api/contract';
 import { organizationTag } from '../../../api/organization-api';

@@ -26,10 +26,7 @@ const CHECK_WORDS: Record<SsoDomainCheck['lookup'], (check: SsoDomainCheck) => s
   unknown: (check) => `DNS did not answer for ${check.domain}. Nothing changed; try again in a moment.`,
 };
 
-/**
- * Each SSO domain's proof of control: its state, since when, and the TXT record to publish (name, type,
- * value, each selectable on its own), with "Check now". The outcome of a check is announced in words.
- */
+/** The TXT record's name, type and value are each selectable on their own. */
 export function SsoDomains({ organization, states }: { organization: Organization; states: SsoDomainState[] }) {
   const [checkDomain] = useCheckSsoDomainMutation();
   const [checking, setChecking] = useState<string | null>(null);

@@ -17,7 +17,6 @@ export const splitDomains = (text: string): string[] =>
     .map((domain) => domain.trim())
     .filter((domain) => domain !== '');
 
-/** Which field a refusal is about: the problem's pointer or field. */
 function refusedField(problem: Problem | null): string | null {
   if (problem === null) return null;
   if (problem.code === 'SSO_DISCOVERY_FAILED') return 'issuer';
@@ -28,10 +27,7 @@ function refusedField(problem: Problem | null): string | null {
   return pointer?.replace(/^#\//, '').split('/')[0] ?? null;
 }
 
-/**
- * The provider's settings. The client secret is write-only: it is never shown, and left empty it keeps the
- * one saved. A refusal shows above the fields, the field it is about is marked, and nothing typed is lost.
- */
+/** The client secret is write-only: never shown, and left empty it keeps the one saved. */
 export function SsoForm({ organization, settings }: { organization: Organization; settings: SsoSettings | null }) {
   const [configureSso, { isLoading }] = useConfigureSsoMutation();
   const [issuer, setIssuer] = useState(settings?.issuer ?? '');

@@ -15,7 +15,6 @@ import { useDisableSsoMutation } from '../api/sso-api';
 import { SsoDomains } from './sso-domains';
 import { SsoForm } from './sso-form';
 
-/** The organization's OpenID provider, the addresses to register with it, and turning it off. */
 export function Sso({ organization, role }: { organization: Organization; role: Role }) {
   const { available, settings } = organization.sso;
   const origin = window.location.origin;
@@ -98,10 +97,7 @@ const verifiedDomains = (states: SsoDomainState[]): string => {
   return verified.length === 0 ? 'no verified domain yet' : verified.join(', ');
 };
 
-/**
- * A password (or Google) account signs in through the organization's provider only once its owner linked
- * it: a sign-on started here, signed in, with the provider confirming the same address.
- */
+/** An existing account signs in through the provider only once linked, the provider confirming the same address. */
 function LinkAccount({ organization }: { organization: Organization }) {
   const here = window.location.pathname;
   return (

@@ -1,5 +1,3 @@
-// Two-step sign-in's calls: the second step of a half-open session (/session/second-step), the signed-in
-// user's factors (/account/two-step), and an organization's requirement (/organizations/:id/two-step-sign-in).
 // Setting up a factor is the same pair of calls under either base: a first factor at sign-in, or any on the Account page.
 import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
 import { consoleApi } from '../../../api/console-api';
@@ -14,9 +12,8 @@ export type SecondStepStatus = {
   requiredBy: string[];
 };
 
-/** What confirms a change on the Account page: the password, a code (app or recovery), or a sign-in of the last minutes. */
 export type ConfirmWith = 'password' | 'code' | 'recent-sign-in';
-/** Sent with every change of factors on the Account page; empty for an account that confirms by a recent sign-in. */
+/** Empty for an account that confirms by a recent sign-in. */
 export type ChangeConfirmation = { password?: string; code?: string };
 
 export type SecondFactors = {
@@ -29,7 +26,7 @@ export type SecondFactors = {
 
 export type AuthenticatorAppSetup = { secret: string; uri: string; qrCode: string; setup: string };
 export type RecoveryCodesAnswer = { recoveryCodes: string[] | null };
-/** reset: at once (an account the organization answers for); confirmation-mailed: the member must agree first. */
+/** `reset` (at once) only for an account the organization answers for. */
 export type OwnerResetOutcome = 'reset' | 'confirmation-mailed' | 'nothing-to-reset';
 export type TwoStepResetValidity = { valid: false } | { valid: true; organizationName: string; passwordRequired: boolean };
 export type OrganizationTwoStep = { required: boolean; members: { userId: string; email: string; role: string; secondFactor: boolean }[] };
@@ -92,7 +89,6 @@ export const twoStepApi = consoleApi.injectEndpoints({
       invalidatesTags: ['TwoStep'],
     }),
 
-    // Signed out: the person agrees, through the mailed link, to an owner's reset of their factors.
     getTwoStepResetValidity: build.query<TwoStepResetValidity, string>({ query: (token) => ({ url: '/two-step-reset/validity', method: 'POST', body: { token } }) }),
     confirmTwoStepReset: build.mutation<void, { token: string; password?: string }>({ query: (body) => ({ url: '/two-step-reset', method: 'POST', body }) }),
   }),

@@ -13,10 +13,7 @@ import { useConfirmTwoStepResetMutation, useGetTwoStepResetValidityQuery } from 
 
 const MESSAGE_ID = 'two-step-reset-message';
 
-/**
- * The link mailed when an owner asked to reset someone's second factors (docs/console.md, Two-step sign-in):
- * what agreeing does, said before the button, and the password that proves it is the person.
- */
+/** docs/console.md, Two-step sign-in: the password proves it is the person. */
 export function AgreeToReset({ token, productName }: { token: string; productName: string }) {
   const validity = useGetTwoStepResetValidityQuery(token);
   const [agree, { isLoading, isSuccess }] = useConfirmTwoStepResetMutation();

@@ -9,10 +9,7 @@ import { useConfirmAuthenticatorAppMutation, useStartAuthenticatorAppMutation, t
 
 const MESSAGE_ID = 'authenticator-app-message';
 
-/**
- * Setting up an authenticator app: a QR code to scan (the secret as text beside it, for typing in), then
- * the first code it shows, which proves the scan worked. `onDone` gets the recovery codes of a first factor.
- */
+/** The first code the app shows proves the scan worked. `onDone` gets the recovery codes of a first factor. */
 type SetupProps = { base: SetupBase; onDone: (recoveryCodes: string[] | null) => void; onCancel?: () => void; confirmation?: ChangeConfirmation };
 
 export function AuthenticatorAppSetup({ base, onDone, onCancel, confirmation = {} }: SetupProps) {
@@ -36,7 +33,6 @@ export function AuthenticatorAppSetup({ base, onDone, onCancel, confirmation = {
     await run(async () => onDone((await confirm({ base, setup: setup.setup, code, ...password }).unwrap()).recoveryCodes));
   }
 
-  // Asked for as soon as the person chose an app: the QR code is the first thing they need.
   useEffect(() => {
     void start(base);
   }, [start, base]);
@@ -98,5 +94,5 @@ export function AuthenticatorAppSetup({ base, onDone, onCancel, confirmation = {
   );
 }
 
-/** "ABCD EFGH ...": the key in groups of four, as the apps ask for it. */
+/** As the apps ask for it. */
 const groups = (secret: string): string => secret.replace(/(.{4})/g, '$1 ').trim();

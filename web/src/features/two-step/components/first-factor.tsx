@@ -9,7 +9,6 @@ import { AuthenticatorAppSetup } from './authenticator-app-setup';
 import { PasskeyRegistration } from './passkey-registration';
 import { RecoveryCodes } from './recovery-codes';
 
-/** Someone whose organization requires two-step sign-in sets up a first factor right after the password, then saves the recovery codes. */
 export function FirstFactor({ status, redirect, productName }: { status: SecondStepStatus; redirect: string; productName: string }) {
   const dispatch = useAppDispatch();
   const [way, setWay] = useState<'app' | 'passkey' | null>(null);

@@ -9,17 +9,12 @@ import { FormAlert } from '../../../components/ui/form-alert';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { useGetOrganizationTwoStepQuery, useResetMemberSecondFactorsMutation, useSetTwoStepRequirementMutation, type OwnerResetOutcome } from '../api/two-step-api';
 
-/** What the reset did, for the owner: it is immediate only for an account the organization manages. */
 const RESET_WORDS: Record<OwnerResetOutcome, (email: string) => string> = {
   reset: (email) => `The second factors of ${email} are removed, and they were told by e-mail.`,
   'confirmation-mailed': (email) => `${email} was e-mailed a link to agree: their second factors stay until they do.`,
   'nothing-to-reset': (email) => `${email} has no second factor any more: nothing to reset.`,
 };
 
-/**
- * docs/console.md, Members: whether every member must sign in with a second step (owners decide), who has
- * one, and an owner's reset for a member who lost theirs.
- */
 type OrganizationTwoStepProps = { organization: Organization; role: Role; currentUserId: string };
 
 export function OrganizationTwoStep({ organization, role, currentUserId }: OrganizationTwoStepProps) {

@@ -16,7 +16,7 @@ function registrationRefusal(problem: Problem | null): string | null {
   return problem.code === 'VALIDATION_FAILED' ? 'Give the passkey a name, such as “Work laptop” (64 characters at most).' : refusalMessage(problem);
 }
 
-/** Registering a passkey under a name the person chooses ("Work laptop"); `onDone` gets the recovery codes of a first factor. */
+/** `onDone` gets the recovery codes of a first factor. */
 type RegistrationProps = { base: SetupBase; onDone: (recoveryCodes: string[] | null) => void; onCancel?: () => void; confirmation?: ChangeConfirmation };
 
 export function PasskeyRegistration({ base, onDone, onCancel, confirmation = {} }: RegistrationProps) {

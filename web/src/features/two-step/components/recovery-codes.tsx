@@ -1,10 +1,7 @@
 import { useEffect, useRef, type ReactNode } from 'react';
 import { Notice } from '../../../components/ui/notice';
 
-/**
- * Recovery codes, shown once: the server keeps only their digests. A download keeps them off the screen;
- * the heading takes the focus so a screen reader starts here.
- */
+/** Shown once: the server keeps only their digests. The heading takes the focus so a screen reader starts here. */
 export function RecoveryCodes({ codes, productName, children }: { codes: string[]; productName: string; children?: ReactNode }) {
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);

@@ -17,11 +17,7 @@ import { useGetSecondStepQuery, usePassWithCodeMutation, usePasskeySignInOptions
 import { PasskeyCancelled, passkeysSupported, provePasskey } from '../webauthn';
 import { FirstFactor } from './first-factor';
 
-/**
- * /login/verify: the second step after a right password (docs/console.md, Two-step sign-in). A code from the
- * app, a recovery code or a passkey; or, when an organization requires it of someone without a factor,
- * setting one up. Then on to `redirect`, as the login itself would have gone.
- */
+/** docs/console.md, Two-step sign-in. Someone without a factor whose organization requires one sets it up here. */
 export function SecondStep({ redirect, productName }: { redirect: string; productName: string }) {
   const status = useGetSecondStepQuery();
   useDocumentTitle(documentTitle(status.data?.awaiting === 'enrolment' ? 'Set up two-step sign-in' : 'Two-step sign-in', productName));
@@ -45,7 +41,6 @@ export function SecondStep({ redirect, productName }: { redirect: string; produc
 
 const MESSAGE_ID = 'second-step-message';
 
-/** A refusal of the second step in the words of this page; the rest as everywhere. */
 function secondStepRefusal(problem: Problem | null, kind: 'app' | 'recovery'): string | null {
   if (problem === null) return null;
   if (problem.code === 'VALIDATION_FAILED') return kind === 'app' ? 'Enter the six-digit code your app shows.' : 'Enter one of your recovery codes.';

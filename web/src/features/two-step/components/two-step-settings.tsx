@@ -28,14 +28,10 @@ const when = (iso: string) => <time dateTime={iso}>{formatDateTime(iso)}</time>;
 
 const CONFIRM_ID = 'two-step-confirmation';
 
-/** What confirms a change, as the person types it: the password, or a code. */
 const confirmationOf = (confirmWith: ConfirmWith, value: string): ChangeConfirmation =>
   confirmWith === 'recent-sign-in' || value === '' ? {} : confirmWith === 'password' ? { password: value } : { code: value };
 
-/**
- * docs/console.md, Account: the second factors of the signed-in person, set up, renamed and removed. Every change
- * is confirmed with the password (or a code, for an account without one), typed once above the changes.
- */
+/** docs/console.md, Account: the confirmation is typed once above the changes. */
 export function TwoStepSettings({ productName }: { productName: string }) {
   const { data, isLoading, error } = useGetSecondFactorsQuery();
   const [adding, setAdding] = useState<'app' | 'passkey' | null>(null);
@@ -136,7 +132,6 @@ const CONFIRM_WORDS: Record<Exclude<ConfirmWith, 'recent-sign-in'>, { label: str
   },
 };
 
-/** The proof every change carries; an account with neither a password nor codes proves it by a recent sign-in. */
 function ConfirmationField({ confirmWith, value, onChange }: { confirmWith: ConfirmWith; value: string; onChange: (value: string) => void }) {
   if (confirmWith === 'recent-sign-in') {
     return <p className="muted">Changes need a sign-in of the last 5 minutes: if you are asked, sign out and sign in again. You will get an e-mail about every change.</p>;
