@@ -62,7 +62,7 @@ describe('as of a revision', () => {
     for (const event of events) {
       const at = await organizationStateAt(store, catalogue, organizationId, { kind: 'revision', revision: event.revision });
 
-      expect(at).toEqual({ view: foldOfFirst(Number(event.revision) + 1), revision: event.revision, position: event.position, recordedAt: event.recordedAt });
+      expect(at).toEqual({ view: foldOfFirst(Number(event.revision) + 1), revision: event.revision, position: event.position, recordedAt: event.recordedAt, stripe: { customerId: null, subscriptionId: null } });
     }
   });
 
