@@ -19,14 +19,10 @@ import { XsrfMiddleware } from './auth/xsrf.middleware.js';
 import { SpaMiddleware } from './web/spa.middleware.js';
 
 export type CreateAppOptions = {
-  /** Where log lines go (tests capture them); stdout by default. */
   logDestination?: DestinationStream;
 };
 
-/**
- * The configured, initialised HTTP application (not yet listening): used by main.ts and the e2e tests.
- * `rawBody: true` keeps each JSON body's bytes in `request.rawBody`, which /billing/events needs to check signatures.
- */
+/** `rawBody: true`: /billing/events checks signatures on the JSON body's bytes. */
 export async function createApp(config: Config, options: CreateAppOptions = {}): Promise<NestExpressApplication> {
   const logger = createPino({ level: config.logLevel, destination: options.logDestination });
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, { runMode: 'server', logger }), {
@@ -37,15 +33,11 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
   });
   app.useLogger(app.get(StructuredLogger));
   app.disable('x-powered-by');
-  // Express hashes every body res.send writes, to give it an ETag. Nothing revalidates them: API
-  // answers are read again after each command, and the SPA's files are sent by static-assets.ts. The
-  // hash was pure cost (about 2% of /health's time); /docs's pages lose their 304s, which nobody needs.
+  // Nothing revalidates ETags (API answers are read again, static-assets.ts sends the SPA), so hashing each body is pure cost.
   app.set('etag', false);
-  // request.ip is the client's address for throttling and audit: the TCP peer's, or X-Forwarded-For's
-  // only from the proxies TRUST_PROXY names (none by default: a forged header changes nothing).
+  // X-Forwarded-For only from the proxies TRUST_PROXY names (none by default: a forged header changes nothing).
   app.set('trust proxy', config.trustProxy);
   applyHttpServerLimits(app.getHttpServer(), config.http);
-  // First: the security headers, the timing, the correlation id and the request's log line (startRequest).
   const metrics = app.get(ChorusMetrics);
   const pageHeaders = securityHeadersOf(config);
   app.use(
@@ -56,13 +48,12 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
       trustProxy: config.trustProxy,
     }),
   );
-  // POST /usage's caller is known before its body (up to 1 MiB) is read.
+  // The caller is known before its body (up to 1 MiB) is read.
   mountUsageCallers(app);
   app.use(requireJsonBody);
   app.useBodyParser('json', { limit: BODY_LIMIT, type: JSON_MEDIA_TYPES });
   app.use(enterRequestContext);
-  // The browser's edge for every request: the XSRF check, then the SPA and its files. Plain Express middleware,
-  // since Nest's `forRoutes('{*path}')` would decode the whole path once per middleware and request.
+  // Plain Express middleware: Nest's `forRoutes('{*path}')` would decode the whole path once per middleware and request.
   for (const middleware of [app.get(XsrfMiddleware), app.get(SpaMiddleware)]) {
     app.use((request: Request, response: Response, next: NextFunction) => middleware.use(request, response, next));
   }

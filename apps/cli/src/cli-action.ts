@@ -6,7 +6,6 @@ import type { CliContext, GetCliContext } from './cli-context.js';
 import { ExitCode } from './exit-codes.js';
 import { PromptInterrupted } from './secret-input.js';
 
-/** What a command prints: `json` with --json, `text` for people. */
 export type CliOutput = { json: unknown; text: string };
 
 const toJson = (value: unknown): string => JSON.stringify(value, (_key, field: unknown) => (typeof field === 'bigint' ? field.toString() : field), 2);
@@ -16,7 +15,6 @@ function exitCodeFor(status: number): number {
   return status < 500 ? ExitCode.refused : ExitCode.failed;
 }
 
-/** Reports any failure as its problem code on stderr (the problem document with --json) and sets the exit code. */
 export function reportFailure(error: unknown, json: boolean): void {
   if (error instanceof PromptInterrupted) {
     process.exitCode = error.exitCode;
@@ -40,10 +38,7 @@ export function reportFailure(error: unknown, json: boolean): void {
 const optionName = (path: readonly PropertyKey[]): string =>
   `--${path.map(String).join('.').replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`;
 
-/**
- * Validates command-line input with the same schemas as the HTTP API; refusals are VALIDATION_FAILED (exit 2).
- * Fields of an object are reported as options (serviceLevel: --service-level), a single value as `argument`.
- */
+/** The same schemas as the HTTP API; object fields are reported as options (serviceLevel: --service-level). */
 export function parseInput<Schema extends z.ZodType>(schema: Schema, input: unknown, argument?: string): z.output<Schema> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
@@ -53,10 +48,6 @@ export function parseInput<Schema extends z.ZodType>(schema: Schema, input: unkn
   throw new ProblemError(400, 'VALIDATION_FAILED', 'The request is not valid', detail);
 }
 
-/**
- * Wraps a command's work for commander: gets the shared context, prints the output (JSON with --json),
- * and turns failures into a problem code on stderr and a non-zero exit code.
- */
 export function cliAction<Args extends unknown[]>(
   getContext: GetCliContext,
   work: (context: CliContext, ...args: Args) => Promise<CliOutput>,

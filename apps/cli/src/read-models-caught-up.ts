@@ -1,12 +1,10 @@
-// Queries the command line answers from the read models (org:list, org:create's same-name check) must
-// see what the store holds now, also when no server has run since: the read models are brought up to
-// the store's head first, by this process's own projector when nobody else's has got there yet.
+// The command line's read-model queries must see what the store holds now, also when no server has run since.
 import { EVENT_STORE, type EventStore } from '#event-store';
 import { READ_MODELS, type ProjectionStatus, type ReadModels } from '#read-models';
 import { ProblemError } from '#api';
 import type { CliContext } from './cli-context.js';
 
-/** How long one wait lasts before the projections are looked at again (a stopped one ends the wait). */
+/** A stopped projection ends the wait. */
 const waitStepMs = 1_000;
 
 const reached = (statuses: readonly ProjectionStatus[], head: bigint): boolean =>
@@ -23,11 +21,7 @@ function stoppedProjection(status: ProjectionStatus): ProblemError {
   );
 }
 
-/**
- * The read models once they have applied every event stored when this was called. Two projectors on one
- * file stay correct (each re-reads the checkpoint it commits against), so running one here beside a
- * server's is harmless; when a server or `projector:run` is already there, nothing is started.
- */
+/** Two projectors on one file stay correct (each re-reads the checkpoint it commits against), so one here is harmless. */
 export async function caughtUpReadModels(context: CliContext): Promise<ReadModels> {
   const readModels = context.app.get<ReadModels>(READ_MODELS);
   const head = await context.app.get<EventStore>(EVENT_STORE).headPosition();

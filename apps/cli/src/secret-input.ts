@@ -1,9 +1,8 @@
-// Passwords for the command line without putting them in shell history or `ps`: typed at a prompt that
-// does not echo them, or read from standard input (`chorus user:create ... < password.txt`).
+// Passwords typed without echo or read from standard input: never in shell history or `ps`.
 import type { ReadStream } from 'node:tty';
 import { ProblemError } from '#api';
 
-/** Ctrl-C at the prompt: the shell's convention for a command ended by SIGINT. */
+/** Ctrl-C: the shell's convention for a command ended by SIGINT. */
 export class PromptInterrupted extends Error {
   readonly exitCode = 130;
   constructor() {
@@ -18,11 +17,7 @@ const CTRL_C = '\u0003';
 const CTRL_D = '\u0004';
 const CTRL_U = '\u0015';
 
-/**
- * Reads one line from a terminal in raw mode, so the line discipline echoes nothing. Backspace and
- * Ctrl-U edit it; Enter (or Ctrl-D) ends it; Ctrl-C rejects with PromptInterrupted. Escape sequences
- * (arrow keys) are ignored rather than taken as part of the secret.
- */
+/** Raw mode, so the line discipline echoes nothing; escape sequences (arrow keys) are ignored, not taken as the secret. */
 export function promptHidden(prompt: string, input: ReadStream, output: NodeJS.WritableStream): Promise<string> {
   return new Promise((resolve, reject) => {
     let typed: string[] = [];
@@ -53,7 +48,6 @@ export function promptHidden(prompt: string, input: ReadStream, output: NodeJS.W
   });
 }
 
-/** The first line of a stream that is not a terminal (a pipe or a file), without its line ending. */
 export async function firstLine(input: NodeJS.ReadableStream): Promise<string | undefined> {
   let text = '';
   for await (const chunk of input) {
@@ -66,10 +60,6 @@ export async function firstLine(input: NodeJS.ReadableStream): Promise<string | 
 
 const refused = (detail: string): ProblemError => new ProblemError(400, 'VALIDATION_FAILED', 'The request is not valid', detail);
 
-/**
- * A new password: at a terminal, typed twice at prompts on stderr without echo (the same both times);
- * otherwise the first line of standard input.
- */
 export async function readNewPassword(
   label: string,
   input: NodeJS.ReadStream = process.stdin,

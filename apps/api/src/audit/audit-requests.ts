@@ -1,4 +1,3 @@
-// Query strings of the audit routes: a malformed value, an unknown parameter or both points at once is 400.
 import { z } from 'zod';
 import { ORGANIZATION_EVENT_TYPES, type OrganizationEventType } from '#domain';
 import type { HistoryFilter } from '#read-models';
@@ -26,10 +25,7 @@ export const historyQuery = z.strictObject({
 /** An instant needs its offset (Z or ±hh:mm): a local time would mean different moments to different auditors. */
 const instant = z.iso.datetime({ offset: true }).transform((value) => new Date(value));
 
-/**
- * "As of" a moment that has not happened yet would show today's state under a future date, as if it
- * were known: refused rather than clamped, so the auditor sees the mistake (README, Decisions).
- */
+/** Refused rather than clamped, so the auditor sees the mistake (README, Decisions). */
 const pastInstant = instant.refine((at) => at.getTime() <= Date.now(), { message: 'must not be in the future' });
 
 export const stateQuery = z
@@ -47,7 +43,7 @@ export const stateQuery = z
 
 export const correlationIdParameter = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,199}$/, 'is not a correlation id');
 
-/** The timeline's filters, which the exports accept too: a download holds what the page shows. */
+/** The exports accept them too: a download holds what the page shows. */
 const filterFields = {
   type: z.enum(ORGANIZATION_EVENT_TYPES as [OrganizationEventType, ...OrganizationEventType[]]).optional(),
   actor: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:~-]{0,199}$/, 'is not an actor').optional(),
@@ -69,7 +65,6 @@ function historyFilter({ type, actor, from, to }: FilterFields): HistoryFilter {
   };
 }
 
-/** How many entries a page of the audit explorer holds: 1 to 200, 50 when not given. */
 const pageLimit = z
   .string()
   .regex(/^\d{1,3}$/, 'must be a whole number')
@@ -77,7 +72,6 @@ const pageLimit = z
   .pipe(z.int().min(1).max(MAX_TIMELINE_PAGE_SIZE))
   .default(DEFAULT_TIMELINE_PAGE_SIZE);
 
-/** GET /organizations/:id/history/events: a page of the timeline, filtered on the server. */
 export const timelineQuery = z
   .strictObject({
     order: z.enum(['newest', 'oldest']).default('newest'),
@@ -94,7 +88,6 @@ export const timelineQuery = z
 
 export const historyReadQuery = readQuery;
 
-/** GET /organizations/:id/history/export?format=csv|jsonl&type=&actor=&from=&to= */
 export const exportQuery = z
   .strictObject({ format: z.enum(EXPORT_FORMATS as [ExportFormat, ...ExportFormat[]]), ...filterFields })
   .refine(rangeInOrder, rangeMessage)
@@ -102,5 +95,4 @@ export const exportQuery = z
 
 export const noQuery = z.strictObject({});
 
-/** The members' sign-in security page: up to `limit` events before the position `before` (the last page's `next`). */
 export const memberSecurityQuery = z.strictObject({ before: revision.optional(), limit: pageLimit });

@@ -1,6 +1,5 @@
-// Time travel: the organization folded up to a revision or an instant with the domain's own `evolve`
-// and presented with its own `organizationView`, the same code that computes today's state. The stream
-// is folded page by page as it is read, so a point deep in a long history costs time, never memory.
+// Time travel with the domain's own `evolve` and `organizationView`, the same code as today's state. Folded page by page
+// as read, so a point deep in a long history costs time, never memory.
 import {
   DomainError,
   diffOrganizations,
@@ -18,25 +17,22 @@ import type { EventStore, RecordedEvent } from '#event-store';
 import { organizationNotFound } from './organization-history.js';
 import { asOrganizationEvent } from '../organizations/organizations.js';
 
-/** latest: today's state; revision: up to and including it; instant: every event recorded at or before it. */
 export type StatePoint = { kind: 'latest' } | { kind: 'revision'; revision: bigint } | { kind: 'instant'; at: Date };
 
 export type OrganizationStateAt = {
   view: OrganizationView;
-  /** For operators (the command line), not in the view owners read: which Stripe subscription and customer. */
+  /** For operators (the command line), not in the view owners read. */
   stripe: { subscriptionId: string | null; customerId: string | null };
-  /** The last event folded. */
   revision: bigint;
   position: bigint;
   recordedAt: string;
 };
 
-/** The state at a point, the state just before its last event, and that event. */
 export type FoldedPoint = { before: OrganizationState; after: ExistingOrganization; last: RecordedEvent };
 
 const READ_PAGE_SIZE = 1_000;
 
-/** Whether the event belongs before the point; the first one past it ends the fold. */
+/** The first event past the point ends the fold. */
 function isBefore(point: StatePoint, event: RecordedEvent): boolean {
   switch (point.kind) {
     case 'latest':
@@ -48,11 +44,7 @@ function isBefore(point: StatePoint, event: RecordedEvent): boolean {
   }
 }
 
-/**
- * Folds the stream's prefix up to the point (a fold needs a prefix, so a later event stamped earlier is
- * never folded in). Refuses a point the stream does not reach: an unknown organization, a revision not
- * recorded yet, an instant before the first event.
- */
+/** A fold needs a prefix, so a later event stamped earlier is never folded in. */
 export async function foldUpTo(store: EventStore, organizationId: string, point: StatePoint): Promise<FoldedPoint> {
   let before: OrganizationState = initialOrganizationState;
   let after: OrganizationState = initialOrganizationState;
@@ -99,7 +91,6 @@ const stripeOf = (state: ExistingOrganization): OrganizationStateAt['stripe'] =>
   customerId: state.stripeCustomerId ?? null,
 });
 
-/** The state at a point and what its last event changed: the diff of the state before it and after it. */
 export type OrganizationChangesAt = OrganizationStateAt & { event: RecordedEvent; before: OrganizationState; changes: OrganizationChange[] };
 
 export async function organizationChangesAt(

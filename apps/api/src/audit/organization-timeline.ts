@@ -1,6 +1,4 @@
-// The audit explorer's reads over the history index: pages of an organization's events in words,
-// newest or oldest first and filtered on the server, the filters' choices, and one correlation as far
-// as it concerns the organization. The index finds the events; each is read from the store, the record.
+// The audit explorer's reads: the history index finds the events; each is read from the store, the record.
 import { Inject, Injectable } from '@nestjs/common';
 import { EVENT_STORE, type EventStore, type RecordedEvent } from '#event-store';
 import { EVENT_TYPE_NAMES, NO_NAMES, ORGANIZATION_EVENT_TYPES, organizationStream, type RecordNames } from '#domain';
@@ -14,7 +12,6 @@ import { jsonSafe } from '../organizations/command-result.js';
 
 export const DEFAULT_TIMELINE_PAGE_SIZE = 50;
 export const MAX_TIMELINE_PAGE_SIZE = 200;
-/** A correlation is what one request or one billing event caused: a handful of events, never thousands. */
 export const MAX_CORRELATED_ENTRIES = 1_000;
 
 export type TimelineRequest = { order: HistoryOrder; after?: bigint; limit: number; filter: HistoryFilter };
@@ -23,7 +20,6 @@ export type TimelinePage = {
   organizationId: string;
   order: HistoryOrder;
   entries: TimelineEntry[];
-  /** Pass as `after` for the next page; null on the last one. */
   next: number | string | null;
 };
 
@@ -32,14 +28,12 @@ export type HistoryFilters = {
   actors: { actor: string; name: string }[];
 };
 
-/** An event of a correlation: an organization's (with its revision) or the billing ledger's. */
 export type CorrelatedEntry = TimelineEntry & { streamId: string };
 
 export type OrganizationCorrelation = { organizationId: string; correlationId: string; entries: CorrelatedEntry[]; hasMore: boolean };
 
 const billingStreamPrefix = 'billing-';
 
-/** The names an organization's record had at a revision, from the index. */
 function indexedNames(history: OrganizationHistoryQueries, organizationId: string, revision: bigint): RecordNames {
   return {
     memberEmail: (userId) => history.nameOf(organizationId, 'member', userId, revision)?.name,
@@ -67,7 +61,6 @@ export class OrganizationTimeline {
     return { organizationId, order, entries, next: found.hasMore && last !== undefined ? jsonSafe(last.revision) : null };
   }
 
-  /** Every event type (the compiler keeps the list whole) and the actors the organization's history holds. */
   async filters(organizationId: string): Promise<HistoryFilters> {
     const actors = this.readModels.history.actors(organizationId);
     if (actors.length === 0) await this.mustExist(organizationId);
@@ -82,11 +75,7 @@ export class OrganizationTimeline {
     };
   }
 
-  /**
-   * The events of one correlation that concern this organization: its own, and the billing ledger's for
-   * it. Another organization's events are never read, whatever correlation id is asked for (an auditor
-   * may read one organization only), so a guessed or shared id answers exactly what a fresh one would.
-   */
+  /** Another organization's events are never read, so a guessed or shared id answers exactly what a fresh one would. */
   async correlation(organizationId: string, correlationId: string): Promise<OrganizationCorrelation> {
     await this.mustExist(organizationId);
     const stream = organizationStream(organizationId);
@@ -115,7 +104,6 @@ export class OrganizationTimeline {
     if (!read.found) throw organizationNotFound();
   }
 
-  /** The indexed events, read from the store in runs of consecutive revisions (one read for an unfiltered page). */
   private async read(streamId: string, located: readonly { revision: bigint; eventId: string }[]): Promise<RecordedEvent[]> {
     const byRevision = new Map<bigint, RecordedEvent>();
     const revisions = located.map((event) => event.revision).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));

@@ -1,5 +1,3 @@
-// One event as the audit explorer lists it and the exports write it: when, which revision, what
-// happened in words, who in words, and the correlation id that opens everything it belongs with.
 import { recordedEventSentence, type RecordNames } from '#domain';
 import type { RecordedEvent } from '#event-store';
 import { jsonSafe } from '../organizations/command-result.js';
@@ -10,23 +8,19 @@ export type TimelineEntry = {
   revision: number | string;
   position: number | string;
   type: string;
-  /** The event in words: "Member added: ann@example.com as admin". */
   description: string;
   /** As recorded: `user:<id>`, `api-key:<id>`, `billing`, `cli`. */
   actor: string;
-  /** In words: the member's e-mail, the API key's name, "Billing", "Command line". */
   actorName: string;
   correlationId: string | null;
 };
 
-/** The fields, in the order the CSV export writes them. */
 export const TIMELINE_FIELDS = ['recordedAt', 'revision', 'position', 'type', 'description', 'actor', 'actorName', 'correlationId'] as const satisfies readonly (keyof TimelineEntry)[];
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
 
 export const actorOf = (event: RecordedEvent): string => text(event.metadata.actor) ?? 'unknown';
 
-/** The API key ids among these events' actors (their names are read from the keys' streams). */
 export function apiKeyIdsOf(events: Iterable<RecordedEvent>): Set<string> {
   const ids = new Set<string>();
   for (const event of events) {
@@ -36,10 +30,7 @@ export function apiKeyIdsOf(events: Iterable<RecordedEvent>): Set<string> {
   return ids;
 }
 
-/**
- * `names`: the organization's record just before the event (removed members and sites, and the user
- * who acted, are named by it); `apiKeyNames`: key id -> name.
- */
+/** `names`: the record just before the event (removed members and sites, and the user who acted, are named by it). */
 export function timelineEntry(event: RecordedEvent, names: RecordNames, apiKeyNames: ReadonlyMap<string, string>): TimelineEntry {
   const actor = actorOf(event);
   return {

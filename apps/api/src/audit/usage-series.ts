@@ -1,6 +1,4 @@
-// Usage against the effective limit over time (docs/console.md, History: the chart for users and sites),
-// drawn from the history: the stream folded page by page with the domain's own evolve and
-// limit arithmetic, keeping a point only where a figure changes and at most about MAX_USAGE_POINTS in all.
+// Usage against the effective limit over time (docs/console.md, History), folded with the domain's own evolve and limits.
 import {
   evolve,
   governingPlan,
@@ -17,25 +15,24 @@ import { jsonSafe } from '../organizations/command-result.js';
 import { asOrganizationEvent } from '../organizations/organizations.js';
 import { organizationNotFound } from './organization-history.js';
 
-/** In use, the effective limit then (null: unlimited), and the most in use since the previous point. */
+/** limit null: unlimited; peak: the most in use since the previous point. */
 export type ResourceUse = { usage: number; limit: number | null; peak: number };
 
-/** plan: whether a plan was in effect; without one nothing can be added, whatever the limits say (null: unlimited). */
+/** plan: without one nothing can be added, whatever the limits say. */
 export type UsagePoint = { at: string; revision: number | string; plan: boolean; users: ResourceUse; contentSections: ResourceUse };
 
 export type UsageSeriesAnswer = {
   organizationId: string;
   points: UsagePoint[];
-  /** Whether changes close together in time were merged into one point (each keeps its peak). */
+  /** Each merged point keeps its peak. */
   merged: boolean;
 };
 
-/** A chart is a few hundred pixels wide: more points than this would only be drawn on top of each other. */
+/** More points than a chart's few hundred pixels would be drawn on top of each other. */
 export const MAX_USAGE_POINTS = 400;
 
 const READ_PAGE_SIZE = 1_000;
 
-/** Events that can change the effective limit (the plan governing, add-ons, configured limits). */
 const LIMIT_EVENTS: ReadonlySet<string> = new Set([
   'OrganizationCreated',
   'PlanAssigned',
@@ -46,7 +43,6 @@ const LIMIT_EVENTS: ReadonlySet<string> = new Set([
   'ChorusDisabled',
   'LimitsConfigured',
 ]);
-/** Events that can change what is in use. */
 const USAGE_EVENTS: ReadonlySet<string> = new Set(['MemberAdded', 'MemberRemoved', 'SiteAdded', 'SiteRemoved']);
 
 const sameFigures = (a: UsagePoint, b: UsagePoint): boolean =>
@@ -56,17 +52,12 @@ const sameFigures = (a: UsagePoint, b: UsagePoint): boolean =>
   a.contentSections.usage === b.contentSections.usage &&
   a.contentSections.limit === b.contentSections.limit;
 
-/**
- * The points of one organization's series, from `start` to `end` (ms): a new point where a figure
- * changes; when it falls in the same time slot (1 / MAX_USAGE_POINTS of the span) as the last one, it
- * replaces it and the peaks carry over, so a burst of changes keeps its highest usage.
- */
+/** A change in the same time slot as the last point replaces it and the peaks carry over, so a burst keeps its highest usage. */
 export class UsageSeries {
   private readonly points: UsagePoint[] = [];
   private readonly slotMs: number;
   private mergedAny = false;
 
-  /** `mergeable`: false when the history is too short to need it (every change keeps its own point). */
   constructor(
     private readonly start: number,
     end: number,
@@ -136,7 +127,6 @@ export async function organizationUsageSeries(store: EventStore, catalogue: Plan
     for (const event of read.events) {
       state = evolve(state, asOrganizationEvent(event));
       if (!state.exists || (limits !== undefined && !LIMIT_EVENTS.has(event.type) && !USAGE_EVENTS.has(event.type))) continue;
-      // A history with fewer events than points is drawn whole, however close in time its changes are.
       const truncated = lastEvent.revision >= BigInt(MAX_USAGE_POINTS);
       series ??= new UsageSeries(Date.parse(event.recordedAt), Date.parse(lastEvent.recordedAt), MAX_USAGE_POINTS, truncated);
       const figures = figuresOf(state, catalogue, limits, event);

@@ -1,11 +1,5 @@
-// The invitations owed by MemberAdded, mailed by a durable reaction rather than inside the add's request
-// (docs/service.md, Invitations): a catch-up subscription to MemberAdded with its own checkpoint,
-// delivering at least once; the identity lib's invitation stream makes a second delivery record and mail
-// nothing more (one InvitationSent per MemberAdded, InvitationMailed once its mail went out). Every node
-// runs it with its own checkpoint: one node holds each mail (its claim), the others wait until it is mailed
-// or take it over when the claim runs out. A mail that must wait (a mail server down for now, an hourly
-// limit, another node's claim) waits aside: the others go on, and the checkpoint stays before it, so that
-// a restart tries it again.
+// Invitations mailed by a durable at-least-once reaction, not in the add's request (docs/service.md, Invitations).
+// A mail that must wait waits aside: the others go on, and the checkpoint stays before it so a restart tries it again.
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { CONFIG, type Config } from '#config';
@@ -24,20 +18,19 @@ import { OrganizationMailWindow } from './organization-mail-window.js';
 /** Invitations handled at once (one person's from one organization in order), not counting those waiting to be tried again. */
 export const INVITATIONS_IN_FLIGHT = 64;
 
-/** Invitations delivered and not yet behind the checkpoint (most of them waiting): a bound on memory only. */
+/** A bound on memory only. */
 const INVITATIONS_BEHIND_CHECKPOINT = 100_000;
 
 const CHECKPOINT = 'member-invitations';
 /** How long the checkpoint may lag: a process that dies handles this much again, recording and mailing nothing twice. */
 const CHECKPOINT_EVERY_MS = 500;
 
-/** A mail the SMTP server could not take for now is tried again, waiting twice as long each time, up to a minute. */
 const RETRY_FIRST_MS = 500;
 const RETRY_MAX_MS = 60_000;
 
 type Job = { position: bigint; done: boolean };
 
-/** Metadata of the MemberAdded that the invitation's events repeat (who asked, from where); the rest is the reaction's own. */
+/** MemberAdded metadata the invitation's events do not repeat. */
 const ownMetadata = new Set(['actor', 'correlationId', 'causationId', 'commandType', 'invitation']);
 
 @Injectable()
@@ -48,7 +41,6 @@ export class MemberInvitationReaction implements MemberInvitations, OnApplicatio
   private handled: bigint | undefined;
   private running = false;
   private closing = false;
-  /** Delivered and not yet behind the checkpoint, in delivery (position) order. */
   private readonly jobs: Job[] = [];
   /** One person's invitations from one organization in order: the tail of each chain. */
   private readonly chains = new Map<string, Promise<void>>();
@@ -83,12 +75,9 @@ export class MemberInvitationReaction implements MemberInvitations, OnApplicatio
     if (saved !== undefined && saved.storeId === this.storeId) {
       this.handled = saved.position;
     } else {
-      // First start (or a checkpoint made against another store): the MemberAdded already stored were
-      // invited by the requests that added them, before this reaction existed; start after them, and
-      // durably so before the first add is answered.
+      // The MemberAdded already stored were invited by their requests; start after them, durably before the first add is answered.
       if (saved !== undefined) this.logger.warn({ checkpointStoreId: saved.storeId, storeId: this.storeId }, 'Invitation checkpoint made against another event store: starting from its end');
       this.handled = await this.store.headPosition();
-      // Held longer by a rebuild: saved again (and logged) every 500 ms until it gets through.
       if (!(await this.checkpoints.saveStart(CHECKPOINT, { storeId: this.storeId, position: this.handled }))) this.saveCheckpoint(false);
     }
     this.running = true;
@@ -128,7 +117,6 @@ export class MemberInvitationReaction implements MemberInvitations, OnApplicatio
     return (await this.identity.invitations.undelivered(organizationId, userIds)).map(({ organizationId: _, ...failure }) => failure);
   }
 
-  /** Takes the event on (the subscription goes on at once unless INVITATIONS_IN_FLIGHT are being handled). */
   private async deliver(event: RecordedEvent): Promise<void> {
     const job: Job = { position: event.position, done: false };
     this.jobs.push(job);
@@ -152,13 +140,12 @@ export class MemberInvitationReaction implements MemberInvitations, OnApplicatio
     }
   }
 
-  /** Invites, waiting aside while the mail cannot be sent for now or must wait for an hourly limit; never throws. */
+  /** Never throws. */
   private async invite(event: RecordedEvent): Promise<void> {
     const { userId } = event.data as MemberAdded['data'];
     const organizationId = event.streamId.slice(organizationStreamPrefix.length);
     const { actor, correlationId } = event.metadata;
     const origin = Object.fromEntries(Object.entries(event.metadata).filter((entry): entry is [string, string] => !ownMetadata.has(entry[0]) && typeof entry[1] === 'string'));
-    // The invitation's events say who asked (the add's actor, under its correlation id), caused by the MemberAdded.
     const context: CommandContext = { actor, correlationId, causationId: event.id, origin };
     const about = { organizationId, userId, correlationId, memberAddedEventId: event.id };
     this.busy += 1;
@@ -174,7 +161,6 @@ export class MemberInvitationReaction implements MemberInvitations, OnApplicatio
         try {
           const outcome = await this.inviteOnce(event, organizationId, context);
           if (outcome === 'duplicate') takeBack();
-          // The lib logs a failed one; the mailer, outside production, each mail.
           if (outcome === 'resent') this.logger.info({ ...about, outcome }, 'Invitation mailed after a claim: tried again, or its sender stopped before recording it mailed');
           return;
         } catch (error) {
@@ -204,7 +190,6 @@ export class MemberInvitationReaction implements MemberInvitations, OnApplicatio
     }
   }
 
-  /** Waits without holding a place among the INVITATIONS_IN_FLIGHT: the subscription and the others go on. */
   private async waitAside(milliseconds: number): Promise<void> {
     this.busy -= 1;
     this.freeSlots();
@@ -217,7 +202,6 @@ export class MemberInvitationReaction implements MemberInvitations, OnApplicatio
 
   private async inviteOnce(event: RecordedEvent, organizationId: string, context: CommandContext): Promise<InvitationOutcome> {
     const { userId, email } = event.data as MemberAdded['data'];
-    // The name as of the MemberAdded or later: the state cache has it when this node made the add (no read).
     const state = await this.organizations.loadAsOf(organizationId, event.revision);
     const organizationName = state.exists ? state.name : organizationId;
     const invitedBy = context.actor.startsWith('user:') ? (await this.identity.directory.profile(context.actor.slice('user:'.length)))?.email : undefined;
@@ -239,14 +223,12 @@ export class MemberInvitationReaction implements MemberInvitations, OnApplicatio
     });
   }
 
-  /** Nothing delivered is pending: the subscription has read up to `position`. */
   private passed(position: bigint): void {
     if (this.jobs.length > 0 || (this.handled !== undefined && this.handled >= position)) return;
     this.handled = position;
     this.progressed();
   }
 
-  /** Moves the checkpoint past the jobs done at the front. */
   private settle(): void {
     let moved = false;
     while (this.jobs[0]?.done === true) {
@@ -288,8 +270,7 @@ export class MemberInvitationReaction implements MemberInvitations, OnApplicatio
       this.checkpoints?.save(CHECKPOINT, { storeId: this.storeId, position: this.handled }, durable);
       this.checkpointFailing = false;
     } catch (error) {
-      // Behind, the checkpoint only makes a restart handle more again (nothing twice). Its file may be held by a
-      // rebuild for a while: saved again every 500 ms meanwhile, logged once.
+      // A lagging checkpoint only makes a restart handle more again (nothing twice); a rebuild may hold its file a while.
       if (!this.checkpointFailing) this.logger.warn({ err: error }, 'The invitation checkpoint could not be saved: trying again');
       this.checkpointFailing = true;
       this.scheduleCheckpoint();

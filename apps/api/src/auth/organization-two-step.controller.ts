@@ -1,6 +1,4 @@
-// An organization's two-step sign-in (docs/api.md, Two-step sign-in): whether it is required of every
-// member, which members have a second factor, and an owner's reset of a member's factors (a lost phone): at
-// once for an account the organization answers for, else once the person confirms a mailed link (OwnerResets).
+// An organization's two-step sign-in (docs/api.md, Two-step sign-in).
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Put } from '@nestjs/common';
 import { EVENT_STORE, type EventStore } from '#event-store';
 import { z } from 'zod';
@@ -45,7 +43,6 @@ export class OrganizationTwoStepController {
     return { required: state.twoStepSignInRequired ?? false, members };
   }
 
-  /** Owners only: who must prove more at sign-in is a matter for those who answer for the organization. */
   @Put()
   @RequireAccess({ scope: 'organizations:write', members: ['owner'] })
   @Operation({ summary: 'Require two-step sign-in of every member, or not (TwoStepSignInPolicySet)', ...commandAnswerText })
@@ -57,12 +54,7 @@ export class OrganizationTwoStepController {
     return commandAnswer(await this.commands.execute(new ChangeOrganizationCommand(id, { type: 'SetTwoStepSignInPolicy', data: { required } }, context)));
   }
 
-  /**
-   * Owners only, and only for another member of this organization. An account the organization answers for (its
-   * SSO made it, or its address is of a domain the organization verified) loses every factor at once; any other
-   * member is mailed a link to agree with their password, and nothing changes until they do. Either way the
-   * person is mailed, and their own stream records it, which every organization of theirs audits.
-   */
+  /** An account the organization answers for loses its factors at once; any other member must confirm a mailed link first. */
   @Delete('members/:userId')
   @HttpCode(200)
   @RequireAccess({ scope: 'organizations:write', members: ['owner'] })
@@ -82,13 +74,12 @@ export class OrganizationTwoStepController {
     const state = await this.existing(id);
     const member = state.members.find((candidate) => candidate.userId === userId);
     if (member === undefined) throw new ProblemError(404, 'NOT_FOUND', 'Not found', 'No member of this organization has this id.');
-    // Through here an owner would reset their own factors with their session alone; the Account page asks for more.
+    // An owner's own factors need more than their session alone (the Account page).
     if (context.actor === `user:${userId}`) throw new ProblemError(403, 'FORBIDDEN', 'Not allowed', 'Change your own two-step sign-in on your Account page.');
     const answersFor = await this.answersFor(state, member.email, userId);
     return { outcome: await this.identity.ownerResets.reset(userId, { id, name: state.name }, answersFor, context) };
   }
 
-  /** The organization answers for an account its SSO made (the actor of its first event), or one of a domain it verified. */
   private async answersFor(state: ExistingOrganization, email: string, userId: string): Promise<boolean> {
     if (ssoDomainOf(state, email) !== null) return true;
     const first = await this.store.readStream(userStream(userId), { maxCount: 1 });

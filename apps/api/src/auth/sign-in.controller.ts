@@ -1,4 +1,4 @@
-// POST /login, /logout, /forgot, /reset (docs/api.md, Sign-in), and /reset/validity (docs/api.md, Sign-in).
+// POST /login, /logout, /forgot, /reset and /reset/validity (docs/api.md, Sign-in).
 import { Body, Controller, HttpCode, Inject, Optional, Post, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
@@ -14,7 +14,7 @@ import { IDENTITY } from './identity.provider.js';
 import { forgotRequest, loginRequest, resetRequest, resetValidityRequest } from './sign-in-requests.js';
 import { Operation } from '../http/operation.decorator.js';
 
-/** The one answer to POST /forgot, whether or not the address is known. */
+/** Whether or not the address is known. */
 export const forgotAnswer = { message: 'If this address belongs to an account, a link to reset the password is on its way.' };
 
 @Controller()
@@ -36,10 +36,8 @@ export class SignInController {
     @Res({ passthrough: true }) response: Response,
   ): Promise<void> {
     response.setHeader('Cache-Control', 'no-store');
-    // An organization that enforces SSO signs its domains' addresses in through its provider only.
     if (await this.passwordGate?.requiresSso(credentials.username)) await this.passwordGate?.refusePassword(credentials.password);
-    // A user with a second factor, or one an organization requires to have one, gets a half-open session: the
-    // 2xx the seed asks for, after which every page but the second step's treats the browser as signed out.
+    // A half-open session: the 2xx the seed asks for, after which every page but the second step's treats the browser as signed out.
     const opened = await this.identity.passwordSignIn.signIn(credentials, commandContextOf(request, 'anonymous'), (userId) => this.twoStepPolicy.requiredFor(userId));
     await this.sessions.endCurrent(request);
     this.sessions.begin(response, opened);
@@ -53,7 +51,7 @@ export class SignInController {
     this.sessions.end(request, response);
   }
 
-  /** Answers at once; the lookup, the token and the mail happen after the answer is sent. */
+  /** The lookup, the token and the mail happen after the answer is sent. */
   @Post('forgot')
   @HttpCode(202)
   @Operation({ summary: 'Ask for a password reset link', description: 'Answers 202 whatever the address; a known address is sent a single-use link.' })
@@ -81,11 +79,7 @@ export class SignInController {
     await this.identity.passwordReset.request(email, context);
   }
 
-  /**
-   * Whether a reset link still works, so the page can say so when it opens rather than after the
-   * user typed a new password twice. The token travels in the body, as in RFC 7662's token
-   * introspection, to stay out of URLs and access logs. Nothing is used up or recorded.
-   */
+  /** The token travels in the body (as RFC 7662 introspection) to stay out of URLs and access logs. */
   @Post('reset/validity')
   @HttpCode(200)
   @Operation({ summary: 'Whether a reset token still works, without using it' })

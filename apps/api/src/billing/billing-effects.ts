@@ -1,6 +1,5 @@
-// Applies a claimed billing event to its organization exactly once (README.md, step 3), through the one
-// load-decide-append function: deterministic event ids, and the stream as recorded (event ids and
-// metadata, not just the folded state) to recognise its own earlier write and newer plan purchases.
+// Applies a claimed billing event exactly once (README.md, step 3): deterministic event ids, and the stream as recorded
+// (not just its fold) to recognise its own earlier write and newer plan purchases.
 import { Inject, Injectable } from '@nestjs/common';
 import { operator, organizationDecider, type BillingOutcome, type LedgerEntry, type PlanAssigned, type PlanCatalogue } from '#domain';
 import { handleCommand, loadStream, MAX_DECISION_ATTEMPTS } from '#application';
@@ -13,7 +12,7 @@ import { nameBasedUuid } from './name-based-uuid.js';
 export const organizationEventId = (providerEventId: string, index: number): string =>
   nameBasedUuid(`billing:${providerEventId}:organization:${index}`);
 
-/** The events this provider event already wrote (appended together, so consecutive), or none. */
+/** Appended together, so consecutive. */
 function ownEvents(events: readonly RecordedEvent[], providerEventId: string): RecordedEvent[] {
   const first = events.findIndex((event) => event.id === organizationEventId(providerEventId, 0));
   if (first < 0) return [];
@@ -24,7 +23,6 @@ function ownEvents(events: readonly RecordedEvent[], providerEventId: string): R
   return own;
 }
 
-/** The newest plan purchase on the same line that the provider says happened after this one. */
 function newerPlanPurchase(events: readonly RecordedEvent[], entry: LedgerEntry): RecordedEvent | undefined {
   const { command, occurredAt } = entry.received;
   if (command.type !== 'AssignPlan') return undefined;
@@ -46,7 +44,6 @@ function applied(organizationId: string, organizationEventIds: string[], at: { r
   };
 }
 
-/** What the organization's stream already says about this provider event: its effect is there, or a newer purchase supersedes it. */
 function settled(entry: LedgerEntry, stream: readonly RecordedEvent[]): BillingOutcome | undefined {
   const { id: providerEventId, organizationId } = entry.received;
   const own = ownEvents(stream, providerEventId);
@@ -67,12 +64,7 @@ export class BillingEffects {
     this.decider = organizationDecider(catalogue);
   }
 
-  /**
-   * Decides the claimed command on the organization, unless its stream shows it settled. The stream is read with
-   * its events (the decision is made on that very read, `known`); a lost race (any other command, or a concurrent
-   * delivery of this very event) reads again and re-judges, and a concurrent duplicate then finds the winner's
-   * events. A decision with no events (the plan is in place) appends nothing.
-   */
+  /** Decided on the very read (`known`); a lost race reads again and re-judges, and a concurrent duplicate finds the winner's events. */
   async apply(entry: LedgerEntry): Promise<BillingOutcome> {
     const { id: providerEventId, organizationId, command } = entry.received;
     const context = billingContext(entry.received, claimIdOf(entry));

@@ -1,8 +1,5 @@
-// GET /entitlements: every organization's entitlements the caller may see, what an in-process provider fills
-// from. GET /entitlements/changes: their changes as server-sent events, resumable with Last-Event-ID
-// (docs/entitlements.md). Its caps (ENTITLEMENT_STREAMS_MAX on the node, _PER_PRINCIPAL, _PER_ORGANIZATION), a
-// comment every 15 s so that proxies keep it open, every stream ended when its credential ends (CredentialEnds)
-// and before the server closes (a shutdown never waits on them).
+// GET /entitlements and /entitlements/changes as server-sent events (docs/entitlements.md): capped per node, principal
+// and organization, a comment every 15 s so proxies keep it open, ended with its credential and before the server closes.
 import { Controller, Get, Inject, type OnModuleDestroy, Req, Res } from '@nestjs/common';
 import { READ_MODELS, ReadModels } from '#read-models';
 import type { Request, Response } from 'express';
@@ -20,11 +17,11 @@ export const HEARTBEAT_MS = 15_000;
 
 const POSITION = /^\d{1,19}$/;
 
-/** holder: the key or user it counts against; organizations: those it counts against (a bound key's, a member's). */
+/** holder: the key or user it counts against. */
 type Stream = { response: Response; sent: Promise<void>; stop: () => void; principal: Principal; holder: string; organizations: readonly string[] };
 
 export type EntitlementsAnswer = {
-  /** The read model's position the answer reflects (null: nothing projected yet): follow /entitlements/changes from it. */
+  /** Follow /entitlements/changes from it (null: nothing projected yet). */
   position: number | string | null;
   organizations: { organizationId: string; etag: string; position: number | string; flags: Record<string, { value: unknown; reason: string }> }[];
 };
@@ -94,7 +91,7 @@ export class EntitlementsController implements OnModuleDestroy {
 
     const stream: Stream = { response, sent: Promise.resolve(), stop: () => undefined, principal, holder, organizations };
     const send = (change: EntitlementChange) => {
-      // One after the other, in position order: a member's visibility is read from the organization's stream.
+      // In position order: a member's visibility is read from the organization's stream.
       stream.sent = stream.sent.then(async () => {
         if ((await this.visible(principal, change.organizationId)) && !response.writableEnded) response.write(eventOf(change));
       });
@@ -123,7 +120,6 @@ export class EntitlementsController implements OnModuleDestroy {
     }
   }
 
-  /** The organizations a stream counts against: a bound key's one, or a member's (from this node's read model). */
   private organizationsOf(principal: Principal): string[] {
     if (principal.kind === 'api-key') return principal.organizationId === undefined ? [] : [principal.organizationId];
     if (principal.kind === 'user') return this.readModels.organizations.organizationsOfUser(principal.userId).map(({ organizationId }) => organizationId);
@@ -147,7 +143,6 @@ export class EntitlementsController implements OnModuleDestroy {
     }
   }
 
-  /** A stream ends with its credential: a revoked key, an ended session, a member removed (who reconnects and is asked again). */
   private endStreamsOf(end: CredentialEnd): void {
     for (const stream of [...this.streams]) {
       const { principal } = stream;

@@ -1,8 +1,5 @@
-// POST /usage: the collectors' traffic reports, counted once each by id (docs/entitlements.md). Each
-// organization's period is its own stream, decided on with its expected revision, so concurrent deliveries
-// of the same reports, on any node, count them once, and a threshold of the allowance is recorded once. Only
-// this month and the last take reports: a report a month earlier could not change anything anyone acts on,
-// and a flood of old months would write a threshold per month into the organization's history.
+// POST /usage (docs/entitlements.md): each period is its own stream, decided with its expected revision, so concurrent
+// deliveries count a report once. Only this month and the last: a flood of old months would write thresholds into history.
 import { Inject, Injectable } from '@nestjs/common';
 import {
   countedContent,
@@ -28,18 +25,17 @@ import { PLAN_CATALOGUE } from '../plans/plan-catalogue.module.js';
 
 export type OrganizationUsageReport = UsageReport & { organizationId: string };
 
-/** A report not counted, and why: its month is neither this one nor the last, or its id said something else before. */
 export type RejectedReport = { index: number; id: string; status: 400 | 409; code: 'OCCURRED_AT_OUT_OF_RANGE' | 'REPORT_ID_REUSED'; detail: string };
 export type UsageReceipt = { accepted: number; duplicates: number; rejected: RejectedReport[]; position: bigint | undefined };
 
-/** Periods whose counted ids this node keeps folded (a period is read again only from where it was left). */
+/** A period is read again only from where it was left. */
 const CACHED_PERIODS = 1_000;
 
 type Group = { organizationId: string; period: string; late: boolean; neighbour: string; reports: { index: number; report: UsageReport }[] };
 
 @Injectable()
 export class UsageReports {
-  /** Thresholds this node has seen recorded in their organization's history (after a restart, asked again: the decision is idempotent). */
+  /** After a restart, asked again: the decision is idempotent. */
   private readonly inHistory = new Set<string>();
   private readonly cache = new FoldedStateCache<TrafficState>(CACHED_PERIODS);
 
@@ -50,12 +46,7 @@ export class UsageReports {
     private readonly clock: IdentityClock,
   ) {}
 
-  /**
-   * Counts the reports of this month and the last (an organization's own months, by its billing anchor); others
-   * are rejected one by one, the rest counted. An id is the organization's whatever the month: the same id with
-   * the same content again is a duplicate, with other content a reuse (rejected). An unknown organization refuses
-   * the whole call before anything is counted.
-   */
+  /** An id is the organization's whatever the month: same content again is a duplicate, other content a reuse (rejected). */
   async report(reports: readonly OrganizationUsageReport[], context: CommandContext): Promise<UsageReceipt> {
     const allowances = new Map<string, number | null>();
     const anchors = new Map<string, string | null>();
@@ -94,7 +85,6 @@ export class UsageReports {
     return { accepted, duplicates: reports.length - accepted - rejected.length, rejected, position };
   }
 
-  /** One organization's reports of one period, decided on its stream, the neighbouring period's ids known. */
   private async count(group: Group, allowance: number | null, context: CommandContext) {
     const { organizationId, period } = group;
     const neighbour = (await loadStream(this.store, trafficDecider, trafficId(organizationId, group.neighbour), { cache: this.cache })).state;
@@ -104,7 +94,6 @@ export class UsageReports {
     const handled = await handleCommand(this.store, trafficDecider, trafficId(organizationId, period), command, context, { cache: this.cache });
     const counted = handled.appended.find((event) => event.type === 'TrafficReported');
     const countedIds = new Set(counted === undefined ? [] : (counted.data as TrafficReported['data']).reports.map((report) => report.id));
-    // Counted by this call, or else said before (here, in the other month, or earlier in this call): the same, or not.
     const reused: RejectedReport[] = [];
     const firstInCall = new Set<string>();
     for (const { index, report } of group.reports) {
@@ -125,11 +114,7 @@ export class UsageReports {
     return { accepted: countedIds.size, reused, position };
   }
 
-  /**
-   * Each threshold the month's traffic has crossed, recorded in the organization's history too (its own
-   * decision: once per threshold and month). Also the crossings of an earlier call whose node stopped before
-   * recording them: a repeat of its reports finds them here. Answers the last position recorded, if any.
-   */
+  /** Also the crossings of an earlier call whose node stopped before recording them: a repeat of its reports finds them here. */
   private async recordInHistory(
     organizationId: string,
     period: string,

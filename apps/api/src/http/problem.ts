@@ -1,5 +1,4 @@
-// Every failure, whatever its origin, as one RFC 9457 problem document with a stable code (docs/api.md, Errors).
-// The HTTP exception filter answers it; the command line prints it.
+// Every failure as one RFC 9457 problem document with a stable code (docs/api.md, Errors).
 import { HttpException } from '@nestjs/common';
 import { DomainError, RateLimited, type DomainErrorCode } from '#domain';
 import { AppendTooLargeError, EventStoreTimeoutError, StreamDeletedError, WrongExpectedRevisionError } from '#event-store';
@@ -16,14 +15,12 @@ export type ProblemDocument = {
 
 export type Problem = {
   document: ProblemDocument;
-  /** A fault of ours rather than a refusal: log it in full, show the caller nothing of it. */
+  /** A fault of ours: log it in full, show the caller nothing of it. */
   unexpected: boolean;
-  /** When to try again (the Retry-After header), for a refusal that passes with time. */
   retryAfterSeconds?: number;
 };
 
-// INVALID_QUANTITY is 409: the quantity is well-formed JSON but conflicts with the organization's state
-// (e.g. cancelling more units than are active); malformed quantities are refused earlier as VALIDATION_FAILED.
+// INVALID_QUANTITY is 409: well-formed, but conflicting with the organization's state (malformed is VALIDATION_FAILED).
 const domainStatus: Record<DomainErrorCode, number> = {
   VALIDATION_FAILED: 400,
   INVALID_HOSTNAME: 400,
@@ -95,7 +92,7 @@ const httpCode: Record<number, [code: string, title: string]> = {
   503: ['SERVICE_UNAVAILABLE', 'Service unavailable'],
 };
 
-/** Problem type URI: a URN per code (RFC 9457 allows non-dereferenceable type URIs). */
+/** RFC 9457 allows non-dereferenceable type URIs. */
 export function problemType(code: string): string {
   return `urn:chorus:problem:${code.toLowerCase().replaceAll('_', '-')}`;
 }
@@ -123,7 +120,6 @@ function httpExceptionDetail(exception: HttpException): string {
   return exception.message;
 }
 
-/** The JSON body parser refused the body (it does not parse). */
 export const isJsonParseFailure = (exception: unknown): boolean =>
   (exception instanceof ProblemError && exception.code === 'INVALID_JSON') || (exception instanceof HttpException && bodyParserType(exception) === 'entity.parse.failed');
 
@@ -139,10 +135,6 @@ function fromHttpException(exception: HttpException): ProblemDocument {
   return problem(status, code, title, httpExceptionDetail(exception));
 }
 
-/**
- * A refusal of the domain (docs/api.md, Errors): its details as extensions, a refused `field` also as a JSON
- * pointer, a lock with its Retry-After.
- */
 function fromDomainError(error: DomainError): Problem {
   const { field } = error.details;
   const extensions: ProblemExtensions = { ...error.details };
@@ -154,15 +146,9 @@ function fromDomainError(error: DomainError): Problem {
   };
 }
 
-/** How long a caller should wait before trying again after the event store did not answer in time. */
 const eventStoreRetryAfterSeconds = 1;
 
-/**
- * The event store's own refusals (libs/event-store). Each is a fault on our side rather than
- * the caller's, so each is logged in full (unexpected), yet answered with its own status and code: a
- * client can tell a record it may never change again (409) from a change too large to store (413) and
- * a store that may answer later (503, with Retry-After).
- */
+/** Faults of ours, so logged in full, yet each with its own status so a client can tell 409 from 413 from 503. */
 function fromEventStoreError(error: unknown): Problem | undefined {
   if (error instanceof StreamDeletedError) {
     return {

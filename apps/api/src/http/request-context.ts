@@ -1,5 +1,4 @@
-// Who is calling and under which correlation id, for the whole of one request: log lines read it from
-// AsyncLocalStorage (logging's log context), the access guard names the caller, handlers turn it into event metadata.
+// Who is calling and under which correlation id, for the whole of one request (AsyncLocalStorage).
 import { randomUUID } from 'node:crypto';
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
@@ -10,11 +9,10 @@ import { callerCorrelationId } from './correlation-id.js';
 export type RequestContext = LogContext & {
   /** Chorus's own id, until `identifyCaller` adopts the one the caller sent (behind the caller's name). */
   correlationId: string;
-  /** What the caller sent in X-Correlation-Id, when well-formed: adopted only once the caller is known. */
+  /** Adopted only once the caller is known. */
   readonly sentCorrelationId: string | undefined;
   readonly clientIp: string | undefined;
   readonly userAgent: string | undefined;
-  /** The caller's actor (`user:<id>`, `api-key:<id>`), set once a resolver recognised the caller's credentials. */
   actor: string | undefined;
 };
 
@@ -24,21 +22,18 @@ export function attachRequestContext(request: object, context: RequestContext): 
   contextsByRequest.set(request, context);
 }
 
-/** The context of a request, also where AsyncLocalStorage does not reach (body-parser errors, 'finish' listeners). */
+/** Also where AsyncLocalStorage does not reach (body-parser errors, 'finish' listeners). */
 export function requestContextOf(request: object): RequestContext | undefined {
   return contextsByRequest.get(request);
 }
 
-/**
- * The access guard found who is calling: from now on the request's events and log lines carry the id the
- * caller sent, behind its name. An anonymous caller's id is never adopted (anyone could send anyone's).
- */
+/** An anonymous caller's correlation id is never adopted (anyone could send anyone's). */
 export function identifyCaller(context: RequestContext, actor: string): void {
   context.actor = actor;
   if (context.sentCorrelationId !== undefined) context.correlationId = callerCorrelationId(actor, context.sentCorrelationId);
 }
 
-/** The id the caller sent, when the request's correlation is not it (no caller was identified): a foreign field, never an index key. */
+/** A foreign field, never an index key. */
 export function unadoptedCorrelationId(context: RequestContext): string | undefined {
   return context.actor === undefined ? context.sentCorrelationId : undefined;
 }
@@ -47,20 +42,15 @@ export function runInRequestContext<T>(context: RequestContext, work: () => T): 
   return runWithLogContext(context, work);
 }
 
-/** The request context the current work runs in: the log context this layer put there is the request's own. */
 export function currentRequestContext(): RequestContext | undefined {
   return currentLogContext() as RequestContext | undefined;
 }
 
-/** A request's CommandContext: its address is always known (sign-in throttles by it). */
+/** The address is always known (sign-in throttles by it). */
 export type RequestCommandContext = CommandContext & {
   readonly origin: { readonly clientIp: string; readonly userAgent?: string; readonly callerCorrelationId?: string };
 };
 
-/**
- * What `actor` asks for in this request, as the events it causes record it: the request's correlation
- * id (also its causation), and the client's address and user agent (and the id it sent, when not adopted) for auditors.
- */
 export function commandContextOf(request: Request, actor: string): RequestCommandContext {
   const context = requestContextOf(request);
   const correlationId = context?.correlationId ?? randomUUID();

@@ -1,17 +1,14 @@
-// helmet's security headers, with a Content-Security-Policy the SPA passes: everything from this
-// origin, no inline script or style, images also as data: URLs, never framed, forms post here only.
+// helmet's security headers, with a Content-Security-Policy the SPA passes.
 import type { ServerResponse } from 'node:http';
 import helmet from 'helmet';
 import type { Config } from '#config';
 import { dataPrefixes } from './api-paths.js';
 
-/** What helmet does to every answer: the headers it sets, in its order, and the ones it removes. */
 export type SecurityHeaders = {
   readonly set: readonly (readonly [name: string, value: string])[];
   readonly removed: readonly string[];
 };
 
-/** helmet, configured: the source of the headers (securityHeadersOf runs it once). */
 export function helmetFor(config: Config) {
   const https = config.publicUrl.startsWith('https://');
   // The SPA reports errors to the Sentry DSN's origin (web/src/lib/sentry-reporter.ts).
@@ -39,10 +36,7 @@ export function helmetFor(config: Config) {
   });
 }
 
-/**
- * The headers helmet gives every answer under this config, worked out once by running helmet against a recording
- * response: every directive above is a constant, so a request needs a loop of setHeader, not helmet's middleware chain.
- */
+/** Run once against a recording response: every directive is a constant, so a request needs only a loop of setHeader. */
 export function securityHeadersOf(config: Config): SecurityHeaders {
   const set: [string, string][] = [];
   const removed: string[] = [];
@@ -66,10 +60,7 @@ export function securityHeadersOf(config: Config): SecurityHeaders {
   return { set, removed };
 }
 
-/**
- * The headers of the API's answers (OWASP's REST Security cheat sheet): the page's set for a document that loads
- * nothing, so a CSP of `default-src 'none'; frame-ancestors 'none'` and DENY framing. SECURITY.md, "Security headers".
- */
+/** A document that loads nothing: `default-src 'none'; frame-ancestors 'none'` (SECURITY.md, "Security headers"). */
 export function apiSecurityHeadersOf(page: SecurityHeaders): SecurityHeaders {
   const set: [string, string][] = [];
   for (const [name, value] of page.set) {
@@ -81,16 +72,12 @@ export function apiSecurityHeadersOf(page: SecurityHeaders): SecurityHeaders {
   return { set, removed: page.removed };
 }
 
-/** helmet's headers that only act on an HTML document a browser renders: not on the API's answers. */
 const documentOnlyHeaders = new Set(['origin-agent-cluster', 'x-dns-prefetch-control', 'x-download-options', 'x-xss-protection']);
 
-/**
- * The first path segments whose every answer is the API's data (api-paths.ts); every other path, a page shares
- * (`/login`, `/auth`...), keeps the page's set. An HTML answer here would load nothing: the mistake fails closed.
- */
+/** Pages share other paths (`/login`, `/auth`...); an HTML answer here would load nothing: the mistake fails closed. */
 const apiSegments = new Set(dataPrefixes.map((prefix) => prefix.slice(1)));
 
-/** Which set a request gets, from its URL as it arrived (before any parsing): the API's for the segments above, otherwise the page's. */
+/** From the URL as it arrived, before any parsing. */
 export function securityHeadersFor(page: SecurityHeaders, api: SecurityHeaders): (url: string) => SecurityHeaders {
   return (url) => {
     if (url.charCodeAt(0) !== 47 /* '/' */) return page;
@@ -104,7 +91,6 @@ export function securityHeadersFor(page: SecurityHeaders, api: SecurityHeaders):
   };
 }
 
-/** Gives a response the security headers, in helmet's order. */
 export function applySecurityHeaders(headers: SecurityHeaders, response: ServerResponse): void {
   for (const name of headers.removed) response.removeHeader(name);
   for (const [name, value] of headers.set) response.setHeader(name, value);

@@ -1,5 +1,4 @@
-// Every route of the Nest controllers, read from the metadata Nest itself routes by: method, path,
-// the zod schemas of the pipes on its body, query and path parameters, its status and its access rule.
+// Every route of the Nest controllers, read from the metadata Nest itself routes by.
 import { RequestMethod, type Type } from '@nestjs/common';
 import { HTTP_CODE_METADATA, METHOD_METADATA, PATH_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants.js';
 import type { ModulesContainer } from '@nestjs/core';
@@ -13,19 +12,15 @@ export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 export type ControllerRoute = {
   method: HttpMethod;
-  /** Express's pattern, as the router matches it: `/organizations/:id/plan`. */
   path: string;
-  /** `SitesController.add`: what Express names the route's handler too. */
   handler: string;
   controller: Type;
   body?: z.ZodType;
   query?: z.ZodType;
-  /** Path parameters in order, with their schema when a pipe validates them. */
   parameters: { name: string; schema?: z.ZodType }[];
-  /** The status of a success (@HttpCode, else Nest's: 201 for POST, 200 otherwise). */
   status: number;
   access?: AccessRule;
-  /** What it does, in words (`@Operation`); undefined for a route nobody described. */
+  /** undefined for a route nobody described. */
   text?: OperationText;
 };
 
@@ -61,7 +56,6 @@ function schemaOf(argument: RouteArgument): z.ZodType | undefined {
   return argument.pipes?.find((pipe): pipe is ZodValidationPipe<z.ZodType> => pipe instanceof ZodValidationPipe)?.schema;
 }
 
-/** A checked argument (`@CheckedParam`, `@CheckedQuery`) as the `@Param` or `@Query` with its pipe it stands for. */
 function asNestArgument(checked: CheckedArgument, index: number): [string, RouteArgument] {
   return [`${checked.type === 'param' ? PARAM : QUERY}:${index}`, { index, data: checked.name, pipes: [checked.pipe] }];
 }
@@ -74,7 +68,6 @@ function controllersOf(modules: ModulesContainer): Type[] {
   return [...controllers];
 }
 
-/** `modules`: Nest's ModulesContainer (injectable, or `app.get(ModulesContainer)`). */
 export function controllerRoutes(modules: ModulesContainer): ControllerRoute[] {
   const routes: ControllerRoute[] = [];
   for (const controller of controllersOf(modules)) {

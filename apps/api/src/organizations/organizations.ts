@@ -1,6 +1,4 @@
-// The organizations' write path in one place: the commands the routes send, their handlers (the three that
-// choose or resolve an id first, and the one that carries any other domain command), and Organizations,
-// which loads, decides and appends through handleCommand with the state cache.
+// The organizations' write path: the commands the routes send, their handlers, and Organizations.
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
@@ -29,32 +27,23 @@ import { USER_DIRECTORY } from './user-directory.js';
 
 export const DEFAULT_CACHED_ORGANIZATIONS = 10_000;
 
-/** The organizations' folded states (least recently used first out, never trusted on its own: see FoldedStateCache). */
 export class OrganizationStateCache extends FoldedStateCache<OrganizationState> {
   constructor(capacity: number = DEFAULT_CACHED_ORGANIZATIONS) {
     super(capacity);
   }
 }
 
-/** A stored event of an organization stream, as the domain folds it (the audit's folds read the log themselves). */
 export const asOrganizationEvent = (event: RecordedEvent): OrganizationEvent => ({ type: event.type, data: event.data }) as OrganizationEvent;
 
 export type HandleOptions = { known?: LoadedStream<OrganizationState> };
 type State = OrganizationState;
 
-/**
- * Who the domain holds to the organization's roles: the user an actor `user:<id>` names (the actor the
- * events record, so the rule and the audit trail never disagree); anyone else is an operator, whose
- * API key scopes or command-line access were checked before.
- */
+/** `user:<id>` is held to the member's roles (as the events record it); anyone else is an operator, checked before by scopes or CLI access. */
 export function requesterOf(context: Pick<CommandContext, 'actor'>): Requester {
   return context.actor.startsWith('user:') ? memberRequester(context.actor.slice('user:'.length)) : operator;
 }
 
-/**
- * Organizations as their streams say, and the one place their commands are decided: `handleCommand` with the
- * organization's decider through the state cache (docs/service.md, Organization commands).
- */
+/** The one place organization commands are decided (docs/service.md, Organization commands). */
 @Injectable()
 export class Organizations {
   readonly decider: Decider<OrganizationState, RequestedOrganizationCommand, OrganizationEvent>;
@@ -71,49 +60,32 @@ export class Organizations {
     return loadStream(this.store, this.decider, organizationId, { cache: this.cache });
   }
 
-  /**
-   * The organization as of `revision` of its stream or later: the cached fold when it has got that far
-   * (no read: what this node appended or read itself), else a load. For what a reaction to the event at
-   * `revision` shows (an invitation's organization name), never for a decision.
-   */
+  /** For what a reaction shows, never for a decision: the cached fold when it has reached `revision` (no read), else a load. */
   async loadAsOf(organizationId: string, revision: bigint): Promise<OrganizationState> {
     const cached = this.cache.get(organizationStream(organizationId));
     if (cached !== undefined && cached.revision >= revision) return cached.state;
     return (await this.load(organizationId)).state;
   }
 
-  /**
-   * Decides the command on the organization's current state and records its events (none when nothing changes).
-   * `known`: the organization as the caller just loaded it. Metadata a reaction reads travels in the context's origin.
-   */
+  /** `known`: the organization as the caller just loaded it. Metadata a reaction reads travels in the context's origin. */
   async handle(organizationId: string, command: OrganizationCommand, context: CommandContext, options: HandleOptions = {}): Promise<CommandResult> {
     const handled = await this.decideOn(organizationId, command, context, options);
     // A decision on an organization that does not exist is a refusal (or its creation), so both are set.
     return { id: organizationId, revision: handled.revision ?? -1n, position: handled.position ?? -1n };
   }
 
-  /**
-   * Whether the command would record anything on this state; its refusal is thrown. Only for a step that must come
-   * between an accepted decision and its record (a new member's id reserved), which `handle` then records on `known`.
-   */
+  /** Throws the refusal. Only for a step between an accepted decision and its record (a new member's id reserved). */
   wouldRecord(command: OrganizationCommand, state: OrganizationState, context: CommandContext): boolean {
     return this.decider.decide({ ...command, requester: requesterOf(context) }, state).length > 0;
   }
 
-  /** `handle`, answering the state the command left (or found, when it changed nothing) and what it appended. */
   decideOn(organizationId: string, command: OrganizationCommand, context: CommandContext, options: HandleOptions = {}): Promise<HandledCommand<State>> {
     const requested = { ...command, requester: requesterOf(context) };
     return handleCommand(this.store, this.decider, organizationId, requested, context, { cache: this.cache, known: options.known });
   }
 }
 
-// The commands the routes send, each with its handler.
-
-/**
- * Any command of the domain on an existing organization, decided as it is:
- * `new ChangeOrganizationCommand(id, { type: 'AssignPlan', data: { line, plan } }, context)`.
- * Commands whose handler has work of its own (choosing or resolving ids) have their own class.
- */
+/** Any domain command, decided as is; commands whose handler chooses or resolves ids have their own class. */
 export class ChangeOrganizationCommand extends Command<CommandResult> {
   constructor(
     readonly organizationId: string,
@@ -133,7 +105,6 @@ export class ChangeOrganizationHandler implements ICommandHandler<ChangeOrganiza
   }
 }
 
-/** Creates an organization under the given id, or a new uuid (OrganizationCreated). */
 export class CreateOrganizationCommand extends Command<CommandResult> {
   constructor(
     readonly organization: { id?: string; name: string },
@@ -153,7 +124,6 @@ export class CreateOrganizationHandler implements ICommandHandler<CreateOrganiza
   }
 }
 
-/** Adds a content section within its limit (SiteAdded); answers the new site's id. */
 export class AddSiteCommand extends Command<CommandResult & { siteId: string }> {
   constructor(
     readonly organizationId: string,
@@ -182,17 +152,12 @@ export type NewMember = {
   chorusUser?: boolean;
   /** Known to callers that have just created the user; otherwise the address's id from USER_DIRECTORY (reserved when new). */
   userId?: string;
-  /**
-   * The member is owed a mail (the members route): MemberAdded then says so in its metadata (`invitation:
-   * 'owed'`), and the invitation reaction mails an invitation, or a notice when the address has an account.
-   */
+  /** MemberAdded's metadata then says `invitation: 'owed'`, and the invitation reaction mails it. */
   invite?: boolean;
 };
 
-/** What an add answers: the member's user id, and whether MemberAdded owes them an invitation. */
 export type AddedMemberResult = CommandResult & { userId: string; invitationOwed: boolean };
 
-/** Adds a member within the users limit (MemberAdded); answers the member's user id. */
 export class AddMemberCommand extends Command<AddedMemberResult> {
   constructor(
     readonly organizationId: string,
@@ -217,8 +182,7 @@ export class AddMemberHandler implements ICommandHandler<AddMemberCommand> {
     const marked = invitationOwed ? { ...context, origin: { ...context.origin, ...invitationOwedMark } } : context;
     const existing = member.userId ?? (await this.users.idOfEmail(email));
     if (existing !== undefined) return { ...(await this.organizations.handle(organizationId, addMember(existing), marked)), userId: existing, invitationOwed };
-    // A new address gets its id reserved only once the add is accepted (a refused add records nothing), and before
-    // the add is recorded: the organization as loaded is asked first, and handleCommand records on that same state.
+    // A new address's id is reserved only once the add would be accepted, and before it is recorded on that same loaded state.
     let userId: string = randomUUID();
     for (;;) {
       const loaded = await this.organizations.load(organizationId);

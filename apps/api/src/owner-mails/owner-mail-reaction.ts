@@ -1,9 +1,5 @@
-// The owners' mails about their organization's events: a month's traffic at 80% or 100% of the allowance
-// (docs/entitlements.md), a failed payment, a trial ending (docs/billing.md). A subscription to those events
-// with its own checkpoint, on every node. Each mail has a stream of its own (threshold-mail.ts): the node that
-// records its claim sends it and records it sent; the others wait, and take it over if the claim runs out
-// (its node stopped). Mails are few, so they are handled one after the other, a mail server down for now
-// holding the rest back.
+// The owners' mails (docs/entitlements.md, docs/billing.md): each mail has a stream of its own (threshold-mail.ts); the
+// node that claims it sends it, the others take it over if the claim runs out. Few mails, so handled one after the other.
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { handleCommand } from '#application';
@@ -17,12 +13,10 @@ import { Organizations } from '../organizations/organizations.js';
 import { RUN_MODE, type RunMode } from '../config/run-mode.js';
 import { OWNER_MAIL_EVENT_TYPES, ownerMail, owesOwnerMail } from './owner-mail-text.js';
 
-// Named when it mailed thresholds only; kept so that running nodes resume where they were.
+// Kept from when it mailed thresholds only, so that running nodes resume where they were.
 const CHECKPOINT = 'traffic-threshold-mails';
-/** A mail the server could not take for now is tried again, waiting twice as long each time, up to a minute. */
 const RETRY_FIRST_MS = 1_000;
 const RETRY_MAX_MS = 60_000;
-/** How often a node waiting on another's claim looks whether the mail went out. */
 const CLAIM_LOOK_MS = 1_000;
 
 @Injectable()
@@ -58,7 +52,6 @@ export class OwnerMailReaction implements OnApplicationBootstrap, OnModuleDestro
     if (saved !== undefined && saved.storeId === this.storeId) {
       from = saved.position;
     } else {
-      // First start: events before this node existed were mailed by the nodes that ran then.
       from = await this.store.headPosition();
       if (!(await checkpoints.saveStart(CHECKPOINT, { storeId: this.storeId, position: from }))) {
         this.logger.warn('The owner mails checkpoint could not be saved: its file is held by another writer (a rebuild); the next mail saves it');
@@ -84,15 +77,14 @@ export class OwnerMailReaction implements OnApplicationBootstrap, OnModuleDestro
     this.checkpoints?.close();
   }
 
-  /** Until the mail owed for `reached` is sent, by this node or another one (true), or this node stops (false). */
+  /** True once sent by any node; false when this node stops. */
   private async mail(reached: RecordedEvent): Promise<boolean> {
     const event = { type: reached.type, data: reached.data } as OrganizationEvent;
-    // Most subscription changes owe no mail: no claim is recorded for them.
     if (!owesOwnerMail(event)) return true;
     const organizationId = reached.streamId.slice(organizationStreamPrefix.length);
     const mail = ownerMailId(reached.type, reached.id);
     const context = { actor: 'system:owner-mails', correlationId: reached.metadata.correlationId, causationId: reached.id, origin: {} };
-    // Owners mailed already by this node, so that a retry after a later owner's failure does not mail them twice.
+    // So that a retry after a later owner's failure does not mail them twice.
     const mailed: string[] = [];
     for (let retryMs = RETRY_FIRST_MS; !this.closing; ) {
       try {
@@ -110,7 +102,7 @@ export class OwnerMailReaction implements OnApplicationBootstrap, OnModuleDestro
         await handleCommand(this.store, ownerMailDecider, mail, sent, context);
         return true;
       } catch (error) {
-        // The mail server or the store could not be reached for now (a throw would stop the subscription for good).
+        // A throw would stop the subscription for good.
         this.logger.warn({ err: error, organizationId, retryMs }, 'An owner mail could not be sent: trying again');
         await this.sleep(retryMs);
         retryMs = Math.min(retryMs * 2, RETRY_MAX_MS);
@@ -119,7 +111,7 @@ export class OwnerMailReaction implements OnApplicationBootstrap, OnModuleDestro
     return false;
   }
 
-  /** Mails each owner not in `mailed` (added as they go); an address refused for good is skipped, anything else is thrown to try again. */
+  /** An address refused for good is skipped; anything else is thrown to try again. */
   private async send(organizationId: string, event: OrganizationEvent, mailed: string[]): Promise<void> {
     const { state } = await this.organizations.load(organizationId);
     if (!state.exists) return;
@@ -152,8 +144,7 @@ export class OwnerMailReaction implements OnApplicationBootstrap, OnModuleDestro
     try {
       this.checkpoints?.save(CHECKPOINT, { storeId: this.storeId, position }, false);
     } catch (error) {
-      // Behind (its file held by a rebuild, say), the checkpoint only makes a restart look at more mails again,
-      // each settled once on its stream; the next mail saves it again.
+      // A lagging checkpoint only makes a restart look at more mails, each settled once on its stream.
       this.logger.warn({ err: error }, 'The owner mails checkpoint could not be saved');
     }
   }

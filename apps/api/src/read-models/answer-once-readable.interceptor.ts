@@ -1,17 +1,15 @@
-// A command's 2xx means its change is visible to reads on this node (docs/service.md, Read your own
-// writes): the answer waits until this node's read models have committed the position it names.
+// A command's 2xx means its change is visible to reads on this node (docs/service.md, Read your own writes).
 import { Inject, Injectable, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { mergeMap, type Observable } from 'rxjs';
 import { READ_MODELS, ReadModels } from '#read-models';
 import { READ_YOUR_WRITES_WAIT_MS } from './read-your-writes.js';
 
-/** `committed`: reads on this node see the change; `pending`: the bound passed first (the change is recorded all the same). */
+/** `pending`: the bound passed first (the change is recorded all the same). */
 export const CONSISTENCY_HEADER = 'Chorus-Consistency';
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-/** The global position a command's answer names (every command answers one, docs/api.md), or undefined for any other answer. */
 export function answeredPosition(body: unknown): bigint | undefined {
   const position = typeof body === 'object' && body !== null ? (body as { position?: unknown }).position : undefined;
   if (typeof position === 'number' && Number.isSafeInteger(position)) return BigInt(position);
@@ -19,12 +17,7 @@ export function answeredPosition(body: unknown): bigint | undefined {
   return undefined;
 }
 
-/**
- * Bound once for every route: a write answered with a position is held until the read models have
- * applied it, at most READ_YOUR_WRITES_WAIT_MS. The wait rides on the projector's batched commits (the
- * runner commits live events in the next turn of the event loop): it adds no transaction and no fsync.
- * With PROJECTIONS=off it waits for the shared checkpoint, re-read as `?minPosition` reads do.
- */
+/** The wait rides on the projector's batched commits: it adds no transaction and no fsync. */
 @Injectable()
 export class AnswerOnceReadableInterceptor implements NestInterceptor {
   constructor(@Inject(READ_MODELS) private readonly readModels: ReadModels) {}
@@ -38,7 +31,6 @@ export class AnswerOnceReadableInterceptor implements NestInterceptor {
   private async onceReadable(body: unknown, response: Response): Promise<unknown> {
     const position = answeredPosition(body);
     if (position === undefined) return body;
-    // A command on a stream that has recorded nothing answers -1: there is nothing to wait for.
     const reached = position < 0n || (await this.readModels.waitForPosition(position, READ_YOUR_WRITES_WAIT_MS));
     if (!response.headersSent) response.setHeader(CONSISTENCY_HEADER, reached ? 'committed' : 'pending');
     return body;

@@ -14,15 +14,7 @@ import { SsoDomainClaims } from './sso-domain-claims.js';
 import { isPublicMailDomain } from './public-mail-domains.js';
 import type { ConfigureSsoRequest } from './sso-requests.js';
 
-/**
- * Seals the secret, gives each domain a verification token, and finds out what only the outside can (which
- * domains are public mail services or held by another organization, whether the issuer is allowed here and
- * answers OIDC discovery with this very client id and secret), then lets the domain decide once with those
- * facts (SsoChecks): it refuses SSO_DOMAIN_PUBLIC, SSO_DOMAIN_TAKEN, a disallowed issuer and SSO_DISCOVERY_FAILED
- * as it refuses anything else, and records SsoConfigured and SsoDomainPending for each new domain. Nothing is
- * claimed here: a domain is claimed when its DNS record proves control. A requester the roles rule refuses, or a
- * malformed issuer, is not worth a discovery: the issuer is asked only after both pass.
- */
+/** Gathers what only the outside can know (SsoChecks) so the domain decides once; nothing is claimed until DNS proves control. */
 @CommandHandler(ConfigureSsoCommand)
 export class ConfigureSsoHandler implements ICommandHandler<ConfigureSsoCommand> {
   constructor(
@@ -62,7 +54,7 @@ export class ConfigureSsoHandler implements ICommandHandler<ConfigureSsoCommand>
     return { publicDomains, domainsHeldElsewhere, issuerAllowed, discovery };
   }
 
-  /** OIDC discovery with the secret given, or the one configured (opened here, never leaving this process). */
+  /** The configured secret is opened here, never leaving this process. */
   private async discover(
     organizationId: string,
     issuer: string,
@@ -74,7 +66,6 @@ export class ConfigureSsoHandler implements ICommandHandler<ConfigureSsoCommand>
     if (clientSecret === undefined && sealed !== undefined) {
       throw new ProblemError(422, 'SSO_SECRET_UNREADABLE', 'The configured client secret cannot be opened', 'Give the client secret again: the key it was sealed with is not in SSO_SECRET_KEYS.');
     }
-    // No secret at all: the decision refuses the settings (clientSecret required); nothing to ask the issuer with.
     if (clientSecret === undefined) return 'not-asked';
     try {
       await this.identity.oidcProviders.discover(organizationId, { issuer, clientId, clientSecret }, { retryFailed: true });

@@ -1,8 +1,5 @@
-// Proof of control of SSO domains: a domain's TXT record `_chorus-verification.<domain>` must hold the
-// token Chorus gave when it was listed. Checked on demand (an owner's "check now", the CLI) and by a timer
-// on each node, a bounded batch per tick. A found record takes the domain's claim (SsoDomainClaims: one
-// organization per domain) before the domain is recorded verified; a verified domain whose record stays
-// gone for the grace period (SSO_DOMAIN_GRACE_HOURS) is unverified, and its claim can then be taken.
+// Proof of control of SSO domains (TXT `_chorus-verification.<domain>`). A found record takes the domain's claim (one
+// organization per domain) before it is recorded verified; gone past SSO_DOMAIN_GRACE_HOURS, it is unverified.
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { CONFIG, type Config } from '#config';
@@ -17,7 +14,6 @@ import { SsoDomainClaims } from './sso-domain-claims.js';
 
 export type DomainCheck = { domain: string; lookup: RecordLookup; status: Verification['status'] };
 
-/** Work of one tick of the timer: organizations looked at, DNS queries made. */
 const organizationsPerTick = 200;
 const checksPerTick = 20;
 
@@ -25,7 +21,6 @@ const checksPerTick = 20;
 export class SsoDomainVerification implements OnApplicationBootstrap, OnModuleDestroy {
   private timer: NodeJS.Timeout | undefined;
   private ticking = false;
-  /** Where the next tick goes on in the list of organizations, so every one is reached in turn. */
   private cursor = 0;
 
   constructor(
@@ -47,15 +42,11 @@ export class SsoDomainVerification implements OnApplicationBootstrap, OnModuleDe
     clearInterval(this.timer);
   }
 
-  /**
-   * Looks the domain (ASCII form) up now and records what changed. The requester's right to record a check
-   * is asked before DNS is; 409 SSO_DOMAIN_TAKEN when the record is there but another organization holds the domain.
-   */
+  /** The requester's right to record a check is asked before DNS is. */
   async check(organizationId: string, domain: string, context: CommandContext): Promise<DomainCheck> {
     const command = (found: boolean) =>
       ({ type: 'RecordSsoDomainCheck', data: { domain, found, at: this.clock.now().toISOString(), graceMs: this.config.ssoDomains.graceMs } }) as const;
     const { state } = await this.organizations.load(organizationId);
-    // The roles rule before any DNS query; the decision after it holds it again, on the state it is made on.
     if (state.exists) refuseUnlessAllowed(command(false), state, requesterOf(context));
     const verification = state.exists ? state.sso?.verification[domain] : undefined;
     if (verification === undefined) {
@@ -69,7 +60,6 @@ export class SsoDomainVerification implements OnApplicationBootstrap, OnModuleDe
     return { domain, lookup, status: (after.exists ? after.sso?.verification[domain]?.status : undefined) ?? verification.status };
   }
 
-  /** One bounded batch: the next organizations in turn, and at most `checksPerTick` of their domains. */
   async tick(): Promise<void> {
     if (this.ticking) return;
     this.ticking = true;

@@ -1,6 +1,5 @@
-// What is stored of failed SSO sign-ons: anyone can make one fail, so each organization's stream keeps a
-// bounded sample per hour, the first FAILURES_IN_FULL_PER_HOUR in full, and counts the rest, so that the
-// number of failures (and of each reason) in an hour is exact while its stored events stay bounded.
+// Anyone can make an SSO sign-on fail, so each organization keeps a bounded sample per hour in full and counts the rest
+// (the counts stay exact while the stored events stay bounded).
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { FoldedStateCache, handleCommand, newCommandContext, type CommandContext } from '#application';
@@ -10,21 +9,19 @@ import { IdentityClock } from '../auth/identity.provider.js';
 import { PINO } from '../logging/pino.js';
 import type { SsoSignOnFailure } from './sso-sign-on-failures.js';
 
-/** How often ended hours' counts are written when no further failure comes to write them. */
 const SWEEP_MS = 60_000;
 
-/** Failures this node counted and did not store in full, for one organization and hour. */
 type Counted = { window: string; byReason: Partial<Record<SsoFailureReason, number>>; total: number };
 
 @Injectable()
 export class SsoSignOnFailureLog implements OnModuleDestroy {
-  /** Where each organization's failure stream stands on this node: recording one reads only the events after it. */
+  /** Recording one reads only the events after it. */
   private readonly heads = new FoldedStateCache<FailuresInFull>(10_000);
-  /** Organizations whose hour, as this node last saw it, is full: their failures are counted without a read. */
+  /** Their failures are counted without a read. */
   private readonly full = new Map<string, string>();
   private readonly counted = new Map<string, Counted>();
   private readonly sweeper: NodeJS.Timeout;
-  /** The write of counts under way, so that counts are written one at a time (and awaited on shutdown). */
+  /** One at a time, awaited on shutdown. */
   private writing: Promise<void> = Promise.resolve();
 
   constructor(
@@ -35,7 +32,6 @@ export class SsoSignOnFailureLog implements OnModuleDestroy {
     this.sweeper = setInterval(() => void this.writeCounts(false), SWEEP_MS).unref();
   }
 
-  /** Stores the failure in full when its hour still has room, else counts it; answers whether it was stored in full. */
   async record(organizationId: string, failure: SsoSignOnFailure, context: CommandContext): Promise<boolean> {
     const at = this.clock.now();
     const window = failureWindowOf(at);
@@ -67,7 +63,6 @@ export class SsoSignOnFailureLog implements OnModuleDestroy {
     return stored;
   }
 
-  /** Writes the counts of every hour that has ended (of every hour, `all`), one event per organization and hour. */
   writeCounts(all: boolean): Promise<void> {
     const run = this.writing.then(() => this.writeNow(all));
     this.writing = run;

@@ -1,9 +1,5 @@
-// SSO sign-on: the code flow with PKCE, state and nonce sealed in the browser's cookie, the
-// id_token verified by openid-client, then the person. An address of a verified domain with no account is
-// registered without a password (so this organization's SSO created it) and added as `member` through the
-// organization's own command path (AddMember: users limit, audit). An existing account signs in only when
-// this organization's SSO created it or its owner linked it (a signed-in link sign-on): a provider's word
-// alone never opens someone else's account.
+// SSO sign-on: code flow with PKCE, id_token verified by openid-client. An existing account signs in only when this
+// organization's SSO created it or its owner linked it: a provider's word alone never opens someone else's account.
 import { Inject, Injectable } from '@nestjs/common';
 import { MeteredCommandBus } from '../metrics/instrumentation.js';
 import type { Configuration } from 'openid-client';
@@ -40,17 +36,13 @@ export class SsoSignOn {
     return `${this.config.publicUrl}${ssoCallbackPath}`;
   }
 
-  /** The provider's authorization URL and the cookie value that binds the sign-on to this browser. */
   async start(organizationId: string, redirect: string, linkUserId?: string): Promise<{ url: URL; cookieValue: string }> {
     const { configuration } = await this.provider(organizationId);
     const { checks, cookieValue } = this.identity.ssoState.seal({ organizationId, redirect, ...(linkUserId === undefined ? {} : { linkUserId }) });
     return { url: await this.identity.oidcProviders.authorizationUrl(configuration, { redirectUri: this.redirectUri, ...checks }), cookieValue };
   }
 
-  /**
-   * Verifies the provider's answer and opens a session for the person it names; SsoSignOnFailure otherwise.
-   * signedInUserId: the user of the browser's live session, which a link sign-on must still have.
-   */
+  /** signedInUserId: the user of the browser's live session, which a link sign-on must still have. */
   async finish(checks: SsoSignOnChecks, callbackQuery: string, context: CommandContext, signedInUserId?: string): Promise<OpenedSession> {
     const { organizationId } = checks;
     const { configuration } = await this.provider(organizationId);
@@ -81,8 +73,7 @@ export class SsoSignOn {
       throw new SsoSignOnFailure('account-not-linked', detail, who);
     }
     const userId = await this.member(organizationId, token.email, asSso, who);
-    // A link is made by a browser signed in already (its second step passed); any other sign-on is asked what a
-    // password sign-in would be, unless this organization takes its provider's MFA for the second step.
+    // A link's browser passed its second step already; others are asked as a password sign-in, unless the provider's MFA is trusted.
     const signingInto = {
       organizationId,
       requiresTwoStep: state.exists && state.twoStepSignInRequired === true,
@@ -93,16 +84,12 @@ export class SsoSignOn {
     return this.identity.sessions.open(userId, 'sso', signedIn, awaiting);
   }
 
-  /**
-   * Records why a sign-on failed, in the organization's sign-on stream, for an organization that exists:
-   * the first of each hour in full, the rest counted (sso-sign-on-failure-log.ts; the log has every one).
-   */
+  /** The first failure of each hour in full, the rest counted (sso-sign-on-failure-log.ts). */
   async recordFailure(organizationId: string, failure: SsoSignOnFailure, context: CommandContext): Promise<boolean> {
     const { state } = await this.organizations.load(organizationId);
     return state.exists && this.failureLog.record(organizationId, failure, context);
   }
 
-  /** The organization's provider, when it may sign people in now. */
   private async provider(organizationId: string): Promise<{ state: ExistingOrganization; configuration: Configuration }> {
     const { state } = await this.organizations.load(organizationId);
     if (!state.exists || state.sso === null) throw new SsoSignOnFailure('not-configured', 'The organization has no single sign-on configured');
@@ -118,10 +105,7 @@ export class SsoSignOn {
     }
   }
 
-  /**
-   * Whether this organization's SSO may sign into the account: its owner linked it (SsoAccountLinked), or
-   * this organization's SSO registered it (the actor of its first event), which covers accounts made just in time.
-   */
+  /** Registered by this organization's SSO (actor of its first event) covers accounts made just in time. */
   private async linked(userId: string, organizationId: string): Promise<boolean> {
     const { state } = await this.identity.users.load(userId);
     if (state.status === 'registered' && state.ssoOrganizationIds.includes(organizationId)) return true;
@@ -129,7 +113,6 @@ export class SsoSignOn {
     return first.found && first.events[0]?.metadata.actor === `sso:${organizationId}`;
   }
 
-  /** The user id of the member with this address, adding them (and registering them) when they are not one yet. */
   private async member(organizationId: string, email: string, context: CommandContext, who: SsoSignOnFailure['who']): Promise<string> {
     const registered = await this.identity.directory.findUserIdByEmail(email);
     const { state } = await this.organizations.load(organizationId);

@@ -1,7 +1,5 @@
-// Files of the built SPA (dist/web). Hashed /assets/ files are cached for a year. Build metadata is
-// not served: source maps are for the error-reporting service, not for browsers (no `.map` type
-// below), and Vite's `.vite/manifest.json` (the whole chunk graph, with source paths) sits in a
-// dot-folder, like any hidden file: no path with a segment starting with '.' is served, nor JSON.
+// Files of the built SPA (dist/web); hashed /assets/ files cached for a year. Never source maps (no `.map` type) nor
+// dot-folders like `.vite/` (the chunk graph, with source paths), nor JSON.
 import { createReadStream, statSync } from 'node:fs';
 import { extname, join, normalize, sep } from 'node:path';
 import type { Request, Response } from 'express';
@@ -21,7 +19,6 @@ const contentTypes: Record<string, string> = {
 
 type StaticFile = { file: string; size: number; contentType: string };
 
-/** The file under root that a request path names, if it is one we serve. */
 export function staticFile(root: string, path: string): StaticFile | undefined {
   // Every file served has an extension: a path with no dot, even encoded, names none (every API route).
   if (!path.includes('.') && !path.includes('%')) return undefined;
@@ -31,7 +28,6 @@ export function staticFile(root: string, path: string): StaticFile | undefined {
   } catch {
     return undefined;
   }
-  // '..' (outside the root) and hidden files and folders ('.vite/', '.env') alike.
   if (decoded.includes('\0') || decoded.split(/[/\\]/).some((segment) => segment.startsWith('.'))) return undefined;
   const contentType = contentTypes[extname(decoded).toLowerCase()];
   if (contentType === undefined) return undefined;
@@ -45,15 +41,14 @@ export function staticFile(root: string, path: string): StaticFile | undefined {
   }
 }
 
-/** The build's precompressed copies (`.br`, `.gz` beside the file), best first. */
+/** Best first. */
 const ENCODINGS = [
   { name: 'br', suffix: '.br' },
   { name: 'gzip', suffix: '.gz' },
 ] as const;
 
-/** The smallest copy of the file that the request accepts: the build wrote `.br` and `.gz` beside the larger assets. */
 function encodedCopy(request: Request, found: StaticFile): { file: string; size: number; encoding?: string } {
-  // Ours is the order among those accepted (q > 0), as with nginx's precompressed files: brotli is the smaller.
+  // Ours is the order among those accepted (q > 0), as nginx's precompressed files: brotli is the smaller.
   const encoding = ENCODINGS.find((candidate) => request.acceptsEncodings(candidate.name) === candidate.name);
   if (encoding !== undefined) {
     try {
@@ -72,7 +67,6 @@ export function sendStaticFile(request: Request, response: Response, found: Stat
   response.setHeader('Content-Type', found.contentType);
   response.setHeader('Content-Length', String(sent.size));
   if (sent.encoding !== undefined) response.setHeader('Content-Encoding', sent.encoding);
-  // Caches keep one copy per encoding a client accepts.
   response.setHeader('Vary', 'Accept-Encoding');
   response.setHeader('Cache-Control', request.path.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
   if (request.method === 'HEAD') {

@@ -11,7 +11,6 @@ import { caughtUpReadModels } from '../read-models-caught-up.js';
 
 type Options = { name: string; id?: string; allowDuplicateName?: boolean };
 
-/** An id of the form `acme-2` that no organization has yet, for the hint of a refusal. */
 async function freeAlternative(organizations: Organizations, slug: string): Promise<string> {
   for (const candidate of slugAlternatives(slug)) {
     if (!(await organizations.load(candidate)).state.exists) return candidate;
@@ -19,10 +18,7 @@ async function freeAlternative(organizations: Organizations, slug: string): Prom
   throw new Error('unreachable');
 }
 
-/**
- * Refuses a second organization with the same name (sameOrganizationName), unless asked for: running
- * `org:create --name Acme` twice is far more often a slip than a second customer called Acme.
- */
+/** `org:create --name Acme` twice is far more often a slip than a second customer called Acme. */
 async function refuseSameName(context: CliContext, name: string, id: string): Promise<void> {
   const namesakes = (await caughtUpReadModels(context)).organizations.named(name).filter((namesake) => namesake.id !== id);
   if (namesakes.length === 0) return;
@@ -37,7 +33,6 @@ async function refuseSameName(context: CliContext, name: string, id: string): Pr
   );
 }
 
-/** The slug was taken: which organization has it, and the options that would create another one. */
 async function slugTaken(organizations: Organizations, id: string, name: string): Promise<ProblemError> {
   const existing = (await organizations.load(id)).state;
   const existingName = existing.exists ? existing.name : name;
@@ -52,11 +47,7 @@ async function slugTaken(organizations: Organizations, id: string, name: string)
   );
 }
 
-/**
- * `chorus org:create --name N [--id ID] [--allow-duplicate-name]`: creates an organization, prints its id.
- * Without --id the id is the name's slug (`Acme Corp` -> `acme-corp`), so the next command can name it;
- * a uuid only for a name with nothing a slug can keep.
- */
+/** Without --id the id is the name's slug (`Acme Corp` -> `acme-corp`), so the next command can name it. */
 export function registerOrgCreateCommand(program: Command, getContext: GetCliContext): void {
   program
     .command('org:create')

@@ -23,10 +23,8 @@ const PAGE_SIZE = 500;
 // The event in words last: sentences differ in length, the columns before them do not.
 const columns = (time: string, revision: string, actor: string, event: string): string => `${time.padEnd(24)}  ${revision.padStart(8)}  ${actor.padEnd(28)}  ${event}`;
 
-/** One line per event for people: when, which revision, who in words, and the event as the console says it. */
 const entryLine = (entry: TimelineEntry): string => columns(entry.recordedAt, String(entry.revision), entry.actorName, entry.description);
 
-/** Prints events recorded after `afterPosition` in the stream until SIGINT or SIGTERM. */
 function follow(store: EventStore, streamId: string, afterPosition: bigint, print: (event: RecordedEvent) => void): Promise<void> {
   return new Promise((resolve, reject) => {
     const subscription = store.subscribeToAll({
@@ -55,14 +53,12 @@ const exportOptions = z
     follow: z.literal(false, { error: 'cannot be given with --format (an export ends with the last event)' }),
   });
 
-/** The export (the console's "Download CSV" / "Download JSON lines"), written to stdout as it is read. */
 async function printExport(getContext: GetCliContext, organizationId: string, format: ExportFormat): Promise<void> {
   const chunks = await (await getContext()).app.get(HistoryExport).open(organizationId, format);
   // end: false: stdout stays open for the process; pipeline waits for it to drain between chunks.
   await pipeline(Readable.from(chunks), process.stdout, { end: false });
 }
 
-/** `chorus org:history ID [--json] [--follow] [--format csv|jsonl]`: the organization's events, oldest first. */
 export function registerOrgHistoryCommand(program: Command, getContext: GetCliContext): void {
   program
     .command('org:history')
@@ -98,7 +94,6 @@ export function registerOrgHistoryCommand(program: Command, getContext: GetCliCo
         let last: RecordedEvent | undefined;
         for (let fromRevision = 0n, hasMore = true; hasMore; ) {
           const page = await readOrganizationHistory(store, organizationId, { fromRevision, limit: PAGE_SIZE });
-          // The header only once the organization is known to exist.
           if (!json && fromRevision === 0n) process.stdout.write(`${columns('time', 'revision', 'by', 'event')}\n`);
           await print(page.events);
           last = page.events.at(-1) ?? last;

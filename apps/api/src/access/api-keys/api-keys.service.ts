@@ -23,20 +23,15 @@ import { generateApiKey, hashSecret, parseApiKey, secretMatchesDigest, storedDig
 
 export const MAX_API_KEY_NAME_LENGTH = 100;
 
-/**
- * How long a node trusts the key it resolved before reading its stream again: the stated bound within
- * which a key revoked elsewhere (another node, the command line) is refused on every node. The node that
- * revokes a key refuses it at once.
- */
+/** The stated bound within which a key revoked on another node is refused everywhere; the revoking node refuses it at once. */
 export const API_KEY_CACHE_MS = 5_000;
-/** A key's use is recorded at most this often, so that tracking it costs one append an hour, not one a request. */
+/** One append an hour per key, not one a request. */
 export const API_KEY_USE_GRANULARITY_MS = 3_600_000;
 export const MAX_CACHED_API_KEYS = 10_000;
 
 export type CreatedApiKey = { keyId: string; name: string; scopes: ApiKeyScope[]; organizationId: string | null; key: string; position: bigint };
 export type RevokedApiKey = { keyId: string; revokedAt: string; alreadyRevoked: boolean; position: bigint };
 export type ApiKeySummary = Omit<ApiKey, 'secretHash'>;
-/** A key we issued, live: who it is, what it may do, and where. */
 export type AuthenticatedApiKey = { keyId: string; scopes: ApiKeyScope[]; organizationId?: string };
 
 const KEY_ID = /^[0-9a-f]{24}$/;
@@ -49,16 +44,13 @@ const summary = ({ secretHash: _secretHash, ...rest }: ApiKey): ApiKeySummary =>
 
 type CachedKey = { folded: FoldedStream<ApiKeyState>; checkedAt: number };
 
-/** What each request asks of a key, worked out once per state of it (a state is replaced, never changed). */
+/** Worked out once per state of a key (a state is replaced, never changed). */
 type KeyCheck = { digest: Buffer | undefined; lastUsedMs: number | null; authenticated: AuthenticatedApiKey };
 
-/**
- * Creates API keys (the key is returned once, only its hash is stored), lists and revokes them, and
- * recognises them on requests through a per-node cache (API_KEY_CACHE_MS).
- */
+/** The key is returned once; only its hash is stored. */
 @Injectable()
 export class ApiKeys {
-  /** Least recently used first; unknown key ids are never cached (a flood of made-up ids cannot fill it). */
+  /** Unknown key ids are never cached (a flood of made-up ids cannot fill it). */
   private readonly cache = new Map<string, CachedKey>();
   private readonly checks = new WeakMap<ApiKey, KeyCheck>();
 
@@ -84,7 +76,7 @@ export class ApiKeys {
     return { keyId, name, scopes, organizationId: organizationId ?? null, key, position: position ?? -1n };
   }
 
-  /** Revokes the key for good (idempotent: a revoked key stays revoked, at its first revocation's time). */
+  /** Idempotent: a revoked key stays revoked, at its first revocation's time. */
   async revoke(keyId: string, context: CommandContext): Promise<RevokedApiKey> {
     if (!KEY_ID.test(keyId)) throw refuse('The key id is the 24 hexadecimal characters after chrs_ (see api-key:list).', 'keyId');
     const at = this.clock.now();
@@ -95,7 +87,6 @@ export class ApiKeys {
     return { keyId, revokedAt: handled.state?.revokedAt ?? at.toISOString(), alreadyRevoked: handled.appended.length === 0, position: handled.position ?? -1n };
   }
 
-  /** Every key ever issued, oldest first, live or revoked: read from the store's log (one pass, filtered to key streams). */
   list(): Promise<ApiKeySummary[]> {
     const keys = new Map<string, ApiKeyState>();
     return new Promise((resolve, reject) => {
@@ -113,7 +104,6 @@ export class ApiKeys {
     });
   }
 
-  /** The key's id, scopes and organization when `key` is a live key we issued, else undefined. */
   async authenticate(key: string, context: CommandContext): Promise<AuthenticatedApiKey | undefined> {
     const credential = parseApiKey(key);
     if (credential === undefined) return undefined;
@@ -135,7 +125,6 @@ export class ApiKeys {
     return parsed.data;
   }
 
-  /** The key's stream read again (only its new events since this node's last read). */
   private async read(keyId: string, now: number): Promise<ApiKeyState> {
     return (await loadStream(this.store, apiKeyDecider, keyId, { cache: this.cacheOf(keyId, now) })).state;
   }
@@ -154,10 +143,9 @@ export class ApiKeys {
     return check;
   }
 
-  /** Records the use once an hour; never fails the request it rides on (another node may have just done it). */
+  /** Never fails the request it rides on (another node may have just done it). */
   private async noteUse(apiKey: ApiKey, context: CommandContext): Promise<void> {
     const now = this.clock.now();
-    // Most requests owe no record: asked here, they cost no command.
     if (!isUseDue(apiKey, now, API_KEY_USE_GRANULARITY_MS)) return;
     try {
       const use = { type: 'RecordApiKeyUse', data: { at: now, useGranularityMs: API_KEY_USE_GRANULARITY_MS } } as const;
@@ -170,7 +158,7 @@ export class ApiKeys {
     }
   }
 
-  /** This node's cache entry of one key, as handleCommand and loadStream use one; `checkedAt`: when what they fold was read. */
+  /** `checkedAt`: when the folded state was read. */
   private cacheOf(keyId: string, checkedAt: number): FoldedStreamCache<ApiKeyState> {
     return {
       get: () => this.cache.get(keyId)?.folded,

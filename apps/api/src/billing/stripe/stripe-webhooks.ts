@@ -1,7 +1,5 @@
-// A verified Stripe event, handled (docs/billing.md): recorded on its subscription's stream once, then the
-// organization brought to the subscription's newest state, unless the organization is bound to another Stripe
-// customer. Every step is safe to repeat, so a redelivery, 20 concurrent ones, or one after a crash all end in
-// the same state with each change recorded once.
+// A verified Stripe event (docs/billing.md). Every step is safe to repeat: redeliveries, concurrent ones, or one after a
+// crash all end in the same state with each change recorded once.
 import { isDeepStrictEqual } from 'node:util';
 import { Inject, Injectable } from '@nestjs/common';
 import type Stripe from 'stripe';
@@ -25,10 +23,7 @@ import { Organizations } from '../../organizations/organizations.js';
 import { PLAN_CATALOGUE } from '../../plans/plan-catalogue.module.js';
 import { STRIPE_EVENT_TYPES, stripeObservation } from './stripe-event.js';
 
-/**
- * applied: the organization changed; unchanged: it already was in that state (a redelivery, an older event);
- * recorded: nothing is in force yet (an incomplete subscription); unmatched: kept for operators; ignored: a type Chorus does not use.
- */
+/** unchanged: already in that state (a redelivery, an older event); recorded: nothing in force yet; unmatched: kept for operators. */
 export type StripeOutcome = 'applied' | 'unchanged' | 'recorded' | 'unmatched' | 'ignored';
 
 export type StripeReceipt = { id: string; type: string; outcome: StripeOutcome; duplicate: boolean; organizationId: string | null; position: bigint | null };
@@ -82,17 +77,11 @@ export class StripeWebhooks {
       const { subscriptionId, trialEndsAt } = placement.data;
       result = await this.organizations.handle(placement.organizationId, { type: 'NoteTrialEnding', data: { subscriptionId, trialEndsAt } }, context);
     }
-    // Informational: a concurrent delivery of the same event may also find the stream moved.
     const outcome = result.revision === before ? 'unchanged' : 'applied';
     return { ...receipt, duplicate, outcome, organizationId: placement.organizationId, position: result.position };
   }
 
-  /**
-   * Brings the organization to the subscription's newest state. A newer event of the same subscription may
-   * have been applied while this one's decision was made: after writing, the subscription's stream is read
-   * again, and while its newest state differs from the one just written, that one is written instead. The
-   * last write is always followed by such a check, so the organization ends in the newest state.
-   */
+  /** A newer event may be applied meanwhile: the stream is read again after each write, so the organization ends in the newest state. */
   private async sync(subscriptionId: string, first: SyncPlacement, context: CommandContext): Promise<CommandResult | { foreign: string }> {
     let placement = first;
     for (let round = 1; ; round += 1) {
@@ -104,20 +93,15 @@ export class StripeWebhooks {
     }
   }
 
-  /**
-   * SyncSubscription; `foreign`: why the organization, as the decision found it, is not this subscription's to
-   * change (the decision asks the same of the same state, and records nothing then).
-   */
+  /** `foreign`: why the organization is not this subscription's to change (the decision then records nothing). */
   private async syncOnce({ organizationId, data }: SyncPlacement, context: CommandContext): Promise<{ result: CommandResult; foreign: string | null }> {
     const subscription = { subscriptionId: data.subscriptionId, customerId: data.customerId ?? null, ended: data.status === 'ended' };
     const handled = await this.organizations.decideOn(organizationId, { type: 'SyncSubscription', data }, context);
-    // Nothing recorded: the state answered is the one decided on, which the decision asked the same of.
     const { state } = handled;
     const foreign = handled.appended.length === 0 && state.exists ? foreignCustomer(state, subscription) : null;
     return { result: { id: organizationId, revision: handled.revision ?? -1n, position: handled.position ?? -1n }, foreign };
   }
 
-  /** A subscription not in force yet (its checkout came first, or it is incomplete) of another customer than its organization's: why. */
   private async foreignWhileWaiting(subscription: StripeSubscriptionState, subscriptionId: string): Promise<string | null> {
     const organizationId = stripeOrganizationId(subscription);
     if (organizationId === null) return null;
@@ -125,7 +109,7 @@ export class StripeWebhooks {
     return state.exists ? foreignCustomer(state, { subscriptionId, customerId: subscription.customerId, ended: false }) : null;
   }
 
-  /** Kept for operators once (on its own stream), counted once; 2xx all the same, since a retry cannot place it either. */
+  /** 2xx all the same, since a retry cannot place it either. */
   private async unmatched(
     event: Stripe.Event,
     observation: { subscriptionId: string | null; organizationId: string | null },
