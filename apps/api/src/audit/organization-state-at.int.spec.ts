@@ -62,7 +62,8 @@ describe('as of a revision', () => {
     for (const event of events) {
       const at = await organizationStateAt(store, catalogue, organizationId, { kind: 'revision', revision: event.revision });
 
-      expect(at).toEqual({ view: foldOfFirst(Number(event.revision) + 1), revision: event.revision, position: event.position, recordedAt: event.recordedAt, stripe: { customerId: null, subscriptionId: null } });
+      const { revision, position, recordedAt } = event;
+      expect(at).toEqual({ view: foldOfFirst(Number(revision) + 1), revision, position, recordedAt, stripe: { customerId: null, subscriptionId: null } });
     }
   });
 
