@@ -1,2 +1,3 @@
 export * from './command-handler.js';
 export { FoldedStateCache } from './folded-state-cache.js';
+export { SCHEMA_VERSION, UpcastingEventStore } from './upcasting-event-store.js';

@@ -102,3 +102,4 @@ export * from './billing/stripe-subscription.js';
 export * from './usage/threshold-mail.js';
 export * from './usage/traffic.js';
 export { UNKNOWN_COMMAND_TYPE, UNKNOWN_EVENT_TYPE } from './testing/unknown-types.js';
+export { EventSchemaError, EventSchemas, eventSchemas, UPCASTERS, type Upcaster } from './evolution/upcasters.js';

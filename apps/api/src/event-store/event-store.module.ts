@@ -1,5 +1,7 @@
 import { Global, Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { UpcastingEventStore } from '#application';
 import { CONFIG, type Config } from '#config';
+import { eventSchemas } from '#domain';
 import { EVENT_STORE, openEventStore, type EventStore } from '#event-store';
 import { ChorusMetrics } from '../metrics/chorus-metrics.js';
 import { TimedEventStore } from '../metrics/instrumentation.js';
@@ -14,7 +16,10 @@ class EventStoreLifecycle implements OnApplicationShutdown {
   }
 }
 
-/** EVENT_STORE: the embedded SQLite store under DATA_DIR, or PostgreSQL (DATABASE_URL), or EventStoreDB (EVENTSTORE_CONNECTION_STRING); its appends timed. */
+/**
+ * EVENT_STORE: the embedded SQLite store under DATA_DIR, or PostgreSQL (DATABASE_URL), or EventStoreDB (EVENTSTORE_CONNECTION_STRING);
+ * every event read in its current shape (upcast), its appends timed.
+ */
 @Global()
 @Module({
   providers: [
@@ -24,7 +29,7 @@ class EventStoreLifecycle implements OnApplicationShutdown {
       useFactory: async (config: Config, metrics: ChorusMetrics): Promise<EventStore> => {
         const { dataDir, eventStoreConnectionString: connectionString, databaseUrl } = config;
         const store = await openEventStore({ dataDir, connectionString, databaseUrl });
-        return new TimedEventStore(store, metrics, databaseUrl !== undefined ? 'postgres' : connectionString !== undefined ? 'eventstoredb' : 'sqlite');
+        return new TimedEventStore(new UpcastingEventStore(store, eventSchemas), metrics, databaseUrl !== undefined ? 'postgres' : connectionString !== undefined ? 'eventstoredb' : 'sqlite');
       },
     },
     EventStoreLifecycle,

@@ -37,10 +37,10 @@ export type SecondStepFailed = {
   data: { sessionId: string; method: Exclude<SecondStepMethod, 'enrolment'>; at: string };
 };
 
-/** `authority` is absent in older events: those were resets of members by their owners. */
+/** `owner-alone`: a reset by an owner before the organization had to answer for the account or the person to agree (version 1). */
 export type SecondFactorsReset = {
   type: 'SecondFactorsReset';
-  data: { organizationId: string; authority?: 'account-of-organization' | 'confirmed-by-person'; at: string };
+  data: { organizationId: string; authority: 'account-of-organization' | 'confirmed-by-person' | 'owner-alone'; at: string };
 };
 
 /** Nothing changes until the person confirms through the mailed link. */
