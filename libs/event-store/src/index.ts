@@ -3,3 +3,6 @@ export { openEventStore, type OpenEventStoreOptions } from './open-event-store.j
 export { SqliteEventStore, type SqliteEventStoreOptions } from './sqlite-event-store.js';
 export type { GroupCommitStats } from './sqlite-group-commit.js';
 export { PostgresEventStore, type PostgresEventStoreOptions } from './postgres-event-store.js';
+export * from './personal-keys.port.js';
+export { SqlitePersonalKeys } from './sqlite-personal-keys.js';
+export { PostgresPersonalKeys } from './postgres-personal-keys.js';

@@ -2,12 +2,16 @@
 // cluster started from Debian's binaries (testing/postgres-server.ts), else skipped with one line saying why.
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it, jest } from '@jest/globals';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import pg from 'pg';
 import { EventStoreTimeoutError, WrongExpectedRevisionError, type EventToAppend, type RecordedEvent } from './event-store.port.js';
 import { openEventStore } from './open-event-store.js';
 import { PostgresEventStore } from './postgres-event-store.js';
 import { POSTGRES_SUBSCRIPTION_PAGE_SIZE } from './postgres-subscription.js';
 import { describeEventStoreContract } from './testing/event-store.contract.js';
+import { describePersonalKeysContract } from './testing/personal-keys.contract.js';
+import { PostgresPersonalKeys } from './postgres-personal-keys.js';
 import { startPostgresServer, type PostgresServer } from './testing/postgres-server.js';
 
 const started = await startPostgresServer();
@@ -47,6 +51,26 @@ describeEventStoreContract(
       deleteStream: async (streamId) => {
         await sql(databaseUrl, 'INSERT INTO deleted_streams (stream_id) VALUES ($1)', [streamId]);
       },
+    };
+  },
+  skip === undefined ? {} : { skip },
+);
+
+describePersonalKeysContract(
+  'The PostgreSQL event store',
+  async () => {
+    const databaseUrl = await newDatabase();
+    return {
+      open: () => PostgresPersonalKeys.connect({ connectionString: databaseUrl }),
+      // The table's files as the server writes them (after a checkpoint): main fork and its segments.
+      storedBytes: async () => {
+        await sql(databaseUrl, 'CHECKPOINT');
+        const { rows } = await sql(databaseUrl, "SELECT current_setting('data_directory') AS dir, pg_relation_filepath('personal_keys') AS path");
+        const base = join(rows[0].dir as string, rows[0].path as string);
+        const files = [base, ...Array.from({ length: 8 }, (_, segment) => `${base}.${segment + 1}`)].filter((path) => existsSync(path));
+        return Buffer.concat(files.map((path) => readFileSync(path)));
+      },
+      dispose: async () => undefined,
     };
   },
   skip === undefined ? {} : { skip },

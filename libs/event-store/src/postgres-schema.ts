@@ -94,6 +94,14 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
       END $$;
     `,
   },
+  {
+    version: 3,
+    name: 'personal data keys',
+    sql: `
+      -- Apart from the log: a deleted key (key NULL, erased_at set) is a person forgotten, and stays so.
+      CREATE TABLE personal_keys (subject text COLLATE "C" PRIMARY KEY, key bytea, created_at timestamptz NOT NULL DEFAULT now(), erased_at timestamptz);
+    `,
+  },
 ];
 
 /** Under the log lock: two nodes may open at once. */

@@ -39,6 +39,14 @@ export const EVENT_STORE_MIGRATIONS: readonly SchemaMigration[] = [
         BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
     `,
   },
+  {
+    version: 3,
+    name: 'personal data keys',
+    sql: `
+      -- Apart from the log: a deleted key (key NULL, erased_at set) is a person forgotten, and stays so.
+      CREATE TABLE personal_keys (subject TEXT PRIMARY KEY, key BLOB, created_at TEXT NOT NULL, erased_at TEXT) STRICT;
+    `,
+  },
 ];
 
 export function migrateEventStoreSchema(

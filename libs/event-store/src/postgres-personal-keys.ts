@@ -1,0 +1,60 @@
+// PostgreSQL's keys: a table beside the log's. An erased key's row is overwritten with NULL and the table rewritten;
+// the write-ahead log keeps the old bytes until its segments are recycled (docs/privacy.md).
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { PERSONAL_KEY_BYTES, PersonalDataErasedError, type PersonalKeyStore } from './personal-keys.port.js';
+import { migratePostgresSchema } from './postgres-schema.js';
+
+export class PostgresPersonalKeys implements PersonalKeyStore {
+  static async connect(options: { connectionString: string }): Promise<PostgresPersonalKeys> {
+    const pool = new pg.Pool({ connectionString: options.connectionString, max: 2 });
+    pool.on('error', () => undefined);
+    try {
+      const client = await pool.connect();
+      try {
+        await migratePostgresSchema(client);
+      } finally {
+        client.release();
+      }
+      return new PostgresPersonalKeys(pool);
+    } catch (error) {
+      await pool.end();
+      throw error;
+    }
+  }
+
+  private constructor(private readonly pool: pg.Pool) {}
+
+  async find(subjects: readonly string[]): Promise<Map<string, Buffer>> {
+    const { rows } = await this.pool.query<{ subject: string; key: Buffer }>('SELECT subject, key FROM personal_keys WHERE subject = ANY($1) AND key IS NOT NULL', [[...new Set(subjects)]]);
+    return new Map(rows.map((row) => [row.subject, row.key]));
+  }
+
+  async obtain(subject: string): Promise<Buffer> {
+    await this.pool.query('INSERT INTO personal_keys (subject, key) VALUES ($1, $2) ON CONFLICT (subject) DO NOTHING', [subject, randomBytes(PERSONAL_KEY_BYTES)]);
+    // A statement of its own: its snapshot sees the row another node's insert committed while this one waited.
+    const { rows } = await this.pool.query<{ key: Buffer | null }>('SELECT key FROM personal_keys WHERE subject = $1', [subject]);
+    const key = rows[0]?.key ?? null;
+    if (key === null) throw new PersonalDataErasedError(subject);
+    return key;
+  }
+
+  async erase(subject: string): Promise<void> {
+    await this.pool.query(
+      `INSERT INTO personal_keys (subject, key, erased_at) VALUES ($1, NULL, now())
+       ON CONFLICT (subject) DO UPDATE SET key = NULL, erased_at = now() WHERE personal_keys.erased_at IS NULL`,
+      [subject],
+    );
+    // Rewrites the table into new files and removes the old ones: the erased row's bytes leave the table's files.
+    await this.pool.query('VACUUM FULL personal_keys');
+  }
+
+  async subjects(prefix: string): Promise<string[]> {
+    const { rows } = await this.pool.query<{ subject: string }>("SELECT subject FROM personal_keys WHERE key IS NOT NULL AND starts_with(subject, $1) ORDER BY subject", [prefix]);
+    return rows.map((row) => row.subject);
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+}

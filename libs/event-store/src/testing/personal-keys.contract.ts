@@ -1,0 +1,87 @@
+// The personal key store's contract, one suite run against every adapter: a key is made once for every node,
+// found while it exists, and once erased it is gone for good, its bytes included.
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { PERSONAL_KEY_BYTES, PersonalDataErasedError, type PersonalKeyStore } from '../personal-keys.port.js';
+
+export type PersonalKeysHarness = {
+  /** A key store on the same storage each time (two are open at once, as on two nodes). */
+  open(): Promise<PersonalKeyStore>;
+  /** Every byte of the storage the keys live in (files, or the table's pages), to look for an erased key. */
+  storedBytes?(): Promise<Buffer>;
+  dispose(): Promise<void>;
+};
+
+export function describePersonalKeysContract(name: string, harness: () => Promise<PersonalKeysHarness>, options: { skip?: string } = {}): void {
+  const describeIt = options.skip === undefined ? describe : describe.skip;
+  describeIt(`${name}: personal keys`, () => {
+    let opened: PersonalKeysHarness;
+    let node: PersonalKeyStore;
+    let otherNode: PersonalKeyStore;
+    const subject = () => `user:${randomUUID()}`;
+
+    beforeAll(async () => {
+      opened = await harness();
+      node = await opened.open();
+      otherNode = await opened.open();
+    }, 60_000);
+
+    afterAll(async () => {
+      await node.close();
+      await otherNode.close();
+      await opened.dispose();
+    });
+
+    it('makes one key per subject, the same on every node however many ask at once', async () => {
+      const person = subject();
+      const keys = await Promise.all([...Array.from({ length: 8 }, () => node.obtain(person)), ...Array.from({ length: 8 }, () => otherNode.obtain(person))]);
+      expect(keys[0]).toHaveLength(PERSONAL_KEY_BYTES);
+      expect(new Set(keys.map((key) => key.toString('hex'))).size).toBe(1);
+      expect(await otherNode.find([person])).toEqual(new Map([[person, keys[0]]]));
+    });
+
+    it('finds the keys that exist, and none for a subject never sealed for', async () => {
+      const [ada, grace, nobody] = [subject(), subject(), subject()];
+      const adaKey = await node.obtain(ada);
+      const graceKey = await node.obtain(grace);
+      expect(await otherNode.find([ada, grace, nobody, ada])).toEqual(new Map([[ada, adaKey], [grace, graceKey]]));
+      expect((await node.obtain(ada)).equals(adaKey)).toBe(true);
+    });
+
+    it('erases a key for good: no node finds it, none makes it again, and erasing again changes nothing', async () => {
+      const person = subject();
+      await node.obtain(person);
+      await otherNode.erase(person);
+      expect(await node.find([person])).toEqual(new Map());
+      await expect(node.obtain(person)).rejects.toThrow(PersonalDataErasedError);
+      await expect(otherNode.obtain(person)).rejects.toThrow(PersonalDataErasedError);
+      await node.erase(person);
+      await expect(node.obtain(person)).rejects.toThrow(PersonalDataErasedError);
+    });
+
+    it('erases a subject that never had a key: none is made for it afterwards', async () => {
+      const person = subject();
+      await node.erase(person);
+      await expect(node.obtain(person)).rejects.toThrow(PersonalDataErasedError);
+    });
+
+    it('lists the subjects with a key by prefix (expiring periods), erased ones left out', async () => {
+      const prefix = `period-${randomUUID()}:`;
+      await node.obtain(`${prefix}2030-01`);
+      await node.obtain(`${prefix}2030-02`);
+      await node.obtain(`${prefix}2030-03`);
+      await node.obtain(`other-${prefix}2030-01`);
+      await node.erase(`${prefix}2030-02`);
+      expect(await otherNode.subjects(prefix)).toEqual([`${prefix}2030-01`, `${prefix}2030-03`]);
+    });
+
+    it("leaves no copy of an erased key's bytes in the storage", async () => {
+      if (opened.storedBytes === undefined) return;
+      const people = Array.from({ length: 20 }, subject);
+      const keys = await Promise.all(people.map((person) => node.obtain(person)));
+      for (const person of people) await node.erase(person);
+      const bytes = await opened.storedBytes();
+      expect(keys.filter((key) => bytes.includes(key))).toEqual([]);
+    });
+  });
+}
