@@ -59,6 +59,7 @@ describe('event metadata', () => {
       commandType: 'CreateOrganization',
       clientIp: expect.any(String),
       userAgent: expect.any(String),
+      schemaVersion: 1,
     });
   });
 
