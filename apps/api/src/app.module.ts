@@ -18,6 +18,7 @@ import { OrganizationsModule } from './organizations/organizations.module.js';
 import { OwnerMailsModule } from './owner-mails/owner-mails.module.js';
 import { PlanCatalogueModule } from './plans/plan-catalogue.module.js';
 import { ReadModelsModule } from './read-models/read-models.module.js';
+import { PrivacyModule } from './privacy/privacy.module.js';
 import { SsoModule } from './sso/sso.module.js';
 import type { RunMode } from './config/run-mode.js';
 import { WebModule } from './web/web.module.js';
@@ -48,6 +49,7 @@ export class AppModule {
         OwnerMailsModule,
         AuthModule,
         SsoModule,
+        PrivacyModule,
         WebModule,
         DemoModule,
       ],

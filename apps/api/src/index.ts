@@ -51,3 +51,6 @@ export { DemoSeed, demoOrganizationId, demoOwnerEmail, type DemoSignIn } from '.
 export { startUpBanner } from './start-up/start-up-banner.js';
 export { webRoot } from './web/web-root.js';
 export { SsoDomainVerification } from './sso/sso-domain-verification.js';
+export { PersonalDataErasure, type ErasureResult } from './privacy/personal-data-erasure.js';
+export { expiresAt, PersonalDataRetention } from './privacy/personal-data-retention.js';
+export { PersonalDataExport, type PersonalDataCopy } from './privacy/personal-data-export.js';

@@ -113,6 +113,18 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./commands/user-create.command.js')).registerUserCreateCommand,
   },
   {
+    name: 'user:export',
+    args: '<person>',
+    summary: 'print every fact Chorus holds about a person, as JSON',
+    load: async () => (await import('./commands/user-export.command.js')).registerUserExportCommand,
+  },
+  {
+    name: 'user:erase',
+    args: '<person>',
+    summary: "erase a person's personal data for good",
+    load: async () => (await import('./commands/user-erase.command.js')).registerUserEraseCommand,
+  },
+  {
     name: 'billing:sign',
     args: '[file]',
     summary: 'print the Billing-Signature header value for a billing event body',

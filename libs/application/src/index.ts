@@ -1,3 +1,6 @@
 export * from './command-handler.js';
 export { FoldedStateCache } from './folded-state-cache.js';
 export { SCHEMA_VERSION, UpcastingEventStore } from './upcasting-event-store.js';
+export { KEY_CACHE_MS, PersonalKeys } from './privacy/personal-keys-cache.js';
+export { SealingEventStore } from './privacy/sealing-event-store.js';
+export { isSealed, pseudonymOf } from './privacy/sealing.js';

@@ -38,6 +38,7 @@ const environmentSchema = z.object({
   SMTP_URL: optionalText.pipe(z.url({ protocol: /^smtps?$/ }).optional()),
   MAIL_FROM: z.string().min(3).default('Chorus <no-reply@chorus.localhost>'),
   MAIL_CLAIM_SECONDS: z.coerce.number().int().min(2).max(3_600).default(60),
+  PERSONAL_DATA_RETENTION_DAYS: z.coerce.number().int().min(1).max(3_650).default(90),
   GOOGLE_CLIENT_ID: optionalText,
   GOOGLE_CLIENT_SECRET: optionalText,
   GOOGLE_AUTHORIZATION_URL: z.url().default('https://accounts.google.com/o/oauth2/v2/auth'),
@@ -122,6 +123,8 @@ export type Config = {
   passwordHashesAtOnce: number | undefined;
   /** A node's claim on an owed mail, before another takes it over: above the longest a mail may take to send. */
   mailClaimMs: number;
+  /** How long after its month a caller's address and user agent stay readable (docs/privacy.md). */
+  personalDataRetentionDays: number;
   /** Each is also a connection of `http.maxConnections`. */
   entitlementStreamsMax: number;
   /** So that one caller cannot take them all. */
@@ -196,6 +199,7 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
     smtpUrl: env.SMTP_URL,
     mailFrom: env.MAIL_FROM,
     mailClaimMs: env.MAIL_CLAIM_SECONDS * 1_000,
+    personalDataRetentionDays: env.PERSONAL_DATA_RETENTION_DAYS,
     google: {
       clientId: env.GOOGLE_CLIENT_ID,
       clientSecret: env.GOOGLE_CLIENT_SECRET,

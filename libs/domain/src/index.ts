@@ -103,3 +103,4 @@ export * from './usage/threshold-mail.js';
 export * from './usage/traffic.js';
 export { UNKNOWN_COMMAND_TYPE, UNKNOWN_EVENT_TYPE } from './testing/unknown-types.js';
 export { EventSchemaError, EventSchemas, eventSchemas, UPCASTERS, type Upcaster } from './evolution/upcasters.js';
+export * from './privacy/personal-data.js';

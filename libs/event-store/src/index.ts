@@ -1,5 +1,5 @@
 export * from './event-store.port.js';
-export { openEventStore, type OpenEventStoreOptions } from './open-event-store.js';
+export { openEventStore, openPersonalKeys, type OpenEventStoreOptions } from './open-event-store.js';
 export { SqliteEventStore, type SqliteEventStoreOptions } from './sqlite-event-store.js';
 export type { GroupCommitStats } from './sqlite-group-commit.js';
 export { PostgresEventStore, type PostgresEventStoreOptions } from './postgres-event-store.js';

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EventStore } from './event-store.port.js';
+import type { PersonalKeyStore } from './personal-keys.port.js';
 import { SqliteEventStore } from './sqlite-event-store.js';
 
 export type OpenEventStoreOptions = {
@@ -27,4 +28,19 @@ export async function openEventStore(options: OpenEventStoreOptions): Promise<Ev
   }
   mkdirSync(options.dataDir, { recursive: true });
   return SqliteEventStore.open({ file: join(options.dataDir, 'events.sqlite'), now: options.now });
+}
+
+/** The key store beside the log openEventStore opens with the same options: its table, or its streams. */
+export async function openPersonalKeys(options: OpenEventStoreOptions): Promise<PersonalKeyStore> {
+  if (options.databaseUrl !== undefined && options.databaseUrl !== '') {
+    const { PostgresPersonalKeys } = await import('./postgres-personal-keys.js');
+    return PostgresPersonalKeys.connect({ connectionString: options.databaseUrl });
+  }
+  if (options.connectionString !== undefined && options.connectionString !== '') {
+    const { EventStoreDbPersonalKeys } = await import('./eventstoredb-personal-keys.js');
+    return EventStoreDbPersonalKeys.connect(options.connectionString);
+  }
+  mkdirSync(options.dataDir, { recursive: true });
+  const { SqlitePersonalKeys } = await import('./sqlite-personal-keys.js');
+  return SqlitePersonalKeys.open({ file: join(options.dataDir, 'events.sqlite'), now: options.now });
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { PersonErasure } from './privacy/person-erasure.js';
 import type { EventStore } from '#event-store';
 import { systemClock, type Clock } from './clock.js';
 import { deriveKey } from './hashing.js';
@@ -68,6 +69,7 @@ export type Identity = {
   oidcProviders: OidcProviders;
   twoStep: TwoStep;
   ownerResets: OwnerResets;
+  erasure: PersonErasure;
 };
 
 export function createIdentity(options: IdentityOptions): Identity {
@@ -146,5 +148,6 @@ export function createIdentity(options: IdentityOptions): Identity {
     }),
     twoStep,
     ownerResets: new OwnerResets({ users, attempts, hasher, clock, mailer: options.mailer, logger: options.logger, links }),
+    erasure: new PersonErasure(users, claims, sessions),
   };
 }

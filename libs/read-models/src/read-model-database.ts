@@ -20,6 +20,8 @@ export function openReadModelDatabase(dataDir: string | ':memory:', { busyTimeou
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma(`busy_timeout = ${busyTimeoutMs}`);
+  // Rows of an erased person are rewritten or deleted: their old bytes must not stay in the file's free space.
+  db.pragma('secure_delete = ON');
   return db;
 }
 

@@ -71,6 +71,7 @@ const everyCommand: Record<OrganizationCommandType, OrganizationCommand[]> = {
   ChangeMemberRole: [{ type: 'ChangeMemberRole', data: { userId: 'member-1', role: 'admin' } }],
   ResendInvitation: [{ type: 'ResendInvitation', data: { userId: 'member-1' } }],
   RemoveMember: [{ type: 'RemoveMember', data: { userId: 'member-1' } }],
+  EraseMember: [{ type: 'EraseMember', data: { userId: 'member-1' } }],
   AddSite: [{ type: 'AddSite', data: { siteId: 'site-1', name: 'Main', hostname: 'append.example' } }],
   RemoveSite: [{ type: 'RemoveSite', data: { siteId: 'site-1' } }],
   AddQualityAssuranceDomain: [{ type: 'AddQualityAssuranceDomain', data: { domain: 'qa.append.example' } }],
@@ -190,14 +191,28 @@ describe('no source file mutates stored events', () => {
     ["EventStoreDB's stream deletion, tombstones and truncating metadata", /\b(deleteStream|tombstoneStream|setStreamMetadata)\s*\(/],
   ];
 
+  // The personal key store keeps each key in a stream of its own beside the log, and erasing a key is its tombstone.
+  const keyStreams = 'libs/event-store/src/eventstoredb-personal-keys.ts';
+
   it.each(mutations)('nothing issues %s', (_what, pattern) => {
-    expect(files.filter((file) => pattern.test(readFileSync(file, 'utf8'))).map((file) => relative(root, file))).toEqual([]);
+    const mutating = files.filter((file) => pattern.test(readFileSync(file, 'utf8'))).map((file) => relative(root, file));
+    expect(mutating.filter((file) => file !== keyStreams)).toEqual([]);
+  });
+
+  it('tombstones only key streams, never a stream of events', () => {
+    const source = readFileSync(join(root, keyStreams), 'utf8');
+    expect([...source.matchAll(/tombstoneStream\(([^)]*)\)/g)].map(([, stream]) => stream)).toEqual(['`${STREAM_PREFIX}${subject}`']);
   });
 
   it('only handleCommand appends to a stream that exists: any other append starts a new stream (no_stream)', () => {
     const appenders = files.filter((file) => /\.append\(/.test(readFileSync(file, 'utf8')));
-    // handleCommand appends at the revision it read; the timing wrapper forwards each caller's append unchanged.
-    const allowed = ['libs/application/src/command-handler.ts', 'apps/api/src/metrics/instrumentation.ts'];
+    // handleCommand appends at the revision it read; the wrappers (timing, upcasting, sealing) forward each caller's append.
+    const allowed = [
+      'libs/application/src/command-handler.ts',
+      'apps/api/src/metrics/instrumentation.ts',
+      'libs/application/src/upcasting-event-store.ts',
+      'libs/application/src/privacy/sealing-event-store.ts',
+    ];
     const others = appenders.filter((file) => !allowed.includes(relative(root, file)));
     // A session's stream is new, so sign-in hands its first event to the store without a read.
     const appendsToExisting = others.filter((file) =>

@@ -15,7 +15,7 @@ import { AuthCookies } from './auth-cookies.js';
 import { BrowserSessions } from './browser-sessions.service.js';
 import { GoogleSignInController } from './google/google-sign-in.controller.js';
 import { googleStrategyProvider } from './google/google-strategy.provider.js';
-import { IDENTITY, IdentityClock, identityProvider } from './identity.provider.js';
+import { IDENTITY, identityProvider } from './identity.provider.js';
 import { InvitationsController } from './invitations.controller.js';
 import { MemberInvitationReaction } from './member-invitation-reaction.js';
 import { MemberInvitationResend } from './invitation-resend.js';
@@ -45,7 +45,6 @@ import { XsrfMiddleware } from './xsrf.middleware.js';
     InvitationsController,
   ],
   providers: [
-    IdentityClock,
     identityProvider,
     { provide: USER_DIRECTORY, inject: [IDENTITY], useFactory: (identity: Identity): UserDirectory => identity.directory },
     MemberInvitationReaction,
@@ -65,7 +64,6 @@ import { XsrfMiddleware } from './xsrf.middleware.js';
   exports: [
     TwoStepPolicy,
     IDENTITY,
-    IdentityClock,
     USER_DIRECTORY,
     MEMBER_INVITATIONS,
     INVITATION_RESEND,

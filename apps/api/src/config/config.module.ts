@@ -1,8 +1,9 @@
 import { type DynamicModule, Global, Module } from '@nestjs/common';
 import { CONFIG, type Config } from '#config';
+import { IdentityClock } from './app-clock.js';
 import { RUN_MODE, type RunMode } from './run-mode.js';
 
-/** The validated configuration (CONFIG) and the run mode (RUN_MODE), injectable everywhere. */
+/** The validated configuration (CONFIG), the run mode (RUN_MODE) and the app's clock, injectable everywhere. */
 @Global()
 @Module({})
 export class ConfigModule {
@@ -12,8 +13,9 @@ export class ConfigModule {
       providers: [
         { provide: CONFIG, useValue: config },
         { provide: RUN_MODE, useValue: runMode },
+        IdentityClock,
       ],
-      exports: [CONFIG, RUN_MODE],
+      exports: [CONFIG, RUN_MODE, IdentityClock],
     };
   }
 }

@@ -1,39 +1,53 @@
 import { Global, Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
-import { UpcastingEventStore } from '#application';
+import { PersonalKeys, SealingEventStore, UpcastingEventStore } from '#application';
 import { CONFIG, type Config } from '#config';
 import { eventSchemas } from '#domain';
-import { EVENT_STORE, openEventStore, type EventStore } from '#event-store';
+import { EVENT_STORE, openEventStore, openPersonalKeys, PERSONAL_KEYS, type EventStore } from '#event-store';
+import { IdentityClock } from '../config/app-clock.js';
 import { ChorusMetrics } from '../metrics/chorus-metrics.js';
 import { TimedEventStore } from '../metrics/instrumentation.js';
 
 /** Closes the store in the last shutdown phase, after every module has stopped reading it in onModuleDestroy. */
 @Injectable()
 class EventStoreLifecycle implements OnApplicationShutdown {
-  constructor(@Inject(EVENT_STORE) private readonly store: EventStore) {}
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(PERSONAL_KEYS) private readonly keys: PersonalKeys,
+  ) {}
 
   async onApplicationShutdown(): Promise<void> {
     await this.store.close();
+    await this.keys.close();
   }
 }
 
 /**
  * EVENT_STORE: the embedded SQLite store under DATA_DIR, or PostgreSQL (DATABASE_URL), or EventStoreDB (EVENTSTORE_CONNECTION_STRING);
- * every event read in its current shape (upcast), its appends timed.
+ * personal data sealed on the way in and opened on the way out, every event read in its current shape (upcast), its appends timed.
  */
 @Global()
 @Module({
   providers: [
     {
+      provide: PERSONAL_KEYS,
+      inject: [CONFIG, IdentityClock],
+      useFactory: async (config: Config, clock: IdentityClock): Promise<PersonalKeys> => {
+        const { dataDir, eventStoreConnectionString: connectionString, databaseUrl } = config;
+        return new PersonalKeys(await openPersonalKeys({ dataDir, connectionString, databaseUrl }), () => clock.now().getTime());
+      },
+    },
+    {
       provide: EVENT_STORE,
-      inject: [CONFIG, ChorusMetrics],
-      useFactory: async (config: Config, metrics: ChorusMetrics): Promise<EventStore> => {
+      inject: [CONFIG, ChorusMetrics, PERSONAL_KEYS, IdentityClock],
+      useFactory: async (config: Config, metrics: ChorusMetrics, keys: PersonalKeys, clock: IdentityClock): Promise<EventStore> => {
         const { dataDir, eventStoreConnectionString: connectionString, databaseUrl } = config;
         const store = await openEventStore({ dataDir, connectionString, databaseUrl });
-        return new TimedEventStore(new UpcastingEventStore(store, eventSchemas), metrics, databaseUrl !== undefined ? 'postgres' : connectionString !== undefined ? 'eventstoredb' : 'sqlite');
+        const sealed = new SealingEventStore(store, keys, () => clock.now());
+        return new TimedEventStore(new UpcastingEventStore(sealed, eventSchemas), metrics, databaseUrl !== undefined ? 'postgres' : connectionString !== undefined ? 'eventstoredb' : 'sqlite');
       },
     },
     EventStoreLifecycle,
   ],
-  exports: [EVENT_STORE],
+  exports: [EVENT_STORE, PERSONAL_KEYS],
 })
 export class EventStoreModule {}

@@ -38,3 +38,19 @@ describe('redactSecrets', () => {
     expect(error.headers.cookie).toBe('session=abc');
   });
 });
+
+describe('addresses in log lines', () => {
+  it('are removed from any text, an error message and stack included, and email or username fields are censored', () => {
+    const error = new Error('550 mailbox ada.lovelace@analytical.example refused');
+    const line = redactSecrets({ detail: 'no organization signs ada@x.example in', email: 'ada@x.example', username: 'ada', nested: { to: 'grace@y.example' }, err: error });
+    expect(JSON.stringify(line)).not.toMatch(/ada@|grace@|lovelace@/);
+    expect(line).toMatchObject({ detail: 'no organization signs [address] in', email: '[REDACTED]', username: '[REDACTED]', nested: { to: '[address]' } });
+    expect((line.err as Error).message).toBe('550 mailbox [address] refused');
+    expect(error.message).toContain('ada.lovelace@analytical.example');
+  });
+
+  it('leave a line without one as the same object', () => {
+    const line = { path: '/organizations/:id', status: 200 };
+    expect(redactSecrets(line)).toBe(line);
+  });
+});

@@ -37,6 +37,7 @@ const sentences: { [Type in OrganizationEventType]: [EventOf<Type>, string][] } 
     [{ type: 'ChorusEnabled', data: { paidPlan: 'teams' } }, 'Chorus turned on: the Chorus teams plan was paid for through billing, so it is in effect'],
   ],
   ChorusDisabled: [[{ type: 'ChorusDisabled', data: {} }, 'Chorus turned off']],
+  MemberErased: [[{ type: 'MemberErased', data: { userId: 'u-1' } }, 'A person’s personal data was erased']],
   LimitsConfigured: [
     [{ type: 'LimitsConfigured', data: { users: 3, contentSections: 0 } }, 'Limits configured: Users 3, Sites unlimited'],
     [{ type: 'LimitsConfigured', data: { webAnalyticsDomains: null, override: true } }, 'Limits configured: Web analytics domains from the plan, override on'],

@@ -22,6 +22,7 @@ import { purchaseAddOn, withAddOnPurchased } from './decisions/purchase-add-on.j
 import { recordSsoDomainCheck, withSsoDomainRecordMissing, withSsoDomainUnverified, withSsoDomainVerified } from './decisions/record-sso-domain-check.js';
 import { recordTrafficThreshold, withTrafficThresholdReached } from './decisions/record-traffic-threshold.js';
 import { removeMember, withMemberRemoved } from './decisions/remove-member.js';
+import { eraseMember, withMemberErased } from './decisions/erase-member.js';
 import { removeQualityAssuranceDomain, withQualityAssuranceDomainRemoved } from './decisions/remove-quality-assurance-domain.js';
 import { removeSite, withSiteRemoved } from './decisions/remove-site.js';
 import { removeWebAnalyticsDomain, withWebAnalyticsDomainRemoved } from './decisions/remove-web-analytics-domain.js';
@@ -52,6 +53,7 @@ export const evolvers = byEventType({
   LimitsConfigured: withLimitsConfigured,
   MemberAdded: withMemberAdded,
   MemberRemoved: withMemberRemoved,
+  MemberErased: withMemberErased,
   MemberRoleChanged: withMemberRoleChanged,
   InvitationResent: withInvitationResent,
   SiteAdded: withSiteAdded,
@@ -113,6 +115,7 @@ export const decisions = byCommandType({
   ConfigureLimits: onExisting(configureLimits),
   AddMember: onExisting(addMember),
   RemoveMember: onExisting(removeMember),
+  EraseMember: onExisting(eraseMember),
   ResendInvitation: onExisting(resendInvitation),
   ChangeMemberRole: onExisting(changeMemberRole),
   AddSite: onExisting(addSite),
@@ -172,10 +175,13 @@ function rolesConcerned({ type, data: about }: RoleCheckedCommand, state: Existi
 }
 
 const OWNERS_ONLY: readonly OrganizationCommand['type'][] = ['ConfigureSso', 'DisableSso', 'RecordSsoDomainCheck'];
+/** An erasure is asked by the person or an operator, never decided by an organization's managers. */
+const OPERATORS_ONLY: readonly OrganizationCommand['type'][] = ['EraseMember'];
 
 /** Also asked before outside work a refused requester must not cause (a mail, a provider discovery, a DNS query). */
 export function refuseUnlessAllowed(command: RoleCheckedCommand, state: ExistingOrganization, requester: Requester): void {
   if (requester.kind === 'operator') return;
+  if (OPERATORS_ONLY.includes(command.type)) throw new DomainError('FORBIDDEN', 'Only an erasure erases a member.', { requires: 'operator' });
   const role: MemberRole | undefined = state.members.find((member) => member.userId === requester.userId)?.role;
   if (role === undefined || !MANAGING_ROLES.includes(role)) {
     throw new DomainError('FORBIDDEN', 'Only owners and admins change the organization.', { requires: 'owner-or-admin' });

@@ -24,6 +24,8 @@ export type RecordSignIn = {
   data: { sessionId: string; method: SignInMethod; absoluteExpiresAt: Date; awaiting?: SecondStepAwaited };
 };
 export type RecordSignOut = { type: 'RecordSignOut'; data: { sessionId: string } };
+/** Also for a person who never registered (an invited address): their data is in the log all the same. */
+export type ErasePersonalData = { type: 'ErasePersonalData'; data: { userId: string } };
 
 export type UserCommand =
   | RegisterUser
@@ -35,6 +37,7 @@ export type UserCommand =
   | ChangePassword
   | RecordSignIn
   | RecordSignOut
+  | ErasePersonalData
   | SecondFactorCommand;
 
 export type UserCommandContext = {

@@ -24,6 +24,7 @@ export function decideUser(command: UserCommand, state: UserState, { now, openSe
   switch (command.type) {
     case 'RegisterUser': {
       if (state.status === 'registered') throw new DomainError('DUPLICATE', 'This user already exists.');
+      if (state.erased === true) throw new DomainError('NOT_FOUND', 'This person was erased: a new account takes a new id.');
       const { userId, email, username, passwordHash, invited } = command.data;
       const events: UserEvent[] = [
         {
@@ -98,6 +99,9 @@ export function decideUser(command: UserCommand, state: UserState, { now, openSe
           },
         },
       ];
+    case 'ErasePersonalData':
+      if (state.status === 'unregistered' && state.erased === true) return [];
+      return [{ type: 'PersonalDataErased', data: { userId: command.data.userId, endedSessionIds: liveSessionIds(openSessions, now), at } }];
     case 'RecordSignOut':
       // Asked once per session: by whoever ended it on its own stream (Sessions), which decides that.
       registered(state);

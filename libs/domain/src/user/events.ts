@@ -39,6 +39,8 @@ export type SignInFailedReason = 'wrong-password' | 'no-password';
 /** No longer recorded; kept for the histories that hold it. */
 export type SignInFailed = { type: 'SignInFailed'; data: { reason: SignInFailedReason; at: string } };
 export type SignedOut = { type: 'SignedOut'; data: { sessionId: string; at: string } };
+/** The person's key is deleted next: what it sealed reads as erased from then on. No personal data. */
+export type PersonalDataErased = { type: 'PersonalDataErased'; data: { userId: string; endedSessionIds: string[]; at: string } };
 
 export type UserEvent =
   | UserRegistered
@@ -51,6 +53,7 @@ export type UserEvent =
   | SignedIn
   | SignInFailed
   | SignedOut
+  | PersonalDataErased
   | SecondFactorEvent;
 
 export type UserEventType = UserEvent['type'];

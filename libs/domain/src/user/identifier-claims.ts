@@ -6,7 +6,9 @@ export type ClaimKind = 'email' | 'username' | 'google';
 export type IdentifierClaimed = { type: 'IdentifierClaimed'; data: { kind: ClaimKind; userId: string } };
 /** userId is the id the address's future user will have. */
 export type IdentifierReserved = { type: 'IdentifierReserved'; data: { kind: 'email'; userId: string } };
-export type ClaimEvent = IdentifierClaimed | IdentifierReserved;
+/** The person was erased: the value is free for anyone, who gets a new id. */
+export type IdentifierReleased = { type: 'IdentifierReleased'; data: { kind: ClaimKind; userId: string } };
+export type ClaimEvent = IdentifierClaimed | IdentifierReserved | IdentifierReleased;
 
 export type ClaimState = { userId: string; lastType: ClaimEvent['type']; reserved: boolean } | undefined;
 
@@ -17,9 +19,11 @@ export const identifierTaken = (kind: ClaimKind): DomainError =>
 export type ClaimCommand =
   | { type: 'ReserveEmail'; data: { userId: string } }
   | { type: 'ClaimEmail'; data: { fresh: string; holderConfirmed: boolean } }
-  | { type: 'ClaimIdentifier'; data: { kind: 'username' | 'google'; userId: string; holderConfirmed: boolean } };
+  | { type: 'ClaimIdentifier'; data: { kind: 'username' | 'google'; userId: string; holderConfirmed: boolean } }
+  | { type: 'ReleaseIdentifier'; data: { kind: ClaimKind; userId: string } };
 
 function evolveClaim(state: ClaimState, event: ClaimEvent): ClaimState {
+  if (event.type === 'IdentifierReleased') return state?.userId === event.data.userId ? undefined : state;
   const { userId } = event.data;
   if (typeof userId !== 'string') return state;
   return { userId, lastType: event.type, reserved: state?.reserved ?? event.type === 'IdentifierReserved' };
@@ -34,6 +38,8 @@ function decideClaim(command: ClaimCommand, claim: ClaimState): ClaimEvent[] {
       if (command.data.holderConfirmed) throw identifierTaken('email');
       return claim.lastType === 'IdentifierClaimed' ? [] : [{ type: 'IdentifierClaimed', data: { kind: 'email', userId: claim.userId } }];
     }
+    case 'ReleaseIdentifier':
+      return claim?.userId === command.data.userId ? [{ type: 'IdentifierReleased', data: command.data }] : [];
     case 'ClaimIdentifier': {
       const { kind, userId, holderConfirmed } = command.data;
       if (claim?.userId === userId) return [];

@@ -20,7 +20,8 @@ export type User = {
   secondFactors: SecondFactors;
 };
 
-export type UserState = { status: 'unregistered' } | User;
+/** `erased`: the person asked to be forgotten; no account is made again on this stream. */
+export type UserState = { status: 'unregistered'; erased?: true } | User;
 
 export const initialUserState = (): UserState => ({ status: 'unregistered' });
 
@@ -41,6 +42,7 @@ export function evolveUser(state: UserState, event: UserEvent): UserState {
       secondFactors: noSecondFactors,
     };
   }
+  if (event.type === 'PersonalDataErased') return { status: 'unregistered', erased: true };
   if (state.status === 'unregistered') return state;
   switch (event.type) {
     case 'PasswordSet':

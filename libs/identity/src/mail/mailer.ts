@@ -68,10 +68,11 @@ export function createMailer(options: MailerOptions): Mailer {
     async send(message) {
       if (!readsAsOneAddress(message.to)) throw new MailAddressRefused(message.to);
       const { file, textFile } = await outbox.write({ from: options.from, to: message.to, subject: message.subject, text: message.text });
-      const details = { to: message.to, subject: message.subject, file, textFile };
+      // Logs carry no address (docs/privacy.md): who it is to, and the text, are in the files.
+      const details = { subject: message.subject, file, textFile };
       // A reset link signs its holder in: in production it stays out of the log, in the 0600 files only.
       if (options.logMessageText) {
-        options.logger.info({ ...details, links: linksIn(message.text), text: message.text }, 'Mail written to the outbox (SMTP_URL is not set)');
+        options.logger.info({ ...details, links: linksIn(message.text) }, 'Mail written to the outbox (SMTP_URL is not set)');
       } else {
         options.logger.warn(details, 'Mail written to the outbox, not sent: SMTP_URL is not set');
       }

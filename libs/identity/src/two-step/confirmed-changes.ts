@@ -1,7 +1,7 @@
 // A password or code confirming a change is a guess, counted before its check, so a stolen session guesses no
 // faster than the sign-in forms.
 import type { CommandContext } from '#application';
-import { DomainError, InvalidCode, type FactorChangeCommand, type FactorChangeProof, type Session, type User, type UserCommand, type UserEvent } from '#domain';
+import { DomainError, hasSecondFactor, InvalidCode, RECENT_SIGN_IN_MS, type FactorChangeCommand, type FactorChangeProof, type Session, type User, type UserCommand, type UserEvent } from '#domain';
 import type { Clock } from '../clock.js';
 import type { FactorChange } from '../mail/two-step-mail.js';
 import type { PasswordHasher } from '../passwords/password-hasher.js';
@@ -50,7 +50,7 @@ export class ConfirmedChanges {
     context: CommandContext,
     twoStepRequired = false,
   ): Promise<UserEvent[]> {
-    const { attempts, clock, hasher, users } = this.deps;
+    const { users } = this.deps;
     const record = async (command: UserCommand) => {
       const { events, state } = await users.handle(session.userId, command, context, { twoStepRequired });
       if (events.length > 0 && state.status === 'registered') this.deps.mail(state.email, words, context);
@@ -60,9 +60,37 @@ export class ConfirmedChanges {
     if (password === undefined && code === undefined) {
       return record({ type: 'ConfirmFactorChange', data: { proof: { method: 'recent-sign-in', signedInAt: session.startedAt }, change } });
     }
-    const { state: user } = await users.load(session.userId);
+    const { proof, attempt } = await this.checked(session.userId, { password, code }, context);
+    const events = await record({ type: 'ConfirmFactorChange', data: { proof, change } });
+    await this.deps.attempts.succeeded(attempt, context);
+    return events;
+  }
+
+  /**
+   * For an act as grave as a change of factors (deleting the account): the account's password, or for an account
+   * without one a current code of its second factor; with neither to give, a sign-in of the last minutes.
+   */
+  async prove(session: Session, { password, code }: ChangeConfirmation, context: CommandContext): Promise<void> {
+    const { state: user } = await this.deps.users.load(session.userId);
     if (user.status !== 'registered') throw new DomainError('NOT_FOUND', 'No such user.');
-    const key = password !== undefined ? attempts.account(session.userId) : attempts.secondStep(session.userId);
+    if (user.passwordHash !== null && password === undefined) throw new DomainError('WRONG_PASSWORD', 'Enter your password.', { field: 'password' });
+    if (password === undefined && code === undefined) {
+      if (hasSecondFactor(user.secondFactors)) throw new InvalidCode();
+      if (this.deps.clock.now().getTime() - Date.parse(session.startedAt) > RECENT_SIGN_IN_MS) {
+        throw new DomainError('REAUTHENTICATION_REQUIRED', `Sign in again first: this needs a sign-in of the last ${RECENT_SIGN_IN_MS / 60_000} minutes.`);
+      }
+      return;
+    }
+    const { attempt } = await this.checked(session.userId, { password, code }, context);
+    await this.deps.attempts.succeeded(attempt, context);
+  }
+
+  /** The password or code, checked as a guess counted before its check. */
+  private async checked(userId: string, { password, code }: ChangeConfirmation, context: CommandContext) {
+    const { attempts, clock, hasher, users } = this.deps;
+    const { state: user } = await users.load(userId);
+    if (user.status !== 'registered') throw new DomainError('NOT_FOUND', 'No such user.');
+    const key = password !== undefined ? attempts.account(userId) : attempts.secondStep(userId);
     const attempt = await attempts.reserve(key, context, await attempts.refuseIfLocked(key));
     if (attempt.delayMs > 0) await clock.sleep(attempt.delayMs);
     let proof: FactorChangeProof | undefined;
@@ -74,8 +102,6 @@ export class ConfirmedChanges {
       proof = (await codeProof(user, code ?? '', this.deps.secretsAtRest, clock.now())).proof;
       if (proof === undefined) throw new InvalidCode();
     }
-    const events = await record({ type: 'ConfirmFactorChange', data: { proof, change } });
-    await attempts.succeeded(attempt, context);
-    return events;
+    return { proof, attempt };
   }
 }

@@ -87,6 +87,11 @@ export class TwoStep {
     return { ...app, setup: this.deps.seal.seal('authenticator-app-setup', session.sessionId, app.secret, SETUP_LIFETIME_MS) };
   }
 
+  /** The person proves it is them before an act as grave as a change of factors: see ConfirmedChanges.prove. */
+  proveIdentity(session: Session, confirmation: ChangeConfirmation, context: CommandContext): Promise<void> {
+    return this.changes.prove(session, confirmation, context);
+  }
+
   async confirmAuthenticatorApp(
     session: Session,
     setup: string,

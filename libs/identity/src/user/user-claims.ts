@@ -84,6 +84,11 @@ export class UserClaims {
   }
 
   /** Decides once per read: the holder's answer belongs to the claim it was asked about. */
+  /** Frees the value if `userId` holds it (an erasure): whoever takes it next is a new person. */
+  async release(kind: ClaimKind, normalizedValue: string, userId: string, context: CommandContext): Promise<void> {
+    await handleCommand(this.store, identifierClaimDecider, claimId(kind, normalizedValue), { type: 'ReleaseIdentifier', data: { kind, userId } }, context);
+  }
+
   private async decideOnHolder(
     kind: ClaimKind,
     normalizedValue: string,

@@ -4,7 +4,8 @@ import { WrongExpectedRevisionError, type EventStore } from '#event-store';
 import type { Clock } from '../clock.js';
 import { OpenSessionScan, userDecider, userStream, type OpenSession, type UserCommand, type UserDecision, type UserEvent, type UserState } from '#domain';
 
-const endsSessions = (command: UserCommand): boolean => command.type === 'CompletePasswordReset' || command.type === 'ChangePassword' || command.type === 'PassSecondStep';
+const endsSessions = (command: UserCommand): boolean =>
+  command.type === 'CompletePasswordReset' || command.type === 'ChangePassword' || command.type === 'PassSecondStep' || command.type === 'ErasePersonalData';
 
 export type LoadedUser = { state: UserState; revision: bigint | 'no_stream' };
 

@@ -2,13 +2,15 @@
 import { isListedSecondFactorEvent, organizationStreamPrefix, userStreamPrefix } from '#domain';
 import type { LogEvent } from '#event-store';
 import { physicalName, type Projection, type ProjectionWriter, type TableNames } from '../projection.js';
+import { erasedMemberName } from '../erased-names.js';
 import { PendingRows } from '../pending-rows.js';
 import type { ReadModelDatabase } from '../read-model-database.js';
 import { memberSecurityEventsTable, securityMembershipsTable } from './member-security.tables.js';
 
 export const memberSecurityProjectionName = 'member-security';
 
-const isMembershipEvent = (event: LogEvent) => (event.type === 'MemberAdded' || event.type === 'MemberRemoved') && event.streamId.startsWith(organizationStreamPrefix);
+const isMembershipEvent = (event: LogEvent) =>
+  (event.type === 'MemberAdded' || event.type === 'MemberRemoved' || event.type === 'MemberErased') && event.streamId.startsWith(organizationStreamPrefix);
 
 export function memberSecurityProjection(): Projection<never> {
   return {
@@ -44,6 +46,8 @@ class MemberSecurityWriter implements ProjectionWriter<never> {
   private readonly selectMembership;
   private readonly selectMembershipsOf;
   private readonly writeMembership;
+  private readonly eraseMembership;
+  private readonly eraseEvents;
   /** With tables that started empty, a membership never written is not looked for. */
   private readonly written = new Set<string>();
 
@@ -66,6 +70,10 @@ class MemberSecurityWriter implements ProjectionWriter<never> {
       `INSERT INTO ${events} (organization_id, position, user_id, email, revision, type) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
     );
     this.events = new PendingRows((row) => insertEvent.run(...row));
+    this.eraseMembership = db.prepare<[string, bigint, string, string]>(
+      `UPDATE ${memberships} SET email = ?, until = coalesce(until, ?) WHERE organization_id = ? AND user_id = ?`,
+    );
+    this.eraseEvents = db.prepare<[string, string, string]>(`UPDATE ${events} SET email = ? WHERE organization_id = ? AND user_id = ?`);
   }
 
   get remembered(): number {
@@ -81,6 +89,7 @@ class MemberSecurityWriter implements ProjectionWriter<never> {
       const newer = current !== undefined && (current.since >= event.position || (current.until !== null && current.until >= event.position));
       if (event.type === 'MemberAdded' && !newer) this.change({ organizationId, userId, email: email ?? '', since: event.position, until: null });
       if (event.type === 'MemberRemoved' && current !== undefined && !newer) this.change({ ...current, until: event.position });
+      if (event.type === 'MemberErased') this.erase(organizationId, userId, event.position);
       return;
     }
     const userId = event.streamId.slice(userStreamPrefix.length);
@@ -112,6 +121,14 @@ class MemberSecurityWriter implements ProjectionWriter<never> {
 
   forget(): void {
     if (this.remembered > 0) throw new Error('forget() with unflushed member security rows');
+  }
+
+  /** The person's address gives way to their pseudonym in every row (secure_delete overwrites the old bytes); a membership ends. */
+  private erase(organizationId: string, userId: string, position: bigint): void {
+    this.flush();
+    const name = erasedMemberName(organizationId, userId);
+    this.eraseMembership.run(name, position, organizationId, userId);
+    this.eraseEvents.run(name, organizationId, userId);
   }
 
   private membership(organizationId: string, userId: string): Membership | undefined {

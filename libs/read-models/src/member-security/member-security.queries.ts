@@ -6,6 +6,7 @@ export type MemberSecurityEventLocation = { position: bigint; userId: string; em
 export class MemberSecurityQueries {
   private readonly selectPage;
   private readonly selectEmail;
+  private readonly selectOrganizationsOf;
 
   constructor(db: ReadModelDatabase) {
     db.exec(memberSecurityEventsTable.create(memberSecurityEventsTable.name));
@@ -18,6 +19,14 @@ export class MemberSecurityQueries {
     this.selectEmail = db.prepare<[string, string], { email: string }>(
       `SELECT email FROM ${securityMembershipsTable.name} WHERE organization_id = ? AND user_id = ?`,
     );
+    this.selectOrganizationsOf = db
+      .prepare<[string], string>(`SELECT DISTINCT organization_id FROM ${securityMembershipsTable.name} WHERE user_id = ? ORDER BY organization_id`)
+      .pluck();
+  }
+
+  /** Every organization the person has been a member of, now or earlier: the histories that hold them. */
+  organizationsOfPerson(userId: string): string[] {
+    return this.selectOrganizationsOf.all(userId);
   }
 
   memberEmail(organizationId: string, userId: string): string | undefined {

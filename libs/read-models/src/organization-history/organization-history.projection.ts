@@ -1,5 +1,6 @@
 import { organizationStreamPrefix } from '#domain';
 import type { LogEvent } from '#event-store';
+import { erasedMemberName } from '../erased-names.js';
 import { PendingRows } from '../pending-rows.js';
 import { physicalName, type Projection, type ProjectionWriter, type TableNames } from '../projection.js';
 import type { ReadModelDatabase } from '../read-model-database.js';
@@ -57,6 +58,7 @@ class OrganizationHistoryWriter implements ProjectionWriter<'id' | 'metadata' | 
   /** Names are few: written whole at each flush. */
   private readonly events;
   private readonly names;
+  private readonly eraseNames;
 
   constructor(db: ReadModelDatabase, tables: TableNames) {
     const insertEvent = db.prepare<EventRow>(
@@ -70,6 +72,9 @@ class OrganizationHistoryWriter implements ProjectionWriter<'id' | 'metadata' | 
     );
     this.events = new PendingRows<EventRow>((row) => insertEvent.run(...row), byKey);
     this.names = new PendingRows<NameRow>((row) => insertName.run(...row), byKey);
+    this.eraseNames = db.prepare<[string, string, string]>(
+      `UPDATE ${physicalName(tables, organizationRecordNamesTable.name)} SET name = ? WHERE organization_id = ? AND kind = 'member' AND key = ?`,
+    );
   }
 
   get remembered(): number {
@@ -90,6 +95,14 @@ class OrganizationHistoryWriter implements ProjectionWriter<'id' | 'metadata' | 
     ]);
     const name = nameGiven(organizationId, event);
     if (name !== undefined) this.names.push(name);
+    if (event.type === 'MemberErased') this.erase(organizationId, text((event.data as { userId?: unknown }).userId));
+  }
+
+  /** The person's address gives way to their pseudonym in every name the history kept (secure_delete overwrites the old bytes). */
+  private erase(organizationId: string, userId: string | undefined): void {
+    if (userId === undefined) return;
+    this.names.flush();
+    this.eraseNames.run(erasedMemberName(organizationId, userId), organizationId, userId);
   }
 
   flush(maxAggregates?: number): boolean {

@@ -1,0 +1,64 @@
+// Forgetting a person (docs/privacy.md): every organization whose history holds them records MemberErased (their
+// membership, if any, ends), their own records are erased (identifiers freed, sessions ended), and last their key
+// is deleted, after which every value it sealed reads as "Erased person 3f2a". The last owner of an organization
+// is refused before anything changes.
+import { Inject, Injectable } from '@nestjs/common';
+import type { CommandContext, PersonalKeys } from '#application';
+import { DomainError, personSubject } from '#domain';
+import { PERSONAL_KEYS } from '#event-store';
+import type { Identity } from '#identity';
+import { READ_MODELS, type ReadModels } from '#read-models';
+import { IDENTITY } from '../auth/identity.provider.js';
+import { Organizations } from '../organizations/organizations.js';
+
+export type ErasureResult = { userId: string; organizationIds: string[]; position: bigint | undefined };
+
+@Injectable()
+export class PersonalDataErasure {
+  constructor(
+    @Inject(IDENTITY) private readonly identity: Identity,
+    private readonly organizations: Organizations,
+    @Inject(READ_MODELS) private readonly readModels: ReadModels,
+    @Inject(PERSONAL_KEYS) private readonly keys: PersonalKeys,
+  ) {}
+
+  /** The user id of an address (registered, or reserved for an invited member), or the id itself. */
+  async personOf(addressOrUserId: string): Promise<string | undefined> {
+    if (!addressOrUserId.includes('@')) return addressOrUserId;
+    return this.identity.directory.idOfEmail(addressOrUserId);
+  }
+
+  async erase(userId: string, context: CommandContext): Promise<ErasureResult> {
+    const current = this.readModels.organizations.organizationsOfUser(userId).map((membership) => membership.organizationId);
+    const organizationIds = [...new Set([...this.readModels.memberSecurity.organizationsOfPerson(userId), ...current])];
+    const { state } = await this.identity.users.load(userId);
+    if (state.status === 'unregistered' && state.erased !== true && organizationIds.length === 0) {
+      throw new DomainError('NOT_FOUND', 'No person has this id.', { entity: 'user', userId });
+    }
+    await this.refuseLastOwner(userId, organizationIds);
+    const address = organizationIds.map((id) => this.readModels.memberSecurity.memberEmail(id, userId)).find((email) => email !== undefined);
+    // An erasure is no organization manager's decision: the organizations record it as an operator's.
+    const erasing = { ...context, actor: 'erasure' };
+    let position: bigint | undefined;
+    for (const organizationId of organizationIds) {
+      position = (await this.organizations.handle(organizationId, { type: 'EraseMember', data: { userId } }, erasing)).position;
+    }
+    await this.identity.erasure.erase(userId, address, context);
+    await this.keys.erase(personSubject(userId));
+    return { userId, organizationIds, position };
+  }
+
+  private async refuseLastOwner(userId: string, organizationIds: readonly string[]): Promise<void> {
+    const owned: { id: string; name: string }[] = [];
+    for (const id of organizationIds) {
+      const { state } = await this.organizations.load(id);
+      if (!state.exists) continue;
+      const owners = state.members.filter((member) => member.role === 'owner');
+      if (owners.length === 1 && owners[0]?.userId === userId) owned.push({ id, name: state.name });
+    }
+    if (owned.length > 0) {
+      const names = owned.map((organization) => organization.name).join(', ');
+      throw new DomainError('LAST_OWNER', `You are the last owner of ${names}: make someone else an owner first.`, { organizations: owned });
+    }
+  }
+}

@@ -1,0 +1,136 @@
+// Personal data never reaches the log in clear: each append seals the values PERSONAL_DATA names under their
+// person's or their month's key, and each read opens them again, or reads them as erased once the key is gone
+// (docs/privacy.md). Below the upcasting store: upcasters see what was stored, opened.
+import { PERSONAL_DATA, PERSONAL_METADATA, erasedPersonName, periodSubject, personSubject, PERIOD_SUBJECT_PREFIX } from '#domain';
+import type {
+  AppendResult,
+  EnvelopePart,
+  EventStore,
+  EventToAppend,
+  ExpectedRevision,
+  LogEvent,
+  ReadAllOptions,
+  ReadLogOptions,
+  ReadStreamOptions,
+  ReadStreamResult,
+  RecordedEvent,
+  SubscribeToAllOptions,
+  Subscription,
+} from '#event-store';
+import type { PersonalKeys } from './personal-keys-cache.js';
+import { isSealed, pseudonymOf, seal, subjectOf, unseal, type Sealed } from './sealing.js';
+
+type Values = Record<string, unknown>;
+type Readable = { streamId: string; data: unknown; metadata?: Values };
+
+/** What a value whose key is gone reads as, in the shape it had. */
+function erased(sealed: Sealed, streamId: string): unknown {
+  const subject = subjectOf(sealed);
+  if (sealed.as === 'list') return [];
+  if (sealed.as === 'value') return null;
+  return subject.startsWith(PERIOD_SUBJECT_PREFIX) ? 'removed' : erasedPersonName(pseudonymOf(streamId, subject));
+}
+
+const isPlain = (event: Readable): boolean => sealedIn(event.data).length === 0 && sealedIn(event.metadata).length === 0;
+
+const sealedIn = (values: unknown): Sealed[] =>
+  typeof values === 'object' && values !== null ? Object.values(values).filter(isSealed) : [];
+
+export class SealingEventStore implements EventStore {
+  readonly readLogByStream: EventStore['readLogByStream'];
+
+  constructor(
+    private readonly inner: EventStore,
+    private readonly keys: PersonalKeys,
+    private readonly now: () => Date = () => new Date(),
+  ) {
+    const byStream = inner.readLogByStream?.bind(inner);
+    this.readLogByStream = byStream === undefined ? undefined : async (options) => this.opened(await byStream(options));
+  }
+
+  async append(streamId: string, events: readonly EventToAppend[], expectedRevision: ExpectedRevision): Promise<AppendResult> {
+    const period = periodSubject(this.now());
+    const sealed = await Promise.all(events.map((event) => this.sealEvent(streamId, event, period)));
+    return this.inner.append(streamId, sealed, expectedRevision);
+  }
+
+  async readStream(streamId: string, options?: ReadStreamOptions): Promise<ReadStreamResult> {
+    const result = await this.inner.readStream(streamId, options);
+    return result.found ? { found: true, events: await this.opened(result.events) } : result;
+  }
+
+  async readAll(options?: ReadAllOptions): Promise<RecordedEvent[]> {
+    return this.opened(await this.inner.readAll(options));
+  }
+
+  async readLog<P extends EnvelopePart = never>(options: ReadLogOptions<P>): Promise<LogEvent<P>[]> {
+    return this.opened(await this.inner.readLog(options));
+  }
+
+  subscribeToAll(options: SubscribeToAllOptions): Subscription {
+    // Events with nothing sealed go on at once: awaiting each would slow a catch-up through millions of them.
+    const onEvent = (event: RecordedEvent): Promise<void> | void =>
+      isPlain(event) ? options.onEvent(event) : this.opened([event]).then(([opened]) => options.onEvent(opened as RecordedEvent));
+    return this.inner.subscribeToAll({ ...options, onEvent });
+  }
+
+  headPosition(): Promise<bigint | undefined> {
+    return this.inner.headPosition();
+  }
+
+  ping(): Promise<void> {
+    return this.inner.ping();
+  }
+
+  storeId(): Promise<string> {
+    return this.inner.storeId();
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+
+  private async sealEvent(streamId: string, event: EventToAppend, period: string): Promise<EventToAppend> {
+    const personal = PERSONAL_DATA[event.type];
+    const metadataFields = PERSONAL_METADATA.filter((field) => event.metadata[field] !== undefined);
+    if (personal === undefined && metadataFields.length === 0) return event;
+    let data = event.data as Values;
+    if (personal !== undefined) {
+      const userId = personal.person?.(streamId, data);
+      const sealedData: Values = { ...data };
+      for (const { field, by } of personal.fields) {
+        if (data[field] === undefined || isSealed(data[field])) continue;
+        // A value with no one to tie it to expires with its month.
+        const subject = by === 'person' && userId !== undefined ? personSubject(userId) : period;
+        sealedData[field] = seal(await this.keys.obtain(subject), subject, data[field]);
+      }
+      data = sealedData;
+    }
+    const metadata = { ...event.metadata };
+    for (const field of metadataFields) metadata[field] = seal(await this.keys.obtain(period), period, metadata[field]);
+    return { ...event, data, metadata };
+  }
+
+  /** The events with their sealed values opened, or read as erased: one look-up of keys for the batch. */
+  private async opened<E extends Readable>(events: E[]): Promise<E[]> {
+    const subjects = new Set<string>();
+    for (const event of events) for (const sealed of [...sealedIn(event.data), ...sealedIn(event.metadata)]) subjects.add(subjectOf(sealed));
+    if (subjects.size === 0) return events;
+    const keys = await this.keys.find(subjects);
+    const open = (values: unknown, streamId: string): unknown => {
+      if (sealedIn(values).length === 0) return values;
+      return Object.fromEntries(
+        Object.entries(values as Values).map(([field, value]) => {
+          if (!isSealed(value)) return [field, value];
+          const key = keys.get(subjectOf(value));
+          return [field, key === undefined ? erased(value, streamId) : unseal(key, value)];
+        }),
+      );
+    };
+    return events.map((event) => {
+      const data = open(event.data, event.streamId);
+      const metadata = event.metadata === undefined ? undefined : (open(event.metadata, event.streamId) as Values);
+      return data === event.data && metadata === event.metadata ? event : { ...event, data, ...(metadata === undefined ? {} : { metadata }) };
+    });
+  }
+}

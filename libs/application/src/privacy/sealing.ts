@@ -1,0 +1,36 @@
+// A sealed value: AES-256-GCM under its subject's key, the subject named beside it (plain: an id Chorus made) so
+// a reader knows which key opens it, and its kind, so an erased value still reads in its shape.
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+
+export type SealedKind = 'string' | 'list' | 'value';
+export type Sealed = { readonly $sealed: string; readonly as: SealedKind };
+
+const SEPARATOR = '~';
+
+export const isSealed = (value: unknown): value is Sealed =>
+  typeof value === 'object' && value !== null && typeof (value as { $sealed?: unknown }).$sealed === 'string';
+
+export function seal(key: Buffer, subject: string, value: unknown): Sealed {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  cipher.setAAD(Buffer.from(subject));
+  const sealed = Buffer.concat([cipher.update(JSON.stringify(value), 'utf8'), cipher.final(), cipher.getAuthTag()]);
+  const as: SealedKind = typeof value === 'string' ? 'string' : Array.isArray(value) ? 'list' : 'value';
+  return { $sealed: [subject, iv.toString('base64url'), sealed.toString('base64url')].join(SEPARATOR), as };
+}
+
+export function subjectOf(sealed: Sealed): string {
+  return sealed.$sealed.slice(0, sealed.$sealed.lastIndexOf(SEPARATOR, sealed.$sealed.lastIndexOf(SEPARATOR) - 1));
+}
+
+export function unseal(key: Buffer, sealed: Sealed): unknown {
+  const parts = sealed.$sealed.split(SEPARATOR);
+  const [iv, body] = parts.slice(-2).map((part) => Buffer.from(part, 'base64url')) as [Buffer, Buffer];
+  const decipher = createDecipheriv('aes-256-gcm', key, iv);
+  decipher.setAAD(Buffer.from(parts.slice(0, -2).join(SEPARATOR)));
+  decipher.setAuthTag(body.subarray(body.length - 16));
+  return JSON.parse(Buffer.concat([decipher.update(body.subarray(0, body.length - 16)), decipher.final()]).toString('utf8')) as unknown;
+}
+
+/** Four hex digits naming an erased person the same way throughout one stream, and differently in another. */
+export const pseudonymOf = (streamId: string, subject: string): string => createHash('sha256').update(`${streamId}\n${subject}`).digest('hex').slice(0, 4);

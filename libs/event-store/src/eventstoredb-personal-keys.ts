@@ -1,0 +1,81 @@
+// EventStoreDB's keys: one stream per subject holding its key. Erasing tombstones the stream: it reads as deleted
+// at once and can never be written again, and the server removes its bytes at the next scavenge (docs/privacy.md).
+import { randomBytes, randomUUID } from 'node:crypto';
+import { ANY, EventStoreDBClient, jsonEvent, NO_STREAM, StreamDeletedError, WrongExpectedVersionError } from '@eventstore/db-client';
+import { PERSONAL_KEY_BYTES, PersonalDataErasedError, type PersonalKeyStore } from './personal-keys.port.js';
+
+const STREAM_PREFIX = 'chorus-personal-key-';
+/** Every subject a key was made for, in order: how subjects are listed by prefix without reading the whole log. */
+const SUBJECTS = 'chorus-personal-key-subjects';
+
+type KeyMade = { key: string };
+
+export class EventStoreDbPersonalKeys implements PersonalKeyStore {
+  static connect(connectionString: string): EventStoreDbPersonalKeys {
+    return new EventStoreDbPersonalKeys(EventStoreDBClient.connectionString(connectionString));
+  }
+
+  private constructor(private readonly client: EventStoreDBClient) {}
+
+  async find(subjects: readonly string[]): Promise<Map<string, Buffer>> {
+    const found = await Promise.all([...new Set(subjects)].map(async (subject) => [subject, await this.read(subject)] as const));
+    return new Map(found.filter((entry): entry is readonly [string, Buffer] => entry[1] !== undefined));
+  }
+
+  async obtain(subject: string): Promise<Buffer> {
+    const key = randomBytes(PERSONAL_KEY_BYTES);
+    try {
+      await this.client.appendToStream(`${STREAM_PREFIX}${subject}`, jsonEvent({ id: randomUUID(), type: 'PersonalKeyMade', data: { key: key.toString('base64') } }), {
+        expectedRevision: NO_STREAM,
+      });
+      await this.client.appendToStream(SUBJECTS, jsonEvent({ id: randomUUID(), type: 'PersonalKeySubject', data: { subject } }), { expectedRevision: ANY });
+      return key;
+    } catch (error) {
+      if (error instanceof StreamDeletedError) throw new PersonalDataErasedError(subject);
+      if (!(error instanceof WrongExpectedVersionError)) throw error;
+    }
+    const made = await this.read(subject);
+    if (made === undefined) throw new PersonalDataErasedError(subject);
+    return made;
+  }
+
+  async erase(subject: string): Promise<void> {
+    try {
+      await this.client.tombstoneStream(`${STREAM_PREFIX}${subject}`);
+    } catch (error) {
+      if (!(error instanceof StreamDeletedError)) throw error;
+    }
+  }
+
+  async subjects(prefix: string): Promise<string[]> {
+    const listed = new Set<string>();
+    try {
+      for await (const resolved of this.client.readStream<{ type: 'PersonalKeySubject'; data: { subject: string } }>(SUBJECTS)) {
+        const subject = resolved.event?.data.subject;
+        if (subject?.startsWith(prefix) === true) listed.add(subject);
+      }
+    } catch (error) {
+      if (!(error instanceof Error && error.name === 'StreamNotFoundError')) throw error;
+    }
+    const keys = await this.find([...listed]);
+    return [...listed].filter((subject) => keys.has(subject)).sort();
+  }
+
+  async close(): Promise<void> {
+    await this.client.dispose();
+  }
+
+  private async read(subject: string): Promise<Buffer | undefined> {
+    try {
+      for await (const resolved of this.client.readStream<{ type: 'PersonalKeyMade'; data: KeyMade }>(`${STREAM_PREFIX}${subject}`, { maxCount: 1 })) {
+        const data = resolved.event?.data;
+        if (data !== undefined) return Buffer.from(data.key, 'base64');
+      }
+    } catch (error) {
+      const name = error instanceof Error ? error.name : '';
+      if (error instanceof StreamDeletedError || name === 'StreamNotFoundError') return undefined;
+      throw error;
+    }
+    return undefined;
+  }
+}
