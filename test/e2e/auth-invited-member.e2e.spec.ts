@@ -3,7 +3,6 @@
 // line or a first Google sign-in, so they sign in as that member.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { userStream } from '#domain';
-import { claimStream } from '#identity';
 import { MEMBER_INVITATIONS, type MemberInvitations } from '#api';
 import { READ_MODELS, type ReadModels } from '#read-models';
 import { startAuthApp, type AuthApp } from '../support/auth-app.js';
@@ -23,6 +22,8 @@ let api: HttpClient;
 let engines: string;
 let looms: string;
 let mills: string;
+
+const claimStream = (kind: 'email', value: string) => app.identity.identifierNames.streamOf(kind, value);
 
 beforeAll(async () => {
   google = await GoogleMock.start();
@@ -100,7 +101,7 @@ describe('a member added by e-mail, then created with chorus user:create', () =>
 
     const [memberAdded] = (await eventsOf(`organization-${engines}`)).filter((event) => String(event.metadata.correlationId).endsWith(':invite-ada'));
     expect(memberAdded).toMatchObject({ type: 'MemberAdded', data: { userId: memberId } });
-    const claims = await eventsOf(claimStream('email', 'ada.lovelace@example.com'));
+    const claims = await eventsOf(await claimStream('email', 'ada.lovelace@example.com'));
     expect(claims.map((event) => [event.type, event.data, event.metadata.actor, event.metadata.correlationId])).toEqual([
       ['IdentifierReserved', { kind: 'email', userId: memberId }, memberAdded?.metadata.actor, `${String(memberAdded?.metadata.actor)}:invite-ada`],
       ['IdentifierClaimed', { kind: 'email', userId: memberId }, 'cli', expect.any(String)],
@@ -137,7 +138,7 @@ describe('a refused add', () => {
 
     expect(refused.status).toBe(409);
     expect(refused.body).toMatchObject({ code: 'LIMIT_EXCEEDED', resource: 'users', limit: 1, count: 1 });
-    expect(await eventsOf(claimStream('email', 'nobody-yet@example.com'))).toEqual([]);
+    expect(await eventsOf(await claimStream('email', 'nobody-yet@example.com'))).toEqual([]);
     expect(await app.store.headPosition()).toBe(before);
   });
 });
@@ -149,7 +150,7 @@ describe('concurrent adds of the same new address', () => {
       addMember(looms, 'ken@example.com', 'admin'),
     ]);
     expect(ids[0]).toBe(ids[1]);
-    expect((await eventsOf(claimStream('email', 'ken@example.com'))).map((event) => event.type)).toEqual(['IdentifierReserved']);
+    expect((await eventsOf(await claimStream('email', 'ken@example.com'))).map((event) => event.type)).toEqual(['IdentifierReserved']);
 
     expect(JSON.parse((await userCreate('--email', 'KEN@EXAMPLE.COM', '--password', password)).stdout)).toMatchObject({ userId: ids[0] });
     const session = await (await signIn('ken@example.com')).get('/session');
@@ -169,7 +170,7 @@ describe('a member added by e-mail, then signing in with Google for the first ti
     const added = await ownerBrowser.post(`/organizations/${mills}/members`, { email: 'Linus@Example.com', role: 'member' });
     expect(added.status).toBe(201);
     const memberId = added.body.userId as string;
-    expect((await eventsOf(claimStream('email', 'linus@example.com')))[0]?.metadata).toMatchObject({ actor: `user:${owner}` });
+    expect((await eventsOf(await claimStream('email', 'linus@example.com')))[0]?.metadata).toMatchObject({ actor: `user:${owner}` });
 
     // Google does not vouch for the address: nobody, and no account is made.
     expect((await viaGoogle(app.browser(), { sub: 'google-linus', email: 'linus@example.com', email_verified: false })).location).toBe('/login?error=account');
@@ -207,7 +208,7 @@ describe('a member added by e-mail, then signing in with Google for the first ti
 
   it('does not sign up an address no one added as a member', async () => {
     expect((await viaGoogle(app.browser(), { sub: 'google-stranger', email: 'stranger@example.com', email_verified: true })).location).toBe('/login?error=account');
-    expect(await eventsOf(claimStream('email', 'stranger@example.com'))).toEqual([]);
+    expect(await eventsOf(await claimStream('email', 'stranger@example.com'))).toEqual([]);
   });
 });
 

@@ -2,10 +2,16 @@
 // life in the product) is read by today's code into the same read models, states, changes and history sentences
 // as the build it was recorded with (golden.json). A change of an event's shape adds an upcaster and keeps this
 // green; a change of the words is a reviewed change of golden.json (GOLDEN_RECORD=1 rewrites it).
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { IDENTITY } from '#api';
+import type { Identity } from '#identity';
+import Database from 'better-sqlite3';
+import { Browser } from '../support/browser.js';
+import { ensureCliBuilt, runChorus } from '../support/chorus-cli.js';
 import { httpClient, type HttpClient } from '../support/http-client.js';
 import { startApp, type RunningApp } from '../support/start-app.js';
 
@@ -28,8 +34,8 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-async function answer(path: string): Promise<unknown> {
-  const response = await api.get(path);
+async function answerOf(path: string, client = api): Promise<unknown> {
+  const response = await client.get(path);
   if (response.status !== 200) throw new Error(`GET ${path} answered ${response.status}: ${response.text}`);
   if (!path.includes('format=jsonl')) return response.body;
   return response.text.split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as unknown);
@@ -39,7 +45,8 @@ const withoutKey = (object: Record<string, unknown>, key: string): Record<string
   Object.fromEntries(Object.entries(object).filter(([name]) => name !== key));
 
 /** What the fixture reads as, organization by organization, at every revision. */
-async function readings(): Promise<Record<string, unknown>> {
+async function readings(client = api): Promise<Record<string, unknown>> {
+  const answer = (path: string) => answerOf(path, client);
   const all: Record<string, unknown> = {};
   for (const id of scenario.organizationIds) {
     const state = (await answer(`/organizations/${id}/state`)) as { revision: number };
@@ -71,4 +78,80 @@ describe('the golden store', () => {
     expect(reset?.metadata.schemaVersion).toBeUndefined();
     expect(reset?.data).toMatchObject({ authority: 'owner-alone' });
   });
+
+  it('is an older store: its people sign in by the claims it holds, and a new address is claimed under a keyed name', async () => {
+    const names = running.app.get<Identity>(IDENTITY).identifierNames;
+    expect(names.readsLegacyNames).toBe(true);
+
+    const browser = new Browser(running.baseUrl);
+    await browser.open('/login');
+    expect((await browser.post('/login', { username: 'grace@golden.example', password: 'correct horse battery staple' })).status).toBe(204);
+
+    const fresh = await names.streamOf('email', 'someone-new@golden.example');
+    expect(fresh).not.toBe(await names.streamOf('email', 'grace@golden.example'));
+    expect(fresh).not.toContain(createHash('sha256').update('someone-new@golden.example').digest('hex'));
+  });
+});
+
+describe('the golden store, sealed by `chorus store:seal-personal-data`', () => {
+  const settings = () => ({ DATA_DIR: sealedDir, PERSONAL_DATA_RETENTION_DAYS: '3650' });
+  const storeBytes = (): string =>
+    ['events.sqlite', 'events.sqlite-wal'].map((name) => join(sealedDir, name)).filter((file) => existsSync(file)).map((file) => readFileSync(file).toString('latin1')).join('');
+  const inClear = ['grace@golden.example', 'ada@golden.example', 'linus@golden.example', '"userAgent":"node"', '"clientIp":"127.0.0.1"'];
+  let sealedDir: string;
+
+  beforeAll(() => {
+    ensureCliBuilt();
+    sealedDir = mkdtempSync(join(tmpdir(), 'chorus-golden-sealed-'));
+    copyFileSync(join(fixture, 'events.sqlite'), join(sealedDir, 'events.sqlite'));
+  });
+  afterAll(() => rmSync(sealedDir, { recursive: true, force: true }));
+
+  it('is refused without --yes, and changes nothing', async () => {
+    const refused = await runChorus(['store:seal-personal-data'], settings());
+    expect({ code: refused.code, stderr: refused.stderr }).toEqual({ code: 2, stderr: expect.stringContaining('stop every server of this store, then add --yes') });
+    for (const value of inClear) expect(storeBytes()).toContain(value);
+  });
+
+  it('seals every personal value in place: none is left in the store file, every event keeps its position, id and time', async () => {
+    const before = envelopes();
+    const sealed = await runChorus(['store:seal-personal-data', '--yes', '--json'], settings());
+    expect(sealed).toMatchObject({ code: 0 });
+    expect(JSON.parse(sealed.stdout)).toEqual({ sealed: true, examined: 97, rewritten: expect.any(Number), renamedStreams: expect.any(Number) });
+    expect(JSON.parse(sealed.stdout).renamedStreams).toBeGreaterThanOrEqual(5);
+
+    const text = storeBytes();
+    for (const value of inClear) expect(text).not.toContain(value);
+    const after = envelopes();
+    expect(after.map(({ streamId: _renamed, ...rest }) => rest)).toEqual(before.map(({ streamId: _renamed, ...rest }) => rest));
+    // A claim's stream is no longer named by a hash anyone can compute from a guessed address.
+    expect(after.map((event) => event.streamId)).not.toContain(`identity-email-${createHash('sha256').update('grace@golden.example').digest('hex')}`);
+  });
+
+  it('is safe to run again: the store is sealed already', async () => {
+    const again = await runChorus(['store:seal-personal-data', '--yes'], settings());
+    expect({ code: again.code, stdout: again.stdout }).toEqual({ code: 0, stdout: 'This store is sealed already: nothing to do.\n' });
+  });
+
+  it('reads as it did before: the same read models, states, changes and history; its people sign in', async () => {
+    const sealedApp = await startApp({ ...settings(), LOG_LEVEL: 'silent', PLAN_PAYMENT_PROVIDER_IDS: 'prod_ess,prod_pro,,prod_acs' });
+    try {
+      expect(sealedApp.app.get<Identity>(IDENTITY).identifierNames.readsLegacyNames).toBe(false);
+      expect(await readings(httpClient(sealedApp.baseUrl, { apiKey: scenario.reader }))).toEqual(JSON.parse(readFileSync(goldenFile, 'utf8')));
+      const browser = new Browser(sealedApp.baseUrl);
+      await browser.open('/login');
+      expect((await browser.post('/login', { username: 'grace@golden.example', password: 'correct horse battery staple' })).status).toBe(204);
+    } finally {
+      await sealedApp.close();
+    }
+  }, 60_000);
+
+  function envelopes(): { position: number; streamId: string; revision: number; id: string; type: string; recordedAt: string }[] {
+    const db = new Database(join(sealedDir, 'events.sqlite'), { readonly: true });
+    try {
+      return db.prepare('SELECT position, stream_id AS streamId, revision, event_id AS id, type, recorded_at AS recordedAt FROM events ORDER BY position').all() as never;
+    } finally {
+      db.close();
+    }
+  }
 });

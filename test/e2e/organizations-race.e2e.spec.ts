@@ -2,13 +2,16 @@
 // and a caller sees a conflict only as the decision it changed (LIMIT_EXCEEDED, ALREADY_EXISTS), never
 // as a CONCURRENCY_CONFLICT that no one else caused.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { claimStream } from '#identity';
+import { IDENTITY } from '#api';
+import type { Identity } from '#identity';
 import { createApiKey } from '../support/api-keys.js';
 import { httpClient, type HttpClient, type HttpResponse } from '../support/http-client.js';
 import { createOrganization, organizationEvents } from '../support/organization-setup.js';
 import { startApp, type RunningApp } from '../support/start-app.js';
 
 let running: RunningApp;
+
+const claimStream = (kind: 'email', value: string) => running.app.get<Identity>(IDENTITY).identifierNames.streamOf(kind, value);
 let api: HttpClient;
 
 beforeAll(async () => {
@@ -47,7 +50,7 @@ describe(`${CALLS} concurrent adds against an effective limit of ${LIMIT}`, () =
     const added = (await organizationEvents(running.store, id)).filter((event) => event.type === 'MemberAdded');
     expect(added).toHaveLength(LIMIT);
     // A refused add records nothing, not even an id reserved for the address.
-    const reservations = await Promise.all(Array.from({ length: CALLS }, (_, index) => running.store.readStream(claimStream('email', `member-${index}@example.com`))));
+    const reservations = await Promise.all(Array.from({ length: CALLS }, async (_, index) => running.store.readStream(await claimStream('email', `member-${index}@example.com`))));
     expect(reservations.filter((stream) => stream.found)).toHaveLength(LIMIT);
   });
 
@@ -84,7 +87,7 @@ it('one new address added to 10 organizations at once: every membership has the 
   expect(tally(responses)).toEqual({ '201': 10 });
   const userIds = new Set(responses.map((response) => response.body.userId as string));
   expect(userIds.size).toBe(1);
-  const reservation = await running.store.readStream(claimStream('email', 'shared.person@example.com'));
+  const reservation = await running.store.readStream(await claimStream('email', 'shared.person@example.com'));
   expect(reservation.found && reservation.events.map((event) => (event.data as { userId: string }).userId)).toEqual([...userIds]);
 });
 

@@ -125,6 +125,12 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./commands/user-erase.command.js')).registerUserEraseCommand,
   },
   {
+    name: 'store:seal-personal-data',
+    args: '',
+    summary: 'seal the personal data an older Chorus wrote in clear',
+    load: async () => (await import('./commands/store-seal-personal-data.command.js')).registerStoreSealPersonalDataCommand,
+  },
+  {
     name: 'billing:sign',
     args: '[file]',
     summary: 'print the Billing-Signature header value for a billing event body',

@@ -1,5 +1,6 @@
 export * from './event-store.port.js';
-export { openEventStore, openPersonalKeys, type OpenEventStoreOptions } from './open-event-store.js';
+export { openEventStore, openLogRewriter, openPersonalKeys, type OpenEventStoreOptions } from './open-event-store.js';
+export * from './log-rewrite.port.js';
 export { SqliteEventStore, type SqliteEventStoreOptions } from './sqlite-event-store.js';
 export type { GroupCommitStats } from './sqlite-group-commit.js';
 export { PostgresEventStore, type PostgresEventStoreOptions } from './postgres-event-store.js';

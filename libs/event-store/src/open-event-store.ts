@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EventStore } from './event-store.port.js';
+import type { LogRewriter } from './log-rewrite.port.js';
 import type { PersonalKeyStore } from './personal-keys.port.js';
 import { SqliteEventStore } from './sqlite-event-store.js';
 
@@ -43,4 +44,18 @@ export async function openPersonalKeys(options: OpenEventStoreOptions): Promise<
   mkdirSync(options.dataDir, { recursive: true });
   const { SqlitePersonalKeys } = await import('./sqlite-personal-keys.js');
   return SqlitePersonalKeys.open({ file: join(options.dataDir, 'events.sqlite'), now: options.now });
+}
+
+/** The rewriter of the log openEventStore opens with the same options; EventStoreDB's events cannot be rewritten in place. */
+export async function openLogRewriter(options: OpenEventStoreOptions): Promise<LogRewriter> {
+  if (options.databaseUrl !== undefined && options.databaseUrl !== '') {
+    const { PostgresLogRewriter } = await import('./postgres-log-rewrite.js');
+    return PostgresLogRewriter.connect(options.databaseUrl);
+  }
+  if (options.connectionString !== undefined && options.connectionString !== '') {
+    throw new Error('EventStoreDB keeps every event as written: a store there is sealed by copying it into a new one (docs/privacy.md)');
+  }
+  mkdirSync(options.dataDir, { recursive: true });
+  const { SqliteLogRewriter } = await import('./sqlite-log-rewrite.js');
+  return SqliteLogRewriter.open(join(options.dataDir, 'events.sqlite'));
 }

@@ -18,6 +18,7 @@ import { PasswordSignIn } from './sign-in/password-sign-in.js';
 import { SignInAttempts } from './sign-in/sign-in-attempts.js';
 import { ThrottleCounters } from './sign-in/throttle-counters.js';
 import { UserClaims, UserDirectory } from './user/user-claims.js';
+import type { IdentifierNames } from './user/identifier-names.js';
 import { UserRegistration } from './user/user-registration.js';
 import { OidcProviders } from './sso/oidc-providers.js';
 import { SecretBox, type SecretKey } from './sso/secret-box.js';
@@ -31,6 +32,8 @@ import { XsrfTokens } from './xsrf/xsrf-tokens.js';
 
 export type IdentityOptions = {
   eventStore: EventStore;
+  /** openIdentifierNames: the names of the streams that hold addresses, usernames and Google accounts. */
+  identifierNames: IdentifierNames;
   sessionSecret: string;
   mailer: Mailer;
   logger: IdentityLogger;
@@ -52,6 +55,7 @@ export type Identity = {
   /** Also for refusals that must cost what a password check costs, so they cannot be told apart by time. */
   hasher: PasswordHasher;
   users: Users;
+  identifierNames: IdentifierNames;
   directory: UserDirectory;
   registration: UserRegistration;
   passwordSignIn: PasswordSignIn;
@@ -77,7 +81,7 @@ export function createIdentity(options: IdentityOptions): Identity {
   const store = options.eventStore;
   const sessionPolicy = options.sessionPolicy ?? defaultSessionPolicy;
   const users = new Users(store, clock, sessionPolicy.absoluteTimeoutMs);
-  const claims = new UserClaims(store, users);
+  const claims = new UserClaims(store, users, options.identifierNames);
   const hasher = new PasswordHasher(options.passwordHashesAtOnce === undefined ? {} : { hashesAtOnce: options.passwordHashesAtOnce });
   const registration = new UserRegistration(users, claims, hasher);
   const sessionCookies = new SessionCookies(deriveKey(options.sessionSecret, 'session-cookie'));
@@ -102,6 +106,7 @@ export function createIdentity(options: IdentityOptions): Identity {
     clock,
     hasher,
     users,
+    identifierNames: options.identifierNames,
     directory: new UserDirectory(users, claims),
     registration,
     passwordSignIn: new PasswordSignIn(users, claims, hasher, sessions, clock, attempts),

@@ -2,8 +2,9 @@ import type { FactoryProvider } from '@nestjs/common';
 import { IdentityClock } from '../config/app-clock.js';
 import type { Logger } from 'pino';
 import { CONFIG, type Config } from '#config';
-import { EVENT_STORE, type EventStore } from '#event-store';
-import { createIdentity, createMailer, loadNodeName, loadSessionSecret, type Identity } from '#identity';
+import type { PersonalKeys } from '#application';
+import { EVENT_STORE, PERSONAL_KEYS, type EventStore } from '#event-store';
+import { createIdentity, createMailer, loadNodeName, loadSessionSecret, openIdentifierNames, type Identity } from '#identity';
 import { PINO } from '../logging/pino.js';
 
 /** The identity lib's services (users, sign-in, sessions, resets, XSRF), one per process. */
@@ -11,13 +12,18 @@ export const IDENTITY = Symbol('IDENTITY');
 
 export { IdentityClock } from '../config/app-clock.js';
 
-export const identityProvider: FactoryProvider<Identity> = {
+export const identityProvider: FactoryProvider<Promise<Identity>> = {
   provide: IDENTITY,
-  inject: [CONFIG, EVENT_STORE, PINO, IdentityClock],
-  useFactory: (config: Config, eventStore: EventStore, pino: Logger, clock: IdentityClock): Identity => {
+  inject: [CONFIG, EVENT_STORE, PERSONAL_KEYS, PINO, IdentityClock],
+  useFactory: async (config: Config, eventStore: EventStore, keys: PersonalKeys, pino: Logger, clock: IdentityClock): Promise<Identity> => {
     const logger = pino.child({ component: 'identity' });
+    const identifierNames = await openIdentifierNames(keys, eventStore);
+    if (identifierNames.readsLegacyNames) {
+      logger.warn('This store was written before personal data was sealed: it is read as it is; `chorus store:seal-personal-data` will seal it (docs/privacy.md)');
+    }
     return createIdentity({
       eventStore,
+      identifierNames,
       sessionSecret: loadSessionSecret({ configured: config.sessionSecret, dataDir: config.dataDir, production: config.nodeEnv === 'production' }),
       mailer: createMailer({
         smtpUrl: config.smtpUrl,

@@ -1,11 +1,12 @@
 // The enforcement check made at every password sign-in over a real SQLite store: what it reads.
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { newCommandContext } from '#application';
 import { SqliteEventStore, type EventStore, type ReadStreamResult } from '#event-store';
-import { createIdentity, ManualClock } from '#identity';
+import { createIdentity, IdentifierNames, ManualClock } from '#identity';
 import { IdentityClock } from '../auth/identity.provider.js';
 import type { Organizations } from '../organizations/organizations.js';
 import { SsoDomainClaims } from './sso-domain-claims.js';
@@ -47,6 +48,7 @@ describe('the SSO enforcement check of a password sign-in', () => {
     const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
     const identity = createIdentity({
       eventStore: counting,
+      identifierNames: IdentifierNames.keyed(randomBytes(32)),
       sessionSecret: 'a test secret of at least thirty-two characters',
       mailer: { send: async () => undefined },
       logger: quiet,

@@ -1,6 +1,7 @@
 // Personal data never reaches the log in clear: each append seals the values PERSONAL_DATA names under their
 // person's or their month's key, and each read opens them again, or reads them as erased once the key is gone
 // (docs/privacy.md). Below the upcasting store: upcasters see what was stored, opened.
+import { randomBytes } from 'node:crypto';
 import { PERSONAL_DATA, PERSONAL_METADATA, erasedPersonName, periodSubject, personSubject, PERIOD_SUBJECT_PREFIX } from '#domain';
 import type {
   AppendResult,
@@ -90,9 +91,37 @@ export class SealingEventStore implements EventStore {
     return this.inner.close();
   }
 
-  private async sealEvent(streamId: string, event: EventToAppend, period: string): Promise<EventToAppend> {
+  /**
+   * A stored event with what it holds in clear sealed under the keys of its person and of the month it was recorded in
+   * (`chorus store:seal-personal-data`), each key found by `keyOf`: one for every subject `subjectsToSeal` names.
+   */
+  sealStored(event: RecordedEvent, keyOf: (subject: string) => Promise<Buffer>): Promise<EventToAppend> {
+    return this.sealEvent(event.streamId, event, periodSubject(new Date(event.recordedAt)), keyOf);
+  }
+
+  /** The subjects whose keys sealing a stored event needs. */
+  async subjectsToSeal(event: RecordedEvent): Promise<Set<string>> {
+    const subjects = new Set<string>();
+    await this.sealStored(event, (subject) => {
+      subjects.add(subject);
+      return Promise.resolve(randomBytes(32));
+    });
+    return subjects;
+  }
+
+  /** The events with their sealed values opened, or read as erased; `keys`: these keys before the store's. */
+  open<E extends Readable>(events: E[], keys?: ReadonlyMap<string, Buffer>): Promise<E[]> {
+    return this.opened(events, keys);
+  }
+
+  private async sealEvent(
+    streamId: string,
+    event: EventToAppend,
+    period: string,
+    keyOf: (subject: string) => Promise<Buffer> = (subject) => this.keys.obtain(subject),
+  ): Promise<EventToAppend> {
     const personal = PERSONAL_DATA[event.type];
-    const metadataFields = PERSONAL_METADATA.filter((field) => event.metadata[field] !== undefined);
+    const metadataFields = PERSONAL_METADATA.filter((field) => event.metadata[field] !== undefined && !isSealed(event.metadata[field]));
     if (personal === undefined && metadataFields.length === 0) return event;
     let data = event.data as Values;
     if (personal !== undefined) {
@@ -102,21 +131,23 @@ export class SealingEventStore implements EventStore {
         if (data[field] === undefined || isSealed(data[field])) continue;
         // A value with no one to tie it to expires with its month.
         const subject = by === 'person' && userId !== undefined ? personSubject(userId) : period;
-        sealedData[field] = seal(await this.keys.obtain(subject), subject, data[field]);
+        sealedData[field] = seal(await keyOf(subject), subject, data[field]);
       }
       data = sealedData;
     }
     const metadata = { ...event.metadata };
-    for (const field of metadataFields) metadata[field] = seal(await this.keys.obtain(period), period, metadata[field]);
+    for (const field of metadataFields) metadata[field] = seal(await keyOf(period), period, metadata[field]);
     return { ...event, data, metadata };
   }
 
   /** The events with their sealed values opened, or read as erased: one look-up of keys for the batch. */
-  private async opened<E extends Readable>(events: E[]): Promise<E[]> {
+  private async opened<E extends Readable>(events: E[], known?: ReadonlyMap<string, Buffer>): Promise<E[]> {
     const subjects = new Set<string>();
     for (const event of events) for (const sealed of [...sealedIn(event.data), ...sealedIn(event.metadata)]) subjects.add(subjectOf(sealed));
     if (subjects.size === 0) return events;
-    const keys = await this.keys.find(subjects);
+    const keys = new Map(known);
+    const missing = [...subjects].filter((subject) => !keys.has(subject));
+    if (missing.length > 0) for (const [subject, key] of await this.keys.find(missing)) keys.set(subject, key);
     const open = (values: unknown, streamId: string): unknown => {
       if (sealedIn(values).length === 0) return values;
       return Object.fromEntries(

@@ -1,11 +1,13 @@
 // A real identity over a real SQLite event store in a temp dir, with a manual clock and a mailer
 // that keeps what it sends.
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openEventStore, type EventStore } from '#event-store';
 import { ManualClock } from '../clock.js';
 import { createIdentity, type Identity } from '../identity.js';
+import { IdentifierNames } from '../user/identifier-names.js';
 import type { IdentityLogger } from '../logger.js';
 import type { MailMessage, Mailer } from '../mail/mailer.js';
 import type { SessionPolicy } from '../sessions/sessions.js';
@@ -53,9 +55,11 @@ export async function openIdentityFixture(sessionPolicy?: SessionPolicy, passwor
   const store = await openEventStore({ dataDir, now: () => clock.now() });
   const counted = countedEventStore(store);
   const mail = new KeptMail();
+  const identifierNames = IdentifierNames.keyed(randomBytes(32));
   const build = (nodeName: string) =>
     createIdentity({
       eventStore: counted.store,
+      identifierNames,
       sessionSecret,
       mailer: mail,
       logger: quietLogger,

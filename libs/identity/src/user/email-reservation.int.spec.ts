@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { context, openIdentityFixture, type IdentityFixture } from '../testing/identity-fixture.js';
 import { userStream } from '#domain';
-import { claimStream } from './user-claims.js';
+import type { ClaimKind } from '#domain';
 
 let fixture: IdentityFixture;
 beforeEach(async () => {
@@ -12,6 +12,8 @@ beforeEach(async () => {
 afterEach(async () => {
   await fixture.close();
 });
+
+const claimStream = (kind: ClaimKind, value: string) => fixture.identity.identifierNames.streamOf(kind, value);
 
 const invite = (email: string, actor = 'api-key:k1') => fixture.identity.directory.userIdForEmail(email, context({ actor, correlationId: 'add-member-1' }));
 
@@ -24,7 +26,7 @@ describe('the id of a member added by e-mail', () => {
   it('is reserved once, auditably, and answered again for the address in any case', async () => {
     const userId = await invite('Grace@Example.com');
     expect(await invite('  grace@EXAMPLE.com ')).toBe(userId);
-    const events = await streamOf(claimStream('email', 'grace@example.com'));
+    const events = await streamOf(await claimStream('email', 'grace@example.com'));
     expect(events.map((event) => [event.type, event.data])).toEqual([['IdentifierReserved', { kind: 'email', userId }]]);
     expect(events[0]?.metadata).toMatchObject({ actor: 'api-key:k1', correlationId: 'add-member-1', causationId: 'add-member-1' });
     // Reserved is not registered: nobody signs in or resets a password with it.
@@ -35,7 +37,7 @@ describe('the id of a member added by e-mail', () => {
   it("is the registered user's id, without recording anything", async () => {
     const { userId } = await fixture.identity.registration.register({ email: 'ada@example.com' }, context({ actor: 'cli' }));
     expect(await invite('ADA@example.com')).toBe(userId);
-    expect((await streamOf(claimStream('email', 'ada@example.com'))).map((event) => event.type)).toEqual(['IdentifierClaimed']);
+    expect((await streamOf(await claimStream('email', 'ada@example.com'))).map((event) => event.type)).toEqual(['IdentifierClaimed']);
   });
 
   it('is one id for concurrent adds of the same new address, on two API nodes', async () => {
@@ -46,13 +48,13 @@ describe('the id of a member added by e-mail', () => {
       ),
     );
     expect(new Set(ids).size).toBe(1);
-    expect(await streamOf(claimStream('email', 'new@example.com'))).toHaveLength(1);
+    expect(await streamOf(await claimStream('email', 'new@example.com'))).toHaveLength(1);
   });
 
   it('is a new, unreserved id for an address no one can register with', async () => {
     const first = await invite('root@localhost');
     expect(first).not.toBe(await invite('root@localhost'));
-    expect((await fixture.store.readStream(claimStream('email', 'root@localhost'))).found).toBe(false);
+    expect((await fixture.store.readStream(await claimStream('email', 'root@localhost'))).found).toBe(false);
   });
 });
 
@@ -66,7 +68,7 @@ describe('registering with a reserved address', () => {
     expect(userId).toBe(reserved);
     const [registered] = await streamOf(userStream(userId));
     expect(registered?.data).toMatchObject({ userId, email: 'grace@example.com', username: 'grace', invited: true });
-    const claims = await streamOf(claimStream('email', 'grace@example.com'));
+    const claims = await streamOf(await claimStream('email', 'grace@example.com'));
     expect(claims.map((event) => [event.type, event.data, event.metadata.actor])).toEqual([
       ['IdentifierReserved', { kind: 'email', userId }, 'api-key:k1'],
       ['IdentifierClaimed', { kind: 'email', userId }, 'cli'],
@@ -97,7 +99,7 @@ describe('registering with a reserved address', () => {
   it('takes the id left by a registration that stopped halfway', async () => {
     const leftOver = randomUUID();
     await fixture.store.append(
-      claimStream('email', 'stopped@example.com'),
+      await claimStream('email', 'stopped@example.com'),
       [{ id: randomUUID(), type: 'IdentifierClaimed', data: { kind: 'email', userId: leftOver }, metadata: { actor: 'cli', correlationId: 'c', causationId: 'c' } }],
       'no_stream',
     );
@@ -109,7 +111,7 @@ describe('registering with a reserved address', () => {
 describe('registering an invited user without a password', () => {
   it('registers only an address a member was added by', async () => {
     expect(await fixture.identity.registration.registerInvited('stranger@example.com', context({ actor: 'google' }))).toBe(false);
-    expect((await fixture.store.readStream(claimStream('email', 'stranger@example.com'))).found).toBe(false);
+    expect((await fixture.store.readStream(await claimStream('email', 'stranger@example.com'))).found).toBe(false);
 
     const reserved = await invite('grace@example.com');
     expect(await fixture.identity.registration.registerInvited('Grace@example.com', context({ actor: 'google' }))).toBe(true);

@@ -4,20 +4,16 @@ import { randomUUID } from 'node:crypto';
 import { handleCommand, loadStream, MAX_DECISION_ATTEMPTS, type CommandContext, type LoadedStream } from '#application';
 import { WrongExpectedRevisionError, type EventStore } from '#event-store';
 import { identifierClaimDecider, identifierTaken, type ClaimCommand, type ClaimKind, type ClaimState, type User } from '#domain';
-import { sha256Hex } from '../hashing.js';
+import type { IdentifierNames } from './identifier-names.js';
 import { isValidEmail, normalizeEmail, normalizeUsername } from './identifiers.js';
 import type { Users } from './users.js';
 
 export type { ClaimKind } from '#domain';
 
-/** A digest: the store never holds the value itself. */
-export const claimId = (kind: ClaimKind, normalizedValue: string): string => `${kind}-${sha256Hex(normalizedValue)}`;
-export const claimStream = (kind: ClaimKind, normalizedValue: string): string => identifierClaimDecider.streamOf(claimId(kind, normalizedValue));
-
 const nothingYet: Omit<LoadedStream<ClaimState>, 'recorded'> = { state: undefined, revision: undefined, position: undefined };
 
-function holder(state: ClaimState, stream: string): NonNullable<ClaimState> {
-  if (state === undefined) throw new Error(`The claim stream ${stream} holds no user id`);
+function holder(state: ClaimState, claim: string): NonNullable<ClaimState> {
+  if (state === undefined) throw new Error(`The claim ${claim} holds no user id`);
   return state;
 }
 
@@ -28,6 +24,7 @@ export class UserClaims {
   constructor(
     private readonly store: EventStore,
     private readonly users: Users,
+    private readonly names: IdentifierNames,
   ) {}
 
   /** For an address, also the id reserved for its future user. */
@@ -55,8 +52,9 @@ export class UserClaims {
   async reserveEmailFor(email: string, context: CommandContext, proposed: string = randomUUID()): Promise<{ userId: string; registered: boolean }> {
     // Most addresses added are new: reserve at `no_stream` without reading first.
     const command: ClaimCommand = { type: 'ReserveEmail', data: { userId: proposed } };
-    const { state } = await handleCommand(this.store, identifierClaimDecider, claimId('email', email), command, context, { known: nothingYet });
-    const claim = holder(state, claimStream('email', email));
+    const id = await this.names.idOf('email', email);
+    const { state } = await handleCommand(this.store, identifierClaimDecider, id, command, context, { known: nothingYet });
+    const claim = holder(state, id);
     // A registration claims the address before it writes the user: only then can the id be a registered user's.
     const registered = claim.lastType === 'IdentifierClaimed' && (await this.users.load(claim.userId)).state.status === 'registered';
     return { userId: claim.userId, registered };
@@ -66,7 +64,7 @@ export class UserClaims {
   async claimEmail(email: string, context: CommandContext): Promise<{ userId: string; invited: boolean }> {
     const fresh = randomUUID();
     const state = await this.decideOnHolder('email', email, (holderConfirmed) => ({ type: 'ClaimEmail', data: { fresh, holderConfirmed } }), context);
-    const { userId, reserved } = holder(state, claimStream('email', email));
+    const { userId, reserved } = holder(state, 'of the address');
     return { userId, invited: reserved };
   }
 
@@ -86,7 +84,7 @@ export class UserClaims {
   /** Decides once per read: the holder's answer belongs to the claim it was asked about. */
   /** Frees the value if `userId` holds it (an erasure): whoever takes it next is a new person. */
   async release(kind: ClaimKind, normalizedValue: string, userId: string, context: CommandContext): Promise<void> {
-    await handleCommand(this.store, identifierClaimDecider, claimId(kind, normalizedValue), { type: 'ReleaseIdentifier', data: { kind, userId } }, context);
+    await handleCommand(this.store, identifierClaimDecider, await this.names.idOf(kind, normalizedValue), { type: 'ReleaseIdentifier', data: { kind, userId } }, context);
   }
 
   private async decideOnHolder(
@@ -96,7 +94,7 @@ export class UserClaims {
     context: CommandContext,
     attempts = MAX_DECISION_ATTEMPTS,
   ): Promise<ClaimState> {
-    const id = claimId(kind, normalizedValue);
+    const id = await this.names.idOf(kind, normalizedValue);
     for (let attempt = 1; ; attempt += 1) {
       const known = await loadStream(this.store, identifierClaimDecider, id);
       const holderConfirmed = known.state !== undefined && (await this.confirmed(known.state.userId, kind, normalizedValue)) !== undefined;
@@ -109,7 +107,7 @@ export class UserClaims {
   }
 
   private async current(kind: ClaimKind, normalizedValue: string): Promise<ClaimState> {
-    return (await loadStream(this.store, identifierClaimDecider, claimId(kind, normalizedValue))).state;
+    return (await loadStream(this.store, identifierClaimDecider, await this.names.idOf(kind, normalizedValue))).state;
   }
 
   private async confirmed(userId: string, kind: ClaimKind, normalizedValue: string): Promise<User | undefined> {

@@ -1,0 +1,58 @@
+import type { Command } from 'commander';
+import { PERSONAL_KEYS, openEventStore, openLogRewriter } from '#event-store';
+import type { PersonalKeys } from '#application';
+import { IDENTITY, ProblemError } from '#api';
+import { sealPersonalData, type Identity } from '#identity';
+import type { ReadModels, Verification } from '#read-models';
+import { cliAction } from '../cli-action.js';
+import type { GetCliContext } from '../cli-context.js';
+import { caughtUpReadModels } from '../read-models-caught-up.js';
+import { counted } from './projections-progress.js';
+
+const drifted = (verifications: Verification[]): string[] =>
+  verifications.filter((verification) => verification.drift.length > 0).map((verification) => verification.projection);
+
+async function verified(readModels: ReadModels, when: string): Promise<void> {
+  const drift = drifted(await readModels.verify());
+  if (drift.length > 0) {
+    throw new ProblemError(409, 'READ_MODELS_DRIFT', 'The read models differ from the log', `${when}, ${drift.join(', ')} differ from a rebuild from the log: \`chorus projections:verify\` shows how.`);
+  }
+}
+
+/** `chorus store:seal-personal-data --yes [--json]`: seals what a build before sealing wrote in clear (docs/privacy.md). */
+export function registerStoreSealPersonalDataCommand(program: Command, getContext: GetCliContext): void {
+  program
+    .command('store:seal-personal-data')
+    .description('seal the personal data an older Chorus wrote in clear, in place (SQLite and PostgreSQL; every server stopped)')
+    .option('--yes', 'confirm: every server of this store is stopped')
+    .option('--json', 'print the result as JSON')
+    .action(
+      cliAction(getContext, async (context, options: { yes?: boolean }) => {
+        if (options.yes !== true) {
+          throw new ProblemError(400, 'VALIDATION_FAILED', 'The request is not valid', 'store:seal-personal-data rewrites the log in place: stop every server of this store, then add --yes.');
+        }
+        const names = context.app.get<Identity>(IDENTITY).identifierNames;
+        if (!names.readsLegacyNames) {
+          return { json: { sealed: false, examined: 0, rewritten: 0, renamedStreams: 0 }, text: 'This store is sealed already: nothing to do.' };
+        }
+        const readModels = await caughtUpReadModels(context);
+        await verified(readModels, 'Before sealing');
+        const { dataDir, eventStoreConnectionString: connectionString, databaseUrl } = context.config;
+        const store = await openEventStore({ dataDir, connectionString, databaseUrl });
+        const rewriter = await openLogRewriter({ dataDir, connectionString, databaseUrl });
+        try {
+          const sealed = await sealPersonalData({ store, rewriter, keys: context.app.get<PersonalKeys>(PERSONAL_KEYS), names });
+          // The read models held what the log held in clear: rebuilt from the sealed log, they keep only what they show.
+          await readModels.rebuild({});
+          await verified(readModels, 'After sealing');
+          return {
+            json: { sealed: true, ...sealed },
+            text: `Sealed the personal data of ${sealed.rewritten} of ${counted(sealed.examined, 'event', 'events')} in place (${counted(sealed.renamedStreams, 'stream', 'streams')} renamed by a keyed hash); the read models were rebuilt from the sealed log and match it.`,
+          };
+        } finally {
+          await rewriter.close();
+          await store.close();
+        }
+      }),
+    );
+}
