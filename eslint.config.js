@@ -30,7 +30,7 @@ const webImports = (...patterns) => ({ 'no-restricted-imports': ['error', { patt
 const specs = ['**/*.spec.ts', '**/*.spec.tsx'];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'data/**', 'web/dist/**', '.ci/artifacts/**', '**/*.cjs'] },
+  { ignores: ['dist/**', 'libs/*/dist/**', 'node_modules/**', 'coverage/**', 'data/**', 'web/dist/**', '.ci/artifacts/**', '**/*.cjs'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -8,8 +8,9 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** A file that is not part of the build: tests, test helpers (tsconfig.build.json's exclude), editors' litter. */
-const notBuilt = (name) => /\.spec\.tsx?$/.test(name) || name === 'testing' || name === 'node_modules' || name.startsWith('.');
+/** A file that is not part of the build: tests, test helpers (tsconfig.build.json's exclude), a package's own build
+ * (libs/entitlements-client/dist, from `npm run pack:provider`), editors' litter. */
+const notBuilt = (name) => /\.spec\.tsx?$/.test(name) || name === 'testing' || name === 'node_modules' || name === 'dist' || name.startsWith('.');
 
 const targets = {
   server: {
