@@ -3,13 +3,15 @@ import type { SessionUser } from '../../../api/contract';
 import { PageHeader } from '../../../components/layout/page-header';
 import { Section } from '../../../components/layout/section';
 import { ChangePasswordForm } from './change-password-form';
+import { DeleteAccount, type DeletionProof } from './delete-account';
+import { DownloadMyData } from './download-my-data';
 import { SessionList } from './session-list';
 
-/** `twoStep` is composed by the route. */
-export function Account({ user, twoStep }: { user: SessionUser; twoStep?: ReactNode }) {
+/** `twoStep` and `proof` (how the person confirms it is them, from the two-step feature) come from the route. */
+export function Account({ user, twoStep, proof }: { user: SessionUser; twoStep?: ReactNode; proof?: DeletionProof }) {
   return (
     <>
-      <PageHeader title="Account">Your sign-in details and the browsers you are signed in with.</PageHeader>
+      <PageHeader title="Account">Your sign-in details, the browsers you are signed in with, and your data.</PageHeader>
       <div className="account">
         <Section className="account__you" title="You">
           <dl className="facts">
@@ -32,6 +34,12 @@ export function Account({ user, twoStep }: { user: SessionUser; twoStep?: ReactN
           <SessionList />
         </Section>
         {twoStep}
+        <Section className="account__data" title="Your data" description="A copy of everything Chorus holds about you.">
+          <DownloadMyData />
+        </Section>
+        <Section className="account__delete" title="Delete my account" description="Erase what Chorus holds about you, for good.">
+          <DeleteAccount proof={proof} />
+        </Section>
       </div>
     </>
   );
