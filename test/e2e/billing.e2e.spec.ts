@@ -291,7 +291,15 @@ describe('idempotency', () => {
 
     const [claim, outcome] = await ledger(running.store, event.id);
     const planAssigned = (await organizationEvents(running.store, organizationId)).at(-1);
-    const provenance = { actor: 'billing', correlationId: event.id, providerEventId: event.id, providerEventType: 'plan.purchased', productId: 'prod_pro', occurredAt: event.occurredAt };
+    const provenance = {
+      actor: 'billing',
+      correlationId: event.id,
+      providerEventId: event.id,
+      providerEventType: 'plan.purchased',
+      productId: 'prod_pro',
+      occurredAt: event.occurredAt,
+      schemaVersion: 1,
+    };
     expect(claim?.metadata).toEqual({ ...provenance, causationId: event.id, commandType: 'ClaimBillingEvent' });
     expect(planAssigned?.metadata).toEqual({ ...provenance, causationId: claim?.id, commandType: 'AssignPlan' });
     expect(outcome?.metadata).toEqual({ ...provenance, causationId: claim?.id, commandType: 'RecordBillingOutcome' });

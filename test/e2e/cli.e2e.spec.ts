@@ -1,5 +1,5 @@
 // The real `chorus` binary (bin/chorus.js over dist/) on a temp DATA_DIR: output, errors and exit codes.
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -55,6 +55,9 @@ async function recordedEvents(organizationId: string) {
     await store.close();
   }
 }
+
+// Each test starts several command lines, each a process of its own: a loaded machine takes seconds for each.
+jest.setTimeout(60_000);
 
 describe('org:create', () => {
   it('creates an organization and prints its id', async () => {
