@@ -97,7 +97,7 @@ describe('deleting my account', () => {
     const view = renderAccount();
     const card = await screen.findByRole('region', { name: 'Delete my account' });
     for (const consequence of [
-      'Your name, e-mail address and username are erased for good.',
+      'Your e-mail address and username are erased for good.',
       'Your memberships end',
       'You are signed out everywhere.',
       'keeps what happened, with you shown as “Erased person”',

@@ -57,7 +57,7 @@ function Consequences() {
     <div className="account__consequences">
       <p>If you delete your account:</p>
       <ul>
-        <li>Your name, e-mail address and username are erased for good.</li>
+        <li>Your e-mail address and username are erased for good.</li>
         <li>Your memberships end: you leave every organization you belong to.</li>
         <li>You are signed out everywhere.</li>
         <li>Your organizations’ history keeps what happened, with you shown as “Erased person” and a short code instead of your name.</li>
