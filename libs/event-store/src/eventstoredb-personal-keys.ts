@@ -22,6 +22,16 @@ export class EventStoreDbPersonalKeys implements PersonalKeyStore {
     return new Map(found.filter((entry): entry is readonly [string, Buffer] => entry[1] !== undefined));
   }
 
+  async obtainAll(subjects: readonly string[]): Promise<Map<string, Buffer>> {
+    const found = new Map<string, Buffer>();
+    const all = [...new Set(subjects)];
+    for (let from = 0; from < all.length; from += 100) {
+      const part = await Promise.all(all.slice(from, from + 100).map(async (subject) => [subject, await this.obtain(subject).catch(erasedAsNone)] as const));
+      for (const [subject, key] of part) if (key !== undefined) found.set(subject, key);
+    }
+    return found;
+  }
+
   async obtain(subject: string): Promise<Buffer> {
     const key = randomBytes(PERSONAL_KEY_BYTES);
     try {
@@ -78,4 +88,9 @@ export class EventStoreDbPersonalKeys implements PersonalKeyStore {
     }
     return undefined;
   }
+}
+
+function erasedAsNone(error: unknown): undefined {
+  if (error instanceof PersonalDataErasedError) return undefined;
+  throw error;
 }

@@ -39,6 +39,20 @@ export class PostgresPersonalKeys implements PersonalKeyStore {
     return key;
   }
 
+  async obtainAll(subjects: readonly string[]): Promise<Map<string, Buffer>> {
+    const all = [...new Set(subjects)];
+    const found = new Map<string, Buffer>();
+    for (let from = 0; from < all.length; from += 10_000) {
+      const part = all.slice(from, from + 10_000);
+      await this.pool.query('INSERT INTO personal_keys (subject, key) SELECT * FROM unnest($1::text[], $2::bytea[]) ON CONFLICT (subject) DO NOTHING', [
+        part,
+        part.map(() => randomBytes(PERSONAL_KEY_BYTES)),
+      ]);
+      for (const [subject, key] of await this.find(part)) found.set(subject, key);
+    }
+    return found;
+  }
+
   async erase(subject: string): Promise<void> {
     await this.pool.query(
       `INSERT INTO personal_keys (subject, key, erased_at) VALUES ($1, NULL, now())

@@ -54,6 +54,21 @@ export class SqlitePersonalKeys implements PersonalKeyStore {
     return key === null ? Promise.reject(new PersonalDataErasedError(subject)) : Promise.resolve(key);
   }
 
+  obtainAll(subjects: readonly string[]): Promise<Map<string, Buffer>> {
+    const obtain = this.db.transaction((all: readonly string[]) => {
+      const at = this.now().toISOString();
+      const found = new Map<string, Buffer>();
+      for (const subject of all) {
+        this.statements.create.run(subject, randomBytes(PERSONAL_KEY_BYTES), at);
+        const key = this.statements.one.get(subject)?.key;
+        if (key !== undefined && key !== null) found.set(subject, key);
+      }
+      return found;
+    });
+    // One transaction, one sync to disk, for all of them.
+    return Promise.resolve(obtain.immediate([...new Set(subjects)]));
+  }
+
   async erase(subject: string): Promise<void> {
     const at = this.now().toISOString();
     this.statements.erase.run(subject, at, at);

@@ -47,6 +47,14 @@ export class PersonalKeys {
     return key;
   }
 
+  /** The keys of many subjects, made when they have none (sealing a whole store); erased subjects have none. */
+  async obtainAll(subjects: Iterable<string>): Promise<Map<string, Buffer>> {
+    const keys = await this.store.obtainAll([...subjects]);
+    const now = this.now();
+    for (const [subject, key] of keys) this.remember(subject, key, now);
+    return keys;
+  }
+
   async erase(subject: string): Promise<void> {
     await this.store.erase(subject);
     this.remember(subject, undefined, this.now());

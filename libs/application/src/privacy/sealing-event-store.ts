@@ -145,9 +145,9 @@ export class SealingEventStore implements EventStore {
     const subjects = new Set<string>();
     for (const event of events) for (const sealed of [...sealedIn(event.data), ...sealedIn(event.metadata)]) subjects.add(subjectOf(sealed));
     if (subjects.size === 0) return events;
-    const keys = new Map(known);
-    const missing = [...subjects].filter((subject) => !keys.has(subject));
-    if (missing.length > 0) for (const [subject, key] of await this.keys.find(missing)) keys.set(subject, key);
+    const missing = known === undefined ? [...subjects] : [...subjects].filter((subject) => !known.has(subject));
+    const found = missing.length > 0 ? await this.keys.find(missing) : undefined;
+    const keys = { get: (subject: string) => known?.get(subject) ?? found?.get(subject) };
     const open = (values: unknown, streamId: string): unknown => {
       if (sealedIn(values).length === 0) return values;
       return Object.fromEntries(

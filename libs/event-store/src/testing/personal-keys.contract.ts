@@ -59,6 +59,16 @@ export function describePersonalKeysContract(name: string, harness: () => Promis
       await expect(node.obtain(person)).rejects.toThrow(PersonalDataErasedError);
     });
 
+    it('makes many keys at once, as one at a time would, and none for an erased subject', async () => {
+      const [known, fresh, erased] = [subject(), subject(), subject()];
+      const knownKey = await node.obtain(known);
+      await node.erase(erased);
+      const keys = await otherNode.obtainAll([known, fresh, erased, fresh]);
+      expect([...keys.keys()].sort()).toEqual([known, fresh].sort());
+      expect(keys.get(known)?.equals(knownKey)).toBe(true);
+      expect((await node.obtain(fresh)).equals(keys.get(fresh) as Buffer)).toBe(true);
+    });
+
     it('erases a subject that never had a key: none is made for it afterwards', async () => {
       const person = subject();
       await node.erase(person);

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { type PersonalKeys, SealingEventStore } from '#application';
 import { PERSONAL_DATA, identifierClaimDecider, type ClaimKind } from '#domain';
-import { PERSONAL_KEY_BYTES, PersonalDataErasedError, type EventStore, type LogRewriter, type LogRewriteResult, type RecordedEvent } from '#event-store';
+import { PERSONAL_KEY_BYTES, type EventStore, type LogRewriter, type LogRewriteResult, type RecordedEvent } from '#event-store';
 import { normalizeEmail, normalizeUsername } from '../user/identifiers.js';
 import { legacyClaimId, PLAIN_LOG_SUBJECT, type IdentifierNames } from '../user/identifier-names.js';
 
@@ -83,14 +83,7 @@ async function prepare(sealing: SealingEventStore, options: SealPersonalDataOpti
       if (claimStreams.has(legacy)) renames.set(legacy, options.names.keyedStreamOf(kind, value));
     }
   }
-  const keys = new Map<string, Buffer>();
-  for (const subject of subjects) {
-    try {
-      keys.set(subject, await options.keys.obtain(subject));
-    } catch (error) {
-      if (!(error instanceof PersonalDataErasedError)) throw error;
-      keys.set(subject, randomBytes(PERSONAL_KEY_BYTES));
-    }
-  }
+  const keys = await options.keys.obtainAll(subjects);
+  for (const subject of subjects) if (!keys.has(subject)) keys.set(subject, randomBytes(PERSONAL_KEY_BYTES));
   return { renames, keys };
 }
