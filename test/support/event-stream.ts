@@ -51,8 +51,12 @@ export async function openEventStream(url: string, headers: Record<string, strin
       const left = deadline - Date.now();
       if (left <= 0) throw new Error(`no event within ${timeoutMs} ms`);
       await new Promise<void>((resolve) => {
-        waiting.push(resolve);
-        setTimeout(resolve, left);
+        // Cleared when an event comes first: a pending timer would keep the test's worker from exiting.
+        const timer = setTimeout(resolve, left);
+        waiting.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
       });
     }
     return queue.shift() as ServerSentEvent;

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ErrorAnswers } from '../http/error-answers.js';
 import { answerOfrepErrors } from './ofrep-error.js';
+import { ChangeStreams } from './change-streams.js';
 import { CredentialEnds } from './credential-ends.js';
 import { EntitlementCallers } from './entitlement-callers.js';
 import { EntitlementChanges } from './entitlement-changes.js';
@@ -13,7 +14,7 @@ import { UsageReports } from './usage-reports.js';
 /** Entitlements for the product's own services: OFREP evaluation and pushed changes (docs/entitlements.md). */
 @Module({
   controllers: [OfrepController, EntitlementsController, UsageController],
-  providers: [EntitlementCallers, OrganizationEntitlements, EntitlementChanges, CredentialEnds, UsageReports],
+  providers: [EntitlementCallers, OrganizationEntitlements, EntitlementChanges, CredentialEnds, ChangeStreams, UsageReports],
   exports: [EntitlementCallers, OrganizationEntitlements],
 })
 export class EntitlementsModule {

@@ -1,15 +1,29 @@
 // OpenFeature's remote evaluation protocol (OFREP) over the organization read model: any OpenFeature SDK
 // evaluates Chorus's entitlements with its stock OFREP provider (docs/entitlements.md).
-import { Body, Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { ENTITLEMENT_KEYS, type Entitlement } from '#domain';
 import { jsonSafe } from '../organizations/command-result.js';
 import { Operation } from '../http/operation.decorator.js';
+import { ChangeStreams } from './change-streams.js';
 import { EntitlementCallers } from './entitlement-callers.js';
+import type { EntitlementChange } from './entitlement-changes.js';
 import { OfrepError } from './ofrep-error.js';
 import { OrganizationEntitlements, type EntitlementSet } from './organization-entitlements.js';
 
 const knownKeys = new Set(ENTITLEMENT_KEYS);
+
+/** ADR-0008's event stream of one organization: on the OFREP base URL's origin, authorised as the evaluation was. */
+export const OFREP_EVENT_STREAM_PATH = '/ofrep/v1/event-stream';
+
+export type EventStreamEntry = { type: 'sse'; endpoint: { requestUri: string } };
+
+const eventStreamsOf = (organizationId: string): EventStreamEntry[] => [
+  { type: 'sse', endpoint: { requestUri: `${OFREP_EVENT_STREAM_PATH}?targetingKey=${encodeURIComponent(organizationId)}` } },
+];
+
+/** ADR-0008's event: the SSE envelope's event is always `message`; `data.type` says what to do, `etag` is the bulk answer's new ETag. */
+const refetchEvent = ({ position, etag }: EntitlementChange): string => `id: ${position}\nevent: message\ndata: ${JSON.stringify({ type: 'refetchEvaluation', etag })}\n\n`;
 
 type Evaluation = { key: string; value: Entitlement['value']; reason: Entitlement['reason']; variant: string; metadata: { position: number | string } };
 
@@ -39,6 +53,7 @@ export class OfrepController {
   constructor(
     private readonly callers: EntitlementCallers,
     private readonly entitlements: OrganizationEntitlements,
+    private readonly streams: ChangeStreams,
   ) {}
 
   @Get('configuration')
@@ -82,7 +97,29 @@ export class OfrepController {
       response.status(304).end();
       return;
     }
-    response.status(200).json({ flags: [...set.flags].map(([key, flag]) => evaluation(key, flag, set)), metadata: { position: jsonSafe(set.position) } });
+    response.status(200).json({
+      flags: [...set.flags].map(([key, flag]) => evaluation(key, flag, set)),
+      eventStreams: eventStreamsOf(set.organizationId),
+      metadata: { position: jsonSafe(set.position) },
+    });
+  }
+
+  @Get('event-stream')
+  @Operation({ summary: "OFREP's event stream (ADR-0008) of the organization named by ?targetingKey: refetchEvaluation when its entitlements change" })
+  async eventStream(@Query('targetingKey') targetingKey: unknown, @Req() request: Request, @Res() response: Response): Promise<void> {
+    const principal = await this.callers.authenticate(request);
+    if (typeof targetingKey !== 'string' || targetingKey === '') {
+      throw new OfrepError(400, 'TARGETING_KEY_MISSING', '?targetingKey must name the organization (its id), as the bulk evaluation\'s eventStreams do.');
+    }
+    await this.visible(principal, targetingKey);
+    this.streams.open(request, response, principal, [targetingKey], {
+      opening: 'OFREP events',
+      // A member removed since is no longer sent the organization's changes (their stream ends with it, too).
+      carries: async (change) => change.organizationId === targetingKey && (await this.callers.maySee(principal, targetingKey)),
+      eventOf: refetchEvent,
+      // The provider re-fetches unconditionally: whatever changed since its Last-Event-ID, it reads it all.
+      reset: `event: message\ndata: ${JSON.stringify({ type: 'refetchEvaluation' })}\n\n`,
+    });
   }
 
   /** The organization's entitlements if the caller may see it; one answer for "no such organization" and "not yours". */
