@@ -5,5 +5,5 @@ export { SqliteEventStore, type SqliteEventStoreOptions } from './sqlite-event-s
 export type { GroupCommitStats } from './sqlite-group-commit.js';
 export { PostgresEventStore, type PostgresEventStoreOptions } from './postgres-event-store.js';
 export * from './personal-keys.port.js';
-export { SqlitePersonalKeys } from './sqlite-personal-keys.js';
+export { PERSONAL_KEYS_FILE, SqlitePersonalKeys } from './sqlite-personal-keys.js';
 export { PostgresPersonalKeys } from './postgres-personal-keys.js';

@@ -4,6 +4,7 @@ import type { EventStore } from './event-store.port.js';
 import type { LogRewriter } from './log-rewrite.port.js';
 import type { PersonalKeyStore } from './personal-keys.port.js';
 import { SqliteEventStore } from './sqlite-event-store.js';
+import { PERSONAL_KEYS_FILE } from './sqlite-personal-keys.js';
 
 export type OpenEventStoreOptions = {
   dataDir: string;
@@ -43,7 +44,7 @@ export async function openPersonalKeys(options: OpenEventStoreOptions): Promise<
   }
   mkdirSync(options.dataDir, { recursive: true });
   const { SqlitePersonalKeys } = await import('./sqlite-personal-keys.js');
-  return SqlitePersonalKeys.open({ file: join(options.dataDir, 'events.sqlite'), now: options.now });
+  return SqlitePersonalKeys.open({ file: join(options.dataDir, PERSONAL_KEYS_FILE), now: options.now });
 }
 
 /** The rewriter of the log openEventStore opens with the same options; EventStoreDB's events cannot be rewritten in place. */

@@ -39,8 +39,12 @@ export const EVENT_STORE_MIGRATIONS: readonly SchemaMigration[] = [
         BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
     `,
   },
+];
+
+/** The personal keys' own file (personal-keys.sqlite): its writes never wait on the log's, nor the log's on them. */
+export const PERSONAL_KEY_MIGRATIONS: readonly SchemaMigration[] = [
   {
-    version: 3,
+    version: 1,
     name: 'personal data keys',
     sql: `
       -- Apart from the log: a deleted key (key NULL, erased_at set) is a person forgotten, and stays so.

@@ -1,14 +1,18 @@
-// The embedded store's keys: a table of events.sqlite on a connection of its own with secure_delete, so an erased
-// key's bytes are overwritten in the file, and the WAL checkpointed and truncated after it, so no copy stays there.
+// The embedded store's keys: a table in a file of their own beside events.sqlite (PERSONAL_KEYS_FILE), so that making a
+// key never holds the log's write lock, with secure_delete, so an erased key's bytes are overwritten in the file, and
+// the WAL checkpointed and truncated after it, so no copy stays there. A copy of events.sqlite alone holds no one's data.
 import { randomBytes } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { PERSONAL_KEY_BYTES, PersonalDataErasedError, type PersonalKeyStore } from './personal-keys.port.js';
-import { migrateEventStoreSchema } from './sqlite-migrations.js';
+import { migrateEventStoreSchema, PERSONAL_KEY_MIGRATIONS } from './sqlite-migrations.js';
+
+export const PERSONAL_KEYS_FILE = 'personal-keys.sqlite';
 
 type Row = { subject: string; key: Buffer | null };
 
 export class SqlitePersonalKeys implements PersonalKeyStore {
   private readonly statements;
+  private readonly waiting: { subject: string; resolve: (key: Buffer) => void; reject: (error: unknown) => void }[] = [];
 
   static open(options: { file: string; busyTimeoutMs?: number; now?: () => Date }): SqlitePersonalKeys {
     const db = new Database(options.file, { timeout: options.busyTimeoutMs ?? 5_000 });
@@ -16,7 +20,7 @@ export class SqlitePersonalKeys implements PersonalKeyStore {
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = FULL');
       db.pragma('secure_delete = ON');
-      migrateEventStoreSchema(db, undefined, options.now);
+      migrateEventStoreSchema(db, PERSONAL_KEY_MIGRATIONS, options.now);
       return new SqlitePersonalKeys(db, options.now ?? (() => new Date()));
     } catch (error) {
       db.close();
@@ -45,16 +49,36 @@ export class SqlitePersonalKeys implements PersonalKeyStore {
     return Promise.resolve(found);
   }
 
+  /**
+   * Keys asked for together are made in one transaction (a group commit, as the log's appends are): each new member's
+   * key would otherwise cost a sync to disk of its own, holding the file's write lock against the log's appends.
+   */
   obtain(subject: string): Promise<Buffer> {
-    const obtain = this.db.transaction(() => {
-      this.statements.create.run(subject, randomBytes(PERSONAL_KEY_BYTES), this.now().toISOString());
-      return this.statements.one.get(subject)?.key ?? null;
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ subject, resolve, reject });
+      if (this.waiting.length === 1) setImmediate(() => this.makeWaiting());
     });
-    const key = obtain.immediate();
-    return key === null ? Promise.reject(new PersonalDataErasedError(subject)) : Promise.resolve(key);
+  }
+
+  private makeWaiting(): void {
+    const batch = this.waiting.splice(0);
+    try {
+      const keys = this.obtainTogether(batch.map((asked) => asked.subject));
+      for (const asked of batch) {
+        const key = keys.get(asked.subject);
+        if (key === undefined) asked.reject(new PersonalDataErasedError(asked.subject));
+        else asked.resolve(key);
+      }
+    } catch (error) {
+      for (const asked of batch) asked.reject(error);
+    }
   }
 
   obtainAll(subjects: readonly string[]): Promise<Map<string, Buffer>> {
+    return Promise.resolve(this.obtainTogether(subjects));
+  }
+
+  private obtainTogether(subjects: readonly string[]): Map<string, Buffer> {
     const obtain = this.db.transaction((all: readonly string[]) => {
       const at = this.now().toISOString();
       const found = new Map<string, Buffer>();
@@ -66,7 +90,7 @@ export class SqlitePersonalKeys implements PersonalKeyStore {
       return found;
     });
     // One transaction, one sync to disk, for all of them.
-    return Promise.resolve(obtain.immediate([...new Set(subjects)]));
+    return obtain.immediate([...new Set(subjects)]);
   }
 
   async erase(subject: string): Promise<void> {

@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { PersonalDataErasedError, SqliteEventStore, SqlitePersonalKeys, type EventToAppend, type RecordedEvent } from '#event-store';
+import { PERSONAL_KEYS_FILE, PersonalDataErasedError, SqliteEventStore, SqlitePersonalKeys, type EventToAppend, type RecordedEvent } from '#event-store';
 import { eventMetadata, newCommandContext } from '../command-handler.js';
 import { KEY_CACHE_MS, PersonalKeys } from './personal-keys-cache.js';
 import { SealingEventStore } from './sealing-event-store.js';
@@ -32,7 +32,7 @@ beforeEach(() => {
   file = join(dataDir, 'events.sqlite');
   clock = Date.parse('2030-01-15T10:00:00.000Z');
   const open = () => {
-    const nodeKeys = new PersonalKeys(SqlitePersonalKeys.open({ file }), () => clock);
+    const nodeKeys = new PersonalKeys(SqlitePersonalKeys.open({ file: join(dataDir, PERSONAL_KEYS_FILE) }), () => clock);
     return { keys: nodeKeys, store: new SealingEventStore(SqliteEventStore.open({ file }), nodeKeys, () => new Date(clock)) };
   };
   ({ keys, store } = open());

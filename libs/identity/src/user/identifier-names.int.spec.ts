@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { PersonalKeys } from '#application';
-import { SqliteEventStore, SqlitePersonalKeys, type EventStore } from '#event-store';
+import { PERSONAL_KEYS_FILE, SqliteEventStore, SqlitePersonalKeys, type EventStore } from '#event-store';
 import { identifierClaimDecider } from '#domain';
 import { IDENTIFIER_NAMES_SUBJECT, openIdentifierNames, PLAIN_LOG_SUBJECT } from './identifier-names.js';
 
@@ -15,7 +15,7 @@ let file: string;
 let opened: { keys: PersonalKeys; store: EventStore }[];
 
 const openNode = () => {
-  const node = { keys: new PersonalKeys(SqlitePersonalKeys.open({ file })), store: SqliteEventStore.open({ file }) };
+  const node = { keys: new PersonalKeys(SqlitePersonalKeys.open({ file: join(dataDir, PERSONAL_KEYS_FILE) })), store: SqliteEventStore.open({ file }) };
   opened.push(node);
   return node;
 };
