@@ -12,6 +12,7 @@ import { parseArgs } from 'node:util';
 import argon2 from 'argon2';
 import autocannon from 'autocannon';
 import { accountThrottlePolicy, addressThrottlePolicy } from '../../dist/libs/identity/src/index.js';
+import { buildRootOf } from '../support/built-server.mjs';
 import { freePort } from '../support/free-port.mjs';
 import { cpuSeconds } from '../support/process-cpu.mjs';
 
@@ -145,7 +146,8 @@ const chorusEnv = {
 };
 // Default settings: whatever this shell says about projections or logging does not apply.
 for (const setting of ['PROJECTIONS', 'LOG_LEVEL', 'TRUST_PROXY']) delete process.env[setting];
-const cli = (...args) => run(process.execPath, [path.join(root, 'bin/chorus.js'), ...args, '--json'], chorusEnv);
+// The server's own build writes the store it reads (an older build refuses a newer schema).
+const cli = (...args) => run(process.execPath, [path.join(buildRootOf(serverMain), 'bin/chorus.js'), ...args, '--json'], chorusEnv);
 
 const processes = [];
 try {

@@ -9,11 +9,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { builtServerEnvironment, freePort, untilHealthy, chorusJson } from '../support/built-server.mjs';
+import { buildRootOf, builtServerEnvironment, freePort, untilHealthy, chorusJsonOf } from '../support/built-server.mjs';
 import { cpuSeconds } from '../support/process-cpu.mjs';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const { values } = parseArgs({ options: { rounds: { type: 'string' }, connections: { type: 'string' }, 'cpu-prof': { type: 'string' }, server: { type: 'string' } } });
+const chorusMain = values.server === undefined ? path.join(root, 'dist/apps/api/src/main.js') : path.resolve(values.server);
 const rounds = Number(values.rounds ?? 3);
 const connections = Number(values.connections ?? 32);
 /** Each measure adds `addsPerOrganization` members to each of this many new organizations. */
@@ -81,7 +82,7 @@ const work = mkdtempSync(path.join(tmpdir(), 'chorus-bench-peers-'));
 const chorusData = path.join(work, 'chorus');
 const processes = [];
 try {
-  const apiKey = JSON.parse(await chorusJson(chorusData, 'api-key:create', '--name', 'bench', '--scopes', 'organizations:read,organizations:write')).key;
+  const apiKey = JSON.parse(await chorusJsonOf(buildRootOf(chorusMain), chorusData, 'api-key:create', '--name', 'bench', '--scopes', 'organizations:read,organizations:write')).key;
   const chorusPort = await freePort();
   const emmettPort = await freePort();
   const chorus = { url: `http://127.0.0.1:${chorusPort}`, headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' } };
@@ -89,7 +90,7 @@ try {
   const env = builtServerEnvironment(chorusData, chorusPort);
   delete env.PROJECTIONS;
   const profile = values['cpu-prof'] === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', path.resolve(values['cpu-prof'])];
-  processes.push(await start([...profile, values.server === undefined ? path.join(root, 'dist/apps/api/src/main.js') : path.resolve(values.server)], env, chorus.url));
+  processes.push(await start([...profile, chorusMain], env, chorus.url));
   processes.push(await start([path.join(import.meta.dirname, 'emmett-app.mjs'), String(emmettPort), path.join(work, 'emmett.sqlite')], process.env, emmett.url));
 
   // Chorus: Classic Professional (its users limit is checked, and has room); Emmett: a users limit with room.

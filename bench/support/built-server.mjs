@@ -21,10 +21,18 @@ export const builtServerEnvironment = (dataDir, port) => ({
 
 const root = path.resolve(import.meta.dirname, '../..');
 
+/** The root of the build a server's `dist/apps/api/src/main.js` belongs to: its own command line writes the stores it reads. */
+export const buildRootOf = (serverMain) => path.resolve(path.dirname(serverMain), '../../../..');
+
 /** `chorus <args> --json` on `dataDir` (the built command line): its standard output, once it exits 0. */
 export function chorusJson(dataDir, ...args) {
+  return chorusJsonOf(root, dataDir, ...args);
+}
+
+/** chorusJson with the command line of the build at `build`. */
+export function chorusJsonOf(build, dataDir, ...args) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(root, 'bin/chorus.js'), ...args, '--json'], { cwd: root, env: builtServerEnvironment(dataDir, 0), stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [path.join(build, 'bin/chorus.js'), ...args, '--json'], { cwd: build, env: builtServerEnvironment(dataDir, 0), stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     child.stdout.on('data', (chunk) => (out += chunk));
     child.once('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`chorus ${args.join(' ')} exited ${code}`))));
