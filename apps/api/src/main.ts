@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import dotenv from 'dotenv';
 import { ConfigError, loadConfig, type Config } from '#config';
 import { createApp } from './create-app.js';
+import { startTracing } from './metrics/tracing.js';
 import { listenFailure, listenProblem } from './start-up/listen-failure.js';
 import { startUpBanner } from './start-up/start-up-banner.js';
 
@@ -22,6 +23,9 @@ if (portProblem !== undefined) {
   process.exit(1);
 }
 
+// The one place the OpenTelemetry SDK starts, before anything makes a span; only when an OTLP endpoint is set.
+const tracing = await startTracing(config.tracing);
+
 const app = await createApp(config);
 try {
   await app.listen(config.port, config.host);
@@ -30,6 +34,7 @@ try {
   if (problem === undefined) throw error;
   console.error(problem);
   await app.close();
+  await tracing?.shutdown();
   process.exit(1);
 }
 // Last, after every start-up line: where Chorus runs and how to sign in.
@@ -41,12 +46,16 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
     if (closing) return;
     closing = true;
-    app.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        console.error(error);
-        process.exit(1);
-      },
-    );
+    // The spans of the last requests are sent before the process ends.
+    app
+      .close()
+      .then(() => tracing?.shutdown())
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          console.error(error);
+          process.exit(1);
+        },
+      );
   });
 }

@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Decider, DomainEvent } from '#domain';
 import { WrongExpectedRevisionError, type EventMetadata, type EventStore, type EventToAppend, type RecordedEvent } from '#event-store';
+import { inSpan } from './tracing.js';
 
 export type CommandContext = {
   /** `user:<id>`, `api-key:<id>`, `billing`, `cli`, `system`, `google`, `anonymous`. */
@@ -159,9 +160,11 @@ export async function handleCommand<State, Command, Event extends DomainEvent>(
   options: CommandOptions<State> = {},
 ): Promise<HandledCommand<State>> {
   const streamId = decider.streamOf(id);
+  const type = commandTypeOf(command);
   // A command that waited for others on its stream decides on a read: what the caller knew is older than their appends.
-  return oneAtATime(store, streamId, (waited) =>
-    decideAndAppend(store, decider, id, command, eventMetadata(context, commandTypeOf(command)), waited ? { ...options, known: undefined } : options),
+  const metadata = eventMetadata(context, type);
+  return inSpan(`command ${type ?? 'unknown'}`, { attributes: { 'chorus.command': type ?? 'unknown', 'chorus.stream': streamId } }, () =>
+    oneAtATime(store, streamId, (waited) => decideAndAppend(store, decider, id, command, metadata, waited ? { ...options, known: undefined } : options)),
   );
 }
 
@@ -181,7 +184,11 @@ async function decideAndAppend<State, Command, Event extends DomainEvent>(
       known === undefined
         ? await loadStream(store, decider, id, { cache: options.cache })
         : { state: known.state, revision: known.revision, position: known.position, recorded: [] };
-    const events = decider.decide(command, loaded.state);
+    const events = inSpan('decide', { attributes: { 'chorus.attempt': attempt } }, (span) => {
+      const decided = decider.decide(command, loaded.state);
+      span?.setAttribute('chorus.events', decided.length);
+      return decided;
+    });
     if (events.length === 0) {
       // Nothing appended means nothing checked the known state: a no-op is answered from a read only.
       if (known !== undefined) continue;

@@ -6,6 +6,7 @@ import { eventStoreConnectionStringProblems } from './eventstore-connection-stri
 import { parseSsoDomainSettings, type SsoDomainSettings } from './sso-domain-settings.js';
 import { parseSsoSecretKeys, type SsoSecretKey } from './sso-secret-keys.js';
 import { parseStripeWebhookSecrets } from './stripe-webhook-secrets.js';
+import { parseTracingSettings, type TracingSettings } from './tracing-settings.js';
 import { parseTrustProxy, type TrustProxy } from './trust-proxy.js';
 
 const booleanSetting = z
@@ -130,6 +131,8 @@ export type Config = {
   /** So that one caller cannot take them all. */
   entitlementStreamsPerPrincipal: number;
   entitlementStreamsPerOrganization: number;
+  /** OpenTelemetry traces over OTLP/HTTP, on when an endpoint is set (docs/service.md, Tracing). */
+  tracing: TracingSettings;
 };
 
 export type { SsoSecretKey };
@@ -178,6 +181,8 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
   const trustProxy = parseTrustProxy(env.TRUST_PROXY, problems);
   const ssoDomains = parseSsoDomainSettings(env, problems);
   const stripeWebhookSecrets = parseStripeWebhookSecrets(env.STRIPE_WEBHOOK_SECRET, problems);
+  // The OTEL_* variables are the SDK's, read from the environment itself (not in the schema above).
+  const tracing = parseTracingSettings(environment, problems);
   // Node refuses a headers timeout longer than the request's, which includes the headers.
   if (env.HTTP_HEADERS_TIMEOUT_MS > env.HTTP_REQUEST_TIMEOUT_MS) {
     problems.push(`HTTP_HEADERS_TIMEOUT_MS: must not exceed HTTP_REQUEST_TIMEOUT_MS (${env.HTTP_REQUEST_TIMEOUT_MS})`);
@@ -232,6 +237,7 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
     entitlementStreamsMax: env.ENTITLEMENT_STREAMS_MAX,
     entitlementStreamsPerPrincipal: env.ENTITLEMENT_STREAMS_PER_PRINCIPAL,
     entitlementStreamsPerOrganization: env.ENTITLEMENT_STREAMS_PER_ORGANIZATION,
+    tracing,
   };
 }
 

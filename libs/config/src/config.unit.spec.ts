@@ -207,3 +207,29 @@ describe('loadConfig', () => {
     expect(problemsOf(environment)).toEqual([expect.stringMatching(new RegExp(`^${setting}: `))]);
   });
 });
+
+describe('tracing (the OTEL_* variables Chorus decides on)', () => {
+  it('is off unless an OTLP endpoint is set, and off again when the SDK or its traces exporter is disabled', () => {
+    expect(loadConfig({}).tracing).toEqual({ enabled: false, protocol: 'http/protobuf', serviceName: 'chorus' });
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' }).tracing.enabled).toBe(true);
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://collector/v1/traces' }).tracing.enabled).toBe(true);
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: ' ' }).tracing.enabled).toBe(false);
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_SDK_DISABLED: 'true' }).tracing.enabled).toBe(false);
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_TRACES_EXPORTER: 'none' }).tracing.enabled).toBe(false);
+  });
+
+  it('takes the traces protocol over the general one, and leaves the service name to OTEL_SERVICE_NAME when set', () => {
+    const tracing = loadConfig({ OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf', OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/json', OTEL_SERVICE_NAME: 'chorus-eu' }).tracing;
+    expect(tracing).toEqual({ enabled: false, protocol: 'http/json', serviceName: undefined });
+    expect(loadConfig({ OTEL_RESOURCE_ATTRIBUTES: 'deployment.environment=prod,service.name=chorus-eu' }).tracing.serviceName).toBeUndefined();
+  });
+
+  it.each([
+    [{ OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' }, 'OTEL_EXPORTER_OTLP_PROTOCOL'],
+    [{ OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'json' }, 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL'],
+    [{ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' }, 'OTEL_EXPORTER_OTLP_ENDPOINT'],
+    [{ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'grpc://collector:4317' }, 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT'],
+  ])('refuses %j, naming %s', (environment, setting) => {
+    expect(problemsOf(environment)).toEqual([expect.stringMatching(new RegExp(`^${setting}: `))]);
+  });
+});

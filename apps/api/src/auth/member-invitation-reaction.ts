@@ -4,7 +4,7 @@ import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy }
 import type { Logger } from 'pino';
 import { CONFIG, type Config } from '#config';
 import { organizationStreamPrefix, type MemberAdded } from '#domain';
-import { type CommandContext } from '#application';
+import { inSpan, spanPlaceFor, TRACEPARENT, type CommandContext } from '#application';
 import { EVENT_STORE, type EventStore, type RecordedEvent, type Subscription } from '#event-store';
 import { InvitationClaimedElsewhere, InvitationDelayed, type Identity, type InvitationOutcome } from '#identity';
 import { ReactionCheckpoints } from '#read-models';
@@ -31,7 +31,7 @@ const RETRY_MAX_MS = 60_000;
 type Job = { position: bigint; done: boolean };
 
 /** MemberAdded metadata the invitation's events do not repeat. */
-const ownMetadata = new Set(['actor', 'correlationId', 'causationId', 'commandType', 'invitation']);
+const ownMetadata = new Set(['actor', 'correlationId', 'causationId', 'commandType', 'invitation', TRACEPARENT]);
 
 @Injectable()
 export class MemberInvitationReaction implements MemberInvitations, OnApplicationBootstrap, OnModuleDestroy {
@@ -128,7 +128,7 @@ export class MemberInvitationReaction implements MemberInvitations, OnApplicatio
     const { userId } = event.data as MemberAdded['data'];
     const chain = `${event.streamId} ${userId}`;
     const run = (this.chains.get(chain) ?? Promise.resolve())
-      .then(() => this.invite(event))
+      .then(() => this.tracedInvite(event))
       .finally(() => {
         job.done = true;
         if (this.chains.get(chain) === run) this.chains.delete(chain);
@@ -138,6 +138,12 @@ export class MemberInvitationReaction implements MemberInvitations, OnApplicatio
     while ((this.busy >= INVITATIONS_IN_FLIGHT || this.jobs.length >= INVITATIONS_BEHIND_CHECKPOINT) && !this.closing) {
       await new Promise<void>((resolve) => this.slotFreed.push(resolve));
     }
+  }
+
+  /** With tracing on, a span in the trace of the add (its `traceparent`): the mail and the invitation's events are its children. */
+  private tracedInvite(event: RecordedEvent): Promise<void> {
+    const attributes = { 'chorus.reaction': CHECKPOINT, 'chorus.event_id': event.id, 'chorus.position': event.position.toString() };
+    return inSpan('reaction member-invitations', { ...spanPlaceFor([event]), attributes }, () => this.invite(event));
   }
 
   /** Never throws. */

@@ -3,6 +3,7 @@
 // models' next commit (a read between two commits costs one check).
 import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
+import { inSpan } from '#application';
 import { organizationEntitlements, trafficAnchor, trafficPeriodOf, type Entitlement, type PlanCatalogue } from '#domain';
 import { READ_MODELS, ReadModels } from '#read-models';
 import { PLAN_CATALOGUE } from '../plans/plan-catalogue.module.js';
@@ -23,8 +24,19 @@ export class OrganizationEntitlements {
     @Inject(PLAN_CATALOGUE) private readonly catalogue: PlanCatalogue,
   ) {}
 
-  /** undefined: no such organization in this node's read model. */
+  /**
+   * undefined: no such organization in this node's read model. With tracing on, an `evaluate entitlements` span
+   * (under the OFREP evaluation's request span, or the change stream's or the REST read's).
+   */
   of(organizationId: string): EntitlementSet | undefined {
+    return inSpan('evaluate entitlements', { attributes: { 'chorus.organization_id': organizationId } }, (span) => {
+      const set = this.evaluate(organizationId);
+      span?.setAttribute('chorus.found', set !== undefined);
+      return set;
+    });
+  }
+
+  private evaluate(organizationId: string): EntitlementSet | undefined {
     return this.readModels.derivedUntilNextCommit(`entitlements ${organizationId}`, () => {
       const counted = this.readModels.organizations.getCountedOrganization(organizationId);
       if (counted === undefined) return undefined;

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { TrustProxy } from '#config';
 import { applySecurityHeaders, type SecurityHeaders } from './security-headers.js';
 import { CORRELATION_ID_HEADER, newCorrelationId, sentCorrelationIdFrom } from './correlation-id.js';
+import { endRequestSpan, runInRequestSpan, startRequestSpan } from './request-span.js';
 import { attachRequestContext, requestContextOf, runInRequestContext, unadoptedCorrelationId, type RequestContext } from './request-context.js';
 
 const CORRELATION_ID_HEADER_LOWER = CORRELATION_ID_HEADER.toLowerCase();
@@ -36,6 +37,7 @@ export function startRequest({ logger, securityHeaders, recordAnswer, trustProxy
   const clientAddress = clientAddressOf(trustProxy);
   return (request: Request, response: Response, next: NextFunction): void => {
     const startedAt = process.hrtime.bigint();
+    startRequestSpan(request, response);
     applySecurityHeaders(securityHeaders(request.url), response);
     const context: RequestContext = {
       correlationId: newCorrelationId(),
@@ -50,14 +52,17 @@ export function startRequest({ logger, securityHeaders, recordAnswer, trustProxy
       const nanoseconds = Number(process.hrtime.bigint() - startedAt);
       recordAnswer(request, response, nanoseconds / 1e9);
       const status = response.statusCode;
+      const path = loggedPath(request);
+      const traceId = endRequestSpan(request, path, status);
       const line = {
         correlationId: context.correlationId,
         callerCorrelationId: unadoptedCorrelationId(context),
         actor: context.actor,
         method: request.method,
-        path: loggedPath(request),
+        path,
         status,
         durationMs: nanoseconds / 1e6,
+        traceId,
       };
       if (status >= 500) logger.error(line, 'request completed');
       else logger.info(line, 'request completed');
@@ -70,8 +75,8 @@ export function startRequest({ logger, securityHeaders, recordAnswer, trustProxy
 export function enterRequestContext(request: Request, _response: Response, next: NextFunction): void {
   const context = requestContextOf(request);
   if (context === undefined) {
-    next();
+    runInRequestSpan(request, next);
     return;
   }
-  runInRequestContext(context, next);
+  runInRequestSpan(request, () => runInRequestContext(context, next));
 }

@@ -1,4 +1,6 @@
+import { trace } from '@opentelemetry/api';
 import { pino, type DestinationStream, type Level, type Logger } from 'pino';
+import { tracingOn } from '#application';
 import { currentLogContext } from './log-context.js';
 import { redactSecrets } from './redact-secrets.js';
 
@@ -36,11 +38,20 @@ export function createPino({ level, destination }: PinoOptions): Logger {
       timestamp: isoTimeByMillisecond(),
       // Credentials never reach a log line, whatever object carries them (redact-secrets.ts).
       formatters: { level: (label) => ({ level: label }), log: redactSecrets, bindings: redactSecrets },
-      // Every line written while a request is handled carries its correlation id and actor.
+      // Every line written while a request is handled carries its correlation id and actor; within a span (tracing
+      // on), its trace and span ids.
       mixin: () => {
         const context = currentLogContext();
-        if (context === undefined) return {};
-        return context.actor === undefined ? { correlationId: context.correlationId } : { correlationId: context.correlationId, actor: context.actor };
+        const fields: Record<string, string> = context === undefined ? {} : { correlationId: context.correlationId };
+        if (context?.actor !== undefined) fields.actor = context.actor;
+        if (tracingOn()) {
+          const span = trace.getActiveSpan()?.spanContext();
+          if (span !== undefined && trace.isSpanContextValid(span)) {
+            fields.traceId = span.traceId;
+            fields.spanId = span.spanId;
+          }
+        }
+        return fields;
       },
     },
     destination ?? pino.destination({ dest: 1, sync: true }),

@@ -1,6 +1,7 @@
 // The two wrappers that measure a write, each bound where what it wraps is bound: the CommandBus the routes
 // send commands through, and the event store bound with the port. Nothing is patched in at start-up.
 import { Injectable } from '@nestjs/common';
+import { currentTraceparent, inSpan, SpanKind, TRACEPARENT, tracingOn } from '#application';
 import { CommandBus, type ICommand } from '@nestjs/cqrs';
 import {
   WrongExpectedRevisionError,
@@ -46,7 +47,11 @@ export class MeteredCommandBus {
 
 type Outcome = 'ok' | 'conflict' | 'error';
 
-/** The event store with every append timed into `chorus_event_store_append_duration_seconds`; everything else passed through. */
+/**
+ * The event store with every append timed into `chorus_event_store_append_duration_seconds` and, with tracing on,
+ * in an `append` span whose W3C `traceparent` each appended event carries in its metadata (docs/service.md,
+ * Tracing); everything else passed through.
+ */
 export class TimedEventStore implements EventStore {
   readonly readLogByStream: EventStore['readLogByStream'];
   private readonly labels: Record<Outcome, { store: string; outcome: Outcome }>;
@@ -61,6 +66,12 @@ export class TimedEventStore implements EventStore {
   }
 
   append(streamId: string, events: readonly EventToAppend[], expectedRevision: ExpectedRevision): Promise<AppendResult> {
+    if (!tracingOn()) return this.timedAppend(streamId, events, expectedRevision);
+    const attributes = { 'chorus.stream': streamId, 'chorus.events': events.length, 'db.system.name': this.labels.ok.store };
+    return inSpan('append', { attributes, kind: SpanKind.CLIENT }, () => this.timedAppend(streamId, withTraceparent(events), expectedRevision));
+  }
+
+  private timedAppend(streamId: string, events: readonly EventToAppend[], expectedRevision: ExpectedRevision): Promise<AppendResult> {
     const startedAt = process.hrtime.bigint();
     let appended: Promise<AppendResult>;
     try {
@@ -115,6 +126,21 @@ export class TimedEventStore implements EventStore {
   private observe(outcome: Outcome, startedAt: bigint): void {
     this.metrics.appendDuration.observe(this.labels[outcome], Number(process.hrtime.bigint() - startedAt) / 1e9);
   }
+}
+
+/** The events with the active span's `traceparent` in their metadata (one copy of a metadata object they share). */
+function withTraceparent(events: readonly EventToAppend[]): readonly EventToAppend[] {
+  const traceparent = currentTraceparent();
+  if (traceparent === undefined) return events;
+  const copies = new Map<EventToAppend['metadata'], EventToAppend['metadata']>();
+  return events.map((event) => {
+    let metadata = copies.get(event.metadata);
+    if (metadata === undefined) {
+      metadata = { ...event.metadata, [TRACEPARENT]: traceparent };
+      copies.set(event.metadata, metadata);
+    }
+    return { ...event, metadata };
+  });
 }
 
 const outcomeOf = (error: unknown): Outcome => (error instanceof WrongExpectedRevisionError ? 'conflict' : 'error');

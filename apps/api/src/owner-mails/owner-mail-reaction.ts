@@ -2,7 +2,7 @@
 // node that claims it sends it, the others take it over if the claim runs out. Few mails, so handled one after the other.
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { handleCommand } from '#application';
+import { handleCommand, inSpan, spanPlaceFor } from '#application';
 import { CONFIG, type Config } from '#config';
 import { organizationStreamPrefix, ownerMailDecider, ownerMailId, thresholdMailDuty, type OrganizationEvent } from '#domain';
 import { EVENT_STORE, type EventStore, type RecordedEvent, type Subscription } from '#event-store';
@@ -62,7 +62,9 @@ export class OwnerMailReaction implements OnApplicationBootstrap, OnModuleDestro
       filter: { streamPrefixes: [organizationStreamPrefix], eventTypes: OWNER_MAIL_EVENT_TYPES },
       onEvent: async (event) => {
         // Stopped before the mail was settled: the checkpoint stays before it, so the next start mails it.
-        if (await this.mail(event)) this.advance(event.position);
+        const attributes = { 'chorus.reaction': CHECKPOINT, 'chorus.event_id': event.id, 'chorus.position': event.position.toString() };
+        const mailed = await inSpan('reaction owner-mails', { ...spanPlaceFor([event]), attributes }, () => this.mail(event));
+        if (mailed) this.advance(event.position);
       },
       onError: (error) => {
         if (!this.closing) this.logger.error({ err: error }, 'Owner mails stopped: owed mails go out after a restart');

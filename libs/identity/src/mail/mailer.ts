@@ -2,6 +2,7 @@
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
 import addressparser from 'nodemailer/lib/addressparser/index.js';
+import { inSpan, SpanKind } from '#application';
 import type { IdentityLogger } from '../logger.js';
 import { OutboxWriter } from './outbox-writer.js';
 
@@ -52,7 +53,19 @@ export function linksIn(text: string): string[] {
   return [...new Set(links)];
 }
 
+/** Each send a `mail send` span (tracing on): neither address nor text is recorded (docs/privacy.md). */
+export function tracedMailer(mailer: Mailer, transport: 'smtp' | 'outbox'): Mailer {
+  return {
+    send: (message) =>
+      inSpan('mail send', { kind: SpanKind.CLIENT, attributes: { 'chorus.mail.transport': transport } }, () => mailer.send(message)),
+  };
+}
+
 export function createMailer(options: MailerOptions): Mailer {
+  return tracedMailer(untracedMailer(options), options.smtpUrl === undefined ? 'outbox' : 'smtp');
+}
+
+function untracedMailer(options: MailerOptions): Mailer {
   if (options.smtpUrl !== undefined) {
     // Bounded: holding a mail past its sender's claim would let another node send it too.
     const transport = nodemailer.createTransport({ url: options.smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 });

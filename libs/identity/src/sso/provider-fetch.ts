@@ -4,6 +4,7 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { request as httpRequest, type Agent, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
+import { inSpan, SpanKind } from '#application';
 import { isPublicAddress } from './public-address.js';
 
 export const PROVIDER_RESPONSE_MAX_BYTES = 64 * 1024;
@@ -31,7 +32,32 @@ export type ProviderFetch = (
   init: { method?: string; headers?: Record<string, string>; body?: unknown; signal?: AbortSignal },
 ) => Promise<Response>;
 
+/**
+ * With tracing on, each call a client span naming the method and the provider's host (never its path or query,
+ * which may carry codes); no `traceparent` is sent to a provider.
+ */
 export function createProviderFetch(options: ProviderFetchOptions): ProviderFetch {
+  const fetch = untracedProviderFetch(options);
+  return (input, init) => {
+    const method = init.method ?? 'GET';
+    const attributes = { 'http.request.method': method, 'server.address': hostOf(input) };
+    return inSpan(`${method} provider`, { kind: SpanKind.CLIENT, attributes }, async (span) => {
+      const response = await fetch(input, init);
+      span?.setAttribute('http.response.status_code', response.status);
+      return response;
+    });
+  };
+}
+
+const hostOf = (input: string): string => {
+  try {
+    return new URL(input).hostname;
+  } catch {
+    return '';
+  }
+};
+
+function untracedProviderFetch(options: ProviderFetchOptions): ProviderFetch {
   const timeoutMs = options.timeoutMs ?? PROVIDER_CALL_TIMEOUT_MS;
   const maxBytes = options.maxBytes ?? PROVIDER_RESPONSE_MAX_BYTES;
   const lookup = options.publicAddressesOnly ? publicOnly(options.lookup ?? dnsLookup) : options.lookup;

@@ -1,6 +1,7 @@
 /* eslint-disable max-lines -- one projection runner: catch-up, live batching and checkpoint commits share one transaction discipline. */
 // The model's rows and the checkpoint are committed together; once live, the events delivered together share one transaction.
 import type Database from 'better-sqlite3';
+import { inSpan, spanPlaceFor, tracingOn } from '#application';
 import { EventStoreClosedError, InvalidPositionError, type EventStore, type RecordedEvent, type Subscription } from '#event-store';
 import { Checkpoints, type Checkpoint, type ProjectionFailure, type ProjectionState } from '../checkpoints.js';
 import { createIndexes, createTables, liveTableNames, type Projection, type ProjectionWriter } from '../projection.js';
@@ -251,7 +252,17 @@ export class ProjectionRunner {
     this.pacing?.afterCommit();
   }
 
+  /** With tracing on, a batch with events for this model is a span: in their command's trace, or linked to theirs. */
   private applyBatch(batch: readonly RecordedEvent[], checkpoint?: Checkpoint): bigint | undefined {
+    if (!tracingOn()) return this.applyEvents(batch, checkpoint);
+    const handled = batch.filter((event) => this.projection.handles(event));
+    if (handled.length === 0) return this.applyEvents(batch, checkpoint);
+    const { parent, links } = spanPlaceFor(handled);
+    const attributes = { 'chorus.projection': this.projection.name, 'chorus.events': batch.length, 'chorus.events_applied': handled.length, 'chorus.live': this.live };
+    return inSpan(`project ${this.projection.name}`, { parent, links, attributes }, () => this.applyEvents(batch, checkpoint));
+  }
+
+  private applyEvents(batch: readonly RecordedEvent[], checkpoint?: Checkpoint): bigint | undefined {
     const stored = checkpoint ?? this.checkpoints.read(this.projection.name);
     if (stored.generation !== this.generation) throw new ModelReplaced();
     // Another projector on the file moved the checkpoint since this runner last committed.
