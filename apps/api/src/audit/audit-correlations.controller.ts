@@ -9,6 +9,7 @@ import { correlationIdParameter } from './audit-requests.js';
 import { GetCorrelationQuery } from './get-correlation.query.js';
 import { historyEvent, type HistoryEvent } from './history-event.js';
 import { Operation } from '../http/operation.decorator.js';
+import { correlationAnswer } from './audit-responses.js';
 
 /** A correlation may span organizations, so only API keys with audit:read (and the command line) may follow one. */
 const AUDIT_CLIENTS = { scope: 'audit:read' } as const;
@@ -27,7 +28,7 @@ export class AuditCorrelationsController {
 
   @Get(':correlationId')
   @RequireAccess(AUDIT_CLIENTS)
-  @Operation({ summary: 'Every event recorded under one correlation id' })
+  @Operation({ summary: 'Every event recorded under one correlation id', answer: correlationAnswer })
   async correlation(
     @Param('correlationId', new ZodValidationPipe(correlationIdParameter)) correlationId: string,
     @Query(new ZodValidationPipe(readQuery)) query: ReadQuery,

@@ -11,6 +11,7 @@ import { GetOrganizationHistoryQuery } from './get-organization-history.query.js
 import { GetOrganizationStateQuery } from './get-organization-state.query.js';
 import { historyEvent, type HistoryEvent } from './history-event.js';
 import { Operation } from '../http/operation.decorator.js';
+import { historyAnswer, stateAnswer } from './audit-responses.js';
 
 /** Auditors: API keys with audit:read, or the organization's own owners, admins and auditors (docs/domain.md). */
 const AUDITORS = { scope: 'audit:read', members: HISTORY_READERS } as const;
@@ -26,7 +27,7 @@ export class OrganizationAuditController {
 
   @Get(':id/history')
   @RequireAccess(AUDITORS)
-  @Operation({ summary: "The events of the organization's stream, oldest first, with type, data, metadata, revision, position, time" })
+  @Operation({ summary: "The events of the organization's stream, oldest first, with type, data, metadata, revision, position, time", answer: historyAnswer })
   async history(
     @Param('id', validOrganizationId) id: string,
     @Query(new ZodValidationPipe(historyQuery)) query: z.output<typeof historyQuery>,
@@ -37,7 +38,7 @@ export class OrganizationAuditController {
 
   @Get(':id/state')
   @RequireAccess(AUDITORS)
-  @Operation({ summary: 'The organization folded up to a revision (asOfRevision) or a time (asOf)' })
+  @Operation({ summary: 'The organization folded up to a revision (asOfRevision) or a time (asOf)', answer: stateAnswer, responses: { 404: 'NOT_FOUND' } })
   async state(
     @Param('id', validOrganizationId) id: string,
     @Query(new ZodValidationPipe(stateQuery)) point: z.output<typeof stateQuery>,

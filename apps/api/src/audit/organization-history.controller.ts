@@ -2,7 +2,7 @@ import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import { Controller, Get, Inject, Param, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { namesIn, type OrganizationChange, type PlanCatalogue } from '#domain';
 import { EVENT_STORE, type EventStore } from '#event-store';
 import { READ_MODELS, ReadModels } from '#read-models';
@@ -16,6 +16,7 @@ import { ApiKeyNames } from './api-key-names.js';
 import { correlationIdParameter, exportQuery, historyReadQuery, memberSecurityQuery, noQuery, stateQuery, timelineQuery } from './audit-requests.js';
 import { MemberSecurity, type MemberSecurityPage } from './member-security.js';
 import { Operation } from '../http/operation.decorator.js';
+import { changesAnswer, historyFiltersAnswer, memberSecurityPageAnswer, organizationCorrelationAnswer, timelinePageAnswer, usageSeriesAnswer } from './audit-responses.js';
 import { HistoryExport } from './history-export.js';
 import { EXPORT_CONTENT_TYPES } from './history-export-format.js';
 import type { StateAnswer } from './organization-audit.controller.js';
@@ -49,6 +50,7 @@ export class OrganizationHistoryController {
   @RequireAccess(AUDITORS)
   @Operation({
     summary: "Members' two-step sign-in, in words: factors set up and removed, recovery codes made and used, failed second steps, owners' resets",
+    answer: memberSecurityPageAnswer,
     description: '`{organizationId, entries, next}`, newest first, while each person was a member; pass `next` as `before` for the next page.',
   })
   async signInSecurity(
@@ -62,6 +64,7 @@ export class OrganizationHistoryController {
   @RequireAccess(AUDITORS)
   @Operation({
     summary: "The audit explorer's timeline: events in words, newest or oldest first, filtered by type, actor and time on the server",
+    answer: timelinePageAnswer,
     description: '`{organizationId, order, entries, next}`; each entry `{recordedAt, revision, position, type, description, actor, actorName, correlationId}`; pass `next` as `after` for the next page.',
   })
   async events(
@@ -76,7 +79,7 @@ export class OrganizationHistoryController {
 
   @Get('history/filters')
   @RequireAccess(AUDITORS)
-  @Operation({ summary: "The timeline filters' choices: every event type, and the actors of this organization's history in words" })
+  @Operation({ summary: "The timeline filters' choices: every event type, and the actors of this organization's history in words", answer: historyFiltersAnswer })
   async filters(
     @Param('id', validOrganizationId) id: string,
     @Query(new ZodValidationPipe(historyReadQuery)) query: z.output<typeof historyReadQuery>,
@@ -91,6 +94,7 @@ export class OrganizationHistoryController {
   @RequireAccess(AUDITORS)
   @Operation({
     summary: 'The event at a revision (asOfRevision) or time (asOf), the state after it, and what it changed against the state before',
+    answer: changesAnswer,
     responses: { 404: 'NOT_FOUND: no such revision, or before the organization existed' },
   })
   async changes(
@@ -108,7 +112,7 @@ export class OrganizationHistoryController {
 
   @Get('history/usage')
   @RequireAccess(AUDITORS)
-  @Operation({ summary: 'Users and sites in use against the effective limit after each change' })
+  @Operation({ summary: 'Users and sites in use against the effective limit after each change', answer: usageSeriesAnswer })
   usage(@Param('id', validOrganizationId) id: string, @Query(new ZodValidationPipe(noQuery)) _query: object): Promise<UsageSeriesAnswer> {
     return organizationUsageSeries(this.store, this.catalogue, id);
   }
@@ -119,6 +123,7 @@ export class OrganizationHistoryController {
   @Operation({
     summary: 'The history as a streamed download: format=csv (RFC 4180, formula-like text neutralised) or jsonl',
     description: "Filtered like the timeline (`type`, `actor`, `from`, `to`), so the console's download holds what its page shows.",
+    answer: { mediaType: Object.values(EXPORT_CONTENT_TYPES), schema: z.string() },
   })
   async export(
     @Param('id', validOrganizationId) id: string,
@@ -142,6 +147,7 @@ export class OrganizationHistoryController {
   @Operation({
     summary: "Every event of one correlation that concerns this organization: its own and the billing ledger's for it",
     description: "Another organization's events are never read: a shared or guessed correlation id answers what an unknown one would.",
+    answer: organizationCorrelationAnswer,
   })
   async correlation(
     @Param('id', validOrganizationId) id: string,

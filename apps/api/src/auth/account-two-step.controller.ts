@@ -12,10 +12,13 @@ import { ProblemError } from '../http/problem-error.js';
 import { commandContextOf } from '../http/request-context.js';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
 import { Operation } from '../http/operation.decorator.js';
+import { authenticatorAppStartAnswer, factorSetUpAnswer, passkeyRegistrationOptionsAnswer, recoveryCodesAnswer, twoStepAnswer } from './auth-responses.js';
 import { BrowserSessions } from './browser-sessions.service.js';
 import { IDENTITY } from './identity.provider.js';
 import { TwoStepPolicy } from './two-step-policy.js';
 import { authenticatorAppConfirmation, changeConfirmation, passkeyIdParameter, passkeyRegistrationRequest, passkeyRenameRequest } from './two-step-requests.js';
+
+const signedInOnly = { 401: 'UNAUTHENTICATED: sign in first' };
 
 export type TwoStepAnswer = SecondFactorsSummary & { requiredBy: { id: string; name: string }[] };
 
@@ -28,7 +31,7 @@ export class AccountTwoStepController {
   ) {}
 
   @Get()
-  @Operation({ summary: "The signed-in user's second factors, and the organizations that require them" })
+  @Operation({ summary: "The signed-in user's second factors, and the organizations that require them", answer: twoStepAnswer, responses: signedInOnly })
   async summary(@Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<TwoStepAnswer> {
     response.setHeader('Cache-Control', 'no-store');
     const session = await this.signedIn(request);
@@ -37,7 +40,7 @@ export class AccountTwoStepController {
 
   @Post('authenticator-app')
   @HttpCode(200)
-  @Operation({ summary: 'Start setting up an authenticator app: its secret, QR code and sealed setup' })
+  @Operation({ summary: 'Start setting up an authenticator app: its secret, QR code and sealed setup', answer: authenticatorAppStartAnswer, responses: signedInOnly })
   async startApp(@Req() request: Request, @Res({ passthrough: true }) response: Response) {
     response.setHeader('Cache-Control', 'no-store');
     return this.identity.twoStep.startAuthenticatorApp(await this.signedIn(request));
@@ -47,7 +50,8 @@ export class AccountTwoStepController {
   @HttpCode(200)
   @Operation({
     summary: 'Finish setting up the app with its first code, confirmed by the password; a first factor comes with recovery codes, shown once',
-    responses: { 400: 'INVALID_CODE, WRONG_PASSWORD', 403: 'REAUTHENTICATION_REQUIRED' },
+    answer: factorSetUpAnswer,
+    responses: { 400: 'INVALID_CODE, WRONG_PASSWORD', ...signedInOnly, 403: 'REAUTHENTICATION_REQUIRED' },
   })
   async confirmApp(
     @Body(new ZodValidationPipe(authenticatorAppConfirmation)) { setup, code, password }: z.output<typeof authenticatorAppConfirmation>,
@@ -64,7 +68,7 @@ export class AccountTwoStepController {
   @HttpCode(204)
   @Operation({
     summary: 'Remove the authenticator app (body: password or code)',
-    responses: { 400: 'WRONG_PASSWORD, INVALID_CODE', 403: 'REAUTHENTICATION_REQUIRED', 409: 'TWO_STEP_REQUIRED: an organization requires it and it is the last factor' },
+    responses: { 400: 'WRONG_PASSWORD, INVALID_CODE', ...signedInOnly, 403: 'REAUTHENTICATION_REQUIRED', 409: 'TWO_STEP_REQUIRED: an organization requires it and it is the last factor' },
   })
   async removeApp(@Body(new ZodValidationPipe(changeConfirmation)) confirmation: z.output<typeof changeConfirmation>, @Req() request: Request): Promise<void> {
     const session = await this.signedIn(request);
@@ -73,7 +77,7 @@ export class AccountTwoStepController {
 
   @Post('passkeys/options')
   @HttpCode(200)
-  @Operation({ summary: 'WebAuthn options for registering a passkey, and their challenge, sealed' })
+  @Operation({ summary: 'WebAuthn options for registering a passkey, and their challenge, sealed', answer: passkeyRegistrationOptionsAnswer, responses: signedInOnly })
   async passkeyRegistrationOptions(@Req() request: Request, @Res({ passthrough: true }) response: Response) {
     response.setHeader('Cache-Control', 'no-store');
     return this.identity.twoStep.passkeyRegistrationOptions(await this.signedIn(request));
@@ -83,7 +87,8 @@ export class AccountTwoStepController {
   @HttpCode(200)
   @Operation({
     summary: 'Register a passkey, confirmed by the password or a code; a first factor comes with recovery codes, shown once',
-    responses: { 400: 'INVALID_CODE: the passkey or the code did not verify; WRONG_PASSWORD', 403: 'REAUTHENTICATION_REQUIRED' },
+    answer: factorSetUpAnswer,
+    responses: { 400: 'INVALID_CODE: the passkey or the code did not verify; WRONG_PASSWORD', ...signedInOnly, 403: 'REAUTHENTICATION_REQUIRED' },
   })
   async registerPasskey(
     @Body(new ZodValidationPipe(passkeyRegistrationRequest)) body: z.output<typeof passkeyRegistrationRequest>,
@@ -101,7 +106,7 @@ export class AccountTwoStepController {
 
   @Patch('passkeys/:passkeyId')
   @HttpCode(204)
-  @Operation({ summary: 'Rename a passkey (confirmed by the password or a code)', responses: { 400: 'WRONG_PASSWORD, INVALID_CODE', 403: 'REAUTHENTICATION_REQUIRED' } })
+  @Operation({ summary: 'Rename a passkey (confirmed by the password or a code)', responses: { 400: 'WRONG_PASSWORD, INVALID_CODE', ...signedInOnly, 403: 'REAUTHENTICATION_REQUIRED' } })
   async renamePasskey(
     @Param('passkeyId', new ZodValidationPipe(passkeyIdParameter)) passkeyId: string,
     @Body(new ZodValidationPipe(passkeyRenameRequest)) { name, password, code }: z.output<typeof passkeyRenameRequest>,
@@ -115,7 +120,7 @@ export class AccountTwoStepController {
   @HttpCode(204)
   @Operation({
     summary: 'Remove a passkey (body: password or code)',
-    responses: { 400: 'WRONG_PASSWORD, INVALID_CODE', 403: 'REAUTHENTICATION_REQUIRED', 409: 'TWO_STEP_REQUIRED: an organization requires it and it is the last factor' },
+    responses: { 400: 'WRONG_PASSWORD, INVALID_CODE', ...signedInOnly, 403: 'REAUTHENTICATION_REQUIRED', 409: 'TWO_STEP_REQUIRED: an organization requires it and it is the last factor' },
   })
   async removePasskey(
     @Param('passkeyId', new ZodValidationPipe(passkeyIdParameter)) passkeyId: string,
@@ -130,7 +135,8 @@ export class AccountTwoStepController {
   @HttpCode(200)
   @Operation({
     summary: 'Ten new recovery codes, shown once; the earlier ones stop working (body: password or code)',
-    responses: { 400: 'WRONG_PASSWORD, INVALID_CODE', 403: 'REAUTHENTICATION_REQUIRED', 409: 'NO_SECOND_FACTOR' },
+    answer: recoveryCodesAnswer,
+    responses: { 400: 'WRONG_PASSWORD, INVALID_CODE', ...signedInOnly, 403: 'REAUTHENTICATION_REQUIRED', 409: 'NO_SECOND_FACTOR' },
   })
   async regenerateRecoveryCodes(
     @Body(new ZodValidationPipe(changeConfirmation)) confirmation: z.output<typeof changeConfirmation>,

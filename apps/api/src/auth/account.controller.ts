@@ -11,6 +11,7 @@ import { IDENTITY } from './identity.provider.js';
 import { changePasswordRequest } from './sign-in-requests.js';
 import { Operation } from '../http/operation.decorator.js';
 
+
 @Controller('account')
 export class AccountController {
   constructor(
@@ -21,7 +22,7 @@ export class AccountController {
   /** 204: changed, and every other session of the user ended; 400 WRONG_PASSWORD or VALIDATION_FAILED; 429 when locked. */
   @Post('password')
   @HttpCode(204)
-  @Operation({ summary: "Change the signed-in user's password" })
+  @Operation({ summary: "Change the signed-in user's password", responses: { 400: 'WRONG_PASSWORD, or VALIDATION_FAILED with the password policy\'s sentence', 401: 'UNAUTHENTICATED' } })
   async changePassword(
     @Body(new ZodValidationPipe(changePasswordRequest)) body: z.output<typeof changePasswordRequest>,
     @Req() request: Request,

@@ -11,6 +11,7 @@ import { IDENTITY } from './identity.provider.js';
 import { TwoStepPolicy } from './two-step-policy.js';
 import { acceptInvitationRequest, invitationTokenParameter } from './sign-in-requests.js';
 import { Operation } from '../http/operation.decorator.js';
+import { invitationAnswer } from './auth-responses.js';
 
 @Controller('invitations')
 export class InvitationsController {
@@ -22,7 +23,7 @@ export class InvitationsController {
 
   /** 200 `{email, organizationName, expiresAt}`; 400 INVALID_TOKEN for an unknown, used or expired link. */
   @Get(':token')
-  @Operation({ summary: 'What an invitation is for (organization, address), before it is accepted' })
+  @Operation({ summary: 'What an invitation is for (organization, address), before it is accepted', answer: invitationAnswer, responses: { 400: 'INVALID_TOKEN: unknown, used or expired' } })
   async describe(
     @Param('token', new ZodValidationPipe(invitationTokenParameter)) token: string,
     @Res({ passthrough: true }) response: Response,
@@ -34,7 +35,7 @@ export class InvitationsController {
   /** 204 and a session cookie; 400 INVALID_TOKEN, or VALIDATION_FAILED with the password policy's sentence (the link stays usable). */
   @Post('accept')
   @HttpCode(204)
-  @Operation({ summary: 'Accept an invitation: create the account and join the organization' })
+  @Operation({ summary: 'Accept an invitation: create the account and join the organization', responses: { 400: 'INVALID_TOKEN, or VALIDATION_FAILED with the password policy\'s sentence' } })
   async accept(
     @Body(new ZodValidationPipe(acceptInvitationRequest)) { token, password }: z.output<typeof acceptInvitationRequest>,
     @Req() request: Request,

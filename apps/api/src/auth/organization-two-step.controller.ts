@@ -18,7 +18,14 @@ import { IDENTITY } from './identity.provider.js';
 
 const policyRequest = z.strictObject({ required: z.boolean() });
 
-export type TwoStepMembers = { required: boolean; members: { userId: string; email: string; role: string; secondFactor: boolean }[] };
+export const twoStepMembersAnswer = z.object({
+  required: z.boolean(),
+  members: z.array(z.object({ userId: z.string(), email: z.string(), role: z.string(), secondFactor: z.boolean() })),
+});
+
+export type TwoStepMembers = z.output<typeof twoStepMembersAnswer>;
+
+const ownerResetAnswer = z.object({ outcome: z.enum(['reset', 'confirmation-mailed', 'nothing-to-reset']) });
 
 @Controller('organizations/:id/two-step-sign-in')
 export class OrganizationTwoStepController {
@@ -31,7 +38,7 @@ export class OrganizationTwoStepController {
 
   @Get()
   @RequireAccess({ scope: 'organizations:read', members: OWNERS_AND_ADMINS })
-  @Operation({ summary: 'Whether two-step sign-in is required, and which members have a second factor' })
+  @Operation({ summary: 'Whether two-step sign-in is required, and which members have a second factor', answer: twoStepMembersAnswer })
   async members(@Param('id', validOrganizationId) id: string): Promise<TwoStepMembers> {
     const state = await this.existing(id);
     const members = await Promise.all(
@@ -60,6 +67,7 @@ export class OrganizationTwoStepController {
   @RequireAccess({ scope: 'organizations:write', members: ['owner'] })
   @Operation({
     summary: "Reset a member's second factors (a lost phone): at once for an account the organization answers for, else once the member confirms a mailed link",
+    answer: ownerResetAnswer,
     responses: {
       200: '{outcome: reset | confirmation-mailed | nothing-to-reset}',
       403: 'FORBIDDEN: your own factors are changed on the Account page',

@@ -12,10 +12,13 @@ import { ProblemError } from '../http/problem-error.js';
 import { commandContextOf } from '../http/request-context.js';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
 import { Operation } from '../http/operation.decorator.js';
+import { authenticatorAppStartAnswer, factorSetUpAnswer, passkeyRegistrationOptionsAnswer, passkeySignInOptionsAnswer, secondStepStatusAnswer } from './auth-responses.js';
 import { BrowserSessions } from './browser-sessions.service.js';
 import { IDENTITY } from './identity.provider.js';
 import { TwoStepPolicy } from './two-step-policy.js';
 import { authenticatorAppConfirmation, passkeyRegistrationRequest, passkeySignInRequest, secondStepCodeRequest } from './two-step-requests.js';
+
+const halfOpenOnly = { 401: 'UNAUTHENTICATED: no half-open session in this browser' };
 
 export type SecondStepStatus = {
   /** second-step: prove a factor; enrolment: set one up first (an organization requires it). */
@@ -37,7 +40,7 @@ export class SecondStepController {
   ) {}
 
   @Get()
-  @Operation({ summary: 'What the half-open session of this browser needs: a second step, or setting up a first factor' })
+  @Operation({ summary: 'What the half-open session of this browser needs: a second step, or setting up a first factor', answer: secondStepStatusAnswer, responses: halfOpenOnly })
   async status(@Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<SecondStepStatus> {
     response.setHeader('Cache-Control', 'no-store');
     const half = await this.halfOpen(request);
@@ -56,7 +59,7 @@ export class SecondStepController {
   @HttpCode(204)
   @Operation({
     summary: 'Pass the second step with a code from the authenticator app, or a recovery code',
-    responses: { 400: 'INVALID_CODE, or CODE_ALREADY_USED for a code of a time step used already', 429: 'RATE_LIMITED' },
+    responses: { 400: 'INVALID_CODE, or CODE_ALREADY_USED for a code of a time step used already', ...halfOpenOnly, 429: 'RATE_LIMITED' },
   })
   async code(
     @Body(new ZodValidationPipe(secondStepCodeRequest)) { code }: z.output<typeof secondStepCodeRequest>,
@@ -69,7 +72,7 @@ export class SecondStepController {
 
   @Post('passkey/options')
   @HttpCode(200)
-  @Operation({ summary: "WebAuthn options for signing in with one of the account's passkeys, and their challenge, sealed" })
+  @Operation({ summary: "WebAuthn options for signing in with one of the account's passkeys, and their challenge, sealed", answer: passkeySignInOptionsAnswer, responses: halfOpenOnly })
   async passkeyOptions(@Req() request: Request, @Res({ passthrough: true }) response: Response) {
     response.setHeader('Cache-Control', 'no-store');
     return this.identity.twoStep.passkeySignInOptions(await this.halfOpen(request));
@@ -77,7 +80,7 @@ export class SecondStepController {
 
   @Post('passkey')
   @HttpCode(204)
-  @Operation({ summary: 'Pass the second step with a passkey', responses: { 400: 'INVALID_CODE: the passkey did not verify', 429: 'RATE_LIMITED' } })
+  @Operation({ summary: 'Pass the second step with a passkey', responses: { 400: 'INVALID_CODE: the passkey did not verify', ...halfOpenOnly, 429: 'RATE_LIMITED' } })
   async passkey(
     @Body(new ZodValidationPipe(passkeySignInRequest)) body: z.output<typeof passkeySignInRequest>,
     @Req() request: Request,
@@ -90,7 +93,7 @@ export class SecondStepController {
 
   @Post('authenticator-app')
   @HttpCode(200)
-  @Operation({ summary: 'Start setting up an authenticator app (enrolment): its secret, QR code and sealed setup' })
+  @Operation({ summary: 'Start setting up an authenticator app (enrolment): its secret, QR code and sealed setup', answer: authenticatorAppStartAnswer, responses: halfOpenOnly })
   async startApp(@Req() request: Request, @Res({ passthrough: true }) response: Response) {
     response.setHeader('Cache-Control', 'no-store');
     return this.identity.twoStep.startAuthenticatorApp(await this.halfOpen(request));
@@ -98,7 +101,11 @@ export class SecondStepController {
 
   @Put('authenticator-app')
   @HttpCode(200)
-  @Operation({ summary: "Finish setting up the app with its first code: the sign-in completes; the answer holds the recovery codes, shown once" })
+  @Operation({
+    summary: 'Finish setting up the app with its first code: the sign-in completes; the answer holds the recovery codes, shown once',
+    answer: factorSetUpAnswer,
+    responses: { 400: 'INVALID_CODE', ...halfOpenOnly },
+  })
   async confirmApp(
     @Body(new ZodValidationPipe(authenticatorAppConfirmation)) { setup, code }: z.output<typeof authenticatorAppConfirmation>,
     @Req() request: Request,
@@ -113,7 +120,7 @@ export class SecondStepController {
 
   @Post('passkeys/options')
   @HttpCode(200)
-  @Operation({ summary: 'WebAuthn options for registering a first passkey (enrolment), and their challenge, sealed' })
+  @Operation({ summary: 'WebAuthn options for registering a first passkey (enrolment), and their challenge, sealed', answer: passkeyRegistrationOptionsAnswer, responses: halfOpenOnly })
   async passkeyRegistrationOptions(@Req() request: Request, @Res({ passthrough: true }) response: Response) {
     response.setHeader('Cache-Control', 'no-store');
     return this.identity.twoStep.passkeyRegistrationOptions(await this.halfOpen(request));
@@ -121,7 +128,11 @@ export class SecondStepController {
 
   @Post('passkeys')
   @HttpCode(200)
-  @Operation({ summary: 'Register a first passkey (enrolment): the sign-in completes; the answer holds the recovery codes, shown once' })
+  @Operation({
+    summary: 'Register a first passkey (enrolment): the sign-in completes; the answer holds the recovery codes, shown once',
+    answer: factorSetUpAnswer,
+    responses: { 400: 'INVALID_CODE: the passkey did not verify', ...halfOpenOnly },
+  })
   async registerPasskey(
     @Body(new ZodValidationPipe(passkeyRegistrationRequest)) body: z.output<typeof passkeyRegistrationRequest>,
     @Req() request: Request,

@@ -11,6 +11,7 @@ import { IDENTITY } from './identity.provider.js';
 import { Memberships } from './memberships.service.js';
 import { sessionIdParameter } from './sign-in-requests.js';
 import { Operation } from '../http/operation.decorator.js';
+import { sessionAnswer, sessionsAnswer } from './auth-responses.js';
 
 export type SessionAnswer = {
   user: { id: string; email: string; username: string | null };
@@ -28,7 +29,7 @@ export class SessionController {
   ) {}
 
   @Get('session')
-  @Operation({ summary: 'The signed-in user and their organizations', responses: { 401: 'UNAUTHENTICATED' } })
+  @Operation({ summary: 'The signed-in user and their organizations', answer: sessionAnswer, responses: { 401: 'UNAUTHENTICATED' } })
   async session(@Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<SessionAnswer> {
     response.setHeader('Cache-Control', 'no-store');
     const session = await this.signedIn(request);
@@ -41,7 +42,7 @@ export class SessionController {
   }
 
   @Get('sessions')
-  @Operation({ summary: "The signed-in user's open sessions" })
+  @Operation({ summary: "The signed-in user's open sessions", answer: sessionsAnswer, responses: { 401: 'UNAUTHENTICATED' } })
   async list(@Req() request: Request, @Res({ passthrough: true }) response: Response) {
     response.setHeader('Cache-Control', 'no-store');
     const current = await this.signedIn(request);
@@ -64,7 +65,7 @@ export class SessionController {
   /** "Sign out everywhere else": every live session of the user but this one. */
   @Delete('sessions')
   @HttpCode(204)
-  @Operation({ summary: "End every session of the signed-in user but this one" })
+  @Operation({ summary: "End every session of the signed-in user but this one", responses: { 401: 'UNAUTHENTICATED' } })
   async revokeOthers(@Req() request: Request): Promise<void> {
     const current = await this.signedIn(request);
     await this.identity.sessions.revokeOthers(current.userId, current.sessionId, commandContextOf(request, `user:${current.userId}`));
@@ -72,7 +73,7 @@ export class SessionController {
 
   @Delete('sessions/:sessionId')
   @HttpCode(204)
-  @Operation({ summary: 'End one session of the signed-in user' })
+  @Operation({ summary: 'End one session of the signed-in user', responses: { 401: 'UNAUTHENTICATED', 404: 'NOT_FOUND: no live session of yours with this id' } })
   async revoke(@Param('sessionId', new ZodValidationPipe(sessionIdParameter)) sessionId: string, @Req() request: Request): Promise<void> {
     const current = await this.signedIn(request);
     const revoked = await this.identity.sessions.revoke(current.userId, sessionId, commandContextOf(request, `user:${current.userId}`));

@@ -13,6 +13,7 @@ import { TwoStepPolicy } from './two-step-policy.js';
 import { IDENTITY } from './identity.provider.js';
 import { forgotRequest, loginRequest, resetRequest, resetValidityRequest } from './sign-in-requests.js';
 import { Operation } from '../http/operation.decorator.js';
+import { forgotAnswerSchema, resetValidityAnswer } from './auth-responses.js';
 
 /** Whether or not the address is known. */
 export const forgotAnswer = { message: 'If this address belongs to an account, a link to reset the password is on its way.' };
@@ -54,7 +55,7 @@ export class SignInController {
   /** The lookup, the token and the mail happen after the answer is sent. */
   @Post('forgot')
   @HttpCode(202)
-  @Operation({ summary: 'Ask for a password reset link', description: 'Answers 202 whatever the address; a known address is sent a single-use link.' })
+  @Operation({ summary: 'Ask for a password reset link', description: 'Answers 202 whatever the address; a known address is sent a single-use link.', answer: forgotAnswerSchema, responses: { 429: 'RATE_LIMITED' } })
   forgot(
     @Body(new ZodValidationPipe(forgotRequest)) { email }: z.output<typeof forgotRequest>,
     @Req() request: Request,
@@ -82,7 +83,7 @@ export class SignInController {
   /** The token travels in the body (as RFC 7662 introspection) to stay out of URLs and access logs. */
   @Post('reset/validity')
   @HttpCode(200)
-  @Operation({ summary: 'Whether a reset token still works, without using it' })
+  @Operation({ summary: 'Whether a reset token still works, without using it', answer: resetValidityAnswer })
   async resetValidity(
     @Body(new ZodValidationPipe(resetValidityRequest)) { token }: z.output<typeof resetValidityRequest>,
     @Res({ passthrough: true }) response: Response,

@@ -9,6 +9,7 @@ import { READ_MODELS, type ReadModels } from '#read-models';
 import { commandContextOf } from '../http/request-context.js';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
 import { Operation } from '../http/operation.decorator.js';
+import { twoStepResetValidityAnswer } from './auth-responses.js';
 import { IDENTITY } from './identity.provider.js';
 
 const validityRequest = z.strictObject({ token: z.string().max(200) });
@@ -25,7 +26,10 @@ export class TwoStepResetController {
 
   @Post('validity')
   @HttpCode(200)
-  @Operation({ summary: "Whether a link to agree to an owner's reset of your second factors still works, who asked, and whether the password is needed" })
+  @Operation({
+    summary: "Whether a link to agree to an owner's reset of your second factors still works, who asked, and whether the password is needed",
+    answer: twoStepResetValidityAnswer,
+  })
   async validity(
     @Body(new ZodValidationPipe(validityRequest)) { token }: z.output<typeof validityRequest>,
     @Res({ passthrough: true }) response: Response,

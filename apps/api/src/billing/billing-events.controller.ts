@@ -10,6 +10,7 @@ import { billingNotConfigured, invalidSignature } from './billing-problems.js';
 import { verifyBillingSignature } from './billing-signature.js';
 import { ReceiveBillingEventCommand, type BillingReceipt } from './receive-billing-event.command.js';
 import { Operation } from '../http/operation.decorator.js';
+import { billingReceiptAnswer } from './billing-responses.js';
 
 export type BillingReceiptAnswer = Omit<BillingReceipt, 'revision' | 'position'> & { revision: number | string; position: number | string };
 
@@ -32,7 +33,9 @@ export class BillingEventsController {
   @Operation({
     summary: "The payment provider's event, signed with Billing-Signature",
     answersPosition: true,
-    responses: { 401: 'INVALID_SIGNATURE: bad or older than 5 minutes', 422: 'Unknown product id', 503: 'BILLING_WEBHOOK_SECRET is not set' },
+    body: billingEventSchema,
+    answer: billingReceiptAnswer,
+    responses: { 400: 'VALIDATION_FAILED: not a well-formed provider event', 401: 'INVALID_SIGNATURE: bad or older than 5 minutes', 422: 'Unknown product id', 503: 'BILLING_WEBHOOK_SECRET is not set' },
   })
   async receive(@Req() request: RawBodyRequest<Request>, @Headers('billing-signature') signature: string | undefined): Promise<BillingReceiptAnswer> {
     const secret = this.config.billingWebhookSecret;

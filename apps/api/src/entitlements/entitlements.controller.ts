@@ -4,7 +4,8 @@ import { Controller, Get, Inject, Req, Res } from '@nestjs/common';
 import { READ_MODELS, ReadModels } from '#read-models';
 import type { Request, Response } from 'express';
 import type { Principal } from '../access/principal.js';
-import { Operation } from '../http/operation.decorator.js';
+import { eventStreamAnswer, Operation } from '../http/operation.decorator.js';
+import { entitlementsAnswer } from './entitlement-responses.js';
 import { jsonSafe } from '../organizations/command-result.js';
 import { ChangeStreams } from './change-streams.js';
 import { EntitlementCallers } from './entitlement-callers.js';
@@ -12,6 +13,8 @@ import type { EntitlementChange } from './entitlement-changes.js';
 import { OrganizationEntitlements } from './organization-entitlements.js';
 
 export { HEARTBEAT_MS } from './change-streams.js';
+
+const authRefusals = { 401: 'UNAUTHENTICATED: no or an unknown credential', 403: 'FORBIDDEN: the credential may not read entitlements' };
 
 export type EntitlementsAnswer = {
   /** Follow /entitlements/changes from it (null: nothing projected yet). */
@@ -29,7 +32,7 @@ export class EntitlementsController {
   ) {}
 
   @Get()
-  @Operation({ summary: "Every visible organization's entitlements, and the position they reflect (follow the changes after it)" })
+  @Operation({ summary: "Every visible organization's entitlements, and the position they reflect (follow the changes after it)", answer: entitlementsAnswer, responses: authRefusals })
   async all(@Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<EntitlementsAnswer> {
     response.setHeader('Cache-Control', 'no-store');
     const principal = await this.callers.authenticate(request);
@@ -53,7 +56,7 @@ export class EntitlementsController {
   }
 
   @Get('changes')
-  @Operation({ summary: 'Entitlement changes as server-sent events (id: the position; event: entitlements or reset)' })
+  @Operation({ summary: 'Entitlement changes as server-sent events (id: the position; event: entitlements or reset)', answer: eventStreamAnswer, responses: authRefusals })
   async changesStream(@Req() request: Request, @Res() response: Response): Promise<void> {
     const principal = await this.callers.authenticate(request);
     this.streams.open(request, response, principal, this.organizationsOf(principal), {

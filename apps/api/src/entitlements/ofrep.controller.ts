@@ -4,7 +4,8 @@ import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@
 import type { Request, Response } from 'express';
 import { ENTITLEMENT_KEYS, type Entitlement } from '#domain';
 import { jsonSafe } from '../organizations/command-result.js';
-import { Operation } from '../http/operation.decorator.js';
+import { eventStreamAnswer, Operation } from '../http/operation.decorator.js';
+import { ofrepBulkAnswer, ofrepConfigurationAnswer, ofrepEvaluationAnswer, ofrepEvaluationRequest, ofrepRefusals } from './entitlement-responses.js';
 import { ChangeStreams } from './change-streams.js';
 import { EntitlementCallers } from './entitlement-callers.js';
 import type { EntitlementChange } from './entitlement-changes.js';
@@ -29,15 +30,13 @@ type Evaluation = { key: string; value: Entitlement['value']; reason: Entitlemen
 
 /** OFREP's evaluation request: `{context: {targetingKey, ...}}`; the targeting key is the organization's id. */
 function targetingKeyOf(body: unknown, key?: string): string {
-  const context: unknown = typeof body === 'object' && body !== null ? (body as { context?: unknown }).context : undefined;
-  if (typeof context !== 'object' || context === null || Array.isArray(context)) {
-    throw new OfrepError(400, 'PARSE_ERROR', 'The body is {"context": {"targetingKey": "<organization id>"}}.', key);
-  }
-  const targetingKey = (context as { targetingKey?: unknown }).targetingKey;
-  if (typeof targetingKey !== 'string' || targetingKey === '') {
+  const parsed = ofrepEvaluationRequest.safeParse(body);
+  if (parsed.success) return parsed.data.context.targetingKey;
+  // Only the targeting key wrong: TARGETING_KEY_MISSING; anything else about the body: PARSE_ERROR.
+  if (parsed.error.issues.every((issue) => issue.path.length === 2 && issue.path[1] === 'targetingKey')) {
     throw new OfrepError(400, 'TARGETING_KEY_MISSING', 'context.targetingKey must name the organization (its id).', key);
   }
-  return targetingKey;
+  throw new OfrepError(400, 'PARSE_ERROR', 'The body is {"context": {"targetingKey": "<organization id>"}}.', key);
 }
 
 const evaluation = (key: string, flag: Entitlement, set: EntitlementSet): Evaluation => ({
@@ -57,7 +56,11 @@ export class OfrepController {
   ) {}
 
   @Get('configuration')
-  @Operation({ summary: "OFREP's provider configuration: what is evaluated, and where changes are pushed" })
+  @Operation({
+    summary: "OFREP's provider configuration: what is evaluated, and where changes are pushed",
+    answer: ofrepConfigurationAnswer,
+    responses: { 401: 'UNAUTHENTICATED: no or an unknown credential', 403: 'FORBIDDEN: the credential may not read entitlements' },
+  })
   async configuration(@Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<object> {
     response.setHeader('Cache-Control', 'no-store');
     await this.callers.authenticate(request);
@@ -74,7 +77,7 @@ export class OfrepController {
 
   @Post('evaluate/flags/:key')
   @HttpCode(200)
-  @Operation({ summary: 'One entitlement of the organization named by context.targetingKey' })
+  @Operation({ summary: 'One entitlement of the organization named by context.targetingKey', body: ofrepEvaluationRequest, answer: ofrepEvaluationAnswer, responses: ofrepRefusals(true) })
   async evaluateFlag(@Param('key') key: string, @Body() body: unknown, @Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<Evaluation> {
     // Per caller, and revalidated each time: a shared cache must not keep one organization's answer for another.
     response.setHeader('Cache-Control', 'private, no-cache');
@@ -87,7 +90,12 @@ export class OfrepController {
 
   @Post('evaluate/flags')
   @HttpCode(200)
-  @Operation({ summary: 'Every entitlement of the organization named by context.targetingKey, with an ETag (If-None-Match: 304)' })
+  @Operation({
+    summary: 'Every entitlement of the organization named by context.targetingKey, with an ETag (If-None-Match: 304)',
+    body: ofrepEvaluationRequest,
+    answer: ofrepBulkAnswer,
+    responses: { 304: 'Not modified: the ETag given in If-None-Match is still current', ...ofrepRefusals(false) },
+  })
   async evaluateFlags(@Body() body: unknown, @Req() request: Request, @Res() response: Response): Promise<void> {
     const principal = await this.callers.authenticate(request);
     const set = await this.visible(principal, targetingKeyOf(body));
@@ -105,7 +113,11 @@ export class OfrepController {
   }
 
   @Get('event-stream')
-  @Operation({ summary: "OFREP's event stream (ADR-0008) of the organization named by ?targetingKey: refetchEvaluation when its entitlements change" })
+  @Operation({
+    summary: "OFREP's event stream (ADR-0008) of the organization named by ?targetingKey: refetchEvaluation when its entitlements change",
+    answer: eventStreamAnswer,
+    responses: ofrepRefusals(false),
+  })
   async eventStream(@Query('targetingKey') targetingKey: unknown, @Req() request: Request, @Res() response: Response): Promise<void> {
     const principal = await this.callers.authenticate(request);
     if (typeof targetingKey !== 'string' || targetingKey === '') {

@@ -11,6 +11,7 @@ import { jsonSafe } from '../organizations/command-result.js';
 import { organizationIdSchema } from '../http/organization-ids.js';
 import { EntitlementCallers } from './entitlement-callers.js';
 import { UsageReports, type RejectedReport } from './usage-reports.js';
+import { usageAnswer } from './entitlement-responses.js';
 
 /** Reports a call may carry. */
 export const MAX_USAGE_REPORTS = 1_000;
@@ -68,9 +69,12 @@ export class UsageController {
   @HttpCode(202)
   @Operation({
     summary: 'Traffic reports of this month and the last, counted once each by id per organization; nothing is refused for traffic',
+    answer: usageAnswer,
     responses: {
       202: '{accepted, duplicates, rejected: [{index, id, status, code, detail}], position}: each report counted, a repeat, or rejected',
-      400: 'OCCURRED_AT_OUT_OF_RANGE when no report was counted and the first rejected was out of range',
+      400: 'OCCURRED_AT_OUT_OF_RANGE when no report was counted and the first rejected was out of range (the problem carries the answer\'s members); VALIDATION_FAILED',
+      401: 'UNAUTHENTICATED: no or an unknown API key',
+      403: 'FORBIDDEN: not an API key with usage:write, or a report of another organization',
       409: 'REPORT_ID_REUSED when no report was counted and the first rejected reused an id',
     },
   })

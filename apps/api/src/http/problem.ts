@@ -1,5 +1,6 @@
 // Every failure as one RFC 9457 problem document with a stable code (docs/api.md, Errors).
 import { HttpException } from '@nestjs/common';
+import { z } from 'zod';
 import { DomainError, RateLimited, type DomainErrorCode } from '#domain';
 import { AppendTooLargeError, EventStoreTimeoutError, StreamDeletedError, WrongExpectedRevisionError } from '#event-store';
 import { invalidJsonBody } from './json-body.js';
@@ -12,6 +13,21 @@ export type ProblemDocument = {
   detail: string;
   code: string;
 } & ProblemExtensions;
+
+/** ProblemDocument's shape, for /docs/openapi.json's one `Problem` component: extension members (errors, limit, ...) are open. */
+export const problemDocumentSchema = z
+  .looseObject({
+    type: z.string().describe('A URN naming the code, e.g. urn:chorus:problem:validation-failed'),
+    title: z.string(),
+    status: z.int().min(400).max(599),
+    detail: z.string(),
+    code: z.string().describe('Stable UPPER_SNAKE identifier, e.g. VALIDATION_FAILED, LIMIT_EXCEEDED'),
+    errors: z
+      .array(z.union([z.object({ pointer: z.string(), detail: z.string() }), z.object({ parameter: z.string(), detail: z.string() })]))
+      .optional()
+      .describe('VALIDATION_FAILED: each refused field, by JSON pointer into the body or by parameter name'),
+  })
+  .describe('RFC 9457 problem details (application/problem+json), with a stable `code`');
 
 export type Problem = {
   document: ProblemDocument;

@@ -1,6 +1,6 @@
 // GET /docs: the OpenAPI document as one server-rendered page with its own small stylesheet, so that
 // reading the API loads no script at all and nothing of it reaches the sign-in page's bundle.
-import type { OpenApiDocument, OpenApiOperation } from './openapi-document.js';
+import { commonRefusalWords, type OpenApiDocument, type OpenApiOperation } from './openapi-document.js';
 import { bodyFields, schemaInWords } from './schema-in-words.js';
 
 function escape(text: string): string {
@@ -19,6 +19,8 @@ function bodyTable(schema: unknown): string {
   return `<table><caption>JSON body</caption><thead><tr><th scope="col">field</th><th scope="col">takes</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
+const common = new Set<string>(Object.values(commonRefusalWords));
+
 function operationSection(method: string, path: string, operation: OpenApiOperation): string {
   const id = operation.operationId;
   const parameters = operation.parameters.length === 0
@@ -27,7 +29,9 @@ function operationSection(method: string, path: string, operation: OpenApiOperat
         .map((parameter) => `<tr><td><code>${escape(parameter.name)}</code>${parameter.required ? ' (required)' : ''}</td><td>${parameter.in}</td><td>${escape(schemaInWords(parameter.schema))}</td></tr>`)
         .join('')}</tbody></table>`;
   const body = operation.requestBody === undefined ? '' : bodyTable(operation.requestBody.content['application/json'].schema);
+  // The refusals any route of its kind can answer are said once, in the header.
   const responses = `<ul class="responses">${Object.entries(operation.responses)
+    .filter(([, response]) => !common.has(response.description))
     .map(([status, response]) => `<li><strong>${escape(status)}</strong> ${prose(response.description)}</li>`)
     .join('')}</ul>`;
   return `<section class="operation" id="${escape(id)}">
@@ -60,7 +64,9 @@ export function apiReferencePage(document: OpenApiDocument): string {
 </head>
 <body>
 <header><h1>${escape(document.info.title)}</h1><p>${prose(document.info.description)}</p>
-<p>The same, for tools: <a href="/docs/openapi.json">openapi.json</a> (OpenAPI ${document.openapi}, version ${escape(document.info.version)}).</p></header>
+<p>Besides what each operation lists, an operation that takes input can answer 400 (${prose(commonRefusalWords.invalid)}), one that takes a body 413 and 415,
+and one that needs a credential 401 and 403; every refusal is problem+json (RFC 9457) with a stable <code>code</code>.</p>
+<p>The same, for tools: <a href="/docs/openapi.json">openapi.json</a> (OpenAPI ${document.openapi}, version ${escape(document.info.version)}), with the schema of every body and answer.</p></header>
 <nav aria-label="Sections"><ul>${tags.map((tag) => `<li><a href="#tag-${escape(tag)}">/${escape(tag)}</a></li>`).join('')}</ul></nav>
 <main>
 ${tags.map((tag) => `<h2 id="tag-${escape(tag)}">/${escape(tag)}</h2>\n${(byTag.get(tag) ?? []).join('\n')}`).join('\n')}

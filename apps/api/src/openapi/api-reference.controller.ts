@@ -4,7 +4,8 @@ import type { Response } from 'express';
 import { CONFIG, type Config } from '#config';
 import { apiReferencePage, apiReferenceStyles } from './api-reference-page.js';
 import { openApiDocument, type OpenApiDocument } from './openapi-document.js';
-import { Operation } from '../http/operation.decorator.js';
+import { Operation, textAnswer } from '../http/operation.decorator.js';
+import { z } from 'zod';
 
 /** GET /docs (the page), /docs/openapi.json (the document) and the page's stylesheet. Public: the API is no secret. */
 @Controller('docs')
@@ -23,20 +24,20 @@ export class ApiReferenceController {
   }
 
   @Get()
-  @Operation({ summary: 'This API, as a page for people' })
+  @Operation({ summary: 'This API, as a page for people', answer: textAnswer('text/html') })
   page(@Res({ passthrough: true }) response: Response): string {
     response.setHeader('Content-Type', 'text/html; charset=utf-8');
     return apiReferencePage(this.openApi());
   }
 
   @Get('openapi.json')
-  @Operation({ summary: 'This API, as an OpenAPI 3.1 document' })
+  @Operation({ summary: 'This API, as an OpenAPI 3.1 document', answer: z.looseObject({ openapi: z.literal('3.1.0'), info: z.looseObject({}), paths: z.looseObject({}) }) })
   json(): OpenApiDocument {
     return this.openApi();
   }
 
   @Get('docs.css')
-  @Operation({ summary: "The reference page's stylesheet" })
+  @Operation({ summary: "The reference page's stylesheet", answer: textAnswer('text/css') })
   styles(@Res({ passthrough: true }) response: Response): string {
     response.setHeader('Content-Type', 'text/css; charset=utf-8').setHeader('Cache-Control', 'public, max-age=3600');
     return apiReferenceStyles;

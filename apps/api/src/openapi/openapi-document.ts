@@ -3,7 +3,8 @@
 import type { ModulesContainer } from '@nestjs/core';
 import { z } from 'zod';
 import { controllerRoutes, type ControllerRoute } from './controller-routes.js';
-import type { OperationText } from '../http/operation.decorator.js';
+import { textAnswer, type OperationText, type ResponseText } from '../http/operation.decorator.js';
+import { problemDocumentSchema } from '../http/problem.js';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -14,6 +15,7 @@ export type OpenApiOperation = {
   tags: string[];
   parameters: { name: string; in: 'path' | 'query'; required: boolean; schema: JsonSchema }[];
   requestBody?: { required: true; content: { 'application/json': { schema: JsonSchema } } };
+  /** Per status: a success's or another answer's content is its zod schema's output side; every refusal's is the `Problem` component. */
   responses: Record<string, { description: string; headers?: Record<string, JsonSchema>; content?: Record<string, { schema: JsonSchema }> }>;
   security?: Record<string, string[]>[];
   'x-handler': string;
@@ -36,10 +38,21 @@ export function openApiPath(expressPath: string): string {
   return expressPath.replace(/:(\w+)/g, '{$1}');
 }
 
-/** What a client sends: the schema's input side; refinements and transforms it cannot express are left open. */
-function jsonSchema(schema: z.ZodType): JsonSchema {
-  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
+/**
+ * What a client sends (`input`): the schema's input side; refinements and transforms it cannot express are left open.
+ * What the server answers (`output`): the same zod schema the contract test parses real answers with.
+ */
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output' = 'input'): JsonSchema {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
   return rest;
+}
+
+const JSON_TYPE = 'application/json';
+
+function contentOf(answer: ResponseText | { mediaType: string | string[]; schema: z.ZodType } | z.ZodType): Record<string, { schema: JsonSchema }> {
+  if (answer instanceof z.ZodType) return { [JSON_TYPE]: { schema: jsonSchema(answer, 'output') } };
+  const schema = jsonSchema(answer.schema, 'output');
+  return Object.fromEntries([answer.mediaType ?? JSON_TYPE].flat().map((mediaType) => [mediaType.split(';')[0] ?? mediaType, { schema }]));
 }
 
 const problem = { $ref: '#/components/schemas/Problem' };
@@ -67,6 +80,41 @@ function accessText(route: ControllerRoute): string | undefined {
   return `Access: ${key}, or a signed-in ${route.access.members.join(', ')} of the organization.`;
 }
 
+/**
+ * Answers of routes whose controllers are another concern's (metrics): said here rather than there. Every other
+ * route says its answer in its own `@Operation`.
+ */
+const answersSaidHere: Record<string, OperationText['answer']> = {
+  'MetricsController.metricsText': textAnswer('text/plain'),
+};
+
+const location = { Location: { description: 'Where to go', schema: { type: 'string' } } };
+
+/** The words of the refusals any route of its kind can answer: the page for people says them once, not on every route. */
+export const commonRefusalWords = {
+  invalid: 'VALIDATION_FAILED (with `errors`, each refused field), or INVALID_JSON',
+  tooLarge: 'PAYLOAD_TOO_LARGE: the body is over the limit',
+  notJson: 'UNSUPPORTED_MEDIA_TYPE: the body is not JSON',
+  unauthenticated: 'UNAUTHENTICATED: no or an unknown credential',
+  forbidden: 'FORBIDDEN: the credential may not do this (scope, organization or role)',
+} as const;
+
+/** The refusals every route of its kind can answer, besides those its `@Operation` names. */
+function commonRefusals(route: ControllerRoute, body: z.ZodType | undefined): Record<number, string> {
+  const refusals: Record<number, string> = {};
+  const checksInput = body !== undefined || route.query !== undefined || route.parameters.some(({ schema }) => schema !== undefined);
+  if (checksInput) refusals[400] = commonRefusalWords.invalid;
+  if (body !== undefined) {
+    refusals[413] = commonRefusalWords.tooLarge;
+    refusals[415] = commonRefusalWords.notJson;
+  }
+  if (route.access !== undefined) {
+    refusals[401] = commonRefusalWords.unauthenticated;
+    refusals[403] = commonRefusalWords.forbidden;
+  }
+  return refusals;
+}
+
 function operationOf(route: ControllerRoute, text: OperationText): OpenApiOperation {
   const queryProperties = route.query === undefined ? undefined : jsonSchema(route.query);
   const required = new Set((queryProperties?.required as string[] | undefined) ?? []);
@@ -80,10 +128,29 @@ function operationOf(route: ControllerRoute, text: OperationText): OpenApiOperat
     })),
   ];
   const headers = text.answersPosition ? { headers: { 'Chorus-Consistency': consistencyHeader } } : {};
-  const success = { description: statusText(route.status), ...headers };
-  const responses: OpenApiOperation['responses'] = { [String(route.status)]: success };
-  for (const [status, description] of Object.entries(text.responses ?? {})) {
-    responses[status] = Number(status) >= 400 ? { description, content: { 'application/problem+json': { schema: problem } } } : { description };
+  const body = route.body ?? text.body;
+  const answer = text.answer ?? answersSaidHere[route.handler];
+  const ownSuccess = text.responses?.[route.status];
+  // A route that only redirects (sign-on) answers its 302, not the status Nest would give it.
+  const redirects = answer === undefined && Object.keys(text.responses ?? {}).some((status) => status.startsWith('3'));
+  const responses: OpenApiOperation['responses'] = {};
+  if (!redirects) {
+    responses[String(route.status)] = {
+      description: typeof ownSuccess === 'string' ? ownSuccess : (ownSuccess?.description ?? statusText(route.status)),
+      ...headers,
+      ...(answer === undefined ? {} : { content: contentOf(answer) }),
+    };
+  }
+  const refusals = commonRefusals(route, body);
+  const others: [string, string | ResponseText][] = Object.entries({ ...refusals, ...text.responses }).map(([status, response]) => {
+    const common = refusals[Number(status)];
+    // The route's own words first, then what any route of its kind can answer with the same status.
+    return [status, typeof response === 'string' && common !== undefined && response !== common ? `${response}; or ${common}` : response];
+  });
+  for (const [status, response] of others.filter(([status]) => redirects || Number(status) !== route.status).sort(([a], [b]) => Number(a) - Number(b))) {
+    if (typeof response !== 'string') responses[status] = { description: response.description, content: contentOf(response) };
+    else if (Number(status) >= 400) responses[status] = { description: response, content: { 'application/problem+json': { schema: problem } } };
+    else responses[status] = { description: response, ...(status.startsWith('3') && status !== '304' ? { headers: location } : {}) };
   }
   responses.default = { description: 'A refusal or a failure (RFC 9457), with a stable `code`', content: { 'application/problem+json': { schema: problem } } };
   const access = accessText(route);
@@ -94,7 +161,7 @@ function operationOf(route: ControllerRoute, text: OperationText): OpenApiOperat
     ...(description === '' ? {} : { description }),
     tags: [route.path.split('/')[1] ?? ''],
     parameters,
-    ...(route.body === undefined ? {} : { requestBody: { required: true as const, content: { 'application/json': { schema: jsonSchema(route.body) } } } }),
+    ...(body === undefined ? {} : { requestBody: { required: true as const, content: { 'application/json': { schema: jsonSchema(body) } } } }),
     responses,
     ...(route.access === undefined
       ? {}
@@ -110,10 +177,16 @@ export function undocumentedRoutes(modules: ModulesContainer): ControllerRoute[]
 
 export function openApiDocument(modules: ModulesContainer, info: { productName: string; version: string }): OpenApiDocument {
   const paths: OpenApiDocument['paths'] = {};
+  const operationIds = new Map<string, number>();
   for (const route of controllerRoutes(modules)) {
     const text = route.text;
     if (text === undefined) continue;
-    (paths[openApiPath(route.path)] ??= {})[route.method] = operationOf(route, text);
+    const operation = operationOf(route, text);
+    // A handler on several paths (GET /auth/go and /auth/go/:token) is one operation per path, each with its own id.
+    const seen = (operationIds.get(operation.operationId) ?? 0) + 1;
+    operationIds.set(operation.operationId, seen);
+    if (seen > 1) operation.operationId = `${operation.operationId}_${seen}`;
+    (paths[openApiPath(route.path)] ??= {})[route.method] = operation;
   }
   return {
     openapi: '3.1.0',
@@ -127,17 +200,7 @@ export function openApiDocument(modules: ModulesContainer, info: { productName: 
     paths,
     components: {
       schemas: {
-        Problem: {
-          type: 'object',
-          required: ['type', 'title', 'status', 'code'],
-          properties: {
-            type: { type: 'string' },
-            title: { type: 'string' },
-            status: { type: 'integer' },
-            detail: { type: 'string' },
-            code: { type: 'string', description: 'Stable UPPER_SNAKE identifier, e.g. VALIDATION_FAILED, LIMIT_EXCEEDED' },
-          },
-        },
+        Problem: jsonSchema(problemDocumentSchema, 'output'),
       },
       securitySchemes: {
         apiKey: { type: 'http', scheme: 'bearer', description: 'An API key from `chorus api-key:create`' },

@@ -11,6 +11,7 @@ import { AddMemberCommand, ChangeOrganizationCommand, Organizations } from './or
 import { ProblemError } from '../http/problem-error.js';
 import { addMemberRequest, validMemberOrSiteId, validOrganizationId } from './organization-requests.js';
 import { commandAnswerText, Operation } from '../http/operation.decorator.js';
+import { addMemberAnswer, undeliveredInvitationsAnswer } from './organization-responses.js';
 
 const changeRoleRequest = addMemberRequest.pick({ role: true });
 
@@ -34,6 +35,7 @@ export class MembersController {
   @Operation({
     summary: 'Add a member (MemberAdded); the member is mailed: an invitation, or a notice when they have an account',
     ...commandAnswerText,
+    answer: addMemberAnswer,
     responses: { 409: 'LIMIT_EXCEEDED or DUPLICATE' },
   })
   async add(
@@ -48,7 +50,7 @@ export class MembersController {
   /** The members the organization's mail could not reach, for those who manage them to correct the address. */
   @Get('invitation-failures')
   @RequireAccess({ scope: 'organizations:read', members: OWNERS_AND_ADMINS })
-  @Operation({ summary: 'Members whose invitation (or notice) mail was refused for good: it is not tried again' })
+  @Operation({ summary: 'Members whose invitation (or notice) mail was refused for good: it is not tried again', answer: undeliveredInvitationsAnswer })
   async undelivered(@Param('id', validOrganizationId) id: string): Promise<{ failures: UndeliveredInvitation[] }> {
     const { state } = await this.organizations.load(id);
     const members = state.exists ? state.members.map((member) => member.userId) : [];
@@ -76,7 +78,7 @@ export class MembersController {
     summary: "Send a pending member's invitation again (InvitationResent)",
     ...commandAnswerText,
     description: `${commandAnswerText.description} The invitation is mailed before the answer, within the same limits as any invitation.`,
-    responses: { 404: 'NOT_FOUND (not a member of this organization)', 409: 'ALREADY_REGISTERED (the member has an account)', 429: 'RATE_LIMITED' },
+    responses: { 404: 'NOT_FOUND (not a member of this organization)', 409: 'ALREADY_REGISTERED (the member has an account)', 429: 'RATE_LIMITED', 503: 'UNAVAILABLE: this process sends no invitations' },
   })
   async resendInvitation(
     @Param('id', validOrganizationId) id: string,

@@ -9,6 +9,7 @@ import { commandAnswer, type CommandAnswer } from './command-result.js';
 import { AddSiteCommand, ChangeOrganizationCommand } from './organizations.js';
 import { addSiteRequest, validMemberOrSiteId, validOrganizationId } from './organization-requests.js';
 import { commandAnswerText, Operation } from '../http/operation.decorator.js';
+import { addSiteAnswer } from './organization-responses.js';
 
 /** Sites (content sections) of an organization. */
 @Controller('organizations/:id/sites')
@@ -18,7 +19,7 @@ export class SitesController {
   /** Answers the new site's `siteId` too. */
   @Post()
   @RequireAccess({ scope: 'organizations:write', members: OWNERS_AND_ADMINS })
-  @Operation({ summary: 'Add a site (SiteAdded)', ...commandAnswerText, responses: { 409: 'LIMIT_EXCEEDED, FEATURE_DISABLED or NO_PLAN' } })
+  @Operation({ summary: 'Add a site (SiteAdded)', ...commandAnswerText, answer: addSiteAnswer, responses: { 409: 'LIMIT_EXCEEDED, FEATURE_DISABLED or NO_PLAN' } })
   async add(
     @Param('id', validOrganizationId) id: string,
     @Body(new ZodValidationPipe(addSiteRequest)) body: z.output<typeof addSiteRequest>,

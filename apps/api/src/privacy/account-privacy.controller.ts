@@ -13,6 +13,27 @@ import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
 import { PersonalDataErasure } from './personal-data-erasure.js';
 import { PersonalDataExport, type PersonalDataCopy } from './personal-data-export.js';
 
+/** GET /account/export (PersonalDataCopy): never a secret. */
+const personalDataCopyAnswer = z.object({
+  exportedAt: z.string(),
+  account: z.object({
+    userId: z.string(),
+    email: z.string(),
+    username: z.string().nullable(),
+    googleLinked: z.boolean(),
+    ssoOrganizationIds: z.array(z.string()),
+    hasPassword: z.boolean(),
+  }),
+  organizations: z.array(z.object({ id: z.string(), name: z.string(), role: z.string() })),
+  sessions: z.array(z.object({ method: z.string(), startedAt: z.string(), lastActiveAt: z.string(), expiresAt: z.string(), userAgent: z.string().nullable() })),
+  secondFactors: z.object({
+    authenticatorApp: z.object({ setUpAt: z.string() }).nullable(),
+    passkeys: z.array(z.object({ name: z.string(), registeredAt: z.string(), lastUsedAt: z.string().nullable() })),
+    recoveryCodes: z.object({ generatedAt: z.string(), unused: z.int() }).nullable(),
+  }),
+  events: z.array(z.looseObject({ type: z.string(), at: z.string(), data: z.record(z.string(), z.unknown()) })),
+});
+
 export const deleteAccountRequest = z.strictObject({
   password: z.string().max(4096).optional(),
   code: z.string().max(64).optional(),
@@ -29,7 +50,7 @@ export class AccountPrivacyController {
 
   /** 200, a download: every fact Chorus holds about the signed-in person, never a secret. */
   @Get('export')
-  @Operation({ summary: 'Download my data: everything Chorus holds about me, as JSON' })
+  @Operation({ summary: 'Download my data: everything Chorus holds about me, as JSON', answer: personalDataCopyAnswer, responses: { 401: 'UNAUTHENTICATED' } })
   async export(@Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<PersonalDataCopy> {
     response.setHeader('Cache-Control', 'no-store');
     const session = await this.sessions.live(request);
@@ -48,6 +69,7 @@ export class AccountPrivacyController {
     description:
       'Body `{password}` (or, for an account without one, `{code}` of its second factor). Every membership ends, every session ends, ' +
       'and the address, username and names read as "Erased person" everywhere, for good. 409 LAST_OWNER while you are the last owner of an organization.',
+    responses: { 400: 'WRONG_PASSWORD or INVALID_CODE', 401: 'UNAUTHENTICATED', 409: 'LAST_OWNER, naming the organizations' },
   })
   async erase(
     @Body(new ZodValidationPipe(deleteAccountRequest)) body: z.output<typeof deleteAccountRequest>,

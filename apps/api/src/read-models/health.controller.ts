@@ -2,6 +2,7 @@ import { Controller, Get, Inject, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { READ_MODELS, ReadModels, type ReadModelsHealth } from '#read-models';
 import { Operation } from '../http/operation.decorator.js';
+import { healthAnswer, liveAnswer, readyAnswer } from './read-responses.js';
 
 /**
  * GET /health (docs/api.md, Operations): 200 when ready, 503 otherwise, with the same report.
@@ -13,7 +14,11 @@ export class HealthController {
   constructor(@Inject(READ_MODELS) private readonly readModels: ReadModels) {}
 
   @Get()
-  @Operation({ summary: 'The event store, the projections and their lag; 503 until ready', responses: { 503: 'Not ready (the same report)' } })
+  @Operation({
+    summary: 'The event store, the projections and their lag; 503 until ready',
+    answer: healthAnswer,
+    responses: { 503: { description: 'Not ready (the same report)', schema: healthAnswer } },
+  })
   async health(@Res({ passthrough: true }) response: Response): Promise<ReadModelsHealth> {
     const health = await this.readModels.health();
     response.status(health.ready ? 200 : 503).setHeader('Cache-Control', 'no-store');
@@ -22,7 +27,7 @@ export class HealthController {
 
   /** The process answers: nothing is asked of the store, so a slow store never gets a healthy process restarted. */
   @Get('live')
-  @Operation({ summary: 'Liveness: the process answers (nothing else is checked)' })
+  @Operation({ summary: 'Liveness: the process answers (nothing else is checked)', answer: liveAnswer })
   live(@Res({ passthrough: true }) response: Response): { live: true } {
     response.setHeader('Cache-Control', 'no-store');
     return { live: true };
@@ -30,7 +35,11 @@ export class HealthController {
 
   /** 503 until the store answers and every projection has caught up (the same rule as /health's `ready`), then 200. */
   @Get('ready')
-  @Operation({ summary: 'Readiness: 200 once the store answers and the projections have caught up', responses: { 503: 'Not ready yet' } })
+  @Operation({
+    summary: 'Readiness: 200 once the store answers and the projections have caught up',
+    answer: readyAnswer,
+    responses: { 503: { description: 'Not ready yet', schema: readyAnswer } },
+  })
   async ready(@Res({ passthrough: true }) response: Response): Promise<Pick<ReadModelsHealth, 'ready' | 'projections'>> {
     const { ready, projections } = await this.readModels.health();
     response.status(ready ? 200 : 503).setHeader('Cache-Control', 'no-store');

@@ -11,6 +11,7 @@ import { jsonSafe } from '../organizations/command-result.js';
 import { validOrganizationId } from '../organizations/organization-requests.js';
 import { awaitMinPosition, validReadQuery, type ReadQuery } from './read-your-writes.js';
 import { Operation } from '../http/operation.decorator.js';
+import { notificationRecipientsAnswer, organizationAnswer } from './read-responses.js';
 
 /** A member as GET /organizations/:id shows them: invited is true until they have signed in once (docs/console.md, Members). */
 export type MemberAnswer = OrganizationView['members'][number] & { invited: boolean };
@@ -52,7 +53,11 @@ export class OrganizationReadsController {
 
   @Get(':id')
   @RequireAccess(READ)
-  @Operation({ summary: 'The organization read model: plans, Chorus, features, limits, usage, members, sites, domains' })
+  @Operation({
+    summary: 'The organization read model: plans, Chorus, features, limits, usage, members, sites, domains',
+    answer: organizationAnswer,
+    responses: { 404: 'NOT_FOUND' },
+  })
   organization(
     @CheckedParam('id', validOrganizationId) id: string,
     @CheckedQuery(validReadQuery) query: ReadQuery,
@@ -99,7 +104,7 @@ export class OrganizationReadsController {
 
   @Get(':id/notification-recipients')
   @RequireAccess(READ)
-  @Operation({ summary: 'The users the Chorus line notifies' })
+  @Operation({ summary: 'The users the Chorus line notifies', answer: notificationRecipientsAnswer, responses: { 404: 'NOT_FOUND' } })
   async notificationRecipients(
     @CheckedParam('id', validOrganizationId) id: string,
     @CheckedQuery(validReadQuery) query: ReadQuery,

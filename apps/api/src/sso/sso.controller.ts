@@ -12,7 +12,15 @@ import { ConfigureSsoCommand } from './configure-sso.command.js';
 import { ProblemError } from '../http/problem-error.js';
 import { SsoDomainVerification, type DomainCheck } from './sso-domain-verification.js';
 import { configureSsoRequest, type ConfigureSsoRequest } from './sso-requests.js';
-import { commandAnswerWords, Operation } from '../http/operation.decorator.js';
+import { commandAnswerSchema, commandAnswerWords, Operation } from '../http/operation.decorator.js';
+import { z } from 'zod';
+
+/** POST /organizations/:id/sso/domains/:domain/verify (DomainCheck). */
+const domainCheckAnswer = z.object({
+  domain: z.string(),
+  lookup: z.enum(['found', 'absent', 'unknown']).describe('unknown: DNS did not answer; nothing recorded'),
+  status: z.enum(['pending', 'verified', 'unverified']),
+});
 
 /**
  * An organization's single sign-on: operators (API keys with organizations:write, the command
@@ -31,6 +39,7 @@ export class SsoController {
     summary: "Connect the organization's OpenID Connect provider for single sign-on (SsoConfigured; enterprise plans, owners)",
     description: `${commandAnswerWords}. The client secret is sealed before it is recorded and never answered; left out, the saved one is kept.`,
     answersPosition: true,
+    answer: commandAnswerSchema,
     responses: { 409: 'ENTERPRISE_PLAN_REQUIRED or SSO_DOMAIN_TAKEN', 422: 'SSO_DISCOVERY_FAILED: the issuer did not answer OIDC discovery' },
   })
   async configure(
@@ -47,8 +56,10 @@ export class SsoController {
   @Operation({
     summary: "Check a single sign-on domain's DNS record now (SsoDomainVerified, SsoDomainRecordMissing or SsoDomainUnverified when it changed)",
     description: 'Looks up the TXT record `_chorus-verification.<domain>`; `lookup` is found, absent, or unknown (DNS did not answer: nothing recorded).',
+    answer: domainCheckAnswer,
     responses: {
       200: '{domain, lookup, status}',
+      400: 'INVALID_HOSTNAME: not an e-mail domain',
       404: 'NOT_FOUND: not one of the organization’s SSO domains',
       409: 'SSO_DOMAIN_TAKEN: another organization holds it',
     },
@@ -66,7 +77,7 @@ export class SsoController {
 
   @Delete()
   @RequireAccess({ scope: 'organizations:write', members: OWNERS_AND_ADMINS })
-  @Operation({ summary: 'Turn single sign-on off (SsoDisabled); the sealed secret is forgotten', description: commandAnswerWords, answersPosition: true })
+  @Operation({ summary: 'Turn single sign-on off (SsoDisabled); the sealed secret is forgotten', description: commandAnswerWords, answersPosition: true, answer: commandAnswerSchema })
   async disable(@Param('id', validOrganizationId) id: string, @PrincipalContext() context: CommandContext): Promise<CommandAnswer> {
     return commandAnswer(await this.commands.execute(new ChangeOrganizationCommand(id, { type: 'DisableSso', data: {} }, context)));
   }

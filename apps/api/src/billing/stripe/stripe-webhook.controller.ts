@@ -3,6 +3,7 @@ import type { Request } from 'express';
 import Stripe from 'stripe';
 import { CONFIG, type Config } from '#config';
 import { Operation } from '../../http/operation.decorator.js';
+import { stripeEventRequest, stripeReceiptAnswer } from '../billing-responses.js';
 import { jsonSafe } from '../../organizations/command-result.js';
 import { invalidStripeSignature, stripeNotConfigured } from '../billing-problems.js';
 import { StripeWebhooks, type StripeReceipt } from './stripe-webhooks.js';
@@ -38,6 +39,8 @@ export class StripeWebhookController {
   @Operation({
     summary: "Stripe's own webhook events, signed with Stripe-Signature",
     answersPosition: true,
+    body: stripeEventRequest,
+    answer: stripeReceiptAnswer,
     responses: { 400: 'INVALID_SIGNATURE: missing, forged, tampered or stale', 503: 'STRIPE_WEBHOOK_SECRET is not set' },
   })
   async receive(@Req() request: RawBodyRequest<Request>, @Headers('stripe-signature') signature: string | undefined): Promise<StripeReceiptAnswer> {
