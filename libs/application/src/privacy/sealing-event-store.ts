@@ -52,7 +52,21 @@ export class SealingEventStore implements EventStore {
   async append(streamId: string, events: readonly EventToAppend[], expectedRevision: ExpectedRevision): Promise<AppendResult> {
     const period = periodSubject(this.now());
     const sealed = await Promise.all(events.map((event) => this.sealEvent(streamId, event, period)));
-    return this.inner.append(streamId, sealed, expectedRevision);
+    const [appended] = await Promise.all([this.inner.append(streamId, sealed, expectedRevision), ...this.keysSoonNeeded(events)]);
+    return appended;
+  }
+
+  /**
+   * An event about a person that seals nothing (an address reserved for a member about to be added) makes that person's
+   * key beside its own append, so that the next event, which seals, finds it made: one sync to disk waited for, not two.
+   */
+  private keysSoonNeeded(events: readonly EventToAppend[]): Promise<unknown>[] {
+    const soon: Promise<unknown>[] = [];
+    for (const event of events) {
+      const userId = (event.data as { userId?: unknown } | null)?.userId;
+      if (typeof userId === 'string' && PERSONAL_DATA[event.type] === undefined) soon.push(this.keys.obtain(personSubject(userId)).catch(() => undefined));
+    }
+    return soon;
   }
 
   async readStream(streamId: string, options?: ReadStreamOptions): Promise<ReadStreamResult> {
