@@ -11,7 +11,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import argon2 from 'argon2';
 import autocannon from 'autocannon';
-import { accountThrottlePolicy, addressThrottlePolicy } from '../../dist/libs/identity/src/index.js';
+import { accountThrottlePolicy, addressThrottlePolicy } from '../../dist/libs/domain/src/index.js';
 import { buildRootOf } from '../support/built-server.mjs';
 import { freePort } from '../support/free-port.mjs';
 import { cpuSeconds } from '../support/process-cpu.mjs';
