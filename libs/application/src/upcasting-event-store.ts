@@ -78,8 +78,11 @@ export class UpcastingEventStore implements EventStore {
     return this.inner.close();
   }
 
+  /** An event already in its current shape is passed on untouched: its data, which a store may parse when first read, unread. */
   private readonly current = <E extends Pick<RecordedEvent, 'type' | 'data' | 'metadata'>>(event: E): E => {
-    const data = this.schemas.upcast(event.type, versionIn(event.metadata), event.data);
+    const version = versionIn(event.metadata);
+    if (version === this.schemas.versionOf(event.type)) return event;
+    const data = this.schemas.upcast(event.type, version, event.data);
     return data === event.data ? event : { ...event, data };
   };
 
@@ -90,12 +93,8 @@ export class UpcastingEventStore implements EventStore {
   ): Promise<LogEvent<P>[]> {
     if (!this.schemas.evolves) return (await read(parts)) as LogEvent<P>[];
     const asked = parts.includes('metadata' as P);
+    // Metadata read for the version stays on the event: taking it off would copy the event, and parse its data.
     const events = await read(asked ? parts : [...parts, 'metadata']);
-    return events.map((event) => {
-      const shaped = this.current(event);
-      if (asked) return shaped as LogEvent<P>;
-      const { metadata: _metadata, ...rest } = shaped;
-      return rest as unknown as LogEvent<P>;
-    });
+    return events.map((event) => this.current(event) as LogEvent<P>);
   }
 }

@@ -22,7 +22,7 @@ import type { PersonalKeys } from './personal-keys-cache.js';
 import { isSealed, pseudonymOf, seal, subjectOf, unseal, type Sealed } from './sealing.js';
 
 type Values = Record<string, unknown>;
-type Readable = { streamId: string; data: unknown; metadata?: Values };
+type Readable = { streamId: string; type?: string; data: unknown; metadata?: Values };
 
 /** What a value whose key is gone reads as, in the shape it had. */
 function erased(sealed: Sealed, streamId: string): unknown {
@@ -32,7 +32,10 @@ function erased(sealed: Sealed, streamId: string): unknown {
   return subject.startsWith(PERIOD_SUBJECT_PREFIX) ? 'removed' : erasedPersonName(pseudonymOf(streamId, subject));
 }
 
-const isPlain = (event: Readable): boolean => sealedIn(event.data).length === 0 && sealedIn(event.metadata).length === 0;
+/** Only the types PERSONAL_DATA names hold sealed data: the others' data, which a store may parse when first read, is left unread. */
+const sealedDataIn = (event: Readable): Sealed[] => (event.type !== undefined && PERSONAL_DATA[event.type] === undefined ? [] : sealedIn(event.data));
+
+const isPlain = (event: Readable): boolean => sealedDataIn(event).length === 0 && sealedIn(event.metadata).length === 0;
 
 const sealedIn = (values: unknown): Sealed[] =>
   typeof values === 'object' && values !== null ? Object.values(values).filter(isSealed) : [];
@@ -157,7 +160,7 @@ export class SealingEventStore implements EventStore {
   /** The events with their sealed values opened, or read as erased: one look-up of keys for the batch. */
   private async opened<E extends Readable>(events: E[], known?: ReadonlyMap<string, Buffer>): Promise<E[]> {
     const subjects = new Set<string>();
-    for (const event of events) for (const sealed of [...sealedIn(event.data), ...sealedIn(event.metadata)]) subjects.add(subjectOf(sealed));
+    for (const event of events) for (const sealed of [...sealedDataIn(event), ...sealedIn(event.metadata)]) subjects.add(subjectOf(sealed));
     if (subjects.size === 0) return events;
     const missing = known === undefined ? [...subjects] : [...subjects].filter((subject) => !known.has(subject));
     const found = missing.length > 0 ? await this.keys.find(missing) : undefined;
@@ -173,9 +176,10 @@ export class SealingEventStore implements EventStore {
       );
     };
     return events.map((event) => {
-      const data = open(event.data, event.streamId);
+      const dataSealed = sealedDataIn(event).length > 0;
       const metadata = event.metadata === undefined ? undefined : (open(event.metadata, event.streamId) as Values);
-      return data === event.data && metadata === event.metadata ? event : { ...event, data, ...(metadata === undefined ? {} : { metadata }) };
+      if (!dataSealed && metadata === event.metadata) return event;
+      return { ...event, ...(dataSealed ? { data: open(event.data, event.streamId) } : {}), ...(metadata === undefined ? {} : { metadata }) };
     });
   }
 }
