@@ -149,6 +149,18 @@ describe('an erased person’s invitation', () => {
   });
 });
 
+describe('the read models after erasures', () => {
+  it('rebuild from the log to what they held, with no drift and neither person in them', async () => {
+    const readModels = app.app.get<ReadModels>(READ_MODELS);
+    await readModels.waitForPosition((await app.store.headPosition()) ?? 0n, 5_000);
+    expect((await readModels.verify()).filter((verification) => verification.drift.length > 0)).toEqual([]);
+    await readModels.rebuild({});
+    expect((await readModels.verify()).filter((verification) => verification.drift.length > 0)).toEqual([]);
+    const history = (await api.get(`/organizations/${organizationId}/history/export?format=jsonl`)).text;
+    for (const value of [grace.email, linus.email]) expect(history).not.toContain(value);
+  });
+});
+
 describe('the log lines and the files', () => {
   it('carry ids, never the address or the username, even while the person still had them', () => {
     const lines = JSON.stringify(app.logs);
