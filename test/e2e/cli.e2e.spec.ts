@@ -5,7 +5,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { organizationStream } from '#domain';
-import { openEventStore } from '#event-store';
+import { PersonalKeys, SealingEventStore } from '#application';
+import { openEventStore, openPersonalKeys } from '#event-store';
 import { createApiKey } from '../support/api-keys.js';
 import { httpClient } from '../support/http-client.js';
 import { IdentityProvider } from '../support/identity-provider.js';
@@ -46,18 +47,21 @@ afterAll(() => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
+/** The organization's events as the server reads them: personal values opened with the store's keys. */
 async function recordedEvents(organizationId: string) {
-  const store = await openEventStore({ dataDir });
+  const keys = new PersonalKeys(await openPersonalKeys({ dataDir }));
+  const store = new SealingEventStore(await openEventStore({ dataDir }), keys);
   try {
     const read = await store.readStream(organizationStream(organizationId));
     return read.found ? read.events : [];
   } finally {
     await store.close();
+    await keys.close();
   }
 }
 
 // Each test starts several command lines, each a process of its own: a loaded machine takes seconds for each.
-jest.setTimeout(60_000);
+jest.setTimeout(120_000);
 
 describe('org:create', () => {
   it('creates an organization and prints its id', async () => {
