@@ -25,7 +25,7 @@ let api: HttpClient;
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'chorus-golden-'));
   copyFileSync(join(fixture, 'events.sqlite'), join(dataDir, 'events.sqlite'));
-  running = await startApp({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', PLAN_PAYMENT_PROVIDER_IDS: 'prod_ess,prod_pro,,prod_acs' });
+  running = await startApp({ DATA_DIR: dataDir, LOG_LEVEL: 'warn', PLAN_PAYMENT_PROVIDER_IDS: 'prod_ess,prod_pro,,prod_acs' });
   api = httpClient(running.baseUrl, { apiKey: scenario.reader });
 }, 60_000);
 
@@ -82,6 +82,7 @@ describe('the golden store', () => {
   it('is an older store: its people sign in by the claims it holds, and a new address is claimed under a keyed name', async () => {
     const names = running.app.get<Identity>(IDENTITY).identifierNames;
     expect(names.readsLegacyNames).toBe(true);
+    expect(running.logs.map((line) => line.msg)).toContainEqual(expect.stringContaining('`chorus store:seal-personal-data` will seal it'));
 
     const browser = new Browser(running.baseUrl);
     await browser.open('/login');

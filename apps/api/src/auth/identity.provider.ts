@@ -1,5 +1,6 @@
 import type { FactoryProvider } from '@nestjs/common';
 import { IdentityClock } from '../config/app-clock.js';
+import { RUN_MODE, type RunMode } from '../config/run-mode.js';
 import type { Logger } from 'pino';
 import { CONFIG, type Config } from '#config';
 import type { PersonalKeys } from '#application';
@@ -14,11 +15,12 @@ export { IdentityClock } from '../config/app-clock.js';
 
 export const identityProvider: FactoryProvider<Promise<Identity>> = {
   provide: IDENTITY,
-  inject: [CONFIG, EVENT_STORE, PERSONAL_KEYS, PINO, IdentityClock],
-  useFactory: async (config: Config, eventStore: EventStore, keys: PersonalKeys, pino: Logger, clock: IdentityClock): Promise<Identity> => {
+  inject: [CONFIG, RUN_MODE, EVENT_STORE, PERSONAL_KEYS, PINO, IdentityClock],
+  useFactory: async (config: Config, runMode: RunMode, eventStore: EventStore, keys: PersonalKeys, pino: Logger, clock: IdentityClock): Promise<Identity> => {
     const logger = pino.child({ component: 'identity' });
     const identifierNames = await openIdentifierNames(keys, eventStore);
-    if (identifierNames.readsLegacyNames) {
+    // Said when a server starts; a command line call on the same store says nothing of it (its output is a tool's input).
+    if (identifierNames.readsLegacyNames && runMode === 'server') {
       logger.warn('This store was written before personal data was sealed: it is read as it is; `chorus store:seal-personal-data` will seal it (docs/privacy.md)');
     }
     return createIdentity({
