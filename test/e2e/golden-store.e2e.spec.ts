@@ -3,7 +3,7 @@
 // as the build it was recorded with (golden.json). A change of an event's shape adds an upcaster and keeps this
 // green; a change of the words is a reviewed change of golden.json (GOLDEN_RECORD=1 rewrites it).
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -18,13 +18,24 @@ import { startApp, type RunningApp } from '../support/start-app.js';
 const fixture = join(import.meta.dirname, '../fixtures/golden-store');
 const scenario = JSON.parse(readFileSync(join(fixture, 'scenario.json'), 'utf8')) as { organizationIds: string[]; userIds: string[]; reader: string };
 const goldenFile = join(fixture, 'golden.json');
+
+/** The store as the earlier build wrote it, from its statements (events.sql, the sqlite3 shell's .dump). */
+function restoreGoldenStore(dataDir: string): void {
+  const db = new Database(join(dataDir, 'events.sqlite'));
+  try {
+    db.pragma('journal_mode = WAL');
+    db.exec(readFileSync(join(fixture, 'events.sql'), 'utf8'));
+  } finally {
+    db.close();
+  }
+}
 let dataDir: string;
 let running: RunningApp;
 let api: HttpClient;
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'chorus-golden-'));
-  copyFileSync(join(fixture, 'events.sqlite'), join(dataDir, 'events.sqlite'));
+  restoreGoldenStore(dataDir);
   running = await startApp({ DATA_DIR: dataDir, LOG_LEVEL: 'warn', PLAN_PAYMENT_PROVIDER_IDS: 'prod_ess,prod_pro,,prod_acs' });
   api = httpClient(running.baseUrl, { apiKey: scenario.reader });
 }, 60_000);
@@ -104,7 +115,7 @@ describe('the golden store, sealed by `chorus store:seal-personal-data`', () => 
   beforeAll(() => {
     ensureCliBuilt();
     sealedDir = mkdtempSync(join(tmpdir(), 'chorus-golden-sealed-'));
-    copyFileSync(join(fixture, 'events.sqlite'), join(sealedDir, 'events.sqlite'));
+    restoreGoldenStore(sealedDir);
   });
   afterAll(() => rmSync(sealedDir, { recursive: true, force: true }));
 
