@@ -2,21 +2,22 @@
 // exports, the change stream, the command line), so the rest of the code sees each event in its current shape;
 // every append says which version it wrote (`metadata.schemaVersion`; none stored means version 1).
 import type { EventSchemas } from '#domain';
-import type {
-  AppendResult,
-  EnvelopePart,
-  EventStore,
-  EventToAppend,
-  ExpectedRevision,
-  LogEvent,
-  ReadAllOptions,
-  ReadLogByStreamOptions,
-  ReadLogOptions,
-  ReadStreamOptions,
-  ReadStreamResult,
-  RecordedEvent,
-  SubscribeToAllOptions,
-  Subscription,
+import {
+  ForwardingEventStore,
+  type AppendResult,
+  type EnvelopePart,
+  type EventStore,
+  type EventToAppend,
+  type ExpectedRevision,
+  type LogEvent,
+  type ReadAllOptions,
+  type ReadLogByStreamOptions,
+  type ReadLogOptions,
+  type ReadStreamOptions,
+  type ReadStreamResult,
+  type RecordedEvent,
+  type SubscribeToAllOptions,
+  type Subscription,
 } from '#event-store';
 
 export const SCHEMA_VERSION = 'schemaVersion';
@@ -26,13 +27,12 @@ const versionIn = (metadata: Record<string, unknown> | undefined): number => {
   return typeof version === 'number' ? version : 1;
 };
 
-export class UpcastingEventStore implements EventStore {
-  readonly readLogByStream: EventStore['readLogByStream'];
-
+export class UpcastingEventStore extends ForwardingEventStore {
   constructor(
-    private readonly inner: EventStore,
+    inner: EventStore,
     private readonly schemas: EventSchemas,
   ) {
+    super(inner);
     const byStream = inner.readLogByStream?.bind(inner);
     this.readLogByStream =
       byStream === undefined
@@ -40,43 +40,31 @@ export class UpcastingEventStore implements EventStore {
         : <P extends EnvelopePart = never>(options: ReadLogByStreamOptions<P>) => this.readLogWith(options.parts, (parts) => byStream({ ...options, parts }));
   }
 
-  append(streamId: string, events: readonly EventToAppend[], expectedRevision: ExpectedRevision): Promise<AppendResult> {
+  override append(streamId: string, events: readonly EventToAppend[], expectedRevision: ExpectedRevision): Promise<AppendResult> {
     const versioned = events.map((event) => ({ ...event, metadata: { ...event.metadata, [SCHEMA_VERSION]: this.schemas.versionOf(event.type) } }));
     return this.inner.append(streamId, versioned, expectedRevision);
   }
 
-  async readStream(streamId: string, options?: ReadStreamOptions): Promise<ReadStreamResult> {
+  override async readStream(streamId: string, options?: ReadStreamOptions): Promise<ReadStreamResult> {
     const result = await this.inner.readStream(streamId, options);
     return result.found ? { found: true, events: result.events.map(this.current) } : result;
   }
 
-  async readAll(options?: ReadAllOptions): Promise<RecordedEvent[]> {
+  override async readAll(options?: ReadAllOptions): Promise<RecordedEvent[]> {
     return (await this.inner.readAll(options)).map(this.current);
   }
 
-  readLog<P extends EnvelopePart = never>(options: ReadLogOptions<P>): Promise<LogEvent<P>[]> {
+  override readLog<P extends EnvelopePart = never>(options: ReadLogOptions<P>): Promise<LogEvent<P>[]> {
     return this.readLogWith(options.parts, (parts) => this.inner.readLog({ ...options, parts }));
   }
 
-  subscribeToAll(options: SubscribeToAllOptions): Subscription {
+  override subscribeToAll(options: SubscribeToAllOptions): Subscription {
     return this.inner.subscribeToAll({ ...options, onEvent: (event) => options.onEvent(this.current(event)) });
   }
 
-  headPosition(): Promise<bigint | undefined> {
-    return this.inner.headPosition();
-  }
 
-  ping(): Promise<void> {
-    return this.inner.ping();
-  }
 
-  storeId(): Promise<string> {
-    return this.inner.storeId();
-  }
 
-  close(): Promise<void> {
-    return this.inner.close();
-  }
 
   /** An event already in its current shape is passed on untouched: its data, which a store may parse when first read, unread. */
   private readonly current = <E extends Pick<RecordedEvent, 'type' | 'data' | 'metadata'>>(event: E): E => {

@@ -1,4 +1,5 @@
 export * from './event-store.port.js';
+export { ForwardingEventStore } from './forwarding-event-store.js';
 export { openEventStore, openLogRewriter, openPersonalKeys, type OpenEventStoreOptions } from './open-event-store.js';
 export * from './log-rewrite.port.js';
 export { SqliteEventStore, type SqliteEventStoreOptions } from './sqlite-event-store.js';

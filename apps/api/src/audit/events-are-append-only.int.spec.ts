@@ -220,6 +220,7 @@ describe('no source file mutates stored events', () => {
     // handleCommand appends at the revision it read; the wrappers (timing, upcasting, sealing) forward each caller's append.
     const allowed = [
       'libs/application/src/command-handler.ts',
+      'libs/event-store/src/forwarding-event-store.ts',
       'apps/api/src/metrics/instrumentation.ts',
       'libs/application/src/upcasting-event-store.ts',
       'libs/application/src/privacy/sealing-event-store.ts',

@@ -4,14 +4,12 @@ import { Injectable } from '@nestjs/common';
 import { currentTraceparent, inSpan, SpanKind, TRACEPARENT, tracingOn } from '#application';
 import { CommandBus, type ICommand } from '@nestjs/cqrs';
 import {
+  ForwardingEventStore,
   WrongExpectedRevisionError,
   type AppendResult,
   type EventStore,
   type EventToAppend,
   type ExpectedRevision,
-  type ReadAllOptions,
-  type ReadStreamOptions,
-  type SubscribeToAllOptions,
 } from '#event-store';
 import { toProblem } from '../http/problem.js';
 import { ChorusMetrics } from './chorus-metrics.js';
@@ -52,20 +50,19 @@ type Outcome = 'ok' | 'conflict' | 'error';
  * in an `append` span whose W3C `traceparent` each appended event carries in its metadata (docs/service.md,
  * Tracing); everything else passed through.
  */
-export class TimedEventStore implements EventStore {
-  readonly readLogByStream: EventStore['readLogByStream'];
+export class TimedEventStore extends ForwardingEventStore {
   private readonly labels: Record<Outcome, { store: string; outcome: Outcome }>;
 
   constructor(
-    private readonly inner: EventStore,
+    inner: EventStore,
     private readonly metrics: ChorusMetrics,
     storeName: string,
   ) {
+    super(inner);
     this.labels = { ok: { store: storeName, outcome: 'ok' }, conflict: { store: storeName, outcome: 'conflict' }, error: { store: storeName, outcome: 'error' } };
-    this.readLogByStream = inner.readLogByStream?.bind(inner);
   }
 
-  append(streamId: string, events: readonly EventToAppend[], expectedRevision: ExpectedRevision): Promise<AppendResult> {
+  override append(streamId: string, events: readonly EventToAppend[], expectedRevision: ExpectedRevision): Promise<AppendResult> {
     if (!tracingOn()) return this.timedAppend(streamId, events, expectedRevision);
     const attributes = { 'chorus.stream': streamId, 'chorus.events': events.length, 'db.system.name': this.labels.ok.store };
     return inSpan('append', { attributes, kind: SpanKind.CLIENT }, () => this.timedAppend(streamId, withTraceparent(events), expectedRevision));
@@ -93,35 +90,12 @@ export class TimedEventStore implements EventStore {
     );
   }
 
-  readStream(streamId: string, options?: ReadStreamOptions): ReturnType<EventStore['readStream']> {
-    return this.inner.readStream(streamId, options);
-  }
 
-  readAll(options?: ReadAllOptions): ReturnType<EventStore['readAll']> {
-    return this.inner.readAll(options);
-  }
 
-  readLog: EventStore['readLog'] = (options) => this.inner.readLog(options);
 
-  headPosition(): Promise<bigint | undefined> {
-    return this.inner.headPosition();
-  }
 
-  subscribeToAll(options: SubscribeToAllOptions): ReturnType<EventStore['subscribeToAll']> {
-    return this.inner.subscribeToAll(options);
-  }
 
-  ping(): Promise<void> {
-    return this.inner.ping();
-  }
 
-  storeId(): Promise<string> {
-    return this.inner.storeId();
-  }
-
-  close(): Promise<void> {
-    return this.inner.close();
-  }
 
   private observe(outcome: Outcome, startedAt: bigint): void {
     this.metrics.appendDuration.observe(this.labels[outcome], Number(process.hrtime.bigint() - startedAt) / 1e9);

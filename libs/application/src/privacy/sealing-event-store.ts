@@ -3,20 +3,21 @@
 // (docs/privacy.md). Below the upcasting store: upcasters see what was stored, opened.
 import { randomBytes } from 'node:crypto';
 import { PERSONAL_DATA, PERSONAL_METADATA, erasedPersonName, periodSubject, personSubject, PERIOD_SUBJECT_PREFIX } from '#domain';
-import type {
-  AppendResult,
-  EnvelopePart,
-  EventStore,
-  EventToAppend,
-  ExpectedRevision,
-  LogEvent,
-  ReadAllOptions,
-  ReadLogOptions,
-  ReadStreamOptions,
-  ReadStreamResult,
-  RecordedEvent,
-  SubscribeToAllOptions,
-  Subscription,
+import {
+  ForwardingEventStore,
+  type AppendResult,
+  type EnvelopePart,
+  type EventStore,
+  type EventToAppend,
+  type ExpectedRevision,
+  type LogEvent,
+  type ReadAllOptions,
+  type ReadLogOptions,
+  type ReadStreamOptions,
+  type ReadStreamResult,
+  type RecordedEvent,
+  type SubscribeToAllOptions,
+  type Subscription,
 } from '#event-store';
 import type { PersonalKeys } from './personal-keys-cache.js';
 import { isSealed, pseudonymOf, seal, subjectOf, unseal, type Sealed } from './sealing.js';
@@ -40,19 +41,18 @@ const isPlain = (event: Readable): boolean => sealedDataIn(event).length === 0 &
 const sealedIn = (values: unknown): Sealed[] =>
   typeof values === 'object' && values !== null ? Object.values(values).filter(isSealed) : [];
 
-export class SealingEventStore implements EventStore {
-  readonly readLogByStream: EventStore['readLogByStream'];
-
+export class SealingEventStore extends ForwardingEventStore {
   constructor(
-    private readonly inner: EventStore,
+    inner: EventStore,
     private readonly keys: PersonalKeys,
     private readonly now: () => Date = () => new Date(),
   ) {
+    super(inner);
     const byStream = inner.readLogByStream?.bind(inner);
     this.readLogByStream = byStream === undefined ? undefined : async (options) => this.opened(await byStream(options));
   }
 
-  async append(streamId: string, events: readonly EventToAppend[], expectedRevision: ExpectedRevision): Promise<AppendResult> {
+  override async append(streamId: string, events: readonly EventToAppend[], expectedRevision: ExpectedRevision): Promise<AppendResult> {
     const period = periodSubject(this.now());
     const sealed = await Promise.all(events.map((event) => this.sealEvent(streamId, event, period)));
     const [appended] = await Promise.all([this.inner.append(streamId, sealed, expectedRevision), ...this.keysSoonNeeded(events)]);
@@ -72,41 +72,29 @@ export class SealingEventStore implements EventStore {
     return soon;
   }
 
-  async readStream(streamId: string, options?: ReadStreamOptions): Promise<ReadStreamResult> {
+  override async readStream(streamId: string, options?: ReadStreamOptions): Promise<ReadStreamResult> {
     const result = await this.inner.readStream(streamId, options);
     return result.found ? { found: true, events: await this.opened(result.events) } : result;
   }
 
-  async readAll(options?: ReadAllOptions): Promise<RecordedEvent[]> {
+  override async readAll(options?: ReadAllOptions): Promise<RecordedEvent[]> {
     return this.opened(await this.inner.readAll(options));
   }
 
-  async readLog<P extends EnvelopePart = never>(options: ReadLogOptions<P>): Promise<LogEvent<P>[]> {
+  override async readLog<P extends EnvelopePart = never>(options: ReadLogOptions<P>): Promise<LogEvent<P>[]> {
     return this.opened(await this.inner.readLog(options));
   }
 
-  subscribeToAll(options: SubscribeToAllOptions): Subscription {
+  override subscribeToAll(options: SubscribeToAllOptions): Subscription {
     // Events with nothing sealed go on at once: awaiting each would slow a catch-up through millions of them.
     const onEvent = (event: RecordedEvent): Promise<void> | void =>
       isPlain(event) ? options.onEvent(event) : this.opened([event]).then(([opened]) => options.onEvent(opened as RecordedEvent));
     return this.inner.subscribeToAll({ ...options, onEvent });
   }
 
-  headPosition(): Promise<bigint | undefined> {
-    return this.inner.headPosition();
-  }
 
-  ping(): Promise<void> {
-    return this.inner.ping();
-  }
 
-  storeId(): Promise<string> {
-    return this.inner.storeId();
-  }
 
-  close(): Promise<void> {
-    return this.inner.close();
-  }
 
   /**
    * A stored event with what it holds in clear sealed under the keys of its person and of the month it was recorded in
