@@ -8,7 +8,6 @@ import type { Request, Response } from 'express';
 import type { z } from 'zod';
 import type { Session } from '#domain';
 import type { Identity, SecondFactorsSummary } from '#identity';
-import { ProblemError } from '../http/problem-error.js';
 import { commandContextOf } from '../http/request-context.js';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
 import { Operation } from '../http/operation.decorator.js';
@@ -34,7 +33,7 @@ export class AccountTwoStepController {
   @Operation({ summary: "The signed-in user's second factors, and the organizations that require them", answer: twoStepAnswer, responses: signedInOnly })
   async summary(@Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<TwoStepAnswer> {
     response.setHeader('Cache-Control', 'no-store');
-    const session = await this.signedIn(request);
+    const session = await this.sessions.signedIn(request);
     return { ...(await this.identity.twoStep.summary(session.userId)), requiredBy: this.policy.requiringOrganizations(session.userId) };
   }
 
@@ -43,7 +42,7 @@ export class AccountTwoStepController {
   @Operation({ summary: 'Start setting up an authenticator app: its secret, QR code and sealed setup', answer: authenticatorAppStartAnswer, responses: signedInOnly })
   async startApp(@Req() request: Request, @Res({ passthrough: true }) response: Response) {
     response.setHeader('Cache-Control', 'no-store');
-    return this.identity.twoStep.startAuthenticatorApp(await this.signedIn(request));
+    return this.identity.twoStep.startAuthenticatorApp(await this.sessions.signedIn(request));
   }
 
   @Put('authenticator-app')
@@ -59,7 +58,7 @@ export class AccountTwoStepController {
     @Res({ passthrough: true }) response: Response,
   ): Promise<{ recoveryCodes: string[] | null }> {
     response.setHeader('Cache-Control', 'no-store');
-    const session = await this.signedIn(request);
+    const session = await this.sessions.signedIn(request);
     const { recoveryCodes } = await this.identity.twoStep.confirmAuthenticatorApp(session, setup, code, this.context(request, session), { password });
     return { recoveryCodes };
   }
@@ -71,7 +70,7 @@ export class AccountTwoStepController {
     responses: { 400: 'WRONG_PASSWORD, INVALID_CODE', ...signedInOnly, 403: 'REAUTHENTICATION_REQUIRED', 409: 'TWO_STEP_REQUIRED: an organization requires it and it is the last factor' },
   })
   async removeApp(@Body(new ZodValidationPipe(changeConfirmation)) confirmation: z.output<typeof changeConfirmation>, @Req() request: Request): Promise<void> {
-    const session = await this.signedIn(request);
+    const session = await this.sessions.signedIn(request);
     await this.identity.twoStep.removeAuthenticatorApp(session, this.policy.requiredFor(session.userId), confirmation, this.context(request, session));
   }
 
@@ -80,7 +79,7 @@ export class AccountTwoStepController {
   @Operation({ summary: 'WebAuthn options for registering a passkey, and their challenge, sealed', answer: passkeyRegistrationOptionsAnswer, responses: signedInOnly })
   async passkeyRegistrationOptions(@Req() request: Request, @Res({ passthrough: true }) response: Response) {
     response.setHeader('Cache-Control', 'no-store');
-    return this.identity.twoStep.passkeyRegistrationOptions(await this.signedIn(request));
+    return this.identity.twoStep.passkeyRegistrationOptions(await this.sessions.signedIn(request));
   }
 
   @Post('passkeys')
@@ -96,7 +95,7 @@ export class AccountTwoStepController {
     @Res({ passthrough: true }) response: Response,
   ): Promise<{ recoveryCodes: string[] | null }> {
     response.setHeader('Cache-Control', 'no-store');
-    const session = await this.signedIn(request);
+    const session = await this.sessions.signedIn(request);
     const registration = body.response as unknown as RegistrationResponseJSON;
     const confirmation = { password: body.password, code: body.code };
     const context = this.context(request, session);
@@ -112,7 +111,7 @@ export class AccountTwoStepController {
     @Body(new ZodValidationPipe(passkeyRenameRequest)) { name, password, code }: z.output<typeof passkeyRenameRequest>,
     @Req() request: Request,
   ): Promise<void> {
-    const session = await this.signedIn(request);
+    const session = await this.sessions.signedIn(request);
     await this.identity.twoStep.renamePasskey(session, passkeyId, name, { password, code }, this.context(request, session));
   }
 
@@ -127,7 +126,7 @@ export class AccountTwoStepController {
     @Body(new ZodValidationPipe(changeConfirmation)) confirmation: z.output<typeof changeConfirmation>,
     @Req() request: Request,
   ): Promise<void> {
-    const session = await this.signedIn(request);
+    const session = await this.sessions.signedIn(request);
     await this.identity.twoStep.removePasskey(session, passkeyId, this.policy.requiredFor(session.userId), confirmation, this.context(request, session));
   }
 
@@ -144,15 +143,10 @@ export class AccountTwoStepController {
     @Res({ passthrough: true }) response: Response,
   ): Promise<{ recoveryCodes: string[] }> {
     response.setHeader('Cache-Control', 'no-store');
-    const session = await this.signedIn(request);
+    const session = await this.sessions.signedIn(request);
     return { recoveryCodes: await this.identity.twoStep.regenerateRecoveryCodes(session, confirmation, this.context(request, session)) };
   }
 
-  private async signedIn(request: Request): Promise<Session> {
-    const session = await this.sessions.live(request);
-    if (session === undefined) throw new ProblemError(401, 'UNAUTHENTICATED', 'Authentication required', 'Sign in first.');
-    return session;
-  }
 
   private context(request: Request, session: Session) {
     return commandContextOf(request, `user:${session.userId}`);

@@ -3,7 +3,6 @@ import { Body, Controller, HttpCode, Inject, Post, Req, Res } from '@nestjs/comm
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
 import type { Identity } from '#identity';
-import { ProblemError } from '../http/problem-error.js';
 import { commandContextOf } from '../http/request-context.js';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
 import { BrowserSessions } from './browser-sessions.service.js';
@@ -29,8 +28,7 @@ export class AccountController {
     @Res({ passthrough: true }) response: Response,
   ): Promise<void> {
     response.setHeader('Cache-Control', 'no-store');
-    const session = await this.sessions.live(request);
-    if (session === undefined) throw new ProblemError(401, 'UNAUTHENTICATED', 'Authentication required', 'Sign in first.');
+    const session = await this.sessions.signedIn(request);
     await this.identity.passwordChange.change(session.userId, session.sessionId, body, commandContextOf(request, `user:${session.userId}`));
   }
 }

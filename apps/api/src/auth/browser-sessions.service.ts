@@ -4,6 +4,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import type { Session } from '#domain';
 import type { Identity, OpenedSession, XsrfBinding } from '#identity';
+import { ProblemError } from '../http/problem-error.js';
 import { commandContextOf } from '../http/request-context.js';
 import { AuthCookies } from './auth-cookies.js';
 import { IDENTITY } from './identity.provider.js';
@@ -21,6 +22,13 @@ export class BrowserSessions {
   async live(request: Request): Promise<Session | undefined> {
     const session = await this.any(request);
     return session?.awaiting === null ? session : undefined;
+  }
+
+  /** The request's fully signed-in session, or 401 UNAUTHENTICATED. */
+  async signedIn(request: Request): Promise<Session> {
+    const session = await this.live(request);
+    if (session === undefined) throw new ProblemError(401, 'UNAUTHENTICATED', 'Authentication required', 'Sign in first.');
+    return session;
   }
 
   async halfOpen(request: Request): Promise<Session | undefined> {

@@ -53,8 +53,7 @@ export class AccountPrivacyController {
   @Operation({ summary: 'Download my data: everything Chorus holds about me, as JSON', answer: personalDataCopyAnswer, responses: { 401: 'UNAUTHENTICATED' } })
   async export(@Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<PersonalDataCopy> {
     response.setHeader('Cache-Control', 'no-store');
-    const session = await this.sessions.live(request);
-    if (session === undefined) throw new ProblemError(401, 'UNAUTHENTICATED', 'Authentication required', 'Sign in first.');
+    const session = await this.sessions.signedIn(request);
     const copy = await this.copies.of(session.userId);
     if (copy === undefined) throw new ProblemError(401, 'UNAUTHENTICATED', 'Authentication required', 'Sign in first.');
     response.setHeader('Content-Disposition', 'attachment; filename="chorus-my-data.json"');
@@ -77,8 +76,7 @@ export class AccountPrivacyController {
     @Res({ passthrough: true }) response: Response,
   ): Promise<void> {
     response.setHeader('Cache-Control', 'no-store');
-    const session = await this.sessions.live(request);
-    if (session === undefined) throw new ProblemError(401, 'UNAUTHENTICATED', 'Authentication required', 'Sign in first.');
+    const session = await this.sessions.signedIn(request);
     const context = commandContextOf(request, `user:${session.userId}`);
     await this.identity.twoStep.proveIdentity(session, body, context);
     await this.erasure.erase(session.userId, context);
