@@ -60,7 +60,7 @@ function Consequences() {
         <li>Your e-mail address and username are erased for good.</li>
         <li>Your memberships end: you leave every organization you belong to.</li>
         <li>You are signed out everywhere.</li>
-        <li>Your organizations’ history keeps what happened, with you shown as “Erased person” and a short code instead of your name.</li>
+        <li>Your organizations’ history keeps what happened, with you shown as “Erased person” and a short code instead of your address.</li>
         <li>You can sign up again with the same address, but as a new person: nothing of this account comes back.</li>
       </ul>
       <p className="account__final">This cannot be undone. Download your data first if you want a copy.</p>
