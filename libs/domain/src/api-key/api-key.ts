@@ -1,7 +1,7 @@
 import type { Decider } from '../decider.js';
 import { DomainError } from '../errors.js';
 
-export const API_KEY_SCOPES = ['organizations:read', 'organizations:write', 'audit:read', 'entitlements:read', 'usage:write'] as const;
+export const API_KEY_SCOPES = ['organizations:read', 'organizations:write', 'audit:read', 'entitlements:read', 'usage:write', 'webhooks:write'] as const;
 export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
 
 export function isApiKeyScope(value: string): value is ApiKeyScope {

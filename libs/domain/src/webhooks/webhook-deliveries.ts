@@ -1,0 +1,149 @@
+// One endpoint's deliveries: where it is in its organization's history, who is sending, and what its receiver
+// answered. Every append is at the revision the sender read, so a node that lost its claim cannot record over the
+// node that took it; the delivery log is this stream read backwards.
+import type { Decider } from '../decider.js';
+import { mailClaimDuty, type MailClaim, type MailDuty } from '../mail/mail-claim.js';
+
+export const webhookDeliveriesStreamPrefix = 'webhook-deliveries-';
+export const webhookDeliveriesStream = (endpointId: string): string => `${webhookDeliveriesStreamPrefix}${endpointId}`;
+
+/** A sender holds an endpoint this long after its last record; a node that stopped is taken over after it. */
+export const WEBHOOK_CLAIM_MS = 30_000;
+export const WEBHOOK_FIRST_RETRY_MS = 5_000;
+export const WEBHOOK_MAX_RETRY_MS = 10 * 3_600_000;
+/** Failing this long since the first failure of one event, the endpoint is disabled. */
+export const WEBHOOK_GIVE_UP_MS = 3 * 24 * 3_600_000;
+/** The receiver's answer kept in the delivery log, in characters. */
+export const WEBHOOK_EXCERPT_CHARS = 200;
+
+export type WebhookAttempt = {
+  /** The organization event's revision, position and id. */
+  revision: string;
+  position: string;
+  eventId: string;
+  eventType: string;
+  /** Events sent in the request (a batching format); the others' fields are its last event's. */
+  count?: number;
+  attempt: number;
+  /** Null: no answer (refused, timed out, not a public address). */
+  status: number | null;
+  ms: number;
+  excerpt: string;
+  sender: string;
+  at: string;
+};
+
+export type WebhookDeliveryClaimed = { type: 'WebhookDeliveryClaimed'; data: { sender: string; at: string } };
+export type WebhookDelivered = { type: 'WebhookDelivered'; data: WebhookAttempt };
+export type WebhookDeliveryFailed = { type: 'WebhookDeliveryFailed'; data: WebhookAttempt & { reason: string; nextAttemptAt: string } };
+/** The cursor moved back for a replay asked for on the endpoint (WebhookReplayRequested). */
+export type WebhookReplayStarted = { type: 'WebhookReplayStarted'; data: { replayId: string; afterRevision: string; sender: string; at: string } };
+/** Events of types the endpoint does not take, passed over in one record. */
+export type WebhookEventsSkipped = { type: 'WebhookEventsSkipped'; data: { upToRevision: string; sender: string; at: string } };
+
+export type WebhookDeliveryEvent = WebhookDeliveryClaimed | WebhookDelivered | WebhookDeliveryFailed | WebhookReplayStarted | WebhookEventsSkipped;
+
+export type WebhookDeliveryState = {
+  claim: MailClaim | undefined;
+  /** The last revision delivered or passed over; undefined: none yet (the endpoint's `startAfter`). */
+  doneUpTo: bigint | undefined;
+  replayId: string | null;
+  /** The event at the head of the line while its receiver fails. */
+  failing: { revision: bigint; attempts: number; firstFailedAt: string; nextAttemptAt: string } | null;
+  lastAttempt: WebhookAttempt | null;
+};
+
+export const noWebhookDeliveries: WebhookDeliveryState = { claim: undefined, doneUpTo: undefined, replayId: null, failing: null, lastAttempt: null };
+
+export function evolveWebhookDeliveries(state: WebhookDeliveryState, event: WebhookDeliveryEvent): WebhookDeliveryState {
+  switch (event.type) {
+    case 'WebhookDeliveryClaimed':
+      return { ...state, claim: { sender: event.data.sender, claimedAt: event.data.at } };
+    case 'WebhookDelivered':
+      return {
+        ...state,
+        claim: { sender: event.data.sender, claimedAt: event.data.at },
+        doneUpTo: BigInt(event.data.revision),
+        failing: null,
+        lastAttempt: event.data,
+      };
+    case 'WebhookDeliveryFailed': {
+      const revision = BigInt(event.data.revision);
+      const firstFailedAt = state.failing?.revision === revision ? state.failing.firstFailedAt : event.data.at;
+      return {
+        ...state,
+        claim: { sender: event.data.sender, claimedAt: event.data.at },
+        failing: { revision, attempts: event.data.attempt, firstFailedAt, nextAttemptAt: event.data.nextAttemptAt },
+        lastAttempt: event.data,
+      };
+    }
+    case 'WebhookReplayStarted':
+      return {
+        ...state,
+        claim: { sender: event.data.sender, claimedAt: event.data.at },
+        doneUpTo: BigInt(event.data.afterRevision),
+        replayId: event.data.replayId,
+        failing: null,
+      };
+    case 'WebhookEventsSkipped':
+      return { ...state, claim: { sender: event.data.sender, claimedAt: event.data.at }, doneUpTo: BigInt(event.data.upToRevision) };
+    default: {
+      const _exhaustive: never = event;
+      return _exhaustive;
+    }
+  }
+}
+
+/** Doubling from 5 s after the first failure (5, 10, 20, 40 s...), at most 10 h apart. */
+export function webhookRetryDelayMs(failedAttempts: number): number {
+  return Math.min(WEBHOOK_FIRST_RETRY_MS * 2 ** Math.max(failedAttempts - 1, 0), WEBHOOK_MAX_RETRY_MS);
+}
+
+export const webhookGivenUp = (state: WebhookDeliveryState, now: Date): boolean =>
+  state.failing !== null && now.getTime() - Date.parse(state.failing.firstFailedAt) >= WEBHOOK_GIVE_UP_MS;
+
+export const webhookSenderDuty = (state: WebhookDeliveryState, sender: string, now: Date): MailDuty =>
+  mailClaimDuty(false, state.claim, sender, now, WEBHOOK_CLAIM_MS);
+
+export type WebhookDeliveryCommand =
+  | { type: 'ClaimWebhookDeliveries'; data: { sender: string; at: Date } }
+  | { type: 'RecordWebhookAttempt'; data: { attempt: Omit<WebhookAttempt, 'attempt' | 'at' | 'sender'>; ok: boolean; reason: string; sender: string; at: Date } }
+  | { type: 'StartWebhookReplay'; data: { replayId: string; afterRevision: bigint; sender: string; at: Date } }
+  | { type: 'SkipWebhookEvents'; data: { upToRevision: bigint; sender: string; at: Date } };
+
+export function decideWebhookDeliveries(command: WebhookDeliveryCommand, state: WebhookDeliveryState): WebhookDeliveryEvent[] {
+  const at = command.data.at.toISOString();
+  const sender = command.data.sender;
+  switch (command.type) {
+    case 'ClaimWebhookDeliveries':
+      return [{ type: 'WebhookDeliveryClaimed', data: { sender, at } }];
+    case 'RecordWebhookAttempt': {
+      const { attempt: tried, ok, reason } = command.data;
+      const attempt = state.failing?.revision === BigInt(tried.revision) ? state.failing.attempts + 1 : 1;
+      const data: WebhookAttempt = { ...tried, attempt, sender, at };
+      if (ok) return [{ type: 'WebhookDelivered', data }];
+      const nextAttemptAt = new Date(command.data.at.getTime() + webhookRetryDelayMs(attempt)).toISOString();
+      return [{ type: 'WebhookDeliveryFailed', data: { ...data, reason, nextAttemptAt } }];
+    }
+    case 'StartWebhookReplay':
+      return [{ type: 'WebhookReplayStarted', data: { replayId: command.data.replayId, afterRevision: command.data.afterRevision.toString(), sender, at } }];
+    case 'SkipWebhookEvents':
+      return state.doneUpTo !== undefined && state.doneUpTo >= command.data.upToRevision
+        ? []
+        : [{ type: 'WebhookEventsSkipped', data: { upToRevision: command.data.upToRevision.toString(), sender, at } }];
+    default: {
+      const _exhaustive: never = command;
+      return _exhaustive;
+    }
+  }
+}
+
+export const webhookDeliveriesDecider: Decider<WebhookDeliveryState, WebhookDeliveryCommand, WebhookDeliveryEvent> = {
+  streamOf: webhookDeliveriesStream,
+  initialState: noWebhookDeliveries,
+  evolve: evolveWebhookDeliveries,
+  decide: decideWebhookDeliveries,
+};
+
+export const foldWebhookDeliveries = (events: readonly WebhookDeliveryEvent[]): WebhookDeliveryState =>
+  events.reduce(evolveWebhookDeliveries, noWebhookDeliveries);

@@ -1,0 +1,128 @@
+import { describe, expect, it } from '@jest/globals';
+import { ORGANIZATION_EVENT_TYPES } from '../organization/events.js';
+import { deciderSpec } from '../testing/decider-spec.js';
+import { WEBHOOK_EVENT_TYPES, wantsWebhookEvent, webhookEventOf } from './webhook-catalogue.js';
+import {
+  foldWebhookDeliveries,
+  webhookDeliveriesDecider,
+  webhookGivenUp,
+  webhookRetryDelayMs,
+  webhookSenderDuty,
+  type WebhookAttempt,
+  type WebhookDeliveryEvent,
+} from './webhook-deliveries.js';
+import { signingGenerations, webhookEndpointsDecider, type WebhookEndpointCreated, type WebhookEndpointEvent } from './webhook-endpoints.js';
+
+const at = '2030-01-01T00:00:00.000Z';
+const created = (endpointId: string): WebhookEndpointCreated => ({
+  type: 'WebhookEndpointCreated',
+  data: { endpointId, url: 'https://hooks.example.com/chorus', events: ['*'], format: 'standard', description: '', startAfter: '-1', at },
+});
+const endpoints = deciderSpec(webhookEndpointsDecider);
+
+describe('webhook endpoints', () => {
+  it('takes ten endpoints an organization, and refuses the eleventh', () => {
+    const ten = Array.from({ length: 10 }, (_, index) => created(`e${index}`));
+    endpoints.given(ten.slice(0, 9)).when({ type: 'CreateWebhookEndpoint', data: ten[9]!.data }).then([ten[9]!]);
+    endpoints.given(ten).when({ type: 'CreateWebhookEndpoint', data: created('e10').data }).thenThrows('LIMIT_EXCEEDED', { resource: 'webhookEndpoints', limit: 10, count: 10 });
+  });
+
+  it('records only what a change changes, and refuses an endpoint it does not have', () => {
+    endpoints.given([created('a')]).when({ type: 'ChangeWebhookEndpoint', data: { endpointId: 'a', url: 'https://hooks.example.com/chorus', enabled: true } }).then([]);
+    endpoints
+      .given([created('a')])
+      .when({ type: 'ChangeWebhookEndpoint', data: { endpointId: 'a', events: ['member.added'], enabled: false } })
+      .then([{ type: 'WebhookEndpointChanged', data: { endpointId: 'a', events: ['member.added'], enabled: false } }]);
+    endpoints.given([created('a')]).when({ type: 'ChangeWebhookEndpoint', data: { endpointId: 'b', enabled: false } }).thenThrows('NOT_FOUND', { entity: 'webhook' });
+    endpoints.given([created('a'), { type: 'WebhookEndpointDeleted', data: { endpointId: 'a', at } }]).when({ type: 'DeleteWebhookEndpoint', data: { endpointId: 'a', at: new Date(at) } }).thenThrows('NOT_FOUND');
+  });
+
+  it('rotates to a new generation, both signing for 24 hours', () => {
+    const now = new Date('2030-01-02T00:00:00.000Z');
+    endpoints
+      .given([created('a')])
+      .when({ type: 'RotateWebhookSecret', data: { endpointId: 'a', at: now } })
+      .then([{ type: 'WebhookSecretRotated', data: { endpointId: 'a', generation: 2, previousUntil: '2030-01-03T00:00:00.000Z' } }]);
+    const rotated = { generation: 2, previousUntil: '2030-01-03T00:00:00.000Z' };
+    expect(signingGenerations(rotated, now)).toEqual([2, 1]);
+    expect(signingGenerations(rotated, new Date('2030-01-03T00:00:00.000Z'))).toEqual([2]);
+    expect(signingGenerations({ generation: 1, previousUntil: null }, now)).toEqual([1]);
+  });
+
+  it('is disabled once, and enabled again by a change that also clears the reason', () => {
+    const disabled: WebhookEndpointEvent = { type: 'WebhookEndpointDisabled', data: { endpointId: 'a', reason: 'The receiver answered 410 Gone.', at } };
+    endpoints.given([created('a'), disabled]).when({ type: 'DisableWebhookEndpoint', data: disabled.data }).then([]);
+    const state = [created('a'), disabled, { type: 'WebhookEndpointChanged', data: { endpointId: 'a', enabled: true } } as WebhookEndpointEvent].reduce(
+      webhookEndpointsDecider.evolve,
+      webhookEndpointsDecider.initialState,
+    );
+    expect(state.endpoints[0]).toMatchObject({ enabled: true, disabledReason: null });
+  });
+});
+
+const attempt = (revision: number): Omit<WebhookAttempt, 'attempt' | 'at' | 'sender'> => ({
+  revision: String(revision),
+  position: String(100 + revision),
+  eventId: `id-${revision}`,
+  eventType: 'member.added',
+  status: 500,
+  ms: 12,
+  excerpt: 'down',
+});
+const deliveries = deciderSpec(webhookDeliveriesDecider);
+
+describe('webhook deliveries', () => {
+  it('retries after 5, 10, 20, 40 s... and at most 10 hours apart', () => {
+    expect([1, 2, 3, 4].map(webhookRetryDelayMs)).toEqual([5_000, 10_000, 20_000, 40_000]);
+    expect(webhookRetryDelayMs(30)).toBe(36_000_000);
+  });
+
+  it('counts attempts at the event at the head of the line, and gives up 3 days after its first failure', () => {
+    const first = new Date(at);
+    const failed = webhookDeliveriesDecider.decide({ type: 'RecordWebhookAttempt', data: { attempt: attempt(4), ok: false, reason: 'HTTP 500', sender: 'n1', at: first } }, webhookDeliveriesDecider.initialState);
+    expect(failed).toEqual([
+      { type: 'WebhookDeliveryFailed', data: { ...attempt(4), attempt: 1, sender: 'n1', at, reason: 'HTTP 500', nextAttemptAt: '2030-01-01T00:00:05.000Z' } },
+    ]);
+    const later = new Date(first.getTime() + 3 * 24 * 3_600_000);
+    const again = webhookDeliveriesDecider.decide({ type: 'RecordWebhookAttempt', data: { attempt: attempt(4), ok: false, reason: 'HTTP 500', sender: 'n2', at: later } }, foldWebhookDeliveries(failed));
+    expect(again[0]).toMatchObject({ type: 'WebhookDeliveryFailed', data: { attempt: 2, nextAttemptAt: '2030-01-04T00:00:10.000Z' } });
+    const state = foldWebhookDeliveries([...failed, ...again]);
+    expect(state.failing?.firstFailedAt).toBe(at);
+    expect(webhookGivenUp(state, new Date(later.getTime() - 1))).toBe(false);
+    expect(webhookGivenUp(state, later)).toBe(true);
+  });
+
+  it('moves past an event once delivered, and back for a replay', () => {
+    const events: WebhookDeliveryEvent[] = [
+      ...webhookDeliveriesDecider.decide({ type: 'RecordWebhookAttempt', data: { attempt: { ...attempt(7), status: 204 }, ok: true, reason: '', sender: 'n1', at: new Date(at) } }, webhookDeliveriesDecider.initialState),
+    ];
+    expect(foldWebhookDeliveries(events)).toMatchObject({ doneUpTo: 7n, failing: null });
+    deliveries.given(events).when({ type: 'SkipWebhookEvents', data: { upToRevision: 5n, sender: 'n1', at: new Date(at) } }).then([]);
+    const replayed = [...events, { type: 'WebhookReplayStarted', data: { replayId: 'r1', afterRevision: '2', sender: 'n1', at } } as WebhookDeliveryEvent];
+    expect(foldWebhookDeliveries(replayed)).toMatchObject({ doneUpTo: 2n, replayId: 'r1' });
+  });
+
+  it('is sent by one node: the last sender holds it for 30 s after its last record', () => {
+    const claimed = foldWebhookDeliveries([{ type: 'WebhookDeliveryClaimed', data: { sender: 'n1', at } }]);
+    expect(webhookSenderDuty(claimed, 'n2', new Date('2030-01-01T00:00:10.000Z'))).toEqual({ kind: 'theirs', until: new Date('2030-01-01T00:00:30.000Z') });
+    expect(webhookSenderDuty(claimed, 'n1', new Date('2030-01-01T00:00:10.000Z'))).toEqual({ kind: 'send' });
+    expect(webhookSenderDuty(claimed, 'n2', new Date('2030-01-01T00:00:30.000Z'))).toEqual({ kind: 'claim' });
+  });
+});
+
+describe('the webhook catalogue', () => {
+  it('names a receiver type for the events customers asked for, and never passes a secret on', () => {
+    const types = new Set(ORGANIZATION_EVENT_TYPES.map((type) => webhookEventOf(type, {})?.type).filter((type) => type !== undefined));
+    expect([...types].sort()).toEqual([...WEBHOOK_EVENT_TYPES].sort());
+    const sso = webhookEventOf('SsoConfigured', { issuer: 'https://id.example.com', clientId: 'c', clientSecret: 'sealed-secret', domains: ['example.com'], enforce: true });
+    expect(sso).toEqual({ type: 'sso.changed', data: { change: 'configured', issuer: 'https://id.example.com', domains: ['example.com'], enforce: true } });
+    expect(webhookEventOf('SsoDomainPending', { domain: 'example.com', token: 'dns-token', at })?.data).toEqual({ change: 'domain-pending', domain: 'example.com' });
+    expect(webhookEventOf('UserRegistered', {})).toBeUndefined();
+  });
+
+  it('sends what an endpoint subscribed to, or everything for "*"', () => {
+    expect(wantsWebhookEvent(['member.added'], 'member.added')).toBe(true);
+    expect(wantsWebhookEvent(['member.added'], 'site.added')).toBe(false);
+    expect(wantsWebhookEvent(['*'], 'site.added')).toBe(true);
+  });
+});
