@@ -20,6 +20,7 @@ import { PlanCatalogueModule } from './plans/plan-catalogue.module.js';
 import { ReadModelsModule } from './read-models/read-models.module.js';
 import { PrivacyModule } from './privacy/privacy.module.js';
 import { SsoModule } from './sso/sso.module.js';
+import { WebhooksModule } from './webhooks/webhooks.module.js';
 import type { RunMode } from './config/run-mode.js';
 import { WebModule } from './web/web.module.js';
 
@@ -50,6 +51,7 @@ export class AppModule {
         AuthModule,
         SsoModule,
         PrivacyModule,
+        WebhooksModule,
         WebModule,
         DemoModule,
       ],

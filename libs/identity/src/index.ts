@@ -30,3 +30,5 @@ export * from './two-step/owner-resets.js';
 export type { ChangeConfirmation } from './two-step/confirmed-changes.js';
 export * from './two-step/authenticator-app.js';
 export * from './two-step/recovery-codes.js';
+export { createProviderFetch, ProviderFetchError, type ProviderFetch } from './sso/provider-fetch.js';
+export { isPublicAddress } from './sso/public-address.js';

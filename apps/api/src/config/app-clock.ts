@@ -13,6 +13,11 @@ export class IdentityClock implements Clock {
     this.source = source;
   }
 
+  /** A test's clock, not the system's. */
+  get pinned(): boolean {
+    return this.source !== systemClock;
+  }
+
   now(): Date {
     return this.source.now();
   }

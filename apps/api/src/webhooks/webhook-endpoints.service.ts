@@ -1,0 +1,171 @@
+// An organization's webhook endpoints (docs/webhooks.md): decided on the organization's endpoints stream; each
+// generation's secret is a key of the key store, shown once, erased with the endpoint.
+import { randomBytes } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { FoldedStateCache, handleCommand, loadStream, seal, unseal, type CommandContext, type PersonalKeys } from '#application';
+import {
+  DomainError,
+  endpointNotFound,
+  organizationStream,
+  webhookDeliveriesStream,
+  webhookEndpointsDecider,
+  webhookSecretSubject,
+  webhookTokenSubject,
+  type WebhookAttempt,
+  type WebhookDeliveryFailed,
+  type WebhookEndpoint,
+  type WebhookEndpointCommand,
+  type WebhookEndpoints as Endpoints,
+  type WebhookFormat,
+} from '#domain';
+import { EVENT_STORE, PERSONAL_KEYS, type EventStore, type RecordedEvent } from '#event-store';
+import { IdentityClock } from '../config/app-clock.js';
+
+/** The delivery log's length. */
+export const DELIVERY_LOG_SIZE = 1_000;
+
+export type StartFrom = 'now' | 'beginning' | bigint;
+export type NewEndpoint = { url: string; events: string[]; format: WebhookFormat; description: string; startFrom: StartFrom; token?: string | undefined };
+export type EndpointChange = { url?: string; events?: string[]; description?: string; enabled?: boolean; token?: string | undefined };
+/** Inclusive. */
+export type ReplayFrom = { fromPosition: bigint } | { fromTime: Date };
+
+export type LoggedDelivery = WebhookAttempt & { outcome: 'delivered' | 'failed'; reason?: string; nextAttemptAt?: string };
+
+const tokenRefused = (): DomainError =>
+  new DomainError('VALIDATION_FAILED', 'A standard endpoint is signed with its secret and takes no token.', { errors: [{ pointer: '#/token', detail: 'only for splunk-hec and datadog' }] });
+
+/** `whsec_` and the key in base64: what Standard Webhooks' libraries take. */
+export const secretText = (key: Buffer): string => `whsec_${key.toString('base64')}`;
+
+@Injectable()
+export class WebhookEndpoints {
+  private readonly cache = new FoldedStateCache<Endpoints>(1_000);
+
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(PERSONAL_KEYS) private readonly keys: PersonalKeys,
+    private readonly clock: IdentityClock,
+  ) {}
+
+  async list(organizationId: string): Promise<readonly WebhookEndpoint[]> {
+    return (await loadStream(this.store, webhookEndpointsDecider, organizationId, { cache: this.cache })).state.endpoints;
+  }
+
+  async get(organizationId: string, endpointId: string): Promise<WebhookEndpoint> {
+    const endpoint = (await this.list(organizationId)).find((candidate) => candidate.endpointId === endpointId);
+    if (endpoint === undefined) throw endpointNotFound(endpointId);
+    return endpoint;
+  }
+
+  async create(organizationId: string, request: NewEndpoint, context: CommandContext): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
+    const startAfter = await this.startAfter(organizationId, request.startFrom);
+    const endpointId = randomBytes(12).toString('hex');
+    const { startFrom: _, token, ...settings } = request;
+    const sealedToken = token === undefined ? {} : { sealedToken: await this.sealToken(endpointId, token) };
+    const data = { endpointId, ...settings, ...sealedToken, startAfter: startAfter.toString(), at: this.clock.now().toISOString() };
+    // Made before the endpoint exists, so that its first delivery finds it.
+    const secret = secretText(await this.keys.obtain(webhookSecretSubject(endpointId, 1)));
+    await this.decide(organizationId, { type: 'CreateWebhookEndpoint', data }, context);
+    return { endpoint: await this.get(organizationId, endpointId), secret };
+  }
+  async change(organizationId: string, endpointId: string, { token, ...change }: EndpointChange, context: CommandContext): Promise<WebhookEndpoint> {
+    const endpoint = await this.get(organizationId, endpointId);
+    if (token !== undefined && endpoint.format === 'standard') throw tokenRefused();
+    const sealedToken = token === undefined ? {} : { sealedToken: await this.sealToken(endpointId, token) };
+    await this.decide(organizationId, { type: 'ChangeWebhookEndpoint', data: { endpointId, ...change, ...sealedToken } }, context);
+    return this.get(organizationId, endpointId);
+  }
+
+  async rotate(organizationId: string, endpointId: string, context: CommandContext): Promise<{ secret: string; previousSecretValidUntil: string }> {
+    const before = await this.get(organizationId, endpointId);
+    // The next generation's key first, as at creation; a rotation that loses a race to another makes the one after.
+    await this.keys.obtain(webhookSecretSubject(endpointId, before.generation + 1));
+    const endpoints = await this.decide(organizationId, { type: 'RotateWebhookSecret', data: { endpointId, at: this.clock.now() } }, context);
+    const endpoint = endpoints.find((candidate) => candidate.endpointId === endpointId);
+    if (endpoint === undefined) throw endpointNotFound(endpointId);
+    return { secret: secretText(await this.keys.obtain(webhookSecretSubject(endpointId, endpoint.generation))), previousSecretValidUntil: endpoint.previousUntil ?? '' };
+  }
+
+  async replay(organizationId: string, endpointId: string, from: ReplayFrom, context: CommandContext): Promise<{ replayId: string; fromRevision: bigint }> {
+    await this.get(organizationId, endpointId);
+    const afterRevision = await this.revisionBefore(organizationId, (event) => ('fromPosition' in from ? event.position >= from.fromPosition : Date.parse(event.recordedAt) >= from.fromTime.getTime()));
+    const replayId = randomBytes(12).toString('hex');
+    const at = this.clock.now().toISOString();
+    await this.decide(organizationId, { type: 'ReplayWebhookEndpoint', data: { endpointId, afterRevision: afterRevision.toString(), replayId, at } }, context);
+    return { replayId, fromRevision: afterRevision + 1n };
+  }
+
+  async delete(organizationId: string, endpointId: string, context: CommandContext): Promise<void> {
+    const endpoint = await this.get(organizationId, endpointId);
+    await this.decide(organizationId, { type: 'DeleteWebhookEndpoint', data: { endpointId, at: this.clock.now() } }, context);
+    for (let generation = 1; generation <= endpoint.generation; generation += 1) await this.keys.erase(webhookSecretSubject(endpointId, generation));
+    await this.keys.erase(webhookTokenSubject(endpointId));
+  }
+
+  /** The product's token, opened; undefined once the endpoint is deleted. */
+  async tokenOf(endpoint: WebhookEndpoint): Promise<string | undefined> {
+    if (endpoint.sealedToken === null) return undefined;
+    const subject = webhookTokenSubject(endpoint.endpointId);
+    const key = (await this.keys.find([subject])).get(subject);
+    return key === undefined ? undefined : (unseal(key, { $sealed: endpoint.sealedToken, as: 'string' }) as string);
+  }
+
+  /** Sealed under the endpoint's own key: the log holds the token only in a form its erasure makes unreadable. */
+  private async sealToken(endpointId: string, token: string): Promise<string> {
+    const subject = webhookTokenSubject(endpointId);
+    return seal(await this.keys.obtain(subject), subject, token).$sealed;
+  }
+
+  /** The keys of the generations that sign now; none once the endpoint is deleted. */
+  async signingKeys(endpointId: string, generations: readonly number[]): Promise<Buffer[]> {
+    const found = await this.keys.find(generations.map((generation) => webhookSecretSubject(endpointId, generation)));
+    return generations.flatMap((generation) => found.get(webhookSecretSubject(endpointId, generation)) ?? []);
+  }
+
+  /** Newest first. */
+  async deliveries(organizationId: string, endpointId: string): Promise<LoggedDelivery[]> {
+    await this.get(organizationId, endpointId);
+    const read = await this.store.readStream(webhookDeliveriesStream(endpointId), { direction: 'backwards', maxCount: DELIVERY_LOG_SIZE * 2 });
+    if (!read.found) return [];
+    const logged = read.events.flatMap((event): LoggedDelivery[] => {
+      if (event.type === 'WebhookDelivered') return [{ ...(event.data as WebhookAttempt), outcome: 'delivered' }];
+      if (event.type === 'WebhookDeliveryFailed') return [{ ...(event.data as WebhookDeliveryFailed['data']), outcome: 'failed' }];
+      return [];
+    });
+    return logged.slice(0, DELIVERY_LOG_SIZE);
+  }
+
+  private async decide(organizationId: string, command: WebhookEndpointCommand, context: CommandContext): Promise<readonly WebhookEndpoint[]> {
+    return (await handleCommand(this.store, webhookEndpointsDecider, organizationId, command, context, { cache: this.cache })).state.endpoints;
+  }
+
+  private async startAfter(organizationId: string, startFrom: StartFrom): Promise<bigint> {
+    if (startFrom === 'beginning') {
+      await this.organizationRevision(organizationId);
+      return -1n;
+    }
+    if (startFrom === 'now') return this.organizationRevision(organizationId);
+    return this.revisionBefore(organizationId, (event) => event.position >= startFrom);
+  }
+
+  private async organizationRevision(organizationId: string): Promise<bigint> {
+    const last = await this.store.readStream(organizationStream(organizationId), { direction: 'backwards', maxCount: 1 });
+    const event = last.found ? last.events[0] : undefined;
+    if (event === undefined) throw new DomainError('NOT_FOUND', `No organization has the id ${organizationId}.`, { entity: 'organization' });
+    return event.revision;
+  }
+
+  /** The revision before the first event `from` selects; the last revision when none does (only what comes next). */
+  private async revisionBefore(organizationId: string, from: (event: RecordedEvent) => boolean): Promise<bigint> {
+    const last = await this.organizationRevision(organizationId);
+    for (let fromRevision = 0n; fromRevision <= last; ) {
+      const page = await this.store.readStream(organizationStream(organizationId), { fromRevision, maxCount: 1_000 });
+      if (!page.found || page.events.length === 0) break;
+      const first = page.events.find(from);
+      if (first !== undefined) return first.revision - 1n;
+      fromRevision = (page.events.at(-1)?.revision ?? last) + 1n;
+    }
+    return last;
+  }
+}
