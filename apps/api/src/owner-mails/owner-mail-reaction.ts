@@ -2,16 +2,16 @@
 // node that claims it sends it, the others take it over if the claim runs out. Few mails, so handled one after the other.
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { handleCommand, inSpan, spanPlaceFor } from '#application';
+import { handleCommand, inSpan, loadStream, spanPlaceFor } from '#application';
 import { CONFIG, type Config } from '#config';
-import { organizationStreamPrefix, ownerMailDecider, ownerMailId, thresholdMailDuty, type OrganizationEvent } from '#domain';
+import { organizationStreamPrefix, ownerMailDecider, ownerMailId, thresholdMailDuty, webhookEndpointsDecider, webhookEndpointsStreamPrefix } from '#domain';
 import { EVENT_STORE, type EventStore, type RecordedEvent, type Subscription } from '#event-store';
 import { createMailer, isPermanentMailFailure, loadNodeName, type Mailer } from '#identity';
 import { ReactionCheckpoints } from '#read-models';
 import { PINO } from '../logging/pino.js';
 import { Organizations } from '../organizations/organizations.js';
 import { RUN_MODE, type RunMode } from '../config/run-mode.js';
-import { OWNER_MAIL_EVENT_TYPES, ownerMail, owesOwnerMail } from './owner-mail-text.js';
+import { OWNER_MAIL_EVENT_TYPES, ownerMail, owesOwnerMail, type OwnerMailEvent } from './owner-mail-text.js';
 
 // Kept from when it mailed thresholds only, so that running nodes resume where they were.
 const CHECKPOINT = 'traffic-threshold-mails';
@@ -59,7 +59,7 @@ export class OwnerMailReaction implements OnApplicationBootstrap, OnModuleDestro
     }
     this.subscription = this.store.subscribeToAll({
       ...(from === undefined ? {} : { fromPosition: from }),
-      filter: { streamPrefixes: [organizationStreamPrefix], eventTypes: OWNER_MAIL_EVENT_TYPES },
+      filter: { streamPrefixes: [organizationStreamPrefix, webhookEndpointsStreamPrefix], eventTypes: OWNER_MAIL_EVENT_TYPES },
       onEvent: async (event) => {
         // Stopped before the mail was settled: the checkpoint stays before it, so the next start mails it.
         const attributes = { 'chorus.reaction': CHECKPOINT, 'chorus.event_id': event.id, 'chorus.position': event.position.toString() };
@@ -81,9 +81,10 @@ export class OwnerMailReaction implements OnApplicationBootstrap, OnModuleDestro
 
   /** True once sent by any node; false when this node stops. */
   private async mail(reached: RecordedEvent): Promise<boolean> {
-    const event = { type: reached.type, data: reached.data } as OrganizationEvent;
+    const event = { type: reached.type, data: reached.data } as OwnerMailEvent;
     if (!owesOwnerMail(event)) return true;
-    const organizationId = reached.streamId.slice(organizationStreamPrefix.length);
+    const prefix = reached.streamId.startsWith(webhookEndpointsStreamPrefix) ? webhookEndpointsStreamPrefix : organizationStreamPrefix;
+    const organizationId = reached.streamId.slice(prefix.length);
     const mail = ownerMailId(reached.type, reached.id);
     const context = { actor: 'system:owner-mails', correlationId: reached.metadata.correlationId, causationId: reached.id, origin: {} };
     // So that a retry after a later owner's failure does not mail them twice.
@@ -114,13 +115,14 @@ export class OwnerMailReaction implements OnApplicationBootstrap, OnModuleDestro
   }
 
   /** An address refused for good is skipped; anything else is thrown to try again. */
-  private async send(organizationId: string, event: OrganizationEvent, mailed: string[]): Promise<void> {
+  private async send(organizationId: string, event: OwnerMailEvent, mailed: string[]): Promise<void> {
     const { state } = await this.organizations.load(organizationId);
     if (!state.exists) return;
+    const webhookUrl = event.type === 'WebhookEndpointDisabled' ? await this.webhookUrl(organizationId, event.data.endpointId) : undefined;
     const owners = state.members.filter((member) => member.role === 'owner' && !mailed.includes(member.email)).map((member) => member.email);
     for (const to of owners) {
       try {
-        const mail = ownerMail(this.config, { organizationId, organizationName: state.name }, event);
+        const mail = ownerMail(this.config, { organizationId, organizationName: state.name }, event, webhookUrl);
         if (mail === undefined) return;
         await this.mailer.send({ to, ...mail });
         mailed.push(to);
@@ -129,6 +131,11 @@ export class OwnerMailReaction implements OnApplicationBootstrap, OnModuleDestro
         this.logger.warn({ err: error, organizationId }, 'An owner address was refused for good: the mail skips it');
       }
     }
+  }
+
+  private async webhookUrl(organizationId: string, endpointId: string): Promise<string | undefined> {
+    const { state } = await loadStream(this.store, webhookEndpointsDecider, organizationId);
+    return state.endpoints.find((endpoint) => endpoint.endpointId === endpointId)?.url;
   }
 
   private sleep(ms: number): Promise<void> {

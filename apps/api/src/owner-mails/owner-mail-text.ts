@@ -1,7 +1,7 @@
 // The owners' mails, in the product's words: a traffic threshold (docs/entitlements.md, Usage reports), a
 // failed payment and a trial ending (docs/billing.md).
 import type { Config } from '#config';
-import type { OrganizationEvent, SubscriptionTrialEnding, TrafficThresholdReached } from '#domain';
+import type { OrganizationEvent, SubscriptionTrialEnding, TrafficThresholdReached, WebhookEndpointDisabled } from '#domain';
 
 type About = { organizationId: string; organizationName: string };
 type Reached = TrafficThresholdReached['data'] & About;
@@ -81,8 +81,28 @@ function trialEndingMail(config: MailConfig, about: About, { trialEndsAt }: Subs
   };
 }
 
-/** Whether the owners are owed a mail for an organization event: a threshold, a payment that just failed, a trial ending. */
-export function owesOwnerMail(event: OrganizationEvent): boolean {
+/** An organization event, or one of its other streams' that the owners hear of. */
+export type OwnerMailEvent = OrganizationEvent | WebhookEndpointDisabled;
+
+function webhookDisabledMail(config: MailConfig, about: About, { endpointId, reason }: WebhookEndpointDisabled['data'], url: string | undefined): OwnerMail {
+  return {
+    subject: `A webhook endpoint of ${about.organizationName} was turned off`,
+    text: [
+      'Hello,',
+      '',
+      `${config.productName} turned off the webhook endpoint ${url ?? endpointId} of ${about.organizationName}. ${reason}`,
+      'Nothing more is sent to it until it is turned on again; then it gets every event it missed, in order.',
+      '',
+      `The organization's webhooks: ${config.publicUrl}/app/orgs/${encodeURIComponent(about.organizationId)}/webhooks`,
+      '',
+      `You receive this because you own ${about.organizationName} in ${config.productName}.`,
+    ].join('\n'),
+  };
+}
+
+/** Whether the owners are owed a mail: a threshold, a payment that just failed, a trial ending, a webhook endpoint turned off. */
+export function owesOwnerMail(event: OwnerMailEvent): boolean {
+  if (event.type === 'WebhookEndpointDisabled') return true;
   if (event.type === 'SubscriptionChanged') return event.data.status === 'past_due' && event.data.previousStatus !== 'past_due';
   // A month's threshold reached by reports that came in after the month ended tells the owners nothing they can act on.
   if (event.type === 'TrafficThresholdReached') return event.data.late !== true;
@@ -90,9 +110,11 @@ export function owesOwnerMail(event: OrganizationEvent): boolean {
 }
 
 /** The mail the owners are owed for an organization event, or none (most events, and most subscription changes). */
-export function ownerMail(config: MailConfig, about: About, event: OrganizationEvent): OwnerMail | undefined {
+export function ownerMail(config: MailConfig, about: About, event: OwnerMailEvent, webhookUrl?: string): OwnerMail | undefined {
   if (!owesOwnerMail(event)) return undefined;
   switch (event.type) {
+    case 'WebhookEndpointDisabled':
+      return webhookDisabledMail(config, about, event.data, webhookUrl);
     case 'TrafficThresholdReached':
       return thresholdMail(config, { ...about, ...event.data });
     case 'SubscriptionTrialEnding':
@@ -103,4 +125,4 @@ export function ownerMail(config: MailConfig, about: About, event: OrganizationE
 }
 
 /** The organization events ownerMail may answer a mail for. */
-export const OWNER_MAIL_EVENT_TYPES = ['TrafficThresholdReached', 'SubscriptionChanged', 'SubscriptionTrialEnding'];
+export const OWNER_MAIL_EVENT_TYPES = ['TrafficThresholdReached', 'SubscriptionChanged', 'SubscriptionTrialEnding', 'WebhookEndpointDisabled'];
