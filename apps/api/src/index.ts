@@ -54,3 +54,4 @@ export { SsoDomainVerification } from './sso/sso-domain-verification.js';
 export { PersonalDataErasure, type ErasureResult } from './privacy/personal-data-erasure.js';
 export { expiresAt, PersonalDataRetention } from './privacy/personal-data-retention.js';
 export { PersonalDataExport, type PersonalDataCopy } from './privacy/personal-data-export.js';
+export { webhookPayloadSchema, WEBHOOK_PAYLOADS } from './webhooks/webhook-payloads.js';

@@ -5,6 +5,7 @@ import { CONFIG, type Config } from '#config';
 import { apiReferencePage, apiReferenceStyles } from './api-reference-page.js';
 import { openApiDocument, type OpenApiDocument } from './openapi-document.js';
 import { Operation, textAnswer } from '../http/operation.decorator.js';
+import { WEBHOOK_PAYLOADS } from '../webhooks/webhook-payloads.js';
 import { z } from 'zod';
 
 /** GET /docs (the page), /docs/openapi.json (the document) and the page's stylesheet. Public: the API is no secret. */
@@ -19,7 +20,7 @@ export class ApiReferenceController {
 
   /** Built at the first request, once every module's routes are known, and kept: routes do not change after start-up. */
   private openApi(): OpenApiDocument {
-    this.document ??= openApiDocument(this.modules, { productName: this.config.productName, version: this.config.releaseId });
+    this.document ??= openApiDocument(this.modules, { productName: this.config.productName, version: this.config.releaseId }, WEBHOOK_PAYLOADS);
     return this.document;
   }
 
@@ -31,7 +32,7 @@ export class ApiReferenceController {
   }
 
   @Get('openapi.json')
-  @Operation({ summary: 'This API, as an OpenAPI 3.1 document', answer: z.looseObject({ openapi: z.literal('3.1.0'), info: z.looseObject({}), paths: z.looseObject({}) }) })
+  @Operation({ summary: 'This API, as an OpenAPI 3.1 document', answer: z.looseObject({ openapi: z.literal('3.1.0'), info: z.looseObject({}), paths: z.looseObject({}), webhooks: z.looseObject({}) }) })
   json(): OpenApiDocument {
     return this.openApi();
   }

@@ -25,6 +25,8 @@ export type OpenApiDocument = {
   openapi: '3.1.0';
   info: { title: string; version: string; description: string };
   paths: Record<string, Record<string, OpenApiOperation>>;
+  /** What Chorus sends to a customer's webhook endpoint, per event type (docs/webhooks.md). */
+  webhooks: Record<string, { post: OutgoingOperation }>;
   components: { schemas: Record<string, JsonSchema>; securitySchemes: Record<string, JsonSchema> };
 };
 
@@ -175,7 +177,20 @@ export function undocumentedRoutes(modules: ModulesContainer): ControllerRoute[]
   return controllerRoutes(modules).filter((route) => route.text === undefined);
 }
 
-export function openApiDocument(modules: ModulesContainer, info: { productName: string; version: string }): OpenApiDocument {
+export type OutgoingWebhook = { type: string; schema: z.ZodType };
+
+type OutgoingOperation = {
+  operationId: string;
+  summary: string;
+  requestBody: { required: true; content: Record<string, { schema: JsonSchema }> };
+  responses: Record<string, { description: string }>;
+};
+
+export function openApiDocument(
+  modules: ModulesContainer,
+  info: { productName: string; version: string },
+  outgoing: readonly OutgoingWebhook[] = [],
+): OpenApiDocument {
   const paths: OpenApiDocument['paths'] = {};
   const operationIds = new Map<string, number>();
   for (const route of controllerRoutes(modules)) {
@@ -198,6 +213,19 @@ export function openApiDocument(modules: ModulesContainer, info: { productName: 
         'Browsers changing state with a session cookie send X-XSRF-TOKEN equal to the XSRF-TOKEN cookie.',
     },
     paths,
+    webhooks: Object.fromEntries(
+      outgoing.map(({ type, schema }) => [
+        type,
+        {
+          post: {
+            operationId: `webhook_${type.replace(/\W/g, '_')}`,
+            summary: `${type}, signed as Standard Webhooks says (webhook-id, webhook-timestamp, webhook-signature)`,
+            requestBody: { required: true, content: { [JSON_TYPE]: { schema: jsonSchema(schema, 'output') } } },
+            responses: { '2XX': { description: 'Delivered; anything else is retried, 410 disables the endpoint' } },
+          },
+        },
+      ]),
+    ),
     components: {
       schemas: {
         Problem: jsonSchema(problemDocumentSchema, 'output'),
