@@ -29,6 +29,7 @@ export const paths = {
     domains: { path: 'orgs/:orgId/domains', getHref: (organizationId: string) => `${org(organizationId)}/domains` },
     sso: { path: 'orgs/:orgId/sso', getHref: (organizationId: string) => `${org(organizationId)}/sso` },
     history: { path: 'orgs/:orgId/history', getHref: (organizationId: string) => `${org(organizationId)}/history` },
+    webhooks: { path: 'orgs/:orgId/webhooks', getHref: (organizationId: string) => `${org(organizationId)}/webhooks` },
     account: { path: 'account', getHref: () => '/app/account' },
   },
 } as const;

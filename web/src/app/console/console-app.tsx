@@ -21,6 +21,7 @@ import { OrganizationPicker } from './routes/organization-picker';
 import { OverviewRoute } from './routes/overview';
 import { SitesRoute } from './routes/sites';
 import { SsoRoute } from './routes/sso';
+import { WebhooksRoute } from './routes/webhooks';
 
 export default function ConsoleApp() {
   const dispatch = useAppDispatch();
@@ -56,6 +57,7 @@ export default function ConsoleApp() {
         <Route path="domains" element={<DomainsRoute />} />
         <Route path="sso" element={<SsoRoute />} />
         <Route path="history" element={<HistoryRoute />} />
+        <Route path="webhooks" element={<WebhooksRoute />} />
       </Route>
       <Route path={paths.console.account.path} element={<AccountRoute session={data} current={lastSeen} />} />
       <Route path="*" element={<NotFoundRoute session={data} current={lastSeen} />} />

@@ -55,15 +55,15 @@ describe('/app', () => {
 
 describe('the navigation', () => {
   it.each([
-    ['owner', true, true],
-    ['admin', false, true],
-    ['auditor', false, true],
-    ['member', false, false],
-  ] as const)('for an %s: Overview, Members, Sites, Domains, SSO for owners (%s), and History only where the role may read it (%s)', async (role, sso, history) => {
+    ['owner', true, true, true],
+    ['admin', false, true, true],
+    ['auditor', false, true, false],
+    ['member', false, false, false],
+  ] as const)('for an %s: Overview, Members, Sites, Domains, SSO for owners (%s), History where the role may read it (%s), Webhooks for owners and admins (%s)', async (role, sso, history, webhooks) => {
     renderConsole('/app/orgs/acme', adaSession([{ id: 'acme', name: 'Acme', role }]));
     const navigation = await screen.findByRole('navigation', { name: 'Acme' });
     const names = within(navigation).getAllByRole('link').map((link) => link.textContent);
-    expect(names).toEqual(['Overview', 'Members', 'Sites', 'Domains', ...(sso ? ['SSO'] : []), ...(history ? ['History'] : [])]);
+    expect(names).toEqual(['Overview', 'Members', 'Sites', 'Domains', ...(sso ? ['SSO'] : []), ...(history ? ['History'] : []), ...(webhooks ? ['Webhooks'] : [])]);
     expect(within(navigation).getByRole('link', { name: 'Overview' })).toHaveAttribute('aria-current', 'page');
   });
 
