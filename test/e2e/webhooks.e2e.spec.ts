@@ -95,6 +95,46 @@ describe('an endpoint from the beginning of the history', () => {
     expect(to.received).toHaveLength(expected.length + 1);
   });
 
+  it('sends each type a command records, with the fields the catalogue gives it', async () => {
+    // QA domains come with their add-on, on the Chorus line.
+    const cyberdyne = await createOrganization(admin, { plan: { line: 'chorus', plan: 'teams' }, chorus: { enabled: true } });
+    const to = await receiver();
+    await endpoint(cyberdyne, to);
+    const base = `/organizations/${cyberdyne}`;
+    const member = await admin.post(`${base}/members`, { email: 'miles@cyberdyne.example', role: 'member' });
+    const site = await admin.post(`${base}/sites`, { name: 'labs', hostname: 'labs.cyberdyne.example' });
+    const answers = [
+      member,
+      site,
+      await admin.request('PATCH', `${base}/members/${member.body.userId}`, { json: { role: 'admin' } }),
+      await admin.delete(`${base}/sites/${site.body.siteId}`),
+      await admin.post(`${base}/add-ons`, { addOn: 'qualityAssurance' }),
+      await admin.post(`${base}/quality-assurance/domains`, { domain: 'qa.cyberdyne.example' }),
+      await admin.delete(`${base}/quality-assurance/domains/qa.cyberdyne.example`),
+      await admin.put(`${base}/two-step-sign-in`, { required: true }),
+      await admin.delete(`${base}/members/${member.body.userId}`),
+    ];
+    expect(answers.map((answer) => answer.status)).toEqual([201, 201, 200, 200, 200, 201, 200, 200, 200]);
+    const received = await to.waitFor(9);
+    expect(received.map((delivery) => delivery.payload.type)).toEqual([
+      'member.added',
+      'site.added',
+      'member.role_changed',
+      'site.removed',
+      'addon.purchased',
+      'domain.added',
+      'domain.removed',
+      'signin_policy.changed',
+      'member.removed',
+    ]);
+    for (const { payload } of received) expect(isWebhookEventType(payload.type) && webhookPayloadSchema(payload.type).safeParse(payload).success).toBe(true);
+    expect(received[2]?.payload.data).toMatchObject({ userId: member.body.userId, role: 'admin', previousRole: 'member' });
+    expect(received[4]?.payload.data).toMatchObject({ addOn: 'qualityAssurance', quantity: 1 });
+    expect(received[5]?.payload.data).toMatchObject({ domain: 'qa.cyberdyne.example', kind: 'quality-assurance' });
+    // The history names the removed member by the address it had, as the console's timeline does.
+    expect(received[8]?.payload.data.description).toBe('Member removed: miles@cyberdyne.example');
+  });
+
   it('sends only the types it asked for, and never a secret an event holds', async () => {
     const globex = await createOrganization(admin, { plan: { line: 'classic', plan: 'professional' } });
     const to = await receiver();
@@ -162,6 +202,23 @@ describe('a receiver that fails', () => {
     expect(redirected).toMatchObject({ outcome: 'failed', status: 301, reason: expect.stringContaining('redirects are not followed') });
     const enabledAgain = await admin.request('PATCH', `/organizations/${umbrella}/webhooks/${goneEndpoint.id}`, { json: { enabled: true } });
     expect(enabledAgain.body).toMatchObject({ enabled: true, disabledReason: null });
+  });
+});
+
+describe('endpoints of one organization', () => {
+  it('do not wait for each other: while one receiver hangs on its first event, another gets every event', async () => {
+    const stark = await createOrganization(admin, { plan: { line: 'classic', plan: 'enterprise' } });
+    const hanging = await receiver();
+    const fast = await receiver();
+    const release = hanging.hold();
+    await endpoint(stark, hanging);
+    await endpoint(stark, fast);
+    for (const name of ['north', 'south', 'east']) await addSite(stark, name);
+    expect((await fast.waitFor(3)).map((delivery) => delivery.payload.type)).toEqual(['site.added', 'site.added', 'site.added']);
+    // The hanging one holds its first event, and the events after it wait behind it.
+    expect(hanging.requests).toHaveLength(1);
+    release();
+    expect((await hanging.waitFor(3)).map((delivery) => delivery.id)).toEqual(fast.received.map((delivery) => delivery.id));
   });
 });
 

@@ -22,6 +22,8 @@ export class WebhookReceiver {
   answer = 200;
   /** How long each answer takes (a slow receiver). */
   delayMs = 0;
+  /** While set, every answer waits for it (a receiver that hangs). */
+  private held: Promise<void> | undefined;
   /** For a test whose clock is far from the receiver's (a verification refuses a timestamp over 5 minutes off). */
   verifying = true;
   private secrets: string[] = [];
@@ -35,10 +37,10 @@ export class WebhookReceiver {
       request.on('data', (chunk: Buffer) => chunks.push(chunk));
       request.on('end', () =>
         holder.receiver?.handle(request.headers, Buffer.concat(chunks).toString('utf8'), (status, location) => {
-          setTimeout(() => {
+          void (holder.receiver?.held ?? Promise.resolve()).then(() => setTimeout(() => {
             response.writeHead(status, location === undefined ? { 'content-type': 'text/plain' } : { location });
             response.end(status < 300 ? 'thanks' : `answered ${status}`);
-          }, holder.receiver?.delayMs ?? 0);
+          }, holder.receiver?.delayMs ?? 0));
         }),
       );
     });
@@ -49,6 +51,16 @@ export class WebhookReceiver {
 
   get url(): string {
     return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hooks`;
+  }
+
+  /** Answers wait until the function returned is called. */
+  hold(): () => void {
+    let release = (): void => undefined;
+    this.held = new Promise((resolve) => (release = resolve));
+    return () => {
+      this.held = undefined;
+      release();
+    };
   }
 
   /** Any of them may sign (a receiver that has been given a rotated secret keeps the old one a while). */
