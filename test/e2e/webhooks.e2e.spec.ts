@@ -4,6 +4,9 @@
 // a rotated secret with both signing; 410 disables; redirects are not followed; and every refusal.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { systemClock } from '#identity';
 import { IdentityClock, webhookPayloadSchema } from '#api';
 import { isWebhookEventType, webhookEndpointsStream } from '#domain';
@@ -358,5 +361,31 @@ describe('Splunk and Datadog', () => {
     });
     const logged = await deliveries(wayne, logs.body.id as string);
     expect(logged.reduce((sum, entry) => sum + Number(entry.count ?? 0), 0)).toBe(3);
+  });
+});
+
+describe('after a restart', () => {
+  it('finds the endpoints recorded before it started, and goes on from where each was', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'chorus-webhooks-restart-'));
+    const to = await receiver();
+    let node = await startApp({ LOG_LEVEL: 'warn', DATA_DIR: dataDir });
+    try {
+      const key = await createApiKey(node.app, ['organizations:read', 'organizations:write', 'webhooks:write']);
+      let api = httpClient(node.baseUrl, { apiKey: key });
+      const organization = await createOrganization(api, { plan: { line: 'classic', plan: 'enterprise' } });
+      const created = await api.post(`/organizations/${organization}/webhooks`, { url: to.url, events: ['site.added'] });
+      to.trust(created.body.secret as string);
+      expect((await api.post(`/organizations/${organization}/sites`, { name: 'before', hostname: 'before.example.com' })).status).toBe(201);
+      await to.waitFor(1);
+      await node.close();
+      node = await startApp({ LOG_LEVEL: 'warn', DATA_DIR: dataDir });
+      api = httpClient(node.baseUrl, { apiKey: key });
+      expect((await api.post(`/organizations/${organization}/sites`, { name: 'after', hostname: 'after.example.com' })).status).toBe(201);
+      const received = await to.waitFor(2);
+      expect(received.map((delivery) => delivery.payload.data.description)).toEqual(['Site added: before (before.example.com)', 'Site added: after (after.example.com)']);
+    } finally {
+      await node.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

@@ -171,20 +171,18 @@ export class EndpointSender {
       await this.deliveries.disable(this.organizationId, endpointId, 'Every delivery failed for 3 days: the endpoint is disabled.');
       return { kind: 'idle' };
     }
-    const next = events.findIndex((event) => {
-      const webhook = webhookEventOf(event.type, event.data);
-      return webhook !== undefined && wantsWebhookEvent(endpoint.events, webhook.type);
-    });
-    if (next !== 0) {
-      const passed = next === -1 ? events.at(-1) : events[next - 1];
-      if (passed === undefined) return { kind: 'idle' };
-      await this.deliveries.record(endpointId, loaded, { type: 'SkipWebhookEvents', data: { upToRevision: passed.revision, sender, at } });
-      return { kind: 'more' };
-    }
     const wanted = events.filter((event) => {
       const webhook = webhookEventOf(event.type, event.data);
       return webhook !== undefined && wantsWebhookEvent(endpoint.events, webhook.type);
     });
+    const first = wanted[0];
+    if (first !== events[0]) {
+      // What comes before the first event it takes (or the whole page) is passed over in one record.
+      const passed = first === undefined ? events.at(-1) : events[events.indexOf(first) - 1];
+      if (passed === undefined) return { kind: 'idle' };
+      await this.deliveries.record(endpointId, loaded, { type: 'SkipWebhookEvents', data: { upToRevision: passed.revision, sender, at } });
+      return { kind: 'more' };
+    }
     // A batching format takes what this page holds; a standard endpoint one event at a time.
     const batch = endpoint.format === 'standard' ? wanted.slice(0, 1) : wanted.slice(0, BATCH);
     return this.deliver(endpoint, loaded, batch);

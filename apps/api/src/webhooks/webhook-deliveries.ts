@@ -34,12 +34,15 @@ export class WebhookDeliveries implements SenderHost, OnApplicationBootstrap, On
   private readonly senders = new Map<string, EndpointSender>();
   /** Organization id → its endpoints' ids, for waking their senders. */
   private readonly byOrganization = new Map<string, Set<string>>();
-  private readonly subscriptions: Subscription[] = [];
+  private subscription: Subscription | undefined;
+  /** Only for a store without a stream index (EventStoreDB): the organizations' events, apart from the endpoints'. */
+  private wakeUps: Subscription | undefined;
+  private following = false;
   private readonly deliveryStates = new FoldedStateCache<WebhookDeliveryState>(10_000);
-  private readonly fetch: ProviderFetch;
-  private readonly logger: Logger;
-  private readonly sender: string;
-  private closing = false;
+  readonly sendingFetch: ProviderFetch;
+  readonly log: Logger;
+  readonly senderName: string;
+  isClosing = false;
 
   constructor(
     @Inject(EVENT_STORE) readonly store: EventStore,
@@ -50,56 +53,65 @@ export class WebhookDeliveries implements SenderHost, OnApplicationBootstrap, On
     @Inject(RUN_MODE) private readonly runMode: RunMode,
     @Inject(PINO) pino: Logger,
   ) {
-    this.logger = pino.child({ component: 'webhooks' });
-    this.fetch = createProviderFetch({ publicAddressesOnly: config.nodeEnv === 'production', timeoutMs: WEBHOOK_TIMEOUT_MS, maxBytes: RECEIVER_ANSWER_MAX_BYTES });
-    this.sender = runMode === 'server' ? loadNodeName(config.dataDir) : 'cli';
+    this.log = pino.child({ component: 'webhooks' });
+    this.sendingFetch = createProviderFetch({ publicAddressesOnly: config.nodeEnv === 'production', timeoutMs: WEBHOOK_TIMEOUT_MS, maxBytes: RECEIVER_ANSWER_MAX_BYTES });
+    this.senderName = runMode === 'server' ? loadNodeName(config.dataDir) : 'cli';
   }
 
-  onApplicationBootstrap(): void {
+  async onApplicationBootstrap(): Promise<void> {
     if (this.runMode !== 'server') return;
-    // Endpoints from the beginning (there are few of their events); the organizations' events from now on only wake.
-    this.subscriptions.push(
-      this.store.subscribeToAll({
-        filter: { streamPrefixes: [webhookEndpointsStreamPrefix] },
-        onEvent: (event) => this.endpointsChanged(event.streamId.slice(webhookEndpointsStreamPrefix.length)),
-        onError: (error) => this.stopped(error),
-      }),
-    );
+    const head = await this.store.headPosition();
+    // The endpoints recorded so far, found through the stream index where the store has one, not by a scan of the log.
+    const known = head === undefined || this.store.readLogByStream === undefined ? undefined : await this.organizationsWithEndpoints(head);
+    for (const organizationId of known ?? []) await this.endpointsChanged(organizationId);
+    this.subscription = this.store.subscribeToAll({
+      ...(known === undefined || head === undefined ? {} : { fromPosition: head }),
+      filter: { streamPrefixes: known === undefined ? [webhookEndpointsStreamPrefix] : [webhookEndpointsStreamPrefix, organizationStreamPrefix] },
+      onEvent: (event) =>
+        event.streamId.startsWith(webhookEndpointsStreamPrefix)
+          ? this.endpointsChanged(event.streamId.slice(webhookEndpointsStreamPrefix.length))
+          : this.wakeOrganization(event.streamId.slice(organizationStreamPrefix.length)),
+      // Without the index, the endpoints come from the log's beginning; the organizations' events only from now on.
+      onCaughtUp: () => {
+        if (known === undefined && !this.following) this.followOrganizations();
+      },
+      onError: (error) => this.stopped(error),
+    });
+  }
+
+  private async organizationsWithEndpoints(head: bigint): Promise<Set<string>> {
+    const found = new Set<string>();
+    const readLogByStream = this.store.readLogByStream?.bind(this.store);
+    for (let after: { streamId: string; revision: bigint } | undefined; readLogByStream !== undefined; ) {
+      const from = after === undefined ? {} : { after };
+      const page = await readLogByStream({ streamPrefix: webhookEndpointsStreamPrefix, toPosition: head, maxCount: 1_000, parts: [], ...from });
+      for (const event of page) found.add(event.streamId.slice(webhookEndpointsStreamPrefix.length));
+      const last = page.at(-1);
+      if (last === undefined || page.length < 1_000) break;
+      after = { streamId: last.streamId, revision: last.revision };
+    }
+    return found;
+  }
+
+  private followOrganizations(): void {
+    this.following = true;
     void this.store.headPosition().then((head) => {
-      if (this.closing) return;
-      this.subscriptions.push(
-        this.store.subscribeToAll({
-          ...(head === undefined ? {} : { fromPosition: head }),
-          filter: { streamPrefixes: [organizationStreamPrefix] },
-          onEvent: (event) => this.wakeOrganization(event.streamId.slice(organizationStreamPrefix.length)),
-          onError: (error) => this.stopped(error),
-        }),
-      );
+      if (this.isClosing) return;
+      this.wakeUps = this.store.subscribeToAll({
+        ...(head === undefined ? {} : { fromPosition: head }),
+        filter: { streamPrefixes: [organizationStreamPrefix] },
+        onEvent: (event) => this.wakeOrganization(event.streamId.slice(organizationStreamPrefix.length)),
+        onError: (error) => this.stopped(error),
+      });
       // Whatever was recorded before this subscription began is found by each sender's first look.
       for (const sender of this.senders.values()) sender.wake();
     });
   }
 
   async onModuleDestroy(): Promise<void> {
-    this.closing = true;
-    await Promise.all(this.subscriptions.map((subscription) => subscription.close()));
+    this.isClosing = true;
+    await Promise.all([this.subscription?.close(), this.wakeUps?.close()]);
     await Promise.all([...this.senders.values()].map((sender) => sender.stop()));
-  }
-
-  get senderName(): string {
-    return this.sender;
-  }
-
-  get sendingFetch(): ProviderFetch {
-    return this.fetch;
-  }
-
-  get log(): Logger {
-    return this.logger;
-  }
-
-  get isClosing(): boolean {
-    return this.closing;
   }
 
   loadDeliveries(endpointId: string): Promise<LoadedStream<WebhookDeliveryState>> {
@@ -120,7 +132,7 @@ export class WebhookDeliveries implements SenderHost, OnApplicationBootstrap, On
   async disable(organizationId: string, endpointId: string, reason: string): Promise<void> {
     const disabled = { type: 'DisableWebhookEndpoint', data: { endpointId, reason, at: this.clock.now().toISOString() } } as const;
     await handleCommand(this.store, webhookEndpointsDecider, organizationId, disabled, SYSTEM);
-    this.logger.warn({ organizationId, endpointId, reason }, 'Webhook endpoint disabled');
+    this.log.warn({ organizationId, endpointId, reason }, 'Webhook endpoint disabled');
   }
 
   /** Never throws: a throw would stop the subscription for good; the organization's next change looks again. */
@@ -129,7 +141,7 @@ export class WebhookDeliveries implements SenderHost, OnApplicationBootstrap, On
     try {
       endpoints = await this.endpoints.list(organizationId);
     } catch (error) {
-      this.logger.warn({ err: error, organizationId }, 'Webhook endpoints could not be read: their senders go on as they were');
+      this.log.warn({ err: error, organizationId }, 'Webhook endpoints could not be read: their senders go on as they were');
       return;
     }
     const ids = new Set(endpoints.map((endpoint) => endpoint.endpointId));
@@ -152,6 +164,6 @@ export class WebhookDeliveries implements SenderHost, OnApplicationBootstrap, On
   }
 
   private stopped(error: Error): void {
-    if (!this.closing) this.logger.error({ err: error }, 'Webhook deliveries stopped: they go on after a restart, from where they were');
+    if (!this.isClosing) this.log.error({ err: error }, 'Webhook deliveries stopped: they go on after a restart, from where they were');
   }
 }

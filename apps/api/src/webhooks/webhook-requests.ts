@@ -1,8 +1,6 @@
 // Request and answer shapes of the webhook routes (docs/api.md, Webhooks).
-import { isIP } from 'node:net';
 import { z } from 'zod';
 import { WEBHOOK_EVENT_TYPES, WEBHOOK_FORMATS } from '#domain';
-import { isPublicAddress } from '#identity';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
 
 const position = z.union([z.number().int().nonnegative(), z.string().regex(/^\d{1,20}$/, 'a decimal position')]).transform((value) => BigInt(value));
@@ -48,12 +46,6 @@ export const replayWebhookRequest = z.union([
 
 export const webhookIdSchema = z.string().regex(/^[0-9a-f]{24}$/, 'a webhook endpoint id');
 export const validWebhookId = new ZodValidationPipe(webhookIdSchema);
-
-/** In production an address literal must be public; a name is judged each time a delivery connects. */
-export function privateAddressOf(url: string): string | undefined {
-  const host = new URL(url).hostname.replace(/^\[(.*)\]$/, '$1');
-  return isIP(host) !== 0 && !isPublicAddress(host) ? host : undefined;
-}
 
 export const webhookEndpointAnswer = z.object({
   id: z.string(),

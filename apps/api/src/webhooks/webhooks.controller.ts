@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import type { CommandContext } from '#application';
 import { CONFIG, type Config } from '#config';
 import type { WebhookEndpoint } from '#domain';
+import { notPublicLiteral } from '#identity';
 import { OWNERS_AND_ADMINS, RequireAccess } from '../access/require-access.decorator.js';
 import { Operation } from '../http/operation.decorator.js';
 import { ProblemError } from '../http/problem-error.js';
@@ -17,7 +18,6 @@ import {
   createdWebhookAnswer,
   createWebhookRequest,
   deliveriesAnswer,
-  privateAddressOf,
   replayAnswer,
   replayWebhookRequest,
   rotatedSecretAnswer,
@@ -138,7 +138,8 @@ export class WebhooksController {
   }
 
   private refusePrivate(url: string): void {
-    const address = this.config.nodeEnv === 'production' ? privateAddressOf(url) : undefined;
+    // In production an address literal must be public; a name is judged each time a delivery connects.
+    const address = this.config.nodeEnv === 'production' ? notPublicLiteral(url) : undefined;
     if (address === undefined) return;
     const detail = `url: ${address} is not a public address; webhooks are sent only to public addresses`;
     throw new ProblemError(400, 'VALIDATION_FAILED', 'The request is not valid', detail, { errors: [{ pointer: '#/url', detail: `${address} is not a public address` }] });
