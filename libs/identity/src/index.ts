@@ -30,5 +30,4 @@ export * from './two-step/owner-resets.js';
 export type { ChangeConfirmation } from './two-step/confirmed-changes.js';
 export * from './two-step/authenticator-app.js';
 export * from './two-step/recovery-codes.js';
-export { createProviderFetch, ProviderFetchError, type ProviderFetch } from './sso/provider-fetch.js';
-export { isPublicAddress } from './sso/public-address.js';
+export { createProviderFetch, notPublicLiteral, ProviderFetchError, type ProviderFetch } from './sso/provider-fetch.js';

@@ -64,9 +64,9 @@ function untracedProviderFetch(options: ProviderFetchOptions): ProviderFetch {
   return async (input, init) => {
     const url = new URL(input);
     if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new ProviderFetchError(`Not an http(s) URL: ${url.protocol}`);
-    const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
     // Node connects to an address literal without asking the lookup.
-    if (options.publicAddressesOnly && isIP(host) !== 0 && !isPublicAddress(host)) throw new ProviderFetchError(`${host} is not a public address`);
+    const literal = options.publicAddressesOnly ? notPublicLiteral(url) : undefined;
+    if (literal !== undefined) throw new ProviderFetchError(`${literal} is not a public address`);
     const body = requestBody(init.body);
     const request = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, {
       method: init.method ?? 'GET',
@@ -117,12 +117,17 @@ export function publicOnly(resolve: LookupFunction): LookupFunction {
   };
 }
 
+/** The URL's host when it is an address literal that is not public (judged without any lookup). */
+export function notPublicLiteral(target: string | URL): string | undefined {
+  const host = new URL(target).hostname.replace(/^\[(.*)\]$/, '$1');
+  return isIP(host) !== 0 && !isPublicAddress(host) ? host : undefined;
+}
+
 export async function checkPublicDestination(target: string, resolve: LookupFunction = dnsLookup): Promise<void> {
   const host = new URL(target).hostname.replace(/^\[(.*)\]$/, '$1');
-  if (isIP(host) !== 0) {
-    if (!isPublicAddress(host)) throw new ProviderFetchError(`${host} is not a public address`);
-    return;
-  }
+  const literal = notPublicLiteral(target);
+  if (literal !== undefined) throw new ProviderFetchError(`${literal} is not a public address`);
+  if (isIP(host) !== 0) return;
   await new Promise<void>((done, refuse) => publicOnly(resolve)(host, { all: true }, (error) => (error === null ? done() : refuse(error))));
 }
 
