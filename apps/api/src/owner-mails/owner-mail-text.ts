@@ -43,8 +43,9 @@ export function thresholdMail(config: MailConfig, reached: Reached): OwnerMail {
 
 const dayOf = (instant: string): string => new Date(instant).toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
 
-const closing = (config: MailConfig, about: About): string[] => [
-  `The organization's overview: ${config.publicUrl}/app/orgs/${encodeURIComponent(about.organizationId)}`,
+/** `page`: the organization's console page the mail points to (its overview unless said). */
+const closing = (config: MailConfig, about: About, page: { name: string; path: string } = { name: 'overview', path: '' }): string[] => [
+  `The organization's ${page.name}: ${config.publicUrl}/app/orgs/${encodeURIComponent(about.organizationId)}${page.path}`,
   '',
   `You receive this because you own ${about.organizationName} in ${config.productName}.`,
 ];
@@ -93,9 +94,7 @@ function webhookDisabledMail(config: MailConfig, about: About, { endpointId, rea
       `${config.productName} turned off the webhook endpoint ${url ?? endpointId} of ${about.organizationName}. ${reason}`,
       'Nothing more is sent to it until it is turned on again; then it gets every event it missed, in order.',
       '',
-      `The organization's webhooks: ${config.publicUrl}/app/orgs/${encodeURIComponent(about.organizationId)}/webhooks`,
-      '',
-      `You receive this because you own ${about.organizationName} in ${config.productName}.`,
+      ...closing(config, about, { name: 'webhooks', path: '/webhooks' }),
     ].join('\n'),
   };
 }
