@@ -364,6 +364,33 @@ describe('Splunk and Datadog', () => {
   });
 });
 
+describe('Send test event', () => {
+  it('sends one signed webhook.test now, outside the queue, and answers what the receiver did; another organization’s endpoint is 404', async () => {
+    const acme = await createOrganization(admin, { plan: { line: 'classic', plan: 'professional' } });
+    const globex = await createOrganization(admin, { plan: { line: 'classic', plan: 'professional' } });
+    const to = await receiver();
+    const { id } = await endpoint(acme, to);
+    const tested = await admin.post(`/organizations/${acme}/webhooks/${id}/test`);
+    expect(tested.status).toBe(200);
+    expect(tested.body).toEqual({ eventId: expect.stringMatching(/^test_/), delivered: true, status: 200, ms: expect.any(Number), excerpt: 'thanks', reason: '' });
+    const [received] = await to.waitFor(1);
+    expect(received?.id).toBe(tested.body.eventId);
+    expect(received?.payload).toEqual({ type: 'webhook.test', timestamp: expect.any(String), data: { organizationId: acme, endpointId: id, description: expect.stringContaining('test event') } });
+    // A test is not the history: the delivery log and the queue's cursor are untouched.
+    expect(await deliveries(acme, id)).toEqual([]);
+
+    to.answer = 500;
+    const failed = await admin.post(`/organizations/${acme}/webhooks/${id}/test`);
+    expect(failed.body).toMatchObject({ delivered: false, status: 500, reason: 'The receiver answered 500.' });
+    await expectRefusal(running.store, globex, () => admin.post(`/organizations/${globex}/webhooks/${id}/test`), 404, 'NOT_FOUND');
+
+    const datadog = await receiver();
+    const logs = await admin.post(`/organizations/${acme}/webhooks`, { url: datadog.url, events: ['*'], format: 'datadog', token: 'dd-api-key-2' });
+    expect((await admin.post(`/organizations/${acme}/webhooks/${logs.body.id}/test`)).body).toMatchObject({ delivered: true, status: 200 });
+    expect(datadog.requests.map((request) => [request.headers['dd-api-key'], (JSON.parse(request.body) as Array<{ chorus: { type: string } }>)[0]?.chorus.type])).toEqual([['dd-api-key-2', 'webhook.test']]);
+  });
+});
+
 describe('after a restart', () => {
   it('finds the endpoints recorded before it started, and goes on from where each was', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'chorus-webhooks-restart-'));

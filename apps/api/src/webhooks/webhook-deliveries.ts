@@ -1,11 +1,13 @@
 // Every node runs a sender per endpoint; the deliveries stream's claim lets one of them send, in the order of the
 // organization's history, each event recorded delivered before the next is sent (docs/webhooks.md, Delivery).
+import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { FoldedStateCache, handleCommand, loadStream, newCommandContext, type CommandContext, type LoadedStream } from '#application';
 import { CONFIG, type Config } from '#config';
 import {
   organizationStreamPrefix,
+  signingGenerations,
   webhookDeliveriesDecider,
   webhookEndpointsDecider,
   webhookEndpointsStreamPrefix,
@@ -21,6 +23,7 @@ import { PINO } from '../logging/pino.js';
 import { Organizations } from '../organizations/organizations.js';
 import { WebhookEndpoints } from './webhook-endpoints.service.js';
 import { EndpointSender, type SenderHost } from './endpoint-sender.js';
+import { batchRequest, send, standardRequest, type SendOutcome, type WebhookPayload } from './webhook-sender.js';
 
 /** To the receiver's last byte, connecting included. */
 export const WEBHOOK_TIMEOUT_MS = 10_000;
@@ -127,6 +130,27 @@ export class WebhookDeliveries implements SenderHost, OnApplicationBootstrap, On
       if (error instanceof WrongExpectedRevisionError) return false;
       throw error;
     }
+  }
+
+  /**
+   * One `webhook.test` event, sent now and outside the endpoint's queue (nothing of the history waits for it, and it is
+   * not in the delivery log): the answer says what the receiver did. Sent to a disabled endpoint too, to try it first.
+   */
+  async sendTest(organizationId: string, endpointId: string): Promise<SendOutcome & { eventId: string }> {
+    const endpoint = await this.endpoints.get(organizationId, endpointId);
+    const now = this.clock.now();
+    const eventId = `test_${randomUUID()}`;
+    const payload: WebhookPayload = {
+      type: 'webhook.test',
+      timestamp: now.toISOString(),
+      data: { organizationId, endpointId, description: 'A test event from Chorus: this endpoint receives the organization’s events.' },
+    };
+    const token = endpoint.format === 'standard' ? undefined : await this.endpoints.tokenOf(endpoint);
+    const request =
+      endpoint.format === 'standard'
+        ? standardRequest(await this.endpoints.signingKeys(endpointId, signingGenerations(endpoint, now)), eventId, payload, now.getTime())
+        : batchRequest(endpoint.format, token ?? '', [payload]);
+    return { eventId, ...(await send(this.sendingFetch, endpoint.url, request, () => this.clock.now().getTime())) };
   }
 
   async disable(organizationId: string, endpointId: string, reason: string): Promise<void> {

@@ -62,6 +62,14 @@ export const webhookEndpointAnswer = z.object({
 export const createdWebhookAnswer = webhookEndpointAnswer.extend({ secret: z.string().describe('whsec_…: shown once') });
 export const webhookListAnswer = z.object({ endpoints: z.array(webhookEndpointAnswer) });
 export const rotatedSecretAnswer = z.object({ secret: z.string(), previousSecretValidUntil: z.string() });
+export const testEventAnswer = z.object({
+  eventId: z.string().describe('The test event’s own id (`webhook-id`)'),
+  delivered: z.boolean(),
+  status: z.number().nullable().describe('The receiver’s status; null when it did not answer'),
+  ms: z.number(),
+  excerpt: z.string().describe('The start of the receiver’s answer'),
+  reason: z.string().describe('Why it was not delivered, in a sentence; empty when delivered'),
+});
 export const replayAnswer = z.object({ replayId: z.string(), fromRevision: z.union([z.number(), z.string()]) });
 export const deliveriesAnswer = z.object({
   deliveries: z.array(

@@ -12,6 +12,7 @@ import { PrincipalContext } from '../http/request-context.js';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
 import { jsonSafe } from '../organizations/command-result.js';
 import { validOrganizationId } from '../organizations/organization-requests.js';
+import { WebhookDeliveries } from './webhook-deliveries.js';
 import { WebhookEndpoints } from './webhook-endpoints.service.js';
 import {
   changeWebhookRequest,
@@ -21,6 +22,7 @@ import {
   replayAnswer,
   replayWebhookRequest,
   rotatedSecretAnswer,
+  testEventAnswer,
   validWebhookId,
   webhookEndpointAnswer,
   webhookListAnswer,
@@ -44,6 +46,7 @@ const answerOf = (endpoint: WebhookEndpoint): z.output<typeof webhookEndpointAns
 export class WebhooksController {
   constructor(
     private readonly endpoints: WebhookEndpoints,
+    private readonly sender: WebhookDeliveries,
     @Inject(CONFIG) private readonly config: Config,
   ) {}
 
@@ -127,6 +130,19 @@ export class WebhooksController {
   ): Promise<z.output<typeof replayAnswer>> {
     const { replayId, fromRevision } = await this.endpoints.replay(id, webhookId, from, context);
     return { replayId, fromRevision: jsonSafe(fromRevision) };
+  }
+
+  @Post(':webhookId/test')
+  @HttpCode(200)
+  @RequireAccess(WRITE)
+  @Operation({
+    summary: 'Send a `webhook.test` event now, signed or authenticated as the endpoint’s format says, and answer what the receiver did',
+    answer: testEventAnswer,
+    responses: { 404: 'NOT_FOUND: not an endpoint of this organization' },
+  })
+  async test(@Param('id', validOrganizationId) id: string, @Param('webhookId', validWebhookId) webhookId: string): Promise<z.output<typeof testEventAnswer>> {
+    const { eventId, ok, status, ms, excerpt, reason } = await this.sender.sendTest(id, webhookId);
+    return { eventId, delivered: ok, status, ms, excerpt, reason };
   }
 
   @Get(':webhookId/deliveries')
