@@ -55,3 +55,4 @@ export { PersonalDataErasure, type ErasureResult } from './privacy/personal-data
 export { expiresAt, PersonalDataRetention } from './privacy/personal-data-retention.js';
 export { PersonalDataExport, type PersonalDataCopy } from './privacy/personal-data-export.js';
 export { webhookPayloadSchema, WEBHOOK_PAYLOADS } from './webhooks/webhook-payloads.js';
+export { WEBHOOK_RUN } from './webhooks/endpoint-sender.js';

@@ -13,6 +13,7 @@ import {
   webhookSenderDuty,
   type OrganizationEvent,
   type OrganizationState,
+  type TriedDelivery,
   type WebhookDeliveryCommand,
   type WebhookDeliveryState,
   type WebhookEndpoint,
@@ -22,12 +23,18 @@ import type { ProviderFetch } from '#identity';
 import type { IdentityClock } from '../config/app-clock.js';
 import type { Organizations } from '../organizations/organizations.js';
 import type { WebhookEndpoints } from './webhook-endpoints.service.js';
-import { batchRequest, send, standardRequest, type Request, type WebhookPayload } from './webhook-sender.js';
+import { batchRequest, send, standardRequest, type Request, type SendOutcome, type WebhookPayload } from './webhook-sender.js';
 
 /** Read from the organization's history at a time. */
 const PAGE = 100;
 /** Events in one request of a batching format. */
 const BATCH = 50;
+/**
+ * How much one record covers: a standard endpoint's deliveries are recorded a run at a time, not one by one. A node
+ * that dies mid-run sends the run's events again (at least once; `webhook-id` lets a receiver drop them); a run ends
+ * well inside the 30 s claim, so normally no other node sends them meanwhile.
+ */
+export const WEBHOOK_RUN = { deliveries: 50, ms: 1_000 };
 /** After an unexpected error (the store unreachable), before the sender looks again. */
 const ERROR_PAUSE_MS = 1_000;
 
@@ -183,40 +190,52 @@ export class EndpointSender {
       await this.deliveries.record(endpointId, loaded, { type: 'SkipWebhookEvents', data: { upToRevision: passed.revision, sender, at } });
       return { kind: 'more' };
     }
-    // A batching format takes what this page holds; a standard endpoint one event at a time.
-    const batch = endpoint.format === 'standard' ? wanted.slice(0, 1) : wanted.slice(0, BATCH);
-    return this.deliver(endpoint, loaded, batch);
+    return this.deliver(endpoint, loaded, endpoint.format === 'standard' ? wanted : wanted.slice(0, BATCH));
   }
 
-  private async deliver(endpoint: WebhookEndpoint, loaded: LoadedStream<WebhookDeliveryState>, batch: readonly RecordedEvent[]): Promise<Step> {
-    const last = batch.at(-1);
-    if (last === undefined) return { kind: 'idle' };
-    const payloads: WebhookPayload[] = [];
-    for (const event of batch) {
-      const description = recordedEventSentence(event.type, event.data, namesIn(await this.stateBefore(event)));
-      const payload = payloadOf(event, this.organizationId, description);
-      if (payload !== undefined) payloads.push(payload);
+  /**
+   * A standard endpoint's events go one request at a time, each sent once the one before was answered, and the whole
+   * run is recorded in one append (a batching format's run is its one request). WEBHOOK_RUN bounds what a crash sends again.
+   */
+  private async deliver(endpoint: WebhookEndpoint, loaded: LoadedStream<WebhookDeliveryState>, events: readonly RecordedEvent[]): Promise<Step> {
+    const clock = this.deliveries.clock;
+    const startedAt = clock.now().getTime();
+    const tried: TriedDelivery[] = [];
+    let gone: SendOutcome | undefined;
+    const runs = endpoint.format === 'standard' ? events.map((event) => [event]) : [events];
+    for (const batch of runs) {
+      const last = batch.at(-1);
+      if (last === undefined || tried.length >= WEBHOOK_RUN.deliveries || clock.now().getTime() - startedAt >= WEBHOOK_RUN.ms) break;
+      const payloads: WebhookPayload[] = [];
+      for (const event of batch) {
+        const description = recordedEventSentence(event.type, event.data, namesIn(await this.stateBefore(event)));
+        const payload = payloadOf(event, this.organizationId, description);
+        if (payload !== undefined) payloads.push(payload);
+      }
+      const request = await this.request(endpoint, batch, payloads);
+      // Deleted meanwhile: its secrets are gone, and so is it (the registry stops this sender).
+      if (request === undefined) break;
+      const outcome = await send(this.deliveries.sendingFetch, endpoint.url, request, () => clock.now().getTime());
+      const attempt = {
+        revision: last.revision.toString(),
+        position: last.position.toString(),
+        eventId: last.id,
+        eventType: payloads.at(-1)?.type ?? last.type,
+        ...(endpoint.format === 'standard' ? {} : { count: batch.length }),
+        status: outcome.status,
+        ms: outcome.ms,
+        excerpt: outcome.excerpt,
+      };
+      tried.push({ attempt, ok: outcome.ok, reason: outcome.reason, at: clock.now() });
+      if (!outcome.ok) {
+        if (outcome.gone) gone = outcome;
+        break;
+      }
     }
-    const request = await this.request(endpoint, batch, payloads);
-    // Deleted meanwhile: its secrets are gone, and so is it (the registry stops this sender).
-    if (request === undefined) return { kind: 'idle' };
-    const outcome = await send(this.deliveries.sendingFetch, endpoint.url, request, () => this.deliveries.clock.now().getTime());
-    const attempt = {
-      revision: last.revision.toString(),
-      position: last.position.toString(),
-      eventId: last.id,
-      eventType: payloads.at(-1)?.type ?? last.type,
-      ...(endpoint.format === 'standard' ? {} : { count: batch.length }),
-      status: outcome.status,
-      ms: outcome.ms,
-      excerpt: outcome.excerpt,
-    };
+    if (tried.length === 0) return { kind: 'idle' };
     const sender = this.deliveries.senderName;
-    const recorded = await this.deliveries.record(endpoint.endpointId, loaded, {
-      type: 'RecordWebhookAttempt',
-      data: { attempt, ok: outcome.ok, reason: outcome.reason, sender, at: this.deliveries.clock.now() },
-    });
-    if (recorded && outcome.gone) await this.deliveries.disable(this.organizationId, endpoint.endpointId, outcome.reason);
+    const recorded = await this.deliveries.record(endpoint.endpointId, loaded, { type: 'RecordWebhookAttempts', data: { tried, sender, at: clock.now() } });
+    if (recorded && gone !== undefined) await this.deliveries.disable(this.organizationId, endpoint.endpointId, gone.reason);
     return { kind: 'more' };
   }
 

@@ -57,7 +57,7 @@ export class WebhookDeliveries implements SenderHost, OnApplicationBootstrap, On
     @Inject(PINO) pino: Logger,
   ) {
     this.log = pino.child({ component: 'webhooks' });
-    this.sendingFetch = createProviderFetch({ publicAddressesOnly: config.nodeEnv === 'production', timeoutMs: WEBHOOK_TIMEOUT_MS, maxBytes: RECEIVER_ANSWER_MAX_BYTES });
+    this.sendingFetch = createProviderFetch({ publicAddressesOnly: config.nodeEnv === 'production', timeoutMs: WEBHOOK_TIMEOUT_MS, maxBytes: RECEIVER_ANSWER_MAX_BYTES, keepAlive: true });
     this.senderName = runMode === 'server' ? loadNodeName(config.dataDir) : 'cli';
   }
 

@@ -105,9 +105,12 @@ export const webhookGivenUp = (state: WebhookDeliveryState, now: Date): boolean 
 export const webhookSenderDuty = (state: WebhookDeliveryState, sender: string, now: Date): MailDuty =>
   mailClaimDuty(false, state.claim, sender, now, WEBHOOK_CLAIM_MS);
 
+export type TriedDelivery = { attempt: Omit<WebhookAttempt, 'attempt' | 'at' | 'sender'>; ok: boolean; reason: string; at: Date };
+
 export type WebhookDeliveryCommand =
   | { type: 'ClaimWebhookDeliveries'; data: { sender: string; at: Date } }
-  | { type: 'RecordWebhookAttempt'; data: { attempt: Omit<WebhookAttempt, 'attempt' | 'at' | 'sender'>; ok: boolean; reason: string; sender: string; at: Date } }
+  /** A run of attempts in the order they were made, each at its own time: only the last may have failed. */
+  | { type: 'RecordWebhookAttempts'; data: { tried: readonly TriedDelivery[]; sender: string; at: Date } }
   | { type: 'StartWebhookReplay'; data: { replayId: string; afterRevision: bigint; sender: string; at: Date } }
   | { type: 'SkipWebhookEvents'; data: { upToRevision: bigint; sender: string; at: Date } };
 
@@ -117,13 +120,22 @@ export function decideWebhookDeliveries(command: WebhookDeliveryCommand, state: 
   switch (command.type) {
     case 'ClaimWebhookDeliveries':
       return [{ type: 'WebhookDeliveryClaimed', data: { sender, at } }];
-    case 'RecordWebhookAttempt': {
-      const { attempt: tried, ok, reason } = command.data;
-      const attempt = state.failing?.revision === BigInt(tried.revision) ? state.failing.attempts + 1 : 1;
-      const data: WebhookAttempt = { ...tried, attempt, sender, at };
-      if (ok) return [{ type: 'WebhookDelivered', data }];
-      const nextAttemptAt = new Date(command.data.at.getTime() + webhookRetryDelayMs(attempt)).toISOString();
-      return [{ type: 'WebhookDeliveryFailed', data: { ...data, reason, nextAttemptAt } }];
+    case 'RecordWebhookAttempts': {
+      const events: WebhookDeliveryEvent[] = [];
+      let failing = state.failing;
+      for (const { attempt: tried, ok, reason, at: triedAt } of command.data.tried) {
+        const attempt = failing?.revision === BigInt(tried.revision) ? failing.attempts + 1 : 1;
+        const data: WebhookAttempt = { ...tried, attempt, sender, at: triedAt.toISOString() };
+        if (ok) {
+          events.push({ type: 'WebhookDelivered', data });
+          failing = null;
+          continue;
+        }
+        const nextAttemptAt = new Date(triedAt.getTime() + webhookRetryDelayMs(attempt)).toISOString();
+        events.push({ type: 'WebhookDeliveryFailed', data: { ...data, reason, nextAttemptAt } });
+        break;
+      }
+      return events;
     }
     case 'StartWebhookReplay':
       return [{ type: 'WebhookReplayStarted', data: { replayId: command.data.replayId, afterRevision: command.data.afterRevision.toString(), sender, at } }];

@@ -79,12 +79,12 @@ describe('webhook deliveries', () => {
 
   it('counts attempts at the event at the head of the line, and gives up 3 days after its first failure', () => {
     const first = new Date(at);
-    const failed = webhookDeliveriesDecider.decide({ type: 'RecordWebhookAttempt', data: { attempt: attempt(4), ok: false, reason: 'HTTP 500', sender: 'n1', at: first } }, webhookDeliveriesDecider.initialState);
+    const failed = webhookDeliveriesDecider.decide({ type: 'RecordWebhookAttempts', data: { tried: [{ attempt: attempt(4), ok: false, reason: 'HTTP 500', at: first }], sender: 'n1', at: first } }, webhookDeliveriesDecider.initialState);
     expect(failed).toEqual([
       { type: 'WebhookDeliveryFailed', data: { ...attempt(4), attempt: 1, sender: 'n1', at, reason: 'HTTP 500', nextAttemptAt: '2030-01-01T00:00:05.000Z' } },
     ]);
     const later = new Date(first.getTime() + 3 * 24 * 3_600_000);
-    const again = webhookDeliveriesDecider.decide({ type: 'RecordWebhookAttempt', data: { attempt: attempt(4), ok: false, reason: 'HTTP 500', sender: 'n2', at: later } }, foldWebhookDeliveries(failed));
+    const again = webhookDeliveriesDecider.decide({ type: 'RecordWebhookAttempts', data: { tried: [{ attempt: attempt(4), ok: false, reason: 'HTTP 500', at: later }], sender: 'n2', at: later } }, foldWebhookDeliveries(failed));
     expect(again[0]).toMatchObject({ type: 'WebhookDeliveryFailed', data: { attempt: 2, nextAttemptAt: '2030-01-04T00:00:10.000Z' } });
     const state = foldWebhookDeliveries([...failed, ...again]);
     expect(state.failing?.firstFailedAt).toBe(at);
@@ -94,12 +94,25 @@ describe('webhook deliveries', () => {
 
   it('moves past an event once delivered, and back for a replay', () => {
     const events: WebhookDeliveryEvent[] = [
-      ...webhookDeliveriesDecider.decide({ type: 'RecordWebhookAttempt', data: { attempt: { ...attempt(7), status: 204 }, ok: true, reason: '', sender: 'n1', at: new Date(at) } }, webhookDeliveriesDecider.initialState),
+      ...webhookDeliveriesDecider.decide({ type: 'RecordWebhookAttempts', data: { tried: [{ attempt: { ...attempt(7), status: 204 }, ok: true, reason: '', at: new Date(at) }], sender: 'n1', at: new Date(at) } }, webhookDeliveriesDecider.initialState),
     ];
     expect(foldWebhookDeliveries(events)).toMatchObject({ doneUpTo: 7n, failing: null });
     deliveries.given(events).when({ type: 'SkipWebhookEvents', data: { upToRevision: 5n, sender: 'n1', at: new Date(at) } }).then([]);
     const replayed = [...events, { type: 'WebhookReplayStarted', data: { replayId: 'r1', afterRevision: '2', sender: 'n1', at } } as WebhookDeliveryEvent];
     expect(foldWebhookDeliveries(replayed)).toMatchObject({ doneUpTo: 2n, replayId: 'r1' });
+  });
+
+  it('records a run of deliveries in one append, each at its own time, up to the one that failed', () => {
+    const sent = (revision: number, seconds: number, ok: boolean) => ({ attempt: { ...attempt(revision), status: ok ? 204 : 500 }, ok, reason: ok ? '' : 'HTTP 500', at: new Date(Date.parse(at) + seconds * 1_000) });
+    const failing = foldWebhookDeliveries(webhookDeliveriesDecider.decide({ type: 'RecordWebhookAttempts', data: { tried: [sent(3, 0, false)], sender: 'n1', at: new Date(at) } }, webhookDeliveriesDecider.initialState));
+    const run = webhookDeliveriesDecider.decide({ type: 'RecordWebhookAttempts', data: { tried: [sent(3, 5, true), sent(4, 6, true), sent(5, 7, false), sent(6, 8, true)], sender: 'n1', at: new Date(at) } }, failing);
+    const attempts = run.map((event) => ({ type: event.type, ...(event.data as WebhookAttempt) }));
+    expect(attempts.map(({ type, revision, attempt: number, at: sentAt }) => [type, revision, number, sentAt])).toEqual([
+      ['WebhookDelivered', '3', 2, '2030-01-01T00:00:05.000Z'],
+      ['WebhookDelivered', '4', 1, '2030-01-01T00:00:06.000Z'],
+      ['WebhookDeliveryFailed', '5', 1, '2030-01-01T00:00:07.000Z'],
+    ]);
+    expect(foldWebhookDeliveries(run)).toMatchObject({ doneUpTo: 4n, failing: { revision: 5n, attempts: 1, nextAttemptAt: '2030-01-01T00:00:12.000Z' } });
   });
 
   it('is sent by one node: the last sender holds it for 30 s after its last record', () => {

@@ -53,6 +53,20 @@ describe('the bounded provider fetch', () => {
   });
 });
 
+describe('with connections kept open (a webhook receiver)', () => {
+  const kept = createProviderFetch({ publicAddressesOnly: false, timeoutMs: 1_000, keepAlive: true });
+
+  it('sends calls to one host over one connection, and one cut off by its timeout is not reused', async () => {
+    provider.answers.set('/doc', { kind: 'json', body: { issuer: 'x' } });
+    for (let call = 0; call < 3; call += 1) expect((await kept(`${provider.url}/doc`, get)).status).toBe(200);
+    expect(provider.connections).toBe(1);
+    provider.answers.set('/slow', { kind: 'trickle', everyMs: 100 });
+    await expect(kept(`${provider.url}/slow`, get)).rejects.toThrow('No complete answer within 1000 ms');
+    expect((await kept(`${provider.url}/doc`, get)).status).toBe(200);
+    expect(provider.connections).toBe(2);
+  });
+});
+
 describe('in production (public addresses only)', () => {
   // The URL parser turns 2130706433, 0x7f.1 and 127.1 into 127.0.0.1 before anything is judged.
   it.each([['127.0.0.1'], ['[::1]'], ['[::ffff:127.0.0.1]'], ['[::ffff:7f00:1]'], ['0.0.0.0'], ['2130706433'], ['0x7f.1'], ['127.1']])(

@@ -1,8 +1,8 @@
 // The issuer is chosen by an organization's owner: answers are bounded, redirects never followed, and in production
 // only public addresses are connected to, judged per connection (a name re-pointed after a check gains nothing).
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { request as httpRequest, type Agent, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { Agent as HttpAgent, request as httpRequest, type Agent, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { inSpan, SpanKind } from '#application';
 import { isPublicAddress } from './public-address.js';
@@ -17,7 +17,12 @@ export type ProviderFetchOptions = {
   maxBytes?: number;
   lookup?: LookupFunction;
   agent?: Agent;
+  /** Connections kept open between calls to the same host (a webhook receiver); each new one is judged as any. */
+  keepAlive?: boolean;
 };
+
+/** An idle connection is closed before a server's usual keep-alive timeout (Node's 5 s), so none is reused as it closes. */
+const IDLE_CONNECTION_MS = 4_000;
 
 /** Its message is for the log only. */
 export class ProviderFetchError extends Error {
@@ -61,6 +66,8 @@ function untracedProviderFetch(options: ProviderFetchOptions): ProviderFetch {
   const timeoutMs = options.timeoutMs ?? PROVIDER_CALL_TIMEOUT_MS;
   const maxBytes = options.maxBytes ?? PROVIDER_RESPONSE_MAX_BYTES;
   const lookup = options.publicAddressesOnly ? publicOnly(options.lookup ?? dnsLookup) : options.lookup;
+  const kept = options.keepAlive === true ? { keepAlive: true, timeout: IDLE_CONNECTION_MS, scheduling: 'lifo' as const } : undefined;
+  const agents = kept === undefined ? undefined : { http: new HttpAgent(kept), https: new HttpsAgent(kept) };
   return async (input, init) => {
     const url = new URL(input);
     if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new ProviderFetchError(`Not an http(s) URL: ${url.protocol}`);
@@ -72,7 +79,7 @@ function untracedProviderFetch(options: ProviderFetchOptions): ProviderFetch {
       method: init.method ?? 'GET',
       // Compressed answers are not inflated, so none is asked for.
       headers: { ...init.headers, 'accept-encoding': 'identity', ...(body === undefined ? {} : { 'content-length': String(body.length) }) },
-      agent: options.agent ?? false,
+      agent: options.agent ?? (agents === undefined ? false : url.protocol === 'https:' ? agents.https : agents.http),
       ...(lookup === undefined ? {} : { lookup }),
     });
     return new Promise<Response>((resolve, reject) => {
