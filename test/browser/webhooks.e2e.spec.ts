@@ -1,8 +1,10 @@
 // The console's Webhooks page (docs/console.md, Webhooks) in real Chromium against the real server, with a receiver of
 // the customer's started here: an owner adds an endpoint with the keyboard alone (an address without a scheme refused
 // in words first), copies the secret shown once, sees the deliveries arrive in the log (each signed with that
-// secret), and turns the endpoint off. axe-core clean and nothing sideways on every state, at 1280 and 390 px;
-// screenshots `webhooks-<state>-<width>.png` in a temp directory (WEBHOOK_SCREENSHOTS names another).
+// secret), and turns the endpoint off; then adds a Datadog endpoint with its API key and sends it a test event, which
+// the receiver gets with that key (and a failing one, said as such). axe-core clean and nothing sideways on every
+// state, at 1280 and 390 px; screenshots `webhooks-<state>-<width>.png` in a temp directory (WEBHOOK_SCREENSHOTS
+// names another).
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,6 +23,9 @@ import { waitFor } from './support/wait-for.js';
 
 const shots = process.env.WEBHOOK_SCREENSHOTS ?? join(tmpdir(), 'chorus-webhooks-screens');
 const olga: ConsoleUser = { email: 'olga@acme.example', password: 'harbour-lantern-4417' };
+const datadogKey = 'dd-0123456789abcdef0123456789abcdef';
+/** The same receiver, under a path of its own: a second endpoint. */
+const datadogUrl = () => `${started().receiver.url}/datadog`;
 
 let server: ChorusServer | undefined;
 let browser: TestBrowser | undefined;
@@ -40,9 +45,13 @@ function webhooksScreen(page: Page) {
     message: form.getByRole('alert'),
     status: form.getByRole('status'),
     secret: page.getByRole('group', { name: /^Signing secret for / }),
-    endpoint: (url: string) => endpoints.getByRole('listitem', { name: url }),
+    endpoint: (url: string) => endpoints.getByRole('listitem', { name: url, exact: true }),
     listStatus: page.getByRole('region', { name: 'Endpoints' }).getByRole('status').first(),
     deliveries: (url: string) => page.getByRole('table', { name: `Deliveries to ${url}` }),
+    format: form.getByRole('group', { name: 'Format' }),
+    datadogKey: form.getByLabel('Datadog API key', { exact: true }),
+    testButton: (url: string) => endpoints.getByRole('button', { name: `Send test event to ${url}`, exact: true }),
+    testStatus: (url: string) => endpoints.getByRole('listitem', { name: url, exact: true }).locator('.webhook-test'),
   };
 }
 
@@ -180,6 +189,67 @@ describe('the Webhooks page', () => {
     await page.getByRole('radio', { name: 'A date and time' }).check();
     await page.getByLabel('Time zone', { exact: true }).waitFor();
     await judge(page, 'replay');
+    expect(problems).toEqual([]);
+  }, 60_000);
+
+  it('adds a Datadog endpoint with its API key (no secret to show), and a test event reaches the receiver with that key', async () => {
+    const { server, browser, receiver } = started();
+    const { page, problems } = await signedInPage(browser, server.baseUrl, olga, desktop);
+    await openConsolePage(page, server.baseUrl, '/app/orgs/acme/webhooks', 'Webhooks');
+    const hooks = webhooksScreen(page);
+    await hooks.endpoint(receiver.url).waitFor();
+
+    // The key's field comes with the format, named as Datadog names it, and keeps what is typed out of sight.
+    expect(await hooks.datadogKey.count()).toBe(0);
+    await hooks.format.getByRole('radio', { name: /^Datadog logs/ }).check();
+    expect(await hooks.datadogKey.getAttribute('type')).toBe('password');
+    await hooks.datadogKey.fill(datadogKey);
+    await hooks.url.fill(datadogUrl());
+    await judge(page, 'datadog-form');
+    await hooks.form.getByRole('button', { name: 'Add endpoint' }).click();
+    expect(await textOnceShown(hooks.status, 'is added.')).toBe(
+      `${datadogUrl()} is added. Events are sent to it from now on. They go in batches, with the Datadog API key you gave.`,
+    );
+    expect(await hooks.secret.count()).toBe(0);
+    const endpoint = hooks.endpoint(datadogUrl());
+    expect(await textOnceShown(endpoint, 'Format: Datadog logs')).toContain('Format: Datadog logs');
+    expect(await endpoint.getByRole('button', { name: /^New secret/ }).count()).toBe(0);
+
+    // A test event: the receiver gets it as Datadog's intake would, with the key; the page says it was delivered.
+    const before = receiver.requests.length;
+    await hooks.testButton(datadogUrl()).click();
+    const delivered = await textOnceShown(hooks.testStatus(datadogUrl()), 'Test event delivered');
+    expect(delivered).toMatch(/^Test event delivered: your endpoint answered 200 in \d+(?: ms|\.\d s)\.$/);
+    expect(await hooks.testButton(datadogUrl()).isEnabled()).toBe(true);
+    const sent = receiver.requests.slice(before).find((request) => request.headers['dd-api-key'] !== undefined);
+    expect(sent?.headers['dd-api-key']).toBe(datadogKey);
+    expect((JSON.parse(sent?.body ?? '[]') as { chorus?: { type?: string } }[]).map((log) => log.chorus?.type)).toEqual(['webhook.test']);
+    await judge(page, 'test-delivered');
+
+    // A receiver that fails: said in the server's sentence, with the start of its answer.
+    receiver.answer = 500;
+    try {
+      await hooks.testButton(datadogUrl()).click();
+      expect(await textOnceShown(hooks.testStatus(datadogUrl()), 'not delivered')).toMatch(/^Test event not delivered: The receiver answered 500\./);
+    } finally {
+      receiver.answer = 200;
+    }
+    await judge(page, 'test-failed');
+    expect(problems).toEqual([]);
+  }, 60_000);
+
+  it('at 390 px: the Datadog form and a test event’s outcome fit, axe-clean, nothing sideways', async () => {
+    const { server, browser } = started();
+    const { page, problems } = await signedInPage(browser, server.baseUrl, olga, phone);
+    await openConsolePage(page, server.baseUrl, '/app/orgs/acme/webhooks', 'Webhooks');
+    const hooks = webhooksScreen(page);
+    await hooks.endpoint(datadogUrl()).waitFor();
+    await hooks.format.getByRole('radio', { name: /^Datadog logs/ }).check();
+    await hooks.datadogKey.fill(datadogKey);
+    await judge(page, 'datadog-form');
+    await hooks.testButton(datadogUrl()).click();
+    await textOnceShown(hooks.testStatus(datadogUrl()), 'Test event delivered');
+    await judge(page, 'test-delivered');
     expect(problems).toEqual([]);
   }, 60_000);
 });

@@ -1,6 +1,8 @@
-// The Webhooks page's words: the catalogue's event types as people say them, refusals, times with their zone.
+// The Webhooks page's words: the catalogue's event types as people say them, the formats, refusals, times with their
+// zone, a test event's outcome.
 import type { Problem } from '../../api/contract';
 import { refusalMessage } from '../../api/refusals';
+import type { BatchingFormat, WebhookFormat, WebhookTestResult } from './api/webhooks-api';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '@libs/domain/webhooks/webhook-catalogue';
 
 export { WEBHOOK_EVENT_TYPES, type WebhookEventType };
@@ -23,6 +25,23 @@ export const EVENT_TYPE_NAMES: Record<WebhookEventType, string> = {
   'traffic.threshold_reached': 'Traffic at 80% or 100% of the month’s allowance',
   'person.erased': 'A person’s data erased',
 };
+
+/** docs/webhooks.md, Splunk and Datadog; in the order the add form offers them. */
+export const FORMAT_NAMES: Record<WebhookFormat, string> = {
+  standard: 'Standard Webhooks (signed JSON)',
+  'splunk-hec': 'Splunk HTTP Event Collector',
+  datadog: 'Datadog logs',
+};
+
+export const WEBHOOK_FORMATS = Object.keys(FORMAT_NAMES) as WebhookFormat[];
+
+/** The product's own name for what it gave the customer. */
+export const TOKEN_NAMES: Record<BatchingFormat, string> = { 'splunk-hec': 'Splunk HEC token', datadog: 'Datadog API key' };
+
+export const isBatching = (format: WebhookFormat): format is BatchingFormat => format !== 'standard';
+
+/** A batching format's token left out, or refused by the server. */
+export const tokenRefusal = (format: BatchingFormat): string => `Enter the ${TOKEN_NAMES[format]} that Chorus sends with each batch.`;
 
 export const ALL_EVENTS = '*';
 
@@ -79,6 +98,16 @@ export function instantOf(value: string, timeZone: string): string | undefined {
 /** "35 ms", "1.2 s" */
 export const formatDuration = (ms: number): string => (ms < 1_000 ? `${Math.round(ms)} ms` : `${(ms / 1_000).toFixed(1)} s`);
 
+/** "Test event delivered: your endpoint answered 200 in 45 ms.", or why not in the server's own sentence. */
+export function testEventText(result: WebhookTestResult): string {
+  if (result.delivered) {
+    const took = formatDuration(result.ms);
+    return result.status === null ? `Test event delivered in ${took}.` : `Test event delivered: your endpoint answered ${result.status} in ${took}.`;
+  }
+  const reason = result.reason !== '' ? result.reason : result.status === null ? 'No answer.' : `The receiver answered ${result.status}.`;
+  return `Test event not delivered: ${reason}`;
+}
+
 const firstPointer = (problem: Problem): string | undefined => {
   const errors = Array.isArray(problem.errors) ? (problem.errors as { pointer?: unknown }[]) : [];
   const pointer = errors.map((error) => error.pointer).find((value): value is string => typeof value === 'string');
@@ -98,6 +127,7 @@ const FIELD_WORDS: Record<string, string> = {
   url: 'Enter the endpoint’s full address, starting with https:// or http://, like https://hooks.example.com/chorus.',
   events: 'Choose at least one event type, or All events.',
   description: 'Keep the description to 500 characters.',
+  token: 'Enter the token that Chorus sends with each batch.',
   fromPosition: 'Enter a position: a whole number, like 1042.',
   fromTime: 'Enter a date and time.',
 };

@@ -1,7 +1,7 @@
-// The Webhooks page from an owner's side (docs/console.md, Webhooks): the endpoints with their events, on/off and
-// health; adding one (the secret shown once, copied); refusals in words with nothing typed lost; turning off and on;
-// deleting after a confirmation; a new secret; the delivery log; replaying from a position or an instant in a
-// named time zone; and what other roles get.
+// The Webhooks page from an owner's side (docs/console.md, Webhooks): the endpoints with their events, format, on/off
+// and health; adding one (the secret shown once, copied; Splunk's or Datadog's with their token instead); refusals in
+// words with nothing typed lost; turning off and on; deleting after a confirmation; a new secret; a test event and its
+// outcome; the delivery log; replaying from a position or an instant in a named time zone; and what other roles get.
 import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { AppRoutes } from '../../app/router';
@@ -41,6 +41,7 @@ const delivery = (overrides: Partial<WebhookDelivery> = {}): WebhookDelivery => 
 const provisioning = endpoint('a1', 'https://hooks.acme.example/chorus', { description: 'Provisioning scripts' });
 const billing = endpoint('b2', 'https://billing.acme.example/in', { events: ['plan.changed', 'addon.purchased'] });
 const gone = endpoint('c3', 'https://old.acme.example/hook', { enabled: false, disabledReason: 'The receiver answered 410 Gone: the endpoint is disabled.' });
+const logs = endpoint('e5', 'https://http-intake.logs.datadoghq.eu/api/v2/logs', { format: 'datadog' });
 
 type State = { endpoints: WebhookEndpoint[]; deliveries: Record<string, WebhookDelivery[]> };
 
@@ -95,6 +96,7 @@ describe('the endpoints', () => {
     expect(first).toHaveTextContent('On');
     expect(first).toHaveTextContent('Provisioning scripts');
     expect(first).toHaveTextContent('Events: All events');
+    expect(first).toHaveTextContent('Format: Standard Webhooks (signed JSON)');
     await waitFor(() => expect(first).toHaveTextContent(/Last delivery: member\.added, answered 200 on 12 Mar 2030, 09:41:05\./));
     const second = item(billing.url);
     expect(second).toHaveTextContent('Events: plan.changed, addon.purchased');
@@ -103,6 +105,16 @@ describe('the endpoints', () => {
     expect(third).toHaveTextContent('Off');
     expect(third).toHaveTextContent('Turned off: The receiver answered 410 Gone: the endpoint is disabled.');
     expect(within(third).getByRole('button', { name: `Turn on ${gone.url}` })).toBeInTheDocument();
+  });
+
+  it('says a batching endpoint’s format in words, and offers no new secret for it: its deliveries are not signed', async () => {
+    renderWebhooks({ endpoints: [provisioning, logs, endpoint('f6', 'https://splunk.acme.example:8088/services/collector/event', { format: 'splunk-hec' })] });
+    const datadog = await within(await screen.findByRole('list', { name: 'Endpoints' })).findByRole('listitem', { name: logs.url });
+    expect(datadog).toHaveTextContent('Format: Datadog logs');
+    expect(within(datadog).queryByRole('button', { name: /^New secret/ })).not.toBeInTheDocument();
+    expect(within(datadog).getByRole('button', { name: `Send test event to ${logs.url}` })).toBeInTheDocument();
+    expect(item('https://splunk.acme.example:8088/services/collector/event')).toHaveTextContent('Format: Splunk HTTP Event Collector');
+    expect(within(item(provisioning.url)).getByRole('button', { name: `New secret for ${provisioning.url}` })).toBeInTheDocument();
   });
 
   it('says "No deliveries yet" for an endpoint nothing was sent to', async () => {
@@ -177,7 +189,91 @@ describe('adding an endpoint', () => {
     const view = renderWebhooks({ endpoints: [] });
     await view.user.type(await screen.findByLabelText('URL'), 'http://hooks.acme.example');
     await view.user.click(screen.getByRole('button', { name: 'Add endpoint' }));
-    expect((await view.network.take('POST')).body).toEqual({ url: 'http://hooks.acme.example', description: '', events: ['*'], startFrom: 'now' });
+    expect((await view.network.take('POST')).body).toEqual({ url: 'http://hooks.acme.example', format: 'standard', description: '', events: ['*'], startFrom: 'now' });
+  });
+
+  it('offers the formats, Standard Webhooks first; a token field only for Splunk and Datadog, named as each product names it', async () => {
+    const view = renderWebhooks({ endpoints: [] });
+    const format = await within(await screen.findByRole('form', { name: 'Add endpoint' })).findByRole('group', { name: 'Format' });
+    expect(within(format).getAllByRole('radio')).toEqual(
+      [/^Standard Webhooks \(signed JSON\)/, /^Splunk HTTP Event Collector/, /^Datadog logs/].map((name) => within(format).getByRole('radio', { name })),
+    );
+    expect(within(format).getByRole('radio', { name: /^Standard Webhooks/ })).toBeChecked();
+    expect(within(addForm()).queryByLabelText('Splunk HEC token')).not.toBeInTheDocument();
+    expect(within(addForm()).queryByLabelText('Datadog API key')).not.toBeInTheDocument();
+
+    await view.user.click(within(format).getByRole('radio', { name: /^Splunk HTTP Event Collector/ }));
+    const splunk = within(addForm()).getByLabelText('Splunk HEC token');
+    expect(splunk).toHaveAttribute('type', 'password');
+    expect(splunk).toBeRequired();
+    expect(splunk).toHaveAccessibleDescription(/Chorus keeps it sealed and never shows it again\.$/);
+    expect(within(addForm()).getByLabelText('URL')).toHaveAttribute('placeholder', 'https://splunk.example.com:8088/services/collector/event');
+
+    await view.user.type(splunk, 'hec-token');
+    await view.user.click(within(format).getByRole('radio', { name: /^Datadog logs/ }));
+    expect(within(addForm()).queryByLabelText('Splunk HEC token')).not.toBeInTheDocument();
+    expect(within(addForm()).getByLabelText('Datadog API key')).toHaveAttribute('type', 'password');
+    expect(within(addForm()).getByLabelText('Datadog API key')).toHaveAccessibleDescription(/sealed and never shows it again/);
+
+    await view.user.click(within(format).getByRole('radio', { name: /^Standard Webhooks/ }));
+    expect(within(addForm()).queryByLabelText('Splunk HEC token')).not.toBeInTheDocument();
+    expect(within(addForm()).queryByLabelText('Datadog API key')).not.toBeInTheDocument();
+  });
+
+  it('sends Datadog’s format with its API key, shows no secret (nothing is signed) and lists it as Datadog logs', async () => {
+    const view = renderWebhooks({ endpoints: [] });
+    await view.user.click(await within(await screen.findByRole('form', { name: 'Add endpoint' })).findByRole('radio', { name: /^Datadog logs/ }));
+    await view.user.type(within(addForm()).getByLabelText('URL'), logs.url);
+    await view.user.click(within(addForm()).getByRole('button', { name: 'Add endpoint' }));
+    expect(within(addForm()).getByRole('alert')).toHaveTextContent('Enter the Datadog API key that Chorus sends with each batch.');
+    expect(within(addForm()).getByLabelText('Datadog API key')).toHaveAttribute('aria-invalid', 'true');
+    expect(view.network.requests.filter((request) => request.method === 'POST')).toEqual([]);
+
+    await view.user.type(within(addForm()).getByLabelText('Datadog API key'), ' dd-api-key-0123 ');
+    await view.user.click(within(addForm()).getByRole('button', { name: 'Add endpoint' }));
+    const post = await view.network.take('POST');
+    expect(post.body).toEqual({ url: logs.url, format: 'datadog', token: 'dd-api-key-0123', description: '', events: ['*'], startFrom: 'now' });
+    view.state.endpoints = [logs];
+    post.respond(201, { ...logs, secret: 'whsec_bm90LXVzZWQ=' });
+
+    await waitFor(() =>
+      expect(within(addForm()).getByRole('status')).toHaveTextContent(
+        `${logs.url} is added. Events are sent to it from now on. They go in batches, with the Datadog API key you gave.`,
+      ),
+    );
+    expect(screen.queryByRole('group', { name: /Signing secret/ })).not.toBeInTheDocument();
+    expect(screen.queryByText('whsec_bm90LXVzZWQ=')).not.toBeInTheDocument();
+    expect(await within(await screen.findByRole('list', { name: 'Endpoints' })).findByRole('listitem', { name: logs.url })).toHaveTextContent('Format: Datadog logs');
+    // Ready for the next one: back to Standard Webhooks, the key gone.
+    expect(within(addForm()).getByRole('radio', { name: /^Standard Webhooks/ })).toBeChecked();
+    await view.user.click(within(addForm()).getByRole('radio', { name: /^Datadog logs/ }));
+    expect(within(addForm()).getByLabelText('Datadog API key')).toHaveValue('');
+  });
+
+  it('sends Splunk’s format with its token; a refusal of the token is said in Splunk’s words and keeps it', async () => {
+    const view = renderWebhooks({ endpoints: [] });
+    await view.user.click(await within(await screen.findByRole('form', { name: 'Add endpoint' })).findByRole('radio', { name: /^Splunk HTTP Event Collector/ }));
+    await view.user.type(within(addForm()).getByLabelText('Splunk HEC token'), 'hec-0123');
+    await view.user.type(within(addForm()).getByLabelText('URL'), 'https://splunk.acme.example:8088/services/collector/event');
+    await view.user.click(within(addForm()).getByRole('button', { name: 'Add endpoint' }));
+    const post = await view.network.take('POST');
+    expect(post.body).toMatchObject({ format: 'splunk-hec', token: 'hec-0123' });
+    post.respond(400, { status: 400, code: 'VALIDATION_FAILED', detail: '', errors: [{ pointer: '#/token', detail: 'too long' }] });
+    await waitFor(() => expect(within(addForm()).getByRole('alert')).toHaveTextContent('Enter the Splunk HEC token that Chorus sends with each batch.'));
+    expect(within(addForm()).getByLabelText('Splunk HEC token')).toHaveAttribute('aria-invalid', 'true');
+    expect(within(addForm()).getByLabelText('Splunk HEC token')).toHaveValue('hec-0123');
+  });
+
+  it('sends no token with Standard Webhooks, even one typed for another format first', async () => {
+    const view = renderWebhooks({ endpoints: [] });
+    await view.user.click(await within(await screen.findByRole('form', { name: 'Add endpoint' })).findByRole('radio', { name: /^Datadog logs/ }));
+    await view.user.type(within(addForm()).getByLabelText('Datadog API key'), 'dd-key');
+    await view.user.click(within(addForm()).getByRole('radio', { name: /^Standard Webhooks/ }));
+    await view.user.type(within(addForm()).getByLabelText('URL'), 'https://hooks.acme.example/chorus');
+    await view.user.click(within(addForm()).getByRole('button', { name: 'Add endpoint' }));
+    const body = (await view.network.take('POST')).body as Record<string, unknown>;
+    expect(body).toMatchObject({ format: 'standard' });
+    expect(body).not.toHaveProperty('token');
   });
 
   it.each([
@@ -275,6 +371,46 @@ describe('changing an endpoint', () => {
     await view.user.click(await within(await screen.findByRole('list', { name: 'Endpoints' })).findByRole('button', { name: `Turn off ${billing.url}` }));
     (await view.network.take('PATCH')).respond(404, { status: 404, code: 'NOT_FOUND', entity: 'webhook', detail: 'no such endpoint' });
     expect(await within(screen.getByRole('region', { name: 'Endpoints' })).findByText(/^This endpoint is no longer there: it was deleted\./)).toBeInTheDocument();
+  });
+});
+
+describe('a test event', () => {
+  it('is sent at once: "Sending…" meanwhile, then "delivered" with the status and the time it took', async () => {
+    const view = renderWebhooks();
+    const button = await within(await screen.findByRole('list', { name: 'Endpoints' })).findByRole('button', { name: `Send test event to ${provisioning.url}` });
+    await view.user.click(button);
+    const test = await view.network.take('POST');
+    expect(test.url).toBe(`/organizations/acme/webhooks/${provisioning.id}/test`);
+    expect(test.body).toBeUndefined();
+    expect(button).toBeDisabled();
+    expect(button).toHaveAccessibleName('Sending…');
+    test.respond(200, { eventId: 'ev1', delivered: true, status: 200, ms: 45, excerpt: 'thanks', reason: '' });
+    const status = within(item(provisioning.url)).getByRole('status');
+    await waitFor(() => expect(status).toHaveTextContent('Test event delivered: your endpoint answered 200 in 45 ms.'));
+    expect(status).toHaveAttribute('role', 'status');
+    expect(button).toBeEnabled();
+    expect(button).toHaveAccessibleName(`Send test event to ${provisioning.url}`);
+    expect(within(item(billing.url)).getByRole('status')).toBeEmptyDOMElement();
+  });
+
+  it('says why it was not delivered, in the server’s sentence, with the start of the answer', async () => {
+    const view = renderWebhooks();
+    await view.user.click(await within(await screen.findByRole('list', { name: 'Endpoints' })).findByRole('button', { name: `Send test event to ${billing.url}` }));
+    (await view.network.take('POST')).respond(200, { eventId: 'ev2', delivered: false, status: 500, ms: 12, excerpt: 'internal error', reason: 'The receiver answered 500.' });
+    const status = within(item(billing.url)).getByRole('status');
+    await waitFor(() => expect(status).toHaveTextContent('Test event not delivered: The receiver answered 500.'));
+    expect(status).toHaveTextContent('Its answer: internal error');
+
+    await view.user.click(within(item(billing.url)).getByRole('button', { name: `Send test event to ${billing.url}` }));
+    (await view.network.take('POST')).respond(200, { eventId: 'ev3', delivered: false, status: null, ms: 10_000, excerpt: '', reason: 'No answer: timed out after 10 s.' });
+    await waitFor(() => expect(status).toHaveTextContent(/^Test event not delivered: No answer: timed out after 10 s\.$/));
+  });
+
+  it('says a refusal of the test itself in words', async () => {
+    const view = renderWebhooks();
+    await view.user.click(await within(await screen.findByRole('list', { name: 'Endpoints' })).findByRole('button', { name: `Send test event to ${billing.url}` }));
+    (await view.network.take('POST')).respond(404, { status: 404, code: 'NOT_FOUND', entity: 'webhook', detail: 'no such endpoint' });
+    await waitFor(() => expect(within(item(billing.url)).getByRole('status')).toHaveTextContent('Test event not sent: This endpoint is no longer there'));
   });
 });
 

@@ -2,13 +2,18 @@
 // read model, so their reads need no `minPosition`: each answer is as of the command before it.
 import { consoleApi } from '../../../api/console-api';
 import type { Position } from '../../../api/contract';
+import type { WebhookFormat } from '@libs/domain/webhooks/webhook-endpoints';
+
+export type { WebhookFormat };
+/** Splunk's and Datadog's: batched, sent with the product's own token instead of a signature. */
+export type BatchingFormat = Exclude<WebhookFormat, 'standard'>;
 
 /** `events: ["*"]` takes every type, today's and later ones. */
 export type WebhookEndpoint = {
   id: string;
   url: string;
   events: string[];
-  format: 'standard';
+  format: WebhookFormat;
   description: string;
   enabled: boolean;
   /** Why the deliveries turned it off (410, or failing for 3 days); null when a person did, or while on. */
@@ -18,7 +23,8 @@ export type WebhookEndpoint = {
   secretRotatedUntil: string | null;
 };
 
-export type NewWebhookEndpoint = { url: string; events: string[]; description: string; startFrom: 'now' | 'beginning' };
+/** `token` only with a batching format: the server refuses it for `standard`. */
+export type NewWebhookEndpoint = { url: string; events: string[]; format: WebhookFormat; description: string; startFrom: 'now' | 'beginning'; token?: string };
 
 export type WebhookDelivery = {
   outcome: 'delivered' | 'failed';
@@ -36,6 +42,9 @@ export type WebhookDelivery = {
   reason?: string;
   nextAttemptAt?: string;
 };
+
+/** A `webhook.test` event sent at once, outside the queue and the delivery log; `reason` is '' when delivered. */
+export type WebhookTestResult = { eventId: string; delivered: boolean; status: number | null; ms: number; excerpt: string; reason: string };
 
 export type ReplayFrom = { fromPosition: string } | { fromTime: string };
 
@@ -77,6 +86,11 @@ export const webhooksApi = consoleApi.enhanceEndpoints({ addTagTypes: ['Webhooks
       query: ({ organizationId, webhookId, from }) => ({ url: `${webhookUrl(organizationId, webhookId)}/replay`, method: 'POST', body: from }),
       invalidatesTags: (_result, _error, { webhookId }) => deliveriesTag(webhookId),
     }),
+    // Outside the queue and the delivery log, so nothing is read again; a refusal may mean the endpoint is gone.
+    sendTestWebhookEvent: build.mutation<WebhookTestResult, One>({
+      query: ({ organizationId, webhookId }) => ({ url: `${webhookUrl(organizationId, webhookId)}/test`, method: 'POST' }),
+      invalidatesTags: (_result, error, { organizationId }) => (error === undefined ? [] : listTag(organizationId)),
+    }),
   }),
 });
 
@@ -88,4 +102,5 @@ export const {
   useDeleteWebhookMutation,
   useRotateWebhookSecretMutation,
   useReplayWebhookMutation,
+  useSendTestWebhookEventMutation,
 } = webhooksApi;

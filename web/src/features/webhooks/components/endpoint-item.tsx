@@ -1,7 +1,8 @@
 import { useId, useState } from 'react';
+import { problemOf } from '../../../api/problem';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
-import type { WebhookEndpoint } from '../api/webhooks-api';
-import { eventsText, formatTime, formatUtc } from '../webhook-words';
+import { useSendTestWebhookEventMutation, type WebhookEndpoint } from '../api/webhooks-api';
+import { FORMAT_NAMES, eventsText, formatTime, formatUtc, testEventText, webhookRefusal } from '../webhook-words';
 import { DeliveryLog } from './delivery-log';
 import { EndpointHealth } from './endpoint-health';
 import { ReplayForm } from './replay-form';
@@ -16,6 +17,8 @@ export type EndpointActions = {
 
 type Panel = 'deliveries' | 'replay' | null;
 type Asking = 'delete' | 'rotate' | null;
+/** The last test event's outcome in words; `excerpt`: the start of a failing receiver's answer. */
+type Tested = { delivered: boolean; text: string; excerpt: string };
 
 /** `readAt`: when the list was read (the previous secret's overlap is said while it lasted then). */
 type EndpointItemProps = { organizationId: string; endpoint: WebhookEndpoint; readAt: number; busy: boolean; actions: EndpointActions; rowId: string };
@@ -25,6 +28,8 @@ export function EndpointItem({ organizationId, endpoint, readAt, busy, actions, 
   const [asking, setAsking] = useState<Asking>(null);
   const [working, setWorking] = useState(false);
   const [secret, setSecret] = useState<{ secret: string; until: string } | null>(null);
+  const [sendTestEvent, { isLoading: sending }] = useSendTestWebhookEventMutation();
+  const [tested, setTested] = useState<Tested | null>(null);
   const panelId = useId();
   const rotatedUntil = endpoint.secretRotatedUntil !== null && Date.parse(endpoint.secretRotatedUntil) > readAt ? endpoint.secretRotatedUntil : null;
   const toggle = (next: Exclude<Panel, null>) => setPanel((current) => (current === next ? null : next));
@@ -43,6 +48,17 @@ export function EndpointItem({ organizationId, endpoint, readAt, busy, actions, 
     }
   }
 
+  async function sendTest() {
+    // Emptied first, so the same outcome twice is announced twice.
+    setTested(null);
+    try {
+      const result = await sendTestEvent({ organizationId, webhookId: endpoint.id }).unwrap();
+      setTested({ delivered: result.delivered, text: testEventText(result), excerpt: result.delivered ? '' : result.excerpt });
+    } catch (error) {
+      setTested({ delivered: false, text: `Test event not sent: ${webhookRefusal(problemOf(error))}`, excerpt: '' });
+    }
+  }
+
   return (
     <li className="webhook" id={rowId} tabIndex={-1} aria-labelledby={`${rowId}-url`}>
       <div className="webhook__head">
@@ -55,6 +71,7 @@ export function EndpointItem({ organizationId, endpoint, readAt, busy, actions, 
           </span>
           {endpoint.description !== '' && <span className="row__detail webhook__description">{endpoint.description}</span>}
           <span className="row__detail">Events: {eventsText(endpoint.events)}</span>
+          <span className="row__detail">Format: {FORMAT_NAMES[endpoint.format]}</span>
           <EndpointHealth organizationId={organizationId} endpoint={endpoint} />
           {rotatedUntil !== null && (
             <span className="row__detail">
@@ -70,12 +87,24 @@ export function EndpointItem({ organizationId, endpoint, readAt, busy, actions, 
           <button type="button" className="link-button" aria-expanded={panel === 'deliveries'} aria-controls={panelId} onClick={() => toggle('deliveries')}>
             Deliveries<span className="visually-hidden"> to {endpoint.url}</span>
           </button>
+          {/* Both words take the same place, so nothing beside the button moves while it sends. */}
+          <button type="button" className="link-button webhook__test" disabled={sending} onClick={() => void sendTest()}>
+            <span className={sending ? 'webhook__test-words webhook__test-words--away' : 'webhook__test-words'} aria-hidden={sending || undefined}>
+              Send test event<span className="visually-hidden"> to {endpoint.url}</span>
+            </span>
+            <span className={sending ? 'webhook__test-words' : 'webhook__test-words webhook__test-words--away'} aria-hidden={!sending || undefined}>
+              Sending…
+            </span>
+          </button>
           <button type="button" className="link-button" aria-expanded={panel === 'replay'} aria-controls={panelId} onClick={() => toggle('replay')}>
             Replay from…<span className="visually-hidden"> to {endpoint.url}</span>
           </button>
-          <button type="button" className="link-button" onClick={() => setAsking('rotate')}>
-            New secret<span className="visually-hidden"> for {endpoint.url}</span>
-          </button>
+          {/* A batching format's deliveries carry the product's token, not a signature. */}
+          {endpoint.format === 'standard' && (
+            <button type="button" className="link-button" onClick={() => setAsking('rotate')}>
+              New secret<span className="visually-hidden"> for {endpoint.url}</span>
+            </button>
+          )}
           <button type="button" className="link-button" disabled={busy} onClick={() => void actions.setEnabled(endpoint, !endpoint.enabled)}>
             {endpoint.enabled ? 'Turn off' : 'Turn on'}
             <span className="visually-hidden"> {endpoint.url}</span>
@@ -83,6 +112,19 @@ export function EndpointItem({ organizationId, endpoint, readAt, busy, actions, 
           <button type="button" className="link-button link-button--danger" onClick={() => setAsking('delete')}>
             Delete<span className="visually-hidden"> {endpoint.url}</span>
           </button>
+        </div>
+        <div className="webhook-test" role="status">
+          {tested !== null && (
+            <p className={`webhook-test__result webhook-test__result--${tested.delivered ? 'delivered' : 'failed'}`}>
+              {tested.text}
+              {tested.excerpt !== '' && (
+                <span className="webhook-test__excerpt">
+                  <span className="visually-hidden">Its answer: </span>
+                  {tested.excerpt}
+                </span>
+              )}
+            </p>
+          )}
         </div>
       </div>
       {secret !== null && (

@@ -22,7 +22,7 @@ export function Webhooks({ organization }: { organization: Organization }) {
   return (
     <>
       <PageHeader title="Webhooks">
-        {organization.name}’s history, sent to your own systems as it happens: each event a signed POST to your endpoint.
+        {organization.name}’s history, sent as it happens to your own systems: a receiver of yours, Splunk or Datadog.
       </PageHeader>
       <div className="stack">
         <Section title="Endpoints" description={data === undefined ? undefined : countText(endpoints.length)}>
@@ -32,7 +32,7 @@ export function Webhooks({ organization }: { organization: Organization }) {
         </Section>
         <Section
           title="Add endpoint"
-          description="Chorus signs every delivery as Standard Webhooks says, with a secret shown once, when the endpoint is added."
+          description="A receiver of yours gets every event signed as Standard Webhooks says, with a secret shown once when the endpoint is added. Splunk and Datadog get them in batches, with their own token."
         >
           <AddEndpointForm organization={organization} />
         </Section>
