@@ -1,8 +1,10 @@
 // One endpoint's sender on one node (webhook-deliveries.ts runs one per endpoint): it sends only while its node holds
-// the endpoint's claim, one event (or one batch) at a time, each recorded before the next is sent.
+// the endpoint's claim, in the log's order (webhook-source.ts), a run at a time, each run recorded before the next.
 import type { Logger } from 'pino';
 import type { LoadedStream } from '#application';
 import {
+  cursorData,
+  memberActivitySentence,
   namesIn,
   organizationStream,
   recordedEventSentence,
@@ -17,15 +19,17 @@ import {
   type WebhookDeliveryCommand,
   type WebhookDeliveryState,
   type WebhookEndpoint,
+  type WebhookEvent,
 } from '#domain';
 import type { EventStore, RecordedEvent } from '#event-store';
 import type { ProviderFetch } from '#identity';
 import type { IdentityClock } from '../config/app-clock.js';
 import type { Organizations } from '../organizations/organizations.js';
 import type { WebhookEndpoints } from './webhook-endpoints.service.js';
+import type { PendingEvent, WebhookSource } from './webhook-source.js';
 import { batchRequest, send, standardRequest, type Request, type SendOutcome, type WebhookPayload } from './webhook-sender.js';
 
-/** Read from the organization's history at a time. */
+/** Read from the history at a time. */
 const PAGE = 100;
 /** Events in one request of a batching format. */
 const BATCH = 50;
@@ -35,6 +39,8 @@ const BATCH = 50;
  * well inside the 30 s claim, so normally no other node sends them meanwhile.
  */
 export const WEBHOOK_RUN = { deliveries: 50, ms: 1_000 };
+/** While this node's index has not reached the organization's next event. */
+const INDEX_PAUSE_MS = 100;
 /** After an unexpected error (the store unreachable), before the sender looks again. */
 const ERROR_PAUSE_MS = 1_000;
 
@@ -43,6 +49,7 @@ export interface SenderHost {
   readonly store: EventStore;
   readonly endpoints: WebhookEndpoints;
   readonly organizations: Organizations;
+  readonly source: WebhookSource;
   readonly clock: IdentityClock;
   readonly senderName: string;
   readonly sendingFetch: ProviderFetch;
@@ -53,7 +60,8 @@ export interface SenderHost {
   disable(organizationId: string, endpointId: string, reason: string): Promise<void>;
 }
 
-type Step = { kind: 'more' } | { kind: 'idle' } | { kind: 'wait'; until: number };
+/** `held`: waiting for this node's read models, not for a time of the domain, so on a real timer even in tests. */
+type Step = { kind: 'more' } | { kind: 'idle' } | { kind: 'wait'; until: number } | { kind: 'held' };
 
 /** An event as a receiver sees it; undefined for one the catalogue leaves out. */
 export function payloadOf(event: RecordedEvent, organizationId: string, description: string): WebhookPayload | undefined {
@@ -70,6 +78,14 @@ export function payloadOf(event: RecordedEvent, organizationId: string, descript
     description,
     ...webhook.data,
   };
+  return { type: webhook.type, timestamp: event.recordedAt, data };
+}
+
+/** A member's own event: `revision` is its place in the person's stream. */
+function memberPayloadOf(event: RecordedEvent, organizationId: string, userId: string, webhook: WebhookEvent, description: string): WebhookPayload {
+  const { actor, correlationId } = event.metadata;
+  const place = { position: jsonNumber(event.position), revision: jsonNumber(event.revision) };
+  const data = { organizationId, ...place, actor, correlationId, event: event.type, description, userId, ...webhook.data };
   return { type: webhook.type, timestamp: event.recordedAt, data };
 }
 
@@ -123,6 +139,11 @@ export class EndpointSender {
           await new Promise((resolve) => setImmediate(resolve));
         }
         if (step.kind === 'wait') this.wakeAt(step.until);
+        if (step.kind === 'held') {
+          const timer = setTimeout(() => this.wake(), INDEX_PAUSE_MS);
+          timer.unref();
+          this.cancelWait = () => clearTimeout(timer);
+        }
       } catch (error) {
         this.deliveries.log.warn({ err: error, endpointId: this.endpoint.endpointId }, 'Webhook sender: trying again in a moment');
         this.wakeAt(this.deliveries.clock.now().getTime() + ERROR_PAUSE_MS);
@@ -159,10 +180,10 @@ export class EndpointSender {
     const replay = endpoint.replay;
     const replaying = replay !== null && replay.replayId !== state.replayId;
     if (!replaying && state.failing !== null && Date.parse(state.failing.nextAttemptAt) > now.getTime()) return { kind: 'wait', until: Date.parse(state.failing.nextAttemptAt) };
-    const after = replaying ? replay.afterRevision : (state.doneUpTo ?? endpoint.startAfter);
-    const page = await this.deliveries.store.readStream(organizationStream(this.organizationId), { fromRevision: after + 1n, maxCount: PAGE });
-    const events = page.found ? page.events : [];
-    if (events.length === 0 && !replaying) return { kind: 'idle' };
+    const after = replaying ? replay.after : (state.doneUpTo ?? endpoint.startAfter);
+    const { items: pending, held } = await this.deliveries.source.pending(this.organizationId, after, PAGE);
+    if (pending.length === 0 && held) return { kind: 'held' };
+    if (pending.length === 0 && !replaying) return { kind: 'idle' };
     // Only now that there is something to do: a claim is an append, and an idle endpoint makes none.
     const duty = webhookSenderDuty(state, sender, now);
     if (duty.kind === 'theirs') return { kind: 'wait', until: duty.until.getTime() };
@@ -171,23 +192,20 @@ export class EndpointSender {
       return { kind: 'more' };
     }
     if (replaying) {
-      await this.deliveries.record(endpointId, loaded, { type: 'StartWebhookReplay', data: { replayId: replay.replayId, afterRevision: replay.afterRevision, sender, at } });
+      await this.deliveries.record(endpointId, loaded, { type: 'StartWebhookReplay', data: { replayId: replay.replayId, after: replay.after, sender, at } });
       return { kind: 'more' };
     }
     if (webhookGivenUp(state, now)) {
       await this.deliveries.disable(this.organizationId, endpointId, 'Every delivery failed for 3 days: the endpoint is disabled.');
       return { kind: 'idle' };
     }
-    const wanted = events.filter((event) => {
-      const webhook = webhookEventOf(event.type, event.data);
-      return webhook !== undefined && wantsWebhookEvent(endpoint.events, webhook.type);
-    });
+    const wanted = pending.filter(({ webhook }) => webhook !== undefined && wantsWebhookEvent(endpoint.events, webhook.type));
     const first = wanted[0];
-    if (first !== events[0]) {
+    if (first !== pending[0]) {
       // What comes before the first event it takes (or the whole page) is passed over in one record.
-      const passed = first === undefined ? events.at(-1) : events[events.indexOf(first) - 1];
+      const passed = first === undefined ? pending.at(-1) : pending[pending.indexOf(first) - 1];
       if (passed === undefined) return { kind: 'idle' };
-      await this.deliveries.record(endpointId, loaded, { type: 'SkipWebhookEvents', data: { upToRevision: passed.revision, sender, at } });
+      await this.deliveries.record(endpointId, loaded, { type: 'SkipWebhookEvents', data: { upTo: passed.upTo, sender, at } });
       return { kind: 'more' };
     }
     return this.deliver(endpoint, loaded, endpoint.format === 'standard' ? wanted : wanted.slice(0, BATCH));
@@ -197,31 +215,28 @@ export class EndpointSender {
    * A standard endpoint's events go one request at a time, each sent once the one before was answered, and the whole
    * run is recorded in one append (a batching format's run is its one request). WEBHOOK_RUN bounds what a crash sends again.
    */
-  private async deliver(endpoint: WebhookEndpoint, loaded: LoadedStream<WebhookDeliveryState>, events: readonly RecordedEvent[]): Promise<Step> {
+  private async deliver(endpoint: WebhookEndpoint, loaded: LoadedStream<WebhookDeliveryState>, items: readonly PendingEvent[]): Promise<Step> {
     const clock = this.deliveries.clock;
     const startedAt = clock.now().getTime();
     const tried: TriedDelivery[] = [];
     let gone: SendOutcome | undefined;
-    const runs = endpoint.format === 'standard' ? events.map((event) => [event]) : [events];
+    const runs = endpoint.format === 'standard' ? items.map((item) => [item]) : [items];
     for (const batch of runs) {
       const last = batch.at(-1);
       if (last === undefined || tried.length >= WEBHOOK_RUN.deliveries || clock.now().getTime() - startedAt >= WEBHOOK_RUN.ms) break;
       const payloads: WebhookPayload[] = [];
-      for (const event of batch) {
-        const description = recordedEventSentence(event.type, event.data, namesIn(await this.stateBefore(event)));
-        const payload = payloadOf(event, this.organizationId, description);
-        if (payload !== undefined) payloads.push(payload);
-      }
+      for (const item of batch) payloads.push(await this.payloadOf(item));
       const request = await this.request(endpoint, batch, payloads);
       // Deleted meanwhile: its secrets are gone, and so is it (the registry stops this sender).
       if (request === undefined) break;
       const outcome = await send(this.deliveries.sendingFetch, endpoint.url, request, () => clock.now().getTime());
       const attempt = {
-        revision: last.revision.toString(),
-        position: last.position.toString(),
-        eventId: last.id,
-        eventType: payloads.at(-1)?.type ?? last.type,
+        revision: last.event.revision.toString(),
+        position: last.event.position.toString(),
+        eventId: last.event.id,
+        eventType: last.webhook?.type ?? last.event.type,
         ...(endpoint.format === 'standard' ? {} : { count: batch.length }),
+        upTo: cursorData(last.upTo),
         status: outcome.status,
         ms: outcome.ms,
         excerpt: outcome.excerpt,
@@ -239,22 +254,29 @@ export class EndpointSender {
     return { kind: 'more' };
   }
 
-  private async request(endpoint: WebhookEndpoint, batch: readonly RecordedEvent[], payloads: readonly WebhookPayload[]): Promise<Request | undefined> {
+  /** With the history's sentence, which names people as the organization knew them just before. */
+  private async payloadOf({ event, webhook, member, revisionBefore }: PendingEvent): Promise<WebhookPayload> {
+    const names = namesIn(await this.stateAt(revisionBefore));
+    if (member === undefined) return payloadOf(event, this.organizationId, recordedEventSentence(event.type, event.data, names)) as WebhookPayload;
+    const who = names.memberEmail(member) ?? 'a member';
+    return memberPayloadOf(event, this.organizationId, member, webhook as WebhookEvent, memberActivitySentence(webhook as WebhookEvent, who));
+  }
+
+  private async request(endpoint: WebhookEndpoint, batch: readonly PendingEvent[], payloads: readonly WebhookPayload[]): Promise<Request | undefined> {
     const now = this.deliveries.clock.now();
     if (endpoint.format === 'standard') {
-      const [event] = batch;
+      const [item] = batch;
       const [payload] = payloads;
       const keys = await this.deliveries.endpoints.signingKeys(endpoint.endpointId, signingGenerations(endpoint, now));
-      return event === undefined || payload === undefined || keys.length === 0 ? undefined : standardRequest(keys, event.id, payload, now.getTime());
+      return item === undefined || payload === undefined || keys.length === 0 ? undefined : standardRequest(keys, item.event.id, payload, now.getTime());
     }
     const token = await this.deliveries.endpoints.tokenOf(endpoint);
     return token === undefined ? undefined : batchRequest(endpoint.format, token, payloads);
   }
 
-  /** The organization just before `event`, for the names its sentence needs (a removed member's address): folded as the sender goes. */
-  private async stateBefore(event: RecordedEvent): Promise<OrganizationState> {
+  /** The organization at `wanted`, for the names a sentence needs (a removed member's address): folded as the sender goes. */
+  private async stateAt(wanted: bigint): Promise<OrganizationState> {
     const decider = this.deliveries.organizations.decider;
-    const wanted = event.revision - 1n;
     if (this.folded === undefined || this.folded.revision > wanted) this.folded = { revision: -1n, state: decider.initialState };
     while (this.folded.revision < wanted) {
       const fromRevision = this.folded.revision + 1n;

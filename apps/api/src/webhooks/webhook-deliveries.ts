@@ -6,8 +6,11 @@ import type { Logger } from 'pino';
 import { FoldedStateCache, handleCommand, loadStream, newCommandContext, type CommandContext, type LoadedStream } from '#application';
 import { CONFIG, type Config } from '#config';
 import {
+  accountAttemptsStreamPrefix,
+  memberActivityOf,
   organizationStreamPrefix,
   signingGenerations,
+  userStreamPrefix,
   webhookDeliveriesDecider,
   webhookEndpointsDecider,
   webhookEndpointsStreamPrefix,
@@ -15,7 +18,8 @@ import {
   type WebhookDeliveryState,
   type WebhookEndpoint,
 } from '#domain';
-import { EVENT_STORE, WrongExpectedRevisionError, type EventStore, type Subscription } from '#event-store';
+import { EVENT_STORE, WrongExpectedRevisionError, type EventStore, type LogEvent, type Subscription } from '#event-store';
+import { READ_MODELS, type ReadModels } from '#read-models';
 import { createProviderFetch, loadNodeName, type ProviderFetch } from '#identity';
 import { IdentityClock } from '../config/app-clock.js';
 import { RUN_MODE, type RunMode } from '../config/run-mode.js';
@@ -23,6 +27,7 @@ import { PINO } from '../logging/pino.js';
 import { Organizations } from '../organizations/organizations.js';
 import { WebhookEndpoints } from './webhook-endpoints.service.js';
 import { EndpointSender, type SenderHost } from './endpoint-sender.js';
+import { WebhookSource } from './webhook-source.js';
 import { batchRequest, send, standardRequest, type SendOutcome, type WebhookPayload } from './webhook-sender.js';
 
 /** To the receiver's last byte, connecting included. */
@@ -30,6 +35,9 @@ export const WEBHOOK_TIMEOUT_MS = 10_000;
 const RECEIVER_ANSWER_MAX_BYTES = 64 * 1024;
 
 const SYSTEM: CommandContext = newCommandContext('system');
+/** The organizations' events and their members' own (sign-ins, factors, sessions) wake the senders. */
+const WAKING_PREFIXES = [organizationStreamPrefix, userStreamPrefix, accountAttemptsStreamPrefix];
+const MEMBER_WAKE_WAIT_MS = 5_000;
 
 
 @Injectable()
@@ -51,7 +59,9 @@ export class WebhookDeliveries implements SenderHost, OnApplicationBootstrap, On
     @Inject(EVENT_STORE) readonly store: EventStore,
     readonly endpoints: WebhookEndpoints,
     readonly organizations: Organizations,
+    readonly source: WebhookSource,
     readonly clock: IdentityClock,
+    @Inject(READ_MODELS) private readonly readModels: ReadModels,
     @Inject(CONFIG) config: Config,
     @Inject(RUN_MODE) private readonly runMode: RunMode,
     @Inject(PINO) pino: Logger,
@@ -69,11 +79,8 @@ export class WebhookDeliveries implements SenderHost, OnApplicationBootstrap, On
     for (const organizationId of known ?? []) await this.endpointsChanged(organizationId);
     this.subscription = this.store.subscribeToAll({
       ...(known === undefined || head === undefined ? {} : { fromPosition: head }),
-      filter: { streamPrefixes: known === undefined ? [webhookEndpointsStreamPrefix] : [webhookEndpointsStreamPrefix, organizationStreamPrefix] },
-      onEvent: (event) =>
-        event.streamId.startsWith(webhookEndpointsStreamPrefix)
-          ? this.endpointsChanged(event.streamId.slice(webhookEndpointsStreamPrefix.length))
-          : this.wakeOrganization(event.streamId.slice(organizationStreamPrefix.length)),
+      filter: { streamPrefixes: known === undefined ? [webhookEndpointsStreamPrefix] : [webhookEndpointsStreamPrefix, ...WAKING_PREFIXES] },
+      onEvent: (event) => this.onLogEvent(event),
       // Without the index, the endpoints come from the log's beginning; the organizations' events only from now on.
       onCaughtUp: () => {
         if (known === undefined && !this.following) this.followOrganizations();
@@ -102,8 +109,8 @@ export class WebhookDeliveries implements SenderHost, OnApplicationBootstrap, On
       if (this.isClosing) return;
       this.wakeUps = this.store.subscribeToAll({
         ...(head === undefined ? {} : { fromPosition: head }),
-        filter: { streamPrefixes: [organizationStreamPrefix] },
-        onEvent: (event) => this.wakeOrganization(event.streamId.slice(organizationStreamPrefix.length)),
+        filter: { streamPrefixes: WAKING_PREFIXES },
+        onEvent: (event) => this.onLogEvent(event),
         onError: (error) => this.stopped(error),
       });
       // Whatever was recorded before this subscription began is found by each sender's first look.
@@ -181,6 +188,19 @@ export class WebhookDeliveries implements SenderHost, OnApplicationBootstrap, On
       this.senders.set(endpoint.endpointId, sender);
       sender.update(endpoint);
     }
+  }
+
+  private onLogEvent(event: LogEvent): Promise<void> | void {
+    if (event.streamId.startsWith(webhookEndpointsStreamPrefix)) return this.endpointsChanged(event.streamId.slice(webhookEndpointsStreamPrefix.length));
+    if (event.streamId.startsWith(organizationStreamPrefix)) return this.wakeOrganization(event.streamId.slice(organizationStreamPrefix.length));
+    const member = memberActivityOf(event.streamId, event.type, event.data);
+    if (member !== undefined) void this.wakeOrganizationsOf(member.userId, event.position);
+  }
+
+  /** Once this node's index holds the member's event: the organizations it was a member of then are the ones to wake. */
+  private async wakeOrganizationsOf(userId: string, position: bigint): Promise<void> {
+    await this.readModels.waitForPosition(position, MEMBER_WAKE_WAIT_MS);
+    for (const organizationId of this.readModels.memberSecurity.organizationsOfPerson(userId)) this.wakeOrganization(organizationId);
   }
 
   private wakeOrganization(organizationId: string): void {

@@ -4,22 +4,26 @@ import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { FoldedStateCache, handleCommand, loadStream, seal, unseal, type CommandContext, type PersonalKeys } from '#application';
 import {
+  cursorData,
   DomainError,
   endpointNotFound,
+  WEBHOOK_CURSOR_START,
   organizationStream,
   webhookDeliveriesStream,
   webhookEndpointsDecider,
   webhookSecretSubject,
   webhookTokenSubject,
   type WebhookAttempt,
+  type WebhookCursor,
   type WebhookDeliveryFailed,
   type WebhookEndpoint,
   type WebhookEndpointCommand,
   type WebhookEndpoints as Endpoints,
   type WebhookFormat,
 } from '#domain';
-import { EVENT_STORE, PERSONAL_KEYS, type EventStore, type RecordedEvent } from '#event-store';
+import { EVENT_STORE, PERSONAL_KEYS, type EventStore } from '#event-store';
 import { IdentityClock } from '../config/app-clock.js';
+import { WebhookSource } from './webhook-source.js';
 
 /** The delivery log's length. */
 export const DELIVERY_LOG_SIZE = 1_000;
@@ -27,6 +31,7 @@ export const DELIVERY_LOG_SIZE = 1_000;
 export type StartFrom = 'now' | 'beginning' | bigint;
 export type NewEndpoint = { url: string; events: string[]; format: WebhookFormat; description: string; startFrom: StartFrom; token?: string | undefined };
 export type EndpointChange = { url?: string; events?: string[]; description?: string; enabled?: boolean; token?: string | undefined };
+export type ReplayStarted = { replayId: string; fromRevision: bigint; fromPosition: bigint };
 /** Inclusive. */
 export type ReplayFrom = { fromPosition: bigint } | { fromTime: Date };
 
@@ -46,6 +51,7 @@ export class WebhookEndpoints {
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(PERSONAL_KEYS) private readonly keys: PersonalKeys,
     private readonly clock: IdentityClock,
+    private readonly source: WebhookSource,
   ) {}
 
   async list(organizationId: string): Promise<readonly WebhookEndpoint[]> {
@@ -63,7 +69,7 @@ export class WebhookEndpoints {
     const endpointId = randomBytes(12).toString('hex');
     const { startFrom: _, token, ...settings } = request;
     const sealedToken = token === undefined ? {} : { sealedToken: await this.sealToken(endpointId, token) };
-    const data = { endpointId, ...settings, ...sealedToken, startAfter: startAfter.toString(), at: this.clock.now().toISOString() };
+    const data = { endpointId, ...settings, ...sealedToken, startAfter: cursorData(startAfter), at: this.clock.now().toISOString() };
     // Made before the endpoint exists, so that its first delivery finds it.
     const secret = secretText(await this.keys.obtain(webhookSecretSubject(endpointId, 1)));
     await this.decide(organizationId, { type: 'CreateWebhookEndpoint', data }, context);
@@ -87,13 +93,14 @@ export class WebhookEndpoints {
     return { secret: secretText(await this.keys.obtain(webhookSecretSubject(endpointId, endpoint.generation))), previousSecretValidUntil: endpoint.previousUntil ?? '' };
   }
 
-  async replay(organizationId: string, endpointId: string, from: ReplayFrom, context: CommandContext): Promise<{ replayId: string; fromRevision: bigint }> {
+  /** `fromRevision` is the organization's; `fromPosition` the log's, where members' own events start too. */
+  async replay(organizationId: string, endpointId: string, from: ReplayFrom, context: CommandContext): Promise<ReplayStarted> {
     await this.get(organizationId, endpointId);
-    const afterRevision = await this.revisionBefore(organizationId, (event) => ('fromPosition' in from ? event.position >= from.fromPosition : Date.parse(event.recordedAt) >= from.fromTime.getTime()));
+    const after = 'fromPosition' in from ? await this.source.cursorAtPosition(organizationId, from.fromPosition) : await this.source.cursorAtTime(organizationId, from.fromTime);
     const replayId = randomBytes(12).toString('hex');
     const at = this.clock.now().toISOString();
-    await this.decide(organizationId, { type: 'ReplayWebhookEndpoint', data: { endpointId, afterRevision: afterRevision.toString(), replayId, at } }, context);
-    return { replayId, fromRevision: afterRevision + 1n };
+    await this.decide(organizationId, { type: 'ReplayWebhookEndpoint', data: { endpointId, after: cursorData(after), replayId, at } }, context);
+    return { replayId, fromRevision: after.revision + 1n, fromPosition: after.position + 1n };
   }
 
   async delete(organizationId: string, endpointId: string, context: CommandContext): Promise<void> {
@@ -140,32 +147,15 @@ export class WebhookEndpoints {
     return (await handleCommand(this.store, webhookEndpointsDecider, organizationId, command, context, { cache: this.cache })).state.endpoints;
   }
 
-  private async startAfter(organizationId: string, startFrom: StartFrom): Promise<bigint> {
-    if (startFrom === 'beginning') {
-      await this.organizationRevision(organizationId);
-      return -1n;
-    }
-    if (startFrom === 'now') return this.organizationRevision(organizationId);
-    return this.revisionBefore(organizationId, (event) => event.position >= startFrom);
+  private async startAfter(organizationId: string, startFrom: StartFrom): Promise<WebhookCursor> {
+    await this.organizationExists(organizationId);
+    if (startFrom === 'beginning') return WEBHOOK_CURSOR_START;
+    if (startFrom === 'now') return this.source.cursorNow(organizationId);
+    return this.source.cursorAtPosition(organizationId, startFrom);
   }
 
-  private async organizationRevision(organizationId: string): Promise<bigint> {
+  private async organizationExists(organizationId: string): Promise<void> {
     const last = await this.store.readStream(organizationStream(organizationId), { direction: 'backwards', maxCount: 1 });
-    const event = last.found ? last.events[0] : undefined;
-    if (event === undefined) throw new DomainError('NOT_FOUND', `No organization has the id ${organizationId}.`, { entity: 'organization' });
-    return event.revision;
-  }
-
-  /** The revision before the first event `from` selects; the last revision when none does (only what comes next). */
-  private async revisionBefore(organizationId: string, from: (event: RecordedEvent) => boolean): Promise<bigint> {
-    const last = await this.organizationRevision(organizationId);
-    for (let fromRevision = 0n; fromRevision <= last; ) {
-      const page = await this.store.readStream(organizationStream(organizationId), { fromRevision, maxCount: 1_000 });
-      if (!page.found || page.events.length === 0) break;
-      const first = page.events.find(from);
-      if (first !== undefined) return first.revision - 1n;
-      fromRevision = (page.events.at(-1)?.revision ?? last) + 1n;
-    }
-    return last;
+    if (!last.found || last.events.length === 0) throw new DomainError('NOT_FOUND', `No organization has the id ${organizationId}.`, { entity: 'organization' });
   }
 }

@@ -8,7 +8,7 @@ const integer = z.union([z.int().min(0), z.string().regex(/^\d+$/)]);
 const common = {
   organizationId: z.string(),
   position: integer.describe('The event’s place in the whole log'),
-  revision: integer.describe('The event’s place in the organization’s history'),
+  revision: integer.describe('The event’s place in its stream: the organization’s history, or for a member’s own event (sign-ins, factors, sessions) the person’s'),
   actor: z.string().describe('`user:<id>`, `api-key:<id>`, `billing`, `cli`, `system`'),
   correlationId: z.string(),
   event: z.string().describe('Chorus’s own name of the event, e.g. MemberAdded'),
@@ -40,6 +40,20 @@ const DATA: Record<WebhookEventType, z.ZodRawShape> = {
   'signin_policy.changed': { twoStepRequired: z.boolean() },
   'traffic.threshold_reached': { period: z.string(), threshold: z.union([z.literal(80), z.literal(100)]), used: z.number(), allowance: z.number() },
   'person.erased': { userId: z.string() },
+  'signin.succeeded': {
+    userId: z.string(),
+    method: z.enum(['password', 'google', 'invitation', 'sso', 'two-step']),
+    secondStep: z.enum(['authenticator-app', 'passkey', 'recovery-code', 'enrolment']).optional(),
+  },
+  'signin.failed': {
+    userId: z.string(),
+    step: z.enum(['password', 'second-step']),
+    reason: z.string().optional(),
+    secondStep: z.enum(['authenticator-app', 'passkey', 'recovery-code']).optional(),
+  },
+  'factor.added': { userId: z.string(), factor: z.enum(['authenticator-app', 'passkey', 'recovery-codes']) },
+  'factor.removed': { userId: z.string(), factor: z.enum(['authenticator-app', 'passkey', 'all']), authority: z.string().optional() },
+  'session.revoked': { userId: z.string(), reason: z.enum(['signed-out', 'revoked', 'password-changed', 'password-reset']), sessions: z.int().min(1) },
 };
 
 export const webhookPayloadSchema = (type: WebhookEventType): z.ZodType =>

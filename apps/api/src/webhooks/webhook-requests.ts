@@ -70,7 +70,11 @@ export const testEventAnswer = z.object({
   excerpt: z.string().describe('The start of the receiver’s answer'),
   reason: z.string().describe('Why it was not delivered, in a sentence; empty when delivered'),
 });
-export const replayAnswer = z.object({ replayId: z.string(), fromRevision: z.union([z.number(), z.string()]) });
+export const replayAnswer = z.object({
+  replayId: z.string(),
+  fromRevision: z.union([z.number(), z.string()]).describe('The organization’s first event sent again'),
+  fromPosition: z.union([z.number(), z.string()]).describe('Where in the log the replay starts, members’ own events included'),
+});
 export const deliveriesAnswer = z.object({
   deliveries: z.array(
     z.object({

@@ -128,8 +128,8 @@ export class WebhooksController {
     @Body(new ZodValidationPipe(replayWebhookRequest)) from: z.output<typeof replayWebhookRequest>,
     @PrincipalContext() context: CommandContext,
   ): Promise<z.output<typeof replayAnswer>> {
-    const { replayId, fromRevision } = await this.endpoints.replay(id, webhookId, from, context);
-    return { replayId, fromRevision: jsonSafe(fromRevision) };
+    const { replayId, fromRevision, fromPosition } = await this.endpoints.replay(id, webhookId, from, context);
+    return { replayId, fromRevision: jsonSafe(fromRevision), fromPosition: jsonSafe(fromPosition) };
   }
 
   @Post(':webhookId/test')
@@ -150,7 +150,7 @@ export class WebhooksController {
   @Operation({ summary: 'The last 1,000 delivery attempts, newest first: event, attempt, status, time, the receiver’s answer', answer: deliveriesAnswer, responses: { 404: 'NOT_FOUND: not an endpoint of this organization' } })
   async deliveries(@Param('id', validOrganizationId) id: string, @Param('webhookId', validWebhookId) webhookId: string): Promise<z.output<typeof deliveriesAnswer>> {
     const deliveries = await this.endpoints.deliveries(id, webhookId);
-    return { deliveries: deliveries.map(({ sender: _, ...delivery }) => delivery) };
+    return { deliveries: deliveries.map(({ sender: _, upTo: __, ...delivery }) => delivery) };
   }
 
   private refusePrivate(url: string): void {

@@ -2,12 +2,13 @@ import { Module } from '@nestjs/common';
 import { OrganizationsModule } from '../organizations/organizations.module.js';
 import { WebhookDeliveries } from './webhook-deliveries.js';
 import { WebhookEndpoints } from './webhook-endpoints.service.js';
+import { WebhookSource } from './webhook-source.js';
 import { WebhooksController } from './webhooks.controller.js';
 
 /** The organization's history pushed to its own systems: signed webhooks (docs/webhooks.md). */
 @Module({
   imports: [OrganizationsModule],
   controllers: [WebhooksController],
-  providers: [WebhookEndpoints, WebhookDeliveries],
+  providers: [WebhookSource, WebhookEndpoints, WebhookDeliveries],
 })
 export class WebhooksModule {}

@@ -7,10 +7,12 @@ import { accountThrottlePolicy, addressThrottlePolicy, noAttempts, refundAttempt
 export type SignInAttemptReserved = { type: 'SignInAttemptReserved'; data: { at: string; streak: AttemptStreak } };
 export type SignInAttemptSucceeded = { type: 'SignInAttemptSucceeded'; data: { at: string; reservedAt: string; streak: AttemptStreak } };
 export type SignInAttemptWithdrawn = { type: 'SignInAttemptWithdrawn'; data: { at: string; reservedAt: string; streak: AttemptStreak } };
+/** The check that followed the reservation failed (a wrong password): it stays counted, and says so for the account's history. */
+export type SignInAttemptFailed = { type: 'SignInAttemptFailed'; data: { at: string; reservedAt: string; streak: AttemptStreak } };
 /** A lock never keeps the owner out. */
 export type SignInAttemptsCleared = { type: 'SignInAttemptsCleared'; data: { at: string; reason: 'password-reset'; streak: AttemptStreak } };
 
-export type SignInAttemptEvent = SignInAttemptReserved | SignInAttemptSucceeded | SignInAttemptWithdrawn | SignInAttemptsCleared;
+export type SignInAttemptEvent = SignInAttemptReserved | SignInAttemptSucceeded | SignInAttemptFailed | SignInAttemptWithdrawn | SignInAttemptsCleared;
 
 /** Names and addresses are keyed digests: the store never holds what someone typed. */
 export type AttemptKind = 'account' | 'name' | 'address' | 'second-step';
@@ -19,6 +21,8 @@ export type AttemptKey = { kind: AttemptKind; id: string };
 export const signInAttemptsStreamPrefix = 'sign-in-attempts-';
 export const attemptKeyId = (key: AttemptKey): string => `${key.kind}-${key.id}`;
 export const signInAttemptsStream = (key: AttemptKey): string => `${signInAttemptsStreamPrefix}${attemptKeyId(key)}`;
+/** An account's attempts: the stream's name ends with the user's id. */
+export const accountAttemptsStreamPrefix = `${signInAttemptsStreamPrefix}account-`;
 
 export const attemptPolicies: Record<AttemptKind, ThrottlePolicy> = {
   // Names that match no account lock as accounts do, so that the answers tell nothing.
@@ -32,7 +36,7 @@ export const isClear = (streak: AttemptStreak): boolean => streak.outstanding ==
 
 export type SignInAttemptCommand =
   | { type: 'ReserveSignInAttempt'; data: { kind: AttemptKind; now: Date } }
-  | { type: 'SettleSignInAttempt'; data: { kind: AttemptKind; outcome: 'succeeded' | 'withdrawn'; reservedAt: string; now: Date } }
+  | { type: 'SettleSignInAttempt'; data: { kind: AttemptKind; outcome: 'succeeded' | 'failed' | 'withdrawn'; reservedAt: string; now: Date } }
   | { type: 'ClearSignInAttempts'; data: { now: Date } };
 
 function reserved(streak: AttemptStreak, kind: AttemptKind, now: Date): SignInAttemptEvent[] {
@@ -43,6 +47,7 @@ function reserved(streak: AttemptStreak, kind: AttemptKind, now: Date): SignInAt
 
 function settled(streak: AttemptStreak, { kind, outcome, reservedAt, now }: Extract<SignInAttemptCommand, { type: 'SettleSignInAttempt' }>['data']): SignInAttemptEvent[] {
   const at = now.toISOString();
+  if (outcome === 'failed') return [{ type: 'SignInAttemptFailed', data: { at, reservedAt, streak } }];
   if (outcome === 'withdrawn') {
     const next = refundAttempt(streak, reservedAt, now, attemptPolicies[kind]);
     return next === undefined ? [] : [{ type: 'SignInAttemptWithdrawn', data: { at, reservedAt, streak: next } }];

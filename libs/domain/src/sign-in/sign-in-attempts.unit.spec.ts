@@ -24,12 +24,21 @@ const lastReserved = (streak: AttemptStreak): SignInAttemptEvent => ({ type: 'Si
 const locked = streakOf(10, { locks: 1, lockedUntil: '2030-01-01T09:15:17.000Z' });
 
 const reserve = (kind: AttemptKind, now: string) => ({ type: 'ReserveSignInAttempt', data: { kind, now: new Date(now) } }) as const;
-const settle = (kind: AttemptKind, outcome: 'succeeded' | 'withdrawn', reservedAt: string, now: string) =>
+const settle = (kind: AttemptKind, outcome: 'succeeded' | 'failed' | 'withdrawn', reservedAt: string, now: string) =>
   ({ type: 'SettleSignInAttempt', data: { kind, outcome, reservedAt, now: new Date(now) } }) as const;
 
 describe('a sign-in attempts stream', () => {
   it('is named after its throttle key', () => {
     expect(signInAttemptsDecider.streamOf('account-u1')).toBe('sign-in-attempts-account-u1');
+  });
+});
+
+describe('a failed check', () => {
+  it('is recorded with the streak as it was: the attempt stays counted', () => {
+    spec
+      .given([lastReserved(streakOf(3))])
+      .when(settle('account', 'failed', at(2), at(3)))
+      .then([{ type: 'SignInAttemptFailed', data: { at: at(3), reservedAt: at(2), streak: streakOf(3) } }]);
   });
 });
 

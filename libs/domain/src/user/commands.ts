@@ -23,7 +23,7 @@ export type RecordSignIn = {
   type: 'RecordSignIn';
   data: { sessionId: string; method: SignInMethod; absoluteExpiresAt: Date; awaiting?: SecondStepAwaited };
 };
-export type RecordSignOut = { type: 'RecordSignOut'; data: { sessionId: string } };
+export type RecordSignOut = { type: 'RecordSignOut'; data: { sessionId: string; revoked?: true } };
 /** Also for a person who never registered (an invited address): their data is in the log all the same. */
 export type ErasePersonalData = { type: 'ErasePersonalData'; data: { userId: string } };
 

@@ -105,7 +105,7 @@ export function decideUser(command: UserCommand, state: UserState, { now, openSe
     case 'RecordSignOut':
       // Asked once per session: by whoever ended it on its own stream (Sessions), which decides that.
       registered(state);
-      return [{ type: 'SignedOut', data: { sessionId: command.data.sessionId, at } }];
+      return [{ type: 'SignedOut', data: { ...command.data, at } }];
     case 'PassSecondStep':
       // Once per half-open session, however many right codes arrive for it at once: its sign-in must still be open.
       if (!liveSessionIds(openSessions, now).includes(command.data.previousSessionId)) throw new InvalidToken('This sign-in is over: sign in again.');

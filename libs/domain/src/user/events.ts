@@ -38,7 +38,8 @@ export type SignedIn = {
 export type SignInFailedReason = 'wrong-password' | 'no-password';
 /** No longer recorded; kept for the histories that hold it. */
 export type SignInFailed = { type: 'SignInFailed'; data: { reason: SignInFailedReason; at: string } };
-export type SignedOut = { type: 'SignedOut'; data: { sessionId: string; at: string } };
+/** `revoked`: ended from another session (the account's session list), not by signing out of it. */
+export type SignedOut = { type: 'SignedOut'; data: { sessionId: string; revoked?: true; at: string } };
 /** The person's key is deleted next: what it sealed reads as erased from then on. No personal data. */
 export type PersonalDataErased = { type: 'PersonalDataErased'; data: { userId: string; endedSessionIds: string[]; at: string } };
 

@@ -4,6 +4,18 @@
 import type { Decider } from '../decider.js';
 import { mailClaimDuty, type MailClaim, type MailDuty } from '../mail/mail-claim.js';
 
+/**
+ * Where an endpoint is: every event up to `position` of the log is done (delivered or passed over), and `revision`
+ * is the organization's revision there. The organization's events are read after `revision`, its members' own
+ * events (sign-ins, factors, sessions) after `position`, and sent merged in the log's order.
+ */
+export type WebhookCursor = { revision: bigint; position: bigint };
+export type WebhookCursorData = { revision: string; position: string };
+export const cursorData = ({ revision, position }: WebhookCursor): WebhookCursorData => ({ revision: revision.toString(), position: position.toString() });
+export const cursorOf = ({ revision, position }: WebhookCursorData): WebhookCursor => ({ revision: BigInt(revision), position: BigInt(position) });
+/** Before the organization's first event. */
+export const WEBHOOK_CURSOR_START: WebhookCursor = { revision: -1n, position: -1n };
+
 export const webhookDeliveriesStreamPrefix = 'webhook-deliveries-';
 export const webhookDeliveriesStream = (endpointId: string): string => `${webhookDeliveriesStreamPrefix}${endpointId}`;
 
@@ -17,13 +29,15 @@ export const WEBHOOK_GIVE_UP_MS = 3 * 24 * 3_600_000;
 export const WEBHOOK_EXCERPT_CHARS = 200;
 
 export type WebhookAttempt = {
-  /** The organization event's revision, position and id. */
+  /** The event's revision in its own stream, its position and id. */
   revision: string;
   position: string;
   eventId: string;
   eventType: string;
   /** Events sent in the request (a batching format); the others' fields are its last event's. */
   count?: number;
+  /** The cursor once it is delivered. */
+  upTo: WebhookCursorData;
   attempt: number;
   /** Null: no answer (refused, timed out, not a public address). */
   status: number | null;
@@ -37,19 +51,19 @@ export type WebhookDeliveryClaimed = { type: 'WebhookDeliveryClaimed'; data: { s
 export type WebhookDelivered = { type: 'WebhookDelivered'; data: WebhookAttempt };
 export type WebhookDeliveryFailed = { type: 'WebhookDeliveryFailed'; data: WebhookAttempt & { reason: string; nextAttemptAt: string } };
 /** The cursor moved back for a replay asked for on the endpoint (WebhookReplayRequested). */
-export type WebhookReplayStarted = { type: 'WebhookReplayStarted'; data: { replayId: string; afterRevision: string; sender: string; at: string } };
+export type WebhookReplayStarted = { type: 'WebhookReplayStarted'; data: { replayId: string; after: WebhookCursorData; sender: string; at: string } };
 /** Events of types the endpoint does not take, passed over in one record. */
-export type WebhookEventsSkipped = { type: 'WebhookEventsSkipped'; data: { upToRevision: string; sender: string; at: string } };
+export type WebhookEventsSkipped = { type: 'WebhookEventsSkipped'; data: { upTo: WebhookCursorData; sender: string; at: string } };
 
 export type WebhookDeliveryEvent = WebhookDeliveryClaimed | WebhookDelivered | WebhookDeliveryFailed | WebhookReplayStarted | WebhookEventsSkipped;
 
 export type WebhookDeliveryState = {
   claim: MailClaim | undefined;
-  /** The last revision delivered or passed over; undefined: none yet (the endpoint's `startAfter`). */
-  doneUpTo: bigint | undefined;
+  /** Undefined: nothing done yet (the endpoint's `startAfter`). */
+  doneUpTo: WebhookCursor | undefined;
   replayId: string | null;
   /** The event at the head of the line while its receiver fails. */
-  failing: { revision: bigint; attempts: number; firstFailedAt: string; nextAttemptAt: string } | null;
+  failing: { eventId: string; attempts: number; firstFailedAt: string; nextAttemptAt: string } | null;
   lastAttempt: WebhookAttempt | null;
 };
 
@@ -63,17 +77,17 @@ export function evolveWebhookDeliveries(state: WebhookDeliveryState, event: Webh
       return {
         ...state,
         claim: { sender: event.data.sender, claimedAt: event.data.at },
-        doneUpTo: BigInt(event.data.revision),
+        doneUpTo: cursorOf(event.data.upTo),
         failing: null,
         lastAttempt: event.data,
       };
     case 'WebhookDeliveryFailed': {
-      const revision = BigInt(event.data.revision);
-      const firstFailedAt = state.failing?.revision === revision ? state.failing.firstFailedAt : event.data.at;
+      const { eventId } = event.data;
+      const firstFailedAt = state.failing?.eventId === eventId ? state.failing.firstFailedAt : event.data.at;
       return {
         ...state,
         claim: { sender: event.data.sender, claimedAt: event.data.at },
-        failing: { revision, attempts: event.data.attempt, firstFailedAt, nextAttemptAt: event.data.nextAttemptAt },
+        failing: { eventId, attempts: event.data.attempt, firstFailedAt, nextAttemptAt: event.data.nextAttemptAt },
         lastAttempt: event.data,
       };
     }
@@ -81,12 +95,12 @@ export function evolveWebhookDeliveries(state: WebhookDeliveryState, event: Webh
       return {
         ...state,
         claim: { sender: event.data.sender, claimedAt: event.data.at },
-        doneUpTo: BigInt(event.data.afterRevision),
+        doneUpTo: cursorOf(event.data.after),
         replayId: event.data.replayId,
         failing: null,
       };
     case 'WebhookEventsSkipped':
-      return { ...state, claim: { sender: event.data.sender, claimedAt: event.data.at }, doneUpTo: BigInt(event.data.upToRevision) };
+      return { ...state, claim: { sender: event.data.sender, claimedAt: event.data.at }, doneUpTo: cursorOf(event.data.upTo) };
     default: {
       const _exhaustive: never = event;
       return _exhaustive;
@@ -111,8 +125,8 @@ export type WebhookDeliveryCommand =
   | { type: 'ClaimWebhookDeliveries'; data: { sender: string; at: Date } }
   /** A run of attempts in the order they were made, each at its own time: only the last may have failed. */
   | { type: 'RecordWebhookAttempts'; data: { tried: readonly TriedDelivery[]; sender: string; at: Date } }
-  | { type: 'StartWebhookReplay'; data: { replayId: string; afterRevision: bigint; sender: string; at: Date } }
-  | { type: 'SkipWebhookEvents'; data: { upToRevision: bigint; sender: string; at: Date } };
+  | { type: 'StartWebhookReplay'; data: { replayId: string; after: WebhookCursor; sender: string; at: Date } }
+  | { type: 'SkipWebhookEvents'; data: { upTo: WebhookCursor; sender: string; at: Date } };
 
 export function decideWebhookDeliveries(command: WebhookDeliveryCommand, state: WebhookDeliveryState): WebhookDeliveryEvent[] {
   const at = command.data.at.toISOString();
@@ -124,7 +138,7 @@ export function decideWebhookDeliveries(command: WebhookDeliveryCommand, state: 
       const events: WebhookDeliveryEvent[] = [];
       let failing = state.failing;
       for (const { attempt: tried, ok, reason, at: triedAt } of command.data.tried) {
-        const attempt = failing?.revision === BigInt(tried.revision) ? failing.attempts + 1 : 1;
+        const attempt = failing?.eventId === tried.eventId ? failing.attempts + 1 : 1;
         const data: WebhookAttempt = { ...tried, attempt, sender, at: triedAt.toISOString() };
         if (ok) {
           events.push({ type: 'WebhookDelivered', data });
@@ -138,11 +152,11 @@ export function decideWebhookDeliveries(command: WebhookDeliveryCommand, state: 
       return events;
     }
     case 'StartWebhookReplay':
-      return [{ type: 'WebhookReplayStarted', data: { replayId: command.data.replayId, afterRevision: command.data.afterRevision.toString(), sender, at } }];
+      return [{ type: 'WebhookReplayStarted', data: { replayId: command.data.replayId, after: cursorData(command.data.after), sender, at } }];
     case 'SkipWebhookEvents':
-      return state.doneUpTo !== undefined && state.doneUpTo >= command.data.upToRevision
+      return state.doneUpTo !== undefined && state.doneUpTo.position >= command.data.upTo.position
         ? []
-        : [{ type: 'WebhookEventsSkipped', data: { upToRevision: command.data.upToRevision.toString(), sender, at } }];
+        : [{ type: 'WebhookEventsSkipped', data: { upTo: cursorData(command.data.upTo), sender, at } }];
     default: {
       const _exhaustive: never = command;
       return _exhaustive;

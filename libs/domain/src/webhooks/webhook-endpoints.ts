@@ -2,6 +2,7 @@
 // is ever in the log: each generation's secret is a key of the key store, made on first use (docs/webhooks.md).
 import type { Decider } from '../decider.js';
 import { DomainError } from '../errors.js';
+import { cursorOf, type WebhookCursor, type WebhookCursorData } from './webhook-deliveries.js';
 
 export const MAX_WEBHOOK_ENDPOINTS = 10;
 /** Both secrets sign for this long after a rotation, so that a receiver can switch without losing a delivery. */
@@ -13,10 +14,19 @@ export type WebhookFormat = (typeof WEBHOOK_FORMATS)[number];
 export const webhookEndpointsStreamPrefix = 'webhooks-';
 export const webhookEndpointsStream = (organizationId: string): string => `${webhookEndpointsStreamPrefix}${organizationId}`;
 
-/** `startAfter`: the organization's revision the first delivery comes after (-1: from its beginning). */
+/** `startAfter`: where the first delivery comes after (-1 and -1: from the organization's beginning). */
 export type WebhookEndpointCreated = {
   type: 'WebhookEndpointCreated';
-  data: { endpointId: string; url: string; events: string[]; format: WebhookFormat; description: string; startAfter: string; at: string; sealedToken?: string };
+  data: {
+    endpointId: string;
+    url: string;
+    events: string[];
+    format: WebhookFormat;
+    description: string;
+    startAfter: WebhookCursorData;
+    at: string;
+    sealedToken?: string;
+  };
 };
 export type WebhookEndpointChanged = {
   type: 'WebhookEndpointChanged';
@@ -26,8 +36,8 @@ export type WebhookEndpointChanged = {
 export type WebhookSecretRotated = { type: 'WebhookSecretRotated'; data: { endpointId: string; generation: number; previousUntil: string } };
 /** By the deliveries (a receiver answering 410, or failing for 3 days): enabling it again is a change by a person. */
 export type WebhookEndpointDisabled = { type: 'WebhookEndpointDisabled'; data: { endpointId: string; reason: string; at: string } };
-/** Deliveries go on after `afterRevision` (every event from the one asked for, inclusive). */
-export type WebhookReplayRequested = { type: 'WebhookReplayRequested'; data: { endpointId: string; afterRevision: string; replayId: string; at: string } };
+/** Deliveries go on after `after` (every event from the one asked for, inclusive). */
+export type WebhookReplayRequested = { type: 'WebhookReplayRequested'; data: { endpointId: string; after: WebhookCursorData; replayId: string; at: string } };
 export type WebhookEndpointDeleted = { type: 'WebhookEndpointDeleted'; data: { endpointId: string; at: string } };
 
 export type WebhookEndpointEvent =
@@ -51,9 +61,9 @@ export type WebhookEndpoint = {
   createdAt: string;
   generation: number;
   previousUntil: string | null;
-  startAfter: bigint;
-  /** The latest replay asked for: deliveries restart after its revision once they have seen its id. */
-  replay: { replayId: string; afterRevision: bigint } | null;
+  startAfter: WebhookCursor;
+  /** The latest replay asked for: deliveries restart after its cursor once they have seen its id. */
+  replay: { replayId: string; after: WebhookCursor } | null;
 };
 
 export type WebhookEndpoints = { endpoints: readonly WebhookEndpoint[] };
@@ -80,7 +90,7 @@ export function evolveWebhookEndpoints(state: WebhookEndpoints, event: WebhookEn
         createdAt: at,
         generation: 1,
         previousUntil: null,
-        startAfter: BigInt(startAfter),
+        startAfter: cursorOf(startAfter),
         replay: null,
       };
       return { endpoints: [...state.endpoints, endpoint] };
@@ -104,7 +114,7 @@ export function evolveWebhookEndpoints(state: WebhookEndpoints, event: WebhookEn
     case 'WebhookReplayRequested':
       return changeOne(state, event.data.endpointId, (endpoint) => ({
         ...endpoint,
-        replay: { replayId: event.data.replayId, afterRevision: BigInt(event.data.afterRevision) },
+        replay: { replayId: event.data.replayId, after: cursorOf(event.data.after) },
       }));
     case 'WebhookEndpointDeleted':
       return { endpoints: state.endpoints.filter((endpoint) => endpoint.endpointId !== event.data.endpointId) };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { ORGANIZATION_EVENT_TYPES } from '../organization/events.js';
 import { deciderSpec } from '../testing/decider-spec.js';
-import { WEBHOOK_EVENT_TYPES, wantsWebhookEvent, webhookEventOf } from './webhook-catalogue.js';
+import { memberActivityOf, memberActivitySentence, WEBHOOK_EVENT_TYPES, wantsWebhookEvent, webhookEventOf } from './webhook-catalogue.js';
 import {
   foldWebhookDeliveries,
   webhookDeliveriesDecider,
@@ -16,7 +16,7 @@ import { signingGenerations, webhookEndpointsDecider, type WebhookEndpointCreate
 const at = '2030-01-01T00:00:00.000Z';
 const created = (endpointId: string): WebhookEndpointCreated => ({
   type: 'WebhookEndpointCreated',
-  data: { endpointId, url: 'https://hooks.example.com/chorus', events: ['*'], format: 'standard', description: '', startAfter: '-1', at },
+  data: { endpointId, url: 'https://hooks.example.com/chorus', events: ['*'], format: 'standard', description: '', startAfter: { revision: '-1', position: '-1' }, at },
 });
 const endpoints = deciderSpec(webhookEndpointsDecider);
 
@@ -65,6 +65,7 @@ const attempt = (revision: number): Omit<WebhookAttempt, 'attempt' | 'at' | 'sen
   position: String(100 + revision),
   eventId: `id-${revision}`,
   eventType: 'member.added',
+  upTo: { revision: String(revision), position: String(100 + revision) },
   status: 500,
   ms: 12,
   excerpt: 'down',
@@ -96,10 +97,10 @@ describe('webhook deliveries', () => {
     const events: WebhookDeliveryEvent[] = [
       ...webhookDeliveriesDecider.decide({ type: 'RecordWebhookAttempts', data: { tried: [{ attempt: { ...attempt(7), status: 204 }, ok: true, reason: '', at: new Date(at) }], sender: 'n1', at: new Date(at) } }, webhookDeliveriesDecider.initialState),
     ];
-    expect(foldWebhookDeliveries(events)).toMatchObject({ doneUpTo: 7n, failing: null });
-    deliveries.given(events).when({ type: 'SkipWebhookEvents', data: { upToRevision: 5n, sender: 'n1', at: new Date(at) } }).then([]);
-    const replayed = [...events, { type: 'WebhookReplayStarted', data: { replayId: 'r1', afterRevision: '2', sender: 'n1', at } } as WebhookDeliveryEvent];
-    expect(foldWebhookDeliveries(replayed)).toMatchObject({ doneUpTo: 2n, replayId: 'r1' });
+    expect(foldWebhookDeliveries(events)).toMatchObject({ doneUpTo: { revision: 7n, position: 107n }, failing: null });
+    deliveries.given(events).when({ type: 'SkipWebhookEvents', data: { upTo: { revision: 5n, position: 105n }, sender: 'n1', at: new Date(at) } }).then([]);
+    const replayed = [...events, { type: 'WebhookReplayStarted', data: { replayId: 'r1', after: { revision: '2', position: '102' }, sender: 'n1', at } } as WebhookDeliveryEvent];
+    expect(foldWebhookDeliveries(replayed)).toMatchObject({ doneUpTo: { revision: 2n, position: 102n }, replayId: 'r1' });
   });
 
   it('records a run of deliveries in one append, each at its own time, up to the one that failed', () => {
@@ -112,7 +113,7 @@ describe('webhook deliveries', () => {
       ['WebhookDelivered', '4', 1, '2030-01-01T00:00:06.000Z'],
       ['WebhookDeliveryFailed', '5', 1, '2030-01-01T00:00:07.000Z'],
     ]);
-    expect(foldWebhookDeliveries(run)).toMatchObject({ doneUpTo: 4n, failing: { revision: 5n, attempts: 1, nextAttemptAt: '2030-01-01T00:00:12.000Z' } });
+    expect(foldWebhookDeliveries(run)).toMatchObject({ doneUpTo: { revision: 4n, position: 104n }, failing: { eventId: 'id-5', attempts: 1, nextAttemptAt: '2030-01-01T00:00:12.000Z' } });
   });
 
   it('is sent by one node: the last sender holds it for 30 s after its last record', () => {
@@ -126,11 +127,36 @@ describe('webhook deliveries', () => {
 describe('the webhook catalogue', () => {
   it('names a receiver type for the events customers asked for, and never passes a secret on', () => {
     const types = new Set(ORGANIZATION_EVENT_TYPES.map((type) => webhookEventOf(type, {})?.type).filter((type) => type !== undefined));
-    expect([...types].sort()).toEqual([...WEBHOOK_EVENT_TYPES].sort());
+    const memberTypes = ['signin.succeeded', 'signin.failed', 'factor.added', 'factor.removed', 'session.revoked'];
+    expect([...types, ...memberTypes].sort()).toEqual([...WEBHOOK_EVENT_TYPES].sort());
     const sso = webhookEventOf('SsoConfigured', { issuer: 'https://id.example.com', clientId: 'c', clientSecret: 'sealed-secret', domains: ['example.com'], enforce: true });
     expect(sso).toEqual({ type: 'sso.changed', data: { change: 'configured', issuer: 'https://id.example.com', domains: ['example.com'], enforce: true } });
     expect(webhookEventOf('SsoDomainPending', { domain: 'example.com', token: 'dns-token', at })?.data).toEqual({ change: 'domain-pending', domain: 'example.com' });
     expect(webhookEventOf('UserRegistered', {})).toBeUndefined();
+  });
+
+  it('sends a member’s own sign-ins, factors and ended sessions with ids and kinds only, never a passkey’s name or a secret', () => {
+    const of = (type: string, data: object, streamId = 'user-u1') => memberActivityOf(streamId, type, { ...data, at });
+    expect(of('SignedIn', { sessionId: 's', method: 'google', absoluteExpiresAt: at })).toEqual({ userId: 'u1', event: { type: 'signin.succeeded', data: { method: 'google' } } });
+    // Half open until the second step: that is when the sign-in succeeds.
+    expect(of('SignedIn', { sessionId: 's', method: 'password', absoluteExpiresAt: at, awaiting: 'second-step' })).toBeUndefined();
+    expect(of('SecondStepPassed', { previousSessionId: 'p', sessionId: 's', method: 'passkey', absoluteExpiresAt: at, credentialId: 'c' })?.event).toEqual({
+      type: 'signin.succeeded',
+      data: { method: 'two-step', secondStep: 'passkey' },
+    });
+    expect(of('SecondStepFailed', { sessionId: 's', method: 'authenticator-app' })?.event.type).toBe('signin.failed');
+    expect(of('SignInAttemptFailed', { reservedAt: at, streak: {} }, 'sign-in-attempts-account-u1')).toEqual({ userId: 'u1', event: { type: 'signin.failed', data: { step: 'password', reason: 'wrong-password' } } });
+    expect(of('SignInAttemptFailed', { reservedAt: at, streak: {} }, 'sign-in-attempts-name-abc')).toBeUndefined();
+    expect(of('SignInAttemptReserved', { streak: {} }, 'sign-in-attempts-account-u1')).toBeUndefined();
+    expect(of('PasskeyRegistered', { credentialId: 'c', publicKey: 'k', counter: 0, transports: [], name: 'Ada’s phone' })?.event).toEqual({ type: 'factor.added', data: { factor: 'passkey' } });
+    expect(of('AuthenticatorAppEnrolled', { secretSealed: 'sealed' })?.event).toEqual({ type: 'factor.added', data: { factor: 'authenticator-app' } });
+    expect(of('SecondFactorsReset', { organizationId: 'o', authority: 'owner-alone' })?.event).toEqual({ type: 'factor.removed', data: { factor: 'all', authority: 'owner-alone' } });
+    expect(of('SignedOut', { sessionId: 's', revoked: true })?.event).toEqual({ type: 'session.revoked', data: { reason: 'revoked', sessions: 1 } });
+    expect(of('PasswordChanged', { endedSessionIds: ['a', 'b'] })?.event).toEqual({ type: 'session.revoked', data: { reason: 'password-changed', sessions: 2 } });
+    expect(of('PasswordChanged', { endedSessionIds: [] })).toBeUndefined();
+    expect(of('UserRegistered', { userId: 'u1', email: 'ada@example.com' })).toBeUndefined();
+    expect(of('SignedIn', { sessionId: 's', method: 'password', absoluteExpiresAt: at }, 'organization-o1')).toBeUndefined();
+    expect(memberActivitySentence({ type: 'signin.failed', data: { step: 'password', reason: 'wrong-password' } }, 'ada@example.com')).toBe('Sign-in failed for ada@example.com: wrong password');
   });
 
   it('sends what an endpoint subscribed to, or everything for "*"', () => {

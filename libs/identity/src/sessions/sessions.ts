@@ -150,7 +150,7 @@ export class Sessions {
   async revoke(userId: string, sessionId: string, context: CommandContext): Promise<boolean> {
     const loaded = await this.read(sessionId);
     if (loaded === undefined || loaded.session.userId !== userId || !isLive(loaded.session, this.clock.now())) return false;
-    if (await this.end(sessionId, 'revoked', context)) await this.users.handle(userId, { type: 'RecordSignOut', data: { sessionId } }, context);
+    if (await this.end(sessionId, 'revoked', context)) await this.users.handle(userId, { type: 'RecordSignOut', data: { sessionId, revoked: true } }, context);
     return true;
   }
 

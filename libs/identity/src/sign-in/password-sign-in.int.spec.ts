@@ -47,8 +47,9 @@ describe('signing in with a password', () => {
     for (const failure of failures) {
       expect(failure).toEqual({ status: 'rejected', reason: expect.objectContaining({ code: 'INVALID_CREDENTIALS', message: 'Incorrect username or password.' }) });
     }
-    expect(await accountAttempts()).toEqual(['SignInAttemptReserved']);
-    expect(await accountAttempts(googleOnly)).toEqual(['SignInAttemptReserved']);
+    // Each failure says so on the key it was counted for: the account's history (and its webhooks) show it.
+    expect(await accountAttempts()).toEqual(['SignInAttemptReserved', 'SignInAttemptFailed']);
+    expect(await accountAttempts(googleOnly)).toEqual(['SignInAttemptReserved', 'SignInAttemptFailed']);
     expect(await eventTypes()).toEqual(['UserRegistered', 'PasswordSet']);
   });
 
@@ -61,7 +62,7 @@ describe('signing in with a password', () => {
     // The lock is per account: another address is refused too, and refused attempts are not recorded,
     // not even against their address.
     await expect(signIn('ada@example.com', password, '198.51.100.1')).rejects.toMatchObject({ code: 'RATE_LIMITED' });
-    expect(await accountAttempts()).toEqual(Array<string>(10).fill('SignInAttemptReserved'));
+    expect(await accountAttempts()).toEqual(Array.from({ length: 10 }, () => ['SignInAttemptReserved', 'SignInAttemptFailed']).flat());
     expect(await typesIn(signInAttemptsStream(fixture.identity.signInAttempts.address('198.51.100.1')))).toEqual([]);
 
     fixture.clock.advance(15 * 60_000);
@@ -141,11 +142,12 @@ describe('signing in with a password', () => {
     expect(atLockedAccount.every((outcome) => outcome.status === 'rejected' && (outcome.reason as { code?: string }).code === 'RATE_LIMITED')).toBe(true);
     expect(fixture.storeWork().appends).toBe(appends);
     const before = { appends: fixture.storeWork().appends, checks: fixture.identity.hasher.verifications };
-    // One address tries ever new names: two appends (address, name) per check, then nothing once it is locked.
+    // One address tries ever new names: per check two reservations (address, name) and the name's failure, then
+    // nothing once it is locked.
     for (let index = 0; index < 130; index += 1) await signIn(`made-up-${index}`, 'a guess', '192.0.2.99').catch(() => undefined);
     const checks = fixture.identity.hasher.verifications - before.checks;
     expect(checks).toBe(100);
-    expect(fixture.storeWork().appends - before.appends).toBe(2 * checks);
+    expect(fixture.storeWork().appends - before.appends).toBe(3 * checks);
   }, 120_000);
 
   it('does not count successes against their address: people behind one address are not locked out by signing in', async () => {
@@ -174,6 +176,7 @@ describe('signing in with a password', () => {
     const attempts = await fixture.store.readStream(signInAttemptsStream({ kind: 'account', id: userId }));
     expect(attempts.found && attempts.events.map(({ type, metadata }) => ({ type, clientIp: metadata.clientIp, userAgent: metadata.userAgent }))).toEqual([
       { type: 'SignInAttemptReserved', clientIp: '192.0.2.45', userAgent: 'jest' },
+      { type: 'SignInAttemptFailed', clientIp: '192.0.2.45', userAgent: 'jest' },
       { type: 'SignInAttemptReserved', clientIp: '192.0.2.44', userAgent: 'jest' },
       { type: 'SignInAttemptSucceeded', clientIp: '192.0.2.44', userAgent: 'jest' },
     ]);
@@ -211,8 +214,8 @@ describe('the work of a failed sign-in (timing must not tell which accounts exis
     };
 
     // One claim read, one user read, and per counted key (address, account or name) one read, its lock
-    // check, on which its reservation is decided, and one append.
-    for (const work of Object.values(works)) expect(work).toEqual({ reads: 4, appends: 2, verifications: 1 });
+    // check, on which its reservation is decided, and one append; then the failure on the account or name.
+    for (const work of Object.values(works)) expect(work).toEqual({ reads: 4, appends: 3, verifications: 1 });
   });
 });
 

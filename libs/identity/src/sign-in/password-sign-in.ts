@@ -42,7 +42,10 @@ export class PasswordSignIn {
 
     const passwordHash = user?.passwordHash ?? null;
     const valid = passwordHash === null ? await this.hasher.verifyNobody(credentials.password) : await this.hasher.verify(passwordHash, credentials.password);
-    if (user === undefined || !valid) throw new InvalidCredentials();
+    if (user === undefined || !valid) {
+      await this.attempts.failed(forKey, context);
+      throw new InvalidCredentials();
+    }
 
     if (passwordHash !== null && this.hasher.needsRehash(passwordHash)) {
       const upgraded = await this.hasher.hash(credentials.password);

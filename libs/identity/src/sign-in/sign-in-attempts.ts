@@ -93,6 +93,11 @@ export class SignInAttempts {
     await this.settle(attempt, 'succeeded', context);
   }
 
+  /** For a name that matches no account too, so that a wrong password costs the same either way. */
+  async failed(attempt: ReservedAttempt, context: CommandContext): Promise<void> {
+    await this.settle(attempt, 'failed', context);
+  }
+
   private async withdraw(attempt: ReservedAttempt, context: CommandContext): Promise<void> {
     await this.settle(attempt, 'withdrawn', context);
   }
@@ -102,7 +107,7 @@ export class SignInAttempts {
     for (const key of [this.account(userId), this.secondStep(userId)]) await this.bestEffort(key, { type: 'ClearSignInAttempts', data: { now: this.clock.now() } }, context);
   }
 
-  private settle({ key, reservedAt, known }: ReservedAttempt, outcome: 'succeeded' | 'withdrawn', context: CommandContext): Promise<void> {
+  private settle({ key, reservedAt, known }: ReservedAttempt, outcome: 'succeeded' | 'failed' | 'withdrawn', context: CommandContext): Promise<void> {
     return this.bestEffort(key, { type: 'SettleSignInAttempt', data: { kind: key.kind, outcome, reservedAt, now: this.clock.now() } }, context, known);
   }
 

@@ -43,6 +43,21 @@ describe('member-security projection', () => {
     expect(listed('initech')).toEqual([]);
   });
 
+  it("indexes every member event the webhooks send, the routine sign-ins and an account's failed attempts included, where each is", () => {
+    commit([
+      ...log,
+      recorded('user-ada', 'SignedIn', { sessionId: 's', method: 'password', absoluteExpiresAt: at, at }),
+      recorded('sign-in-attempts-account-ada', 'SignInAttemptFailed', { reservedAt: at, streak: {}, at }),
+      recorded('sign-in-attempts-name-x', 'SignInAttemptFailed', { reservedAt: at, streak: {}, at }),
+    ]);
+    const located = subject.queries.after('acme', 0n, 1_000n, 10).map(({ streamId, revision, userId }) => `${userId} ${streamId}@${revision}`);
+    expect(located).toEqual(['ada user-ada@4', 'ada user-ada@5', 'ada user-ada@7', 'ada user-ada@9', 'ada sign-in-attempts-account-ada@10']);
+    expect(subject.queries.after('acme', 5n, 9n, 10).map(({ position }) => position)).toEqual([7n, 9n]);
+    expect(subject.queries.after('globex', 0n, 1_000n, 10).map(({ position }) => position)).toEqual([4n, 5n]);
+    // The console's list stays the two-step events it names.
+    expect(listed('acme')).toEqual(['ada@acme.example SecondStepPassed', 'ada@acme.example SecondStepFailed']);
+  });
+
   it('pages by position', () => {
     commit(log);
     const [newest] = subject.queries.page('acme', 1);

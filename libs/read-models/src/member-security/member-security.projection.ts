@@ -1,5 +1,7 @@
-// Membership comes from the organizations' own events, in the log's order, so a rebuild gives the same rows.
-import { isListedSecondFactorEvent, organizationStreamPrefix, userStreamPrefix } from '#domain';
+// Membership comes from the organizations' own events, in the log's order, so a rebuild gives the same rows. Each
+// member's own events that an organization sees are indexed for it: the console lists the two-step ones (`listed`),
+// webhooks send every one the catalogue names (sign-ins, factors, sessions).
+import { isListedSecondFactorEvent, memberActivityOf, organizationStreamPrefix, userStreamPrefix } from '#domain';
 import type { LogEvent } from '#event-store';
 import { physicalName, type Projection, type ProjectionWriter, type TableNames } from '../projection.js';
 import { erasedMemberName } from '../erased-names.js';
@@ -12,20 +14,32 @@ export const memberSecurityProjectionName = 'member-security';
 const isMembershipEvent = (event: LogEvent) =>
   (event.type === 'MemberAdded' || event.type === 'MemberRemoved' || event.type === 'MemberErased') && event.streamId.startsWith(organizationStreamPrefix);
 
-export function memberSecurityProjection(): Projection<never> {
+const isListed = (event: LogEvent<'recordedAt'>): boolean => event.streamId.startsWith(userStreamPrefix) && isListedSecondFactorEvent(event.type, event.data);
+
+export function memberSecurityProjection(): Projection<'recordedAt'> {
   return {
     name: memberSecurityProjectionName,
-    parts: [],
-    version: 1,
+    parts: ['recordedAt'],
+    version: 2,
     tables: [securityMembershipsTable, memberSecurityEventsTable],
-    handles: (event) => isMembershipEvent(event) || (event.streamId.startsWith(userStreamPrefix) && isListedSecondFactorEvent(event.type, event.data)),
+    handles: (event) => isMembershipEvent(event) || isListed(event) || memberActivityOf(event.streamId, event.type, event.data) !== undefined,
     writer: (db, tables, options) => new MemberSecurityWriter(db, tables, options?.startsEmpty === true),
   };
 }
 
 type Membership = { organizationId: string; userId: string; email: string; since: bigint; until: bigint | null };
 type MembershipRow = { organization_id: string; user_id: string; email: string; since: bigint; until: bigint | null };
-type EventRow = [organizationId: string, position: bigint, userId: string, email: string, revision: bigint, type: string];
+type EventRow = [
+  organizationId: string,
+  position: bigint,
+  userId: string,
+  email: string,
+  streamId: string,
+  revision: bigint,
+  type: string,
+  recordedAt: string,
+  listed: 0 | 1,
+];
 
 const asMembership = ({ organization_id: organizationId, user_id: userId, email, since, until }: MembershipRow): Membership => ({
   organizationId,
@@ -38,7 +52,7 @@ const during = (membership: Membership, position: bigint): boolean =>
   membership.since < position && (membership.until === null || membership.until > position);
 
 /** Changes since the last flush are looked up before the table, so each event sees what the ones before it did. */
-class MemberSecurityWriter implements ProjectionWriter<never> {
+class MemberSecurityWriter implements ProjectionWriter<'recordedAt'> {
   /** By `organizationId userId`. */
   private changed = new Map<string, Membership>();
   private changedOfUser = new Map<string, Set<string>>();
@@ -67,7 +81,8 @@ class MemberSecurityWriter implements ProjectionWriter<never> {
        ON CONFLICT (organization_id, user_id) DO UPDATE SET email = excluded.email, since = excluded.since, until = excluded.until`,
     );
     const insertEvent = db.prepare<EventRow>(
-      `INSERT INTO ${events} (organization_id, position, user_id, email, revision, type) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+      `INSERT INTO ${events} (organization_id, position, user_id, email, stream_id, revision, type, recorded_at, listed)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
     );
     this.events = new PendingRows((row) => insertEvent.run(...row));
     this.eraseMembership = db.prepare<[string, bigint, string, string]>(
@@ -80,7 +95,7 @@ class MemberSecurityWriter implements ProjectionWriter<never> {
     return this.changed.size + this.events.size;
   }
 
-  apply(event: LogEvent<never>): void {
+  apply(event: LogEvent<'recordedAt'>): void {
     if (event.streamId.startsWith(organizationStreamPrefix)) {
       const organizationId = event.streamId.slice(organizationStreamPrefix.length);
       const { userId, email } = event.data as { userId: string; email?: string };
@@ -92,10 +107,13 @@ class MemberSecurityWriter implements ProjectionWriter<never> {
       if (event.type === 'MemberErased') this.erase(organizationId, userId, event.position);
       return;
     }
-    const userId = event.streamId.slice(userStreamPrefix.length);
+    const listed = isListed(event);
+    const userId = listed ? event.streamId.slice(userStreamPrefix.length) : memberActivityOf(event.streamId, event.type, event.data)?.userId;
+    if (userId === undefined) return;
     for (const membership of this.membershipsOf(userId)) {
       if (!during(membership, event.position)) continue;
-      this.events.push([membership.organizationId, event.position, userId, membership.email, event.revision, event.type]);
+      const { organizationId, email } = membership;
+      this.events.push([organizationId, event.position, userId, email, event.streamId, event.revision, event.type, event.recordedAt, listed ? 1 : 0]);
     }
   }
 

@@ -2,9 +2,13 @@ import type { ReadModelDatabase } from '../read-model-database.js';
 import { memberSecurityEventsTable, securityMembershipsTable } from './member-security.tables.js';
 
 export type MemberSecurityEventLocation = { position: bigint; userId: string; email: string; revision: bigint; type: string };
+/** A member's own event an organization sees, where it is in its stream. */
+export type MemberEventLocation = { position: bigint; userId: string; streamId: string; revision: bigint; recordedAt: string };
 
 export class MemberSecurityQueries {
   private readonly selectPage;
+  private readonly selectAfter;
+  private readonly selectFirstAt;
   private readonly selectEmail;
   private readonly selectOrganizationsOf;
 
@@ -12,9 +16,19 @@ export class MemberSecurityQueries {
     db.exec(memberSecurityEventsTable.create(memberSecurityEventsTable.name));
     this.selectPage = db.prepare<[string, bigint, number], { position: bigint; user_id: string; email: string; revision: bigint; type: string }>(
       `SELECT position, user_id, email, revision, type FROM ${memberSecurityEventsTable.name}
-       WHERE organization_id = ? AND position < ? ORDER BY position DESC LIMIT ?`,
+       WHERE organization_id = ? AND listed = 1 AND position < ? ORDER BY position DESC LIMIT ?`,
     );
     this.selectPage.safeIntegers(true);
+    this.selectAfter = db
+      .prepare<[string, bigint, bigint, number], { position: bigint; user_id: string; stream_id: string; revision: bigint; recorded_at: string }>(
+        `SELECT position, user_id, stream_id, revision, recorded_at FROM ${memberSecurityEventsTable.name}
+         WHERE organization_id = ? AND position > ? AND position <= ? ORDER BY position LIMIT ?`,
+      )
+      .safeIntegers(true);
+    this.selectFirstAt = db
+      .prepare<[string, string], bigint>(`SELECT min(position) FROM ${memberSecurityEventsTable.name} WHERE organization_id = ? AND recorded_at >= ?`)
+      .pluck()
+      .safeIntegers(true);
     db.exec(securityMembershipsTable.create(securityMembershipsTable.name));
     this.selectEmail = db.prepare<[string, string], { email: string }>(
       `SELECT email FROM ${securityMembershipsTable.name} WHERE organization_id = ? AND user_id = ?`,
@@ -31,6 +45,18 @@ export class MemberSecurityQueries {
 
   memberEmail(organizationId: string, userId: string): string | undefined {
     return this.selectEmail.get(organizationId, userId)?.email;
+  }
+
+  /** In the log's order, after `after` and up to `upTo`. */
+  after(organizationId: string, after: bigint, upTo: bigint, limit: number): MemberEventLocation[] {
+    return this.selectAfter
+      .all(organizationId, after, upTo, limit)
+      .map(({ position, user_id: userId, stream_id: streamId, revision, recorded_at: recordedAt }) => ({ position, userId, streamId, revision, recordedAt }));
+  }
+
+  /** The first member event recorded at or after `time` (ISO), if any. */
+  firstAtOrAfter(organizationId: string, time: string): bigint | undefined {
+    return this.selectFirstAt.get(organizationId, time) ?? undefined;
   }
 
   page(organizationId: string, limit: number, before?: bigint): MemberSecurityEventLocation[] {

@@ -27,8 +27,11 @@ export const memberSecurityEventsTable: ProjectionTable = {
     position INTEGER NOT NULL,
     user_id TEXT NOT NULL,
     email TEXT NOT NULL,
+    stream_id TEXT NOT NULL,
     revision INTEGER NOT NULL,
     type TEXT NOT NULL,
+    recorded_at TEXT NOT NULL,
+    listed INTEGER NOT NULL,
     PRIMARY KEY (organization_id, position)
   ) WITHOUT ROWID`,
   indexes: [],
