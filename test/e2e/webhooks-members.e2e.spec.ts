@@ -81,19 +81,22 @@ describe('a member’s own events', () => {
     expect((await first.browser.delete(`/sessions/${other?.id}`)).status).toBe(204);
     expect((await signIn(outsider.email)).status).toBe(204);
 
-    const expected = ['signin.succeeded', 'signin.failed', 'factor.added', 'factor.added', 'site.added', 'signin.succeeded', 'session.revoked'];
+    const expected = ['signin.succeeded', 'signin.failed', 'factor.added', 'factor.added', 'site.added', 'entitlements.changed', 'signin.succeeded', 'session.revoked'];
     const received = (await toAcme.waitFor(expected.length)).slice();
     expect(received.map((delivery) => delivery.payload.type)).toEqual(expected);
     for (const { payload } of received) expect(isWebhookEventType(payload.type) && webhookPayloadSchema(payload.type).safeParse(payload).success).toBe(true);
     const positions = received.map((delivery) => BigInt(delivery.payload.data.position as number));
     expect([...positions].sort((a, b) => (a < b ? -1 : 1))).toEqual(positions);
-    expect(received.filter((delivery) => delivery.payload.type !== 'site.added').every((delivery) => delivery.payload.data.userId === ada.userId)).toBe(true);
+    const organizations = ['site.added', 'entitlements.changed'];
+    const hers = received.filter((delivery) => !organizations.includes(delivery.payload.type));
+    expect(hers.every((delivery) => delivery.payload.data.userId === ada.userId)).toBe(true);
     expect(received.map((delivery) => delivery.payload.data)).toEqual([
       expect.objectContaining({ method: 'password', description: `${ada.email} signed in (password)` }),
       expect.objectContaining({ step: 'password', reason: 'wrong-password', description: `Sign-in failed for ${ada.email}: wrong password` }),
       expect.objectContaining({ factor: 'authenticator-app' }),
       expect.objectContaining({ factor: 'recovery-codes' }),
       expect.objectContaining({ hostname: 'docs.acme.example' }),
+      expect.objectContaining({ changed: ['limits.contentSections'] }),
       expect.objectContaining({ method: 'two-step', secondStep: 'authenticator-app' }),
       expect.objectContaining({ reason: 'revoked', sessions: 1 }),
     ]);
@@ -110,10 +113,10 @@ describe('a member’s own events', () => {
     // Once removed, her sign-ins are hers alone.
     const removed = await admin.delete(`/organizations/${acme}/members/${ada.userId}`);
     expect(removed.status).toBe(200);
-    expect((await toAcme.waitFor(expected.length + 1)).at(-1)?.payload.type).toBe('member.removed');
+    expect((await toAcme.waitFor(expected.length + 2)).slice(-2).map((delivery) => delivery.payload.type)).toEqual(['member.removed', 'entitlements.changed']);
     expect((await signIn(ada.email, 'wrong again')).status).toBe(401);
     await quietly();
-    expect(toAcme.received).toHaveLength(expected.length + 1);
+    expect(toAcme.received).toHaveLength(expected.length + 2);
   });
 
   it('takes only the types an endpoint asked for, and replays them from a position with the organization’s', async () => {

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { systemClock } from '#identity';
 import { IdentityClock, webhookPayloadSchema } from '#api';
-import { isWebhookEventType, webhookEndpointsStream } from '#domain';
+import { isWebhookEventType, WEBHOOK_EVENT_TYPES, webhookEndpointsStream } from '#domain';
 import { createApiKey } from '../support/api-keys.js';
 import { httpClient, type HttpClient } from '../support/http-client.js';
 import { createOrganization, expectRefusal } from '../support/organization-setup.js';
@@ -23,6 +23,9 @@ let admin: HttpClient;
 let inbox: SmtpInbox;
 const receivers: WebhookReceiver[] = [];
 
+/** Every type but entitlements.changed, which follows most of them: the tests of delivery read more plainly without it. */
+const HISTORY = WEBHOOK_EVENT_TYPES.filter((type) => type !== 'entitlements.changed');
+
 async function receiver(): Promise<WebhookReceiver> {
   const started = await WebhookReceiver.start();
   receivers.push(started);
@@ -30,7 +33,7 @@ async function receiver(): Promise<WebhookReceiver> {
 }
 
 async function endpoint(organizationId: string, to: WebhookReceiver, settings: Record<string, unknown> = {}): Promise<{ id: string; secret: string }> {
-  const created = await admin.post(`/organizations/${organizationId}/webhooks`, { url: to.url, events: ['*'], ...settings });
+  const created = await admin.post(`/organizations/${organizationId}/webhooks`, { url: to.url, events: HISTORY, ...settings });
   expect(created.status).toBe(201);
   to.trust(created.body.secret as string);
   return created.body as { id: string; secret: string };
@@ -337,7 +340,7 @@ describe('Splunk and Datadog', () => {
     const extra = await admin.post(base, { url: splunk.url, events: ['*'], token: 'not for this one' });
     expect({ status: extra.status, pointer: extra.body.errors?.[0]?.pointer }).toEqual({ status: 400, pointer: '#/token' });
     const hec = await admin.post(base, { url: splunk.url, events: ['site.added'], format: 'splunk-hec', token: 'hec-token-1', startFrom: 'beginning' });
-    const logs = await admin.post(base, { url: datadog.url, events: ['*'], format: 'datadog', token: 'dd-api-key-1' });
+    const logs = await admin.post(base, { url: datadog.url, events: HISTORY, format: 'datadog', token: 'dd-api-key-1' });
     expect([hec.status, logs.status]).toEqual([201, 201]);
     expect(JSON.stringify((await admin.get(base)).body)).not.toMatch(/hec-token-1|dd-api-key-1/);
     const recorded = await running.store.readStream(webhookEndpointsStream(wayne));
@@ -361,6 +364,33 @@ describe('Splunk and Datadog', () => {
     });
     const logged = await deliveries(wayne, logs.body.id as string);
     expect(logged.reduce((sum, entry) => sum + Number(entry.count ?? 0), 0)).toBe(3);
+  });
+});
+
+describe('entitlements.changed', () => {
+  it('follows each organization event that changed a flag, with the OFREP ETag, and sends the pair together', async () => {
+    const umbrella = await createOrganization(admin, { plan: { line: 'classic', plan: 'professional' } });
+    const every = await receiver();
+    const only = await receiver();
+    const { id: everyId } = await endpoint(umbrella, every, { events: ['*'] });
+    await endpoint(umbrella, only, { events: ['entitlements.changed'] });
+    const member = await admin.post(`/organizations/${umbrella}/members`, { email: 'alice@umbrella.example', role: 'member' });
+    // A role moves no flag: nothing follows it.
+    expect((await admin.request('PATCH', `/organizations/${umbrella}/members/${member.body.userId}`, { json: { role: 'admin' } })).status).toBe(200);
+    await addSite(umbrella, 'hive');
+    const received = await every.waitFor(5);
+    expect(received.map((delivery) => delivery.payload.type)).toEqual(['member.added', 'entitlements.changed', 'member.role_changed', 'site.added', 'entitlements.changed']);
+    expect(received[1]?.id).toBe(`${received[0]?.id}.entitlements`);
+    expect(received[1]?.payload.data).toMatchObject({ changed: ['limits.users'], position: received[0]?.payload.data.position, description: 'Entitlements changed: limits.users' });
+    for (const { payload } of received) expect(isWebhookEventType(payload.type) && webhookPayloadSchema(payload.type).safeParse(payload).success).toBe(true);
+    // Its ETag is OFREP's for the organization as it is now.
+    const reader = httpClient(running.baseUrl, { apiKey: await createApiKey(running.app, ['entitlements:read']) });
+    const bulk = await reader.post('/ofrep/v1/evaluate/flags', { context: { targetingKey: umbrella } });
+    expect(received[4]?.payload.data).toMatchObject({ changed: ['limits.contentSections'], etag: bulk.headers.get('etag') });
+    expect((await only.waitFor(2)).map((delivery) => delivery.payload.data.changed)).toEqual([['limits.users'], ['limits.contentSections']]);
+    // Each pair is one record of the delivery log's cursor: the event's own entry leaves it, its entitlements.changed moves it.
+    const logged = await eventually(() => deliveries(umbrella, everyId), (entries) => entries.length === 5);
+    expect(logged.map((entry) => entry.eventType)).toEqual(['entitlements.changed', 'site.added', 'member.role_changed', 'entitlements.changed', 'member.added']);
   });
 });
 

@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { inSpan } from '#application';
-import { organizationEntitlements, trafficAnchor, trafficPeriodOf, type Entitlement, type PlanCatalogue } from '#domain';
+import { organizationEntitlements, trafficAnchor, trafficPeriodOf, type Entitlement, type ExistingOrganization, type PlanCatalogue } from '#domain';
 import { READ_MODELS, ReadModels } from '#read-models';
 import { PLAN_CATALOGUE } from '../plans/plan-catalogue.module.js';
 
@@ -16,6 +16,14 @@ export type EntitlementSet = {
   /** The organization's last event the answer reflects. */
   position: bigint;
 };
+
+/** The OFREP bulk answer's ETag: a hash of the flags in their stable order. */
+export const entitlementsEtag = (flags: ReadonlyMap<string, Entitlement>): string =>
+  `"${createHash('sha256').update(JSON.stringify([...flags])).digest('base64url').slice(0, 22)}"`;
+
+/** This period's traffic as this node's read model has it: what the entitlements count as used. */
+export const trafficNow = (readModels: ReadModels, organizationId: string, state: ExistingOrganization): number =>
+  readModels.traffic.total(organizationId, trafficPeriodOf(new Date(), trafficAnchor(state.subscription)));
 
 @Injectable()
 export class OrganizationEntitlements {
@@ -40,10 +48,9 @@ export class OrganizationEntitlements {
     return this.readModels.derivedUntilNextCommit(`entitlements ${organizationId}`, () => {
       const counted = this.readModels.organizations.getCountedOrganization(organizationId);
       if (counted === undefined) return undefined;
-      const trafficThisPeriod = this.readModels.traffic.total(organizationId, trafficPeriodOf(new Date(), trafficAnchor(counted.state.subscription)));
+      const trafficThisPeriod = trafficNow(this.readModels, organizationId, counted.state);
       const flags = organizationEntitlements(counted.state, this.catalogue, { users: counted.members, trafficThisPeriod });
-      const digest = createHash('sha256').update(JSON.stringify([...flags])).digest('base64url').slice(0, 22);
-      return { organizationId, flags, etag: `"${digest}"`, position: counted.position };
+      return { organizationId, flags, etag: entitlementsEtag(flags), position: counted.position };
     });
   }
 }

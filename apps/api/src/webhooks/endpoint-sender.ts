@@ -1,6 +1,5 @@
 // One endpoint's sender on one node (webhook-deliveries.ts runs one per endpoint): it sends only while its node holds
 // the endpoint's claim, in the log's order (webhook-source.ts), a run at a time, each run recorded before the next.
-import type { Logger } from 'pino';
 import type { LoadedStream } from '#application';
 import {
   cursorData,
@@ -10,29 +9,35 @@ import {
   recordedEventSentence,
   signingGenerations,
   wantsWebhookEvent,
-  webhookEventOf,
   webhookGivenUp,
   webhookSenderDuty,
   type OrganizationEvent,
   type OrganizationState,
   type TriedDelivery,
-  type WebhookDeliveryCommand,
   type WebhookDeliveryState,
+  type RecordNames,
+  type WebhookCursor,
   type WebhookEndpoint,
-  type WebhookEvent,
+  type WebhookEventType,
 } from '#domain';
-import type { EventStore, RecordedEvent } from '#event-store';
-import type { ProviderFetch } from '#identity';
-import type { IdentityClock } from '../config/app-clock.js';
-import type { Organizations } from '../organizations/organizations.js';
-import type { WebhookEndpoints } from './webhook-endpoints.service.js';
-import type { PendingEvent, WebhookSource } from './webhook-source.js';
-import { batchRequest, send, standardRequest, type Request, type SendOutcome, type WebhookPayload } from './webhook-sender.js';
+import type { RecordedEvent } from '#event-store';
+import type { SenderHost } from './sender-host.js';
+import type { PendingEvent } from './webhook-source.js';
+import {
+  batchRequest,
+  ENTITLEMENTS_ID_SUFFIX,
+  payloadFields,
+  send,
+  standardRequest,
+  wholeBatch,
+  type Outgoing,
+  type Request,
+  type SendOutcome,
+  type WebhookPayload,
+} from './webhook-sender.js';
 
 /** Read from the history at a time. */
 const PAGE = 100;
-/** Events in one request of a batching format. */
-const BATCH = 50;
 /**
  * How much one record covers: a standard endpoint's deliveries are recorded a run at a time, not one by one. A node
  * that dies mid-run sends the run's events again (at least once; `webhook-id` lets a receiver drop them); a run ends
@@ -44,52 +49,9 @@ const INDEX_PAUSE_MS = 100;
 /** After an unexpected error (the store unreachable), before the sender looks again. */
 const ERROR_PAUSE_MS = 1_000;
 
-/** What every sender of a node shares. */
-export interface SenderHost {
-  readonly store: EventStore;
-  readonly endpoints: WebhookEndpoints;
-  readonly organizations: Organizations;
-  readonly source: WebhookSource;
-  readonly clock: IdentityClock;
-  readonly senderName: string;
-  readonly sendingFetch: ProviderFetch;
-  readonly log: Logger;
-  readonly isClosing: boolean;
-  loadDeliveries(endpointId: string): Promise<LoadedStream<WebhookDeliveryState>>;
-  record(endpointId: string, known: LoadedStream<WebhookDeliveryState>, command: WebhookDeliveryCommand): Promise<boolean>;
-  disable(organizationId: string, endpointId: string, reason: string): Promise<void>;
-}
 
 /** `held`: waiting for this node's read models, not for a time of the domain, so on a real timer even in tests. */
 type Step = { kind: 'more' } | { kind: 'idle' } | { kind: 'wait'; until: number } | { kind: 'held' };
-
-/** An event as a receiver sees it; undefined for one the catalogue leaves out. */
-export function payloadOf(event: RecordedEvent, organizationId: string, description: string): WebhookPayload | undefined {
-  const webhook = webhookEventOf(event.type, event.data);
-  if (webhook === undefined) return undefined;
-  const { actor, correlationId } = event.metadata;
-  const data = {
-    organizationId,
-    position: jsonNumber(event.position),
-    revision: jsonNumber(event.revision),
-    actor,
-    correlationId,
-    event: event.type,
-    description,
-    ...webhook.data,
-  };
-  return { type: webhook.type, timestamp: event.recordedAt, data };
-}
-
-/** A member's own event: `revision` is its place in the person's stream. */
-function memberPayloadOf(event: RecordedEvent, organizationId: string, userId: string, webhook: WebhookEvent, description: string): WebhookPayload {
-  const { actor, correlationId } = event.metadata;
-  const place = { position: jsonNumber(event.position), revision: jsonNumber(event.revision) };
-  const data = { organizationId, ...place, actor, correlationId, event: event.type, description, userId, ...webhook.data };
-  return { type: webhook.type, timestamp: event.recordedAt, data };
-}
-
-const jsonNumber = (value: bigint): number | string => (value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value.toString());
 
 /** One endpoint's sending loop on this node; it sends only while its node holds the endpoint's claim. */
 export class EndpointSender {
@@ -199,23 +161,55 @@ export class EndpointSender {
       await this.deliveries.disable(this.organizationId, endpointId, 'Every delivery failed for 3 days: the endpoint is disabled.');
       return { kind: 'idle' };
     }
-    const wanted = pending.filter(({ webhook }) => webhook !== undefined && wantsWebhookEvent(endpoint.events, webhook.type));
-    const first = wanted[0];
-    if (first !== pending[0]) {
+    const outgoing = await this.prepare(endpoint, after, pending);
+    const firstIndex = outgoing.findIndex((item) => item.payload !== undefined);
+    if (firstIndex !== 0) {
       // What comes before the first event it takes (or the whole page) is passed over in one record.
-      const passed = first === undefined ? pending.at(-1) : pending[pending.indexOf(first) - 1];
-      if (passed === undefined) return { kind: 'idle' };
-      await this.deliveries.record(endpointId, loaded, { type: 'SkipWebhookEvents', data: { upTo: passed.upTo, sender, at } });
-      return { kind: 'more' };
+      const passed = firstIndex === -1 ? outgoing.at(-1) : outgoing[firstIndex - 1];
+      if (passed !== undefined && passed.upTo.position > after.position) {
+        await this.deliveries.record(endpointId, loaded, { type: 'SkipWebhookEvents', data: { upTo: passed.upTo, sender, at } });
+        return { kind: 'more' };
+      }
+      if (firstIndex === -1) return { kind: 'idle' };
     }
-    return this.deliver(endpoint, loaded, endpoint.format === 'standard' ? wanted : wanted.slice(0, BATCH));
+    const wanted = outgoing.slice(firstIndex).filter((item) => item.payload !== undefined);
+    return this.deliver(endpoint, loaded, endpoint.format === 'standard' ? wanted : wholeBatch(wanted));
+  }
+
+  /**
+   * Each event the endpoint takes, with its body; an organization event that changed the entitlements is followed by
+   * its `entitlements.changed` when the endpoint takes that, and then moves the cursor only with it, so that the two
+   * are sent together or again together. Folded forward once, so that each sentence names people as they were.
+   */
+  private async prepare(endpoint: WebhookEndpoint, after: WebhookCursor, items: readonly PendingEvent[]): Promise<Outgoing[]> {
+    const takes = (type: WebhookEventType | undefined) => type !== undefined && wantsWebhookEvent(endpoint.events, type);
+    const withEntitlements = takes('entitlements.changed');
+    const outgoing: Outgoing[] = [];
+    let cursorBefore = after;
+    for (const item of items) {
+      const before = await this.stateAt(item.revisionBefore);
+      const payload = takes(item.webhook?.type) ? this.payloadOf(item, namesIn(before)) : undefined;
+      const organizationEvent = withEntitlements && item.member === undefined;
+      const change = organizationEvent ? this.deliveries.entitlementsChange(this.organizationId, before, await this.stateAt(item.event.revision)) : undefined;
+      if (change === undefined) {
+        outgoing.push({ id: item.event.id, event: item.event, payload, upTo: item.upTo, pairedWithNext: false });
+      } else {
+        outgoing.push({ id: item.event.id, event: item.event, payload, upTo: cursorBefore, pairedWithNext: true });
+        const entitlements = { type: 'entitlements.changed' as const, data: change };
+        const description = `Entitlements changed: ${change.changed.join(', ')}`;
+        const body = payloadFields(item.event, this.organizationId, entitlements, description);
+        outgoing.push({ id: `${item.event.id}${ENTITLEMENTS_ID_SUFFIX}`, event: item.event, payload: body, upTo: item.upTo, pairedWithNext: false });
+      }
+      cursorBefore = item.upTo;
+    }
+    return outgoing;
   }
 
   /**
    * A standard endpoint's events go one request at a time, each sent once the one before was answered, and the whole
    * run is recorded in one append (a batching format's run is its one request). WEBHOOK_RUN bounds what a crash sends again.
    */
-  private async deliver(endpoint: WebhookEndpoint, loaded: LoadedStream<WebhookDeliveryState>, items: readonly PendingEvent[]): Promise<Step> {
+  private async deliver(endpoint: WebhookEndpoint, loaded: LoadedStream<WebhookDeliveryState>, items: readonly Outgoing[]): Promise<Step> {
     const clock = this.deliveries.clock;
     const startedAt = clock.now().getTime();
     const tried: TriedDelivery[] = [];
@@ -223,18 +217,20 @@ export class EndpointSender {
     const runs = endpoint.format === 'standard' ? items.map((item) => [item]) : [items];
     for (const batch of runs) {
       const last = batch.at(-1);
-      if (last === undefined || tried.length >= WEBHOOK_RUN.deliveries || clock.now().getTime() - startedAt >= WEBHOOK_RUN.ms) break;
-      const payloads: WebhookPayload[] = [];
-      for (const item of batch) payloads.push(await this.payloadOf(item));
-      const request = await this.request(endpoint, batch, payloads);
+      if (last === undefined) break;
+      // A run ends only where the cursor moves: never between an event and its entitlements.changed.
+      const paired = tried.length > 0 && runs[runs.indexOf(batch) - 1]?.at(-1)?.pairedWithNext === true;
+      if (!paired && (tried.length >= WEBHOOK_RUN.deliveries || clock.now().getTime() - startedAt >= WEBHOOK_RUN.ms)) break;
+      const payloads = batch.flatMap((item) => (item.payload === undefined ? [] : [item.payload]));
+      const request = await this.request(endpoint, last.id, payloads);
       // Deleted meanwhile: its secrets are gone, and so is it (the registry stops this sender).
       if (request === undefined) break;
       const outcome = await send(this.deliveries.sendingFetch, endpoint.url, request, () => clock.now().getTime());
       const attempt = {
         revision: last.event.revision.toString(),
         position: last.event.position.toString(),
-        eventId: last.event.id,
-        eventType: last.webhook?.type ?? last.event.type,
+        eventId: last.id,
+        eventType: last.payload?.type ?? last.event.type,
         ...(endpoint.format === 'standard' ? {} : { count: batch.length }),
         upTo: cursorData(last.upTo),
         status: outcome.status,
@@ -255,20 +251,20 @@ export class EndpointSender {
   }
 
   /** With the history's sentence, which names people as the organization knew them just before. */
-  private async payloadOf({ event, webhook, member, revisionBefore }: PendingEvent): Promise<WebhookPayload> {
-    const names = namesIn(await this.stateAt(revisionBefore));
-    if (member === undefined) return payloadOf(event, this.organizationId, recordedEventSentence(event.type, event.data, names)) as WebhookPayload;
-    const who = names.memberEmail(member) ?? 'a member';
-    return memberPayloadOf(event, this.organizationId, member, webhook as WebhookEvent, memberActivitySentence(webhook as WebhookEvent, who));
+  private payloadOf({ event, webhook, member }: PendingEvent, names: RecordNames): WebhookPayload | undefined {
+    if (webhook === undefined) return undefined;
+    if (member === undefined) return payloadFields(event, this.organizationId, webhook, recordedEventSentence(event.type, event.data, names));
+    const description = memberActivitySentence(webhook, names.memberEmail(member) ?? 'a member');
+    return payloadFields(event, this.organizationId, { type: webhook.type, data: { userId: member, ...webhook.data } }, description);
   }
 
-  private async request(endpoint: WebhookEndpoint, batch: readonly PendingEvent[], payloads: readonly WebhookPayload[]): Promise<Request | undefined> {
+  /** `id`: the standard format's `webhook-id`. */
+  private async request(endpoint: WebhookEndpoint, id: string, payloads: readonly WebhookPayload[]): Promise<Request | undefined> {
     const now = this.deliveries.clock.now();
     if (endpoint.format === 'standard') {
-      const [item] = batch;
       const [payload] = payloads;
       const keys = await this.deliveries.endpoints.signingKeys(endpoint.endpointId, signingGenerations(endpoint, now));
-      return item === undefined || payload === undefined || keys.length === 0 ? undefined : standardRequest(keys, item.event.id, payload, now.getTime());
+      return payload === undefined || keys.length === 0 ? undefined : standardRequest(keys, id, payload, now.getTime());
     }
     const token = await this.deliveries.endpoints.tokenOf(endpoint);
     return token === undefined ? undefined : batchRequest(endpoint.format, token, payloads);

@@ -8,12 +8,17 @@ import { CONFIG, type Config } from '#config';
 import {
   accountAttemptsStreamPrefix,
   memberActivityOf,
+  organizationEntitlements,
   organizationStreamPrefix,
   signingGenerations,
   userStreamPrefix,
   webhookDeliveriesDecider,
   webhookEndpointsDecider,
   webhookEndpointsStreamPrefix,
+  type Entitlement,
+  type ExistingOrganization,
+  type OrganizationState,
+  type PlanCatalogue,
   type WebhookDeliveryCommand,
   type WebhookDeliveryState,
   type WebhookEndpoint,
@@ -26,8 +31,11 @@ import { RUN_MODE, type RunMode } from '../config/run-mode.js';
 import { PINO } from '../logging/pino.js';
 import { Organizations } from '../organizations/organizations.js';
 import { WebhookEndpoints } from './webhook-endpoints.service.js';
-import { EndpointSender, type SenderHost } from './endpoint-sender.js';
+import { EndpointSender } from './endpoint-sender.js';
+import type { SenderHost } from './sender-host.js';
 import { WebhookSource } from './webhook-source.js';
+import { entitlementsEtag, trafficNow } from '../entitlements/organization-entitlements.js';
+import { PLAN_CATALOGUE } from '../plans/plan-catalogue.module.js';
 import { batchRequest, send, standardRequest, type SendOutcome, type WebhookPayload } from './webhook-sender.js';
 
 /** To the receiver's last byte, connecting included. */
@@ -62,6 +70,7 @@ export class WebhookDeliveries implements SenderHost, OnApplicationBootstrap, On
     readonly source: WebhookSource,
     readonly clock: IdentityClock,
     @Inject(READ_MODELS) private readonly readModels: ReadModels,
+    @Inject(PLAN_CATALOGUE) private readonly catalogue: PlanCatalogue,
     @Inject(CONFIG) config: Config,
     @Inject(RUN_MODE) private readonly runMode: RunMode,
     @Inject(PINO) pino: Logger,
@@ -158,6 +167,17 @@ export class WebhookDeliveries implements SenderHost, OnApplicationBootstrap, On
         ? standardRequest(await this.endpoints.signingKeys(endpointId, signingGenerations(endpoint, now)), eventId, payload, now.getTime())
         : batchRequest(endpoint.format, token ?? '', [payload]);
     return { eventId, ...(await send(this.sendingFetch, endpoint.url, request, () => this.clock.now().getTime())) };
+  }
+
+  entitlementsChange(organizationId: string, before: OrganizationState, after: OrganizationState): { etag: string; changed: string[] } | undefined {
+    if (!after.exists) return undefined;
+    // Traffic is counted as now on both sides: only what the organization's own event changed counts.
+    const trafficThisPeriod = trafficNow(this.readModels, organizationId, after);
+    const flagsOf = (state: ExistingOrganization) => organizationEntitlements(state, this.catalogue, { users: state.members.length, trafficThisPeriod });
+    const flagsAfter = flagsOf(after);
+    const flagsBefore = before.exists ? flagsOf(before) : new Map<string, Entitlement>();
+    const changed = [...flagsAfter].filter(([key, flag]) => JSON.stringify(flag) !== JSON.stringify(flagsBefore.get(key))).map(([key]) => key);
+    return changed.length === 0 ? undefined : { etag: entitlementsEtag(flagsAfter), changed };
   }
 
   async disable(organizationId: string, endpointId: string, reason: string): Promise<void> {

@@ -53,6 +53,10 @@ const DATA: Record<WebhookEventType, z.ZodRawShape> = {
   },
   'factor.added': { userId: z.string(), factor: z.enum(['authenticator-app', 'passkey', 'recovery-codes']) },
   'factor.removed': { userId: z.string(), factor: z.enum(['authenticator-app', 'passkey', 'all']), authority: z.string().optional() },
+  'entitlements.changed': {
+    etag: z.string().describe('The OFREP bulk evaluation’s ETag after the change, with this month’s traffic as counted when it was sent'),
+    changed: z.array(z.string()).describe('The flags whose value changed, e.g. limits.users'),
+  },
   'session.revoked': { userId: z.string(), reason: z.enum(['signed-out', 'revoked', 'password-changed', 'password-reset']), sessions: z.int().min(1) },
 };
 

@@ -5,7 +5,32 @@
 // take them, with their own authentication header.
 import { createHmac } from 'node:crypto';
 import { ProviderFetchError, type ProviderFetch } from '#identity';
-import { WEBHOOK_EXCERPT_CHARS, type WebhookFormat } from '#domain';
+import { WEBHOOK_EXCERPT_CHARS, type WebhookCursor, type WebhookEvent, type WebhookFormat } from '#domain';
+import type { RecordedEvent } from '#event-store';
+
+/** Events in one request of a batching format. */
+const BATCH = 50;
+
+/** An event as a receiver sees it: the common fields, then the type's own. */
+export function payloadFields(event: RecordedEvent, organizationId: string, webhook: WebhookEvent, description: string): WebhookPayload {
+  const { actor, correlationId } = event.metadata;
+  const place = { position: jsonNumber(event.position), revision: jsonNumber(event.revision) };
+  const data = { organizationId, ...place, actor, correlationId, event: event.type, description, ...webhook.data };
+  return { type: webhook.type, timestamp: event.recordedAt, data };
+}
+
+/** What one request of a batching format takes, never ending between an event and its entitlements.changed. */
+export function wholeBatch(items: readonly Outgoing[]): Outgoing[] {
+  const batch = items.slice(0, BATCH);
+  return batch.at(-1)?.pairedWithNext === true ? items.slice(0, BATCH + 1) : batch;
+}
+
+/** The webhook-id of an organization event's entitlements.changed: the event's own id and this. */
+export const ENTITLEMENTS_ID_SUFFIX = '.entitlements';
+
+export type Outgoing = { id: string; event: RecordedEvent; payload: WebhookPayload | undefined; upTo: WebhookCursor; pairedWithNext: boolean };
+
+const jsonNumber = (value: bigint): number | string => (value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value.toString());
 
 /** One history event as receivers see it: `{type, timestamp, data}`. */
 export type WebhookPayload = { type: string; timestamp: string; data: Record<string, unknown> & { organizationId: string; description: string } };

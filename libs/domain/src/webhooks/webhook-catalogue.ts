@@ -26,6 +26,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'factor.added',
   'factor.removed',
   'session.revoked',
+  'entitlements.changed',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 

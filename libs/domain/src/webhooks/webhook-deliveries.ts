@@ -69,6 +69,9 @@ export type WebhookDeliveryState = {
 
 export const noWebhookDeliveries: WebhookDeliveryState = { claim: undefined, doneUpTo: undefined, replayId: null, failing: null, lastAttempt: null };
 
+/** A delivery that leaves the cursor where it was (an event whose `entitlements.changed` follows it) keeps a failure. */
+const moves = (done: WebhookCursor | undefined, upTo: WebhookCursorData): boolean => done === undefined || BigInt(upTo.position) > done.position;
+
 export function evolveWebhookDeliveries(state: WebhookDeliveryState, event: WebhookDeliveryEvent): WebhookDeliveryState {
   switch (event.type) {
     case 'WebhookDeliveryClaimed':
@@ -78,7 +81,7 @@ export function evolveWebhookDeliveries(state: WebhookDeliveryState, event: Webh
         ...state,
         claim: { sender: event.data.sender, claimedAt: event.data.at },
         doneUpTo: cursorOf(event.data.upTo),
-        failing: null,
+        failing: moves(state.doneUpTo, event.data.upTo) ? null : state.failing,
         lastAttempt: event.data,
       };
     case 'WebhookDeliveryFailed': {
@@ -137,12 +140,14 @@ export function decideWebhookDeliveries(command: WebhookDeliveryCommand, state: 
     case 'RecordWebhookAttempts': {
       const events: WebhookDeliveryEvent[] = [];
       let failing = state.failing;
+      let done = state.doneUpTo;
       for (const { attempt: tried, ok, reason, at: triedAt } of command.data.tried) {
         const attempt = failing?.eventId === tried.eventId ? failing.attempts + 1 : 1;
         const data: WebhookAttempt = { ...tried, attempt, sender, at: triedAt.toISOString() };
         if (ok) {
           events.push({ type: 'WebhookDelivered', data });
-          failing = null;
+          if (moves(done, tried.upTo)) failing = null;
+          done = cursorOf(tried.upTo);
           continue;
         }
         const nextAttemptAt = new Date(triedAt.getTime() + webhookRetryDelayMs(attempt)).toISOString();

@@ -116,6 +116,23 @@ describe('webhook deliveries', () => {
     expect(foldWebhookDeliveries(run)).toMatchObject({ doneUpTo: { revision: 4n, position: 104n }, failing: { eventId: 'id-5', attempts: 1, nextAttemptAt: '2030-01-01T00:00:12.000Z' } });
   });
 
+  it('keeps counting a failing entitlements.changed when its event, sent again before it, leaves the cursor where it was', () => {
+    const derived = { ...attempt(5), eventId: 'id-5.entitlements', upTo: { revision: '5', position: '105' } };
+    const event = { ...attempt(5), status: 204, upTo: { revision: '4', position: '104' } };
+    const first = new Date(at);
+    const before = foldWebhookDeliveries(
+      webhookDeliveriesDecider.decide(
+        { type: 'RecordWebhookAttempts', data: { tried: [{ attempt: { ...attempt(4), status: 204 }, ok: true, reason: '', at: first }], sender: 'n1', at: first } },
+        webhookDeliveriesDecider.initialState,
+      ),
+    );
+    const run = (state: typeof before) =>
+      webhookDeliveriesDecider.decide({ type: 'RecordWebhookAttempts', data: { tried: [{ attempt: event, ok: true, reason: '', at: first }, { attempt: derived, ok: false, reason: 'HTTP 500', at: first }], sender: 'n1', at: first } }, state);
+    const once = foldWebhookDeliveries([...webhookDeliveriesDecider.decide({ type: 'RecordWebhookAttempts', data: { tried: [{ attempt: { ...attempt(4), status: 204 }, ok: true, reason: '', at: first }], sender: 'n1', at: first } }, webhookDeliveriesDecider.initialState), ...run(before)]);
+    expect(once.failing).toMatchObject({ eventId: 'id-5.entitlements', attempts: 1 });
+    expect(run(once).at(-1)).toMatchObject({ type: 'WebhookDeliveryFailed', data: { attempt: 2 } });
+  });
+
   it('is sent by one node: the last sender holds it for 30 s after its last record', () => {
     const claimed = foldWebhookDeliveries([{ type: 'WebhookDeliveryClaimed', data: { sender: 'n1', at } }]);
     expect(webhookSenderDuty(claimed, 'n2', new Date('2030-01-01T00:00:10.000Z'))).toEqual({ kind: 'theirs', until: new Date('2030-01-01T00:00:30.000Z') });
@@ -127,7 +144,7 @@ describe('webhook deliveries', () => {
 describe('the webhook catalogue', () => {
   it('names a receiver type for the events customers asked for, and never passes a secret on', () => {
     const types = new Set(ORGANIZATION_EVENT_TYPES.map((type) => webhookEventOf(type, {})?.type).filter((type) => type !== undefined));
-    const memberTypes = ['signin.succeeded', 'signin.failed', 'factor.added', 'factor.removed', 'session.revoked'];
+    const memberTypes = ['signin.succeeded', 'signin.failed', 'factor.added', 'factor.removed', 'session.revoked', 'entitlements.changed'];
     expect([...types, ...memberTypes].sort()).toEqual([...WEBHOOK_EVENT_TYPES].sort());
     const sso = webhookEventOf('SsoConfigured', { issuer: 'https://id.example.com', clientId: 'c', clientSecret: 'sealed-secret', domains: ['example.com'], enforce: true });
     expect(sso).toEqual({ type: 'sso.changed', data: { change: 'configured', issuer: 'https://id.example.com', domains: ['example.com'], enforce: true } });
