@@ -37,6 +37,8 @@ export default {
         '\\.(css|svg|png)(\\?.*)?$': '<rootDir>/web/src/testing/asset-stub.ts',
         // The pure libs the SPA shares with the server (web/tsconfig.json's paths).
         '^@libs/(domain|web-rules)/(.*)$': '<rootDir>/libs/$1/src/$2',
+        // Those libs import each other as the server's ESM does, with `.js`.
+        '^(\\.{1,2}/.*)\\.js$': '$1',
       },
     },
   ],

@@ -24,6 +24,12 @@ export const EVENT_TYPE_NAMES: Record<WebhookEventType, string> = {
   'signin_policy.changed': 'Two-step sign-in required or not',
   'traffic.threshold_reached': 'Traffic at 80% or 100% of the month’s allowance',
   'person.erased': 'A person’s data erased',
+  'signin.succeeded': 'A member signed in',
+  'signin.failed': 'A member’s sign-in failed',
+  'factor.added': 'A member added a second factor',
+  'factor.removed': 'A member’s second factor removed',
+  'session.revoked': 'A member’s session ended',
+  'entitlements.changed': 'Entitlements changed (with the OFREP ETag)',
 };
 
 /** docs/webhooks.md, Splunk and Datadog; in the order the add form offers them. */
