@@ -18,8 +18,8 @@ export type EntitlementSet = {
 };
 
 /** The OFREP bulk answer's ETag: a hash of the flags in their stable order. */
-export const entitlementsEtag = (flags: ReadonlyMap<string, Entitlement>): string =>
-  `"${createHash('sha256').update(JSON.stringify([...flags])).digest('base64url').slice(0, 22)}"`;
+export const entitlementsEtag = (flags: ReadonlyMap<string, Entitlement>): string => entitlementsEtagOfText(JSON.stringify([...flags]));
+export const entitlementsEtagOfText = (flagsJson: string): string => `"${createHash('sha256').update(flagsJson).digest('base64url').slice(0, 22)}"`;
 
 /** This period's traffic as this node's read model has it: what the entitlements count as used. */
 export const trafficNow = (readModels: ReadModels, organizationId: string, state: ExistingOrganization): number =>

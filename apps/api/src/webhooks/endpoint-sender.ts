@@ -24,6 +24,7 @@ import type { RecordedEvent } from '#event-store';
 import type { SenderHost } from './sender-host.js';
 import type { PendingEvent } from './webhook-source.js';
 import {
+  BATCH,
   batchRequest,
   ENTITLEMENTS_ID_SUFFIX,
   payloadFields,
@@ -49,7 +50,6 @@ const INDEX_PAUSE_MS = 100;
 /** After an unexpected error (the store unreachable), before the sender looks again. */
 const ERROR_PAUSE_MS = 1_000;
 
-
 /** `held`: waiting for this node's read models, not for a time of the domain, so on a real timer even in tests. */
 type Step = { kind: 'more' } | { kind: 'idle' } | { kind: 'wait'; until: number } | { kind: 'held' };
 
@@ -59,6 +59,8 @@ export class EndpointSender {
   private wakeUp: (() => void) | undefined;
   private cancelWait: (() => void) | undefined;
   private folded: { revision: bigint; state: OrganizationState } | undefined;
+  /** The organization where the last step began: a run cut short starts again from there, not from the beginning. */
+  private anchor: { revision: bigint; state: OrganizationState } | undefined;
   private stopping = false;
   private readonly running: Promise<void>;
 
@@ -186,11 +188,18 @@ export class EndpointSender {
     const withEntitlements = takes('entitlements.changed');
     const outgoing: Outgoing[] = [];
     let cursorBefore = after;
+    await this.stateAt(after.revision);
+    this.anchor = this.folded;
+    // Only what this step can send: a run (or a batch) of what the endpoint takes, the pair that ends it whole.
+    const room = endpoint.format === 'standard' ? WEBHOOK_RUN.deliveries : BATCH;
+    let taken = 0;
     for (const item of items) {
+      if (taken >= room) break;
       const before = await this.stateAt(item.revisionBefore);
       const payload = takes(item.webhook?.type) ? this.payloadOf(item, namesIn(before)) : undefined;
       const organizationEvent = withEntitlements && item.member === undefined;
       const change = organizationEvent ? this.deliveries.entitlementsChange(this.organizationId, before, await this.stateAt(item.event.revision)) : undefined;
+      if (payload !== undefined) taken += 1;
       if (change === undefined) {
         outgoing.push({ id: item.event.id, event: item.event, payload, upTo: item.upTo, pairedWithNext: false });
       } else {
@@ -199,6 +208,7 @@ export class EndpointSender {
         const description = `Entitlements changed: ${change.changed.join(', ')}`;
         const body = payloadFields(item.event, this.organizationId, entitlements, description);
         outgoing.push({ id: `${item.event.id}${ENTITLEMENTS_ID_SUFFIX}`, event: item.event, payload: body, upTo: item.upTo, pairedWithNext: false });
+        taken += 1;
       }
       cursorBefore = item.upTo;
     }
@@ -273,7 +283,9 @@ export class EndpointSender {
   /** The organization at `wanted`, for the names a sentence needs (a removed member's address): folded as the sender goes. */
   private async stateAt(wanted: bigint): Promise<OrganizationState> {
     const decider = this.deliveries.organizations.decider;
-    if (this.folded === undefined || this.folded.revision > wanted) this.folded = { revision: -1n, state: decider.initialState };
+    if (this.folded === undefined || this.folded.revision > wanted) {
+      this.folded = this.anchor !== undefined && this.anchor.revision <= wanted ? this.anchor : { revision: -1n, state: decider.initialState };
+    }
     while (this.folded.revision < wanted) {
       const fromRevision = this.folded.revision + 1n;
       const maxCount = Math.min(1_000, Number(wanted - this.folded.revision));

@@ -15,7 +15,6 @@ import {
   webhookDeliveriesDecider,
   webhookEndpointsDecider,
   webhookEndpointsStreamPrefix,
-  type Entitlement,
   type ExistingOrganization,
   type OrganizationState,
   type PlanCatalogue,
@@ -34,7 +33,7 @@ import { WebhookEndpoints } from './webhook-endpoints.service.js';
 import { EndpointSender } from './endpoint-sender.js';
 import type { SenderHost } from './sender-host.js';
 import { WebhookSource } from './webhook-source.js';
-import { entitlementsEtag, trafficNow } from '../entitlements/organization-entitlements.js';
+import { entitlementsEtagOfText, trafficNow } from '../entitlements/organization-entitlements.js';
 import { PLAN_CATALOGUE } from '../plans/plan-catalogue.module.js';
 import { batchRequest, send, standardRequest, type SendOutcome, type WebhookPayload } from './webhook-sender.js';
 
@@ -58,6 +57,7 @@ export class WebhookDeliveries implements SenderHost, OnApplicationBootstrap, On
   private wakeUps: Subscription | undefined;
   private following = false;
   private readonly deliveryStates = new FoldedStateCache<WebhookDeliveryState>(10_000);
+  private readonly flagTexts = new WeakMap<ExistingOrganization, Map<string, string>>();
   readonly sendingFetch: ProviderFetch;
   readonly log: Logger;
   readonly senderName: string;
@@ -171,13 +171,27 @@ export class WebhookDeliveries implements SenderHost, OnApplicationBootstrap, On
 
   entitlementsChange(organizationId: string, before: OrganizationState, after: OrganizationState): { etag: string; changed: string[] } | undefined {
     if (!after.exists) return undefined;
-    // Traffic is counted as now on both sides: only what the organization's own event changed counts.
-    const trafficThisPeriod = trafficNow(this.readModels, organizationId, after);
-    const flagsOf = (state: ExistingOrganization) => organizationEntitlements(state, this.catalogue, { users: state.members.length, trafficThisPeriod });
-    const flagsAfter = flagsOf(after);
-    const flagsBefore = before.exists ? flagsOf(before) : new Map<string, Entitlement>();
-    const changed = [...flagsAfter].filter(([key, flag]) => JSON.stringify(flag) !== JSON.stringify(flagsBefore.get(key))).map(([key]) => key);
-    return changed.length === 0 ? undefined : { etag: entitlementsEtag(flagsAfter), changed };
+    const flagsAfter = this.flagsOf(organizationId, after);
+    const flagsBefore = before.exists ? this.flagsOf(organizationId, before) : new Map<string, string>();
+    const changed = [...flagsAfter].filter(([key, flag]) => flag !== flagsBefore.get(key)).map(([key]) => key);
+    // The same text OFREP's ETag hashes: JSON.stringify of the [key, flag] pairs.
+    const etag = () => entitlementsEtagOfText(`[${[...flagsAfter].map(([key, flag]) => `[${JSON.stringify(key)},${flag}]`).join(',')}]`);
+    return changed.length === 0 ? undefined : { etag: etag(), changed };
+  }
+
+  /**
+   * Each flag as JSON, once per folded state (a sender compares each state with the one before, which it saw last
+   * time). Traffic is this period's as counted when the state is first seen, on both sides of a change: only what the
+   * organization's own event changed counts.
+   */
+  private flagsOf(organizationId: string, state: ExistingOrganization): Map<string, string> {
+    const known = this.flagTexts.get(state);
+    if (known !== undefined) return known;
+    const trafficThisPeriod = trafficNow(this.readModels, organizationId, state);
+    const flags = organizationEntitlements(state, this.catalogue, { users: state.members.length, trafficThisPeriod });
+    const texts = new Map([...flags].map(([key, flag]): [string, string] => [key, JSON.stringify(flag)]));
+    this.flagTexts.set(state, texts);
+    return texts;
   }
 
   async disable(organizationId: string, endpointId: string, reason: string): Promise<void> {

@@ -9,7 +9,7 @@ import { WEBHOOK_EXCERPT_CHARS, type WebhookCursor, type WebhookEvent, type Webh
 import type { RecordedEvent } from '#event-store';
 
 /** Events in one request of a batching format. */
-const BATCH = 50;
+export const BATCH = 50;
 
 /** An event as a receiver sees it: the common fields, then the type's own. */
 export function payloadFields(event: RecordedEvent, organizationId: string, webhook: WebhookEvent, description: string): WebhookPayload {
