@@ -4,7 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { validate } from '@readme/openapi-parser';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import type { OpenApiDocument } from '#api';
+import { webhookPayloadSchema, type OpenApiDocument } from '#api';
+import { WEBHOOK_EVENT_TYPES } from '#domain';
 import { createApiKey } from '../support/api-keys.js';
 import { httpClient, type HttpClient, type HttpResponse } from '../support/http-client.js';
 import { startApp, type RunningApp } from '../support/start-app.js';
@@ -88,6 +89,14 @@ describe('every operation of /docs/openapi.json', () => {
       .map(([method, path]) => `${method.toUpperCase()} ${path}`);
     expect(withoutBody).toEqual([]);
     expect(bodies.length).toBeGreaterThanOrEqual(36);
+  });
+
+  it('gives every webhook type of the catalogue, with an example body that its own schema takes', () => {
+    expect(Object.keys(document.webhooks).sort()).toEqual([...WEBHOOK_EVENT_TYPES].sort());
+    for (const type of WEBHOOK_EVENT_TYPES) {
+      const example = document.webhooks[type]?.post.requestBody.content['application/json']?.example;
+      expect({ type, parsed: webhookPayloadSchema(type).safeParse(example).success }).toEqual({ type, parsed: true });
+    }
   });
 
   it('is a valid OpenAPI 3.1 document', async () => {

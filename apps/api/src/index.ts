@@ -54,5 +54,5 @@ export { SsoDomainVerification } from './sso/sso-domain-verification.js';
 export { PersonalDataErasure, type ErasureResult } from './privacy/personal-data-erasure.js';
 export { expiresAt, PersonalDataRetention } from './privacy/personal-data-retention.js';
 export { PersonalDataExport, type PersonalDataCopy } from './privacy/personal-data-export.js';
-export { webhookPayloadSchema, WEBHOOK_PAYLOADS } from './webhooks/webhook-payloads.js';
+export { webhookExample, webhookPayloadSchema, WEBHOOK_PAYLOADS } from './webhooks/webhook-payloads.js';
 export { WEBHOOK_RUN } from './webhooks/endpoint-sender.js';

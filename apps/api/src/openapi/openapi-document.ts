@@ -177,12 +177,12 @@ export function undocumentedRoutes(modules: ModulesContainer): ControllerRoute[]
   return controllerRoutes(modules).filter((route) => route.text === undefined);
 }
 
-export type OutgoingWebhook = { type: string; schema: z.ZodType };
+export type OutgoingWebhook = { type: string; schema: z.ZodType; example?: unknown };
 
 type OutgoingOperation = {
   operationId: string;
   summary: string;
-  requestBody: { required: true; content: Record<string, { schema: JsonSchema }> };
+  requestBody: { required: true; content: Record<string, { schema: JsonSchema; example?: unknown }> };
   responses: Record<string, { description: string }>;
 };
 
@@ -214,13 +214,13 @@ export function openApiDocument(
     },
     paths,
     webhooks: Object.fromEntries(
-      outgoing.map(({ type, schema }) => [
+      outgoing.map(({ type, schema, example }) => [
         type,
         {
           post: {
             operationId: `webhook_${type.replace(/\W/g, '_')}`,
             summary: `${type}, signed as Standard Webhooks says (webhook-id, webhook-timestamp, webhook-signature)`,
-            requestBody: { required: true, content: { [JSON_TYPE]: { schema: jsonSchema(schema, 'output') } } },
+            requestBody: { required: true, content: { [JSON_TYPE]: { schema: jsonSchema(schema, 'output'), ...(example === undefined ? {} : { example }) } } },
             responses: { '2XX': { description: 'Delivered; anything else is retried, 410 disables the endpoint' } },
           },
         },
