@@ -20,17 +20,22 @@ try {
     await commands.execute(new ChangeOrganizationCommand(id, { type: 'AssignPlan', data: { line: 'classic', plan: 'professional' } }, context.commandContext('bench')));
     await commands.execute(new AddMemberCommand(id, { email: 'erased.person@bench.example', role: 'member', userId }, context.commandContext('bench')));
   }
-  // The rest of their 10,000 events: sessions begun and ended on their own stream, appended 500 at a time.
+  // The rest of their 10,000 events: sessions begun and ended on their own stream, appended 500 at a time. A real
+  // history is spread over time: a sign-in every 4 hours back from now (about 2.3 years), each session 12 hours long,
+  // so that only the last few could still be open, as for a real person.
   const store = context.app.get(EVENT_STORE);
-  const at = new Date().toISOString();
   const metadata = { actor: `user:${userId}`, correlationId: 'bench', causationId: 'bench', clientIp: '203.0.113.9', userAgent: 'Bench/1.0' };
   const sessions = Math.ceil((EVENTS - 1 - ORGANIZATIONS) / 2);
+  const now = Date.now();
   for (let from = 0; from < sessions; from += 250) {
     const batch = [];
     for (let index = from; index < Math.min(sessions, from + 250); index += 1) {
       const sessionId = randomUUID();
-      batch.push({ id: randomUUID(), type: 'SignedIn', data: { sessionId, method: 'password', absoluteExpiresAt: at, at }, metadata });
-      batch.push({ id: randomUUID(), type: 'SignedOut', data: { sessionId, at }, metadata });
+      const begun = now - (sessions - index) * 4 * 3_600_000;
+      const at = new Date(begun).toISOString();
+      const absoluteExpiresAt = new Date(begun + 12 * 3_600_000).toISOString();
+      batch.push({ id: randomUUID(), type: 'SignedIn', data: { sessionId, method: 'password', absoluteExpiresAt, at }, metadata });
+      batch.push({ id: randomUUID(), type: 'SignedOut', data: { sessionId, at: new Date(begun + 3_600_000).toISOString() }, metadata });
     }
     await store.append(`user-${userId}`, batch, 'stream_exists');
   }
