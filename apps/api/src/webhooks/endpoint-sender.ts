@@ -179,9 +179,9 @@ export class EndpointSender {
   }
 
   /**
-   * Each event the endpoint takes, with its body; an organization event that changed the entitlements is followed by
-   * its `entitlements.changed` when the endpoint takes that, and then moves the cursor only with it, so that the two
-   * are sent together or again together. Folded forward once, so that each sentence names people as they were.
+   * Each event the endpoint takes, with its body, as many as one run or batch sends; an organization event that changed
+   * the entitlements is followed by its `entitlements.changed` when the endpoint takes that, and then moves the cursor
+   * only with it, so the two are sent together or again together. Folded forward once: sentences name people as they were.
    */
   private async prepare(endpoint: WebhookEndpoint, after: WebhookCursor, items: readonly PendingEvent[]): Promise<Outgoing[]> {
     const takes = (type: WebhookEventType | undefined) => type !== undefined && wantsWebhookEvent(endpoint.events, type);
@@ -190,7 +190,6 @@ export class EndpointSender {
     let cursorBefore = after;
     await this.stateAt(after.revision);
     this.anchor = this.folded;
-    // Only what this step can send: a run (or a batch) of what the endpoint takes, the pair that ends it whole.
     const room = endpoint.format === 'standard' ? WEBHOOK_RUN.deliveries : BATCH;
     let taken = 0;
     for (const item of items) {
@@ -225,12 +224,13 @@ export class EndpointSender {
     const tried: TriedDelivery[] = [];
     let gone: SendOutcome | undefined;
     const runs = endpoint.format === 'standard' ? items.map((item) => [item]) : [items];
+    let sent: Outgoing | undefined;
     for (const batch of runs) {
       const last = batch.at(-1);
       if (last === undefined) break;
       // A run ends only where the cursor moves: never between an event and its entitlements.changed.
-      const paired = tried.length > 0 && runs[runs.indexOf(batch) - 1]?.at(-1)?.pairedWithNext === true;
-      if (!paired && (tried.length >= WEBHOOK_RUN.deliveries || clock.now().getTime() - startedAt >= WEBHOOK_RUN.ms)) break;
+      if ((tried.length >= WEBHOOK_RUN.deliveries || clock.now().getTime() - startedAt >= WEBHOOK_RUN.ms) && sent?.pairedWithNext !== true) break;
+      sent = last;
       const payloads = batch.flatMap((item) => (item.payload === undefined ? [] : [item.payload]));
       const request = await this.request(endpoint, last.id, payloads);
       // Deleted meanwhile: its secrets are gone, and so is it (the registry stops this sender).

@@ -8,7 +8,6 @@ import {
   DomainError,
   endpointNotFound,
   WEBHOOK_CURSOR_START,
-  organizationStream,
   webhookDeliveriesStream,
   webhookEndpointsDecider,
   webhookSecretSubject,
@@ -147,15 +146,11 @@ export class WebhookEndpoints {
     return (await handleCommand(this.store, webhookEndpointsDecider, organizationId, command, context, { cache: this.cache })).state.endpoints;
   }
 
+  /** Each way reads the organization's last event, and refuses NOT_FOUND when there is none. */
   private async startAfter(organizationId: string, startFrom: StartFrom): Promise<WebhookCursor> {
-    await this.organizationExists(organizationId);
-    if (startFrom === 'beginning') return WEBHOOK_CURSOR_START;
     if (startFrom === 'now') return this.source.cursorNow(organizationId);
-    return this.source.cursorAtPosition(organizationId, startFrom);
-  }
-
-  private async organizationExists(organizationId: string): Promise<void> {
-    const last = await this.store.readStream(organizationStream(organizationId), { direction: 'backwards', maxCount: 1 });
-    if (!last.found || last.events.length === 0) throw new DomainError('NOT_FOUND', `No organization has the id ${organizationId}.`, { entity: 'organization' });
+    if (startFrom !== 'beginning') return this.source.cursorAtPosition(organizationId, startFrom);
+    await this.source.lastRevision(organizationId);
+    return WEBHOOK_CURSOR_START;
   }
 }

@@ -3,7 +3,7 @@
 // index, read after the cursor's position). The index is a read model, so the organization's events are merged only
 // up to where it has read the log: a sign-in recorded before an organization event is never sent after it.
 import { Inject, Injectable } from '@nestjs/common';
-import { memberActivityOf, organizationStream, webhookEventOf, type WebhookCursor, type WebhookEvent } from '#domain';
+import { DomainError, memberActivityOf, organizationStream, webhookEventOf, type WebhookCursor, type WebhookEvent } from '#domain';
 import { EVENT_STORE, type EventStore, type RecordedEvent } from '#event-store';
 import { memberSecurityProjectionName, READ_MODELS, type ReadModels } from '#read-models';
 
@@ -83,7 +83,7 @@ export class WebhookSource {
   async lastRevision(organizationId: string): Promise<bigint> {
     const last = await this.store.readStream(organizationStream(organizationId), { direction: 'backwards', maxCount: 1 });
     const event = last.found ? last.events[0] : undefined;
-    if (event === undefined) throw new Error(`No organization ${organizationId}`);
+    if (event === undefined) throw new DomainError('NOT_FOUND', `No organization has the id ${organizationId}.`, { entity: 'organization' });
     return event.revision;
   }
 
