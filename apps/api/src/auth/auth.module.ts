@@ -1,6 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import type { Identity, UserDirectory } from '#identity';
 import { INVITATION_RESEND, MEMBER_INVITATIONS } from '../organizations/member-invitations.js';
+import { EntitlementsModule } from '../entitlements/entitlements.module.js';
 import { OrganizationStreamsModule } from '../organizations/organization-streams.module.js';
 import { USER_DIRECTORY } from '../organizations/user-directory.js';
 import { AccountController } from './account.controller.js';
@@ -22,6 +23,7 @@ import { MemberInvitationResend } from './invitation-resend.js';
 import { Memberships } from './memberships.service.js';
 import { SessionPrincipalResolver } from './session-principal.resolver.js';
 import { SessionController } from './session.controller.js';
+import { SessionEndsFollower } from './session-ends-follower.js';
 import { SignInController } from './sign-in.controller.js';
 import { XsrfMiddleware } from './xsrf.middleware.js';
 
@@ -32,7 +34,7 @@ import { XsrfMiddleware } from './xsrf.middleware.js';
  */
 @Global()
 @Module({
-  imports: [OrganizationStreamsModule],
+  imports: [OrganizationStreamsModule, EntitlementsModule],
   controllers: [
     SignInController,
     SessionController,
@@ -45,6 +47,7 @@ import { XsrfMiddleware } from './xsrf.middleware.js';
     InvitationsController,
   ],
   providers: [
+    SessionEndsFollower,
     identityProvider,
     { provide: USER_DIRECTORY, inject: [IDENTITY], useFactory: (identity: Identity): UserDirectory => identity.directory },
     MemberInvitationReaction,

@@ -15,7 +15,7 @@ import { UsageReports } from './usage-reports.js';
 @Module({
   controllers: [OfrepController, EntitlementsController, UsageController],
   providers: [EntitlementCallers, OrganizationEntitlements, EntitlementChanges, CredentialEnds, ChangeStreams, UsageReports],
-  exports: [EntitlementCallers, OrganizationEntitlements],
+  exports: [EntitlementCallers, OrganizationEntitlements, CredentialEnds],
 })
 export class EntitlementsModule {
   constructor(answers: ErrorAnswers) {

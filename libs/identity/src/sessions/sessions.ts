@@ -1,4 +1,5 @@
-// A node sees its own sign-outs at once and other nodes' within `cacheMs` (bounded staleness).
+// A node sees its own sign-outs at once and other nodes' within `cacheMs` (bounded staleness), sooner when told
+// of them (`forget`: the API follows session ends from the log).
 import { handleCommand, loadStream, newCommandContext, type CommandContext, type HandledCommand } from '#application';
 import { type EventStore } from '#event-store';
 import type { Clock } from '../clock.js';
@@ -135,6 +136,11 @@ export class Sessions {
   /** For sessions the user's stream already records as ended. */
   async endAll(sessionIds: readonly string[], reason: SessionEndReason, context: CommandContext): Promise<void> {
     for (const sessionId of sessionIds) await this.end(sessionId, reason, context);
+  }
+
+  /** Told by the log that a session ended on another node: the next request reads it again. */
+  forget(sessionId: string): void {
+    this.cache.delete(sessionId);
   }
 
   async listForUser(userId: string): Promise<Session[]> {
