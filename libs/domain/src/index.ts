@@ -104,6 +104,7 @@ export * from './usage/traffic.js';
 export { UNKNOWN_COMMAND_TYPE, UNKNOWN_EVENT_TYPE } from './testing/unknown-types.js';
 export { EventSchemaError, EventSchemas, eventSchemas, UPCASTERS, type Upcaster } from './evolution/upcasters.js';
 export * from './privacy/personal-data.js';
+export * from './directory/directory.js';
 export * from './webhooks/webhook-endpoints.js';
 export * from './webhooks/webhook-deliveries.js';
 export * from './webhooks/webhook-catalogue.js';

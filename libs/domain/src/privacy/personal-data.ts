@@ -36,6 +36,8 @@ export const PERSONAL_DATA: Readonly<Record<string, PersonalData>> = {
   PasskeyRegistered: { person: streamUser('user-'), fields: person('name') },
   PasskeyRenamed: { person: streamUser('user-'), fields: person('name') },
   SessionStarted: { person: userIdIn, fields: person('userAgent') },
+  ScimUserProvisioned: { person: userIdIn, fields: person('userName', 'email', 'externalId', 'givenName', 'familyName', 'displayName') },
+  ScimUserUpdated: { person: userIdIn, fields: person('userName', 'email', 'externalId', 'givenName', 'familyName', 'displayName') },
   InvitationSent: { person: streamUser('invitation-'), fields: person('email') },
   MembershipNoticeSent: { person: streamUser('invitation-'), fields: person('email') },
   InvitationFailed: { person: streamUser('invitation-'), fields: person('email') },
@@ -54,3 +56,6 @@ export const periodSubject = (at: Date): string => `${PERIOD_SUBJECT_PREFIX}${at
 
 /** What an erased person's value reads as: the same words for them throughout one stream (one organization's history). */
 export const erasedPersonName = (pseudonym: string): string => `Erased person ${pseudonym}`;
+
+/** True for what an erased person's string reads as (erasedPersonName). */
+export const isErasedPersonName = (value: string): boolean => /^Erased person [0-9a-f]{4}$/.test(value);

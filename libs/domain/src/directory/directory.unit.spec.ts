@@ -1,0 +1,82 @@
+import { describe, expect, it } from '@jest/globals';
+import { deciderSpec } from '../testing/decider-spec.js';
+import { directoryDecider, emptyDirectory, evolveDirectory, type DirectoryEvent, type ScimTokenCreated, type ScimUserProvisioned } from './directory.js';
+
+const at = '2030-01-01T00:00:00.000Z';
+const later = '2030-01-01T00:05:00.000Z';
+const directory = deciderSpec(directoryDecider);
+const token = (tokenId: string): ScimTokenCreated => ({ type: 'ScimTokenCreated', data: { tokenId, name: `Okta ${tokenId}`, secretHash: 'h', at } });
+const provisioned = (userId: string, userName: string, externalId?: string): ScimUserProvisioned => ({
+  type: 'ScimUserProvisioned',
+  data: { resourceId: `r-${userId}`, userId, userName, active: true, at, ...(externalId === undefined ? {} : { externalId }) },
+});
+
+describe('directory tokens', () => {
+  it('takes ten live tokens, and an eleventh once one is revoked', () => {
+    const ten = Array.from({ length: 10 }, (_, index) => token(`t${index}`));
+    directory.given(ten).when({ type: 'CreateScimToken', data: token('t10').data }).thenThrows('LIMIT_EXCEEDED', { resource: 'scimTokens', limit: 10, count: 10 });
+    const revoked: DirectoryEvent = { type: 'ScimTokenRevoked', data: { tokenId: 't3', at } };
+    directory.given([...ten, revoked]).when({ type: 'CreateScimToken', data: token('t10').data }).then([token('t10')]);
+  });
+
+  it('revokes once, and refuses a token it does not have', () => {
+    const revoke = { type: 'RevokeScimToken', data: { tokenId: 't1', at } } as const;
+    directory.given([token('t1')]).when(revoke).then([{ type: 'ScimTokenRevoked', data: { tokenId: 't1', at } }]);
+    directory.given([token('t1'), { type: 'ScimTokenRevoked', data: { tokenId: 't1', at } }]).when(revoke).then([]);
+    directory.given([token('t2')]).when(revoke).thenThrows('NOT_FOUND', { entity: 'scimToken' });
+  });
+
+  it('records a use at most once per granularity, and never for a revoked token', () => {
+    const use = (when: string) => ({ type: 'RecordScimTokenUse', data: { tokenId: 't1', at: new Date(when), useGranularityMs: 60_000 } }) as const;
+    directory.given([token('t1')]).when(use(at)).then([{ type: 'ScimTokenUsed', data: { tokenId: 't1', at } }]);
+    directory.given([token('t1'), { type: 'ScimTokenUsed', data: { tokenId: 't1', at } }]).when(use('2030-01-01T00:00:30.000Z')).then([]);
+    directory.given([token('t1'), { type: 'ScimTokenUsed', data: { tokenId: 't1', at } }]).when(use(later)).then([{ type: 'ScimTokenUsed', data: { tokenId: 't1', at: later } }]);
+    directory.given([token('t1'), { type: 'ScimTokenRevoked', data: { tokenId: 't1', at } }]).when(use(later)).then([]);
+  });
+});
+
+describe('directory users', () => {
+  it('provisions a person once, and refuses a userName (any case) or externalId another user holds', () => {
+    directory.given([]).when({ type: 'ProvisionScimUser', data: provisioned('u1', 'ada@acme.example', 'okta-1').data }).then([provisioned('u1', 'ada@acme.example', 'okta-1')]);
+    // One person, one resource: the same member under another resource id is the same person again.
+    directory.given([provisioned('u1', 'ada@acme.example')]).when({ type: 'ProvisionScimUser', data: { ...provisioned('u1', 'ada.l@acme.example').data, resourceId: 'r-other' } }).thenThrows('DUPLICATE', { field: 'userName' });
+    directory.given([provisioned('u1', 'ada@acme.example')]).when({ type: 'ProvisionScimUser', data: provisioned('u2', 'ADA@acme.example').data }).thenThrows('DUPLICATE', { field: 'userName' });
+    directory
+      .given([provisioned('u1', 'ada@acme.example', 'okta-1')])
+      .when({ type: 'ProvisionScimUser', data: provisioned('u2', 'bob@acme.example', 'okta-1').data })
+      .thenThrows('DUPLICATE', { field: 'externalId' });
+    // The provider's ids are case-sensitive (RFC 7643 3.1).
+    directory.given([provisioned('u1', 'ada@acme.example', 'okta-1')]).when({ type: 'ProvisionScimUser', data: provisioned('u2', 'bob@acme.example', 'OKTA-1').data }).then([provisioned('u2', 'bob@acme.example', 'OKTA-1')]);
+  });
+
+  it('records the whole resource after a change (another address too: another member), nothing when nothing changed', () => {
+    const update = (data: Partial<ScimUserProvisioned['data']>) => ({ type: 'UpdateScimUser', data: { ...provisioned('u1', 'ada@acme.example').data, at: later, ...data } }) as const;
+    directory.given([provisioned('u1', 'ada@acme.example')]).when(update({})).then([]);
+    directory
+      .given([provisioned('u1', 'ada@acme.example')])
+      .when(update({ active: false, givenName: 'Ada' }))
+      .then([{ type: 'ScimUserUpdated', data: { resourceId: 'r-u1', userId: 'u1', userName: 'ada@acme.example', active: false, givenName: 'Ada', at: later } }]);
+    directory
+      .given([provisioned('u1', 'ada@acme.example')])
+      .when(update({ userName: 'ada.l@acme.example', userId: 'u9' }))
+      .then([{ type: 'ScimUserUpdated', data: { resourceId: 'r-u1', userId: 'u9', userName: 'ada.l@acme.example', active: true, at: later } }]);
+    directory.given([provisioned('u1', 'ada@acme.example'), provisioned('u2', 'bob@acme.example')]).when(update({ userName: 'Bob@acme.example' })).thenThrows('DUPLICATE', { field: 'userName' });
+    directory.given([]).when(update({})).thenThrows('NOT_FOUND', { entity: 'scimUser' });
+    directory.given([provisioned('u1', 'ada@acme.example'), provisioned('u2', 'bob@acme.example', 'okta-2')]).when(update({ externalId: 'okta-2' })).thenThrows('DUPLICATE', { field: 'externalId' });
+  });
+
+  it('deletes a user for good: the address may be provisioned again, as the same person or another', () => {
+    const deleted: DirectoryEvent = { type: 'ScimUserDeleted', data: { resourceId: 'r-u1', userId: 'u1', at: later } };
+    directory.given([provisioned('u1', 'ada@acme.example')]).when({ type: 'DeleteScimUser', data: { resourceId: 'r-u1', at: later } }).then([deleted]);
+    directory.given([provisioned('u1', 'ada@acme.example'), deleted]).when({ type: 'DeleteScimUser', data: { resourceId: 'r-u1', at: later } }).thenThrows('NOT_FOUND');
+    directory.given([provisioned('u1', 'ada@acme.example'), deleted]).when({ type: 'ProvisionScimUser', data: provisioned('u1', 'ada@acme.example').data }).then([provisioned('u1', 'ada@acme.example')]);
+  });
+
+  it('counts versions and keeps the creation time across changes', () => {
+    const state = [provisioned('u1', 'ada@acme.example'), { type: 'ScimUserUpdated', data: { resourceId: 'r-u1', userId: 'u1', userName: 'ada@acme.example', active: false, at: later } } as DirectoryEvent].reduce(
+      evolveDirectory,
+      emptyDirectory,
+    );
+    expect(state.users).toEqual([{ resourceId: 'r-u1', userId: 'u1', userName: 'ada@acme.example', active: false, createdAt: at, lastModified: later, version: 2 }]);
+  });
+});
