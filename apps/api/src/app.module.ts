@@ -8,6 +8,7 @@ import { AuthModule } from './auth/auth.module.js';
 import { BillingModule } from './billing/billing.module.js';
 import { ConfigModule } from './config/config.module.js';
 import { DemoModule } from './demo/demo.module.js';
+import { DirectoryModule } from './directory/directory.module.js';
 import { EntitlementsModule } from './entitlements/entitlements.module.js';
 import { EventStoreModule } from './event-store/event-store.module.js';
 import { HttpModule } from './http/http.module.js';
@@ -52,6 +53,7 @@ export class AppModule {
         SsoModule,
         PrivacyModule,
         WebhooksModule,
+        DirectoryModule,
         WebModule,
         DemoModule,
       ],

@@ -28,6 +28,8 @@ export function actorInWords(actor: string, names: ActorNames): string {
   if (kind === 'user' && id !== '') return names.memberEmail(id) ?? `User ${id}`;
   // A member added just in time by the organization's single sign-on.
   if (kind === 'sso') return 'Single sign-on';
+  // The organization's identity provider, through one of its directory tokens (the actor keeps the token's id).
+  if (kind === 'scim') return 'Directory (SCIM)';
   if (kind === 'api-key' && id !== '') {
     const name = names.apiKeyName(id);
     return name === undefined ? `API key ${id}` : `API key “${name}”`;

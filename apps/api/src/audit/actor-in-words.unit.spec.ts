@@ -14,6 +14,7 @@ describe('actorInWords', () => {
     ['cli', 'Command line'],
     ['system', 'System'],
     ['sso:acme', 'Single sign-on'],
+    ['scim:0123456789abcdef01234567', 'Directory (SCIM)'],
   ])('%s is %s', (actor, words) => {
     expect(actorInWords(actor, names)).toBe(words);
   });

@@ -22,7 +22,7 @@ export class ProblemDetailsFilter implements ExceptionFilter {
     // A feature whose callers read its own error shape (OFREP's SDK providers) answers first.
     const own = this.answers.answer(exception, request);
     if (own !== undefined && !response.headersSent) {
-      response.status(own.status).json(own.body);
+      response.status(own.status).type(own.contentType ?? 'application/json').send(JSON.stringify(own.body));
       return;
     }
     const { document, unexpected, retryAfterSeconds } = toProblem(exception);

@@ -1,0 +1,67 @@
+// The tokens an organization gives its identity provider for SCIM (docs/api.md, Directory).
+import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { z } from 'zod';
+import type { CommandContext } from '#application';
+import { OWNERS_AND_ADMINS, RequireAccess } from '../access/require-access.decorator.js';
+import { Operation } from '../http/operation.decorator.js';
+import { PrincipalContext } from '../http/request-context.js';
+import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
+import { validOrganizationId } from '../organizations/organization-requests.js';
+import { OrganizationDirectory, type TokenSummary } from './directory.service.js';
+
+const WRITE = { scope: 'organizations:write', members: OWNERS_AND_ADMINS } as const;
+
+const createTokenRequest = z.strictObject({ name: z.string().trim().min(1).max(100) });
+const tokenAnswer = z.object({ id: z.string(), name: z.string(), createdAt: z.string(), lastUsedAt: z.string().nullable(), revokedAt: z.string().nullable() });
+const createdTokenAnswer = tokenAnswer.extend({ token: z.string().describe('chscim_...: shown once; the identity provider sends it as a bearer token') });
+const tokensAnswer = z.object({ tokens: z.array(tokenAnswer) });
+/** Exported: a constant read only in a parameter decorator reads to the linter as unused. */
+export const validScimTokenId = new ZodValidationPipe(z.string().regex(/^[0-9a-f]{24}$/, 'must be a token id'));
+
+const answerOf = ({ tokenId, name, createdAt, lastUsedAt, revokedAt }: TokenSummary): z.output<typeof tokenAnswer> => ({
+  id: tokenId,
+  name,
+  createdAt,
+  lastUsedAt,
+  revokedAt,
+});
+
+@Controller('organizations/:id/scim/tokens')
+export class DirectoryTokensController {
+  constructor(private readonly directory: OrganizationDirectory) {}
+
+  @Post()
+  @RequireAccess(WRITE)
+  @Operation({
+    summary: 'Make a SCIM token for the organization’s identity provider (enterprise plans; shown once)',
+    answer: createdTokenAnswer,
+    responses: { 409: 'ENTERPRISE_PLAN_REQUIRED; LIMIT_EXCEEDED: 10 live tokens already' },
+  })
+  async create(
+    @Param('id', validOrganizationId) id: string,
+    @Body(new ZodValidationPipe(createTokenRequest)) { name }: z.output<typeof createTokenRequest>,
+    @PrincipalContext() context: CommandContext,
+  ): Promise<z.output<typeof createdTokenAnswer>> {
+    const { token, ...summary } = await this.directory.createToken(id, name, context);
+    return { ...answerOf(summary), token };
+  }
+
+  @Get()
+  @RequireAccess(WRITE)
+  @Operation({ summary: 'The organization’s SCIM tokens, with their last use (never the tokens themselves)', answer: tokensAnswer })
+  async list(@Param('id', validOrganizationId) id: string): Promise<z.output<typeof tokensAnswer>> {
+    return { tokens: (await this.directory.tokens(id)).map(answerOf) };
+  }
+
+  @Delete(':tokenId')
+  @HttpCode(204)
+  @RequireAccess(WRITE)
+  @Operation({ summary: 'Revoke a SCIM token: refused at once on every node', responses: { 404: 'NOT_FOUND: not a token of this organization' } })
+  async revoke(
+    @Param('id', validOrganizationId) id: string,
+    @Param('tokenId', validScimTokenId) tokenId: string,
+    @PrincipalContext() context: CommandContext,
+  ): Promise<void> {
+    await this.directory.revokeToken(id, tokenId, context);
+  }
+}

@@ -1,0 +1,64 @@
+import { describe, expect, it } from '@jest/globals';
+import { pageOf, patchedUser, ScimError, userFilterOf, userInputOf, type UserInput } from './scim-protocol.js';
+
+const ada: UserInput = { userName: 'ada@acme.example', active: true, givenName: 'Ada' };
+const patch = (...Operations: unknown[]) => ({ schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'], Operations });
+
+function refusal(work: () => unknown): { status: number; scimType: string | undefined } | undefined {
+  try {
+    work();
+    return undefined;
+  } catch (error) {
+    return error instanceof ScimError ? { status: error.status, scimType: error.scimType } : undefined;
+  }
+}
+
+describe('a SCIM User read', () => {
+  it('keeps what Chorus keeps, case-insensitively, and accepts what it does not keep', () => {
+    expect(
+      userInputOf({ UserName: 'bob@acme.example', ACTIVE: 'False', name: { GivenName: 'Bob' }, emails: [{ type: 'home', value: 'b@home.example' }, { type: 'work', value: 'bob@acme.example' }], title: 'CTO' }),
+    ).toEqual({ userName: 'bob@acme.example', active: false, givenName: 'Bob', email: 'bob@acme.example' });
+    expect(refusal(() => userInputOf({ active: true }))).toEqual({ status: 400, scimType: 'invalidValue' });
+    expect(refusal(() => userInputOf({ userName: 'a@acme.example', active: 'yes' }))).toEqual({ status: 400, scimType: 'invalidValue' });
+    expect(refusal(() => userInputOf([]))).toEqual({ status: 400, scimType: 'invalidSyntax' });
+  });
+});
+
+describe('a PatchOp', () => {
+  it('takes Okta’s value object and Entra ID’s path with string booleans', () => {
+    expect(patchedUser(ada, patch({ op: 'replace', value: { active: false } }))).toEqual({ ...ada, active: false });
+    expect(patchedUser(ada, patch({ op: 'Replace', path: 'active', value: 'False' }))).toEqual({ ...ada, active: false });
+    expect(patchedUser(ada, patch({ op: 'Add', path: 'name.familyName', value: 'Lovelace' }, { op: 'Replace', path: 'emails[type eq "work"].value', value: 'al@acme.example' }))).toEqual({
+      ...ada,
+      familyName: 'Lovelace',
+      email: 'al@acme.example',
+    });
+    expect(patchedUser(ada, patch({ op: 'Remove', path: 'name.givenName' }))).toEqual({ userName: 'ada@acme.example', active: true });
+    expect(patchedUser(ada, patch({ op: 'replace', path: 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User:department', value: 'R&D' }))).toEqual(ada);
+  });
+
+  it('refuses what cannot change and what is not a PatchOp', () => {
+    expect(refusal(() => patchedUser(ada, patch({ op: 'replace', path: 'id', value: 'x' })))).toEqual({ status: 400, scimType: 'mutability' });
+    expect(refusal(() => patchedUser(ada, patch({ op: 'remove', path: 'userName' })))).toEqual({ status: 400, scimType: 'mutability' });
+    expect(refusal(() => patchedUser(ada, patch({ op: 'move', path: 'active' })))).toEqual({ status: 400, scimType: 'invalidSyntax' });
+    expect(refusal(() => patchedUser(ada, { Operations: [] }))).toEqual({ status: 400, scimType: 'invalidSyntax' });
+  });
+});
+
+describe('filters and pages', () => {
+  it('reads the three equality filters providers send, and refuses the rest', () => {
+    expect(userFilterOf('userName eq "ada@acme.example"')).toEqual({ attribute: 'userName', value: 'ada@acme.example' });
+    expect(userFilterOf('externalId EQ "00u\\"1"')).toEqual({ attribute: 'externalId', value: '00u"1' });
+    expect(userFilterOf('emails[type eq "work"].value eq "a@acme.example"')).toEqual({ attribute: 'email', value: 'a@acme.example' });
+    for (const filter of ['userName co "a"', 'userName eq "a" or userName eq "b"', 'displayName eq "Ada"', '']) {
+      expect(refusal(() => userFilterOf(filter))).toEqual({ status: 400, scimType: 'invalidFilter' });
+    }
+  });
+
+  it('pages from 1, at most the maximum', () => {
+    expect(pageOf(undefined, undefined, 200)).toEqual({ start: 1, count: 200 });
+    expect(pageOf('0', '1000', 200)).toEqual({ start: 1, count: 200 });
+    expect(pageOf('3', '0', 200)).toEqual({ start: 3, count: 0 });
+    expect(refusal(() => pageOf('x', undefined, 200))).toEqual({ status: 400, scimType: 'invalidValue' });
+  });
+});

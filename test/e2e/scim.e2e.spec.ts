@@ -1,0 +1,338 @@
+// SCIM 2.0 provisioning (docs/directory.md) as identity providers do it: the request sequences Okta's and Microsoft
+// Entra ID's documentation shows, sent as application/scim+json with a directory token, on two API nodes sharing one
+// store. Acme's domain is verified first through a real DNS server on loopback, as in sso.e2e.spec.ts. Each guard
+// meets the new way in: another organization's token, a revoked token (on the other node at once), a domain the
+// organization has not verified, the users limit, the last owner, and the sessions of a deprovisioned account.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { directoryStream, organizationStream } from '#domain';
+import { createApiKey } from '../support/api-keys.js';
+import { startAuthApp, type AuthApp } from '../support/auth-app.js';
+import { DnsServer, dnsServerMissing } from '../support/dns-server.js';
+import { httpClient, type HttpClient, type HttpResponse } from '../support/http-client.js';
+import { IdentityProvider } from '../support/identity-provider.js';
+
+const password = 'correct-horse-battery-9';
+const sharedSecret = 's'.repeat(48);
+const USER = 'urn:ietf:params:scim:schemas:core:2.0:User';
+const ENTERPRISE_USER = 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User';
+const PATCH_OP = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
+const ERROR = 'urn:ietf:params:scim:api:messages:2.0:Error';
+
+let dataDir: string;
+let dns: DnsServer;
+let idp: IdentityProvider;
+let nodeA: AuthApp;
+let nodeB: AuthApp;
+let api: HttpClient;
+let acme: string;
+let globex: string;
+let acmeToken: string;
+let globexToken: string;
+
+type Scim = (method: string, path: string, body?: unknown, token?: string) => Promise<HttpResponse>;
+
+/** An identity provider's client: SCIM's media type, the organization's bearer token. */
+const scimOn =
+  (node: AuthApp): Scim =>
+  (method, path, body, token = acmeToken) =>
+    httpClient(node.baseUrl).request(method, `/scim/v2${path}`, {
+      headers: { authorization: `Bearer ${token}`, accept: 'application/scim+json', ...(body === undefined ? {} : { 'content-type': 'application/scim+json' }) },
+      ...(body === undefined ? {} : { raw: JSON.stringify(body) }),
+    });
+let scim: Scim;
+let scimB: Scim;
+
+async function members(organizationId: string): Promise<{ email: string; role: string; userId: string }[]> {
+  return (await api.get(`/organizations/${organizationId}`)).body.members;
+}
+
+async function events(stream: string) {
+  const read = await nodeA.store.readStream(stream);
+  return read.found ? read.events : [];
+}
+
+async function enterpriseOrganization(name: string, owner: { userId: string; email: string }): Promise<string> {
+  const id = await nodeA.createOrganization(name, owner);
+  expect((await api.post(`/organizations/${id}/plan`, { line: 'chorus', plan: 'enterprise' })).status).toBe(200);
+  return id;
+}
+
+async function verifyDomain(organizationId: string, domain: string): Promise<void> {
+  const configured = await api.put(`/organizations/${organizationId}/sso`, { issuer: idp.issuer, clientId: 'chorusAcme', clientSecret: 'idp-secret-scim', domains: [domain] });
+  expect(configured.status).toBe(200);
+  const states = (await api.get(`/organizations/${organizationId}`)).body.sso.settings.domainStates as { domain: string; record: { name: string; value: string } }[];
+  const record = states.find((state) => state.domain === domain)!.record;
+  await dns.serve({ [record.name]: [record.value] });
+  expect((await api.post(`/organizations/${organizationId}/sso/domains/${domain}/verify`, {})).body).toMatchObject({ status: 'verified' });
+}
+
+/** Polls another process's answer: what is waited for is the store's delivery to that node, not a clock of ours. */
+async function eventually(check: () => Promise<boolean>, timeoutMs = 3_000): Promise<boolean> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    if (await check()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return check();
+}
+
+const missing = dnsServerMissing();
+if (missing !== undefined) throw new Error(missing);
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'chorus-e2e-scim-'));
+  dns = await DnsServer.start(['acme.example']);
+  idp = await IdentityProvider.start();
+  nodeA = await startAuthApp({ DATA_DIR: dataDir, SESSION_SECRET: sharedSecret, DNS_SERVERS: dns.address, PROJECTIONS: 'inline' });
+  nodeB = await startAuthApp({ DATA_DIR: dataDir, SESSION_SECRET: sharedSecret, DNS_SERVERS: dns.address, PROJECTIONS: 'off' });
+  api = httpClient(nodeA.baseUrl, { apiKey: await createApiKey(nodeA.app, ['organizations:read', 'organizations:write', 'audit:read']) });
+  scim = scimOn(nodeA);
+  scimB = scimOn(nodeB);
+  const oliviaId = await nodeA.createUser({ email: 'olivia@acme.example', password });
+  acme = await enterpriseOrganization('Acme', { userId: oliviaId, email: 'olivia@acme.example' });
+  await verifyDomain(acme, 'acme.example');
+  const gusId = await nodeA.createUser({ email: 'gus@globex.example', password });
+  globex = await enterpriseOrganization('Globex', { userId: gusId, email: 'gus@globex.example' });
+  acmeToken = (await api.post(`/organizations/${acme}/scim/tokens`, { name: 'Okta' })).body.token;
+  globexToken = (await api.post(`/organizations/${globex}/scim/tokens`, { name: 'Entra ID' })).body.token;
+}, 120_000);
+
+afterAll(async () => {
+  for (const node of [nodeB, nodeA]) await node?.close();
+  await idp?.stop();
+  await dns?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('directory tokens', () => {
+  it('shows a token once, lists tokens without them, and refuses an organization without an enterprise plan', async () => {
+    expect(acmeToken).toMatch(new RegExp(`^chscim_${acme}\\.[0-9a-f]{24}\\.[A-Za-z0-9_-]{43}$`));
+    const listed = await api.get(`/organizations/${acme}/scim/tokens`);
+    expect(listed.status).toBe(200);
+    expect(listed.body.tokens).toEqual([expect.objectContaining({ name: 'Okta', revokedAt: null })]);
+    expect(listed.text).not.toContain(acmeToken.split('.')[2]);
+
+    const teams = await nodeA.createOrganization('Teams only', { userId: (await members(acme))[0]!.userId, email: 'olivia@acme.example' });
+    const refused = await api.post(`/organizations/${teams}/scim/tokens`, { name: 'Okta' });
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ code: 'ENTERPRISE_PLAN_REQUIRED' });
+    expect(await events(directoryStream(teams))).toEqual([]);
+  });
+
+  it('refuses no token, a made-up one and a wrong secret in SCIM’s error schema', async () => {
+    const [, , secret = ''] = acmeToken.split('.');
+    for (const token of ['', 'chrs_nothing', acmeToken.replace(secret, secret.split('').reverse().join(''))]) {
+      const answer = await scim('GET', '/Users', undefined, token);
+      expect(answer.status).toBe(401);
+      expect(answer.headers.get('content-type')).toMatch(/^application\/scim\+json/);
+      expect(answer.body).toMatchObject({ schemas: [ERROR], status: '401' });
+    }
+  });
+
+  it('is refused on the other node at once once revoked', async () => {
+    const made = await api.post(`/organizations/${acme}/scim/tokens`, { name: 'to revoke' });
+    expect((await scimB('GET', '/Users', undefined, made.body.token)).status).toBe(200);
+
+    expect((await api.delete(`/organizations/${acme}/scim/tokens/${made.body.id}`)).status).toBe(204);
+
+    expect((await scimB('GET', '/Users', undefined, made.body.token)).status).toBe(401);
+    expect((await api.delete(`/organizations/${globex}/scim/tokens/${made.body.id}`)).status).toBe(404);
+  });
+});
+
+describe('discovery', () => {
+  it('says what is supported, with SCIM’s media type', async () => {
+    const config = await scim('GET', '/ServiceProviderConfig');
+    expect(config.status).toBe(200);
+    expect(config.headers.get('content-type')).toMatch(/^application\/scim\+json/);
+    expect(config.body).toMatchObject({ patch: { supported: true }, filter: { supported: true }, bulk: { supported: false } });
+    expect((await scim('GET', '/ResourceTypes')).body.Resources).toEqual([expect.objectContaining({ id: 'User', endpoint: '/Users', schema: USER })]);
+    expect((await scim('GET', '/Schemas')).body.Resources[0]).toMatchObject({ id: USER });
+    expect((await scim('GET', `/Schemas/${USER}`)).status).toBe(200);
+  });
+});
+
+describe('Okta’s sequence', () => {
+  let adaId: string;
+  let resourceId: string;
+
+  beforeAll(async () => {
+    adaId = await nodeA.createUser({ email: 'ada@acme.example', password });
+  });
+
+  it('finds no user, creates one as a member, and reads it back', async () => {
+    const search = await scim('GET', `/Users?filter=${encodeURIComponent('userName eq "ada@acme.example"')}&startIndex=1&count=100`);
+    expect(search.body).toMatchObject({ totalResults: 0, Resources: [] });
+
+    const created = await scim('POST', '/Users', {
+      schemas: [USER],
+      userName: 'ada@acme.example',
+      name: { givenName: 'Ada', familyName: 'Lovelace' },
+      emails: [{ primary: true, value: 'ada@acme.example', type: 'work' }],
+      displayName: 'Ada Lovelace',
+      locale: 'en-US',
+      externalId: '00u1abcd',
+      groups: [],
+      password: 'an-Okta-password-1',
+      active: true,
+    });
+    expect(created.status).toBe(201);
+    resourceId = created.body.id;
+    expect(created.headers.get('location')).toMatch(new RegExp(`/scim/v2/Users/${resourceId}$`));
+    expect(created.body).toMatchObject({ userName: 'ada@acme.example', active: true, externalId: '00u1abcd', name: { givenName: 'Ada', familyName: 'Lovelace' }, meta: { resourceType: 'User' } });
+    expect(JSON.stringify(created.body)).not.toContain('an-Okta-password-1');
+    // An existing account of the verified domain joins as itself.
+    expect(await members(acme)).toContainEqual(expect.objectContaining({ userId: adaId, email: 'ada@acme.example', role: 'member' }));
+    expect((await events(organizationStream(acme))).at(-1)?.metadata.actor).toMatch(/^scim:[0-9a-f]{24}$/);
+
+    expect((await scim('GET', `/Users/${resourceId}`)).body).toMatchObject({ id: resourceId, userName: 'ada@acme.example' });
+    expect((await scim('GET', `/Users?filter=${encodeURIComponent('userName eq "ADA@acme.example"')}`)).body).toMatchObject({ totalResults: 1 });
+  });
+
+  it('replaces the profile with PUT and answers the user', async () => {
+    const answer = await scim('PUT', `/Users/${resourceId}`, {
+      schemas: [USER],
+      id: resourceId,
+      userName: 'ada@acme.example',
+      name: { givenName: 'Augusta Ada', familyName: 'King' },
+      emails: [{ primary: true, value: 'ada@acme.example', type: 'work' }],
+      active: true,
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ name: { givenName: 'Augusta Ada', familyName: 'King' }, meta: { version: 'W/"2"' } });
+  });
+
+  it('deactivates with a value object: the membership ends, and the account’s session on the other node within a second', async () => {
+    const onB = nodeB.browser();
+    await onB.open('/login');
+    expect((await onB.post('/login', { username: 'ada@acme.example', password })).status).toBe(204);
+    expect((await onB.get('/session')).status).toBe(200);
+
+    const answer = await scim('PATCH', `/Users/${resourceId}`, { schemas: [PATCH_OP], Operations: [{ op: 'replace', value: { active: false } }] });
+
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ id: resourceId, active: false });
+    expect((await members(acme)).map((member) => member.userId)).not.toContain(adaId);
+    // Node B's clock is pinned: without the end followed from the log, its cached session would stay good.
+    expect(await eventually(async () => (await onB.get('/session')).status === 401, 1_000)).toBe(true);
+  });
+
+  it('reactivates: a member again', async () => {
+    const answer = await scim('PATCH', `/Users/${resourceId}`, { schemas: [PATCH_OP], Operations: [{ op: 'replace', value: { active: true } }] });
+    expect(answer.body).toMatchObject({ active: true });
+    expect(await members(acme)).toContainEqual(expect.objectContaining({ userId: adaId, role: 'member' }));
+  });
+});
+
+describe('Entra ID’s sequence', () => {
+  let resourceId: string;
+  const bob = {
+    schemas: [USER, ENTERPRISE_USER],
+    externalId: 'bob-object-id',
+    userName: 'bob@acme.example',
+    active: true,
+    emails: [{ primary: true, type: 'work', value: 'bob@acme.example' }],
+    meta: { resourceType: 'User' },
+    name: { formatted: 'Bob Builder', familyName: 'Builder', givenName: 'Bob' },
+    roles: [],
+  };
+
+  it('finds no user, creates one (no account yet: a member by reserved id), and finds it by userName and externalId', async () => {
+    expect((await scim('GET', `/Users?filter=${encodeURIComponent('userName eq "bob@acme.example"')}`)).body.totalResults).toBe(0);
+    const created = await scim('POST', '/Users', bob);
+    expect(created.status).toBe(201);
+    resourceId = created.body.id;
+    expect(await members(acme)).toContainEqual(expect.objectContaining({ email: 'bob@acme.example', role: 'member' }));
+    expect((await scim('GET', `/Users?filter=${encodeURIComponent('externalId eq "bob-object-id"')}`)).body.Resources).toEqual([expect.objectContaining({ id: resourceId })]);
+    expect((await scim('GET', `/Users?filter=${encodeURIComponent('userName eq "bob@acme.example"')}`)).body.Resources).toEqual([expect.objectContaining({ id: resourceId })]);
+  });
+
+  it('refuses the same userName again (409 uniqueness), and records nothing', async () => {
+    const before = (await events(organizationStream(acme))).length;
+    const again = await scim('POST', '/Users', { ...bob, externalId: 'another-object-id' });
+    expect(again.status).toBe(409);
+    expect(again.body).toMatchObject({ schemas: [ERROR], status: '409', scimType: 'uniqueness' });
+    expect(await events(organizationStream(acme))).toHaveLength(before);
+  });
+
+  it('updates multi-valued and single-valued attributes with Replace and a path', async () => {
+    const multi = await scim('PATCH', `/Users/${resourceId}`, {
+      schemas: [PATCH_OP],
+      Operations: [
+        { op: 'Replace', path: 'emails[type eq "work"].value', value: 'bob.builder@acme.example' },
+        { op: 'Replace', path: 'name.familyName', value: 'Baumeister' },
+      ],
+    });
+    expect(multi.status).toBe(200);
+    expect(multi.body).toMatchObject({ emails: [{ value: 'bob.builder@acme.example', type: 'work' }], name: { familyName: 'Baumeister' } });
+
+    const single = await scim('PATCH', `/Users/${resourceId}`, { schemas: [PATCH_OP], Operations: [{ op: 'Replace', path: 'userName', value: 'robert@acme.example' }] });
+    expect(single.status).toBe(200);
+    expect(single.body).toMatchObject({ id: resourceId, userName: 'robert@acme.example' });
+    // Another address is another member.
+    const emails = (await members(acme)).map((member) => member.email);
+    expect(emails).toContain('robert@acme.example');
+    expect(emails).not.toContain('bob@acme.example');
+  });
+
+  it('disables with the string "False", then deletes for good', async () => {
+    const disabled = await scim('PATCH', `/Users/${resourceId}`, { schemas: [PATCH_OP], Operations: [{ op: 'Replace', path: 'active', value: 'False' }] });
+    expect(disabled.status).toBe(200);
+    expect(disabled.body.active).toBe(false);
+    expect((await members(acme)).map((member) => member.email)).not.toContain('robert@acme.example');
+
+    expect((await scim('DELETE', `/Users/${resourceId}`)).status).toBe(204);
+    expect((await scim('GET', `/Users/${resourceId}`)).status).toBe(404);
+  });
+});
+
+describe('guards', () => {
+  it('refuses an address outside the organization’s verified domains (400 invalidValue) and records nothing', async () => {
+    const before = (await events(organizationStream(acme))).length;
+    const answer = await scim('POST', '/Users', { schemas: [USER], userName: 'mallory@globex.example', active: true });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toMatchObject({ scimType: 'invalidValue' });
+    expect(await events(organizationStream(acme))).toHaveLength(before);
+  });
+
+  it('keeps each organization’s directory to its own token', async () => {
+    const carol = await scim('POST', '/Users', { schemas: [USER], userName: 'carol@acme.example', active: true });
+    expect(carol.status).toBe(201);
+    expect((await scim('GET', `/Users/${carol.body.id}`, undefined, globexToken)).status).toBe(404);
+    expect((await scim('PATCH', `/Users/${carol.body.id}`, { schemas: [PATCH_OP], Operations: [{ op: 'replace', value: { active: false } }] }, globexToken)).status).toBe(404);
+    expect((await scim('DELETE', `/Users/${carol.body.id}`, undefined, globexToken)).status).toBe(404);
+    expect((await scim('GET', '/Users', undefined, globexToken)).body.totalResults).toBe(0);
+    // Globex's token names Globex; writing Acme's id into it is a made-up token.
+    expect((await scim('GET', '/Users', undefined, globexToken.replace(globex, acme))).status).toBe(401);
+  });
+
+  it('refuses an unsupported filter (400 invalidFilter)', async () => {
+    const answer = await scim('GET', `/Users?filter=${encodeURIComponent('name.familyName co "a"')}`);
+    expect(answer.status).toBe(400);
+    expect(answer.body).toMatchObject({ scimType: 'invalidFilter' });
+  });
+
+  it('holds the users limit: 409 in SCIM’s schema, in words', async () => {
+    const count = (await members(acme)).length;
+    expect((await api.put(`/organizations/${acme}/limits`, { users: count })).status).toBe(200);
+    const answer = await scim('POST', '/Users', { schemas: [USER], userName: 'dave@acme.example', active: true });
+    expect(answer.status).toBe(409);
+    expect(answer.body).toMatchObject({ schemas: [ERROR], status: '409' });
+    expect(answer.body.detail).toMatch(/users limit/);
+    expect((await scim('GET', `/Users?filter=${encodeURIComponent('userName eq "dave@acme.example"')}`)).body.totalResults).toBe(0);
+    expect((await api.put(`/organizations/${acme}/limits`, { users: null })).status).toBe(200);
+  });
+
+  it('never deprovisions the last owner (409 mutability)', async () => {
+    const olivia = await scim('POST', '/Users', { schemas: [USER], userName: 'olivia@acme.example', active: true });
+    expect(olivia.status).toBe(201);
+    expect(await members(acme)).toContainEqual(expect.objectContaining({ email: 'olivia@acme.example', role: 'owner' }));
+    const answer = await scim('PATCH', `/Users/${olivia.body.id}`, { schemas: [PATCH_OP], Operations: [{ op: 'Replace', path: 'active', value: 'False' }] });
+    expect(answer.status).toBe(409);
+    expect(answer.body).toMatchObject({ scimType: 'mutability' });
+    expect((await scim('GET', `/Users/${olivia.body.id}`)).body.active).toBe(true);
+  });
+});
