@@ -149,7 +149,10 @@ describe('discovery', () => {
     expect(config.status).toBe(200);
     expect(config.headers.get('content-type')).toMatch(/^application\/scim\+json/);
     expect(config.body).toMatchObject({ patch: { supported: true }, filter: { supported: true }, bulk: { supported: false } });
-    expect((await scim('GET', '/ResourceTypes')).body.Resources).toEqual([expect.objectContaining({ id: 'User', endpoint: '/Users', schema: USER })]);
+    expect((await scim('GET', '/ResourceTypes')).body.Resources).toEqual([
+      expect.objectContaining({ id: 'User', endpoint: '/Users', schema: USER }),
+      expect.objectContaining({ id: 'Group', endpoint: '/Groups' }),
+    ]);
     expect((await scim('GET', '/Schemas')).body.Resources[0]).toMatchObject({ id: USER });
     expect((await scim('GET', `/Schemas/${USER}`)).status).toBe(200);
   });
@@ -334,5 +337,77 @@ describe('guards', () => {
     expect(answer.status).toBe(409);
     expect(answer.body).toMatchObject({ scimType: 'mutability' });
     expect((await scim('GET', `/Users/${olivia.body.id}`)).body.active).toBe(true);
+  });
+});
+
+describe('groups and roles', () => {
+  const GROUP = 'urn:ietf:params:scim:schemas:core:2.0:Group';
+  const idOf = async (userName: string): Promise<string> => (await scim('GET', `/Users?filter=${encodeURIComponent(`userName eq "${userName}"`)}`)).body.Resources[0].id;
+  const roleOf = async (email: string): Promise<string | undefined> => (await members(acme)).find((member) => member.email === email)?.role;
+  let admins: string;
+  let owners: string;
+
+  it('takes a pushed group (Okta) without changing any role while no group is mapped', async () => {
+    const created = await scim('POST', '/Groups', { schemas: [GROUP], displayName: 'Chorus Admins', members: [{ value: await idOf('ada@acme.example'), display: 'ada@acme.example' }] });
+    expect(created.status).toBe(201);
+    admins = created.body.id;
+    expect(created.body).toMatchObject({ displayName: 'Chorus Admins', members: [{ value: await idOf('ada@acme.example') }] });
+    expect(await roleOf('ada@acme.example')).toBe('member');
+  });
+
+  it('refuses a mapping that would leave no owner, and changes nothing', async () => {
+    const refused = await api.put(`/organizations/${acme}/scim/group-roles`, { 'Chorus Admins': 'admin', 'Chorus Owners': 'owner' });
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ code: 'LAST_OWNER' });
+    expect(await roleOf('ada@acme.example')).toBe('member');
+    expect((await api.get(`/organizations/${acme}/scim/group-roles`)).body).toEqual({});
+  });
+
+  it('gives each provisioned member the strongest role of their mapped groups once mapped', async () => {
+    const created = await scim('POST', '/Groups', { schemas: [GROUP], displayName: 'Chorus Owners', externalId: 'entra-group-1', members: [{ value: await idOf('olivia@acme.example') }] });
+    owners = created.body.id;
+    const mapped = await api.put(`/organizations/${acme}/scim/group-roles`, { 'chorus admins': 'admin', 'Chorus Owners': 'owner' });
+    expect(mapped.status).toBe(200);
+    expect([await roleOf('ada@acme.example'), await roleOf('olivia@acme.example'), await roleOf('carol@acme.example')]).toEqual(['admin', 'owner', 'member']);
+    const history = (await events(organizationStream(acme))).filter((event) => event.type === 'MemberRoleChanged');
+    // The mapping was the owner's change (here an operator's key), so the role changes are recorded as theirs.
+    expect(history.at(-1)?.metadata.actor).toMatch(/^api-key:/);
+  });
+
+  it('follows Okta’s membership changes: add to members, remove by members[value eq]', async () => {
+    const carol = await idOf('carol@acme.example');
+    const ada = await idOf('ada@acme.example');
+    expect((await scim('PATCH', `/Groups/${admins}`, { schemas: [PATCH_OP], Operations: [{ op: 'add', path: 'members', value: [{ value: carol, display: 'carol@acme.example' }] }] })).status).toBe(204);
+    expect((await scim('PATCH', `/Groups/${admins}`, { schemas: [PATCH_OP], Operations: [{ op: 'remove', path: `members[value eq "${ada}"]` }] })).status).toBe(204);
+    expect([await roleOf('carol@acme.example'), await roleOf('ada@acme.example')]).toEqual(['admin', 'member']);
+    expect((await events(organizationStream(acme))).at(-1)?.metadata.actor).toMatch(/^scim:/);
+  });
+
+  it('refuses Entra ID’s removal of the last owner from the owners’ group (409 mutability)', async () => {
+    const olivia = await idOf('olivia@acme.example');
+    const answer = await scim('PATCH', `/Groups/${owners}`, { schemas: [PATCH_OP], Operations: [{ op: 'Remove', path: 'members', value: [{ value: olivia }] }] });
+    expect(answer.status).toBe(409);
+    expect(answer.body).toMatchObject({ schemas: [ERROR], scimType: 'mutability' });
+    expect(await roleOf('olivia@acme.example')).toBe('owner');
+    expect((await scim('GET', `/Groups/${owners}`)).body.members).toEqual([expect.objectContaining({ value: olivia })]);
+    expect((await scim('DELETE', `/Groups/${owners}`)).status).toBe(409);
+  });
+
+  it('finds a group by displayName without its members, as Entra ID asks', async () => {
+    const found = await scim('GET', `/Groups?filter=${encodeURIComponent('displayName eq "chorus admins"')}&excludedAttributes=members`);
+    expect(found.body).toMatchObject({ totalResults: 1, Resources: [{ id: admins, displayName: 'Chorus Admins' }] });
+    expect(found.body.Resources[0].members).toBeUndefined();
+    expect((await scim('GET', `/Groups?filter=${encodeURIComponent('externalId eq "entra-group-1"')}`)).body.Resources).toEqual([expect.objectContaining({ id: owners })]);
+  });
+
+  it('maps by name: a renamed group (Okta’s value object) gives no role until mapped again', async () => {
+    expect((await scim('PATCH', `/Groups/${admins}`, { schemas: [PATCH_OP], Operations: [{ op: 'replace', value: { id: admins, displayName: 'Chorus Administrators' } }] })).status).toBe(204);
+    expect(await roleOf('carol@acme.example')).toBe('member');
+  });
+
+  it('keeps groups to their own organization', async () => {
+    expect((await scim('GET', '/Groups', undefined, globexToken)).body.totalResults).toBe(0);
+    expect((await scim('GET', `/Groups/${admins}`, undefined, globexToken)).status).toBe(404);
+    expect((await scim('DELETE', `/Groups/${admins}`, undefined, globexToken)).status).toBe(404);
   });
 });

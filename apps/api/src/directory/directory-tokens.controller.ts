@@ -1,7 +1,8 @@
 // The tokens an organization gives its identity provider for SCIM (docs/api.md, Directory).
-import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
 import { z } from 'zod';
 import type { CommandContext } from '#application';
+import { MEMBER_ROLES, type MemberRole } from '#domain';
 import { OWNERS_AND_ADMINS, RequireAccess } from '../access/require-access.decorator.js';
 import { Operation } from '../http/operation.decorator.js';
 import { PrincipalContext } from '../http/request-context.js';
@@ -26,11 +27,15 @@ const answerOf = ({ tokenId, name, createdAt, lastUsedAt, revokedAt }: TokenSumm
   revokedAt,
 });
 
-@Controller('organizations/:id/scim/tokens')
+const role = z.enum(MEMBER_ROLES as [MemberRole, ...MemberRole[]]);
+const groupRolesRequest = z.record(z.string().trim().min(1).max(256), role).refine((roles) => Object.keys(roles).length <= 100, 'at most 100 groups');
+const groupRolesAnswer = z.record(z.string(), role);
+
+@Controller('organizations/:id/scim')
 export class DirectoryTokensController {
   constructor(private readonly directory: OrganizationDirectory) {}
 
-  @Post()
+  @Post('tokens')
   @RequireAccess(WRITE)
   @Operation({
     summary: 'Make a SCIM token for the organization’s identity provider (enterprise plans; shown once)',
@@ -46,14 +51,14 @@ export class DirectoryTokensController {
     return { ...answerOf(summary), token };
   }
 
-  @Get()
+  @Get('tokens')
   @RequireAccess(WRITE)
   @Operation({ summary: 'The organization’s SCIM tokens, with their last use (never the tokens themselves)', answer: tokensAnswer })
   async list(@Param('id', validOrganizationId) id: string): Promise<z.output<typeof tokensAnswer>> {
     return { tokens: (await this.directory.tokens(id)).map(answerOf) };
   }
 
-  @Delete(':tokenId')
+  @Delete('tokens/:tokenId')
   @HttpCode(204)
   @RequireAccess(WRITE)
   @Operation({ summary: 'Revoke a SCIM token: refused at once on every node', responses: { 404: 'NOT_FOUND: not a token of this organization' } })
@@ -63,5 +68,28 @@ export class DirectoryTokensController {
     @PrincipalContext() context: CommandContext,
   ): Promise<void> {
     await this.directory.revokeToken(id, tokenId, context);
+  }
+
+  /** Owners only: a mapping can make owners. */
+  @Put('group-roles')
+  @RequireAccess({ scope: 'organizations:write', members: ['owner'] })
+  @Operation({
+    summary: 'Map the directory’s groups to roles: a provisioned member gets the strongest role of their groups, member when none',
+    answer: groupRolesAnswer,
+    responses: { 409: 'ENTERPRISE_PLAN_REQUIRED; LAST_OWNER: no provisioned owner would remain' },
+  })
+  async mapGroupRoles(
+    @Param('id', validOrganizationId) id: string,
+    @Body(new ZodValidationPipe(groupRolesRequest)) roles: z.output<typeof groupRolesRequest>,
+    @PrincipalContext() context: CommandContext,
+  ): Promise<z.output<typeof groupRolesAnswer>> {
+    return { ...(await this.directory.mapGroupRoles(id, roles, context)) };
+  }
+
+  @Get('group-roles')
+  @RequireAccess(WRITE)
+  @Operation({ summary: 'The directory’s group-to-role mapping', answer: groupRolesAnswer })
+  async groupRoles(@Param('id', validOrganizationId) id: string): Promise<z.output<typeof groupRolesAnswer>> {
+    return { ...(await this.directory.groupRoles(id)) };
   }
 }

@@ -8,13 +8,18 @@ import { FoldedStateCache, handleCommand, loadStream, type CommandContext } from
 import {
   directoryDecider,
   DomainError,
+  evolveDirectory,
+  roleFromGroups,
+  scimGroupNotFound,
   hasSsoPlan,
   isErasedPersonName,
   scimUserNotFound,
   ssoDomainOf,
   type Directory,
   type DirectoryCommand,
+  type DirectoryGroup,
   type DirectoryUser,
+  type MemberRole,
   type ExistingOrganization,
   type PlanCatalogue,
   type ScimToken,
@@ -26,6 +31,7 @@ import { IdentityClock } from '../config/app-clock.js';
 import { MeteredCommandBus } from '../metrics/instrumentation.js';
 import { AddMemberCommand, Organizations } from '../organizations/organizations.js';
 import { PLAN_CATALOGUE } from '../plans/plan-catalogue.module.js';
+import type { GroupInput } from './scim-groups.js';
 import { ScimError, type UserInput } from './scim-protocol.js';
 
 /** `chscim_<organization id>.<token id>.<secret>`: the organization and token find the stored hash; 256 random bits of secret. */
@@ -110,7 +116,7 @@ export class OrganizationDirectory {
     );
     if (taken !== undefined) throw new ScimError(409, 'A user of this directory already has this userName or externalId.', 'uniqueness');
     const userId = input.active
-      ? await this.join(organizationId, input.userName, context)
+      ? await this.join(organizationId, input.userName, 'member', context)
       : await this.identity.directory.userIdForEmail(input.userName, context);
     const resourceId = randomUUID();
     await this.decide(organizationId, { type: 'ProvisionScimUser', data: { resourceId, userId, ...input, at: this.clock.now().toISOString() } }, context);
@@ -127,7 +133,9 @@ export class OrganizationDirectory {
     // Another address is another member: the old one leaves first, so that the users limit counts the person once.
     if (before.active && (!input.active || !sameAddress)) await this.leave(organizationId, before, context);
     if (!sameAddress) userId = await this.identity.directory.userIdForEmail(input.userName, context);
-    if (input.active && (!before.active || !sameAddress)) userId = await this.join(organizationId, input.userName, context);
+    if (input.active && (!before.active || !sameAddress)) {
+      userId = await this.join(organizationId, input.userName, this.roleOf(await this.load(organizationId), resourceId), context);
+    }
     await this.decide(organizationId, { type: 'UpdateScimUser', data: { resourceId, userId, ...input, at: this.clock.now().toISOString() } }, context);
     return this.user(organizationId, resourceId);
   }
@@ -139,12 +147,98 @@ export class OrganizationDirectory {
     await this.decide(organizationId, { type: 'DeleteScimUser', data: { resourceId, at: this.clock.now().toISOString() } }, context);
   }
 
-  /** The address's member id: one already a member joins as they are (an invited member, an owner), anyone else as a member. */
-  private async join(organizationId: string, address: string, context: CommandContext): Promise<string> {
+  // --- Groups ----------------------------------------------------------------------------------------------------
+
+  async groups(organizationId: string): Promise<DirectoryGroup[]> {
+    return [...(await this.load(organizationId)).groups];
+  }
+
+  async group(organizationId: string, groupId: string): Promise<DirectoryGroup> {
+    const group = (await this.load(organizationId)).groups.find((candidate) => candidate.groupId === groupId);
+    if (group === undefined) throw scimGroupNotFound(groupId);
+    return group;
+  }
+
+  async createGroup(organizationId: string, input: GroupInput, context: CommandContext): Promise<DirectoryGroup> {
+    await this.enterprise(organizationId, 'scim');
+    const groupId = randomUUID();
+    await this.changeGroups(organizationId, { type: 'CreateScimGroup', data: { groupId, ...input, at: this.clock.now().toISOString() } }, input.members, context);
+    return this.group(organizationId, groupId);
+  }
+
+  async updateGroup(organizationId: string, groupId: string, input: GroupInput, context: CommandContext): Promise<DirectoryGroup> {
+    const before = await this.group(organizationId, groupId);
+    await this.enterprise(organizationId, 'scim');
+    const concerned = [...before.members, ...input.members];
+    await this.changeGroups(organizationId, { type: 'UpdateScimGroup', data: { groupId, ...input, at: this.clock.now().toISOString() } }, concerned, context);
+    return this.group(organizationId, groupId);
+  }
+
+  async deleteGroup(organizationId: string, groupId: string, context: CommandContext): Promise<void> {
+    const before = await this.group(organizationId, groupId);
+    await this.enterprise(organizationId, 'scim');
+    await this.changeGroups(organizationId, { type: 'DeleteScimGroup', data: { groupId, at: this.clock.now().toISOString() } }, before.members, context);
+  }
+
+  async groupRoles(organizationId: string): Promise<Readonly<Record<string, MemberRole>>> {
+    await this.existing(organizationId);
+    return (await this.load(organizationId)).groupRoles;
+  }
+
+  /** The whole mapping; every provisioned member's role follows it. */
+  async mapGroupRoles(organizationId: string, roles: Record<string, MemberRole>, context: CommandContext): Promise<Readonly<Record<string, MemberRole>>> {
+    await this.enterprise(organizationId, 'refuse');
+    const users = (await this.load(organizationId)).users.map((user) => user.resourceId);
+    await this.changeGroups(organizationId, { type: 'MapGroupRoles', data: { roles, at: this.clock.now().toISOString() } }, users, context);
+    return (await this.load(organizationId)).groupRoles;
+  }
+
+  /**
+   * Roles first, on the organization's stream, as the directory will be once the change is recorded, then the change
+   * itself: a crash between them leaves roles that the provider's retry records the reason for. A change that would
+   * leave the organization without an owner changes nothing (LAST_OWNER: SCIM's 409 mutability).
+   */
+  private async changeGroups(organizationId: string, command: DirectoryCommand, concerned: readonly string[], context: CommandContext): Promise<void> {
+    const now = await this.load(organizationId);
+    const after = directoryDecider.decide(command, now).reduce(evolveDirectory, now);
+    await this.applyRoles(organizationId, after, new Set(concerned), context);
+    await this.decide(organizationId, command, context);
+  }
+
+  /** Before any group is mapped, groups change no role; after, a provisioned member's role is their groups' strongest, member when none. */
+  private roleOf(directory: Directory, resourceId: string): MemberRole {
+    return roleFromGroups(directory, resourceId) ?? 'member';
+  }
+
+  private async applyRoles(organizationId: string, directory: Directory, concerned: ReadonlySet<string>, context: CommandContext): Promise<void> {
+    if (Object.keys(directory.groupRoles).length === 0) return;
+    const { state } = await this.organizations.load(organizationId);
+    if (!state.exists) return;
+    const changes: { userId: string; from: MemberRole; to: MemberRole }[] = [];
+    for (const user of directory.users) {
+      const member = state.members.find((candidate) => candidate.userId === user.userId);
+      const to = this.roleOf(directory, user.resourceId);
+      if (concerned.has(user.resourceId) && user.active && member !== undefined && member.role !== to) {
+        changes.push({ userId: user.userId, from: member.role, to });
+      }
+    }
+    const owners = state.members.filter((member) => member.role === 'owner').length;
+    if (owners - changes.filter((change) => change.from === 'owner').length + changes.filter((change) => change.to === 'owner').length === 0) {
+      throw new DomainError('LAST_OWNER', 'This change would leave the organization without an owner: put an owner in a group mapped to owner first.', {});
+    }
+    // Promotions to owner before anything else, and demotions of owners last: an owner remains at every step.
+    const rank = (change: { from: MemberRole; to: MemberRole }): number => (change.to === 'owner' ? 0 : change.from === 'owner' ? 2 : 1);
+    for (const change of changes.sort((a, b) => rank(a) - rank(b))) {
+      await this.organizations.handle(organizationId, { type: 'ChangeMemberRole', data: { userId: change.userId, role: change.to } }, context);
+    }
+  }
+
+  /** The address's member id: one already a member joins as they are (an invited member, an owner), anyone else with `role`. */
+  private async join(organizationId: string, address: string, role: MemberRole, context: CommandContext): Promise<string> {
     const { state } = await this.organizations.load(organizationId);
     const member = state.exists ? state.members.find((candidate) => candidate.email.toLowerCase() === address.toLowerCase()) : undefined;
     if (member !== undefined) return member.userId;
-    const added = await this.commands.execute(new AddMemberCommand(organizationId, { email: address, role: 'member', invite: false }, context));
+    const added = await this.commands.execute(new AddMemberCommand(organizationId, { email: address, role, invite: false }, context));
     return added.userId;
   }
 

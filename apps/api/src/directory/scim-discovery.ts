@@ -1,4 +1,5 @@
 // RFC 7644 section 4: what this service provider supports, so that a provider's client can configure itself.
+import { GROUP_SCHEMA } from './scim-groups.js';
 import { ENTERPRISE_USER_SCHEMA, SCIM_PATH, USER_SCHEMA } from './scim-protocol.js';
 
 export const MAX_SCIM_RESULTS = 200;
@@ -68,4 +69,26 @@ export const userSchema = (baseUrl: string): Record<string, unknown> => ({
     attribute('active', { type: 'boolean', description: 'false ends the membership and the sessions of an account of a verified domain' }),
   ],
   meta: { resourceType: 'Schema', location: `${baseUrl}${SCIM_PATH}/Schemas/${USER_SCHEMA}` },
+});
+
+export const groupResourceType = (baseUrl: string): Record<string, unknown> => ({
+  schemas: ['urn:ietf:params:scim:schemas:core:2.0:ResourceType'],
+  id: 'Group',
+  name: 'Group',
+  endpoint: '/Groups',
+  description: 'A group of the directory’s users; mapped to a role, it gives its members that role',
+  schema: GROUP_SCHEMA,
+  meta: { resourceType: 'ResourceType', location: `${baseUrl}${SCIM_PATH}/ResourceTypes/Group` },
+});
+
+export const groupSchema = (baseUrl: string): Record<string, unknown> => ({
+  schemas: ['urn:ietf:params:scim:schemas:core:2.0:Schema'],
+  id: GROUP_SCHEMA,
+  name: 'Group',
+  description: 'Group',
+  attributes: [
+    attribute('displayName', { required: true, uniqueness: 'server' }),
+    attribute('members', { type: 'complex', multiValued: true, subAttributes: [attribute('value', { mutability: 'immutable' }), attribute('$ref', { type: 'reference' })] }),
+  ],
+  meta: { resourceType: 'Schema', location: `${baseUrl}${SCIM_PATH}/Schemas/${GROUP_SCHEMA}` },
 });

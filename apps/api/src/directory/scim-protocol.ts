@@ -81,7 +81,7 @@ export type UserInput = {
 
 const MAX_TEXT = 256;
 
-function text(value: unknown, attribute: string): string | undefined {
+export function text(value: unknown, attribute: string): string | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'string' || value.length > MAX_TEXT) throw new ScimError(400, `${attribute} must be a string of at most ${MAX_TEXT} characters.`, 'invalidValue');
   return value === '' ? undefined : value;
@@ -94,10 +94,10 @@ function bool(value: unknown, attribute: string): boolean {
   throw new ScimError(400, `${attribute} must be true or false.`, 'invalidValue');
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+export const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Attribute names are case-insensitive (RFC 7643 2.1). */
-function lowerKeys(value: Record<string, unknown>): Record<string, unknown> {
+export function lowerKeys(value: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key.toLowerCase(), entry]));
 }
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { groupFilterOf, patchedGroup, type GroupInput } from './scim-groups.js';
 import { pageOf, patchedUser, ScimError, userFilterOf, userInputOf, type UserInput } from './scim-protocol.js';
 
 const ada: UserInput = { userName: 'ada@acme.example', active: true, givenName: 'Ada' };
@@ -60,5 +61,26 @@ describe('filters and pages', () => {
     expect(pageOf('0', '1000', 200)).toEqual({ start: 1, count: 200 });
     expect(pageOf('3', '0', 200)).toEqual({ start: 3, count: 0 });
     expect(refusal(() => pageOf('x', undefined, 200))).toEqual({ status: 400, scimType: 'invalidValue' });
+  });
+});
+
+describe('a group PatchOp', () => {
+  const admins: GroupInput = { displayName: 'Admins', members: ['a', 'b'] };
+
+  it('adds, removes by filter or by list, replaces and renames', () => {
+    expect(patchedGroup(admins, patch({ op: 'add', path: 'members', value: [{ value: 'c' }, { value: 'a' }] })).members).toEqual(['a', 'b', 'c']);
+    expect(patchedGroup(admins, patch({ op: 'remove', path: 'members[value eq "a"]' })).members).toEqual(['b']);
+    expect(patchedGroup(admins, patch({ op: 'Remove', path: 'members', value: [{ value: 'b' }] })).members).toEqual(['a']);
+    expect(patchedGroup(admins, patch({ op: 'remove', path: 'members' })).members).toEqual([]);
+    expect(patchedGroup(admins, patch({ op: 'replace', path: 'members', value: [{ value: 'z' }] })).members).toEqual(['z']);
+    expect(patchedGroup(admins, patch({ op: 'replace', value: { id: 'g1', displayName: 'Administrators' } }))).toEqual({ ...admins, displayName: 'Administrators' });
+    expect(patchedGroup(admins, patch({ op: 'Replace', path: 'displayName', value: 'Ops' })).displayName).toBe('Ops');
+  });
+
+  it('refuses what a group does not keep and members without ids', () => {
+    expect(refusal(() => patchedGroup(admins, patch({ op: 'replace', path: 'owner', value: 'x' })))).toEqual({ status: 400, scimType: 'invalidPath' });
+    expect(refusal(() => patchedGroup(admins, patch({ op: 'add', path: 'members', value: [{ display: 'no id' }] })))).toEqual({ status: 400, scimType: 'invalidValue' });
+    expect(refusal(() => patchedGroup(admins, patch({ op: 'remove', path: 'displayName' })))).toEqual({ status: 400, scimType: 'mutability' });
+    expect(refusal(() => groupFilterOf('displayName sw "Ad"'))).toEqual({ status: 400, scimType: 'invalidFilter' });
   });
 });

@@ -8,7 +8,8 @@ import { CONFIG, type Config } from '#config';
 import { Operation } from '../http/operation.decorator.js';
 import { PrincipalContext } from '../http/request-context.js';
 import { OrganizationDirectory, type ScimCaller } from './directory.service.js';
-import { listOf, MAX_SCIM_RESULTS, serviceProviderConfig, userResourceType, userSchema } from './scim-discovery.js';
+import { groupResourceType, groupSchema, listOf, MAX_SCIM_RESULTS, serviceProviderConfig, userResourceType, userSchema } from './scim-discovery.js';
+import { GROUP_SCHEMA, groupFilterOf, groupInputOf, matchesGroupFilter, patchedGroup, scimGroupOf } from './scim-groups.js';
 import {
   matchesUserFilter,
   pageOf,
@@ -33,6 +34,7 @@ const list = z.looseObject({
   itemsPerPage: z.int(),
   Resources: z.array(z.looseObject({})),
 });
+const scimGroup = z.looseObject({ schemas: z.array(z.string()), id: z.string(), displayName: z.string() });
 const scimUser = z.looseObject({ schemas: z.array(z.string()), id: z.string(), userName: z.string(), active: z.boolean() });
 const SCIM_REFUSALS = { 401: 'no directory token, or a revoked one (SCIM error schema)', 404: 'not a user of this organization’s directory' };
 const WRITE_REFUSALS = {
@@ -59,13 +61,14 @@ export class ScimController {
   @Header('Content-Type', SCIM_MEDIA_TYPE)
   @Operation({ summary: 'SCIM: the resource types (User)', answer: scim(list), responses: SCIM_REFUSALS })
   resourceTypes(): Record<string, unknown> {
-    return listOf([userResourceType(this.config.publicUrl)]);
+    return listOf([userResourceType(this.config.publicUrl), groupResourceType(this.config.publicUrl)]);
   }
 
   @Get('ResourceTypes/:name')
   @Header('Content-Type', SCIM_MEDIA_TYPE)
   @Operation({ summary: 'SCIM: one resource type', answer: scim(resource), responses: SCIM_REFUSALS })
   resourceType(@Param('name') name: string): Record<string, unknown> {
+    if (name === 'Group') return groupResourceType(this.config.publicUrl);
     if (name !== 'User') throw new ScimError(404, `No resource type ${name}.`);
     return userResourceType(this.config.publicUrl);
   }
@@ -74,13 +77,14 @@ export class ScimController {
   @Header('Content-Type', SCIM_MEDIA_TYPE)
   @Operation({ summary: 'SCIM: the schemas, with the attributes Chorus keeps', answer: scim(list), responses: SCIM_REFUSALS })
   schemas(): Record<string, unknown> {
-    return listOf([userSchema(this.config.publicUrl)]);
+    return listOf([userSchema(this.config.publicUrl), groupSchema(this.config.publicUrl)]);
   }
 
   @Get('Schemas/:id')
   @Header('Content-Type', SCIM_MEDIA_TYPE)
   @Operation({ summary: 'SCIM: one schema', answer: scim(resource), responses: SCIM_REFUSALS })
   schema(@Param('id') id: string): Record<string, unknown> {
+    if (id === GROUP_SCHEMA) return groupSchema(this.config.publicUrl);
     if (id !== USER_SCHEMA) throw new ScimError(404, `No schema ${id}.`);
     return userSchema(this.config.publicUrl);
   }
@@ -173,5 +177,75 @@ export class ScimController {
   @Operation({ summary: 'SCIM: deprovision a user for good: the membership and the sessions end', responses: { ...SCIM_REFUSALS, 409: 'mutability: the last owner' } })
   async delete(@Caller() caller: ScimCaller, @Param('userId') userId: string, @PrincipalContext() context: CommandContext): Promise<void> {
     await this.directory.delete(caller.organizationId, userId, context);
+  }
+
+  @Get('Groups')
+  @Header('Content-Type', SCIM_MEDIA_TYPE)
+  @Operation({
+    summary: 'SCIM: the directory’s groups, filtered by displayName or externalId (eq); excludedAttributes=members leaves members out',
+    answer: scim(list),
+    responses: { ...SCIM_REFUSALS, 400: 'invalidFilter: another filter' },
+  })
+  async groups(
+    @Caller() caller: ScimCaller,
+    @Query('filter') filter?: unknown,
+    @Query('startIndex') startIndex?: unknown,
+    @Query('count') count?: unknown,
+    @Query('excludedAttributes') excluded?: unknown,
+  ): Promise<Record<string, unknown>> {
+    if (filter !== undefined && typeof filter !== 'string') throw new ScimError(400, 'One filter at a time.', 'invalidFilter');
+    const page = pageOf(startIndex, count, MAX_SCIM_RESULTS);
+    const parsed = filter === undefined ? undefined : groupFilterOf(filter);
+    const groups = (await this.directory.groups(caller.organizationId)).filter((group) => parsed === undefined || matchesGroupFilter(group, parsed));
+    const withMembers = !(typeof excluded === 'string' && /(^|,)\s*members\s*(,|$)/i.test(excluded));
+    const shown = groups.slice(page.start - 1, page.start - 1 + page.count).map((group) => scimGroupOf(group, this.config.publicUrl, withMembers));
+    return listOf(shown, page.start, groups.length);
+  }
+
+  @Post('Groups')
+  @Header('Content-Type', SCIM_MEDIA_TYPE)
+  @Operation({
+    summary: 'SCIM: a group of the directory’s users; a group mapped to a role gives its members that role',
+    answer: scim(scimGroup),
+    body: z.looseObject({ displayName: z.string() }),
+    responses: { 400: 'invalidValue: a member that is not a user of this directory', 409: 'uniqueness: another group has this displayName; mutability: the last owner' },
+  })
+  async createGroup(
+    @Caller() caller: ScimCaller,
+    @Body() body: unknown,
+    @PrincipalContext() context: CommandContext,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<Record<string, unknown>> {
+    const group = scimGroupOf(await this.directory.createGroup(caller.organizationId, groupInputOf(body), context), this.config.publicUrl, true);
+    response.setHeader('Location', (group.meta as { location: string }).location);
+    return group;
+  }
+
+  @Get('Groups/:groupId')
+  @Header('Content-Type', SCIM_MEDIA_TYPE)
+  @Operation({ summary: 'SCIM: one group', answer: scim(scimGroup), responses: { ...SCIM_REFUSALS, 404: 'not a group of this organization’s directory' } })
+  async group(@Caller() caller: ScimCaller, @Param('groupId') groupId: string, @Query('excludedAttributes') excluded?: unknown): Promise<Record<string, unknown>> {
+    const withMembers = !(typeof excluded === 'string' && /(^|,)\s*members\s*(,|$)/i.test(excluded));
+    return scimGroupOf(await this.directory.group(caller.organizationId, groupId), this.config.publicUrl, withMembers);
+  }
+
+  @Patch('Groups/:groupId')
+  @HttpCode(204)
+  @Operation({
+    summary: 'SCIM: change a group: its name, or members added, removed or replaced (Okta’s and Entra ID’s forms)',
+    body: z.looseObject({ Operations: z.array(z.looseObject({ op: z.string() })) }),
+    responses: { ...SCIM_REFUSALS, 400: 'invalidValue, invalidPath', 409: 'uniqueness; mutability: the last owner' },
+  })
+  async patchGroup(@Caller() caller: ScimCaller, @Param('groupId') groupId: string, @Body() body: unknown, @PrincipalContext() context: CommandContext): Promise<void> {
+    const { displayName, externalId, members } = await this.directory.group(caller.organizationId, groupId);
+    const patched = patchedGroup({ displayName, members: [...members], ...(externalId === undefined ? {} : { externalId }) }, body);
+    await this.directory.updateGroup(caller.organizationId, groupId, patched, context);
+  }
+
+  @Delete('Groups/:groupId')
+  @HttpCode(204)
+  @Operation({ summary: 'SCIM: delete a group: its members lose the role it gave', responses: { ...SCIM_REFUSALS, 409: 'mutability: the last owner' } })
+  async deleteGroup(@Caller() caller: ScimCaller, @Param('groupId') groupId: string, @PrincipalContext() context: CommandContext): Promise<void> {
+    await this.directory.deleteGroup(caller.organizationId, groupId, context);
   }
 }

@@ -5,6 +5,7 @@
 // provider's retry (docs/directory.md, "Order of writes").
 import type { Decider } from '../decider.js';
 import { DomainError } from '../errors.js';
+import { MEMBER_ROLES, type MemberRole } from '../organization/member-roles.js';
 
 export const MAX_SCIM_TOKENS = 10;
 
@@ -39,15 +40,56 @@ export type ScimUserProvisioned = { type: 'ScimUserProvisioned'; data: Directory
 export type ScimUserUpdated = { type: 'ScimUserUpdated'; data: DirectoryPerson & { at: string } };
 export type ScimUserDeleted = { type: 'ScimUserDeleted'; data: { resourceId: string; userId: string; at: string } };
 
-export type DirectoryEvent = ScimTokenCreated | ScimTokenRevoked | ScimTokenUsed | ScimUserProvisioned | ScimUserUpdated | ScimUserDeleted;
+/** A group of the provider's directory; `members` are user resource ids. Its name is the company's, not a person's. */
+export type DirectoryGroupData = { groupId: string; displayName: string; externalId?: string; members: string[]; at: string };
+export type ScimGroupCreated = { type: 'ScimGroupCreated'; data: DirectoryGroupData };
+/** The whole group after the change. */
+export type ScimGroupUpdated = { type: 'ScimGroupUpdated'; data: DirectoryGroupData };
+export type ScimGroupDeleted = { type: 'ScimGroupDeleted'; data: { groupId: string; at: string } };
+/** The whole mapping, by group displayName (matched in any case). */
+export type GroupRolesMapped = { type: 'GroupRolesMapped'; data: { roles: Record<string, MemberRole>; at: string } };
+
+export type DirectoryEvent =
+  | ScimTokenCreated
+  | ScimTokenRevoked
+  | ScimTokenUsed
+  | ScimUserProvisioned
+  | ScimUserUpdated
+  | ScimUserDeleted
+  | ScimGroupCreated
+  | ScimGroupUpdated
+  | ScimGroupDeleted
+  | GroupRolesMapped;
 
 export type ScimToken = { tokenId: string; name: string; secretHash: string; createdAt: string; revokedAt: string | null; lastUsedAt: string | null };
 
 export type DirectoryUser = DirectoryPerson & { createdAt: string; lastModified: string; version: number };
 
-export type Directory = { readonly tokens: readonly ScimToken[]; readonly users: readonly DirectoryUser[] };
+export type DirectoryGroup = {
+  groupId: string;
+  displayName: string;
+  externalId?: string;
+  members: readonly string[];
+  createdAt: string;
+  lastModified: string;
+  version: number;
+};
 
-export const emptyDirectory: Directory = { tokens: [], users: [] };
+export type Directory = {
+  readonly tokens: readonly ScimToken[];
+  readonly users: readonly DirectoryUser[];
+  readonly groups: readonly DirectoryGroup[];
+  readonly groupRoles: Readonly<Record<string, MemberRole>>;
+};
+
+export const emptyDirectory: Directory = { tokens: [], users: [], groups: [], groupRoles: {} };
+
+const groupOf = ({ groupId, displayName, externalId, members }: Omit<DirectoryGroupData, 'at' | 'members'> & { members: readonly string[] }): Pick<DirectoryGroup, 'groupId' | 'displayName' | 'externalId' | 'members'> => ({
+  groupId,
+  displayName,
+  members: [...new Set(members)],
+  ...(externalId === undefined ? {} : { externalId }),
+});
 
 const changeToken = (state: Directory, tokenId: string, change: (token: ScimToken) => ScimToken): Directory => ({
   ...state,
@@ -89,8 +131,29 @@ export function evolveDirectory(state: Directory, event: DirectoryEvent): Direct
             : user,
         ),
       };
-    case 'ScimUserDeleted':
-      return { ...state, users: state.users.filter((user) => user.resourceId !== event.data.resourceId) };
+    case 'ScimUserDeleted': {
+      const { resourceId } = event.data;
+      const withoutUser = (group: DirectoryGroup): DirectoryGroup => ({ ...group, members: group.members.filter((member) => member !== resourceId) });
+      const groups = state.groups.map((group) => (group.members.includes(resourceId) ? withoutUser(group) : group));
+      return { ...state, users: state.users.filter((user) => user.resourceId !== resourceId), groups };
+    }
+    case 'ScimGroupCreated': {
+      const group: DirectoryGroup = { ...groupOf(event.data), createdAt: event.data.at, lastModified: event.data.at, version: 1 };
+      return { ...state, groups: [...state.groups.filter((candidate) => candidate.groupId !== group.groupId), group] };
+    }
+    case 'ScimGroupUpdated':
+      return {
+        ...state,
+        groups: state.groups.map((group) =>
+          group.groupId === event.data.groupId
+            ? { ...groupOf(event.data), createdAt: group.createdAt, lastModified: event.data.at, version: group.version + 1 }
+            : group,
+        ),
+      };
+    case 'ScimGroupDeleted':
+      return { ...state, groups: state.groups.filter((group) => group.groupId !== event.data.groupId) };
+    case 'GroupRolesMapped':
+      return { ...state, groupRoles: event.data.roles };
     default: {
       const _exhaustive: never = event;
       return _exhaustive;
@@ -104,7 +167,11 @@ export type DirectoryCommand =
   | { type: 'RecordScimTokenUse'; data: { tokenId: string; at: Date; useGranularityMs: number } }
   | { type: 'ProvisionScimUser'; data: ScimUserProvisioned['data'] }
   | { type: 'UpdateScimUser'; data: ScimUserUpdated['data'] }
-  | { type: 'DeleteScimUser'; data: { resourceId: string; at: string } };
+  | { type: 'DeleteScimUser'; data: { resourceId: string; at: string } }
+  | { type: 'CreateScimGroup'; data: DirectoryGroupData }
+  | { type: 'UpdateScimGroup'; data: DirectoryGroupData }
+  | { type: 'DeleteScimGroup'; data: { groupId: string; at: string } }
+  | { type: 'MapGroupRoles'; data: GroupRolesMapped['data'] };
 
 export const scimUserNotFound = (resourceId: string): DomainError => new DomainError('NOT_FOUND', `The directory has no user ${resourceId}.`, { entity: 'scimUser' });
 
@@ -123,6 +190,18 @@ function refuseTaken(state: Directory, person: DirectoryPerson): void {
     throw new DomainError('DUPLICATE', 'Another user of this directory has this externalId.', { field: 'externalId' });
   }
 }
+
+export const scimGroupNotFound = (groupId: string): DomainError => new DomainError('NOT_FOUND', `The directory has no group ${groupId}.`, { entity: 'scimGroup' });
+
+function refuseGroup(state: Directory, group: DirectoryGroupData): void {
+  if (state.groups.some((other) => other.groupId !== group.groupId && sameText(other.displayName, group.displayName))) {
+    throw new DomainError('DUPLICATE', 'Another group of this directory has this displayName.', { field: 'displayName' });
+  }
+  const unknown = group.members.filter((member) => !state.users.some((user) => user.resourceId === member));
+  if (unknown.length > 0) throw new DomainError('VALIDATION_FAILED', `No user of this directory has the id ${unknown[0]}.`, { field: 'members', reason: 'unknown' });
+}
+
+const sameGroup = (a: DirectoryGroup, b: DirectoryGroupData): boolean => JSON.stringify(groupOf(a)) === JSON.stringify(groupOf(b));
 
 const samePerson = (a: DirectoryPerson, b: DirectoryPerson): boolean => JSON.stringify(personOf(a)) === JSON.stringify(personOf(b));
 
@@ -170,6 +249,31 @@ export function decideDirectory(command: DirectoryCommand, state: Directory): Di
       if (user === undefined) throw scimUserNotFound(command.data.resourceId);
       return [{ type: 'ScimUserDeleted', data: { resourceId: user.resourceId, userId: user.userId, at: command.data.at } }];
     }
+    case 'CreateScimGroup': {
+      // 96 random bits, as a token's.
+      if (state.groups.some((group) => group.groupId === command.data.groupId)) throw new Error(`Directory group id ${command.data.groupId} is already in use`);
+      refuseGroup(state, command.data);
+      return [{ type: 'ScimGroupCreated', data: command.data }];
+    }
+    case 'UpdateScimGroup': {
+      const group = state.groups.find((candidate) => candidate.groupId === command.data.groupId);
+      if (group === undefined) throw scimGroupNotFound(command.data.groupId);
+      refuseGroup(state, command.data);
+      return sameGroup(group, command.data) ? [] : [{ type: 'ScimGroupUpdated', data: command.data }];
+    }
+    case 'DeleteScimGroup': {
+      if (!state.groups.some((group) => group.groupId === command.data.groupId)) throw scimGroupNotFound(command.data.groupId);
+      return [{ type: 'ScimGroupDeleted', data: command.data }];
+    }
+    case 'MapGroupRoles': {
+      const { roles } = command.data;
+      for (const [name, role] of Object.entries(roles)) {
+        if (name.trim() === '' || !MEMBER_ROLES.includes(role)) {
+          throw new DomainError('VALIDATION_FAILED', 'Each group name maps to owner, admin, auditor or member.', { field: 'roles', reason: 'not_allowed' });
+        }
+      }
+      return JSON.stringify(roles) === JSON.stringify(state.groupRoles) ? [] : [{ type: 'GroupRolesMapped', data: command.data }];
+    }
     default: {
       const _exhaustive: never = command;
       return _exhaustive;
@@ -186,3 +290,4 @@ export const directoryDecider: Decider<Directory, DirectoryCommand, DirectoryEve
 
 /** `scim:<token id>`: the actor of every change a directory token makes. */
 export const scimActor = (tokenId: string): string => `scim:${tokenId}`;
+

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { deciderSpec } from '../testing/decider-spec.js';
-import { directoryDecider, emptyDirectory, evolveDirectory, type DirectoryEvent, type ScimTokenCreated, type ScimUserProvisioned } from './directory.js';
+import { roleFromGroups } from './group-roles.js';
+import { directoryDecider, emptyDirectory, evolveDirectory, type DirectoryEvent, type ScimGroupCreated, type ScimTokenCreated, type ScimUserProvisioned } from './directory.js';
 
 const at = '2030-01-01T00:00:00.000Z';
 const later = '2030-01-01T00:05:00.000Z';
@@ -78,5 +79,40 @@ describe('directory users', () => {
       emptyDirectory,
     );
     expect(state.users).toEqual([{ resourceId: 'r-u1', userId: 'u1', userName: 'ada@acme.example', active: false, createdAt: at, lastModified: later, version: 2 }]);
+  });
+});
+
+const group = (groupId: string, displayName: string, members: string[]): ScimGroupCreated => ({ type: 'ScimGroupCreated', data: { groupId, displayName, members, at } });
+
+describe('directory groups', () => {
+  it('creates a group of known users, once per name in any case', () => {
+    const users = [provisioned('u1', 'ada@acme.example'), provisioned('u2', 'bob@acme.example')];
+    directory.given(users).when({ type: 'CreateScimGroup', data: group('g1', 'Admins', ['r-u1']).data }).then([group('g1', 'Admins', ['r-u1'])]);
+    directory.given([...users, group('g1', 'Admins', [])]).when({ type: 'CreateScimGroup', data: group('g2', 'admins', []).data }).thenThrows('DUPLICATE', { field: 'displayName' });
+    directory.given(users).when({ type: 'CreateScimGroup', data: group('g1', 'Admins', ['r-nobody']).data }).thenThrows('VALIDATION_FAILED', { field: 'members', reason: 'unknown' });
+  });
+
+  it('records a change only when the group changes, and forgets a deleted user in every group', () => {
+    const given = [provisioned('u1', 'ada@acme.example'), group('g1', 'Admins', ['r-u1'])];
+    directory.given(given).when({ type: 'UpdateScimGroup', data: group('g1', 'Admins', ['r-u1']).data }).then([]);
+    directory.given(given).when({ type: 'UpdateScimGroup', data: group('g1', 'Admins', []).data }).then([{ type: 'ScimGroupUpdated', data: group('g1', 'Admins', []).data }]);
+    directory.given(given).when({ type: 'DeleteScimGroup', data: { groupId: 'g9', at } }).thenThrows('NOT_FOUND', { entity: 'scimGroup' });
+    const state = [...given, { type: 'ScimUserDeleted', data: { resourceId: 'r-u1', userId: 'u1', at } } as DirectoryEvent].reduce(evolveDirectory, emptyDirectory);
+    expect(state.groups[0]?.members).toEqual([]);
+  });
+
+  it('maps groups to roles: the strongest of a person’s mapped groups, matched by name in any case', () => {
+    const events: DirectoryEvent[] = [
+      provisioned('u1', 'ada@acme.example'),
+      provisioned('u2', 'bob@acme.example'),
+      provisioned('u3', 'cy@acme.example'),
+      group('g1', 'Engineering', ['r-u1', 'r-u2']),
+      group('g2', 'Chorus Admins', ['r-u1']),
+      { type: 'GroupRolesMapped', data: { roles: { engineering: 'auditor', 'chorus admins': 'admin' }, at } },
+    ];
+    const state = events.reduce(evolveDirectory, emptyDirectory);
+    expect([roleFromGroups(state, 'r-u1'), roleFromGroups(state, 'r-u2'), roleFromGroups(state, 'r-u3')]).toEqual(['admin', 'auditor', undefined]);
+    directory.given(events).when({ type: 'MapGroupRoles', data: { roles: { engineering: 'auditor', 'chorus admins': 'admin' }, at: later } }).then([]);
+    directory.given(events).when({ type: 'MapGroupRoles', data: { roles: { engineering: 'root' as never }, at: later } }).thenThrows('VALIDATION_FAILED', { field: 'roles', reason: 'not_allowed' });
   });
 });
