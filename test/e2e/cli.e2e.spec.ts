@@ -4,7 +4,7 @@ import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { organizationStream } from '#domain';
+import { directoryStream, organizationStream } from '#domain';
 import { PersonalKeys, SealingEventStore } from '#application';
 import { openEventStore, openPersonalKeys } from '#event-store';
 import { createApiKey } from '../support/api-keys.js';
@@ -389,6 +389,32 @@ describe('org:sso', () => {
       await dns.stop();
     }
   });
+
+  it('makes a SCIM token with org:scim:token, printed once and good at /scim/v2; refused without an enterprise plan', async () => {
+    const run = await chorus(['org:scim:token', 'initrode', '--name', 'Okta', '--json']);
+
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    const created = JSON.parse(run.stdout) as { id: string; name: string; token: string };
+    expect(created).toMatchObject({ name: 'Okta', token: expect.stringMatching(/^chscim_initrode\./) });
+    const store = await openEventStore({ dataDir });
+    try {
+      const stream = await store.readStream(directoryStream('initrode'));
+      expect(stream.found && stream.events.at(-1)).toMatchObject({ type: 'ScimTokenCreated', metadata: { actor: 'cli', cliCommand: 'org:scim:token' } });
+      expect(JSON.stringify(stream.found && stream.events.map(({ data, metadata }) => ({ data, metadata })))).not.toContain(created.token.split('.')[2]);
+    } finally {
+      await store.close();
+    }
+    const running = await startApp({ DATA_DIR: dataDir });
+    try {
+      expect((await httpClient(running.baseUrl, { apiKey: created.token }).get('/scim/v2/ServiceProviderConfig')).status).toBe(200);
+    } finally {
+      await running.close();
+    }
+    await chorus(['org:create', '--name', 'Small', '--id', 'small']);
+    const refused = await chorus(['org:scim:token', 'small']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('ENTERPRISE_PLAN_REQUIRED');
+  }, 60_000);
 
   it('exits 1 with SSO_DISCOVERY_FAILED for an issuer that is no OpenID provider', async () => {
     const run = await chorus(['org:sso', 'initrode', '--issuer', 'http://127.0.0.1:9/nothing', '--client-id', 'x', '--client-secret', secret, '--domains', 'initrode.example']);

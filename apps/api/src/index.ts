@@ -20,6 +20,7 @@ export { configureSsoRequest, type ConfigureSsoRequest } from './sso/sso-request
 export { ssoSignOnStream, type SsoFailureReason } from './sso/sso-sign-on-failures.js';
 export { ssoDomainStreamPrefix } from '#domain';
 
+export { OrganizationDirectory } from './directory/directory.service.js';
 export { API_KEY_CACHE_MS, ApiKeys, type ApiKeySummary, type CreatedApiKey, type RevokedApiKey } from './access/api-keys/api-keys.service.js';
 export type { ApiKeyScope } from '#domain';
 

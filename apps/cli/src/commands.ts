@@ -59,6 +59,12 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./commands/org-sso.command.js')).registerOrgSsoVerifyCommand,
   },
   {
+    name: 'org:scim:token',
+    args: '<id>',
+    summary: "make a SCIM token for an organization's identity provider and print it once (enterprise plans)",
+    load: async () => (await import('./commands/org-scim-token.command.js')).registerOrgScimTokenCommand,
+  },
+  {
     name: 'api-key:create',
     args: '',
     summary: 'create an API key and print it once',
