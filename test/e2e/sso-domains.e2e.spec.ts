@@ -118,8 +118,9 @@ describeWithDns('an organization claiming domains it does not control', () => {
         since: expect.any(String),
         recordMissingSince: null,
         record: { name: '_chorus-verification.demo.example', type: 'TXT', value: expect.stringMatching(/^[A-Za-z0-9_-]{32}$/) },
+        joinRole: null,
       },
-      { domain: 'evil.example', status: 'pending', since: expect.any(String), recordMissingSince: null, record: expect.objectContaining({ type: 'TXT' }) },
+      { domain: 'evil.example', status: 'pending', since: expect.any(String), recordMissingSince: null, record: expect.objectContaining({ type: 'TXT' }), joinRole: null },
     ]);
     expect(states[0]?.record?.value).not.toBe(states[1]?.record?.value);
     // demo's DNS holds no record of evil's: checking changes nothing.

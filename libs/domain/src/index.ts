@@ -13,6 +13,7 @@ export { decide, refuseUnlessAllowed, type RoleCheckedCommand } from './organiza
 export { organizationDecider, type RequestedOrganizationCommand } from './organization/decider.js';
 export type { DecideContext } from './organization/decide-context.js';
 export { MANAGING_ROLES, MEMBER_ROLES } from './organization/member-roles.js';
+export { automaticJoinRole, DOMAIN_JOINS, JOIN_ROLES, type DomainJoin } from './organization/decisions/set-domain-join.js';
 export { memberRequester, operator, type Requester } from './organization/requester.js';
 export {
   MAX_ADD_ON_QUANTITY,

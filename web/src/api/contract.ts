@@ -85,6 +85,8 @@ export type SsoDomainState = {
   since: string | null;
   recordMissingSince: string | null;
   record: { name: string; type: 'TXT'; value: string } | null;
+  /** The role its people join with on signing in; null: by invitation only. */
+  joinRole: 'owner' | 'admin' | 'member' | 'auditor' | null;
 };
 
 /** POST /organizations/:id/sso/domains/:domain/verify: what DNS said (unknown: it did not answer) and the status after. */

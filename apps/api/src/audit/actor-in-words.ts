@@ -30,6 +30,8 @@ export function actorInWords(actor: string, names: ActorNames): string {
   if (kind === 'sso') return 'Single sign-on';
   // The organization's identity provider, through one of its directory tokens (the actor keeps the token's id).
   if (kind === 'scim') return 'Directory (SCIM)';
+  // A person who joined on signing in with an address of an automatic domain (docs/directory.md).
+  if (kind === 'join') return 'Joined by verified domain';
   if (kind === 'api-key' && id !== '') {
     const name = names.apiKeyName(id);
     return name === undefined ? `API key ${id}` : `API key “${name}”`;

@@ -15,6 +15,7 @@ describe('actorInWords', () => {
     ['system', 'System'],
     ['sso:acme', 'Single sign-on'],
     ['scim:0123456789abcdef01234567', 'Directory (SCIM)'],
+    ['join:acme.example', 'Joined by verified domain'],
   ])('%s is %s', (actor, words) => {
     expect(actorInWords(actor, names)).toBe(words);
   });

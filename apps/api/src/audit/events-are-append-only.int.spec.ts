@@ -63,6 +63,8 @@ const everyCommand: Record<OrganizationCommandType, OrganizationCommand[]> = {
     },
   ],
   RecordSsoDomainCheck: [{ type: 'RecordSsoDomainCheck', data: { domain: 'append.example', found: true, at: '2030-01-01T00:01:00.000Z', graceMs: 0 } }],
+  SetDomainJoin: [{ type: 'SetDomainJoin', data: { domain: 'append.example', join: 'automatic', role: 'auditor' } }],
+  RecordAutomaticJoinRefusal: [{ type: 'RecordAutomaticJoinRefusal', data: { domain: 'append.example', on: '2030-01-01' } }],
   DisableSso: [{ type: 'DisableSso', data: {} }],
   AddMember: [
     { type: 'AddMember', data: { userId: 'owner-1', email: 'owner@append.example', role: 'owner' } },

@@ -1,6 +1,6 @@
 // The XSRF binding: the session id when the request holds a session cookie we signed, else its pre-session id.
 import { randomBytes } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import type { Session } from '#domain';
 import type { Identity, OpenedSession, XsrfBinding } from '#identity';
@@ -8,6 +8,7 @@ import { ProblemError } from '../http/problem-error.js';
 import { commandContextOf } from '../http/request-context.js';
 import { AuthCookies } from './auth-cookies.js';
 import { IDENTITY } from './identity.provider.js';
+import { SIGN_IN_JOINS, type SignInJoins } from './sign-in-joins.js';
 
 @Injectable()
 export class BrowserSessions {
@@ -16,6 +17,7 @@ export class BrowserSessions {
   constructor(
     @Inject(IDENTITY) private readonly identity: Identity,
     private readonly cookies: AuthCookies,
+    @Optional() @Inject(SIGN_IN_JOINS) private readonly joins?: SignInJoins,
   ) {}
 
   /** A half-open session (second step not passed) is not one: every page and call but the second step's asks here. */
@@ -60,9 +62,12 @@ export class BrowserSessions {
     this.cookies.setXsrf(response, this.identity.xsrf.issue(this.xsrfBinding(request) ?? this.startPreSession(response)));
   }
 
-  begin(response: Response, opened: OpenedSession): void {
+  /** Sets the session's cookies; a full session (no second step awaited) first joins what the person's address lets them join. */
+  async begin(request: Request, response: Response, opened: OpenedSession): Promise<void> {
+    const { session } = opened;
+    if (session.awaiting === null) await this.joins?.afterSignIn(session.userId, commandContextOf(request, `user:${session.userId}`));
     this.cookies.set(response, this.cookies.session, opened.cookieValue);
-    this.cookies.setXsrf(response, this.identity.xsrf.issue({ kind: 'session', id: opened.session.sessionId }));
+    this.cookies.setXsrf(response, this.identity.xsrf.issue({ kind: 'session', id: session.sessionId }));
   }
 
   end(request: Request, response: Response): void {

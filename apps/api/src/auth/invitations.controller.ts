@@ -47,6 +47,6 @@ export class InvitationsController {
     const opened = await this.identity.invitations.accept(token, password, commandContextOf(request, 'anonymous'), required);
     // Whoever was signed in in this browser before is signed out: the browser is the invited person's now.
     await this.sessions.endCurrent(request);
-    this.sessions.begin(response, opened);
+    await this.sessions.begin(request, response, opened);
   }
 }

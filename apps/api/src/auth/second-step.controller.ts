@@ -67,7 +67,7 @@ export class SecondStepController {
     @Res({ passthrough: true }) response: Response,
   ): Promise<void> {
     const half = await this.halfOpen(request);
-    this.begin(response, await this.identity.twoStep.passWithCode(half, code, this.context(request, half)));
+    await this.begin(request, response, await this.identity.twoStep.passWithCode(half, code, this.context(request, half)));
   }
 
   @Post('passkey/options')
@@ -88,7 +88,7 @@ export class SecondStepController {
   ): Promise<void> {
     const half = await this.halfOpen(request);
     const assertion = body.response as unknown as AuthenticationResponseJSON;
-    this.begin(response, await this.identity.twoStep.passWithPasskey(half, body.challenge, assertion, this.context(request, half)));
+    await this.begin(request, response, await this.identity.twoStep.passWithPasskey(half, body.challenge, assertion, this.context(request, half)));
   }
 
   @Post('authenticator-app')
@@ -114,7 +114,7 @@ export class SecondStepController {
     response.setHeader('Cache-Control', 'no-store');
     const half = await this.halfOpen(request);
     const { recoveryCodes, opened } = await this.identity.twoStep.confirmAuthenticatorApp(half, setup, code, this.context(request, half));
-    if (opened !== undefined) this.begin(response, opened);
+    if (opened !== undefined) await this.begin(request, response, opened);
     return { recoveryCodes };
   }
 
@@ -142,7 +142,7 @@ export class SecondStepController {
     const half = await this.halfOpen(request);
     const response_ = body.response as unknown as RegistrationResponseJSON;
     const { recoveryCodes, opened } = await this.identity.twoStep.registerPasskey(half, body.registration, response_, body.name, this.context(request, half));
-    if (opened !== undefined) this.begin(response, opened);
+    if (opened !== undefined) await this.begin(request, response, opened);
     return { recoveryCodes };
   }
 
@@ -156,8 +156,8 @@ export class SecondStepController {
     return commandContextOf(request, `user:${half.userId}`);
   }
 
-  private begin(response: Response, opened: OpenedSession): void {
+  private async begin(request: Request, response: Response, opened: OpenedSession): Promise<void> {
     response.setHeader('Cache-Control', 'no-store');
-    this.sessions.begin(response, opened);
+    await this.sessions.begin(request, response, opened);
   }
 }

@@ -41,7 +41,7 @@ export class SignInController {
     // A half-open session: the 2xx the seed asks for, after which every page but the second step's treats the browser as signed out.
     const opened = await this.identity.passwordSignIn.signIn(credentials, commandContextOf(request, 'anonymous'), (userId) => this.twoStepPolicy.requiredFor(userId));
     await this.sessions.endCurrent(request);
-    this.sessions.begin(response, opened);
+    await this.sessions.begin(request, response, opened);
   }
 
   @Post('logout')

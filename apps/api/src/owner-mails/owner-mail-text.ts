@@ -1,7 +1,7 @@
 // The owners' mails, in the product's words: a traffic threshold (docs/entitlements.md, Usage reports), a
 // failed payment and a trial ending (docs/billing.md).
 import type { Config } from '#config';
-import type { OrganizationEvent, SubscriptionTrialEnding, TrafficThresholdReached, WebhookEndpointDisabled } from '#domain';
+import type { AutomaticJoinRefused, OrganizationEvent, SubscriptionTrialEnding, TrafficThresholdReached, WebhookEndpointDisabled } from '#domain';
 
 type About = { organizationId: string; organizationName: string };
 type Reached = TrafficThresholdReached['data'] & About;
@@ -99,9 +99,25 @@ function webhookDisabledMail(config: MailConfig, about: About, { endpointId, rea
   };
 }
 
+function joinRefusedMail(config: MailConfig, about: About, { domain }: AutomaticJoinRefused['data']): OwnerMail {
+  return {
+    subject: `Someone of ${domain} could not join ${about.organizationName}`,
+    text: [
+      'Hello,',
+      '',
+      `A person with an address of ${domain} signed in to ${config.productName}, and could not join ${about.organizationName}: its users limit is reached.`,
+      'People of that domain join on their own when they sign in, as long as there is room. You hear of this at most once a day.',
+      '',
+      'To make room, remove members who no longer need access, or raise the limit with the plan or add-ons.',
+      '',
+      ...closing(config, about, { name: 'members', path: '/members' }),
+    ].join('\n'),
+  };
+}
+
 /** Whether the owners are owed a mail: a threshold, a payment that just failed, a trial ending, a webhook endpoint turned off. */
 export function owesOwnerMail(event: OwnerMailEvent): boolean {
-  if (event.type === 'WebhookEndpointDisabled') return true;
+  if (event.type === 'WebhookEndpointDisabled' || event.type === 'AutomaticJoinRefused') return true;
   if (event.type === 'SubscriptionChanged') return event.data.status === 'past_due' && event.data.previousStatus !== 'past_due';
   // A month's threshold reached by reports that came in after the month ended tells the owners nothing they can act on.
   if (event.type === 'TrafficThresholdReached') return event.data.late !== true;
@@ -118,10 +134,12 @@ export function ownerMail(config: MailConfig, about: About, event: OwnerMailEven
       return thresholdMail(config, { ...about, ...event.data });
     case 'SubscriptionTrialEnding':
       return trialEndingMail(config, about, event.data);
+    case 'AutomaticJoinRefused':
+      return joinRefusedMail(config, about, event.data);
     default:
       return paymentFailedMail(config, about);
   }
 }
 
 /** The organization events ownerMail may answer a mail for. */
-export const OWNER_MAIL_EVENT_TYPES = ['TrafficThresholdReached', 'SubscriptionChanged', 'SubscriptionTrialEnding', 'WebhookEndpointDisabled'];
+export const OWNER_MAIL_EVENT_TYPES = ['TrafficThresholdReached', 'SubscriptionChanged', 'SubscriptionTrialEnding', 'WebhookEndpointDisabled', 'AutomaticJoinRefused'];

@@ -72,7 +72,7 @@ export class SsoSignOnController {
       const search = request.originalUrl.includes('?') ? request.originalUrl.slice(request.originalUrl.indexOf('?')) : '';
       const opened = await this.signOn.finish(checks, search, context, (await this.sessions.live(request))?.userId);
       await this.sessions.endCurrent(request);
-      this.sessions.begin(response, opened);
+      await this.sessions.begin(request, response, opened);
       const redirect = safeRedirectPath(checks.redirect);
       const target = redirect === '/' ? afterSignOn : redirect;
       response.redirect(302, opened.session.awaiting === null ? target : secondStepPage(target));

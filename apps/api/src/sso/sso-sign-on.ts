@@ -4,7 +4,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { MeteredCommandBus } from '../metrics/instrumentation.js';
 import type { Configuration } from 'openid-client';
 import { CONFIG, type Config } from '#config';
-import { DomainError, hasSsoPlan, ssoDomainOf, type ExistingOrganization, type PlanCatalogue, userStream } from '#domain';
+import { automaticJoinRole, DomainError, emailDomain, hasSsoPlan, ssoDomainOf, type ExistingOrganization, type PlanCatalogue, userStream } from '#domain';
 import { type CommandContext } from '#application';
 import { EVENT_STORE, type EventStore } from '#event-store';
 import { OidcProviderError, type Identity, type OpenedSession, type SsoSignOnChecks } from '#identity';
@@ -119,8 +119,12 @@ export class SsoSignOn {
     const isMember = state.exists && state.members.some((member) => member.userId === registered || member.email.toLowerCase() === email.toLowerCase());
     if (!isMember) {
       try {
-        // Just-in-time provisioning: the organization's own decision, limits and audit, as any MemberAdded.
-        await this.commands.execute(new AddMemberCommand(organizationId, registered === undefined ? { email, role: 'member' } : { email, role: 'member', userId: registered }, context));
+        // Just-in-time provisioning: the organization's own decision, limits and audit, as any MemberAdded; with the
+        // role of joining by the domain when the owner chose one (docs/directory.md).
+        const domain = emailDomain(email);
+        const role = (state.exists && domain !== null ? automaticJoinRole(state, domain) : undefined) ?? 'member';
+        const member = registered === undefined ? { email, role } : { email, role, userId: registered };
+        await this.commands.execute(new AddMemberCommand(organizationId, member, context));
       } catch (error) {
         if (error instanceof DomainError && (error.code === 'LIMIT_EXCEEDED' || error.code === 'NO_PLAN')) {
           throw new SsoSignOnFailure('users-limit', `${email} could not be added: ${error.message}`, who);

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, HttpCode, Param, Post, Put } from '@nestjs/common';
-import { parseSsoDomain } from '#domain';
+import { DOMAIN_JOINS, JOIN_ROLES, parseSsoDomain } from '#domain';
 import { MeteredCommandBus } from '../metrics/instrumentation.js';
 import type { CommandContext } from '#application';
 import { OWNERS_AND_ADMINS, RequireAccess } from '../access/require-access.decorator.js';
@@ -21,6 +21,8 @@ const domainCheckAnswer = z.object({
   lookup: z.enum(['found', 'absent', 'unknown']).describe('unknown: DNS did not answer; nothing recorded'),
   status: z.enum(['pending', 'verified', 'unverified']),
 });
+
+const domainJoinRequest = z.strictObject({ join: z.enum(DOMAIN_JOINS), role: z.enum(JOIN_ROLES as ['admin', 'auditor', 'member']).optional() });
 
 /**
  * An organization's single sign-on: operators (API keys with organizations:write, the command
@@ -73,6 +75,27 @@ export class SsoController {
     if (parsed === null) throw new ProblemError(400, 'INVALID_HOSTNAME', 'The request is not valid', `${domain.slice(0, 300)} is not an e-mail domain.`);
     const check = await this.verification.check(id, parsed.ascii, context);
     return { ...check, domain: parsed.unicode };
+  }
+
+  @Put('domains/:domain/join')
+  @RequireAccess({ scope: 'organizations:write', members: OWNERS_AND_ADMINS })
+  @Operation({
+    summary: 'How people of a verified domain join: by invitation, or on signing in with a role (DomainJoinSet; owners)',
+    description: `${commandAnswerWords}. \`automatic\`: a person who signs in with an address of the domain (password, Google, single sign-on) becomes a member with \`role\` (member unless said; never owner), within the users limit.`,
+    answersPosition: true,
+    answer: commandAnswerSchema,
+    responses: { 400: 'VALIDATION_FAILED: not a verified domain of the organization, or owner as the role', 403: 'FORBIDDEN: owners only' },
+  })
+  async setJoin(
+    @Param('id', validOrganizationId) id: string,
+    @Param('domain') domain: string,
+    @Body(new ZodValidationPipe(domainJoinRequest)) body: z.output<typeof domainJoinRequest>,
+    @PrincipalContext() context: CommandContext,
+  ): Promise<CommandAnswer> {
+    const parsed = parseSsoDomain(domain);
+    if (parsed === null) throw new ProblemError(400, 'INVALID_HOSTNAME', 'The request is not valid', `${domain.slice(0, 300)} is not an e-mail domain.`);
+    const data = { domain: parsed.ascii, join: body.join, ...(body.role === undefined ? {} : { role: body.role }) };
+    return commandAnswer(await this.commands.execute(new ChangeOrganizationCommand(id, { type: 'SetDomainJoin', data }, context)));
   }
 
   @Delete()

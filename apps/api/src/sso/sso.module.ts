@@ -1,5 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { PASSWORD_GATE } from '../auth/password-gate.js';
+import { SIGN_IN_JOINS } from '../auth/sign-in-joins.js';
+import { DomainJoins } from './domain-joins.js';
 import { OrganizationsModule } from '../organizations/organizations.module.js';
 import { ConfigureSsoHandler } from './configure-sso.handler.js';
 import { SsoDomainClaims } from './sso-domain-claims.js';
@@ -30,7 +32,10 @@ import { SsoController } from './sso.controller.js';
     SsoEnforcement,
     // Password sign-in and reset ask it, without depending on this module.
     { provide: PASSWORD_GATE, useExisting: SsoEnforcement },
+    DomainJoins,
+    // Every way in asks it once the person is fully signed in (BrowserSessions).
+    { provide: SIGN_IN_JOINS, useExisting: DomainJoins },
   ],
-  exports: [SsoEnforcement, SsoDomainVerification, PASSWORD_GATE],
+  exports: [SsoEnforcement, SsoDomainVerification, PASSWORD_GATE, SIGN_IN_JOINS],
 })
 export class SsoModule {}

@@ -63,6 +63,8 @@ export const EVENT_TYPE_NAMES: Record<OrganizationEventType, string> = {
   SubscriptionTrialEnding: 'Trial ending soon',
   StripeCustomerBound: 'Stripe customer bound',
   TwoStepSignInPolicySet: 'Two-step sign-in',
+  DomainJoinSet: 'Joining by domain',
+  AutomaticJoinRefused: 'Joining by domain refused',
 };
 
 const DETAILS: Sentences = {
@@ -118,6 +120,11 @@ const DETAILS: Sentences = {
   StripeCustomerBound: ({ customerId }) => `${customerId}; only its subscriptions change the organization's plans`,
   TwoStepSignInPolicySet: ({ required }) =>
     required ? 'required of every member: those without a second factor set one up at their next sign-in' : 'no longer required',
+  DomainJoinSet: ({ domain, join, role }) =>
+    join === 'automatic'
+      ? `people of ${toUnicodeHostname(domain)} join as ${ROLE_WORDS[role ?? 'member']} when they sign in`
+      : `people of ${toUnicodeHostname(domain)} join by invitation only`,
+  AutomaticJoinRefused: ({ domain }) => `a person of ${toUnicodeHostname(domain)} could not join: the users limit is reached; the owners were told`,
 };
 
 function subscriptionWords(terms: SubscriptionChanged['data']): string {

@@ -140,6 +140,16 @@ const sentences: { [Type in OrganizationEventType]: [EventOf<Type>, string][] } 
     ],
     [{ type: 'TwoStepSignInPolicySet', data: { required: false } }, 'Two-step sign-in: no longer required'],
   ],
+  DomainJoinSet: [
+    [{ type: 'DomainJoinSet', data: { domain: 'acme.example', join: 'automatic', role: 'auditor' } }, 'Joining by domain: people of acme.example join as auditor when they sign in'],
+    [{ type: 'DomainJoinSet', data: { domain: 'acme.example', join: 'invitation' } }, 'Joining by domain: people of acme.example join by invitation only'],
+  ],
+  AutomaticJoinRefused: [
+    [
+      { type: 'AutomaticJoinRefused', data: { domain: 'acme.example', on: '2030-01-01' } },
+      'Joining by domain refused: a person of acme.example could not join: the users limit is reached; the owners were told',
+    ],
+  ],
 };
 
 /** The record just before the removals: member 1 and site 1 are in it. */

@@ -28,6 +28,7 @@ import { removeSite, withSiteRemoved } from './decisions/remove-site.js';
 import { removeWebAnalyticsDomain, withWebAnalyticsDomainRemoved } from './decisions/remove-web-analytics-domain.js';
 import { resendInvitation, withInvitationResent } from './decisions/resend-invitation.js';
 import { setTwoStepSignInPolicy, withTwoStepSignInPolicySet } from './decisions/set-two-step-sign-in-policy.js';
+import { recordAutomaticJoinRefusal, setDomainJoin, withAutomaticJoinRefused, withDomainJoinSet } from './decisions/set-domain-join.js';
 import { syncSubscription, withPlanEnded, withStripeCustomerBound, withSubscriptionChanged } from './decisions/sync-subscription.js';
 
 /** The same object when nothing changes. */
@@ -74,6 +75,8 @@ export const evolvers = byEventType({
   SubscriptionTrialEnding: withSubscriptionTrialEnding,
   StripeCustomerBound: withStripeCustomerBound,
   TwoStepSignInPolicySet: withTwoStepSignInPolicySet,
+  DomainJoinSet: withDomainJoinSet,
+  AutomaticJoinRefused: withAutomaticJoinRefused,
 });
 
 type Evolvers = typeof evolvers;
@@ -131,6 +134,8 @@ export const decisions = byCommandType({
   SyncSubscription: onExisting(syncSubscription),
   NoteTrialEnding: onExisting(noteTrialEnding),
   SetTwoStepSignInPolicy: onExisting(setTwoStepSignInPolicy),
+  SetDomainJoin: onExisting(setDomainJoin),
+  RecordAutomaticJoinRefusal: onExisting(recordAutomaticJoinRefusal),
 });
 
 type Decisions = typeof decisions;
@@ -174,7 +179,7 @@ function rolesConcerned({ type, data: about }: RoleCheckedCommand, state: Existi
   }
 }
 
-const OWNERS_ONLY: readonly OrganizationCommand['type'][] = ['ConfigureSso', 'DisableSso', 'RecordSsoDomainCheck'];
+const OWNERS_ONLY: readonly OrganizationCommand['type'][] = ['ConfigureSso', 'DisableSso', 'RecordSsoDomainCheck', 'SetDomainJoin'];
 /** An erasure is asked by the person or an operator, never decided by an organization's managers. */
 const OPERATORS_ONLY: readonly OrganizationCommand['type'][] = ['EraseMember'];
 

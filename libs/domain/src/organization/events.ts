@@ -27,6 +27,7 @@ export type { SsoDomainRecordMissing, SsoDomainUnverified, SsoDomainVerified } f
 export type { SubscriptionTrialEnding } from './decisions/note-trial-ending.js';
 export type { TrafficThresholdReached } from './decisions/record-traffic-threshold.js';
 export type { TwoStepSignInPolicySet } from './decisions/set-two-step-sign-in-policy.js';
+export type { AutomaticJoinRefused, DomainJoinSet } from './decisions/set-domain-join.js';
 export type { WebAnalyticsDomainAdded } from './decisions/add-web-analytics-domain.js';
 export type { WebAnalyticsDomainRemoved } from './decisions/remove-web-analytics-domain.js';
 

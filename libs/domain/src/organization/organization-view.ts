@@ -6,6 +6,7 @@ import { addingContext, reasonNotToAdd } from '../limits/refusal-to-add.js';
 import type { OrganizationSubscription } from '../billing/subscription.js';
 import type { AddOn, Limit, PlanCatalogue, PlanSpec, SiteFeatures } from '../plans/catalogue.js';
 import { ADD_ONS } from '../plans/plan-lines.js';
+import type { MemberRole } from './member-roles.js';
 import type { ExistingOrganization, SsoDomainVerification } from './state.js';
 import type { OrganizationView, PerResource, SsoDomainState, SubscriptionView } from './view.js';
 
@@ -81,7 +82,7 @@ export function organizationView(state: ExistingOrganization, catalogue: PlanCat
               domains: state.sso.domains.map(toUnicodeHostname),
               enforce: state.sso.enforce,
               trustProviderMfa: state.sso.trustProviderMfa,
-              domainStates: state.sso.domains.map((domain) => ssoDomainState(domain, state.sso?.verification[domain])),
+              domainStates: state.sso.domains.map((domain) => ssoDomainState(domain, state.sso?.verification[domain], state.domainJoins?.[domain] ?? null)),
             },
     },
   };
@@ -97,13 +98,14 @@ function subscriptionView(subscription: OrganizationSubscription | undefined): S
   return { provider, status, trialEndsAt, endsOn, currentPeriod: currentPeriod === null ? null : { ...currentPeriod }, endedAt };
 }
 
-function ssoDomainState(domain: string, verification: SsoDomainVerification | undefined): SsoDomainState {
-  if (verification === undefined) return { domain: toUnicodeHostname(domain), status: 'unverified', since: null, recordMissingSince: null, record: null };
+function ssoDomainState(domain: string, verification: SsoDomainVerification | undefined, joinRole: MemberRole | null): SsoDomainState {
+  if (verification === undefined) return { domain: toUnicodeHostname(domain), status: 'unverified', since: null, recordMissingSince: null, record: null, joinRole };
   return {
     domain: toUnicodeHostname(domain),
     status: verification.status,
     since: verification.since,
     recordMissingSince: verification.missingSince,
     record: { name: ssoVerificationRecordName(domain), type: 'TXT', value: verification.token },
+    joinRole,
   };
 }

@@ -292,9 +292,10 @@ describe('organizationView: single sign-on', () => {
             since: '2030-01-01T00:00:00.000Z',
             recordMissingSince: null,
             record: { name: '_chorus-verification.xn--bcher-kva.example', type: 'TXT', value: 'T'.repeat(32) },
+            joinRole: null,
           },
           // Listed before verification existed: no record until the settings are saved again.
-          { domain: 'acme.example', status: 'unverified', since: null, recordMissingSince: null, record: null },
+          { domain: 'acme.example', status: 'unverified', since: null, recordMissingSince: null, record: null, joinRole: null },
         ],
       },
     });

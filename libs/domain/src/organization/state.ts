@@ -53,6 +53,10 @@ export type ExistingOrganization = {
   /** Only this customer's subscriptions change the organization. */
   readonly stripeCustomerId?: string;
   readonly twoStepSignInRequired?: boolean;
+  /** Verified domains whose people join on signing in, with their role (DomainJoinSet); absent: by invitation. */
+  readonly domainJoins?: Readonly<Record<string, MemberRole>>;
+  /** The day (YYYY-MM-DD) a person last could not join for the users limit: the owners are mailed once a day. */
+  readonly automaticJoinRefusedOn?: string;
 };
 
 export type OrganizationState = NoOrganization | ExistingOrganization;

@@ -70,4 +70,6 @@ export type SsoDomainState = {
   /** Unverified once the grace period has passed. */
   recordMissingSince: string | null;
   record: { name: string; type: 'TXT'; value: string } | null;
+  /** The role its people join with on signing in (DomainJoinSet), once verified; null: by invitation only. */
+  joinRole: MemberRole | null;
 };

@@ -62,9 +62,12 @@ const CATALOGUE: Catalogue = {
   SsoDomainRecordMissing: { type: 'sso.changed', data: ({ domain }) => ({ change: 'domain-record-missing', domain }) },
   SsoDomainUnverified: { type: 'sso.changed', data: ({ domain }) => ({ change: 'domain-unverified', domain }) },
   TwoStepSignInPolicySet: { type: 'signin_policy.changed', data: ({ required }) => ({ twoStepRequired: required }) },
+  DomainJoinSet: { type: 'sso.changed', data: ({ domain, join, role }) => ({ change: 'domain-join', domain, join, ...(role === undefined ? {} : { role }) }) },
   TrafficThresholdReached: { type: 'traffic.threshold_reached', data: ({ period, threshold, used, allowance }) => ({ period, threshold, used, allowance }) },
   // Limits and billing's own bookkeeping: what they change reaches receivers as `plan.changed` and `addon.*`.
   ChorusEnabled: null,
+  // The owners' mail about it is the news; the person is not named.
+  AutomaticJoinRefused: null,
   ChorusDisabled: null,
   LimitsConfigured: null,
   SubscriptionChanged: null,

@@ -19,8 +19,8 @@ const configured = {
   enforce: false,
   trustProviderMfa: false,
   domainStates: [
-    { domain: 'acme.example', status: 'verified' as const, since, recordMissingSince: null, record: record('acme.example', 'A'.repeat(32)) },
-    { domain: 'bücher.example', status: 'pending' as const, since, recordMissingSince: null, record: record('xn--bcher-kva.example', 'B'.repeat(32)) },
+    { domain: 'acme.example', status: 'verified' as const, since, recordMissingSince: null, record: record('acme.example', 'A'.repeat(32)), joinRole: null },
+    { domain: 'bücher.example', status: 'pending' as const, since, recordMissingSince: null, record: record('xn--bcher-kva.example', 'B'.repeat(32)), joinRole: null },
   ],
 };
 

@@ -1,5 +1,5 @@
 // GET /auth/go/[:token] starts Google sign-in; GET /auth/google/callback finishes it (docs/api.md, Sign-in).
-import { Controller, Get, Inject, Param, Query, Req, Res } from '@nestjs/common';
+import { Controller, Get, Inject, Optional, Param, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { type GoogleAccount, type GoogleSignInIntent, type Identity } from '#identity';
@@ -10,6 +10,7 @@ import { AuthCookies } from '../auth-cookies.js';
 import { BrowserSessions } from '../browser-sessions.service.js';
 import { IDENTITY } from '../identity.provider.js';
 import { Memberships } from '../memberships.service.js';
+import { SIGN_IN_JOINS, type SignInJoins } from '../sign-in-joins.js';
 import { secondStepPage, TwoStepPolicy } from '../two-step-policy.js';
 import { GOOGLE_STRATEGY } from './google-strategy.provider.js';
 import type { GoogleStrategy } from './google.strategy.js';
@@ -33,6 +34,7 @@ export class GoogleSignInController {
     private readonly twoStepPolicy: TwoStepPolicy,
     private readonly cookies: AuthCookies,
     @Inject(PINO) private readonly logger: Logger,
+    @Optional() @Inject(SIGN_IN_JOINS) private readonly joins?: SignInJoins,
   ) {}
 
   @Get(['go', 'go/:token'])
@@ -79,14 +81,16 @@ export class GoogleSignInController {
   /** Opens a session for the Google account's user and answers where to send the browser. */
   private async signIn(outcome: NonNullable<Outcome>, request: Request, response: Response): Promise<string> {
     const userId = await this.identity.googleSignIn.findUser(outcome.account, commandContextOf(request, 'google'));
-    if (userId === undefined || (await this.memberships.of(userId)).length === 0) return noOrganization;
+    if (userId === undefined) return noOrganization;
+    // A person of an automatic domain joins once signed in (BrowserSessions.begin), so belongs somewhere already.
+    if ((await this.memberships.of(userId)).length === 0 && !(await this.joins?.wouldJoin(userId))) return noOrganization;
     await this.sessions.endCurrent(request);
     const signedIn = commandContextOf(request, `user:${userId}`);
     // Google vouches for the mailbox only: a factor of the account, or an organization's requirement, is asked as after a password.
     const awaiting = await this.twoStepPolicy.awaitedAfter(userId);
     const context = { ...signedIn, origin: { ...signedIn.origin, googleSignInToken: outcome.intent.token } };
     const opened = await this.identity.sessions.open(userId, 'google', context, awaiting);
-    this.sessions.begin(response, opened);
+    await this.sessions.begin(request, response, opened);
     const target = safeRedirectPath(outcome.intent.redirect);
     return awaiting === undefined ? target : secondStepPage(target);
   }

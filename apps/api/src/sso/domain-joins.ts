@@ -1,0 +1,75 @@
+// Joining by verified domain (docs/directory.md): a person fully signed in with an address of a domain an organization
+// has verified and set to `automatic` becomes its member with the domain's role, recorded as `join:<domain>`. Within
+// the users limit: a refusal leaves the sign-in as it is, and the owners hear of it at most once a day.
+import { Inject, Injectable } from '@nestjs/common';
+import type { Logger } from 'pino';
+import type { CommandContext } from '#application';
+import { automaticJoinRole, DomainError, emailDomain, type MemberRole } from '#domain';
+import type { Identity } from '#identity';
+import { IDENTITY, IdentityClock } from '../auth/identity.provider.js';
+import type { SignInJoins } from '../auth/sign-in-joins.js';
+import { PINO } from '../logging/pino.js';
+import { MeteredCommandBus } from '../metrics/instrumentation.js';
+import { AddMemberCommand, Organizations } from '../organizations/organizations.js';
+import { SsoDomainClaims } from './sso-domain-claims.js';
+
+@Injectable()
+export class DomainJoins implements SignInJoins {
+  private readonly logger: Logger;
+
+  constructor(
+    @Inject(IDENTITY) private readonly identity: Identity,
+    private readonly claims: SsoDomainClaims,
+    private readonly organizations: Organizations,
+    private readonly commands: MeteredCommandBus,
+    private readonly clock: IdentityClock,
+    @Inject(PINO) pino: Logger,
+  ) {
+    this.logger = pino.child({ component: 'domain-joins' });
+  }
+
+  async afterSignIn(userId: string, context: CommandContext): Promise<void> {
+    try {
+      await this.join(userId, context);
+    } catch (error) {
+      this.logger.error({ err: error, userId }, 'Joining by verified domain failed; the sign-in stands');
+    }
+  }
+
+  async wouldJoin(userId: string): Promise<boolean> {
+    return (await this.joinable(userId)) !== undefined;
+  }
+
+  /** Where the person's address lets them join, as whom; undefined when nowhere, or a member there already. */
+  private async joinable(userId: string): Promise<{ organizationId: string; domain: string; email: string; role: MemberRole } | undefined> {
+    const email = (await this.identity.directory.profile(userId))?.email;
+    const domain = email === undefined ? null : emailDomain(email);
+    if (email === undefined || domain === null) return undefined;
+    // At most one organization holds a domain's claim, so one read finds where its people may join.
+    const organizationId = await this.claims.organizationOf(domain);
+    if (organizationId === undefined) return undefined;
+    const { state } = await this.organizations.load(organizationId);
+    const role = state.exists ? automaticJoinRole(state, domain) : undefined;
+    if (!state.exists || role === undefined) return undefined;
+    if (state.members.some((member) => member.userId === userId || member.email.toLowerCase() === email.toLowerCase())) return undefined;
+    return { organizationId, domain, email, role };
+  }
+
+  private async join(userId: string, context: CommandContext): Promise<void> {
+    const joinable = await this.joinable(userId);
+    if (joinable === undefined) return;
+    const { organizationId, domain, email, role } = joinable;
+    const asJoin: CommandContext = { ...context, actor: `join:${domain}` };
+    try {
+      await this.commands.execute(new AddMemberCommand(organizationId, { email, role, userId }, asJoin));
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      if (error.code === 'LIMIT_EXCEEDED') {
+        const on = this.clock.now().toISOString().slice(0, 10);
+        await this.organizations.handle(organizationId, { type: 'RecordAutomaticJoinRefusal', data: { domain, on } }, asJoin);
+      } else if (error.code !== 'DUPLICATE') {
+        throw error;
+      }
+    }
+  }
+}

@@ -1,0 +1,190 @@
+// Joining by verified domain (docs/directory.md): a person who signs in with an address of a domain the organization
+// verified and set to `automatic` becomes a member with the domain's role. Each way in meets the guards: the password
+// (and only after its second step), Google, single sign-on's own provisioning, a domain not verified, an admin asking,
+// the users limit (the owners mailed once a day). Domains are verified through a real DNS server on loopback.
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { generate } from 'otplib';
+import { organizationStream } from '#domain';
+import { createApiKey } from '../support/api-keys.js';
+import { startAuthApp, type AuthApp } from '../support/auth-app.js';
+import type { Browser } from '../support/browser.js';
+import { DnsServer, dnsServerMissing } from '../support/dns-server.js';
+import { GoogleMock } from '../support/google-mock.js';
+import { httpClient, type HttpClient } from '../support/http-client.js';
+import { IdentityProvider, viaProvider } from '../support/identity-provider.js';
+import { SmtpInbox, unfolded, type ReceivedMail } from '../support/smtp-inbox.js';
+
+const password = 'correct-horse-battery-9';
+let dns: DnsServer;
+let idp: IdentityProvider;
+let google: GoogleMock;
+let inbox: SmtpInbox;
+let app: AuthApp;
+let api: HttpClient;
+let acme: string;
+
+const roleIn = async (organizationId: string, email: string): Promise<string | undefined> =>
+  ((await api.get(`/organizations/${organizationId}`)).body.members as { email: string; role: string }[]).find((member) => member.email === email)?.role;
+
+async function events(organizationId: string) {
+  const read = await app.store.readStream(organizationStream(organizationId));
+  return read.found ? read.events : [];
+}
+
+async function passwordSignIn(email: string): Promise<Browser> {
+  const browser = app.browser();
+  await browser.open('/login');
+  expect((await browser.post('/login', { username: email, password })).status).toBe(204);
+  return browser;
+}
+
+const setJoin = (domain: string, body: Record<string, unknown>) => api.put(`/organizations/${acme}/sso/domains/${domain}/join`, body);
+
+const subjectOf = (mail: ReceivedMail): string => /^Subject: (.*)$/m.exec(unfolded(mail))?.[1] ?? '';
+
+/** Mails arrive from the owner-mails reaction, after the sign-in's answer. */
+async function mailsAbout(subject: string, count: number): Promise<ReceivedMail[]> {
+  for (let waited = 0; waited < 10_000 && inbox.received.filter((mail) => subjectOf(mail) === subject).length < count; waited += 50) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return inbox.received.filter((mail) => subjectOf(mail) === subject);
+}
+
+const missing = dnsServerMissing();
+if (missing !== undefined) throw new Error(missing);
+
+beforeAll(async () => {
+  dns = await DnsServer.start(['acme.example', 'eu.acme.example']);
+  idp = await IdentityProvider.start();
+  google = await GoogleMock.start();
+  inbox = await SmtpInbox.start();
+  app = await startAuthApp({ ...google.settings, SMTP_URL: inbox.url, DNS_SERVERS: dns.address });
+  api = httpClient(app.baseUrl, { apiKey: await createApiKey(app.app, ['organizations:read', 'organizations:write', 'audit:read']) });
+  const oliviaId = await app.createUser({ email: 'olivia@acme.example', password });
+  acme = await app.createOrganization('Acme', { userId: oliviaId, email: 'olivia@acme.example' });
+  expect((await api.post(`/organizations/${acme}/plan`, { line: 'chorus', plan: 'enterprise' })).status).toBe(200);
+  const sso = { issuer: idp.issuer, clientId: 'chorusAcme', clientSecret: 'idp-secret-join', domains: ['acme.example', 'eu.acme.example'] };
+  expect((await api.put(`/organizations/${acme}/sso`, sso)).status).toBe(200);
+  const states = (await api.get(`/organizations/${acme}`)).body.sso.settings.domainStates as { domain: string; record: { name: string; value: string } }[];
+  const record = states.find((state) => state.domain === 'acme.example')!.record;
+  await dns.serve({ [record.name]: [record.value] });
+  expect((await api.post(`/organizations/${acme}/sso/domains/acme.example/verify`, {})).body).toMatchObject({ status: 'verified' });
+}, 120_000);
+
+afterAll(async () => {
+  await app?.close();
+  await google?.stop();
+  await idp?.stop();
+  await inbox?.close();
+  await dns?.stop();
+});
+
+describe('the setting', () => {
+  it('is by invitation until an owner says otherwise: a person of the domain who signs in joins nothing', async () => {
+    await app.createUser({ email: 'pat@acme.example', password });
+    const browser = await passwordSignIn('pat@acme.example');
+    expect((await browser.get('/session')).body.organizations).toEqual([]);
+    expect(await roleIn(acme, 'pat@acme.example')).toBeUndefined();
+  });
+
+  it('is the owners’: an admin is refused, a domain not verified and owner as the role are refused', async () => {
+    await app.createUser({ email: 'adam@acme.example', password });
+    expect((await api.post(`/organizations/${acme}/members`, { email: 'adam@acme.example', role: 'admin' })).status).toBe(201);
+    const adam = await passwordSignIn('adam@acme.example');
+    expect((await adam.request('PUT', `/organizations/${acme}/sso/domains/acme.example/join`, { json: { join: 'automatic' } })).status).toBe(403);
+    const unverified = await setJoin('eu.acme.example', { join: 'automatic' });
+    expect(unverified.status).toBe(400);
+    expect(unverified.body).toMatchObject({ code: 'VALIDATION_FAILED' });
+    expect((await setJoin('acme.example', { join: 'automatic', role: 'owner' })).status).toBe(400);
+    expect((await api.get(`/organizations/${acme}`)).body.sso.settings.domainStates).toEqual(
+      expect.arrayContaining([expect.objectContaining({ domain: 'acme.example', joinRole: null })]),
+    );
+  });
+
+  it('once automatic, makes a person who signs in with a password a member with its role, recorded as joined by the domain', async () => {
+    expect((await setJoin('acme.example', { join: 'automatic', role: 'auditor' })).status).toBe(200);
+    expect((await api.get(`/organizations/${acme}`)).body.sso.settings.domainStates).toEqual(
+      expect.arrayContaining([expect.objectContaining({ domain: 'acme.example', joinRole: 'auditor' })]),
+    );
+
+    const browser = await passwordSignIn('pat@acme.example');
+
+    expect((await browser.get('/session')).body.organizations).toEqual([{ id: acme, name: 'Acme', role: 'auditor' }]);
+    const added = (await events(acme)).filter((event) => event.type === 'MemberAdded').at(-1);
+    expect(added).toMatchObject({ data: { email: 'pat@acme.example', role: 'auditor' }, metadata: { actor: 'join:acme.example' } });
+    // No invitation: the person is already signed in.
+    expect(added?.metadata.invitation).toBeUndefined();
+  });
+
+  it('never reaches another domain’s people', async () => {
+    await app.createUser({ email: 'mallory@globex.example', password });
+    expect((await (await passwordSignIn('mallory@globex.example')).get('/session')).body.organizations).toEqual([]);
+  });
+});
+
+describe('every way in', () => {
+  it('joins a person with a second factor only once the second step is passed', async () => {
+    const quinnId = await app.createUser({ email: 'quinn@acme.example', password });
+    const first = await passwordSignIn('quinn@acme.example');
+    // The first sign-in joined already (no factor yet): removed, quinn sets a factor up and signs in again.
+    expect(await roleIn(acme, 'quinn@acme.example')).toBe('auditor');
+    const started = await first.post('/account/two-step/authenticator-app');
+    const codeNow = (): Promise<string> => generate({ secret: started.body.secret as string, epoch: Math.floor(app.clock.now().getTime() / 1000) });
+    expect((await first.request('PUT', '/account/two-step/authenticator-app', { json: { setup: started.body.setup, code: await codeNow(), password } })).status).toBe(200);
+    expect((await api.delete(`/organizations/${acme}/members/${quinnId}`)).status).toBeLessThan(300);
+    app.clock.advance(30_000);
+
+    const second = await passwordSignIn('quinn@acme.example');
+    expect(await roleIn(acme, 'quinn@acme.example')).toBeUndefined();
+    expect((await second.post('/session/second-step/code', { code: await codeNow() })).status).toBe(204);
+
+    expect(await roleIn(acme, 'quinn@acme.example')).toBe('auditor');
+  });
+
+  it('lets a person of the domain with no membership yet sign in with Google, and joins them', async () => {
+    const rayId = await app.createUser({ email: 'ray@acme.example' });
+    const browser = app.browser();
+    google.userInfo = { sub: 'google-ray', email: 'ray@acme.example', email_verified: true };
+    const started = await browser.open('/auth/go/');
+    const consent = await fetch(started.location ?? '', { redirect: 'manual' });
+    const back = new URL(consent.headers.get('location') ?? '');
+    const landed = await browser.open(`${back.pathname}${back.search}`);
+
+    expect(landed.status).toBe(302);
+    expect(landed.location).not.toContain('error=account');
+    expect((await browser.get('/session')).body).toMatchObject({ user: { id: rayId }, organizations: [{ id: acme, role: 'auditor' }] });
+  });
+
+  it('gives single sign-on’s own provisioning the domain’s role', async () => {
+    idp.signsIn('sso-sam@acme.example');
+    const { answer } = await viaProvider(app.browser(), `/auth/sso/${acme}`);
+    expect(answer.location).toBe('/app');
+    expect(await roleIn(acme, 'sso-sam@acme.example')).toBe('auditor');
+  });
+});
+
+describe('the users limit', () => {
+  it('leaves the person signed in but not a member, and mails the owners once a day', async () => {
+    const count = ((await api.get(`/organizations/${acme}`)).body.members as unknown[]).length;
+    expect((await api.put(`/organizations/${acme}/limits`, { users: count })).status).toBe(200);
+    await app.createUser({ email: 'rex@acme.example', password });
+    await app.createUser({ email: 'sue@acme.example', password });
+
+    const rex = await passwordSignIn('rex@acme.example');
+    await passwordSignIn('sue@acme.example');
+
+    expect((await rex.get('/session')).body.organizations).toEqual([]);
+    expect(await roleIn(acme, 'sue@acme.example')).toBeUndefined();
+    const refusals = (await events(acme)).filter((event) => event.type === 'AutomaticJoinRefused');
+    expect(refusals).toHaveLength(1);
+    const [mail, ...more] = await mailsAbout('Someone of acme.example could not join Acme', 1);
+    expect(more).toEqual([]);
+    expect(mail?.to).toContain('olivia@acme.example');
+    expect(mail?.raw).not.toContain('rex@acme.example');
+
+    app.clock.advance(24 * 3_600_000);
+    await passwordSignIn('sue@acme.example');
+    expect((await events(acme)).filter((event) => event.type === 'AutomaticJoinRefused')).toHaveLength(2);
+    expect(await mailsAbout('Someone of acme.example could not join Acme', 2)).toHaveLength(2);
+  });
+});
