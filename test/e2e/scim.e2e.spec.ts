@@ -7,6 +7,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { newCommandContext } from '#application';
+import { PersonalDataErasure } from '#api';
 import { directoryStream, organizationStream } from '#domain';
 import { createApiKey } from '../support/api-keys.js';
 import { startAuthApp, type AuthApp } from '../support/auth-app.js';
@@ -409,5 +411,24 @@ describe('groups and roles', () => {
     expect((await scim('GET', '/Groups', undefined, globexToken)).body.totalResults).toBe(0);
     expect((await scim('GET', `/Groups/${admins}`, undefined, globexToken)).status).toBe(404);
     expect((await scim('DELETE', `/Groups/${admins}`, undefined, globexToken)).status).toBe(404);
+  });
+});
+
+describe('erasure', () => {
+  it('takes an erased person out of the directory’s answers; the address provisioned again is a new person', async () => {
+    const created = await scim('POST', '/Users', { schemas: [USER], userName: 'erin@acme.example', externalId: 'erin-1', name: { givenName: 'Erin' }, active: true });
+    expect(created.status).toBe(201);
+    const erinId = (await members(acme)).find((member) => member.email === 'erin@acme.example')!.userId;
+
+    await nodeA.app.get(PersonalDataErasure).erase(erinId, newCommandContext('cli'));
+
+    expect((await scim('GET', `/Users/${created.body.id}`)).status).toBe(404);
+    const listed = await scim('GET', '/Users?count=200');
+    expect(listed.text).not.toContain('erin');
+    expect(listed.text).not.toContain('Erin');
+    const again = await scim('POST', '/Users', { schemas: [USER], userName: 'erin@acme.example', externalId: 'erin-1', active: true });
+    expect(again.status).toBe(201);
+    expect(again.body.id).not.toBe(created.body.id);
+    expect((await members(acme)).find((member) => member.email === 'erin@acme.example')?.userId).not.toBe(erinId);
   });
 });

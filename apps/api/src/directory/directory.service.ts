@@ -147,6 +147,11 @@ export class OrganizationDirectory {
     await this.decide(organizationId, { type: 'DeleteScimUser', data: { resourceId, at: this.clock.now().toISOString() } }, context);
   }
 
+  /** An erasure's step: the person's resources leave the directory by an event, so every node's cached fold forgets them. */
+  async erasePerson(organizationId: string, userId: string, context: CommandContext): Promise<void> {
+    await this.decide(organizationId, { type: 'EraseScimPerson', data: { userId } }, context);
+  }
+
   // --- Groups ----------------------------------------------------------------------------------------------------
 
   async groups(organizationId: string): Promise<DirectoryGroup[]> {

@@ -9,6 +9,7 @@ import { PERSONAL_KEYS } from '#event-store';
 import type { Identity } from '#identity';
 import { READ_MODELS, type ReadModels } from '#read-models';
 import { IDENTITY } from '../auth/identity.provider.js';
+import { OrganizationDirectory } from '../directory/directory.service.js';
 import { Organizations } from '../organizations/organizations.js';
 
 export type ErasureResult = { userId: string; organizationIds: string[]; position: bigint | undefined };
@@ -20,6 +21,7 @@ export class PersonalDataErasure {
     private readonly organizations: Organizations,
     @Inject(READ_MODELS) private readonly readModels: ReadModels,
     @Inject(PERSONAL_KEYS) private readonly keys: PersonalKeys,
+    private readonly directory: OrganizationDirectory,
   ) {}
 
   /** The user id of an address (registered, or reserved for an invited member), or the id itself. */
@@ -42,6 +44,7 @@ export class PersonalDataErasure {
     let position: bigint | undefined;
     for (const organizationId of organizationIds) {
       position = (await this.organizations.handle(organizationId, { type: 'EraseMember', data: { userId } }, erasing)).position;
+      await this.directory.erasePerson(organizationId, userId, erasing);
     }
     await this.identity.erasure.erase(userId, address, context);
     await this.keys.erase(personSubject(userId));

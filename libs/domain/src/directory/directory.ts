@@ -39,6 +39,8 @@ export type ScimUserProvisioned = { type: 'ScimUserProvisioned'; data: Directory
 /** The whole resource after the change (a PUT or PATCH), not a difference. */
 export type ScimUserUpdated = { type: 'ScimUserUpdated'; data: DirectoryPerson & { at: string } };
 export type ScimUserDeleted = { type: 'ScimUserDeleted'; data: { resourceId: string; userId: string; at: string } };
+/** The person was erased: their resource leaves the directory, on every node, before their key is deleted. */
+export type ScimUserErased = { type: 'ScimUserErased'; data: { resourceId: string; userId: string } };
 
 /** A group of the provider's directory; `members` are user resource ids. Its name is the company's, not a person's. */
 export type DirectoryGroupData = { groupId: string; displayName: string; externalId?: string; members: string[]; at: string };
@@ -56,6 +58,7 @@ export type DirectoryEvent =
   | ScimUserProvisioned
   | ScimUserUpdated
   | ScimUserDeleted
+  | ScimUserErased
   | ScimGroupCreated
   | ScimGroupUpdated
   | ScimGroupDeleted
@@ -131,7 +134,8 @@ export function evolveDirectory(state: Directory, event: DirectoryEvent): Direct
             : user,
         ),
       };
-    case 'ScimUserDeleted': {
+    case 'ScimUserDeleted':
+    case 'ScimUserErased': {
       const { resourceId } = event.data;
       const withoutUser = (group: DirectoryGroup): DirectoryGroup => ({ ...group, members: group.members.filter((member) => member !== resourceId) });
       const groups = state.groups.map((group) => (group.members.includes(resourceId) ? withoutUser(group) : group));
@@ -168,6 +172,7 @@ export type DirectoryCommand =
   | { type: 'ProvisionScimUser'; data: ScimUserProvisioned['data'] }
   | { type: 'UpdateScimUser'; data: ScimUserUpdated['data'] }
   | { type: 'DeleteScimUser'; data: { resourceId: string; at: string } }
+  | { type: 'EraseScimPerson'; data: { userId: string } }
   | { type: 'CreateScimGroup'; data: DirectoryGroupData }
   | { type: 'UpdateScimGroup'; data: DirectoryGroupData }
   | { type: 'DeleteScimGroup'; data: { groupId: string; at: string } }
@@ -249,6 +254,10 @@ export function decideDirectory(command: DirectoryCommand, state: Directory): Di
       if (user === undefined) throw scimUserNotFound(command.data.resourceId);
       return [{ type: 'ScimUserDeleted', data: { resourceId: user.resourceId, userId: user.userId, at: command.data.at } }];
     }
+    case 'EraseScimPerson':
+      return state.users
+        .filter((user) => user.userId === command.data.userId)
+        .map((user): ScimUserErased => ({ type: 'ScimUserErased', data: { resourceId: user.resourceId, userId: user.userId } }));
     case 'CreateScimGroup': {
       // 96 random bits, as a token's.
       if (state.groups.some((group) => group.groupId === command.data.groupId)) throw new Error(`Directory group id ${command.data.groupId} is already in use`);

@@ -116,3 +116,13 @@ describe('directory groups', () => {
     directory.given(events).when({ type: 'MapGroupRoles', data: { roles: { engineering: 'root' as never }, at: later } }).thenThrows('VALIDATION_FAILED', { field: 'roles', reason: 'not_allowed' });
   });
 });
+
+describe('an erasure', () => {
+  it('takes the person’s resource out of the directory and its groups, and records nothing for someone else', () => {
+    const given = [provisioned('u1', 'ada@acme.example'), group('g1', 'Admins', ['r-u1'])];
+    directory.given(given).when({ type: 'EraseScimPerson', data: { userId: 'u1' } }).then([{ type: 'ScimUserErased', data: { resourceId: 'r-u1', userId: 'u1' } }]);
+    directory.given(given).when({ type: 'EraseScimPerson', data: { userId: 'u2' } }).then([]);
+    const state = [...given, { type: 'ScimUserErased', data: { resourceId: 'r-u1', userId: 'u1' } } as DirectoryEvent].reduce(evolveDirectory, emptyDirectory);
+    expect([state.users, state.groups[0]?.members]).toEqual([[], []]);
+  });
+});
