@@ -106,7 +106,7 @@ export { UNKNOWN_COMMAND_TYPE, UNKNOWN_EVENT_TYPE } from './testing/unknown-type
 export { EventSchemaError, EventSchemas, eventSchemas, UPCASTERS, type Upcaster } from './evolution/upcasters.js';
 export * from './privacy/personal-data.js';
 export * from './directory/directory.js';
-export * from './directory/group-roles.js';
+export * from './directory/directory-actors-and-roles.js';
 export * from './webhooks/webhook-endpoints.js';
 export * from './webhooks/webhook-deliveries.js';
 export * from './webhooks/webhook-catalogue.js';

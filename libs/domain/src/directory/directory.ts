@@ -297,6 +297,3 @@ export const directoryDecider: Decider<Directory, DirectoryCommand, DirectoryEve
   decide: decideDirectory,
 };
 
-/** `scim:<token id>`: the actor of every change a directory token makes. */
-export const scimActor = (tokenId: string): string => `scim:${tokenId}`;
-

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { deciderSpec } from '../testing/decider-spec.js';
-import { roleFromGroups } from './group-roles.js';
+import { roleFromGroups } from './directory-actors-and-roles.js';
 import { directoryDecider, emptyDirectory, evolveDirectory, type DirectoryEvent, type ScimGroupCreated, type ScimTokenCreated, type ScimUserProvisioned } from './directory.js';
 
 const at = '2030-01-01T00:00:00.000Z';

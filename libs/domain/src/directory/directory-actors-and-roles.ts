@@ -1,4 +1,4 @@
-// Roles from the provider's groups (docs/directory.md, Groups and roles).
+// Who a directory's changes are recorded as, and the roles its groups give (docs/directory.md, Groups and roles).
 import type { MemberRole } from '../organization/member-roles.js';
 import type { Directory } from './directory.js';
 
@@ -11,3 +11,6 @@ export function roleFromGroups(state: Directory, resourceId: string): MemberRole
   const roles = state.groups.filter((group) => group.members.includes(resourceId)).flatMap((group) => mapped.get(group.displayName.toLowerCase()) ?? []);
   return ROLE_STRENGTH.find((role) => roles.includes(role));
 }
+
+/** `scim:<token id>`: the actor of every change a directory token makes. */
+export const scimActor = (tokenId: string): string => `scim:${tokenId}`;
