@@ -18,7 +18,7 @@ export function consoleScreen(page: Page) {
   return {
     heading: page.getByRole('heading', { level: 1 }),
     organizationName: page.locator('.org-name__text'),
-    nav: (name: 'Overview' | 'Members' | 'Sites' | 'Domains' | 'SSO' | 'History' | 'Webhooks') => navigation.getByRole('link', { name, exact: true }),
+    nav: (name: 'Overview' | 'Members' | 'Sites' | 'Domains' | 'SSO' | 'History' | 'Webhooks' | 'Directory') => navigation.getByRole('link', { name, exact: true }),
     navigation,
     userMenu: page.getByRole('button', { name: /\(account menu\)$/ }),
     accountLink: page.getByRole('link', { name: 'Account', exact: true }),

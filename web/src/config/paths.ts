@@ -30,6 +30,7 @@ export const paths = {
     sso: { path: 'orgs/:orgId/sso', getHref: (organizationId: string) => `${org(organizationId)}/sso` },
     history: { path: 'orgs/:orgId/history', getHref: (organizationId: string) => `${org(organizationId)}/history` },
     webhooks: { path: 'orgs/:orgId/webhooks', getHref: (organizationId: string) => `${org(organizationId)}/webhooks` },
+    directory: { path: 'orgs/:orgId/directory', getHref: (organizationId: string) => `${org(organizationId)}/directory` },
     account: { path: 'account', getHref: () => '/app/account' },
   },
 } as const;

@@ -22,6 +22,7 @@ import { OverviewRoute } from './routes/overview';
 import { SitesRoute } from './routes/sites';
 import { SsoRoute } from './routes/sso';
 import { WebhooksRoute } from './routes/webhooks';
+import { DirectoryRoute } from './routes/directory';
 
 export default function ConsoleApp() {
   const dispatch = useAppDispatch();
@@ -58,6 +59,7 @@ export default function ConsoleApp() {
         <Route path="sso" element={<SsoRoute />} />
         <Route path="history" element={<HistoryRoute />} />
         <Route path="webhooks" element={<WebhooksRoute />} />
+        <Route path="directory" element={<DirectoryRoute />} />
       </Route>
       <Route path={paths.console.account.path} element={<AccountRoute session={data} current={lastSeen} />} />
       <Route path="*" element={<NotFoundRoute session={data} current={lastSeen} />} />

@@ -59,11 +59,11 @@ describe('the navigation', () => {
     ['admin', false, true, true],
     ['auditor', false, true, false],
     ['member', false, false, false],
-  ] as const)('for an %s: Overview, Members, Sites, Domains, SSO for owners (%s), History where the role may read it (%s), Webhooks for owners and admins (%s)', async (role, sso, history, webhooks) => {
+  ] as const)('for an %s: Overview, Members, Sites, Domains, SSO for owners (%s), History where the role may read it (%s), Webhooks and Directory for owners and admins (%s)', async (role, sso, history, webhooks) => {
     renderConsole('/app/orgs/acme', adaSession([{ id: 'acme', name: 'Acme', role }]));
     const navigation = await screen.findByRole('navigation', { name: 'Acme' });
     const names = within(navigation).getAllByRole('link').map((link) => link.textContent);
-    expect(names).toEqual(['Overview', 'Members', 'Sites', 'Domains', ...(sso ? ['SSO'] : []), ...(history ? ['History'] : []), ...(webhooks ? ['Webhooks'] : [])]);
+    expect(names).toEqual(['Overview', 'Members', 'Sites', 'Domains', ...(sso ? ['SSO'] : []), ...(history ? ['History'] : []), ...(webhooks ? ['Webhooks', 'Directory'] : [])]);
     expect(within(navigation).getByRole('link', { name: 'Overview' })).toHaveAttribute('aria-current', 'page');
   });
 

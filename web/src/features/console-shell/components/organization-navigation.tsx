@@ -14,6 +14,7 @@ export function OrganizationNavigation({ organization }: { organization: Members
     ...(canConfigureSso(role) ? [{ name: 'SSO', href: paths.console.sso.getHref(id) }] : []),
     ...(canReadHistory(role) ? [{ name: 'History', href: paths.console.history.getHref(id) }] : []),
     ...(canManage(role) ? [{ name: 'Webhooks', href: paths.console.webhooks.getHref(id) }] : []),
+    ...(canManage(role) ? [{ name: 'Directory', href: paths.console.directory.getHref(id) }] : []),
   ];
   const list = useRef<HTMLUListElement>(null);
   const { pathname } = useLocation();

@@ -18,7 +18,7 @@ import {
   webhookRefusal,
   type WebhookEventType,
 } from '../webhook-words';
-import { SecretOnce } from './secret-once';
+import { SecretOnce } from '../../../components/ui/secret-once';
 
 const MESSAGE_ID = 'add-endpoint-message';
 

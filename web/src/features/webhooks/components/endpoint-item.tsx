@@ -6,7 +6,7 @@ import { FORMAT_NAMES, eventsText, formatTime, formatUtc, testEventText, webhook
 import { DeliveryLog } from './delivery-log';
 import { EndpointHealth } from './endpoint-health';
 import { ReplayForm } from './replay-form';
-import { SecretOnce } from './secret-once';
+import { SecretOnce } from '../../../components/ui/secret-once';
 
 export type EndpointActions = {
   /** Each answers whether it was done; a refusal is the list's to show. */
