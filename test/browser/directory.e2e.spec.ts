@@ -127,6 +127,8 @@ describe('the Directory page', () => {
         await join.selectOption('member');
         await page.getByRole('button', { name: 'Save for acme.example' }).click();
         expect(await textOnceShown(page.getByText('People of acme.example now join on signing in, as members.'), 'now join')).toContain('as members');
+        // The identity provider's first call, made in the test before, is in the log.
+        expect(await textOnceShown(page.getByRole('list', { name: 'Recent requests' }), 'GET /Users')).toContain('200 Done');
       } else {
         expect(await mapping.getByLabel('Group 1', { exact: true }).inputValue()).toBe('Chorus Admins');
         expect(await page.getByLabel('People of acme.example join').inputValue()).toBe('member');

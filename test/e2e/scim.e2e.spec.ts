@@ -432,3 +432,20 @@ describe('erasure', () => {
     expect((await members(acme)).find((member) => member.email === 'erin@acme.example')?.userId).not.toBe(erinId);
   });
 });
+
+describe('the request log', () => {
+  it('keeps the last requests of each directory and how they ended, without a person’s data', async () => {
+    type Logged = { method: string; path: string; status: number; tokenId: string; at: string };
+    const logged = async (organizationId: string): Promise<Logged[]> => (await api.get(`/organizations/${organizationId}/scim/requests`)).body.requests;
+    expect(await eventually(async () => (await logged(acme)).some((entry) => entry.status === 409), 2_000)).toBe(true);
+    const entries = await logged(acme);
+    expect(entries.length).toBeLessThanOrEqual(100);
+    expect(entries).toContainEqual(expect.objectContaining({ method: 'POST', path: '/scim/v2/Users', status: 201 }));
+    expect(entries).toContainEqual(expect.objectContaining({ method: 'PATCH', status: 409 }));
+    // Newest first: the request just made leads.
+    expect((await scim('GET', '/Schemas')).status).toBe(200);
+    expect(await eventually(async () => (await logged(acme))[0]?.path === '/scim/v2/Schemas', 2_000)).toBe(true);
+    expect(JSON.stringify(entries)).not.toMatch(/@|filter|userName/);
+    expect(JSON.stringify(await logged(globex))).not.toContain(acme);
+  });
+});

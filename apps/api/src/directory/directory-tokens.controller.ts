@@ -9,6 +9,7 @@ import { PrincipalContext } from '../http/request-context.js';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
 import { validOrganizationId } from '../organizations/organization-requests.js';
 import { OrganizationDirectory, type TokenSummary } from './directory.service.js';
+import { ScimRequestLog } from './scim-request-log.js';
 
 const WRITE = { scope: 'organizations:write', members: OWNERS_AND_ADMINS } as const;
 
@@ -30,10 +31,16 @@ const answerOf = ({ tokenId, name, createdAt, lastUsedAt, revokedAt }: TokenSumm
 const role = z.enum(MEMBER_ROLES as [MemberRole, ...MemberRole[]]);
 const groupRolesRequest = z.record(z.string().trim().min(1).max(256), role).refine((roles) => Object.keys(roles).length <= 100, 'at most 100 groups');
 const groupRolesAnswer = z.record(z.string(), role);
+const requestsAnswer = z.object({
+  requests: z.array(z.object({ method: z.string(), path: z.string(), status: z.int(), tokenId: z.string(), at: z.string() })),
+});
 
 @Controller('organizations/:id/scim')
 export class DirectoryTokensController {
-  constructor(private readonly directory: OrganizationDirectory) {}
+  constructor(
+    private readonly directory: OrganizationDirectory,
+    private readonly log: ScimRequestLog,
+  ) {}
 
   @Post('tokens')
   @RequireAccess(WRITE)
@@ -68,6 +75,14 @@ export class DirectoryTokensController {
     @PrincipalContext() context: CommandContext,
   ): Promise<void> {
     await this.directory.revokeToken(id, tokenId, context);
+  }
+
+  @Get('requests')
+  @RequireAccess(WRITE)
+  @Operation({ summary: 'The directory’s last 100 SCIM requests and how each ended, newest first (no personal data: no query, no body)', answer: requestsAnswer })
+  async requests(@Param('id', validOrganizationId) id: string): Promise<z.output<typeof requestsAnswer>> {
+    await this.directory.tokens(id);
+    return { requests: (await this.log.recent(id)).map(({ method, path, status, tokenId, at }) => ({ method, path, status, tokenId, at })) };
   }
 
   /** Owners only: a mapping can make owners. */

@@ -5,13 +5,14 @@ import { DirectoryTokensController } from './directory-tokens.controller.js';
 import { OrganizationDirectory } from './directory.service.js';
 import { answerScimErrors } from './scim-protocol.js';
 import { ScimController } from './scim.controller.js';
+import { ScimRequestLog } from './scim-request-log.js';
 import { ScimTokenGuard } from './scim-token.guard.js';
 
 /** Enterprise directories (docs/directory.md): SCIM tokens and /scim/v2. */
 @Module({
   imports: [OrganizationStreamsModule],
   controllers: [DirectoryTokensController, ScimController],
-  providers: [OrganizationDirectory, ScimTokenGuard],
+  providers: [OrganizationDirectory, ScimTokenGuard, ScimRequestLog],
   exports: [OrganizationDirectory],
 })
 export class DirectoryModule {

@@ -6,6 +6,7 @@ import { scimActor } from '#domain';
 import { CORRELATION_ID_HEADER } from '../http/correlation-id.js';
 import { commandContextOf, identifyCaller, requestContextOf } from '../http/request-context.js';
 import { OrganizationDirectory, type ScimCaller } from './directory.service.js';
+import { ScimRequestLog } from './scim-request-log.js';
 import { ScimError } from './scim-protocol.js';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
@@ -13,7 +14,10 @@ const callers = new WeakMap<Request, ScimCaller>();
 
 @Injectable()
 export class ScimTokenGuard implements CanActivate {
-  constructor(private readonly directory: OrganizationDirectory) {}
+  constructor(
+    private readonly directory: OrganizationDirectory,
+    private readonly log: ScimRequestLog,
+  ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<Request>();
@@ -25,6 +29,10 @@ export class ScimTokenGuard implements CanActivate {
     }
     callers.set(request, caller);
     const requestContext = requestContextOf(request);
+    // How each authenticated request ended, for the Directory page: its status once answered, whatever the answer.
+    const response = context.switchToHttp().getResponse<Response>();
+    const correlationId = requestContext?.correlationId ?? '';
+    response.once('finish', () => this.log.record(caller.organizationId, { method: request.method, path: request.path, status: response.statusCode, tokenId: caller.tokenId, correlationId }));
     if (requestContext !== undefined) {
       identifyCaller(requestContext, scimActor(caller.tokenId));
       context.switchToHttp().getResponse<Response>().setHeader(CORRELATION_ID_HEADER, requestContext.correlationId);

@@ -9,7 +9,7 @@ import { adaSession, anOrganization, consoleServer } from '../../testing/console
 import { createFakeNetwork, type FakeServer } from '../../testing/fake-network';
 import { formatDateTime } from '../../lib/date-time';
 import { renderWithProviders } from '../../testing/render-with-providers';
-import type { GroupRoles, ScimToken } from './api/directory-api';
+import type { GroupRoles, ScimRequest, ScimToken } from './api/directory-api';
 
 const okta: ScimToken = { id: 'a'.repeat(24), name: 'Okta', createdAt: '2030-03-01T09:00:00.000Z', lastUsedAt: '2030-03-12T09:41:05.000Z', revokedAt: null };
 const old: ScimToken = { id: 'b'.repeat(24), name: 'Old', createdAt: '2030-01-01T09:00:00.000Z', lastUsedAt: null, revokedAt: '2030-02-01T09:00:00.000Z' };
@@ -32,7 +32,7 @@ const enterprise = (): Organization => {
   };
 };
 
-type State = { tokens: ScimToken[]; roles: GroupRoles };
+type State = { tokens: ScimToken[]; roles: GroupRoles; requests: ScimRequest[] };
 
 function directoryServer(state: State, role: Role, organization: Organization): FakeServer {
   const reads = consoleServer({ session: adaSession([{ id: 'acme', name: 'Acme', role }]), organizations: [organization] });
@@ -41,12 +41,13 @@ function directoryServer(state: State, role: Role, organization: Organization): 
     const path = request.url.split('?')[0] ?? '';
     if (path === '/organizations/acme/scim/tokens') return { status: 200, body: { tokens: state.tokens } };
     if (path === '/organizations/acme/scim/group-roles') return { status: 200, body: state.roles };
+    if (path === '/organizations/acme/scim/requests') return { status: 200, body: { requests: state.requests } };
     return reads(request);
   };
 }
 
-function renderDirectory({ role = 'owner' as Role, organization = enterprise(), tokens = [okta, old], roles = {} as GroupRoles } = {}) {
-  const state: State = { tokens, roles };
+function renderDirectory({ role = 'owner' as Role, organization = enterprise(), tokens = [okta, old], roles = {} as GroupRoles, requests = [] as ScimRequest[] } = {}) {
+  const state: State = { tokens, roles, requests };
   const network = createFakeNetwork({ server: directoryServer(state, role, organization) });
   return { ...renderWithProviders(<AppRoutes />, { route: '/app/orgs/acme/directory', network }), state };
 }
@@ -60,6 +61,23 @@ describe('the Directory page', () => {
     const tokens = await screen.findByRole('list', { name: 'Tokens' });
     expect(within(tokens).getAllByRole('listitem').map((item) => item.getAttribute('aria-label'))).toEqual(['Okta']);
     expect(within(tokens).getByRole('listitem', { name: 'Okta' })).toHaveTextContent(`Last used ${formatDateTime(okta.lastUsedAt ?? '')}.`);
+  });
+
+  it('lists the identity provider’s last requests, how each ended, and with which token', async () => {
+    renderDirectory({
+      requests: [
+        { method: 'PATCH', path: '/scim/v2/Users/3f2a', status: 409, tokenId: okta.id, at: '2030-03-12T09:41:05.000Z' },
+        { method: 'POST', path: '/scim/v2/Users', status: 201, tokenId: 'f'.repeat(24), at: '2030-03-12T09:40:05.000Z' },
+      ],
+    });
+    const requests = await screen.findByRole('list', { name: 'Recent requests' });
+    const [conflict, created] = within(requests).getAllByRole('listitem');
+    expect(conflict).toHaveTextContent('PATCH /Users/3f2a');
+    expect(conflict).toHaveTextContent('409 Refused: a conflict (already there, the users limit, or the last owner)');
+    await waitFor(() => expect(conflict).toHaveTextContent('with the token “Okta”'));
+    expect(created).toHaveTextContent('POST /Users');
+    expect(created).toHaveTextContent('201 Created');
+    expect(created).toHaveTextContent('with the token “a revoked token”');
   });
 
   it('makes a token, shows it once with its heading focused, and copies it', async () => {

@@ -4,6 +4,9 @@ import { consoleApi } from '../../../api/console-api';
 import type { CommandAnswer, Role } from '../../../api/contract';
 import { organizationTag } from '../../../api/organization-api';
 
+/** One SCIM request of the identity provider and how it ended; no query, no body: nothing of a person. */
+export type ScimRequest = { method: string; path: string; status: number; tokenId: string; at: string };
+
 export type ScimToken = { id: string; name: string; createdAt: string; lastUsedAt: string | null; revokedAt: string | null };
 /** Group displayName (any case) to role. */
 export type GroupRoles = Record<string, Role>;
@@ -27,6 +30,9 @@ export const directoryApi = consoleApi.enhanceEndpoints({ addTagTypes: ['ScimTok
       query: ({ organizationId, tokenId }) => ({ url: `${scimUrl(organizationId)}/tokens/${encodeURIComponent(tokenId)}`, method: 'DELETE' }),
       invalidatesTags: (_result, _error, { organizationId }) => tokensTag(organizationId),
     }),
+    scimRequests: build.query<{ requests: ScimRequest[] }, string>({
+      query: (organizationId) => ({ url: `${scimUrl(organizationId)}/requests` }),
+    }),
     groupRoles: build.query<GroupRoles, string>({
       query: (organizationId) => ({ url: `${scimUrl(organizationId)}/group-roles` }),
       providesTags: (_result, _error, organizationId) => rolesTag(organizationId),
@@ -49,6 +55,7 @@ export const directoryApi = consoleApi.enhanceEndpoints({ addTagTypes: ['ScimTok
 
 export const {
   useScimTokensQuery,
+  useScimRequestsQuery,
   useCreateScimTokenMutation,
   useRevokeScimTokenMutation,
   useGroupRolesQuery,

@@ -5,6 +5,7 @@ import { Section } from '../../../components/layout/section';
 import { DirectoryTokens } from './directory-tokens';
 import { DomainJoins } from './domain-joins';
 import { GroupRolesForm } from './group-roles';
+import { RequestLog } from './request-log';
 
 /** Owners and admins (the route says so to everyone else); the mapping and the joins are owners’. */
 export function Directory({ organization, isOwner }: { organization: Organization; isOwner: boolean }) {
@@ -34,6 +35,9 @@ export function Directory({ organization, isOwner }: { organization: Organizatio
         </Section>
         <Section title="Roles from groups" description="Once a group is mapped, each person your identity provider adds gets the strongest role of their groups, and Member when none.">
           <GroupRolesForm organization={organization} isOwner={isOwner} />
+        </Section>
+        <Section title="Recent requests" description="The last 100 requests of your identity provider, newest first, and how each ended.">
+          <RequestLog organization={organization} />
         </Section>
         <Section title="Joining by domain" description="Without a directory, people of a verified domain can join on their own the first time they sign in.">
           <DomainJoins organization={organization} isOwner={isOwner} />
