@@ -449,3 +449,16 @@ describe('the request log', () => {
     expect(JSON.stringify(await logged(globex))).not.toContain(acme);
   });
 });
+
+describe('parallel requests', () => {
+  it('takes 20 creates at once from one provider: every one 201, every person a member, none left without their resource', async () => {
+    const before = (await members(acme)).length;
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, index) => scim('POST', '/Users', { schemas: [USER], userName: `burst-${index}@acme.example`, externalId: `burst-${index}`, active: true })),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual(Array.from({ length: 20 }, () => 201));
+    expect((await members(acme)).length).toBe(before + 20);
+    const listed = await scim('GET', `/Users?filter=${encodeURIComponent('externalId eq "burst-7"')}`);
+    expect(listed.body.totalResults).toBe(1);
+  });
+});

@@ -9,6 +9,7 @@ import {
   directoryDecider,
   DomainError,
   evolveDirectory,
+  roleChangesFromGroups,
   roleFromGroups,
   scimGroupNotFound,
   hasSsoPlan,
@@ -134,7 +135,8 @@ export class OrganizationDirectory {
     if (before.active && (!input.active || !sameAddress)) await this.leave(organizationId, before, context);
     if (!sameAddress) userId = await this.identity.directory.userIdForEmail(input.userName, context);
     if (input.active && (!before.active || !sameAddress)) {
-      userId = await this.join(organizationId, input.userName, this.roleOf(await this.load(organizationId), resourceId), context);
+      // Back with their groups' role (member when none is mapped).
+      userId = await this.join(organizationId, input.userName, roleFromGroups(await this.load(organizationId), resourceId) ?? 'member', context);
     }
     await this.decide(organizationId, { type: 'UpdateScimUser', data: { resourceId, userId, ...input, at: this.clock.now().toISOString() } }, context);
     return this.user(organizationId, resourceId);
@@ -210,33 +212,14 @@ export class OrganizationDirectory {
     await this.decide(organizationId, command, context);
   }
 
-  /** Before any group is mapped, groups change no role; after, a provisioned member's role is their groups' strongest, member when none. */
-  private roleOf(directory: Directory, resourceId: string): MemberRole {
-    return roleFromGroups(directory, resourceId) ?? 'member';
-  }
-
   private async applyRoles(organizationId: string, directory: Directory, concerned: ReadonlySet<string>, context: CommandContext): Promise<void> {
-    if (Object.keys(directory.groupRoles).length === 0) return;
     const { state } = await this.organizations.load(organizationId);
     if (!state.exists) return;
-    const changes: { userId: string; from: MemberRole; to: MemberRole }[] = [];
-    for (const user of directory.users) {
-      const member = state.members.find((candidate) => candidate.userId === user.userId);
-      const to = this.roleOf(directory, user.resourceId);
-      if (concerned.has(user.resourceId) && user.active && member !== undefined && member.role !== to) {
-        changes.push({ userId: user.userId, from: member.role, to });
-      }
-    }
-    const owners = state.members.filter((member) => member.role === 'owner').length;
-    if (owners - changes.filter((change) => change.from === 'owner').length + changes.filter((change) => change.to === 'owner').length === 0) {
-      throw new DomainError('LAST_OWNER', 'This change would leave the organization without an owner: put an owner in a group mapped to owner first.', {});
-    }
-    // Promotions to owner before anything else, and demotions of owners last: an owner remains at every step.
-    const rank = (change: { from: MemberRole; to: MemberRole }): number => (change.to === 'owner' ? 0 : change.from === 'owner' ? 2 : 1);
-    for (const change of changes.sort((a, b) => rank(a) - rank(b))) {
-      await this.organizations.handle(organizationId, { type: 'ChangeMemberRole', data: { userId: change.userId, role: change.to } }, context);
+    for (const { userId, role } of roleChangesFromGroups(directory, state.members, concerned)) {
+      await this.organizations.handle(organizationId, { type: 'ChangeMemberRole', data: { userId, role } }, context);
     }
   }
+
 
   /** The address's member id: one already a member joins as they are (an invited member, an owner), anyone else with `role`. */
   private async join(organizationId: string, address: string, role: MemberRole, context: CommandContext): Promise<string> {
@@ -280,6 +263,8 @@ export class OrganizationDirectory {
     if (!state.exists) throw new DomainError('NOT_FOUND', 'The organization does not exist.', { entity: 'organization' });
     return state;
   }
+
+
 
   private async load(organizationId: string): Promise<Directory> {
     return (await loadStream(this.store, directoryDecider, organizationId, { cache: this.cache })).state;

@@ -3,6 +3,7 @@
 import { HttpException } from '@nestjs/common';
 import type { Request } from 'express';
 import { DomainError, type DirectoryUser } from '#domain';
+import { WrongExpectedRevisionError } from '#event-store';
 import type { ErrorAnswer } from '../http/error-answers.js';
 import { ProblemError } from '../http/problem-error.js';
 import { isJsonParseFailure } from '../http/problem.js';
@@ -60,6 +61,11 @@ export function answerScimErrors(exception: unknown, request: Request): ErrorAns
   if (!request.path.startsWith(`${SCIM_PATH}/`) && request.path !== SCIM_PATH) return undefined;
   if (exception instanceof ScimError) return errorBody(exception.status, exception.detail, exception.scimType);
   if (exception instanceof DomainError) return fromDomainError(exception);
+  // Another node changed the directory or the organization meanwhile, beyond the one retry: identity providers retry a
+  // 503, and the retry finds whatever part was done (a member already there is adopted).
+  if (exception instanceof WrongExpectedRevisionError) {
+    return { ...errorBody(503, 'The directory changed while this request was decided: send it again.'), headers: { 'Retry-After': '1' } };
+  }
   if (isJsonParseFailure(exception)) return errorBody(400, 'The request body is not valid JSON.', 'invalidSyntax');
   if (exception instanceof ProblemError) return errorBody(exception.getStatus(), exception.detail ?? exception.title);
   if (exception instanceof HttpException && exception.getStatus() < 500) return errorBody(exception.getStatus(), exception.message);

@@ -1,6 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { groupFilterOf, patchedGroup, type GroupInput } from './scim-groups.js';
-import { pageOf, patchedUser, ScimError, userFilterOf, userInputOf, type UserInput } from './scim-protocol.js';
+import type { Request } from 'express';
+import { WrongExpectedRevisionError } from '#event-store';
+import { answerScimErrors, pageOf, patchedUser, ScimError, userFilterOf, userInputOf, type UserInput } from './scim-protocol.js';
 
 const ada: UserInput = { userName: 'ada@acme.example', active: true, givenName: 'Ada' };
 const patch = (...Operations: unknown[]) => ({ schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'], Operations });
@@ -82,5 +84,18 @@ describe('a group PatchOp', () => {
     expect(refusal(() => patchedGroup(admins, patch({ op: 'add', path: 'members', value: [{ display: 'no id' }] })))).toEqual({ status: 400, scimType: 'invalidValue' });
     expect(refusal(() => patchedGroup(admins, patch({ op: 'remove', path: 'displayName' })))).toEqual({ status: 400, scimType: 'mutability' });
     expect(refusal(() => groupFilterOf('displayName sw "Ad"'))).toEqual({ status: 400, scimType: 'invalidFilter' });
+  });
+});
+
+describe('errors on /scim/v2', () => {
+  it('answers a write that lost a race past its retry 503 in SCIM’s schema, with Retry-After, so the provider sends it again', () => {
+    const request = { path: '/scim/v2/Users' } as Request;
+    expect(answerScimErrors(new WrongExpectedRevisionError('directory-acme', 3n, 4n), request)).toEqual({
+      status: 503,
+      contentType: 'application/scim+json',
+      headers: { 'Retry-After': '1' },
+      body: { schemas: ['urn:ietf:params:scim:api:messages:2.0:Error'], status: '503', detail: expect.stringContaining('send it again') },
+    });
+    expect(answerScimErrors(new WrongExpectedRevisionError('directory-acme', 3n, 4n), { path: '/organizations/acme' } as Request)).toBeUndefined();
   });
 });

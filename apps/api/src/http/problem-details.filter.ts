@@ -22,6 +22,7 @@ export class ProblemDetailsFilter implements ExceptionFilter {
     // A feature whose callers read its own error shape (OFREP's SDK providers) answers first.
     const own = this.answers.answer(exception, request);
     if (own !== undefined && !response.headersSent) {
+      for (const [name, value] of Object.entries(own.headers ?? {})) response.setHeader(name, value);
       response.status(own.status).type(own.contentType ?? 'application/json').send(JSON.stringify(own.body));
       return;
     }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { deciderSpec } from '../testing/decider-spec.js';
-import { roleFromGroups } from './directory-actors-and-roles.js';
+import { roleChangesFromGroups, roleFromGroups } from './directory-actors-and-roles.js';
 import { directoryDecider, emptyDirectory, evolveDirectory, type DirectoryEvent, type ScimGroupCreated, type ScimTokenCreated, type ScimUserProvisioned } from './directory.js';
 
 const at = '2030-01-01T00:00:00.000Z';
@@ -124,5 +124,30 @@ describe('an erasure', () => {
     directory.given(given).when({ type: 'EraseScimPerson', data: { userId: 'u2' } }).then([]);
     const state = [...given, { type: 'ScimUserErased', data: { resourceId: 'r-u1', userId: 'u1' } } as DirectoryEvent].reduce(evolveDirectory, emptyDirectory);
     expect([state.users, state.groups[0]?.members]).toEqual([[], []]);
+  });
+});
+
+describe('role changes from groups', () => {
+  const member = (userId: string, role: 'owner' | 'admin' | 'auditor' | 'member') => ({ userId, email: `${userId}@acme.example`, role, chorusUser: false });
+  const mapped = (roles: Record<string, 'owner' | 'admin' | 'auditor' | 'member'>, groups: ScimGroupCreated[]) =>
+    [provisioned('u1', 'u1@acme.example'), provisioned('u2', 'u2@acme.example'), ...groups, { type: 'GroupRolesMapped', data: { roles, at } } as DirectoryEvent].reduce(
+      evolveDirectory,
+      emptyDirectory,
+    );
+
+  it('promotes to owner first and demotes owners last, only the concerned, and nothing before a group is mapped', () => {
+    const directory = mapped({ Owners: 'owner' }, [group('g1', 'Owners', ['r-u2'])]);
+    expect(roleChangesFromGroups(directory, [member('u1', 'owner'), member('u2', 'member')], new Set(['r-u1', 'r-u2']))).toEqual([
+      { userId: 'u2', role: 'owner' },
+      { userId: 'u1', role: 'member' },
+    ]);
+    expect(roleChangesFromGroups(directory, [member('u1', 'owner'), member('u2', 'member')], new Set(['r-u2']))).toEqual([{ userId: 'u2', role: 'owner' }]);
+    const unmapped = [provisioned('u1', 'u1@acme.example'), group('g1', 'Owners', [])].reduce(evolveDirectory, emptyDirectory);
+    expect(roleChangesFromGroups(unmapped, [member('u1', 'owner')], new Set(['r-u1']))).toEqual([]);
+  });
+
+  it('refuses changes that leave no owner', () => {
+    const directory = mapped({ Admins: 'admin' }, [group('g1', 'Admins', ['r-u1'])]);
+    expect(() => roleChangesFromGroups(directory, [member('u1', 'owner'), member('u2', 'member')], new Set(['r-u1']))).toThrow('without an owner');
   });
 });
