@@ -1,5 +1,5 @@
 // SCIM 2.0's Group resource and its PatchOp forms (RFC 7643 4.2, RFC 7644 3.5.2). Pure, as scim-protocol.ts.
-import { isObject, lowerKeys, SCIM_PATH, ScimError, text } from './scim-protocol.js';
+import { isObject, lowerKeys, metaOf, patchOperations, quotedValue, SCIM_PATH, ScimError, text } from './scim-protocol.js';
 
 export const GROUP_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:Group';
 
@@ -36,13 +36,7 @@ export function scimGroupOf(
     displayName: group.displayName,
     ...(group.externalId === undefined ? {} : { externalId: group.externalId }),
     ...(withMembers ? { members: group.members.map((value) => ({ value, $ref: `${baseUrl}${SCIM_PATH}/Users/${value}`, type: 'User' })) } : {}),
-    meta: {
-      resourceType: 'Group',
-      created: group.createdAt,
-      lastModified: group.lastModified,
-      location: `${baseUrl}${SCIM_PATH}/Groups/${group.groupId}`,
-      version: `W/"${group.version}"`,
-    },
+    meta: metaOf('Group', group.groupId, group, baseUrl),
   };
 }
 
@@ -53,12 +47,7 @@ export type GroupFilter = { attribute: 'displayName' | 'externalId'; value: stri
 export function groupFilterOf(filter: string): GroupFilter {
   const match = GROUP_FILTER.exec(filter);
   if (match === null) throw new ScimError(400, 'Chorus filters Groups by displayName eq or externalId eq.', 'invalidFilter');
-  let value: string;
-  try {
-    value = JSON.parse(`"${match[2] ?? ''}"`) as string;
-  } catch {
-    throw new ScimError(400, 'The filter’s value is not a valid string.', 'invalidFilter');
-  }
+  const value = quotedValue(match[2] ?? '');
   return { attribute: match[1]!.toLowerCase() === 'displayname' ? 'displayName' : 'externalId', value };
 }
 
@@ -69,33 +58,25 @@ const MEMBER_PATH = /^members\[value eq "((?:[^"\\]|\\.)*)"\]$/i;
 
 /** Okta's (`members[value eq "..."]`, a value object with displayName) and Entra ID's (`Add`/`Remove` with a list) forms. */
 export function patchedGroup(input: GroupInput, body: unknown): GroupInput {
-  if (!isObject(body)) throw new ScimError(400, 'The body must be a PatchOp.', 'invalidSyntax');
-  const operations = lowerKeys(body).operations;
-  if (!Array.isArray(operations) || operations.length === 0) throw new ScimError(400, 'A PatchOp needs Operations.', 'invalidSyntax');
   let group = { ...input, members: [...input.members] };
-  for (const raw of operations) {
-    if (!isObject(raw)) throw new ScimError(400, 'Each operation must be an object.', 'invalidSyntax');
-    const operation = lowerKeys(raw);
-    const op = typeof operation.op === 'string' ? operation.op.toLowerCase() : '';
-    if (op !== 'add' && op !== 'replace' && op !== 'remove') throw new ScimError(400, 'op must be add, replace or remove.', 'invalidSyntax');
-    const path = typeof operation.path === 'string' ? operation.path : undefined;
+  for (const { op, path, value } of patchOperations(body)) {
     const one = path === undefined ? undefined : MEMBER_PATH.exec(path);
     if (one !== undefined && one !== null) {
       if (op !== 'remove') throw new ScimError(400, 'A member path is only removed.', 'invalidPath');
-      const id = JSON.parse(`"${one[1] ?? ''}"`) as string;
+      const id = quotedValue(one[1] ?? '');
       group = { ...group, members: group.members.filter((member) => member !== id) };
     } else if (path?.toLowerCase() === 'members') {
-      const ids = memberIds(operation.value);
+      const ids = memberIds(value);
       if (op === 'add') group = { ...group, members: [...new Set([...group.members, ...ids])] };
       else if (op === 'replace') group = { ...group, members: [...new Set(ids)] };
-      else group = { ...group, members: operation.value === undefined ? [] : group.members.filter((member) => !ids.includes(member)) };
+      else group = { ...group, members: value === undefined ? [] : group.members.filter((member) => !ids.includes(member)) };
     } else if (path?.toLowerCase() === 'displayname' || path?.toLowerCase() === 'externalid') {
-      group = groupAttribute(group, path.toLowerCase(), op === 'remove' ? undefined : operation.value);
+      group = groupAttribute(group, path.toLowerCase(), op === 'remove' ? undefined : value);
     } else if (path === undefined) {
-      if (op === 'remove' || !isObject(operation.value)) throw new ScimError(400, 'An operation without a path needs an object value.', 'invalidValue');
-      for (const [attribute, value] of Object.entries(lowerKeys(operation.value))) {
-        if (attribute === 'members') group = { ...group, members: op === 'add' ? [...new Set([...group.members, ...memberIds(value)])] : memberIds(value) };
-        else if (attribute === 'displayname' || attribute === 'externalid') group = groupAttribute(group, attribute, value);
+      if (op === 'remove' || !isObject(value)) throw new ScimError(400, 'An operation without a path needs an object value.', 'invalidValue');
+      for (const [attribute, given] of Object.entries(lowerKeys(value))) {
+        if (attribute === 'members') group = { ...group, members: op === 'add' ? [...new Set([...group.members, ...memberIds(given)])] : memberIds(given) };
+        else if (attribute === 'displayname' || attribute === 'externalid') group = groupAttribute(group, attribute, given);
         // Okta sends the group's own id beside its new name.
         else if (attribute !== 'id' && attribute !== 'schemas') throw new ScimError(400, `Chorus does not keep a group’s ${attribute}.`, 'invalidPath');
       }

@@ -156,14 +156,31 @@ export function scimUserOf(user: DirectoryUser, baseUrl: string): Record<string,
     ...(user.displayName === undefined ? {} : { displayName: user.displayName }),
     ...(user.email === undefined ? {} : { emails: [{ value: user.email, type: 'work', primary: true }] }),
     active: user.active,
-    meta: {
-      resourceType: 'User',
-      created: user.createdAt,
-      lastModified: user.lastModified,
-      location: `${baseUrl}${SCIM_PATH}/Users/${user.resourceId}`,
-      version: `W/"${user.version}"`,
-    },
+    meta: metaOf('User', user.resourceId, user, baseUrl),
   };
+}
+
+/** A resource's `meta` (RFC 7643 3.1): its version is the count of its changes, a weak ETag. */
+export const metaOf = (
+  resourceType: 'User' | 'Group',
+  id: string,
+  { createdAt, lastModified, version }: { createdAt: string; lastModified: string; version: number },
+  baseUrl: string,
+): Record<string, string> => ({
+  resourceType,
+  created: createdAt,
+  lastModified,
+  location: `${baseUrl}${SCIM_PATH}/${resourceType}s/${id}`,
+  version: `W/"${version}"`,
+});
+
+/** The value of a filter's or a path's `"..."`, JSON's escapes read; `invalidFilter` when they are not valid. */
+export function quotedValue(raw: string): string {
+  try {
+    return JSON.parse(`"${raw}"`) as string;
+  } catch {
+    throw new ScimError(400, 'The filter’s value is not a valid string.', 'invalidFilter');
+  }
 }
 
 // --- Filters -----------------------------------------------------------------------------------------------------
@@ -178,12 +195,7 @@ export function userFilterOf(filter: string): UserFilter {
   if (match === null) {
     throw new ScimError(400, 'Chorus filters Users by userName eq, externalId eq or emails[type eq "work"].value eq, one at a time.', 'invalidFilter');
   }
-  let value: string;
-  try {
-    value = JSON.parse(`"${match[2] ?? ''}"`) as string;
-  } catch {
-    throw new ScimError(400, 'The filter’s value is not a valid string.', 'invalidFilter');
-  }
+  const value = quotedValue(match[2] ?? '');
   const attribute = match[1]!.toLowerCase();
   return { attribute: attribute === 'username' ? 'userName' : attribute === 'externalid' ? 'externalId' : 'email', value };
 }
@@ -249,26 +261,34 @@ function setAttribute(input: UserInput, path: string, value: unknown, removing: 
   }
 }
 
-/** Applies a PatchOp (RFC 7644 3.5.2) to what Chorus keeps: Okta's `replace` with a value object, Entra ID's `Replace` with a path. */
-export function patchedUser(input: UserInput, body: unknown): UserInput {
+export type PatchOperation = { op: 'add' | 'replace' | 'remove'; path: string | undefined; value: unknown };
+
+/** A PatchOp's operations, their `op` in lower case (Entra ID writes `Replace`); anything else is `invalidSyntax`. */
+export function patchOperations(body: unknown): PatchOperation[] {
   if (!isObject(body)) throw new ScimError(400, 'The body must be a PatchOp.', 'invalidSyntax');
   const operations = lowerKeys(body).operations;
   if (!Array.isArray(operations) || operations.length === 0) throw new ScimError(400, 'A PatchOp needs Operations.', 'invalidSyntax');
-  let patched = input;
-  for (const raw of operations) {
+  return operations.map((raw) => {
     if (!isObject(raw)) throw new ScimError(400, 'Each operation must be an object.', 'invalidSyntax');
     const operation = lowerKeys(raw);
     const op = typeof operation.op === 'string' ? operation.op.toLowerCase() : '';
     if (op !== 'add' && op !== 'replace' && op !== 'remove') throw new ScimError(400, 'op must be add, replace or remove.', 'invalidSyntax');
-    const path = typeof operation.path === 'string' ? operation.path : undefined;
+    return { op, path: typeof operation.path === 'string' ? operation.path : undefined, value: operation.value };
+  });
+}
+
+/** Applies a PatchOp (RFC 7644 3.5.2) to what Chorus keeps: Okta's `replace` with a value object, Entra ID's `Replace` with a path. */
+export function patchedUser(input: UserInput, body: unknown): UserInput {
+  let patched = input;
+  for (const { op, path, value } of patchOperations(body)) {
     if (path !== undefined) {
-      patched = setAttribute(patched, path, operation.value, op === 'remove');
+      patched = setAttribute(patched, path, value, op === 'remove');
       continue;
     }
     if (op === 'remove') throw new ScimError(400, 'A remove needs a path.', 'noTarget');
-    if (!isObject(operation.value)) throw new ScimError(400, 'An operation without a path needs an object value.', 'invalidValue');
+    if (!isObject(value)) throw new ScimError(400, 'An operation without a path needs an object value.', 'invalidValue');
     // Okta: {"op": "replace", "value": {"active": false}}; a key may itself be a path ("name.givenName").
-    for (const [attribute, value] of Object.entries(operation.value)) patched = setAttribute(patched, attribute, value, false);
+    for (const [attribute, given] of Object.entries(value)) patched = setAttribute(patched, attribute, given, false);
   }
   return patched;
 }
