@@ -3,17 +3,16 @@
 // query (a filter holds addresses), the answer's status and the token. Written in batches, one append per organization
 // every FLUSH_MS, so that logging costs provisioning next to nothing; a crash loses at most that long of the log
 // (docs/directory.md), never a change: the changes themselves are events of their own.
-import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { handleCommand, newCommandContext } from '#application';
+import { scimRequestLogDecider, scimRequestLogStream, type ScimRequestLogged } from '#domain';
 import { EVENT_STORE, type EventStore } from '#event-store';
 import { IdentityClock } from '../config/app-clock.js';
 
 export const SCIM_REQUEST_LOG_SIZE = 100;
 const FLUSH_MS = 200;
 
-export const scimRequestLogStream = (organizationId: string): string => `scim-requests-${organizationId}`;
-
-export type ScimRequestEntry = { method: string; path: string; status: number; tokenId: string; at: string; correlationId: string };
+export type ScimRequestEntry = ScimRequestLogged['data'];
 
 @Injectable()
 export class ScimRequestLog implements OnModuleDestroy {
@@ -52,13 +51,8 @@ export class ScimRequestLog implements OnModuleDestroy {
     this.pending.clear();
     this.flushing = this.flushing.then(async () => {
       for (const [organizationId, entries] of batches) {
-        const events = entries.map((entry) => ({
-          id: randomUUID(),
-          type: 'ScimRequestLogged',
-          data: entry,
-          metadata: { actor: `scim:${entry.tokenId}`, correlationId: entry.correlationId, causationId: entry.correlationId },
-        }));
-        await this.store.append(scimRequestLogStream(organizationId), events, 'any').catch(() => undefined);
+        const command = { type: 'LogScimRequests', data: { entries } } as const;
+        await handleCommand(this.store, scimRequestLogDecider, organizationId, command, newCommandContext('system')).catch(() => undefined);
       }
     });
     return this.flushing;
