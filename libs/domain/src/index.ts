@@ -107,6 +107,7 @@ export { EventSchemaError, EventSchemas, eventSchemas, UPCASTERS, type Upcaster 
 export * from './privacy/personal-data.js';
 export * from './directory/directory.js';
 export * from './directory/directory-actors-and-roles.js';
+export * from './directory/scim-request-log.js';
 export * from './webhooks/webhook-endpoints.js';
 export * from './webhooks/webhook-deliveries.js';
 export * from './webhooks/webhook-catalogue.js';

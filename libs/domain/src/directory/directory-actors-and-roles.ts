@@ -1,5 +1,4 @@
 // Who a directory's changes are recorded as, and the roles its groups give (docs/directory.md, Groups and roles).
-import type { Decider } from '../decider.js';
 import { DomainError } from '../errors.js';
 import type { MemberRole } from '../organization/member-roles.js';
 import type { Member } from '../organization/state.js';
@@ -45,17 +44,3 @@ export function roleChangesFromGroups(
   return changes.sort((a, b) => rank(a) - rank(b)).map(({ userId, to }) => ({ userId, role: to }));
 }
 
-/** The directory's request log (docs/directory.md, The request log): a stream per organization, written in batches. */
-export const scimRequestLogStream = (organizationId: string): string => `scim-requests-${organizationId}`;
-
-/** No personal data: the path without its query, the status, the token. */
-export type ScimRequestLogged = { type: 'ScimRequestLogged'; data: { method: string; path: string; status: number; tokenId: string; at: string; correlationId: string } };
-
-/** Appends the batch as it is; nothing is decided on what came before, so only the last event is read (its revision). */
-export const scimRequestLogDecider: Decider<null, { type: 'LogScimRequests'; data: { entries: ScimRequestLogged['data'][] } }, ScimRequestLogged> = {
-  streamOf: scimRequestLogStream,
-  initialState: null,
-  evolve: () => null,
-  decide: (command) => command.data.entries.map((entry) => ({ type: 'ScimRequestLogged', data: entry })),
-  stateInLastEvent: true,
-};
