@@ -173,5 +173,6 @@ function toResponse(response: IncomingMessage, content: Buffer): Response {
   for (let index = 0; index + 1 < raw.length; index += 2) pairs.push([raw[index] ?? '', raw[index + 1] ?? '']);
   const headers = new Headers(pairs);
   const empty = status === 204 || status === 205 || status === 304;
-  return new Response(empty ? null : content, { status, statusText: response.statusMessage ?? '', headers });
+  // A Uint8Array over its own ArrayBuffer is a BodyInit under both Node's and the DOM's types (node-saml brings the latter).
+  return new Response(empty ? null : new Uint8Array(content), { status, statusText: response.statusMessage ?? '', headers });
 }
