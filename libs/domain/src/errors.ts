@@ -25,7 +25,8 @@ export type DomainErrorCode =
   | 'NO_SECOND_FACTOR'
   | 'REAUTHENTICATION_REQUIRED'
   | 'SSO_DOMAIN_PUBLIC'
-  | 'SSO_DISCOVERY_FAILED';
+  | 'SSO_DISCOVERY_FAILED'
+  | 'SAML_RESPONSE_REFUSED';
 
 export class DomainError extends Error {
   constructor(

@@ -7,7 +7,7 @@ export * from './organization/view.js';
 export * from './plans/catalogue.js';
 
 export { initialOrganizationState } from './organization/state.js';
-export type { ExistingOrganization, Member, NoOrganization, OrganizationState, Site, SsoDomainVerification, SsoSettings } from './organization/state.js';
+export type { ExistingOrganization, Member, NoOrganization, OrganizationState, Site, SsoDomainVerification, SsoSettings, OidcSsoSettings, SamlSsoSettings, SamlCertificate } from './organization/state.js';
 export { evolve, foldOrganization } from './organization/evolve.js';
 export { decide, refuseUnlessAllowed, type RoleCheckedCommand } from './organization/decisions.js';
 export { organizationDecider, type RequestedOrganizationCommand } from './organization/decider.js';
@@ -80,6 +80,8 @@ export {
 
 export * from './api-key/api-key.js';
 export * from './sso/sso-domain-claim.js';
+export * from './sso/saml-rules.js';
+export * from './sso/saml-sign-on.js';
 export * from './sso/sso-sign-on-failures.js';
 
 export * from './user/events.js';

@@ -62,6 +62,16 @@ const everyCommand: Record<OrganizationCommandType, OrganizationCommand[]> = {
       },
     },
   ],
+  ConfigureSamlSso: [
+    {
+      type: 'ConfigureSamlSso',
+      data: {
+        idp: { entityId: 'https://idp.append.example/saml', ssoUrl: 'https://idp.append.example/sso', certificates: [{ certificate: 'MIIB', sha256: 'a'.repeat(64), notAfter: '2031-01-01T00:00:00.000Z' }] },
+        domains: ['append.example'],
+        checks: { publicDomains: [], domainsHeldElsewhere: [] },
+      },
+    },
+  ],
   RecordSsoDomainCheck: [{ type: 'RecordSsoDomainCheck', data: { domain: 'append.example', found: true, at: '2030-01-01T00:01:00.000Z', graceMs: 0 } }],
   SetDomainJoin: [{ type: 'SetDomainJoin', data: { domain: 'append.example', join: 'automatic', role: 'auditor' } }],
   RecordAutomaticJoinRefusal: [{ type: 'RecordAutomaticJoinRefusal', data: { domain: 'append.example', on: '2030-01-01' } }],

@@ -52,6 +52,7 @@ export const EVENT_TYPE_NAMES: Record<OrganizationEventType, string> = {
   WebAnalyticsDomainAdded: 'Web analytics domain added',
   WebAnalyticsDomainRemoved: 'Web analytics domain removed',
   SsoConfigured: 'Single sign-on configured',
+  SamlSsoConfigured: 'Single sign-on configured (SAML)',
   SsoDisabled: 'Single sign-on turned off',
   SsoDomainPending: 'Single sign-on domain awaiting verification',
   SsoDomainVerified: 'Single sign-on domain verified',
@@ -106,6 +107,8 @@ const DETAILS: Sentences = {
   // Never the client secret, not even sealed: the history is read by auditors, and exported.
   SsoConfigured: ({ issuer, domains, enforce, trustProviderMfa }) =>
     `${issuer} for ${domains.join(', ')}${enforce ? ', required' : ''}${trustProviderMfa === true ? ", the provider's MFA trusted" : ''}`,
+  SamlSsoConfigured: ({ idpEntityId, domains, enforce, allowIdpInitiated, trustProviderMfa }) =>
+    `${idpEntityId} for ${domains.join(', ')}${enforce ? ', required' : ''}${allowIdpInitiated ? ', sign-ins started at the provider allowed' : ''}${trustProviderMfa === true ? ", the provider's MFA trusted" : ''}`,
   SsoDisabled: () => '',
   // Not the token: it is only worth something in the domain's DNS, and the history is exported.
   SsoDomainPending: ({ domain }) => `${toUnicodeHostname(domain)}, until its DNS record is published`,

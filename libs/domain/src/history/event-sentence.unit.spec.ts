@@ -64,6 +64,15 @@ const sentences: { [Type in OrganizationEventType]: [EventOf<Type>, string][] } 
       'Single sign-on configured: https://id.acme.example for acme.example, acme.test, required',
     ],
   ],
+  SamlSsoConfigured: [
+    [
+      {
+        type: 'SamlSsoConfigured',
+        data: { idpEntityId: 'http://www.okta.com/exk1', ssoUrl: 'https://acme.okta.com/app/sso/saml', certificates: [], metadataUrl: null, domains: ['acme.example'], enforce: false, allowIdpInitiated: true },
+      },
+      'Single sign-on configured (SAML): http://www.okta.com/exk1 for acme.example, sign-ins started at the provider allowed',
+    ],
+  ],
   SsoDisabled: [[{ type: 'SsoDisabled', data: {} }, 'Single sign-on turned off']],
   SsoDomainPending: [
     [

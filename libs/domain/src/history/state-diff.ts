@@ -165,7 +165,9 @@ function domainChanges(before: OrganizationView, after: OrganizationView): Organ
 
 function ssoChanges(before: OrganizationView, after: OrganizationView): OrganizationChange[] {
   const words = (settings: OrganizationView['sso']['settings']): string | undefined =>
-    settings === null ? undefined : `${settings.issuer} for ${settings.domains.join(', ')}${settings.enforce ? ', required' : ''}${settings.trustProviderMfa ? ", the provider's MFA trusted" : ''}`;
+    settings === null
+      ? undefined
+      : `${settings.protocol === 'oidc' ? settings.issuer : `SAML ${settings.idpEntityId}`} for ${settings.domains.join(', ')}${settings.enforce ? ', required' : ''}${settings.trustProviderMfa ? ", the provider's MFA trusted" : ''}`;
   return compare('sso', 'Single sign-on', words(before.sso.settings), words(after.sso.settings));
 }
 

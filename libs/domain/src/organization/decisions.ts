@@ -12,6 +12,7 @@ import { assignPlan, withPlanAssigned } from './decisions/assign-plan.js';
 import { cancelAddOn, withAddOnCancelled } from './decisions/cancel-add-on.js';
 import { changeMemberRole, withMemberRoleChanged } from './decisions/change-member-role.js';
 import { configureLimits, withLimitsConfigured } from './decisions/configure-limits.js';
+import { configureSamlSso, withSamlSsoConfigured } from './decisions/configure-saml-sso.js';
 import { configureSso, withSsoConfigured, withSsoDomainPending } from './decisions/configure-sso.js';
 import { createOrganization, withOrganizationCreated } from './decisions/create-organization.js';
 import { disableChorus, withChorusDisabled } from './decisions/disable-chorus.js';
@@ -64,6 +65,7 @@ export const evolvers = byEventType({
   WebAnalyticsDomainAdded: withWebAnalyticsDomainAdded,
   WebAnalyticsDomainRemoved: withWebAnalyticsDomainRemoved,
   SsoConfigured: withSsoConfigured,
+  SamlSsoConfigured: withSamlSsoConfigured,
   SsoDisabled: withSsoDisabled,
   SsoDomainPending: withSsoDomainPending,
   SsoDomainVerified: withSsoDomainVerified,
@@ -128,6 +130,7 @@ export const decisions = byCommandType({
   AddWebAnalyticsDomain: onExisting(addWebAnalyticsDomain),
   RemoveWebAnalyticsDomain: onExisting(removeWebAnalyticsDomain),
   ConfigureSso: onExisting(configureSso),
+  ConfigureSamlSso: onExisting(configureSamlSso),
   DisableSso: onExisting(disableSso),
   RecordSsoDomainCheck: onExisting(recordSsoDomainCheck),
   RecordTrafficThreshold: onExisting(recordTrafficThreshold),
@@ -179,7 +182,7 @@ function rolesConcerned({ type, data: about }: RoleCheckedCommand, state: Existi
   }
 }
 
-const OWNERS_ONLY: readonly OrganizationCommand['type'][] = ['ConfigureSso', 'DisableSso', 'RecordSsoDomainCheck', 'SetDomainJoin'];
+const OWNERS_ONLY: readonly OrganizationCommand['type'][] = ['ConfigureSso', 'ConfigureSamlSso', 'DisableSso', 'RecordSsoDomainCheck', 'SetDomainJoin'];
 /** An erasure is asked by the person or an operator, never decided by an organization's managers. */
 const OPERATORS_ONLY: readonly OrganizationCommand['type'][] = ['EraseMember'];
 

@@ -22,6 +22,7 @@ export type { QualityAssuranceDomainRemoved } from './decisions/remove-quality-a
 export type { SiteAdded } from './decisions/add-site.js';
 export type { SiteRemoved } from './decisions/remove-site.js';
 export type { SsoChecks, SsoConfigured, SsoDomainPending } from './decisions/configure-sso.js';
+export type { SamlIdentityProvider, SamlSsoConfigured } from './decisions/configure-saml-sso.js';
 export type { SsoDisabled } from './decisions/disable-sso.js';
 export type { SsoDomainRecordMissing, SsoDomainUnverified, SsoDomainVerified } from './decisions/record-sso-domain-check.js';
 export type { SubscriptionTrialEnding } from './decisions/note-trial-ending.js';

@@ -7,8 +7,8 @@ import type { OrganizationSubscription } from '../billing/subscription.js';
 import type { AddOn, Limit, PlanCatalogue, PlanSpec, SiteFeatures } from '../plans/catalogue.js';
 import { ADD_ONS } from '../plans/plan-lines.js';
 import type { MemberRole } from './member-roles.js';
-import type { ExistingOrganization, SsoDomainVerification } from './state.js';
-import type { OrganizationView, PerResource, SsoDomainState, SubscriptionView } from './view.js';
+import type { ExistingOrganization, SsoDomainVerification, SsoSettings } from './state.js';
+import type { OrganizationView, PerResource, SsoDomainState, SsoSettingsView, SubscriptionView } from './view.js';
 
 const NO_SITE_FEATURES: SiteFeatures = {
   customCTAs: false,
@@ -73,17 +73,7 @@ export function organizationView(state: ExistingOrganization, catalogue: PlanCat
     sso: {
       available: hasSsoPlan(state, catalogue),
       // Never the client secret, not even sealed: only that one is set.
-      settings:
-        state.sso === null
-          ? null
-          : {
-              issuer: state.sso.issuer,
-              clientId: state.sso.clientId,
-              domains: state.sso.domains.map(toUnicodeHostname),
-              enforce: state.sso.enforce,
-              trustProviderMfa: state.sso.trustProviderMfa,
-              domainStates: state.sso.domains.map((domain) => ssoDomainState(domain, state.sso?.verification[domain], state.domainJoins?.[domain] ?? null)),
-            },
+      settings: state.sso === null ? null : ssoSettingsView(state.sso, state.domainJoins),
     },
   };
 }
@@ -96,6 +86,20 @@ function subscriptionView(subscription: OrganizationSubscription | undefined): S
   if (subscription === undefined) return null;
   const { provider, status, trialEndsAt, endsOn, currentPeriod, endedAt } = subscription;
   return { provider, status, trialEndsAt, endsOn, currentPeriod: currentPeriod === null ? null : { ...currentPeriod }, endedAt };
+}
+
+/** Never the client secret, not even sealed: only that one is set. Certificates by digest and expiry, not their bytes. */
+function ssoSettingsView(sso: SsoSettings, joins: ExistingOrganization['domainJoins']): SsoSettingsView {
+  const common = {
+    domains: sso.domains.map(toUnicodeHostname),
+    enforce: sso.enforce,
+    trustProviderMfa: sso.trustProviderMfa,
+    domainStates: sso.domains.map((domain) => ssoDomainState(domain, sso.verification[domain], joins?.[domain] ?? null)),
+  };
+  if (sso.protocol === 'oidc') return { protocol: 'oidc', issuer: sso.issuer, clientId: sso.clientId, ...common };
+  const certificates = sso.certificates.map(({ sha256, notAfter }) => ({ sha256, notAfter }));
+  const { idpEntityId, ssoUrl, metadataUrl, allowIdpInitiated } = sso;
+  return { protocol: 'saml', idpEntityId, ssoUrl, metadataUrl, certificates, allowIdpInitiated, ...common };
 }
 
 function ssoDomainState(domain: string, verification: SsoDomainVerification | undefined, joinRole: MemberRole | null): SsoDomainState {

@@ -280,6 +280,7 @@ describe('organizationView: single sign-on', () => {
     expect(view.sso).toEqual({
       available: true,
       settings: {
+        protocol: 'oidc',
         issuer: 'https://idp.example',
         clientId: 'chorus',
         domains: ['bücher.example', 'acme.example'],

@@ -14,16 +14,31 @@ export type SsoDomainVerification = {
   readonly missingSince: string | null;
 };
 
-/** clientSecret sealed. */
-export type SsoSettings = {
-  readonly issuer: string;
-  readonly clientId: string;
-  readonly clientSecret: string;
+/** What every protocol shares: the domains it signs in and how. */
+type SsoCommon = {
   readonly domains: readonly string[];
   readonly enforce: boolean;
   readonly trustProviderMfa: boolean;
   readonly verification: Readonly<Record<string, SsoDomainVerification>>;
 };
+
+/** OpenID Connect; clientSecret sealed. */
+export type OidcSsoSettings = SsoCommon & { readonly protocol: 'oidc'; readonly issuer: string; readonly clientId: string; readonly clientSecret: string };
+
+/** A SAML identity provider's signing certificate: the DER in base64, as its metadata gives it. */
+export type SamlCertificate = { readonly certificate: string; readonly sha256: string; readonly notAfter: string };
+
+/** SAML 2.0: the identity provider as its metadata describes it. */
+export type SamlSsoSettings = SsoCommon & {
+  readonly protocol: 'saml';
+  readonly idpEntityId: string;
+  readonly ssoUrl: string;
+  readonly certificates: readonly SamlCertificate[];
+  readonly metadataUrl: string | null;
+  readonly allowIdpInitiated: boolean;
+};
+
+export type SsoSettings = OidcSsoSettings | SamlSsoSettings;
 
 export type NoOrganization = { readonly exists: false };
 

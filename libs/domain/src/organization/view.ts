@@ -58,11 +58,24 @@ export type OrganizationView = {
   sso: {
     available: boolean;
     /** Never the client secret. domainStates: one per domain, in the same order. */
-    settings: { issuer: string; clientId: string; domains: string[]; enforce: boolean; trustProviderMfa: boolean; domainStates: SsoDomainState[] } | null;
+    settings: SsoSettingsView | null;
   };
 };
 
 /** unverified with no record: listed before verification existed; saving gives one. */
+type SsoCommonView = { domains: string[]; enforce: boolean; trustProviderMfa: boolean; domainStates: SsoDomainState[] };
+
+export type SsoSettingsView =
+  | ({ protocol: 'oidc'; issuer: string; clientId: string } & SsoCommonView)
+  | ({
+      protocol: 'saml';
+      idpEntityId: string;
+      ssoUrl: string;
+      metadataUrl: string | null;
+      certificates: { sha256: string; notAfter: string }[];
+      allowIdpInitiated: boolean;
+    } & SsoCommonView);
+
 export type SsoDomainState = {
   domain: string;
   status: 'pending' | 'verified' | 'unverified';

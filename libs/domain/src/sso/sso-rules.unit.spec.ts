@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { foldOrganization } from '../organization/evolve.js';
-import type { ExistingOrganization } from '../organization/state.js';
+import type { ExistingOrganization, OidcSsoSettings } from '../organization/state.js';
 import { onChorusPlan } from '../testing/organization-events.js';
 import { emailDomain, isSealedSecret, parseIssuer, ssoDomainOf } from './sso-rules.js';
 
@@ -24,7 +24,7 @@ describe('SSO rules', () => {
     expect(ssoDomainOf(withSso, 'ann@acme.example@evil.example')).toBeNull();
     expect(ssoDomainOf(foldOrganization(onChorusPlan('enterprise')) as ExistingOrganization, 'ann@acme.example')).toBeNull();
     // Listed but not (or no longer) verified: it covers no one.
-    const { issuer, clientId, clientSecret, enforce } = withSso.sso as NonNullable<ExistingOrganization['sso']>;
+    const { issuer, clientId, clientSecret, enforce } = withSso.sso as OidcSsoSettings;
     const listedOnly = { issuer, clientId, clientSecret, enforce, domains: ['acme.example'] };
     const unproven = foldOrganization([...onChorusPlan('enterprise'), { type: 'SsoConfigured', data: listedOnly }]);
     expect(ssoDomainOf(unproven as ExistingOrganization, 'ann@acme.example')).toBeNull();

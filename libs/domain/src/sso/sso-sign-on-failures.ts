@@ -12,6 +12,12 @@ export type SsoFailureReason =
   | 'discovery-failed'
   | 'provider-error'
   | 'token-refused'
+  /** SAML: the response's signature, issuer, audience, recipient, times or request did not hold. */
+  | 'response-refused'
+  /** SAML: an assertion accepted before. */
+  | 'replay'
+  /** SAML: a response no request asked for, while the organization does not allow sign-ins started at the provider. */
+  | 'idp-initiated'
   | 'state'
   | 'email-unverified'
   | 'foreign-domain'

@@ -55,7 +55,11 @@ const CATALOGUE: Catalogue = {
   QualityAssuranceDomainRemoved: { type: 'domain.removed', data: ({ domain }) => ({ domain, kind: 'quality-assurance' }) },
   WebAnalyticsDomainAdded: { type: 'domain.added', data: ({ domain }) => ({ domain, kind: 'web-analytics' }) },
   WebAnalyticsDomainRemoved: { type: 'domain.removed', data: ({ domain }) => ({ domain, kind: 'web-analytics' }) },
-  SsoConfigured: { type: 'sso.changed', data: ({ issuer, domains, enforce }) => ({ change: 'configured', issuer, domains, enforce }) },
+  SsoConfigured: { type: 'sso.changed', data: ({ issuer, domains, enforce }) => ({ change: 'configured', protocol: 'oidc', issuer, domains, enforce }) },
+  SamlSsoConfigured: {
+    type: 'sso.changed',
+    data: ({ idpEntityId, domains, enforce }) => ({ change: 'configured', protocol: 'saml', idpEntityId, domains, enforce }),
+  },
   SsoDisabled: { type: 'sso.changed', data: () => ({ change: 'disabled' }) },
   SsoDomainPending: { type: 'sso.changed', data: ({ domain }) => ({ change: 'domain-pending', domain }) },
   SsoDomainVerified: { type: 'sso.changed', data: ({ domain }) => ({ change: 'domain-verified', domain }) },

@@ -147,7 +147,7 @@ describe('the webhook catalogue', () => {
     const memberTypes = ['signin.succeeded', 'signin.failed', 'factor.added', 'factor.removed', 'session.revoked', 'entitlements.changed'];
     expect([...types, ...memberTypes].sort()).toEqual([...WEBHOOK_EVENT_TYPES].sort());
     const sso = webhookEventOf('SsoConfigured', { issuer: 'https://id.example.com', clientId: 'c', clientSecret: 'sealed-secret', domains: ['example.com'], enforce: true });
-    expect(sso).toEqual({ type: 'sso.changed', data: { change: 'configured', issuer: 'https://id.example.com', domains: ['example.com'], enforce: true } });
+    expect(sso).toEqual({ type: 'sso.changed', data: { change: 'configured', protocol: 'oidc', issuer: 'https://id.example.com', domains: ['example.com'], enforce: true } });
     expect(webhookEventOf('SsoDomainPending', { domain: 'example.com', token: 'dns-token', at })?.data).toEqual({ change: 'domain-pending', domain: 'example.com' });
     expect(webhookEventOf('UserRegistered', {})).toBeUndefined();
   });

@@ -2,7 +2,7 @@ import { DomainError } from '../../errors.js';
 import { ssoDomainTaken } from '../../sso/sso-domain-claim.js';
 import { hasSsoPlan, isClientId, isSealedSecret, isSsoVerificationToken, MAX_SSO_DOMAINS, parseIssuer, parseSsoDomain } from '../../sso/sso-rules.js';
 import type { DecideContext } from '../decide-context.js';
-import type { ExistingOrganization } from '../state.js';
+import type { ExistingOrganization, SsoDomainVerification } from '../state.js';
 import { invalid, optionalBoolean } from '../command-validation.js';
 import { withVerification } from './sso-verification.js';
 
@@ -33,7 +33,7 @@ export type SsoConfigured = {
 /** Until the TXT record `_chorus-verification.<domain>` holds the token, the domain signs no one in. */
 export type SsoDomainPending = { type: 'SsoDomainPending'; data: { domain: string; token: string; at: string } };
 
-function requireDomains(value: unknown): string[] {
+export function requireDomains(value: unknown): string[] {
   if (!Array.isArray(value) || value.length === 0) throw invalid('domains', 'required', 'domains must list at least one e-mail domain.');
   if (value.length > MAX_SSO_DOMAINS) throw invalid('domains', 'out_of_range', `domains may list at most ${MAX_SSO_DOMAINS} e-mail domains.`);
   const domains: string[] = [];
@@ -55,7 +55,7 @@ export function configureSso(command: ConfigureSso, state: ExistingOrganization,
   const clientId = command.data.clientId;
   const given = command.data.clientSecret;
   if (given !== undefined && !isSealedSecret(given)) throw invalid('clientSecret', 'invalid_format', 'clientSecret must be sealed before it is recorded.');
-  const clientSecret = given ?? state.sso?.clientSecret;
+  const clientSecret = given ?? (state.sso?.protocol === 'oidc' ? state.sso.clientSecret : undefined);
   if (clientSecret === undefined) throw invalid('clientSecret', 'required', 'clientSecret is required to configure single sign-on.');
   const domains = requireDomains(command.data.domains);
   const enforce = optionalBoolean('enforce', command.data.enforce) ?? false;
@@ -66,7 +66,7 @@ export function configureSso(command: ConfigureSso, state: ExistingOrganization,
   refuseWhatChecksFound(command.data.checks, issuer, domains);
   const current = state.sso;
   const unchanged =
-    current !== null &&
+    current?.protocol === 'oidc' &&
     current.issuer === issuer &&
     current.clientId === clientId &&
     current.clientSecret === clientSecret &&
@@ -82,6 +82,16 @@ export function configureSso(command: ConfigureSso, state: ExistingOrganization,
 /** In the order an owner fixes them. */
 function refuseWhatChecksFound(checks: SsoChecks | undefined, issuer: string, domains: readonly string[]): void {
   if (checks === undefined) throw invalid('checks', 'required', 'The settings must be checked before they are decided on.');
+  refuseDomainsChecksFound(checks, domains);
+  if (!checks.issuerAllowed) throw invalid('issuer', 'not_allowed', 'issuer: must be an https:// URL in production.');
+  if (checks.discovery !== 'ok') {
+    const detail = 'The issuer could not be used: it must serve an OpenID Connect discovery document over https from a public address.';
+    throw new DomainError('SSO_DISCOVERY_FAILED', detail, { issuer });
+  }
+}
+
+/** Whatever the protocol: no public mail domain, none another organization holds. */
+export function refuseDomainsChecksFound(checks: Pick<SsoChecks, 'publicDomains' | 'domainsHeldElsewhere'>, domains: readonly string[]): void {
   const publicDomain = domains.find((domain) => checks.publicDomains.includes(domain));
   if (publicDomain !== undefined) {
     throw new DomainError('SSO_DOMAIN_PUBLIC', `Anyone can have an address at ${publicDomain}: it cannot sign in through one organization.`, {
@@ -91,14 +101,13 @@ function refuseWhatChecksFound(checks: SsoChecks | undefined, issuer: string, do
   }
   const held = domains.find((domain) => checks.domainsHeldElsewhere.includes(domain));
   if (held !== undefined) throw ssoDomainTaken(held);
-  if (!checks.issuerAllowed) throw invalid('issuer', 'not_allowed', 'issuer: must be an https:// URL in production.');
-  if (checks.discovery !== 'ok') {
-    const detail = 'The issuer could not be used: it must serve an OpenID Connect discovery document over https from a public address.';
-    throw new DomainError('SSO_DISCOVERY_FAILED', detail, { issuer });
-  }
 }
 
-function pendingDomains({ verificationTokens = {}, at }: ConfigureSso['data'], domains: readonly string[], state: ExistingOrganization): SsoDomainPending[] {
+export function pendingDomains(
+  { verificationTokens = {}, at }: { verificationTokens?: Record<string, string>; at?: string },
+  domains: readonly string[],
+  state: ExistingOrganization,
+): SsoDomainPending[] {
   const unproven = domains.filter((domain) => state.sso?.verification[domain] === undefined);
   if (unproven.length === 0) return [];
   if (typeof at !== 'string' || Number.isNaN(Date.parse(at))) throw invalid('at', 'required', 'at must be the time of the change.');
@@ -112,8 +121,13 @@ function pendingDomains({ verificationTokens = {}, at }: ConfigureSso['data'], d
 export function withSsoConfigured(state: ExistingOrganization, { data }: SsoConfigured): ExistingOrganization {
   const { issuer, clientId, clientSecret, domains, enforce, trustProviderMfa = false } = data;
   const listed = [...new Set(domains)];
-  const kept = Object.entries(state.sso?.verification ?? {}).filter(([domain]) => listed.includes(domain));
-  return { ...state, sso: { issuer, clientId, clientSecret, domains: listed, enforce, trustProviderMfa, verification: Object.fromEntries(kept) } };
+  const sso = { protocol: 'oidc', issuer, clientId, clientSecret, domains: listed, enforce, trustProviderMfa, verification: keptVerification(state, listed) } as const;
+  return { ...state, sso };
+}
+
+/** A domain still listed keeps its proof, whichever protocol signs it in now. */
+export function keptVerification(state: ExistingOrganization, listed: readonly string[]): Record<string, SsoDomainVerification> {
+  return Object.fromEntries(Object.entries(state.sso?.verification ?? {}).filter(([domain]) => listed.includes(domain)));
 }
 
 export const withSsoDomainPending = (state: ExistingOrganization, { data }: SsoDomainPending): ExistingOrganization =>
