@@ -65,7 +65,7 @@ describe('GET /docs/openapi.json against the router', () => {
   it("takes bodies, queries, path parameters, statuses and access from the controllers' own schemas and rules", () => {
     expect(document.openapi).toBe('3.1.0');
     const create = document.paths['/organizations']?.post;
-    expect(create?.requestBody?.content['application/json'].schema).toMatchObject({ type: 'object', properties: { name: expect.any(Object) }, required: ['name'] });
+    expect(create?.requestBody?.content['application/json']?.schema).toMatchObject({ type: 'object', properties: { name: expect.any(Object) }, required: ['name'] });
     expect(create?.responses['201']).toBeDefined();
     expect(create?.security).toEqual([{ apiKey: ['organizations:write'] }]);
 
@@ -83,9 +83,9 @@ describe('GET /docs/openapi.json against the router', () => {
     const login = document.paths['/login']?.post;
     expect(login?.responses['204']).toBeDefined();
     expect(login?.responses['401']?.content?.['application/problem+json']).toBeDefined();
-    expect(login?.requestBody?.content['application/json'].schema).toMatchObject({ properties: { username: expect.any(Object), password: expect.any(Object) } });
+    expect(login?.requestBody?.content['application/json']?.schema).toMatchObject({ properties: { username: expect.any(Object), password: expect.any(Object) } });
     // Unknown fields are refused (z.strictObject), and the document says so.
-    expect(login?.requestBody?.content['application/json'].schema).toMatchObject({ additionalProperties: false });
+    expect(login?.requestBody?.content['application/json']?.schema).toMatchObject({ additionalProperties: false });
   });
 });
 

@@ -149,6 +149,7 @@ describe('PUT /organizations/:id/sso', () => {
     expect(view.body.sso).toEqual({
       available: true,
       settings: {
+        protocol: 'oidc',
         issuer: idp.issuer,
         clientId,
         domains: ['acme.example'],

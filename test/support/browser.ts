@@ -14,6 +14,8 @@ export type Answer = {
 
 export type CallOptions = {
   json?: unknown;
+  /** A form POST (application/x-www-form-urlencoded), as an identity provider's auto-submitting page sends. */
+  form?: Record<string, string>;
   headers?: Record<string, string>;
   /** false: send no X-XSRF-TOKEN; a string: send that instead of the cookie's value. */
   xsrf?: boolean | string;
@@ -63,6 +65,7 @@ export class Browser {
     const ours = url.origin === new URL(this.baseUrl).origin;
     const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
     if (options.json !== undefined) headers['content-type'] = 'application/json';
+    if (options.form !== undefined) headers['content-type'] = 'application/x-www-form-urlencoded';
     if (ours && this.cookies.size > 0) headers.cookie = [...this.cookies].map(([name, value]) => `${name}=${encodeURIComponent(value)}`).join('; ');
     const xsrf = options.xsrf ?? true;
     const token = typeof xsrf === 'string' ? xsrf : xsrf ? this.cookies.get('XSRF-TOKEN') : undefined;
@@ -73,6 +76,7 @@ export class Browser {
       headers,
       redirect: 'manual',
       ...(options.json === undefined ? {} : { body: JSON.stringify(options.json) }),
+      ...(options.form === undefined ? {} : { body: new URLSearchParams(options.form).toString() }),
     });
     const text = await response.text();
     const setCookies = response.headers.getSetCookie().map(parseSetCookie);

@@ -49,7 +49,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   {
     name: 'org:sso',
     args: '<id>',
-    summary: "set or turn off an organization's single sign-on (OpenID Connect)",
+    summary: "set or turn off an organization's single sign-on (OpenID Connect or SAML 2.0)",
     load: async () => (await import('./commands/org-sso.command.js')).registerOrgSsoCommand,
   },
   {

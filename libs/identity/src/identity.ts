@@ -20,6 +20,7 @@ import { ThrottleCounters } from './sign-in/throttle-counters.js';
 import { UserClaims, UserDirectory } from './user/user-claims.js';
 import type { IdentifierNames } from './user/identifier-names.js';
 import { UserRegistration } from './user/user-registration.js';
+import { SamlProviders } from './sso/saml-providers.js';
 import { OidcProviders } from './sso/oidc-providers.js';
 import { SecretBox, type SecretKey } from './sso/secret-box.js';
 import { SsoStateSeal } from './sso/sso-state.js';
@@ -71,6 +72,7 @@ export type Identity = {
   ssoClientSecrets: SecretBox;
   ssoState: SsoStateSeal;
   oidcProviders: OidcProviders;
+  samlProviders: SamlProviders;
   twoStep: TwoStep;
   ownerResets: OwnerResets;
   erasure: PersonErasure;
@@ -151,6 +153,7 @@ export function createIdentity(options: IdentityOptions): Identity {
       publicAddressesOnly: options.publicSsoProvidersOnly ?? true,
       clock,
     }),
+    samlProviders: new SamlProviders({ allowHttpMetadata: options.allowHttpSsoIssuers ?? false, publicAddressesOnly: options.publicSsoProvidersOnly ?? true }),
     twoStep,
     ownerResets: new OwnerResets({ users, attempts, hasher, clock, mailer: options.mailer, logger: options.logger, links }),
     erasure: new PersonErasure(users, claims, sessions),

@@ -17,6 +17,8 @@ export * from './sign-in/google-state.js';
 export * from './sign-in/password-sign-in.js';
 export * from './sign-in/sign-in-attempts.js';
 export * from './sso/oidc-providers.js';
+export * from './sso/saml-metadata.js';
+export * from './sso/saml-providers.js';
 export * from './sso/secret-box.js';
 export * from './sso/sso-state.js';
 export * from './user/identifiers.js';

@@ -1,10 +1,12 @@
 // Every state-changing request carrying the session cookie must echo the XSRF-TOKEN cookie in
 // X-XSRF-TOKEN, signed for its session, whatever else it carries (an Authorization header included);
-// so must the sign-in forms before any session (login CSRF). Exempt: the billing webhook (signed).
+// so must the sign-in forms before any session (login CSRF). Exempt: the billing webhook (signed) and a SAML ACS (the
+// identity provider's signed response, POSTed cross-site; saml-sign-on.controller.ts).
 // API-key calls need no exemption: without a session cookie there is nothing a forged request could ride on.
 import { Inject, Injectable, type NestMiddleware } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import type { Identity } from '#identity';
+import { SAML_ACS_PATH } from '../http/json-body.js';
 import { ProblemError } from '../http/problem-error.js';
 import { AuthCookies, XSRF_COOKIE, XSRF_HEADER } from './auth-cookies.js';
 import { BrowserSessions } from './browser-sessions.service.js';
@@ -31,7 +33,7 @@ export class XsrfMiddleware implements NestMiddleware {
     }
     // Routes match case-insensitively and with a trailing slash: so must these lists.
     const path = request.path.toLowerCase().replace(/(.)\/+$/, '$1');
-    if (EXEMPT_PATHS.has(path)) {
+    if (EXEMPT_PATHS.has(path) || SAML_ACS_PATH.test(path)) {
       next();
       return;
     }

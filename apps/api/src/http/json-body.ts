@@ -1,4 +1,4 @@
-import type { NextFunction, Request, Response } from 'express';
+import { urlencoded, type NextFunction, type Request, type Response } from 'express';
 import { ProblemError } from './problem-error.js';
 
 export const JSON_MEDIA_TYPES = ['application/json', 'application/*+json'];
@@ -80,10 +80,19 @@ function readPlainJson(request: Request, next: NextFunction): void {
   });
 }
 
-/** 415 for any other media type rather than leaving it unparsed; JSON bodies not read here go to body-parser. */
-export function requireJsonBody(request: Request, _response: Response, next: NextFunction): void {
+/** A SAML identity provider POSTs a form (the HTTP-POST binding); a large directory's response with its groups runs to tens of kB. */
+export const SAML_RESPONSE_BODY_LIMIT = 512 * 1024;
+export const SAML_ACS_PATH = /^\/auth\/saml\/[^/]+\/acs\/?$/i;
+const readSamlForm = urlencoded({ extended: false, limit: SAML_RESPONSE_BODY_LIMIT, parameterLimit: 10 });
+
+/** 415 for any other media type rather than leaving it unparsed (a form only at a SAML ACS); JSON bodies not read here go to body-parser. */
+export function requireJsonBody(request: Request, response: Response, next: NextFunction): void {
   if (!hasContent(request)) {
     next();
+    return;
+  }
+  if (request.method === 'POST' && SAML_ACS_PATH.test(request.path) && request.is('application/x-www-form-urlencoded') !== false) {
+    readSamlForm(request, response, next);
     return;
   }
   if (isPlainJson(request)) {

@@ -24,6 +24,8 @@ export type OperationText = {
   answer?: z.ZodType | { mediaType: string | string[]; schema: z.ZodType };
   /** The body of a route that reads it without a pipe (a signed raw body, a protocol with its own refusals): its shape. */
   body?: z.ZodType;
+  /** The body's media type when it is not JSON (a SAML identity provider's form). */
+  bodyMediaType?: string;
 };
 
 export const OPERATION_TEXT = 'chorus:operation-text';

@@ -45,6 +45,7 @@ const domainStatus: Record<DomainErrorCode, number> = {
   INVALID_CODE: 400,
   CODE_ALREADY_USED: 400,
   SSO_DOMAIN_PUBLIC: 400,
+  SAML_RESPONSE_REFUSED: 400,
   INVALID_CREDENTIALS: 401,
   FORBIDDEN: 403,
   // 403, not 401: the session stands; the change needs more than it.
@@ -74,6 +75,7 @@ const domainTitle: Record<DomainErrorCode, string> = {
   CODE_ALREADY_USED: 'The code was used already',
   SSO_DOMAIN_PUBLIC: 'A public mail domain cannot use single sign-on',
   SSO_DISCOVERY_FAILED: 'The issuer could not be discovered',
+  SAML_RESPONSE_REFUSED: 'The SAML response is refused',
   TWO_STEP_REQUIRED: 'Two-step sign-in is required',
   NO_SECOND_FACTOR: 'No second factor is set up',
   INVALID_CREDENTIALS: 'Incorrect username or password',

@@ -28,7 +28,8 @@ function operationSection(method: string, path: string, operation: OpenApiOperat
     : `<table><caption>Parameters</caption><thead><tr><th scope="col">name</th><th scope="col">in</th><th scope="col">takes</th></tr></thead><tbody>${operation.parameters
         .map((parameter) => `<tr><td><code>${escape(parameter.name)}</code>${parameter.required ? ' (required)' : ''}</td><td>${parameter.in}</td><td>${escape(schemaInWords(parameter.schema))}</td></tr>`)
         .join('')}</tbody></table>`;
-  const body = operation.requestBody === undefined ? '' : bodyTable(operation.requestBody.content['application/json'].schema);
+  const content = operation.requestBody === undefined ? undefined : Object.values(operation.requestBody.content)[0];
+  const body = content === undefined ? '' : bodyTable(content.schema);
   // The refusals any route of its kind can answer are said once, in the header.
   const responses = `<ul class="responses">${Object.entries(operation.responses)
     .filter(([, response]) => !common.has(response.description))

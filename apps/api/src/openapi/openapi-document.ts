@@ -14,7 +14,7 @@ export type OpenApiOperation = {
   description?: string;
   tags: string[];
   parameters: { name: string; in: 'path' | 'query'; required: boolean; schema: JsonSchema }[];
-  requestBody?: { required: true; content: { 'application/json': { schema: JsonSchema } } };
+  requestBody?: { required: true; content: Record<string, { schema: JsonSchema }> };
   /** Per status: a success's or another answer's content is its zod schema's output side; every refusal's is the `Problem` component. */
   responses: Record<string, { description: string; headers?: Record<string, JsonSchema>; content?: Record<string, { schema: JsonSchema }> }>;
   security?: Record<string, string[]>[];
@@ -163,7 +163,7 @@ function operationOf(route: ControllerRoute, text: OperationText): OpenApiOperat
     ...(description === '' ? {} : { description }),
     tags: [route.path.split('/')[1] ?? ''],
     parameters,
-    ...(body === undefined ? {} : { requestBody: { required: true as const, content: { 'application/json': { schema: jsonSchema(body) } } } }),
+    ...(body === undefined ? {} : { requestBody: { required: true as const, content: { [text.bodyMediaType ?? 'application/json']: { schema: jsonSchema(body) } } } }),
     responses,
     ...(route.access === undefined
       ? {}

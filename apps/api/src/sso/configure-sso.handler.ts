@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { Logger } from 'pino';
-import { parseIssuer, parseSsoDomain, refuseUnlessAllowed, type OrganizationCommandOf, type SsoChecks } from '#domain';
-import { OidcProviderError, type Identity } from '#identity';
+import { parseIssuer, parseSsoDomain, refuseUnlessAllowed, type OrganizationCommandOf, type SamlIdentityProvider, type SsoChecks } from '#domain';
+import { OidcProviderError, readSamlMetadata, SamlMetadataError, type Identity } from '#identity';
 import { IDENTITY, IdentityClock } from '../auth/identity.provider.js';
 import { ProblemError } from '../http/problem-error.js';
 import { PINO } from '../logging/pino.js';
@@ -12,7 +12,7 @@ import { Organizations, requesterOf } from '../organizations/organizations.js';
 import { ConfigureSsoCommand } from './configure-sso.command.js';
 import { SsoDomainClaims } from './sso-domain-claims.js';
 import { isPublicMailDomain } from './public-mail-domains.js';
-import type { ConfigureSsoRequest } from './sso-requests.js';
+import type { ConfigureOidcSsoRequest } from './sso-requests.js';
 
 /** Gathers what only the outside can know (SsoChecks) so the domain decides once; nothing is claimed until DNS proves control. */
 @CommandHandler(ConfigureSsoCommand)
@@ -26,32 +26,58 @@ export class ConfigureSsoHandler implements ICommandHandler<ConfigureSsoCommand>
   ) {}
 
   async execute({ organizationId, settings, context }: ConfigureSsoCommand): Promise<CommandResult> {
-    const { clientSecret, ...rest } = settings;
     const listed = settings.domains.map((domain) => parseSsoDomain(domain)?.ascii).filter((domain) => domain !== undefined);
     const verificationTokens = Object.fromEntries(listed.map((domain) => [domain, randomBytes(24).toString('base64url')]));
-    const sealed = clientSecret === undefined ? {} : { clientSecret: this.identity.ssoClientSecrets.seal(clientSecret, organizationId) };
+    const at = this.clock.now().toISOString();
     const { state } = await this.organizations.load(organizationId);
-    if (state.exists) refuseUnlessAllowed({ type: 'ConfigureSso' }, state, requesterOf(context));
-    const checks = await this.check(organizationId, settings, listed, state.exists ? state.sso?.clientSecret : undefined);
-    const command: OrganizationCommandOf<'ConfigureSso'> = {
-      type: 'ConfigureSso',
-      data: { ...rest, verificationTokens, at: this.clock.now().toISOString(), ...sealed, checks },
-    };
+    if (state.exists) refuseUnlessAllowed({ type: settings.protocol === 'saml' ? 'ConfigureSamlSso' : 'ConfigureSso' }, state, requesterOf(context));
+    const domainChecks = await this.checkDomains(organizationId, listed);
+    if (settings.protocol === 'saml') {
+      const { protocol: _saml, metadataXml, metadataUrl, ...rest } = settings;
+      const idp = await this.samlProvider(metadataXml, metadataUrl);
+      const data = { ...rest, ...(idp === undefined ? {} : { idp, metadataUrl: metadataUrl ?? null }), verificationTokens, at, checks: domainChecks };
+      return this.organizations.handle(organizationId, { type: 'ConfigureSamlSso', data }, context);
+    }
+    const { clientSecret, protocol: _oidc, ...rest } = settings;
+    const sealed = clientSecret === undefined ? {} : { clientSecret: this.identity.ssoClientSecrets.seal(clientSecret, organizationId) };
+    const saved = state.exists && state.sso?.protocol === 'oidc' ? state.sso.clientSecret : undefined;
+    const checks = { ...domainChecks, ...(await this.checkIssuer(organizationId, settings, domainChecks, saved)) };
+    const command: OrganizationCommandOf<'ConfigureSso'> = { type: 'ConfigureSso', data: { ...rest, verificationTokens, at, ...sealed, checks } };
     return this.organizations.handle(organizationId, command, context);
   }
 
-  private async check(organizationId: string, settings: ConfigureSsoRequest, domains: readonly string[], sealedSecret: string | undefined): Promise<SsoChecks> {
+  /** The metadata as pasted, or fetched as OpenID Connect discovery is; neither: the saved provider is kept. */
+  private async samlProvider(xml: string | undefined, url: string | undefined): Promise<SamlIdentityProvider | undefined> {
+    try {
+      if (xml !== undefined) return readSamlMetadata(xml);
+      return url === undefined ? undefined : await this.identity.samlProviders.metadataAt(url);
+    } catch (error) {
+      if (!(error instanceof SamlMetadataError)) throw error;
+      throw new ProblemError(422, 'SSO_METADATA_INVALID', "The identity provider's metadata cannot be used", error.message);
+    }
+  }
+
+  private async checkDomains(organizationId: string, domains: readonly string[]): Promise<Pick<SsoChecks, 'publicDomains' | 'domainsHeldElsewhere'>> {
     const publicDomains = domains.filter(isPublicMailDomain);
     const domainsHeldElsewhere: string[] = [];
     for (const domain of domains) {
       const holder = await this.claims.organizationOf(domain);
       if (holder !== undefined && holder !== organizationId) domainsHeldElsewhere.push(domain);
     }
+    return { publicDomains, domainsHeldElsewhere };
+  }
+
+  private async checkIssuer(
+    organizationId: string,
+    settings: ConfigureOidcSsoRequest,
+    { publicDomains, domainsHeldElsewhere }: Pick<SsoChecks, 'publicDomains' | 'domainsHeldElsewhere'>,
+    sealedSecret: string | undefined,
+  ): Promise<Pick<SsoChecks, 'issuerAllowed' | 'discovery'>> {
     const issuer = parseIssuer(settings.issuer);
     const issuerAllowed = issuer === null || this.identity.oidcProviders.allows(issuer);
     const worthAsking = issuer !== null && issuerAllowed && publicDomains.length === 0 && domainsHeldElsewhere.length === 0;
     const discovery = worthAsking ? await this.discover(organizationId, issuer, settings.clientId, settings.clientSecret, sealedSecret) : 'not-asked';
-    return { publicDomains, domainsHeldElsewhere, issuerAllowed, discovery };
+    return { issuerAllowed, discovery };
   }
 
   /** The configured secret is opened here, never leaving this process. */

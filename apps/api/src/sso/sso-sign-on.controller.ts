@@ -1,6 +1,6 @@
 // GET /auth/sso?email=, GET /auth/sso/:orgId, GET /auth/sso/callback. Every failure sends the
 // browser to the seed's `/login?error=sso` ('Single sign-on (SSO) failed.'); why is in the log and, once
-// the organization is known, in its audit trail (sso-sign-on-failures.ts), never in the URL.
+// the organization is known, in its audit trail (sso-sign-on-ending.ts), never in the URL.
 import { Controller, Get, Inject, Param, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
@@ -10,19 +10,15 @@ import { safeRedirectPath } from '#web-rules';
 import { AuthCookies } from '../auth/auth-cookies.js';
 import { BrowserSessions } from '../auth/browser-sessions.service.js';
 import { IDENTITY } from '../auth/identity.provider.js';
-import { secondStepPage } from '../auth/two-step-policy.js';
 import { commandContextOf } from '../http/request-context.js';
 import { PINO } from '../logging/pino.js';
 import { organizationIdSchema } from '../http/organization-ids.js';
 import { SsoDomainClaims } from './sso-domain-claims.js';
 import { SsoSignOnFailure } from './sso-sign-on-failures.js';
 import { SsoSignOn } from './sso-sign-on.js';
+import { ssoFailed, SsoSignOnEnding } from './sso-sign-on-ending.js';
 import { Operation } from '../http/operation.decorator.js';
 
-/** The seed's error catalogue (section 8): 'Single sign-on (SSO) failed.' */
-export const ssoFailed = '/login?error=sso';
-/** docs/console.md: a signed-in browser lands in the console. */
-const afterSignOn = '/app';
 
 @Controller('auth/sso')
 export class SsoSignOnController {
@@ -33,6 +29,7 @@ export class SsoSignOnController {
     private readonly sessions: BrowserSessions,
     private readonly cookies: AuthCookies,
     @Inject(PINO) private readonly logger: Logger,
+    private readonly ending: SsoSignOnEnding,
   ) {}
 
   /** Finds the organization whose verified SSO domains hold the address's domain, and starts its sign-on. */
@@ -73,11 +70,9 @@ export class SsoSignOnController {
       const opened = await this.signOn.finish(checks, search, context, (await this.sessions.live(request))?.userId);
       await this.sessions.endCurrent(request);
       await this.sessions.begin(request, response, opened);
-      const redirect = safeRedirectPath(checks.redirect);
-      const target = redirect === '/' ? afterSignOn : redirect;
-      response.redirect(302, opened.session.awaiting === null ? target : secondStepPage(target));
+      response.redirect(302, this.ending.target(opened, checks.redirect));
     } catch (error) {
-      await this.fail(checks.organizationId, error, request, response);
+      await this.ending.fail(checks.organizationId, error, request, response);
     }
   }
 
@@ -101,22 +96,10 @@ export class SsoSignOnController {
       const linkUserId = intent === 'link' ? (await this.sessions.live(request))?.userId : undefined;
       if (intent === 'link' && linkUserId === undefined) throw new SsoSignOnFailure('link-refused', 'A link needs a signed-in account');
       const { url, cookieValue } = await this.signOn.start(organizationId, safeRedirectPath(redirect), linkUserId);
-      this.cookies.setSsoState(response, cookieValue);
+      if (cookieValue !== undefined) this.cookies.setSsoState(response, cookieValue);
       response.redirect(302, url.href);
     } catch (error) {
-      await this.fail(organizationId, error, request, response);
+      await this.ending.fail(organizationId, error, request, response);
     }
-  }
-
-  private async fail(organizationId: string, error: unknown, request: Request, response: Response): Promise<void> {
-    const failure = error instanceof SsoSignOnFailure ? error : new SsoSignOnFailure('error', 'The sign-on could not be completed');
-    if (failure.reason === 'error') this.logger.error({ err: error, organizationId }, 'SSO sign-on failed');
-    else this.logger.warn({ organizationId, reason: failure.reason, detail: failure.detail }, 'SSO sign-on failed');
-    try {
-      await this.signOn.recordFailure(organizationId, failure, commandContextOf(request, 'anonymous'));
-    } catch (recording) {
-      this.logger.error({ err: recording, organizationId }, 'SSO sign-on failure could not be recorded');
-    }
-    if (!response.headersSent) response.redirect(302, ssoFailed);
   }
 }

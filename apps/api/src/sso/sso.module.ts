@@ -11,6 +11,10 @@ import { SsoEnforcement } from './sso-enforcement.js';
 import { SsoSignOnController } from './sso-sign-on.controller.js';
 import { SsoSignOnFailureLog } from './sso-sign-on-failure-log.js';
 import { SsoSignOn } from './sso-sign-on.js';
+import { SsoAdmission } from './sso-admission.js';
+import { SsoSignOnEnding } from './sso-sign-on-ending.js';
+import { SamlSignOn } from './saml-sign-on.js';
+import { SamlSignOnController } from './saml-sign-on.controller.js';
 import { SsoController } from './sso.controller.js';
 
 /**
@@ -21,13 +25,16 @@ import { SsoController } from './sso.controller.js';
 @Global()
 @Module({
   imports: [OrganizationsModule],
-  controllers: [SsoController, SsoSignOnController],
+  controllers: [SsoController, SsoSignOnController, SamlSignOnController],
   providers: [
     ConfigureSsoHandler,
     SsoDomainClaims,
     SsoDomainDns,
     SsoDomainVerification,
     SsoSignOn,
+    SsoAdmission,
+    SsoSignOnEnding,
+    SamlSignOn,
     SsoSignOnFailureLog,
     SsoEnforcement,
     // Password sign-in and reset ask it, without depending on this module.
