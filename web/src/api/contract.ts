@@ -75,8 +75,25 @@ export type Subscription = {
   endedAt: string | null;
 };
 
-/** An organization's OpenID provider; domains in Unicode form, domainStates one per domain. */
-export type SsoSettings = { issuer: string; clientId: string; domains: string[]; enforce: boolean; trustProviderMfa: boolean; domainStates: SsoDomainState[] };
+/** An organization's identity provider, through OpenID Connect or SAML 2.0; domains in Unicode form, domainStates one per domain. */
+export type SsoSettings = OidcSsoSettings | SamlSsoSettings;
+
+export type SsoProtocol = NonNullable<SsoSettings['protocol']>;
+
+type SsoCommonSettings = { domains: string[]; enforce: boolean; trustProviderMfa: boolean; domainStates: SsoDomainState[] };
+
+/** Never the client secret: only that one is saved. protocol absent: a server of before SAML (OpenID Connect only). */
+export type OidcSsoSettings = { protocol?: 'oidc'; issuer: string; clientId: string } & SsoCommonSettings;
+
+/** The provider as its metadata said (metadataUrl null: pasted as XML); certificates by SHA-256 (hex) and expiry. */
+export type SamlSsoSettings = {
+  protocol: 'saml';
+  idpEntityId: string;
+  ssoUrl: string;
+  metadataUrl: string | null;
+  certificates: { sha256: string; notAfter: string }[];
+  allowIdpInitiated: boolean;
+} & SsoCommonSettings;
 
 /** Where the proof of control of an SSO domain stands, and the TXT record that proves it (null: save again to get one). */
 export type SsoDomainState = {

@@ -55,6 +55,12 @@ export function refusalMessage(problem: Problem, organization?: Organization): s
       return `${text(problem.domain)} already signs in through another organization’s single sign-on.`;
     case 'SSO_DOMAIN_PUBLIC':
       return `${text(problem.domain)} is a public mail service: anyone can have an address there, so it cannot sign in through your provider.`;
+    case 'SSO_METADATA_INVALID': {
+      // The server's detail says what was missing (no signing certificate...), in words an IT admin reads.
+      const detail = text(problem.detail).trim();
+      const why = detail === '' ? '' : ` ${/[.!?]$/.test(detail) ? detail : `${detail}.`}`;
+      return `Chorus could not read your provider’s SAML metadata: check the metadata URL, or paste the metadata XML your provider gives.${why}`;
+    }
     case 'SSO_SECRET_UNREADABLE':
       return 'The saved client secret can no longer be read: enter it again.';
     case 'FEATURE_DISABLED': {

@@ -1,12 +1,19 @@
-// The client secret goes up and never comes back.
+// The client secret goes up and never comes back; the SAML metadata goes up and comes back as what it said.
 import { consoleApi } from '../../../api/console-api';
-import type { CommandAnswer, SsoDomainCheck, SsoSettings } from '../../../api/contract';
+import type { CommandAnswer, SsoDomainCheck } from '../../../api/contract';
 import { organizationTag } from '../../../api/organization-api';
 
 const ssoUrl = (organizationId: string) => `/organizations/${encodeURIComponent(organizationId)}/sso`;
 
-/** Without clientSecret the one configured is kept. */
-export type SsoChange = Omit<SsoSettings, 'domains' | 'domainStates'> & { domains: string[]; clientSecret?: string };
+type SsoCommonChange = { domains: string[]; enforce: boolean; trustProviderMfa: boolean };
+
+/** Without clientSecret the one configured is kept. No protocol: the body of before SAML, which every server takes. */
+export type OidcChange = SsoCommonChange & { issuer: string; clientId: string; clientSecret?: string };
+
+/** One of metadataUrl and metadataXml; neither, on an organization already on SAML: the saved provider values are kept. */
+export type SamlChange = SsoCommonChange & { protocol: 'saml'; metadataUrl?: string; metadataXml?: string; allowIdpInitiated: boolean };
+
+export type SsoChange = OidcChange | SamlChange;
 
 export const ssoApi = consoleApi.injectEndpoints({
   endpoints: (build) => ({

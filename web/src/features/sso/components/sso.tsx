@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import type { Organization, Role, SsoDomainState } from '../../../api/contract';
+import '../sso.css';
+import type { Organization, Role, SsoDomainState, SsoSettings } from '../../../api/contract';
 import { canConfigureSso } from '../../../api/roles';
 import { useCommand } from '../../../api/use-command';
 import { chorusPlanIdle } from '../../../api/way-forward';
@@ -12,17 +13,17 @@ import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { FormAlert } from '../../../components/ui/form-alert';
 import { Notice } from '../../../components/ui/notice';
 import { useDisableSsoMutation } from '../api/sso-api';
+import { PROTOCOL_NAMES } from '../sso-change';
 import { SsoDomains } from './sso-domains';
 import { SsoForm } from './sso-form';
 
 export function Sso({ organization, role }: { organization: Organization; role: Role }) {
   const { available, settings } = organization.sso;
-  const origin = window.location.origin;
   // The plan it asks for is assigned, and only Chorus being off keeps it from applying.
   const idleEnterprise = chorusPlanIdle(organization) && organization.chorusDetails.plan === 'enterprise';
   return (
     <>
-      <PageHeader title="SSO">People of {organization.name}’s e-mail domains sign in through your identity provider (OpenID Connect).</PageHeader>
+      <PageHeader title="SSO">People of {organization.name}’s e-mail domains sign in through your identity provider (OpenID Connect or SAML 2.0).</PageHeader>
       <div className="stack">
         {!available ? (
           <>
@@ -37,7 +38,7 @@ export function Sso({ organization, role }: { organization: Organization; role: 
               </Notice>
             </Section>
             {/* A downgraded organization can still turn off what it had. */}
-            {settings !== null && canConfigureSso(role) && <TurnOff organization={organization} role={role} domains={settings.domains} />}
+            {settings !== null && canConfigureSso(role) && <TurnOff organization={organization} role={role} settings={settings} />}
           </>
         ) : !canConfigureSso(role) ? (
           <>
@@ -50,26 +51,7 @@ export function Sso({ organization, role }: { organization: Organization; role: 
           </>
         ) : (
           <>
-            <Section title="Your identity provider" description="Register Chorus with your provider as a web application (authorization code flow with PKCE), with these addresses.">
-              <dl className="facts">
-                <div className="fact fact--wide">
-                  <dt>Redirect URI</dt>
-                  <dd>
-                    <code className="address">{`${origin}/auth/sso/callback`}</code>
-                  </dd>
-                </div>
-                <div className="fact fact--wide">
-                  <dt>Sign-on link for your people</dt>
-                  <dd>
-                    <code className="address">{`${origin}/auth/sso/${encodeURIComponent(organization.id)}`}</code>
-                  </dd>
-                </div>
-              </dl>
-            </Section>
-            <Section
-              title="Provider settings"
-              description={settings === null ? 'Single sign-on is off.' : `Set up for ${settings.domains.join(', ')}${required(settings.enforce)}.`}
-            >
+            <Section title="Your identity provider" description={settings === null ? 'Single sign-on is off.' : `${setUp(settings)}.`}>
               {/* Not keyed by the settings: saving re-reads them, and the form keeps its status and what was typed. */}
               <SsoForm organization={organization} settings={settings} />
             </Section>
@@ -82,7 +64,7 @@ export function Sso({ organization, role }: { organization: Organization; role: 
               </Section>
             )}
             {settings !== null && <LinkAccount organization={organization} />}
-            {settings !== null && <TurnOff organization={organization} role={role} domains={settings.domains} />}
+            {settings !== null && <TurnOff organization={organization} role={role} settings={settings} />}
           </>
         )}
       </div>
@@ -90,7 +72,9 @@ export function Sso({ organization, role }: { organization: Organization; role: 
   );
 }
 
-const required = (enforce: boolean): string => (enforce ? ', and required' : '');
+/** "Set up with SAML 2.0 for acme.example, and required" */
+const setUp = (settings: SsoSettings): string =>
+  `Set up with ${PROTOCOL_NAMES[settings.protocol ?? 'oidc']} for ${settings.domains.join(', ')}${settings.enforce ? ', and required' : ''}`;
 
 const verifiedDomains = (states: SsoDomainState[]): string => {
   const verified = states.filter((state) => state.status === 'verified').map((state) => state.domain);
@@ -114,7 +98,7 @@ function LinkAccount({ organization }: { organization: Organization }) {
   );
 }
 
-function TurnOff({ organization, role, domains }: { organization: Organization; role: Role; domains: string[] }) {
+function TurnOff({ organization, role, settings }: { organization: Organization; role: Role; settings: SsoSettings }) {
   const [disableSso, { isLoading }] = useDisableSsoMutation();
   const [asking, setAsking] = useState(false);
   const { problem, run } = useCommand();
@@ -134,7 +118,10 @@ function TurnOff({ organization, role, domains }: { organization: Organization; 
       </div>
       {asking && (
         <ConfirmDialog title="Turn off single sign-on?" confirm="Turn off" busy={isLoading} onConfirm={() => void confirm()} onCancel={() => setAsking(false)}>
-          {domains.join(', ')} will no longer sign in through your identity provider. The client secret is forgotten: to turn it on again, enter it again.
+          {settings.domains.join(', ')} will no longer sign in through your identity provider.{' '}
+          {settings.protocol === 'saml'
+            ? 'Your provider’s settings are forgotten: to turn it on again, give its metadata again.'
+            : 'The client secret is forgotten: to turn it on again, enter it again.'}
         </ConfirmDialog>
       )}
     </Section>
