@@ -385,6 +385,19 @@ describe('groups and roles', () => {
     expect((await events(organizationStream(acme))).at(-1)?.metadata.actor).toMatch(/^scim:/);
   });
 
+  it('replaces a group whole with PUT (200, the group as replaced); roles follow, and the last owner still holds', async () => {
+    const [carol, ada, olivia] = [await idOf('carol@acme.example'), await idOf('ada@acme.example'), await idOf('olivia@acme.example')];
+    const both = await scim('PUT', `/Groups/${admins}`, { schemas: [GROUP], displayName: 'Chorus Admins', members: [{ value: carol }, { value: ada }] });
+    expect(both.status).toBe(200);
+    expect(both.body.members.map((member: { value: string }) => member.value).sort()).toEqual([carol, ada].sort());
+    expect(await roleOf('ada@acme.example')).toBe('admin');
+    expect((await scim('PUT', `/Groups/${admins}`, { schemas: [GROUP], displayName: 'Chorus Admins', members: [{ value: carol }] })).status).toBe(200);
+    expect(await roleOf('ada@acme.example')).toBe('member');
+    const emptied = await scim('PUT', `/Groups/${owners}`, { schemas: [GROUP], displayName: 'Chorus Owners', externalId: 'entra-group-1', members: [] });
+    expect(emptied.body).toMatchObject({ schemas: [ERROR], scimType: 'mutability' });
+    expect((await scim('GET', `/Groups/${owners}`)).body.members).toEqual([expect.objectContaining({ value: olivia })]);
+  });
+
   it('refuses Entra ID’s removal of the last owner from the owners’ group (409 mutability)', async () => {
     const olivia = await idOf('olivia@acme.example');
     const answer = await scim('PATCH', `/Groups/${owners}`, { schemas: [PATCH_OP], Operations: [{ op: 'Remove', path: 'members', value: [{ value: olivia }] }] });

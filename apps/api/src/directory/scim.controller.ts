@@ -242,6 +242,24 @@ export class ScimController {
     await this.directory.updateGroup(caller.organizationId, groupId, patched, context);
   }
 
+  @Put('Groups/:groupId')
+  @Header('Content-Type', SCIM_MEDIA_TYPE)
+  @Operation({
+    summary: 'SCIM: replace a group whole (its name, externalId and members), as PUT on Users does',
+    answer: scim(scimGroup),
+    body: z.looseObject({ displayName: z.string() }),
+    responses: { ...SCIM_REFUSALS, 400: 'invalidValue: a member that is not a user of this directory', 409: 'uniqueness; mutability: the last owner' },
+  })
+  async replaceGroup(
+    @Caller() caller: ScimCaller,
+    @Param('groupId') groupId: string,
+    @Body() body: unknown,
+    @PrincipalContext() context: CommandContext,
+  ): Promise<Record<string, unknown>> {
+    const replaced = await this.directory.updateGroup(caller.organizationId, groupId, groupInputOf(body), context);
+    return scimGroupOf(replaced, this.config.publicUrl, true);
+  }
+
   @Delete('Groups/:groupId')
   @HttpCode(204)
   @Operation({ summary: 'SCIM: delete a group: its members lose the role it gave', responses: { ...SCIM_REFUSALS, 409: 'mutability: the last owner' } })
