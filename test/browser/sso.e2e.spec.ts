@@ -115,7 +115,7 @@ describe('the SSO page', () => {
     await sso.issuer.fill(idp.issuer);
     await sso.turnOn.click();
     await textOnceShown(sso.status, 'Single sign-on is saved.');
-    expect(await visibleText(page.getByText(/^Set up for/))).toBe('Set up for acme.example.');
+    expect(await visibleText(page.getByText(/^Set up with/))).toBe('Set up with OpenID Connect for acme.example.');
     expect(await sso.clientSecret.inputValue()).toBe('');
     expect(await page.content()).not.toContain(clientSecret);
 

@@ -81,6 +81,8 @@ export class SamlIdp {
   /** Each sign-on request the SP sent the browser to /sso with, in order. */
   readonly requests: SamlRedirect[] = [];
   metadataRequests = 0;
+  /** Who the next browser at /sso is, and how its response is made: a page that POSTs it to the ACS at once. */
+  private nextSignOn: { nameId: string; options: Partial<SamlResponseOptions> } | undefined;
 
   private constructor(
     private readonly server: Server,
@@ -117,6 +119,14 @@ export class SamlIdp {
       `${service('HTTP-Redirect')}${service('HTTP-POST')}` +
       `</md:IDPSSODescriptor></md:EntityDescriptor>`
     );
+  }
+
+  /**
+   * The next browser sent to /sso is signed in as `nameId` at once: the answer is the HTTP-POST binding's page, a form
+   * holding the signed response for that very request, submitted to the request's ACS as soon as it loads.
+   */
+  signsIn(nameId: string, options: Partial<SamlResponseOptions> = {}): void {
+    this.nextSignOn = { nameId, options };
   }
 
   /** The AuthnRequest and RelayState of an HTTP-Redirect binding URL (the SP's Location header). */
@@ -194,13 +204,28 @@ export class SamlIdp {
       response.writeHead(200, { 'content-type': 'application/samlmetadata+xml' }).end(this.metadataXml());
       return;
     }
+    // A browser at the sign-on page asks for this; a 404 would be a console error in the browser tests.
+    if (url.pathname === '/favicon.ico') {
+      response.writeHead(204).end();
+      return;
+    }
     if (url.pathname !== '/sso' || (request.method !== 'GET' && request.method !== 'POST')) {
       response.writeHead(404).end();
       return;
     }
     try {
-      this.requests.push(request.method === 'GET' ? SamlIdp.parseRedirect(url.href) : parsePost(url, await readBody(request)));
-      response.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+      const redirect = request.method === 'GET' ? SamlIdp.parseRedirect(url.href) : parsePost(url, await readBody(request));
+      this.requests.push(redirect);
+      const signOn = this.nextSignOn;
+      this.nextSignOn = undefined;
+      if (signOn === undefined || redirect.request.acsUrl === null) {
+        response.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+        return;
+      }
+      const { request: authn, relayState } = redirect;
+      const acs = redirect.request.acsUrl;
+      const samlResponse = this.response({ audience: authn.issuer, recipient: acs, inResponseTo: authn.id, nameId: signOn.nameId, ...signOn.options });
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(autoPostPage(acs, samlResponse, relayState));
     } catch (error) {
       response.writeHead(400, { 'content-type': 'text/plain' }).end(String(error));
     }
@@ -295,4 +320,13 @@ async function readBody(request: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of request) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString('utf8');
+}
+
+/** The HTTP-POST binding as identity providers send it: a form that submits itself. */
+function autoPostPage(acs: string, samlResponse: string, relayState: string | null): string {
+  const relay = relayState === null ? '' : `<input type="hidden" name="RelayState" value="${escapeXml(relayState)}">`;
+  return (
+    `<!doctype html><html><body onload="document.forms[0].submit()"><form method="post" action="${escapeXml(acs)}">` +
+    `<input type="hidden" name="SAMLResponse" value="${samlResponse}">${relay}<noscript><button>Continue</button></noscript></form></body></html>`
+  );
 }

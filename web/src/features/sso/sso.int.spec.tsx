@@ -199,7 +199,7 @@ describe('the SSO page', () => {
     it('sends the metadata URL with the domains and the options, IdP-initiated sign-in off unless chosen', async () => {
       const view = renderSso();
       await chooseSaml(view);
-      await view.user.type(screen.getByLabelText('Metadata URL'), 'https://login.acme.example/saml/metadata');
+      await view.user.type(screen.getByLabelText('Your provider’s metadata URL'), 'https://login.acme.example/saml/metadata');
       await view.user.type(screen.getByLabelText('Domains'), 'acme.example');
       const idpInitiated = screen.getByRole('checkbox', { name: /Allow sign-in started from your provider \(IdP-initiated\)/ });
       expect(idpInitiated).not.toBeChecked();
@@ -223,7 +223,7 @@ describe('the SSO page', () => {
     it('sends the metadata XML pasted instead', async () => {
       const view = renderSso();
       await chooseSaml(view);
-      await view.user.click(screen.getByLabelText('Metadata XML'));
+      await view.user.click(screen.getByLabelText('Your provider’s metadata XML'));
       await view.user.paste(METADATA_XML);
       await view.user.type(screen.getByLabelText('Domains'), 'acme.example');
       await view.user.click(screen.getByRole('button', { name: 'Turn on single sign-on' }));
@@ -243,27 +243,27 @@ describe('the SSO page', () => {
       await view.user.type(screen.getByLabelText('Domains'), 'acme.example');
       await view.user.click(screen.getByRole('button', { name: 'Turn on single sign-on' }));
       expect(within(form()).getByRole('alert')).toHaveTextContent('Give your provider’s metadata URL, or paste its metadata XML.');
-      expect(screen.getByLabelText('Metadata URL')).toHaveAttribute('aria-invalid', 'true');
-      await view.user.type(screen.getByLabelText('Metadata URL'), 'https://login.acme.example/saml/metadata');
-      await view.user.click(screen.getByLabelText('Metadata XML'));
+      expect(screen.getByLabelText('Your provider’s metadata URL')).toHaveAttribute('aria-invalid', 'true');
+      await view.user.type(screen.getByLabelText('Your provider’s metadata URL'), 'https://login.acme.example/saml/metadata');
+      await view.user.click(screen.getByLabelText('Your provider’s metadata XML'));
       await view.user.paste(METADATA_XML);
       await view.user.click(screen.getByRole('button', { name: 'Turn on single sign-on' }));
       expect(within(form()).getByRole('alert')).toHaveTextContent('Give the metadata URL or the metadata XML, not both');
-      expect(screen.getByLabelText('Metadata URL')).toHaveAttribute('aria-invalid', 'true');
-      expect(screen.getByLabelText('Metadata XML')).toHaveAttribute('aria-invalid', 'true');
+      expect(screen.getByLabelText('Your provider’s metadata URL')).toHaveAttribute('aria-invalid', 'true');
+      expect(screen.getByLabelText('Your provider’s metadata XML')).toHaveAttribute('aria-invalid', 'true');
       expect(puts(view)).toHaveLength(0);
     });
 
     it.each([
-      ['Metadata URL', { status: 422, code: 'SSO_METADATA_INVALID', detail: 'The identity provider names no signing certificate.' }, /Chorus could not read your provider’s SAML metadata.*names no signing certificate\./],
-      ['Metadata XML', { status: 422, code: 'SSO_METADATA_INVALID', detail: '' }, /Chorus could not read your provider’s SAML metadata: check the metadata URL, or paste the metadata XML/],
-      ['Metadata URL', { status: 400, code: 'VALIDATION_FAILED', detail: 'metadataUrl must be an https:// URL.', errors: [{ pointer: '#/metadataUrl', detail: '' }] }, /starting with https:\/\//],
+      ['Your provider’s metadata URL', { status: 422, code: 'SSO_METADATA_INVALID', detail: 'The identity provider names no signing certificate.' }, /Chorus could not read your provider’s SAML metadata.*names no signing certificate\./],
+      ['Your provider’s metadata XML', { status: 422, code: 'SSO_METADATA_INVALID', detail: '' }, /Chorus could not read your provider’s SAML metadata: check the metadata URL, or paste the metadata XML/],
+      ['Your provider’s metadata URL', { status: 400, code: 'VALIDATION_FAILED', detail: 'metadataUrl must be an https:// URL.', errors: [{ pointer: '#/metadataUrl', detail: '' }] }, /starting with https:\/\//],
     ])('marks the %s when the server answers %j, keeping what was typed', async (field, answer, words) => {
       const view = renderSso();
       await chooseSaml(view);
-      const other = field === 'Metadata URL' ? 'Metadata XML' : 'Metadata URL';
+      const other = field === 'Your provider’s metadata URL' ? 'Your provider’s metadata XML' : 'Your provider’s metadata URL';
       await view.user.click(screen.getByLabelText(field));
-      await view.user.paste(field === 'Metadata URL' ? 'https://login.acme.example/saml/metadata' : METADATA_XML);
+      await view.user.paste(field === 'Your provider’s metadata URL' ? 'https://login.acme.example/saml/metadata' : METADATA_XML);
       await view.user.type(screen.getByLabelText('Domains'), 'acme.example');
       await view.user.click(screen.getByRole('button', { name: 'Turn on single sign-on' }));
       (await view.network.take('PUT')).respond(answer.status, answer);
@@ -271,7 +271,7 @@ describe('the SSO page', () => {
       expect(screen.getByLabelText(field)).toHaveAttribute('aria-invalid', 'true');
       expect(screen.getByLabelText(field)).toHaveAccessibleDescription(words);
       expect(screen.getByLabelText(other)).not.toHaveAttribute('aria-invalid');
-      expect(screen.getByLabelText(field)).toHaveValue(field === 'Metadata URL' ? 'https://login.acme.example/saml/metadata' : METADATA_XML);
+      expect(screen.getByLabelText(field)).toHaveValue(field === 'Your provider’s metadata URL' ? 'https://login.acme.example/saml/metadata' : METADATA_XML);
     });
 
     it('shows what the saved metadata said, with each signing certificate’s expiry; left untouched, the metadata is not sent again', async () => {
@@ -285,8 +285,8 @@ describe('the SSO page', () => {
       expect(saved).toHaveTextContent('Signing certificate expires on 12 March 2040');
       expect(saved).toHaveTextContent(`SHA-256 fingerprint ${Array(32).fill('AB').join(':')}`);
       expect(within(provider).queryByText(/Make a new signing certificate/)).not.toBeInTheDocument();
-      expect(screen.getByLabelText('Metadata URL')).toHaveValue('https://login.acme.example/saml/metadata');
-      expect(screen.getByLabelText('Metadata XML')).toHaveAccessibleDescription(/Left empty, the saved settings above are kept/);
+      expect(screen.getByLabelText('Your provider’s metadata URL')).toHaveValue('https://login.acme.example/saml/metadata');
+      expect(screen.getByLabelText('Your provider’s metadata XML')).toHaveAccessibleDescription(/Left empty, the saved settings above are kept/);
       await view.user.click(screen.getByRole('button', { name: 'Save changes' }));
       const kept = await view.network.take('PUT');
       expect(kept.body).toEqual({ protocol: 'saml', domains: ['acme.example'], enforce: false, trustProviderMfa: false, allowIdpInitiated: false });

@@ -37,7 +37,7 @@ export function SamlSettings({ organization, settings, values, change, invalid, 
       <SamlServiceProviderValues organization={organization} />
       {saved !== null && <SamlSavedProvider saved={saved} />}
       <TextField
-        label="Metadata URL"
+        label="Your provider’s metadata URL"
         name="metadataUrl"
         type="url"
         inputMode="url"
@@ -61,7 +61,7 @@ export function SamlSettings({ organization, settings, values, change, invalid, 
         />
       )}
       <TextAreaField
-        label="Metadata XML"
+        label="Your provider’s metadata XML"
         name="metadataXml"
         rows={6}
         autoComplete="off"
