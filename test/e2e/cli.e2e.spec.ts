@@ -1,7 +1,7 @@
 // The real `chorus` binary (bin/chorus.js over dist/) on a temp DATA_DIR: output, errors and exit codes.
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { execFile, execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { directoryStream, organizationStream } from '#domain';
@@ -10,6 +10,7 @@ import { openEventStore, openPersonalKeys } from '#event-store';
 import { createApiKey } from '../support/api-keys.js';
 import { httpClient } from '../support/http-client.js';
 import { IdentityProvider } from '../support/identity-provider.js';
+import { SamlIdp } from '../support/saml-idp.js';
 import { DnsServer, dnsServerMissing } from '../support/dns-server.js';
 import { startApp } from '../support/start-app.js';
 
@@ -427,6 +428,30 @@ describe('org:sso', () => {
   it('exits 2 with usage when --issuer is missing, or --disable comes with settings', async () => {
     expect((await chorus(['org:sso', 'initrode', '--client-id', 'x', '--domains', 'initrode.example'])).code).toBe(2);
     expect((await chorus(['org:sso', 'initrode', '--disable', '--enforce'])).code).toBe(2);
+  });
+
+  it('sets SAML 2.0 from a metadata file or URL (--saml-metadata), and says what to give the identity provider', async () => {
+    const saml = await SamlIdp.start();
+    const file = join(dataDir, 'idp-metadata.xml');
+    writeFileSync(file, saml.metadataXml());
+    try {
+      await chorus(['org:create', '--name', 'Hooli', '--id', 'hooli']);
+      await chorus(['org:plan', 'hooli', '--line', 'classic', '--plan', 'enterprise']);
+      const fromFile = await chorus(['org:sso', 'hooli', '--saml-metadata', file, '--domains', 'hooli.example', '--allow-idp-initiated']);
+      expect(fromFile).toMatchObject({ code: 0, stderr: '' });
+      expect(fromFile.stdout).toContain('/auth/saml/hooli/acs');
+      expect((await recordedEvents('hooli')).find((event) => event.type === 'SamlSsoConfigured')).toMatchObject({
+        data: { idpEntityId: saml.entityId, ssoUrl: saml.ssoUrl, metadataUrl: null, domains: ['hooli.example'], allowIdpInitiated: true },
+        metadata: { actor: 'cli', cliCommand: 'org:sso' },
+      });
+      const fromUrl = await chorus(['org:sso', 'hooli', '--saml-metadata', `${saml.url}/metadata`, '--domains', 'hooli.example', '--json']);
+      expect(JSON.parse(fromUrl.stdout)).toEqual({ id: 'hooli', revision: expect.any(Number), position: expect.any(Number) });
+      expect((await recordedEvents('hooli')).at(-1)).toMatchObject({ type: 'SamlSsoConfigured', data: { metadataUrl: `${saml.url}/metadata`, allowIdpInitiated: false } });
+      expect((await chorus(['org:sso', 'hooli', '--saml-metadata', join(dataDir, 'no-such-file.xml'), '--domains', 'hooli.example'])).code).toBe(2);
+      expect((await chorus(['org:sso', 'hooli', '--saml-metadata', file, '--issuer', saml.url, '--domains', 'hooli.example'])).code).toBe(2);
+    } finally {
+      await saml.close();
+    }
   });
 
   it('turns it off with --disable', async () => {
