@@ -2,6 +2,8 @@ import { describe, expect, it } from '@jest/globals';
 import { foldOrganization } from '../evolve.js';
 import { given } from '../../testing/given-when-then.js';
 import { memberAdded, onChorusPlan } from '../../testing/organization-events.js';
+import type { OrganizationCommandOf } from '../commands.js';
+import type { OrganizationEventOf } from '../decisions.js';
 import type { OrganizationEvent } from '../events.js';
 import { memberRequester } from '../requester.js';
 import type { ExistingOrganization } from '../state.js';
@@ -12,12 +14,12 @@ const idp = { entityId: 'http://www.okta.com/exk1', ssoUrl: 'https://acme.okta.c
 const checks = { publicDomains: [], domainsHeldElsewhere: [] };
 const enterprise: OrganizationEvent[] = [...onChorusPlan('enterprise'), memberAdded(1, 'owner'), memberAdded(2, 'admin')];
 const configure = (data: Record<string, unknown> = {}) =>
-  ({ type: 'ConfigureSamlSso', data: { idp, domains: ['acme.example'], verificationTokens: { 'acme.example': 't'.repeat(32) }, at, checks, ...data } }) as const;
-const configured = {
+  ({ type: 'ConfigureSamlSso', data: { idp, domains: ['acme.example'], verificationTokens: { 'acme.example': 't'.repeat(32) }, at, checks, ...data } }) as OrganizationCommandOf<'ConfigureSamlSso'>;
+const configured: OrganizationEventOf<'SamlSsoConfigured'> = {
   type: 'SamlSsoConfigured',
   data: { idpEntityId: idp.entityId, ssoUrl: idp.ssoUrl, certificates: [certificate], metadataUrl: null, domains: ['acme.example'], enforce: false, allowIdpInitiated: false },
-} as const;
-const pending = { type: 'SsoDomainPending', data: { domain: 'acme.example', token: 't'.repeat(32), at } } as const;
+};
+const pending: OrganizationEvent = { type: 'SsoDomainPending', data: { domain: 'acme.example', token: 't'.repeat(32), at } };
 
 describe('ConfigureSamlSso', () => {
   it('records the provider and the domains awaiting proof; the same settings again record nothing', () => {
