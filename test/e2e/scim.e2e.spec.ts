@@ -427,6 +427,17 @@ describe('groups and roles', () => {
   });
 });
 
+describe('the history', () => {
+  it('names the directory token that made each change, and the filter offers it by that name', async () => {
+    const timeline = await api.get(`/organizations/${acme}/history/events?type=MemberAdded&limit=100`);
+    const byDirectory = (timeline.body.entries as { actor: string; actorName: string }[]).filter((entry) => entry.actor.startsWith('scim:'));
+    expect(byDirectory.length).toBeGreaterThan(0);
+    expect(new Set(byDirectory.map((entry) => entry.actorName))).toEqual(new Set(['Directory (SCIM), token “Okta”']));
+    const filters = await api.get(`/organizations/${acme}/history/filters`);
+    expect(filters.body.actors).toContainEqual({ actor: byDirectory[0]?.actor, name: 'Directory (SCIM), token “Okta”' });
+  });
+});
+
 describe('erasure', () => {
   it('takes an erased person out of the directory’s answers; the address provisioned again is a new person', async () => {
     const created = await scim('POST', '/Users', { schemas: [USER], userName: 'erin@acme.example', externalId: 'erin-1', name: { givenName: 'Erin' }, active: true });

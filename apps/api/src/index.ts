@@ -38,7 +38,7 @@ export { GetOrganizationStateQuery } from './audit/get-organization-state.query.
 export { historyEvent, type HistoryEvent } from './audit/history-event.js';
 export { HistoryExport } from './audit/history-export.js';
 export { HistoryInWords } from './audit/history-in-words.js';
-export { ApiKeyNames } from './audit/api-key-names.js';
+export { ActorNameLookup } from './audit/actor-name-lookup.js';
 export { EXPORT_FORMATS, exportLine, type ExportFormat } from './audit/history-export-format.js';
 export { TIMELINE_FIELDS, type TimelineEntry } from './audit/timeline-entry.js';
 export { readOrganizationHistory } from './audit/organization-history.js';

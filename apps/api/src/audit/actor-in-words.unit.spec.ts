@@ -3,7 +3,7 @@ import { actorInWords, type ActorNames } from './actor-in-words.js';
 
 const names: ActorNames = {
   memberEmail: (userId) => (userId === 'u-ann' ? 'ann@example.com' : undefined),
-  apiKeyName: (keyId) => (keyId === 'k1' ? 'ops' : undefined),
+  nameOf: (actor) => ({ 'api-key:k1': 'ops', 'scim:0123456789abcdef01234567': 'Okta' })[actor],
 };
 
 describe('actorInWords', () => {
@@ -14,7 +14,8 @@ describe('actorInWords', () => {
     ['cli', 'Command line'],
     ['system', 'System'],
     ['sso:acme', 'Single sign-on'],
-    ['scim:0123456789abcdef01234567', 'Directory (SCIM)'],
+    ['scim:0123456789abcdef01234567', 'Directory (SCIM), token “Okta”'],
+    ['scim:a-revoked-and-forgotten-token', 'Directory (SCIM)'],
     ['join:acme.example', 'Joined by verified domain'],
   ])('%s is %s', (actor, words) => {
     expect(actorInWords(actor, names)).toBe(words);

@@ -5,7 +5,9 @@ import { GetCorrelationHandler } from './get-correlation.handler.js';
 import { GetOrganizationHistoryHandler } from './get-organization-history.handler.js';
 import { GetOrganizationStateHandler } from './get-organization-state.handler.js';
 import { OrganizationAuditController } from './organization-audit.controller.js';
+import { ActorNameLookup } from './actor-name-lookup.js';
 import { ApiKeyNames } from './api-key-names.js';
+import { DirectoryModule } from '../directory/directory.module.js';
 import { HistoryExport } from './history-export.js';
 import { OrganizationHistoryController } from './organization-history.controller.js';
 import { OrganizationTimeline } from './organization-timeline.js';
@@ -15,12 +17,14 @@ import { OrganizationTimeline } from './organization-timeline.js';
  * and the audit explorer's timeline, changes, usage over time and exports.
  */
 @Module({
+  imports: [DirectoryModule],
   controllers: [OrganizationAuditController, AuditCorrelationsController, OrganizationHistoryController],
   providers: [
     GetOrganizationHistoryHandler,
     GetOrganizationStateHandler,
     GetCorrelationHandler,
     ApiKeyNames,
+    ActorNameLookup,
     OrganizationTimeline,
     HistoryExport,
     MemberSecurity,

@@ -5,7 +5,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { organizationStream } from '#domain';
 import { EVENT_STORE, type EventStore, type RecordedEvent } from '#event-store';
 import type { HistoryFilter } from '#read-models';
-import { ApiKeyNames } from './api-key-names.js';
+import { ActorNameLookup } from './actor-name-lookup.js';
 import { exportHeader, exportLine, type ExportFormat } from './history-export-format.js';
 import { HistoryInWords } from './history-in-words.js';
 import { organizationNotFound } from './organization-history.js';
@@ -29,7 +29,7 @@ function matches(filter: HistoryFilter, event: RecordedEvent): boolean {
 export class HistoryExport {
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
-    private readonly apiKeyNames: ApiKeyNames,
+    private readonly actorNames: ActorNameLookup,
   ) {}
 
   /**
@@ -44,7 +44,7 @@ export class HistoryExport {
 
   private async *chunks(organizationId: string, format: ExportFormat, first: RecordedEvent[], filter: HistoryFilter): AsyncGenerator<string> {
     yield exportHeader(format);
-    const words = new HistoryInWords(this.apiKeyNames);
+    const words = new HistoryInWords(this.actorNames, organizationId);
     for (let page: RecordedEvent[] | undefined = first; page !== undefined && page.length > 0; ) {
       const chunk = (await words.entries(page, (event) => matches(filter, event))).map((entry) => exportLine(format, entry)).join('');
       if (chunk !== '') yield chunk;

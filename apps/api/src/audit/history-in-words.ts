@@ -4,18 +4,21 @@
 import { evolve, initialOrganizationState, namesIn, type OrganizationState } from '#domain';
 import type { RecordedEvent } from '#event-store';
 import { asOrganizationEvent } from '../organizations/organizations.js';
-import type { ApiKeyNames } from './api-key-names.js';
-import { apiKeyIdsOf, timelineEntry, type TimelineEntry } from './timeline-entry.js';
+import type { ActorNameLookup } from './actor-name-lookup.js';
+import { namedActorsOf, timelineEntry, type TimelineEntry } from './timeline-entry.js';
 
 /** One reading of one stream, oldest first: every event must be given, in order (those left out of the answer too). */
 export class HistoryInWords {
   private state: OrganizationState = initialOrganizationState;
 
-  constructor(private readonly apiKeyNames: ApiKeyNames) {}
+  constructor(
+    private readonly actorNames: ActorNameLookup,
+    private readonly organizationId: string,
+  ) {}
 
   /** The next events in words; `shown` picks which are answered (every one is folded, for the names). */
   async entries(events: readonly RecordedEvent[], shown: (event: RecordedEvent) => boolean = () => true): Promise<TimelineEntry[]> {
-    const keyNames = await this.apiKeyNames.namesOf(apiKeyIdsOf(events));
+    const keyNames = await this.actorNames.namesOf(this.organizationId, namedActorsOf(events));
     const entries: TimelineEntry[] = [];
     for (const event of events) {
       if (shown(event)) entries.push(timelineEntry(event, namesIn(this.state), keyNames));

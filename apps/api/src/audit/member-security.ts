@@ -7,8 +7,8 @@ import { EVENT_STORE, type EventStore, type RecordedEvent } from '#event-store';
 import { READ_MODELS, ReadModels } from '#read-models';
 import { jsonSafe } from '../organizations/command-result.js';
 import { actorInWords } from './actor-in-words.js';
-import { ApiKeyNames } from './api-key-names.js';
-import { actorOf, apiKeyIdsOf } from './timeline-entry.js';
+import { ActorNameLookup } from './actor-name-lookup.js';
+import { actorOf, namedActorsOf } from './timeline-entry.js';
 
 export type MemberSecurityEntry = {
   recordedAt: string;
@@ -31,7 +31,7 @@ export class MemberSecurity {
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(READ_MODELS) private readonly readModels: ReadModels,
-    private readonly apiKeyNames: ApiKeyNames,
+    private readonly actorNames: ActorNameLookup,
   ) {}
 
   async page(organizationId: string, limit: number, before?: bigint): Promise<MemberSecurityPage> {
@@ -47,11 +47,11 @@ export class MemberSecurity {
       }),
     );
     const events: { location: (typeof shown)[number]; event: RecordedEvent }[] = read.flat();
-    const keyNames = await this.apiKeyNames.namesOf(apiKeyIdsOf(events.map(({ event }) => event)));
+    const keyNames = await this.actorNames.namesOf(organizationId, namedActorsOf(events.map(({ event }) => event)));
     // The member acts on their own account, an owner on a member's: both named by their address in this organization.
     const names = {
       memberEmail: (userId: string) => this.readModels.memberSecurity.memberEmail(organizationId, userId),
-      apiKeyName: (id: string) => keyNames.get(id),
+      nameOf: (actor: string) => keyNames.get(actor),
     };
     const entries = events.map(({ location, event }) => {
       const actor = actorOf(event);

@@ -12,7 +12,7 @@ import { jsonSafe } from '../organizations/command-result.js';
 import { validOrganizationId } from '../organizations/organization-requests.js';
 import { PLAN_CATALOGUE } from '../plans/plan-catalogue.module.js';
 import { awaitMinPosition } from '../read-models/read-your-writes.js';
-import { ApiKeyNames } from './api-key-names.js';
+import { ActorNameLookup } from './actor-name-lookup.js';
 import { correlationIdParameter, exportQuery, historyReadQuery, memberSecurityQuery, noQuery, stateQuery, timelineQuery } from './audit-requests.js';
 import { MemberSecurity, type MemberSecurityPage } from './member-security.js';
 import { Operation } from '../http/operation.decorator.js';
@@ -22,7 +22,7 @@ import { EXPORT_CONTENT_TYPES } from './history-export-format.js';
 import type { StateAnswer } from './organization-audit.controller.js';
 import { organizationChangesAt } from './organization-state-at.js';
 import { OrganizationTimeline, type HistoryFilters, type OrganizationCorrelation, type TimelinePage } from './organization-timeline.js';
-import { apiKeyIdsOf, timelineEntry, type TimelineEntry } from './timeline-entry.js';
+import { namedActorsOf, timelineEntry, type TimelineEntry } from './timeline-entry.js';
 import { organizationUsageSeries, type UsageSeriesAnswer } from './usage-series.js';
 
 /** Auditors: API keys with audit:read, or the organization's own owners, admins and auditors (docs/domain.md). */
@@ -39,7 +39,7 @@ export class OrganizationHistoryController {
   constructor(
     private readonly timeline: OrganizationTimeline,
     private readonly exports: HistoryExport,
-    private readonly apiKeyNames: ApiKeyNames,
+    private readonly actorNames: ActorNameLookup,
     private readonly memberSecurity: MemberSecurity,
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(PLAN_CATALOGUE) private readonly catalogue: PlanCatalogue,
@@ -102,7 +102,7 @@ export class OrganizationHistoryController {
     @Query(new ZodValidationPipe(stateQuery)) point: z.output<typeof stateQuery>,
   ): Promise<ChangesAnswer> {
     const at = await organizationChangesAt(this.store, this.catalogue, id, point);
-    const keyNames = await this.apiKeyNames.namesOf(apiKeyIdsOf([at.event]));
+    const keyNames = await this.actorNames.namesOf(id, namedActorsOf([at.event]));
     return {
       entry: timelineEntry(at.event, namesIn(at.before), keyNames),
       state: { ...at.view, revision: jsonSafe(at.revision), position: jsonSafe(at.position), recordedAt: at.recordedAt },

@@ -4,10 +4,10 @@ import { EVENT_STORE, type EventStore, type RecordedEvent } from '#event-store';
 import { EVENT_TYPE_NAMES, NO_NAMES, ORGANIZATION_EVENT_TYPES, organizationStream, type RecordNames } from '#domain';
 import { READ_MODELS, ReadModels, type HistoryFilter, type HistoryOrder, type OrganizationHistoryQueries } from '#read-models';
 import { actorInWords } from './actor-in-words.js';
-import { ApiKeyNames } from './api-key-names.js';
+import { ActorNameLookup } from './actor-name-lookup.js';
 import { billingEventSentence } from './billing-event-sentence.js';
 import { organizationNotFound } from './organization-history.js';
-import { apiKeyIdsOf, timelineEntry, type TimelineEntry } from './timeline-entry.js';
+import { namedActorsOf, timelineEntry, type TimelineEntry } from './timeline-entry.js';
 import { jsonSafe } from '../organizations/command-result.js';
 
 export const DEFAULT_TIMELINE_PAGE_SIZE = 50;
@@ -49,7 +49,7 @@ export class OrganizationTimeline {
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(READ_MODELS) private readonly readModels: ReadModels,
-    private readonly apiKeyNames: ApiKeyNames,
+    private readonly actorNames: ActorNameLookup,
   ) {}
 
   async page(organizationId: string, { order, after, limit, filter }: TimelineRequest): Promise<TimelinePage> {
@@ -64,13 +64,13 @@ export class OrganizationTimeline {
   async filters(organizationId: string): Promise<HistoryFilters> {
     const actors = this.readModels.history.actors(organizationId);
     if (actors.length === 0) await this.mustExist(organizationId);
-    const keyNames = await this.apiKeyNames.namesOf(actors.filter((actor) => actor.startsWith('api-key:')).map((actor) => actor.slice('api-key:'.length)));
+    const actorNames = await this.actorNames.namesOf(organizationId, actors);
     const latest = this.readModels.history.latestRevision(organizationId) ?? 0n;
     const names = indexedNames(this.readModels.history, organizationId, latest);
     return {
       types: ORGANIZATION_EVENT_TYPES.map((type) => ({ type, name: EVENT_TYPE_NAMES[type] })),
       actors: actors
-        .map((actor) => ({ actor, name: actorInWords(actor, { memberEmail: names.memberEmail, apiKeyName: (keyId) => keyNames.get(keyId) }) }))
+        .map((actor) => ({ actor, name: actorInWords(actor, { memberEmail: names.memberEmail, nameOf: (named) => actorNames.get(named) }) }))
         .sort((a, b) => a.name.localeCompare(b.name)),
     };
   }
@@ -84,7 +84,7 @@ export class OrganizationTimeline {
     const concerned = events.filter(
       (event) => event.streamId === stream || (event.data as { organizationId?: unknown } | null)?.organizationId === organizationId,
     );
-    const keyNames = await this.apiKeyNames.namesOf(apiKeyIdsOf(concerned));
+    const keyNames = await this.actorNames.namesOf(organizationId, namedActorsOf(concerned));
     const entries = concerned.slice(0, MAX_CORRELATED_ENTRIES).map(
       (event): CorrelatedEntry =>
         event.streamId === stream
@@ -95,7 +95,7 @@ export class OrganizationTimeline {
   }
 
   private async entries(organizationId: string, events: readonly RecordedEvent[]): Promise<TimelineEntry[]> {
-    const keyNames = await this.apiKeyNames.namesOf(apiKeyIdsOf(events));
+    const keyNames = await this.actorNames.namesOf(organizationId, namedActorsOf(events));
     return events.map((event) => timelineEntry(event, indexedNames(this.readModels.history, organizationId, event.revision), keyNames));
   }
 

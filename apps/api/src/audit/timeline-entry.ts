@@ -21,17 +21,19 @@ const text = (value: unknown): string | undefined => (typeof value === 'string' 
 
 export const actorOf = (event: RecordedEvent): string => text(event.metadata.actor) ?? 'unknown';
 
-export function apiKeyIdsOf(events: Iterable<RecordedEvent>): Set<string> {
-  const ids = new Set<string>();
+/** The actors among these events known by a name of their own: API keys and directory tokens. */
+export function namedActorsOf(events: Iterable<RecordedEvent>): Set<string> {
+  const actors = new Set<string>();
   for (const event of events) {
-    const [kind, id] = actorParts(actorOf(event));
-    if (kind === 'api-key' && id !== '') ids.add(id);
+    const actor = actorOf(event);
+    const [kind, id] = actorParts(actor);
+    if ((kind === 'api-key' || kind === 'scim') && id !== '') actors.add(actor);
   }
-  return ids;
+  return actors;
 }
 
 /** `names`: the record just before the event (removed members and sites, and the user who acted, are named by it). */
-export function timelineEntry(event: RecordedEvent, names: RecordNames, apiKeyNames: ReadonlyMap<string, string>): TimelineEntry {
+export function timelineEntry(event: RecordedEvent, names: RecordNames, actorNames: ReadonlyMap<string, string>): TimelineEntry {
   const actor = actorOf(event);
   return {
     recordedAt: event.recordedAt,
@@ -40,7 +42,7 @@ export function timelineEntry(event: RecordedEvent, names: RecordNames, apiKeyNa
     type: event.type,
     description: recordedEventSentence(event.type, event.data, names),
     actor,
-    actorName: actorInWords(actor, { memberEmail: (userId) => names.memberEmail(userId), apiKeyName: (keyId) => apiKeyNames.get(keyId) }),
+    actorName: actorInWords(actor, { memberEmail: (userId) => names.memberEmail(userId), nameOf: (named) => actorNames.get(named) }),
     correlationId: text(event.metadata.correlationId) ?? null,
   };
 }

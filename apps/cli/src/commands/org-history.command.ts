@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { organizationStream } from '#domain';
 import { EVENT_STORE, type EventStore, type RecordedEvent } from '#event-store';
 import {
-  ApiKeyNames,
+  ActorNameLookup,
   EXPORT_FORMATS,
   HistoryExport,
   HistoryInWords,
@@ -83,7 +83,7 @@ export function registerOrgHistoryCommand(program: Command, getContext: GetCliCo
         const organizationId = parseInput(organizationIdSchema, id, 'id');
         const { app } = await getContext();
         const store = app.get<EventStore>(EVENT_STORE);
-        const words = new HistoryInWords(app.get(ApiKeyNames));
+        const words = new HistoryInWords(app.get(ActorNameLookup), organizationId);
         // In order, also while following: each page's words wait for the names of the page before.
         let printed = Promise.resolve();
         const print = (events: RecordedEvent[]): Promise<void> =>
