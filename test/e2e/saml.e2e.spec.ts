@@ -19,7 +19,8 @@ import { makeSamlKeys, SamlIdp, type SamlResponseOptions } from '../support/saml
 
 const password = 'correct-horse-battery-9';
 const ssoFailed = '/login?error=sso';
-const publicUrl = 'http://localhost:8443';
+// https, as in production: the request's cookie that binds it to its browser is SameSite=None, so Secure.
+const publicUrl = 'https://chorus.example';
 const sharedSecret = 'saml-e2e-session-secret-0123456789abcdef';
 
 let dataDir: string;
@@ -51,11 +52,16 @@ async function started(node: AuthApp, organizationId: string, path = `/auth/sso/
   const start = await browser.open(path);
   expect(start.status).toBe(302);
   const redirect = SamlIdp.parseRedirect(start.location ?? '');
-  return { browser, redirect, requestId: redirect.request.id };
+  return { browser, redirect, requestId: redirect.request.id, start };
 }
 
-async function post(node: AuthApp, organizationId: string, samlResponse: string, browser: Browser = node.browser()): Promise<Answer> {
-  return browser.request('POST', acsOf(organizationId), { form: { SAMLResponse: samlResponse, RelayState: '/' }, xsrf: false });
+/** The identity provider's page POSTs from the browser given (its cookies: one PUBLIC_URL in front of both nodes), else a fresh one. */
+async function post(node: AuthApp, organizationId: string, samlResponse: string, from?: Browser): Promise<Answer> {
+  const browser = node.browser();
+  for (const [name, value] of from?.cookies ?? []) browser.cookies.set(name, value);
+  const answer = await browser.request('POST', acsOf(organizationId), { form: { SAMLResponse: samlResponse, RelayState: '/' }, xsrf: false });
+  for (const [name, value] of browser.cookies) from?.cookies.set(name, value);
+  return answer;
 }
 
 async function signOn(email: string, options: Partial<SamlResponseOptions> = {}, organizationId = acme, provider = idp) {
@@ -242,11 +248,28 @@ describe('POST /auth/saml/:orgId/acs', () => {
   });
 
   it('never accepts the same response twice, even posted to both nodes at once', async () => {
-    const { requestId } = await started(nodeA, acme);
+    const { requestId, browser } = await started(nodeA, acme);
     const response = idp.response({ ...sp(acme), inResponseTo: requestId, nameId: 'ann@acme.example' });
-    const answers = await Promise.all([post(nodeA, acme, response), post(nodeB, acme, response)]);
+    const answers = await Promise.all([post(nodeA, acme, response, browser), post(nodeB, acme, response, browser)]);
     expect(answers.map((answer) => answer.location).sort()).toEqual(['/app', ssoFailed]);
-    await expectRefused(await post(nodeA, acme, response), 'response-refused');
+    await expectRefused(await post(nodeA, acme, response, browser), 'response-refused');
+  });
+
+  it('binds the request to the browser that started it (SameSite=None): posted by another browser, it is refused', async () => {
+    const { requestId, browser, start } = await started(nodeA, acme);
+    expect(start.setCookies.find((cookie) => cookie.name === '__Host-chorus_saml_request')?.attributes).toMatchObject({
+      samesite: 'None',
+      secure: true,
+      httponly: true,
+      path: '/',
+    });
+    // Mallory's own response, carried into Ann's browser: Ann would be signed in as Mallory.
+    const response = idp.response({ ...sp(acme), inResponseTo: requestId, nameId: 'mallory@acme.example' });
+    expect((await post(nodeB, acme, response)).location).toBe(ssoFailed);
+    expect(await lastFailure(acme)).toMatchObject({ reason: 'response-refused', detail: expect.stringContaining('another browser') });
+    // Refused, it spent nothing: the browser that started it still signs in.
+    expect((await post(nodeB, acme, response, browser)).location).toBe('/app');
+    for (const node of [nodeA, nodeB]) node.clock.advance(3_600_000);
   });
 
   it("refuses a response for another organization: its provider's key, or our provider's answer to its request", async () => {
@@ -271,7 +294,7 @@ describe('POST /auth/saml/:orgId/acs', () => {
     await expectRefused((await signOn('olivia@acme.example')).answer, 'account-not-linked');
     const owner = await nodeA.signedIn('olivia@acme.example', password);
     const { requestId } = await started(nodeA, acme, `/auth/sso/${acme}?intent=link`, owner);
-    expect((await post(nodeB, acme, idp.response({ ...sp(acme), inResponseTo: requestId, nameId: 'olivia@acme.example' }))).location).toBe('/app');
+    expect((await post(nodeB, acme, idp.response({ ...sp(acme), inResponseTo: requestId, nameId: 'olivia@acme.example' }), owner)).location).toBe('/app');
     expect((await signOn('olivia@acme.example')).answer.location).toBe('/app');
   });
 

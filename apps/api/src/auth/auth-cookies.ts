@@ -3,6 +3,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { CookieOptions, Request, Response } from 'express';
 import { CONFIG, type Config } from '#config';
+import { SAML_REQUEST_LIFETIME_MS } from '#domain';
 import { googleStateLifetimeMs, ssoStateLifetimeMs } from '#identity';
 
 /** The seed's client sends the XSRF-TOKEN cookie back as X-XSRF-TOKEN (section 7). */
@@ -33,6 +34,7 @@ export class AuthCookies {
   readonly preSession: string;
   readonly googleState: string;
   readonly ssoState: string;
+  readonly samlRequest: string;
 
   constructor(@Inject(CONFIG) config: Config) {
     this.secure = config.publicUrl.startsWith('https://');
@@ -41,6 +43,7 @@ export class AuthCookies {
     this.preSession = `${prefix}chorus_presession`;
     this.googleState = `${prefix}chorus_google_state`;
     this.ssoState = `${prefix}chorus_sso_state`;
+    this.samlRequest = `${prefix}chorus_saml_request`;
   }
 
   read(request: Request, name: string): string | undefined {
@@ -58,6 +61,22 @@ export class AuthCookies {
 
   setSsoState(response: Response, value: string): void {
     response.cookie(this.ssoState, value, { ...this.options(true), maxAge: ssoStateLifetimeMs });
+  }
+
+  /**
+   * Binds a SAML sign-on to the browser that started it. SameSite=None, since the identity provider's POST is
+   * cross-site and a Lax cookie would not come back; that needs Secure, so only over https (docs/directory.md).
+   */
+  setSamlRequest(response: Response, value: string): void {
+    if (this.secure) response.cookie(this.samlRequest, value, { ...this.samlRequestOptions(), maxAge: SAML_REQUEST_LIFETIME_MS });
+  }
+
+  clearSamlRequest(response: Response): void {
+    if (this.secure) response.clearCookie(this.samlRequest, this.samlRequestOptions());
+  }
+
+  private samlRequestOptions(): CookieOptions {
+    return { httpOnly: true, secure: true, sameSite: 'none', path: '/' };
   }
 
   setXsrf(response: Response, token: string): void {

@@ -1,8 +1,10 @@
 // The service provider's side of SAML per organization: its metadata (whose URL is its entity id) and its assertion
-// consumer service. The identity provider POSTs cross-site, where no SameSite cookie is sent: the ACS reads no cookie
-// and needs no XSRF token; what it trusts is the signed response and the request kept in the store (saml-sign-on.ts).
+// consumer service. The identity provider POSTs cross-site, where no Lax or Strict cookie is sent: the ACS needs no
+// XSRF token and no session cookie; it trusts the signed response and the request kept in the store (saml-sign-on.ts),
+// and over https the request's own SameSite=None cookie, which binds it to the browser that started it.
 import { Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { AuthCookies } from '../auth/auth-cookies.js';
 import { BrowserSessions } from '../auth/browser-sessions.service.js';
 import { commandContextOf } from '../http/request-context.js';
 import { organizationIdSchema } from '../http/organization-ids.js';
@@ -19,6 +21,7 @@ export class SamlSignOnController {
     private readonly saml: SamlSignOn,
     private readonly sessions: BrowserSessions,
     private readonly ending: SsoSignOnEnding,
+    private readonly cookies: AuthCookies,
   ) {}
 
   @Get('metadata')
@@ -43,10 +46,13 @@ export class SamlSignOnController {
   })
   async acs(@Param('orgId') organizationId: string, @Req() request: Request, @Res() response: Response): Promise<void> {
     response.setHeader('Cache-Control', 'no-store');
+    // Once: whatever happens next, this browser's request is spent.
+    const binding = this.cookies.read(request, this.cookies.samlRequest);
+    this.cookies.clearSamlRequest(response);
     try {
       if (!organizationIdSchema.safeParse(organizationId).success) throw new SsoSignOnFailure('not-configured', 'Not an organization id');
       const body = (request.body ?? {}) as Record<string, unknown>;
-      const { opened, redirect } = await this.saml.finish(organizationId, body.SAMLResponse, commandContextOf(request, 'anonymous'));
+      const { opened, redirect } = await this.saml.finish(organizationId, body.SAMLResponse, binding, commandContextOf(request, 'anonymous'));
       await this.sessions.endCurrent(request);
       await this.sessions.begin(request, response, opened);
       response.redirect(303, this.ending.target(opened, redirect));

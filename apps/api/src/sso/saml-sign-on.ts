@@ -44,17 +44,32 @@ export class SamlSignOn {
     return this.identity.samlProviders.serviceProviderMetadata(this.serviceProvider(organizationId));
   }
 
-  async start(organizationId: string, redirect: string, linkUserId?: string): Promise<URL> {
+  /** bindToBrowser: the answer must come with the cookie value returned (over https: auth-cookies.ts). */
+  async start(organizationId: string, redirect: string, linkUserId: string | undefined, bindToBrowser: boolean): Promise<{ url: URL; binding?: string }> {
     const settings = await this.settings(organizationId);
     // An xs:ID starts with a letter or an underscore.
     const requestId = `_${randomBytes(20).toString('hex')}`;
-    const started = { organizationId, redirect, ...(linkUserId === undefined ? {} : { linkUserId }), at: this.clock.now().toISOString() };
+    const binding = bindToBrowser ? randomBytes(32).toString('base64url') : undefined;
+    const started = {
+      organizationId,
+      redirect,
+      ...(linkUserId === undefined ? {} : { linkUserId }),
+      ...(binding === undefined ? {} : { browserBinding: digestOf(binding) }),
+      at: this.clock.now().toISOString(),
+    };
     await handleCommand(this.store, samlRequestDecider, requestId, { type: 'StartSamlRequest', data: started }, this.context(organizationId));
-    return new URL(await this.identity.samlProviders.authorizeUrl(this.serviceProvider(organizationId), providerOf(settings), requestId, redirect));
+    const url = new URL(await this.identity.samlProviders.authorizeUrl(this.serviceProvider(organizationId), providerOf(settings), requestId, redirect));
+    return { url, ...(binding === undefined ? {} : { binding }) };
   }
 
   /** The session and where the browser goes next: the request's redirect, or /app when the provider started it. */
-  async finish(organizationId: string, samlResponse: unknown, context: CommandContext): Promise<{ opened: OpenedSession; redirect: string }> {
+  /** binding: the cookie the browser posted with, if any. */
+  async finish(
+    organizationId: string,
+    samlResponse: unknown,
+    binding: string | undefined,
+    context: CommandContext,
+  ): Promise<{ opened: OpenedSession; redirect: string }> {
     const settings = await this.settings(organizationId);
     if (typeof samlResponse !== 'string' || samlResponse === '') throw new SsoSignOnFailure('response-refused', 'The POST holds no SAMLResponse');
     let assertion;
@@ -66,7 +81,8 @@ export class SamlSignOn {
     }
     const who = { subject: assertion.nameId, ...(assertion.email === undefined ? {} : { email: assertion.email }) };
     const at = this.clock.now().toISOString();
-    const request = assertion.inResponseTo === null ? undefined : await this.answer(assertion.inResponseTo, organizationId, at, who);
+    const answered = { organizationId, at, ...(binding === undefined ? {} : { browserBinding: digestOf(binding) }) };
+    const request = assertion.inResponseTo === null ? undefined : await this.answer(assertion.inResponseTo, answered, who);
     if (request === undefined && !settings.allowIdpInitiated) {
       throw new SsoSignOnFailure('idp-initiated', 'The response answers no request of this server, and sign-ins started at the provider are not allowed', who);
     }
@@ -85,11 +101,15 @@ export class SamlSignOn {
   }
 
   /** Spent once across nodes: the store's expected revision lets one answer through. */
-  private async answer(requestId: string, organizationId: string, at: string, who: SsoSignOnFailure['who']): Promise<{ redirect: string; linkUserId?: string }> {
+  private async answer(
+    requestId: string,
+    data: { organizationId: string; browserBinding?: string; at: string },
+    who: SsoSignOnFailure['who'],
+  ): Promise<{ redirect: string; linkUserId?: string }> {
     if (!/^_[0-9a-f]{40}$/.test(requestId)) throw new SsoSignOnFailure('response-refused', 'InResponseTo names no request of this server', who);
     let state;
     try {
-      ({ state } = await handleCommand(this.store, samlRequestDecider, requestId, { type: 'AnswerSamlRequest', data: { organizationId, at } }, this.context(organizationId)));
+      ({ state } = await handleCommand(this.store, samlRequestDecider, requestId, { type: 'AnswerSamlRequest', data }, this.context(data.organizationId)));
     } catch (error) {
       if (error instanceof DomainError) throw new SsoSignOnFailure('response-refused', error.message, who);
       throw error;
@@ -113,6 +133,8 @@ export class SamlSignOn {
     return newCommandContext(`sso:${organizationId}`);
   }
 }
+
+const digestOf = (value: string): string => createHash('sha256').update(value).digest('base64url');
 
 const providerOf = (settings: SamlSsoSettings): SamlIdentityProviderSettings => ({
   entityId: settings.idpEntityId,

@@ -95,8 +95,9 @@ export class SsoSignOnController {
       // intent=link: the signed-in user links their account; without a live session there is nothing to link.
       const linkUserId = intent === 'link' ? (await this.sessions.live(request))?.userId : undefined;
       if (intent === 'link' && linkUserId === undefined) throw new SsoSignOnFailure('link-refused', 'A link needs a signed-in account');
-      const { url, cookieValue } = await this.signOn.start(organizationId, safeRedirectPath(redirect), linkUserId);
+      const { url, cookieValue, samlBinding } = await this.signOn.start(organizationId, safeRedirectPath(redirect), linkUserId, this.cookies.secure);
       if (cookieValue !== undefined) this.cookies.setSsoState(response, cookieValue);
+      if (samlBinding !== undefined) this.cookies.setSamlRequest(response, samlBinding);
       response.redirect(302, url.href);
     } catch (error) {
       await this.ending.fail(organizationId, error, request, response);

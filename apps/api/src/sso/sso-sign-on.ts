@@ -33,9 +33,18 @@ export class SsoSignOn {
   }
 
   /** A SAML organization's request is kept in the store and needs no cookie (saml-sign-on.ts). */
-  async start(organizationId: string, redirect: string, linkUserId?: string): Promise<{ url: URL; cookieValue?: string }> {
+  /** samlBinding: the value of the SAML request's cookie (only when bindToBrowser, over https). */
+  async start(
+    organizationId: string,
+    redirect: string,
+    linkUserId: string | undefined,
+    bindToBrowser: boolean,
+  ): Promise<{ url: URL; cookieValue?: string; samlBinding?: string }> {
     const { state } = await this.organizations.load(organizationId);
-    if (state.exists && state.sso?.protocol === 'saml') return { url: await this.saml.start(organizationId, redirect, linkUserId) };
+    if (state.exists && state.sso?.protocol === 'saml') {
+      const { url, binding } = await this.saml.start(organizationId, redirect, linkUserId, bindToBrowser);
+      return { url, ...(binding === undefined ? {} : { samlBinding: binding }) };
+    }
     const { configuration } = await this.provider(organizationId);
     const { checks, cookieValue } = this.identity.ssoState.seal({ organizationId, redirect, ...(linkUserId === undefined ? {} : { linkUserId }) });
     return { url: await this.identity.oidcProviders.authorizationUrl(configuration, { redirectUri: this.redirectUri, ...checks }), cookieValue };

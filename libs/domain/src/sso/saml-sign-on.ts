@@ -11,18 +11,24 @@ export const samlRequestStream = (requestId: string): string => `saml-request-${
 /** assertionKey: a digest of the organization and the assertion's ID (an identity provider's ID may hold anything). */
 export const samlAssertionStream = (assertionKey: string): string => `saml-assertion-${assertionKey}`;
 
-/** redirect: where the browser goes after; linkUserId: a signed-in user linking their account. */
-export type SamlRequestStarted = { type: 'SamlRequestStarted'; data: { organizationId: string; redirect: string; linkUserId?: string; at: string } };
+/**
+ * redirect: where the browser goes after; linkUserId: a signed-in user linking their account; browserBinding: a digest
+ * of the value the starting browser holds in a cookie (over https), which the answer must be posted with.
+ */
+export type SamlRequestStarted = {
+  type: 'SamlRequestStarted';
+  data: { organizationId: string; redirect: string; linkUserId?: string; browserBinding?: string; at: string };
+};
 export type SamlRequestAnswered = { type: 'SamlRequestAnswered'; data: { at: string } };
 type SamlRequestEvent = SamlRequestStarted | SamlRequestAnswered;
 
 /** Answered, it keeps what it was started with: the answer's caller reads where the browser goes next from it. */
 export type SamlRequestState =
   | { status: 'none' }
-  | { status: 'started' | 'answered'; organizationId: string; redirect: string; linkUserId?: string; startedAt: string };
+  | { status: 'started' | 'answered'; organizationId: string; redirect: string; linkUserId?: string; browserBinding?: string; startedAt: string };
 
 type StartSamlRequest = { type: 'StartSamlRequest'; data: SamlRequestStarted['data'] };
-type AnswerSamlRequest = { type: 'AnswerSamlRequest'; data: { organizationId: string; at: string } };
+type AnswerSamlRequest = { type: 'AnswerSamlRequest'; data: { organizationId: string; browserBinding?: string; at: string } };
 
 const refused = (detail: string): DomainError => new DomainError('SAML_RESPONSE_REFUSED', detail, { reason: 'in-response-to' });
 
@@ -35,6 +41,10 @@ function decideRequest(command: StartSamlRequest | AnswerSamlRequest, state: Sam
   if (state.status === 'answered') throw refused('The request was answered already.');
   if (state.organizationId !== command.data.organizationId) throw refused("InResponseTo names another organization's request.");
   if (Date.parse(command.data.at) - Date.parse(state.startedAt) > SAML_REQUEST_LIFETIME_MS) throw refused('The request is older than its lifetime.');
+  // Another browser posting this request's answer: a response carried into someone else's browser (login CSRF).
+  if (state.browserBinding !== undefined && command.data.browserBinding !== state.browserBinding) {
+    throw refused('The response was posted by another browser than the one that started the sign-on.');
+  }
   return [{ type: 'SamlRequestAnswered', data: { at: command.data.at } }];
 }
 
@@ -48,10 +58,11 @@ export const samlRequestDecider: Decider<SamlRequestState, StartSamlRequest | An
   decide: decideRequest,
 };
 
-const withoutAt = ({ organizationId, redirect, linkUserId }: SamlRequestStarted['data']) => ({
+const withoutAt = ({ organizationId, redirect, linkUserId, browserBinding }: SamlRequestStarted['data']) => ({
   organizationId,
   redirect,
   ...(linkUserId === undefined ? {} : { linkUserId }),
+  ...(browserBinding === undefined ? {} : { browserBinding }),
 });
 
 /** No personal data: the organization and when the assertion stops being valid, for a later clean-up. */

@@ -33,6 +33,16 @@ describe('a SAML request', () => {
     });
   });
 
+  it('bound to a browser, is answered only with that browser’s binding', () => {
+    const bound = foldEvents(samlRequestDecider, [{ ...started, data: { ...started.data, browserBinding: 'digest-of-the-cookie' } }]);
+    const at = '2030-01-01T00:01:00.000Z';
+    expect(refusal(() => samlRequestDecider.decide(answer('acme', at), bound))).toMatchObject({ message: expect.stringContaining('another browser') });
+    const other = { type: 'AnswerSamlRequest', data: { organizationId: 'acme', at, browserBinding: 'another-digest' } } as const;
+    expect(refusal(() => samlRequestDecider.decide(other, bound))).toMatchObject({ code: 'SAML_RESPONSE_REFUSED' });
+    const same = { type: 'AnswerSamlRequest', data: { organizationId: 'acme', at, browserBinding: 'digest-of-the-cookie' } } as const;
+    expect(samlRequestDecider.decide(same, bound)).toHaveLength(1);
+  });
+
   it('never starts twice under one id', () => {
     expect(refusal(() => samlRequestDecider.decide({ type: 'StartSamlRequest', data: started.data }, open))).toMatchObject({ code: 'DUPLICATE' });
   });
