@@ -119,7 +119,7 @@ export class SamlSignOn {
   }
 
   private async accept(organizationId: string, assertionId: string, notOnOrAfter: string | null, at: string, who: SsoSignOnFailure['who']): Promise<void> {
-    const key = createHash('sha256').update(`${organizationId}\n${assertionId}`).digest('base64url');
+    const key = digestOf(`${organizationId}\n${assertionId}`);
     try {
       await handleCommand(this.store, samlAssertionDecider, key, { type: 'AcceptSamlAssertion', data: { organizationId, notOnOrAfter, at } }, this.context(organizationId));
     } catch (error) {

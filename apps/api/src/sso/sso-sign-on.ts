@@ -3,7 +3,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Configuration } from 'openid-client';
 import { CONFIG, type Config } from '#config';
-import { hasSsoPlan, type ExistingOrganization, type PlanCatalogue } from '#domain';
+import { hasSsoPlan, type OrganizationState, type PlanCatalogue } from '#domain';
 import { type CommandContext } from '#application';
 import { OidcProviderError, type Identity, type OpenedSession, type SsoSignOnChecks } from '#identity';
 import { IDENTITY } from '../auth/identity.provider.js';
@@ -45,7 +45,7 @@ export class SsoSignOn {
       const { url, binding } = await this.saml.start(organizationId, redirect, linkUserId, bindToBrowser);
       return { url, ...(binding === undefined ? {} : { samlBinding: binding }) };
     }
-    const { configuration } = await this.provider(organizationId);
+    const configuration = await this.provider(organizationId, state);
     const { checks, cookieValue } = this.identity.ssoState.seal({ organizationId, redirect, ...(linkUserId === undefined ? {} : { linkUserId }) });
     return { url: await this.identity.oidcProviders.authorizationUrl(configuration, { redirectUri: this.redirectUri, ...checks }), cookieValue };
   }
@@ -53,7 +53,7 @@ export class SsoSignOn {
   /** signedInUserId: the user of the browser's live session, which a link sign-on must still have. */
   async finish(checks: SsoSignOnChecks, callbackQuery: string, context: CommandContext, signedInUserId?: string): Promise<OpenedSession> {
     const { organizationId } = checks;
-    const { configuration } = await this.provider(organizationId);
+    const configuration = await this.provider(organizationId, (await this.organizations.load(organizationId)).state);
     let token;
     try {
       token = await this.identity.oidcProviders.verifyCallback(configuration, new URL(`${this.redirectUri}${callbackQuery}`), checks);
@@ -75,15 +75,15 @@ export class SsoSignOn {
     return state.exists && this.failureLog.record(organizationId, failure, context);
   }
 
-  private async provider(organizationId: string): Promise<{ state: ExistingOrganization; configuration: Configuration }> {
-    const { state } = await this.organizations.load(organizationId);
+  /** The organization's OpenID provider, discovered (kept by oidc-providers.ts), from the state the caller loaded. */
+  private async provider(organizationId: string, state: OrganizationState): Promise<Configuration> {
     if (!state.exists || state.sso?.protocol !== 'oidc') throw new SsoSignOnFailure('not-configured', 'The organization has no OpenID Connect single sign-on configured');
     if (!hasSsoPlan(state, this.catalogue)) throw new SsoSignOnFailure('plan', "The organization's plan does not include single sign-on");
     const { issuer, clientId } = state.sso;
     const clientSecret = this.identity.ssoClientSecrets.open(state.sso.clientSecret, organizationId);
     if (clientSecret === undefined) throw new SsoSignOnFailure('secret-unreadable', `The client secret was sealed with a key not in SSO_SECRET_KEYS`);
     try {
-      return { state, configuration: await this.identity.oidcProviders.discover(organizationId, { issuer, clientId, clientSecret }) };
+      return await this.identity.oidcProviders.discover(organizationId, { issuer, clientId, clientSecret });
     } catch (error) {
       if (error instanceof OidcProviderError) throw new SsoSignOnFailure('discovery-failed', error.message);
       throw error;

@@ -3,7 +3,7 @@
 // assertion: the issuer, the bearer confirmation's Recipient, times and InResponseTo, and the Response's
 // Destination. Spending the request and the assertion once, across nodes, is the store's (saml-sign-on.ts).
 import type { LookupFunction } from 'node:net';
-import { SAML, ValidateInResponseTo, type Profile } from '@node-saml/node-saml';
+import { generateServiceProviderMetadata, SAML, ValidateInResponseTo, type Profile } from '@node-saml/node-saml';
 import { DOMParser } from '@xmldom/xmldom';
 import { createProviderFetch, ProviderFetchError, type ProviderFetch } from './provider-fetch.js';
 import { MAX_SAML_METADATA_BYTES, readSamlMetadata, SamlMetadataError, type SamlMetadata } from './saml-metadata.js';
@@ -72,7 +72,7 @@ export class SamlProviders {
 
   /** This organization's service provider metadata, for the identity provider to read. */
   serviceProviderMetadata(sp: SamlServiceProvider): string {
-    return this.saml(sp, { entityId: '', ssoUrl: sp.acsUrl, certificates: ['-'] }).generateServiceProviderMetadata(null, null);
+    return generateServiceProviderMetadata({ issuer: sp.entityId, callbackUrl: sp.acsUrl, identifierFormat: EMAIL_FORMAT, wantAssertionsSigned: false });
   }
 
   async verify(sp: SamlServiceProvider, idp: SamlIdentityProviderSettings, samlResponse: string): Promise<SamlAssertion> {
