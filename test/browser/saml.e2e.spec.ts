@@ -2,21 +2,18 @@
 // and people sign on through the HTTP-POST binding from the provider's own site (127.0.0.1, Chorus on localhost: a
 // cross-site POST, where no SameSite cookie is sent), landing in the console; a forged response ends on the login page.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Page } from 'playwright-core';
 import { DnsServer, dnsServerMissing } from '../support/dns-server.js';
 import { makeSamlKeys, SamlIdp } from '../support/saml-idp.js';
 import { expectAccessible } from './support/accessibility.js';
-import { repositoryRoot, startChorusServer, type ChorusServer } from './support/chorus-server.js';
+import { startChorusServer, type ChorusServer } from './support/chorus-server.js';
 import { desktop, launchChromium, phone, type TestBrowser, type Viewport } from './support/chromium.js';
 import { closeAll } from './support/close-all.js';
+import { shootWholePage } from './support/screenshots.js';
 import { watchedPage, operatorCall } from './support/console-pages.js';
 import { consoleScreen, logInThroughForm, ssoScreen, type ConsoleUser } from './support/console-screens.js';
 import { errorMessages } from './support/seed-texts.js';
 import { loginScreen, pathOf, sessionOf, textOnceShown, visibleText } from './support/sign-in-screens.js';
 
-const screenshots = join(repositoryRoot, '.ci', 'artifacts', 'screenshots');
 const olivia: ConsoleUser = { email: 'olivia@acme.example', password: 'granite-orchard-3317' };
 
 let server: ChorusServer | undefined;
@@ -35,13 +32,7 @@ const started = () => {
 const operator = (method: string, path: string, body?: unknown) => operatorCall(started().server.baseUrl, apiKey, method, path, body);
 const openPage = (viewport: Viewport = desktop) => watchedPage(started().browser, viewport, { allowedStatuses: [401, 409, 400, 422] });
 
-async function shoot(page: Page, name: string): Promise<void> {
-  await page.evaluate('window.scrollTo(0, 0)');
-  await page.screenshot({ path: join(screenshots, `${name}-${page.viewportSize()?.width ?? 0}.png`), fullPage: true });
-}
-
 beforeAll(async () => {
-  mkdirSync(screenshots, { recursive: true });
   browser = await launchChromium();
   idp = await SamlIdp.start();
   const missing = dnsServerMissing();
@@ -91,7 +82,7 @@ describe('the SSO page with SAML', () => {
     expect(await textOnceShown(page.getByText(/Signing certificate/).first(), 'expires on')).toMatch(/expires on \d{1,2} \w+ \d{4}/);
     expect(await visibleText(page.getByText(idp.entityId, { exact: true }).first())).toBe(idp.entityId);
     await expectAccessible(page, 'the SSO page, SAML saved');
-    await shoot(page, 'console-sso-saml');
+    await shootWholePage(page, 'console-sso-saml');
 
     const phonePage = await openPage(phone);
     await logInThroughForm(phonePage.page, server.baseUrl, olivia, '/login?redirect=%2Fapp%2Forgs%2Facme%2Fsso');
@@ -99,7 +90,7 @@ describe('the SSO page with SAML', () => {
     await phonePage.page.getByText(/Signing certificate/).first().waitFor();
     expect(await phonePage.page.evaluate<boolean>('document.documentElement.scrollWidth > window.innerWidth')).toBe(false);
     await expectAccessible(phonePage.page, 'the SAML settings at 390 px');
-    await shoot(phonePage.page, 'console-sso-saml');
+    await shootWholePage(phonePage.page, 'console-sso-saml');
 
     // The domain proves itself in DNS; then people of it sign on.
     const record = await visibleText(ssoScreen(page).recordValue('acme.example'));

@@ -1,21 +1,18 @@
 // Enterprise single sign-on in real Chromium against the real server, oauth2-mock-server as the provider and dnsmasq
 // proving the domain: the owner connects it, people of the domain sign on, every failure ends on the login page.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Page } from 'playwright-core';
 import { DnsServer, dnsServerMissing } from '../support/dns-server.js';
 import { IdentityProvider } from '../support/identity-provider.js';
 import { watchedPage, operatorCall } from './support/console-pages.js';
 import { expectAccessible } from './support/accessibility.js';
-import { repositoryRoot, startChorusServer, type ChorusServer } from './support/chorus-server.js';
+import { startChorusServer, type ChorusServer } from './support/chorus-server.js';
 import { desktop, launchChromium, phone, type TestBrowser, type Viewport } from './support/chromium.js';
 import { closeAll } from './support/close-all.js';
+import { shootWholePage } from './support/screenshots.js';
 import { consoleScreen, logInThroughForm, ssoScreen, type ConsoleUser } from './support/console-screens.js';
 import { errorMessages } from './support/seed-texts.js';
 import { loginScreen, pathOf, sessionOf, textOnceShown, visibleText } from './support/sign-in-screens.js';
 
-const screenshots = join(repositoryRoot, '.ci', 'artifacts', 'screenshots');
 const olivia: ConsoleUser = { email: 'olivia@acme.example', password: 'granite-orchard-3317' };
 // Letters and digits: see test/e2e/sso.e2e.spec.ts on how the mock reads Basic credentials.
 const clientId = 'chorusAcme';
@@ -39,12 +36,6 @@ const operator = (method: string, path: string, body?: unknown) =>
 
 const openPage = (viewport: Viewport = desktop) => watchedPage(started().browser, viewport, { allowedStatuses: [401, 409, 400, 422] });
 
-
-async function shoot(page: Page, name: string): Promise<void> {
-  await page.evaluate('window.scrollTo(0, 0)');
-  await page.screenshot({ path: join(screenshots, `${name}-${page.viewportSize()?.width ?? 0}.png`), fullPage: true });
-}
-
 /** Opens the organization's sign-on link: the browser goes to the provider, which signs `email` in at once, and back. */
 async function signOnAs(email: string, claims: Record<string, unknown> = {}) {
   started().idp.signsIn(email, claims);
@@ -54,7 +45,6 @@ async function signOnAs(email: string, claims: Record<string, unknown> = {}) {
 }
 
 beforeAll(async () => {
-  mkdirSync(screenshots, { recursive: true });
   browser = await launchChromium();
   idp = await IdentityProvider.start();
   const missing = dnsServerMissing();
@@ -88,7 +78,7 @@ describe('the SSO page', () => {
     expect(await page.title()).toBe('SSO · Acme · Chorus');
     expect(await visibleText(page.getByText('/auth/sso/callback'))).toBe(`${server.baseUrl}/auth/sso/callback`);
     await expectAccessible(page, 'the SSO page, off');
-    await shoot(page, 'console-sso-off');
+    await shootWholePage(page, 'console-sso-off');
 
     // With the keyboard alone: an issuer that is no OpenID provider is refused in words, nothing typed lost.
     const sso = ssoScreen(page);
@@ -110,7 +100,7 @@ describe('the SSO page', () => {
     expect(await sso.issuer.getAttribute('aria-invalid')).toBe('true');
     expect(await sso.clientSecret.inputValue()).toBe(clientSecret);
     await expectAccessible(page, 'the SSO page, refused');
-    await shoot(page, 'console-sso-refused');
+    await shootWholePage(page, 'console-sso-refused');
 
     await sso.issuer.fill(idp.issuer);
     await sso.turnOn.click();
@@ -125,7 +115,7 @@ describe('the SSO page', () => {
     const token = await visibleText(sso.recordValue('acme.example'));
     expect(token).toMatch(/^[A-Za-z0-9_-]{32}$/);
     await expectAccessible(page, 'the SSO page, a domain waiting for its record');
-    await shoot(page, 'console-sso');
+    await shootWholePage(page, 'console-sso');
     // At 390 px, the record wraps and nothing scrolls sideways.
     const phonePage = await openPage(phone);
     await logInThroughForm(phonePage.page, server.baseUrl, olivia, '/login?redirect=%2Fapp%2Forgs%2Facme%2Fsso');
@@ -133,7 +123,7 @@ describe('the SSO page', () => {
     await ssoScreen(phonePage.page).recordValue('acme.example').waitFor();
     expect(await phonePage.page.evaluate<boolean>('document.documentElement.scrollWidth > window.innerWidth')).toBe(false);
     await expectAccessible(phonePage.page, 'the SSO page at 390 px');
-    await shoot(phonePage.page, 'console-sso');
+    await shootWholePage(phonePage.page, 'console-sso');
     // Checked before it is published: said in words, nothing changes.
     await sso.checkNow('acme.example').focus();
     await page.keyboard.press('Enter');
@@ -144,7 +134,7 @@ describe('the SSO page', () => {
     await page.keyboard.press('Enter');
     expect(await textOnceShown(sso.domain('acme.example'), 'Verified since')).toContain('Verified');
     await expectAccessible(page, 'the SSO page, verified');
-    await shoot(page, 'console-sso-verified');
+    await shootWholePage(page, 'console-sso-verified');
 
     // olivia signs in with a password: she links her account to the provider once, from this page.
     idp.signsIn(olivia.email);
@@ -189,7 +179,7 @@ describe('signing on through the provider', () => {
     const { page } = await signOnAs('late@acme.example');
     await page.waitForURL((url) => url.pathname === '/login' && url.searchParams.has('error'));
     expect(pathOf(page)).toBe('/login?error=sso');
-    await shoot(page, 'login-sso-failed');
+    await shootWholePage(page, 'login-sso-failed');
     expect(await textOnceShown(loginScreen(page).message, errorMessages.sso)).toBe(errorMessages.sso);
     const members = (await operator('GET', '/organizations/acme')) as unknown as { members: { email: string }[] };
     expect(members.members.map((member) => member.email)).not.toContain('late@acme.example');

@@ -13,6 +13,7 @@ import { GoogleMock } from '../support/google-mock.js';
 import { httpClient, type HttpClient } from '../support/http-client.js';
 import { IdentityProvider, viaProvider } from '../support/identity-provider.js';
 import { SmtpInbox, unfolded, type ReceivedMail } from '../support/smtp-inbox.js';
+import { proveSsoDomain } from '../support/sso-domains.js';
 
 const password = 'correct-horse-battery-9';
 let dns: DnsServer;
@@ -65,10 +66,7 @@ beforeAll(async () => {
   expect((await api.post(`/organizations/${acme}/plan`, { line: 'chorus', plan: 'enterprise' })).status).toBe(200);
   const sso = { issuer: idp.issuer, clientId: 'chorusAcme', clientSecret: 'idp-secret-join', domains: ['acme.example', 'eu.acme.example'] };
   expect((await api.put(`/organizations/${acme}/sso`, sso)).status).toBe(200);
-  const states = (await api.get(`/organizations/${acme}`)).body.sso.settings.domainStates as { domain: string; record: { name: string; value: string } }[];
-  const record = states.find((state) => state.domain === 'acme.example')!.record;
-  await dns.serve({ [record.name]: [record.value] });
-  expect((await api.post(`/organizations/${acme}/sso/domains/acme.example/verify`, {})).body).toMatchObject({ status: 'verified' });
+  await proveSsoDomain(api, dns, acme, 'acme.example');
 }, 120_000);
 
 afterAll(async () => {

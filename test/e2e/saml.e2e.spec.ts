@@ -16,6 +16,7 @@ import type { Answer, Browser } from '../support/browser.js';
 import { DnsServer, dnsServerMissing } from '../support/dns-server.js';
 import { httpClient, type HttpClient } from '../support/http-client.js';
 import { makeSamlKeys, SamlIdp, type SamlResponseOptions } from '../support/saml-idp.js';
+import { proveSsoDomain } from '../support/sso-domains.js';
 
 const password = 'correct-horse-battery-9';
 const ssoFailed = '/login?error=sso';
@@ -86,14 +87,7 @@ async function enterpriseOrganization(name: string, owner: { userId: string; ema
   return id;
 }
 
-const published: Record<string, string[]> = {};
-async function verifyDomain(organizationId: string, domain: string): Promise<void> {
-  const states = (await api.get(`/organizations/${organizationId}`)).body.sso.settings.domainStates as { domain: string; record: { name: string; value: string } }[];
-  const record = states.find((state) => state.domain === domain)!.record;
-  published[record.name] = [record.value];
-  await dns.serve(published);
-  expect((await api.post(`/organizations/${organizationId}/sso/domains/${domain}/verify`, {})).body).toMatchObject({ status: 'verified' });
-}
+const verifyDomain = (organizationId: string, domain: string): Promise<void> => proveSsoDomain(api, dns, organizationId, domain);
 
 const missing = dnsServerMissing();
 if (missing !== undefined) throw new Error(missing);

@@ -13,6 +13,7 @@ import { directoryStream, organizationStream } from '#domain';
 import { createApiKey } from '../support/api-keys.js';
 import { startAuthApp, type AuthApp } from '../support/auth-app.js';
 import { DnsServer, dnsServerMissing } from '../support/dns-server.js';
+import { proveSsoDomain } from '../support/sso-domains.js';
 import { httpClient, type HttpClient, type HttpResponse } from '../support/http-client.js';
 import { IdentityProvider } from '../support/identity-provider.js';
 
@@ -65,10 +66,7 @@ async function enterpriseOrganization(name: string, owner: { userId: string; ema
 async function verifyDomain(organizationId: string, domain: string): Promise<void> {
   const configured = await api.put(`/organizations/${organizationId}/sso`, { issuer: idp.issuer, clientId: 'chorusAcme', clientSecret: 'idp-secret-scim', domains: [domain] });
   expect(configured.status).toBe(200);
-  const states = (await api.get(`/organizations/${organizationId}`)).body.sso.settings.domainStates as { domain: string; record: { name: string; value: string } }[];
-  const record = states.find((state) => state.domain === domain)!.record;
-  await dns.serve({ [record.name]: [record.value] });
-  expect((await api.post(`/organizations/${organizationId}/sso/domains/${domain}/verify`, {})).body).toMatchObject({ status: 'verified' });
+  await proveSsoDomain(api, dns, organizationId, domain);
 }
 
 /** Polls another process's answer: what is waited for is the store's delivery to that node, not a clock of ours. */

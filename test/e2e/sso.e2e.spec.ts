@@ -14,6 +14,7 @@ import { httpClient, type HttpClient, type HttpResponse } from '../support/http-
 import { IdentityProvider, onApp, viaProvider } from '../support/identity-provider.js';
 import { DnsServer, dnsServerMissing } from '../support/dns-server.js';
 import { SmtpInbox } from '../support/smtp-inbox.js';
+import { proveSsoDomain } from '../support/sso-domains.js';
 import { startApp } from '../support/start-app.js';
 
 const clientSecret = `idp-secret-${randomBytes(16).toString('hex')}`;
@@ -72,17 +73,7 @@ async function signOn(start: string, email: string, claims: Record<string, unkno
   return { browser: signingOn, answer, callback };
 }
 
-/** Publishes the organization's token for the domain in DNS (beside any published before) and checks it now. */
-const published: Record<string, string[]> = {};
-async function verifyDomain(organizationId: string, domain: string): Promise<void> {
-  const view = await api.get(`/organizations/${organizationId}`);
-  const states = view.body.sso.settings.domainStates as { domain: string; record: { name: string; value: string } }[];
-  const record = states.find((state) => state.domain === domain)?.record;
-  if (record === undefined) throw new Error(`${domain} has no verification record`);
-  published[record.name] = [record.value];
-  await dns.serve(published);
-  expect((await api.post(`/organizations/${organizationId}/sso/domains/${domain}/verify`, {})).body).toMatchObject({ lookup: 'found', status: 'verified' });
-}
+const verifyDomain = (organizationId: string, domain: string): Promise<void> => proveSsoDomain(api, dns, organizationId, domain);
 
 async function events(stream: string) {
   const read = await app.store.readStream(stream);

@@ -27,6 +27,7 @@ async function freeUdpPort(): Promise<number> {
 
 export class DnsServer {
   private process: ChildProcess | undefined;
+  private published: TxtRecords = {};
 
   private constructor(
     readonly port: number,
@@ -51,6 +52,12 @@ export class DnsServer {
   /** For DNS_SERVERS. */
   get address(): string {
     return `127.0.0.1:${this.port}`;
+  }
+
+  /** Adds these records to those served already (a record of the same name is replaced), then serves them all. */
+  async publish(records: TxtRecords): Promise<void> {
+    this.published = { ...this.published, ...records };
+    await this.serve(this.published);
   }
 
   /** Replaces every record: dnsmasq is restarted with the new ones and answers them before this resolves. */
