@@ -51,6 +51,12 @@ async function mailsAbout(subject: string, count: number): Promise<ReceivedMail[
   return inbox.received.filter((mail) => subjectOf(mail) === subject);
 }
 
+async function mailsTo(address: string, subject: string, count = 1): Promise<ReceivedMail[]> {
+  const to = () => inbox.received.filter((mail) => mail.to.includes(address) && subjectOf(mail) === subject);
+  for (let waited = 0; waited < 10_000 && to().length < count; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+  return to();
+}
+
 const missing = dnsServerMissing();
 if (missing !== undefined) throw new Error(missing);
 
@@ -184,5 +190,49 @@ describe('the users limit', () => {
     await passwordSignIn('sue@acme.example');
     expect((await events(acme)).filter((event) => event.type === 'AutomaticJoinRefused')).toHaveLength(2);
     expect(await mailsAbout('Someone of acme.example could not join Acme', 2)).toHaveLength(2);
+  });
+
+  it('tells each person why, in words, once a day: the sign-in screens keep the seed’s words, so the reason comes by mail', async () => {
+    const subject = 'You could not join Acme yet';
+    // From the test before: rex refused once, sue on two days (the owners' mail is one a day for all of them).
+    expect(await mailsTo('rex@acme.example', subject)).toHaveLength(1);
+    expect(await mailsTo('sue@acme.example', subject, 2)).toHaveLength(2);
+    await app.createUser({ email: 'tia@acme.example', password });
+
+    await passwordSignIn('tia@acme.example');
+    await passwordSignIn('tia@acme.example');
+
+    const [mail] = await mailsTo('tia@acme.example', subject);
+    const text = unfolded(mail as ReceivedMail);
+    expect(text).toContain('Acme has no room for another member just now: its users limit is reached. So you did not join it.');
+    expect(text).toContain('Its owners have been told. Once they make room, sign in again and you join Acme.');
+    // The organization's size is the owners' business.
+    expect(text).not.toMatch(/\d+ (members|users)/);
+    // Twice the same day: one mail.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await mailsTo('tia@acme.example', subject)).toHaveLength(1);
+
+    app.clock.advance(24 * 3_600_000);
+    await passwordSignIn('tia@acme.example');
+    expect(await mailsTo('tia@acme.example', subject, 2)).toHaveLength(2);
+  });
+
+  it('keeps out a person single sign-on would create, as the sign-on’s failure, and tells the owners and the person', async () => {
+    app.clock.advance(24 * 3_600_000);
+    const refusalsBefore = (await events(acme)).filter((event) => event.type === 'AutomaticJoinRefused').length;
+    idp.signsIn('sso-uma@acme.example');
+
+    const { answer } = await viaProvider(app.browser(), `/auth/sso/${acme}`);
+
+    expect(answer.location).toBe('/login?error=sso');
+    expect(await roleIn(acme, 'sso-uma@acme.example')).toBeUndefined();
+    expect((await events(acme)).filter((event) => event.type === 'AutomaticJoinRefused')).toHaveLength(refusalsBefore + 1);
+    expect(await mailsTo('sso-uma@acme.example', 'You could not join Acme yet')).toHaveLength(1);
+    // Nobody was created, so the notice's stream is named by a keyed hash of the address (its data seals it).
+    const notices = (await app.store.readAll()).filter((event) => event.type === 'JoinRefusalNoticeOwed');
+    const uma = notices.at(-1);
+    expect(uma?.streamId).not.toContain('uma');
+    expect(uma?.data).toMatchObject({ organizationId: acme, domain: 'acme.example', email: 'sso-uma@acme.example' });
+    expect(uma?.data).not.toHaveProperty('userId');
   });
 });

@@ -1,17 +1,28 @@
-// The owners' mails (docs/entitlements.md, docs/billing.md): each mail has a stream of its own (threshold-mail.ts); the
-// node that claims it sends it, the others take it over if the claim runs out. Few mails, so handled one after the other.
+// The owners' mails (docs/entitlements.md, docs/billing.md), and the one mail a person gets about an organization they
+// could not join (docs/directory.md): each mail has a stream of its own (threshold-mail.ts); the node that claims it
+// sends it, the others take it over if the claim runs out. Few mails, so handled one after the other.
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { handleCommand, inSpan, loadStream, spanPlaceFor } from '#application';
 import { CONFIG, type Config } from '#config';
-import { organizationStreamPrefix, ownerMailDecider, ownerMailId, thresholdMailDuty, webhookEndpointsDecider, webhookEndpointsStreamPrefix } from '#domain';
+import {
+  joinRefusalNoticeStreamPrefix,
+  organizationStreamPrefix,
+  ownerMailDecider,
+  ownerMailId,
+  thresholdMailDuty,
+  webhookEndpointsDecider,
+  webhookEndpointsStreamPrefix,
+  type JoinRefusalNoticeOwed,
+} from '#domain';
 import { EVENT_STORE, type EventStore, type RecordedEvent, type Subscription } from '#event-store';
-import { createMailer, isPermanentMailFailure, loadNodeName, type Mailer } from '#identity';
+import { createMailer, isPermanentMailFailure, loadNodeName, type Identity, type Mailer } from '#identity';
 import { ReactionCheckpoints } from '#read-models';
+import { IDENTITY } from '../auth/identity.provider.js';
 import { PINO } from '../logging/pino.js';
 import { Organizations } from '../organizations/organizations.js';
 import { RUN_MODE, type RunMode } from '../config/run-mode.js';
-import { OWNER_MAIL_EVENT_TYPES, ownerMail, owesOwnerMail, type OwnerMailEvent } from './owner-mail-text.js';
+import { joinRefusedPersonMail, OWNER_MAIL_EVENT_TYPES, ownerMail, owesOwnerMail, type OwnerMailEvent } from './owner-mail-text.js';
 
 // Kept from when it mailed thresholds only, so that running nodes resume where they were.
 const CHECKPOINT = 'traffic-threshold-mails';
@@ -35,6 +46,7 @@ export class OwnerMailReaction implements OnApplicationBootstrap, OnModuleDestro
     @Inject(CONFIG) private readonly config: Config,
     @Inject(RUN_MODE) private readonly runMode: RunMode,
     @Inject(PINO) pino: Logger,
+    @Inject(IDENTITY) private readonly identity: Identity,
     private readonly organizations: Organizations,
   ) {
     this.logger = pino.child({ component: 'owner-mails' });
@@ -59,7 +71,7 @@ export class OwnerMailReaction implements OnApplicationBootstrap, OnModuleDestro
     }
     this.subscription = this.store.subscribeToAll({
       ...(from === undefined ? {} : { fromPosition: from }),
-      filter: { streamPrefixes: [organizationStreamPrefix, webhookEndpointsStreamPrefix], eventTypes: OWNER_MAIL_EVENT_TYPES },
+      filter: { streamPrefixes: [organizationStreamPrefix, webhookEndpointsStreamPrefix, joinRefusalNoticeStreamPrefix], eventTypes: OWNER_MAIL_EVENT_TYPES },
       onEvent: async (event) => {
         // Stopped before the mail was settled: the checkpoint stays before it, so the next start mails it.
         const attributes = { 'chorus.reaction': CHECKPOINT, 'chorus.event_id': event.id, 'chorus.position': event.position.toString() };
@@ -83,8 +95,7 @@ export class OwnerMailReaction implements OnApplicationBootstrap, OnModuleDestro
   private async mail(reached: RecordedEvent): Promise<boolean> {
     const event = { type: reached.type, data: reached.data } as OwnerMailEvent;
     if (!owesOwnerMail(event)) return true;
-    const prefix = reached.streamId.startsWith(webhookEndpointsStreamPrefix) ? webhookEndpointsStreamPrefix : organizationStreamPrefix;
-    const organizationId = reached.streamId.slice(prefix.length);
+    const organizationId = organizationOf(reached.streamId, event);
     const mail = ownerMailId(reached.type, reached.id);
     const context = { actor: 'system:owner-mails', correlationId: reached.metadata.correlationId, causationId: reached.id, origin: {} };
     // So that a retry after a later owner's failure does not mail them twice.
@@ -118,6 +129,7 @@ export class OwnerMailReaction implements OnApplicationBootstrap, OnModuleDestro
   private async send(organizationId: string, event: OwnerMailEvent, mailed: string[]): Promise<void> {
     const { state } = await this.organizations.load(organizationId);
     if (!state.exists) return;
+    if (event.type === 'JoinRefusalNoticeOwed') return this.tellRefusedPerson({ organizationId, organizationName: state.name }, event, mailed);
     const webhookUrl = event.type === 'WebhookEndpointDisabled' ? await this.webhookUrl(organizationId, event.data.endpointId) : undefined;
     const owners = state.members.filter((member) => member.role === 'owner' && !mailed.includes(member.email)).map((member) => member.email);
     for (const to of owners) {
@@ -130,6 +142,21 @@ export class OwnerMailReaction implements OnApplicationBootstrap, OnModuleDestro
         if (!isPermanentMailFailure(error)) throw error;
         this.logger.warn({ err: error, organizationId }, 'An owner address was refused for good: the mail skips it');
       }
+    }
+  }
+
+  /** To the person's address as it is now: none once they are erased (or, without an account, once the month's key is). */
+  private async tellRefusedPerson(about: { organizationId: string; organizationName: string }, event: JoinRefusalNoticeOwed, mailed: string[]): Promise<void> {
+    const { userId, email } = event.data;
+    const to = userId === undefined ? email : (await this.identity.directory.profile(userId))?.email;
+    // An erased person's address reads as a pseudonym, a month's expired one as "removed": neither is an address.
+    if (to === undefined || !to.includes('@') || mailed.includes(to)) return;
+    try {
+      await this.mailer.send({ to, ...joinRefusedPersonMail(this.config, about, event.data) });
+      mailed.push(to);
+    } catch (error) {
+      if (!isPermanentMailFailure(error)) throw error;
+      this.logger.warn({ err: error, organizationId: about.organizationId, userId }, 'A refused person’s address was refused for good: no mail');
     }
   }
 
@@ -157,4 +184,11 @@ export class OwnerMailReaction implements OnApplicationBootstrap, OnModuleDestro
       this.logger.warn({ err: error }, 'The owner mails checkpoint could not be saved');
     }
   }
+}
+
+/** The organization a mail is about: named by its stream, or by the notice to a person. */
+function organizationOf(streamId: string, event: OwnerMailEvent): string {
+  if (event.type === 'JoinRefusalNoticeOwed') return event.data.organizationId;
+  const prefix = streamId.startsWith(webhookEndpointsStreamPrefix) ? webhookEndpointsStreamPrefix : organizationStreamPrefix;
+  return streamId.slice(prefix.length);
 }

@@ -1,7 +1,7 @@
 // The owners' mails, in the product's words: a traffic threshold (docs/entitlements.md, Usage reports), a
 // failed payment and a trial ending (docs/billing.md).
 import type { Config } from '#config';
-import type { AutomaticJoinRefused, OrganizationEvent, SubscriptionTrialEnding, TrafficThresholdReached, WebhookEndpointDisabled } from '#domain';
+import type { AutomaticJoinRefused, JoinRefusalNoticeOwed, OrganizationEvent, SubscriptionTrialEnding, TrafficThresholdReached, WebhookEndpointDisabled } from '#domain';
 
 type About = { organizationId: string; organizationName: string };
 type Reached = TrafficThresholdReached['data'] & About;
@@ -82,8 +82,8 @@ function trialEndingMail(config: MailConfig, about: About, { trialEndsAt }: Subs
   };
 }
 
-/** An organization event, or one of its other streams' that the owners hear of. */
-export type OwnerMailEvent = OrganizationEvent | WebhookEndpointDisabled;
+/** An organization event, or one of its other streams' that the owners hear of, or the notice to a refused person. */
+export type OwnerMailEvent = OrganizationEvent | WebhookEndpointDisabled | JoinRefusalNoticeOwed;
 
 function webhookDisabledMail(config: MailConfig, about: About, { endpointId, reason }: WebhookEndpointDisabled['data'], url: string | undefined): OwnerMail {
   return {
@@ -115,9 +115,29 @@ function joinRefusedMail(config: MailConfig, about: About, { domain }: Automatic
   };
 }
 
-/** Whether the owners are owed a mail: a threshold, a payment that just failed, a trial ending, a webhook endpoint turned off. */
+/**
+ * The person's side of a refused join: why they are not in, that the owners know, and what to do; no count of the
+ * organization's members (that is the owners' business), and nothing to click that a mail could fake.
+ */
+export function joinRefusedPersonMail(config: MailConfig, about: About, { domain }: JoinRefusalNoticeOwed['data']): OwnerMail {
+  return {
+    subject: `You could not join ${about.organizationName} yet`,
+    text: [
+      'Hello,',
+      '',
+      `You signed in to ${config.productName} with an address of ${domain}. People of ${domain} join ${about.organizationName} on their own when they sign in, ` +
+        `but ${about.organizationName} has no room for another member just now: its users limit is reached. So you did not join it.`,
+      '',
+      `Its owners have been told. Once they make room, sign in again and you join ${about.organizationName}.`,
+      '',
+      `You receive this at most once a day, because you signed in with an address of ${domain}.`,
+    ].join('\n'),
+  };
+}
+
+/** Whether a mail is owed: a threshold, a payment that just failed, a trial ending, a webhook endpoint turned off, a refused join. */
 export function owesOwnerMail(event: OwnerMailEvent): boolean {
-  if (event.type === 'WebhookEndpointDisabled' || event.type === 'AutomaticJoinRefused') return true;
+  if (event.type === 'WebhookEndpointDisabled' || event.type === 'AutomaticJoinRefused' || event.type === 'JoinRefusalNoticeOwed') return true;
   if (event.type === 'SubscriptionChanged') return event.data.status === 'past_due' && event.data.previousStatus !== 'past_due';
   // A month's threshold reached by reports that came in after the month ended tells the owners nothing they can act on.
   if (event.type === 'TrafficThresholdReached') return event.data.late !== true;
@@ -136,10 +156,13 @@ export function ownerMail(config: MailConfig, about: About, event: OwnerMailEven
       return trialEndingMail(config, about, event.data);
     case 'AutomaticJoinRefused':
       return joinRefusedMail(config, about, event.data);
+    // The person's, not the owners' (joinRefusedPersonMail).
+    case 'JoinRefusalNoticeOwed':
+      return undefined;
     default:
       return paymentFailedMail(config, about);
   }
 }
 
 /** The organization events ownerMail may answer a mail for. */
-export const OWNER_MAIL_EVENT_TYPES = ['TrafficThresholdReached', 'SubscriptionChanged', 'SubscriptionTrialEnding', 'WebhookEndpointDisabled', 'AutomaticJoinRefused'];
+export const OWNER_MAIL_EVENT_TYPES = ['TrafficThresholdReached', 'SubscriptionChanged', 'SubscriptionTrialEnding', 'WebhookEndpointDisabled', 'AutomaticJoinRefused', 'JoinRefusalNoticeOwed'];

@@ -1,16 +1,17 @@
 // Joining by verified domain (docs/directory.md): a person fully signed in with an address of a domain an organization
 // has verified and set to `automatic` becomes its member with the domain's role, recorded as `join:<domain>`. Within
-// the users limit: a refusal leaves the sign-in as it is, and the owners hear of it at most once a day.
+// the users limit: a refusal leaves the sign-in as it is, and the owners and the person hear of it at most once a day.
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import type { CommandContext } from '#application';
 import { automaticJoinRole, DomainError, emailDomain, type MemberRole } from '#domain';
 import type { Identity } from '#identity';
-import { IDENTITY, IdentityClock } from '../auth/identity.provider.js';
+import { IDENTITY } from '../auth/identity.provider.js';
 import type { SignInJoins } from '../auth/sign-in-joins.js';
 import { PINO } from '../logging/pino.js';
 import { MeteredCommandBus } from '../metrics/instrumentation.js';
 import { AddMemberCommand, Organizations } from '../organizations/organizations.js';
+import { JoinRefusals } from './join-refusals.js';
 import { SsoDomainClaims } from './sso-domain-claims.js';
 
 @Injectable()
@@ -22,7 +23,7 @@ export class DomainJoins implements SignInJoins {
     private readonly claims: SsoDomainClaims,
     private readonly organizations: Organizations,
     private readonly commands: MeteredCommandBus,
-    private readonly clock: IdentityClock,
+    private readonly refusals: JoinRefusals,
     @Inject(PINO) pino: Logger,
   ) {
     this.logger = pino.child({ component: 'domain-joins' });
@@ -65,8 +66,7 @@ export class DomainJoins implements SignInJoins {
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       if (error.code === 'LIMIT_EXCEEDED') {
-        const on = this.clock.now().toISOString().slice(0, 10);
-        await this.organizations.handle(organizationId, { type: 'RecordAutomaticJoinRefusal', data: { domain, on } }, asJoin);
+        await this.refusals.record(organizationId, domain, { userId, email }, asJoin);
       } else if (error.code !== 'DUPLICATE') {
         throw error;
       }

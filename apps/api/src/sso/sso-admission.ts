@@ -10,6 +10,7 @@ import type { Identity, OpenedSession } from '#identity';
 import { IDENTITY } from '../auth/identity.provider.js';
 import { TwoStepPolicy } from '../auth/two-step-policy.js';
 import { AddMemberCommand, Organizations } from '../organizations/organizations.js';
+import { JoinRefusals } from './join-refusals.js';
 import { SsoDomainClaims } from './sso-domain-claims.js';
 import { SsoSignOnFailure } from './sso-sign-on-failures.js';
 
@@ -25,6 +26,7 @@ export class SsoAdmission {
     private readonly claims: SsoDomainClaims,
     private readonly commands: MeteredCommandBus,
     private readonly twoStepPolicy: TwoStepPolicy,
+    private readonly refusals: JoinRefusals,
   ) {}
 
   /**
@@ -75,15 +77,17 @@ export class SsoAdmission {
     const { state } = await this.organizations.load(organizationId);
     const isMember = state.exists && state.members.some((member) => member.userId === registered || member.email.toLowerCase() === email.toLowerCase());
     if (!isMember) {
+      // Just-in-time provisioning: the organization's own decision, limits and audit, as any MemberAdded; with the
+      // role of joining by the domain when the owner chose one (docs/directory.md).
+      const domain = emailDomain(email);
       try {
-        // Just-in-time provisioning: the organization's own decision, limits and audit, as any MemberAdded; with the
-        // role of joining by the domain when the owner chose one (docs/directory.md).
-        const domain = emailDomain(email);
         const role = (state.exists && domain !== null ? automaticJoinRole(state, domain) : undefined) ?? 'member';
         const member = registered === undefined ? { email, role } : { email, role, userId: registered };
         await this.commands.execute(new AddMemberCommand(organizationId, member, context));
       } catch (error) {
         if (error instanceof DomainError && (error.code === 'LIMIT_EXCEEDED' || error.code === 'NO_PLAN')) {
+          // Kept out by the limit, as a person joining by the domain would be: the owners and the person hear of it.
+          if (error.code === 'LIMIT_EXCEEDED' && domain !== null) await this.refusals.record(organizationId, domain, { userId: registered, email }, context);
           throw new SsoSignOnFailure('users-limit', `${email} could not be added: ${error.message}`, who);
         }
         // A concurrent sign-on of the same person added them first.

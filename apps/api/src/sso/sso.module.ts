@@ -2,6 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { PASSWORD_GATE } from '../auth/password-gate.js';
 import { SIGN_IN_JOINS } from '../auth/sign-in-joins.js';
 import { DomainJoins } from './domain-joins.js';
+import { JoinRefusals } from './join-refusals.js';
 import { OrganizationsModule } from '../organizations/organizations.module.js';
 import { ConfigureSsoHandler } from './configure-sso.handler.js';
 import { SsoDomainClaims } from './sso-domain-claims.js';
@@ -33,6 +34,7 @@ import { SsoController } from './sso.controller.js';
     SsoDomainVerification,
     SsoSignOn,
     SsoAdmission,
+    JoinRefusals,
     SsoSignOnEnding,
     SamlSignOn,
     SsoSignOnFailureLog,

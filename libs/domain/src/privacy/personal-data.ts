@@ -44,6 +44,8 @@ export const PERSONAL_DATA: Readonly<Record<string, PersonalData>> = {
   // No user id: a failed sign-on may be anyone's; the owners a mail went to are named by address only.
   SsoSignOnFailed: { fields: period('email', 'subject', 'detail') },
   ThresholdMailSent: { fields: period('to') },
+  // Only for someone with no account (a refused single sign-on); a person with one is named by user id alone.
+  JoinRefusalNoticeOwed: { fields: period('email') },
 };
 
 /** Metadata that identifies the caller of a request or the operator of a command line. */

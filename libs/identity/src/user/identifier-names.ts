@@ -37,6 +37,11 @@ export class IdentifierNames {
     return keyedClaimId(this.key, kind, normalizedValue);
   }
 
+  /** The value's keyed name alone: a stable key for it, which tells nothing to whoever holds the log. */
+  keyedId(kind: ClaimKind, normalizedValue: string): string {
+    return keyedClaimId(this.key, kind, normalizedValue);
+  }
+
   /** The stream of the value under the keyed name, wherever it is held today. */
   keyedStreamOf(kind: ClaimKind, normalizedValue: string): string {
     return identifierClaimDecider.streamOf(keyedClaimId(this.key, kind, normalizedValue));
