@@ -61,7 +61,7 @@ const missing = dnsServerMissing();
 if (missing !== undefined) throw new Error(missing);
 
 beforeAll(async () => {
-  dns = await DnsServer.start(['acme.example', 'eu.acme.example']);
+  dns = await DnsServer.start(['acme.example', 'eu.acme.example', 'initech.example']);
   idp = await IdentityProvider.start();
   google = await GoogleMock.start();
   inbox = await SmtpInbox.start();
@@ -164,6 +164,50 @@ describe('every way in', () => {
     const { answer } = await viaProvider(app.browser(), `/auth/sso/${acme}`);
     expect(answer.location).toBe('/app');
     expect(await roleIn(acme, 'sso-sam@acme.example')).toBe('auditor');
+  });
+});
+
+describe('an organization that requires two-step sign-in', () => {
+  let initech: string;
+  const codeFor = (secret: string): Promise<string> => generate({ secret, epoch: Math.floor(app.clock.now().getTime() / 1000) });
+
+  beforeAll(async () => {
+    const ivanId = await app.createUser({ email: 'ivan@initech.example', password });
+    initech = await app.createOrganization('Initech', { userId: ivanId, email: 'ivan@initech.example' });
+    expect((await api.post(`/organizations/${initech}/plan`, { line: 'chorus', plan: 'enterprise' })).status).toBe(200);
+    const sso = { issuer: idp.issuer, clientId: 'chorusInitech', clientSecret: 'idp-secret-initech', domains: ['initech.example'] };
+    expect((await api.put(`/organizations/${initech}/sso`, sso)).status).toBe(200);
+    await proveSsoDomain(api, dns, initech, 'initech.example');
+    expect((await api.put(`/organizations/${initech}/sso/domains/initech.example/join`, { join: 'automatic' })).status).toBe(200);
+    expect((await api.put(`/organizations/${initech}/two-step-sign-in`, { required: true })).status).toBe(200);
+  });
+
+  it('has a person about to join it by their password set up a second factor first, and joins them only then', async () => {
+    await app.createUser({ email: 'vic@initech.example', password });
+
+    const browser = await passwordSignIn('vic@initech.example');
+
+    // Half open: the requirement of the organization joined is asked as a member's would be.
+    expect((await browser.get('/session')).status).toBe(401);
+    expect((await browser.get('/session/second-step')).body).toMatchObject({ awaiting: 'enrolment', requiredBy: ['Initech'] });
+    expect(await roleIn(initech, 'vic@initech.example')).toBeUndefined();
+    const started = await browser.post('/session/second-step/authenticator-app');
+    const code = await codeFor(started.body.secret as string);
+    expect((await browser.request('PUT', '/session/second-step/authenticator-app', { json: { setup: started.body.setup, code } })).status).toBe(200);
+    expect((await browser.get('/session')).body.organizations).toEqual([{ id: initech, name: 'Initech', role: 'member' }]);
+  });
+
+  it('asks the same of a person about to join it through Google', async () => {
+    await app.createUser({ email: 'wes@initech.example' });
+    const browser = app.browser();
+    google.userInfo = { sub: 'google-wes', email: 'wes@initech.example', email_verified: true };
+    const started = await browser.open('/auth/go/');
+    const consent = await fetch(started.location ?? '', { redirect: 'manual' });
+    const back = new URL(consent.headers.get('location') ?? '');
+
+    expect((await browser.open(`${back.pathname}${back.search}`)).location).toBe('/login/verify?redirect=%2F');
+    expect((await browser.get('/session/second-step')).body).toMatchObject({ awaiting: 'enrolment', requiredBy: ['Initech'] });
+    expect(await roleIn(initech, 'wes@initech.example')).toBeUndefined();
   });
 });
 

@@ -43,7 +43,7 @@ export class InvitationsController {
   ): Promise<void> {
     response.setHeader('Cache-Control', 'no-store');
     // An organization that requires two-step sign-in has the new member set a factor up before anything else.
-    const required = (userId: string) => this.twoStepPolicy.requiredFor(userId);
+    const required = (userId: string) => this.twoStepPolicy.requiredAtSignIn(userId);
     const opened = await this.identity.invitations.accept(token, password, commandContextOf(request, 'anonymous'), required);
     // Whoever was signed in in this browser before is signed out: the browser is the invited person's now.
     await this.sessions.endCurrent(request);

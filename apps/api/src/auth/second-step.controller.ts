@@ -51,7 +51,7 @@ export class SecondStepController {
       awaiting: half.awaiting === 'enrolment' ? 'enrolment' : 'second-step',
       email: state.email,
       methods: { authenticatorApp: authenticatorApp !== null, passkeys: passkeys.length, recoveryCodes: recoveryCodes?.unused.length ?? 0 },
-      requiredBy: half.awaiting === 'enrolment' ? this.policy.requiringOrganizations(half.userId).map(({ name }) => name) : [],
+      requiredBy: half.awaiting === 'enrolment' ? (await this.policy.requiringAtSignIn(half.userId)).map(({ name }) => name) : [],
     };
   }
 

@@ -5,9 +5,15 @@ import type { CommandContext } from '#application';
 
 export const SIGN_IN_JOINS = Symbol('SIGN_IN_JOINS');
 
+/** The organization a sign-in would make the person a member of, and whether it requires two-step sign-in. */
+export type JoinTarget = { organizationId: string; name: string; requiresTwoStep: boolean };
+
 export interface SignInJoins {
   /** Never throws: a sign-in stands whatever happens here. */
   afterSignIn(userId: string, context: CommandContext): Promise<void>;
-  /** Whether signing in would make the person a member somewhere (a way in that needs a membership first asks). */
-  wouldJoin(userId: string): Promise<boolean>;
+  /**
+   * Where signing in would make the person a member: a way in that needs a membership first asks, and the second
+   * step asks for that organization's requirement as for a member's (the person joins only once past it).
+   */
+  wouldJoin(userId: string): Promise<JoinTarget | undefined>;
 }

@@ -39,7 +39,7 @@ export class SignInController {
     response.setHeader('Cache-Control', 'no-store');
     if (await this.passwordGate?.requiresSso(credentials.username)) await this.passwordGate?.refusePassword(credentials.password);
     // A half-open session: the 2xx the seed asks for, after which every page but the second step's treats the browser as signed out.
-    const opened = await this.identity.passwordSignIn.signIn(credentials, commandContextOf(request, 'anonymous'), (userId) => this.twoStepPolicy.requiredFor(userId));
+    const opened = await this.identity.passwordSignIn.signIn(credentials, commandContextOf(request, 'anonymous'), (userId) => this.twoStepPolicy.requiredAtSignIn(userId));
     await this.sessions.endCurrent(request);
     await this.sessions.begin(request, response, opened);
   }

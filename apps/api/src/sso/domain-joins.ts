@@ -7,7 +7,7 @@ import type { CommandContext } from '#application';
 import { automaticJoinRole, DomainError, emailDomain, type MemberRole } from '#domain';
 import type { Identity } from '#identity';
 import { IDENTITY } from '../auth/identity.provider.js';
-import type { SignInJoins } from '../auth/sign-in-joins.js';
+import type { JoinTarget, SignInJoins } from '../auth/sign-in-joins.js';
 import { PINO } from '../logging/pino.js';
 import { MeteredCommandBus } from '../metrics/instrumentation.js';
 import { AddMemberCommand, Organizations } from '../organizations/organizations.js';
@@ -37,12 +37,13 @@ export class DomainJoins implements SignInJoins {
     }
   }
 
-  async wouldJoin(userId: string): Promise<boolean> {
-    return (await this.joinable(userId)) !== undefined;
+  async wouldJoin(userId: string): Promise<JoinTarget | undefined> {
+    const joinable = await this.joinable(userId);
+    return joinable === undefined ? undefined : { organizationId: joinable.organizationId, name: joinable.name, requiresTwoStep: joinable.requiresTwoStep };
   }
 
   /** Where the person's address lets them join, as whom; undefined when nowhere, or a member there already. */
-  private async joinable(userId: string): Promise<{ organizationId: string; domain: string; email: string; role: MemberRole } | undefined> {
+  private async joinable(userId: string): Promise<(JoinTarget & { domain: string; email: string; role: MemberRole }) | undefined> {
     const email = (await this.identity.directory.profile(userId))?.email;
     const domain = email === undefined ? null : emailDomain(email);
     if (email === undefined || domain === null) return undefined;
@@ -53,7 +54,7 @@ export class DomainJoins implements SignInJoins {
     const role = state.exists ? automaticJoinRole(state, domain) : undefined;
     if (!state.exists || role === undefined) return undefined;
     if (state.members.some((member) => member.userId === userId || member.email.toLowerCase() === email.toLowerCase())) return undefined;
-    return { organizationId, domain, email, role };
+    return { organizationId, name: state.name, requiresTwoStep: state.twoStepSignInRequired === true, domain, email, role };
   }
 
   private async join(userId: string, context: CommandContext): Promise<void> {

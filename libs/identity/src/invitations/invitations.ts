@@ -182,7 +182,7 @@ export class Invitations {
     }
     const accepted: InvitationCommand = { type: 'AcceptInvitation', data: { tokenHash, organizationId: invitation.organizationId, at: this.clock.now().toISOString() } };
     await handleCommand(this.store, invitationDecider, userId, accepted, asInvitee);
-    const mustEnrol = twoStepRequired?.(userId) === true;
+    const mustEnrol = (await twoStepRequired?.(userId)) === true;
     return this.sessions.open(userId, 'invitation', asInvitee, mustEnrol ? 'enrolment' : undefined);
   }
 

@@ -14,7 +14,7 @@ export type PasswordCredentials = { username: string; password: string };
 
 export type SignInContext = CommandContext & { readonly origin: { readonly clientIp: string } };
 
-export type TwoStepRequirement = (userId: string) => boolean;
+export type TwoStepRequirement = (userId: string) => boolean | Promise<boolean>;
 
 export class PasswordSignIn {
   constructor(
@@ -52,7 +52,7 @@ export class PasswordSignIn {
       await this.users.handle(user.userId, { type: 'SetPassword', data: { passwordHash: upgraded } }, context);
     }
     // Written at once, so they share one commit (the store's group commit).
-    const awaiting = secondStepAwaited(user.secondFactors, twoStepRequired?.(user.userId) === true);
+    const awaiting = secondStepAwaited(user.secondFactors, (await twoStepRequired?.(user.userId)) === true);
     const [opened] = await Promise.all([
       this.sessions.open(user.userId, 'password', { ...context, actor: `user:${user.userId}` }, awaiting),
       this.attempts.succeeded(forKey, context),

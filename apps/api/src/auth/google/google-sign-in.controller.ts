@@ -83,7 +83,7 @@ export class GoogleSignInController {
     const userId = await this.identity.googleSignIn.findUser(outcome.account, commandContextOf(request, 'google'));
     if (userId === undefined) return noOrganization;
     // A person of an automatic domain joins once signed in (BrowserSessions.begin), so belongs somewhere already.
-    if ((await this.memberships.of(userId)).length === 0 && !(await this.joins?.wouldJoin(userId))) return noOrganization;
+    if ((await this.memberships.of(userId)).length === 0 && (await this.joins?.wouldJoin(userId)) === undefined) return noOrganization;
     await this.sessions.endCurrent(request);
     const signedIn = commandContextOf(request, `user:${userId}`);
     // Google vouches for the mailbox only: a factor of the account, or an organization's requirement, is asked as after a password.
