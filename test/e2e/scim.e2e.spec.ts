@@ -9,13 +9,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { newCommandContext } from '#application';
 import { PersonalDataErasure } from '#api';
-import { directoryStream, organizationStream } from '#domain';
+import { directoryStream, organizationStream, ssoSignOnStream } from '#domain';
 import { createApiKey } from '../support/api-keys.js';
 import { startAuthApp, type AuthApp } from '../support/auth-app.js';
 import { DnsServer, dnsServerMissing } from '../support/dns-server.js';
 import { proveSsoDomain } from '../support/sso-domains.js';
 import { httpClient, type HttpClient, type HttpResponse } from '../support/http-client.js';
-import { IdentityProvider } from '../support/identity-provider.js';
+import { IdentityProvider, viaProvider } from '../support/identity-provider.js';
 
 const password = 'correct-horse-battery-9';
 const sharedSecret = 's'.repeat(48);
@@ -482,5 +482,66 @@ describe('parallel requests', () => {
     expect((await members(acme)).length).toBe(before + 20);
     const listed = await scim('GET', `/Users?filter=${encodeURIComponent('externalId eq "burst-7"')}`);
     expect(listed.body.totalResults).toBe(1);
+  });
+});
+
+describe('joining by verified domain', () => {
+  const signIn = async (email: string) => {
+    const browser = nodeA.browser();
+    await browser.open('/login');
+    expect((await browser.post('/login', { username: email, password })).status).toBe(204);
+    return browser;
+  };
+
+  beforeAll(async () => {
+    expect((await api.put(`/organizations/${acme}/sso/domains/acme.example/join`, { join: 'automatic' })).status).toBe(200);
+  });
+
+  afterAll(async () => {
+    await api.put(`/organizations/${acme}/sso/domains/acme.example/join`, { join: 'invitation' });
+  });
+
+  it('does not bring back a person the directory deactivated: they sign in, and join nothing until reactivated', async () => {
+    const doraId = await nodeA.createUser({ email: 'dora@acme.example', password });
+    const created = await scim('POST', '/Users', { schemas: [USER], userName: 'dora@acme.example', active: true });
+    expect(created.status).toBe(201);
+    expect((await scim('PATCH', `/Users/${created.body.id}`, { schemas: [PATCH_OP], Operations: [{ op: 'replace', value: { active: false } }] })).status).toBe(200);
+
+    const browser = await signIn('dora@acme.example');
+
+    expect((await browser.get('/session')).body.organizations).toEqual([]);
+    expect((await members(acme)).map((member) => member.userId)).not.toContain(doraId);
+    expect((await scim('PATCH', `/Users/${created.body.id}`, { schemas: [PATCH_OP], Operations: [{ op: 'replace', value: { active: true } }] })).status).toBe(200);
+    expect((await members(acme)).map((member) => member.userId)).toContain(doraId);
+  });
+
+  it('does not bring back a person the directory deleted, until the directory provisions them again', async () => {
+    const eliId = await nodeA.createUser({ email: 'eli@acme.example', password });
+    const created = await scim('POST', '/Users', { schemas: [USER], userName: 'eli@acme.example', active: true });
+    expect((await scim('DELETE', `/Users/${created.body.id}`)).status).toBe(204);
+
+    await signIn('eli@acme.example');
+
+    expect((await members(acme)).map((member) => member.userId)).not.toContain(eliId);
+    expect((await scim('POST', '/Users', { schemas: [USER], userName: 'eli@acme.example', active: true })).status).toBe(201);
+    expect((await members(acme)).map((member) => member.userId)).toContain(eliId);
+  });
+
+  it('does not let single sign-on’s own provisioning bring back a person the directory deactivated', async () => {
+    const created = await scim('POST', '/Users', { schemas: [USER], userName: 'gil@acme.example', active: true });
+    expect((await scim('PATCH', `/Users/${created.body.id}`, { schemas: [PATCH_OP], Operations: [{ op: 'replace', value: { active: false } }] })).status).toBe(200);
+    idp.signsIn('gil@acme.example');
+
+    const { answer } = await viaProvider(nodeA.browser(), `/auth/sso/${acme}`);
+
+    expect(answer.location).toBe('/login?error=sso');
+    expect((await members(acme)).map((member) => member.email)).not.toContain('gil@acme.example');
+    expect((await events(ssoSignOnStream(acme))).at(-1)?.data).toMatchObject({ reason: 'deprovisioned' });
+  });
+
+  it('still lets in a person of the domain the directory never named', async () => {
+    const finnId = await nodeA.createUser({ email: 'finn@acme.example', password });
+    await signIn('finn@acme.example');
+    expect((await members(acme)).map((member) => member.userId)).toContain(finnId);
   });
 });

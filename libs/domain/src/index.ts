@@ -110,6 +110,8 @@ export { EventSchemaError, EventSchemas, eventSchemas, UPCASTERS, type Upcaster 
 export * from './privacy/personal-data.js';
 export * from './directory/directory.js';
 export * from './directory/directory-actors-and-roles.js';
+export * from './directory/directory-departures.js';
+export * from './directory/directory-not-found.js';
 export * from './directory/scim-request-log.js';
 export * from './webhooks/webhook-endpoints.js';
 export * from './webhooks/webhook-deliveries.js';

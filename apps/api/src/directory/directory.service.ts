@@ -7,6 +7,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { FoldedStateCache, handleCommand, loadStream, type CommandContext } from '#application';
 import {
   directoryDecider,
+  directoryKeepsOut,
   DomainError,
   evolveDirectory,
   roleChangesFromGroups,
@@ -267,6 +268,11 @@ export class OrganizationDirectory {
   }
 
 
+
+  /** Whether the organization's directory deactivated or removed the person (joining by domain and SSO defer to it). */
+  async keepsOut(organizationId: string, person: { userId: string | undefined; email: string }): Promise<boolean> {
+    return directoryKeepsOut(await this.load(organizationId), person);
+  }
 
   private async load(organizationId: string): Promise<Directory> {
     return (await loadStream(this.store, directoryDecider, organizationId, { cache: this.cache })).state;

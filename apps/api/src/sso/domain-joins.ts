@@ -9,6 +9,7 @@ import type { Identity } from '#identity';
 import { IDENTITY } from '../auth/identity.provider.js';
 import type { JoinTarget, SignInJoins } from '../auth/sign-in-joins.js';
 import { PINO } from '../logging/pino.js';
+import { OrganizationDirectory } from '../directory/directory.service.js';
 import { MeteredCommandBus } from '../metrics/instrumentation.js';
 import { AddMemberCommand, Organizations } from '../organizations/organizations.js';
 import { JoinRefusals } from './join-refusals.js';
@@ -24,6 +25,7 @@ export class DomainJoins implements SignInJoins {
     private readonly organizations: Organizations,
     private readonly commands: MeteredCommandBus,
     private readonly refusals: JoinRefusals,
+    private readonly directory: OrganizationDirectory,
     @Inject(PINO) pino: Logger,
   ) {
     this.logger = pino.child({ component: 'domain-joins' });
@@ -54,6 +56,8 @@ export class DomainJoins implements SignInJoins {
     const role = state.exists ? automaticJoinRole(state, domain) : undefined;
     if (!state.exists || role === undefined) return undefined;
     if (state.members.some((member) => member.userId === userId || member.email.toLowerCase() === email.toLowerCase())) return undefined;
+    // A person the company's directory deactivated or deleted does not come back by signing in.
+    if (await this.directory.keepsOut(organizationId, { userId, email })) return undefined;
     return { organizationId, name: state.name, requiresTwoStep: state.twoStepSignInRequired === true, domain, email, role };
   }
 

@@ -2,6 +2,7 @@
 // An existing account signs in only when this organization's SSO created it or its owner linked it: a provider's word
 // alone never opens someone else's account.
 import { Inject, Injectable } from '@nestjs/common';
+import { OrganizationDirectory } from '../directory/directory.service.js';
 import { MeteredCommandBus } from '../metrics/instrumentation.js';
 import { automaticJoinRole, DomainError, emailDomain, ssoDomainOf, userStream } from '#domain';
 import { type CommandContext } from '#application';
@@ -27,6 +28,7 @@ export class SsoAdmission {
     private readonly commands: MeteredCommandBus,
     private readonly twoStepPolicy: TwoStepPolicy,
     private readonly refusals: JoinRefusals,
+    private readonly directory: OrganizationDirectory,
   ) {}
 
   /**
@@ -77,6 +79,10 @@ export class SsoAdmission {
     const { state } = await this.organizations.load(organizationId);
     const isMember = state.exists && state.members.some((member) => member.userId === registered || member.email.toLowerCase() === email.toLowerCase());
     if (!isMember) {
+      // The provider's sign-on does not undo its own directory's deprovisioning.
+      if (await this.directory.keepsOut(organizationId, { userId: registered, email })) {
+        throw new SsoSignOnFailure('deprovisioned', `${email} was deactivated or deleted by the organization's directory (SCIM)`, who);
+      }
       // Just-in-time provisioning: the organization's own decision, limits and audit, as any MemberAdded; with the
       // role of joining by the domain when the owner chose one (docs/directory.md).
       const domain = emailDomain(email);

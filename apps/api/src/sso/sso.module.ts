@@ -3,6 +3,7 @@ import { PASSWORD_GATE } from '../auth/password-gate.js';
 import { SIGN_IN_JOINS } from '../auth/sign-in-joins.js';
 import { DomainJoins } from './domain-joins.js';
 import { JoinRefusals } from './join-refusals.js';
+import { DirectoryModule } from '../directory/directory.module.js';
 import { OrganizationsModule } from '../organizations/organizations.module.js';
 import { ConfigureSsoHandler } from './configure-sso.handler.js';
 import { SsoDomainClaims } from './sso-domain-claims.js';
@@ -25,7 +26,7 @@ import { SsoController } from './sso.controller.js';
  */
 @Global()
 @Module({
-  imports: [OrganizationsModule],
+  imports: [OrganizationsModule, DirectoryModule],
   controllers: [SsoController, SsoSignOnController, SamlSignOnController],
   providers: [
     ConfigureSsoHandler,

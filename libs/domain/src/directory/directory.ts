@@ -6,9 +6,10 @@
 import type { Decider } from '../decider.js';
 import { DomainError } from '../errors.js';
 import { MEMBER_ROLES, type MemberRole } from '../organization/member-roles.js';
+import { departedAfter } from './directory-departures.js';
+import { scimGroupNotFound, scimTokenNotFound, scimUserNotFound } from './directory-not-found.js';
 
 export const MAX_SCIM_TOKENS = 10;
-
 export const directoryStreamPrefix = 'directory-';
 export const directoryStream = (organizationId: string): string => `${directoryStreamPrefix}${organizationId}`;
 
@@ -83,9 +84,11 @@ export type Directory = {
   readonly users: readonly DirectoryUser[];
   readonly groups: readonly DirectoryGroup[];
   readonly groupRoles: Readonly<Record<string, MemberRole>>;
+  /** The people (user ids) the directory deleted, or moved off by another userName, and has not provisioned since. */
+  readonly departedUserIds: readonly string[];
 };
 
-export const emptyDirectory: Directory = { tokens: [], users: [], groups: [], groupRoles: {} };
+export const emptyDirectory: Directory = { tokens: [], users: [], groups: [], groupRoles: {}, departedUserIds: [] };
 
 const groupOf = ({ groupId, displayName, externalId, members }: Omit<DirectoryGroupData, 'at' | 'members'> & { members: readonly string[] }): Pick<DirectoryGroup, 'groupId' | 'displayName' | 'externalId' | 'members'> => ({
   groupId,
@@ -112,6 +115,11 @@ const personOf = ({ resourceId, userId, userName, email, externalId, givenName, 
 });
 
 export function evolveDirectory(state: Directory, event: DirectoryEvent): Directory {
+  const person = event.type === 'ScimUserProvisioned' || event.type === 'ScimUserUpdated' || event.type === 'ScimUserDeleted';
+  return { ...evolveResources(state, event), departedUserIds: person ? departedAfter(state, event) : state.departedUserIds };
+}
+
+function evolveResources(state: Directory, event: DirectoryEvent): Directory {
   switch (event.type) {
     case 'ScimTokenCreated': {
       const { tokenId, name, secretHash, at } = event.data;
@@ -178,11 +186,6 @@ export type DirectoryCommand =
   | { type: 'DeleteScimGroup'; data: { groupId: string; at: string } }
   | { type: 'MapGroupRoles'; data: GroupRolesMapped['data'] };
 
-export const scimUserNotFound = (resourceId: string): DomainError => new DomainError('NOT_FOUND', `The directory has no user ${resourceId}.`, { entity: 'scimUser' });
-
-export const scimTokenNotFound = (tokenId: string): DomainError =>
-  new DomainError('NOT_FOUND', `This organization has no directory token ${tokenId}.`, { entity: 'scimToken' });
-
 const sameText = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase();
 
 /** The userName is an address (case-insensitive), the externalId the provider's own id (case-sensitive, RFC 7643 3.1). */
@@ -195,8 +198,6 @@ function refuseTaken(state: Directory, person: DirectoryPerson): void {
     throw new DomainError('DUPLICATE', 'Another user of this directory has this externalId.', { field: 'externalId' });
   }
 }
-
-export const scimGroupNotFound = (groupId: string): DomainError => new DomainError('NOT_FOUND', `The directory has no group ${groupId}.`, { entity: 'scimGroup' });
 
 function refuseGroup(state: Directory, group: DirectoryGroupData): void {
   if (state.groups.some((other) => other.groupId !== group.groupId && sameText(other.displayName, group.displayName))) {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { directoryKeepsOut } from './directory-departures.js';
 import { deciderSpec } from '../testing/decider-spec.js';
 import { roleChangesFromGroups, roleFromGroups } from './directory-actors-and-roles.js';
 import { directoryDecider, emptyDirectory, evolveDirectory, type DirectoryEvent, type ScimGroupCreated, type ScimTokenCreated, type ScimUserProvisioned } from './directory.js';
@@ -149,5 +150,39 @@ describe('role changes from groups', () => {
   it('refuses changes that leave no owner', () => {
     const directory = mapped({ Admins: 'admin' }, [group('g1', 'Admins', ['r-u1'])]);
     expect(() => roleChangesFromGroups(directory, [member('u1', 'owner'), member('u2', 'member')], new Set(['r-u1']))).toThrow('without an owner');
+  });
+});
+
+describe('who the directory keeps out', () => {
+  const ada = { userId: 'u1', email: 'ada@acme.example' };
+  const fold = (events: DirectoryEvent[]) => events.reduce(evolveDirectory, emptyDirectory);
+  const updated = (userId: string, userName: string, active: boolean): DirectoryEvent => ({
+    type: 'ScimUserUpdated',
+    data: { ...provisioned(userId, userName).data, resourceId: 'r-u1', active, at: later },
+  });
+
+  it('keeps out a person it deactivated, by account or by address, until reactivated', () => {
+    expect(directoryKeepsOut(fold([provisioned('u1', 'ada@acme.example')]), ada)).toBe(false);
+    const deactivated = [provisioned('u1', 'ada@acme.example'), updated('u1', 'ada@acme.example', false)];
+    expect(directoryKeepsOut(fold(deactivated), ada)).toBe(true);
+    expect(directoryKeepsOut(fold(deactivated), { userId: undefined, email: 'ADA@acme.example' })).toBe(true);
+    expect(directoryKeepsOut(fold([...deactivated, updated('u1', 'ada@acme.example', true)]), ada)).toBe(false);
+  });
+
+  it('keeps out a person it deleted until provisioned again, and forgets an erased one', () => {
+    const deleted: DirectoryEvent[] = [provisioned('u1', 'ada@acme.example'), { type: 'ScimUserDeleted', data: { resourceId: 'r-u1', userId: 'u1', at } }];
+    expect(directoryKeepsOut(fold(deleted), ada)).toBe(true);
+    expect(directoryKeepsOut(fold([...deleted, provisioned('u1', 'ada@acme.example')]), ada)).toBe(false);
+    expect(directoryKeepsOut(fold([provisioned('u1', 'ada@acme.example'), { type: 'ScimUserErased', data: { resourceId: 'r-u1', userId: 'u1' } }]), ada)).toBe(false);
+  });
+
+  it('keeps out the person a userName change moved the resource off', () => {
+    const moved = fold([provisioned('u1', 'ada@acme.example'), updated('u2', 'augusta@acme.example', true)]);
+    expect(directoryKeepsOut(moved, ada)).toBe(true);
+    expect(directoryKeepsOut(moved, { userId: 'u2', email: 'augusta@acme.example' })).toBe(false);
+  });
+
+  it('never keeps out a person it never named', () => {
+    expect(directoryKeepsOut(fold([provisioned('u1', 'ada@acme.example')]), { userId: 'u9', email: 'finn@acme.example' })).toBe(false);
   });
 });

@@ -25,6 +25,8 @@ export type SsoFailureReason =
   | 'account-not-linked'
   | 'link-refused'
   | 'users-limit'
+  /** Deactivated or deleted by the organization's directory (SCIM), and not provisioned since. */
+  | 'deprovisioned'
   | 'error';
 
 export type SsoSignOnFailed = {
