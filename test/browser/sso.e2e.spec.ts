@@ -8,6 +8,7 @@ import { expectAccessible } from './support/accessibility.js';
 import { startChorusServer, type ChorusServer } from './support/chorus-server.js';
 import { desktop, launchChromium, phone, type TestBrowser, type Viewport } from './support/chromium.js';
 import { closeAll } from './support/close-all.js';
+import { startMailCatcher, type MailCatcher } from './support/mail-catcher.js';
 import { shootWholePage } from './support/screenshots.js';
 import { consoleScreen, logInThroughForm, ssoScreen, type ConsoleUser } from './support/console-screens.js';
 import { errorMessages } from './support/seed-texts.js';
@@ -22,13 +23,14 @@ let server: ChorusServer | undefined;
 let browser: TestBrowser | undefined;
 let idp: IdentityProvider | undefined;
 let dns: DnsServer | undefined;
+let mail: MailCatcher | undefined;
 let apiKey = '';
 
 const started = () => {
-  if (server === undefined || browser === undefined || idp === undefined || dns === undefined) {
-    throw new Error('The server, the provider, the DNS server or the browser did not start (see beforeAll)');
+  if (server === undefined || browser === undefined || idp === undefined || dns === undefined || mail === undefined) {
+    throw new Error('The server, the provider, the DNS server, the mail catcher or the browser did not start (see beforeAll)');
   }
-  return { server, browser, idp, dns };
+  return { server, browser, idp, dns, mail };
 };
 
 const operator = (method: string, path: string, body?: unknown) =>
@@ -50,7 +52,8 @@ beforeAll(async () => {
   const missing = dnsServerMissing();
   if (missing !== undefined) throw new Error(missing);
   dns = await DnsServer.start(['acme.example']);
-  server = await startChorusServer({ DNS_SERVERS: dns.address });
+  mail = await startMailCatcher();
+  server = await startChorusServer({ DNS_SERVERS: dns.address, SMTP_URL: mail.smtpUrl });
   const created = await server.cli(['api-key:create', '--name', 'sso browser tests', '--scopes', 'organizations:read,organizations:write', '--json']);
   apiKey = (JSON.parse(created.stdout) as { key: string }).key;
   await server.createOrganization('Acme', 'acme', { line: 'classic', plan: 'enterprise' });
@@ -63,7 +66,7 @@ afterEach(async () => {
 
 afterAll(async () => {
   const provider = idp === undefined ? undefined : { close: () => (idp as IdentityProvider).stop() };
-  await closeAll(browser, server, provider, dns === undefined ? undefined : { close: () => (dns as DnsServer).stop() });
+  await closeAll(browser, server, provider, dns === undefined ? undefined : { close: () => (dns as DnsServer).stop() }, mail);
 }, 30_000);
 
 describe('the SSO page', () => {
@@ -185,4 +188,43 @@ describe('signing on through the provider', () => {
     expect(members.members.map((member) => member.email)).not.toContain('late@acme.example');
     expect(server.logs.some((line) => line.reason === 'users-limit')).toBe(true);
   }, 30_000);
+});
+
+describe('an invitation to an organization that enforces single sign-on', () => {
+  it('leads the invitee to the provider instead of a password: keyboard only, axe-clean, at 1280 and 390 px', async () => {
+    const { server, idp, mail } = started();
+    await operator('PUT', '/organizations/acme/limits', { users: null });
+    await operator('PUT', '/organizations/acme/sso', { issuer: idp.issuer, clientId, domains: ['acme.example'], enforce: true });
+    await operator('POST', '/organizations/acme/members', { email: 'ivy@acme.example', role: 'member' });
+    const invitation = await mail.mailTo('ivy@acme.example');
+    const link = new RegExp(`${server.baseUrl.replaceAll('.', '\\.')}/invite/[A-Za-z0-9_-]{64}`).exec(invitation.text)?.[0] ?? '';
+    expect(link).not.toBe('');
+
+    const { context, page, problems } = await openPage();
+    await page.goto(link);
+    expect(await textOnceShown(page.getByRole('heading', { level: 1 }), 'Join Acme')).toBe('Join Acme');
+    expect(await visibleText(page.getByText(/through its single sign-on/))).toBe(
+      'Acme signs you in through its single sign-on. Continue there as ivy@acme.example, and you are in.',
+    );
+    expect(await page.getByLabel('New password').count()).toBe(0);
+    await expectAccessible(page, 'the invitation page, single sign-on');
+    await shootWholePage(page, 'invitation-sso');
+    const phonePage = await openPage(phone);
+    await phonePage.page.goto(link);
+    await textOnceShown(phonePage.page.getByRole('heading', { level: 1 }), 'Join Acme');
+    expect(await phonePage.page.evaluate<boolean>('document.documentElement.scrollWidth > window.innerWidth')).toBe(false);
+    await expectAccessible(phonePage.page, 'the invitation page, single sign-on, at 390 px');
+    await shootWholePage(phonePage.page, 'invitation-sso');
+
+    // With the keyboard alone: Tab to the one way forward, Enter, the provider, the console.
+    idp.signsIn('ivy@acme.example');
+    for (let presses = 0; presses < 6; presses += 1) {
+      if ((await page.evaluate<string>('document.activeElement?.textContent ?? ""')) === 'Join with single sign-on') break;
+      await page.keyboard.press('Tab');
+    }
+    await page.keyboard.press('Enter');
+    await page.waitForURL((url) => url.pathname.startsWith('/app'));
+    expect((await sessionOf(context, server.baseUrl)).email).toBe('ivy@acme.example');
+    expect([...problems, ...phonePage.problems]).toEqual([]);
+  }, 60_000);
 });

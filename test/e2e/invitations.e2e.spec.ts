@@ -98,7 +98,7 @@ describe('adding an address that has no account', () => {
   it('GET /invitations/:token says what the invitation is for, valid 7 days', async () => {
     const answer = await app.browser().get(`/invitations/${token}`);
     expect(answer.status).toBe(200);
-    expect(answer.body).toEqual({ email: 'grace@invites.example', organizationName: 'Invites', expiresAt: expect.any(String) });
+    expect(answer.body).toEqual({ email: 'grace@invites.example', organizationName: 'Invites', expiresAt: expect.any(String), singleSignOn: null });
     expect(new Date(answer.body.expiresAt).getTime() - app.clock.now().getTime()).toBe(7 * 24 * 3_600_000);
     expect(answer.headers.get('cache-control')).toBe('no-store');
   });

@@ -13,7 +13,7 @@ import { Browser, type Answer, type CallOptions } from '../support/browser.js';
 import { httpClient, type HttpClient, type HttpResponse } from '../support/http-client.js';
 import { IdentityProvider, onApp, viaProvider } from '../support/identity-provider.js';
 import { DnsServer, dnsServerMissing } from '../support/dns-server.js';
-import { SmtpInbox } from '../support/smtp-inbox.js';
+import { SmtpInbox, unfolded, type ReceivedMail } from '../support/smtp-inbox.js';
 import { proveSsoDomain } from '../support/sso-domains.js';
 import { startApp } from '../support/start-app.js';
 
@@ -233,7 +233,7 @@ describe('GET /auth/sso/:orgId and the callback', () => {
     expect((await signedOn.get('/session')).body.user).toMatchObject({ id: pauloId });
   });
 
-  it('refuses a new person when the users limit is reached: /login?error=sso, nothing added, the reason audited', async () => {
+  it('refuses a new person when the users limit is reached: /login?error=sso, no member added, the reason audited, the owners told', async () => {
     const view = await api.get(`/organizations/${acme}`);
     expect((await api.put(`/organizations/${acme}/limits`, { users: view.body.usage.users })).status).toBe(200);
     try {
@@ -241,7 +241,8 @@ describe('GET /auth/sso/:orgId and the callback', () => {
       const { browser: refused, answer } = await signOn(`/auth/sso/${acme}`, 'late@acme.example');
       expect(answer.location).toBe(ssoFailed);
       expect(refused.cookie('chorus_session')).toBeUndefined();
-      expect(await events(organizationStream(acme))).toHaveLength(before);
+      // Only the owners' once-a-day notice (docs/directory.md, Joining by verified domain): no member.
+      expect((await events(organizationStream(acme))).slice(before).map((event) => event.type)).toEqual(['AutomaticJoinRefused']);
       expect(await lastFailure(acme)).toMatchObject({ reason: 'users-limit', email: 'late@acme.example' });
       // A member still signs in.
       expect((await signOn(`/auth/sso/${acme}`, 'olivia@acme.example')).answer.location).toBe('/app');
@@ -386,7 +387,25 @@ describe('enforce', () => {
     }
     while (!inbox.received.some((mail) => mail.to.includes('zoe@elsewhere.example')) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
     expect(inbox.received.some((mail) => mail.to.includes('zoe@elsewhere.example'))).toBe(true);
-    expect(inbox.received.some((mail) => mail.to.includes('olivia@acme.example'))).toBe(false);
+    // Olivia owns Acme and hears of other things; no reset link reaches her.
+    expect(inbox.received.some((mail) => mail.to.includes('olivia@acme.example') && unfolded(mail).includes('/reset/'))).toBe(false);
+  });
+  it('has an invitee of the domain join through single sign-on: the invitation sets no password', async () => {
+    expect((await api.post(`/organizations/${acme}/members`, { email: 'ivy@acme.example', role: 'member' })).status).toBe(201);
+    const deadline = Date.now() + 10_000;
+    while (!inbox.received.some((mail) => mail.to.includes('ivy@acme.example')) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    const mail = inbox.received.find((received) => received.to.includes('ivy@acme.example'));
+    const token = /\/invite\/([A-Za-z0-9_-]+)/.exec(unfolded(mail as ReceivedMail))?.[1] ?? '';
+    const page = browser();
+    await page.open(`/invite/${token}`);
+
+    expect((await page.get(`/invitations/${token}`)).body).toMatchObject({ email: 'ivy@acme.example', organizationName: 'Acme', singleSignOn: `/auth/sso/${acme}?redirect=%2Fapp` });
+    const refused = await page.post('/invitations/accept', { token, password });
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ code: 'SSO_REQUIRED' });
+    expect(refused.headers.get('set-cookie') ?? '').not.toContain('chorus_session=');
+    // Through the provider, the invitee is the member invited.
+    expect((await signOn(`/auth/sso/${acme}`, 'ivy@acme.example')).answer.location).toBe('/app');
   });
 });
 

@@ -138,7 +138,8 @@ export type HistoryEvent = {
 };
 export type HistoryPage = { organizationId: string; events: HistoryEvent[]; nextFromRevision: Position; hasMore: boolean };
 
-export type InvitationDetails = { email: string; organizationName: string; expiresAt: string };
+/** `singleSignOn`: where to join instead of choosing a password (an organization enforces its single sign-on for the address). */
+export type InvitationDetails = { email: string; organizationName: string; expiresAt: string; singleSignOn: string | null };
 
 /** A refusal as the API answers it (RFC 9457 problem+json with a stable code and its details). */
 export type Problem = {

@@ -30,7 +30,12 @@ export const sessionsAnswer = z.object({
 });
 
 /** GET /invitations/:token (InvitationDetails). */
-export const invitationAnswer = z.object({ email: z.string(), organizationName: z.string(), expiresAt: z.string() });
+export const invitationAnswer = z.object({
+  email: z.string(),
+  organizationName: z.string(),
+  expiresAt: z.string(),
+  singleSignOn: z.string().nullable().describe('Where to join instead of choosing a password, when an organization enforces single sign-on for the address'),
+});
 
 /** GET /account/two-step (TwoStepAnswer). */
 export const twoStepAnswer = z.object({

@@ -6,6 +6,8 @@ export const PASSWORD_GATE = Symbol('PASSWORD_GATE');
 export interface PasswordGate {
   /** Whether this login name (an address, or a username whose account has one) must sign in some other way. */
   requiresSso(loginName: string): Promise<boolean>;
+  /** The organization whose single sign-on this address must use, if one enforces it for the address. */
+  enforcingOrganizationOf(email: string): Promise<string | undefined>;
   /** The usual refusal of POST /login, after as much work as a wrong password costs, so it cannot be told apart. */
   refusePassword(password: string): Promise<never>;
 }

@@ -22,14 +22,18 @@ export class SsoEnforcement implements PasswordGate {
   /** Whether this login name (an address, or a username whose account has one) must sign in through SSO. */
   async requiresSso(loginName: string): Promise<boolean> {
     const email = loginName.includes('@') ? loginName.trim() : await this.emailOfUsername(loginName);
-    const domain = email === undefined ? null : emailDomain(email);
-    if (email === undefined || domain === null) return false;
+    return email !== undefined && (await this.enforcingOrganizationOf(email)) !== undefined;
+  }
+
+  async enforcingOrganizationOf(email: string): Promise<string | undefined> {
+    const domain = emailDomain(email);
+    if (domain === null) return undefined;
     const organizationId = await this.claims.organizationOf(domain);
-    if (organizationId === undefined) return false;
+    if (organizationId === undefined) return undefined;
     const { state } = await this.organizations.load(organizationId);
-    if (!state.exists || state.sso?.enforce !== true) return false;
+    if (!state.exists || state.sso?.enforce !== true) return undefined;
     const address = email.trim().toLowerCase();
-    return state.members.some((member) => member.email.toLowerCase() === address);
+    return state.members.some((member) => member.email.toLowerCase() === address) ? organizationId : undefined;
   }
 
   /** The usual refusal of POST /login, after as much work as a wrong password costs, so it cannot be told apart. */

@@ -9,7 +9,7 @@ import { renderWithProviders } from '../../testing/render-with-providers';
 const token = 'A'.repeat(64);
 const invitation: FakeServer = ({ url, method }) =>
   method === 'GET' && url === `/invitations/${token}`
-    ? { status: 200, body: { email: 'grace@acme.example', organizationName: 'Acme', expiresAt: '2030-03-19T09:00:00.000Z' } }
+    ? { status: 200, body: { email: 'grace@acme.example', organizationName: 'Acme', expiresAt: '2030-03-19T09:00:00.000Z', singleSignOn: null } }
     : undefined;
 
 function renderInvitation(server: FakeServer = invitation) {
@@ -53,6 +53,19 @@ describe('the invitation page', () => {
     const accepted = await view.network.take('POST');
     accepted.respond(204);
     await waitFor(() => expect(view.navigate).toHaveBeenCalledWith('/app'));
+  });
+
+  it('sends the invitee of an organization that enforces single sign-on there, with no password to choose', async () => {
+    const sso = '/auth/sso/org-acme?redirect=%2Fapp';
+    renderInvitation(({ url, method }) =>
+      method === 'GET' && url === `/invitations/${token}`
+        ? { status: 200, body: { email: 'grace@acme.example', organizationName: 'Acme', expiresAt: '2030-03-19T09:00:00.000Z', singleSignOn: sso } }
+        : undefined,
+    );
+    expect(await screen.findByRole('heading', { level: 1, name: 'Join Acme' })).toBeInTheDocument();
+    expect(screen.getByText('Acme signs you in through its single sign-on. Continue there as grace@acme.example, and you are in.')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Join with single sign-on' })).toHaveAttribute('href', sso);
+    expect(screen.queryByLabelText('New password')).not.toBeInTheDocument();
   });
 
   it('says a used or expired link cannot be used, and leads back to the login', async () => {

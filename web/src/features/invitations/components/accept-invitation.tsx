@@ -58,6 +58,20 @@ export function AcceptInvitation({ token, productName }: { token: string; produc
     );
   }
 
+  if (details.singleSignOn !== null) {
+    // The organization enforces its single sign-on for this address: a password here could never be used.
+    return (
+      <>
+        <ScreenHeader title={`Join ${details.organizationName}`}>
+          {details.organizationName} signs you in through its single sign-on. Continue there as {details.email}, and you are in.
+        </ScreenHeader>
+        <a className="button button--primary" href={details.singleSignOn}>
+          Join with single sign-on
+        </a>
+      </>
+    );
+  }
+
   const message = problem === null ? null : typeof problem === 'string' ? CHECK_WORDS[problem] : refusalMessage(problem);
   const busy = isLoading || isSuccess;
   return (
