@@ -1,7 +1,8 @@
 // Joining by verified domain (docs/directory.md): a person who signs in with an address of a domain the organization
 // verified and set to `automatic` becomes a member with the domain's role. Each way in meets the guards: the password
 // (and only after its second step), Google, single sign-on's own provisioning, a domain not verified, an admin asking,
-// the users limit (the owners mailed once a day). Domains are verified through a real DNS server on loopback.
+// the users limit (the owners mailed once a day). Domains are verified through a real DNS server on loopback. And
+// single sign-on's enforcement, which Google sign-in meets too.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { generate } from 'otplib';
 import { organizationStream } from '#domain';
@@ -208,6 +209,34 @@ describe('an organization that requires two-step sign-in', () => {
     expect((await browser.open(`${back.pathname}${back.search}`)).location).toBe('/login/verify?redirect=%2F');
     expect((await browser.get('/session/second-step')).body).toMatchObject({ awaiting: 'enrolment', requiredBy: ['Initech'] });
     expect(await roleIn(initech, 'wes@initech.example')).toBeUndefined();
+  });
+});
+
+describe('an organization that enforces its single sign-on', () => {
+  it('sends its people who choose Google to its provider instead: Google alone would go around the provider’s policies', async () => {
+    const acmeSso = { issuer: idp.issuer, clientId: 'chorusAcme', domains: ['acme.example', 'eu.acme.example'] };
+    expect((await api.put(`/organizations/${acme}/sso`, { ...acmeSso, enforce: true })).status).toBe(200);
+    try {
+      const browser = app.browser();
+      google.userInfo = { sub: 'google-olivia', email: 'olivia@acme.example', email_verified: true };
+      const started = await browser.open('/auth/go/?redirect=%2Fapp%2Faccount');
+      const consent = await fetch(started.location ?? '', { redirect: 'manual' });
+      const back = new URL(consent.headers.get('location') ?? '');
+
+      const landed = await browser.open(`${back.pathname}${back.search}`);
+
+      expect(landed.location).toBe(`/auth/sso/${acme}?redirect=%2Fapp%2Faccount`);
+      expect((await browser.get('/session')).status).toBe(401);
+      // A person of another domain still signs in with Google.
+      await app.createUser({ email: 'gail@globex.example' });
+      const other = app.browser();
+      google.userInfo = { sub: 'google-gail', email: 'gail@globex.example', email_verified: true };
+      const otherStart = await other.open('/auth/go/');
+      const otherBack = new URL((await fetch(otherStart.location ?? '', { redirect: 'manual' })).headers.get('location') ?? '');
+      expect((await other.open(`${otherBack.pathname}${otherBack.search}`)).location).toBe('/login?error=account');
+    } finally {
+      await api.put(`/organizations/${acme}/sso`, { ...acmeSso, enforce: false });
+    }
   });
 });
 

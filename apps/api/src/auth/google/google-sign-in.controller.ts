@@ -10,6 +10,7 @@ import { AuthCookies } from '../auth-cookies.js';
 import { BrowserSessions } from '../browser-sessions.service.js';
 import { IDENTITY } from '../identity.provider.js';
 import { Memberships } from '../memberships.service.js';
+import { PASSWORD_GATE, type PasswordGate } from '../password-gate.js';
 import { SIGN_IN_JOINS, type SignInJoins } from '../sign-in-joins.js';
 import { secondStepPage, TwoStepPolicy } from '../two-step-policy.js';
 import { GOOGLE_STRATEGY } from './google-strategy.provider.js';
@@ -35,6 +36,7 @@ export class GoogleSignInController {
     private readonly cookies: AuthCookies,
     @Inject(PINO) private readonly logger: Logger,
     @Optional() @Inject(SIGN_IN_JOINS) private readonly joins?: SignInJoins,
+    @Optional() @Inject(PASSWORD_GATE) private readonly passwordGate?: PasswordGate,
   ) {}
 
   @Get(['go', 'go/:token'])
@@ -80,6 +82,12 @@ export class GoogleSignInController {
 
   /** Opens a session for the Google account's user and answers where to send the browser. */
   private async signIn(outcome: NonNullable<Outcome>, request: Request, response: Response): Promise<string> {
+    const target = safeRedirectPath(outcome.intent.redirect);
+    // An organization that enforces its single sign-on has its people sign in through its provider, whose policies
+    // (its MFA, its deprovisioning) Google alone would go around: they are sent there, nothing linked or opened.
+    const { email, emailVerified } = outcome.account;
+    const enforcing = email !== undefined && emailVerified ? await this.passwordGate?.enforcingOrganizationOf(email) : undefined;
+    if (enforcing !== undefined) return `/auth/sso/${encodeURIComponent(enforcing)}?redirect=${encodeURIComponent(target)}`;
     const userId = await this.identity.googleSignIn.findUser(outcome.account, commandContextOf(request, 'google'));
     if (userId === undefined) return noOrganization;
     // A person of an automatic domain joins once signed in (BrowserSessions.begin), so belongs somewhere already.
@@ -91,7 +99,6 @@ export class GoogleSignInController {
     const context = { ...signedIn, origin: { ...signedIn.origin, googleSignInToken: outcome.intent.token } };
     const opened = await this.identity.sessions.open(userId, 'google', context, awaiting);
     await this.sessions.begin(request, response, opened);
-    const target = safeRedirectPath(outcome.intent.redirect);
     return awaiting === undefined ? target : secondStepPage(target);
   }
 

@@ -94,7 +94,7 @@ export function SsoForm({ organization, settings }: { organization: Organization
       <CheckboxField
         label="Require single sign-on"
         name="enforce"
-        hint="Members with an address at a verified domain can no longer sign in with a password or reset one."
+        hint="Members with an address at a verified domain sign in through your provider only: not with a password or Google, and no password reset."
         checked={values.enforce}
         onChange={(event) => change({ enforce: event.target.checked })}
       />
