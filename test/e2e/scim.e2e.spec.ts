@@ -539,6 +539,18 @@ describe('joining by verified domain', () => {
     expect((await events(ssoSignOnStream(acme))).at(-1)?.data).toMatchObject({ reason: 'deprovisioned' });
   });
 
+  it('does not let single sign-on’s own provisioning bring back a person the directory deleted before they ever signed in', async () => {
+    const created = await scim('POST', '/Users', { schemas: [USER], userName: 'hal@acme.example', active: true });
+    expect((await scim('DELETE', `/Users/${created.body.id}`)).status).toBe(204);
+    idp.signsIn('hal@acme.example');
+
+    const { answer } = await viaProvider(nodeA.browser(), `/auth/sso/${acme}`);
+
+    expect(answer.location).toBe('/login?error=sso');
+    expect((await members(acme)).map((member) => member.email)).not.toContain('hal@acme.example');
+    expect((await events(ssoSignOnStream(acme))).at(-1)?.data).toMatchObject({ reason: 'deprovisioned' });
+  });
+
   it('still lets in a person of the domain the directory never named', async () => {
     const finnId = await nodeA.createUser({ email: 'finn@acme.example', password });
     await signIn('finn@acme.example');

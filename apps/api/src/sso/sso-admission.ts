@@ -79,8 +79,10 @@ export class SsoAdmission {
     const { state } = await this.organizations.load(organizationId);
     const isMember = state.exists && state.members.some((member) => member.userId === registered || member.email.toLowerCase() === email.toLowerCase());
     if (!isMember) {
-      // The provider's sign-on does not undo its own directory's deprovisioning.
-      if (await this.directory.keepsOut(organizationId, { userId: registered, email })) {
+      // The provider's sign-on does not undo its own directory's deprovisioning; someone with no account yet is known
+      // to the directory by the id their address holds (reserved when it provisioned them).
+      const heldId = registered ?? (await this.identity.directory.idOfEmail(email));
+      if (await this.directory.keepsOut(organizationId, { userId: heldId, email })) {
         throw new SsoSignOnFailure('deprovisioned', `${email} was deactivated or deleted by the organization's directory (SCIM)`, who);
       }
       // Just-in-time provisioning: the organization's own decision, limits and audit, as any MemberAdded; with the
