@@ -9,7 +9,7 @@ import { commandContextOf } from '../http/request-context.js';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
 import { BrowserSessions } from './browser-sessions.service.js';
 import { IDENTITY } from './identity.provider.js';
-import { PASSWORD_GATE, type PasswordGate } from './password-gate.js';
+import { PASSWORD_GATE, ssoSignOnPath, type PasswordGate } from './password-gate.js';
 import { TwoStepPolicy } from './two-step-policy.js';
 import { acceptInvitationRequest, invitationTokenParameter } from './sign-in-requests.js';
 import { Operation } from '../http/operation.decorator.js';
@@ -39,7 +39,7 @@ export class InvitationsController {
   /** Where an address that must sign in through an organization's single sign-on joins instead (docs/directory.md). */
   private async singleSignOnOf(email: string): Promise<string | undefined> {
     const organizationId = await this.passwordGate?.enforcingOrganizationOf(email);
-    return organizationId === undefined ? undefined : `/auth/sso/${encodeURIComponent(organizationId)}?redirect=%2Fapp`;
+    return organizationId === undefined ? undefined : ssoSignOnPath(organizationId, '/app');
   }
 
   /** 204 and a session cookie; 400 INVALID_TOKEN, or VALIDATION_FAILED with the password policy's sentence (the link stays usable). */

@@ -3,6 +3,10 @@
 
 export const PASSWORD_GATE = Symbol('PASSWORD_GATE');
 
+/** Where an organization's single sign-on starts (`/auth/sso/:orgId`), then goes on to `redirect` when given. */
+export const ssoSignOnPath = (organizationId: string, redirect?: string): string =>
+  `/auth/sso/${encodeURIComponent(organizationId)}${redirect === undefined ? '' : `?redirect=${encodeURIComponent(redirect)}`}`;
+
 export interface PasswordGate {
   /** Whether this login name (an address, or a username whose account has one) must sign in some other way. */
   requiresSso(loginName: string): Promise<boolean>;

@@ -10,6 +10,7 @@ import { safeRedirectPath } from '#web-rules';
 import { AuthCookies } from '../auth/auth-cookies.js';
 import { BrowserSessions } from '../auth/browser-sessions.service.js';
 import { IDENTITY } from '../auth/identity.provider.js';
+import { ssoSignOnPath } from '../auth/password-gate.js';
 import { commandContextOf } from '../http/request-context.js';
 import { PINO } from '../logging/pino.js';
 import { organizationIdSchema } from '../http/organization-ids.js';
@@ -44,8 +45,7 @@ export class SsoSignOnController {
       response.redirect(302, ssoFailed);
       return;
     }
-    const query = typeof redirect === 'string' ? `?redirect=${encodeURIComponent(redirect)}` : '';
-    response.redirect(302, `/auth/sso/${encodeURIComponent(organizationId)}${query}`);
+    response.redirect(302, ssoSignOnPath(organizationId, typeof redirect === 'string' ? redirect : undefined));
   }
 
   // Declared before :orgId, which would otherwise take it.

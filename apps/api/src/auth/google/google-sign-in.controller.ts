@@ -10,7 +10,7 @@ import { AuthCookies } from '../auth-cookies.js';
 import { BrowserSessions } from '../browser-sessions.service.js';
 import { IDENTITY } from '../identity.provider.js';
 import { Memberships } from '../memberships.service.js';
-import { PASSWORD_GATE, type PasswordGate } from '../password-gate.js';
+import { PASSWORD_GATE, ssoSignOnPath, type PasswordGate } from '../password-gate.js';
 import { SIGN_IN_JOINS, type SignInJoins } from '../sign-in-joins.js';
 import { secondStepPage, TwoStepPolicy } from '../two-step-policy.js';
 import { GOOGLE_STRATEGY } from './google-strategy.provider.js';
@@ -87,7 +87,7 @@ export class GoogleSignInController {
     // (its MFA, its deprovisioning) Google alone would go around: they are sent there, nothing linked or opened.
     const { email, emailVerified } = outcome.account;
     const enforcing = email !== undefined && emailVerified ? await this.passwordGate?.enforcingOrganizationOf(email) : undefined;
-    if (enforcing !== undefined) return `/auth/sso/${encodeURIComponent(enforcing)}?redirect=${encodeURIComponent(target)}`;
+    if (enforcing !== undefined) return ssoSignOnPath(enforcing, target);
     const userId = await this.identity.googleSignIn.findUser(outcome.account, commandContextOf(request, 'google'));
     if (userId === undefined) return noOrganization;
     // A person of an automatic domain joins once signed in (BrowserSessions.begin), so belongs somewhere already.
