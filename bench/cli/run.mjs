@@ -5,16 +5,20 @@
 // through /usr/bin/time: wall time (median, fastest) and CPU time (user + system, median), which holds better
 // than wall time on a shared machine. Run `npm run build:server` first. Writes the figures into README.md beside
 // this file, with the load average; the README's form must stay within 0.5 s of `node bin/chorus.js`.
+// `--against DIR` (a built checkout of another commit, e.g. a `git worktree` of the one before a change) also times
+// its `org:list` in turns with this one's, on the same store: the ratio of a change's effect, in the same run.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '../..');
 const bin = join(root, 'bin/chorus.js');
-const runs = Number(process.argv[2] ?? 10);
+const { values: options, positionals } = parseArgs({ options: { against: { type: 'string' } }, allowPositionals: true });
+const runs = Number(positionals[0] ?? 10);
 const npxRuns = Math.min(runs, 3);
 /** The README's form may cost at most this much more than `node bin/chorus.js` (seconds, median wall time). */
 const allowance = 0.5;
@@ -54,11 +58,10 @@ function measure(name, command, times = runs) {
 }
 
 /** Both forms of one call, taken in turns, so that a change of the machine's load falls on both alike. */
-function measurePair(label, args) {
-  const forms = [
-    [`\`node bin/chorus.js ${label}\``, [process.execPath, 'bin/chorus.js', ...args]],
-    [`\`./chorus ${label}\` (the README)`, ['./chorus', ...args]],
-  ];
+function measurePair(label, args, forms = [
+  [`\`node bin/chorus.js ${label}\``, [process.execPath, 'bin/chorus.js', ...args]],
+  [`\`./chorus ${label}\` (the README)`, ['./chorus', ...args]],
+]) {
   forms.forEach(([, command]) => timed(command));
   const samples = forms.map(() => []);
   for (let run = 0; run < runs; run += 1) forms.forEach(([, command], index) => samples[index].push(timed(command)));
@@ -74,6 +77,17 @@ try {
     ['--help', ['--help']],
     ['org:list (3 organizations)', ['org:list']],
   ].map(([label, args]) => measurePair(label, args));
+  if (options.against !== undefined) {
+    const other = join(options.against, 'bin/chorus.js');
+    if (!existsSync(join(options.against, 'dist/apps/cli/src/main.js'))) throw new Error(`${options.against} has no build`);
+    pairs.push({
+      against: true,
+      ...measurePair('org:list (3 organizations)', ['org:list'], [
+        [`\`node bin/chorus.js org:list\` of ${options.against}`, [process.execPath, other, 'org:list']],
+        ['`node bin/chorus.js org:list` of this checkout', [process.execPath, 'bin/chorus.js', 'org:list']],
+      ]),
+    });
+  }
   const npx = measure('`npx chorus --version` (before)', ['npx', 'chorus', '--version'], npxRuns);
   const load = loadavg().map((value) => value.toFixed(2)).join(', ');
   console.log(`load average ${load}`);
@@ -89,7 +103,7 @@ try {
     ]),
     `| ${npx.name}, ${npx.runs} runs | ${seconds(npx.median)} | ${seconds(npx.fastest)} | ${seconds(npx.cpu)} | ${ratio(npx, pairs[0].node)} | ${signed(npx.median - pairs[0].node.median)} |`,
   ];
-  const within = pairs.every(({ node, readme }) => readme.median - node.median <= allowance);
+  const within = pairs.filter((pair) => pair.against !== true).every(({ node, readme }) => readme.median - node.median <= allowance);
   const table = [
     '| call | wall, median | wall, fastest | CPU, median | against `node bin/chorus.js` | more than it |',
     '|---|---:|---:|---:|---:|---:|',

@@ -15,7 +15,7 @@ import pg from 'pg';
 import { anEvent } from '../event-store/an-event.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
-const built = path.join(root, 'dist/libs/event-store/src/index.js');
+const built = path.join(root, 'dist/libs/event-store/src/postgres-event-store.js');
 if (!existsSync(built)) {
   console.error(`${built} is missing: run \`npm run build:server\` first.`);
   process.exit(1);

@@ -4,7 +4,7 @@ export { openEventStore, openLogRewriter, openPersonalKeys, type OpenEventStoreO
 export * from './log-rewrite.port.js';
 export { SqliteEventStore, type SqliteEventStoreOptions } from './sqlite-event-store.js';
 export type { GroupCommitStats } from './sqlite-group-commit.js';
-export { PostgresEventStore, type PostgresEventStoreOptions } from './postgres-event-store.js';
+// PostgreSQL's adapters are not exported here: openEventStore and openPersonalKeys load them (and `pg`) only
+// when DATABASE_URL names that store, so the embedded store's processes start without them (bench/cli).
 export * from './personal-keys.port.js';
 export { PERSONAL_KEYS_FILE, SqlitePersonalKeys } from './sqlite-personal-keys.js';
-export { PostgresPersonalKeys } from './postgres-personal-keys.js';

@@ -30,10 +30,11 @@ export class SamlSignOnController {
     answer: textAnswer('application/samlmetadata+xml'),
     responses: { 404: 'NOT_FOUND: not an organization id' },
   })
-  metadata(@Param('orgId') organizationId: string, @Res() response: Response): void {
+  async metadata(@Param('orgId') organizationId: string, @Res() response: Response): Promise<void> {
     if (!organizationIdSchema.safeParse(organizationId).success) throw new ProblemError(404, 'NOT_FOUND', 'Not found', 'No such organization.');
+    const metadata = await this.saml.serviceProviderMetadata(organizationId);
     response.setHeader('Cache-Control', 'public, max-age=300');
-    response.type('application/samlmetadata+xml').send(this.saml.serviceProviderMetadata(organizationId));
+    response.type('application/samlmetadata+xml').send(metadata);
   }
 
   @Post('acs')

@@ -40,7 +40,7 @@ export class SamlSignOn {
     return { entityId: `${this.config.publicUrl}${paths.metadata}`, acsUrl: `${this.config.publicUrl}${paths.acs}` };
   }
 
-  serviceProviderMetadata(organizationId: string): string {
+  serviceProviderMetadata(organizationId: string): Promise<string> {
     return this.identity.samlProviders.serviceProviderMetadata(this.serviceProvider(organizationId));
   }
 

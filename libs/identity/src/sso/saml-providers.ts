@@ -3,7 +3,7 @@
 // assertion: the issuer, the bearer confirmation's Recipient, times and InResponseTo, and the Response's
 // Destination. Spending the request and the assertion once, across nodes, is the store's (saml-sign-on.ts).
 import type { LookupFunction } from 'node:net';
-import { generateServiceProviderMetadata, SAML, ValidateInResponseTo, type Profile } from '@node-saml/node-saml';
+import type { Profile, SAML } from '@node-saml/node-saml';
 import { DOMParser } from '@xmldom/xmldom';
 import { createProviderFetch, ProviderFetchError, type ProviderFetch } from './provider-fetch.js';
 import { MAX_SAML_METADATA_BYTES, readSamlMetadata, SamlMetadataError, type SamlMetadata } from './saml-metadata.js';
@@ -12,6 +12,10 @@ export const SAML_CLOCK_SKEW_MS = 60_000;
 const EMAIL_FORMAT = 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress';
 const BEARER = 'urn:oasis:names:tc:SAML:2.0:cm:bearer';
 /** Where Okta (`email`), Entra ID (the claim URI) and LDAP-minded providers (`mail`, its OID) put the address. */
+// Loaded at the first SAML request, not at start-up (bench/cli): most organizations never configure SAML.
+let library: Promise<typeof import('@node-saml/node-saml')> | undefined;
+const nodeSaml = (): Promise<typeof import('@node-saml/node-saml')> => (library ??= import('@node-saml/node-saml'));
+
 const EMAIL_ATTRIBUTES = ['email', 'mail', 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress', 'urn:oid:0.9.2342.19200300.100.1.3'];
 
 /** This organization's side: its entity id (the metadata URL) and its assertion consumer service. */
@@ -67,18 +71,20 @@ export class SamlProviders {
 
   /** The HTTP-Redirect binding's URL for an AuthnRequest whose ID is requestId. */
   async authorizeUrl(sp: SamlServiceProvider, idp: SamlIdentityProviderSettings, requestId: string, relayState: string): Promise<string> {
-    return this.saml(sp, idp, requestId).getAuthorizeUrlAsync(relayState, undefined, {});
+    return (await this.saml(sp, idp, requestId)).getAuthorizeUrlAsync(relayState, undefined, {});
   }
 
   /** This organization's service provider metadata, for the identity provider to read. */
-  serviceProviderMetadata(sp: SamlServiceProvider): string {
+  async serviceProviderMetadata(sp: SamlServiceProvider): Promise<string> {
+    const { generateServiceProviderMetadata } = await nodeSaml();
     return generateServiceProviderMetadata({ issuer: sp.entityId, callbackUrl: sp.acsUrl, identifierFormat: EMAIL_FORMAT, wantAssertionsSigned: false });
   }
 
   async verify(sp: SamlServiceProvider, idp: SamlIdentityProviderSettings, samlResponse: string): Promise<SamlAssertion> {
     let profile: Profile | null;
+    const saml = await this.saml(sp, idp);
     try {
-      ({ profile } = await this.saml(sp, idp).validatePostResponseAsync({ SAMLResponse: samlResponse }));
+      ({ profile } = await saml.validatePostResponseAsync({ SAMLResponse: samlResponse }));
     } catch (error) {
       throw new SamlResponseError(error instanceof Error ? error.message : 'The response could not be read');
     }
@@ -86,7 +92,8 @@ export class SamlProviders {
     return checkAssertion(profile, sp, idp, samlResponse);
   }
 
-  private saml(sp: SamlServiceProvider, idp: SamlIdentityProviderSettings, requestId?: string): SAML {
+  private async saml(sp: SamlServiceProvider, idp: SamlIdentityProviderSettings, requestId?: string): Promise<SAML> {
+    const { SAML, ValidateInResponseTo } = await nodeSaml();
     return new SAML({
       issuer: sp.entityId,
       audience: sp.entityId,

@@ -1,6 +1,5 @@
 // TOTP (RFC 6238). That a time step is used once is the user stream's decision, not this module's.
 import { generateSecret, generateURI, verify } from 'otplib';
-import QRCode from 'qrcode';
 
 export const TOTP_PERIOD_SECONDS = 30;
 /** One step either side of now (RFC 6238 5.2's recommendation), for a clock a little off or a slow typist. */
@@ -16,6 +15,8 @@ export type AuthenticatorAppSetup = {
 export async function newAuthenticatorAppSetup(issuer: string, accountName: string): Promise<AuthenticatorAppSetup> {
   const secret = generateSecret({ length: 20 });
   const uri = generateURI({ issuer, label: accountName, secret });
+  // Loaded at the first setup, not at start-up (bench/cli): drawing a QR code is rare.
+  const { default: QRCode } = await import('qrcode');
   const svg = await QRCode.toString(uri, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
   return { secret, uri, qrCode: `data:image/svg+xml;base64,${Buffer.from(svg, 'utf8').toString('base64')}` };
 }

@@ -1,17 +1,18 @@
 // Passkeys (WebAuthn) as a second factor, with @simplewebauthn/server. The relying party is PUBLIC_URL:
 // its host is the RP ID and its origin the only origin accepted. A second factor proves possession, so
 // user verification is asked for where the authenticator can, not required.
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
-  type RegistrationResponseJSON,
+import type {
+  AuthenticationResponseJSON,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
 } from '@simplewebauthn/server';
 import type { Passkey } from '#domain';
+
+// Loaded at the first ceremony, not at start-up: with its ASN.1 stack it is about a fifth of a cold start,
+// which the command line and most sign-ins never need (bench/cli).
+let library: Promise<typeof import('@simplewebauthn/server')> | undefined;
+const webAuthn = (): Promise<typeof import('@simplewebauthn/server')> => (library ??= import('@simplewebauthn/server'));
 
 export type RelyingParty = { id: string; name: string; origin: string };
 
@@ -25,7 +26,8 @@ export type NewPasskey = { credentialId: string; publicKey: string; counter: num
 export class PasskeyCeremonies {
   constructor(private readonly party: RelyingParty) {}
 
-  registrationOptions(user: { userId: string; email: string }, existing: readonly Passkey[]): Promise<PublicKeyCredentialCreationOptionsJSON> {
+  async registrationOptions(user: { userId: string; email: string }, existing: readonly Passkey[]): Promise<PublicKeyCredentialCreationOptionsJSON> {
+    const { generateRegistrationOptions } = await webAuthn();
     return generateRegistrationOptions({
       rpName: this.party.name,
       rpID: this.party.id,
@@ -39,6 +41,7 @@ export class PasskeyCeremonies {
 
   /** The new passkey, or undefined when the response does not verify against the challenge, origin and RP ID. */
   async registered(response: RegistrationResponseJSON, challenge: string): Promise<NewPasskey | undefined> {
+    const { verifyRegistrationResponse } = await webAuthn();
     try {
       const verification = await verifyRegistrationResponse({
         response,
@@ -60,7 +63,8 @@ export class PasskeyCeremonies {
     }
   }
 
-  signInOptions(passkeys: readonly Passkey[]): Promise<PublicKeyCredentialRequestOptionsJSON> {
+  async signInOptions(passkeys: readonly Passkey[]): Promise<PublicKeyCredentialRequestOptionsJSON> {
+    const { generateAuthenticationOptions } = await webAuthn();
     return generateAuthenticationOptions({
       rpID: this.party.id,
       allowCredentials: passkeys.map((key) => ({ id: key.credentialId, transports: key.transports as never })),
@@ -76,6 +80,7 @@ export class PasskeyCeremonies {
   ): Promise<{ credentialId: string; counter: number } | undefined> {
     const passkey = passkeys.find((key) => key.credentialId === response.id);
     if (passkey === undefined) return undefined;
+    const { verifyAuthenticationResponse } = await webAuthn();
     try {
       const verification = await verifyAuthenticationResponse({
         response,

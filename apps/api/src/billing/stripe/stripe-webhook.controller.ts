@@ -1,6 +1,6 @@
 import { Controller, Headers, HttpCode, Inject, Post, Req, type RawBodyRequest } from '@nestjs/common';
 import type { Request } from 'express';
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import { CONFIG, type Config } from '#config';
 import { Operation } from '../../http/operation.decorator.js';
 import { stripeEventRequest, stripeReceiptAnswer } from '../billing-responses.js';
@@ -14,8 +14,10 @@ export type StripeReceiptAnswer = Omit<StripeReceipt, 'position'> & { position: 
  * Verifies with the official package, against each configured secret (several during a rotation), over the
  * exact bytes received; Stripe's default tolerance (5 minutes) refuses a replayed old delivery.
  */
-function verified(body: Buffer, signature: string | undefined, secrets: readonly string[]): Stripe.Event {
+async function verified(body: Buffer, signature: string | undefined, secrets: readonly string[]): Promise<Stripe.Event> {
   if (signature === undefined || signature === '') throw invalidStripeSignature();
+  // Loaded at the first delivery, not at start-up (bench/cli): most deployments take none.
+  const { default: Stripe } = await import('stripe');
   for (const secret of secrets) {
     try {
       return Stripe.webhooks.constructEvent(body, signature, secret);
@@ -46,7 +48,7 @@ export class StripeWebhookController {
   async receive(@Req() request: RawBodyRequest<Request>, @Headers('stripe-signature') signature: string | undefined): Promise<StripeReceiptAnswer> {
     const secrets = this.config.stripeWebhookSecrets;
     if (secrets.length === 0) throw stripeNotConfigured();
-    const event = verified(request.rawBody ?? Buffer.alloc(0), signature, secrets);
+    const event = await verified(request.rawBody ?? Buffer.alloc(0), signature, secrets);
     const receipt = await this.webhooks.receive(event);
     return { ...receipt, position: receipt.position === null ? null : jsonSafe(receipt.position) };
   }
