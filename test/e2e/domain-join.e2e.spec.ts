@@ -213,6 +213,48 @@ describe('an organization that requires two-step sign-in', () => {
 });
 
 describe('an organization that enforces its single sign-on', () => {
+  const acmeSso = () => ({ issuer: idp.issuer, clientId: 'chorusAcme', domains: ['acme.example', 'eu.acme.example'] });
+  async function whileEnforcing(run: () => Promise<void>): Promise<void> {
+    expect((await api.put(`/organizations/${acme}/sso`, { ...acmeSso(), enforce: true })).status).toBe(200);
+    try {
+      await run();
+    } finally {
+      await api.put(`/organizations/${acme}/sso`, { ...acmeSso(), enforce: false });
+    }
+  }
+  const joinedByDomain = async (email: string) =>
+    (await events(acme)).filter((event) => event.type === 'MemberAdded' && event.metadata.actor === 'join:acme.example' && (event.data as { email?: string }).email === email);
+
+  it('takes its domain’s people in through its provider only: a password sign-in of someone not yet a member joins nothing', async () => {
+    await app.createUser({ email: 'nina@acme.example', password });
+    await whileEnforcing(async () => {
+      // Not a member: the password is still hers (the organization decides for its own people), but it is no way into Acme.
+      const browser = await passwordSignIn('nina@acme.example');
+      expect((await browser.get('/session')).body.organizations).toEqual([]);
+      expect(await roleIn(acme, 'nina@acme.example')).toBeUndefined();
+      expect(await joinedByDomain('nina@acme.example')).toEqual([]);
+
+      // Her account linked through the provider, the provider's word takes her in, with the domain's role.
+      idp.signsIn('nina@acme.example');
+      expect((await viaProvider(browser, `/auth/sso/${acme}?intent=link`)).answer.location).toBe('/app');
+      expect(await roleIn(acme, 'nina@acme.example')).toBe('auditor');
+    });
+  });
+
+  it('sends someone not yet a member who chooses Google to its provider, joining nothing', async () => {
+    await app.createUser({ email: 'gus@acme.example' });
+    await whileEnforcing(async () => {
+      const browser = app.browser();
+      google.userInfo = { sub: 'google-gus', email: 'gus@acme.example', email_verified: true };
+      const started = await browser.open('/auth/go/?redirect=%2Fapp%2Fsites');
+      const back = new URL((await fetch(started.location ?? '', { redirect: 'manual' })).headers.get('location') ?? '');
+
+      expect((await browser.open(`${back.pathname}${back.search}`)).location).toBe(`/auth/sso/${acme}?redirect=%2Fapp%2Fsites`);
+      expect((await browser.get('/session')).status).toBe(401);
+      expect(await roleIn(acme, 'gus@acme.example')).toBeUndefined();
+    });
+  });
+
   it('sends its people who choose Google to its provider instead: Google alone would go around the provider’s policies', async () => {
     const acmeSso = { issuer: idp.issuer, clientId: 'chorusAcme', domains: ['acme.example', 'eu.acme.example'] };
     expect((await api.put(`/organizations/${acme}/sso`, { ...acmeSso, enforce: true })).status).toBe(200);

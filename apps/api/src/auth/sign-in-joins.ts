@@ -16,4 +16,6 @@ export interface SignInJoins {
    * step asks for that organization's requirement as for a member's (the person joins only once past it).
    */
   wouldJoin(userId: string): Promise<JoinTarget | undefined>;
+  /** The organization the person's address would join, had it not enforced its single sign-on: they join through it. */
+  joinsThroughSignOnOnly(userId: string): Promise<string | undefined>;
 }

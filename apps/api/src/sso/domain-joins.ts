@@ -1,6 +1,8 @@
 // Joining by verified domain (docs/directory.md): a person fully signed in with an address of a domain an organization
 // has verified and set to `automatic` becomes its member with the domain's role, recorded as `join:<domain>`. Within
 // the users limit: a refusal leaves the sign-in as it is, and the owners and the person hear of it at most once a day.
+// An organization that enforces its single sign-on takes its domain's people in through its provider only (its MFA,
+// its deprovisioning): a password, Google or an invitation joins nothing there, and the sign-on's own provisioning does.
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import type { CommandContext } from '#application';
@@ -14,6 +16,8 @@ import { MeteredCommandBus } from '../metrics/instrumentation.js';
 import { AddMemberCommand, Organizations } from '../organizations/organizations.js';
 import { JoinRefusals } from './join-refusals.js';
 import { SsoDomainClaims } from './sso-domain-claims.js';
+
+type Candidate = JoinTarget & { domain: string; email: string; role: MemberRole; enforcesSignOn: boolean };
 
 @Injectable()
 export class DomainJoins implements SignInJoins {
@@ -44,8 +48,18 @@ export class DomainJoins implements SignInJoins {
     return joinable === undefined ? undefined : { organizationId: joinable.organizationId, name: joinable.name, requiresTwoStep: joinable.requiresTwoStep };
   }
 
+  async joinsThroughSignOnOnly(userId: string): Promise<string | undefined> {
+    const candidate = await this.candidate(userId);
+    return candidate?.enforcesSignOn === true ? candidate.organizationId : undefined;
+  }
+
+  private async joinable(userId: string): Promise<Candidate | undefined> {
+    const candidate = await this.candidate(userId);
+    return candidate?.enforcesSignOn === false ? candidate : undefined;
+  }
+
   /** Where the person's address lets them join, as whom; undefined when nowhere, or a member there already. */
-  private async joinable(userId: string): Promise<(JoinTarget & { domain: string; email: string; role: MemberRole }) | undefined> {
+  private async candidate(userId: string): Promise<Candidate | undefined> {
     const email = (await this.identity.directory.profile(userId))?.email;
     const domain = email === undefined ? null : emailDomain(email);
     if (email === undefined || domain === null) return undefined;
@@ -58,7 +72,8 @@ export class DomainJoins implements SignInJoins {
     if (state.members.some((member) => member.userId === userId || member.email.toLowerCase() === email.toLowerCase())) return undefined;
     // A person the company's directory deactivated or deleted does not come back by signing in.
     if (await this.directory.keepsOut(organizationId, { userId, email })) return undefined;
-    return { organizationId, name: state.name, requiresTwoStep: state.twoStepSignInRequired === true, domain, email, role };
+    const enforcesSignOn = state.sso?.enforce === true;
+    return { organizationId, name: state.name, requiresTwoStep: state.twoStepSignInRequired === true, domain, email, role, enforcesSignOn };
   }
 
   private async join(userId: string, context: CommandContext): Promise<void> {

@@ -90,8 +90,12 @@ export class GoogleSignInController {
     if (enforcing !== undefined) return ssoSignOnPath(enforcing, target);
     const userId = await this.identity.googleSignIn.findUser(outcome.account, commandContextOf(request, 'google'));
     if (userId === undefined) return noOrganization;
-    // A person of an automatic domain joins once signed in (BrowserSessions.begin), so belongs somewhere already.
-    if ((await this.memberships.of(userId)).length === 0 && (await this.joins?.wouldJoin(userId)) === undefined) return noOrganization;
+    // A person of an automatic domain joins once signed in (BrowserSessions.begin), so belongs somewhere already; one
+    // whose domain's organization enforces its single sign-on joins through it, and is sent there.
+    if ((await this.memberships.of(userId)).length === 0 && (await this.joins?.wouldJoin(userId)) === undefined) {
+      const throughSignOn = await this.joins?.joinsThroughSignOnOnly(userId);
+      return throughSignOn === undefined ? noOrganization : ssoSignOnPath(throughSignOn, target);
+    }
     await this.sessions.endCurrent(request);
     const signedIn = commandContextOf(request, `user:${userId}`);
     // Google vouches for the mailbox only: a factor of the account, or an organization's requirement, is asked as after a password.

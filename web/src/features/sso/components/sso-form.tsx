@@ -94,7 +94,7 @@ export function SsoForm({ organization, settings }: { organization: Organization
       <CheckboxField
         label="Require single sign-on"
         name="enforce"
-        hint="Members with an address at a verified domain sign in through your provider only: not with a password or Google, and no password reset."
+        hint="Members with an address at a verified domain sign in through your provider only: not with a password or Google, and no password reset. People who join by their address join through your provider too."
         checked={values.enforce}
         onChange={(event) => change({ enforce: event.target.checked })}
       />
