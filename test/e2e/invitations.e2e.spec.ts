@@ -156,3 +156,24 @@ describe('adding an address that has an account', () => {
     expect(unfolded(received)).not.toContain('/invite/');
   });
 });
+
+describe('an invitee removed before accepting', () => {
+  it('finds the link spent: it neither makes the account nor opens a session', async () => {
+    const mail = inbox.next();
+    const added = await owner.post(`/organizations/${organizationId}/members`, { email: 'hal@invites.example', role: 'member' });
+    expect(added.status).toBe(201);
+    const token = invitationTokenIn(await mail);
+    expect((await app.browser().get(`/invitations/${token}`)).status).toBe(200);
+
+    expect((await owner.request('DELETE', `/organizations/${organizationId}/members/${added.body.userId as string}`)).status).toBeLessThan(300);
+
+    expect((await app.browser().get(`/invitations/${token}`)).body).toMatchObject({ status: 400, code: 'INVALID_TOKEN' });
+    const browser = await onInvitationPage(token);
+    const accepted = await browser.post('/invitations/accept', { token, password: 'a passphrase of my own' });
+    expect({ status: accepted.status, code: accepted.body.code }).toEqual({ status: 400, code: 'INVALID_TOKEN' });
+    expect((await browser.get('/session')).status).toBe(401);
+    const login = app.browser();
+    await login.open('/login');
+    expect((await login.post('/login', { username: 'hal@invites.example', password: 'a passphrase of my own' })).status).toBe(401);
+  });
+});

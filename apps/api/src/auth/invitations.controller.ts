@@ -3,10 +3,12 @@
 import { Body, Controller, Get, HttpCode, Inject, Optional, Param, Post, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
-import type { Identity, InvitationDetails } from '#identity';
+import { InvalidToken } from '#domain';
+import type { DescribedInvitation, Identity, InvitationDetails } from '#identity';
 import { ProblemError } from '../http/problem-error.js';
 import { commandContextOf } from '../http/request-context.js';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
+import { Organizations } from '../organizations/organizations.js';
 import { BrowserSessions } from './browser-sessions.service.js';
 import { IDENTITY } from './identity.provider.js';
 import { PASSWORD_GATE, ssoSignOnPath, type PasswordGate } from './password-gate.js';
@@ -21,6 +23,7 @@ export class InvitationsController {
     @Inject(IDENTITY) private readonly identity: Identity,
     private readonly sessions: BrowserSessions,
     private readonly twoStepPolicy: TwoStepPolicy,
+    private readonly organizations: Organizations,
     @Optional() @Inject(PASSWORD_GATE) private readonly passwordGate?: PasswordGate,
   ) {}
 
@@ -32,8 +35,21 @@ export class InvitationsController {
     @Res({ passthrough: true }) response: Response,
   ): Promise<InvitationDetails & { singleSignOn: string | null }> {
     response.setHeader('Cache-Control', 'no-store');
-    const details = await this.identity.invitations.describe(token);
-    return { ...details, singleSignOn: (await this.singleSignOnOf(details.email)) ?? null };
+    const { email, organizationName, expiresAt } = await this.standing(token);
+    return { email, organizationName, expiresAt, singleSignOn: (await this.singleSignOnOf(email)) ?? null };
+  }
+
+  /**
+   * A link is good only while the membership it came with stands: removed by an owner or by the company's directory
+   * before accepting, the person is no longer invited (it made their account and opened a session all the same).
+   */
+  private async standing(token: string): Promise<DescribedInvitation> {
+    const invitation = await this.identity.invitations.describe(token);
+    const { state } = await this.organizations.load(invitation.organizationId);
+    if (!state.exists || !state.members.some((member) => member.userId === invitation.userId)) {
+      throw new InvalidToken('This invitation link is unknown, used or expired.');
+    }
+    return invitation;
   }
 
   /** Where an address that must sign in through an organization's single sign-on joins instead (docs/directory.md). */
@@ -56,7 +72,7 @@ export class InvitationsController {
   ): Promise<void> {
     response.setHeader('Cache-Control', 'no-store');
     // A password the person could never use: enforced single sign-on is the way in, for invitees too.
-    const { email, organizationName } = await this.identity.invitations.describe(token);
+    const { email, organizationName } = await this.standing(token);
     const singleSignOn = await this.singleSignOnOf(email);
     if (singleSignOn !== undefined) {
       const detail = `${organizationName} signs ${email} in through its single sign-on: join there instead of choosing a password.`;

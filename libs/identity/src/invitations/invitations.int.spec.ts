@@ -215,7 +215,7 @@ describe('accepting', () => {
     const { userId } = await addGrace();
     const token = tokenFromMail();
 
-    expect(await fixture.identity.invitations.describe(token)).toEqual({ email: 'Grace@Example.com', organizationName: 'Acme', expiresAt: '2030-01-08T09:00:00.000Z' });
+    expect(await fixture.identity.invitations.describe(token)).toEqual({ email: 'Grace@Example.com', organizationName: 'Acme', expiresAt: '2030-01-08T09:00:00.000Z', userId, organizationId: 'org-1' });
     const opened = await fixture.identity.invitations.accept(token, password, context());
 
     expect(opened.session).toMatchObject({ userId, method: 'invitation' });

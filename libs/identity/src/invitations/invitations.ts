@@ -51,6 +51,8 @@ export type InvitationOutcome = 'sent' | 'resent' | 'notified' | 'failed' | 'dup
 export { InvitationClaimedElsewhere, InvitationDelayed } from '#domain';
 
 export type InvitationDetails = { email: string; organizationName: string; expiresAt: string };
+/** Who the link is for and from where: for its caller to ask whether the membership it came with still stands. */
+export type DescribedInvitation = InvitationDetails & { userId: string; organizationId: string };
 
 export type InvitationOptions = {
   publicUrl: string;
@@ -162,9 +164,10 @@ export class Invitations {
     return people.flatMap(({ userId, state }) => state.failures.filter(ours).map((failure) => ({ userId, ...failure })));
   }
 
-  async describe(token: string): Promise<InvitationDetails> {
-    const { invitation } = await this.usable(token);
-    return { email: invitation.email, organizationName: invitation.organizationName, expiresAt: invitation.expiresAt };
+  async describe(token: string): Promise<DescribedInvitation> {
+    const { userId, invitation } = await this.usable(token);
+    const { email, organizationName, expiresAt, organizationId } = invitation;
+    return { email, organizationName, expiresAt, userId, organizationId };
   }
 
   /** Single use: the user's stream can be created once, so of two simultaneous uses one is INVALID_TOKEN. */
