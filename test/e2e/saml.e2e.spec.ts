@@ -309,3 +309,51 @@ describe('POST /auth/saml/:orgId/acs', () => {
     expect(answer.location).toBe(ssoFailed);
   });
 });
+
+// The guards OpenID Connect's sign-on meets, met by SAML's: the admission after the provider's word is one
+// (sso-admission.ts), and these keep a later change to the SAML path from going around it.
+describe('the guards after the provider’s word', () => {
+  const scim = async (method: string, path: string, token: string, body?: unknown) =>
+    httpClient(nodeA.baseUrl).request(method, `/scim/v2${path}`, {
+      headers: { authorization: `Bearer ${token}`, accept: 'application/scim+json', ...(body === undefined ? {} : { 'content-type': 'application/scim+json' }) },
+      ...(body === undefined ? {} : { raw: JSON.stringify(body) }),
+    });
+  const memberEmails = async () => ((await api.get(`/organizations/${acme}`)).body.members as { email: string }[]).map((member) => member.email);
+
+  it('refuses a person the organization’s directory deactivated or deleted (deprovisioned), even one with no account yet', async () => {
+    const token = (await api.post(`/organizations/${acme}/scim/tokens`, { name: 'Okta' })).body.token as string;
+    const user = 'urn:ietf:params:scim:schemas:core:2.0:User';
+    const deactivated = await scim('POST', '/Users', token, { schemas: [user], userName: 'dee@acme.example', active: true });
+    expect(deactivated.status).toBe(201);
+    const patch = { schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'], Operations: [{ op: 'replace', value: { active: false } }] };
+    expect((await scim('PATCH', `/Users/${deactivated.body.id as string}`, token, patch)).status).toBe(200);
+    const deleted = await scim('POST', '/Users', token, { schemas: [user], userName: 'del@acme.example', active: true });
+    expect((await scim('DELETE', `/Users/${deleted.body.id as string}`, token)).status).toBe(204);
+
+    await expectRefused((await signOn('dee@acme.example')).answer, 'deprovisioned');
+    await expectRefused((await signOn('del@acme.example')).answer, 'deprovisioned');
+    expect(await memberEmails()).not.toEqual(expect.arrayContaining(['dee@acme.example']));
+    expect(await memberEmails()).not.toEqual(expect.arrayContaining(['del@acme.example']));
+  });
+
+  it('refuses a new person over the users limit, adding no member', async () => {
+    const view = await api.get(`/organizations/${acme}`);
+    expect((await api.put(`/organizations/${acme}/limits`, { users: view.body.usage.users })).status).toBe(200);
+    try {
+      await expectRefused((await signOn('late@acme.example')).answer, 'users-limit');
+      expect(await memberEmails()).not.toContain('late@acme.example');
+    } finally {
+      await api.put(`/organizations/${acme}/limits`, { users: null });
+    }
+  });
+
+  it('refuses an address of a domain the organization lists but has not verified', async () => {
+    expect((await api.put(`/organizations/${acme}/sso`, { protocol: 'saml', domains: ['acme.example', 'eu.acme.example'] })).status).toBe(200);
+    try {
+      await expectRefused((await signOn('eve@eu.acme.example')).answer, 'foreign-domain');
+      expect(await memberEmails()).not.toContain('eve@eu.acme.example');
+    } finally {
+      await api.put(`/organizations/${acme}/sso`, { protocol: 'saml', domains: ['acme.example'] });
+    }
+  });
+});
