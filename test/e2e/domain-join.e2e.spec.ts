@@ -282,6 +282,34 @@ describe('an organization that enforces its single sign-on', () => {
   });
 });
 
+describe('the company’s directory', () => {
+  it('keeps a person it deactivated out when they come back through Google', async () => {
+    const token = (await api.post(`/organizations/${acme}/scim/tokens`, { name: 'Okta' })).body.token as string;
+    const scim = (method: string, path: string, body?: unknown) =>
+      httpClient(app.baseUrl).request(method, `/scim/v2${path}`, {
+        headers: { authorization: `Bearer ${token}`, accept: 'application/scim+json', ...(body === undefined ? {} : { 'content-type': 'application/scim+json' }) },
+        ...(body === undefined ? {} : { raw: JSON.stringify(body) }),
+      });
+    const dinaId = await app.createUser({ email: 'dina@acme.example' });
+    const provisioned = await scim('POST', '/Users', { schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], userName: 'dina@acme.example', active: true });
+    expect(provisioned.status).toBe(201);
+    expect(await roleIn(acme, 'dina@acme.example')).toBeDefined();
+    const deactivate = { schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'], Operations: [{ op: 'replace', value: { active: false } }] };
+    expect((await scim('PATCH', `/Users/${provisioned.body.id as string}`, deactivate)).status).toBe(200);
+    expect(await roleIn(acme, 'dina@acme.example')).toBeUndefined();
+
+    const browser = app.browser();
+    google.userInfo = { sub: 'google-dina', email: 'dina@acme.example', email_verified: true };
+    const started = await browser.open('/auth/go/');
+    const back = new URL((await fetch(started.location ?? '', { redirect: 'manual' })).headers.get('location') ?? '');
+
+    // No organization to sign in to: the seed's "You don't seem to have access to any organization."
+    expect((await browser.open(`${back.pathname}${back.search}`)).location).toBe('/login?error=account');
+    expect(await roleIn(acme, 'dina@acme.example')).toBeUndefined();
+    expect((await events(acme)).filter((event) => event.type === 'MemberAdded' && (event.data as { userId?: string }).userId === dinaId)).toHaveLength(1);
+  });
+});
+
 describe('the users limit', () => {
   it('leaves the person signed in but not a member, and mails the owners once a day', async () => {
     const count = ((await api.get(`/organizations/${acme}`)).body.members as unknown[]).length;
