@@ -1,6 +1,7 @@
-// What the sign-in benches share: users registered straight into a fresh store (as `chorus user:create`
-// would), the real server started on it as its own process (`node dist/apps/api/src/main.js`, default
-// settings), and a browser's sign-in over HTTP (the login page for its XSRF cookie, then POST /login).
+// What the sign-in benches share: users registered into a fresh store by the command line's context (as
+// `chorus user:create` does: the same modules, sealing and personal keys as the server), the real server started
+// on it as its own process (`node dist/apps/api/src/main.js`, default settings), and a browser's sign-in over
+// HTTP (the login page for its XSRF cookie, then POST /login).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -8,11 +9,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { openEventStore } from '../../dist/libs/event-store/src/index.js';
-import { createIdentity } from '../../dist/libs/identity/src/index.js';
+import { createCliContext } from '../../dist/apps/cli/src/cli-context.js';
+import { IDENTITY } from '../../dist/apps/api/src/index.js';
+import { loadConfig } from '../../dist/libs/config/src/index.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
 export const password = 'correct horse battery staple';
 
@@ -22,29 +23,28 @@ export function dataDirectory(name) {
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-/** Registers `count` users named `${prefix}-<n>` (username and `${prefix}-<n>@example.test`), four at a time; answers their usernames. */
+/**
+ * Registers `count` users named `${prefix}-<n>` (username and `${prefix}-<n>@example.test`), four at a time; answers their
+ * usernames. Through the command line's context on the settings startServer gives the server (DATA_DIR, defaults), so both
+ * use the same personal keys (the identifier names' key) and the session secret it keeps in DATA_DIR/session-secret.
+ */
 export async function registerUsers(dataDir, prefix, count) {
-  const store = await openEventStore({ dataDir });
-  const identity = createIdentity({
-    eventStore: store,
-    sessionSecret: 'a bench secret of at least thirty-two characters',
-    mailer: { send: async () => undefined },
-    logger: quiet,
-    publicUrl: 'http://localhost',
-    productName: 'Chorus',
-  });
-  const names = Array.from({ length: count }, (_, index) => `${prefix}-${index}`);
-  const context = { actor: 'cli', correlationId: 'bench', causationId: 'bench', origin: { cliCommand: 'bench' } };
-  let next = 0;
-  const worker = async () => {
-    while (next < names.length) {
-      const username = names[next++];
-      await identity.registration.register({ email: `${username}@example.test`, username, password }, context);
-    }
-  };
-  await Promise.all(Array.from({ length: 4 }, worker));
-  await store.close();
-  return names;
+  const context = await createCliContext(loadConfig({ DATA_DIR: dataDir, SEED_DEMO: 'false' }));
+  try {
+    const identity = context.app.get(IDENTITY);
+    const names = Array.from({ length: count }, (_, index) => `${prefix}-${index}`);
+    let next = 0;
+    const worker = async () => {
+      while (next < names.length) {
+        const username = names[next++];
+        await identity.registration.register({ email: `${username}@example.test`, username, password }, context.commandContext('bench'));
+      }
+    };
+    await Promise.all(Array.from({ length: 4 }, worker));
+    return names;
+  } finally {
+    await context.close();
+  }
 }
 
 async function freePort() {
