@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { generate } from 'otplib';
 import { organizationStream } from '#domain';
+import { PersonalDataExport, type PersonalDataCopy } from '#api';
 import { createApiKey } from '../support/api-keys.js';
 import { startAuthApp, type AuthApp } from '../support/auth-app.js';
 import type { Browser } from '../support/browser.js';
@@ -307,6 +308,10 @@ describe('the company’s directory', () => {
     expect((await browser.open(`${back.pathname}${back.search}`)).location).toBe('/login?error=account');
     expect(await roleIn(acme, 'dina@acme.example')).toBeUndefined();
     expect((await events(acme)).filter((event) => event.type === 'MemberAdded' && (event.data as { userId?: string }).userId === dinaId)).toHaveLength(1);
+
+    // Her own copy (Art. 15) holds what the directory says of her, though she is no member now, and her membership's end.
+    const copy = await app.app.get(PersonalDataExport).of(dinaId);
+    expect(copy?.directoryRecords).toEqual([{ organizationId: acme, record: expect.objectContaining({ userName: 'dina@acme.example', active: false }), groups: [] }]);
   });
 });
 
@@ -356,8 +361,15 @@ describe('the users limit', () => {
     expect(await mailsTo('tia@acme.example', subject)).toHaveLength(1);
 
     app.clock.advance(24 * 3_600_000);
-    await passwordSignIn('tia@acme.example');
+    const tia = await passwordSignIn('tia@acme.example');
     expect(await mailsTo('tia@acme.example', subject, 2)).toHaveLength(2);
+
+    // Her own copy names both refusals, by day.
+    const copy = await tia.get('/account/export');
+    expect((copy.body as PersonalDataCopy).joinRefusals).toEqual([
+      { organizationId: acme, domain: 'acme.example', on: expect.any(String) },
+      { organizationId: acme, domain: 'acme.example', on: expect.any(String) },
+    ]);
   });
 
   it('keeps out a person single sign-on would create, as the sign-on’s failure, and tells the owners and the person', async () => {

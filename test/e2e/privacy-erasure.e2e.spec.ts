@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { newCommandContext } from '#application';
 import { READ_MODELS, type ReadModels } from '#read-models';
-import { PersonalDataErasure } from '#api';
+import { PersonalDataErasure, type PersonalDataCopy } from '#api';
 import { createApiKey } from '../support/api-keys.js';
 import { startAuthApp, type AuthApp } from '../support/auth-app.js';
 import type { Browser } from '../support/browser.js';
@@ -81,6 +81,21 @@ describe("a person's own copy", () => {
     expect(events.map((event) => event.type)).toEqual(expect.arrayContaining(['UserRegistered', 'PasswordSet', 'SignedIn']));
     expect(events.find((event) => event.type === 'SignedIn')?.clientIp).toBe('127.0.0.1');
     for (const secret of ['$argon2', 'passwordHash', 'tokenHash', 'secretSealed', 'sessionId']) expect(copy.text).not.toContain(secret);
+  });
+
+  it('holds what else the log keeps of them: a wrong password tried on their account, and who added them and changed their role', async () => {
+    const stranger = app.browser();
+    await stranger.open('/login');
+    expect((await stranger.post('/login', { username: grace.username, password: 'not her password' })).status).toBe(401);
+
+    const copy = (await graceBrowser.get('/account/export')).body as PersonalDataCopy;
+
+    expect(copy.signInAttempts).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'SignInAttemptFailed', clientIp: '127.0.0.1' })]));
+    expect(copy.membershipChanges).toEqual([
+      expect.objectContaining({ organizationId, type: 'MemberAdded', actor: `user:${owner.userId}`, data: expect.objectContaining({ role: 'admin' }) }),
+      expect.objectContaining({ organizationId, type: 'MemberRoleChanged', data: expect.objectContaining({ role: 'member', previousRole: 'admin' }) }),
+    ]);
+    expect(copy).toMatchObject({ directoryRecords: [], joinRefusals: [] });
   });
 
   it('is for the signed-in person only', async () => {

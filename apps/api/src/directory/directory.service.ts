@@ -269,6 +269,15 @@ export class OrganizationDirectory {
 
 
 
+  /** What the directory says of this member and the groups it puts them in (their own copy of their data). */
+  async recordOf(organizationId: string, userId: string): Promise<{ record: Record<string, unknown>; groups: string[] } | undefined> {
+    const directory = await this.load(organizationId);
+    const user = directory.users.filter(isShown).find((candidate) => candidate.userId === userId);
+    if (user === undefined) return undefined;
+    const groups = directory.groups.filter((group) => group.members.includes(user.resourceId)).map((group) => group.displayName);
+    return { record: { ...user }, groups };
+  }
+
   /** Whether the organization's directory deactivated or removed the person (joining by domain and SSO defer to it). */
   async keepsOut(organizationId: string, person: { userId: string | undefined; email: string }): Promise<boolean> {
     return directoryKeepsOut(await this.load(organizationId), person);

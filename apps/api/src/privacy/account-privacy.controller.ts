@@ -32,6 +32,13 @@ const personalDataCopyAnswer = z.object({
     recoveryCodes: z.object({ generatedAt: z.string(), unused: z.int() }).nullable(),
   }),
   events: z.array(z.looseObject({ type: z.string(), at: z.string(), data: z.record(z.string(), z.unknown()) })),
+  signInAttempts: z.array(z.looseObject({ type: z.string(), at: z.string() })),
+  invitations: z.array(z.object({ type: z.string(), at: z.string(), data: z.record(z.string(), z.unknown()) })),
+  membershipChanges: z.array(
+    z.object({ organizationId: z.string(), type: z.string(), at: z.string(), actor: z.string(), data: z.record(z.string(), z.unknown()) }),
+  ),
+  directoryRecords: z.array(z.object({ organizationId: z.string(), record: z.record(z.string(), z.unknown()), groups: z.array(z.string()) })),
+  joinRefusals: z.array(z.object({ organizationId: z.string(), domain: z.string(), on: z.string() })),
 });
 
 export const deleteAccountRequest = z.strictObject({

@@ -74,7 +74,8 @@ describe('downloading my data', () => {
   it('says what the file holds, fetches GET /account/export and offers it as chorus-account-<date>.json', async () => {
     const view = renderAccount();
     const card = await screen.findByRole('region', { name: 'Your data' });
-    expect(card).toHaveTextContent('your organizations and roles, your sessions, your sign-ins');
+    expect(card).toHaveTextContent('your organizations and roles (and who changed them), your sessions, your sign-ins and failed tries');
+    expect(card).toHaveTextContent('what your company’s directory says about you');
     expect(card).toHaveTextContent('It never holds your password or any other secret.');
     await view.user.click(within(card).getByRole('button', { name: 'Download my data' }));
     const request = await waitFor(() => {

@@ -21,8 +21,9 @@ export function DownloadMyData() {
   return (
     <>
       <p className="account__data-contents">
-        One JSON file with your account, your organizations and roles, your sessions, your sign-ins and other account events, and your
-        two-step methods by name and date. It never holds your password or any other secret.
+        One JSON file with your account, your organizations and roles (and who changed them), your sessions, your sign-ins and
+        failed tries, your other account events, your invitations, what your company’s directory says about you, and your two-step
+        methods by name and date. It never holds your password or any other secret.
       </p>
       <FormAlert>{problem && refusalMessage(problem)}</FormAlert>
       <div className="form__actions">
