@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { generate } from 'otplib';
 import { newCommandContext } from '#application';
 import { PersonalDataErasure } from '#api';
 import { directoryStream, organizationStream, ssoSignOnStream } from '#domain';
@@ -555,5 +556,32 @@ describe('joining by verified domain', () => {
     const finnId = await nodeA.createUser({ email: 'finn@acme.example', password });
     await signIn('finn@acme.example');
     expect((await members(acme)).map((member) => member.userId)).toContain(finnId);
+  });
+});
+
+describe('a person waiting for their second step', () => {
+  it('is not let in by passing it once the directory deactivated them: the half-open session ended with the others', async () => {
+    const kitId = await nodeA.createUser({ email: 'kit@acme.example', password });
+    const provisioned = await scim('POST', '/Users', { schemas: [USER], userName: 'kit@acme.example', active: true });
+    expect(provisioned.status).toBe(201);
+    expect((await members(acme)).map((member) => member.userId)).toContain(kitId);
+    const first = nodeA.browser();
+    await first.open('/login');
+    expect((await first.post('/login', { username: 'kit@acme.example', password })).status).toBe(204);
+    const started = await first.post('/account/two-step/authenticator-app');
+    const codeNow = (): Promise<string> => generate({ secret: started.body.secret as string, epoch: Math.floor(nodeA.clock.now().getTime() / 1000) });
+    const enrolled = await first.request('PUT', '/account/two-step/authenticator-app', { json: { setup: started.body.setup, code: await codeNow(), password } });
+    expect(enrolled.status).toBe(200);
+    nodeA.clock.advance(30_000);
+    const waiting = nodeA.browser();
+    await waiting.open('/login');
+    expect((await waiting.post('/login', { username: 'kit@acme.example', password })).status).toBe(204);
+    expect((await waiting.get('/session/second-step')).body).toMatchObject({ awaiting: 'second-step' });
+
+    const deactivate = { schemas: [PATCH_OP], Operations: [{ op: 'replace', value: { active: false } }] };
+    expect((await scim('PATCH', `/Users/${provisioned.body.id as string}`, deactivate)).status).toBe(200);
+
+    expect((await waiting.post('/session/second-step/code', { code: await codeNow() })).status).toBe(401);
+    expect((await waiting.get('/session')).status).toBe(401);
   });
 });
