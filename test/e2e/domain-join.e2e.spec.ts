@@ -3,10 +3,12 @@
 // (and only after its second step), Google, single sign-on's own provisioning, a domain not verified, an admin asking,
 // the users limit (the owners mailed once a day). Domains are verified through a real DNS server on loopback. And
 // single sign-on's enforcement, which Google sign-in meets too.
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { generate } from 'otplib';
 import { organizationStream } from '#domain';
-import { PersonalDataExport, type PersonalDataCopy } from '#api';
+import { newCommandContext } from '#application';
+import { PersonalDataErasure, PersonalDataExport, type PersonalDataCopy } from '#api';
 import { createApiKey } from '../support/api-keys.js';
 import { startAuthApp, type AuthApp } from '../support/auth-app.js';
 import type { Browser } from '../support/browser.js';
@@ -370,6 +372,21 @@ describe('the users limit', () => {
       { organizationId: acme, domain: 'acme.example', on: expect.any(String) },
       { organizationId: acme, domain: 'acme.example', on: expect.any(String) },
     ]);
+  });
+
+  it('mails no one a notice owed to a person erased before it went out: their address is gone with their key', async () => {
+    const zoeId = await app.createUser({ email: 'zoe@acme.example', password });
+    const yanId = await app.createUser({ email: 'yan@acme.example', password });
+    await app.app.get(PersonalDataErasure).erase(zoeId, newCommandContext('cli'));
+    // Owed as a refused sign-in owes it, in the order the reaction reads: zoe's first (erased by now), then yan's.
+    const on = app.clock.now().toISOString().slice(0, 10);
+    for (const userId of [zoeId, yanId]) {
+      const data = { organizationId: acme, domain: 'acme.example', on, userId };
+      await app.store.append(`join-refusal-notice-${acme}-${userId}`, [{ id: randomUUID(), type: 'JoinRefusalNoticeOwed', data, metadata: newCommandContext('cli') }], 'no_stream');
+    }
+
+    expect(await mailsTo('yan@acme.example', 'You could not join Acme yet')).toHaveLength(1);
+    expect(inbox.received.filter((mail) => mail.to.includes('zoe@acme.example'))).toEqual([]);
   });
 
   it('keeps out a person single sign-on would create, as the sign-on’s failure, and tells the owners and the person', async () => {
