@@ -3,8 +3,7 @@
 import { Body, Controller, Get, HttpCode, Inject, Optional, Param, Post, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
-import { InvalidToken } from '#domain';
-import type { DescribedInvitation, Identity, InvitationDetails } from '#identity';
+import { invalidInvitation, type DescribedInvitation, type Identity, type InvitationDetails } from '#identity';
 import { ProblemError } from '../http/problem-error.js';
 import { commandContextOf } from '../http/request-context.js';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
@@ -47,7 +46,7 @@ export class InvitationsController {
     const invitation = await this.identity.invitations.describe(token);
     const { state } = await this.organizations.load(invitation.organizationId);
     if (!state.exists || !state.members.some((member) => member.userId === invitation.userId)) {
-      throw new InvalidToken('This invitation link is unknown, used or expired.');
+      throw invalidInvitation();
     }
     return invitation;
   }

@@ -267,8 +267,6 @@ export class OrganizationDirectory {
     return state;
   }
 
-
-
   /** What the directory says of this member and the groups it puts them in (their own copy of their data). */
   async recordOf(organizationId: string, userId: string): Promise<{ record: Record<string, unknown>; groups: string[] } | undefined> {
     const directory = await this.load(organizationId);

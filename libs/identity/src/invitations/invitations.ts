@@ -63,7 +63,8 @@ export type InvitationOptions = {
   mailClaimMs: number;
 };
 
-const invalidInvitation = () => new InvalidToken('This invitation link is unknown, used or expired.');
+/** The one refusal of a link that cannot be used, whatever the reason: it tells nothing more. */
+export const invalidInvitation = (): InvalidToken => new InvalidToken('This invitation link is unknown, used or expired.');
 
 export class Invitations {
   constructor(

@@ -11,11 +11,11 @@ import { MAX_SAML_METADATA_BYTES, readSamlMetadata, SamlMetadataError, type Saml
 export const SAML_CLOCK_SKEW_MS = 60_000;
 const EMAIL_FORMAT = 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress';
 const BEARER = 'urn:oasis:names:tc:SAML:2.0:cm:bearer';
-/** Where Okta (`email`), Entra ID (the claim URI) and LDAP-minded providers (`mail`, its OID) put the address. */
 // Loaded at the first SAML request, not at start-up (bench/cli): most organizations never configure SAML.
 let library: Promise<typeof import('@node-saml/node-saml')> | undefined;
 const nodeSaml = (): Promise<typeof import('@node-saml/node-saml')> => (library ??= import('@node-saml/node-saml'));
 
+/** Where Okta (`email`), Entra ID (the claim URI) and LDAP-minded providers (`mail`, its OID) put the address. */
 const EMAIL_ATTRIBUTES = ['email', 'mail', 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress', 'urn:oid:0.9.2342.19200300.100.1.3'];
 
 /** This organization's side: its entity id (the metadata URL) and its assertion consumer service. */
