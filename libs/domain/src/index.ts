@@ -13,6 +13,7 @@ export { decide, refuseUnlessAllowed, type RoleCheckedCommand } from './organiza
 export { organizationDecider, type RequestedOrganizationCommand } from './organization/decider.js';
 export type { DecideContext } from './organization/decide-context.js';
 export { MANAGING_ROLES, MEMBER_ROLES } from './organization/member-roles.js';
+export { memberWithAddress } from './organization/member-lookup.js';
 export { automaticJoinRole, DOMAIN_JOINS, JOIN_ROLES, type DomainJoin } from './organization/decisions/set-domain-join.js';
 export { memberRequester, operator, type Requester } from './organization/requester.js';
 export {
@@ -111,6 +112,7 @@ export * from './privacy/personal-data.js';
 export * from './directory/directory.js';
 export * from './directory/directory-actors-and-roles.js';
 export * from './directory/directory-departures.js';
+export * from './directory/directory-lookup.js';
 export * from './directory/directory-not-found.js';
 export * from './directory/scim-request-log.js';
 export * from './webhooks/webhook-endpoints.js';

@@ -8,6 +8,10 @@ import { FoldedStateCache, handleCommand, loadStream, type CommandContext } from
 import {
   directoryDecider,
   directoryKeepsOut,
+  directoryUserById,
+  directoryUserNamed,
+  directoryUserOfAccount,
+  directoryUserWithExternalId,
   DomainError,
   evolveDirectory,
   roleChangesFromGroups,
@@ -15,6 +19,7 @@ import {
   scimGroupNotFound,
   hasSsoPlan,
   isErasedPersonName,
+  memberWithAddress,
   scimUserNotFound,
   ssoDomainOf,
   type Directory,
@@ -107,18 +112,18 @@ export class OrganizationDirectory {
   }
 
   async user(organizationId: string, resourceId: string): Promise<DirectoryUser> {
-    const user = (await this.users(organizationId)).find((candidate) => candidate.resourceId === resourceId);
-    if (user === undefined) throw scimUserNotFound(resourceId);
+    const user = directoryUserById(await this.load(organizationId), resourceId);
+    if (user === undefined || !isShown(user)) throw scimUserNotFound(resourceId);
     return user;
   }
 
   async provision(organizationId: string, input: UserInput, context: CommandContext): Promise<DirectoryUser> {
     const organization = await this.enterprise(organizationId, 'scim');
     this.refuseUnverified(organization, input.userName);
-    const taken = (await this.users(organizationId)).find(
-      (user) => user.userName.toLowerCase() === input.userName.toLowerCase() || (input.externalId !== undefined && user.externalId === input.externalId),
-    );
-    if (taken !== undefined) throw new ScimError(409, 'A user of this directory already has this userName or externalId.', 'uniqueness');
+    const directory = await this.load(organizationId);
+    const byExternalId = input.externalId === undefined ? undefined : directoryUserWithExternalId(directory, input.externalId);
+    const taken = [directoryUserNamed(directory, input.userName), byExternalId].some((user) => user !== undefined && isShown(user));
+    if (taken) throw new ScimError(409, 'A user of this directory already has this userName or externalId.', 'uniqueness');
     const userId = input.active
       ? await this.join(organizationId, input.userName, 'member', context)
       : await this.identity.directory.userIdForEmail(input.userName, context);
@@ -227,7 +232,7 @@ export class OrganizationDirectory {
   /** The address's member id: one already a member joins as they are (an invited member, an owner), anyone else with `role`. */
   private async join(organizationId: string, address: string, role: MemberRole, context: CommandContext): Promise<string> {
     const { state } = await this.organizations.load(organizationId);
-    const member = state.exists ? state.members.find((candidate) => candidate.email.toLowerCase() === address.toLowerCase()) : undefined;
+    const member = state.exists ? memberWithAddress(state, address) : undefined;
     if (member !== undefined) return member.userId;
     const added = await this.commands.execute(new AddMemberCommand(organizationId, { email: address, role, invite: false }, context));
     return added.userId;
@@ -270,8 +275,8 @@ export class OrganizationDirectory {
   /** What the directory says of this member and the groups it puts them in (their own copy of their data). */
   async recordOf(organizationId: string, userId: string): Promise<{ record: Record<string, unknown>; groups: string[] } | undefined> {
     const directory = await this.load(organizationId);
-    const user = directory.users.filter(isShown).find((candidate) => candidate.userId === userId);
-    if (user === undefined) return undefined;
+    const user = directoryUserOfAccount(directory, userId);
+    if (user === undefined || !isShown(user)) return undefined;
     const groups = directory.groups.filter((group) => group.members.includes(user.resourceId)).map((group) => group.displayName);
     return { record: { ...user }, groups };
   }

@@ -6,7 +6,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import type { CommandContext } from '#application';
-import { automaticJoinRole, DomainError, emailDomain, type MemberRole } from '#domain';
+import { automaticJoinRole, DomainError, emailDomain, memberWithAddress, type MemberRole } from '#domain';
 import type { Identity } from '#identity';
 import { IDENTITY } from '../auth/identity.provider.js';
 import type { JoinTarget, SignInJoins } from '../auth/sign-in-joins.js';
@@ -69,7 +69,7 @@ export class DomainJoins implements SignInJoins {
     const { state } = await this.organizations.load(organizationId);
     const role = state.exists ? automaticJoinRole(state, domain) : undefined;
     if (!state.exists || role === undefined) return undefined;
-    if (state.members.some((member) => member.userId === userId || member.email.toLowerCase() === email.toLowerCase())) return undefined;
+    if (memberWithAddress(state, email) !== undefined || state.members.some((member) => member.userId === userId)) return undefined;
     // A person the company's directory deactivated or deleted does not come back by signing in.
     if (await this.directory.keepsOut(organizationId, { userId, email })) return undefined;
     const enforcesSignOn = state.sso?.enforce === true;

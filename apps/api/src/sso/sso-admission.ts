@@ -4,7 +4,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { OrganizationDirectory } from '../directory/directory.service.js';
 import { MeteredCommandBus } from '../metrics/instrumentation.js';
-import { automaticJoinRole, DomainError, emailDomain, ssoDomainOf, userStream } from '#domain';
+import { automaticJoinRole, DomainError, emailDomain, memberWithAddress, ssoDomainOf, userStream } from '#domain';
 import { type CommandContext } from '#application';
 import { EVENT_STORE, type EventStore } from '#event-store';
 import type { Identity, OpenedSession } from '#identity';
@@ -77,7 +77,7 @@ export class SsoAdmission {
   private async member(organizationId: string, email: string, context: CommandContext, who: SsoSignOnFailure['who']): Promise<string> {
     const registered = await this.identity.directory.findUserIdByEmail(email);
     const { state } = await this.organizations.load(organizationId);
-    const isMember = state.exists && state.members.some((member) => member.userId === registered || member.email.toLowerCase() === email.toLowerCase());
+    const isMember = state.exists && (memberWithAddress(state, email) !== undefined || state.members.some((member) => member.userId === registered));
     if (!isMember) {
       // The provider's sign-on does not undo its own directory's deprovisioning; someone with no account yet is known
       // to the directory by the id their address holds (reserved when it provisioned them).

@@ -4,7 +4,7 @@
 // password: an organization decides for its own people only. Kept apart from the sign-in code, which it
 // only asks one question.
 import { Inject, Injectable } from '@nestjs/common';
-import { emailDomain, InvalidCredentials } from '#domain';
+import { emailDomain, InvalidCredentials, memberWithAddress } from '#domain';
 import type { Identity } from '#identity';
 import { IDENTITY } from '../auth/identity.provider.js';
 import type { PasswordGate } from '../auth/password-gate.js';
@@ -32,8 +32,7 @@ export class SsoEnforcement implements PasswordGate {
     if (organizationId === undefined) return undefined;
     const { state } = await this.organizations.load(organizationId);
     if (!state.exists || state.sso?.enforce !== true) return undefined;
-    const address = email.trim().toLowerCase();
-    return state.members.some((member) => member.email.toLowerCase() === address) ? organizationId : undefined;
+    return memberWithAddress(state, email.trim()) !== undefined ? organizationId : undefined;
   }
 
   /** The usual refusal of POST /login, after as much work as a wrong password costs, so it cannot be told apart. */

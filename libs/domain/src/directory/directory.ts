@@ -7,6 +7,7 @@ import type { Decider } from '../decider.js';
 import { DomainError } from '../errors.js';
 import { MEMBER_ROLES, type MemberRole } from '../organization/member-roles.js';
 import { departedAfter } from './directory-departures.js';
+import { directoryUserById, directoryUserNamed, directoryUserOfAccount, directoryUserWithExternalId } from './directory-lookup.js';
 import { scimGroupNotFound, scimTokenNotFound, scimUserNotFound } from './directory-not-found.js';
 
 export const MAX_SCIM_TOKENS = 10;
@@ -131,7 +132,8 @@ function evolveResources(state: Directory, event: DirectoryEvent): Directory {
       return changeToken(state, event.data.tokenId, (token) => ({ ...token, lastUsedAt: event.data.at }));
     case 'ScimUserProvisioned': {
       const user: DirectoryUser = { ...personOf(event.data), createdAt: event.data.at, lastModified: event.data.at, version: 1 };
-      return { ...state, users: [...state.users.filter((candidate) => candidate.resourceId !== user.resourceId), user] };
+      // Always a new resource: the decider refuses an id in use.
+      return { ...state, users: [...state.users, user] };
     }
     case 'ScimUserUpdated':
       return {
@@ -186,24 +188,22 @@ export type DirectoryCommand =
   | { type: 'DeleteScimGroup'; data: { groupId: string; at: string } }
   | { type: 'MapGroupRoles'; data: GroupRolesMapped['data'] };
 
-const sameText = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase();
-
 /** The userName is an address (case-insensitive), the externalId the provider's own id (case-sensitive, RFC 7643 3.1). */
 function refuseTaken(state: Directory, person: DirectoryPerson): void {
-  const others = state.users.filter((user) => user.resourceId !== person.resourceId);
-  if (others.some((user) => sameText(user.userName, person.userName) || user.userId === person.userId)) {
+  const other = (user: DirectoryUser | undefined): boolean => user !== undefined && user.resourceId !== person.resourceId;
+  if (other(directoryUserNamed(state, person.userName)) || other(directoryUserOfAccount(state, person.userId))) {
     throw new DomainError('DUPLICATE', 'Another user of this directory has this userName.', { field: 'userName' });
   }
-  if (person.externalId !== undefined && others.some((user) => user.externalId === person.externalId)) {
+  if (person.externalId !== undefined && other(directoryUserWithExternalId(state, person.externalId))) {
     throw new DomainError('DUPLICATE', 'Another user of this directory has this externalId.', { field: 'externalId' });
   }
 }
 
 function refuseGroup(state: Directory, group: DirectoryGroupData): void {
-  if (state.groups.some((other) => other.groupId !== group.groupId && sameText(other.displayName, group.displayName))) {
+  if (state.groups.some((other) => other.groupId !== group.groupId && other.displayName.toLowerCase() === group.displayName.toLowerCase())) {
     throw new DomainError('DUPLICATE', 'Another group of this directory has this displayName.', { field: 'displayName' });
   }
-  const unknown = group.members.filter((member) => !state.users.some((user) => user.resourceId === member));
+  const unknown = group.members.filter((member) => directoryUserById(state, member) === undefined);
   if (unknown.length > 0) throw new DomainError('VALIDATION_FAILED', `No user of this directory has the id ${unknown[0]}.`, { field: 'members', reason: 'unknown' });
 }
 
@@ -240,18 +240,18 @@ export function decideDirectory(command: DirectoryCommand, state: Directory): Di
     }
     case 'ProvisionScimUser': {
       // 96 random bits, as a token's.
-      if (state.users.some((user) => user.resourceId === command.data.resourceId)) throw new Error(`Directory user id ${command.data.resourceId} is already in use`);
+      if (directoryUserById(state, command.data.resourceId) !== undefined) throw new Error(`Directory user id ${command.data.resourceId} is already in use`);
       refuseTaken(state, command.data);
       return [{ type: 'ScimUserProvisioned', data: command.data }];
     }
     case 'UpdateScimUser': {
-      const user = state.users.find((candidate) => candidate.resourceId === command.data.resourceId);
+      const user = directoryUserById(state, command.data.resourceId);
       if (user === undefined) throw scimUserNotFound(command.data.resourceId);
       refuseTaken(state, command.data);
       return samePerson(user, command.data) ? [] : [{ type: 'ScimUserUpdated', data: command.data }];
     }
     case 'DeleteScimUser': {
-      const user = state.users.find((candidate) => candidate.resourceId === command.data.resourceId);
+      const user = directoryUserById(state, command.data.resourceId);
       if (user === undefined) throw scimUserNotFound(command.data.resourceId);
       return [{ type: 'ScimUserDeleted', data: { resourceId: user.resourceId, userId: user.userId, at: command.data.at } }];
     }

@@ -74,6 +74,17 @@ describe('directory users', () => {
     directory.given([provisioned('u1', 'ada@acme.example'), deleted]).when({ type: 'ProvisionScimUser', data: provisioned('u1', 'ada@acme.example').data }).then([provisioned('u1', 'ada@acme.example')]);
   });
 
+  it('finds its users as the directory is after each change, never as it was', () => {
+    const renamed: DirectoryEvent = { type: 'ScimUserUpdated', data: { resourceId: 'r-u1', userId: 'u9', userName: 'ada.l@acme.example', externalId: 'okta-9', active: true, at: later } };
+    const before = [provisioned('u1', 'ada@acme.example', 'okta-1')];
+    // Looked up once before the change, so that a lookup kept from it would answer afterwards.
+    directory.given(before).when({ type: 'ProvisionScimUser', data: provisioned('u2', 'Ada@acme.example').data }).thenThrows('DUPLICATE', { field: 'userName' });
+    directory.given([...before, renamed]).when({ type: 'ProvisionScimUser', data: provisioned('u2', 'ada@acme.example', 'okta-1').data }).then([provisioned('u2', 'ada@acme.example', 'okta-1')]);
+    directory.given([...before, renamed]).when({ type: 'ProvisionScimUser', data: provisioned('u3', 'ADA.L@acme.example').data }).thenThrows('DUPLICATE', { field: 'userName' });
+    directory.given([...before, renamed]).when({ type: 'ProvisionScimUser', data: provisioned('u3', 'carol@acme.example', 'okta-9').data }).thenThrows('DUPLICATE', { field: 'externalId' });
+    directory.given([...before, renamed]).when({ type: 'DeleteScimUser', data: { resourceId: 'r-u1', at: later } }).then([{ type: 'ScimUserDeleted', data: { resourceId: 'r-u1', userId: 'u9', at: later } }]);
+  });
+
   it('counts versions and keeps the creation time across changes', () => {
     const state = [provisioned('u1', 'ada@acme.example'), { type: 'ScimUserUpdated', data: { resourceId: 'r-u1', userId: 'u1', userName: 'ada@acme.example', active: false, at: later } } as DirectoryEvent].reduce(
       evolveDirectory,

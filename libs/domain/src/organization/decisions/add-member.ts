@@ -2,6 +2,7 @@ import { DomainError } from '../../errors.js';
 import { refusalToAdd } from '../../limits/refusal-to-add.js';
 import type { DecideContext } from '../decide-context.js';
 import type { ExistingOrganization } from '../state.js';
+import { memberWithAddress } from '../member-lookup.js';
 import { MEMBER_ROLES, type MemberRole } from '../member-roles.js';
 import { optionalBoolean, requireEmailAddress, requireIdentifier, requireOneOf } from '../command-validation.js';
 
@@ -23,8 +24,7 @@ export function addMember(command: AddMember, state: ExistingOrganization, { cat
   if (state.members.some((member) => member.userId === userId)) {
     throw new DomainError('DUPLICATE', `User ${userId} is already a member.`, { field: 'userId', value: userId });
   }
-  const address = email.toLowerCase();
-  if (state.members.some((member) => member.email.toLowerCase() === address)) {
+  if (memberWithAddress(state, email) !== undefined) {
     throw new DomainError('DUPLICATE', `${email} is already a member.`, { field: 'email', value: email });
   }
   const refusal = refusalToAdd(state, 'users', catalogue, role);
