@@ -31,11 +31,11 @@ const started = () => {
   return { server, browser, mail };
 };
 
-async function membersPage(viewport: Viewport): Promise<Page> {
+async function membersPage(viewport: Viewport, organizationId = 'umbrella'): Promise<Page> {
   const { page } = await started().browser.newPage(viewport);
   await logInThroughForm(page, started().server.baseUrl, owner);
   await page.waitForURL((url) => url.pathname.startsWith('/app'));
-  await page.goto(`${started().server.baseUrl}/app/orgs/umbrella/members`);
+  await page.goto(`${started().server.baseUrl}/app/orgs/${organizationId}/members`);
   await membersScreen(page).form.waitFor();
   return page;
 }
@@ -99,5 +99,67 @@ describe('the Members page and invitation mail', () => {
     });
     expect(await accessibilityViolations(page)).toEqual([]);
     await shoot(page, 'members-undelivered');
+  });
+});
+
+describe('a long list of members', () => {
+  // Hooli: a Chorus enterprise plan whose owner is Olga, and 129 more people, as a company's directory brings them.
+  beforeAll(async () => {
+    const { server } = started();
+    await server.createOrganization('Hooli', 'hooli', { line: 'chorus', plan: 'enterprise' });
+    const created = await server.cli(['api-key:create', '--name', 'long list', '--scopes', 'organizations:read,organizations:write', '--json']);
+    const { key } = JSON.parse(created.stdout) as { key: string };
+    const operator = async (method: string, path: string, body: unknown, expected: number): Promise<void> => {
+      const response = await fetch(`${server.baseUrl}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(10_000),
+      });
+      if (response.status !== expected) throw new Error(`${method} ${path} answered ${response.status}: ${await response.text()}`);
+    };
+    await operator('PUT', '/organizations/hooli/chorus', { enabled: true }, 200);
+    const add = (email: string, role: string) => operator('POST', '/organizations/hooli/members', { email, role }, 201);
+    await add(owner.email, 'owner');
+    for (let index = 1; index <= 129; index += 1) await add(`person-${index}@hooli.example`, 'member');
+  }, 120_000);
+
+  it.each([desktop, phone])('finds a member by part of an address with the keyboard only, and shows at most a hundred (%j)', async (viewport) => {
+    const page = await membersPage(viewport, 'hooli');
+    const screen = membersScreen(page);
+    const people = page.getByRole('region', { name: 'People' });
+    const twoStep = page.getByRole('region', { name: 'Two-step sign-in' });
+    const rows = (region: typeof people) => region.getByRole('list').getByRole('listitem');
+    const said = (region: typeof people, words: string) => region.getByRole('status').filter({ hasText: words }).waitFor();
+    // Olga first, then person-1 to person-99.
+    await screen.member('person-99@hooli.example').waitFor();
+    await twoStep.getByText('person-99@hooli.example').waitFor();
+    expect([await rows(people).count(), await rows(twoStep).count()]).toEqual([100, 100]);
+    await said(people, 'Showing the first 100 of 130 members. Type more of an address to find someone.');
+    await said(twoStep, 'Showing the first 100 of 130 members. Type more of an address to find someone.');
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await shoot(page, 'members-long-list');
+
+    await people.getByRole('searchbox', { name: 'Find a member' }).focus();
+    await page.keyboard.type('person-12');
+    await said(people, '11 members match.');
+    expect(await rows(people).allTextContents()).toEqual([
+      expect.stringMatching(/^person-12@/),
+      ...Array.from({ length: 10 }, (_, index) => expect.stringMatching(new RegExp(`^person-12${index}@`))),
+    ]);
+    // From the search to the first match's own controls, by Tab.
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.closest('li')?.textContent ?? '')).toMatch(/^person-12@/);
+
+    await twoStep.getByRole('searchbox', { name: 'Find a member’s two-step sign-in' }).focus();
+    await page.keyboard.type('nobody');
+    await said(twoStep, 'No member’s address contains “nobody”.');
+    expect(await rows(twoStep).count()).toBe(0);
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('olga@');
+    await said(twoStep, '1 member matches.');
+    expect(await rows(twoStep).allTextContents()).toEqual([expect.stringMatching(/^olga@umbrella\.example/)]);
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await shoot(page, 'members-found');
   });
 });

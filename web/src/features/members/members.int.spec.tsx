@@ -53,6 +53,34 @@ describe('the members list', () => {
     expect(screen.getByRole('progressbar', { name: 'Users' })).toHaveAttribute('aria-valuenow', '5');
   });
 
+  it('past ten members, finds them by part of an address, and shows at most a hundred at a time', async () => {
+    const people = Array.from({ length: 150 }, (_, index) => member(`person-${index + 1}@acme.example`, index === 0 ? 'owner' : 'member'));
+    const view = renderMembers({ role: 'member', organization: withMembers(anOrganization(), people) });
+    const list = await screen.findByRole('list', { name: 'Members' });
+    const rows = () => within(list).queryAllByRole('listitem');
+    expect(rows()).toHaveLength(100);
+    expect(screen.getByText('Showing the first 100 of 150 members. Type more of an address to find someone.')).toHaveAttribute('role', 'status');
+    const find = screen.getByRole('searchbox', { name: 'Find a member' });
+    expect(find).toHaveAccessibleDescription('Type part of an address.');
+    await view.user.type(find, 'PERSON-14');
+    // person-14 and person-140 to person-149.
+    expect(rows().map((row) => row.textContent?.split('@')[0])).toEqual(['person-14', ...Array.from({ length: 10 }, (_, index) => `person-14${index}`)]);
+    expect(screen.getByText('11 members match.')).toBeInTheDocument();
+    await view.user.type(find, '9@');
+    expect(rows().map((row) => row.textContent?.split('@')[0])).toEqual(['person-149']);
+    expect(screen.getByText('1 member matches.')).toBeInTheDocument();
+    await view.user.clear(find);
+    await view.user.type(find, 'nobody');
+    expect(rows()).toHaveLength(0);
+    expect(screen.getByText('No member’s address contains “nobody”.')).toBeInTheDocument();
+  });
+
+  it('offers no search to a short list', async () => {
+    renderMembers({ role: 'member', organization: full });
+    await screen.findByRole('list', { name: 'Members' });
+    expect(screen.queryByRole('searchbox')).not.toBeInTheDocument();
+  });
+
   it('tells owners and admins which invitations could not be delivered, and why', async () => {
     const undelivered: UndeliveredInvitation[] = [
       { userId: 'id-bob', email: 'bob@acme.example', reason: 'mail_server_refused', responseCode: 550, at: '2030-01-01T09:00:00.000Z' },

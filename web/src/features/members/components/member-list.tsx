@@ -5,6 +5,7 @@ import { useCommand } from '../../../api/use-command';
 import { Refusal } from '../../../components/console/refusal';
 import { RemoveButton } from '../../../components/console/remove-button';
 import { FormAlert } from '../../../components/ui/form-alert';
+import { useMembersByAddress } from '../../../components/console/members-by-address';
 import { useChangeMemberRoleMutation, useRemoveMemberMutation, useResendInvitationMutation, useUndeliveredInvitationsQuery, type UndeliveredInvitation } from '../api/members-api';
 import { RoleControl } from './role-control';
 
@@ -28,6 +29,7 @@ export function MemberList({ organization, role, currentUserId }: MemberListProp
   // Their Remove button goes with them: the focus needs somewhere to go.
   const removed = useRef<{ userId: string; next: string | null } | null>(null);
   const { members } = organization;
+  const { shown, field, summary } = useMembersByAddress(members, 'Find a member');
   const owners = members.filter((member) => member.role === 'owner').length;
   // The server would refuse LAST_OWNER anyway.
   const removable = (memberRole: Role) => canManageRole(role, memberRole) && !(memberRole === 'owner' && owners === 1);
@@ -40,8 +42,8 @@ export function MemberList({ organization, role, currentUserId }: MemberListProp
   }, [members]);
 
   async function remove(userId: string, email: string) {
-    const index = members.findIndex((member) => member.userId === userId);
-    const next = members[index + 1] ?? members[index - 1];
+    const index = shown.findIndex((member) => member.userId === userId);
+    const next = shown[index + 1] ?? shown[index - 1];
     const sentence = userId === currentUserId ? `You are no longer a member of ${organization.name}.` : `${email} is removed from ${organization.name}.`;
     removed.current = { userId, next: next?.userId ?? null };
     if (!(await run(() => removeMember({ organizationId: organization.id, userId }).unwrap(), sentence))) removed.current = null;
@@ -53,8 +55,9 @@ export function MemberList({ organization, role, currentUserId }: MemberListProp
       <p className="form__status" role="status">
         {done}
       </p>
+      {field}
       <ul className="rows" aria-label="Members" ref={list} tabIndex={-1}>
-        {members.map((member) => (
+        {shown.map((member) => (
           <li className="row" key={member.userId} id={rowId(member.userId)} tabIndex={-1}>
             <div className="row__main">
               <span className="row__title">
@@ -119,6 +122,7 @@ export function MemberList({ organization, role, currentUserId }: MemberListProp
           </li>
         ))}
       </ul>
+      {summary}
     </>
   );
 }

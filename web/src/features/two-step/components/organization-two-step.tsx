@@ -4,6 +4,7 @@ import { problemOf } from '../../../api/problem';
 import { refusalMessage } from '../../../api/refusals';
 import { useCommand } from '../../../api/use-command';
 import type { Organization, Role } from '../../../api/contract';
+import { useMembersByAddress } from '../../../components/console/members-by-address';
 import { CheckboxField } from '../../../components/ui/checkbox-field';
 import { FormAlert } from '../../../components/ui/form-alert';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
@@ -26,6 +27,7 @@ export function OrganizationTwoStep({ organization, role, currentUserId }: Organ
   // What the owner just chose shows at once, while the server records it; its answer then decides.
   const [choosing, setChoosing] = useState<boolean | null>(null);
   const owner = role === 'owner';
+  const { shown, field, summary } = useMembersByAddress(data?.members ?? [], 'Find a member’s two-step sign-in');
   if (data === undefined) return error === undefined ? <p className="muted">Loading…</p> : <FormAlert>{refusalMessage(problemOf(error))}</FormAlert>;
   const without = data.members.filter((member) => !member.secondFactor);
 
@@ -53,8 +55,9 @@ export function OrganizationTwoStep({ organization, role, currentUserId }: Organ
           ? 'Every member has a second factor.'
           : `${without.length} of ${data.members.length} ${data.members.length === 1 ? 'member has' : 'members have'} no second factor yet.`}
       </p>
+      {field}
       <ul className="rows" aria-label="Who has a second factor">
-        {data.members.map((member) => (
+        {shown.map((member) => (
           <li className="row" key={member.userId}>
             <div className="row__main">
               <span className="row__title">{member.email}</span>
@@ -73,6 +76,7 @@ export function OrganizationTwoStep({ organization, role, currentUserId }: Organ
           </li>
         ))}
       </ul>
+      {summary}
       <p className="form__status" role="status">
         {done}
       </p>
