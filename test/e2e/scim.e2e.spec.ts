@@ -194,6 +194,10 @@ describe('Okta’s sequence', () => {
 
     expect((await scim('GET', `/Users/${resourceId}`)).body).toMatchObject({ id: resourceId, userName: 'ada@acme.example' });
     expect((await scim('GET', `/Users?filter=${encodeURIComponent('userName eq "ADA@acme.example"')}`)).body).toMatchObject({ totalResults: 1 });
+    expect((await scim('GET', `/Users?filter=${encodeURIComponent('emails[type eq "work"].value eq "ADA@acme.example"')}`)).body).toMatchObject({ totalResults: 1 });
+    expect((await scim('GET', `/Users?filter=${encodeURIComponent('externalId eq "00u1abcd"')}`)).body.Resources).toEqual([expect.objectContaining({ id: resourceId })]);
+    // The provider's own id is case-sensitive (RFC 7643 3.1).
+    expect((await scim('GET', `/Users?filter=${encodeURIComponent('externalId eq "00U1ABCD"')}`)).body).toMatchObject({ totalResults: 0, Resources: [] });
   });
 
   it('replaces the profile with PUT and answers the user', async () => {
@@ -449,6 +453,9 @@ describe('erasure', () => {
     const listed = await scim('GET', '/Users?count=200');
     expect(listed.text).not.toContain('erin');
     expect(listed.text).not.toContain('Erin');
+    for (const filter of ['userName eq "erin@acme.example"', 'externalId eq "erin-1"', 'emails.value eq "erin@acme.example"']) {
+      expect((await scim('GET', `/Users?filter=${encodeURIComponent(filter)}`)).body).toMatchObject({ totalResults: 0, Resources: [] });
+    }
     const again = await scim('POST', '/Users', { schemas: [USER], userName: 'erin@acme.example', externalId: 'erin-1', active: true });
     expect(again.status).toBe(201);
     expect(again.body.id).not.toBe(created.body.id);

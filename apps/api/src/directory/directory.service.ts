@@ -39,7 +39,7 @@ import { MeteredCommandBus } from '../metrics/instrumentation.js';
 import { AddMemberCommand, Organizations } from '../organizations/organizations.js';
 import { PLAN_CATALOGUE } from '../plans/plan-catalogue.module.js';
 import type { GroupInput } from './scim-groups.js';
-import { ScimError, type UserInput } from './scim-protocol.js';
+import { matchesUserFilter, ScimError, type UserFilter, type UserInput } from './scim-protocol.js';
 
 /** `chscim_<organization id>.<token id>.<secret>`: the organization and token find the stored hash; 256 random bits of secret. */
 const SCIM_TOKEN = /^chscim_([a-z0-9][a-z0-9-]{0,62})\.([0-9a-f]{24})\.([A-Za-z0-9_-]{43})$/;
@@ -109,6 +109,17 @@ export class OrganizationDirectory {
 
   async users(organizationId: string): Promise<DirectoryUser[]> {
     return (await this.load(organizationId)).users.filter(isShown);
+  }
+
+  /**
+   * The users a SCIM filter asks for. Identity providers ask by userName or externalId before each create (unique in
+   * a directory, so looked up, not searched for); a work address may be several users'.
+   */
+  async usersMatching(organizationId: string, filter: UserFilter): Promise<DirectoryUser[]> {
+    const directory = await this.load(organizationId);
+    if (filter.attribute === 'email') return directory.users.filter((user) => isShown(user) && matchesUserFilter(user, filter));
+    const user = filter.attribute === 'userName' ? directoryUserNamed(directory, filter.value) : directoryUserWithExternalId(directory, filter.value);
+    return user !== undefined && isShown(user) ? [user] : [];
   }
 
   async user(organizationId: string, resourceId: string): Promise<DirectoryUser> {
