@@ -44,7 +44,6 @@ import { matchesUserFilter, ScimError, type UserFilter, type UserInput } from '.
 /** `chscim_<organization id>.<token id>.<secret>`: the organization and token find the stored hash; 256 random bits of secret. */
 const SCIM_TOKEN = /^chscim_([a-z0-9][a-z0-9-]{0,62})\.([0-9a-f]{24})\.([A-Za-z0-9_-]{43})$/;
 const TOKEN_USE_GRANULARITY_MS = 60_000;
-
 const digestOf = (secret: string): string => `sha256:${hash('sha256', secret, 'hex')}`;
 
 export type ScimCaller = { organizationId: string; tokenId: string };
@@ -107,17 +106,12 @@ export class OrganizationDirectory {
 
   // --- Users -----------------------------------------------------------------------------------------------------
 
-  async users(organizationId: string): Promise<DirectoryUser[]> {
-    return (await this.load(organizationId)).users.filter(isShown);
-  }
-
-  /**
-   * The users a SCIM filter asks for. Identity providers ask by userName or externalId before each create (unique in
-   * a directory, so looked up, not searched for); a work address may be several users'.
-   */
-  async usersMatching(organizationId: string, filter: UserFilter): Promise<DirectoryUser[]> {
+  /** Providers filter by userName or externalId before each create: unique in a directory, so looked up, not searched for. */
+  async users(organizationId: string, filter?: UserFilter): Promise<DirectoryUser[]> {
     const directory = await this.load(organizationId);
-    if (filter.attribute === 'email') return directory.users.filter((user) => isShown(user) && matchesUserFilter(user, filter));
+    if (filter?.attribute !== 'userName' && filter?.attribute !== 'externalId') {
+      return directory.users.filter((user) => isShown(user) && (filter === undefined || matchesUserFilter(user, filter)));
+    }
     const user = filter.attribute === 'userName' ? directoryUserNamed(directory, filter.value) : directoryUserWithExternalId(directory, filter.value);
     return user !== undefined && isShown(user) ? [user] : [];
   }
@@ -238,7 +232,6 @@ export class OrganizationDirectory {
       await this.organizations.handle(organizationId, { type: 'ChangeMemberRole', data: { userId, role } }, context);
     }
   }
-
 
   /** The address's member id: one already a member joins as they are (an invited member, an owner), anyone else with `role`. */
   private async join(organizationId: string, address: string, role: MemberRole, context: CommandContext): Promise<string> {

@@ -104,7 +104,7 @@ export class ScimController {
     if (filter !== undefined && typeof filter !== 'string') throw new ScimError(400, 'One filter at a time.', 'invalidFilter');
     const page = pageOf(startIndex, count, MAX_SCIM_RESULTS);
     const parsed = filter === undefined ? undefined : userFilterOf(filter);
-    const users = parsed === undefined ? await this.directory.users(caller.organizationId) : await this.directory.usersMatching(caller.organizationId, parsed);
+    const users = await this.directory.users(caller.organizationId, parsed);
     const shown = users.slice(page.start - 1, page.start - 1 + page.count).map((user) => scimUserOf(user, this.config.publicUrl));
     return listOf(shown, page.start, users.length);
   }
