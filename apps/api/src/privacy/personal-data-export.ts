@@ -16,10 +16,11 @@ import {
   ssoDomainClaimDecider,
   userStream,
 } from '#domain';
-import { normalizeEmail, type Identity } from '#identity';
+import type { Identity } from '#identity';
 import { READ_MODELS, type ReadModels } from '#read-models';
 import { IDENTITY } from '../auth/identity.provider.js';
 import { OrganizationDirectory } from '../directory/directory.service.js';
+import { refusedPersonKey } from '../sso/join-refusals.js';
 
 /** The events of a person's stream that say what happened to their account, with their own words kept. */
 const ACCOUNT_EVENTS: ReadonlySet<string> = new Set([
@@ -170,7 +171,7 @@ export class PersonalDataExport {
 
   /** Kept under the user id, or, refused before they had an account, under the keyed hash of their address. */
   private async joinRefusals(userId: string, email: string, organizationId: string): Promise<PersonalDataCopy['joinRefusals']> {
-    const keys = [userId, this.identity.identifierNames.keyedId('email', normalizeEmail(email))];
+    const keys = [{ userId, email }, { userId: undefined, email }].map((person) => refusedPersonKey(this.identity, person));
     const streams = keys.map((key) => joinRefusalNoticeDecider.streamOf(joinRefusalNoticeId(organizationId, key)));
     return (await this.eventsOf(streams)).map((event) => {
       const { domain, on } = event.data as { domain: string; on: string };

@@ -12,6 +12,10 @@ import { Organizations } from '../organizations/organizations.js';
 /** `userId` when the person has an account; without one (a refused single sign-on) only the address names them. */
 export type RefusedPerson = { userId: string | undefined; email: string };
 
+/** Whose notice it is: the user id, or, refused before they had an account, the keyed hash of their address. */
+export const refusedPersonKey = (identity: Identity, { userId, email }: RefusedPerson): string =>
+  userId ?? identity.identifierNames.keyedId('email', normalizeEmail(email));
+
 @Injectable()
 export class JoinRefusals {
   constructor(
@@ -25,7 +29,7 @@ export class JoinRefusals {
     const on = this.clock.now().toISOString().slice(0, 10);
     await this.organizations.handle(organizationId, { type: 'RecordAutomaticJoinRefusal', data: { domain, on } }, context);
     const { userId, email } = person;
-    const personKey = userId ?? this.identity.identifierNames.keyedId('email', normalizeEmail(email));
+    const personKey = refusedPersonKey(this.identity, person);
     const data = { organizationId, domain, on, ...(userId === undefined ? { email } : { userId }) };
     await handleCommand(this.store, joinRefusalNoticeDecider, joinRefusalNoticeId(organizationId, personKey), { type: 'OweJoinRefusalNotice', data }, context);
   }
