@@ -6,6 +6,13 @@ const FIND_FROM = 10;
 const SHOWN_AT_MOST = 100;
 const count = (n: number) => n.toLocaleString('en-US');
 
+function summaryOf(query: string, found: number, shown: number): string {
+  if (found === 0) return `No member’s address contains “${query}”.`;
+  if (found > shown) return `Showing the first ${count(shown)} of ${count(found)} ${query === '' ? 'members' : 'matches'}. Type more of an address to find someone.`;
+  if (query === '') return '';
+  return `${count(found)} ${found === 1 ? 'member matches' : 'members match'}.`;
+}
+
 type MembersByAddress<T> = {
   /** The members to show: those whose address holds what was typed, at most a hundred. */
   shown: readonly T[];
@@ -18,18 +25,11 @@ type MembersByAddress<T> = {
 /** A list of members found by part of an address; `label` names the search among others on the page. */
 export function useMembersByAddress<T extends { email: string }>(members: readonly T[], label: string): MembersByAddress<T> {
   const [query, setQuery] = useState('');
+  // A list that shrank to ten (a removal) drops its field, and what was typed stops filtering: no row stays hidden by a field that is gone.
+  if (members.length <= FIND_FROM) return { shown: members, field: null, summary: null };
   const wanted = query.trim().toLowerCase();
   const found = wanted === '' ? members : members.filter((member) => member.email.toLowerCase().includes(wanted));
   const shown = found.slice(0, SHOWN_AT_MOST);
-  if (members.length <= FIND_FROM) return { shown, field: null, summary: null };
-  const said =
-    found.length === 0
-      ? `No member’s address contains “${query.trim()}”.`
-      : found.length > shown.length
-        ? `Showing the first ${count(shown.length)} of ${count(found.length)} ${wanted === '' ? 'members' : 'matches'}. Type more of an address to find someone.`
-        : wanted === ''
-          ? ''
-          : `${count(found.length)} ${found.length === 1 ? 'member matches' : 'members match'}.`;
   return {
     shown,
     field: (
@@ -46,7 +46,7 @@ export function useMembersByAddress<T extends { email: string }>(members: readon
     ),
     summary: (
       <p className="muted" role="status">
-        {said}
+        {summaryOf(query.trim(), found.length, shown.length)}
       </p>
     ),
   };
