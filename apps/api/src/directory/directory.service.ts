@@ -109,11 +109,11 @@ export class OrganizationDirectory {
   /** Providers filter by userName or externalId before each create: unique in a directory, so looked up, not searched for. */
   async users(organizationId: string, filter?: UserFilter): Promise<DirectoryUser[]> {
     const directory = await this.load(organizationId);
-    if (filter?.attribute !== 'userName' && filter?.attribute !== 'externalId') {
-      return directory.users.filter((user) => isShown(user) && (filter === undefined || matchesUserFilter(user, filter)));
+    if (filter?.attribute === 'userName' || filter?.attribute === 'externalId') {
+      const user = filter.attribute === 'userName' ? directoryUserNamed(directory, filter.value) : directoryUserWithExternalId(directory, filter.value);
+      return user !== undefined && isShown(user) ? [user] : [];
     }
-    const user = filter.attribute === 'userName' ? directoryUserNamed(directory, filter.value) : directoryUserWithExternalId(directory, filter.value);
-    return user !== undefined && isShown(user) ? [user] : [];
+    return directory.users.filter((user) => isShown(user) && (filter === undefined || matchesUserFilter(user, filter)));
   }
 
   async user(organizationId: string, resourceId: string): Promise<DirectoryUser> {

@@ -171,7 +171,7 @@ export class PersonalDataExport {
 
   /** Kept under the user id, or, refused before they had an account, under the keyed hash of their address. */
   private async joinRefusals(userId: string, email: string, organizationId: string): Promise<PersonalDataCopy['joinRefusals']> {
-    const keys = [{ userId, email }, { userId: undefined, email }].map((person) => refusedPersonKey(this.identity, person));
+    const keys = [userId, refusedPersonKey(this.identity, { userId: undefined, email })];
     const streams = keys.map((key) => joinRefusalNoticeDecider.streamOf(joinRefusalNoticeId(organizationId, key)));
     return (await this.eventsOf(streams)).map((event) => {
       const { domain, on } = event.data as { domain: string; on: string };
