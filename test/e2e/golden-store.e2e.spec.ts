@@ -70,6 +70,7 @@ async function readings(client = api): Promise<Record<string, unknown>> {
       history: await answer(`/organizations/${id}/history/export?format=jsonl`),
       signInSecurity: await answer(`/organizations/${id}/history/sign-in-security`),
       usage: await answer(`/organizations/${id}/history/usage`),
+      twoStep: await answer(`/organizations/${id}/two-step-sign-in`),
     };
   }
   return all;
