@@ -91,6 +91,7 @@ export * from './user/commands.js';
 export * from './user/user.js';
 export * from './user/second-factor-events.js';
 export * from './user/second-factors.js';
+export * from './user/factor-presence.js';
 export { decideUser, userDecider, type UserDecision } from './user/decide.js';
 export * from './user/identifier-claims.js';
 export * from './session/session-events.js';
