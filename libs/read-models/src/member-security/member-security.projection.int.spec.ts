@@ -31,7 +31,8 @@ const subject = projectionUnderTest(projection, (db) => new MemberSecurityQuerie
 const { commit } = subject;
 
 const listed = (organizationId: string) => subject.queries.page(organizationId, 10).map(({ type, email }) => `${email} ${type}`);
-const rows = (): unknown => [subject.db.prepare('SELECT * FROM security_memberships ORDER BY 1, 2').all(), subject.db.prepare('SELECT * FROM member_security_events ORDER BY 1, 2').all()];
+const rows = (): unknown =>
+  ['security_memberships', 'member_security_events', 'member_second_factors'].map((table) => subject.db.prepare(`SELECT * FROM ${table} ORDER BY 1, 2`).all());
 
 describe('member-security projection', () => {
   it("lists a member's two-step events for each organization while they are its member, newest first", () => {
@@ -58,6 +59,29 @@ describe('member-security projection', () => {
     expect(listed('acme')).toEqual(['ada@acme.example SecondStepPassed', 'ada@acme.example SecondStepFailed']);
   });
 
+  it('knows who has a second factor, from their own stream, whatever organizations they are in', () => {
+    const people = ['ada', 'grace', 'linus'];
+    commit(log);
+    expect(subject.queries.withSecondFactor(people)).toEqual(new Set(['ada', 'grace']));
+    expect(subject.queries.withSecondFactor([])).toEqual(new Set());
+
+    commit([
+      recorded('user-ada', 'AuthenticatorAppRemoved', { at }),
+      recorded('user-grace', 'PasskeyRegistered', { credentialId: 'd', publicKey: 'p', counter: 0, transports: [], name: 'Laptop', at }),
+      recorded('user-grace', 'PasskeyRemoved', { credentialId: 'c', at }),
+      recorded('user-linus', 'UserRegistered', { userId: 'linus', email: 'linus@acme.example', at }),
+    ]);
+    // Grace keeps her laptop's passkey; Ada has none left; Linus never had one.
+    expect(subject.queries.withSecondFactor(people)).toEqual(new Set(['grace']));
+
+    commit([
+      recorded('user-grace', 'SecondFactorsReset', { organizationId: 'acme', authority: 'account-of-organization', at }),
+      recorded('user-linus', 'AuthenticatorAppEnrolled', { secretSealed: 's', at }),
+      recorded('user-linus', 'PersonalDataErased', { userId: 'linus', endedSessionIds: [], at }),
+    ]);
+    expect(subject.queries.withSecondFactor(people)).toEqual(new Set());
+  });
+
   it('pages by position', () => {
     commit(log);
     const [newest] = subject.queries.page('acme', 1);
@@ -76,12 +100,12 @@ describe('member-security projection', () => {
   it('decides in memory and writes when flushed, as a rebuild drives it: the same rows, written in chunks', () => {
     commit(log);
     const committed = rows();
-    subject.db.exec('DELETE FROM security_memberships; DELETE FROM member_security_events');
+    subject.db.exec('DELETE FROM security_memberships; DELETE FROM member_security_events; DELETE FROM member_second_factors');
     // Tables that start empty: the subject.writer looks up only what it wrote itself.
     const rebuilding = projection.writer(subject.db, liveTableNames(projection), { startsEmpty: true });
 
     for (const event of log) if (projection.handles(event)) rebuilding.apply(event);
-    expect(rows()).toEqual([[], []]);
+    expect(rows()).toEqual([[], [], []]);
     let done = false;
     while (!done) done = subject.db.transaction(() => rebuilding.flush(1))();
     expect(rows()).toEqual(committed);

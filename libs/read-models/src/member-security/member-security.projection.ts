@@ -1,13 +1,15 @@
 // Membership comes from the organizations' own events, in the log's order, so a rebuild gives the same rows. Each
 // member's own events that an organization sees are indexed for it: the console lists the two-step ones (`listed`),
-// webhooks send every one the catalogue names (sign-ins, factors, sessions).
+// webhooks send every one the catalogue names (sign-ins, factors, sessions). Beside them, whether each person has a
+// second factor (factor-presence.writer.ts).
 import { isListedSecondFactorEvent, memberActivityOf, organizationStreamPrefix, userStreamPrefix } from '#domain';
 import type { LogEvent } from '#event-store';
 import { physicalName, type Projection, type ProjectionWriter, type TableNames } from '../projection.js';
 import { erasedMemberName } from '../erased-names.js';
 import { PendingRows } from '../pending-rows.js';
 import type { ReadModelDatabase } from '../read-model-database.js';
-import { memberSecurityEventsTable, securityMembershipsTable } from './member-security.tables.js';
+import { FactorPresenceWriter, isFactorPresenceEvent } from './factor-presence.writer.js';
+import { memberSecondFactorsTable, memberSecurityEventsTable, securityMembershipsTable } from './member-security.tables.js';
 
 export const memberSecurityProjectionName = 'member-security';
 
@@ -20,11 +22,44 @@ export function memberSecurityProjection(): Projection<'recordedAt'> {
   return {
     name: memberSecurityProjectionName,
     parts: ['recordedAt'],
-    version: 2,
-    tables: [securityMembershipsTable, memberSecurityEventsTable],
-    handles: (event) => isMembershipEvent(event) || isListed(event) || memberActivityOf(event.streamId, event.type, event.data) !== undefined,
-    writer: (db, tables, options) => new MemberSecurityWriter(db, tables, options?.startsEmpty === true),
+    version: 3,
+    tables: [securityMembershipsTable, memberSecurityEventsTable, memberSecondFactorsTable],
+    handles: (event) =>
+      isMembershipEvent(event) || isListed(event) || memberActivityOf(event.streamId, event.type, event.data) !== undefined || isFactorPresenceEvent(event),
+    writer: (db, tables, options) => new BothWriters(new MemberSecurityWriter(db, tables, options?.startsEmpty === true), new FactorPresenceWriter(db, tables)),
   };
+}
+
+/** Each writer takes every event and keeps what is its own. */
+class BothWriters implements ProjectionWriter<'recordedAt'> {
+  constructor(
+    private readonly first: ProjectionWriter<'recordedAt'>,
+    private readonly second: ProjectionWriter<'recordedAt'>,
+  ) {}
+
+  get remembered(): number {
+    return this.first.remembered + this.second.remembered;
+  }
+
+  apply(event: LogEvent<'recordedAt'>): void {
+    this.first.apply(event);
+    this.second.apply(event);
+  }
+
+  /** Up to maxAggregates each. */
+  flush(maxAggregates?: number): boolean {
+    return this.first.flush(maxAggregates) && this.second.flush(maxAggregates);
+  }
+
+  discard(): void {
+    this.first.discard();
+    this.second.discard();
+  }
+
+  forget(): void {
+    this.first.forget();
+    this.second.forget();
+  }
 }
 
 type Membership = { organizationId: string; userId: string; email: string; since: bigint; until: bigint | null };

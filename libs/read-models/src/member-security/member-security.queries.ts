@@ -1,5 +1,5 @@
 import type { ReadModelDatabase } from '../read-model-database.js';
-import { memberSecurityEventsTable, securityMembershipsTable } from './member-security.tables.js';
+import { memberSecondFactorsTable, memberSecurityEventsTable, securityMembershipsTable } from './member-security.tables.js';
 
 export type MemberSecurityEventLocation = { position: bigint; userId: string; email: string; revision: bigint; type: string };
 /** A member's own event an organization sees, where it is in its stream. */
@@ -11,6 +11,7 @@ export class MemberSecurityQueries {
   private readonly selectFirstAt;
   private readonly selectEmail;
   private readonly selectOrganizationsOf;
+  private readonly selectWithSecondFactor;
 
   constructor(db: ReadModelDatabase) {
     db.exec(memberSecurityEventsTable.create(memberSecurityEventsTable.name));
@@ -36,6 +37,18 @@ export class MemberSecurityQueries {
     this.selectOrganizationsOf = db
       .prepare<[string], string>(`SELECT DISTINCT organization_id FROM ${securityMembershipsTable.name} WHERE user_id = ? ORDER BY organization_id`)
       .pluck();
+    db.exec(memberSecondFactorsTable.create(memberSecondFactorsTable.name));
+    this.selectWithSecondFactor = db
+      .prepare<[string], string>(
+        `SELECT user_id FROM ${memberSecondFactorsTable.name}
+         WHERE user_id IN (SELECT value FROM json_each(?)) AND (authenticator_app = 1 OR passkeys > 0)`,
+      )
+      .pluck();
+  }
+
+  /** Those of `userIds` who have an authenticator app or a passkey. */
+  withSecondFactor(userIds: readonly string[]): ReadonlySet<string> {
+    return userIds.length === 0 ? new Set() : new Set(this.selectWithSecondFactor.all(JSON.stringify(userIds)));
   }
 
   /** Every organization the person has been a member of, now or earlier: the histories that hold them. */

@@ -36,3 +36,18 @@ export const memberSecurityEventsTable: ProjectionTable = {
   ) WITHOUT ROWID`,
   indexes: [],
 };
+
+/** Whether each person has a second factor, not which: `position` is the last event applied, so an older one applied again changes nothing. */
+export const memberSecondFactorsTable: ProjectionTable = {
+  name: 'member_second_factors',
+  rowIs: "person's second-factor status",
+  rowsAre: "people's second-factor statuses",
+  key: ['user_id'],
+  create: (table) => `CREATE TABLE IF NOT EXISTS ${table} (
+    user_id TEXT PRIMARY KEY,
+    authenticator_app INTEGER NOT NULL,
+    passkeys INTEGER NOT NULL,
+    position INTEGER NOT NULL
+  ) WITHOUT ROWID`,
+  indexes: [],
+};

@@ -91,6 +91,7 @@ describe('rebuild and verify', () => {
         tables: [
           { table: 'security_memberships', rowIs: 'membership', rowsAre: 'memberships', stored: memberships?.length, rebuilt: memberships?.length },
           { table: 'member_security_events', rowIs: 'member security event', rowsAre: 'member security events', stored: 0, rebuilt: 0 },
+          { table: 'member_second_factors', rowIs: "person's second-factor status", rowsAre: "people's second-factor statuses", stored: 0, rebuilt: 0 },
         ],
       },
     ]);
