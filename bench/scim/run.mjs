@@ -7,11 +7,13 @@
 //                   time, PATCH active:false goes to node A, and node B's GET /session is polled every --poll-ms until
 //                   it answers 401: the time from the PATCH's answer to that 401, p50 / p99 (target p99 <= 1 s), and
 //                   the p99 from the PATCH's sending (the session ends before the PATCH has answered).
+//   owner's reads:  then, on node B, what the console reads of the directory: the organization with its members and
+//                   who of them has a second factor, the first time and the p50 of ten more (no target: a figure).
 // Embedded: two processes on one DATA_DIR (the second with PROJECTIONS=off); PostgreSQL: a throw-away cluster from
 // Debian's binaries and two nodes with a DATA_DIR each. The organization's domain is verified first as the e2e test
 // does it (test/e2e/scim.e2e.spec.ts): an OpenID provider stand-in (oauth2-mock-server) and dnsmasq on loopback.
 //   npm run build:server && node bench/scim/run.mjs [--users 10000] [--store sqlite|postgres|both] [--concurrency 16]
-//     [--sessions 200] [--poll-ms 10] [--cpu-prof DIR]        (the default run took 51 min here; --users 2000 5 min)
+//     [--sessions 200] [--poll-ms 10] [--cpu-prof DIR]        (the default run took 5 to 51 min here)
 // See README.md beside this file for the figures measured.
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -287,6 +289,24 @@ async function membersOn(api, expected) {
   }
 }
 
+/** What an owner's console asks of a directory this size: the organization (with its members), and who has a second factor. */
+async function ownerReads(url, apiKey) {
+  const api = operator(url, apiKey);
+  const timed = async (route) => {
+    const at = performance.now();
+    await api('GET', route);
+    return performance.now() - at;
+  };
+  const figures = {};
+  for (const [name, route] of [['organization', `/organizations/${organizationId}`], ['twoStep', `/organizations/${organizationId}/two-step-sign-in`]]) {
+    const first = await timed(route);
+    const again = [];
+    for (let n = 0; n < 10; n += 1) again.push(await timed(route));
+    figures[name] = { first, p50: percentile(again.sort((a, b) => a - b), 50) };
+  }
+  return figures;
+}
+
 async function measure(store, issuer, dns) {
   const dirs = [mkdtempSync(path.join(tmpdir(), 'chorus-bench-scim-'))];
   const postgres = store === 'postgres' ? await startPostgres() : undefined;
@@ -316,8 +336,10 @@ async function measure(store, issuer, dns) {
     const provisioned = await provision(postgres === undefined ? [nodeA] : [nodeA, nodeB], token);
     const loadAfterProvisioning = load();
     const members = await membersOn(api, provisioned.resourceIds.size + 1);
+    for (const [key, count] of provisioned.failures) console.error(`${store}: ${count} answered ${key}`);
     console.error(`${store}: provisioned in ${provisioned.seconds.toFixed(1)} s; signing ${sessionCount} people in on node B and deprovisioning them (load ${load()})`);
     const deprovisioned = await deprovision(nodeA, nodeB, token, provisioned.resourceIds);
+    const reads = await ownerReads(nodeB.url, seeded.apiKey);
     const failed = [...provisioned.failures].map(([key, count]) => `${count} x ${key}`).join('; ');
     const warnings = nodes.map((node) => [node.name, node.stderr().trim().split('\n').filter(Boolean)]).filter(([, lines]) => lines.length > 0);
     return {
@@ -331,6 +353,10 @@ async function measure(store, issuer, dns) {
         target: 'p99 <= 1 s',
         figure: `p50 ${ms(deprovisioned.p50)}, p99 ${ms(deprovisioned.p99)}, max ${ms(deprovisioned.max)} (${deprovisioned.count} people${deprovisioned.timedOut > 0 ? `, ${deprovisioned.timedOut} still signed in after 10 s` : ''}; PATCH p50 ${ms(deprovisioned.patchP50)}, p99 ${ms(deprovisioned.patchP99)}; from the PATCH's sending p99 ${ms(deprovisioned.sentP99)}; load ${load()})`,
         met: deprovisioned.p99 <= 1000 && deprovisioned.timedOut === 0,
+      },
+      reads: {
+        target: '-',
+        figure: `GET /organizations/:id first ${ms(reads.organization.first)}, p50 ${ms(reads.organization.p50)}; GET .../two-step-sign-in first ${ms(reads.twoStep.first)}, p50 ${ms(reads.twoStep.p50)} (${(reads.twoStep.p50 / reads.organization.p50).toFixed(2)} x the organization's)`,
       },
       nodes: postgres === undefined ? 'two processes, one DATA_DIR (B: PROJECTIONS=off); provisioning on A' : 'two nodes, a DATA_DIR each; provisioning spread over both',
       warnings,
@@ -363,6 +389,7 @@ for (const result of results) {
   const name = result.store === 'sqlite' ? 'embedded' : 'postgresql';
   rows.push([name, `provisioning, ${concurrency} in flight`, result.provisioning.target, result.provisioning.met ? 'yes' : 'NO', result.provisioning.figure]);
   rows.push([name, 'deprovisioning to 401 on node B', result.deprovisioning.target, result.deprovisioning.met ? 'yes' : 'NO', result.deprovisioning.figure]);
+  rows.push([name, "an owner's reads on node B", result.reads.target, '-', result.reads.figure]);
 }
 const widths = rows[0].slice(0, -1).map((_, column) => Math.max(...rows.map((row) => row[column].length)));
 for (const row of rows) console.log(row.map((cell, column) => (column < widths.length ? cell.padEnd(widths[column]) : cell)).join('  '));
