@@ -1,10 +1,11 @@
 // Webhooks from the built server (embedded store, default settings) to a receiver in this process, three measures:
 //   latency: 100 endpoints (10 organizations, 10 each), one command at a time on each organization in turn: from
 //            the command's 2xx to each endpoint's request, p50 / p99;
-//   rate:    deliveries per second from one node, 100 endpoints catching up on what their organizations recorded;
+//   rate:    deliveries per second from one node, 100 endpoints catching up on the `--burst` changes (20) each of
+//            their organizations recorded while they were off;
 //   replay:  one endpoint from the beginning of an organization with `--replay-events` events (written straight
 //            into the store's file first), events per second, in the `standard` format and in `datadog`'s batches.
-//   npm run build && node bench/webhooks/run.mjs [--commands 200] [--replay-events 100000] [--cpu-prof DIR]
+//   npm run build && node bench/webhooks/run.mjs [--commands 200] [--replay-events 100000] [--burst 20] [--cpu-prof DIR]
 // See README.md beside this file for the figures measured.
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -17,7 +18,7 @@ import Database from 'better-sqlite3';
 import { openEventStore } from '../../dist/libs/event-store/src/index.js';
 import { builtServerEnvironment, chorusJson, freePort, untilHealthy } from '../support/built-server.mjs';
 
-const { values } = parseArgs({ options: { commands: { type: 'string' }, 'replay-events': { type: 'string' }, 'cpu-prof': { type: 'string' } } });
+const { values } = parseArgs({ options: { commands: { type: 'string' }, 'replay-events': { type: 'string' }, burst: { type: 'string' }, 'cpu-prof': { type: 'string' } } });
 const commands = Number(values.commands ?? 200);
 const replayEvents = Number(values['replay-events'] ?? 100_000);
 const root = path.resolve(import.meta.dirname, '../..');
@@ -133,7 +134,7 @@ try {
 
     // Rate: the same 100 endpoints, turned off while each organization records `burst` changes, then all turned on at
     // once: what is timed is the node sending, not the commands (which the latency above already covers).
-    const burst = 20;
+    const burst = Number(values.burst ?? 20);
     // Each member a `member` first, so that every change of the burst changes something (a no-op records nothing).
     for (const { id, userId } of organizations) await api('PATCH', `/organizations/${id}/members/${userId}`, { role: 'member' });
     await new Promise((resolve) => setTimeout(resolve, 500));
