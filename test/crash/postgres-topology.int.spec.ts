@@ -7,12 +7,15 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import Stripe from 'stripe';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
+import { gunzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { organizationStream } from '#domain';
 import { openEventStore, type EventStore } from '#event-store';
 import { startPostgresServer, type PostgresServer } from '../../libs/event-store/src/testing/postgres-server.js';
 import { Browser } from '../support/browser.js';
+import { openEventStream } from '../support/event-stream.js';
 import { ensureBuilt } from '../support/chorus-process.js';
 import { SmtpInbox } from '../support/smtp-inbox.js';
 import { stripeEvent, subscriptionObject, type SubscriptionItemShape } from '../support/stripe-events.js';
@@ -181,6 +184,42 @@ async function missingFromStore(ids: readonly string[]): Promise<string[]> {
     const after = await Promise.all(Array.from({ length: 10 }, () => call(proxy.url, 'GET', `/organizations/${id}`)));
     expect(after.map((answer) => answer.status)).toEqual(after.map(() => 200));
     expect((await fetch(`${proxy.url}/nginx-health`)).status).toBe(200);
+  }, 60_000);
+
+  it('compresses the JSON answers that grow with an organization for a client that takes gzip, and passes event streams as they come', async () => {
+    const organization = await call(proxy.url, 'POST', '/organizations', { name: 'Compressed' });
+    const id = organization.body['id'] as string;
+    const raw = (acceptEncoding?: string) =>
+      new Promise<{ encoding: string | undefined; body: Buffer }>((resolve, reject) => {
+        const asked = request(`${proxy.url}/organizations/${id}`, { headers: { ...headers, ...(acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding }) } }, (answer) => {
+          const chunks: Buffer[] = [];
+          answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+          answer.on('end', () => resolve({ encoding: answer.headers['content-encoding'], body: Buffer.concat(chunks) }));
+        });
+        asked.on('error', reject);
+        asked.end();
+      });
+    const plain = await raw();
+    expect(plain.encoding).toBeUndefined();
+    const compressed = await raw('gzip, deflate, br');
+    expect(compressed.encoding).toBe('gzip');
+    expect(compressed.body.length).toBeLessThan(plain.body.length / 2);
+    expect(JSON.parse(gunzipSync(compressed.body).toString('utf8'))).toEqual(JSON.parse(plain.body.toString('utf8')));
+
+    const subscriber = JSON.parse(chorusCli(dataDirs[0] as string, shared, 'api-key:create', '--name', 'flags', '--scopes', 'entitlements:read', '--json')) as { key: string };
+    const changes = await openEventStream(`${proxy.url}/entitlements/changes`, { authorization: `Bearer ${subscriber.key}`, 'accept-encoding': 'gzip' });
+    try {
+      expect(changes.status).toBe(200);
+      expect(changes.headers.get('content-encoding')).toBeNull();
+      expect((await call(proxy.url, 'POST', `/organizations/${id}/plan`, { line: 'classic', plan: 'enterprise' })).status).toBe(200);
+      // Each event arrives on its own, not once a compression buffer fills.
+      for (;;) {
+        const event = await changes.next(10_000);
+        if (event.event === 'entitlements' && (JSON.parse(event.data) as { organizationId: string }).organizationId === id) break;
+      }
+    } finally {
+      changes.close();
+    }
   }, 60_000);
 
   it("mails the owner once per traffic threshold when usage reports crossing it arrive on both nodes at once", async () => {
