@@ -41,12 +41,12 @@ export class MemberSecurityQueries {
     this.selectWithSecondFactor = db
       .prepare<[string], string>(
         `SELECT user_id FROM ${memberSecondFactorsTable.name}
-         WHERE user_id IN (SELECT value FROM json_each(?)) AND (authenticator_app = 1 OR passkeys > 0)`,
+         WHERE user_id IN (SELECT value FROM json_each(?)) AND has_second_factor = 1`,
       )
       .pluck();
   }
 
-  /** Those of `userIds` who have an authenticator app or a passkey. */
+  /** Those of `userIds` who have a second factor. */
   withSecondFactor(userIds: readonly string[]): ReadonlySet<string> {
     return userIds.length === 0 ? new Set() : new Set(this.selectWithSecondFactor.all(JSON.stringify(userIds)));
   }
