@@ -71,6 +71,7 @@ afterAll(() => {
 const everyAsideTable = [
   'event_correlations__rebuild',
   'first_sign_ins__rebuild',
+  'member_second_factors__rebuild',
   'member_security_events__rebuild',
   'memberships__rebuild',
   'organization_events__rebuild',
