@@ -6,12 +6,7 @@ export type FactorPresence = { readonly authenticatorApp: boolean; readonly pass
 
 export const noFactorPresence: FactorPresence = { authenticatorApp: false, passkeys: 0 };
 
-type PresenceEventType = Extract<
-  UserEvent['type'],
-  'UserRegistered' | 'PersonalDataErased' | 'SecondFactorsReset' | 'AuthenticatorAppEnrolled' | 'AuthenticatorAppRemoved' | 'PasskeyRegistered' | 'PasskeyRemoved'
->;
-
-const presenceEventTypes: ReadonlySet<string> = new Set<PresenceEventType>([
+const presenceEventTypes = [
   'UserRegistered',
   'PersonalDataErased',
   'SecondFactorsReset',
@@ -19,10 +14,12 @@ const presenceEventTypes: ReadonlySet<string> = new Set<PresenceEventType>([
   'AuthenticatorAppRemoved',
   'PasskeyRegistered',
   'PasskeyRemoved',
-]);
+] as const satisfies readonly UserEvent['type'][];
+
+type PresenceEventType = (typeof presenceEventTypes)[number];
 
 /** Every other event of a user's stream leaves the presence as it is. */
-export const changesFactorPresence = (type: string): boolean => presenceEventTypes.has(type);
+export const changesFactorPresence = (type: string): boolean => (presenceEventTypes as readonly string[]).includes(type);
 
 /**
  * Answers as `hasSecondFactor` of the user's own fold does, for every stream the user's decider writes: a passkey is
