@@ -1,6 +1,6 @@
 // Who has a second factor, for the two-step card of an organization of thousands: one row per person, folded by
 // the domain's own rule (evolveFactorPresence), so the list reads no user stream.
-import { changesFactorPresence, evolveFactorPresence, hasFactorPresent, noFactorPresence, userStreamPrefix, type FactorPresence } from '#domain';
+import { changesFactorPresence, evolveFactorPresence, noFactorPresence, userStreamPrefix, type FactorPresence } from '#domain';
 import type { LogEvent } from '#event-store';
 import { physicalName, type ProjectionWriter, type TableNames } from '../projection.js';
 import type { ReadModelDatabase } from '../read-model-database.js';
@@ -21,10 +21,9 @@ export class FactorPresenceWriter implements ProjectionWriter {
   constructor(db: ReadModelDatabase, tables: TableNames) {
     const table = physicalName(tables, memberSecondFactorsTable.name);
     this.select = db.prepare<[string], PresenceRow>(`SELECT authenticator_app, passkeys, position FROM ${table} WHERE user_id = ?`).safeIntegers(true);
-    this.upsert = db.prepare<[string, number, number, number, bigint]>(
-      `INSERT INTO ${table} (user_id, authenticator_app, passkeys, has_second_factor, position) VALUES (?, ?, ?, ?, ?)
-       ON CONFLICT (user_id) DO UPDATE SET authenticator_app = excluded.authenticator_app, passkeys = excluded.passkeys,
-         has_second_factor = excluded.has_second_factor, position = excluded.position`,
+    this.upsert = db.prepare<[string, number, number, bigint]>(
+      `INSERT INTO ${table} (user_id, authenticator_app, passkeys, position) VALUES (?, ?, ?, ?)
+       ON CONFLICT (user_id) DO UPDATE SET authenticator_app = excluded.authenticator_app, passkeys = excluded.passkeys, position = excluded.position`,
     );
   }
 
@@ -44,7 +43,7 @@ export class FactorPresenceWriter implements ProjectionWriter {
     let written = 0;
     for (const [userId, { presence, position }] of this.changed) {
       if (written >= maxAggregates) return false;
-      this.upsert.run(userId, presence.authenticatorApp ? 1 : 0, presence.passkeys, hasFactorPresent(presence) ? 1 : 0, position);
+      this.upsert.run(userId, presence.authenticatorApp ? 1 : 0, presence.passkeys, position);
       this.changed.delete(userId);
       written += 1;
     }

@@ -37,10 +37,7 @@ export const memberSecurityEventsTable: ProjectionTable = {
   indexes: [],
 };
 
-/**
- * Whether each person has a second factor, not which: `has_second_factor` as the domain says it (`hasFactorPresent`)
- * from the other two; `position` is the last event applied, so an older one applied again changes nothing.
- */
+/** Whether each person has a second factor, not which: `position` is the last event applied, so an older one applied again changes nothing. */
 export const memberSecondFactorsTable: ProjectionTable = {
   name: 'member_second_factors',
   rowIs: "person's second-factor status",
@@ -50,7 +47,6 @@ export const memberSecondFactorsTable: ProjectionTable = {
     user_id TEXT PRIMARY KEY,
     authenticator_app INTEGER NOT NULL,
     passkeys INTEGER NOT NULL,
-    has_second_factor INTEGER NOT NULL,
     position INTEGER NOT NULL
   ) WITHOUT ROWID`,
   indexes: [],
