@@ -19,12 +19,13 @@ const password = 'correct horse battery staple';
   let nodeA: AuthApp;
   let nodeB: AuthApp;
   let organizationId: string;
+  let ownerOnA: Browser;
   let ownerOnB: Browser;
 
   async function member(): Promise<{ userId: string; email: string }> {
     const email = `member-${randomUUID().slice(0, 8)}@two-nodes.example`;
     const userId = await nodeA.createUser({ email, password });
-    const answer = await (await nodeA.signedIn('owner@two-nodes.example', password)).post(`/organizations/${organizationId}/members`, { email, role: 'member' });
+    const answer = await ownerOnA.post(`/organizations/${organizationId}/members`, { email, role: 'member' });
     expect(answer.status).toBe(201);
     return { userId, email };
   }
@@ -50,6 +51,7 @@ const password = 'correct horse battery staple';
     nodeB = await startAuthApp({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' });
     const ownerId = await nodeA.createUser({ email: 'owner@two-nodes.example', password });
     organizationId = await nodeA.createOrganization('Two Nodes Ltd', { userId: ownerId, email: 'owner@two-nodes.example' });
+    ownerOnA = await nodeA.signedIn('owner@two-nodes.example', password);
     ownerOnB = await nodeB.signedIn('owner@two-nodes.example', password);
   }, 120_000);
 
