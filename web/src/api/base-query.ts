@@ -16,10 +16,8 @@ export type Call = {
 const CONSISTENCY_ATTEMPTS = 3;
 const CONSISTENCY_RETRY_MS = 1_000;
 
-const wait = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
-
 export const httpBaseQuery: BaseQueryFn<Call, unknown, Problem> = async ({ url, method = 'GET', body, readsOwnWrites = false }, api) => {
-  const { http } = api.extra as Services;
+  const { http, wait } = api.extra as Services;
   const state = api.getState() as { writes?: { position: string | null } };
   const position = readsOwnWrites ? (state.writes?.position ?? null) : null;
   const target = position === null ? url : `${url}${url.includes('?') ? '&' : '?'}minPosition=${position}`;

@@ -16,12 +16,15 @@ type RenderOptions = {
 
 export function renderWithProviders(ui: ReactElement, { preloadedState, route = '/', network = createFakeNetwork() }: RenderOptions = {}) {
   const navigate = jest.fn<(url: string) => void>();
-  const store = makeStore(preloadedState, { http: network.http, navigate });
+  // The pauses before a read is asked again, recorded and not waited for.
+  const waits: number[] = [];
+  const wait = async (milliseconds: number) => void waits.push(milliseconds);
+  const store = makeStore(preloadedState, { http: network.http, navigate, wait });
   const user = userEvent.setup();
   const view = render(
     <Provider store={store}>
       <MemoryRouter initialEntries={[route]}>{ui}</MemoryRouter>
     </Provider>,
   );
-  return { ...view, store, network, navigate, user };
+  return { ...view, store, network, navigate, user, waits };
 }
