@@ -104,6 +104,15 @@ export function refusalMessage(problem: Problem, organization?: Organization): s
   }
 }
 
+/**
+ * A read the person did not just write for (the two-step list waits for every change made anywhere): when this
+ * server has not caught up, nothing of theirs is pending, so "the change is saved" would not be true.
+ */
+export function readRefusalMessage(problem: Problem, organization?: Organization): string {
+  if (problem.code === 'NOT_YET_CONSISTENT') return 'Chorus is still catching up with the latest changes, so this list is not shown yet: reload the page in a moment.';
+  return refusalMessage(problem, organization);
+}
+
 /** What a person would say about the first field the server refused, rather than the schema's words. */
 const FIELD_WORDS: Record<string, string> = {
   email: memberEmailRefusal,

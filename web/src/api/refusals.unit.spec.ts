@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { anOrganization } from '../testing/console-fixtures';
 import type { Problem } from './contract';
-import { refusalMessage } from './refusals';
+import { readRefusalMessage, refusalMessage } from './refusals';
 
 const problem = (code: string, extensions: Record<string, unknown> = {}, detail = ''): Problem => ({ status: 409, code, detail, ...extensions });
 
@@ -77,5 +77,14 @@ describe('every refusal of the server, in words', () => {
     expect(refusalMessage(problem('LIMIT_EXCEEDED', { resource: 'users', limit: 5, count: 5 }), anOrganization())).toBe(
       'Users limit reached: 5 of 5. Each Additional user add-on adds one member, and a larger plan allows more.',
     );
+  });
+});
+
+describe('a read refused while the server catches up', () => {
+  it('says the list is not shown yet: the reader changed nothing, so nothing is "saved"', () => {
+    expect(readRefusalMessage(problem('NOT_YET_CONSISTENT'))).toBe(
+      'Chorus is still catching up with the latest changes, so this list is not shown yet: reload the page in a moment.',
+    );
+    expect(readRefusalMessage(problem('NOT_FOUND', { entity: 'organization' }))).toBe(refusalMessage(problem('NOT_FOUND', { entity: 'organization' })));
   });
 });

@@ -381,3 +381,33 @@ describe('removing a member', () => {
     expect(within(screen.getByRole('list', { name: 'Members' })).getAllByRole('listitem')).toHaveLength(5);
   });
 });
+
+describe('the two-step card on a server still catching up', () => {
+  const notYet = { status: 503, body: { status: 503, code: 'NOT_YET_CONSISTENT', detail: 'The read model has not reached position 42 yet; retry shortly.' } };
+
+  /** The members page whose two-step list answers `answers` in turn, and then the list itself. */
+  function renderWithTwoStepAnswers(answers: { status: number; body: unknown }[]) {
+    const state = { session: adaSession([{ id: 'acme', name: 'Acme', role: 'owner' }]), organizations: [full] };
+    const server = consoleServer(state);
+    const network = createFakeNetwork({
+      server: (request) => (request.url.endsWith('/two-step-sign-in') && answers.length > 0 ? answers.shift() : server(request)),
+    });
+    return renderWithProviders(<AppRoutes />, { route: '/app/orgs/acme/members', network });
+  }
+
+  it('asks again a second later, and shows the list once the server has caught up', async () => {
+    const view = renderWithTwoStepAnswers([notYet, notYet]);
+    const list = await screen.findByRole('list', { name: 'Who has a second factor' });
+    expect(within(list).getAllByRole('listitem')).toHaveLength(5);
+    expect(view.waits).toEqual([1_000, 1_000]);
+  });
+
+  it('says the list is not shown yet, not that a change was saved, after three tries', async () => {
+    const view = renderWithTwoStepAnswers([notYet, notYet, notYet]);
+    expect(
+      await screen.findByText('Chorus is still catching up with the latest changes, so this list is not shown yet: reload the page in a moment.'),
+    ).toBeInTheDocument();
+    expect(screen.queryByText(/change is saved/)).not.toBeInTheDocument();
+    expect(view.waits).toEqual([1_000, 1_000]);
+  });
+});

@@ -1,7 +1,7 @@
 import '../two-step.css';
 import { useState } from 'react';
 import { problemOf } from '../../../api/problem';
-import { refusalMessage } from '../../../api/refusals';
+import { readRefusalMessage, refusalMessage } from '../../../api/refusals';
 import { useCommand } from '../../../api/use-command';
 import type { Organization, Role } from '../../../api/contract';
 import { useMembersByAddress } from '../../../components/console/members-by-address';
@@ -28,7 +28,7 @@ export function OrganizationTwoStep({ organization, role, currentUserId }: Organ
   const [choosing, setChoosing] = useState<boolean | null>(null);
   const owner = role === 'owner';
   const { shown, field, summary } = useMembersByAddress(data?.members ?? [], 'Find a member’s two-step sign-in');
-  if (data === undefined) return error === undefined ? <p className="muted">Loading…</p> : <FormAlert>{refusalMessage(problemOf(error))}</FormAlert>;
+  if (data === undefined) return error === undefined ? <p className="muted">Loading…</p> : <FormAlert>{readRefusalMessage(problemOf(error), organization)}</FormAlert>;
   const without = data.members.filter((member) => !member.secondFactor);
 
   return (
