@@ -160,4 +160,16 @@ describe('GET /session and POST /logout', () => {
     expect((await phone.get('/session')).status).toBe(401);
     expect((await laptop.get('/session')).status).toBe(200);
   });
+
+  it("ends no one else's session, whatever its id: 404, as for an id that was never a session", async () => {
+    const laptop = (await signIn('ada', password)).browser;
+    const adaSessions = ((await laptop.get('/sessions')).body as { sessions: { id: string }[] }).sessions.map((session) => session.id);
+    await app.createUser({ email: 'mallory@example.com', password });
+    const mallory = (await signIn('mallory@example.com', password)).browser;
+    for (const id of adaSessions) expect((await mallory.delete(`/sessions/${id}`)).body).toMatchObject({ status: 404 });
+    const neverASession = 'f'.repeat(64);
+    expect((await mallory.delete(`/sessions/${neverASession}`)).body).toMatchObject({ status: 404 });
+    expect((await laptop.get('/session')).status).toBe(200);
+    expect(((await laptop.get('/sessions')).body as { sessions: { id: string }[] }).sessions.map((session) => session.id)).toEqual(adaSessions);
+  });
 });
