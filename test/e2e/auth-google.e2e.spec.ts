@@ -2,8 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { userStream } from '#domain';
 import { startAuthApp, type AuthApp } from '../support/auth-app.js';
-import type { Answer, Browser } from '../support/browser.js';
-import { GoogleMock, type GoogleUserInfo } from '../support/google-mock.js';
+import { GoogleMock } from '../support/google-mock.js';
 
 let google: GoogleMock;
 let app: AuthApp;
@@ -25,16 +24,6 @@ const onApp = (url: string): string => {
   const parsed = new URL(url);
   return `${parsed.pathname}${parsed.search}`;
 };
-
-/** Starts at `start`, lets "Google" consent, and follows the redirect back to the callback. */
-async function viaGoogle(browser: Browser, start: string, userInfo: GoogleUserInfo): Promise<Answer> {
-  google.userInfo = userInfo;
-  const started = await browser.open(start);
-  expect(started.status).toBe(302);
-  const consent = await fetch(started.location ?? '', { redirect: 'manual' });
-  expect(consent.status).toBe(302);
-  return browser.open(onApp(consent.headers.get('location') ?? ''));
-}
 
 async function signedInEvents(userId: string) {
   const stream = await app.store.readStream(userStream(userId));
@@ -62,18 +51,18 @@ describe('GET /auth/go', () => {
 describe('GET /auth/google/callback', () => {
   it('links a verified address to its user, opens a session and goes to the saved redirect', async () => {
     const browser = app.browser();
-    const done = await viaGoogle(browser, '/auth/go/?redirect=%2Forganizations%3Ftab%3Dsites', { sub: 'google-ada', email: 'Ada@Example.com', email_verified: true });
+    const done = await google.signIn(browser, { sub: 'google-ada', email: 'Ada@Example.com', email_verified: true }, '/auth/go/?redirect=%2Forganizations%3Ftab%3Dsites');
     expect(done.status).toBe(302);
     expect(done.location).toBe('/organizations?tab=sites');
     expect(done.setCookies.find((cookie) => cookie.name === 'chorus_google_state')?.attributes.expires).toBeDefined();
     expect((await browser.get('/session')).body).toMatchObject({ user: { id: adaId } });
     // Next time the subject alone finds her, whatever address Google reports.
-    const again = await viaGoogle(app.browser(), '/auth/go/', { sub: 'google-ada', email: 'other@example.com', email_verified: false });
+    const again = await google.signIn(app.browser(), { sub: 'google-ada', email: 'other@example.com', email_verified: false });
     expect(again.location).toBe('/');
   });
 
   it('carries the page token from /auth/go/:token through Google to the recorded sign-in', async () => {
-    const done = await viaGoogle(app.browser(), '/auth/go/page-token.42', { sub: 'google-ada' });
+    const done = await google.signIn(app.browser(), { sub: 'google-ada' }, '/auth/go/page-token.42');
     expect(done.location).toBe('/');
     const last = (await signedInEvents(adaId)).at(-1);
     expect(last?.data).toMatchObject({ method: 'google' });
@@ -105,15 +94,15 @@ describe('GET /auth/google/callback', () => {
 
   it("sends a failed token exchange to /login?error=google", async () => {
     google.failNextTokenExchange();
-    expect((await viaGoogle(app.browser(), '/auth/go/', { sub: 'google-ada' })).location).toBe('/login?error=google');
+    expect((await google.signIn(app.browser(), { sub: 'google-ada' })).location).toBe('/login?error=google');
   });
 
   it('sends a Google account that is no user, or an unverified address, to /login?error=account', async () => {
-    expect((await viaGoogle(app.browser(), '/auth/go/', { sub: 'google-stranger', email: 'stranger@example.com', email_verified: true })).location).toBe(
+    expect((await google.signIn(app.browser(), { sub: 'google-stranger', email: 'stranger@example.com', email_verified: true })).location).toBe(
       '/login?error=account',
     );
     await app.createUser({ email: 'unverified@example.com' });
-    expect((await viaGoogle(app.browser(), '/auth/go/', { sub: 'google-unverified', email: 'unverified@example.com', email_verified: false })).location).toBe(
+    expect((await google.signIn(app.browser(), { sub: 'google-unverified', email: 'unverified@example.com', email_verified: false })).location).toBe(
       '/login?error=account',
     );
   });
@@ -121,7 +110,7 @@ describe('GET /auth/google/callback', () => {
   it('sends a user without an organization to /login?error=account, without a session', async () => {
     const userId = await app.createUser({ email: 'loner@example.com' });
     const browser = app.browser();
-    const done = await viaGoogle(browser, '/auth/go/', { sub: 'google-loner', email: 'loner@example.com', email_verified: true });
+    const done = await google.signIn(browser, { sub: 'google-loner', email: 'loner@example.com', email_verified: true });
     expect(done.location).toBe('/login?error=account');
     expect(browser.cookie('chorus_session')).toBeUndefined();
     expect(await signedInEvents(userId)).toEqual([]);
@@ -138,7 +127,7 @@ describe('GET /auth/google/callback', () => {
     ['/%2e//evil.example'],
     ['/%2F%2Fevil.example'],
   ])('redirects to / instead of %j', async (redirect) => {
-    const done = await viaGoogle(app.browser(), `/auth/go/?redirect=${encodeURIComponent(redirect)}`, { sub: 'google-ada' });
+    const done = await google.signIn(app.browser(), { sub: 'google-ada' }, `/auth/go/?redirect=${encodeURIComponent(redirect)}`);
     expect(done.status).toBe(302);
     expect(done.location).toBe('/');
   });

@@ -7,8 +7,8 @@ import { MEMBER_INVITATIONS, type MemberInvitations } from '#api';
 import { READ_MODELS, type ReadModels } from '#read-models';
 import { startAuthApp, type AuthApp } from '../support/auth-app.js';
 import { runUserCreate } from '../support/run-user-create.js';
-import type { Answer, Browser } from '../support/browser.js';
-import { GoogleMock, type GoogleUserInfo } from '../support/google-mock.js';
+import type { Browser } from '../support/browser.js';
+import { GoogleMock } from '../support/google-mock.js';
 import { createApiKey } from '../support/api-keys.js';
 import { httpClient, type HttpClient } from '../support/http-client.js';
 import { createOrganization } from '../support/organization-setup.js';
@@ -59,17 +59,6 @@ async function signIn(username: string): Promise<Browser> {
   await browser.open('/login');
   expect((await browser.post('/login', { username, password })).status).toBe(204);
   return browser;
-}
-
-/** Starts Google sign-in, lets "Google" consent with `userInfo`, and follows the redirect back to the callback. */
-async function viaGoogle(browser: Browser, userInfo: GoogleUserInfo): Promise<Answer> {
-  google.userInfo = userInfo;
-  const started = await browser.open('/auth/go/');
-  expect(started.status).toBe(302);
-  const consent = await fetch(started.location ?? '', { redirect: 'manual' });
-  expect(consent.status).toBe(302);
-  const callback = new URL(consent.headers.get('location') ?? '');
-  return browser.open(`${callback.pathname}${callback.search}`);
 }
 
 async function eventsOf(streamId: string) {
@@ -173,11 +162,11 @@ describe('a member added by e-mail, then signing in with Google for the first ti
     expect((await eventsOf(await claimStream('email', 'linus@example.com')))[0]?.metadata).toMatchObject({ actor: `user:${owner}` });
 
     // Google does not vouch for the address: nobody, and no account is made.
-    expect((await viaGoogle(app.browser(), { sub: 'google-linus', email: 'linus@example.com', email_verified: false })).location).toBe('/login?error=account');
+    expect((await google.signIn(app.browser(), { sub: 'google-linus', email: 'linus@example.com', email_verified: false })).location).toBe('/login?error=account');
     expect(await eventsOf(userStream(memberId))).toEqual([]);
 
     const browser = app.browser();
-    const done = await viaGoogle(browser, { sub: 'google-linus', email: 'LINUS@example.com', email_verified: true });
+    const done = await google.signIn(browser, { sub: 'google-linus', email: 'LINUS@example.com', email_verified: true });
     expect(done.status).toBe(302);
     expect(done.location).toBe('/');
     expect((await browser.get('/session')).body).toEqual({
@@ -198,7 +187,7 @@ describe('a member added by e-mail, then signing in with Google for the first ti
   it('answers two simultaneous first sign-ins of one address with redirects, never an error page, and registers once', async () => {
     const memberId = await addMember(mills, 'Ada.Byron@Example.com', 'member');
     const userInfo = { sub: 'google-ada-byron', email: 'ada.byron@example.com', email_verified: true };
-    const answers = await Promise.all([viaGoogle(app.browser(), userInfo), viaGoogle(app.browser(), userInfo)]);
+    const answers = await Promise.all([google.signIn(app.browser(), userInfo), google.signIn(app.browser(), userInfo)]);
 
     expect(answers.map((answer) => answer.status)).toEqual([302, 302]);
     for (const answer of answers) expect(['/', '/login?error=google']).toContain(answer.location);
@@ -207,7 +196,7 @@ describe('a member added by e-mail, then signing in with Google for the first ti
   });
 
   it('does not sign up an address no one added as a member', async () => {
-    expect((await viaGoogle(app.browser(), { sub: 'google-stranger', email: 'stranger@example.com', email_verified: true })).location).toBe('/login?error=account');
+    expect((await google.signIn(app.browser(), { sub: 'google-stranger', email: 'stranger@example.com', email_verified: true })).location).toBe('/login?error=account');
     expect(await eventsOf(await claimStream('email', 'stranger@example.com'))).toEqual([]);
   });
 });

@@ -10,11 +10,10 @@ import { userStream } from '#domain';
 import { PersonalDataErasure } from '#api';
 import { createApiKey } from '../support/api-keys.js';
 import { startAuthApp, type AuthApp } from '../support/auth-app.js';
-import type { Answer, Browser } from '../support/browser.js';
 import { DnsServer, dnsServerMissing } from '../support/dns-server.js';
-import { GoogleMock, type GoogleUserInfo } from '../support/google-mock.js';
+import { GoogleMock } from '../support/google-mock.js';
 import { httpClient, type HttpClient } from '../support/http-client.js';
-import { IdentityProvider, onApp, viaProvider } from '../support/identity-provider.js';
+import { IdentityProvider, viaProvider } from '../support/identity-provider.js';
 import { resetTokenIn, SmtpInbox, unfolded, type ReceivedMail } from '../support/smtp-inbox.js';
 import { proveSsoDomain } from '../support/sso-domains.js';
 
@@ -67,13 +66,6 @@ async function lastEventOf(userId: string): Promise<string | undefined> {
   return read.found ? read.events.at(-1)?.type : undefined;
 }
 
-async function viaGoogle(browser: Browser, userInfo: GoogleUserInfo): Promise<Answer> {
-  google.userInfo = userInfo;
-  const started = await browser.open('/auth/go/');
-  const consent = await fetch(started.location ?? '', { redirect: 'manual' });
-  return browser.open(onApp(consent.headers.get('location') ?? ''));
-}
-
 /** The first mail to `address` holding `containing` that arrives after `since` mails (invitations arrive too). */
 async function mailTo(address: string, containing: string, since: number): Promise<ReceivedMail> {
   const deadline = Date.now() + 10_000;
@@ -90,20 +82,20 @@ const codeNow = (secret: string): Promise<string> => generate({ secret, epoch: M
 describe('Google', () => {
   it('finds no one by the erased person’s subject or address; invited again, the address signs in as the new person', async () => {
     const adaId = await member('ada@engines.example');
-    const google_ = { sub: 'google-ada-erased', email: 'ada@engines.example', email_verified: true };
-    expect((await viaGoogle(app.browser(), google_)).location).toBe('/');
+    const adaAtGoogle = { sub: 'google-ada-erased', email: 'ada@engines.example', email_verified: true };
+    expect((await google.signIn(app.browser(), adaAtGoogle)).location).toBe('/');
 
     const ada = await app.signedIn('ada@engines.example', password);
     expect((await ada.delete('/account', { json: { password } })).status).toBe(204);
 
     const after = app.browser();
-    expect((await viaGoogle(after, google_)).location).toBe('/login?error=account');
+    expect((await google.signIn(after, adaAtGoogle)).location).toBe('/login?error=account');
     expect(after.cookie('chorus_session')).toBeUndefined();
     expect(await lastEventOf(adaId)).toBe('PersonalDataErased');
 
     expect((await api.post(`/organizations/${engines}/members`, { email: 'ada@engines.example', role: 'member' })).status).toBe(201);
     const again = app.browser();
-    expect((await viaGoogle(again, google_)).location).toBe('/');
+    expect((await google.signIn(again, adaAtGoogle)).location).toBe('/');
     const session = (await again.get('/session')).body as { user: { id: string; email: string } };
     expect(session.user.email).toBe('ada@engines.example');
     expect(session.user.id).not.toBe(adaId);

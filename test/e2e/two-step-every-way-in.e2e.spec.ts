@@ -9,11 +9,11 @@ import { generate } from 'otplib';
 import { READ_MODELS, type ReadModels } from '#read-models';
 import { createApiKey } from '../support/api-keys.js';
 import { startAuthApp, type AuthApp } from '../support/auth-app.js';
-import type { Answer, Browser } from '../support/browser.js';
+import type { Browser } from '../support/browser.js';
 import { DnsServer, dnsServerMissing } from '../support/dns-server.js';
-import { GoogleMock, type GoogleUserInfo } from '../support/google-mock.js';
+import { GoogleMock } from '../support/google-mock.js';
 import { httpClient, type HttpClient } from '../support/http-client.js';
-import { IdentityProvider, onApp, viaProvider } from '../support/identity-provider.js';
+import { IdentityProvider, viaProvider } from '../support/identity-provider.js';
 
 const password = 'correct horse battery staple';
 const clientId = 'chorusAcme';
@@ -55,13 +55,6 @@ async function setUpApp(browser: Browser, confirm: { password?: string } = {}): 
   return secret;
 }
 
-async function viaGoogle(browser: Browser, start: string, userInfo: GoogleUserInfo): Promise<Answer> {
-  google.userInfo = userInfo;
-  const started = await browser.open(start);
-  const consent = await fetch(started.location ?? '', { redirect: 'manual' });
-  return browser.open(onApp(consent.headers.get('location') ?? ''));
-}
-
 /** Sets the organization's requirement and waits for this node's read model, which sign-ins ask. */
 async function requireTwoStep(organizationId: string, required = true): Promise<void> {
   const set = await api.put(`/organizations/${organizationId}/two-step-sign-in`, { required });
@@ -88,7 +81,7 @@ describe('Google sign-in', () => {
 
   it('opens only a half-open session for an account with a factor: the mailbox alone signs no one in', async () => {
     const browser = app.browser();
-    const done = await viaGoogle(browser, '/auth/go/?redirect=%2Fapp%2Faccount', { sub: 'google-ada', email: 'ada@engines.example', email_verified: true });
+    const done = await google.signIn(browser, { sub: 'google-ada', email: 'ada@engines.example', email_verified: true }, '/auth/go/?redirect=%2Fapp%2Faccount');
     expect(done.location).toBe('/login/verify?redirect=%2Fapp%2Faccount');
     await expectHalfOpen(browser, 'second-step');
     // The second step then opens the full session, a Google one.
@@ -102,7 +95,7 @@ describe('Google sign-in', () => {
     const strict = await app.createOrganization('Strict', { userId: bobId, email: 'bob@strict.example' });
     await requireTwoStep(strict);
     const browser = app.browser();
-    expect((await viaGoogle(browser, '/auth/go/', { sub: 'google-bob', email: 'bob@strict.example', email_verified: true })).location).toBe('/login/verify?redirect=%2F');
+    expect((await google.signIn(browser, { sub: 'google-bob', email: 'bob@strict.example', email_verified: true })).location).toBe('/login/verify?redirect=%2F');
     await expectHalfOpen(browser, 'enrolment');
   });
 
@@ -110,7 +103,7 @@ describe('Google sign-in', () => {
     const carlId = await app.createUser({ email: 'carl@plain.example', password });
     await app.createOrganization('Plain', { userId: carlId, email: 'carl@plain.example' });
     const browser = app.browser();
-    expect((await viaGoogle(browser, '/auth/go/', { sub: 'google-carl', email: 'carl@plain.example', email_verified: true })).location).toBe('/');
+    expect((await google.signIn(browser, { sub: 'google-carl', email: 'carl@plain.example', email_verified: true })).location).toBe('/');
     expect((await browser.get('/session')).status).toBe(200);
   });
 });

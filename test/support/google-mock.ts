@@ -1,6 +1,7 @@
 // Google, played by oauth2-mock-server on 127.0.0.1: the settings that point the app at it, and
 // what its userinfo endpoint answers next.
 import { OAuth2Server } from 'oauth2-mock-server';
+import type { Answer, Browser } from './browser.js';
 
 export type GoogleUserInfo = { sub: string; email?: string; email_verified?: boolean };
 
@@ -33,6 +34,20 @@ export class GoogleMock {
       GOOGLE_TOKEN_URL: `${this.url}/token`,
       GOOGLE_USERINFO_URL: `${this.url}/userinfo`,
     };
+  }
+
+  /**
+   * Starts Google sign-in at `start` in the browser, lets "Google" consent as `userInfo`, and follows its redirect
+   * back to the app's callback; answers the callback's answer.
+   */
+  async signIn(browser: Browser, userInfo: GoogleUserInfo, start = '/auth/go/'): Promise<Answer> {
+    this.userInfo = userInfo;
+    const started = await browser.open(start);
+    if (started.status !== 302) throw new Error(`${start} answered ${started.status}, not a redirect to Google`);
+    const consent = await fetch(started.location ?? '', { redirect: 'manual' });
+    if (consent.status !== 302) throw new Error(`Google's consent answered ${consent.status}, not a redirect to the callback`);
+    const callback = new URL(consent.headers.get('location') ?? '');
+    return browser.open(`${callback.pathname}${callback.search}`);
   }
 
   /** The token endpoint refuses the next code exchange. */
