@@ -312,6 +312,9 @@ describe('guards', () => {
     expect((await scim('GET', `/Users/${carol.body.id}`, undefined, globexToken)).status).toBe(404);
     expect((await scim('PATCH', `/Users/${carol.body.id}`, { schemas: [PATCH_OP], Operations: [{ op: 'replace', value: { active: false } }] }, globexToken)).status).toBe(404);
     expect((await scim('DELETE', `/Users/${carol.body.id}`, undefined, globexToken)).status).toBe(404);
+    const replaced = { schemas: [USER], userName: 'carol@acme.example', active: false };
+    expect((await scim('PUT', `/Users/${carol.body.id}`, replaced, globexToken)).status).toBe(404);
+    expect((await scim('GET', `/Users/${carol.body.id}`)).body).toMatchObject({ userName: 'carol@acme.example', active: true });
     expect((await scim('GET', '/Users', undefined, globexToken)).body.totalResults).toBe(0);
     // Globex's token names Globex; writing Acme's id into it is a made-up token.
     expect((await scim('GET', '/Users', undefined, globexToken.replace(globex, acme))).status).toBe(401);
@@ -427,6 +430,12 @@ describe('groups and roles', () => {
     expect((await scim('GET', '/Groups', undefined, globexToken)).body.totalResults).toBe(0);
     expect((await scim('GET', `/Groups/${admins}`, undefined, globexToken)).status).toBe(404);
     expect((await scim('DELETE', `/Groups/${admins}`, undefined, globexToken)).status).toBe(404);
+    const before = (await scim('GET', `/Groups/${admins}`)).body;
+    const carol = await idOf('carol@acme.example');
+    const renamed = { schemas: [PATCH_OP], Operations: [{ op: 'replace', value: { displayName: 'Owners' } }, { op: 'Remove', path: 'members', value: [{ value: carol }] }] };
+    expect((await scim('PATCH', `/Groups/${admins}`, renamed, globexToken)).status).toBe(404);
+    expect((await scim('PUT', `/Groups/${admins}`, { schemas: [GROUP], displayName: 'Owners', members: [] }, globexToken)).status).toBe(404);
+    expect((await scim('GET', `/Groups/${admins}`)).body).toEqual(before);
   });
 });
 
