@@ -17,6 +17,7 @@ import { judgeScreen, openConsolePage, screenshots } from './support/judged-scre
 import { twoStepResetLinkInOutbox } from './support/outbox.js';
 import { pathOf, textOnceShown, visibleText } from './support/sign-in-screens.js';
 import { waitFor } from './support/wait-for.js';
+import { Browser as HttpBrowser } from '../support/browser.js';
 
 const ada: ConsoleUser = { email: 'ada@careful.example', password: 'amber-meadow-7731' };
 const bob: ConsoleUser = { email: 'bob@careful.example', password: 'silver-canyon-5520' };
@@ -163,6 +164,29 @@ describe('two-step sign-in', () => {
     await consoleScreen(page).heading.waitFor();
     expect(problems).toEqual([]);
   }, 90_000);
+
+  it("Bob can neither rename nor remove Ada's passkey by its id: 404, as for no passkey, and hers is unchanged", async () => {
+    const { baseUrl } = started().server;
+    // Ada over HTTP, through her second step with a recovery code the other tests leave unused.
+    const adaHttp = new HttpBrowser(baseUrl);
+    await adaHttp.open('/login');
+    expect((await adaHttp.post('/login', { username: ada.email, password: ada.password })).status).toBe(204);
+    expect((await adaHttp.post('/session/second-step/code', { code: adaRecoveryCodes[9] })).status).toBe(204);
+    const passkeysOfAda = async () => ((await adaHttp.get('/account/two-step')).body as { passkeys: { id: string; name: string }[] }).passkeys;
+    const before = await passkeysOfAda();
+    expect(before.map((passkey) => passkey.name)).toEqual(['Work laptop']);
+
+    // Bob, fully signed in (no factor yet), confirms with his own password, as the calls ask.
+    const bobHttp = new HttpBrowser(baseUrl);
+    await bobHttp.open('/login');
+    expect((await bobHttp.post('/login', { username: bob.email, password: bob.password })).status).toBe(204);
+    for (const { id } of before) {
+      const renamed = await bobHttp.request('PATCH', `/account/two-step/passkeys/${id}`, { json: { name: 'Stolen', password: bob.password } });
+      expect(renamed.body).toMatchObject({ status: 404, code: 'NOT_FOUND' });
+      expect((await bobHttp.delete(`/account/two-step/passkeys/${id}`, { json: { password: bob.password } })).body).toMatchObject({ status: 404, code: 'NOT_FOUND' });
+    }
+    expect(await passkeysOfAda()).toEqual(before);
+  }, 30_000);
 
   it.each([
     ['1280', desktop],
