@@ -9,6 +9,8 @@
 //                   the p99 from the PATCH's sending (the session ends before the PATCH has answered).
 //   owner's reads:  then, on node B, what the console reads of the directory: the organization with its members and
 //                   who of them has a second factor, the first time and the p50 of ten more (no target: a figure).
+//   History reads:  then, on node B, what the History page reads of that organization: the timeline, the usage over
+//                   time, and the state and the change at the middle revision (no target: a figure).
 // Embedded: two processes on one DATA_DIR (the second with PROJECTIONS=off); PostgreSQL: a throw-away cluster from
 // Debian's binaries and two nodes with a DATA_DIR each. The organization's domain is verified first as the e2e test
 // does it (test/e2e/scim.e2e.spec.ts): an OpenID provider stand-in (oauth2-mock-server) and dnsmasq on loopback.
@@ -307,6 +309,35 @@ async function ownerReads(url, apiKey) {
   return figures;
 }
 
+/**
+ * What an auditor's History page asks of a directory this size, each the first time and the p50 of five more: the
+ * timeline's first page, the usage over time, and the state and the change at the middle revision (time travel).
+ */
+async function historyReads(url, apiKey) {
+  const api = operator(url, apiKey);
+  const { revision } = await api('GET', `/organizations/${organizationId}/state`);
+  const middle = Math.floor(Number(revision) / 2);
+  const routes = [
+    ['timeline', `/organizations/${organizationId}/history/events?limit=50`],
+    ['usage', `/organizations/${organizationId}/history/usage`],
+    ['state', `/organizations/${organizationId}/state?asOfRevision=${middle}`],
+    ['change', `/organizations/${organizationId}/history/changes?asOfRevision=${middle}`],
+  ];
+  const figures = {};
+  for (const [name, route] of routes) {
+    const timed = async () => {
+      const at = performance.now();
+      await api('GET', route);
+      return performance.now() - at;
+    };
+    const first = await timed();
+    const again = [];
+    for (let n = 0; n < 5; n += 1) again.push(await timed());
+    figures[name] = { first, p50: percentile(again.sort((a, b) => a - b), 50) };
+  }
+  return { revision: Number(revision), middle, figures };
+}
+
 async function measure(store, issuer, dns) {
   const dirs = [mkdtempSync(path.join(tmpdir(), 'chorus-bench-scim-'))];
   const postgres = store === 'postgres' ? await startPostgres() : undefined;
@@ -340,6 +371,7 @@ async function measure(store, issuer, dns) {
     console.error(`${store}: provisioned in ${provisioned.seconds.toFixed(1)} s; signing ${sessionCount} people in on node B and deprovisioning them (load ${load()})`);
     const deprovisioned = await deprovision(nodeA, nodeB, token, provisioned.resourceIds);
     const reads = await ownerReads(nodeB.url, seeded.apiKey);
+    const history = await historyReads(nodeB.url, seeded.apiKey);
     const failed = [...provisioned.failures].map(([key, count]) => `${count} x ${key}`).join('; ');
     const warnings = nodes.map((node) => [node.name, node.stderr().trim().split('\n').filter(Boolean)]).filter(([, lines]) => lines.length > 0);
     return {
@@ -357,6 +389,12 @@ async function measure(store, issuer, dns) {
       reads: {
         target: '-',
         figure: `GET /organizations/:id first ${ms(reads.organization.first)}, p50 ${ms(reads.organization.p50)}; GET .../two-step-sign-in first ${ms(reads.twoStep.first)}, p50 ${ms(reads.twoStep.p50)} (${(reads.twoStep.p50 / reads.organization.p50).toFixed(2)} x the organization's)`,
+      },
+      history: {
+        target: '-',
+        figure: `at revision ${number(history.revision)}: ${Object.entries(history.figures)
+          .map(([name, figure]) => `${name} first ${ms(figure.first)}, p50 ${ms(figure.p50)}`)
+          .join('; ')} (state and change as of revision ${number(history.middle)})`,
       },
       nodes: postgres === undefined ? 'two processes, one DATA_DIR (B: PROJECTIONS=off); provisioning on A' : 'two nodes, a DATA_DIR each; provisioning spread over both',
       warnings,
@@ -390,6 +428,7 @@ for (const result of results) {
   rows.push([name, `provisioning, ${concurrency} in flight`, result.provisioning.target, result.provisioning.met ? 'yes' : 'NO', result.provisioning.figure]);
   rows.push([name, 'deprovisioning to 401 on node B', result.deprovisioning.target, result.deprovisioning.met ? 'yes' : 'NO', result.deprovisioning.figure]);
   rows.push([name, "an owner's reads on node B", result.reads.target, '-', result.reads.figure]);
+  rows.push([name, "an auditor's History reads on node B", result.history.target, '-', result.history.figure]);
 }
 const widths = rows[0].slice(0, -1).map((_, column) => Math.max(...rows.map((row) => row[column].length)));
 for (const row of rows) console.log(row.map((cell, column) => (column < widths.length ? cell.padEnd(widths[column]) : cell)).join('  '));

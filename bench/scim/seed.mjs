@@ -26,7 +26,7 @@ try {
     while (next < seed.accounts.length) await identity.registration.register({ email: seed.accounts[next++], password: seed.password }, bench());
   };
   await Promise.all(Array.from({ length: 4 }, worker));
-  const { key } = await context.app.get(ApiKeys).create({ name: 'scim bench', scopes: ['organizations:read', 'organizations:write'] }, bench());
+  const { key } = await context.app.get(ApiKeys).create({ name: 'scim bench', scopes: ['organizations:read', 'organizations:write', 'audit:read'] }, bench());
   process.stdout.write(`${JSON.stringify({ organizationId: id, apiKey: key })}\n`);
 } finally {
   await context.close();
