@@ -6,7 +6,8 @@ import { deepFreeze } from '../testing/given-when-then.js';
 import type { OrganizationEvent } from './events.js';
 import { evolve, foldOrganization } from './evolve.js';
 import { MEMBER_ROLES } from './member-roles.js';
-import { initialOrganizationState, type OrganizationState } from './state.js';
+import { initialOrganizationState, type ExistingOrganization, type OrganizationState } from './state.js';
+import { memberCountsAfterEach } from './decisions/add-member.js';
 
 const userId = fc.constantFrom('u1', 'u2', 'u3');
 const domain = fc.constantFrom('a.example.com', 'b.example.com', 'xn--bcher-kva.de');
@@ -54,7 +55,50 @@ const history = fc.tuple(fc.boolean(), fc.array(anyOrganizationEvent, { maxLengt
   created ? [{ type: 'OrganizationCreated' as const, data: { id: 'o1', name: 'Acme' } }, ...events] : events,
 );
 
+const memberAdded = fc.record({
+  type: fc.constant('MemberAdded' as const),
+  data: fc.record({ userId, email: fc.constantFrom('a@x.io', 'b@x.io', 'c@x.io'), role: fc.constantFrom(...MEMBER_ROLES), chorusUser: fc.boolean() }),
+});
+
+/** Histories with runs of members added, as a directory provisions them, between any other events. */
+const withRuns = fc
+  .tuple(fc.array(fc.oneof(anyOrganizationEvent.map((event) => [event]), fc.array(memberAdded, { minLength: 2, maxLength: 8 })), { maxLength: 12 }))
+  .map(([chunks]) => [{ type: 'OrganizationCreated' as const, data: { id: 'o1', name: 'Acme' } }, ...chunks.flat()] as OrganizationEvent[]);
+
+/** The rule for a member added, stated on its own (the person's earlier entry goes, the new one is last), as the oracle. */
+const plainlyAdded = (state: OrganizationState, event: OrganizationEvent): OrganizationState => {
+  if (!state.exists || event.type !== 'MemberAdded') return evolve(state, event);
+  const { userId, email, role, chorusUser } = event.data;
+  return { ...state, members: [...state.members.filter((member) => member.userId !== userId), { userId, email, role, chorusUser }] };
+};
+
+const oneAtATime = (events: readonly OrganizationEvent[], from: OrganizationState = initialOrganizationState): OrganizationState =>
+  events.reduce<OrganizationState>(plainlyAdded, from);
+
 describe('evolve as a fold', () => {
+  it('applies a run of members added at once exactly as one at a time, changing neither the state nor the events it is given', () => {
+    fc.assert(
+      fc.property(withRuns, fc.nat(), (events, cut) => {
+        const at = cut % (events.length + 1);
+        const from = deepFreeze(oneAtATime(events.slice(0, at)));
+        const rest = deepFreeze(structuredClone(events.slice(at)));
+        expect(foldOrganization(rest, from)).toEqual(oneAtATime(rest, from));
+        expect(foldOrganization(events)).toEqual(oneAtATime(events));
+      }),
+    );
+  });
+
+  it('counts the members after each addition of a run as one at a time would hold them', () => {
+    fc.assert(
+      fc.property(withRuns, fc.array(memberAdded, { minLength: 1, maxLength: 10 }), (events, run) => {
+        const from = oneAtATime(events);
+        if (!from.exists) return;
+        const lengths = run.map((_, at) => (oneAtATime(run.slice(0, at + 1), from) as ExistingOrganization).members.length);
+        expect(memberCountsAfterEach(from, run)).toEqual(lengths);
+      }),
+    );
+  });
+
   it('gives the same state for the same events', () => {
     fc.assert(
       fc.property(history, (events) => {
