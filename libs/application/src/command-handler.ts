@@ -78,8 +78,13 @@ export async function loadStream<State, Event extends DomainEvent>(
       options.cache?.forget(streamId);
       return { state: decider.initialState, revision: undefined, position: undefined, recorded: [] };
     }
-    for (const event of page.events) {
-      folded = { state: decider.evolve(folded?.state ?? decider.initialState, read(event)), revision: event.revision, position: event.position };
+    const newest = page.events.at(-1);
+    if (decider.fold !== undefined && newest !== undefined) {
+      folded = { state: decider.fold(folded?.state ?? decider.initialState, page.events.map(read)), revision: newest.revision, position: newest.position };
+    } else {
+      for (const event of page.events) {
+        folded = { state: decider.evolve(folded?.state ?? decider.initialState, read(event)), revision: event.revision, position: event.position };
+      }
     }
     if (options.keepRecordedEvents === true) recorded.push(...page.events);
     if (page.events.length < READ_PAGE_SIZE) break;
