@@ -4,6 +4,7 @@ import {
   DomainError,
   diffOrganizations,
   evolve,
+  foldOrganization,
   initialOrganizationState,
   organizationStream,
   organizationView,
@@ -50,18 +51,21 @@ export async function foldUpTo(store: EventStore, organizationId: string, point:
   let after: OrganizationState = initialOrganizationState;
   let last: RecordedEvent | undefined;
   let latest: RecordedEvent | undefined;
-  read: for (let fromRevision = 0n; ; ) {
+  for (let fromRevision = 0n; ; ) {
     const read = await store.readStream(organizationStream(organizationId), { fromRevision, maxCount: READ_PAGE_SIZE });
     if (!read.found) throw organizationNotFound();
-    for (const event of read.events) {
-      latest = event;
-      if (!isBefore(point, event)) break read;
-      before = after;
-      after = evolve(after, asOrganizationEvent(event));
-      last = event;
+    const beyond = read.events.findIndex((event) => !isBefore(point, event));
+    const taken = beyond === -1 ? read.events : read.events.slice(0, beyond);
+    latest = (beyond === -1 ? read.events.at(-1) : read.events[beyond]) ?? latest;
+    const newest = taken.at(-1);
+    if (newest !== undefined) {
+      // A page at once (a directory's run of additions folds in one step); the last event alone, for `before`.
+      before = foldOrganization(taken.slice(0, -1).map(asOrganizationEvent), after);
+      after = evolve(before, asOrganizationEvent(newest));
+      last = newest;
     }
     const end = read.events.at(-1);
-    if (end === undefined || read.events.length < READ_PAGE_SIZE) break;
+    if (beyond !== -1 || end === undefined || read.events.length < READ_PAGE_SIZE) break;
     fromRevision = end.revision + 1n;
   }
   if (point.kind === 'revision' && last?.revision !== point.revision) {

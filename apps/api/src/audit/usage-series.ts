@@ -1,12 +1,15 @@
 // Usage against the effective limit over time (docs/console.md, History), folded with the domain's own evolve and limits.
 import {
   evolve,
+  foldOrganization,
   governingPlan,
+  memberCountsAfterEach,
   initialOrganizationState,
   organizationLimits,
   organizationStream,
   usage,
   type ExistingOrganization,
+  type MemberAdded,
   type OrganizationState,
   type PlanCatalogue,
 } from '#domain';
@@ -100,18 +103,32 @@ export class UsageSeries {
 
 type Limits = { plan: boolean; users: number | null; contentSections: number | null };
 
-function figuresOf(state: ExistingOrganization, catalogue: PlanCatalogue, limitsBefore: Limits | undefined, event: RecordedEvent) {
+/** `users`: the members in use when the state is not folded that far (a run of additions, below). */
+function figuresOf(state: ExistingOrganization, catalogue: PlanCatalogue, limitsBefore: Limits | undefined, event: RecordedEvent, users = usage(state).users) {
   const limits =
     limitsBefore === undefined || LIMIT_EVENTS.has(event.type)
       ? { ...organizationLimits(state, catalogue).effective, plan: governingPlan(state, catalogue) !== undefined }
       : limitsBefore;
-  const inUse = usage(state);
   return {
     limits: { plan: limits.plan, users: limits.users, contentSections: limits.contentSections },
-    users: { usage: inUse.users, limit: limits.users },
-    contentSections: { usage: inUse.contentSections, limit: limits.contentSections },
+    users: { usage: users, limit: limits.users },
+    contentSections: { usage: usage(state).contentSections, limit: limits.contentSections },
   };
 }
+
+/** The events from `start` while they add members: a directory's provisioning, folded at once below. */
+function additionsFrom(events: readonly RecordedEvent[], start: number): RecordedEvent[] {
+  const end = events.findIndex((event, index) => index >= start && event.type !== 'MemberAdded');
+  return events.slice(start, end === -1 ? events.length : end);
+}
+
+const pointOf = (event: RecordedEvent, figures: ReturnType<typeof figuresOf>) => ({
+  at: event.recordedAt,
+  revision: jsonSafe(event.revision),
+  plan: figures.limits.plan,
+  users: figures.users,
+  contentSections: figures.contentSections,
+});
 
 export async function organizationUsageSeries(store: EventStore, catalogue: PlanCatalogue, organizationId: string): Promise<UsageSeriesAnswer> {
   const stream = organizationStream(organizationId);
@@ -124,20 +141,27 @@ export async function organizationUsageSeries(store: EventStore, catalogue: Plan
   for (let fromRevision = 0n; fromRevision <= lastEvent.revision; ) {
     const read = await store.readStream(stream, { fromRevision, maxCount: READ_PAGE_SIZE });
     if (!read.found) throw organizationNotFound();
-    for (const event of read.events) {
+    for (let index = 0; index < read.events.length; ) {
+      const additions = state.exists && series !== undefined ? additionsFrom(read.events, index) : [];
+      if (state.exists && series !== undefined && additions.length > 1) {
+        // One fold for the run, and a point for each addition from its count: folding them one by one would copy
+        // the member list each time. Adding members changes no limit.
+        const added = additions.map((event) => asOrganizationEvent(event) as MemberAdded);
+        const counts = memberCountsAfterEach(state, added);
+        for (const [at, event] of additions.entries()) series.record(pointOf(event, figuresOf(state, catalogue, limits, event, counts[at])));
+        state = foldOrganization(added, state);
+        index += additions.length;
+        continue;
+      }
+      const event = read.events[index] as RecordedEvent;
+      index += 1;
       state = evolve(state, asOrganizationEvent(event));
       if (!state.exists || (limits !== undefined && !LIMIT_EVENTS.has(event.type) && !USAGE_EVENTS.has(event.type))) continue;
       const truncated = lastEvent.revision >= BigInt(MAX_USAGE_POINTS);
       series ??= new UsageSeries(Date.parse(event.recordedAt), Date.parse(lastEvent.recordedAt), MAX_USAGE_POINTS, truncated);
       const figures = figuresOf(state, catalogue, limits, event);
       limits = figures.limits;
-      series.record({
-        at: event.recordedAt,
-        revision: jsonSafe(event.revision),
-        plan: figures.limits.plan,
-        users: figures.users,
-        contentSections: figures.contentSections,
-      });
+      series.record(pointOf(event, figures));
     }
     const end = read.events.at(-1);
     if (end === undefined) break;
