@@ -8,7 +8,7 @@ export * from './plans/catalogue.js';
 
 export { initialOrganizationState } from './organization/state.js';
 export type { ExistingOrganization, Member, NoOrganization, OrganizationState, Site, SsoDomainVerification, SsoSettings, OidcSsoSettings, SamlSsoSettings, SamlCertificate } from './organization/state.js';
-export { evolve, foldOrganization } from './organization/evolve.js';
+export { evolve, foldOrganization, runOfType } from './organization/evolve.js';
 export { memberCountsAfterEach } from './organization/decisions/add-member.js';
 export { decide, refuseUnlessAllowed, type RoleCheckedCommand } from './organization/decisions.js';
 export { organizationDecider, type RequestedOrganizationCommand } from './organization/decider.js';

@@ -4,6 +4,7 @@ import {
   foldOrganization,
   governingPlan,
   memberCountsAfterEach,
+  runOfType,
   initialOrganizationState,
   organizationLimits,
   organizationStream,
@@ -116,12 +117,6 @@ function figuresOf(state: ExistingOrganization, catalogue: PlanCatalogue, limits
   };
 }
 
-/** The events from `start` while they add members: a directory's provisioning, folded at once below. */
-function additionsFrom(events: readonly RecordedEvent[], start: number): RecordedEvent[] {
-  const end = events.findIndex((event, index) => index >= start && event.type !== 'MemberAdded');
-  return events.slice(start, end === -1 ? events.length : end);
-}
-
 const pointOf = (event: RecordedEvent, figures: ReturnType<typeof figuresOf>) => ({
   at: event.recordedAt,
   revision: jsonSafe(event.revision),
@@ -142,7 +137,7 @@ export async function organizationUsageSeries(store: EventStore, catalogue: Plan
     const read = await store.readStream(stream, { fromRevision, maxCount: READ_PAGE_SIZE });
     if (!read.found) throw organizationNotFound();
     for (let index = 0; index < read.events.length; ) {
-      const additions = state.exists && series !== undefined ? additionsFrom(read.events, index) : [];
+      const additions = state.exists && series !== undefined ? runOfType(read.events, index, 'MemberAdded') : [];
       if (state.exists && series !== undefined && additions.length > 1) {
         // One fold for the run, and a point for each addition from its count: folding them one by one would copy
         // the member list each time. Adding members changes no limit.

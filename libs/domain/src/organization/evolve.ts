@@ -23,7 +23,7 @@ export function evolve(state: OrganizationState, event: OrganizationEvent): Orga
 export function foldOrganization(events: readonly OrganizationEvent[], from: OrganizationState = initialOrganizationState): OrganizationState {
   let state = from;
   for (let index = 0; index < events.length; ) {
-    const run = state.exists ? membersAddedFrom(events, index) : [];
+    const run = state.exists ? (runOfType(events, index, 'MemberAdded') as MemberAdded[]) : [];
     if (state.exists && run.length > 1) {
       state = withMembersAdded(state, run);
       index += run.length;
@@ -35,12 +35,9 @@ export function foldOrganization(events: readonly OrganizationEvent[], from: Org
   return state;
 }
 
-function membersAddedFrom(events: readonly OrganizationEvent[], start: number): MemberAdded[] {
-  const run: MemberAdded[] = [];
-  for (let index = start; index < events.length; index += 1) {
-    const event = events[index] as OrganizationEvent;
-    if (event.type !== 'MemberAdded') break;
-    run.push(event);
-  }
-  return run;
+/** The events from `start` on while they are of `type`: a run that folds in one step. */
+export function runOfType<Event extends { readonly type: string }>(events: readonly Event[], start: number, type: string): Event[] {
+  let end = start;
+  while (end < events.length && events[end]?.type === type) end += 1;
+  return events.slice(start, end);
 }
