@@ -104,16 +104,16 @@ export class UsageSeries {
 
 type Limits = { plan: boolean; users: number | null; contentSections: number | null };
 
-/** `users`: the members in use when the state is not folded that far (a run of additions, below). */
-function figuresOf(state: ExistingOrganization, catalogue: PlanCatalogue, limitsBefore: Limits | undefined, event: RecordedEvent, users = usage(state).users) {
+function figuresOf(state: ExistingOrganization, catalogue: PlanCatalogue, limitsBefore: Limits | undefined, event: RecordedEvent) {
   const limits =
     limitsBefore === undefined || LIMIT_EVENTS.has(event.type)
       ? { ...organizationLimits(state, catalogue).effective, plan: governingPlan(state, catalogue) !== undefined }
       : limitsBefore;
+  const inUse = usage(state);
   return {
     limits: { plan: limits.plan, users: limits.users, contentSections: limits.contentSections },
-    users: { usage: users, limit: limits.users },
-    contentSections: { usage: usage(state).contentSections, limit: limits.contentSections },
+    users: { usage: inUse.users, limit: limits.users },
+    contentSections: { usage: inUse.contentSections, limit: limits.contentSections },
   };
 }
 
@@ -140,10 +140,12 @@ export async function organizationUsageSeries(store: EventStore, catalogue: Plan
       const additions = state.exists && series !== undefined ? runOfType(read.events, index, 'MemberAdded') : [];
       if (state.exists && series !== undefined && additions.length > 1) {
         // One fold for the run, and a point for each addition from its count: folding them one by one would copy
-        // the member list each time. Adding members changes no limit.
+        // the member list each time. Adding members changes no limit, so the figures differ only in users in use.
         const added = additions.map((event) => asOrganizationEvent(event) as MemberAdded);
-        const counts = memberCountsAfterEach(state, added);
-        for (const [at, event] of additions.entries()) series.record(pointOf(event, figuresOf(state, catalogue, limits, event, counts[at])));
+        const figures = figuresOf(state, catalogue, limits, additions[0] as RecordedEvent);
+        for (const [at, users] of memberCountsAfterEach(state, added).entries()) {
+          series.record(pointOf(additions[at] as RecordedEvent, { ...figures, users: { ...figures.users, usage: users } }));
+        }
         state = foldOrganization(added, state);
         index += additions.length;
         continue;
