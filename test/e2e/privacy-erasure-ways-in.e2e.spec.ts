@@ -119,13 +119,12 @@ describe('password reset', () => {
     const used = await page.post('/reset', { token, password: 'a brand new passphrase' });
     expect(used.body).toMatchObject({ status: 400, code: 'INVALID_TOKEN' });
 
-    // Asked for the erased address, then for a known one: the known one's mail arrives, the erased one's never.
+    // Asked again: the answer is the usual one, and the request the route makes after answering, awaited here so that
+    // a mail it sent would have arrived, mails nobody.
     const asked = inbox.received.length;
     expect((await page.post('/forgot', { email: 'grace@engines.example' })).status).toBe(202);
-    expect((await page.post('/forgot', { email: 'olivia@engines.example' })).status).toBe(202);
-    await mailTo('olivia@engines.example', '/reset/', asked);
-    const toGrace = inbox.received.filter((mail) => mail.to.includes('grace@engines.example') && unfolded(mail).includes('/reset/'));
-    expect(toGrace).toHaveLength(1);
+    await app.identity.passwordReset.request('grace@engines.example', newCommandContext('anonymous'));
+    expect(inbox.received.slice(asked).filter((mail) => mail.to.includes('grace@engines.example'))).toEqual([]);
     for (const tried of [password, 'a brand new passphrase']) expect((await page.post('/login', { username: 'grace@engines.example', password: tried })).status).toBe(401);
     expect(await lastEventOf(graceId)).toBe('PersonalDataErased');
   });
