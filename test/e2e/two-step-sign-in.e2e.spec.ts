@@ -11,7 +11,7 @@ import { createApiKey } from '../support/api-keys.js';
 import { startAuthApp, type AuthApp } from '../support/auth-app.js';
 import { httpClient } from '../support/http-client.js';
 import type { Browser } from '../support/browser.js';
-import { resetTokenIn, SmtpInbox, unfolded, type ReceivedMail } from '../support/smtp-inbox.js';
+import { resetTokenIn, SmtpInbox, unfolded } from '../support/smtp-inbox.js';
 
 const password = 'correct horse battery staple';
 let app: AuthApp;
@@ -50,16 +50,6 @@ async function halfOpen(email: string): Promise<Browser> {
   await browser.open('/login');
   expect((await browser.post('/login', { username: email, password })).status).toBe(204);
   return browser;
-}
-
-/** The first mail to `address` whose text holds `words` (mails to others, and earlier ones, are left). */
-async function mailTo(address: string, words: string): Promise<ReceivedMail> {
-  for (let waited = 0; waited < 10_000; waited += 50) {
-    const mail = inbox.received.find((received) => received.to.includes(address) && unfolded(received).includes(words));
-    if (mail !== undefined) return mail;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`No mail to ${address} saying "${words}"`);
 }
 
 async function userEvents(userId: string): Promise<{ type: string; data: Record<string, unknown> }[]> {
@@ -130,7 +120,7 @@ describe('an authenticator app', () => {
     const browser = await halfOpen(user.email);
     const code = recoveryCodes[0] as string;
     expect((await browser.post('/session/second-step/code', { code: code.toLowerCase() })).status).toBe(204);
-    await mailTo(user.email, '9 recovery codes are left');
+    await inbox.mailTo(user.email, '9 recovery codes are left');
     const again = await halfOpen(user.email);
     expect((await again.post('/session/second-step/code', { code })).body).toMatchObject({ status: 400, code: 'INVALID_CODE' });
     const events = await userEvents(user.userId);
@@ -142,7 +132,7 @@ describe('an authenticator app', () => {
     const forgot = app.browser();
     await forgot.open('/forgot');
     expect((await forgot.post('/forgot', { email: user.email })).status).toBe(202);
-    const token = resetTokenIn(await mailTo(user.email, '/reset/'));
+    const token = resetTokenIn(await inbox.mailTo(user.email, '/reset/'));
     const browser = app.browser();
     await browser.open(`/reset/${token}`);
     expect((await browser.post('/reset', { token, password })).status).toBe(204);
@@ -180,7 +170,7 @@ describe('changing factors (each change confirmed in its request, and mailed)', 
   it('takes the password, or a code once: the same code again is refused; every change is mailed', async () => {
     const regenerated = await signedIn.request('POST', '/account/two-step/recovery-codes', { json: { password } });
     expect(regenerated.status).toBe(200);
-    await mailTo(user.email, 'new recovery codes were made');
+    await inbox.mailTo(user.email, 'new recovery codes were made');
     app.clock.advance(31_000);
     const code = await codeNow(secret);
     expect((await signedIn.request('POST', '/account/two-step/recovery-codes', { json: { code } })).status).toBe(200);
@@ -209,7 +199,7 @@ describe('changing factors (each change confirmed in its request, and mailed)', 
     const started = await browser.post('/account/two-step/authenticator-app');
     const confirmed = await browser.request('PUT', '/account/two-step/authenticator-app', { json: { setup: started.body.setup, code: await codeNow(started.body.secret) } });
     expect(confirmed.status).toBe(200);
-    await mailTo(email, 'an authenticator app was set up');
+    await inbox.mailTo(email, 'an authenticator app was set up');
   });
 });
 
@@ -276,7 +266,7 @@ describe("an organization's requirement", () => {
   it('someone invited who chooses a password sets a factor up before anything else', async () => {
     const email = `newcomer-${randomUUID().slice(0, 6)}@two-step.example`;
     expect((await ownerBrowser.post(`/organizations/${organizationId}/members`, { email, role: 'member' })).status).toBe(201);
-    const token = /\/invite\/([A-Za-z0-9_-]+)/.exec(unfolded(await mailTo(email, '/invite/')))?.[1] as string;
+    const token = /\/invite\/([A-Za-z0-9_-]+)/.exec(unfolded(await inbox.mailTo(email, '/invite/')))?.[1] as string;
     const browser = app.browser();
     await browser.open(`/invite/${token}`);
     expect((await browser.post('/invitations/accept', { token, password })).status).toBe(204);
@@ -309,7 +299,7 @@ describe("an organization's requirement", () => {
     expect(asked.body).toEqual({ outcome: 'confirmation-mailed' });
     expect((await userEvents(member.userId)).some((event) => event.type === 'SecondFactorsResetRequested')).toBe(true);
     expect((await userEvents(member.userId)).filter((event) => event.type === 'SecondFactorsReset')).toEqual(untouched);
-    const token = /\/two-step-reset\/([A-Za-z0-9_-]+)/.exec(unfolded(await mailTo(member.email, '/two-step-reset/')))?.[1] as string;
+    const token = /\/two-step-reset\/([A-Za-z0-9_-]+)/.exec(unfolded(await inbox.mailTo(member.email, '/two-step-reset/')))?.[1] as string;
     const agreeing = app.browser();
     expect((await agreeing.open(`/two-step-reset/${token}`)).status).toBe(200);
     expect((await agreeing.post('/two-step-reset/validity', { token })).body).toEqual({ valid: true, organizationName: expect.stringMatching(/^Careful /), passwordRequired: true });
@@ -317,7 +307,7 @@ describe("an organization's requirement", () => {
     expect((await agreeing.post('/two-step-reset', { token })).body).toMatchObject({ status: 400, code: 'WRONG_PASSWORD' });
     expect((await userEvents(member.userId)).filter((event) => event.type === 'SecondFactorsReset')).toEqual(untouched);
     expect((await agreeing.post('/two-step-reset', { token, password })).status).toBe(204);
-    await mailTo(member.email, 'as you confirmed, the second factors');
+    await inbox.mailTo(member.email, 'as you confirmed, the second factors');
     const reset = (await userEvents(member.userId)).find((event) => event.type === 'SecondFactorsReset');
     expect(reset?.data).toMatchObject({ organizationId, authority: 'confirmed-by-person' });
     expect((await agreeing.post('/two-step-reset', { token, password })).body).toMatchObject({ status: 400, code: 'INVALID_TOKEN' });

@@ -63,6 +63,16 @@ export class SmtpInbox {
     return `smtp://127.0.0.1:${port}`;
   }
 
+  /** The first mail to `address` whose text holds `words`, once it has arrived (within 10 s); others are left. */
+  async mailTo(address: string, words: string): Promise<ReceivedMail> {
+    for (let waited = 0; waited < 10_000; waited += 50) {
+      const mail = this.received.find((received) => received.to.includes(address) && unfolded(received).includes(words));
+      if (mail !== undefined) return mail;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error(`No mail to ${address} saying "${words}"`);
+  }
+
   /** The next message to arrive (or the oldest one not yet taken). */
   next(): Promise<ReceivedMail> {
     return new Promise((resolve) => this.waiting.push(resolve));
