@@ -291,22 +291,27 @@ async function membersOn(api, expected) {
   }
 }
 
-/** What an owner's console asks of a directory this size: the organization (with its members), and who has a second factor. */
-async function ownerReads(url, apiKey) {
-  const api = operator(url, apiKey);
+/** Each route read the first time, then `again` more times: `{name: {first, p50}}` in milliseconds. */
+async function timedReads(api, routes, again) {
   const timed = async (route) => {
     const at = performance.now();
     await api('GET', route);
     return performance.now() - at;
   };
   const figures = {};
-  for (const [name, route] of [['organization', `/organizations/${organizationId}`], ['twoStep', `/organizations/${organizationId}/two-step-sign-in`]]) {
+  for (const [name, route] of routes) {
     const first = await timed(route);
-    const again = [];
-    for (let n = 0; n < 10; n += 1) again.push(await timed(route));
-    figures[name] = { first, p50: percentile(again.sort((a, b) => a - b), 50) };
+    const later = [];
+    for (let n = 0; n < again; n += 1) later.push(await timed(route));
+    figures[name] = { first, p50: percentile(later.sort((a, b) => a - b), 50) };
   }
   return figures;
+}
+
+/** What an owner's console asks of a directory this size: the organization (with its members), and who has a second factor. */
+function ownerReads(url, apiKey) {
+  const routes = [['organization', `/organizations/${organizationId}`], ['twoStep', `/organizations/${organizationId}/two-step-sign-in`]];
+  return timedReads(operator(url, apiKey), routes, 10);
 }
 
 /**
@@ -323,19 +328,7 @@ async function historyReads(url, apiKey) {
     ['state', `/organizations/${organizationId}/state?asOfRevision=${middle}`],
     ['change', `/organizations/${organizationId}/history/changes?asOfRevision=${middle}`],
   ];
-  const figures = {};
-  for (const [name, route] of routes) {
-    const timed = async () => {
-      const at = performance.now();
-      await api('GET', route);
-      return performance.now() - at;
-    };
-    const first = await timed();
-    const again = [];
-    for (let n = 0; n < 5; n += 1) again.push(await timed());
-    figures[name] = { first, p50: percentile(again.sort((a, b) => a - b), 50) };
-  }
-  return { revision: Number(revision), middle, figures };
+  return { revision: Number(revision), middle, figures: await timedReads(api, routes, 5) };
 }
 
 async function measure(store, issuer, dns) {
