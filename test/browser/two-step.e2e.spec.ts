@@ -71,6 +71,29 @@ async function newPage(viewport: Viewport, passkeys = true) {
   return { ...opened, devices };
 }
 
+const catchingUp = 'Chorus is still catching up with the latest changes, so this list is not shown yet: reload the page in a moment.';
+
+/**
+ * Opens the members page with its two-step list answered as a server whose read model is behind answers it (503
+ * NOT_YET_CONSISTENT, Retry-After: 1), to see the card say so after the page's three tries.
+ */
+async function membersWhileCatchingUp(page: Page): Promise<void> {
+  const list = '**/organizations/*/two-step-sign-in';
+  const problem = { type: 'urn:chorus:problem:not-yet-consistent', title: 'Not yet consistent', status: 503, code: 'NOT_YET_CONSISTENT', detail: 'The read model has not reached position 42 yet; retry shortly.' };
+  await page.route(list, (route) =>
+    route.request().method() === 'GET'
+      ? route.fulfill({ status: 503, contentType: 'application/problem+json', headers: { 'retry-after': '1' }, body: JSON.stringify(problem) })
+      : route.continue(),
+  );
+  try {
+    await openConsolePage(page, started().server.baseUrl, '/app/orgs/careful-co/members', 'Members');
+    await textOnceShown(page.getByRole('region', { name: 'Two-step sign-in' }).getByRole('alert'), catchingUp);
+    await judge(page, 'members-catching-up');
+  } finally {
+    await page.unroute(list);
+  }
+}
+
 /** The password, then the second step's page (the server sends a half-open session there from the console). */
 async function toSecondStep(page: Page, user: ConsoleUser): Promise<void> {
   await logInThroughForm(page, started().server.baseUrl, user);
@@ -233,6 +256,7 @@ describe('two-step sign-in', () => {
     await card.getByLabel(/^Require two-step sign-in for every member/).check();
     await textOnceShown(card.getByRole('status'), 'Two-step sign-in is now required.');
     await judge(owner.page, 'members-required');
+    await membersWhileCatchingUp(owner.page);
     // The same card on a phone, and the Account page's empty state there (Bob has no factor yet).
     const phoneOwner = await newPage(phone, false);
     await toSecondStep(phoneOwner.page, ada);
@@ -243,6 +267,7 @@ describe('two-step sign-in', () => {
     await openConsolePage(phoneOwner.page, started().server.baseUrl, '/app/orgs/careful-co/members', 'Members');
     await textOnceShown(phoneOwner.page.getByRole('region', { name: 'Two-step sign-in' }).getByText(/^1 of 2 members have/), '1 of 2 members have no second factor yet.');
     await judge(phoneOwner.page, 'members-required');
+    await membersWhileCatchingUp(phoneOwner.page);
 
     // At 390 px Bob only looks; at 1280 px he sets his passkey up (after which he would be asked for it instead).
     for (const [width, viewport] of [['390', phone], ['1280', desktop]] as const) {
