@@ -40,14 +40,16 @@ module.exports = {
     },
     {
       name: 'event-store-is-the-port-and-its-adapters',
-      comment: 'libs/event-store holds the port, its adapters and their contract suite: no application code, no other lib but config.',
+      comment:
+        'libs/event-store holds the port, its adapters and their contract suite: no application code, no other lib but config.',
       severity: 'error',
       from: { path: '^libs/event-store/' },
       to: { path: '^libs/(application|domain|identity|read-models|web-rules)/' },
     },
     {
       name: 'entitlements-client-stands-alone',
-      comment: "libs/entitlements-client is a package other services install: nothing of Chorus's own, only the OpenFeature SDK.",
+      comment:
+        "libs/entitlements-client is a package other services install: nothing of Chorus's own, only the OpenFeature SDK.",
       severity: 'error',
       from: { path: '^libs/entitlements-client/', pathNot: ['\\.spec\\.ts$'] },
       to: { path: '^(libs|apps)/', pathNot: '^libs/entitlements-client/' },
@@ -93,7 +95,8 @@ module.exports = {
     },
     {
       name: 'api-features-import-no-composition-root',
-      comment: 'The files at the root of apps/api/src compose the app (modules, createApp, the public module): no feature imports them.',
+      comment:
+        'The files at the root of apps/api/src compose the app (modules, createApp, the public module): no feature imports them.',
       severity: 'error',
       from: { path: '^apps/api/src/[^/]+/' },
       to: { path: '^apps/api/src/[^/]+\\.ts$' },
@@ -110,6 +113,10 @@ module.exports = {
     exclude: { path: '(^|/)dist/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
-    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['types', 'import', 'require', 'node', 'default'], extensions: ['.ts', '.tsx', '.js'] },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['types', 'import', 'require', 'node', 'default'],
+      extensions: ['.ts', '.tsx', '.js'],
+    },
   },
 };

@@ -19,33 +19,54 @@ const sharedLibsOnly = {
 // app/ composes the store and the routes from everything below it; nothing below reaches back up.
 const notUpward = {
   regex: '^(\\.\\./)+app(/|$)',
-  message: 'Only web/src/app may import web/src/app: typed hooks are in web/src/lib/store-hooks.ts; app/ wires the rest.',
+  message:
+    'Only web/src/app may import web/src/app: typed hooks are in web/src/lib/store-hooks.ts; app/ wires the rest.',
 };
 const otherFeatures = (feature) => ({
   regex: `(^|/)(${webFeatures.filter((other) => other !== feature).join('|')})(/|$)`,
   message: 'A feature must not import another feature; compose them in web/src/app.',
 });
-const webImports = (...patterns) => ({ 'no-restricted-imports': ['error', { patterns: [sharedLibsOnly, ...patterns] }] });
+const webImports = (...patterns) => ({
+  'no-restricted-imports': ['error', { patterns: [sharedLibsOnly, ...patterns] }],
+});
 // A spec may render the whole app (AppRoutes) to test a feature from the user's side.
 const specs = ['**/*.spec.ts', '**/*.spec.tsx'];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'libs/*/dist/**', 'node_modules/**', 'coverage/**', 'data/**', 'web/dist/**', '.ci/artifacts/**', '**/*.cjs'] },
+  {
+    ignores: [
+      'dist/**',
+      'libs/*/dist/**',
+      'node_modules/**',
+      'coverage/**',
+      'data/**',
+      'web/dist/**',
+      '.ci/artifacts/**',
+      '**/*.cjs',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
     languageOptions: { globals: { ...globals.node } },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
-      '@typescript-eslint/consistent-type-imports': ['error', { prefer: 'type-imports', fixStyle: 'inline-type-imports', disallowTypeAnnotations: false }],
+      '@typescript-eslint/consistent-type-imports': [
+        'error',
+        { prefer: 'type-imports', fixStyle: 'inline-type-imports', disallowTypeAnnotations: false },
+      ],
       eqeqeq: ['error', 'always'],
       'no-console': 'off',
       // The shape a reader can hold: a line fits a screen, a file earns more than 300 lines in its first line.
-      'max-len': ['error', { code: 160, ignoreUrls: true, ignoreRegExpLiterals: true, ignoreStrings: true, ignoreTemplateLiterals: true }],
-      'max-lines': ['error', { max: 300 }],
+      'max-len': [
+        'error',
+        { code: 160, ignoreUrls: true, ignoreRegExpLiterals: true, ignoreStrings: true, ignoreTemplateLiterals: true },
+      ],
+      // A backstop, not a budget: split a file where it holds two things, long before this bites.
+      'max-lines': ['error', { max: 500, skipBlankLines: true, skipComments: true }],
     },
   },
-  // Tests and benchmarks read as lists of cases; the 300-line bound is for the code they exercise.
+  // Tests and benchmarks read as lists of cases; the file bound is for the code they exercise.
   { files: ['**/*.spec.{ts,tsx}', '**/testing/**', 'test/**', 'bench/**'], rules: { 'max-lines': 'off' } },
   {
     // Nest's dependency injection reads constructor parameter types at run time: type-only imports break it.
@@ -64,10 +85,14 @@ export default tseslint.config(
     // The pages run under the product's CSP (no 'unsafe-eval'); waitForFunction eval()s its predicate on every poll.
     files: ['test/browser/**/*.ts'],
     rules: {
-      'no-restricted-properties': ['error', {
-        property: 'waitForFunction',
-        message: "Its polls eval() in the page, which the page's CSP refuses after the first: poll locators from the test (support/wait-for.ts).",
-      }],
+      'no-restricted-properties': [
+        'error',
+        {
+          property: 'waitForFunction',
+          message:
+            "Its polls eval() in the page, which the page's CSP refuses after the first: poll locators from the test (support/wait-for.ts).",
+        },
+      ],
     },
   },
   // Features never reach into each other (bulletproof-react's import zones); routes compose them.

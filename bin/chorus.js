@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// The `chorus` command line: runs the built dist/apps/cli/src/main.js, building the server side first when it is missing.
+// The `chorus` command line: runs the built dist/apps/cli/src/main.js, building the server side first when it is
+// missing.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -11,7 +12,11 @@ const main = join(root, 'dist', 'apps', 'cli', 'src', 'main.js');
 if (!existsSync(main)) {
   process.stderr.write('chorus: building the command line (tsc -p tsconfig.build.json)...\n');
   try {
-    execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: root, stdio: ['ignore', 2, 2] });
+    execFileSync(
+      process.execPath,
+      [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'],
+      { cwd: root, stdio: ['ignore', 2, 2] },
+    );
   } catch {
     // tsc still emits when some file has a type error; only a missing entry point stops us.
     if (!existsSync(main)) {

@@ -28,9 +28,17 @@ function write(path: string, content = '') {
 /** Runs the script as `npm start` does; answers its exit code, output and the builds it ran. */
 function start(environment: Record<string, string> = {}) {
   rmSync(join(project, 'builds.log'), { force: true });
-  const run = spawnSync(process.execPath, [script], { cwd: project, encoding: 'utf8', env: { ...process.env, ...environment } });
+  const run = spawnSync(process.execPath, [script], {
+    cwd: project,
+    encoding: 'utf8',
+    env: { ...process.env, ...environment },
+  });
   const log = join(project, 'builds.log');
-  return { code: run.status, output: run.stdout + run.stderr, builds: existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean) : [] };
+  return {
+    code: run.status,
+    output: run.stdout + run.stderr,
+    builds: existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean) : [],
+  };
 }
 
 /** A source saved now, after the last build. */
@@ -53,7 +61,18 @@ beforeEach(() => {
       },
     }),
   );
-  for (const source of ['apps/api/src/main.ts', 'libs/identity/src/index.ts', 'libs/identity/src/mail/mailer.int.spec.ts', 'libs/identity/src/testing/fixture.ts', 'web/src/main.tsx', 'web/src/app/router.int.spec.tsx', 'web/index.html', 'tsconfig.base.json', 'tsconfig.build.json', 'package-lock.json']) {
+  for (const source of [
+    'apps/api/src/main.ts',
+    'libs/identity/src/index.ts',
+    'libs/identity/src/mail/mailer.int.spec.ts',
+    'libs/identity/src/testing/fixture.ts',
+    'web/src/main.tsx',
+    'web/src/app/router.int.spec.tsx',
+    'web/index.html',
+    'tsconfig.base.json',
+    'tsconfig.build.json',
+    'package-lock.json',
+  ]) {
     write(source);
     // Written an hour ago: only edits in a test are newer than a build.
     const anHourAgo = new Date(Date.now() - 3_600_000);
@@ -94,14 +113,15 @@ describe('npm start (scripts/build-if-stale.mjs)', () => {
     expect(start().builds).toEqual([]);
   });
 
-  it.each(['libs/identity/src/mail/mailer.int.spec.ts', 'libs/identity/src/testing/fixture.ts', 'web/src/app/router.int.spec.tsx'])(
-    'does not rebuild for %s, which is not part of the build',
-    (source) => {
-      start();
-      edit(source);
-      expect(start().builds).toEqual([]);
-    },
-  );
+  it.each([
+    'libs/identity/src/mail/mailer.int.spec.ts',
+    'libs/identity/src/testing/fixture.ts',
+    'web/src/app/router.int.spec.tsx',
+  ])('does not rebuild for %s, which is not part of the build', (source) => {
+    start();
+    edit(source);
+    expect(start().builds).toEqual([]);
+  });
 
   it('rebuilds a target whose output is gone', () => {
     start();

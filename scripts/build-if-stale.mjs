@@ -10,7 +10,12 @@ import { join } from 'node:path';
 
 /** A file that is not part of the build: tests, test helpers (tsconfig.build.json's exclude), a package's own build
  * (libs/entitlements-client/dist, from `npm run pack:provider`), editors' litter. */
-const notBuilt = (name) => /\.spec\.tsx?$/.test(name) || name === 'testing' || name === 'node_modules' || name === 'dist' || name.startsWith('.');
+const notBuilt = (name) =>
+  /\.spec\.tsx?$/.test(name) ||
+  name === 'testing' ||
+  name === 'node_modules' ||
+  name === 'dist' ||
+  name.startsWith('.');
 
 const targets = {
   server: {
@@ -68,7 +73,10 @@ function buildStale() {
       continue;
     }
     console.log(`build-if-stale: building ${target} (${reason})`);
-    const run = spawnSync('npm', ['run', '--silent', `build:${target}`], { stdio: 'inherit', shell: process.platform === 'win32' });
+    const run = spawnSync('npm', ['run', '--silent', `build:${target}`], {
+      stdio: 'inherit',
+      shell: process.platform === 'win32',
+    });
     if (run.status !== 0) {
       console.error(`build-if-stale: npm run build:${target} failed`);
       process.exit(run.status ?? 1);

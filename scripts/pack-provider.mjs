@@ -1,5 +1,6 @@
 // `npm run pack:provider`: builds libs/entitlements-client (@chorus/openfeature-provider) to its own dist/ and packs it
-// into dist/packages/, the tarball an integrator installs (`npm install /path/to/chorus-openfeature-provider-0.1.0.tgz`).
+// into dist/packages/, the tarball an integrator installs (`npm install
+// /path/to/chorus-openfeature-provider-0.1.0.tgz`).
 // Everything npm and tsc say goes to stderr; the last line on stdout is the tarball's absolute path.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
@@ -11,7 +12,11 @@ const destination = join(root, 'dist', 'packages');
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
 function run(args, capture = false) {
-  const result = spawnSync(npm, args, { cwd: packageDir, encoding: 'utf8', stdio: ['ignore', capture ? 'pipe' : process.stderr, 'inherit'] });
+  const result = spawnSync(npm, args, {
+    cwd: packageDir,
+    encoding: 'utf8',
+    stdio: ['ignore', capture ? 'pipe' : process.stderr, 'inherit'],
+  });
   if (result.status !== 0) {
     console.error(`pack:provider: npm ${args.join(' ')} failed (${result.error?.message ?? `exit ${result.status}`})`);
     process.exit(1);

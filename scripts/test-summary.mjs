@@ -16,20 +16,25 @@ try {
 
 const passed = results.numPassedTests;
 const skipped = results.numPendingTests + results.numTodoTests;
-const brokenSuites = results.testResults.filter((suite) => suite.status === 'failed' && suite.assertionResults.length === 0);
+const brokenSuites = results.testResults.filter(
+  (suite) => suite.status === 'failed' && suite.assertionResults.length === 0,
+);
 const failed = results.numFailedTests + brokenSuites.length + failedChecks;
 for (const suite of brokenSuites) console.log(`suite failed to run: ${suite.name}\n${suite.message}`);
 if (failedChecks > 0) console.log(`${failedChecks} of type-check, lint and build failed (see above)`);
 
 // Where the time goes, per tier (the sum of each suite's own duration: two workers run side by side).
-const tierOf = (name) => (/\/test\/(browser|crash)\//.exec(name)?.[1] ?? /\.(unit|int|e2e)\.spec\.tsx?$/.exec(name)?.[1] ?? 'other');
+const tierOf = (name) =>
+  /\/test\/(browser|crash)\//.exec(name)?.[1] ?? /\.(unit|int|e2e)\.spec\.tsx?$/.exec(name)?.[1] ?? 'other';
 const seconds = {};
 for (const suite of results.testResults) {
   const tier = tierOf(suite.name);
   seconds[tier] = (seconds[tier] ?? 0) + (suite.endTime - suite.startTime) / 1000;
 }
 const tiers = Object.entries(seconds).map(([tier, total]) => `${tier} ${Math.round(total)} s`);
-console.log(`suite time by tier: ${tiers.join(', ')}; wall ${Math.round((Math.max(...results.testResults.map((suite) => suite.endTime)) - results.startTime) / 1000)} s`);
+console.log(
+  `suite time by tier: ${tiers.join(', ')}; wall ${Math.round((Math.max(...results.testResults.map((suite) => suite.endTime)) - results.startTime) / 1000)} s`,
+);
 
 const ran = passed + results.numFailedTests;
 if (ran === 0) console.log('test-summary: no test was executed; that counts as a failure');

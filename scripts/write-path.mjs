@@ -19,15 +19,30 @@ await session.post('Profiler.startPreciseCoverage', { callCount: true, detailed:
 
 const { loadConfig } = await import(pathToFileURL(join(dist, 'libs/config/src/index.js')).href);
 const { EVENT_STORE } = await import(pathToFileURL(join(dist, 'libs/event-store/src/index.js')).href);
-const { createApp, ApiKeys, MEMBER_INVITATIONS } = await import(pathToFileURL(join(dist, 'apps/api/src/index.js')).href);
-const config = loadConfig({ NODE_ENV: 'test', SEED_DEMO: 'false', LOG_LEVEL: 'silent', DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1' });
+const { createApp, ApiKeys, MEMBER_INVITATIONS } = await import(
+  pathToFileURL(join(dist, 'apps/api/src/index.js')).href
+);
+const config = loadConfig({
+  NODE_ENV: 'test',
+  SEED_DEMO: 'false',
+  LOG_LEVEL: 'silent',
+  DATA_DIR: dataDir,
+  PORT: '0',
+  HOST: '127.0.0.1',
+});
 const app = await createApp(config);
 await app.listen(0, '127.0.0.1');
 const base = `http://127.0.0.1:${app.getHttpServer().address().port}`;
 const context = { actor: 'cli', correlationId: 'write-path', causationId: 'write-path', origin: {} };
-const { key } = await app.get(ApiKeys).create({ name: 'write-path', scopes: ['organizations:read', 'organizations:write'] }, context);
+const { key } = await app
+  .get(ApiKeys)
+  .create({ name: 'write-path', scopes: ['organizations:read', 'organizations:write'] }, context);
 const call = (method, path, body) =>
-  fetch(`${base}${path}`, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((answer) => answer.json());
+  fetch(`${base}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  }).then((answer) => answer.json());
 
 await call('POST', '/organizations', { id: 'path', name: 'Path' });
 await call('POST', '/organizations/path/plan', { line: 'classic', plan: 'professional' });
@@ -39,7 +54,8 @@ const store = app.get(EVENT_STORE);
 const append = store.append.bind(store);
 let atAppend;
 store.append = async (streamId, events, expected) => {
-  if (atAppend === null && streamId === 'organization-path') atAppend = (await session.post('Profiler.takePreciseCoverage')).result;
+  if (atAppend === null && streamId === 'organization-path')
+    atAppend = (await session.post('Profiler.takePreciseCoverage')).result;
   return append(streamId, events, expected);
 };
 await session.post('Profiler.takePreciseCoverage'); // resets the counts: what follows is the add alone
@@ -51,10 +67,13 @@ rmSync(dataDir, { recursive: true, force: true });
 
 const ran = new Set();
 for (const script of result) {
-  if (!script.url.startsWith('file://') || !script.functions.some((fn) => fn.ranges.some((range) => range.count > 0))) continue;
+  if (!script.url.startsWith('file://') || !script.functions.some((fn) => fn.ranges.some((range) => range.count > 0)))
+    continue;
   const path = relative(dist, fileURLToPath(script.url));
   if (path.startsWith('..') || !/^(apps|libs)\//.test(path) || path.startsWith('libs/read-models/')) continue;
-  ran.add(path.startsWith('libs/event-store/') ? 'libs/event-store (the adapter, as one)' : path.replace(/\.js$/, '.ts'));
+  ran.add(
+    path.startsWith('libs/event-store/') ? 'libs/event-store (the adapter, as one)' : path.replace(/\.js$/, '.ts'),
+  );
 }
 const files = [...ran].sort();
 console.log(`A member add runs ${files.length} production files from the route to the append.`);

@@ -11,7 +11,12 @@ export default defineConfig({
   plugins: [react(), precompress(outDir)],
   resolve: {
     // The pure libs the SPA shares with the server, imported file by file: `@libs/web-rules/safe-redirect-path`.
-    alias: [{ find: /^@libs\/(domain|web-rules)\//, replacement: `${fileURLToPath(new URL('../libs', import.meta.url))}/$1/src/` }],
+    alias: [
+      {
+        find: /^@libs\/(domain|web-rules)\//,
+        replacement: `${fileURLToPath(new URL('../libs', import.meta.url))}/$1/src/`,
+      },
+    ],
   },
   build: {
     outDir,

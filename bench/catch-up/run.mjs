@@ -1,6 +1,7 @@
 // Start-up with a large backlog: how soon the server answers, and how fast /health answers while the
 // projections catch up, against the same server's /health once caught up (the baseline, same run).
-//   npm run build:server && node bench/catch-up/run.mjs [--events 200000] [--interval-ms 10] [--server dist/apps/api/src/main.js]
+//   npm run build:server && node bench/catch-up/run.mjs [--events 200000] [--interval-ms 10] [--server
+// dist/apps/api/src/main.js]
 // The server is the built one (`main.js`), started as its own process on a temp DATA_DIR; --server
 // points at another build (e.g. of an older commit) to compare.
 import { spawn } from 'node:child_process';
@@ -13,7 +14,9 @@ import { generateEventLog } from '../support/event-log.mjs';
 import { freePort } from '../support/free-port.mjs';
 
 const root = path.resolve(import.meta.dirname, '../..');
-const { values } = parseArgs({ options: { events: { type: 'string' }, 'interval-ms': { type: 'string' }, server: { type: 'string' } } });
+const { values } = parseArgs({
+  options: { events: { type: 'string' }, 'interval-ms': { type: 'string' }, server: { type: 'string' } },
+});
 const eventCount = Number(values.events ?? 200_000);
 /** One /health request at a time, started every this many milliseconds (or as soon as the previous one answered). */
 const intervalMs = Number(values['interval-ms'] ?? 10);
@@ -52,7 +55,8 @@ function percentiles(samples) {
 }
 
 const ms = (value) => `${value.toFixed(1)} ms`;
-const describe = ({ n, p50, p95, p99, max }) => `n=${n}  p50 ${ms(p50)}  p95 ${ms(p95)}  p99 ${ms(p99)}  max ${ms(max)}`;
+const describe = ({ n, p50, p95, p99, max }) =>
+  `n=${n}  p50 ${ms(p50)}  p95 ${ms(p95)}  p99 ${ms(p99)}  max ${ms(max)}`;
 
 /** Starts the server on dataDir, measures until ready (and `idleSamples` more once ready), stops it. */
 async function run(dataDir, idleSamples) {
@@ -101,20 +105,28 @@ try {
 
   const generatedAt = performance.now();
   await generateEventLog(dataDir, eventCount, Math.max(1, Math.round(eventCount / 10)));
-  console.log(`generated ${eventCount.toLocaleString('en-US')} events in ${((performance.now() - generatedAt) / 1000).toFixed(1)} s`);
+  console.log(
+    `generated ${eventCount.toLocaleString('en-US')} events in ${((performance.now() - generatedAt) / 1000).toFixed(1)} s`,
+  );
 
   const backlog = await run(dataDir, 500);
   console.log(
     `backlog of ${eventCount.toLocaleString('en-US')} events: first /health answer ${ms(backlog.firstAnswerMs)} after spawn ` +
       `(${(backlog.firstAnswerMs / empty.firstAnswerMs).toFixed(2)}x the empty store's; it took ${ms(backlog.firstAnswerLatencyMs)}, ready: ${backlog.firstAnswerReady})`,
   );
-  console.log(`ready (every projection caught up) ${(backlog.readyMs / 1000).toFixed(1)} s after spawn; ${backlog.notReady} answers said ready: false before`);
-  console.log(`checkpoints when ready: ${backlog.projections.map((projection) => `${projection.name} ${projection.checkpoint}`).join(', ')}`);
+  console.log(
+    `ready (every projection caught up) ${(backlog.readyMs / 1000).toFixed(1)} s after spawn; ${backlog.notReady} answers said ready: false before`,
+  );
+  console.log(
+    `checkpoints when ready: ${backlog.projections.map((projection) => `${projection.name} ${projection.checkpoint}`).join(', ')}`,
+  );
   const during = percentiles(backlog.catchingUp);
   const idle = percentiles(backlog.idle);
   console.log(`/health during catch-up: ${describe(during)}`);
   console.log(`/health once caught up:  ${describe(idle)}`);
-  console.log(`p99 ratio during/idle: ${(during.p99 / idle.p99).toFixed(1)}x; target: p99 during catch-up <= 100 ms -> ${during.p99 <= 100 ? 'met' : 'NOT met'}`);
+  console.log(
+    `p99 ratio during/idle: ${(during.p99 / idle.p99).toFixed(1)}x; target: p99 during catch-up <= 100 ms -> ${during.p99 <= 100 ? 'met' : 'NOT met'}`,
+  );
 } finally {
   rmSync(emptyDir, { recursive: true, force: true });
   rmSync(dataDir, { recursive: true, force: true });

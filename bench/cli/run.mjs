@@ -17,7 +17,10 @@ import { parseArgs } from 'node:util';
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '../..');
 const bin = join(root, 'bin/chorus.js');
-const { values: options, positionals } = parseArgs({ options: { against: { type: 'string' } }, allowPositionals: true });
+const { values: options, positionals } = parseArgs({
+  options: { against: { type: 'string' } },
+  allowPositionals: true,
+});
 const runs = Number(positionals[0] ?? 10);
 const npxRuns = Math.min(runs, 3);
 /** The README's form may cost at most this much more than `node bin/chorus.js` (seconds, median wall time). */
@@ -29,11 +32,24 @@ if (!existsSync(join(root, 'dist/apps/cli/src/main.js'))) {
 }
 
 const dataDir = mkdtempSync(join(tmpdir(), 'chorus-bench-cli-'));
-const environment = { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dataDir, SEED_DEMO: 'false', NODE_ENV: 'test' };
+const environment = {
+  PATH: process.env.PATH,
+  HOME: process.env.HOME,
+  DATA_DIR: dataDir,
+  SEED_DEMO: 'false',
+  NODE_ENV: 'test',
+};
 
-/** One call from the repository's root, as a reader types it: wall seconds and CPU seconds, from /usr/bin/time's last line. */
+/**
+ * One call from the repository's root, as a reader types it: wall seconds and CPU seconds, from /usr/bin/time's last
+ * line.
+ */
 function timed(command) {
-  const result = spawnSync('/usr/bin/time', ['-f', '%e %U %S', ...command], { cwd: root, env: environment, encoding: 'utf8' });
+  const result = spawnSync('/usr/bin/time', ['-f', '%e %U %S', ...command], {
+    cwd: root,
+    env: environment,
+    encoding: 'utf8',
+  });
   if (result.status !== 0) throw new Error(`${command.join(' ')} exited ${result.status}: ${result.stderr}`);
   const [wall, user, system] = result.stderr.trim().split('\n').at(-1).split(' ').map(Number);
   return { wall, cpu: user + system };
@@ -47,21 +63,36 @@ const median = (values) => {
 
 function row(name, samples) {
   const walls = samples.map((sample) => sample.wall);
-  const measured = { name, runs: samples.length, median: median(walls), fastest: Math.min(...walls), cpu: median(samples.map((sample) => sample.cpu)) };
-  console.log(`${name.padEnd(52)} median ${measured.median.toFixed(2)} s  fastest ${measured.fastest.toFixed(2)} s  CPU ${measured.cpu.toFixed(2)} s`);
+  const measured = {
+    name,
+    runs: samples.length,
+    median: median(walls),
+    fastest: Math.min(...walls),
+    cpu: median(samples.map((sample) => sample.cpu)),
+  };
+  console.log(
+    `${name.padEnd(52)} median ${measured.median.toFixed(2)} s  fastest ${measured.fastest.toFixed(2)} s  CPU ${measured.cpu.toFixed(2)} s`,
+  );
   return measured;
 }
 
 function measure(name, command, times = runs) {
   timed(command);
-  return row(name, Array.from({ length: times }, () => timed(command)));
+  return row(
+    name,
+    Array.from({ length: times }, () => timed(command)),
+  );
 }
 
 /** Both forms of one call, taken in turns, so that a change of the machine's load falls on both alike. */
-function measurePair(label, args, forms = [
-  [`\`node bin/chorus.js ${label}\``, [process.execPath, 'bin/chorus.js', ...args]],
-  [`\`./chorus ${label}\` (the README)`, ['./chorus', ...args]],
-]) {
+function measurePair(
+  label,
+  args,
+  forms = [
+    [`\`node bin/chorus.js ${label}\``, [process.execPath, 'bin/chorus.js', ...args]],
+    [`\`./chorus ${label}\` (the README)`, ['./chorus', ...args]],
+  ],
+) {
   forms.forEach(([, command]) => timed(command));
   const samples = forms.map(() => []);
   for (let run = 0; run < runs; run += 1) forms.forEach(([, command], index) => samples[index].push(timed(command)));
@@ -70,7 +101,8 @@ function measurePair(label, args, forms = [
 }
 
 try {
-  for (const name of ['Acme', 'Globex', 'Initech']) execFileSync(process.execPath, [bin, 'org:create', '--name', name], { env: environment, stdio: 'ignore' });
+  for (const name of ['Acme', 'Globex', 'Initech'])
+    execFileSync(process.execPath, [bin, 'org:create', '--name', name], { env: environment, stdio: 'ignore' });
   const floor = measure('`node -e ""` (the floor)', [process.execPath, '-e', '']);
   const pairs = [
     ['--version', ['--version']],
@@ -79,17 +111,24 @@ try {
   ].map(([label, args]) => measurePair(label, args));
   if (options.against !== undefined) {
     const other = join(options.against, 'bin/chorus.js');
-    if (!existsSync(join(options.against, 'dist/apps/cli/src/main.js'))) throw new Error(`${options.against} has no build`);
+    if (!existsSync(join(options.against, 'dist/apps/cli/src/main.js')))
+      throw new Error(`${options.against} has no build`);
     pairs.push({
       against: true,
-      ...measurePair('org:list (3 organizations)', ['org:list'], [
-        [`\`node bin/chorus.js org:list\` of ${options.against}`, [process.execPath, other, 'org:list']],
-        ['`node bin/chorus.js org:list` of this checkout', [process.execPath, 'bin/chorus.js', 'org:list']],
-      ]),
+      ...measurePair(
+        'org:list (3 organizations)',
+        ['org:list'],
+        [
+          [`\`node bin/chorus.js org:list\` of ${options.against}`, [process.execPath, other, 'org:list']],
+          ['`node bin/chorus.js org:list` of this checkout', [process.execPath, 'bin/chorus.js', 'org:list']],
+        ],
+      ),
     });
   }
   const npx = measure('`npx chorus --version` (before)', ['npx', 'chorus', '--version'], npxRuns);
-  const load = loadavg().map((value) => value.toFixed(2)).join(', ');
+  const load = loadavg()
+    .map((value) => value.toFixed(2))
+    .join(', ');
   console.log(`load average ${load}`);
 
   const seconds = (value) => `${value.toFixed(2)} s`;
@@ -103,7 +142,9 @@ try {
     ]),
     `| ${npx.name}, ${npx.runs} runs | ${seconds(npx.median)} | ${seconds(npx.fastest)} | ${seconds(npx.cpu)} | ${ratio(npx, pairs[0].node)} | ${signed(npx.median - pairs[0].node.median)} |`,
   ];
-  const within = pairs.filter((pair) => pair.against !== true).every(({ node, readme }) => readme.median - node.median <= allowance);
+  const within = pairs
+    .filter((pair) => pair.against !== true)
+    .every(({ node, readme }) => readme.median - node.median <= allowance);
   const table = [
     '| call | wall, median | wall, fastest | CPU, median | against `node bin/chorus.js` | more than it |',
     '|---|---:|---:|---:|---:|---:|',

@@ -9,7 +9,9 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
 
-const { values } = parseArgs({ options: { dist: { type: 'string', default: 'dist' }, rounds: { type: 'string', default: '5' } } });
+const { values } = parseArgs({
+  options: { dist: { type: 'string', default: 'dist' }, rounds: { type: 'string', default: '5' } },
+});
 const builds = values.dist.split(',').map((dist) => resolve(dist));
 const rounds = Number(values.rounds);
 
@@ -24,14 +26,17 @@ async function measure(dist) {
   try {
     let next = 0;
     const worker = async (commands) => {
-      for (let index = 0; index < commands; index += 1) await handleCommand(store, `spread-${next++ % 4096}`, count, options);
+      for (let index = 0; index < commands; index += 1)
+        await handleCommand(store, `spread-${next++ % 4096}`, count, options);
     };
     await Promise.all(Array.from({ length: 16 }, () => worker(200)));
     const cpu = process.cpuUsage();
     await Promise.all(Array.from({ length: 16 }, () => worker(1000)));
     const used = process.cpuUsage(cpu);
     const started = performance.now();
-    const outcomes = await Promise.allSettled(Array.from({ length: 50 }, () => handleCommand(store, 'one', count, options)));
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 50 }, () => handleCommand(store, 'one', count, options)),
+    );
     const ms = performance.now() - started;
     return {
       cpuUsPerCommand: (used.user + used.system) / 16_000,
@@ -53,6 +58,10 @@ for (let round = 0; round < rounds; round += 1) {
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 for (const [dist, runs] of results) {
   console.log(dist);
-  console.log(`  uncontended CPU per command: median ${median(runs.map((run) => run.cpuUsPerCommand)).toFixed(1)} us  (${runs.map((run) => run.cpuUsPerCommand.toFixed(1)).join(', ')})`);
-  console.log(`  50 at once on one stream: appended ${runs.map((run) => run.appended).join(', ')}; refused ${runs.map((run) => run.refused).join(', ')}; ${runs.map((run) => run.contendedMs.toFixed(0)).join(', ')} ms`);
+  console.log(
+    `  uncontended CPU per command: median ${median(runs.map((run) => run.cpuUsPerCommand)).toFixed(1)} us  (${runs.map((run) => run.cpuUsPerCommand.toFixed(1)).join(', ')})`,
+  );
+  console.log(
+    `  50 at once on one stream: appended ${runs.map((run) => run.appended).join(', ')}; refused ${runs.map((run) => run.refused).join(', ')}; ${runs.map((run) => run.contendedMs.toFixed(0)).join(', ')} ms`,
+  );
 }

@@ -32,7 +32,10 @@ async function seed(store, id, length, { directory = false } = {}) {
   ];
   for (let index = 0; events.length < length; index += 1) {
     const userId = `filler-${index}`;
-    events.push({ type: 'MemberAdded', data: { userId, email: `${userId}@example.com`, role: 'member', chorusUser: false } });
+    events.push({
+      type: 'MemberAdded',
+      data: { userId, email: `${userId}@example.com`, role: 'member', chorusUser: false },
+    });
     if (!directory && events.length < length) events.push({ type: 'MemberRemoved', data: { userId } });
   }
   let expected = 'no_stream';
@@ -90,7 +93,9 @@ try {
   const directoryStarted = performance.now();
   await cached.handle('directory', { type: 'ConfigureLimits', data: { contentSections: 5 } }, context);
   const directoryMs = performance.now() - directoryStarted;
-  console.log(`first command on an organization of ${LONG - 2} members (cache cold): ${format(directoryMs)}, ${(directoryMs / coldMs).toFixed(2)} x the line above`);
+  console.log(
+    `first command on an organization of ${LONG - 2} members (cache cold): ${format(directoryMs)}, ${(directoryMs / coldMs).toFixed(2)} x the line above`,
+  );
   await cached.handle('short-cached', { type: 'ConfigureLimits', data: { users: 0 } }, context);
   const withCache = await measure(cached, ['short-cached', 'long-cached'], PAIRS);
 
@@ -107,10 +112,14 @@ try {
     console.log(`\n${label}, ${pairs} pairs per stream`);
     console.log(`  ${SHORT}-event stream:     p50 ${format(short.p50)}  p95 ${format(short.p95)}`);
     console.log(`  ${LONG}-event stream:  p50 ${format(long.p50)}  p95 ${format(long.p95)}`);
-    console.log(`  ratio long/short:      p50 ${(long.p50 / short.p50).toFixed(2)}  p95 ${(long.p95 / short.p95).toFixed(2)}`);
+    console.log(
+      `  ratio long/short:      p50 ${(long.p50 / short.p50).toFixed(2)}  p95 ${(long.p95 / short.p95).toFixed(2)}`,
+    );
   }
   const ratio = withCache[1].p50 / withCache[0].p50;
-  console.log(`\nratio (p50, with the cache): ${ratio.toFixed(2)} (target <= ${TARGET}: ${ratio <= TARGET ? 'met' : 'NOT met'})`);
+  console.log(
+    `\nratio (p50, with the cache): ${ratio.toFixed(2)} (target <= ${TARGET}: ${ratio <= TARGET ? 'met' : 'NOT met'})`,
+  );
 } finally {
   await store.close();
   rmSync(dataDir, { recursive: true, force: true });

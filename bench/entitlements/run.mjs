@@ -14,7 +14,9 @@ import { ChorusEntitlementsProvider } from '../../dist/libs/entitlements-client/
 import { builtServerEnvironment, freePort, untilHealthy, chorusJson } from '../support/built-server.mjs';
 
 const root = path.resolve(import.meta.dirname, '../..');
-const { values } = parseArgs({ options: { rounds: { type: 'string' }, seconds: { type: 'string' }, connections: { type: 'string' } } });
+const { values } = parseArgs({
+  options: { rounds: { type: 'string' }, seconds: { type: 'string' }, connections: { type: 'string' } },
+});
 const rounds = Number(values.rounds ?? 3);
 const seconds = Number(values.seconds ?? 5);
 const connections = Number(values.connections ?? 32);
@@ -24,11 +26,15 @@ const evaluations = 200_000;
 /** Requests per second of one autocannon run; anything but the expected status stops the bench. */
 async function rate(name, options, expected = '2xx') {
   const result = await new Promise((resolve, reject) =>
-    autocannon({ connections, duration: seconds, ...options }, (error, done) => (error ? reject(error) : resolve(done))),
+    autocannon({ connections, duration: seconds, ...options }, (error, done) =>
+      error ? reject(error) : resolve(done),
+    ),
   );
   const answered = result[expected];
   if (result.errors > 0 || result.timeouts > 0 || answered !== result.requests.total) {
-    throw new Error(`${name}: ${result.requests.total - answered} answers not ${expected}, ${result.errors} errors, ${result.timeouts} timeouts`);
+    throw new Error(
+      `${name}: ${result.requests.total - answered} answers not ${expected}, ${result.errors} errors, ${result.timeouts} timeouts`,
+    );
   }
   return answered / result.duration;
 }
@@ -52,13 +58,20 @@ const spread = (ratios) => {
 const dataDir = mkdtempSync(path.join(tmpdir(), 'chorus-bench-entitlements-'));
 let server;
 try {
-  const key = JSON.parse(await chorusJson(dataDir, 'api-key:create', '--name', 'bench', '--scopes', 'entitlements:read,organizations:write')).key;
+  const key = JSON.parse(
+    await chorusJson(dataDir, 'api-key:create', '--name', 'bench', '--scopes', 'entitlements:read,organizations:write'),
+  ).key;
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  server = spawn(process.execPath, [path.join(root, 'dist/apps/api/src/main.js')], { cwd: root, env: builtServerEnvironment(dataDir, port), stdio: ['ignore', 'ignore', 'inherit'] });
+  server = spawn(process.execPath, [path.join(root, 'dist/apps/api/src/main.js')], {
+    cwd: root,
+    env: builtServerEnvironment(dataDir, port),
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   await untilHealthy(server, url);
   const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
-  const call = async (route, body) => (await fetch(`${url}${route}`, { method: 'POST', headers, body: JSON.stringify(body) })).json();
+  const call = async (route, body) =>
+    (await fetch(`${url}${route}`, { method: 'POST', headers, body: JSON.stringify(body) })).json();
   const { id } = await call('/organizations', { name: 'Bench' });
   await call(`/organizations/${id}/plan`, { line: 'chorus', plan: 'teams' });
   const body = JSON.stringify({ context: { targetingKey: id } });
@@ -69,7 +82,11 @@ try {
   await OpenFeature.setProviderAndWait('chorus', new ChorusEntitlementsProvider({ baseUrl: url, apiKey: key }));
   await OpenFeature.setProviderAndWait(
     'memory',
-    new InMemoryProvider(Object.fromEntries(flags.map((flag) => [flag.key, { variants: { on: flag.value }, defaultVariant: 'on', disabled: false }]))),
+    new InMemoryProvider(
+      Object.fromEntries(
+        flags.map((flag) => [flag.key, { variants: { on: flag.value }, defaultVariant: 'on', disabled: false }]),
+      ),
+    ),
   );
   const inProcess = OpenFeature.getClient('chorus');
   const inMemory = OpenFeature.getClient('memory');
@@ -77,8 +94,17 @@ try {
   const ratios = { single: [], bulk304: [], provider: [] };
   for (let round = 0; round <= rounds; round += 1) {
     const health = await rate('GET /health', { url: `${url}/health` });
-    const single = await rate('OFREP one flag', { url: `${url}/ofrep/v1/evaluate/flags/plan`, method: 'POST', headers, body });
-    const notModified = await rate('OFREP bulk, 304', { url: `${url}/ofrep/v1/evaluate/flags`, method: 'POST', headers: { ...headers, 'if-none-match': etag }, body }, '3xx');
+    const single = await rate('OFREP one flag', {
+      url: `${url}/ofrep/v1/evaluate/flags/plan`,
+      method: 'POST',
+      headers,
+      body,
+    });
+    const notModified = await rate(
+      'OFREP bulk, 304',
+      { url: `${url}/ofrep/v1/evaluate/flags`, method: 'POST', headers: { ...headers, 'if-none-match': etag }, body },
+      '3xx',
+    );
     const memory = await evaluationRate(inMemory, id);
     const provider = await evaluationRate(inProcess, id);
     const line = `health ${health.toFixed(0)}/s, one flag ${single.toFixed(0)}/s, bulk 304 ${notModified.toFixed(0)}/s; in-process ${provider.toFixed(0)}/s, InMemoryProvider ${memory.toFixed(0)}/s`;
@@ -89,7 +115,9 @@ try {
     ratios.provider.push(provider / memory);
   }
   console.log(`OFREP one flag / GET /health (target >= 0.8): ${spread(ratios.single)}`);
-  console.log(`OFREP bulk with a matching If-None-Match (304) / GET /health (target >= 0.9): ${spread(ratios.bulk304)}`);
+  console.log(
+    `OFREP bulk with a matching If-None-Match (304) / GET /health (target >= 0.9): ${spread(ratios.bulk304)}`,
+  );
   console.log(`in-process provider / InMemoryProvider, through the SDK (target >= 0.9): ${spread(ratios.provider)}`);
 } finally {
   await OpenFeature.close();

@@ -3,7 +3,8 @@
 //   each stream's event (p50 / p99 / max), per round;
 // - 10,000 open change streams: the server's resident memory they add, and GET /health/s with them / without;
 // - usage reports per second, in batches of 1,000, each batch acknowledged only once durable.
-//   npm run build && node bench/entitlements/streams.mjs [--rounds 3] [--seconds 5] [--subscribers 1000] [--streams 10000]
+//   npm run build && node bench/entitlements/streams.mjs [--rounds 3] [--seconds 5] [--subscribers 1000] [--streams
+// 10000]
 import { fork, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,7 +15,14 @@ import autocannon from 'autocannon';
 import { builtServerEnvironment, freePort, untilHealthy, chorusJson } from '../support/built-server.mjs';
 
 const root = path.resolve(import.meta.dirname, '../..');
-const { values } = parseArgs({ options: { rounds: { type: 'string' }, seconds: { type: 'string' }, subscribers: { type: 'string' }, streams: { type: 'string' } } });
+const { values } = parseArgs({
+  options: {
+    rounds: { type: 'string' },
+    seconds: { type: 'string' },
+    subscribers: { type: 'string' },
+    streams: { type: 'string' },
+  },
+});
 const rounds = Number(values.rounds ?? 3);
 const seconds = Number(values.seconds ?? 5);
 const subscribers = Number(values.subscribers ?? 1_000);
@@ -32,37 +40,62 @@ const spread = (figures, digits = 3) => {
 
 /** A subscriber process holding `count` streams, once all of them are open. */
 async function subscriberProcess(url, key, count, organizationId) {
-  const child = fork(path.join(import.meta.dirname, 'subscribers.mjs'), [url, key, String(count), organizationId], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(path.join(import.meta.dirname, 'subscribers.mjs'), [url, key, String(count), organizationId], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   await new Promise((resolve, reject) => {
     child.once('message', resolve);
     child.once('exit', (code) => reject(new Error(`the subscribers exited (${code}) before their streams were open`)));
   });
   return {
-    report: () => new Promise((resolve) => {
-      child.once('message', (message) => resolve(message.arrivals));
-      child.send('report');
-    }),
-    close: () => new Promise((resolve) => {
-      child.once('exit', resolve);
-      child.send('close');
-    }),
+    report: () =>
+      new Promise((resolve) => {
+        child.once('message', (message) => resolve(message.arrivals));
+        child.send('report');
+      }),
+    close: () =>
+      new Promise((resolve) => {
+        child.once('exit', resolve);
+        child.send('close');
+      }),
   };
 }
 
 async function healthRate(url) {
-  const result = await new Promise((resolve, reject) => autocannon({ url: `${url}/health`, connections: 32, duration: seconds }, (error, done) => (error ? reject(error) : resolve(done))));
-  if (result.errors > 0 || result.timeouts > 0 || result['2xx'] !== result.requests.total) throw new Error(`GET /health: ${result.requests.total - result['2xx']} answers not 2xx`);
+  const result = await new Promise((resolve, reject) =>
+    autocannon({ url: `${url}/health`, connections: 32, duration: seconds }, (error, done) =>
+      error ? reject(error) : resolve(done),
+    ),
+  );
+  if (result.errors > 0 || result.timeouts > 0 || result['2xx'] !== result.requests.total)
+    throw new Error(`GET /health: ${result.requests.total - result['2xx']} answers not 2xx`);
   return result['2xx'] / result.duration;
 }
 
 /** A fresh server on a fresh DATA_DIR: each round starts from the same memory. */
 async function startServer() {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'chorus-bench-entitlement-streams-'));
-  const key = JSON.parse(await chorusJson(dataDir, 'api-key:create', '--name', 'bench', '--scopes', 'entitlements:read,organizations:write,usage:write')).key;
+  const key = JSON.parse(
+    await chorusJson(
+      dataDir,
+      'api-key:create',
+      '--name',
+      'bench',
+      '--scopes',
+      'entitlements:read,organizations:write,usage:write',
+    ),
+  ).key;
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const limits = { ENTITLEMENT_STREAMS_MAX: String(streams + subscribers), HTTP_MAX_CONNECTIONS: String(streams + subscribers + 1_000) };
-  const child = spawn(process.execPath, [path.join(root, 'dist/apps/api/src/main.js')], { cwd: root, env: { ...builtServerEnvironment(dataDir, port), ...limits }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const limits = {
+    ENTITLEMENT_STREAMS_MAX: String(streams + subscribers),
+    HTTP_MAX_CONNECTIONS: String(streams + subscribers + 1_000),
+  };
+  const child = spawn(process.execPath, [path.join(root, 'dist/apps/api/src/main.js')], {
+    cwd: root,
+    env: { ...builtServerEnvironment(dataDir, port), ...limits },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   const stop = async () => {
     if (child.exitCode === null) {
       child.kill('SIGTERM');
@@ -82,11 +115,16 @@ async function startServer() {
 /** Resident memory a bare node:http server adds for the same streams: the floor Node itself sets. */
 async function plainServerMemory() {
   const port = await freePort();
-  const child = fork(path.join(import.meta.dirname, 'plain-sse-server.mjs'), [String(port)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(path.join(import.meta.dirname, 'plain-sse-server.mjs'), [String(port)], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   await new Promise((resolve) => child.once('message', resolve));
   const before = residentMb(child.pid);
   const holders = [];
-  for (let opened = 0; opened < streams; opened += 5_000) holders.push(await subscriberProcess(`http://127.0.0.1:${port}`, 'none', Math.min(5_000, streams - opened), 'none'));
+  for (let opened = 0; opened < streams; opened += 5_000)
+    holders.push(
+      await subscriberProcess(`http://127.0.0.1:${port}`, 'none', Math.min(5_000, streams - opened), 'none'),
+    );
   await sleep(2_000);
   const added = residentMb(child.pid) - before;
   for (const holder of holders) await holder.close();
@@ -118,7 +156,8 @@ for (let round = 1; round <= rounds; round += 1) {
     const without = await healthRate(url);
     const before = residentMb(server.pid);
     const holders = [];
-    for (let opened = 0; opened < streams; opened += 5_000) holders.push(await subscriberProcess(url, key, Math.min(5_000, streams - opened), id));
+    for (let opened = 0; opened < streams; opened += 5_000)
+      holders.push(await subscriberProcess(url, key, Math.min(5_000, streams - opened), id));
     await sleep(2_000);
     memory.push(residentMb(server.pid) - before);
     const withStreams = await healthRate(url);
@@ -130,7 +169,10 @@ for (let round = 1; round <= rounds; round += 1) {
     await sleep(500);
     const answered = [];
     for (let change = 0; change < changesPerRound; change += 1) {
-      await post(`/organizations/${id}/plan`, { line: 'classic', plan: change % 2 === 0 ? 'enterprise' : 'professional' });
+      await post(`/organizations/${id}/plan`, {
+        line: 'classic',
+        plan: change % 2 === 0 ? 'enterprise' : 'professional',
+      });
       answered.push(now());
       await sleep(250);
     }
@@ -139,7 +181,8 @@ for (let round = 1; round <= rounds; round += 1) {
     await held.close();
     const latencies = [];
     for (const [stream, times] of arrivals.entries()) {
-      if (times.length !== changesPerRound) throw new Error(`stream ${stream} saw ${times.length} of ${changesPerRound} changes`);
+      if (times.length !== changesPerRound)
+        throw new Error(`stream ${stream} saw ${times.length} of ${changesPerRound} changes`);
       times.forEach((time, change) => latencies.push(time - answered[change]));
     }
     latencies.sort((a, b) => a - b);
@@ -155,7 +198,14 @@ for (let round = 1; round <= rounds; round += 1) {
       Array.from({ length: 4 }, async (_, collector) => {
         for (let batch = 0; Date.now() < until; batch += 1) {
           const occurredAt = new Date().toISOString();
-          const body = { reports: Array.from({ length: 1_000 }, (_, index) => ({ id: `c${collector}-b${batch}-${index}`, organizationId: id, quantity: 1, occurredAt })) };
+          const body = {
+            reports: Array.from({ length: 1_000 }, (_, index) => ({
+              id: `c${collector}-b${batch}-${index}`,
+              organizationId: id,
+              quantity: 1,
+              occurredAt,
+            })),
+          };
           reports += (await post('/usage', body)).accepted;
         }
       }),
@@ -170,7 +220,11 @@ for (let round = 1; round <= rounds; round += 1) {
     await server.stop();
   }
 }
-console.log(`a change reaching ${subscribers} streams in another process, ms from the command's 2xx: p50 ${spread(fanout.p50, 1)}, p99 ${spread(fanout.p99, 1)} (target <= 100), max ${spread(fanout.max, 1)}`);
-console.log(`${streams} open streams, resident memory added (MB, target <= 150): ${spread(memory, 0)}; a bare node:http server holding them: ${spread(floor, 0)}`);
+console.log(
+  `a change reaching ${subscribers} streams in another process, ms from the command's 2xx: p50 ${spread(fanout.p50, 1)}, p99 ${spread(fanout.p99, 1)} (target <= 100), max ${spread(fanout.max, 1)}`,
+);
+console.log(
+  `${streams} open streams, resident memory added (MB, target <= 150): ${spread(memory, 0)}; a bare node:http server holding them: ${spread(floor, 0)}`,
+);
 console.log(`GET /health/s with ${streams} streams / without (target >= 0.9): ${spread(health)}`);
 console.log(`usage reports/s, batches of 1,000, durable (target >= 20,000): ${spread(usage, 0)}`);

@@ -16,24 +16,28 @@ const requests = [];
 
 function open(index) {
   return new Promise((resolve, reject) => {
-    const request = http.get(`${url}/entitlements/changes`, { agent, headers: { authorization: `Bearer ${key}`, accept: 'text/event-stream' } }, (response) => {
-      if (response.statusCode !== 200) {
-        reject(new Error(`stream ${index}: ${response.statusCode}`));
-        return;
-      }
-      response.setEncoding('utf8');
-      let buffered = '';
-      response.on('data', (chunk) => {
-        buffered += chunk;
-        for (let end = buffered.indexOf('\n\n'); end >= 0; end = buffered.indexOf('\n\n')) {
-          const message = buffered.slice(0, end);
-          buffered = buffered.slice(end + 2);
-          const data = message.split('\n').find((line) => line.startsWith('data: '));
-          if (message.includes('event: entitlements') && data?.includes(organizationId)) arrivals[index].push(now());
+    const request = http.get(
+      `${url}/entitlements/changes`,
+      { agent, headers: { authorization: `Bearer ${key}`, accept: 'text/event-stream' } },
+      (response) => {
+        if (response.statusCode !== 200) {
+          reject(new Error(`stream ${index}: ${response.statusCode}`));
+          return;
         }
-      });
-      resolve();
-    });
+        response.setEncoding('utf8');
+        let buffered = '';
+        response.on('data', (chunk) => {
+          buffered += chunk;
+          for (let end = buffered.indexOf('\n\n'); end >= 0; end = buffered.indexOf('\n\n')) {
+            const message = buffered.slice(0, end);
+            buffered = buffered.slice(end + 2);
+            const data = message.split('\n').find((line) => line.startsWith('data: '));
+            if (message.includes('event: entitlements') && data?.includes(organizationId)) arrivals[index].push(now());
+          }
+        });
+        resolve();
+      },
+    );
     request.on('error', reject);
     requests.push(request);
   });

@@ -39,7 +39,15 @@ let rawRevision = 0;
 /** One event, one transaction, one sync: what a store without group commit does per append. */
 function insertRaw() {
   const event = anEvent(rawRevision);
-  rawInsert.run('raw-1', rawRevision, event.id, event.type, JSON.stringify(event.data), JSON.stringify(event.metadata), new Date().toISOString());
+  rawInsert.run(
+    'raw-1',
+    rawRevision,
+    event.id,
+    event.type,
+    JSON.stringify(event.data),
+    JSON.stringify(event.metadata),
+    new Date().toISOString(),
+  );
   rawRevision += 1;
 }
 
@@ -114,7 +122,8 @@ const manyWriters = await compare(32, async () => {
   return WRITERS * 4;
 });
 const statsAfter = store.groupCommitStats();
-const appendsPerCommit = (statsAfter.writes - statsBefore.writes) / Math.max(1, statsAfter.commits - statsBefore.commits);
+const appendsPerCommit =
+  (statsAfter.writes - statsBefore.writes) / Math.max(1, statsAfter.commits - statsBefore.commits);
 raw.close();
 
 // Sequential reads of everything the port wrote: readAll in pages against a raw scan of the same file.
@@ -122,7 +131,9 @@ const stored = Number((await store.headPosition()) ?? 0n);
 function scanRaw() {
   const reader = new Database(portFile, { readonly: true });
   let count = 0;
-  const rows = reader.prepare('SELECT position, stream_id, revision, event_id, type, data, metadata, recorded_at FROM events ORDER BY position');
+  const rows = reader.prepare(
+    'SELECT position, stream_id, revision, event_id, type, data, metadata, recorded_at FROM events ORDER BY position',
+  );
   for (const row of rows.iterate()) {
     JSON.parse(row.data);
     JSON.parse(row.metadata);
@@ -157,7 +168,8 @@ rmSync(directory, { recursive: true, force: true });
 
 const format = (rate) => `${Math.round(rate).toLocaleString('en-US')} events/s`;
 const verdict = (value, target) => (value >= target ? 'meets' : 'MISSES');
-const line = (label, value, comparison = '') => console.log(`  ${label.padEnd(50)} ${format(value).padStart(16)}  ${comparison}`);
+const line = (label, value, comparison = '') =>
+  console.log(`  ${label.padEnd(50)} ${format(value).padStart(16)}  ${comparison}`);
 const judged = (result, target) =>
   `${result.ratio.toFixed(3)}x raw, median of ${result.pairs} slice pairs (totals: ${(result.port / result.raw).toFixed(3)}x); target >= ${target}x: ${verdict(result.ratio, target)}`;
 
@@ -167,7 +179,11 @@ line('raw better-sqlite3, 1 transaction per event', oneWriter.raw);
 line('port, 1 writer, each append awaited', oneWriter.port, judged(oneWriter, 0.9));
 console.log(`${WRITERS} writers: raw slices of 32 events, port slices of ${WRITERS} writers x 4 appends`);
 line('raw better-sqlite3, 1 transaction per event', manyWriters.raw);
-line(`port, ${WRITERS} concurrent writers`, manyWriters.port, `${judged(manyWriters, 3)}; ${appendsPerCommit.toFixed(1)} appends per commit`);
+line(
+  `port, ${WRITERS} concurrent writers`,
+  manyWriters.port,
+  `${judged(manyWriters, 3)}; ${appendsPerCommit.toFixed(1)} appends per commit`,
+);
 console.log(`sequential reads of the ${stored.toLocaleString('en-US')} events written (3 alternating passes)`);
 line('raw scan (rows + JSON.parse of data and metadata)', rawScan);
 line(`port readAll, pages of ${READ_PAGE}`, portRead, `${(portRead / rawScan).toFixed(2)}x raw scan`);

@@ -4,7 +4,8 @@
 // while the server's resident memory (/proc/<pid>/status VmRSS) is sampled every 5 ms. The baseline
 // is the same server's memory just before the download, in the same run; a flat export adds the same
 // few MB whatever N, far less than the file it sends.
-//   npm run build && node bench/history-export/run.mjs [--events 10000,100000,300000] [--format csv|jsonl] [--max-old-space-mb 48]
+//   npm run build && node bench/history-export/run.mjs [--events 10000,100000,300000] [--format csv|jsonl]
+// [--max-old-space-mb 48]
 import { execFileSync, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -16,10 +17,14 @@ import { openEventStore } from '../../dist/libs/event-store/src/index.js';
 import { builtServerEnvironment, freePort } from '../support/built-server.mjs';
 
 const root = path.resolve(import.meta.dirname, '../..');
-const { values } = parseArgs({ options: { events: { type: 'string' }, format: { type: 'string' }, 'max-old-space-mb': { type: 'string' } } });
+const { values } = parseArgs({
+  options: { events: { type: 'string' }, format: { type: 'string' }, 'max-old-space-mb': { type: 'string' } },
+});
 const sizes = (values.events ?? '10000,100000,300000').split(',').map(Number);
 const format = values.format ?? 'csv';
-/** A cap on the server's V8 old space: an export that held the history would die of it; a streamed one does not notice. */
+/**
+ * A cap on the server's V8 old space: an export that held the history would die of it; a streamed one does not notice.
+ */
 const maxOldSpaceMb = values['max-old-space-mb'];
 const serverEnvironment = (dataDir, port) => ({
   ...builtServerEnvironment(dataDir, port),
@@ -36,7 +41,15 @@ function eventOf(revision) {
   const k = Math.floor(revision / 6);
   switch (revision % 6) {
     case 0:
-      return ['MemberAdded', { userId: `user-${k}`, email: `person${k}@bench.example`, role: k % 4 === 0 ? 'admin' : 'member', chorusUser: false }];
+      return [
+        'MemberAdded',
+        {
+          userId: `user-${k}`,
+          email: `person${k}@bench.example`,
+          role: k % 4 === 0 ? 'admin' : 'member',
+          chorusUser: false,
+        },
+      ];
     case 1:
       return ['SiteAdded', { siteId: `site-${k}`, name: `Site "${k}", =draft`, hostname: `site${k}.bench.example` }];
     case 2:
@@ -54,14 +67,29 @@ async function writeHistory(dataDir, count) {
   await (await openEventStore({ dataDir })).close();
   const db = new Database(path.join(dataDir, 'events.sqlite'));
   db.pragma('synchronous = OFF');
-  const insert = db.prepare('INSERT INTO events (stream_id, revision, event_id, type, data, metadata, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?)');
+  const insert = db.prepare(
+    'INSERT INTO events (stream_id, revision, event_id, type, data, metadata, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+  );
   const start = Date.parse('2030-01-01T00:00:00Z');
   db.transaction(() => {
     for (let revision = 0; revision < count; revision += 1) {
       const [type, data] = eventOf(revision);
       const correlationId = randomUUID();
-      const metadata = JSON.stringify({ actor: revision % 3 === 0 ? 'cli' : 'billing', correlationId, causationId: correlationId, commandType: type });
-      insert.run(`organization-${organizationId}`, revision, randomUUID(), type, JSON.stringify(data), metadata, new Date(start + revision * 1000).toISOString());
+      const metadata = JSON.stringify({
+        actor: revision % 3 === 0 ? 'cli' : 'billing',
+        correlationId,
+        causationId: correlationId,
+        commandType: type,
+      });
+      insert.run(
+        `organization-${organizationId}`,
+        revision,
+        randomUUID(),
+        type,
+        JSON.stringify(data),
+        metadata,
+        new Date(start + revision * 1000).toISOString(),
+      );
     }
   })();
   db.close();
@@ -74,17 +102,29 @@ async function measure(count) {
   const port = await freePort();
   try {
     await writeHistory(dataDir, count);
-    const created = execFileSync(process.execPath, [path.join(root, 'bin', 'chorus.js'), 'api-key:create', '--name', 'bench', '--scopes', 'audit:read', '--json'], {
-      cwd: root,
-      env: builtServerEnvironment(dataDir, port),
-    });
+    const created = execFileSync(
+      process.execPath,
+      [path.join(root, 'bin', 'chorus.js'), 'api-key:create', '--name', 'bench', '--scopes', 'audit:read', '--json'],
+      {
+        cwd: root,
+        env: builtServerEnvironment(dataDir, port),
+      },
+    );
     const { key } = JSON.parse(created.toString());
-    const child = spawn(process.execPath, [path.join(root, 'dist/apps/api/src/main.js')], { cwd: root, stdio: 'ignore', env: serverEnvironment(dataDir, port) });
+    const child = spawn(process.execPath, [path.join(root, 'dist/apps/api/src/main.js')], {
+      cwd: root,
+      stdio: 'ignore',
+      env: serverEnvironment(dataDir, port),
+    });
     try {
       // Ready: the projections have caught up, so nothing but the download runs while it is measured.
       for (;;) {
-        if (child.exitCode !== null || child.signalCode !== null) throw new Error(`the server stopped before it was ready (${child.exitCode ?? child.signalCode})`);
-        const ready = await fetch(`http://127.0.0.1:${port}/health`).then((response) => response.json(), () => undefined);
+        if (child.exitCode !== null || child.signalCode !== null)
+          throw new Error(`the server stopped before it was ready (${child.exitCode ?? child.signalCode})`);
+        const ready = await fetch(`http://127.0.0.1:${port}/health`).then(
+          (response) => response.json(),
+          () => undefined,
+        );
         if (ready?.ready) break;
         await sleep(200);
       }
@@ -93,7 +133,10 @@ async function measure(count) {
       let peak = baseline;
       const sampler = setInterval(() => (peak = Math.max(peak, rssOf(child.pid))), 5);
       const started = performance.now();
-      const response = await fetch(`http://127.0.0.1:${port}/organizations/${organizationId}/history/export?format=${format}`, { headers: { authorization: `Bearer ${key}` } });
+      const response = await fetch(
+        `http://127.0.0.1:${port}/organizations/${organizationId}/history/export?format=${format}`,
+        { headers: { authorization: `Bearer ${key}` } },
+      );
       if (response.status !== 200) throw new Error(`the export answered ${response.status}: ${await response.text()}`);
       let bytes = 0;
       let lines = 0;
@@ -113,7 +156,9 @@ async function measure(count) {
   }
 }
 
-console.log(`history export (${format}), built server on the embedded store${maxOldSpaceMb === undefined ? '' : ` with --max-old-space-size=${maxOldSpaceMb}`}; RSS sampled every 5 ms`);
+console.log(
+  `history export (${format}), built server on the embedded store${maxOldSpaceMb === undefined ? '' : ` with --max-old-space-size=${maxOldSpaceMb}`}; RSS sampled every 5 ms`,
+);
 console.log('events | file | lines | time | events/s | RSS before | peak RSS | added by the export | added / file');
 const results = [];
 for (const count of sizes) {
@@ -127,5 +172,7 @@ for (const count of sizes) {
 const [smallest, largest] = [results[0], results.at(-1)];
 if (smallest !== undefined && largest !== undefined && largest !== smallest) {
   const ratio = (largest.peak - largest.baseline) / Math.max(1, smallest.peak - smallest.baseline);
-  console.log(`${largest.count / smallest.count}x the events: ${ratio.toFixed(2)}x the memory the export adds (flat: about 1x), ${(largest.bytes / smallest.bytes).toFixed(1)}x the bytes sent`);
+  console.log(
+    `${largest.count / smallest.count}x the events: ${ratio.toFixed(2)}x the memory the export adds (flat: about 1x), ${(largest.bytes / smallest.bytes).toFixed(1)}x the bytes sent`,
+  );
 }

@@ -9,14 +9,24 @@ import autocannon from 'autocannon';
 import { builtServerEnvironment, freePort, untilHealthy } from '../support/built-server.mjs';
 
 const builds = process.argv.slice(2);
-const ticks = (pid) => { const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' '); return Number(f[11]) + Number(f[12]); };
-const fire = (url, amount) => new Promise((resolve, reject) => autocannon({ url, connections: 32, amount }, (e, r) => (e ? reject(e) : resolve(r))));
+const ticks = (pid) => {
+  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return Number(f[11]) + Number(f[12]);
+};
+const fire = (url, amount) =>
+  new Promise((resolve, reject) =>
+    autocannon({ url, connections: 32, amount }, (e, r) => (e ? reject(e) : resolve(r))),
+  );
 const results = Object.fromEntries(builds.map((b) => [b, []]));
 for (let round = 0; round < 3; round += 1) {
   for (const build of builds) {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'cpuper-'));
     const port = await freePort();
-    const child = spawn(process.execPath, [path.join(build, 'dist/apps/api/src/main.js')], { cwd: build, env: builtServerEnvironment(dataDir, port), stdio: 'ignore' });
+    const child = spawn(process.execPath, [path.join(build, 'dist/apps/api/src/main.js')], {
+      cwd: build,
+      env: builtServerEnvironment(dataDir, port),
+      stdio: 'ignore',
+    });
     const url = `http://127.0.0.1:${port}/health`;
     await untilHealthy(child, `http://127.0.0.1:${port}`);
     await fire(url, 3000);
@@ -32,4 +42,11 @@ for (let round = 0; round < 3; round += 1) {
     console.log(build, 'round', round + 1, results[build].at(-1).toFixed(1), 'µs CPU per request');
   }
 }
-for (const [build, values] of Object.entries(results)) console.log(build, 'median', values.sort((a, b) => a - b)[1].toFixed(1), 'µs', values.map((v) => v.toFixed(1)).join(' / '));
+for (const [build, values] of Object.entries(results))
+  console.log(
+    build,
+    'median',
+    values.sort((a, b) => a - b)[1].toFixed(1),
+    'µs',
+    values.map((v) => v.toFixed(1)).join(' / '),
+  );

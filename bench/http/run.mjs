@@ -54,18 +54,28 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function run(command, args, env) {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, {
+      cwd: root,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
     child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.once('exit', (code) => (code === 0 ? resolve(stdout) : reject(new Error(`${command} ${args.join(' ')} exited ${code}: ${stderr}`))));
+    child.once('exit', (code) =>
+      code === 0 ? resolve(stdout) : reject(new Error(`${command} ${args.join(' ')} exited ${code}: ${stderr}`)),
+    );
   });
 }
 
 /** A long-running process that prints nothing we need; resolves once `ready()` answers. */
 async function startProcess(args, env, ready) {
-  const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, args, {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
   child.stderr.on('data', (chunk) => (stderr += chunk));
   const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve(signal ?? code)));
@@ -147,30 +157,48 @@ const chorusEnv = {
 // Default settings: whatever this shell says about projections or logging does not apply.
 for (const setting of ['PROJECTIONS', 'LOG_LEVEL', 'TRUST_PROXY']) delete process.env[setting];
 // The server's own build writes the store it reads (an older build refuses a newer schema).
-const cli = (...args) => run(process.execPath, [path.join(buildRootOf(serverMain), 'bin/chorus.js'), ...args, '--json'], chorusEnv);
+const cli = (...args) =>
+  run(process.execPath, [path.join(buildRootOf(serverMain), 'bin/chorus.js'), ...args, '--json'], chorusEnv);
 
 const processes = [];
 try {
   // Before the server starts: an API key and the users who sign in (the command line, same DATA_DIR).
-  const apiKey = JSON.parse(await cli('api-key:create', '--name', 'bench', '--scopes', 'organizations:read,organizations:write')).key;
+  const apiKey = JSON.parse(
+    await cli('api-key:create', '--name', 'bench', '--scopes', 'organizations:read,organizations:write'),
+  ).key;
   const loginEmails = Array.from({ length: loginUsers }, (_, index) => `login-${index}@bench.example`);
   const historyEmails = Array.from({ length: rounds + 1 }, (_, index) => `history-${index}@bench.example`);
   const emails = [...(wanted('logins') ? loginEmails : []), ...(wanted('history') ? historyEmails : [])];
   for (let from = 0; from < emails.length; from += 4) {
-    await Promise.all(emails.slice(from, from + 4).map((email) => cli('user:create', '--email', email, '--password', password)));
+    await Promise.all(
+      emails.slice(from, from + 4).map((email) => cli('user:create', '--email', email, '--password', password)),
+    );
   }
 
   const chorusPort = await freePort();
   const helloPort = await freePort();
   const chorusUrl = `http://127.0.0.1:${chorusPort}`;
   const helloUrl = `http://127.0.0.1:${helloPort}`;
-  const profile = values['cpu-prof'] === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', path.resolve(values['cpu-prof'])];
-  processes.push(await startProcess([...profile, serverMain], { ...chorusEnv, PORT: String(chorusPort) }, () => answers(`${chorusUrl}/health`)));
-  processes.push(await startProcess([path.join(root, 'bench/http/hello-world.mjs')], { PORT: String(helloPort) }, () => answers(helloUrl)));
+  const profile =
+    values['cpu-prof'] === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', path.resolve(values['cpu-prof'])];
+  processes.push(
+    await startProcess([...profile, serverMain], { ...chorusEnv, PORT: String(chorusPort) }, () =>
+      answers(`${chorusUrl}/health`),
+    ),
+  );
+  processes.push(
+    await startProcess([path.join(root, 'bench/http/hello-world.mjs')], { PORT: String(helloPort) }, () =>
+      answers(helloUrl),
+    ),
+  );
 
   const auth = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' };
   async function call(method, route, body) {
-    const response = await fetch(`${chorusUrl}${route}`, { method, headers: auth, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+    const response = await fetch(`${chorusUrl}${route}`, {
+      method,
+      headers: auth,
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
     const answer = await response.json();
     if (!response.ok) throw new Error(`${method} ${route}: ${response.status} ${JSON.stringify(answer)}`);
     return answer;
@@ -202,7 +230,11 @@ try {
           setupRequest: (request) => {
             const id = ids[next % ids.length];
             next += 1;
-            return { ...request, path: `/organizations/${id}/members`, body: JSON.stringify({ email: `m-${unique()}@bench.example`, role: 'member' }) };
+            return {
+              ...request,
+              path: `/organizations/${id}/members`,
+              body: JSON.stringify({ email: `m-${unique()}@bench.example`, role: 'member' }),
+            };
           },
         },
       ],
@@ -213,26 +245,43 @@ try {
   const page = await fetch(`${chorusUrl}/login`);
   if (!page.ok) throw new Error(`GET /login: ${page.status} (run \`npm run build:web\`)`);
   const cookies = page.headers.getSetCookie().map((cookie) => cookie.split(';')[0]);
-  const xsrf = decodeURIComponent(cookies.find((cookie) => cookie.startsWith('XSRF-TOKEN='))?.slice('XSRF-TOKEN='.length) ?? '');
+  const xsrf = decodeURIComponent(
+    cookies.find((cookie) => cookie.startsWith('XSRF-TOKEN='))?.slice('XSRF-TOKEN='.length) ?? '',
+  );
   const browser = { cookie: cookies.join('; '), 'x-xsrf-token': xsrf, 'content-type': 'application/json' };
   async function signIn(email) {
     const started = performance.now();
-    const response = await fetch(`${chorusUrl}/login`, { method: 'POST', headers: browser, body: JSON.stringify({ username: email, password }) });
+    const response = await fetch(`${chorusUrl}/login`, {
+      method: 'POST',
+      headers: browser,
+      body: JSON.stringify({ username: email, password }),
+    });
     await response.arrayBuffer();
     if (response.status !== 204) throw new Error(`POST /login: ${response.status}`);
     return performance.now() - started;
   }
 
   const readOrganization = (await newOrganizations(1))[0];
-  for (let index = 0; index < 5; index += 1) await call('POST', `/organizations/${readOrganization}/members`, { email: `r-${index}@bench.example`, role: 'member' });
+  for (let index = 0; index < 5; index += 1)
+    await call('POST', `/organizations/${readOrganization}/members`, {
+      email: `r-${index}@bench.example`,
+      role: 'member',
+    });
   let largeOrganizations = [];
   if (wanted('members')) {
     largeOrganizations = await newOrganizations(organizationsPerMeasure);
     const filling = Date.now();
     await addMembers('fill', largeOrganizations, largeOrganizationMembers);
-    console.log(`${organizationsPerMeasure} organizations filled with ${largeOrganizationMembers} members each in ${((Date.now() - filling) / 1000).toFixed(1)} s`);
+    console.log(
+      `${organizationsPerMeasure} organizations filled with ${largeOrganizationMembers} members each in ${((Date.now() - filling) / 1000).toFixed(1)} s`,
+    );
   }
-  const passwordHash = await argon2.hash(password, { type: argon2.argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 });
+  const passwordHash = await argon2.hash(password, {
+    type: argon2.argon2id,
+    memoryCost: 19_456,
+    timeCost: 2,
+    parallelism: 1,
+  });
 
   /** argon2id verify alone, `connections` in flight, for `seconds`: what a login cannot be faster than. */
   async function rawVerify() {
@@ -259,17 +308,28 @@ try {
       measure.health = await load('GET /health', { url: `${chorusUrl}/health`, duration });
     }
     if (wanted('read')) {
-      measure.organization = await load('GET /organizations/:id', { url: `${chorusUrl}/organizations/${readOrganization}`, headers: auth, duration });
+      measure.organization = await load('GET /organizations/:id', {
+        url: `${chorusUrl}/organizations/${readOrganization}`,
+        headers: auth,
+        duration,
+      });
       measure.health2 = await load('GET /health', { url: `${chorusUrl}/health`, duration });
     }
     if (wanted('members')) {
       const fresh = await newOrganizations(organizationsPerMeasure);
       measure.addFresh = await addMembers('POST members, fresh organizations', fresh, warmUp ? 2 : addsPerOrganization);
-      measure.addLarge = await addMembers('POST members, large organizations', largeOrganizations, warmUp ? 2 : addsPerOrganization);
+      measure.addLarge = await addMembers(
+        'POST members, large organizations',
+        largeOrganizations,
+        warmUp ? 2 : addsPerOrganization,
+      );
       measure.health3 = await load('GET /health', { url: `${chorusUrl}/health`, duration });
     }
     if (wanted('logins')) {
-      /** POST /login round-robin over the users; `fromOwnAddress`: each user's own X-Forwarded-For (trusted from loopback only). */
+      /**
+       * POST /login round-robin over the users; `fromOwnAddress`: each user's own X-Forwarded-For (trusted from
+       * loopback only).
+       */
       const logins = (name, fromOwnAddress) => {
         let next = 0;
         return load(name, {
@@ -282,7 +342,9 @@ try {
               headers: browser,
               setupRequest: (request) => {
                 const user = (next += 1) % loginUsers;
-                const headers = fromOwnAddress ? { ...request.headers, 'x-forwarded-for': `192.0.2.${user + 1}` } : request.headers;
+                const headers = fromOwnAddress
+                  ? { ...request.headers, 'x-forwarded-for': `192.0.2.${user + 1}` }
+                  : request.headers;
                 return { ...request, headers, body: JSON.stringify({ username: loginEmails[user], password }) };
               },
             },
@@ -304,7 +366,10 @@ try {
       const email = historyEmails[measures.length];
       const latencies = [];
       for (let index = 0; index < historySignIns; index += 1) latencies.push(await signIn(email));
-      measure.history = { first: median(latencies.slice(0, historyWindow)), last: median(latencies.slice(-historyWindow)) };
+      measure.history = {
+        first: median(latencies.slice(0, historyWindow)),
+        last: median(latencies.slice(-historyWindow)),
+      };
     }
     return measure;
   }
@@ -338,7 +403,9 @@ function spread(numbers, digits = 2) {
 
 function report(measures) {
   const ratio = (label, target, numerator, denominator) => {
-    const values = measures.map((measure) => numerator(measure) / denominator(measure)).filter((value) => Number.isFinite(value));
+    const values = measures
+      .map((measure) => numerator(measure) / denominator(measure))
+      .filter((value) => Number.isFinite(value));
     if (values.length === 0) return;
     const verdict = median(values) >= target ? 'met' : 'NOT met';
     console.log(`  ${label.padEnd(70)} ${spread(values, 3).padStart(22)}   target >= ${target}: ${verdict} (median)`);
@@ -346,10 +413,26 @@ function report(measures) {
   const rate = (label, pick) => {
     const picked = measures.map(pick).filter((value) => value !== undefined);
     if (picked.length === 0) return;
-    const latencies = picked[0].p50 === undefined ? '' : `   p50 ${spread(picked.map((m) => m.p50), 1)} ms   p99 ${spread(picked.map((m) => m.p99), 1)} ms`;
-    console.log(`  ${label.padEnd(44)} ${spread(picked.map((m) => m.rps), 0).padStart(24)} /s${latencies}`);
+    const latencies =
+      picked[0].p50 === undefined
+        ? ''
+        : `   p50 ${spread(
+            picked.map((m) => m.p50),
+            1,
+          )} ms   p99 ${spread(
+            picked.map((m) => m.p99),
+            1,
+          )} ms`;
+    console.log(
+      `  ${label.padEnd(44)} ${spread(
+        picked.map((m) => m.rps),
+        0,
+      ).padStart(24)} /s${latencies}`,
+    );
   };
-  console.log(`\nbench/http: ${measures.length} rounds, ${connections} connections, ${seconds} s per time-bound measure (min / median / max)`);
+  console.log(
+    `\nbench/http: ${measures.length} rounds, ${connections} connections, ${seconds} s per time-bound measure (min / median / max)`,
+  );
   console.log('rates');
   rate('bare NestJS hello world, GET /', (m) => m.hello);
   rate('GET /health', (m) => m.health);
@@ -361,18 +444,59 @@ function report(measures) {
   rate(`argon2id verify alone, ${connections} in flight`, (m) => m.argon2);
   if (measures[0].history !== undefined) {
     console.log(
-      `  one user's sign-ins, median latency           first ${historyWindow}: ${spread(measures.map((m) => m.history.first), 1)} ms   ` +
-        `last ${historyWindow} of ${historySignIns}: ${spread(measures.map((m) => m.history.last), 1)} ms`,
+      `  one user's sign-ins, median latency           first ${historyWindow}: ${spread(
+        measures.map((m) => m.history.first),
+        1,
+      )} ms   ` +
+        `last ${historyWindow} of ${historySignIns}: ${spread(
+          measures.map((m) => m.history.last),
+          1,
+        )} ms`,
     );
   }
   console.log('ratios (min / median / max)');
-  ratio('POST members rps / GET /health rps', 0.6, (m) => m.addFresh?.rps, (m) => m.health3?.rps);
-  ratio(`POST members at ${largeOrganizationMembers}+ members / fresh organizations`, 0.8, (m) => m.addLarge?.rps, (m) => m.addFresh?.rps);
-  ratio('GET /health rps / bare NestJS hello world', 0.85, (m) => m.health?.rps, (m) => m.hello?.rps);
-  ratio('GET /organizations/:id rps / GET /health', 0.8, (m) => m.organization?.rps, (m) => m.health2?.rps);
-  ratio('logins/s / raw argon2id verify/s (same parameters, concurrency)', 0.9, (m) => m.logins?.rps, (m) => m.argon2?.rps);
-  ratio('the same, each user from an address of their own', 0.9, (m) => m.loginsManyAddresses?.rps, (m) => m.argon2?.rps);
-  ratio(`same user's sign-in rate, last ${historyWindow} of ${historySignIns} / first ${historyWindow}`, 0.95, (m) => m.history?.first, (m) => m.history?.last);
+  ratio(
+    'POST members rps / GET /health rps',
+    0.6,
+    (m) => m.addFresh?.rps,
+    (m) => m.health3?.rps,
+  );
+  ratio(
+    `POST members at ${largeOrganizationMembers}+ members / fresh organizations`,
+    0.8,
+    (m) => m.addLarge?.rps,
+    (m) => m.addFresh?.rps,
+  );
+  ratio(
+    'GET /health rps / bare NestJS hello world',
+    0.85,
+    (m) => m.health?.rps,
+    (m) => m.hello?.rps,
+  );
+  ratio(
+    'GET /organizations/:id rps / GET /health',
+    0.8,
+    (m) => m.organization?.rps,
+    (m) => m.health2?.rps,
+  );
+  ratio(
+    'logins/s / raw argon2id verify/s (same parameters, concurrency)',
+    0.9,
+    (m) => m.logins?.rps,
+    (m) => m.argon2?.rps,
+  );
+  ratio(
+    'the same, each user from an address of their own',
+    0.9,
+    (m) => m.loginsManyAddresses?.rps,
+    (m) => m.argon2?.rps,
+  );
+  ratio(
+    `same user's sign-in rate, last ${historyWindow} of ${historySignIns} / first ${historyWindow}`,
+    0.95,
+    (m) => m.history?.first,
+    (m) => m.history?.last,
+  );
 }
 
 /** The two store ratios of the table come from the benches that measure them. */
@@ -385,7 +509,12 @@ async function storeBenches() {
     writer.push(Number(/port, 1 writer.*?([\d.]+)x raw/.exec(output)?.[1]));
   }
   const output = await run(process.execPath, [path.join(root, 'bench/projections/run.mjs'), '--rounds', '3'], {});
-  for (const match of output.matchAll(/^round \d+: .*organizations rebuild ([\d.]+)x raw/gm)) rebuild.push(Number(match[1]));
-  console.log(`  ${'one writer, port / raw better-sqlite3, same durability'.padEnd(70)} ${spread(writer, 3).padStart(22)}   target >= 0.9`);
-  console.log(`  ${'read-model rebuild, 1M events / raw scan + JSON.parse'.padEnd(70)} ${spread(rebuild, 3).padStart(22)}   target >= 0.5`);
+  for (const match of output.matchAll(/^round \d+: .*organizations rebuild ([\d.]+)x raw/gm))
+    rebuild.push(Number(match[1]));
+  console.log(
+    `  ${'one writer, port / raw better-sqlite3, same durability'.padEnd(70)} ${spread(writer, 3).padStart(22)}   target >= 0.9`,
+  );
+  console.log(
+    `  ${'read-model rebuild, 1M events / raw scan + JSON.parse'.padEnd(70)} ${spread(rebuild, 3).padStart(22)}   target >= 0.5`,
+  );
 }

@@ -33,17 +33,27 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function run(args, env) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, args, {
+      cwd: root,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
     child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.once('exit', (code) => (code === 0 ? resolve(stdout) : reject(new Error(`${args.join(' ')} exited ${code}: ${stderr}`))));
+    child.once('exit', (code) =>
+      code === 0 ? resolve(stdout) : reject(new Error(`${args.join(' ')} exited ${code}: ${stderr}`)),
+    );
   });
 }
 
 async function startProcess(args, env, ready) {
-  const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, args, {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   let stdout = '';
   child.stderr.on('data', (chunk) => (stderr += chunk));
@@ -80,7 +90,7 @@ async function settled() {
   if (!existsSync('/proc/self/stat')) return sleep(2000);
   const cpu = () => processes.map((child) => cpuSeconds(child.pid));
   let before = cpu();
-  for (const since = Date.now(); ; ) {
+  for (const since = Date.now(); ;) {
     await sleep(1000);
     const after = cpu();
     if (after.every((seconds, index) => seconds - before[index] < 0.02)) return;
@@ -105,7 +115,9 @@ process.on('SIGTERM', () => { console.log(JSON.stringify({ requests, bytes })); 
 `;
 
 // Default settings: whatever this shell says about projections, logging or tracing does not apply.
-for (const setting of Object.keys(process.env)) if (['PROJECTIONS', 'LOG_LEVEL', 'TRUST_PROXY'].includes(setting) || setting.startsWith('OTEL_')) delete process.env[setting];
+for (const setting of Object.keys(process.env))
+  if (['PROJECTIONS', 'LOG_LEVEL', 'TRUST_PROXY'].includes(setting) || setting.startsWith('OTEL_'))
+    delete process.env[setting];
 
 const directories = [];
 try {
@@ -132,17 +144,31 @@ try {
   ]) {
     const dataDir = mkdtempSync(path.join(tmpdir(), `chorus-bench-tracing-${name}-`));
     directories.push(dataDir);
-    const env = { NODE_ENV: 'development', DATA_DIR: dataDir, HOST: '127.0.0.1', SEED_DEMO: 'false', EVENTSTORE_CONNECTION_STRING: '' };
+    const env = {
+      NODE_ENV: 'development',
+      DATA_DIR: dataDir,
+      HOST: '127.0.0.1',
+      SEED_DEMO: 'false',
+      EVENTSTORE_CONNECTION_STRING: '',
+    };
     const cli = (...args) => run([path.join(buildRootOf(serverMain), 'bin/chorus.js'), ...args, '--json'], env);
-    const apiKey = JSON.parse(await cli('api-key:create', '--name', 'bench', '--scopes', 'organizations:read,organizations:write')).key;
+    const apiKey = JSON.parse(
+      await cli('api-key:create', '--name', 'bench', '--scopes', 'organizations:read,organizations:write'),
+    ).key;
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
-    processes.push(await startProcess([serverMain], { ...env, ...extra, PORT: String(port) }, () => answers(`${url}/health`)));
+    processes.push(
+      await startProcess([serverMain], { ...env, ...extra, PORT: String(port) }, () => answers(`${url}/health`)),
+    );
     servers[name] = { url, auth: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' } };
   }
 
   async function call(server, method, route, body) {
-    const response = await fetch(`${server.url}${route}`, { method, headers: server.auth, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+    const response = await fetch(`${server.url}${route}`, {
+      method,
+      headers: server.auth,
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
     const answer = await response.json();
     if (!response.ok) throw new Error(`${method} ${route}: ${response.status} ${JSON.stringify(answer)}`);
     return answer;
@@ -171,7 +197,11 @@ try {
               setupRequest: (request) => {
                 const id = ids[next % ids.length];
                 next += 1;
-                return { ...request, path: `/organizations/${id}/members`, body: JSON.stringify({ email: `m-${unique()}@bench.example`, role: 'member' }) };
+                return {
+                  ...request,
+                  path: `/organizations/${id}/members`,
+                  body: JSON.stringify({ email: `m-${unique()}@bench.example`, role: 'member' }),
+                };
               },
             },
           ],
@@ -179,7 +209,8 @@ try {
         (error, done) => (error ? reject(error) : resolve(done)),
       ),
     );
-    if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) throw new Error(`${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
+    if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0)
+      throw new Error(`${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
     return { rps: result['2xx'] / result.duration, p50: result.latency.p50, p99: result.latency.p99 };
   }
 
@@ -193,13 +224,16 @@ try {
     for (const name of order) measured[name] = await addMembers(servers[name], addsPerOrganization);
     const ratio = measured.on.rps / measured.off.rps;
     ratios.push(ratio);
-    const line = (name) => `${measured[name].rps.toFixed(0)}/s (p50 ${measured[name].p50} ms, p99 ${measured[name].p99} ms)`;
+    const line = (name) =>
+      `${measured[name].rps.toFixed(0)}/s (p50 ${measured[name].p50} ms, p99 ${measured[name].p99} ms)`;
     console.log(`round ${round + 1}: tracing off ${line('off')}, on ${line('on')}: on / off ${ratio.toFixed(3)}`);
   }
   await settled();
   const sorted = [...ratios].sort((a, b) => a - b);
   const median = sorted[Math.floor(sorted.length / 2)];
-  console.log(`add-member, tracing on (${protocol}, every trace) / off: ${sorted[0].toFixed(3)} / ${median.toFixed(3)} / ${sorted.at(-1).toFixed(3)} (min / median / max; target >= 0.9)`);
+  console.log(
+    `add-member, tracing on (${protocol}, every trace) / off: ${sorted[0].toFixed(3)} / ${median.toFixed(3)} / ${sorted.at(-1).toFixed(3)} (min / median / max; target >= 0.9)`,
+  );
   processes.shift();
   await receiver.stop();
   console.log(`the receiver took ${receiver.stdout().trim()}`);

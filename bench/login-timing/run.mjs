@@ -9,7 +9,15 @@
 // each from an address of its own (X-Forwarded-For through TRUST_PROXY=loopback) so that no throttle
 // delay applies: every account and name gets one attempt per round, three in all, before any delay.
 // The POST /login latency of each is recorded; the figure is the difference of the medians.
-import { dataDirectory, median, percentile, registerUsers, signIn, spread, startServer } from '../support/sign-in-server.mjs';
+import {
+  dataDirectory,
+  median,
+  percentile,
+  registerUsers,
+  signIn,
+  spread,
+  startServer,
+} from '../support/sign-in-server.mjs';
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const accounts = Number(process.env.BENCH_ACCOUNTS ?? 100);
@@ -29,14 +37,18 @@ async function attempt(kind, round, index) {
 
 try {
   // Warm up on names of neither kind measured.
-  for (let index = 0; index < 20; index += 1) await signIn(server.baseUrl, `warm-up-${index}`, 'x', address(9, index, 'warm'));
-  console.log(`Failed sign-ins, POST /login latency, ${accounts} real accounts and ${accounts} names that are nobody's per round.\n`);
+  for (let index = 0; index < 20; index += 1)
+    await signIn(server.baseUrl, `warm-up-${index}`, 'x', address(9, index, 'warm'));
+  console.log(
+    `Failed sign-ins, POST /login latency, ${accounts} real accounts and ${accounts} names that are nobody's per round.\n`,
+  );
   const differences = [];
   const pairedDifferences = [];
   for (let round = 1; round <= rounds; round += 1) {
     const samples = { real: [], unknown: [] };
     for (let index = 0; index < accounts; index += 1) {
-      for (const kind of index % 2 === 0 ? ['real', 'unknown'] : ['unknown', 'real']) samples[kind].push(await attempt(kind, round, index));
+      for (const kind of index % 2 === 0 ? ['real', 'unknown'] : ['unknown', 'real'])
+        samples[kind].push(await attempt(kind, round, index));
     }
     const real = median(samples.real);
     const unknown = median(samples.unknown);
@@ -50,8 +62,12 @@ try {
         `(${(((real - unknown) / unknown) * 100).toFixed(1)}%), median of paired differences ${paired.toFixed(2)} ms`,
     );
   }
-  console.log(`\nreal account - nobody's, difference of medians (min / median / max of ${rounds} rounds): ${spread(differences)} ms`);
-  console.log(`real account - nobody's, median of paired differences (min / median / max of ${rounds} rounds): ${spread(pairedDifferences)} ms`);
+  console.log(
+    `\nreal account - nobody's, difference of medians (min / median / max of ${rounds} rounds): ${spread(differences)} ms`,
+  );
+  console.log(
+    `real account - nobody's, median of paired differences (min / median / max of ${rounds} rounds): ${spread(pairedDifferences)} ms`,
+  );
 } finally {
   await server.stop();
   data.remove();

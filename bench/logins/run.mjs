@@ -14,7 +14,15 @@
 import argon2 from 'argon2';
 import { performance } from 'node:perf_hooks';
 import { argon2Parameters } from '../../dist/libs/identity/src/passwords/password-hasher.js';
-import { dataDirectory, median, percentile, registerUsers, signIn, spread, startServer } from '../support/sign-in-server.mjs';
+import {
+  dataDirectory,
+  median,
+  percentile,
+  registerUsers,
+  signIn,
+  spread,
+  startServer,
+} from '../support/sign-in-server.mjs';
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 4);
@@ -45,7 +53,10 @@ async function slice(work, ms) {
  * changes by twice within a minute, which two measurements made one after the other would read as a ratio.
  */
 async function alternating(first, second) {
-  const totals = [{ done: 0, seconds: 0 }, { done: 0, seconds: 0 }];
+  const totals = [
+    { done: 0, seconds: 0 },
+    { done: 0, seconds: 0 },
+  ];
   for (let index = 0; index < seconds; index += 1) {
     for (const [which, work] of [first, second].entries()) {
       const { done, seconds: took } = await slice(work, 1000);
@@ -94,9 +105,11 @@ async function historyRound() {
   };
   try {
     // Other users' sign-ins first, so that the 1st sign-ins timed meet a server as warm as the 200th do.
-    await Promise.all(warmUp.map(async (name) => {
-      for (let index = 0; index < 25; index += 1) await signIn(server.baseUrl, name);
-    }));
+    await Promise.all(
+      warmUp.map(async (name) => {
+        for (let index = 0; index < 25; index += 1) await signIn(server.baseUrl, name);
+      }),
+    );
     const first = await timed();
     const queue = names.flatMap((name) => Array.from({ length: signIns - 2 }, () => name));
     await Promise.all(
@@ -115,7 +128,9 @@ async function historyRound() {
   }
 }
 
-console.log(`Sign-in cost, ${rounds} rounds (min / median / max). argon2id m=${argon2Parameters.memoryCost} KiB, t=${argon2Parameters.timeCost}, p=${argon2Parameters.parallelism}.\n`);
+console.log(
+  `Sign-in cost, ${rounds} rounds (min / median / max). argon2id m=${argon2Parameters.memoryCost} KiB, t=${argon2Parameters.timeCost}, p=${argon2Parameters.parallelism}.\n`,
+);
 
 const throughput = [];
 for (let round = 1; parts.includes('throughput') && round <= rounds; round += 1) {
@@ -125,12 +140,26 @@ for (let round = 1; parts.includes('throughput') && round <= rounds; round += 1)
     `round ${round}: argon2id ${result.verifies.toFixed(1)} verify/s, logins ${result.logins.toFixed(1)}/s (p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms): ratio ${(result.logins / result.verifies).toFixed(3)}`,
   );
 }
-if (throughput.length > 0) console.log(`logins/s / argon2id verify/s, concurrency ${concurrency}, ${seconds} s each in 1 s slices: ${spread(throughput.map((r) => r.logins / r.verifies), 3)} (target >= 0.9)\n`);
+if (throughput.length > 0)
+  console.log(
+    `logins/s / argon2id verify/s, concurrency ${concurrency}, ${seconds} s each in 1 s slices: ${spread(
+      throughput.map((r) => r.logins / r.verifies),
+      3,
+    )} (target >= 0.9)\n`,
+  );
 
 const history = [];
 for (let round = 1; parts.includes('history') && round <= rounds; round += 1) {
   const result = await historyRound();
   history.push(result);
-  console.log(`round ${round}: ${users} users, median POST /login of their 1st sign-in ${result.first.toFixed(1)} ms, of their ${signIns}th ${result.last.toFixed(1)} ms: ratio ${result.ratio.toFixed(3)}`);
+  console.log(
+    `round ${round}: ${users} users, median POST /login of their 1st sign-in ${result.first.toFixed(1)} ms, of their ${signIns}th ${result.last.toFixed(1)} ms: ratio ${result.ratio.toFixed(3)}`,
+  );
 }
-if (history.length > 0) console.log(`the same user's ${signIns}th sign-in / their 1st (speed, median latency 1st / ${signIns}th): ${spread(history.map((r) => r.ratio), 3)} (target >= 0.95)`);
+if (history.length > 0)
+  console.log(
+    `the same user's ${signIns}th sign-in / their 1st (speed, median latency 1st / ${signIns}th): ${spread(
+      history.map((r) => r.ratio),
+      3,
+    )} (target >= 0.95)`,
+  );

@@ -1,7 +1,8 @@
 // Chorus's PostgreSQL event store against what else would write the same events to the same server, in one
 // run: raw inserts (one transaction per event, what a hand-written store does) and Emmett's PostgreSQL event
 // store. One throw-away cluster from Debian's binaries, fsync and synchronous_commit on, a database each.
-//   npm run build:server && (cd bench/postgres && npm install) && node bench/postgres/run.mjs [--rounds 3] [--seconds 5]
+//   npm run build:server && (cd bench/postgres && npm install) && node bench/postgres/run.mjs [--rounds 3] [--seconds
+// 5]
 // See README.md beside this file.
 import { execFileSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
@@ -28,9 +29,14 @@ const MANY = 64;
 
 /** A cluster of its own: initdb refuses root, so as root the cluster belongs to `postgres`. */
 function startCluster() {
-  const versions = readdirSync('/usr/lib/postgresql').filter((version) => existsSync(`/usr/lib/postgresql/${version}/bin/pg_ctl`));
+  const versions = readdirSync('/usr/lib/postgresql').filter((version) =>
+    existsSync(`/usr/lib/postgresql/${version}/bin/pg_ctl`),
+  );
   const bin = `/usr/lib/postgresql/${versions.sort((a, b) => Number(b) - Number(a))[0]}/bin`;
-  const asOwner = (tool, args) => (process.getuid() === 0 ? ['runuser', ['-u', 'postgres', '--', `${bin}/${tool}`, ...args]] : [`${bin}/${tool}`, args]);
+  const asOwner = (tool, args) =>
+    process.getuid() === 0
+      ? ['runuser', ['-u', 'postgres', '--', `${bin}/${tool}`, ...args]]
+      : [`${bin}/${tool}`, args];
   const run = (tool, args) => execFileSync(...asOwner(tool, args), { stdio: ['ignore', 'ignore', 'inherit'] });
   const dir = mkdtempSync(path.join(tmpdir(), 'chorus-bench-pg-'));
   if (process.getuid() === 0) chownSync(dir, Number(execFileSync('id', ['-u', 'postgres']).toString().trim()), -1);
@@ -49,10 +55,21 @@ async function freePort() {
 
 const cluster = startCluster();
 const port = await freePort();
-// The server's defaults, durable: fsync on, synchronous_commit on; enough connections for 64 raw writers and the stores' pools.
-cluster.run('pg_ctl', ['-D', cluster.dir, '-o', `-p ${port} -k ${cluster.dir} -c listen_addresses=127.0.0.1 -c max_connections=200`, '-l', `${cluster.dir}/server.log`, '-w', 'start']);
+// The server's defaults, durable: fsync on, synchronous_commit on; enough connections for 64 raw writers and the
+// stores' pools.
+cluster.run('pg_ctl', [
+  '-D',
+  cluster.dir,
+  '-o',
+  `-p ${port} -k ${cluster.dir} -c listen_addresses=127.0.0.1 -c max_connections=200`,
+  '-l',
+  `${cluster.dir}/server.log`,
+  '-w',
+  'start',
+]);
 const urlOf = (database) => `postgres://postgres@127.0.0.1:${port}/${database}`;
-for (const database of ['chorus', 'raw', 'emmett']) cluster.run('createdb', ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', database]);
+for (const database of ['chorus', 'raw', 'emmett'])
+  cluster.run('createdb', ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', database]);
 
 const chorus = await PostgresEventStore.connect({ connectionString: urlOf('chorus') });
 const raw = new pg.Pool({ connectionString: urlOf('raw'), max: MANY });
@@ -70,14 +87,10 @@ const writers = {
   raw: async (stream, revision, index) => {
     const event = anEvent(index);
     // Autocommit: one statement, one transaction, one WAL flush per event.
-    await raw.query('INSERT INTO events (stream_id, revision, event_id, type, data, metadata, recorded_at) VALUES ($1, $2, $3, $4, $5, $6, now())', [
-      stream,
-      revision + 1,
-      event.id,
-      event.type,
-      JSON.stringify(event.data),
-      JSON.stringify(event.metadata),
-    ]);
+    await raw.query(
+      'INSERT INTO events (stream_id, revision, event_id, type, data, metadata, recorded_at) VALUES ($1, $2, $3, $4, $5, $6, now())',
+      [stream, revision + 1, event.id, event.type, JSON.stringify(event.data), JSON.stringify(event.metadata)],
+    );
   },
   emmett: async (stream, revision, index) => {
     const event = anEvent(index);
@@ -87,7 +100,10 @@ const writers = {
   },
 };
 
-/** Events per second: `count` writers, each on its own new stream, appending one awaited event after another for `seconds`. */
+/**
+ * Events per second: `count` writers, each on its own new stream, appending one awaited event after another for
+ * `seconds`.
+ */
 async function rate(kind, count, label) {
   const until = Date.now() + seconds * 1_000;
   const started = process.hrtime.bigint();
@@ -118,7 +134,12 @@ try {
     for (const count of [1, MANY]) {
       for (const kind of order) rates[`${kind}${count}`] = await rate(kind, count, `r${round}-${count}`);
     }
-    const line = [1, MANY].map((count) => `${count} writer${count > 1 ? 's' : ''}: ${['chorus', 'raw', 'emmett'].map((kind) => `${kind} ${rates[`${kind}${count}`].toFixed(0)}/s`).join(', ')}`).join('; ');
+    const line = [1, MANY]
+      .map(
+        (count) =>
+          `${count} writer${count > 1 ? 's' : ''}: ${['chorus', 'raw', 'emmett'].map((kind) => `${kind} ${rates[`${kind}${count}`].toFixed(0)}/s`).join(', ')}`,
+      )
+      .join('; ');
     console.log(`${round === 0 ? 'warm-up' : `round ${round}`}: ${line}`);
     if (round === 0) continue;
     ratios.oneRaw.push(rates.chorus1 / rates.raw1);
@@ -127,9 +148,13 @@ try {
     ratios.manyEmmett.push(rates[`chorus${MANY}`] / rates[`emmett${MANY}`]);
   }
   console.log(`1 writer, Chorus / raw inserts (one transaction per event) (target >= 0.8): ${spread(ratios.oneRaw)}`);
-  console.log(`${MANY} writers, Chorus / raw inserts (one transaction per event) (target >= 3): ${spread(ratios.manyRaw)}`);
+  console.log(
+    `${MANY} writers, Chorus / raw inserts (one transaction per event) (target >= 3): ${spread(ratios.manyRaw)}`,
+  );
   console.log(`1 writer, Chorus / Emmett's PostgreSQL event store (target >= 1.0): ${spread(ratios.oneEmmett)}`);
-  console.log(`${MANY} writers, Chorus / Emmett's PostgreSQL event store (target >= 1.0): ${spread(ratios.manyEmmett)}`);
+  console.log(
+    `${MANY} writers, Chorus / Emmett's PostgreSQL event store (target >= 1.0): ${spread(ratios.manyEmmett)}`,
+  );
 } finally {
   await chorus.close();
   await raw.end();

@@ -10,9 +10,16 @@ import { parseArgs } from 'node:util';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const { values } = parseArgs({
-  options: { before: { type: 'string' }, rounds: { type: 'string' }, events: { type: 'string' }, organizations: { type: 'string' }, only: { type: 'string' } },
+  options: {
+    before: { type: 'string' },
+    rounds: { type: 'string' },
+    events: { type: 'string' },
+    organizations: { type: 'string' },
+    only: { type: 'string' },
+  },
 });
-if (values.before === undefined) throw new Error('--before: the root of the build before (its dist/ built), e.g. a git worktree');
+if (values.before === undefined)
+  throw new Error('--before: the root of the build before (its dist/ built), e.g. a git worktree');
 const before = path.resolve(values.before);
 const rounds = Number(values.rounds ?? 3);
 const events = Number(values.events ?? 1_000_000);
@@ -22,17 +29,29 @@ const wanted = (name) => values.only === undefined || values.only.split(',').inc
 /** `node <args>` in `cwd`: its standard output, once it exits 0. */
 function node(args, { cwd = root, env = {} } = {}) {
   return new Promise((resolve, reject) => {
-    const environment = { ...process.env, NODE_ENV: 'development', SEED_DEMO: 'false', LOG_LEVEL: 'warn', EVENTSTORE_CONNECTION_STRING: '', ...env };
+    const environment = {
+      ...process.env,
+      NODE_ENV: 'development',
+      SEED_DEMO: 'false',
+      LOG_LEVEL: 'warn',
+      EVENTSTORE_CONNECTION_STRING: '',
+      ...env,
+    };
     const child = spawn(process.execPath, args, { cwd, env: environment, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     child.stdout.on('data', (chunk) => (out += chunk));
     child.stderr.on('data', (chunk) => (err += chunk));
-    child.once('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`node ${args.join(' ')} exited ${code}: ${err.slice(-2000)}`))));
+    child.once('exit', (code) =>
+      code === 0 ? resolve(out) : reject(new Error(`node ${args.join(' ')} exited ${code}: ${err.slice(-2000)}`)),
+    );
   });
 }
 
-const chorus = (build, dataDir, ...args) => node([path.join(build, 'bin/chorus.js'), ...args, '--json'], { cwd: build, env: { DATA_DIR: dataDir } }).then(JSON.parse);
+const chorus = (build, dataDir, ...args) =>
+  node([path.join(build, 'bin/chorus.js'), ...args, '--json'], { cwd: build, env: { DATA_DIR: dataDir } }).then(
+    JSON.parse,
+  );
 const median = (numbers) => [...numbers].sort((a, b) => a - b)[Math.floor(numbers.length / 2)];
 const spread = (numbers) => {
   const sorted = [...numbers].sort((a, b) => a - b);
@@ -46,35 +65,58 @@ if (wanted('add-member')) {
   const ratios = [];
   for (let round = 0; round < rounds; round += 1) {
     const measured = {};
-    for (const [name, server] of inTurn(round, ['before', path.join(before, 'dist/apps/api/src/main.js')], ['now', path.join(root, 'dist/apps/api/src/main.js')])) {
+    for (const [name, server] of inTurn(
+      round,
+      ['before', path.join(before, 'dist/apps/api/src/main.js')],
+      ['now', path.join(root, 'dist/apps/api/src/main.js')],
+    )) {
       const out = await node(['bench/peers/run.mjs', '--rounds', '1', '--server', server]);
       measured[name] = Number(/round 1: .*chorus \/ emmett ([\d.]+)/.exec(out)?.[1]);
     }
     ratios.push(measured.now / measured.before);
-    console.log(`add-member round ${round + 1}: Chorus / Emmett before ${measured.before.toFixed(3)}, now ${measured.now.toFixed(3)}, now / before ${(measured.now / measured.before).toFixed(3)}`);
+    console.log(
+      `add-member round ${round + 1}: Chorus / Emmett before ${measured.before.toFixed(3)}, now ${measured.now.toFixed(3)}, now / before ${(measured.now / measured.before).toFixed(3)}`,
+    );
   }
   console.log(`add-member rate, now / before (target >= 0.9): ${spread(ratios)} (min / median / max of ${rounds})`);
 }
 
 if (wanted('rebuild')) {
-  const dirs = { before: mkdtempSync(path.join(tmpdir(), 'chorus-bench-privacy-before-')), now: mkdtempSync(path.join(tmpdir(), 'chorus-bench-privacy-now-')) };
+  const dirs = {
+    before: mkdtempSync(path.join(tmpdir(), 'chorus-bench-privacy-before-')),
+    now: mkdtempSync(path.join(tmpdir(), 'chorus-bench-privacy-now-')),
+  };
   try {
     // The same story into each build's own schema; this build's log is then sealed as a store from before it is.
     const generate = (build, dataDir) =>
-      node(['--input-type=module', '-e', `import { generateEventLog } from ${JSON.stringify(path.join(build, 'bench/support/event-log.mjs'))}; await generateEventLog(${JSON.stringify(dataDir)}, ${events}, ${organizations});`], { cwd: build });
+      node(
+        [
+          '--input-type=module',
+          '-e',
+          `import { generateEventLog } from ${JSON.stringify(path.join(build, 'bench/support/event-log.mjs'))}; await generateEventLog(${JSON.stringify(dataDir)}, ${events}, ${organizations});`,
+        ],
+        { cwd: build },
+      );
     await generate(before, dirs.before);
     await generate(root, dirs.now);
     const sealStarted = performance.now();
     const sealed = await chorus(root, dirs.now, 'store:seal-personal-data', '--yes');
-    console.log(`sealed ${sealed.rewritten.toLocaleString('en-US')} of ${sealed.examined.toLocaleString('en-US')} events in ${((performance.now() - sealStarted) / 1000).toFixed(1)} s (the command, start to end)`);
+    console.log(
+      `sealed ${sealed.rewritten.toLocaleString('en-US')} of ${sealed.examined.toLocaleString('en-US')} events in ${((performance.now() - sealStarted) / 1000).toFixed(1)} s (the command, start to end)`,
+    );
     const ratios = [];
     for (let round = 0; round < rounds; round += 1) {
       const seconds = {};
-      for (const [name, build] of inTurn(round, ['before', before], ['now', root])) seconds[name] = (await chorus(build, dirs[name], 'projections:rebuild')).elapsedMs / 1000;
+      for (const [name, build] of inTurn(round, ['before', before], ['now', root]))
+        seconds[name] = (await chorus(build, dirs[name], 'projections:rebuild')).elapsedMs / 1000;
       ratios.push(seconds.before / seconds.now);
-      console.log(`rebuild round ${round + 1}: before ${seconds.before.toFixed(2)} s (in clear), now ${seconds.now.toFixed(2)} s (sealed), rate now / before ${(seconds.before / seconds.now).toFixed(3)}`);
+      console.log(
+        `rebuild round ${round + 1}: before ${seconds.before.toFixed(2)} s (in clear), now ${seconds.now.toFixed(2)} s (sealed), rate now / before ${(seconds.before / seconds.now).toFixed(3)}`,
+      );
     }
-    console.log(`rebuild of every read model from ${events.toLocaleString('en-US')} events, now / before (target >= 0.8): ${spread(ratios)}`);
+    console.log(
+      `rebuild of every read model from ${events.toLocaleString('en-US')} events, now / before (target >= 0.8): ${spread(ratios)}`,
+    );
   } finally {
     for (const dir of Object.values(dirs)) rmSync(dir, { recursive: true, force: true });
   }

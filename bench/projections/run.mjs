@@ -12,10 +12,15 @@ import { openEventStore } from '../../dist/libs/event-store/src/index.js';
 import { ReadModels } from '../../dist/libs/read-models/src/index.js';
 import { generateEventLog } from '../support/event-log.mjs';
 
-const { values } = parseArgs({ options: { events: { type: 'string' }, organizations: { type: 'string' }, rounds: { type: 'string' } } });
+const { values } = parseArgs({
+  options: { events: { type: 'string' }, organizations: { type: 'string' }, rounds: { type: 'string' } },
+});
 const eventCount = Number(values.events ?? 1_000_000);
 const organizationCount = Number(values.organizations ?? Math.max(1, Math.round(eventCount / 10)));
-/** Each measure is taken this many times, interleaved; each round's ratios are printed, and the fastest of each measure kept. */
+/**
+ * Each measure is taken this many times, interleaved; each round's ratios are printed, and the fastest of each measure
+ * kept.
+ */
 const rounds = Number(values.rounds ?? 3);
 
 const scanColumns = 'position, stream_id, revision, event_id, type, data, metadata, recorded_at';
@@ -27,7 +32,10 @@ const scanColumns = 'position, stream_id, revision, event_id, type, data, metada
  */
 function rawScanAndParse(dataDir) {
   const db = new Database(path.join(dataDir, 'events.sqlite'), { readonly: true });
-  const page = db.prepare(`SELECT ${scanColumns} FROM events WHERE position > ? ORDER BY position LIMIT 1000`).safeIntegers(true).raw(true);
+  const page = db
+    .prepare(`SELECT ${scanColumns} FROM events WHERE position > ? ORDER BY position LIMIT 1000`)
+    .safeIntegers(true)
+    .raw(true);
   let count = 0;
   for (let after = 0n, rows = page.all(after); rows.length > 0; rows = page.all(after)) {
     for (const row of rows) {
@@ -44,7 +52,9 @@ function rawScanAndParse(dataDir) {
 /** The same scan with a row object per row, pages of 5,000: this bench's baseline until the store read raw rows. */
 function objectRowScanAndParse(dataDir) {
   const db = new Database(path.join(dataDir, 'events.sqlite'), { readonly: true });
-  const page = db.prepare(`SELECT ${scanColumns} FROM events WHERE position > ? ORDER BY position LIMIT 5000`).safeIntegers(true);
+  const page = db
+    .prepare(`SELECT ${scanColumns} FROM events WHERE position > ? ORDER BY position LIMIT 5000`)
+    .safeIntegers(true);
   let count = 0;
   for (let after = 0n, rows = page.all(after); rows.length > 0; rows = page.all(after)) {
     for (const row of rows) {
@@ -68,7 +78,11 @@ async function measure(work) {
 }
 
 function fastest(measures) {
-  return { wall: Math.min(...measures.map((m) => m.wall)), cpu: Math.min(...measures.map((m) => m.cpu)), result: measures[0].result };
+  return {
+    wall: Math.min(...measures.map((m) => m.wall)),
+    cpu: Math.min(...measures.map((m) => m.cpu)),
+    result: measures[0].result,
+  };
 }
 
 const format = (value) => value.toLocaleString('en-US');
@@ -77,7 +91,9 @@ const rate = (count, seconds) => `${format(Math.round(count / seconds))} events/
 const dataDir = mkdtempSync(path.join(tmpdir(), 'chorus-bench-projections-'));
 try {
   const generated = await measure(() => generateEventLog(dataDir, eventCount, organizationCount));
-  console.log(`generated ${format(eventCount)} events across ${format(organizationCount)} organizations in ${generated.wall.toFixed(1)} s`);
+  console.log(
+    `generated ${format(eventCount)} events across ${format(organizationCount)} organizations in ${generated.wall.toFixed(1)} s`,
+  );
 
   const store = await openEventStore({ dataDir });
   const readModels = ReadModels.open({ dataDir, store, catalogue: createPlanCatalogue() });
@@ -91,11 +107,14 @@ try {
     runs.all.push(await measure(() => readModels.rebuild()));
     const ratio = (key) => (runs.raw[round].wall / runs[key][round].wall).toFixed(3);
     // Adjacent measures of one round, so that their ratio sees the same machine (bench/http reads these lines).
-    console.log(`round ${round + 1}: organizations rebuild ${ratio('organizations')}x raw, all read models ${ratio('all')}x raw (wall)`);
+    console.log(
+      `round ${round + 1}: organizations rebuild ${ratio('organizations')}x raw, all read models ${ratio('all')}x raw (wall)`,
+    );
   }
   const raw = fastest(runs.raw);
   const objectRows = fastest(runs.objectRows);
-  const scanned = (label, scan) => `${label}: ${format(scan.result)} events in ${scan.wall.toFixed(2)} s = ${rate(scan.result, scan.wall)} (cpu ${scan.cpu.toFixed(2)} s)`;
+  const scanned = (label, scan) =>
+    `${label}: ${format(scan.result)} events in ${scan.wall.toFixed(2)} s = ${rate(scan.result, scan.wall)} (cpu ${scan.cpu.toFixed(2)} s)`;
   console.log(scanned('raw scan-and-parse', raw));
   console.log(scanned('raw scan-and-parse with object rows (the earlier baseline)', objectRows));
   for (const key of ['organizations', 'all']) {
@@ -110,7 +129,9 @@ try {
 
   const verified = await measure(() => readModels.verify());
   const drift = verified.result.some((verification) => verification.drift.length > 0);
-  console.log(`verify (in-memory rebuild and row-by-row compare): ${verified.wall.toFixed(2)} s, ${drift ? 'DRIFT' : 'no drift'}`);
+  console.log(
+    `verify (in-memory rebuild and row-by-row compare): ${verified.wall.toFixed(2)} s, ${drift ? 'DRIFT' : 'no drift'}`,
+  );
   await readModels.close();
   await store.close();
 } finally {

@@ -55,7 +55,12 @@ async function execute(store, id, command) {
   const expected = read.found ? read.events.at(-1).revision : 'no_stream';
   await store.append(
     stream,
-    events.map((event) => ({ id: randomUUID(), type: event.type, data: event.data, metadata: { actor: 'bench', correlationId, causationId: correlationId } })),
+    events.map((event) => ({
+      id: randomUUID(),
+      type: event.type,
+      data: event.data,
+      metadata: { actor: 'bench', correlationId, causationId: correlationId },
+    })),
     expected,
   );
   return events.length;
@@ -107,14 +112,22 @@ async function size() {
     const eventsFile = path.join(dataDir, 'events.sqlite');
     const db = new Database(eventsFile);
     db.pragma('synchronous = OFF');
-    const insert = db.prepare('INSERT INTO events (stream_id, revision, event_id, type, data, metadata, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?)');
+    const insert = db.prepare(
+      'INSERT INTO events (stream_id, revision, event_id, type, data, metadata, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    );
     const recordedAt = new Date().toISOString();
     db.transaction(() => {
       for (let i = 0; i < organizationCount; i += 1) {
         for (const [revision, event] of story.entries()) {
           const [type, data] = event(i);
           const correlationId = randomUUID();
-          const metadata = JSON.stringify({ actor: 'user:bench', correlationId, causationId: correlationId, commandType: type, sourceIp: '203.0.113.7' });
+          const metadata = JSON.stringify({
+            actor: 'user:bench',
+            correlationId,
+            causationId: correlationId,
+            commandType: type,
+            sourceIp: '203.0.113.7',
+          });
           insert.run(`organization-org-${i}`, revision, randomUUID(), type, JSON.stringify(data), metadata, recordedAt);
         }
       }
@@ -129,7 +142,8 @@ async function size() {
     const rebuildSeconds = (performance.now() - started) / 1000;
     const lookups = 10_000;
     const lookupStarted = performance.now();
-    for (let n = 0; n < lookups; n += 1) readModels.organizations.getOrganization(`org-${(n * 7919) % organizationCount}`);
+    for (let n = 0; n < lookups; n += 1)
+      readModels.organizations.getOrganization(`org-${(n * 7919) % organizationCount}`);
     const lookupMicros = ((performance.now() - lookupStarted) * 1000) / lookups;
     const memory = process.memoryUsage();
     await readModels.close();
@@ -137,11 +151,19 @@ async function size() {
     const logBytes = databaseSize(eventsFile);
     const modelBytes = databaseSize(path.join(dataDir, 'read-models.sqlite'));
     console.log(`${format(organizationCount)} organizations, ${format(rebuilt.events)} events:`);
-    console.log(`  event log   ${megabytes(logBytes)} = ${format(logBytes / organizationCount)} bytes per organization (${format(logBytes / rebuilt.events)} per event)`);
-    console.log(`  read models ${megabytes(modelBytes)} = ${format(modelBytes / organizationCount)} bytes per organization (organizations, memberships, correlation index)`);
-    console.log(`  rebuild of every read model: ${rebuildSeconds.toFixed(1)} s = ${format(rebuilt.events / rebuildSeconds)} events/s`);
+    console.log(
+      `  event log   ${megabytes(logBytes)} = ${format(logBytes / organizationCount)} bytes per organization (${format(logBytes / rebuilt.events)} per event)`,
+    );
+    console.log(
+      `  read models ${megabytes(modelBytes)} = ${format(modelBytes / organizationCount)} bytes per organization (organizations, memberships, correlation index)`,
+    );
+    console.log(
+      `  rebuild of every read model: ${rebuildSeconds.toFixed(1)} s = ${format(rebuilt.events / rebuildSeconds)} events/s`,
+    );
     console.log(`  getOrganization (read model + view): ${lookupMicros.toFixed(0)} µs per call`);
-    console.log(`  process memory after the rebuild: rss ${megabytes(memory.rss)}, heap used ${megabytes(memory.heapUsed)}`);
+    console.log(
+      `  process memory after the rebuild: rss ${megabytes(memory.rss)}, heap used ${megabytes(memory.heapUsed)}`,
+    );
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
@@ -149,7 +171,10 @@ async function size() {
 
 console.log(
   `node ${process.version}, ${seconds} s per write measurement, writes to ${connectionString === undefined ? 'the embedded store' : 'EventStoreDB'}, ` +
-    `load average ${os.loadavg().map((load) => load.toFixed(1)).join(' ')}`,
+    `load average ${os
+      .loadavg()
+      .map((load) => load.toFixed(1))
+      .join(' ')}`,
 );
 for (const writers of [1, 16, 64]) await writes(writers);
 await size();

@@ -19,7 +19,8 @@ async function freeUdpPort() {
 
 /** Serves TXT `records` ({name: [values]}) for `zones`; `address` is for DNS_SERVERS. */
 export async function startDnsServer(zones, records = {}) {
-  if (!existsSync(dnsmasqBinary)) throw new Error(`${dnsmasqBinary} is not installed (Debian's dnsmasq-base: apt-get install dnsmasq-base)`);
+  if (!existsSync(dnsmasqBinary))
+    throw new Error(`${dnsmasqBinary} is not installed (Debian's dnsmasq-base: apt-get install dnsmasq-base)`);
   // A free UDP port may be taken over TCP (dnsmasq binds both): another port then.
   for (let attempt = 1; ; attempt += 1) {
     const server = dnsServer(await freeUdpPort(), zones);
@@ -48,12 +49,22 @@ function dnsServer(port, zones) {
   };
   const serve = async (records) => {
     await stop();
-    const args = ['--keep-in-foreground', '--no-resolv', '--no-hosts', '--conf-file=/dev/null', '--listen-address=127.0.0.1', '--bind-interfaces'];
+    const args = [
+      '--keep-in-foreground',
+      '--no-resolv',
+      '--no-hosts',
+      '--conf-file=/dev/null',
+      '--listen-address=127.0.0.1',
+      '--bind-interfaces',
+    ];
     args.push(`--port=${port}`, '--pid-file=', ...zones.map((zone) => `--local=/${zone}/`));
-    for (const [name, values] of Object.entries(records)) for (const value of values) args.push(`--txt-record=${name},${value}`);
+    for (const [name, values] of Object.entries(records))
+      for (const value of values) args.push(`--txt-record=${name},${value}`);
     const quoted = [dnsmasqBinary, ...args].map((arg) => `'${arg.replace(/'/g, `'\\''`)}'`).join(' ');
     // The shell waits on its stdin: when this process's end of the pipe closes, dnsmasq is killed.
-    running = spawn('sh', ['-c', `${quoted} & child=$!; trap 'kill $child; wait $child' EXIT; cat >/dev/null`], { stdio: ['pipe', 'ignore', 'pipe'] });
+    running = spawn('sh', ['-c', `${quoted} & child=$!; trap 'kill $child; wait $child' EXIT; cat >/dev/null`], {
+      stdio: ['pipe', 'ignore', 'pipe'],
+    });
     let said = '';
     running.stderr.on('data', (chunk) => (said += chunk));
     const resolver = new Resolver({ timeout: 200, tries: 1 });
@@ -66,7 +77,8 @@ function dnsServer(port, zones) {
       } catch (error) {
         if (error.code === 'ENOTFOUND') return;
         // dnsmasq writes to stderr only when it fails to start.
-        if (said !== '' || Date.now() > deadline) throw new Error(`dnsmasq did not answer on ${address}: ${said || 'it said nothing'}`, { cause: error });
+        if (said !== '' || Date.now() > deadline)
+          throw new Error(`dnsmasq did not answer on ${address}: ${said || 'it said nothing'}`, { cause: error });
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     }

@@ -43,17 +43,22 @@ const stores = values.store === undefined || values.store === 'both' ? ['sqlite'
 const concurrency = Number(values.concurrency ?? 16);
 const sessionCount = Math.min(Number(values.sessions ?? 200), userCount);
 const pollMs = Number(values['poll-ms'] ?? 10);
-if (!stores.every((store) => store === 'sqlite' || store === 'postgres')) throw new Error('--store: sqlite, postgres or both');
+if (!stores.every((store) => store === 'sqlite' || store === 'postgres'))
+  throw new Error('--store: sqlite, postgres or both');
 
 const root = path.resolve(import.meta.dirname, '../..');
 const main = path.join(root, 'dist/apps/api/src/main.js');
-if (!existsSync(path.join(root, 'dist/apps/api/src/directory/scim.controller.js'))) throw new Error('the built server has no SCIM: run `npm run build:server` first');
+if (!existsSync(path.join(root, 'dist/apps/api/src/directory/scim.controller.js')))
+  throw new Error('the built server has no SCIM: run `npm run build:server` first');
 
 const domain = 'scim-bench.example';
 const organizationId = 'scim-bench';
 const password = 'scim bench: seventy-seven quiet lanterns';
 // Shared by both nodes, as docs/scale-out.md requires: a cookie or sealed secret written by one is read by the other.
-const shared = { SESSION_SECRET: randomBytes(32).toString('base64url'), SSO_SECRET_KEYS: `k1:${randomBytes(32).toString('base64')}` };
+const shared = {
+  SESSION_SECRET: randomBytes(32).toString('base64url'),
+  SSO_SECRET_KEYS: `k1:${randomBytes(32).toString('base64')}`,
+};
 const USER = 'urn:ietf:params:scim:schemas:core:2.0:User';
 const PATCH_OP = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
 const userNameOf = (index) => `user-${index}@${domain}`;
@@ -62,24 +67,43 @@ const stride = Math.max(1, Math.floor(userCount / Math.max(1, sessionCount)));
 const accountIndexes = Array.from({ length: sessionCount }, (_, n) => n * stride);
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
-const load = () => os.loadavg().map((value) => value.toFixed(2)).join(' ');
+const percentile = (sorted, p) =>
+  sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+const load = () =>
+  os
+    .loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ');
 const ms = (value) => `${value.toFixed(value < 10 ? 1 : 0)} ms`;
 const number = (value) => Math.round(value).toLocaleString('en-US');
 
 /** A throw-away cluster (bench/postgres's way): initdb refuses root, so as root the cluster belongs to `postgres`. */
 async function startPostgres() {
-  const versions = existsSync('/usr/lib/postgresql') ? readdirSync('/usr/lib/postgresql').filter((version) => existsSync(`/usr/lib/postgresql/${version}/bin/pg_ctl`)) : [];
+  const versions = existsSync('/usr/lib/postgresql')
+    ? readdirSync('/usr/lib/postgresql').filter((version) => existsSync(`/usr/lib/postgresql/${version}/bin/pg_ctl`))
+    : [];
   if (versions.length === 0) throw new Error("no PostgreSQL under /usr/lib/postgresql (Debian's postgresql package)");
   const bin = `/usr/lib/postgresql/${versions.sort((a, b) => Number(b) - Number(a))[0]}/bin`;
-  const asOwner = (tool, args) => (process.getuid() === 0 ? ['runuser', ['-u', 'postgres', '--', `${bin}/${tool}`, ...args]] : [`${bin}/${tool}`, args]);
+  const asOwner = (tool, args) =>
+    process.getuid() === 0
+      ? ['runuser', ['-u', 'postgres', '--', `${bin}/${tool}`, ...args]]
+      : [`${bin}/${tool}`, args];
   const run = (tool, args) => execFileSync(...asOwner(tool, args), { stdio: ['ignore', 'ignore', 'inherit'] });
   const dir = mkdtempSync(path.join(tmpdir(), 'chorus-bench-scim-pg-'));
   if (process.getuid() === 0) chownSync(dir, Number(execFileSync('id', ['-u', 'postgres']).toString().trim()), -1);
   run('initdb', ['-D', dir, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8', '--locale=C']);
   const port = await freePort();
   // The server's durable defaults (fsync, synchronous_commit on).
-  run('pg_ctl', ['-D', dir, '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=200`, '-l', `${dir}/server.log`, '-w', 'start']);
+  run('pg_ctl', [
+    '-D',
+    dir,
+    '-o',
+    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=200`,
+    '-l',
+    `${dir}/server.log`,
+    '-w',
+    'start',
+  ]);
   run('createdb', ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', 'chorus']);
   return {
     url: `postgres://postgres@127.0.0.1:${port}/chorus`,
@@ -98,14 +122,25 @@ function nodeScript(script, env) {
     let err = '';
     child.stdout.on('data', (chunk) => (out += chunk));
     child.stderr.on('data', (chunk) => (err += chunk));
-    child.once('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`${script} exited ${code}: ${err.slice(-2000)}`))));
+    child.once('exit', (code) =>
+      code === 0 ? resolve(out) : reject(new Error(`${script} exited ${code}: ${err.slice(-2000)}`)),
+    );
   });
 }
 
 /** The built server as its own process; its standard error is kept, to show what it warned of. */
 async function startNode(name, settings) {
   const port = await freePort();
-  const profile = values['cpu-prof'] === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', path.resolve(values['cpu-prof']), '--cpu-prof-name', `${name}-${Date.now()}.cpuprofile`];
+  const profile =
+    values['cpu-prof'] === undefined
+      ? []
+      : [
+          '--cpu-prof',
+          '--cpu-prof-dir',
+          path.resolve(values['cpu-prof']),
+          '--cpu-prof-name',
+          `${name}-${Date.now()}.cpuprofile`,
+        ];
   const env = { ...builtServerEnvironment(settings.DATA_DIR, port), ...settings };
   const child = spawn(process.execPath, [...profile, main], { cwd: root, env, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
@@ -131,7 +166,11 @@ async function startNode(name, settings) {
 
 function operator(url, key) {
   return async (method, route, body) => {
-    const answer = await fetch(`${url}${route}`, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const answer = await fetch(`${url}${route}`, {
+      method,
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     if (!answer.ok) throw new Error(`${method} ${route}: ${answer.status} ${await answer.text()}`);
     return answer.status === 204 ? undefined : answer.json();
   };
@@ -141,11 +180,19 @@ function operator(url, key) {
 async function scim(url, token, method, route, body) {
   const answer = await fetch(`${url}/scim/v2${route}`, {
     method,
-    headers: { authorization: `Bearer ${token}`, accept: 'application/scim+json', ...(body === undefined ? {} : { 'content-type': 'application/scim+json' }) },
+    headers: {
+      authorization: `Bearer ${token}`,
+      accept: 'application/scim+json',
+      ...(body === undefined ? {} : { 'content-type': 'application/scim+json' }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await answer.text();
-  return { status: answer.status, type: answer.headers.get('content-type')?.split(';')[0], body: text === '' ? undefined : JSON.parse(text) };
+  return {
+    status: answer.status,
+    type: answer.headers.get('content-type')?.split(';')[0],
+    body: text === '' ? undefined : JSON.parse(text),
+  };
 }
 
 /** Okta's create: the profile its default mapping sends. */
@@ -163,7 +210,12 @@ const oktaUser = (index) => ({
 
 /** The organization's domain verified as the SSO page does it: settings, the TXT record served, the check. */
 async function verifyDomain(api, issuer, dns) {
-  await api('PUT', `/organizations/${organizationId}/sso`, { issuer, clientId: 'chorusScimBench', clientSecret: 'idp-secret-scim-bench', domains: [domain] });
+  await api('PUT', `/organizations/${organizationId}/sso`, {
+    issuer,
+    clientId: 'chorusScimBench',
+    clientSecret: 'idp-secret-scim-bench',
+    domains: [domain],
+  });
   const states = (await api('GET', `/organizations/${organizationId}`)).sso.settings.domainStates;
   const { record } = states.find((state) => state.domain === domain);
   await dns.serve({ [record.name]: [record.value] });
@@ -189,7 +241,9 @@ async function provision(nodes, token) {
       answeredAt.push(performance.now());
       if (answer.status === 201) resourceIds.set(index, answer.body.id);
       else {
-        const key = `${answer.status} ${answer.type} ${answer.body?.scimType ?? ''} ${answer.body?.detail ?? ''}`.replace(/ +/g, ' ').trim();
+        const key = `${answer.status} ${answer.type} ${answer.body?.scimType ?? ''} ${answer.body?.detail ?? ''}`
+          .replace(/ +/g, ' ')
+          .trim();
         failures.set(key, (failures.get(key) ?? 0) + 1);
       }
     }
@@ -204,7 +258,17 @@ async function provision(nodes, token) {
   const firstTenth = tenth / ((answeredAt[tenth - 1] - started) / 1000);
   const lastTenth = tenth / ((answeredAt.at(-1) - answeredAt.at(-1 - tenth)) / 1000);
   const p50 = percentile(latencies, 50);
-  return { seconds, rate: userCount / seconds, firstTenth, lastTenth, p50, p99: percentile(latencies, 99), failures, resourceIds, cpu };
+  return {
+    seconds,
+    rate: userCount / seconds,
+    firstTenth,
+    lastTenth,
+    p50,
+    p99: percentile(latencies, 99),
+    failures,
+    resourceIds,
+    cpu,
+  };
 }
 
 /** A browser signed in on `url` as `username`: its cookies, the session's among them. */
@@ -214,7 +278,8 @@ async function signedIn(url, username) {
   await answer.arrayBuffer();
   if (answer.status !== 204) throw new Error(`POST /login as ${username}: ${answer.status}`);
   const cookies = new Map(headers.cookie.split('; ').map((cookie) => [cookie.slice(0, cookie.indexOf('=')), cookie]));
-  for (const cookie of answer.headers.getSetCookie().map((line) => line.split(';')[0])) cookies.set(cookie.slice(0, cookie.indexOf('=')), cookie);
+  for (const cookie of answer.headers.getSetCookie().map((line) => line.split(';')[0]))
+    cookies.set(cookie.slice(0, cookie.indexOf('=')), cookie);
   return [...cookies.values()].join('; ');
 }
 
@@ -245,11 +310,16 @@ async function deprovision(nodeA, nodeB, token, resourceIds) {
   for (const index of people) {
     const cookie = browsers.get(index);
     // Node B holds the session in its cache now: only the end followed from the log refuses it before 5 s.
-    if ((await sessionStatus(nodeB.url, cookie)) !== 200) throw new Error(`${userNameOf(index)} is not signed in on node B`);
+    if ((await sessionStatus(nodeB.url, cookie)) !== 200)
+      throw new Error(`${userNameOf(index)} is not signed in on node B`);
     const sent = performance.now();
-    const answer = await scim(nodeA.url, token, 'PATCH', `/Users/${resourceIds.get(index)}`, { schemas: [PATCH_OP], Operations: [{ op: 'replace', value: { active: false } }] });
+    const answer = await scim(nodeA.url, token, 'PATCH', `/Users/${resourceIds.get(index)}`, {
+      schemas: [PATCH_OP],
+      Operations: [{ op: 'replace', value: { active: false } }],
+    });
     const answered = performance.now();
-    if (answer.status !== 200 || answer.body.active !== false) throw new Error(`PATCH ${userNameOf(index)}: ${answer.status} ${JSON.stringify(answer.body)}`);
+    if (answer.status !== 200 || answer.body.active !== false)
+      throw new Error(`PATCH ${userNameOf(index)}: ${answer.status} ${JSON.stringify(answer.body)}`);
     patches.push(answered - sent);
     for (;;) {
       const status = await sessionStatus(nodeB.url, cookie);
@@ -303,14 +373,26 @@ async function timedReads(api, routes, again) {
     const first = await timed(route);
     const later = [];
     for (let n = 0; n < again; n += 1) later.push(await timed(route));
-    figures[name] = { first, p50: percentile(later.sort((a, b) => a - b), 50) };
+    figures[name] = {
+      first,
+      p50: percentile(
+        later.sort((a, b) => a - b),
+        50,
+      ),
+    };
   }
   return figures;
 }
 
-/** What an owner's console asks of a directory this size: the organization (with its members), and who has a second factor. */
+/**
+ * What an owner's console asks of a directory this size: the organization (with its members), and who has a second
+ * factor.
+ */
 function ownerReads(url, apiKey) {
-  const routes = [['organization', `/organizations/${organizationId}`], ['twoStep', `/organizations/${organizationId}/two-step-sign-in`]];
+  const routes = [
+    ['organization', `/organizations/${organizationId}`],
+    ['twoStep', `/organizations/${organizationId}/two-step-sign-in`],
+  ];
   return timedReads(operator(url, apiKey), routes, 10);
 }
 
@@ -337,10 +419,22 @@ async function measure(store, issuer, dns) {
   const nodes = [];
   try {
     const storeSettings = postgres === undefined ? {} : { DATABASE_URL: postgres.url };
-    const settingsA = { ...shared, ...storeSettings, DNS_SERVERS: dns.address, DATA_DIR: dirs[0], PROJECTIONS: 'inline' };
+    const settingsA = {
+      ...shared,
+      ...storeSettings,
+      DNS_SERVERS: dns.address,
+      DATA_DIR: dirs[0],
+      PROJECTIONS: 'inline',
+    };
     const started = performance.now();
     const accounts = accountIndexes.map(userNameOf);
-    const seeded = JSON.parse(await nodeScript(path.join(import.meta.dirname, 'seed.mjs'), { ...builtServerEnvironment(dirs[0], 0), ...settingsA, SEED: JSON.stringify({ organizationId, domain, password, accounts }) }));
+    const seeded = JSON.parse(
+      await nodeScript(path.join(import.meta.dirname, 'seed.mjs'), {
+        ...builtServerEnvironment(dirs[0], 0),
+        ...settingsA,
+        SEED: JSON.stringify({ organizationId, domain, password, accounts }),
+      }),
+    );
     const seedSeconds = (performance.now() - started) / 1000;
     nodes.push(await startNode('node-a', settingsA));
     if (postgres === undefined) {
@@ -355,18 +449,24 @@ async function measure(store, issuer, dns) {
     await verifyDomain(api, issuer, dns);
     await api('PUT', `/organizations/${organizationId}/limits`, { users: 0 });
     const { token } = await api('POST', `/organizations/${organizationId}/scim/tokens`, { name: 'Okta' });
-    console.error(`${store}: seeded ${accounts.length} accounts in ${seedSeconds.toFixed(1)} s, nodes up, domain verified; provisioning ${number(userCount)} users (load ${load()})`);
+    console.error(
+      `${store}: seeded ${accounts.length} accounts in ${seedSeconds.toFixed(1)} s, nodes up, domain verified; provisioning ${number(userCount)} users (load ${load()})`,
+    );
 
     const provisioned = await provision(postgres === undefined ? [nodeA] : [nodeA, nodeB], token);
     const loadAfterProvisioning = load();
     const members = await membersOn(api, provisioned.resourceIds.size + 1);
     for (const [key, count] of provisioned.failures) console.error(`${store}: ${count} answered ${key}`);
-    console.error(`${store}: provisioned in ${provisioned.seconds.toFixed(1)} s; signing ${sessionCount} people in on node B and deprovisioning them (load ${load()})`);
+    console.error(
+      `${store}: provisioned in ${provisioned.seconds.toFixed(1)} s; signing ${sessionCount} people in on node B and deprovisioning them (load ${load()})`,
+    );
     const deprovisioned = await deprovision(nodeA, nodeB, token, provisioned.resourceIds);
     const reads = await ownerReads(nodeB.url, seeded.apiKey);
     const history = await historyReads(nodeB.url, seeded.apiKey);
     const failed = [...provisioned.failures].map(([key, count]) => `${count} x ${key}`).join('; ');
-    const warnings = nodes.map((node) => [node.name, node.stderr().trim().split('\n').filter(Boolean)]).filter(([, lines]) => lines.length > 0);
+    const warnings = nodes
+      .map((node) => [node.name, node.stderr().trim().split('\n').filter(Boolean)])
+      .filter(([, lines]) => lines.length > 0);
     return {
       store,
       provisioning: {
@@ -389,7 +489,10 @@ async function measure(store, issuer, dns) {
           .map(([name, figure]) => `${name} first ${ms(figure.first)}, p50 ${ms(figure.p50)}`)
           .join('; ')} (state and change as of revision ${number(history.middle)})`,
       },
-      nodes: postgres === undefined ? 'two processes, one DATA_DIR (B: PROJECTIONS=off); provisioning on A' : 'two nodes, a DATA_DIR each; provisioning spread over both',
+      nodes:
+        postgres === undefined
+          ? 'two processes, one DATA_DIR (B: PROJECTIONS=off); provisioning on A'
+          : 'two nodes, a DATA_DIR each; provisioning spread over both',
       warnings,
     };
   } finally {
@@ -407,8 +510,12 @@ const started = performance.now();
 const results = [];
 try {
   // The figures belong to a build: the server's build stamp says which.
-  const built = existsSync(path.join(root, 'dist/.stamps/server')) ? readFileSync(path.join(root, 'dist/.stamps/server'), 'utf8').trim() : 'unknown';
-  console.error(`server built ${built}; node ${process.version}, ${os.cpus().length} cores, ${number(userCount)} users, ${concurrency} in flight, ${sessionCount} sessions, polled every ${pollMs} ms; load ${load()}`);
+  const built = existsSync(path.join(root, 'dist/.stamps/server'))
+    ? readFileSync(path.join(root, 'dist/.stamps/server'), 'utf8').trim()
+    : 'unknown';
+  console.error(
+    `server built ${built}; node ${process.version}, ${os.cpus().length} cores, ${number(userCount)} users, ${concurrency} in flight, ${sessionCount} sessions, polled every ${pollMs} ms; load ${load()}`,
+  );
   for (const store of stores) results.push(await measure(store, idp.issuer.url, dns));
 } finally {
   await dns.stop();
@@ -418,13 +525,32 @@ try {
 const rows = [['store', 'measure', 'target', 'met', 'figure']];
 for (const result of results) {
   const name = result.store === 'sqlite' ? 'embedded' : 'postgresql';
-  rows.push([name, `provisioning, ${concurrency} in flight`, result.provisioning.target, result.provisioning.met ? 'yes' : 'NO', result.provisioning.figure]);
-  rows.push([name, 'deprovisioning to 401 on node B', result.deprovisioning.target, result.deprovisioning.met ? 'yes' : 'NO', result.deprovisioning.figure]);
+  rows.push([
+    name,
+    `provisioning, ${concurrency} in flight`,
+    result.provisioning.target,
+    result.provisioning.met ? 'yes' : 'NO',
+    result.provisioning.figure,
+  ]);
+  rows.push([
+    name,
+    'deprovisioning to 401 on node B',
+    result.deprovisioning.target,
+    result.deprovisioning.met ? 'yes' : 'NO',
+    result.deprovisioning.figure,
+  ]);
   rows.push([name, "an owner's reads on node B", result.reads.target, '-', result.reads.figure]);
   rows.push([name, "an auditor's History reads on node B", result.history.target, '-', result.history.figure]);
 }
 const widths = rows[0].slice(0, -1).map((_, column) => Math.max(...rows.map((row) => row[column].length)));
-for (const row of rows) console.log(row.map((cell, column) => (column < widths.length ? cell.padEnd(widths[column]) : cell)).join('  '));
+for (const row of rows)
+  console.log(row.map((cell, column) => (column < widths.length ? cell.padEnd(widths[column]) : cell)).join('  '));
 for (const result of results) console.log(`${result.store === 'sqlite' ? 'embedded' : 'postgresql'}: ${result.nodes}`);
-for (const result of results) for (const [name, lines] of result.warnings) console.log(`${result.store} ${name} said (${lines.length} lines), last: ${lines.slice(-3).join(' | ').slice(0, 600)}`);
-console.log(`whole run ${((performance.now() - started) / 1000).toFixed(0)} s, ${new Date().toISOString()}, load ${load()}`);
+for (const result of results)
+  for (const [name, lines] of result.warnings)
+    console.log(
+      `${result.store} ${name} said (${lines.length} lines), last: ${lines.slice(-3).join(' | ').slice(0, 600)}`,
+    );
+console.log(
+  `whole run ${((performance.now() - started) / 1000).toFixed(0)} s, ${new Date().toISOString()}, load ${load()}`,
+);

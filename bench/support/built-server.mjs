@@ -21,7 +21,10 @@ export const builtServerEnvironment = (dataDir, port) => ({
 
 const root = path.resolve(import.meta.dirname, '../..');
 
-/** The root of the build a server's `dist/apps/api/src/main.js` belongs to: its own command line writes the stores it reads. */
+/**
+ * The root of the build a server's `dist/apps/api/src/main.js` belongs to: its own command line writes the stores it
+ * reads.
+ */
 export const buildRootOf = (serverMain) => path.resolve(path.dirname(serverMain), '../../../..');
 
 /** `chorus <args> --json` on `dataDir` (the built command line): its standard output, once it exits 0. */
@@ -32,10 +35,16 @@ export function chorusJson(dataDir, ...args) {
 /** chorusJson with the command line of the build at `build`. */
 export function chorusJsonOf(build, dataDir, ...args) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(build, 'bin/chorus.js'), ...args, '--json'], { cwd: build, env: builtServerEnvironment(dataDir, 0), stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [path.join(build, 'bin/chorus.js'), ...args, '--json'], {
+      cwd: build,
+      env: builtServerEnvironment(dataDir, 0),
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     child.stdout.on('data', (chunk) => (out += chunk));
-    child.once('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`chorus ${args.join(' ')} exited ${code}`))));
+    child.once('exit', (code) =>
+      code === 0 ? resolve(out) : reject(new Error(`chorus ${args.join(' ')} exited ${code}`)),
+    );
   });
 }
 
@@ -56,30 +65,52 @@ export async function untilHealthy(child, url) {
 export async function signInPageHeaders(url) {
   const page = await fetch(`${url}/login`);
   const cookies = page.headers.getSetCookie().map((cookie) => cookie.split(';')[0]);
-  const xsrf = decodeURIComponent(cookies.find((cookie) => cookie.startsWith('XSRF-TOKEN='))?.slice('XSRF-TOKEN='.length) ?? '');
+  const xsrf = decodeURIComponent(
+    cookies.find((cookie) => cookie.startsWith('XSRF-TOKEN='))?.slice('XSRF-TOKEN='.length) ?? '',
+  );
   return { cookie: cookies.join('; '), 'x-xsrf-token': xsrf, 'content-type': 'application/json' };
 }
 
-/** Settings written as `NAME=value NAME=value` (a value may hold `=`), as the benches take them from the environment. */
+/**
+ * Settings written as `NAME=value NAME=value` (a value may hold `=`), as the benches take them from the environment.
+ */
 export function settingsOf(text) {
-  return Object.fromEntries((text ?? '').split(' ').filter(Boolean).map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]));
+  return Object.fromEntries(
+    (text ?? '')
+      .split(' ')
+      .filter(Boolean)
+      .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+  );
 }
 
 /**
  * A built server (`main`) on a fresh DATA_DIR holding `users` users registered by `register` (sign-in-server.mjs's
  * registerUsers, named login-<n>), with its request log (unlike builtServerEnvironment's), behind a trusted loopback
- * proxy, `settings` over its environment and `nodeArgs` before `main`. Answers the sign-in page's headers, and `stop()`.
+ * proxy, `settings` over its environment and `nodeArgs` before `main`. Answers the sign-in page's headers, and
+ * `stop()`.
  */
 export async function startSignInServer(main, { register, users, settings = {}, nodeArgs = [] }) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'chorus-sign-in-bench-'));
-  const env = { ...process.env, NODE_ENV: 'development', DATA_DIR: dataDir, HOST: '127.0.0.1', TRUST_PROXY: 'loopback', SEED_DEMO: 'false', EVENTSTORE_CONNECTION_STRING: '' };
+  const env = {
+    ...process.env,
+    NODE_ENV: 'development',
+    DATA_DIR: dataDir,
+    HOST: '127.0.0.1',
+    TRUST_PROXY: 'loopback',
+    SEED_DEMO: 'false',
+    EVENTSTORE_CONNECTION_STRING: '',
+  };
   delete env.PROJECTIONS;
   delete env.LOG_LEVEL;
   await register(dataDir, 'login', users);
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const root = path.resolve(import.meta.dirname, '../..');
-  const child = spawn(process.execPath, [...nodeArgs, main], { cwd: root, env: { ...env, ...settings, PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, [...nodeArgs, main], {
+    cwd: root,
+    env: { ...env, ...settings, PORT: String(port) },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   const exited = new Promise((resolve) => child.once('exit', resolve));
   await untilHealthy(child, url);
   const headers = await signInPageHeaders(url);

@@ -15,7 +15,9 @@ export async function generateEventLog(dataDir, eventCount, organizationCount) {
   await (await openEventStore({ dataDir })).close();
   const db = new Database(path.join(dataDir, 'events.sqlite'));
   db.pragma('synchronous = OFF');
-  const insert = db.prepare('INSERT INTO events (stream_id, revision, event_id, type, data, metadata, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?)');
+  const insert = db.prepare(
+    'INSERT INTO events (stream_id, revision, event_id, type, data, metadata, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+  );
   const recordedAt = new Date().toISOString();
   const insertMany = db.transaction((rows) => {
     for (const row of rows) insert.run(...row);
@@ -26,7 +28,12 @@ export async function generateEventLog(dataDir, eventCount, organizationCount) {
     for (let i = 0; i < organizationCount && written < eventCount; i += 1) {
       const [type, data] = story[step % story.length](i);
       const correlationId = randomUUID();
-      const metadata = JSON.stringify({ actor: 'billing', correlationId, causationId: correlationId, commandType: type });
+      const metadata = JSON.stringify({
+        actor: 'billing',
+        correlationId,
+        causationId: correlationId,
+        commandType: type,
+      });
       rows.push([`organization-org-${i}`, step, randomUUID(), type, JSON.stringify(data), metadata, recordedAt]);
       written += 1;
       if (rows.length === 100_000) {

@@ -7,7 +7,10 @@ export const organizationStory = [
   (i) => ['SiteAdded', { siteId: `site-${i}`, name: 'Main site', hostname: `www.org${i}.example` }],
   () => ['PlanAssigned', { line: 'chorus', plan: 'teams', serviceLevel: 'assisted' }],
   (i) => ['ChorusEnabled', { parallelUse: i % 3 === 0 }],
-  (i) => ['MemberAdded', { userId: `member-${i}`, email: `member${i}@example.test`, role: 'member', chorusUser: i % 2 === 0 }],
+  (i) => [
+    'MemberAdded',
+    { userId: `member-${i}`, email: `member${i}@example.test`, role: 'member', chorusUser: i % 2 === 0 },
+  ],
   () => ['AddOnPurchased', { addOn: 'qualityAssurance', quantity: 1 }],
   (i) => ['QualityAssuranceDomainAdded', { domain: `qa.org${i}.example` }],
   (i) => ['LimitsConfigured', { users: 3 + (i % 5) }],

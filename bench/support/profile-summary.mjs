@@ -4,7 +4,10 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { top: { type: 'string' }, inclusive: { type: 'string' } } });
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { top: { type: 'string' }, inclusive: { type: 'string' } },
+});
 const profile = JSON.parse(readFileSync(positionals[0], 'utf8'));
 const top = Number(values.top ?? 30);
 const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
@@ -15,7 +18,9 @@ for (const node of profile.nodes) for (const child of node.children ?? []) paren
 const self = new Map();
 profile.samples.forEach((id, index) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[index] ?? 0)));
 const total = [...self.values()].reduce((sum, value) => sum + value, 0);
-const idle = [...self.entries()].filter(([id]) => nodes.get(id).callFrame.functionName === '(idle)').reduce((sum, [, value]) => sum + value, 0);
+const idle = [...self.entries()]
+  .filter(([id]) => nodes.get(id).callFrame.functionName === '(idle)')
+  .reduce((sum, [, value]) => sum + value, 0);
 const busy = total - idle;
 
 const where = (url) => {
@@ -27,7 +32,8 @@ const where = (url) => {
   if (url.startsWith('node:')) return 'node core';
   return url;
 };
-const label = (frame) => `${frame.functionName || '(anonymous)'} ${where(frame.url)}${frame.lineNumber >= 0 ? `:${frame.lineNumber + 1}` : ''}`;
+const label = (frame) =>
+  `${frame.functionName || '(anonymous)'} ${where(frame.url)}${frame.lineNumber >= 0 ? `:${frame.lineNumber + 1}` : ''}`;
 const percent = (value) => `${((value / busy) * 100).toFixed(1).padStart(5)}%`;
 
 const byFunction = new Map();
@@ -40,9 +46,11 @@ for (const [id, time] of self) {
 }
 console.log(`busy ${(busy / 1e6).toFixed(1)} s of ${(total / 1e6).toFixed(1)} s sampled (percentages of busy time)`);
 console.log('\nself time by place');
-for (const [place, time] of [...byPlace].sort((a, b) => b[1] - a[1]).slice(0, 20)) console.log(`${percent(time)}  ${place}`);
+for (const [place, time] of [...byPlace].sort((a, b) => b[1] - a[1]).slice(0, 20))
+  console.log(`${percent(time)}  ${place}`);
 console.log('\nself time by function');
-for (const [name, time] of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`${percent(time)}  ${name}`);
+for (const [name, time] of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, top))
+  console.log(`${percent(time)}  ${name}`);
 
 // Inclusive: a sample counts once for a name if any frame on its stack has that function name.
 if (values.inclusive !== undefined) {

@@ -24,8 +24,10 @@ export function dataDirectory(name) {
 }
 
 /**
- * Registers `count` users named `${prefix}-<n>` (username and `${prefix}-<n>@example.test`), four at a time; answers their
- * usernames. Through the command line's context on the settings startServer gives the server (DATA_DIR, defaults), so both
+ * Registers `count` users named `${prefix}-<n>` (username and `${prefix}-<n>@example.test`), four at a time; answers
+ * their
+ * usernames. Through the command line's context on the settings startServer gives the server (DATA_DIR, defaults), so
+ * both
  * use the same personal keys (the identifier names' key) and the session secret it keeps in DATA_DIR/session-secret.
  */
 export async function registerUsers(dataDir, prefix, count) {
@@ -37,7 +39,10 @@ export async function registerUsers(dataDir, prefix, count) {
     const worker = async () => {
       while (next < names.length) {
         const username = names[next++];
-        await identity.registration.register({ email: `${username}@example.test`, username, password }, context.commandContext('bench'));
+        await identity.registration.register(
+          { email: `${username}@example.test`, username, password },
+          context.commandContext('bench'),
+        );
       }
     };
     await Promise.all(Array.from({ length: 4 }, worker));
@@ -55,16 +60,25 @@ async function freePort() {
   return port;
 }
 
-/** The server on `dataDir`, as `npm start` runs it (`nodeOptions`: e.g. `--cpu-prof` to profile it); `stop()` ends it. */
+/**
+ * The server on `dataDir`, as `npm start` runs it (`nodeOptions`: e.g. `--cpu-prof` to profile it); `stop()` ends it.
+ */
 export async function startServer(dataDir, settings = {}, nodeOptions = []) {
   const port = await freePort();
   const child = spawn(process.execPath, [...nodeOptions, join(root, 'dist/apps/api/src/main.js')], {
     cwd: root,
-    env: { PATH: process.env.PATH, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', SEED_DEMO: 'false', ...settings },
+    env: {
+      PATH: process.env.PATH,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      SEED_DEMO: 'false',
+      ...settings,
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const baseUrl = `http://127.0.0.1:${port}`;
-  for (const started = performance.now(); ; ) {
+  for (const started = performance.now(); ;) {
     try {
       if ((await fetch(`${baseUrl}/health`)).ok) break;
     } catch {
@@ -75,10 +89,11 @@ export async function startServer(dataDir, settings = {}, nodeOptions = []) {
   }
   return {
     baseUrl,
-    stop: () => new Promise((resolve) => {
-      child.once('exit', resolve);
-      child.kill('SIGTERM');
-    }),
+    stop: () =>
+      new Promise((resolve) => {
+        child.once('exit', resolve);
+        child.kill('SIGTERM');
+      }),
   };
 }
 
@@ -91,7 +106,12 @@ export async function signIn(baseUrl, username, secret = password, headers = {})
   const started = performance.now();
   const answer = await fetch(`${baseUrl}/login`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', cookie: cookies.join('; '), 'x-xsrf-token': decodeURIComponent(xsrf), ...headers },
+    headers: {
+      'content-type': 'application/json',
+      cookie: cookies.join('; '),
+      'x-xsrf-token': decodeURIComponent(xsrf),
+      ...headers,
+    },
     body: JSON.stringify({ username, password: secret }),
   });
   await answer.arrayBuffer();
@@ -110,7 +130,8 @@ export const percentile = (values, p) => {
 };
 
 /** min / median / max of a few rounds. */
-export const spread = (values, digits = 2) => `${Math.min(...values).toFixed(digits)} / ${median(values).toFixed(digits)} / ${Math.max(...values).toFixed(digits)}`;
+export const spread = (values, digits = 2) =>
+  `${Math.min(...values).toFixed(digits)} / ${median(values).toFixed(digits)} / ${Math.max(...values).toFixed(digits)}`;
 
 /**
  * autocannon's `requests` for a browser's POST /login, one user after another (`usernameOf(n)` for n in 0..users-1),
@@ -125,7 +146,11 @@ export function loginRequests(headers, users, usernameOf) {
       headers,
       setupRequest: (request) => {
         const user = (next += 1) % users;
-        return { ...request, headers: { ...request.headers, 'x-forwarded-for': `192.0.2.${user + 1}` }, body: JSON.stringify({ username: usernameOf(user), password }) };
+        return {
+          ...request,
+          headers: { ...request.headers, 'x-forwarded-for': `192.0.2.${user + 1}` },
+          body: JSON.stringify({ username: usernameOf(user), password }),
+        };
       },
     },
   ];

@@ -17,7 +17,8 @@ const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '../..');
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const LIGHTHOUSE = 'lighthouse@12.8.2';
-const CHROME_FLAGS = '--headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking --disable-component-update --disable-sync';
+const CHROME_FLAGS =
+  '--headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking --disable-component-update --disable-sync';
 
 if (!existsSync(join(root, 'dist/apps/api/src/main.js')) || !existsSync(join(root, 'dist/web/index.html'))) {
   console.error('No build: run `npm run build` first.');
@@ -64,11 +65,18 @@ const environment = {
   SSO_SECRET_KEYS: `k1:${Buffer.alloc(32, 7).toString('base64')}`,
 };
 const owner = { email: 'owner@lighthouse.example', password: 'lighthouse-granite-4471' };
-const chorus = (...args) => execFileSync(process.execPath, [join(root, 'bin/chorus.js'), ...args], { env: environment, stdio: ['ignore', 'ignore', 'inherit'] });
+const chorus = (...args) =>
+  execFileSync(process.execPath, [join(root, 'bin/chorus.js'), ...args], {
+    env: environment,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
 chorus('org:create', '--name', 'Lighthouse', '--id', 'lighthouse');
 chorus('org:plan', 'lighthouse', '--line', 'classic', '--plan', 'essential');
 chorus('user:create', '--email', owner.email, '--password', owner.password, '--org', 'lighthouse', '--role', 'owner');
-const server = spawn(process.execPath, [join(root, 'dist/apps/api/src/main.js')], { env: environment, stdio: ['ignore', 'ignore', 'inherit'] });
+const server = spawn(process.execPath, [join(root, 'dist/apps/api/src/main.js')], {
+  env: environment,
+  stdio: ['ignore', 'ignore', 'inherit'],
+});
 
 const cookiesOf = (response) => response.headers.getSetCookie().map((cookie) => cookie.split(';')[0]);
 
@@ -76,14 +84,19 @@ const cookiesOf = (response) => response.headers.getSetCookie().map((cookie) => 
 async function signIn(base) {
   const page = await fetch(`${base}/login`);
   const cookies = cookiesOf(page);
-  const xsrf = decodeURIComponent(cookies.find((cookie) => cookie.startsWith('XSRF-TOKEN='))?.slice('XSRF-TOKEN='.length) ?? '');
+  const xsrf = decodeURIComponent(
+    cookies.find((cookie) => cookie.startsWith('XSRF-TOKEN='))?.slice('XSRF-TOKEN='.length) ?? '',
+  );
   const answer = await fetch(`${base}/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', cookie: cookies.join('; '), 'x-xsrf-token': xsrf },
     body: JSON.stringify({ username: owner.email, password: owner.password }),
   });
   if (answer.status !== 204) throw new Error(`POST /login answered ${answer.status}: ${await answer.text()}`);
-  return [...cookies.filter((cookie) => !cookiesOf(answer).some((fresh) => fresh.split('=')[0] === cookie.split('=')[0])), ...cookiesOf(answer)].join('; ');
+  return [
+    ...cookies.filter((cookie) => !cookiesOf(answer).some((fresh) => fresh.split('=')[0] === cookie.split('=')[0])),
+    ...cookiesOf(answer),
+  ].join('; ');
 }
 
 /**
@@ -107,7 +120,10 @@ async function audit(url, port) {
   ];
   // Not synchronous: the browser started here talks to this process, which must keep reading it meanwhile.
   await new Promise((resolve, reject) => {
-    const child = spawn('npx', args, { env: { ...process.env, CHROME_PATH: chromium }, stdio: ['ignore', 'inherit', 'inherit'] });
+    const child = spawn('npx', args, {
+      env: { ...process.env, CHROME_PATH: chromium },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
     child.once('error', reject);
     child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`lighthouse exited ${code}`))));
   });
@@ -144,13 +160,22 @@ try {
   const cookie = await signIn(base);
   console.log(`auditing ${base}/app signed in (the session cookie in the browser's jar)`);
   const debuggingPort = await freePort();
-  const signedIn = await chromiumDriver.launchPersistentContext(mkdtempSync(join(tmpdir(), 'chorus-lighthouse-profile-')), {
-    executablePath: chromium,
-    headless: true,
-    args: [`--remote-debugging-port=${debuggingPort}`, '--no-sandbox', '--disable-gpu', '--disable-quic'],
-  });
+  const signedIn = await chromiumDriver.launchPersistentContext(
+    mkdtempSync(join(tmpdir(), 'chorus-lighthouse-profile-')),
+    {
+      executablePath: chromium,
+      headless: true,
+      args: [`--remote-debugging-port=${debuggingPort}`, '--no-sandbox', '--disable-gpu', '--disable-quic'],
+    },
+  );
   try {
-    await signedIn.addCookies(cookie.split('; ').map((pair) => ({ name: pair.slice(0, pair.indexOf('=')), value: pair.slice(pair.indexOf('=') + 1), url: base })));
+    await signedIn.addCookies(
+      cookie.split('; ').map((pair) => ({
+        name: pair.slice(0, pair.indexOf('=')),
+        value: pair.slice(pair.indexOf('=') + 1),
+        url: base,
+      })),
+    );
     pages.push(['`/app`, signed in', await audit(`${base}/app`, debuggingPort)]);
   } finally {
     await signedIn.close();
@@ -163,7 +188,9 @@ try {
     for (const [measure, value] of rows) console.log(`  ${measure.padEnd(28)} ${value}`);
   }
   const measures = tables[0][1].map(([measure]) => measure);
-  const load = loadavg().map((value) => value.toFixed(2)).join(', ');
+  const load = loadavg()
+    .map((value) => value.toFixed(2))
+    .join(', ');
   const chrome = pages[0][1].environment.hostUserAgent.match(/Chrome\/([\d.]+)/)?.[1] ?? '?';
   writeFileSync(
     join(here, 'LIGHTHOUSE.md'),
@@ -172,7 +199,7 @@ try {
       '',
       `Measured by \`node bench/web/lighthouse.mjs\` (${LIGHTHOUSE}, Chromium ${chrome}, the desktop preset) against the built`,
       `server in production mode on this 2-core machine, on ${new Date().toISOString().slice(0, 10)}, load average ${load} (1, 5, 15 min) at the end.`,
-      '`/app` is audited signed in (the session cookie in the browser\'s jar) and lands on the only organization\'s overview.',
+      "`/app` is audited signed in (the session cookie in the browser's jar) and lands on the only organization's overview.",
       'Bytes over the wire are what Chromium received (it accepts br: the precompressed assets), headers included.',
       '',
       `| measure | ${tables.map(([name]) => name).join(' | ')} |`,

@@ -55,7 +55,11 @@ const tags = html.match(/<(script|link)\b[^>]*>/g) ?? [];
 const fromHtml = { js: new Set(), css: new Set() };
 for (const tag of tags) {
   const rel = attribute(tag, 'rel');
-  const url = tag.startsWith('<script') ? attribute(tag, 'src') : rel === 'stylesheet' || rel === 'modulepreload' ? attribute(tag, 'href') : undefined;
+  const url = tag.startsWith('<script')
+    ? attribute(tag, 'src')
+    : rel === 'stylesheet' || rel === 'modulepreload'
+      ? attribute(tag, 'href')
+      : undefined;
   if (!url) continue;
   const file = url.replace(/^\//, '');
   (file.endsWith('.css') ? fromHtml.css : fromHtml.js).add(file);
@@ -82,7 +86,10 @@ const measure = (file) => {
   };
 };
 const total = (files) =>
-  files.reduce((sum, file) => ({ raw: sum.raw + file.raw, gzip: sum.gzip + file.gzip, brotli: sum.brotli + file.brotli }), { raw: 0, gzip: 0, brotli: 0 });
+  files.reduce(
+    (sum, file) => ({ raw: sum.raw + file.raw, gzip: sum.gzip + file.gzip, brotli: sum.brotli + file.brotli }),
+    { raw: 0, gzip: 0, brotli: 0 },
+  );
 const kb = (bytes) => (bytes / 1000).toFixed(1);
 
 const js = [...loaded.js].map(measure);
@@ -120,7 +127,10 @@ const percent = (bytes, targetKb) => ((bytes / (targetKb * 1000)) * 100).toFixed
 const lines = [
   `Login page (dist/web/index.html), kB = 1000 bytes, gzip level 9, brotli quality 11`,
   '',
-  ...rows.map(([kind, file]) => `  ${kind.padEnd(26)} ${file.file.padEnd(42)} ${kb(file.raw).padStart(7)} raw ${kb(file.gzip).padStart(6)} gzip ${kb(file.brotli).padStart(6)} brotli`),
+  ...rows.map(
+    ([kind, file]) =>
+      `  ${kind.padEnd(26)} ${file.file.padEnd(42)} ${kb(file.raw).padStart(7)} raw ${kb(file.gzip).padStart(6)} gzip ${kb(file.brotli).padStart(6)} brotli`,
+  ),
   '',
   `  JS loaded by the login page:  ${kb(jsTotal.gzip)} kB gzipped (${kb(jsTotal.brotli)} kB brotli)`,
   `  CSS loaded by the login page: ${kb(cssTotal.gzip)} kB gzipped (${kb(cssTotal.brotli)} kB brotli)`,
@@ -129,14 +139,19 @@ const lines = [
   '',
   `  login page target <= ${TARGET_JS_KB} kB JS gzipped: ${jsTotal.gzip <= TARGET_JS_KB * 1000 ? 'met' : 'MISSED'} (${percent(jsTotal.gzip, TARGET_JS_KB)}% of it)`,
   `  console target <= ${TARGET_CONSOLE_JS_KB} kB JS gzipped: ${consoleJsTotal.gzip <= TARGET_CONSOLE_JS_KB * 1000 ? 'met' : 'MISSED'} (${percent(consoleJsTotal.gzip, TARGET_CONSOLE_JS_KB)}% of it)`,
-  ...REFERENCES.map((reference) => `  vs ${reference.name}, ${reference.kb} kB: ${(jsTotal.gzip / (reference.kb * 1000)).toFixed(2)}x`),
+  ...REFERENCES.map(
+    (reference) => `  vs ${reference.name}, ${reference.kb} kB: ${(jsTotal.gzip / (reference.kb * 1000)).toFixed(2)}x`,
+  ),
 ];
 console.log(lines.join('\n'));
 
 const table = [
   '| what | file | raw kB | gzip kB | brotli kB |',
   '|---|---|---:|---:|---:|',
-  ...rows.map(([kind, file]) => `| ${kind} | \`${file.file.replace(/-[\w-]{8}\./, '.')}\` | ${kb(file.raw)} | ${kb(file.gzip)} | ${kb(file.brotli)} |`),
+  ...rows.map(
+    ([kind, file]) =>
+      `| ${kind} | \`${file.file.replace(/-[\w-]{8}\./, '.')}\` | ${kb(file.raw)} | ${kb(file.gzip)} | ${kb(file.brotli)} |`,
+  ),
   `| **JS the login page loads** | | ${kb(jsTotal.raw)} | **${kb(jsTotal.gzip)}** | ${kb(jsTotal.brotli)} |`,
   `| **CSS the login page loads** | | ${kb(cssTotal.raw)} | **${kb(cssTotal.gzip)}** | ${kb(cssTotal.brotli)} |`,
   `| **JS a console page loads** (the login page's included) | | ${kb(consoleJsTotal.raw)} | **${kb(consoleJsTotal.gzip)}** | ${kb(consoleJsTotal.brotli)} |`,

@@ -5,7 +5,8 @@
 //            their organizations recorded while they were off;
 //   replay:  one endpoint from the beginning of an organization with `--replay-events` events (written straight
 //            into the store's file first), events per second, in the `standard` format and in `datadog`'s batches.
-//   npm run build && node bench/webhooks/run.mjs [--commands 200] [--replay-events 100000] [--burst 20] [--cpu-prof DIR]
+//   npm run build && node bench/webhooks/run.mjs [--commands 200] [--replay-events 100000] [--burst 20] [--cpu-prof
+// DIR]
 // See README.md beside this file for the figures measured.
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -18,11 +19,22 @@ import Database from 'better-sqlite3';
 import { openEventStore } from '../../dist/libs/event-store/src/index.js';
 import { builtServerEnvironment, chorusJson, freePort, untilHealthy } from '../support/built-server.mjs';
 
-const { values } = parseArgs({ options: { commands: { type: 'string' }, 'replay-events': { type: 'string' }, burst: { type: 'string' }, 'cpu-prof': { type: 'string' } } });
+const { values } = parseArgs({
+  options: {
+    commands: { type: 'string' },
+    'replay-events': { type: 'string' },
+    burst: { type: 'string' },
+    'cpu-prof': { type: 'string' },
+  },
+});
 const commands = Number(values.commands ?? 200);
 const replayEvents = Number(values['replay-events'] ?? 100_000);
 const root = path.resolve(import.meta.dirname, '../..');
-const loadAverage = async () => (await import('node:os')).loadavg().map((load) => load.toFixed(2)).join(' ');
+const loadAverage = async () =>
+  (await import('node:os'))
+    .loadavg()
+    .map((load) => load.toFixed(2))
+    .join(' ');
 
 /** Records when each endpoint (its path) got each event (its webhook-id), answering 204 at once. */
 function startReceiver() {
@@ -35,7 +47,8 @@ function startReceiver() {
     request.on('data', (chunk) => (body += chunk));
     request.on('end', () => {
       const events = request.headers['webhook-id'] === undefined ? JSON.parse(body).length : 1;
-      if (request.headers['webhook-id'] !== undefined) arrivals.set(`${request.url} ${request.headers['webhook-id']}`, at);
+      if (request.headers['webhook-id'] !== undefined)
+        arrivals.set(`${request.url} ${request.headers['webhook-id']}`, at);
       count += events;
       for (const waiter of waiters.splice(0)) waiter();
       response.writeHead(204).end();
@@ -64,8 +77,13 @@ function startReceiver() {
 
 async function startServer(dataDir) {
   const port = await freePort();
-  const profile = values['cpu-prof'] === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', path.resolve(values['cpu-prof'])];
-  const child = spawn(process.execPath, [...profile, path.join(root, 'dist/apps/api/src/main.js')], { cwd: root, env: builtServerEnvironment(dataDir, port), stdio: ['ignore', 'ignore', 'inherit'] });
+  const profile =
+    values['cpu-prof'] === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', path.resolve(values['cpu-prof'])];
+  const child = spawn(process.execPath, [...profile, path.join(root, 'dist/apps/api/src/main.js')], {
+    cwd: root,
+    env: builtServerEnvironment(dataDir, port),
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   const url = `http://127.0.0.1:${port}`;
   await untilHealthy(child, url);
   return { url, stop: () => new Promise((done) => (child.once('exit', done), child.kill('SIGTERM'))) };
@@ -73,7 +91,11 @@ async function startServer(dataDir) {
 
 function client(url, key) {
   return async (method, route, body) => {
-    const answer = await fetch(`${url}${route}`, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const answer = await fetch(`${url}${route}`, {
+      method,
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     if (!answer.ok) throw new Error(`${method} ${route}: ${answer.status} ${await answer.text()}`);
     return answer.status === 204 ? undefined : answer.json();
   };
@@ -85,18 +107,31 @@ const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((
 async function writeOrganization(dataDir, id, count) {
   await (await openEventStore({ dataDir })).close();
   const db = new Database(path.join(dataDir, 'events.sqlite'));
-  const insert = db.prepare('INSERT INTO events (stream_id, revision, event_id, type, data, metadata, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?)');
+  const insert = db.prepare(
+    'INSERT INTO events (stream_id, revision, event_id, type, data, metadata, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+  );
   const at = new Date().toISOString();
   const eventOf = (revision) => {
     if (revision === 0) return ['OrganizationCreated', { id, name: 'Replayed' }];
     if (revision === 1) return ['PlanAssigned', { line: 'classic', plan: 'enterprise' }];
-    return [revision % 2 === 0 ? 'QualityAssuranceDomainAdded' : 'QualityAssuranceDomainRemoved', { domain: 'qa.replayed.example' }];
+    return [
+      revision % 2 === 0 ? 'QualityAssuranceDomainAdded' : 'QualityAssuranceDomainRemoved',
+      { domain: 'qa.replayed.example' },
+    ];
   };
   db.transaction(() => {
     for (let revision = 0; revision < count; revision += 1) {
       const [type, data] = eventOf(revision);
       const correlationId = randomUUID();
-      insert.run(`organization-${id}`, revision, randomUUID(), type, JSON.stringify(data), JSON.stringify({ actor: 'cli', correlationId, causationId: correlationId }), at);
+      insert.run(
+        `organization-${id}`,
+        revision,
+        randomUUID(),
+        type,
+        JSON.stringify(data),
+        JSON.stringify({ actor: 'cli', correlationId, causationId: correlationId }),
+        at,
+      );
     }
   })();
   db.close();
@@ -106,7 +141,16 @@ const dataDir = mkdtempSync(path.join(tmpdir(), 'chorus-bench-webhooks-'));
 const receiver = await startReceiver();
 try {
   await writeOrganization(dataDir, 'replayed', replayEvents);
-  const key = JSON.parse(await chorusJson(dataDir, 'api-key:create', '--name', 'bench', '--scopes', 'organizations:read,organizations:write,webhooks:write')).key;
+  const key = JSON.parse(
+    await chorusJson(
+      dataDir,
+      'api-key:create',
+      '--name',
+      'bench',
+      '--scopes',
+      'organizations:read,organizations:write,webhooks:write',
+    ),
+  ).key;
   const server = await startServer(dataDir);
   const api = client(server.url, key);
   try {
@@ -115,8 +159,15 @@ try {
     for (let index = 0; index < 10; index += 1) {
       const { id } = await api('POST', '/organizations', { name: `Bench ${index}` });
       await api('POST', `/organizations/${id}/plan`, { line: 'classic', plan: 'enterprise' });
-      const { userId } = await api('POST', `/organizations/${id}/members`, { email: `member-${index}@bench.example`, role: 'member' });
-      for (let endpoint = 0; endpoint < 10; endpoint += 1) await api('POST', `/organizations/${id}/webhooks`, { url: receiver.url(`${id}/${endpoint}`), events: ['member.role_changed'] });
+      const { userId } = await api('POST', `/organizations/${id}/members`, {
+        email: `member-${index}@bench.example`,
+        role: 'member',
+      });
+      for (let endpoint = 0; endpoint < 10; endpoint += 1)
+        await api('POST', `/organizations/${id}/webhooks`, {
+          url: receiver.url(`${id}/${endpoint}`),
+          events: ['member.role_changed'],
+        });
       organizations.push({ id, userId });
     }
     const latencies = [];
@@ -126,41 +177,62 @@ try {
       await api('PATCH', `/organizations/${id}/members/${userId}`, { role: index % 20 < 10 ? 'admin' : 'member' });
       const answered = performance.now();
       await receiver.until(expected);
-      const arrivals = [...receiver.arrivals.entries()].filter(([name]) => name.startsWith(`/${id}/`)).map(([, at]) => at);
+      const arrivals = [...receiver.arrivals.entries()]
+        .filter(([name]) => name.startsWith(`/${id}/`))
+        .map(([, at]) => at);
       latencies.push(...arrivals.slice(-10).map((at) => at - answered));
     }
     latencies.sort((a, b) => a - b);
-    console.log(`latency, command 2xx to receiver, 100 endpoints (${latencies.length} deliveries): p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms (target p99 <= 500 ms); load ${await loadAverage()}`);
+    console.log(
+      `latency, command 2xx to receiver, 100 endpoints (${latencies.length} deliveries): p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms (target p99 <= 500 ms); load ${await loadAverage()}`,
+    );
 
     // Rate: the same 100 endpoints, turned off while each organization records `burst` changes, then all turned on at
     // once: what is timed is the node sending, not the commands (which the latency above already covers).
     const burst = Number(values.burst ?? 20);
     // Each member a `member` first, so that every change of the burst changes something (a no-op records nothing).
-    for (const { id, userId } of organizations) await api('PATCH', `/organizations/${id}/members/${userId}`, { role: 'member' });
+    for (const { id, userId } of organizations)
+      await api('PATCH', `/organizations/${id}/members/${userId}`, { role: 'member' });
     await new Promise((resolve) => setTimeout(resolve, 500));
-    const endpointsOf = async (id) => (await api('GET', `/organizations/${id}/webhooks`)).endpoints.map((endpoint) => endpoint.id);
+    const endpointsOf = async (id) =>
+      (await api('GET', `/organizations/${id}/webhooks`)).endpoints.map((endpoint) => endpoint.id);
     for (const organization of organizations) organization.endpoints = await endpointsOf(organization.id);
     const switchAll = (enabled) =>
-      Promise.all(organizations.flatMap(({ id, endpoints }) => endpoints.map((endpoint) => api('PATCH', `/organizations/${id}/webhooks/${endpoint}`, { enabled }))));
+      Promise.all(
+        organizations.flatMap(({ id, endpoints }) =>
+          endpoints.map((endpoint) => api('PATCH', `/organizations/${id}/webhooks/${endpoint}`, { enabled })),
+        ),
+      );
     await switchAll(false);
     for (const { id, userId } of organizations) {
-      for (let index = 0; index < burst; index += 1) await api('PATCH', `/organizations/${id}/members/${userId}`, { role: index % 2 === 0 ? 'admin' : 'member' });
+      for (let index = 0; index < burst; index += 1)
+        await api('PATCH', `/organizations/${id}/members/${userId}`, { role: index % 2 === 0 ? 'admin' : 'member' });
     }
     receiver.reset();
     const before = performance.now();
     await switchAll(true);
     await receiver.until(organizations.length * 10 * burst);
     const seconds = (performance.now() - before) / 1000;
-    console.log(`rate: ${organizations.length * 10 * burst} deliveries to 100 endpoints in ${seconds.toFixed(2)} s: ${((organizations.length * 10 * burst) / seconds).toFixed(0)}/s (target >= 2,000/s); load ${await loadAverage()}`);
+    console.log(
+      `rate: ${organizations.length * 10 * burst} deliveries to 100 endpoints in ${seconds.toFixed(2)} s: ${((organizations.length * 10 * burst) / seconds).toFixed(0)}/s (target >= 2,000/s); load ${await loadAverage()}`,
+    );
 
     // Replay: one endpoint from the beginning of an organization of `replayEvents` events, per format.
     for (const format of ['standard', 'datadog']) {
       receiver.reset();
       const started = performance.now();
-      await api('POST', '/organizations/replayed/webhooks', { url: receiver.url(`replayed-${format}`), events: ['*'], startFrom: 'beginning', format, ...(format === 'standard' ? {} : { token: 'bench' }) });
+      await api('POST', '/organizations/replayed/webhooks', {
+        url: receiver.url(`replayed-${format}`),
+        events: ['*'],
+        startFrom: 'beginning',
+        format,
+        ...(format === 'standard' ? {} : { token: 'bench' }),
+      });
       await receiver.until(replayEvents);
       const elapsed = (performance.now() - started) / 1000;
-      console.log(`replay, ${format}: ${replayEvents} events in ${elapsed.toFixed(1)} s: ${(replayEvents / elapsed).toFixed(0)} events/s (target >= 5,000/s); load ${await loadAverage()}`);
+      console.log(
+        `replay, ${format}: ${replayEvents} events in ${elapsed.toFixed(1)} s: ${(replayEvents / elapsed).toFixed(0)} events/s (target >= 5,000/s); load ${await loadAverage()}`,
+      );
     }
   } finally {
     await server.stop();

@@ -25,7 +25,8 @@ let server: ChorusServer | undefined;
 let browser: TestBrowser | undefined;
 
 const started = () => {
-  if (server === undefined || browser === undefined || mail === undefined) throw new Error('The server, the SMTP server or the browser did not start (see beforeAll)');
+  if (server === undefined || browser === undefined || mail === undefined)
+    throw new Error('The server, the SMTP server or the browser did not start (see beforeAll)');
   return { server, browser, mail };
 };
 
@@ -91,7 +92,10 @@ describe('my data and my account', () => {
 
     const [file] = await Promise.all([page.waitForEvent('download'), screen.download.click()]);
     expect(file.suggestedFilename()).toMatch(/^chorus-account-\d{4}-\d{2}-\d{2}\.json$/);
-    const copy = JSON.parse(readFileSync(await file.path(), 'utf8')) as { account: { email: string }; organizations: { name: string; role: string }[] };
+    const copy = JSON.parse(readFileSync(await file.path(), 'utf8')) as {
+      account: { email: string };
+      organizations: { name: string; role: string }[];
+    };
     expect(copy.account.email).toBe(nora.email);
     expect(copy.organizations).toEqual([expect.objectContaining({ name: 'Umbrella', role: 'member' })]);
     await textOnceShown(screen.dataStatus, `Your data is saved as ${file.suggestedFilename()}.`);
@@ -138,8 +142,13 @@ describe('my data and my account', () => {
     const screen = await openDeletion(page);
     await page.keyboard.type(owner.password);
     await page.keyboard.press('Enter');
-    await textOnceShown(screen.message, 'You are the last owner of Umbrella. Make someone else an owner there first, then delete your account.');
-    expect(await screen.message.getByRole('link', { name: 'Umbrella' }).getAttribute('href')).toBe('/app/orgs/umbrella/members');
+    await textOnceShown(
+      screen.message,
+      'You are the last owner of Umbrella. Make someone else an owner there first, then delete your account.',
+    );
+    expect(await screen.message.getByRole('link', { name: 'Umbrella' }).getAttribute('href')).toBe(
+      '/app/orgs/umbrella/members',
+    );
     expect((await sessionOf(context, server.baseUrl)).status).toBe(200);
   });
 });

@@ -23,19 +23,31 @@ const moe: ConsoleUser = { email: 'moe@down.example', password: 'velvet-harbor-2
 const DAY = 86_400;
 const periodStart = Math.floor(Date.now() / 1000) - DAY;
 const periodEnd = periodStart + 30 * DAY;
-const endsOn = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(periodEnd * 1000));
+const endsOn = new Intl.DateTimeFormat('en-GB', {
+  day: 'numeric',
+  month: 'long',
+  year: 'numeric',
+  timeZone: 'UTC',
+}).format(new Date(periodEnd * 1000));
 
 let server: ChorusServer | undefined;
 let browser: TestBrowser | undefined;
 
 const started = () => {
-  if (server === undefined || browser === undefined) throw new Error('The server or the browser did not start (see beforeAll)');
+  if (server === undefined || browser === undefined)
+    throw new Error('The server or the browser did not start (see beforeAll)');
   return { server, browser };
 };
 
 /** customer.subscription.updated as Stripe sends it: Teams instead of Enterprise, cancelled at the period's end. */
 function downgrade(organizationId: string): Record<string, unknown> {
-  const item = { id: 'si_down', object: 'subscription_item', quantity: 1, current_period_start: periodStart, current_period_end: periodEnd };
+  const item = {
+    id: 'si_down',
+    object: 'subscription_item',
+    quantity: 1,
+    current_period_start: periodStart,
+    current_period_end: periodEnd,
+  };
   return {
     id: 'evt_browser_downgrade',
     object: 'event',
@@ -58,13 +70,17 @@ function downgrade(organizationId: string): Record<string, unknown> {
         trial_start: null,
         trial_end: null,
         metadata: { organization_id: organizationId },
-        items: { object: 'list', data: [{ ...item, price: { id: 'price_teams_monthly', object: 'price', product: 'prod_teams' } }] },
+        items: {
+          object: 'list',
+          data: [{ ...item, price: { id: 'price_teams_monthly', object: 'price', product: 'prod_teams' } }],
+        },
       },
     },
   };
 }
 
-const open = (page: Page, path: string, heading: string) => openConsolePage(page, started().server.baseUrl, path, heading);
+const open = (page: Page, path: string, heading: string) =>
+  openConsolePage(page, started().server.baseUrl, path, heading);
 
 const judge = (page: Page, name: string) => judgeScreen(page, 'billing', name);
 
@@ -81,18 +97,30 @@ async function tabTo(page: Page, text: string, most = 60): Promise<number> {
 beforeAll(async () => {
   mkdirSync(screenshots, { recursive: true });
   browser = await launchChromium();
-  server = await startChorusServer({ STRIPE_WEBHOOK_SECRET: secret, PLAN_LINKED_PRODUCT_IDS: 'chorus:teams=prod_teams', UPGRADE_URL: upgradeUrl });
+  server = await startChorusServer({
+    STRIPE_WEBHOOK_SECRET: secret,
+    PLAN_LINKED_PRODUCT_IDS: 'chorus:teams=prod_teams',
+    UPGRADE_URL: upgradeUrl,
+  });
   await server.createOrganization('Down Co', 'down-co', { line: 'chorus', plan: 'enterprise' });
   await server.cli(['org:chorus', 'down-co', '--on']);
   await server.createUser({ ...ona, organizationId: 'down-co', role: 'owner' });
   await server.createUser({ ...moe, organizationId: 'down-co', role: 'member' });
   for (const name of ['ava', 'ben', 'cai', 'dan', 'eli', 'fay']) {
-    await server.createUser({ email: `${name}@down.example`, password: 'pebble-lantern-1184', organizationId: 'down-co', role: 'member' });
+    await server.createUser({
+      email: `${name}@down.example`,
+      password: 'pebble-lantern-1184',
+      organizationId: 'down-co',
+      role: 'member',
+    });
   }
   const payload = JSON.stringify(downgrade('down-co'));
   const answer = await fetch(`${server.baseUrl}/billing/stripe`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'stripe-signature': Stripe.webhooks.generateTestHeaderString({ payload, secret }) },
+    headers: {
+      'content-type': 'application/json',
+      'stripe-signature': Stripe.webhooks.generateTestHeaderString({ payload, secret }),
+    },
     body: payload,
     signal: AbortSignal.timeout(10_000),
   });
@@ -111,29 +139,51 @@ describe('a downgrade below what is in use, and a subscription that ends', () =>
   it.each([
     ['1280', desktop],
     ['390', phone],
-  ])('at %s px the owner reads by how much Down Co is over, what to do, and when the plan ends', async (_width, viewport: Viewport) => {
-    const { page } = await signedInPage(started().browser, started().server.baseUrl, ona, viewport, { consoleErrors: false });
-    await open(page, '/app/orgs/down-co', 'Overview');
+  ])(
+    'at %s px the owner reads by how much Down Co is over, what to do, and when the plan ends',
+    async (_width, viewport: Viewport) => {
+      const { page } = await signedInPage(started().browser, started().server.baseUrl, ona, viewport, {
+        consoleErrors: false,
+      });
+      await open(page, '/app/orgs/down-co', 'Overview');
 
-    const users = page.locator('.limit').filter({ hasText: /^Users/ });
-    expect(await visibleText(users.locator('.limit__usage'))).toBe('8 of 5');
-    await textOnceShown(users.getByText('3 over the limit'), '3 over the limit');
-    await textOnceShown(users.getByText(/^Remove 3 members/), 'Remove 3 members, or choose a larger plan, before adding more.');
-    expect(await users.getByRole('link', { name: 'Change the plan or add-ons' }).getAttribute('href')).toBe(upgradeUrl);
-    await textOnceShown(page.getByText(`Your plan ends on ${endsOn}`), `Your plan ends on ${endsOn}`);
-    expect(await visibleText(page.locator('.fact').filter({ hasText: /^Ends on/ }).locator('dd'))).toBe(endsOn);
-    expect(await tabTo(page, 'Keep the subscription')).toBeGreaterThan(0);
-    await judge(page, 'overview');
+      const users = page.locator('.limit').filter({ hasText: /^Users/ });
+      expect(await visibleText(users.locator('.limit__usage'))).toBe('8 of 5');
+      await textOnceShown(users.getByText('3 over the limit'), '3 over the limit');
+      await textOnceShown(
+        users.getByText(/^Remove 3 members/),
+        'Remove 3 members, or choose a larger plan, before adding more.',
+      );
+      expect(await users.getByRole('link', { name: 'Change the plan or add-ons' }).getAttribute('href')).toBe(
+        upgradeUrl,
+      );
+      await textOnceShown(page.getByText(`Your plan ends on ${endsOn}`), `Your plan ends on ${endsOn}`);
+      expect(
+        await visibleText(
+          page
+            .locator('.fact')
+            .filter({ hasText: /^Ends on/ })
+            .locator('dd'),
+        ),
+      ).toBe(endsOn);
+      expect(await tabTo(page, 'Keep the subscription')).toBeGreaterThan(0);
+      await judge(page, 'overview');
 
-    await open(page, '/app/orgs/down-co/members', 'Members');
-    await textOnceShown(page.getByText('Users over the limit: 8 of 5'), 'Users over the limit: 8 of 5');
-    await textOnceShown(page.getByText(/^Remove 3 members/), 'Remove 3 members, or choose a larger plan, before adding more.');
-    expect(await page.getByText('Users over the limit').count()).toBe(1);
-    await judge(page, 'members');
-  });
+      await open(page, '/app/orgs/down-co/members', 'Members');
+      await textOnceShown(page.getByText('Users over the limit: 8 of 5'), 'Users over the limit: 8 of 5');
+      await textOnceShown(
+        page.getByText(/^Remove 3 members/),
+        'Remove 3 members, or choose a larger plan, before adding more.',
+      );
+      expect(await page.getByText('Users over the limit').count()).toBe(1);
+      await judge(page, 'members');
+    },
+  );
 
   it('a member is told the same, and whom to ask', async () => {
-    const { page } = await signedInPage(started().browser, started().server.baseUrl, moe, desktop, { consoleErrors: false });
+    const { page } = await signedInPage(started().browser, started().server.baseUrl, moe, desktop, {
+      consoleErrors: false,
+    });
     await open(page, '/app/orgs/down-co/members', 'Members');
 
     await textOnceShown(page.getByText('Users over the limit: 8 of 5'), 'Users over the limit: 8 of 5');

@@ -22,11 +22,13 @@ let browser: TestBrowser | undefined;
 let apiKey = '';
 
 const started = () => {
-  if (server === undefined || browser === undefined) throw new Error('The server or the browser did not start (see beforeAll)');
+  if (server === undefined || browser === undefined)
+    throw new Error('The server or the browser did not start (see beforeAll)');
   return { server, browser };
 };
 
-const operator = (method: string, path: string, body?: unknown) => operatorCall(started().server.baseUrl, apiKey, method, path, body);
+const operator = (method: string, path: string, body?: unknown) =>
+  operatorCall(started().server.baseUrl, apiKey, method, path, body);
 
 /** A Chorus teams organization (5 users) with Rue as its owner and `others` members besides. */
 async function teamsOrganization(id: string, others: number): Promise<string> {
@@ -34,7 +36,8 @@ async function teamsOrganization(id: string, others: number): Promise<string> {
   await operator('POST', `/organizations/${id}/plan`, { line: 'chorus', plan: 'teams' });
   await operator('PUT', `/organizations/${id}/chorus`, { enabled: true });
   await operator('POST', `/organizations/${id}/members`, { email: rue.email, role: 'owner' });
-  for (let other = 1; other <= others; other += 1) await operator('POST', `/organizations/${id}/members`, { email: `m${other}@${id}.example`, role: 'member' });
+  for (let other = 1; other <= others; other += 1)
+    await operator('POST', `/organizations/${id}/members`, { email: `m${other}@${id}.example`, role: 'member' });
   return id;
 }
 
@@ -62,7 +65,14 @@ beforeAll(async () => {
   mkdirSync(screenshots, { recursive: true });
   browser = await launchChromium();
   server = await startChorusServer();
-  const created = await server.cli(['api-key:create', '--name', 'read-your-writes', '--scopes', 'organizations:read,organizations:write', '--json']);
+  const created = await server.cli([
+    'api-key:create',
+    '--name',
+    'read-your-writes',
+    '--scopes',
+    'organizations:read,organizations:write',
+    '--json',
+  ]);
   apiKey = (JSON.parse(created.stdout) as { key: string }).key;
   await server.createUser(rue);
   for (let round = 0; round < ROUNDS; round += 1) await teamsOrganization(`ryw-${round}`, 3);
@@ -91,7 +101,9 @@ describe('the console after its own change', () => {
       await members.email.fill(address);
       await members.add.click();
       const text = await firstSeen();
-      seen.push(`${round}: ${['5 of 5 users', 'Users limit reached: 5 of 5', address].filter((part) => !text.includes(part)).join(', ') || 'ok'}`);
+      seen.push(
+        `${round}: ${['5 of 5 users', 'Users limit reached: 5 of 5', address].filter((part) => !text.includes(part)).join(', ') || 'ok'}`,
+      );
     }
     expect(seen).toEqual(Array.from({ length: ROUNDS }, (_, round) => `${round}: ok`));
     await page.screenshot({ path: join(screenshots, 'console-members-fifth-1280.png'), fullPage: true });
@@ -100,13 +112,18 @@ describe('the console after its own change', () => {
     expect(problems).toEqual([]);
   }, 240_000);
 
-  it("shows a plan bought through the API on the overview once another page was opened, without a reload", async () => {
+  it('shows a plan bought through the API on the overview once another page was opened, without a reload', async () => {
     const { page, problems } = await signedIn();
     const screen = consoleScreen(page);
-    const users = page.getByRole('listitem').filter({ hasText: /^Users/ }).locator('.limit__usage');
+    const users = page
+      .getByRole('listitem')
+      .filter({ hasText: /^Users/ })
+      .locator('.limit__usage');
     await visit(page, `${started().server.baseUrl}/app/orgs/ryw-plan`);
     expect(await visibleText(users)).toBe('1 of 5');
-    const loads = await page.evaluate<number>('performance.getEntriesByType("navigation").length + performance.timeOrigin');
+    const loads = await page.evaluate<number>(
+      'performance.getEntriesByType("navigation").length + performance.timeOrigin',
+    );
 
     await operator('POST', '/organizations/ryw-plan/plan', { line: 'chorus', plan: 'enterprise' });
     await screen.nav('Members').click();
@@ -115,7 +132,9 @@ describe('the console after its own change', () => {
     await textOnceShown(screen.heading, 'Overview');
 
     await waitFor('the new limit', async () => ((await visibleText(users)) === '1 of 1,000' ? true : undefined), 5_000);
-    expect(await page.evaluate<number>('performance.getEntriesByType("navigation").length + performance.timeOrigin')).toBe(loads);
+    expect(
+      await page.evaluate<number>('performance.getEntriesByType("navigation").length + performance.timeOrigin'),
+    ).toBe(loads);
     expect(problems).toEqual([]);
   }, 60_000);
 });

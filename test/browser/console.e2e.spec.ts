@@ -12,7 +12,15 @@ import { expectAccessible } from './support/accessibility.js';
 import { repositoryRoot, startChorusServer, type ChorusServer } from './support/chorus-server.js';
 import { desktop, launchChromium, phone, type TestBrowser, type Viewport } from './support/chromium.js';
 import { closeAll } from './support/close-all.js';
-import { accountScreen, consoleScreen, logInThroughForm, membersScreen, scrollsSideways, sitesScreen, type ConsoleUser } from './support/console-screens.js';
+import {
+  accountScreen,
+  consoleScreen,
+  logInThroughForm,
+  membersScreen,
+  scrollsSideways,
+  sitesScreen,
+  type ConsoleUser,
+} from './support/console-screens.js';
 import { startMailCatcher, type MailCatcher } from './support/mail-catcher.js';
 import { errorMessages } from './support/seed-texts.js';
 import { loginScreen, pathOf, sessionOf, textOnceShown, visibleText, visit } from './support/sign-in-screens.js';
@@ -31,20 +39,26 @@ let browser: TestBrowser | undefined;
 let apiKey = '';
 
 const started = () => {
-  if (server === undefined || browser === undefined || mail === undefined) throw new Error('The server, the SMTP server or the browser did not start (see beforeAll)');
+  if (server === undefined || browser === undefined || mail === undefined)
+    throw new Error('The server, the SMTP server or the browser did not start (see beforeAll)');
   return { server, browser, mail };
 };
 
 /** An operator's call with an API key (plans and Chorus are bought, not set in the console). */
-const operator = (method: string, path: string, body?: unknown) => operatorCall<{ position?: number }>(started().server.baseUrl, apiKey, method, path, body);
+const operator = (method: string, path: string, body?: unknown) =>
+  operatorCall<{ position?: number }>(started().server.baseUrl, apiKey, method, path, body);
 
 /** A page that records what went wrong in it: uncaught errors and console errors (CSP refusals among them). */
-const openPage = (viewport: Viewport = desktop) => watchedPage(started().browser, viewport, { allowedStatuses: [401, 409, 400] });
+const openPage = (viewport: Viewport = desktop) =>
+  watchedPage(started().browser, viewport, { allowedStatuses: [401, 409, 400] });
 
 const signedIn = (user: ConsoleUser, viewport: Viewport = desktop) =>
   signedInPage(started().browser, started().server.baseUrl, user, viewport, { allowedStatuses: [401, 409, 400] });
 
-/** The whole page from its top (a sticky header would otherwise be drawn where the page was scrolled to); a dialog, as seen. */
+/**
+ * The whole page from its top (a sticky header would otherwise be drawn where the page was scrolled to); a dialog, as
+ * seen.
+ */
 async function shoot(page: Page, name: string, { fullPage = true } = {}): Promise<void> {
   const size = page.viewportSize();
   if (fullPage) await page.evaluate('window.scrollTo(0, 0)');
@@ -52,11 +66,14 @@ async function shoot(page: Page, name: string, { fullPage = true } = {}): Promis
   if (process.env.SHOOT_PARTS && size) {
     const height = await page.evaluate<number>('document.documentElement.scrollHeight');
     for (let top = 0, part = 1; top < height; top += size.height, part += 1) {
-      await page.screenshot({ path: `/tmp/shots/${name}-${size.width}-${part}.png`, fullPage: true, clip: { x: 0, y: top, width: size.width, height: Math.min(size.height, height - top) } });
+      await page.screenshot({
+        path: `/tmp/shots/${name}-${size.width}-${part}.png`,
+        fullPage: true,
+        clip: { x: 0, y: top, width: size.width, height: Math.min(size.height, height - top) },
+      });
     }
   }
 }
-
 
 async function addMember(page: Page, email: string, role: string) {
   const screen = membersScreen(page);
@@ -72,7 +89,14 @@ beforeAll(async () => {
   browser = await launchChromium();
   mail = await startMailCatcher();
   server = await startChorusServer({ SMTP_URL: mail.smtpUrl });
-  const created = await server.cli(['api-key:create', '--name', 'browser tests', '--scopes', 'organizations:read,organizations:write', '--json']);
+  const created = await server.cli([
+    'api-key:create',
+    '--name',
+    'browser tests',
+    '--scopes',
+    'organizations:read,organizations:write',
+    '--json',
+  ]);
   apiKey = (JSON.parse(created.stdout) as { key: string }).key;
   // Acme: a Chorus teams plan (5 users) with Chorus on, and its owner Ada alone.
   await server.createOrganization('Acme', 'acme', { line: 'chorus', plan: 'teams' });
@@ -108,7 +132,14 @@ describe('an owner on a Chorus teams plan, end to end', () => {
     expect(await visibleText(screen.heading)).toBe('Overview');
     expect(await visibleText(screen.organizationName)).toBe('Acme');
     expect(await page.title()).toBe('Overview · Acme · Chorus');
-    expect(await visibleText(page.getByRole('listitem').filter({ hasText: /^Users/ }).locator('.limit__usage'))).toBe('1 of 5');
+    expect(
+      await visibleText(
+        page
+          .getByRole('listitem')
+          .filter({ hasText: /^Users/ })
+          .locator('.limit__usage'),
+      ),
+    ).toBe('1 of 5');
     const users = screen.limit('Users');
     expect([await users.getAttribute('aria-valuenow'), await users.getAttribute('aria-valuemax')]).toEqual(['1', '5']);
     await shoot(page, 'overview');
@@ -135,7 +166,8 @@ describe('an owner on a Chorus teams plan, end to end', () => {
     // Bob's invitation: the link registers him with his own password and lands him in the console.
     const invitation = await mail.mailTo('bob@acme.example');
     expect(invitation.subject).toBe('You are invited to Acme on Chorus');
-    const link = new RegExp(`${server.baseUrl.replaceAll('.', '\\.')}/invite/[A-Za-z0-9_-]{64}`).exec(invitation.text)?.[0] ?? '';
+    const link =
+      new RegExp(`${server.baseUrl.replaceAll('.', '\\.')}/invite/[A-Za-z0-9_-]{64}`).exec(invitation.text)?.[0] ?? '';
     expect(link).not.toBe('');
     const bob = await openPage();
     await visit(bob.page, link);
@@ -146,7 +178,11 @@ describe('an owner on a Chorus teams plan, end to end', () => {
     await bob.page.getByLabel('Confirm new password', { exact: true }).fill(invitedPassword);
     await bob.page.getByRole('button', { name: 'Join Acme' }).click();
     await bob.page.waitForURL(`${server.baseUrl}/app/orgs/acme`);
-    expect(await sessionOf(bob.context, server.baseUrl)).toMatchObject({ status: 200, email: 'bob@acme.example', organizations: ['acme'] });
+    expect(await sessionOf(bob.context, server.baseUrl)).toMatchObject({
+      status: 200,
+      email: 'bob@acme.example',
+      organizations: ['acme'],
+    });
     // Bob signed in once: no longer "invited" for Ada either.
     await waitFor('Bob to be shown as signed in', async () => {
       await page.reload();
@@ -173,7 +209,8 @@ describe('an owner on a Chorus teams plan, end to end', () => {
     const account = accountScreen(page);
     await waitFor('two sessions listed', async () => ((await account.sessions.count()) === 2 ? true : undefined));
     const thisBrowser = await visibleText(account.thisBrowser);
-    for (const part of ['Headless Chrome on Linux', 'This browser', 'Password · started']) expect(thisBrowser).toContain(part);
+    for (const part of ['Headless Chrome on Linux', 'This browser', 'Password · started'])
+      expect(thisBrowser).toContain(part);
     await shoot(page, 'account-two-sessions');
     await account.signOutOther.click();
     await waitFor('one session listed', async () => ((await account.sessions.count()) === 1 ? true : undefined));
@@ -247,12 +284,18 @@ describe('with the keyboard alone', () => {
     // Skip link first, then the header, then the navigation.
     await page.keyboard.press('Tab');
     expect(await focusedName()).toBe('Skip to content');
-    for (let presses = 0; presses < 10 && (await focusedName()) !== 'Sites'; presses += 1) await page.keyboard.press('Tab');
+    for (let presses = 0; presses < 10 && (await focusedName()) !== 'Sites'; presses += 1)
+      await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
     await textOnceShown(screen.heading, 'Sites');
 
     const sites = sitesScreen(page);
-    for (let presses = 0; presses < 10 && !(await sites.name.evaluate((element) => element === element.ownerDocument.activeElement)); presses += 1) await page.keyboard.press('Tab');
+    for (
+      let presses = 0;
+      presses < 10 && !(await sites.name.evaluate((element) => element === element.ownerDocument.activeElement));
+      presses += 1
+    )
+      await page.keyboard.press('Tab');
     await page.keyboard.type('Web shop');
     await page.keyboard.press('Tab');
     await page.keyboard.type('shop');
@@ -281,21 +324,36 @@ describe('the navigation', () => {
   it.each([
     ['1280', desktop],
     ['390', phone],
-  ])('at %s px: after every tab click the page title shows below the sticky header, not under it', async (_width, viewport) => {
-    const { page } = await signedIn(ada, viewport);
-    const screen = consoleScreen(page);
-    const header = page.locator('.console-header');
-    // Twice round, so that each page is also reached from a longer one that was scrolled.
-    for (const name of ['Members', 'Sites', 'Domains', 'SSO', 'History', 'Overview', 'Members', 'History', 'Sites', 'Overview'] as const) {
-      await screen.nav(name).click();
-      await textOnceShown(screen.heading, name);
-      await page.locator('.page-loading').waitFor({ state: 'detached' });
-      const headerBottom = await header.evaluate((element) => element.getBoundingClientRect().bottom);
-      const titleTop = await screen.heading.evaluate((element) => element.getBoundingClientRect().top);
-      expect({ name, titleBelowHeader: titleTop >= headerBottom }).toEqual({ name, titleBelowHeader: true });
-      await page.mouse.wheel(0, 600);
-    }
-  }, 90_000);
+  ])(
+    'at %s px: after every tab click the page title shows below the sticky header, not under it',
+    async (_width, viewport) => {
+      const { page } = await signedIn(ada, viewport);
+      const screen = consoleScreen(page);
+      const header = page.locator('.console-header');
+      // Twice round, so that each page is also reached from a longer one that was scrolled.
+      for (const name of [
+        'Members',
+        'Sites',
+        'Domains',
+        'SSO',
+        'History',
+        'Overview',
+        'Members',
+        'History',
+        'Sites',
+        'Overview',
+      ] as const) {
+        await screen.nav(name).click();
+        await textOnceShown(screen.heading, name);
+        await page.locator('.page-loading').waitFor({ state: 'detached' });
+        const headerBottom = await header.evaluate((element) => element.getBoundingClientRect().bottom);
+        const titleTop = await screen.heading.evaluate((element) => element.getBoundingClientRect().top);
+        expect({ name, titleBelowHeader: titleTop >= headerBottom }).toEqual({ name, titleBelowHeader: true });
+        await page.mouse.wheel(0, 600);
+      }
+    },
+    90_000,
+  );
 });
 
 describe('every console page', () => {
@@ -311,20 +369,24 @@ describe('every console page', () => {
   it.each([
     ['1280', desktop],
     ['390', phone],
-  ])('at %s px: axe-core finds nothing, nothing scrolls sideways, no error; screenshots saved', async (_width, viewport) => {
-    const { page, problems } = await signedIn(ada, viewport);
-    for (const [name, path, heading] of pages) {
-      await page.goto(`${started().server.baseUrl}${path}`);
-      await textOnceShown(consoleScreen(page).heading, heading);
-      await page.locator('.page-loading').waitFor({ state: 'detached' });
-      await expectAccessible(page, name);
-      expect({ name, sideways: await scrollsSideways(page) }).toEqual({ name, sideways: false });
-      await shoot(page, name);
-    }
-    if (viewport === phone) {
-      await consoleScreen(page).userMenu.click();
-      await shoot(page, 'user-menu');
-    }
-    expect(problems).toEqual([]);
-  }, 90_000);
+  ])(
+    'at %s px: axe-core finds nothing, nothing scrolls sideways, no error; screenshots saved',
+    async (_width, viewport) => {
+      const { page, problems } = await signedIn(ada, viewport);
+      for (const [name, path, heading] of pages) {
+        await page.goto(`${started().server.baseUrl}${path}`);
+        await textOnceShown(consoleScreen(page).heading, heading);
+        await page.locator('.page-loading').waitFor({ state: 'detached' });
+        await expectAccessible(page, name);
+        expect({ name, sideways: await scrollsSideways(page) }).toEqual({ name, sideways: false });
+        await shoot(page, name);
+      }
+      if (viewport === phone) {
+        await consoleScreen(page).userMenu.click();
+        await shoot(page, 'user-menu');
+      }
+      expect(problems).toEqual([]);
+    },
+    90_000,
+  );
 });

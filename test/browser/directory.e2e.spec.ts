@@ -28,14 +28,18 @@ let dns: DnsServer | undefined;
 let apiKey = '';
 
 const started = () => {
-  if (server === undefined || browser === undefined) throw new Error('The server or the browser did not start (see beforeAll)');
+  if (server === undefined || browser === undefined)
+    throw new Error('The server or the browser did not start (see beforeAll)');
   return { server, browser };
 };
 
 const api = (method: string, path: string, body?: unknown) =>
   fetch(`${started().server.baseUrl}${path}`, {
     method,
-    headers: { authorization: `Bearer ${apiKey}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      authorization: `Bearer ${apiKey}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
 
@@ -44,7 +48,10 @@ async function judge(page: Page, name: string): Promise<void> {
   expect({ name, violations: await accessibilityViolations(page) }).toEqual({ name, violations: [] });
   expect({ name, sideways: await scrollsSideways(page) }).toEqual({ name, sideways: false });
   await page.evaluate('window.scrollTo(0, 0)');
-  await page.screenshot({ path: join(shots, `directory-${name}-${page.viewportSize()?.width ?? 0}.png`), fullPage: true });
+  await page.screenshot({
+    path: join(shots, `directory-${name}-${page.viewportSize()?.width ?? 0}.png`),
+    fullPage: true,
+  });
 }
 
 beforeAll(async () => {
@@ -55,12 +62,30 @@ beforeAll(async () => {
   idp = await IdentityProvider.start();
   dns = await DnsServer.start(['acme.example']);
   server = await startChorusServer({ DNS_SERVERS: dns.address });
-  const created = await server.cli(['api-key:create', '--name', 'directory browser tests', '--scopes', 'organizations:read,organizations:write', '--json']);
+  const created = await server.cli([
+    'api-key:create',
+    '--name',
+    'directory browser tests',
+    '--scopes',
+    'organizations:read,organizations:write',
+    '--json',
+  ]);
   apiKey = (JSON.parse(created.stdout) as { key: string }).key;
   await server.createOrganization('Acme', 'acme', { line: 'classic', plan: 'enterprise' });
   await server.createUser({ ...olga, organizationId: 'acme', role: 'owner' });
-  expect((await api('PUT', '/organizations/acme/sso', { issuer: idp.issuer, clientId: 'chorusAcme', clientSecret: 'idp-secret-directory', domains: ['acme.example'] })).status).toBe(200);
-  const organization = (await (await api('GET', '/organizations/acme')).json()) as { sso: { settings: { domainStates: { record: { name: string; value: string } }[] } } };
+  expect(
+    (
+      await api('PUT', '/organizations/acme/sso', {
+        issuer: idp.issuer,
+        clientId: 'chorusAcme',
+        clientSecret: 'idp-secret-directory',
+        domains: ['acme.example'],
+      })
+    ).status,
+  ).toBe(200);
+  const organization = (await (await api('GET', '/organizations/acme')).json()) as {
+    sso: { settings: { domainStates: { record: { name: string; value: string } }[] } };
+  };
   const record = organization.sso.settings.domainStates[0]!.record;
   await dns.serve({ [record.name]: [record.value] });
   expect((await api('POST', '/organizations/acme/sso/domains/acme.example/verify', {})).status).toBe(200);
@@ -98,7 +123,9 @@ describe('the Directory page', () => {
 
     const shown = page.getByRole('group', { name: 'Token “Okta”' });
     await shown.waitFor();
-    expect(await shown.getByRole('heading').evaluate((element) => element === element.ownerDocument.activeElement)).toBe(true);
+    expect(
+      await shown.getByRole('heading').evaluate((element) => element === element.ownerDocument.activeElement),
+    ).toBe(true);
     const token = await visibleText(shown.locator('code'));
     expect(token).toMatch(/^chscim_acme\.[0-9a-f]{24}\.[A-Za-z0-9_-]{43}$/);
     await page.keyboard.press('Tab');
@@ -126,9 +153,13 @@ describe('the Directory page', () => {
         const join = page.getByLabel('People of acme.example join');
         await join.selectOption('member');
         await page.getByRole('button', { name: 'Save for acme.example' }).click();
-        expect(await textOnceShown(page.getByText('People of acme.example now join on signing in, as members.'), 'now join')).toContain('as members');
+        expect(
+          await textOnceShown(page.getByText('People of acme.example now join on signing in, as members.'), 'now join'),
+        ).toContain('as members');
         // The identity provider's first call, made in the test before, is in the log.
-        expect(await textOnceShown(page.getByRole('list', { name: 'Recent requests' }), 'GET /Users')).toContain('200 Done');
+        expect(await textOnceShown(page.getByRole('list', { name: 'Recent requests' }), 'GET /Users')).toContain(
+          '200 Done',
+        );
       } else {
         expect(await mapping.getByLabel('Group 1', { exact: true }).inputValue()).toBe('Chorus Admins');
         expect(await page.getByLabel('People of acme.example join').inputValue()).toBe('member');

@@ -21,7 +21,8 @@ let server: ChorusServer | undefined;
 let browser: TestBrowser | undefined;
 
 const started = () => {
-  if (server === undefined || browser === undefined || google === undefined) throw new Error('The server, the Google mock or the browser did not start (see beforeAll)');
+  if (server === undefined || browser === undefined || google === undefined)
+    throw new Error('The server, the Google mock or the browser did not start (see beforeAll)');
   return { server, browser, google };
 };
 

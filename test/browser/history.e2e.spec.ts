@@ -13,7 +13,13 @@ import { expectAccessible } from './support/accessibility.js';
 import { repositoryRoot, startChorusServer, type ChorusServer } from './support/chorus-server.js';
 import { desktop, launchChromium, phone, type TestBrowser, type Viewport } from './support/chromium.js';
 import { closeAll } from './support/close-all.js';
-import { accountScreen, consoleScreen, logInThroughForm, scrollsSideways, type ConsoleUser } from './support/console-screens.js';
+import {
+  accountScreen,
+  consoleScreen,
+  logInThroughForm,
+  scrollsSideways,
+  type ConsoleUser,
+} from './support/console-screens.js';
 import { loginScreen, textOnceShown } from './support/sign-in-screens.js';
 import { waitFor } from './support/wait-for.js';
 
@@ -28,7 +34,8 @@ let server: ChorusServer | undefined;
 let browser: TestBrowser | undefined;
 
 const started = () => {
-  if (server === undefined || browser === undefined) throw new Error('The server or the browser did not start (see beforeAll)');
+  if (server === undefined || browser === undefined)
+    throw new Error('The server or the browser did not start (see beforeAll)');
   return { server, browser };
 };
 
@@ -39,16 +46,28 @@ async function operator(apiKey: string, method: string, path: string, body?: unk
 }
 
 async function deliverBilling(): Promise<void> {
-  const delivery = JSON.stringify({ id: billingEventId, type: 'addon.purchased', organizationId: 'acme', productId: 'prod_acs', quantity: 1, occurredAt: new Date().toISOString() });
+  const delivery = JSON.stringify({
+    id: billingEventId,
+    type: 'addon.purchased',
+    organizationId: 'acme',
+    productId: 'prod_acs',
+    quantity: 1,
+    occurredAt: new Date().toISOString(),
+  });
   const response = await fetch(`${started().server.baseUrl}/billing/events`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'billing-signature': signBillingPayload(secret, Math.floor(Date.now() / 1000), Buffer.from(delivery)) },
+    headers: {
+      'content-type': 'application/json',
+      'billing-signature': signBillingPayload(secret, Math.floor(Date.now() / 1000), Buffer.from(delivery)),
+    },
     body: delivery,
   });
-  if (response.status !== 200) throw new Error(`the billing delivery answered ${response.status}: ${await response.text()}`);
+  if (response.status !== 200)
+    throw new Error(`the billing delivery answered ${response.status}: ${await response.text()}`);
 }
 
-const signedInAuditor = (viewport: Viewport = desktop) => signedInPage(started().browser, started().server.baseUrl, dee, viewport);
+const signedInAuditor = (viewport: Viewport = desktop) =>
+  signedInPage(started().browser, started().server.baseUrl, dee, viewport);
 
 function historyScreen(page: Page) {
   const events = page.getByRole('list', { name: 'Events, newest first' });
@@ -66,7 +85,10 @@ function historyScreen(page: Page) {
   };
 }
 
-/** The whole page from its top; `SHOOT_PARTS=1` also writes one file per screen height to /tmp/shots/ (to look at phone pages closely). */
+/**
+ * The whole page from its top; `SHOOT_PARTS=1` also writes one file per screen height to /tmp/shots/ (to look at phone
+ * pages closely).
+ */
 async function shoot(page: Page, name: string): Promise<void> {
   const size = page.viewportSize();
   await page.evaluate('window.scrollTo(0, 0)');
@@ -74,11 +96,14 @@ async function shoot(page: Page, name: string): Promise<void> {
   if (process.env.SHOOT_PARTS && size) {
     const height = await page.evaluate<number>('document.documentElement.scrollHeight');
     for (let top = 0, part = 1; top < height; top += size.height, part += 1) {
-      await page.screenshot({ path: `/tmp/shots/history-${name}-${size.width}-${part}.png`, fullPage: true, clip: { x: 0, y: top, width: size.width, height: Math.min(size.height, height - top) } });
+      await page.screenshot({
+        path: `/tmp/shots/history-${name}-${size.width}-${part}.png`,
+        fullPage: true,
+        clip: { x: 0, y: top, width: size.width, height: Math.min(size.height, height - top) },
+      });
     }
   }
 }
-
 
 /** Presses Tab until the element has the focus, as a keyboard user reaches it (fails after `most` presses). */
 async function tabTo(page: Page, target: Locator, most = 80): Promise<void> {
@@ -98,8 +123,18 @@ async function download(page: Page, link: Locator): Promise<{ name: string; text
 beforeAll(async () => {
   mkdirSync(screenshots, { recursive: true });
   browser = await launchChromium();
-  server = await startChorusServer({ BILLING_WEBHOOK_SECRET: secret, PLAN_PAYMENT_PROVIDER_IDS: 'prod_ess,prod_pro,,prod_acs' });
-  const created = await server.cli(['api-key:create', '--name', 'Provisioning', '--scopes', 'organizations:read,organizations:write', '--json']);
+  server = await startChorusServer({
+    BILLING_WEBHOOK_SECRET: secret,
+    PLAN_PAYMENT_PROVIDER_IDS: 'prod_ess,prod_pro,,prod_acs',
+  });
+  const created = await server.cli([
+    'api-key:create',
+    '--name',
+    'Provisioning',
+    '--scopes',
+    'organizations:read,organizations:write',
+    '--json',
+  ]);
   const apiKey = (JSON.parse(created.stdout) as { key: string }).key;
   await server.createOrganization('Acme', 'acme', { line: 'chorus', plan: 'teams' });
   await operator(apiKey, 'PUT', '/organizations/acme/chorus', { enabled: true });
@@ -122,7 +157,7 @@ afterAll(async () => {
   await closeAll(browser, server);
 }, 30_000);
 
-describe('an auditor replays Acme\'s history', () => {
+describe("an auditor replays Acme's history", () => {
   it('sees "Member added", the diff of one, the state as of before it, a billing correlation, and downloads both exports', async () => {
     const { page, problems } = await signedInAuditor();
     const screen = consoleScreen(page);
@@ -140,7 +175,9 @@ describe('an auditor replays Acme\'s history', () => {
       'Member added: dee@acme.example as auditor',
       'Member added: ada@acme.example as owner',
     ]);
-    const annRow = history.events.getByRole('listitem').filter({ has: page.getByRole('button', { name: 'Member added: ann@acme.example as admin' }) });
+    const annRow = history.events
+      .getByRole('listitem')
+      .filter({ has: page.getByRole('button', { name: 'Member added: ann@acme.example as admin' }) });
     expect(await annRow.textContent()).toContain('API key “Provisioning”');
     const annAt = (await annRow.locator('time').getAttribute('datetime')) as string;
     expect(await annRow.locator('time').getAttribute('title')).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} UTC$/);
@@ -187,13 +224,19 @@ describe('an auditor replays Acme\'s history', () => {
 
     // Both downloads: every event, oldest first, with the timeline's words.
     const jsonLines = await download(page, history.downloadJsonLines);
-    const records = jsonLines.text.trim().split('\n').map((line) => JSON.parse(line) as { revision: number; description: string; actorName: string });
+    const records = jsonLines.text
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { revision: number; description: string; actorName: string });
     expect(jsonLines.name).toBe('acme-history.jsonl');
     expect(records.map((record) => record.revision)).toEqual(records.map((_record, index) => index));
     expect(records.at(-1)).toMatchObject({ description: 'Add-on purchased: Additional site', actorName: 'Billing' });
     expect(records.map((record) => record.description)).toContain('Member added: ann@acme.example as admin');
     const csv = await download(page, history.downloadCsv);
-    const lines = csv.text.replace(/^\uFEFF/, '').split('\r\n').filter((line) => line !== '');
+    const lines = csv.text
+      .replace(/^\uFEFF/, '')
+      .split('\r\n')
+      .filter((line) => line !== '');
     expect(csv.name).toBe('acme-history.csv');
     expect(lines[0]).toBe('recordedAt,revision,position,type,description,actor,actorName,correlationId');
     expect(lines).toHaveLength(records.length + 1);
@@ -243,7 +286,8 @@ describe('an auditor replays Acme\'s history', () => {
     const card = await page.locator('.history-layout__events').boundingBox();
     for (const name of ['Newer events', 'Older events']) {
       const button = await page.getByRole('button', { name }).boundingBox();
-      const inside = card !== null && button !== null && button.x >= card.x && button.x + button.width <= card.x + card.width;
+      const inside =
+        card !== null && button !== null && button.x >= card.x && button.x + button.width <= card.x + card.width;
       expect({ name, inside }).toEqual({ name, inside: true });
     }
     await expectAccessible(page, 'the history page at 390 px');
@@ -281,14 +325,21 @@ describe('an auditor replays Acme\'s history', () => {
     await filtered();
     expect(await page.getByLabel('Event type', { exact: true }).inputValue()).toBe('MemberAdded');
     const csv = await download(page, history.downloadCsv);
-    const lines = csv.text.replace(/^\uFEFF/, '').split('\r\n').filter((line) => line !== '');
+    const lines = csv.text
+      .replace(/^\uFEFF/, '')
+      .split('\r\n')
+      .filter((line) => line !== '');
     expect(lines.slice(1).map((line) => line.split(',')[3])).toEqual(['MemberAdded', 'MemberAdded', 'MemberAdded']);
     await expectAccessible(page, 'filtered, after a reload');
     await shoot(page, 'filtered-reloaded');
 
     await page.goBack();
     await page.waitForURL((url) => !url.searchParams.has('type'));
-    await waitFor('the whole list again', async () => ((await history.events.locator('.history-entry__title').first().textContent())?.startsWith('Add-on purchased') ? true : undefined));
+    await waitFor('the whole list again', async () =>
+      (await history.events.locator('.history-entry__title').first().textContent())?.startsWith('Add-on purchased')
+        ? true
+        : undefined,
+    );
     expect(await page.getByLabel('Event type', { exact: true }).inputValue()).toBe('');
     await page.goForward();
     await filtered();
@@ -322,13 +373,23 @@ describe('an auditor replays Acme\'s history', () => {
     await pause(500);
     expect(logins).toHaveLength(1);
 
-    await logInThroughForm(page, started().server.baseUrl, dee, `/login?redirect=${encodeURIComponent('/app/orgs/acme/history?type=MemberAdded')}`);
-    await page.waitForURL((url) => url.pathname === '/app/orgs/acme/history' && url.searchParams.get('type') === 'MemberAdded');
+    await logInThroughForm(
+      page,
+      started().server.baseUrl,
+      dee,
+      `/login?redirect=${encodeURIComponent('/app/orgs/acme/history?type=MemberAdded')}`,
+    );
+    await page.waitForURL(
+      (url) => url.pathname === '/app/orgs/acme/history' && url.searchParams.get('type') === 'MemberAdded',
+    );
     await history.entry('Member added: ann@acme.example as admin').waitFor();
   }, 90_000);
 
   it('the account page keeps a long e-mail whole; an organization not theirs shows "No access" under no other organization', async () => {
-    const long: ConsoleUser = { email: 'margaret.hamilton-delacroix@consolidated-acme.example', password: 'amber-meadow-6203' };
+    const long: ConsoleUser = {
+      email: 'margaret.hamilton-delacroix@consolidated-acme.example',
+      password: 'amber-meadow-6203',
+    };
     await started().server.createUser({ ...long, organizationId: 'acme', role: 'auditor' });
     for (const viewport of [desktop, phone]) {
       const { page } = await started().browser.newPage(viewport);
@@ -357,10 +418,16 @@ describe('an auditor replays Acme\'s history', () => {
         }
         return starts;
       })()`)) as string[];
-      expect({ width: viewport.width, lineStarts }).toEqual({ width: viewport.width, lineStarts: lineStarts.length === 1 ? ['m'] : ['m', '@'] });
+      expect({ width: viewport.width, lineStarts }).toEqual({
+        width: viewport.width,
+        lineStarts: lineStarts.length === 1 ? ['m'] : ['m', '@'],
+      });
       expect(await scrollsSideways(page)).toBe(false);
       await expectAccessible(page, `the account page at ${viewport.width} px`);
-      await page.screenshot({ path: join(screenshots, `console-account-long-email-${viewport.width}.png`), fullPage: true });
+      await page.screenshot({
+        path: join(screenshots, `console-account-long-email-${viewport.width}.png`),
+        fullPage: true,
+      });
 
       await page.goto(`${started().server.baseUrl}/app/orgs/nope`);
       await textOnceShown(consoleScreen(page).heading, 'No access');

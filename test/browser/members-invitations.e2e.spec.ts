@@ -17,7 +17,8 @@ import { waitFor } from './support/wait-for.js';
 const screenshots = join(repositoryRoot, '.ci', 'artifacts', 'screenshots');
 const owner: ConsoleUser = { email: 'olga@umbrella.example', password: 'lantern-harbour-5521' };
 const refusedAddress = 'nobody@umbrella.example';
-const refusalWords = 'Enter one e-mail address, such as name@example.com, without spaces, commas, quotes, angle brackets or hidden characters.';
+const refusalWords =
+  'Enter one e-mail address, such as name@example.com, without spaces, commas, quotes, angle brackets or hidden characters.';
 const undeliveredWords = `We could not deliver the invitation to ${refusedAddress}: their mail server refused it (550). Remove them and add the right address.`;
 
 let mail: MailCatcher | undefined;
@@ -42,7 +43,10 @@ async function membersPage(viewport: Viewport, organizationId = 'umbrella'): Pro
 
 async function shoot(page: Page, name: string): Promise<void> {
   await page.evaluate('window.scrollTo(0, 0)');
-  await page.screenshot({ path: join(screenshots, `console-${name}-${page.viewportSize()?.width ?? 0}.png`), fullPage: true });
+  await page.screenshot({
+    path: join(screenshots, `console-${name}-${page.viewportSize()?.width ?? 0}.png`),
+    fullPage: true,
+  });
 }
 
 beforeAll(async () => {
@@ -88,7 +92,9 @@ describe('the Members page and invitation mail', () => {
       await screen.email.focus();
       await page.keyboard.type(refusedAddress);
       await page.keyboard.press('Enter');
-      await screen.status.filter({ hasText: `${refusedAddress} is a member now, as member. We are e-mailing them to let them know.` }).waitFor();
+      await screen.status
+        .filter({ hasText: `${refusedAddress} is a member now, as member. We are e-mailing them to let them know.` })
+        .waitFor();
     }
     // The refusal comes after the answer (the reaction mails in the background): the page shows it once read again.
     await waitFor('the undelivered invitation on the page', async () => {
@@ -107,7 +113,14 @@ describe('a long list of members', () => {
   beforeAll(async () => {
     const { server } = started();
     await server.createOrganization('Hooli', 'hooli', { line: 'chorus', plan: 'enterprise' });
-    const created = await server.cli(['api-key:create', '--name', 'long list', '--scopes', 'organizations:read,organizations:write', '--json']);
+    const created = await server.cli([
+      'api-key:create',
+      '--name',
+      'long list',
+      '--scopes',
+      'organizations:read,organizations:write',
+      '--json',
+    ]);
     const { key } = JSON.parse(created.stdout) as { key: string };
     const operator = async (method: string, path: string, body: unknown, expected: number): Promise<void> => {
       const response = await fetch(`${server.baseUrl}${path}`, {
@@ -116,7 +129,8 @@ describe('a long list of members', () => {
         body: JSON.stringify(body),
         signal: AbortSignal.timeout(10_000),
       });
-      if (response.status !== expected) throw new Error(`${method} ${path} answered ${response.status}: ${await response.text()}`);
+      if (response.status !== expected)
+        throw new Error(`${method} ${path} answered ${response.status}: ${await response.text()}`);
     };
     await operator('PUT', '/organizations/hooli/chorus', { enabled: true }, 200);
     const add = (email: string, role: string) => operator('POST', '/organizations/hooli/members', { email, role }, 201);
@@ -124,42 +138,48 @@ describe('a long list of members', () => {
     for (let index = 1; index <= 129; index += 1) await add(`person-${index}@hooli.example`, 'member');
   }, 120_000);
 
-  it.each([desktop, phone])('finds a member by part of an address with the keyboard only, and shows at most a hundred (%j)', async (viewport) => {
-    const page = await membersPage(viewport, 'hooli');
-    const screen = membersScreen(page);
-    const people = page.getByRole('region', { name: 'People' });
-    const twoStep = page.getByRole('region', { name: 'Two-step sign-in' });
-    const rows = (region: typeof people) => region.getByRole('list').getByRole('listitem');
-    const said = (region: typeof people, words: string) => region.getByRole('status').filter({ hasText: words }).waitFor();
-    // Olga first, then person-1 to person-99.
-    await screen.member('person-99@hooli.example').waitFor();
-    await twoStep.getByText('person-99@hooli.example').waitFor();
-    expect([await rows(people).count(), await rows(twoStep).count()]).toEqual([100, 100]);
-    await said(people, 'Showing the first 100 of 130 members. Type more of an address to find someone.');
-    await said(twoStep, 'Showing the first 100 of 130 members. Type more of an address to find someone.');
-    expect(await accessibilityViolations(page)).toEqual([]);
-    await shoot(page, 'members-long-list');
+  it.each([desktop, phone])(
+    'finds a member by part of an address with the keyboard only, and shows at most a hundred (%j)',
+    async (viewport) => {
+      const page = await membersPage(viewport, 'hooli');
+      const screen = membersScreen(page);
+      const people = page.getByRole('region', { name: 'People' });
+      const twoStep = page.getByRole('region', { name: 'Two-step sign-in' });
+      const rows = (region: typeof people) => region.getByRole('list').getByRole('listitem');
+      const said = (region: typeof people, words: string) =>
+        region.getByRole('status').filter({ hasText: words }).waitFor();
+      // Olga first, then person-1 to person-99.
+      await screen.member('person-99@hooli.example').waitFor();
+      await twoStep.getByText('person-99@hooli.example').waitFor();
+      expect([await rows(people).count(), await rows(twoStep).count()]).toEqual([100, 100]);
+      await said(people, 'Showing the first 100 of 130 members. Type more of an address to find someone.');
+      await said(twoStep, 'Showing the first 100 of 130 members. Type more of an address to find someone.');
+      expect(await accessibilityViolations(page)).toEqual([]);
+      await shoot(page, 'members-long-list');
 
-    await people.getByRole('searchbox', { name: 'Find a member' }).focus();
-    await page.keyboard.type('person-12');
-    await said(people, '11 members match.');
-    expect(await rows(people).allTextContents()).toEqual([
-      expect.stringMatching(/^person-12@/),
-      ...Array.from({ length: 10 }, (_, index) => expect.stringMatching(new RegExp(`^person-12${index}@`))),
-    ]);
-    // From the search to the first match's own controls, by Tab.
-    await page.keyboard.press('Tab');
-    expect(await page.evaluate(() => document.activeElement?.closest('li')?.textContent ?? '')).toMatch(/^person-12@/);
+      await people.getByRole('searchbox', { name: 'Find a member' }).focus();
+      await page.keyboard.type('person-12');
+      await said(people, '11 members match.');
+      expect(await rows(people).allTextContents()).toEqual([
+        expect.stringMatching(/^person-12@/),
+        ...Array.from({ length: 10 }, (_, index) => expect.stringMatching(new RegExp(`^person-12${index}@`))),
+      ]);
+      // From the search to the first match's own controls, by Tab.
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate(() => document.activeElement?.closest('li')?.textContent ?? '')).toMatch(
+        /^person-12@/,
+      );
 
-    await twoStep.getByRole('searchbox', { name: 'Find a member’s two-step sign-in' }).focus();
-    await page.keyboard.type('nobody');
-    await said(twoStep, 'No member’s address contains “nobody”.');
-    expect(await rows(twoStep).count()).toBe(0);
-    await page.keyboard.press('Control+A');
-    await page.keyboard.type('olga@');
-    await said(twoStep, '1 member matches.');
-    expect(await rows(twoStep).allTextContents()).toEqual([expect.stringMatching(/^olga@umbrella\.example/)]);
-    expect(await accessibilityViolations(page)).toEqual([]);
-    await shoot(page, 'members-found');
-  });
+      await twoStep.getByRole('searchbox', { name: 'Find a member’s two-step sign-in' }).focus();
+      await page.keyboard.type('nobody');
+      await said(twoStep, 'No member’s address contains “nobody”.');
+      expect(await rows(twoStep).count()).toBe(0);
+      await page.keyboard.press('Control+A');
+      await page.keyboard.type('olga@');
+      await said(twoStep, '1 member matches.');
+      expect(await rows(twoStep).allTextContents()).toEqual([expect.stringMatching(/^olga@umbrella\.example/)]);
+      expect(await accessibilityViolations(page)).toEqual([]);
+      await shoot(page, 'members-found');
+    },
+  );
 });

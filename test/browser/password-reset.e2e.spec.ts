@@ -9,7 +9,16 @@ import { launchChromium, type TestBrowser } from './support/chromium.js';
 import { closeAll } from './support/close-all.js';
 import { startMailCatcher, type MailCatcher } from './support/mail-catcher.js';
 import { errorMessages, forgotTexts } from './support/seed-texts.js';
-import { forgotScreen, loginScreen, pathOf, resetScreen, sessionOf, textOnceShown, visibleText, visit } from './support/sign-in-screens.js';
+import {
+  forgotScreen,
+  loginScreen,
+  pathOf,
+  resetScreen,
+  sessionOf,
+  textOnceShown,
+  visibleText,
+  visit,
+} from './support/sign-in-screens.js';
 
 const lin = { email: 'lin@example.com', password: 'granite-orchard-3317' };
 const newPassword = 'copper-lantern-9054';
@@ -19,7 +28,8 @@ let server: ChorusServer | undefined;
 let browser: TestBrowser | undefined;
 
 const started = () => {
-  if (server === undefined || browser === undefined || mail === undefined) throw new Error('The server, the SMTP server or the browser did not start (see beforeAll)');
+  if (server === undefined || browser === undefined || mail === undefined)
+    throw new Error('The server, the SMTP server or the browser did not start (see beforeAll)');
   return { server, browser, mail };
 };
 
@@ -83,7 +93,10 @@ describe('the forgot screen', () => {
     // The seed's validator: at least 4 characters, an '@' and a '.'.
     for (const invalid of ['a@b', 'ab@cd', 'ab.cd', 'lin example.com']) {
       await screen.email.fill(invalid);
-      expect({ address: invalid, disabled: await screen.send.isDisabled() }).toEqual({ address: invalid, disabled: true });
+      expect({ address: invalid, disabled: await screen.send.isDisabled() }).toEqual({
+        address: invalid,
+        disabled: true,
+      });
     }
     await screen.email.press('Enter');
     expect(await visibleText(screen.subHeading)).toBe(forgotTexts.subHeading);
@@ -127,8 +140,12 @@ describe('forgot and reset, end to end', () => {
     await reset.password.fill(newPassword);
     await reset.confirmation.fill(newPassword);
     await reset.change.click();
-    expect(await textOnceShown(reset.subHeading, 'Your password has been changed.')).toBe('Your password has been changed.');
-    await page.screenshot({ path: join(repositoryRoot, '.ci', 'artifacts', 'screenshots', 'reset-changed-1280x800.png') });
+    expect(await textOnceShown(reset.subHeading, 'Your password has been changed.')).toBe(
+      'Your password has been changed.',
+    );
+    await page.screenshot({
+      path: join(repositoryRoot, '.ci', 'artifacts', 'screenshots', 'reset-changed-1280x800.png'),
+    });
     await reset.backToLogIn.click();
     await page.waitForURL(`${server.baseUrl}/login`);
 

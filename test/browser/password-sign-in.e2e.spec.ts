@@ -17,7 +17,8 @@ let server: ChorusServer | undefined;
 let browser: TestBrowser | undefined;
 
 const started = () => {
-  if (server === undefined || browser === undefined) throw new Error('The server or the browser did not start (see beforeAll)');
+  if (server === undefined || browser === undefined)
+    throw new Error('The server or the browser did not start (see beforeAll)');
   return { server, browser };
 };
 
@@ -102,7 +103,9 @@ describe('logging in with a user created by the command line', () => {
   }, 30_000);
 
   it('lands on / (the console) when the redirect names another site', async () => {
-    const { page, screen, baseUrl } = await openLogin(`/login?redirect=${encodeURIComponent('//evil.example/welcome')}`);
+    const { page, screen, baseUrl } = await openLogin(
+      `/login?redirect=${encodeURIComponent('//evil.example/welcome')}`,
+    );
 
     await screen.username.fill(ada.email);
     await screen.password.fill(ada.password);
@@ -132,7 +135,11 @@ describe('a wrong password', () => {
     expect(await screen.logIn.isDisabled()).toBe(true);
     expect(await screen.logIn.getAttribute('aria-busy')).toBe('true');
     // Nothing else to press or change while the credentials are checked; what was typed stays in view.
-    expect({ username: await screen.username.isDisabled(), password: await screen.password.isDisabled(), google: await screen.google.isDisabled() }).toEqual({
+    expect({
+      username: await screen.username.isDisabled(),
+      password: await screen.password.isDisabled(),
+      google: await screen.google.isDisabled(),
+    }).toEqual({
       username: true,
       password: true,
       google: true,
@@ -172,11 +179,15 @@ describe('the error query parameter', () => {
     ['google', errorMessages.google],
     ['sso', errorMessages.sso],
     ['account', errorMessages.account],
-  ])("error=%s shows the seed's message", async (error, message) => {
-    const { screen } = await openLogin(`/login?error=${error}`);
+  ])(
+    "error=%s shows the seed's message",
+    async (error, message) => {
+      const { screen } = await openLogin(`/login?error=${error}`);
 
-    expect(await textOnceShown(screen.message, message)).toBe(message);
-  }, 30_000);
+      expect(await textOnceShown(screen.message, message)).toBe(message);
+    },
+    30_000,
+  );
 
   it('is read from the query, never from the path', async () => {
     const { screen } = await openLogin('/login/google?error=sso');
@@ -184,12 +195,16 @@ describe('the error query parameter', () => {
     expect(await textOnceShown(screen.message, errorMessages.sso)).toBe(errorMessages.sso);
   }, 30_000);
 
-  it.each(['/login/google', '/login/account', '/login?error=unknown'])('%s shows no error', async (path) => {
-    const { screen } = await openLogin(path);
+  it.each(['/login/google', '/login/account', '/login?error=unknown'])(
+    '%s shows no error',
+    async (path) => {
+      const { screen } = await openLogin(path);
 
-    expect(await visibleText(screen.heading)).toBe(loginTexts.heading(product));
-    expect(await screen.message.textContent()).toBe('');
-  }, 30_000);
+      expect(await visibleText(screen.heading)).toBe(loginTexts.heading(product));
+      expect(await screen.message.textContent()).toBe('');
+    },
+    30_000,
+  );
 });
 
 describe('the from_rns marker', () => {

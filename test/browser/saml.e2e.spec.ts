@@ -29,8 +29,10 @@ const started = () => {
   return { server, browser, idp, dns };
 };
 
-const operator = (method: string, path: string, body?: unknown) => operatorCall(started().server.baseUrl, apiKey, method, path, body);
-const openPage = (viewport: Viewport = desktop) => watchedPage(started().browser, viewport, { allowedStatuses: [401, 409, 400, 422] });
+const operator = (method: string, path: string, body?: unknown) =>
+  operatorCall(started().server.baseUrl, apiKey, method, path, body);
+const openPage = (viewport: Viewport = desktop) =>
+  watchedPage(started().browser, viewport, { allowedStatuses: [401, 409, 400, 422] });
 
 beforeAll(async () => {
   browser = await launchChromium();
@@ -40,7 +42,14 @@ beforeAll(async () => {
   dns = await DnsServer.start(['acme.example']);
   // localhost, while the provider is on 127.0.0.1: another site, so its POST to the ACS is cross-site.
   server = await startChorusServer({ DNS_SERVERS: dns.address }, { publicHost: 'localhost' });
-  const created = await server.cli(['api-key:create', '--name', 'saml browser tests', '--scopes', 'organizations:read,organizations:write', '--json']);
+  const created = await server.cli([
+    'api-key:create',
+    '--name',
+    'saml browser tests',
+    '--scopes',
+    'organizations:read,organizations:write',
+    '--json',
+  ]);
   apiKey = (JSON.parse(created.stdout) as { key: string }).key;
   await server.createOrganization('Acme', 'acme', { line: 'classic', plan: 'enterprise' });
   await server.createUser({ ...olivia, organizationId: 'acme', role: 'owner' });
@@ -68,8 +77,12 @@ describe('the SSO page with SAML', () => {
     await openIdConnect.focus();
     await page.keyboard.press('ArrowDown');
     expect(await page.getByRole('radio', { name: 'SAML 2.0' }).isChecked()).toBe(true);
-    expect(await visibleText(page.getByText(`${server.baseUrl}/auth/saml/acme/acs`, { exact: true }))).toBe(`${server.baseUrl}/auth/saml/acme/acs`);
-    expect(await page.getByText(`${server.baseUrl}/auth/saml/acme/metadata`, { exact: true }).count()).toBeGreaterThan(0);
+    expect(await visibleText(page.getByText(`${server.baseUrl}/auth/saml/acme/acs`, { exact: true }))).toBe(
+      `${server.baseUrl}/auth/saml/acme/acs`,
+    );
+    expect(await page.getByText(`${server.baseUrl}/auth/saml/acme/metadata`, { exact: true }).count()).toBeGreaterThan(
+      0,
+    );
     await expectAccessible(page, 'the SSO page, SAML chosen');
 
     const form = page.getByRole('form', { name: 'Single sign-on settings' });
@@ -79,7 +92,9 @@ describe('the SSO page with SAML', () => {
     await page.keyboard.type('acme.example');
     await page.keyboard.press('Enter');
     await textOnceShown(ssoScreen(page).status, 'Single sign-on is saved.');
-    expect(await textOnceShown(page.getByText(/Signing certificate/).first(), 'expires on')).toMatch(/expires on \d{1,2} \w+ \d{4}/);
+    expect(await textOnceShown(page.getByText(/Signing certificate/).first(), 'expires on')).toMatch(
+      /expires on \d{1,2} \w+ \d{4}/,
+    );
     expect(await visibleText(page.getByText(idp.entityId, { exact: true }).first())).toBe(idp.entityId);
     await expectAccessible(page, 'the SSO page, SAML saved');
     await shootWholePage(page, 'console-sso-saml');
@@ -87,8 +102,13 @@ describe('the SSO page with SAML', () => {
     const phonePage = await openPage(phone);
     await logInThroughForm(phonePage.page, server.baseUrl, olivia, '/login?redirect=%2Fapp%2Forgs%2Facme%2Fsso');
     await textOnceShown(consoleScreen(phonePage.page).heading, 'SSO');
-    await phonePage.page.getByText(/Signing certificate/).first().waitFor();
-    expect(await phonePage.page.evaluate<boolean>('document.documentElement.scrollWidth > window.innerWidth')).toBe(false);
+    await phonePage.page
+      .getByText(/Signing certificate/)
+      .first()
+      .waitFor();
+    expect(await phonePage.page.evaluate<boolean>('document.documentElement.scrollWidth > window.innerWidth')).toBe(
+      false,
+    );
     await expectAccessible(phonePage.page, 'the SAML settings at 390 px');
     await shootWholePage(phonePage.page, 'console-sso-saml');
 
@@ -117,7 +137,9 @@ describe('signing on through the SAML provider', () => {
     idp.signsIn('nina@acme.example', { signingKeys: await makeSamlKeys('someone-else') });
     const { context, page } = await openPage();
     await page.goto(`${server.baseUrl}/auth/sso/acme`);
-    await page.waitForURL((url) => url.origin === server.baseUrl && url.pathname === '/login' && url.searchParams.has('error'));
+    await page.waitForURL(
+      (url) => url.origin === server.baseUrl && url.pathname === '/login' && url.searchParams.has('error'),
+    );
     expect(pathOf(page)).toBe('/login?error=sso');
     expect(await textOnceShown(loginScreen(page).message, errorMessages.sso)).toBe(errorMessages.sso);
     expect((await sessionOf(context, server.baseUrl)).status).toBe(401);

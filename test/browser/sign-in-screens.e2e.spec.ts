@@ -24,7 +24,8 @@ let browser: TestBrowser | undefined;
 let resetLink = '';
 
 const started = () => {
-  if (server === undefined || browser === undefined) throw new Error('The server or the browser did not start (see beforeAll)');
+  if (server === undefined || browser === undefined)
+    throw new Error('The server or the browser did not start (see beforeAll)');
   return { server, browser };
 };
 
@@ -36,7 +37,8 @@ async function openPage(viewport: Viewport = desktop) {
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   page.on('console', (message) => {
     // Chromium logs every failed response; a refused login's 401 is the expected answer, not a fault.
-    if (message.type() === 'error' && !message.text().includes('status of 401')) problems.push(`console error: ${message.text()}`);
+    if (message.type() === 'error' && !message.text().includes('status of 401'))
+      problems.push(`console error: ${message.text()}`);
   });
   return { page, problems, baseUrl: server.baseUrl };
 }
@@ -132,13 +134,17 @@ afterAll(async () => {
 }, 30_000);
 
 describe('accessibility (axe-core)', () => {
-  it.each(Object.keys(screens))('the %s screen has no violations, no script error and no CSP refusal', async (name) => {
-    const { page, problems, baseUrl } = await openPage();
-    await screens[name]!.reach(page, baseUrl);
+  it.each(Object.keys(screens))(
+    'the %s screen has no violations, no script error and no CSP refusal',
+    async (name) => {
+      const { page, problems, baseUrl } = await openPage();
+      await screens[name]!.reach(page, baseUrl);
 
-    expect(await accessibilityViolations(page)).toEqual([]);
-    expect(problems).toEqual([]);
-  }, 30_000);
+      expect(await accessibilityViolations(page)).toEqual([]);
+      expect(problems).toEqual([]);
+    },
+    30_000,
+  );
 
   it('the login screen has no violations at phone width either', async () => {
     const { page, baseUrl } = await openPage(phone);
@@ -168,14 +174,22 @@ describe('layout and screenshots', () => {
         await screen.reach(page, baseUrl);
         const path = join(screenshots, `${name}-${size}.png`);
         await page.screenshot({ path, fullPage: true });
-        seen[name] = { ...(await layout()), title: await page.title(), logo: await boxOf(page.getByRole('link', { name: 'Chorus', exact: true })), shot: statSync(path).size > 1000 };
+        seen[name] = {
+          ...(await layout()),
+          title: await page.title(),
+          logo: await boxOf(page.getByRole('link', { name: 'Chorus', exact: true })),
+          shot: statSync(path).size > 1000,
+        };
       }
 
       const logo = await (async () => {
         await screens.login!.reach(page, baseUrl);
         return boxOf(page.getByRole('link', { name: 'Chorus', exact: true }));
       })();
-      const expected = Object.entries(screens).map(([name, { title }]) => [name, { showcaseVisible, sidewaysScroll: false, title, logo, shot: true }]);
+      const expected = Object.entries(screens).map(([name, { title }]) => [
+        name,
+        { showcaseVisible, sidewaysScroll: false, title, logo, shot: true },
+      ]);
       expect(seen).toEqual(Object.fromEntries(expected));
       expect(await loginScreen(page).heading.textContent()).toBe(loginTexts.heading('Chorus'));
       expect(problems).toEqual([]);
@@ -186,24 +200,30 @@ describe('layout and screenshots', () => {
   it.each([
     ['desktop', desktop],
     ['phone', phone],
-  ])('at %s width: no blank space under the sub-heading where no message is; a message takes that place', async (_name, viewport) => {
-    const { page, baseUrl } = await openPage(viewport);
-    /** From the sub-heading's bottom to the top of what follows it: the first field, or the message. */
-    const gapBelowSubHeading = async (next: Locator) => (await boxOf(next)).y - ((await boxOf(page.locator('h1 + p'))).y + (await boxOf(page.locator('h1 + p'))).height);
+  ])(
+    'at %s width: no blank space under the sub-heading where no message is; a message takes that place',
+    async (_name, viewport) => {
+      const { page, baseUrl } = await openPage(viewport);
+      /** From the sub-heading's bottom to the top of what follows it: the first field, or the message. */
+      const gapBelowSubHeading = async (next: Locator) =>
+        (await boxOf(next)).y -
+        ((await boxOf(page.locator('h1 + p'))).y + (await boxOf(page.locator('h1 + p'))).height);
 
-    await screens.forgot!.reach(page, baseUrl);
-    const forgot = await gapBelowSubHeading(page.getByText('E-mail address', { exact: true }));
-    await screens.login!.reach(page, baseUrl);
-    const login = await gapBelowSubHeading(page.getByText('E-mail or username', { exact: true }));
-    await screens.reset!.reach(page, baseUrl);
-    const reset = await gapBelowSubHeading(page.getByText('New password', { exact: true }));
-    await screens['login-failed']!.reach(page, baseUrl);
-    const message = await gapBelowSubHeading(loginScreen(page).message);
-    const messageHeight = (await boxOf(loginScreen(page).message)).height;
+      await screens.forgot!.reach(page, baseUrl);
+      const forgot = await gapBelowSubHeading(page.getByText('E-mail address', { exact: true }));
+      await screens.login!.reach(page, baseUrl);
+      const login = await gapBelowSubHeading(page.getByText('E-mail or username', { exact: true }));
+      await screens.reset!.reach(page, baseUrl);
+      const reset = await gapBelowSubHeading(page.getByText('New password', { exact: true }));
+      await screens['login-failed']!.reach(page, baseUrl);
+      const message = await gapBelowSubHeading(loginScreen(page).message);
+      const messageHeight = (await boxOf(loginScreen(page).message)).height;
 
-    // The forgot screen never has a message slot: the others match it.
-    expect({ login, reset, message }).toEqual({ login: forgot, reset: forgot, message: forgot });
-    expect(forgot).toBeLessThanOrEqual(24);
-    expect(messageHeight).toBeGreaterThan(30);
-  }, 60_000);
+      // The forgot screen never has a message slot: the others match it.
+      expect({ login, reset, message }).toEqual({ login: forgot, reset: forgot, message: forgot });
+      expect(forgot).toBeLessThanOrEqual(24);
+      expect(messageHeight).toBeGreaterThan(30);
+    },
+    60_000,
+  );
 });

@@ -28,7 +28,9 @@ let apiKey = '';
 
 const started = () => {
   if (server === undefined || browser === undefined || idp === undefined || dns === undefined || mail === undefined) {
-    throw new Error('The server, the provider, the DNS server, the mail catcher or the browser did not start (see beforeAll)');
+    throw new Error(
+      'The server, the provider, the DNS server, the mail catcher or the browser did not start (see beforeAll)',
+    );
   }
   return { server, browser, idp, dns, mail };
 };
@@ -36,9 +38,12 @@ const started = () => {
 const operator = (method: string, path: string, body?: unknown) =>
   operatorCall<{ position?: number; usage?: { users: number } }>(started().server.baseUrl, apiKey, method, path, body);
 
-const openPage = (viewport: Viewport = desktop) => watchedPage(started().browser, viewport, { allowedStatuses: [401, 409, 400, 422] });
+const openPage = (viewport: Viewport = desktop) =>
+  watchedPage(started().browser, viewport, { allowedStatuses: [401, 409, 400, 422] });
 
-/** Opens the organization's sign-on link: the browser goes to the provider, which signs `email` in at once, and back. */
+/**
+ * Opens the organization's sign-on link: the browser goes to the provider, which signs `email` in at once, and back.
+ */
 async function signOnAs(email: string, claims: Record<string, unknown> = {}) {
   started().idp.signsIn(email, claims);
   const opened = await openPage();
@@ -54,7 +59,14 @@ beforeAll(async () => {
   dns = await DnsServer.start(['acme.example']);
   mail = await startMailCatcher();
   server = await startChorusServer({ DNS_SERVERS: dns.address, SMTP_URL: mail.smtpUrl });
-  const created = await server.cli(['api-key:create', '--name', 'sso browser tests', '--scopes', 'organizations:read,organizations:write', '--json']);
+  const created = await server.cli([
+    'api-key:create',
+    '--name',
+    'sso browser tests',
+    '--scopes',
+    'organizations:read,organizations:write',
+    '--json',
+  ]);
   apiKey = (JSON.parse(created.stdout) as { key: string }).key;
   await server.createOrganization('Acme', 'acme', { line: 'classic', plan: 'enterprise' });
   await server.createUser({ ...olivia, organizationId: 'acme', role: 'owner' });
@@ -66,7 +78,13 @@ afterEach(async () => {
 
 afterAll(async () => {
   const provider = idp === undefined ? undefined : { close: () => (idp as IdentityProvider).stop() };
-  await closeAll(browser, server, provider, dns === undefined ? undefined : { close: () => (dns as DnsServer).stop() }, mail);
+  await closeAll(
+    browser,
+    server,
+    provider,
+    dns === undefined ? undefined : { close: () => (dns as DnsServer).stop() },
+    mail,
+  );
 }, 30_000);
 
 describe('the SSO page', () => {
@@ -99,7 +117,9 @@ describe('the SSO page', () => {
     await page.keyboard.press('Space');
     await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
-    expect(await textOnceShown(sso.message, 'could not be reached as an OpenID provider')).toContain('http://127.0.0.1:9/nothing-here');
+    expect(await textOnceShown(sso.message, 'could not be reached as an OpenID provider')).toContain(
+      'http://127.0.0.1:9/nothing-here',
+    );
     expect(await sso.issuer.getAttribute('aria-invalid')).toBe('true');
     expect(await sso.clientSecret.inputValue()).toBe(clientSecret);
     await expectAccessible(page, 'the SSO page, refused');
@@ -114,7 +134,9 @@ describe('the SSO page', () => {
 
     // The domain waits for its DNS record, shown to be copied: name, type, value.
     expect(await textOnceShown(sso.domain('acme.example'), 'Waiting for DNS record')).toContain('acme.example');
-    expect(await visibleText(page.getByText('_chorus-verification.acme.example'))).toBe('_chorus-verification.acme.example');
+    expect(await visibleText(page.getByText('_chorus-verification.acme.example'))).toBe(
+      '_chorus-verification.acme.example',
+    );
     const token = await visibleText(sso.recordValue('acme.example'));
     expect(token).toMatch(/^[A-Za-z0-9_-]{32}$/);
     await expectAccessible(page, 'the SSO page, a domain waiting for its record');
@@ -124,7 +146,9 @@ describe('the SSO page', () => {
     await logInThroughForm(phonePage.page, server.baseUrl, olivia, '/login?redirect=%2Fapp%2Forgs%2Facme%2Fsso');
     await textOnceShown(consoleScreen(phonePage.page).heading, 'SSO');
     await ssoScreen(phonePage.page).recordValue('acme.example').waitFor();
-    expect(await phonePage.page.evaluate<boolean>('document.documentElement.scrollWidth > window.innerWidth')).toBe(false);
+    expect(await phonePage.page.evaluate<boolean>('document.documentElement.scrollWidth > window.innerWidth')).toBe(
+      false,
+    );
     await expectAccessible(phonePage.page, 'the SSO page at 390 px');
     await shootWholePage(phonePage.page, 'console-sso');
     // Checked before it is published: said in words, nothing changes.
@@ -165,15 +189,19 @@ describe('signing on through the provider', () => {
     ['the e-mail address is not verified', 'olivia@acme.example', { email_verified: false }, false],
     ['the address is of another domain', 'olivia@gmail.example', {}, false],
     ['the id_token is for another client', 'olivia@acme.example', { aud: 'some-other-client' }, false],
-  ])("ends at /login?error=sso with the seed's message when %s", async (_case, email, claims, refused) => {
-    const { server, idp } = started();
-    if (refused) idp.refuseNextAuthorization('access_denied');
-    const { context, page } = await signOnAs(email, claims);
-    await page.waitForURL((url) => url.pathname === '/login' && url.searchParams.has('error'));
-    expect(pathOf(page)).toBe('/login?error=sso');
-    expect(await textOnceShown(loginScreen(page).message, errorMessages.sso)).toBe(errorMessages.sso);
-    expect((await sessionOf(context, server.baseUrl)).status).toBe(401);
-  }, 30_000);
+  ])(
+    "ends at /login?error=sso with the seed's message when %s",
+    async (_case, email, claims, refused) => {
+      const { server, idp } = started();
+      if (refused) idp.refuseNextAuthorization('access_denied');
+      const { context, page } = await signOnAs(email, claims);
+      await page.waitForURL((url) => url.pathname === '/login' && url.searchParams.has('error'));
+      expect(pathOf(page)).toBe('/login?error=sso');
+      expect(await textOnceShown(loginScreen(page).message, errorMessages.sso)).toBe(errorMessages.sso);
+      expect((await sessionOf(context, server.baseUrl)).status).toBe(401);
+    },
+    30_000,
+  );
 
   it("ends at /login?error=sso with the seed's message when the users limit leaves no room for a newcomer", async () => {
     const { server } = started();
@@ -194,10 +222,16 @@ describe('an invitation to an organization that enforces single sign-on', () => 
   it('leads the invitee to the provider instead of a password: keyboard only, axe-clean, at 1280 and 390 px', async () => {
     const { server, idp, mail } = started();
     await operator('PUT', '/organizations/acme/limits', { users: null });
-    await operator('PUT', '/organizations/acme/sso', { issuer: idp.issuer, clientId, domains: ['acme.example'], enforce: true });
+    await operator('PUT', '/organizations/acme/sso', {
+      issuer: idp.issuer,
+      clientId,
+      domains: ['acme.example'],
+      enforce: true,
+    });
     await operator('POST', '/organizations/acme/members', { email: 'ivy@acme.example', role: 'member' });
     const invitation = await mail.mailTo('ivy@acme.example');
-    const link = new RegExp(`${server.baseUrl.replaceAll('.', '\\.')}/invite/[A-Za-z0-9_-]{64}`).exec(invitation.text)?.[0] ?? '';
+    const link =
+      new RegExp(`${server.baseUrl.replaceAll('.', '\\.')}/invite/[A-Za-z0-9_-]{64}`).exec(invitation.text)?.[0] ?? '';
     expect(link).not.toBe('');
 
     const { context, page, problems } = await openPage();
@@ -212,14 +246,17 @@ describe('an invitation to an organization that enforces single sign-on', () => 
     const phonePage = await openPage(phone);
     await phonePage.page.goto(link);
     await textOnceShown(phonePage.page.getByRole('heading', { level: 1 }), 'Join Acme');
-    expect(await phonePage.page.evaluate<boolean>('document.documentElement.scrollWidth > window.innerWidth')).toBe(false);
+    expect(await phonePage.page.evaluate<boolean>('document.documentElement.scrollWidth > window.innerWidth')).toBe(
+      false,
+    );
     await expectAccessible(phonePage.page, 'the invitation page, single sign-on, at 390 px');
     await shootWholePage(phonePage.page, 'invitation-sso');
 
     // With the keyboard alone: Tab to the one way forward, Enter, the provider, the console.
     idp.signsIn('ivy@acme.example');
     for (let presses = 0; presses < 6; presses += 1) {
-      if ((await page.evaluate<string>('document.activeElement?.textContent ?? ""')) === 'Join with single sign-on') break;
+      if ((await page.evaluate<string>('document.activeElement?.textContent ?? ""')) === 'Join with single sign-on')
+        break;
       await page.keyboard.press('Tab');
     }
     await page.keyboard.press('Enter');

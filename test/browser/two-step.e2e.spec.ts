@@ -29,13 +29,21 @@ let adaRecoveryCodes: string[] = [];
 let bobRecoveryCodes: string[] = [];
 
 const started = () => {
-  if (server === undefined || browser === undefined) throw new Error('The server or the browser did not start (see beforeAll)');
+  if (server === undefined || browser === undefined)
+    throw new Error('The server or the browser did not start (see beforeAll)');
   return { server, browser };
 };
 
 const judge = (page: Page, name: string) => judgeScreen(page, 'two-step', name);
 
-const authenticator = { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true } as const;
+const authenticator = {
+  protocol: 'ctap2',
+  transport: 'internal',
+  hasResidentKey: true,
+  hasUserVerification: true,
+  isUserVerified: true,
+  automaticPresenceSimulation: true,
+} as const;
 
 type Devices = {
   /** Swaps the authenticator for a new one, holding the passkeys given (as a synced passkey would arrive). */
@@ -43,7 +51,14 @@ type Devices = {
   /** The passkeys the authenticator holds now. */
   passkeys(): Promise<Credential[]>;
 };
-type Credential = { credentialId: string; isResidentCredential: boolean; privateKey: string; signCount: number; rpId?: string; userHandle?: string };
+type Credential = {
+  credentialId: string;
+  isResidentCredential: boolean;
+  privateKey: string;
+  signCount: number;
+  rpId?: string;
+  userHandle?: string;
+};
 
 /** Chromium's virtual authenticator for this page: a platform passkey that says yes at once. */
 async function withPasskeys(context: BrowserContext, page: Page): Promise<Devices> {
@@ -71,7 +86,8 @@ async function newPage(viewport: Viewport, passkeys = true) {
   return { ...opened, devices };
 }
 
-const catchingUp = 'Chorus is still catching up with the latest changes, so this list is not shown yet: reload the page in a moment.';
+const catchingUp =
+  'Chorus is still catching up with the latest changes, so this list is not shown yet: reload the page in a moment.';
 
 /**
  * Opens the members page with its two-step list answered as a server whose read model is behind answers it (503
@@ -79,10 +95,21 @@ const catchingUp = 'Chorus is still catching up with the latest changes, so this
  */
 async function membersWhileCatchingUp(page: Page): Promise<void> {
   const list = '**/organizations/*/two-step-sign-in';
-  const problem = { type: 'urn:chorus:problem:not-yet-consistent', title: 'Not yet consistent', status: 503, code: 'NOT_YET_CONSISTENT', detail: 'The read model has not reached position 42 yet; retry shortly.' };
+  const problem = {
+    type: 'urn:chorus:problem:not-yet-consistent',
+    title: 'Not yet consistent',
+    status: 503,
+    code: 'NOT_YET_CONSISTENT',
+    detail: 'The read model has not reached position 42 yet; retry shortly.',
+  };
   await page.route(list, (route) =>
     route.request().method() === 'GET'
-      ? route.fulfill({ status: 503, contentType: 'application/problem+json', headers: { 'retry-after': '1' }, body: JSON.stringify(problem) })
+      ? route.fulfill({
+          status: 503,
+          contentType: 'application/problem+json',
+          headers: { 'retry-after': '1' },
+          body: JSON.stringify(problem),
+        })
       : route.continue(),
   );
   try {
@@ -126,7 +153,10 @@ describe('two-step sign-in', () => {
     await waitFor('the console', () => (pathOf(page).startsWith('/app') ? true : undefined));
     await openConsolePage(page, started().server.baseUrl, '/app/account', 'Account');
     const card = page.getByRole('region', { name: 'Two-step sign-in' });
-    await textOnceShown(card.getByText(/^Two-step sign-in is off/), 'Two-step sign-in is off: your password alone signs you in. Add a second step so a stolen password is not enough.');
+    await textOnceShown(
+      card.getByText(/^Two-step sign-in is off/),
+      'Two-step sign-in is off: your password alone signs you in. Add a second step so a stolen password is not enough.',
+    );
     await judge(page, 'account-off');
 
     // Every change below is confirmed with her password, typed once on the page.
@@ -139,7 +169,10 @@ describe('two-step sign-in', () => {
     await judge(page, 'account-app-setup');
     await card.getByLabel('Code from the app').fill('000000');
     await card.getByRole('button', { name: 'Turn on' }).click();
-    await textOnceShown(card.getByRole('alert').filter({ hasText: /\S/ }), 'The code is not correct: check the app shows Chorus and try the newest code.');
+    await textOnceShown(
+      card.getByRole('alert').filter({ hasText: /\S/ }),
+      'The code is not correct: check the app shows Chorus and try the newest code.',
+    );
     expect(await card.getByLabel('Code from the app').inputValue()).toBe('000000');
     await card.getByLabel('Code from the app').fill(await codeAt(adaSecret));
     await card.getByRole('button', { name: 'Turn on' }).click();
@@ -180,7 +213,10 @@ describe('two-step sign-in', () => {
     await judge(page, 'verify');
     // "Old phone" is removed: the passkey it holds no longer signs in; "Work laptop" does.
     await page.getByRole('button', { name: 'Use a passkey' }).click();
-    await textOnceShown(page.getByRole('alert').filter({ hasText: /\S/ }), 'The passkey was not used: the browser’s window was closed. Try again, or use a code.');
+    await textOnceShown(
+      page.getByRole('alert').filter({ hasText: /\S/ }),
+      'The passkey was not used: the browser’s window was closed. Try again, or use a code.',
+    );
     await devices?.anotherDevice(workLaptop);
     await page.getByRole('button', { name: 'Use a passkey' }).click();
     await waitFor('the console', () => (pathOf(page).startsWith('/app') ? true : undefined));
@@ -195,7 +231,8 @@ describe('two-step sign-in', () => {
     await adaHttp.open('/login');
     expect((await adaHttp.post('/login', { username: ada.email, password: ada.password })).status).toBe(204);
     expect((await adaHttp.post('/session/second-step/code', { code: adaRecoveryCodes[9] })).status).toBe(204);
-    const passkeysOfAda = async () => ((await adaHttp.get('/account/two-step')).body as { passkeys: { id: string; name: string }[] }).passkeys;
+    const passkeysOfAda = async () =>
+      ((await adaHttp.get('/account/two-step')).body as { passkeys: { id: string; name: string }[] }).passkeys;
     const before = await passkeysOfAda();
     expect(before.map((passkey) => passkey.name)).toEqual(['Work laptop']);
 
@@ -204,9 +241,13 @@ describe('two-step sign-in', () => {
     await bobHttp.open('/login');
     expect((await bobHttp.post('/login', { username: bob.email, password: bob.password })).status).toBe(204);
     for (const { id } of before) {
-      const renamed = await bobHttp.request('PATCH', `/account/two-step/passkeys/${id}`, { json: { name: 'Stolen', password: bob.password } });
+      const renamed = await bobHttp.request('PATCH', `/account/two-step/passkeys/${id}`, {
+        json: { name: 'Stolen', password: bob.password },
+      });
       expect(renamed.body).toMatchObject({ status: 404, code: 'NOT_FOUND' });
-      expect((await bobHttp.delete(`/account/two-step/passkeys/${id}`, { json: { password: bob.password } })).body).toMatchObject({ status: 404, code: 'NOT_FOUND' });
+      expect(
+        (await bobHttp.delete(`/account/two-step/passkeys/${id}`, { json: { password: bob.password } })).body,
+      ).toMatchObject({ status: 404, code: 'NOT_FOUND' });
     }
     expect(await passkeysOfAda()).toEqual(before);
   }, 30_000);
@@ -214,34 +255,41 @@ describe('two-step sign-in', () => {
   it.each([
     ['1280', desktop],
     ['390', phone],
-  ])('at %s px Ada passes the second step with the keyboard alone: a code from the app, or a recovery code', async (width, viewport: Viewport) => {
-    const { page } = await newPage(viewport, false);
-    await toSecondStep(page, ada);
-    await page.getByLabel('Code from your authenticator app').waitFor();
-    expect(await page.evaluate<string>('document.activeElement?.getAttribute("name") ?? ""')).toBe('code');
-    await judge(page, 'verify-code');
-    // A wrong code is said in words, and the field keeps what was typed.
-    await page.keyboard.type('000000');
-    await page.keyboard.press('Enter');
-    await textOnceShown(page.getByRole('alert').filter({ hasText: /\S/ }), 'The code is not correct.');
-    expect(await page.getByLabel('Code from your authenticator app').inputValue()).toBe('000000');
-    await judge(page, 'verify-wrong');
-    if (width === '1280') {
-      await page.keyboard.press('Control+A');
-      await page.keyboard.type(await codeAt(adaSecret));
-    } else {
-      // Tab from the field past "Continue" to "Use a recovery code instead"; the field comes back empty, for the code.
-      await page.keyboard.press('Tab');
-      await page.keyboard.press('Tab');
-      expect(await page.evaluate<string>('document.activeElement?.textContent ?? ""')).toBe('Use a recovery code instead');
+  ])(
+    'at %s px Ada passes the second step with the keyboard alone: a code from the app, or a recovery code',
+    async (width, viewport: Viewport) => {
+      const { page } = await newPage(viewport, false);
+      await toSecondStep(page, ada);
+      await page.getByLabel('Code from your authenticator app').waitFor();
+      expect(await page.evaluate<string>('document.activeElement?.getAttribute("name") ?? ""')).toBe('code');
+      await judge(page, 'verify-code');
+      // A wrong code is said in words, and the field keeps what was typed.
+      await page.keyboard.type('000000');
       await page.keyboard.press('Enter');
-      await page.getByLabel('Recovery code').focus();
-      await judge(page, 'verify-recovery-code');
-      await page.keyboard.type(adaRecoveryCodes[0] as string);
-    }
-    await page.keyboard.press('Enter');
-    await waitFor('the console', () => (pathOf(page).startsWith('/app') ? true : undefined));
-  }, 60_000);
+      await textOnceShown(page.getByRole('alert').filter({ hasText: /\S/ }), 'The code is not correct.');
+      expect(await page.getByLabel('Code from your authenticator app').inputValue()).toBe('000000');
+      await judge(page, 'verify-wrong');
+      if (width === '1280') {
+        await page.keyboard.press('Control+A');
+        await page.keyboard.type(await codeAt(adaSecret));
+      } else {
+        // Tab from the field past "Continue" to "Use a recovery code instead"; the field comes back empty, for the
+        // code.
+        await page.keyboard.press('Tab');
+        await page.keyboard.press('Tab');
+        expect(await page.evaluate<string>('document.activeElement?.textContent ?? ""')).toBe(
+          'Use a recovery code instead',
+        );
+        await page.keyboard.press('Enter');
+        await page.getByLabel('Recovery code').focus();
+        await judge(page, 'verify-recovery-code');
+        await page.keyboard.type(adaRecoveryCodes[0] as string);
+      }
+      await page.keyboard.press('Enter');
+      await waitFor('the console', () => (pathOf(page).startsWith('/app') ? true : undefined));
+    },
+    60_000,
+  );
 
   it('Careful Co requires two-step sign-in: Bob sets up a passkey right after his password', async () => {
     const owner = await newPage(desktop, false);
@@ -265,12 +313,18 @@ describe('two-step sign-in', () => {
     await phoneOwner.page.getByRole('button', { name: 'Continue' }).click();
     await waitFor('the console', () => (pathOf(phoneOwner.page).startsWith('/app') ? true : undefined));
     await openConsolePage(phoneOwner.page, started().server.baseUrl, '/app/orgs/careful-co/members', 'Members');
-    await textOnceShown(phoneOwner.page.getByRole('region', { name: 'Two-step sign-in' }).getByText(/^1 of 2 members have/), '1 of 2 members have no second factor yet.');
+    await textOnceShown(
+      phoneOwner.page.getByRole('region', { name: 'Two-step sign-in' }).getByText(/^1 of 2 members have/),
+      '1 of 2 members have no second factor yet.',
+    );
     await judge(phoneOwner.page, 'members-required');
     await membersWhileCatchingUp(phoneOwner.page);
 
     // At 390 px Bob only looks; at 1280 px he sets his passkey up (after which he would be asked for it instead).
-    for (const [width, viewport] of [['390', phone], ['1280', desktop]] as const) {
+    for (const [width, viewport] of [
+      ['390', phone],
+      ['1280', desktop],
+    ] as const) {
       const { page } = await newPage(viewport);
       await toSecondStep(page, bob);
       await textOnceShown(page.getByRole('heading', { level: 1 }), 'Set up two-step sign-in');
@@ -280,7 +334,10 @@ describe('two-step sign-in', () => {
       await page.getByLabel('Passkey name').fill('Phone');
       await page.getByRole('button', { name: 'Create a passkey' }).click();
       await textOnceShown(page.getByRole('heading', { level: 1 }), 'Two-step sign-in is on');
-      bobRecoveryCodes = await page.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem').allTextContents();
+      bobRecoveryCodes = await page
+        .getByRole('list', { name: 'Recovery codes' })
+        .getByRole('listitem')
+        .allTextContents();
       expect(bobRecoveryCodes).toHaveLength(10);
       await judge(page, 'enrolled');
       await page.getByRole('button', { name: 'I have saved them, continue' }).click();
@@ -307,7 +364,9 @@ describe('two-step sign-in', () => {
       'Recovery codes made: ten new codes, any earlier ones no longer work',
       'Passkey added: “Phone”',
     ]);
-    expect(await security.filter({ hasText: ada.email }).locator('.row__title').allTextContents()).toContain('Signed in with a recovery code');
+    expect(await security.filter({ hasText: ada.email }).locator('.row__title').allTextContents()).toContain(
+      'Signed in with a recovery code',
+    );
     await judge(owner.page, 'history');
   }, 90_000);
 
@@ -321,7 +380,10 @@ describe('two-step sign-in', () => {
     await waitFor('the console', () => (pathOf(page).startsWith('/app') ? true : undefined));
     await openConsolePage(page, started().server.baseUrl, '/app/account', 'Account');
     const card = page.getByRole('region', { name: 'Two-step sign-in' });
-    await textOnceShown(card.getByText(/requires two-step sign-in/), 'Careful Co requires two-step sign-in: keep at least one way.');
+    await textOnceShown(
+      card.getByText(/requires two-step sign-in/),
+      'Careful Co requires two-step sign-in: keep at least one way.',
+    );
     // A change with the session alone is refused in words; with the password it is made.
     await card.getByRole('button', { name: 'Rename Phone' }).click();
     await card.getByLabel('New name for “Phone”').fill('Bob’s phone');
@@ -332,11 +394,17 @@ describe('two-step sign-in', () => {
     await card.getByRole('button', { name: 'Rename Phone' }).click();
     await card.getByLabel('New name for “Phone”').fill('Bob’s phone');
     await card.getByRole('button', { name: 'Save' }).click();
-    await textOnceShown(card.getByRole('list', { name: 'Passkeys' }).getByRole('listitem').first().locator('.row__title'), 'Bob’s phone');
+    await textOnceShown(
+      card.getByRole('list', { name: 'Passkeys' }).getByRole('listitem').first().locator('.row__title'),
+      'Bob’s phone',
+    );
     await judge(page, 'account');
     await card.getByRole('button', { name: 'Remove the passkey “Bob’s phone”' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Remove' }).click();
-    await textOnceShown(card.getByRole('alert').filter({ hasText: /\S/ }), 'Your organization requires two-step sign-in: set up another way first, then remove this one.');
+    await textOnceShown(
+      card.getByRole('alert').filter({ hasText: /\S/ }),
+      'Your organization requires two-step sign-in: set up another way first, then remove this one.',
+    );
     expect(await card.getByRole('list', { name: 'Passkeys' }).getByRole('listitem').count()).toBe(1);
   }, 60_000);
 
@@ -355,11 +423,17 @@ describe('two-step sign-in', () => {
     await judge(owner.page, 'members-reset-dialog');
     await dialog.getByRole('button', { name: 'Reset' }).click();
     // Careful Co does not manage Bob's account (no single sign-on, no verified domain): Bob is asked.
-    await textOnceShown(card.getByRole('status'), `${bob.email} was e-mailed a link to agree: their second factors stay until they do.`);
+    await textOnceShown(
+      card.getByRole('status'),
+      `${bob.email} was e-mailed a link to agree: their second factors stay until they do.`,
+    );
     await judge(owner.page, 'members-reset-asked');
 
     const link = new URL(await twoStepResetLinkInOutbox(started().server.dataDir, bob.email));
-    for (const [width, viewport] of [['390', phone], ['1280', desktop]] as const) {
+    for (const [width, viewport] of [
+      ['390', phone],
+      ['1280', desktop],
+    ] as const) {
       const { page } = await newPage(viewport, false);
       await page.goto(`${started().server.baseUrl}${link.pathname}`);
       await textOnceShown(page.getByRole('heading', { level: 1 }), 'Reset two-step sign-in?');

@@ -32,7 +32,8 @@ let browser: TestBrowser | undefined;
 let receiver: WebhookReceiver | undefined;
 
 const started = () => {
-  if (server === undefined || browser === undefined || receiver === undefined) throw new Error('The server, the receiver or the browser did not start (see beforeAll)');
+  if (server === undefined || browser === undefined || receiver === undefined)
+    throw new Error('The server, the receiver or the browser did not start (see beforeAll)');
   return { server, browser, receiver };
 };
 
@@ -60,12 +61,18 @@ async function judge(page: Page, name: string): Promise<void> {
   expect({ name, violations: await accessibilityViolations(page) }).toEqual({ name, violations: [] });
   expect({ name, sideways: await scrollsSideways(page) }).toEqual({ name, sideways: false });
   await page.evaluate('window.scrollTo(0, 0)');
-  await page.screenshot({ path: join(shots, `webhooks-${name}-${page.viewportSize()?.width ?? 0}.png`), fullPage: true });
+  await page.screenshot({
+    path: join(shots, `webhooks-${name}-${page.viewportSize()?.width ?? 0}.png`),
+    fullPage: true,
+  });
 }
 
 /** Tab until the focus is on `name` (a bound, so a wrong order fails instead of looping). */
 async function tabTo(page: Page, name: RegExp): Promise<void> {
-  const focused = () => page.evaluate<string>('(document.activeElement?.getAttribute("aria-label") || document.activeElement?.labels?.[0]?.textContent || document.activeElement?.textContent || "").trim()');
+  const focused = () =>
+    page.evaluate<string>(
+      '(document.activeElement?.getAttribute("aria-label") || document.activeElement?.labels?.[0]?.textContent || document.activeElement?.textContent || "").trim()',
+    );
   for (let presses = 0; presses < 30; presses += 1) {
     if (name.test(await focused())) return;
     await page.keyboard.press('Tab');
@@ -111,7 +118,9 @@ describe('the Webhooks page', () => {
     await page.keyboard.press('Tab');
     await page.keyboard.type('Provisioning scripts');
     await page.keyboard.press('Enter');
-    expect(await textOnceShown(hooks.message, 'Enter the endpoint’s full address')).toContain('starting with https:// or http://');
+    expect(await textOnceShown(hooks.message, 'Enter the endpoint’s full address')).toContain(
+      'starting with https:// or http://',
+    );
     expect(await hooks.url.getAttribute('aria-invalid')).toBe('true');
     await judge(page, 'refused');
     await hooks.url.focus();
@@ -135,38 +144,52 @@ describe('the Webhooks page', () => {
 
     // The secret, shown once, with the focus on it; copied with the keyboard.
     await hooks.secret.waitFor();
-    expect(await hooks.secret.getByRole('heading').evaluate((element) => element === element.ownerDocument.activeElement)).toBe(true);
+    expect(
+      await hooks.secret.getByRole('heading').evaluate((element) => element === element.ownerDocument.activeElement),
+    ).toBe(true);
     const secret = await visibleText(hooks.secret.locator('code'));
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
     await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
     await textOnceShown(hooks.secret.getByRole('status'), 'Copied.');
     expect(await page.evaluate<string>('navigator.clipboard.readText()')).toBe(secret);
-    expect(await textOnceShown(hooks.status, 'is added.')).toBe(`${receiver.url} is added. Every event of Acme’s history is sent to it, in order, then new ones.`);
+    expect(await textOnceShown(hooks.status, 'is added.')).toBe(
+      `${receiver.url} is added. Every event of Acme’s history is sent to it, in order, then new ones.`,
+    );
     await judge(page, 'secret');
 
     // The organization's creation, its plan and Olga's joining reach the receiver, in order, signed with that secret.
     const received = await receiver.waitFor(3, 20_000);
-    expect(received.map((delivery) => delivery.payload.type)).toEqual(['organization.created', 'plan.changed', 'member.added']);
+    expect(received.map((delivery) => delivery.payload.type)).toEqual([
+      'organization.created',
+      'plan.changed',
+      'member.added',
+    ]);
     expect(received.every((delivery) => receiver.verifiesWith(secret, delivery))).toBe(true);
 
     // The log shows them: newest first, 200, the receiver's own answer.
     const endpoint = hooks.endpoint(receiver.url);
     await endpoint.getByRole('button', { name: `Deliveries to ${receiver.url}` }).click();
     const log = hooks.deliveries(receiver.url);
-    await waitFor('the three deliveries in the log', async () => ((await log.getByRole('row').count()) === 4 ? true : undefined));
+    await waitFor('the three deliveries in the log', async () =>
+      (await log.getByRole('row').count()) === 4 ? true : undefined,
+    );
     const newest = log.getByRole('row').nth(1);
     expect(await visibleText(newest.getByRole('cell').nth(1))).toMatch(/^member\.added position \d+$/);
     expect(await visibleText(newest.getByRole('cell').nth(3))).toBe('200');
     expect(await visibleText(newest.getByRole('cell').nth(5))).toBe('thanks');
-    expect(await textOnceShown(endpoint.locator('.webhook-health'), 'Last delivery')).toMatch(/^Last delivery: member\.added, answered 200 on /);
+    expect(await textOnceShown(endpoint.locator('.webhook-health'), 'Last delivery')).toMatch(
+      /^Last delivery: member\.added, answered 200 on /,
+    );
     await judge(page, 'deliveries');
 
     // Turned off: said in words, and the endpoint reads "Off".
     await endpoint.getByRole('button', { name: `Turn off ${receiver.url}` }).click();
     await textOnceShown(hooks.listStatus, 'is off');
     expect(await visibleText(endpoint.locator('.tag'))).toBe('Off');
-    expect(await visibleText(endpoint.locator('.webhook-health'))).toBe('Turned off. Nothing is sent until it is turned on again.');
+    expect(await visibleText(endpoint.locator('.webhook-health'))).toBe(
+      'Turned off. Nothing is sent until it is turned on again.',
+    );
     await judge(page, 'off');
     expect(problems).toEqual([]);
   }, 120_000);
@@ -223,14 +246,18 @@ describe('the Webhooks page', () => {
     expect(await hooks.testButton(datadogUrl()).isEnabled()).toBe(true);
     const sent = receiver.requests.slice(before).find((request) => request.headers['dd-api-key'] !== undefined);
     expect(sent?.headers['dd-api-key']).toBe(datadogKey);
-    expect((JSON.parse(sent?.body ?? '[]') as { chorus?: { type?: string } }[]).map((log) => log.chorus?.type)).toEqual(['webhook.test']);
+    expect((JSON.parse(sent?.body ?? '[]') as { chorus?: { type?: string } }[]).map((log) => log.chorus?.type)).toEqual(
+      ['webhook.test'],
+    );
     await judge(page, 'test-delivered');
 
     // A receiver that fails: said in the server's sentence, with the start of its answer.
     receiver.answer = 500;
     try {
       await hooks.testButton(datadogUrl()).click();
-      expect(await textOnceShown(hooks.testStatus(datadogUrl()), 'not delivered')).toMatch(/^Test event not delivered: The receiver answered 500\./);
+      expect(await textOnceShown(hooks.testStatus(datadogUrl()), 'not delivered')).toMatch(
+        /^Test event not delivered: The receiver answered 500\./,
+      );
     } finally {
       receiver.answer = 200;
     }

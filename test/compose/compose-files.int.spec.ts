@@ -33,9 +33,15 @@ function composeConfig(file: string, environment: Record<string, string> = {}) {
     env: { ...process.env, SESSION_SECRET: '', SSO_SECRET_KEYS: '', ...environment },
   });
   if (result.error !== undefined) {
-    throw new Error(`docker-compose is needed to validate the compose files (Debian: apt-get install docker-compose; scripts/test.sh installs it): ${result.error.message}`);
+    throw new Error(
+      `docker-compose is needed to validate the compose files (Debian: apt-get install docker-compose; scripts/test.sh installs it): ${result.error.message}`,
+    );
   }
-  return { status: result.status, config: result.status === 0 ? (parse(result.stdout) as ComposeConfig) : undefined, errors: result.stderr };
+  return {
+    status: result.status,
+    config: result.status === 0 ? (parse(result.stdout) as ComposeConfig) : undefined,
+    errors: result.stderr,
+  };
 }
 
 function resolved(file: string, environment: Record<string, string> = {}): ComposeConfig {
@@ -47,15 +53,29 @@ function resolved(file: string, environment: Record<string, string> = {}): Compo
 const volumeTargets = (service: Service): string[] =>
   (service.volumes ?? []).map((volume) => (typeof volume === 'string' ? (volume.split(':')[1] ?? '') : volume.target));
 
-/** Two API nodes, each with a DATA_DIR volume of its own, projecting for themselves; the build never deletes what they run. */
+/**
+ * Two API nodes, each with a DATA_DIR volume of its own, projecting for themselves; the build never deletes what they
+ * run.
+ */
 function expectNodesShareNothing(services: Record<string, Service>): void {
   const [api1, api2] = [services['api-1'], services['api-2']] as [Service, Service];
   expect(Object.keys(services)).not.toContain('projector');
-  const dataVolumes = [api1, api2].map((api) => (api.volumes ?? []).map((volume) => (typeof volume === 'string' ? volume : `${volume.source ?? ''}:${volume.target}`)).find((volume) => volume.includes(':/data')));
+  const dataVolumes = [api1, api2].map((api) =>
+    (api.volumes ?? [])
+      .map((volume) => (typeof volume === 'string' ? volume : `${volume.source ?? ''}:${volume.target}`))
+      .find((volume) => volume.includes(':/data')),
+  );
   expect(dataVolumes.map((volume) => volume?.split(':')[0])).toEqual(['api-1-data', 'api-2-data']);
   for (const api of [api1, api2]) {
     expect(api.command).toEqual(['node', 'dist/apps/api/src/main.js']);
-    expect(api.environment).toMatchObject({ HOST: '0.0.0.0', PORT: '3000', SESSION_SECRET: sessionSecret, SSO_SECRET_KEYS: ssoSecretKeys, DATA_DIR: '/data', NODE_ENV: 'production' });
+    expect(api.environment).toMatchObject({
+      HOST: '0.0.0.0',
+      PORT: '3000',
+      SESSION_SECRET: sessionSecret,
+      SSO_SECRET_KEYS: ssoSecretKeys,
+      DATA_DIR: '/data',
+      NODE_ENV: 'production',
+    });
     expect(api.environment?.PROJECTIONS).toBeUndefined();
     expect(api.healthcheck?.test.join(' ')).toContain('http://localhost:3000/health');
     expect(api.depends_on?.build).toEqual({ condition: 'service_completed_successfully' });
@@ -69,9 +89,14 @@ describe('docker-compose.yml (one EventStoreDB node and Chorus)', () => {
   it('resolves, and points Chorus at the node with a connection string Chorus accepts', () => {
     const { services } = resolved('docker-compose.yml');
 
-    expect(services.eventstore?.environment).toMatchObject({ EVENTSTORE_INSECURE: 'true', EVENTSTORE_CLUSTER_SIZE: '1' });
+    expect(services.eventstore?.environment).toMatchObject({
+      EVENTSTORE_INSECURE: 'true',
+      EVENTSTORE_CLUSTER_SIZE: '1',
+    });
     expect(services.eventstore?.healthcheck?.test.join(' ')).toContain('/health/live');
-    expect(eventStoreConnectionStringProblems(services.chorus?.environment?.EVENTSTORE_CONNECTION_STRING ?? '')).toEqual([]);
+    expect(
+      eventStoreConnectionStringProblems(services.chorus?.environment?.EVENTSTORE_CONNECTION_STRING ?? ''),
+    ).toEqual([]);
     expect(services.chorus?.depends_on?.eventstore).toEqual({ condition: 'service_healthy' });
   });
 
@@ -118,7 +143,12 @@ describe('docker-compose.scale-out.yml', () => {
         EVENTSTORE_REPLICATION_IP: addressOf(node),
       });
       const seeds = (service.environment?.EVENTSTORE_GOSSIP_SEED ?? '').split(',');
-      expect(seeds.sort()).toEqual(nodes.filter((other) => other !== node).map((other) => `${addressOf(other)}:2113`).sort());
+      expect(seeds.sort()).toEqual(
+        nodes
+          .filter((other) => other !== node)
+          .map((other) => `${addressOf(other)}:2113`)
+          .sort(),
+      );
       expect(service.healthcheck?.test.join(' ')).toContain('http://localhost:2113/health/live');
       expect(volumeTargets(service)).toContain('/var/lib/eventstore');
     }
@@ -132,7 +162,8 @@ describe('docker-compose.scale-out.yml', () => {
       const connectionString = api.environment?.EVENTSTORE_CONNECTION_STRING ?? '';
       expect(eventStoreConnectionStringProblems(connectionString)).toEqual([]);
       expect(connectionString).toMatch(/^esdb:\/\/eventstore-1:2113,eventstore-2:2113,eventstore-3:2113\?/);
-      for (const node of ['eventstore-1', 'eventstore-2', 'eventstore-3']) expect(api.depends_on?.[node]).toEqual({ condition: 'service_healthy' });
+      for (const node of ['eventstore-1', 'eventstore-2', 'eventstore-3'])
+        expect(api.depends_on?.[node]).toEqual({ condition: 'service_healthy' });
     }
   });
 
@@ -143,9 +174,14 @@ describe('docker-compose.scale-out.yml', () => {
 
     expect(proxy.image).toMatch(/^nginx:/);
     expect(volumeTargets(proxy)).toContain('/etc/nginx/conf.d/default.conf');
-    expect(proxy.depends_on).toEqual({ 'api-1': { condition: 'service_healthy' }, 'api-2': { condition: 'service_healthy' } });
+    expect(proxy.depends_on).toEqual({
+      'api-1': { condition: 'service_healthy' },
+      'api-2': { condition: 'service_healthy' },
+    });
     expect(proxy.healthcheck?.test.join(' ')).toContain('http://127.0.0.1/nginx-health');
-    const published = (proxy.ports ?? []).map((port) => (typeof port === 'string' ? port.split(':')[0] : String(port.published)));
+    const published = (proxy.ports ?? []).map((port) =>
+      typeof port === 'string' ? port.split(':')[0] : String(port.published),
+    );
     expect(published.map((port) => `http://localhost:${port}`)).toContain(services['api-1']?.environment?.PUBLIC_URL);
     expect(nginxConf).toMatch(/server api-1:3000\b/);
     expect(nginxConf).toMatch(/server api-2:3000\b/);
@@ -160,7 +196,9 @@ describe('docker-compose.scale-out.yml', () => {
     const nginxConf = readFileSync(join(root, 'deploy/scale-out/nginx.conf'), 'utf8').replace(/#.*$/gm, '');
 
     expect(proxyAddress).toMatch(/^172\.30\.240\.\d+$/);
-    const taken = Object.values(services).flatMap((service) => Object.values(service.networks ?? {}).map((network) => network?.ipv4_address));
+    const taken = Object.values(services).flatMap((service) =>
+      Object.values(service.networks ?? {}).map((network) => network?.ipv4_address),
+    );
     expect(taken.filter((address) => address === proxyAddress)).toHaveLength(1);
     for (const api of ['api-1', 'api-2']) {
       const trustProxy = services[api]?.environment?.TRUST_PROXY;
@@ -173,7 +211,11 @@ describe('docker-compose.scale-out.yml', () => {
 
 describe('docker-compose.postgres.yml', () => {
   const file = 'docker-compose.postgres.yml';
-  const environment = { SESSION_SECRET: sessionSecret, SSO_SECRET_KEYS: ssoSecretKeys, POSTGRES_PASSWORD: '0123456789abcdef' };
+  const environment = {
+    SESSION_SECRET: sessionSecret,
+    SSO_SECRET_KEYS: ssoSecretKeys,
+    POSTGRES_PASSWORD: '0123456789abcdef',
+  };
 
   it('will not start without the database password, the session secret and the SSO keys', () => {
     for (const missing of ['POSTGRES_PASSWORD', 'SESSION_SECRET', 'SSO_SECRET_KEYS']) {
@@ -196,7 +238,11 @@ describe('docker-compose.postgres.yml', () => {
       expect(api.environment?.TRUST_PROXY).toBe(services.proxy?.networks?.chorus?.ipv4_address);
     }
     expect(volumeTargets(services.proxy as Service)).toContain('/etc/nginx/conf.d/default.conf');
-    expect((services.proxy?.volumes ?? []).map((volume) => (typeof volume === 'string' ? volume : (volume.source ?? ''))).join(' ')).toContain('deploy/scale-out/nginx.conf');
+    expect(
+      (services.proxy?.volumes ?? [])
+        .map((volume) => (typeof volume === 'string' ? volume : (volume.source ?? '')))
+        .join(' '),
+    ).toContain('deploy/scale-out/nginx.conf');
     expect(services.proxy?.healthcheck?.test.join(' ')).toContain('http://127.0.0.1/nginx-health');
   });
 });

@@ -7,7 +7,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createPlanCatalogue } from '#domain';
 import { openEventStore, type EventStore } from '#event-store';
-import { executeOrganizationCommand, organizationSetUp } from '../../libs/read-models/src/testing/organization-commands.js';
+import {
+  executeOrganizationCommand,
+  organizationSetUp,
+} from '../../libs/read-models/src/testing/organization-commands.js';
 import { ChorusProcesses, ensureBuilt } from '../support/chorus-process.js';
 import { seedEventLog } from '../support/seed-event-log.js';
 
@@ -46,7 +49,8 @@ describe('projector killed with SIGKILL while live', () => {
         const ids = Array.from({ length: burst }, () => `live-${(organizations += 1)}`);
         await Promise.all(
           ids.map(async (id, index) => {
-            for (const command of organizationSetUp(id, index)) await executeOrganizationCommand(store, catalogue, id, command);
+            for (const command of organizationSetUp(id, index))
+              await executeOrganizationCommand(store, catalogue, id, command);
           }),
         );
       }
@@ -72,13 +76,28 @@ describe('projector killed with SIGKILL while live', () => {
     expect(chorus.checkpoint()).toBe(head);
     const verified = chorus.cli('projections:verify', '--json');
     expect(verified.status).toBe(0);
-    const report = JSON.parse(verified.stdout) as { drift: boolean; projections: { projection: string; tables: unknown[] }[] };
+    const report = JSON.parse(verified.stdout) as {
+      drift: boolean;
+      projections: { projection: string; tables: unknown[] }[];
+    };
     expect(report.drift).toBe(false);
     // One row per organization and one per membership: seeded ones have an owner and a member, live ones an owner.
     const rows = { organizations: seeded + organizations, memberships: seeded * 2 + organizations };
     expect(report.projections[0]?.tables).toEqual([
-      { table: 'organizations', rowIs: 'organization', rowsAre: 'organizations', stored: rows.organizations, rebuilt: rows.organizations },
-      { table: 'memberships', rowIs: 'membership', rowsAre: 'memberships', stored: rows.memberships, rebuilt: rows.memberships },
+      {
+        table: 'organizations',
+        rowIs: 'organization',
+        rowsAre: 'organizations',
+        stored: rows.organizations,
+        rebuilt: rows.organizations,
+      },
+      {
+        table: 'memberships',
+        rowIs: 'membership',
+        rowsAre: 'memberships',
+        stored: rows.memberships,
+        rebuilt: rows.memberships,
+      },
     ]);
   }, 180_000);
 });

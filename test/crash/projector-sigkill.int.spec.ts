@@ -50,13 +50,28 @@ describe('projector killed with SIGKILL mid catch-up', () => {
 
     const verified = chorus.cli('projections:verify', '--json');
     expect(verified.status).toBe(0);
-    const report = JSON.parse(verified.stdout) as { drift: boolean; projections: { projection: string; checkpoint: string; tables: unknown[] }[] };
+    const report = JSON.parse(verified.stdout) as {
+      drift: boolean;
+      projections: { projection: string; checkpoint: string; tables: unknown[] }[];
+    };
     expect(report.drift).toBe(false);
     expect(report.projections[0]).toMatchObject({ projection: 'organizations', checkpoint: String(events) });
     // One row per organization and one per membership (owner and member): nothing lost, nothing twice.
     expect(report.projections[0]?.tables).toEqual([
-      { table: 'organizations', rowIs: 'organization', rowsAre: 'organizations', stored: organizations, rebuilt: organizations },
-      { table: 'memberships', rowIs: 'membership', rowsAre: 'memberships', stored: organizations * 2, rebuilt: organizations * 2 },
+      {
+        table: 'organizations',
+        rowIs: 'organization',
+        rowsAre: 'organizations',
+        stored: organizations,
+        rebuilt: organizations,
+      },
+      {
+        table: 'memberships',
+        rowIs: 'membership',
+        rowsAre: 'memberships',
+        stored: organizations * 2,
+        rebuilt: organizations * 2,
+      },
     ]);
   }, 120_000);
 });

@@ -18,7 +18,14 @@ let seeded: string;
 const dataDirs: string[] = [];
 
 function environment(dataDir: string): NodeJS.ProcessEnv {
-  return { ...process.env, NODE_ENV: 'test', DATA_DIR: dataDir, SEED_DEMO: 'false', LOG_LEVEL: 'warn', EVENTSTORE_CONNECTION_STRING: '' };
+  return {
+    ...process.env,
+    NODE_ENV: 'test',
+    DATA_DIR: dataDir,
+    SEED_DEMO: 'false',
+    LOG_LEVEL: 'warn',
+    EVENTSTORE_CONNECTION_STRING: '',
+  };
 }
 
 /** A copy of the seeded event log, with no read models yet. */
@@ -35,7 +42,12 @@ function asideTables(dataDir: string): string[] {
   if (!existsSync(file)) return [];
   const db = new Database(file, { readonly: true, fileMustExist: true });
   try {
-    return db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE '%\\_\\_rebuild' ESCAPE '\\' ORDER BY name").pluck().all() as string[];
+    return db
+      .prepare(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE '%\\_\\_rebuild' ESCAPE '\\' ORDER BY name",
+      )
+      .pluck()
+      .all() as string[];
   } catch {
     return [];
   } finally {
@@ -43,16 +55,28 @@ function asideTables(dataDir: string): string[] {
   }
 }
 
-async function rebuildWithAsideTables(dataDir: string): Promise<{ rebuild: ChildProcess; exit: Promise<NodeJS.Signals | number | null> }> {
-  const rebuild = spawn(process.execPath, [chorus, 'projections:rebuild', '--json'], { cwd: root, env: environment(dataDir), stdio: 'ignore' });
-  const exit = new Promise<NodeJS.Signals | number | null>((resolve) => rebuild.once('exit', (code, signal) => resolve(signal ?? code)));
+async function rebuildWithAsideTables(
+  dataDir: string,
+): Promise<{ rebuild: ChildProcess; exit: Promise<NodeJS.Signals | number | null> }> {
+  const rebuild = spawn(process.execPath, [chorus, 'projections:rebuild', '--json'], {
+    cwd: root,
+    env: environment(dataDir),
+    stdio: 'ignore',
+  });
+  const exit = new Promise<NodeJS.Signals | number | null>((resolve) =>
+    rebuild.once('exit', (code, signal) => resolve(signal ?? code)),
+  );
   while (asideTables(dataDir).length < 3) await new Promise((resolve) => setTimeout(resolve, 5));
   return { rebuild, exit };
 }
 
 beforeAll(async () => {
   if (!existsSync(path.join(root, 'dist', 'apps', 'cli', 'src', 'main.js'))) {
-    execFileSync(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: root });
+    execFileSync(
+      process.execPath,
+      [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'],
+      { cwd: root },
+    );
   }
   seeded = mkdtempSync(path.join(tmpdir(), 'chorus-rebuild-seed-'));
   dataDirs.push(seeded);
@@ -93,7 +117,10 @@ describe('a rebuild that did not finish', () => {
     try {
       expect(asideTables(dataDir)).toEqual([]);
       expect(server.logs).toContainEqual(
-        expect.objectContaining({ msg: 'dropped the aside tables of a rebuild that did not finish', tables: everyAsideTable }),
+        expect.objectContaining({
+          msg: 'dropped the aside tables of a rebuild that did not finish',
+          tables: everyAsideTable,
+        }),
       );
     } finally {
       await server.close();
@@ -117,7 +144,12 @@ describe('a rebuild that did not finish', () => {
     }
     expect(await exit).toBe(0);
     expect(asideTables(dataDir)).toEqual([]);
-    const verified = spawnSync(process.execPath, [chorus, 'projections:verify', '--json'], { cwd: root, env: environment(dataDir), encoding: 'utf8', timeout: 120_000 });
+    const verified = spawnSync(process.execPath, [chorus, 'projections:verify', '--json'], {
+      cwd: root,
+      env: environment(dataDir),
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
     expect({ status: verified.status, stderr: verified.stderr }).toEqual({ status: 0, stderr: '' });
   }, 120_000);
 });

@@ -29,8 +29,18 @@ let store: EventStore;
 let receiver: WebhookReceiver;
 let headers: Record<string, string>;
 
-async function call(node: ApiNode, method: string, route: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
-  const answer = await fetch(`${node.url}${route}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }), signal: AbortSignal.timeout(30_000) });
+async function call(
+  node: ApiNode,
+  method: string,
+  route: string,
+  body?: unknown,
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  const answer = await fetch(`${node.url}${route}`, {
+    method,
+    headers,
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    signal: AbortSignal.timeout(30_000),
+  });
   const text = await answer.text();
   return { status: answer.status, body: text === '' ? {} : (JSON.parse(text) as Record<string, unknown>) };
 }
@@ -55,17 +65,26 @@ async function sendingNode(endpointId: string): Promise<number> {
   beforeAll(async () => {
     ensureBuilt();
     receiver = await WebhookReceiver.start();
-    shared = { DATABASE_URL: await (postgres as PostgresServer).createDatabase('chorus_webhooks'), SESSION_SECRET: 'a session secret shared by the nodes of this test' };
+    shared = {
+      DATABASE_URL: await (postgres as PostgresServer).createDatabase('chorus_webhooks'),
+      SESSION_SECRET: 'a session secret shared by the nodes of this test',
+    };
     dataDirs = ['a', 'b'].map((name) => mkdtempSync(path.join(tmpdir(), `chorus-webhooks-${name}-`)));
     const scopes = 'organizations:read,organizations:write,webhooks:write';
-    const created = JSON.parse(chorusCli(dataDirs[0] as string, shared, 'api-key:create', '--name', 'webhooks', '--scopes', scopes, '--json')) as { key: string };
+    const created = JSON.parse(
+      chorusCli(dataDirs[0] as string, shared, 'api-key:create', '--name', 'webhooks', '--scopes', scopes, '--json'),
+    ) as { key: string };
     headers = { authorization: `Bearer ${created.key}`, 'content-type': 'application/json' };
-    nodes = [await startApiNode('node-a', dataDirs[0] as string, shared), await startApiNode('node-b', dataDirs[1] as string, shared)];
+    nodes = [
+      await startApiNode('node-a', dataDirs[0] as string, shared),
+      await startApiNode('node-b', dataDirs[1] as string, shared),
+    ];
     store = await openEventStore({ dataDir: dataDirs[0] as string, databaseUrl: shared.DATABASE_URL });
   }, 180_000);
 
   afterAll(async () => {
-    for (const node of nodes ?? []) if (node.child.exitCode === null && node.child.signalCode === null) node.child.kill('SIGKILL');
+    for (const node of nodes ?? [])
+      if (node.child.exitCode === null && node.child.signalCode === null) node.child.kill('SIGKILL');
     await receiver?.close();
     await store?.close();
     await postgres?.stop();
@@ -75,17 +94,27 @@ async function sendingNode(endpointId: string): Promise<number> {
   it('loses nothing when the sending node is killed mid-way: the other takes over and every event arrives, in order', async () => {
     const [a, b] = nodes as [ApiNode, ApiNode];
     const organization = (await call(a, 'POST', '/organizations', { name: 'Crash' })).body.id as string;
-    expect((await call(a, 'POST', `/organizations/${organization}/plan`, { line: 'classic', plan: 'professional' })).status).toBe(200);
-    const added = await call(a, 'POST', `/organizations/${organization}/members`, { email: 'toggled@crash.example', role: 'member' });
+    expect(
+      (await call(a, 'POST', `/organizations/${organization}/plan`, { line: 'classic', plan: 'professional' })).status,
+    ).toBe(200);
+    const added = await call(a, 'POST', `/organizations/${organization}/members`, {
+      email: 'toggled@crash.example',
+      role: 'member',
+    });
     expect(added.status).toBe(201);
     const toggled = added.body.userId as string;
-    const endpoint = await call(b, 'POST', `/organizations/${organization}/webhooks`, { url: receiver.url, events: ['member.role_changed'] });
+    const endpoint = await call(b, 'POST', `/organizations/${organization}/webhooks`, {
+      url: receiver.url,
+      events: ['member.role_changed'],
+    });
     expect(endpoint.status).toBe(201);
     receiver.trust(endpoint.body.secret as string);
     receiver.delayMs = 150;
     for (let index = 0; index < EVENTS; index += 1) {
       const node = index % 2 === 0 ? a : b;
-      const answer = await call(node, 'PATCH', `/organizations/${organization}/members/${toggled}`, { role: index % 2 === 0 ? 'admin' : 'member' });
+      const answer = await call(node, 'PATCH', `/organizations/${organization}/members/${toggled}`, {
+        role: index % 2 === 0 ? 'admin' : 'member',
+      });
       expect(answer.status).toBe(200);
     }
     await eventually('a third of the deliveries', () => receiver.received.length >= EVENTS / 3, 60_000);
@@ -94,10 +123,16 @@ async function sendingNode(endpointId: string): Promise<number> {
     (nodes[sending] as ApiNode).child.kill('SIGKILL');
     expect(await (nodes[sending] as ApiNode).exit).toBe('SIGKILL');
     const delivered = () => new Set(receiver.received.map((delivery) => delivery.id)).size;
-    await eventually(`all ${EVENTS} events at the receiver (${delivered()} so far)`, () => delivered() === EVENTS, 120_000);
+    await eventually(
+      `all ${EVENTS} events at the receiver (${delivered()} so far)`,
+      () => delivered() === EVENTS,
+      120_000,
+    );
 
     const history = await store.readStream(organizationStream(organization));
-    const expected = (history.found ? history.events : []).filter((event) => event.type === 'MemberRoleChanged').map((event) => event.id);
+    const expected = (history.found ? history.events : [])
+      .filter((event) => event.type === 'MemberRoleChanged')
+      .map((event) => event.id);
     const firstArrivals = [...new Set(receiver.received.map((delivery) => delivery.id))];
     expect(firstArrivals).toEqual(expected);
     // At least once, not much more: only the run in flight when the node died comes twice, at most what one run

@@ -13,7 +13,8 @@ const readJson = (path: string) => JSON.parse(readFileSync(join(root, path), 'ut
 type LockedPackage = { version?: string; engines?: { node?: string } | string[] };
 
 /** The Node range a locked package declares; old packages wrote engines as a list, which npm ignores. */
-const nodeRange = (entry: LockedPackage): string | undefined => (Array.isArray(entry.engines) ? undefined : entry.engines?.node);
+const nodeRange = (entry: LockedPackage): string | undefined =>
+  Array.isArray(entry.engines) ? undefined : entry.engines?.node;
 
 /** What FileTypeValidator reads of an uploaded file (multer's type is not installed: Chorus takes no uploads). */
 type UploadedFile = Parameters<FileTypeValidator['isValid']>[0];
@@ -25,7 +26,9 @@ describe('Node 20 support of the dependencies', () => {
 
     const refusing = Object.entries(packages).flatMap(([path, entry]) => {
       const range = nodeRange(entry);
-      return path === '' || range === undefined || semver.subset(ours, range) ? [] : [`${path}@${entry.version}: node ${range}`];
+      return path === '' || range === undefined || semver.subset(ours, range)
+        ? []
+        : [`${path}@${entry.version}: node ${range}`];
     });
 
     expect(refusing).toEqual([]);
@@ -37,6 +40,11 @@ describe('Node 20 support of the dependencies', () => {
 
     // Had the import failed, Nest would answer false for both (and log a warning).
     expect(await validator.isValid({ mimetype: 'image/gif', buffer: gif } as UploadedFile)).toBe(true);
-    expect(await validator.isValid({ mimetype: 'image/gif', buffer: Buffer.from('plain text, whatever its name says') } as UploadedFile)).toBe(false);
+    expect(
+      await validator.isValid({
+        mimetype: 'image/gif',
+        buffer: Buffer.from('plain text, whatever its name says'),
+      } as UploadedFile),
+    ).toBe(false);
   });
 });

@@ -29,7 +29,8 @@ function routeKey(method: string, path: string): string {
 function mentionedRoutes(markdown: string): Set<string> {
   const mentioned = new Set<string>();
   for (const [, , span = ''] of markdown.matchAll(/(`+)([^`]+?)\1(?!`)/g)) {
-    for (const [, method = '', path = ''] of span.matchAll(/(?:^|\s)(GET|POST|PUT|PATCH|DELETE) (\/[^\s?[\]`]*)/g)) mentioned.add(routeKey(method, path));
+    for (const [, method = '', path = ''] of span.matchAll(/(?:^|\s)(GET|POST|PUT|PATCH|DELETE) (\/[^\s?[\]`]*)/g))
+      mentioned.add(routeKey(method, path));
   }
   return mentioned;
 }
@@ -38,7 +39,15 @@ function mentionedRoutes(markdown: string): Set<string> {
  * Pages the SPA middleware serves to a browser (apps/api/src/web/spa.middleware.ts): docs/api.md names them
  * with their method, but they are no route of the router.
  */
-const spaPages = new Set(['GET /', 'GET /login', 'GET /login/:error', 'GET /login/verify', 'GET /forgot', 'GET /reset/:token', 'GET /invite/:token']);
+const spaPages = new Set([
+  'GET /',
+  'GET /login',
+  'GET /login/:error',
+  'GET /login/verify',
+  'GET /forgot',
+  'GET /reset/:token',
+  'GET /invite/:token',
+]);
 
 let app: RunningApp;
 let routes: Map<string, string>;
@@ -51,7 +60,11 @@ beforeAll(async () => {
   const answer = await httpClient(app.baseUrl).get('/docs/openapi.json');
   expect(answer.status).toBe(200);
   const document = answer.body as OpenApiDocument;
-  published = new Set(Object.entries(document.paths).flatMap(([path, operations]) => Object.keys(operations).map((method) => routeKey(method, path))));
+  published = new Set(
+    Object.entries(document.paths).flatMap(([path, operations]) =>
+      Object.keys(operations).map((method) => routeKey(method, path)),
+    ),
+  );
   mentioned = mentionedRoutes(readFileSync(join(root, contractFile), 'utf8'));
 });
 afterAll(async () => {
@@ -83,17 +96,23 @@ describe(`${contractFile} against the running server`, () => {
   });
 
   it(`mentions every route the server serves in ${contractFile}`, () => {
-    const missing = [...routes].filter(([key]) => !mentioned.has(key)).map(([key, handler]) => `${key} (${handler}) is not in ${contractFile}`);
+    const missing = [...routes]
+      .filter(([key]) => !mentioned.has(key))
+      .map(([key, handler]) => `${key} (${handler}) is not in ${contractFile}`);
     expect(missing).toEqual([]);
   });
 
   it('describes every route the server serves in /docs/openapi.json', () => {
-    const missing = [...routes].filter(([key]) => !published.has(key)).map(([key, handler]) => `${key} (${handler}) is not in /docs/openapi.json`);
+    const missing = [...routes]
+      .filter(([key]) => !published.has(key))
+      .map(([key, handler]) => `${key} (${handler}) is not in /docs/openapi.json`);
     expect(missing).toEqual([]);
   });
 
   it(`names in ${contractFile} no call the server does not serve`, () => {
-    const stale = [...mentioned].filter((key) => !routes.has(key) && !spaPages.has(key)).map((key) => `${key} is in ${contractFile} but not served`);
+    const stale = [...mentioned]
+      .filter((key) => !routes.has(key) && !spaPages.has(key))
+      .map((key) => `${key} is in ${contractFile} but not served`);
     expect(stale).toEqual([]);
   });
 });

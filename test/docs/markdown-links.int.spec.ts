@@ -37,12 +37,16 @@ function withoutCode(text: string): string {
 
 type Link = { line: number; target: string };
 
-/** Inline links and images, `[text](target)` or `[text](<target> "title")`, and reference definitions `[label]: target`. */
+/**
+ * Inline links and images, `[text](target)` or `[text](<target> "title")`, and reference definitions `[label]: target`.
+ */
 function linksOf(text: string): Link[] {
   const prose = withoutCode(text);
   const lineOf = (index: number) => prose.slice(0, index).split('\n').length;
   const links: Link[] = [];
-  for (const match of prose.matchAll(/\]\(\s*(<[^>\n]*>|[^\s()]*(?:\([^\s()]*\)[^\s()]*)*)(?:\s+(?:"[^"]*"|'[^']*'|\([^)]*\)))?\s*\)/g)) {
+  for (const match of prose.matchAll(
+    /\]\(\s*(<[^>\n]*>|[^\s()]*(?:\([^\s()]*\)[^\s()]*)*)(?:\s+(?:"[^"]*"|'[^']*'|\([^)]*\)))?\s*\)/g,
+  )) {
     links.push({ line: lineOf(match.index), target: (match[1] ?? '').replace(/^<|>$/g, '') });
   }
   for (const match of prose.matchAll(/^ {0,3}\[[^\]\n]+\]:\s*(<[^>\n]*>|\S+)/gm)) {
@@ -52,7 +56,8 @@ function linksOf(text: string): Link[] {
 }
 
 /** Another site, a mail address, or somewhere on the same page: not a file of the repository. */
-const notAFile = (target: string) => target === '' || target.startsWith('#') || /^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith('//');
+const notAFile = (target: string) =>
+  target === '' || target.startsWith('#') || /^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith('//');
 
 /** Why the link's file is no good, or undefined when it is (a file with more than whitespace in it, or a folder). */
 function problemOf(file: string, target: string): string | undefined {

@@ -5,7 +5,8 @@ import { startAuthApp, type AuthApp } from '../support/auth-app.js';
 import type { Browser } from '../support/browser.js';
 
 const firefox = 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0';
-const safari = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
+const safari =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
 let app: AuthApp;
 
 beforeAll(async () => {
@@ -19,7 +20,9 @@ afterAll(async () => {
 async function signedIn(username: string, password: string, userAgent = firefox): Promise<Browser> {
   const browser = app.browser();
   await browser.open('/login', { 'user-agent': userAgent });
-  expect((await browser.post('/login', { username, password }, { headers: { 'user-agent': userAgent } })).status).toBe(204);
+  expect((await browser.post('/login', { username, password }, { headers: { 'user-agent': userAgent } })).status).toBe(
+    204,
+  );
   return browser;
 }
 

@@ -22,7 +22,9 @@ beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'chorus-e2e-api-keys-'));
   nodeA = await startAuthApp({ DATA_DIR: dataDir, PROJECTIONS: 'inline' });
   nodeB = await startAuthApp({ DATA_DIR: dataDir, PROJECTIONS: 'inline' });
-  const operator = httpClient(nodeA.baseUrl, { apiKey: await createApiKey(nodeA.app, ['organizations:read', 'organizations:write', 'audit:read'], 'operator') });
+  const operator = httpClient(nodeA.baseUrl, {
+    apiKey: await createApiKey(nodeA.app, ['organizations:read', 'organizations:write', 'audit:read'], 'operator'),
+  });
   acme = await createOrganization(operator, { plan: { line: 'chorus', plan: 'teams' }, chorus: { enabled: true } });
   globex = await createOrganization(operator);
 }, 60_000);
@@ -70,7 +72,10 @@ describe('revoking an API key', () => {
 
     expect(again).toMatchObject({ alreadyRevoked: true, revokedAt: first.revokedAt });
     const stream = await nodeA.store.readStream(`api-key-${keyIdOf(key)}`);
-    expect(stream.found && stream.events.map(({ type, metadata }) => ({ type, actor: metadata.actor, commandType: metadata.commandType }))).toEqual([
+    expect(
+      stream.found &&
+        stream.events.map(({ type, metadata }) => ({ type, actor: metadata.actor, commandType: metadata.commandType })),
+    ).toEqual([
       { type: 'ApiKeyCreated', actor: 'cli', commandType: 'CreateApiKey' },
       { type: 'ApiKeyRevoked', actor: 'cli', commandType: 'RevokeApiKey' },
     ]);
@@ -86,11 +91,20 @@ describe('revoking an API key', () => {
 
 describe('an API key bound to one organization', () => {
   it('reads and changes its organization, and is refused 403 FORBIDDEN on every other and on calls about no organization', async () => {
-    const bound = httpClient(nodeB.baseUrl, { apiKey: await createApiKey(nodeA.app, ['organizations:read', 'organizations:write', 'audit:read'], 'acme only', acme) });
+    const bound = httpClient(nodeB.baseUrl, {
+      apiKey: await createApiKey(
+        nodeA.app,
+        ['organizations:read', 'organizations:write', 'audit:read'],
+        'acme only',
+        acme,
+      ),
+    });
 
     expect((await bound.get(`/organizations/${acme}`)).status).toBe(200);
     expect((await bound.get(`/organizations/${acme}/history`)).status).toBe(200);
-    expect((await bound.post(`/organizations/${acme}/sites`, { name: 'Shop', hostname: 'shop.acme.example' })).status).toBe(201);
+    expect(
+      (await bound.post(`/organizations/${acme}/sites`, { name: 'Shop', hostname: 'shop.acme.example' })).status,
+    ).toBe(201);
     for (const refused of [
       await bound.get(`/organizations/${globex}`),
       await bound.get(`/organizations/${globex}/history`),
@@ -105,8 +119,12 @@ describe('an API key bound to one organization', () => {
   });
 
   it('cannot be made for an organization that does not exist, nor with an id that is not one', async () => {
-    await expect(createApiKey(nodeA.app, ['organizations:read'], 'nowhere', 'no-such-organization')).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    await expect(createApiKey(nodeA.app, ['organizations:read'], 'bad id', 'Not An Id')).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+    await expect(
+      createApiKey(nodeA.app, ['organizations:read'], 'nowhere', 'no-such-organization'),
+    ).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(createApiKey(nodeA.app, ['organizations:read'], 'bad id', 'Not An Id')).rejects.toMatchObject({
+      code: 'VALIDATION_FAILED',
+    });
   });
 });
 
@@ -138,7 +156,8 @@ describe('listing API keys', () => {
       return stream.found ? stream.events.filter((event) => event.type === 'ApiKeyUsed').length : 0;
     };
 
-    for (let request = 0; request < 10; request += 1) await httpClient((request % 2 === 0 ? nodeA : nodeB).baseUrl, { apiKey: key }).get(`/organizations/${acme}`);
+    for (let request = 0; request < 10; request += 1)
+      await httpClient((request % 2 === 0 ? nodeA : nodeB).baseUrl, { apiKey: key }).get(`/organizations/${acme}`);
     expect(await uses()).toBe(1);
     nodeA.clock.advance(3_600_000);
     await httpClient(nodeA.baseUrl, { apiKey: key }).get(`/organizations/${acme}`);

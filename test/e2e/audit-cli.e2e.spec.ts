@@ -9,7 +9,13 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { organizationStream } from '#domain';
 import { SqliteEventStore, type RecordedEvent } from '#event-store';
 import { historyEvent, jsonSafe, organizationStateAt } from '#api';
-import { commandPath, recordScriptedHistory, recordedAtOf, scriptCatalogue, ScriptClock } from '../support/scripted-history.js';
+import {
+  commandPath,
+  recordScriptedHistory,
+  recordedAtOf,
+  scriptCatalogue,
+  ScriptClock,
+} from '../support/scripted-history.js';
 
 const root = resolve(import.meta.dirname, '..', '..');
 const bin = join(root, 'bin', 'chorus.js');
@@ -21,7 +27,13 @@ let events: RecordedEvent[];
 
 type Run = { code: number | null; stdout: string; stderr: string };
 
-const environment = (): NodeJS.ProcessEnv => ({ PATH: process.env.PATH, NODE_ENV: 'test', SEED_DEMO: 'false', LOG_LEVEL: 'silent', DATA_DIR: dataDir });
+const environment = (): NodeJS.ProcessEnv => ({
+  PATH: process.env.PATH,
+  NODE_ENV: 'test',
+  SEED_DEMO: 'false',
+  LOG_LEVEL: 'silent',
+  DATA_DIR: dataDir,
+});
 
 function chorus(args: string[]): Promise<Run> {
   return new Promise((done) => {
@@ -37,7 +49,11 @@ beforeAll(async () => {
   // CI builds first (npm test); a local run without dist/ builds once here.
   if (!existsSync(join(root, 'dist', 'apps', 'cli', 'src', 'commands', 'org-history.command.js'))) {
     try {
-      execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'ignore' });
+      execFileSync(
+        process.execPath,
+        [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'],
+        { cwd: root, stdio: 'ignore' },
+      );
     } catch {
       // Emitted despite type errors elsewhere; the calls below fail clearly if not.
     }
@@ -65,7 +81,7 @@ describe('chorus org:history', () => {
     expect(lines.map((line) => JSON.parse(line))).toEqual(events.map((event) => asJson(historyEvent(event))));
   });
 
-  it('prints the console\'s sentences for people, as --format csv does: time, revision, who, and what happened', async () => {
+  it("prints the console's sentences for people, as --format csv does: time, revision, who, and what happened", async () => {
     const run = await chorus(['org:history', organizationId]);
     const csv = (await chorus(['org:history', organizationId, '--format', 'jsonl'])).stdout.trimEnd().split('\n');
 
@@ -74,8 +90,11 @@ describe('chorus org:history', () => {
     expect(header?.split(/\s+/)).toEqual(['time', 'revision', 'by', 'event']);
     expect(rows).toHaveLength(events.length);
     expect(rows[3]).toMatch(new RegExp(`^${recordedAtOf(3).toISOString()} +3 +Command line +Member added: `));
-    // Every row ends with the sentence the console and the downloads show for that event; no row shows a type's code name.
-    rows.forEach((row, index) => expect(row.endsWith((JSON.parse(csv[index] ?? '{}') as { description: string }).description)).toBe(true));
+    // Every row ends with the sentence the console and the downloads show for that event; no row shows a type's code
+    // name.
+    rows.forEach((row, index) =>
+      expect(row.endsWith((JSON.parse(csv[index] ?? '{}') as { description: string }).description)).toBe(true),
+    );
     expect(rows.some((row) => /\b(MemberAdded|PlanAssigned|OrganizationCreated)\b/.test(row))).toBe(false);
   });
 
@@ -94,10 +113,27 @@ describe('chorus org:history', () => {
     const run = await chorus(['org:history', organizationId, '--format', 'jsonl']);
 
     expect(run.code).toBe(0);
-    const entries = run.stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const entries = run.stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(entries.map((entry) => entry.revision)).toEqual(events.map((event) => Number(event.revision)));
-    expect(Object.keys(entries[0] ?? {})).toEqual(['recordedAt', 'revision', 'position', 'type', 'description', 'actor', 'actorName', 'correlationId']);
-    expect(entries[3]).toMatchObject({ type: 'MemberAdded', actor: 'cli', actorName: 'Command line', description: expect.stringMatching(/^Member added: /) });
+    expect(Object.keys(entries[0] ?? {})).toEqual([
+      'recordedAt',
+      'revision',
+      'position',
+      'type',
+      'description',
+      'actor',
+      'actorName',
+      'correlationId',
+    ]);
+    expect(entries[3]).toMatchObject({
+      type: 'MemberAdded',
+      actor: 'cli',
+      actorName: 'Command line',
+      description: expect.stringMatching(/^Member added: /),
+    });
   });
 
   it('--format csv writes the "Download CSV" file: a header, then one record per event, CRLF', async () => {
@@ -127,22 +163,38 @@ describe('chorus org:history', () => {
   });
 
   it('--follow keeps printing events recorded later, until interrupted', async () => {
-    const child = spawn(process.execPath, [bin, 'org:history', organizationId, '--json', '--follow'], { cwd: root, env: environment() });
+    const child = spawn(process.execPath, [bin, 'org:history', organizationId, '--json', '--follow'], {
+      cwd: root,
+      env: environment(),
+    });
     const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
     const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
     try {
-      for (const event of events) expect(JSON.parse((await lines.next()).value as string)).toMatchObject({ id: event.id });
+      for (const event of events)
+        expect(JSON.parse((await lines.next()).value as string)).toMatchObject({ id: event.id });
 
       clock.setTo(recordedAtOf(events.length));
       const decider = commandPath(store, scriptCatalogue());
       const context = { actor: 'cli', correlationId: 'follow-me', causationId: 'follow-me', origin: {} };
       await decider.handle(organizationId, { type: 'PurchaseAddOn', data: { addOn: 'additionalUser' } }, context);
       // Another organization whose id starts the same must not show up.
-      await decider.handle(`${organizationId}-2`, { type: 'CreateOrganization', data: { id: `${organizationId}-2`, name: 'Other' } }, context);
+      await decider.handle(
+        `${organizationId}-2`,
+        { type: 'CreateOrganization', data: { id: `${organizationId}-2`, name: 'Other' } },
+        context,
+      );
       await decider.handle(organizationId, { type: 'PurchaseAddOn', data: { addOn: 'feedback' } }, context);
 
-      const first = JSON.parse((await lines.next()).value as string) as { type: string; revision: number; data: unknown };
-      const second = JSON.parse((await lines.next()).value as string) as { type: string; revision: number; data: unknown };
+      const first = JSON.parse((await lines.next()).value as string) as {
+        type: string;
+        revision: number;
+        data: unknown;
+      };
+      const second = JSON.parse((await lines.next()).value as string) as {
+        type: string;
+        revision: number;
+        data: unknown;
+      };
       expect([first, second]).toMatchObject([
         { type: 'AddOnPurchased', revision: events.length, data: { addOn: 'additionalUser' } },
         { type: 'AddOnPurchased', revision: events.length + 1, data: { addOn: 'feedback' } },
@@ -157,11 +209,19 @@ describe('chorus org:history', () => {
 describe('chorus org:state', () => {
   it('--as-of-revision N --json prints the state the HTTP API answers for that revision', async () => {
     const run = await chorus(['org:state', organizationId, '--as-of-revision', '5', '--json']);
-    const expected = await organizationStateAt(store, scriptCatalogue(), organizationId, { kind: 'revision', revision: 5n });
+    const expected = await organizationStateAt(store, scriptCatalogue(), organizationId, {
+      kind: 'revision',
+      revision: 5n,
+    });
 
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout)).toEqual(
-      asJson({ ...expected.view, revision: jsonSafe(expected.revision), position: jsonSafe(expected.position), recordedAt: expected.recordedAt }),
+      asJson({
+        ...expected.view,
+        revision: jsonSafe(expected.revision),
+        position: jsonSafe(expected.position),
+        recordedAt: expected.recordedAt,
+      }),
     );
   });
 
@@ -169,7 +229,11 @@ describe('chorus org:state', () => {
     const run = await chorus(['org:state', organizationId, '--as-of', '2021-02-03T04:08:30Z', '--json']);
 
     expect(run.code).toBe(0);
-    expect(JSON.parse(run.stdout)).toMatchObject({ revision: 3, recordedAt: recordedAtOf(3).toISOString(), members: [{ userId: 'user-owner' }] });
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      revision: 3,
+      recordedAt: recordedAtOf(3).toISOString(),
+      members: [{ userId: 'user-owner' }],
+    });
   });
 
   it('prints the state for people by default', async () => {
@@ -204,8 +268,12 @@ describe('chorus org:state', () => {
   });
 
   it('a malformed point is refused naming its option', async () => {
-    expect((await chorus(['org:state', organizationId, '--as-of', 'yesterday'])).stderr).toMatch(/^chorus: VALIDATION_FAILED: --as-of: /);
-    expect((await chorus(['org:state', organizationId, '--as-of-revision', 'two'])).stderr).toMatch(/^chorus: VALIDATION_FAILED: --as-of-revision: /);
+    expect((await chorus(['org:state', organizationId, '--as-of', 'yesterday'])).stderr).toMatch(
+      /^chorus: VALIDATION_FAILED: --as-of: /,
+    );
+    expect((await chorus(['org:state', organizationId, '--as-of-revision', 'two'])).stderr).toMatch(
+      /^chorus: VALIDATION_FAILED: --as-of-revision: /,
+    );
   });
 
   it('shows the Chorus plan while Chorus is off, and which plan the limits come from', async () => {
@@ -220,8 +288,12 @@ describe('chorus org:state', () => {
     await clockless.handle(id, { type: 'EnableChorus', data: { parallelUse: true } }, context);
     const on = await chorus(['org:state', id]);
 
-    expect(off.stdout).toMatch(/Classic plan: +essential\n +Chorus plan: +teams\n +Chorus: +off\n +Limits from: +the classic plan essential\n/);
-    expect(on.stdout).toMatch(/Chorus plan: +teams\n +Chorus: +on, in parallel use\n +Limits from: +the chorus plan teams\n/);
+    expect(off.stdout).toMatch(
+      /Classic plan: +essential\n +Chorus plan: +teams\n +Chorus: +off\n +Limits from: +the classic plan essential\n/,
+    );
+    expect(on.stdout).toMatch(
+      /Chorus plan: +teams\n +Chorus: +on, in parallel use\n +Limits from: +the chorus plan teams\n/,
+    );
   });
 
   it('shows the Stripe subscription, and a Chorus plan it pays for in effect', async () => {
@@ -246,7 +318,9 @@ describe('chorus org:state', () => {
 
     const run = await chorus(['org:state', id]);
 
-    expect(run.stdout).toContain('Subscription:   Stripe sub_cli (customer cus_cli): active, renews on 1 February 2031');
+    expect(run.stdout).toContain(
+      'Subscription:   Stripe sub_cli (customer cus_cli): active, renews on 1 February 2031',
+    );
     expect(run.stdout).toMatch(/Chorus: +on\n +Limits from: +the chorus plan teams\n/);
     expect(run.stdout).toContain('Add-ons:        Additional site × 1');
     expect(run.stdout).toMatch(/Sites\s+0 of 3 \(configured 3, hard unlimited\)/);

@@ -24,7 +24,13 @@ beforeAll(async () => {
   const ownerId = await app.createUser({ email: 'owner@export.example', username: 'owner', password });
   organizationId = await app.createOrganization('Exported', { userId: ownerId, email: 'owner@export.example' });
   const commands = app.app.get(CommandBus);
-  await commands.execute(new ChangeOrganizationCommand(organizationId, { type: 'ConfigureLimits', data: { contentSections: 10 } }, newCommandContext('cli')));
+  await commands.execute(
+    new ChangeOrganizationCommand(
+      organizationId,
+      { type: 'ConfigureLimits', data: { contentSections: 10 } },
+      newCommandContext('cli'),
+    ),
+  );
   for (const member of members) {
     const userId = await app.createUser({ ...member, password });
     // Recorded as MemberAdded was before member addresses were checked as the mailer reads them.
@@ -32,9 +38,23 @@ beforeAll(async () => {
     const read = await app.store.readStream(stream, { direction: 'backwards', maxCount: 1 });
     const revision = read.found ? (read.events[0]?.revision ?? 0n) : 0n;
     const metadata = { actor: 'cli', correlationId: randomUUID(), causationId: randomUUID() };
-    await app.store.append(stream, [{ id: randomUUID(), type: 'MemberAdded', data: { userId, email: member.email, role: 'admin', chorusUser: false }, metadata }], revision);
+    await app.store.append(
+      stream,
+      [
+        {
+          id: randomUUID(),
+          type: 'MemberAdded',
+          data: { userId, email: member.email, role: 'admin', chorusUser: false },
+          metadata,
+        },
+      ],
+      revision,
+    );
     const browser = await app.signedIn(member.username, password);
-    const added = await browser.post(`/organizations/${organizationId}/sites`, { name: member.username, hostname: `${member.username}.export.example` });
+    const added = await browser.post(`/organizations/${organizationId}/sites`, {
+      name: member.username,
+      hostname: `${member.username}.export.example`,
+    });
     if (added.status !== 201) throw new Error(added.text);
   }
   const head = await app.store.headPosition();

@@ -16,14 +16,34 @@ const browsers = new Map<string, Browser>();
 beforeAll(async () => {
   app = await startAuthApp({ LOG_LEVEL: 'silent' });
   const [owner, admin, member, stranger] = await Promise.all(
-    ['owner', 'admin', 'member', 'stranger'].map((name) => app.createUser({ email: `${name}@audit.example`, username: name, password })),
+    ['owner', 'admin', 'member', 'stranger'].map((name) =>
+      app.createUser({ email: `${name}@audit.example`, username: name, password }),
+    ),
   );
-  organizationId = await app.createOrganization('Audited by its owners', { userId: owner as string, email: 'owner@audit.example' });
-  otherOrganizationId = await app.createOrganization('Someone else', { userId: stranger as string, email: 'stranger@audit.example' });
+  organizationId = await app.createOrganization('Audited by its owners', {
+    userId: owner as string,
+    email: 'owner@audit.example',
+  });
+  otherOrganizationId = await app.createOrganization('Someone else', {
+    userId: stranger as string,
+    email: 'stranger@audit.example',
+  });
   const context = { actor: 'cli', correlationId: randomUUID(), causationId: randomUUID(), origin: {} };
   const commands = app.app.get(CommandBus);
-  await commands.execute(new AddMemberCommand(organizationId, { email: 'admin@audit.example', role: 'admin', userId: admin as string }, context));
-  await commands.execute(new AddMemberCommand(organizationId, { email: 'member@audit.example', role: 'member', userId: member as string }, context));
+  await commands.execute(
+    new AddMemberCommand(
+      organizationId,
+      { email: 'admin@audit.example', role: 'admin', userId: admin as string },
+      context,
+    ),
+  );
+  await commands.execute(
+    new AddMemberCommand(
+      organizationId,
+      { email: 'member@audit.example', role: 'member', userId: member as string },
+      context,
+    ),
+  );
   for (const name of ['owner', 'admin', 'member', 'stranger']) browsers.set(name, await app.signedIn(name, password));
 }, 60_000);
 
@@ -44,7 +64,7 @@ describe.each(['history', 'state'])('GET /organizations/:id/%s with a session', 
     expect({ status: answer.status, code: answer.body.code }).toEqual({ status: 403, code: 'FORBIDDEN' });
   });
 
-  it("an owner of another organization may not: 403 FORBIDDEN, and may read their own", async () => {
+  it('an owner of another organization may not: 403 FORBIDDEN, and may read their own', async () => {
     expect((await as('stranger').get(`/organizations/${organizationId}/${route}`)).status).toBe(403);
     expect((await as('stranger').get(`/organizations/${otherOrganizationId}/${route}`)).status).toBe(200);
   });

@@ -10,7 +10,13 @@ import { loadConfig } from '#config';
 import { foldOrganization, organizationView, type OrganizationEvent } from '#domain';
 import { EVENT_STORE, SqliteEventStore, type EventStore } from '#event-store';
 import { createApp, signBillingPayload } from '#api';
-import { recordScriptedHistory, recordedAtOf, scriptCatalogue, ScriptClock, SCRIPT_STEP_MS } from '../support/scripted-history.js';
+import {
+  recordScriptedHistory,
+  recordedAtOf,
+  scriptCatalogue,
+  ScriptClock,
+  SCRIPT_STEP_MS,
+} from '../support/scripted-history.js';
 import { createApiKey } from '../support/api-keys.js';
 import { httpClient, type HttpClient, type HttpResponse } from '../support/http-client.js';
 
@@ -73,7 +79,9 @@ async function fullHistory(): Promise<HistoryEventAnswer[]> {
 }
 
 const foldOfFirst = (events: HistoryEventAnswer[], count: number) => {
-  const state = foldOrganization(events.slice(0, count).map((event) => ({ type: event.type, data: event.data }) as OrganizationEvent));
+  const state = foldOrganization(
+    events.slice(0, count).map((event) => ({ type: event.type, data: event.data }) as OrganizationEvent),
+  );
   if (!state.exists) throw new Error('no organization');
   return organizationView(state, scriptCatalogue());
 };
@@ -90,14 +98,24 @@ describe('GET /organizations/:id/history', () => {
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({ organizationId, nextFromRevision: eventCount, hasMore: false });
     const events = response.body.events as HistoryEventAnswer[];
-    expect(events.map((event) => event.revision)).toEqual(Array.from({ length: eventCount }, (_unused, revision) => revision));
-    expect(events.map((event) => event.recordedAt)).toEqual(events.map((_event, revision) => recordedAtOf(revision).toISOString()));
+    expect(events.map((event) => event.revision)).toEqual(
+      Array.from({ length: eventCount }, (_unused, revision) => revision),
+    );
+    expect(events.map((event) => event.recordedAt)).toEqual(
+      events.map((_event, revision) => recordedAtOf(revision).toISOString()),
+    );
     expect(events[0]).toEqual({
       id: expect.stringMatching(/^[0-9a-f-]{36}$/),
       streamId: `organization-${organizationId}`,
       type: 'OrganizationCreated',
       data: { id: organizationId, name: 'Audited Ltd' },
-      metadata: { actor: 'cli', correlationId: 'script-audited-0', causationId: 'script-audited-0', commandType: 'CreateOrganization', cliCommand: 'audit-script' },
+      metadata: {
+        actor: 'cli',
+        correlationId: 'script-audited-0',
+        causationId: 'script-audited-0',
+        commandType: 'CreateOrganization',
+        cliCommand: 'audit-script',
+      },
       revision: 0,
       position: expect.any(Number),
       recordedAt: recordedAtOf(0).toISOString(),
@@ -126,16 +144,21 @@ describe('GET /organizations/:id/history', () => {
     expectProblem(await auditor.get('/organizations/nobody-here/history'), 404, 'NOT_FOUND');
   });
 
-  it.each(['fromRevision=-1', 'fromRevision=one', 'limit=0', 'limit=1001', 'limit=2.5', 'from=3', 'fromRevision=1&fromRevision=2'])(
-    '?%s is 400 VALIDATION_FAILED',
-    async (query) => {
-      expectProblem(await auditor.get(`/organizations/${organizationId}/history?${query}`), 400, 'VALIDATION_FAILED');
-    },
-  );
+  it.each([
+    'fromRevision=-1',
+    'fromRevision=one',
+    'limit=0',
+    'limit=1001',
+    'limit=2.5',
+    'from=3',
+    'fromRevision=1&fromRevision=2',
+  ])('?%s is 400 VALIDATION_FAILED', async (query) => {
+    expectProblem(await auditor.get(`/organizations/${organizationId}/history?${query}`), 400, 'VALIDATION_FAILED');
+  });
 });
 
 describe('GET /organizations/:id/state', () => {
-  it('?asOfRevision=N is the fold of the first N+1 events, at every revision, with that event\'s place and time', async () => {
+  it("?asOfRevision=N is the fold of the first N+1 events, at every revision, with that event's place and time", async () => {
     const events = await fullHistory();
     for (const event of events) {
       const response = await auditor.get(`/organizations/${organizationId}/state?asOfRevision=${event.revision}`);
@@ -148,7 +171,9 @@ describe('GET /organizations/:id/state', () => {
 
   it('?asOf=<instant> picks the last event recorded at or before it', async () => {
     for (let revision = 0; revision < eventCount; revision += 1) {
-      const exactly = await auditor.get(`/organizations/${organizationId}/state?asOf=${recordedAtOf(revision).toISOString()}`);
+      const exactly = await auditor.get(
+        `/organizations/${organizationId}/state?asOf=${recordedAtOf(revision).toISOString()}`,
+      );
       const between = new Date(recordedAtOf(revision).getTime() + SCRIPT_STEP_MS / 2).toISOString();
       const later = await auditor.get(`/organizations/${organizationId}/state?asOf=${encodeURIComponent(between)}`);
 
@@ -158,7 +183,9 @@ describe('GET /organizations/:id/state', () => {
   });
 
   it('reads an instant with an offset as the same moment', async () => {
-    const response = await auditor.get(`/organizations/${organizationId}/state?asOf=${encodeURIComponent('2021-02-03T06:08:30+02:00')}`);
+    const response = await auditor.get(
+      `/organizations/${organizationId}/state?asOf=${encodeURIComponent('2021-02-03T06:08:30+02:00')}`,
+    );
 
     expect(response.body.revision).toBe(3);
   });
@@ -169,7 +196,7 @@ describe('GET /organizations/:id/state', () => {
     expectProblem(await auditor.get(`/organizations/${organizationId}/state?asOf=${before}`), 404, 'NOT_FOUND');
   });
 
-  it('a future instant is refused (400, naming asOf), here and in the explorer: it would date today\'s state in the future', async () => {
+  it("a future instant is refused (400, naming asOf), here and in the explorer: it would date today's state in the future", async () => {
     const soon = new Date(Date.now() + 60_000).toISOString();
     for (const route of ['state', 'history/changes']) {
       const future = await auditor.get(`/organizations/${organizationId}/${route}?asOf=${encodeURIComponent(soon)}`);
@@ -177,18 +204,21 @@ describe('GET /organizations/:id/state', () => {
       expectProblem(future, 400, 'VALIDATION_FAILED');
       expect(future.body.errors).toEqual([{ parameter: 'asOf', detail: 'must not be in the future' }]);
     }
-    const justNow = await auditor.get(`/organizations/${organizationId}/state?asOf=${encodeURIComponent(new Date(Date.now() - 1_000).toISOString())}`);
+    const justNow = await auditor.get(
+      `/organizations/${organizationId}/state?asOf=${encodeURIComponent(new Date(Date.now() - 1_000).toISOString())}`,
+    );
     expect(justNow.status).toBe(200);
   });
 
-  it('no point at all is today\'s state: the same as the read model answers', async () => {
+  it("no point at all is today's state: the same as the read model answers", async () => {
     const head = await store.headPosition();
     const today = await reader.get(`/organizations/${organizationId}?minPosition=${head}`);
     const latest = await auditor.get(`/organizations/${organizationId}/state`);
 
     expect(today.status).toBe(200);
     // The read answers more than the fold (for the console): the plan's site defaults and who never signed in.
-    // siteDefaults, traffic and invited come from beside the organization's stream (the catalogue, usage reports, sign-ins).
+    // siteDefaults, traffic and invited come from beside the organization's stream (the catalogue, usage reports,
+    // sign-ins).
     type Answer = { siteDefaults: unknown; traffic: unknown; members: { invited: boolean }[] };
     const { siteDefaults: _siteDefaults, traffic: _traffic, members, ...view } = today.body as Answer;
     const folded = { ...view, members: members.map(({ invited: _invited, ...member }) => member) };
@@ -222,9 +252,13 @@ describe('GET /organizations/:id/state', () => {
   });
 
   it('both points at once: the refusal names the query parameters', async () => {
-    const response = await auditor.get(`/organizations/${organizationId}/state?asOfRevision=1&asOf=2021-02-03T04:05:00Z`);
+    const response = await auditor.get(
+      `/organizations/${organizationId}/state?asOfRevision=1&asOf=2021-02-03T04:05:00Z`,
+    );
 
-    expect(response.body.errors).toEqual([{ parameter: 'asOf', detail: 'give one point: the query parameter asOfRevision or asOf, not both' }]);
+    expect(response.body.errors).toEqual([
+      { parameter: 'asOf', detail: 'give one point: the query parameter asOfRevision or asOf, not both' },
+    ]);
   });
 });
 
@@ -240,24 +274,41 @@ describe('GET /audit/correlations/:correlationId', () => {
 
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({ correlationId, hasMore: false });
-    expect(response.body.events.map((event: HistoryEventAnswer) => [event.streamId, event.type, event.position])).toEqual([
+    expect(
+      response.body.events.map((event: HistoryEventAnswer) => [event.streamId, event.type, event.position]),
+    ).toEqual([
       ['organization-correlated-one', 'OrganizationCreated', first.body.position],
       ['organization-correlated-two', 'OrganizationCreated', second.body.position],
     ]);
   });
 
   it('every event of one billing event: its ledger and the organization event it caused', async () => {
-    const event = { id: 'evt_audit_e2e', type: 'plan.purchased', organizationId, productId: 'prod_ess', occurredAt: '2031-03-01T00:00:00Z' };
+    const event = {
+      id: 'evt_audit_e2e',
+      type: 'plan.purchased',
+      organizationId,
+      productId: 'prod_ess',
+      occurredAt: '2031-03-01T00:00:00Z',
+    };
     const body = JSON.stringify(event);
     const delivered = await anonymous.request('POST', '/billing/events', {
       raw: body,
-      headers: { 'content-type': 'application/json', 'billing-signature': signBillingPayload(secret, Math.floor(Date.now() / 1000), Buffer.from(body)) },
+      headers: {
+        'content-type': 'application/json',
+        'billing-signature': signBillingPayload(secret, Math.floor(Date.now() / 1000), Buffer.from(body)),
+      },
     });
     expect(delivered.status).toBe(200);
 
     const response = await auditor.get(`/audit/correlations/evt_audit_e2e?minPosition=${await store.headPosition()}`);
 
-    expect(response.body.events.map((recorded: HistoryEventAnswer) => [recorded.streamId, recorded.type, recorded.metadata.actor])).toEqual([
+    expect(
+      response.body.events.map((recorded: HistoryEventAnswer) => [
+        recorded.streamId,
+        recorded.type,
+        recorded.metadata.actor,
+      ]),
+    ).toEqual([
       ['billing-evt_audit_e2e', 'BillingEventReceived', 'billing'],
       [`organization-${organizationId}`, 'PlanAssigned', 'billing'],
       ['billing-evt_audit_e2e', 'BillingEventApplied', 'billing'],
@@ -265,9 +316,13 @@ describe('GET /audit/correlations/:correlationId', () => {
   });
 
   it('finds events recorded before the server started (the index is built from the store)', async () => {
-    const response = await auditor.get(`/audit/correlations/script-${organizationId}-3?minPosition=${await store.headPosition()}`);
+    const response = await auditor.get(
+      `/audit/correlations/script-${organizationId}-3?minPosition=${await store.headPosition()}`,
+    );
 
-    expect(response.body.events.map((event: HistoryEventAnswer) => [event.type, event.revision])).toEqual([['MemberAdded', 3]]);
+    expect(response.body.events.map((event: HistoryEventAnswer) => [event.type, event.revision])).toEqual([
+      ['MemberAdded', 3],
+    ]);
   });
 
   it('an id nothing carries: 200 with no events', async () => {
@@ -283,7 +338,11 @@ describe('GET /audit/correlations/:correlationId', () => {
 });
 
 describe('who may audit', () => {
-  const routes = [`/organizations/${organizationId}/history`, `/organizations/${organizationId}/state`, '/audit/correlations/script-audited-0'];
+  const routes = [
+    `/organizations/${organizationId}/history`,
+    `/organizations/${organizationId}/state`,
+    '/audit/correlations/script-audited-0',
+  ];
 
   it.each(routes)('%s without credentials is 401 UNAUTHENTICATED', async (route) => {
     expectProblem(await anonymous.get(route), 401, 'UNAUTHENTICATED');

@@ -41,11 +41,26 @@ describe('the demo seed', () => {
 
   it('starts below every limit with every page usable: a site, a user and both kinds of domain can be added, and single sign-on set', async () => {
     const state = await app.app.get(QueryBus).execute(new GetOrganizationStateQuery('demo', { kind: 'latest' }));
-    expect(state.view.canAdd).toEqual({ users: true, contentSections: true, qualityAssuranceDomains: true, webAnalyticsDomains: true });
+    expect(state.view.canAdd).toEqual({
+      users: true,
+      contentSections: true,
+      qualityAssuranceDomains: true,
+      webAnalyticsDomains: true,
+    });
     expect(state.view.usage).toMatchObject({ users: 1, contentSections: 2 });
     // The plan's own limits: nothing set for the demo that an add-on or another plan would not raise.
-    expect(state.view.limits.effective).toMatchObject({ users: 1000, contentSections: 1000, qualityAssuranceDomains: null, webAnalyticsDomains: 1000 });
-    expect(state.view.limits.setByOperator).toEqual({ users: false, contentSections: false, qualityAssuranceDomains: false, webAnalyticsDomains: false });
+    expect(state.view.limits.effective).toMatchObject({
+      users: 1000,
+      contentSections: 1000,
+      qualityAssuranceDomains: null,
+      webAnalyticsDomains: 1000,
+    });
+    expect(state.view.limits.setByOperator).toEqual({
+      users: false,
+      contentSections: false,
+      qualityAssuranceDomains: false,
+      webAnalyticsDomains: false,
+    });
     expect(state.view.chorusFeatures).toMatchObject({ qualityAssurance: true, webAnalytics: true });
     expect(state.view.sso.available).toBe(true);
   });

@@ -51,13 +51,21 @@ describe('GET /auth/go', () => {
 describe('GET /auth/google/callback', () => {
   it('links a verified address to its user, opens a session and goes to the saved redirect', async () => {
     const browser = app.browser();
-    const done = await google.signIn(browser, { sub: 'google-ada', email: 'Ada@Example.com', email_verified: true }, '/auth/go/?redirect=%2Forganizations%3Ftab%3Dsites');
+    const done = await google.signIn(
+      browser,
+      { sub: 'google-ada', email: 'Ada@Example.com', email_verified: true },
+      '/auth/go/?redirect=%2Forganizations%3Ftab%3Dsites',
+    );
     expect(done.status).toBe(302);
     expect(done.location).toBe('/organizations?tab=sites');
     expect(done.setCookies.find((cookie) => cookie.name === 'chorus_google_state')?.attributes.expires).toBeDefined();
     expect((await browser.get('/session')).body).toMatchObject({ user: { id: adaId } });
     // Next time the subject alone finds her, whatever address Google reports.
-    const again = await google.signIn(app.browser(), { sub: 'google-ada', email: 'other@example.com', email_verified: false });
+    const again = await google.signIn(app.browser(), {
+      sub: 'google-ada',
+      email: 'other@example.com',
+      email_verified: false,
+    });
     expect(again.location).toBe('/');
   });
 
@@ -92,25 +100,41 @@ describe('GET /auth/google/callback', () => {
     expect((await app.browser().open('/auth/google/callback?code=made-up')).location).toBe('/login?error=google');
   });
 
-  it("sends a failed token exchange to /login?error=google", async () => {
+  it('sends a failed token exchange to /login?error=google', async () => {
     google.failNextTokenExchange();
     expect((await google.signIn(app.browser(), { sub: 'google-ada' })).location).toBe('/login?error=google');
   });
 
   it('sends a Google account that is no user, or an unverified address, to /login?error=account', async () => {
-    expect((await google.signIn(app.browser(), { sub: 'google-stranger', email: 'stranger@example.com', email_verified: true })).location).toBe(
-      '/login?error=account',
-    );
+    expect(
+      (
+        await google.signIn(app.browser(), {
+          sub: 'google-stranger',
+          email: 'stranger@example.com',
+          email_verified: true,
+        })
+      ).location,
+    ).toBe('/login?error=account');
     await app.createUser({ email: 'unverified@example.com' });
-    expect((await google.signIn(app.browser(), { sub: 'google-unverified', email: 'unverified@example.com', email_verified: false })).location).toBe(
-      '/login?error=account',
-    );
+    expect(
+      (
+        await google.signIn(app.browser(), {
+          sub: 'google-unverified',
+          email: 'unverified@example.com',
+          email_verified: false,
+        })
+      ).location,
+    ).toBe('/login?error=account');
   });
 
   it('sends a user without an organization to /login?error=account, without a session', async () => {
     const userId = await app.createUser({ email: 'loner@example.com' });
     const browser = app.browser();
-    const done = await google.signIn(browser, { sub: 'google-loner', email: 'loner@example.com', email_verified: true });
+    const done = await google.signIn(browser, {
+      sub: 'google-loner',
+      email: 'loner@example.com',
+      email_verified: true,
+    });
     expect(done.location).toBe('/login?error=account');
     expect(browser.cookie('chorus_session')).toBeUndefined();
     expect(await signedInEvents(userId)).toEqual([]);
@@ -127,7 +151,11 @@ describe('GET /auth/google/callback', () => {
     ['/%2e//evil.example'],
     ['/%2F%2Fevil.example'],
   ])('redirects to / instead of %j', async (redirect) => {
-    const done = await google.signIn(app.browser(), { sub: 'google-ada' }, `/auth/go/?redirect=${encodeURIComponent(redirect)}`);
+    const done = await google.signIn(
+      app.browser(),
+      { sub: 'google-ada' },
+      `/auth/go/?redirect=${encodeURIComponent(redirect)}`,
+    );
     expect(done.status).toBe(302);
     expect(done.location).toBe('/');
   });

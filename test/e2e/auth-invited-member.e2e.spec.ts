@@ -50,7 +50,9 @@ async function addMember(organizationId: string, email: string, role: string, co
   return added.body.userId as string;
 }
 
-/** Runs `chorus user:create <args>` on the app's DATA_DIR in this process; answers what it printed and its exit code. */
+/**
+ * Runs `chorus user:create <args>` on the app's DATA_DIR in this process; answers what it printed and its exit code.
+ */
 const userCreate = (...args: string[]) => runUserCreate(app.dataDir, ['user:create', ...args, '--json']);
 
 /** Signs in by password in a new browser; answers the browser. */
@@ -70,7 +72,14 @@ describe('a member added by e-mail, then created with chorus user:create', () =>
   it('is the user: same id, and GET /session after login lists the organization', async () => {
     const memberId = await addMember(engines, 'Grace.Hopper@Example.com', 'admin', 'invite-grace');
 
-    const created = await userCreate('--email', 'grace.hopper@EXAMPLE.com', '--password', password, '--username', 'grace');
+    const created = await userCreate(
+      '--email',
+      'grace.hopper@EXAMPLE.com',
+      '--password',
+      password,
+      '--username',
+      'grace',
+    );
     expect(created.stderr).toBe('');
     expect(created.exitCode).toBe(0);
     expect(JSON.parse(created.stdout)).toEqual({ userId: memberId, email: 'grace.hopper@example.com' });
@@ -88,28 +97,57 @@ describe('a member added by e-mail, then created with chorus user:create', () =>
     const memberId = await addMember(engines, 'ada.lovelace@example.com', 'member', 'invite-ada');
     expect((await userCreate('--email', 'Ada.Lovelace@example.com', '--password', password)).exitCode).toBe(0);
 
-    const [memberAdded] = (await eventsOf(`organization-${engines}`)).filter((event) => String(event.metadata.correlationId).endsWith(':invite-ada'));
+    const [memberAdded] = (await eventsOf(`organization-${engines}`)).filter((event) =>
+      String(event.metadata.correlationId).endsWith(':invite-ada'),
+    );
     expect(memberAdded).toMatchObject({ type: 'MemberAdded', data: { userId: memberId } });
     const claims = await eventsOf(await claimStream('email', 'ada.lovelace@example.com'));
-    expect(claims.map((event) => [event.type, event.data, event.metadata.actor, event.metadata.correlationId])).toEqual([
-      ['IdentifierReserved', { kind: 'email', userId: memberId }, memberAdded?.metadata.actor, `${String(memberAdded?.metadata.actor)}:invite-ada`],
-      ['IdentifierClaimed', { kind: 'email', userId: memberId }, 'cli', expect.any(String)],
-    ]);
-    expect(claims[0]?.metadata).toMatchObject({ clientIp: memberAdded?.metadata.clientIp, userAgent: memberAdded?.metadata.userAgent });
-    expect((await eventsOf(userStream(memberId)))[0]?.data).toMatchObject({ userId: memberId, email: 'ada.lovelace@example.com', invited: true });
+    expect(claims.map((event) => [event.type, event.data, event.metadata.actor, event.metadata.correlationId])).toEqual(
+      [
+        [
+          'IdentifierReserved',
+          { kind: 'email', userId: memberId },
+          memberAdded?.metadata.actor,
+          `${String(memberAdded?.metadata.actor)}:invite-ada`,
+        ],
+        ['IdentifierClaimed', { kind: 'email', userId: memberId }, 'cli', expect.any(String)],
+      ],
+    );
+    expect(claims[0]?.metadata).toMatchObject({
+      clientIp: memberAdded?.metadata.clientIp,
+      userAgent: memberAdded?.metadata.userAgent,
+    });
+    expect((await eventsOf(userStream(memberId)))[0]?.data).toMatchObject({
+      userId: memberId,
+      email: 'ada.lovelace@example.com',
+      invited: true,
+    });
   });
 
   it('keeps the id when user:create adds the invited address to another organization', async () => {
     const memberId = await addMember(engines, 'charles@example.com', 'member');
-    const created = await userCreate('--email', 'Charles@Example.com', '--password', password, '--org', looms, '--role', 'owner');
+    const created = await userCreate(
+      '--email',
+      'Charles@Example.com',
+      '--password',
+      password,
+      '--org',
+      looms,
+      '--role',
+      'owner',
+    );
     expect(created.exitCode).toBe(0);
     expect(JSON.parse(created.stdout)).toMatchObject({ userId: memberId, organizationId: looms });
 
     const session = await (await signIn('charles@example.com')).get('/session');
     expect(session.body.user.id).toBe(memberId);
-    expect(new Set(session.body.organizations.map((organization: { id: string; role: string }) => `${organization.id}:${organization.role}`))).toEqual(
-      new Set([`${engines}:member`, `${looms}:owner`]),
-    );
+    expect(
+      new Set(
+        session.body.organizations.map(
+          (organization: { id: string; role: string }) => `${organization.id}:${organization.role}`,
+        ),
+      ),
+    ).toEqual(new Set([`${engines}:member`, `${looms}:owner`]));
   });
 });
 
@@ -123,7 +161,10 @@ describe('a refused add', () => {
     await app.app.get<MemberInvitations>(MEMBER_INVITATIONS).handledUpTo(BigInt(first.body.position));
     const before = await app.store.headPosition();
 
-    const refused = await api.post(`/organizations/${full}/members`, { email: 'nobody-yet@example.com', role: 'member' });
+    const refused = await api.post(`/organizations/${full}/members`, {
+      email: 'nobody-yet@example.com',
+      role: 'member',
+    });
 
     expect(refused.status).toBe(409);
     expect(refused.body).toMatchObject({ code: 'LIMIT_EXCEEDED', resource: 'users', limit: 1, count: 1 });
@@ -139,13 +180,21 @@ describe('concurrent adds of the same new address', () => {
       addMember(looms, 'ken@example.com', 'admin'),
     ]);
     expect(ids[0]).toBe(ids[1]);
-    expect((await eventsOf(await claimStream('email', 'ken@example.com'))).map((event) => event.type)).toEqual(['IdentifierReserved']);
+    expect((await eventsOf(await claimStream('email', 'ken@example.com'))).map((event) => event.type)).toEqual([
+      'IdentifierReserved',
+    ]);
 
-    expect(JSON.parse((await userCreate('--email', 'KEN@EXAMPLE.COM', '--password', password)).stdout)).toMatchObject({ userId: ids[0] });
+    expect(JSON.parse((await userCreate('--email', 'KEN@EXAMPLE.COM', '--password', password)).stdout)).toMatchObject({
+      userId: ids[0],
+    });
     const session = await (await signIn('ken@example.com')).get('/session');
-    expect(new Set(session.body.organizations.map((organization: { id: string; role: string }) => `${organization.id}:${organization.role}`))).toEqual(
-      new Set([`${engines}:member`, `${looms}:admin`]),
-    );
+    expect(
+      new Set(
+        session.body.organizations.map(
+          (organization: { id: string; role: string }) => `${organization.id}:${organization.role}`,
+        ),
+      ),
+    ).toEqual(new Set([`${engines}:member`, `${looms}:admin`]));
   });
 });
 
@@ -156,17 +205,29 @@ describe('a member added by e-mail, then signing in with Google for the first ti
     expect(await addMember(mills, 'Owner@Example.com', 'owner')).toBe(owner);
     // An owner signed in adds the member, as the SPA would.
     const ownerBrowser = await signIn('owner@example.com');
-    const added = await ownerBrowser.post(`/organizations/${mills}/members`, { email: 'Linus@Example.com', role: 'member' });
+    const added = await ownerBrowser.post(`/organizations/${mills}/members`, {
+      email: 'Linus@Example.com',
+      role: 'member',
+    });
     expect(added.status).toBe(201);
     const memberId = added.body.userId as string;
-    expect((await eventsOf(await claimStream('email', 'linus@example.com')))[0]?.metadata).toMatchObject({ actor: `user:${owner}` });
+    expect((await eventsOf(await claimStream('email', 'linus@example.com')))[0]?.metadata).toMatchObject({
+      actor: `user:${owner}`,
+    });
 
     // Google does not vouch for the address: nobody, and no account is made.
-    expect((await google.signIn(app.browser(), { sub: 'google-linus', email: 'linus@example.com', email_verified: false })).location).toBe('/login?error=account');
+    expect(
+      (await google.signIn(app.browser(), { sub: 'google-linus', email: 'linus@example.com', email_verified: false }))
+        .location,
+    ).toBe('/login?error=account');
     expect(await eventsOf(userStream(memberId))).toEqual([]);
 
     const browser = app.browser();
-    const done = await google.signIn(browser, { sub: 'google-linus', email: 'LINUS@example.com', email_verified: true });
+    const done = await google.signIn(browser, {
+      sub: 'google-linus',
+      email: 'LINUS@example.com',
+      email_verified: true,
+    });
     expect(done.status).toBe(302);
     expect(done.location).toBe('/');
     expect((await browser.get('/session')).body).toEqual({
@@ -196,8 +257,15 @@ describe('a member added by e-mail, then signing in with Google for the first ti
   });
 
   it('does not sign up an address no one added as a member', async () => {
-    expect((await google.signIn(app.browser(), { sub: 'google-stranger', email: 'stranger@example.com', email_verified: true })).location).toBe('/login?error=account');
+    expect(
+      (
+        await google.signIn(app.browser(), {
+          sub: 'google-stranger',
+          email: 'stranger@example.com',
+          email_verified: true,
+        })
+      ).location,
+    ).toBe('/login?error=account');
     expect(await eventsOf(await claimStream('email', 'stranger@example.com'))).toEqual([]);
   });
 });
-

@@ -13,7 +13,9 @@ import { burstClock, signInAttempt as guess, statusCounts as statuses } from '..
 const password = 'correct horse battery staple';
 const dayAndMore = 25 * 3_600_000;
 
-const forgedAddress = (index: number): Record<string, string> => ({ 'x-forwarded-for': `198.51.100.${index % 250}, 203.0.113.${(index * 7) % 250}` });
+const forgedAddress = (index: number): Record<string, string> => ({
+  'x-forwarded-for': `198.51.100.${index % 250}, 203.0.113.${(index * 7) % 250}`,
+});
 
 describe('one API node', () => {
   let app: AuthApp;
@@ -35,7 +37,11 @@ describe('one API node', () => {
     await app.createUser({ email: 'target@example.com', username: 'target', password });
     const before = app.identity.hasher.verifications;
 
-    const answers = await Promise.all(Array.from({ length: 200 }, (_unused, index) => guess(app, 'target', `guess number ${index}`, forgedAddress(index))));
+    const answers = await Promise.all(
+      Array.from({ length: 200 }, (_unused, index) =>
+        guess(app, 'target', `guess number ${index}`, forgedAddress(index)),
+      ),
+    );
 
     const checked = app.identity.hasher.verifications - before;
     expect(checked).toBeGreaterThan(0);
@@ -52,7 +58,11 @@ describe('one API node', () => {
   it('checks at most 100 passwords of 200 concurrent guesses from one address, each for another name', async () => {
     const before = app.identity.hasher.verifications;
 
-    const answers = await Promise.all(Array.from({ length: 200 }, (_unused, index) => guess(app, `nobody-${index}@example.com`, 'a guess at a password')));
+    const answers = await Promise.all(
+      Array.from({ length: 200 }, (_unused, index) =>
+        guess(app, `nobody-${index}@example.com`, 'a guess at a password'),
+      ),
+    );
 
     const checked = app.identity.hasher.verifications - before;
     expect(checked).toBeGreaterThan(0);
@@ -91,7 +101,9 @@ describe('two API nodes sharing one DATA_DIR', () => {
     const before = verifications();
 
     const answers = await Promise.all(
-      Array.from({ length: 200 }, (_unused, index) => guess(index % 2 === 0 ? nodeA : nodeB, 'shared', `guess number ${index}`, forgedAddress(index))),
+      Array.from({ length: 200 }, (_unused, index) =>
+        guess(index % 2 === 0 ? nodeA : nodeB, 'shared', `guess number ${index}`, forgedAddress(index)),
+      ),
     );
 
     const checked = verifications() - before;
@@ -106,7 +118,9 @@ describe('two API nodes sharing one DATA_DIR', () => {
     const before = verifications();
 
     const answers = await Promise.all(
-      Array.from({ length: 200 }, (_unused, index) => guess(index % 2 === 0 ? nodeA : nodeB, `stranger-${index}`, 'a guess at a password')),
+      Array.from({ length: 200 }, (_unused, index) =>
+        guess(index % 2 === 0 ? nodeA : nodeB, `stranger-${index}`, 'a guess at a password'),
+      ),
     );
 
     const checked = verifications() - before;

@@ -20,7 +20,11 @@ afterAll(async () => {
 });
 
 /** A browser that has loaded the login page (so it holds its XSRF token), then signs in. */
-async function signIn(username: string, secret: string, browser = app.browser()): Promise<{ browser: Browser; answer: Answer }> {
+async function signIn(
+  username: string,
+  secret: string,
+  browser = app.browser(),
+): Promise<{ browser: Browser; answer: Answer }> {
   await browser.open('/login');
   return { browser, answer: await browser.post('/login', { username, password: secret }) };
 }
@@ -87,14 +91,23 @@ describe('POST /login', () => {
       expect(answer.setCookies.map((cookie) => cookie.name)).not.toContain('chorus_session');
     }
     const bodies = failures.map((answer) => withoutCorrelation(answer.body as Record<string, unknown>));
-    expect(bodies[0]).toMatchObject({ status: 401, code: 'INVALID_CREDENTIALS', detail: 'Incorrect username or password.' });
+    expect(bodies[0]).toMatchObject({
+      status: 401,
+      code: 'INVALID_CREDENTIALS',
+      detail: 'Incorrect username or password.',
+    });
     for (const body of bodies) expect(body).toEqual(bodies[0]);
   });
 
   it('refuses a malformed body with 400 VALIDATION_FAILED', async () => {
     const browser = app.browser();
     await browser.open('/login');
-    for (const body of [{}, { username: 'ada' }, { username: 1, password }, { username: 'ada', password, extra: true }]) {
+    for (const body of [
+      {},
+      { username: 'ada' },
+      { username: 1, password },
+      { username: 'ada', password, extra: true },
+    ]) {
       const answer = await browser.post('/login', body);
       expect(answer.status).toBe(400);
       expect(answer.body).toMatchObject({ code: 'VALIDATION_FAILED' });
@@ -117,9 +130,17 @@ describe('POST /login', () => {
     expect((await signIn('locked@example.com', password)).answer.status).toBe(204);
     const attempts = await app.store.readStream(signInAttemptsStream({ kind: 'account', id: victim }));
     const failures = Array.from({ length: 10 }, () => ['SignInAttemptReserved', 'SignInAttemptFailed']).flat();
-    expect(attempts.found && attempts.events.map((event) => event.type)).toEqual([...failures, 'SignInAttemptReserved', 'SignInAttemptSucceeded']);
+    expect(attempts.found && attempts.events.map((event) => event.type)).toEqual([
+      ...failures,
+      'SignInAttemptReserved',
+      'SignInAttemptSucceeded',
+    ]);
     const history = await app.store.readStream(userStream(victim));
-    expect(history.found && history.events.map((event) => event.type)).toEqual(['UserRegistered', 'PasswordSet', 'SignedIn']);
+    expect(history.found && history.events.map((event) => event.type)).toEqual([
+      'UserRegistered',
+      'PasswordSet',
+      'SignedIn',
+    ]);
   });
 });
 
@@ -149,12 +170,14 @@ describe('GET /session and POST /logout', () => {
     expect((await replay.get('/session')).status).toBe(401);
   });
 
-  it("lets a signed-in user list their sessions and end another one", async () => {
+  it('lets a signed-in user list their sessions and end another one', async () => {
     const laptop = (await signIn('ada', password)).browser;
     const phone = (await signIn('ada', password)).browser;
     const listed = await laptop.get('/sessions');
     expect(listed.status).toBe(200);
-    const others = (listed.body as { sessions: { id: string; current: boolean }[] }).sessions.filter((session) => !session.current);
+    const others = (listed.body as { sessions: { id: string; current: boolean }[] }).sessions.filter(
+      (session) => !session.current,
+    );
     expect(others.length).toBeGreaterThan(0);
     for (const other of others) expect((await laptop.delete(`/sessions/${other.id}`)).status).toBe(204);
     expect((await phone.get('/session')).status).toBe(401);
@@ -163,13 +186,17 @@ describe('GET /session and POST /logout', () => {
 
   it("ends no one else's session, whatever its id: 404, as for an id that was never a session", async () => {
     const laptop = (await signIn('ada', password)).browser;
-    const adaSessions = ((await laptop.get('/sessions')).body as { sessions: { id: string }[] }).sessions.map((session) => session.id);
+    const adaSessions = ((await laptop.get('/sessions')).body as { sessions: { id: string }[] }).sessions.map(
+      (session) => session.id,
+    );
     await app.createUser({ email: 'mallory@example.com', password });
     const mallory = (await signIn('mallory@example.com', password)).browser;
     for (const id of adaSessions) expect((await mallory.delete(`/sessions/${id}`)).body).toMatchObject({ status: 404 });
     const neverASession = 'f'.repeat(64);
     expect((await mallory.delete(`/sessions/${neverASession}`)).body).toMatchObject({ status: 404 });
     expect((await laptop.get('/session')).status).toBe(200);
-    expect(((await laptop.get('/sessions')).body as { sessions: { id: string }[] }).sessions.map((session) => session.id)).toEqual(adaSessions);
+    expect(
+      ((await laptop.get('/sessions')).body as { sessions: { id: string }[] }).sessions.map((session) => session.id),
+    ).toEqual(adaSessions);
   });
 });

@@ -31,7 +31,9 @@ describe('POST /login under concurrency', () => {
   it('answers 30 parallel wrong passwords for a real account only 401 or 429, exactly as for a name that is nobody’s', async () => {
     const real = await Promise.all(Array.from({ length: 30 }, (_unused, index) => attempt('ada', `wrong ${index}`)));
     clock.advance(25 * 3_600_000);
-    const unknown = await Promise.all(Array.from({ length: 30 }, (_unused, index) => attempt('nobody', `wrong ${index}`)));
+    const unknown = await Promise.all(
+      Array.from({ length: 30 }, (_unused, index) => attempt('nobody', `wrong ${index}`)),
+    );
 
     expect(Object.keys(statuses(real)).sort()).toEqual(['401', '429']);
     expect(statuses(real)).toEqual(statuses(unknown));

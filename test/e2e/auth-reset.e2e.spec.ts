@@ -76,8 +76,13 @@ describe('POST /reset', () => {
     const token = await requestLink('hopper@example.com');
     app.clock.advance(60 * 60_000);
     const page = await onPage(`/reset/${token}`);
-    expect((await page.post('/reset', { token, password: 'a brand new passphrase' })).body).toMatchObject({ status: 400, code: 'INVALID_TOKEN' });
-    expect((await page.post('/reset', { token: 'A'.repeat(64), password: 'a brand new passphrase' })).body).toMatchObject({ code: 'INVALID_TOKEN' });
+    expect((await page.post('/reset', { token, password: 'a brand new passphrase' })).body).toMatchObject({
+      status: 400,
+      code: 'INVALID_TOKEN',
+    });
+    expect(
+      (await page.post('/reset', { token: 'A'.repeat(64), password: 'a brand new passphrase' })).body,
+    ).toMatchObject({ code: 'INVALID_TOKEN' });
   });
 
   it('refuses a weak password with 400 VALIDATION_FAILED and the policy message, keeping the link usable', async () => {
@@ -99,17 +104,24 @@ describe('POST /reset', () => {
     const laptop = await signIn('babbage@example.com', oldPassword);
     const phone = await signIn('babbage@example.com', oldPassword);
     const token = await requestLink('babbage@example.com');
-    expect((await (await onPage(`/reset/${token}`)).post('/reset', { token, password: 'a brand new passphrase' })).status).toBe(204);
+    expect(
+      (await (await onPage(`/reset/${token}`)).post('/reset', { token, password: 'a brand new passphrase' })).status,
+    ).toBe(204);
     expect((await laptop.get('/session')).status).toBe(401);
     expect((await phone.get('/session')).status).toBe(401);
   });
 
   it('lifts a sign-in lock: the owner of a locked account can always reset', async () => {
     await app.createUser({ email: 'locked@example.com', password: oldPassword });
-    for (let attempt = 0; attempt < 10; attempt += 1) await (await onPage('/login')).post('/login', { username: 'locked@example.com', password: 'guess' });
-    expect((await (await onPage('/login')).post('/login', { username: 'locked@example.com', password: oldPassword })).status).toBe(429);
+    for (let attempt = 0; attempt < 10; attempt += 1)
+      await (await onPage('/login')).post('/login', { username: 'locked@example.com', password: 'guess' });
+    expect(
+      (await (await onPage('/login')).post('/login', { username: 'locked@example.com', password: oldPassword })).status,
+    ).toBe(429);
     const token = await requestLink('locked@example.com');
-    expect((await (await onPage(`/reset/${token}`)).post('/reset', { token, password: 'a brand new passphrase' })).status).toBe(204);
+    expect(
+      (await (await onPage(`/reset/${token}`)).post('/reset', { token, password: 'a brand new passphrase' })).status,
+    ).toBe(204);
     await signIn('locked@example.com', 'a brand new passphrase');
   });
 });
@@ -143,7 +155,11 @@ describe('POST /reset/validity', () => {
     const answers = [];
     for (const guess of [token, guessedSecret, unknownUser, 'A'.repeat(64), 'not a token', '']) {
       const answer = await page.post('/reset/validity', { token: guess });
-      answers.push({ status: answer.status, body: answer.body as unknown, contentType: answer.headers.get('content-type') });
+      answers.push({
+        status: answer.status,
+        body: answer.body as unknown,
+        contentType: answer.headers.get('content-type'),
+      });
     }
     expect(new Set(answers.map((answer) => JSON.stringify(answer)))).toEqual(new Set([JSON.stringify(answers[0])]));
     expect(answers[0]).toEqual({ status: 200, body: { valid: false }, contentType: 'application/json; charset=utf-8' });
@@ -174,7 +190,8 @@ describe('reset requests from one address', () => {
   it('are refused with 429 RATE_LIMITED after ten in 15 minutes, known address or not', async () => {
     app.clock.advance(60 * 60_000);
     let last = 0;
-    for (let request = 0; request < 11; request += 1) last = (await (await onPage()).post('/forgot', { email: `someone${request}@example.com` })).status;
+    for (let request = 0; request < 11; request += 1)
+      last = (await (await onPage()).post('/forgot', { email: `someone${request}@example.com` })).status;
     expect(last).toBe(429);
   });
 });

@@ -49,7 +49,9 @@ describe('the XSRF check', () => {
     const stolen = attacker.cookie('XSRF-TOKEN') ?? '';
     victim.cookies.set('XSRF-TOKEN', stolen);
     expectXsrfRefusal(await victim.post('/logout'));
-    expectXsrfRefusal(await victim.delete('/sessions/0000000000000000000000000000000000000000000000000000000000000000'));
+    expectXsrfRefusal(
+      await victim.delete('/sessions/0000000000000000000000000000000000000000000000000000000000000000'),
+    );
   });
 
   it('accepts the token this page set for this session', async () => {
@@ -82,7 +84,11 @@ describe('the XSRF check', () => {
 
     const key = await createApiKey(app.app, ['organizations:write']);
     const script = app.browser();
-    const created = await script.post('/organizations', { name: 'Made by a key' }, { xsrf: false, headers: { authorization: `Bearer ${key}` } });
+    const created = await script.post(
+      '/organizations',
+      { name: 'Made by a key' },
+      { xsrf: false, headers: { authorization: `Bearer ${key}` } },
+    );
     expect(created.status).toBe(201);
   });
 
@@ -92,14 +98,19 @@ describe('the XSRF check', () => {
     ['another scheme', 'Basic YWRhOmFkYQ=='],
   ])('checks a request with the session cookie whatever Authorization it adds (%s)', async (_, authorization) => {
     const browser = await signedIn();
-    const header = authorization === 'real key' ? `Bearer ${await createApiKey(app.app, ['organizations:write'])}` : authorization;
+    const header =
+      authorization === 'real key' ? `Bearer ${await createApiKey(app.app, ['organizations:write'])}` : authorization;
     const other = await signedIn();
-    const otherSession = ((await other.get('/sessions')).body.sessions as { id: string; current: boolean }[]).find((session) => session.current)?.id;
+    const otherSession = ((await other.get('/sessions')).body.sessions as { id: string; current: boolean }[]).find(
+      (session) => session.current,
+    )?.id;
     expect(otherSession).toMatch(/^[0-9a-f]{64}$/);
     // The same user's other browser: a session this one may revoke, with its token.
 
     expectXsrfRefusal(await browser.post('/logout', undefined, { xsrf: false, headers: { authorization: header } }));
-    expectXsrfRefusal(await browser.delete(`/sessions/${otherSession}`, { xsrf: false, headers: { authorization: header } }));
+    expectXsrfRefusal(
+      await browser.delete(`/sessions/${otherSession}`, { xsrf: false, headers: { authorization: header } }),
+    );
     // Neither session was touched.
     expect((await browser.get('/session')).status).toBe(200);
     expect((await other.get('/session')).status).toBe(200);

@@ -37,13 +37,21 @@ function chorus(args: string[], input: string | Buffer = '', environment: Record
 beforeAll(async () => {
   if (!existsSync(join(root, 'dist', 'apps', 'cli', 'src', 'commands', 'billing-sign.command.js'))) {
     try {
-      execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'ignore' });
+      execFileSync(
+        process.execPath,
+        [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'],
+        { cwd: root, stdio: 'ignore' },
+      );
     } catch {
       // Emitted despite type errors elsewhere; the calls below fail clearly if not.
     }
   }
   workDir = mkdtempSync(join(tmpdir(), 'chorus-e2e-billing-sign-'));
-  running = await startApp({ BILLING_WEBHOOK_SECRET: secret, PLAN_PAYMENT_PROVIDER_IDS: 'prod_ess,prod_pro,,prod_acs', LOG_LEVEL: 'silent' });
+  running = await startApp({
+    BILLING_WEBHOOK_SECRET: secret,
+    PLAN_PAYMENT_PROVIDER_IDS: 'prod_ess,prod_pro,,prod_acs',
+    LOG_LEVEL: 'silent',
+  });
 }, 120_000);
 
 afterAll(async () => {
@@ -51,7 +59,9 @@ afterAll(async () => {
   rmSync(workDir, { recursive: true, force: true });
 });
 
-const body = Buffer.from('{"id":"evt_sign_1","type":"plan.purchased","organizationId":"acme","productId":"prod_pro","occurredAt":"2030-01-01T00:00:00Z"}\n');
+const body = Buffer.from(
+  '{"id":"evt_sign_1","type":"plan.purchased","organizationId":"acme","productId":"prod_pro","occurredAt":"2030-01-01T00:00:00Z"}\n',
+);
 
 describe('chorus billing:sign', () => {
   it('signs standard input: prints exactly the header the provider would send', async () => {
@@ -63,16 +73,29 @@ describe('chorus billing:sign', () => {
   it('signs a file, with the secret from BILLING_WEBHOOK_SECRET, and --json', async () => {
     writeFileSync(join(workDir, 'body.json'), body);
 
-    const run = await chorus(['billing:sign', 'body.json', '--timestamp', '1900000000', '--json'], '', { BILLING_WEBHOOK_SECRET: secret });
+    const run = await chorus(['billing:sign', 'body.json', '--timestamp', '1900000000', '--json'], '', {
+      BILLING_WEBHOOK_SECRET: secret,
+    });
 
     expect(run.code).toBe(0);
-    expect(JSON.parse(run.stdout)).toEqual({ header: signBillingPayload(secret, 1_900_000_000, body), timestamp: 1_900_000_000 });
+    expect(JSON.parse(run.stdout)).toEqual({
+      header: signBillingPayload(secret, 1_900_000_000, body),
+      timestamp: 1_900_000_000,
+    });
   });
 
   it('signs with the current time by default: the server accepts what it prints', async () => {
     const api = httpClient(running.baseUrl, { apiKey: await createApiKey(running.app, ['organizations:write']) });
     const organizationId = await createOrganization(api);
-    const event = Buffer.from(JSON.stringify({ id: 'evt_sign_live', type: 'plan.purchased', organizationId, productId: 'prod_pro', occurredAt: '2030-01-01T00:00:00Z' }));
+    const event = Buffer.from(
+      JSON.stringify({
+        id: 'evt_sign_live',
+        type: 'plan.purchased',
+        organizationId,
+        productId: 'prod_pro',
+        occurredAt: '2030-01-01T00:00:00Z',
+      }),
+    );
 
     const run = await chorus(['billing:sign', '--secret', secret], event);
     const response = await httpClient(running.baseUrl).request('POST', '/billing/events', {

@@ -15,19 +15,36 @@ let store: EventStore;
 let api: HttpClient;
 
 beforeAll(async () => {
-  running = await startApp({ STRIPE_WEBHOOK_SECRET: secret, PLAN_PAYMENT_PROVIDER_IDS: 'prod_ess,prod_pro', LOG_LEVEL: 'silent' });
+  running = await startApp({
+    STRIPE_WEBHOOK_SECRET: secret,
+    PLAN_PAYMENT_PROVIDER_IDS: 'prod_ess,prod_pro',
+    LOG_LEVEL: 'silent',
+  });
   store = running.app.get<EventStore>(EVENT_STORE);
-  api = httpClient(running.baseUrl, { apiKey: await createApiKey(running.app, ['organizations:read', 'organizations:write']) });
+  api = httpClient(running.baseUrl, {
+    apiKey: await createApiKey(running.app, ['organizations:read', 'organizations:write']),
+  });
 });
 
 afterAll(async () => {
   await running.close();
 });
 
-/** customer.subscription.created for the organization, padded to about `bytes` (Stripe's objects carry long texts and lists). */
+/**
+ * customer.subscription.created for the organization, padded to about `bytes` (Stripe's objects carry long texts and
+ * lists).
+ */
 function padded(organizationId: string, bytes: number): Record<string, unknown> {
-  const subscription = subscriptionObject({ id: `sub_big_${organizationId}_${bytes}`, organizationId, items: [{ price: 'price_pro', product: 'prod_pro' }] });
-  return stripeEvent('customer.subscription.created', { ...subscription, description: 'x'.repeat(bytes) }, Math.floor(Date.now() / 1000));
+  const subscription = subscriptionObject({
+    id: `sub_big_${organizationId}_${bytes}`,
+    organizationId,
+    items: [{ price: 'price_pro', product: 'prod_pro' }],
+  });
+  return stripeEvent(
+    'customer.subscription.created',
+    { ...subscription, description: 'x'.repeat(bytes) },
+    Math.floor(Date.now() / 1000),
+  );
 }
 
 it('accepts a signed Stripe event of 100 KB, refuses one of 2 MiB with 413, and other routes keep 16 KiB', async () => {
@@ -37,7 +54,9 @@ it('accepts a signed Stripe event of 100 KB, refuses one of 2 MiB with 413, and 
   const big = padded(id, 100_000);
   const accepted = await deliverToStripeEndpoint(stripe, big, { secret });
   expect({ status: accepted.status, outcome: accepted.body.outcome }).toEqual({ status: 200, outcome: 'applied' });
-  expect((await api.get(`/organizations/${id}?minPosition=${String(accepted.body.position)}`)).body).toMatchObject({ plan: 'professional' });
+  expect((await api.get(`/organizations/${id}?minPosition=${String(accepted.body.position)}`)).body).toMatchObject({
+    plan: 'professional',
+  });
 
   const other = await createOrganization(api);
   const tooBig = await deliverToStripeEndpoint(stripe, padded(other, 2 * 1024 * 1024), { secret });
@@ -46,6 +65,9 @@ it('accepts a signed Stripe event of 100 KB, refuses one of 2 MiB with 413, and 
 
   const elsewhere = await api.post('/organizations', { name: 'n'.repeat(20_000) });
   expect({ status: elsewhere.status, code: elsewhere.body?.code }).toEqual({ status: 413, code: 'PAYLOAD_TOO_LARGE' });
-  const generic = await stripe.request('POST', '/billing/events', { raw: JSON.stringify({ padding: 'p'.repeat(20_000) }), headers: { 'content-type': 'application/json' } });
+  const generic = await stripe.request('POST', '/billing/events', {
+    raw: JSON.stringify({ padding: 'p'.repeat(20_000) }),
+    headers: { 'content-type': 'application/json' },
+  });
   expect(generic.status).toBe(413);
 });

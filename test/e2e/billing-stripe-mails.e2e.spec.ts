@@ -15,8 +15,15 @@ let api: HttpClient;
 
 beforeAll(async () => {
   inbox = await SmtpInbox.start();
-  running = await startApp({ SMTP_URL: inbox.url, STRIPE_WEBHOOK_SECRET: secret, PLAN_PAYMENT_PROVIDER_IDS: 'prod_ess,prod_pro', LOG_LEVEL: 'silent' });
-  api = httpClient(running.baseUrl, { apiKey: await createApiKey(running.app, ['organizations:read', 'organizations:write']) });
+  running = await startApp({
+    SMTP_URL: inbox.url,
+    STRIPE_WEBHOOK_SECRET: secret,
+    PLAN_PAYMENT_PROVIDER_IDS: 'prod_ess,prod_pro',
+    LOG_LEVEL: 'silent',
+  });
+  api = httpClient(running.baseUrl, {
+    apiKey: await createApiKey(running.app, ['organizations:read', 'organizations:write']),
+  });
 });
 
 afterAll(async () => {
@@ -37,15 +44,26 @@ async function mailsAbout(pattern: RegExp, count: number): Promise<ReceivedMail[
 
 it('mails the owners once about a trial ending and once about a failed payment', async () => {
   const id = await createOrganization(api);
-  expect((await api.post(`/organizations/${id}/members`, { email: 'owner@example.com', role: 'owner' })).status).toBe(201);
+  expect((await api.post(`/organizations/${id}/members`, { email: 'owner@example.com', role: 'owner' })).status).toBe(
+    201,
+  );
   const start = Math.floor(Date.UTC(2026, 10, 20) / 1000);
   const trialEnd = start + 14 * 86_400;
-  const trialing = subscriptionObject({ id: `sub_mail_${id}`, organizationId: id, status: 'trialing', items: [{ price: 'price_ess', product: 'prod_ess' }], trialEnd });
-  const deliver = (event: Record<string, unknown>) => deliverToStripeEndpoint(httpClient(running.baseUrl), event, { secret });
+  const trialing = subscriptionObject({
+    id: `sub_mail_${id}`,
+    organizationId: id,
+    status: 'trialing',
+    items: [{ price: 'price_ess', product: 'prod_ess' }],
+    trialEnd,
+  });
+  const deliver = (event: Record<string, unknown>) =>
+    deliverToStripeEndpoint(httpClient(running.baseUrl), event, { secret });
 
   expect((await deliver(stripeEvent('customer.subscription.created', trialing, start))).status).toBe(200);
   // Members are not told: only owners.
-  expect((await api.post(`/organizations/${id}/members`, { email: 'member@example.com', role: 'member' })).status).toBe(201);
+  expect((await api.post(`/organizations/${id}/members`, { email: 'member@example.com', role: 'member' })).status).toBe(
+    201,
+  );
   const ending = stripeEvent('customer.subscription.trial_will_end', trialing, trialEnd - 3 * 86_400);
   await Promise.all([deliver(ending), deliver(ending), deliver(ending)]);
 
@@ -53,7 +71,12 @@ it('mails the owners once about a trial ending and once about a failed payment',
   expect(trialMail?.to).toEqual(['owner@example.com']);
   expect(unfolded(trialMail as ReceivedMail)).toContain('cancel the subscription before that day');
 
-  const active = subscriptionObject({ id: `sub_mail_${id}`, organizationId: id, status: 'active', items: [{ price: 'price_ess', product: 'prod_ess' }] });
+  const active = subscriptionObject({
+    id: `sub_mail_${id}`,
+    organizationId: id,
+    status: 'active',
+    items: [{ price: 'price_ess', product: 'prod_ess' }],
+  });
   await deliver(stripeEvent('customer.subscription.updated', active, trialEnd));
   const failed = stripeEvent('invoice.payment_failed', invoice(`sub_mail_${id}`, false), trialEnd + 60);
   await deliver(failed);

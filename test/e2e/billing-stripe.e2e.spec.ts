@@ -10,7 +10,14 @@ import { runChorus } from '../support/chorus-cli.js';
 import { httpClient, type HttpClient, type HttpResponse } from '../support/http-client.js';
 import { createOrganization, organizationEvents } from '../support/organization-setup.js';
 import { startApp, type RunningApp } from '../support/start-app.js';
-import { checkoutSession, deliverToStripeEndpoint, invoice, stripeEvent, subscriptionObject, type SubscriptionShape } from '../support/stripe-events.js';
+import {
+  checkoutSession,
+  deliverToStripeEndpoint,
+  invoice,
+  stripeEvent,
+  subscriptionObject,
+  type SubscriptionShape,
+} from '../support/stripe-events.js';
 
 const oldSecret = 'whsec_e2e_stripe_old_0123456789';
 const secret = 'whsec_e2e_stripe_new_0123456789';
@@ -41,7 +48,9 @@ beforeAll(async () => {
     LOG_LEVEL: 'silent',
   });
   store = running.app.get<EventStore>(EVENT_STORE);
-  api = httpClient(running.baseUrl, { apiKey: await createApiKey(running.app, ['organizations:read', 'organizations:write', 'audit:read']) });
+  api = httpClient(running.baseUrl, {
+    apiKey: await createApiKey(running.app, ['organizations:read', 'organizations:write', 'audit:read']),
+  });
   stripe = httpClient(running.baseUrl);
 });
 
@@ -49,10 +58,13 @@ afterAll(async () => {
   await running.close();
 });
 
-const deliver = (event: Record<string, unknown>, options: { secret?: string; timestamp?: number; signature?: string | null } = {}): Promise<HttpResponse> =>
-  deliverToStripeEndpoint(stripe, event, { secret, ...options });
+const deliver = (
+  event: Record<string, unknown>,
+  options: { secret?: string; timestamp?: number; signature?: string | null } = {},
+): Promise<HttpResponse> => deliverToStripeEndpoint(stripe, event, { secret, ...options });
 
-const subscriptionEvent = (type: string, shape: SubscriptionShape, created = tick()) => stripeEvent(type, subscriptionObject(shape), created);
+const subscriptionEvent = (type: string, shape: SubscriptionShape, created = tick()) =>
+  stripeEvent(type, subscriptionObject(shape), created);
 
 async function organization(id: string, position?: number): Promise<Organization> {
   const answer = await api.get(`/organizations/${id}${position === undefined ? '' : `?minPosition=${position}`}`);
@@ -72,7 +84,12 @@ const typesSince = async (organizationId: string, count: number): Promise<string
 
 describe('a subscription’s life', () => {
   let id: string;
-  const sub = (fields: Partial<SubscriptionShape> = {}): SubscriptionShape => ({ id: `sub_life_${id}`, organizationId: id, items: [ESSENTIAL], ...fields });
+  const sub = (fields: Partial<SubscriptionShape> = {}): SubscriptionShape => ({
+    id: `sub_life_${id}`,
+    organizationId: id,
+    items: [ESSENTIAL],
+    ...fields,
+  });
 
   beforeAll(async () => {
     id = await createOrganization(api);
@@ -82,7 +99,10 @@ describe('a subscription’s life', () => {
     const created = subscriptionEvent('customer.subscription.created', sub());
     const after = await applied(created, id);
 
-    expect(after).toMatchObject({ plan: 'essential', subscription: { provider: 'stripe', status: 'active', endsOn: null, currentPeriod: expect.any(Object) } });
+    expect(after).toMatchObject({
+      plan: 'essential',
+      subscription: { provider: 'stripe', status: 'active', endsOn: null, currentPeriod: expect.any(Object) },
+    });
     const events = await organizationEvents(store, id);
     const caused = events.filter((event) => event.metadata.correlationId === created.id);
     expect(caused.map((event) => [event.type, event.metadata.actor])).toEqual([
@@ -92,8 +112,15 @@ describe('a subscription’s life', () => {
     ]);
     const correlation = await api.get(`/organizations/${id}/correlations/${created.id as string}`);
     expect(correlation.status).toBe(200);
-    expect(correlation.body.entries.map((entry: { actorName: string; description: string }) => `${entry.actorName}: ${entry.description}`)).toEqual(
-      expect.arrayContaining(['Stripe: Plan assigned: Classic essential', expect.stringMatching(/^Stripe: Subscription changed: active, renews on/)]),
+    expect(
+      correlation.body.entries.map(
+        (entry: { actorName: string; description: string }) => `${entry.actorName}: ${entry.description}`,
+      ),
+    ).toEqual(
+      expect.arrayContaining([
+        'Stripe: Plan assigned: Classic essential',
+        expect.stringMatching(/^Stripe: Subscription changed: active, renews on/),
+      ]),
     );
 
     const before = (await organizationEvents(store, id)).length;
@@ -108,19 +135,30 @@ describe('a subscription’s life', () => {
     expect(await typesSince(id, before)).toEqual(['PlanAssigned']);
 
     before = (await organizationEvents(store, id)).length;
-    const sites = subscriptionEvent('customer.subscription.updated', sub({ items: [PROFESSIONAL, { ...EXTRA_SITE, quantity: 3 }] }));
+    const sites = subscriptionEvent(
+      'customer.subscription.updated',
+      sub({ items: [PROFESSIONAL, { ...EXTRA_SITE, quantity: 3 }] }),
+    );
     expect(await applied(sites, id)).toMatchObject({ addOns: { additionalContentSection: 3 } });
-    const fewer = subscriptionEvent('customer.subscription.updated', sub({ items: [PROFESSIONAL, { ...EXTRA_SITE, quantity: 1 }] }));
+    const fewer = subscriptionEvent(
+      'customer.subscription.updated',
+      sub({ items: [PROFESSIONAL, { ...EXTRA_SITE, quantity: 1 }] }),
+    );
     expect(await applied(fewer, id)).toMatchObject({ addOns: { additionalContentSection: 1 }, plan: 'professional' });
     expect(await typesSince(id, before)).toEqual(['AddOnPurchased', 'AddOnCancelled']);
 
     before = (await organizationEvents(store, id)).length;
-    for (const replay of [upgrade, sites, fewer]) expect((await deliver(replay)).body).toMatchObject({ duplicate: true });
+    for (const replay of [upgrade, sites, fewer])
+      expect((await deliver(replay)).body).toMatchObject({ duplicate: true });
     expect(await typesSince(id, before)).toEqual([]);
   });
 
   it('an older event after a newer one changes nothing', async () => {
-    const newer = subscriptionEvent('customer.subscription.updated', sub({ items: [PROFESSIONAL, EXTRA_SITE] }), clock + 100);
+    const newer = subscriptionEvent(
+      'customer.subscription.updated',
+      sub({ items: [PROFESSIONAL, EXTRA_SITE] }),
+      clock + 100,
+    );
     const older = subscriptionEvent('customer.subscription.updated', sub({ items: [ESSENTIAL] }), clock + 50);
     await applied(newer, id);
     const before = (await organizationEvents(store, id)).length;
@@ -134,7 +172,10 @@ describe('a subscription’s life', () => {
   });
 
   it('cancellation at the period end: "ends on" is recorded and shown; the plan stays', async () => {
-    const cancelling = subscriptionEvent('customer.subscription.updated', sub({ items: [PROFESSIONAL, EXTRA_SITE], cancelAtPeriodEnd: true }));
+    const cancelling = subscriptionEvent(
+      'customer.subscription.updated',
+      sub({ items: [PROFESSIONAL, EXTRA_SITE], cancelAtPeriodEnd: true }),
+    );
     const after = await applied(cancelling, id);
 
     expect(after.plan).toBe('professional');
@@ -152,16 +193,25 @@ describe('a subscription’s life', () => {
     const paid = stripeEvent('invoice.paid', invoice(`sub_life_${id}`, true), tick());
     expect(await applied(paid, id)).toMatchObject({ plan: 'professional', subscription: { status: 'active' } });
     const before = (await organizationEvents(store, id)).length;
-    for (const replay of [failed, paid]) expect((await deliver(replay)).body).toMatchObject({ duplicate: true, outcome: 'unchanged' });
+    for (const replay of [failed, paid])
+      expect((await deliver(replay)).body).toMatchObject({ duplicate: true, outcome: 'unchanged' });
     expect(await typesSince(id, before)).toEqual([]);
   });
 
   it('deletion ends the plan: adds answer NO_PLAN, nothing is deleted', async () => {
     await api.post(`/organizations/${id}/sites`, { name: 'Kept', hostname: 'kept.example.com' });
-    const deleted = subscriptionEvent('customer.subscription.deleted', sub({ status: 'canceled', items: [PROFESSIONAL, EXTRA_SITE], endedAt: clock }));
+    const deleted = subscriptionEvent(
+      'customer.subscription.deleted',
+      sub({ status: 'canceled', items: [PROFESSIONAL, EXTRA_SITE], endedAt: clock }),
+    );
     const after = await applied(deleted, id);
 
-    expect(after).toMatchObject({ plan: null, governingPlan: null, subscription: { status: 'ended', endedAt: expect.any(String) }, addOns: {} });
+    expect(after).toMatchObject({
+      plan: null,
+      governingPlan: null,
+      subscription: { status: 'ended', endedAt: expect.any(String) },
+      addOns: {},
+    });
     expect(after.sites).toHaveLength(1);
     const refused = await api.post(`/organizations/${id}/sites`, { name: 'More', hostname: 'more.example.com' });
     expect({ status: refused.status, code: refused.body.code }).toEqual({ status: 409, code: 'NO_PLAN' });
@@ -178,25 +228,43 @@ describe('a trial, and a checkout that names the organization', () => {
     const id = await createOrganization(api);
     const subscriptionId = `sub_trial_${id}`;
     const trialEnd = clock + 14 * 86_400;
-    const shape: SubscriptionShape = { id: subscriptionId, organizationId: null, status: 'trialing', items: [ESSENTIAL], trialEnd };
+    const shape: SubscriptionShape = {
+      id: subscriptionId,
+      organizationId: null,
+      status: 'trialing',
+      items: [ESSENTIAL],
+      trialEnd,
+    };
 
     // Stripe may send the subscription before the checkout session: it waits for the session, kept meanwhile.
     const early = await deliver(subscriptionEvent('customer.subscription.created', shape));
     expect(early.body).toMatchObject({ outcome: 'unmatched' });
-    const linked = await applied(stripeEvent('checkout.session.completed', checkoutSession(subscriptionId, id), tick()), id);
+    const linked = await applied(
+      stripeEvent('checkout.session.completed', checkoutSession(subscriptionId, id), tick()),
+      id,
+    );
 
-    expect(linked).toMatchObject({ plan: 'essential', subscription: { status: 'trialing', trialEndsAt: new Date(trialEnd * 1000).toISOString() } });
+    expect(linked).toMatchObject({
+      plan: 'essential',
+      subscription: { status: 'trialing', trialEndsAt: new Date(trialEnd * 1000).toISOString() },
+    });
     const ending = subscriptionEvent('customer.subscription.trial_will_end', shape);
     await applied(ending, id);
     expect((await deliver(ending)).body).toMatchObject({ duplicate: true, outcome: 'unchanged' });
-    expect((await organizationEvents(store, id)).filter((event) => event.type === 'SubscriptionTrialEnding')).toHaveLength(1);
+    expect(
+      (await organizationEvents(store, id)).filter((event) => event.type === 'SubscriptionTrialEnding'),
+    ).toHaveLength(1);
   });
 });
 
 describe('deliveries', () => {
   it('20 concurrent deliveries of one event: all 2xx, one effect', async () => {
     const id = await createOrganization(api);
-    const created = subscriptionEvent('customer.subscription.created', { id: `sub_race_${id}`, organizationId: id, items: [PROFESSIONAL, { ...EXTRA_SITE, quantity: 2 }] });
+    const created = subscriptionEvent('customer.subscription.created', {
+      id: `sub_race_${id}`,
+      organizationId: id,
+      items: [PROFESSIONAL, { ...EXTRA_SITE, quantity: 2 }],
+    });
 
     const answers = await Promise.all(Array.from({ length: 20 }, () => deliver(created)));
 
@@ -218,14 +286,28 @@ describe('deliveries', () => {
       const base = tick();
       clock += 20;
       const older = Array.from({ length: 12 }, (_, index) =>
-        subscriptionEvent('customer.subscription.updated', { id: subscriptionId, organizationId: id, items: [index % 2 === 0 ? ESSENTIAL : PROFESSIONAL, { ...EXTRA_SITE, quantity: index + 1 }] }, base + index),
+        subscriptionEvent(
+          'customer.subscription.updated',
+          {
+            id: subscriptionId,
+            organizationId: id,
+            items: [index % 2 === 0 ? ESSENTIAL : PROFESSIONAL, { ...EXTRA_SITE, quantity: index + 1 }],
+          },
+          base + index,
+        ),
       );
-      const newest = subscriptionEvent('customer.subscription.updated', { id: subscriptionId, organizationId: id, items: [PROFESSIONAL, { ...EXTRA_SITE, quantity: 20 }] }, base + 15);
+      const newest = subscriptionEvent(
+        'customer.subscription.updated',
+        { id: subscriptionId, organizationId: id, items: [PROFESSIONAL, { ...EXTRA_SITE, quantity: 20 }] },
+        base + 15,
+      );
 
       const answers = await Promise.all([newest, ...older].map((event) => deliver(event)));
 
       expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 200));
-      expect(await organization(id, Math.max(...answers.map((answer) => Number(answer.body.position ?? 0))))).toMatchObject({
+      expect(
+        await organization(id, Math.max(...answers.map((answer) => Number(answer.body.position ?? 0)))),
+      ).toMatchObject({
         plan: 'professional',
         addOns: { additionalContentSection: 20 },
       });
@@ -234,8 +316,15 @@ describe('deliveries', () => {
 
   it('a forged, a tampered, a stale and a missing signature are 400 INVALID_SIGNATURE and change nothing', async () => {
     const id = await createOrganization(api);
-    const event = subscriptionEvent('customer.subscription.created', { id: `sub_forged_${id}`, organizationId: id, items: [PROFESSIONAL] });
-    const forged = Stripe.webhooks.generateTestHeaderString({ payload: JSON.stringify(event), secret: 'whsec_attacker_0123456789' });
+    const event = subscriptionEvent('customer.subscription.created', {
+      id: `sub_forged_${id}`,
+      organizationId: id,
+      items: [PROFESSIONAL],
+    });
+    const forged = Stripe.webhooks.generateTestHeaderString({
+      payload: JSON.stringify(event),
+      secret: 'whsec_attacker_0123456789',
+    });
     const stale = Math.floor(Date.now() / 1000) - 301;
     const attempts = [
       () => deliver(event, { signature: forged }),
@@ -258,7 +347,11 @@ describe('deliveries', () => {
 
   it('a signature with the old secret of a rotation is accepted', async () => {
     const id = await createOrganization(api);
-    const event = subscriptionEvent('customer.subscription.created', { id: `sub_rotation_${id}`, organizationId: id, items: [ESSENTIAL] });
+    const event = subscriptionEvent('customer.subscription.created', {
+      id: `sub_rotation_${id}`,
+      organizationId: id,
+      items: [ESSENTIAL],
+    });
     expect((await deliver(event, { secret: oldSecret })).status).toBe(200);
     expect(await organization(id)).toMatchObject({ plan: 'essential' });
   });
@@ -272,17 +365,28 @@ describe('deliveries', () => {
 describe('events Chorus cannot place', () => {
   it('an unknown organization and an unknown price are 2xx, kept with their reason, and counted', async () => {
     const id = await createOrganization(api);
-    const unknownOrganization = subscriptionEvent('customer.subscription.created', { id: 'sub_nobody', organizationId: 'no-such-organization', items: [ESSENTIAL] });
-    const unknownPrice = subscriptionEvent('customer.subscription.created', { id: `sub_price_${id}`, organizationId: id, items: [{ price: 'price_mystery', product: 'prod_mystery' }] });
+    const unknownOrganization = subscriptionEvent('customer.subscription.created', {
+      id: 'sub_nobody',
+      organizationId: 'no-such-organization',
+      items: [ESSENTIAL],
+    });
+    const unknownPrice = subscriptionEvent('customer.subscription.created', {
+      id: `sub_price_${id}`,
+      organizationId: id,
+      items: [{ price: 'price_mystery', product: 'prod_mystery' }],
+    });
 
-    for (const event of [unknownOrganization, unknownPrice, unknownPrice]) expect((await deliver(event)).body).toMatchObject({ outcome: 'unmatched' });
+    for (const event of [unknownOrganization, unknownPrice, unknownPrice])
+      expect((await deliver(event)).body).toMatchObject({ outcome: 'unmatched' });
 
     expect(await organization(id)).toMatchObject({ plan: null, subscription: null });
     // Each kept once, on a stream of its own.
     const reasons = [];
     for (const event of [unknownOrganization, unknownPrice]) {
       const kept = await store.readStream(`billing-stripe-unmatched-${event.id as string}`);
-      const data = (kept.found ? kept.events : []).map((recorded) => recorded.data as { eventId: string; reason: string });
+      const data = (kept.found ? kept.events : []).map(
+        (recorded) => recorded.data as { eventId: string; reason: string },
+      );
       reasons.push(...data.map(({ eventId, reason }) => [eventId, reason]));
     }
     expect(reasons).toEqual([
@@ -295,15 +399,29 @@ describe('events Chorus cannot place', () => {
     // The operator's list, from the command line on the same store.
     const listed = await runChorus(['billing:unmatched', '--json'], { DATA_DIR: running.dataDir, LOG_LEVEL: 'silent' });
     expect(listed.code).toBe(0);
-    const { events } = JSON.parse(listed.stdout) as { events: { eventId: string; reason: string; detail: string; receivedAt: string }[] };
+    const { events } = JSON.parse(listed.stdout) as {
+      events: { eventId: string; reason: string; detail: string; receivedAt: string }[];
+    };
     expect(events).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ eventId: unknownPrice.id, reason: 'UNKNOWN_PRICE', detail: expect.stringContaining('price_mystery') }),
-        expect.objectContaining({ eventId: unknownOrganization.id, reason: 'UNKNOWN_ORGANIZATION', receivedAt: expect.any(String) }),
+        expect.objectContaining({
+          eventId: unknownPrice.id,
+          reason: 'UNKNOWN_PRICE',
+          detail: expect.stringContaining('price_mystery'),
+        }),
+        expect.objectContaining({
+          eventId: unknownOrganization.id,
+          reason: 'UNKNOWN_ORGANIZATION',
+          receivedAt: expect.any(String),
+        }),
       ]),
     );
     const text = await runChorus(['billing:unmatched'], { DATA_DIR: running.dataDir, LOG_LEVEL: 'silent' });
-    expect(text.stdout).toMatch(new RegExp(`${unknownPrice.id as string}\\s+UNKNOWN_PRICE\\s+customer.subscription.created\\s+Price price_mystery`));
+    expect(text.stdout).toMatch(
+      new RegExp(
+        `${unknownPrice.id as string}\\s+UNKNOWN_PRICE\\s+customer.subscription.created\\s+Price price_mystery`,
+      ),
+    );
   });
 });
 
@@ -311,13 +429,30 @@ describe('a paid Chorus plan', () => {
   it('moved from a Classic product to Chorus Teams: the Classic plan ends, Teams is in effect, Chorus turned on as its own event', async () => {
     const id = await createOrganization(api);
     const subscriptionId = `sub_move_${id}`;
-    await applied(subscriptionEvent('customer.subscription.created', { id: subscriptionId, organizationId: id, items: [PROFESSIONAL] }), id);
+    await applied(
+      subscriptionEvent('customer.subscription.created', {
+        id: subscriptionId,
+        organizationId: id,
+        items: [PROFESSIONAL],
+      }),
+      id,
+    );
     const before = (await organizationEvents(store, id)).length;
 
-    const moved = subscriptionEvent('customer.subscription.updated', { id: subscriptionId, organizationId: id, items: [TEAMS] });
+    const moved = subscriptionEvent('customer.subscription.updated', {
+      id: subscriptionId,
+      organizationId: id,
+      items: [TEAMS],
+    });
     const after = await applied(moved, id);
 
-    expect(after).toMatchObject({ plan: null, chorus: true, chorusDetails: { plan: 'teams' }, governingPlan: { line: 'chorus', plan: 'teams' }, canAdd: { users: true, contentSections: true } });
+    expect(after).toMatchObject({
+      plan: null,
+      chorus: true,
+      chorusDetails: { plan: 'teams' },
+      governingPlan: { line: 'chorus', plan: 'teams' },
+      canAdd: { users: true, contentSections: true },
+    });
     const caused = (await organizationEvents(store, id)).slice(before);
     expect(caused.map((event) => [event.type, event.metadata.actor, event.metadata.correlationId])).toEqual([
       ['PlanEnded', 'stripe', moved.id],
@@ -338,25 +473,51 @@ describe('a downgrade below what is in use', () => {
   it('removes nothing: the organization is over its limit, adds are refused, the read model says by how much', async () => {
     const id = await createOrganization(api, { chorus: { enabled: true } });
     const subscriptionId = `sub_down_${id}`;
-    await applied(subscriptionEvent('customer.subscription.created', { id: subscriptionId, organizationId: id, items: [ENTERPRISE] }), id);
+    await applied(
+      subscriptionEvent('customer.subscription.created', {
+        id: subscriptionId,
+        organizationId: id,
+        items: [ENTERPRISE],
+      }),
+      id,
+    );
     for (let index = 0; index < 8; index += 1) {
-      const added = await api.post(`/organizations/${id}/members`, { email: `member${index}@example.com`, role: index === 0 ? 'owner' : 'member' });
+      const added = await api.post(`/organizations/${id}/members`, {
+        email: `member${index}@example.com`,
+        role: index === 0 ? 'owner' : 'member',
+      });
       expect(added.status).toBe(201);
     }
 
-    const downgrade = subscriptionEvent('customer.subscription.updated', { id: subscriptionId, organizationId: id, items: [TEAMS] });
+    const downgrade = subscriptionEvent('customer.subscription.updated', {
+      id: subscriptionId,
+      organizationId: id,
+      items: [TEAMS],
+    });
     const after = await applied(downgrade, id);
     const recorded = (await organizationEvents(store, id)).length;
     expect((await deliver(downgrade)).body).toMatchObject({ duplicate: true, outcome: 'unchanged' });
     expect(await typesSince(id, recorded)).toEqual([]);
 
     expect(after.members).toHaveLength(8);
-    expect(after).toMatchObject({ chorusDetails: { plan: 'teams' }, usage: { users: 8 }, limits: { effective: { users: 5 }, exceededBy: { users: 3 } }, canAdd: { users: false } });
+    expect(after).toMatchObject({
+      chorusDetails: { plan: 'teams' },
+      usage: { users: 8 },
+      limits: { effective: { users: 5 }, exceededBy: { users: 3 } },
+      canAdd: { users: false },
+    });
     const refused = await api.post(`/organizations/${id}/members`, { email: 'ninth@example.com', role: 'member' });
     expect({ status: refused.status, code: refused.body.code }).toEqual({ status: 409, code: 'LIMIT_EXCEEDED' });
     const service = httpClient(running.baseUrl, { apiKey: await createApiKey(running.app, ['entitlements:read']) });
     const flag = await service.post('/ofrep/v1/evaluate/flags/limits.users', { context: { targetingKey: id } });
-    expect(flag.body.value).toEqual({ limit: 5, used: 8, remaining: 0, exceeded: true, exceededBy: 3, override: false });
+    expect(flag.body.value).toEqual({
+      limit: 5,
+      used: 8,
+      remaining: 0,
+      exceeded: true,
+      exceededBy: 3,
+      override: false,
+    });
   });
 });
 
@@ -365,7 +526,15 @@ describe('the billing period', () => {
     const id = await createOrganization(api);
     const nowSeconds = Math.floor(Date.now() / 1000);
     const periodStart = nowSeconds - 2 * 86_400;
-    await applied(subscriptionEvent('customer.subscription.created', { id: `sub_period_${id}`, organizationId: id, items: [ESSENTIAL], periodStart }), id);
+    await applied(
+      subscriptionEvent('customer.subscription.created', {
+        id: `sub_period_${id}`,
+        organizationId: id,
+        items: [ESSENTIAL],
+        periodStart,
+      }),
+      id,
+    );
     const collector = httpClient(running.baseUrl, { apiKey: await createApiKey(running.app, ['usage:write']) });
     const at = (secondsAgo: number) => new Date((nowSeconds - secondsAgo) * 1000).toISOString();
     const reports = [
@@ -386,11 +555,17 @@ describe('without STRIPE_WEBHOOK_SECRET', () => {
   it('answers 503', async () => {
     const other = await startApp({ LOG_LEVEL: 'silent' });
     try {
-      const answer = await deliverToStripeEndpoint(httpClient(other.baseUrl), stripeEvent('customer.created', {}, tick()), { secret });
-      expect({ status: answer.status, code: answer.body.code }).toEqual({ status: 503, code: 'BILLING_NOT_CONFIGURED' });
+      const answer = await deliverToStripeEndpoint(
+        httpClient(other.baseUrl),
+        stripeEvent('customer.created', {}, tick()),
+        { secret },
+      );
+      expect({ status: answer.status, code: answer.body.code }).toEqual({
+        status: 503,
+        code: 'BILLING_NOT_CONFIGURED',
+      });
     } finally {
       await other.close();
     }
   });
 });
-

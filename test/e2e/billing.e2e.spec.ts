@@ -50,7 +50,11 @@ function deliver(http: HttpClient, event: unknown, delivery: Delivery = {}): Pro
   const body = delivery.body ?? JSON.stringify(event);
   const signature =
     delivery.signature === undefined
-      ? signBillingPayload(delivery.signWith ?? secret, delivery.signedAt ?? nowSeconds(), Buffer.from(JSON.stringify(event)))
+      ? signBillingPayload(
+          delivery.signWith ?? secret,
+          delivery.signedAt ?? nowSeconds(),
+          Buffer.from(JSON.stringify(event)),
+        )
       : delivery.signature;
   return http.request('POST', '/billing/events', {
     raw: body,
@@ -63,7 +67,8 @@ async function ledger(store: EventStore, providerEventId: string): Promise<Recor
   return read.found ? read.events : [];
 }
 
-const planOf = async (api: HttpClient, organizationId: string): Promise<unknown> => (await api.get(`/organizations/${organizationId}/state`)).body;
+const planOf = async (api: HttpClient, organizationId: string): Promise<unknown> =>
+  (await api.get(`/organizations/${organizationId}/state`)).body;
 
 let running: RunningApp;
 let api: HttpClient;
@@ -71,7 +76,9 @@ let provider: HttpClient;
 
 beforeAll(async () => {
   running = await startApp(billingSettings);
-  api = httpClient(running.baseUrl, { apiKey: await createApiKey(running.app, ['organizations:read', 'organizations:write', 'audit:read']) });
+  api = httpClient(running.baseUrl, {
+    apiKey: await createApiKey(running.app, ['organizations:read', 'organizations:write', 'audit:read']),
+  });
   provider = httpClient(running.baseUrl);
 });
 
@@ -129,13 +136,24 @@ describe('the signature', () => {
     ['without the header', () => ({ signature: null })],
     ['with an empty header', () => ({ signature: '' })],
     ['with a malformed header', () => ({ signature: 'sha256=0123abcd' })],
-    ['with a header without timestamp', (event) => ({ signature: signBillingPayload(secret, nowSeconds(), Buffer.from(JSON.stringify(event))).replace(/^t=\d+,/, '') })],
+    [
+      'with a header without timestamp',
+      (event) => ({
+        signature: signBillingPayload(secret, nowSeconds(), Buffer.from(JSON.stringify(event))).replace(/^t=\d+,/, ''),
+      }),
+    ],
   ];
 
   it.each(refusals)('%s: 401 INVALID_SIGNATURE, nothing changes', async (_case, delivery) => {
     const event = providerEvent(organizationId, { productId: 'prod_ess' });
 
-    await expectNothingChanged(organizationId, event, () => deliver(provider, event, delivery(event)), 401, 'INVALID_SIGNATURE');
+    await expectNothingChanged(
+      organizationId,
+      event,
+      () => deliver(provider, event, delivery(event)),
+      401,
+      'INVALID_SIGNATURE',
+    );
   });
 
   it('a refused delivery does not burn the event id: the genuine one is applied afterwards', async () => {
@@ -195,7 +213,10 @@ describe('what the body may say', () => {
 
     const response = await deliver(provider, event);
 
-    expect({ status: response.status, code: response.body.code }).toEqual({ status: 422, code: 'UNKNOWN_ORGANIZATION' });
+    expect({ status: response.status, code: response.body.code }).toEqual({
+      status: 422,
+      code: 'UNKNOWN_ORGANIZATION',
+    });
     expect(await running.store.headPosition()).toBe(head);
   });
 
@@ -224,7 +245,13 @@ describe('what the body may say', () => {
   it('a body that is not a JSON object: 400, nothing changes', async () => {
     const event = providerEvent(organizationId);
 
-    await expectNothingChanged(organizationId, event, () => deliver(provider, ['not', 'an', 'event']), 400, 'VALIDATION_FAILED');
+    await expectNothingChanged(
+      organizationId,
+      event,
+      () => deliver(provider, ['not', 'an', 'event']),
+      400,
+      'VALIDATION_FAILED',
+    );
   });
 
   it('a body that is not JSON: 400 INVALID_JSON, nothing changes', async () => {
@@ -248,13 +275,22 @@ describe('idempotency', () => {
     const body = JSON.stringify(event);
     const signature = signBillingPayload(secret, nowSeconds(), Buffer.from(body));
 
-    const responses = await Promise.all(Array.from({ length: 100 }, () => deliver(provider, event, { body, signature })));
+    const responses = await Promise.all(
+      Array.from({ length: 100 }, () => deliver(provider, event, { body, signature })),
+    );
 
     expect(responses.map((response) => response.status)).toEqual(Array.from({ length: 100 }, () => 200));
-    expect(new Set(responses.map((response) => `${response.body.outcome} ${response.body.revision} ${response.body.position}`)).size).toBe(1);
+    expect(
+      new Set(
+        responses.map((response) => `${response.body.outcome} ${response.body.revision} ${response.body.position}`),
+      ).size,
+    ).toBe(1);
     const events = await organizationEvents(running.store, organizationId);
     expect(events.map((recorded) => recorded.type)).toEqual(['OrganizationCreated', 'PlanAssigned']);
-    expect((await ledger(running.store, event.id)).map((recorded) => recorded.type)).toEqual(['BillingEventReceived', 'BillingEventApplied']);
+    expect((await ledger(running.store, event.id)).map((recorded) => recorded.type)).toEqual([
+      'BillingEventReceived',
+      'BillingEventApplied',
+    ]);
   });
 
   it('a second delivery later: 200, the same answer marked duplicate, nothing changes', async () => {
@@ -280,7 +316,9 @@ describe('idempotency', () => {
 
     expect(response.body).toMatchObject({ outcome: 'applied', duplicate: true });
     expect(await running.store.headPosition()).toBe(after);
-    expect((await api.get(`/organizations/${organizationId}/state`)).body.addOns).toEqual({ additionalContentSection: 1 });
+    expect((await api.get(`/organizations/${organizationId}/state`)).body.addOns).toEqual({
+      additionalContentSection: 1,
+    });
   });
 
   it('records who did it: actor billing, the provider event id as correlation id, the claim as causation', async () => {
@@ -303,7 +341,12 @@ describe('idempotency', () => {
     expect(claim?.metadata).toEqual({ ...provenance, causationId: event.id, commandType: 'ClaimBillingEvent' });
     expect(planAssigned?.metadata).toEqual({ ...provenance, causationId: claim?.id, commandType: 'AssignPlan' });
     expect(outcome?.metadata).toEqual({ ...provenance, causationId: claim?.id, commandType: 'RecordBillingOutcome' });
-    expect(outcome?.data).toEqual({ organizationId, organizationEventIds: [planAssigned?.id], revision: '1', position: String(planAssigned?.position) });
+    expect(outcome?.data).toEqual({
+      organizationId,
+      organizationEventIds: [planAssigned?.id],
+      revision: '1',
+      position: String(planAssigned?.position),
+    });
   });
 });
 
@@ -311,31 +354,51 @@ describe('crash recovery', () => {
   it('a claim left pending (crash before the effect) is finished by the next delivery', async () => {
     const organizationId = await createOrganization(api);
     const event = providerEvent(organizationId);
-    await running.app.get(BillingLedger).claim(event, { type: 'AssignPlan', data: { line: 'classic', plan: 'professional' } });
+    await running.app
+      .get(BillingLedger)
+      .claim(event, { type: 'AssignPlan', data: { line: 'classic', plan: 'professional' } });
 
     const response = await deliver(provider, event);
 
     expect(response.body).toMatchObject({ outcome: 'applied', duplicate: true, revision: 1 });
-    expect((await organizationEvents(running.store, organizationId)).map((recorded) => recorded.type)).toEqual(['OrganizationCreated', 'PlanAssigned']);
+    expect((await organizationEvents(running.store, organizationId)).map((recorded) => recorded.type)).toEqual([
+      'OrganizationCreated',
+      'PlanAssigned',
+    ]);
   });
 
   it('an effect without its outcome (crash after the effect) is recognised, not repeated', async () => {
     const organizationId = await createOrganization(api);
     const event = providerEvent(organizationId, { type: 'addon.purchased', productId: 'prod_acs' });
-    const entry = await running.app.get(BillingLedger).claim(event, { type: 'PurchaseAddOn', data: { addOn: 'additionalContentSection', quantity: 1 } });
+    const entry = await running.app
+      .get(BillingLedger)
+      .claim(event, { type: 'PurchaseAddOn', data: { addOn: 'additionalContentSection', quantity: 1 } });
     await running.app.get(BillingEffects).apply(entry);
 
     const response = await deliver(provider, event);
 
     expect(response.body).toMatchObject({ outcome: 'applied', revision: 1 });
-    expect((await organizationEvents(running.store, organizationId)).map((recorded) => recorded.type)).toEqual(['OrganizationCreated', 'AddOnPurchased']);
-    expect((await ledger(running.store, event.id)).map((recorded) => recorded.type)).toEqual(['BillingEventReceived', 'BillingEventApplied']);
+    expect((await organizationEvents(running.store, organizationId)).map((recorded) => recorded.type)).toEqual([
+      'OrganizationCreated',
+      'AddOnPurchased',
+    ]);
+    expect((await ledger(running.store, event.id)).map((recorded) => recorded.type)).toEqual([
+      'BillingEventReceived',
+      'BillingEventApplied',
+    ]);
   });
 
   it('a duplicate is still recognised after the server restarts on the same DATA_DIR', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'chorus-e2e-billing-restart-'));
-    const start = async (): Promise<{ app: NestExpressApplication; baseUrl: string; http: HttpClient; store: EventStore }> => {
-      const app = await createApp(loadConfig({ NODE_ENV: 'test', SEED_DEMO: 'false', ...billingSettings, DATA_DIR: dataDir }));
+    const start = async (): Promise<{
+      app: NestExpressApplication;
+      baseUrl: string;
+      http: HttpClient;
+      store: EventStore;
+    }> => {
+      const app = await createApp(
+        loadConfig({ NODE_ENV: 'test', SEED_DEMO: 'false', ...billingSettings, DATA_DIR: dataDir }),
+      );
       await app.listen(0, '127.0.0.1');
       const baseUrl = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
       return { app, baseUrl, http: httpClient(baseUrl), store: app.get<EventStore>(EVENT_STORE) };
@@ -356,7 +419,11 @@ describe('crash recovery', () => {
         expect(response.status).toBe(200);
         expect(response.body).toMatchObject({ outcome: 'applied', duplicate: true });
         expect(await second.store.headPosition()).toBe(before);
-        expect((await organizationEvents(second.store, organizationId)).filter((recorded) => recorded.type === 'AddOnPurchased')).toHaveLength(1);
+        expect(
+          (await organizationEvents(second.store, organizationId)).filter(
+            (recorded) => recorded.type === 'AddOnPurchased',
+          ),
+        ).toHaveLength(1);
       } finally {
         await second.app.close();
       }
@@ -378,14 +445,23 @@ describe('out-of-order deliveries', () => {
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({ outcome: 'superseded', revision: 1 });
     expect(await planOf(api, organizationId)).toMatchObject({ plan: 'professional' });
-    expect((await ledger(running.store, original.id)).at(-1)).toMatchObject({ type: 'BillingEventSuperseded', data: { supersededBy: upgrade.id } });
+    expect((await ledger(running.store, original.id)).at(-1)).toMatchObject({
+      type: 'BillingEventSuperseded',
+      data: { supersededBy: upgrade.id },
+    });
   });
 
   it('a newer plan purchase arriving later is applied', async () => {
     const organizationId = await createOrganization(api);
-    await deliver(provider, providerEvent(organizationId, { productId: 'prod_ess', occurredAt: '2030-05-01T00:00:00.000Z' }));
+    await deliver(
+      provider,
+      providerEvent(organizationId, { productId: 'prod_ess', occurredAt: '2030-05-01T00:00:00.000Z' }),
+    );
 
-    const response = await deliver(provider, providerEvent(organizationId, { productId: 'prod_pro', occurredAt: '2030-05-02T00:00:00.000Z' }));
+    const response = await deliver(
+      provider,
+      providerEvent(organizationId, { productId: 'prod_pro', occurredAt: '2030-05-02T00:00:00.000Z' }),
+    );
 
     expect(response.body).toMatchObject({ outcome: 'applied', revision: 2 });
     expect(await planOf(api, organizationId)).toMatchObject({ plan: 'professional' });
@@ -393,8 +469,16 @@ describe('out-of-order deliveries', () => {
 
   it('a cancellation arriving before its purchase is refused (409) and applied on the retry once the purchase is in', async () => {
     const organizationId = await createOrganization(api);
-    const purchase = providerEvent(organizationId, { type: 'addon.purchased', productId: 'prod_acs', occurredAt: '2030-05-01T00:00:00.000Z' });
-    const cancellation = providerEvent(organizationId, { type: 'addon.cancelled', productId: 'prod_acs', occurredAt: '2030-05-02T00:00:00.000Z' });
+    const purchase = providerEvent(organizationId, {
+      type: 'addon.purchased',
+      productId: 'prod_acs',
+      occurredAt: '2030-05-01T00:00:00.000Z',
+    });
+    const cancellation = providerEvent(organizationId, {
+      type: 'addon.cancelled',
+      productId: 'prod_acs',
+      occurredAt: '2030-05-02T00:00:00.000Z',
+    });
 
     const early = await deliver(provider, cancellation);
     expect({ status: early.status, code: early.body.code, reason: early.body.reason }).toEqual({
@@ -420,15 +504,33 @@ describe('products linked through PLAN_LINKED_PRODUCT_IDS', () => {
 
     const purchase = providerEvent(organizationId, { productId: 'prod_teams_yearly' });
     expect((await deliver(provider, purchase)).status).toBe(200);
-    expect((await deliver(provider, providerEvent(organizationId, { type: 'addon.purchased', productId: 'prod_feedback', quantity: 2 }))).status).toBe(200);
+    expect(
+      (
+        await deliver(
+          provider,
+          providerEvent(organizationId, { type: 'addon.purchased', productId: 'prod_feedback', quantity: 2 }),
+        )
+      ).status,
+    ).toBe(200);
 
     const events = await organizationEvents(running.store, organizationId);
     expect(events.slice(-3)).toMatchObject([
-      { type: 'PlanAssigned', data: { line: 'chorus', plan: 'teams' }, metadata: { actor: 'billing', correlationId: purchase.id } },
-      { type: 'ChorusEnabled', data: { paidPlan: 'teams' }, metadata: { actor: 'billing', correlationId: purchase.id } },
+      {
+        type: 'PlanAssigned',
+        data: { line: 'chorus', plan: 'teams' },
+        metadata: { actor: 'billing', correlationId: purchase.id },
+      },
+      {
+        type: 'ChorusEnabled',
+        data: { paidPlan: 'teams' },
+        metadata: { actor: 'billing', correlationId: purchase.id },
+      },
       { type: 'AddOnPurchased', data: { addOn: 'feedback', quantity: 2 } },
     ]);
-    expect(await planOf(api, organizationId)).toMatchObject({ chorus: true, governingPlan: { line: 'chorus', plan: 'teams' } });
+    expect(await planOf(api, organizationId)).toMatchObject({
+      chorus: true,
+      governingPlan: { line: 'chorus', plan: 'teams' },
+    });
     // Delivered again: recognised, nothing more.
     expect((await deliver(provider, purchase)).body).toMatchObject({ outcome: 'applied', duplicate: true });
     expect(await organizationEvents(running.store, organizationId)).toHaveLength(events.length);
@@ -439,11 +541,17 @@ describe('end to end: billing drives plans, add-ons and limits', () => {
   it('professional plan plus one additional content section: 3 sites fit, the 4th is LIMIT_EXCEEDED', async () => {
     const organizationId = await createOrganization(api);
     const site = (index: number): Promise<HttpResponse> =>
-      api.post(`/organizations/${organizationId}/sites`, { name: `Site ${index}`, hostname: `site-${index}.example.com` });
+      api.post(`/organizations/${organizationId}/sites`, {
+        name: `Site ${index}`,
+        hostname: `site-${index}.example.com`,
+      });
 
     expect((await site(0)).body.code).toBe('NO_PLAN');
     expect((await deliver(provider, providerEvent(organizationId, { productId: 'prod_pro' }))).status).toBe(200);
-    expect((await deliver(provider, providerEvent(organizationId, { type: 'addon.purchased', productId: 'prod_acs' }))).status).toBe(200);
+    expect(
+      (await deliver(provider, providerEvent(organizationId, { type: 'addon.purchased', productId: 'prod_acs' })))
+        .status,
+    ).toBe(200);
 
     for (const index of [1, 2, 3]) expect((await site(index)).status).toBe(201);
     const fourth = await site(4);

@@ -29,7 +29,12 @@ async function signsIn(username: string, secret: string): Promise<boolean> {
   }
 }
 
-type Terminal = { output: () => string; waitFor: (text: string) => Promise<void>; type: (keys: string) => void; exit: Promise<number | null> };
+type Terminal = {
+  output: () => string;
+  waitFor: (text: string) => Promise<void>;
+  type: (keys: string) => void;
+  exit: Promise<number | null>;
+};
 
 /** `chorus <args>` on a pseudo-terminal: what it shows (prompts, any echo, its output) and what is typed at it. */
 function onTerminal(args: string[]): Terminal {
@@ -46,7 +51,8 @@ function onTerminal(args: string[]): Terminal {
   });
   return {
     output: () => shown,
-    waitFor: (text) => (shown.includes(text) ? Promise.resolve() : new Promise((resolve) => waiters.push({ text, resolve }))),
+    waitFor: (text) =>
+      shown.includes(text) ? Promise.resolve() : new Promise((resolve) => waiters.push({ text, resolve })),
     type: (keys) => child.stdin.write(keys),
     exit: new Promise((resolve) => child.on('close', (code) => resolve(code))),
   };
@@ -65,7 +71,11 @@ afterAll(() => {
 
 describe('user:create without --password', () => {
   it('takes the first line of standard input when it is not a terminal', async () => {
-    const run = await runChorus(['user:create', '--email', 'piped@example.com', '--org', 'passwords', '--role', 'owner'], settings(), `${password}\nnot this line\n`);
+    const run = await runChorus(
+      ['user:create', '--email', 'piped@example.com', '--org', 'passwords', '--role', 'owner'],
+      settings(),
+      `${password}\nnot this line\n`,
+    );
 
     expect(run).toMatchObject({ code: 0, stderr: '' });
     expect(run.stdout).toMatch(/\(owner of passwords\)\n$/);
@@ -83,7 +93,15 @@ describe('user:create without --password', () => {
   }, 60_000);
 
   it('asks twice on a terminal, echoing nothing of what is typed, and the user signs in with it', async () => {
-    const terminal = onTerminal(['user:create', '--email', 'typed@example.com', '--org', 'passwords', '--role', 'member']);
+    const terminal = onTerminal([
+      'user:create',
+      '--email',
+      'typed@example.com',
+      '--org',
+      'passwords',
+      '--role',
+      'member',
+    ]);
 
     await terminal.waitFor('Password for typed@example.com: ');
     // A typo erased with backspace is not part of the password.

@@ -25,8 +25,12 @@ function chorus(args: string[], environment: Record<string, string> = {}, input?
     const child = execFile(
       process.execPath,
       [bin, ...args],
-      { cwd: root, env: { PATH: process.env.PATH, NODE_ENV: 'test', SEED_DEMO: 'false', DATA_DIR: dataDir, ...environment } },
-      (error, stdout, stderr) => done({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : null, stdout, stderr }),
+      {
+        cwd: root,
+        env: { PATH: process.env.PATH, NODE_ENV: 'test', SEED_DEMO: 'false', DATA_DIR: dataDir, ...environment },
+      },
+      (error, stdout, stderr) =>
+        done({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : null, stdout, stderr }),
     );
     if (input !== undefined) child.stdin?.end(input);
   });
@@ -36,7 +40,11 @@ beforeAll(() => {
   // CI builds first; a local run builds here once rather than racing inside each call.
   if (!existsSync(join(root, 'dist', 'apps', 'cli', 'src', 'main.js'))) {
     try {
-      execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'ignore' });
+      execFileSync(
+        process.execPath,
+        [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'],
+        { cwd: root, stdio: 'ignore' },
+      );
     } catch {
       // Emitted despite type errors elsewhere; the calls below fail clearly if not.
     }
@@ -69,7 +77,14 @@ describe('org:create', () => {
     const run = await chorus(['org:create', '--name', 'Acme Corp', '--id', 'acme']);
 
     expect(run).toMatchObject({ code: 0, stdout: 'acme\n' });
-    expect((await recordedEvents('acme')).map(({ type, data, metadata }) => ({ type, data, actor: metadata.actor, cliCommand: metadata.cliCommand }))).toEqual([
+    expect(
+      (await recordedEvents('acme')).map(({ type, data, metadata }) => ({
+        type,
+        data,
+        actor: metadata.actor,
+        cliCommand: metadata.cliCommand,
+      })),
+    ).toEqual([
       { type: 'OrganizationCreated', data: { id: 'acme', name: 'Acme Corp' }, actor: 'cli', cliCommand: 'org:create' },
     ]);
   });
@@ -98,7 +113,13 @@ describe('org:create', () => {
     expect(again.stderr).toBe(
       'chorus: ALREADY_EXISTS: Organization initech already exists (named "Initech"). To create another one, give it an id of its own: --id initech-2 --allow-duplicate-name.\n',
     );
-    expect(JSON.parse(json.stderr)).toMatchObject({ status: 409, code: 'ALREADY_EXISTS', id: 'initech', name: 'Initech', suggestedId: 'initech-2' });
+    expect(JSON.parse(json.stderr)).toMatchObject({
+      status: 409,
+      code: 'ALREADY_EXISTS',
+      id: 'initech',
+      name: 'Initech',
+      suggestedId: 'initech-2',
+    });
 
     const followed = await chorus(['org:create', '--name', 'Initech', '--id', 'initech-2', '--allow-duplicate-name']);
     expect(followed).toMatchObject({ code: 0, stdout: 'initech-2\n' });
@@ -108,7 +129,9 @@ describe('org:create', () => {
     const refused = await chorus(['org:create', '--name', '  acme   CORP ', '--id', 'acme-two']);
 
     expect(refused).toMatchObject({ code: 1, stdout: '' });
-    expect(refused.stderr).toContain('chorus: DUPLICATE: An organization named "Acme Corp" already exists: acme. Use it (chorus org:state acme), or add --allow-duplicate-name');
+    expect(refused.stderr).toContain(
+      'chorus: DUPLICATE: An organization named "Acme Corp" already exists: acme. Use it (chorus org:state acme), or add --allow-duplicate-name',
+    );
     expect(await recordedEvents('acme-two')).toEqual([]);
 
     const allowed = await chorus(['org:create', '--name', 'Acme Corp', '--id', 'acme-two', '--allow-duplicate-name']);
@@ -175,7 +198,10 @@ describe('org:list', () => {
     const empty = mkdtempSync(join(tmpdir(), 'chorus-cli-empty-'));
     try {
       const run = await chorus(['org:list'], { DATA_DIR: empty });
-      expect(run).toMatchObject({ code: 0, stdout: 'No organizations yet: create one with `chorus org:create --name <name>`.\n' });
+      expect(run).toMatchObject({
+        code: 0,
+        stdout: 'No organizations yet: create one with `chorus org:create --name <name>`.\n',
+      });
     } finally {
       rmSync(empty, { recursive: true, force: true });
     }
@@ -188,11 +214,24 @@ describe('org:plan', () => {
   }, 30_000);
 
   it('assigns a plan and answers {id, revision, position} with --json', async () => {
-    const run = await chorus(['org:plan', 'planned', '--line', 'chorus', '--plan', 'teams', '--service-level', 'assisted', '--json']);
+    const run = await chorus([
+      'org:plan',
+      'planned',
+      '--line',
+      'chorus',
+      '--plan',
+      'teams',
+      '--service-level',
+      'assisted',
+      '--json',
+    ]);
 
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout)).toEqual({ id: 'planned', revision: 1, position: expect.any(Number) });
-    expect((await recordedEvents('planned')).at(-1)).toMatchObject({ type: 'PlanAssigned', data: { line: 'chorus', plan: 'teams', serviceLevel: 'assisted' } });
+    expect((await recordedEvents('planned')).at(-1)).toMatchObject({
+      type: 'PlanAssigned',
+      data: { line: 'chorus', plan: 'teams', serviceLevel: 'assisted' },
+    });
   });
 
   it('exits 2 with VALIDATION_FAILED naming the option for a plan that does not exist', async () => {
@@ -231,8 +270,14 @@ describe('org:chorus, and org:plan while Chorus is off', () => {
 
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^Chorus is on, alongside Classic, for big-co \(revision \d+, position \d+\)\.$/m);
-    expect((await recordedEvents('big-co')).at(-1)).toMatchObject({ type: 'ChorusEnabled', metadata: { actor: 'cli', cliCommand: 'org:chorus' } });
-    const state = JSON.parse((await chorus(['org:state', 'big-co', '--json'])).stdout) as { governingPlan: unknown; chorus: boolean };
+    expect((await recordedEvents('big-co')).at(-1)).toMatchObject({
+      type: 'ChorusEnabled',
+      metadata: { actor: 'cli', cliCommand: 'org:chorus' },
+    });
+    const state = JSON.parse((await chorus(['org:state', 'big-co', '--json'])).stdout) as {
+      governingPlan: unknown;
+      chorus: boolean;
+    };
     expect(state).toMatchObject({ chorus: true, governingPlan: { line: 'chorus', plan: 'enterprise' } });
 
     const again = await chorus(['org:plan', 'big-co', '--line', 'chorus', '--plan', 'teams']);
@@ -241,9 +286,15 @@ describe('org:chorus, and org:plan while Chorus is off', () => {
   });
 
   it('refuses neither or both of --on and --off (exit 2), and --parallel-use with --off', async () => {
-    expect(await chorus(['org:chorus', 'big-co'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/VALIDATION_FAILED: give --on or --off/) });
+    expect(await chorus(['org:chorus', 'big-co'])).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/VALIDATION_FAILED: give --on or --off/),
+    });
     expect(await chorus(['org:chorus', 'big-co', '--on', '--off'])).toMatchObject({ code: 2 });
-    expect(await chorus(['org:chorus', 'big-co', '--off', '--parallel-use'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/--parallel-use/) });
+    expect(await chorus(['org:chorus', 'big-co', '--off', '--parallel-use'])).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/--parallel-use/),
+    });
   });
 
   it('is listed by --help', async () => {
@@ -254,11 +305,22 @@ describe('org:chorus, and org:plan while Chorus is off', () => {
 
 describe('api-key:create', () => {
   it('prints a key once, stores only its hash, and the key works on the HTTP API with its scopes', async () => {
-    const run = await chorus(['api-key:create', '--name', 'deploy', '--scopes', 'organizations:read,organizations:write', '--json']);
+    const run = await chorus([
+      'api-key:create',
+      '--name',
+      'deploy',
+      '--scopes',
+      'organizations:read,organizations:write',
+      '--json',
+    ]);
 
     expect(run.code).toBe(0);
     const created = JSON.parse(run.stdout) as { key: string; keyId: string; scopes: string[] };
-    expect(created).toMatchObject({ name: 'deploy', scopes: ['organizations:read', 'organizations:write'], key: expect.stringMatching(/^chrs_/) });
+    expect(created).toMatchObject({
+      name: 'deploy',
+      scopes: ['organizations:read', 'organizations:write'],
+      key: expect.stringMatching(/^chrs_/),
+    });
     expect(readFileSync(join(dataDir, 'events.sqlite')).includes(created.key.slice(30))).toBe(false);
 
     const running = await startApp({ DATA_DIR: dataDir });
@@ -267,7 +329,15 @@ describe('api-key:create', () => {
       const organization = await api.post('/organizations', { name: 'Made with the key', id: 'keyed' });
       expect(organization.status).toBe(201);
       expect((await recordedEvents('keyed'))[0]?.metadata.actor).toBe(`api-key:${created.keyId}`);
-      expect((await api.post('/organizations', { name: 'Wrong key' }, { apiKey: `${created.key.slice(0, 30)}${'x'.repeat(43)}` })).status).toBe(401);
+      expect(
+        (
+          await api.post(
+            '/organizations',
+            { name: 'Wrong key' },
+            { apiKey: `${created.key.slice(0, 30)}${'x'.repeat(43)}` },
+          )
+        ).status,
+      ).toBe(401);
     } finally {
       await running.close();
     }
@@ -292,8 +362,25 @@ describe('api-key:create', () => {
   it('binds a key to one organization with --org, and refuses an organization that does not exist', async () => {
     await chorus(['org:create', '--name', 'Bound', '--id', 'bound']);
 
-    const run = await chorus(['api-key:create', '--name', 'bound', '--scopes', 'organizations:read', '--org', 'bound', '--json']);
-    const missing = await chorus(['api-key:create', '--name', 'nowhere', '--scopes', 'organizations:read', '--org', 'nowhere']);
+    const run = await chorus([
+      'api-key:create',
+      '--name',
+      'bound',
+      '--scopes',
+      'organizations:read',
+      '--org',
+      'bound',
+      '--json',
+    ]);
+    const missing = await chorus([
+      'api-key:create',
+      '--name',
+      'nowhere',
+      '--scopes',
+      'organizations:read',
+      '--org',
+      'nowhere',
+    ]);
 
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout)).toMatchObject({ name: 'bound', organizationId: 'bound' });
@@ -304,7 +391,9 @@ describe('api-key:create', () => {
 
 describe('api-key:list and api-key:revoke', () => {
   it('lists every key without its secret, revokes one (recorded as ApiKeyRevoked by the cli), and a server refuses it', async () => {
-    const created = JSON.parse((await chorus(['api-key:create', '--name', 'to revoke', '--scopes', 'organizations:read', '--json'])).stdout) as { key: string; keyId: string };
+    const created = JSON.parse(
+      (await chorus(['api-key:create', '--name', 'to revoke', '--scopes', 'organizations:read', '--json'])).stdout,
+    ) as { key: string; keyId: string };
 
     const revoked = await chorus(['api-key:revoke', created.keyId, '--json']);
     const again = await chorus(['api-key:revoke', created.keyId]);
@@ -312,10 +401,20 @@ describe('api-key:list and api-key:revoke', () => {
     const table = await chorus(['api-key:list']);
 
     expect(revoked.code).toBe(0);
-    expect(JSON.parse(revoked.stdout)).toEqual({ keyId: created.keyId, revokedAt: expect.any(String), alreadyRevoked: false });
+    expect(JSON.parse(revoked.stdout)).toEqual({
+      keyId: created.keyId,
+      revokedAt: expect.any(String),
+      alreadyRevoked: false,
+    });
     expect(again).toMatchObject({ code: 0, stdout: expect.stringContaining('already revoked') });
-    const keys = (JSON.parse(listed.stdout) as { keys: { keyId: string; name: string; revokedAt: string | null }[] }).keys;
-    expect(keys.find((key) => key.keyId === created.keyId)).toMatchObject({ name: 'to revoke', scopes: ['organizations:read'], organizationId: null, revokedAt: expect.any(String) });
+    const keys = (JSON.parse(listed.stdout) as { keys: { keyId: string; name: string; revokedAt: string | null }[] })
+      .keys;
+    expect(keys.find((key) => key.keyId === created.keyId)).toMatchObject({
+      name: 'to revoke',
+      scopes: ['organizations:read'],
+      organizationId: null,
+      revokedAt: expect.any(String),
+    });
     expect(listed.stdout).not.toContain(created.key.slice(30));
     expect(listed.stdout).not.toContain('sha256:');
     expect(table.stdout.split('\n')[0]).toMatch(/^ID\s+NAME\s+SCOPES\s+ORGANIZATION\s+CREATED\s+REVOKED\s+LAST USED$/);
@@ -323,7 +422,10 @@ describe('api-key:list and api-key:revoke', () => {
     const store = await openEventStore({ dataDir });
     try {
       const stream = await store.readStream(`api-key-${created.keyId}`);
-      expect(stream.found && stream.events.at(-1)).toMatchObject({ type: 'ApiKeyRevoked', metadata: { actor: 'cli', cliCommand: 'api-key:revoke', commandType: 'RevokeApiKey' } });
+      expect(stream.found && stream.events.at(-1)).toMatchObject({
+        type: 'ApiKeyRevoked',
+        metadata: { actor: 'cli', cliCommand: 'api-key:revoke', commandType: 'RevokeApiKey' },
+      });
     } finally {
       await store.close();
     }
@@ -357,14 +459,41 @@ describe('org:sso', () => {
   afterAll(() => idp.stop());
 
   it('sets single sign-on with the secret read from standard input, sealed in the event and printed nowhere', async () => {
-    const run = await chorus(['org:sso', 'initrode', '--issuer', idp.issuer, '--client-id', 'initrode', '--client-secret', '-', '--domains', 'initrode.example, b.initrode.example', '--enforce', '--json'], {}, `${secret}\n`);
+    const run = await chorus(
+      [
+        'org:sso',
+        'initrode',
+        '--issuer',
+        idp.issuer,
+        '--client-id',
+        'initrode',
+        '--client-secret',
+        '-',
+        '--domains',
+        'initrode.example, b.initrode.example',
+        '--enforce',
+        '--json',
+      ],
+      {},
+      `${secret}\n`,
+    );
 
     expect(run).toMatchObject({ code: 0, stderr: '' });
-    expect(JSON.parse(run.stdout)).toEqual({ id: 'initrode', revision: expect.any(Number), position: expect.any(Number) });
+    expect(JSON.parse(run.stdout)).toEqual({
+      id: 'initrode',
+      revision: expect.any(Number),
+      position: expect.any(Number),
+    });
     const configured = (await recordedEvents('initrode')).find((event) => event.type === 'SsoConfigured');
     expect(configured).toMatchObject({
       type: 'SsoConfigured',
-      data: { issuer: idp.issuer, clientId: 'initrode', domains: ['initrode.example', 'b.initrode.example'], enforce: true, clientSecret: expect.stringMatching(/^v1\.derived\./) },
+      data: {
+        issuer: idp.issuer,
+        clientId: 'initrode',
+        domains: ['initrode.example', 'b.initrode.example'],
+        enforce: true,
+        clientSecret: expect.stringMatching(/^v1\.derived\./),
+      },
       metadata: { actor: 'cli', cliCommand: 'org:sso' },
     });
     expect(JSON.stringify({ data: configured?.data, metadata: configured?.metadata })).not.toContain(secret);
@@ -374,18 +503,29 @@ describe('org:sso', () => {
   it('checks a domain’s DNS record with org:sso:verify: pending while absent, verified once it holds the token', async () => {
     const missing = dnsServerMissing();
     if (missing !== undefined) throw new Error(missing);
-    const isPending = (event: { type: string; data: unknown }) => event.type === 'SsoDomainPending' && (event.data as { domain: string }).domain === 'initrode.example';
+    const isPending = (event: { type: string; data: unknown }) =>
+      event.type === 'SsoDomainPending' && (event.data as { domain: string }).domain === 'initrode.example';
     const pending = (await recordedEvents('initrode')).find(isPending);
     const token = (pending?.data as { token: string }).token;
     const dns = await DnsServer.start(['initrode.example']);
     try {
       const absent = await chorus(['org:sso:verify', 'initrode', 'initrode.example'], { DNS_SERVERS: dns.address });
-      expect(absent).toMatchObject({ code: 0, stdout: 'initrode.example: pending; the record is not there (or holds another value).\n' });
+      expect(absent).toMatchObject({
+        code: 0,
+        stdout: 'initrode.example: pending; the record is not there (or holds another value).\n',
+      });
       await dns.serve({ '_chorus-verification.initrode.example': [token] });
-      const found = await chorus(['org:sso:verify', 'initrode', 'initrode.example', '--json'], { DNS_SERVERS: dns.address });
+      const found = await chorus(['org:sso:verify', 'initrode', 'initrode.example', '--json'], {
+        DNS_SERVERS: dns.address,
+      });
       expect(JSON.parse(found.stdout)).toEqual({ domain: 'initrode.example', lookup: 'found', status: 'verified' });
-      expect((await recordedEvents('initrode')).at(-1)).toMatchObject({ type: 'SsoDomainVerified', metadata: { actor: 'cli', cliCommand: 'org:sso:verify' } });
-      expect((await chorus(['org:sso:verify', 'initrode', 'other.example'], { DNS_SERVERS: dns.address })).code).toBe(1);
+      expect((await recordedEvents('initrode')).at(-1)).toMatchObject({
+        type: 'SsoDomainVerified',
+        metadata: { actor: 'cli', cliCommand: 'org:sso:verify' },
+      });
+      expect((await chorus(['org:sso:verify', 'initrode', 'other.example'], { DNS_SERVERS: dns.address })).code).toBe(
+        1,
+      );
     } finally {
       await dns.stop();
     }
@@ -400,14 +540,21 @@ describe('org:sso', () => {
     const store = await openEventStore({ dataDir });
     try {
       const stream = await store.readStream(directoryStream('initrode'));
-      expect(stream.found && stream.events.at(-1)).toMatchObject({ type: 'ScimTokenCreated', metadata: { actor: 'cli', cliCommand: 'org:scim:token' } });
-      expect(JSON.stringify(stream.found && stream.events.map(({ data, metadata }) => ({ data, metadata })))).not.toContain(created.token.split('.')[2]);
+      expect(stream.found && stream.events.at(-1)).toMatchObject({
+        type: 'ScimTokenCreated',
+        metadata: { actor: 'cli', cliCommand: 'org:scim:token' },
+      });
+      expect(
+        JSON.stringify(stream.found && stream.events.map(({ data, metadata }) => ({ data, metadata }))),
+      ).not.toContain(created.token.split('.')[2]);
     } finally {
       await store.close();
     }
     const running = await startApp({ DATA_DIR: dataDir });
     try {
-      expect((await httpClient(running.baseUrl, { apiKey: created.token }).get('/scim/v2/ServiceProviderConfig')).status).toBe(200);
+      expect(
+        (await httpClient(running.baseUrl, { apiKey: created.token }).get('/scim/v2/ServiceProviderConfig')).status,
+      ).toBe(200);
     } finally {
       await running.close();
     }
@@ -418,7 +565,18 @@ describe('org:sso', () => {
   }, 60_000);
 
   it('exits 1 with SSO_DISCOVERY_FAILED for an issuer that is no OpenID provider', async () => {
-    const run = await chorus(['org:sso', 'initrode', '--issuer', 'http://127.0.0.1:9/nothing', '--client-id', 'x', '--client-secret', secret, '--domains', 'initrode.example']);
+    const run = await chorus([
+      'org:sso',
+      'initrode',
+      '--issuer',
+      'http://127.0.0.1:9/nothing',
+      '--client-id',
+      'x',
+      '--client-secret',
+      secret,
+      '--domains',
+      'initrode.example',
+    ]);
 
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('SSO_DISCOVERY_FAILED');
@@ -437,18 +595,71 @@ describe('org:sso', () => {
     try {
       await chorus(['org:create', '--name', 'Hooli', '--id', 'hooli']);
       await chorus(['org:plan', 'hooli', '--line', 'classic', '--plan', 'enterprise']);
-      const fromFile = await chorus(['org:sso', 'hooli', '--saml-metadata', file, '--domains', 'hooli.example', '--allow-idp-initiated']);
+      const fromFile = await chorus([
+        'org:sso',
+        'hooli',
+        '--saml-metadata',
+        file,
+        '--domains',
+        'hooli.example',
+        '--allow-idp-initiated',
+      ]);
       expect(fromFile).toMatchObject({ code: 0, stderr: '' });
       expect(fromFile.stdout).toContain('/auth/saml/hooli/acs');
       expect((await recordedEvents('hooli')).find((event) => event.type === 'SamlSsoConfigured')).toMatchObject({
-        data: { idpEntityId: saml.entityId, ssoUrl: saml.ssoUrl, metadataUrl: null, domains: ['hooli.example'], allowIdpInitiated: true },
+        data: {
+          idpEntityId: saml.entityId,
+          ssoUrl: saml.ssoUrl,
+          metadataUrl: null,
+          domains: ['hooli.example'],
+          allowIdpInitiated: true,
+        },
         metadata: { actor: 'cli', cliCommand: 'org:sso' },
       });
-      const fromUrl = await chorus(['org:sso', 'hooli', '--saml-metadata', `${saml.url}/metadata`, '--domains', 'hooli.example', '--json']);
-      expect(JSON.parse(fromUrl.stdout)).toEqual({ id: 'hooli', revision: expect.any(Number), position: expect.any(Number) });
-      expect((await recordedEvents('hooli')).at(-1)).toMatchObject({ type: 'SamlSsoConfigured', data: { metadataUrl: `${saml.url}/metadata`, allowIdpInitiated: false } });
-      expect((await chorus(['org:sso', 'hooli', '--saml-metadata', join(dataDir, 'no-such-file.xml'), '--domains', 'hooli.example'])).code).toBe(2);
-      expect((await chorus(['org:sso', 'hooli', '--saml-metadata', file, '--issuer', saml.url, '--domains', 'hooli.example'])).code).toBe(2);
+      const fromUrl = await chorus([
+        'org:sso',
+        'hooli',
+        '--saml-metadata',
+        `${saml.url}/metadata`,
+        '--domains',
+        'hooli.example',
+        '--json',
+      ]);
+      expect(JSON.parse(fromUrl.stdout)).toEqual({
+        id: 'hooli',
+        revision: expect.any(Number),
+        position: expect.any(Number),
+      });
+      expect((await recordedEvents('hooli')).at(-1)).toMatchObject({
+        type: 'SamlSsoConfigured',
+        data: { metadataUrl: `${saml.url}/metadata`, allowIdpInitiated: false },
+      });
+      expect(
+        (
+          await chorus([
+            'org:sso',
+            'hooli',
+            '--saml-metadata',
+            join(dataDir, 'no-such-file.xml'),
+            '--domains',
+            'hooli.example',
+          ])
+        ).code,
+      ).toBe(2);
+      expect(
+        (
+          await chorus([
+            'org:sso',
+            'hooli',
+            '--saml-metadata',
+            file,
+            '--issuer',
+            saml.url,
+            '--domains',
+            'hooli.example',
+          ])
+        ).code,
+      ).toBe(2);
     } finally {
       await saml.close();
     }
@@ -467,8 +678,22 @@ describe('org:member:add', () => {
   it('adds an existing user to another organization with a role, by e-mail (any case) or username', async () => {
     await chorus(['org:create', '--name', 'Home Org', '--id', 'home-org']);
     await chorus(['org:create', '--name', 'Second Org', '--id', 'second-org']);
-    for (const id of ['home-org', 'second-org']) await chorus(['org:plan', id, '--line', 'classic', '--plan', 'essential']);
-    const created = await chorus(['user:create', '--email', 'bea@cli.example', '--username', 'bea', '--password', 'correct horse battery', '--org', 'home-org', '--role', 'admin', '--json']);
+    for (const id of ['home-org', 'second-org'])
+      await chorus(['org:plan', id, '--line', 'classic', '--plan', 'essential']);
+    const created = await chorus([
+      'user:create',
+      '--email',
+      'bea@cli.example',
+      '--username',
+      'bea',
+      '--password',
+      'correct horse battery',
+      '--org',
+      'home-org',
+      '--role',
+      'admin',
+      '--json',
+    ]);
     expect(created.code).toBe(0);
     const { userId } = JSON.parse(created.stdout) as { userId: string };
 
@@ -476,20 +701,34 @@ describe('org:member:add', () => {
 
     expect(added).toEqual({ code: 0, stdout: 'bea@cli.example is now an auditor of second-org.\n', stderr: '' });
     const event = (await recordedEvents('second-org')).at(-1);
-    expect({ type: event?.type, data: event?.data }).toEqual({ type: 'MemberAdded', data: expect.objectContaining({ userId, email: 'bea@cli.example', role: 'auditor' }) });
+    expect({ type: event?.type, data: event?.data }).toEqual({
+      type: 'MemberAdded',
+      data: expect.objectContaining({ userId, email: 'bea@cli.example', role: 'auditor' }),
+    });
     expect(event?.metadata).toMatchObject({ actor: 'cli', cliCommand: 'org:member:add' });
     const again = await chorus(['org:member:add', 'second-org', '--username', 'bea']);
-    expect({ code: again.code, stderr: again.stderr }).toEqual({ code: 1, stderr: expect.stringContaining('DUPLICATE') });
+    expect({ code: again.code, stderr: again.stderr }).toEqual({
+      code: 1,
+      stderr: expect.stringContaining('DUPLICATE'),
+    });
   });
 
   it('refuses an address nobody signs in with (no membership for nobody), and wants one of --email, --username', async () => {
     const unknown = await chorus(['org:member:add', 'second-org', '--email', 'nobody@cli.example']);
-    expect(unknown).toEqual({ code: 1, stdout: '', stderr: expect.stringContaining('NOT_FOUND: No user signs in with nobody@cli.example') });
+    expect(unknown).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: expect.stringContaining('NOT_FOUND: No user signs in with nobody@cli.example'),
+    });
     expect((await recordedEvents('second-org')).filter((event) => event.type === 'MemberAdded')).toHaveLength(1);
 
     expect((await chorus(['org:member:add', 'second-org'])).code).toBe(2);
-    expect((await chorus(['org:member:add', 'second-org', '--email', 'bea@cli.example', '--username', 'bea'])).code).toBe(2);
-    expect((await chorus(['org:member:add', 'second-org', '--email', 'bea@cli.example', '--role', 'boss'])).code).toBe(2);
+    expect(
+      (await chorus(['org:member:add', 'second-org', '--email', 'bea@cli.example', '--username', 'bea'])).code,
+    ).toBe(2);
+    expect((await chorus(['org:member:add', 'second-org', '--email', 'bea@cli.example', '--role', 'boss'])).code).toBe(
+      2,
+    );
   });
 });
 
@@ -506,14 +745,25 @@ describe('projections:verify', () => {
       const json = await chorus(['projections:verify', '--json'], { DATA_DIR: fresh });
       const text = await chorus(['projections:verify'], { DATA_DIR: fresh });
 
-      type Report = { drift: boolean; projections: { projection: string; checkpoint: string; tables: { rowsAre: string; stored: number }[] }[] };
+      type Report = {
+        drift: boolean;
+        projections: { projection: string; checkpoint: string; tables: { rowsAre: string; stored: number }[] }[];
+      };
       const report = JSON.parse(json.stdout) as Report;
       const organizations = report.projections.find((projection) => projection.projection === 'organizations');
-      expect({ checkpoint: organizations?.checkpoint, stored: organizations?.tables.map((table) => [table.rowsAre, table.stored]) }).toEqual({
+      expect({
+        checkpoint: organizations?.checkpoint,
+        stored: organizations?.tables.map((table) => [table.rowsAre, table.stored]),
+      }).toEqual({
         checkpoint: head,
-        stored: [['organizations', 1], ['memberships', 0]],
+        stored: [
+          ['organizations', 1],
+          ['memberships', 0],
+        ],
       });
-      expect(text.stdout).toContain(`organizations: no drift: the stored read model (at position ${head}) holds the same rows as a rebuild from the events: 1 organization, 0 memberships`);
+      expect(text.stdout).toContain(
+        `organizations: no drift: the stored read model (at position ${head}) holds the same rows as a rebuild from the events: 1 organization, 0 memberships`,
+      );
       expect(text.stdout).not.toMatch(/\b1 [a-z]+s\b/);
     } finally {
       rmSync(fresh, { recursive: true, force: true });
@@ -521,11 +771,21 @@ describe('projections:verify', () => {
   });
 });
 
-it('--help lists every command, starts without configuration or store, and a command\'s own help shows its options', async () => {
+it("--help lists every command, starts without configuration or store, and a command's own help shows its options", async () => {
   const help = await chorus(['--help'], { PORT: 'not-a-port' });
 
   expect(help.code).toBe(0);
-  for (const name of ['org:create', 'org:list', 'org:member:add', 'org:history', 'projections:verify', 'user:create', 'billing:sign', 'billing:unmatched']) expect(help.stdout).toContain(`  ${name}`);
+  for (const name of [
+    'org:create',
+    'org:list',
+    'org:member:add',
+    'org:history',
+    'projections:verify',
+    'user:create',
+    'billing:sign',
+    'billing:unmatched',
+  ])
+    expect(help.stdout).toContain(`  ${name}`);
   const own = await chorus(['org:member:add', '--help']);
   expect(own.stdout).toContain('--username <username>');
   expect((await chorus(['help', 'org:member:add'])).stdout).toContain('--username <username>');

@@ -42,10 +42,16 @@ describe('GET /', () => {
 });
 
 describe('console pages', () => {
-  it.each(['/app', `/app/orgs/routes-org/members?tab=1`, '/app/account'])('send a signed-out browser to /login?redirect=%s', async (path) => {
-    const answer = await app.browser().open(path);
-    expect({ status: answer.status, location: answer.location }).toEqual({ status: 302, location: `/login?redirect=${encodeURIComponent(path)}` });
-  });
+  it.each(['/app', `/app/orgs/routes-org/members?tab=1`, '/app/account'])(
+    'send a signed-out browser to /login?redirect=%s',
+    async (path) => {
+      const answer = await app.browser().open(path);
+      expect({ status: answer.status, location: answer.location }).toEqual({
+        status: 302,
+        location: `/login?redirect=${encodeURIComponent(path)}`,
+      });
+    },
+  );
 
   it('are the SPA for a signed-in member, on a full page load of any deep link', async () => {
     const browser = await signedIn('owner');
@@ -59,26 +65,43 @@ describe('console pages', () => {
 
   it('name their lazy chunk, its styles and their first reads in the HTML, so that they load in parallel; the login page names none', async () => {
     const browser = await signedIn('owner');
-    const preloads = (html: string): string[] => [...html.matchAll(/<link rel="(?:modulepreload|preload)"[^>]*href="([^"]+)"/g)].map((match) => match[1] as string);
+    const preloads = (html: string): string[] =>
+      [...html.matchAll(/<link rel="(?:modulepreload|preload)"[^>]*href="([^"]+)"/g)].map(
+        (match) => match[1] as string,
+      );
     const organization = `/organizations/${encodeURIComponent(organizationId)}`;
 
     const history = preloads((await browser.open(`/app/orgs/${organizationId}/history`)).text);
-    expect(history).toEqual(expect.arrayContaining([expect.stringMatching(/^\/assets\/console-app-.+\.js$/), expect.stringMatching(/^\/assets\/console-app-.+\.css$/), '/session', organization]));
+    expect(history).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^\/assets\/console-app-.+\.js$/),
+        expect.stringMatching(/^\/assets\/console-app-.+\.css$/),
+        '/session',
+        organization,
+      ]),
+    );
     // /app shows the only organization's overview: the same first reads.
     expect(preloads((await browser.open('/app')).text)).toEqual(expect.arrayContaining(['/session', organization]));
     const account = preloads((await browser.open('/app/account')).text);
     expect(account).toContain('/session');
     expect(account.filter((url) => url.startsWith('/organizations/'))).toEqual([]);
-    expect(preloads((await browser.open('/login')).text).filter((url) => url.includes('console-app') || url === '/session')).toEqual([]);
+    expect(
+      preloads((await browser.open('/login')).text).filter((url) => url.includes('console-app') || url === '/session'),
+    ).toEqual([]);
     // Each preloaded chunk is served.
-    for (const url of history.filter((link) => link.startsWith('/assets/'))) expect({ url, status: (await browser.open(url)).status }).toEqual({ url, status: 200 });
+    for (const url of history.filter((link) => link.startsWith('/assets/')))
+      expect({ url, status: (await browser.open(url)).status }).toEqual({ url, status: 200 });
   });
 
   it("send a user who belongs to no organization to the seed's message (/login?error=account), but not from their account page", async () => {
     const browser = await signedIn('loner');
     for (const path of ['/app', '/app/', `/app/orgs/${organizationId}`]) {
       const answer = await browser.open(path);
-      expect({ path, status: answer.status, location: answer.location }).toEqual({ path, status: 302, location: '/login?error=account' });
+      expect({ path, status: answer.status, location: answer.location }).toEqual({
+        path,
+        status: 302,
+        location: '/login?error=account',
+      });
     }
     expect((await browser.open('/app/account')).status).toBe(200);
   });

@@ -30,17 +30,24 @@ afterAll(async () => {
   await running.close();
 });
 
-const addSite = (as: HttpClient, organizationId: string, name: string, headers: Record<string, string> = {}): Promise<HttpResponse> =>
+const addSite = (
+  as: HttpClient,
+  organizationId: string,
+  name: string,
+  headers: Record<string, string> = {},
+): Promise<HttpResponse> =>
   as.post(`/organizations/${organizationId}/sites`, { name, hostname: `${name}.example` }, { headers });
 
 async function operatorsView(correlationId: string, minPosition: number): Promise<Correlated[]> {
-  const answer = await operator.get(`/audit/correlations/${encodeURIComponent(correlationId)}?minPosition=${minPosition}`);
+  const answer = await operator.get(
+    `/audit/correlations/${encodeURIComponent(correlationId)}?minPosition=${minPosition}`,
+  );
   expect(answer.status).toBe(200);
   return answer.body.events as Correlated[];
 }
 
 describe('X-Correlation-Id from a caller', () => {
-  it('never joins another organization\'s correlation, whichever of its ids is sent', async () => {
+  it("never joins another organization's correlation, whichever of its ids is sent", async () => {
     const own = await addSite(demo, 'demo', 'shop');
     const chosen = await addSite(demo, 'demo', 'blog', { 'X-Correlation-Id': 'release-2031-07' });
     expect([own.status, chosen.status]).toEqual([201, 201]);
@@ -65,11 +72,15 @@ describe('X-Correlation-Id from a caller', () => {
     const answered = sent.headers.get('x-correlation-id') ?? '';
 
     expect(answered).toMatch(/^api-key:[0-9a-f]{24}:evil-trace-7$/);
-    const inOwnOrganization = await evil.get(`/organizations/evil/correlations/${encodeURIComponent(answered)}?minPosition=${sent.body.position}`);
+    const inOwnOrganization = await evil.get(
+      `/organizations/evil/correlations/${encodeURIComponent(answered)}?minPosition=${sent.body.position}`,
+    );
     expect(inOwnOrganization.status).toBe(200);
     expect(inOwnOrganization.body.entries).toHaveLength(1);
     const events = await operatorsView(answered, sent.body.position as number);
-    expect(events.map((event) => [event.streamId, event.metadata.correlationId])).toEqual([['organization-evil', answered]]);
+    expect(events.map((event) => [event.streamId, event.metadata.correlationId])).toEqual([
+      ['organization-evil', answered],
+    ]);
   });
 
   it('is not adopted from an anonymous caller, whose value is kept only as a foreign field', async () => {
@@ -79,7 +90,9 @@ describe('X-Correlation-Id from a caller', () => {
 
     const correlationId = answer.headers.get('x-correlation-id');
     expect(correlationId).toMatch(/^[0-9a-f-]{36}$/);
-    const line = running.logs.find((logged) => logged.msg === 'request completed' && logged.correlationId === correlationId);
+    const line = running.logs.find(
+      (logged) => logged.msg === 'request completed' && logged.correlationId === correlationId,
+    );
     expect(line).toMatchObject({ path: '/login', callerCorrelationId: 'release-2031-07' });
   });
 });

@@ -29,7 +29,9 @@ let api: HttpClient;
 let acme: string;
 
 const roleIn = async (organizationId: string, email: string): Promise<string | undefined> =>
-  ((await api.get(`/organizations/${organizationId}`)).body.members as { email: string; role: string }[]).find((member) => member.email === email)?.role;
+  ((await api.get(`/organizations/${organizationId}`)).body.members as { email: string; role: string }[]).find(
+    (member) => member.email === email,
+  )?.role;
 
 async function events(organizationId: string) {
   const read = await app.store.readStream(organizationStream(organizationId));
@@ -43,13 +45,18 @@ async function passwordSignIn(email: string): Promise<Browser> {
   return browser;
 }
 
-const setJoin = (domain: string, body: Record<string, unknown>) => api.put(`/organizations/${acme}/sso/domains/${domain}/join`, body);
+const setJoin = (domain: string, body: Record<string, unknown>) =>
+  api.put(`/organizations/${acme}/sso/domains/${domain}/join`, body);
 
 const subjectOf = (mail: ReceivedMail): string => /^Subject: (.*)$/m.exec(unfolded(mail))?.[1] ?? '';
 
 /** Mails arrive from the owner-mails reaction, after the sign-in's answer. */
 async function mailsAbout(subject: string, count: number): Promise<ReceivedMail[]> {
-  for (let waited = 0; waited < 10_000 && inbox.received.filter((mail) => subjectOf(mail) === subject).length < count; waited += 50) {
+  for (
+    let waited = 0;
+    waited < 10_000 && inbox.received.filter((mail) => subjectOf(mail) === subject).length < count;
+    waited += 50
+  ) {
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return inbox.received.filter((mail) => subjectOf(mail) === subject);
@@ -57,7 +64,8 @@ async function mailsAbout(subject: string, count: number): Promise<ReceivedMail[
 
 async function mailsTo(address: string, subject: string, count = 1): Promise<ReceivedMail[]> {
   const to = () => inbox.received.filter((mail) => mail.to.includes(address) && subjectOf(mail) === subject);
-  for (let waited = 0; waited < 10_000 && to().length < count; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+  for (let waited = 0; waited < 10_000 && to().length < count; waited += 50)
+    await new Promise((resolve) => setTimeout(resolve, 50));
   return to();
 }
 
@@ -70,11 +78,18 @@ beforeAll(async () => {
   google = await GoogleMock.start();
   inbox = await SmtpInbox.start();
   app = await startAuthApp({ ...google.settings, SMTP_URL: inbox.url, DNS_SERVERS: dns.address });
-  api = httpClient(app.baseUrl, { apiKey: await createApiKey(app.app, ['organizations:read', 'organizations:write', 'audit:read']) });
+  api = httpClient(app.baseUrl, {
+    apiKey: await createApiKey(app.app, ['organizations:read', 'organizations:write', 'audit:read']),
+  });
   const oliviaId = await app.createUser({ email: 'olivia@acme.example', password });
   acme = await app.createOrganization('Acme', { userId: oliviaId, email: 'olivia@acme.example' });
   expect((await api.post(`/organizations/${acme}/plan`, { line: 'chorus', plan: 'enterprise' })).status).toBe(200);
-  const sso = { issuer: idp.issuer, clientId: 'chorusAcme', clientSecret: 'idp-secret-join', domains: ['acme.example', 'eu.acme.example'] };
+  const sso = {
+    issuer: idp.issuer,
+    clientId: 'chorusAcme',
+    clientSecret: 'idp-secret-join',
+    domains: ['acme.example', 'eu.acme.example'],
+  };
   expect((await api.put(`/organizations/${acme}/sso`, sso)).status).toBe(200);
   await proveSsoDomain(api, dns, acme, 'acme.example');
 }, 120_000);
@@ -97,9 +112,17 @@ describe('the setting', () => {
 
   it('is the owners’: an admin is refused, a domain not verified and owner as the role are refused', async () => {
     await app.createUser({ email: 'adam@acme.example', password });
-    expect((await api.post(`/organizations/${acme}/members`, { email: 'adam@acme.example', role: 'admin' })).status).toBe(201);
+    expect(
+      (await api.post(`/organizations/${acme}/members`, { email: 'adam@acme.example', role: 'admin' })).status,
+    ).toBe(201);
     const adam = await passwordSignIn('adam@acme.example');
-    expect((await adam.request('PUT', `/organizations/${acme}/sso/domains/acme.example/join`, { json: { join: 'automatic' } })).status).toBe(403);
+    expect(
+      (
+        await adam.request('PUT', `/organizations/${acme}/sso/domains/acme.example/join`, {
+          json: { join: 'automatic' },
+        })
+      ).status,
+    ).toBe(403);
     const unverified = await setJoin('eu.acme.example', { join: 'automatic' });
     expect(unverified.status).toBe(400);
     expect(unverified.body).toMatchObject({ code: 'VALIDATION_FAILED' });
@@ -119,7 +142,10 @@ describe('the setting', () => {
 
     expect((await browser.get('/session')).body.organizations).toEqual([{ id: acme, name: 'Acme', role: 'auditor' }]);
     const added = (await events(acme)).filter((event) => event.type === 'MemberAdded').at(-1);
-    expect(added).toMatchObject({ data: { email: 'pat@acme.example', role: 'auditor' }, metadata: { actor: 'join:acme.example' } });
+    expect(added).toMatchObject({
+      data: { email: 'pat@acme.example', role: 'auditor' },
+      metadata: { actor: 'join:acme.example' },
+    });
     // No invitation: the person is already signed in.
     expect(added?.metadata.invitation).toBeUndefined();
   });
@@ -137,8 +163,15 @@ describe('every way in', () => {
     // The first sign-in joined already (no factor yet): removed, quinn sets a factor up and signs in again.
     expect(await roleIn(acme, 'quinn@acme.example')).toBe('auditor');
     const started = await first.post('/account/two-step/authenticator-app');
-    const codeNow = (): Promise<string> => generate({ secret: started.body.secret as string, epoch: Math.floor(app.clock.now().getTime() / 1000) });
-    expect((await first.request('PUT', '/account/two-step/authenticator-app', { json: { setup: started.body.setup, code: await codeNow(), password } })).status).toBe(200);
+    const codeNow = (): Promise<string> =>
+      generate({ secret: started.body.secret as string, epoch: Math.floor(app.clock.now().getTime() / 1000) });
+    expect(
+      (
+        await first.request('PUT', '/account/two-step/authenticator-app', {
+          json: { setup: started.body.setup, code: await codeNow(), password },
+        })
+      ).status,
+    ).toBe(200);
     expect((await api.delete(`/organizations/${acme}/members/${quinnId}`)).status).toBeLessThan(300);
     app.clock.advance(30_000);
 
@@ -160,7 +193,10 @@ describe('every way in', () => {
 
     expect(landed.status).toBe(302);
     expect(landed.location).not.toContain('error=account');
-    expect((await browser.get('/session')).body).toMatchObject({ user: { id: rayId }, organizations: [{ id: acme, role: 'auditor' }] });
+    expect((await browser.get('/session')).body).toMatchObject({
+      user: { id: rayId },
+      organizations: [{ id: acme, role: 'auditor' }],
+    });
   });
 
   it('gives single sign-on’s own provisioning the domain’s role', async () => {
@@ -173,16 +209,24 @@ describe('every way in', () => {
 
 describe('an organization that requires two-step sign-in', () => {
   let initech: string;
-  const codeFor = (secret: string): Promise<string> => generate({ secret, epoch: Math.floor(app.clock.now().getTime() / 1000) });
+  const codeFor = (secret: string): Promise<string> =>
+    generate({ secret, epoch: Math.floor(app.clock.now().getTime() / 1000) });
 
   beforeAll(async () => {
     const ivanId = await app.createUser({ email: 'ivan@initech.example', password });
     initech = await app.createOrganization('Initech', { userId: ivanId, email: 'ivan@initech.example' });
     expect((await api.post(`/organizations/${initech}/plan`, { line: 'chorus', plan: 'enterprise' })).status).toBe(200);
-    const sso = { issuer: idp.issuer, clientId: 'chorusInitech', clientSecret: 'idp-secret-initech', domains: ['initech.example'] };
+    const sso = {
+      issuer: idp.issuer,
+      clientId: 'chorusInitech',
+      clientSecret: 'idp-secret-initech',
+      domains: ['initech.example'],
+    };
     expect((await api.put(`/organizations/${initech}/sso`, sso)).status).toBe(200);
     await proveSsoDomain(api, dns, initech, 'initech.example');
-    expect((await api.put(`/organizations/${initech}/sso/domains/initech.example/join`, { join: 'automatic' })).status).toBe(200);
+    expect(
+      (await api.put(`/organizations/${initech}/sso/domains/initech.example/join`, { join: 'automatic' })).status,
+    ).toBe(200);
     expect((await api.put(`/organizations/${initech}/two-step-sign-in`, { required: true })).status).toBe(200);
   });
 
@@ -193,12 +237,23 @@ describe('an organization that requires two-step sign-in', () => {
 
     // Half open: the requirement of the organization joined is asked as a member's would be.
     expect((await browser.get('/session')).status).toBe(401);
-    expect((await browser.get('/session/second-step')).body).toMatchObject({ awaiting: 'enrolment', requiredBy: ['Initech'] });
+    expect((await browser.get('/session/second-step')).body).toMatchObject({
+      awaiting: 'enrolment',
+      requiredBy: ['Initech'],
+    });
     expect(await roleIn(initech, 'vic@initech.example')).toBeUndefined();
     const started = await browser.post('/session/second-step/authenticator-app');
     const code = await codeFor(started.body.secret as string);
-    expect((await browser.request('PUT', '/session/second-step/authenticator-app', { json: { setup: started.body.setup, code } })).status).toBe(200);
-    expect((await browser.get('/session')).body.organizations).toEqual([{ id: initech, name: 'Initech', role: 'member' }]);
+    expect(
+      (
+        await browser.request('PUT', '/session/second-step/authenticator-app', {
+          json: { setup: started.body.setup, code },
+        })
+      ).status,
+    ).toBe(200);
+    expect((await browser.get('/session')).body.organizations).toEqual([
+      { id: initech, name: 'Initech', role: 'member' },
+    ]);
   });
 
   it('asks the same of a person about to join it through Google', async () => {
@@ -210,7 +265,10 @@ describe('an organization that requires two-step sign-in', () => {
     const back = new URL(consent.headers.get('location') ?? '');
 
     expect((await browser.open(`${back.pathname}${back.search}`)).location).toBe('/login/verify?redirect=%2F');
-    expect((await browser.get('/session/second-step')).body).toMatchObject({ awaiting: 'enrolment', requiredBy: ['Initech'] });
+    expect((await browser.get('/session/second-step')).body).toMatchObject({
+      awaiting: 'enrolment',
+      requiredBy: ['Initech'],
+    });
     expect(await roleIn(initech, 'wes@initech.example')).toBeUndefined();
   });
 });
@@ -226,12 +284,18 @@ describe('an organization that enforces its single sign-on', () => {
     }
   }
   const joinedByDomain = async (email: string) =>
-    (await events(acme)).filter((event) => event.type === 'MemberAdded' && event.metadata.actor === 'join:acme.example' && (event.data as { email?: string }).email === email);
+    (await events(acme)).filter(
+      (event) =>
+        event.type === 'MemberAdded' &&
+        event.metadata.actor === 'join:acme.example' &&
+        (event.data as { email?: string }).email === email,
+    );
 
   it('takes its domain’s people in through its provider only: a password sign-in of someone not yet a member joins nothing', async () => {
     await app.createUser({ email: 'nina@acme.example', password });
     await whileEnforcing(async () => {
-      // Not a member: the password is still hers (the organization decides for its own people), but it is no way into Acme.
+      // Not a member: the password is still hers (the organization decides for its own people), but it is no way into
+      // Acme.
       const browser = await passwordSignIn('nina@acme.example');
       expect((await browser.get('/session')).body.organizations).toEqual([]);
       expect(await roleIn(acme, 'nina@acme.example')).toBeUndefined();
@@ -252,7 +316,9 @@ describe('an organization that enforces its single sign-on', () => {
       const started = await browser.open('/auth/go/?redirect=%2Fapp%2Fsites');
       const back = new URL((await fetch(started.location ?? '', { redirect: 'manual' })).headers.get('location') ?? '');
 
-      expect((await browser.open(`${back.pathname}${back.search}`)).location).toBe(`/auth/sso/${acme}?redirect=%2Fapp%2Fsites`);
+      expect((await browser.open(`${back.pathname}${back.search}`)).location).toBe(
+        `/auth/sso/${acme}?redirect=%2Fapp%2Fsites`,
+      );
       expect((await browser.get('/session')).status).toBe(401);
       expect(await roleIn(acme, 'gus@acme.example')).toBeUndefined();
     });
@@ -277,7 +343,9 @@ describe('an organization that enforces its single sign-on', () => {
       const other = app.browser();
       google.userInfo = { sub: 'google-gail', email: 'gail@globex.example', email_verified: true };
       const otherStart = await other.open('/auth/go/');
-      const otherBack = new URL((await fetch(otherStart.location ?? '', { redirect: 'manual' })).headers.get('location') ?? '');
+      const otherBack = new URL(
+        (await fetch(otherStart.location ?? '', { redirect: 'manual' })).headers.get('location') ?? '',
+      );
       expect((await other.open(`${otherBack.pathname}${otherBack.search}`)).location).toBe('/login?error=account');
     } finally {
       await api.put(`/organizations/${acme}/sso`, { ...acmeSso, enforce: false });
@@ -290,14 +358,25 @@ describe('the company’s directory', () => {
     const token = (await api.post(`/organizations/${acme}/scim/tokens`, { name: 'Okta' })).body.token as string;
     const scim = (method: string, path: string, body?: unknown) =>
       httpClient(app.baseUrl).request(method, `/scim/v2${path}`, {
-        headers: { authorization: `Bearer ${token}`, accept: 'application/scim+json', ...(body === undefined ? {} : { 'content-type': 'application/scim+json' }) },
+        headers: {
+          authorization: `Bearer ${token}`,
+          accept: 'application/scim+json',
+          ...(body === undefined ? {} : { 'content-type': 'application/scim+json' }),
+        },
         ...(body === undefined ? {} : { raw: JSON.stringify(body) }),
       });
     const dinaId = await app.createUser({ email: 'dina@acme.example' });
-    const provisioned = await scim('POST', '/Users', { schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], userName: 'dina@acme.example', active: true });
+    const provisioned = await scim('POST', '/Users', {
+      schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
+      userName: 'dina@acme.example',
+      active: true,
+    });
     expect(provisioned.status).toBe(201);
     expect(await roleIn(acme, 'dina@acme.example')).toBeDefined();
-    const deactivate = { schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'], Operations: [{ op: 'replace', value: { active: false } }] };
+    const deactivate = {
+      schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
+      Operations: [{ op: 'replace', value: { active: false } }],
+    };
     expect((await scim('PATCH', `/Users/${provisioned.body.id as string}`, deactivate)).status).toBe(200);
     expect(await roleIn(acme, 'dina@acme.example')).toBeUndefined();
 
@@ -309,11 +388,22 @@ describe('the company’s directory', () => {
     // No organization to sign in to: the seed's "You don't seem to have access to any organization."
     expect((await browser.open(`${back.pathname}${back.search}`)).location).toBe('/login?error=account');
     expect(await roleIn(acme, 'dina@acme.example')).toBeUndefined();
-    expect((await events(acme)).filter((event) => event.type === 'MemberAdded' && (event.data as { userId?: string }).userId === dinaId)).toHaveLength(1);
+    expect(
+      (await events(acme)).filter(
+        (event) => event.type === 'MemberAdded' && (event.data as { userId?: string }).userId === dinaId,
+      ),
+    ).toHaveLength(1);
 
-    // Her own copy (Art. 15) holds what the directory says of her, though she is no member now, and her membership's end.
+    // Her own copy (Art. 15) holds what the directory says of her, though she is no member now, and her membership's
+    // end.
     const copy = await app.app.get(PersonalDataExport).of(dinaId);
-    expect(copy?.directoryRecords).toEqual([{ organizationId: acme, record: expect.objectContaining({ userName: 'dina@acme.example', active: false }), groups: [] }]);
+    expect(copy?.directoryRecords).toEqual([
+      {
+        organizationId: acme,
+        record: expect.objectContaining({ userName: 'dina@acme.example', active: false }),
+        groups: [],
+      },
+    ]);
   });
 });
 
@@ -354,7 +444,9 @@ describe('the users limit', () => {
 
     const [mail] = await mailsTo('tia@acme.example', subject);
     const text = unfolded(mail as ReceivedMail);
-    expect(text).toContain('Acme has no room for another member just now: its users limit is reached. So you did not join it.');
+    expect(text).toContain(
+      'Acme has no room for another member just now: its users limit is reached. So you did not join it.',
+    );
     expect(text).toContain('Its owners have been told. Once they make room, sign in again and you join Acme.');
     // The organization's size is the owners' business.
     expect(text).not.toMatch(/\d+ (members|users)/);
@@ -382,7 +474,11 @@ describe('the users limit', () => {
     const on = app.clock.now().toISOString().slice(0, 10);
     for (const userId of [zoeId, yanId]) {
       const data = { organizationId: acme, domain: 'acme.example', on, userId };
-      await app.store.append(`join-refusal-notice-${acme}-${userId}`, [{ id: randomUUID(), type: 'JoinRefusalNoticeOwed', data, metadata: newCommandContext('cli') }], 'no_stream');
+      await app.store.append(
+        `join-refusal-notice-${acme}-${userId}`,
+        [{ id: randomUUID(), type: 'JoinRefusalNoticeOwed', data, metadata: newCommandContext('cli') }],
+        'no_stream',
+      );
     }
 
     expect(await mailsTo('yan@acme.example', 'You could not join Acme yet')).toHaveLength(1);
@@ -398,7 +494,9 @@ describe('the users limit', () => {
 
     expect(answer.location).toBe('/login?error=sso');
     expect(await roleIn(acme, 'sso-uma@acme.example')).toBeUndefined();
-    expect((await events(acme)).filter((event) => event.type === 'AutomaticJoinRefused')).toHaveLength(refusalsBefore + 1);
+    expect((await events(acme)).filter((event) => event.type === 'AutomaticJoinRefused')).toHaveLength(
+      refusalsBefore + 1,
+    );
     expect(await mailsTo('sso-uma@acme.example', 'You could not join Acme yet')).toHaveLength(1);
     // Nobody was created, so the notice's stream is named by a keyed hash of the address (its data seals it).
     const notices = (await app.store.readAll()).filter((event) => event.type === 'JoinRefusalNoticeOwed');

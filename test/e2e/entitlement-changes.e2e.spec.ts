@@ -33,7 +33,11 @@ async function changes(node: RunningApp, key: string, lastEventId?: string): Pro
  */
 type ChangeData = { organizationId: string; position: number; etag: string };
 
-async function nextAbout(stream: EventStreamReader, organizationId: string, from = 0): Promise<{ id: string; data: ChangeData }> {
+async function nextAbout(
+  stream: EventStreamReader,
+  organizationId: string,
+  from = 0,
+): Promise<{ id: string; data: ChangeData }> {
   for (;;) {
     const event = await stream.next();
     if (event.event !== 'entitlements') throw new Error(`unexpected ${event.event} event`);
@@ -47,7 +51,9 @@ beforeAll(async () => {
   nodeA = await startApp({ DATA_DIR: dataDir, LOG_LEVEL: 'warn', ENTITLEMENT_STREAMS_MAX: '3' });
   // A second API node over the same store, reading the read model the first one projects.
   nodeB = await startApp({ DATA_DIR: dataDir, LOG_LEVEL: 'warn', PROJECTIONS: 'off' });
-  admin = httpClient(nodeA.baseUrl, { apiKey: await createApiKey(nodeA.app, ['organizations:read', 'organizations:write']) });
+  admin = httpClient(nodeA.baseUrl, {
+    apiKey: await createApiKey(nodeA.app, ['organizations:read', 'organizations:write']),
+  });
   subscriberKey = await createApiKey(nodeA.app, ['entitlements:read']);
 }, 60_000);
 
@@ -65,13 +71,18 @@ describe('entitlement changes, pushed', () => {
     expect(onB.status).toBe(200);
     expect(onB.headers.get('content-type')).toMatch(/^text\/event-stream/);
 
-    const added = await admin.post(`/organizations/${organizationId}/members`, { email: 'ann@example.com', role: 'owner' });
+    const added = await admin.post(`/organizations/${organizationId}/members`, {
+      email: 'ann@example.com',
+      role: 'owner',
+    });
     expect(added.status).toBe(201);
 
     const change = await nextAbout(onB, organizationId, added.body.position);
     expect(change.data.position).toBe(added.body.position);
     expect(change.id).toBe(String(added.body.position));
-    const bulk = await httpClient(nodeA.baseUrl, { apiKey: subscriberKey }).post('/ofrep/v1/evaluate/flags', { context: { targetingKey: organizationId } });
+    const bulk = await httpClient(nodeA.baseUrl, { apiKey: subscriberKey }).post('/ofrep/v1/evaluate/flags', {
+      context: { targetingKey: organizationId },
+    });
     expect(bulk.headers.get('etag')).toBe(change.data.etag);
     onB.close();
   });
@@ -83,7 +94,10 @@ describe('entitlement changes, pushed', () => {
     const seen = await nextAbout(first, organizationId);
     first.close();
 
-    const missed = await admin.post(`/organizations/${organizationId}/members`, { email: 'bob@example.com', role: 'member' });
+    const missed = await admin.post(`/organizations/${organizationId}/members`, {
+      email: 'bob@example.com',
+      role: 'member',
+    });
     const again = await changes(nodeA, subscriberKey, seen.id);
     expect((await nextAbout(again, organizationId)).data.position).toBe(missed.body.position);
     again.close();
@@ -101,15 +115,27 @@ describe('entitlement changes, pushed', () => {
   });
 
   it('refuses a stream over the cap with 503 and Retry-After, and a key without the scope with 403', async () => {
-    const held = [await changes(nodeA, subscriberKey), await changes(nodeA, subscriberKey), await changes(nodeA, subscriberKey)];
-    const over = await fetch(`${nodeA.baseUrl}/entitlements/changes`, { headers: { authorization: `Bearer ${subscriberKey}` } });
-    expect({ status: over.status, retryAfter: over.headers.get('retry-after'), code: ((await over.json()) as { code: string }).code }).toEqual({
+    const held = [
+      await changes(nodeA, subscriberKey),
+      await changes(nodeA, subscriberKey),
+      await changes(nodeA, subscriberKey),
+    ];
+    const over = await fetch(`${nodeA.baseUrl}/entitlements/changes`, {
+      headers: { authorization: `Bearer ${subscriberKey}` },
+    });
+    expect({
+      status: over.status,
+      retryAfter: over.headers.get('retry-after'),
+      code: ((await over.json()) as { code: string }).code,
+    }).toEqual({
       status: 503,
       retryAfter: '5',
       code: 'TOO_MANY_STREAMS',
     });
     for (const stream of held) stream.close();
-    const unscoped = await fetch(`${nodeA.baseUrl}/entitlements/changes`, { headers: { authorization: `Bearer ${await createApiKey(nodeA.app, ['organizations:read'])}` } });
+    const unscoped = await fetch(`${nodeA.baseUrl}/entitlements/changes`, {
+      headers: { authorization: `Bearer ${await createApiKey(nodeA.app, ['organizations:read'])}` },
+    });
     expect(unscoped.status).toBe(403);
   });
 });
@@ -119,7 +145,9 @@ describe('entitlement changes across a restart', () => {
     const restartedDir = mkdtempSync(join(tmpdir(), 'chorus-e2e-entitlement-reset-'));
     const before = await startApp({ DATA_DIR: restartedDir, LOG_LEVEL: 'warn' });
     const key = await createApiKey(before.app, ['entitlements:read', 'organizations:write']);
-    await createOrganization(httpClient(before.baseUrl, { apiKey: key }), { plan: { line: 'classic', plan: 'professional' } });
+    await createOrganization(httpClient(before.baseUrl, { apiKey: key }), {
+      plan: { line: 'classic', plan: 'professional' },
+    });
     await before.close();
 
     const after = await startApp({ DATA_DIR: restartedDir, LOG_LEVEL: 'warn' });

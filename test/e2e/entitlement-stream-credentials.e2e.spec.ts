@@ -27,7 +27,12 @@ const open: EventStreamReader[] = [];
 const password = 'correct horse battery staple';
 
 async function key(scopes: string[], organizationId?: string): Promise<{ keyId: string; key: string }> {
-  const created = await nodeA.app.get(ApiKeys).create({ name: `k-${randomUUID().slice(0, 6)}`, scopes, ...(organizationId === undefined ? {} : { organizationId }) }, newCommandContext('cli'));
+  const created = await nodeA.app
+    .get(ApiKeys)
+    .create(
+      { name: `k-${randomUUID().slice(0, 6)}`, scopes, ...(organizationId === undefined ? {} : { organizationId }) },
+      newCommandContext('cli'),
+    );
   return { keyId: created.keyId, key: created.key };
 }
 
@@ -41,7 +46,10 @@ const bearer = (secret: string) => ({ authorization: `Bearer ${secret}` });
 
 /** Resolves true when the stream ends within `ms`, false otherwise. */
 const endsWithin = (reader: EventStreamReader, ms: number) =>
-  Promise.race([reader.ended.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms))]);
+  Promise.race([
+    reader.ended.then(() => true),
+    new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms)),
+  ]);
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'chorus-e2e-stream-credentials-'));
@@ -64,7 +72,11 @@ describe('caps per caller', () => {
     const held = [await stream(nodeA, bearer(greedy.key)), await stream(nodeA, bearer(greedy.key))];
     expect(held.map((reader) => reader.status)).toEqual([200, 200]);
     const over = await fetch(`${nodeA.baseUrl}/entitlements/changes`, { headers: bearer(greedy.key) });
-    expect({ status: over.status, code: ((await over.json()) as { code: string }).code, retryAfter: over.headers.get('retry-after') }).toEqual({
+    expect({
+      status: over.status,
+      code: ((await over.json()) as { code: string }).code,
+      retryAfter: over.headers.get('retry-after'),
+    }).toEqual({
       status: 429,
       code: 'TOO_MANY_STREAMS',
       retryAfter: '5',
@@ -79,9 +91,14 @@ describe('caps per caller', () => {
     const bound = await Promise.all(Array.from({ length: 4 }, () => key(['entitlements:read'], organizationId)));
     const held = await Promise.all(bound.slice(0, 3).map((each) => stream(nodeA, bearer(each.key))));
     expect(held.map((reader) => reader.status)).toEqual([200, 200, 200]);
-    const over = await fetch(`${nodeA.baseUrl}/entitlements/changes`, { headers: bearer((bound[3] as { key: string }).key) });
+    const over = await fetch(`${nodeA.baseUrl}/entitlements/changes`, {
+      headers: bearer((bound[3] as { key: string }).key),
+    });
     expect(over.status).toBe(429);
-    const elsewhere = await stream(nodeA, bearer((await key(['entitlements:read'], await createOrganization(admin))).key));
+    const elsewhere = await stream(
+      nodeA,
+      bearer((await key(['entitlements:read'], await createOrganization(admin))).key),
+    );
     expect(elsewhere.status).toBe(200);
     for (const reader of [...held, elsewhere]) reader.close();
   });
@@ -102,7 +119,9 @@ describe('a stream ends with its credential', () => {
     const email = `listener-${randomUUID().slice(0, 6)}@streams.example`;
     const { userId } = await identity.registration.register({ email, password }, newCommandContext('cli'));
     const organizationId = await createOrganization(admin, { plan: { line: 'classic', plan: 'essential' } });
-    const added = await nodeA.app.get(CommandBus).execute(new AddMemberCommand(organizationId, { email, role: 'member', userId }, newCommandContext('cli')));
+    const added = await nodeA.app
+      .get(CommandBus)
+      .execute(new AddMemberCommand(organizationId, { email, role: 'member', userId }, newCommandContext('cli')));
     await nodeA.app.get<ReadModels>(READ_MODELS).waitForPosition(added.position, 5_000);
 
     const signIn = async () => {

@@ -36,7 +36,7 @@ async function startServer(): Promise<void> {
     env: { ...processes.environment(), PORT: String(port), HOST: '127.0.0.1' },
     stdio: 'ignore',
   });
-  for (const until = Date.now() + 30_000; Date.now() < until; ) {
+  for (const until = Date.now() + 30_000; Date.now() < until;) {
     if ((await fetch(`http://127.0.0.1:${port}/health`).catch(() => undefined))?.ok) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -44,7 +44,7 @@ async function startServer(): Promise<void> {
 }
 
 const until = async (condition: () => boolean | Promise<boolean>, what: string) => {
-  for (const deadline = Date.now() + 10_000; Date.now() < deadline; ) {
+  for (const deadline = Date.now() + 10_000; Date.now() < deadline;) {
     if (await condition()) return;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
@@ -54,15 +54,30 @@ const until = async (condition: () => boolean | Promise<boolean>, what: string) 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'chorus-e2e-provider-'));
   processes = new ChorusProcesses(dataDir);
-  const key = JSON.parse(processes.cli('api-key:create', '--name', 'collector', '--scopes', 'entitlements:read,organizations:write', '--json').stdout).key as string;
+  const key = JSON.parse(
+    processes.cli(
+      'api-key:create',
+      '--name',
+      'collector',
+      '--scopes',
+      'entitlements:read,organizations:write',
+      '--json',
+    ).stdout,
+  ).key as string;
   port = await freePort();
   await startServer();
   api = httpClient(`http://127.0.0.1:${port}`, { apiKey: key });
   organizationId = (await api.post('/organizations', { name: 'Acme' })).body.id as string;
   await api.post(`/organizations/${organizationId}/plan`, { line: 'classic', plan: 'essential' });
 
-  const provider = new ChorusEntitlementsProvider({ baseUrl: `http://127.0.0.1:${port}`, apiKey: key, reconnectMinMs: 100, reconnectMaxMs: 500 });
-  for (const event of [ProviderEvents.Ready, ProviderEvents.Stale, ProviderEvents.ConfigurationChanged]) OpenFeature.addHandler(event, () => seen.push(event));
+  const provider = new ChorusEntitlementsProvider({
+    baseUrl: `http://127.0.0.1:${port}`,
+    apiKey: key,
+    reconnectMinMs: 100,
+    reconnectMaxMs: 500,
+  });
+  for (const event of [ProviderEvents.Ready, ProviderEvents.Stale, ProviderEvents.ConfigurationChanged])
+    OpenFeature.addHandler(event, () => seen.push(event));
   await OpenFeature.setProviderAndWait('collector', provider);
   flags = OpenFeature.getClient('collector');
 }, 60_000);
@@ -79,11 +94,16 @@ describe('the in-process provider', () => {
     expect(flags.providerStatus).toBe(ProviderStatus.READY);
     expect(await flags.getStringValue('plan', 'none', context)).toBe('classic:essential');
     expect((await flags.getBooleanDetails('chorus.feedback', true, context)).errorCode).toBeUndefined();
-    expect((await flags.getStringDetails('plan', 'x', { targetingKey: 'elsewhere' })).errorCode).toBe('INVALID_CONTEXT');
+    expect((await flags.getStringDetails('plan', 'x', { targetingKey: 'elsewhere' })).errorCode).toBe(
+      'INVALID_CONTEXT',
+    );
     expect((await flags.getBooleanDetails('no.such.flag', false, context)).errorCode).toBe('FLAG_NOT_FOUND');
 
     await api.post(`/organizations/${organizationId}/plan`, { line: 'classic', plan: 'professional' });
-    await until(async () => (await flags.getStringValue('plan', 'none', context)) === 'classic:professional', 'the new plan seen');
+    await until(
+      async () => (await flags.getStringValue('plan', 'none', context)) === 'classic:professional',
+      'the new plan seen',
+    );
     expect(seen).toContain(ProviderEvents.ConfigurationChanged);
   });
 
@@ -97,6 +117,9 @@ describe('the in-process provider', () => {
     expect(processes.cli('org:plan', organizationId, '--line', 'classic', '--plan', 'enterprise').status).toBe(0);
     await startServer();
     await until(() => flags.providerStatus === ProviderStatus.READY, 'READY again');
-    await until(async () => (await flags.getStringValue('plan', 'none', context)) === 'classic:enterprise', 'the change made while it was down');
+    await until(
+      async () => (await flags.getStringValue('plan', 'none', context)) === 'classic:enterprise',
+      'the change made while it was down',
+    );
   });
 });

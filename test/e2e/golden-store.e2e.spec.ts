@@ -16,7 +16,11 @@ import { httpClient, type HttpClient } from '../support/http-client.js';
 import { startApp, type RunningApp } from '../support/start-app.js';
 
 const fixture = join(import.meta.dirname, '../fixtures/golden-store');
-const scenario = JSON.parse(readFileSync(join(fixture, 'scenario.json'), 'utf8')) as { organizationIds: string[]; userIds: string[]; reader: string };
+const scenario = JSON.parse(readFileSync(join(fixture, 'scenario.json'), 'utf8')) as {
+  organizationIds: string[];
+  userIds: string[];
+  reader: string;
+};
 const goldenFile = join(fixture, 'golden.json');
 
 /** The store as the earlier build wrote it, from its statements (events.sql, the sqlite3 shell's .dump). */
@@ -36,7 +40,11 @@ let api: HttpClient;
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'chorus-golden-'));
   restoreGoldenStore(dataDir);
-  running = await startApp({ DATA_DIR: dataDir, LOG_LEVEL: 'warn', PLAN_PAYMENT_PROVIDER_IDS: 'prod_ess,prod_pro,,prod_acs' });
+  running = await startApp({
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    PLAN_PAYMENT_PROVIDER_IDS: 'prod_ess,prod_pro,,prod_acs',
+  });
   api = httpClient(running.baseUrl, { apiKey: scenario.reader });
 }, 60_000);
 
@@ -49,7 +57,10 @@ async function answerOf(path: string, client = api): Promise<unknown> {
   const response = await client.get(path);
   if (response.status !== 200) throw new Error(`GET ${path} answered ${response.status}: ${response.text}`);
   if (!path.includes('format=jsonl')) return response.body;
-  return response.text.split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as unknown);
+  return response.text
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as unknown);
 }
 
 const withoutKey = (object: Record<string, unknown>, key: string): Record<string, unknown> =>
@@ -65,8 +76,12 @@ async function readings(client = api): Promise<Record<string, unknown>> {
     all[id] = {
       // Its `traffic` is this month's, by the clock, so not the same next month: the rest is the log's.
       readModel: withoutKey((await answer(`/organizations/${id}?minPosition=0`)) as Record<string, unknown>, 'traffic'),
-      states: await Promise.all(revisions.map((revision) => answer(`/organizations/${id}/state?asOfRevision=${revision}`))),
-      changes: await Promise.all(revisions.map((revision) => answer(`/organizations/${id}/history/changes?asOfRevision=${revision}`))),
+      states: await Promise.all(
+        revisions.map((revision) => answer(`/organizations/${id}/state?asOfRevision=${revision}`)),
+      ),
+      changes: await Promise.all(
+        revisions.map((revision) => answer(`/organizations/${id}/history/changes?asOfRevision=${revision}`)),
+      ),
       history: await answer(`/organizations/${id}/history/export?format=jsonl`),
       signInSecurity: await answer(`/organizations/${id}/history/sign-in-security`),
       usage: await answer(`/organizations/${id}/history/usage`),
@@ -94,11 +109,16 @@ describe('the golden store', () => {
   it('is an older store: its people sign in by the claims it holds, and a new address is claimed under a keyed name', async () => {
     const names = running.app.get<Identity>(IDENTITY).identifierNames;
     expect(names.readsLegacyNames).toBe(true);
-    expect(running.logs.map((line) => line.msg)).toContainEqual(expect.stringContaining('`chorus store:seal-personal-data` will seal it'));
+    expect(running.logs.map((line) => line.msg)).toContainEqual(
+      expect.stringContaining('`chorus store:seal-personal-data` will seal it'),
+    );
 
     const browser = new Browser(running.baseUrl);
     await browser.open('/login');
-    expect((await browser.post('/login', { username: 'grace@golden.example', password: 'correct horse battery staple' })).status).toBe(204);
+    expect(
+      (await browser.post('/login', { username: 'grace@golden.example', password: 'correct horse battery staple' }))
+        .status,
+    ).toBe(204);
 
     const fresh = await names.streamOf('email', 'someone-new@golden.example');
     expect(fresh).not.toBe(await names.streamOf('email', 'grace@golden.example'));
@@ -109,8 +129,18 @@ describe('the golden store', () => {
 describe('the golden store, sealed by `chorus store:seal-personal-data`', () => {
   const settings = () => ({ DATA_DIR: sealedDir, PERSONAL_DATA_RETENTION_DAYS: '3650' });
   const storeBytes = (): string =>
-    ['events.sqlite', 'events.sqlite-wal'].map((name) => join(sealedDir, name)).filter((file) => existsSync(file)).map((file) => readFileSync(file).toString('latin1')).join('');
-  const inClear = ['grace@golden.example', 'ada@golden.example', 'linus@golden.example', '"userAgent":"node"', '"clientIp":"127.0.0.1"'];
+    ['events.sqlite', 'events.sqlite-wal']
+      .map((name) => join(sealedDir, name))
+      .filter((file) => existsSync(file))
+      .map((file) => readFileSync(file).toString('latin1'))
+      .join('');
+  const inClear = [
+    'grace@golden.example',
+    'ada@golden.example',
+    'linus@golden.example',
+    '"userAgent":"node"',
+    '"clientIp":"127.0.0.1"',
+  ];
   let sealedDir: string;
 
   beforeAll(() => {
@@ -122,7 +152,10 @@ describe('the golden store, sealed by `chorus store:seal-personal-data`', () => 
 
   it('is refused without --yes, and changes nothing', async () => {
     const refused = await runChorus(['store:seal-personal-data'], settings());
-    expect({ code: refused.code, stderr: refused.stderr }).toEqual({ code: 2, stderr: expect.stringContaining('stop every server of this store, then add --yes') });
+    expect({ code: refused.code, stderr: refused.stderr }).toEqual({
+      code: 2,
+      stderr: expect.stringContaining('stop every server of this store, then add --yes'),
+    });
     for (const value of inClear) expect(storeBytes()).toContain(value);
   });
 
@@ -130,39 +163,71 @@ describe('the golden store, sealed by `chorus store:seal-personal-data`', () => 
     const before = envelopes();
     const sealed = await runChorus(['store:seal-personal-data', '--yes', '--json'], settings());
     expect(sealed).toMatchObject({ code: 0 });
-    expect(JSON.parse(sealed.stdout)).toEqual({ sealed: true, examined: 97, rewritten: expect.any(Number), renamedStreams: expect.any(Number) });
+    expect(JSON.parse(sealed.stdout)).toEqual({
+      sealed: true,
+      examined: 97,
+      rewritten: expect.any(Number),
+      renamedStreams: expect.any(Number),
+    });
     expect(JSON.parse(sealed.stdout).renamedStreams).toBeGreaterThanOrEqual(5);
 
     const text = storeBytes();
     for (const value of inClear) expect(text).not.toContain(value);
     const after = envelopes();
-    expect(after.map(({ streamId: _renamed, ...rest }) => rest)).toEqual(before.map(({ streamId: _renamed, ...rest }) => rest));
+    expect(after.map(({ streamId: _renamed, ...rest }) => rest)).toEqual(
+      before.map(({ streamId: _renamed, ...rest }) => rest),
+    );
     // A claim's stream is no longer named by a hash anyone can compute from a guessed address.
-    expect(after.map((event) => event.streamId)).not.toContain(`identity-email-${createHash('sha256').update('grace@golden.example').digest('hex')}`);
+    expect(after.map((event) => event.streamId)).not.toContain(
+      `identity-email-${createHash('sha256').update('grace@golden.example').digest('hex')}`,
+    );
   });
 
   it('is safe to run again: the store is sealed already', async () => {
     const again = await runChorus(['store:seal-personal-data', '--yes'], settings());
-    expect({ code: again.code, stdout: again.stdout }).toEqual({ code: 0, stdout: 'This store is sealed already: nothing to do.\n' });
+    expect({ code: again.code, stdout: again.stdout }).toEqual({
+      code: 0,
+      stdout: 'This store is sealed already: nothing to do.\n',
+    });
   });
 
   it('reads as it did before: the same read models, states, changes and history; its people sign in', async () => {
-    const sealedApp = await startApp({ ...settings(), LOG_LEVEL: 'silent', PLAN_PAYMENT_PROVIDER_IDS: 'prod_ess,prod_pro,,prod_acs' });
+    const sealedApp = await startApp({
+      ...settings(),
+      LOG_LEVEL: 'silent',
+      PLAN_PAYMENT_PROVIDER_IDS: 'prod_ess,prod_pro,,prod_acs',
+    });
     try {
       expect(sealedApp.app.get<Identity>(IDENTITY).identifierNames.readsLegacyNames).toBe(false);
-      expect(await readings(httpClient(sealedApp.baseUrl, { apiKey: scenario.reader }))).toEqual(JSON.parse(readFileSync(goldenFile, 'utf8')));
+      expect(await readings(httpClient(sealedApp.baseUrl, { apiKey: scenario.reader }))).toEqual(
+        JSON.parse(readFileSync(goldenFile, 'utf8')),
+      );
       const browser = new Browser(sealedApp.baseUrl);
       await browser.open('/login');
-      expect((await browser.post('/login', { username: 'grace@golden.example', password: 'correct horse battery staple' })).status).toBe(204);
+      expect(
+        (await browser.post('/login', { username: 'grace@golden.example', password: 'correct horse battery staple' }))
+          .status,
+      ).toBe(204);
     } finally {
       await sealedApp.close();
     }
   }, 60_000);
 
-  function envelopes(): { position: number; streamId: string; revision: number; id: string; type: string; recordedAt: string }[] {
+  function envelopes(): {
+    position: number;
+    streamId: string;
+    revision: number;
+    id: string;
+    type: string;
+    recordedAt: string;
+  }[] {
     const db = new Database(join(sealedDir, 'events.sqlite'), { readonly: true });
     try {
-      return db.prepare('SELECT position, stream_id AS streamId, revision, event_id AS id, type, recorded_at AS recordedAt FROM events ORDER BY position').all() as never;
+      return db
+        .prepare(
+          'SELECT position, stream_id AS streamId, revision, event_id AS id, type, recorded_at AS recordedAt FROM events ORDER BY position',
+        )
+        .all() as never;
     } finally {
       db.close();
     }

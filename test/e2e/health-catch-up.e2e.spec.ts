@@ -32,9 +32,19 @@ describe('start-up with a 200,000-event backlog', () => {
     expect(events).toBe(organizations * 8);
     app = await startApp({ DATA_DIR: dataDir });
     // Listening already, and the projections have not caught up.
-    const states = app.app.get<ReadModels>(READ_MODELS).statuses().map((status) => status.state);
+    const states = app.app
+      .get<ReadModels>(READ_MODELS)
+      .statuses()
+      .map((status) => status.state);
     const names = app.app.get<ReadModels>(READ_MODELS).projections.map((projection) => projection.name);
-    expect(names).toEqual(['organizations', 'correlations', 'sign-ins', 'organization-history', 'traffic', 'member-security']);
+    expect(names).toEqual([
+      'organizations',
+      'correlations',
+      'sign-ins',
+      'organization-history',
+      'traffic',
+      'member-security',
+    ]);
     expect(states).toEqual(names.map(() => 'catching-up'));
 
     const api = httpClient(app.baseUrl);

@@ -26,7 +26,9 @@ afterAll(async () => {
 });
 
 function lagOf(metrics: string, projection: string): number {
-  const line = metrics.split('\n').find((entry) => entry.startsWith(`chorus_projection_lag_events{projection="${projection}"}`));
+  const line = metrics
+    .split('\n')
+    .find((entry) => entry.startsWith(`chorus_projection_lag_events{projection="${projection}"}`));
   return Number(line?.split(' ').at(-1));
 }
 
@@ -39,7 +41,11 @@ describe('the probes during a catch-up', () => {
     expect(live.status).toBe(200);
     expect(live.body).toEqual({ live: true });
 
-    const answers: { status: number; metrics: string; body: { ready: boolean; projections: { name: string; state: string; lag: number }[] } }[] = [];
+    const answers: {
+      status: number;
+      metrics: string;
+      body: { ready: boolean; projections: { name: string; state: string; lag: number }[] };
+    }[] = [];
     for (;;) {
       const metrics = (await api.get('/metrics')).text;
       const ready = await api.get('/health/ready');
@@ -63,7 +69,8 @@ describe('the probes during a catch-up', () => {
     const last = answers.at(-1);
     expect(last?.body).toMatchObject({ ready: true });
     expect(last?.body.projections.length).toBeGreaterThanOrEqual(2);
-    for (const { state, lag } of last?.body.projections ?? []) expect({ state, lag }).toEqual({ state: 'live', lag: 0 });
+    for (const { state, lag } of last?.body.projections ?? [])
+      expect({ state, lag }).toEqual({ state: 'live', lag: 0 });
     const metrics = (await api.get('/metrics')).text;
     expect(metrics).toMatch(/^chorus_ready 1$/m);
     expect(lagOf(metrics, 'organizations')).toBe(0);

@@ -1,4 +1,5 @@
-// How a request finds its route: the paths Express matches (letter case, trailing slash) and those it refuses with the 404 problem.
+// How a request finds its route: the paths Express matches (letter case, trailing slash) and those it refuses with the
+// 404 problem.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { httpClient, type HttpClient } from '../support/http-client.js';
 import { startApp, type RunningApp } from '../support/start-app.js';
@@ -17,7 +18,8 @@ afterAll(async () => {
 
 describe('routing', () => {
   it('matches paths in any letter case and with a trailing slash, not with an encoded letter or another segment', async () => {
-    for (const path of ['/health/live', '/HEALTH/Live', '/health/live/']) expect((await api.get(path)).body).toEqual({ live: true });
+    for (const path of ['/health/live', '/HEALTH/Live', '/health/live/'])
+      expect((await api.get(path)).body).toEqual({ live: true });
     for (const path of ['/h%65alth/live', '/healthz/live', '//health/live', '/health/live/x']) {
       const answer = await api.get(path);
       expect(answer.status).toBe(404);

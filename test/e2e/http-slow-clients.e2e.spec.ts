@@ -51,7 +51,9 @@ function slowClient(baseUrl: string, head: string, drip: string): Promise<Ending
 function keptAlive(baseUrl: string): Promise<{ socket: net.Socket; closed: Promise<void> }> {
   const { hostname, port } = new URL(baseUrl);
   return new Promise((resolve, reject) => {
-    const socket = net.connect(Number(port), hostname, () => socket.write('GET /health HTTP/1.1\r\nHost: chorus.test\r\n\r\n'));
+    const socket = net.connect(Number(port), hostname, () =>
+      socket.write('GET /health HTTP/1.1\r\nHost: chorus.test\r\n\r\n'),
+    );
     const closed = new Promise<void>((done) => socket.once('close', () => done()));
     socket.on('error', () => undefined);
     socket.once('data', () => resolve({ socket, closed }));
@@ -68,7 +70,12 @@ describe('slow clients', () => {
 
   it('applies the configured limits to the HTTP server', () => {
     const server = app.app.getHttpServer();
-    expect({ headers: server.headersTimeout, request: server.requestTimeout, keepAlive: server.keepAliveTimeout, max: server.maxConnections }).toEqual({
+    expect({
+      headers: server.headersTimeout,
+      request: server.requestTimeout,
+      keepAlive: server.keepAliveTimeout,
+      max: server.maxConnections,
+    }).toEqual({
       headers: 500,
       request: 1_000,
       keepAlive: 300,
@@ -77,13 +84,18 @@ describe('slow clients', () => {
   });
 
   it('cuts off a client that sends its headers a byte at a time (408)', async () => {
-    const ending = await slowClient(app.baseUrl, 'GET /health HTTP/1.1\r\nHost: chorus.test\r\n', 'X-Slow: still coming\r\n');
+    const ending = await slowClient(
+      app.baseUrl,
+      'GET /health HTTP/1.1\r\nHost: chorus.test\r\n',
+      'X-Slow: still coming\r\n',
+    );
     expect(ending.closedByServer).toBe(true);
     expect(ending.received).toMatch(/^HTTP\/1\.1 408 /);
   });
 
   it('cuts off a client that sends its body a byte at a time (408)', async () => {
-    const head = 'POST /organizations HTTP/1.1\r\nHost: chorus.test\r\nContent-Type: application/json\r\nContent-Length: 10000\r\n\r\n{"name":"';
+    const head =
+      'POST /organizations HTTP/1.1\r\nHost: chorus.test\r\nContent-Type: application/json\r\nContent-Length: 10000\r\n\r\n{"name":"';
     const ending = await slowClient(app.baseUrl, head, 'a');
     expect(ending.closedByServer).toBe(true);
     expect(ending.received).toMatch(/^HTTP\/1\.1 408 /);
@@ -96,7 +108,10 @@ describe('slow clients', () => {
 
   it('closes a kept-alive connection once it has been idle for HTTP_KEEP_ALIVE_TIMEOUT_MS', async () => {
     const { closed } = await keptAlive(app.baseUrl);
-    const outcome = await Promise.race([closed.then(() => 'closed by the server'), new Promise((resolve) => setTimeout(() => resolve('still open'), patienceMs))]);
+    const outcome = await Promise.race([
+      closed.then(() => 'closed by the server'),
+      new Promise((resolve) => setTimeout(() => resolve('still open'), patienceMs)),
+    ]);
     expect(outcome).toBe('closed by the server');
   });
 });
@@ -109,7 +124,9 @@ describe('HTTP_MAX_CONNECTIONS', () => {
   afterAll(() => app.close());
 
   const openConnections = (): Promise<number> =>
-    new Promise((resolve, reject) => app.app.getHttpServer().getConnections((error, count) => (error ? reject(error) : resolve(count))));
+    new Promise((resolve, reject) =>
+      app.app.getHttpServer().getConnections((error, count) => (error ? reject(error) : resolve(count))),
+    );
 
   it('refuses connections beyond the cap as they arrive, and serves again once one closes', async () => {
     const held = await Promise.all([keptAlive(app.baseUrl), keptAlive(app.baseUrl), keptAlive(app.baseUrl)]);

@@ -23,7 +23,15 @@ async function forgotWithForgedAddresses(running: AuthApp, count: number): Promi
   const statuses: number[] = [];
   for (let index = 0; index < count; index += 1) {
     const forged = `198.51.100.${index + 1}`;
-    statuses.push((await browser.post('/forgot', { email: `nobody${index}@example.com` }, { headers: { 'x-forwarded-for': forged } })).status);
+    statuses.push(
+      (
+        await browser.post(
+          '/forgot',
+          { email: `nobody${index}@example.com` },
+          { headers: { 'x-forwarded-for': forged } },
+        )
+      ).status,
+    );
   }
   return statuses;
 }

@@ -36,12 +36,17 @@ const cli = () => newCommandContext('cli');
 async function organization(name: string): Promise<string> {
   const commands = app.app.get(CommandBus);
   const { id } = await commands.execute(new CreateOrganizationCommand({ name }, cli()));
-  await commands.execute(new ChangeOrganizationCommand(id, { type: 'AssignPlan', data: { line: 'classic', plan: 'professional' } }, cli()));
-  await commands.execute(new AddMemberCommand(id, { email: 'owner@delivery.example', role: 'owner', userId: ownerId }, cli()));
+  await commands.execute(
+    new ChangeOrganizationCommand(id, { type: 'AssignPlan', data: { line: 'classic', plan: 'professional' } }, cli()),
+  );
+  await commands.execute(
+    new AddMemberCommand(id, { email: 'owner@delivery.example', role: 'owner', userId: ownerId }, cli()),
+  );
   return id;
 }
 
-const add = (organizationId: string, email: string) => owner.post(`/organizations/${organizationId}/members`, { email, role: 'member' });
+const add = (organizationId: string, email: string) =>
+  owner.post(`/organizations/${organizationId}/members`, { email, role: 'member' });
 
 const mailsTo = (address: string) => inbox.received.filter((mail) => mail.to.includes(address));
 
@@ -74,11 +79,17 @@ describe('a member address the mailer would read otherwise', () => {
     const organizationId = await organization('Forms');
     const head = await app.store.headPosition();
     const answer = await add(organizationId, email);
-    expect({ status: answer.status, type: answer.headers.get('content-type'), code: answer.body.code, detail: answer.body.detail }).toEqual({
+    expect({
+      status: answer.status,
+      type: answer.headers.get('content-type'),
+      code: answer.body.code,
+      detail: answer.body.detail,
+    }).toEqual({
       status: 400,
       type: expect.stringContaining('application/problem+json'),
       code: 'VALIDATION_FAILED',
-      detail: 'Enter one e-mail address, such as name@example.com, without spaces, commas, quotes, angle brackets or hidden characters.',
+      detail:
+        'Enter one e-mail address, such as name@example.com, without spaces, commas, quotes, angle brackets or hidden characters.',
     });
     expect(await app.store.headPosition()).toBe(head);
   });
@@ -95,7 +106,11 @@ describe('a mail refused for good', () => {
     const revision = read.found ? (read.events[0]?.revision ?? 0n) : 0n;
     const legacyMetadata = { actor: 'cli', correlationId: randomUUID(), causationId: randomUUID(), invitation: 'owed' };
     const legacyData = { userId: legacyUserId, email: 'a@x:', role: 'member', chorusUser: false };
-    await app.store.append(stream, [{ id: randomUUID(), type: 'MemberAdded', data: legacyData, metadata: legacyMetadata }], revision);
+    await app.store.append(
+      stream,
+      [{ id: randomUUID(), type: 'MemberAdded', data: legacyData, metadata: legacyMetadata }],
+      revision,
+    );
     const emails = Array.from({ length: 70 }, (_, index) => `seventy-${index}@delivery.example`);
     // The second of them has no mailbox: the mail server refuses it at RCPT TO (550).
     inbox.refusedRecipients.set('seventy-1@delivery.example', 550);
@@ -104,13 +119,21 @@ describe('a mail refused for good', () => {
     expect(answers.map((answer) => answer.status)).toEqual(emails.map(() => 201));
 
     const others = emails.filter((email) => email !== 'seventy-1@delivery.example');
-    await eventually('an invitation to each of the 69 others', () => others.every((email) => mailsTo(email).length === 1));
+    await eventually('an invitation to each of the 69 others', () =>
+      others.every((email) => mailsTo(email).length === 1),
+    );
     expect(mailsTo('seventy-1@delivery.example')).toEqual([]);
     expect(inbox.recipientAttempts.get('seventy-1@delivery.example')).toBe(1);
-    await eventually('both refusals recorded', async () => (await invitationEvents(legacyUserId)).some((event) => event.type === 'InvitationFailed'));
+    await eventually('both refusals recorded', async () =>
+      (await invitationEvents(legacyUserId)).some((event) => event.type === 'InvitationFailed'),
+    );
     const refusedId = answers[1]?.body.userId as string;
-    await eventually('the 550 recorded', async () => (await invitationEvents(refusedId)).some((event) => event.type === 'InvitationFailed'));
-    expect((await invitationEvents(legacyUserId)).map((event) => [event.type, (event.data as { reason?: string }).reason])).toEqual([
+    await eventually('the 550 recorded', async () =>
+      (await invitationEvents(refusedId)).some((event) => event.type === 'InvitationFailed'),
+    );
+    expect(
+      (await invitationEvents(legacyUserId)).map((event) => [event.type, (event.data as { reason?: string }).reason]),
+    ).toEqual([
       ['InvitationSent', undefined],
       ['InvitationFailed', 'address_refused'],
     ]);
@@ -119,10 +142,14 @@ describe('a mail refused for good', () => {
 
     // Shown to those who manage the members: the organization of each refused address, and no other.
     const shown = await owner.get(`/organizations/${first}/members/invitation-failures`);
-    expect(shown.body.failures).toEqual([{ userId: legacyUserId, email: 'a@x:', reason: 'address_refused', at: expect.any(String) }]);
+    expect(shown.body.failures).toEqual([
+      { userId: legacyUserId, email: 'a@x:', reason: 'address_refused', at: expect.any(String) },
+    ]);
     const second = await owner.get(`/organizations/${organizations[1] ?? ''}/members/invitation-failures`);
     expect(second.body.failures).toEqual([{ userId: refusedId, ...refusal, at: expect.any(String) }]);
-    expect((await owner.get(`/organizations/${organizations[2] ?? ''}/members/invitation-failures`)).body.failures).toEqual([]);
+    expect(
+      (await owner.get(`/organizations/${organizations[2] ?? ''}/members/invitation-failures`)).body.failures,
+    ).toEqual([]);
   }, 60_000);
 
   it('is not shown to a member who does not manage members', async () => {
@@ -141,10 +168,16 @@ describe('a mail the mail server cannot take for now', () => {
     const emails = Array.from({ length: 80 }, (_, index) => `busy-${index}@delivery.example`);
     for (const email of emails) expect((await add(organizationId, email)).status).toBe(201);
     await eventually('the 79 after it mailed', () => emails.slice(1).every((email) => mailsTo(email).length === 1));
-    await eventually('the refused one tried again', () => (inbox.recipientAttempts.get('busy-0@delivery.example') ?? 0) >= 2);
+    await eventually(
+      'the refused one tried again',
+      () => (inbox.recipientAttempts.get('busy-0@delivery.example') ?? 0) >= 2,
+    );
     expect(mailsTo('busy-0@delivery.example')).toEqual([]);
     inbox.refusedRecipients.delete('busy-0@delivery.example');
-    await eventually('the refused one mailed once the mail server takes it', () => mailsTo('busy-0@delivery.example').length === 1);
+    await eventually(
+      'the refused one mailed once the mail server takes it',
+      () => mailsTo('busy-0@delivery.example').length === 1,
+    );
   }, 60_000);
 });
 
@@ -160,7 +193,9 @@ describe("one organization's churn", () => {
     }
     await eventually("evil's hourly allowance for this person used", () => mailsTo(target).length >= 3);
     expect((await add(demo, target)).status).toBe(201);
-    await eventually("demo's invitation mailed", () => mailsTo(target).some((mail) => unfolded(mail).includes('Subject: You are invited to Demo on Chorus')));
+    await eventually("demo's invitation mailed", () =>
+      mailsTo(target).some((mail) => unfolded(mail).includes('Subject: You are invited to Demo on Chorus')),
+    );
   }, 60_000);
 });
 
@@ -172,12 +207,19 @@ describe('the add answer', () => {
     const unregistered = await add(organizationId, 'no-account@delivery.example');
     // The fields, the `invitation` value, and every other value's type.
     const shape = (body: Record<string, unknown>) =>
-      Object.fromEntries(Object.entries(body).map(([key, value]) => [key, key === 'invitation' ? value : typeof value]));
+      Object.fromEntries(
+        Object.entries(body).map(([key, value]) => [key, key === 'invitation' ? value : typeof value]),
+      );
     expect([registered.status, shape(registered.body)]).toEqual([unregistered.status, shape(unregistered.body)]);
     expect(registered.body.invitation).toBe('pending');
     expect(String(registered.body.userId)).toMatch(/^[0-9a-f-]{36}$/);
     expect(String(unregistered.body.userId)).toMatch(/^[0-9a-f-]{36}$/);
-    await eventually('both mailed', () => mailsTo('has-account@delivery.example').length === 1 && mailsTo('no-account@delivery.example').length === 1);
-    expect(unfolded(mailsTo('has-account@delivery.example')[0] ?? { to: [], raw: '' })).toContain('Subject: You were added to Same on Chorus');
+    await eventually(
+      'both mailed',
+      () => mailsTo('has-account@delivery.example').length === 1 && mailsTo('no-account@delivery.example').length === 1,
+    );
+    expect(unfolded(mailsTo('has-account@delivery.example')[0] ?? { to: [], raw: '' })).toContain(
+      'Subject: You were added to Same on Chorus',
+    );
   });
 });

@@ -21,8 +21,10 @@ let pending: { userId: string; position: number };
 let pendingOwner: { userId: string; position: number };
 let knownUserId: string;
 
-const linkIn = (mail: ReceivedMail): string => /https:\/\/chorus\.example\/invite\/([A-Za-z0-9_-]{64})/.exec(unfolded(mail))?.[1] ?? '';
-const resend = (browser: Browser, organizationId: string, userId: string) => browser.post(`/organizations/${organizationId}/members/${userId}/invitation`, {});
+const linkIn = (mail: ReceivedMail): string =>
+  /https:\/\/chorus\.example\/invite\/([A-Za-z0-9_-]{64})/.exec(unfolded(mail))?.[1] ?? '';
+const resend = (browser: Browser, organizationId: string, userId: string) =>
+  browser.post(`/organizations/${organizationId}/members/${userId}/invitation`, {});
 const invited = (position: number) => app.app.get<MemberInvitations>(MEMBER_INVITATIONS).handledUpTo(BigInt(position));
 
 beforeAll(async () => {
@@ -38,18 +40,26 @@ beforeAll(async () => {
   other = await app.createOrganization('Other', { userId: otherOwnerId, email: 'owner@other.example' });
   owner = await app.signedIn('owner', password);
   const otherOwner = await app.signedIn('other-owner', password);
-  expect((await owner.post(`/organizations/${acme}/members`, { email: 'admin@resend.example', role: 'admin' })).status).toBe(201);
-  expect((await owner.post(`/organizations/${acme}/members`, { email: 'member@resend.example', role: 'member' })).status).toBe(201);
-  expect((await otherOwner.post(`/organizations/${other}/members`, { email: 'admin@other.example', role: 'admin' })).status).toBe(201);
+  expect(
+    (await owner.post(`/organizations/${acme}/members`, { email: 'admin@resend.example', role: 'admin' })).status,
+  ).toBe(201);
+  expect(
+    (await owner.post(`/organizations/${acme}/members`, { email: 'member@resend.example', role: 'member' })).status,
+  ).toBe(201);
+  expect(
+    (await otherOwner.post(`/organizations/${other}/members`, { email: 'admin@other.example', role: 'admin' })).status,
+  ).toBe(201);
   admin = await app.signedIn('admin', password);
   plainMember = await app.signedIn('member', password);
   otherAdmin = await app.signedIn('other-admin', password);
 
   const first = inbox.next();
-  pending = (await owner.post(`/organizations/${acme}/members`, { email: 'grace@resend.example', role: 'member' })).body;
+  pending = (await owner.post(`/organizations/${acme}/members`, { email: 'grace@resend.example', role: 'member' }))
+    .body;
   await first;
   const second = inbox.next();
-  pendingOwner = (await owner.post(`/organizations/${acme}/members`, { email: 'olga@resend.example', role: 'owner' })).body;
+  pendingOwner = (await owner.post(`/organizations/${acme}/members`, { email: 'olga@resend.example', role: 'owner' }))
+    .body;
   await second;
   await invited(pendingOwner.position);
 }, 60_000);
@@ -62,16 +72,25 @@ afterAll(async () => {
 describe('POST /organizations/:id/members/:userId/invitation', () => {
   it('mails the invitation again with a new link that works, and records InvitationResent under the request', async () => {
     const mail = inbox.next();
-    const answer = await owner.post(`/organizations/${acme}/members/${pending.userId}/invitation`, {}, { headers: { 'x-correlation-id': 'resend-grace-1' } });
+    const answer = await owner.post(
+      `/organizations/${acme}/members/${pending.userId}/invitation`,
+      {},
+      { headers: { 'x-correlation-id': 'resend-grace-1' } },
+    );
 
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual({ id: acme, revision: expect.any(Number), position: expect.any(Number) });
     const received = await mail;
     expect(received.to).toEqual(['grace@resend.example']);
     expect(unfolded(received)).toContain('owner@resend.example added you to Resend');
-    expect((await app.browser().get(`/invitations/${linkIn(received)}`)).body).toMatchObject({ email: 'grace@resend.example', organizationName: 'Resend' });
+    expect((await app.browser().get(`/invitations/${linkIn(received)}`)).body).toMatchObject({
+      email: 'grace@resend.example',
+      organizationName: 'Resend',
+    });
 
-    const history = await owner.get(`/organizations/${acme}/history/events?limit=1&minPosition=${String(answer.body.position)}`);
+    const history = await owner.get(
+      `/organizations/${acme}/history/events?limit=1&minPosition=${String(answer.body.position)}`,
+    );
     expect(history.body.entries[0]).toMatchObject({
       type: 'InvitationResent',
       description: 'Invitation sent again: grace@resend.example',

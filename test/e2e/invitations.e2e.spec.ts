@@ -55,7 +55,9 @@ async function eventually(probe: () => Promise<boolean>, deadlineMs = 5_000): Pr
 
 const memberNamed = async (email: string) => {
   const { body } = await owner.get(`/organizations/${organizationId}`);
-  return (body.members as { email: string; invited: boolean; userId: string }[]).find((member) => member.email === email);
+  return (body.members as { email: string; invited: boolean; userId: string }[]).find(
+    (member) => member.email === email,
+  );
 };
 
 describe('adding an address that has no account', () => {
@@ -64,7 +66,11 @@ describe('adding an address that has no account', () => {
 
   it('sends an invitation mail with a link to PUBLIC_URL/invite/<token>, saying who invited to what', async () => {
     const mail = inbox.next();
-    const answer = await owner.post(`/organizations/${organizationId}/members`, { email: 'grace@invites.example', role: 'admin' }, { headers: { 'x-correlation-id': 'add-grace-1' } });
+    const answer = await owner.post(
+      `/organizations/${organizationId}/members`,
+      { email: 'grace@invites.example', role: 'admin' },
+      { headers: { 'x-correlation-id': 'add-grace-1' } },
+    );
 
     expect(answer.status).toBe(201);
     added = answer.body;
@@ -83,9 +89,15 @@ describe('adding an address that has no account', () => {
       ['InvitationSent', `${ownerActor}:add-grace-1`, ownerActor],
       ['InvitationMailed', `${ownerActor}:add-grace-1`, ownerActor],
     ]);
-    const organization = await app.store.readStream(`organization-${organizationId}`, { direction: 'backwards', maxCount: 1 });
+    const organization = await app.store.readStream(`organization-${organizationId}`, {
+      direction: 'backwards',
+      maxCount: 1,
+    });
     const memberAdded = organization.found ? organization.events[0] : undefined;
-    expect(memberAdded).toMatchObject({ type: 'MemberAdded', metadata: { correlationId: `${ownerActor}:add-grace-1`, invitation: 'owed' } });
+    expect(memberAdded).toMatchObject({
+      type: 'MemberAdded',
+      metadata: { correlationId: `${ownerActor}:add-grace-1`, invitation: 'owed' },
+    });
     expect(events[0]?.metadata.causationId).toBe(memberAdded?.id);
     expect(events[0]?.data).toMatchObject({ memberAddedEventId: memberAdded?.id });
     expect(JSON.stringify(events.map((event) => [event.data, event.metadata]))).not.toContain(token);
@@ -98,14 +110,23 @@ describe('adding an address that has no account', () => {
   it('GET /invitations/:token says what the invitation is for, valid 7 days', async () => {
     const answer = await app.browser().get(`/invitations/${token}`);
     expect(answer.status).toBe(200);
-    expect(answer.body).toEqual({ email: 'grace@invites.example', organizationName: 'Invites', expiresAt: expect.any(String), singleSignOn: null });
+    expect(answer.body).toEqual({
+      email: 'grace@invites.example',
+      organizationName: 'Invites',
+      expiresAt: expect.any(String),
+      singleSignOn: null,
+    });
     expect(new Date(answer.body.expiresAt).getTime() - app.clock.now().getTime()).toBe(7 * 24 * 3_600_000);
     expect(answer.headers.get('cache-control')).toBe('no-store');
   });
 
   it('POST /invitations/accept needs the page XSRF token, like the login form', async () => {
     const browser = await onInvitationPage(token);
-    const forged = await browser.post('/invitations/accept', { token, password: 'a passphrase of my own' }, { xsrf: false });
+    const forged = await browser.post(
+      '/invitations/accept',
+      { token, password: 'a passphrase of my own' },
+      { xsrf: false },
+    );
     expect({ status: forged.status, code: forged.body.code }).toEqual({ status: 403, code: 'XSRF_INVALID' });
   });
 
@@ -125,15 +146,22 @@ describe('adding an address that has no account', () => {
     expect(accepted.status).toBe(204);
 
     const session = await browser.get('/session');
-    expect(session.body).toMatchObject({ user: { id: added.userId, email: 'grace@invites.example' }, organizations: [{ id: organizationId, role: 'admin' }] });
+    expect(session.body).toMatchObject({
+      user: { id: added.userId, email: 'grace@invites.example' },
+      organizations: [{ id: organizationId, role: 'admin' }],
+    });
     expect((await browser.open('/')).location).toBe('/app');
-    expect((await browser.get('/sessions')).body.sessions).toEqual([expect.objectContaining({ method: 'invitation', current: true })]);
+    expect((await browser.get('/sessions')).body.sessions).toEqual([
+      expect.objectContaining({ method: 'invitation', current: true }),
+    ]);
     // The read model learns of the first sign-in from the event log, a moment after it was recorded.
     expect(await eventually(async () => (await memberNamed('grace@invites.example'))?.invited === false)).toBe(true);
 
     const login = app.browser();
     await login.open('/login');
-    expect((await login.post('/login', { username: 'grace@invites.example', password: 'a passphrase of my own' })).status).toBe(204);
+    expect(
+      (await login.post('/login', { username: 'grace@invites.example', password: 'a passphrase of my own' })).status,
+    ).toBe(204);
   });
 
   it('works once: the link is INVALID_TOKEN afterwards', async () => {
@@ -147,8 +175,14 @@ describe('adding an address that has no account', () => {
 describe('adding an address that has an account', () => {
   it('answers as for one without, and mails a notice that they were added, with no invitation link', async () => {
     const mail = inbox.next();
-    const answer = await owner.post(`/organizations/${organizationId}/members`, { email: 'known@invites.example', role: 'member' });
-    expect({ status: answer.status, invitation: answer.body.invitation }).toEqual({ status: 201, invitation: 'pending' });
+    const answer = await owner.post(`/organizations/${organizationId}/members`, {
+      email: 'known@invites.example',
+      role: 'member',
+    });
+    expect({ status: answer.status, invitation: answer.body.invitation }).toEqual({
+      status: 201,
+      invitation: 'pending',
+    });
     const received = await mail;
     expect(received.to).toEqual(['known@invites.example']);
     expect(unfolded(received)).toContain('Subject: You were added to Invites on Chorus');
@@ -160,20 +194,30 @@ describe('adding an address that has an account', () => {
 describe('an invitee removed before accepting', () => {
   it('finds the link spent: it neither makes the account nor opens a session', async () => {
     const mail = inbox.next();
-    const added = await owner.post(`/organizations/${organizationId}/members`, { email: 'hal@invites.example', role: 'member' });
+    const added = await owner.post(`/organizations/${organizationId}/members`, {
+      email: 'hal@invites.example',
+      role: 'member',
+    });
     expect(added.status).toBe(201);
     const token = invitationTokenIn(await mail);
     expect((await app.browser().get(`/invitations/${token}`)).status).toBe(200);
 
-    expect((await owner.request('DELETE', `/organizations/${organizationId}/members/${added.body.userId as string}`)).status).toBeLessThan(300);
+    expect(
+      (await owner.request('DELETE', `/organizations/${organizationId}/members/${added.body.userId as string}`)).status,
+    ).toBeLessThan(300);
 
-    expect((await app.browser().get(`/invitations/${token}`)).body).toMatchObject({ status: 400, code: 'INVALID_TOKEN' });
+    expect((await app.browser().get(`/invitations/${token}`)).body).toMatchObject({
+      status: 400,
+      code: 'INVALID_TOKEN',
+    });
     const browser = await onInvitationPage(token);
     const accepted = await browser.post('/invitations/accept', { token, password: 'a passphrase of my own' });
     expect({ status: accepted.status, code: accepted.body.code }).toEqual({ status: 400, code: 'INVALID_TOKEN' });
     expect((await browser.get('/session')).status).toBe(401);
     const login = app.browser();
     await login.open('/login');
-    expect((await login.post('/login', { username: 'hal@invites.example', password: 'a passphrase of my own' })).status).toBe(401);
+    expect(
+      (await login.post('/login', { username: 'hal@invites.example', password: 'a passphrase of my own' })).status,
+    ).toBe(401);
   });
 });

@@ -14,7 +14,9 @@ function sample(text: string, name: string, labels: Record<string, string> = {})
   for (const line of text.split('\n')) {
     const match = /^([a-z_:]+)(?:\{(.*)\})? (\S+)$/.exec(line);
     if (match === null || match[1] !== name) continue;
-    const present = Object.fromEntries([...(match[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((label) => [label[1], label[2]]));
+    const present = Object.fromEntries(
+      [...(match[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((label) => [label[1], label[2]]),
+    );
     if (Object.entries(labels).every(([key, value]) => present[key] === value)) total += Number(match[3]);
   }
   return total;
@@ -52,13 +54,19 @@ describe('GET /metrics after real traffic', () => {
 
     const after = await scrape();
     const route = { method: 'GET', route: '/organizations/:id' };
-    const count = (text: string, labels: Record<string, string>) => sample(text, 'chorus_http_request_duration_seconds_count', labels);
+    const count = (text: string, labels: Record<string, string>) =>
+      sample(text, 'chorus_http_request_duration_seconds_count', labels);
     expect(count(after, { ...route, status: '200' }) - count(before, { ...route, status: '200' })).toBe(3);
     expect(count(after, { ...route, status: '404' }) - count(before, { ...route, status: '404' })).toBe(1);
-    expect(count(after, { method: 'POST', route: '/organizations', status: '201' }) - count(before, { method: 'POST', route: '/organizations', status: '201' })).toBe(1);
+    expect(
+      count(after, { method: 'POST', route: '/organizations', status: '201' }) -
+        count(before, { method: 'POST', route: '/organizations', status: '201' }),
+    ).toBe(1);
     // The unknown path is counted under the pattern that answered it (the SPA's catch-all), not under its own.
     expect(count(after, { status: '404' }) - count(before, { status: '404' })).toBe(2);
-    expect(sample(after, 'chorus_http_request_duration_seconds_bucket', { ...route, status: '200', le: '+Inf' })).toBe(count(after, { ...route, status: '200' }));
+    expect(sample(after, 'chorus_http_request_duration_seconds_bucket', { ...route, status: '200', le: '+Inf' })).toBe(
+      count(after, { ...route, status: '200' }),
+    );
     expect(after).not.toContain(id);
     expect(after).not.toContain('no-such-organization');
     expect(after).not.toContain('/no/such/route');
@@ -68,7 +76,9 @@ describe('GET /metrics after real traffic', () => {
     const before = await scrape();
     const id = (await api.post('/organizations', { name: 'Counted' })).body.id as string;
     expect((await api.post(`/organizations/${id}/plan`, { line: 'classic', plan: 'essential' })).status).toBe(200);
-    expect((await api.post(`/organizations/${id}/sites`, { name: 'Blog', hostname: 'blog.counted.example' })).status).toBe(201);
+    expect(
+      (await api.post(`/organizations/${id}/sites`, { name: 'Blog', hostname: 'blog.counted.example' })).status,
+    ).toBe(201);
     // A site it does not have: a refusal of the domain, which appends nothing.
     const refused = await api.delete(`/organizations/${id}/sites/no-such-site`);
     const after = await scrape();
@@ -80,9 +90,12 @@ describe('GET /metrics after real traffic', () => {
     expect(moved({ command: 'AddSite', outcome: 'accepted' })).toBe(1);
     expect(refused.status).toBe(404);
     expect(moved({ command: 'RemoveSite', outcome: 'refused', code: 'NOT_FOUND' })).toBe(1);
-    const appends = (text: string) => sample(text, 'chorus_event_store_append_duration_seconds_count', { store: 'sqlite', outcome: 'ok' });
+    const appends = (text: string) =>
+      sample(text, 'chorus_event_store_append_duration_seconds_count', { store: 'sqlite', outcome: 'ok' });
     expect(appends(after) - appends(before)).toBeGreaterThanOrEqual(3);
-    expect(sample(after, 'chorus_event_store_append_duration_seconds_sum', { store: 'sqlite', outcome: 'ok' })).toBeGreaterThan(0);
+    expect(
+      sample(after, 'chorus_event_store_append_duration_seconds_sum', { store: 'sqlite', outcome: 'ok' }),
+    ).toBeGreaterThan(0);
   });
 
   it('counts sign-ins by outcome', async () => {
@@ -92,12 +105,17 @@ describe('GET /metrics after real traffic', () => {
     expect((await browser.post('/login', { username: 'ada', password: 'not the password' })).status).toBe(401);
     expect((await browser.post('/login', { username: 'ada', password })).status).toBe(204);
     // A callback from Google without the state this browser was given: refused, to the seed's page.
-    const callback = await fetch(`${app.baseUrl}/auth/google/callback?code=forged&state=forged`, { redirect: 'manual' });
+    const callback = await fetch(`${app.baseUrl}/auth/google/callback?code=forged&state=forged`, {
+      redirect: 'manual',
+    });
     expect(callback.status).toBe(302);
     expect(callback.headers.get('location')).toBe('/login?error=google');
     const after = await scrape();
-    const logins = (text: string, method: string, outcome: string) => sample(text, 'chorus_logins_total', { method, outcome });
-    expect(logins(after, 'password', 'invalid_credentials') - logins(before, 'password', 'invalid_credentials')).toBe(1);
+    const logins = (text: string, method: string, outcome: string) =>
+      sample(text, 'chorus_logins_total', { method, outcome });
+    expect(logins(after, 'password', 'invalid_credentials') - logins(before, 'password', 'invalid_credentials')).toBe(
+      1,
+    );
     expect(logins(after, 'password', 'success') - logins(before, 'password', 'success')).toBe(1);
     expect(logins(after, 'google', 'google_refused') - logins(before, 'google', 'google_refused')).toBe(1);
   });
@@ -116,7 +134,9 @@ describe('GET /metrics after real traffic', () => {
 describe('who may read /metrics', () => {
   it('without METRICS_TOKEN, refuses a request relayed by a proxy on this host (403)', async () => {
     for (const header of ['x-forwarded-for', 'forwarded', 'x-real-ip']) {
-      const answer = await httpClient(app.baseUrl).get('/metrics', { headers: { [header]: header === 'forwarded' ? 'for=203.0.113.9' : '203.0.113.9' } });
+      const answer = await httpClient(app.baseUrl).get('/metrics', {
+        headers: { [header]: header === 'forwarded' ? 'for=203.0.113.9' : '203.0.113.9' },
+      });
       expect(answer.status).toBe(403);
       expect(answer.headers.get('content-type')).toMatch(/^application\/problem\+json/);
       expect(answer.body).toMatchObject({ code: 'FORBIDDEN' });
@@ -156,7 +176,12 @@ describe('who may read /metrics', () => {
     });
 
     it('refuses a scrape without the token or with another one, even from loopback (401)', async () => {
-      const attempts: Record<string, string>[] = [{}, { authorization: 'Bearer a-metrics-token-of-some-lengtH' }, { authorization: `Basic ${token}` }, { authorization: `Bearer ${token}x` }];
+      const attempts: Record<string, string>[] = [
+        {},
+        { authorization: 'Bearer a-metrics-token-of-some-lengtH' },
+        { authorization: `Basic ${token}` },
+        { authorization: `Bearer ${token}x` },
+      ];
       for (const headers of attempts) {
         const answer = await httpClient(guarded.baseUrl).get('/metrics', { headers });
         expect(answer.status).toBe(401);
@@ -166,7 +191,9 @@ describe('who may read /metrics', () => {
     });
 
     it('answers the token from anywhere, relayed or not', async () => {
-      const answer = await httpClient(guarded.baseUrl).get('/metrics', { headers: { authorization: `Bearer ${token}`, 'x-forwarded-for': '203.0.113.9' } });
+      const answer = await httpClient(guarded.baseUrl).get('/metrics', {
+        headers: { authorization: `Bearer ${token}`, 'x-forwarded-for': '203.0.113.9' },
+      });
       expect(answer.status).toBe(200);
       expect(answer.text).toContain('chorus_http_request_duration_seconds');
     });

@@ -31,7 +31,11 @@ async function bulk(key: string, organizationId: string) {
     headers: { 'content-type': 'application/json', ...bearer(key) },
     body: JSON.stringify({ context: { targetingKey: organizationId } }),
   });
-  return { status: response.status, etag: response.headers.get('etag'), body: (await response.json()) as Record<string, unknown> };
+  return {
+    status: response.status,
+    etag: response.headers.get('etag'),
+    body: (await response.json()) as Record<string, unknown>,
+  };
 }
 
 async function stream(path: string, key: string): Promise<EventStreamReader> {
@@ -44,7 +48,9 @@ const dataOf = (event: ServerSentEvent) => JSON.parse(event.data) as Record<stri
 
 beforeAll(async () => {
   running = await startApp({ LOG_LEVEL: 'warn' });
-  admin = httpClient(running.baseUrl, { apiKey: await createApiKey(running.app, ['organizations:read', 'organizations:write']) });
+  admin = httpClient(running.baseUrl, {
+    apiKey: await createApiKey(running.app, ['organizations:read', 'organizations:write']),
+  });
   acme = await createOrganization(admin, { plan: { line: 'classic', plan: 'enterprise' }, limits: { users: 3 } });
   globex = await createOrganization(admin, { plan: { line: 'chorus', plan: 'teams' }, chorus: { enabled: true } });
   acmeKey = await createApiKey(running.app, ['entitlements:read'], 'acme only', acme);
@@ -65,7 +71,9 @@ describe("OFREP's event streams (ADR-0008)", () => {
   it('names the event stream in the bulk evaluation, on the OFREP origin', async () => {
     const answer = await bulk(acmeKey, acme);
     expect(answer.status).toBe(200);
-    expect(answer.body.eventStreams).toEqual([{ type: 'sse', endpoint: { requestUri: `/ofrep/v1/event-stream?targetingKey=${acme}` } }]);
+    expect(answer.body.eventStreams).toEqual([
+      { type: 'sse', endpoint: { requestUri: `/ofrep/v1/event-stream?targetingKey=${acme}` } },
+    ]);
   });
 
   it('sends refetchEvaluation with the new ETag, which the stock web provider follows without polling', async () => {
@@ -75,7 +83,10 @@ describe("OFREP's event streams (ADR-0008)", () => {
     const open = new Promise<void>((resolve) => (opened = resolve));
     class KeyedEventSource extends NodeEventSource {
       constructor(url: string | URL, init?: EventSourceInit) {
-        super(url, { ...init, fetch: (input, request) => fetch(input, { ...request, headers: { ...request?.headers, ...bearer(acmeKey) } }) });
+        super(url, {
+          ...init,
+          fetch: (input, request) => fetch(input, { ...request, headers: { ...request?.headers, ...bearer(acmeKey) } }),
+        });
         this.addEventListener('open', () => opened());
       }
     }
@@ -83,7 +94,14 @@ describe("OFREP's event streams (ADR-0008)", () => {
     global.EventSource = KeyedEventSource;
     try {
       await OpenFeature.setContext({ targetingKey: acme });
-      await OpenFeature.setProviderAndWait(new OFREPWebProvider({ baseUrl: running.baseUrl, headers: [['Authorization', `Bearer ${acmeKey}`]], cacheMode: 'disabled', pollInterval: 0 }));
+      await OpenFeature.setProviderAndWait(
+        new OFREPWebProvider({
+          baseUrl: running.baseUrl,
+          headers: [['Authorization', `Bearer ${acmeKey}`]],
+          cacheMode: 'disabled',
+          pollInterval: 0,
+        }),
+      );
       const flags = OpenFeature.getClient();
       expect(flags.getObjectValue('limits.users', {})).toMatchObject({ limit: 3 });
       await open;
@@ -101,19 +119,32 @@ describe("OFREP's event streams (ADR-0008)", () => {
   it("carries the organization's own events only, refuses another's as OFREP refuses its evaluation, and needs credentials", async () => {
     const acmeEvents = await stream(`/ofrep/v1/event-stream?targetingKey=${acme}`, acmeKey);
     const globexEvents = await stream(`/ofrep/v1/event-stream?targetingKey=${globex}`, globexKey);
-    expect([acmeEvents.status, acmeEvents.headers.get('content-type')]).toEqual([200, 'text/event-stream; charset=utf-8']);
+    expect([acmeEvents.status, acmeEvents.headers.get('content-type')]).toEqual([
+      200,
+      'text/event-stream; charset=utf-8',
+    ]);
 
     expect((await admin.put(`/organizations/${globex}/limits`, { users: 9 })).status).toBe(200);
     const globexChange = await globexEvents.next();
-    expect({ event: globexChange.event, data: dataOf(globexChange) }).toEqual({ event: 'message', data: { type: 'refetchEvaluation', etag: (await bulk(globexKey, globex)).etag } });
+    expect({ event: globexChange.event, data: dataOf(globexChange) }).toEqual({
+      event: 'message',
+      data: { type: 'refetchEvaluation', etag: (await bulk(globexKey, globex)).etag },
+    });
     expect(globexChange.id).toMatch(/^\d+$/);
 
     // The first event acme's stream gets is acme's own: globex's change was not sent to it.
     expect((await admin.put(`/organizations/${acme}/limits`, { users: 8 })).status).toBe(200);
-    expect(dataOf(await acmeEvents.next())).toEqual({ type: 'refetchEvaluation', etag: (await bulk(acmeKey, acme)).etag });
+    expect(dataOf(await acmeEvents.next())).toEqual({
+      type: 'refetchEvaluation',
+      etag: (await bulk(acmeKey, acme)).etag,
+    });
 
-    const refused = await fetch(`${running.baseUrl}/ofrep/v1/event-stream?targetingKey=${globex}`, { headers: bearer(acmeKey) });
-    const unknown = await fetch(`${running.baseUrl}/ofrep/v1/event-stream?targetingKey=no-such-organization`, { headers: bearer(acmeKey) });
+    const refused = await fetch(`${running.baseUrl}/ofrep/v1/event-stream?targetingKey=${globex}`, {
+      headers: bearer(acmeKey),
+    });
+    const unknown = await fetch(`${running.baseUrl}/ofrep/v1/event-stream?targetingKey=no-such-organization`, {
+      headers: bearer(acmeKey),
+    });
     const refusedBody = await refused.json();
     expect([refused.status, refusedBody]).toEqual([unknown.status, await unknown.json()]);
     expect(refusedBody).toMatchObject({ errorCode: 'INVALID_CONTEXT' });
@@ -122,21 +153,30 @@ describe("OFREP's event streams (ADR-0008)", () => {
   });
 
   it('sends traffic reports as one change per organization per second, on both change streams', async () => {
-    const initech = await createOrganization(admin, { plan: { line: 'chorus', plan: 'teams' }, chorus: { enabled: true } });
+    const initech = await createOrganization(admin, {
+      plan: { line: 'chorus', plan: 'teams' },
+      chorus: { enabled: true },
+    });
     const key = await createApiKey(running.app, ['entitlements:read'], 'initech only', initech);
-    const collector = httpClient(running.baseUrl, { apiKey: await createApiKey(running.app, ['usage:write'], 'initech collector', initech) });
+    const collector = httpClient(running.baseUrl, {
+      apiKey: await createApiKey(running.app, ['usage:write'], 'initech collector', initech),
+    });
     // Ahead of the change its creation sent on the system clock; a sleep ends only when the test advances it.
     const clock = new SteppedClock(new Date(Date.now() + 5_000));
     running.app.get(IdentityClock).pin(clock);
     const ofrepEvents = await stream(`/ofrep/v1/event-stream?targetingKey=${initech}`, key);
     const chorusEvents = await stream('/entitlements/changes', key);
     const report = async (index: number) => {
-      const answer = await collector.post('/usage', { reports: [{ id: `r-${index}`, organizationId: initech, quantity: 10, occurredAt: clock.now().toISOString() }] });
+      const answer = await collector.post('/usage', {
+        reports: [{ id: `r-${index}`, organizationId: initech, quantity: 10, occurredAt: clock.now().toISOString() }],
+      });
       expect(answer.status).toBe(202);
     };
     const traffic = async () => {
       const answer = await bulk(key, initech);
-      const flag = (answer.body.flags as { key: string; value: { used: number } }[]).find((candidate) => candidate.key === 'limits.trafficPerMonth');
+      const flag = (answer.body.flags as { key: string; value: { used: number } }[]).find(
+        (candidate) => candidate.key === 'limits.trafficPerMonth',
+      );
       return { used: flag?.value.used, etag: answer.etag };
     };
 

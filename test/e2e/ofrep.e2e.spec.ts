@@ -16,13 +16,18 @@ let acme: string;
 let globex: string;
 
 async function client(domain: string, key: string): Promise<Client> {
-  await OpenFeature.setProviderAndWait(domain, new OFREPProvider({ baseUrl: running.baseUrl, headers: [['Authorization', `Bearer ${key}`]] }));
+  await OpenFeature.setProviderAndWait(
+    domain,
+    new OFREPProvider({ baseUrl: running.baseUrl, headers: [['Authorization', `Bearer ${key}`]] }),
+  );
   return OpenFeature.getClient(domain);
 }
 
 beforeAll(async () => {
   running = await startApp({ LOG_LEVEL: 'warn' });
-  admin = httpClient(running.baseUrl, { apiKey: await createApiKey(running.app, ['organizations:read', 'organizations:write']) });
+  admin = httpClient(running.baseUrl, {
+    apiKey: await createApiKey(running.app, ['organizations:read', 'organizations:write']),
+  });
   acme = await createOrganization(admin, { plan: { line: 'classic', plan: 'enterprise' }, limits: { users: 3 } });
   globex = await createOrganization(admin, { plan: { line: 'chorus', plan: 'teams' }, chorus: { enabled: true } });
 });
@@ -38,24 +43,39 @@ describe('OFREP with the stock provider', () => {
     const view = (await admin.get(`/organizations/${globex}`)).body;
     const context = { targetingKey: globex };
     for (const key of ENTITLEMENT_KEYS) {
-      const details = key === 'plan' ? await flags.getStringDetails(key, 'x', context) : key.startsWith('limits.') ? await flags.getObjectDetails(key, {}, context) : await flags.getBooleanDetails(key, false, context);
-      expect({ key, errorCode: details.errorCode, reason: details.reason }).toEqual({ key, errorCode: undefined, reason: 'TARGETING_MATCH' });
+      const details =
+        key === 'plan'
+          ? await flags.getStringDetails(key, 'x', context)
+          : key.startsWith('limits.')
+            ? await flags.getObjectDetails(key, {}, context)
+            : await flags.getBooleanDetails(key, false, context);
+      expect({ key, errorCode: details.errorCode, reason: details.reason }).toEqual({
+        key,
+        errorCode: undefined,
+        reason: 'TARGETING_MATCH',
+      });
       expect(details.flagMetadata.position).toEqual(expect.any(Number));
     }
     expect((await flags.getStringDetails('plan', 'x', context)).value).toBe('chorus:teams');
     expect((await flags.getBooleanDetails('chorus', false, context)).value).toBe(true);
     for (const [feature, on] of Object.entries(view.chorusFeatures as Record<string, boolean>)) {
-      expect({ feature, on: (await flags.getBooleanDetails(`chorus.${feature}`, !on, context)).value }).toEqual({ feature, on });
+      expect({ feature, on: (await flags.getBooleanDetails(`chorus.${feature}`, !on, context)).value }).toEqual({
+        feature,
+        on,
+      });
     }
     expect((await flags.getBooleanDetails('multiSite', false, context)).value).toBe(view.features.multiSite);
   });
 
   it('sees a change right after the command that made it', async () => {
     const flags = await client('changes', await createApiKey(running.app, ['entitlements:read']));
-    const users = async () => (await flags.getObjectValue('limits.users', {}, { targetingKey: acme })) as Record<string, JsonValue>;
+    const users = async () =>
+      (await flags.getObjectValue('limits.users', {}, { targetingKey: acme })) as Record<string, JsonValue>;
     expect(await users()).toEqual({ limit: 3, used: 0, remaining: 3, exceeded: false, exceededBy: 0, override: false });
 
-    expect((await admin.post(`/organizations/${acme}/members`, { email: 'ann@example.com', role: 'owner' })).status).toBe(201);
+    expect(
+      (await admin.post(`/organizations/${acme}/members`, { email: 'ann@example.com', role: 'owner' })).status,
+    ).toBe(201);
     expect(await users()).toMatchObject({ used: 1, remaining: 2 });
 
     expect((await admin.put(`/organizations/${acme}/limits`, { users: 1 })).status).toBe(200);
@@ -65,9 +85,14 @@ describe('OFREP with the stock provider', () => {
   it("answers the protocol's errors, which the SDK reports with the default value", async () => {
     const flags = await client('errors', await createApiKey(running.app, ['entitlements:read']));
     const unknownFlag = await flags.getBooleanDetails('chorus.teleportation', false, { targetingKey: acme });
-    expect({ value: unknownFlag.value, errorCode: unknownFlag.errorCode }).toEqual({ value: false, errorCode: 'FLAG_NOT_FOUND' });
+    expect({ value: unknownFlag.value, errorCode: unknownFlag.errorCode }).toEqual({
+      value: false,
+      errorCode: 'FLAG_NOT_FOUND',
+    });
     expect((await flags.getBooleanDetails('chorus', true, {})).errorCode).toBe('TARGETING_KEY_MISSING');
-    expect((await flags.getBooleanDetails('chorus', true, { targetingKey: 'no-such-organization' })).errorCode).toBe('INVALID_CONTEXT');
+    expect((await flags.getBooleanDetails('chorus', true, { targetingKey: 'no-such-organization' })).errorCode).toBe(
+      'INVALID_CONTEXT',
+    );
     expect((await flags.getStringDetails('chorus', 'x', { targetingKey: acme })).errorCode).toBe('TYPE_MISMATCH');
   });
 
@@ -75,7 +100,10 @@ describe('OFREP with the stock provider', () => {
     const flags = await client('bound', await createApiKey(running.app, ['entitlements:read'], 'acme only', acme));
     expect((await flags.getStringDetails('plan', 'x', { targetingKey: acme })).value).toBe('classic:enterprise');
     const elsewhere = await flags.getStringDetails('plan', 'x', { targetingKey: globex });
-    expect({ value: elsewhere.value, errorCode: elsewhere.errorCode }).toEqual({ value: 'x', errorCode: 'INVALID_CONTEXT' });
+    expect({ value: elsewhere.value, errorCode: elsewhere.errorCode }).toEqual({
+      value: 'x',
+      errorCode: 'INVALID_CONTEXT',
+    });
 
     const withoutScope = await client('no-scope', await createApiKey(running.app, ['organizations:read']));
     const refused = await withoutScope.getStringDetails('plan', 'x', { targetingKey: acme });
@@ -96,7 +124,10 @@ describe('OFREP bulk evaluation', () => {
     const etag = first.headers.get('etag') as string;
 
     // A change that moves no flag: a member's role.
-    expect((await admin.request('PATCH', `/organizations/${acme}/members/${added.body.userId}`, { json: { role: 'admin' } })).status).toBe(200);
+    expect(
+      (await admin.request('PATCH', `/organizations/${acme}/members/${added.body.userId}`, { json: { role: 'admin' } }))
+        .status,
+    ).toBe(200);
     expect((await api.post('/ofrep/v1/evaluate/flags', body, { headers: { 'if-none-match': etag } })).status).toBe(304);
 
     expect((await admin.put(`/organizations/${acme}/limits`, { users: 6 })).status).toBe(200);
@@ -107,11 +138,23 @@ describe('OFREP bulk evaluation', () => {
 
   it('refuses a malformed body with PARSE_ERROR and a missing targeting key with TARGETING_KEY_MISSING', async () => {
     const key = await createApiKey(running.app, ['entitlements:read']);
-    const raw = await fetch(`${running.baseUrl}/ofrep/v1/evaluate/flags/plan`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: '{"context":' });
-    expect({ status: raw.status, body: await raw.json() }).toEqual({ status: 400, body: { key: 'plan', errorCode: 'PARSE_ERROR', errorDetails: expect.any(String) } });
+    const raw = await fetch(`${running.baseUrl}/ofrep/v1/evaluate/flags/plan`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: '{"context":',
+    });
+    expect({ status: raw.status, body: await raw.json() }).toEqual({
+      status: 400,
+      body: { key: 'plan', errorCode: 'PARSE_ERROR', errorDetails: expect.any(String) },
+    });
     const api = httpClient(running.baseUrl, { apiKey: key });
     const missing = await api.post('/ofrep/v1/evaluate/flags', { context: {} });
-    expect({ status: missing.status, errorCode: missing.body.errorCode }).toEqual({ status: 400, errorCode: 'TARGETING_KEY_MISSING' });
-    expect((await httpClient(running.baseUrl).post('/ofrep/v1/evaluate/flags', { context: { targetingKey: acme } })).status).toBe(401);
+    expect({ status: missing.status, errorCode: missing.body.errorCode }).toEqual({
+      status: 400,
+      errorCode: 'TARGETING_KEY_MISSING',
+    });
+    expect(
+      (await httpClient(running.baseUrl).post('/ofrep/v1/evaluate/flags', { context: { targetingKey: acme } })).status,
+    ).toBe(401);
   });
 });

@@ -81,9 +81,24 @@ export const accepted: number = counted.acceptedCount;
 `;
 
 async function typeCheck(file: string): Promise<{ ok: boolean; output: string }> {
-  const flags = ['--noEmit', '--strict', '--target', 'es2022', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--types', 'node'];
+  const flags = [
+    '--noEmit',
+    '--strict',
+    '--target',
+    'es2022',
+    '--module',
+    'nodenext',
+    '--moduleResolution',
+    'nodenext',
+    '--types',
+    'node',
+  ];
   try {
-    const { stdout } = await run(process.execPath, [tsc, ...flags, '--typeRoots', join(root, 'node_modules/@types'), join(folder, file)], { cwd: folder });
+    const { stdout } = await run(
+      process.execPath,
+      [tsc, ...flags, '--typeRoots', join(root, 'node_modules/@types'), join(folder, file)],
+      { cwd: folder },
+    );
     return { ok: true, output: stdout };
   } catch (error) {
     const failed = error as { stdout?: string; stderr?: string };
@@ -93,7 +108,11 @@ async function typeCheck(file: string): Promise<{ ok: boolean; output: string }>
 
 describe('a client generated with openapi-typescript from /docs/openapi.json', () => {
   it('types the members, OFREP bulk evaluation and usage calls, and refuses wrong ones', async () => {
-    await run(process.execPath, [openapiTypescript, join(folder, 'openapi.json'), '--output', join(folder, 'schema.d.ts')], { cwd: folder });
+    await run(
+      process.execPath,
+      [openapiTypescript, join(folder, 'openapi.json'), '--output', join(folder, 'schema.d.ts')],
+      { cwd: folder },
+    );
     const schema = readFileSync(join(folder, 'schema.d.ts'), 'utf8');
     expect(schema).toContain('"/organizations/{id}/members"');
     expect(schema).toContain('Problem');
@@ -105,7 +124,9 @@ describe('a client generated with openapi-typescript from /docs/openapi.json', (
     expect(right.ok).toBe(true);
 
     expect(wrongUse.ok).toBe(false);
-    const failedLines = new Set([...wrongUse.output.matchAll(/wrong\.ts\((\d+),\d+\): error/g)].map(([, line]) => Number(line)));
+    const failedLines = new Set(
+      [...wrongUse.output.matchAll(/wrong\.ts\((\d+),\d+\): error/g)].map(([, line]) => Number(line)),
+    );
     expect([...failedLines].sort((a, b) => a - b)).toEqual([8, 9, 10, 11]);
     expect(wrongUse.output).toContain("'mail'");
     expect(wrongUse.output).toContain("'acceptedCount'");

@@ -42,8 +42,14 @@ describe('every operation of /docs/openapi.json', () => {
   it('says what its success answers', () => {
     const missing = operations().flatMap(([method, path, operation]) => {
       const successes = Object.entries(operation.responses).filter(([status]) => /^[23]\d\d$/.test(status));
-      const described = successes.length > 0 && successes.every(([status, response]) => contentless(status) || response.content !== undefined);
-      return described ? [] : [`${method.toUpperCase()} ${path} (${operation['x-handler']}): no success schema; add \`answer\` to its @Operation`];
+      const described =
+        successes.length > 0 &&
+        successes.every(([status, response]) => contentless(status) || response.content !== undefined);
+      return described
+        ? []
+        : [
+            `${method.toUpperCase()} ${path} (${operation['x-handler']}): no success schema; add \`answer\` to its @Operation`,
+          ];
     });
     expect(missing).toEqual([]);
   });
@@ -52,26 +58,52 @@ describe('every operation of /docs/openapi.json', () => {
     const refusals = operations().flatMap(([method, path, operation]) =>
       Object.entries(operation.responses)
         .filter(([status]) => status === 'default' || Number(status) >= 400)
-        .map(([status, response]) => ({ key: `${method.toUpperCase()} ${path} ${status}`, content: response.content ?? {} })),
+        .map(([status, response]) => ({
+          key: `${method.toUpperCase()} ${path} ${status}`,
+          content: response.content ?? {},
+        })),
     );
     const problems = refusals.filter(({ content }) => content['application/problem+json'] !== undefined);
-    expect(problems.filter(({ content }) => content['application/problem+json']?.schema.$ref !== PROBLEM).map(({ key }) => key)).toEqual([]);
-    const ownShapes = refusals.filter(({ content }) => content['application/problem+json'] === undefined).map(({ key }) => key);
-    expect(ownShapes.filter((key) => !/^(POST \/ofrep\/v1\/evaluate\/flags(\/\{key\})?|GET \/ofrep\/v1\/event-stream) (400|404)$|^GET \/health(\/ready)? 503$/.test(key))).toEqual([]);
+    expect(
+      problems
+        .filter(({ content }) => content['application/problem+json']?.schema.$ref !== PROBLEM)
+        .map(({ key }) => key),
+    ).toEqual([]);
+    const ownShapes = refusals
+      .filter(({ content }) => content['application/problem+json'] === undefined)
+      .map(({ key }) => key);
+    expect(
+      ownShapes.filter(
+        (key) =>
+          !/^(POST \/ofrep\/v1\/evaluate\/flags(\/\{key\})?|GET \/ofrep\/v1\/event-stream) (400|404)$|^GET \/health(\/ready)? 503$/.test(
+            key,
+          ),
+      ),
+    ).toEqual([]);
     expect(problems.length).toBeGreaterThan(300);
-    expect(document.components.schemas.Problem).toMatchObject({ type: 'object', required: expect.arrayContaining(['type', 'title', 'status', 'detail', 'code']) });
+    expect(document.components.schemas.Problem).toMatchObject({
+      type: 'object',
+      required: expect.arrayContaining(['type', 'title', 'status', 'detail', 'code']),
+    });
     // What any route of its kind can be refused with: a checked body, and a credential.
     const addMember = document.paths['/organizations/{id}/members']?.post;
-    expect(Object.keys(addMember?.responses ?? {})).toEqual(expect.arrayContaining(['201', '400', '401', '403', '409', '413', '415', 'default']));
+    expect(Object.keys(addMember?.responses ?? {})).toEqual(
+      expect.arrayContaining(['201', '400', '401', '403', '409', '413', '415', 'default']),
+    );
   });
 
   it('describes the body of every operation that reads one, from the zod schema that checks it', () => {
     const bodies = operations().filter(([, , operation]) => operation.requestBody !== undefined);
     const ofrep = document.paths['/ofrep/v1/evaluate/flags']?.post?.requestBody?.content['application/json']?.schema;
-    expect(ofrep).toMatchObject({ type: 'object', required: ['context'], properties: { context: { required: ['targetingKey'] } } });
+    expect(ofrep).toMatchObject({
+      type: 'object',
+      required: ['context'],
+      properties: { context: { required: ['targetingKey'] } },
+    });
     expect(document.paths['/billing/events']?.post?.requestBody).toBeDefined();
     expect(document.paths['/billing/stripe']?.post?.requestBody).toBeDefined();
-    // Every POST, PUT and PATCH but those that take nothing (POST /logout, options and starts of a set-up, a resend, a DNS check, a new secret).
+    // Every POST, PUT and PATCH but those that take nothing (POST /logout, options and starts of a set-up, a resend, a
+    // DNS check, a new secret).
     const takesNothing = new Set([
       'SignInController.logout',
       'MembersController.resendInvitation',
@@ -85,7 +117,12 @@ describe('every operation of /docs/openapi.json', () => {
       'WebhooksController.test',
     ]);
     const withoutBody = operations()
-      .filter(([method, , operation]) => ['post', 'put', 'patch'].includes(method) && operation.requestBody === undefined && !takesNothing.has(operation['x-handler']))
+      .filter(
+        ([method, , operation]) =>
+          ['post', 'put', 'patch'].includes(method) &&
+          operation.requestBody === undefined &&
+          !takesNothing.has(operation['x-handler']),
+      )
       .map(([method, path]) => `${method.toUpperCase()} ${path}`);
     expect(withoutBody).toEqual([]);
     expect(bodies.length).toBeGreaterThanOrEqual(36);
@@ -115,18 +152,29 @@ describe('what the server answers, against the schema the document gives for it'
     const operation = document.paths[path]?.[method];
     if (operation === undefined) throw new Error(`${method.toUpperCase()} ${path} is not documented`);
     const response = operation.responses[String(answer.status)] ?? operation.responses.default;
-    if (response === undefined) throw new Error(`${method.toUpperCase()} ${path} answered ${answer.status}, which is not documented: ${answer.text.slice(0, 300)}`);
+    if (response === undefined)
+      throw new Error(
+        `${method.toUpperCase()} ${path} answered ${answer.status}, which is not documented: ${answer.text.slice(0, 300)}`,
+      );
     const mediaType = (answer.headers.get('content-type') ?? '').split(';')[0] ?? '';
     const content = response.content?.[mediaType];
-    if (content === undefined) throw new Error(`${method.toUpperCase()} ${path} ${answer.status} answered ${mediaType}, documented: ${Object.keys(response.content ?? {}).join(', ') || 'no content'}`);
+    if (content === undefined)
+      throw new Error(
+        `${method.toUpperCase()} ${path} ${answer.status} answered ${mediaType}, documented: ${Object.keys(response.content ?? {}).join(', ') || 'no content'}`,
+      );
     const check = ajv.compile({ ...content.schema, components: document.components });
     const body: unknown = answer.body ?? answer.text;
-    if (!check(body)) throw new Error(`${method.toUpperCase()} ${path} ${answer.status}: ${ajv.errorsText(check.errors)}\n${JSON.stringify(body).slice(0, 600)}`);
+    if (!check(body))
+      throw new Error(
+        `${method.toUpperCase()} ${path} ${answer.status}: ${ajv.errorsText(check.errors)}\n${JSON.stringify(body).slice(0, 600)}`,
+      );
     checked.push(`${method.toUpperCase()} ${path} ${answer.status}`);
   }
 
   it('matches on organizations, members, reads, audit, OFREP, usage, health and sign-in, refusals included', async () => {
-    const admin = httpClient(app.baseUrl, { apiKey: await createApiKey(app.app, ['organizations:read', 'organizations:write', 'audit:read']) });
+    const admin = httpClient(app.baseUrl, {
+      apiKey: await createApiKey(app.app, ['organizations:read', 'organizations:write', 'audit:read']),
+    });
     const collector = httpClient(app.baseUrl, { apiKey: await createApiKey(app.app, ['usage:write']) });
     const flags = httpClient(app.baseUrl, { apiKey: await createApiKey(app.app, ['entitlements:read']) });
 
@@ -134,26 +182,66 @@ describe('what the server answers, against the schema the document gives for it'
     expectDocumented('post', '/organizations', created);
     const id = created.body.id as string;
     const at = (suffix = '') => `/organizations/${id}${suffix}`;
-    expectDocumented('post', '/organizations/{id}/plan', await admin.post(at('/plan'), { line: 'classic', plan: 'essential' }));
-    expectDocumented('post', '/organizations/{id}/members', await admin.post(at('/members'), { email: 'member@example.com', role: 'admin' }));
-    expectDocumented('get', '/organizations/{id}/members/invitation-failures', await admin.get(at('/members/invitation-failures')));
-    expectDocumented('post', '/organizations/{id}/sites', await admin.post(at('/sites'), { name: 'Site', hostname: 'site.example.com' }));
+    expectDocumented(
+      'post',
+      '/organizations/{id}/plan',
+      await admin.post(at('/plan'), { line: 'classic', plan: 'essential' }),
+    );
+    expectDocumented(
+      'post',
+      '/organizations/{id}/members',
+      await admin.post(at('/members'), { email: 'member@example.com', role: 'admin' }),
+    );
+    expectDocumented(
+      'get',
+      '/organizations/{id}/members/invitation-failures',
+      await admin.get(at('/members/invitation-failures')),
+    );
+    expectDocumented(
+      'post',
+      '/organizations/{id}/sites',
+      await admin.post(at('/sites'), { name: 'Site', hostname: 'site.example.com' }),
+    );
     expectDocumented('put', '/organizations/{id}/limits', await admin.put(at('/limits'), { users: 20 }));
     expectDocumented('get', '/organizations/{id}', await admin.get(at()));
-    expectDocumented('get', '/organizations/{id}/notification-recipients', await admin.get(at('/notification-recipients')));
+    expectDocumented(
+      'get',
+      '/organizations/{id}/notification-recipients',
+      await admin.get(at('/notification-recipients')),
+    );
     expectDocumented('get', '/organizations/{id}/history', await admin.get(at('/history')));
     expectDocumented('get', '/organizations/{id}/state', await admin.get(at('/state?asOfRevision=1')));
     expectDocumented('get', '/organizations/{id}/history/events', await admin.get(at('/history/events')));
     expectDocumented('get', '/organizations/{id}/history/filters', await admin.get(at('/history/filters')));
     expectDocumented('get', '/organizations/{id}/history/usage', await admin.get(at('/history/usage')));
-    expectDocumented('get', '/organizations/{id}/history/changes', await admin.get(at('/history/changes?asOfRevision=1')));
-    expectDocumented('get', '/organizations/{id}/history/sign-in-security', await admin.get(at('/history/sign-in-security')));
+    expectDocumented(
+      'get',
+      '/organizations/{id}/history/changes',
+      await admin.get(at('/history/changes?asOfRevision=1')),
+    );
+    expectDocumented(
+      'get',
+      '/organizations/{id}/history/sign-in-security',
+      await admin.get(at('/history/sign-in-security')),
+    );
     expectDocumented('get', '/organizations/{id}/two-step-sign-in', await admin.get(at('/two-step-sign-in')));
 
     expectDocumented('get', '/ofrep/v1/configuration', await flags.get('/ofrep/v1/configuration'));
-    expectDocumented('post', '/ofrep/v1/evaluate/flags', await flags.post('/ofrep/v1/evaluate/flags', { context: { targetingKey: id } }));
-    expectDocumented('post', '/ofrep/v1/evaluate/flags/{key}', await flags.post('/ofrep/v1/evaluate/flags/plan', { context: { targetingKey: id } }));
-    expectDocumented('post', '/ofrep/v1/evaluate/flags/{key}', await flags.post('/ofrep/v1/evaluate/flags/no.such.flag', { context: { targetingKey: id } }));
+    expectDocumented(
+      'post',
+      '/ofrep/v1/evaluate/flags',
+      await flags.post('/ofrep/v1/evaluate/flags', { context: { targetingKey: id } }),
+    );
+    expectDocumented(
+      'post',
+      '/ofrep/v1/evaluate/flags/{key}',
+      await flags.post('/ofrep/v1/evaluate/flags/plan', { context: { targetingKey: id } }),
+    );
+    expectDocumented(
+      'post',
+      '/ofrep/v1/evaluate/flags/{key}',
+      await flags.post('/ofrep/v1/evaluate/flags/no.such.flag', { context: { targetingKey: id } }),
+    );
     expectDocumented('post', '/ofrep/v1/evaluate/flags', await flags.post('/ofrep/v1/evaluate/flags', { context: {} }));
     expectDocumented('get', '/entitlements', await flags.get('/entitlements'));
     const report = { id: 'contract-1', organizationId: id, quantity: 10, occurredAt: new Date().toISOString() };
@@ -164,7 +252,11 @@ describe('what the server answers, against the schema the document gives for it'
     expectDocumented('get', '/health/ready', await api.get('/health/ready'));
     expectDocumented('post', '/forgot', await api.post('/forgot', { email: 'nobody@example.com' }));
     expectDocumented('post', '/reset/validity', await api.post('/reset/validity', { token: 'x'.repeat(43) }));
-    expectDocumented('post', '/two-step-reset/validity', await api.post('/two-step-reset/validity', { token: 'x'.repeat(43) }));
+    expectDocumented(
+      'post',
+      '/two-step-reset/validity',
+      await api.post('/two-step-reset/validity', { token: 'x'.repeat(43) }),
+    );
     expectDocumented('get', '/docs/openapi.json', await api.get('/docs/openapi.json'));
     expectDocumented('get', '/docs/docs.css', await api.get('/docs/docs.css'));
 
@@ -186,7 +278,16 @@ describe('what the server answers, against the schema the document gives for it'
     expect(check({ accepted: '1', duplicates: 0, rejected: [], position: 7 })).toBe(false);
     expect(check({ accepted: 1, duplicates: 0, rejected: [], position: 7, extra: true })).toBe(false);
     const problem = ajv.compile({ $ref: PROBLEM, components: document.components });
-    expect(problem({ type: 'urn:chorus:problem:not-found', title: 'Not found', status: 404, detail: 'No.', code: 'NOT_FOUND', entity: 'organization' })).toBe(true);
+    expect(
+      problem({
+        type: 'urn:chorus:problem:not-found',
+        title: 'Not found',
+        status: 404,
+        detail: 'No.',
+        code: 'NOT_FOUND',
+        entity: 'organization',
+      }),
+    ).toBe(true);
     expect(problem({ title: 'Not found', status: 404 })).toBe(false);
   });
 });

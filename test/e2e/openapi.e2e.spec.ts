@@ -25,7 +25,8 @@ function fileOfClass(className: string, directory = 'apps'): string | undefined 
 function documentedRoutes(document: OpenApiDocument): Set<string> {
   const keys = new Set<string>();
   for (const [documentedPath, operations] of Object.entries(document.paths)) {
-    for (const method of Object.keys(operations)) keys.add(`${method.toUpperCase()} ${documentedPath.replace(/\{(\w+)\}/g, ':$1')}`);
+    for (const method of Object.keys(operations))
+      keys.add(`${method.toUpperCase()} ${documentedPath.replace(/\{(\w+)\}/g, ':$1')}`);
   }
   return keys;
 }
@@ -65,17 +66,24 @@ describe('GET /docs/openapi.json against the router', () => {
   it("takes bodies, queries, path parameters, statuses and access from the controllers' own schemas and rules", () => {
     expect(document.openapi).toBe('3.1.0');
     const create = document.paths['/organizations']?.post;
-    expect(create?.requestBody?.content['application/json']?.schema).toMatchObject({ type: 'object', properties: { name: expect.any(Object) }, required: ['name'] });
+    expect(create?.requestBody?.content['application/json']?.schema).toMatchObject({
+      type: 'object',
+      properties: { name: expect.any(Object) },
+      required: ['name'],
+    });
     expect(create?.responses['201']).toBeDefined();
     expect(create?.security).toEqual([{ apiKey: ['organizations:write'] }]);
 
     const history = document.paths['/organizations/{id}/history']?.get;
-    expect(history?.parameters.map(({ name, in: where }) => `${where}:${name}`)).toEqual(expect.arrayContaining(['path:id', 'query:fromRevision', 'query:limit']));
+    expect(history?.parameters.map(({ name, in: where }) => `${where}:${name}`)).toEqual(
+      expect.arrayContaining(['path:id', 'query:fromRevision', 'query:limit']),
+    );
     expect(history?.security).toEqual([{ apiKey: ['audit:read'] }, { session: [] }]);
 
     // Checked arguments (@CheckedParam, @CheckedQuery) are documented as the pipes they run.
     const read = document.paths['/organizations/{id}']?.get;
-    const idOf = (operation: typeof read) => operation?.parameters.find(({ name, in: where }) => where === 'path' && name === 'id');
+    const idOf = (operation: typeof read) =>
+      operation?.parameters.find(({ name, in: where }) => where === 'path' && name === 'id');
     expect(read?.parameters.map(({ name, in: where }) => `${where}:${name}`)).toEqual(['path:id', 'query:minPosition']);
     expect(idOf(read)?.schema).toEqual(idOf(document.paths['/organizations/{id}/plan']?.post)?.schema);
     expect(idOf(read)?.schema).toHaveProperty('pattern');
@@ -83,7 +91,9 @@ describe('GET /docs/openapi.json against the router', () => {
     const login = document.paths['/login']?.post;
     expect(login?.responses['204']).toBeDefined();
     expect(login?.responses['401']?.content?.['application/problem+json']).toBeDefined();
-    expect(login?.requestBody?.content['application/json']?.schema).toMatchObject({ properties: { username: expect.any(Object), password: expect.any(Object) } });
+    expect(login?.requestBody?.content['application/json']?.schema).toMatchObject({
+      properties: { username: expect.any(Object), password: expect.any(Object) },
+    });
     // Unknown fields are refused (z.strictObject), and the document says so.
     expect(login?.requestBody?.content['application/json']?.schema).toMatchObject({ additionalProperties: false });
   });
@@ -105,7 +115,7 @@ describe('GET /docs', () => {
     expect(styles.headers.get('content-type')).toMatch(/^text\/css/);
   });
 
-  it("puts nothing of itself on the sign-in page", async () => {
+  it('puts nothing of itself on the sign-in page', async () => {
     const login = await api.get('/login', { headers: { accept: 'text/html' } });
     expect(login.status).toBe(200);
     expect(login.text).not.toContain('/docs');

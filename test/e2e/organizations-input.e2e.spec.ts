@@ -12,7 +12,9 @@ let id: string;
 
 beforeAll(async () => {
   running = await startApp();
-  api = httpClient(running.baseUrl, { apiKey: await createApiKey(running.app, ['organizations:read', 'organizations:write']) });
+  api = httpClient(running.baseUrl, {
+    apiKey: await createApiKey(running.app, ['organizations:read', 'organizations:write']),
+  });
   id = await createOrganization(api, { plan: { line: 'chorus', plan: 'enterprise' }, chorus: { enabled: true } });
 });
 
@@ -44,7 +46,13 @@ describe('bodies', () => {
     const path = route === '/organizations' ? route : `/organizations/${id}${route}`;
     const method = route === '/limits' ? 'PUT' : 'POST';
 
-    const refused = await expectRefusal(running.store, id, () => api.request(method, path, { json: body }), 400, 'VALIDATION_FAILED');
+    const refused = await expectRefusal(
+      running.store,
+      id,
+      () => api.request(method, path, { json: body }),
+      400,
+      'VALIDATION_FAILED',
+    );
 
     expect(refused.body.errors).toContainEqual({ pointer, detail: expect.any(String) });
   });
@@ -54,21 +62,37 @@ describe('bodies', () => {
   });
 
   it('an array instead of an object is 400 VALIDATION_FAILED', async () => {
-    await expectRefusal(running.store, id, () => api.post(`/organizations/${id}/members`, [{ email: 'a@example.com', role: 'owner' }]), 400, 'VALIDATION_FAILED');
+    await expectRefusal(
+      running.store,
+      id,
+      () => api.post(`/organizations/${id}/members`, [{ email: 'a@example.com', role: 'owner' }]),
+      400,
+      'VALIDATION_FAILED',
+    );
   });
 
   it('invalid JSON is 400 INVALID_JSON', async () => {
     await expectRefusal(
       running.store,
       id,
-      () => api.post(`/organizations/${id}/members`, undefined, { raw: '{"email": "a@example.com", ', headers: { 'content-type': 'application/json' } }),
+      () =>
+        api.post(`/organizations/${id}/members`, undefined, {
+          raw: '{"email": "a@example.com", ',
+          headers: { 'content-type': 'application/json' },
+        }),
       400,
       'INVALID_JSON',
     );
   });
 
   it('a body over 16 KB is 413 PAYLOAD_TOO_LARGE', async () => {
-    const refused = await expectRefusal(running.store, id, () => api.post(`/organizations/${id}/sites`, { name: 'x'.repeat(20_000), hostname: 'big.example' }), 413, 'PAYLOAD_TOO_LARGE');
+    const refused = await expectRefusal(
+      running.store,
+      id,
+      () => api.post(`/organizations/${id}/sites`, { name: 'x'.repeat(20_000), hostname: 'big.example' }),
+      413,
+      'PAYLOAD_TOO_LARGE',
+    );
 
     expect(refused.body.limit).toBe(16 * 1024);
   });
@@ -78,28 +102,43 @@ describe('bodies', () => {
     ['application/x-www-form-urlencoded', 'name=Acme'],
     ['multipart/form-data; boundary=x', '--x\r\nContent-Disposition: form-data; name="name"\r\n\r\nAcme\r\n--x--'],
   ])('a %s body is 415 UNSUPPORTED_MEDIA_TYPE', async (contentType, raw) => {
-    await expectRefusal(running.store, id, () => api.post(`/organizations/${id}/sites`, undefined, { raw, headers: { 'content-type': contentType } }), 415, 'UNSUPPORTED_MEDIA_TYPE');
-  });
-
-  it.each(bodyRoutes)('%s /organizations%s answers any JSON value with a 4xx problem, never a 500, and records nothing', async (method, route) => {
-    const path = `/organizations${route.replace(':id', id)}`;
-    await fc.assert(
-      fc.asyncProperty(fc.jsonValue(), async (body) => {
-        const before = await organizationEvents(running.store, id);
-        const response = await api.request(method, path, { raw: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
-        expect(response.status).toBeGreaterThanOrEqual(400);
-        expect(response.status).toBeLessThan(500);
-        expect(response.body.code).toEqual(expect.any(String));
-        expect(await organizationEvents(running.store, id)).toEqual(before);
-      }),
-      { numRuns: 40 },
+    await expectRefusal(
+      running.store,
+      id,
+      () => api.post(`/organizations/${id}/sites`, undefined, { raw, headers: { 'content-type': contentType } }),
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
     );
   });
+
+  it.each(bodyRoutes)(
+    '%s /organizations%s answers any JSON value with a 4xx problem, never a 500, and records nothing',
+    async (method, route) => {
+      const path = `/organizations${route.replace(':id', id)}`;
+      await fc.assert(
+        fc.asyncProperty(fc.jsonValue(), async (body) => {
+          const before = await organizationEvents(running.store, id);
+          const response = await api.request(method, path, {
+            raw: JSON.stringify(body),
+            headers: { 'content-type': 'application/json' },
+          });
+          expect(response.status).toBeGreaterThanOrEqual(400);
+          expect(response.status).toBeLessThan(500);
+          expect(response.body.code).toEqual(expect.any(String));
+          expect(await organizationEvents(running.store, id)).toEqual(before);
+        }),
+        { numRuns: 40 },
+      );
+    },
+  );
 });
 
 describe('path and query parameters', () => {
   it.each([
-    ['an organization id with capitals', () => api.post('/organizations/Not_A_Slug/plan', { line: 'classic', plan: 'essential' })],
+    [
+      'an organization id with capitals',
+      () => api.post('/organizations/Not_A_Slug/plan', { line: 'classic', plan: 'essential' }),
+    ],
     ['an unknown add-on', () => api.delete(`/organizations/${id}/add-ons/platinum`)],
     ['a quantity that is not a number', () => api.delete(`/organizations/${id}/add-ons/feedback?quantity=many`)],
     ['an unknown query parameter', () => api.delete(`/organizations/${id}/add-ons/feedback?quantiy=1`)],
@@ -110,11 +149,15 @@ describe('path and query parameters', () => {
 
   it('any member or site id answers a 4xx problem, never a 500', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.string({ minLength: 1, maxLength: 300 }), fc.constantFrom('members', 'sites', 'quality-assurance/domains'), async (value, list) => {
-        const response = await api.delete(`/organizations/${id}/${list}/${encodeURIComponent(value)}`);
-        expect(response.status).toBeGreaterThanOrEqual(400);
-        expect(response.status).toBeLessThan(500);
-      }),
+      fc.asyncProperty(
+        fc.string({ minLength: 1, maxLength: 300 }),
+        fc.constantFrom('members', 'sites', 'quality-assurance/domains'),
+        async (value, list) => {
+          const response = await api.delete(`/organizations/${id}/${list}/${encodeURIComponent(value)}`);
+          expect(response.status).toBeGreaterThanOrEqual(400);
+          expect(response.status).toBeLessThan(500);
+        },
+      ),
       { numRuns: 60 },
     );
   });

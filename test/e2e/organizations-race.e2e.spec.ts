@@ -11,7 +11,8 @@ import { startApp, type RunningApp } from '../support/start-app.js';
 
 let running: RunningApp;
 
-const claimStream = (kind: 'email', value: string) => running.app.get<Identity>(IDENTITY).identifierNames.streamOf(kind, value);
+const claimStream = (kind: 'email', value: string) =>
+  running.app.get<Identity>(IDENTITY).identifierNames.streamOf(kind, value);
 async function reservedId(email: string): Promise<string | undefined> {
   const stream = await running.store.readStream(await claimStream('email', email));
   return stream.found ? (stream.events[0]?.data as { userId: string }).userId : undefined;
@@ -20,7 +21,9 @@ let api: HttpClient;
 
 beforeAll(async () => {
   running = await startApp({ LOG_LEVEL: 'warn' });
-  api = httpClient(running.baseUrl, { apiKey: await createApiKey(running.app, ['organizations:read', 'organizations:write']) });
+  api = httpClient(running.baseUrl, {
+    apiKey: await createApiKey(running.app, ['organizations:read', 'organizations:write']),
+  });
 });
 
 afterAll(async () => {
@@ -41,10 +44,15 @@ function tally(responses: HttpResponse[]): Record<string, number> {
 
 describe(`${CALLS} concurrent adds against an effective limit of ${LIMIT}`, () => {
   it('members: exactly 5 added, 45 LIMIT_EXCEEDED', async () => {
-    const id = await createOrganization(api, { plan: { line: 'classic', plan: 'enterprise' }, limits: { users: LIMIT } });
+    const id = await createOrganization(api, {
+      plan: { line: 'classic', plan: 'enterprise' },
+      limits: { users: LIMIT },
+    });
 
     const responses = await Promise.all(
-      Array.from({ length: CALLS }, (_, index) => api.post(`/organizations/${id}/members`, { email: `member-${index}@example.com`, role: 'member' })),
+      Array.from({ length: CALLS }, (_, index) =>
+        api.post(`/organizations/${id}/members`, { email: `member-${index}@example.com`, role: 'member' }),
+      ),
     );
 
     expect(tally(responses)).toEqual({ '201': LIMIT, '409 LIMIT_EXCEEDED': CALLS - LIMIT });
@@ -67,10 +75,15 @@ describe(`${CALLS} concurrent adds against an effective limit of ${LIMIT}`, () =
   });
 
   it('sites: exactly 5 added, 45 LIMIT_EXCEEDED', async () => {
-    const id = await createOrganization(api, { plan: { line: 'classic', plan: 'enterprise' }, limits: { contentSections: LIMIT } });
+    const id = await createOrganization(api, {
+      plan: { line: 'classic', plan: 'enterprise' },
+      limits: { contentSections: LIMIT },
+    });
 
     const responses = await Promise.all(
-      Array.from({ length: CALLS }, (_, index) => api.post(`/organizations/${id}/sites`, { name: `Site ${index}`, hostname: `site-${index}.example` })),
+      Array.from({ length: CALLS }, (_, index) =>
+        api.post(`/organizations/${id}/sites`, { name: `Site ${index}`, hostname: `site-${index}.example` }),
+      ),
     );
 
     expect(tally(responses)).toEqual({ '201': LIMIT, '409 LIMIT_EXCEEDED': CALLS - LIMIT });
@@ -80,10 +93,15 @@ describe(`${CALLS} concurrent adds against an effective limit of ${LIMIT}`, () =
 });
 
 it(`${CALLS} concurrent adds under the limit: every one is added, none refused with a conflict`, async () => {
-  const id = await createOrganization(api, { plan: { line: 'classic', plan: 'enterprise' }, limits: { users: CALLS + 1 } });
+  const id = await createOrganization(api, {
+    plan: { line: 'classic', plan: 'enterprise' },
+    limits: { users: CALLS + 1 },
+  });
 
   const responses = await Promise.all(
-    Array.from({ length: CALLS }, (_, index) => api.post(`/organizations/${id}/members`, { email: `crowd-${index}@example.com`, role: 'member' })),
+    Array.from({ length: CALLS }, (_, index) =>
+      api.post(`/organizations/${id}/members`, { email: `crowd-${index}@example.com`, role: 'member' }),
+    ),
   );
 
   expect(tally(responses)).toEqual({ '201': CALLS });
@@ -92,19 +110,27 @@ it(`${CALLS} concurrent adds under the limit: every one is added, none refused w
 });
 
 it('one new address added to 10 organizations at once: every membership has the one id reserved for it', async () => {
-  const ids = await Promise.all(Array.from({ length: 10 }, () => createOrganization(api, { plan: { line: 'classic', plan: 'enterprise' } })));
+  const ids = await Promise.all(
+    Array.from({ length: 10 }, () => createOrganization(api, { plan: { line: 'classic', plan: 'enterprise' } })),
+  );
 
-  const responses = await Promise.all(ids.map((id) => api.post(`/organizations/${id}/members`, { email: 'Shared.Person@example.com', role: 'member' })));
+  const responses = await Promise.all(
+    ids.map((id) => api.post(`/organizations/${id}/members`, { email: 'Shared.Person@example.com', role: 'member' })),
+  );
 
   expect(tally(responses)).toEqual({ '201': 10 });
   const userIds = new Set(responses.map((response) => response.body.userId as string));
   expect(userIds.size).toBe(1);
   const reservation = await running.store.readStream(await claimStream('email', 'shared.person@example.com'));
-  expect(reservation.found && reservation.events.map((event) => (event.data as { userId: string }).userId)).toEqual([...userIds]);
+  expect(reservation.found && reservation.events.map((event) => (event.data as { userId: string }).userId)).toEqual([
+    ...userIds,
+  ]);
 });
 
 it('concurrent creations of one id: exactly one is created, the others are ALREADY_EXISTS', async () => {
-  const responses = await Promise.all(Array.from({ length: 20 }, () => api.post('/organizations', { name: 'Contested', id: 'contested' })));
+  const responses = await Promise.all(
+    Array.from({ length: 20 }, () => api.post('/organizations', { name: 'Contested', id: 'contested' })),
+  );
 
   expect(tally(responses)).toEqual({ '201': 1, '409 ALREADY_EXISTS': 19 });
   expect(await organizationEvents(running.store, 'contested')).toHaveLength(1);

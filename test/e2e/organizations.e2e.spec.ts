@@ -32,10 +32,16 @@ describe('POST /organizations', () => {
     const response = await api.post('/organizations', { name: 'Acme' });
 
     expect(response.status).toBe(201);
-    expect(response.body).toEqual({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), revision: 0, position: expect.any(Number) });
+    expect(response.body).toEqual({
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      revision: 0,
+      position: expect.any(Number),
+    });
     expect(response.headers.get('location')).toBe(`/organizations/${response.body.id}`);
     const events = await organizationEvents(running.store, response.body.id);
-    expect(events.map(({ type, data }) => ({ type, data }))).toEqual([{ type: 'OrganizationCreated', data: { id: response.body.id, name: 'Acme' } }]);
+    expect(events.map(({ type, data }) => ({ type, data }))).toEqual([
+      { type: 'OrganizationCreated', data: { id: response.body.id, name: 'Acme' } },
+    ]);
     expect(BigInt(response.body.position)).toBe(events[0]?.position);
   });
 
@@ -49,7 +55,11 @@ describe('POST /organizations', () => {
 
 describe('event metadata', () => {
   it('records the actor, the correlation id the caller sent behind its name (answered too) and the causation id', async () => {
-    const response = await api.post('/organizations', { name: 'Initech' }, { headers: { 'X-Correlation-Id': 'e2e-correlation-42' } });
+    const response = await api.post(
+      '/organizations',
+      { name: 'Initech' },
+      { headers: { 'X-Correlation-Id': 'e2e-correlation-42' } },
+    );
 
     expect(response.headers.get('x-correlation-id')).toBe(`api-key:${keyId}:e2e-correlation-42`);
     expect((await lastEvent(response.body.id))?.metadata).toEqual({
@@ -64,7 +74,11 @@ describe('event metadata', () => {
   });
 
   it('gives a request without a usable correlation id a new one', async () => {
-    const response = await api.post('/organizations', { name: 'Umbrella' }, { headers: { 'X-Correlation-Id': 'not valid; has spaces' } });
+    const response = await api.post(
+      '/organizations',
+      { name: 'Umbrella' },
+      { headers: { 'X-Correlation-Id': 'not valid; has spaces' } },
+    );
 
     const correlationId = response.headers.get('x-correlation-id');
     expect(correlationId).toMatch(/^[0-9a-f-]{36}$/);
@@ -79,11 +93,19 @@ describe('plans, add-ons, Chorus and limits', () => {
   });
 
   it('POST /organizations/:id/plan records PlanAssigned', async () => {
-    const response = await api.post(`/organizations/${id}/plan`, { line: 'chorus', plan: 'teams', serviceLevel: 'assisted' });
+    const response = await api.post(`/organizations/${id}/plan`, {
+      line: 'chorus',
+      plan: 'teams',
+      serviceLevel: 'assisted',
+    });
 
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ ...answer, id, revision: 1 });
-    expect(await lastEvent(id)).toMatchObject({ type: 'PlanAssigned', data: { line: 'chorus', plan: 'teams', serviceLevel: 'assisted' }, revision: 1n });
+    expect(await lastEvent(id)).toMatchObject({
+      type: 'PlanAssigned',
+      data: { line: 'chorus', plan: 'teams', serviceLevel: 'assisted' },
+      revision: 1n,
+    });
   });
 
   it('POST /organizations/:id/add-ons records AddOnPurchased', async () => {
@@ -91,18 +113,27 @@ describe('plans, add-ons, Chorus and limits', () => {
 
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ ...answer, id, revision: 2 });
-    expect(await lastEvent(id)).toMatchObject({ type: 'AddOnPurchased', data: { addOn: 'additionalUser', quantity: 3 } });
+    expect(await lastEvent(id)).toMatchObject({
+      type: 'AddOnPurchased',
+      data: { addOn: 'additionalUser', quantity: 3 },
+    });
   });
 
   it('DELETE /organizations/:id/add-ons/:addOn?quantity=N cancels N units, without quantity every active unit', async () => {
     const some = await api.delete(`/organizations/${id}/add-ons/additionalUser?quantity=1`);
     expect(some.status).toBe(200);
-    expect(await lastEvent(id)).toMatchObject({ type: 'AddOnCancelled', data: { addOn: 'additionalUser', quantity: 1 } });
+    expect(await lastEvent(id)).toMatchObject({
+      type: 'AddOnCancelled',
+      data: { addOn: 'additionalUser', quantity: 1 },
+    });
 
     const rest = await api.delete(`/organizations/${id}/add-ons/additionalUser`);
     expect(rest.status).toBe(200);
     expect(rest.body).toEqual({ ...answer, id, revision: 4 });
-    expect(await lastEvent(id)).toMatchObject({ type: 'AddOnCancelled', data: { addOn: 'additionalUser', quantity: 2 } });
+    expect(await lastEvent(id)).toMatchObject({
+      type: 'AddOnCancelled',
+      data: { addOn: 'additionalUser', quantity: 2 },
+    });
   });
 
   it('PUT /organizations/:id/chorus enables (with parallel use) and disables the Chorus line', async () => {
@@ -120,7 +151,10 @@ describe('plans, add-ons, Chorus and limits', () => {
     const response = await api.put(`/organizations/${id}/limits`, { users: 3, contentSections: 0, override: true });
 
     expect(response.status).toBe(200);
-    expect(await lastEvent(id)).toMatchObject({ type: 'LimitsConfigured', data: { users: 3, contentSections: 0, override: true } });
+    expect(await lastEvent(id)).toMatchObject({
+      type: 'LimitsConfigured',
+      data: { users: 3, contentSections: 0, override: true },
+    });
   });
 
   it('answers a command that changes nothing with the current revision and position, recording nothing', async () => {
@@ -129,7 +163,11 @@ describe('plans, add-ons, Chorus and limits', () => {
     const response = await api.put(`/organizations/${id}/limits`, { users: 3 });
 
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ id, revision: Number(before.at(-1)?.revision), position: Number(before.at(-1)?.position) });
+    expect(response.body).toEqual({
+      id,
+      revision: Number(before.at(-1)?.revision),
+      position: Number(before.at(-1)?.position),
+    });
     expect(await organizationEvents(running.store, id)).toEqual(before);
   });
 });
@@ -138,10 +176,19 @@ describe('members', () => {
   it('POST adds a member (201, with its new userId); DELETE removes it', async () => {
     const id = await createOrganization(api, { plan: { line: 'classic', plan: 'essential' } });
 
-    const added = await api.post(`/organizations/${id}/members`, { email: 'ada@example.com', role: 'admin', chorusUser: true });
+    const added = await api.post(`/organizations/${id}/members`, {
+      email: 'ada@example.com',
+      role: 'admin',
+      chorusUser: true,
+    });
     expect(added.status).toBe(201);
     // ada@example.com has no account: she is sent an invitation (to the outbox, without SMTP_URL), after this answer.
-    expect(added.body).toEqual({ ...answer, id, userId: expect.stringMatching(/^[0-9a-f-]{36}$/), invitation: 'pending' });
+    expect(added.body).toEqual({
+      ...answer,
+      id,
+      userId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      invitation: 'pending',
+    });
     expect(await lastEvent(id)).toMatchObject({
       type: 'MemberAdded',
       data: { userId: added.body.userId, email: 'ada@example.com', role: 'admin', chorusUser: true },
@@ -176,17 +223,24 @@ describe('quality-assurance and web analytics domains', () => {
   it.each([
     ['quality-assurance', 'qualityAssurance', 'QualityAssuranceDomain'],
     ['web-analytics', 'webAnalytics', 'WebAnalyticsDomain'],
-  ])('POST /organizations/:id/%s/domains adds a domain, DELETE removes it (in either form)', async (path, addOn, event) => {
-    // The feature comes with the add-on, on the Chorus line.
-    const id = await createOrganization(api, { plan: { line: 'chorus', plan: 'solo' }, chorus: { enabled: true }, addOns: [{ addOn }] });
+  ])(
+    'POST /organizations/:id/%s/domains adds a domain, DELETE removes it (in either form)',
+    async (path, addOn, event) => {
+      // The feature comes with the add-on, on the Chorus line.
+      const id = await createOrganization(api, {
+        plan: { line: 'chorus', plan: 'solo' },
+        chorus: { enabled: true },
+        addOns: [{ addOn }],
+      });
 
-    const added = await api.post(`/organizations/${id}/${path}/domains`, { domain: 'https://Café.example/shop' });
-    expect(added.status).toBe(201);
-    expect(added.body).toEqual({ ...answer, id });
-    expect(await lastEvent(id)).toMatchObject({ type: `${event}Added`, data: { domain: 'xn--caf-dma.example' } });
+      const added = await api.post(`/organizations/${id}/${path}/domains`, { domain: 'https://Café.example/shop' });
+      expect(added.status).toBe(201);
+      expect(added.body).toEqual({ ...answer, id });
+      expect(await lastEvent(id)).toMatchObject({ type: `${event}Added`, data: { domain: 'xn--caf-dma.example' } });
 
-    const removed = await api.delete(`/organizations/${id}/${path}/domains/${encodeURIComponent('café.example')}`);
-    expect(removed.status).toBe(200);
-    expect(await lastEvent(id)).toMatchObject({ type: `${event}Removed`, data: { domain: 'xn--caf-dma.example' } });
-  });
+      const removed = await api.delete(`/organizations/${id}/${path}/domains/${encodeURIComponent('café.example')}`);
+      expect(removed.status).toBe(200);
+      expect(await lastEvent(id)).toMatchObject({ type: `${event}Removed`, data: { domain: 'xn--caf-dma.example' } });
+    },
+  );
 });

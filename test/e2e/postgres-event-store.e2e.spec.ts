@@ -23,7 +23,9 @@ const LIMIT = 5;
   beforeAll(async () => {
     databaseUrl = await (server as PostgresServer).createDatabase('chorus_e2e');
     running = await startApp({ LOG_LEVEL: 'warn', DATABASE_URL: databaseUrl });
-    api = httpClient(running.baseUrl, { apiKey: await createApiKey(running.app, ['organizations:read', 'organizations:write']) });
+    api = httpClient(running.baseUrl, {
+      apiKey: await createApiKey(running.app, ['organizations:read', 'organizations:write']),
+    });
   }, 60_000);
 
   afterAll(async () => {
@@ -32,22 +34,32 @@ const LIMIT = 5;
   });
 
   it(`${CALLS} concurrent adds at a limit of ${LIMIT}: exactly ${LIMIT}, and another node on the same database sees them`, async () => {
-    const id = await createOrganization(api, { plan: { line: 'classic', plan: 'enterprise' }, limits: { users: LIMIT } });
+    const id = await createOrganization(api, {
+      plan: { line: 'classic', plan: 'enterprise' },
+      limits: { users: LIMIT },
+    });
 
     const responses = await Promise.all(
-      Array.from({ length: CALLS }, (_, index) => api.post(`/organizations/${id}/members`, { email: `member-${index}@example.com`, role: 'member' })),
+      Array.from({ length: CALLS }, (_, index) =>
+        api.post(`/organizations/${id}/members`, { email: `member-${index}@example.com`, role: 'member' }),
+      ),
     );
 
     expect(responses.filter((response) => response.status === 201)).toHaveLength(LIMIT);
-    expect(responses.filter((response) => response.status === 409 && response.body?.code === 'LIMIT_EXCEEDED')).toHaveLength(CALLS - LIMIT);
-    expect((await organizationEvents(running.store, id)).filter((event) => event.type === 'MemberAdded')).toHaveLength(LIMIT);
+    expect(
+      responses.filter((response) => response.status === 409 && response.body?.code === 'LIMIT_EXCEEDED'),
+    ).toHaveLength(CALLS - LIMIT);
+    expect((await organizationEvents(running.store, id)).filter((event) => event.type === 'MemberAdded')).toHaveLength(
+      LIMIT,
+    );
 
     // A second node: its own empty DATA_DIR, the same log. Its read models come from PostgreSQL alone.
     const other = await startApp({ LOG_LEVEL: 'warn', DATABASE_URL: databaseUrl });
     try {
       expect(await other.store.storeId()).toBe(await running.store.storeId());
       const otherApi = httpClient(other.baseUrl, { apiKey: await createApiKey(other.app, ['organizations:read']) });
-      const membersOf = (body: unknown) => ((body as { members?: Array<{ email?: string }> } | undefined)?.members ?? []).map((member) => member.email);
+      const membersOf = (body: unknown) =>
+        ((body as { members?: Array<{ email?: string }> } | undefined)?.members ?? []).map((member) => member.email);
       const here = membersOf((await api.get(`/organizations/${id}`)).body);
       expect(here.filter((email) => email?.startsWith('member-'))).toHaveLength(LIMIT);
       let there: Array<string | undefined> = [];

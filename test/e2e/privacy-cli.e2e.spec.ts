@@ -16,24 +16,35 @@ let organizationId: string;
 beforeAll(async () => {
   ensureCliBuilt();
   app = await startAuthApp();
-  api = httpClient(app.baseUrl, { apiKey: await createApiKey(app.app, ['organizations:read', 'organizations:write', 'audit:read']) });
+  api = httpClient(app.baseUrl, {
+    apiKey: await createApiKey(app.app, ['organizations:read', 'organizations:write', 'audit:read']),
+  });
   const ownerId = await app.createUser({ email: 'owner@cli.example', password });
   organizationId = await app.createOrganization('Operated Ltd', { userId: ownerId, email: 'owner@cli.example' });
-  expect((await api.post(`/organizations/${organizationId}/members`, { email: member, role: 'member' })).status).toBe(201);
+  expect((await api.post(`/organizations/${organizationId}/members`, { email: member, role: 'member' })).status).toBe(
+    201,
+  );
 }, 60_000);
 
 afterAll(async () => {
   await app.close();
 });
 
-const history = async (): Promise<string> => (await api.get(`/organizations/${organizationId}/history/export?format=jsonl`)).text;
+const history = async (): Promise<string> =>
+  (await api.get(`/organizations/${organizationId}/history/export?format=jsonl`)).text;
 
 describe('chorus user:erase', () => {
   it('refuses without --yes, and an address nobody has', async () => {
     const unconfirmed = await runChorus(['user:erase', member], { DATA_DIR: app.dataDir });
-    expect({ code: unconfirmed.code, stderr: unconfirmed.stderr }).toEqual({ code: 2, stderr: expect.stringContaining('add --yes to confirm') });
+    expect({ code: unconfirmed.code, stderr: unconfirmed.stderr }).toEqual({
+      code: 2,
+      stderr: expect.stringContaining('add --yes to confirm'),
+    });
     const nobody = await runChorus(['user:erase', 'nobody@cli.example', '--yes'], { DATA_DIR: app.dataDir });
-    expect({ code: nobody.code, stderr: nobody.stderr }).toEqual({ code: 1, stderr: expect.stringContaining('NOT_FOUND') });
+    expect({ code: nobody.code, stderr: nobody.stderr }).toEqual({
+      code: 1,
+      stderr: expect.stringContaining('NOT_FOUND'),
+    });
     expect(await history()).toContain(member);
   });
 

@@ -30,7 +30,10 @@ const member = 'kept.apart@postgres.example';
     nodeA = await startAuthApp({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' });
     nodeB = await startAuthApp({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' });
     const ownerId = await nodeA.createUser({ email: 'owner@postgres.example', password });
-    organizationId = await nodeA.createOrganization('Two Nodes Ltd', { userId: ownerId, email: 'owner@postgres.example' });
+    organizationId = await nodeA.createOrganization('Two Nodes Ltd', {
+      userId: ownerId,
+      email: 'owner@postgres.example',
+    });
     await nodeA.createUser({ email: member, password });
     const onA = httpClient(nodeA.baseUrl, { apiKey: await createApiKey(nodeA.app, ['organizations:write']) });
     const added = await onA.post(`/organizations/${organizationId}/members`, { email: member, role: 'admin' });
@@ -46,10 +49,15 @@ const member = 'kept.apart@postgres.example';
     await server?.stop();
   });
 
-  it("shows the person erased on the other node once its cached key has expired, and never again", async () => {
+  it('shows the person erased on the other node once its cached key has expired, and never again', async () => {
     const erasure = nodeA.app.get(PersonalDataErasure);
     const userId = (await erasure.personOf(member)) ?? '';
-    const { position } = await erasure.erase(userId, { actor: 'cli', correlationId: 'erase', causationId: 'erase', origin: {} });
+    const { position } = await erasure.erase(userId, {
+      actor: 'cli',
+      correlationId: 'erase',
+      causationId: 'erase',
+      origin: {},
+    });
     await nodeB.app.get<ReadModels>(READ_MODELS).waitForPosition(position ?? 0n, 5_000);
     // Node B still holds the key it used a moment ago, for at most KEY_CACHE_MS.
     expect((await onB.get(`/organizations/${organizationId}/history/export?format=jsonl`)).text).toContain(member);
@@ -68,7 +76,9 @@ const member = 'kept.apart@postgres.example';
     const client = new pg.Client({ connectionString: databaseUrl });
     await client.connect();
     try {
-      const { rows } = await client.query<{ key: Buffer | null; erased_at: Date | null }>("SELECT key, erased_at FROM personal_keys WHERE subject LIKE 'person:%' AND erased_at IS NOT NULL");
+      const { rows } = await client.query<{ key: Buffer | null; erased_at: Date | null }>(
+        "SELECT key, erased_at FROM personal_keys WHERE subject LIKE 'person:%' AND erased_at IS NOT NULL",
+      );
       expect(rows).toEqual([{ key: null, erased_at: expect.any(Date) }]);
     } finally {
       await client.end();

@@ -36,7 +36,13 @@ beforeAll(async () => {
   idp = await IdentityProvider.start();
   dns = await DnsServer.start(['acme.example']);
   inbox = await SmtpInbox.start();
-  app = await startAuthApp({ ...google.settings, SMTP_URL: inbox.url, DNS_SERVERS: dns.address, PUBLIC_URL: 'https://chorus.example', LOG_LEVEL: 'silent' });
+  app = await startAuthApp({
+    ...google.settings,
+    SMTP_URL: inbox.url,
+    DNS_SERVERS: dns.address,
+    PUBLIC_URL: 'https://chorus.example',
+    LOG_LEVEL: 'silent',
+  });
   api = httpClient(app.baseUrl, { apiKey: await createApiKey(app.app, ['organizations:read', 'organizations:write']) });
   const ownerId = await app.createUser({ email: 'olivia@engines.example', password });
   engines = await app.createOrganization('Engines', { userId: ownerId, email: 'olivia@engines.example' });
@@ -66,7 +72,8 @@ async function lastEventOf(userId: string): Promise<string | undefined> {
   return read.found ? read.events.at(-1)?.type : undefined;
 }
 
-const codeNow = (secret: string): Promise<string> => generate({ secret, epoch: Math.floor(app.clock.now().getTime() / 1000) });
+const codeNow = (secret: string): Promise<string> =>
+  generate({ secret, epoch: Math.floor(app.clock.now().getTime() / 1000) });
 
 describe('Google', () => {
   it('finds no one by the erased person’s subject or address; invited again, the address signs in as the new person', async () => {
@@ -82,7 +89,9 @@ describe('Google', () => {
     expect(after.cookie('chorus_session')).toBeUndefined();
     expect(await lastEventOf(adaId)).toBe('PersonalDataErased');
 
-    expect((await api.post(`/organizations/${engines}/members`, { email: 'ada@engines.example', role: 'member' })).status).toBe(201);
+    expect(
+      (await api.post(`/organizations/${engines}/members`, { email: 'ada@engines.example', role: 'member' })).status,
+    ).toBe(201);
     const again = app.browser();
     expect((await google.signIn(again, adaAtGoogle)).location).toBe('/');
     const session = (await again.get('/session')).body as { user: { id: string; email: string } };
@@ -113,7 +122,8 @@ describe('password reset', () => {
     expect((await page.post('/forgot', { email: 'grace@engines.example' })).status).toBe(202);
     await app.identity.passwordReset.request('grace@engines.example', newCommandContext('anonymous'));
     expect(inbox.received.slice(asked).filter((mail) => mail.to.includes('grace@engines.example'))).toEqual([]);
-    for (const tried of [password, 'a brand new passphrase']) expect((await page.post('/login', { username: 'grace@engines.example', password: tried })).status).toBe(401);
+    for (const tried of [password, 'a brand new passphrase'])
+      expect((await page.post('/login', { username: 'grace@engines.example', password: tried })).status).toBe(401);
     expect(await lastEventOf(graceId)).toBe('PersonalDataErased');
   });
 });
@@ -150,7 +160,12 @@ describe('single sign-on', () => {
     const ownerId = await app.createUser({ email: 'owner@owners.example', password });
     acme = await app.createOrganization('Acme', { userId: ownerId, email: 'owner@owners.example' });
     expect((await api.post(`/organizations/${acme}/plan`, { line: 'chorus', plan: 'enterprise' })).status).toBe(200);
-    const saved = await api.put(`/organizations/${acme}/sso`, { issuer: idp.issuer, clientId, clientSecret: 'idp-secret-erasure', domains: ['acme.example'] });
+    const saved = await api.put(`/organizations/${acme}/sso`, {
+      issuer: idp.issuer,
+      clientId,
+      clientSecret: 'idp-secret-erasure',
+      domains: ['acme.example'],
+    });
     expect(saved.status).toBe(200);
     await proveSsoDomain(api, dns, acme, 'acme.example');
   });
@@ -163,7 +178,9 @@ describe('single sign-on', () => {
   };
 
   const memberIds = async (): Promise<string[]> =>
-    ((await api.get(`/organizations/${acme}`)).body as { members: { userId: string }[] }).members.map((member) => member.userId);
+    ((await api.get(`/organizations/${acme}`)).body as { members: { userId: string }[] }).members.map(
+      (member) => member.userId,
+    );
 
   it('makes a new person of the same address and subject: the erased one is not signed in, linked or a member again', async () => {
     const first = await signOn('nina@acme.example');

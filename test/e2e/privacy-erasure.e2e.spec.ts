@@ -24,7 +24,9 @@ let linusId: string;
 let organizationId: string;
 let graceBrowser: Browser;
 
-/** Every answer a reader of the organization gets, as one text: the read model, each past state and change, the history. */
+/**
+ * Every answer a reader of the organization gets, as one text: the read model, each past state and change, the history.
+ */
 async function everythingShown(): Promise<string> {
   const { revision } = (await api.get(`/organizations/${organizationId}/state`)).body as { revision: number };
   const answers: string[] = [];
@@ -38,7 +40,10 @@ async function everythingShown(): Promise<string> {
     `/organizations/${organizationId}/history/sign-in-security`,
     `/organizations/${organizationId}/members/invitation-failures`,
     ...Array.from({ length: revision + 1 }, (_, at) => `/organizations/${organizationId}/state?asOfRevision=${at}`),
-    ...Array.from({ length: revision + 1 }, (_, at) => `/organizations/${organizationId}/history/changes?asOfRevision=${at}`),
+    ...Array.from(
+      { length: revision + 1 },
+      (_, at) => `/organizations/${organizationId}/history/changes?asOfRevision=${at}`,
+    ),
   ]) {
     const answer = await api.get(path);
     expect({ path, status: answer.status }).toEqual({ path, status: 200 });
@@ -49,14 +54,27 @@ async function everythingShown(): Promise<string> {
 
 beforeAll(async () => {
   app = await startAuthApp({ LOG_LEVEL: 'debug' });
-  api = httpClient(app.baseUrl, { apiKey: await createApiKey(app.app, ['organizations:read', 'organizations:write', 'audit:read']) });
+  api = httpClient(app.baseUrl, {
+    apiKey: await createApiKey(app.app, ['organizations:read', 'organizations:write', 'audit:read']),
+  });
   owner = { email: 'ada@erasure.example', userId: await app.createUser({ email: 'ada@erasure.example', password }) };
   graceId = await app.createUser({ email: grace.email, username: grace.username, password });
   organizationId = await app.createOrganization('Erasure Analytics', owner);
   const ownerBrowser = await app.signedIn(owner.email, password);
-  expect((await ownerBrowser.post(`/organizations/${organizationId}/members`, { email: grace.email, role: 'admin' })).status).toBe(201);
-  expect((await ownerBrowser.post(`/organizations/${organizationId}/members`, { email: linus.email, role: 'member' })).status).toBe(201);
-  expect((await ownerBrowser.request('PATCH', `/organizations/${organizationId}/members/${graceId}`, { json: { role: 'member' } })).status).toBe(200);
+  expect(
+    (await ownerBrowser.post(`/organizations/${organizationId}/members`, { email: grace.email, role: 'admin' })).status,
+  ).toBe(201);
+  expect(
+    (await ownerBrowser.post(`/organizations/${organizationId}/members`, { email: linus.email, role: 'member' }))
+      .status,
+  ).toBe(201);
+  expect(
+    (
+      await ownerBrowser.request('PATCH', `/organizations/${organizationId}/members/${graceId}`, {
+        json: { role: 'member' },
+      })
+    ).status,
+  ).toBe(200);
   linusId = (await app.identity.directory.idOfEmail(linus.email)) ?? '';
   graceBrowser = await app.signedIn(grace.username, password);
   expect(await everythingShown()).toContain(grace.email);
@@ -78,22 +96,38 @@ describe("a person's own copy", () => {
       secondFactors: { authenticatorApp: null, passkeys: [], recoveryCodes: null },
     });
     const events = (copy.body as { events: { type: string; clientIp?: string }[] }).events;
-    expect(events.map((event) => event.type)).toEqual(expect.arrayContaining(['UserRegistered', 'PasswordSet', 'SignedIn']));
+    expect(events.map((event) => event.type)).toEqual(
+      expect.arrayContaining(['UserRegistered', 'PasswordSet', 'SignedIn']),
+    );
     expect(events.find((event) => event.type === 'SignedIn')?.clientIp).toBe('127.0.0.1');
-    for (const secret of ['$argon2', 'passwordHash', 'tokenHash', 'secretSealed', 'sessionId']) expect(copy.text).not.toContain(secret);
+    for (const secret of ['$argon2', 'passwordHash', 'tokenHash', 'secretSealed', 'sessionId'])
+      expect(copy.text).not.toContain(secret);
   });
 
   it('holds what else the log keeps of them: a wrong password tried on their account, and who added them and changed their role', async () => {
     const stranger = app.browser();
     await stranger.open('/login');
-    expect((await stranger.post('/login', { username: grace.username, password: 'not her password' })).status).toBe(401);
+    expect((await stranger.post('/login', { username: grace.username, password: 'not her password' })).status).toBe(
+      401,
+    );
 
     const copy = (await graceBrowser.get('/account/export')).body as PersonalDataCopy;
 
-    expect(copy.signInAttempts).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'SignInAttemptFailed', clientIp: '127.0.0.1' })]));
+    expect(copy.signInAttempts).toEqual(
+      expect.arrayContaining([expect.objectContaining({ type: 'SignInAttemptFailed', clientIp: '127.0.0.1' })]),
+    );
     expect(copy.membershipChanges).toEqual([
-      expect.objectContaining({ organizationId, type: 'MemberAdded', actor: `user:${owner.userId}`, data: expect.objectContaining({ role: 'admin' }) }),
-      expect.objectContaining({ organizationId, type: 'MemberRoleChanged', data: expect.objectContaining({ role: 'member', previousRole: 'admin' }) }),
+      expect.objectContaining({
+        organizationId,
+        type: 'MemberAdded',
+        actor: `user:${owner.userId}`,
+        data: expect.objectContaining({ role: 'admin' }),
+      }),
+      expect.objectContaining({
+        organizationId,
+        type: 'MemberRoleChanged',
+        data: expect.objectContaining({ role: 'member', previousRole: 'admin' }),
+      }),
     ]);
     expect(copy).toMatchObject({ directoryRecords: [], joinRefusals: [] });
   });
@@ -114,7 +148,11 @@ describe('a person deleting their account', () => {
   it("is refused while they are an organization's last owner, naming it, and nothing changes", async () => {
     const ownerBrowser = await app.signedIn(owner.email, password);
     const refused = await ownerBrowser.delete('/account', { json: { password } });
-    expect(refused.body).toMatchObject({ status: 409, code: 'LAST_OWNER', organizations: [{ id: organizationId, name: 'Erasure Analytics' }] });
+    expect(refused.body).toMatchObject({
+      status: 409,
+      code: 'LAST_OWNER',
+      organizations: [{ id: organizationId, name: 'Erasure Analytics' }],
+    });
     expect((await ownerBrowser.get('/session')).status).toBe(200);
   });
 
@@ -154,13 +192,18 @@ describe('an operator erasing a person who never signed up', () => {
 describe('an erased person’s invitation', () => {
   it('opens no account: the mailed link is refused as any unknown link is', async () => {
     const mails = readdirSync(join(app.dataDir, 'outbox')).filter((name) => name.endsWith('.txt'));
-    const invitation = mails.map((name) => readFileSync(join(app.dataDir, 'outbox', name), 'utf8')).find((text) => text.includes(linus.email));
+    const invitation = mails
+      .map((name) => readFileSync(join(app.dataDir, 'outbox', name), 'utf8'))
+      .find((text) => text.includes(linus.email));
     const token = /\/invite\/([A-Za-z0-9_-]+)/.exec(invitation ?? '')?.[1] ?? '';
     expect(token).not.toBe('');
     const browser = app.browser();
     expect((await browser.get(`/invitations/${token}`)).body).toMatchObject({ status: 400, code: 'INVALID_TOKEN' });
     await browser.open(`/invite/${token}`);
-    expect((await browser.post('/invitations/accept', { token, password })).body).toMatchObject({ status: 400, code: 'INVALID_TOKEN' });
+    expect((await browser.post('/invitations/accept', { token, password })).body).toMatchObject({
+      status: 400,
+      code: 'INVALID_TOKEN',
+    });
   });
 });
 
@@ -198,7 +241,11 @@ describe('the log lines and the files', () => {
     expect(files.some((file) => file.endsWith('events.sqlite'))).toBe(true);
     // The development outbox is the mail sent to the person, by design outside the erasure (docs/privacy.md).
     const kept = files.filter((file) => !file.includes(`${join(dataDir, 'outbox')}`));
-    const holding = kept.filter((file) => existsSync(file) && [grace.username, 'grace.hopper', 'linus.invited'].some((value) => readFileSync(file).includes(value)));
+    const holding = kept.filter(
+      (file) =>
+        existsSync(file) &&
+        [grace.username, 'grace.hopper', 'linus.invited'].some((value) => readFileSync(file).includes(value)),
+    );
     expect(holding).toEqual([]);
   });
 });

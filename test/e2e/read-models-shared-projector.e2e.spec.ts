@@ -17,10 +17,16 @@ let projector: ChildProcess | undefined;
 
 beforeAll(async () => {
   if (!existsSync(path.join(root, 'dist', 'apps', 'cli', 'src', 'main.js'))) {
-    execFileSync(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: root });
+    execFileSync(
+      process.execPath,
+      [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'],
+      { cwd: root },
+    );
   }
   running = await startApp({ PROJECTIONS: 'off' });
-  api = httpClient(running.baseUrl, { apiKey: await createApiKey(running.app, ['organizations:read', 'organizations:write']) });
+  api = httpClient(running.baseUrl, {
+    apiKey: await createApiKey(running.app, ['organizations:read', 'organizations:write']),
+  });
 }, 120_000);
 
 afterAll(async () => {
@@ -53,7 +59,14 @@ describe('API with PROJECTIONS=off and a projector process', () => {
     const plan = await api.post(`/organizations/${id}/plan`, { line: 'classic', plan: 'professional' });
     projector = spawn(process.execPath, [path.join(root, 'bin', 'chorus.js'), 'projector:run'], {
       cwd: root,
-      env: { ...process.env, NODE_ENV: 'test', DATA_DIR: running.dataDir, SEED_DEMO: 'false', LOG_LEVEL: 'warn', PROJECTIONS: 'inline' },
+      env: {
+        ...process.env,
+        NODE_ENV: 'test',
+        DATA_DIR: running.dataDir,
+        SEED_DEMO: 'false',
+        LOG_LEVEL: 'warn',
+        PROJECTIONS: 'inline',
+      },
       stdio: 'ignore',
     });
 

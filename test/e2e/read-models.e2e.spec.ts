@@ -13,7 +13,9 @@ let api: HttpClient;
 
 beforeAll(async () => {
   running = await startApp();
-  api = httpClient(running.baseUrl, { apiKey: await createApiKey(running.app, ['organizations:read', 'organizations:write']) });
+  api = httpClient(running.baseUrl, {
+    apiKey: await createApiKey(running.app, ['organizations:read', 'organizations:write']),
+  });
 });
 
 afterAll(async () => {
@@ -22,7 +24,10 @@ afterAll(async () => {
 
 describe('GET /organizations/:id', () => {
   it('answers the read model once it has reached the position a command answered', async () => {
-    const id = await createOrganization(api, { plan: { line: 'chorus', plan: 'teams' }, chorus: { enabled: true, parallelUse: true } });
+    const id = await createOrganization(api, {
+      plan: { line: 'chorus', plan: 'teams' },
+      chorus: { enabled: true, parallelUse: true },
+    });
     const site = await api.post(`/organizations/${id}/sites`, { name: 'Shop', hostname: 'bücher.example' });
     expect(site.status).toBe(201);
 
@@ -46,7 +51,13 @@ describe('GET /organizations/:id', () => {
       usage: { users: 0, contentSections: 1, qualityAssuranceDomains: 0, webAnalyticsDomains: 0 },
       canAdd: expect.objectContaining({ contentSections: true }),
       trafficPerMonth: 1_000_000,
-      sites: [expect.objectContaining({ name: 'Shop', hostname: 'bücher.example', siteId: site.body.siteId ?? expect.any(String) })],
+      sites: [
+        expect.objectContaining({
+          name: 'Shop',
+          hostname: 'bücher.example',
+          siteId: site.body.siteId ?? expect.any(String),
+        }),
+      ],
       qualityAssurance: { domains: [] },
       webAnalytics: { domains: [] },
       position: site.body.position,
@@ -68,9 +79,18 @@ describe('GET /organizations/:id', () => {
 
   it('refuses a malformed minPosition, an unknown organization, and a caller without credentials', async () => {
     const id = await createOrganization(api);
-    expect((await api.get(`/organizations/${id}?minPosition=soon`)).body).toMatchObject({ status: 400, code: 'VALIDATION_FAILED' });
-    expect((await api.get(`/organizations/${id}?other=1`)).body).toMatchObject({ status: 400, code: 'VALIDATION_FAILED' });
-    expect((await api.get('/organizations/no-such-organization')).body).toMatchObject({ status: 404, code: 'NOT_FOUND' });
+    expect((await api.get(`/organizations/${id}?minPosition=soon`)).body).toMatchObject({
+      status: 400,
+      code: 'VALIDATION_FAILED',
+    });
+    expect((await api.get(`/organizations/${id}?other=1`)).body).toMatchObject({
+      status: 400,
+      code: 'VALIDATION_FAILED',
+    });
+    expect((await api.get('/organizations/no-such-organization')).body).toMatchObject({
+      status: 404,
+      code: 'NOT_FOUND',
+    });
     expect((await api.get(`/organizations/${id}`, { apiKey: 'chorus_nobody_nothing' })).status).toBe(401);
   });
 });
@@ -89,7 +109,14 @@ describe('GET /organizations/:id between commits', () => {
     // Ada's first sign-in is a commit to the sign-ins model only: the answer, made of both, changes with it.
     const signedIn = await running.store.append(
       `user-${ada.body.userId}`,
-      [{ id: randomUUID(), type: 'SignedIn', data: { userId: ada.body.userId }, metadata: { actor: `user:${ada.body.userId}`, correlationId: 'c', causationId: 'c' } }],
+      [
+        {
+          id: randomUUID(),
+          type: 'SignedIn',
+          data: { userId: ada.body.userId },
+          metadata: { actor: `user:${ada.body.userId}`, correlationId: 'c', causationId: 'c' },
+        },
+      ],
       'any',
     );
     const after = await api.get(`/organizations/${id}?minPosition=${signedIn.position}`);
@@ -108,9 +135,20 @@ describe('GET /organizations/:id between commits', () => {
 
 describe('GET /organizations/:id/notification-recipients', () => {
   it('follows the seed’s rule: with parallel use, only Chorus users are notified', async () => {
-    const id = await createOrganization(api, { plan: { line: 'chorus', plan: 'enterprise' }, chorus: { enabled: true, parallelUse: true } });
-    const ada = await api.post(`/organizations/${id}/members`, { email: 'ada@example.com', role: 'owner', chorusUser: true });
-    const bob = await api.post(`/organizations/${id}/members`, { email: 'bob@example.com', role: 'member', chorusUser: false });
+    const id = await createOrganization(api, {
+      plan: { line: 'chorus', plan: 'enterprise' },
+      chorus: { enabled: true, parallelUse: true },
+    });
+    const ada = await api.post(`/organizations/${id}/members`, {
+      email: 'ada@example.com',
+      role: 'owner',
+      chorusUser: true,
+    });
+    const bob = await api.post(`/organizations/${id}/members`, {
+      email: 'bob@example.com',
+      role: 'member',
+      chorusUser: false,
+    });
     expect([ada.status, bob.status]).toEqual([201, 201]);
 
     const response = await api.get(`/organizations/${id}/notification-recipients?minPosition=${bob.body.position}`);
@@ -134,7 +172,13 @@ describe('GET /health', () => {
       ready: true,
       eventStore: { reachable: true },
       projections: [
-        expect.objectContaining({ name: 'organizations', state: 'live', runs: 'inline', checkpoint: expect.any(Number), lag: expect.any(Number) }),
+        expect.objectContaining({
+          name: 'organizations',
+          state: 'live',
+          runs: 'inline',
+          checkpoint: expect.any(Number),
+          lag: expect.any(Number),
+        }),
         expect.objectContaining({ name: 'correlations', state: 'live' }),
         expect.objectContaining({ name: 'sign-ins', state: 'live' }),
         expect.objectContaining({ name: 'organization-history', state: 'live' }),
@@ -147,11 +191,20 @@ describe('GET /health', () => {
   it('shows a projection stopped at a poison event, with the event, and answers 503', async () => {
     const poisoned = await startApp();
     try {
-      const client = httpClient(poisoned.baseUrl, { apiKey: await createApiKey(poisoned.app, ['organizations:read', 'organizations:write']) });
+      const client = httpClient(poisoned.baseUrl, {
+        apiKey: await createApiKey(poisoned.app, ['organizations:read', 'organizations:write']),
+      });
       const id = await createOrganization(client);
       const poison = await poisoned.store.append(
         organizationStream(id),
-        [{ id: randomUUID(), type: 'OrganizationMerged', data: {}, metadata: { actor: 'system', correlationId: 'c', causationId: 'c' } }],
+        [
+          {
+            id: randomUUID(),
+            type: 'OrganizationMerged',
+            data: {},
+            metadata: { actor: 'system', correlationId: 'c', causationId: 'c' },
+          },
+        ],
         'stream_exists',
       );
       // The read never reaches the poison event: it is not skipped.
@@ -165,9 +218,19 @@ describe('GET /health', () => {
         name: 'organizations',
         state: 'failed',
         checkpoint: Number(poison.position) - 1,
-        error: { position: Number(poison.position), eventType: 'OrganizationMerged', streamId: organizationStream(id), message: expect.stringMatching(/unknown event type/) },
+        error: {
+          position: Number(poison.position),
+          eventType: 'OrganizationMerged',
+          streamId: organizationStream(id),
+          message: expect.stringMatching(/unknown event type/),
+        },
       });
-      expect(poisoned.logs).toContainEqual(expect.objectContaining({ msg: 'projection stopped at an event it cannot apply', eventType: 'OrganizationMerged' }));
+      expect(poisoned.logs).toContainEqual(
+        expect.objectContaining({
+          msg: 'projection stopped at an event it cannot apply',
+          eventType: 'OrganizationMerged',
+        }),
+      );
     } finally {
       await poisoned.close();
     }

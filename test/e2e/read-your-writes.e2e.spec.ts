@@ -16,7 +16,9 @@ describe('a command answered on this node, then a read without minPosition', () 
 
   beforeAll(async () => {
     running = await startApp();
-    api = httpClient(running.baseUrl, { apiKey: await createApiKey(running.app, ['organizations:read', 'organizations:write']) });
+    api = httpClient(running.baseUrl, {
+      apiKey: await createApiKey(running.app, ['organizations:read', 'organizations:write']),
+    });
   });
 
   afterAll(async () => {
@@ -28,7 +30,11 @@ describe('a command answered on this node, then a read without minPosition', () 
 
   const pairs = (id: string, round: number): Pair[] => [
     {
-      write: () => api.post(`/organizations/${id}/plan`, { line: 'classic', plan: round % 2 === 0 ? 'professional' : 'enterprise' }),
+      write: () =>
+        api.post(`/organizations/${id}/plan`, {
+          line: 'classic',
+          plan: round % 2 === 0 ? 'professional' : 'enterprise',
+        }),
       shows: (organization) => organization.plan === (round % 2 === 0 ? 'professional' : 'enterprise'),
     },
     {
@@ -37,16 +43,22 @@ describe('a command answered on this node, then a read without minPosition', () 
     },
     {
       write: () => api.post(`/organizations/${id}/members`, { email: `member-${round}@example.com`, role: 'member' }),
-      shows: (organization) => organization.members.some((member: { email: string }) => member.email === `member-${round}@example.com`),
+      shows: (organization) =>
+        organization.members.some((member: { email: string }) => member.email === `member-${round}@example.com`),
     },
     {
-      write: () => api.post(`/organizations/${id}/sites`, { name: `Site ${round}`, hostname: `site-${round}.example.com` }),
-      shows: (organization) => organization.sites.some((site: { hostname: string }) => site.hostname === `site-${round}.example.com`),
+      write: () =>
+        api.post(`/organizations/${id}/sites`, { name: `Site ${round}`, hostname: `site-${round}.example.com` }),
+      shows: (organization) =>
+        organization.sites.some((site: { hostname: string }) => site.hostname === `site-${round}.example.com`),
     },
   ];
 
   it(`never reads the state before its own write, ${PAIRS} pairs in a row (plan, add-on, member, site)`, async () => {
-    const id = await createOrganization(api, { plan: { line: 'classic', plan: 'enterprise' }, limits: { users: 1000, contentSections: 1000, override: true } });
+    const id = await createOrganization(api, {
+      plan: { line: 'classic', plan: 'enterprise' },
+      limits: { users: 1000, contentSections: 1000, override: true },
+    });
     const stale: string[] = [];
     for (let pair = 0; pair < PAIRS; pair += 1) {
       const { write, shows } = pairs(id, Math.floor(pair / 4))[pair % 4] as Pair;
@@ -82,7 +94,9 @@ describe('a command answered on this node, then a read without minPosition', () 
       await api.delete(`/organizations/${id}/members/${member.body.userId}`),
       await api.delete(`/organizations/${id}/sso`),
     ];
-    expect(answers.map((answer) => [answer.status < 300, answer.headers.get('chorus-consistency')])).toEqual(answers.map(() => [true, 'committed']));
+    expect(answers.map((answer) => [answer.status < 300, answer.headers.get('chorus-consistency')])).toEqual(
+      answers.map(() => [true, 'committed']),
+    );
     const read = await api.get(`/organizations/${id}`);
     expect(read.body.revision).toBe(answers.at(-1)?.body.revision);
     const refused = await api.post(`/organizations/${id}/members`, { email: 'not an address', role: 'member' });
@@ -90,7 +104,9 @@ describe('a command answered on this node, then a read without minPosition', () 
     expect(refused.headers.get('chorus-consistency')).toBeNull();
   });
   it('is documented on every command of the OpenAPI document, and on no read', async () => {
-    const document = (await api.get('/docs/openapi.json')).body as { paths: Record<string, Record<string, { responses: Record<string, { headers?: object }> }>> };
+    const document = (await api.get('/docs/openapi.json')).body as {
+      paths: Record<string, Record<string, { responses: Record<string, { headers?: object }> }>>;
+    };
     const withHeader = (path: string, method: string) =>
       Object.values(document.paths[path]?.[method]?.responses ?? {}).some((answer) => answer.headers !== undefined);
     const commands = [
@@ -117,7 +133,9 @@ describe('with PROJECTIONS=off and no projector running', () => {
 
   beforeAll(async () => {
     running = await startApp({ PROJECTIONS: 'off' });
-    api = httpClient(running.baseUrl, { apiKey: await createApiKey(running.app, ['organizations:read', 'organizations:write']) });
+    api = httpClient(running.baseUrl, {
+      apiKey: await createApiKey(running.app, ['organizations:read', 'organizations:write']),
+    });
   });
 
   afterAll(async () => {

@@ -72,7 +72,11 @@ describe("the README's command-line walkthrough, on a fresh store", () => {
     const run = runs[Number(index) - 1] as Run;
 
     // A refusal of ours starts with "chorus:".
-    expect({ line: run.line, code: run.code, refusals: run.stderr.split('\n').filter((text) => text.startsWith('chorus:')) }).toEqual({
+    expect({
+      line: run.line,
+      code: run.code,
+      refusals: run.stderr.split('\n').filter((text) => text.startsWith('chorus:')),
+    }).toEqual({
       line: run.line,
       code: 0,
       refusals: [],
@@ -90,11 +94,17 @@ describe("the README's command-line walkthrough, on a fresh store", () => {
     expect(runOf('api-key:create').stdout).toMatch(/^chrs_/m);
     // In the console's words, who did what.
     const history = runOf('org:history').stdout;
-    for (const sentence of ['Organization created: Acme', 'Plan assigned: Classic professional', 'Member added: ann@example.com as owner']) {
+    for (const sentence of [
+      'Organization created: Acme',
+      'Plan assigned: Classic professional',
+      'Member added: ann@example.com as owner',
+    ]) {
       expect(history).toMatch(new RegExp(`Command line +${sentence}$`, 'm'));
     }
     expect(runOf('org:state acme --as-of-revision').stdout).toMatch(/at revision 0[\s\S]*Classic plan: +none/);
-    expect(runOf('org:state acme --as-of ').stdout).toMatch(/at revision 2[\s\S]*Classic plan: +professional[\s\S]*ann@example\.com owner/);
+    expect(runOf('org:state acme --as-of ').stdout).toMatch(
+      /at revision 2[\s\S]*Classic plan: +professional[\s\S]*ann@example\.com owner/,
+    );
     expect(runOf('projections:verify').stdout).toContain('no drift');
   });
 });

@@ -43,7 +43,11 @@ const scimOn =
   (node: AuthApp): Scim =>
   (method, path, body, token = acmeToken) =>
     httpClient(node.baseUrl).request(method, `/scim/v2${path}`, {
-      headers: { authorization: `Bearer ${token}`, accept: 'application/scim+json', ...(body === undefined ? {} : { 'content-type': 'application/scim+json' }) },
+      headers: {
+        authorization: `Bearer ${token}`,
+        accept: 'application/scim+json',
+        ...(body === undefined ? {} : { 'content-type': 'application/scim+json' }),
+      },
       ...(body === undefined ? {} : { raw: JSON.stringify(body) }),
     });
 let scim: Scim;
@@ -65,7 +69,12 @@ async function enterpriseOrganization(name: string, owner: { userId: string; ema
 }
 
 async function verifyDomain(organizationId: string, domain: string): Promise<void> {
-  const configured = await api.put(`/organizations/${organizationId}/sso`, { issuer: idp.issuer, clientId: 'chorusAcme', clientSecret: 'idp-secret-scim', domains: [domain] });
+  const configured = await api.put(`/organizations/${organizationId}/sso`, {
+    issuer: idp.issuer,
+    clientId: 'chorusAcme',
+    clientSecret: 'idp-secret-scim',
+    domains: [domain],
+  });
   expect(configured.status).toBe(200);
   await proveSsoDomain(api, dns, organizationId, domain);
 }
@@ -87,9 +96,21 @@ beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'chorus-e2e-scim-'));
   dns = await DnsServer.start(['acme.example']);
   idp = await IdentityProvider.start();
-  nodeA = await startAuthApp({ DATA_DIR: dataDir, SESSION_SECRET: sharedSecret, DNS_SERVERS: dns.address, PROJECTIONS: 'inline' });
-  nodeB = await startAuthApp({ DATA_DIR: dataDir, SESSION_SECRET: sharedSecret, DNS_SERVERS: dns.address, PROJECTIONS: 'off' });
-  api = httpClient(nodeA.baseUrl, { apiKey: await createApiKey(nodeA.app, ['organizations:read', 'organizations:write', 'audit:read']) });
+  nodeA = await startAuthApp({
+    DATA_DIR: dataDir,
+    SESSION_SECRET: sharedSecret,
+    DNS_SERVERS: dns.address,
+    PROJECTIONS: 'inline',
+  });
+  nodeB = await startAuthApp({
+    DATA_DIR: dataDir,
+    SESSION_SECRET: sharedSecret,
+    DNS_SERVERS: dns.address,
+    PROJECTIONS: 'off',
+  });
+  api = httpClient(nodeA.baseUrl, {
+    apiKey: await createApiKey(nodeA.app, ['organizations:read', 'organizations:write', 'audit:read']),
+  });
   scim = scimOn(nodeA);
   scimB = scimOn(nodeB);
   const oliviaId = await nodeA.createUser({ email: 'olivia@acme.example', password });
@@ -116,7 +137,10 @@ describe('directory tokens', () => {
     expect(listed.body.tokens).toEqual([expect.objectContaining({ name: 'Okta', revokedAt: null })]);
     expect(listed.text).not.toContain(acmeToken.split('.')[2]);
 
-    const teams = await nodeA.createOrganization('Teams only', { userId: (await members(acme))[0]!.userId, email: 'olivia@acme.example' });
+    const teams = await nodeA.createOrganization('Teams only', {
+      userId: (await members(acme))[0]!.userId,
+      email: 'olivia@acme.example',
+    });
     const refused = await api.post(`/organizations/${teams}/scim/tokens`, { name: 'Okta' });
     expect(refused.status).toBe(409);
     expect(refused.body).toMatchObject({ code: 'ENTERPRISE_PLAN_REQUIRED' });
@@ -149,7 +173,11 @@ describe('discovery', () => {
     const config = await scim('GET', '/ServiceProviderConfig');
     expect(config.status).toBe(200);
     expect(config.headers.get('content-type')).toMatch(/^application\/scim\+json/);
-    expect(config.body).toMatchObject({ patch: { supported: true }, filter: { supported: true }, bulk: { supported: false } });
+    expect(config.body).toMatchObject({
+      patch: { supported: true },
+      filter: { supported: true },
+      bulk: { supported: false },
+    });
     expect((await scim('GET', '/ResourceTypes')).body.Resources).toEqual([
       expect.objectContaining({ id: 'User', endpoint: '/Users', schema: USER }),
       expect.objectContaining({ id: 'Group', endpoint: '/Groups' }),
@@ -168,7 +196,10 @@ describe('Okta’s sequence', () => {
   });
 
   it('finds no user, creates one as a member, and reads it back', async () => {
-    const search = await scim('GET', `/Users?filter=${encodeURIComponent('userName eq "ada@acme.example"')}&startIndex=1&count=100`);
+    const search = await scim(
+      'GET',
+      `/Users?filter=${encodeURIComponent('userName eq "ada@acme.example"')}&startIndex=1&count=100`,
+    );
     expect(search.body).toMatchObject({ totalResults: 0, Resources: [] });
 
     const created = await scim('POST', '/Users', {
@@ -186,18 +217,39 @@ describe('Okta’s sequence', () => {
     expect(created.status).toBe(201);
     resourceId = created.body.id;
     expect(created.headers.get('location')).toMatch(new RegExp(`/scim/v2/Users/${resourceId}$`));
-    expect(created.body).toMatchObject({ userName: 'ada@acme.example', active: true, externalId: '00u1abcd', name: { givenName: 'Ada', familyName: 'Lovelace' }, meta: { resourceType: 'User' } });
+    expect(created.body).toMatchObject({
+      userName: 'ada@acme.example',
+      active: true,
+      externalId: '00u1abcd',
+      name: { givenName: 'Ada', familyName: 'Lovelace' },
+      meta: { resourceType: 'User' },
+    });
     expect(JSON.stringify(created.body)).not.toContain('an-Okta-password-1');
     // An existing account of the verified domain joins as itself.
-    expect(await members(acme)).toContainEqual(expect.objectContaining({ userId: adaId, email: 'ada@acme.example', role: 'member' }));
+    expect(await members(acme)).toContainEqual(
+      expect.objectContaining({ userId: adaId, email: 'ada@acme.example', role: 'member' }),
+    );
     expect((await events(organizationStream(acme))).at(-1)?.metadata.actor).toMatch(/^scim:[0-9a-f]{24}$/);
 
-    expect((await scim('GET', `/Users/${resourceId}`)).body).toMatchObject({ id: resourceId, userName: 'ada@acme.example' });
-    expect((await scim('GET', `/Users?filter=${encodeURIComponent('userName eq "ADA@acme.example"')}`)).body).toMatchObject({ totalResults: 1 });
-    expect((await scim('GET', `/Users?filter=${encodeURIComponent('emails[type eq "work"].value eq "ADA@acme.example"')}`)).body).toMatchObject({ totalResults: 1 });
-    expect((await scim('GET', `/Users?filter=${encodeURIComponent('externalId eq "00u1abcd"')}`)).body.Resources).toEqual([expect.objectContaining({ id: resourceId })]);
+    expect((await scim('GET', `/Users/${resourceId}`)).body).toMatchObject({
+      id: resourceId,
+      userName: 'ada@acme.example',
+    });
+    expect(
+      (await scim('GET', `/Users?filter=${encodeURIComponent('userName eq "ADA@acme.example"')}`)).body,
+    ).toMatchObject({ totalResults: 1 });
+    expect(
+      (await scim('GET', `/Users?filter=${encodeURIComponent('emails[type eq "work"].value eq "ADA@acme.example"')}`))
+        .body,
+    ).toMatchObject({ totalResults: 1 });
+    expect(
+      (await scim('GET', `/Users?filter=${encodeURIComponent('externalId eq "00u1abcd"')}`)).body.Resources,
+    ).toEqual([expect.objectContaining({ id: resourceId })]);
     // The provider's own id is case-sensitive (RFC 7643 3.1).
-    expect((await scim('GET', `/Users?filter=${encodeURIComponent('externalId eq "00U1ABCD"')}`)).body).toMatchObject({ totalResults: 0, Resources: [] });
+    expect((await scim('GET', `/Users?filter=${encodeURIComponent('externalId eq "00U1ABCD"')}`)).body).toMatchObject({
+      totalResults: 0,
+      Resources: [],
+    });
   });
 
   it('replaces the profile with PUT and answers the user', async () => {
@@ -210,7 +262,10 @@ describe('Okta’s sequence', () => {
       active: true,
     });
     expect(answer.status).toBe(200);
-    expect(answer.body).toMatchObject({ name: { givenName: 'Augusta Ada', familyName: 'King' }, meta: { version: 'W/"2"' } });
+    expect(answer.body).toMatchObject({
+      name: { givenName: 'Augusta Ada', familyName: 'King' },
+      meta: { version: 'W/"2"' },
+    });
   });
 
   it('deactivates with a value object: the membership ends, and the account’s session on the other node within a second', async () => {
@@ -219,7 +274,10 @@ describe('Okta’s sequence', () => {
     expect((await onB.post('/login', { username: 'ada@acme.example', password })).status).toBe(204);
     expect((await onB.get('/session')).status).toBe(200);
 
-    const answer = await scim('PATCH', `/Users/${resourceId}`, { schemas: [PATCH_OP], Operations: [{ op: 'replace', value: { active: false } }] });
+    const answer = await scim('PATCH', `/Users/${resourceId}`, {
+      schemas: [PATCH_OP],
+      Operations: [{ op: 'replace', value: { active: false } }],
+    });
 
     expect(answer.status).toBe(200);
     expect(answer.body).toMatchObject({ id: resourceId, active: false });
@@ -229,7 +287,10 @@ describe('Okta’s sequence', () => {
   });
 
   it('reactivates: a member again', async () => {
-    const answer = await scim('PATCH', `/Users/${resourceId}`, { schemas: [PATCH_OP], Operations: [{ op: 'replace', value: { active: true } }] });
+    const answer = await scim('PATCH', `/Users/${resourceId}`, {
+      schemas: [PATCH_OP],
+      Operations: [{ op: 'replace', value: { active: true } }],
+    });
     expect(answer.body).toMatchObject({ active: true });
     expect(await members(acme)).toContainEqual(expect.objectContaining({ userId: adaId, role: 'member' }));
   });
@@ -249,13 +310,19 @@ describe('Entra ID’s sequence', () => {
   };
 
   it('finds no user, creates one (no account yet: a member by reserved id), and finds it by userName and externalId', async () => {
-    expect((await scim('GET', `/Users?filter=${encodeURIComponent('userName eq "bob@acme.example"')}`)).body.totalResults).toBe(0);
+    expect(
+      (await scim('GET', `/Users?filter=${encodeURIComponent('userName eq "bob@acme.example"')}`)).body.totalResults,
+    ).toBe(0);
     const created = await scim('POST', '/Users', bob);
     expect(created.status).toBe(201);
     resourceId = created.body.id;
     expect(await members(acme)).toContainEqual(expect.objectContaining({ email: 'bob@acme.example', role: 'member' }));
-    expect((await scim('GET', `/Users?filter=${encodeURIComponent('externalId eq "bob-object-id"')}`)).body.Resources).toEqual([expect.objectContaining({ id: resourceId })]);
-    expect((await scim('GET', `/Users?filter=${encodeURIComponent('userName eq "bob@acme.example"')}`)).body.Resources).toEqual([expect.objectContaining({ id: resourceId })]);
+    expect(
+      (await scim('GET', `/Users?filter=${encodeURIComponent('externalId eq "bob-object-id"')}`)).body.Resources,
+    ).toEqual([expect.objectContaining({ id: resourceId })]);
+    expect(
+      (await scim('GET', `/Users?filter=${encodeURIComponent('userName eq "bob@acme.example"')}`)).body.Resources,
+    ).toEqual([expect.objectContaining({ id: resourceId })]);
   });
 
   it('refuses the same userName again (409 uniqueness), and records nothing', async () => {
@@ -275,9 +342,15 @@ describe('Entra ID’s sequence', () => {
       ],
     });
     expect(multi.status).toBe(200);
-    expect(multi.body).toMatchObject({ emails: [{ value: 'bob.builder@acme.example', type: 'work' }], name: { familyName: 'Baumeister' } });
+    expect(multi.body).toMatchObject({
+      emails: [{ value: 'bob.builder@acme.example', type: 'work' }],
+      name: { familyName: 'Baumeister' },
+    });
 
-    const single = await scim('PATCH', `/Users/${resourceId}`, { schemas: [PATCH_OP], Operations: [{ op: 'Replace', path: 'userName', value: 'robert@acme.example' }] });
+    const single = await scim('PATCH', `/Users/${resourceId}`, {
+      schemas: [PATCH_OP],
+      Operations: [{ op: 'Replace', path: 'userName', value: 'robert@acme.example' }],
+    });
     expect(single.status).toBe(200);
     expect(single.body).toMatchObject({ id: resourceId, userName: 'robert@acme.example' });
     // Another address is another member.
@@ -287,7 +360,10 @@ describe('Entra ID’s sequence', () => {
   });
 
   it('disables with the string "False", then deletes for good', async () => {
-    const disabled = await scim('PATCH', `/Users/${resourceId}`, { schemas: [PATCH_OP], Operations: [{ op: 'Replace', path: 'active', value: 'False' }] });
+    const disabled = await scim('PATCH', `/Users/${resourceId}`, {
+      schemas: [PATCH_OP],
+      Operations: [{ op: 'Replace', path: 'active', value: 'False' }],
+    });
     expect(disabled.status).toBe(200);
     expect(disabled.body.active).toBe(false);
     expect((await members(acme)).map((member) => member.email)).not.toContain('robert@acme.example');
@@ -310,11 +386,23 @@ describe('guards', () => {
     const carol = await scim('POST', '/Users', { schemas: [USER], userName: 'carol@acme.example', active: true });
     expect(carol.status).toBe(201);
     expect((await scim('GET', `/Users/${carol.body.id}`, undefined, globexToken)).status).toBe(404);
-    expect((await scim('PATCH', `/Users/${carol.body.id}`, { schemas: [PATCH_OP], Operations: [{ op: 'replace', value: { active: false } }] }, globexToken)).status).toBe(404);
+    expect(
+      (
+        await scim(
+          'PATCH',
+          `/Users/${carol.body.id}`,
+          { schemas: [PATCH_OP], Operations: [{ op: 'replace', value: { active: false } }] },
+          globexToken,
+        )
+      ).status,
+    ).toBe(404);
     expect((await scim('DELETE', `/Users/${carol.body.id}`, undefined, globexToken)).status).toBe(404);
     const replaced = { schemas: [USER], userName: 'carol@acme.example', active: false };
     expect((await scim('PUT', `/Users/${carol.body.id}`, replaced, globexToken)).status).toBe(404);
-    expect((await scim('GET', `/Users/${carol.body.id}`)).body).toMatchObject({ userName: 'carol@acme.example', active: true });
+    expect((await scim('GET', `/Users/${carol.body.id}`)).body).toMatchObject({
+      userName: 'carol@acme.example',
+      active: true,
+    });
     expect((await scim('GET', '/Users', undefined, globexToken)).body.totalResults).toBe(0);
     // Globex's token names Globex; writing Acme's id into it is a made-up token.
     expect((await scim('GET', '/Users', undefined, globexToken.replace(globex, acme))).status).toBe(401);
@@ -333,15 +421,22 @@ describe('guards', () => {
     expect(answer.status).toBe(409);
     expect(answer.body).toMatchObject({ schemas: [ERROR], status: '409' });
     expect(answer.body.detail).toMatch(/users limit/);
-    expect((await scim('GET', `/Users?filter=${encodeURIComponent('userName eq "dave@acme.example"')}`)).body.totalResults).toBe(0);
+    expect(
+      (await scim('GET', `/Users?filter=${encodeURIComponent('userName eq "dave@acme.example"')}`)).body.totalResults,
+    ).toBe(0);
     expect((await api.put(`/organizations/${acme}/limits`, { users: null })).status).toBe(200);
   });
 
   it('never deprovisions the last owner (409 mutability)', async () => {
     const olivia = await scim('POST', '/Users', { schemas: [USER], userName: 'olivia@acme.example', active: true });
     expect(olivia.status).toBe(201);
-    expect(await members(acme)).toContainEqual(expect.objectContaining({ email: 'olivia@acme.example', role: 'owner' }));
-    const answer = await scim('PATCH', `/Users/${olivia.body.id}`, { schemas: [PATCH_OP], Operations: [{ op: 'Replace', path: 'active', value: 'False' }] });
+    expect(await members(acme)).toContainEqual(
+      expect.objectContaining({ email: 'olivia@acme.example', role: 'owner' }),
+    );
+    const answer = await scim('PATCH', `/Users/${olivia.body.id}`, {
+      schemas: [PATCH_OP],
+      Operations: [{ op: 'Replace', path: 'active', value: 'False' }],
+    });
     expect(answer.status).toBe(409);
     expect(answer.body).toMatchObject({ scimType: 'mutability' });
     expect((await scim('GET', `/Users/${olivia.body.id}`)).body.active).toBe(true);
@@ -350,21 +445,33 @@ describe('guards', () => {
 
 describe('groups and roles', () => {
   const GROUP = 'urn:ietf:params:scim:schemas:core:2.0:Group';
-  const idOf = async (userName: string): Promise<string> => (await scim('GET', `/Users?filter=${encodeURIComponent(`userName eq "${userName}"`)}`)).body.Resources[0].id;
-  const roleOf = async (email: string): Promise<string | undefined> => (await members(acme)).find((member) => member.email === email)?.role;
+  const idOf = async (userName: string): Promise<string> =>
+    (await scim('GET', `/Users?filter=${encodeURIComponent(`userName eq "${userName}"`)}`)).body.Resources[0].id;
+  const roleOf = async (email: string): Promise<string | undefined> =>
+    (await members(acme)).find((member) => member.email === email)?.role;
   let admins: string;
   let owners: string;
 
   it('takes a pushed group (Okta) without changing any role while no group is mapped', async () => {
-    const created = await scim('POST', '/Groups', { schemas: [GROUP], displayName: 'Chorus Admins', members: [{ value: await idOf('ada@acme.example'), display: 'ada@acme.example' }] });
+    const created = await scim('POST', '/Groups', {
+      schemas: [GROUP],
+      displayName: 'Chorus Admins',
+      members: [{ value: await idOf('ada@acme.example'), display: 'ada@acme.example' }],
+    });
     expect(created.status).toBe(201);
     admins = created.body.id;
-    expect(created.body).toMatchObject({ displayName: 'Chorus Admins', members: [{ value: await idOf('ada@acme.example') }] });
+    expect(created.body).toMatchObject({
+      displayName: 'Chorus Admins',
+      members: [{ value: await idOf('ada@acme.example') }],
+    });
     expect(await roleOf('ada@acme.example')).toBe('member');
   });
 
   it('refuses a mapping that would leave no owner, and changes nothing', async () => {
-    const refused = await api.put(`/organizations/${acme}/scim/group-roles`, { 'Chorus Admins': 'admin', 'Chorus Owners': 'owner' });
+    const refused = await api.put(`/organizations/${acme}/scim/group-roles`, {
+      'Chorus Admins': 'admin',
+      'Chorus Owners': 'owner',
+    });
     expect(refused.status).toBe(409);
     expect(refused.body).toMatchObject({ code: 'LAST_OWNER' });
     expect(await roleOf('ada@acme.example')).toBe('member');
@@ -372,11 +479,23 @@ describe('groups and roles', () => {
   });
 
   it('gives each provisioned member the strongest role of their mapped groups once mapped', async () => {
-    const created = await scim('POST', '/Groups', { schemas: [GROUP], displayName: 'Chorus Owners', externalId: 'entra-group-1', members: [{ value: await idOf('olivia@acme.example') }] });
+    const created = await scim('POST', '/Groups', {
+      schemas: [GROUP],
+      displayName: 'Chorus Owners',
+      externalId: 'entra-group-1',
+      members: [{ value: await idOf('olivia@acme.example') }],
+    });
     owners = created.body.id;
-    const mapped = await api.put(`/organizations/${acme}/scim/group-roles`, { 'chorus admins': 'admin', 'Chorus Owners': 'owner' });
+    const mapped = await api.put(`/organizations/${acme}/scim/group-roles`, {
+      'chorus admins': 'admin',
+      'Chorus Owners': 'owner',
+    });
     expect(mapped.status).toBe(200);
-    expect([await roleOf('ada@acme.example'), await roleOf('olivia@acme.example'), await roleOf('carol@acme.example')]).toEqual(['admin', 'owner', 'member']);
+    expect([
+      await roleOf('ada@acme.example'),
+      await roleOf('olivia@acme.example'),
+      await roleOf('carol@acme.example'),
+    ]).toEqual(['admin', 'owner', 'member']);
     const history = (await events(organizationStream(acme))).filter((event) => event.type === 'MemberRoleChanged');
     // The mapping was the owner's change (here an operator's key), so the role changes are recorded as theirs.
     expect(history.at(-1)?.metadata.actor).toMatch(/^api-key:/);
@@ -385,28 +504,66 @@ describe('groups and roles', () => {
   it('follows Okta’s membership changes: add to members, remove by members[value eq]', async () => {
     const carol = await idOf('carol@acme.example');
     const ada = await idOf('ada@acme.example');
-    expect((await scim('PATCH', `/Groups/${admins}`, { schemas: [PATCH_OP], Operations: [{ op: 'add', path: 'members', value: [{ value: carol, display: 'carol@acme.example' }] }] })).status).toBe(204);
-    expect((await scim('PATCH', `/Groups/${admins}`, { schemas: [PATCH_OP], Operations: [{ op: 'remove', path: `members[value eq "${ada}"]` }] })).status).toBe(204);
+    expect(
+      (
+        await scim('PATCH', `/Groups/${admins}`, {
+          schemas: [PATCH_OP],
+          Operations: [{ op: 'add', path: 'members', value: [{ value: carol, display: 'carol@acme.example' }] }],
+        })
+      ).status,
+    ).toBe(204);
+    expect(
+      (
+        await scim('PATCH', `/Groups/${admins}`, {
+          schemas: [PATCH_OP],
+          Operations: [{ op: 'remove', path: `members[value eq "${ada}"]` }],
+        })
+      ).status,
+    ).toBe(204);
     expect([await roleOf('carol@acme.example'), await roleOf('ada@acme.example')]).toEqual(['admin', 'member']);
     expect((await events(organizationStream(acme))).at(-1)?.metadata.actor).toMatch(/^scim:/);
   });
 
   it('replaces a group whole with PUT (200, the group as replaced); roles follow, and the last owner still holds', async () => {
-    const [carol, ada, olivia] = [await idOf('carol@acme.example'), await idOf('ada@acme.example'), await idOf('olivia@acme.example')];
-    const both = await scim('PUT', `/Groups/${admins}`, { schemas: [GROUP], displayName: 'Chorus Admins', members: [{ value: carol }, { value: ada }] });
+    const [carol, ada, olivia] = [
+      await idOf('carol@acme.example'),
+      await idOf('ada@acme.example'),
+      await idOf('olivia@acme.example'),
+    ];
+    const both = await scim('PUT', `/Groups/${admins}`, {
+      schemas: [GROUP],
+      displayName: 'Chorus Admins',
+      members: [{ value: carol }, { value: ada }],
+    });
     expect(both.status).toBe(200);
     expect(both.body.members.map((member: { value: string }) => member.value).sort()).toEqual([carol, ada].sort());
     expect(await roleOf('ada@acme.example')).toBe('admin');
-    expect((await scim('PUT', `/Groups/${admins}`, { schemas: [GROUP], displayName: 'Chorus Admins', members: [{ value: carol }] })).status).toBe(200);
+    expect(
+      (
+        await scim('PUT', `/Groups/${admins}`, {
+          schemas: [GROUP],
+          displayName: 'Chorus Admins',
+          members: [{ value: carol }],
+        })
+      ).status,
+    ).toBe(200);
     expect(await roleOf('ada@acme.example')).toBe('member');
-    const emptied = await scim('PUT', `/Groups/${owners}`, { schemas: [GROUP], displayName: 'Chorus Owners', externalId: 'entra-group-1', members: [] });
+    const emptied = await scim('PUT', `/Groups/${owners}`, {
+      schemas: [GROUP],
+      displayName: 'Chorus Owners',
+      externalId: 'entra-group-1',
+      members: [],
+    });
     expect(emptied.body).toMatchObject({ schemas: [ERROR], scimType: 'mutability' });
     expect((await scim('GET', `/Groups/${owners}`)).body.members).toEqual([expect.objectContaining({ value: olivia })]);
   });
 
   it('refuses Entra ID’s removal of the last owner from the owners’ group (409 mutability)', async () => {
     const olivia = await idOf('olivia@acme.example');
-    const answer = await scim('PATCH', `/Groups/${owners}`, { schemas: [PATCH_OP], Operations: [{ op: 'Remove', path: 'members', value: [{ value: olivia }] }] });
+    const answer = await scim('PATCH', `/Groups/${owners}`, {
+      schemas: [PATCH_OP],
+      Operations: [{ op: 'Remove', path: 'members', value: [{ value: olivia }] }],
+    });
     expect(answer.status).toBe(409);
     expect(answer.body).toMatchObject({ schemas: [ERROR], scimType: 'mutability' });
     expect(await roleOf('olivia@acme.example')).toBe('owner');
@@ -415,14 +572,26 @@ describe('groups and roles', () => {
   });
 
   it('finds a group by displayName without its members, as Entra ID asks', async () => {
-    const found = await scim('GET', `/Groups?filter=${encodeURIComponent('displayName eq "chorus admins"')}&excludedAttributes=members`);
+    const found = await scim(
+      'GET',
+      `/Groups?filter=${encodeURIComponent('displayName eq "chorus admins"')}&excludedAttributes=members`,
+    );
     expect(found.body).toMatchObject({ totalResults: 1, Resources: [{ id: admins, displayName: 'Chorus Admins' }] });
     expect(found.body.Resources[0].members).toBeUndefined();
-    expect((await scim('GET', `/Groups?filter=${encodeURIComponent('externalId eq "entra-group-1"')}`)).body.Resources).toEqual([expect.objectContaining({ id: owners })]);
+    expect(
+      (await scim('GET', `/Groups?filter=${encodeURIComponent('externalId eq "entra-group-1"')}`)).body.Resources,
+    ).toEqual([expect.objectContaining({ id: owners })]);
   });
 
   it('maps by name: a renamed group (Okta’s value object) gives no role until mapped again', async () => {
-    expect((await scim('PATCH', `/Groups/${admins}`, { schemas: [PATCH_OP], Operations: [{ op: 'replace', value: { id: admins, displayName: 'Chorus Administrators' } }] })).status).toBe(204);
+    expect(
+      (
+        await scim('PATCH', `/Groups/${admins}`, {
+          schemas: [PATCH_OP],
+          Operations: [{ op: 'replace', value: { id: admins, displayName: 'Chorus Administrators' } }],
+        })
+      ).status,
+    ).toBe(204);
     expect(await roleOf('carol@acme.example')).toBe('member');
   });
 
@@ -432,9 +601,18 @@ describe('groups and roles', () => {
     expect((await scim('DELETE', `/Groups/${admins}`, undefined, globexToken)).status).toBe(404);
     const before = (await scim('GET', `/Groups/${admins}`)).body;
     const carol = await idOf('carol@acme.example');
-    const renamed = { schemas: [PATCH_OP], Operations: [{ op: 'replace', value: { displayName: 'Owners' } }, { op: 'Remove', path: 'members', value: [{ value: carol }] }] };
+    const renamed = {
+      schemas: [PATCH_OP],
+      Operations: [
+        { op: 'replace', value: { displayName: 'Owners' } },
+        { op: 'Remove', path: 'members', value: [{ value: carol }] },
+      ],
+    };
     expect((await scim('PATCH', `/Groups/${admins}`, renamed, globexToken)).status).toBe(404);
-    expect((await scim('PUT', `/Groups/${admins}`, { schemas: [GROUP], displayName: 'Owners', members: [] }, globexToken)).status).toBe(404);
+    expect(
+      (await scim('PUT', `/Groups/${admins}`, { schemas: [GROUP], displayName: 'Owners', members: [] }, globexToken))
+        .status,
+    ).toBe(404);
     expect((await scim('GET', `/Groups/${admins}`)).body).toEqual(before);
   });
 });
@@ -442,17 +620,28 @@ describe('groups and roles', () => {
 describe('the history', () => {
   it('names the directory token that made each change, and the filter offers it by that name', async () => {
     const timeline = await api.get(`/organizations/${acme}/history/events?type=MemberAdded&limit=100`);
-    const byDirectory = (timeline.body.entries as { actor: string; actorName: string }[]).filter((entry) => entry.actor.startsWith('scim:'));
+    const byDirectory = (timeline.body.entries as { actor: string; actorName: string }[]).filter((entry) =>
+      entry.actor.startsWith('scim:'),
+    );
     expect(byDirectory.length).toBeGreaterThan(0);
     expect(new Set(byDirectory.map((entry) => entry.actorName))).toEqual(new Set(['Directory (SCIM), token “Okta”']));
     const filters = await api.get(`/organizations/${acme}/history/filters`);
-    expect(filters.body.actors).toContainEqual({ actor: byDirectory[0]?.actor, name: 'Directory (SCIM), token “Okta”' });
+    expect(filters.body.actors).toContainEqual({
+      actor: byDirectory[0]?.actor,
+      name: 'Directory (SCIM), token “Okta”',
+    });
   });
 });
 
 describe('erasure', () => {
   it('takes an erased person out of the directory’s answers; the address provisioned again is a new person', async () => {
-    const created = await scim('POST', '/Users', { schemas: [USER], userName: 'erin@acme.example', externalId: 'erin-1', name: { givenName: 'Erin' }, active: true });
+    const created = await scim('POST', '/Users', {
+      schemas: [USER],
+      userName: 'erin@acme.example',
+      externalId: 'erin-1',
+      name: { givenName: 'Erin' },
+      active: true,
+    });
     expect(created.status).toBe(201);
     const erinId = (await members(acme)).find((member) => member.email === 'erin@acme.example')!.userId;
 
@@ -462,10 +651,22 @@ describe('erasure', () => {
     const listed = await scim('GET', '/Users?count=200');
     expect(listed.text).not.toContain('erin');
     expect(listed.text).not.toContain('Erin');
-    for (const filter of ['userName eq "erin@acme.example"', 'externalId eq "erin-1"', 'emails.value eq "erin@acme.example"']) {
-      expect((await scim('GET', `/Users?filter=${encodeURIComponent(filter)}`)).body).toMatchObject({ totalResults: 0, Resources: [] });
+    for (const filter of [
+      'userName eq "erin@acme.example"',
+      'externalId eq "erin-1"',
+      'emails.value eq "erin@acme.example"',
+    ]) {
+      expect((await scim('GET', `/Users?filter=${encodeURIComponent(filter)}`)).body).toMatchObject({
+        totalResults: 0,
+        Resources: [],
+      });
     }
-    const again = await scim('POST', '/Users', { schemas: [USER], userName: 'erin@acme.example', externalId: 'erin-1', active: true });
+    const again = await scim('POST', '/Users', {
+      schemas: [USER],
+      userName: 'erin@acme.example',
+      externalId: 'erin-1',
+      active: true,
+    });
     expect(again.status).toBe(201);
     expect(again.body.id).not.toBe(created.body.id);
     expect((await members(acme)).find((member) => member.email === 'erin@acme.example')?.userId).not.toBe(erinId);
@@ -475,7 +676,8 @@ describe('erasure', () => {
 describe('the request log', () => {
   it('keeps the last requests of each directory and how they ended, without a person’s data', async () => {
     type Logged = { method: string; path: string; status: number; tokenId: string; at: string };
-    const logged = async (organizationId: string): Promise<Logged[]> => (await api.get(`/organizations/${organizationId}/scim/requests`)).body.requests;
+    const logged = async (organizationId: string): Promise<Logged[]> =>
+      (await api.get(`/organizations/${organizationId}/scim/requests`)).body.requests;
     expect(await eventually(async () => (await logged(acme)).some((entry) => entry.status === 409), 2_000)).toBe(true);
     const entries = await logged(acme);
     expect(entries.length).toBeLessThanOrEqual(100);
@@ -493,7 +695,14 @@ describe('parallel requests', () => {
   it('takes 20 creates at once from one provider: every one 201, every person a member, none left without their resource', async () => {
     const before = (await members(acme)).length;
     const answers = await Promise.all(
-      Array.from({ length: 20 }, (_, index) => scim('POST', '/Users', { schemas: [USER], userName: `burst-${index}@acme.example`, externalId: `burst-${index}`, active: true })),
+      Array.from({ length: 20 }, (_, index) =>
+        scim('POST', '/Users', {
+          schemas: [USER],
+          userName: `burst-${index}@acme.example`,
+          externalId: `burst-${index}`,
+          active: true,
+        }),
+      ),
     );
     expect(answers.map((answer) => answer.status)).toEqual(Array.from({ length: 20 }, () => 201));
     expect((await members(acme)).length).toBe(before + 20);
@@ -511,7 +720,9 @@ describe('joining by verified domain', () => {
   };
 
   beforeAll(async () => {
-    expect((await api.put(`/organizations/${acme}/sso/domains/acme.example/join`, { join: 'automatic' })).status).toBe(200);
+    expect((await api.put(`/organizations/${acme}/sso/domains/acme.example/join`, { join: 'automatic' })).status).toBe(
+      200,
+    );
   });
 
   afterAll(async () => {
@@ -522,13 +733,27 @@ describe('joining by verified domain', () => {
     const doraId = await nodeA.createUser({ email: 'dora@acme.example', password });
     const created = await scim('POST', '/Users', { schemas: [USER], userName: 'dora@acme.example', active: true });
     expect(created.status).toBe(201);
-    expect((await scim('PATCH', `/Users/${created.body.id}`, { schemas: [PATCH_OP], Operations: [{ op: 'replace', value: { active: false } }] })).status).toBe(200);
+    expect(
+      (
+        await scim('PATCH', `/Users/${created.body.id}`, {
+          schemas: [PATCH_OP],
+          Operations: [{ op: 'replace', value: { active: false } }],
+        })
+      ).status,
+    ).toBe(200);
 
     const browser = await signIn('dora@acme.example');
 
     expect((await browser.get('/session')).body.organizations).toEqual([]);
     expect((await members(acme)).map((member) => member.userId)).not.toContain(doraId);
-    expect((await scim('PATCH', `/Users/${created.body.id}`, { schemas: [PATCH_OP], Operations: [{ op: 'replace', value: { active: true } }] })).status).toBe(200);
+    expect(
+      (
+        await scim('PATCH', `/Users/${created.body.id}`, {
+          schemas: [PATCH_OP],
+          Operations: [{ op: 'replace', value: { active: true } }],
+        })
+      ).status,
+    ).toBe(200);
     expect((await members(acme)).map((member) => member.userId)).toContain(doraId);
   });
 
@@ -540,13 +765,22 @@ describe('joining by verified domain', () => {
     await signIn('eli@acme.example');
 
     expect((await members(acme)).map((member) => member.userId)).not.toContain(eliId);
-    expect((await scim('POST', '/Users', { schemas: [USER], userName: 'eli@acme.example', active: true })).status).toBe(201);
+    expect((await scim('POST', '/Users', { schemas: [USER], userName: 'eli@acme.example', active: true })).status).toBe(
+      201,
+    );
     expect((await members(acme)).map((member) => member.userId)).toContain(eliId);
   });
 
   it('does not let single sign-on’s own provisioning bring back a person the directory deactivated', async () => {
     const created = await scim('POST', '/Users', { schemas: [USER], userName: 'gil@acme.example', active: true });
-    expect((await scim('PATCH', `/Users/${created.body.id}`, { schemas: [PATCH_OP], Operations: [{ op: 'replace', value: { active: false } }] })).status).toBe(200);
+    expect(
+      (
+        await scim('PATCH', `/Users/${created.body.id}`, {
+          schemas: [PATCH_OP],
+          Operations: [{ op: 'replace', value: { active: false } }],
+        })
+      ).status,
+    ).toBe(200);
     idp.signsIn('gil@acme.example');
 
     const { answer } = await viaProvider(nodeA.browser(), `/auth/sso/${acme}`);
@@ -585,8 +819,11 @@ describe('a person waiting for their second step', () => {
     await first.open('/login');
     expect((await first.post('/login', { username: 'kit@acme.example', password })).status).toBe(204);
     const started = await first.post('/account/two-step/authenticator-app');
-    const codeNow = (): Promise<string> => generate({ secret: started.body.secret as string, epoch: Math.floor(nodeA.clock.now().getTime() / 1000) });
-    const enrolled = await first.request('PUT', '/account/two-step/authenticator-app', { json: { setup: started.body.setup, code: await codeNow(), password } });
+    const codeNow = (): Promise<string> =>
+      generate({ secret: started.body.secret as string, epoch: Math.floor(nodeA.clock.now().getTime() / 1000) });
+    const enrolled = await first.request('PUT', '/account/two-step/authenticator-app', {
+      json: { setup: started.body.setup, code: await codeNow(), password },
+    });
     expect(enrolled.status).toBe(200);
     nodeA.clock.advance(30_000);
     const waiting = nodeA.browser();

@@ -90,8 +90,17 @@ describe('sessions across API nodes', () => {
       await browser.open('/login');
       await browser.post('/login', { username: email, password });
       const started = await browser.post('/account/two-step/authenticator-app');
-      const code = await generate({ secret: started.body.secret, epoch: Math.floor(nodeA.clock.now().getTime() / 1000) });
-      expect((await browser.request('PUT', '/account/two-step/authenticator-app', { json: { setup: started.body.setup, code, password } })).status).toBe(200);
+      const code = await generate({
+        secret: started.body.secret,
+        epoch: Math.floor(nodeA.clock.now().getTime() / 1000),
+      });
+      expect(
+        (
+          await browser.request('PUT', '/account/two-step/authenticator-app', {
+            json: { setup: started.body.setup, code, password },
+          })
+        ).status,
+      ).toBe(200);
       return started.body.secret as string;
     }
 
@@ -108,7 +117,9 @@ describe('sessions across API nodes', () => {
       const answers = await Promise.all(
         Array.from({ length: 60 }, (_, index) => {
           const browser = browsers[index % 6] as Browser;
-          return (index % 2 === 0 ? browser : sameBrowserOn(nodeB, browser)).post('/session/second-step/code', { code: '000000' });
+          return (index % 2 === 0 ? browser : sameBrowserOn(nodeB, browser)).post('/session/second-step/code', {
+            code: '000000',
+          });
         }),
       );
       const guessed = await nodeA.identity.directory.findUserIdByEmail('guessed@example.com');
@@ -123,9 +134,14 @@ describe('sessions across API nodes', () => {
     it('a code used on one node is refused on the other', async () => {
       const secret = await withApp('replayed@example.com');
       const code = await generate({ secret, epoch: Math.floor(nodeA.clock.now().getTime() / 1000) });
-      expect((await (await halfOpenOn(nodeA, 'replayed@example.com')).post('/session/second-step/code', { code })).status).toBe(204);
+      expect(
+        (await (await halfOpenOn(nodeA, 'replayed@example.com')).post('/session/second-step/code', { code })).status,
+      ).toBe(204);
       const onB = sameBrowserOn(nodeB, await halfOpenOn(nodeA, 'replayed@example.com'));
-      expect((await onB.post('/session/second-step/code', { code })).body).toMatchObject({ status: 400, code: 'CODE_ALREADY_USED' });
+      expect((await onB.post('/session/second-step/code', { code })).body).toMatchObject({
+        status: 400,
+        code: 'CODE_ALREADY_USED',
+      });
     });
   });
 });

@@ -23,7 +23,10 @@ describe('the login page', () => {
   const files = loadedBy('index.html');
 
   it('loads at most 100 kB of JavaScript, gzipped', () => {
-    const gzipped = [...files].reduce((total, file) => total + gzipSync(readFileSync(join(dist, file)), { level: constants.Z_BEST_COMPRESSION }).length, 0);
+    const gzipped = [...files].reduce(
+      (total, file) => total + gzipSync(readFileSync(join(dist, file)), { level: constants.Z_BEST_COMPRESSION }).length,
+      0,
+    );
     expect(gzipped).toBeLessThanOrEqual(100_000);
   });
 

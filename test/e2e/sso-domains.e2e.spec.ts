@@ -33,16 +33,28 @@ let api: HttpClient;
 let evil: string;
 let mallory: Browser;
 
-type DomainState = { domain: string; status: string; since: string | null; record: { name: string; type: string; value: string } | null };
+type DomainState = {
+  domain: string;
+  status: string;
+  since: string | null;
+  record: { name: string; type: string; value: string } | null;
+};
 
-const settings = (domains: string[], enforce = false) => ({ issuer: attackerIdp.issuer, clientId, clientSecret, domains, enforce });
+const settings = (domains: string[], enforce = false) => ({
+  issuer: attackerIdp.issuer,
+  clientId,
+  clientSecret,
+  domains,
+  enforce,
+});
 
 async function domainStates(organizationId: string): Promise<DomainState[]> {
   const answer = await api.get(`/organizations/${organizationId}`);
   return (answer.body.sso.settings?.domainStates ?? []) as DomainState[];
 }
 
-const tokenOf = async (domain: string): Promise<string> => (await domainStates(evil)).find((state) => state.domain === domain)?.record?.value ?? '';
+const tokenOf = async (domain: string): Promise<string> =>
+  (await domainStates(evil)).find((state) => state.domain === domain)?.record?.value ?? '';
 
 async function signOn(start: string, email: string, on: Browser = app.browser()) {
   attackerIdp.signsIn(email);
@@ -61,7 +73,8 @@ async function lastFailure(organizationId: string) {
 }
 
 /** "Check now", by evil's owner, or by an operator (an API key) once her password no longer signs her in. */
-const checkNow = (domain: string, as: Pick<HttpClient, 'post'> = mallory) => as.post(`/organizations/${evil}/sso/domains/${domain}/verify`, {});
+const checkNow = (domain: string, as: Pick<HttpClient, 'post'> = mallory) =>
+  as.post(`/organizations/${evil}/sso/domains/${domain}/verify`, {});
 
 async function resetMailTo(address: string): Promise<boolean> {
   const page = app.browser();
@@ -80,7 +93,12 @@ beforeAll(async () => {
   dns = await DnsServer.start(['demo.example', 'evil.example', 'later.example']);
   attackerIdp = await IdentityProvider.start();
   inbox = await SmtpInbox.start();
-  app = await startAuthApp({ SMTP_URL: inbox.url, DNS_SERVERS: dns.address, SSO_DOMAIN_GRACE_HOURS: String(graceHours), SSO_DOMAIN_CHECK_SECONDS: '1' });
+  app = await startAuthApp({
+    SMTP_URL: inbox.url,
+    DNS_SERVERS: dns.address,
+    SSO_DOMAIN_GRACE_HOURS: String(graceHours),
+    SSO_DOMAIN_CHECK_SECONDS: '1',
+  });
   api = httpClient(app.baseUrl, { apiKey: await createApiKey(app.app, ['organizations:read', 'organizations:write']) });
   const doraId = await app.createUser({ email: 'dora@demo.example', password });
   await app.createOrganization('Demo', { userId: doraId, email: 'dora@demo.example' });
@@ -100,7 +118,9 @@ afterAll(async () => {
 
 describeWithDns('an organization claiming domains it does not control', () => {
   it('refuses a public mail domain (400 SSO_DOMAIN_PUBLIC) and records nothing', async () => {
-    const answer = await mallory.request('PUT', `/organizations/${evil}/sso`, { json: settings(['evil.example', 'GMail.com']) });
+    const answer = await mallory.request('PUT', `/organizations/${evil}/sso`, {
+      json: settings(['evil.example', 'GMail.com']),
+    });
     expect(answer.status).toBe(400);
     expect(answer.body).toMatchObject({ code: 'SSO_DOMAIN_PUBLIC', domain: 'gmail.com' });
     const read = await app.store.readStream(organizationStream(evil));
@@ -108,7 +128,9 @@ describeWithDns('an organization claiming domains it does not control', () => {
   });
 
   it("saves another organization's domain as pending, with a token, and it signs no one in", async () => {
-    const saved = await mallory.request('PUT', `/organizations/${evil}/sso`, { json: settings(['demo.example', 'evil.example'], true) });
+    const saved = await mallory.request('PUT', `/organizations/${evil}/sso`, {
+      json: settings(['demo.example', 'evil.example'], true),
+    });
     expect(saved.status).toBe(200);
     const states = await domainStates(evil);
     expect(states).toEqual([
@@ -117,14 +139,29 @@ describeWithDns('an organization claiming domains it does not control', () => {
         status: 'pending',
         since: expect.any(String),
         recordMissingSince: null,
-        record: { name: '_chorus-verification.demo.example', type: 'TXT', value: expect.stringMatching(/^[A-Za-z0-9_-]{32}$/) },
+        record: {
+          name: '_chorus-verification.demo.example',
+          type: 'TXT',
+          value: expect.stringMatching(/^[A-Za-z0-9_-]{32}$/),
+        },
         joinRole: null,
       },
-      { domain: 'evil.example', status: 'pending', since: expect.any(String), recordMissingSince: null, record: expect.objectContaining({ type: 'TXT' }), joinRole: null },
+      {
+        domain: 'evil.example',
+        status: 'pending',
+        since: expect.any(String),
+        recordMissingSince: null,
+        record: expect.objectContaining({ type: 'TXT' }),
+        joinRole: null,
+      },
     ]);
     expect(states[0]?.record?.value).not.toBe(states[1]?.record?.value);
     // demo's DNS holds no record of evil's: checking changes nothing.
-    expect((await checkNow('demo.example')).body).toEqual({ domain: 'demo.example', lookup: 'absent', status: 'pending' });
+    expect((await checkNow('demo.example')).body).toEqual({
+      domain: 'demo.example',
+      lookup: 'absent',
+      status: 'pending',
+    });
     // Neither demo's owner nor a newcomer of the domain is signed in, and nobody is registered.
     for (const email of ['dora@demo.example', 'newbie@demo.example']) {
       const { answer, browser } = await signOn(`/auth/sso/${evil}`, email);
@@ -154,7 +191,11 @@ describeWithDns('a domain the organization does verify', () => {
 
   it('is verified once its TXT record holds the token, and takes the domain’s claim', async () => {
     await dns.serve({ '_chorus-verification.evil.example': ['some-other-value', await tokenOf('evil.example')] });
-    expect((await checkNow('evil.example')).body).toEqual({ domain: 'evil.example', lookup: 'found', status: 'verified' });
+    expect((await checkNow('evil.example')).body).toEqual({
+      domain: 'evil.example',
+      lookup: 'found',
+      status: 'verified',
+    });
     const claim = await app.store.readStream(`${ssoDomainStreamPrefix}evil.example`);
     expect(claim.found && claim.events.at(-1)?.data).toMatchObject({ domain: 'evil.example', organizationId: evil });
     expect((await app.browser().open('/auth/sso?email=ann%40evil.example')).location).toBe(`/auth/sso/${evil}`);
@@ -173,7 +214,9 @@ describeWithDns('a domain the organization does verify', () => {
   it('signs the account in once its owner linked it while signed in, the provider asserting the same address', async () => {
     const victor = await app.signedIn('victor@evil.example', password);
     // The provider asserting another address does not link the signed-in account.
-    expect((await signOn(`/auth/sso/${evil}?intent=link`, 'nina@evil.example', victor)).answer.location).toBe(ssoFailed);
+    expect((await signOn(`/auth/sso/${evil}?intent=link`, 'nina@evil.example', victor)).answer.location).toBe(
+      ssoFailed,
+    );
     expect(await lastFailure(evil)).toMatchObject({ reason: 'link-refused' });
     // Without a session there is nothing to link.
     expect((await app.browser().open(`/auth/sso/${evil}?intent=link`)).location).toBe(ssoFailed);
@@ -187,7 +230,9 @@ describeWithDns('a domain the organization does verify', () => {
     const loginPage = app.browser();
     await loginPage.open('/login');
     // victor is a member now (the link added him): refused as a wrong password would be.
-    expect((await loginPage.post('/login', { username: 'victor@evil.example', password })).body).toMatchObject({ code: 'INVALID_CREDENTIALS' });
+    expect((await loginPage.post('/login', { username: 'victor@evil.example', password })).body).toMatchObject({
+      code: 'INVALID_CREDENTIALS',
+    });
     expect(await resetMailTo('victor@evil.example')).toBe(false);
     expect((await app.signedIn('zed@evil.example', password)).cookie('chorus_session')).toBeDefined();
     expect(await resetMailTo('zed@evil.example')).toBe(true);
@@ -195,21 +240,35 @@ describeWithDns('a domain the organization does verify', () => {
 
   it('stays verified while its record is missing for less than the grace period, then is unverified and signs no one in', async () => {
     await dns.serve({});
-    expect((await checkNow('evil.example')).body).toEqual({ domain: 'evil.example', lookup: 'absent', status: 'verified' });
+    expect((await checkNow('evil.example')).body).toEqual({
+      domain: 'evil.example',
+      lookup: 'absent',
+      status: 'verified',
+    });
     const state = (await domainStates(evil)).find((candidate) => candidate.domain === 'evil.example');
     expect(state).toMatchObject({ status: 'verified', recordMissingSince: expect.any(String) });
     expect((await signOn(`/auth/sso/${evil}`, 'nina@evil.example')).answer.location).toBe('/app');
     app.clock.advance(graceHours * 3_600_000 + 1_000);
     // Her session has gone idle meanwhile, and evil enforces SSO on its members: an operator asks.
-    expect((await checkNow('evil.example', api)).body).toEqual({ domain: 'evil.example', lookup: 'absent', status: 'unverified' });
+    expect((await checkNow('evil.example', api)).body).toEqual({
+      domain: 'evil.example',
+      lookup: 'absent',
+      status: 'unverified',
+    });
     expect((await signOn(`/auth/sso/${evil}`, 'nina@evil.example')).answer.location).toBe(ssoFailed);
     expect((await app.browser().open('/auth/sso?email=nina%40evil.example')).location).toBe(ssoFailed);
     const types = (await events(organizationStream(evil))).map((event) => event.type);
-    expect(types.filter((type) => type.startsWith('SsoDomain')).slice(-3)).toEqual(['SsoDomainVerified', 'SsoDomainRecordMissing', 'SsoDomainUnverified']);
+    expect(types.filter((type) => type.startsWith('SsoDomain')).slice(-3)).toEqual([
+      'SsoDomainVerified',
+      'SsoDomainRecordMissing',
+      'SsoDomainUnverified',
+    ]);
   });
 
   it('is checked by the timer too: a published record verifies a pending domain without anyone asking', async () => {
-    expect((await api.put(`/organizations/${evil}/sso`, settings(['evil.example', 'later.example'], true))).status).toBe(200);
+    expect(
+      (await api.put(`/organizations/${evil}/sso`, settings(['evil.example', 'later.example'], true))).status,
+    ).toBe(200);
     await dns.serve({ '_chorus-verification.later.example': [await tokenOf('later.example')] });
     const deadline = Date.now() + 15_000;
     let status = 'pending';

@@ -13,7 +13,12 @@ import { startApp } from '../support/start-app.js';
 const discoveryPath = '/.well-known/openid-configuration';
 const ssoFailed = '/login?error=sso';
 const hour = 3_600_000;
-const sso = (issuer: string, domain: string) => ({ issuer, clientId: 'chorus', clientSecret: `secret-${randomBytes(8).toString('hex')}`, domains: [domain] });
+const sso = (issuer: string, domain: string) => ({
+  issuer,
+  clientId: 'chorus',
+  clientSecret: `secret-${randomBytes(8).toString('hex')}`,
+  domains: [domain],
+});
 
 let app: AuthApp;
 let api: HttpClient;
@@ -29,7 +34,9 @@ async function enterpriseOrganization(name: string): Promise<string> {
 async function configuredAgainst(provider: ScriptedProvider, name: string): Promise<string> {
   const organization = await enterpriseOrganization(name);
   provider.answers.set(discoveryPath, { kind: 'json', body: ScriptedProvider.discoveryDocument(provider.url) });
-  expect((await api.put(`/organizations/${organization}/sso`, sso(provider.url, `${name.toLowerCase()}.example`))).status).toBe(200);
+  expect(
+    (await api.put(`/organizations/${organization}/sso`, sso(provider.url, `${name.toLowerCase()}.example`))).status,
+  ).toBe(200);
   return organization;
 }
 
@@ -55,7 +62,9 @@ describe('a provider that turns hostile after its settings were saved', () => {
     app.clock.advance(hour + 1);
     const rssBefore = process.memoryUsage().rss;
     let signingOn = true;
-    const signOns = Promise.all(Array.from({ length: 3 }, () => new Browser(app.baseUrl).open(`/auth/sso/${organization}`))).finally(() => (signingOn = false));
+    const signOns = Promise.all(
+      Array.from({ length: 3 }, () => new Browser(app.baseUrl).open(`/auth/sso/${organization}`)),
+    ).finally(() => (signingOn = false));
     const probes: { status: number; body: unknown }[] = [];
     while (signingOn || probes.length === 0) {
       const live = await fetch(`${app.baseUrl}/health/live`, { signal: AbortSignal.timeout(2_000) });
@@ -66,7 +75,11 @@ describe('a provider that turns hostile after its settings were saved', () => {
     expect(probes.every((probe) => probe.status === 200 && JSON.stringify(probe.body) === '{"live":true}')).toBe(true);
     expect(provider.bytesSent).toBeLessThan(16 * 1024 * 1024);
     expect(process.memoryUsage().rss - rssBefore).toBeLessThan(100 * 1024 * 1024);
-    expect(app.logs.some((line) => line.reason === 'discovery-failed' && String(line.detail).includes('larger than 65536 bytes'))).toBe(true);
+    expect(
+      app.logs.some(
+        (line) => line.reason === 'discovery-failed' && String(line.detail).includes('larger than 65536 bytes'),
+      ),
+    ).toBe(true);
   }, 60_000);
 
   it('failing discovery: a flood of anonymous sign-on starts reaches the issuer once a minute', async () => {
@@ -95,7 +108,10 @@ describe('saving an issuer that cannot be used', () => {
 
   it('answers one 422, the same words whatever the reason (closed port, TLS, no document, a bad one, too large); the reason is logged', async () => {
     const organization = await enterpriseOrganization('Probe');
-    provider.answers.set('/bad/.well-known/openid-configuration', { kind: 'json', body: { issuer: 'https://someone-else.example' } });
+    provider.answers.set('/bad/.well-known/openid-configuration', {
+      kind: 'json',
+      body: { issuer: 'https://someone-else.example' },
+    });
     provider.answers.set('/huge/.well-known/openid-configuration', { kind: 'huge', bytes: 10 * 1024 * 1024 });
     const issuers = [
       'http://127.0.0.1:9/closed',
@@ -105,12 +121,17 @@ describe('saving an issuer that cannot be used', () => {
       `${provider.url}/huge`,
     ];
     const answers = [];
-    for (const issuer of issuers) answers.push(await api.put(`/organizations/${organization}/sso`, sso(issuer, 'probe.example')));
+    for (const issuer of issuers)
+      answers.push(await api.put(`/organizations/${organization}/sso`, sso(issuer, 'probe.example')));
     expect(answers.map((answer) => answer.status)).toEqual([422, 422, 422, 422, 422]);
-    const words = new Set(answers.map((answer) => JSON.stringify({ ...answer.body, issuer: undefined, correlationId: undefined })));
+    const words = new Set(
+      answers.map((answer) => JSON.stringify({ ...answer.body, issuer: undefined, correlationId: undefined })),
+    );
     expect(words.size).toBe(1);
     expect([...words][0]).not.toMatch(/ECONN|EPROTO|ssl|TLS|port|9|404|larger|issuer does not match/i);
-    const logged = app.logs.filter((line) => line.msg === 'SSO settings refused: OpenID Connect discovery failed').map((line) => String(line.detail));
+    const logged = app.logs
+      .filter((line) => line.msg === 'SSO settings refused: OpenID Connect discovery failed')
+      .map((line) => String(line.detail));
     expect(logged.join('\n')).toMatch(/ECONNREFUSED/);
     expect(logged).toHaveLength(issuers.length);
   });
@@ -126,7 +147,9 @@ describe('in production, the issuer cannot reach this server or its network', ()
       SSO_SECRET_KEYS: `k1:${randomBytes(32).toString('base64')}`,
     });
     try {
-      const operator = httpClient(production.baseUrl, { apiKey: await createApiKey(production.app, ['organizations:write']) });
+      const operator = httpClient(production.baseUrl, {
+        apiKey: await createApiKey(production.app, ['organizations:write']),
+      });
       const created = await operator.post('/organizations', { name: 'Production' });
       await operator.post(`/organizations/${created.body.id}/plan`, { line: 'classic', plan: 'enterprise' });
       const port = listener.port;
@@ -141,12 +164,15 @@ describe('in production, the issuer cannot reach this server or its network', ()
         `https://127.0.0.1:${production.baseUrl.split(':').at(-1) ?? ''}`,
       ];
       const answers = [];
-      for (const issuer of issuers) answers.push(await operator.put(`/organizations/${created.body.id}/sso`, sso(issuer, 'prod.example')));
+      for (const issuer of issuers)
+        answers.push(await operator.put(`/organizations/${created.body.id}/sso`, sso(issuer, 'prod.example')));
       expect(answers.map((answer) => answer.body.code)).toEqual(issuers.map(() => 'SSO_DISCOVERY_FAILED'));
       expect(new Set(answers.map((answer) => answer.body.detail)).size).toBe(1);
       expect(answers.map((answer) => answer.text).join('\n')).not.toMatch(/ECONNREFUSED|bad port|not a public address/);
       expect(listener.connections).toBe(0);
-      expect(production.logs.filter((line) => String(line.detail).includes('not a public address'))).toHaveLength(issuers.length);
+      expect(production.logs.filter((line) => String(line.detail).includes('not a public address'))).toHaveLength(
+        issuers.length,
+      );
     } finally {
       await production.close();
       await listener.stop();

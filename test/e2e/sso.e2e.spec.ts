@@ -59,7 +59,13 @@ function recording(client: HttpClient): HttpClient {
   };
 }
 
-const settings = (overrides: Record<string, unknown> = {}) => ({ issuer: idp.issuer, clientId, clientSecret, domains: ['acme.example'], ...overrides });
+const settings = (overrides: Record<string, unknown> = {}) => ({
+  issuer: idp.issuer,
+  clientId,
+  clientSecret,
+  domains: ['acme.example'],
+  ...overrides,
+});
 
 async function enterpriseOrganization(name: string, owner: { userId: string; email: string }): Promise<string> {
   const id = await app.createOrganization(name, owner);
@@ -67,13 +73,19 @@ async function enterpriseOrganization(name: string, owner: { userId: string; ema
   return id;
 }
 
-async function signOn(start: string, email: string, claims: Record<string, unknown> = {}, signingOn: Browser = browser()) {
+async function signOn(
+  start: string,
+  email: string,
+  claims: Record<string, unknown> = {},
+  signingOn: Browser = browser(),
+) {
   idp.signsIn(email, claims);
   const { answer, callback } = await viaProvider(signingOn, start);
   return { browser: signingOn, answer, callback };
 }
 
-const verifyDomain = (organizationId: string, domain: string): Promise<void> => proveSsoDomain(api, dns, organizationId, domain);
+const verifyDomain = (organizationId: string, domain: string): Promise<void> =>
+  proveSsoDomain(api, dns, organizationId, domain);
 
 async function events(stream: string) {
   const read = await app.store.readStream(stream);
@@ -90,7 +102,11 @@ beforeAll(async () => {
   idp = await IdentityProvider.start();
   inbox = await SmtpInbox.start();
   app = await startAuthApp({ SMTP_URL: inbox.url, DNS_SERVERS: dns.address });
-  api = recording(httpClient(app.baseUrl, { apiKey: await createApiKey(app.app, ['organizations:read', 'organizations:write', 'audit:read']) }));
+  api = recording(
+    httpClient(app.baseUrl, {
+      apiKey: await createApiKey(app.app, ['organizations:read', 'organizations:write', 'audit:read']),
+    }),
+  );
   oliviaId = await app.createUser({ email: 'olivia@acme.example', password });
   acme = await enterpriseOrganization('Acme', { userId: oliviaId, email: 'olivia@acme.example' });
 });
@@ -119,7 +135,9 @@ describe('PUT /organizations/:id/sso', () => {
 
   it('is for owners: an admin is refused (403, requires owner); the owner configures it from the console', async () => {
     const adminId = await app.createUser({ email: 'adam@acme.example', password });
-    expect((await api.post(`/organizations/${acme}/members`, { email: 'adam@acme.example', role: 'admin' })).status).toBe(201);
+    expect(
+      (await api.post(`/organizations/${acme}/members`, { email: 'adam@acme.example', role: 'admin' })).status,
+    ).toBe(201);
     const admin = await app.signedIn('adam@acme.example', password);
     const refused = await admin.request('PUT', `/organizations/${acme}/sso`, { json: settings() });
     expect(refused.status).toBe(403);
@@ -127,13 +145,21 @@ describe('PUT /organizations/:id/sso', () => {
     expect((await api.delete(`/organizations/${acme}/members/${adminId}`)).status).toBe(200);
 
     const owner = await app.signedIn('olivia@acme.example', password);
-    const configured = await owner.request('PUT', `/organizations/${acme}/sso`, { json: settings({ domains: ['ACME.example'] }) });
+    const configured = await owner.request('PUT', `/organizations/${acme}/sso`, {
+      json: settings({ domains: ['ACME.example'] }),
+    });
     expect(configured.status).toBe(200);
     expect(configured.body).toEqual({ id: acme, revision: expect.any(Number), position: expect.any(Number) });
     expect(configured.headers.get('chorus-consistency')).toBe('committed');
     const [recorded, pending] = (await events(organizationStream(acme))).slice(-2);
-    expect(pending).toMatchObject({ type: 'SsoDomainPending', data: { domain: 'acme.example', token: expect.stringMatching(/^[A-Za-z0-9_-]{32}$/) } });
-    expect(recorded).toMatchObject({ type: 'SsoConfigured', data: { issuer: idp.issuer, clientId, domains: ['acme.example'], enforce: false } });
+    expect(pending).toMatchObject({
+      type: 'SsoDomainPending',
+      data: { domain: 'acme.example', token: expect.stringMatching(/^[A-Za-z0-9_-]{32}$/) },
+    });
+    expect(recorded).toMatchObject({
+      type: 'SsoConfigured',
+      data: { issuer: idp.issuer, clientId, domains: ['acme.example'], enforce: false },
+    });
     expect((recorded?.data as { clientSecret: string }).clientSecret).toMatch(/^v1\.derived\./);
     expect(recorded?.metadata).toMatchObject({ actor: `user:${oliviaId}`, commandType: 'ConfigureSso' });
     const view = await api.get(`/organizations/${acme}?minPosition=${String(configured.body.position)}`);
@@ -164,15 +190,22 @@ describe('PUT /organizations/:id/sso', () => {
 
   it('lets a domain sign in through one organization only (409 SSO_DOMAIN_TAKEN), on every node', async () => {
     const other = await enterpriseOrganization('Other', { userId: oliviaId, email: 'olivia@acme.example' });
-    const answer = await api.put(`/organizations/${other}/sso`, settings({ domains: ['other.example', 'acme.example'] }));
+    const answer = await api.put(
+      `/organizations/${other}/sso`,
+      settings({ domains: ['other.example', 'acme.example'] }),
+    );
     expect(answer.status).toBe(409);
     expect(answer.body).toMatchObject({ code: 'SSO_DOMAIN_TAKEN', domain: 'acme.example' });
     expect((await events(organizationStream(other))).some((event) => event.type === 'SsoConfigured')).toBe(false);
   });
 
   it('validates the request: unknown fields, a domain that is no e-mail domain', async () => {
-    expect((await api.put(`/organizations/${acme}/sso`, { ...settings(), extra: 1 })).body).toMatchObject({ code: 'VALIDATION_FAILED' });
-    expect((await api.put(`/organizations/${acme}/sso`, settings({ domains: ['localhost'] }))).body).toMatchObject({ code: 'INVALID_HOSTNAME' });
+    expect((await api.put(`/organizations/${acme}/sso`, { ...settings(), extra: 1 })).body).toMatchObject({
+      code: 'VALIDATION_FAILED',
+    });
+    expect((await api.put(`/organizations/${acme}/sso`, settings({ domains: ['localhost'] }))).body).toMatchObject({
+      code: 'INVALID_HOSTNAME',
+    });
   });
 });
 
@@ -200,27 +233,45 @@ describe('GET /auth/sso/:orgId and the callback', () => {
     expect((await signedOn.get('/session')).body).toMatchObject({ user: { id: oliviaId } });
     const signedIn = (await events(userStream(oliviaId))).filter((event) => event.type === 'SignedIn').at(-1);
     expect(signedIn?.data).toMatchObject({ method: 'sso' });
-    expect(signedIn?.metadata).toMatchObject({ ssoOrganizationId: acme, ssoIssuer: idp.issuer, ssoSubject: 'idp-Olivia@ACME.example' });
+    expect(signedIn?.metadata).toMatchObject({
+      ssoOrganizationId: acme,
+      ssoIssuer: idp.issuer,
+      ssoSubject: 'idp-Olivia@ACME.example',
+    });
   });
 
   it('goes to the saved redirect when there was one (a path on this origin only)', async () => {
-    expect((await signOn(`/auth/sso/${acme}?redirect=%2Fapp%2Faccount`, 'olivia@acme.example')).answer.location).toBe('/app/account');
-    expect((await signOn(`/auth/sso/${acme}?redirect=%2F%2Fevil.example`, 'olivia@acme.example')).answer.location).toBe('/app');
+    expect((await signOn(`/auth/sso/${acme}?redirect=%2Fapp%2Faccount`, 'olivia@acme.example')).answer.location).toBe(
+      '/app/account',
+    );
+    expect((await signOn(`/auth/sso/${acme}?redirect=%2F%2Fevil.example`, 'olivia@acme.example')).answer.location).toBe(
+      '/app',
+    );
   });
 
   it('adds a person of the domain who is not a member yet as a member (just in time), audited like any MemberAdded', async () => {
     const { browser: signedOn, answer } = await signOn(`/auth/sso/${acme}`, 'nina@acme.example');
     expect(answer.location).toBe('/app');
-    const added = (await events(organizationStream(acme))).find((event) => event.type === 'MemberAdded' && (event.data as { email: string }).email === 'nina@acme.example');
+    const added = (await events(organizationStream(acme))).find(
+      (event) => event.type === 'MemberAdded' && (event.data as { email: string }).email === 'nina@acme.example',
+    );
     expect(added?.data).toMatchObject({ role: 'member', chorusUser: false });
-    expect(added?.metadata).toMatchObject({ actor: `sso:${acme}`, commandType: 'AddMember', ssoSubject: 'idp-nina@acme.example', ssoIssuer: idp.issuer });
+    expect(added?.metadata).toMatchObject({
+      actor: `sso:${acme}`,
+      commandType: 'AddMember',
+      ssoSubject: 'idp-nina@acme.example',
+      ssoIssuer: idp.issuer,
+    });
     const session = await signedOn.get('/session');
     expect(session.body.user).toMatchObject({ email: 'nina@acme.example' });
     expect(session.body.organizations).toEqual([expect.objectContaining({ id: acme, role: 'member' })]);
     // Registered without a password: she cannot sign in with one.
     const onPage = browser();
     await onPage.open('/login');
-    expect((await onPage.post('/login', { username: 'nina@acme.example', password })).body).toMatchObject({ status: 401, code: 'INVALID_CREDENTIALS' });
+    expect((await onPage.post('/login', { username: 'nina@acme.example', password })).body).toMatchObject({
+      status: 401,
+      code: 'INVALID_CREDENTIALS',
+    });
   });
 
   it('adds an existing account of the domain under its own id once its owner linked it (refused before)', async () => {
@@ -228,7 +279,9 @@ describe('GET /auth/sso/:orgId and the callback', () => {
     expect((await signOn(`/auth/sso/${acme}`, 'paulo@acme.example')).answer.location).toBe(ssoFailed);
     expect(await lastFailure(acme)).toMatchObject({ reason: 'account-not-linked', email: 'paulo@acme.example' });
     const paulo = await app.signedIn('paulo@acme.example', password);
-    expect((await signOn(`/auth/sso/${acme}?intent=link`, 'paulo@acme.example', {}, paulo)).answer.location).toBe('/app');
+    expect((await signOn(`/auth/sso/${acme}?intent=link`, 'paulo@acme.example', {}, paulo)).answer.location).toBe(
+      '/app',
+    );
     const { browser: signedOn } = await signOn(`/auth/sso/${acme}`, 'paulo@acme.example');
     expect((await signedOn.get('/session')).body.user).toMatchObject({ id: pauloId });
   });
@@ -242,7 +295,9 @@ describe('GET /auth/sso/:orgId and the callback', () => {
       expect(answer.location).toBe(ssoFailed);
       expect(refused.cookie('chorus_session')).toBeUndefined();
       // Only the owners' once-a-day notice (docs/directory.md, Joining by verified domain): no member.
-      expect((await events(organizationStream(acme))).slice(before).map((event) => event.type)).toEqual(['AutomaticJoinRefused']);
+      expect((await events(organizationStream(acme))).slice(before).map((event) => event.type)).toEqual([
+        'AutomaticJoinRefused',
+      ]);
       expect(await lastFailure(acme)).toMatchObject({ reason: 'users-limit', email: 'late@acme.example' });
       // A member still signs in.
       expect((await signOn(`/auth/sso/${acme}`, 'olivia@acme.example')).answer.location).toBe('/app');
@@ -356,7 +411,9 @@ describe('enforce', () => {
   it('refuses password sign-in for the domain with the usual failure, by address or username; other domains sign in', async () => {
     // Enforcement is for acme's members.
     await app.createUser({ email: 'uma@acme.example', username: 'uma', password });
-    expect((await api.post(`/organizations/${acme}/members`, { email: 'uma@acme.example', role: 'member' })).status).toBe(201);
+    expect(
+      (await api.post(`/organizations/${acme}/members`, { email: 'uma@acme.example', role: 'member' })).status,
+    ).toBe(201);
     await app.createUser({ email: 'zoe@elsewhere.example', password });
     const loginPage = browser();
     await loginPage.open('/login');
@@ -382,24 +439,39 @@ describe('enforce', () => {
     expect(enforced.status).toBe(202);
     expect(enforced.text).toBe(other.text);
     const deadline = Date.now() + 10_000;
-    while (!app.logs.some((line) => line.msg === 'password reset not sent: the address signs in through enforced single sign-on') && Date.now() < deadline) {
+    while (
+      !app.logs.some(
+        (line) => line.msg === 'password reset not sent: the address signs in through enforced single sign-on',
+      ) &&
+      Date.now() < deadline
+    ) {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    while (!inbox.received.some((mail) => mail.to.includes('zoe@elsewhere.example')) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    while (!inbox.received.some((mail) => mail.to.includes('zoe@elsewhere.example')) && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 50));
     expect(inbox.received.some((mail) => mail.to.includes('zoe@elsewhere.example'))).toBe(true);
     // Olivia owns Acme and hears of other things; no reset link reaches her.
-    expect(inbox.received.some((mail) => mail.to.includes('olivia@acme.example') && unfolded(mail).includes('/reset/'))).toBe(false);
+    expect(
+      inbox.received.some((mail) => mail.to.includes('olivia@acme.example') && unfolded(mail).includes('/reset/')),
+    ).toBe(false);
   });
   it('has an invitee of the domain join through single sign-on: the invitation sets no password', async () => {
-    expect((await api.post(`/organizations/${acme}/members`, { email: 'ivy@acme.example', role: 'member' })).status).toBe(201);
+    expect(
+      (await api.post(`/organizations/${acme}/members`, { email: 'ivy@acme.example', role: 'member' })).status,
+    ).toBe(201);
     const deadline = Date.now() + 10_000;
-    while (!inbox.received.some((mail) => mail.to.includes('ivy@acme.example')) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    while (!inbox.received.some((mail) => mail.to.includes('ivy@acme.example')) && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 50));
     const mail = inbox.received.find((received) => received.to.includes('ivy@acme.example'));
     const token = /\/invite\/([A-Za-z0-9_-]+)/.exec(unfolded(mail as ReceivedMail))?.[1] ?? '';
     const page = browser();
     await page.open(`/invite/${token}`);
 
-    expect((await page.get(`/invitations/${token}`)).body).toMatchObject({ email: 'ivy@acme.example', organizationName: 'Acme', singleSignOn: `/auth/sso/${acme}?redirect=%2Fapp` });
+    expect((await page.get(`/invitations/${token}`)).body).toMatchObject({
+      email: 'ivy@acme.example',
+      organizationName: 'Acme',
+      singleSignOn: `/auth/sso/${acme}?redirect=%2Fapp`,
+    });
     const refused = await page.post('/invitations/accept', { token, password });
     expect(refused.status).toBe(409);
     expect(refused.body).toMatchObject({ code: 'SSO_REQUIRED' });
@@ -454,10 +526,15 @@ describe('in production', () => {
       SSO_SECRET_KEYS: `k1:${randomBytes(32).toString('base64')}`,
     });
     try {
-      const operator = httpClient(production.baseUrl, { apiKey: await createApiKey(production.app, ['organizations:write']) });
+      const operator = httpClient(production.baseUrl, {
+        apiKey: await createApiKey(production.app, ['organizations:write']),
+      });
       const created = await operator.post('/organizations', { name: 'Production' });
       await operator.post(`/organizations/${created.body.id}/plan`, { line: 'classic', plan: 'enterprise' });
-      const answer = await operator.put(`/organizations/${created.body.id}/sso`, settings({ domains: ['prod.example'] }));
+      const answer = await operator.put(
+        `/organizations/${created.body.id}/sso`,
+        settings({ domains: ['prod.example'] }),
+      );
       expect(answer.status).toBe(400);
       expect(answer.body).toMatchObject({ code: 'VALIDATION_FAILED', errors: [{ pointer: '#/issuer' }] });
     } finally {

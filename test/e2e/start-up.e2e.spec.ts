@@ -37,7 +37,14 @@ function freePort(): Promise<number> {
 function startServer(settings: Record<string, string>): Server {
   const child = spawn(process.execPath, [main], {
     cwd: tmpdir(),
-    env: { PATH: process.env.PATH, NODE_ENV: 'development', HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'info', ...settings },
+    env: {
+      PATH: process.env.PATH,
+      NODE_ENV: 'development',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      LOG_LEVEL: 'info',
+      ...settings,
+    },
   });
   let stdout = '';
   let stderr = '';
@@ -53,7 +60,8 @@ function startServer(settings: Record<string, string>): Server {
 async function banner(server: Server): Promise<{ box: string; before: string; after: string }> {
   const deadline = Date.now() + 30_000;
   while (!boxEnd.test(server.stdout())) {
-    if (server.child.exitCode !== null) throw new Error(`the server exited ${server.child.exitCode}: ${server.stderr()}${server.stdout()}`);
+    if (server.child.exitCode !== null)
+      throw new Error(`the server exited ${server.child.exitCode}: ${server.stderr()}${server.stdout()}`);
     if (Date.now() > deadline) throw new Error(`no start-up banner within 30 s; output so far:\n${server.stdout()}`);
     await new Promise((done) => setTimeout(done, 50));
   }
@@ -62,7 +70,11 @@ async function banner(server: Server): Promise<{ box: string; before: string; af
   const start = output.indexOf('┌');
   const end = output.search(boxEnd);
   const close = output.indexOf('\n', end);
-  return { box: output.slice(start, close === -1 ? undefined : close), before: output.slice(0, start), after: close === -1 ? '' : output.slice(close + 1) };
+  return {
+    box: output.slice(start, close === -1 ? undefined : close),
+    before: output.slice(0, start),
+    after: close === -1 ? '' : output.slice(close + 1),
+  };
 }
 
 async function stop(server: Server): Promise<number | null> {
@@ -77,7 +89,11 @@ async function signIn(baseUrl: string, username: string, password: string): Prom
   const xsrf = cookies.find((cookie) => cookie.startsWith('XSRF-TOKEN='))?.slice('XSRF-TOKEN='.length) ?? '';
   const login = await fetch(`${baseUrl}/login`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', cookie: cookies.join('; '), 'x-xsrf-token': decodeURIComponent(xsrf) },
+    headers: {
+      'content-type': 'application/json',
+      cookie: cookies.join('; '),
+      'x-xsrf-token': decodeURIComponent(xsrf),
+    },
     body: JSON.stringify({ username, password }),
   });
   return login.status;
@@ -117,8 +133,16 @@ describe('npm start', () => {
     // The requests went to their own file: the box, with its one-time password, is still the last thing on screen.
     expect(box).toContain(`Requests are logged to ${join(dataDir, 'logs', 'requests.log')} (REQUEST_LOG)`);
     await new Promise((done) => setTimeout(done, 300));
-    expect(first.stdout().slice(first.stdout().indexOf(box) + box.length).trim()).toBe('');
-    const requests = readFileSync(join(dataDir, 'logs', 'requests.log'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { msg: string; path: string });
+    expect(
+      first
+        .stdout()
+        .slice(first.stdout().indexOf(box) + box.length)
+        .trim(),
+    ).toBe('');
+    const requests = readFileSync(join(dataDir, 'logs', 'requests.log'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { msg: string; path: string });
     expect(requests).toContainEqual(expect.objectContaining({ msg: 'request completed', path: '/login' }));
   }, 60_000);
 
@@ -128,7 +152,9 @@ describe('npm start', () => {
       const second = startServer({ DATA_DIR: otherDataDir });
 
       expect(await second.exited).toBe(1);
-      expect(second.stderr()).toBe(`PORT ${port} is already in use on 127.0.0.1: stop the program using it, or start with another PORT (e.g. PORT=${port + 1}).\n`);
+      expect(second.stderr()).toBe(
+        `PORT ${port} is already in use on 127.0.0.1: stop the program using it, or start with another PORT (e.g. PORT=${port + 1}).\n`,
+      );
       expect(second.stdout()).toBe('');
       expect(readdirSync(otherDataDir)).toEqual([]);
     } finally {

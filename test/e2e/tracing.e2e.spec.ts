@@ -23,12 +23,15 @@ type OtlpSpan = {
   attributes?: KeyValue[];
   links?: { traceId: string; spanId: string }[];
 };
-type ExportRequest = { resourceSpans?: { resource?: { attributes?: KeyValue[] }; scopeSpans?: { spans?: OtlpSpan[] }[] }[] };
+type ExportRequest = {
+  resourceSpans?: { resource?: { attributes?: KeyValue[] }; scopeSpans?: { spans?: OtlpSpan[] }[] }[];
+};
 
 /** A span as received, with the node that sent it (its service.instance.id). */
 type Received = OtlpSpan & { node: string | undefined; attribute(key: string): string | number | boolean | undefined };
 
-const valueOf = (value: AnyValue | undefined) => value?.stringValue ?? (value?.intValue === undefined ? undefined : Number(value.intValue)) ?? value?.boolValue;
+const valueOf = (value: AnyValue | undefined) =>
+  value?.stringValue ?? (value?.intValue === undefined ? undefined : Number(value.intValue)) ?? value?.boolValue;
 
 /** A tiny OTLP/HTTP collector: POST /v1/traces with a JSON body. */
 class Receiver {
@@ -47,7 +50,11 @@ class Receiver {
       request.on('end', () => {
         const receiver = received.receiver as Receiver;
         receiver.requests += 1;
-        if (request.method === 'POST' && request.url === '/v1/traces' && String(request.headers['content-type']).startsWith('application/json')) {
+        if (
+          request.method === 'POST' &&
+          request.url === '/v1/traces' &&
+          String(request.headers['content-type']).startsWith('application/json')
+        ) {
           receiver.take(JSON.parse(Buffer.concat(chunks).toString('utf8')) as ExportRequest);
         }
         response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
@@ -58,17 +65,26 @@ class Receiver {
       server.listen(port, '127.0.0.1', () => resolve());
     });
     const address = server.address();
-    const receiver = new Receiver(server, `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}`);
+    const receiver = new Receiver(
+      server,
+      `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}`,
+    );
     received.receiver = receiver;
     return receiver;
   }
 
   private take(body: ExportRequest): void {
     for (const resourceSpans of body.resourceSpans ?? []) {
-      const node = valueOf(resourceSpans.resource?.attributes?.find((attribute) => attribute.key === 'service.instance.id')?.value);
+      const node = valueOf(
+        resourceSpans.resource?.attributes?.find((attribute) => attribute.key === 'service.instance.id')?.value,
+      );
       for (const scope of resourceSpans.scopeSpans ?? []) {
         for (const span of scope.spans ?? []) {
-          this.spans.push({ ...span, node: typeof node === 'string' ? node : undefined, attribute: (key) => valueOf(span.attributes?.find((attribute) => attribute.key === key)?.value) });
+          this.spans.push({
+            ...span,
+            node: typeof node === 'string' ? node : undefined,
+            attribute: (key) => valueOf(span.attributes?.find((attribute) => attribute.key === key)?.value),
+          });
         }
       }
     }
@@ -115,7 +131,18 @@ describe('tracing across two API nodes over one store', () => {
     ensureBuilt();
     receiver = await Receiver.start();
     dataDir = mkdtempSync(path.join(tmpdir(), 'chorus-tracing-'));
-    const created = JSON.parse(chorusCli(dataDir, {}, 'api-key:create', '--name', 'tracing', '--scopes', 'organizations:read,organizations:write', '--json')) as { key: string };
+    const created = JSON.parse(
+      chorusCli(
+        dataDir,
+        {},
+        'api-key:create',
+        '--name',
+        'tracing',
+        '--scopes',
+        'organizations:read,organizations:write',
+        '--json',
+      ),
+    ) as { key: string };
     headers = { authorization: `Bearer ${created.key}`, 'content-type': 'application/json' };
     // One projector on the shared DATA_DIR (libs/read-models/README.md): node B. Both react to the add.
     nodeA = await startApiNode('node-a', dataDir, { PROJECTIONS: 'off', ...tracingEnvironment(receiver, 'node-a') });
@@ -129,7 +156,11 @@ describe('tracing across two API nodes over one store', () => {
   });
 
   it('makes a member add one trace: request, command, decision, append on A, the projection on B, the reaction and its mail', async () => {
-    const organization = await fetch(`${nodeA.url}/organizations`, { method: 'POST', headers, body: JSON.stringify({ name: 'Traced' }) });
+    const organization = await fetch(`${nodeA.url}/organizations`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ name: 'Traced' }),
+    });
     expect(organization.status).toBe(201);
     const { id } = (await organization.json()) as { id: string };
     // The caller's own trace, which the add joins.
@@ -145,14 +176,31 @@ describe('tracing across two API nodes over one store', () => {
 
     const inTrace = () => receiver.spans.filter((span) => span.traceId === traceId);
     const named = (name: string | RegExp, node?: string) => () =>
-      inTrace().find((span) => (typeof name === 'string' ? span.name === name : name.test(span.name)) && (node === undefined || span.node === node));
-    const request = await eventually('the request span of node A', named(/^POST \/organizations\/:id\/members$/, 'node-a'));
-    const command = await eventually('the AddMember command span', () => inTrace().find((span) => span.attribute('chorus.command') === 'AddMember'));
-    const decide = await eventually('its decision', () => inTrace().find((span) => span.name === 'decide' && span.parentSpanId === command.spanId));
-    const append = await eventually('its append', () => inTrace().find((span) => span.name === 'append' && span.parentSpanId === command.spanId));
+      inTrace().find(
+        (span) =>
+          (typeof name === 'string' ? span.name === name : name.test(span.name)) &&
+          (node === undefined || span.node === node),
+      );
+    const request = await eventually(
+      'the request span of node A',
+      named(/^POST \/organizations\/:id\/members$/, 'node-a'),
+    );
+    const command = await eventually('the AddMember command span', () =>
+      inTrace().find((span) => span.attribute('chorus.command') === 'AddMember'),
+    );
+    const decide = await eventually('its decision', () =>
+      inTrace().find((span) => span.name === 'decide' && span.parentSpanId === command.spanId),
+    );
+    const append = await eventually('its append', () =>
+      inTrace().find((span) => span.name === 'append' && span.parentSpanId === command.spanId),
+    );
     const projection = await eventually("node B's projection of the event", named('project organizations', 'node-b'));
-    const reaction = await eventually('the invitation reaction', () => inTrace().find((span) => span.name === 'reaction member-invitations' && span.parentSpanId === append.spanId));
-    const mail = await eventually('the invitation mail', () => inTrace().find((span) => span.name === 'mail send' && span.node === reaction.node));
+    const reaction = await eventually('the invitation reaction', () =>
+      inTrace().find((span) => span.name === 'reaction member-invitations' && span.parentSpanId === append.spanId),
+    );
+    const mail = await eventually('the invitation mail', () =>
+      inTrace().find((span) => span.name === 'mail send' && span.node === reaction.node),
+    );
 
     expect(request).toMatchObject({ parentSpanId: callerSpanId, kind: 2 });
     expect(request.attribute('http.response.status_code')).toBe(201);
@@ -165,7 +213,9 @@ describe('tracing across two API nodes over one store', () => {
     expect(['node-a', 'node-b']).toContain(reaction.node);
     // The mail is sent within the reaction (the claim and the record of it in between).
     const ancestorsOf = (span: Received): string[] => {
-      const parent = inTrace().find((candidate) => candidate.spanId === span.parentSpanId && candidate.node === span.node);
+      const parent = inTrace().find(
+        (candidate) => candidate.spanId === span.parentSpanId && candidate.node === span.node,
+      );
       return parent === undefined ? [] : [parent.spanId, ...ancestorsOf(parent)];
     };
     expect(ancestorsOf(mail)).toContain(reaction.spanId);
@@ -181,14 +231,37 @@ describe('tracing off (no OTLP endpoint set)', () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'chorus-tracing-off-'));
     let node: ApiNode | undefined;
     try {
-      const created = JSON.parse(chorusCli(dataDir, {}, 'api-key:create', '--name', 'off', '--scopes', 'organizations:read,organizations:write', '--json')) as { key: string };
+      const created = JSON.parse(
+        chorusCli(
+          dataDir,
+          {},
+          'api-key:create',
+          '--name',
+          'off',
+          '--scopes',
+          'organizations:read,organizations:write',
+          '--json',
+        ),
+      ) as { key: string };
       const headers = { authorization: `Bearer ${created.key}`, 'content-type': 'application/json' };
       const { OTEL_EXPORTER_OTLP_ENDPOINT: _unset, ...others } = tracingEnvironment(receiver, 'node-off');
-      node = await startApiNode('node-off', dataDir, { ...others, OTEL_EXPORTER_OTLP_ENDPOINT: '', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: '' });
-      const organization = await fetch(`${node.url}/organizations`, { method: 'POST', headers, body: JSON.stringify({ name: 'Untraced' }) });
+      node = await startApiNode('node-off', dataDir, {
+        ...others,
+        OTEL_EXPORTER_OTLP_ENDPOINT: '',
+        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: '',
+      });
+      const organization = await fetch(`${node.url}/organizations`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ name: 'Untraced' }),
+      });
       const { id } = (await organization.json()) as { id: string };
       const traceparent = `00-${randomBytes(16).toString('hex')}-${randomBytes(8).toString('hex')}-01`;
-      const added = await fetch(`${node.url}/organizations/${id}/members`, { method: 'POST', headers: { ...headers, traceparent }, body: JSON.stringify({ email: 'untraced@example.com', role: 'owner' }) });
+      const added = await fetch(`${node.url}/organizations/${id}/members`, {
+        method: 'POST',
+        headers: { ...headers, traceparent },
+        body: JSON.stringify({ email: 'untraced@example.com', role: 'owner' }),
+      });
       expect(added.status).toBe(201);
 
       // A stopping node shuts its SDK down, which sends what it holds: once it has exited, every export is in.

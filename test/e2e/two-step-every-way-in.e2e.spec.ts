@@ -43,14 +43,20 @@ afterAll(async () => {
   await dns.stop();
 });
 
-const codeNow = (secret: string): Promise<string> => generate({ secret, epoch: Math.floor(app.clock.now().getTime() / 1000) });
+const codeNow = (secret: string): Promise<string> =>
+  generate({ secret, epoch: Math.floor(app.clock.now().getTime() / 1000) });
 
-/** Sets up an authenticator app on a signed-in browser (confirming with the password when the account has one); answers its secret. */
+/**
+ * Sets up an authenticator app on a signed-in browser (confirming with the password when the account has one); answers
+ * its secret.
+ */
 async function setUpApp(browser: Browser, confirm: { password?: string } = {}): Promise<string> {
   const started = await browser.post('/account/two-step/authenticator-app');
   expect(started.status).toBe(200);
   const secret = started.body.secret as string;
-  const confirmed = await browser.request('PUT', '/account/two-step/authenticator-app', { json: { setup: started.body.setup, code: await codeNow(secret), ...confirm } });
+  const confirmed = await browser.request('PUT', '/account/two-step/authenticator-app', {
+    json: { setup: started.body.setup, code: await codeNow(secret), ...confirm },
+  });
   expect(confirmed.status).toBe(200);
   return secret;
 }
@@ -81,7 +87,11 @@ describe('Google sign-in', () => {
 
   it('opens only a half-open session for an account with a factor: the mailbox alone signs no one in', async () => {
     const browser = app.browser();
-    const done = await google.signIn(browser, { sub: 'google-ada', email: 'ada@engines.example', email_verified: true }, '/auth/go/?redirect=%2Fapp%2Faccount');
+    const done = await google.signIn(
+      browser,
+      { sub: 'google-ada', email: 'ada@engines.example', email_verified: true },
+      '/auth/go/?redirect=%2Fapp%2Faccount',
+    );
     expect(done.location).toBe('/login/verify?redirect=%2Fapp%2Faccount');
     await expectHalfOpen(browser, 'second-step');
     // The second step then opens the full session, a Google one.
@@ -95,7 +105,9 @@ describe('Google sign-in', () => {
     const strict = await app.createOrganization('Strict', { userId: bobId, email: 'bob@strict.example' });
     await requireTwoStep(strict);
     const browser = app.browser();
-    expect((await google.signIn(browser, { sub: 'google-bob', email: 'bob@strict.example', email_verified: true })).location).toBe('/login/verify?redirect=%2F');
+    expect(
+      (await google.signIn(browser, { sub: 'google-bob', email: 'bob@strict.example', email_verified: true })).location,
+    ).toBe('/login/verify?redirect=%2F');
     await expectHalfOpen(browser, 'enrolment');
   });
 
@@ -103,7 +115,10 @@ describe('Google sign-in', () => {
     const carlId = await app.createUser({ email: 'carl@plain.example', password });
     await app.createOrganization('Plain', { userId: carlId, email: 'carl@plain.example' });
     const browser = app.browser();
-    expect((await google.signIn(browser, { sub: 'google-carl', email: 'carl@plain.example', email_verified: true })).location).toBe('/');
+    expect(
+      (await google.signIn(browser, { sub: 'google-carl', email: 'carl@plain.example', email_verified: true }))
+        .location,
+    ).toBe('/');
     expect((await browser.get('/session')).status).toBe(200);
   });
 });
@@ -120,7 +135,13 @@ describe('single sign-on', () => {
   };
 
   const configure = async (overrides: Record<string, unknown> = {}) => {
-    const saved = await api.put(`/organizations/${acme}/sso`, { issuer: idp.issuer, clientId, clientSecret, domains: ['acme.example'], ...overrides });
+    const saved = await api.put(`/organizations/${acme}/sso`, {
+      issuer: idp.issuer,
+      clientId,
+      clientSecret,
+      domains: ['acme.example'],
+      ...overrides,
+    });
     expect(saved.status).toBe(200);
   };
 
@@ -132,7 +153,9 @@ describe('single sign-on', () => {
     const view = await api.get(`/organizations/${acme}`);
     const record = (view.body.sso.settings.domainStates as { record: { name: string; value: string } }[])[0]?.record;
     await dns.serve({ [record?.name ?? '']: [record?.value ?? ''] });
-    expect((await api.post(`/organizations/${acme}/sso/domains/acme.example/verify`, {})).body).toMatchObject({ status: 'verified' });
+    expect((await api.post(`/organizations/${acme}/sso/domains/acme.example/verify`, {})).body).toMatchObject({
+      status: 'verified',
+    });
   });
 
   it('opens only a half-open session for an account with a factor, and the code then completes it', async () => {
@@ -181,7 +204,7 @@ describe('single sign-on', () => {
     expect((await api.get(`/organizations/${acme}`)).body.sso.settings).toMatchObject({ trustProviderMfa: false });
   });
 
-  it("resets at once the factors of an account the organization answers for: made by its SSO, or of its verified domain", async () => {
+  it('resets at once the factors of an account the organization answers for: made by its SSO, or of its verified domain', async () => {
     await configure({ trustProviderMfa: false });
     const owner = await app.signedIn('olivia@owners.example', password);
     const ninaId = (await app.identity.directory.findUserIdByEmail('nina@acme.example')) as string;
@@ -193,8 +216,12 @@ describe('single sign-on', () => {
     // A password account of the verified domain, with a factor of its own, added as a member.
     const veraId = await app.createUser({ email: 'vera@acme.example', password });
     await setUpApp(await app.signedIn('vera@acme.example', password), { password });
-    expect((await api.post(`/organizations/${acme}/members`, { email: 'vera@acme.example', role: 'member' })).status).toBe(201);
-    expect((await owner.delete(`/organizations/${acme}/two-step-sign-in/members/${veraId}`)).body).toEqual({ outcome: 'reset' });
+    expect(
+      (await api.post(`/organizations/${acme}/members`, { email: 'vera@acme.example', role: 'member' })).status,
+    ).toBe(201);
+    expect((await owner.delete(`/organizations/${acme}/two-step-sign-in/members/${veraId}`)).body).toEqual({
+      outcome: 'reset',
+    });
     const events = await app.store.readStream(`user-${veraId}`);
     const reset = events.found ? events.events.find((event) => event.type === 'SecondFactorsReset') : undefined;
     expect(reset?.data).toMatchObject({ organizationId: acme, authority: 'account-of-organization' });

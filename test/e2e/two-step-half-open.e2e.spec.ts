@@ -22,7 +22,13 @@ beforeAll(async () => {
   const signedIn = await app.signedIn(email, password);
   const started = await signedIn.post('/account/two-step/authenticator-app');
   const code = await generate({ secret: started.body.secret, epoch: Math.floor(app.clock.now().getTime() / 1000) });
-  expect((await signedIn.request('PUT', '/account/two-step/authenticator-app', { json: { setup: started.body.setup, code, password } })).status).toBe(200);
+  expect(
+    (
+      await signedIn.request('PUT', '/account/two-step/authenticator-app', {
+        json: { setup: started.body.setup, code, password },
+      })
+    ).status,
+  ).toBe(200);
 }, 60_000);
 
 afterAll(async () => {
@@ -32,9 +38,17 @@ afterAll(async () => {
 /** The second step's own calls, and those that end or replace the session (tried on their own below). */
 const allowed = (path: string) => path.startsWith('/session/second-step') || path === '/login' || path === '/logout';
 
-const concretePath = (path: string) => path.replace(':id', organizationId).replace(':userId', owner.userId).replace(/:(\w+)/g, 'x');
+const concretePath = (path: string) =>
+  path
+    .replace(':id', organizationId)
+    .replace(':userId', owner.userId)
+    .replace(/:(\w+)/g, 'x');
 
-async function call(browser: Browser, method: string, path: string): Promise<Pick<Answer, 'status'> & { code?: string; location: string | null }> {
+async function call(
+  browser: Browser,
+  method: string,
+  path: string,
+): Promise<Pick<Answer, 'status'> & { code?: string; location: string | null }> {
   const answer = await browser.request(method, path, ['POST', 'PUT', 'PATCH'].includes(method) ? { json: {} } : {});
   return { status: answer.status, code: answer.body?.code, location: answer.location };
 }
@@ -47,13 +61,16 @@ describe('a half-open session', () => {
     const signedOut = app.browser();
     await signedOut.open('/login');
 
-    const routes = [...routerRoutes(app).keys()].map((key) => key.split(' ') as [string, string]).filter(([, path]) => !allowed(path));
+    const routes = [...routerRoutes(app).keys()]
+      .map((key) => key.split(' ') as [string, string])
+      .filter(([, path]) => !allowed(path));
     expect(routes.length).toBeGreaterThan(60);
     const differences: string[] = [];
     for (const [method, routePath] of routes) {
       const path = concretePath(routePath);
       const [asHalf, asNobody] = [await call(half, method, path), await call(signedOut, method, path)];
-      if (JSON.stringify(asHalf) !== JSON.stringify(asNobody)) differences.push(`${method} ${routePath}: ${JSON.stringify(asHalf)} against ${JSON.stringify(asNobody)}`);
+      if (JSON.stringify(asHalf) !== JSON.stringify(asNobody))
+        differences.push(`${method} ${routePath}: ${JSON.stringify(asHalf)} against ${JSON.stringify(asNobody)}`);
     }
     expect(differences).toEqual([]);
     // Still half open after all that, and still refused.
@@ -65,7 +82,13 @@ describe('a half-open session', () => {
     const half = app.browser();
     await half.open('/login');
     await half.post('/login', { username: owner.email, password });
-    for (const page of ['/', '/app', `/app/orgs/${organizationId}`, `/app/orgs/${organizationId}/members`, '/app/account']) {
+    for (const page of [
+      '/',
+      '/app',
+      `/app/orgs/${organizationId}`,
+      `/app/orgs/${organizationId}/members`,
+      '/app/account',
+    ]) {
       const answer = await half.open(page);
       expect([answer.status, answer.location]).toEqual([302, `/login/verify?redirect=${encodeURIComponent(page)}`]);
     }

@@ -36,13 +36,21 @@ const password = 'correct horse battery staple';
     const setup = await browser.post('/account/two-step/authenticator-app');
     expect(setup.status).toBe(200);
     const code = await generate({ secret: setup.body.secret, epoch: Math.floor(nodeA.clock.now().getTime() / 1000) });
-    expect((await browser.request('PUT', '/account/two-step/authenticator-app', { json: { setup: setup.body.setup, code, password } })).status).toBe(200);
+    expect(
+      (
+        await browser.request('PUT', '/account/two-step/authenticator-app', {
+          json: { setup: setup.body.setup, code, password },
+        })
+      ).status,
+    ).toBe(200);
   }
 
   const secondFactorOnB = async (userId: string): Promise<unknown> => {
     const listed = await ownerOnB.get(`/organizations/${organizationId}/two-step-sign-in`);
     expect(listed.status).toBe(200);
-    return (listed.body.members as { userId: string; secondFactor: boolean }[]).find((listedMember) => listedMember.userId === userId)?.secondFactor;
+    return (listed.body.members as { userId: string; secondFactor: boolean }[]).find(
+      (listedMember) => listedMember.userId === userId,
+    )?.secondFactor;
   };
 
   beforeAll(async () => {
@@ -50,7 +58,10 @@ const password = 'correct horse battery staple';
     nodeA = await startAuthApp({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' });
     nodeB = await startAuthApp({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' });
     const ownerId = await nodeA.createUser({ email: 'owner@two-nodes.example', password });
-    organizationId = await nodeA.createOrganization('Two Nodes Ltd', { userId: ownerId, email: 'owner@two-nodes.example' });
+    organizationId = await nodeA.createOrganization('Two Nodes Ltd', {
+      userId: ownerId,
+      email: 'owner@two-nodes.example',
+    });
     ownerOnA = await nodeA.signedIn('owner@two-nodes.example', password);
     ownerOnB = await nodeB.signedIn('owner@two-nodes.example', password);
   }, 120_000);

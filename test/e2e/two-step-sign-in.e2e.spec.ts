@@ -28,7 +28,8 @@ afterAll(async () => {
 });
 
 /** The code the app shows now (the identity clock is the test's). */
-const codeNow = (secret: string): Promise<string> => generate({ secret, epoch: Math.floor(app.clock.now().getTime() / 1000) });
+const codeNow = (secret: string): Promise<string> =>
+  generate({ secret, epoch: Math.floor(app.clock.now().getTime() / 1000) });
 
 async function newUser(name: string): Promise<{ userId: string; email: string }> {
   const email = `${name}-${randomUUID().slice(0, 8)}@two-step.example`;
@@ -40,7 +41,9 @@ async function setUpApp(browser: Browser): Promise<{ secret: string; recoveryCod
   const started = await browser.post('/account/two-step/authenticator-app');
   expect(started.status).toBe(200);
   const code = await codeNow(started.body.secret);
-  const confirmed = await browser.request('PUT', '/account/two-step/authenticator-app', { json: { setup: started.body.setup, code, password } });
+  const confirmed = await browser.request('PUT', '/account/two-step/authenticator-app', {
+    json: { setup: started.body.setup, code, password },
+  });
   expect(confirmed.status).toBe(200);
   return { secret: started.body.secret, recoveryCodes: confirmed.body.recoveryCodes };
 }
@@ -66,12 +69,20 @@ describe('an authenticator app', () => {
     user = await newUser('ada');
     const signedIn = await app.signedIn(user.email, password);
     const started = await signedIn.post('/account/two-step/authenticator-app');
-    expect(started.body).toMatchObject({ secret: expect.stringMatching(/^[A-Z2-7]{32}$/), uri: expect.stringContaining('otpauth://totp/'), qrCode: expect.stringMatching(/^data:image\/svg\+xml;base64,/) });
-    const wrong = await signedIn.request('PUT', '/account/two-step/authenticator-app', { json: { setup: started.body.setup, code: '000000' } });
+    expect(started.body).toMatchObject({
+      secret: expect.stringMatching(/^[A-Z2-7]{32}$/),
+      uri: expect.stringContaining('otpauth://totp/'),
+      qrCode: expect.stringMatching(/^data:image\/svg\+xml;base64,/),
+    });
+    const wrong = await signedIn.request('PUT', '/account/two-step/authenticator-app', {
+      json: { setup: started.body.setup, code: '000000' },
+    });
     expect(wrong.body).toMatchObject({ status: 400, code: 'INVALID_CODE' });
     ({ secret, recoveryCodes } = await (async () => {
       const code = await codeNow(started.body.secret);
-      const confirmed = await signedIn.request('PUT', '/account/two-step/authenticator-app', { json: { setup: started.body.setup, code, password } });
+      const confirmed = await signedIn.request('PUT', '/account/two-step/authenticator-app', {
+        json: { setup: started.body.setup, code, password },
+      });
       return { secret: started.body.secret as string, recoveryCodes: confirmed.body.recoveryCodes as string[] };
     })());
     expect(recoveryCodes).toHaveLength(10);
@@ -93,7 +104,12 @@ describe('an authenticator app', () => {
     expect(console_.location).toBe('/login/verify?redirect=%2Fapp%2Faccount');
     expect((await browser.open('/')).location).toBe('/login/verify?redirect=%2F');
     const status = await browser.get('/session/second-step');
-    expect(status.body).toEqual({ awaiting: 'second-step', email: user.email, methods: { authenticatorApp: true, passkeys: 0, recoveryCodes: 10 }, requiredBy: [] });
+    expect(status.body).toEqual({
+      awaiting: 'second-step',
+      email: user.email,
+      methods: { authenticatorApp: true, passkeys: 0, recoveryCodes: 10 },
+      requiredBy: [],
+    });
     // A half-open session sets nothing up: knowing the password must not be enough to add a factor.
     expect((await browser.post('/session/second-step/authenticator-app')).status).toBe(403);
   });
@@ -109,7 +125,10 @@ describe('an authenticator app', () => {
     expect((await browser.get('/session/second-step')).status).toBe(401);
 
     const replay = await halfOpen(user.email);
-    expect((await replay.post('/session/second-step/code', { code })).body).toMatchObject({ status: 400, code: 'CODE_ALREADY_USED' });
+    expect((await replay.post('/session/second-step/code', { code })).body).toMatchObject({
+      status: 400,
+      code: 'CODE_ALREADY_USED',
+    });
     expect((await replay.get('/session')).status).toBe(401);
     // The next step's code works.
     app.clock.advance(30_000);
@@ -122,10 +141,17 @@ describe('an authenticator app', () => {
     expect((await browser.post('/session/second-step/code', { code: code.toLowerCase() })).status).toBe(204);
     await inbox.mailTo(user.email, '9 recovery codes are left');
     const again = await halfOpen(user.email);
-    expect((await again.post('/session/second-step/code', { code })).body).toMatchObject({ status: 400, code: 'INVALID_CODE' });
+    expect((await again.post('/session/second-step/code', { code })).body).toMatchObject({
+      status: 400,
+      code: 'INVALID_CODE',
+    });
     const events = await userEvents(user.userId);
-    expect(events.filter((event) => event.type === 'SecondStepPassed' && event.data.method === 'recovery-code')).toHaveLength(1);
-    expect(events.some((event) => event.type === 'SecondStepFailed' && event.data.method === 'recovery-code')).toBe(true);
+    expect(
+      events.filter((event) => event.type === 'SecondStepPassed' && event.data.method === 'recovery-code'),
+    ).toHaveLength(1);
+    expect(events.some((event) => event.type === 'SecondStepFailed' && event.data.method === 'recovery-code')).toBe(
+      true,
+    );
   });
 
   it('a password reset leaves the factors: the next sign-in still asks for the second step', async () => {
@@ -157,14 +183,32 @@ describe('changing factors (each change confirmed in its request, and mailed)', 
   it('refuses a change with the session alone, or a wrong password, and changes nothing', async () => {
     const started = await signedIn.post('/account/two-step/authenticator-app');
     expect(started.status).toBe(200);
-    expect((await signedIn.post('/account/two-step/recovery-codes')).body).toMatchObject({ status: 403, code: 'REAUTHENTICATION_REQUIRED' });
-    expect((await signedIn.delete('/account/two-step/authenticator-app')).body).toMatchObject({ status: 403, code: 'REAUTHENTICATION_REQUIRED' });
-    expect((await signedIn.request('DELETE', '/account/two-step/authenticator-app', { json: { password: 'wrong password' } })).body).toMatchObject({
+    expect((await signedIn.post('/account/two-step/recovery-codes')).body).toMatchObject({
+      status: 403,
+      code: 'REAUTHENTICATION_REQUIRED',
+    });
+    expect((await signedIn.delete('/account/two-step/authenticator-app')).body).toMatchObject({
+      status: 403,
+      code: 'REAUTHENTICATION_REQUIRED',
+    });
+    expect(
+      (
+        await signedIn.request('DELETE', '/account/two-step/authenticator-app', {
+          json: { password: 'wrong password' },
+        })
+      ).body,
+    ).toMatchObject({
       status: 400,
       code: 'WRONG_PASSWORD',
     });
-    expect((await signedIn.request('DELETE', '/account/two-step/authenticator-app', { json: { code: '000000' } })).body).toMatchObject({ status: 400 });
-    expect((await signedIn.get('/account/two-step')).body).toMatchObject({ confirmWith: 'password', authenticatorApp: { enrolledAt: expect.any(String) }, recoveryCodes: { remaining: 10 } });
+    expect(
+      (await signedIn.request('DELETE', '/account/two-step/authenticator-app', { json: { code: '000000' } })).body,
+    ).toMatchObject({ status: 400 });
+    expect((await signedIn.get('/account/two-step')).body).toMatchObject({
+      confirmWith: 'password',
+      authenticatorApp: { enrolledAt: expect.any(String) },
+      recoveryCodes: { remaining: 10 },
+    });
   });
 
   it('takes the password, or a code once: the same code again is refused; every change is mailed', async () => {
@@ -174,30 +218,52 @@ describe('changing factors (each change confirmed in its request, and mailed)', 
     app.clock.advance(31_000);
     const code = await codeNow(secret);
     expect((await signedIn.request('POST', '/account/two-step/recovery-codes', { json: { code } })).status).toBe(200);
-    expect((await signedIn.request('POST', '/account/two-step/recovery-codes', { json: { code } })).body).toMatchObject({ status: 400, code: 'CODE_ALREADY_USED' });
+    expect((await signedIn.request('POST', '/account/two-step/recovery-codes', { json: { code } })).body).toMatchObject(
+      { status: 400, code: 'CODE_ALREADY_USED' },
+    );
     // The old recovery codes were replaced: one of them confirms nothing.
-    expect((await signedIn.request('POST', '/account/two-step/recovery-codes', { json: { code: recoveryCodes[0] } })).body).toMatchObject({ status: 400, code: 'INVALID_CODE' });
+    expect(
+      (await signedIn.request('POST', '/account/two-step/recovery-codes', { json: { code: recoveryCodes[0] } })).body,
+    ).toMatchObject({ status: 400, code: 'INVALID_CODE' });
     const events = await userEvents(user.userId);
-    expect(events.filter((event) => event.type === 'FactorChangeConfirmed').map((event) => event.data.method)).toEqual(['password', 'password', 'authenticator-app']);
+    expect(events.filter((event) => event.type === 'FactorChangeConfirmed').map((event) => event.data.method)).toEqual([
+      'password',
+      'password',
+      'authenticator-app',
+    ]);
   });
 
   it('confirms a first factor by a recent sign-in for an account with no password, and not after five minutes', async () => {
     const email = `passwordless-${randomUUID().slice(0, 8)}@two-step.example`;
     const userId = await app.createUser({ email });
-    const session = await app.identity.sessions.open(userId, 'sso', { actor: `user:${userId}`, correlationId: randomUUID(), causationId: randomUUID(), origin: {} });
+    const session = await app.identity.sessions.open(userId, 'sso', {
+      actor: `user:${userId}`,
+      correlationId: randomUUID(),
+      causationId: randomUUID(),
+      origin: {},
+    });
     const browser = app.browser();
     browser.cookies.set('__Host-chorus_session', session.cookieValue);
     await browser.open('/app/account');
     expect((await browser.get('/account/two-step')).body).toMatchObject({ confirmWith: 'recent-sign-in' });
     app.clock.advance(5 * 60_000 + 1_000);
     const late = await browser.post('/account/two-step/authenticator-app');
-    const refused = await browser.request('PUT', '/account/two-step/authenticator-app', { json: { setup: late.body.setup, code: await codeNow(late.body.secret) } });
+    const refused = await browser.request('PUT', '/account/two-step/authenticator-app', {
+      json: { setup: late.body.setup, code: await codeNow(late.body.secret) },
+    });
     expect(refused.body).toMatchObject({ status: 403, code: 'REAUTHENTICATION_REQUIRED' });
-    const fresh = await app.identity.sessions.open(userId, 'sso', { actor: `user:${userId}`, correlationId: randomUUID(), causationId: randomUUID(), origin: {} });
+    const fresh = await app.identity.sessions.open(userId, 'sso', {
+      actor: `user:${userId}`,
+      correlationId: randomUUID(),
+      causationId: randomUUID(),
+      origin: {},
+    });
     browser.cookies.set('__Host-chorus_session', fresh.cookieValue);
     await browser.open('/app/account');
     const started = await browser.post('/account/two-step/authenticator-app');
-    const confirmed = await browser.request('PUT', '/account/two-step/authenticator-app', { json: { setup: started.body.setup, code: await codeNow(started.body.secret) } });
+    const confirmed = await browser.request('PUT', '/account/two-step/authenticator-app', {
+      json: { setup: started.body.setup, code: await codeNow(started.body.secret) },
+    });
     expect(confirmed.status).toBe(200);
     await inbox.mailTo(email, 'an authenticator app was set up');
   });
@@ -210,7 +276,11 @@ describe('guesses at the second step', () => {
     const browsers = await Promise.all(Array.from({ length: 6 }, () => halfOpen(user.email)));
     const right = await codeNow(secret);
     const wrong = right === '000000' ? '111111' : '000000';
-    const answers = await Promise.all(Array.from({ length: 60 }, (_, index) => (browsers[index % 6] as Browser).post('/session/second-step/code', { code: wrong })));
+    const answers = await Promise.all(
+      Array.from({ length: 60 }, (_, index) =>
+        (browsers[index % 6] as Browser).post('/session/second-step/code', { code: wrong }),
+      ),
+    );
     expect(answers.every((answer) => answer.status === 400 || answer.status === 429)).toBe(true);
     const failed = (await userEvents(user.userId)).filter((event) => event.type === 'SecondStepFailed');
     expect(failed.length).toBeGreaterThan(0);
@@ -231,15 +301,31 @@ describe("an organization's requirement", () => {
     owner = await newUser('owner');
     member = await newUser('member');
     organizationId = await app.createOrganization(`Careful ${randomUUID().slice(0, 6)}`, owner);
-    const added = await app.app.get(CommandBus).execute(new AddMemberCommand(organizationId, { email: member.email, role: 'member', userId: member.userId }, { actor: 'cli', correlationId: randomUUID(), causationId: randomUUID(), origin: {} }));
+    const added = await app.app
+      .get(CommandBus)
+      .execute(
+        new AddMemberCommand(
+          organizationId,
+          { email: member.email, role: 'member', userId: member.userId },
+          { actor: 'cli', correlationId: randomUUID(), causationId: randomUUID(), origin: {} },
+        ),
+      );
     await app.app.get<ReadModels>(READ_MODELS).waitForPosition(added.position, 5_000);
     ownerBrowser = await app.signedIn(owner.email, password);
   });
 
   it('only an owner sets it; a member without a factor then sets one up right after the password, and only then is signed in', async () => {
     const memberBrowser = await app.signedIn(member.email, password);
-    expect((await memberBrowser.request('PUT', `/organizations/${organizationId}/two-step-sign-in`, { json: { required: true } })).status).toBe(403);
-    const set = await ownerBrowser.request('PUT', `/organizations/${organizationId}/two-step-sign-in`, { json: { required: true } });
+    expect(
+      (
+        await memberBrowser.request('PUT', `/organizations/${organizationId}/two-step-sign-in`, {
+          json: { required: true },
+        })
+      ).status,
+    ).toBe(403);
+    const set = await ownerBrowser.request('PUT', `/organizations/${organizationId}/two-step-sign-in`, {
+      json: { required: true },
+    });
     expect(set.status).toBe(200);
     await app.app.get<ReadModels>(READ_MODELS).waitForPosition(BigInt(set.body.position), 5_000);
     expect((await ownerBrowser.get(`/organizations/${organizationId}`)).body.twoStepSignIn).toEqual({ required: true });
@@ -252,20 +338,29 @@ describe("an organization's requirement", () => {
     // Nothing to prove yet: codes are refused, setting up is the way.
     expect((await browser.post('/session/second-step/code', { code: '123456' })).status).toBe(403);
     const started = await browser.post('/session/second-step/authenticator-app');
-    const confirmed = await browser.request('PUT', '/session/second-step/authenticator-app', { json: { setup: started.body.setup, code: await codeNow(started.body.secret) } });
+    const confirmed = await browser.request('PUT', '/session/second-step/authenticator-app', {
+      json: { setup: started.body.setup, code: await codeNow(started.body.secret) },
+    });
     expect(confirmed.status).toBe(200);
     expect(confirmed.body.recoveryCodes).toHaveLength(10);
     expect((await browser.get('/session')).body.user.email).toBe(member.email);
 
     // The last factor stays while the organization requires it.
-    expect((await browser.delete('/account/two-step/authenticator-app')).body).toMatchObject({ status: 409, code: 'TWO_STEP_REQUIRED' });
+    expect((await browser.delete('/account/two-step/authenticator-app')).body).toMatchObject({
+      status: 409,
+      code: 'TWO_STEP_REQUIRED',
+    });
     const listed = await ownerBrowser.get(`/organizations/${organizationId}/two-step-sign-in`);
-    expect(listed.body.members).toEqual(expect.arrayContaining([expect.objectContaining({ userId: member.userId, secondFactor: true })]));
+    expect(listed.body.members).toEqual(
+      expect.arrayContaining([expect.objectContaining({ userId: member.userId, secondFactor: true })]),
+    );
   });
 
   it('someone invited who chooses a password sets a factor up before anything else', async () => {
     const email = `newcomer-${randomUUID().slice(0, 6)}@two-step.example`;
-    expect((await ownerBrowser.post(`/organizations/${organizationId}/members`, { email, role: 'member' })).status).toBe(201);
+    expect(
+      (await ownerBrowser.post(`/organizations/${organizationId}/members`, { email, role: 'member' })).status,
+    ).toBe(201);
     const token = /\/invite\/([A-Za-z0-9_-]+)/.exec(unfolded(await inbox.mailTo(email, '/invite/')))?.[1] as string;
     const browser = app.browser();
     await browser.open(`/invite/${token}`);
@@ -278,7 +373,9 @@ describe("an organization's requirement", () => {
   it("an owner asks to reset a member's factors: the member agrees by the mailed link with their password; no one reaches someone outside", async () => {
     const stranger = await newUser('stranger');
     const { secret: strangersSecret } = await setUpApp(await app.signedIn(stranger.email, password));
-    const refused = await ownerBrowser.delete(`/organizations/${organizationId}/two-step-sign-in/members/${stranger.userId}`);
+    const refused = await ownerBrowser.delete(
+      `/organizations/${organizationId}/two-step-sign-in/members/${stranger.userId}`,
+    );
     expect(refused.status).toBe(404);
     expect((await userEvents(stranger.userId)).some((event) => event.type === 'SecondFactorsReset')).toBe(false);
     const untouched = (await userEvents(member.userId)).filter((event) => event.type === 'SecondFactorsReset');
@@ -286,31 +383,58 @@ describe("an organization's requirement", () => {
     // The owner of another organization, fully signed in: not over this one's members, nor through their own.
     const strangersOwn = await app.createOrganization(`Elsewhere ${randomUUID().slice(0, 6)}`, stranger);
     const strangerBrowser = await halfOpen(stranger.email);
-    expect((await strangerBrowser.post('/session/second-step/code', { code: await codeNow(strangersSecret) })).status).toBe(204);
-    expect((await strangerBrowser.delete(`/organizations/${organizationId}/two-step-sign-in/members/${member.userId}`)).status).toBe(403);
-    expect((await strangerBrowser.delete(`/organizations/${strangersOwn}/two-step-sign-in/members/${member.userId}`)).status).toBe(404);
+    expect(
+      (await strangerBrowser.post('/session/second-step/code', { code: await codeNow(strangersSecret) })).status,
+    ).toBe(204);
+    expect(
+      (await strangerBrowser.delete(`/organizations/${organizationId}/two-step-sign-in/members/${member.userId}`))
+        .status,
+    ).toBe(403);
+    expect(
+      (await strangerBrowser.delete(`/organizations/${strangersOwn}/two-step-sign-in/members/${member.userId}`)).status,
+    ).toBe(404);
 
     expect((await userEvents(member.userId)).filter((event) => event.type === 'SecondFactorsReset')).toEqual(untouched);
     // An owner cannot reset their own factors here: the Account page asks for the password or a code.
-    expect((await ownerBrowser.delete(`/organizations/${organizationId}/two-step-sign-in/members/${owner.userId}`)).body).toMatchObject({ status: 403, code: 'FORBIDDEN' });
+    expect(
+      (await ownerBrowser.delete(`/organizations/${organizationId}/two-step-sign-in/members/${owner.userId}`)).body,
+    ).toMatchObject({ status: 403, code: 'FORBIDDEN' });
 
-    // The organization does not answer for the member's account (no SSO of its made it, no verified domain): only asked.
-    const asked = await ownerBrowser.delete(`/organizations/${organizationId}/two-step-sign-in/members/${member.userId}`);
+    // The organization does not answer for the member's account (no SSO of its made it, no verified domain): only
+    // asked.
+    const asked = await ownerBrowser.delete(
+      `/organizations/${organizationId}/two-step-sign-in/members/${member.userId}`,
+    );
     expect(asked.body).toEqual({ outcome: 'confirmation-mailed' });
     expect((await userEvents(member.userId)).some((event) => event.type === 'SecondFactorsResetRequested')).toBe(true);
     expect((await userEvents(member.userId)).filter((event) => event.type === 'SecondFactorsReset')).toEqual(untouched);
-    const token = /\/two-step-reset\/([A-Za-z0-9_-]+)/.exec(unfolded(await inbox.mailTo(member.email, '/two-step-reset/')))?.[1] as string;
+    const token = /\/two-step-reset\/([A-Za-z0-9_-]+)/.exec(
+      unfolded(await inbox.mailTo(member.email, '/two-step-reset/')),
+    )?.[1] as string;
     const agreeing = app.browser();
     expect((await agreeing.open(`/two-step-reset/${token}`)).status).toBe(200);
-    expect((await agreeing.post('/two-step-reset/validity', { token })).body).toEqual({ valid: true, organizationName: expect.stringMatching(/^Careful /), passwordRequired: true });
-    expect((await agreeing.post('/two-step-reset', { token, password: 'not the password' })).body).toMatchObject({ status: 400, code: 'WRONG_PASSWORD' });
-    expect((await agreeing.post('/two-step-reset', { token })).body).toMatchObject({ status: 400, code: 'WRONG_PASSWORD' });
+    expect((await agreeing.post('/two-step-reset/validity', { token })).body).toEqual({
+      valid: true,
+      organizationName: expect.stringMatching(/^Careful /),
+      passwordRequired: true,
+    });
+    expect((await agreeing.post('/two-step-reset', { token, password: 'not the password' })).body).toMatchObject({
+      status: 400,
+      code: 'WRONG_PASSWORD',
+    });
+    expect((await agreeing.post('/two-step-reset', { token })).body).toMatchObject({
+      status: 400,
+      code: 'WRONG_PASSWORD',
+    });
     expect((await userEvents(member.userId)).filter((event) => event.type === 'SecondFactorsReset')).toEqual(untouched);
     expect((await agreeing.post('/two-step-reset', { token, password })).status).toBe(204);
     await inbox.mailTo(member.email, 'as you confirmed, the second factors');
     const reset = (await userEvents(member.userId)).find((event) => event.type === 'SecondFactorsReset');
     expect(reset?.data).toMatchObject({ organizationId, authority: 'confirmed-by-person' });
-    expect((await agreeing.post('/two-step-reset', { token, password })).body).toMatchObject({ status: 400, code: 'INVALID_TOKEN' });
+    expect((await agreeing.post('/two-step-reset', { token, password })).body).toMatchObject({
+      status: 400,
+      code: 'INVALID_TOKEN',
+    });
     expect((await agreeing.post('/two-step-reset/validity', { token })).body).toEqual({ valid: false });
     const next = await halfOpen(member.email);
     expect((await next.get('/session/second-step')).body.awaiting).toBe('enrolment');
@@ -322,17 +446,29 @@ describe("an organization's requirement", () => {
     const attacker = await newUser('attacker');
     const attackers = await app.createOrganization(`Attackers ${randomUUID().slice(0, 6)}`, attacker);
     const attackerBrowser = await app.signedIn(attacker.email, password);
-    const added = await attackerBrowser.post(`/organizations/${attackers}/members`, { email: victim.email, role: 'member' });
+    const added = await attackerBrowser.post(`/organizations/${attackers}/members`, {
+      email: victim.email,
+      role: 'member',
+    });
     expect(added.status).toBe(201);
     const key = await createApiKey(app.app, ['organizations:read', 'organizations:write'], 'attacker', attackers);
-    const byKey = await httpClient(app.baseUrl, { apiKey: key }).delete(`/organizations/${attackers}/two-step-sign-in/members/${victim.userId}`);
-    const bySession = await attackerBrowser.delete(`/organizations/${attackers}/two-step-sign-in/members/${victim.userId}`);
-    expect([byKey.body, bySession.body]).toEqual([{ outcome: 'confirmation-mailed' }, { outcome: 'confirmation-mailed' }]);
+    const byKey = await httpClient(app.baseUrl, { apiKey: key }).delete(
+      `/organizations/${attackers}/two-step-sign-in/members/${victim.userId}`,
+    );
+    const bySession = await attackerBrowser.delete(
+      `/organizations/${attackers}/two-step-sign-in/members/${victim.userId}`,
+    );
+    expect([byKey.body, bySession.body]).toEqual([
+      { outcome: 'confirmation-mailed' },
+      { outcome: 'confirmation-mailed' },
+    ]);
     // The factors stay: the password alone still does not sign the victim in.
     expect((await userEvents(victim.userId)).some((event) => event.type === 'SecondFactorsReset')).toBe(false);
     const signingIn = await halfOpen(victim.email);
     expect((await signingIn.get('/session')).status).toBe(401);
-    expect((await signingIn.post('/session/second-step/code', { code: await codeNow(victimsSecret) })).status).toBe(204);
+    expect((await signingIn.post('/session/second-step/code', { code: await codeNow(victimsSecret) })).status).toBe(
+      204,
+    );
   });
 
   it("lists the members' two-step sign-in for the organization's auditors, in words, and nobody else's", async () => {
@@ -353,10 +489,15 @@ describe("an organization's requirement", () => {
     const outsider = await newUser('outsider');
     const outsiders = await app.signedIn(outsider.email, password);
     expect((await outsiders.get('/session')).status).toBe(200);
-    expect((await outsiders.get(`/organizations/${organizationId}/history/sign-in-security`)).body).toMatchObject({ status: 403, code: 'FORBIDDEN' });
+    expect((await outsiders.get(`/organizations/${organizationId}/history/sign-in-security`)).body).toMatchObject({
+      status: 403,
+      code: 'FORBIDDEN',
+    });
     const paged = await ownerBrowser.get(`/organizations/${organizationId}/history/sign-in-security?limit=3`);
     expect(paged.body.entries).toHaveLength(3);
-    const rest = await ownerBrowser.get(`/organizations/${organizationId}/history/sign-in-security?limit=3&before=${paged.body.next}`);
+    const rest = await ownerBrowser.get(
+      `/organizations/${organizationId}/history/sign-in-security?limit=3&before=${paged.body.next}`,
+    );
     expect(rest.body.next).toBeNull();
     expect((rest.body.entries as { description: string }[]).map(({ description }) => description)).toEqual([
       'Recovery codes made: ten new codes, any earlier ones no longer work',

@@ -63,20 +63,29 @@ function expectApiSecurityHeaders(answer: Answer): void {
   expect(answer.headers.get('cross-origin-opener-policy')).toBe('same-origin');
   expect(answer.headers.get('cross-origin-resource-policy')).toBe('same-origin');
   expect(answer.headers.get('x-permitted-cross-domain-policies')).toBe('none');
-  for (const documentOnly of ['origin-agent-cluster', 'x-dns-prefetch-control', 'x-download-options', 'x-xss-protection', 'x-powered-by']) {
+  for (const documentOnly of [
+    'origin-agent-cluster',
+    'x-dns-prefetch-control',
+    'x-download-options',
+    'x-xss-protection',
+    'x-powered-by',
+  ]) {
     expect(answer.headers.get(documentOnly)).toBeNull();
   }
 }
 
 describe('the SPA', () => {
-  it.each(['/', '/login', '/login/google', '/forgot', '/reset/some-reset-token'])('is the answer to GET %s, never cached', async (path) => {
-    const answer = await app.browser().open(path);
-    expect(answer.status).toBe(200);
-    expect(answer.headers.get('content-type')).toBe('text/html; charset=utf-8');
-    expect(answer.headers.get('cache-control')).toBe('no-store');
-    expect(answer.text).toContain('<div id="root"></div>');
-    expectSecurityHeaders(answer);
-  });
+  it.each(['/', '/login', '/login/google', '/forgot', '/reset/some-reset-token'])(
+    'is the answer to GET %s, never cached',
+    async (path) => {
+      const answer = await app.browser().open(path);
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(answer.headers.get('cache-control')).toBe('no-store');
+      expect(answer.text).toContain('<div id="root"></div>');
+      expectSecurityHeaders(answer);
+    },
+  );
 
   it('carries the running configuration, escaped so it cannot end its script element', async () => {
     const answer = await app.browser().open('/login');
@@ -97,7 +106,10 @@ describe('the SPA', () => {
     expect(xsrf?.value).toMatch(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
     expect(xsrf?.attributes).toMatchObject({ samesite: 'Lax', path: '/' });
     expect(xsrf?.attributes.httponly).toBeUndefined();
-    expect(answer.setCookies.find((cookie) => cookie.name === 'chorus_presession')?.attributes).toMatchObject({ httponly: true, samesite: 'Lax' });
+    expect(answer.setCookies.find((cookie) => cookie.name === 'chorus_presession')?.attributes).toMatchObject({
+      httponly: true,
+      samesite: 'Lax',
+    });
   });
 
   it('answers other pages a browser asks for, but not API paths or non-HTML requests', async () => {
@@ -132,11 +144,15 @@ describe('static files', () => {
   const onTheWire = (path: string, acceptEncoding?: string) =>
     new Promise<{ headers: Record<string, string | string[] | undefined>; body: Buffer }>((resolve, reject) => {
       const url = new URL(path, app.baseUrl);
-      request(url, { headers: acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding } }, (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () => resolve({ headers: response.headers, body: Buffer.concat(chunks) }));
-      })
+      request(
+        url,
+        { headers: acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding } },
+        (response) => {
+          const chunks: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          response.on('end', () => resolve({ headers: response.headers, body: Buffer.concat(chunks) }));
+        },
+      )
         .on('error', reject)
         .end();
     });
@@ -145,16 +161,24 @@ describe('static files', () => {
     ['gzip, deflate, br, zstd', 'br', brotliDecompressSync],
     ['gzip', 'gzip', gunzipSync],
     ['br;q=0, gzip;q=1', 'gzip', gunzipSync],
-  ])('sends the largest script precompressed to a browser that accepts %j (%s), the same bytes once decoded', async (accept, encoding, decode) => {
-    const largest = assets.filter((file) => file.endsWith('.js')).sort((a, b) => readFileSync(join(webRoot(), 'assets', b)).length - readFileSync(join(webRoot(), 'assets', a)).length)[0];
-    const original = readFileSync(join(webRoot(), 'assets', `${largest}`));
-    const answer = await onTheWire(`/assets/${largest}`, accept);
-    expect(answer.headers['content-encoding']).toBe(encoding);
-    expect(answer.headers.vary).toContain('Accept-Encoding');
-    expect(Number(answer.headers['content-length'])).toBe(answer.body.length);
-    expect(answer.body.length).toBeLessThan(original.length / 2);
-    expect(decode(answer.body).equals(original)).toBe(true);
-  });
+  ])(
+    'sends the largest script precompressed to a browser that accepts %j (%s), the same bytes once decoded',
+    async (accept, encoding, decode) => {
+      const largest = assets
+        .filter((file) => file.endsWith('.js'))
+        .sort(
+          (a, b) =>
+            readFileSync(join(webRoot(), 'assets', b)).length - readFileSync(join(webRoot(), 'assets', a)).length,
+        )[0];
+      const original = readFileSync(join(webRoot(), 'assets', `${largest}`));
+      const answer = await onTheWire(`/assets/${largest}`, accept);
+      expect(answer.headers['content-encoding']).toBe(encoding);
+      expect(answer.headers.vary).toContain('Accept-Encoding');
+      expect(Number(answer.headers['content-length'])).toBe(answer.body.length);
+      expect(answer.body.length).toBeLessThan(original.length / 2);
+      expect(decode(answer.body).equals(original)).toBe(true);
+    },
+  );
 
   it('sends the file as it is to a client that accepts no encoding', async () => {
     const original = readFileSync(join(webRoot(), 'assets', `${script}`));
@@ -169,15 +193,18 @@ describe('static files', () => {
     expect((await app.browser().get('/%2e%2e/%2e%2e/package.json')).status).toBe(404);
   });
 
-  it.each(['/.vite/manifest.json', '/%2evite/manifest.json', '/.vite%2fmanifest.json', '/assets/%2e%2e/.vite/manifest.json', '/.VITE/manifest.json'])(
-    'does not serve build metadata: %s',
-    async (path) => {
-      expect(existsSync(join(webRoot(), '.vite', 'manifest.json'))).toBe(true);
-      const answer = await app.browser().get(path);
-      expect(answer.status).toBe(404);
-      expect(answer.text).not.toContain('"isEntry"');
-    },
-  );
+  it.each([
+    '/.vite/manifest.json',
+    '/%2evite/manifest.json',
+    '/.vite%2fmanifest.json',
+    '/assets/%2e%2e/.vite/manifest.json',
+    '/.VITE/manifest.json',
+  ])('does not serve build metadata: %s', async (path) => {
+    expect(existsSync(join(webRoot(), '.vite', 'manifest.json'))).toBe(true);
+    const answer = await app.browser().get(path);
+    expect(answer.status).toBe(404);
+    expect(answer.text).not.toContain('"isEntry"');
+  });
 });
 
 describe('security headers', () => {
@@ -228,7 +255,9 @@ describe('behind https', () => {
       expect(preSession?.attributes.domain).toBeUndefined();
       expect(answer.setCookies.find((cookie) => cookie.name === 'XSRF-TOKEN')?.attributes.secure).toBe(true);
       expect(answer.headers.get('strict-transport-security')).toBe('max-age=31536000; includeSubDomains');
-      expect((await secure.browser().get('/health')).headers.get('strict-transport-security')).toBe('max-age=31536000; includeSubDomains');
+      expect((await secure.browser().get('/health')).headers.get('strict-transport-security')).toBe(
+        'max-age=31536000; includeSubDomains',
+      );
     } finally {
       await secure.close();
     }

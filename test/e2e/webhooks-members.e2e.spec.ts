@@ -19,7 +19,9 @@ const receivers: WebhookReceiver[] = [];
 
 beforeAll(async () => {
   app = await startAuthApp({ LOG_LEVEL: 'silent' });
-  admin = httpClient(app.baseUrl, { apiKey: await createApiKey(app.app, ['organizations:read', 'organizations:write', 'webhooks:write']) });
+  admin = httpClient(app.baseUrl, {
+    apiKey: await createApiKey(app.app, ['organizations:read', 'organizations:write', 'webhooks:write']),
+  });
 }, 60_000);
 
 afterAll(async () => {
@@ -47,7 +49,8 @@ async function signIn(email: string, typed = password): Promise<{ browser: Brows
   return { browser, status: (await browser.post('/login', { username: email, password: typed })).status };
 }
 
-const codeNow = (secret: string): Promise<string> => generate({ secret, epoch: Math.floor(app.clock.now().getTime() / 1000) });
+const codeNow = (secret: string): Promise<string> =>
+  generate({ secret, epoch: Math.floor(app.clock.now().getTime() / 1000) });
 
 async function quietly(): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, 400));
@@ -69,9 +72,13 @@ describe('a member’s own events', () => {
     expect((await signIn(ada.email, 'not the password')).status).toBe(401);
     const started = await first.browser.post('/account/two-step/authenticator-app');
     const secret = started.body.secret as string;
-    const confirmed = await first.browser.request('PUT', '/account/two-step/authenticator-app', { json: { setup: started.body.setup, code: await codeNow(secret), password } });
+    const confirmed = await first.browser.request('PUT', '/account/two-step/authenticator-app', {
+      json: { setup: started.body.setup, code: await codeNow(secret), password },
+    });
     expect(confirmed.status).toBe(200);
-    expect((await admin.post(`/organizations/${acme}/sites`, { name: 'docs', hostname: 'docs.acme.example' })).status).toBe(201);
+    expect(
+      (await admin.post(`/organizations/${acme}/sites`, { name: 'docs', hostname: 'docs.acme.example' })).status,
+    ).toBe(201);
     // With the app, a sign-in is half open after the password and succeeds with the second step.
     app.clock.advance(30_000);
     const second = await signIn(ada.email);
@@ -81,10 +88,22 @@ describe('a member’s own events', () => {
     expect((await first.browser.delete(`/sessions/${other?.id}`)).status).toBe(204);
     expect((await signIn(outsider.email)).status).toBe(204);
 
-    const expected = ['signin.succeeded', 'signin.failed', 'factor.added', 'factor.added', 'site.added', 'entitlements.changed', 'signin.succeeded', 'session.revoked'];
+    const expected = [
+      'signin.succeeded',
+      'signin.failed',
+      'factor.added',
+      'factor.added',
+      'site.added',
+      'entitlements.changed',
+      'signin.succeeded',
+      'session.revoked',
+    ];
     const received = (await toAcme.waitFor(expected.length)).slice();
     expect(received.map((delivery) => delivery.payload.type)).toEqual(expected);
-    for (const { payload } of received) expect(isWebhookEventType(payload.type) && webhookPayloadSchema(payload.type).safeParse(payload).success).toBe(true);
+    for (const { payload } of received)
+      expect(isWebhookEventType(payload.type) && webhookPayloadSchema(payload.type).safeParse(payload).success).toBe(
+        true,
+      );
     const positions = received.map((delivery) => BigInt(delivery.payload.data.position as number));
     expect([...positions].sort((a, b) => (a < b ? -1 : 1))).toEqual(positions);
     const organizations = ['site.added', 'entitlements.changed'];
@@ -92,7 +111,11 @@ describe('a member’s own events', () => {
     expect(hers.every((delivery) => delivery.payload.data.userId === ada.userId)).toBe(true);
     expect(received.map((delivery) => delivery.payload.data)).toEqual([
       expect.objectContaining({ method: 'password', description: `${ada.email} signed in (password)` }),
-      expect.objectContaining({ step: 'password', reason: 'wrong-password', description: `Sign-in failed for ${ada.email}: wrong password` }),
+      expect.objectContaining({
+        step: 'password',
+        reason: 'wrong-password',
+        description: `Sign-in failed for ${ada.email}: wrong password`,
+      }),
       expect.objectContaining({ factor: 'authenticator-app' }),
       expect.objectContaining({ factor: 'recovery-codes' }),
       expect.objectContaining({ hostname: 'docs.acme.example' }),
@@ -103,7 +126,11 @@ describe('a member’s own events', () => {
     // The person's own events are sent with their own ids: those of the user stream.
     const own = await app.store.readStream(userStream(ada.userId));
     const ownIds = new Set((own.found ? own.events : []).map((event) => event.id));
-    expect(received.filter((delivery) => ['factor.added', 'session.revoked'].includes(delivery.payload.type)).every((delivery) => ownIds.has(delivery.id))).toBe(true);
+    expect(
+      received
+        .filter((delivery) => ['factor.added', 'session.revoked'].includes(delivery.payload.type))
+        .every((delivery) => ownIds.has(delivery.id)),
+    ).toBe(true);
 
     // Nothing of Ada's reaches an organization she is not in, nor anything of someone who is in neither.
     await quietly();
@@ -113,7 +140,10 @@ describe('a member’s own events', () => {
     // Once removed, her sign-ins are hers alone.
     const removed = await admin.delete(`/organizations/${acme}/members/${ada.userId}`);
     expect(removed.status).toBe(200);
-    expect((await toAcme.waitFor(expected.length + 2)).slice(-2).map((delivery) => delivery.payload.type)).toEqual(['member.removed', 'entitlements.changed']);
+    expect((await toAcme.waitFor(expected.length + 2)).slice(-2).map((delivery) => delivery.payload.type)).toEqual([
+      'member.removed',
+      'entitlements.changed',
+    ]);
     expect((await signIn(ada.email, 'wrong again')).status).toBe(401);
     await quietly();
     expect(toAcme.received).toHaveLength(expected.length + 2);
@@ -124,7 +154,10 @@ describe('a member’s own events', () => {
     const initech = await app.createOrganization('Initech', owner);
     const receiver = await WebhookReceiver.start();
     receivers.push(receiver);
-    const created = await admin.post(`/organizations/${initech}/webhooks`, { url: receiver.url, events: ['signin.succeeded'] });
+    const created = await admin.post(`/organizations/${initech}/webhooks`, {
+      url: receiver.url,
+      events: ['signin.succeeded'],
+    });
     receiver.trust(created.body.secret as string);
     expect((await signIn(owner.email)).status).toBe(204);
     expect((await signIn(owner.email, 'nope')).status).toBe(401);
@@ -132,7 +165,9 @@ describe('a member’s own events', () => {
     const received = (await receiver.waitFor(2)).slice();
     expect(received.map((delivery) => delivery.payload.type)).toEqual(['signin.succeeded', 'signin.succeeded']);
     const from = received[0]?.payload.data.position as number;
-    const replay = await admin.post(`/organizations/${initech}/webhooks/${created.body.id}/replay`, { fromPosition: from });
+    const replay = await admin.post(`/organizations/${initech}/webhooks/${created.body.id}/replay`, {
+      fromPosition: from,
+    });
     expect(replay.status).toBe(202);
     expect(replay.body.fromPosition).toBe(from);
     const again = await receiver.waitFor(4);

@@ -34,7 +34,8 @@ export async function startAuthApp(settings: Record<string, string> = {}): Promi
       const browser = new Browser(running.baseUrl);
       await browser.open('/login');
       const answer = await browser.post('/login', { username, password });
-      if (answer.status !== 204) throw new Error(`POST /login as ${username} answered ${answer.status}: ${answer.text}`);
+      if (answer.status !== 204)
+        throw new Error(`POST /login as ${username} answered ${answer.status}: ${answer.text}`);
       return browser;
     },
     async createUser(user) {
@@ -44,9 +45,13 @@ export async function startAuthApp(settings: Record<string, string> = {}): Promi
     async createOrganization(name, owner) {
       const commands = running.app.get(CommandBus);
       const { id } = await commands.execute(new CreateOrganizationCommand({ name }, cli()));
-      await commands.execute(new ChangeOrganizationCommand(id, { type: 'AssignPlan', data: { line: 'chorus', plan: 'teams' } }, cli()));
+      await commands.execute(
+        new ChangeOrganizationCommand(id, { type: 'AssignPlan', data: { line: 'chorus', plan: 'teams' } }, cli()),
+      );
       await commands.execute(new ChangeOrganizationCommand(id, { type: 'EnableChorus', data: {} }, cli()));
-      const added = await commands.execute(new AddMemberCommand(id, { email: owner.email, role: 'owner', userId: owner.userId }, cli()));
+      const added = await commands.execute(
+        new AddMemberCommand(id, { email: owner.email, role: 'owner', userId: owner.userId }, cli()),
+      );
       await running.app.get<ReadModels>(READ_MODELS).waitForPosition(added.position, 5_000);
       return id;
     },

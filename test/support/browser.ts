@@ -29,7 +29,11 @@ export function parseSetCookie(header: string): SetCookie {
     const [key = '', ...value] = attribute.trim().split('=');
     attributes[key.toLowerCase()] = value.length === 0 ? true : value.join('=');
   }
-  return { name: pair.slice(0, separator).trim(), value: decodeURIComponent(pair.slice(separator + 1).trim()), attributes };
+  return {
+    name: pair.slice(0, separator).trim(),
+    value: decodeURIComponent(pair.slice(separator + 1).trim()),
+    attributes,
+  };
 }
 
 const unsafe = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -66,7 +70,8 @@ export class Browser {
     const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
     if (options.json !== undefined) headers['content-type'] = 'application/json';
     if (options.form !== undefined) headers['content-type'] = 'application/x-www-form-urlencoded';
-    if (ours && this.cookies.size > 0) headers.cookie = [...this.cookies].map(([name, value]) => `${name}=${encodeURIComponent(value)}`).join('; ');
+    if (ours && this.cookies.size > 0)
+      headers.cookie = [...this.cookies].map(([name, value]) => `${name}=${encodeURIComponent(value)}`).join('; ');
     const xsrf = options.xsrf ?? true;
     const token = typeof xsrf === 'string' ? xsrf : xsrf ? this.cookies.get('XSRF-TOKEN') : undefined;
     if (ours && unsafe.has(method) && token !== undefined) headers['x-xsrf-token'] = token;
@@ -82,7 +87,9 @@ export class Browser {
     const setCookies = response.headers.getSetCookie().map(parseSetCookie);
     if (ours) {
       for (const cookie of setCookies) {
-        const expired = cookie.attributes['max-age'] === '0' || (typeof cookie.attributes.expires === 'string' && new Date(cookie.attributes.expires).getTime() < Date.now());
+        const expired =
+          cookie.attributes['max-age'] === '0' ||
+          (typeof cookie.attributes.expires === 'string' && new Date(cookie.attributes.expires).getTime() < Date.now());
         if (expired) this.cookies.delete(cookie.name);
         else this.cookies.set(cookie.name, cookie.value);
       }

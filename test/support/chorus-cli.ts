@@ -13,10 +13,14 @@ export const chorusBin = join(repositoryRoot, 'bin', 'chorus.js');
 export function ensureCliBuilt(): void {
   if (existsSync(join(repositoryRoot, 'dist', 'apps', 'cli', 'src', 'main.js'))) return;
   try {
-    execFileSync(process.execPath, [join(repositoryRoot, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], {
-      cwd: repositoryRoot,
-      stdio: 'ignore',
-    });
+    execFileSync(
+      process.execPath,
+      [join(repositoryRoot, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'],
+      {
+        cwd: repositoryRoot,
+        stdio: 'ignore',
+      },
+    );
   } catch {
     // Emitted despite type errors elsewhere; the calls fail clearly if not.
   }
@@ -34,7 +38,8 @@ export function runChorus(args: readonly string[], settings: Record<string, stri
       process.execPath,
       [chorusBin, ...args],
       { cwd: repositoryRoot, env: { PATH: process.env.PATH, NODE_ENV: 'test', SEED_DEMO: 'false', ...settings } },
-      (error, stdout, stderr) => done({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : null, stdout, stderr }),
+      (error, stdout, stderr) =>
+        done({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : null, stdout, stderr }),
     );
     child.stdin?.end(input);
   });

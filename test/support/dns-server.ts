@@ -14,7 +14,9 @@ export type TxtRecords = Record<string, string[]>;
 
 /** Why DNS tests cannot run here, or undefined when they can (scripts/test.sh installs dnsmasq-base). */
 export function dnsServerMissing(): string | undefined {
-  return existsSync(dnsmasqBinary) ? undefined : `${dnsmasqBinary} is not installed (Debian's dnsmasq-base): the DNS verification tests are skipped`;
+  return existsSync(dnsmasqBinary)
+    ? undefined
+    : `${dnsmasqBinary} is not installed (Debian's dnsmasq-base): the DNS verification tests are skipped`;
 }
 
 async function freeUdpPort(): Promise<number> {
@@ -63,12 +65,22 @@ export class DnsServer {
   /** Replaces every record: dnsmasq is restarted with the new ones and answers them before this resolves. */
   async serve(records: TxtRecords): Promise<void> {
     await this.stop();
-    const args = ['--keep-in-foreground', '--no-resolv', '--no-hosts', '--conf-file=/dev/null', '--listen-address=127.0.0.1', '--bind-interfaces'];
+    const args = [
+      '--keep-in-foreground',
+      '--no-resolv',
+      '--no-hosts',
+      '--conf-file=/dev/null',
+      '--listen-address=127.0.0.1',
+      '--bind-interfaces',
+    ];
     args.push(`--port=${this.port}`, '--pid-file=', ...this.zones.map((zone) => `--local=/${zone}/`));
-    for (const [name, values] of Object.entries(records)) for (const value of values) args.push(`--txt-record=${name},${value}`);
+    for (const [name, values] of Object.entries(records))
+      for (const value of values) args.push(`--txt-record=${name},${value}`);
     const quoted = [dnsmasqBinary, ...args].map((arg) => `'${arg.replace(/'/g, `'\\''`)}'`).join(' ');
     // The shell waits on its stdin: when this process's end of the pipe closes, dnsmasq is killed.
-    this.process = spawn('sh', ['-c', `${quoted} & child=$!; trap 'kill $child; wait $child' EXIT; cat >/dev/null`], { stdio: ['pipe', 'ignore', 'pipe'] });
+    this.process = spawn('sh', ['-c', `${quoted} & child=$!; trap 'kill $child; wait $child' EXIT; cat >/dev/null`], {
+      stdio: ['pipe', 'ignore', 'pipe'],
+    });
     let said = '';
     this.process.stderr?.on('data', (chunk: Buffer) => (said += chunk.toString()));
     await this.answering(() => said);
@@ -97,7 +109,10 @@ export class DnsServer {
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'ENOTFOUND') return;
         // dnsmasq writes to stderr only when it fails to start (it exits then): no need to wait for the deadline.
-        if (said() !== '' || Date.now() > deadline) throw new Error(`dnsmasq did not answer on ${this.address}: ${said() || 'it said nothing'}`, { cause: error });
+        if (said() !== '' || Date.now() > deadline)
+          throw new Error(`dnsmasq did not answer on ${this.address}: ${said() || 'it said nothing'}`, {
+            cause: error,
+          });
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     }

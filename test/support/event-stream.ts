@@ -14,7 +14,10 @@ export type EventStreamReader = {
 
 export async function openEventStream(url: string, headers: Record<string, string> = {}): Promise<EventStreamReader> {
   const controller = new AbortController();
-  const response = await fetch(url, { headers: { accept: 'text/event-stream', ...headers }, signal: controller.signal });
+  const response = await fetch(url, {
+    headers: { accept: 'text/event-stream', ...headers },
+    signal: controller.signal,
+  });
   const queue: ServerSentEvent[] = [];
   const waiting: Array<() => void> = [];
   let done = false;
@@ -32,7 +35,8 @@ export async function openEventStream(url: string, headers: Record<string, strin
           buffer = buffer.slice(split + 2);
           const fields = block.split('\n').filter((line) => !line.startsWith(':') && line !== '');
           if (fields.length === 0) continue;
-          const field = (name: string) => fields.filter((line) => line.startsWith(`${name}: `)).map((line) => line.slice(name.length + 2));
+          const field = (name: string) =>
+            fields.filter((line) => line.startsWith(`${name}: `)).map((line) => line.slice(name.length + 2));
           queue.push({ id: field('id')[0], event: field('event')[0] ?? 'message', data: field('data').join('\n') });
           wake();
         }

@@ -45,7 +45,8 @@ export class GoogleMock {
     const started = await browser.open(start);
     if (started.status !== 302) throw new Error(`${start} answered ${started.status}, not a redirect to Google`);
     const consent = await fetch(started.location ?? '', { redirect: 'manual' });
-    if (consent.status !== 302) throw new Error(`Google's consent answered ${consent.status}, not a redirect to the callback`);
+    if (consent.status !== 302)
+      throw new Error(`Google's consent answered ${consent.status}, not a redirect to the callback`);
     const callback = new URL(consent.headers.get('location') ?? '');
     return browser.open(`${callback.pathname}${callback.search}`);
   }

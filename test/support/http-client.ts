@@ -37,10 +37,19 @@ export function httpClient(baseUrl: string, defaults: RequestOptions = {}): Http
       ...options.headers,
     };
     const body = options.json === undefined ? options.raw : JSON.stringify(options.json);
-    const response = await fetch(`${baseUrl}${path}`, { method, headers, body: typeof body === 'string' || body === undefined ? body : new Uint8Array(body) });
+    const response = await fetch(`${baseUrl}${path}`, {
+      method,
+      headers,
+      body: typeof body === 'string' || body === undefined ? body : new Uint8Array(body),
+    });
     const text = await response.text();
     const isJson = /[/+]json\b/.test(response.headers.get('content-type') ?? '');
-    return { status: response.status, headers: response.headers, body: isJson && text !== '' ? JSON.parse(text) : undefined, text };
+    return {
+      status: response.status,
+      headers: response.headers,
+      body: isJson && text !== '' ? JSON.parse(text) : undefined,
+      text,
+    };
   };
   return {
     request,

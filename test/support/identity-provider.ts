@@ -75,8 +75,10 @@ export const onApp = (url: string): string => {
 export async function viaProvider(browser: Browser, start: string): Promise<{ answer: Answer; callback: string }> {
   let started = await browser.open(start);
   // GET /auth/sso?email= first names the organization's start.
-  if (started.status === 302 && started.location?.startsWith('/auth/sso/')) started = await browser.open(started.location);
-  if (started.status !== 302 || started.location === null || started.location.startsWith('/')) return { answer: started, callback: '' };
+  if (started.status === 302 && started.location?.startsWith('/auth/sso/'))
+    started = await browser.open(started.location);
+  if (started.status !== 302 || started.location === null || started.location.startsWith('/'))
+    return { answer: started, callback: '' };
   const authorized = await fetch(started.location, { redirect: 'manual' });
   const callback = authorized.headers.get('location') ?? '';
   return { answer: await browser.open(onApp(callback)), callback };

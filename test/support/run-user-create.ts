@@ -11,7 +11,10 @@ export type CliRun = { stdout: string; stderr: string; exitCode: number };
 export async function runUserCreate(dataDir: string, args: string[]): Promise<CliRun> {
   let context: Promise<CliContext> | undefined;
   const program = new Command('chorus').exitOverride();
-  registerUserCreateCommand(program, () => (context ??= createCliContext(loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent' }))));
+  registerUserCreateCommand(
+    program,
+    () => (context ??= createCliContext(loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent' }))),
+  );
   const stdout: string[] = [];
   const stderr: string[] = [];
   const out = jest.spyOn(process.stdout, 'write').mockImplementation((chunk) => stdout.push(String(chunk)) > 0);

@@ -19,7 +19,11 @@ const BINDING = 'urn:oasis:names:tc:SAML:2.0:bindings:';
 export const EMAIL_ADDRESS_FORMAT = 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress';
 export const SUCCESS_STATUS = 'urn:oasis:names:tc:SAML:2.0:status:Success';
 
-export type SamlIdpKeys = { privateKey: string; certificatePem: string; certificateBase64: string /* DER, no PEM armor */ };
+export type SamlIdpKeys = {
+  privateKey: string;
+  certificatePem: string;
+  certificateBase64: string; /* DER, no PEM armor */
+};
 
 /** An RSA-2048 key and a self-signed SHA-256 certificate for it, as an IdP publishes in its metadata. */
 export async function makeSamlKeys(commonName = 'chorus-e2e-idp'): Promise<SamlIdpKeys> {
@@ -28,7 +32,14 @@ export async function makeSamlKeys(commonName = 'chorus-e2e-idp'): Promise<SamlI
   return { privateKey: pems.private, certificatePem: pems.cert, certificateBase64 };
 }
 
-export type SamlAuthnRequest = { id: string; issuer: string; destination: string; acsUrl: string | null; issueInstant: string; xml: string };
+export type SamlAuthnRequest = {
+  id: string;
+  issuer: string;
+  destination: string;
+  acsUrl: string | null;
+  issueInstant: string;
+  xml: string;
+};
 export type SamlRedirect = { request: SamlAuthnRequest; relayState: string | null; url: URL };
 
 /**
@@ -38,15 +49,22 @@ export type SamlRedirect = { request: SamlAuthnRequest; relayState: string | nul
  * - sibling: the copy just before the signed assertion (XSW3).
  * - wrapped: the copy in the signed one's place, holding it as its last child (XSW4).
  * - extensions: the same, the signed one inside a samlp:Extensions element of the copy (XSW7).
- * - object: the signed one's ds:Signature moved into the copy, the signed assertion inside that Signature's ds:Object (XSW8).
+ * - object: the signed one's ds:Signature moved into the copy, the signed assertion inside that Signature's ds:Object
+ * (XSW8).
  */
 export type WrappingVariant = 'sibling' | 'wrapped' | 'extensions' | 'object';
 
 /** Applied to the XML after it is signed. */
 export type SamlAttack =
-  /** `<!---->` inside the NameID text, after `insertAfter`: exclusive c14n drops comments, so the signature still verifies. */
+  /**
+   * `<!---->` inside the NameID text, after `insertAfter`: exclusive c14n drops comments, so the signature still
+   * verifies.
+   */
   | { kind: 'comment-in-name-id'; insertAfter: string }
-  /** An unsigned copy of the assertion, with its own ID and this NameID, where a naive SP reads. Default variant: wrapped. */
+  /**
+   * An unsigned copy of the assertion, with its own ID and this NameID, where a naive SP reads. Default variant:
+   * wrapped.
+   */
   | { kind: 'wrapping'; nameId: string; variant?: WrappingVariant }
   /** The NameID text changed after signing: the signature must fail. */
   | { kind: 'tamper-name-id'; nameId: string };
@@ -71,8 +89,10 @@ export type SamlResponseOptions = {
 };
 
 const randomId = (): string => `_${randomBytes(16).toString('hex')}`;
-const escapeXml = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-const attribute = (name: string, value: string | null | undefined): string => (value === null || value === undefined ? '' : ` ${name}="${escapeXml(value)}"`);
+const escapeXml = (text: string): string =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const attribute = (name: string, value: string | null | undefined): string =>
+  value === null || value === undefined ? '' : ` ${name}="${escapeXml(value)}"`;
 const byId = (id: string): string => `//*[@ID='${id}']`;
 
 export class SamlIdp {
@@ -144,7 +164,12 @@ export class SamlIdp {
     const now = options.now ?? new Date();
     const ids = { response: randomId(), assertion: options.assertionId ?? randomId() };
     const success = (options.status ?? SUCCESS_STATUS) === SUCCESS_STATUS;
-    let xml = this.responseXml(options, now, ids.response, success ? this.assertionXml(options, now, ids.assertion) : '');
+    let xml = this.responseXml(
+      options,
+      now,
+      ids.response,
+      success ? this.assertionXml(options, now, ids.assertion) : '',
+    );
     const sign = options.sign ?? 'assertion';
     const keys = options.signingKeys ?? this.keys;
     // The assertion first: the Response's signature then covers the assertion's.
@@ -214,7 +239,8 @@ export class SamlIdp {
       return;
     }
     try {
-      const redirect = request.method === 'GET' ? SamlIdp.parseRedirect(url.href) : parsePost(url, await readBody(request));
+      const redirect =
+        request.method === 'GET' ? SamlIdp.parseRedirect(url.href) : parsePost(url, await readBody(request));
       this.requests.push(redirect);
       const signOn = this.nextSignOn;
       this.nextSignOn = undefined;
@@ -224,15 +250,26 @@ export class SamlIdp {
       }
       const { request: authn, relayState } = redirect;
       const acs = redirect.request.acsUrl;
-      const samlResponse = this.response({ audience: authn.issuer, recipient: acs, inResponseTo: authn.id, nameId: signOn.nameId, ...signOn.options });
-      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(autoPostPage(acs, samlResponse, relayState));
+      const samlResponse = this.response({
+        audience: authn.issuer,
+        recipient: acs,
+        inResponseTo: authn.id,
+        nameId: signOn.nameId,
+        ...signOn.options,
+      });
+      response
+        .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+        .end(autoPostPage(acs, samlResponse, relayState));
     } catch (error) {
       response.writeHead(400, { 'content-type': 'text/plain' }).end(String(error));
     }
   }
 }
 
-/** The element with this ID signed enveloped (RSA-SHA256, SHA-256, exclusive c14n), its Signature right after its Issuer. */
+/**
+ * The element with this ID signed enveloped (RSA-SHA256, SHA-256, exclusive c14n), its Signature right after its
+ * Issuer.
+ */
 function signElement(xml: string, id: string, keys: SamlIdpKeys): string {
   const signer = new SignedXml({
     privateKey: keys.privateKey,
@@ -247,7 +284,10 @@ function signElement(xml: string, id: string, keys: SamlIdpKeys): string {
     transforms: ['http://www.w3.org/2000/09/xmldsig#enveloped-signature', EXCLUSIVE_C14N],
   });
   // The SAML schema puts ds:Signature right after saml:Issuer.
-  signer.computeSignature(xml, { prefix: 'ds', location: { reference: `${byId(id)}/*[local-name()='Issuer']`, action: 'after' } });
+  signer.computeSignature(xml, {
+    prefix: 'ds',
+    location: { reference: `${byId(id)}/*[local-name()='Issuer']`, action: 'after' },
+  });
   return signer.getSignedXml();
 }
 
@@ -260,7 +300,8 @@ function applyAttack(xml: string, attack: SamlAttack): string {
   if (attack.kind === 'tamper-name-id') nameId.textContent = attack.nameId;
   if (attack.kind === 'comment-in-name-id') {
     const text = nameId.textContent ?? '';
-    if (!text.startsWith(attack.insertAfter)) throw new Error(`The NameID ${text} does not start with ${attack.insertAfter}`);
+    if (!text.startsWith(attack.insertAfter))
+      throw new Error(`The NameID ${text} does not start with ${attack.insertAfter}`);
     nameId.textContent = attack.insertAfter;
     nameId.appendChild(document.createComment(''));
     nameId.appendChild(document.createTextNode(text.slice(attack.insertAfter.length)));
@@ -269,7 +310,9 @@ function applyAttack(xml: string, attack: SamlAttack): string {
   return new XMLSerializer().serializeToString(document);
 }
 
-/** An unsigned copy of the signed assertion, with its own ID and NameID, placed where a naive SP reads the assertion. */
+/**
+ * An unsigned copy of the signed assertion, with its own ID and NameID, placed where a naive SP reads the assertion.
+ */
 function wrap(response: Element, signed: Element, nameId: string, variant: WrappingVariant): void {
   const document = response.ownerDocument;
   const evil = signed.cloneNode(true) as Element;
@@ -281,7 +324,8 @@ function wrap(response: Element, signed: Element, nameId: string, variant: Wrapp
   if (variant === 'sibling') response.insertBefore(evil, signed);
   else response.replaceChild(evil, signed);
   if (variant === 'wrapped') evil.appendChild(signed);
-  if (variant === 'extensions') evil.appendChild(document.createElementNS(PROTOCOL_NS, 'samlp:Extensions')).appendChild(signed);
+  if (variant === 'extensions')
+    evil.appendChild(document.createElementNS(PROTOCOL_NS, 'samlp:Extensions')).appendChild(signed);
   if (variant === 'object') {
     const signature = childNamed(signed, 'Signature');
     if (!signature) throw new Error('The object variant needs a signed assertion');
@@ -292,20 +336,35 @@ function wrap(response: Element, signed: Element, nameId: string, variant: Wrapp
 }
 
 function childNamed(parent: Element, localName: string): Element | undefined {
-  return Array.from(parent.childNodes).find((node): node is Element => node.nodeType === 1 && (node as Element).localName === localName);
+  return Array.from(parent.childNodes).find(
+    (node): node is Element => node.nodeType === 1 && (node as Element).localName === localName,
+  );
 }
 
 function parseXml(xml: string): Document {
-  const fail = (message: string): never => { throw new Error(`Invalid XML: ${message}`); }; // xmldom only logs by default
-  return new DOMParser({ errorHandler: { warning: () => undefined, error: fail, fatalError: fail } }).parseFromString(xml, 'text/xml');
+  const fail = (message: string): never => {
+    throw new Error(`Invalid XML: ${message}`);
+  }; // xmldom only logs by default
+  return new DOMParser({ errorHandler: { warning: () => undefined, error: fail, fatalError: fail } }).parseFromString(
+    xml,
+    'text/xml',
+  );
 }
 
 function parseAuthnRequest(xml: string): SamlAuthnRequest {
   const root = parseXml(xml).documentElement;
-  if (!root || root.localName !== 'AuthnRequest' || root.namespaceURI !== PROTOCOL_NS) throw new Error(`Not an AuthnRequest: ${xml}`);
+  if (!root || root.localName !== 'AuthnRequest' || root.namespaceURI !== PROTOCOL_NS)
+    throw new Error(`Not an AuthnRequest: ${xml}`);
   const read = (name: string): string => root.getAttribute(name) ?? ''; // xmldom answers '' for a missing attribute
   const issuer = childNamed(root, 'Issuer')?.textContent ?? '';
-  return { id: read('ID'), issuer, destination: read('Destination'), acsUrl: read('AssertionConsumerServiceURL') || null, issueInstant: read('IssueInstant'), xml };
+  return {
+    id: read('ID'),
+    issuer,
+    destination: read('Destination'),
+    acsUrl: read('AssertionConsumerServiceURL') || null,
+    issueInstant: read('IssueInstant'),
+    xml,
+  };
 }
 
 /** The HTTP-POST binding: the form's SAMLRequest is base64 of the XML, not deflated; read into the Redirect's shape. */
@@ -313,7 +372,11 @@ function parsePost(url: URL, body: string): SamlRedirect {
   const form = new URLSearchParams(body);
   const encoded = form.get('SAMLRequest');
   if (encoded === null) throw new Error('No SAMLRequest in the form');
-  return { request: parseAuthnRequest(Buffer.from(encoded, 'base64').toString('utf8')), relayState: form.get('RelayState'), url };
+  return {
+    request: parseAuthnRequest(Buffer.from(encoded, 'base64').toString('utf8')),
+    relayState: form.get('RelayState'),
+    url,
+  };
 }
 
 async function readBody(request: IncomingMessage): Promise<string> {

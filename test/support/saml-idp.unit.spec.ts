@@ -43,7 +43,9 @@ const decoded = (SAMLResponse: string): string => Buffer.from(SAMLResponse, 'bas
 
 /** What a naive SP checks: some signature in the document, by the IdP's key, over the element it references. */
 function someSignatureHolds(xml: string): boolean {
-  const signature = new DOMParser().parseFromString(xml, 'text/xml').getElementsByTagNameNS('http://www.w3.org/2000/09/xmldsig#', 'Signature')[0];
+  const signature = new DOMParser()
+    .parseFromString(xml, 'text/xml')
+    .getElementsByTagNameNS('http://www.w3.org/2000/09/xmldsig#', 'Signature')[0];
   if (!signature) return false;
   const verifier = new SignedXml({ publicCert: idp.keys.certificatePem, getCertFromKeyInfo: () => null });
   verifier.loadSignature(signature);
@@ -60,7 +62,10 @@ function naiveNameId(xml: string): string | null | undefined {
 
 describe('SamlIdp responses, read by node-saml', () => {
   it('a response whose assertion is signed verifies, and gives the NameID, issuer and attributes', async () => {
-    const profile = await signIn({ attributes: { email: 'ada@example.com', displayName: 'Ada' }, assertionId: '_assertion-1' });
+    const profile = await signIn({
+      attributes: { email: 'ada@example.com', displayName: 'Ada' },
+      assertionId: '_assertion-1',
+    });
 
     expect(profile.nameID).toBe('ada@example.com');
     expect(profile.nameIDFormat).toBe('urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress');
@@ -74,7 +79,9 @@ describe('SamlIdp responses, read by node-saml', () => {
   });
 
   it('the certificate as node-saml idpCert may be the PEM or its base64 DER (as in the metadata)', async () => {
-    await expect(signIn({}, serviceProvider({ idpCert: idp.keys.certificateBase64 }))).resolves.toMatchObject({ nameID: 'ada@example.com' });
+    await expect(signIn({}, serviceProvider({ idpCert: idp.keys.certificateBase64 }))).resolves.toMatchObject({
+      nameID: 'ada@example.com',
+    });
   });
 
   it('places the Signature right after the Issuer, by ID, with exclusive c14n, RSA-SHA256 and the certificate', () => {
@@ -95,13 +102,22 @@ describe('SamlIdp responses, read by node-saml', () => {
     await expect(signIn({ sign: 'none' })).rejects.toThrow('Invalid signature');
   });
 
-  it.each(['assertion', 'response'] as const)('a response signed on %s by another key is refused (KeyInfo is not trusted)', async (sign) => {
-    await expect(signIn({ sign, signingKeys: attackerKeys })).rejects.toThrow('Invalid signature');
-  });
+  it.each(['assertion', 'response'] as const)(
+    'a response signed on %s by another key is refused (KeyInfo is not trusted)',
+    async (sign) => {
+      await expect(signIn({ sign, signingKeys: attackerKeys })).rejects.toThrow('Invalid signature');
+    },
+  );
 
   it.each(['assertion', 'response'] as const)('a NameID changed after signing the %s is refused', async (sign) => {
-    expect(someSignatureHolds(decoded(samlResponse({ sign, attack: { kind: 'tamper-name-id', nameId: 'eve@example.com' } })))).toBe(false);
-    await expect(signIn({ sign, attack: { kind: 'tamper-name-id', nameId: 'eve@example.com' } })).rejects.toThrow('Invalid signature');
+    expect(
+      someSignatureHolds(
+        decoded(samlResponse({ sign, attack: { kind: 'tamper-name-id', nameId: 'eve@example.com' } })),
+      ),
+    ).toBe(false);
+    await expect(signIn({ sign, attack: { kind: 'tamper-name-id', nameId: 'eve@example.com' } })).rejects.toThrow(
+      'Invalid signature',
+    );
   });
 
   const wrappings = (['sibling', 'wrapped', 'extensions', 'object'] as WrappingVariant[]).flatMap((variant) =>
@@ -149,7 +165,11 @@ describe('SamlIdp responses, read by node-saml', () => {
   });
 
   it('node-saml does not check Recipient, Destination nor Issuer: the SP must', async () => {
-    const profile = await signIn({ recipient: 'https://evil.test/acs', destination: 'https://evil.test/acs', issuer: 'https://evil.test/idp' });
+    const profile = await signIn({
+      recipient: 'https://evil.test/acs',
+      destination: 'https://evil.test/acs',
+      issuer: 'https://evil.test/idp',
+    });
 
     expect(profile.issuer).toBe('https://evil.test/idp');
   });

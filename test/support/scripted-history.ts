@@ -27,7 +27,10 @@ export const scriptedCommands = (organizationId: string): OrganizationCommand[] 
   { type: 'AssignPlan', data: { line: 'classic', plan: 'essential' } },
   { type: 'PurchaseAddOn', data: { addOn: 'additionalContentSection', quantity: 2 } },
   { type: 'AddMember', data: { userId: 'user-owner', email: 'owner@audited.example', role: 'owner' } },
-  { type: 'AddMember', data: { userId: 'user-admin', email: 'admin@audited.example', role: 'admin', chorusUser: true } },
+  {
+    type: 'AddMember',
+    data: { userId: 'user-admin', email: 'admin@audited.example', role: 'admin', chorusUser: true },
+  },
   { type: 'AddSite', data: { siteId: 'site-main', name: 'Main', hostname: 'www.audited.example' } },
   { type: 'AddSite', data: { siteId: 'site-blog', name: 'Blog', hostname: 'https://blog.audited.example' } },
   { type: 'ConfigureLimits', data: { users: 3, contentSections: 2 } },
@@ -61,7 +64,12 @@ export async function recordScriptedHistory(
   for (const [revision, command] of commands.entries()) {
     clock.setTo(recordedAtOf(revision));
     const correlationId = `script-${organizationId}-${revision}`;
-    await decider.handle(organizationId, command, { actor: 'cli', correlationId, causationId: correlationId, origin: { cliCommand: 'audit-script' } });
+    await decider.handle(organizationId, command, {
+      actor: 'cli',
+      correlationId,
+      causationId: correlationId,
+      origin: { cliCommand: 'audit-script' },
+    });
     await afterEach(revision);
   }
   return commands.length;

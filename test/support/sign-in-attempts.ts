@@ -7,7 +7,12 @@ import type { AuthApp } from './auth-app.js';
 import type { Answer } from './browser.js';
 
 /** A new browser: the login page (its XSRF cookie), then POST /login. */
-export async function signInAttempt(node: AuthApp, username: string, password: string, headers: Record<string, string> = {}): Promise<Answer> {
+export async function signInAttempt(
+  node: AuthApp,
+  username: string,
+  password: string,
+  headers: Record<string, string> = {},
+): Promise<Answer> {
   const browser = node.browser();
   await browser.open('/login');
   return browser.post('/login', { username, password }, { headers });
@@ -15,7 +20,10 @@ export async function signInAttempt(node: AuthApp, username: string, password: s
 
 /** How many answers had each status: `{ 401: 10, 429: 190 }`. */
 export const statusCounts = (answers: readonly Answer[]): Record<number, number> =>
-  answers.reduce<Record<number, number>>((counts, answer) => ({ ...counts, [answer.status]: (counts[answer.status] ?? 0) + 1 }), {});
+  answers.reduce<Record<number, number>>(
+    (counts, answer) => ({ ...counts, [answer.status]: (counts[answer.status] ?? 0) + 1 }),
+    {},
+  );
 
 /**
  * One clock for the nodes of a burst test whose sleeps take no time (a ManualClock's would add up and end locks

@@ -18,7 +18,8 @@ it('keeps a connection reset inside a mail transaction as an error instead of th
   socket.on('data', (chunk: Buffer) => (answers += chunk.toString('utf8')));
   // Until the server's answers hold `count` final lines with this code.
   const answered = async (code: string, count = 1) => {
-    while ((answers.match(new RegExp(`(^|\\r\\n)${code} `, 'g')) ?? []).length < count) await new Promise((resolve) => setTimeout(resolve, 10));
+    while ((answers.match(new RegExp(`(^|\\r\\n)${code} `, 'g')) ?? []).length < count)
+      await new Promise((resolve) => setTimeout(resolve, 10));
   };
   await answered('220');
   socket.write('EHLO test\r\nMAIL FROM:<chorus@example.test>\r\n');
@@ -27,6 +28,7 @@ it('keeps a connection reset inside a mail transaction as an error instead of th
   // A process killed mid-session: its socket is reset, not closed.
   socket.resetAndDestroy();
   const deadline = Date.now() + 5_000;
-  while (inbox.connectionErrors.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  while (inbox.connectionErrors.length === 0 && Date.now() < deadline)
+    await new Promise((resolve) => setTimeout(resolve, 20));
   expect(inbox.connectionErrors.map((error) => (error as NodeJS.ErrnoException).code)).toEqual(['ECONNRESET']);
 });

@@ -31,7 +31,12 @@ export class SmtpInbox {
         this.recipientAttempts.set(address.address, (this.recipientAttempts.get(address.address) ?? 0) + 1);
         const code = this.refusedRecipients.get(address.address);
         if (code === undefined) callback();
-        else callback(Object.assign(new Error(code >= 500 ? 'No such mailbox' : 'Mailbox busy, try again later'), { responseCode: code }));
+        else
+          callback(
+            Object.assign(new Error(code >= 500 ? 'No such mailbox' : 'Mailbox busy, try again later'), {
+              responseCode: code,
+            }),
+          );
       },
       onData: (stream, session, callback) => {
         const chunks: Buffer[] = [];
@@ -41,7 +46,10 @@ export class SmtpInbox {
             callback(Object.assign(new Error('Mailbox busy, try again later'), { responseCode: 451 }));
             return;
           }
-          const mail = { to: session.envelope.rcptTo.map((recipient) => recipient.address), raw: Buffer.concat(chunks).toString('utf8') };
+          const mail = {
+            to: session.envelope.rcptTo.map((recipient) => recipient.address),
+            raw: Buffer.concat(chunks).toString('utf8'),
+          };
           this.received.push(mail);
           const next = this.waiting.shift();
           if (next !== undefined) next(mail);
@@ -66,7 +74,9 @@ export class SmtpInbox {
   /** The first mail to `address` whose text holds `words`, once it has arrived (within 10 s); others are left. */
   async mailTo(address: string, words: string): Promise<ReceivedMail> {
     for (let waited = 0; waited < 10_000; waited += 50) {
-      const mail = this.received.find((received) => received.to.includes(address) && unfolded(received).includes(words));
+      const mail = this.received.find(
+        (received) => received.to.includes(address) && unfolded(received).includes(words),
+      );
       if (mail !== undefined) return mail;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }

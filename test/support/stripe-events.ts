@@ -23,7 +23,10 @@ export type SubscriptionShape = {
   endedAt?: number | null;
 };
 
-/** A Subscription object (https://docs.stripe.com/api/subscriptions/object), the fields Chorus reads and their usual neighbours. */
+/**
+ * A Subscription object (https://docs.stripe.com/api/subscriptions/object), the fields Chorus reads and their usual
+ * neighbours.
+ */
 export function subscriptionObject(shape: SubscriptionShape): Record<string, unknown> {
   const start = shape.periodStart ?? Math.floor(Date.UTC(2026, 10, 15) / 1000);
   const end = start + 30 * DAY;
@@ -67,7 +70,10 @@ export function subscriptionObject(shape: SubscriptionShape): Record<string, unk
       url: `/v1/subscription_items?subscription=${shape.id}`,
     },
     livemode: false,
-    metadata: shape.organizationId === undefined || shape.organizationId === null ? {} : { organization_id: shape.organizationId },
+    metadata:
+      shape.organizationId === undefined || shape.organizationId === null
+        ? {}
+        : { organization_id: shape.organizationId },
     start_date: start,
     status: shape.status ?? 'active',
     trial_end: shape.trialEnd ?? null,
@@ -76,7 +82,12 @@ export function subscriptionObject(shape: SubscriptionShape): Record<string, unk
 }
 
 /** An Event (https://docs.stripe.com/api/events/object) around `object`, made at `created` (unix seconds). */
-export function stripeEvent(type: string, object: Record<string, unknown>, created: number, id = nextEventId()): Record<string, unknown> {
+export function stripeEvent(
+  type: string,
+  object: Record<string, unknown>,
+  created: number,
+  id = nextEventId(),
+): Record<string, unknown> {
   return {
     id,
     object: 'event',
@@ -120,7 +131,8 @@ export function deliverToStripeEndpoint(
 ): Promise<HttpResponse> {
   const payload = JSON.stringify(event);
   const timestamp = options.timestamp === undefined ? {} : { timestamp: options.timestamp };
-  const signed = (): string => Stripe.webhooks.generateTestHeaderString({ payload, secret: options.secret, ...timestamp });
+  const signed = (): string =>
+    Stripe.webhooks.generateTestHeaderString({ payload, secret: options.secret, ...timestamp });
   const header = options.signature === undefined ? signed() : options.signature;
   return http.request('POST', '/billing/stripe', {
     raw: options.body ?? payload,

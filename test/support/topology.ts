@@ -35,22 +35,47 @@ export type ApiNode = {
 
 /** The environment of every node: the same store and secrets, its own DATA_DIR. */
 export function nodeEnvironment(dataDir: string, shared: Record<string, string>): NodeJS.ProcessEnv {
-  return { ...process.env, NODE_ENV: 'test', SEED_DEMO: 'false', LOG_LEVEL: 'warn', EVENTSTORE_CONNECTION_STRING: '', DATA_DIR: dataDir, ...shared };
+  return {
+    ...process.env,
+    NODE_ENV: 'test',
+    SEED_DEMO: 'false',
+    LOG_LEVEL: 'warn',
+    EVENTSTORE_CONNECTION_STRING: '',
+    DATA_DIR: dataDir,
+    ...shared,
+  };
 }
 
 /** Starts the built server on a port of its own and waits for /health to answer 200. */
-export async function startApiNode(name: string, dataDir: string, shared: Record<string, string>, port?: number): Promise<ApiNode> {
+export async function startApiNode(
+  name: string,
+  dataDir: string,
+  shared: Record<string, string>,
+  port?: number,
+): Promise<ApiNode> {
   const listen = port ?? (await freePort());
-  const child = spawn(process.execPath, [main], { cwd: root, env: { ...nodeEnvironment(dataDir, shared), HOST: '127.0.0.1', PORT: String(listen) }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [main], {
+    cwd: root,
+    env: { ...nodeEnvironment(dataDir, shared), HOST: '127.0.0.1', PORT: String(listen) },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  const exit = new Promise<NodeJS.Signals | number | null>((resolve) => child.once('exit', (code, signal) => resolve(signal ?? code)));
+  const exit = new Promise<NodeJS.Signals | number | null>((resolve) =>
+    child.once('exit', (code, signal) => resolve(signal ?? code)),
+  );
   const url = `http://127.0.0.1:${listen}`;
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${name} exited ${child.exitCode}: ${stderr}`);
     if (Date.now() > deadline) throw new Error(`${name} did not answer /health within 60 s: ${stderr}`);
-    if (await fetch(`${url}/health`).then((answer) => answer.ok, () => false)) break;
+    if (
+      await fetch(`${url}/health`).then(
+        (answer) => answer.ok,
+        () => false,
+      )
+    )
+      break;
     await sleep(100);
   }
   return { name, url, port: listen, dataDir, child, exit, stderr: () => stderr };
@@ -58,7 +83,12 @@ export async function startApiNode(name: string, dataDir: string, shared: Record
 
 /** Runs `chorus` against the same store (a node's DATA_DIR) to its end; throws with its output when it fails. */
 export function chorusCli(dataDir: string, shared: Record<string, string>, ...args: string[]): string {
-  const run = spawnSync(process.execPath, [chorus, ...args], { cwd: root, env: nodeEnvironment(dataDir, shared), encoding: 'utf8', timeout: 120_000 });
+  const run = spawnSync(process.execPath, [chorus, ...args], {
+    cwd: root,
+    env: nodeEnvironment(dataDir, shared),
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
   if (run.status !== 0) throw new Error(`chorus ${args.join(' ')} exited ${run.status}: ${run.stderr}`);
   return run.stdout;
 }
@@ -81,10 +111,14 @@ export async function startProxy(nodes: readonly ApiNode[]): Promise<Proxy> {
   for (const directory of ['logs', 'temp']) mkdirSync(path.join(prefix, directory));
   const deployed = readFileSync(path.join(root, 'deploy', 'scale-out', 'nginx.conf'), 'utf8');
   const servers = [...deployed.matchAll(/^\s*server api-\d+:3000 (.*);$/gm)];
-  if (servers.length !== 2 || !/^\s*listen 80;$/m.test(deployed)) throw new Error('deploy/scale-out/nginx.conf: expected two api-N:3000 servers and listen 80');
+  if (servers.length !== 2 || !/^\s*listen 80;$/m.test(deployed))
+    throw new Error('deploy/scale-out/nginx.conf: expected two api-N:3000 servers and listen 80');
   const options = servers[0]?.[1] ?? '';
   const site = deployed
-    .replace(/^\s*server api-1:3000 .*;$/m, nodes.map((node) => `    server 127.0.0.1:${node.port} ${options};`).join('\n'))
+    .replace(
+      /^\s*server api-1:3000 .*;$/m,
+      nodes.map((node) => `    server 127.0.0.1:${node.port} ${options};`).join('\n'),
+    )
     .replace(/^\s*server api-\d+:3000 .*;\n/gm, '')
     .replace(/^(\s*)listen 80;$/m, `$1listen 127.0.0.1:${port};`);
   const conf = path.join(prefix, 'nginx.conf');
@@ -105,13 +139,20 @@ ${site}
 }
 `,
   );
-  const child = spawn(nginxBinary, ['-p', prefix, '-c', conf, '-g', 'daemon off;'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(nginxBinary, ['-p', prefix, '-c', conf, '-g', 'daemon off;'], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 20_000;
-  while (!(await fetch(`${url}/nginx-health`).then((answer) => answer.ok, () => false))) {
+  while (
+    !(await fetch(`${url}/nginx-health`).then(
+      (answer) => answer.ok,
+      () => false,
+    ))
+  ) {
     if (child.exitCode !== null || Date.now() > deadline) throw new Error(`nginx did not start: ${stderr}`);
     await sleep(50);
   }

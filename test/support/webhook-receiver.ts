@@ -37,10 +37,12 @@ export class WebhookReceiver {
       request.on('data', (chunk: Buffer) => chunks.push(chunk));
       request.on('end', () =>
         holder.receiver?.handle(request.headers, Buffer.concat(chunks).toString('utf8'), (status, location) => {
-          void (holder.receiver?.held ?? Promise.resolve()).then(() => setTimeout(() => {
-            response.writeHead(status, location === undefined ? { 'content-type': 'text/plain' } : { location });
-            response.end(status < 300 ? 'thanks' : `answered ${status}`);
-          }, holder.receiver?.delayMs ?? 0));
+          void (holder.receiver?.held ?? Promise.resolve()).then(() =>
+            setTimeout(() => {
+              response.writeHead(status, location === undefined ? { 'content-type': 'text/plain' } : { location });
+              response.end(status < 300 ? 'thanks' : `answered ${status}`);
+            }, holder.receiver?.delayMs ?? 0),
+          );
         }),
       );
     });
@@ -70,7 +72,11 @@ export class WebhookReceiver {
 
   verifiesWith(secret: string, delivery: ReceivedWebhook): boolean {
     try {
-      new Webhook(secret).verify(delivery.body, { 'webhook-id': delivery.id, 'webhook-timestamp': delivery.timestamp, 'webhook-signature': delivery.signature });
+      new Webhook(secret).verify(delivery.body, {
+        'webhook-id': delivery.id,
+        'webhook-timestamp': delivery.timestamp,
+        'webhook-signature': delivery.signature,
+      });
       return true;
     } catch {
       return false;
@@ -86,7 +92,8 @@ export class WebhookReceiver {
   async waitFor(count: number, timeoutMs = 15_000): Promise<ReceivedWebhook[]> {
     const until = Date.now() + timeoutMs;
     while (this.received.length < count) {
-      if (Date.now() > until) throw new Error(`${this.received.length} of ${count} webhooks received within ${timeoutMs} ms`);
+      if (Date.now() > until)
+        throw new Error(`${this.received.length} of ${count} webhooks received within ${timeoutMs} ms`);
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     return this.received;
@@ -97,7 +104,11 @@ export class WebhookReceiver {
     return new Promise((resolve) => this.server.close(() => resolve()));
   }
 
-  private handle(headers: IncomingHttpHeaders, body: string, respond: (status: number, location?: string) => void): void {
+  private handle(
+    headers: IncomingHttpHeaders,
+    body: string,
+    respond: (status: number, location?: string) => void,
+  ): void {
     this.requests.push({ headers, body });
     if (headers['webhook-id'] === undefined) return respond(this.answer >= 300 ? this.answer : 200);
     const delivery = {

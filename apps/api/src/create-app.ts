@@ -25,15 +25,19 @@ export type CreateAppOptions = {
 /** `rawBody: true`: /billing/events checks signatures on the JSON body's bytes. */
 export async function createApp(config: Config, options: CreateAppOptions = {}): Promise<NestExpressApplication> {
   const logger = createPino({ level: config.logLevel, destination: options.logDestination });
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, { runMode: 'server', logger }), {
-    bodyParser: false,
-    rawBody: true,
-    bufferLogs: true,
-    abortOnError: false,
-  });
+  const app = await NestFactory.create<NestExpressApplication>(
+    AppModule.forRoot(config, { runMode: 'server', logger }),
+    {
+      bodyParser: false,
+      rawBody: true,
+      bufferLogs: true,
+      abortOnError: false,
+    },
+  );
   app.useLogger(app.get(StructuredLogger));
   app.disable('x-powered-by');
-  // Nothing revalidates ETags (API answers are read again, static-assets.ts sends the SPA), so hashing each body is pure cost.
+  // Nothing revalidates ETags (API answers are read again, static-assets.ts sends the SPA), so hashing each body is
+  // pure cost.
   app.set('etag', false);
   // X-Forwarded-For only from the proxies TRUST_PROXY names (none by default: a forged header changes nothing).
   app.set('trust proxy', config.trustProxy);
@@ -53,7 +57,8 @@ export async function createApp(config: Config, options: CreateAppOptions = {}):
   app.use(requireJsonBody);
   app.useBodyParser('json', { limit: BODY_LIMIT, type: JSON_MEDIA_TYPES });
   app.use(enterRequestContext);
-  // Plain Express middleware: Nest's `forRoutes('{*path}')` would decode the whole path once per middleware and request.
+  // Plain Express middleware: Nest's `forRoutes('{*path}')` would decode the whole path once per middleware and
+  // request.
   for (const middleware of [app.get(XsrfMiddleware), app.get(SpaMiddleware)]) {
     app.use((request: Request, response: Response, next: NextFunction) => middleware.use(request, response, next));
   }

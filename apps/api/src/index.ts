@@ -9,7 +9,13 @@ export { ProblemError } from './http/problem-error.js';
 export { toProblem, type Problem, type ProblemDocument } from './http/problem.js';
 export { commandAnswer, jsonSafe, type CommandAnswer, type CommandResult } from './organizations/command-result.js';
 
-export { AddMemberCommand, AddSiteCommand, ChangeOrganizationCommand, CreateOrganizationCommand, type NewMember } from './organizations/organizations.js';
+export {
+  AddMemberCommand,
+  AddSiteCommand,
+  ChangeOrganizationCommand,
+  CreateOrganizationCommand,
+  type NewMember,
+} from './organizations/organizations.js';
 export { memberOrSiteIdSchema, organizationIdSchema } from './http/organization-ids.js';
 export { assignPlanRequest, chorusRequest, createOrganizationRequest } from './organizations/organization-requests.js';
 // The organization command path outside Nest (benchmarks, scripted histories).
@@ -21,12 +27,22 @@ export { ssoSignOnStream, type SsoFailureReason } from './sso/sso-sign-on-failur
 export { ssoDomainStreamPrefix } from '#domain';
 
 export { OrganizationDirectory } from './directory/directory.service.js';
-export { API_KEY_CACHE_MS, ApiKeys, type ApiKeySummary, type CreatedApiKey, type RevokedApiKey } from './access/api-keys/api-keys.service.js';
+export {
+  API_KEY_CACHE_MS,
+  ApiKeys,
+  type ApiKeySummary,
+  type CreatedApiKey,
+  type RevokedApiKey,
+} from './access/api-keys/api-keys.service.js';
 export type { ApiKeyScope } from '#domain';
 
 // Sign-in: the identity lib as the service wires it, and the clock e2e tests pin.
 export { IDENTITY, IdentityClock } from './auth/identity.provider.js';
-export { MEMBER_INVITATIONS, type MemberInvitations, type InvitationMailAnswer } from './organizations/member-invitations.js';
+export {
+  MEMBER_INVITATIONS,
+  type MemberInvitations,
+  type InvitationMailAnswer,
+} from './organizations/member-invitations.js';
 
 export { signBillingPayload } from './billing/billing-signature.js';
 export { BillingLedger } from './billing/billing-ledger.js';
@@ -45,7 +61,13 @@ export { readOrganizationHistory } from './audit/organization-history.js';
 export { organizationStateAt, type OrganizationStateAt } from './audit/organization-state-at.js';
 
 // The API's reference (/docs), and the words of each route the route-diff test checks.
-export { openApiDocument, openApiPath, routeKey, undocumentedRoutes, type OpenApiDocument } from './openapi/openapi-document.js';
+export {
+  openApiDocument,
+  openApiPath,
+  routeKey,
+  undocumentedRoutes,
+  type OpenApiDocument,
+} from './openapi/openapi-document.js';
 export { Operation, type OperationText } from './http/operation.decorator.js';
 
 export { DemoSeed, demoOrganizationId, demoOwnerEmail, type DemoSignIn } from './demo/demo-seed.service.js';

@@ -8,7 +8,8 @@ import { PromptInterrupted } from './secret-input.js';
 
 export type CliOutput = { json: unknown; text: string };
 
-const toJson = (value: unknown): string => JSON.stringify(value, (_key, field: unknown) => (typeof field === 'bigint' ? field.toString() : field), 2);
+const toJson = (value: unknown): string =>
+  JSON.stringify(value, (_key, field: unknown) => (typeof field === 'bigint' ? field.toString() : field), 2);
 
 function exitCodeFor(status: number): number {
   if (status === 400) return ExitCode.invalidInput;
@@ -31,19 +32,30 @@ export function reportFailure(error: unknown, json: boolean): void {
   } else {
     process.stderr.write(`chorus: ${document.code}: ${document.detail}\n`);
   }
-  if (unexpected && !json) process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  if (unexpected && !json)
+    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   process.exitCode = exitCodeFor(document.status);
 }
 
 const optionName = (path: readonly PropertyKey[]): string =>
-  `--${path.map(String).join('.').replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`;
+  `--${path
+    .map(String)
+    .join('.')
+    .replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`;
 
 /** The same schemas as the HTTP API; object fields are reported as options (serviceLevel: --service-level). */
-export function parseInput<Schema extends z.ZodType>(schema: Schema, input: unknown, argument?: string): z.output<Schema> {
+export function parseInput<Schema extends z.ZodType>(
+  schema: Schema,
+  input: unknown,
+  argument?: string,
+): z.output<Schema> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   const detail = result.error.issues
-    .map((issue) => `${issue.path.length === 0 && argument !== undefined ? argument : optionName(issue.path)}: ${issue.message}`)
+    .map(
+      (issue) =>
+        `${issue.path.length === 0 && argument !== undefined ? argument : optionName(issue.path)}: ${issue.message}`,
+    )
     .join('; ');
   throw new ProblemError(400, 'VALIDATION_FAILED', 'The request is not valid', detail);
 }

@@ -28,7 +28,10 @@ function operatingSystemUser(): Record<string, string> {
 
 export async function createCliContext(config: Config): Promise<CliContext> {
   // Logs go to stderr so stdout stays the command's output; routine info lines are left out.
-  const logger = createPino({ level: config.logLevel === 'info' ? 'warn' : config.logLevel, destination: pino.destination({ dest: 2, sync: true }) });
+  const logger = createPino({
+    level: config.logLevel === 'info' ? 'warn' : config.logLevel,
+    destination: pino.destination({ dest: 2, sync: true }),
+  });
   const app = await NestFactory.createApplicationContext(AppModule.forRoot(config, { runMode: 'cli', logger }), {
     logger: new StructuredLogger(logger),
     abortOnError: false,

@@ -8,17 +8,22 @@ import { COMMANDS, commandNamed } from './commands.js';
 const noContext: GetCliContext = () => Promise.reject(new Error('not opened in this test'));
 
 describe('the command list', () => {
-  it.each(COMMANDS.map((entry) => [entry.name, entry] as const))('%s: its module registers the same name, arguments and description', async (_name, entry) => {
-    const program = new Command('chorus');
-    (await entry.load())(program, noContext);
+  it.each(COMMANDS.map((entry) => [entry.name, entry] as const))(
+    '%s: its module registers the same name, arguments and description',
+    async (_name, entry) => {
+      const program = new Command('chorus');
+      (await entry.load())(program, noContext);
 
-    const [registered, ...others] = program.commands;
-    expect(others).toEqual([]);
-    expect(registered?.name()).toBe(entry.name);
-    const args = registered?.registeredArguments.map((argument) => (argument.required ? `<${argument.name()}>` : `[${argument.name()}]`)).join(' ');
-    expect(args).toBe(entry.args);
-    expect(registered?.description().startsWith(entry.summary)).toBe(true);
-  });
+      const [registered, ...others] = program.commands;
+      expect(others).toEqual([]);
+      expect(registered?.name()).toBe(entry.name);
+      const args = registered?.registeredArguments
+        .map((argument) => (argument.required ? `<${argument.name()}>` : `[${argument.name()}]`))
+        .join(' ');
+      expect(args).toBe(entry.args);
+      expect(registered?.description().startsWith(entry.summary)).toBe(true);
+    },
+  );
 
   it('finds the command a call names, also after options and behind help', () => {
     expect(commandNamed(['org:list', '--json'])?.name).toBe('org:list');

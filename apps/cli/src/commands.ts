@@ -134,7 +134,8 @@ export const COMMANDS: readonly CommandEntry[] = [
     name: 'store:seal-personal-data',
     args: '',
     summary: 'seal the personal data an older Chorus wrote in clear',
-    load: async () => (await import('./commands/store-seal-personal-data.command.js')).registerStoreSealPersonalDataCommand,
+    load: async () =>
+      (await import('./commands/store-seal-personal-data.command.js')).registerStoreSealPersonalDataCommand,
   },
   {
     name: 'billing:sign',

@@ -50,5 +50,9 @@ try {
     reportFailure(error, false);
   }
 } finally {
-  if (context !== undefined) await context.then((opened) => opened.close(), () => undefined);
+  if (context !== undefined)
+    await context.then(
+      (opened) => opened.close(),
+      () => undefined,
+    );
 }

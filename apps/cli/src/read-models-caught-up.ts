@@ -12,7 +12,8 @@ const reached = (statuses: readonly ProjectionStatus[], head: bigint): boolean =
 
 function stoppedProjection(status: ProjectionStatus): ProblemError {
   const failure = status.failure;
-  const where = failure === undefined ? '' : ` at position ${failure.position} (${failure.eventType} in ${failure.streamId})`;
+  const where =
+    failure === undefined ? '' : ` at position ${failure.position} (${failure.eventType} in ${failure.streamId})`;
   return new ProblemError(
     503,
     'PROJECTION_FAILED',
@@ -21,7 +22,9 @@ function stoppedProjection(status: ProjectionStatus): ProblemError {
   );
 }
 
-/** Two projectors on one file stay correct (each re-reads the checkpoint it commits against), so one here is harmless. */
+/**
+ * Two projectors on one file stay correct (each re-reads the checkpoint it commits against), so one here is harmless.
+ */
 export async function caughtUpReadModels(context: CliContext): Promise<ReadModels> {
   const readModels = context.app.get<ReadModels>(READ_MODELS);
   const head = await context.app.get<EventStore>(EVENT_STORE).headPosition();

@@ -17,7 +17,9 @@ const CTRL_C = '\u0003';
 const CTRL_D = '\u0004';
 const CTRL_U = '\u0015';
 
-/** Raw mode, so the line discipline echoes nothing; escape sequences (arrow keys) are ignored, not taken as the secret. */
+/**
+ * Raw mode, so the line discipline echoes nothing; escape sequences (arrow keys) are ignored, not taken as the secret.
+ */
 export function promptHidden(prompt: string, input: ReadStream, output: NodeJS.WritableStream): Promise<string> {
   return new Promise((resolve, reject) => {
     let typed: string[] = [];
@@ -58,7 +60,8 @@ export async function firstLine(input: NodeJS.ReadableStream): Promise<string | 
   return text.split('\n')[0]?.replace(/\r$/, '');
 }
 
-const refused = (detail: string): ProblemError => new ProblemError(400, 'VALIDATION_FAILED', 'The request is not valid', detail);
+const refused = (detail: string): ProblemError =>
+  new ProblemError(400, 'VALIDATION_FAILED', 'The request is not valid', detail);
 
 export async function readNewPassword(
   label: string,
@@ -69,12 +72,15 @@ export async function readNewPassword(
     const terminal = input as ReadStream;
     const password = await promptHidden(`Password for ${label}: `, terminal, output);
     if (password === '') throw refused('--password: no password was typed');
-    if ((await promptHidden('The same password again: ', terminal, output)) !== password) throw refused('--password: the two passwords typed differ');
+    if ((await promptHidden('The same password again: ', terminal, output)) !== password)
+      throw refused('--password: the two passwords typed differ');
     return password;
   }
   const password = await firstLine(input);
   if (password === undefined || password === '') {
-    throw refused('--password: no password on standard input (give it on its first line, type it at the prompt on a terminal, or use --password)');
+    throw refused(
+      '--password: no password on standard input (give it on its first line, type it at the prompt on a terminal, or use --password)',
+    );
   }
   return password;
 }

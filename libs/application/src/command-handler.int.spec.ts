@@ -70,7 +70,11 @@ const eventsIn = async (streamId: string): Promise<RecordedEvent[]> => {
 };
 /** Another writer takes a seat, as a rival process would between our read and our append. */
 const rivalTakes = (guest: string) =>
-  store.append(stream, [{ id: randomUUID(), type: 'SeatTaken', data: { guest }, metadata: eventMetadata(newCommandContext('cli')) }], 'any');
+  store.append(
+    stream,
+    [{ id: randomUUID(), type: 'SeatTaken', data: { guest }, metadata: eventMetadata(newCommandContext('cli')) }],
+    'any',
+  );
 
 /** The store, with a rival taking a seat just before each of our first `races` appends (or every one). */
 function losingRaces(races = Number.POSITIVE_INFINITY): EventStore & { appends: () => number } {
@@ -122,9 +126,19 @@ describe('handleCommand', () => {
     const handled = await handleCommand(store, room, '1', seat('bob'), context);
 
     const recorded = await eventsIn(stream);
-    expect(handled).toMatchObject({ state: { guests: ['ada', 'bob'] }, revision: 1n, position: recorded.at(-1)?.position });
+    expect(handled).toMatchObject({
+      state: { guests: ['ada', 'bob'] },
+      revision: 1n,
+      position: recorded.at(-1)?.position,
+    });
     expect(handled.appended.map((event) => event.id)).toEqual([recorded.at(-1)?.id]);
-    expect(recorded.at(-1)?.metadata).toEqual({ cliCommand: 'test', actor: 'cli', correlationId: 'corr-1', causationId: 'corr-1', commandType: 'TakeSeat' });
+    expect(recorded.at(-1)?.metadata).toEqual({
+      cliCommand: 'test',
+      actor: 'cli',
+      correlationId: 'corr-1',
+      causationId: 'corr-1',
+      commandType: 'TakeSeat',
+    });
   });
 
   it('appends nothing and answers where the stream stands when the decision changes nothing', async () => {
@@ -150,7 +164,11 @@ describe('handleCommand', () => {
 
     expect(room.decisions).toBe(3);
     expect(handled.state.guests).toEqual(['rival-1', 'rival-2', 'ada']);
-    expect((await eventsIn(stream)).map((event) => (event.data as { guest: string }).guest)).toEqual(['rival-1', 'rival-2', 'ada']);
+    expect((await eventsIn(stream)).map((event) => (event.data as { guest: string }).guest)).toEqual([
+      'rival-1',
+      'rival-2',
+      'ada',
+    ]);
   });
 
   it('answers the new decision when a lost race changed it', async () => {
@@ -161,21 +179,32 @@ describe('handleCommand', () => {
   });
 
   it(`gives up with the conflict after ${MAX_DECISION_ATTEMPTS} lost races in a row; maxAttempts: 1 answers the first`, async () => {
-    const big = { ...roomDecider(), decide: (command: TakeSeat): SeatTaken[] => [{ type: 'SeatTaken', data: { guest: command.data.guest } }] };
+    const big = {
+      ...roomDecider(),
+      decide: (command: TakeSeat): SeatTaken[] => [{ type: 'SeatTaken', data: { guest: command.data.guest } }],
+    };
     const losing = losingRaces();
-    await expect(handleCommand(losing, big, '1', seat('ada'), context)).rejects.toBeInstanceOf(WrongExpectedRevisionError);
+    await expect(handleCommand(losing, big, '1', seat('ada'), context)).rejects.toBeInstanceOf(
+      WrongExpectedRevisionError,
+    );
     expect(losing.appends()).toBe(MAX_DECISION_ATTEMPTS);
 
     const once = losingRaces();
-    await expect(handleCommand(once, big, '1', seat('ada'), context, { maxAttempts: 1 })).rejects.toBeInstanceOf(WrongExpectedRevisionError);
+    await expect(handleCommand(once, big, '1', seat('ada'), context, { maxAttempts: 1 })).rejects.toBeInstanceOf(
+      WrongExpectedRevisionError,
+    );
     expect(once.appends()).toBe(1);
   });
 
   it('of 50 concurrent commands against 3 seats, exactly 3 are appended and the others refused', async () => {
-    const outcomes = await Promise.allSettled(Array.from({ length: 50 }, (_unused, index) => handleCommand(store, room, '1', seat(`guest-${index}`), context)));
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 50 }, (_unused, index) => handleCommand(store, room, '1', seat(`guest-${index}`), context)),
+    );
 
     expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(seats);
-    expect(outcomes.filter((outcome) => outcome.status === 'rejected' && outcome.reason instanceof RoomFull)).toHaveLength(50 - seats);
+    expect(
+      outcomes.filter((outcome) => outcome.status === 'rejected' && outcome.reason instanceof RoomFull),
+    ).toHaveLength(50 - seats);
     expect(await eventsIn(stream)).toHaveLength(seats);
   });
 
@@ -191,7 +220,9 @@ describe('handleCommand', () => {
       },
     };
 
-    const outcomes = await Promise.allSettled(Array.from({ length: 40 }, () => handleCommand(store, counter, '1', seat('any'), context)));
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 40 }, () => handleCommand(store, counter, '1', seat('any'), context)),
+    );
 
     expect(outcomes.filter((outcome) => outcome.status === 'rejected')).toEqual([]);
     expect(counter.seen).toEqual(Array.from({ length: 40 }, (_unused, index) => index));
@@ -227,11 +258,15 @@ describe('handleCommand', () => {
     const otherNode = SqliteEventStore.open({ file: join(dataDir, 'events.sqlite') });
     try {
       const outcomes = await Promise.allSettled(
-        Array.from({ length: 50 }, (_unused, index) => handleCommand(index % 2 === 0 ? store : otherNode, room, '1', seat(`guest-${index}`), context)),
+        Array.from({ length: 50 }, (_unused, index) =>
+          handleCommand(index % 2 === 0 ? store : otherNode, room, '1', seat(`guest-${index}`), context),
+        ),
       );
 
       expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(seats);
-      expect(outcomes.filter((outcome) => outcome.status === 'rejected' && !(outcome.reason instanceof RoomFull))).toEqual([]);
+      expect(
+        outcomes.filter((outcome) => outcome.status === 'rejected' && !(outcome.reason instanceof RoomFull)),
+      ).toEqual([]);
       expect(await eventsIn(stream)).toHaveLength(seats);
     } finally {
       await otherNode.close();
@@ -270,7 +305,9 @@ describe('handleCommand from a state the caller knows (known)', () => {
     room.decisions = 0;
 
     // On the known state (one guest) the room has seats; on the stream (three) it is full.
-    await expect(handleCommand(recording, room, '1', seat('bob'), context, { known: first })).rejects.toBeInstanceOf(RoomFull);
+    await expect(handleCommand(recording, room, '1', seat('bob'), context, { known: first })).rejects.toBeInstanceOf(
+      RoomFull,
+    );
     expect(room.decisions).toBe(2);
     expect(reads).toHaveLength(1);
     expect(await eventsIn(stream)).toHaveLength(3);
@@ -279,7 +316,9 @@ describe('handleCommand from a state the caller knows (known)', () => {
   it('a command that waited for others on its stream decides on a read, not on what its caller knew before them', async () => {
     const nothingYet = { state: room.initialState, revision: undefined, position: undefined };
 
-    const outcomes = await Promise.allSettled(['a', 'b', 'c'].map((guest) => handleCommand(store, room, '1', seat(guest), context, { known: nothingYet })));
+    const outcomes = await Promise.allSettled(
+      ['a', 'b', 'c'].map((guest) => handleCommand(store, room, '1', seat(guest), context, { known: nothingYet })),
+    );
 
     expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled']);
     // One decision each: the two that waited did not first decide on the empty room and lose to its append.
@@ -302,13 +341,22 @@ describe('handleCommand from a state the caller knows (known)', () => {
 
 describe('loadStream', () => {
   it('loads a stream that does not exist as the initial state, without a revision', async () => {
-    expect(await loadStream(store, room, 'nobody')).toEqual({ state: { guests: [] }, revision: undefined, position: undefined, recorded: [] });
+    expect(await loadStream(store, room, 'nobody')).toEqual({
+      state: { guests: [] },
+      revision: undefined,
+      position: undefined,
+      recorded: [],
+    });
   });
 
   it('reads the whole stream once, in pages, then only the events recorded after the cached revision', async () => {
     const guests = Array.from({ length: READ_PAGE_SIZE + 99 }, (_unused, index) => `guest-${index}`);
     const metadata = eventMetadata(context, 'TakeSeat');
-    await store.append(stream, guests.map((guest) => ({ id: randomUUID(), type: 'SeatTaken', data: { guest }, metadata })), 'no_stream');
+    await store.append(
+      stream,
+      guests.map((guest) => ({ id: randomUUID(), type: 'SeatTaken', data: { guest }, metadata })),
+      'no_stream',
+    );
     const cache = new MapCache();
 
     const first = await loadStream(recording, room, '1', { cache });
@@ -328,7 +376,11 @@ describe('loadStream', () => {
   it("folds each page at once with the decider's fold when it has one, to the same state, revision and position", async () => {
     const guests = Array.from({ length: READ_PAGE_SIZE + 2 }, (_unused, index) => `guest-${index}`);
     const metadata = eventMetadata(context, 'TakeSeat');
-    await store.append(stream, guests.map((guest) => ({ id: randomUUID(), type: 'SeatTaken', data: { guest }, metadata })), 'no_stream');
+    await store.append(
+      stream,
+      guests.map((guest) => ({ id: randomUUID(), type: 'SeatTaken', data: { guest }, metadata })),
+      'no_stream',
+    );
     const pages: number[] = [];
     const folding: Decider<Room, TakeSeat, SeatTaken> = {
       ...room,
@@ -378,7 +430,7 @@ describe('loadStream', () => {
     await expect(handleCommand(store, room, '1', seat('d'), context, { cache })).rejects.toBeInstanceOf(RoomFull);
   });
 
-  it("with a decider whose events carry the state, reads only the last event, backwards, however long the stream, and appends after it", async () => {
+  it('with a decider whose events carry the state, reads only the last event, backwards, however long the stream, and appends after it', async () => {
     // A counter whose every event carries the count after it.
     type Counted = { type: 'Counted'; data: { count: number } };
     const counter: Decider<number, { type: 'Count' }, Counted> = {
@@ -400,6 +452,11 @@ describe('loadStream', () => {
       { fromRevision: undefined, returned: 1 },
     ]);
     expect(handled).toMatchObject({ state: 6, revision: 5n });
-    expect(await loadStream(store, counter, 'none')).toEqual({ state: 0, revision: undefined, position: undefined, recorded: [] });
+    expect(await loadStream(store, counter, 'none')).toEqual({
+      state: 0,
+      revision: undefined,
+      position: undefined,
+      recorded: [],
+    });
   });
 });

@@ -1,7 +1,14 @@
-// Load, decide, append (Emmett's command handler): the one way every change is written, retried on a concurrency conflict.
+// Load, decide, append (Emmett's command handler): the one way every change is written, retried on a concurrency
+// conflict.
 import { randomUUID } from 'node:crypto';
 import type { Decider, DomainEvent } from '#domain';
-import { WrongExpectedRevisionError, type EventMetadata, type EventStore, type EventToAppend, type RecordedEvent } from '#event-store';
+import {
+  WrongExpectedRevisionError,
+  type EventMetadata,
+  type EventStore,
+  type EventToAppend,
+  type RecordedEvent,
+} from '#event-store';
 import { inSpan } from './tracing.js';
 
 export type CommandContext = {
@@ -13,7 +20,11 @@ export type CommandContext = {
   readonly origin: Readonly<Record<string, string>>;
 };
 
-export function newCommandContext(actor: string, origin: Readonly<Record<string, string>> = {}, correlationId: string = randomUUID()): CommandContext {
+export function newCommandContext(
+  actor: string,
+  origin: Readonly<Record<string, string>> = {},
+  correlationId: string = randomUUID(),
+): CommandContext {
   return { actor, correlationId, causationId: correlationId, origin };
 }
 
@@ -57,7 +68,9 @@ export type LoadOptions<State> = {
 
 type AnyDecider<State, Event extends DomainEvent> = Decider<State, never, Event>;
 
-const readWith = <State, Event extends DomainEvent>(decider: AnyDecider<State, Event>): ((event: RecordedEvent) => Event) =>
+const readWith = <State, Event extends DomainEvent>(
+  decider: AnyDecider<State, Event>,
+): ((event: RecordedEvent) => Event) =>
   decider.read ?? ((event: RecordedEvent) => ({ type: event.type, data: event.data }) as Event);
 
 export async function loadStream<State, Event extends DomainEvent>(
@@ -80,10 +93,18 @@ export async function loadStream<State, Event extends DomainEvent>(
     }
     const newest = page.events.at(-1);
     if (decider.fold !== undefined && newest !== undefined) {
-      folded = { state: decider.fold(folded?.state ?? decider.initialState, page.events.map(read)), revision: newest.revision, position: newest.position };
+      folded = {
+        state: decider.fold(folded?.state ?? decider.initialState, page.events.map(read)),
+        revision: newest.revision,
+        position: newest.position,
+      };
     } else {
       for (const event of page.events) {
-        folded = { state: decider.evolve(folded?.state ?? decider.initialState, read(event)), revision: event.revision, position: event.position };
+        folded = {
+          state: decider.evolve(folded?.state ?? decider.initialState, read(event)),
+          revision: event.revision,
+          position: event.position,
+        };
       }
     }
     if (options.keepRecordedEvents === true) recorded.push(...page.events);
@@ -103,9 +124,15 @@ async function loadLastEvent<State, Event extends DomainEvent>(
 ): Promise<LoadedStream<State>> {
   const page = await store.readStream(streamId, { direction: 'backwards', maxCount: 1 });
   const last = page.found ? page.events[0] : undefined;
-  if (last === undefined) return { state: decider.initialState, revision: undefined, position: undefined, recorded: [] };
+  if (last === undefined)
+    return { state: decider.initialState, revision: undefined, position: undefined, recorded: [] };
   const state = decider.evolve(decider.initialState, read(last));
-  return { state, revision: last.revision, position: last.position, recorded: options.keepRecordedEvents === true ? [last] : [] };
+  return {
+    state,
+    revision: last.revision,
+    position: last.position,
+    recorded: options.keepRecordedEvents === true ? [last] : [],
+  };
 }
 
 // Keyed by the store object, so two stores (two nodes, in tests) still race each other through the expected revision.
@@ -115,7 +142,11 @@ const streamQueues = new WeakMap<EventStore, Map<string, Promise<unknown>>>();
  * Serialises this process's commands per stream: concurrent ones would lose races to each other and, past
  * MAX_DECISION_ATTEMPTS, be refused with a conflict no one else caused. Other processes still race.
  */
-export async function oneAtATime<T>(store: EventStore, streamId: string, work: (waited: boolean) => Promise<T>): Promise<T> {
+export async function oneAtATime<T>(
+  store: EventStore,
+  streamId: string,
+  work: (waited: boolean) => Promise<T>,
+): Promise<T> {
   let queues = streamQueues.get(store);
   if (queues === undefined) {
     queues = new Map();
@@ -168,8 +199,13 @@ export async function handleCommand<State, Command, Event extends DomainEvent>(
   const type = commandTypeOf(command);
   // A command that waited for others on its stream decides on a read: what the caller knew is older than their appends.
   const metadata = eventMetadata(context, type);
-  return inSpan(`command ${type ?? 'unknown'}`, { attributes: { 'chorus.command': type ?? 'unknown', 'chorus.stream': streamId } }, () =>
-    oneAtATime(store, streamId, (waited) => decideAndAppend(store, decider, id, command, metadata, waited ? { ...options, known: undefined } : options)),
+  return inSpan(
+    `command ${type ?? 'unknown'}`,
+    { attributes: { 'chorus.command': type ?? 'unknown', 'chorus.stream': streamId } },
+    () =>
+      oneAtATime(store, streamId, (waited) =>
+        decideAndAppend(store, decider, id, command, metadata, waited ? { ...options, known: undefined } : options),
+      ),
   );
 }
 
@@ -207,7 +243,11 @@ async function decideAndAppend<State, Command, Event extends DomainEvent>(
     }));
     try {
       const result = await store.append(streamId, appended, loaded.revision ?? 'no_stream');
-      const folded = { state: events.reduce(decider.evolve, loaded.state), revision: result.nextExpectedRevision, position: result.position };
+      const folded = {
+        state: events.reduce(decider.evolve, loaded.state),
+        revision: result.nextExpectedRevision,
+        position: result.position,
+      };
       options.cache?.remember(streamId, folded);
       return { ...folded, recorded: loaded.recorded, appended };
     } catch (error) {

@@ -2,13 +2,22 @@ import { describe, expect, it } from '@jest/globals';
 import { eventMetadata, newCommandContext } from './command-handler.js';
 
 describe('eventMetadata', () => {
-  const context = { ...newCommandContext('user:u1', { clientIp: '203.0.113.7', userAgent: 'jest' }, 'c-1'), causationId: 'e-9' };
+  const context = {
+    ...newCommandContext('user:u1', { clientIp: '203.0.113.7', userAgent: 'jest' }, 'c-1'),
+    causationId: 'e-9',
+  };
 
   it('is the origin, then who and why, then the command: the keys in the order the stored JSON keeps', () => {
     expect(JSON.stringify(eventMetadata(context, 'AddMember'))).toBe(
       '{"clientIp":"203.0.113.7","userAgent":"jest","actor":"user:u1","correlationId":"c-1","causationId":"e-9","commandType":"AddMember"}',
     );
-    expect(Object.keys(eventMetadata(context))).toEqual(['clientIp', 'userAgent', 'actor', 'correlationId', 'causationId']);
+    expect(Object.keys(eventMetadata(context))).toEqual([
+      'clientIp',
+      'userAgent',
+      'actor',
+      'correlationId',
+      'causationId',
+    ]);
   });
 
   it("lets the context's own fields win over an origin's of the same name, and copies the origin", () => {

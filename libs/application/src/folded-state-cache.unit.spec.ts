@@ -2,7 +2,11 @@ import { describe, expect, it } from '@jest/globals';
 import type { FoldedStream } from './command-handler.js';
 import { FoldedStateCache } from './folded-state-cache.js';
 
-const folded = (revision: number): FoldedStream<string> => ({ state: `state at ${revision}`, revision: BigInt(revision), position: BigInt(revision) });
+const folded = (revision: number): FoldedStream<string> => ({
+  state: `state at ${revision}`,
+  revision: BigInt(revision),
+  position: BigInt(revision),
+});
 
 describe('FoldedStateCache', () => {
   it('answers what it remembered, per stream', () => {

@@ -4,4 +4,16 @@ export { SCHEMA_VERSION, UpcastingEventStore } from './upcasting-event-store.js'
 export { KEY_CACHE_MS, PersonalKeys } from './privacy/personal-keys-cache.js';
 export { SealingEventStore } from './privacy/sealing-event-store.js';
 export { isSealed, pseudonymOf, seal, unseal } from './privacy/sealing.js';
-export { currentTraceparent, endFailed, inSpan, spanPlaceFor, SpanKind, traceContextFrom, TRACEPARENT, tracingOn, tracingStarted, tracingStopped, type SpanOptions } from './tracing.js';
+export {
+  currentTraceparent,
+  endFailed,
+  inSpan,
+  spanPlaceFor,
+  SpanKind,
+  traceContextFrom,
+  TRACEPARENT,
+  tracingOn,
+  tracingStarted,
+  tracingStopped,
+  type SpanOptions,
+} from './tracing.js';

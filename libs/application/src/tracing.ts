@@ -3,7 +3,18 @@
 // so that with tracing off no span, context or parsed metadata is paid for.
 // A command's W3C `traceparent` rides in the metadata of the events it appends, so that what follows from them
 // (projections, reactions, mails), on this node or another, joins the command's trace.
-import { context, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Link, type Span, type Tracer } from '@opentelemetry/api';
+import {
+  context,
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Attributes,
+  type Context,
+  type Link,
+  type Span,
+  type Tracer,
+} from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 
 /** The event metadata field that carries the W3C trace context of the command that appended it. */
@@ -17,7 +28,9 @@ const fromRecord = {
     return typeof value === 'string' || Array.isArray(value) ? (value as string | string[]) : undefined;
   },
 };
-const intoRecord = { set: (carrier: Record<string, string>, key: string, value: string) => void (carrier[key] = value) };
+const intoRecord = {
+  set: (carrier: Record<string, string>, key: string, value: string) => void (carrier[key] = value),
+};
 
 let on = false;
 let tracer: Tracer | undefined;
@@ -38,11 +51,18 @@ export const tracingOn = (): boolean => on;
 
 export type SpanOptions = { attributes?: Attributes; kind?: SpanKind; parent?: Context; links?: Link[] };
 
-/** `work` runs in the span (its children and log lines see it); its outcome ends it, a throw or rejection marks it failed. */
+/**
+ * `work` runs in the span (its children and log lines see it); its outcome ends it, a throw or rejection marks it
+ * failed.
+ */
 export function inSpan<T>(name: string, options: SpanOptions, work: (span: Span | undefined) => T): T {
   if (tracer === undefined) return work(undefined);
   const parent = options.parent ?? context.active();
-  const span = tracer.startSpan(name, { kind: options.kind ?? SpanKind.INTERNAL, attributes: options.attributes, links: options.links }, parent);
+  const span = tracer.startSpan(
+    name,
+    { kind: options.kind ?? SpanKind.INTERNAL, attributes: options.attributes, links: options.links },
+    parent,
+  );
   let result: T;
   try {
     result = context.with(trace.setSpan(parent, span), work, undefined, span);
@@ -93,7 +113,10 @@ const traceIdOf = (traceparent: string): string => traceparent.slice(3, 35);
  * Where a span about some recorded events belongs: in the trace of their command when they all come from one
  * (the usual live case), else a trace of its own linked to each of theirs (a batch caught up from history).
  */
-export function spanPlaceFor(events: Iterable<{ readonly metadata: Readonly<Record<string, unknown>> }>, maxLinks = 32): { parent: Context; links: Link[] } {
+export function spanPlaceFor(
+  events: Iterable<{ readonly metadata: Readonly<Record<string, unknown>> }>,
+  maxLinks = 32,
+): { parent: Context; links: Link[] } {
   const seen = new Map<string, string>();
   // Off, no event's metadata is read: an adapter may parse it only when first read.
   if (!on) return { parent: ROOT_CONTEXT, links: [] };
@@ -105,7 +128,9 @@ export function spanPlaceFor(events: Iterable<{ readonly metadata: Readonly<Reco
   }
   if (seen.size === 0) return { parent: ROOT_CONTEXT, links: [] };
   const contexts = [...seen.values()].map((traceparent) => traceContextFrom({ [TRACEPARENT]: traceparent }));
-  const spanContexts = contexts.map((found) => (found === undefined ? undefined : trace.getSpanContext(found))).filter((found) => found !== undefined);
+  const spanContexts = contexts
+    .map((found) => (found === undefined ? undefined : trace.getSpanContext(found)))
+    .filter((found) => found !== undefined);
   const [only] = contexts;
   if (seen.size === 1 && only !== undefined) return { parent: only, links: [] };
   return { parent: ROOT_CONTEXT, links: spanContexts.map((spanContext) => ({ context: spanContext })) };

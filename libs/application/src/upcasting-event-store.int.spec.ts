@@ -22,7 +22,14 @@ beforeEach(async () => {
   store = new UpcastingEventStore(raw, new EventSchemas([renamed]));
   // Written before SeatTaken had a version 2: no version stored, the old field.
   await raw.append('room-1', [{ id: randomUUID(), type: 'SeatTaken', data: { guest: 'ada' }, metadata }], 'no_stream');
-  await store.append('room-1', [{ id: randomUUID(), type: 'SeatTaken', data: { name: 'grace' }, metadata }, { id: randomUUID(), type: 'RoomOpened', data: {}, metadata }], 0n);
+  await store.append(
+    'room-1',
+    [
+      { id: randomUUID(), type: 'SeatTaken', data: { name: 'grace' }, metadata },
+      { id: randomUUID(), type: 'RoomOpened', data: {}, metadata },
+    ],
+    0n,
+  );
 });
 
 afterEach(async () => {
@@ -30,7 +37,8 @@ afterEach(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-const names = (events: readonly Pick<RecordedEvent, 'type' | 'data'>[]) => events.filter((event) => event.type === 'SeatTaken').map((event) => event.data);
+const names = (events: readonly Pick<RecordedEvent, 'type' | 'data'>[]) =>
+  events.filter((event) => event.type === 'SeatTaken').map((event) => event.data);
 
 describe('the upcasting store', () => {
   it("stamps each appended event with its type's current version", async () => {
@@ -57,7 +65,10 @@ describe('the upcasting store', () => {
   it('delivers a subscription its events in current shapes', async () => {
     const seen: unknown[] = [];
     const caughtUp = new Promise<void>((resolve) => {
-      const subscription = store.subscribeToAll({ onEvent: (event) => void seen.push(event.data), onCaughtUp: () => void subscription.close().then(resolve) });
+      const subscription = store.subscribeToAll({
+        onEvent: (event) => void seen.push(event.data),
+        onCaughtUp: () => void subscription.close().then(resolve),
+      });
     });
     await caughtUp;
     expect(seen).toEqual([{ name: 'ada' }, { name: 'grace' }, {}]);

@@ -37,11 +37,19 @@ export class UpcastingEventStore extends ForwardingEventStore {
     this.readLogByStream =
       byStream === undefined
         ? undefined
-        : <P extends EnvelopePart = never>(options: ReadLogByStreamOptions<P>) => this.readLogWith(options.parts, (parts) => byStream({ ...options, parts }));
+        : <P extends EnvelopePart = never>(options: ReadLogByStreamOptions<P>) =>
+            this.readLogWith(options.parts, (parts) => byStream({ ...options, parts }));
   }
 
-  override append(streamId: string, events: readonly EventToAppend[], expectedRevision: ExpectedRevision): Promise<AppendResult> {
-    const versioned = events.map((event) => ({ ...event, metadata: { ...event.metadata, [SCHEMA_VERSION]: this.schemas.versionOf(event.type) } }));
+  override append(
+    streamId: string,
+    events: readonly EventToAppend[],
+    expectedRevision: ExpectedRevision,
+  ): Promise<AppendResult> {
+    const versioned = events.map((event) => ({
+      ...event,
+      metadata: { ...event.metadata, [SCHEMA_VERSION]: this.schemas.versionOf(event.type) },
+    }));
     return this.inner.append(streamId, versioned, expectedRevision);
   }
 
@@ -62,11 +70,10 @@ export class UpcastingEventStore extends ForwardingEventStore {
     return this.inner.subscribeToAll({ ...options, onEvent: (event) => options.onEvent(this.current(event)) });
   }
 
-
-
-
-
-  /** An event already in its current shape is passed on untouched: its data, which a store may parse when first read, unread. */
+  /**
+   * An event already in its current shape is passed on untouched: its data, which a store may parse when first read,
+   * unread.
+   */
   private readonly current = <E extends Pick<RecordedEvent, 'type' | 'data' | 'metadata'>>(event: E): E => {
     const version = versionIn(event.metadata);
     if (version === this.schemas.versionOf(event.type)) return event;

@@ -33,7 +33,9 @@ const environmentSchema = z.object({
   DATABASE_URL: optionalText,
   PRODUCT_NAME: z.string().min(1).max(60).default('Chorus'),
   // A link in the console, so only http(s), never javascript: or data:.
-  UPGRADE_URL: optionalText.pipe(z.url({ protocol: /^https?$/, message: 'must be an http:// or https:// URL' }).optional()),
+  UPGRADE_URL: optionalText.pipe(
+    z.url({ protocol: /^https?$/, message: 'must be an http:// or https:// URL' }).optional(),
+  ),
   SUPPORT_EMAIL: optionalText.pipe(z.email({ message: 'must be an e-mail address' }).max(254).optional()),
   SESSION_SECRET: optionalText.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
   SMTP_URL: optionalText.pipe(z.url({ protocol: /^smtps?$/ }).optional()),
@@ -45,7 +47,11 @@ const environmentSchema = z.object({
   GOOGLE_AUTHORIZATION_URL: z.url().default('https://accounts.google.com/o/oauth2/v2/auth'),
   GOOGLE_TOKEN_URL: z.url().default('https://www.googleapis.com/oauth2/v4/token'),
   GOOGLE_USERINFO_URL: z.url().default('https://www.googleapis.com/oauth2/v3/userinfo'),
-  GOOGLE_SIGN_IN_TOKEN: z.string().max(200).regex(/^[A-Za-z0-9._~-]*$/).default(''),
+  GOOGLE_SIGN_IN_TOKEN: z
+    .string()
+    .max(200)
+    .regex(/^[A-Za-z0-9._~-]*$/)
+    .default(''),
   SSO_SECRET_KEYS: optionalText,
   DNS_SERVERS: optionalText,
   SSO_DOMAIN_GRACE_HOURS: z.coerce.number().min(0).max(8_760).default(72),
@@ -162,13 +168,18 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
   const problems: string[] = [];
   if (production && !env.SESSION_SECRET) problems.push('SESSION_SECRET: required when NODE_ENV=production');
   if (production && !env.PUBLIC_URL) problems.push('PUBLIC_URL: required when NODE_ENV=production');
-  if (production && env.UPGRADE_URL?.startsWith('http:')) problems.push('UPGRADE_URL: must be an https:// URL when NODE_ENV=production');
-  if (production && !env.SSO_SECRET_KEYS) problems.push('SSO_SECRET_KEYS: required when NODE_ENV=production (e.g. k1:<32 random bytes in base64>)');
-  const ssoSecretKeys = env.SSO_SECRET_KEYS === undefined ? undefined : parseSsoSecretKeys(env.SSO_SECRET_KEYS, problems);
+  if (production && env.UPGRADE_URL?.startsWith('http:'))
+    problems.push('UPGRADE_URL: must be an https:// URL when NODE_ENV=production');
+  if (production && !env.SSO_SECRET_KEYS)
+    problems.push('SSO_SECRET_KEYS: required when NODE_ENV=production (e.g. k1:<32 random bytes in base64>)');
+  const ssoSecretKeys =
+    env.SSO_SECRET_KEYS === undefined ? undefined : parseSsoSecretKeys(env.SSO_SECRET_KEYS, problems);
   if (env.EVENTSTORE_CONNECTION_STRING !== undefined) {
-    for (const problem of eventStoreConnectionStringProblems(env.EVENTSTORE_CONNECTION_STRING)) problems.push(`EVENTSTORE_CONNECTION_STRING: ${problem}`);
+    for (const problem of eventStoreConnectionStringProblems(env.EVENTSTORE_CONNECTION_STRING))
+      problems.push(`EVENTSTORE_CONNECTION_STRING: ${problem}`);
   }
-  if (env.DATABASE_URL !== undefined) for (const problem of databaseUrlProblems(env.DATABASE_URL)) problems.push(`DATABASE_URL: ${problem}`);
+  if (env.DATABASE_URL !== undefined)
+    for (const problem of databaseUrlProblems(env.DATABASE_URL)) problems.push(`DATABASE_URL: ${problem}`);
   // Which store holds the log is not for Chorus to guess.
   if (env.DATABASE_URL !== undefined && env.EVENTSTORE_CONNECTION_STRING !== undefined) {
     problems.push('DATABASE_URL / EVENTSTORE_CONNECTION_STRING: set one of them, not both');
@@ -176,7 +187,8 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
   if (Boolean(env.GOOGLE_CLIENT_ID) !== Boolean(env.GOOGLE_CLIENT_SECRET)) {
     problems.push('GOOGLE_CLIENT_ID / GOOGLE_CLIENT_SECRET: set both or neither');
   }
-  const planPaymentProviderIds = env.PLAN_PAYMENT_PROVIDER_IDS === '' ? [] : env.PLAN_PAYMENT_PROVIDER_IDS.split(',').map((id) => id.trim());
+  const planPaymentProviderIds =
+    env.PLAN_PAYMENT_PROVIDER_IDS === '' ? [] : env.PLAN_PAYMENT_PROVIDER_IDS.split(',').map((id) => id.trim());
   const planLinkedProductIds = parseLinkedProductIds(env.PLAN_LINKED_PRODUCT_IDS, planPaymentProviderIds, problems);
   const trustProxy = parseTrustProxy(env.TRUST_PROXY, problems);
   const ssoDomains = parseSsoDomainSettings(env, problems);
@@ -241,14 +253,26 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
   };
 }
 
-/** E.g. `chorus:teams=prod_teams,chorus:teams=prod_teams_yearly,feedback=prod_feedback`. A product id sells one thing only. */
-function parseLinkedProductIds(setting: string, paymentProviderIds: readonly string[], problems: string[]): Partial<Record<CatalogueProductKey, string[]>> {
+/**
+ * E.g. `chorus:teams=prod_teams,chorus:teams=prod_teams_yearly,feedback=prod_feedback`. A product id sells one thing
+ * only.
+ */
+function parseLinkedProductIds(
+  setting: string,
+  paymentProviderIds: readonly string[],
+  problems: string[],
+): Partial<Record<CatalogueProductKey, string[]>> {
   const linked: Partial<Record<CatalogueProductKey, string[]>> = {};
   const seen = new Set(paymentProviderIds.filter((id) => id !== ''));
-  for (const entry of setting.split(',').map((part) => part.trim()).filter((part) => part !== '')) {
+  for (const entry of setting
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '')) {
     const [key, productId, ...rest] = entry.split('=').map((part) => part.trim());
     if (!CATALOGUE_PRODUCT_KEYS.includes(key as CatalogueProductKey) || !productId || rest.length > 0) {
-      problems.push(`PLAN_LINKED_PRODUCT_IDS: "${entry}" is not <plan or add-on>=<product id> (keys: ${CATALOGUE_PRODUCT_KEYS.join(', ')})`);
+      problems.push(
+        `PLAN_LINKED_PRODUCT_IDS: "${entry}" is not <plan or add-on>=<product id> (keys: ${CATALOGUE_PRODUCT_KEYS.join(', ')})`,
+      );
       continue;
     }
     if (seen.has(productId)) {

@@ -6,7 +6,8 @@ export function databaseUrlProblems(value: string): string[] {
   } catch {
     return ['must be a URL: postgres://user:password@host:port/database'];
   }
-  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') return [`must start with postgres:// or postgresql:// (got ${url.protocol}//)`];
+  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:')
+    return [`must start with postgres:// or postgresql:// (got ${url.protocol}//)`];
   if (url.hostname === '') return ['names no host: postgres://user:password@host:port/database'];
   if (url.pathname.length <= 1) return ['names no database: postgres://user:password@host:port/database'];
   return [];

@@ -1,4 +1,5 @@
-// @eventstore/db-client 6.2.1 decides silently (credentials dropped without TLS, unknown options ignored). Never echoed.
+// @eventstore/db-client 6.2.1 decides silently (credentials dropped without TLS, unknown options ignored). Never
+// echoed.
 import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 
@@ -44,11 +45,12 @@ export function parseEventStoreConnectionString(value: string): EventStoreConnec
 
   let username: string | undefined;
   // The last '@' before the options ends the credentials: one inside them is the client's mistake too.
-  const at = (splitOnce(rest, '?')[0]).lastIndexOf('@');
+  const at = splitOnce(rest, '?')[0].lastIndexOf('@');
   if (at !== -1) {
     const credentials = rest.slice(0, at);
     const colon = credentials.indexOf(':');
-    if (colon <= 0 || colon === credentials.length - 1) throw new Error('credentials must be user:password@ (both URL-encoded)');
+    if (colon <= 0 || colon === credentials.length - 1)
+      throw new Error('credentials must be user:password@ (both URL-encoded)');
     if (credentials.indexOf('@') !== -1) throw new Error("the password contains '@': write it URL-encoded (%40)");
     if (credentials.indexOf(':', colon + 1) !== -1) {
       throw new Error("the password contains ':', which the client cuts it at: write it URL-encoded (%3A)");
@@ -60,7 +62,8 @@ export function parseEventStoreConnectionString(value: string): EventStoreConnec
   const [hostPart = '', query] = splitOnce(rest.replace(/^([^?]*)\/(?=\?|$)/, '$1'), '?');
   const hosts = hostPart.split(',').map((host) => {
     const [address = '', port = '2113', ...extra] = host.trim().split(':');
-    if (address === '' || /[$+!?*'(),;[\]{}|"%~#<>=&/]/.test(address)) throw new Error(`"${host}" is not a host name or address`);
+    if (address === '' || /[$+!?*'(),;[\]{}|"%~#<>=&/]/.test(address))
+      throw new Error(`"${host}" is not a host name or address`);
     if (extra.length > 0 || !/^\d+$/.test(port.trim())) throw new Error(`the port of ${address} is not a number`);
     return { address, port: Number(port) };
   });
@@ -73,7 +76,8 @@ export function parseEventStoreConnectionString(value: string): EventStoreConnec
     if (!(key in OPTIONS)) throw new Error(`unknown option "${rawKey}" (the client would ignore it)`);
     const optionValue = rawValue.trim();
     const kind = OPTIONS[key as OptionKey];
-    if (kind === 'boolean' && optionValue !== 'true' && optionValue !== 'false') throw new Error(`${rawKey} must be true or false`);
+    if (kind === 'boolean' && optionValue !== 'true' && optionValue !== 'false')
+      throw new Error(`${rawKey} must be true or false`);
     if (kind === 'integer' && !/^-?\d+$/.test(optionValue)) throw new Error(`${rawKey} must be a whole number`);
     if (kind === 'node preference' && !NODE_PREFERENCES.includes(flat(optionValue))) {
       throw new Error(`${rawKey} must be leader, follower, random or readOnlyReplica`);
@@ -84,7 +88,10 @@ export function parseEventStoreConnectionString(value: string): EventStoreConnec
 }
 
 /** Each problem names what to change. */
-export function eventStoreConnectionStringProblems(value: string, fileExists: (path: string) => boolean = existsSync): string[] {
+export function eventStoreConnectionStringProblems(
+  value: string,
+  fileExists: (path: string) => boolean = existsSync,
+): string[] {
   let parsed: EventStoreConnectionOptions;
   try {
     parsed = parseEventStoreConnectionString(value);
@@ -95,27 +102,45 @@ export function eventStoreConnectionStringProblems(value: string, fileExists: (p
   const problems: string[] = [];
   const tls = options.tls;
   if (tls === undefined) {
-    problems.push('say tls=true or tls=false: without it the client uses TLS, which an insecure server (EVENTSTORE_INSECURE) refuses');
+    problems.push(
+      'say tls=true or tls=false: without it the client uses TLS, which an insecure server (EVENTSTORE_INSECURE) refuses',
+    );
   }
   if (options.tlsverifycert === 'false') {
-    problems.push("tlsVerifyCert=false has no effect in @eventstore/db-client 6.2.1: give the server's CA certificate with tlsCAFile=<path>");
+    problems.push(
+      "tlsVerifyCert=false has no effect in @eventstore/db-client 6.2.1: give the server's CA certificate with tlsCAFile=<path>",
+    );
   }
   const certificate = options.usercertfile !== undefined || options.userkeyfile !== undefined;
   if (tls === 'false') {
-    if (username !== undefined) problems.push('the client sends no credentials without TLS: use tls=true, or remove user:password@ for an insecure server');
+    if (username !== undefined)
+      problems.push(
+        'the client sends no credentials without TLS: use tls=true, or remove user:password@ for an insecure server',
+      );
     for (const key of ['tlscafile', 'usercertfile', 'userkeyfile'] as const) {
-      if (options[key] !== undefined) problems.push(`${key === 'tlscafile' ? 'tlsCAFile' : key === 'usercertfile' ? 'userCertFile' : 'userKeyFile'} is ignored with tls=false`);
+      if (options[key] !== undefined)
+        problems.push(
+          `${key === 'tlscafile' ? 'tlsCAFile' : key === 'usercertfile' ? 'userCertFile' : 'userKeyFile'} is ignored with tls=false`,
+        );
     }
   }
   if (tls === 'true' && username === undefined && !certificate) {
-    problems.push('tls=true needs a user that may read $all: user:password@ before the host, or userCertFile and userKeyFile');
+    problems.push(
+      'tls=true needs a user that may read $all: user:password@ before the host, or userCertFile and userKeyFile',
+    );
   }
-  if ((options.usercertfile === undefined) !== (options.userkeyfile === undefined)) problems.push('userCertFile and userKeyFile go together');
+  if ((options.usercertfile === undefined) !== (options.userkeyfile === undefined))
+    problems.push('userCertFile and userKeyFile go together');
   if (tls !== 'false') {
-    for (const [key, name] of [['tlscafile', 'tlsCAFile'], ['usercertfile', 'userCertFile'], ['userkeyfile', 'userKeyFile']] as const) {
+    for (const [key, name] of [
+      ['tlscafile', 'tlsCAFile'],
+      ['usercertfile', 'userCertFile'],
+      ['userkeyfile', 'userKeyFile'],
+    ] as const) {
       const file = options[key];
       // Relative paths are the client's too: from the working directory.
-      if (file !== undefined && !fileExists(isAbsolute(file) ? file : resolve(process.cwd(), file))) problems.push(`${name}: no file ${file}`);
+      if (file !== undefined && !fileExists(isAbsolute(file) ? file : resolve(process.cwd(), file)))
+        problems.push(`${name}: no file ${file}`);
     }
   }
   return problems;

@@ -1,6 +1,9 @@
 export type SsoSecretKey = { id: string; key: Buffer };
 
-/** `k2:<base64>,k1:<base64>`: the first seals; the others still open what they sealed until nothing sealed with them is left. */
+/**
+ * `k2:<base64>,k1:<base64>`: the first seals; the others still open what they sealed until nothing sealed with them is
+ * left.
+ */
 export function parseSsoSecretKeys(setting: string, problems: string[]): SsoSecretKey[] {
   const keys: SsoSecretKey[] = [];
   for (const entry of setting.split(',').map((part) => part.trim())) {
@@ -25,4 +28,3 @@ export function parseSsoSecretKeys(setting: string, problems: string[]): SsoSecr
   }
   return keys;
 }
-

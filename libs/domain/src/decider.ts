@@ -17,5 +17,7 @@ export type Decider<State, Command, Event extends DomainEvent> = {
   readonly stateInLastEvent?: boolean;
 };
 
-export const foldEvents = <State, Event extends DomainEvent>(decider: Pick<Decider<State, never, Event>, 'initialState' | 'evolve'>, events: readonly Event[]): State =>
-  events.reduce(decider.evolve, decider.initialState);
+export const foldEvents = <State, Event extends DomainEvent>(
+  decider: Pick<Decider<State, never, Event>, 'initialState' | 'evolve'>,
+  events: readonly Event[],
+): State => events.reduce(decider.evolve, decider.initialState);

@@ -1,4 +1,5 @@
-// Every refusal, of an organization's decisions or of a user's, is a DomainError with a stable code; the API maps codes to HTTP.
+// Every refusal, of an organization's decisions or of a user's, is a DomainError with a stable code; the API maps codes
+// to HTTP.
 export type LimitedResource = 'users' | 'contentSections' | 'qualityAssuranceDomains' | 'webAnalyticsDomains';
 
 export type DomainErrorCode =
@@ -49,8 +50,16 @@ export const LIMITED_RESOURCE_WORDS: Record<LimitedResource, string> = {
 };
 
 export class LimitExceeded extends DomainError {
-  constructor(readonly resource: LimitedResource, readonly limit: number, readonly count: number) {
-    super('LIMIT_EXCEEDED', `The ${LIMITED_RESOURCE_WORDS[resource]} limit of ${limit} is reached (${count} in use).`, { resource, limit, count });
+  constructor(
+    readonly resource: LimitedResource,
+    readonly limit: number,
+    readonly count: number,
+  ) {
+    super('LIMIT_EXCEEDED', `The ${LIMITED_RESOURCE_WORDS[resource]} limit of ${limit} is reached (${count} in use).`, {
+      resource,
+      limit,
+      count,
+    });
   }
 }
 

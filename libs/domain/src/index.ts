@@ -7,7 +7,18 @@ export * from './organization/view.js';
 export * from './plans/catalogue.js';
 
 export { initialOrganizationState } from './organization/state.js';
-export type { ExistingOrganization, Member, NoOrganization, OrganizationState, Site, SsoDomainVerification, SsoSettings, OidcSsoSettings, SamlSsoSettings, SamlCertificate } from './organization/state.js';
+export type {
+  ExistingOrganization,
+  Member,
+  NoOrganization,
+  OrganizationState,
+  Site,
+  SsoDomainVerification,
+  SsoSettings,
+  OidcSsoSettings,
+  SamlSsoSettings,
+  SamlCertificate,
+} from './organization/state.js';
 export { evolve, foldOrganization, runOfType } from './organization/evolve.js';
 export { memberCountsAfterEach } from './organization/decisions/add-member.js';
 export { decide, refuseUnlessAllowed, type RoleCheckedCommand } from './organization/decisions.js';
@@ -15,7 +26,12 @@ export { organizationDecider, type RequestedOrganizationCommand } from './organi
 export type { DecideContext } from './organization/decide-context.js';
 export { MANAGING_ROLES, MEMBER_ROLES } from './organization/member-roles.js';
 export { memberWithAddress } from './organization/member-lookup.js';
-export { automaticJoinRole, DOMAIN_JOINS, JOIN_ROLES, type DomainJoin } from './organization/decisions/set-domain-join.js';
+export {
+  automaticJoinRole,
+  DOMAIN_JOINS,
+  JOIN_ROLES,
+  type DomainJoin,
+} from './organization/decisions/set-domain-join.js';
 export { memberRequester, operator, type Requester } from './organization/requester.js';
 export {
   MAX_ADD_ON_QUANTITY,
@@ -49,7 +65,13 @@ export { organizationLimits, usage, type OrganizationLimits } from './limits/org
 export { refusalToAdd } from './limits/refusal-to-add.js';
 export { effectiveChorusFeatures } from './features/chorus-features.js';
 
-export { parseHostname, readHostname, toUnicodeHostname, type Hostname, type HostnameFault } from './hostnames/parse-hostname.js';
+export {
+  parseHostname,
+  readHostname,
+  toUnicodeHostname,
+  type Hostname,
+  type HostnameFault,
+} from './hostnames/parse-hostname.js';
 export { isValidResetEmail } from './email/is-valid-reset-email.js';
 export { isMemberEmail, memberEmailRefusal } from './email/member-email.js';
 
@@ -65,7 +87,14 @@ export {
 } from './history/event-sentence.js';
 export { diffOrganizations, type ChangeArea, type ChangeKind, type OrganizationChange } from './history/state-diff.js';
 export { isListedSecondFactorEvent, memberSecuritySentence } from './history/member-security-sentence.js';
-export { ADD_ON_NAMES, CHORUS_FEATURE_NAMES, LINE_NAMES, RESOURCE_NAMES, ROLE_WORDS, SERVICE_LEVEL_NAMES } from './history/words.js';
+export {
+  ADD_ON_NAMES,
+  CHORUS_FEATURE_NAMES,
+  LINE_NAMES,
+  RESOURCE_NAMES,
+  ROLE_WORDS,
+  SERVICE_LEVEL_NAMES,
+} from './history/words.js';
 export {
   emailDomain,
   hasSsoPlan,

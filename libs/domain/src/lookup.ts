@@ -12,9 +12,12 @@ type Shared<T> = {
 };
 
 /** The first item with each key; items without one (undefined) are not found. */
-export function lookupBy<T extends object>(keyOf: (item: T) => string | undefined): <U extends T>(items: readonly U[], key: string) => U | undefined {
+export function lookupBy<T extends object>(
+  keyOf: (item: T) => string | undefined,
+): <U extends T>(items: readonly U[], key: string) => U | undefined {
   const lookups = new WeakMap<readonly T[], Shared<T>>();
-  // By the array's first item: the fold an array was grown from began with the same one (another organization's did not).
+  // By the array's first item: the fold an array was grown from began with the same one (another organization's did
+  // not).
   const latest = new WeakMap<T, Shared<T>>();
 
   const grows = (items: readonly T[], tip: readonly T[]): boolean => {
@@ -27,7 +30,8 @@ export function lookupBy<T extends object>(keyOf: (item: T) => string | undefine
     const known = lookups.get(items);
     if (known !== undefined) return known;
     const grown = latest.get(first);
-    const shared = grown !== undefined && grows(items, grown.tip) ? grown : { firstIndex: new Map<string, number>(), tip: [] };
+    const shared =
+      grown !== undefined && grows(items, grown.tip) ? grown : { firstIndex: new Map<string, number>(), tip: [] };
     for (let position = shared.tip.length; position < items.length; position += 1) {
       const key = keyOf(items[position] as T);
       if (key !== undefined && !shared.firstIndex.has(key)) shared.firstIndex.set(key, position);

@@ -34,13 +34,19 @@ describe('lookupBy', () => {
     const removed = base.filter((item) => item !== bob);
     expect(byAddress(removed, 'bob@acme.example')).toBeUndefined();
     const changed = [ada, person('b', 'bob.l@acme.example')];
-    expect([byAddress(changed, 'bob@acme.example'), byAddress(changed, 'bob.l@acme.example')?.id]).toEqual([undefined, 'b']);
+    expect([byAddress(changed, 'bob@acme.example'), byAddress(changed, 'bob.l@acme.example')?.id]).toEqual([
+      undefined,
+      'b',
+    ]);
     // Two arrays grown from the same one, as a decision that lost its race and the one that won.
     const lost = [...base, person('c', 'carol@acme.example')];
     const won = [...base, person('d', 'dan@acme.example')];
     expect(byAddress(lost, 'carol@acme.example')?.id).toBe('c');
     expect([byAddress(won, 'carol@acme.example'), byAddress(won, 'dan@acme.example')?.id]).toEqual([undefined, 'd']);
-    expect([byAddress(lost, 'dan@acme.example'), byAddress(base, 'carol@acme.example')]).toEqual([undefined, undefined]);
+    expect([byAddress(lost, 'dan@acme.example'), byAddress(base, 'carol@acme.example')]).toEqual([
+      undefined,
+      undefined,
+    ]);
   });
 
   it('keeps the folds of two organizations apart', () => {

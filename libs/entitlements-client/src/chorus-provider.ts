@@ -23,7 +23,9 @@ export type ChorusProviderOptions = {
   apiKey: string;
   /** Every request but the stream is bounded by this (default 5 s). */
   requestTimeoutMs?: number;
-  /** The stream is taken as lost after this long without a byte (the server sends a heartbeat every 15 s; default 45 s). */
+  /**
+   * The stream is taken as lost after this long without a byte (the server sends a heartbeat every 15 s; default 45 s).
+   */
   idleTimeoutMs?: number;
   /** Reconnection backoff: the first wait, doubled up to the last (default 250 ms to 10 s). */
   reconnectMinMs?: number;
@@ -59,31 +61,54 @@ export class ChorusEntitlementsProvider implements Provider {
     await this.following;
   }
 
-  resolveBooleanEvaluation(flagKey: string, defaultValue: boolean, context: EvaluationContext): Promise<ResolutionDetails<boolean>> {
+  resolveBooleanEvaluation(
+    flagKey: string,
+    defaultValue: boolean,
+    context: EvaluationContext,
+  ): Promise<ResolutionDetails<boolean>> {
     return Promise.resolve(this.resolve(flagKey, defaultValue, context));
   }
 
-  resolveStringEvaluation(flagKey: string, defaultValue: string, context: EvaluationContext): Promise<ResolutionDetails<string>> {
+  resolveStringEvaluation(
+    flagKey: string,
+    defaultValue: string,
+    context: EvaluationContext,
+  ): Promise<ResolutionDetails<string>> {
     return Promise.resolve(this.resolve(flagKey, defaultValue, context));
   }
 
-  resolveNumberEvaluation(flagKey: string, defaultValue: number, context: EvaluationContext): Promise<ResolutionDetails<number>> {
+  resolveNumberEvaluation(
+    flagKey: string,
+    defaultValue: number,
+    context: EvaluationContext,
+  ): Promise<ResolutionDetails<number>> {
     return Promise.resolve(this.resolve(flagKey, defaultValue, context));
   }
 
-  resolveObjectEvaluation<T extends JsonValue>(flagKey: string, defaultValue: T, context: EvaluationContext): Promise<ResolutionDetails<T>> {
+  resolveObjectEvaluation<T extends JsonValue>(
+    flagKey: string,
+    defaultValue: T,
+    context: EvaluationContext,
+  ): Promise<ResolutionDetails<T>> {
     return Promise.resolve(this.resolve(flagKey, defaultValue, context));
   }
 
-  private resolve<T extends JsonValue>(flagKey: string, defaultValue: T, context: EvaluationContext): ResolutionDetails<T> {
+  private resolve<T extends JsonValue>(
+    flagKey: string,
+    defaultValue: T,
+    context: EvaluationContext,
+  ): ResolutionDetails<T> {
     const organizationId = context.targetingKey;
-    if (organizationId === undefined || organizationId === '') throw new TargetingKeyMissingError('targetingKey must name the organization');
+    if (organizationId === undefined || organizationId === '')
+      throw new TargetingKeyMissingError('targetingKey must name the organization');
     const organization = this.organizations.get(organizationId);
-    if (organization === undefined) throw new InvalidContextError(`No organization ${organizationId} is visible to this key`);
+    if (organization === undefined)
+      throw new InvalidContextError(`No organization ${organizationId} is visible to this key`);
     const flag = organization.flags.get(flagKey);
     if (flag === undefined) throw new FlagNotFoundError(`There is no flag ${flagKey}`);
     const kind = (value: JsonValue) => (value === null ? 'null' : typeof value);
-    if (kind(flag.value) !== kind(defaultValue)) throw new TypeMismatchError(`${flagKey} is a ${kind(flag.value)}, not a ${kind(defaultValue)}`);
+    if (kind(flag.value) !== kind(defaultValue))
+      throw new TypeMismatchError(`${flagKey} is a ${kind(flag.value)}, not a ${kind(defaultValue)}`);
     const variant = typeof flag.value === 'object' ? 'limit' : String(flag.value);
     return { value: flag.value as T, reason: flag.reason, variant, flagMetadata: { position: organization.position } };
   }
@@ -91,7 +116,10 @@ export class ChorusEntitlementsProvider implements Provider {
   private async request(path: string, init: RequestInit = {}): Promise<Response> {
     return fetch(`${this.options.baseUrl}${path}`, {
       ...init,
-      headers: { authorization: `Bearer ${this.options.apiKey}`, ...(init.headers as Record<string, string> | undefined) },
+      headers: {
+        authorization: `Bearer ${this.options.apiKey}`,
+        ...(init.headers as Record<string, string> | undefined),
+      },
       signal: AbortSignal.timeout(this.options.requestTimeoutMs ?? 5_000),
     });
   }
@@ -129,7 +157,10 @@ export class ChorusEntitlementsProvider implements Provider {
       return known === undefined ? [] : [...known.flags.keys()];
     }
     if (!response.ok) throw new Error(`the bulk evaluation answered ${response.status}`);
-    const answer = (await response.json()) as { flags: ({ key: string } & Flag)[]; metadata: { position: number | string } };
+    const answer = (await response.json()) as {
+      flags: ({ key: string } & Flag)[];
+      metadata: { position: number | string };
+    };
     const flags = new Map(answer.flags.map(({ key, value, reason }) => [key, { value, reason }]));
     const next: Organization = { etag: response.headers.get('etag') ?? '', position: answer.metadata.position, flags };
     this.organizations.set(organizationId, next);
@@ -150,7 +181,9 @@ export class ChorusEntitlementsProvider implements Provider {
       if (this.closed) return;
       if (!this.stale) {
         this.stale = true;
-        this.events.emit(ProviderEvents.Stale, { message: 'The change stream is down: answering the last known values' });
+        this.events.emit(ProviderEvents.Stale, {
+          message: 'The change stream is down: answering the last known values',
+        });
       }
       await new Promise((resolve) => setTimeout(resolve, wait));
       wait = Math.min(wait * 2, this.options.reconnectMaxMs ?? 10_000);
@@ -163,7 +196,11 @@ export class ChorusEntitlementsProvider implements Provider {
     let idle = setTimeout(() => this.stream?.abort(), idleMs);
     try {
       const response = await fetch(`${this.options.baseUrl}/entitlements/changes`, {
-        headers: { authorization: `Bearer ${this.options.apiKey}`, accept: 'text/event-stream', ...(this.lastEventId === undefined ? {} : { 'last-event-id': this.lastEventId }) },
+        headers: {
+          authorization: `Bearer ${this.options.apiKey}`,
+          accept: 'text/event-stream',
+          ...(this.lastEventId === undefined ? {} : { 'last-event-id': this.lastEventId }),
+        },
         signal: this.stream.signal,
       });
       if (!response.ok || response.body === null) throw new Error(`the change stream answered ${response.status}`);
@@ -179,7 +216,12 @@ export class ChorusEntitlementsProvider implements Provider {
       };
       const body = response.body as unknown as AsyncIterable<Uint8Array>;
       for await (const event of serverSentEvents(tapped(body, touch))) {
-        const changed = event.event === 'reset' ? await this.fill() : event.event === 'entitlements' ? await this.refresh((JSON.parse(event.data) as { organizationId: string }).organizationId) : [];
+        const changed =
+          event.event === 'reset'
+            ? await this.fill()
+            : event.event === 'entitlements'
+              ? await this.refresh((JSON.parse(event.data) as { organizationId: string }).organizationId)
+              : [];
         if (event.id !== undefined) this.lastEventId = event.id;
         if (changed.length > 0) this.events.emit(ProviderEvents.ConfigurationChanged, { flagsChanged: changed });
       }

@@ -12,7 +12,10 @@ export async function* serverSentEvents(body: AsyncIterable<Uint8Array>): AsyncG
     while ((end = buffer.indexOf('\n\n')) >= 0) {
       const lines = buffer.slice(0, end).split('\n');
       buffer = buffer.slice(end + 2);
-      const field = (name: string) => lines.filter((line) => line.startsWith(`${name}:`)).map((line) => line.slice(name.length + 1).replace(/^ /, ''));
+      const field = (name: string) =>
+        lines
+          .filter((line) => line.startsWith(`${name}:`))
+          .map((line) => line.slice(name.length + 1).replace(/^ /, ''));
       const data = field('data');
       const event = field('event')[0];
       if (event === undefined && data.length === 0) continue;

@@ -45,7 +45,9 @@ export class WrongExpectedRevisionError extends Error {
   }
 }
 
-/** Deleted behind Chorus's back: appends are refused, since readers have seen its history and it must never start again. */
+/**
+ * Deleted behind Chorus's back: appends are refused, since readers have seen its history and it must never start again.
+ */
 export class StreamDeletedError extends Error {
   readonly code = 'STREAM_DELETED';
   constructor(readonly streamId: string) {
@@ -66,7 +68,9 @@ export class AppendTooLargeError extends RangeError {
     readonly size: number | undefined,
     readonly maxSize: number,
   ) {
-    super(`Stream ${streamId}: the append${size === undefined ? '' : ` (${size} bytes)`} is over the event store's limit of ${maxSize} bytes`);
+    super(
+      `Stream ${streamId}: the append${size === undefined ? '' : ` (${size} bytes)`} is over the event store's limit of ${maxSize} bytes`,
+    );
     this.name = 'AppendTooLargeError';
   }
 }
@@ -79,7 +83,9 @@ export class EventStoreTimeoutError extends Error {
     /** Absent when the server, not the adapter, gave up. */
     readonly timeoutMs?: number,
   ) {
-    super(`The event store did not answer ${operation} ${timeoutMs === undefined ? 'in time' : `within ${timeoutMs} ms`}`);
+    super(
+      `The event store did not answer ${operation} ${timeoutMs === undefined ? 'in time' : `within ${timeoutMs} ms`}`,
+    );
     this.name = 'EventStoreTimeoutError';
   }
 }
@@ -122,7 +128,10 @@ export type ReadAllOptions = {
 /** What a reader of the log may leave out. */
 export type EnvelopePart = 'id' | 'metadata' | 'recordedAt';
 
-export type LogEvent<P extends EnvelopePart = never> = Pick<RecordedEvent, 'streamId' | 'type' | 'revision' | 'position' | 'data' | P>;
+export type LogEvent<P extends EnvelopePart = never> = Pick<
+  RecordedEvent,
+  'streamId' | 'type' | 'revision' | 'position' | 'data' | P
+>;
 
 export type ReadLogOptions<P extends EnvelopePart> = ReadAllOptions & {
   /** The envelope parts the reader uses; the store may leave the others out. */

@@ -1,6 +1,11 @@
 // As @eventstore/db-client 6.2.1 reports EventStoreDB's answers.
 import { ErrorType } from '@eventstore/db-client';
-import { AppendTooLargeError, EventStoreTimeoutError, MAX_APPEND_SIZE, StreamDeletedError } from './event-store.port.js';
+import {
+  AppendTooLargeError,
+  EventStoreTimeoutError,
+  MAX_APPEND_SIZE,
+  StreamDeletedError,
+} from './event-store.port.js';
 
 const GRPC_INVALID_ARGUMENT = 3;
 
@@ -11,7 +16,9 @@ function typeOf(error: unknown): string | undefined {
   return error instanceof Error && 'type' in error ? String(error.type) : undefined;
 }
 
-/** A repeat that arrives before the original is indexed (IdempotentNotReady) gets no answer, then a Timeout after 2 s. */
+/**
+ * A repeat that arrives before the original is indexed (IdempotentNotReady) gets no answer, then a Timeout after 2 s.
+ */
 export function isWriteOutcomeUnknown(error: unknown): boolean {
   const type = typeOf(error);
   return (
@@ -31,12 +38,20 @@ export function isNotLeader(error: unknown): boolean {
 
 /** A 503 with "read before repeating" (EVENT_STORE_TIMEOUT), never a 500: the store is the one that is not there. */
 function isClusterUnavailable(type: string | undefined): boolean {
-  const unavailable: readonly string[] = [ErrorType.DEADLINE_EXCEEDED, ErrorType.TIMEOUT, ErrorType.UNAVAILABLE, ErrorType.CANCELLED, ErrorType.NOT_LEADER];
+  const unavailable: readonly string[] = [
+    ErrorType.DEADLINE_EXCEEDED,
+    ErrorType.TIMEOUT,
+    ErrorType.UNAVAILABLE,
+    ErrorType.CANCELLED,
+    ErrorType.NOT_LEADER,
+  ];
   return type !== undefined && unavailable.includes(type);
 }
 
 export function toPortReadError(error: unknown, operation: string): unknown {
-  return isClusterUnavailable(typeOf(error)) ? new EventStoreTimeoutError(`${operation} (${typeOf(error) ?? 'unavailable'})`) : error;
+  return isClusterUnavailable(typeOf(error))
+    ? new EventStoreTimeoutError(`${operation} (${typeOf(error) ?? 'unavailable'})`)
+    : error;
 }
 
 /** InvalidPosition arrives without the `exception` header the client maps by: an UnknownError with the gRPC code. */
@@ -60,6 +75,8 @@ export function toPortAppendError(error: unknown, streamId: string): unknown {
       return new AppendTooLargeError(streamId, undefined, typeof maxSize === 'number' ? maxSize : MAX_APPEND_SIZE);
     }
     default:
-      return isClusterUnavailable(typeOf(error)) ? new EventStoreTimeoutError(`an append to ${streamId} (${typeOf(error) ?? 'unavailable'})`) : error;
+      return isClusterUnavailable(typeOf(error))
+        ? new EventStoreTimeoutError(`an append to ${streamId} (${typeOf(error) ?? 'unavailable'})`)
+        : error;
   }
 }

@@ -29,7 +29,10 @@ async function chooseTarget(): Promise<Target> {
     return { kind: 'container' };
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
-    return { kind: 'skip', reason: `no Docker engine is reachable (${why}) and EVENTSTORE_CONNECTION_STRING is not set` };
+    return {
+      kind: 'skip',
+      reason: `no Docker engine is reachable (${why}) and EVENTSTORE_CONNECTION_STRING is not set`,
+    };
   }
 }
 
@@ -89,7 +92,10 @@ describeEventStoreContract(
 // Erased keys' bytes stay in the server's chunks until a scavenge, which the suite does not run: no byte check.
 describePersonalKeysContract(
   `EventStoreDB (${target.kind === 'external' ? 'EVENTSTORE_CONNECTION_STRING' : IMAGE})`,
-  async () => ({ open: () => openPersonalKeys({ dataDir: tmpdir(), connectionString }), dispose: async () => undefined }),
+  async () => ({
+    open: () => openPersonalKeys({ dataDir: tmpdir(), connectionString }),
+    dispose: async () => undefined,
+  }),
   target.kind === 'skip' ? { skip: target.reason } : {},
 );
 
@@ -105,7 +111,18 @@ describePersonalKeysContract(
 
   it('refuses a subscription from inside a record of the log with InvalidPositionError instead of retrying forever', async () => {
     const stream = `positions-${randomUUID()}`;
-    const { position } = await store.append(stream, [{ id: randomUUID(), type: 'Positioned', data: {}, metadata: { actor: 'test', correlationId: 'c', causationId: 'c' } }], 'no_stream');
+    const { position } = await store.append(
+      stream,
+      [
+        {
+          id: randomUUID(),
+          type: 'Positioned',
+          data: {},
+          metadata: { actor: 'test', correlationId: 'c', causationId: 'c' },
+        },
+      ],
+      'no_stream',
+    );
     const errors: Error[] = [];
     const delivered: RecordedEvent[] = [];
 

@@ -1,4 +1,4 @@
-/* eslint-disable max-lines -- one adapter of the EventStore port: its append, reads, subscription and timeouts share one connection. */
+// One adapter of the EventStore port: its append, reads, subscription and timeouts share one connection.
 import { randomUUID } from 'node:crypto';
 import {
   BACKWARDS,
@@ -35,7 +35,13 @@ import {
   type SubscribeToAllOptions,
   type Subscription,
 } from './event-store.port.js';
-import { isNotLeader, isSoftDeletedMetadata, isWriteOutcomeUnknown, toPortAppendError, toPortReadError } from './eventstoredb-errors.js';
+import {
+  isNotLeader,
+  isSoftDeletedMetadata,
+  isWriteOutcomeUnknown,
+  toPortAppendError,
+  toPortReadError,
+} from './eventstoredb-errors.js';
 import {
   isAfter,
   isSystemEvent,
@@ -49,7 +55,10 @@ import { EventStoreDbSubscription } from './eventstoredb-subscription.js';
 import { replayedAppendResult } from './idempotent-replay.js';
 import { assertAppendSize, assertValidAppend, assertValidMaxCount, serializeEvents } from './request-validation.js';
 
-export type EventStoreDbConnection = Pick<EventStoreDBClient, 'appendToStream' | 'readStream' | 'readAll' | 'subscribeToAll' | 'dispose'>;
+export type EventStoreDbConnection = Pick<
+  EventStoreDBClient,
+  'appendToStream' | 'readStream' | 'readAll' | 'subscribeToAll' | 'dispose'
+>;
 
 /** The adapter's own bounds: the client sets none on reads. */
 export type EventStoreDbTimeouts = {
@@ -61,7 +70,12 @@ export type EventStoreDbTimeouts = {
   closeMs: number;
 };
 
-export const DEFAULT_EVENTSTOREDB_TIMEOUTS: EventStoreDbTimeouts = { readMs: 10_000, pingMs: 2_000, appendMs: 10_000, closeMs: 5_000 };
+export const DEFAULT_EVENTSTOREDB_TIMEOUTS: EventStoreDbTimeouts = {
+  readMs: 10_000,
+  pingMs: 2_000,
+  appendMs: 10_000,
+  closeMs: 5_000,
+};
 
 const ALL_PAGE_SIZE = 1_000;
 /** Read backwards from the end of $all first: the last event is usually one of Chorus's. */
@@ -101,7 +115,11 @@ export class EventStoreDbEventStore implements EventStore {
     this.timeouts = { ...DEFAULT_EVENTSTOREDB_TIMEOUTS, ...timeouts };
   }
 
-  append(streamId: string, events: readonly EventToAppend[], expectedRevision: ExpectedRevision): Promise<AppendResult> {
+  append(
+    streamId: string,
+    events: readonly EventToAppend[],
+    expectedRevision: ExpectedRevision,
+  ): Promise<AppendResult> {
     return this.track(async () => {
       assertValidAppend(streamId, events, expectedRevision);
       assertAppendSize(streamId, serializeEvents(streamId, events));
@@ -131,15 +149,24 @@ export class EventStoreDbEventStore implements EventStore {
         // Reads of $all start AT the given position: one more than needed, for that one.
         const pageSize = Math.min(ALL_PAGE_SIZE, limit - events.length + 1);
         let received = 0;
-        const page = this.client.readAll({ direction: FORWARDS, fromPosition: after ?? START, maxCount: pageSize, ...ON_THE_LEADER });
-        await consumeRead(page, this.readBounds('a read of $all', this.forCaller), (resolved: AllStreamResolvedEvent) => {
-          received += 1;
-          const event = resolved.event;
-          if (event === undefined || !isAfter(event.position, after)) return true;
-          after = event.position;
-          if (!isSystemEvent(event)) events.push(toRecordedEvent(event));
-          return events.length < limit;
+        const page = this.client.readAll({
+          direction: FORWARDS,
+          fromPosition: after ?? START,
+          maxCount: pageSize,
+          ...ON_THE_LEADER,
         });
+        await consumeRead(
+          page,
+          this.readBounds('a read of $all', this.forCaller),
+          (resolved: AllStreamResolvedEvent) => {
+            received += 1;
+            const event = resolved.event;
+            if (event === undefined || !isAfter(event.position, after)) return true;
+            after = event.position;
+            if (!isSystemEvent(event)) events.push(toRecordedEvent(event));
+            return events.length < limit;
+          },
+        );
         if (events.length >= limit || received < pageSize) return events;
       }
     });
@@ -158,18 +185,27 @@ export class EventStoreDbEventStore implements EventStore {
         let received = 0;
         let oldest: Position | undefined;
         let head: bigint | undefined;
-        const page = this.client.readAll({ direction: BACKWARDS, fromPosition: before, maxCount: pageSize, ...ON_THE_LEADER });
-        await consumeRead(page, this.readBounds('a read of the end of $all', this.forCaller), (resolved: AllStreamResolvedEvent) => {
-          received += 1;
-          const event = resolved.event;
-          if (event === undefined) return true;
-          if (!isSystemEvent(event)) {
-            head = event.position.commit;
-            return false;
-          }
-          oldest = event.position;
-          return true;
+        const page = this.client.readAll({
+          direction: BACKWARDS,
+          fromPosition: before,
+          maxCount: pageSize,
+          ...ON_THE_LEADER,
         });
+        await consumeRead(
+          page,
+          this.readBounds('a read of the end of $all', this.forCaller),
+          (resolved: AllStreamResolvedEvent) => {
+            received += 1;
+            const event = resolved.event;
+            if (event === undefined) return true;
+            if (!isSystemEvent(event)) {
+              head = event.position.commit;
+              return false;
+            }
+            oldest = event.position;
+            return true;
+          },
+        );
         if (head !== undefined) return head;
         if (received < pageSize || oldest === undefined) return undefined;
         before = oldest;
@@ -192,7 +228,11 @@ export class EventStoreDbEventStore implements EventStore {
   ping(): Promise<void> {
     return this.track(async () => {
       const read = this.client.readAll({ direction: BACKWARDS, fromPosition: END, maxCount: 1, ...ON_THE_LEADER });
-      await consumeRead(read, { operation: 'a ping', timeoutMs: this.timeouts.pingMs, register: this.forCaller }, () => false);
+      await consumeRead(
+        read,
+        { operation: 'a ping', timeoutMs: this.timeouts.pingMs, register: this.forCaller },
+        () => false,
+      );
     });
   }
 
@@ -253,7 +293,10 @@ export class EventStoreDbEventStore implements EventStore {
     for (let attempt = 1; ; attempt += 1) {
       try {
         const result = await within(
-          this.client.appendToStream(streamId, data, { expectedRevision: toEventStoreDbExpectedRevision(expected), ...ON_THE_LEADER }),
+          this.client.appendToStream(streamId, data, {
+            expectedRevision: toEventStoreDbExpectedRevision(expected),
+            ...ON_THE_LEADER,
+          }),
           this.timeouts.appendMs,
           `an append to ${streamId}`,
         );
@@ -275,7 +318,8 @@ export class EventStoreDbEventStore implements EventStore {
           attempt -= 1;
           continue;
         }
-        if (!isWriteOutcomeUnknown(error) || attempt >= MAX_UNKNOWN_OUTCOME_ATTEMPTS) throw toPortAppendError(error, streamId);
+        if (!isWriteOutcomeUnknown(error) || attempt >= MAX_UNKNOWN_OUTCOME_ATTEMPTS)
+          throw toPortAppendError(error, streamId);
         // Written or not: a repeat the server dropped because the original was not yet indexed finds it now.
         const replay = await this.replayAt(streamId, ids, firstRevision);
         if (replay !== undefined) return replay;
@@ -295,7 +339,8 @@ export class EventStoreDbEventStore implements EventStore {
       const tail = await this.readStreamOrDeleted(streamId, { direction: 'backwards', maxCount: ids.length });
       // A tombstone does not show in the metadata the append checked first.
       if (tail === 'deleted') throw new StreamDeletedError(streamId);
-      if (!tail.found && expected === 'stream_exists') throw new WrongExpectedRevisionError(streamId, expected, 'no_stream');
+      if (!tail.found && expected === 'stream_exists')
+        throw new WrongExpectedRevisionError(streamId, expected, 'no_stream');
       const stored = tail.found ? [...tail.events].reverse() : [];
       const first = stored[0];
       const replay = first === undefined ? undefined : replayedAppendResult(ids, stored, first.revision);
@@ -317,7 +362,11 @@ export class EventStoreDbEventStore implements EventStore {
     if (this.liveAt.size > LIVE_STREAMS_KEPT) this.liveAt.delete(this.liveAt.keys().next().value as string);
   }
 
-  private async replayAt(streamId: string, ids: readonly string[], firstRevision: bigint): Promise<AppendResult | undefined> {
+  private async replayAt(
+    streamId: string,
+    ids: readonly string[],
+    firstRevision: bigint,
+  ): Promise<AppendResult | undefined> {
     const read = await this.readStreamEvents(streamId, { fromRevision: firstRevision, maxCount: ids.length });
     return read.found ? replayedAppendResult(ids, read.events, firstRevision) : undefined;
   }
@@ -325,7 +374,8 @@ export class EventStoreDbEventStore implements EventStore {
   private async positionOf(streamId: string, revision: bigint): Promise<bigint> {
     const read = await this.readStreamEvents(streamId, { fromRevision: revision, maxCount: 1 });
     const event = read.found ? read.events[0] : undefined;
-    if (event === undefined) throw new Error(`Stream ${streamId}: revision ${revision} was acknowledged but cannot be read`);
+    if (event === undefined)
+      throw new Error(`Stream ${streamId}: revision ${revision} was acknowledged but cannot be read`);
     return event.position;
   }
 
@@ -339,16 +389,23 @@ export class EventStoreDbEventStore implements EventStore {
     for (;;) {
       const last = await this.lastEventOf(`$$${IDENTITY_STREAM}`, 'a read of the store identity', this.forCaller);
       if (last === 'deleted') throw new Error(`The stream ${IDENTITY_STREAM} that names this event store was deleted`);
-      const existing = last === undefined ? undefined : (last.data as Record<string, unknown> | null)?.[IDENTITY_PROPERTY];
+      const existing =
+        last === undefined ? undefined : (last.data as Record<string, unknown> | null)?.[IDENTITY_PROPERTY];
       if (typeof existing === 'string') return existing;
       const identity = randomUUID();
       const marker = jsonEvent({
         type: '$metadata',
-        data: { [IDENTITY_PROPERTY]: identity, purpose: 'names this event store; Chorus read models record it with their checkpoints' },
+        data: {
+          [IDENTITY_PROPERTY]: identity,
+          purpose: 'names this event store; Chorus read models record it with their checkpoints',
+        },
       });
       try {
         await within(
-          this.client.appendToStream(`$$${IDENTITY_STREAM}`, marker, { expectedRevision: last === undefined ? NO_STREAM : last.revision, ...ON_THE_LEADER }),
+          this.client.appendToStream(`$$${IDENTITY_STREAM}`, marker, {
+            expectedRevision: last === undefined ? NO_STREAM : last.revision,
+            ...ON_THE_LEADER,
+          }),
           this.timeouts.appendMs,
           'the store identity',
         );
@@ -366,7 +423,12 @@ export class EventStoreDbEventStore implements EventStore {
   ): Promise<{ data: unknown; revision: bigint } | 'deleted' | undefined> {
     let last: { data: unknown; revision: bigint } | undefined;
     try {
-      const read = this.client.readStream(streamId, { direction: BACKWARDS, fromRevision: END, maxCount: 1, ...ON_THE_LEADER });
+      const read = this.client.readStream(streamId, {
+        direction: BACKWARDS,
+        fromRevision: END,
+        maxCount: 1,
+        ...ON_THE_LEADER,
+      });
       await consumeRead(read, this.readBounds(operation, register), (resolved: ResolvedEvent) => {
         if (resolved.event !== undefined) last = { data: resolved.event.data, revision: resolved.event.revision };
         return false;
@@ -420,7 +482,9 @@ export class EventStoreDbEventStore implements EventStore {
         return true;
       });
     } catch (error) {
-      const gone = error instanceof StreamNotFoundError || (error instanceof Error && 'type' in error && error.type === ErrorType.STREAM_DELETED);
+      const gone =
+        error instanceof StreamNotFoundError ||
+        (error instanceof Error && 'type' in error && error.type === ErrorType.STREAM_DELETED);
       if (gone) this.liveAt.delete(streamId);
       if (error instanceof StreamNotFoundError) return { found: false };
       if (gone) return 'deleted';

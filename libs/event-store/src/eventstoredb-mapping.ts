@@ -13,7 +13,13 @@ import {
   type Position,
   type RecordedEvent as EventStoreDbRecordedEvent,
 } from '@eventstore/db-client';
-import type { EventMetadata, EventToAppend, ExpectedRevision, RecordedEvent, SubscriptionFilter } from './event-store.port.js';
+import type {
+  EventMetadata,
+  EventToAppend,
+  ExpectedRevision,
+  RecordedEvent,
+  SubscriptionFilter,
+} from './event-store.port.js';
 
 // A gRPC append gives each event equal commit and prepare positions: the commit position alone orders $all.
 
@@ -96,6 +102,7 @@ function decodeJson(bytes: Uint8Array): unknown {
 function toMetadata(metadata: unknown): EventMetadata {
   const value = metadata instanceof Uint8Array ? decodeJson(metadata) : metadata;
   // Events written by other tools may carry no metadata.
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return { actor: '', correlationId: '', causationId: '' };
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    return { actor: '', correlationId: '', causationId: '' };
   return value as EventMetadata;
 }

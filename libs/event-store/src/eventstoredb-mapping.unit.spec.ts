@@ -1,6 +1,19 @@
 import { describe, expect, it } from '@jest/globals';
-import { ANY, EVENT_TYPE, NO_STREAM, STREAM_EXISTS, STREAM_NAME, type AllStreamJSONRecordedEvent } from '@eventstore/db-client';
-import { isAfter, isSystemEvent, toEventStoreDbExpectedRevision, toRecordedEvent, toServerFilter } from './eventstoredb-mapping.js';
+import {
+  ANY,
+  EVENT_TYPE,
+  NO_STREAM,
+  STREAM_EXISTS,
+  STREAM_NAME,
+  type AllStreamJSONRecordedEvent,
+} from '@eventstore/db-client';
+import {
+  isAfter,
+  isSystemEvent,
+  toEventStoreDbExpectedRevision,
+  toRecordedEvent,
+  toServerFilter,
+} from './eventstoredb-mapping.js';
 
 const stored: AllStreamJSONRecordedEvent = {
   streamId: 'org-1',
@@ -36,7 +49,9 @@ describe('Mapping between the port and EventStoreDB', () => {
   });
 
   it('refuses an event whose position the server did not know rather than inventing one', () => {
-    expect(() => toRecordedEvent({ ...stored, position: { commit: 2n ** 64n - 1n, prepare: 2n ** 64n - 1n } })).toThrow(/22\.10 or newer/);
+    expect(() => toRecordedEvent({ ...stored, position: { commit: 2n ** 64n - 1n, prepare: 2n ** 64n - 1n } })).toThrow(
+      /22\.10 or newer/,
+    );
   });
 
   it('orders positions by commit, then prepare', () => {
@@ -53,7 +68,10 @@ describe('Mapping between the port and EventStoreDB', () => {
   });
 
   it('asks the server to filter by stream prefix, else by exact event types, else to leave out system events', () => {
-    expect(toServerFilter({ streamPrefixes: ['org-'], eventTypes: ['SiteAdded'] })).toMatchObject({ filterOn: STREAM_NAME, prefixes: ['org-'] });
+    expect(toServerFilter({ streamPrefixes: ['org-'], eventTypes: ['SiteAdded'] })).toMatchObject({
+      filterOn: STREAM_NAME,
+      prefixes: ['org-'],
+    });
     const byType = toServerFilter({ eventTypes: ['Site.Added', 'MemberAdded'] });
     expect(byType).toMatchObject({ filterOn: EVENT_TYPE });
     const pattern = new RegExp('regex' in byType ? byType.regex : '');

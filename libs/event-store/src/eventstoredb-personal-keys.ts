@@ -1,7 +1,14 @@
 // EventStoreDB's keys: one stream per subject holding its key. Erasing tombstones the stream: it reads as deleted
 // at once and can never be written again, and the server removes its bytes at the next scavenge (docs/privacy.md).
 import { randomBytes, randomUUID } from 'node:crypto';
-import { ANY, EventStoreDBClient, jsonEvent, NO_STREAM, StreamDeletedError, WrongExpectedVersionError } from '@eventstore/db-client';
+import {
+  ANY,
+  EventStoreDBClient,
+  jsonEvent,
+  NO_STREAM,
+  StreamDeletedError,
+  WrongExpectedVersionError,
+} from '@eventstore/db-client';
 import { PERSONAL_KEY_BYTES, PersonalDataErasedError, type PersonalKeyStore } from './personal-keys.port.js';
 
 const STREAM_PREFIX = 'chorus-personal-key-';
@@ -18,7 +25,9 @@ export class EventStoreDbPersonalKeys implements PersonalKeyStore {
   private constructor(private readonly client: EventStoreDBClient) {}
 
   async find(subjects: readonly string[]): Promise<Map<string, Buffer>> {
-    const found = await Promise.all([...new Set(subjects)].map(async (subject) => [subject, await this.read(subject)] as const));
+    const found = await Promise.all(
+      [...new Set(subjects)].map(async (subject) => [subject, await this.read(subject)] as const),
+    );
     return new Map(found.filter((entry): entry is readonly [string, Buffer] => entry[1] !== undefined));
   }
 
@@ -26,7 +35,11 @@ export class EventStoreDbPersonalKeys implements PersonalKeyStore {
     const found = new Map<string, Buffer>();
     const all = [...new Set(subjects)];
     for (let from = 0; from < all.length; from += 100) {
-      const part = await Promise.all(all.slice(from, from + 100).map(async (subject) => [subject, await this.obtain(subject).catch(erasedAsNone)] as const));
+      const part = await Promise.all(
+        all
+          .slice(from, from + 100)
+          .map(async (subject) => [subject, await this.obtain(subject).catch(erasedAsNone)] as const),
+      );
       for (const [subject, key] of part) if (key !== undefined) found.set(subject, key);
     }
     return found;
@@ -35,10 +48,18 @@ export class EventStoreDbPersonalKeys implements PersonalKeyStore {
   async obtain(subject: string): Promise<Buffer> {
     const key = randomBytes(PERSONAL_KEY_BYTES);
     try {
-      await this.client.appendToStream(`${STREAM_PREFIX}${subject}`, jsonEvent({ id: randomUUID(), type: 'PersonalKeyMade', data: { key: key.toString('base64') } }), {
-        expectedRevision: NO_STREAM,
-      });
-      await this.client.appendToStream(SUBJECTS, jsonEvent({ id: randomUUID(), type: 'PersonalKeySubject', data: { subject } }), { expectedRevision: ANY });
+      await this.client.appendToStream(
+        `${STREAM_PREFIX}${subject}`,
+        jsonEvent({ id: randomUUID(), type: 'PersonalKeyMade', data: { key: key.toString('base64') } }),
+        {
+          expectedRevision: NO_STREAM,
+        },
+      );
+      await this.client.appendToStream(
+        SUBJECTS,
+        jsonEvent({ id: randomUUID(), type: 'PersonalKeySubject', data: { subject } }),
+        { expectedRevision: ANY },
+      );
       return key;
     } catch (error) {
       if (error instanceof StreamDeletedError) throw new PersonalDataErasedError(subject);
@@ -60,7 +81,9 @@ export class EventStoreDbPersonalKeys implements PersonalKeyStore {
   async subjects(prefix: string): Promise<string[]> {
     const listed = new Set<string>();
     try {
-      for await (const resolved of this.client.readStream<{ type: 'PersonalKeySubject'; data: { subject: string } }>(SUBJECTS)) {
+      for await (const resolved of this.client.readStream<{ type: 'PersonalKeySubject'; data: { subject: string } }>(
+        SUBJECTS,
+      )) {
         const subject = resolved.event?.data.subject;
         if (subject?.startsWith(prefix) === true) listed.add(subject);
       }
@@ -77,7 +100,10 @@ export class EventStoreDbPersonalKeys implements PersonalKeyStore {
 
   private async read(subject: string): Promise<Buffer | undefined> {
     try {
-      for await (const resolved of this.client.readStream<{ type: 'PersonalKeyMade'; data: KeyMade }>(`${STREAM_PREFIX}${subject}`, { maxCount: 1 })) {
+      for await (const resolved of this.client.readStream<{ type: 'PersonalKeyMade'; data: KeyMade }>(
+        `${STREAM_PREFIX}${subject}`,
+        { maxCount: 1 },
+      )) {
         const data = resolved.event?.data;
         if (data !== undefined) return Buffer.from(data.key, 'base64');
       }

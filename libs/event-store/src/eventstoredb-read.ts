@@ -13,7 +13,11 @@ export type BoundedReadOptions = {
 };
 
 /** Until `visit` returns false; whenever the server did not end the call itself, the call is cancelled. */
-export async function consumeRead<T>(read: StreamingRead<T>, options: BoundedReadOptions, visit: (item: T) => boolean): Promise<void> {
+export async function consumeRead<T>(
+  read: StreamingRead<T>,
+  options: BoundedReadOptions,
+  visit: (item: T) => boolean,
+): Promise<void> {
   let serverEnded = false;
   let cancelledFor: Error | undefined;
   const cancel: CancelRead = (reason) => {
@@ -21,7 +25,10 @@ export async function consumeRead<T>(read: StreamingRead<T>, options: BoundedRea
     cancelledFor = reason;
     read.destroy(reason);
   };
-  const timer = setTimeout(() => cancel(new EventStoreTimeoutError(options.operation, options.timeoutMs)), options.timeoutMs);
+  const timer = setTimeout(
+    () => cancel(new EventStoreTimeoutError(options.operation, options.timeoutMs)),
+    options.timeoutMs,
+  );
   const forget = options.register?.(cancel);
   try {
     for await (const item of read) {

@@ -9,7 +9,13 @@ import {
 import { CatchUpSubscription } from './catch-up-subscription.js';
 import { InvalidPositionError, type SubscribeToAllOptions } from './event-store.port.js';
 import { isInvalidPosition } from './eventstoredb-errors.js';
-import { isAfter, isSystemEvent, toEventStoreDbPosition, toRecordedEvent, toServerFilter } from './eventstoredb-mapping.js';
+import {
+  isAfter,
+  isSystemEvent,
+  toEventStoreDbPosition,
+  toRecordedEvent,
+  toServerFilter,
+} from './eventstoredb-mapping.js';
 import { matchesSubscriptionFilter } from './subscription-filter.js';
 
 const RECONNECT_DELAYS_MS = [100, 250, 500, 1_000, 2_000, 5_000];
@@ -82,7 +88,9 @@ export class EventStoreDbSubscription extends CatchUpSubscription {
         if (this.stopped) break;
         if (error instanceof HandlerFailure) return this.fail(error.failure);
         if (isInvalidPosition(error)) {
-          return this.fail(new InvalidPositionError(this.lastSeen?.commit ?? 0n, `EventStoreDB refused it (${errorMessage(error)})`));
+          return this.fail(
+            new InvalidPositionError(this.lastSeen?.commit ?? 0n, `EventStoreDB refused it (${errorMessage(error)})`),
+          );
         }
         if (isPermanent(error)) return this.fail(error);
       } finally {
@@ -138,7 +146,10 @@ export class EventStoreDbSubscription extends CatchUpSubscription {
     }
   }
 
-  /** EventStoreDB 24.10 takes a start past the end as "from the end", then silently skips appends until the log reaches it. */
+  /**
+   * EventStoreDB 24.10 takes a start past the end as "from the end", then silently skips appends until the log reaches
+   * it.
+   */
   private async checkStartPosition(): Promise<void> {
     const from = this.lastSeen;
     if (from === undefined) return;

@@ -7,7 +7,15 @@
 // (eventstoredb-event-store.int.spec.ts).
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { Metadata, Server, ServerCredentials, status, type sendUnaryData, type ServerReadableStream, type ServerWritableStream } from '@grpc/grpc-js';
+import {
+  Metadata,
+  Server,
+  ServerCredentials,
+  status,
+  type sendUnaryData,
+  type ServerReadableStream,
+  type ServerWritableStream,
+} from '@grpc/grpc-js';
 import { StreamIdentifier, UUID } from '@eventstore/db-client/generated/shared_pb.js';
 import { StreamsService } from '@eventstore/db-client/generated/streams_grpc_pb.js';
 import { AppendReq, AppendResp, ReadReq, ReadResp } from '@eventstore/db-client/generated/streams_pb.js';
@@ -36,13 +44,16 @@ class CountingServer {
   async start(): Promise<number> {
     this.server.addService(StreamsService, {
       read: (call: ServerWritableStream<ReadReq, ReadResp>) => this.read(call),
-      append: (call: ServerReadableStream<AppendReq, AppendResp>, callback: sendUnaryData<AppendResp>) => this.append(call, callback),
+      append: (call: ServerReadableStream<AppendReq, AppendResp>, callback: sendUnaryData<AppendResp>) =>
+        this.append(call, callback),
       delete: () => undefined,
       tombstone: () => undefined,
       batchAppend: () => undefined,
     });
     this.port = await new Promise<number>((resolve, reject) => {
-      this.server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (error, port) => (error ? reject(error) : resolve(port)));
+      this.server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (error, port) =>
+        error ? reject(error) : resolve(port),
+      );
     });
     return this.port;
   }
@@ -64,7 +75,10 @@ class CountingServer {
     });
   }
 
-  /** A follower's refusal (the leader's address: this server) while notLeaderAnswers lasts, then a success at revision 0. */
+  /**
+   * A follower's refusal (the leader's address: this server) while notLeaderAnswers lasts, then a success at revision
+   * 0.
+   */
   private append(call: ServerReadableStream<AppendReq, AppendResp>, callback: sendUnaryData<AppendResp>): void {
     call.on('data', () => undefined);
     call.on('end', () => {
@@ -79,7 +93,10 @@ class CountingServer {
         return;
       }
       const position = new AppendResp.Position().setCommitPosition('4200').setPreparePosition('4200');
-      callback(null, new AppendResp().setSuccess(new AppendResp.Success().setCurrentRevision('0').setPosition(position)));
+      callback(
+        null,
+        new AppendResp().setSuccess(new AppendResp.Success().setCurrentRevision('0').setPosition(position)),
+      );
     });
   }
 
@@ -117,7 +134,11 @@ function record(position: number): ReadResp {
   recorded.setStreamRevision(String(position - 1));
   recorded.setCommitPosition(String(position * 100));
   recorded.setPreparePosition(String(position * 100));
-  recorded.getMetadataMap().set('type', 'Counted').set('content-type', 'application/json').set('created', '638000000000000000');
+  recorded
+    .getMetadataMap()
+    .set('type', 'Counted')
+    .set('content-type', 'application/json')
+    .set('created', '638000000000000000');
   recorded.setData(Buffer.from(JSON.stringify({ position })));
   recorded.setCustomMetadata(Buffer.from(JSON.stringify({ actor: 'test', correlationId: 'c', causationId: 'c' })));
   return new ReadResp().setEvent(new ReadResp.ReadEvent().setEvent(recorded).setCommitPosition(String(position * 100)));
@@ -185,15 +206,25 @@ describe('The EventStoreDB adapter, at the gRPC transport level', () => {
   it('sends an append a follower refused (NotLeader: not written) again, to the leader, and answers its result; a cluster that keeps refusing is a 503', async () => {
     server.behaviour = 'endless';
     const store = connect();
-    const event = { id: randomUUID(), type: 'Counted', data: {}, metadata: { actor: 'test', correlationId: 'c', causationId: 'c' } };
+    const event = {
+      id: randomUUID(),
+      type: 'Counted',
+      data: {},
+      metadata: { actor: 'test', correlationId: 'c', causationId: 'c' },
+    };
     server.notLeaderAnswers = 2;
     const before = server.appends;
 
-    await expect(store.append('org-1', [event], 'no_stream')).resolves.toEqual({ nextExpectedRevision: 0n, position: 4200n });
+    await expect(store.append('org-1', [event], 'no_stream')).resolves.toEqual({
+      nextExpectedRevision: 0n,
+      position: 4200n,
+    });
     expect(server.appends - before).toBe(3);
 
     server.notLeaderAnswers = 100;
-    await expect(store.append('org-2', [{ ...event, id: randomUUID() }], 'no_stream')).rejects.toMatchObject({ code: 'EVENT_STORE_TIMEOUT' });
+    await expect(store.append('org-2', [{ ...event, id: randomUUID() }], 'no_stream')).rejects.toMatchObject({
+      code: 'EVENT_STORE_TIMEOUT',
+    });
     server.notLeaderAnswers = 0;
   }, 30_000);
 

@@ -8,6 +8,10 @@ export function expectedRevisionHolds(expected: ExpectedRevision, current: bigin
   return current === expected;
 }
 
-export function conflict(streamId: string, expected: ExpectedRevision, current: bigint | null): WrongExpectedRevisionError {
+export function conflict(
+  streamId: string,
+  expected: ExpectedRevision,
+  current: bigint | null,
+): WrongExpectedRevisionError {
   return new WrongExpectedRevisionError(streamId, expected, current ?? 'no_stream');
 }

@@ -23,7 +23,11 @@ export abstract class ForwardingEventStore implements EventStore {
     this.readLogByStream = inner.readLogByStream?.bind(inner);
   }
 
-  append(streamId: string, events: readonly EventToAppend[], expectedRevision: ExpectedRevision): Promise<AppendResult> {
+  append(
+    streamId: string,
+    events: readonly EventToAppend[],
+    expectedRevision: ExpectedRevision,
+  ): Promise<AppendResult> {
     return this.inner.append(streamId, events, expectedRevision);
   }
 

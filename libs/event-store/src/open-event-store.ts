@@ -18,7 +18,8 @@ export async function openEventStore(options: OpenEventStoreOptions): Promise<Ev
   const eventStoreDb = options.connectionString !== undefined && options.connectionString !== '';
   const postgres = options.databaseUrl !== undefined && options.databaseUrl !== '';
   // Two stores named: which one holds the log is not for the code to guess.
-  if (eventStoreDb && postgres) throw new Error('Both DATABASE_URL and EVENTSTORE_CONNECTION_STRING are set: set one of them');
+  if (eventStoreDb && postgres)
+    throw new Error('Both DATABASE_URL and EVENTSTORE_CONNECTION_STRING are set: set one of them');
   if (postgres) {
     const { PostgresEventStore } = await import('./postgres-event-store.js');
     return PostgresEventStore.connect({ connectionString: options.databaseUrl as string, now: options.now });
@@ -47,14 +48,19 @@ export async function openPersonalKeys(options: OpenEventStoreOptions): Promise<
   return SqlitePersonalKeys.open({ file: join(options.dataDir, PERSONAL_KEYS_FILE), now: options.now });
 }
 
-/** The rewriter of the log openEventStore opens with the same options; EventStoreDB's events cannot be rewritten in place. */
+/**
+ * The rewriter of the log openEventStore opens with the same options; EventStoreDB's events cannot be rewritten in
+ * place.
+ */
 export async function openLogRewriter(options: OpenEventStoreOptions): Promise<LogRewriter> {
   if (options.databaseUrl !== undefined && options.databaseUrl !== '') {
     const { PostgresLogRewriter } = await import('./postgres-log-rewrite.js');
     return PostgresLogRewriter.connect(options.databaseUrl);
   }
   if (options.connectionString !== undefined && options.connectionString !== '') {
-    throw new Error('EventStoreDB keeps every event as written: a store there is sealed by copying it into a new one (docs/privacy.md)');
+    throw new Error(
+      'EventStoreDB keeps every event as written: a store there is sealed by copying it into a new one (docs/privacy.md)',
+    );
   }
   mkdirSync(options.dataDir, { recursive: true });
   const { SqliteLogRewriter } = await import('./sqlite-log-rewrite.js');

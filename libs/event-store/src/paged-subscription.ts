@@ -4,7 +4,10 @@ import { matchesSubscriptionFilter } from './subscription-filter.js';
 
 type MaybePromise<T> = T | Promise<T>;
 
-/** A store's log as a paged subscription reads it. A read that answers undefined was cut short by the subscription stopping. */
+/**
+ * A store's log as a paged subscription reads it. A read that answers undefined was cut short by the subscription
+ * stopping.
+ */
 export type PagedLog<Row> = {
   pageSize: number;
   /** The last position stored (0 when empty). */

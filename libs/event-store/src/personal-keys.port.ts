@@ -16,7 +16,9 @@ export interface PersonalKeyStore {
   obtain(subject: string): Promise<Buffer>;
   /** `obtain` for many subjects at once (sealing a whole store): the keys of all but the erased ones. */
   obtainAll(subjects: readonly string[]): Promise<Map<string, Buffer>>;
-  /** Deletes the subject's key for good, so that nothing sealed under it opens again, and no key is made for it again. */
+  /**
+   * Deletes the subject's key for good, so that nothing sealed under it opens again, and no key is made for it again.
+   */
   erase(subject: string): Promise<void>;
   /** The subjects with a key whose name starts with `prefix` (the periods whose keys expire). */
   subjects(prefix: string): Promise<string[]>;

@@ -5,7 +5,12 @@ import { afterAll, describe, expect, it, jest } from '@jest/globals';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
-import { EventStoreTimeoutError, WrongExpectedRevisionError, type EventToAppend, type RecordedEvent } from './event-store.port.js';
+import {
+  EventStoreTimeoutError,
+  WrongExpectedRevisionError,
+  type EventToAppend,
+  type RecordedEvent,
+} from './event-store.port.js';
 import { openEventStore } from './open-event-store.js';
 import { PostgresEventStore } from './postgres-event-store.js';
 import { POSTGRES_SUBSCRIPTION_PAGE_SIZE } from './postgres-subscription.js';
@@ -65,9 +70,14 @@ describePersonalKeysContract(
       // The table's files as the server writes them (after a checkpoint): main fork and its segments.
       storedBytes: async () => {
         await sql(databaseUrl, 'CHECKPOINT');
-        const { rows } = await sql(databaseUrl, "SELECT current_setting('data_directory') AS dir, pg_relation_filepath('personal_keys') AS path");
+        const { rows } = await sql(
+          databaseUrl,
+          "SELECT current_setting('data_directory') AS dir, pg_relation_filepath('personal_keys') AS path",
+        );
         const base = join(rows[0].dir as string, rows[0].path as string);
-        const files = [base, ...Array.from({ length: 8 }, (_, segment) => `${base}.${segment + 1}`)].filter((path) => existsSync(path));
+        const files = [base, ...Array.from({ length: 8 }, (_, segment) => `${base}.${segment + 1}`)].filter((path) =>
+          existsSync(path),
+        );
         return Buffer.concat(files.map((path) => readFileSync(path)));
       },
       dispose: async () => undefined,
@@ -77,7 +87,12 @@ describePersonalKeysContract(
 );
 
 function anEvent(data: unknown = { value: 1 }): EventToAppend {
-  return { id: randomUUID(), type: 'SomethingHappened', data, metadata: { actor: 'user:test', correlationId: 'c', causationId: 'c' } };
+  return {
+    id: randomUUID(),
+    type: 'SomethingHappened',
+    data,
+    metadata: { actor: 'user:test', correlationId: 'c', causationId: 'c' },
+  };
 }
 
 const describeIfServer = server === undefined ? describe.skip : describe;
@@ -137,7 +152,9 @@ describeIfServer('The PostgreSQL event store', () => {
   it('splits a group commit of large appends: 40 concurrent appends of 900 KB each all land, in several commits', async () => {
     const store = await open(await newDatabase());
     const large = () => ({ ...anEvent(), data: { blob: 'x'.repeat(900 * 1024) } });
-    const results = await Promise.all(Array.from({ length: 40 }, (_, index) => store.append(`large-${index}`, [large()], 'no_stream')));
+    const results = await Promise.all(
+      Array.from({ length: 40 }, (_, index) => store.append(`large-${index}`, [large()], 'no_stream')),
+    );
     expect(results.map((result) => result.nextExpectedRevision)).toEqual(results.map(() => 0n));
     const stats = store.groupCommitStats();
     // 16 MiB of JSON at most per commit: about 18 of these each.
@@ -151,13 +168,18 @@ describeIfServer('The PostgreSQL event store', () => {
     const stream = `contested-${randomUUID()}`;
     for (let round = 0; round < 20; round += 1) {
       const expected = round === 0 ? ('no_stream' as const) : BigInt(round - 1);
-      const outcomes = await Promise.allSettled([first.append(stream, [anEvent()], expected), second.append(stream, [anEvent()], expected)]);
+      const outcomes = await Promise.allSettled([
+        first.append(stream, [anEvent()], expected),
+        second.append(stream, [anEvent()], expected),
+      ]);
       expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(1);
       const refused = outcomes.find((outcome) => outcome.status === 'rejected') as PromiseRejectedResult;
       expect(refused.reason).toBeInstanceOf(WrongExpectedRevisionError);
     }
     const read = await first.readStream(stream);
-    expect(read.found && read.events.map((event) => event.revision)).toEqual(Array.from({ length: 20 }, (_, index) => BigInt(index)));
+    expect(read.found && read.events.map((event) => event.revision)).toEqual(
+      Array.from({ length: 20 }, (_, index) => BigInt(index)),
+    );
   });
 
   it("a subscription is woken by another node's commit (LISTEN/NOTIFY), well before its poll", async () => {
@@ -203,7 +225,10 @@ describeIfServer('The PostgreSQL event store', () => {
     const delivered: string[] = [];
     node.subscribeToAll({ onEvent: (event) => void delivered.push(event.id) });
     await waitFor(() => listenerCount(databaseUrl).then((count) => count === 1), 5_000);
-    await sql(databaseUrl, `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'chorus-event-store-listen' AND datname = current_database()`);
+    await sql(
+      databaseUrl,
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'chorus-event-store-listen' AND datname = current_database()`,
+    );
     const event = anEvent();
     await other.append(`while-down-${randomUUID()}`, [event], 'no_stream');
     await waitFor(async () => delivered.includes(event.id), 5_000);
@@ -212,7 +237,11 @@ describeIfServer('The PostgreSQL event store', () => {
 
   it('a read the server does not answer in time rejects with EventStoreTimeoutError, and the store goes on after', async () => {
     const databaseUrl = await newDatabase();
-    const store = await PostgresEventStore.connect({ connectionString: databaseUrl, queryTimeoutMs: 300, timeoutMs: 300 });
+    const store = await PostgresEventStore.connect({
+      connectionString: databaseUrl,
+      queryTimeoutMs: 300,
+      timeoutMs: 300,
+    });
     stores.push(store);
     await store.append(`timed-${randomUUID()}`, [anEvent()], 'no_stream');
     // Another session holds the table: every read waits behind it.
@@ -246,7 +275,10 @@ describeIfServer('The PostgreSQL event store', () => {
       const last = page[page.length - 1] as { streamId: string; revision: bigint };
       after = { streamId: last.streamId, revision: last.revision };
     }
-    expect(pages).toEqual([['p-B@0#2', 'p-B@1#5'], ['p-a@0#1', 'p-a@1#4']]);
+    expect(pages).toEqual([
+      ['p-B@0#2', 'p-B@1#5'],
+      ['p-a@0#1', 'p-a@1#4'],
+    ]);
   });
 
   it('events are append-only: UPDATE, DELETE and TRUNCATE are refused, by anyone', async () => {
@@ -295,7 +327,14 @@ describeIfServer('The PostgreSQL event store', () => {
     // The pool's connections were cut: the first append may find one dead and fail as a whole, nothing written.
     const after = anEvent();
     const last = BigInt(backlog.length - 1);
-    await waitFor(() => store.append(stream, [after], last).then(() => true, (error: unknown) => error instanceof WrongExpectedRevisionError), 10_000);
+    await waitFor(
+      () =>
+        store.append(stream, [after], last).then(
+          () => true,
+          (error: unknown) => error instanceof WrongExpectedRevisionError,
+        ),
+      10_000,
+    );
 
     await waitFor(async () => delivered.length === backlog.length + 1, 10_000);
     expect(errors).toEqual([]);
@@ -303,9 +342,13 @@ describeIfServer('The PostgreSQL event store', () => {
   });
 
   it('refuses DATABASE_URL and EVENTSTORE_CONNECTION_STRING together', async () => {
-    await expect(openEventStore({ dataDir: '/nonexistent', databaseUrl: 'postgres://x@127.0.0.1/x', connectionString: 'esdb://x' })).rejects.toThrow(
-      /Both DATABASE_URL and EVENTSTORE_CONNECTION_STRING/,
-    );
+    await expect(
+      openEventStore({
+        dataDir: '/nonexistent',
+        databaseUrl: 'postgres://x@127.0.0.1/x',
+        connectionString: 'esdb://x',
+      }),
+    ).rejects.toThrow(/Both DATABASE_URL and EVENTSTORE_CONNECTION_STRING/);
   });
 });
 

@@ -71,7 +71,8 @@ export class PostgresEventStore implements EventStore {
       application_name: 'chorus-event-store',
     });
     pool.on('error', () => undefined);
-    // Without a listener, pg's 'error' on a client lost while checked out ends the process (a server restart under load did).
+    // Without a listener, pg's 'error' on a client lost while checked out ends the process (a server restart under load
+    // did).
     pool.on('connect', (client) => client.on('error', () => undefined));
     try {
       const client = await pool.connect();
@@ -98,13 +99,25 @@ export class PostgresEventStore implements EventStore {
     this.pollIntervalMs = options.pollIntervalMs ?? 1_000;
     this.queryTimeoutMs = options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS;
     const now = options.now ?? (() => new Date());
-    this.groupCommit = new PostgresGroupCommit(pool, () => now().toISOString(), () => this.wakeSubscriptions());
-    this.wakeUps = new PostgresWakeUps(options.connectionString, timeoutMs, this.pollIntervalMs, () => this.readHead(), () =>
-      this.wakeSubscriptions(),
+    this.groupCommit = new PostgresGroupCommit(
+      pool,
+      () => now().toISOString(),
+      () => this.wakeSubscriptions(),
+    );
+    this.wakeUps = new PostgresWakeUps(
+      options.connectionString,
+      timeoutMs,
+      this.pollIntervalMs,
+      () => this.readHead(),
+      () => this.wakeSubscriptions(),
     );
   }
 
-  append(streamId: string, events: readonly EventToAppend[], expectedRevision: ExpectedRevision): Promise<AppendResult> {
+  append(
+    streamId: string,
+    events: readonly EventToAppend[],
+    expectedRevision: ExpectedRevision,
+  ): Promise<AppendResult> {
     try {
       this.assertOpen();
       assertValidAppend(streamId, events, expectedRevision);
@@ -121,14 +134,16 @@ export class PostgresEventStore implements EventStore {
     this.assertOpen();
     assertValidMaxCount(options.maxCount);
     const backwards = options.direction === 'backwards';
-    const { rows } = await this.query<EventRow & { deleted: boolean }>('readStream',
+    const { rows } = await this.query<EventRow & { deleted: boolean }>(
+      'readStream',
       `SELECT ${COLUMNS}, EXISTS (SELECT 1 FROM deleted_streams WHERE stream_id = $1) AS deleted FROM events
        WHERE stream_id = $1 AND revision ${backwards ? '<=' : '>='} $2 ORDER BY events.revision ${backwards ? 'DESC' : ''} LIMIT $3`,
       [streamId, options.fromRevision?.toString() ?? (backwards ? LAST_REVISION : '0'), options.maxCount ?? null],
     );
     const first = rows[0];
     if (first === undefined) {
-      const status = await this.query<{ exists: boolean; deleted: boolean }>('readStream',
+      const status = await this.query<{ exists: boolean; deleted: boolean }>(
+        'readStream',
         `SELECT EXISTS (SELECT 1 FROM events WHERE stream_id = $1) AS exists, EXISTS (SELECT 1 FROM deleted_streams WHERE stream_id = $1) AS deleted`,
         [streamId],
       );
@@ -161,7 +176,13 @@ export class PostgresEventStore implements EventStore {
        WHERE stream_id >= $1 AND starts_with(stream_id, $1) AND position <= $2
          AND ($3::text IS NULL OR (stream_id, revision) > ($3::text COLLATE "C", $4::bigint))
        ORDER BY events.stream_id, events.revision LIMIT $5`,
-      [options.streamPrefix, options.toPosition.toString(), after?.streamId ?? null, after?.revision.toString() ?? null, options.maxCount],
+      [
+        options.streamPrefix,
+        options.toPosition.toString(),
+        after?.streamId ?? null,
+        after?.revision.toString() ?? null,
+        options.maxCount,
+      ],
     );
     return rows.map(toRecordedEvent);
   }
@@ -216,7 +237,9 @@ export class PostgresEventStore implements EventStore {
   private async shutDown(): Promise<void> {
     this.closed = true;
     // Stopped before the pending appends commit: a commit's wake-up would deliver them to a subscriber on its way out.
-    const stopping = Promise.all([...this.subscriptions].map((subscription) => subscription.stop(new EventStoreClosedError())));
+    const stopping = Promise.all(
+      [...this.subscriptions].map((subscription) => subscription.stop(new EventStoreClosedError())),
+    );
     await this.groupCommit.flush();
     await stopping;
     this.wakeUps.stop();
@@ -224,26 +247,37 @@ export class PostgresEventStore implements EventStore {
   }
 
   private async readPage(afterPosition: bigint, limit: number | undefined): Promise<RecordedEvent[]> {
-    const { rows } = await this.query<EventRow>('readAll', `SELECT ${COLUMNS} FROM events WHERE position > $1 ORDER BY events.position LIMIT $2`, [
-      afterPosition.toString(),
-      limit ?? null,
-    ]);
+    const { rows } = await this.query<EventRow>(
+      'readAll',
+      `SELECT ${COLUMNS} FROM events WHERE position > $1 ORDER BY events.position LIMIT $2`,
+      [afterPosition.toString(), limit ?? null],
+    );
     return rows.map(toRecordedEvent);
   }
 
   private async readHead(): Promise<bigint> {
-    const { rows } = await this.query<{ head: string }>('headPosition', 'SELECT coalesce(max(position), 0)::text AS head FROM events');
+    const { rows } = await this.query<{ head: string }>(
+      'headPosition',
+      'SELECT coalesce(max(position), 0)::text AS head FROM events',
+    );
     return BigInt(rows[0]?.head ?? '0');
   }
 
   /** The driver's bounds surface as EventStoreTimeoutError. */
-  private async query<R extends pg.QueryResultRow>(operation: string, text: string, values: unknown[] = []): Promise<pg.QueryResult<R>> {
+  private async query<R extends pg.QueryResultRow>(
+    operation: string,
+    text: string,
+    values: unknown[] = [],
+  ): Promise<pg.QueryResult<R>> {
     try {
       return await this.pool.query<R>(text, values);
     } catch (error) {
       const message = error instanceof Error ? error.message : '';
       if (message === 'Query read timeout' || message.startsWith('timeout exceeded when trying to connect')) {
-        throw new EventStoreTimeoutError(operation, message === 'Query read timeout' ? this.queryTimeoutMs : this.timeoutMs);
+        throw new EventStoreTimeoutError(
+          operation,
+          message === 'Query read timeout' ? this.queryTimeoutMs : this.timeoutMs,
+        );
       }
       throw error;
     }

@@ -23,7 +23,10 @@ const STORED_FROM = `SELECT event_id AS id, revision::text, position::text FROM 
 /** A batch is one JSON parameter: 500 appends of up to 1 MiB each would make one of half a gigabyte. */
 const MAX_BATCH_CHARACTERS = 16 * 1024 * 1024;
 
-type BatchResult = { r: 'ok'; next: string; position: string } | { r: 'deleted' } | { r: 'check'; head: string | null; first: string | null };
+type BatchResult =
+  | { r: 'ok'; next: string; position: string }
+  | { r: 'deleted' }
+  | { r: 'check'; head: string | null; first: string | null };
 
 /**
  * Each transaction takes the log lock before it reads the last position, so positions follow commit order
@@ -70,7 +73,8 @@ export class PostgresGroupCommit {
     let characters = 0;
     for (const [index, pending] of this.queue.entries()) {
       if (index >= this.maxWritesPerCommit) return index;
-      for (const event of pending.events) characters += event.id.length + event.type.length + event.data.length + event.metadata.length;
+      for (const event of pending.events)
+        characters += event.id.length + event.type.length + event.data.length + event.metadata.length;
       if (characters > MAX_BATCH_CHARACTERS && index > 0) return index;
     }
     return this.queue.length;
@@ -84,7 +88,10 @@ export class PostgresGroupCommit {
         x: typeof pending.expected === 'bigint' ? pending.expected.toString() : pending.expected,
         e: pending.events.map((event) => ({ i: event.id, t: event.type, d: event.data, m: event.metadata })),
       }));
-      const { rows } = await this.pool.query<{ results: BatchResult[] }>(APPEND_BATCH, [JSON.stringify(appends), this.recordedAt()]);
+      const { rows } = await this.pool.query<{ results: BatchResult[] }>(APPEND_BATCH, [
+        JSON.stringify(appends),
+        this.recordedAt(),
+      ]);
       results = rows[0]?.results ?? [];
     } catch (error) {
       for (const pending of batch) pending.reject(error);
@@ -101,17 +108,23 @@ export class PostgresGroupCommit {
 
   private async settle(pending: PendingAppend, result: BatchResult | undefined): Promise<void> {
     try {
-      if (result === undefined) throw new Error(`chorus_append answered no result for an append to ${pending.streamId}`);
-      if (result.r === 'ok') return pending.resolve({ nextExpectedRevision: BigInt(result.next), position: BigInt(result.position) });
+      if (result === undefined)
+        throw new Error(`chorus_append answered no result for an append to ${pending.streamId}`);
+      if (result.r === 'ok')
+        return pending.resolve({ nextExpectedRevision: BigInt(result.next), position: BigInt(result.position) });
       if (result.r === 'deleted') throw new StreamDeletedError(pending.streamId);
       const { streamId, expected } = pending;
       const current = result.head === null ? null : BigInt(result.head);
       if (expected === 'no_stream' || typeof expected === 'bigint') {
         // A repeat of an append with an exact revision finds the stream moved on, its ids where they were put.
-        if (!expectedRevisionHolds(expected, current)) return pending.resolve(await this.replayOrConflict(pending, expected === 'no_stream' ? 0n : expected + 1n, current));
+        if (!expectedRevisionHolds(expected, current))
+          return pending.resolve(
+            await this.replayOrConflict(pending, expected === 'no_stream' ? 0n : expected + 1n, current),
+          );
       } else {
         // 'any' and 'stream_exists' say nothing of where a repeat would sit: wherever its first id is stored.
-        if (result.first !== null) return pending.resolve(await this.replayOrConflict(pending, BigInt(result.first), current));
+        if (result.first !== null)
+          return pending.resolve(await this.replayOrConflict(pending, BigInt(result.first), current));
         if (!expectedRevisionHolds(expected, current)) throw conflict(streamId, expected, current);
       }
       // An id of this append is already stored elsewhere in the stream: not a repeat, so a conflict.
@@ -128,7 +141,11 @@ export class PostgresGroupCommit {
       from.toString(),
       pending.events.length,
     ]);
-    const stored: StoredEventRef[] = rows.map((row) => ({ id: row.id, revision: BigInt(row.revision), position: BigInt(row.position) }));
+    const stored: StoredEventRef[] = rows.map((row) => ({
+      id: row.id,
+      revision: BigInt(row.revision),
+      position: BigInt(row.position),
+    }));
     const replay = replayedAppendResult(
       pending.events.map((event) => event.id),
       stored,

@@ -7,7 +7,16 @@ import { LOG_LOCK_KEY, migratePostgresSchema } from './postgres-schema.js';
 
 const PAGE = 1_000;
 
-type Row = { position: string; stream_id: string; revision: string; event_id: string; type: string; data: string; metadata: string; recorded_at: Date };
+type Row = {
+  position: string;
+  stream_id: string;
+  revision: string;
+  event_id: string;
+  type: string;
+  data: string;
+  metadata: string;
+  recorded_at: Date;
+};
 
 const recorded = (row: Row): RecordedEvent => ({
   position: BigInt(row.position),
@@ -48,7 +57,10 @@ export class PostgresLogRewriter implements LogRewriter {
       await this.client.query('ALTER TABLE events DISABLE TRIGGER events_are_append_only');
       let after = '0';
       for (;;) {
-        const { rows } = await this.client.query<Row>(`SELECT ${COLUMNS} FROM events WHERE position > $1 ORDER BY position LIMIT ${PAGE}`, [after]);
+        const { rows } = await this.client.query<Row>(
+          `SELECT ${COLUMNS} FROM events WHERE position > $1 ORDER BY position LIMIT ${PAGE}`,
+          [after],
+        );
         if (rows.length === 0) break;
         for (const row of rows) {
           after = row.position;
@@ -63,9 +75,14 @@ export class PostgresLogRewriter implements LogRewriter {
             row.position,
           ]);
           if (rewrite.streamId !== original.streamId) {
-            await this.client.query('UPDATE deleted_streams SET stream_id = $1 WHERE stream_id = $2', [rewrite.streamId, original.streamId]);
+            await this.client.query('UPDATE deleted_streams SET stream_id = $1 WHERE stream_id = $2', [
+              rewrite.streamId,
+              original.streamId,
+            ]);
           }
-          const stored = await this.client.query<Row>(`SELECT ${COLUMNS} FROM events WHERE position = $1`, [row.position]);
+          const stored = await this.client.query<Row>(`SELECT ${COLUMNS} FROM events WHERE position = $1`, [
+            row.position,
+          ]);
           await check(recorded(stored.rows[0] as Row), original);
           result.rewritten += 1;
         }

@@ -26,14 +26,22 @@ export class PostgresPersonalKeys implements PersonalKeyStore {
   private constructor(private readonly pool: pg.Pool) {}
 
   async find(subjects: readonly string[]): Promise<Map<string, Buffer>> {
-    const { rows } = await this.pool.query<{ subject: string; key: Buffer }>('SELECT subject, key FROM personal_keys WHERE subject = ANY($1) AND key IS NOT NULL', [[...new Set(subjects)]]);
+    const { rows } = await this.pool.query<{ subject: string; key: Buffer }>(
+      'SELECT subject, key FROM personal_keys WHERE subject = ANY($1) AND key IS NOT NULL',
+      [[...new Set(subjects)]],
+    );
     return new Map(rows.map((row) => [row.subject, row.key]));
   }
 
   async obtain(subject: string): Promise<Buffer> {
-    await this.pool.query('INSERT INTO personal_keys (subject, key) VALUES ($1, $2) ON CONFLICT (subject) DO NOTHING', [subject, randomBytes(PERSONAL_KEY_BYTES)]);
+    await this.pool.query('INSERT INTO personal_keys (subject, key) VALUES ($1, $2) ON CONFLICT (subject) DO NOTHING', [
+      subject,
+      randomBytes(PERSONAL_KEY_BYTES),
+    ]);
     // A statement of its own: its snapshot sees the row another node's insert committed while this one waited.
-    const { rows } = await this.pool.query<{ key: Buffer | null }>('SELECT key FROM personal_keys WHERE subject = $1', [subject]);
+    const { rows } = await this.pool.query<{ key: Buffer | null }>('SELECT key FROM personal_keys WHERE subject = $1', [
+      subject,
+    ]);
     const key = rows[0]?.key ?? null;
     if (key === null) throw new PersonalDataErasedError(subject);
     return key;
@@ -44,10 +52,10 @@ export class PostgresPersonalKeys implements PersonalKeyStore {
     const found = new Map<string, Buffer>();
     for (let from = 0; from < all.length; from += 10_000) {
       const part = all.slice(from, from + 10_000);
-      await this.pool.query('INSERT INTO personal_keys (subject, key) SELECT * FROM unnest($1::text[], $2::bytea[]) ON CONFLICT (subject) DO NOTHING', [
-        part,
-        part.map(() => randomBytes(PERSONAL_KEY_BYTES)),
-      ]);
+      await this.pool.query(
+        'INSERT INTO personal_keys (subject, key) SELECT * FROM unnest($1::text[], $2::bytea[]) ON CONFLICT (subject) DO NOTHING',
+        [part, part.map(() => randomBytes(PERSONAL_KEY_BYTES))],
+      );
       for (const [subject, key] of await this.find(part)) found.set(subject, key);
     }
     return found;
@@ -64,7 +72,10 @@ export class PostgresPersonalKeys implements PersonalKeyStore {
   }
 
   async subjects(prefix: string): Promise<string[]> {
-    const { rows } = await this.pool.query<{ subject: string }>("SELECT subject FROM personal_keys WHERE key IS NOT NULL AND starts_with(subject, $1) ORDER BY subject", [prefix]);
+    const { rows } = await this.pool.query<{ subject: string }>(
+      'SELECT subject FROM personal_keys WHERE key IS NOT NULL AND starts_with(subject, $1) ORDER BY subject',
+      [prefix],
+    );
     return rows.map((row) => row.subject);
   }
 

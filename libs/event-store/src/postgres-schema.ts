@@ -41,7 +41,8 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   {
     version: 2,
     name: 'chorus_append: a group commit in one statement',
-    // One round trip per group commit. An append whose check fails is left to the adapter ('check'): replay or conflict.
+    // One round trip per group commit. An append whose check fails is left to the adapter ('check'): replay or
+    // conflict.
     sql: `
       CREATE FUNCTION chorus_append(batch jsonb, recorded timestamptz) RETURNS jsonb LANGUAGE plpgsql AS $$
       DECLARE
@@ -105,19 +106,32 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
 ];
 
 /** Under the log lock: two nodes may open at once. */
-export async function migratePostgresSchema(client: pg.ClientBase, migrations: readonly PostgresMigration[] = POSTGRES_MIGRATIONS): Promise<number> {
+export async function migratePostgresSchema(
+  client: pg.ClientBase,
+  migrations: readonly PostgresMigration[] = POSTGRES_MIGRATIONS,
+): Promise<number> {
   const latest = migrations.reduce((highest, migration) => Math.max(highest, migration.version), 0);
   await client.query('BEGIN');
   try {
     await client.query('SELECT pg_advisory_xact_lock($1)', [LOG_LOCK_KEY.toString()]);
-    await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
-    const { rows } = await client.query<{ version: number | null }>('SELECT max(version) AS version FROM schema_migrations');
+    await client.query(
+      `CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
+    );
+    const { rows } = await client.query<{ version: number | null }>(
+      'SELECT max(version) AS version FROM schema_migrations',
+    );
     const current = rows[0]?.version ?? 0;
-    if (current > latest) throw new Error(`the event store's schema version ${current} is newer than this Chorus knows (${latest}); upgrade Chorus`);
+    if (current > latest)
+      throw new Error(
+        `the event store's schema version ${current} is newer than this Chorus knows (${latest}); upgrade Chorus`,
+      );
     for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
       if (migration.version <= current) continue;
       await client.query(migration.sql);
-      await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [migration.version, migration.name]);
+      await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [
+        migration.version,
+        migration.name,
+      ]);
     }
     await client.query('COMMIT');
   } catch (error) {

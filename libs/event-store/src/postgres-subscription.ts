@@ -3,7 +3,10 @@ import { PagedSubscription } from './paged-subscription.js';
 
 export const POSTGRES_SUBSCRIPTION_PAGE_SIZE = 500;
 
-/** A paged subscription on the PostgreSQL store; other processes' commits wake it by LISTEN, and the poll covers a lost notification. */
+/**
+ * A paged subscription on the PostgreSQL store; other processes' commits wake it by LISTEN, and the poll covers a lost
+ * notification.
+ */
 export class PostgresSubscription extends PagedSubscription {
   constructor(
     private readonly readPage: (afterPosition: bigint, limit: number) => Promise<RecordedEvent[]>,
@@ -28,7 +31,10 @@ export class PostgresSubscription extends PagedSubscription {
     });
   }
 
-  /** Undefined once stopped. A restarting server or a dropped connection must not end a projection: only a handler or closing does. */
+  /**
+   * Undefined once stopped. A restarting server or a dropped connection must not end a projection: only a handler or
+   * closing does.
+   */
   private async retried<T>(read: () => Promise<T>): Promise<T | undefined> {
     while (!this.stopped) {
       try {

@@ -1,7 +1,11 @@
 import { AppendTooLargeError, MAX_APPEND_SIZE, type EventToAppend, type ExpectedRevision } from './event-store.port.js';
 
 /** Every adapter refuses the same appends the same way: a RangeError, a caller's bug. */
-export function assertValidAppend(streamId: string, events: readonly EventToAppend[], expectedRevision: ExpectedRevision): void {
+export function assertValidAppend(
+  streamId: string,
+  events: readonly EventToAppend[],
+  expectedRevision: ExpectedRevision,
+): void {
   if (streamId.length === 0) throw new RangeError('An append needs a stream id');
   // EventStoreDB reserves '$' for its own streams and event types.
   if (streamId.startsWith('$')) throw new RangeError(`Stream ${streamId}: ids starting with '$' are reserved`);
@@ -12,9 +16,11 @@ export function assertValidAppend(streamId: string, events: readonly EventToAppe
   const ids = events.length > 1 ? new Set<string>() : undefined;
   for (const event of events) {
     // EventStoreDB hands ids back in lower case.
-    if (!isCanonicalUuid(event.id)) throw new RangeError(`Stream ${streamId}: event id ${event.id} is not a lower-case uuid`);
+    if (!isCanonicalUuid(event.id))
+      throw new RangeError(`Stream ${streamId}: event id ${event.id} is not a lower-case uuid`);
     if (ids !== undefined) {
-      if (ids.has(event.id)) throw new RangeError(`Stream ${streamId}: event id ${event.id} appears twice in one append`);
+      if (ids.has(event.id))
+        throw new RangeError(`Stream ${streamId}: event id ${event.id} appears twice in one append`);
       ids.add(event.id);
     }
     if (event.type.length === 0 || event.type.startsWith('$')) {
@@ -23,7 +29,10 @@ export function assertValidAppend(streamId: string, events: readonly EventToAppe
   }
 }
 
-/** A loop, not a RegExp: randomUUID()'s strings are concatenated in pieces, which a RegExp test flattens on V8's slow path. */
+/**
+ * A loop, not a RegExp: randomUUID()'s strings are concatenated in pieces, which a RegExp test flattens on V8's slow
+ * path.
+ */
 export function isCanonicalUuid(id: string): boolean {
   if (id.length !== 36) return false;
   for (let index = 0; index < 36; index += 1) {
@@ -45,7 +54,8 @@ const LOWER_F = 0x66;
 
 function toJsonText(value: unknown, streamId: string, eventId: string, part: 'data' | 'metadata'): string {
   const text = JSON.stringify(value);
-  if (text === undefined) throw new RangeError(`Stream ${streamId}: ${part} of event ${eventId} is not representable as JSON`);
+  if (text === undefined)
+    throw new RangeError(`Stream ${streamId}: ${part} of event ${eventId} is not representable as JSON`);
   return text;
 }
 
@@ -69,7 +79,8 @@ export function serializeEvents(streamId: string, events: readonly EventToAppend
 /** As EventStoreDB measures it against MaxAppendSize (`Event.SizeOnDisk` in its source). */
 export function appendSize(events: readonly SerializedEvent[]): number {
   let size = 0;
-  for (const event of events) size += Buffer.byteLength(event.data) + Buffer.byteLength(event.metadata) + event.type.length * 2;
+  for (const event of events)
+    size += Buffer.byteLength(event.data) + Buffer.byteLength(event.metadata) + event.type.length * 2;
   return size;
 }
 

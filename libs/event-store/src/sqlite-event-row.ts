@@ -55,7 +55,8 @@ abstract class LazyPayload {
 
   static readonly #lazyMetadata: PropertyDescriptor = {
     get(this: LazyPayload): EventMetadata | undefined {
-      if (this.#metadata === undefined && this.#metadataText !== undefined) this.#metadata = JSON.parse(this.#metadataText) as EventMetadata;
+      if (this.#metadata === undefined && this.#metadataText !== undefined)
+        this.#metadata = JSON.parse(this.#metadataText) as EventMetadata;
       return this.#metadata;
     },
     set(this: LazyPayload, metadata: EventMetadata): void {
@@ -107,7 +108,14 @@ const envelopeParts = [
 ] as const satisfies ReadonlyArray<readonly [EnvelopePart, string]>;
 
 /** The envelope columns asked for follow, in `envelopeParts` order. */
-export type LogRow = [position: bigint, streamId: string, revision: bigint, type: string, data: string, ...envelope: string[]];
+export type LogRow = [
+  position: bigint,
+  streamId: string,
+  revision: bigint,
+  type: string,
+  data: string,
+  ...envelope: string[],
+];
 
 export type LogRead = {
   columns: string;
@@ -121,20 +129,37 @@ export type LogText = {
   toEvent: (element: LogTextRow) => LogEvent<EnvelopePart>;
 };
 
-export type LogTextRow = [position: number, streamId: string, revision: number, type: string, data: unknown, ...envelope: unknown[]];
+export type LogTextRow = [
+  position: number,
+  streamId: string,
+  revision: number,
+  type: string,
+  data: unknown,
+  ...envelope: unknown[],
+];
 
 type EnvelopeFlags = { id: boolean; metadata: boolean; recordedAt: boolean };
 
 /** Independent of the parts' order: a key for prepared statements. */
 export const envelopeKeyOf = (parts: readonly EnvelopePart[]): string => envelopeOf(parts).key;
 
-function envelopeOf(parts: readonly EnvelopePart[]): { key: string; wanted: ReadonlyArray<(typeof envelopeParts)[number]>; flags: EnvelopeFlags } {
+function envelopeOf(parts: readonly EnvelopePart[]): {
+  key: string;
+  wanted: ReadonlyArray<(typeof envelopeParts)[number]>;
+  flags: EnvelopeFlags;
+} {
   const wanted = envelopeParts.filter(([part]) => parts.includes(part));
   const has = (part: EnvelopePart): boolean => wanted.some(([name]) => name === part);
-  return { key: wanted.map(([part]) => part).join(','), wanted, flags: { id: has('id'), metadata: has('metadata'), recordedAt: has('recordedAt') } };
+  return {
+    key: wanted.map(([part]) => part).join(','),
+    wanted,
+    flags: { id: has('id'), metadata: has('metadata'), recordedAt: has('recordedAt') },
+  };
 }
 
-/** `lazy` for readers that skip events (`readLog`); `parsed` for one that folds them all, where laziness only adds cost. */
+/**
+ * `lazy` for readers that skip events (`readLog`); `parsed` for one that folds them all, where laziness only adds cost.
+ */
 export function logReadOf(parts: readonly EnvelopePart[], decoding: 'lazy' | 'parsed' = 'lazy'): LogRead {
   const { wanted, flags } = envelopeOf(parts);
   return {
@@ -142,7 +167,13 @@ export function logReadOf(parts: readonly EnvelopePart[], decoding: 'lazy' | 'pa
     toEvent:
       decoding === 'lazy'
         ? (row) => new LoggedEvent(row, flags) as LogEvent<EnvelopePart>
-        : (row) => withEnvelope(new ParsedLogEvent(row[1], row[3], row[2], row[0], JSON.parse(row[4]) as unknown), row, flags, true) as LogEvent<EnvelopePart>,
+        : (row) =>
+            withEnvelope(
+              new ParsedLogEvent(row[1], row[3], row[2], row[0], JSON.parse(row[4]) as unknown),
+              row,
+              flags,
+              true,
+            ) as LogEvent<EnvelopePart>,
   };
 }
 
@@ -152,7 +183,14 @@ export function logReadOf(parts: readonly EnvelopePart[], decoding: 'lazy' | 'pa
  */
 export function logTextOf(parts: readonly EnvelopePart[]): LogText {
   const { wanted, flags } = envelopeOf(parts);
-  const values = ['position', 'json_quote(stream_id)', 'revision', 'json_quote(type)', 'data', ...wanted.map(([, column]) => (column === 'metadata' ? column : `json_quote(${column})`))];
+  const values = [
+    'position',
+    'json_quote(stream_id)',
+    'revision',
+    'json_quote(type)',
+    'data',
+    ...wanted.map(([, column]) => (column === 'metadata' ? column : `json_quote(${column})`)),
+  ];
   const formats = ['%d', '%s', '%d', '%s', '%s', ...wanted.map(() => '%s')];
   return {
     element: `printf('[${formats.join(',')}]', ${values.join(', ')})`,
@@ -194,7 +232,12 @@ class ParsedLogEvent {
   }
 }
 
-function withEnvelope(event: ParsedLogEvent, row: readonly unknown[], parts: EnvelopeFlags, metadataIsText: boolean): ParsedLogEvent {
+function withEnvelope(
+  event: ParsedLogEvent,
+  row: readonly unknown[],
+  parts: EnvelopeFlags,
+  metadataIsText: boolean,
+): ParsedLogEvent {
   let column = 5;
   if (parts.id) event.id = row[column++] as string;
   if (parts.metadata) {

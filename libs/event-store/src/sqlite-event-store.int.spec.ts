@@ -4,7 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import Database from 'better-sqlite3';
-import { StreamDeletedError, WrongExpectedRevisionError, type EventToAppend, type RecordedEvent } from './event-store.port.js';
+import {
+  StreamDeletedError,
+  WrongExpectedRevisionError,
+  type EventToAppend,
+  type RecordedEvent,
+} from './event-store.port.js';
 import { openEventStore } from './open-event-store.js';
 import { SqliteEventStore } from './sqlite-event-store.js';
 import { COMMITS_AT_ONCE_BETWEEN_TURNS, LONELY_TURNS_BEFORE_COMMITTING_AT_ONCE } from './sqlite-group-commit.js';
@@ -20,14 +25,22 @@ describeEventStoreContract('The SQLite event store', async () => {
     // What an operator does, from another connection: the store has one kind of deletion.
     deleteStream: async (streamId) => {
       const db = new Database(join(dataDir, 'events.sqlite'));
-      db.prepare('INSERT INTO deleted_streams (stream_id, deleted_at) VALUES (?, ?)').run(streamId, new Date().toISOString());
+      db.prepare('INSERT INTO deleted_streams (stream_id, deleted_at) VALUES (?, ?)').run(
+        streamId,
+        new Date().toISOString(),
+      );
       db.close();
     },
   };
 });
 
 function anEvent(type = 'SomethingHappened'): EventToAppend {
-  return { id: randomUUID(), type, data: { value: 1 }, metadata: { actor: 'user:test', correlationId: 'c', causationId: 'c' } };
+  return {
+    id: randomUUID(),
+    type,
+    data: { value: 1 },
+    metadata: { actor: 'user:test', correlationId: 'c', causationId: 'c' },
+  };
 }
 
 describe('The SQLite event store', () => {
@@ -38,7 +51,10 @@ describe('The SQLite event store', () => {
     directories.push(directory);
     return directory;
   };
-  const openStore = (file: string, options: { now?: () => Date; pollIntervalMs?: number; traceStatements?: (sql: string) => void } = {}) => {
+  const openStore = (
+    file: string,
+    options: { now?: () => Date; pollIntervalMs?: number; traceStatements?: (sql: string) => void } = {},
+  ) => {
     const store = SqliteEventStore.open({ file, ...options });
     stores.push(store);
     return store;
@@ -73,7 +89,9 @@ describe('The SQLite event store', () => {
       { version: 1, name: 'events' },
       { version: 2, name: 'store identity, deleted streams, append-only events' },
     ]);
-    db.prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (3, 'from the future', '2030-01-01T00:00:00.000Z')").run();
+    db.prepare(
+      "INSERT INTO schema_migrations (version, name, applied_at) VALUES (3, 'from the future', '2030-01-01T00:00:00.000Z')",
+    ).run();
     db.close();
 
     expect(() => SqliteEventStore.open({ file })).toThrow(/schema version 3 is newer/);
@@ -90,7 +108,10 @@ describe('The SQLite event store', () => {
   it('gives a file written before identities existed one when it is upgraded, keeping its events', async () => {
     const file = join(newDataDir(), 'events.sqlite');
     const v1 = new Database(file);
-    migrateEventStoreSchema(v1, EVENT_STORE_MIGRATIONS.filter((migration) => migration.version === 1));
+    migrateEventStoreSchema(
+      v1,
+      EVENT_STORE_MIGRATIONS.filter((migration) => migration.version === 1),
+    );
     v1.prepare(
       "INSERT INTO events (stream_id, revision, event_id, type, data, metadata, recorded_at) VALUES ('org-1', 0, ?, 'OrganizationCreated', '{}', '{}', '2024-01-01T00:00:00.000Z')",
     ).run(randomUUID());
@@ -107,8 +128,12 @@ describe('The SQLite event store', () => {
     await openStore(file).append('org-1', [anEvent()], 'no_stream');
     const operator = new Database(file);
 
-    expect(() => operator.prepare("DELETE FROM events WHERE stream_id = 'org-1'").run()).toThrow(/append-only: to delete a stream, insert it into deleted_streams/);
-    expect(() => operator.prepare("UPDATE events SET data = '{}' WHERE stream_id = 'org-1'").run()).toThrow(/append-only/);
+    expect(() => operator.prepare("DELETE FROM events WHERE stream_id = 'org-1'").run()).toThrow(
+      /append-only: to delete a stream, insert it into deleted_streams/,
+    );
+    expect(() => operator.prepare("UPDATE events SET data = '{}' WHERE stream_id = 'org-1'").run()).toThrow(
+      /append-only/,
+    );
     expect(operator.prepare('SELECT count(*) FROM events').pluck().get()).toBe(1);
     operator.close();
   });
@@ -119,13 +144,32 @@ describe('The SQLite event store', () => {
 
     const read = await store.readStream('org-1');
 
-    expect(read.found && read.events.map((event) => event.recordedAt)).toEqual(['2024-02-29T12:34:56.789Z', '2024-02-29T12:34:56.789Z']);
+    expect(read.found && read.events.map((event) => event.recordedAt)).toEqual([
+      '2024-02-29T12:34:56.789Z',
+      '2024-02-29T12:34:56.789Z',
+    ]);
   });
 
   it('stamps recordedAt with the system clock by default, to the millisecond of each append', async () => {
     const store = openStore(join(newDataDir(), 'events.sqlite'));
-    const instants = ['2024-02-29T12:34:56.789Z', '2024-02-29T12:34:56.789Z', '2024-02-29T12:34:56.790Z', '2024-02-29T12:34:56.789Z'];
-    jest.useFakeTimers({ doNotFake: ['setImmediate', 'clearImmediate', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'nextTick', 'queueMicrotask'] });
+    const instants = [
+      '2024-02-29T12:34:56.789Z',
+      '2024-02-29T12:34:56.789Z',
+      '2024-02-29T12:34:56.790Z',
+      '2024-02-29T12:34:56.789Z',
+    ];
+    jest.useFakeTimers({
+      doNotFake: [
+        'setImmediate',
+        'clearImmediate',
+        'setTimeout',
+        'clearTimeout',
+        'setInterval',
+        'clearInterval',
+        'nextTick',
+        'queueMicrotask',
+      ],
+    });
     try {
       for (const [revision, instant] of instants.entries()) {
         jest.setSystemTime(new Date(instant));
@@ -150,12 +194,24 @@ describe('The SQLite event store', () => {
 
   it('reads data and metadata that are parsed when first used, yet spread, clone, serialize and compare as ordinary properties', async () => {
     const store = openStore(join(newDataDir(), 'events.sqlite'));
-    const appended = { ...anEvent(), metadata: { actor: 'user:test', correlationId: 'c-1', causationId: 'c-0', sourceIp: '127.0.0.1' } };
+    const appended = {
+      ...anEvent(),
+      metadata: { actor: 'user:test', correlationId: 'c-1', causationId: 'c-0', sourceIp: '127.0.0.1' },
+    };
     await store.append('org-1', [appended], 'no_stream');
     const [event] = await store.readAll();
     if (event === undefined) throw new Error('the event was appended');
 
-    expect(Object.keys(event)).toEqual(['id', 'streamId', 'type', 'data', 'metadata', 'recordedAt', 'revision', 'position']);
+    expect(Object.keys(event)).toEqual([
+      'id',
+      'streamId',
+      'type',
+      'data',
+      'metadata',
+      'recordedAt',
+      'revision',
+      'position',
+    ]);
     expect({ ...event }.metadata).toEqual(appended.metadata);
     expect(structuredClone(event).metadata).toEqual(appended.metadata);
     expect(JSON.parse(JSON.stringify({ ...event, revision: 0, position: 1 })).metadata).toEqual(appended.metadata);
@@ -197,12 +253,20 @@ describe('The SQLite event store', () => {
 
   it('reads as many events as maxCount asks, whatever number of distinct maxCounts it is given', async () => {
     const store = openStore(join(newDataDir(), 'events.sqlite'));
-    await store.append('org-1', Array.from({ length: 40 }, () => anEvent()), 'no_stream');
+    await store.append(
+      'org-1',
+      Array.from({ length: 40 }, () => anEvent()),
+      'no_stream',
+    );
     for (let maxCount = 1; maxCount <= 40; maxCount += 1) {
       const forwards = await store.readStream('org-1', { maxCount });
       const backwards = await store.readStream('org-1', { direction: 'backwards', maxCount });
       const all = await store.readAll({ maxCount });
-      expect([forwards.found && forwards.events.length, backwards.found && backwards.events.length, all.length]).toEqual([maxCount, maxCount, maxCount]);
+      expect([
+        forwards.found && forwards.events.length,
+        backwards.found && backwards.events.length,
+        all.length,
+      ]).toEqual([maxCount, maxCount, maxCount]);
     }
   });
 
@@ -211,7 +275,10 @@ describe('The SQLite event store', () => {
     const store = openStore(file);
     await store.append('org-1', [anEvent(), anEvent()], 'no_stream');
     const db = new Database(file);
-    db.prepare('INSERT INTO deleted_streams (stream_id, deleted_at) VALUES (?, ?)').run('org-1', new Date().toISOString());
+    db.prepare('INSERT INTO deleted_streams (stream_id, deleted_at) VALUES (?, ?)').run(
+      'org-1',
+      new Date().toISOString(),
+    );
     db.close();
 
     expect(await store.readStream('org-1')).toEqual({ found: false });
@@ -221,14 +288,30 @@ describe('The SQLite event store', () => {
 
   it('readLog reads only the envelope parts asked for, and parses data and metadata when first read', async () => {
     const store = openStore(join(newDataDir(), 'events.sqlite'));
-    await store.append('org-1', [{ ...anEvent(), data: { value: 1 } }, { ...anEvent(), data: { value: 2 } }], 'no_stream');
+    await store.append(
+      'org-1',
+      [
+        { ...anEvent(), data: { value: 1 } },
+        { ...anEvent(), data: { value: 2 } },
+      ],
+      'no_stream',
+    );
     const parse = jest.spyOn(JSON, 'parse');
     try {
       const [bare, other] = await store.readLog({ parts: [] });
       const [full] = await store.readLog({ parts: ['metadata', 'recordedAt', 'id'] });
       expect(parse).not.toHaveBeenCalled();
       expect(Object.keys(bare ?? {})).toEqual(['streamId', 'type', 'data', 'revision', 'position']);
-      expect(Object.keys(full ?? {})).toEqual(['streamId', 'type', 'data', 'revision', 'position', 'id', 'metadata', 'recordedAt']);
+      expect(Object.keys(full ?? {})).toEqual([
+        'streamId',
+        'type',
+        'data',
+        'revision',
+        'position',
+        'id',
+        'metadata',
+        'recordedAt',
+      ]);
 
       expect(bare?.data).toEqual({ value: 1 });
       expect(bare?.data).toBe(bare?.data);
@@ -248,18 +331,26 @@ describe('The SQLite event store', () => {
     await store.append('contested', [anEvent()], 'no_stream');
     const before = store.groupCommitStats();
     const reader = new Database(file, { readonly: true });
-    const visibleToOthers = (id: string) => reader.prepare('SELECT count(*) FROM events WHERE event_id = ?').pluck().get(id) === 1;
+    const visibleToOthers = (id: string) =>
+      reader.prepare('SELECT count(*) FROM events WHERE event_id = ?').pluck().get(id) === 1;
 
     const independent = Array.from({ length: 64 }, (_, index) => {
       const event = anEvent();
-      return store.append(`org-${index}`, [event], 'no_stream').then((result) => ({ result, committed: visibleToOthers(event.id) }));
+      return store
+        .append(`org-${index}`, [event], 'no_stream')
+        .then((result) => ({ result, committed: visibleToOthers(event.id) }));
     });
     const contested = Array.from({ length: 3 }, () => store.append('contested', [anEvent()], 0n));
-    const [independentOutcomes, contestedOutcomes] = await Promise.all([Promise.all(independent), Promise.allSettled(contested)]);
+    const [independentOutcomes, contestedOutcomes] = await Promise.all([
+      Promise.all(independent),
+      Promise.allSettled(contested),
+    ]);
 
     expect(independentOutcomes.every((outcome) => outcome.committed)).toBe(true);
     expect(contestedOutcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'rejected']);
-    expect(contestedOutcomes[1]?.status === 'rejected' && contestedOutcomes[1].reason).toBeInstanceOf(WrongExpectedRevisionError);
+    expect(contestedOutcomes[1]?.status === 'rejected' && contestedOutcomes[1].reason).toBeInstanceOf(
+      WrongExpectedRevisionError,
+    );
     expect(store.groupCommitStats()).toMatchObject({ commits: before.commits + 1, writes: before.writes + 65 });
     reader.close();
   });
@@ -271,7 +362,8 @@ describe('The SQLite event store', () => {
     const before = store.groupCommitStats();
     let turnPassed = false;
     setImmediate(() => (turnPassed = true));
-    const appendNext = async () => (revision = (await store.append('alone', [anEvent()], revision)).nextExpectedRevision);
+    const appendNext = async () =>
+      (revision = (await store.append('alone', [anEvent()], revision)).nextExpectedRevision);
 
     for (let index = 0; index < COMMITS_AT_ONCE_BETWEEN_TURNS; index += 1) await appendNext();
     expect(turnPassed).toBe(false);
@@ -314,23 +406,40 @@ describe('The SQLite event store', () => {
 
     // Each callback is a task of its own, as each HTTP request's is.
     const appended = await Promise.all(
-      Array.from({ length: 8 }, (_, index) => new Promise((resolve) => setImmediate(() => resolve(store.append(`task-${index}`, [anEvent()], 'no_stream'))))),
+      Array.from(
+        { length: 8 },
+        (_, index) =>
+          new Promise((resolve) =>
+            setImmediate(() => resolve(store.append(`task-${index}`, [anEvent()], 'no_stream'))),
+          ),
+      ),
     );
 
     expect(appended).toHaveLength(8);
-    expect(store.groupCommitStats()).toEqual({ commits: before.commits + 1, writes: before.writes + 8, waitedForTurn: before.waitedForTurn + 1 });
+    expect(store.groupCommitStats()).toEqual({
+      commits: before.commits + 1,
+      writes: before.writes + 8,
+      waitedForTurn: before.waitedForTurn + 1,
+    });
   });
 
   it('after a turn shared by several tasks, waits for the turn even for a writer awaiting its own appends, until turns come alone again', async () => {
     const store = openStore(join(newDataDir(), 'events.sqlite'));
     await Promise.all(
-      Array.from({ length: 4 }, (_, index) => new Promise((resolve) => setImmediate(() => resolve(store.append(`task-${index}`, [anEvent()], 'no_stream'))))),
+      Array.from(
+        { length: 4 },
+        (_, index) =>
+          new Promise((resolve) =>
+            setImmediate(() => resolve(store.append(`task-${index}`, [anEvent()], 'no_stream'))),
+          ),
+      ),
     );
     const before = store.groupCommitStats();
 
     const appends = LONELY_TURNS_BEFORE_COMMITTING_AT_ONCE + COMMITS_AT_ONCE_BETWEEN_TURNS;
     let revision = (await store.append('alone', [anEvent()], 'no_stream')).nextExpectedRevision;
-    for (let index = 1; index < appends; index += 1) revision = (await store.append('alone', [anEvent()], revision)).nextExpectedRevision;
+    for (let index = 1; index < appends; index += 1)
+      revision = (await store.append('alone', [anEvent()], revision)).nextExpectedRevision;
 
     // Company was seen: the next turns are waited for, until LONELY_TURNS_BEFORE_COMMITTING_AT_ONCE of them found none.
     expect(store.groupCommitStats()).toEqual({
@@ -407,12 +516,17 @@ describe('The SQLite event store', () => {
     const other = new Database(file);
     other.exec('BEGIN IMMEDIATE');
 
-    const outcomes = await Promise.allSettled([store.append('org-1', [anEvent()], 'no_stream'), store.append('org-2', [anEvent()], 'no_stream')]);
+    const outcomes = await Promise.allSettled([
+      store.append('org-1', [anEvent()], 'no_stream'),
+      store.append('org-2', [anEvent()], 'no_stream'),
+    ]);
     other.exec('ROLLBACK');
     other.close();
 
     expect(outcomes.map((outcome) => outcome.status)).toEqual(['rejected', 'rejected']);
-    expect(outcomes.map((outcome) => outcome.status === 'rejected' && (outcome.reason as { code?: unknown }).code)).toEqual(['SQLITE_BUSY', 'SQLITE_BUSY']);
+    expect(
+      outcomes.map((outcome) => outcome.status === 'rejected' && (outcome.reason as { code?: unknown }).code),
+    ).toEqual(['SQLITE_BUSY', 'SQLITE_BUSY']);
     expect(store.groupCommitStats()).toMatchObject({ commits: 0, writes: 0 });
     await expect(store.append('org-1', [anEvent()], 'no_stream')).resolves.toMatchObject({ nextExpectedRevision: 0n });
     expect(await store.readAll()).toHaveLength(1);
@@ -428,12 +542,23 @@ describe('The SQLite event store', () => {
       return { headReads: counted('SELECT max(revision)'), versionReads: counted('PRAGMA data_version') };
     };
 
-    expect(await count(() => store.append('org-1', [anEvent()], 'no_stream'))).toEqual({ headReads: 1, versionReads: 1 });
-    expect(await count(() => store.append('org-1', [anEvent(), anEvent()], 'any'))).toEqual({ headReads: 0, versionReads: 1 });
+    expect(await count(() => store.append('org-1', [anEvent()], 'no_stream'))).toEqual({
+      headReads: 1,
+      versionReads: 1,
+    });
+    expect(await count(() => store.append('org-1', [anEvent(), anEvent()], 'any'))).toEqual({
+      headReads: 0,
+      versionReads: 1,
+    });
     expect(await count(() => store.append('org-1', [anEvent()], 2n))).toEqual({ headReads: 0, versionReads: 0 });
-    expect(await count(() => store.append('org-2', [anEvent()], 'no_stream'))).toEqual({ headReads: 1, versionReads: 0 });
+    expect(await count(() => store.append('org-2', [anEvent()], 'no_stream'))).toEqual({
+      headReads: 1,
+      versionReads: 0,
+    });
     // Appends sharing a transaction: one data_version read for all.
-    expect(await count(() => Promise.all([store.append('org-1', [anEvent()], 3n), store.append('org-2', [anEvent()], 0n)]))).toEqual({
+    expect(
+      await count(() => Promise.all([store.append('org-1', [anEvent()], 3n), store.append('org-2', [anEvent()], 0n)])),
+    ).toEqual({
       headReads: 0,
       versionReads: 1,
     });
@@ -501,7 +626,9 @@ describe('The SQLite event store', () => {
     await expect(store.append('org-1', [anEvent()], 2n)).resolves.toMatchObject({ nextExpectedRevision: 3n });
 
     const operator = new Database(file);
-    operator.prepare('INSERT INTO deleted_streams (stream_id, deleted_at) VALUES (?, ?)').run('org-1', new Date().toISOString());
+    operator
+      .prepare('INSERT INTO deleted_streams (stream_id, deleted_at) VALUES (?, ?)')
+      .run('org-1', new Date().toISOString());
     operator.close();
     await expect(store.append('org-1', [anEvent()], 3n)).rejects.toBeInstanceOf(StreamDeletedError);
     await expect(store.append('org-1', [anEvent()], 'any')).rejects.toBeInstanceOf(StreamDeletedError);
@@ -512,11 +639,16 @@ describe('The SQLite event store', () => {
     const store = openStore(file);
     // Standing in for an I/O error: SQLite abandons the whole transaction when this stream is written.
     const operator = new Database(file);
-    operator.exec(`CREATE TRIGGER abandon AFTER INSERT ON events WHEN NEW.stream_id = 'abandon' BEGIN SELECT RAISE(ROLLBACK, 'abandoned'); END`);
+    operator.exec(
+      `CREATE TRIGGER abandon AFTER INSERT ON events WHEN NEW.stream_id = 'abandon' BEGIN SELECT RAISE(ROLLBACK, 'abandoned'); END`,
+    );
     operator.close();
     await store.append('org-1', [anEvent()], 'no_stream');
 
-    const outcomes = await Promise.allSettled([store.append('org-1', [anEvent()], 0n), store.append('abandon', [anEvent()], 'no_stream')]);
+    const outcomes = await Promise.allSettled([
+      store.append('org-1', [anEvent()], 0n),
+      store.append('abandon', [anEvent()], 'no_stream'),
+    ]);
 
     expect(outcomes.map((outcome) => outcome.status)).toEqual(['rejected', 'rejected']);
     await expect(store.append('org-1', [anEvent()], 1n)).rejects.toMatchObject({ expected: 1n, actual: 0n });
@@ -617,7 +749,12 @@ describe('The SQLite event store', () => {
     while (counts() !== '5,1,5,2') await new Promise((resolve) => setImmediate(resolve));
 
     const all = [...first, ...second].map((event) => event.id);
-    expect(received.map((mine) => mine.map((event) => event.id))).toEqual([all, all.slice(0, 1), all, [all[1], all[3]]]);
+    expect(received.map((mine) => mine.map((event) => event.id))).toEqual([
+      all,
+      all.slice(0, 1),
+      all,
+      [all[1], all[3]],
+    ]);
     expect(errors).toEqual([failure]);
     // Not one object handed to several handlers: each subscription's events are its own.
     expect(received[0]?.[1]).not.toBe(received[2]?.[1]);
@@ -679,7 +816,11 @@ describe('The SQLite event store', () => {
     const store = openStore(join(newDataDir(), 'events.sqlite'));
     const backlog = SUBSCRIPTION_PAGE_SIZE * 6;
     for (let batch = 0; batch < 6; batch += 1) {
-      await store.append(`stream-${batch}`, Array.from({ length: SUBSCRIPTION_PAGE_SIZE }, () => anEvent()), 'no_stream');
+      await store.append(
+        `stream-${batch}`,
+        Array.from({ length: SUBSCRIPTION_PAGE_SIZE }, () => anEvent()),
+        'no_stream',
+      );
     }
     let delivered = 0;
     let caughtUpAt: number | undefined;
@@ -699,7 +840,11 @@ describe('The SQLite event store', () => {
       expect(caughtUpAt).toBe(backlog);
 
       // Live: a flood appended at once is delivered page by page too.
-      const flood = store.append('flood', Array.from({ length: SUBSCRIPTION_PAGE_SIZE * 3 }, () => anEvent()), 'no_stream');
+      const flood = store.append(
+        'flood',
+        Array.from({ length: SUBSCRIPTION_PAGE_SIZE * 3 }, () => anEvent()),
+        'no_stream',
+      );
       await flood;
       const midFlood = new Promise<number>((resolve) => setImmediate(() => resolve(delivered)));
       expect(await midFlood).toBeLessThan(backlog + SUBSCRIPTION_PAGE_SIZE * 3);

@@ -1,4 +1,4 @@
-/* eslint-disable max-lines -- one adapter of the EventStore port: its statements, group commit and subscriptions share one database handle. */
+// One adapter of the EventStore port: its statements, group commit and subscriptions share one database handle.
 import Database from 'better-sqlite3';
 import {
   EventStoreClosedError,
@@ -19,8 +19,22 @@ import {
   type Subscription,
 } from './event-store.port.js';
 import { replayedAppendResult, type StoredEventRef } from './idempotent-replay.js';
-import { assertAppendSize, assertValidAppend, assertValidMaxCount, serializeEvents, type SerializedEvent } from './request-validation.js';
-import { envelopeKeyOf, EVENT_ROW_COLUMNS, logReadOf, toRecordedEvent, type EventRow, type LogRead, type LogRow } from './sqlite-event-row.js';
+import {
+  assertAppendSize,
+  assertValidAppend,
+  assertValidMaxCount,
+  serializeEvents,
+  type SerializedEvent,
+} from './request-validation.js';
+import {
+  envelopeKeyOf,
+  EVENT_ROW_COLUMNS,
+  logReadOf,
+  toRecordedEvent,
+  type EventRow,
+  type LogRead,
+  type LogRow,
+} from './sqlite-event-row.js';
 import { LogByStream } from './sqlite-log-by-stream.js';
 import { GroupCommit, type GroupCommitStats } from './sqlite-group-commit.js';
 import { migrateEventStoreSchema } from './sqlite-migrations.js';
@@ -43,7 +57,10 @@ const LAST_REVISION = 9_223_372_036_854_775_807n;
 /** Distinct maxCounts given a statement of their own (the code's page sizes); others bind their LIMIT. */
 const MAX_LITERAL_LIMITS = 16;
 
-/** One SQLite file in WAL mode with synchronous=FULL, written through one connection with group commit (README.md says why). */
+/**
+ * One SQLite file in WAL mode with synchronous=FULL, written through one connection with group commit (README.md says
+ * why).
+ */
 export class SqliteEventStore implements EventStore {
   private closed = false;
   private closing: Promise<void> | undefined;
@@ -57,7 +74,9 @@ export class SqliteEventStore implements EventStore {
   private pollTimer: NodeJS.Timeout | undefined;
   private lastDataVersion: bigint | undefined;
   private readonly groupCommit: GroupCommit;
-  /** The last revisions of the streams appended to, while no other connection commits: an append's check without a read. */
+  /**
+   * The last revisions of the streams appended to, while no other connection commits: an append's check without a read.
+   */
   private readonly heads: StreamHeads;
   private readonly recordedAtNow: () => string;
   private readonly pollIntervalMs: number;
@@ -70,11 +89,14 @@ export class SqliteEventStore implements EventStore {
   static open(options: SqliteEventStoreOptions): SqliteEventStore {
     const db = new Database(options.file, {
       timeout: options.busyTimeoutMs ?? 5_000,
-      ...(options.traceStatements === undefined ? {} : { verbose: (sql: unknown) => options.traceStatements?.(String(sql)) }),
+      ...(options.traceStatements === undefined
+        ? {}
+        : { verbose: (sql: unknown) => options.traceStatements?.(String(sql)) }),
     });
     try {
       const journalMode = db.pragma('journal_mode = WAL', { simple: true });
-      if (journalMode !== 'wal') throw new Error(`${options.file}: SQLite could not use WAL mode here (got ${String(journalMode)})`);
+      if (journalMode !== 'wal')
+        throw new Error(`${options.file}: SQLite could not use WAL mode here (got ${String(journalMode)})`);
       // FULL syncs the WAL at every commit: an acknowledged append survives a process crash and a power loss.
       db.pragma('synchronous = FULL');
       migrateEventStoreSchema(db, undefined, options.now);
@@ -94,13 +116,23 @@ export class SqliteEventStore implements EventStore {
     this.recordedAtNow = now === undefined ? isoClock() : () => now().toISOString();
     this.pollIntervalMs = options.pollIntervalMs ?? 100;
     this.heads = new StreamHeads(db);
-    this.groupCommit = new GroupCommit(db, () => this.wakeSubscriptions(), () => this.heads.forget());
+    this.groupCommit = new GroupCommit(
+      db,
+      () => this.wakeSubscriptions(),
+      () => this.heads.forget(),
+    );
     this.statements = {
       streamHead: db
-        .prepare('SELECT max(revision), (SELECT 1 FROM deleted_streams WHERE stream_id = ?) FROM events WHERE stream_id = ?')
+        .prepare(
+          'SELECT max(revision), (SELECT 1 FROM deleted_streams WHERE stream_id = ?) FROM events WHERE stream_id = ?',
+        )
         .raw(true),
       revisionOfEvent: db.prepare('SELECT revision FROM events WHERE stream_id = ? AND event_id = ?').pluck(),
-      storedFrom: new LimitedStatements(db, 'SELECT event_id AS id, revision, position FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision', false),
+      storedFrom: new LimitedStatements(
+        db,
+        'SELECT event_id AS id, revision, position FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision',
+        false,
+      ),
       insert: db.prepare(
         'INSERT INTO events (stream_id, revision, event_id, type, data, metadata, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
       ),
@@ -119,11 +151,18 @@ export class SqliteEventStore implements EventStore {
         `SELECT ${EVENT_ROW_COLUMNS}, (SELECT 1 FROM deleted_streams WHERE stream_id = ?) FROM events WHERE stream_id = ? AND revision <= ? ORDER BY revision DESC`,
         true,
       ),
-      // When it finds none: whether the stream has events at all (the read began past its end), and whether it was deleted.
+      // When it finds none: whether the stream has events at all (the read began past its end), and whether it was
+      // deleted.
       streamStatus: db
-        .prepare('SELECT EXISTS (SELECT 1 FROM events WHERE stream_id = ?), EXISTS (SELECT 1 FROM deleted_streams WHERE stream_id = ?)')
+        .prepare(
+          'SELECT EXISTS (SELECT 1 FROM events WHERE stream_id = ?), EXISTS (SELECT 1 FROM deleted_streams WHERE stream_id = ?)',
+        )
         .raw(true),
-      allAfter: new LimitedStatements(db, `SELECT ${EVENT_ROW_COLUMNS} FROM events WHERE position > ? ORDER BY position`, true),
+      allAfter: new LimitedStatements(
+        db,
+        `SELECT ${EVENT_ROW_COLUMNS} FROM events WHERE position > ? ORDER BY position`,
+        true,
+      ),
       headPosition: db.prepare('SELECT max(position) FROM events').pluck(),
       // Changes whenever ANOTHER connection (another process) commits to the file.
       dataVersion: db.prepare('PRAGMA data_version').pluck(),
@@ -132,7 +171,11 @@ export class SqliteEventStore implements EventStore {
     this.identity = db.prepare('SELECT id FROM store_identity').pluck().get() as string;
   }
 
-  append(streamId: string, events: readonly EventToAppend[], expectedRevision: ExpectedRevision): Promise<AppendResult> {
+  append(
+    streamId: string,
+    events: readonly EventToAppend[],
+    expectedRevision: ExpectedRevision,
+  ): Promise<AppendResult> {
     let serialized: SerializedEvent[];
     try {
       this.assertOpen();
@@ -155,7 +198,12 @@ export class SqliteEventStore implements EventStore {
     assertValidMaxCount(options.maxCount);
     const rows = (
       options.direction === 'backwards'
-        ? this.statements.streamBackwards.all(options.maxCount, streamId, streamId, options.fromRevision ?? LAST_REVISION)
+        ? this.statements.streamBackwards.all(
+            options.maxCount,
+            streamId,
+            streamId,
+            options.fromRevision ?? LAST_REVISION,
+          )
         : this.statements.streamForwards.all(options.maxCount, streamId, streamId, options.fromRevision ?? 0n)
     ) as StreamRow[];
     const first = rows[0];
@@ -259,8 +307,15 @@ export class SqliteEventStore implements EventStore {
     for (const event of events) {
       revision += 1n;
       try {
-        position = this.statements.insert.run(streamId, revision, event.id, event.type, event.data, event.metadata, recordedAt)
-          .lastInsertRowid as bigint;
+        position = this.statements.insert.run(
+          streamId,
+          revision,
+          event.id,
+          event.type,
+          event.data,
+          event.metadata,
+          recordedAt,
+        ).lastInsertRowid as bigint;
       } catch (error) {
         // An id of this append is already stored elsewhere in the stream: not a repeat, so a conflict.
         if (isUniqueViolation(error)) throw conflict(streamId, expected, current);
@@ -278,7 +333,8 @@ export class SqliteEventStore implements EventStore {
    */
   private writeAlone(streamId: string, event: SerializedEvent, expected: ExpectedRevision): AppendResult | undefined {
     const stored = this.heads.lastStored(streamId);
-    if (stored === undefined || !(expected === stored || expected === 'any' || expected === 'stream_exists')) return undefined;
+    if (stored === undefined || !(expected === stored || expected === 'any' || expected === 'stream_exists'))
+      return undefined;
     const revision = stored + 1n;
     let inserted: Database.RunResult;
     try {
@@ -311,7 +367,11 @@ export class SqliteEventStore implements EventStore {
   }
 
   /** The original result if `ids` are exactly the stored events from `firstRevision` on. */
-  private replayFrom(streamId: string, events: readonly SerializedEvent[], firstRevision: bigint): AppendResult | undefined {
+  private replayFrom(
+    streamId: string,
+    events: readonly SerializedEvent[],
+    firstRevision: bigint,
+  ): AppendResult | undefined {
     const stored = this.statements.storedFrom.all(events.length, streamId, firstRevision) as StoredEventRef[];
     return replayedAppendResult(
       events.map((event) => event.id),
@@ -327,7 +387,13 @@ export class SqliteEventStore implements EventStore {
   /** Subscriptions only read the rows, so they may share a page. */
   private subscriptionPage(afterPosition: bigint, limit: number, madeAfter: number): readonly EventRow[] {
     const shared = this.sharedPage;
-    if (shared !== undefined && shared.read > madeAfter && shared.afterPosition === afterPosition && shared.limit === limit) return shared.rows;
+    if (
+      shared !== undefined &&
+      shared.read > madeAfter &&
+      shared.afterPosition === afterPosition &&
+      shared.limit === limit
+    )
+      return shared.rows;
     const rows = this.readPage(afterPosition, limit);
     this.pageReads += 1;
     this.sharedPage = { afterPosition, limit, rows, read: this.pageReads };
@@ -339,7 +405,11 @@ export class SqliteEventStore implements EventStore {
     let prepared = this.logReads.get(key);
     if (prepared === undefined) {
       const read = logReadOf(parts);
-      const page = new LimitedStatements(this.db, `SELECT ${read.columns} FROM events WHERE position > ? ORDER BY position`, true);
+      const page = new LimitedStatements(
+        this.db,
+        `SELECT ${read.columns} FROM events WHERE position > ? ORDER BY position`,
+        true,
+      );
       prepared = { read, page };
       this.logReads.set(key, prepared);
     }
@@ -453,8 +523,9 @@ function isoClock(): () => string {
   };
 }
 
-
 // Not instanceof: the native addon keeps the SqliteError class of the first module instance (jest loads one per file).
 function isUniqueViolation(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'SQLITE_CONSTRAINT_UNIQUE';
+  return (
+    typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'SQLITE_CONSTRAINT_UNIQUE'
+  );
 }

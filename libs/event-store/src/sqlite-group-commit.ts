@@ -20,9 +20,14 @@ export type GroupCommitStats = {
   waitedForTurn: number;
 };
 
-/** A writer awaiting append after append never leaves its task: without a turn now and then, timers and I/O would wait. */
+/**
+ * A writer awaiting append after append never leaves its task: without a turn now and then, timers and I/O would wait.
+ */
 export const COMMITS_AT_ONCE_BETWEEN_TURNS = 8;
-/** Waited turns in a row that no other task joined, after which a writer following its own commit stops waiting for the turn. */
+/**
+ * Waited turns in a row that no other task joined, after which a writer following its own commit stops waiting for the
+ * turn.
+ */
 export const LONELY_TURNS_BEFORE_COMMITTING_AT_ONCE = 4;
 
 const settled = Promise.resolve();
@@ -79,12 +84,22 @@ export class GroupCommit {
   }
 
   /**
-   * `oneStatement`: the write changes the database in one statement at most and nothing throws after it, so it needs no savepoint.
-   * `alone`: the same write in autocommit, run when no other write shares the commit; undefined means "cannot tell", run `write`.
+   * `oneStatement`: the write changes the database in one statement at most and nothing throws after it, so it needs no
+   * savepoint.
+   * `alone`: the same write in autocommit, run when no other write shares the commit; undefined means "cannot tell",
+   * run `write`.
    */
   submit<T>(write: () => T, oneStatement = false, alone?: () => T | undefined): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ write, oneStatement, alone, resolve: resolve as (value: unknown) => void, reject, outcome: undefined, failed: false });
+      this.queue.push({
+        write,
+        oneStatement,
+        alone,
+        resolve: resolve as (value: unknown) => void,
+        reject,
+        outcome: undefined,
+        failed: false,
+      });
       if (!this.scheduled) this.schedule();
     });
   }
@@ -108,7 +123,9 @@ export class GroupCommit {
   private schedule(): void {
     this.scheduled = true;
     this.atEndOfTask =
-      this.commitOfThisTask !== 0 && this.lonelyTurns >= LONELY_TURNS_BEFORE_COMMITTING_AT_ONCE && this.commitsAtOnce < COMMITS_AT_ONCE_BETWEEN_TURNS;
+      this.commitOfThisTask !== 0 &&
+      this.lonelyTurns >= LONELY_TURNS_BEFORE_COMMITTING_AT_ONCE &&
+      this.commitsAtOnce < COMMITS_AT_ONCE_BETWEEN_TURNS;
     void settled.then(this.endOfTaskNext);
   }
 
@@ -153,7 +170,8 @@ export class GroupCommit {
   private commitBatch(batch: readonly PendingWrite[]): void {
     let acknowledged: number;
     try {
-      acknowledged = (batch.length === 1 ? this.runAlone(batch[0] as PendingWrite) : undefined) ?? this.runInTransaction(batch);
+      acknowledged =
+        (batch.length === 1 ? this.runAlone(batch[0] as PendingWrite) : undefined) ?? this.runInTransaction(batch);
     } catch (error) {
       for (const pending of batch) pending.reject(error);
       return;

@@ -24,11 +24,22 @@ export class SqliteLogRewriter implements LogRewriter {
     change: (event: RecordedEvent) => Promise<EventRewrite | undefined>,
     check: (rewritten: RecordedEvent, original: RecordedEvent) => Promise<void>,
   ): Promise<LogRewriteResult> {
-    const page = this.db.prepare<[bigint, number], EventRow>(`SELECT ${EVENT_ROW_COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`).raw().safeIntegers();
-    const one = this.db.prepare<[bigint], EventRow>(`SELECT ${EVENT_ROW_COLUMNS} FROM events WHERE position = ?`).raw().safeIntegers();
+    const page = this.db
+      .prepare<[bigint, number], EventRow>(
+        `SELECT ${EVENT_ROW_COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`,
+      )
+      .raw()
+      .safeIntegers();
+    const one = this.db
+      .prepare<[bigint], EventRow>(`SELECT ${EVENT_ROW_COLUMNS} FROM events WHERE position = ?`)
+      .raw()
+      .safeIntegers();
     const update = this.db.prepare('UPDATE events SET stream_id = ?, data = ?, metadata = ? WHERE position = ?');
     const renameDeleted = this.db.prepare('UPDATE deleted_streams SET stream_id = ? WHERE stream_id = ?');
-    const trigger = this.db.prepare<[], string>("SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = 'events_are_never_changed'").pluck().get();
+    const trigger = this.db
+      .prepare<[], string>("SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = 'events_are_never_changed'")
+      .pluck()
+      .get();
     const result = { examined: 0, rewritten: 0 };
     this.db.exec('BEGIN IMMEDIATE');
     try {
@@ -41,7 +52,12 @@ export class SqliteLogRewriter implements LogRewriter {
           result.examined += 1;
           const rewrite = await change(original);
           if (rewrite === undefined) continue;
-          update.run(rewrite.streamId, JSON.stringify(rewrite.data), JSON.stringify(rewrite.metadata), original.position);
+          update.run(
+            rewrite.streamId,
+            JSON.stringify(rewrite.data),
+            JSON.stringify(rewrite.metadata),
+            original.position,
+          );
           if (rewrite.streamId !== original.streamId) renameDeleted.run(rewrite.streamId, original.streamId);
           await check(toRecordedEvent(one.get(original.position) as EventRow), original);
           result.rewritten += 1;

@@ -67,7 +67,9 @@ export function migrateEventStoreSchema(
   const apply = db.transaction(() => {
     const current = (db.prepare('SELECT max(version) FROM schema_migrations').pluck().get() as number | null) ?? 0;
     if (current > latest) {
-      throw new Error(`${db.name}: schema version ${current} is newer than this Chorus knows (${latest}); upgrade Chorus`);
+      throw new Error(
+        `${db.name}: schema version ${current} is newer than this Chorus knows (${latest}); upgrade Chorus`,
+      );
     }
     const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
     for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {

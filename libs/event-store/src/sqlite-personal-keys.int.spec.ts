@@ -10,7 +10,12 @@ describePersonalKeysContract('The SQLite event store', async () => {
   const file = join(dataDir, PERSONAL_KEYS_FILE);
   return {
     open: () => Promise.resolve(SqlitePersonalKeys.open({ file })),
-    storedBytes: () => Promise.resolve(Buffer.concat([file, `${file}-wal`, `${file}-shm`].filter((path) => existsSync(path)).map((path) => readFileSync(path)))),
+    storedBytes: () =>
+      Promise.resolve(
+        Buffer.concat(
+          [file, `${file}-wal`, `${file}-shm`].filter((path) => existsSync(path)).map((path) => readFileSync(path)),
+        ),
+      ),
     dispose: () => Promise.resolve(rmSync(dataDir, { recursive: true, force: true })),
   };
 });

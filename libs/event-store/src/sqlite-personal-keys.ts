@@ -1,6 +1,7 @@
 // The embedded store's keys: a table in a file of their own beside events.sqlite (PERSONAL_KEYS_FILE), so that making a
 // key never holds the log's write lock, with secure_delete, so an erased key's bytes are overwritten in the file, and
-// the WAL checkpointed and truncated after it, so no copy stays there. A copy of events.sqlite alone holds no one's data.
+// the WAL checkpointed and truncated after it, so no copy stays there. A copy of events.sqlite alone holds no one's
+// data.
 import { randomBytes } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { PERSONAL_KEY_BYTES, PersonalDataErasedError, type PersonalKeyStore } from './personal-keys.port.js';
@@ -12,7 +13,8 @@ type Row = { subject: string; key: Buffer | null };
 
 export class SqlitePersonalKeys implements PersonalKeyStore {
   private readonly statements;
-  private readonly waiting: { subject: string; resolve: (key: Buffer) => void; reject: (error: unknown) => void }[] = [];
+  private readonly waiting: { subject: string; resolve: (key: Buffer) => void; reject: (error: unknown) => void }[] =
+    [];
 
   static open(options: { file: string; busyTimeoutMs?: number; now?: () => Date }): SqlitePersonalKeys {
     const db = new Database(options.file, { timeout: options.busyTimeoutMs ?? 5_000 });
@@ -34,17 +36,33 @@ export class SqlitePersonalKeys implements PersonalKeyStore {
   ) {
     this.statements = {
       one: db.prepare<[string], Row>('SELECT subject, key FROM personal_keys WHERE subject = ?'),
-      many: db.prepare<[string], Row>('SELECT subject, key FROM personal_keys WHERE subject IN (SELECT value FROM json_each(?))'),
-      create: db.prepare('INSERT INTO personal_keys (subject, key, created_at) VALUES (?, ?, ?) ON CONFLICT (subject) DO NOTHING'),
-      erase: db.prepare('INSERT INTO personal_keys (subject, key, created_at, erased_at) VALUES (?, NULL, ?, ?) ON CONFLICT (subject) DO UPDATE SET key = NULL, erased_at = excluded.erased_at WHERE erased_at IS NULL'),
-      subjects: db.prepare<[string, string], string>("SELECT subject FROM personal_keys WHERE key IS NOT NULL AND subject >= ? AND subject < ? ORDER BY subject").pluck(),
+      many: db.prepare<[string], Row>(
+        'SELECT subject, key FROM personal_keys WHERE subject IN (SELECT value FROM json_each(?))',
+      ),
+      create: db.prepare(
+        'INSERT INTO personal_keys (subject, key, created_at) VALUES (?, ?, ?) ON CONFLICT (subject) DO NOTHING',
+      ),
+      erase: db.prepare(
+        'INSERT INTO personal_keys (subject, key, created_at, erased_at) VALUES (?, NULL, ?, ?) ON CONFLICT (subject) DO UPDATE SET key = NULL, erased_at = excluded.erased_at WHERE erased_at IS NULL',
+      ),
+      subjects: db
+        .prepare<[string, string], string>(
+          'SELECT subject FROM personal_keys WHERE key IS NOT NULL AND subject >= ? AND subject < ? ORDER BY subject',
+        )
+        .pluck(),
     };
   }
 
   find(subjects: readonly string[]): Promise<Map<string, Buffer>> {
     // One statement for a page's subjects: a rebuild asks for thousands of people at a time.
     const rows = this.statements.many.all(JSON.stringify([...new Set(subjects)]));
-    return Promise.resolve(new Map(rows.filter((row): row is { subject: string; key: Buffer } => row.key !== null).map((row) => [row.subject, row.key])));
+    return Promise.resolve(
+      new Map(
+        rows
+          .filter((row): row is { subject: string; key: Buffer } => row.key !== null)
+          .map((row) => [row.subject, row.key]),
+      ),
+    );
   }
 
   /**

@@ -13,7 +13,13 @@ const anEvent = (stream: string, index: number) => ({
   metadata: { actor: 'user:test', correlationId: `c-${stream}-${index}`, causationId: 'c' },
 });
 
-const unchanging = ({ streamId, type, revision, position, data }: LogEvent) => ({ streamId, type, revision, position, data });
+const unchanging = ({ streamId, type, revision, position, data }: LogEvent) => ({
+  streamId,
+  type,
+  revision,
+  position,
+  data,
+});
 
 /** The log's events of the prefix up to `toPosition`, stream by stream: what readLogByStream must answer. */
 function byStream(log: readonly RecordedEvent[], prefix: string, toPosition: bigint): RecordedEvent[] {
@@ -33,7 +39,8 @@ describe('The SQLite event store, reading the log stream by stream', () => {
     // Interleaved, with streams just outside the prefix on both sides of its range and the prefix itself as a stream.
     const streams = ['org-b', 'org-a', 'other', 'org,a', 'org-c', 'org.a', 'orga', 'org-', 'org-b-2', 'org-\u00e9'];
     for (let round = 0; round < 3; round += 1) {
-      for (const stream of streams) await store.append(stream, [anEvent(stream, round)], round === 0 ? 'no_stream' : BigInt(round - 1));
+      for (const stream of streams)
+        await store.append(stream, [anEvent(stream, round)], round === 0 ? 'no_stream' : BigInt(round - 1));
     }
     log = await store.readAll();
   });
@@ -48,7 +55,14 @@ describe('The SQLite event store, reading the log stream by stream', () => {
     const read = await store.readLogByStream({ streamPrefix: 'org-', toPosition: head, maxCount: 100, parts: [] });
 
     expect(read.map(unchanging)).toEqual(byStream(log, 'org-', head).map(unchanging));
-    expect([...new Set(read.map((event) => event.streamId))]).toEqual(['org-', 'org-a', 'org-b', 'org-b-2', 'org-c', 'org-\u00e9']);
+    expect([...new Set(read.map((event) => event.streamId))]).toEqual([
+      'org-',
+      'org-a',
+      'org-b',
+      'org-b-2',
+      'org-c',
+      'org-\u00e9',
+    ]);
   });
 
   it('pages after the last event read, within a stream and across streams, whatever the page size', async () => {
@@ -57,7 +71,13 @@ describe('The SQLite event store, reading the log stream by stream', () => {
       const pages: LogEvent[] = [];
       let after: { streamId: string; revision: bigint } | undefined;
       for (;;) {
-        const page = await store.readLogByStream({ streamPrefix: 'org-', toPosition: head, maxCount, parts: [], ...(after === undefined ? {} : { after }) });
+        const page = await store.readLogByStream({
+          streamPrefix: 'org-',
+          toPosition: head,
+          maxCount,
+          parts: [],
+          ...(after === undefined ? {} : { after }),
+        });
         expect(page.length).toBeLessThanOrEqual(maxCount);
         pages.push(...page);
         const last = page.at(-1);
@@ -83,11 +103,21 @@ describe('The SQLite event store, reading the log stream by stream', () => {
   it('gives events of own values, their data (and metadata) parsed as read: its reader folds every event it asks for', async () => {
     const head = log.at(-1)?.position ?? 0n;
     const [bare] = await store.readLogByStream({ streamPrefix: 'org-', toPosition: head, maxCount: 1, parts: [] });
-    const [full] = await store.readLogByStream({ streamPrefix: 'org-', toPosition: head, maxCount: 1, parts: ['metadata'] });
+    const [full] = await store.readLogByStream({
+      streamPrefix: 'org-',
+      toPosition: head,
+      maxCount: 1,
+      parts: ['metadata'],
+    });
 
     // A value, not a getter parsing on first read (the lazy events of readLog cost the rebuild more).
-    expect(Object.getOwnPropertyDescriptor(bare, 'data')).toMatchObject({ value: { stream: 'org-', index: 0 }, enumerable: true });
-    expect(Object.getOwnPropertyDescriptor(full, 'metadata')).toMatchObject({ value: expect.objectContaining({ correlationId: 'c-org--0' }) });
+    expect(Object.getOwnPropertyDescriptor(bare, 'data')).toMatchObject({
+      value: { stream: 'org-', index: 0 },
+      enumerable: true,
+    });
+    expect(Object.getOwnPropertyDescriptor(full, 'metadata')).toMatchObject({
+      value: expect.objectContaining({ correlationId: 'c-org--0' }),
+    });
     // Built by a constructor, not an object literal, which V8 may allocate in the old generation (sqlite-event-row.ts).
     expect(Object.getPrototypeOf(bare)).not.toBe(Object.prototype);
     expect({ ...full }).toEqual({ ...bare, metadata: expect.objectContaining({ correlationId: 'c-org--0' }) });
@@ -98,18 +128,27 @@ describe('The SQLite event store, reading the log stream by stream', () => {
     // 17 events of 1,000,000 bytes each: past PAGE_TEXT_LIMIT (16 MiB) as one text.
     const big = 'x'.repeat(1_000_000);
     for (let index = 0; index < 17; index += 1) {
-      await store.append('org-big', [{ ...anEvent('org-big', index), data: { big, index } }], index === 0 ? 'no_stream' : BigInt(index - 1));
+      await store.append(
+        'org-big',
+        [{ ...anEvent('org-big', index), data: { big, index } }],
+        index === 0 ? 'no_stream' : BigInt(index - 1),
+      );
     }
     const all = await store.readAll();
     const head = all.at(-1)?.position ?? 0n;
     // Which reads run: the page as text (`SELECT CASE ...`, NULL past the limit), or the rows (`SELECT position, ...`).
     const reads: string[] = [];
-    const traced = SqliteEventStore.open({ file: join(dataDir, 'events.sqlite'), traceStatements: (sql) => reads.push(sql.trim().split(/\s+/).slice(0, 2).join(' ')) });
+    const traced = SqliteEventStore.open({
+      file: join(dataDir, 'events.sqlite'),
+      traceStatements: (sql) => reads.push(sql.trim().split(/\s+/).slice(0, 2).join(' ')),
+    });
     const readPrefix = async (streamPrefix: string) => {
       reads.length = 0;
       const read = await traced.readLogByStream({ streamPrefix, toPosition: head, maxCount: 100, parts: ['metadata'] });
       expect(read.map(unchanging)).toEqual(byStream(all, streamPrefix, head).map(unchanging));
-      expect(read.map(({ metadata }) => metadata)).toEqual(byStream(all, streamPrefix, head).map(({ metadata }) => metadata));
+      expect(read.map(({ metadata }) => metadata)).toEqual(
+        byStream(all, streamPrefix, head).map(({ metadata }) => metadata),
+      );
       return read;
     };
 
@@ -124,8 +163,14 @@ describe('The SQLite event store, reading the log stream by stream', () => {
   });
 
   it('refuses to page after a stream outside the prefix', async () => {
-    await expect(store.readLogByStream({ streamPrefix: 'org-', toPosition: 100n, maxCount: 10, parts: [], after: { streamId: 'orga', revision: 0n } })).rejects.toThrow(
-      RangeError,
-    );
+    await expect(
+      store.readLogByStream({
+        streamPrefix: 'org-',
+        toPosition: 100n,
+        maxCount: 10,
+        parts: [],
+        after: { streamId: 'orga', revision: 0n },
+      }),
+    ).rejects.toThrow(RangeError);
   });
 });

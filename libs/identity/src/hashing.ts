@@ -6,7 +6,8 @@ export const sha256Hex = (value: string): string => createHash('sha256').update(
 export const hmacBase64Url = (key: Buffer, value: string): string =>
   createHmac('sha256', key).update(value, 'utf8').digest('base64url');
 
-export const hmacHex = (key: Buffer, value: string): string => createHmac('sha256', key).update(value, 'utf8').digest('hex');
+export const hmacHex = (key: Buffer, value: string): string =>
+  createHmac('sha256', key).update(value, 'utf8').digest('hex');
 
 /** Constant-time string comparison (different lengths are simply unequal). */
 export function safeEqual(first: string, second: string): boolean {
@@ -16,5 +17,16 @@ export function safeEqual(first: string, second: string): boolean {
 }
 
 /** One independent key per purpose, so a value signed for one use is worthless in another. */
-export const deriveKey = (secret: string, purpose: 'session-cookie' | 'xsrf' | 'oauth-state' | 'sso-state' | 'sso-client-secret' | 'sign-in-attempts' | 'invitation-links' | 'two-step' | 'authenticator-app'): Buffer =>
-  Buffer.from(hkdfSync('sha256', Buffer.from(secret, 'utf8'), Buffer.alloc(0), `chorus ${purpose}`, 32));
+export const deriveKey = (
+  secret: string,
+  purpose:
+    | 'session-cookie'
+    | 'xsrf'
+    | 'oauth-state'
+    | 'sso-state'
+    | 'sso-client-secret'
+    | 'sign-in-attempts'
+    | 'invitation-links'
+    | 'two-step'
+    | 'authenticator-app',
+): Buffer => Buffer.from(hkdfSync('sha256', Buffer.from(secret, 'utf8'), Buffer.alloc(0), `chorus ${purpose}`, 32));

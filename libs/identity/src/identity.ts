@@ -84,7 +84,9 @@ export function createIdentity(options: IdentityOptions): Identity {
   const sessionPolicy = options.sessionPolicy ?? defaultSessionPolicy;
   const users = new Users(store, clock, sessionPolicy.absoluteTimeoutMs);
   const claims = new UserClaims(store, users, options.identifierNames);
-  const hasher = new PasswordHasher(options.passwordHashesAtOnce === undefined ? {} : { hashesAtOnce: options.passwordHashesAtOnce });
+  const hasher = new PasswordHasher(
+    options.passwordHashesAtOnce === undefined ? {} : { hashesAtOnce: options.passwordHashesAtOnce },
+  );
   const registration = new UserRegistration(users, claims, hasher);
   const sessionCookies = new SessionCookies(deriveKey(options.sessionSecret, 'session-cookie'));
   const sessions = new Sessions(store, users, sessionCookies, clock, sessionPolicy);
@@ -100,8 +102,14 @@ export function createIdentity(options: IdentityOptions): Identity {
     logger: options.logger,
     links,
     // The keys that seal SSO client secrets seal authenticator secrets too: one set of keys at rest to rotate.
-    secretsAtRest: new SecretBox(options.ssoSecretKeys ?? [{ id: 'derived', key: deriveKey(options.sessionSecret, 'authenticator-app') }], 'authenticator-app'),
-    seal: new TwoStepSeal(new SecretBox([{ id: 'step', key: deriveKey(options.sessionSecret, 'two-step') }], 'two-step'), clock),
+    secretsAtRest: new SecretBox(
+      options.ssoSecretKeys ?? [{ id: 'derived', key: deriveKey(options.sessionSecret, 'authenticator-app') }],
+      'authenticator-app',
+    ),
+    seal: new TwoStepSeal(
+      new SecretBox([{ id: 'step', key: deriveKey(options.sessionSecret, 'two-step') }], 'two-step'),
+      clock,
+    ),
     passkeys: new PasskeyCeremonies(relyingPartyOf(options.publicUrl, options.productName)),
   });
   return {
@@ -147,15 +155,29 @@ export function createIdentity(options: IdentityOptions): Identity {
       options.ssoSecretKeys ?? [{ id: 'derived', key: deriveKey(options.sessionSecret, 'sso-client-secret') }],
       'sso-client-secret',
     ),
-    ssoState: new SsoStateSeal(new SecretBox([{ id: 'state', key: deriveKey(options.sessionSecret, 'sso-state') }], 'sso-state'), clock),
+    ssoState: new SsoStateSeal(
+      new SecretBox([{ id: 'state', key: deriveKey(options.sessionSecret, 'sso-state') }], 'sso-state'),
+      clock,
+    ),
     oidcProviders: new OidcProviders({
       allowHttpIssuers: options.allowHttpSsoIssuers ?? false,
       publicAddressesOnly: options.publicSsoProvidersOnly ?? true,
       clock,
     }),
-    samlProviders: new SamlProviders({ allowHttpMetadata: options.allowHttpSsoIssuers ?? false, publicAddressesOnly: options.publicSsoProvidersOnly ?? true }),
+    samlProviders: new SamlProviders({
+      allowHttpMetadata: options.allowHttpSsoIssuers ?? false,
+      publicAddressesOnly: options.publicSsoProvidersOnly ?? true,
+    }),
     twoStep,
-    ownerResets: new OwnerResets({ users, attempts, hasher, clock, mailer: options.mailer, logger: options.logger, links }),
+    ownerResets: new OwnerResets({
+      users,
+      attempts,
+      hasher,
+      clock,
+      mailer: options.mailer,
+      logger: options.logger,
+      links,
+    }),
     erasure: new PersonErasure(users, claims, sessions),
   };
 }

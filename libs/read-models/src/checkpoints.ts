@@ -67,7 +67,9 @@ export class Checkpoints {
     db.exec(checkpointsTable);
     db.exec(sourceTable);
     db.exec(versionsTable);
-    this.selectVersion = db.prepare<[string], number>('SELECT version FROM read_model_versions WHERE projection = ?').pluck();
+    this.selectVersion = db
+      .prepare<[string], number>('SELECT version FROM read_model_versions WHERE projection = ?')
+      .pluck();
     this.upsertVersion = db.prepare(
       'INSERT INTO read_model_versions (projection, version) VALUES (?, ?) ON CONFLICT (projection) DO UPDATE SET version = excluded.version',
     );
@@ -75,8 +77,12 @@ export class Checkpoints {
     this.upsertSource = db.prepare(
       'INSERT INTO read_model_source (id, store_id, recorded_at) VALUES (1, ?, ?) ON CONFLICT (id) DO UPDATE SET store_id = excluded.store_id, recorded_at = excluded.recorded_at',
     );
-    this.selectOne = db.prepare<[string], CheckpointRow>('SELECT * FROM projection_checkpoints WHERE projection = ?').safeIntegers(true);
-    this.selectAll = db.prepare<[], CheckpointRow>('SELECT * FROM projection_checkpoints ORDER BY projection').safeIntegers(true);
+    this.selectOne = db
+      .prepare<[string], CheckpointRow>('SELECT * FROM projection_checkpoints WHERE projection = ?')
+      .safeIntegers(true);
+    this.selectAll = db
+      .prepare<[], CheckpointRow>('SELECT * FROM projection_checkpoints ORDER BY projection')
+      .safeIntegers(true);
     this.insert = db.prepare(
       `INSERT INTO projection_checkpoints (projection, position, generation, state, failure, updated_at)
        VALUES (?, NULL, 1, 'stopped', NULL, ?) ON CONFLICT (projection) DO NOTHING`,
@@ -85,7 +91,9 @@ export class Checkpoints {
     this.updatePosition = db.prepare(
       'UPDATE projection_checkpoints SET position = max(coalesce(position, -1), ?), updated_at = ? WHERE projection = ?',
     );
-    this.updateState = db.prepare('UPDATE projection_checkpoints SET state = ?, failure = ?, updated_at = ? WHERE projection = ?');
+    this.updateState = db.prepare(
+      'UPDATE projection_checkpoints SET state = ?, failure = ?, updated_at = ? WHERE projection = ?',
+    );
     this.replace = db.prepare(
       `UPDATE projection_checkpoints SET position = ?, generation = generation + 1, failure = NULL,
          state = CASE state WHEN 'failed' THEN 'stopped' ELSE state END, updated_at = ? WHERE projection = ?`,
@@ -118,7 +126,12 @@ export class Checkpoints {
   }
 
   record(projection: string, state: ProjectionState, failure?: ProjectionFailure): void {
-    this.updateState.run(state, failure === undefined ? null : JSON.stringify(failure, bigintAsString), now(), projection);
+    this.updateState.run(
+      state,
+      failure === undefined ? null : JSON.stringify(failure, bigintAsString),
+      now(),
+      projection,
+    );
   }
 
   storeId(): string | undefined {

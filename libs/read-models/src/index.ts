@@ -1,4 +1,11 @@
-export { ReadModels, READ_MODELS, type ProjectorMode, type ReadModelsOptions, type RebuildRequest, type StartOptions } from './read-models.js';
+export {
+  ReadModels,
+  READ_MODELS,
+  type ProjectorMode,
+  type ReadModelsOptions,
+  type RebuildRequest,
+  type StartOptions,
+} from './read-models.js';
 export type { ReadModelsLogger } from './read-models-logger.js';
 export type { ProjectionHealth, ReadModelsHealth } from './health/read-models-health.js';
 export type { ProjectionFailure, ProjectionState } from './checkpoints.js';
@@ -21,7 +28,10 @@ export { correlationProjection, correlationProjectionName } from './correlation/
 export { CorrelationQueries, type CorrelatedEventLocation } from './correlation/correlation.queries.js';
 export { signInsProjection, signInsProjectionName } from './sign-ins/sign-ins.projection.js';
 export { SignInQueries } from './sign-ins/sign-ins.queries.js';
-export { organizationHistoryProjection, organizationHistoryProjectionName } from './organization-history/organization-history.projection.js';
+export {
+  organizationHistoryProjection,
+  organizationHistoryProjectionName,
+} from './organization-history/organization-history.projection.js';
 export {
   MAX_LISTED_ACTORS,
   OrganizationHistoryQueries,
@@ -32,5 +42,8 @@ export {
   type IndexedOrganizationEvent,
   type RecordName,
 } from './organization-history/organization-history.queries.js';
-export { memberSecurityProjection, memberSecurityProjectionName } from './member-security/member-security.projection.js';
+export {
+  memberSecurityProjection,
+  memberSecurityProjectionName,
+} from './member-security/member-security.projection.js';
 export { MemberSecurityQueries, type MemberSecurityEventLocation } from './member-security/member-security.queries.js';

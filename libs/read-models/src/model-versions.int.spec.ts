@@ -46,7 +46,9 @@ describe('read-model versions', () => {
     const projector = fixture.readModels('inline');
     expect(await projector.waitForPosition(await fixture.head(), 10_000)).toBe(true);
     const read = await fixture.store.readStream(organizationStream('acme'));
-    const state = foldOrganization(read.found ? read.events.map((event) => ({ type: event.type, data: event.data }) as OrganizationEvent) : []);
+    const state = foldOrganization(
+      read.found ? read.events.map((event) => ({ type: event.type, data: event.data }) as OrganizationEvent) : [],
+    );
     if (!state.exists) throw new Error('acme was created');
     expect(readModels.organizations.getOrganization('acme')?.view).toEqual(organizationView(state, catalogue));
     // (The correlation rows are this test's invention, kept as they were: only the organization model is compared.)
@@ -67,6 +69,8 @@ describe('read-model versions', () => {
     const db = openReadModelDatabase(fixture.dataDir);
     db.exec("UPDATE read_model_versions SET version = version + 1 WHERE projection = 'organizations'");
     db.close();
-    expect(() => fixture.readModels('off')).toThrow(/organizations read model has layout \d+, written by a newer Chorus/);
+    expect(() => fixture.readModels('off')).toThrow(
+      /organizations read model has layout \d+, written by a newer Chorus/,
+    );
   });
 });

@@ -9,9 +9,15 @@ const unrecordedVersion = 1;
 export type ModelUpgrade = { projection: string; from: number; to: number };
 
 /** A newer layout is refused rather than rebuilt, so that two versions sharing a file do not rebuild it in turn. */
-export function upgradeModels(db: ReadModelDatabase, projections: readonly Projection[], checkpoints: Checkpoints, file: string): ModelUpgrade[] {
+export function upgradeModels(
+  db: ReadModelDatabase,
+  projections: readonly Projection[],
+  checkpoints: Checkpoints,
+  file: string,
+): ModelUpgrade[] {
   const current = (projection: Projection): number | undefined =>
-    checkpoints.modelVersion(projection.name) ?? (projection.tables.some((table) => tableExists(db, table.name)) ? unrecordedVersion : undefined);
+    checkpoints.modelVersion(projection.name) ??
+    (projection.tables.some((table) => tableExists(db, table.name)) ? unrecordedVersion : undefined);
   if (projections.every((projection) => checkpoints.modelVersion(projection.name) === projection.version)) return [];
   return db
     .transaction((): ModelUpgrade[] => {

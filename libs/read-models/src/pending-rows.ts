@@ -1,4 +1,5 @@
-// Written in key order, a rebuild's rows fill the tables' pages one after another instead of at random (bench/projections).
+// Written in key order, a rebuild's rows fill the tables' pages one after another instead of at random
+// (bench/projections).
 
 export class PendingRows<Row> {
   private rows: Row[] = [];

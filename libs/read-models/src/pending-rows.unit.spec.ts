@@ -4,7 +4,10 @@ import { PendingRows } from './pending-rows.js';
 describe('PendingRows', () => {
   it('writes in chunks, in key order, each row once', () => {
     const written: number[] = [];
-    const pending = new PendingRows<number>((row) => written.push(row), (a, b) => a - b);
+    const pending = new PendingRows<number>(
+      (row) => written.push(row),
+      (a, b) => a - b,
+    );
     for (const row of [5, 3, 9, 1, 7]) pending.push(row);
 
     expect(pending.flush(2)).toBe(false);

@@ -40,7 +40,8 @@ export interface Projection<P extends EnvelopePart = EnvelopePart> {
   readonly version: number;
   /**
    * Only for a model that folds a state per stream from that stream's events alone: a rebuild then reads
-   * stream by stream and its states die young. A model of one row per event gains nothing, and costs a second read of the log.
+   * stream by stream and its states die young. A model of one row per event gains nothing, and costs a second read of
+   * the log.
    */
   readonly streamPrefix?: string;
   /** Other events only move the checkpoint. */
@@ -52,7 +53,11 @@ export function liveTableNames(projection: Projection): TableNames {
   return new Map(projection.tables.map((table) => [table.name, table.name]));
 }
 
-export function createTables(db: ReadModelDatabase, projection: Projection, tables: TableNames = liveTableNames(projection)): void {
+export function createTables(
+  db: ReadModelDatabase,
+  projection: Projection,
+  tables: TableNames = liveTableNames(projection),
+): void {
   for (const table of projection.tables) {
     db.exec(table.create(physicalName(tables, table.name)));
   }

@@ -20,7 +20,11 @@ async function caughtUp(projector: ReadModels): Promise<void> {
   expect(await projector.waitForPosition(await fixture.head(), 10_000)).toBe(true);
 }
 
-const addMember = (index: number) => fixture.execute('acme', { type: 'AddMember', data: { userId: `user-${index}`, email: `user${index}@example.test`, role: 'member' } });
+const addMember = (index: number) =>
+  fixture.execute('acme', {
+    type: 'AddMember',
+    data: { userId: `user-${index}`, email: `user${index}@example.test`, role: 'member' },
+  });
 
 describe('the read-model query cache', () => {
   it('serves the same frozen answer until a commit, then reads again: this process projecting', async () => {
@@ -51,10 +55,18 @@ describe('the read-model query cache', () => {
 
     await addMember(1);
     await caughtUp(projector);
-    expect(reader.organizations.getOrganization('acme')?.view.members.map((member) => member.userId)).toEqual(['owner-1', 'user-1']);
+    expect(reader.organizations.getOrganization('acme')?.view.members.map((member) => member.userId)).toEqual([
+      'owner-1',
+      'user-1',
+    ]);
     expect(reader.organizations.getNotificationRecipients('acme')?.position).toBe(await fixture.head());
 
-    const signedIn = { id: randomUUID(), type: 'SignedIn', data: { userId: 'user-1' }, metadata: { actor: 'user:user-1', correlationId: 'c', causationId: 'c' } };
+    const signedIn = {
+      id: randomUUID(),
+      type: 'SignedIn',
+      data: { userId: 'user-1' },
+      metadata: { actor: 'user:user-1', correlationId: 'c', causationId: 'c' },
+    };
     await fixture.store.append('user-user-1', [signedIn], 'any');
     await caughtUp(projector);
     expect([...reader.signIns.signedInOnce(['owner-1', 'user-1'])]).toEqual(['user-1']);

@@ -69,7 +69,9 @@ describe('reaction checkpoints', () => {
       expect(checkpoints.read('member-invitations')).toEqual({ storeId: 'store-a', position: 5n });
       expect(checkpoints.read('owner-mails')).toBeUndefined();
       const startedAt = Date.now();
-      expect(() => checkpoints.save('member-invitations', { storeId: 'store-a', position: 6n }, false)).toThrow('database is locked');
+      expect(() => checkpoints.save('member-invitations', { storeId: 'store-a', position: 6n }, false)).toThrow(
+        'database is locked',
+      );
       expect(Date.now() - startedAt).toBeLessThan(5_000);
     } finally {
       rebuild.exec('ROLLBACK');
@@ -111,7 +113,9 @@ describe('reaction checkpoints', () => {
     mkdirSync(path.join(dataDir, 'reactions'));
     writeFileSync(legacyFile('member-invitations'), JSON.stringify({ position: 3 }));
     const checkpoints = open();
-    expect(() => checkpoints.read('member-invitations')).toThrow(`${legacyFile('member-invitations')} is not a reaction checkpoint`);
+    expect(() => checkpoints.read('member-invitations')).toThrow(
+      `${legacyFile('member-invitations')} is not a reaction checkpoint`,
+    );
     expect(existsSync(legacyFile('member-invitations'))).toBe(true);
   });
 });

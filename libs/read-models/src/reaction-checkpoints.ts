@@ -18,7 +18,9 @@ const reactionsTable = `CREATE TABLE IF NOT EXISTS reaction_checkpoints (
   updated_at TEXT NOT NULL
 )`;
 
-/** A rebuild may hold the write lock for long: a save fails at once and is retried later, not stalling the event loop. */
+/**
+ * A rebuild may hold the write lock for long: a save fails at once and is retried later, not stalling the event loop.
+ */
 const busyTimeoutMs = 100;
 
 const prepareUpsert = (db: ReadModelDatabase) =>
@@ -32,7 +34,10 @@ export class ReactionCheckpoints {
   private upsert: ReturnType<typeof prepareUpsert> | undefined;
   private readonly adoptedFiles = new Map<string, string>();
 
-  private constructor(private readonly db: ReadModelDatabase, private readonly dataDir: string) {}
+  private constructor(
+    private readonly db: ReadModelDatabase,
+    private readonly dataDir: string,
+  ) {}
 
   static open(dataDir: string): ReactionCheckpoints {
     return new ReactionCheckpoints(openReadModelDatabase(dataDir, { busyTimeoutMs }), dataDir);
@@ -41,7 +46,10 @@ export class ReactionCheckpoints {
   /** Reads only. */
   read(reaction: string): ReactionCheckpoint | undefined {
     const row = tableExists(this.db, 'reaction_checkpoints')
-      ? this.db.prepare<[string], ReactionRow>('SELECT store_id, position FROM reaction_checkpoints WHERE reaction = ?').safeIntegers(true).get(reaction)
+      ? this.db
+          .prepare<[string], ReactionRow>('SELECT store_id, position FROM reaction_checkpoints WHERE reaction = ?')
+          .safeIntegers(true)
+          .get(reaction)
       : undefined;
     if (row !== undefined) return { storeId: row.store_id, position: row.position ?? undefined };
     return this.readFile(reaction);
@@ -91,7 +99,9 @@ export class ReactionCheckpoints {
     if (!existsSync(file)) return undefined;
     const parsed = JSON.parse(readFileSync(file, 'utf8')) as { storeId?: unknown; position?: unknown };
     if (typeof parsed.storeId !== 'string' || (parsed.position !== null && typeof parsed.position !== 'string')) {
-      throw new Error(`${file} is not a reaction checkpoint; remove it to start from the end of the event store (what was owed since it was written would not be sent)`);
+      throw new Error(
+        `${file} is not a reaction checkpoint; remove it to start from the end of the event store (what was owed since it was written would not be sent)`,
+      );
     }
     this.adoptedFiles.set(reaction, file);
     return { storeId: parsed.storeId, position: parsed.position === null ? undefined : BigInt(parsed.position) };

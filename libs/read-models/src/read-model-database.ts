@@ -12,7 +12,10 @@ export function readModelsFile(dataDir: string): string {
   return path.join(dataDir, readModelsFileName);
 }
 
-export function openReadModelDatabase(dataDir: string | ':memory:', { busyTimeoutMs = defaultBusyTimeoutMs } = {}): ReadModelDatabase {
+export function openReadModelDatabase(
+  dataDir: string | ':memory:',
+  { busyTimeoutMs = defaultBusyTimeoutMs } = {},
+): ReadModelDatabase {
   if (dataDir !== ':memory:') fs.mkdirSync(dataDir, { recursive: true });
   const db = new Database(dataDir === ':memory:' ? ':memory:' : readModelsFile(dataDir));
   // WAL: readers never wait for the projector. NORMAL: a killed process loses no commit; a power

@@ -1,4 +1,5 @@
-/* eslint-disable max-lines -- the read side of one process: database, queries, projector, read-your-writes waits, health and rebuild share one lifecycle. */
+// The read side of one process: database, queries, projector, read-your-writes waits, health and rebuild share one
+// lifecycle.
 import { memberSecurityProjection } from './member-security/member-security.projection.js';
 import { MemberSecurityQueries } from './member-security/member-security.queries.js';
 import type { PlanCatalogue } from '#domain';
@@ -103,7 +104,12 @@ export class ReadModels {
     const logger = options.logger ?? silentLogger;
     try {
       dropAbandonedRebuilds(db, options.dataDir, logger);
-      for (const upgrade of upgradeModels(db, readModelProjections(), new Checkpoints(db), readModelsFile(options.dataDir))) {
+      for (const upgrade of upgradeModels(
+        db,
+        readModelProjections(),
+        new Checkpoints(db),
+        readModelsFile(options.dataDir),
+      )) {
         logger.warn(upgrade, 'the tables of this read model changed; building it again from the first event');
       }
     } catch (error) {
@@ -161,7 +167,9 @@ export class ReadModels {
 
   statuses(): ProjectionStatus[] {
     if (this.runners.length > 0) return this.runners.map((runner) => runner.status());
-    return this.projections.map((projection) => fromCheckpoint(projection.name, this.checkpoints.find(projection.name)));
+    return this.projections.map((projection) =>
+      fromCheckpoint(projection.name, this.checkpoints.find(projection.name)),
+    );
   }
 
   async health(): Promise<ReadModelsHealth> {
@@ -177,7 +185,12 @@ export class ReadModels {
     }
     const runs = this.runners.length > 0 ? 'inline' : 'elsewhere';
     const statuses = this.statuses();
-    const lags = reachable ? await this.lagsOf(statuses.map((status) => status.checkpoint), head) : new Map<bigint | undefined, Lag>();
+    const lags = reachable
+      ? await this.lagsOf(
+          statuses.map((status) => status.checkpoint),
+          head,
+        )
+      : new Map<bigint | undefined, Lag>();
     const projections = statuses.map((status): ProjectionHealth => {
       const lag = lags.get(status.checkpoint);
       return {
@@ -203,7 +216,10 @@ export class ReadModels {
    * Counted in events, since positions are bytes of the log on EventStoreDB. A checkpoint at the head reads
    * nothing, so a caught-up /health costs one read (the head) instead of one per checkpoint.
    */
-  private async lagsOf(checkpoints: readonly (bigint | undefined)[], head: bigint | undefined): Promise<Map<bigint | undefined, Lag>> {
+  private async lagsOf(
+    checkpoints: readonly (bigint | undefined)[],
+    head: bigint | undefined,
+  ): Promise<Map<bigint | undefined, Lag>> {
     const lags = new Map<bigint | undefined, Lag>();
     try {
       for (const checkpoint of new Set(checkpoints)) {
@@ -211,9 +227,15 @@ export class ReadModels {
           lags.set(checkpoint, { events: 0, ms: 0 });
           continue;
         }
-        const pending = await this.options.store.readAll({ ...(checkpoint === undefined ? {} : { fromPosition: checkpoint }), maxCount: lagCountLimit });
+        const pending = await this.options.store.readAll({
+          ...(checkpoint === undefined ? {} : { fromPosition: checkpoint }),
+          maxCount: lagCountLimit,
+        });
         const oldest = pending[0];
-        lags.set(checkpoint, { events: pending.length, ms: oldest === undefined ? 0 : Math.max(0, Date.now() - Date.parse(oldest.recordedAt)) });
+        lags.set(checkpoint, {
+          events: pending.length,
+          ms: oldest === undefined ? 0 : Math.max(0, Date.now() - Date.parse(oldest.recordedAt)),
+        });
       }
     } catch {
       // The store stopped answering between ping and now: the lag is unknown, like the head.
@@ -232,7 +254,8 @@ export class ReadModels {
       throw new RangeError('The read models were built from another event store: rebuild all of them (without --only)');
     }
     const lock = RebuildLock.acquire(this.options.dataDir, rebuildLockWaitMs);
-    if (lock === undefined) throw new Error(`Another rebuild of ${readModelsFile(this.options.dataDir)} is running; wait for it to finish.`);
+    if (lock === undefined)
+      throw new Error(`Another rebuild of ${readModelsFile(this.options.dataDir)} is running; wait for it to finish.`);
     try {
       return await rebuildReadModels({
         db: this.db,
@@ -267,7 +290,12 @@ export class ReadModels {
   private async checkStoreUntilAnswered(runners: readonly ProjectionRunner[], logger: ReadModelsLogger): Promise<void> {
     while (this.runners === runners) {
       try {
-        const check = await checkStoreIdentity({ db: this.db, store: this.options.store, checkpoints: this.checkpoints, projections: this.projections });
+        const check = await checkStoreIdentity({
+          db: this.db,
+          store: this.options.store,
+          checkpoints: this.checkpoints,
+          projections: this.projections,
+        });
         if (check.outcome === 'reset') {
           logger.warn(
             { storeId: check.storeId, previousStoreId: check.previous ?? null },
@@ -287,7 +315,9 @@ export class ReadModels {
     if (names === undefined) return [...this.projections];
     const unknown = names.filter((name) => !this.projections.some((projection) => projection.name === name));
     if (unknown.length > 0) {
-      throw new RangeError(`No read model ${unknown.join(', ')} (there are ${this.projections.map((projection) => projection.name).join(', ')})`);
+      throw new RangeError(
+        `No read model ${unknown.join(', ')} (there are ${this.projections.map((projection) => projection.name).join(', ')})`,
+      );
     }
     return this.projections.filter((projection) => names.includes(projection.name));
   }

@@ -35,7 +35,8 @@ async function storeNamed(name: string): Promise<EventStore> {
 
 async function withOrganizations(store: EventStore, names: readonly string[]): Promise<void> {
   for (const [index, name] of names.entries()) {
-    for (const command of organizationSetUp(name, index)) await executeOrganizationCommand(store, catalogue, name, command);
+    for (const command of organizationSetUp(name, index))
+      await executeOrganizationCommand(store, catalogue, name, command);
   }
 }
 
@@ -64,7 +65,9 @@ async function close(readModels: ReadModels): Promise<void> {
 async function viewOf(store: EventStore, organizationId: string) {
   const read = await store.readStream(organizationStream(organizationId));
   if (!read.found) throw new Error(`no stream for ${organizationId}`);
-  const state = foldOrganization(read.events.map((event) => ({ type: event.type, data: event.data }) as OrganizationEvent));
+  const state = foldOrganization(
+    read.events.map((event) => ({ type: event.type, data: event.data }) as OrganizationEvent),
+  );
   if (!state.exists) throw new Error(`${organizationId} was not created`);
   return organizationView(state, catalogue);
 }
@@ -99,11 +102,16 @@ describe('read models and the identity of the event store', () => {
     const readModels = await projectorOver(second);
 
     expect(readModels.organizations.getOrganization('acme')).toBeUndefined();
-    expect(readModels.organizations.organizationsOfUser('owner-0')).toEqual([{ organizationId: 'gamma', name: 'Organization 0', role: 'owner' }]);
-    for (const name of ['gamma', 'delta', 'epsilon']) expect(readModels.organizations.getOrganization(name)?.view).toEqual(await viewOf(second, name));
+    expect(readModels.organizations.organizationsOfUser('owner-0')).toEqual([
+      { organizationId: 'gamma', name: 'Organization 0', role: 'owner' },
+    ]);
+    for (const name of ['gamma', 'delta', 'epsilon'])
+      expect(readModels.organizations.getOrganization(name)?.view).toEqual(await viewOf(second, name));
     const head = (await second.headPosition()) as bigint;
     expect(readModels.statuses().map((status) => status.checkpoint)).toEqual(readModels.projections.map(() => head));
-    expect(sql((db) => db.prepare('SELECT store_id FROM read_model_source').pluck().get())).toBe(await second.storeId());
+    expect(sql((db) => db.prepare('SELECT store_id FROM read_model_source').pluck().get())).toBe(
+      await second.storeId(),
+    );
   });
 
   it('keeps the model of a file from before identities were recorded when its checkpoints are within the store', async () => {
@@ -111,7 +119,8 @@ describe('read models and the identity of the event store', () => {
     await withOrganizations(store, ['acme']);
     await close(await projectorOver(store));
     sql((db) => db.exec('DELETE FROM read_model_source'));
-    const generations = () => sql((db) => db.prepare('SELECT projection, generation FROM projection_checkpoints ORDER BY projection').all());
+    const generations = () =>
+      sql((db) => db.prepare('SELECT projection, generation FROM projection_checkpoints ORDER BY projection').all());
     const before = generations();
 
     const readModels = await projectorOver(store);
@@ -154,6 +163,8 @@ describe('read models and the identity of the event store', () => {
     expect(rebuilt.position).toBe(await second.headPosition());
     expect(cli.organizations.getOrganization('acme')).toBeUndefined();
     expect(cli.organizations.getOrganization('delta')?.view).toEqual(await viewOf(second, 'delta'));
-    expect(sql((db) => db.prepare('SELECT store_id FROM read_model_source').pluck().get())).toBe(await second.storeId());
+    expect(sql((db) => db.prepare('SELECT store_id FROM read_model_source').pluck().get())).toBe(
+      await second.storeId(),
+    );
   });
 });

@@ -19,7 +19,12 @@ export type StoreIdentityOptions = {
 };
 
 /** A file without a recorded identity keeps its models when every checkpoint is within this store's log. */
-export async function checkStoreIdentity({ db, store, checkpoints, projections }: StoreIdentityOptions): Promise<StoreIdentityCheck> {
+export async function checkStoreIdentity({
+  db,
+  store,
+  checkpoints,
+  projections,
+}: StoreIdentityOptions): Promise<StoreIdentityCheck> {
   const storeId = await store.storeId();
   const recorded = checkpoints.storeId();
   if (recorded === storeId) return { outcome: 'same', storeId };

@@ -19,7 +19,12 @@ const walBytes = (): number => statSync(`${readModelsFile(fixture.dataDir)}-wal`
 
 const billingEvent = () => {
   const correlationId = randomUUID();
-  return { id: randomUUID(), type: 'BillingEventReceived', data: { padding: 'x'.repeat(200) }, metadata: { actor: 'billing', correlationId, causationId: correlationId } };
+  return {
+    id: randomUUID(),
+    type: 'BillingEventReceived',
+    data: { padding: 'x'.repeat(200) },
+    metadata: { actor: 'billing', correlationId, causationId: correlationId },
+  };
 };
 
 describe('read-model log checkpoints', () => {

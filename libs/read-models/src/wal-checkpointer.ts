@@ -8,7 +8,10 @@ import type { ReadModelsLogger } from './read-models-logger.js';
 
 /** SQLite's own threshold: 1,000 pages of 4 KB. */
 const walLimitBytes = 4 * 1024 * 1024;
-/** Holding every live commit for the checkpoint's fsyncs put them on the request path: add-member lost two thirds of its rate. */
+/**
+ * Holding every live commit for the checkpoint's fsyncs put them on the request path: add-member lost two thirds of its
+ * rate.
+ */
 const walLiveHoldBytes = 16 * walLimitBytes;
 const sqliteAutoCheckpointPages = 1_000;
 
@@ -54,7 +57,8 @@ export class WalCheckpointer implements CommitPacing {
   ) {
     this.exited = new Promise((resolve) => worker.once('exit', () => resolve()));
     worker.on('message', (message: { error?: string }) => {
-      if (message.error !== undefined) this.logger.warn({ error: message.error }, 'read-model checkpoint failed; retrying');
+      if (message.error !== undefined)
+        this.logger.warn({ error: message.error }, 'read-model checkpoint failed; retrying');
       this.checkpointEnded();
     });
     worker.on('error', (error) => {

@@ -17,10 +17,19 @@ export const repositoryRoot = resolve(import.meta.dirname, '..', '..', '..');
 
 export type CliRun = { code: number | null; stdout: string; stderr: string };
 
-export type NewUser = { email: string; password: string; username?: string; organizationId?: string; role?: 'owner' | 'admin' | 'member' | 'auditor' };
+export type NewUser = {
+  email: string;
+  password: string;
+  username?: string;
+  organizationId?: string;
+  role?: 'owner' | 'admin' | 'member' | 'auditor';
+};
 
 export type ChorusServer = {
-  /** PUBLIC_URL, where the browser opens the app: http://127.0.0.1:<port> (or the public host asked for), no trailing slash. */
+  /**
+   * PUBLIC_URL, where the browser opens the app: http://127.0.0.1:<port> (or the public host asked for), no trailing
+   * slash.
+   */
   baseUrl: string;
   dataDir: string;
   app: NestExpressApplication;
@@ -46,7 +55,10 @@ function listen(server: Server): Promise<number> {
  * `settings` are environment variables on top of NODE_ENV=test, SEED_DEMO=false. The listening socket
  * is bound first (port 0), so PUBLIC_URL (reset links, the Google callback) names the real port.
  */
-export async function startChorusServer(settings: Record<string, string> = {}, { publicHost = '127.0.0.1' }: { publicHost?: string } = {}): Promise<ChorusServer> {
+export async function startChorusServer(
+  settings: Record<string, string> = {},
+  { publicHost = '127.0.0.1' }: { publicHost?: string } = {},
+): Promise<ChorusServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'chorus-browser-'));
   const http = createServer();
   let app: NestExpressApplication | undefined;
@@ -73,7 +85,8 @@ export async function startChorusServer(settings: Record<string, string> = {}, {
     const logs: Record<string, unknown>[] = [];
     const logDestination = new Writable({
       write(chunk: Buffer, _encoding, done) {
-        for (const line of chunk.toString('utf8').split('\n')) if (line.trim() !== '') logs.push(JSON.parse(line) as Record<string, unknown>);
+        for (const line of chunk.toString('utf8').split('\n'))
+          if (line.trim() !== '') logs.push(JSON.parse(line) as Record<string, unknown>);
         done();
       },
     });
@@ -88,7 +101,11 @@ export async function startChorusServer(settings: Record<string, string> = {}, {
           [join(repositoryRoot, 'bin', 'chorus.js'), ...args],
           { cwd: repositoryRoot, env: { PATH: process.env.PATH, ...environment } },
           (error, stdout, stderr) => {
-            const run = { code: error === null ? 0 : typeof error.code === 'number' ? error.code : null, stdout, stderr };
+            const run = {
+              code: error === null ? 0 : typeof error.code === 'number' ? error.code : null,
+              stdout,
+              stderr,
+            };
             if (run.code === 0) done(run);
             else fail(new Error(`chorus ${args.join(' ')} exited ${run.code}: ${stderr.trim()}`));
           },
@@ -114,7 +131,11 @@ export async function startChorusServer(settings: Record<string, string> = {}, {
         // The CLI writes to the store from another process; the server's projection picks it up from there.
         if (organizationId !== undefined) {
           await waitFor(`the server to see ${email} as a member of ${organizationId}`, () =>
-            readModels.organizations.organizationsOfUser(userId).some((membership) => membership.organizationId === organizationId) ? true : undefined,
+            readModels.organizations
+              .organizationsOfUser(userId)
+              .some((membership) => membership.organizationId === organizationId)
+              ? true
+              : undefined,
           );
         }
         return userId;

@@ -13,21 +13,32 @@ export type Watch = {
   consoleErrors?: boolean;
 };
 
-export async function watchedPage(browser: TestBrowser, viewport: Viewport, { allowedStatuses = [], consoleErrors = true }: Watch = {}): Promise<WatchedPage> {
+export async function watchedPage(
+  browser: TestBrowser,
+  viewport: Viewport,
+  { allowedStatuses = [], consoleErrors = true }: Watch = {},
+): Promise<WatchedPage> {
   const { context, page } = await browser.newPage(viewport);
   const problems: string[] = [];
   const allowed = new RegExp(`status of (${allowedStatuses.join('|')})\\b`);
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   if (consoleErrors) {
     page.on('console', (message) => {
-      if (message.type() === 'error' && (allowedStatuses.length === 0 || !allowed.test(message.text()))) problems.push(`console error: ${message.text()}`);
+      if (message.type() === 'error' && (allowedStatuses.length === 0 || !allowed.test(message.text())))
+        problems.push(`console error: ${message.text()}`);
     });
   }
   return { context, page, problems };
 }
 
 /** A watched page signed in through the login form, on the console's first page. */
-export async function signedInPage(browser: TestBrowser, baseUrl: string, user: ConsoleUser, viewport: Viewport, watch: Watch = {}): Promise<WatchedPage> {
+export async function signedInPage(
+  browser: TestBrowser,
+  baseUrl: string,
+  user: ConsoleUser,
+  viewport: Viewport,
+  watch: Watch = {},
+): Promise<WatchedPage> {
   const opened = await watchedPage(browser, viewport, watch);
   await logInThroughForm(opened.page, baseUrl, user);
   await opened.page.waitForURL((url) => url.pathname.startsWith('/app'));
@@ -45,7 +56,10 @@ export async function operatorCall<Answer = Record<string, unknown>>(
 ): Promise<Answer> {
   const response = await fetch(`${baseUrl}${path}`, {
     method,
-    headers: { authorization: `Bearer ${apiKey}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      authorization: `Bearer ${apiKey}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${await response.text()}`);

@@ -18,7 +18,8 @@ export function consoleScreen(page: Page) {
   return {
     heading: page.getByRole('heading', { level: 1 }),
     organizationName: page.locator('.org-name__text'),
-    nav: (name: 'Overview' | 'Members' | 'Sites' | 'Domains' | 'SSO' | 'History' | 'Webhooks' | 'Directory') => navigation.getByRole('link', { name, exact: true }),
+    nav: (name: 'Overview' | 'Members' | 'Sites' | 'Domains' | 'SSO' | 'History' | 'Webhooks' | 'Directory') =>
+      navigation.getByRole('link', { name, exact: true }),
     navigation,
     userMenu: page.getByRole('button', { name: /\(account menu\)$/ }),
     accountLink: page.getByRole('link', { name: 'Account', exact: true }),
@@ -39,7 +40,8 @@ export function membersScreen(page: Page) {
     message: form.getByRole('alert'),
     status: form.getByRole('status'),
     list: page.getByRole('list', { name: 'Members' }),
-    member: (email: string) => page.getByRole('list', { name: 'Members' }).getByRole('listitem').filter({ hasText: email }),
+    member: (email: string) =>
+      page.getByRole('list', { name: 'Members' }).getByRole('listitem').filter({ hasText: email }),
     remove: (email: string) => page.getByRole('button', { name: `Remove ${email}` }),
   };
 }
@@ -85,8 +87,13 @@ export function ssoScreen(page: Page) {
     message: form.getByRole('alert'),
     status: form.getByRole('status'),
     /** The domains' proof of control: one list item per domain, its TXT record, "Check now". */
-    domain: (name: string) => page.getByRole('list', { name: 'Domain verification' }).getByRole('listitem').filter({ hasText: name }),
-    recordValue: (name: string) => page.getByRole('group', { name: `DNS record for ${name}` }).locator('code').last(),
+    domain: (name: string) =>
+      page.getByRole('list', { name: 'Domain verification' }).getByRole('listitem').filter({ hasText: name }),
+    recordValue: (name: string) =>
+      page
+        .getByRole('group', { name: `DNS record for ${name}` })
+        .locator('code')
+        .last(),
     checkNow: (name: string) => page.getByRole('button', { name: `Check now ${name}` }),
     linkAccount: page.getByRole('link', { name: 'Link my account' }),
   };

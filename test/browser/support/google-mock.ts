@@ -1,4 +1,5 @@
-// oauth2-mock-server standing in for Google: it signs in whichever account the test chose, at once, with no consent page.
+// oauth2-mock-server standing in for Google: it signs in whichever account the test chose, at once, with no consent
+// page.
 import { OAuth2Server, type MutableRedirectUri, type MutableResponse, type MutableToken } from 'oauth2-mock-server';
 
 export type GoogleAccountClaims = { sub: string; email: string; email_verified: boolean };
@@ -30,7 +31,8 @@ export async function startGoogleMock(): Promise<GoogleMock> {
     url.searchParams.set('error', 'access_denied');
   });
   server.service.on('beforeTokenSigning', (token: MutableToken) => {
-    if (account !== undefined) Object.assign(token.payload, { sub: account.sub, email: account.email, email_verified: account.email_verified });
+    if (account !== undefined)
+      Object.assign(token.payload, { sub: account.sub, email: account.email, email_verified: account.email_verified });
   });
   server.service.on('beforeUserinfo', (response: MutableResponse) => {
     if (account !== undefined) response.body = { ...account, name: account.email.split('@')[0] };

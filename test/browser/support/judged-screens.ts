@@ -22,5 +22,8 @@ export async function judgeScreen(page: Page, prefix: string, name: string): Pro
   expect({ name, violations: await accessibilityViolations(page) }).toEqual({ name, violations: [] });
   expect({ name, sideways: await scrollsSideways(page) }).toEqual({ name, sideways: false });
   await page.evaluate('window.scrollTo(0, 0)');
-  await page.screenshot({ path: join(screenshots, `${prefix}-${name}-${page.viewportSize()?.width ?? 0}.png`), fullPage: true });
+  await page.screenshot({
+    path: join(screenshots, `${prefix}-${name}-${page.viewportSize()?.width ?? 0}.png`),
+    fullPage: true,
+  });
 }

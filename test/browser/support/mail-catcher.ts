@@ -16,7 +16,9 @@ export type MailCatcher = {
 
 const decodeQuotedPrintable = (body: string): string =>
   Buffer.from(
-    body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/gi, (_match, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+    body
+      .replace(/=\r?\n/g, '')
+      .replace(/=([0-9A-F]{2})/gi, (_match, hex: string) => String.fromCharCode(parseInt(hex, 16))),
     'latin1',
   ).toString('utf8');
 
@@ -44,7 +46,8 @@ export async function startMailCatcher({ refused = [] }: { refused?: readonly st
     disabledCommands: ['STARTTLS'],
     logger: false,
     onRcptTo({ address }, _session, callback) {
-      if (refused.includes(address.toLowerCase())) callback(Object.assign(new Error('No such mailbox'), { responseCode: 550 }));
+      if (refused.includes(address.toLowerCase()))
+        callback(Object.assign(new Error('No such mailbox'), { responseCode: 550 }));
       else callback();
     },
     onData(stream, session, callback) {

@@ -28,7 +28,8 @@ function linkInOutbox(dataDir: string, email: string, link: RegExp, what: string
 }
 
 /** The reset link in the newest reset mail to `email`. */
-export const resetLinkInOutbox = (dataDir: string, email: string): Promise<string> => linkInOutbox(dataDir, email, resetLink, 'a reset mail');
+export const resetLinkInOutbox = (dataDir: string, email: string): Promise<string> =>
+  linkInOutbox(dataDir, email, resetLink, 'a reset mail');
 
 /** The link to agree to an owner's reset of second factors, in the newest such mail to `email`. */
 export const twoStepResetLinkInOutbox = (dataDir: string, email: string): Promise<string> =>

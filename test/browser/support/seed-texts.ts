@@ -9,7 +9,11 @@ export const loginTexts = {
   logIn: 'Log in',
   divider: '- or - ',
   google: 'Sign in with Google',
-  migrated: (product: string) => [`Your organization has been migrated from ${product} Classic to ${product}.`, 'Same credentials can be used here.', 'Please log in!'],
+  migrated: (product: string) => [
+    `Your organization has been migrated from ${product} Classic to ${product}.`,
+    'Same credentials can be used here.',
+    'Please log in!',
+  ],
 };
 
 export const forgotTexts = {

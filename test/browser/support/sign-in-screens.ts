@@ -58,7 +58,10 @@ export async function textOnceShown(locator: Locator, text: string): Promise<str
 }
 
 /** GET /session with the browser's cookies: who the browser is signed in as. */
-export async function sessionOf(context: BrowserContext, baseUrl: string): Promise<{ status: number; email: string | undefined; organizations: string[] }> {
+export async function sessionOf(
+  context: BrowserContext,
+  baseUrl: string,
+): Promise<{ status: number; email: string | undefined; organizations: string[] }> {
   const response = await context.request.get(`${baseUrl}/session`, { failOnStatusCode: false });
   if (response.status() !== 200) return { status: response.status(), email: undefined, organizations: [] };
   const body = (await response.json()) as { user: { email: string }; organizations: { id: string }[] };

@@ -1,7 +1,12 @@
-// Waits for something another process or the server's background work produces; gives up only after a generous deadline.
+// Waits for something another process or the server's background work produces; gives up only after a generous
+// deadline.
 import { setTimeout as sleep } from 'node:timers/promises';
 
-export async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, deadlineMs = 20_000): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  probe: () => T | undefined | Promise<T | undefined>,
+  deadlineMs = 20_000,
+): Promise<T> {
   const giveUpAt = Date.now() + deadlineMs;
   for (;;) {
     const found = await probe();

@@ -16,7 +16,10 @@ export type Call = {
 const CONSISTENCY_ATTEMPTS = 3;
 const CONSISTENCY_RETRY_MS = 1_000;
 
-export const httpBaseQuery: BaseQueryFn<Call, unknown, Problem> = async ({ url, method = 'GET', body, readsOwnWrites = false }, api) => {
+export const httpBaseQuery: BaseQueryFn<Call, unknown, Problem> = async (
+  { url, method = 'GET', body, readsOwnWrites = false },
+  api,
+) => {
   const { http, wait } = api.extra as Services;
   const state = api.getState() as { writes?: { position: string | null } };
   const position = readsOwnWrites ? (state.writes?.position ?? null) : null;

@@ -36,7 +36,10 @@ export type Organization = {
   governingPlan: { line: 'classic' | 'chorus'; plan: string } | null;
   /** The governing plan's defaults for new sites; null without a plan. */
   siteDefaults: SiteDefaults | null;
-  /** exceededBy: how many more are in use than the effective limit allows, after a downgrade (absent from older servers). */
+  /**
+   * exceededBy: how many more are in use than the effective limit allows, after a downgrade (absent from older
+   * servers).
+   */
   limits: {
     configured: PerResource<Limit>;
     hard: PerResource<Limit>;
@@ -49,7 +52,9 @@ export type Organization = {
   usage: PerResource<number>;
   canAdd: PerResource<boolean>;
   trafficPerMonth: number | null;
-  /** This calendar month's traffic (UTC) against the allowance (null: unlimited), and when 80% and 100% were reached. */
+  /**
+   * This calendar month's traffic (UTC) against the allowance (null: unlimited), and when 80% and 100% were reached.
+   */
   traffic: { period: string; used: number; allowance: number | null; reached: { threshold: 80 | 100; at: string }[] };
   members: Member[];
   sites: Site[];
@@ -75,12 +80,20 @@ export type Subscription = {
   endedAt: string | null;
 };
 
-/** An organization's identity provider, through OpenID Connect or SAML 2.0; domains in Unicode form, domainStates one per domain. */
+/**
+ * An organization's identity provider, through OpenID Connect or SAML 2.0; domains in Unicode form, domainStates one
+ * per domain.
+ */
 export type SsoSettings = OidcSsoSettings | SamlSsoSettings;
 
 export type SsoProtocol = NonNullable<SsoSettings['protocol']>;
 
-type SsoCommonSettings = { domains: string[]; enforce: boolean; trustProviderMfa: boolean; domainStates: SsoDomainState[] };
+type SsoCommonSettings = {
+  domains: string[];
+  enforce: boolean;
+  trustProviderMfa: boolean;
+  domainStates: SsoDomainState[];
+};
 
 /** Never the client secret: only that one is saved. protocol absent: a server of before SAML (OpenID Connect only). */
 export type OidcSsoSettings = { protocol?: 'oidc'; issuer: string; clientId: string } & SsoCommonSettings;
@@ -95,7 +108,9 @@ export type SamlSsoSettings = {
   allowIdpInitiated: boolean;
 } & SsoCommonSettings;
 
-/** Where the proof of control of an SSO domain stands, and the TXT record that proves it (null: save again to get one). */
+/**
+ * Where the proof of control of an SSO domain stands, and the TXT record that proves it (null: save again to get one).
+ */
 export type SsoDomainState = {
   domain: string;
   status: 'pending' | 'verified' | 'unverified';
@@ -106,10 +121,20 @@ export type SsoDomainState = {
   joinRole: 'owner' | 'admin' | 'member' | 'auditor' | null;
 };
 
-/** POST /organizations/:id/sso/domains/:domain/verify: what DNS said (unknown: it did not answer) and the status after. */
-export type SsoDomainCheck = { domain: string; lookup: 'found' | 'absent' | 'unknown'; status: SsoDomainState['status'] };
+/**
+ * POST /organizations/:id/sso/domains/:domain/verify: what DNS said (unknown: it did not answer) and the status after.
+ */
+export type SsoDomainCheck = {
+  domain: string;
+  lookup: 'found' | 'absent' | 'unknown';
+  status: SsoDomainState['status'];
+};
 
-export type NotificationRecipients = { organizationId: string; recipients: Omit<Member, 'invited'>[]; position: Position };
+export type NotificationRecipients = {
+  organizationId: string;
+  recipients: Omit<Member, 'invited'>[];
+  position: Position;
+};
 
 /** Every command's answer (docs/api.md): where the change was recorded, for reading it back. */
 export type CommandAnswer = { id: string; revision: Position; position: Position };
@@ -136,10 +161,23 @@ export type HistoryEvent = {
   position: Position;
   recordedAt: string;
 };
-export type HistoryPage = { organizationId: string; events: HistoryEvent[]; nextFromRevision: Position; hasMore: boolean };
+export type HistoryPage = {
+  organizationId: string;
+  events: HistoryEvent[];
+  nextFromRevision: Position;
+  hasMore: boolean;
+};
 
-/** `singleSignOn`: where to join instead of choosing a password (an organization enforces its single sign-on for the address). */
-export type InvitationDetails = { email: string; organizationName: string; expiresAt: string; singleSignOn: string | null };
+/**
+ * `singleSignOn`: where to join instead of choosing a password (an organization enforces its single sign-on for the
+ * address).
+ */
+export type InvitationDetails = {
+  email: string;
+  organizationName: string;
+  expiresAt: string;
+  singleSignOn: string | null;
+};
 
 /** A refusal as the API answers it (RFC 9457 problem+json with a stable code and its details). */
 export type Problem = {

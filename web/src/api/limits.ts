@@ -23,8 +23,12 @@ export function binding(organization: Organization, resource: LimitedResource): 
 /** What a limit's words read: the organization now, or as it was at a point of its history. */
 export type LimitsShown = Pick<Organization, 'limits' | 'usage' | 'chorusFeatures' | 'governingPlan'>;
 
-/** No plan is in effect (none assigned, it ended, or Chorus is off): nothing can be added, whatever the missing plan's "unlimited" says. */
-export const planless = (organization: Pick<Organization, 'governingPlan'>): boolean => organization.governingPlan === null;
+/**
+ * No plan is in effect (none assigned, it ended, or Chorus is off): nothing can be added, whatever the missing plan's
+ * "unlimited" says.
+ */
+export const planless = (organization: Pick<Organization, 'governingPlan'>): boolean =>
+  organization.governingPlan === null;
 
 export function included(organization: LimitsShown, resource: LimitedResource): boolean {
   if (resource === 'qualityAssuranceDomains') return organization.chorusFeatures.qualityAssurance;
@@ -32,7 +36,10 @@ export function included(organization: LimitsShown, resource: LimitedResource): 
   return true;
 }
 
-/** "3 of 5", "3 of unlimited"; "3 in use" without a plan; "Not included" for domains whose feature is off (none can be added). */
+/**
+ * "3 of 5", "3 of unlimited"; "3 in use" without a plan; "Not included" for domains whose feature is off (none can be
+ * added).
+ */
 export function usageText(organization: LimitsShown, resource: LimitedResource): string {
   const limit = organization.limits.effective[resource];
   if (!included(organization, resource) && organization.usage[resource] === 0) return 'Not included';
@@ -40,17 +47,21 @@ export function usageText(organization: LimitsShown, resource: LimitedResource):
   return `${formatNumber(organization.usage[resource])} of ${limit === null ? 'unlimited' : formatNumber(limit)}`;
 }
 
-/** What is really allowed, in one line (History's state panel): usageText, and why nothing can be added without a plan. */
+/**
+ * What is really allowed, in one line (History's state panel): usageText, and why nothing can be added without a plan.
+ */
 export function allowedText(organization: LimitsShown, resource: LimitedResource): string {
   const usage = usageText(organization, resource);
   if (!planless(organization) || usage === 'Not included') return usage;
   // docs/domain.md: an organization with no members always takes its first owner, plan or no plan.
-  if (resource === 'users' && organization.usage.users === 0) return `${usage}: only a first owner can be added without a plan`;
+  if (resource === 'users' && organization.usage.users === 0)
+    return `${usage}: only a first owner can be added without a plan`;
   return `${usage}: none can be added without a plan`;
 }
 
 /** How many more are in use than the limit allows, after a downgrade: nothing is removed by one. */
-export const exceededBy = (organization: LimitsShown, resource: LimitedResource): number => organization.limits.exceededBy?.[resource] ?? 0;
+export const exceededBy = (organization: LimitsShown, resource: LimitedResource): number =>
+  organization.limits.exceededBy?.[resource] ?? 0;
 
 const THINGS: Record<LimitedResource, [one: string, many: string]> = {
   users: ['member', 'members'],
@@ -68,12 +79,17 @@ export function overLimitText(organization: LimitsShown, resource: LimitedResour
   return planRaises ? `${remove}, or choose a larger plan, before adding more.` : `${remove} before adding more.`;
 }
 
-/** What is left, as the organization reads it: "2 more can be added", "No limit", "None left", "3 over the limit", or where it comes from. */
+/**
+ * What is left, as the organization reads it: "2 more can be added", "No limit", "None left", "3 over the limit", or
+ * where it comes from.
+ */
 export function leftText(organization: Organization, resource: LimitedResource): string {
-  if (!included(organization, resource)) return `Comes with the ${resource === 'webAnalyticsDomains' ? 'Web analytics' : 'Quality assurance'} add-on`;
+  if (!included(organization, resource))
+    return `Comes with the ${resource === 'webAnalyticsDomains' ? 'Web analytics' : 'Quality assurance'} add-on`;
   const limit = organization.limits.effective[resource];
   if (limit === null) return 'No limit';
-  if (exceededBy(organization, resource) > 0) return `${formatNumber(exceededBy(organization, resource))} over the limit`;
+  if (exceededBy(organization, resource) > 0)
+    return `${formatNumber(exceededBy(organization, resource))} over the limit`;
   const left = limit - organization.usage[resource];
   return left <= 0 ? 'None left' : `${formatNumber(left)} more can be added`;
 }
@@ -84,7 +100,9 @@ export const limitReachedText = (organization: Organization, resource: LimitedRe
     ? `${RESOURCE_NAMES[resource]} over the limit: ${usageText(organization, resource)}`
     : `${RESOURCE_NAMES[resource]} limit reached: ${usageText(organization, resource)}`;
 
-/** What would raise a reached limit for this organization, in one sentence, and the step that leads there (null: none). */
+/**
+ * What would raise a reached limit for this organization, in one sentence, and the step that leads there (null: none).
+ */
 export type Raising = { sentence: string; goal: Goal | null };
 
 const ADD_ON_FOR: Partial<Record<LimitedResource, string>> = {
@@ -104,14 +122,18 @@ const isLargestPlan = (organization: LimitsShown): boolean => organization.gover
 export function raising(organization: Organization, resource: LimitedResource): Raising {
   const reached = raisingReached(organization, resource);
   // Over it after a downgrade: what to do first, and the same way to a higher limit.
-  return exceededBy(organization, resource) > 0 ? { sentence: overLimitText(organization, resource), goal: reached.goal } : reached;
+  return exceededBy(organization, resource) > 0
+    ? { sentence: overLimitText(organization, resource), goal: reached.goal }
+    : reached;
 }
 
 function raisingReached(organization: Organization, resource: LimitedResource): Raising {
-  if (resource === 'webAnalyticsDomains') return { sentence: 'The web analytics domain limit is fixed at 1,000.', goal: null };
+  if (resource === 'webAnalyticsDomains')
+    return { sentence: 'The web analytics domain limit is fixed at 1,000.', goal: null };
   const name = THINGS[resource][1];
   const addOn = ADD_ON_FOR[resource] ?? '';
-  const plan = organization.governingPlan === null ? 'your plan' : `the ${planName(organization.governingPlan.plan)} plan`;
+  const plan =
+    organization.governingPlan === null ? 'your plan' : `the ${planName(organization.governingPlan.plan)} plan`;
   const bound = binding(organization, resource);
   const limit = formatNumber(organization.limits.effective[resource] ?? 0);
   if (organization.limits.setByOperator?.[resource] === true && bound !== 'hard') {
@@ -121,11 +143,21 @@ function raisingReached(organization: Organization, resource: LimitedResource): 
     };
   }
   if (bound === 'hard' || bound === 'both') {
-    return { sentence: `That is the most ${plan} allows, so an ${addOn} add-on would not raise it: a larger plan does.`, goal: 'largerPlan' };
+    return {
+      sentence: `That is the most ${plan} allows, so an ${addOn} add-on would not raise it: a larger plan does.`,
+      goal: 'largerPlan',
+    };
   }
-  const each = resource === 'qualityAssuranceDomains' ? `Each ${addOn} add-on adds one QA domain` : `Each ${addOn} add-on adds one ${THINGS[resource][0]}`;
-  return { sentence: isLargestPlan(organization) ? `${each}.` : `${each}, and a larger plan allows more.`, goal: 'raise' };
+  const each =
+    resource === 'qualityAssuranceDomains'
+      ? `Each ${addOn} add-on adds one QA domain`
+      : `Each ${addOn} add-on adds one ${THINGS[resource][0]}`;
+  return {
+    sentence: isLargestPlan(organization) ? `${each}.` : `${each}, and a larger plan allows more.`,
+    goal: 'raise',
+  };
 }
 
 /** What would raise the limit, in one sentence. */
-export const whatRaisesIt = (organization: Organization, resource: LimitedResource): string => raising(organization, resource).sentence;
+export const whatRaisesIt = (organization: Organization, resource: LimitedResource): string =>
+  raising(organization, resource).sentence;

@@ -1,6 +1,15 @@
 import { describe, expect, it } from '@jest/globals';
 import { anOrganization } from '../testing/console-fixtures';
-import { allowedText, exceededBy, leftText, limitReachedText, overLimitText, raising, usageText, whatRaisesIt } from './limits';
+import {
+  allowedText,
+  exceededBy,
+  leftText,
+  limitReachedText,
+  overLimitText,
+  raising,
+  usageText,
+  whatRaisesIt,
+} from './limits';
 
 const over = (users: number, sites = 0) =>
   anOrganization({
@@ -8,7 +17,12 @@ const over = (users: number, sites = 0) =>
     canAdd: { users: false, contentSections: false, qualityAssuranceDomains: false, webAnalyticsDomains: false },
     limits: {
       ...anOrganization().limits,
-      exceededBy: { users: Math.max(users - 5, 0), contentSections: Math.max(sites - 2, 0), qualityAssuranceDomains: 0, webAnalyticsDomains: 0 },
+      exceededBy: {
+        users: Math.max(users - 5, 0),
+        contentSections: Math.max(sites - 2, 0),
+        qualityAssuranceDomains: 0,
+        webAnalyticsDomains: 0,
+      },
     },
   });
 
@@ -20,7 +34,9 @@ describe('a limit exceeded after a downgrade', () => {
     expect(leftText(organization, 'users')).toBe('3 over the limit');
     expect(limitReachedText(organization, 'users')).toBe('Users over the limit: 8 of 5');
     expect(whatRaisesIt(organization, 'users')).toBe('Remove 3 members, or choose a larger plan, before adding more.');
-    expect(overLimitText(organization, 'contentSections')).toBe('Remove 1 site, or choose a larger plan, before adding more.');
+    expect(overLimitText(organization, 'contentSections')).toBe(
+      'Remove 1 site, or choose a larger plan, before adding more.',
+    );
   });
 
   it('reads as before at the limit, and from a server that does not say (no exceededBy)', () => {
@@ -51,13 +67,23 @@ describe('what raises a reached limit, for this organization', () => {
       sentence: 'Each Additional site add-on adds one site, and a larger plan allows more.',
       goal: 'raise',
     });
-    expect(raising(sitesFull({}, 'enterprise'), 'contentSections').sentence).toBe('Each Additional site add-on adds one site.');
+    expect(raising(sitesFull({}, 'enterprise'), 'contentSections').sentence).toBe(
+      'Each Additional site add-on adds one site.',
+    );
   });
 
   it('set by Chorus for the organization: says why neither an add-on nor a plan would raise it, and leads only to Chorus', () => {
-    const set = sitesFull({ setByOperator: { users: false, contentSections: true, qualityAssuranceDomains: false, webAnalyticsDomains: false } });
+    const set = sitesFull({
+      setByOperator: {
+        users: false,
+        contentSections: true,
+        qualityAssuranceDomains: false,
+        webAnalyticsDomains: false,
+      },
+    });
     expect(raising(set, 'contentSections')).toEqual({
-      sentence: 'Acme’s limit of 5 sites was set by Chorus, so neither an Additional site add-on nor another plan would raise it: only Chorus can.',
+      sentence:
+        'Acme’s limit of 5 sites was set by Chorus, so neither an Additional site add-on nor another plan would raise it: only Chorus can.',
       goal: 'support',
     });
   });
@@ -73,27 +99,42 @@ describe('what raises a reached limit, for this organization', () => {
       },
     });
     expect(raising(full, 'users')).toEqual({
-      sentence: 'That is the most the Teams plan allows, so an Additional user add-on would not raise it: a larger plan does.',
+      sentence:
+        'That is the most the Teams plan allows, so an Additional user add-on would not raise it: a larger plan does.',
       goal: 'largerPlan',
     });
     const limits = anOrganization().limits;
-    const both = anOrganization({ limits: { ...limits, configured: { ...limits.configured, users: 10 }, effective: { ...limits.effective, users: 10 } } });
+    const both = anOrganization({
+      limits: {
+        ...limits,
+        configured: { ...limits.configured, users: 10 },
+        effective: { ...limits.effective, users: 10 },
+      },
+    });
     expect(raising(both, 'users').goal).toBe('largerPlan');
   });
 
   it('web analytics domains: fixed, nothing to offer', () => {
-    expect(raising(sitesFull(), 'webAnalyticsDomains')).toEqual({ sentence: 'The web analytics domain limit is fixed at 1,000.', goal: null });
+    expect(raising(sitesFull(), 'webAnalyticsDomains')).toEqual({
+      sentence: 'The web analytics domain limit is fixed at 1,000.',
+      goal: null,
+    });
   });
 });
 
 describe('what is really allowed without a plan', () => {
-  const ended = anOrganization({ governingPlan: null, usage: { users: 2, contentSections: 0, qualityAssuranceDomains: 0, webAnalyticsDomains: 0 } });
+  const ended = anOrganization({
+    governingPlan: null,
+    usage: { users: 2, contentSections: 0, qualityAssuranceDomains: 0, webAnalyticsDomains: 0 },
+  });
 
   it('never says "of unlimited" when nothing can be added', () => {
     expect(usageText(ended, 'contentSections')).toBe('0 in use');
     expect(allowedText(ended, 'contentSections')).toBe('0 in use: none can be added without a plan');
     expect(allowedText(ended, 'users')).toBe('2 in use: none can be added without a plan');
-    expect(allowedText({ ...ended, usage: { ...ended.usage, users: 0 } }, 'users')).toBe('0 in use: only a first owner can be added without a plan');
+    expect(allowedText({ ...ended, usage: { ...ended.usage, users: 0 } }, 'users')).toBe(
+      '0 in use: only a first owner can be added without a plan',
+    );
     expect(allowedText(anOrganization(), 'contentSections')).toBe('0 of 2');
   });
 });

@@ -5,11 +5,17 @@ import type { NotificationRecipients, Organization } from './contract';
 export const organizationApi = consoleApi.injectEndpoints({
   endpoints: (build) => ({
     getOrganization: build.query<Organization, string>({
-      query: (organizationId) => ({ url: `/organizations/${encodeURIComponent(organizationId)}`, readsOwnWrites: true }),
+      query: (organizationId) => ({
+        url: `/organizations/${encodeURIComponent(organizationId)}`,
+        readsOwnWrites: true,
+      }),
       providesTags: (_result, _error, organizationId) => [{ type: 'Organization', id: organizationId }],
     }),
     getNotificationRecipients: build.query<NotificationRecipients, string>({
-      query: (organizationId) => ({ url: `/organizations/${encodeURIComponent(organizationId)}/notification-recipients`, readsOwnWrites: true }),
+      query: (organizationId) => ({
+        url: `/organizations/${encodeURIComponent(organizationId)}/notification-recipients`,
+        readsOwnWrites: true,
+      }),
       providesTags: (_result, _error, organizationId) => [{ type: 'Organization', id: organizationId }],
     }),
   }),

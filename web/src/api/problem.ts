@@ -9,7 +9,12 @@ export function asProblem(error: unknown): Problem {
     const status = error.response?.status ?? 0;
     if (typeof body === 'object' && body !== null && typeof (body as { code?: unknown }).code === 'string') {
       const problem = body as Record<string, unknown>;
-      return { ...problem, status, code: problem.code as string, detail: typeof problem.detail === 'string' ? problem.detail : '' };
+      return {
+        ...problem,
+        status,
+        code: problem.code as string,
+        detail: typeof problem.detail === 'string' ? problem.detail : '',
+      };
     }
     return { status, code: status >= 500 ? 'INTERNAL' : 'UNEXPECTED', detail: error.message };
   }
@@ -17,7 +22,12 @@ export function asProblem(error: unknown): Problem {
 }
 
 export function problemOf(error: unknown): Problem {
-  if (typeof error === 'object' && error !== null && typeof (error as { code?: unknown }).code === 'string' && typeof (error as { status?: unknown }).status === 'number') {
+  if (
+    typeof error === 'object' &&
+    error !== null &&
+    typeof (error as { code?: unknown }).code === 'string' &&
+    typeof (error as { status?: unknown }).status === 'number'
+  ) {
     return error as Problem;
   }
   return { status: 0, code: 'UNEXPECTED', detail: error instanceof Error ? error.message : '' };

@@ -9,8 +9,12 @@ const initialState: WritesState = { position: null };
 function isAcknowledgedWrite(action: UnknownAction): action is UnknownAction & { payload: { position: Position } } {
   if (!action.type.endsWith('/executeMutation/fulfilled')) return false;
   const payload = (action as { payload?: unknown }).payload;
-  const position = typeof payload === 'object' && payload !== null ? (payload as { position?: unknown }).position : undefined;
-  return (typeof position === 'number' && Number.isSafeInteger(position)) || (typeof position === 'string' && /^\d+$/.test(position));
+  const position =
+    typeof payload === 'object' && payload !== null ? (payload as { position?: unknown }).position : undefined;
+  return (
+    (typeof position === 'number' && Number.isSafeInteger(position)) ||
+    (typeof position === 'string' && /^\d+$/.test(position))
+  );
 }
 
 export const writesSlice = createSlice({

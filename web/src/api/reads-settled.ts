@@ -5,9 +5,13 @@ type ConsoleApiState = { consoleApi?: { queries: Record<string, { status: QueryS
 type StoreLike = { getState: () => unknown; subscribe: (listener: () => void) => () => void };
 
 const refetching = (state: unknown): boolean =>
-  Object.values((state as ConsoleApiState).consoleApi?.queries ?? {}).some((query) => query?.status === QueryStatus.pending);
+  Object.values((state as ConsoleApiState).consoleApi?.queries ?? {}).some(
+    (query) => query?.status === QueryStatus.pending,
+  );
 
-/** A mutation's invalidation starts its refetches before `unwrap()` resolves, so awaiting this after it waits for them. */
+/**
+ * A mutation's invalidation starts its refetches before `unwrap()` resolves, so awaiting this after it waits for them.
+ */
 export function readsSettled(store: StoreLike): Promise<void> {
   if (!refetching(store.getState())) return Promise.resolve();
   return new Promise((resolve) => {

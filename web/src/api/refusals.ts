@@ -22,10 +22,13 @@ export function refusalMessage(problem: Problem, organization?: Organization): s
       const resource = problem.resource as keyof typeof RESOURCE_NAMES;
       const name = RESOURCE_NAMES[resource] ?? 'The';
       const reached = `${name} limit reached: ${formatNumber(Number(problem.count))} of ${formatNumber(Number(problem.limit))}.`;
-      return organization === undefined || !(resource in RESOURCE_NAMES) ? reached : `${reached} ${whatRaisesIt(organization, resource)}`;
+      return organization === undefined || !(resource in RESOURCE_NAMES)
+        ? reached
+        : `${reached} ${whatRaisesIt(organization, resource)}`;
     }
     case 'DUPLICATE':
-      if (problem.field === 'email' || problem.field === 'userId') return `${text(problem.value) || 'This person'} is already a member.`;
+      if (problem.field === 'email' || problem.field === 'userId')
+        return `${text(problem.value) || 'This person'} is already a member.`;
       if (problem.field === 'hostname') return `${text(problem.value)} is already one of your sites.`;
       return `${text(problem.value) || 'It'} is already in the list.`;
     case 'NO_PLAN':
@@ -33,7 +36,8 @@ export function refusalMessage(problem: Problem, organization?: Organization): s
         const plan = planName(organization.chorusDetails.plan ?? '');
         return `Chorus is off, so ${organization.name}’s Chorus ${plan} plan is not in effect: nothing can be added until Chorus is turned on.`;
       }
-      if (organization !== undefined && planEnded(organization)) return 'Your organization’s plan has ended, so nothing can be added until a plan is chosen.';
+      if (organization !== undefined && planEnded(organization))
+        return 'Your organization’s plan has ended, so nothing can be added until a plan is chosen.';
       return 'Your organization has no plan yet, so nothing can be added until one is chosen.';
     case 'ALREADY_REGISTERED':
       return 'They have signed up already, so there is no invitation to send: they sign in as usual.';
@@ -46,7 +50,9 @@ export function refusalMessage(problem: Problem, organization?: Organization): s
     case 'INVALID_HOSTNAME':
       return hostnameRefusal(text(problem.value), text(problem.reason));
     case 'ENTERPRISE_PLAN_REQUIRED':
-      return organization !== undefined && chorusPlanIdle(organization) && organization.chorusDetails.plan === 'enterprise'
+      return organization !== undefined &&
+        chorusPlanIdle(organization) &&
+        organization.chorusDetails.plan === 'enterprise'
         ? 'Chorus is off, so its Enterprise plan, which includes single sign-on, is not in effect: turn Chorus on first.'
         : 'Single sign-on is part of the Enterprise plans.';
     case 'SSO_DISCOVERY_FAILED':
@@ -67,10 +73,14 @@ export function refusalMessage(problem: Problem, organization?: Organization): s
       const feature = text(problem.feature);
       const name = CHORUS_FEATURE_NAMES[feature as keyof typeof CHORUS_FEATURE_NAMES] ?? feature;
       const addOn = FEATURE_ADD_ON[feature];
-      return addOn === undefined ? `${name} is off for your organization.` : `${name} is off for your organization: the ${addOn} add-on turns it on.`;
+      return addOn === undefined
+        ? `${name} is off for your organization.`
+        : `${name} is off for your organization: the ${addOn} add-on turns it on.`;
     }
     case 'NOT_FOUND':
-      return problem.entity === 'organization' ? 'This organization does not exist, or you are not a member.' : 'It is no longer there: the list is up to date now.';
+      return problem.entity === 'organization'
+        ? 'This organization does not exist, or you are not a member.'
+        : 'It is no longer there: the list is up to date now.';
     case 'VALIDATION_FAILED':
       return validationRefusal(problem);
     case 'WRONG_PASSWORD':
@@ -109,7 +119,8 @@ export function refusalMessage(problem: Problem, organization?: Organization): s
  * server has not caught up, nothing of theirs is pending, so "the change is saved" would not be true.
  */
 export function readRefusalMessage(problem: Problem, organization?: Organization): string {
-  if (problem.code === 'NOT_YET_CONSISTENT') return 'Chorus is still catching up with the latest changes, so this list is not shown yet: reload the page in a moment.';
+  if (problem.code === 'NOT_YET_CONSISTENT')
+    return 'Chorus is still catching up with the latest changes, so this list is not shown yet: reload the page in a moment.';
   return refusalMessage(problem, organization);
 }
 

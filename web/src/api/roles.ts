@@ -1,7 +1,12 @@
 // What to offer; the server decides what happens.
 import type { Role } from './contract';
 
-export const ROLE_NAMES: Record<Role, string> = { owner: 'Owner', admin: 'Admin', member: 'Member', auditor: 'Auditor' };
+export const ROLE_NAMES: Record<Role, string> = {
+  owner: 'Owner',
+  admin: 'Admin',
+  member: 'Member',
+  auditor: 'Auditor',
+};
 
 export const ROLES: readonly Role[] = ['member', 'admin', 'auditor', 'owner'];
 
@@ -10,7 +15,9 @@ export const canManage = (role: Role | undefined): boolean => role === 'owner' |
 /** Only owners configure single sign-on (the domain refuses admins). */
 export const canConfigureSso = (role: Role | undefined): boolean => role === 'owner';
 
-export const canReadHistory = (role: Role | undefined): boolean => role === 'owner' || role === 'admin' || role === 'auditor';
+export const canReadHistory = (role: Role | undefined): boolean =>
+  role === 'owner' || role === 'admin' || role === 'auditor';
 
 /** Only owners add, remove, promote or demote owners; owners and admins everyone else. */
-export const canManageRole = (role: Role | undefined, target: Role): boolean => (target === 'owner' ? role === 'owner' : canManage(role));
+export const canManageRole = (role: Role | undefined, target: Role): boolean =>
+  target === 'owner' ? role === 'owner' : canManage(role);

@@ -13,9 +13,11 @@ export const sessionEndedSlice = createSlice({
 
 export const { sessionEnded } = sessionEndedSlice.actions;
 
-export const selectSessionEnded = (state: { sessionEnded?: { ended: boolean } }): boolean => state.sessionEnded?.ended === true;
+export const selectSessionEnded = (state: { sessionEnded?: { ended: boolean } }): boolean =>
+  state.sessionEnded?.ended === true;
 
-const isUnauthenticated = (payload: unknown): boolean => typeof payload === 'object' && payload !== null && (payload as { status?: unknown }).status === 401;
+const isUnauthenticated = (payload: unknown): boolean =>
+  typeof payload === 'object' && payload !== null && (payload as { status?: unknown }).status === 401;
 
 /** `clearCache` comes from console-api.ts, which imports this file. */
 export const sessionEndedMiddleware =

@@ -18,19 +18,25 @@ export function useCommand() {
   const [problem, setProblem] = useState<Problem | null>(null);
   const [done, setDone] = useState<string | null>(null);
   const store = useStore();
-  const run = useCallback(async <T,>(change: () => Promise<T>, doneSentence: string | null | ((answer: T) => string) = null): Promise<boolean> => {
-    setProblem(null);
-    setDone(null);
-    try {
-      const answer = await change();
-      await readsSettled(store);
-      setDone(typeof doneSentence === 'function' ? doneSentence(answer) : doneSentence);
-      return true;
-    } catch (error) {
-      setProblem(problemOf(error));
-      return false;
-    }
-  }, [store]);
+  const run = useCallback(
+    async <T>(
+      change: () => Promise<T>,
+      doneSentence: string | null | ((answer: T) => string) = null,
+    ): Promise<boolean> => {
+      setProblem(null);
+      setDone(null);
+      try {
+        const answer = await change();
+        await readsSettled(store);
+        setDone(typeof doneSentence === 'function' ? doneSentence(answer) : doneSentence);
+        return true;
+      } catch (error) {
+        setProblem(problemOf(error));
+        return false;
+      }
+    },
+    [store],
+  );
   const refuse = useCallback((found: Problem) => {
     setDone(null);
     setProblem(found);

@@ -7,7 +7,8 @@ import type { Organization, Role } from './contract';
  * What would get the organization past the refusal. raise: an add-on or a larger plan; largerPlan: only a larger
  * plan (the plan's hard limit binds); support: only Chorus (the limit is an operator's setting).
  */
-export type Goal = 'raise' | 'largerPlan' | 'support' | 'plan' | 'enterprise' | 'chorus' | 'addOn' | 'payment' | 'renew';
+export type Goal =
+  'raise' | 'largerPlan' | 'support' | 'plan' | 'enterprise' | 'chorus' | 'addOn' | 'payment' | 'renew';
 
 export type Contact = { upgradeUrl: string | null; supportEmail: string | null };
 
@@ -56,13 +57,21 @@ export function wayForward(goal: Goal, role: Role, organization: Organization, c
   const action = ACTIONS[goal];
   if (role !== 'owner') {
     const owners = ownersOf(organization);
-    return { before: owners.length === 0 ? `Ask an owner of ${organization.name} to ${action}.` : `Ask an owner to ${action}: ${either(owners)}.` };
+    return {
+      before:
+        owners.length === 0
+          ? `Ask an owner of ${organization.name} to ${action}.`
+          : `Ask an owner to ${action}: ${either(owners)}.`,
+    };
   }
-  // Chorus is turned on, and a set limit raised, by the people who run the service, not in a shop: the address comes first.
+  // Chorus is turned on, and a set limit raised, by the people who run the service, not in a shop: the address comes
+  // first.
   const { supportEmail, upgradeUrl } = contact;
   const label = LINK_LABELS[goal];
   const byMail =
-    supportEmail === null ? undefined : { before: 'Write to ', link: { href: `mailto:${supportEmail}`, label: supportEmail }, after: ` to ${action}.` };
+    supportEmail === null
+      ? undefined
+      : { before: 'Write to ', link: { href: `mailto:${supportEmail}`, label: supportEmail }, after: ` to ${action}.` };
   const byLink = upgradeUrl === null || label === null ? undefined : { before: '', link: { href: upgradeUrl, label } };
   return (goal === 'chorus' || goal === 'support' ? (byMail ?? byLink) : (byLink ?? byMail)) ?? null;
 }
@@ -71,4 +80,5 @@ export function wayForward(goal: Goal, role: Role, organization: Organization, c
 export const planEnded = (organization: Organization): boolean => organization.subscription?.status === 'ended';
 
 /** A Chorus plan is assigned but Chorus is off, so the plan is not in effect (docs/domain.md, which plan governs). */
-export const chorusPlanIdle = (organization: Organization): boolean => !organization.chorus && organization.chorusDetails.plan !== null;
+export const chorusPlanIdle = (organization: Organization): boolean =>
+  !organization.chorus && organization.chorusDetails.plan !== null;

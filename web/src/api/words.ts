@@ -7,7 +7,10 @@ import type { ChorusFeature, SignInMethod, SiteFeatures } from './contract';
 export { ADD_ON_NAMES, RESOURCE_NAMES, SERVICE_LEVEL_NAMES } from '@libs/domain/history/words';
 
 // A feature list reads "name: on/off", so a feature is named by what the organization can do.
-export const CHORUS_FEATURE_NAMES: Record<ChorusFeature, string> = { ...DOMAIN_FEATURE_NAMES, disableAISummary: 'Turning off the AI summary' };
+export const CHORUS_FEATURE_NAMES: Record<ChorusFeature, string> = {
+  ...DOMAIN_FEATURE_NAMES,
+  disableAISummary: 'Turning off the AI summary',
+};
 
 export const SITE_FEATURE_NAMES: Record<keyof SiteFeatures, string> = {
   customCTAs: 'Custom calls to action',
@@ -22,7 +25,12 @@ export const SITE_FEATURE_NAMES: Record<keyof SiteFeatures, string> = {
   anonymizeFeedback: 'Anonymized feedback',
 };
 
-export const SIGN_IN_METHOD_NAMES: Record<SignInMethod, string> = { password: 'Password', google: 'Google', invitation: 'Invitation', sso: 'Single sign-on' };
+export const SIGN_IN_METHOD_NAMES: Record<SignInMethod, string> = {
+  password: 'Password',
+  google: 'Google',
+  invitation: 'Invitation',
+  sso: 'Single sign-on',
+};
 
 /** 'teams' -> 'Teams'; the line's name goes in front where both lines could be meant. */
 export const planName = (plan: string): string => plan.charAt(0).toUpperCase() + plan.slice(1);

@@ -6,10 +6,14 @@ import { sessionEndedMiddleware, sessionEndedSlice } from '../api/session-ended'
 import { dynamicMiddleware, rootReducer } from './store';
 
 declare module './store' {
-  export interface LazyLoadedSlices extends WithSlice<typeof consoleApi>, WithSlice<typeof writesSlice>, WithSlice<typeof sessionEndedSlice> {}
+  export interface LazyLoadedSlices
+    extends WithSlice<typeof consoleApi>, WithSlice<typeof writesSlice>, WithSlice<typeof sessionEndedSlice> {}
 }
 
 rootReducer.inject(consoleApi);
 rootReducer.inject(writesSlice);
 rootReducer.inject(sessionEndedSlice);
-dynamicMiddleware.addMiddleware(consoleApi.middleware, sessionEndedMiddleware(() => consoleApi.util.resetApiState()));
+dynamicMiddleware.addMiddleware(
+  consoleApi.middleware,
+  sessionEndedMiddleware(() => consoleApi.util.resetApiState()),
+);

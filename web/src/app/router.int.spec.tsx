@@ -17,13 +17,20 @@ describe('the routes', () => {
     expect(heading()).toHaveTextContent('Choose a new password');
   });
 
-  it.each(['/', '/login', '/login/', '/login/google', '/login/anything?x=1', '/reset', '/nowhere', '/deep/unknown/path', '/forgotten'])(
-    '%s is the login screen',
-    (route) => {
-      renderWithProviders(<AppRoutes />, { route });
-      expect(heading()).toHaveTextContent('Welcome back to Chorus,');
-    },
-  );
+  it.each([
+    '/',
+    '/login',
+    '/login/',
+    '/login/google',
+    '/login/anything?x=1',
+    '/reset',
+    '/nowhere',
+    '/deep/unknown/path',
+    '/forgotten',
+  ])('%s is the login screen', (route) => {
+    renderWithProviders(<AppRoutes />, { route });
+    expect(heading()).toHaveTextContent('Welcome back to Chorus,');
+  });
 
   it.each([
     ['/login', 'Log in · Chorus'],
@@ -37,7 +44,10 @@ describe('the routes', () => {
   });
 
   it('names the product of the page config in the title', () => {
-    renderWithProviders(<AppRoutes />, { route: '/forgot', preloadedState: { pageConfig: { ...defaultPageConfig, productName: 'Acme Voice' } } });
+    renderWithProviders(<AppRoutes />, {
+      route: '/forgot',
+      preloadedState: { pageConfig: { ...defaultPageConfig, productName: 'Acme Voice' } },
+    });
     expect(document.title).toBe('Forgot your password? · Acme Voice');
   });
 

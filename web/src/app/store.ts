@@ -9,7 +9,12 @@ import { browserServices, type Services } from '../lib/services';
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled in by declaration merging
 export interface LazyLoadedSlices {}
 
-export const rootReducer = combineSlices(pageConfigSlice, loginSlice, forgotSlice, resetSlice).withLazyLoadedSlices<LazyLoadedSlices>();
+export const rootReducer = combineSlices(
+  pageConfigSlice,
+  loginSlice,
+  forgotSlice,
+  resetSlice,
+).withLazyLoadedSlices<LazyLoadedSlices>();
 
 export const dynamicMiddleware = createDynamicMiddleware();
 

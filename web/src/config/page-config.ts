@@ -16,7 +16,8 @@ export const defaultPageConfig: PageConfig = {
   supportEmail: null,
 };
 
-const text = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value.trim() : null);
+const text = (value: unknown): string | null =>
+  typeof value === 'string' && value.trim() !== '' ? value.trim() : null;
 
 /** The server checks UPGRADE_URL too, but a script URL must never reach an href. */
 function webAddress(value: unknown): string | null {
@@ -42,10 +43,14 @@ export function readPageConfig(document: Document): PageConfig {
     return defaultPageConfig;
   }
   if (typeof settings !== 'object' || settings === null) return defaultPageConfig;
-  const { productName, googleSignInToken, sentryDsn, releaseId, upgradeUrl, supportEmail } = settings as Record<string, unknown>;
+  const { productName, googleSignInToken, sentryDsn, releaseId, upgradeUrl, supportEmail } = settings as Record<
+    string,
+    unknown
+  >;
   return {
     productName: text(productName) ?? defaultPageConfig.productName,
-    googleSignInToken: typeof googleSignInToken === 'string' ? googleSignInToken.trim() : defaultPageConfig.googleSignInToken,
+    googleSignInToken:
+      typeof googleSignInToken === 'string' ? googleSignInToken.trim() : defaultPageConfig.googleSignInToken,
     sentryDsn: text(sentryDsn),
     releaseId: text(releaseId) ?? defaultPageConfig.releaseId,
     upgradeUrl: webAddress(upgradeUrl),
@@ -65,4 +70,5 @@ export const pageConfigSlice = createSlice({
   },
 });
 
-export const { selectProductName, selectGoogleSignInToken, selectUpgradeUrl, selectSupportEmail } = pageConfigSlice.selectors;
+export const { selectProductName, selectGoogleSignInToken, selectUpgradeUrl, selectSupportEmail } =
+  pageConfigSlice.selectors;

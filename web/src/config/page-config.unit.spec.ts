@@ -14,7 +14,9 @@ describe('reading the page config', () => {
 
   it('reads what the server wrote into the page', () => {
     const config = readPageConfig(
-      withConfigElement('{"productName":"Acme Voice","googleSignInToken":"tok-1","sentryDsn":"https://k@o1.ingest.example/7","releaseId":"2024.5.1"}'),
+      withConfigElement(
+        '{"productName":"Acme Voice","googleSignInToken":"tok-1","sentryDsn":"https://k@o1.ingest.example/7","releaseId":"2024.5.1"}',
+      ),
     );
     expect(config).toEqual({
       productName: 'Acme Voice',
@@ -39,23 +41,45 @@ describe('reading the page config', () => {
 
   it('falls back key by key when a value has the wrong type or is blank', () => {
     const config = readPageConfig(
-      withConfigElement('{"productName":"  ","googleSignInToken":7,"sentryDsn":"","releaseId":false,"extra":"ignored"}'),
+      withConfigElement(
+        '{"productName":"  ","googleSignInToken":7,"sentryDsn":"","releaseId":false,"extra":"ignored"}',
+      ),
     );
     expect(config).toEqual(defaultPageConfig);
   });
 
   it('trims the values', () => {
-    const config = readPageConfig(withConfigElement('{"productName":" Acme ","googleSignInToken":" t ","sentryDsn":null,"releaseId":" r1 "}'));
-    expect(config).toEqual({ ...defaultPageConfig, productName: 'Acme', googleSignInToken: 't', sentryDsn: null, releaseId: 'r1' });
+    const config = readPageConfig(
+      withConfigElement('{"productName":" Acme ","googleSignInToken":" t ","sentryDsn":null,"releaseId":" r1 "}'),
+    );
+    expect(config).toEqual({
+      ...defaultPageConfig,
+      productName: 'Acme',
+      googleSignInToken: 't',
+      sentryDsn: null,
+      releaseId: 'r1',
+    });
   });
 
   it('reads the upgrade link and the support address', () => {
-    const config = readPageConfig(withConfigElement('{"upgradeUrl":" https://billing.example.com/portal ","supportEmail":"help@example.com"}'));
-    expect(config).toMatchObject({ upgradeUrl: 'https://billing.example.com/portal', supportEmail: 'help@example.com' });
+    const config = readPageConfig(
+      withConfigElement('{"upgradeUrl":" https://billing.example.com/portal ","supportEmail":"help@example.com"}'),
+    );
+    expect(config).toMatchObject({
+      upgradeUrl: 'https://billing.example.com/portal',
+      supportEmail: 'help@example.com',
+    });
   });
 
   // A page config the server did not check (an old server, an edited page) must not put a script URL in a link.
-  const unsafe = ['javascript:alert(document.cookie)', ' JAVASCRIPT:alert(1)', 'data:text/html,x', 'vbscript:x', '/relative', 42];
+  const unsafe = [
+    'javascript:alert(document.cookie)',
+    ' JAVASCRIPT:alert(1)',
+    'data:text/html,x',
+    'vbscript:x',
+    '/relative',
+    42,
+  ];
   it.each(unsafe)('drops the upgrade link %j', (value) => {
     expect(readPageConfig(withConfigElement(JSON.stringify({ upgradeUrl: value }))).upgradeUrl).toBeNull();
   });

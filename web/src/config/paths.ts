@@ -6,7 +6,8 @@ export const paths = {
   // The optional path segment is never read: the error comes from the query (seed, section 2).
   login: {
     path: '/login/:error?',
-    getHref: (redirect?: string) => (redirect === undefined ? '/login' : `/login?redirect=${encodeURIComponent(redirect)}`),
+    getHref: (redirect?: string) =>
+      redirect === undefined ? '/login' : `/login?redirect=${encodeURIComponent(redirect)}`,
     /** The seed's message for a user who belongs to no organization (section 8). */
     noOrganizationHref: '/login?error=account',
   },
@@ -30,7 +31,10 @@ export const paths = {
     sso: { path: 'orgs/:orgId/sso', getHref: (organizationId: string) => `${org(organizationId)}/sso` },
     history: { path: 'orgs/:orgId/history', getHref: (organizationId: string) => `${org(organizationId)}/history` },
     webhooks: { path: 'orgs/:orgId/webhooks', getHref: (organizationId: string) => `${org(organizationId)}/webhooks` },
-    directory: { path: 'orgs/:orgId/directory', getHref: (organizationId: string) => `${org(organizationId)}/directory` },
+    directory: {
+      path: 'orgs/:orgId/directory',
+      getHref: (organizationId: string) => `${org(organizationId)}/directory`,
+    },
     account: { path: 'account', getHref: () => '/app/account' },
   },
 } as const;

@@ -88,7 +88,9 @@ describe('error reporting', () => {
   it('swallows a failure of the reporter itself', async () => {
     const target = pageTarget();
     const reportError = jest.fn(async () => Promise.reject(new Error('offline')));
-    installErrorReporting(target, { sentryDsn: 'https://k@sentry.example/1', releaseId: 'r1' }, async () => ({ reportError }));
+    installErrorReporting(target, { sentryDsn: 'https://k@sentry.example/1', releaseId: 'r1' }, async () => ({
+      reportError,
+    }));
     target.dispatchEvent(errorEvent(new Error('boom')));
     await settle();
     expect(reportError).toHaveBeenCalledTimes(1);

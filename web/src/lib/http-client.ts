@@ -23,7 +23,12 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export type HttpClient = {
   post<T = unknown>(url: string, data?: unknown, options?: RequestOptions): Promise<HttpResponse<T>>;
-  request<T = unknown>(method: HttpMethod, url: string, data?: unknown, options?: RequestOptions): Promise<HttpResponse<T>>;
+  request<T = unknown>(
+    method: HttpMethod,
+    url: string,
+    data?: unknown,
+    options?: RequestOptions,
+  ): Promise<HttpResponse<T>>;
 };
 
 /** Injected so tests run without a browser. */

@@ -130,7 +130,9 @@ describe('reading a cookie', () => {
     void network.http.request('GET', '/session');
     void network.http.request('DELETE', '/sessions/1');
     void network.http.request('PATCH', '/organizations/acme/members/u1', { role: 'admin' });
-    expect(network.requests.map((request) => [request.method, request.init.body, request.headers['X-XSRF-TOKEN']])).toEqual([
+    expect(
+      network.requests.map((request) => [request.method, request.init.body, request.headers['X-XSRF-TOKEN']]),
+    ).toEqual([
       ['GET', undefined, 'abc'],
       ['DELETE', undefined, 'abc'],
       ['PATCH', '{"role":"admin"}', 'abc'],

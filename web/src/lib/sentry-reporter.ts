@@ -36,7 +36,13 @@ export function parseStack(stack: string): StackFrame[] {
     const match = V8_FRAME.exec(line) ?? GECKO_FRAME.exec(line);
     if (!match) continue;
     const [, name, filename = '', lineno = '0', colno = '0'] = match;
-    frames.push({ ...(name ? { function: name } : {}), filename, lineno: Number(lineno), colno: Number(colno), in_app: true });
+    frames.push({
+      ...(name ? { function: name } : {}),
+      filename,
+      lineno: Number(lineno),
+      colno: Number(colno),
+      in_app: true,
+    });
   }
   // Sentry lists the oldest call first.
   return frames.reverse();
@@ -47,7 +53,7 @@ function exception(error: unknown) {
     const frames = error.stack ? parseStack(error.stack) : [];
     return { type: error.name, value: error.message, ...(frames.length > 0 ? { stacktrace: { frames } } : {}) };
   }
-  return { type: 'Error', value: typeof error === 'string' ? error : JSON.stringify(error) ?? String(error) };
+  return { type: 'Error', value: typeof error === 'string' ? error : (JSON.stringify(error) ?? String(error)) };
 }
 
 const hex = (bytes: Uint8Array) => Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
@@ -78,7 +84,10 @@ const browserEnvironment = (): ReporterEnvironment => ({
   userAgent: navigator.userAgent,
 });
 
-export async function reportError(report: ErrorReport, environment: ReporterEnvironment = browserEnvironment()): Promise<void> {
+export async function reportError(
+  report: ErrorReport,
+  environment: ReporterEnvironment = browserEnvironment(),
+): Promise<void> {
   const endpoint = envelopeEndpoint(report.dsn);
   if (endpoint === null) return;
   // Not the app's HTTP client: another origin, no XSRF token, and a text/plain body needs no CORS preflight.

@@ -36,7 +36,13 @@ describe('stack parsing', () => {
     ].join('\n');
     expect(parseStack(stack)).toEqual([
       { filename: 'https://chorus.example/assets/index-abc.js', lineno: 3, colno: 45, in_app: true },
-      { function: 'explode', filename: 'https://chorus.example/assets/index-abc.js', lineno: 1, colno: 2345, in_app: true },
+      {
+        function: 'explode',
+        filename: 'https://chorus.example/assets/index-abc.js',
+        lineno: 1,
+        colno: 2345,
+        in_app: true,
+      },
     ]);
   });
 
@@ -54,7 +60,9 @@ describe('the error event', () => {
   it('carries the release id, the page, the error and its stack', () => {
     const error = new TypeError('boom');
     error.stack = 'TypeError: boom\n    at explode (https://chorus.example/a.js:1:2)';
-    const [header, item, event] = buildEnvelope({ ...report, error }, environment()).split('\n').map((line) => JSON.parse(line));
+    const [header, item, event] = buildEnvelope({ ...report, error }, environment())
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(header).toEqual({ event_id: EVENT_ID, sent_at: '2025-03-04T05:06:07.500Z', dsn: report.dsn });
     expect(item).toEqual({ type: 'event' });
     expect(event).toEqual({
@@ -69,7 +77,11 @@ describe('the error event', () => {
           {
             type: 'TypeError',
             value: 'boom',
-            stacktrace: { frames: [{ function: 'explode', filename: 'https://chorus.example/a.js', lineno: 1, colno: 2, in_app: true }] },
+            stacktrace: {
+              frames: [
+                { function: 'explode', filename: 'https://chorus.example/a.js', lineno: 1, colno: 2, in_app: true },
+              ],
+            },
           },
         ],
       },

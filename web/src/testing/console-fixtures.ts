@@ -4,7 +4,8 @@ import { CHORUS_FEATURES, type Member, type Organization, type SessionAnswer } f
 import type { FakeServer } from './fake-network';
 import type { UndeliveredInvitation } from '../features/members/api/members-api';
 
-const allFeatures = (on: boolean) => Object.fromEntries(CHORUS_FEATURES.map((feature) => [feature, on])) as Organization['chorusFeatures'];
+const allFeatures = (on: boolean) =>
+  Object.fromEntries(CHORUS_FEATURES.map((feature) => [feature, on])) as Organization['chorusFeatures'];
 
 export const member = (email: string, role: Member['role'], overrides: Partial<Member> = {}): Member => ({
   userId: `id-${email.split('@')[0]}`,
@@ -23,7 +24,13 @@ export function anOrganization(overrides: Partial<Organization> = {}): Organizat
     plan: null,
     chorus: true,
     chorusDetails: { plan: 'teams', parallelUse: null },
-    chorusFeatures: { ...allFeatures(true), disableAISummary: false, qualityAssurance: false, webAnalytics: false, chatSupport: false },
+    chorusFeatures: {
+      ...allFeatures(true),
+      disableAISummary: false,
+      qualityAssurance: false,
+      webAnalytics: false,
+      chatSupport: false,
+    },
     features: { multiSite: true },
     serviceLevel: 'standard',
     addOns: {},
@@ -76,40 +83,64 @@ export function withMembers(organization: Organization, members: Member[]): Orga
   };
 }
 
-export const adaSession = (organizations: SessionAnswer['organizations'] = [{ id: 'acme', name: 'Acme', role: 'owner' }]): SessionAnswer => ({
+export const adaSession = (
+  organizations: SessionAnswer['organizations'] = [{ id: 'acme', name: 'Acme', role: 'owner' }],
+): SessionAnswer => ({
   user: { id: 'id-ada', email: 'ada@acme.example', username: null },
   organizations,
 });
 
 /** Answers GET /session and GET /organizations/:id (and its recipients) from what the test holds now. */
-export function consoleServer(state: { session: SessionAnswer; organizations: Organization[]; undelivered?: UndeliveredInvitation[] }): FakeServer {
+export function consoleServer(state: {
+  session: SessionAnswer;
+  organizations: Organization[];
+  undelivered?: UndeliveredInvitation[];
+}): FakeServer {
   return ({ url, method }) => {
     if (method !== 'GET') return undefined;
     const path = url.split('?')[0] ?? url;
     if (path === '/session') return { status: 200, body: state.session };
     // Mails refused for good (owners and admins): none unless the test says so.
-    if (/^\/organizations\/[^/]+\/members\/invitation-failures$/.test(path)) return { status: 200, body: { failures: state.undelivered ?? [] } };
+    if (/^\/organizations\/[^/]+\/members\/invitation-failures$/.test(path))
+      return { status: 200, body: { failures: state.undelivered ?? [] } };
     // The members' sign-in security (History): nothing yet.
     const security = /^\/organizations\/([^/]+)\/history\/sign-in-security$/.exec(path);
-    if (security) return { status: 200, body: { organizationId: decodeURIComponent(security[1] ?? ''), entries: [], next: null } };
+    if (security)
+      return { status: 200, body: { organizationId: decodeURIComponent(security[1] ?? ''), entries: [], next: null } };
     // The Account page's second factors: none.
-    if (path === '/account/two-step') return { status: 200, body: { confirmWith: 'password', authenticatorApp: null, passkeys: [], recoveryCodes: null, requiredBy: [] } };
+    if (path === '/account/two-step')
+      return {
+        status: 200,
+        body: { confirmWith: 'password', authenticatorApp: null, passkeys: [], recoveryCodes: null, requiredBy: [] },
+      };
     // Two-step sign-in (owners and admins): not required, and no member has a second factor.
     const twoStep = /^\/organizations\/([^/]+)\/two-step-sign-in$/.exec(path);
     if (twoStep) {
-      const organization = state.organizations.find((candidate) => candidate.id === decodeURIComponent(twoStep[1] ?? ''));
-      const members = (organization?.members ?? []).map(({ userId, email, role }) => ({ userId, email, role, secondFactor: false }));
+      const organization = state.organizations.find(
+        (candidate) => candidate.id === decodeURIComponent(twoStep[1] ?? ''),
+      );
+      const members = (organization?.members ?? []).map(({ userId, email, role }) => ({
+        userId,
+        email,
+        role,
+        secondFactor: false,
+      }));
       return { status: 200, body: { required: false, members } };
     }
     const read = /^\/organizations\/([^/]+)(\/notification-recipients)?$/.exec(path);
     if (read) {
       const organization = state.organizations.find((candidate) => candidate.id === decodeURIComponent(read[1] ?? ''));
-      if (organization === undefined) return { status: 404, body: { code: 'NOT_FOUND', status: 404, detail: 'no such organization' } };
+      if (organization === undefined)
+        return { status: 404, body: { code: 'NOT_FOUND', status: 404, detail: 'no such organization' } };
       return read[2] === undefined
         ? { status: 200, body: organization }
         : {
             status: 200,
-            body: { organizationId: organization.id, recipients: organization.chorus ? organization.members : [], position: organization.position },
+            body: {
+              organizationId: organization.id,
+              recipients: organization.chorus ? organization.members : [],
+              position: organization.position,
+            },
           };
     }
     return undefined;

@@ -14,14 +14,22 @@ export type RecordedRequest = {
 };
 
 /** Answers a request at once (a stand-in server), or leaves it pending for the test to answer (undefined). */
-export type FakeServer = (request: { url: string; method: string; body: unknown }) => { status: number; body?: unknown } | undefined;
+export type FakeServer = (request: {
+  url: string;
+  method: string;
+  body: unknown;
+}) => { status: number; body?: unknown } | undefined;
 
 /**
  * A stand-in for the browser's fetch that records every request and leaves it pending until the
  * test answers it, so every in-between state can be seen; with `server`, requests it answers are
  * answered at once. `http` is the real client on top of it.
  */
-export function createFakeNetwork({ origin = 'http://localhost', cookies = '', server }: { origin?: string; cookies?: string; server?: FakeServer } = {}) {
+export function createFakeNetwork({
+  origin = 'http://localhost',
+  cookies = '',
+  server,
+}: { origin?: string; cookies?: string; server?: FakeServer } = {}) {
   const requests: RecordedRequest[] = [];
   const taken = new Set<RecordedRequest>();
   const environment: HttpEnvironment = {

@@ -14,7 +14,10 @@ type RenderOptions = {
   network?: FakeNetwork;
 };
 
-export function renderWithProviders(ui: ReactElement, { preloadedState, route = '/', network = createFakeNetwork() }: RenderOptions = {}) {
+export function renderWithProviders(
+  ui: ReactElement,
+  { preloadedState, route = '/', network = createFakeNetwork() }: RenderOptions = {},
+) {
   const navigate = jest.fn<(url: string) => void>();
   // The pauses before a read is asked again, recorded and not waited for.
   const waits: number[] = [];

@@ -52,10 +52,21 @@ function call(route: keyof Routes, organizationId = 'acme', sentCorrelationId?: 
   return callOn(Routes, Routes.prototype[route], organizationId, sentCorrelationId);
 }
 
-function callOn(type: new () => object, handler: () => void, organizationId = 'acme', sentCorrelationId?: string): Call {
+function callOn(
+  type: new () => object,
+  handler: () => void,
+  organizationId = 'acme',
+  sentCorrelationId?: string,
+): Call {
   const request = { params: { id: organizationId }, headers: {} } as unknown as Request;
   const response = new ServerResponse(new IncomingMessage(new Socket()));
-  const requestContext = { correlationId: 'chorus-own', sentCorrelationId, clientIp: undefined, userAgent: undefined, actor: undefined };
+  const requestContext = {
+    correlationId: 'chorus-own',
+    sentCorrelationId,
+    clientIp: undefined,
+    userAgent: undefined,
+    actor: undefined,
+  };
   attachRequestContext(request, requestContext);
   response.setHeader('X-Correlation-Id', 'chorus-own');
   const context = new ExecutionContextHost([request, response], type, handler);
@@ -67,12 +78,35 @@ beforeEach(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'chorus-access-'));
   store = SqliteEventStore.open({ file: join(dataDir, 'events.sqlite') });
   const stream = organizationStream('acme');
-  await store.append(stream, [{ id: randomUUID(), type: 'OrganizationCreated', data: { id: 'acme', name: 'Acme' }, metadata }], 'no_stream');
-  for (const [userId, role] of [['olga', 'owner'], ['adam', 'admin'], ['mia', 'member']]) {
-    await store.append(stream, [{ id: randomUUID(), type: 'MemberAdded', data: { userId, email: `${userId}@example.com`, role, chorusUser: false }, metadata }], 'any');
+  await store.append(
+    stream,
+    [{ id: randomUUID(), type: 'OrganizationCreated', data: { id: 'acme', name: 'Acme' }, metadata }],
+    'no_stream',
+  );
+  for (const [userId, role] of [
+    ['olga', 'owner'],
+    ['adam', 'admin'],
+    ['mia', 'member'],
+  ]) {
+    await store.append(
+      stream,
+      [
+        {
+          id: randomUUID(),
+          type: 'MemberAdded',
+          data: { userId, email: `${userId}@example.com`, role, chorusUser: false },
+          metadata,
+        },
+      ],
+      'any',
+    );
   }
   const resolvers = { resolve: () => Promise.resolve(principal) } as unknown as PrincipalResolvers;
-  guard = new AccessGuard(new Reflector(), resolvers, organizationRoles(new Organizations(store, new OrganizationStateCache(), createPlanCatalogue())));
+  guard = new AccessGuard(
+    new Reflector(),
+    resolvers,
+    organizationRoles(new Organizations(store, new OrganizationStateCache(), createPlanCatalogue())),
+  );
   principal = undefined;
 });
 
@@ -100,7 +134,12 @@ describe('AccessGuard', () => {
   });
 
   it('lets a key bound to an organization reach only that organization, and no route about no organization', async () => {
-    principal = { kind: 'api-key', keyId: 'k', scopes: ['organizations:read', 'organizations:write'], organizationId: 'acme' };
+    principal = {
+      kind: 'api-key',
+      keyId: 'k',
+      scopes: ['organizations:read', 'organizations:write'],
+      organizationId: 'acme',
+    };
 
     await expect(call('read').canActivate).resolves.toBe(true);
     await expect(call('change').canActivate).resolves.toBe(true);
@@ -117,7 +156,7 @@ describe('AccessGuard', () => {
     expect(requestContextOf(request)?.actor).toEqual('api-key:k');
   });
 
-  it('adopts the correlation id the caller sent only behind the caller\'s name, and answers that', async () => {
+  it("adopts the correlation id the caller sent only behind the caller's name, and answers that", async () => {
     principal = user('olga');
     const sent = call('read', 'acme', 'my-request-1');
     await sent.canActivate;
@@ -132,7 +171,11 @@ describe('AccessGuard', () => {
   });
 
   it('lets any member read, only owners and admins change', async () => {
-    for (const [userId, mayChange] of [['olga', true], ['adam', true], ['mia', false]] as const) {
+    for (const [userId, mayChange] of [
+      ['olga', true],
+      ['adam', true],
+      ['mia', false],
+    ] as const) {
       principal = user(userId);
       await expect(call('read').canActivate).resolves.toBe(true);
       if (mayChange) await expect(call('change').canActivate).resolves.toBe(true);
@@ -150,12 +193,14 @@ describe('AccessGuard', () => {
     await expect(call('create').canActivate).rejects.toMatchObject({ code: 'FORBIDDEN' });
   });
 
-  it('reads each route\'s rule from its handler and its class, the same on every call', async () => {
+  it("reads each route's rule from its handler and its class, the same on every call", async () => {
     for (let attempt = 0; attempt < 2; attempt += 1) {
       await expect(call('open').canActivate).resolves.toBe(true);
       await expect(call('read').canActivate).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
       await expect(callOn(OpenRoutes, OpenBase.prototype.shared).canActivate).resolves.toBe(true);
-      await expect(callOn(GuardedRoutes, OpenBase.prototype.shared).canActivate).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
+      await expect(callOn(GuardedRoutes, OpenBase.prototype.shared).canActivate).rejects.toMatchObject({
+        code: 'UNAUTHENTICATED',
+      });
     }
   });
 

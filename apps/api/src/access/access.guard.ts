@@ -18,10 +18,15 @@ function organizationOf(request: Request): string | undefined {
 type Handler = ReturnType<ExecutionContext['getHandler']>;
 type ControllerClass = ReturnType<ExecutionContext['getClass']>;
 
-/** Membership is read from the organization's own folded stream, so a member removed a moment ago is refused at once. */
+/**
+ * Membership is read from the organization's own folded stream, so a member removed a moment ago is refused at once.
+ */
 @Injectable()
 export class AccessGuard implements CanActivate {
-  /** The Reflector's metadata walk done once per route, not per request; keyed by handler and class (a class-level rule). */
+  /**
+   * The Reflector's metadata walk done once per route, not per request; keyed by handler and class (a class-level
+   * rule).
+   */
   private readonly rules = new WeakMap<Handler, WeakMap<ControllerClass, { rule: AccessRule | undefined }>>();
 
   constructor(
@@ -36,7 +41,12 @@ export class AccessGuard implements CanActivate {
     const request = context.switchToHttp().getRequest<Request>();
     const principal = await this.resolvers.resolve(request);
     if (principal === undefined) {
-      throw new ProblemError(401, 'UNAUTHENTICATED', 'Authentication required', 'Sign in, or send an API key as "Authorization: Bearer <key>".');
+      throw new ProblemError(
+        401,
+        'UNAUTHENTICATED',
+        'Authentication required',
+        'Sign in, or send an API key as "Authorization: Bearer <key>".',
+      );
     }
     const requestContext = requestContextOf(request);
     if (requestContext !== undefined) {
@@ -69,7 +79,10 @@ export class AccessGuard implements CanActivate {
         return true;
       case 'api-key':
         // A key bound to an organization reaches that organization's routes (`:id`) and nothing else.
-        return principal.scopes.includes(rule.scope) && (principal.organizationId === undefined || organizationOf(request) === principal.organizationId);
+        return (
+          principal.scopes.includes(rule.scope) &&
+          (principal.organizationId === undefined || organizationOf(request) === principal.organizationId)
+        );
       case 'user': {
         const roles = rule.members;
         const organizationId = organizationOf(request);

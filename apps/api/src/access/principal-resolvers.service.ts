@@ -5,7 +5,9 @@ import type { Principal } from './principal.js';
 import { PrincipalResolverProvider, type PrincipalResolver } from './principal-resolver.js';
 
 const isResolver = (instance: unknown): instance is PrincipalResolver =>
-  typeof instance === 'object' && instance !== null && typeof (instance as Partial<PrincipalResolver>).resolve === 'function';
+  typeof instance === 'object' &&
+  instance !== null &&
+  typeof (instance as Partial<PrincipalResolver>).resolve === 'function';
 
 /** Every provider marked @PrincipalResolverProvider, in any module, asked in order. */
 @Injectable()

@@ -19,6 +19,9 @@ export const HISTORY_READERS: readonly MemberRole[] = ['owner', 'admin', 'audito
  * Nest's guard pipeline (about eight promises, ~1.5% of GET /health's CPU). `KEY` names the metadata.
  * `@RequireAccess({ scope: 'organizations:write', members: OWNERS_AND_ADMINS })`
  */
-export const RequireAccess = Object.assign((rule: AccessRule) => applyDecorators(AccessRuleMetadata(rule), UseGuards(AccessGuard)), {
-  KEY: AccessRuleMetadata.KEY,
-});
+export const RequireAccess = Object.assign(
+  (rule: AccessRule) => applyDecorators(AccessRuleMetadata(rule), UseGuards(AccessGuard)),
+  {
+    KEY: AccessRuleMetadata.KEY,
+  },
+);

@@ -18,7 +18,10 @@ class GuardedRoutes {
 
 describe('@RequireAccess', () => {
   it('records the rule and puts AccessGuard on the route it marks, and nothing on the others', () => {
-    expect(Reflect.getMetadata(AccessRuleMetadata.KEY, Routes.prototype.guarded)).toEqual({ scope: 'organizations:write', members: OWNERS_AND_ADMINS });
+    expect(Reflect.getMetadata(AccessRuleMetadata.KEY, Routes.prototype.guarded)).toEqual({
+      scope: 'organizations:write',
+      members: OWNERS_AND_ADMINS,
+    });
     expect(Reflect.getMetadata(GUARDS_METADATA, Routes.prototype.guarded)).toEqual([AccessGuard]);
     expect(Reflect.getMetadata(AccessRuleMetadata.KEY, Routes.prototype.open)).toBeUndefined();
     expect(Reflect.getMetadata(GUARDS_METADATA, Routes.prototype.open)).toBeUndefined();

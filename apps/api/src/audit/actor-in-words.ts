@@ -1,7 +1,10 @@
 // Who caused an event, in words (docs/console.md, History: "a user's e-mail, an API key's name, Billing,
 // Command line"), from the `actor` the metadata records (docs/service.md, Event metadata).
 
-/** Where the words come from: the organization's own record for its members; an API key's or a directory token's name (actor-name-lookup.ts). */
+/**
+ * Where the words come from: the organization's own record for its members; an API key's or a directory token's name
+ * (actor-name-lookup.ts).
+ */
 export type ActorNames = {
   memberEmail(userId: string): string | undefined;
   /** By the whole actor (`api-key:<id>`, `scim:<token id>`). */

@@ -41,19 +41,30 @@ export const stateQuery = z
     return { kind: 'latest' };
   });
 
-export const correlationIdParameter = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,199}$/, 'is not a correlation id');
+export const correlationIdParameter = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,199}$/, 'is not a correlation id');
 
 /** The exports accept them too: a download holds what the page shows. */
 const filterFields = {
   type: z.enum(ORGANIZATION_EVENT_TYPES as [OrganizationEventType, ...OrganizationEventType[]]).optional(),
-  actor: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:~-]{0,199}$/, 'is not an actor').optional(),
+  actor: z
+    .string()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9._:~-]{0,199}$/, 'is not an actor')
+    .optional(),
   from: instant.optional(),
   to: instant.optional(),
 };
 
-type FilterFields = { type?: string | undefined; actor?: string | undefined; from?: Date | undefined; to?: Date | undefined };
+type FilterFields = {
+  type?: string | undefined;
+  actor?: string | undefined;
+  from?: Date | undefined;
+  to?: Date | undefined;
+};
 
-const rangeInOrder = (query: FilterFields): boolean => query.from === undefined || query.to === undefined || query.from <= query.to;
+const rangeInOrder = (query: FilterFields): boolean =>
+  query.from === undefined || query.to === undefined || query.from <= query.to;
 const rangeMessage = { message: 'from must not be after to', path: ['from'] };
 
 function historyFilter({ type, actor, from, to }: FilterFields): HistoryFilter {
@@ -82,7 +93,12 @@ export const timelineQuery = z
   })
   .refine(rangeInOrder, rangeMessage)
   .transform(({ order, after, limit, minPosition, ...filter }) => ({
-    request: { order, limit, ...(after === undefined ? {} : { after }), filter: historyFilter(filter) } satisfies TimelineRequest,
+    request: {
+      order,
+      limit,
+      ...(after === undefined ? {} : { after }),
+      filter: historyFilter(filter),
+    } satisfies TimelineRequest,
     read: minPosition === undefined ? {} : { minPosition },
   }));
 

@@ -1,5 +1,6 @@
 // Answer shapes of the audit routes (docs/api.md, Organizations), in the style of audit-requests.ts: the single source
-// of their schemas in /docs/openapi.json (through `@Operation({ answer })`). Recorded data stays open: it is what the store holds.
+// of their schemas in /docs/openapi.json (through `@Operation({ answer })`). Recorded data stays open: it is what the
+// store holds.
 import { z } from 'zod';
 import { jsonSafeInteger } from '../http/operation.decorator.js';
 
@@ -15,12 +16,29 @@ const historyEvent = z.object({
   recordedAt: z.string(),
 });
 
-export const historyAnswer = z.object({ organizationId: z.string(), events: z.array(historyEvent), nextFromRevision: jsonSafeInteger, hasMore: z.boolean() });
+export const historyAnswer = z.object({
+  organizationId: z.string(),
+  events: z.array(historyEvent),
+  nextFromRevision: jsonSafeInteger,
+  hasMore: z.boolean(),
+});
 
-/** The organization read model's view as it was, with its place and time (StateAnswer): the view's details stay open. */
-export const stateAnswer = z.looseObject({ id: z.string(), name: z.string(), revision: jsonSafeInteger, position: jsonSafeInteger, recordedAt: z.string() });
+/**
+ * The organization read model's view as it was, with its place and time (StateAnswer): the view's details stay open.
+ */
+export const stateAnswer = z.looseObject({
+  id: z.string(),
+  name: z.string(),
+  revision: jsonSafeInteger,
+  position: jsonSafeInteger,
+  recordedAt: z.string(),
+});
 
-export const correlationAnswer = z.object({ correlationId: z.string(), events: z.array(historyEvent), hasMore: z.boolean() });
+export const correlationAnswer = z.object({
+  correlationId: z.string(),
+  events: z.array(historyEvent),
+  hasMore: z.boolean(),
+});
 
 /** An event in words (TimelineEntry). */
 const timelineEntry = z.looseObject({
@@ -66,7 +84,14 @@ export const changesAnswer = z.object({
   entry: timelineEntry,
   state: stateAnswer,
   changes: z.array(
-    z.object({ area: z.string(), kind: z.string(), subject: z.string(), before: z.string().optional(), after: z.string().optional(), text: z.string() }),
+    z.object({
+      area: z.string(),
+      kind: z.string(),
+      subject: z.string(),
+      before: z.string().optional(),
+      after: z.string().optional(),
+      text: z.string(),
+    }),
   ),
 });
 
@@ -74,7 +99,15 @@ const resourceUse = z.object({ usage: z.int(), limit: z.int().nullable(), peak: 
 
 export const usageSeriesAnswer = z.object({
   organizationId: z.string(),
-  points: z.array(z.object({ at: z.string(), revision: jsonSafeInteger, plan: z.boolean(), users: resourceUse, contentSections: resourceUse })),
+  points: z.array(
+    z.object({
+      at: z.string(),
+      revision: jsonSafeInteger,
+      plan: z.boolean(),
+      users: resourceUse,
+      contentSections: resourceUse,
+    }),
+  ),
   merged: z.boolean().describe('Each merged point keeps its peak'),
 });
 

@@ -36,7 +36,14 @@ const organizationId = 'append-only';
 const catalogue = createPlanCatalogue({ paymentProviderIds: ['prod_ess', 'prod_pro', '', 'prod_acs'] });
 
 /** Every organization command type, in an order the domain accepts. */
-const subscription = { provider: 'stripe', subscriptionId: 'sub_1', trialEndsAt: null, endsOn: null, currentPeriod: null, endedAt: null } as const;
+const subscription = {
+  provider: 'stripe',
+  subscriptionId: 'sub_1',
+  trialEndsAt: null,
+  endsOn: null,
+  currentPeriod: null,
+  endedAt: null,
+} as const;
 const everyCommand: Record<OrganizationCommandType, OrganizationCommand[]> = {
   CreateOrganization: [{ type: 'CreateOrganization', data: { id: organizationId, name: 'Append Only' } }],
   AssignPlan: [
@@ -54,7 +61,8 @@ const everyCommand: Record<OrganizationCommandType, OrganizationCommand[]> = {
       type: 'ConfigureSso',
       data: {
         issuer: 'https://idp.append.example',
-        clientId: 'chorus', clientSecret: 'v1.k1.AAAAAAAAAAAAAAAA.BBBBBBBBBBBBBBBBBBBBBBBB',
+        clientId: 'chorus',
+        clientSecret: 'v1.k1.AAAAAAAAAAAAAAAA.BBBBBBBBBBBBBBBBBBBBBBBB',
         domains: ['append.example'],
         verificationTokens: { 'append.example': 'T'.repeat(32) },
         at: '2030-01-01T00:00:00.000Z',
@@ -66,15 +74,26 @@ const everyCommand: Record<OrganizationCommandType, OrganizationCommand[]> = {
     {
       type: 'ConfigureSamlSso',
       data: {
-        idp: { entityId: 'https://idp.append.example/saml', ssoUrl: 'https://idp.append.example/sso', certificates: [{ certificate: 'MIIB', sha256: 'a'.repeat(64), notAfter: '2031-01-01T00:00:00.000Z' }] },
+        idp: {
+          entityId: 'https://idp.append.example/saml',
+          ssoUrl: 'https://idp.append.example/sso',
+          certificates: [{ certificate: 'MIIB', sha256: 'a'.repeat(64), notAfter: '2031-01-01T00:00:00.000Z' }],
+        },
         domains: ['append.example'],
         checks: { publicDomains: [], domainsHeldElsewhere: [] },
       },
     },
   ],
-  RecordSsoDomainCheck: [{ type: 'RecordSsoDomainCheck', data: { domain: 'append.example', found: true, at: '2030-01-01T00:01:00.000Z', graceMs: 0 } }],
+  RecordSsoDomainCheck: [
+    {
+      type: 'RecordSsoDomainCheck',
+      data: { domain: 'append.example', found: true, at: '2030-01-01T00:01:00.000Z', graceMs: 0 },
+    },
+  ],
   SetDomainJoin: [{ type: 'SetDomainJoin', data: { domain: 'append.example', join: 'automatic', role: 'auditor' } }],
-  RecordAutomaticJoinRefusal: [{ type: 'RecordAutomaticJoinRefusal', data: { domain: 'append.example', on: '2030-01-01' } }],
+  RecordAutomaticJoinRefusal: [
+    { type: 'RecordAutomaticJoinRefusal', data: { domain: 'append.example', on: '2030-01-01' } },
+  ],
   DisableSso: [{ type: 'DisableSso', data: {} }],
   AddMember: [
     { type: 'AddMember', data: { userId: 'owner-1', email: 'owner@append.example', role: 'owner' } },
@@ -93,11 +112,24 @@ const everyCommand: Record<OrganizationCommandType, OrganizationCommand[]> = {
   CancelAddOn: [{ type: 'CancelAddOn', data: { addOn: 'webAnalytics' } }],
   DisableChorus: [{ type: 'DisableChorus', data: {} }],
   SetTwoStepSignInPolicy: [{ type: 'SetTwoStepSignInPolicy', data: { required: true } }],
-  RecordTrafficThreshold: [{ type: 'RecordTrafficThreshold', data: { period: '2030-01', threshold: 80, used: 400_000, allowance: 500_000 } }],
-  SyncSubscription: [
-    { type: 'SyncSubscription', data: { ...subscription, status: 'trialing', trialEndsAt: '2030-01-15T00:00:00.000Z', plans: {}, addOns: { additionalUser: 2 } } },
+  RecordTrafficThreshold: [
+    { type: 'RecordTrafficThreshold', data: { period: '2030-01', threshold: 80, used: 400_000, allowance: 500_000 } },
   ],
-  NoteTrialEnding: [{ type: 'NoteTrialEnding', data: { subscriptionId: 'sub_1', trialEndsAt: '2030-01-15T00:00:00.000Z' } }],
+  SyncSubscription: [
+    {
+      type: 'SyncSubscription',
+      data: {
+        ...subscription,
+        status: 'trialing',
+        trialEndsAt: '2030-01-15T00:00:00.000Z',
+        plans: {},
+        addOns: { additionalUser: 2 },
+      },
+    },
+  ],
+  NoteTrialEnding: [
+    { type: 'NoteTrialEnding', data: { subscriptionId: 'sub_1', trialEndsAt: '2030-01-15T00:00:00.000Z' } },
+  ],
 };
 
 let dataDir: string;
@@ -134,7 +166,12 @@ describe('every command only appends', () => {
   it('runs every organization command type through the command path, one at a time', async () => {
     const decider = commandPath(recording(store, calls), catalogue);
     for (const command of Object.values(everyCommand).flat()) {
-      const context = { actor: 'cli', correlationId: `append-${command.type}`, causationId: `append-${command.type}`, origin: {} };
+      const context = {
+        actor: 'cli',
+        correlationId: `append-${command.type}`,
+        causationId: `append-${command.type}`,
+        origin: {},
+      };
       await expectOnlyAppended(() => decider.handle(organizationId, command, context));
     }
   });
@@ -145,7 +182,14 @@ describe('every command only appends', () => {
     await expectOnlyAppended(() =>
       Promise.all(
         Array.from({ length: 8 }, (_unused, index) =>
-          decider.handle(organizationId, { type: 'AddMember', data: { userId: `racer-${index}`, email: `racer-${index}@append.example`, role: 'member' } }, context),
+          decider.handle(
+            organizationId,
+            {
+              type: 'AddMember',
+              data: { userId: `racer-${index}`, email: `racer-${index}@append.example`, role: 'member' },
+            },
+            context,
+          ),
         ),
       ),
     );
@@ -153,13 +197,29 @@ describe('every command only appends', () => {
 
   it('runs billing events, duplicates included, through the billing path', async () => {
     const recorded = recording(store, calls);
-    const handler = new ReceiveBillingEventHandler(new BillingLedger(recorded), new BillingEffects(recorded, catalogue), recorded, catalogue);
-    const event = { id: 'evt_append_only', type: 'addon.purchased', organizationId, productId: 'prod_acs', quantity: 2, occurredAt: '2030-01-01T00:00:00Z' } as const;
-    await expectOnlyAppended(() => Promise.all([1, 2, 3].map(() => handler.execute(new ReceiveBillingEventCommand(event)))));
+    const handler = new ReceiveBillingEventHandler(
+      new BillingLedger(recorded),
+      new BillingEffects(recorded, catalogue),
+      recorded,
+      catalogue,
+    );
+    const event = {
+      id: 'evt_append_only',
+      type: 'addon.purchased',
+      organizationId,
+      productId: 'prod_acs',
+      quantity: 2,
+      occurredAt: '2030-01-01T00:00:00Z',
+    } as const;
+    await expectOnlyAppended(() =>
+      Promise.all([1, 2, 3].map(() => handler.execute(new ReceiveBillingEventCommand(event)))),
+    );
   });
 
   it('only ever called append to write, and always with an exact expectation (never "any")', () => {
-    const writes = calls.filter((call) => !['readStream', 'readAll', 'readLog', 'headPosition', 'subscribeToAll', 'ping'].includes(call.method));
+    const writes = calls.filter(
+      (call) => !['readStream', 'readAll', 'readLog', 'headPosition', 'subscribeToAll', 'ping'].includes(call.method),
+    );
 
     expect(new Set(writes.map((call) => call.method))).toEqual(new Set(['append']));
     for (const { args } of writes) {
@@ -167,9 +227,13 @@ describe('every command only appends', () => {
       expect(expected === 'no_stream' || typeof expected === 'bigint').toBe(true);
     }
     // Every organization command ran (the billing ledger's own commands aside).
-    const commandTypes = new Set(storedRows().map((row) => (JSON.parse(row.metadata as string) as { commandType?: string }).commandType));
+    const commandTypes = new Set(
+      storedRows().map((row) => (JSON.parse(row.metadata as string) as { commandType?: string }).commandType),
+    );
     const ledgerCommands = ['ClaimBillingEvent', 'RecordBillingOutcome'];
-    expect([...commandTypes].filter((type) => type !== undefined && !ledgerCommands.includes(type)).sort()).toEqual(Object.keys(everyCommand).sort());
+    expect([...commandTypes].filter((type) => type !== undefined && !ledgerCommands.includes(type)).sort()).toEqual(
+      Object.keys(everyCommand).sort(),
+    );
   });
 });
 
@@ -189,7 +253,10 @@ describe('no source file mutates stored events', () => {
 
   it('finds the sources it checks', () => {
     expect(files.map((file) => relative(root, file))).toEqual(
-      expect.arrayContaining(['libs/event-store/src/sqlite-event-store.ts', 'libs/event-store/src/sqlite-migrations.ts']),
+      expect.arrayContaining([
+        'libs/event-store/src/sqlite-event-store.ts',
+        'libs/event-store/src/sqlite-migrations.ts',
+      ]),
     );
   });
 
@@ -200,7 +267,10 @@ describe('no source file mutates stored events', () => {
     ['an upsert into events', /\bINSERT\s+INTO\s+["'`[]?events\b[^;]*?\bDO\s+UPDATE\b/i],
     ['DROP TABLE events', /\bDROP\s+TABLE\s+(IF\s+EXISTS\s+)?["'`[]?events\b/i],
     ['ALTER TABLE events', /\bALTER\s+TABLE\s+["'`[]?events\b/i],
-    ["EventStoreDB's stream deletion, tombstones and truncating metadata", /\b(deleteStream|tombstoneStream|setStreamMetadata)\s*\(/],
+    [
+      "EventStoreDB's stream deletion, tombstones and truncating metadata",
+      /\b(deleteStream|tombstoneStream|setStreamMetadata)\s*\(/,
+    ],
   ];
 
   // The personal key store keeps each key in a stream of its own beside the log, and erasing a key is its tombstone.
@@ -210,12 +280,16 @@ describe('no source file mutates stored events', () => {
   const rewriters = ['libs/event-store/src/sqlite-log-rewrite.ts', 'libs/event-store/src/postgres-log-rewrite.ts'];
 
   it.each(mutations)('nothing issues %s', (_what, pattern) => {
-    const mutating = files.filter((file) => pattern.test(readFileSync(file, 'utf8'))).map((file) => relative(root, file));
+    const mutating = files
+      .filter((file) => pattern.test(readFileSync(file, 'utf8')))
+      .map((file) => relative(root, file));
     expect(mutating.filter((file) => file !== keyStreams && !rewriters.includes(file))).toEqual([]);
   });
 
   it('rewrites the log only to seal an older store, from its one command', () => {
-    const users = files.filter((file) => /\bopenLogRewriter\b|\bLogRewriter\b/.test(readFileSync(file, 'utf8'))).map((file) => relative(root, file));
+    const users = files
+      .filter((file) => /\bopenLogRewriter\b|\bLogRewriter\b/.test(readFileSync(file, 'utf8')))
+      .map((file) => relative(root, file));
     expect(users.filter((file) => !file.startsWith('libs/event-store/')).sort()).toEqual([
       'apps/cli/src/commands/store-seal-personal-data.command.ts',
       'libs/identity/src/privacy/seal-personal-data.ts',
@@ -224,12 +298,15 @@ describe('no source file mutates stored events', () => {
 
   it('tombstones only key streams, never a stream of events', () => {
     const source = readFileSync(join(root, keyStreams), 'utf8');
-    expect([...source.matchAll(/tombstoneStream\(([^)]*)\)/g)].map(([, stream]) => stream)).toEqual(['`${STREAM_PREFIX}${subject}`']);
+    expect([...source.matchAll(/tombstoneStream\(([^)]*)\)/g)].map(([, stream]) => stream)).toEqual([
+      '`${STREAM_PREFIX}${subject}`',
+    ]);
   });
 
   it('only handleCommand appends to a stream that exists: any other append starts a new stream (no_stream)', () => {
     const appenders = files.filter((file) => /\.append\(/.test(readFileSync(file, 'utf8')));
-    // handleCommand appends at the revision it read; the wrappers (timing, upcasting, sealing) forward each caller's append.
+    // handleCommand appends at the revision it read; the wrappers (timing, upcasting, sealing) forward each caller's
+    // append.
     const allowed = [
       'libs/application/src/command-handler.ts',
       'libs/event-store/src/forwarding-event-store.ts',
@@ -240,16 +317,23 @@ describe('no source file mutates stored events', () => {
     const others = appenders.filter((file) => !allowed.includes(relative(root, file)));
     // A session's stream is new, so sign-in hands its first event to the store without a read.
     const appendsToExisting = others.filter((file) =>
-      [...readFileSync(file, 'utf8').matchAll(/\.append\(([^;]*?)\);/gs)].some(([, args]) => !/,\s*'no_stream'\s*$/.test(args ?? '')),
+      [...readFileSync(file, 'utf8').matchAll(/\.append\(([^;]*?)\);/gs)].some(
+        ([, args]) => !/,\s*'no_stream'\s*$/.test(args ?? ''),
+      ),
     );
 
     expect(appenders.map((file) => relative(root, file))).toContain('libs/application/src/command-handler.ts');
     expect(appendsToExisting.map((file) => relative(root, file))).toEqual([]);
   });
 
-  it('only the event stores\' migrations create the events table (SQLite and PostgreSQL, each with its append-only triggers)', () => {
-    const creators = files.filter((file) => /\bCREATE\s+TABLE\s+(IF\s+NOT\s+EXISTS\s+)?["'`[]?events\b/i.test(readFileSync(file, 'utf8')));
+  it("only the event stores' migrations create the events table (SQLite and PostgreSQL, each with its append-only triggers)", () => {
+    const creators = files.filter((file) =>
+      /\bCREATE\s+TABLE\s+(IF\s+NOT\s+EXISTS\s+)?["'`[]?events\b/i.test(readFileSync(file, 'utf8')),
+    );
 
-    expect(creators.map((file) => relative(root, file)).sort()).toEqual(['libs/event-store/src/postgres-schema.ts', 'libs/event-store/src/sqlite-migrations.ts']);
+    expect(creators.map((file) => relative(root, file)).sort()).toEqual([
+      'libs/event-store/src/postgres-schema.ts',
+      'libs/event-store/src/sqlite-migrations.ts',
+    ]);
   });
 });

@@ -18,7 +18,10 @@ export class GetCorrelationHandler implements IQueryHandler<GetCorrelationQuery>
       locations.slice(0, limit).map(async (location): Promise<RecordedEvent> => {
         const read = await this.store.readStream(location.streamId, { fromRevision: location.revision, maxCount: 1 });
         const event = read.found ? read.events[0] : undefined;
-        if (event === undefined || event.id !== location.eventId) throw new Error(`The correlation index points at ${location.streamId}@${location.revision}, which is not event ${location.eventId}`);
+        if (event === undefined || event.id !== location.eventId)
+          throw new Error(
+            `The correlation index points at ${location.streamId}@${location.revision}, which is not event ${location.eventId}`,
+          );
         return event;
       }),
     );

@@ -1,4 +1,5 @@
-// The history's download formats: JSON lines exactly as recorded, and CSV (RFC 4180) with formula injection neutralised.
+// The history's download formats: JSON lines exactly as recorded, and CSV (RFC 4180) with formula injection
+// neutralised.
 import { TIMELINE_FIELDS, type TimelineEntry } from './timeline-entry.js';
 
 export type ExportFormat = 'csv' | 'jsonl';

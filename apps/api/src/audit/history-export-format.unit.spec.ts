@@ -39,7 +39,9 @@ function parseRecord(line: string): string[] {
 
 describe('CSV (RFC 4180)', () => {
   it('writes a header naming the fields, after a byte order mark, ending in CRLF', () => {
-    expect(exportHeader('csv')).toBe('\uFEFFrecordedAt,revision,position,type,description,actor,actorName,correlationId\r\n');
+    expect(exportHeader('csv')).toBe(
+      '\uFEFFrecordedAt,revision,position,type,description,actor,actorName,correlationId\r\n',
+    );
   });
 
   it('quotes a field with a comma or a quote, doubling the quotes; numbers and empty values as they are', () => {
@@ -93,10 +95,28 @@ describe('CSV (RFC 4180)', () => {
     ['an Arabic letter mark', '\u061C'],
     ['a control character', '\u0007'],
   ];
-  const formulaStarts = ['=', '+', '-', '@', '\uFF1D', '\uFF0B', '\uFF0D', '\uFF20', '\uFE66', '\uFE62', '\uFE63', '\uFE6B'];
+  const formulaStarts = [
+    '=',
+    '+',
+    '-',
+    '@',
+    '\uFF1D',
+    '\uFF0B',
+    '\uFF0D',
+    '\uFF20',
+    '\uFE66',
+    '\uFE62',
+    '\uFE63',
+    '\uFE6B',
+  ];
   const dangerous: [string, string][] = [
-    ...formulaStarts.map((start): [string, string] => [`${start} first`, `${start}HYPERLINK("http://evil.example","x")`]),
-    ...hidden.flatMap(([what, prefix]) => formulaStarts.map((start): [string, string] => [`${start} after ${what}`, `${prefix}${start}1+2`])),
+    ...formulaStarts.map((start): [string, string] => [
+      `${start} first`,
+      `${start}HYPERLINK("http://evil.example","x")`,
+    ]),
+    ...hidden.flatMap(([what, prefix]) =>
+      formulaStarts.map((start): [string, string] => [`${start} after ${what}`, `${prefix}${start}1+2`]),
+    ),
     ['a tab first', '\tplain'],
     ['a CR first', '\rplain'],
   ];

@@ -42,19 +42,32 @@ export class HistoryExport {
     return this.chunks(organizationId, format, first, filter);
   }
 
-  private async *chunks(organizationId: string, format: ExportFormat, first: RecordedEvent[], filter: HistoryFilter): AsyncGenerator<string> {
+  private async *chunks(
+    organizationId: string,
+    format: ExportFormat,
+    first: RecordedEvent[],
+    filter: HistoryFilter,
+  ): AsyncGenerator<string> {
     yield exportHeader(format);
     const words = new HistoryInWords(this.actorNames, organizationId);
-    for (let page: RecordedEvent[] | undefined = first; page !== undefined && page.length > 0; ) {
-      const chunk = (await words.entries(page, (event) => matches(filter, event))).map((entry) => exportLine(format, entry)).join('');
+    for (let page: RecordedEvent[] | undefined = first; page !== undefined && page.length > 0;) {
+      const chunk = (await words.entries(page, (event) => matches(filter, event)))
+        .map((entry) => exportLine(format, entry))
+        .join('');
       if (chunk !== '') yield chunk;
       const last = page.at(-1);
-      page = page.length < EXPORT_PAGE_SIZE || last === undefined ? undefined : await this.readPage(organizationId, last.revision + 1n);
+      page =
+        page.length < EXPORT_PAGE_SIZE || last === undefined
+          ? undefined
+          : await this.readPage(organizationId, last.revision + 1n);
     }
   }
 
   private async readPage(organizationId: string, fromRevision: bigint): Promise<RecordedEvent[] | undefined> {
-    const read = await this.store.readStream(organizationStream(organizationId), { fromRevision, maxCount: EXPORT_PAGE_SIZE });
+    const read = await this.store.readStream(organizationStream(organizationId), {
+      fromRevision,
+      maxCount: EXPORT_PAGE_SIZE,
+    });
     return read.found ? read.events : undefined;
   }
 }

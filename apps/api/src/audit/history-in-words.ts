@@ -17,7 +17,10 @@ export class HistoryInWords {
   ) {}
 
   /** The next events in words; `shown` picks which are answered (every one is folded, for the names). */
-  async entries(events: readonly RecordedEvent[], shown: (event: RecordedEvent) => boolean = () => true): Promise<TimelineEntry[]> {
+  async entries(
+    events: readonly RecordedEvent[],
+    shown: (event: RecordedEvent) => boolean = () => true,
+  ): Promise<TimelineEntry[]> {
     const keyNames = await this.actorNames.namesOf(this.organizationId, namedActorsOf(events));
     const entries: TimelineEntry[] = [];
     for (const event of events) {

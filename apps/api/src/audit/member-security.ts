@@ -22,7 +22,11 @@ export type MemberSecurityEntry = {
   correlationId: string | null;
 };
 
-export type MemberSecurityPage = { organizationId: string; entries: MemberSecurityEntry[]; next: number | string | null };
+export type MemberSecurityPage = {
+  organizationId: string;
+  entries: MemberSecurityEntry[];
+  next: number | string | null;
+};
 
 export const DEFAULT_MEMBER_SECURITY_PAGE_SIZE = 50;
 
@@ -41,7 +45,10 @@ export class MemberSecurity {
     // is left out rather than shown wrong.
     const read = await Promise.all(
       shown.map(async (location) => {
-        const page = await this.store.readStream(userStream(location.userId), { fromRevision: location.revision, maxCount: 1 });
+        const page = await this.store.readStream(userStream(location.userId), {
+          fromRevision: location.revision,
+          maxCount: 1,
+        });
         const event = page.found ? page.events[0] : undefined;
         return event !== undefined && event.position === location.position ? [{ location, event }] : [];
       }),
@@ -67,6 +74,10 @@ export class MemberSecurity {
       };
     });
     const last = shown.at(-1);
-    return { organizationId, entries, next: located.length > limit && last !== undefined ? jsonSafe(last.position) : null };
+    return {
+      organizationId,
+      entries,
+      next: located.length > limit && last !== undefined ? jsonSafe(last.position) : null,
+    };
   }
 }

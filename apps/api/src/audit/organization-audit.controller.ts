@@ -16,9 +16,18 @@ import { historyAnswer, stateAnswer } from './audit-responses.js';
 /** Auditors: API keys with audit:read, or the organization's own owners, admins and auditors (docs/domain.md). */
 const AUDITORS = { scope: 'audit:read', members: HISTORY_READERS } as const;
 
-export type HistoryAnswer = { organizationId: string; events: HistoryEvent[]; nextFromRevision: number | string; hasMore: boolean };
+export type HistoryAnswer = {
+  organizationId: string;
+  events: HistoryEvent[];
+  nextFromRevision: number | string;
+  hasMore: boolean;
+};
 
-export type StateAnswer = OrganizationView & { revision: number | string; position: number | string; recordedAt: string };
+export type StateAnswer = OrganizationView & {
+  revision: number | string;
+  position: number | string;
+  recordedAt: string;
+};
 
 /** An organization's complete record and its state at any point of it (docs/api.md, Organizations). */
 @Controller('organizations')
@@ -27,23 +36,41 @@ export class OrganizationAuditController {
 
   @Get(':id/history')
   @RequireAccess(AUDITORS)
-  @Operation({ summary: "The events of the organization's stream, oldest first, with type, data, metadata, revision, position, time", answer: historyAnswer })
+  @Operation({
+    summary:
+      "The events of the organization's stream, oldest first, with type, data, metadata, revision, position, time",
+    answer: historyAnswer,
+  })
   async history(
     @Param('id', validOrganizationId) id: string,
     @Query(new ZodValidationPipe(historyQuery)) query: z.output<typeof historyQuery>,
   ): Promise<HistoryAnswer> {
     const page = await this.queries.execute(new GetOrganizationHistoryQuery(id, query));
-    return { organizationId: id, events: page.events.map(historyEvent), nextFromRevision: jsonSafe(page.nextFromRevision), hasMore: page.hasMore };
+    return {
+      organizationId: id,
+      events: page.events.map(historyEvent),
+      nextFromRevision: jsonSafe(page.nextFromRevision),
+      hasMore: page.hasMore,
+    };
   }
 
   @Get(':id/state')
   @RequireAccess(AUDITORS)
-  @Operation({ summary: 'The organization folded up to a revision (asOfRevision) or a time (asOf)', answer: stateAnswer, responses: { 404: 'NOT_FOUND' } })
+  @Operation({
+    summary: 'The organization folded up to a revision (asOfRevision) or a time (asOf)',
+    answer: stateAnswer,
+    responses: { 404: 'NOT_FOUND' },
+  })
   async state(
     @Param('id', validOrganizationId) id: string,
     @Query(new ZodValidationPipe(stateQuery)) point: z.output<typeof stateQuery>,
   ): Promise<StateAnswer> {
     const state = await this.queries.execute(new GetOrganizationStateQuery(id, point));
-    return { ...state.view, revision: jsonSafe(state.revision), position: jsonSafe(state.position), recordedAt: state.recordedAt };
+    return {
+      ...state.view,
+      revision: jsonSafe(state.revision),
+      position: jsonSafe(state.position),
+      recordedAt: state.recordedAt,
+    };
   }
 }

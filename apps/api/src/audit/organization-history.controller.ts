@@ -13,15 +13,35 @@ import { validOrganizationId } from '../organizations/organization-requests.js';
 import { PLAN_CATALOGUE } from '../plans/plan-catalogue.module.js';
 import { awaitMinPosition } from '../read-models/read-your-writes.js';
 import { ActorNameLookup } from './actor-name-lookup.js';
-import { correlationIdParameter, exportQuery, historyReadQuery, memberSecurityQuery, noQuery, stateQuery, timelineQuery } from './audit-requests.js';
+import {
+  correlationIdParameter,
+  exportQuery,
+  historyReadQuery,
+  memberSecurityQuery,
+  noQuery,
+  stateQuery,
+  timelineQuery,
+} from './audit-requests.js';
 import { MemberSecurity, type MemberSecurityPage } from './member-security.js';
 import { Operation } from '../http/operation.decorator.js';
-import { changesAnswer, historyFiltersAnswer, memberSecurityPageAnswer, organizationCorrelationAnswer, timelinePageAnswer, usageSeriesAnswer } from './audit-responses.js';
+import {
+  changesAnswer,
+  historyFiltersAnswer,
+  memberSecurityPageAnswer,
+  organizationCorrelationAnswer,
+  timelinePageAnswer,
+  usageSeriesAnswer,
+} from './audit-responses.js';
 import { HistoryExport } from './history-export.js';
 import { EXPORT_CONTENT_TYPES } from './history-export-format.js';
 import type { StateAnswer } from './organization-audit.controller.js';
 import { organizationChangesAt } from './organization-state-at.js';
-import { OrganizationTimeline, type HistoryFilters, type OrganizationCorrelation, type TimelinePage } from './organization-timeline.js';
+import {
+  OrganizationTimeline,
+  type HistoryFilters,
+  type OrganizationCorrelation,
+  type TimelinePage,
+} from './organization-timeline.js';
 import { namedActorsOf, timelineEntry, type TimelineEntry } from './timeline-entry.js';
 import { organizationUsageSeries, type UsageSeriesAnswer } from './usage-series.js';
 
@@ -49,9 +69,11 @@ export class OrganizationHistoryController {
   @Get('history/sign-in-security')
   @RequireAccess(AUDITORS)
   @Operation({
-    summary: "Members' two-step sign-in, in words: factors set up and removed, recovery codes made and used, failed second steps, owners' resets",
+    summary:
+      "Members' two-step sign-in, in words: factors set up and removed, recovery codes made and used, failed second steps, owners' resets",
     answer: memberSecurityPageAnswer,
-    description: '`{organizationId, entries, next}`, newest first, while each person was a member; pass `next` as `before` for the next page.',
+    description:
+      '`{organizationId, entries, next}`, newest first, while each person was a member; pass `next` as `before` for the next page.',
   })
   async signInSecurity(
     @Param('id', validOrganizationId) id: string,
@@ -63,9 +85,11 @@ export class OrganizationHistoryController {
   @Get('history/events')
   @RequireAccess(AUDITORS)
   @Operation({
-    summary: "The audit explorer's timeline: events in words, newest or oldest first, filtered by type, actor and time on the server",
+    summary:
+      "The audit explorer's timeline: events in words, newest or oldest first, filtered by type, actor and time on the server",
     answer: timelinePageAnswer,
-    description: '`{organizationId, order, entries, next}`; each entry `{recordedAt, revision, position, type, description, actor, actorName, correlationId}`; pass `next` as `after` for the next page.',
+    description:
+      '`{organizationId, order, entries, next}`; each entry `{recordedAt, revision, position, type, description, actor, actorName, correlationId}`; pass `next` as `after` for the next page.',
   })
   async events(
     @Param('id', validOrganizationId) id: string,
@@ -79,7 +103,10 @@ export class OrganizationHistoryController {
 
   @Get('history/filters')
   @RequireAccess(AUDITORS)
-  @Operation({ summary: "The timeline filters' choices: every event type, and the actors of this organization's history in words", answer: historyFiltersAnswer })
+  @Operation({
+    summary: "The timeline filters' choices: every event type, and the actors of this organization's history in words",
+    answer: historyFiltersAnswer,
+  })
   async filters(
     @Param('id', validOrganizationId) id: string,
     @Query(new ZodValidationPipe(historyReadQuery)) query: z.output<typeof historyReadQuery>,
@@ -93,7 +120,8 @@ export class OrganizationHistoryController {
   @Get('history/changes')
   @RequireAccess(AUDITORS)
   @Operation({
-    summary: 'The event at a revision (asOfRevision) or time (asOf), the state after it, and what it changed against the state before',
+    summary:
+      'The event at a revision (asOfRevision) or time (asOf), the state after it, and what it changed against the state before',
     answer: changesAnswer,
     responses: { 404: 'NOT_FOUND: no such revision, or before the organization existed' },
   })
@@ -105,15 +133,26 @@ export class OrganizationHistoryController {
     const keyNames = await this.actorNames.namesOf(id, namedActorsOf([at.event]));
     return {
       entry: timelineEntry(at.event, namesIn(at.before), keyNames),
-      state: { ...at.view, revision: jsonSafe(at.revision), position: jsonSafe(at.position), recordedAt: at.recordedAt },
+      state: {
+        ...at.view,
+        revision: jsonSafe(at.revision),
+        position: jsonSafe(at.position),
+        recordedAt: at.recordedAt,
+      },
       changes: at.changes,
     };
   }
 
   @Get('history/usage')
   @RequireAccess(AUDITORS)
-  @Operation({ summary: 'Users and sites in use against the effective limit after each change', answer: usageSeriesAnswer })
-  usage(@Param('id', validOrganizationId) id: string, @Query(new ZodValidationPipe(noQuery)) _query: object): Promise<UsageSeriesAnswer> {
+  @Operation({
+    summary: 'Users and sites in use against the effective limit after each change',
+    answer: usageSeriesAnswer,
+  })
+  usage(
+    @Param('id', validOrganizationId) id: string,
+    @Query(new ZodValidationPipe(noQuery)) _query: object,
+  ): Promise<UsageSeriesAnswer> {
     return organizationUsageSeries(this.store, this.catalogue, id);
   }
 
@@ -122,7 +161,8 @@ export class OrganizationHistoryController {
   @RequireAccess(AUDITORS)
   @Operation({
     summary: 'The history as a streamed download: format=csv (RFC 4180, formula-like text neutralised) or jsonl',
-    description: "Filtered like the timeline (`type`, `actor`, `from`, `to`), so the console's download holds what its page shows.",
+    description:
+      "Filtered like the timeline (`type`, `actor`, `from`, `to`), so the console's download holds what its page shows.",
     answer: { mediaType: Object.values(EXPORT_CONTENT_TYPES), schema: z.string() },
   })
   async export(
@@ -146,7 +186,8 @@ export class OrganizationHistoryController {
   @RequireAccess(AUDITORS)
   @Operation({
     summary: "Every event of one correlation that concerns this organization: its own and the billing ledger's for it",
-    description: "Another organization's events are never read: a shared or guessed correlation id answers what an unknown one would.",
+    description:
+      "Another organization's events are never read: a shared or guessed correlation id answers what an unknown one would.",
     answer: organizationCorrelationAnswer,
   })
   async correlation(

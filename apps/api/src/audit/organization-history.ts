@@ -28,5 +28,9 @@ export async function readOrganizationHistory(
   if (!read.found) throw organizationNotFound();
   const events = read.events.slice(0, limit);
   const last = events.at(-1);
-  return { events, nextFromRevision: last === undefined ? fromRevision : last.revision + 1n, hasMore: read.events.length > limit };
+  return {
+    events,
+    nextFromRevision: last === undefined ? fromRevision : last.revision + 1n,
+    hasMore: read.events.length > limit,
+  };
 }

@@ -3,11 +3,25 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { DomainError, foldOrganization, organizationStream, organizationView, type OrganizationEvent, type OrganizationView } from '#domain';
+import {
+  DomainError,
+  foldOrganization,
+  organizationStream,
+  organizationView,
+  type OrganizationEvent,
+  type OrganizationView,
+} from '#domain';
 import { SqliteEventStore, type RecordedEvent } from '#event-store';
 import { readOrganizationHistory } from './organization-history.js';
 import { organizationStateAt, type OrganizationStateAt } from './organization-state-at.js';
-import { recordScriptedHistory, recordedAtOf, scriptCatalogue, scriptedCommands, ScriptClock, SCRIPT_STEP_MS } from '../../../../test/support/scripted-history.js';
+import {
+  recordScriptedHistory,
+  recordedAtOf,
+  scriptCatalogue,
+  scriptedCommands,
+  ScriptClock,
+  SCRIPT_STEP_MS,
+} from '../../../../test/support/scripted-history.js';
 
 const catalogue = scriptCatalogue();
 const organizationId = 'audited';
@@ -34,7 +48,9 @@ afterAll(async () => {
 });
 
 const foldOfFirst = (count: number): OrganizationView => {
-  const state = foldOrganization(events.slice(0, count).map((event) => ({ type: event.type, data: event.data }) as OrganizationEvent));
+  const state = foldOrganization(
+    events.slice(0, count).map((event) => ({ type: event.type, data: event.data }) as OrganizationEvent),
+  );
   if (!state.exists) throw new Error('no organization');
   return organizationView(state, catalogue);
 };
@@ -51,42 +67,78 @@ const notFound = async (promise: Promise<unknown>): Promise<DomainError> => {
 
 it('the script recorded one event per command, a minute apart', () => {
   expect(events).toHaveLength(scriptedCommands(organizationId).length);
-  expect(events.map((event) => event.recordedAt)).toEqual(events.map((_event, revision) => recordedAtOf(revision).toISOString()));
+  expect(events.map((event) => event.recordedAt)).toEqual(
+    events.map((_event, revision) => recordedAtOf(revision).toISOString()),
+  );
   expect(new Set(events.map((event) => event.type))).toEqual(
-    new Set(['OrganizationCreated', 'PlanAssigned', 'AddOnPurchased', 'AddOnCancelled', 'MemberAdded', 'MemberRemoved', 'SiteAdded', 'SiteRemoved', 'LimitsConfigured']),
+    new Set([
+      'OrganizationCreated',
+      'PlanAssigned',
+      'AddOnPurchased',
+      'AddOnCancelled',
+      'MemberAdded',
+      'MemberRemoved',
+      'SiteAdded',
+      'SiteRemoved',
+      'LimitsConfigured',
+    ]),
   );
 });
 
 describe('as of a revision', () => {
   it('equals the fold of the first N+1 events, at every revision', async () => {
     for (const event of events) {
-      const at = await organizationStateAt(store, catalogue, organizationId, { kind: 'revision', revision: event.revision });
+      const at = await organizationStateAt(store, catalogue, organizationId, {
+        kind: 'revision',
+        revision: event.revision,
+      });
 
       const { revision, position, recordedAt } = event;
-      expect(at).toEqual({ view: foldOfFirst(Number(revision) + 1), revision, position, recordedAt, stripe: { customerId: null, subscriptionId: null } });
+      expect(at).toEqual({
+        view: foldOfFirst(Number(revision) + 1),
+        revision,
+        position,
+        recordedAt,
+        stripe: { customerId: null, subscriptionId: null },
+      });
     }
   });
 
-  it('equals what today\'s state answered right after that revision was written', async () => {
+  it("equals what today's state answered right after that revision was written", async () => {
     for (const event of events) {
-      const at = await organizationStateAt(store, catalogue, organizationId, { kind: 'revision', revision: event.revision });
+      const at = await organizationStateAt(store, catalogue, organizationId, {
+        kind: 'revision',
+        revision: event.revision,
+      });
 
       expect(at).toEqual(todayAt[Number(event.revision)]);
     }
   });
 
   it('shows limits and features as they were then, not as they are now', async () => {
-    const beforeOverride = await organizationStateAt(store, catalogue, organizationId, { kind: 'revision', revision: 7n });
+    const beforeOverride = await organizationStateAt(store, catalogue, organizationId, {
+      kind: 'revision',
+      revision: 7n,
+    });
     const now = await organizationStateAt(store, catalogue, organizationId, { kind: 'latest' });
 
-    expect(beforeOverride.view).toMatchObject({ plan: 'essential', serviceLevel: 'standard', limits: { override: false, configured: { users: 3, contentSections: 2 } } });
-    expect(beforeOverride.view.sites.map((site) => site.hostname)).toEqual(['www.audited.example', 'blog.audited.example']);
+    expect(beforeOverride.view).toMatchObject({
+      plan: 'essential',
+      serviceLevel: 'standard',
+      limits: { override: false, configured: { users: 3, contentSections: 2 } },
+    });
+    expect(beforeOverride.view.sites.map((site) => site.hostname)).toEqual([
+      'www.audited.example',
+      'blog.audited.example',
+    ]);
     expect(now.view).toMatchObject({ plan: 'professional', serviceLevel: 'assisted', limits: { override: false } });
     expect(now.view.sites.map((site) => site.siteId)).toEqual(['site-main']);
   });
 
   it('a revision not recorded yet is NOT_FOUND, naming the latest one', async () => {
-    const error = await notFound(organizationStateAt(store, catalogue, organizationId, { kind: 'revision', revision: BigInt(events.length) }));
+    const error = await notFound(
+      organizationStateAt(store, catalogue, organizationId, { kind: 'revision', revision: BigInt(events.length) }),
+    );
 
     expect(error.details).toMatchObject({ latestRevision: events.length - 1 });
   });
@@ -95,7 +147,10 @@ describe('as of a revision', () => {
 describe('as of an instant', () => {
   it('an instant exactly when an event was recorded includes that event', async () => {
     for (const event of events) {
-      const at = await organizationStateAt(store, catalogue, organizationId, { kind: 'instant', at: new Date(event.recordedAt) });
+      const at = await organizationStateAt(store, catalogue, organizationId, {
+        kind: 'instant',
+        at: new Date(event.recordedAt),
+      });
 
       expect(at.revision).toBe(event.revision);
     }
@@ -113,15 +168,25 @@ describe('as of an instant', () => {
   it('a millisecond before the next event still picks the earlier one', async () => {
     const justBefore = new Date(recordedAtOf(5).getTime() - 1);
 
-    expect((await organizationStateAt(store, catalogue, organizationId, { kind: 'instant', at: justBefore })).revision).toBe(4n);
+    expect(
+      (await organizationStateAt(store, catalogue, organizationId, { kind: 'instant', at: justBefore })).revision,
+    ).toBe(4n);
   });
 
   it('an instant before the first event is NOT_FOUND', async () => {
-    await notFound(organizationStateAt(store, catalogue, organizationId, { kind: 'instant', at: new Date(recordedAtOf(0).getTime() - 1) }));
+    await notFound(
+      organizationStateAt(store, catalogue, organizationId, {
+        kind: 'instant',
+        at: new Date(recordedAtOf(0).getTime() - 1),
+      }),
+    );
   });
 
-  it('an instant in the future is today\'s state', async () => {
-    const future = await organizationStateAt(store, catalogue, organizationId, { kind: 'instant', at: new Date('2999-01-01T00:00:00Z') });
+  it("an instant in the future is today's state", async () => {
+    const future = await organizationStateAt(store, catalogue, organizationId, {
+      kind: 'instant',
+      at: new Date('2999-01-01T00:00:00Z'),
+    });
 
     expect(future).toEqual(await organizationStateAt(store, catalogue, organizationId, { kind: 'latest' }));
     expect(future.revision).toBe(BigInt(events.length - 1));

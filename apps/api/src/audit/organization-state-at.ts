@@ -1,4 +1,5 @@
-// Time travel with the domain's own `evolve` and `organizationView`, the same code as today's state. Folded page by page
+// Time travel with the domain's own `evolve` and `organizationView`, the same code as today's state. Folded page by
+// page
 // as read, so a point deep in a long history costs time, never memory.
 import {
   DomainError,
@@ -51,7 +52,7 @@ export async function foldUpTo(store: EventStore, organizationId: string, point:
   let after: OrganizationState = initialOrganizationState;
   let last: RecordedEvent | undefined;
   let latest: RecordedEvent | undefined;
-  for (let fromRevision = 0n; ; ) {
+  for (let fromRevision = 0n; ;) {
     const read = await store.readStream(organizationStream(organizationId), { fromRevision, maxCount: READ_PAGE_SIZE });
     if (!read.found) throw organizationNotFound();
     const beyond = read.events.findIndex((event) => !isBefore(point, event));
@@ -69,10 +70,14 @@ export async function foldUpTo(store: EventStore, organizationId: string, point:
     fromRevision = end.revision + 1n;
   }
   if (point.kind === 'revision' && last?.revision !== point.revision) {
-    throw new DomainError('NOT_FOUND', `The organization has no revision ${point.revision} (its latest is ${latest?.revision ?? 'none'}).`, {
-      entity: 'revision',
-      latestRevision: latest === undefined ? null : Number(latest.revision),
-    });
+    throw new DomainError(
+      'NOT_FOUND',
+      `The organization has no revision ${point.revision} (its latest is ${latest?.revision ?? 'none'}).`,
+      {
+        entity: 'revision',
+        latestRevision: latest === undefined ? null : Number(latest.revision),
+      },
+    );
   }
   if (last === undefined || !after.exists) {
     throw new DomainError('NOT_FOUND', 'The organization did not exist yet at that point.', { entity: 'organization' });
@@ -87,7 +92,13 @@ export async function organizationStateAt(
   point: StatePoint,
 ): Promise<OrganizationStateAt> {
   const { after, last } = await foldUpTo(store, organizationId, point);
-  return { view: organizationView(after, catalogue), stripe: stripeOf(after), revision: last.revision, position: last.position, recordedAt: last.recordedAt };
+  return {
+    view: organizationView(after, catalogue),
+    stripe: stripeOf(after),
+    revision: last.revision,
+    position: last.position,
+    recordedAt: last.recordedAt,
+  };
 }
 
 const stripeOf = (state: ExistingOrganization): OrganizationStateAt['stripe'] => ({
@@ -95,7 +106,11 @@ const stripeOf = (state: ExistingOrganization): OrganizationStateAt['stripe'] =>
   customerId: state.stripeCustomerId ?? null,
 });
 
-export type OrganizationChangesAt = OrganizationStateAt & { event: RecordedEvent; before: OrganizationState; changes: OrganizationChange[] };
+export type OrganizationChangesAt = OrganizationStateAt & {
+  event: RecordedEvent;
+  before: OrganizationState;
+  changes: OrganizationChange[];
+};
 
 export async function organizationChangesAt(
   store: EventStore,
@@ -106,5 +121,14 @@ export async function organizationChangesAt(
   const { before, after, last } = await foldUpTo(store, organizationId, point);
   const view = organizationView(after, catalogue);
   const changes = diffOrganizations(before.exists ? organizationView(before, catalogue) : undefined, view);
-  return { view, stripe: stripeOf(after), revision: last.revision, position: last.position, recordedAt: last.recordedAt, event: last, before, changes };
+  return {
+    view,
+    stripe: stripeOf(after),
+    revision: last.revision,
+    position: last.position,
+    recordedAt: last.recordedAt,
+    event: last,
+    before,
+    changes,
+  };
 }

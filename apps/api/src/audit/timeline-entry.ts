@@ -15,7 +15,16 @@ export type TimelineEntry = {
   correlationId: string | null;
 };
 
-export const TIMELINE_FIELDS = ['recordedAt', 'revision', 'position', 'type', 'description', 'actor', 'actorName', 'correlationId'] as const satisfies readonly (keyof TimelineEntry)[];
+export const TIMELINE_FIELDS = [
+  'recordedAt',
+  'revision',
+  'position',
+  'type',
+  'description',
+  'actor',
+  'actorName',
+  'correlationId',
+] as const satisfies readonly (keyof TimelineEntry)[];
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
 
@@ -33,7 +42,11 @@ export function namedActorsOf(events: Iterable<RecordedEvent>): Set<string> {
 }
 
 /** `names`: the record just before the event (removed members and sites, and the user who acted, are named by it). */
-export function timelineEntry(event: RecordedEvent, names: RecordNames, actorNames: ReadonlyMap<string, string>): TimelineEntry {
+export function timelineEntry(
+  event: RecordedEvent,
+  names: RecordNames,
+  actorNames: ReadonlyMap<string, string>,
+): TimelineEntry {
   const actor = actorOf(event);
   return {
     recordedAt: event.recordedAt,
@@ -42,7 +55,10 @@ export function timelineEntry(event: RecordedEvent, names: RecordNames, actorNam
     type: event.type,
     description: recordedEventSentence(event.type, event.data, names),
     actor,
-    actorName: actorInWords(actor, { memberEmail: (userId) => names.memberEmail(userId), nameOf: (named) => actorNames.get(named) }),
+    actorName: actorInWords(actor, {
+      memberEmail: (userId) => names.memberEmail(userId),
+      nameOf: (named) => actorNames.get(named),
+    }),
     correlationId: text(event.metadata.correlationId) ?? null,
   };
 }

@@ -1,4 +1,5 @@
-// Usage against the effective limit over time (docs/console.md, History), folded with the domain's own evolve and limits.
+// Usage against the effective limit over time (docs/console.md, History), folded with the domain's own evolve and
+// limits.
 import {
   evolve,
   foldOrganization,
@@ -23,7 +24,13 @@ import { organizationNotFound } from './organization-history.js';
 export type ResourceUse = { usage: number; limit: number | null; peak: number };
 
 /** plan: without one nothing can be added, whatever the limits say. */
-export type UsagePoint = { at: string; revision: number | string; plan: boolean; users: ResourceUse; contentSections: ResourceUse };
+export type UsagePoint = {
+  at: string;
+  revision: number | string;
+  plan: boolean;
+  users: ResourceUse;
+  contentSections: ResourceUse;
+};
 
 export type UsageSeriesAnswer = {
   organizationId: string;
@@ -56,7 +63,10 @@ const sameFigures = (a: UsagePoint, b: UsagePoint): boolean =>
   a.contentSections.usage === b.contentSections.usage &&
   a.contentSections.limit === b.contentSections.limit;
 
-/** A change in the same time slot as the last point replaces it and the peaks carry over, so a burst keeps its highest usage. */
+/**
+ * A change in the same time slot as the last point replaces it and the peaks carry over, so a burst keeps its highest
+ * usage.
+ */
 export class UsageSeries {
   private readonly points: UsagePoint[] = [];
   private readonly slotMs: number;
@@ -71,7 +81,12 @@ export class UsageSeries {
     this.slotMs = Math.max(1, (end - start) / maxPoints);
   }
 
-  record(point: Omit<UsagePoint, 'users' | 'contentSections'> & { users: Omit<ResourceUse, 'peak'>; contentSections: Omit<ResourceUse, 'peak'> }): void {
+  record(
+    point: Omit<UsagePoint, 'users' | 'contentSections'> & {
+      users: Omit<ResourceUse, 'peak'>;
+      contentSections: Omit<ResourceUse, 'peak'>;
+    },
+  ): void {
     const next: UsagePoint = {
       ...point,
       users: { ...point.users, peak: point.users.usage },
@@ -104,7 +119,12 @@ export class UsageSeries {
 
 type Limits = { plan: boolean; users: number | null; contentSections: number | null };
 
-function figuresOf(state: ExistingOrganization, catalogue: PlanCatalogue, limitsBefore: Limits | undefined, event: RecordedEvent) {
+function figuresOf(
+  state: ExistingOrganization,
+  catalogue: PlanCatalogue,
+  limitsBefore: Limits | undefined,
+  event: RecordedEvent,
+) {
   const limits =
     limitsBefore === undefined || LIMIT_EVENTS.has(event.type)
       ? { ...organizationLimits(state, catalogue).effective, plan: governingPlan(state, catalogue) !== undefined }
@@ -125,7 +145,11 @@ const pointOf = (event: RecordedEvent, figures: ReturnType<typeof figuresOf>) =>
   contentSections: figures.contentSections,
 });
 
-export async function organizationUsageSeries(store: EventStore, catalogue: PlanCatalogue, organizationId: string): Promise<UsageSeriesAnswer> {
+export async function organizationUsageSeries(
+  store: EventStore,
+  catalogue: PlanCatalogue,
+  organizationId: string,
+): Promise<UsageSeriesAnswer> {
   const stream = organizationStream(organizationId);
   const newest = await store.readStream(stream, { direction: 'backwards', maxCount: 1 });
   const lastEvent = newest.found ? newest.events[0] : undefined;
@@ -133,10 +157,10 @@ export async function organizationUsageSeries(store: EventStore, catalogue: Plan
   let series: UsageSeries | undefined;
   let state: OrganizationState = initialOrganizationState;
   let limits: Limits | undefined;
-  for (let fromRevision = 0n; fromRevision <= lastEvent.revision; ) {
+  for (let fromRevision = 0n; fromRevision <= lastEvent.revision;) {
     const read = await store.readStream(stream, { fromRevision, maxCount: READ_PAGE_SIZE });
     if (!read.found) throw organizationNotFound();
-    for (let index = 0; index < read.events.length; ) {
+    for (let index = 0; index < read.events.length;) {
       const additions = state.exists && series !== undefined ? runOfType(read.events, index, 'MemberAdded') : [];
       if (state.exists && series !== undefined && additions.length > 1) {
         // One fold for the run, and a point for each addition from its count: folding them one by one would copy
@@ -144,7 +168,9 @@ export async function organizationUsageSeries(store: EventStore, catalogue: Plan
         const added = additions.map((event) => asOrganizationEvent(event) as MemberAdded);
         const figures = figuresOf(state, catalogue, limits, additions[0] as RecordedEvent);
         for (const [at, users] of memberCountsAfterEach(state, added).entries()) {
-          series.record(pointOf(additions[at] as RecordedEvent, { ...figures, users: { ...figures.users, usage: users } }));
+          series.record(
+            pointOf(additions[at] as RecordedEvent, { ...figures, users: { ...figures.users, usage: users } }),
+          );
         }
         state = foldOrganization(added, state);
         index += additions.length;
@@ -153,9 +179,15 @@ export async function organizationUsageSeries(store: EventStore, catalogue: Plan
       const event = read.events[index] as RecordedEvent;
       index += 1;
       state = evolve(state, asOrganizationEvent(event));
-      if (!state.exists || (limits !== undefined && !LIMIT_EVENTS.has(event.type) && !USAGE_EVENTS.has(event.type))) continue;
+      if (!state.exists || (limits !== undefined && !LIMIT_EVENTS.has(event.type) && !USAGE_EVENTS.has(event.type)))
+        continue;
       const truncated = lastEvent.revision >= BigInt(MAX_USAGE_POINTS);
-      series ??= new UsageSeries(Date.parse(event.recordedAt), Date.parse(lastEvent.recordedAt), MAX_USAGE_POINTS, truncated);
+      series ??= new UsageSeries(
+        Date.parse(event.recordedAt),
+        Date.parse(lastEvent.recordedAt),
+        MAX_USAGE_POINTS,
+        truncated,
+      );
       const figures = figuresOf(state, catalogue, limits, event);
       limits = figures.limits;
       series.record(pointOf(event, figures));

@@ -59,13 +59,18 @@ describe('UsageSeries', () => {
     expect(series.merged).toBe(true);
   });
 
-  it('never has more points than slots, however many changes (plus the first point and the last instant\'s slot)', () => {
+  it("never has more points than slots, however many changes (plus the first point and the last instant's slot)", () => {
     const series = new UsageSeries(Date.parse(at(0)), Date.parse(at(10_000)), 50);
     for (let minute = 0; minute <= 10_000; minute += 1) series.record(point(minute, minute % 7));
 
     expect(series.all().length).toBeLessThanOrEqual(52);
     // Every merged slot saw 0 to 6 in use: each kept its peak.
-    expect(series.all().slice(1, -1).every((kept) => kept.users.peak === 6)).toBe(true);
+    expect(
+      series
+        .all()
+        .slice(1, -1)
+        .every((kept) => kept.users.peak === 6),
+    ).toBe(true);
   });
 
   it('an unlimited limit stays null', () => {

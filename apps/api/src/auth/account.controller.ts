@@ -10,7 +10,6 @@ import { IDENTITY } from './identity.provider.js';
 import { changePasswordRequest } from './sign-in-requests.js';
 import { Operation } from '../http/operation.decorator.js';
 
-
 @Controller('account')
 export class AccountController {
   constructor(
@@ -18,10 +17,18 @@ export class AccountController {
     private readonly sessions: BrowserSessions,
   ) {}
 
-  /** 204: changed, and every other session of the user ended; 400 WRONG_PASSWORD or VALIDATION_FAILED; 429 when locked. */
+  /**
+   * 204: changed, and every other session of the user ended; 400 WRONG_PASSWORD or VALIDATION_FAILED; 429 when locked.
+   */
   @Post('password')
   @HttpCode(204)
-  @Operation({ summary: "Change the signed-in user's password", responses: { 400: 'WRONG_PASSWORD, or VALIDATION_FAILED with the password policy\'s sentence', 401: 'UNAUTHENTICATED' } })
+  @Operation({
+    summary: "Change the signed-in user's password",
+    responses: {
+      400: "WRONG_PASSWORD, or VALIDATION_FAILED with the password policy's sentence",
+      401: 'UNAUTHENTICATED',
+    },
+  })
   async changePassword(
     @Body(new ZodValidationPipe(changePasswordRequest)) body: z.output<typeof changePasswordRequest>,
     @Req() request: Request,
@@ -29,6 +36,11 @@ export class AccountController {
   ): Promise<void> {
     response.setHeader('Cache-Control', 'no-store');
     const session = await this.sessions.signedIn(request);
-    await this.identity.passwordChange.change(session.userId, session.sessionId, body, commandContextOf(request, `user:${session.userId}`));
+    await this.identity.passwordChange.change(
+      session.userId,
+      session.sessionId,
+      body,
+      commandContextOf(request, `user:${session.userId}`),
+    );
   }
 }

@@ -68,7 +68,8 @@ export class AuthCookies {
    * cross-site and a Lax cookie would not come back; that needs Secure, so only over https (docs/directory.md).
    */
   setSamlRequest(response: Response, value: string): void {
-    if (this.secure) response.cookie(this.samlRequest, value, { ...this.samlRequestOptions(), maxAge: SAML_REQUEST_LIFETIME_MS });
+    if (this.secure)
+      response.cookie(this.samlRequest, value, { ...this.samlRequestOptions(), maxAge: SAML_REQUEST_LIFETIME_MS });
   }
 
   clearSamlRequest(response: Response): void {

@@ -34,20 +34,32 @@ export const invitationAnswer = z.object({
   email: z.string(),
   organizationName: z.string(),
   expiresAt: z.string(),
-  singleSignOn: z.string().nullable().describe('Where to join instead of choosing a password, when an organization enforces single sign-on for the address'),
+  singleSignOn: z
+    .string()
+    .nullable()
+    .describe(
+      'Where to join instead of choosing a password, when an organization enforces single sign-on for the address',
+    ),
 });
 
 /** GET /account/two-step (TwoStepAnswer). */
 export const twoStepAnswer = z.object({
   confirmWith: z.enum(['password', 'code', 'recent-sign-in']),
   authenticatorApp: z.object({ enrolledAt: z.string() }).nullable(),
-  passkeys: z.array(z.object({ id: z.string(), name: z.string(), registeredAt: z.string(), lastUsedAt: z.string().nullable() })),
+  passkeys: z.array(
+    z.object({ id: z.string(), name: z.string(), registeredAt: z.string(), lastUsedAt: z.string().nullable() }),
+  ),
   recoveryCodes: z.object({ remaining: z.int(), generatedAt: z.string() }).nullable(),
   requiredBy: z.array(z.object({ id: z.string(), name: z.string() })),
 });
 
 /** Starting an authenticator app: its secret, otpauth URI, QR code (a data: URL) and the sealed setup to send back. */
-export const authenticatorAppStartAnswer = z.object({ secret: z.string(), uri: z.string(), qrCode: z.string(), setup: z.string() });
+export const authenticatorAppStartAnswer = z.object({
+  secret: z.string(),
+  uri: z.string(),
+  qrCode: z.string(),
+  setup: z.string(),
+});
 
 /** A factor set up: recovery codes for a first factor (shown once), else null. */
 export const factorSetUpAnswer = z.object({ recoveryCodes: z.array(z.string()).nullable() });
@@ -56,12 +68,19 @@ export const recoveryCodesAnswer = z.object({ recoveryCodes: z.array(z.string())
 
 /** WebAuthn's PublicKeyCredentialCreationOptionsJSON (as @simplewebauthn/browser takes it) and the sealed challenge. */
 export const passkeyRegistrationOptionsAnswer = z.object({
-  options: z.looseObject({ challenge: z.string(), rp: z.looseObject({ name: z.string() }), user: z.looseObject({ id: z.string(), name: z.string() }) }),
+  options: z.looseObject({
+    challenge: z.string(),
+    rp: z.looseObject({ name: z.string() }),
+    user: z.looseObject({ id: z.string(), name: z.string() }),
+  }),
   registration: z.string(),
 });
 
 /** WebAuthn's PublicKeyCredentialRequestOptionsJSON and the sealed challenge. */
-export const passkeySignInOptionsAnswer = z.object({ options: z.looseObject({ challenge: z.string() }), challenge: z.string() });
+export const passkeySignInOptionsAnswer = z.object({
+  options: z.looseObject({ challenge: z.string() }),
+  challenge: z.string(),
+});
 
 /** GET /session/second-step (SecondStepStatus). */
 export const secondStepStatusAnswer = z.object({

@@ -49,7 +49,11 @@ import { XsrfMiddleware } from './xsrf.middleware.js';
   providers: [
     SessionEndsFollower,
     identityProvider,
-    { provide: USER_DIRECTORY, inject: [IDENTITY], useFactory: (identity: Identity): UserDirectory => identity.directory },
+    {
+      provide: USER_DIRECTORY,
+      inject: [IDENTITY],
+      useFactory: (identity: Identity): UserDirectory => identity.directory,
+    },
     MemberInvitationReaction,
     { provide: MEMBER_INVITATIONS, useExisting: MemberInvitationReaction },
     { provide: INVITATION_RESEND, useClass: MemberInvitationResend },

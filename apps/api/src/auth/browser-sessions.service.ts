@@ -29,7 +29,8 @@ export class BrowserSessions {
   /** The request's fully signed-in session, or 401 UNAUTHENTICATED. */
   async signedIn(request: Request): Promise<Session> {
     const session = await this.live(request);
-    if (session === undefined) throw new ProblemError(401, 'UNAUTHENTICATED', 'Authentication required', 'Sign in first.');
+    if (session === undefined)
+      throw new ProblemError(401, 'UNAUTHENTICATED', 'Authentication required', 'Sign in first.');
     return session;
   }
 
@@ -50,7 +51,8 @@ export class BrowserSessions {
   /** A sign-in never leaves the session it replaces behind. */
   async endCurrent(request: Request): Promise<void> {
     const current = await this.any(request);
-    if (current !== undefined) await this.identity.sessions.close(current, commandContextOf(request, `user:${current.userId}`));
+    if (current !== undefined)
+      await this.identity.sessions.close(current, commandContextOf(request, `user:${current.userId}`));
   }
 
   xsrfBinding(request: Request): XsrfBinding | undefined {
@@ -59,20 +61,30 @@ export class BrowserSessions {
   }
 
   issueXsrf(request: Request, response: Response): void {
-    this.cookies.setXsrf(response, this.identity.xsrf.issue(this.xsrfBinding(request) ?? this.startPreSession(response)));
+    this.cookies.setXsrf(
+      response,
+      this.identity.xsrf.issue(this.xsrfBinding(request) ?? this.startPreSession(response)),
+    );
   }
 
-  /** Sets the session's cookies; a full session (no second step awaited) first joins what the person's address lets them join. */
+  /**
+   * Sets the session's cookies; a full session (no second step awaited) first joins what the person's address lets them
+   * join.
+   */
   async begin(request: Request, response: Response, opened: OpenedSession): Promise<void> {
     const { session } = opened;
-    if (session.awaiting === null) await this.joins?.afterSignIn(session.userId, commandContextOf(request, `user:${session.userId}`));
+    if (session.awaiting === null)
+      await this.joins?.afterSignIn(session.userId, commandContextOf(request, `user:${session.userId}`));
     this.cookies.set(response, this.cookies.session, opened.cookieValue);
     this.cookies.setXsrf(response, this.identity.xsrf.issue({ kind: 'session', id: session.sessionId }));
   }
 
   end(request: Request, response: Response): void {
     this.cookies.clear(response, this.cookies.session);
-    this.cookies.setXsrf(response, this.identity.xsrf.issue(this.preSessionOf(request) ?? this.startPreSession(response)));
+    this.cookies.setXsrf(
+      response,
+      this.identity.xsrf.issue(this.preSessionOf(request) ?? this.startPreSession(response)),
+    );
   }
 
   private preSessionOf(request: Request): XsrfBinding | undefined {

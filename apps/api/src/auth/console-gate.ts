@@ -32,7 +32,8 @@ export class ConsoleGate implements PageVisitors {
   async consoleAnswer(request: Request): Promise<ConsoleAnswer> {
     const session = await this.sessions.live(request);
     // A half-open session (right password, second step to go) is signed out here too: its way in is the second step.
-    if (session === undefined && (await this.sessions.halfOpen(request)) !== undefined) return { redirect: secondStepPage(request.originalUrl) };
+    if (session === undefined && (await this.sessions.halfOpen(request)) !== undefined)
+      return { redirect: secondStepPage(request.originalUrl) };
     if (request.path === '/') return session === undefined ? { page: 'spa' } : { redirect: consolePath };
     if (session === undefined) return { redirect: `/login?redirect=${encodeURIComponent(request.originalUrl)}` };
     const inPath = organizationPage.exec(request.path)?.[1];

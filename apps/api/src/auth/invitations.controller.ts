@@ -26,9 +26,15 @@ export class InvitationsController {
     @Optional() @Inject(PASSWORD_GATE) private readonly passwordGate?: PasswordGate,
   ) {}
 
-  /** 200 `{email, organizationName, expiresAt, singleSignOn}`; 400 INVALID_TOKEN for an unknown, used or expired link. */
+  /**
+   * 200 `{email, organizationName, expiresAt, singleSignOn}`; 400 INVALID_TOKEN for an unknown, used or expired link.
+   */
   @Get(':token')
-  @Operation({ summary: 'What an invitation is for (organization, address), before it is accepted', answer: invitationAnswer, responses: { 400: 'INVALID_TOKEN: unknown, used or expired' } })
+  @Operation({
+    summary: 'What an invitation is for (organization, address), before it is accepted',
+    answer: invitationAnswer,
+    responses: { 400: 'INVALID_TOKEN: unknown, used or expired' },
+  })
   async describe(
     @Param('token', new ZodValidationPipe(invitationTokenParameter)) token: string,
     @Res({ passthrough: true }) response: Response,
@@ -57,12 +63,18 @@ export class InvitationsController {
     return organizationId === undefined ? undefined : ssoSignOnPath(organizationId, '/app');
   }
 
-  /** 204 and a session cookie; 400 INVALID_TOKEN, or VALIDATION_FAILED with the password policy's sentence (the link stays usable). */
+  /**
+   * 204 and a session cookie; 400 INVALID_TOKEN, or VALIDATION_FAILED with the password policy's sentence (the link
+   * stays usable).
+   */
   @Post('accept')
   @HttpCode(204)
   @Operation({
     summary: 'Accept an invitation: create the account and join the organization',
-    responses: { 400: 'INVALID_TOKEN, or VALIDATION_FAILED with the password policy\'s sentence', 409: 'SSO_REQUIRED: the address signs in through enforced single sign-on' },
+    responses: {
+      400: "INVALID_TOKEN, or VALIDATION_FAILED with the password policy's sentence",
+      409: 'SSO_REQUIRED: the address signs in through enforced single sign-on',
+    },
   })
   async accept(
     @Body(new ZodValidationPipe(acceptInvitationRequest)) { token, password }: z.output<typeof acceptInvitationRequest>,
@@ -79,7 +91,12 @@ export class InvitationsController {
     }
     // An organization that requires two-step sign-in has the new member set a factor up before anything else.
     const required = (userId: string) => this.twoStepPolicy.requiredAtSignIn(userId);
-    const opened = await this.identity.invitations.accept(token, password, commandContextOf(request, 'anonymous'), required);
+    const opened = await this.identity.invitations.accept(
+      token,
+      password,
+      commandContextOf(request, 'anonymous'),
+      required,
+    );
     // Whoever was signed in in this browser before is signed out: the browser is the invited person's now.
     await this.sessions.endCurrent(request);
     await this.sessions.begin(request, response, opened);

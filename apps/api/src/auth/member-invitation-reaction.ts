@@ -9,20 +9,29 @@ import { EVENT_STORE, type EventStore, type RecordedEvent, type Subscription } f
 import { InvitationClaimedElsewhere, InvitationDelayed, type Identity, type InvitationOutcome } from '#identity';
 import { ReactionCheckpoints } from '#read-models';
 import { PINO } from '../logging/pino.js';
-import { owesInvitation, type MemberInvitations, type UndeliveredInvitation } from '../organizations/member-invitations.js';
+import {
+  owesInvitation,
+  type MemberInvitations,
+  type UndeliveredInvitation,
+} from '../organizations/member-invitations.js';
 import { Organizations } from '../organizations/organizations.js';
 import { RUN_MODE, type RunMode } from '../config/run-mode.js';
 import { IDENTITY, IdentityClock } from './identity.provider.js';
 import { OrganizationMailWindow } from './organization-mail-window.js';
 
-/** Invitations handled at once (one person's from one organization in order), not counting those waiting to be tried again. */
+/**
+ * Invitations handled at once (one person's from one organization in order), not counting those waiting to be tried
+ * again.
+ */
 export const INVITATIONS_IN_FLIGHT = 64;
 
 /** A bound on memory only. */
 const INVITATIONS_BEHIND_CHECKPOINT = 100_000;
 
 const CHECKPOINT = 'member-invitations';
-/** How long the checkpoint may lag: a process that dies handles this much again, recording and mailing nothing twice. */
+/**
+ * How long the checkpoint may lag: a process that dies handles this much again, recording and mailing nothing twice.
+ */
 const CHECKPOINT_EVERY_MS = 500;
 
 const RETRY_FIRST_MS = 500;
@@ -75,10 +84,16 @@ export class MemberInvitationReaction implements MemberInvitations, OnApplicatio
     if (saved !== undefined && saved.storeId === this.storeId) {
       this.handled = saved.position;
     } else {
-      // The MemberAdded already stored were invited by their requests; start after them, durably before the first add is answered.
-      if (saved !== undefined) this.logger.warn({ checkpointStoreId: saved.storeId, storeId: this.storeId }, 'Invitation checkpoint made against another event store: starting from its end');
+      // The MemberAdded already stored were invited by their requests; start after them, durably before the first add
+      // is answered.
+      if (saved !== undefined)
+        this.logger.warn(
+          { checkpointStoreId: saved.storeId, storeId: this.storeId },
+          'Invitation checkpoint made against another event store: starting from its end',
+        );
       this.handled = await this.store.headPosition();
-      if (!(await this.checkpoints.saveStart(CHECKPOINT, { storeId: this.storeId, position: this.handled }))) this.saveCheckpoint(false);
+      if (!(await this.checkpoints.saveStart(CHECKPOINT, { storeId: this.storeId, position: this.handled })))
+        this.saveCheckpoint(false);
     }
     this.running = true;
     this.subscription = this.store.subscribeToAll({
@@ -89,7 +104,8 @@ export class MemberInvitationReaction implements MemberInvitations, OnApplicatio
         if (position !== undefined) this.passed(position);
       },
       onError: (error) => {
-        if (!this.closing) this.logger.error({ err: error }, 'Invitation reaction stopped: owed invitations are mailed after a restart');
+        if (!this.closing)
+          this.logger.error({ err: error }, 'Invitation reaction stopped: owed invitations are mailed after a restart');
       },
     });
   }
@@ -114,7 +130,9 @@ export class MemberInvitationReaction implements MemberInvitations, OnApplicatio
   }
 
   async undelivered(organizationId: string, userIds: readonly string[]): Promise<UndeliveredInvitation[]> {
-    return (await this.identity.invitations.undelivered(organizationId, userIds)).map(({ organizationId: _, ...failure }) => failure);
+    return (await this.identity.invitations.undelivered(organizationId, userIds)).map(
+      ({ organizationId: _, ...failure }) => failure,
+    );
   }
 
   private async deliver(event: RecordedEvent): Promise<void> {
@@ -140,9 +158,16 @@ export class MemberInvitationReaction implements MemberInvitations, OnApplicatio
     }
   }
 
-  /** With tracing on, a span in the trace of the add (its `traceparent`): the mail and the invitation's events are its children. */
+  /**
+   * With tracing on, a span in the trace of the add (its `traceparent`): the mail and the invitation's events are its
+   * children.
+   */
   private tracedInvite(event: RecordedEvent): Promise<void> {
-    const attributes = { 'chorus.reaction': CHECKPOINT, 'chorus.event_id': event.id, 'chorus.position': event.position.toString() };
+    const attributes = {
+      'chorus.reaction': CHECKPOINT,
+      'chorus.event_id': event.id,
+      'chorus.position': event.position.toString(),
+    };
     return inSpan('reaction member-invitations', { ...spanPlaceFor([event]), attributes }, () => this.invite(event));
   }
 
@@ -151,12 +176,16 @@ export class MemberInvitationReaction implements MemberInvitations, OnApplicatio
     const { userId } = event.data as MemberAdded['data'];
     const organizationId = event.streamId.slice(organizationStreamPrefix.length);
     const { actor, correlationId } = event.metadata;
-    const origin = Object.fromEntries(Object.entries(event.metadata).filter((entry): entry is [string, string] => !ownMetadata.has(entry[0]) && typeof entry[1] === 'string'));
+    const origin = Object.fromEntries(
+      Object.entries(event.metadata).filter(
+        (entry): entry is [string, string] => !ownMetadata.has(entry[0]) && typeof entry[1] === 'string',
+      ),
+    );
     const context: CommandContext = { actor, correlationId, causationId: event.id, origin };
     const about = { organizationId, userId, correlationId, memberAddedEventId: event.id };
     this.busy += 1;
     try {
-      for (let wait = RETRY_FIRST_MS; ; ) {
+      for (let wait = RETRY_FIRST_MS; ;) {
         if (this.closing) return;
         const organizationWait = this.organizationMails.waitFor(organizationId, this.clock.now().getTime());
         if (organizationWait > 0) {
@@ -167,7 +196,11 @@ export class MemberInvitationReaction implements MemberInvitations, OnApplicatio
         try {
           const outcome = await this.inviteOnce(event, organizationId, context);
           if (outcome === 'duplicate') takeBack();
-          if (outcome === 'resent') this.logger.info({ ...about, outcome }, 'Invitation mailed after a claim: tried again, or its sender stopped before recording it mailed');
+          if (outcome === 'resent')
+            this.logger.info(
+              { ...about, outcome },
+              'Invitation mailed after a claim: tried again, or its sender stopped before recording it mailed',
+            );
           return;
         } catch (error) {
           if (this.closing) return;
@@ -181,8 +214,13 @@ export class MemberInvitationReaction implements MemberInvitations, OnApplicatio
           if (error instanceof InvitationDelayed) {
             takeBack();
             const until = error.until.toISOString();
-            this.logger.info({ ...about, until }, 'Invitation waits: this organization mailed this person as often as an hour allows');
-            await this.waitAside(Math.min(Math.max(error.until.getTime() - this.clock.now().getTime(), 0), RETRY_MAX_MS));
+            this.logger.info(
+              { ...about, until },
+              'Invitation waits: this organization mailed this person as often as an hour allows',
+            );
+            await this.waitAside(
+              Math.min(Math.max(error.until.getTime() - this.clock.now().getTime(), 0), RETRY_MAX_MS),
+            );
             continue;
           }
           this.logger.warn({ ...about, err: error, retryInMs: wait }, 'Invitation mail not sent yet: trying again');
@@ -206,13 +244,26 @@ export class MemberInvitationReaction implements MemberInvitations, OnApplicatio
     }
   }
 
-  private async inviteOnce(event: RecordedEvent, organizationId: string, context: CommandContext): Promise<InvitationOutcome> {
+  private async inviteOnce(
+    event: RecordedEvent,
+    organizationId: string,
+    context: CommandContext,
+  ): Promise<InvitationOutcome> {
     const { userId, email } = event.data as MemberAdded['data'];
     const state = await this.organizations.loadAsOf(organizationId, event.revision);
     const organizationName = state.exists ? state.name : organizationId;
-    const invitedBy = context.actor.startsWith('user:') ? (await this.identity.directory.profile(context.actor.slice('user:'.length)))?.email : undefined;
+    const invitedBy = context.actor.startsWith('user:')
+      ? (await this.identity.directory.profile(context.actor.slice('user:'.length)))?.email
+      : undefined;
     return this.identity.invitations.invite(
-      { userId, email, organizationId, organizationName, memberAddedEventId: event.id, ...(invitedBy === undefined ? {} : { invitedBy }) },
+      {
+        userId,
+        email,
+        organizationId,
+        organizationName,
+        memberAddedEventId: event.id,
+        ...(invitedBy === undefined ? {} : { invitedBy }),
+      },
       context,
     );
   }
@@ -276,8 +327,10 @@ export class MemberInvitationReaction implements MemberInvitations, OnApplicatio
       this.checkpoints?.save(CHECKPOINT, { storeId: this.storeId, position: this.handled }, durable);
       this.checkpointFailing = false;
     } catch (error) {
-      // A lagging checkpoint only makes a restart handle more again (nothing twice); a rebuild may hold its file a while.
-      if (!this.checkpointFailing) this.logger.warn({ err: error }, 'The invitation checkpoint could not be saved: trying again');
+      // A lagging checkpoint only makes a restart handle more again (nothing twice); a rebuild may hold its file a
+      // while.
+      if (!this.checkpointFailing)
+        this.logger.warn({ err: error }, 'The invitation checkpoint could not be saved: trying again');
       this.checkpointFailing = true;
       this.scheduleCheckpoint();
     }

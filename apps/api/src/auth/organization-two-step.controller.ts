@@ -45,38 +45,61 @@ export class OrganizationTwoStepController {
   @Operation({
     summary: 'Whether two-step sign-in is required, and which members have a second factor',
     answer: twoStepMembersAnswer,
-    responses: { 503: 'NOT_YET_CONSISTENT: this node has not yet read the log as far as it was when asked; retry shortly' },
+    responses: {
+      503: 'NOT_YET_CONSISTENT: this node has not yet read the log as far as it was when asked; retry shortly',
+    },
   })
-  async members(@Param('id', validOrganizationId) id: string, @Res({ passthrough: true }) response: Response): Promise<TwoStepMembers> {
+  async members(
+    @Param('id', validOrganizationId) id: string,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<TwoStepMembers> {
     const state = await this.existing(id);
     // The read model, once it holds every factor change recorded before this request, on any node: as exact as reading
     // each member's stream, which took seconds for an organization of ten thousand.
     const head = await this.store.headPosition();
     await awaitMinPosition(this.readModels, { minPosition: head }, response);
-    const withSecondFactor = this.readModels.memberSecurity.withSecondFactor(state.members.map((member) => member.userId));
+    const withSecondFactor = this.readModels.memberSecurity.withSecondFactor(
+      state.members.map((member) => member.userId),
+    );
     return {
       required: state.twoStepSignInRequired ?? false,
-      members: state.members.map(({ userId, email, role }) => ({ userId, email, role, secondFactor: withSecondFactor.has(userId) })),
+      members: state.members.map(({ userId, email, role }) => ({
+        userId,
+        email,
+        role,
+        secondFactor: withSecondFactor.has(userId),
+      })),
     };
   }
 
   @Put()
   @RequireAccess({ scope: 'organizations:write', members: ['owner'] })
-  @Operation({ summary: 'Require two-step sign-in of every member, or not (TwoStepSignInPolicySet)', ...commandAnswerText })
+  @Operation({
+    summary: 'Require two-step sign-in of every member, or not (TwoStepSignInPolicySet)',
+    ...commandAnswerText,
+  })
   async setPolicy(
     @Param('id', validOrganizationId) id: string,
     @Body(new ZodValidationPipe(policyRequest)) { required }: z.output<typeof policyRequest>,
     @PrincipalContext() context: CommandContext,
   ): Promise<CommandAnswer> {
-    return commandAnswer(await this.commands.execute(new ChangeOrganizationCommand(id, { type: 'SetTwoStepSignInPolicy', data: { required } }, context)));
+    return commandAnswer(
+      await this.commands.execute(
+        new ChangeOrganizationCommand(id, { type: 'SetTwoStepSignInPolicy', data: { required } }, context),
+      ),
+    );
   }
 
-  /** An account the organization answers for loses its factors at once; any other member must confirm a mailed link first. */
+  /**
+   * An account the organization answers for loses its factors at once; any other member must confirm a mailed link
+   * first.
+   */
   @Delete('members/:userId')
   @HttpCode(200)
   @RequireAccess({ scope: 'organizations:write', members: ['owner'] })
   @Operation({
-    summary: "Reset a member's second factors (a lost phone): at once for an account the organization answers for, else once the member confirms a mailed link",
+    summary:
+      "Reset a member's second factors (a lost phone): at once for an account the organization answers for, else once the member confirms a mailed link",
     answer: ownerResetAnswer,
     responses: {
       200: '{outcome: reset | confirmation-mailed | nothing-to-reset}',
@@ -91,9 +114,11 @@ export class OrganizationTwoStepController {
   ): Promise<{ outcome: OwnerResetOutcome }> {
     const state = await this.existing(id);
     const member = state.members.find((candidate) => candidate.userId === userId);
-    if (member === undefined) throw new ProblemError(404, 'NOT_FOUND', 'Not found', 'No member of this organization has this id.');
+    if (member === undefined)
+      throw new ProblemError(404, 'NOT_FOUND', 'Not found', 'No member of this organization has this id.');
     // An owner's own factors need more than their session alone (the Account page).
-    if (context.actor === `user:${userId}`) throw new ProblemError(403, 'FORBIDDEN', 'Not allowed', 'Change your own two-step sign-in on your Account page.');
+    if (context.actor === `user:${userId}`)
+      throw new ProblemError(403, 'FORBIDDEN', 'Not allowed', 'Change your own two-step sign-in on your Account page.');
     const answersFor = await this.answersFor(state, member.email, userId);
     return { outcome: await this.identity.ownerResets.reset(userId, { id, name: state.name }, answersFor, context) };
   }

@@ -12,11 +12,22 @@ import { ProblemError } from '../http/problem-error.js';
 import { commandContextOf } from '../http/request-context.js';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
 import { Operation } from '../http/operation.decorator.js';
-import { authenticatorAppStartAnswer, factorSetUpAnswer, passkeyRegistrationOptionsAnswer, passkeySignInOptionsAnswer, secondStepStatusAnswer } from './auth-responses.js';
+import {
+  authenticatorAppStartAnswer,
+  factorSetUpAnswer,
+  passkeyRegistrationOptionsAnswer,
+  passkeySignInOptionsAnswer,
+  secondStepStatusAnswer,
+} from './auth-responses.js';
 import { BrowserSessions } from './browser-sessions.service.js';
 import { IDENTITY } from './identity.provider.js';
 import { TwoStepPolicy } from './two-step-policy.js';
-import { authenticatorAppConfirmation, passkeyRegistrationRequest, passkeySignInRequest, secondStepCodeRequest } from './two-step-requests.js';
+import {
+  authenticatorAppConfirmation,
+  passkeyRegistrationRequest,
+  passkeySignInRequest,
+  secondStepCodeRequest,
+} from './two-step-requests.js';
 
 const halfOpenOnly = { 401: 'UNAUTHENTICATED: no half-open session in this browser' };
 
@@ -29,7 +40,13 @@ export type SecondStepStatus = {
   requiredBy: string[];
 };
 
-const noSecondStep = () => new ProblemError(401, 'UNAUTHENTICATED', 'Authentication required', 'No sign-in is waiting for a second step here: sign in again.');
+const noSecondStep = () =>
+  new ProblemError(
+    401,
+    'UNAUTHENTICATED',
+    'Authentication required',
+    'No sign-in is waiting for a second step here: sign in again.',
+  );
 
 @Controller('session/second-step')
 export class SecondStepController {
@@ -40,7 +57,11 @@ export class SecondStepController {
   ) {}
 
   @Get()
-  @Operation({ summary: 'What the half-open session of this browser needs: a second step, or setting up a first factor', answer: secondStepStatusAnswer, responses: halfOpenOnly })
+  @Operation({
+    summary: 'What the half-open session of this browser needs: a second step, or setting up a first factor',
+    answer: secondStepStatusAnswer,
+    responses: halfOpenOnly,
+  })
   async status(@Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<SecondStepStatus> {
     response.setHeader('Cache-Control', 'no-store');
     const half = await this.halfOpen(request);
@@ -50,8 +71,13 @@ export class SecondStepController {
     return {
       awaiting: half.awaiting === 'enrolment' ? 'enrolment' : 'second-step',
       email: state.email,
-      methods: { authenticatorApp: authenticatorApp !== null, passkeys: passkeys.length, recoveryCodes: recoveryCodes?.unused.length ?? 0 },
-      requiredBy: half.awaiting === 'enrolment' ? (await this.policy.requiringAtSignIn(half.userId)).map(({ name }) => name) : [],
+      methods: {
+        authenticatorApp: authenticatorApp !== null,
+        passkeys: passkeys.length,
+        recoveryCodes: recoveryCodes?.unused.length ?? 0,
+      },
+      requiredBy:
+        half.awaiting === 'enrolment' ? (await this.policy.requiringAtSignIn(half.userId)).map(({ name }) => name) : [],
     };
   }
 
@@ -59,7 +85,11 @@ export class SecondStepController {
   @HttpCode(204)
   @Operation({
     summary: 'Pass the second step with a code from the authenticator app, or a recovery code',
-    responses: { 400: 'INVALID_CODE, or CODE_ALREADY_USED for a code of a time step used already', ...halfOpenOnly, 429: 'RATE_LIMITED' },
+    responses: {
+      400: 'INVALID_CODE, or CODE_ALREADY_USED for a code of a time step used already',
+      ...halfOpenOnly,
+      429: 'RATE_LIMITED',
+    },
   })
   async code(
     @Body(new ZodValidationPipe(secondStepCodeRequest)) { code }: z.output<typeof secondStepCodeRequest>,
@@ -67,12 +97,20 @@ export class SecondStepController {
     @Res({ passthrough: true }) response: Response,
   ): Promise<void> {
     const half = await this.halfOpen(request);
-    await this.begin(request, response, await this.identity.twoStep.passWithCode(half, code, this.context(request, half)));
+    await this.begin(
+      request,
+      response,
+      await this.identity.twoStep.passWithCode(half, code, this.context(request, half)),
+    );
   }
 
   @Post('passkey/options')
   @HttpCode(200)
-  @Operation({ summary: "WebAuthn options for signing in with one of the account's passkeys, and their challenge, sealed", answer: passkeySignInOptionsAnswer, responses: halfOpenOnly })
+  @Operation({
+    summary: "WebAuthn options for signing in with one of the account's passkeys, and their challenge, sealed",
+    answer: passkeySignInOptionsAnswer,
+    responses: halfOpenOnly,
+  })
   async passkeyOptions(@Req() request: Request, @Res({ passthrough: true }) response: Response) {
     response.setHeader('Cache-Control', 'no-store');
     return this.identity.twoStep.passkeySignInOptions(await this.halfOpen(request));
@@ -80,7 +118,10 @@ export class SecondStepController {
 
   @Post('passkey')
   @HttpCode(204)
-  @Operation({ summary: 'Pass the second step with a passkey', responses: { 400: 'INVALID_CODE: the passkey did not verify', ...halfOpenOnly, 429: 'RATE_LIMITED' } })
+  @Operation({
+    summary: 'Pass the second step with a passkey',
+    responses: { 400: 'INVALID_CODE: the passkey did not verify', ...halfOpenOnly, 429: 'RATE_LIMITED' },
+  })
   async passkey(
     @Body(new ZodValidationPipe(passkeySignInRequest)) body: z.output<typeof passkeySignInRequest>,
     @Req() request: Request,
@@ -88,12 +129,20 @@ export class SecondStepController {
   ): Promise<void> {
     const half = await this.halfOpen(request);
     const assertion = body.response as unknown as AuthenticationResponseJSON;
-    await this.begin(request, response, await this.identity.twoStep.passWithPasskey(half, body.challenge, assertion, this.context(request, half)));
+    await this.begin(
+      request,
+      response,
+      await this.identity.twoStep.passWithPasskey(half, body.challenge, assertion, this.context(request, half)),
+    );
   }
 
   @Post('authenticator-app')
   @HttpCode(200)
-  @Operation({ summary: 'Start setting up an authenticator app (enrolment): its secret, QR code and sealed setup', answer: authenticatorAppStartAnswer, responses: halfOpenOnly })
+  @Operation({
+    summary: 'Start setting up an authenticator app (enrolment): its secret, QR code and sealed setup',
+    answer: authenticatorAppStartAnswer,
+    responses: halfOpenOnly,
+  })
   async startApp(@Req() request: Request, @Res({ passthrough: true }) response: Response) {
     response.setHeader('Cache-Control', 'no-store');
     return this.identity.twoStep.startAuthenticatorApp(await this.halfOpen(request));
@@ -102,25 +151,36 @@ export class SecondStepController {
   @Put('authenticator-app')
   @HttpCode(200)
   @Operation({
-    summary: 'Finish setting up the app with its first code: the sign-in completes; the answer holds the recovery codes, shown once',
+    summary:
+      'Finish setting up the app with its first code: the sign-in completes; the answer holds the recovery codes, shown once',
     answer: factorSetUpAnswer,
     responses: { 400: 'INVALID_CODE', ...halfOpenOnly },
   })
   async confirmApp(
-    @Body(new ZodValidationPipe(authenticatorAppConfirmation)) { setup, code }: z.output<typeof authenticatorAppConfirmation>,
+    @Body(new ZodValidationPipe(authenticatorAppConfirmation))
+    { setup, code }: z.output<typeof authenticatorAppConfirmation>,
     @Req() request: Request,
     @Res({ passthrough: true }) response: Response,
   ): Promise<{ recoveryCodes: string[] | null }> {
     response.setHeader('Cache-Control', 'no-store');
     const half = await this.halfOpen(request);
-    const { recoveryCodes, opened } = await this.identity.twoStep.confirmAuthenticatorApp(half, setup, code, this.context(request, half));
+    const { recoveryCodes, opened } = await this.identity.twoStep.confirmAuthenticatorApp(
+      half,
+      setup,
+      code,
+      this.context(request, half),
+    );
     if (opened !== undefined) await this.begin(request, response, opened);
     return { recoveryCodes };
   }
 
   @Post('passkeys/options')
   @HttpCode(200)
-  @Operation({ summary: 'WebAuthn options for registering a first passkey (enrolment), and their challenge, sealed', answer: passkeyRegistrationOptionsAnswer, responses: halfOpenOnly })
+  @Operation({
+    summary: 'WebAuthn options for registering a first passkey (enrolment), and their challenge, sealed',
+    answer: passkeyRegistrationOptionsAnswer,
+    responses: halfOpenOnly,
+  })
   async passkeyRegistrationOptions(@Req() request: Request, @Res({ passthrough: true }) response: Response) {
     response.setHeader('Cache-Control', 'no-store');
     return this.identity.twoStep.passkeyRegistrationOptions(await this.halfOpen(request));
@@ -129,7 +189,8 @@ export class SecondStepController {
   @Post('passkeys')
   @HttpCode(200)
   @Operation({
-    summary: 'Register a first passkey (enrolment): the sign-in completes; the answer holds the recovery codes, shown once',
+    summary:
+      'Register a first passkey (enrolment): the sign-in completes; the answer holds the recovery codes, shown once',
     answer: factorSetUpAnswer,
     responses: { 400: 'INVALID_CODE: the passkey did not verify', ...halfOpenOnly },
   })
@@ -141,7 +202,13 @@ export class SecondStepController {
     response.setHeader('Cache-Control', 'no-store');
     const half = await this.halfOpen(request);
     const response_ = body.response as unknown as RegistrationResponseJSON;
-    const { recoveryCodes, opened } = await this.identity.twoStep.registerPasskey(half, body.registration, response_, body.name, this.context(request, half));
+    const { recoveryCodes, opened } = await this.identity.twoStep.registerPasskey(
+      half,
+      body.registration,
+      response_,
+      body.name,
+      this.context(request, half),
+    );
     if (opened !== undefined) await this.begin(request, response, opened);
     return { recoveryCodes };
   }

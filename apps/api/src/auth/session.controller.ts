@@ -29,7 +29,11 @@ export class SessionController {
   ) {}
 
   @Get('session')
-  @Operation({ summary: 'The signed-in user and their organizations', answer: sessionAnswer, responses: { 401: 'UNAUTHENTICATED' } })
+  @Operation({
+    summary: 'The signed-in user and their organizations',
+    answer: sessionAnswer,
+    responses: { 401: 'UNAUTHENTICATED' },
+  })
   async session(@Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<SessionAnswer> {
     response.setHeader('Cache-Control', 'no-store');
     const session = await this.signedIn(request);
@@ -37,46 +41,70 @@ export class SessionController {
     if (user === undefined) throw unauthenticated();
     return {
       user: { id: user.id, email: user.email, username: user.username },
-      organizations: (await this.memberships.of(user.id)).map(({ organizationId, name, role }) => ({ id: organizationId, name, role })),
+      organizations: (await this.memberships.of(user.id)).map(({ organizationId, name, role }) => ({
+        id: organizationId,
+        name,
+        role,
+      })),
     };
   }
 
   @Get('sessions')
-  @Operation({ summary: "The signed-in user's open sessions", answer: sessionsAnswer, responses: { 401: 'UNAUTHENTICATED' } })
+  @Operation({
+    summary: "The signed-in user's open sessions",
+    answer: sessionsAnswer,
+    responses: { 401: 'UNAUTHENTICATED' },
+  })
   async list(@Req() request: Request, @Res({ passthrough: true }) response: Response) {
     response.setHeader('Cache-Control', 'no-store');
     const current = await this.signedIn(request);
     const sessions = await this.identity.sessions.listForUser(current.userId);
     return {
-      sessions: sessions.map(({ sessionId, method, startedAt, lastActiveAt, absoluteExpiresAt, userAgent, awaiting }) => ({
-        id: sessionId,
-        method,
-        // The password was right there, the second step is not passed (yet): signing it out stops that sign-in.
-        secondStepPending: awaiting !== null,
-        startedAt,
-        lastActiveAt,
-        expiresAt: absoluteExpiresAt,
-        userAgent,
-        current: sessionId === current.sessionId,
-      })),
+      sessions: sessions.map(
+        ({ sessionId, method, startedAt, lastActiveAt, absoluteExpiresAt, userAgent, awaiting }) => ({
+          id: sessionId,
+          method,
+          // The password was right there, the second step is not passed (yet): signing it out stops that sign-in.
+          secondStepPending: awaiting !== null,
+          startedAt,
+          lastActiveAt,
+          expiresAt: absoluteExpiresAt,
+          userAgent,
+          current: sessionId === current.sessionId,
+        }),
+      ),
     };
   }
 
   /** "Sign out everywhere else": every live session of the user but this one. */
   @Delete('sessions')
   @HttpCode(204)
-  @Operation({ summary: "End every session of the signed-in user but this one", responses: { 401: 'UNAUTHENTICATED' } })
+  @Operation({ summary: 'End every session of the signed-in user but this one', responses: { 401: 'UNAUTHENTICATED' } })
   async revokeOthers(@Req() request: Request): Promise<void> {
     const current = await this.signedIn(request);
-    await this.identity.sessions.revokeOthers(current.userId, current.sessionId, commandContextOf(request, `user:${current.userId}`));
+    await this.identity.sessions.revokeOthers(
+      current.userId,
+      current.sessionId,
+      commandContextOf(request, `user:${current.userId}`),
+    );
   }
 
   @Delete('sessions/:sessionId')
   @HttpCode(204)
-  @Operation({ summary: 'End one session of the signed-in user', responses: { 401: 'UNAUTHENTICATED', 404: 'NOT_FOUND: no live session of yours with this id' } })
-  async revoke(@Param('sessionId', new ZodValidationPipe(sessionIdParameter)) sessionId: string, @Req() request: Request): Promise<void> {
+  @Operation({
+    summary: 'End one session of the signed-in user',
+    responses: { 401: 'UNAUTHENTICATED', 404: 'NOT_FOUND: no live session of yours with this id' },
+  })
+  async revoke(
+    @Param('sessionId', new ZodValidationPipe(sessionIdParameter)) sessionId: string,
+    @Req() request: Request,
+  ): Promise<void> {
     const current = await this.signedIn(request);
-    const revoked = await this.identity.sessions.revoke(current.userId, sessionId, commandContextOf(request, `user:${current.userId}`));
+    const revoked = await this.identity.sessions.revoke(
+      current.userId,
+      sessionId,
+      commandContextOf(request, `user:${current.userId}`),
+    );
     if (!revoked) throw new ProblemError(404, 'NOT_FOUND', 'Not found', 'You have no live session with this id.');
   }
 

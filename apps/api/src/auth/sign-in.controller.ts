@@ -16,7 +16,9 @@ import { Operation } from '../http/operation.decorator.js';
 import { forgotAnswerSchema, resetValidityAnswer } from './auth-responses.js';
 
 /** Whether or not the address is known. */
-export const forgotAnswer = { message: 'If this address belongs to an account, a link to reset the password is on its way.' };
+export const forgotAnswer = {
+  message: 'If this address belongs to an account, a link to reset the password is on its way.',
+};
 
 @Controller()
 export class SignInController {
@@ -30,16 +32,25 @@ export class SignInController {
 
   @Post('login')
   @HttpCode(204)
-  @Operation({ summary: 'Sign in with a username or e-mail address and a password', responses: { 401: 'INVALID_CREDENTIALS, the same for any wrong user or password', 429: 'RATE_LIMITED' } })
+  @Operation({
+    summary: 'Sign in with a username or e-mail address and a password',
+    responses: { 401: 'INVALID_CREDENTIALS, the same for any wrong user or password', 429: 'RATE_LIMITED' },
+  })
   async login(
     @Body(new ZodValidationPipe(loginRequest)) credentials: z.output<typeof loginRequest>,
     @Req() request: Request,
     @Res({ passthrough: true }) response: Response,
   ): Promise<void> {
     response.setHeader('Cache-Control', 'no-store');
-    if (await this.passwordGate?.requiresSso(credentials.username)) await this.passwordGate?.refusePassword(credentials.password);
-    // A half-open session: the 2xx the seed asks for, after which every page but the second step's treats the browser as signed out.
-    const opened = await this.identity.passwordSignIn.signIn(credentials, commandContextOf(request, 'anonymous'), (userId) => this.twoStepPolicy.requiredAtSignIn(userId));
+    if (await this.passwordGate?.requiresSso(credentials.username))
+      await this.passwordGate?.refusePassword(credentials.password);
+    // A half-open session: the 2xx the seed asks for, after which every page but the second step's treats the browser
+    // as signed out.
+    const opened = await this.identity.passwordSignIn.signIn(
+      credentials,
+      commandContextOf(request, 'anonymous'),
+      (userId) => this.twoStepPolicy.requiredAtSignIn(userId),
+    );
     await this.sessions.endCurrent(request);
     await this.sessions.begin(request, response, opened);
   }
@@ -55,7 +66,12 @@ export class SignInController {
   /** The lookup, the token and the mail happen after the answer is sent. */
   @Post('forgot')
   @HttpCode(202)
-  @Operation({ summary: 'Ask for a password reset link', description: 'Answers 202 whatever the address; a known address is sent a single-use link.', answer: forgotAnswerSchema, responses: { 429: 'RATE_LIMITED' } })
+  @Operation({
+    summary: 'Ask for a password reset link',
+    description: 'Answers 202 whatever the address; a known address is sent a single-use link.',
+    answer: forgotAnswerSchema,
+    responses: { 429: 'RATE_LIMITED' },
+  })
   forgot(
     @Body(new ZodValidationPipe(forgotRequest)) { email }: z.output<typeof forgotRequest>,
     @Req() request: Request,
@@ -72,9 +88,15 @@ export class SignInController {
   }
 
   /** No reset mail for an address that must sign in through SSO (a password it could not use). */
-  private async requestReset(email: string, context: Parameters<Identity['passwordReset']['request']>[1]): Promise<void> {
+  private async requestReset(
+    email: string,
+    context: Parameters<Identity['passwordReset']['request']>[1],
+  ): Promise<void> {
     if (await this.passwordGate?.requiresSso(email)) {
-      this.logger.info({ correlationId: context.correlationId }, 'password reset not sent: the address signs in through enforced single sign-on');
+      this.logger.info(
+        { correlationId: context.correlationId },
+        'password reset not sent: the address signs in through enforced single sign-on',
+      );
       return;
     }
     await this.identity.passwordReset.request(email, context);
@@ -94,9 +116,20 @@ export class SignInController {
 
   @Post('reset')
   @HttpCode(204)
-  @Operation({ summary: 'Set a new password with a reset token; ends every other session of the user', responses: { 400: 'INVALID_TOKEN: unknown, used or expired' } })
-  async reset(@Body(new ZodValidationPipe(resetRequest)) { token, password }: z.output<typeof resetRequest>, @Req() request: Request): Promise<void> {
+  @Operation({
+    summary: 'Set a new password with a reset token; ends every other session of the user',
+    responses: { 400: 'INVALID_TOKEN: unknown, used or expired' },
+  })
+  async reset(
+    @Body(new ZodValidationPipe(resetRequest)) { token, password }: z.output<typeof resetRequest>,
+    @Req() request: Request,
+  ): Promise<void> {
     const current = await this.sessions.live(request);
-    await this.identity.passwordReset.complete(token, password, commandContextOf(request, 'anonymous'), current?.sessionId);
+    await this.identity.passwordReset.complete(
+      token,
+      password,
+      commandContextOf(request, 'anonymous'),
+      current?.sessionId,
+    );
   }
 }

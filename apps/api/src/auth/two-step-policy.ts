@@ -10,7 +10,9 @@ export type SigningInto = { organizationId: string; requiresTwoStep: boolean; tr
 /** docs/console.md, Two-step sign-in. */
 export const secondStepPage = (target: string): string => `/login/verify?redirect=${encodeURIComponent(target)}`;
 
-/** From this node's read model: a requirement set a moment ago on another node applies once this node's model has it. */
+/**
+ * From this node's read model: a requirement set a moment ago on another node applies once this node's model has it.
+ */
 @Injectable()
 export class TwoStepPolicy {
   constructor(
@@ -29,13 +31,15 @@ export class TwoStepPolicy {
   }
 
   /**
-   * At a sign-in: the memberships' requirements, and the one of the organization the sign-in is about to make the person
+   * At a sign-in: the memberships' requirements, and the one of the organization the sign-in is about to make the
+   * person
    * a member of by their address (joining by verified domain), which they join only once past the second step.
    */
   async requiringAtSignIn(userId: string): Promise<{ id: string; name: string }[]> {
     const requiring = this.requiringOrganizations(userId);
     const joining = await this.joins?.wouldJoin(userId);
-    if (joining === undefined || !joining.requiresTwoStep || requiring.some(({ id }) => id === joining.organizationId)) return requiring;
+    if (joining === undefined || !joining.requiresTwoStep || requiring.some(({ id }) => id === joining.organizationId))
+      return requiring;
     return [...requiring, { id: joining.organizationId, name: joining.name }];
   }
 
@@ -43,13 +47,18 @@ export class TwoStepPolicy {
     return (await this.requiringAtSignIn(userId)).length > 0;
   }
 
-  /** An SSO sign-on names its organization as its stream has it: a member added just in time is not in the read model yet. */
+  /**
+   * An SSO sign-on names its organization as its stream has it: a member added just in time is not in the read model
+   * yet.
+   */
   async awaitedAfter(userId: string, signingInto?: SigningInto): Promise<SecondStepAwaited | undefined> {
     const { state } = await this.identity.users.load(userId);
     if (state.status !== 'registered') return undefined;
     const trustedBy = signingInto?.trusted === true ? signingInto.organizationId : undefined;
     const requiredHere = signingInto !== undefined && signingInto.requiresTwoStep && !signingInto.trusted;
-    const requiredElsewhere = (await this.requiringAtSignIn(userId)).some(({ id }) => id !== signingInto?.organizationId);
+    const requiredElsewhere = (await this.requiringAtSignIn(userId)).some(
+      ({ id }) => id !== signingInto?.organizationId,
+    );
     return secondStepAwaited(state.secondFactors, requiredHere || requiredElsewhere, trustedBy !== undefined);
   }
 }

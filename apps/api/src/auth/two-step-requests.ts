@@ -22,8 +22,16 @@ export const authenticatorAppConfirmation = z.strictObject({
   password: confirmation.password,
 });
 
-/** A PublicKeyCredential as JSON (RegistrationResponseJSON / AuthenticationResponseJSON): checked in full by the library. */
-const webAuthnResponse = z.looseObject({ id: z.string().min(1).max(2048), rawId: z.string().max(2048), type: z.literal('public-key'), response: z.looseObject({}) });
+/**
+ * A PublicKeyCredential as JSON (RegistrationResponseJSON / AuthenticationResponseJSON): checked in full by the
+ * library.
+ */
+const webAuthnResponse = z.looseObject({
+  id: z.string().min(1).max(2048),
+  rawId: z.string().max(2048),
+  type: z.literal('public-key'),
+  response: z.looseObject({}),
+});
 
 export const passkeyRegistrationRequest = z.strictObject({
   registration: z.string().min(1).max(2048),
@@ -32,9 +40,15 @@ export const passkeyRegistrationRequest = z.strictObject({
   ...confirmation,
 });
 
-export const passkeySignInRequest = z.strictObject({ challenge: z.string().min(1).max(2048), response: webAuthnResponse });
+export const passkeySignInRequest = z.strictObject({
+  challenge: z.string().min(1).max(2048),
+  response: webAuthnResponse,
+});
 
-export const passkeyRenameRequest = z.strictObject({ name: z.string().max(MAX_PASSKEY_NAME_LENGTH * 4), ...confirmation });
+export const passkeyRenameRequest = z.strictObject({
+  name: z.string().max(MAX_PASSKEY_NAME_LENGTH * 4),
+  ...confirmation,
+});
 
 /** A passkey's credential id: base64url. */
 export const passkeyIdParameter = z.string().regex(/^[A-Za-z0-9_-]{1,1366}$/, 'must be a passkey id');

@@ -15,7 +15,8 @@ import { IDENTITY } from './identity.provider.js';
 const validityRequest = z.strictObject({ token: z.string().max(200) });
 const confirmRequest = z.strictObject({ token: z.string().max(200), password: z.string().min(1).max(4096).optional() });
 
-export type TwoStepResetValidity = { valid: false } | { valid: true; organizationName: string; passwordRequired: boolean };
+export type TwoStepResetValidity =
+  { valid: false } | { valid: true; organizationName: string; passwordRequired: boolean };
 
 @Controller('two-step-reset')
 export class TwoStepResetController {
@@ -27,7 +28,8 @@ export class TwoStepResetController {
   @Post('validity')
   @HttpCode(200)
   @Operation({
-    summary: "Whether a link to agree to an owner's reset of your second factors still works, who asked, and whether the password is needed",
+    summary:
+      "Whether a link to agree to an owner's reset of your second factors still works, who asked, and whether the password is needed",
     answer: twoStepResetValidityAnswer,
   })
   async validity(
@@ -37,7 +39,11 @@ export class TwoStepResetController {
     response.setHeader('Cache-Control', 'no-store');
     const status = await this.identity.ownerResets.status(token);
     if (!status.valid) return { valid: false };
-    return { valid: true, organizationName: this.organizationName(status.organizationId), passwordRequired: status.passwordRequired };
+    return {
+      valid: true,
+      organizationName: this.organizationName(status.organizationId),
+      passwordRequired: status.passwordRequired,
+    };
   }
 
   @Post()
@@ -46,8 +52,16 @@ export class TwoStepResetController {
     summary: "Agree to an owner's reset of your second factors: every factor and recovery code is removed",
     responses: { 400: 'INVALID_TOKEN: unknown, used or expired; WRONG_PASSWORD', 429: 'RATE_LIMITED' },
   })
-  async confirm(@Body(new ZodValidationPipe(confirmRequest)) { token, password }: z.output<typeof confirmRequest>, @Req() request: Request): Promise<void> {
-    await this.identity.ownerResets.confirm(token, password, (id) => this.organizationName(id), commandContextOf(request, 'anonymous'));
+  async confirm(
+    @Body(new ZodValidationPipe(confirmRequest)) { token, password }: z.output<typeof confirmRequest>,
+    @Req() request: Request,
+  ): Promise<void> {
+    await this.identity.ownerResets.confirm(
+      token,
+      password,
+      (id) => this.organizationName(id),
+      commandContextOf(request, 'anonymous'),
+    );
   }
 
   private organizationName(organizationId: string): string {

@@ -45,7 +45,14 @@ export class XsrfMiddleware implements NestMiddleware {
     const binding = this.sessions.xsrfBinding(request);
     const header = request.get(XSRF_HEADER);
     if (binding === undefined || !this.identity.xsrf.verify(binding, this.cookies.read(request, XSRF_COOKIE), header)) {
-      next(new ProblemError(403, 'XSRF_INVALID', 'XSRF token missing or wrong', 'Send the XSRF-TOKEN cookie of this page back in the X-XSRF-TOKEN header.'));
+      next(
+        new ProblemError(
+          403,
+          'XSRF_INVALID',
+          'XSRF token missing or wrong',
+          'Send the XSRF-TOKEN cookie of this page back in the X-XSRF-TOKEN header.',
+        ),
+      );
       return;
     }
     next();

@@ -18,6 +18,10 @@ export function billingCommand(event: BillingEvent, catalogue: PlanCatalogue): O
     case 'addon.cancelled':
       if (product.kind !== 'addOn') throw productMismatch(event.productId, event.type, product.kind);
       // No quantity: every active unit (CancelAddOn).
-      return { type: 'CancelAddOn', data: event.quantity === undefined ? { addOn: product.addOn } : { addOn: product.addOn, quantity: event.quantity } };
+      return {
+        type: 'CancelAddOn',
+        data:
+          event.quantity === undefined ? { addOn: product.addOn } : { addOn: product.addOn, quantity: event.quantity },
+      };
   }
 }

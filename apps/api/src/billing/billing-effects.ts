@@ -1,7 +1,14 @@
 // Applies a claimed billing event exactly once (README.md, step 3): deterministic event ids, and the stream as recorded
 // (not just its fold) to recognise its own earlier write and newer plan purchases.
 import { Inject, Injectable } from '@nestjs/common';
-import { operator, organizationDecider, type BillingOutcome, type LedgerEntry, type PlanAssigned, type PlanCatalogue } from '#domain';
+import {
+  operator,
+  organizationDecider,
+  type BillingOutcome,
+  type LedgerEntry,
+  type PlanAssigned,
+  type PlanCatalogue,
+} from '#domain';
 import { handleCommand, loadStream, MAX_DECISION_ATTEMPTS } from '#application';
 import { EVENT_STORE, WrongExpectedRevisionError, type EventStore, type RecordedEvent } from '#event-store';
 import { PLAN_CATALOGUE } from '../plans/plan-catalogue.module.js';
@@ -37,10 +44,19 @@ function newerPlanPurchase(events: readonly RecordedEvent[], entry: LedgerEntry)
   return newest;
 }
 
-function applied(organizationId: string, organizationEventIds: string[], at: { revision: bigint | undefined; position: bigint | undefined }): BillingOutcome {
+function applied(
+  organizationId: string,
+  organizationEventIds: string[],
+  at: { revision: bigint | undefined; position: bigint | undefined },
+): BillingOutcome {
   return {
     type: 'BillingEventApplied',
-    data: { organizationId, organizationEventIds, revision: String(at.revision ?? -1n), position: String(at.position ?? -1n) },
+    data: {
+      organizationId,
+      organizationEventIds,
+      revision: String(at.revision ?? -1n),
+      position: String(at.position ?? -1n),
+    },
   };
 }
 
@@ -48,23 +64,37 @@ function settled(entry: LedgerEntry, stream: readonly RecordedEvent[]): BillingO
   const { id: providerEventId, organizationId } = entry.received;
   const own = ownEvents(stream, providerEventId);
   const lastOwn = own.at(-1);
-  if (lastOwn !== undefined) return applied(organizationId, own.map((event) => event.id), lastOwn);
+  if (lastOwn !== undefined)
+    return applied(
+      organizationId,
+      own.map((event) => event.id),
+      lastOwn,
+    );
   const newer = newerPlanPurchase(stream, entry);
   const head = stream.at(-1);
   if (newer === undefined || head === undefined) return undefined;
   const supersededBy = String(newer.metadata.providerEventId ?? newer.metadata.correlationId);
-  return { type: 'BillingEventSuperseded', data: { organizationId, supersededBy, revision: head.revision.toString(), position: head.position.toString() } };
+  return {
+    type: 'BillingEventSuperseded',
+    data: { organizationId, supersededBy, revision: head.revision.toString(), position: head.position.toString() },
+  };
 }
 
 @Injectable()
 export class BillingEffects {
   private readonly decider: ReturnType<typeof organizationDecider>;
 
-  constructor(@Inject(EVENT_STORE) private readonly store: EventStore, @Inject(PLAN_CATALOGUE) catalogue: PlanCatalogue) {
+  constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(PLAN_CATALOGUE) catalogue: PlanCatalogue,
+  ) {
     this.decider = organizationDecider(catalogue);
   }
 
-  /** Decided on the very read (`known`); a lost race reads again and re-judges, and a concurrent duplicate finds the winner's events. */
+  /**
+   * Decided on the very read (`known`); a lost race reads again and re-judges, and a concurrent duplicate finds the
+   * winner's events.
+   */
   async apply(entry: LedgerEntry): Promise<BillingOutcome> {
     const { id: providerEventId, organizationId, command } = entry.received;
     const context = billingContext(entry.received, claimIdOf(entry));
@@ -74,12 +104,23 @@ export class BillingEffects {
       const done = settled(entry, loaded.recorded);
       if (done !== undefined) return done;
       try {
-        const handled = await handleCommand(this.store, this.decider, organizationId, { ...command, requester: operator }, context, {
-          known: loaded,
-          eventId: (index) => organizationEventId(providerEventId, index),
-          maxAttempts: 1,
-        });
-        return applied(organizationId, handled.appended.map((event) => event.id), handled);
+        const handled = await handleCommand(
+          this.store,
+          this.decider,
+          organizationId,
+          { ...command, requester: operator },
+          context,
+          {
+            known: loaded,
+            eventId: (index) => organizationEventId(providerEventId, index),
+            maxAttempts: 1,
+          },
+        );
+        return applied(
+          organizationId,
+          handled.appended.map((event) => event.id),
+          handled,
+        );
       } catch (error) {
         if (!(error instanceof WrongExpectedRevisionError) || attempt >= MAX_DECISION_ATTEMPTS) throw error;
       }

@@ -12,7 +12,10 @@ import { ReceiveBillingEventCommand, type BillingReceipt } from './receive-billi
 import { Operation } from '../http/operation.decorator.js';
 import { billingReceiptAnswer } from './billing-responses.js';
 
-export type BillingReceiptAnswer = Omit<BillingReceipt, 'revision' | 'position'> & { revision: number | string; position: number | string };
+export type BillingReceiptAnswer = Omit<BillingReceipt, 'revision' | 'position'> & {
+  revision: number | string;
+  position: number | string;
+};
 
 const validBillingEvent = new ZodValidationPipe(billingEventSchema);
 
@@ -35,9 +38,17 @@ export class BillingEventsController {
     answersPosition: true,
     body: billingEventSchema,
     answer: billingReceiptAnswer,
-    responses: { 400: 'VALIDATION_FAILED: not a well-formed provider event', 401: 'INVALID_SIGNATURE: bad or older than 5 minutes', 422: 'Unknown product id', 503: 'BILLING_WEBHOOK_SECRET is not set' },
+    responses: {
+      400: 'VALIDATION_FAILED: not a well-formed provider event',
+      401: 'INVALID_SIGNATURE: bad or older than 5 minutes',
+      422: 'Unknown product id',
+      503: 'BILLING_WEBHOOK_SECRET is not set',
+    },
   })
-  async receive(@Req() request: RawBodyRequest<Request>, @Headers('billing-signature') signature: string | undefined): Promise<BillingReceiptAnswer> {
+  async receive(
+    @Req() request: RawBodyRequest<Request>,
+    @Headers('billing-signature') signature: string | undefined,
+  ): Promise<BillingReceiptAnswer> {
     const secret = this.config.billingWebhookSecret;
     if (secret === undefined) throw billingNotConfigured();
     const check = verifyBillingSignature(signature, request.rawBody ?? Buffer.alloc(0), secret, this.clock());

@@ -1,7 +1,14 @@
 // The billing ledger's store (its events, fold and decisions: libs/domain's billing-ledger.ts). Its events have
 // ids named after the provider event, so a repeated decision is recognised. See README.md.
 import { Inject, Injectable } from '@nestjs/common';
-import { billingLedgerDecider, billingStream, type BillingEventReceived, type BillingOutcome, type LedgerEntry, type OrganizationCommand } from '#domain';
+import {
+  billingLedgerDecider,
+  billingStream,
+  type BillingEventReceived,
+  type BillingOutcome,
+  type LedgerEntry,
+  type OrganizationCommand,
+} from '#domain';
 import { handleCommand, loadStream, type CommandContext } from '#application';
 import { EVENT_STORE, type EventStore } from '#event-store';
 import type { BillingEvent } from './billing-event.schema.js';
@@ -19,7 +26,12 @@ export function billingContext(received: BillingEventReceived['data'], causation
     actor: 'billing',
     correlationId: received.id,
     causationId,
-    origin: { providerEventId: received.id, providerEventType: received.type, productId: received.productId, occurredAt: received.occurredAt },
+    origin: {
+      providerEventId: received.id,
+      providerEventType: received.type,
+      productId: received.productId,
+      occurredAt: received.occurredAt,
+    },
   };
 }
 
@@ -34,9 +46,16 @@ export class BillingLedger {
   /** Claims the provider event id; whoever wins, answers the entry as stored (the first delivery's content). */
   async claim(event: BillingEvent, command: OrganizationCommand): Promise<LedgerEntry> {
     const received: BillingEventReceived['data'] = { ...event, command };
-    await handleCommand(this.store, billingLedgerDecider, event.id, { type: 'ClaimBillingEvent', data: received }, billingContext(received, event.id), {
-      eventId: () => claimEventId(event.id),
-    });
+    await handleCommand(
+      this.store,
+      billingLedgerDecider,
+      event.id,
+      { type: 'ClaimBillingEvent', data: received },
+      billingContext(received, event.id),
+      {
+        eventId: () => claimEventId(event.id),
+      },
+    );
     // Read back: a concurrent first delivery with other content may have been stored under the same claim id.
     const entry = await this.read(event.id);
     if (entry === undefined) throw new Error(`${billingStream(event.id)} vanished after its claim`);
@@ -46,9 +65,16 @@ export class BillingLedger {
   /** Records the outcome once; a concurrent delivery that recorded it first wins and its outcome is answered. */
   async complete(entry: LedgerEntry, outcome: BillingOutcome): Promise<BillingOutcome> {
     const context = billingContext(entry.received, claimIdOf(entry));
-    const { state } = await handleCommand(this.store, billingLedgerDecider, entry.received.id, { type: 'RecordBillingOutcome', data: outcome }, context, {
-      eventId: () => outcomeEventId(entry.received.id),
-    });
+    const { state } = await handleCommand(
+      this.store,
+      billingLedgerDecider,
+      entry.received.id,
+      { type: 'RecordBillingOutcome', data: outcome },
+      context,
+      {
+        eventId: () => outcomeEventId(entry.received.id),
+      },
+    );
     return state?.outcome ?? outcome;
   }
 }

@@ -13,8 +13,16 @@ export const billingReceiptAnswer = z.object({
   position: jsonSafeInteger,
 });
 
-/** Stripe's event as it signs it: verified over the raw bytes by Stripe's own package, so only its envelope is described. */
-export const stripeEventRequest = z.looseObject({ id: z.string(), object: z.literal('event'), type: z.string(), data: z.looseObject({ object: z.looseObject({}) }) });
+/**
+ * Stripe's event as it signs it: verified over the raw bytes by Stripe's own package, so only its envelope is
+ * described.
+ */
+export const stripeEventRequest = z.looseObject({
+  id: z.string(),
+  object: z.literal('event'),
+  type: z.string(),
+  data: z.looseObject({ object: z.looseObject({}) }),
+});
 
 /** POST /billing/stripe (StripeReceiptAnswer). */
 export const stripeReceiptAnswer = z.object({

@@ -1,6 +1,10 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
-import { BILLING_SIGNATURE_TOLERANCE_SECONDS, signBillingPayload, verifyBillingSignature } from './billing-signature.js';
+import {
+  BILLING_SIGNATURE_TOLERANCE_SECONDS,
+  signBillingPayload,
+  verifyBillingSignature,
+} from './billing-signature.js';
 
 const secret = 'whsec_unit_test_secret_0123456789';
 const body = Buffer.from('{"id":"evt_1","type":"plan.purchased"}\n');
@@ -9,7 +13,9 @@ const at = (seconds: number): Date => new Date(seconds * 1000);
 
 describe('signBillingPayload', () => {
   it('is HMAC-SHA256 of "t.body" in hex, as the provider computes it', () => {
-    const expected = createHmac('sha256', secret).update(`${signedAt}.${body.toString('utf8')}`).digest('hex');
+    const expected = createHmac('sha256', secret)
+      .update(`${signedAt}.${body.toString('utf8')}`)
+      .digest('hex');
 
     expect(signBillingPayload(secret, signedAt, body)).toBe(`t=${signedAt},v1=${expected}`);
   });
@@ -45,13 +51,19 @@ describe('verifyBillingSignature', () => {
   it('refuses a body changed by a single byte, including whitespace', () => {
     const tampered = Buffer.from(body.toString('utf8').trimEnd());
 
-    expect(verifyBillingSignature(header, tampered, secret, at(signedAt))).toEqual({ valid: false, reason: 'mismatch' });
+    expect(verifyBillingSignature(header, tampered, secret, at(signedAt))).toEqual({
+      valid: false,
+      reason: 'mismatch',
+    });
   });
 
   it('refuses a valid signature moved to another timestamp', () => {
     const digest = header.split('v1=')[1];
 
-    expect(verifyBillingSignature(`t=${signedAt + 1},v1=${digest}`, body, secret, at(signedAt))).toEqual({ valid: false, reason: 'mismatch' });
+    expect(verifyBillingSignature(`t=${signedAt + 1},v1=${digest}`, body, secret, at(signedAt))).toEqual({
+      valid: false,
+      reason: 'mismatch',
+    });
   });
 
   it('does not tell a forger about the clock: a stale forgery is a mismatch', () => {
@@ -76,7 +88,10 @@ describe('verifyBillingSignature', () => {
     `${signedAt},${'a'.repeat(64)}`,
     'sha256=deadbeef',
   ])('refuses a malformed header %p', (malformed) => {
-    expect(verifyBillingSignature(malformed, body, secret, at(signedAt))).toEqual({ valid: false, reason: 'malformed' });
+    expect(verifyBillingSignature(malformed, body, secret, at(signedAt))).toEqual({
+      valid: false,
+      reason: 'malformed',
+    });
   });
 
   it('accepts any matching v1 among several and skips other schemes (secret rotation)', () => {
@@ -87,6 +102,9 @@ describe('verifyBillingSignature', () => {
   });
 
   it('reads hex digests in either case', () => {
-    expect(verifyBillingSignature(header.toUpperCase().replace('T=', 't=').replace('V1=', 'v1='), body, secret, at(signedAt)).valid).toBe(true);
+    expect(
+      verifyBillingSignature(header.toUpperCase().replace('T=', 't=').replace('V1=', 'v1='), body, secret, at(signedAt))
+        .valid,
+    ).toBe(true);
   });
 });

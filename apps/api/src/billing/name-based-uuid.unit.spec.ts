@@ -10,7 +10,12 @@ describe('nameBasedUuid', () => {
   });
 
   it('gives different names different uuids', () => {
-    const names = ['billing:evt_1:received', 'billing:evt_1:outcome', 'billing:evt_2:received', 'billing:evt_1:organization:0'];
+    const names = [
+      'billing:evt_1:received',
+      'billing:evt_1:outcome',
+      'billing:evt_2:received',
+      'billing:evt_1:organization:0',
+    ];
 
     expect(new Set(names.map(nameBasedUuid)).size).toBe(names.length);
   });

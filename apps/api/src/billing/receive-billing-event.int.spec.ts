@@ -18,7 +18,14 @@ import { ReceiveBillingEventHandler } from './receive-billing-event.handler.js';
 
 const catalogue = createPlanCatalogue({ paymentProviderIds: ['prod_ess', 'prod_pro', '', 'prod_acs'] });
 const organizationId = 'acme';
-const purchase: BillingEvent = { id: 'evt_1', type: 'addon.purchased', organizationId, productId: 'prod_acs', quantity: 1, occurredAt: '2030-01-01T00:00:00Z' };
+const purchase: BillingEvent = {
+  id: 'evt_1',
+  type: 'addon.purchased',
+  organizationId,
+  productId: 'prod_acs',
+  quantity: 1,
+  occurredAt: '2030-01-01T00:00:00Z',
+};
 
 let dataDir: string;
 let store: SqliteEventStore;
@@ -42,24 +49,50 @@ beforeEach(async () => {
   effects = new BillingEffects(store, catalogue);
   handler = new ReceiveBillingEventHandler(ledger, effects, store, catalogue);
   const metadata = { actor: 'cli', correlationId: 'setup', causationId: 'setup' };
-  await store.append(organizationStream(organizationId), [{ id: '00000000-0000-4000-8000-000000000001', type: 'OrganizationCreated', data: { id: organizationId, name: 'Acme' }, metadata }], 'no_stream');
+  await store.append(
+    organizationStream(organizationId),
+    [
+      {
+        id: '00000000-0000-4000-8000-000000000001',
+        type: 'OrganizationCreated',
+        data: { id: organizationId, name: 'Acme' },
+        metadata,
+      },
+    ],
+    'no_stream',
+  );
 });
 
 describe('receiving a billing event', () => {
   it('100 concurrent deliveries: every one succeeds with the same answer, one effect', async () => {
     const receipts = await Promise.all(Array.from({ length: 100 }, () => receive(purchase)));
 
-    expect(new Set(receipts.map(({ outcome, revision, position }) => `${outcome} ${revision} ${position}`))).toEqual(new Set(['applied 1 3']));
+    expect(new Set(receipts.map(({ outcome, revision, position }) => `${outcome} ${revision} ${position}`))).toEqual(
+      new Set(['applied 1 3']),
+    );
     expect(await typesIn(organizationStream(organizationId))).toEqual(['OrganizationCreated', 'AddOnPurchased']);
     expect(await typesIn(billingStream(purchase.id))).toEqual(['BillingEventReceived', 'BillingEventApplied']);
   });
 
   it('concurrent deliveries racing with other changes of the organization still make one effect', async () => {
-    const other: BillingEvent = { ...purchase, id: 'evt_other', type: 'plan.purchased', productId: 'prod_pro', quantity: undefined };
+    const other: BillingEvent = {
+      ...purchase,
+      id: 'evt_other',
+      type: 'plan.purchased',
+      productId: 'prod_pro',
+      quantity: undefined,
+    };
 
-    await Promise.all([...Array.from({ length: 20 }, () => receive(purchase)), ...Array.from({ length: 20 }, () => receive(other))]);
+    await Promise.all([
+      ...Array.from({ length: 20 }, () => receive(purchase)),
+      ...Array.from({ length: 20 }, () => receive(other)),
+    ]);
 
-    expect((await typesIn(organizationStream(organizationId))).sort()).toEqual(['AddOnPurchased', 'OrganizationCreated', 'PlanAssigned']);
+    expect((await typesIn(organizationStream(organizationId))).sort()).toEqual([
+      'AddOnPurchased',
+      'OrganizationCreated',
+      'PlanAssigned',
+    ]);
   });
 
   it('a crash after the claim: the next delivery makes the effect', async () => {
@@ -70,7 +103,9 @@ describe('receiving a billing event', () => {
   });
 
   it('a crash after the effect: the next delivery recognises it and records the outcome', async () => {
-    await effects.apply(await ledger.claim(purchase, { type: 'PurchaseAddOn', data: { addOn: 'additionalContentSection', quantity: 1 } }));
+    await effects.apply(
+      await ledger.claim(purchase, { type: 'PurchaseAddOn', data: { addOn: 'additionalContentSection', quantity: 1 } }),
+    );
 
     expect(await receive(purchase)).toMatchObject({ outcome: 'applied', revision: 1n });
     expect(await typesIn(organizationStream(organizationId))).toEqual(['OrganizationCreated', 'AddOnPurchased']);
@@ -86,11 +121,27 @@ describe('receiving a billing event', () => {
   });
 
   it('a plan purchase older than one already applied on the same line is superseded', async () => {
-    await receive({ ...purchase, id: 'evt_new', type: 'plan.purchased', productId: 'prod_pro', quantity: undefined, occurredAt: '2030-02-01T00:00:00Z' });
+    await receive({
+      ...purchase,
+      id: 'evt_new',
+      type: 'plan.purchased',
+      productId: 'prod_pro',
+      quantity: undefined,
+      occurredAt: '2030-02-01T00:00:00Z',
+    });
 
-    const late = await receive({ ...purchase, id: 'evt_old', type: 'plan.purchased', productId: 'prod_ess', quantity: undefined, occurredAt: '2030-01-15T00:00:00Z' });
+    const late = await receive({
+      ...purchase,
+      id: 'evt_old',
+      type: 'plan.purchased',
+      productId: 'prod_ess',
+      quantity: undefined,
+      occurredAt: '2030-01-15T00:00:00Z',
+    });
 
     expect(late).toMatchObject({ outcome: 'superseded', revision: 1n });
-    expect((await store.readAll()).filter((event) => event.type === 'PlanAssigned').map((event) => event.data)).toEqual([{ line: 'classic', plan: 'professional' }]);
+    expect((await store.readAll()).filter((event) => event.type === 'PlanAssigned').map((event) => event.data)).toEqual(
+      [{ line: 'classic', plan: 'professional' }],
+    );
   });
 });

@@ -10,11 +10,7 @@ export class ConfigModule {
   static forRoot(config: Config, runMode: RunMode): DynamicModule {
     return {
       module: ConfigModule,
-      providers: [
-        { provide: CONFIG, useValue: config },
-        { provide: RUN_MODE, useValue: runMode },
-        IdentityClock,
-      ],
+      providers: [{ provide: CONFIG, useValue: config }, { provide: RUN_MODE, useValue: runMode }, IdentityClock],
       exports: [CONFIG, RUN_MODE, IdentityClock],
     };
   }

@@ -1,4 +1,5 @@
-// So that a newcomer goes from clone to signed in with `npm start`: on an empty store (SEED_DEMO, on outside production)
+// So that a newcomer goes from clone to signed in with `npm start`: on an empty store (SEED_DEMO, on outside
+// production)
 // a demo organization on the Chorus enterprise plan, its limits the plan's own (no setting that add-ons and plans
 // would not raise), and an owner whose password the banner prints once.
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -12,7 +13,12 @@ import { EVENT_STORE, type EventStore } from '#event-store';
 import type { Identity } from '#identity';
 import { IDENTITY } from '../auth/identity.provider.js';
 import { PINO } from '../logging/pino.js';
-import { AddMemberCommand, AddSiteCommand, ChangeOrganizationCommand, CreateOrganizationCommand } from '../organizations/organizations.js';
+import {
+  AddMemberCommand,
+  AddSiteCommand,
+  ChangeOrganizationCommand,
+  CreateOrganizationCommand,
+} from '../organizations/organizations.js';
 import { RUN_MODE, type RunMode } from '../config/run-mode.js';
 
 export const demoOrganizationId = 'demo';
@@ -58,16 +64,35 @@ export class DemoSeed implements OnApplicationBootstrap {
   private async seed(): Promise<void> {
     const correlationId = randomUUID();
     const context = newCommandContext('system', { reason: 'demo seed' }, correlationId);
-    await this.commands.execute(new CreateOrganizationCommand({ id: demoOrganizationId, name: 'Demo Organization' }, context));
+    await this.commands.execute(
+      new CreateOrganizationCommand({ id: demoOrganizationId, name: 'Demo Organization' }, context),
+    );
     const plan = { line: 'chorus', plan: 'enterprise' } as const;
-    await this.commands.execute(new ChangeOrganizationCommand(demoOrganizationId, { type: 'AssignPlan', data: plan }, context));
-    await this.commands.execute(new ChangeOrganizationCommand(demoOrganizationId, { type: 'EnableChorus', data: {} }, context));
+    await this.commands.execute(
+      new ChangeOrganizationCommand(demoOrganizationId, { type: 'AssignPlan', data: plan }, context),
+    );
+    await this.commands.execute(
+      new ChangeOrganizationCommand(demoOrganizationId, { type: 'EnableChorus', data: {} }, context),
+    );
 
     const password = randomBytes(15).toString('base64url');
-    const { userId } = await this.identity.registration.register({ email: demoOwnerEmail, password }, newCommandContext('system', {}, correlationId));
-    await this.commands.execute(new AddMemberCommand(demoOrganizationId, { email: demoOwnerEmail, role: 'owner', chorusUser: true, userId }, context));
-    await this.commands.execute(new AddSiteCommand(demoOrganizationId, { name: 'Demo shop', hostname: 'shop.example.com' }, context));
-    await this.commands.execute(new AddSiteCommand(demoOrganizationId, { name: 'Demo blog', hostname: 'blog.example.com' }, context));
+    const { userId } = await this.identity.registration.register(
+      { email: demoOwnerEmail, password },
+      newCommandContext('system', {}, correlationId),
+    );
+    await this.commands.execute(
+      new AddMemberCommand(
+        demoOrganizationId,
+        { email: demoOwnerEmail, role: 'owner', chorusUser: true, userId },
+        context,
+      ),
+    );
+    await this.commands.execute(
+      new AddSiteCommand(demoOrganizationId, { name: 'Demo shop', hostname: 'shop.example.com' }, context),
+    );
+    await this.commands.execute(
+      new AddSiteCommand(demoOrganizationId, { name: 'Demo blog', hostname: 'blog.example.com' }, context),
+    );
 
     this.logger.info({ organizationId: demoOrganizationId, userId }, 'demo organization and owner created');
     this.created = { email: demoOwnerEmail, password };

@@ -14,8 +14,16 @@ import { ScimRequestLog } from './scim-request-log.js';
 const WRITE = { scope: 'organizations:write', members: OWNERS_AND_ADMINS } as const;
 
 const createTokenRequest = z.strictObject({ name: z.string().trim().min(1).max(100) });
-const tokenAnswer = z.object({ id: z.string(), name: z.string(), createdAt: z.string(), lastUsedAt: z.string().nullable(), revokedAt: z.string().nullable() });
-const createdTokenAnswer = tokenAnswer.extend({ token: z.string().describe('chscim_...: shown once; the identity provider sends it as a bearer token') });
+const tokenAnswer = z.object({
+  id: z.string(),
+  name: z.string(),
+  createdAt: z.string(),
+  lastUsedAt: z.string().nullable(),
+  revokedAt: z.string().nullable(),
+});
+const createdTokenAnswer = tokenAnswer.extend({
+  token: z.string().describe('chscim_...: shown once; the identity provider sends it as a bearer token'),
+});
 const tokensAnswer = z.object({ tokens: z.array(tokenAnswer) });
 /** Exported: a constant read only in a parameter decorator reads to the linter as unused. */
 export const validScimTokenId = new ZodValidationPipe(z.string().regex(/^[0-9a-f]{24}$/, 'must be a token id'));
@@ -29,10 +37,14 @@ const answerOf = ({ tokenId, name, createdAt, lastUsedAt, revokedAt }: TokenSumm
 });
 
 const role = z.enum(MEMBER_ROLES as [MemberRole, ...MemberRole[]]);
-const groupRolesRequest = z.record(z.string().trim().min(1).max(256), role).refine((roles) => Object.keys(roles).length <= 100, 'at most 100 groups');
+const groupRolesRequest = z
+  .record(z.string().trim().min(1).max(256), role)
+  .refine((roles) => Object.keys(roles).length <= 100, 'at most 100 groups');
 const groupRolesAnswer = z.record(z.string(), role);
 const requestsAnswer = z.object({
-  requests: z.array(z.object({ method: z.string(), path: z.string(), status: z.int(), tokenId: z.string(), at: z.string() })),
+  requests: z.array(
+    z.object({ method: z.string(), path: z.string(), status: z.int(), tokenId: z.string(), at: z.string() }),
+  ),
 });
 
 @Controller('organizations/:id/scim')
@@ -60,7 +72,10 @@ export class DirectoryTokensController {
 
   @Get('tokens')
   @RequireAccess(WRITE)
-  @Operation({ summary: 'The organization’s SCIM tokens, with their last use (never the tokens themselves)', answer: tokensAnswer })
+  @Operation({
+    summary: 'The organization’s SCIM tokens, with their last use (never the tokens themselves)',
+    answer: tokensAnswer,
+  })
   async list(@Param('id', validOrganizationId) id: string): Promise<z.output<typeof tokensAnswer>> {
     return { tokens: (await this.directory.tokens(id)).map(answerOf) };
   }
@@ -68,7 +83,10 @@ export class DirectoryTokensController {
   @Delete('tokens/:tokenId')
   @HttpCode(204)
   @RequireAccess(WRITE)
-  @Operation({ summary: 'Revoke a SCIM token: refused at once on every node', responses: { 404: 'NOT_FOUND: not a token of this organization' } })
+  @Operation({
+    summary: 'Revoke a SCIM token: refused at once on every node',
+    responses: { 404: 'NOT_FOUND: not a token of this organization' },
+  })
   async revoke(
     @Param('id', validOrganizationId) id: string,
     @Param('tokenId', validScimTokenId) tokenId: string,
@@ -79,17 +97,30 @@ export class DirectoryTokensController {
 
   @Get('requests')
   @RequireAccess(WRITE)
-  @Operation({ summary: 'The directory’s last 100 SCIM requests and how each ended, newest first (no personal data: no query, no body)', answer: requestsAnswer })
+  @Operation({
+    summary:
+      'The directory’s last 100 SCIM requests and how each ended, newest first (no personal data: no query, no body)',
+    answer: requestsAnswer,
+  })
   async requests(@Param('id', validOrganizationId) id: string): Promise<z.output<typeof requestsAnswer>> {
     await this.directory.tokens(id);
-    return { requests: (await this.log.recent(id)).map(({ method, path, status, tokenId, at }) => ({ method, path, status, tokenId, at })) };
+    return {
+      requests: (await this.log.recent(id)).map(({ method, path, status, tokenId, at }) => ({
+        method,
+        path,
+        status,
+        tokenId,
+        at,
+      })),
+    };
   }
 
   /** Owners only: a mapping can make owners. */
   @Put('group-roles')
   @RequireAccess({ scope: 'organizations:write', members: ['owner'] })
   @Operation({
-    summary: 'Map the directory’s groups to roles: a provisioned member gets the strongest role of their groups, member when none',
+    summary:
+      'Map the directory’s groups to roles: a provisioned member gets the strongest role of their groups, member when none',
     answer: groupRolesAnswer,
     responses: { 409: 'ENTERPRISE_PLAN_REQUIRED; LAST_OWNER: no provisioned owner would remain' },
   })

@@ -41,7 +41,10 @@ import { PLAN_CATALOGUE } from '../plans/plan-catalogue.module.js';
 import type { GroupInput } from './scim-groups.js';
 import { matchesUserFilter, ScimError, type UserFilter, type UserInput } from './scim-protocol.js';
 
-/** `chscim_<organization id>.<token id>.<secret>`: the organization and token find the stored hash; 256 random bits of secret. */
+/**
+ * `chscim_<organization id>.<token id>.<secret>`: the organization and token find the stored hash; 256 random bits of
+ * secret.
+ */
 const SCIM_TOKEN = /^chscim_([a-z0-9][a-z0-9-]{0,62})\.([0-9a-f]{24})\.([A-Za-z0-9_-]{43})$/;
 const TOKEN_USE_GRANULARITY_MS = 60_000;
 const digestOf = (secret: string): string => `sha256:${hash('sha256', secret, 'hex')}`;
@@ -67,13 +70,28 @@ export class OrganizationDirectory {
 
   // --- Tokens ----------------------------------------------------------------------------------------------------
 
-  async createToken(organizationId: string, name: string, context: CommandContext): Promise<TokenSummary & { token: string }> {
+  async createToken(
+    organizationId: string,
+    name: string,
+    context: CommandContext,
+  ): Promise<TokenSummary & { token: string }> {
     await this.enterprise(organizationId, 'refuse');
     const tokenId = randomBytes(12).toString('hex');
     const secret = randomBytes(32).toString('base64url');
     const at = this.clock.now().toISOString();
-    await this.decide(organizationId, { type: 'CreateScimToken', data: { tokenId, name, secretHash: digestOf(secret), at } }, context);
-    return { tokenId, name, createdAt: at, revokedAt: null, lastUsedAt: null, token: `chscim_${organizationId}.${tokenId}.${secret}` };
+    await this.decide(
+      organizationId,
+      { type: 'CreateScimToken', data: { tokenId, name, secretHash: digestOf(secret), at } },
+      context,
+    );
+    return {
+      tokenId,
+      name,
+      createdAt: at,
+      revokedAt: null,
+      lastUsedAt: null,
+      token: `chscim_${organizationId}.${tokenId}.${secret}`,
+    };
   }
 
   async tokens(organizationId: string): Promise<TokenSummary[]> {
@@ -82,12 +100,17 @@ export class OrganizationDirectory {
   }
 
   async revokeToken(organizationId: string, tokenId: string, context: CommandContext): Promise<void> {
-    await this.decide(organizationId, { type: 'RevokeScimToken', data: { tokenId, at: this.clock.now().toISOString() } }, context);
+    await this.decide(
+      organizationId,
+      { type: 'RevokeScimToken', data: { tokenId, at: this.clock.now().toISOString() } },
+      context,
+    );
   }
 
   /**
    * The caller a bearer token stands for; undefined for anything but a live token. Read from the organization's
-   * directory stream on every request (only the events after the cached fold), so a revocation holds at once on every node.
+   * directory stream on every request (only the events after the cached fold), so a revocation holds at once on every
+   * node.
    */
   async authenticate(bearer: string, context: CommandContext): Promise<ScimCaller | undefined> {
     const match = SCIM_TOKEN.exec(bearer);
@@ -97,20 +120,37 @@ export class OrganizationDirectory {
     const token = directory.tokens.find((candidate) => candidate.tokenId === tokenId);
     const offered = Buffer.from(digestOf(secret));
     const stored = Buffer.from(token?.secretHash ?? digestOf(randomUUID()));
-    if (token === undefined || token.revokedAt !== null || offered.length !== stored.length || !timingSafeEqual(offered, stored)) return undefined;
-    const use = { type: 'RecordScimTokenUse', data: { tokenId, at: this.clock.now(), useGranularityMs: TOKEN_USE_GRANULARITY_MS } } as const;
-    // The use is decided on the fold just read, so most requests (a use recorded within the minute) read the stream once.
-    if (directoryDecider.decide(use, directory).length > 0) await this.decide(organizationId, use, context).catch(() => undefined);
+    if (
+      token === undefined ||
+      token.revokedAt !== null ||
+      offered.length !== stored.length ||
+      !timingSafeEqual(offered, stored)
+    )
+      return undefined;
+    const use = {
+      type: 'RecordScimTokenUse',
+      data: { tokenId, at: this.clock.now(), useGranularityMs: TOKEN_USE_GRANULARITY_MS },
+    } as const;
+    // The use is decided on the fold just read, so most requests (a use recorded within the minute) read the stream
+    // once.
+    if (directoryDecider.decide(use, directory).length > 0)
+      await this.decide(organizationId, use, context).catch(() => undefined);
     return { organizationId, tokenId };
   }
 
   // --- Users -----------------------------------------------------------------------------------------------------
 
-  /** Providers filter by userName or externalId before each create: unique in a directory, so looked up, not searched for. */
+  /**
+   * Providers filter by userName or externalId before each create: unique in a directory, so looked up, not searched
+   * for.
+   */
   async users(organizationId: string, filter?: UserFilter): Promise<DirectoryUser[]> {
     const directory = await this.load(organizationId);
     if (filter?.attribute === 'userName' || filter?.attribute === 'externalId') {
-      const user = filter.attribute === 'userName' ? directoryUserNamed(directory, filter.value) : directoryUserWithExternalId(directory, filter.value);
+      const user =
+        filter.attribute === 'userName'
+          ? directoryUserNamed(directory, filter.value)
+          : directoryUserWithExternalId(directory, filter.value);
       return user !== undefined && isShown(user) ? [user] : [];
     }
     return directory.users.filter((user) => isShown(user) && (filter === undefined || matchesUserFilter(user, filter)));
@@ -126,19 +166,32 @@ export class OrganizationDirectory {
     const organization = await this.enterprise(organizationId, 'scim');
     this.refuseUnverified(organization, input.userName);
     const directory = await this.load(organizationId);
-    const byExternalId = input.externalId === undefined ? undefined : directoryUserWithExternalId(directory, input.externalId);
-    const taken = [directoryUserNamed(directory, input.userName), byExternalId].some((user) => user !== undefined && isShown(user));
-    if (taken) throw new ScimError(409, 'A user of this directory already has this userName or externalId.', 'uniqueness');
+    const byExternalId =
+      input.externalId === undefined ? undefined : directoryUserWithExternalId(directory, input.externalId);
+    const taken = [directoryUserNamed(directory, input.userName), byExternalId].some(
+      (user) => user !== undefined && isShown(user),
+    );
+    if (taken)
+      throw new ScimError(409, 'A user of this directory already has this userName or externalId.', 'uniqueness');
     const userId = input.active
       ? await this.join(organizationId, input.userName, 'member', context)
       : await this.identity.directory.userIdForEmail(input.userName, context);
     const resourceId = randomUUID();
-    await this.decide(organizationId, { type: 'ProvisionScimUser', data: { resourceId, userId, ...input, at: this.clock.now().toISOString() } }, context);
+    await this.decide(
+      organizationId,
+      { type: 'ProvisionScimUser', data: { resourceId, userId, ...input, at: this.clock.now().toISOString() } },
+      context,
+    );
     return this.user(organizationId, resourceId);
   }
 
   /** A PUT, and a PATCH once applied: the whole resource as it is to be. */
-  async replace(organizationId: string, resourceId: string, input: UserInput, context: CommandContext): Promise<DirectoryUser> {
+  async replace(
+    organizationId: string,
+    resourceId: string,
+    input: UserInput,
+    context: CommandContext,
+  ): Promise<DirectoryUser> {
     const before = await this.user(organizationId, resourceId);
     const organization = await this.enterprise(organizationId, 'scim');
     const sameAddress = before.userName.toLowerCase() === input.userName.toLowerCase();
@@ -149,9 +202,18 @@ export class OrganizationDirectory {
     if (!sameAddress) userId = await this.identity.directory.userIdForEmail(input.userName, context);
     if (input.active && (!before.active || !sameAddress)) {
       // Back with their groups' role (member when none is mapped).
-      userId = await this.join(organizationId, input.userName, roleFromGroups(await this.load(organizationId), resourceId) ?? 'member', context);
+      userId = await this.join(
+        organizationId,
+        input.userName,
+        roleFromGroups(await this.load(organizationId), resourceId) ?? 'member',
+        context,
+      );
     }
-    await this.decide(organizationId, { type: 'UpdateScimUser', data: { resourceId, userId, ...input, at: this.clock.now().toISOString() } }, context);
+    await this.decide(
+      organizationId,
+      { type: 'UpdateScimUser', data: { resourceId, userId, ...input, at: this.clock.now().toISOString() } },
+      context,
+    );
     return this.user(organizationId, resourceId);
   }
 
@@ -159,10 +221,17 @@ export class OrganizationDirectory {
     const user = await this.user(organizationId, resourceId);
     await this.enterprise(organizationId, 'scim');
     if (user.active) await this.leave(organizationId, user, context);
-    await this.decide(organizationId, { type: 'DeleteScimUser', data: { resourceId, at: this.clock.now().toISOString() } }, context);
+    await this.decide(
+      organizationId,
+      { type: 'DeleteScimUser', data: { resourceId, at: this.clock.now().toISOString() } },
+      context,
+    );
   }
 
-  /** An erasure's step: the person's resources leave the directory by an event, so every node's cached fold forgets them. */
+  /**
+   * An erasure's step: the person's resources leave the directory by an event, so every node's cached fold forgets
+   * them.
+   */
   async erasePerson(organizationId: string, userId: string, context: CommandContext): Promise<void> {
     await this.decide(organizationId, { type: 'EraseScimPerson', data: { userId } }, context);
   }
@@ -182,22 +251,42 @@ export class OrganizationDirectory {
   async createGroup(organizationId: string, input: GroupInput, context: CommandContext): Promise<DirectoryGroup> {
     await this.enterprise(organizationId, 'scim');
     const groupId = randomUUID();
-    await this.changeGroups(organizationId, { type: 'CreateScimGroup', data: { groupId, ...input, at: this.clock.now().toISOString() } }, input.members, context);
+    await this.changeGroups(
+      organizationId,
+      { type: 'CreateScimGroup', data: { groupId, ...input, at: this.clock.now().toISOString() } },
+      input.members,
+      context,
+    );
     return this.group(organizationId, groupId);
   }
 
-  async updateGroup(organizationId: string, groupId: string, input: GroupInput, context: CommandContext): Promise<DirectoryGroup> {
+  async updateGroup(
+    organizationId: string,
+    groupId: string,
+    input: GroupInput,
+    context: CommandContext,
+  ): Promise<DirectoryGroup> {
     const before = await this.group(organizationId, groupId);
     await this.enterprise(organizationId, 'scim');
     const concerned = [...before.members, ...input.members];
-    await this.changeGroups(organizationId, { type: 'UpdateScimGroup', data: { groupId, ...input, at: this.clock.now().toISOString() } }, concerned, context);
+    await this.changeGroups(
+      organizationId,
+      { type: 'UpdateScimGroup', data: { groupId, ...input, at: this.clock.now().toISOString() } },
+      concerned,
+      context,
+    );
     return this.group(organizationId, groupId);
   }
 
   async deleteGroup(organizationId: string, groupId: string, context: CommandContext): Promise<void> {
     const before = await this.group(organizationId, groupId);
     await this.enterprise(organizationId, 'scim');
-    await this.changeGroups(organizationId, { type: 'DeleteScimGroup', data: { groupId, at: this.clock.now().toISOString() } }, before.members, context);
+    await this.changeGroups(
+      organizationId,
+      { type: 'DeleteScimGroup', data: { groupId, at: this.clock.now().toISOString() } },
+      before.members,
+      context,
+    );
   }
 
   async groupRoles(organizationId: string): Promise<Readonly<Record<string, MemberRole>>> {
@@ -206,10 +295,19 @@ export class OrganizationDirectory {
   }
 
   /** The whole mapping; every provisioned member's role follows it. */
-  async mapGroupRoles(organizationId: string, roles: Record<string, MemberRole>, context: CommandContext): Promise<Readonly<Record<string, MemberRole>>> {
+  async mapGroupRoles(
+    organizationId: string,
+    roles: Record<string, MemberRole>,
+    context: CommandContext,
+  ): Promise<Readonly<Record<string, MemberRole>>> {
     await this.enterprise(organizationId, 'refuse');
     const users = (await this.load(organizationId)).users.map((user) => user.resourceId);
-    await this.changeGroups(organizationId, { type: 'MapGroupRoles', data: { roles, at: this.clock.now().toISOString() } }, users, context);
+    await this.changeGroups(
+      organizationId,
+      { type: 'MapGroupRoles', data: { roles, at: this.clock.now().toISOString() } },
+      users,
+      context,
+    );
     return (await this.load(organizationId)).groupRoles;
   }
 
@@ -218,14 +316,24 @@ export class OrganizationDirectory {
    * itself: a crash between them leaves roles that the provider's retry records the reason for. A change that would
    * leave the organization without an owner changes nothing (LAST_OWNER: SCIM's 409 mutability).
    */
-  private async changeGroups(organizationId: string, command: DirectoryCommand, concerned: readonly string[], context: CommandContext): Promise<void> {
+  private async changeGroups(
+    organizationId: string,
+    command: DirectoryCommand,
+    concerned: readonly string[],
+    context: CommandContext,
+  ): Promise<void> {
     const now = await this.load(organizationId);
     const after = directoryDecider.decide(command, now).reduce(evolveDirectory, now);
     await this.applyRoles(organizationId, after, new Set(concerned), context);
     await this.decide(organizationId, command, context);
   }
 
-  private async applyRoles(organizationId: string, directory: Directory, concerned: ReadonlySet<string>, context: CommandContext): Promise<void> {
+  private async applyRoles(
+    organizationId: string,
+    directory: Directory,
+    concerned: ReadonlySet<string>,
+    context: CommandContext,
+  ): Promise<void> {
     const { state } = await this.organizations.load(organizationId);
     if (!state.exists) return;
     for (const { userId, role } of roleChangesFromGroups(directory, state.members, concerned)) {
@@ -233,12 +341,22 @@ export class OrganizationDirectory {
     }
   }
 
-  /** The address's member id: one already a member joins as they are (an invited member, an owner), anyone else with `role`. */
-  private async join(organizationId: string, address: string, role: MemberRole, context: CommandContext): Promise<string> {
+  /**
+   * The address's member id: one already a member joins as they are (an invited member, an owner), anyone else with
+   * `role`.
+   */
+  private async join(
+    organizationId: string,
+    address: string,
+    role: MemberRole,
+    context: CommandContext,
+  ): Promise<string> {
     const { state } = await this.organizations.load(organizationId);
     const member = state.exists ? memberWithAddress(state, address) : undefined;
     if (member !== undefined) return member.userId;
-    const added = await this.commands.execute(new AddMemberCommand(organizationId, { email: address, role, invite: false }, context));
+    const added = await this.commands.execute(
+      new AddMemberCommand(organizationId, { email: address, role, invite: false }, context),
+    );
     return added.userId;
   }
 
@@ -253,12 +371,17 @@ export class OrganizationDirectory {
       await this.organizations.handle(organizationId, { type: 'RemoveMember', data: { userId: user.userId } }, context);
     }
     if (ssoDomainOf(state, user.userName) === null) return;
-    for (const session of await this.identity.sessions.listForUser(user.userId)) await this.identity.sessions.revoke(user.userId, session.sessionId, context);
+    for (const session of await this.identity.sessions.listForUser(user.userId))
+      await this.identity.sessions.revoke(user.userId, session.sessionId, context);
   }
 
   private refuseUnverified(organization: ExistingOrganization, address: string): void {
     if (ssoDomainOf(organization, address) === null) {
-      throw new ScimError(400, `${address} is not in a domain this organization has verified: verify the domain under Single sign-on first.`, 'invalidValue');
+      throw new ScimError(
+        400,
+        `${address} is not in a domain this organization has verified: verify the domain under Single sign-on first.`,
+        'invalidValue',
+      );
     }
   }
 
@@ -266,22 +389,33 @@ export class OrganizationDirectory {
   private async enterprise(organizationId: string, refusal: 'refuse' | 'scim'): Promise<ExistingOrganization> {
     const organization = await this.existing(organizationId);
     if (hasSsoPlan(organization, this.catalogue)) return organization;
-    if (refusal === 'scim') throw new ScimError(403, 'The organization’s plan no longer includes directory provisioning.');
-    throw new DomainError('ENTERPRISE_PLAN_REQUIRED', 'Directory provisioning (SCIM) comes with the enterprise plans.', { feature: 'scim' });
+    if (refusal === 'scim')
+      throw new ScimError(403, 'The organization’s plan no longer includes directory provisioning.');
+    throw new DomainError(
+      'ENTERPRISE_PLAN_REQUIRED',
+      'Directory provisioning (SCIM) comes with the enterprise plans.',
+      { feature: 'scim' },
+    );
   }
 
   private async existing(organizationId: string): Promise<ExistingOrganization> {
     const { state } = await this.organizations.load(organizationId);
-    if (!state.exists) throw new DomainError('NOT_FOUND', 'The organization does not exist.', { entity: 'organization' });
+    if (!state.exists)
+      throw new DomainError('NOT_FOUND', 'The organization does not exist.', { entity: 'organization' });
     return state;
   }
 
   /** What the directory says of this member and the groups it puts them in (their own copy of their data). */
-  async recordOf(organizationId: string, userId: string): Promise<{ record: Record<string, unknown>; groups: string[] } | undefined> {
+  async recordOf(
+    organizationId: string,
+    userId: string,
+  ): Promise<{ record: Record<string, unknown>; groups: string[] } | undefined> {
     const directory = await this.load(organizationId);
     const user = directoryUserOfAccount(directory, userId);
     if (user === undefined || !isShown(user)) return undefined;
-    const groups = directory.groups.filter((group) => group.members.includes(user.resourceId)).map((group) => group.displayName);
+    const groups = directory.groups
+      .filter((group) => group.members.includes(user.resourceId))
+      .map((group) => group.displayName);
     return { record: { ...user }, groups };
   }
 
@@ -295,6 +429,7 @@ export class OrganizationDirectory {
   }
 
   private async decide(organizationId: string, command: DirectoryCommand, context: CommandContext): Promise<Directory> {
-    return (await handleCommand(this.store, directoryDecider, organizationId, command, context, { cache: this.cache })).state;
+    return (await handleCommand(this.store, directoryDecider, organizationId, command, context, { cache: this.cache }))
+      .state;
   }
 }

@@ -6,7 +6,11 @@ export const MAX_SCIM_RESULTS = 200;
 
 const LIST = 'urn:ietf:params:scim:api:messages:2.0:ListResponse';
 
-export const listOf = (resources: readonly unknown[], startIndex = 1, totalResults = resources.length): Record<string, unknown> => ({
+export const listOf = (
+  resources: readonly unknown[],
+  startIndex = 1,
+  totalResults = resources.length,
+): Record<string, unknown> => ({
   schemas: [LIST],
   totalResults,
   startIndex,
@@ -24,7 +28,12 @@ export const serviceProviderConfig = (baseUrl: string): Record<string, unknown> 
   sort: { supported: false },
   etag: { supported: false },
   authenticationSchemes: [
-    { type: 'oauthbearertoken', name: 'Directory token', description: 'Authorization: Bearer <token from the organization’s Directory page>', primary: true },
+    {
+      type: 'oauthbearertoken',
+      name: 'Directory token',
+      description: 'Authorization: Bearer <token from the organization’s Directory page>',
+      primary: true,
+    },
   ],
   meta: { resourceType: 'ServiceProviderConfig', location: `${baseUrl}${SCIM_PATH}/ServiceProviderConfig` },
 });
@@ -59,14 +68,25 @@ export const userSchema = (baseUrl: string): Record<string, unknown> => ({
   name: 'User',
   description: 'User Account',
   attributes: [
-    attribute('userName', { required: true, uniqueness: 'server', description: 'The person’s address, in a verified domain of the organization' }),
+    attribute('userName', {
+      required: true,
+      uniqueness: 'server',
+      description: 'The person’s address, in a verified domain of the organization',
+    }),
     attribute('name', {
       type: 'complex',
       subAttributes: [attribute('givenName'), attribute('familyName')],
     }),
     attribute('displayName'),
-    attribute('emails', { type: 'complex', multiValued: true, subAttributes: [attribute('value'), attribute('type'), attribute('primary', { type: 'boolean' })] }),
-    attribute('active', { type: 'boolean', description: 'false ends the membership and the sessions of an account of a verified domain' }),
+    attribute('emails', {
+      type: 'complex',
+      multiValued: true,
+      subAttributes: [attribute('value'), attribute('type'), attribute('primary', { type: 'boolean' })],
+    }),
+    attribute('active', {
+      type: 'boolean',
+      description: 'false ends the membership and the sessions of an account of a verified domain',
+    }),
   ],
   meta: { resourceType: 'Schema', location: `${baseUrl}${SCIM_PATH}/Schemas/${USER_SCHEMA}` },
 });
@@ -88,7 +108,11 @@ export const groupSchema = (baseUrl: string): Record<string, unknown> => ({
   description: 'Group',
   attributes: [
     attribute('displayName', { required: true, uniqueness: 'server' }),
-    attribute('members', { type: 'complex', multiValued: true, subAttributes: [attribute('value', { mutability: 'immutable' }), attribute('$ref', { type: 'reference' })] }),
+    attribute('members', {
+      type: 'complex',
+      multiValued: true,
+      subAttributes: [attribute('value', { mutability: 'immutable' }), attribute('$ref', { type: 'reference' })],
+    }),
   ],
   meta: { resourceType: 'Schema', location: `${baseUrl}${SCIM_PATH}/Schemas/${GROUP_SCHEMA}` },
 });

@@ -17,7 +17,15 @@ export const PATCH_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
 export const ERROR_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:Error';
 
 /** RFC 7644 3.12's scimType values that Chorus answers. */
-export type ScimType = 'uniqueness' | 'invalidFilter' | 'invalidValue' | 'invalidSyntax' | 'mutability' | 'invalidPath' | 'noTarget' | 'tooMany';
+export type ScimType =
+  | 'uniqueness'
+  | 'invalidFilter'
+  | 'invalidValue'
+  | 'invalidSyntax'
+  | 'mutability'
+  | 'invalidPath'
+  | 'noTarget'
+  | 'tooMany';
 
 export class ScimError extends Error {
   constructor(
@@ -61,14 +69,19 @@ export function answerScimErrors(exception: unknown, request: Request): ErrorAns
   if (!request.path.startsWith(`${SCIM_PATH}/`) && request.path !== SCIM_PATH) return undefined;
   if (exception instanceof ScimError) return errorBody(exception.status, exception.detail, exception.scimType);
   if (exception instanceof DomainError) return fromDomainError(exception);
-  // Another node changed the directory or the organization meanwhile, past the command's retries: identity providers retry a
+  // Another node changed the directory or the organization meanwhile, past the command's retries: identity providers
+  // retry a
   // 503, and the retry finds whatever part was done (a member already there is adopted).
   if (exception instanceof WrongExpectedRevisionError) {
-    return { ...errorBody(503, 'The directory changed while this request was decided: send it again.'), headers: { 'Retry-After': '1' } };
+    return {
+      ...errorBody(503, 'The directory changed while this request was decided: send it again.'),
+      headers: { 'Retry-After': '1' },
+    };
   }
   if (isJsonParseFailure(exception)) return errorBody(400, 'The request body is not valid JSON.', 'invalidSyntax');
   if (exception instanceof ProblemError) return errorBody(exception.getStatus(), exception.detail ?? exception.title);
-  if (exception instanceof HttpException && exception.getStatus() < 500) return errorBody(exception.getStatus(), exception.message);
+  if (exception instanceof HttpException && exception.getStatus() < 500)
+    return errorBody(exception.getStatus(), exception.message);
   return undefined;
 }
 
@@ -89,7 +102,8 @@ const MAX_TEXT = 256;
 
 export function text(value: unknown, attribute: string): string | undefined {
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string' || value.length > MAX_TEXT) throw new ScimError(400, `${attribute} must be a string of at most ${MAX_TEXT} characters.`, 'invalidValue');
+  if (typeof value !== 'string' || value.length > MAX_TEXT)
+    throw new ScimError(400, `${attribute} must be a string of at most ${MAX_TEXT} characters.`, 'invalidValue');
   return value === '' ? undefined : value;
 }
 
@@ -100,7 +114,8 @@ function bool(value: unknown, attribute: string): boolean {
   throw new ScimError(400, `${attribute} must be true or false.`, 'invalidValue');
 }
 
-export const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+export const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Attribute names are case-insensitive (RFC 7643 2.1). */
 export function lowerKeys(value: Record<string, unknown>): Record<string, unknown> {
@@ -112,11 +127,18 @@ function workEmail(value: unknown): string | undefined {
   if (value === undefined || value === null) return undefined;
   if (!Array.isArray(value)) throw new ScimError(400, 'emails must be a list.', 'invalidValue');
   const emails = value.filter(isObject).map(lowerKeys);
-  const chosen = emails.find((email) => email.type === 'work') ?? emails.find((email) => email.primary === true || email.primary === 'True') ?? emails[0];
+  const chosen =
+    emails.find((email) => email.type === 'work') ??
+    emails.find((email) => email.primary === true || email.primary === 'True') ??
+    emails[0];
   return chosen === undefined ? undefined : text(chosen.value, 'emails.value');
 }
 
-function withOptional(input: UserInput, attribute: 'email' | 'externalId' | 'givenName' | 'familyName' | 'displayName', value: string | undefined): UserInput {
+function withOptional(
+  input: UserInput,
+  attribute: 'email' | 'externalId' | 'givenName' | 'familyName' | 'displayName',
+  value: string | undefined,
+): UserInput {
   const { [attribute]: _, ...rest } = input;
   return value === undefined ? rest : { ...rest, [attribute]: value };
 }
@@ -187,17 +209,25 @@ export function quotedValue(raw: string): string {
 
 export type UserFilter = { attribute: 'userName' | 'externalId' | 'email'; value: string };
 
-const FILTER = /^\s*(userName|externalId|emails\[type eq "work"\]\.value|emails\.value)\s+eq\s+"((?:[^"\\]|\\.)*)"\s*$/i;
+const FILTER =
+  /^\s*(userName|externalId|emails\[type eq "work"\]\.value|emails\.value)\s+eq\s+"((?:[^"\\]|\\.)*)"\s*$/i;
 
 /** The filters identity providers send to find a user before creating one; anything else is `invalidFilter`. */
 export function userFilterOf(filter: string): UserFilter {
   const match = FILTER.exec(filter);
   if (match === null) {
-    throw new ScimError(400, 'Chorus filters Users by userName eq, externalId eq or emails[type eq "work"].value eq, one at a time.', 'invalidFilter');
+    throw new ScimError(
+      400,
+      'Chorus filters Users by userName eq, externalId eq or emails[type eq "work"].value eq, one at a time.',
+      'invalidFilter',
+    );
   }
   const value = quotedValue(match[2] ?? '');
   const attribute = match[1]!.toLowerCase();
-  return { attribute: attribute === 'username' ? 'userName' : attribute === 'externalid' ? 'externalId' : 'email', value };
+  return {
+    attribute: attribute === 'username' ? 'userName' : attribute === 'externalid' ? 'externalId' : 'email',
+    value,
+  };
 }
 
 export function matchesUserFilter(user: DirectoryUser, filter: UserFilter): boolean {
@@ -228,7 +258,8 @@ const WORK_EMAIL_PATH = /^emails\[type eq "work"\]\.value$/i;
 
 function setAttribute(input: UserInput, path: string, value: unknown, removing: boolean): UserInput {
   const key = path.toLowerCase();
-  if (key === 'id' || key === 'meta' || key.startsWith('meta.')) throw new ScimError(400, `${path} cannot change.`, 'mutability');
+  if (key === 'id' || key === 'meta' || key.startsWith('meta.'))
+    throw new ScimError(400, `${path} cannot change.`, 'mutability');
   const optional = (attribute: 'email' | 'externalId' | 'givenName' | 'familyName' | 'displayName', label: string) =>
     withOptional(input, attribute, removing ? undefined : text(value, label));
   switch (key) {
@@ -250,7 +281,11 @@ function setAttribute(input: UserInput, path: string, value: unknown, removing: 
       return optional('familyName', 'name.familyName');
     case 'name': {
       const name = removing || !isObject(value) ? {} : lowerKeys(value);
-      return withOptional(withOptional(input, 'givenName', text(name.givenname, 'name.givenName')), 'familyName', text(name.familyname, 'name.familyName'));
+      return withOptional(
+        withOptional(input, 'givenName', text(name.givenname, 'name.givenName')),
+        'familyName',
+        text(name.familyname, 'name.familyName'),
+      );
     }
     case 'emails':
       return withOptional(input, 'email', removing ? undefined : workEmail(value));
@@ -267,17 +302,22 @@ export type PatchOperation = { op: 'add' | 'replace' | 'remove'; path: string | 
 export function patchOperations(body: unknown): PatchOperation[] {
   if (!isObject(body)) throw new ScimError(400, 'The body must be a PatchOp.', 'invalidSyntax');
   const operations = lowerKeys(body).operations;
-  if (!Array.isArray(operations) || operations.length === 0) throw new ScimError(400, 'A PatchOp needs Operations.', 'invalidSyntax');
+  if (!Array.isArray(operations) || operations.length === 0)
+    throw new ScimError(400, 'A PatchOp needs Operations.', 'invalidSyntax');
   return operations.map((raw) => {
     if (!isObject(raw)) throw new ScimError(400, 'Each operation must be an object.', 'invalidSyntax');
     const operation = lowerKeys(raw);
     const op = typeof operation.op === 'string' ? operation.op.toLowerCase() : '';
-    if (op !== 'add' && op !== 'replace' && op !== 'remove') throw new ScimError(400, 'op must be add, replace or remove.', 'invalidSyntax');
+    if (op !== 'add' && op !== 'replace' && op !== 'remove')
+      throw new ScimError(400, 'op must be add, replace or remove.', 'invalidSyntax');
     return { op, path: typeof operation.path === 'string' ? operation.path : undefined, value: operation.value };
   });
 }
 
-/** Applies a PatchOp (RFC 7644 3.5.2) to what Chorus keeps: Okta's `replace` with a value object, Entra ID's `Replace` with a path. */
+/**
+ * Applies a PatchOp (RFC 7644 3.5.2) to what Chorus keeps: Okta's `replace` with a value object, Entra ID's `Replace`
+ * with a path.
+ */
 export function patchedUser(input: UserInput, body: unknown): UserInput {
   let patched = input;
   for (const { op, path, value } of patchOperations(body)) {
@@ -286,7 +326,8 @@ export function patchedUser(input: UserInput, body: unknown): UserInput {
       continue;
     }
     if (op === 'remove') throw new ScimError(400, 'A remove needs a path.', 'noTarget');
-    if (!isObject(value)) throw new ScimError(400, 'An operation without a path needs an object value.', 'invalidValue');
+    if (!isObject(value))
+      throw new ScimError(400, 'An operation without a path needs an object value.', 'invalidValue');
     // Okta: {"op": "replace", "value": {"active": false}}; a key may itself be a path ("name.givenName").
     for (const [attribute, given] of Object.entries(value)) patched = setAttribute(patched, attribute, given, false);
   }

@@ -35,7 +35,10 @@ export class ScimRequestLog implements OnModuleDestroy {
   /** Newest first. */
   async recent(organizationId: string): Promise<ScimRequestEntry[]> {
     await this.flush();
-    const read = await this.store.readStream(scimRequestLogStream(organizationId), { direction: 'backwards', maxCount: SCIM_REQUEST_LOG_SIZE });
+    const read = await this.store.readStream(scimRequestLogStream(organizationId), {
+      direction: 'backwards',
+      maxCount: SCIM_REQUEST_LOG_SIZE,
+    });
     return read.found ? read.events.map((event) => event.data as ScimRequestEntry) : [];
   }
 
@@ -52,7 +55,13 @@ export class ScimRequestLog implements OnModuleDestroy {
     this.flushing = this.flushing.then(async () => {
       for (const [organizationId, entries] of batches) {
         const command = { type: 'LogScimRequests', data: { entries } } as const;
-        await handleCommand(this.store, scimRequestLogDecider, organizationId, command, newCommandContext('system')).catch(() => undefined);
+        await handleCommand(
+          this.store,
+          scimRequestLogDecider,
+          organizationId,
+          command,
+          newCommandContext('system'),
+        ).catch(() => undefined);
       }
     });
     return this.flushing;

@@ -22,17 +22,29 @@ export class ScimTokenGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<Request>();
     const bearer = BEARER.exec(request.get('authorization') ?? '')?.[1];
-    const caller = bearer === undefined ? undefined : await this.directory.authenticate(bearer, commandContextOf(request, 'scim'));
+    const caller =
+      bearer === undefined ? undefined : await this.directory.authenticate(bearer, commandContextOf(request, 'scim'));
     if (caller === undefined) {
       context.switchToHttp().getResponse<Response>().setHeader('WWW-Authenticate', 'Bearer realm="Chorus SCIM"');
-      throw new ScimError(401, 'A directory token is required: Authorization: Bearer <token from the organization’s Directory page>.');
+      throw new ScimError(
+        401,
+        'A directory token is required: Authorization: Bearer <token from the organization’s Directory page>.',
+      );
     }
     callers.set(request, caller);
     const requestContext = requestContextOf(request);
     // How each authenticated request ended, for the Directory page: its status once answered, whatever the answer.
     const response = context.switchToHttp().getResponse<Response>();
     const correlationId = requestContext?.correlationId ?? '';
-    response.once('finish', () => this.log.record(caller.organizationId, { method: request.method, path: request.path, status: response.statusCode, tokenId: caller.tokenId, correlationId }));
+    response.once('finish', () =>
+      this.log.record(caller.organizationId, {
+        method: request.method,
+        path: request.path,
+        status: response.statusCode,
+        tokenId: caller.tokenId,
+        correlationId,
+      }),
+    );
     if (requestContext !== undefined) {
       identifyCaller(requestContext, scimActor(caller.tokenId));
       context.switchToHttp().getResponse<Response>().setHeader(CORRELATION_ID_HEADER, requestContext.correlationId);

@@ -1,6 +1,21 @@
 // SCIM 2.0 (RFC 7643/7644) at /scim/v2, for an organization's identity provider (docs/directory.md). Bodies are
 // read raw, without a pipe: SCIM's own refusals (scim-protocol.ts) answer in its error schema.
-import { Body, Controller, Delete, Get, Header, HttpCode, Inject, Param, Patch, Post, Put, Query, Res, UseGuards } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  Header,
+  HttpCode,
+  Inject,
+  Param,
+  Patch,
+  Post,
+  Put,
+  Query,
+  Res,
+  UseGuards,
+} from '@nestjs/common';
 import type { Response } from 'express';
 import { z } from 'zod';
 import type { CommandContext } from '#application';
@@ -8,8 +23,23 @@ import { CONFIG, type Config } from '#config';
 import { Operation } from '../http/operation.decorator.js';
 import { PrincipalContext } from '../http/request-context.js';
 import { OrganizationDirectory, type ScimCaller } from './directory.service.js';
-import { groupResourceType, groupSchema, listOf, MAX_SCIM_RESULTS, serviceProviderConfig, userResourceType, userSchema } from './scim-discovery.js';
-import { GROUP_SCHEMA, groupFilterOf, groupInputOf, matchesGroupFilter, patchedGroup, scimGroupOf } from './scim-groups.js';
+import {
+  groupResourceType,
+  groupSchema,
+  listOf,
+  MAX_SCIM_RESULTS,
+  serviceProviderConfig,
+  userResourceType,
+  userSchema,
+} from './scim-discovery.js';
+import {
+  GROUP_SCHEMA,
+  groupFilterOf,
+  groupInputOf,
+  matchesGroupFilter,
+  patchedGroup,
+  scimGroupOf,
+} from './scim-groups.js';
 import {
   pageOf,
   patchedUser,
@@ -34,8 +64,16 @@ const list = z.looseObject({
   Resources: z.array(z.looseObject({})),
 });
 const scimGroup = z.looseObject({ schemas: z.array(z.string()), id: z.string(), displayName: z.string() });
-const scimUser = z.looseObject({ schemas: z.array(z.string()), id: z.string(), userName: z.string(), active: z.boolean() });
-const SCIM_REFUSALS = { 401: 'no directory token, or a revoked one (SCIM error schema)', 404: 'not a user of this organization’s directory' };
+const scimUser = z.looseObject({
+  schemas: z.array(z.string()),
+  id: z.string(),
+  userName: z.string(),
+  active: z.boolean(),
+});
+const SCIM_REFUSALS = {
+  401: 'no directory token, or a revoked one (SCIM error schema)',
+  404: 'not a user of this organization’s directory',
+};
 const WRITE_REFUSALS = {
   400: 'invalidValue: not in a verified domain of the organization; invalidSyntax; mutability',
   409: 'uniqueness: the userName or externalId is another user’s; the users limit (detail says so); mutability: the last owner',
@@ -74,7 +112,11 @@ export class ScimController {
 
   @Get('Schemas')
   @Header('Content-Type', SCIM_MEDIA_TYPE)
-  @Operation({ summary: 'SCIM: the schemas, with the attributes Chorus keeps', answer: scim(list), responses: SCIM_REFUSALS })
+  @Operation({
+    summary: 'SCIM: the schemas, with the attributes Chorus keeps',
+    answer: scim(list),
+    responses: SCIM_REFUSALS,
+  })
   schemas(): Record<string, unknown> {
     return listOf([userSchema(this.config.publicUrl), groupSchema(this.config.publicUrl)]);
   }
@@ -91,7 +133,8 @@ export class ScimController {
   @Get('Users')
   @Header('Content-Type', SCIM_MEDIA_TYPE)
   @Operation({
-    summary: 'SCIM: the directory’s users, filtered by userName, externalId or work address (eq), paged by startIndex and count',
+    summary:
+      'SCIM: the directory’s users, filtered by userName, externalId or work address (eq), paged by startIndex and count',
     answer: scim(list),
     responses: { ...SCIM_REFUSALS, 400: 'invalidFilter: another filter' },
   })
@@ -101,11 +144,14 @@ export class ScimController {
     @Query('startIndex') startIndex?: unknown,
     @Query('count') count?: unknown,
   ): Promise<Record<string, unknown>> {
-    if (filter !== undefined && typeof filter !== 'string') throw new ScimError(400, 'One filter at a time.', 'invalidFilter');
+    if (filter !== undefined && typeof filter !== 'string')
+      throw new ScimError(400, 'One filter at a time.', 'invalidFilter');
     const page = pageOf(startIndex, count, MAX_SCIM_RESULTS);
     const parsed = filter === undefined ? undefined : userFilterOf(filter);
     const users = await this.directory.users(caller.organizationId, parsed);
-    const shown = users.slice(page.start - 1, page.start - 1 + page.count).map((user) => scimUserOf(user, this.config.publicUrl));
+    const shown = users
+      .slice(page.start - 1, page.start - 1 + page.count)
+      .map((user) => scimUserOf(user, this.config.publicUrl));
     return listOf(shown, page.start, users.length);
   }
 
@@ -123,7 +169,10 @@ export class ScimController {
     @PrincipalContext() context: CommandContext,
     @Res({ passthrough: true }) response: Response,
   ): Promise<Record<string, unknown>> {
-    const user = scimUserOf(await this.directory.provision(caller.organizationId, userInputOf(body), context), this.config.publicUrl);
+    const user = scimUserOf(
+      await this.directory.provision(caller.organizationId, userInputOf(body), context),
+      this.config.publicUrl,
+    );
     response.setHeader('Location', (user.meta as { location: string }).location);
     return user;
   }
@@ -149,7 +198,10 @@ export class ScimController {
     @Body() body: unknown,
     @PrincipalContext() context: CommandContext,
   ): Promise<Record<string, unknown>> {
-    return scimUserOf(await this.directory.replace(caller.organizationId, userId, userInputOf(body), context), this.config.publicUrl);
+    return scimUserOf(
+      await this.directory.replace(caller.organizationId, userId, userInputOf(body), context),
+      this.config.publicUrl,
+    );
   }
 
   @Patch('Users/:userId')
@@ -168,20 +220,31 @@ export class ScimController {
   ): Promise<Record<string, unknown>> {
     const current = await this.directory.user(caller.organizationId, userId);
     const patched = patchedUser(userInputFrom(current), body);
-    return scimUserOf(await this.directory.replace(caller.organizationId, userId, patched, context), this.config.publicUrl);
+    return scimUserOf(
+      await this.directory.replace(caller.organizationId, userId, patched, context),
+      this.config.publicUrl,
+    );
   }
 
   @Delete('Users/:userId')
   @HttpCode(204)
-  @Operation({ summary: 'SCIM: deprovision a user for good: the membership and the sessions end', responses: { ...SCIM_REFUSALS, 409: 'mutability: the last owner' } })
-  async delete(@Caller() caller: ScimCaller, @Param('userId') userId: string, @PrincipalContext() context: CommandContext): Promise<void> {
+  @Operation({
+    summary: 'SCIM: deprovision a user for good: the membership and the sessions end',
+    responses: { ...SCIM_REFUSALS, 409: 'mutability: the last owner' },
+  })
+  async delete(
+    @Caller() caller: ScimCaller,
+    @Param('userId') userId: string,
+    @PrincipalContext() context: CommandContext,
+  ): Promise<void> {
     await this.directory.delete(caller.organizationId, userId, context);
   }
 
   @Get('Groups')
   @Header('Content-Type', SCIM_MEDIA_TYPE)
   @Operation({
-    summary: 'SCIM: the directory’s groups, filtered by displayName or externalId (eq); excludedAttributes=members leaves members out',
+    summary:
+      'SCIM: the directory’s groups, filtered by displayName or externalId (eq); excludedAttributes=members leaves members out',
     answer: scim(list),
     responses: { ...SCIM_REFUSALS, 400: 'invalidFilter: another filter' },
   })
@@ -192,12 +255,17 @@ export class ScimController {
     @Query('count') count?: unknown,
     @Query('excludedAttributes') excluded?: unknown,
   ): Promise<Record<string, unknown>> {
-    if (filter !== undefined && typeof filter !== 'string') throw new ScimError(400, 'One filter at a time.', 'invalidFilter');
+    if (filter !== undefined && typeof filter !== 'string')
+      throw new ScimError(400, 'One filter at a time.', 'invalidFilter');
     const page = pageOf(startIndex, count, MAX_SCIM_RESULTS);
     const parsed = filter === undefined ? undefined : groupFilterOf(filter);
-    const groups = (await this.directory.groups(caller.organizationId)).filter((group) => parsed === undefined || matchesGroupFilter(group, parsed));
+    const groups = (await this.directory.groups(caller.organizationId)).filter(
+      (group) => parsed === undefined || matchesGroupFilter(group, parsed),
+    );
     const withMembers = !(typeof excluded === 'string' && /(^|,)\s*members\s*(,|$)/i.test(excluded));
-    const shown = groups.slice(page.start - 1, page.start - 1 + page.count).map((group) => scimGroupOf(group, this.config.publicUrl, withMembers));
+    const shown = groups
+      .slice(page.start - 1, page.start - 1 + page.count)
+      .map((group) => scimGroupOf(group, this.config.publicUrl, withMembers));
     return listOf(shown, page.start, groups.length);
   }
 
@@ -207,7 +275,10 @@ export class ScimController {
     summary: 'SCIM: a group of the directory’s users; a group mapped to a role gives its members that role',
     answer: scim(scimGroup),
     body: z.looseObject({ displayName: z.string() }),
-    responses: { 400: 'invalidValue: a member that is not a user of this directory', 409: 'uniqueness: another group has this displayName; mutability: the last owner' },
+    responses: {
+      400: 'invalidValue: a member that is not a user of this directory',
+      409: 'uniqueness: another group has this displayName; mutability: the last owner',
+    },
   })
   async createGroup(
     @Caller() caller: ScimCaller,
@@ -215,15 +286,27 @@ export class ScimController {
     @PrincipalContext() context: CommandContext,
     @Res({ passthrough: true }) response: Response,
   ): Promise<Record<string, unknown>> {
-    const group = scimGroupOf(await this.directory.createGroup(caller.organizationId, groupInputOf(body), context), this.config.publicUrl, true);
+    const group = scimGroupOf(
+      await this.directory.createGroup(caller.organizationId, groupInputOf(body), context),
+      this.config.publicUrl,
+      true,
+    );
     response.setHeader('Location', (group.meta as { location: string }).location);
     return group;
   }
 
   @Get('Groups/:groupId')
   @Header('Content-Type', SCIM_MEDIA_TYPE)
-  @Operation({ summary: 'SCIM: one group', answer: scim(scimGroup), responses: { ...SCIM_REFUSALS, 404: 'not a group of this organization’s directory' } })
-  async group(@Caller() caller: ScimCaller, @Param('groupId') groupId: string, @Query('excludedAttributes') excluded?: unknown): Promise<Record<string, unknown>> {
+  @Operation({
+    summary: 'SCIM: one group',
+    answer: scim(scimGroup),
+    responses: { ...SCIM_REFUSALS, 404: 'not a group of this organization’s directory' },
+  })
+  async group(
+    @Caller() caller: ScimCaller,
+    @Param('groupId') groupId: string,
+    @Query('excludedAttributes') excluded?: unknown,
+  ): Promise<Record<string, unknown>> {
     const withMembers = !(typeof excluded === 'string' && /(^|,)\s*members\s*(,|$)/i.test(excluded));
     return scimGroupOf(await this.directory.group(caller.organizationId, groupId), this.config.publicUrl, withMembers);
   }
@@ -235,9 +318,17 @@ export class ScimController {
     body: z.looseObject({ Operations: z.array(z.looseObject({ op: z.string() })) }),
     responses: { ...SCIM_REFUSALS, 400: 'invalidValue, invalidPath', 409: 'uniqueness; mutability: the last owner' },
   })
-  async patchGroup(@Caller() caller: ScimCaller, @Param('groupId') groupId: string, @Body() body: unknown, @PrincipalContext() context: CommandContext): Promise<void> {
+  async patchGroup(
+    @Caller() caller: ScimCaller,
+    @Param('groupId') groupId: string,
+    @Body() body: unknown,
+    @PrincipalContext() context: CommandContext,
+  ): Promise<void> {
     const { displayName, externalId, members } = await this.directory.group(caller.organizationId, groupId);
-    const patched = patchedGroup({ displayName, members: [...members], ...(externalId === undefined ? {} : { externalId }) }, body);
+    const patched = patchedGroup(
+      { displayName, members: [...members], ...(externalId === undefined ? {} : { externalId }) },
+      body,
+    );
     await this.directory.updateGroup(caller.organizationId, groupId, patched, context);
   }
 
@@ -247,7 +338,11 @@ export class ScimController {
     summary: 'SCIM: replace a group whole (its name, externalId and members), as PUT on Users does',
     answer: scim(scimGroup),
     body: z.looseObject({ displayName: z.string() }),
-    responses: { ...SCIM_REFUSALS, 400: 'invalidValue: a member that is not a user of this directory', 409: 'uniqueness; mutability: the last owner' },
+    responses: {
+      ...SCIM_REFUSALS,
+      400: 'invalidValue: a member that is not a user of this directory',
+      409: 'uniqueness; mutability: the last owner',
+    },
   })
   async replaceGroup(
     @Caller() caller: ScimCaller,
@@ -261,8 +356,15 @@ export class ScimController {
 
   @Delete('Groups/:groupId')
   @HttpCode(204)
-  @Operation({ summary: 'SCIM: delete a group: its members lose the role it gave', responses: { ...SCIM_REFUSALS, 409: 'mutability: the last owner' } })
-  async deleteGroup(@Caller() caller: ScimCaller, @Param('groupId') groupId: string, @PrincipalContext() context: CommandContext): Promise<void> {
+  @Operation({
+    summary: 'SCIM: delete a group: its members lose the role it gave',
+    responses: { ...SCIM_REFUSALS, 409: 'mutability: the last owner' },
+  })
+  async deleteGroup(
+    @Caller() caller: ScimCaller,
+    @Param('groupId') groupId: string,
+    @PrincipalContext() context: CommandContext,
+  ): Promise<void> {
     await this.directory.deleteGroup(caller.organizationId, groupId, context);
   }
 }

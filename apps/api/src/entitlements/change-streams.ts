@@ -15,7 +15,14 @@ export const HEARTBEAT_MS = 15_000;
 const POSITION = /^\d{1,19}$/;
 
 /** holder: the key or user it counts against. */
-type Stream = { response: Response; sent: Promise<void>; stop: () => void; principal: Principal; holder: string; organizations: readonly string[] };
+type Stream = {
+  response: Response;
+  sent: Promise<void>;
+  stop: () => void;
+  principal: Principal;
+  holder: string;
+  organizations: readonly string[];
+};
 
 export type StreamDialect = {
   /** The comment the stream opens with. */
@@ -43,16 +50,34 @@ export class ChangeStreams implements OnModuleDestroy {
   }
 
   /** Answers `request` with a stream of the changes `dialect` carries, counted against `organizations`' share. */
-  open(request: Request, response: Response, principal: Principal, organizations: readonly string[], dialect: StreamDialect): void {
+  open(
+    request: Request,
+    response: Response,
+    principal: Principal,
+    organizations: readonly string[],
+    dialect: StreamDialect,
+  ): void {
     if (this.streams.size >= this.config.entitlementStreamsMax) {
       response.setHeader('Retry-After', '5');
-      throw new ProblemError(503, 'TOO_MANY_STREAMS', 'Too many change streams', 'This node holds as many change streams as it may; try again shortly, or another node.');
+      throw new ProblemError(
+        503,
+        'TOO_MANY_STREAMS',
+        'Too many change streams',
+        'This node holds as many change streams as it may; try again shortly, or another node.',
+      );
     }
     const holder = actorOf(principal);
     this.refuseOverCaps(holder, organizations, response);
-    const lastEventId = request.headers['last-event-id'] ?? (typeof request.query.lastEventId === 'string' ? request.query.lastEventId : undefined);
+    const lastEventId =
+      request.headers['last-event-id'] ??
+      (typeof request.query.lastEventId === 'string' ? request.query.lastEventId : undefined);
     if (lastEventId !== undefined && (typeof lastEventId !== 'string' || !POSITION.test(lastEventId))) {
-      throw new ProblemError(400, 'VALIDATION_FAILED', 'The request is not valid', 'Last-Event-ID must be a position (a whole number) this stream sent.');
+      throw new ProblemError(
+        400,
+        'VALIDATION_FAILED',
+        'The request is not valid',
+        'Last-Event-ID must be a position (a whole number) this stream sent.',
+      );
     }
     response.status(200);
     response.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
@@ -61,7 +86,14 @@ export class ChangeStreams implements OnModuleDestroy {
     response.flushHeaders();
     response.write(`: ${dialect.opening}\n\n`);
 
-    const stream: Stream = { response, sent: Promise.resolve(), stop: () => undefined, principal, holder, organizations };
+    const stream: Stream = {
+      response,
+      sent: Promise.resolve(),
+      stop: () => undefined,
+      principal,
+      holder,
+      organizations,
+    };
     const send = (change: EntitlementChange) => {
       // In position order: a member's visibility is read from the organization's stream.
       stream.sent = stream.sent.then(async () => {
@@ -100,11 +132,18 @@ export class ChangeStreams implements OnModuleDestroy {
       return new ProblemError(429, 'TOO_MANY_STREAMS', 'Too many change streams', detail);
     };
     if (held.filter((stream) => stream.holder === holder).length >= this.config.entitlementStreamsPerPrincipal) {
-      throw over(`These credentials hold ${this.config.entitlementStreamsPerPrincipal} change streams on this node already: close one first.`);
+      throw over(
+        `These credentials hold ${this.config.entitlementStreamsPerPrincipal} change streams on this node already: close one first.`,
+      );
     }
     for (const organizationId of organizations) {
-      if (held.filter((stream) => stream.organizations.includes(organizationId)).length >= this.config.entitlementStreamsPerOrganization) {
-        throw over(`The organization ${organizationId} has ${this.config.entitlementStreamsPerOrganization} change streams open on this node already.`);
+      if (
+        held.filter((stream) => stream.organizations.includes(organizationId)).length >=
+        this.config.entitlementStreamsPerOrganization
+      ) {
+        throw over(
+          `The organization ${organizationId} has ${this.config.entitlementStreamsPerOrganization} change streams open on this node already.`,
+        );
       }
     }
   }

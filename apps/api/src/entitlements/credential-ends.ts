@@ -15,10 +15,16 @@ export type CredentialEnd =
 
 function credentialEndOf(event: RecordedEvent): CredentialEnd | undefined {
   const data = event.data as { keyId?: unknown; userId?: unknown };
-  if (event.type === 'ApiKeyRevoked' && typeof data.keyId === 'string') return { kind: 'api-key-revoked', keyId: data.keyId };
-  if (event.type === 'SessionEnded') return { kind: 'session-ended', sessionId: event.streamId.slice(sessionStreamPrefix.length) };
+  if (event.type === 'ApiKeyRevoked' && typeof data.keyId === 'string')
+    return { kind: 'api-key-revoked', keyId: data.keyId };
+  if (event.type === 'SessionEnded')
+    return { kind: 'session-ended', sessionId: event.streamId.slice(sessionStreamPrefix.length) };
   if (event.type === 'MemberRemoved' && typeof data.userId === 'string') {
-    return { kind: 'member-removed', userId: data.userId, organizationId: event.streamId.slice(organizationStreamPrefix.length) };
+    return {
+      kind: 'member-removed',
+      userId: data.userId,
+      organizationId: event.streamId.slice(organizationStreamPrefix.length),
+    };
   }
   return undefined;
 }
@@ -43,12 +49,19 @@ export class CredentialEnds implements OnApplicationBootstrap, OnModuleDestroy {
     const from = await this.store.headPosition();
     this.subscription = this.store.subscribeToAll({
       ...(from === undefined ? {} : { fromPosition: from }),
-      filter: { streamPrefixes: [apiKeyStreamPrefix, sessionStreamPrefix, organizationStreamPrefix], eventTypes: ['ApiKeyRevoked', 'SessionEnded', 'MemberRemoved'] },
+      filter: {
+        streamPrefixes: [apiKeyStreamPrefix, sessionStreamPrefix, organizationStreamPrefix],
+        eventTypes: ['ApiKeyRevoked', 'SessionEnded', 'MemberRemoved'],
+      },
       onEvent: (event) => {
         const end = credentialEndOf(event);
         if (end !== undefined) for (const listener of this.listeners) listener(end);
       },
-      onError: (error) => this.logger.error({ err: error }, 'Credential ends are no longer followed: change streams outlive revocations until a restart'),
+      onError: (error) =>
+        this.logger.error(
+          { err: error },
+          'Credential ends are no longer followed: change streams outlive revocations until a restart',
+        ),
     });
   }
 

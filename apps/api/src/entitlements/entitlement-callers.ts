@@ -19,11 +19,19 @@ export class EntitlementCallers {
     private readonly organizations: Organizations,
   ) {}
 
-  /** The caller, once it may read entitlements at all (or what `scope` allows): 401 without credentials, 403 for a key without the scope. */
+  /**
+   * The caller, once it may read entitlements at all (or what `scope` allows): 401 without credentials, 403 for a key
+   * without the scope.
+   */
   async authenticate(request: Request, scope: ApiKeyScope = ENTITLEMENTS_SCOPE): Promise<Principal> {
     const principal = await this.resolvers.resolve(request);
     if (principal === undefined) {
-      throw new ProblemError(401, 'UNAUTHENTICATED', 'Authentication required', 'Sign in, or send an API key as "Authorization: Bearer <key>".');
+      throw new ProblemError(
+        401,
+        'UNAUTHENTICATED',
+        'Authentication required',
+        'Sign in, or send an API key as "Authorization: Bearer <key>".',
+      );
     }
     const context = requestContextOf(request);
     if (context !== undefined) identifyCaller(context, actorOf(principal));
@@ -48,9 +56,13 @@ export class EntitlementCallers {
     }
   }
 
-  /** Which organizations a change stream may carry: all, or one (a bound key), or those a user is a member of (checked per change). */
+  /**
+   * Which organizations a change stream may carry: all, or one (a bound key), or those a user is a member of (checked
+   * per change).
+   */
   scopeOf(principal: Principal): { organizationId: string } | 'all' | 'memberships' {
-    if (principal.kind === 'api-key') return principal.organizationId === undefined ? 'all' : { organizationId: principal.organizationId };
+    if (principal.kind === 'api-key')
+      return principal.organizationId === undefined ? 'all' : { organizationId: principal.organizationId };
     return principal.kind === 'user' ? 'memberships' : 'all';
   }
 }

@@ -65,13 +65,19 @@ export class EntitlementChanges implements OnApplicationBootstrap, OnModuleDestr
       filter: { streamPrefixes: [organizationStreamPrefix, trafficStreamPrefix] },
       onEvent: (event) => {
         const traffic = event.streamId.startsWith(trafficStreamPrefix);
-        const organizationId = traffic ? (event.data as { organizationId?: unknown }).organizationId : event.streamId.slice(organizationStreamPrefix.length);
+        const organizationId = traffic
+          ? (event.data as { organizationId?: unknown }).organizationId
+          : event.streamId.slice(organizationStreamPrefix.length);
         if (typeof organizationId !== 'string') return;
         const trafficOnly = traffic && (this.pending.get(organizationId)?.trafficOnly ?? true);
         this.pending.set(organizationId, { position: event.position, trafficOnly });
         this.draining ??= this.drain();
       },
-      onError: (error) => this.logger.error({ err: error }, 'Entitlement changes stopped: subscribers get no more changes until a restart'),
+      onError: (error) =>
+        this.logger.error(
+          { err: error },
+          'Entitlement changes stopped: subscribers get no more changes until a restart',
+        ),
     });
   }
 
@@ -88,7 +94,10 @@ export class EntitlementChanges implements OnApplicationBootstrap, OnModuleDestr
     return () => this.listeners.delete(listener);
   }
 
-  /** The changes after `position`, or 'reset' when this node cannot tell what changed since (too old, or from before it started). */
+  /**
+   * The changes after `position`, or 'reset' when this node cannot tell what changed since (too old, or from before it
+   * started).
+   */
   since(position: bigint): EntitlementChange[] | 'reset' {
     const oldestKept = this.kept[0]?.position;
     const knownFrom = oldestKept !== undefined && this.kept.length >= KEPT_CHANGES ? oldestKept : this.startedAfter;
@@ -115,14 +124,20 @@ export class EntitlementChanges implements OnApplicationBootstrap, OnModuleDestr
     }
   }
 
-  /** Compared now when the organization's last change was sent an interval ago or more; else once the interval has passed. */
+  /**
+   * Compared now when the organization's last change was sent an interval ago or more; else once the interval has
+   * passed.
+   */
   private compareTraffic(organizationId: string, position: bigint): void {
     const held = this.held.get(organizationId);
     if (held !== undefined) {
       if (position > held) this.held.set(organizationId, position);
       return;
     }
-    const wait = (this.sentAt.get(organizationId) ?? Number.NEGATIVE_INFINITY) + TRAFFIC_CHANGE_INTERVAL_MS - this.clock.now().getTime();
+    const wait =
+      (this.sentAt.get(organizationId) ?? Number.NEGATIVE_INFINITY) +
+      TRAFFIC_CHANGE_INTERVAL_MS -
+      this.clock.now().getTime();
     if (wait <= 0) {
       this.compare(organizationId, position);
       return;

@@ -16,7 +16,8 @@ const entitlementValue = z.union([z.boolean(), z.string(), limitEntitlement]);
 const entitlementReason = z.enum(['TARGETING_MATCH', 'DEFAULT']);
 
 /**
- * OFREP's evaluation request: `{context: {targetingKey, ...}}`, the targeting key the organization's id. The OFREP routes
+ * OFREP's evaluation request: `{context: {targetingKey, ...}}`, the targeting key the organization's id. The OFREP
+ * routes
  * read it with targetingKeyOf (their refusals are OFREP's own errors, not problem+json), by this schema.
  */
 export const ofrepEvaluationRequest = z.looseObject({
@@ -33,7 +34,10 @@ export const ofrepErrorAnswer = z.object({
 /** The `responses` of an OFREP route: its 400 (and 404 for one flag) are OFREP's own error shape. */
 export function ofrepRefusals(flagNotFound: boolean): Record<number, string | ResponseText> {
   const refusals: Record<number, string | ResponseText> = {
-    400: { description: 'PARSE_ERROR, TARGETING_KEY_MISSING or INVALID_CONTEXT (OFREP error)', schema: ofrepErrorAnswer },
+    400: {
+      description: 'PARSE_ERROR, TARGETING_KEY_MISSING or INVALID_CONTEXT (OFREP error)',
+      schema: ofrepErrorAnswer,
+    },
     401: 'UNAUTHENTICATED: no or an unknown credential',
     403: 'FORBIDDEN: the credential may not read entitlements',
   };

@@ -1,4 +1,5 @@
-// GET /entitlements and /entitlements/changes as server-sent events (docs/entitlements.md); the stream's caps, heartbeat
+// GET /entitlements and /entitlements/changes as server-sent events (docs/entitlements.md); the stream's caps,
+// heartbeat
 // and end with its credential are ChangeStreams', shared with OFREP's event stream.
 import { Controller, Get, Inject, Req, Res } from '@nestjs/common';
 import { READ_MODELS, ReadModels } from '#read-models';
@@ -14,12 +15,20 @@ import { OrganizationEntitlements } from './organization-entitlements.js';
 
 export { HEARTBEAT_MS } from './change-streams.js';
 
-const authRefusals = { 401: 'UNAUTHENTICATED: no or an unknown credential', 403: 'FORBIDDEN: the credential may not read entitlements' };
+const authRefusals = {
+  401: 'UNAUTHENTICATED: no or an unknown credential',
+  403: 'FORBIDDEN: the credential may not read entitlements',
+};
 
 export type EntitlementsAnswer = {
   /** Follow /entitlements/changes from it (null: nothing projected yet). */
   position: number | string | null;
-  organizations: { organizationId: string; etag: string; position: number | string; flags: Record<string, { value: unknown; reason: string }> }[];
+  organizations: {
+    organizationId: string;
+    etag: string;
+    position: number | string;
+    flags: Record<string, { value: unknown; reason: string }>;
+  }[];
 };
 
 @Controller('entitlements')
@@ -32,7 +41,11 @@ export class EntitlementsController {
   ) {}
 
   @Get()
-  @Operation({ summary: "Every visible organization's entitlements, and the position they reflect (follow the changes after it)", answer: entitlementsAnswer, responses: authRefusals })
+  @Operation({
+    summary: "Every visible organization's entitlements, and the position they reflect (follow the changes after it)",
+    answer: entitlementsAnswer,
+    responses: authRefusals,
+  })
   async all(@Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<EntitlementsAnswer> {
     response.setHeader('Cache-Control', 'no-store');
     const principal = await this.callers.authenticate(request);
@@ -44,19 +57,27 @@ export class EntitlementsController {
         ? this.readModels.organizations.list().map((organization) => organization.id)
         : scope === 'memberships'
           ? principal.kind === 'user'
-            ? this.readModels.organizations.organizationsOfUser(principal.userId).map((membership) => membership.organizationId)
+            ? this.readModels.organizations
+                .organizationsOfUser(principal.userId)
+                .map((membership) => membership.organizationId)
             : []
           : [scope.organizationId];
     const organizations = ids.flatMap((id) => {
       const set = this.entitlements.of(id);
       if (set === undefined) return [];
-      return [{ organizationId: id, etag: set.etag, position: jsonSafe(set.position), flags: Object.fromEntries(set.flags) }];
+      return [
+        { organizationId: id, etag: set.etag, position: jsonSafe(set.position), flags: Object.fromEntries(set.flags) },
+      ];
     });
     return { position: position === undefined ? null : jsonSafe(position), organizations };
   }
 
   @Get('changes')
-  @Operation({ summary: 'Entitlement changes as server-sent events (id: the position; event: entitlements or reset)', answer: eventStreamAnswer, responses: authRefusals })
+  @Operation({
+    summary: 'Entitlement changes as server-sent events (id: the position; event: entitlements or reset)',
+    answer: eventStreamAnswer,
+    responses: authRefusals,
+  })
   async changesStream(@Req() request: Request, @Res() response: Response): Promise<void> {
     const principal = await this.callers.authenticate(request);
     this.streams.open(request, response, principal, this.organizationsOf(principal), {
@@ -69,7 +90,10 @@ export class EntitlementsController {
 
   private organizationsOf(principal: Principal): string[] {
     if (principal.kind === 'api-key') return principal.organizationId === undefined ? [] : [principal.organizationId];
-    if (principal.kind === 'user') return this.readModels.organizations.organizationsOfUser(principal.userId).map(({ organizationId }) => organizationId);
+    if (principal.kind === 'user')
+      return this.readModels.organizations
+        .organizationsOfUser(principal.userId)
+        .map(({ organizationId }) => organizationId);
     return [];
   }
 

@@ -14,7 +14,14 @@ import { UsageReports } from './usage-reports.js';
 /** Entitlements for the product's own services: OFREP evaluation and pushed changes (docs/entitlements.md). */
 @Module({
   controllers: [OfrepController, EntitlementsController, UsageController],
-  providers: [EntitlementCallers, OrganizationEntitlements, EntitlementChanges, CredentialEnds, ChangeStreams, UsageReports],
+  providers: [
+    EntitlementCallers,
+    OrganizationEntitlements,
+    EntitlementChanges,
+    CredentialEnds,
+    ChangeStreams,
+    UsageReports,
+  ],
   exports: [EntitlementCallers, OrganizationEntitlements, CredentialEnds],
 })
 export class EntitlementsModule {

@@ -5,7 +5,13 @@ import type { Request, Response } from 'express';
 import { ENTITLEMENT_KEYS, type Entitlement } from '#domain';
 import { jsonSafe } from '../organizations/command-result.js';
 import { eventStreamAnswer, Operation } from '../http/operation.decorator.js';
-import { ofrepBulkAnswer, ofrepConfigurationAnswer, ofrepEvaluationAnswer, ofrepEvaluationRequest, ofrepRefusals } from './entitlement-responses.js';
+import {
+  ofrepBulkAnswer,
+  ofrepConfigurationAnswer,
+  ofrepEvaluationAnswer,
+  ofrepEvaluationRequest,
+  ofrepRefusals,
+} from './entitlement-responses.js';
 import { ChangeStreams } from './change-streams.js';
 import { EntitlementCallers } from './entitlement-callers.js';
 import type { EntitlementChange } from './entitlement-changes.js';
@@ -20,13 +26,26 @@ export const OFREP_EVENT_STREAM_PATH = '/ofrep/v1/event-stream';
 export type EventStreamEntry = { type: 'sse'; endpoint: { requestUri: string } };
 
 const eventStreamsOf = (organizationId: string): EventStreamEntry[] => [
-  { type: 'sse', endpoint: { requestUri: `${OFREP_EVENT_STREAM_PATH}?targetingKey=${encodeURIComponent(organizationId)}` } },
+  {
+    type: 'sse',
+    endpoint: { requestUri: `${OFREP_EVENT_STREAM_PATH}?targetingKey=${encodeURIComponent(organizationId)}` },
+  },
 ];
 
-/** ADR-0008's event: the SSE envelope's event is always `message`; `data.type` says what to do, `etag` is the bulk answer's new ETag. */
-const refetchEvent = ({ position, etag }: EntitlementChange): string => `id: ${position}\nevent: message\ndata: ${JSON.stringify({ type: 'refetchEvaluation', etag })}\n\n`;
+/**
+ * ADR-0008's event: the SSE envelope's event is always `message`; `data.type` says what to do, `etag` is the bulk
+ * answer's new ETag.
+ */
+const refetchEvent = ({ position, etag }: EntitlementChange): string =>
+  `id: ${position}\nevent: message\ndata: ${JSON.stringify({ type: 'refetchEvaluation', etag })}\n\n`;
 
-type Evaluation = { key: string; value: Entitlement['value']; reason: Entitlement['reason']; variant: string; metadata: { position: number | string } };
+type Evaluation = {
+  key: string;
+  value: Entitlement['value'];
+  reason: Entitlement['reason'];
+  variant: string;
+  metadata: { position: number | string };
+};
 
 /** OFREP's evaluation request: `{context: {targetingKey, ...}}`; the targeting key is the organization's id. */
 function targetingKeyOf(body: unknown, key?: string): string {
@@ -34,7 +53,12 @@ function targetingKeyOf(body: unknown, key?: string): string {
   if (parsed.success) return parsed.data.context.targetingKey;
   // Only the targeting key wrong: TARGETING_KEY_MISSING; anything else about the body: PARSE_ERROR.
   if (parsed.error.issues.every((issue) => issue.path.length === 2 && issue.path[1] === 'targetingKey')) {
-    throw new OfrepError(400, 'TARGETING_KEY_MISSING', 'context.targetingKey must name the organization (its id).', key);
+    throw new OfrepError(
+      400,
+      'TARGETING_KEY_MISSING',
+      'context.targetingKey must name the organization (its id).',
+      key,
+    );
   }
   throw new OfrepError(400, 'PARSE_ERROR', 'The body is {"context": {"targetingKey": "<organization id>"}}.', key);
 }
@@ -59,7 +83,10 @@ export class OfrepController {
   @Operation({
     summary: "OFREP's provider configuration: what is evaluated, and where changes are pushed",
     answer: ofrepConfigurationAnswer,
-    responses: { 401: 'UNAUTHENTICATED: no or an unknown credential', 403: 'FORBIDDEN: the credential may not read entitlements' },
+    responses: {
+      401: 'UNAUTHENTICATED: no or an unknown credential',
+      403: 'FORBIDDEN: the credential may not read entitlements',
+    },
   })
   async configuration(@Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<object> {
     response.setHeader('Cache-Control', 'no-store');
@@ -77,14 +104,25 @@ export class OfrepController {
 
   @Post('evaluate/flags/:key')
   @HttpCode(200)
-  @Operation({ summary: 'One entitlement of the organization named by context.targetingKey', body: ofrepEvaluationRequest, answer: ofrepEvaluationAnswer, responses: ofrepRefusals(true) })
-  async evaluateFlag(@Param('key') key: string, @Body() body: unknown, @Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<Evaluation> {
+  @Operation({
+    summary: 'One entitlement of the organization named by context.targetingKey',
+    body: ofrepEvaluationRequest,
+    answer: ofrepEvaluationAnswer,
+    responses: ofrepRefusals(true),
+  })
+  async evaluateFlag(
+    @Param('key') key: string,
+    @Body() body: unknown,
+    @Req() request: Request,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<Evaluation> {
     // Per caller, and revalidated each time: a shared cache must not keep one organization's answer for another.
     response.setHeader('Cache-Control', 'private, no-cache');
     const principal = await this.callers.authenticate(request);
     const set = await this.visible(principal, targetingKeyOf(body, key), key);
     const flag = set.flags.get(key);
-    if (flag === undefined || !knownKeys.has(key)) throw new OfrepError(404, 'FLAG_NOT_FOUND', `There is no flag ${key}.`, key);
+    if (flag === undefined || !knownKeys.has(key))
+      throw new OfrepError(404, 'FLAG_NOT_FOUND', `There is no flag ${key}.`, key);
     return evaluation(key, flag, set);
   }
 
@@ -114,30 +152,54 @@ export class OfrepController {
 
   @Get('event-stream')
   @Operation({
-    summary: "OFREP's event stream (ADR-0008) of the organization named by ?targetingKey: refetchEvaluation when its entitlements change",
+    summary:
+      "OFREP's event stream (ADR-0008) of the organization named by ?targetingKey: refetchEvaluation when its entitlements change",
     answer: eventStreamAnswer,
     responses: ofrepRefusals(false),
   })
-  async eventStream(@Query('targetingKey') targetingKey: unknown, @Req() request: Request, @Res() response: Response): Promise<void> {
+  async eventStream(
+    @Query('targetingKey') targetingKey: unknown,
+    @Req() request: Request,
+    @Res() response: Response,
+  ): Promise<void> {
     const principal = await this.callers.authenticate(request);
     if (typeof targetingKey !== 'string' || targetingKey === '') {
-      throw new OfrepError(400, 'TARGETING_KEY_MISSING', '?targetingKey must name the organization (its id), as the bulk evaluation\'s eventStreams do.');
+      throw new OfrepError(
+        400,
+        'TARGETING_KEY_MISSING',
+        "?targetingKey must name the organization (its id), as the bulk evaluation's eventStreams do.",
+      );
     }
     await this.visible(principal, targetingKey);
     this.streams.open(request, response, principal, [targetingKey], {
       opening: 'OFREP events',
       // A member removed since is no longer sent the organization's changes (their stream ends with it, too).
-      carries: async (change) => change.organizationId === targetingKey && (await this.callers.maySee(principal, targetingKey)),
+      carries: async (change) =>
+        change.organizationId === targetingKey && (await this.callers.maySee(principal, targetingKey)),
       eventOf: refetchEvent,
       // The provider re-fetches unconditionally: whatever changed since its Last-Event-ID, it reads it all.
       reset: `event: message\ndata: ${JSON.stringify({ type: 'refetchEvaluation' })}\n\n`,
     });
   }
 
-  /** The organization's entitlements if the caller may see it; one answer for "no such organization" and "not yours". */
-  private async visible(principal: Parameters<EntitlementCallers['maySee']>[0], organizationId: string, key?: string): Promise<EntitlementSet> {
-    const set = (await this.callers.maySee(principal, organizationId)) ? this.entitlements.of(organizationId) : undefined;
-    if (set === undefined) throw new OfrepError(400, 'INVALID_CONTEXT', 'No organization with this targetingKey is visible to these credentials.', key);
+  /**
+   * The organization's entitlements if the caller may see it; one answer for "no such organization" and "not yours".
+   */
+  private async visible(
+    principal: Parameters<EntitlementCallers['maySee']>[0],
+    organizationId: string,
+    key?: string,
+  ): Promise<EntitlementSet> {
+    const set = (await this.callers.maySee(principal, organizationId))
+      ? this.entitlements.of(organizationId)
+      : undefined;
+    if (set === undefined)
+      throw new OfrepError(
+        400,
+        'INVALID_CONTEXT',
+        'No organization with this targetingKey is visible to these credentials.',
+        key,
+      );
     return set;
   }
 }

@@ -4,7 +4,14 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { inSpan } from '#application';
-import { organizationEntitlements, trafficAnchor, trafficPeriodOf, type Entitlement, type ExistingOrganization, type PlanCatalogue } from '#domain';
+import {
+  organizationEntitlements,
+  trafficAnchor,
+  trafficPeriodOf,
+  type Entitlement,
+  type ExistingOrganization,
+  type PlanCatalogue,
+} from '#domain';
 import { READ_MODELS, ReadModels } from '#read-models';
 import { PLAN_CATALOGUE } from '../plans/plan-catalogue.module.js';
 
@@ -18,8 +25,10 @@ export type EntitlementSet = {
 };
 
 /** The OFREP bulk answer's ETag: a hash of the flags in their stable order. */
-export const entitlementsEtag = (flags: ReadonlyMap<string, Entitlement>): string => entitlementsEtagOfText(JSON.stringify([...flags]));
-export const entitlementsEtagOfText = (flagsJson: string): string => `"${createHash('sha256').update(flagsJson).digest('base64url').slice(0, 22)}"`;
+export const entitlementsEtag = (flags: ReadonlyMap<string, Entitlement>): string =>
+  entitlementsEtagOfText(JSON.stringify([...flags]));
+export const entitlementsEtagOfText = (flagsJson: string): string =>
+  `"${createHash('sha256').update(flagsJson).digest('base64url').slice(0, 22)}"`;
 
 /** This period's traffic as this node's read model has it: what the entitlements count as used. */
 export const trafficNow = (readModels: ReadModels, organizationId: string, state: ExistingOrganization): number =>
@@ -49,7 +58,10 @@ export class OrganizationEntitlements {
       const counted = this.readModels.organizations.getCountedOrganization(organizationId);
       if (counted === undefined) return undefined;
       const trafficThisPeriod = trafficNow(this.readModels, organizationId, counted.state);
-      const flags = organizationEntitlements(counted.state, this.catalogue, { users: counted.members, trafficThisPeriod });
+      const flags = organizationEntitlements(counted.state, this.catalogue, {
+        users: counted.members,
+        trafficThisPeriod,
+      });
       return { organizationId, flags, etag: entitlementsEtag(flags), position: counted.position };
     });
   }

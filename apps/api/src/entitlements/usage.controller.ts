@@ -50,7 +50,8 @@ export function mountUsageCallers(app: NestExpressApplication): void {
     entitlementCallers
       .authenticate(request, 'usage:write')
       .then((principal) => {
-        if (principal.kind === 'user') throw new ProblemError(403, 'FORBIDDEN', 'Not allowed', 'Usage is reported with an API key (usage:write).');
+        if (principal.kind === 'user')
+          throw new ProblemError(403, 'FORBIDDEN', 'Not allowed', 'Usage is reported with an API key (usage:write).');
         callers.set(request, principal);
         next();
       })
@@ -68,11 +69,12 @@ export class UsageController {
   @Post()
   @HttpCode(202)
   @Operation({
-    summary: 'Traffic reports of this month and the last, counted once each by id per organization; nothing is refused for traffic',
+    summary:
+      'Traffic reports of this month and the last, counted once each by id per organization; nothing is refused for traffic',
     answer: usageAnswer,
     responses: {
       202: '{accepted, duplicates, rejected: [{index, id, status, code, detail}], position}: each report counted, a repeat, or rejected',
-      400: 'OCCURRED_AT_OUT_OF_RANGE when no report was counted and the first rejected was out of range (the problem carries the answer\'s members); VALIDATION_FAILED',
+      400: "OCCURRED_AT_OUT_OF_RANGE when no report was counted and the first rejected was out of range (the problem carries the answer's members); VALIDATION_FAILED",
       401: 'UNAUTHENTICATED: no or an unknown API key',
       403: 'FORBIDDEN: not an API key with usage:write, or a report of another organization',
       409: 'REPORT_ID_REUSED when no report was counted and the first rejected reused an id',
@@ -85,12 +87,26 @@ export class UsageController {
   ): Promise<object> {
     response.setHeader('Cache-Control', 'no-store');
     const principal = callers.get(request) ?? (await this.callers.authenticate(request, 'usage:write'));
-    if (principal.kind === 'api-key' && principal.organizationId !== undefined && body.reports.some((report) => report.organizationId !== principal.organizationId)) {
-      throw new ProblemError(403, 'FORBIDDEN', 'Not allowed', 'This key reports the usage of its own organization only; nothing was counted.');
+    if (
+      principal.kind === 'api-key' &&
+      principal.organizationId !== undefined &&
+      body.reports.some((report) => report.organizationId !== principal.organizationId)
+    ) {
+      throw new ProblemError(
+        403,
+        'FORBIDDEN',
+        'Not allowed',
+        'This key reports the usage of its own organization only; nothing was counted.',
+      );
     }
     const receipt = await this.usage.report(body.reports, commandContextOf(request, actorOf(principal)));
     const { accepted, duplicates, rejected } = receipt;
-    const answer: Record<string, unknown> = { accepted, duplicates, rejected, position: receipt.position === undefined ? null : jsonSafe(receipt.position) };
+    const answer: Record<string, unknown> = {
+      accepted,
+      duplicates,
+      rejected,
+      position: receipt.position === undefined ? null : jsonSafe(receipt.position),
+    };
     if (receipt.accepted === 0 && receipt.duplicates === 0) throw refusedWhole(receipt.rejected, answer);
     return answer;
   }
@@ -99,6 +115,9 @@ export class UsageController {
 /** Every report was rejected: the call is answered as the first of them was, with every rejection listed. */
 function refusedWhole(rejected: readonly RejectedReport[], answer: Record<string, unknown>): ProblemError {
   const first = rejected[0] as RejectedReport;
-  const title = first.code === 'OCCURRED_AT_OUT_OF_RANGE' ? 'A report is not of this month or the last' : 'A report id was used for another report';
+  const title =
+    first.code === 'OCCURRED_AT_OUT_OF_RANGE'
+      ? 'A report is not of this month or the last'
+      : 'A report id was used for another report';
   return new ProblemError(first.status, first.code, title, `${first.detail} Nothing was counted.`, answer);
 }

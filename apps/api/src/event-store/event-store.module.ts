@@ -22,8 +22,10 @@ class EventStoreLifecycle implements OnApplicationShutdown {
 }
 
 /**
- * EVENT_STORE: the embedded SQLite store under DATA_DIR, or PostgreSQL (DATABASE_URL), or EventStoreDB (EVENTSTORE_CONNECTION_STRING);
- * personal data sealed on the way in and opened on the way out, every event read in its current shape (upcast), its appends timed.
+ * EVENT_STORE: the embedded SQLite store under DATA_DIR, or PostgreSQL (DATABASE_URL), or EventStoreDB
+ * (EVENTSTORE_CONNECTION_STRING);
+ * personal data sealed on the way in and opened on the way out, every event read in its current shape (upcast), its
+ * appends timed.
  */
 @Global()
 @Module({
@@ -33,17 +35,28 @@ class EventStoreLifecycle implements OnApplicationShutdown {
       inject: [CONFIG, IdentityClock],
       useFactory: async (config: Config, clock: IdentityClock): Promise<PersonalKeys> => {
         const { dataDir, eventStoreConnectionString: connectionString, databaseUrl } = config;
-        return new PersonalKeys(await openPersonalKeys({ dataDir, connectionString, databaseUrl }), () => clock.now().getTime());
+        return new PersonalKeys(await openPersonalKeys({ dataDir, connectionString, databaseUrl }), () =>
+          clock.now().getTime(),
+        );
       },
     },
     {
       provide: EVENT_STORE,
       inject: [CONFIG, ChorusMetrics, PERSONAL_KEYS, IdentityClock],
-      useFactory: async (config: Config, metrics: ChorusMetrics, keys: PersonalKeys, clock: IdentityClock): Promise<EventStore> => {
+      useFactory: async (
+        config: Config,
+        metrics: ChorusMetrics,
+        keys: PersonalKeys,
+        clock: IdentityClock,
+      ): Promise<EventStore> => {
         const { dataDir, eventStoreConnectionString: connectionString, databaseUrl } = config;
         const store = await openEventStore({ dataDir, connectionString, databaseUrl });
         const sealed = new SealingEventStore(store, keys, () => clock.now());
-        return new TimedEventStore(new UpcastingEventStore(sealed, eventSchemas), metrics, databaseUrl !== undefined ? 'postgres' : connectionString !== undefined ? 'eventstoredb' : 'sqlite');
+        return new TimedEventStore(
+          new UpcastingEventStore(sealed, eventSchemas),
+          metrics,
+          databaseUrl !== undefined ? 'postgres' : connectionString !== undefined ? 'eventstoredb' : 'sqlite',
+        );
       },
     },
     EventStoreLifecycle,

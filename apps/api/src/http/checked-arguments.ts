@@ -1,6 +1,7 @@
 // A path parameter or the query checked as Nest extracts it, by the same ZodValidationPipe that
 // `@Param(name, pipe)` or `@Query(pipe)` would run: the same value, the same 400 VALIDATION_FAILED.
-// Nest runs a pipe through an asynchronous chain of promises per argument; a checked argument is settled where it is read.
+// Nest runs a pipe through an asynchronous chain of promises per argument; a checked argument is settled where it is
+// read.
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
 import type { z } from 'zod';
@@ -21,11 +22,16 @@ export class CheckedArgument {
   }
 }
 
-// An HTTP route's first argument is its request (what switchToHttp().getRequest() answers, without the three closures it makes).
-const checkedArgument = createParamDecorator((argument: CheckedArgument, context: ExecutionContext) => argument.check(context.getArgByIndex<Request>(0)));
+// An HTTP route's first argument is its request (what switchToHttp().getRequest() answers, without the three closures
+// it makes).
+const checkedArgument = createParamDecorator((argument: CheckedArgument, context: ExecutionContext) =>
+  argument.check(context.getArgByIndex<Request>(0)),
+);
 
 /** `@CheckedParam('id', validOrganizationId)`: as `@Param('id', validOrganizationId)`, checked without a promise. */
-export const CheckedParam = (name: string, pipe: ZodValidationPipe<z.ZodType>): ParameterDecorator => checkedArgument(new CheckedArgument('param', name, pipe));
+export const CheckedParam = (name: string, pipe: ZodValidationPipe<z.ZodType>): ParameterDecorator =>
+  checkedArgument(new CheckedArgument('param', name, pipe));
 
 /** `@CheckedQuery(pipe)`: as `@Query(pipe)`, checked without a promise. */
-export const CheckedQuery = (pipe: ZodValidationPipe<z.ZodType>): ParameterDecorator => checkedArgument(new CheckedArgument('query', undefined, pipe));
+export const CheckedQuery = (pipe: ZodValidationPipe<z.ZodType>): ParameterDecorator =>
+  checkedArgument(new CheckedArgument('query', undefined, pipe));

@@ -4,7 +4,12 @@ import { Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 
 /** `contentType`: application/json unless the protocol names its own (SCIM's application/scim+json). */
-export type ErrorAnswer = { status: number; body: unknown; contentType?: string; headers?: Readonly<Record<string, string>> };
+export type ErrorAnswer = {
+  status: number;
+  body: unknown;
+  contentType?: string;
+  headers?: Readonly<Record<string, string>>;
+};
 
 /** Undefined: not this feature's error, or not on its routes. */
 export type ErrorAnswerer = (exception: unknown, request: Request) => ErrorAnswer | undefined;

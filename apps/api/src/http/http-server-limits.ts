@@ -13,5 +13,8 @@ export function applyHttpServerLimits(server: Server, limits: HttpLimits): void 
   server.keepAliveTimeout = limits.keepAliveTimeoutMs;
   server.maxConnections = limits.maxConnections;
   // Only a createServer option in Node's types, but read from the server when it starts listening.
-  (server as Server & { connectionsCheckingInterval: number }).connectionsCheckingInterval = Math.min(TIMEOUT_CHECK_INTERVAL_MS, limits.headersTimeoutMs);
+  (server as Server & { connectionsCheckingInterval: number }).connectionsCheckingInterval = Math.min(
+    TIMEOUT_CHECK_INTERVAL_MS,
+    limits.headersTimeoutMs,
+  );
 }

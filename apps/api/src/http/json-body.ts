@@ -4,7 +4,10 @@ import { ProblemError } from './problem-error.js';
 export const JSON_MEDIA_TYPES = ['application/json', 'application/*+json'];
 /** In bytes. */
 export const BODY_LIMIT = 16 * 1024;
-/** Read by the plain JSON reader only, so they need a Content-Length (Stripe sends one); any other form stays under BODY_LIMIT. */
+/**
+ * Read by the plain JSON reader only, so they need a Content-Length (Stripe sends one); any other form stays under
+ * BODY_LIMIT.
+ */
 export const USAGE_BODY_LIMIT = 1024 * 1024;
 export const STRIPE_BODY_LIMIT = 1024 * 1024;
 
@@ -13,10 +16,15 @@ const LARGER_BODY_LIMITS: ReadonlyMap<string, number> = new Map([
   ['/billing/stripe', STRIPE_BODY_LIMIT],
 ]);
 
-const bodyLimitOf = (request: Request): number => (request.method === 'POST' ? LARGER_BODY_LIMITS.get(request.path) : undefined) ?? BODY_LIMIT;
+const bodyLimitOf = (request: Request): number =>
+  (request.method === 'POST' ? LARGER_BODY_LIMITS.get(request.path) : undefined) ?? BODY_LIMIT;
 
 /** Nearly every JSON body's Content-Type, read by readPlainJson; any other goes to body-parser. */
-const PLAIN_JSON_TYPES = new Set(['application/json', 'application/json; charset=utf-8', 'application/json;charset=utf-8']);
+const PLAIN_JSON_TYPES = new Set([
+  'application/json',
+  'application/json; charset=utf-8',
+  'application/json;charset=utf-8',
+]);
 const SMALL_LENGTH = /^[1-9][0-9]{0,6}$/;
 /** body-parser's strict mode: only an object or an array. */
 const FIRST_JSON_CHARACTER = /^[ \t\n\r]*([^ \t\n\r])/;
@@ -42,7 +50,12 @@ function isPlainJson(request: Request): boolean {
 }
 
 export const invalidJsonBody = (): ProblemError =>
-  new ProblemError(400, 'INVALID_JSON', 'The request body is not valid JSON', 'The request body could not be parsed as JSON.');
+  new ProblemError(
+    400,
+    'INVALID_JSON',
+    'The request body is not valid JSON',
+    'The request body could not be parsed as JSON.',
+  );
 
 /** body-parser's `json()` as configured (strict, UTF-8, a leading BOM dropped) on the whole body. */
 function parseJson(body: Buffer): unknown {
@@ -76,22 +89,33 @@ function readPlainJson(request: Request, next: NextFunction): void {
   });
   // A client gone before the end of its body: answered 400 as body-parser does (nobody is there to read it).
   request.once('close', () => {
-    if (!ended) next(new ProblemError(400, 'BAD_REQUEST', 'Bad request', 'The request body ended before its Content-Length.'));
+    if (!ended)
+      next(new ProblemError(400, 'BAD_REQUEST', 'Bad request', 'The request body ended before its Content-Length.'));
   });
 }
 
-/** A SAML identity provider POSTs a form (the HTTP-POST binding); a large directory's response with its groups runs to tens of kB. */
+/**
+ * A SAML identity provider POSTs a form (the HTTP-POST binding); a large directory's response with its groups runs to
+ * tens of kB.
+ */
 export const SAML_RESPONSE_BODY_LIMIT = 512 * 1024;
 export const SAML_ACS_PATH = /^\/auth\/saml\/[^/]+\/acs\/?$/i;
 const readSamlForm = urlencoded({ extended: false, limit: SAML_RESPONSE_BODY_LIMIT, parameterLimit: 10 });
 
-/** 415 for any other media type rather than leaving it unparsed (a form only at a SAML ACS); JSON bodies not read here go to body-parser. */
+/**
+ * 415 for any other media type rather than leaving it unparsed (a form only at a SAML ACS); JSON bodies not read here
+ * go to body-parser.
+ */
 export function requireJsonBody(request: Request, response: Response, next: NextFunction): void {
   if (!hasContent(request)) {
     next();
     return;
   }
-  if (request.method === 'POST' && SAML_ACS_PATH.test(request.path) && request.is('application/x-www-form-urlencoded') !== false) {
+  if (
+    request.method === 'POST' &&
+    SAML_ACS_PATH.test(request.path) &&
+    request.is('application/x-www-form-urlencoded') !== false
+  ) {
     readSamlForm(request, response, next);
     return;
   }
@@ -101,7 +125,12 @@ export function requireJsonBody(request: Request, response: Response, next: Next
   }
   if (request.is(JSON_MEDIA_TYPES) === false) {
     next(
-      new ProblemError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Unsupported media type', 'Request bodies must be JSON (Content-Type: application/json).'),
+      new ProblemError(
+        415,
+        'UNSUPPORTED_MEDIA_TYPE',
+        'Unsupported media type',
+        'Request bodies must be JSON (Content-Type: application/json).',
+      ),
     );
     return;
   }

@@ -9,8 +9,12 @@ type Sent = { request: Request & { rawBody?: Buffer }; stream: PassThrough; outc
 /** A request whose body is written to `stream`; `outcome` settles with what requireJsonBody passed to next. */
 function arriving(headers: Record<string, string>, route: { method?: string; path?: string } = {}): Sent {
   const stream = new PassThrough();
-  const request = Object.assign(stream, { headers, is: () => 'application/json', ...route }) as unknown as Request & { rawBody?: Buffer };
-  const outcome = new Promise((resolve) => requireJsonBody(request, {} as Response, (error?: unknown) => resolve(error)));
+  const request = Object.assign(stream, { headers, is: () => 'application/json', ...route }) as unknown as Request & {
+    rawBody?: Buffer;
+  };
+  const outcome = new Promise((resolve) =>
+    requireJsonBody(request, {} as Response, (error?: unknown) => resolve(error)),
+  );
   return { request, stream, outcome };
 }
 
@@ -65,14 +69,20 @@ describe('requireJsonBody', () => {
   });
 
   it('reads a Stripe event past BODY_LIMIT itself on POST /billing/stripe only, up to STRIPE_BODY_LIMIT', async () => {
-    const headers = (length: number) => ({ 'content-type': 'application/json; charset=utf-8', 'content-length': String(length) });
+    const headers = (length: number) => ({
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': String(length),
+    });
     const event = Buffer.from(JSON.stringify({ id: 'evt_1', padding: 'x'.repeat(100_000) }));
     const stripe = arriving(headers(event.length), { method: 'POST', path: '/billing/stripe' });
     stripe.stream.end(event);
     expect(await stripe.outcome).toBeUndefined();
     expect(stripe.request.rawBody?.equals(event)).toBe(true);
 
-    for (const [route, length] of [[{ method: 'POST', path: '/organizations' }, event.length], [{ method: 'POST', path: '/billing/stripe' }, STRIPE_BODY_LIMIT + 1]] as const) {
+    for (const [route, length] of [
+      [{ method: 'POST', path: '/organizations' }, event.length],
+      [{ method: 'POST', path: '/billing/stripe' }, STRIPE_BODY_LIMIT + 1],
+    ] as const) {
       const left = arriving(headers(length), route);
       expect(await left.outcome).toBeUndefined();
       expect(left.stream.readableFlowing).toBeNull();

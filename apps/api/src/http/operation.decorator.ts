@@ -3,7 +3,10 @@
 import { SetMetadata } from '@nestjs/common';
 import { z } from 'zod';
 
-/** A response other than problem+json: its words and what it holds (`application/json` unless `mediaType` says otherwise). */
+/**
+ * A response other than problem+json: its words and what it holds (`application/json` unless `mediaType` says
+ * otherwise).
+ */
 export type ResponseText = { description: string; schema: z.ZodType; mediaType?: string };
 
 export type OperationText = {
@@ -22,7 +25,9 @@ export type OperationText = {
    * Left out only for an answer without content (204, a redirect).
    */
   answer?: z.ZodType | { mediaType: string | string[]; schema: z.ZodType };
-  /** The body of a route that reads it without a pipe (a signed raw body, a protocol with its own refusals): its shape. */
+  /**
+   * The body of a route that reads it without a pipe (a signed raw body, a protocol with its own refusals): its shape.
+   */
   body?: z.ZodType;
   /** The body's media type when it is not JSON (a SAML identity provider's form). */
   bodyMediaType?: string;
@@ -32,15 +37,23 @@ export const OPERATION_TEXT = 'chorus:operation-text';
 
 export const Operation = (text: OperationText): MethodDecorator => SetMetadata(OPERATION_TEXT, text);
 
-export const commandAnswerWords = "`{id, revision, position}`: where the organization's stream stands after the command";
+export const commandAnswerWords =
+  "`{id, revision, position}`: where the organization's stream stands after the command";
 
-/** Revisions and positions are numbers while they are safe integers, decimal strings beyond (command-result.ts's jsonSafe). */
+/**
+ * Revisions and positions are numbers while they are safe integers, decimal strings beyond (command-result.ts's
+ * jsonSafe).
+ */
 export const jsonSafeInteger = z.union([z.int().min(0), z.string().regex(/^\d+$/)]);
 
 /** What every organization command answers (command-result.ts's CommandAnswer). */
 export const commandAnswerSchema = z.object({ id: z.string(), revision: jsonSafeInteger, position: jsonSafeInteger });
 
-export const commandAnswerText = { description: commandAnswerWords, answersPosition: true, answer: commandAnswerSchema } as const;
+export const commandAnswerText = {
+  description: commandAnswerWords,
+  answersPosition: true,
+  answer: commandAnswerSchema,
+} as const;
 
 /** A text answer (a page, a stylesheet, an export): its media type, its body a string. */
 export const textAnswer = (mediaType: string) => ({ mediaType, schema: z.string() });

@@ -6,7 +6,12 @@ import { z } from 'zod';
  */
 export const organizationIdSchema = z
   .string()
-  .regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'must be 1 to 63 lower-case letters, digits or -, starting with a letter or digit');
+  .regex(
+    /^[a-z0-9][a-z0-9-]{0,62}$/,
+    'must be 1 to 63 lower-case letters, digits or -, starting with a letter or digit',
+  );
 
 /** Ids of members and sites, as the domain accepts them (RFC 3986 unreserved characters). */
-export const memberOrSiteIdSchema = z.string().regex(/^[A-Za-z0-9._~-]{1,128}$/, 'must be 1 to 128 letters, digits or . _ ~ -');
+export const memberOrSiteIdSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9._~-]{1,128}$/, 'must be 1 to 128 letters, digits or . _ ~ -');

@@ -23,7 +23,10 @@ export class ProblemDetailsFilter implements ExceptionFilter {
     const own = this.answers.answer(exception, request);
     if (own !== undefined && !response.headersSent) {
       for (const [name, value] of Object.entries(own.headers ?? {})) response.setHeader(name, value);
-      response.status(own.status).type(own.contentType ?? 'application/json').send(JSON.stringify(own.body));
+      response
+        .status(own.status)
+        .type(own.contentType ?? 'application/json')
+        .send(JSON.stringify(own.body));
       return;
     }
     const { document, unexpected, retryAfterSeconds } = toProblem(exception);

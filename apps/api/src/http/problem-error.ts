@@ -5,7 +5,8 @@ export type ProblemExtensions = Record<string, unknown>;
 
 /**
  * An HTTP refusal with a stable code, answered as application/problem+json by the exception filter.
- * Throw it from guards, pipes, middleware or controllers: `throw new ProblemError(403, 'XSRF_INVALID', 'XSRF token missing or wrong')`.
+ * Throw it from guards, pipes, middleware or controllers: `throw new ProblemError(403, 'XSRF_INVALID', 'XSRF token
+ * missing or wrong')`.
  */
 export class ProblemError extends HttpException {
   constructor(

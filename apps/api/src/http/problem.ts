@@ -2,7 +2,12 @@
 import { HttpException } from '@nestjs/common';
 import { z } from 'zod';
 import { DomainError, RateLimited, type DomainErrorCode } from '#domain';
-import { AppendTooLargeError, EventStoreTimeoutError, StreamDeletedError, WrongExpectedRevisionError } from '#event-store';
+import {
+  AppendTooLargeError,
+  EventStoreTimeoutError,
+  StreamDeletedError,
+  WrongExpectedRevisionError,
+} from '#event-store';
 import { invalidJsonBody } from './json-body.js';
 import { ProblemError, type ProblemExtensions } from './problem-error.js';
 
@@ -14,7 +19,10 @@ export type ProblemDocument = {
   code: string;
 } & ProblemExtensions;
 
-/** ProblemDocument's shape, for /docs/openapi.json's one `Problem` component: extension members (errors, limit, ...) are open. */
+/**
+ * ProblemDocument's shape, for /docs/openapi.json's one `Problem` component: extension members (errors, limit, ...) are
+ * open.
+ */
 export const problemDocumentSchema = z
   .looseObject({
     type: z.string().describe('A URN naming the code, e.g. urn:chorus:problem:validation-failed'),
@@ -23,7 +31,12 @@ export const problemDocumentSchema = z
     detail: z.string(),
     code: z.string().describe('Stable UPPER_SNAKE identifier, e.g. VALIDATION_FAILED, LIMIT_EXCEEDED'),
     errors: z
-      .array(z.union([z.object({ pointer: z.string(), detail: z.string() }), z.object({ parameter: z.string(), detail: z.string() })]))
+      .array(
+        z.union([
+          z.object({ pointer: z.string(), detail: z.string() }),
+          z.object({ parameter: z.string(), detail: z.string() }),
+        ]),
+      )
       .optional()
       .describe('VALIDATION_FAILED: each refused field, by JSON pointer into the body or by parameter name'),
   })
@@ -115,7 +128,13 @@ export function problemType(code: string): string {
   return `urn:chorus:problem:${code.toLowerCase().replaceAll('_', '-')}`;
 }
 
-function problem(status: number, code: string, title: string, detail: string, extensions: ProblemExtensions = {}): ProblemDocument {
+function problem(
+  status: number,
+  code: string,
+  title: string,
+  detail: string,
+  extensions: ProblemExtensions = {},
+): ProblemDocument {
   return { ...extensions, type: problemType(code), title, status, detail, code };
 }
 
@@ -126,7 +145,9 @@ function problemDocumentOf(error: ProblemError): ProblemDocument {
 /** body-parser's http-errors carry a `type` such as 'entity.parse.failed'; Nest keeps them as the cause. */
 function bodyParserType(exception: HttpException): string | undefined {
   const cause: unknown = exception.cause;
-  return typeof cause === 'object' && cause !== null && 'type' in cause && typeof cause.type === 'string' ? cause.type : undefined;
+  return typeof cause === 'object' && cause !== null && 'type' in cause && typeof cause.type === 'string'
+    ? cause.type
+    : undefined;
 }
 
 function httpExceptionDetail(exception: HttpException): string {
@@ -139,7 +160,8 @@ function httpExceptionDetail(exception: HttpException): string {
 }
 
 export const isJsonParseFailure = (exception: unknown): boolean =>
-  (exception instanceof ProblemError && exception.code === 'INVALID_JSON') || (exception instanceof HttpException && bodyParserType(exception) === 'entity.parse.failed');
+  (exception instanceof ProblemError && exception.code === 'INVALID_JSON') ||
+  (exception instanceof HttpException && bodyParserType(exception) === 'entity.parse.failed');
 
 function fromHttpException(exception: HttpException): ProblemDocument {
   const status = exception.getStatus();
@@ -147,7 +169,13 @@ function fromHttpException(exception: HttpException): ProblemDocument {
   if (parserType === 'entity.parse.failed') return problemDocumentOf(invalidJsonBody());
   if (parserType === 'entity.too.large') {
     const limit = (exception.cause as { limit?: unknown }).limit;
-    return problem(413, 'PAYLOAD_TOO_LARGE', 'The request body is too large', `The request body exceeds ${String(limit)} bytes.`, { limit });
+    return problem(
+      413,
+      'PAYLOAD_TOO_LARGE',
+      'The request body is too large',
+      `The request body exceeds ${String(limit)} bytes.`,
+      { limit },
+    );
   }
   const [code, title] = httpCode[status] ?? [`HTTP_${status}`, 'Request failed'];
   return problem(status, code, title, httpExceptionDetail(exception));
@@ -156,7 +184,8 @@ function fromHttpException(exception: HttpException): ProblemDocument {
 function fromDomainError(error: DomainError): Problem {
   const { field } = error.details;
   const extensions: ProblemExtensions = { ...error.details };
-  if (typeof field === 'string' && (error.code === 'VALIDATION_FAILED' || error.code === 'WRONG_PASSWORD')) extensions.errors = [{ pointer: `#/${field}`, detail: error.message }];
+  if (typeof field === 'string' && (error.code === 'VALIDATION_FAILED' || error.code === 'WRONG_PASSWORD'))
+    extensions.errors = [{ pointer: `#/${field}`, detail: error.message }];
   return {
     document: problem(domainStatus[error.code], error.code, domainTitle[error.code], error.message, extensions),
     unexpected: false,
@@ -181,9 +210,15 @@ function fromEventStoreError(error: unknown): Problem | undefined {
   }
   if (error instanceof AppendTooLargeError) {
     return {
-      document: problem(413, 'APPEND_TOO_LARGE', 'The change is too large to record', `The change is over the event store's limit of ${error.maxSize} bytes; nothing was recorded.`, {
-        limit: error.maxSize,
-      }),
+      document: problem(
+        413,
+        'APPEND_TOO_LARGE',
+        'The change is too large to record',
+        `The change is over the event store's limit of ${error.maxSize} bytes; nothing was recorded.`,
+        {
+          limit: error.maxSize,
+        },
+      ),
       unexpected: true,
     };
   }
@@ -208,7 +243,12 @@ export function toProblem(error: unknown): Problem {
   if (error instanceof DomainError) return fromDomainError(error);
   if (error instanceof WrongExpectedRevisionError) {
     return {
-      document: problem(409, 'CONCURRENCY_CONFLICT', 'Changed concurrently', 'The organization kept changing while this command was decided; try again.'),
+      document: problem(
+        409,
+        'CONCURRENCY_CONFLICT',
+        'Changed concurrently',
+        'The organization kept changing while this command was decided; try again.',
+      ),
       unexpected: false,
     };
   }
@@ -219,7 +259,12 @@ export function toProblem(error: unknown): Problem {
     return { document, unexpected: document.status >= 500 };
   }
   return {
-    document: problem(500, 'INTERNAL', 'Internal error', 'Something went wrong on our side. Quote the correlation id when reporting it.'),
+    document: problem(
+      500,
+      'INTERNAL',
+      'Internal error',
+      'Something went wrong on our side. Quote the correlation id when reporting it.',
+    ),
     unexpected: true,
   };
 }

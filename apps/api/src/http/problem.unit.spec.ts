@@ -1,7 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
 import { BadRequestException, HttpException, NotFoundException, PayloadTooLargeException } from '@nestjs/common';
 import { DomainError, InvalidCredentials, LimitExceeded, RateLimited, type DomainErrorCode } from '#domain';
-import { AppendTooLargeError, EventStoreTimeoutError, StreamDeletedError, WrongExpectedRevisionError } from '#event-store';
+import {
+  AppendTooLargeError,
+  EventStoreTimeoutError,
+  StreamDeletedError,
+  WrongExpectedRevisionError,
+} from '#event-store';
 import { ProblemError } from './problem-error.js';
 import { toProblem } from './problem.js';
 
@@ -23,14 +28,31 @@ describe('toProblem', () => {
   ])('answers DomainError %s with %i', (code, status) => {
     const { document, unexpected } = toProblem(new DomainError(code, 'Because.', { field: 'x' }));
     // A refused field is also a JSON pointer, as the request schema's refusals are.
-    const pointer = code === 'VALIDATION_FAILED' || code === 'WRONG_PASSWORD' ? { errors: [{ pointer: '#/x', detail: 'Because.' }] } : {};
+    const pointer =
+      code === 'VALIDATION_FAILED' || code === 'WRONG_PASSWORD'
+        ? { errors: [{ pointer: '#/x', detail: 'Because.' }] }
+        : {};
 
     expect(unexpected).toBe(false);
-    expect(document).toEqual({ type: expect.stringMatching(/^urn:chorus:problem:/), title: expect.any(String), status, detail: 'Because.', code, field: 'x', ...pointer });
+    expect(document).toEqual({
+      type: expect.stringMatching(/^urn:chorus:problem:/),
+      title: expect.any(String),
+      status,
+      detail: 'Because.',
+      code,
+      field: 'x',
+      ...pointer,
+    });
   });
 
   it('gives LIMIT_EXCEEDED the resource, the effective limit and the current count', () => {
-    expect(toProblem(new LimitExceeded('users', 5, 5)).document).toMatchObject({ status: 409, code: 'LIMIT_EXCEEDED', resource: 'users', limit: 5, count: 5 });
+    expect(toProblem(new LimitExceeded('users', 5, 5)).document).toMatchObject({
+      status: 409,
+      code: 'LIMIT_EXCEEDED',
+      resource: 'users',
+      limit: 5,
+      count: 5,
+    });
   });
 
   it.each<[DomainErrorCode, number]>([
@@ -43,15 +65,26 @@ describe('toProblem', () => {
     const { document, unexpected, retryAfterSeconds } = toProblem(new DomainError(code, 'Because.'));
 
     expect({ unexpected, retryAfterSeconds }).toEqual({ unexpected: false, retryAfterSeconds: undefined });
-    expect(document).toEqual({ type: expect.stringMatching(/^urn:chorus:problem:/), title: expect.any(String), status, detail: 'Because.', code });
+    expect(document).toEqual({
+      type: expect.stringMatching(/^urn:chorus:problem:/),
+      title: expect.any(String),
+      status,
+      detail: 'Because.',
+      code,
+    });
   });
 
   it("points at the refused field of an identity VALIDATION_FAILED, and keeps the seed's sign-in message", () => {
-    expect(toProblem(new DomainError('VALIDATION_FAILED', 'Too short.', { field: 'password' })).document).toMatchObject({
-      status: 400,
-      errors: [{ pointer: '#/password', detail: 'Too short.' }],
+    expect(toProblem(new DomainError('VALIDATION_FAILED', 'Too short.', { field: 'password' })).document).toMatchObject(
+      {
+        status: 400,
+        errors: [{ pointer: '#/password', detail: 'Too short.' }],
+      },
+    );
+    expect(toProblem(new InvalidCredentials()).document).toMatchObject({
+      status: 401,
+      detail: 'Incorrect username or password.',
     });
-    expect(toProblem(new InvalidCredentials()).document).toMatchObject({ status: 401, detail: 'Incorrect username or password.' });
   });
 
   it('answers a lock with 429 RATE_LIMITED and when to try again (the filter sends it as Retry-After)', () => {
@@ -62,42 +95,82 @@ describe('toProblem', () => {
   });
 
   it('answers a concurrency conflict with 409 CONCURRENCY_CONFLICT', () => {
-    expect(toProblem(new WrongExpectedRevisionError('organization-a', 3n, 4n)).document).toMatchObject({ status: 409, code: 'CONCURRENCY_CONFLICT' });
+    expect(toProblem(new WrongExpectedRevisionError('organization-a', 3n, 4n)).document).toMatchObject({
+      status: 409,
+      code: 'CONCURRENCY_CONFLICT',
+    });
   });
 
   it.each([
     ['a stream deleted behind our back', new StreamDeletedError('organization-acme'), 409, 'STREAM_DELETED', undefined],
-    ['an append over the store\'s limit', new AppendTooLargeError('organization-acme', 2_000_000, 1_048_576), 413, 'APPEND_TOO_LARGE', undefined],
+    [
+      "an append over the store's limit",
+      new AppendTooLargeError('organization-acme', 2_000_000, 1_048_576),
+      413,
+      'APPEND_TOO_LARGE',
+      undefined,
+    ],
     ['a store that did not answer in time', new EventStoreTimeoutError('append', 5_000), 503, 'EVENT_STORE_TIMEOUT', 1],
-  ])('answers %s with its own status and code, logged as a fault of ours', (_case, error, status, code, retryAfterSeconds) => {
-    const problem = toProblem(error);
+  ])(
+    'answers %s with its own status and code, logged as a fault of ours',
+    (_case, error, status, code, retryAfterSeconds) => {
+      const problem = toProblem(error);
 
-    expect(problem).toMatchObject({ unexpected: true, document: { status, code, type: `urn:chorus:problem:${code.toLowerCase().replaceAll('_', '-')}` } });
-    expect(problem.retryAfterSeconds).toBe(retryAfterSeconds);
-    // The stream's name and the adapter's wording stay in the log.
-    expect(problem.document.detail).not.toContain('organization-acme');
-    expect(problem.document.detail).not.toBe(error.message);
-  });
+      expect(problem).toMatchObject({
+        unexpected: true,
+        document: { status, code, type: `urn:chorus:problem:${code.toLowerCase().replaceAll('_', '-')}` },
+      });
+      expect(problem.retryAfterSeconds).toBe(retryAfterSeconds);
+      // The stream's name and the adapter's wording stay in the log.
+      expect(problem.document.detail).not.toContain('organization-acme');
+      expect(problem.document.detail).not.toBe(error.message);
+    },
+  );
 
   it('tells the size limit of a refused append', () => {
-    expect(toProblem(new AppendTooLargeError('organization-acme', undefined, 1_048_576)).document).toMatchObject({ limit: 1_048_576 });
+    expect(toProblem(new AppendTooLargeError('organization-acme', undefined, 1_048_576)).document).toMatchObject({
+      limit: 1_048_576,
+    });
   });
 
   it('keeps a ProblemError as thrown, its extensions unable to override the standard members', () => {
-    const { document } = toProblem(new ProblemError(403, 'XSRF_INVALID', 'XSRF token wrong', 'Send X-XSRF-TOKEN.', { code: 'OTHER', hint: 'cookie' }));
+    const { document } = toProblem(
+      new ProblemError(403, 'XSRF_INVALID', 'XSRF token wrong', 'Send X-XSRF-TOKEN.', {
+        code: 'OTHER',
+        hint: 'cookie',
+      }),
+    );
 
-    expect(document).toEqual({ type: 'urn:chorus:problem:xsrf-invalid', title: 'XSRF token wrong', status: 403, detail: 'Send X-XSRF-TOKEN.', code: 'XSRF_INVALID', hint: 'cookie' });
+    expect(document).toEqual({
+      type: 'urn:chorus:problem:xsrf-invalid',
+      title: 'XSRF token wrong',
+      status: 403,
+      detail: 'Send X-XSRF-TOKEN.',
+      code: 'XSRF_INVALID',
+      hint: 'cookie',
+    });
   });
 
   it('maps Nest HTTP exceptions to stable codes', () => {
-    expect(toProblem(new NotFoundException('Cannot GET /x')).document).toMatchObject({ status: 404, code: 'NOT_FOUND', detail: 'Cannot GET /x' });
-    expect(toProblem(new PayloadTooLargeException()).document).toMatchObject({ status: 413, code: 'PAYLOAD_TOO_LARGE' });
+    expect(toProblem(new NotFoundException('Cannot GET /x')).document).toMatchObject({
+      status: 404,
+      code: 'NOT_FOUND',
+      detail: 'Cannot GET /x',
+    });
+    expect(toProblem(new PayloadTooLargeException()).document).toMatchObject({
+      status: 413,
+      code: 'PAYLOAD_TOO_LARGE',
+    });
     expect(toProblem(new HttpException('Teapot', 418)).document).toMatchObject({ status: 418, code: 'HTTP_418' });
   });
 
   it("recognises body-parser's invalid JSON and too-large errors", () => {
-    const invalidJson = new BadRequestException('Unexpected token', { cause: Object.assign(new SyntaxError('Unexpected token'), { type: 'entity.parse.failed' }) });
-    const tooLarge = new HttpException('request entity too large', 413, { cause: Object.assign(new Error('too large'), { type: 'entity.too.large', limit: 16384 }) });
+    const invalidJson = new BadRequestException('Unexpected token', {
+      cause: Object.assign(new SyntaxError('Unexpected token'), { type: 'entity.parse.failed' }),
+    });
+    const tooLarge = new HttpException('request entity too large', 413, {
+      cause: Object.assign(new Error('too large'), { type: 'entity.too.large', limit: 16384 }),
+    });
 
     expect(toProblem(invalidJson).document).toMatchObject({ status: 400, code: 'INVALID_JSON' });
     expect(toProblem(tooLarge).document).toMatchObject({ status: 413, code: 'PAYLOAD_TOO_LARGE', limit: 16384 });

@@ -4,7 +4,13 @@ import type { TrustProxy } from '#config';
 import { applySecurityHeaders, type SecurityHeaders } from './security-headers.js';
 import { CORRELATION_ID_HEADER, newCorrelationId, sentCorrelationIdFrom } from './correlation-id.js';
 import { endRequestSpan, runInRequestSpan, startRequestSpan } from './request-span.js';
-import { attachRequestContext, requestContextOf, runInRequestContext, unadoptedCorrelationId, type RequestContext } from './request-context.js';
+import {
+  attachRequestContext,
+  requestContextOf,
+  runInRequestContext,
+  unadoptedCorrelationId,
+  type RequestContext,
+} from './request-context.js';
 
 const CORRELATION_ID_HEADER_LOWER = CORRELATION_ID_HEADER.toLowerCase();
 
@@ -32,7 +38,10 @@ export function clientAddressOf(trustProxy: TrustProxy): (request: Request) => s
   return (request) => request.ip;
 }
 
-/** First middleware: the security headers and timing start before the body parser, so its refusals carry and time them too. */
+/**
+ * First middleware: the security headers and timing start before the body parser, so its refusals carry and time them
+ * too.
+ */
 export function startRequest({ logger, securityHeaders, recordAnswer, trustProxy }: RequestStartOptions) {
   const clientAddress = clientAddressOf(trustProxy);
   return (request: Request, response: Response, next: NextFunction): void => {

@@ -30,7 +30,8 @@ export function requestContextOf(request: object): RequestContext | undefined {
 /** An anonymous caller's correlation id is never adopted (anyone could send anyone's). */
 export function identifyCaller(context: RequestContext, actor: string): void {
   context.actor = actor;
-  if (context.sentCorrelationId !== undefined) context.correlationId = callerCorrelationId(actor, context.sentCorrelationId);
+  if (context.sentCorrelationId !== undefined)
+    context.correlationId = callerCorrelationId(actor, context.sentCorrelationId);
 }
 
 /** A foreign field, never an index key. */
@@ -57,11 +58,18 @@ export function commandContextOf(request: Request, actor: string): RequestComman
   const userAgent = (context?.userAgent ?? request.get('user-agent'))?.slice(0, 256);
   const clientIp = context?.clientIp ?? request.ip ?? 'unknown';
   const callerCorrelationId = context === undefined ? undefined : unadoptedCorrelationId(context);
-  const origin = { clientIp, ...(userAgent === undefined ? {} : { userAgent }), ...(callerCorrelationId === undefined ? {} : { callerCorrelationId }) };
+  const origin = {
+    clientIp,
+    ...(userAgent === undefined ? {} : { userAgent }),
+    ...(callerCorrelationId === undefined ? {} : { callerCorrelationId }),
+  };
   return { actor, correlationId, causationId: correlationId, origin };
 }
 
-/** `@PrincipalContext() context: CommandContext` in a controller method guarded by @RequireAccess: the principal is the actor. */
+/**
+ * `@PrincipalContext() context: CommandContext` in a controller method guarded by @RequireAccess: the principal is the
+ * actor.
+ */
 export const PrincipalContext = createParamDecorator((_data: unknown, execution: ExecutionContext): CommandContext => {
   const request = execution.switchToHttp().getRequest<Request>();
   const actor = requestContextOf(request)?.actor;

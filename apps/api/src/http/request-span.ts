@@ -9,15 +9,20 @@ type RequestSpan = { span: Span; context: Context };
 
 const spans = new WeakMap<object, RequestSpan>();
 
-/** Called as the request arrives; a no-op with tracing off. A request whose client goes before the answer still ends its span. */
+/**
+ * Called as the request arrives; a no-op with tracing off. A request whose client goes before the answer still ends its
+ * span.
+ */
 export function startRequestSpan(request: Request, response: Response): void {
   if (!tracingOn()) return;
   const parent = traceContextFrom(request.headers) ?? ROOT_CONTEXT;
-  const span = trace.getTracer('chorus').startSpan(
-    request.method,
-    { kind: SpanKind.SERVER, attributes: { 'http.request.method': request.method } },
-    parent,
-  );
+  const span = trace
+    .getTracer('chorus')
+    .startSpan(
+      request.method,
+      { kind: SpanKind.SERVER, attributes: { 'http.request.method': request.method } },
+      parent,
+    );
   spans.set(request, { span, context: trace.setSpan(parent, span) });
   response.once('close', () => {
     const open = spans.get(request);
@@ -35,7 +40,10 @@ export function runInRequestSpan<T>(request: object, work: () => T): T {
   return found === undefined ? work() : context.with(found.context, work);
 }
 
-/** `path`: as logged (a route, or a path with its secret segments redacted). Answers the span's trace id, for the request's log line. */
+/**
+ * `path`: as logged (a route, or a path with its secret segments redacted). Answers the span's trace id, for the
+ * request's log line.
+ */
 export function endRequestSpan(request: Request, path: string, status: number): string | undefined {
   const found = tracingOn() ? spans.get(request) : undefined;
   if (found === undefined) return undefined;

@@ -36,13 +36,16 @@ export function helmetFor(config: Config) {
   });
 }
 
-/** Run once against a recording response: every directive is a constant, so a request needs only a loop of setHeader. */
+/**
+ * Run once against a recording response: every directive is a constant, so a request needs only a loop of setHeader.
+ */
 export function securityHeadersOf(config: Config): SecurityHeaders {
   const set: [string, string][] = [];
   const removed: string[] = [];
   const recorder = {
     setHeader(name: string, value: unknown) {
-      if (typeof value !== 'string') throw new Error(`helmet set ${name} to a ${typeof value}: securityHeadersOf expects strings`);
+      if (typeof value !== 'string')
+        throw new Error(`helmet set ${name} to a ${typeof value}: securityHeadersOf expects strings`);
       set.push([name, value]);
     },
     removeHeader(name: string) {
@@ -72,7 +75,12 @@ export function apiSecurityHeadersOf(page: SecurityHeaders): SecurityHeaders {
   return { set, removed: page.removed };
 }
 
-const documentOnlyHeaders = new Set(['origin-agent-cluster', 'x-dns-prefetch-control', 'x-download-options', 'x-xss-protection']);
+const documentOnlyHeaders = new Set([
+  'origin-agent-cluster',
+  'x-dns-prefetch-control',
+  'x-download-options',
+  'x-xss-protection',
+]);
 
 /** Pages share other paths (`/login`, `/auth`...); an HTML answer here would load nothing: the mistake fails closed. */
 const apiSegments = new Set(dataPrefixes.map((prefix) => prefix.slice(1)));

@@ -2,7 +2,13 @@ import { describe, expect, it } from '@jest/globals';
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
 import { loadConfig } from '#config';
-import { apiSecurityHeadersOf, applySecurityHeaders, helmetFor, securityHeadersFor, securityHeadersOf } from './security-headers.js';
+import {
+  apiSecurityHeadersOf,
+  applySecurityHeaders,
+  helmetFor,
+  securityHeadersFor,
+  securityHeadersOf,
+} from './security-headers.js';
 
 function response(): ServerResponse {
   const response = new ServerResponse(new IncomingMessage(new Socket()));
@@ -17,7 +23,10 @@ function head(answer: ServerResponse): [string, unknown][] {
 describe('securityHeadersOf', () => {
   it.each<[string, Record<string, string>]>([
     ['http', { PUBLIC_URL: 'http://localhost:3000' }],
-    ['https, with a Sentry DSN', { PUBLIC_URL: 'https://chorus.example', SENTRY_DSN: 'https://key@o1.ingest.sentry.io/5' }],
+    [
+      'https, with a Sentry DSN',
+      { PUBLIC_URL: 'https://chorus.example', SENTRY_DSN: 'https://key@o1.ingest.sentry.io/5' },
+    ],
   ])('gives an answer the same headers as helmet itself, in the same order (%s)', (_name, env) => {
     const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: '/tmp/chorus-security-headers-unit', ...env });
     const byHelmet = response();
@@ -65,17 +74,46 @@ describe('securityHeadersFor', () => {
   const api = apiSecurityHeadersOf(page);
   const headersOf = securityHeadersFor(page, api);
 
-  it.each(['/health', '/health/ready', '/health?verbose', '/organizations', '/organizations/org_1/members?x=1', '/metrics', '/session', '/sessions', '/account/password', '/invitations/token', '/audit/correlations/c', '/billing/events'])(
-    'gives the API set to %s',
-    (url) => {
-      expect(headersOf(url)).toBe(api);
-    },
-  );
+  it.each([
+    '/health',
+    '/health/ready',
+    '/health?verbose',
+    '/organizations',
+    '/organizations/org_1/members?x=1',
+    '/metrics',
+    '/session',
+    '/sessions',
+    '/account/password',
+    '/invitations/token',
+    '/audit/correlations/c',
+    '/billing/events',
+  ])('gives the API set to %s', (url) => {
+    expect(headersOf(url)).toBe(api);
+  });
 
-  it.each(['/', '/login', '/login/google', '/forgot', '/reset/token', '/invite/token', '/app/orgs', '/docs', '/docs/docs.css', '/assets/index-abc.js', '/favicon.ico', '/auth/go/token', '/logout', '/nope', '/HEALTH', '/Organizations/org_1', '/%68ealth', '/healthz', 'http://localhost/health', '*', ''])(
-    "gives the page's set to %s",
-    (url) => {
-      expect(headersOf(url)).toBe(page);
-    },
-  );
+  it.each([
+    '/',
+    '/login',
+    '/login/google',
+    '/forgot',
+    '/reset/token',
+    '/invite/token',
+    '/app/orgs',
+    '/docs',
+    '/docs/docs.css',
+    '/assets/index-abc.js',
+    '/favicon.ico',
+    '/auth/go/token',
+    '/logout',
+    '/nope',
+    '/HEALTH',
+    '/Organizations/org_1',
+    '/%68ealth',
+    '/healthz',
+    'http://localhost/health',
+    '*',
+    '',
+  ])("gives the page's set to %s", (url) => {
+    expect(headersOf(url)).toBe(page);
+  });
 });

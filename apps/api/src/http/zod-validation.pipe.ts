@@ -8,7 +8,11 @@ export type ValidationIssue = { pointer: string; detail: string } | { parameter:
 function issuesOf(error: z.ZodError, metadata: ArgumentMetadata): ValidationIssue[] {
   return error.issues.map((issue) => {
     const path = issue.path.map(String);
-    if (metadata.type === 'body') return { pointer: `#/${path.map((segment) => segment.replaceAll('~', '~0').replaceAll('/', '~1')).join('/')}`, detail: issue.message };
+    if (metadata.type === 'body')
+      return {
+        pointer: `#/${path.map((segment) => segment.replaceAll('~', '~0').replaceAll('/', '~1')).join('/')}`,
+        detail: issue.message,
+      };
     return { parameter: metadata.data ?? path[0] ?? '', detail: issue.message };
   });
 }
@@ -22,7 +26,13 @@ export class ZodValidationPipe<Schema extends z.ZodType> implements PipeTransfor
     const result = this.schema.safeParse(value);
     if (result.success) return result.data;
     const errors = issuesOf(result.error, metadata);
-    const detail = errors.map((issue) => ('pointer' in issue ? `${issue.pointer.slice(2) || 'body'}: ${issue.detail}` : `${issue.parameter}: ${issue.detail}`)).join('; ');
+    const detail = errors
+      .map((issue) =>
+        'pointer' in issue
+          ? `${issue.pointer.slice(2) || 'body'}: ${issue.detail}`
+          : `${issue.parameter}: ${issue.detail}`,
+      )
+      .join('; ');
     throw new ProblemError(400, 'VALIDATION_FAILED', 'The request is not valid', detail, { errors });
   }
 }

@@ -27,7 +27,12 @@ describe('createPino', () => {
     } finally {
       now.mockRestore();
     }
-    expect(lines.map((line) => line.time)).toEqual(['2026-11-18T11:06:40.000Z', '2026-11-18T11:06:40.000Z', '2026-11-18T11:06:40.001Z', '2026-11-18T11:07:40.000Z']);
+    expect(lines.map((line) => line.time)).toEqual([
+      '2026-11-18T11:06:40.000Z',
+      '2026-11-18T11:06:40.000Z',
+      '2026-11-18T11:06:40.001Z',
+      '2026-11-18T11:07:40.000Z',
+    ]);
   });
 
   it('redacts credentials wherever they sit, up to two levels deep', () => {
@@ -35,13 +40,23 @@ describe('createPino', () => {
     const logger = createPino({ level: 'info', destination });
 
     logger.info(
-      { password: 'hunter2', headers: { authorization: 'Bearer chrs_x', cookie: 'session=abc' }, body: { user: { token: 'reset-token' } }, apiKey: 'k' },
+      {
+        password: 'hunter2',
+        headers: { authorization: 'Bearer chrs_x', cookie: 'session=abc' },
+        body: { user: { token: 'reset-token' } },
+        apiKey: 'k',
+      },
       'something',
     );
 
     const line = JSON.stringify(lines[0]);
     for (const secret of ['hunter2', 'chrs_x', 'session=abc', 'reset-token', '"k"']) expect(line).not.toContain(secret);
-    expect(lines[0]).toMatchObject({ level: 'info', msg: 'something', password: '[REDACTED]', headers: { authorization: '[REDACTED]' } });
+    expect(lines[0]).toMatchObject({
+      level: 'info',
+      msg: 'something',
+      password: '[REDACTED]',
+      headers: { authorization: '[REDACTED]' },
+    });
   });
 
   it('stamps every line written within a request with its correlation id and actor', () => {

@@ -23,7 +23,8 @@ export const CENSORED = '[REDACTED]';
 const PERSONAL_FIELDS: ReadonlySet<string> = new Set(['email', 'username']);
 const ADDRESS = /[^\s@<>"',;:()[\]]+@[^\s@<>"',;:()[\]]+/g;
 export const ADDRESS_REMOVED = '[address]';
-export const withoutAddresses = (text: string): string => (text.includes('@') ? text.replace(ADDRESS, ADDRESS_REMOVED) : text);
+export const withoutAddresses = (text: string): string =>
+  text.includes('@') ? text.replace(ADDRESS, ADDRESS_REMOVED) : text;
 
 /** Levels of keys looked at: the line's own fields, theirs, and theirs (pino's `*.*["field"]`). */
 const DEPTH = 3;
@@ -36,7 +37,10 @@ export function redactSecrets<T extends object>(value: T): T {
 function redact(value: object, depth: number): object {
   // An error's message and stack are not fields: an address quoted there is removed on a copy too.
   let copy: Record<string, unknown> | unknown[] | undefined =
-    value instanceof Error && withoutAddresses(`${value.message}\n${value.stack ?? ''}`) !== `${value.message}\n${value.stack ?? ''}` ? copyOf(value) : undefined;
+    value instanceof Error &&
+    withoutAddresses(`${value.message}\n${value.stack ?? ''}`) !== `${value.message}\n${value.stack ?? ''}`
+      ? copyOf(value)
+      : undefined;
   const source = value as Record<string, unknown>;
   for (const key of Object.keys(source)) {
     const field = source[key];

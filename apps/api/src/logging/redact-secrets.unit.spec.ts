@@ -3,13 +3,26 @@ import { CENSORED, redactSecrets } from './redact-secrets.js';
 
 describe('redactSecrets', () => {
   it('answers a line without secrets as it is, without copying it', () => {
-    const line = { correlationId: 'c-1', method: 'GET', path: '/health', status: 200, durationMs: 1.5, nested: { a: [1, 2] } };
+    const line = {
+      correlationId: 'c-1',
+      method: 'GET',
+      path: '/health',
+      status: 200,
+      durationMs: 1.5,
+      nested: { a: [1, 2] },
+    };
     expect(redactSecrets(line)).toBe(line);
   });
 
   it('censors secret fields at the top and two levels below, in objects and arrays, leaving the logged objects unchanged', () => {
     const headers = { authorization: 'Bearer chrs_x', accept: 'text/html' };
-    const line = { password: 'hunter2', headers, body: { user: { token: 'reset-token' } }, list: [{ apiKey: 'k' }], deep: { a: { b: { secret: 'too deep' } } } };
+    const line = {
+      password: 'hunter2',
+      headers,
+      body: { user: { token: 'reset-token' } },
+      list: [{ apiKey: 'k' }],
+      deep: { a: { b: { secret: 'too deep' } } },
+    };
     expect(redactSecrets(line)).toEqual({
       password: CENSORED,
       headers: { authorization: CENSORED, accept: 'text/html' },
@@ -23,7 +36,10 @@ describe('redactSecrets', () => {
   });
 
   it('censors the single sign-on secrets: the client secret (either spelling) and the PKCE verifier', () => {
-    const line = { sso: { clientSecret: 's1' }, tokenRequest: { client_secret: 's2', code_verifier: 'v', grant_type: 'authorization_code' } };
+    const line = {
+      sso: { clientSecret: 's1' },
+      tokenRequest: { client_secret: 's2', code_verifier: 'v', grant_type: 'authorization_code' },
+    };
     expect(redactSecrets(line)).toEqual({
       sso: { clientSecret: CENSORED },
       tokenRequest: { client_secret: CENSORED, code_verifier: CENSORED, grant_type: 'authorization_code' },
@@ -42,9 +58,20 @@ describe('redactSecrets', () => {
 describe('addresses in log lines', () => {
   it('are removed from any text, an error message and stack included, and email or username fields are censored', () => {
     const error = new Error('550 mailbox ada.lovelace@analytical.example refused');
-    const line = redactSecrets({ detail: 'no organization signs ada@x.example in', email: 'ada@x.example', username: 'ada', nested: { to: 'grace@y.example' }, err: error });
+    const line = redactSecrets({
+      detail: 'no organization signs ada@x.example in',
+      email: 'ada@x.example',
+      username: 'ada',
+      nested: { to: 'grace@y.example' },
+      err: error,
+    });
     expect(JSON.stringify(line)).not.toMatch(/ada@|grace@|lovelace@/);
-    expect(line).toMatchObject({ detail: 'no organization signs [address] in', email: '[REDACTED]', username: '[REDACTED]', nested: { to: '[address]' } });
+    expect(line).toMatchObject({
+      detail: 'no organization signs [address] in',
+      email: '[REDACTED]',
+      username: '[REDACTED]',
+      nested: { to: '[address]' },
+    });
     expect((line.err as Error).message).toBe('550 mailbox [address] refused');
     expect(error.message).toContain('ada.lovelace@analytical.example');
   });

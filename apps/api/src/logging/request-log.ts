@@ -16,6 +16,9 @@ export function requestLogger(config: Pick<Config, 'requestLog' | 'logLevel' | '
     case 'off':
       return createPino({ level: 'silent' });
     case 'file':
-      return createPino({ level: config.logLevel, destination: pino.destination({ dest: requestLogFile(config.dataDir), mkdir: true, sync: true }) });
+      return createPino({
+        level: config.logLevel,
+        destination: pino.destination({ dest: requestLogFile(config.dataDir), mkdir: true, sync: true }),
+      });
   }
 }

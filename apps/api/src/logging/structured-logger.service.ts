@@ -8,7 +8,13 @@ const STACK_TRACE = /\n\s+at /;
  * Nest's start-up chatter (every module initialised, every route mapped, "successfully started" before
  * the port is even bound): about 60 lines that would bury the start-up banner. Kept, at debug.
  */
-const NEST_START_UP_CONTEXTS = new Set(['NestFactory', 'InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestApplication']);
+const NEST_START_UP_CONTEXTS = new Set([
+  'NestFactory',
+  'InstanceLoader',
+  'RoutesResolver',
+  'RouterExplorer',
+  'NestApplication',
+]);
 
 /**
  * Nest's LoggerService over pino, so `new Logger('Context').log(...)` anywhere writes one JSON line
@@ -20,7 +26,11 @@ export class StructuredLogger implements LoggerService {
 
   log(message: unknown, ...optionalParams: unknown[]): void {
     const context = optionalParams.at(-1);
-    this.write(typeof context === 'string' && NEST_START_UP_CONTEXTS.has(context) ? 'debug' : 'info', message, optionalParams);
+    this.write(
+      typeof context === 'string' && NEST_START_UP_CONTEXTS.has(context) ? 'debug' : 'info',
+      message,
+      optionalParams,
+    );
   }
 
   error(message: unknown, ...optionalParams: unknown[]): void {
@@ -44,7 +54,11 @@ export class StructuredLogger implements LoggerService {
   }
 
   // Nest passes (message, context) or, for errors, (message, stack, context).
-  private write(level: 'info' | 'error' | 'warn' | 'debug' | 'trace' | 'fatal', message: unknown, optionalParams: unknown[]): void {
+  private write(
+    level: 'info' | 'error' | 'warn' | 'debug' | 'trace' | 'fatal',
+    message: unknown,
+    optionalParams: unknown[],
+  ): void {
     const params = [...optionalParams];
     const last = params.at(-1);
     const context = typeof last === 'string' && !STACK_TRACE.test(last) ? (params.pop() as string) : undefined;

@@ -77,7 +77,11 @@ export class ChorusMetrics {
           for (const projection of projections) this.set({ projection: projection.name }, value(projection));
         },
       });
-    perProjection('chorus_projection_lag_events', 'Events stored after the projection checkpoint (counted up to 1000; -1 when unknown)', (projection) => projection.lag ?? -1);
+    perProjection(
+      'chorus_projection_lag_events',
+      'Events stored after the projection checkpoint (counted up to 1000; -1 when unknown)',
+      (projection) => projection.lag ?? -1,
+    );
     perProjection(
       'chorus_projection_lag_seconds',
       'Age of the oldest event the projection has not applied yet (0 when caught up; -1 when unknown)',

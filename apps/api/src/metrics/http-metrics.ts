@@ -41,6 +41,9 @@ export function recordHttpAnswer(metrics: ChorusMetrics, request: Request, respo
     metrics.logins.inc({ method: 'password', outcome: passwordOutcome(status) });
   } else if (method === 'GET' && route === '/auth/google/callback') {
     const location = response.getHeader('location');
-    metrics.logins.inc({ method: 'google', outcome: googleOutcome(status, typeof location === 'string' ? location : undefined) });
+    metrics.logins.inc({
+      method: 'google',
+      outcome: googleOutcome(status, typeof location === 'string' ? location : undefined),
+    });
   }
 }

@@ -35,7 +35,11 @@ export class MeteredCommandBus {
         return result;
       } catch (error) {
         const problem = toProblem(error);
-        metrics.commands.inc({ command: type, outcome: problem.unexpected ? 'failed' : 'refused', code: problem.document.code });
+        metrics.commands.inc({
+          command: type,
+          outcome: problem.unexpected ? 'failed' : 'refused',
+          code: problem.document.code,
+        });
         throw error;
       }
     };
@@ -59,16 +63,34 @@ export class TimedEventStore extends ForwardingEventStore {
     storeName: string,
   ) {
     super(inner);
-    this.labels = { ok: { store: storeName, outcome: 'ok' }, conflict: { store: storeName, outcome: 'conflict' }, error: { store: storeName, outcome: 'error' } };
+    this.labels = {
+      ok: { store: storeName, outcome: 'ok' },
+      conflict: { store: storeName, outcome: 'conflict' },
+      error: { store: storeName, outcome: 'error' },
+    };
   }
 
-  override append(streamId: string, events: readonly EventToAppend[], expectedRevision: ExpectedRevision): Promise<AppendResult> {
+  override append(
+    streamId: string,
+    events: readonly EventToAppend[],
+    expectedRevision: ExpectedRevision,
+  ): Promise<AppendResult> {
     if (!tracingOn()) return this.timedAppend(streamId, events, expectedRevision);
-    const attributes = { 'chorus.stream': streamId, 'chorus.events': events.length, 'db.system.name': this.labels.ok.store };
-    return inSpan('append', { attributes, kind: SpanKind.CLIENT }, () => this.timedAppend(streamId, withTraceparent(events), expectedRevision));
+    const attributes = {
+      'chorus.stream': streamId,
+      'chorus.events': events.length,
+      'db.system.name': this.labels.ok.store,
+    };
+    return inSpan('append', { attributes, kind: SpanKind.CLIENT }, () =>
+      this.timedAppend(streamId, withTraceparent(events), expectedRevision),
+    );
   }
 
-  private timedAppend(streamId: string, events: readonly EventToAppend[], expectedRevision: ExpectedRevision): Promise<AppendResult> {
+  private timedAppend(
+    streamId: string,
+    events: readonly EventToAppend[],
+    expectedRevision: ExpectedRevision,
+  ): Promise<AppendResult> {
     const startedAt = process.hrtime.bigint();
     let appended: Promise<AppendResult>;
     try {
@@ -89,13 +111,6 @@ export class TimedEventStore extends ForwardingEventStore {
       },
     );
   }
-
-
-
-
-
-
-
 
   private observe(outcome: Outcome, startedAt: bigint): void {
     this.metrics.appendDuration.observe(this.labels[outcome], Number(process.hrtime.bigint() - startedAt) / 1e9);

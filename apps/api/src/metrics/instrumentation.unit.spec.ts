@@ -5,7 +5,7 @@ import { TimedEventStore } from './instrumentation.js';
 
 /** A store whose append does what `outcome` says: resolve, reject with a conflict or an error, or throw at once. */
 function instrumented(outcome: () => Promise<unknown>): { metrics: ChorusMetrics; store: EventStore } {
-  const metrics = new ChorusMetrics(() => Promise.reject(new Error("no read models here")));
+  const metrics = new ChorusMetrics(() => Promise.reject(new Error('no read models here')));
   const inner = { append: () => outcome() } as unknown as EventStore;
   return { metrics, store: new TimedEventStore(inner, metrics, 'sqlite') };
 }
@@ -14,7 +14,8 @@ async function appendCounts(metrics: ChorusMetrics): Promise<Record<string, numb
   const { values } = await metrics.appendDuration.get();
   const counts: Record<string, number> = {};
   for (const value of values) {
-    if (value.metricName === 'chorus_event_store_append_duration_seconds_count') counts[`${value.labels.store as string} ${value.labels.outcome as string}`] = value.value;
+    if (value.metricName === 'chorus_event_store_append_duration_seconds_count')
+      counts[`${value.labels.store as string} ${value.labels.outcome as string}`] = value.value;
   }
   return counts;
 }

@@ -27,7 +27,12 @@ export function metricsRefusal(request: Request, token: string | undefined): Pro
   if (token !== undefined) {
     const presented = /^Bearer (\S+)$/.exec(request.headers.authorization ?? '')?.[1];
     if (presented !== undefined && sameSecret(presented, token)) return undefined;
-    return new ProblemError(401, 'UNAUTHENTICATED', 'A metrics token is required', 'Send Authorization: Bearer <METRICS_TOKEN>');
+    return new ProblemError(
+      401,
+      'UNAUTHENTICATED',
+      'A metrics token is required',
+      'Send Authorization: Bearer <METRICS_TOKEN>',
+    );
   }
   const relayed = forwardingHeaders.some((header) => request.headers[header] !== undefined);
   if (isLoopback(request.socket.remoteAddress) && !relayed) return undefined;

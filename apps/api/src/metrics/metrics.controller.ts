@@ -16,8 +16,12 @@ export class MetricsController {
   @Get()
   @Operation({
     summary: 'Prometheus metrics (text exposition format)',
-    description: 'Only with `Authorization: Bearer <METRICS_TOKEN>` when that setting is set; otherwise only to clients on this host that no proxy relays.',
-    responses: { 401: 'UNAUTHENTICATED: METRICS_TOKEN is set and was not presented', 403: 'FORBIDDEN: not from this host' },
+    description:
+      'Only with `Authorization: Bearer <METRICS_TOKEN>` when that setting is set; otherwise only to clients on this host that no proxy relays.',
+    responses: {
+      401: 'UNAUTHENTICATED: METRICS_TOKEN is set and was not presented',
+      403: 'FORBIDDEN: not from this host',
+    },
   })
   async metricsText(@Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<string> {
     const refusal = metricsRefusal(request, this.config.metricsToken);

@@ -17,7 +17,8 @@ import { MetricsController } from './metrics.controller.js';
       provide: ChorusMetrics,
       inject: [ModuleRef],
       // Resolved at each scrape, not here: the read models are built on the (timed) event store.
-      useFactory: (modules: ModuleRef) => new ChorusMetrics(() => modules.get<ReadModels>(READ_MODELS, { strict: false }).health()),
+      useFactory: (modules: ModuleRef) =>
+        new ChorusMetrics(() => modules.get<ReadModels>(READ_MODELS, { strict: false }).health()),
     },
     MeteredCommandBus,
   ],

@@ -12,7 +12,12 @@ export type Tracing = { shutdown(): Promise<void> };
 export async function startTracing(settings: TracingSettings): Promise<Tracing | undefined> {
   if (!settings.enabled) return undefined;
   const { NodeSDK } = await import('@opentelemetry/sdk-node');
-  const sdk = new NodeSDK({ serviceName: settings.serviceName, instrumentations: [], metricReaders: [], logRecordProcessors: [] });
+  const sdk = new NodeSDK({
+    serviceName: settings.serviceName,
+    instrumentations: [],
+    metricReaders: [],
+    logRecordProcessors: [],
+  });
   sdk.start();
   tracingStarted();
   let stopped: Promise<void> | undefined;

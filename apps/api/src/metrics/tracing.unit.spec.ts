@@ -97,7 +97,12 @@ describe('tracing a command', () => {
 
   it('marks a refused command failed', async () => {
     const { store } = recordingStore();
-    const refusing = { ...counterDecider, decide: () => { throw new Error('refused'); } } as typeof counterDecider;
+    const refusing = {
+      ...counterDecider,
+      decide: () => {
+        throw new Error('refused');
+      },
+    } as typeof counterDecider;
 
     await expect(handleCommand(store, refusing, 'a', { type: 'Add' }, context0)).rejects.toThrow('refused');
 

@@ -14,7 +14,10 @@ function prose(text: string): string {
 
 function bodyTable(schema: unknown): string {
   const rows = bodyFields(schema)
-    .map((field) => `<tr><td><code>${escape(field.name)}</code>${field.required ? ' (required)' : ''}</td><td>${escape(field.words)}</td></tr>`)
+    .map(
+      (field) =>
+        `<tr><td><code>${escape(field.name)}</code>${field.required ? ' (required)' : ''}</td><td>${escape(field.words)}</td></tr>`,
+    )
     .join('');
   return `<table><caption>JSON body</caption><thead><tr><th scope="col">field</th><th scope="col">takes</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
@@ -23,11 +26,15 @@ const common = new Set<string>(Object.values(commonRefusalWords));
 
 function operationSection(method: string, path: string, operation: OpenApiOperation): string {
   const id = operation.operationId;
-  const parameters = operation.parameters.length === 0
-    ? ''
-    : `<table><caption>Parameters</caption><thead><tr><th scope="col">name</th><th scope="col">in</th><th scope="col">takes</th></tr></thead><tbody>${operation.parameters
-        .map((parameter) => `<tr><td><code>${escape(parameter.name)}</code>${parameter.required ? ' (required)' : ''}</td><td>${parameter.in}</td><td>${escape(schemaInWords(parameter.schema))}</td></tr>`)
-        .join('')}</tbody></table>`;
+  const parameters =
+    operation.parameters.length === 0
+      ? ''
+      : `<table><caption>Parameters</caption><thead><tr><th scope="col">name</th><th scope="col">in</th><th scope="col">takes</th></tr></thead><tbody>${operation.parameters
+          .map(
+            (parameter) =>
+              `<tr><td><code>${escape(parameter.name)}</code>${parameter.required ? ' (required)' : ''}</td><td>${parameter.in}</td><td>${escape(schemaInWords(parameter.schema))}</td></tr>`,
+          )
+          .join('')}</tbody></table>`;
   const content = operation.requestBody === undefined ? undefined : Object.values(operation.requestBody.content)[0];
   const body = content === undefined ? '' : bodyTable(content.schema);
   // The refusals any route of its kind can answer are said once, in the header.
@@ -38,7 +45,14 @@ function operationSection(method: string, path: string, operation: OpenApiOperat
   return `<section class="operation" id="${escape(id)}">
 <h3><span class="method method-${method}">${method.toUpperCase()}</span> <code>${escape(path)}</code></h3>
 <p>${prose(operation.summary)}</p>
-${operation.description === undefined ? '' : operation.description.split('\n\n').map((paragraph) => `<p>${prose(paragraph)}</p>`).join('\n')}
+${
+  operation.description === undefined
+    ? ''
+    : operation.description
+        .split('\n\n')
+        .map((paragraph) => `<p>${prose(paragraph)}</p>`)
+        .join('\n')
+}
 ${parameters}
 ${body}
 ${responses}

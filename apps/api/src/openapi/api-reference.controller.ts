@@ -18,9 +18,15 @@ export class ApiReferenceController {
     @Inject(CONFIG) private readonly config: Config,
   ) {}
 
-  /** Built at the first request, once every module's routes are known, and kept: routes do not change after start-up. */
+  /**
+   * Built at the first request, once every module's routes are known, and kept: routes do not change after start-up.
+   */
   private openApi(): OpenApiDocument {
-    this.document ??= openApiDocument(this.modules, { productName: this.config.productName, version: this.config.releaseId }, WEBHOOK_PAYLOADS);
+    this.document ??= openApiDocument(
+      this.modules,
+      { productName: this.config.productName, version: this.config.releaseId },
+      WEBHOOK_PAYLOADS,
+    );
     return this.document;
   }
 
@@ -32,7 +38,15 @@ export class ApiReferenceController {
   }
 
   @Get('openapi.json')
-  @Operation({ summary: 'This API, as an OpenAPI 3.1 document', answer: z.looseObject({ openapi: z.literal('3.1.0'), info: z.looseObject({}), paths: z.looseObject({}), webhooks: z.looseObject({}) }) })
+  @Operation({
+    summary: 'This API, as an OpenAPI 3.1 document',
+    answer: z.looseObject({
+      openapi: z.literal('3.1.0'),
+      info: z.looseObject({}),
+      paths: z.looseObject({}),
+      webhooks: z.looseObject({}),
+    }),
+  })
   json(): OpenApiDocument {
     return this.openApi();
   }

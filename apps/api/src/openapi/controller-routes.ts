@@ -53,7 +53,8 @@ function joinPath(...segments: string[]): string {
 }
 
 function schemaOf(argument: RouteArgument): z.ZodType | undefined {
-  return argument.pipes?.find((pipe): pipe is ZodValidationPipe<z.ZodType> => pipe instanceof ZodValidationPipe)?.schema;
+  return argument.pipes?.find((pipe): pipe is ZodValidationPipe<z.ZodType> => pipe instanceof ZodValidationPipe)
+    ?.schema;
 }
 
 function asNestArgument(checked: CheckedArgument, index: number): [string, RouteArgument] {
@@ -63,7 +64,8 @@ function asNestArgument(checked: CheckedArgument, index: number): [string, Route
 function controllersOf(modules: ModulesContainer): Type[] {
   const controllers = new Set<Type>();
   for (const module of modules.values()) {
-    for (const wrapper of module.controllers.values()) if (wrapper.metatype !== null) controllers.add(wrapper.metatype as Type);
+    for (const wrapper of module.controllers.values())
+      if (wrapper.metatype !== null) controllers.add(wrapper.metatype as Type);
   }
   return [...controllers];
 }
@@ -80,24 +82,51 @@ export function controllerRoutes(modules: ModulesContainer): ControllerRoute[] {
       const methodPaths = Reflect.getMetadata(PATH_METADATA, handler) as unknown;
       if (requestMethod === undefined || methodPaths === undefined) continue;
       const method = httpMethods[requestMethod];
-      if (method === undefined) throw new Error(`${controller.name}.${name}: method ${RequestMethod[requestMethod]} is not described by the OpenAPI generator`);
+      if (method === undefined)
+        throw new Error(
+          `${controller.name}.${name}: method ${RequestMethod[requestMethod]} is not described by the OpenAPI generator`,
+        );
       // Keyed `${paramtype}:${index}` by Nest's parameter decorators.
-      const args = Object.entries((Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, name) ?? {}) as Record<string, RouteArgument>).map(
-        ([key, argument]): [string, RouteArgument] =>
-          argument.data instanceof CheckedArgument ? asNestArgument(argument.data, argument.index) : [key, argument],
+      const args = Object.entries(
+        (Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, name) ?? {}) as Record<string, RouteArgument>,
+      ).map(([key, argument]): [string, RouteArgument] =>
+        argument.data instanceof CheckedArgument ? asNestArgument(argument.data, argument.index) : [key, argument],
       );
-      const argumentsOf = (type: number) => args.filter(([key]) => key.startsWith(`${type}:`)).map(([, argument]) => argument);
-      const body = argumentsOf(BODY).map(schemaOf).find((schema) => schema !== undefined);
-      const query = argumentsOf(QUERY).filter((argument) => argument.data === undefined).map(schemaOf).find((schema) => schema !== undefined);
-      const parameterSchemas = new Map(argumentsOf(PARAM).map((argument) => [String(argument.data), schemaOf(argument)]));
-      const status = (Reflect.getMetadata(HTTP_CODE_METADATA, handler) as number | undefined) ?? (method === 'post' ? 201 : 200);
+      const argumentsOf = (type: number) =>
+        args.filter(([key]) => key.startsWith(`${type}:`)).map(([, argument]) => argument);
+      const body = argumentsOf(BODY)
+        .map(schemaOf)
+        .find((schema) => schema !== undefined);
+      const query = argumentsOf(QUERY)
+        .filter((argument) => argument.data === undefined)
+        .map(schemaOf)
+        .find((schema) => schema !== undefined);
+      const parameterSchemas = new Map(
+        argumentsOf(PARAM).map((argument) => [String(argument.data), schemaOf(argument)]),
+      );
+      const status =
+        (Reflect.getMetadata(HTTP_CODE_METADATA, handler) as number | undefined) ?? (method === 'post' ? 201 : 200);
       const access = (Reflect.getMetadata(RequireAccess.KEY, handler) as AccessRule | undefined) ?? controllerAccess;
       const text = Reflect.getMetadata(OPERATION_TEXT, handler) as OperationText | undefined;
       for (const controllerPath of paths(Reflect.getMetadata(PATH_METADATA, controller))) {
         for (const methodPath of paths(methodPaths)) {
           const path = joinPath(controllerPath, methodPath);
-          const parameters = [...path.matchAll(/:(\w+)/g)].map(([, parameter = '']) => ({ name: parameter, schema: parameterSchemas.get(parameter) }));
-          routes.push({ method, path, handler: `${controller.name}.${name}`, controller, body, query, parameters, status, access, text });
+          const parameters = [...path.matchAll(/:(\w+)/g)].map(([, parameter = '']) => ({
+            name: parameter,
+            schema: parameterSchemas.get(parameter),
+          }));
+          routes.push({
+            method,
+            path,
+            handler: `${controller.name}.${name}`,
+            controller,
+            body,
+            query,
+            parameters,
+            status,
+            access,
+            text,
+          });
         }
       }
     }

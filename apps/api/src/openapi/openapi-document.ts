@@ -15,8 +15,14 @@ export type OpenApiOperation = {
   tags: string[];
   parameters: { name: string; in: 'path' | 'query'; required: boolean; schema: JsonSchema }[];
   requestBody?: { required: true; content: Record<string, { schema: JsonSchema }> };
-  /** Per status: a success's or another answer's content is its zod schema's output side; every refusal's is the `Problem` component. */
-  responses: Record<string, { description: string; headers?: Record<string, JsonSchema>; content?: Record<string, { schema: JsonSchema }> }>;
+  /**
+   * Per status: a success's or another answer's content is its zod schema's output side; every refusal's is the
+   * `Problem` component.
+   */
+  responses: Record<
+    string,
+    { description: string; headers?: Record<string, JsonSchema>; content?: Record<string, { schema: JsonSchema }> }
+  >;
   security?: Record<string, string[]>[];
   'x-handler': string;
 };
@@ -51,10 +57,14 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output' = 'input'): JsonSc
 
 const JSON_TYPE = 'application/json';
 
-function contentOf(answer: ResponseText | { mediaType: string | string[]; schema: z.ZodType } | z.ZodType): Record<string, { schema: JsonSchema }> {
+function contentOf(
+  answer: ResponseText | { mediaType: string | string[]; schema: z.ZodType } | z.ZodType,
+): Record<string, { schema: JsonSchema }> {
   if (answer instanceof z.ZodType) return { [JSON_TYPE]: { schema: jsonSchema(answer, 'output') } };
   const schema = jsonSchema(answer.schema, 'output');
-  return Object.fromEntries([answer.mediaType ?? JSON_TYPE].flat().map((mediaType) => [mediaType.split(';')[0] ?? mediaType, { schema }]));
+  return Object.fromEntries(
+    [answer.mediaType ?? JSON_TYPE].flat().map((mediaType) => [mediaType.split(';')[0] ?? mediaType, { schema }]),
+  );
 }
 
 const problem = { $ref: '#/components/schemas/Problem' };
@@ -92,7 +102,9 @@ const answersSaidHere: Record<string, OperationText['answer']> = {
 
 const location = { Location: { description: 'Where to go', schema: { type: 'string' } } };
 
-/** The words of the refusals any route of its kind can answer: the page for people says them once, not on every route. */
+/**
+ * The words of the refusals any route of its kind can answer: the page for people says them once, not on every route.
+ */
 export const commonRefusalWords = {
   invalid: 'VALIDATION_FAILED (with `errors`, each refused field), or INVALID_JSON',
   tooLarge: 'PAYLOAD_TOO_LARGE: the body is over the limit',
@@ -104,7 +116,8 @@ export const commonRefusalWords = {
 /** The refusals every route of its kind can answer, besides those its `@Operation` names. */
 function commonRefusals(route: ControllerRoute, body: z.ZodType | undefined): Record<number, string> {
   const refusals: Record<number, string> = {};
-  const checksInput = body !== undefined || route.query !== undefined || route.parameters.some(({ schema }) => schema !== undefined);
+  const checksInput =
+    body !== undefined || route.query !== undefined || route.parameters.some(({ schema }) => schema !== undefined);
   if (checksInput) refusals[400] = commonRefusalWords.invalid;
   if (body !== undefined) {
     refusals[413] = commonRefusalWords.tooLarge;
@@ -121,13 +134,20 @@ function operationOf(route: ControllerRoute, text: OperationText): OpenApiOperat
   const queryProperties = route.query === undefined ? undefined : jsonSchema(route.query);
   const required = new Set((queryProperties?.required as string[] | undefined) ?? []);
   const parameters: OpenApiOperation['parameters'] = [
-    ...route.parameters.map(({ name, schema }) => ({ name, in: 'path' as const, required: true, schema: schema === undefined ? { type: 'string' } : jsonSchema(schema) })),
-    ...Object.entries((queryProperties?.properties as Record<string, JsonSchema> | undefined) ?? {}).map(([name, schema]) => ({
+    ...route.parameters.map(({ name, schema }) => ({
       name,
-      in: 'query' as const,
-      required: required.has(name),
-      schema,
+      in: 'path' as const,
+      required: true,
+      schema: schema === undefined ? { type: 'string' } : jsonSchema(schema),
     })),
+    ...Object.entries((queryProperties?.properties as Record<string, JsonSchema> | undefined) ?? {}).map(
+      ([name, schema]) => ({
+        name,
+        in: 'query' as const,
+        required: required.has(name),
+        schema,
+      }),
+    ),
   ];
   const headers = text.answersPosition ? { headers: { 'Chorus-Consistency': consistencyHeader } } : {};
   const body = route.body ?? text.body;
@@ -144,17 +164,35 @@ function operationOf(route: ControllerRoute, text: OperationText): OpenApiOperat
     };
   }
   const refusals = commonRefusals(route, body);
-  const others: [string, string | ResponseText][] = Object.entries({ ...refusals, ...text.responses }).map(([status, response]) => {
-    const common = refusals[Number(status)];
-    // The route's own words first, then what any route of its kind can answer with the same status.
-    return [status, typeof response === 'string' && common !== undefined && response !== common ? `${response}; or ${common}` : response];
-  });
-  for (const [status, response] of others.filter(([status]) => redirects || Number(status) !== route.status).sort(([a], [b]) => Number(a) - Number(b))) {
-    if (typeof response !== 'string') responses[status] = { description: response.description, content: contentOf(response) };
-    else if (Number(status) >= 400) responses[status] = { description: response, content: { 'application/problem+json': { schema: problem } } };
-    else responses[status] = { description: response, ...(status.startsWith('3') && status !== '304' ? { headers: location } : {}) };
+  const others: [string, string | ResponseText][] = Object.entries({ ...refusals, ...text.responses }).map(
+    ([status, response]) => {
+      const common = refusals[Number(status)];
+      // The route's own words first, then what any route of its kind can answer with the same status.
+      return [
+        status,
+        typeof response === 'string' && common !== undefined && response !== common
+          ? `${response}; or ${common}`
+          : response,
+      ];
+    },
+  );
+  for (const [status, response] of others
+    .filter(([status]) => redirects || Number(status) !== route.status)
+    .sort(([a], [b]) => Number(a) - Number(b))) {
+    if (typeof response !== 'string')
+      responses[status] = { description: response.description, content: contentOf(response) };
+    else if (Number(status) >= 400)
+      responses[status] = { description: response, content: { 'application/problem+json': { schema: problem } } };
+    else
+      responses[status] = {
+        description: response,
+        ...(status.startsWith('3') && status !== '304' ? { headers: location } : {}),
+      };
   }
-  responses.default = { description: 'A refusal or a failure (RFC 9457), with a stable `code`', content: { 'application/problem+json': { schema: problem } } };
+  responses.default = {
+    description: 'A refusal or a failure (RFC 9457), with a stable `code`',
+    content: { 'application/problem+json': { schema: problem } },
+  };
   const access = accessText(route);
   const description = [text.description, access].filter((part) => part !== undefined).join('\n\n');
   return {
@@ -163,11 +201,23 @@ function operationOf(route: ControllerRoute, text: OperationText): OpenApiOperat
     ...(description === '' ? {} : { description }),
     tags: [route.path.split('/')[1] ?? ''],
     parameters,
-    ...(body === undefined ? {} : { requestBody: { required: true as const, content: { [text.bodyMediaType ?? 'application/json']: { schema: jsonSchema(body) } } } }),
+    ...(body === undefined
+      ? {}
+      : {
+          requestBody: {
+            required: true as const,
+            content: { [text.bodyMediaType ?? 'application/json']: { schema: jsonSchema(body) } },
+          },
+        }),
     responses,
     ...(route.access === undefined
       ? {}
-      : { security: [{ apiKey: [route.access.scope] }, ...(route.access.members === undefined ? [] : [{ session: [] }])] }),
+      : {
+          security: [
+            { apiKey: [route.access.scope] },
+            ...(route.access.members === undefined ? [] : [{ session: [] }]),
+          ],
+        }),
     'x-handler': route.handler,
   };
 }
@@ -220,7 +270,12 @@ export function openApiDocument(
           post: {
             operationId: `webhook_${type.replace(/\W/g, '_')}`,
             summary: `${type}, signed as Standard Webhooks says (webhook-id, webhook-timestamp, webhook-signature)`,
-            requestBody: { required: true, content: { [JSON_TYPE]: { schema: jsonSchema(schema, 'output'), ...(example === undefined ? {} : { example }) } } },
+            requestBody: {
+              required: true,
+              content: {
+                [JSON_TYPE]: { schema: jsonSchema(schema, 'output'), ...(example === undefined ? {} : { example }) },
+              },
+            },
             responses: { '2XX': { description: 'Delivered; anything else is retried, 410 disables the endpoint' } },
           },
         },
@@ -232,7 +287,12 @@ export function openApiDocument(
       },
       securitySchemes: {
         apiKey: { type: 'http', scheme: 'bearer', description: 'An API key from `chorus api-key:create`' },
-        session: { type: 'apiKey', in: 'cookie', name: 'chorus_session', description: 'The session cookie POST /login sets (__Host-chorus_session over https)' },
+        session: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: 'chorus_session',
+          description: 'The session cookie POST /login sets (__Host-chorus_session over https)',
+        },
       },
     },
   };

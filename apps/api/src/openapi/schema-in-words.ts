@@ -31,13 +31,24 @@ export function schemaInWords(input: unknown): string {
   const parts: string[] = [];
   if (schema.const !== undefined) parts.push(`exactly ${JSON.stringify(schema.const)}`);
   else if (schema.enum !== undefined) parts.push(`one of ${list(schema.enum)}`);
-  else if (schema.type === 'array') parts.push(`list of ${schemaInWords(schema.items)}${schema.maxItems === undefined ? '' : `, at most ${count(schema.maxItems)}`}`);
-  else if (schema.type === 'object' && schema.properties !== undefined) parts.push(`object (${Object.keys(schema.properties).join(', ')})`);
-  else parts.push(schema.format === 'date-time' ? 'date and time (ISO 8601)' : [schema.type ?? 'any value'].flat().join(' or '));
-  if (schema.minimum !== undefined && schema.maximum !== undefined) parts.push(`from ${count(schema.minimum)} to ${count(schema.maximum)}`);
+  else if (schema.type === 'array')
+    parts.push(
+      `list of ${schemaInWords(schema.items)}${schema.maxItems === undefined ? '' : `, at most ${count(schema.maxItems)}`}`,
+    );
+  else if (schema.type === 'object' && schema.properties !== undefined)
+    parts.push(`object (${Object.keys(schema.properties).join(', ')})`);
+  else
+    parts.push(
+      schema.format === 'date-time' ? 'date and time (ISO 8601)' : [schema.type ?? 'any value'].flat().join(' or '),
+    );
+  if (schema.minimum !== undefined && schema.maximum !== undefined)
+    parts.push(`from ${count(schema.minimum)} to ${count(schema.maximum)}`);
   else if (schema.minimum !== undefined) parts.push(`at least ${count(schema.minimum)}`);
   else if (schema.maximum !== undefined) parts.push(`at most ${count(schema.maximum)}`);
-  if (schema.maxLength !== undefined) parts.push(`${schema.minLength === undefined ? '' : `${count(schema.minLength)} to `}${schema.minLength === undefined ? 'at most ' : ''}${count(schema.maxLength)} characters`);
+  if (schema.maxLength !== undefined)
+    parts.push(
+      `${schema.minLength === undefined ? '' : `${count(schema.minLength)} to `}${schema.minLength === undefined ? 'at most ' : ''}${count(schema.maxLength)} characters`,
+    );
   // A date-time's pattern is the calendar spelled out as a regular expression: the words above say it better.
   if (schema.pattern !== undefined && schema.format !== 'date-time') parts.push(`matching ${schema.pattern}`);
   if (schema.default !== undefined) parts.push(`default ${JSON.stringify(schema.default)}`);
@@ -49,5 +60,9 @@ export function bodyFields(input: unknown): { name: string; required: boolean; w
   const schema = (input ?? {}) as Schema;
   if (schema.properties === undefined) return [{ name: '(body)', required: true, words: schemaInWords(schema) }];
   const required = new Set(schema.required ?? []);
-  return Object.entries(schema.properties).map(([name, property]) => ({ name, required: required.has(name), words: schemaInWords(property) }));
+  return Object.entries(schema.properties).map(([name, property]) => ({
+    name,
+    required: required.has(name),
+    words: schemaInWords(property),
+  }));
 }

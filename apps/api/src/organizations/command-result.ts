@@ -8,6 +8,8 @@ export function jsonSafe(value: bigint): number | string {
   return value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value.toString();
 }
 
-export function commandAnswer<Result extends CommandResult>(result: Result): Omit<Result, 'revision' | 'position'> & CommandAnswer {
+export function commandAnswer<Result extends CommandResult>(
+  result: Result,
+): Omit<Result, 'revision' | 'position'> & CommandAnswer {
   return { ...result, revision: jsonSafe(result.revision), position: jsonSafe(result.position) };
 }

@@ -19,13 +19,25 @@ export class DomainsController {
 
   @Post('quality-assurance/domains')
   @RequireAccess(MANAGE_DOMAINS)
-  @Operation({ summary: 'Add a quality assurance domain', ...commandAnswerText, responses: { 409: 'LIMIT_EXCEEDED or FEATURE_DISABLED' } })
+  @Operation({
+    summary: 'Add a quality assurance domain',
+    ...commandAnswerText,
+    responses: { 409: 'LIMIT_EXCEEDED or FEATURE_DISABLED' },
+  })
   async addQualityAssuranceDomain(
     @Param('id', validOrganizationId) id: string,
     @Body(new ZodValidationPipe(addDomainRequest)) body: z.output<typeof addDomainRequest>,
     @PrincipalContext() context: CommandContext,
   ): Promise<CommandAnswer> {
-    return commandAnswer(await this.commands.execute(new ChangeOrganizationCommand(id, { type: 'AddQualityAssuranceDomain', data: { domain: body.domain } }, context)));
+    return commandAnswer(
+      await this.commands.execute(
+        new ChangeOrganizationCommand(
+          id,
+          { type: 'AddQualityAssuranceDomain', data: { domain: body.domain } },
+          context,
+        ),
+      ),
+    );
   }
 
   @Delete('quality-assurance/domains/:domain')
@@ -36,18 +48,30 @@ export class DomainsController {
     @Param('domain', validDomain) domain: string,
     @PrincipalContext() context: CommandContext,
   ): Promise<CommandAnswer> {
-    return commandAnswer(await this.commands.execute(new ChangeOrganizationCommand(id, { type: 'RemoveQualityAssuranceDomain', data: { domain } }, context)));
+    return commandAnswer(
+      await this.commands.execute(
+        new ChangeOrganizationCommand(id, { type: 'RemoveQualityAssuranceDomain', data: { domain } }, context),
+      ),
+    );
   }
 
   @Post('web-analytics/domains')
   @RequireAccess(MANAGE_DOMAINS)
-  @Operation({ summary: 'Add a web analytics domain', ...commandAnswerText, responses: { 409: 'LIMIT_EXCEEDED or FEATURE_DISABLED' } })
+  @Operation({
+    summary: 'Add a web analytics domain',
+    ...commandAnswerText,
+    responses: { 409: 'LIMIT_EXCEEDED or FEATURE_DISABLED' },
+  })
   async addWebAnalyticsDomain(
     @Param('id', validOrganizationId) id: string,
     @Body(new ZodValidationPipe(addDomainRequest)) body: z.output<typeof addDomainRequest>,
     @PrincipalContext() context: CommandContext,
   ): Promise<CommandAnswer> {
-    return commandAnswer(await this.commands.execute(new ChangeOrganizationCommand(id, { type: 'AddWebAnalyticsDomain', data: { domain: body.domain } }, context)));
+    return commandAnswer(
+      await this.commands.execute(
+        new ChangeOrganizationCommand(id, { type: 'AddWebAnalyticsDomain', data: { domain: body.domain } }, context),
+      ),
+    );
   }
 
   @Delete('web-analytics/domains/:domain')
@@ -58,6 +82,10 @@ export class DomainsController {
     @Param('domain', validDomain) domain: string,
     @PrincipalContext() context: CommandContext,
   ): Promise<CommandAnswer> {
-    return commandAnswer(await this.commands.execute(new ChangeOrganizationCommand(id, { type: 'RemoveWebAnalyticsDomain', data: { domain } }, context)));
+    return commandAnswer(
+      await this.commands.execute(
+        new ChangeOrganizationCommand(id, { type: 'RemoveWebAnalyticsDomain', data: { domain } }, context),
+      ),
+    );
   }
 }

@@ -6,7 +6,14 @@ import { OWNERS_AND_ADMINS, RequireAccess } from '../access/require-access.decor
 import { PrincipalContext } from '../http/request-context.js';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
 import { commandAnswer, type CommandAnswer } from './command-result.js';
-import { INVITATION_RESEND, MEMBER_INVITATIONS, type InvitationMailAnswer, type InvitationResend, type MemberInvitations, type UndeliveredInvitation } from './member-invitations.js';
+import {
+  INVITATION_RESEND,
+  MEMBER_INVITATIONS,
+  type InvitationMailAnswer,
+  type InvitationResend,
+  type MemberInvitations,
+  type UndeliveredInvitation,
+} from './member-invitations.js';
 import { AddMemberCommand, ChangeOrganizationCommand, Organizations } from './organizations.js';
 import { ProblemError } from '../http/problem-error.js';
 import { addMemberRequest, validMemberOrSiteId, validOrganizationId } from './organization-requests.js';
@@ -43,18 +50,26 @@ export class MembersController {
     @Body(new ZodValidationPipe(addMemberRequest)) body: z.output<typeof addMemberRequest>,
     @PrincipalContext() context: CommandContext,
   ): Promise<CommandAnswer & { userId: string; invitation: InvitationMailAnswer }> {
-    const { invitationOwed, ...added } = await this.commands.execute(new AddMemberCommand(id, { ...body, invite: this.invitations !== undefined }, context));
+    const { invitationOwed, ...added } = await this.commands.execute(
+      new AddMemberCommand(id, { ...body, invite: this.invitations !== undefined }, context),
+    );
     return { ...commandAnswer(added), invitation: invitationOwed ? 'pending' : 'none' };
   }
 
   /** The members the organization's mail could not reach, for those who manage them to correct the address. */
   @Get('invitation-failures')
   @RequireAccess({ scope: 'organizations:read', members: OWNERS_AND_ADMINS })
-  @Operation({ summary: 'Members whose invitation (or notice) mail was refused for good: it is not tried again', answer: undeliveredInvitationsAnswer })
+  @Operation({
+    summary: 'Members whose invitation (or notice) mail was refused for good: it is not tried again',
+    answer: undeliveredInvitationsAnswer,
+  })
   async undelivered(@Param('id', validOrganizationId) id: string): Promise<{ failures: UndeliveredInvitation[] }> {
     const { state } = await this.organizations.load(id);
     const members = state.exists ? state.members.map((member) => member.userId) : [];
-    return { failures: this.invitations === undefined || members.length === 0 ? [] : await this.invitations.undelivered(id, members) };
+    return {
+      failures:
+        this.invitations === undefined || members.length === 0 ? [] : await this.invitations.undelivered(id, members),
+    };
   }
 
   /** A new role (MemberRoleChanged); the same role again changes nothing; the last owner stays an owner. */
@@ -67,7 +82,11 @@ export class MembersController {
     @Body(new ZodValidationPipe(changeRoleRequest)) { role }: z.output<typeof changeRoleRequest>,
     @PrincipalContext() context: CommandContext,
   ): Promise<CommandAnswer> {
-    return commandAnswer(await this.commands.execute(new ChangeOrganizationCommand(id, { type: 'ChangeMemberRole', data: { userId, role } }, context)));
+    return commandAnswer(
+      await this.commands.execute(
+        new ChangeOrganizationCommand(id, { type: 'ChangeMemberRole', data: { userId, role } }, context),
+      ),
+    );
   }
 
   /** Mails a pending member's invitation again, with a new link; recorded as InvitationResent once the mail went. */
@@ -78,14 +97,20 @@ export class MembersController {
     summary: "Send a pending member's invitation again (InvitationResent)",
     ...commandAnswerText,
     description: `${commandAnswerText.description} The invitation is mailed before the answer, within the same limits as any invitation.`,
-    responses: { 404: 'NOT_FOUND (not a member of this organization)', 409: 'ALREADY_REGISTERED (the member has an account)', 429: 'RATE_LIMITED', 503: 'UNAVAILABLE: this process sends no invitations' },
+    responses: {
+      404: 'NOT_FOUND (not a member of this organization)',
+      409: 'ALREADY_REGISTERED (the member has an account)',
+      429: 'RATE_LIMITED',
+      503: 'UNAVAILABLE: this process sends no invitations',
+    },
   })
   async resendInvitation(
     @Param('id', validOrganizationId) id: string,
     @Param('userId', validMemberOrSiteId) userId: string,
     @PrincipalContext() context: CommandContext,
   ): Promise<CommandAnswer> {
-    if (this.resends === undefined) throw new ProblemError(503, 'UNAVAILABLE', 'Invitations are not sent here', 'This process sends no invitations.');
+    if (this.resends === undefined)
+      throw new ProblemError(503, 'UNAVAILABLE', 'Invitations are not sent here', 'This process sends no invitations.');
     return commandAnswer(await this.resends.resend(id, userId, context));
   }
 
@@ -97,6 +122,10 @@ export class MembersController {
     @Param('userId', validMemberOrSiteId) userId: string,
     @PrincipalContext() context: CommandContext,
   ): Promise<CommandAnswer> {
-    return commandAnswer(await this.commands.execute(new ChangeOrganizationCommand(id, { type: 'RemoveMember', data: { userId } }, context)));
+    return commandAnswer(
+      await this.commands.execute(
+        new ChangeOrganizationCommand(id, { type: 'RemoveMember', data: { userId } }, context),
+      ),
+    );
   }
 }

@@ -36,7 +36,12 @@ export const addOnParameter = z.enum(ADD_ONS);
 
 /** `?quantity=N` cancels N units; without it every active unit is cancelled. */
 export const cancelAddOnQuery = z.strictObject({
-  quantity: z.string().regex(/^\d{1,7}$/, 'must be a whole number').transform(Number).pipe(quantity).optional(),
+  quantity: z
+    .string()
+    .regex(/^\d{1,7}$/, 'must be a whole number')
+    .transform(Number)
+    .pipe(quantity)
+    .optional(),
 });
 
 export const chorusRequest = z

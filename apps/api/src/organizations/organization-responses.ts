@@ -4,10 +4,14 @@
 import { z } from 'zod';
 import { commandAnswerSchema } from '../http/operation.decorator.js';
 
-/** POST /organizations/:id/members: the member's user id (registered or still to register) and whether a mail is owed. */
+/**
+ * POST /organizations/:id/members: the member's user id (registered or still to register) and whether a mail is owed.
+ */
 export const addMemberAnswer = commandAnswerSchema.extend({
   userId: z.string(),
-  invitation: z.enum(['pending', 'none']).describe('`pending`: an invitation (or a notice) is mailed after this answer, at least once'),
+  invitation: z
+    .enum(['pending', 'none'])
+    .describe('`pending`: an invitation (or a notice) is mailed after this answer, at least once'),
 });
 
 /** GET /organizations/:id/members/invitation-failures. */

@@ -11,7 +11,10 @@ export const organizationRoles = (organizations: Organizations): OrganizationRol
   },
 });
 
-/** Organizations as folded from their streams, through one state cache per process; and what access asks of them, everywhere. */
+/**
+ * Organizations as folded from their streams, through one state cache per process; and what access asks of them,
+ * everywhere.
+ */
 @Global()
 @Module({
   providers: [

@@ -9,7 +9,16 @@ import { PrincipalContext } from '../http/request-context.js';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
 import { commandAnswer, type CommandAnswer } from './command-result.js';
 import { ChangeOrganizationCommand, CreateOrganizationCommand } from './organizations.js';
-import { assignPlanRequest, cancelAddOnQuery, chorusRequest, createOrganizationRequest, limitsRequest, purchaseAddOnRequest, validAddOn, validOrganizationId } from './organization-requests.js';
+import {
+  assignPlanRequest,
+  cancelAddOnQuery,
+  chorusRequest,
+  createOrganizationRequest,
+  limitsRequest,
+  purchaseAddOnRequest,
+  validAddOn,
+  validOrganizationId,
+} from './organization-requests.js';
 import { commandAnswerText, Operation } from '../http/operation.decorator.js';
 
 /**
@@ -46,7 +55,9 @@ export class OrganizationsController {
     @Body(new ZodValidationPipe(assignPlanRequest)) body: z.output<typeof assignPlanRequest>,
     @PrincipalContext() context: CommandContext,
   ): Promise<CommandAnswer> {
-    return commandAnswer(await this.commands.execute(new ChangeOrganizationCommand(id, { type: 'AssignPlan', data: body }, context)));
+    return commandAnswer(
+      await this.commands.execute(new ChangeOrganizationCommand(id, { type: 'AssignPlan', data: body }, context)),
+    );
   }
 
   @Post(':id/add-ons')
@@ -58,7 +69,9 @@ export class OrganizationsController {
     @Body(new ZodValidationPipe(purchaseAddOnRequest)) body: z.output<typeof purchaseAddOnRequest>,
     @PrincipalContext() context: CommandContext,
   ): Promise<CommandAnswer> {
-    return commandAnswer(await this.commands.execute(new ChangeOrganizationCommand(id, { type: 'PurchaseAddOn', data: body }, context)));
+    return commandAnswer(
+      await this.commands.execute(new ChangeOrganizationCommand(id, { type: 'PurchaseAddOn', data: body }, context)),
+    );
   }
 
   @Delete(':id/add-ons/:addOn')
@@ -71,7 +84,11 @@ export class OrganizationsController {
     @PrincipalContext() context: CommandContext,
   ): Promise<CommandAnswer> {
     const cancellation = query.quantity === undefined ? { addOn } : { addOn, quantity: query.quantity };
-    return commandAnswer(await this.commands.execute(new ChangeOrganizationCommand(id, { type: 'CancelAddOn', data: cancellation }, context)));
+    return commandAnswer(
+      await this.commands.execute(
+        new ChangeOrganizationCommand(id, { type: 'CancelAddOn', data: cancellation }, context),
+      ),
+    );
   }
 
   @Put(':id/chorus')
@@ -96,6 +113,8 @@ export class OrganizationsController {
     @Body(new ZodValidationPipe(limitsRequest)) body: z.output<typeof limitsRequest>,
     @PrincipalContext() context: CommandContext,
   ): Promise<CommandAnswer> {
-    return commandAnswer(await this.commands.execute(new ChangeOrganizationCommand(id, { type: 'ConfigureLimits', data: body }, context)));
+    return commandAnswer(
+      await this.commands.execute(new ChangeOrganizationCommand(id, { type: 'ConfigureLimits', data: body }, context)),
+    );
   }
 }

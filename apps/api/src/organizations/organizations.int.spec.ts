@@ -11,7 +11,12 @@ import { SqliteEventStore, WrongExpectedRevisionError, type EventStore, type Rec
 import { OrganizationStateCache } from './organizations.js';
 import { Organizations } from './organizations.js';
 
-const context: CommandContext = { actor: 'api-key:k1', correlationId: 'corr-1', causationId: 'corr-1', origin: { clientIp: '127.0.0.1' } };
+const context: CommandContext = {
+  actor: 'api-key:k1',
+  correlationId: 'corr-1',
+  causationId: 'corr-1',
+  origin: { clientIp: '127.0.0.1' },
+};
 const stream = organizationStream('acme');
 
 let dataDir: string;
@@ -21,7 +26,10 @@ let appendAttempts: number;
 /** Runs before each append the command path makes (a rival writer, say). */
 let beforeAppend: () => Promise<void>;
 
-const addMember = (email: string): OrganizationCommand => ({ type: 'AddMember', data: { userId: email.split('@')[0] as string, email, role: 'member' } });
+const addMember = (email: string): OrganizationCommand => ({
+  type: 'AddMember',
+  data: { userId: email.split('@')[0] as string, email, role: 'member' },
+});
 const streamEvents = async (): Promise<RecordedEvent[]> => {
   const read = await store.readStream(stream);
   return read.found ? read.events : [];
@@ -36,7 +44,18 @@ function rivalAddsMembers(times: number): void {
     rivals += 1;
     const userId = `rival-${rivals}`;
     const metadata = { actor: 'user:rival', correlationId: 'rival', causationId: 'rival' };
-    await store.append(stream, [{ id: randomUUID(), type: 'MemberAdded', data: { userId, email: `${userId}@example.com`, role: 'member', chorusUser: false }, metadata }], 'any');
+    await store.append(
+      stream,
+      [
+        {
+          id: randomUUID(),
+          type: 'MemberAdded',
+          data: { userId, email: `${userId}@example.com`, role: 'member', chorusUser: false },
+          metadata,
+        },
+      ],
+      'any',
+    );
   };
 }
 
@@ -49,7 +68,8 @@ beforeEach(async () => {
   // The real store, with a hook before each append.
   const hooked = new Proxy(store, {
     get(target, property, receiver) {
-      if (property === 'append') return async (...args: Parameters<EventStore['append']>) => (await beforeAppend(), target.append(...args));
+      if (property === 'append')
+        return async (...args: Parameters<EventStore['append']>) => (await beforeAppend(), target.append(...args));
       const value: unknown = Reflect.get(target, property, receiver);
       return typeof value === 'function' ? value.bind(target) : value;
     },
@@ -75,7 +95,13 @@ describe('Organizations.handle', () => {
     expect(recorded).toMatchObject({
       type: 'MemberAdded',
       revision: 3n,
-      metadata: { actor: 'api-key:k1', correlationId: 'corr-1', causationId: 'corr-1', commandType: 'AddMember', clientIp: '127.0.0.1' },
+      metadata: {
+        actor: 'api-key:k1',
+        correlationId: 'corr-1',
+        causationId: 'corr-1',
+        commandType: 'AddMember',
+        clientIp: '127.0.0.1',
+      },
     });
   });
 
@@ -98,7 +124,10 @@ describe('Organizations.handle', () => {
 
     const refusal = organizations.handle('acme', addMember('ada@example.com'), context);
 
-    await expect(refusal).rejects.toMatchObject({ code: 'LIMIT_EXCEEDED', details: { resource: 'users', limit: 3, count: 3 } });
+    await expect(refusal).rejects.toMatchObject({
+      code: 'LIMIT_EXCEEDED',
+      details: { resource: 'users', limit: 3, count: 3 },
+    });
     expect((await streamEvents()).filter((event) => event.type === 'MemberAdded')).toHaveLength(3);
   });
 
@@ -107,14 +136,18 @@ describe('Organizations.handle', () => {
     appendAttempts = 0;
     rivalAddsMembers(Number.POSITIVE_INFINITY);
 
-    await expect(organizations.handle('acme', addMember('ada@example.com'), context)).rejects.toBeInstanceOf(WrongExpectedRevisionError);
+    await expect(organizations.handle('acme', addMember('ada@example.com'), context)).rejects.toBeInstanceOf(
+      WrongExpectedRevisionError,
+    );
     expect(appendAttempts).toBe(MAX_DECISION_ATTEMPTS);
   });
 
   it('does not retry a refusal: nothing is appended', async () => {
     const before = (await streamEvents()).length;
 
-    await expect(organizations.handle('acme', { type: 'RemoveMember', data: { userId: 'nobody' } }, context)).rejects.toBeInstanceOf(DomainError);
+    await expect(
+      organizations.handle('acme', { type: 'RemoveMember', data: { userId: 'nobody' } }, context),
+    ).rejects.toBeInstanceOf(DomainError);
     expect(appendAttempts).toBe(0);
     expect((await streamEvents()).length).toBe(before);
   });
@@ -132,7 +165,8 @@ describe('Organizations.loadAsOf', () => {
     const reads: string[] = [];
     const counted = new Proxy(store, {
       get(target, property, receiver) {
-        if (property === 'readStream') return (...args: Parameters<EventStore['readStream']>) => (reads.push(args[0]), target.readStream(...args));
+        if (property === 'readStream')
+          return (...args: Parameters<EventStore['readStream']>) => (reads.push(args[0]), target.readStream(...args));
         const value: unknown = Reflect.get(target, property, receiver);
         return typeof value === 'function' ? value.bind(target) : value;
       },

@@ -1,5 +1,10 @@
 import { Module } from '@nestjs/common';
-import { AddMemberHandler, AddSiteHandler, ChangeOrganizationHandler, CreateOrganizationHandler } from './organizations.js';
+import {
+  AddMemberHandler,
+  AddSiteHandler,
+  ChangeOrganizationHandler,
+  CreateOrganizationHandler,
+} from './organizations.js';
 import { DomainsController } from './domains.controller.js';
 import { MembersController } from './members.controller.js';
 import { OrganizationsController } from './organizations.controller.js';

@@ -17,7 +17,14 @@ import {
   type RequestedOrganizationCommand,
   type Requester,
 } from '#domain';
-import { FoldedStateCache, handleCommand, loadStream, type CommandContext, type HandledCommand, type LoadedStream } from '#application';
+import {
+  FoldedStateCache,
+  handleCommand,
+  loadStream,
+  type CommandContext,
+  type HandledCommand,
+  type LoadedStream,
+} from '#application';
 import { EVENT_STORE, type EventStore, type RecordedEvent } from '#event-store';
 import type { UserDirectory } from '#identity';
 import { PLAN_CATALOGUE } from '../plans/plan-catalogue.module.js';
@@ -33,12 +40,16 @@ export class OrganizationStateCache extends FoldedStateCache<OrganizationState> 
   }
 }
 
-export const asOrganizationEvent = (event: RecordedEvent): OrganizationEvent => ({ type: event.type, data: event.data }) as OrganizationEvent;
+export const asOrganizationEvent = (event: RecordedEvent): OrganizationEvent =>
+  ({ type: event.type, data: event.data }) as OrganizationEvent;
 
 export type HandleOptions = { known?: LoadedStream<OrganizationState> };
 type State = OrganizationState;
 
-/** `user:<id>` is held to the member's roles (as the events record it); anyone else is an operator, checked before by scopes or CLI access. */
+/**
+ * `user:<id>` is held to the member's roles (as the events record it); anyone else is an operator, checked before by
+ * scopes or CLI access.
+ */
 export function requesterOf(context: Pick<CommandContext, 'actor'>): Requester {
   return context.actor.startsWith('user:') ? memberRequester(context.actor.slice('user:'.length)) : operator;
 }
@@ -60,15 +71,25 @@ export class Organizations {
     return loadStream(this.store, this.decider, organizationId, { cache: this.cache });
   }
 
-  /** For what a reaction shows, never for a decision: the cached fold when it has reached `revision` (no read), else a load. */
+  /**
+   * For what a reaction shows, never for a decision: the cached fold when it has reached `revision` (no read), else a
+   * load.
+   */
   async loadAsOf(organizationId: string, revision: bigint): Promise<OrganizationState> {
     const cached = this.cache.get(organizationStream(organizationId));
     if (cached !== undefined && cached.revision >= revision) return cached.state;
     return (await this.load(organizationId)).state;
   }
 
-  /** `known`: the organization as the caller just loaded it. Metadata a reaction reads travels in the context's origin. */
-  async handle(organizationId: string, command: OrganizationCommand, context: CommandContext, options: HandleOptions = {}): Promise<CommandResult> {
+  /**
+   * `known`: the organization as the caller just loaded it. Metadata a reaction reads travels in the context's origin.
+   */
+  async handle(
+    organizationId: string,
+    command: OrganizationCommand,
+    context: CommandContext,
+    options: HandleOptions = {},
+  ): Promise<CommandResult> {
     const handled = await this.decideOn(organizationId, command, context, options);
     // A decision on an organization that does not exist is a refusal (or its creation), so both are set.
     return { id: organizationId, revision: handled.revision ?? -1n, position: handled.position ?? -1n };
@@ -79,9 +100,17 @@ export class Organizations {
     return this.decider.decide({ ...command, requester: requesterOf(context) }, state).length > 0;
   }
 
-  decideOn(organizationId: string, command: OrganizationCommand, context: CommandContext, options: HandleOptions = {}): Promise<HandledCommand<State>> {
+  decideOn(
+    organizationId: string,
+    command: OrganizationCommand,
+    context: CommandContext,
+    options: HandleOptions = {},
+  ): Promise<HandledCommand<State>> {
     const requested = { ...command, requester: requesterOf(context) };
-    return handleCommand(this.store, this.decider, organizationId, requested, context, { cache: this.cache, known: options.known });
+    return handleCommand(this.store, this.decider, organizationId, requested, context, {
+      cache: this.cache,
+      known: options.known,
+    });
   }
 }
 
@@ -120,7 +149,11 @@ export class CreateOrganizationHandler implements ICommandHandler<CreateOrganiza
 
   execute({ organization, context }: CreateOrganizationCommand): Promise<CommandResult> {
     const id = organization.id ?? randomUUID();
-    return this.organizations.handle(id, { type: 'CreateOrganization', data: { id, name: organization.name } }, context);
+    return this.organizations.handle(
+      id,
+      { type: 'CreateOrganization', data: { id, name: organization.name } },
+      context,
+    );
   }
 }
 
@@ -141,7 +174,11 @@ export class AddSiteHandler implements ICommandHandler<AddSiteCommand> {
 
   async execute({ organizationId, site, context }: AddSiteCommand): Promise<CommandResult & { siteId: string }> {
     const siteId = randomUUID();
-    const result = await this.organizations.handle(organizationId, { type: 'AddSite', data: { siteId, ...site } }, context);
+    const result = await this.organizations.handle(
+      organizationId,
+      { type: 'AddSite', data: { siteId, ...site } },
+      context,
+    );
     return { ...result, siteId };
   }
 }
@@ -150,7 +187,10 @@ export type NewMember = {
   email: string;
   role: MemberRole;
   chorusUser?: boolean;
-  /** Known to callers that have just created the user; otherwise the address's id from USER_DIRECTORY (reserved when new). */
+  /**
+   * Known to callers that have just created the user; otherwise the address's id from USER_DIRECTORY (reserved when
+   * new).
+   */
   userId?: string;
   /** MemberAdded's metadata then says `invitation: 'owed'`, and the invitation reaction mails it. */
   invite?: boolean;
@@ -177,12 +217,21 @@ export class AddMemberHandler implements ICommandHandler<AddMemberCommand> {
 
   async execute({ organizationId, member, context }: AddMemberCommand): Promise<AddedMemberResult> {
     const { email, role, chorusUser } = member;
-    const addMember = (userId: string): OrganizationCommandOf<'AddMember'> => ({ type: 'AddMember', data: chorusUser === undefined ? { userId, email, role } : { userId, email, role, chorusUser } });
+    const addMember = (userId: string): OrganizationCommandOf<'AddMember'> => ({
+      type: 'AddMember',
+      data: chorusUser === undefined ? { userId, email, role } : { userId, email, role, chorusUser },
+    });
     const invitationOwed = member.invite === true;
     const marked = invitationOwed ? { ...context, origin: { ...context.origin, ...invitationOwedMark } } : context;
     const existing = member.userId ?? (await this.users.idOfEmail(email));
-    if (existing !== undefined) return { ...(await this.organizations.handle(organizationId, addMember(existing), marked)), userId: existing, invitationOwed };
-    // A new address's id is reserved only once the add would be accepted, and before it is recorded on that same loaded state.
+    if (existing !== undefined)
+      return {
+        ...(await this.organizations.handle(organizationId, addMember(existing), marked)),
+        userId: existing,
+        invitationOwed,
+      };
+    // A new address's id is reserved only once the add would be accepted, and before it is recorded on that same loaded
+    // state.
     let userId: string = randomUUID();
     for (;;) {
       const loaded = await this.organizations.load(organizationId);

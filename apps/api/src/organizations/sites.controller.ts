@@ -19,7 +19,12 @@ export class SitesController {
   /** Answers the new site's `siteId` too. */
   @Post()
   @RequireAccess({ scope: 'organizations:write', members: OWNERS_AND_ADMINS })
-  @Operation({ summary: 'Add a site (SiteAdded)', ...commandAnswerText, answer: addSiteAnswer, responses: { 409: 'LIMIT_EXCEEDED, FEATURE_DISABLED or NO_PLAN' } })
+  @Operation({
+    summary: 'Add a site (SiteAdded)',
+    ...commandAnswerText,
+    answer: addSiteAnswer,
+    responses: { 409: 'LIMIT_EXCEEDED, FEATURE_DISABLED or NO_PLAN' },
+  })
   async add(
     @Param('id', validOrganizationId) id: string,
     @Body(new ZodValidationPipe(addSiteRequest)) body: z.output<typeof addSiteRequest>,
@@ -36,6 +41,8 @@ export class SitesController {
     @Param('siteId', validMemberOrSiteId) siteId: string,
     @PrincipalContext() context: CommandContext,
   ): Promise<CommandAnswer> {
-    return commandAnswer(await this.commands.execute(new ChangeOrganizationCommand(id, { type: 'RemoveSite', data: { siteId } }, context)));
+    return commandAnswer(
+      await this.commands.execute(new ChangeOrganizationCommand(id, { type: 'RemoveSite', data: { siteId } }, context)),
+    );
   }
 }

@@ -22,7 +22,13 @@ import { IDENTITY } from '../auth/identity.provider.js';
 import { PINO } from '../logging/pino.js';
 import { Organizations } from '../organizations/organizations.js';
 import { RUN_MODE, type RunMode } from '../config/run-mode.js';
-import { joinRefusedPersonMail, OWNER_MAIL_EVENT_TYPES, ownerMail, owesOwnerMail, type OwnerMailEvent } from './owner-mail-text.js';
+import {
+  joinRefusedPersonMail,
+  OWNER_MAIL_EVENT_TYPES,
+  ownerMail,
+  owesOwnerMail,
+  type OwnerMailEvent,
+} from './owner-mail-text.js';
 
 // Kept from when it mailed thresholds only, so that running nodes resume where they were.
 const CHECKPOINT = 'traffic-threshold-mails';
@@ -51,7 +57,13 @@ export class OwnerMailReaction implements OnApplicationBootstrap, OnModuleDestro
   ) {
     this.logger = pino.child({ component: 'owner-mails' });
     this.sender = loadNodeName(config.dataDir);
-    this.mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, logger: this.logger, logMessageText: config.nodeEnv !== 'production' });
+    this.mailer = createMailer({
+      smtpUrl: config.smtpUrl,
+      from: config.mailFrom,
+      dataDir: config.dataDir,
+      logger: this.logger,
+      logMessageText: config.nodeEnv !== 'production',
+    });
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -66,16 +78,27 @@ export class OwnerMailReaction implements OnApplicationBootstrap, OnModuleDestro
     } else {
       from = await this.store.headPosition();
       if (!(await checkpoints.saveStart(CHECKPOINT, { storeId: this.storeId, position: from }))) {
-        this.logger.warn('The owner mails checkpoint could not be saved: its file is held by another writer (a rebuild); the next mail saves it');
+        this.logger.warn(
+          'The owner mails checkpoint could not be saved: its file is held by another writer (a rebuild); the next mail saves it',
+        );
       }
     }
     this.subscription = this.store.subscribeToAll({
       ...(from === undefined ? {} : { fromPosition: from }),
-      filter: { streamPrefixes: [organizationStreamPrefix, webhookEndpointsStreamPrefix, joinRefusalNoticeStreamPrefix], eventTypes: OWNER_MAIL_EVENT_TYPES },
+      filter: {
+        streamPrefixes: [organizationStreamPrefix, webhookEndpointsStreamPrefix, joinRefusalNoticeStreamPrefix],
+        eventTypes: OWNER_MAIL_EVENT_TYPES,
+      },
       onEvent: async (event) => {
         // Stopped before the mail was settled: the checkpoint stays before it, so the next start mails it.
-        const attributes = { 'chorus.reaction': CHECKPOINT, 'chorus.event_id': event.id, 'chorus.position': event.position.toString() };
-        const mailed = await inSpan('reaction owner-mails', { ...spanPlaceFor([event]), attributes }, () => this.mail(event));
+        const attributes = {
+          'chorus.reaction': CHECKPOINT,
+          'chorus.event_id': event.id,
+          'chorus.position': event.position.toString(),
+        };
+        const mailed = await inSpan('reaction owner-mails', { ...spanPlaceFor([event]), attributes }, () =>
+          this.mail(event),
+        );
         if (mailed) this.advance(event.position);
       },
       onError: (error) => {
@@ -97,13 +120,21 @@ export class OwnerMailReaction implements OnApplicationBootstrap, OnModuleDestro
     if (!owesOwnerMail(event)) return true;
     const organizationId = organizationOf(reached.streamId, event);
     const mail = ownerMailId(reached.type, reached.id);
-    const context = { actor: 'system:owner-mails', correlationId: reached.metadata.correlationId, causationId: reached.id, origin: {} };
+    const context = {
+      actor: 'system:owner-mails',
+      correlationId: reached.metadata.correlationId,
+      causationId: reached.id,
+      origin: {},
+    };
     // So that a retry after a later owner's failure does not mail them twice.
     const mailed: string[] = [];
-    for (let retryMs = RETRY_FIRST_MS; !this.closing; ) {
+    for (let retryMs = RETRY_FIRST_MS; !this.closing;) {
       try {
         const now = new Date();
-        const claim = { type: 'ClaimOwnerMail', data: { organizationId, sender: this.sender, now, claimMs: this.config.mailClaimMs } } as const;
+        const claim = {
+          type: 'ClaimOwnerMail',
+          data: { organizationId, sender: this.sender, now, claimMs: this.config.mailClaimMs },
+        } as const;
         const claimed = await handleCommand(this.store, ownerMailDecider, mail, claim, context);
         const duty = thresholdMailDuty(claimed.state, this.sender, now, this.config.mailClaimMs);
         if (duty.kind === 'settled') return true;
@@ -112,7 +143,10 @@ export class OwnerMailReaction implements OnApplicationBootstrap, OnModuleDestro
           continue;
         }
         await this.send(organizationId, event, mailed);
-        const sent = { type: 'RecordOwnerMailSent', data: { organizationId, to: mailed, at: new Date().toISOString() } } as const;
+        const sent = {
+          type: 'RecordOwnerMailSent',
+          data: { organizationId, to: mailed, at: new Date().toISOString() },
+        } as const;
         await handleCommand(this.store, ownerMailDecider, mail, sent, context);
         return true;
       } catch (error) {
@@ -129,9 +163,15 @@ export class OwnerMailReaction implements OnApplicationBootstrap, OnModuleDestro
   private async send(organizationId: string, event: OwnerMailEvent, mailed: string[]): Promise<void> {
     const { state } = await this.organizations.load(organizationId);
     if (!state.exists) return;
-    if (event.type === 'JoinRefusalNoticeOwed') return this.tellRefusedPerson({ organizationId, organizationName: state.name }, event, mailed);
-    const webhookUrl = event.type === 'WebhookEndpointDisabled' ? await this.webhookUrl(organizationId, event.data.endpointId) : undefined;
-    const owners = state.members.filter((member) => member.role === 'owner' && !mailed.includes(member.email)).map((member) => member.email);
+    if (event.type === 'JoinRefusalNoticeOwed')
+      return this.tellRefusedPerson({ organizationId, organizationName: state.name }, event, mailed);
+    const webhookUrl =
+      event.type === 'WebhookEndpointDisabled'
+        ? await this.webhookUrl(organizationId, event.data.endpointId)
+        : undefined;
+    const owners = state.members
+      .filter((member) => member.role === 'owner' && !mailed.includes(member.email))
+      .map((member) => member.email);
     for (const to of owners) {
       try {
         const mail = ownerMail(this.config, { organizationId, organizationName: state.name }, event, webhookUrl);
@@ -145,8 +185,14 @@ export class OwnerMailReaction implements OnApplicationBootstrap, OnModuleDestro
     }
   }
 
-  /** To the person's address as it is now: none once they are erased (or, without an account, once the month's key is). */
-  private async tellRefusedPerson(about: { organizationId: string; organizationName: string }, event: JoinRefusalNoticeOwed, mailed: string[]): Promise<void> {
+  /**
+   * To the person's address as it is now: none once they are erased (or, without an account, once the month's key is).
+   */
+  private async tellRefusedPerson(
+    about: { organizationId: string; organizationName: string },
+    event: JoinRefusalNoticeOwed,
+    mailed: string[],
+  ): Promise<void> {
     const { userId, email } = event.data;
     const to = userId === undefined ? email : (await this.identity.directory.profile(userId))?.email;
     // An erased person's address reads as a pseudonym, a month's expired one as "removed": neither is an address.
@@ -156,7 +202,10 @@ export class OwnerMailReaction implements OnApplicationBootstrap, OnModuleDestro
       mailed.push(to);
     } catch (error) {
       if (!isPermanentMailFailure(error)) throw error;
-      this.logger.warn({ err: error, organizationId: about.organizationId, userId }, 'A refused person’s address was refused for good: no mail');
+      this.logger.warn(
+        { err: error, organizationId: about.organizationId, userId },
+        'A refused person’s address was refused for good: no mail',
+      );
     }
   }
 
@@ -189,6 +238,8 @@ export class OwnerMailReaction implements OnApplicationBootstrap, OnModuleDestro
 /** The organization a mail is about: named by its stream, or by the notice to a person. */
 function organizationOf(streamId: string, event: OwnerMailEvent): string {
   if (event.type === 'JoinRefusalNoticeOwed') return event.data.organizationId;
-  const prefix = streamId.startsWith(webhookEndpointsStreamPrefix) ? webhookEndpointsStreamPrefix : organizationStreamPrefix;
+  const prefix = streamId.startsWith(webhookEndpointsStreamPrefix)
+    ? webhookEndpointsStreamPrefix
+    : organizationStreamPrefix;
   return streamId.slice(prefix.length);
 }

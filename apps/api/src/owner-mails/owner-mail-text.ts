@@ -1,7 +1,14 @@
 // The owners' mails, in the product's words: a traffic threshold (docs/entitlements.md, Usage reports), a
 // failed payment and a trial ending (docs/billing.md).
 import type { Config } from '#config';
-import type { AutomaticJoinRefused, JoinRefusalNoticeOwed, OrganizationEvent, SubscriptionTrialEnding, TrafficThresholdReached, WebhookEndpointDisabled } from '#domain';
+import type {
+  AutomaticJoinRefused,
+  JoinRefusalNoticeOwed,
+  OrganizationEvent,
+  SubscriptionTrialEnding,
+  TrafficThresholdReached,
+  WebhookEndpointDisabled,
+} from '#domain';
 
 type About = { organizationId: string; organizationName: string };
 type Reached = TrafficThresholdReached['data'] & About;
@@ -10,11 +17,13 @@ export type OwnerMail = { subject: string; text: string };
 
 const count = (value: number): string => value.toLocaleString('en-US');
 /** "2026-11" -> "November 2026": periods are calendar months in UTC. */
-const monthOf = (period: string): string => new Date(`${period}-01T00:00:00Z`).toLocaleString('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' });
+const monthOf = (period: string): string =>
+  new Date(`${period}-01T00:00:00Z`).toLocaleString('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' });
 
 /** Where an owner goes for a larger allowance: the pricing page or portal, else support by mail, else support. */
 function wayForward(config: Pick<Config, 'upgradeUrl' | 'supportEmail' | 'productName'>): string {
-  if (config.upgradeUrl !== undefined) return `To raise the allowance, change the plan or add-ons: ${config.upgradeUrl}`;
+  if (config.upgradeUrl !== undefined)
+    return `To raise the allowance, change the plan or add-ons: ${config.upgradeUrl}`;
   if (config.supportEmail !== undefined) return `To raise the allowance, write to ${config.supportEmail}.`;
   return `To raise the allowance, ask ${config.productName} support.`;
 }
@@ -41,10 +50,15 @@ export function thresholdMail(config: MailConfig, reached: Reached): OwnerMail {
   return { subject, text };
 }
 
-const dayOf = (instant: string): string => new Date(instant).toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+const dayOf = (instant: string): string =>
+  new Date(instant).toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
 
 /** `page`: the organization's console page the mail points to (its overview unless said). */
-const closing = (config: MailConfig, about: About, page: { name: string; path: string } = { name: 'overview', path: '' }): string[] => [
+const closing = (
+  config: MailConfig,
+  about: About,
+  page: { name: string; path: string } = { name: 'overview', path: '' },
+): string[] => [
   `The organization's ${page.name}: ${config.publicUrl}/app/orgs/${encodeURIComponent(about.organizationId)}${page.path}`,
   '',
   `You receive this because you own ${about.organizationName} in ${config.productName}.`,
@@ -67,7 +81,11 @@ function paymentFailedMail(config: MailConfig, about: About): OwnerMail {
   };
 }
 
-function trialEndingMail(config: MailConfig, about: About, { trialEndsAt }: SubscriptionTrialEnding['data']): OwnerMail {
+function trialEndingMail(
+  config: MailConfig,
+  about: About,
+  { trialEndsAt }: SubscriptionTrialEnding['data'],
+): OwnerMail {
   const day = dayOf(trialEndsAt);
   return {
     subject: `${about.organizationName}'s trial ends on ${day}`,
@@ -85,7 +103,12 @@ function trialEndingMail(config: MailConfig, about: About, { trialEndsAt }: Subs
 /** An organization event, or one of its other streams' that the owners hear of, or the notice to a refused person. */
 export type OwnerMailEvent = OrganizationEvent | WebhookEndpointDisabled | JoinRefusalNoticeOwed;
 
-function webhookDisabledMail(config: MailConfig, about: About, { endpointId, reason }: WebhookEndpointDisabled['data'], url: string | undefined): OwnerMail {
+function webhookDisabledMail(
+  config: MailConfig,
+  about: About,
+  { endpointId, reason }: WebhookEndpointDisabled['data'],
+  url: string | undefined,
+): OwnerMail {
   return {
     subject: `A webhook endpoint of ${about.organizationName} was turned off`,
     text: [
@@ -119,7 +142,11 @@ function joinRefusedMail(config: MailConfig, about: About, { domain }: Automatic
  * The person's side of a refused join: why they are not in, that the owners know, and what to do; no count of the
  * organization's members (that is the owners' business), and nothing to click that a mail could fake.
  */
-export function joinRefusedPersonMail(config: MailConfig, about: About, { domain }: JoinRefusalNoticeOwed['data']): OwnerMail {
+export function joinRefusedPersonMail(
+  config: MailConfig,
+  about: About,
+  { domain }: JoinRefusalNoticeOwed['data'],
+): OwnerMail {
   return {
     subject: `You could not join ${about.organizationName} yet`,
     text: [
@@ -135,17 +162,31 @@ export function joinRefusedPersonMail(config: MailConfig, about: About, { domain
   };
 }
 
-/** Whether a mail is owed: a threshold, a payment that just failed, a trial ending, a webhook endpoint turned off, a refused join. */
+/**
+ * Whether a mail is owed: a threshold, a payment that just failed, a trial ending, a webhook endpoint turned off, a
+ * refused join.
+ */
 export function owesOwnerMail(event: OwnerMailEvent): boolean {
-  if (event.type === 'WebhookEndpointDisabled' || event.type === 'AutomaticJoinRefused' || event.type === 'JoinRefusalNoticeOwed') return true;
-  if (event.type === 'SubscriptionChanged') return event.data.status === 'past_due' && event.data.previousStatus !== 'past_due';
+  if (
+    event.type === 'WebhookEndpointDisabled' ||
+    event.type === 'AutomaticJoinRefused' ||
+    event.type === 'JoinRefusalNoticeOwed'
+  )
+    return true;
+  if (event.type === 'SubscriptionChanged')
+    return event.data.status === 'past_due' && event.data.previousStatus !== 'past_due';
   // A month's threshold reached by reports that came in after the month ended tells the owners nothing they can act on.
   if (event.type === 'TrafficThresholdReached') return event.data.late !== true;
   return event.type === 'SubscriptionTrialEnding';
 }
 
 /** The mail the owners are owed for an organization event, or none (most events, and most subscription changes). */
-export function ownerMail(config: MailConfig, about: About, event: OwnerMailEvent, webhookUrl?: string): OwnerMail | undefined {
+export function ownerMail(
+  config: MailConfig,
+  about: About,
+  event: OwnerMailEvent,
+  webhookUrl?: string,
+): OwnerMail | undefined {
   if (!owesOwnerMail(event)) return undefined;
   switch (event.type) {
     case 'WebhookEndpointDisabled':
@@ -165,4 +206,11 @@ export function ownerMail(config: MailConfig, about: About, event: OwnerMailEven
 }
 
 /** The organization events ownerMail may answer a mail for. */
-export const OWNER_MAIL_EVENT_TYPES = ['TrafficThresholdReached', 'SubscriptionChanged', 'SubscriptionTrialEnding', 'WebhookEndpointDisabled', 'AutomaticJoinRefused', 'JoinRefusalNoticeOwed'];
+export const OWNER_MAIL_EVENT_TYPES = [
+  'TrafficThresholdReached',
+  'SubscriptionChanged',
+  'SubscriptionTrialEnding',
+  'WebhookEndpointDisabled',
+  'AutomaticJoinRefused',
+  'JoinRefusalNoticeOwed',
+];

@@ -12,7 +12,10 @@ export const PLAN_CATALOGUE = Symbol('PLAN_CATALOGUE');
       provide: PLAN_CATALOGUE,
       inject: [CONFIG],
       useFactory: (config: Config): PlanCatalogue =>
-        createPlanCatalogue({ paymentProviderIds: config.planPaymentProviderIds, linkedProductIds: config.planLinkedProductIds }),
+        createPlanCatalogue({
+          paymentProviderIds: config.planPaymentProviderIds,
+          linkedProductIds: config.planLinkedProductIds,
+        }),
     },
   ],
   exports: [PLAN_CATALOGUE],

@@ -25,7 +25,15 @@ const personalDataCopyAnswer = z.object({
     hasPassword: z.boolean(),
   }),
   organizations: z.array(z.object({ id: z.string(), name: z.string(), role: z.string() })),
-  sessions: z.array(z.object({ method: z.string(), startedAt: z.string(), lastActiveAt: z.string(), expiresAt: z.string(), userAgent: z.string().nullable() })),
+  sessions: z.array(
+    z.object({
+      method: z.string(),
+      startedAt: z.string(),
+      lastActiveAt: z.string(),
+      expiresAt: z.string(),
+      userAgent: z.string().nullable(),
+    }),
+  ),
   secondFactors: z.object({
     authenticatorApp: z.object({ setUpAt: z.string() }).nullable(),
     passkeys: z.array(z.object({ name: z.string(), registeredAt: z.string(), lastUsedAt: z.string().nullable() })),
@@ -35,9 +43,17 @@ const personalDataCopyAnswer = z.object({
   signInAttempts: z.array(z.looseObject({ type: z.string(), at: z.string() })),
   invitations: z.array(z.object({ type: z.string(), at: z.string(), data: z.record(z.string(), z.unknown()) })),
   membershipChanges: z.array(
-    z.object({ organizationId: z.string(), type: z.string(), at: z.string(), actor: z.string(), data: z.record(z.string(), z.unknown()) }),
+    z.object({
+      organizationId: z.string(),
+      type: z.string(),
+      at: z.string(),
+      actor: z.string(),
+      data: z.record(z.string(), z.unknown()),
+    }),
   ),
-  directoryRecords: z.array(z.object({ organizationId: z.string(), record: z.record(z.string(), z.unknown()), groups: z.array(z.string()) })),
+  directoryRecords: z.array(
+    z.object({ organizationId: z.string(), record: z.record(z.string(), z.unknown()), groups: z.array(z.string()) }),
+  ),
   joinRefusals: z.array(z.object({ organizationId: z.string(), domain: z.string(), on: z.string() })),
 });
 
@@ -57,7 +73,11 @@ export class AccountPrivacyController {
 
   /** 200, a download: every fact Chorus holds about the signed-in person, never a secret. */
   @Get('export')
-  @Operation({ summary: 'Download my data: everything Chorus holds about me, as JSON', answer: personalDataCopyAnswer, responses: { 401: 'UNAUTHENTICATED' } })
+  @Operation({
+    summary: 'Download my data: everything Chorus holds about me, as JSON',
+    answer: personalDataCopyAnswer,
+    responses: { 401: 'UNAUTHENTICATED' },
+  })
   async export(@Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<PersonalDataCopy> {
     response.setHeader('Cache-Control', 'no-store');
     const session = await this.sessions.signedIn(request);
@@ -67,7 +87,10 @@ export class AccountPrivacyController {
     return copy;
   }
 
-  /** 204, every session ended and the cookie cleared; 400 WRONG_PASSWORD / INVALID_CODE; 409 LAST_OWNER naming the organizations. */
+  /**
+   * 204, every session ended and the cookie cleared; 400 WRONG_PASSWORD / INVALID_CODE; 409 LAST_OWNER naming the
+   * organizations.
+   */
   @Delete()
   @HttpCode(204)
   @Operation({
@@ -75,7 +98,11 @@ export class AccountPrivacyController {
     description:
       'Body `{password}` (or, for an account without one, `{code}` of its second factor). Every membership ends, every session ends, ' +
       'and the address, username and names read as "Erased person" everywhere, for good. 409 LAST_OWNER while you are the last owner of an organization.',
-    responses: { 400: 'WRONG_PASSWORD or INVALID_CODE', 401: 'UNAUTHENTICATED', 409: 'LAST_OWNER, naming the organizations' },
+    responses: {
+      400: 'WRONG_PASSWORD or INVALID_CODE',
+      401: 'UNAUTHENTICATED',
+      409: 'LAST_OWNER, naming the organizations',
+    },
   })
   async erase(
     @Body(new ZodValidationPipe(deleteAccountRequest)) body: z.output<typeof deleteAccountRequest>,

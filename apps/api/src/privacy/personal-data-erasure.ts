@@ -31,19 +31,24 @@ export class PersonalDataErasure {
   }
 
   async erase(userId: string, context: CommandContext): Promise<ErasureResult> {
-    const current = this.readModels.organizations.organizationsOfUser(userId).map((membership) => membership.organizationId);
+    const current = this.readModels.organizations
+      .organizationsOfUser(userId)
+      .map((membership) => membership.organizationId);
     const organizationIds = [...new Set([...this.readModels.memberSecurity.organizationsOfPerson(userId), ...current])];
     const { state } = await this.identity.users.load(userId);
     if (state.status === 'unregistered' && state.erased !== true && organizationIds.length === 0) {
       throw new DomainError('NOT_FOUND', 'No person has this id.', { entity: 'user', userId });
     }
     await this.refuseLastOwner(userId, organizationIds);
-    const address = organizationIds.map((id) => this.readModels.memberSecurity.memberEmail(id, userId)).find((email) => email !== undefined);
+    const address = organizationIds
+      .map((id) => this.readModels.memberSecurity.memberEmail(id, userId))
+      .find((email) => email !== undefined);
     // An erasure is no organization manager's decision: the organizations record it as an operator's.
     const erasing = { ...context, actor: 'erasure' };
     let position: bigint | undefined;
     for (const organizationId of organizationIds) {
-      position = (await this.organizations.handle(organizationId, { type: 'EraseMember', data: { userId } }, erasing)).position;
+      position = (await this.organizations.handle(organizationId, { type: 'EraseMember', data: { userId } }, erasing))
+        .position;
       await this.directory.erasePerson(organizationId, userId, erasing);
     }
     await this.identity.erasure.erase(userId, address, context);
@@ -61,7 +66,9 @@ export class PersonalDataErasure {
     }
     if (owned.length > 0) {
       const names = owned.map((organization) => organization.name).join(', ');
-      throw new DomainError('LAST_OWNER', `You are the last owner of ${names}: make someone else an owner first.`, { organizations: owned });
+      throw new DomainError('LAST_OWNER', `You are the last owner of ${names}: make someone else an owner first.`, {
+        organizations: owned,
+      });
     }
   }
 }

@@ -46,7 +46,18 @@ const ACCOUNT_EVENTS: ReadonlySet<string> = new Set([
   'FactorChangeConfirmed',
 ]);
 /** What an event's data may hold that is a credential or a token's digest: left out of the copy. */
-const SECRETS: ReadonlySet<string> = new Set(['passwordHash', 'tokenHash', 'secretSealed', 'publicKey', 'codeHashes', 'recoveryCodeHash', 'credentialId', 'sessionId', 'previousSessionId', 'endedSessionIds']);
+const SECRETS: ReadonlySet<string> = new Set([
+  'passwordHash',
+  'tokenHash',
+  'secretSealed',
+  'publicKey',
+  'codeHashes',
+  'recoveryCodeHash',
+  'credentialId',
+  'sessionId',
+  'previousSessionId',
+  'endedSessionIds',
+]);
 
 const withoutSecrets = (data: unknown): Record<string, unknown> =>
   Object.fromEntries(Object.entries((data ?? {}) as Record<string, unknown>).filter(([field]) => !SECRETS.has(field)));
@@ -58,11 +69,23 @@ const origin = (event: RecordedEvent): { clientIp?: unknown; userAgent?: unknown
 });
 
 /** The organization's events about this member (their userId in the data): added, role changed, removed. */
-const MEMBERSHIP_EVENTS: ReadonlySet<string> = new Set(['MemberAdded', 'MemberRoleChanged', 'MemberRemoved', 'InvitationResent']);
+const MEMBERSHIP_EVENTS: ReadonlySet<string> = new Set([
+  'MemberAdded',
+  'MemberRoleChanged',
+  'MemberRemoved',
+  'InvitationResent',
+]);
 
 export type PersonalDataCopy = {
   exportedAt: string;
-  account: { userId: string; email: string; username: string | null; googleLinked: boolean; ssoOrganizationIds: string[]; hasPassword: boolean };
+  account: {
+    userId: string;
+    email: string;
+    username: string | null;
+    googleLinked: boolean;
+    ssoOrganizationIds: string[];
+    hasPassword: boolean;
+  };
   organizations: { id: string; name: string; role: string }[];
   sessions: { method: string; startedAt: string; lastActiveAt: string; expiresAt: string; userAgent: string | null }[];
   secondFactors: {
@@ -75,7 +98,13 @@ export type PersonalDataCopy = {
   signInAttempts: { type: string; at: string; clientIp?: unknown; userAgent?: unknown }[];
   invitations: { type: string; at: string; data: Record<string, unknown> }[];
   /** In the organizations they belong to now: who added them, changed their role, as what. */
-  membershipChanges: { organizationId: string; type: string; at: string; actor: string; data: Record<string, unknown> }[];
+  membershipChanges: {
+    organizationId: string;
+    type: string;
+    at: string;
+    actor: string;
+    data: Record<string, unknown>;
+  }[];
   /** What a company's directory (SCIM) pushed about them, and its groups they are in. */
   directoryRecords: { organizationId: string; record: Record<string, unknown>; groups: string[] }[];
   /** Refusals to join by their address (the users limit), by day. */
@@ -101,8 +130,12 @@ export class PersonalDataExport {
     const organizations = this.readModels.organizations.organizationsOfUser(userId);
     // The organization holding the address's domain: where a directory or a join by address may know them too.
     const domain = emailDomain(state.email);
-    const domainHolder = domain === null ? undefined : (await loadStream(this.store, ssoDomainClaimDecider, domain)).state?.organizationId;
-    const attemptStreams = [signInAttemptsStream({ kind: 'account', id: userId }), signInAttemptsStream({ kind: 'second-step', id: userId })];
+    const domainHolder =
+      domain === null ? undefined : (await loadStream(this.store, ssoDomainClaimDecider, domain)).state?.organizationId;
+    const attemptStreams = [
+      signInAttemptsStream({ kind: 'account', id: userId }),
+      signInAttemptsStream({ kind: 'second-step', id: userId }),
+    ];
     const memberOf = organizations.map((organization) => organization.organizationId);
     const concerned = [...new Set([...memberOf, ...(domainHolder === undefined ? [] : [domainHolder])])];
     return {
@@ -126,9 +159,17 @@ export class PersonalDataExport {
       secondFactors: {
         authenticatorApp: factors.authenticatorApp === null ? null : { setUpAt: factors.authenticatorApp.enrolledAt },
         passkeys: factors.passkeys.map(({ name, registeredAt, lastUsedAt }) => ({ name, registeredAt, lastUsedAt })),
-        recoveryCodes: factors.recoveryCodes === null ? null : { generatedAt: factors.recoveryCodes.generatedAt, unused: factors.recoveryCodes.unused.length },
+        recoveryCodes:
+          factors.recoveryCodes === null
+            ? null
+            : { generatedAt: factors.recoveryCodes.generatedAt, unused: factors.recoveryCodes.unused.length },
       },
-      events: events.map((event) => ({ type: event.type, at: event.recordedAt, data: withoutSecrets(event.data), ...origin(event) })),
+      events: events.map((event) => ({
+        type: event.type,
+        at: event.recordedAt,
+        data: withoutSecrets(event.data),
+        ...origin(event),
+      })),
       signInAttempts: (await this.eventsOf(attemptStreams))
         .filter((event) => event.type !== 'SignInAttemptReserved')
         .map((event) => ({ type: event.type, at: event.recordedAt, ...origin(event) })),
@@ -145,22 +186,36 @@ export class PersonalDataExport {
 
   private async eventsOf(streams: readonly string[]): Promise<RecordedEvent[]> {
     const read = await Promise.all(streams.map((stream) => this.store.readStream(stream, { maxCount: 100_000 })));
-    return read.flatMap((result) => (result.found ? result.events : [])).sort((a, b) => a.recordedAt.localeCompare(b.recordedAt));
+    return read
+      .flatMap((result) => (result.found ? result.events : []))
+      .sort((a, b) => a.recordedAt.localeCompare(b.recordedAt));
   }
 
-  private async membershipChanges(userId: string, organizationIds: readonly string[]): Promise<PersonalDataCopy['membershipChanges']> {
+  private async membershipChanges(
+    userId: string,
+    organizationIds: readonly string[],
+  ): Promise<PersonalDataCopy['membershipChanges']> {
     const changes: PersonalDataCopy['membershipChanges'] = [];
     for (const organizationId of organizationIds) {
       for (const event of await this.eventsOf([organizationStream(organizationId)])) {
         const data = event.data as { userId?: unknown };
         if (!MEMBERSHIP_EVENTS.has(event.type) || data.userId !== userId) continue;
-        changes.push({ organizationId, type: event.type, at: event.recordedAt, actor: event.metadata.actor, data: withoutSecrets(event.data) });
+        changes.push({
+          organizationId,
+          type: event.type,
+          at: event.recordedAt,
+          actor: event.metadata.actor,
+          data: withoutSecrets(event.data),
+        });
       }
     }
     return changes;
   }
 
-  private async directoryRecords(userId: string, organizationIds: readonly string[]): Promise<PersonalDataCopy['directoryRecords']> {
+  private async directoryRecords(
+    userId: string,
+    organizationIds: readonly string[],
+  ): Promise<PersonalDataCopy['directoryRecords']> {
     const records: PersonalDataCopy['directoryRecords'] = [];
     for (const organizationId of organizationIds) {
       const found = await this.directory.recordOf(organizationId, userId);
@@ -170,7 +225,11 @@ export class PersonalDataExport {
   }
 
   /** Kept under the user id, or, refused before they had an account, under the keyed hash of their address. */
-  private async joinRefusals(userId: string, email: string, organizationId: string): Promise<PersonalDataCopy['joinRefusals']> {
+  private async joinRefusals(
+    userId: string,
+    email: string,
+    organizationId: string,
+  ): Promise<PersonalDataCopy['joinRefusals']> {
     const keys = [userId, refusedPersonKey(this.identity, { userId: undefined, email })];
     const streams = keys.map((key) => joinRefusalNoticeDecider.streamOf(joinRefusalNoticeId(organizationId, key)));
     return (await this.eventsOf(streams)).map((event) => {

@@ -34,7 +34,13 @@ export class PersonalDataRetention implements OnApplicationBootstrap, OnModuleDe
 
   onApplicationBootstrap(): void {
     if (this.runMode !== 'server') return;
-    const look = () => void this.expire().catch((error: unknown) => this.logger.error({ err: error }, 'Expired personal data keys could not be deleted: trying again within the hour'));
+    const look = () =>
+      void this.expire().catch((error: unknown) =>
+        this.logger.error(
+          { err: error },
+          'Expired personal data keys could not be deleted: trying again within the hour',
+        ),
+      );
     look();
     this.timer = setInterval(look, LOOK_EVERY_MS);
     this.timer.unref();
@@ -48,9 +54,12 @@ export class PersonalDataRetention implements OnApplicationBootstrap, OnModuleDe
   async expire(): Promise<string[]> {
     const now = this.clock.now().getTime();
     const retentionDays = this.config.personalDataRetentionDays;
-    const expired = (await this.keys.subjects(PERIOD_SUBJECT_PREFIX)).filter((subject) => (expiresAt(subject, retentionDays) ?? Infinity) <= now);
+    const expired = (await this.keys.subjects(PERIOD_SUBJECT_PREFIX)).filter(
+      (subject) => (expiresAt(subject, retentionDays) ?? Infinity) <= now,
+    );
     for (const subject of expired) await this.keys.erase(subject);
-    if (expired.length > 0) this.logger.info({ months: expired }, 'Personal data of past months removed: their keys are deleted');
+    if (expired.length > 0)
+      this.logger.info({ months: expired }, 'Personal data of past months removed: their keys are deleted');
     return expired;
   }
 }

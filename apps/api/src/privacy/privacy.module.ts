@@ -6,7 +6,10 @@ import { PersonalDataErasure } from './personal-data-erasure.js';
 import { PersonalDataExport } from './personal-data-export.js';
 import { PersonalDataRetention } from './personal-data-retention.js';
 
-/** A person's data: their copy and its erasure, for the person (/account) and operators (`chorus user:export`, `user:erase`); months' keys expiring. */
+/**
+ * A person's data: their copy and its erasure, for the person (/account) and operators (`chorus user:export`,
+ * `user:erase`); months' keys expiring.
+ */
 @Module({
   imports: [AuthModule, DirectoryModule],
   controllers: [AccountPrivacyController],

@@ -23,7 +23,8 @@ export class AnswerOnceReadableInterceptor implements NestInterceptor {
   constructor(@Inject(READ_MODELS) private readonly readModels: ReadModels) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    if (context.getType() !== 'http' || READS.has(context.switchToHttp().getRequest<Request>().method)) return next.handle();
+    if (context.getType() !== 'http' || READS.has(context.switchToHttp().getRequest<Request>().method))
+      return next.handle();
     const response = context.switchToHttp().getResponse<Response>();
     return next.handle().pipe(mergeMap((body: unknown) => this.onceReadable(body, response)));
   }

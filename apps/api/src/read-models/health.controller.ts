@@ -40,7 +40,9 @@ export class HealthController {
     answer: readyAnswer,
     responses: { 503: { description: 'Not ready yet', schema: readyAnswer } },
   })
-  async ready(@Res({ passthrough: true }) response: Response): Promise<Pick<ReadModelsHealth, 'ready' | 'projections'>> {
+  async ready(
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<Pick<ReadModelsHealth, 'ready' | 'projections'>> {
     const { ready, projections } = await this.readModels.health();
     response.status(ready ? 200 : 503).setHeader('Cache-Control', 'no-store');
     return { ready, projections };

@@ -1,6 +1,15 @@
 import { Controller, Get, Inject, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { findPlan, trafficAnchor, trafficPeriodOf, trafficPeriodStart, type Member, type OrganizationView, type PlanCatalogue, type PlanSpec } from '#domain';
+import {
+  findPlan,
+  trafficAnchor,
+  trafficPeriodOf,
+  trafficPeriodStart,
+  type Member,
+  type OrganizationView,
+  type PlanCatalogue,
+  type PlanSpec,
+} from '#domain';
 import { READ_MODELS, ReadModels } from '#read-models';
 import { ANY_MEMBER, RequireAccess } from '../access/require-access.decorator.js';
 import { CheckedParam, CheckedQuery } from '../http/checked-arguments.js';
@@ -13,7 +22,10 @@ import { awaitMinPosition, validReadQuery, type ReadQuery } from './read-your-wr
 import { Operation } from '../http/operation.decorator.js';
 import { notificationRecipientsAnswer, organizationAnswer } from './read-responses.js';
 
-/** A member as GET /organizations/:id shows them: invited is true until they have signed in once (docs/console.md, Members). */
+/**
+ * A member as GET /organizations/:id shows them: invited is true until they have signed in once (docs/console.md,
+ * Members).
+ */
 export type MemberAnswer = OrganizationView['members'][number] & { invited: boolean };
 
 /** GET /organizations/:id: the read model's view, the revision and global position it reflects. */
@@ -81,7 +93,8 @@ export class OrganizationReadsController {
     const signedIn = this.readModels.signIns.signedInOnce(found.view.members.map((member) => member.userId));
     const members = found.view.members.map((member) => ({ ...member, invited: !signedIn.has(member.userId) }));
     const governing = found.view.governingPlan;
-    const siteDefaults = (governing && findPlan(this.catalogue, governing.line, governing.plan as PlanSpec['name'])?.siteDefaults) || null;
+    const siteDefaults =
+      (governing && findPlan(this.catalogue, governing.line, governing.plan as PlanSpec['name'])?.siteDefaults) || null;
     const traffic = this.traffic(id, found.view.trafficPerMonth, trafficAnchor(found.view.subscription));
     const [revision, position] = [jsonSafe(found.revision), jsonSafe(found.position)];
     return jsonBytes<OrganizationAnswer>({ ...found.view, members, siteDefaults, traffic, revision, position });
@@ -104,7 +117,11 @@ export class OrganizationReadsController {
 
   @Get(':id/notification-recipients')
   @RequireAccess(READ)
-  @Operation({ summary: 'The users the Chorus line notifies', answer: notificationRecipientsAnswer, responses: { 404: 'NOT_FOUND' } })
+  @Operation({
+    summary: 'The users the Chorus line notifies',
+    answer: notificationRecipientsAnswer,
+    responses: { 404: 'NOT_FOUND' },
+  })
   async notificationRecipients(
     @CheckedParam('id', validOrganizationId) id: string,
     @CheckedQuery(validReadQuery) query: ReadQuery,

@@ -1,4 +1,10 @@
-import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown, type OnModuleDestroy } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+  type OnModuleDestroy,
+} from '@nestjs/common';
 import { READ_MODELS, ReadModels, type ProjectorMode } from '#read-models';
 import { RUN_MODE, type RunMode } from '../config/run-mode.js';
 import { PROJECTOR_MODE } from './read-models.providers.js';

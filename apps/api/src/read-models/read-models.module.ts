@@ -15,7 +15,12 @@ import { projectorModeProvider, readModelsProvider } from './read-models.provide
 @Global()
 @Module({
   controllers: [OrganizationReadsController, HealthController],
-  providers: [readModelsProvider, projectorModeProvider, ReadModelsLifecycle, { provide: APP_INTERCEPTOR, useClass: AnswerOnceReadableInterceptor }],
+  providers: [
+    readModelsProvider,
+    projectorModeProvider,
+    ReadModelsLifecycle,
+    { provide: APP_INTERCEPTOR, useClass: AnswerOnceReadableInterceptor },
+  ],
   exports: [READ_MODELS],
 })
 export class ReadModelsModule {}

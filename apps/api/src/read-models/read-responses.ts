@@ -20,7 +20,10 @@ export const organizationAnswer = z.looseObject({
   limits: z.looseObject({ override: z.boolean() }),
   usage: z.record(z.string(), z.int()),
   trafficPerMonth: z.int().nullable(),
-  siteDefaults: z.looseObject({}).nullable().describe("The governing plan's defaults for a new site; null without a plan"),
+  siteDefaults: z
+    .looseObject({})
+    .nullable()
+    .describe("The governing plan's defaults for a new site; null without a plan"),
   traffic: z.object({
     period: z.string(),
     used: z.int(),
@@ -32,7 +35,11 @@ export const organizationAnswer = z.looseObject({
 });
 
 /** GET /organizations/:id/notification-recipients. */
-export const notificationRecipientsAnswer = z.object({ organizationId: z.string(), recipients: z.array(member), position: jsonSafeInteger });
+export const notificationRecipientsAnswer = z.object({
+  organizationId: z.string(),
+  recipients: z.array(member),
+  position: jsonSafeInteger,
+});
 
 const projectionHealth = z.object({
   name: z.string(),
@@ -42,7 +49,15 @@ const projectionHealth = z.object({
   lagMs: z.number().nullable(),
   state: z.enum(['stopped', 'catching-up', 'live', 'failed']),
   runs: z.enum(['inline', 'elsewhere']),
-  error: z.object({ message: z.string(), position: z.int(), eventId: z.string(), eventType: z.string(), streamId: z.string() }).optional(),
+  error: z
+    .object({
+      message: z.string(),
+      position: z.int(),
+      eventId: z.string(),
+      eventType: z.string(),
+      streamId: z.string(),
+    })
+    .optional(),
 });
 
 /** GET /health (ReadModelsHealth): also the 503's body. */

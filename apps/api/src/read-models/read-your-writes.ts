@@ -10,7 +10,11 @@ import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
 export const READ_YOUR_WRITES_WAIT_MS = 2_000;
 
 export const readQuery = z.strictObject({
-  minPosition: z.string().regex(/^\d{1,19}$/, 'must be a position (a whole number)').transform(BigInt).optional(),
+  minPosition: z
+    .string()
+    .regex(/^\d{1,19}$/, 'must be a position (a whole number)')
+    .transform(BigInt)
+    .optional(),
 });
 
 export type ReadQuery = z.output<typeof readQuery>;

@@ -2,7 +2,8 @@
 // has verified and set to `automatic` becomes its member with the domain's role, recorded as `join:<domain>`. Within
 // the users limit: a refusal leaves the sign-in as it is, and the owners and the person hear of it at most once a day.
 // An organization that enforces its single sign-on takes its domain's people in through its provider only (its MFA,
-// its deprovisioning): a password, Google or an invitation joins nothing there, and the sign-on's own provisioning does.
+// its deprovisioning): a password, Google or an invitation joins nothing there, and the sign-on's own provisioning
+// does.
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import type { CommandContext } from '#application';
@@ -45,7 +46,9 @@ export class DomainJoins implements SignInJoins {
 
   async wouldJoin(userId: string): Promise<JoinTarget | undefined> {
     const joinable = await this.joinable(userId);
-    return joinable === undefined ? undefined : { organizationId: joinable.organizationId, name: joinable.name, requiresTwoStep: joinable.requiresTwoStep };
+    return joinable === undefined
+      ? undefined
+      : { organizationId: joinable.organizationId, name: joinable.name, requiresTwoStep: joinable.requiresTwoStep };
   }
 
   async joinsThroughSignOnOnly(userId: string): Promise<string | undefined> {
@@ -69,11 +72,20 @@ export class DomainJoins implements SignInJoins {
     const { state } = await this.organizations.load(organizationId);
     const role = state.exists ? automaticJoinRole(state, domain) : undefined;
     if (!state.exists || role === undefined) return undefined;
-    if (memberWithAddress(state, email) !== undefined || state.members.some((member) => member.userId === userId)) return undefined;
+    if (memberWithAddress(state, email) !== undefined || state.members.some((member) => member.userId === userId))
+      return undefined;
     // A person the company's directory deactivated or deleted does not come back by signing in.
     if (await this.directory.keepsOut(organizationId, { userId, email })) return undefined;
     const enforcesSignOn = state.sso?.enforce === true;
-    return { organizationId, name: state.name, requiresTwoStep: state.twoStepSignInRequired === true, domain, email, role, enforcesSignOn };
+    return {
+      organizationId,
+      name: state.name,
+      requiresTwoStep: state.twoStepSignInRequired === true,
+      domain,
+      email,
+      role,
+      enforcesSignOn,
+    };
   }
 
   private async join(userId: string, context: CommandContext): Promise<void> {

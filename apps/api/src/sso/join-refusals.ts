@@ -27,10 +27,20 @@ export class JoinRefusals {
 
   async record(organizationId: string, domain: string, person: RefusedPerson, context: CommandContext): Promise<void> {
     const on = this.clock.now().toISOString().slice(0, 10);
-    await this.organizations.handle(organizationId, { type: 'RecordAutomaticJoinRefusal', data: { domain, on } }, context);
+    await this.organizations.handle(
+      organizationId,
+      { type: 'RecordAutomaticJoinRefusal', data: { domain, on } },
+      context,
+    );
     const { userId, email } = person;
     const personKey = refusedPersonKey(this.identity, person);
     const data = { organizationId, domain, on, ...(userId === undefined ? { email } : { userId }) };
-    await handleCommand(this.store, joinRefusalNoticeDecider, joinRefusalNoticeId(organizationId, personKey), { type: 'OweJoinRefusalNotice', data }, context);
+    await handleCommand(
+      this.store,
+      joinRefusalNoticeDecider,
+      joinRefusalNoticeId(organizationId, personKey),
+      { type: 'OweJoinRefusalNotice', data },
+      context,
+    );
   }
 }

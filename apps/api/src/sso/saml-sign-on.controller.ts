@@ -26,12 +26,14 @@ export class SamlSignOnController {
 
   @Get('metadata')
   @Operation({
-    summary: "This organization's SAML service provider metadata: its URL is the entity id, and it names the assertion consumer service",
+    summary:
+      "This organization's SAML service provider metadata: its URL is the entity id, and it names the assertion consumer service",
     answer: textAnswer('application/samlmetadata+xml'),
     responses: { 404: 'NOT_FOUND: not an organization id' },
   })
   async metadata(@Param('orgId') organizationId: string, @Res() response: Response): Promise<void> {
-    if (!organizationIdSchema.safeParse(organizationId).success) throw new ProblemError(404, 'NOT_FOUND', 'Not found', 'No such organization.');
+    if (!organizationIdSchema.safeParse(organizationId).success)
+      throw new ProblemError(404, 'NOT_FOUND', 'Not found', 'No such organization.');
     const metadata = await this.saml.serviceProviderMetadata(organizationId);
     response.setHeader('Cache-Control', 'public, max-age=300');
     response.type('application/samlmetadata+xml').send(metadata);
@@ -39,11 +41,15 @@ export class SamlSignOnController {
 
   @Post('acs')
   @Operation({
-    summary: "The assertion consumer service (HTTP-POST binding): checks the identity provider's response and signs the person in",
-    description: 'A form with `SAMLResponse` (and `RelayState`). Signed Response or signed Assertion; audience, recipient, destination, times (60 s skew), the request answered once and the assertion accepted once, on every node.',
+    summary:
+      "The assertion consumer service (HTTP-POST binding): checks the identity provider's response and signs the person in",
+    description:
+      'A form with `SAMLResponse` (and `RelayState`). Signed Response or signed Assertion; audience, recipient, destination, times (60 s skew), the request answered once and the assertion accepted once, on every node.',
     body: z.object({ SAMLResponse: z.string().describe('The base64 Response'), RelayState: z.string().optional() }),
     bodyMediaType: 'application/x-www-form-urlencoded',
-    responses: { 303: 'The redirect the sign-on was started with (or /app when the provider started it); /login?error=sso on any failure' },
+    responses: {
+      303: 'The redirect the sign-on was started with (or /app when the provider started it); /login?error=sso on any failure',
+    },
   })
   async acs(@Param('orgId') organizationId: string, @Req() request: Request, @Res() response: Response): Promise<void> {
     response.setHeader('Cache-Control', 'no-store');
@@ -51,9 +57,15 @@ export class SamlSignOnController {
     const binding = this.cookies.read(request, this.cookies.samlRequest);
     this.cookies.clearSamlRequest(response);
     try {
-      if (!organizationIdSchema.safeParse(organizationId).success) throw new SsoSignOnFailure('not-configured', 'Not an organization id');
+      if (!organizationIdSchema.safeParse(organizationId).success)
+        throw new SsoSignOnFailure('not-configured', 'Not an organization id');
       const body = (request.body ?? {}) as Record<string, unknown>;
-      const { opened, redirect } = await this.saml.finish(organizationId, body.SAMLResponse, binding, commandContextOf(request, 'anonymous'));
+      const { opened, redirect } = await this.saml.finish(
+        organizationId,
+        body.SAMLResponse,
+        binding,
+        commandContextOf(request, 'anonymous'),
+      );
       await this.sessions.endCurrent(request);
       await this.sessions.begin(request, response, opened);
       response.redirect(303, this.ending.target(opened, redirect));

@@ -1,13 +1,27 @@
-// SAML 2.0 sign-on (docs/directory.md, SAML single sign-on): HTTP-Redirect to the identity provider, HTTP-POST back to this organization's
+// SAML 2.0 sign-on (docs/directory.md, SAML single sign-on): HTTP-Redirect to the identity provider, HTTP-POST back to
+// this organization's
 // assertion consumer service. The request is kept in the store, so any node takes the answer and none takes it twice;
 // each assertion is accepted once, ever. After that, the same admission as OpenID Connect (sso-admission.ts).
 import { createHash, randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { handleCommand, newCommandContext, type CommandContext } from '#application';
 import { CONFIG, type Config } from '#config';
-import { DomainError, hasSsoPlan, samlAssertionDecider, samlRequestDecider, type PlanCatalogue, type SamlSsoSettings } from '#domain';
+import {
+  DomainError,
+  hasSsoPlan,
+  samlAssertionDecider,
+  samlRequestDecider,
+  type PlanCatalogue,
+  type SamlSsoSettings,
+} from '#domain';
 import { EVENT_STORE, type EventStore } from '#event-store';
-import { SamlResponseError, type Identity, type OpenedSession, type SamlIdentityProviderSettings, type SamlServiceProvider } from '#identity';
+import {
+  SamlResponseError,
+  type Identity,
+  type OpenedSession,
+  type SamlIdentityProviderSettings,
+  type SamlServiceProvider,
+} from '#identity';
 import { IDENTITY, IdentityClock } from '../auth/identity.provider.js';
 import { Organizations } from '../organizations/organizations.js';
 import { PLAN_CATALOGUE } from '../plans/plan-catalogue.module.js';
@@ -45,7 +59,12 @@ export class SamlSignOn {
   }
 
   /** bindToBrowser: the answer must come with the cookie value returned (over https: auth-cookies.ts). */
-  async start(organizationId: string, redirect: string, linkUserId: string | undefined, bindToBrowser: boolean): Promise<{ url: URL; binding?: string }> {
+  async start(
+    organizationId: string,
+    redirect: string,
+    linkUserId: string | undefined,
+    bindToBrowser: boolean,
+  ): Promise<{ url: URL; binding?: string }> {
     const settings = await this.settings(organizationId);
     // An xs:ID starts with a letter or an underscore.
     const requestId = `_${randomBytes(20).toString('hex')}`;
@@ -57,8 +76,21 @@ export class SamlSignOn {
       ...(binding === undefined ? {} : { browserBinding: digestOf(binding) }),
       at: this.clock.now().toISOString(),
     };
-    await handleCommand(this.store, samlRequestDecider, requestId, { type: 'StartSamlRequest', data: started }, this.context(organizationId));
-    const url = new URL(await this.identity.samlProviders.authorizeUrl(this.serviceProvider(organizationId), providerOf(settings), requestId, redirect));
+    await handleCommand(
+      this.store,
+      samlRequestDecider,
+      requestId,
+      { type: 'StartSamlRequest', data: started },
+      this.context(organizationId),
+    );
+    const url = new URL(
+      await this.identity.samlProviders.authorizeUrl(
+        this.serviceProvider(organizationId),
+        providerOf(settings),
+        requestId,
+        redirect,
+      ),
+    );
     return { url, ...(binding === undefined ? {} : { binding }) };
   }
 
@@ -71,10 +103,15 @@ export class SamlSignOn {
     context: CommandContext,
   ): Promise<{ opened: OpenedSession; redirect: string }> {
     const settings = await this.settings(organizationId);
-    if (typeof samlResponse !== 'string' || samlResponse === '') throw new SsoSignOnFailure('response-refused', 'The POST holds no SAMLResponse');
+    if (typeof samlResponse !== 'string' || samlResponse === '')
+      throw new SsoSignOnFailure('response-refused', 'The POST holds no SAMLResponse');
     let assertion;
     try {
-      assertion = await this.identity.samlProviders.verify(this.serviceProvider(organizationId), providerOf(settings), samlResponse);
+      assertion = await this.identity.samlProviders.verify(
+        this.serviceProvider(organizationId),
+        providerOf(settings),
+        samlResponse,
+      );
     } catch (error) {
       if (error instanceof SamlResponseError) throw new SsoSignOnFailure('response-refused', error.message);
       throw error;
@@ -82,12 +119,22 @@ export class SamlSignOn {
     const who = { subject: assertion.nameId, ...(assertion.email === undefined ? {} : { email: assertion.email }) };
     const at = this.clock.now().toISOString();
     const answered = { organizationId, at, ...(binding === undefined ? {} : { browserBinding: digestOf(binding) }) };
-    const request = assertion.inResponseTo === null ? undefined : await this.answer(assertion.inResponseTo, answered, who);
+    const request =
+      assertion.inResponseTo === null ? undefined : await this.answer(assertion.inResponseTo, answered, who);
     if (request === undefined && !settings.allowIdpInitiated) {
-      throw new SsoSignOnFailure('idp-initiated', 'The response answers no request of this server, and sign-ins started at the provider are not allowed', who);
+      throw new SsoSignOnFailure(
+        'idp-initiated',
+        'The response answers no request of this server, and sign-ins started at the provider are not allowed',
+        who,
+      );
     }
     await this.accept(organizationId, assertion.assertionId, assertion.notOnOrAfter, at, who);
-    if (assertion.email === undefined) throw new SsoSignOnFailure('email-unverified', 'The assertion names no address: neither an emailAddress NameID nor an email attribute', who);
+    if (assertion.email === undefined)
+      throw new SsoSignOnFailure(
+        'email-unverified',
+        'The assertion names no address: neither an emailAddress NameID nor an email attribute',
+        who,
+      );
     const asserted = { issuer: assertion.issuer, subject: assertion.nameId, email: assertion.email };
     const opened = await this.admission.admit(organizationId, asserted, request?.linkUserId, context);
     return { opened, redirect: request?.redirect ?? afterIdpInitiated };
@@ -95,8 +142,10 @@ export class SamlSignOn {
 
   private async settings(organizationId: string): Promise<SamlSsoSettings> {
     const { state } = await this.organizations.load(organizationId);
-    if (!state.exists || state.sso?.protocol !== 'saml') throw new SsoSignOnFailure('not-configured', 'The organization has no SAML single sign-on configured');
-    if (!hasSsoPlan(state, this.catalogue)) throw new SsoSignOnFailure('plan', "The organization's plan does not include single sign-on");
+    if (!state.exists || state.sso?.protocol !== 'saml')
+      throw new SsoSignOnFailure('not-configured', 'The organization has no SAML single sign-on configured');
+    if (!hasSsoPlan(state, this.catalogue))
+      throw new SsoSignOnFailure('plan', "The organization's plan does not include single sign-on");
     return state.sso;
   }
 
@@ -106,10 +155,17 @@ export class SamlSignOn {
     data: { organizationId: string; browserBinding?: string; at: string },
     who: SsoSignOnFailure['who'],
   ): Promise<{ redirect: string; linkUserId?: string }> {
-    if (!/^_[0-9a-f]{40}$/.test(requestId)) throw new SsoSignOnFailure('response-refused', 'InResponseTo names no request of this server', who);
+    if (!/^_[0-9a-f]{40}$/.test(requestId))
+      throw new SsoSignOnFailure('response-refused', 'InResponseTo names no request of this server', who);
     let state;
     try {
-      ({ state } = await handleCommand(this.store, samlRequestDecider, requestId, { type: 'AnswerSamlRequest', data }, this.context(data.organizationId)));
+      ({ state } = await handleCommand(
+        this.store,
+        samlRequestDecider,
+        requestId,
+        { type: 'AnswerSamlRequest', data },
+        this.context(data.organizationId),
+      ));
     } catch (error) {
       if (error instanceof DomainError) throw new SsoSignOnFailure('response-refused', error.message, who);
       throw error;
@@ -118,10 +174,22 @@ export class SamlSignOn {
     return { redirect: state.redirect, ...(state.linkUserId === undefined ? {} : { linkUserId: state.linkUserId }) };
   }
 
-  private async accept(organizationId: string, assertionId: string, notOnOrAfter: string | null, at: string, who: SsoSignOnFailure['who']): Promise<void> {
+  private async accept(
+    organizationId: string,
+    assertionId: string,
+    notOnOrAfter: string | null,
+    at: string,
+    who: SsoSignOnFailure['who'],
+  ): Promise<void> {
     const key = digestOf(`${organizationId}\n${assertionId}`);
     try {
-      await handleCommand(this.store, samlAssertionDecider, key, { type: 'AcceptSamlAssertion', data: { organizationId, notOnOrAfter, at } }, this.context(organizationId));
+      await handleCommand(
+        this.store,
+        samlAssertionDecider,
+        key,
+        { type: 'AcceptSamlAssertion', data: { organizationId, notOnOrAfter, at } },
+        this.context(organizationId),
+      );
     } catch (error) {
       if (error instanceof DomainError) throw new SsoSignOnFailure('replay', error.message, who);
       throw error;

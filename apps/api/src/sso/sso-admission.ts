@@ -36,18 +36,36 @@ export class SsoAdmission {
    * organization, an existing account must be this organization's or linked (a link: the very account asked for),
    * then the membership (just in time) and the second step.
    */
-  async admit(organizationId: string, asserted: AssertedPerson, linkUserId: string | undefined, context: CommandContext): Promise<OpenedSession> {
+  async admit(
+    organizationId: string,
+    asserted: AssertedPerson,
+    linkUserId: string | undefined,
+    context: CommandContext,
+  ): Promise<OpenedSession> {
     const { issuer, subject, email } = asserted;
     const who = { subject, email };
     const { state } = await this.organizations.load(organizationId);
     const domain = state.exists ? ssoDomainOf(state, email) : null;
     if (domain === null || (await this.claims.organizationOf(domain)) !== organizationId) {
-      throw new SsoSignOnFailure('foreign-domain', `${email} is not in one of the organization's verified SSO domains`, who);
+      throw new SsoSignOnFailure(
+        'foreign-domain',
+        `${email} is not in one of the organization's verified SSO domains`,
+        who,
+      );
     }
-    const asSso: CommandContext = { ...context, actor: `sso:${organizationId}`, origin: { ...context.origin, ssoIssuer: issuer, ssoSubject: subject } };
+    const asSso: CommandContext = {
+      ...context,
+      actor: `sso:${organizationId}`,
+      origin: { ...context.origin, ssoIssuer: issuer, ssoSubject: subject },
+    };
     const existing = await this.identity.directory.findUserIdByEmail(email);
     if (linkUserId !== undefined) {
-      if (existing !== linkUserId) throw new SsoSignOnFailure('link-refused', 'A link needs the signed-in account, and the provider must assert its very address', who);
+      if (existing !== linkUserId)
+        throw new SsoSignOnFailure(
+          'link-refused',
+          'A link needs the signed-in account, and the provider must assert its very address',
+          who,
+        );
       const link = { type: 'LinkSsoAccount', data: { organizationId, issuer, subject, email } } as const;
       await this.identity.users.handle(existing, link, { ...asSso, actor: `user:${existing}` });
     } else if (existing !== undefined && !(await this.linked(existing, organizationId))) {
@@ -55,14 +73,19 @@ export class SsoAdmission {
       throw new SsoSignOnFailure('account-not-linked', detail, who);
     }
     const userId = await this.member(organizationId, email, asSso, who);
-    // A link's browser passed its second step already; others are asked as a password sign-in, unless the provider's MFA is trusted.
+    // A link's browser passed its second step already; others are asked as a password sign-in, unless the provider's
+    // MFA is trusted.
     const signingInto = {
       organizationId,
       requiresTwoStep: state.exists && state.twoStepSignInRequired === true,
       trusted: state.exists && state.sso?.trustProviderMfa === true,
     };
     const awaiting = linkUserId === undefined ? await this.twoStepPolicy.awaitedAfter(userId, signingInto) : undefined;
-    const signedIn = { ...asSso, actor: `user:${userId}`, origin: { ...asSso.origin, ssoOrganizationId: organizationId } };
+    const signedIn = {
+      ...asSso,
+      actor: `user:${userId}`,
+      origin: { ...asSso.origin, ssoOrganizationId: organizationId },
+    };
     return this.identity.sessions.open(userId, 'sso', signedIn, awaiting);
   }
 
@@ -74,16 +97,27 @@ export class SsoAdmission {
     return first.found && first.events[0]?.metadata.actor === `sso:${organizationId}`;
   }
 
-  private async member(organizationId: string, email: string, context: CommandContext, who: SsoSignOnFailure['who']): Promise<string> {
+  private async member(
+    organizationId: string,
+    email: string,
+    context: CommandContext,
+    who: SsoSignOnFailure['who'],
+  ): Promise<string> {
     const registered = await this.identity.directory.findUserIdByEmail(email);
     const { state } = await this.organizations.load(organizationId);
-    const isMember = state.exists && (memberWithAddress(state, email) !== undefined || state.members.some((member) => member.userId === registered));
+    const isMember =
+      state.exists &&
+      (memberWithAddress(state, email) !== undefined || state.members.some((member) => member.userId === registered));
     if (!isMember) {
       // The provider's sign-on does not undo its own directory's deprovisioning; someone with no account yet is known
       // to the directory by the id their address holds (reserved when it provisioned them).
       const heldId = registered ?? (await this.identity.directory.idOfEmail(email));
       if (await this.directory.keepsOut(organizationId, { userId: heldId, email })) {
-        throw new SsoSignOnFailure('deprovisioned', `${email} was deactivated or deleted by the organization's directory (SCIM)`, who);
+        throw new SsoSignOnFailure(
+          'deprovisioned',
+          `${email} was deactivated or deleted by the organization's directory (SCIM)`,
+          who,
+        );
       }
       // Just-in-time provisioning: the organization's own decision, limits and audit, as any MemberAdded; with the
       // role of joining by the domain when the owner chose one (docs/directory.md).
@@ -95,7 +129,8 @@ export class SsoAdmission {
       } catch (error) {
         if (error instanceof DomainError && (error.code === 'LIMIT_EXCEEDED' || error.code === 'NO_PLAN')) {
           // Kept out by the limit, as a person joining by the domain would be: the owners and the person hear of it.
-          if (error.code === 'LIMIT_EXCEEDED' && domain !== null) await this.refusals.record(organizationId, domain, { userId: registered, email }, context);
+          if (error.code === 'LIMIT_EXCEEDED' && domain !== null)
+            await this.refusals.record(organizationId, domain, { userId: registered, email }, context);
           throw new SsoSignOnFailure('users-limit', `${email} could not be added: ${error.message}`, who);
         }
         // A concurrent sign-on of the same person added them first.

@@ -28,8 +28,14 @@ export class SsoDomainClaims {
         // The holder's word first, then one decision on the claim it was asked about.
         const known = await loadStream(this.store, ssoDomainClaimDecider, domain);
         const claim = known.state;
-        const holderConfirms = claim !== null && claim.organizationId !== organizationId && (await this.confirms(claim.organizationId, domain));
-        const command = { type: 'ClaimSsoDomain', data: { domain, organizationId, now: this.clock.now().getTime(), holderConfirms } } as const;
+        const holderConfirms =
+          claim !== null &&
+          claim.organizationId !== organizationId &&
+          (await this.confirms(claim.organizationId, domain));
+        const command = {
+          type: 'ClaimSsoDomain',
+          data: { domain, organizationId, now: this.clock.now().getTime(), holderConfirms },
+        } as const;
         // A claim lost to a concurrent one is refused, not decided again: the winner's configuration is on its way.
         await handleCommand(this.store, ssoDomainClaimDecider, domain, command, context, { known, maxAttempts: 1 });
       } catch (error) {

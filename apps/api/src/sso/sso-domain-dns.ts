@@ -6,7 +6,10 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CONFIG, type Config } from '#config';
 import { ssoVerificationRecordName } from '#domain';
 
-/** found: a TXT record holds the token; absent: the name has no such record; unknown: DNS did not answer (nothing is decided). */
+/**
+ * found: a TXT record holds the token; absent: the name has no such record; unknown: DNS did not answer (nothing is
+ * decided).
+ */
 export type RecordLookup = 'found' | 'absent' | 'unknown';
 
 const timeoutMs = 2_000;
@@ -22,7 +25,10 @@ export class SsoDomainDns {
     if (config.ssoDomains.dnsServers !== undefined) this.resolver.setServers(config.ssoDomains.dnsServers);
   }
 
-  /** Whether the domain's verification record holds the token (records split in strings are joined, as RFC 7208 reads them). */
+  /**
+   * Whether the domain's verification record holds the token (records split in strings are joined, as RFC 7208 reads
+   * them).
+   */
   async lookUp(domain: string, token: string): Promise<RecordLookup> {
     try {
       const records = await this.resolver.resolveTxt(ssoVerificationRecordName(domain));

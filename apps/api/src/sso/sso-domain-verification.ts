@@ -45,19 +45,28 @@ export class SsoDomainVerification implements OnApplicationBootstrap, OnModuleDe
   /** The requester's right to record a check is asked before DNS is. */
   async check(organizationId: string, domain: string, context: CommandContext): Promise<DomainCheck> {
     const command = (found: boolean) =>
-      ({ type: 'RecordSsoDomainCheck', data: { domain, found, at: this.clock.now().toISOString(), graceMs: this.config.ssoDomains.graceMs } }) as const;
+      ({
+        type: 'RecordSsoDomainCheck',
+        data: { domain, found, at: this.clock.now().toISOString(), graceMs: this.config.ssoDomains.graceMs },
+      }) as const;
     const { state } = await this.organizations.load(organizationId);
     if (state.exists) refuseUnlessAllowed(command(false), state, requesterOf(context));
     const verification = state.exists ? state.sso?.verification[domain] : undefined;
     if (verification === undefined) {
-      throw new DomainError('NOT_FOUND', `${domain} is not one of the organization's single sign-on domains.`, { entity: 'ssoDomain' });
+      throw new DomainError('NOT_FOUND', `${domain} is not one of the organization's single sign-on domains.`, {
+        entity: 'ssoDomain',
+      });
     }
     const lookup = await this.dns.lookUp(domain, verification.token);
     if (lookup === 'unknown') return { domain, lookup, status: verification.status };
     if (lookup === 'found') await this.claims.claim(organizationId, [domain], context);
     await this.organizations.handle(organizationId, command(lookup === 'found'), context);
     const { state: after } = await this.organizations.load(organizationId);
-    return { domain, lookup, status: (after.exists ? after.sso?.verification[domain]?.status : undefined) ?? verification.status };
+    return {
+      domain,
+      lookup,
+      status: (after.exists ? after.sso?.verification[domain]?.status : undefined) ?? verification.status,
+    };
   }
 
   async tick(): Promise<void> {

@@ -33,7 +33,10 @@ describe('the SSO enforcement check of a password sign-in', () => {
     const counting = new Proxy(store, {
       get(target, property, receiver) {
         if (property === 'readStream') {
-          return async (streamId: string, options?: Parameters<EventStore['readStream']>[1]): Promise<ReadStreamResult> => {
+          return async (
+            streamId: string,
+            options?: Parameters<EventStore['readStream']>[1],
+          ): Promise<ReadStreamResult> => {
             if (streamId.startsWith('user-')) userReads += 1;
             return target.readStream(streamId, options);
           };
@@ -56,8 +59,15 @@ describe('the SSO enforcement check of a password sign-in', () => {
       productName: 'Chorus',
       clock,
     });
-    const enforcement = new SsoEnforcement(new SsoDomainClaims(counting, organizations, identityClock), organizations, identity);
-    await identity.registration.register({ email: 'uma@acme.example', username: 'uma', password: 'correct horse battery staple' }, newCommandContext('cli'));
+    const enforcement = new SsoEnforcement(
+      new SsoDomainClaims(counting, organizations, identityClock),
+      organizations,
+      identity,
+    );
+    await identity.registration.register(
+      { email: 'uma@acme.example', username: 'uma', password: 'correct horse battery staple' },
+      newCommandContext('cli'),
+    );
     userReads = 0;
 
     expect(await enforcement.requiresSso('uma')).toBe(false);

@@ -31,8 +31,15 @@ export class SsoSignOnEnding {
   }
 
   /** status: 302 after a GET; 303 after the identity provider's POST, so that the browser follows with a GET. */
-  async fail(organizationId: string, error: unknown, request: Request, response: Response, status: 302 | 303 = 302): Promise<void> {
-    const failure = error instanceof SsoSignOnFailure ? error : new SsoSignOnFailure('error', 'The sign-on could not be completed');
+  async fail(
+    organizationId: string,
+    error: unknown,
+    request: Request,
+    response: Response,
+    status: 302 | 303 = 302,
+  ): Promise<void> {
+    const failure =
+      error instanceof SsoSignOnFailure ? error : new SsoSignOnFailure('error', 'The sign-on could not be completed');
     if (failure.reason === 'error') this.logger.error({ err: error, organizationId }, 'SSO sign-on failed');
     else this.logger.warn({ organizationId, reason: failure.reason, detail: failure.detail }, 'SSO sign-on failed');
     try {

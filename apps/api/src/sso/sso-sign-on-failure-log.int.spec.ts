@@ -19,7 +19,9 @@ let dataDir: string;
 let clock: ManualClock;
 const opened: { store: SqliteEventStore; log: SsoSignOnFailureLog }[] = [];
 
-/** One API node: its own store object on the shared file (so nodes race through the expected revision) and its own log. */
+/**
+ * One API node: its own store object on the shared file (so nodes race through the expected revision) and its own log.
+ */
 function node(): SsoSignOnFailureLog {
   const store = SqliteEventStore.open({ file: join(dataDir, 'events.sqlite') });
   const identityClock = new IdentityClock();
@@ -33,7 +35,11 @@ function node(): SsoSignOnFailureLog {
 const fail = (log: SsoSignOnFailureLog, count: number): Promise<boolean[]> =>
   Promise.all(
     Array.from({ length: count }, (_, index) =>
-      log.record('acme', new SsoSignOnFailure(reasons[index % reasons.length] ?? 'error', 'bad state'), newCommandContext('anonymous')),
+      log.record(
+        'acme',
+        new SsoSignOnFailure(reasons[index % reasons.length] ?? 'error', 'bad state'),
+        newCommandContext('anonymous'),
+      ),
     ),
   );
 
@@ -53,9 +59,11 @@ function failuresOf(events: RecordedEvent[], from: string): Counts {
   };
   for (const event of events) {
     const data = event.data as { at?: string; reason?: string; from?: string; byReason?: Record<string, number> };
-    const inHour = data.at !== undefined && data.at >= from && Date.parse(data.at) < Date.parse(from) + FAILURE_WINDOW_MS;
+    const inHour =
+      data.at !== undefined && data.at >= from && Date.parse(data.at) < Date.parse(from) + FAILURE_WINDOW_MS;
     if (event.type === 'SsoSignOnFailed' && inHour) add(data.reason ?? '', 1);
-    if (event.type === 'SsoSignOnFailuresCounted' && data.from === from) for (const [reason, count] of Object.entries(data.byReason ?? {})) add(reason, count);
+    if (event.type === 'SsoSignOnFailuresCounted' && data.from === from)
+      for (const [reason, count] of Object.entries(data.byReason ?? {})) add(reason, count);
   }
   return counts;
 }
@@ -86,7 +94,7 @@ afterEach(async () => {
 });
 
 describe('failed SSO sign-ons of one organization', () => {
-  it('are stored in full up to the hour\'s sample, then counted: the next hour writes the count, exact by reason', async () => {
+  it("are stored in full up to the hour's sample, then counted: the next hour writes the count, exact by reason", async () => {
     const log = node();
     const inFull = await fail(log, 500);
     expect(inFull.filter(Boolean)).toHaveLength(FAILURES_IN_FULL_PER_HOUR);
@@ -101,7 +109,11 @@ describe('failed SSO sign-ons of one organization', () => {
       'SsoSignOnFailuresCounted',
       'SsoSignOnFailed',
     ]);
-    expect(events[FAILURES_IN_FULL_PER_HOUR]?.data).toMatchObject({ from: '2031-05-06T10:00:00.000Z', to: '2031-05-06T11:00:00.000Z', total: 480 });
+    expect(events[FAILURES_IN_FULL_PER_HOUR]?.data).toMatchObject({
+      from: '2031-05-06T10:00:00.000Z',
+      to: '2031-05-06T11:00:00.000Z',
+      total: 480,
+    });
     expect(failuresOf(events, '2031-05-06T10:00:00.000Z')).toEqual(expected(500));
     expect(failuresOf(events, '2031-05-06T11:00:00.000Z')).toEqual(expected(1));
   });
@@ -128,10 +140,14 @@ describe('failed SSO sign-ons of one organization', () => {
     const events = await stored();
 
     expect(events.length).toBeLessThanOrEqual(25 * (FAILURES_IN_FULL_PER_HOUR + 2));
-    const hours = Array.from({ length: 24 }, (_, hour) => new Date(Date.parse('2031-05-06T10:00:00.000Z') + hour * FAILURE_WINDOW_MS).toISOString());
+    const hours = Array.from({ length: 24 }, (_, hour) =>
+      new Date(Date.parse('2031-05-06T10:00:00.000Z') + hour * FAILURE_WINDOW_MS).toISOString(),
+    );
     // The clock started at 10:15: the first hour has 45 minutes of failures, the last one 15.
     const perHour = hours.map((from) => failuresOf(events, from).total);
-    expect(perHour.reduce((sum, total) => sum + total, 0) + failuresOf(events, '2031-05-07T10:00:00.000Z').total).toBe(24 * 60 * 60);
+    expect(perHour.reduce((sum, total) => sum + total, 0) + failuresOf(events, '2031-05-07T10:00:00.000Z').total).toBe(
+      24 * 60 * 60,
+    );
   }, 60_000);
 
   it('writes the counts of the current hour when the node shuts down', async () => {

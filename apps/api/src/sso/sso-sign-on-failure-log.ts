@@ -3,7 +3,13 @@
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { FoldedStateCache, handleCommand, newCommandContext, type CommandContext } from '#application';
-import { failureWindowOf, FAILURE_WINDOW_MS, ssoSignOnFailuresDecider, type FailuresInFull, type SsoFailureReason } from '#domain';
+import {
+  failureWindowOf,
+  FAILURE_WINDOW_MS,
+  ssoSignOnFailuresDecider,
+  type FailuresInFull,
+  type SsoFailureReason,
+} from '#domain';
 import { EVENT_STORE, type EventStore } from '#event-store';
 import { IdentityClock } from '../auth/identity.provider.js';
 import { PINO } from '../logging/pino.js';
@@ -48,7 +54,9 @@ export class SsoSignOnFailureLog implements OnModuleDestroy {
     let stored = false;
     let roomLeft = true;
     try {
-      const handled = await handleCommand(this.store, ssoSignOnFailuresDecider, organizationId, command, context, { cache: this.heads });
+      const handled = await handleCommand(this.store, ssoSignOnFailuresDecider, organizationId, command, context, {
+        cache: this.heads,
+      });
       stored = handled.appended.length > 0;
       roomLeft = stored;
     } catch (error) {
@@ -88,12 +96,25 @@ export class SsoSignOnFailureLog implements OnModuleDestroy {
       this.counted.delete(organizationId);
       const from = counted.window;
       const to = new Date(Date.parse(from) + FAILURE_WINDOW_MS).toISOString();
-      const command = { type: 'CountSsoSignOnFailures', data: { from, to, total: counted.total, byReason: counted.byReason } } as const;
+      const command = {
+        type: 'CountSsoSignOnFailures',
+        data: { from, to, total: counted.total, byReason: counted.byReason },
+      } as const;
       try {
         // No one request's origin: the counts are of many callers, as this node saw them.
-        await handleCommand(this.store, ssoSignOnFailuresDecider, organizationId, command, newCommandContext('anonymous'), { cache: this.heads });
+        await handleCommand(
+          this.store,
+          ssoSignOnFailuresDecider,
+          organizationId,
+          command,
+          newCommandContext('anonymous'),
+          { cache: this.heads },
+        );
       } catch (error) {
-        this.logger.error({ err: error, organizationId, ...command.data }, 'SSO sign-on failure counts could not be recorded');
+        this.logger.error(
+          { err: error, organizationId, ...command.data },
+          'SSO sign-on failure counts could not be recorded',
+        );
       }
     }
   }

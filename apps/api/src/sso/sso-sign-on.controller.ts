@@ -20,7 +20,6 @@ import { SsoSignOn } from './sso-sign-on.js';
 import { ssoFailed, SsoSignOnEnding } from './sso-sign-on-ending.js';
 import { Operation } from '../http/operation.decorator.js';
 
-
 @Controller('auth/sso')
 export class SsoSignOnController {
   constructor(
@@ -35,13 +34,23 @@ export class SsoSignOnController {
 
   /** Finds the organization whose verified SSO domains hold the address's domain, and starts its sign-on. */
   @Get()
-  @Operation({ summary: "Start single sign-on for an e-mail address: 302 to its organization's sign-on", responses: { 302: '/auth/sso/<organization id>, or /login?error=sso when no organization holds the domain' } })
-  async byEmail(@Query('email') email: unknown, @Query('redirect') redirect: unknown, @Res() response: Response): Promise<void> {
+  @Operation({
+    summary: "Start single sign-on for an e-mail address: 302 to its organization's sign-on",
+    responses: { 302: '/auth/sso/<organization id>, or /login?error=sso when no organization holds the domain' },
+  })
+  async byEmail(
+    @Query('email') email: unknown,
+    @Query('redirect') redirect: unknown,
+    @Res() response: Response,
+  ): Promise<void> {
     response.setHeader('Cache-Control', 'no-store');
     const domain = typeof email === 'string' && email.length <= 320 ? emailDomain(email.trim()) : null;
     const organizationId = domain === null ? undefined : await this.claims.organizationOf(domain);
     if (organizationId === undefined) {
-      this.logger.info({ reason: 'foreign-domain', domain }, 'SSO sign-on failed: no organization signs this address in');
+      this.logger.info(
+        { reason: 'foreign-domain', domain },
+        'SSO sign-on failed: no organization signs this address in',
+      );
       response.redirect(302, ssoFailed);
       return;
     }
@@ -52,7 +61,9 @@ export class SsoSignOnController {
   @Get('callback')
   @Operation({
     summary: 'Finish single sign-on: checks the id_token, signs a member in or adds a person of the domain as member',
-    responses: { 302: 'The saved redirect or /app on success; /login?error=sso on any failure (the reason is logged and audited, never in the URL)' },
+    responses: {
+      302: 'The saved redirect or /app on success; /login?error=sso on any failure (the reason is logged and audited, never in the URL)',
+    },
   })
   async callback(@Req() request: Request, @Res() response: Response): Promise<void> {
     response.setHeader('Cache-Control', 'no-store');
@@ -61,12 +72,17 @@ export class SsoSignOnController {
     const context = commandContextOf(request, 'anonymous');
     const checks = this.identity.ssoState.open(this.cookies.read(request, this.cookies.ssoState), request.query.state);
     if (checks === undefined) {
-      this.logger.warn({ reason: 'state' }, 'SSO sign-on failed: the state is not this browser\'s sign-on (missing, replayed, swapped or expired)');
+      this.logger.warn(
+        { reason: 'state' },
+        "SSO sign-on failed: the state is not this browser's sign-on (missing, replayed, swapped or expired)",
+      );
       response.redirect(302, ssoFailed);
       return;
     }
     try {
-      const search = request.originalUrl.includes('?') ? request.originalUrl.slice(request.originalUrl.indexOf('?')) : '';
+      const search = request.originalUrl.includes('?')
+        ? request.originalUrl.slice(request.originalUrl.indexOf('?'))
+        : '';
       const opened = await this.signOn.finish(checks, search, context, (await this.sessions.live(request))?.userId);
       await this.sessions.endCurrent(request);
       await this.sessions.begin(request, response, opened);
@@ -77,7 +93,10 @@ export class SsoSignOnController {
   }
 
   @Get(':orgId')
-  @Operation({ summary: "Start single sign-on with the organization's provider (authorization code with PKCE)", responses: { 302: "The provider's authorization page, or /login?error=sso" } })
+  @Operation({
+    summary: "Start single sign-on with the organization's provider (authorization code with PKCE)",
+    responses: { 302: "The provider's authorization page, or /login?error=sso" },
+  })
   async start(
     @Param('orgId') organizationId: string,
     @Query('redirect') redirect: unknown,
@@ -94,8 +113,14 @@ export class SsoSignOnController {
     try {
       // intent=link: the signed-in user links their account; without a live session there is nothing to link.
       const linkUserId = intent === 'link' ? (await this.sessions.live(request))?.userId : undefined;
-      if (intent === 'link' && linkUserId === undefined) throw new SsoSignOnFailure('link-refused', 'A link needs a signed-in account');
-      const { url, cookieValue, samlBinding } = await this.signOn.start(organizationId, safeRedirectPath(redirect), linkUserId, this.cookies.secure);
+      if (intent === 'link' && linkUserId === undefined)
+        throw new SsoSignOnFailure('link-refused', 'A link needs a signed-in account');
+      const { url, cookieValue, samlBinding } = await this.signOn.start(
+        organizationId,
+        safeRedirectPath(redirect),
+        linkUserId,
+        this.cookies.secure,
+      );
       if (cookieValue !== undefined) this.cookies.setSsoState(response, cookieValue);
       if (samlBinding !== undefined) this.cookies.setSamlRequest(response, samlBinding);
       response.redirect(302, url.href);

@@ -1,4 +1,5 @@
-// SSO sign-on: OpenID Connect's code flow with PKCE, id_token verified by openid-client; a SAML organization's start goes
+// SSO sign-on: OpenID Connect's code flow with PKCE, id_token verified by openid-client; a SAML organization's start
+// goes
 // to saml-sign-on.ts. Who may then come in is sso-admission.ts's, the same for both protocols.
 import { Inject, Injectable } from '@nestjs/common';
 import type { Configuration } from 'openid-client';
@@ -46,27 +47,64 @@ export class SsoSignOn {
       return { url, ...(binding === undefined ? {} : { samlBinding: binding }) };
     }
     const configuration = await this.provider(organizationId, state);
-    const { checks, cookieValue } = this.identity.ssoState.seal({ organizationId, redirect, ...(linkUserId === undefined ? {} : { linkUserId }) });
-    return { url: await this.identity.oidcProviders.authorizationUrl(configuration, { redirectUri: this.redirectUri, ...checks }), cookieValue };
+    const { checks, cookieValue } = this.identity.ssoState.seal({
+      organizationId,
+      redirect,
+      ...(linkUserId === undefined ? {} : { linkUserId }),
+    });
+    return {
+      url: await this.identity.oidcProviders.authorizationUrl(configuration, {
+        redirectUri: this.redirectUri,
+        ...checks,
+      }),
+      cookieValue,
+    };
   }
 
   /** signedInUserId: the user of the browser's live session, which a link sign-on must still have. */
-  async finish(checks: SsoSignOnChecks, callbackQuery: string, context: CommandContext, signedInUserId?: string): Promise<OpenedSession> {
+  async finish(
+    checks: SsoSignOnChecks,
+    callbackQuery: string,
+    context: CommandContext,
+    signedInUserId?: string,
+  ): Promise<OpenedSession> {
     const { organizationId } = checks;
     const configuration = await this.provider(organizationId, (await this.organizations.load(organizationId)).state);
     let token;
     try {
-      token = await this.identity.oidcProviders.verifyCallback(configuration, new URL(`${this.redirectUri}${callbackQuery}`), checks);
+      token = await this.identity.oidcProviders.verifyCallback(
+        configuration,
+        new URL(`${this.redirectUri}${callbackQuery}`),
+        checks,
+      );
     } catch (error) {
-      if (error instanceof OidcProviderError) throw new SsoSignOnFailure(error.reason === 'provider-error' ? 'provider-error' : 'token-refused', error.message);
+      if (error instanceof OidcProviderError)
+        throw new SsoSignOnFailure(
+          error.reason === 'provider-error' ? 'provider-error' : 'token-refused',
+          error.message,
+        );
       throw error;
     }
     const who = { subject: token.subject, ...(token.email === undefined ? {} : { email: token.email }) };
-    if (token.email === undefined || !token.emailVerified) throw new SsoSignOnFailure('email-unverified', 'The id_token has no e-mail address marked email_verified: true', who);
+    if (token.email === undefined || !token.emailVerified)
+      throw new SsoSignOnFailure(
+        'email-unverified',
+        'The id_token has no e-mail address marked email_verified: true',
+        who,
+      );
     if (checks.linkUserId !== undefined && signedInUserId !== checks.linkUserId) {
-      throw new SsoSignOnFailure('link-refused', 'A link needs the signed-in account, and the provider must assert its very address', who);
+      throw new SsoSignOnFailure(
+        'link-refused',
+        'A link needs the signed-in account, and the provider must assert its very address',
+        who,
+      );
     }
-    return this.admission.admit(organizationId, { issuer: token.issuer, subject: token.subject, email: token.email }, checks.linkUserId, context);
+    return this.admission.admit(
+      organizationId,
+      { issuer: token.issuer, subject: token.subject, email: token.email },
+      checks.linkUserId,
+      context,
+    );
   }
 
   /** The first failure of each hour in full, the rest counted (sso-sign-on-failure-log.ts). */
@@ -77,11 +115,14 @@ export class SsoSignOn {
 
   /** The organization's OpenID provider, discovered (kept by oidc-providers.ts), from the state the caller loaded. */
   private async provider(organizationId: string, state: OrganizationState): Promise<Configuration> {
-    if (!state.exists || state.sso?.protocol !== 'oidc') throw new SsoSignOnFailure('not-configured', 'The organization has no OpenID Connect single sign-on configured');
-    if (!hasSsoPlan(state, this.catalogue)) throw new SsoSignOnFailure('plan', "The organization's plan does not include single sign-on");
+    if (!state.exists || state.sso?.protocol !== 'oidc')
+      throw new SsoSignOnFailure('not-configured', 'The organization has no OpenID Connect single sign-on configured');
+    if (!hasSsoPlan(state, this.catalogue))
+      throw new SsoSignOnFailure('plan', "The organization's plan does not include single sign-on");
     const { issuer, clientId } = state.sso;
     const clientSecret = this.identity.ssoClientSecrets.open(state.sso.clientSecret, organizationId);
-    if (clientSecret === undefined) throw new SsoSignOnFailure('secret-unreadable', `The client secret was sealed with a key not in SSO_SECRET_KEYS`);
+    if (clientSecret === undefined)
+      throw new SsoSignOnFailure('secret-unreadable', `The client secret was sealed with a key not in SSO_SECRET_KEYS`);
     try {
       return await this.identity.oidcProviders.discover(organizationId, { issuer, clientId, clientSecret });
     } catch (error) {

@@ -22,7 +22,10 @@ const domainCheckAnswer = z.object({
   status: z.enum(['pending', 'verified', 'unverified']),
 });
 
-const domainJoinRequest = z.strictObject({ join: z.enum(DOMAIN_JOINS), role: z.enum(JOIN_ROLES as ['admin', 'auditor', 'member']).optional() });
+const domainJoinRequest = z.strictObject({
+  join: z.enum(DOMAIN_JOINS),
+  role: z.enum(JOIN_ROLES as ['admin', 'auditor', 'member']).optional(),
+});
 
 /**
  * An organization's single sign-on: operators (API keys with organizations:write, the command
@@ -38,11 +41,15 @@ export class SsoController {
   @Put()
   @RequireAccess({ scope: 'organizations:write', members: OWNERS_AND_ADMINS })
   @Operation({
-    summary: "Connect the organization's OpenID Connect provider for single sign-on (SsoConfigured; enterprise plans, owners)",
+    summary:
+      "Connect the organization's OpenID Connect provider for single sign-on (SsoConfigured; enterprise plans, owners)",
     description: `${commandAnswerWords}. The client secret is sealed before it is recorded and never answered; left out, the saved one is kept.`,
     answersPosition: true,
     answer: commandAnswerSchema,
-    responses: { 409: 'ENTERPRISE_PLAN_REQUIRED or SSO_DOMAIN_TAKEN', 422: 'SSO_DISCOVERY_FAILED: the issuer did not answer OIDC discovery' },
+    responses: {
+      409: 'ENTERPRISE_PLAN_REQUIRED or SSO_DOMAIN_TAKEN',
+      422: 'SSO_DISCOVERY_FAILED: the issuer did not answer OIDC discovery',
+    },
   })
   async configure(
     @Param('id', validOrganizationId) id: string,
@@ -56,8 +63,10 @@ export class SsoController {
   @HttpCode(200)
   @RequireAccess({ scope: 'organizations:write', members: OWNERS_AND_ADMINS })
   @Operation({
-    summary: "Check a single sign-on domain's DNS record now (SsoDomainVerified, SsoDomainRecordMissing or SsoDomainUnverified when it changed)",
-    description: 'Looks up the TXT record `_chorus-verification.<domain>`; `lookup` is found, absent, or unknown (DNS did not answer: nothing recorded).',
+    summary:
+      "Check a single sign-on domain's DNS record now (SsoDomainVerified, SsoDomainRecordMissing or SsoDomainUnverified when it changed)",
+    description:
+      'Looks up the TXT record `_chorus-verification.<domain>`; `lookup` is found, absent, or unknown (DNS did not answer: nothing recorded).',
     answer: domainCheckAnswer,
     responses: {
       200: '{domain, lookup, status}',
@@ -72,7 +81,13 @@ export class SsoController {
     @PrincipalContext() context: CommandContext,
   ): Promise<DomainCheck> {
     const parsed = parseSsoDomain(domain);
-    if (parsed === null) throw new ProblemError(400, 'INVALID_HOSTNAME', 'The request is not valid', `${domain.slice(0, 300)} is not an e-mail domain.`);
+    if (parsed === null)
+      throw new ProblemError(
+        400,
+        'INVALID_HOSTNAME',
+        'The request is not valid',
+        `${domain.slice(0, 300)} is not an e-mail domain.`,
+      );
     const check = await this.verification.check(id, parsed.ascii, context);
     return { ...check, domain: parsed.unicode };
   }
@@ -80,11 +95,15 @@ export class SsoController {
   @Put('domains/:domain/join')
   @RequireAccess({ scope: 'organizations:write', members: OWNERS_AND_ADMINS })
   @Operation({
-    summary: 'How people of a verified domain join: by invitation, or on signing in with a role (DomainJoinSet; owners)',
+    summary:
+      'How people of a verified domain join: by invitation, or on signing in with a role (DomainJoinSet; owners)',
     description: `${commandAnswerWords}. \`automatic\`: a person who signs in with an address of the domain (password, Google, single sign-on) becomes a member with \`role\` (member unless said; never owner), within the users limit.`,
     answersPosition: true,
     answer: commandAnswerSchema,
-    responses: { 400: 'VALIDATION_FAILED: not a verified domain of the organization, or owner as the role', 403: 'FORBIDDEN: owners only' },
+    responses: {
+      400: 'VALIDATION_FAILED: not a verified domain of the organization, or owner as the role',
+      403: 'FORBIDDEN: owners only',
+    },
   })
   async setJoin(
     @Param('id', validOrganizationId) id: string,
@@ -93,15 +112,33 @@ export class SsoController {
     @PrincipalContext() context: CommandContext,
   ): Promise<CommandAnswer> {
     const parsed = parseSsoDomain(domain);
-    if (parsed === null) throw new ProblemError(400, 'INVALID_HOSTNAME', 'The request is not valid', `${domain.slice(0, 300)} is not an e-mail domain.`);
+    if (parsed === null)
+      throw new ProblemError(
+        400,
+        'INVALID_HOSTNAME',
+        'The request is not valid',
+        `${domain.slice(0, 300)} is not an e-mail domain.`,
+      );
     const data = { domain: parsed.ascii, join: body.join, ...(body.role === undefined ? {} : { role: body.role }) };
-    return commandAnswer(await this.commands.execute(new ChangeOrganizationCommand(id, { type: 'SetDomainJoin', data }, context)));
+    return commandAnswer(
+      await this.commands.execute(new ChangeOrganizationCommand(id, { type: 'SetDomainJoin', data }, context)),
+    );
   }
 
   @Delete()
   @RequireAccess({ scope: 'organizations:write', members: OWNERS_AND_ADMINS })
-  @Operation({ summary: 'Turn single sign-on off (SsoDisabled); the sealed secret is forgotten', description: commandAnswerWords, answersPosition: true, answer: commandAnswerSchema })
-  async disable(@Param('id', validOrganizationId) id: string, @PrincipalContext() context: CommandContext): Promise<CommandAnswer> {
-    return commandAnswer(await this.commands.execute(new ChangeOrganizationCommand(id, { type: 'DisableSso', data: {} }, context)));
+  @Operation({
+    summary: 'Turn single sign-on off (SsoDisabled); the sealed secret is forgotten',
+    description: commandAnswerWords,
+    answersPosition: true,
+    answer: commandAnswerSchema,
+  })
+  async disable(
+    @Param('id', validOrganizationId) id: string,
+    @PrincipalContext() context: CommandContext,
+  ): Promise<CommandAnswer> {
+    return commandAnswer(
+      await this.commands.execute(new ChangeOrganizationCommand(id, { type: 'DisableSso', data: {} }, context)),
+    );
   }
 }

@@ -14,7 +14,9 @@ describe('listening', () => {
     const { server, port } = await occupiedPort();
     try {
       const problem = await listenProblem({ host: '127.0.0.1', port });
-      expect(problem).toBe(`PORT ${port} is already in use on 127.0.0.1: stop the program using it, or start with another PORT (e.g. PORT=${port + 1}).`);
+      expect(problem).toBe(
+        `PORT ${port} is already in use on 127.0.0.1: stop the program using it, or start with another PORT (e.g. PORT=${port + 1}).`,
+      );
     } finally {
       server.close();
     }
@@ -31,11 +33,15 @@ describe('listening', () => {
   });
 
   it('names HOST when it is not an address of this machine', async () => {
-    expect(await listenProblem({ host: '192.0.2.1', port: 3999 })).toMatch(/^HOST 192\.0\.2\.1 is not an address of this machine: /);
+    expect(await listenProblem({ host: '192.0.2.1', port: 3999 })).toMatch(
+      /^HOST 192\.0\.2\.1 is not an address of this machine: /,
+    );
   });
 
   it('leaves other errors to the caller', () => {
     expect(listenFailure(new Error('something else'), { host: '127.0.0.1', port: 3000 })).toBeUndefined();
-    expect(listenFailure(Object.assign(new Error('denied'), { code: 'EACCES' }), { host: '127.0.0.1', port: 80 })).toMatch(/^PORT 80 needs privileges/);
+    expect(
+      listenFailure(Object.assign(new Error('denied'), { code: 'EACCES' }), { host: '127.0.0.1', port: 80 }),
+    ).toMatch(/^PORT 80 needs privileges/);
   });
 });

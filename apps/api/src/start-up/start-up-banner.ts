@@ -12,7 +12,10 @@ export type StartUpFacts = {
   signIn: DemoSignIn;
   /** Where reset mails go when SMTP_URL is not set; undefined when they are sent. */
   outbox: string | undefined;
-  /** The file the requests are logged to (REQUEST_LOG=file), so that nothing follows the box on screen; undefined otherwise. */
+  /**
+   * The file the requests are logged to (REQUEST_LOG=file), so that nothing follows the box on screen; undefined
+   * otherwise.
+   */
   requestLog?: string;
 };
 
@@ -28,7 +31,9 @@ export function startUpLines({ productName, publicUrl, signIn, outbox, requestLo
   } else {
     lines.push(
       `Sign in at ${publicUrl}/login`,
-      signIn.email === undefined ? '  with a user made by the command line (below)' : `  as the demo owner, ${signIn.email}`,
+      signIn.email === undefined
+        ? '  with a user made by the command line (below)'
+        : `  as the demo owner, ${signIn.email}`,
       `Forgot the password? Ask for a link at ${publicUrl}/forgot`,
     );
     if (outbox !== undefined) lines.push(`  SMTP_URL is not set: the mail is written to ${outbox} (open its .txt)`);
@@ -42,7 +47,9 @@ export function startUpLines({ productName, publicUrl, signIn, outbox, requestLo
 export function inBox(lines: string[]): string {
   const width = Math.max(...lines.map((line) => [...line].length));
   const rule = '─'.repeat(width + 2);
-  return [`┌${rule}┐`, ...lines.map((line) => `│ ${line}${' '.repeat(width - [...line].length)} │`), `└${rule}┘`].join('\n');
+  return [`┌${rule}┐`, ...lines.map((line) => `│ ${line}${' '.repeat(width - [...line].length)} │`), `└${rule}┘`].join(
+    '\n',
+  );
 }
 
 /** The banner for the running app: asks the demo seed what it knows about signing in on this store. */
@@ -50,5 +57,7 @@ export async function startUpBanner(app: INestApplication, config: Config): Prom
   const signIn = await app.get(DemoSeed).signIn();
   const outbox = config.smtpUrl === undefined ? outboxDirectory(config.dataDir) : undefined;
   const requestLog = config.requestLog === 'file' ? requestLogFile(config.dataDir) : undefined;
-  return inBox(startUpLines({ productName: config.productName, publicUrl: config.publicUrl, signIn, outbox, requestLog }));
+  return inBox(
+    startUpLines({ productName: config.productName, publicUrl: config.publicUrl, signIn, outbox, requestLog }),
+  );
 }

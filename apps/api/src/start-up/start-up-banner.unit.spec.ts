@@ -11,7 +11,9 @@ const facts = (overrides: Partial<StartUpFacts>): StartUpFacts => ({
 
 describe('the start-up banner', () => {
   it('on the start that created the demo: the URL, the login page, the owner and the password', () => {
-    const lines = startUpLines(facts({ signIn: { kind: 'created', email: 'owner@demo.chorus.localhost', password: 'pw-123' } }));
+    const lines = startUpLines(
+      facts({ signIn: { kind: 'created', email: 'owner@demo.chorus.localhost', password: 'pw-123' } }),
+    );
 
     expect(lines[0]).toBe('Chorus is running at http://localhost:3000');
     expect(lines).toContain('http://localhost:3000/login with');
@@ -45,13 +47,17 @@ describe('the start-up banner', () => {
   });
 
   it('says where the requests are logged when they go to a file, so nothing follows the box on screen', () => {
-    expect(startUpLines(facts({ requestLog: 'data/logs/requests.log' })).at(-1)).toBe('Requests are logged to data/logs/requests.log (REQUEST_LOG)');
+    expect(startUpLines(facts({ requestLog: 'data/logs/requests.log' })).at(-1)).toBe(
+      'Requests are logged to data/logs/requests.log (REQUEST_LOG)',
+    );
     expect(startUpLines(facts({})).join('\n')).not.toContain('REQUEST_LOG');
   });
 
   it('draws a box as wide as the longest line', () => {
     expect(inBox(['short', 'a longer line', ''])).toBe(
-      ['┌───────────────┐', '│ short         │', '│ a longer line │', '│               │', '└───────────────┘'].join('\n'),
+      ['┌───────────────┐', '│ short         │', '│ a longer line │', '│               │', '└───────────────┘'].join(
+        '\n',
+      ),
     );
   });
 });

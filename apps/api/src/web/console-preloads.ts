@@ -10,7 +10,8 @@ type Manifest = Record<string, ManifestChunk>;
 
 const CONSOLE_SOURCE = 'src/app/console/console-app.tsx';
 
-const attribute = (value: string): string => value.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+const attribute = (value: string): string =>
+  value.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
 
 /** The console chunk and the chunks it imports that the entry does not, and its styles; [] without a manifest. */
 export function consoleChunkLinks(webRoot: string): string[] {
@@ -21,7 +22,9 @@ export function consoleChunkLinks(webRoot: string): string[] {
     return [];
   }
   const entry = Object.values(manifest).find((chunk) => chunk.isEntry === true);
-  const loadedWithEntry = new Set<string>(entry === undefined ? [] : [entry.file, ...(entry.imports ?? []).map((key) => manifest[key]?.file ?? '')]);
+  const loadedWithEntry = new Set<string>(
+    entry === undefined ? [] : [entry.file, ...(entry.imports ?? []).map((key) => manifest[key]?.file ?? '')],
+  );
   const consoleChunk = Object.values(manifest).find((chunk) => chunk.src === CONSOLE_SOURCE);
   if (consoleChunk === undefined) return [];
   const scripts = new Set<string>();
@@ -39,7 +42,10 @@ export function consoleChunkLinks(webRoot: string): string[] {
 
 /** The reads a console page starts with: the session, and the organization it shows (if known here). */
 export function consoleReadLinks(organizationId: string | undefined): string[] {
-  const reads = ['/session', ...(organizationId === undefined ? [] : [`/organizations/${encodeURIComponent(organizationId)}`])];
+  const reads = [
+    '/session',
+    ...(organizationId === undefined ? [] : [`/organizations/${encodeURIComponent(organizationId)}`]),
+  ];
   return reads.map((url) => `<link rel="preload" as="fetch" crossorigin href="${attribute(url)}">`);
 }
 

@@ -5,7 +5,8 @@ import type { Request, Response } from 'express';
 export const PAGE_VISITORS = Symbol('PAGE_VISITORS');
 
 /** Where a page load goes instead, or what the console page it gets starts by reading. */
-export type ConsoleAnswer = { redirect: string } | { page: 'console'; organizationId: string | undefined } | { page: 'spa' };
+export type ConsoleAnswer =
+  { redirect: string } | { page: 'console'; organizationId: string | undefined } | { page: 'spa' };
 
 export interface PageVisitors {
   /** `/` and the console's pages (docs/console.md, Routes): a redirect, or the page with what it reads first. */

@@ -29,8 +29,12 @@ export function scriptSafeJson(value: unknown): string {
 }
 
 export function renderSpaPage(template: string, config: PageConfig): string {
-  if (!configElement.test(template)) throw new Error('index.html has no <script id="chorus-config" type="application/json"> element');
-  return template.replace(configElement, (_match, open: string, close: string) => `${open}${scriptSafeJson(config)}${close}`);
+  if (!configElement.test(template))
+    throw new Error('index.html has no <script id="chorus-config" type="application/json"> element');
+  return template.replace(
+    configElement,
+    (_match, open: string, close: string) => `${open}${scriptSafeJson(config)}${close}`,
+  );
 }
 
 export class SpaPage {

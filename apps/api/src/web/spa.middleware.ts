@@ -12,8 +12,19 @@ import { pageConfigOf, SpaPage } from './spa-page.js';
 import { sendStaticFile, staticFile } from './static-assets.js';
 import { webRoot } from './web-root.js';
 
-/** The seed's routes (section 2): /forgot, /reset/:token, /login/:error?, and /; the invitation link's page; agreeing to a two-step reset. */
-const spaRoutes = [/^\/$/, /^\/login\/?$/, /^\/login\/[^/]+\/?$/, /^\/forgot\/?$/, /^\/reset\/[^/]+\/?$/, /^\/invite\/[^/]+\/?$/, /^\/two-step-reset\/[^/]+\/?$/];
+/**
+ * The seed's routes (section 2): /forgot, /reset/:token, /login/:error?, and /; the invitation link's page; agreeing to
+ * a two-step reset.
+ */
+const spaRoutes = [
+  /^\/$/,
+  /^\/login\/?$/,
+  /^\/login\/[^/]+\/?$/,
+  /^\/forgot\/?$/,
+  /^\/reset\/[^/]+\/?$/,
+  /^\/invite\/[^/]+\/?$/,
+  /^\/two-step-reset\/[^/]+\/?$/,
+];
 /** The console: /app and everything under it. */
 const consoleRoute = /^\/app(\/|$)/;
 
@@ -41,7 +52,9 @@ export class SpaMiddleware implements NestMiddleware {
     if (request.path === '/' || consoleRoute.test(request.path)) {
       this.visitors
         .consoleAnswer(request)
-        .then((answer) => ('redirect' in answer ? redirect(response, answer.redirect) : this.serve(request, response, next, answer)))
+        .then((answer) =>
+          'redirect' in answer ? redirect(response, answer.redirect) : this.serve(request, response, next, answer),
+        )
         .catch(next);
       return;
     }
@@ -55,7 +68,12 @@ export class SpaMiddleware implements NestMiddleware {
       return;
     }
     // An API path (no page route starts like one) is passed on at once, without trying the page routes.
-    if (isApiPath(request.path) || (!spaRoutes.some((route) => route.test(request.path)) && !consoleRoute.test(request.path) && !isHtmlRequest(request))) {
+    if (
+      isApiPath(request.path) ||
+      (!spaRoutes.some((route) => route.test(request.path)) &&
+        !consoleRoute.test(request.path) &&
+        !isHtmlRequest(request))
+    ) {
       next();
       return;
     }
@@ -63,9 +81,19 @@ export class SpaMiddleware implements NestMiddleware {
     const html =
       page === undefined || !('page' in answer) || answer.page !== 'console'
         ? page
-        : withHeadLinks(page, [...(this.consoleChunks ?? consoleChunkLinks(this.root)), ...consoleReadLinks(answer.organizationId)]);
+        : withHeadLinks(page, [
+            ...(this.consoleChunks ?? consoleChunkLinks(this.root)),
+            ...consoleReadLinks(answer.organizationId),
+          ]);
     if (html === undefined) {
-      next(new ProblemError(503, 'SERVICE_UNAVAILABLE', 'The sign-in page is not built', 'Run `npm run build:web` (or `npm start`).'));
+      next(
+        new ProblemError(
+          503,
+          'SERVICE_UNAVAILABLE',
+          'The sign-in page is not built',
+          'Run `npm run build:web` (or `npm start`).',
+        ),
+      );
       return;
     }
     this.visitors.issueXsrf(request, response);

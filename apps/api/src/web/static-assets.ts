@@ -68,7 +68,10 @@ export function sendStaticFile(request: Request, response: Response, found: Stat
   response.setHeader('Content-Length', String(sent.size));
   if (sent.encoding !== undefined) response.setHeader('Content-Encoding', sent.encoding);
   response.setHeader('Vary', 'Accept-Encoding');
-  response.setHeader('Cache-Control', request.path.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
+  response.setHeader(
+    'Cache-Control',
+    request.path.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
+  );
   if (request.method === 'HEAD') {
     response.end();
     return;

@@ -109,13 +109,19 @@ export class EndpointSender {
           this.cancelWait = () => clearTimeout(timer);
         }
       } catch (error) {
-        this.deliveries.log.warn({ err: error, endpointId: this.endpoint.endpointId }, 'Webhook sender: trying again in a moment');
+        this.deliveries.log.warn(
+          { err: error, endpointId: this.endpoint.endpointId },
+          'Webhook sender: trying again in a moment',
+        );
         this.wakeAt(this.deliveries.clock.now().getTime() + ERROR_PAUSE_MS);
       }
     }
   }
 
-  /** A test's pinned clock is slept on, so that it moves time instead of waiting; a wake that comes early only looks again. */
+  /**
+   * A test's pinned clock is slept on, so that it moves time instead of waiting; a wake that comes early only looks
+   * again.
+   */
   private wakeAt(until: number): void {
     const clock = this.deliveries.clock;
     const milliseconds = Math.max(until - clock.now().getTime(), 0);
@@ -143,7 +149,8 @@ export class EndpointSender {
     const at = now;
     const replay = endpoint.replay;
     const replaying = replay !== null && replay.replayId !== state.replayId;
-    if (!replaying && state.failing !== null && Date.parse(state.failing.nextAttemptAt) > now.getTime()) return { kind: 'wait', until: Date.parse(state.failing.nextAttemptAt) };
+    if (!replaying && state.failing !== null && Date.parse(state.failing.nextAttemptAt) > now.getTime())
+      return { kind: 'wait', until: Date.parse(state.failing.nextAttemptAt) };
     const after = replaying ? replay.after : (state.doneUpTo ?? endpoint.startAfter);
     const { items: pending, held } = await this.deliveries.source.pending(this.organizationId, after, PAGE);
     if (pending.length === 0 && held) return { kind: 'held' };
@@ -156,11 +163,18 @@ export class EndpointSender {
       return { kind: 'more' };
     }
     if (replaying) {
-      await this.deliveries.record(endpointId, loaded, { type: 'StartWebhookReplay', data: { replayId: replay.replayId, after: replay.after, sender, at } });
+      await this.deliveries.record(endpointId, loaded, {
+        type: 'StartWebhookReplay',
+        data: { replayId: replay.replayId, after: replay.after, sender, at },
+      });
       return { kind: 'more' };
     }
     if (webhookGivenUp(state, now)) {
-      await this.deliveries.disable(this.organizationId, endpointId, 'Every delivery failed for 3 days: the endpoint is disabled.');
+      await this.deliveries.disable(
+        this.organizationId,
+        endpointId,
+        'Every delivery failed for 3 days: the endpoint is disabled.',
+      );
       return { kind: 'idle' };
     }
     const outgoing = await this.prepare(endpoint, after, pending);
@@ -169,7 +183,10 @@ export class EndpointSender {
       // What comes before the first event it takes (or the whole page) is passed over in one record.
       const passed = firstIndex === -1 ? outgoing.at(-1) : outgoing[firstIndex - 1];
       if (passed !== undefined && passed.upTo.position > after.position) {
-        await this.deliveries.record(endpointId, loaded, { type: 'SkipWebhookEvents', data: { upTo: passed.upTo, sender, at } });
+        await this.deliveries.record(endpointId, loaded, {
+          type: 'SkipWebhookEvents',
+          data: { upTo: passed.upTo, sender, at },
+        });
         return { kind: 'more' };
       }
       if (firstIndex === -1) return { kind: 'idle' };
@@ -181,10 +198,16 @@ export class EndpointSender {
   /**
    * Each event the endpoint takes, with its body, as many as one run or batch sends; an organization event that changed
    * the entitlements is followed by its `entitlements.changed` when the endpoint takes that, and then moves the cursor
-   * only with it, so the two are sent together or again together. Folded forward once: sentences name people as they were.
+   * only with it, so the two are sent together or again together. Folded forward once: sentences name people as they
+   * were.
    */
-  private async prepare(endpoint: WebhookEndpoint, after: WebhookCursor, items: readonly PendingEvent[]): Promise<Outgoing[]> {
-    const takes = (type: WebhookEventType | undefined) => type !== undefined && wantsWebhookEvent(endpoint.events, type);
+  private async prepare(
+    endpoint: WebhookEndpoint,
+    after: WebhookCursor,
+    items: readonly PendingEvent[],
+  ): Promise<Outgoing[]> {
+    const takes = (type: WebhookEventType | undefined) =>
+      type !== undefined && wantsWebhookEvent(endpoint.events, type);
     const withEntitlements = takes('entitlements.changed');
     const outgoing: Outgoing[] = [];
     let cursorBefore = after;
@@ -197,7 +220,9 @@ export class EndpointSender {
       const before = await this.stateAt(item.revisionBefore);
       const payload = takes(item.webhook?.type) ? this.payloadOf(item, namesIn(before)) : undefined;
       const organizationEvent = withEntitlements && item.member === undefined;
-      const change = organizationEvent ? this.deliveries.entitlementsChange(this.organizationId, before, await this.stateAt(item.event.revision)) : undefined;
+      const change = organizationEvent
+        ? this.deliveries.entitlementsChange(this.organizationId, before, await this.stateAt(item.event.revision))
+        : undefined;
       if (payload !== undefined) taken += 1;
       if (change === undefined) {
         outgoing.push({ id: item.event.id, event: item.event, payload, upTo: item.upTo, pairedWithNext: false });
@@ -206,7 +231,13 @@ export class EndpointSender {
         const entitlements = { type: 'entitlements.changed' as const, data: change };
         const description = `Entitlements changed: ${change.changed.join(', ')}`;
         const body = payloadFields(item.event, this.organizationId, entitlements, description);
-        outgoing.push({ id: `${item.event.id}${ENTITLEMENTS_ID_SUFFIX}`, event: item.event, payload: body, upTo: item.upTo, pairedWithNext: false });
+        outgoing.push({
+          id: `${item.event.id}${ENTITLEMENTS_ID_SUFFIX}`,
+          event: item.event,
+          payload: body,
+          upTo: item.upTo,
+          pairedWithNext: false,
+        });
         taken += 1;
       }
       cursorBefore = item.upTo;
@@ -216,9 +247,14 @@ export class EndpointSender {
 
   /**
    * A standard endpoint's events go one request at a time, each sent once the one before was answered, and the whole
-   * run is recorded in one append (a batching format's run is its one request). WEBHOOK_RUN bounds what a crash sends again.
+   * run is recorded in one append (a batching format's run is its one request). WEBHOOK_RUN bounds what a crash sends
+   * again.
    */
-  private async deliver(endpoint: WebhookEndpoint, loaded: LoadedStream<WebhookDeliveryState>, items: readonly Outgoing[]): Promise<Step> {
+  private async deliver(
+    endpoint: WebhookEndpoint,
+    loaded: LoadedStream<WebhookDeliveryState>,
+    items: readonly Outgoing[],
+  ): Promise<Step> {
     const clock = this.deliveries.clock;
     const startedAt = clock.now().getTime();
     const tried: TriedDelivery[] = [];
@@ -229,7 +265,11 @@ export class EndpointSender {
       const last = batch.at(-1);
       if (last === undefined) break;
       // A run ends only where the cursor moves: never between an event and its entitlements.changed.
-      if ((tried.length >= WEBHOOK_RUN.deliveries || clock.now().getTime() - startedAt >= WEBHOOK_RUN.ms) && sent?.pairedWithNext !== true) break;
+      if (
+        (tried.length >= WEBHOOK_RUN.deliveries || clock.now().getTime() - startedAt >= WEBHOOK_RUN.ms) &&
+        sent?.pairedWithNext !== true
+      )
+        break;
       sent = last;
       const payloads = batch.flatMap((item) => (item.payload === undefined ? [] : [item.payload]));
       const request = await this.request(endpoint, last.id, payloads);
@@ -255,21 +295,35 @@ export class EndpointSender {
     }
     if (tried.length === 0) return { kind: 'idle' };
     const sender = this.deliveries.senderName;
-    const recorded = await this.deliveries.record(endpoint.endpointId, loaded, { type: 'RecordWebhookAttempts', data: { tried, sender, at: clock.now() } });
-    if (recorded && gone !== undefined) await this.deliveries.disable(this.organizationId, endpoint.endpointId, gone.reason);
+    const recorded = await this.deliveries.record(endpoint.endpointId, loaded, {
+      type: 'RecordWebhookAttempts',
+      data: { tried, sender, at: clock.now() },
+    });
+    if (recorded && gone !== undefined)
+      await this.deliveries.disable(this.organizationId, endpoint.endpointId, gone.reason);
     return { kind: 'more' };
   }
 
   /** With the history's sentence, which names people as the organization knew them just before. */
   private payloadOf({ event, webhook, member }: PendingEvent, names: RecordNames): WebhookPayload | undefined {
     if (webhook === undefined) return undefined;
-    if (member === undefined) return payloadFields(event, this.organizationId, webhook, recordedEventSentence(event.type, event.data, names));
+    if (member === undefined)
+      return payloadFields(event, this.organizationId, webhook, recordedEventSentence(event.type, event.data, names));
     const description = memberActivitySentence(webhook, names.memberEmail(member) ?? 'a member');
-    return payloadFields(event, this.organizationId, { type: webhook.type, data: { userId: member, ...webhook.data } }, description);
+    return payloadFields(
+      event,
+      this.organizationId,
+      { type: webhook.type, data: { userId: member, ...webhook.data } },
+      description,
+    );
   }
 
   /** `id`: the standard format's `webhook-id`. */
-  private async request(endpoint: WebhookEndpoint, id: string, payloads: readonly WebhookPayload[]): Promise<Request | undefined> {
+  private async request(
+    endpoint: WebhookEndpoint,
+    id: string,
+    payloads: readonly WebhookPayload[],
+  ): Promise<Request | undefined> {
     const now = this.deliveries.clock.now();
     if (endpoint.format === 'standard') {
       const [payload] = payloads;
@@ -280,20 +334,31 @@ export class EndpointSender {
     return token === undefined ? undefined : batchRequest(endpoint.format, token, payloads);
   }
 
-  /** The organization at `wanted`, for the names a sentence needs (a removed member's address): folded as the sender goes. */
+  /**
+   * The organization at `wanted`, for the names a sentence needs (a removed member's address): folded as the sender
+   * goes.
+   */
   private async stateAt(wanted: bigint): Promise<OrganizationState> {
     const decider = this.deliveries.organizations.decider;
     if (this.folded === undefined || this.folded.revision > wanted) {
-      this.folded = this.anchor !== undefined && this.anchor.revision <= wanted ? this.anchor : { revision: -1n, state: decider.initialState };
+      this.folded =
+        this.anchor !== undefined && this.anchor.revision <= wanted
+          ? this.anchor
+          : { revision: -1n, state: decider.initialState };
     }
     while (this.folded.revision < wanted) {
       const fromRevision = this.folded.revision + 1n;
       const maxCount = Math.min(1_000, Number(wanted - this.folded.revision));
-      const page = await this.deliveries.store.readStream(organizationStream(this.organizationId), { fromRevision, maxCount });
+      const page = await this.deliveries.store.readStream(organizationStream(this.organizationId), {
+        fromRevision,
+        maxCount,
+      });
       const read = page.found ? page.events : [];
       if (read.length === 0) break;
-      const readEvent = decider.read ?? ((stored: RecordedEvent) => ({ type: stored.type, data: stored.data }) as OrganizationEvent);
-      for (const stored of read) this.folded = { revision: stored.revision, state: decider.evolve(this.folded.state, readEvent(stored)) };
+      const readEvent =
+        decider.read ?? ((stored: RecordedEvent) => ({ type: stored.type, data: stored.data }) as OrganizationEvent);
+      for (const stored of read)
+        this.folded = { revision: stored.revision, state: decider.evolve(this.folded.state, readEvent(stored)) };
     }
     return this.folded.state;
   }

@@ -21,8 +21,16 @@ export interface SenderHost {
   readonly log: Logger;
   readonly isClosing: boolean;
   loadDeliveries(endpointId: string): Promise<LoadedStream<WebhookDeliveryState>>;
-  record(endpointId: string, known: LoadedStream<WebhookDeliveryState>, command: WebhookDeliveryCommand): Promise<boolean>;
+  record(
+    endpointId: string,
+    known: LoadedStream<WebhookDeliveryState>,
+    command: WebhookDeliveryCommand,
+  ): Promise<boolean>;
   disable(organizationId: string, endpointId: string, reason: string): Promise<void>;
   /** Undefined: the change left every flag as it was (traffic held equal). */
-  entitlementsChange(organizationId: string, before: OrganizationState, after: OrganizationState): { etag: string; changed: string[] } | undefined;
+  entitlementsChange(
+    organizationId: string,
+    before: OrganizationState,
+    after: OrganizationState,
+  ): { etag: string; changed: string[] } | undefined;
 }

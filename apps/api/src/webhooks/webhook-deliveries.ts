@@ -3,7 +3,14 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { FoldedStateCache, handleCommand, loadStream, newCommandContext, type CommandContext, type LoadedStream } from '#application';
+import {
+  FoldedStateCache,
+  handleCommand,
+  loadStream,
+  newCommandContext,
+  type CommandContext,
+  type LoadedStream,
+} from '#application';
 import { CONFIG, type Config } from '#config';
 import {
   accountAttemptsStreamPrefix,
@@ -22,7 +29,13 @@ import {
   type WebhookDeliveryState,
   type WebhookEndpoint,
 } from '#domain';
-import { EVENT_STORE, WrongExpectedRevisionError, type EventStore, type LogEvent, type Subscription } from '#event-store';
+import {
+  EVENT_STORE,
+  WrongExpectedRevisionError,
+  type EventStore,
+  type LogEvent,
+  type Subscription,
+} from '#event-store';
 import { READ_MODELS, type ReadModels } from '#read-models';
 import { createProviderFetch, loadNodeName, type ProviderFetch } from '#identity';
 import { IdentityClock } from '../config/app-clock.js';
@@ -45,7 +58,6 @@ const SYSTEM: CommandContext = newCommandContext('system');
 /** The organizations' events and their members' own (sign-ins, factors, sessions) wake the senders. */
 const WAKING_PREFIXES = [organizationStreamPrefix, userStreamPrefix, accountAttemptsStreamPrefix];
 const MEMBER_WAKE_WAIT_MS = 5_000;
-
 
 @Injectable()
 export class WebhookDeliveries implements SenderHost, OnApplicationBootstrap, OnModuleDestroy {
@@ -76,7 +88,12 @@ export class WebhookDeliveries implements SenderHost, OnApplicationBootstrap, On
     @Inject(PINO) pino: Logger,
   ) {
     this.log = pino.child({ component: 'webhooks' });
-    this.sendingFetch = createProviderFetch({ publicAddressesOnly: config.nodeEnv === 'production', timeoutMs: WEBHOOK_TIMEOUT_MS, maxBytes: RECEIVER_ANSWER_MAX_BYTES, keepAlive: true });
+    this.sendingFetch = createProviderFetch({
+      publicAddressesOnly: config.nodeEnv === 'production',
+      timeoutMs: WEBHOOK_TIMEOUT_MS,
+      maxBytes: RECEIVER_ANSWER_MAX_BYTES,
+      keepAlive: true,
+    });
     this.senderName = runMode === 'server' ? loadNodeName(config.dataDir) : 'cli';
   }
 
@@ -84,11 +101,17 @@ export class WebhookDeliveries implements SenderHost, OnApplicationBootstrap, On
     if (this.runMode !== 'server') return;
     const head = await this.store.headPosition();
     // The endpoints recorded so far, found through the stream index where the store has one, not by a scan of the log.
-    const known = head === undefined || this.store.readLogByStream === undefined ? undefined : await this.organizationsWithEndpoints(head);
+    const known =
+      head === undefined || this.store.readLogByStream === undefined
+        ? undefined
+        : await this.organizationsWithEndpoints(head);
     for (const organizationId of known ?? []) await this.endpointsChanged(organizationId);
     this.subscription = this.store.subscribeToAll({
       ...(known === undefined || head === undefined ? {} : { fromPosition: head }),
-      filter: { streamPrefixes: known === undefined ? [webhookEndpointsStreamPrefix] : [webhookEndpointsStreamPrefix, ...WAKING_PREFIXES] },
+      filter: {
+        streamPrefixes:
+          known === undefined ? [webhookEndpointsStreamPrefix] : [webhookEndpointsStreamPrefix, ...WAKING_PREFIXES],
+      },
       onEvent: (event) => this.onLogEvent(event),
       // Without the index, the endpoints come from the log's beginning; the organizations' events only from now on.
       onCaughtUp: () => {
@@ -101,9 +124,15 @@ export class WebhookDeliveries implements SenderHost, OnApplicationBootstrap, On
   private async organizationsWithEndpoints(head: bigint): Promise<Set<string>> {
     const found = new Set<string>();
     const readLogByStream = this.store.readLogByStream?.bind(this.store);
-    for (let after: { streamId: string; revision: bigint } | undefined; readLogByStream !== undefined; ) {
+    for (let after: { streamId: string; revision: bigint } | undefined; readLogByStream !== undefined;) {
       const from = after === undefined ? {} : { after };
-      const page = await readLogByStream({ streamPrefix: webhookEndpointsStreamPrefix, toPosition: head, maxCount: 1_000, parts: [], ...from });
+      const page = await readLogByStream({
+        streamPrefix: webhookEndpointsStreamPrefix,
+        toPosition: head,
+        maxCount: 1_000,
+        parts: [],
+        ...from,
+      });
       for (const event of page) found.add(event.streamId.slice(webhookEndpointsStreamPrefix.length));
       const last = page.at(-1);
       if (last === undefined || page.length < 1_000) break;
@@ -138,9 +167,17 @@ export class WebhookDeliveries implements SenderHost, OnApplicationBootstrap, On
   }
 
   /** Appended only at the revision the sender read: a node that lost its claim records nothing. */
-  async record(endpointId: string, known: LoadedStream<WebhookDeliveryState>, command: WebhookDeliveryCommand): Promise<boolean> {
+  async record(
+    endpointId: string,
+    known: LoadedStream<WebhookDeliveryState>,
+    command: WebhookDeliveryCommand,
+  ): Promise<boolean> {
     try {
-      await handleCommand(this.store, webhookDeliveriesDecider, endpointId, command, SYSTEM, { cache: this.deliveryStates, known, maxAttempts: 1 });
+      await handleCommand(this.store, webhookDeliveriesDecider, endpointId, command, SYSTEM, {
+        cache: this.deliveryStates,
+        known,
+        maxAttempts: 1,
+      });
       return true;
     } catch (error) {
       if (error instanceof WrongExpectedRevisionError) return false;
@@ -159,23 +196,37 @@ export class WebhookDeliveries implements SenderHost, OnApplicationBootstrap, On
     const payload: WebhookPayload = {
       type: 'webhook.test',
       timestamp: now.toISOString(),
-      data: { organizationId, endpointId, description: 'A test event from Chorus: this endpoint receives the organization’s events.' },
+      data: {
+        organizationId,
+        endpointId,
+        description: 'A test event from Chorus: this endpoint receives the organization’s events.',
+      },
     };
     const token = endpoint.format === 'standard' ? undefined : await this.endpoints.tokenOf(endpoint);
     const request =
       endpoint.format === 'standard'
-        ? standardRequest(await this.endpoints.signingKeys(endpointId, signingGenerations(endpoint, now)), eventId, payload, now.getTime())
+        ? standardRequest(
+            await this.endpoints.signingKeys(endpointId, signingGenerations(endpoint, now)),
+            eventId,
+            payload,
+            now.getTime(),
+          )
         : batchRequest(endpoint.format, token ?? '', [payload]);
     return { eventId, ...(await send(this.sendingFetch, endpoint.url, request, () => this.clock.now().getTime())) };
   }
 
-  entitlementsChange(organizationId: string, before: OrganizationState, after: OrganizationState): { etag: string; changed: string[] } | undefined {
+  entitlementsChange(
+    organizationId: string,
+    before: OrganizationState,
+    after: OrganizationState,
+  ): { etag: string; changed: string[] } | undefined {
     if (!after.exists) return undefined;
     const flagsAfter = this.flagsOf(organizationId, after);
     const flagsBefore = before.exists ? this.flagsOf(organizationId, before) : new Map<string, string>();
     const changed = [...flagsAfter].filter(([key, flag]) => flag !== flagsBefore.get(key)).map(([key]) => key);
     // The same text OFREP's ETag hashes: JSON.stringify of the [key, flag] pairs.
-    const etag = () => entitlementsEtagOfText(`[${[...flagsAfter].map(([key, flag]) => `[${JSON.stringify(key)},${flag}]`).join(',')}]`);
+    const etag = () =>
+      entitlementsEtagOfText(`[${[...flagsAfter].map(([key, flag]) => `[${JSON.stringify(key)},${flag}]`).join(',')}]`);
     return changed.length === 0 ? undefined : { etag: etag(), changed };
   }
 
@@ -195,7 +246,10 @@ export class WebhookDeliveries implements SenderHost, OnApplicationBootstrap, On
   }
 
   async disable(organizationId: string, endpointId: string, reason: string): Promise<void> {
-    const disabled = { type: 'DisableWebhookEndpoint', data: { endpointId, reason, at: this.clock.now().toISOString() } } as const;
+    const disabled = {
+      type: 'DisableWebhookEndpoint',
+      data: { endpointId, reason, at: this.clock.now().toISOString() },
+    } as const;
     await handleCommand(this.store, webhookEndpointsDecider, organizationId, disabled, SYSTEM);
     this.log.warn({ organizationId, endpointId, reason }, 'Webhook endpoint disabled');
   }
@@ -206,7 +260,10 @@ export class WebhookDeliveries implements SenderHost, OnApplicationBootstrap, On
     try {
       endpoints = await this.endpoints.list(organizationId);
     } catch (error) {
-      this.log.warn({ err: error, organizationId }, 'Webhook endpoints could not be read: their senders go on as they were');
+      this.log.warn(
+        { err: error, organizationId },
+        'Webhook endpoints could not be read: their senders go on as they were',
+      );
       return;
     }
     const ids = new Set(endpoints.map((endpoint) => endpoint.endpointId));
@@ -225,16 +282,21 @@ export class WebhookDeliveries implements SenderHost, OnApplicationBootstrap, On
   }
 
   private onLogEvent(event: LogEvent): Promise<void> | void {
-    if (event.streamId.startsWith(webhookEndpointsStreamPrefix)) return this.endpointsChanged(event.streamId.slice(webhookEndpointsStreamPrefix.length));
-    if (event.streamId.startsWith(organizationStreamPrefix)) return this.wakeOrganization(event.streamId.slice(organizationStreamPrefix.length));
+    if (event.streamId.startsWith(webhookEndpointsStreamPrefix))
+      return this.endpointsChanged(event.streamId.slice(webhookEndpointsStreamPrefix.length));
+    if (event.streamId.startsWith(organizationStreamPrefix))
+      return this.wakeOrganization(event.streamId.slice(organizationStreamPrefix.length));
     const member = memberActivityOf(event.streamId, event.type, event.data);
     if (member !== undefined) void this.wakeOrganizationsOf(member.userId, event.position);
   }
 
-  /** Once this node's index holds the member's event: the organizations it was a member of then are the ones to wake. */
+  /**
+   * Once this node's index holds the member's event: the organizations it was a member of then are the ones to wake.
+   */
   private async wakeOrganizationsOf(userId: string, position: bigint): Promise<void> {
     await this.readModels.waitForPosition(position, MEMBER_WAKE_WAIT_MS);
-    for (const organizationId of this.readModels.memberSecurity.organizationsOfPerson(userId)) this.wakeOrganization(organizationId);
+    for (const organizationId of this.readModels.memberSecurity.organizationsOfPerson(userId))
+      this.wakeOrganization(organizationId);
   }
 
   private wakeOrganization(organizationId: string): void {
@@ -242,6 +304,7 @@ export class WebhookDeliveries implements SenderHost, OnApplicationBootstrap, On
   }
 
   private stopped(error: Error): void {
-    if (!this.isClosing) this.log.error({ err: error }, 'Webhook deliveries stopped: they go on after a restart, from where they were');
+    if (!this.isClosing)
+      this.log.error({ err: error }, 'Webhook deliveries stopped: they go on after a restart, from where they were');
   }
 }

@@ -3,17 +3,33 @@ import { z } from 'zod';
 import { WEBHOOK_EVENT_TYPES, WEBHOOK_FORMATS } from '#domain';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
 
-const position = z.union([z.number().int().nonnegative(), z.string().regex(/^\d{1,20}$/, 'a decimal position')]).transform((value) => BigInt(value));
+const position = z
+  .union([z.number().int().nonnegative(), z.string().regex(/^\d{1,20}$/, 'a decimal position')])
+  .transform((value) => BigInt(value));
 
 const httpUrl = z
   .string()
   .max(2048)
-  .refine((value) => URL.canParse(value) && ['http:', 'https:'].includes(new URL(value).protocol), 'must be an http(s) URL')
-  .refine((value) => !URL.canParse(value) || (new URL(value).username === '' && new URL(value).password === ''), 'must not carry a user name or password');
+  .refine(
+    (value) => URL.canParse(value) && ['http:', 'https:'].includes(new URL(value).protocol),
+    'must be an http(s) URL',
+  )
+  .refine(
+    (value) => !URL.canParse(value) || (new URL(value).username === '' && new URL(value).password === ''),
+    'must not carry a user name or password',
+  );
 
-const eventTypes = z.array(z.union([z.literal('*'), z.enum(WEBHOOK_EVENT_TYPES)])).min(1).max(WEBHOOK_EVENT_TYPES.length + 1).transform((types) => [...new Set(types)]);
+const eventTypes = z
+  .array(z.union([z.literal('*'), z.enum(WEBHOOK_EVENT_TYPES)]))
+  .min(1)
+  .max(WEBHOOK_EVENT_TYPES.length + 1)
+  .transform((types) => [...new Set(types)]);
 
-const token = z.string().min(1).max(1000).describe('Splunk’s HEC token or Datadog’s API key: kept sealed, never shown again');
+const token = z
+  .string()
+  .min(1)
+  .max(1000)
+  .describe('Splunk’s HEC token or Datadog’s API key: kept sealed, never shown again');
 
 export const createWebhookRequest = z
   .strictObject({
@@ -59,7 +75,9 @@ export const webhookEndpointAnswer = z.object({
   secretRotatedUntil: z.string().nullable().describe('While the secret before the last rotation still signs too'),
 });
 
-export const createdWebhookAnswer = webhookEndpointAnswer.extend({ secret: z.string().describe('whsec_…: shown once') });
+export const createdWebhookAnswer = webhookEndpointAnswer.extend({
+  secret: z.string().describe('whsec_…: shown once'),
+});
 export const webhookListAnswer = z.object({ endpoints: z.array(webhookEndpointAnswer) });
 export const rotatedSecretAnswer = z.object({ secret: z.string(), previousSecretValidUntil: z.string() });
 export const testEventAnswer = z.object({
@@ -73,7 +91,9 @@ export const testEventAnswer = z.object({
 export const replayAnswer = z.object({
   replayId: z.string(),
   fromRevision: z.union([z.number(), z.string()]).describe('The organization’s first event sent again'),
-  fromPosition: z.union([z.number(), z.string()]).describe('Where in the log the replay starts, members’ own events included'),
+  fromPosition: z
+    .union([z.number(), z.string()])
+    .describe('Where in the log the replay starts, members’ own events included'),
 });
 export const deliveriesAnswer = z.object({
   deliveries: z.array(

@@ -12,7 +12,12 @@ import type { RecordedEvent } from '#event-store';
 export const BATCH = 50;
 
 /** An event as a receiver sees it: the common fields, then the type's own. */
-export function payloadFields(event: RecordedEvent, organizationId: string, webhook: WebhookEvent, description: string): WebhookPayload {
+export function payloadFields(
+  event: RecordedEvent,
+  organizationId: string,
+  webhook: WebhookEvent,
+  description: string,
+): WebhookPayload {
   const { actor, correlationId } = event.metadata;
   const place = { position: jsonNumber(event.position), revision: jsonNumber(event.revision) };
   const data = { organizationId, ...place, actor, correlationId, event: event.type, description, ...webhook.data };
@@ -28,14 +33,32 @@ export function wholeBatch(items: readonly Outgoing[]): Outgoing[] {
 /** The webhook-id of an organization event's entitlements.changed: the event's own id and this. */
 export const ENTITLEMENTS_ID_SUFFIX = '.entitlements';
 
-export type Outgoing = { id: string; event: RecordedEvent; payload: WebhookPayload | undefined; upTo: WebhookCursor; pairedWithNext: boolean };
+export type Outgoing = {
+  id: string;
+  event: RecordedEvent;
+  payload: WebhookPayload | undefined;
+  upTo: WebhookCursor;
+  pairedWithNext: boolean;
+};
 
-const jsonNumber = (value: bigint): number | string => (value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value.toString());
+const jsonNumber = (value: bigint): number | string =>
+  value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value.toString();
 
 /** One history event as receivers see it: `{type, timestamp, data}`. */
-export type WebhookPayload = { type: string; timestamp: string; data: Record<string, unknown> & { organizationId: string; description: string } };
+export type WebhookPayload = {
+  type: string;
+  timestamp: string;
+  data: Record<string, unknown> & { organizationId: string; description: string };
+};
 
-export type SendOutcome = { ok: boolean; status: number | null; ms: number; excerpt: string; reason: string; gone: boolean };
+export type SendOutcome = {
+  ok: boolean;
+  status: number | null;
+  ms: number;
+  excerpt: string;
+  reason: string;
+  gone: boolean;
+};
 
 export type Request = { headers: Record<string, string>; body: string };
 
@@ -48,7 +71,12 @@ export function standardRequest(keys: readonly Buffer[], id: string, payload: We
   const body = JSON.stringify(payload);
   const timestamp = Math.floor(nowMs / 1000);
   return {
-    headers: { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(timestamp), 'webhook-signature': signatures(keys, id, timestamp, body) },
+    headers: {
+      'content-type': 'application/json',
+      'webhook-id': id,
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': signatures(keys, id, timestamp, body),
+    },
     body,
   };
 }
@@ -56,7 +84,14 @@ export function standardRequest(keys: readonly Buffer[], id: string, payload: We
 /** Splunk's HTTP Event Collector (`/services/collector/event`): one JSON object per event, one after the other. */
 export function splunkHecRequest(token: string, payloads: readonly WebhookPayload[]): Request {
   const body = payloads
-    .map(({ type, timestamp, data }) => JSON.stringify({ time: Date.parse(timestamp) / 1000, source: 'chorus', sourcetype: 'chorus:history', event: { type, ...data } }))
+    .map(({ type, timestamp, data }) =>
+      JSON.stringify({
+        time: Date.parse(timestamp) / 1000,
+        source: 'chorus',
+        sourcetype: 'chorus:history',
+        event: { type, ...data },
+      }),
+    )
     .join('\n');
   return { headers: { 'content-type': 'application/json', authorization: `Splunk ${token}` }, body };
 }
@@ -74,14 +109,27 @@ export function datadogRequest(token: string, payloads: readonly WebhookPayload[
   return { headers: { 'content-type': 'application/json', 'dd-api-key': token }, body: JSON.stringify(logs) };
 }
 
-export function batchRequest(format: Exclude<WebhookFormat, 'standard'>, token: string, payloads: readonly WebhookPayload[]): Request {
+export function batchRequest(
+  format: Exclude<WebhookFormat, 'standard'>,
+  token: string,
+  payloads: readonly WebhookPayload[],
+): Request {
   return format === 'splunk-hec' ? splunkHecRequest(token, payloads) : datadogRequest(token, payloads);
 }
 
-export async function send(fetch: ProviderFetch, url: string, request: Request, now: () => number): Promise<SendOutcome> {
+export async function send(
+  fetch: ProviderFetch,
+  url: string,
+  request: Request,
+  now: () => number,
+): Promise<SendOutcome> {
   const started = now();
   try {
-    const response = await fetch(url, { method: 'POST', headers: { 'user-agent': 'Chorus-Webhooks/1', ...request.headers }, body: request.body });
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'user-agent': 'Chorus-Webhooks/1', ...request.headers },
+      body: request.body,
+    });
     const ms = now() - started;
     const excerpt = (await response.text()).slice(0, WEBHOOK_EXCERPT_CHARS);
     const { status } = response;

@@ -53,9 +53,13 @@ export class WebhooksController {
   @Post()
   @RequireAccess(WRITE)
   @Operation({
-    summary: 'Add a webhook endpoint: the organization’s events, signed (Standard Webhooks), from now, its beginning or a position',
+    summary:
+      'Add a webhook endpoint: the organization’s events, signed (Standard Webhooks), from now, its beginning or a position',
     answer: createdWebhookAnswer,
-    responses: { 400: 'VALIDATION_FAILED: not an http(s) URL, an unknown event type, a private address in production', 409: 'LIMIT_EXCEEDED: 10 endpoints already' },
+    responses: {
+      400: 'VALIDATION_FAILED: not an http(s) URL, an unknown event type, a private address in production',
+      409: 'LIMIT_EXCEEDED: 10 endpoints already',
+    },
   })
   async create(
     @Param('id', validOrganizationId) id: string,
@@ -76,14 +80,25 @@ export class WebhooksController {
 
   @Get(':webhookId')
   @RequireAccess(WRITE)
-  @Operation({ summary: 'One webhook endpoint', answer: webhookEndpointAnswer, responses: { 404: 'NOT_FOUND: not an endpoint of this organization' } })
-  async one(@Param('id', validOrganizationId) id: string, @Param('webhookId', validWebhookId) webhookId: string): Promise<z.output<typeof webhookEndpointAnswer>> {
+  @Operation({
+    summary: 'One webhook endpoint',
+    answer: webhookEndpointAnswer,
+    responses: { 404: 'NOT_FOUND: not an endpoint of this organization' },
+  })
+  async one(
+    @Param('id', validOrganizationId) id: string,
+    @Param('webhookId', validWebhookId) webhookId: string,
+  ): Promise<z.output<typeof webhookEndpointAnswer>> {
     return answerOf(await this.endpoints.get(id, webhookId));
   }
 
   @Patch(':webhookId')
   @RequireAccess(WRITE)
-  @Operation({ summary: 'Change an endpoint’s URL, event types, description, or turn it off and on', answer: webhookEndpointAnswer, responses: { 404: 'NOT_FOUND: not an endpoint of this organization' } })
+  @Operation({
+    summary: 'Change an endpoint’s URL, event types, description, or turn it off and on',
+    answer: webhookEndpointAnswer,
+    responses: { 404: 'NOT_FOUND: not an endpoint of this organization' },
+  })
   async change(
     @Param('id', validOrganizationId) id: string,
     @Param('webhookId', validWebhookId) webhookId: string,
@@ -97,15 +112,26 @@ export class WebhooksController {
   @Delete(':webhookId')
   @HttpCode(204)
   @RequireAccess(WRITE)
-  @Operation({ summary: 'Delete an endpoint: nothing more is sent to it, and its secrets are erased', responses: { 404: 'NOT_FOUND: not an endpoint of this organization' } })
-  async delete(@Param('id', validOrganizationId) id: string, @Param('webhookId', validWebhookId) webhookId: string, @PrincipalContext() context: CommandContext): Promise<void> {
+  @Operation({
+    summary: 'Delete an endpoint: nothing more is sent to it, and its secrets are erased',
+    responses: { 404: 'NOT_FOUND: not an endpoint of this organization' },
+  })
+  async delete(
+    @Param('id', validOrganizationId) id: string,
+    @Param('webhookId', validWebhookId) webhookId: string,
+    @PrincipalContext() context: CommandContext,
+  ): Promise<void> {
     await this.endpoints.delete(id, webhookId, context);
   }
 
   @Post(':webhookId/secret')
   @HttpCode(200)
   @RequireAccess(WRITE)
-  @Operation({ summary: 'Rotate the signing secret: the new one is shown once; both sign for 24 hours', answer: rotatedSecretAnswer, responses: { 404: 'NOT_FOUND: not an endpoint of this organization' } })
+  @Operation({
+    summary: 'Rotate the signing secret: the new one is shown once; both sign for 24 hours',
+    answer: rotatedSecretAnswer,
+    responses: { 404: 'NOT_FOUND: not an endpoint of this organization' },
+  })
   async rotate(
     @Param('id', validOrganizationId) id: string,
     @Param('webhookId', validWebhookId) webhookId: string,
@@ -118,7 +144,8 @@ export class WebhooksController {
   @HttpCode(202)
   @RequireAccess(WRITE)
   @Operation({
-    summary: 'Send the organization’s events again, from a position or a time (inclusive), in order, then go on with new ones',
+    summary:
+      'Send the organization’s events again, from a position or a time (inclusive), in order, then go on with new ones',
     answer: replayAnswer,
     responses: { 404: 'NOT_FOUND: not an endpoint of this organization' },
   })
@@ -136,19 +163,30 @@ export class WebhooksController {
   @HttpCode(200)
   @RequireAccess(WRITE)
   @Operation({
-    summary: 'Send a `webhook.test` event now, signed or authenticated as the endpoint’s format says, and answer what the receiver did',
+    summary:
+      'Send a `webhook.test` event now, signed or authenticated as the endpoint’s format says, and answer what the receiver did',
     answer: testEventAnswer,
     responses: { 404: 'NOT_FOUND: not an endpoint of this organization' },
   })
-  async test(@Param('id', validOrganizationId) id: string, @Param('webhookId', validWebhookId) webhookId: string): Promise<z.output<typeof testEventAnswer>> {
+  async test(
+    @Param('id', validOrganizationId) id: string,
+    @Param('webhookId', validWebhookId) webhookId: string,
+  ): Promise<z.output<typeof testEventAnswer>> {
     const { eventId, ok, status, ms, excerpt, reason } = await this.sender.sendTest(id, webhookId);
     return { eventId, delivered: ok, status, ms, excerpt, reason };
   }
 
   @Get(':webhookId/deliveries')
   @RequireAccess(WRITE)
-  @Operation({ summary: 'The last 1,000 delivery attempts, newest first: event, attempt, status, time, the receiver’s answer', answer: deliveriesAnswer, responses: { 404: 'NOT_FOUND: not an endpoint of this organization' } })
-  async deliveries(@Param('id', validOrganizationId) id: string, @Param('webhookId', validWebhookId) webhookId: string): Promise<z.output<typeof deliveriesAnswer>> {
+  @Operation({
+    summary: 'The last 1,000 delivery attempts, newest first: event, attempt, status, time, the receiver’s answer',
+    answer: deliveriesAnswer,
+    responses: { 404: 'NOT_FOUND: not an endpoint of this organization' },
+  })
+  async deliveries(
+    @Param('id', validOrganizationId) id: string,
+    @Param('webhookId', validWebhookId) webhookId: string,
+  ): Promise<z.output<typeof deliveriesAnswer>> {
     const deliveries = await this.endpoints.deliveries(id, webhookId);
     return { deliveries: deliveries.map(({ sender: _, upTo: __, ...delivery }) => delivery) };
   }
@@ -158,6 +196,8 @@ export class WebhooksController {
     const address = this.config.nodeEnv === 'production' ? notPublicLiteral(url) : undefined;
     if (address === undefined) return;
     const detail = `url: ${address} is not a public address; webhooks are sent only to public addresses`;
-    throw new ProblemError(400, 'VALIDATION_FAILED', 'The request is not valid', detail, { errors: [{ pointer: '#/url', detail: `${address} is not a public address` }] });
+    throw new ProblemError(400, 'VALIDATION_FAILED', 'The request is not valid', detail, {
+      errors: [{ pointer: '#/url', detail: `${address} is not a public address` }],
+    });
   }
 }

@@ -14,8 +14,15 @@ export function registerApiKeyCreateCommand(program: Command, getContext: GetCli
     .option('--json', 'print the result as JSON')
     .action(
       cliAction(getContext, async (context, options: { name: string; scopes: string; org?: string }) => {
-        const scopes = options.scopes.split(',').map((scope) => scope.trim()).filter((scope) => scope !== '');
-        const request = { name: options.name, scopes, ...(options.org === undefined ? {} : { organizationId: options.org }) };
+        const scopes = options.scopes
+          .split(',')
+          .map((scope) => scope.trim())
+          .filter((scope) => scope !== '');
+        const request = {
+          name: options.name,
+          scopes,
+          ...(options.org === undefined ? {} : { organizationId: options.org }),
+        };
         const created = await context.app.get(ApiKeys).create(request, context.commandContext('api-key:create'));
         return {
           json: {

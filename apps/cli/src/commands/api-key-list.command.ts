@@ -4,7 +4,17 @@ import { cliAction } from '../cli-action.js';
 import type { GetCliContext } from '../cli-context.js';
 
 const row = (cells: readonly string[]): string =>
-  [cells[0]?.padEnd(24), cells[1]?.padEnd(20), cells[2]?.padEnd(40), cells[3]?.padEnd(20), cells[4]?.padEnd(24), cells[5]?.padEnd(24), cells[6]].join('  ').trimEnd();
+  [
+    cells[0]?.padEnd(24),
+    cells[1]?.padEnd(20),
+    cells[2]?.padEnd(40),
+    cells[3]?.padEnd(20),
+    cells[4]?.padEnd(24),
+    cells[5]?.padEnd(24),
+    cells[6],
+  ]
+    .join('  ')
+    .trimEnd();
 
 const cellsOf = (key: ApiKeySummary): string[] => [
   key.keyId,
@@ -30,7 +40,10 @@ export function registerApiKeyListCommand(program: Command, getContext: GetCliCo
           text:
             keys.length === 0
               ? 'No API keys.'
-              : [row(['ID', 'NAME', 'SCOPES', 'ORGANIZATION', 'CREATED', 'REVOKED', 'LAST USED']), ...keys.map((key) => row(cellsOf(key)))].join('\n'),
+              : [
+                  row(['ID', 'NAME', 'SCOPES', 'ORGANIZATION', 'CREATED', 'REVOKED', 'LAST USED']),
+                  ...keys.map((key) => row(cellsOf(key))),
+                ].join('\n'),
         };
       }),
     );

@@ -16,7 +16,9 @@ export function registerApiKeyRevokeCommand(program: Command, getContext: GetCli
         const bound = `every API node refuses it within ${API_KEY_CACHE_MS / 1000} s of ${revoked.revokedAt}`;
         return {
           json: { keyId: revoked.keyId, revokedAt: revoked.revokedAt, alreadyRevoked: revoked.alreadyRevoked },
-          text: revoked.alreadyRevoked ? `API key ${revoked.keyId} was already revoked (${revoked.revokedAt}).` : `API key ${revoked.keyId} revoked: ${bound}.`,
+          text: revoked.alreadyRevoked
+            ? `API key ${revoked.keyId} was already revoked (${revoked.revokedAt}).`
+            : `API key ${revoked.keyId} revoked: ${bound}.`,
         };
       }),
     );

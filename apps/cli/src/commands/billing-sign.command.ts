@@ -4,7 +4,10 @@ import { z } from 'zod';
 import { ProblemError, signBillingPayload } from '#api';
 import { parseInput, reportFailure } from '../cli-action.js';
 
-const unixSeconds = z.string().regex(/^\d{1,12}$/, 'must be unix seconds').transform(Number);
+const unixSeconds = z
+  .string()
+  .regex(/^\d{1,12}$/, 'must be unix seconds')
+  .transform(Number);
 
 async function readBody(file: string | undefined): Promise<Buffer> {
   if (file !== undefined) {
@@ -16,7 +19,12 @@ async function readBody(file: string | undefined): Promise<Buffer> {
     }
   }
   if (process.stdin.isTTY) {
-    throw new ProblemError(400, 'VALIDATION_FAILED', 'The request is not valid', 'give the body as a file argument or on standard input');
+    throw new ProblemError(
+      400,
+      'VALIDATION_FAILED',
+      'The request is not valid',
+      'give the body as a file argument or on standard input',
+    );
   }
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
@@ -32,12 +40,17 @@ export function registerBillingSignCommand(program: Command): void {
     .command('billing:sign')
     .description('print the Billing-Signature header value for a billing event body (a file, or standard input)')
     .argument('[file]', 'the JSON body to sign; standard input when absent')
-    .addOption(new Option('--secret <secret>', 'the webhook secret').env('BILLING_WEBHOOK_SECRET').makeOptionMandatory())
+    .addOption(
+      new Option('--secret <secret>', 'the webhook secret').env('BILLING_WEBHOOK_SECRET').makeOptionMandatory(),
+    )
     .option('--timestamp <seconds>', 'the signing time in unix seconds (default: now)')
     .option('--json', 'print {header, timestamp} as JSON')
     .action(async (file: string | undefined, options: { secret: string; timestamp?: string; json?: boolean }) => {
       try {
-        const timestamp = options.timestamp === undefined ? Math.floor(Date.now() / 1000) : parseInput(unixSeconds, options.timestamp, 'timestamp');
+        const timestamp =
+          options.timestamp === undefined
+            ? Math.floor(Date.now() / 1000)
+            : parseInput(unixSeconds, options.timestamp, 'timestamp');
         const header = signBillingPayload(options.secret, timestamp, await readBody(file));
         process.stdout.write(options.json === true ? `${JSON.stringify({ header, timestamp })}\n` : `${header}\n`);
       } catch (error) {

@@ -6,7 +6,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it, jest } from '@jest/globals';
 import { Command } from 'commander';
-import { STRIPE_UNMATCHED_STREAM, stripeUnmatchedStream, type StripeEventUnmatched, type UnmatchedReason } from '#domain';
+import {
+  STRIPE_UNMATCHED_STREAM,
+  stripeUnmatchedStream,
+  type StripeEventUnmatched,
+  type UnmatchedReason,
+} from '#domain';
 import { SqliteEventStore, type EventStore, type EventToAppend } from '#event-store';
 import type { CliContext } from '../cli-context.js';
 import { registerBillingUnmatchedCommand } from './billing-unmatched.command.js';
@@ -15,8 +20,21 @@ let dataDir: string;
 let store: SqliteEventStore;
 
 const kept = (eventId: string, reason: UnmatchedReason): EventToAppend => {
-  const data: StripeEventUnmatched['data'] = { eventId, eventType: 'invoice.paid', created: 1_800_000_000, subscriptionId: null, organizationId: null, reason, detail: reason };
-  return { id: randomUUID(), type: 'StripeEventUnmatched', data, metadata: { actor: 'stripe', correlationId: eventId, causationId: eventId } };
+  const data: StripeEventUnmatched['data'] = {
+    eventId,
+    eventType: 'invoice.paid',
+    created: 1_800_000_000,
+    subscriptionId: null,
+    organizationId: null,
+    reason,
+    detail: reason,
+  };
+  return {
+    id: randomUUID(),
+    type: 'StripeEventUnmatched',
+    data,
+    metadata: { actor: 'stripe', correlationId: eventId, causationId: eventId },
+  };
 };
 
 /** What `chorus billing:unmatched --json` prints for `store`: event ids and reasons. */
@@ -40,10 +58,22 @@ beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'chorus-billing-unmatched-'));
   store = SqliteEventStore.open({ file: join(dataDir, 'events.sqlite') });
   // Kept by an earlier version, on one stream.
-  await store.append(STRIPE_UNMATCHED_STREAM, [kept('evt_a', 'UNKNOWN_PRICE'), kept('evt_b', 'NO_ORGANIZATION')], 'no_stream');
-  await store.append('organization-acme', [{ ...kept('evt_x', 'NO_SUBSCRIPTION'), type: 'OrganizationCreated', data: { id: 'acme', name: 'Acme' } }], 'no_stream');
+  await store.append(
+    STRIPE_UNMATCHED_STREAM,
+    [kept('evt_a', 'UNKNOWN_PRICE'), kept('evt_b', 'NO_ORGANIZATION')],
+    'no_stream',
+  );
+  await store.append(
+    'organization-acme',
+    [{ ...kept('evt_x', 'NO_SUBSCRIPTION'), type: 'OrganizationCreated', data: { id: 'acme', name: 'Acme' } }],
+    'no_stream',
+  );
   // Since: each on its own; evt_b delivered again after the upgrade.
-  for (const [eventId, reason] of [['evt_c', 'FOREIGN_CUSTOMER'], ['evt_b', 'NO_ORGANIZATION'], ['evt_0', 'UNKNOWN_ORGANIZATION']] as const) {
+  for (const [eventId, reason] of [
+    ['evt_c', 'FOREIGN_CUSTOMER'],
+    ['evt_b', 'NO_ORGANIZATION'],
+    ['evt_0', 'UNKNOWN_ORGANIZATION'],
+  ] as const) {
     await store.append(stripeUnmatchedStream(eventId), [kept(eventId, reason)], 'no_stream');
   }
 });

@@ -10,25 +10,40 @@ type Kept = LogEvent<'recordedAt'>;
 const PAGE_SIZE = 1000;
 
 const row = (cells: readonly string[]): string =>
-  [cells[0]?.padEnd(24), cells[1]?.padEnd(36), cells[2]?.padEnd(22), cells[3]?.padEnd(30), cells[4]].join('  ').trimEnd();
+  [cells[0]?.padEnd(24), cells[1]?.padEnd(36), cells[2]?.padEnd(22), cells[3]?.padEnd(30), cells[4]]
+    .join('  ')
+    .trimEnd();
 
-/** The events of every stream `billing-stripe-unmatched-<event id>`: read by stream where the store can, else the log filtered. */
+/**
+ * The events of every stream `billing-stripe-unmatched-<event id>`: read by stream where the store can, else the log
+ * filtered.
+ */
 async function keptOnTheirOwnStreams(store: EventStore): Promise<Kept[]> {
   const toPosition = await store.headPosition();
   if (toPosition === undefined) return [];
   const kept: Kept[] = [];
   const readLogByStream = store.readLogByStream?.bind(store);
   if (readLogByStream !== undefined) {
-    for (let after: { streamId: string; revision: bigint } | undefined; ; ) {
-      const page = await readLogByStream({ streamPrefix: stripeUnmatchedStreamPrefix, toPosition, maxCount: PAGE_SIZE, parts: ['recordedAt'], ...(after && { after }) });
+    for (let after: { streamId: string; revision: bigint } | undefined; ;) {
+      const page = await readLogByStream({
+        streamPrefix: stripeUnmatchedStreamPrefix,
+        toPosition,
+        maxCount: PAGE_SIZE,
+        parts: ['recordedAt'],
+        ...(after && { after }),
+      });
       kept.push(...page);
       const last = page.at(-1);
       if (last === undefined || page.length < PAGE_SIZE) return kept;
       after = { streamId: last.streamId, revision: last.revision };
     }
   }
-  for (let fromPosition: bigint | undefined; ; ) {
-    const page = await store.readLog({ parts: ['recordedAt'], maxCount: PAGE_SIZE, ...(fromPosition !== undefined && { fromPosition }) });
+  for (let fromPosition: bigint | undefined; ;) {
+    const page = await store.readLog({
+      parts: ['recordedAt'],
+      maxCount: PAGE_SIZE,
+      ...(fromPosition !== undefined && { fromPosition }),
+    });
     kept.push(...page.filter((event) => event.streamId.startsWith(stripeUnmatchedStreamPrefix)));
     const last = page.at(-1);
     if (last === undefined || page.length < PAGE_SIZE) return kept;
@@ -36,7 +51,9 @@ async function keptOnTheirOwnStreams(store: EventStore): Promise<Kept[]> {
   }
 }
 
-/** Every event kept, oldest first, once: also those a version before kept on the one stream `billing-stripe-unmatched`. */
+/**
+ * Every event kept, oldest first, once: also those a version before kept on the one stream `billing-stripe-unmatched`.
+ */
 async function keptUnmatched(store: EventStore): Promise<Unmatched[]> {
   const before = await store.readStream(STRIPE_UNMATCHED_STREAM);
   const kept: Kept[] = [...(before.found ? before.events : []), ...(await keptOnTheirOwnStreams(store))];
@@ -50,11 +67,16 @@ async function keptUnmatched(store: EventStore): Promise<Unmatched[]> {
   return [...listed.values()];
 }
 
-/** `chorus billing:unmatched [--json]`: the Stripe events Chorus kept without placing them, oldest first, with the reason. */
+/**
+ * `chorus billing:unmatched [--json]`: the Stripe events Chorus kept without placing them, oldest first, with the
+ * reason.
+ */
 export function registerBillingUnmatchedCommand(program: Command, getContext: GetCliContext): void {
   program
     .command('billing:unmatched')
-    .description('list the Stripe events Chorus could not place (no or unknown organization, unknown price, another customer), with the reason')
+    .description(
+      'list the Stripe events Chorus could not place (no or unknown organization, unknown price, another customer), with the reason',
+    )
     .option('--json', 'print the result as JSON')
     .action(
       cliAction(getContext, async (context) => {
@@ -66,7 +88,9 @@ export function registerBillingUnmatchedCommand(program: Command, getContext: Ge
               ? 'No unmatched Stripe events.'
               : [
                   row(['RECEIVED', 'EVENT', 'REASON', 'TYPE', 'DETAIL']),
-                  ...events.map((event) => row([event.receivedAt, event.eventId, event.reason, event.eventType, event.detail])),
+                  ...events.map((event) =>
+                    row([event.receivedAt, event.eventId, event.reason, event.eventType, event.detail]),
+                  ),
                 ].join('\n'),
         };
       }),

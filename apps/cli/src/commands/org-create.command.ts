@@ -20,7 +20,9 @@ async function freeAlternative(organizations: Organizations, slug: string): Prom
 
 /** `org:create --name Acme` twice is far more often a slip than a second customer called Acme. */
 async function refuseSameName(context: CliContext, name: string, id: string): Promise<void> {
-  const namesakes = (await caughtUpReadModels(context)).organizations.named(name).filter((namesake) => namesake.id !== id);
+  const namesakes = (await caughtUpReadModels(context)).organizations
+    .named(name)
+    .filter((namesake) => namesake.id !== id);
   if (namesakes.length === 0) return;
   const ids = namesakes.map((namesake) => namesake.id);
   throw new ProblemError(
@@ -53,7 +55,10 @@ export function registerOrgCreateCommand(program: Command, getContext: GetCliCon
     .command('org:create')
     .description('create an organization and print its id')
     .requiredOption('--name <name>', 'the organization name')
-    .option('--id <id>', 'its id: lower-case letters, digits and -; by default the slug of the name (Acme Corp: acme-corp)')
+    .option(
+      '--id <id>',
+      'its id: lower-case letters, digits and -; by default the slug of the name (Acme Corp: acme-corp)',
+    )
     .option('--allow-duplicate-name', 'create it even when another organization has the same name')
     .option('--json', 'print the result as JSON')
     .action(
@@ -64,7 +69,9 @@ export function registerOrgCreateCommand(program: Command, getContext: GetCliCon
         const allowDuplicateName = options.allowDuplicateName === true;
         if (!allowDuplicateName) await refuseSameName(context, request.name, id);
         try {
-          const result = await context.app.get(CommandBus).execute(new CreateOrganizationCommand({ id, name: request.name }, context.commandContext('org:create')));
+          const result = await context.app
+            .get(CommandBus)
+            .execute(new CreateOrganizationCommand({ id, name: request.name }, context.commandContext('org:create')));
           return { json: commandAnswer(result), text: result.id };
         } catch (error) {
           // The domain's refusal names the id; one the user did not choose needs the way out as well.

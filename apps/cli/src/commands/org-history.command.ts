@@ -21,11 +21,18 @@ import type { GetCliContext } from '../cli-context.js';
 const PAGE_SIZE = 500;
 
 // The event in words last: sentences differ in length, the columns before them do not.
-const columns = (time: string, revision: string, actor: string, event: string): string => `${time.padEnd(24)}  ${revision.padStart(8)}  ${actor.padEnd(28)}  ${event}`;
+const columns = (time: string, revision: string, actor: string, event: string): string =>
+  `${time.padEnd(24)}  ${revision.padStart(8)}  ${actor.padEnd(28)}  ${event}`;
 
-const entryLine = (entry: TimelineEntry): string => columns(entry.recordedAt, String(entry.revision), entry.actorName, entry.description);
+const entryLine = (entry: TimelineEntry): string =>
+  columns(entry.recordedAt, String(entry.revision), entry.actorName, entry.description);
 
-function follow(store: EventStore, streamId: string, afterPosition: bigint, print: (event: RecordedEvent) => void): Promise<void> {
+function follow(
+  store: EventStore,
+  streamId: string,
+  afterPosition: bigint,
+  print: (event: RecordedEvent) => void,
+): Promise<void> {
   return new Promise((resolve, reject) => {
     const subscription = store.subscribeToAll({
       fromPosition: afterPosition,
@@ -46,12 +53,13 @@ function follow(store: EventStore, streamId: string, afterPosition: bigint, prin
   });
 }
 
-const exportOptions = z
-  .strictObject({
-    format: z.enum(EXPORT_FORMATS as [ExportFormat, ...ExportFormat[]], { error: `must be one of ${EXPORT_FORMATS.join(', ')}` }),
-    json: z.literal(false, { error: 'cannot be given with --format (the format says what is printed)' }),
-    follow: z.literal(false, { error: 'cannot be given with --format (an export ends with the last event)' }),
-  });
+const exportOptions = z.strictObject({
+  format: z.enum(EXPORT_FORMATS as [ExportFormat, ...ExportFormat[]], {
+    error: `must be one of ${EXPORT_FORMATS.join(', ')}`,
+  }),
+  json: z.literal(false, { error: 'cannot be given with --format (the format says what is printed)' }),
+  follow: z.literal(false, { error: 'cannot be given with --format (an export ends with the last event)' }),
+});
 
 async function printExport(getContext: GetCliContext, organizationId: string, format: ExportFormat): Promise<void> {
   const chunks = await (await getContext()).app.get(HistoryExport).open(organizationId, format);
@@ -62,17 +70,29 @@ async function printExport(getContext: GetCliContext, organizationId: string, fo
 export function registerOrgHistoryCommand(program: Command, getContext: GetCliContext): void {
   program
     .command('org:history')
-    .description("an organization's events, oldest first, in the console's words: time, revision, who, and what happened")
+    .description(
+      "an organization's events, oldest first, in the console's words: time, revision, who, and what happened",
+    )
     .argument('<id>', 'the organization id')
-    .option('--json', 'one JSON object per line (the event shape of GET /organizations/:id/history: type, data, metadata, correlation id)')
+    .option(
+      '--json',
+      'one JSON object per line (the event shape of GET /organizations/:id/history: type, data, metadata, correlation id)',
+    )
     .option('--follow', 'keep printing new events until interrupted (Ctrl-C)')
-    .option('--format <format>', `the whole history with the console's words, as the console's downloads: ${EXPORT_FORMATS.join(' or ')}`)
+    .option(
+      '--format <format>',
+      `the whole history with the console's words, as the console's downloads: ${EXPORT_FORMATS.join(' or ')}`,
+    )
     .action(async (id: string, options: { json?: boolean; follow?: boolean; format?: string }) => {
       const json = options.json === true;
       if (options.format !== undefined) {
         try {
           const organizationId = parseInput(organizationIdSchema, id, 'id');
-          const { format } = parseInput(exportOptions, { format: options.format, json, follow: options.follow === true });
+          const { format } = parseInput(exportOptions, {
+            format: options.format,
+            json,
+            follow: options.follow === true,
+          });
           await printExport(getContext, organizationId, format);
         } catch (error) {
           reportFailure(error, false);
@@ -88,11 +108,13 @@ export function registerOrgHistoryCommand(program: Command, getContext: GetCliCo
         let printed = Promise.resolve();
         const print = (events: RecordedEvent[]): Promise<void> =>
           (printed = printed.then(async () => {
-            const lines = json ? events.map((event) => JSON.stringify(historyEvent(event))) : (await words.entries(events)).map(entryLine);
+            const lines = json
+              ? events.map((event) => JSON.stringify(historyEvent(event)))
+              : (await words.entries(events)).map(entryLine);
             if (lines.length > 0) process.stdout.write(`${lines.join('\n')}\n`);
           }));
         let last: RecordedEvent | undefined;
-        for (let fromRevision = 0n, hasMore = true; hasMore; ) {
+        for (let fromRevision = 0n, hasMore = true; hasMore;) {
           const page = await readOrganizationHistory(store, organizationId, { fromRevision, limit: PAGE_SIZE });
           if (!json && fromRevision === 0n) process.stdout.write(`${columns('time', 'revision', 'by', 'event')}\n`);
           await print(page.events);

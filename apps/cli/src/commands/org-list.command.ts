@@ -34,7 +34,13 @@ export function registerOrgListCommand(program: Command, getContext: GetCliConte
               : [
                   columns('id', 'name', 'plans', 'members', 'sites'),
                   ...organizations.map((organization) =>
-                    columns(organization.id, organization.name, plansOf(organization), String(organization.members), String(organization.sites)),
+                    columns(
+                      organization.id,
+                      organization.name,
+                      plansOf(organization),
+                      String(organization.members),
+                      String(organization.sites),
+                    ),
                   ),
                 ].join('\n'),
         };

@@ -27,20 +27,43 @@ export function registerOrgMemberAddCommand(program: Command, getContext: GetCli
     .action(
       cliAction(getContext, async (context, id: string, options: Options) => {
         if ((options.email === undefined) === (options.username === undefined)) {
-          throw new ProblemError(400, 'VALIDATION_FAILED', 'The request is not valid', 'org:member:add: give --email or --username, one of them');
+          throw new ProblemError(
+            400,
+            'VALIDATION_FAILED',
+            'The request is not valid',
+            'org:member:add: give --email or --username, one of them',
+          );
         }
-        const { organizationId, role } = parseInput(input, { organizationId: id, role: options.role }, 'org:member:add');
+        const { organizationId, role } = parseInput(
+          input,
+          { organizationId: id, role: options.role },
+          'org:member:add',
+        );
         const { directory } = context.app.get<Identity>(IDENTITY);
         const who = options.email ?? (options.username as string);
-        const userId = options.email !== undefined ? await directory.findUserIdByEmail(options.email) : await directory.findUserIdByUsername(who);
+        const userId =
+          options.email !== undefined
+            ? await directory.findUserIdByEmail(options.email)
+            : await directory.findUserIdByUsername(who);
         const profile = userId === undefined ? undefined : await directory.profile(userId);
         if (profile === undefined) {
           const create = `chorus user:create --email <email> --org ${organizationId} --role ${role}`;
-          throw new ProblemError(404, 'NOT_FOUND', 'No such user', `No user signs in with ${who}: create them with \`${create}\`.`);
+          throw new ProblemError(
+            404,
+            'NOT_FOUND',
+            'No such user',
+            `No user signs in with ${who}: create them with \`${create}\`.`,
+          );
         }
         const added = await context.app
           .get(CommandBus)
-          .execute(new AddMemberCommand(organizationId, { email: profile.email, role, userId: profile.id }, context.commandContext('org:member:add')));
+          .execute(
+            new AddMemberCommand(
+              organizationId,
+              { email: profile.email, role, userId: profile.id },
+              context.commandContext('org:member:add'),
+            ),
+          );
         return {
           json: { organizationId, userId: profile.id, email: profile.email, role, position: jsonSafe(added.position) },
           text: `${profile.email} is now ${role === 'admin' || role === 'owner' || role === 'auditor' ? `an ${role}` : 'a member'} of ${organizationId}.`,

@@ -15,7 +15,13 @@ export function registerOrgScimTokenCommand(program: Command, getContext: GetCli
       cliAction(getContext, async (context, id: string, options: { name: string }) => {
         const organizationId = parseInput(organizationIdSchema, id, '<id>');
         const name = options.name.trim();
-        const created = await context.app.get(OrganizationDirectory).createToken(organizationId, name === '' ? 'SCIM' : name.slice(0, 100), context.commandContext('org:scim:token'));
+        const created = await context.app
+          .get(OrganizationDirectory)
+          .createToken(
+            organizationId,
+            name === '' ? 'SCIM' : name.slice(0, 100),
+            context.commandContext('org:scim:token'),
+          );
         return {
           json: { id: created.tokenId, name: created.name, createdAt: created.createdAt, token: created.token },
           text: [

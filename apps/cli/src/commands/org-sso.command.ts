@@ -14,7 +14,8 @@ import {
 import { cliAction, parseInput } from '../cli-action.js';
 import type { CliContext, GetCliContext } from '../cli-context.js';
 
-const usageError = (detail: string): ProblemError => new ProblemError(400, 'VALIDATION_FAILED', 'The request is not valid', detail);
+const usageError = (detail: string): ProblemError =>
+  new ProblemError(400, 'VALIDATION_FAILED', 'The request is not valid', detail);
 
 type SsoOptions = {
   issuer?: string;
@@ -54,7 +55,8 @@ async function secretFrom(value: string | undefined): Promise<string | undefined
 }
 
 /**
- * `chorus org:sso ID --issuer URL --client-id X --client-secret Y --domains a,b [--enforce] [--trust-provider-mfa]` sets the
+ * `chorus org:sso ID --issuer URL --client-id X --client-secret Y --domains a,b [--enforce] [--trust-provider-mfa]`
+ * sets the
  * organization's single sign-on (the issuer is checked by OIDC discovery); `--saml-metadata <file|url> --domains a,b
  * [--enforce] [--allow-idp-initiated]` sets SAML instead; `chorus org:sso ID --disable` turns it off.
  */
@@ -65,11 +67,17 @@ export function registerOrgSsoCommand(program: Command, getContext: GetCliContex
     .argument('<id>', 'the organization id')
     .option('--issuer <url>', "the identity provider's issuer (https://)")
     .option('--client-id <id>', 'the client id the provider gave Chorus')
-    .option('--client-secret <secret>', 'its client secret; - reads it from standard input; leave out to keep the one configured')
+    .option(
+      '--client-secret <secret>',
+      'its client secret; - reads it from standard input; leave out to keep the one configured',
+    )
     .option('--domains <domains>', 'the e-mail domains it signs in, comma-separated')
     .option('--enforce', 'addresses of those domains may only sign in through it')
     .option('--trust-provider-mfa', "take the provider's MFA for Chorus's second step at sign-ons through it")
-    .option('--saml-metadata <file|url>', "SAML 2.0 instead of OpenID Connect: the identity provider's metadata, a file or an https:// URL")
+    .option(
+      '--saml-metadata <file|url>',
+      "SAML 2.0 instead of OpenID Connect: the identity provider's metadata, a file or an https:// URL",
+    )
     .option('--allow-idp-initiated', 'SAML: sign-ins started at the identity provider (its app tiles) are allowed')
     .option('--disable', 'turn single sign-on off')
     .option('--json', 'print the result as JSON')
@@ -79,11 +87,22 @@ export function registerOrgSsoCommand(program: Command, getContext: GetCliContex
         const commands = context.app.get(CommandBus);
         if (options.disable === true) {
           const { disable: _disable, json: _json, ...others } = options;
-          if (Object.values(others).some((option) => option !== undefined)) throw usageError('--disable takes no other option');
-          const result = await commands.execute(new ChangeOrganizationCommand(organizationId, { type: 'DisableSso', data: {} }, context.commandContext('org:sso')));
-          return { json: commandAnswer(result), text: `Single sign-on is off for ${result.id} (revision ${result.revision}, position ${result.position}).` };
+          if (Object.values(others).some((option) => option !== undefined))
+            throw usageError('--disable takes no other option');
+          const result = await commands.execute(
+            new ChangeOrganizationCommand(
+              organizationId,
+              { type: 'DisableSso', data: {} },
+              context.commandContext('org:sso'),
+            ),
+          );
+          return {
+            json: commandAnswer(result),
+            text: `Single sign-on is off for ${result.id} (revision ${result.revision}, position ${result.position}).`,
+          };
         }
-        if (options.samlMetadata !== undefined) return configureSaml(context, organizationId, options, options.samlMetadata);
+        if (options.samlMetadata !== undefined)
+          return configureSaml(context, organizationId, options, options.samlMetadata);
         if (options.allowIdpInitiated === true) throw usageError('--allow-idp-initiated is for SAML (--saml-metadata)');
         if (options.issuer === undefined || options.clientId === undefined || options.domains === undefined) {
           throw usageError('--issuer, --client-id and --domains are required (or --disable)');
@@ -97,7 +116,9 @@ export function registerOrgSsoCommand(program: Command, getContext: GetCliContex
           enforce: options.enforce === true,
           trustProviderMfa: options.trustProviderMfa === true,
         });
-        const result = await commands.execute(new ConfigureSsoCommand(organizationId, settings, context.commandContext('org:sso')));
+        const result = await commands.execute(
+          new ConfigureSsoCommand(organizationId, settings, context.commandContext('org:sso')),
+        );
         return {
           json: commandAnswer(result),
           text:
@@ -122,7 +143,9 @@ async function configureSaml(context: CliContext, organizationId: string, option
     trustProviderMfa: options.trustProviderMfa === true,
     allowIdpInitiated: options.allowIdpInitiated === true,
   });
-  const result = await context.app.get(CommandBus).execute(new ConfigureSsoCommand(organizationId, settings, context.commandContext('org:sso')));
+  const result = await context.app
+    .get(CommandBus)
+    .execute(new ConfigureSsoCommand(organizationId, settings, context.commandContext('org:sso')));
   return {
     json: commandAnswer(result),
     text:
@@ -133,7 +156,10 @@ async function configureSaml(context: CliContext, organizationId: string, option
   };
 }
 
-/** `chorus org:sso:verify ID DOMAIN`: looks the domain's `_chorus-verification` TXT record up now, and records what changed. */
+/**
+ * `chorus org:sso:verify ID DOMAIN`: looks the domain's `_chorus-verification` TXT record up now, and records what
+ * changed.
+ */
 export function registerOrgSsoVerifyCommand(program: Command, getContext: GetCliContext): void {
   program
     .command('org:sso:verify')
@@ -146,13 +172,18 @@ export function registerOrgSsoVerifyCommand(program: Command, getContext: GetCli
         const organizationId = parseInput(organizationIdSchema, id, '<id>');
         const parsed = parseSsoDomain(domain);
         if (parsed === null) throw usageError(`<domain>: ${domain} is not an e-mail domain`);
-        const check = await context.app.get(SsoDomainVerification).check(organizationId, parsed.ascii, context.commandContext('org:sso:verify'));
+        const check = await context.app
+          .get(SsoDomainVerification)
+          .check(organizationId, parsed.ascii, context.commandContext('org:sso:verify'));
         const found = {
           found: 'the record holds the token',
           absent: 'the record is not there (or holds another value)',
           unknown: 'DNS did not answer; nothing changed',
         };
-        return { json: { ...check, domain: parsed.unicode }, text: `${parsed.unicode}: ${check.status}; ${found[check.lookup]}.` };
+        return {
+          json: { ...check, domain: parsed.unicode },
+          text: `${parsed.unicode}: ${check.status}; ${found[check.lookup]}.`,
+        };
       }),
     );
 }

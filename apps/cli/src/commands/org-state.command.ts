@@ -1,14 +1,30 @@
 import { QueryBus } from '@nestjs/cqrs';
 import type { Command } from 'commander';
-import { ADD_ON_NAMES, LIMITED_RESOURCES, RESOURCE_NAMES, SERVICE_LEVEL_NAMES, type AddOn, type Limit, type OrganizationView } from '#domain';
-import { GetOrganizationStateQuery, jsonSafe, organizationIdSchema, type OrganizationStateAt, ProblemError, stateQuery } from '#api';
+import {
+  ADD_ON_NAMES,
+  LIMITED_RESOURCES,
+  RESOURCE_NAMES,
+  SERVICE_LEVEL_NAMES,
+  type AddOn,
+  type Limit,
+  type OrganizationView,
+} from '#domain';
+import {
+  GetOrganizationStateQuery,
+  jsonSafe,
+  organizationIdSchema,
+  type OrganizationStateAt,
+  ProblemError,
+  stateQuery,
+} from '#api';
 import { cliAction, parseInput } from '../cli-action.js';
 import type { GetCliContext } from '../cli-context.js';
 
 const limitText = (limit: Limit): string => (limit === null ? 'unlimited' : limit.toLocaleString('en'));
 
 /** "31 December 2026": days as Stripe counts them, in UTC. */
-const day = (instant: string): string => new Date(instant).toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+const day = (instant: string): string =>
+  new Date(instant).toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
 
 /** "Stripe sub_1 (customer cus_1): active, renews on 1 December 2026"; "none". */
 function subscriptionText(view: OrganizationView, stripe: OrganizationStateAt['stripe']): string {
@@ -19,10 +35,12 @@ function subscriptionText(view: OrganizationView, stripe: OrganizationStateAt['s
   if (status === 'trialing') terms.push(trialEndsAt === null ? 'in its trial' : `trial until ${day(trialEndsAt)}`);
   if (status === 'active') terms.push('active');
   if (status === 'past_due') terms.push('payment overdue, the plan stays in force while the payment is retried');
-  if (status === 'ended') terms.push(endedAt === null ? 'ended: its plans ended' : `ended on ${day(endedAt)}: its plans ended`);
+  if (status === 'ended')
+    terms.push(endedAt === null ? 'ended: its plans ended' : `ended on ${day(endedAt)}: its plans ended`);
   if (status !== 'ended' && endsOn !== null) terms.push(`ends on ${day(endsOn)}`);
   else if (status !== 'ended' && currentPeriod !== null) terms.push(`renews on ${day(currentPeriod.end)}`);
-  const who = `${subscription.provider === 'stripe' ? 'Stripe' : subscription.provider} ${stripe.subscriptionId ?? ''}`.trim();
+  const who =
+    `${subscription.provider === 'stripe' ? 'Stripe' : subscription.provider} ${stripe.subscriptionId ?? ''}`.trim();
   return `${who}${stripe.customerId === null ? '' : ` (customer ${stripe.customerId})`}: ${terms.join(', ')}`;
 }
 
@@ -35,12 +53,20 @@ function limitLine(view: OrganizationView, resource: (typeof LIMITED_RESOURCES)[
   return `    ${name} ${used} of ${limitText(view.limits.effective[resource])} (${configured}, hard ${limitText(view.limits.hard[resource])})`;
 }
 
-/** The state for people, in the console's words: what it had, what it may have, its subscription, and who and what is in it. */
+/**
+ * The state for people, in the console's words: what it had, what it may have, its subscription, and who and what is in
+ * it.
+ */
 function describe({ view, stripe, revision, recordedAt }: OrganizationStateAt): string {
-  const addOns = (Object.entries(view.addOns) as [AddOn, number][]).map(([addOn, quantity]) => `${ADD_ON_NAMES[addOn]} × ${quantity}`);
+  const addOns = (Object.entries(view.addOns) as [AddOn, number][]).map(
+    ([addOn, quantity]) => `${ADD_ON_NAMES[addOn]} × ${quantity}`,
+  );
   // The Chorus plan stays assigned while Chorus is off (its limits then give way to the Classic plan's).
   const chorus = view.chorus ? `on${view.chorusDetails.parallelUse ? ', in parallel use' : ''}` : 'off';
-  const governing = view.governingPlan === null ? 'no plan in effect' : `the ${view.governingPlan.line} plan ${view.governingPlan.plan}`;
+  const governing =
+    view.governingPlan === null
+      ? 'no plan in effect'
+      : `the ${view.governingPlan.line} plan ${view.governingPlan.plan}`;
   const lines = [
     `${view.name} (${view.id}) at revision ${revision}, recorded ${recordedAt}`,
     `  Classic plan:   ${view.plan ?? 'none'}`,
@@ -53,14 +79,18 @@ function describe({ view, stripe, revision, recordedAt }: OrganizationStateAt): 
     `  Limits${view.limits.override ? ' (override: hard limits ignored)' : ''}:`,
     ...LIMITED_RESOURCES.map((resource) => limitLine(view, resource)),
     `  Members (${view.members.length}):`,
-    ...view.members.map((member) => `    ${member.email} ${member.role}${member.chorusUser ? ', Chorus user' : ''} [${member.userId}]`),
+    ...view.members.map(
+      (member) => `    ${member.email} ${member.role}${member.chorusUser ? ', Chorus user' : ''} [${member.userId}]`,
+    ),
     `  Sites (${view.sites.length}):`,
     ...view.sites.map((site) => `    ${site.name} ${site.hostname} [${site.siteId}]`),
   ];
   return lines.join('\n');
 }
 
-/** `chorus org:state ID [--as-of-revision N | --as-of ISO]`: the organization folded up to that point (now by default). */
+/**
+ * `chorus org:state ID [--as-of-revision N | --as-of ISO]`: the organization folded up to that point (now by default).
+ */
 export function registerOrgStateCommand(program: Command, getContext: GetCliContext): void {
   program
     .command('org:state')
@@ -73,12 +103,22 @@ export function registerOrgStateCommand(program: Command, getContext: GetCliCont
       cliAction(getContext, async (context, id: string, options: { asOfRevision?: string; asOf?: string }) => {
         const organizationId = parseInput(organizationIdSchema, id, 'id');
         if (options.asOfRevision !== undefined && options.asOf !== undefined) {
-          throw new ProblemError(400, 'VALIDATION_FAILED', 'The request is not valid', 'give --as-of-revision or --as-of, not both');
+          throw new ProblemError(
+            400,
+            'VALIDATION_FAILED',
+            'The request is not valid',
+            'give --as-of-revision or --as-of, not both',
+          );
         }
         const point = parseInput(stateQuery, { asOfRevision: options.asOfRevision, asOf: options.asOf }, 'org:state');
         const state = await context.app.get(QueryBus).execute(new GetOrganizationStateQuery(organizationId, point));
         return {
-          json: { ...state.view, revision: jsonSafe(state.revision), position: jsonSafe(state.position), recordedAt: state.recordedAt },
+          json: {
+            ...state.view,
+            revision: jsonSafe(state.revision),
+            position: jsonSafe(state.position),
+            recordedAt: state.recordedAt,
+          },
           text: describe(state),
         };
       }),

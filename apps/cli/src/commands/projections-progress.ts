@@ -7,7 +7,11 @@ const redrawEveryMs = 100;
 
 export type ProgressReporter = { update: (progress: ReplayProgress) => void; done: () => void };
 
-export function progressReporter(label: string, json: boolean, stream: NodeJS.WriteStream = process.stderr): ProgressReporter {
+export function progressReporter(
+  label: string,
+  json: boolean,
+  stream: NodeJS.WriteStream = process.stderr,
+): ProgressReporter {
   let lastDraw = 0;
   let lastTenth = -1;
   let drawn = false;
@@ -19,7 +23,9 @@ export function progressReporter(label: string, json: boolean, stream: NodeJS.Wr
         if (now - lastDraw < redrawEveryMs && fraction < 1) return;
         lastDraw = now;
         const filled = Math.round(fraction * barWidth);
-        stream.write(`\r${label} [${'#'.repeat(filled)}${'-'.repeat(barWidth - filled)}] ${describe(progress, fraction)}\u001b[K`);
+        stream.write(
+          `\r${label} [${'#'.repeat(filled)}${'-'.repeat(barWidth - filled)}] ${describe(progress, fraction)}\u001b[K`,
+        );
         drawn = true;
         return;
       }
@@ -33,7 +39,6 @@ export function progressReporter(label: string, json: boolean, stream: NodeJS.Wr
     },
   };
 }
-
 
 function describe(progress: ReplayProgress, fraction: number): string {
   const perSecond = progress.elapsedMs > 0 ? Math.round((progress.events * 1000) / progress.elapsedMs) : 0;

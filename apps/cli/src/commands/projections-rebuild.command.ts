@@ -12,7 +12,9 @@ import { count, counted, progressReporter } from './projections-progress.js';
 export function registerProjectionsRebuildCommand(program: Command, getContext: GetCliContext): void {
   program
     .command('projections:rebuild')
-    .description('drop and rebuild every read model from the events (built aside, then swapped in; the server may keep running)')
+    .description(
+      'drop and rebuild every read model from the events (built aside, then swapped in; the server may keep running)',
+    )
     .option('--only <names>', 'comma-separated read models to rebuild (default: all)')
     .option('--json', 'print the result as JSON')
     .action(
@@ -20,8 +22,15 @@ export function registerProjectionsRebuildCommand(program: Command, getContext: 
         const readModels = context.app.get<ReadModels>(READ_MODELS);
         const progress = progressReporter('rebuilding', options.json === true);
         const names = readModels.projections.map((projection) => projection.name);
-        const only = parseInput(z.array(z.enum(names)).min(1).optional(), options.only?.split(',').map((name) => name.trim()), 'only');
-        const rebuilt = await readModels.rebuild({ onProgress: progress.update, ...(only === undefined ? {} : { only }) });
+        const only = parseInput(
+          z.array(z.enum(names)).min(1).optional(),
+          options.only?.split(',').map((name) => name.trim()),
+          'only',
+        );
+        const rebuilt = await readModels.rebuild({
+          onProgress: progress.update,
+          ...(only === undefined ? {} : { only }),
+        });
         progress.done();
         const seconds = rebuilt.elapsedMs / 1000;
         const perSecond = seconds > 0 ? Math.round(rebuilt.events / seconds) : rebuilt.events;

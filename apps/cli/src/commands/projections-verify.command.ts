@@ -14,14 +14,18 @@ const tableCounts = (verification: Verification, side: 'stored' | 'rebuilt'): st
   verification.tables.map((table) => counted(table[side], table.rowIs, table.rowsAre)).join(', ');
 
 function report(verification: Verification): string {
-  const checkpoint = verification.checkpoint === undefined ? 'before the first event' : `at position ${verification.checkpoint}`;
+  const checkpoint =
+    verification.checkpoint === undefined ? 'before the first event' : `at position ${verification.checkpoint}`;
   const stored = tableCounts(verification, 'stored');
   if (verification.drift.length === 0) {
     return `${verification.projection}: no drift: the stored read model (${checkpoint}) holds the same rows as a rebuild from the events: ${stored}`;
   }
-  const lines = verification.drift.flatMap((drift) => drift.differences.map((difference) => `  ${drift.table}[${drift.key}] ${difference}`));
+  const lines = verification.drift.flatMap((drift) =>
+    drift.differences.map((difference) => `  ${drift.table}[${drift.key}] ${difference}`),
+  );
   const more = lines.length > shownDifferences ? [`  ... and ${lines.length - shownDifferences} more`] : [];
-  const rows = verification.drift.length === 1 ? '1 row differs' : `${counted(verification.drift.length, 'row', 'rows')} differ`;
+  const rows =
+    verification.drift.length === 1 ? '1 row differs' : `${counted(verification.drift.length, 'row', 'rows')} differ`;
   return [
     `${verification.projection}: DRIFT: ${rows} between the stored read model (${checkpoint}) and a rebuild from the events`,
     `  stored:  ${stored}`,
@@ -42,7 +46,8 @@ export function registerProjectionsVerifyCommand(program: Command, getContext: G
       cliAction(getContext, async (context, options: { json?: boolean; asIs?: boolean }) => {
         // The stored models are compared once they hold every event stored when the call began: right after
         // a write (another process's, or a server whose projector trails) a stale model is not drift.
-        const readModels = options.asIs === true ? context.app.get<ReadModels>(READ_MODELS) : await caughtUpReadModels(context);
+        const readModels =
+          options.asIs === true ? context.app.get<ReadModels>(READ_MODELS) : await caughtUpReadModels(context);
         const progress = progressReporter('verifying', options.json === true);
         const verifications = await readModels.verify({ onProgress: progress.update });
         progress.done();
@@ -51,7 +56,10 @@ export function registerProjectionsVerifyCommand(program: Command, getContext: G
         return {
           json: {
             drift: drifted,
-            projections: verifications.map((verification) => ({ ...verification, checkpoint: verification.checkpoint?.toString() ?? null })),
+            projections: verifications.map((verification) => ({
+              ...verification,
+              checkpoint: verification.checkpoint?.toString() ?? null,
+            })),
           },
           text: verifications.map(report).join('\n'),
         };

@@ -22,7 +22,8 @@ function describe(status: ProjectionStatus): string {
       return `${status.name}: stopped at ${position}`;
     case 'failed': {
       const failure = status.failure;
-      const where = failure === undefined ? '' : ` at position ${failure.position} (${failure.eventType} in ${failure.streamId})`;
+      const where =
+        failure === undefined ? '' : ` at position ${failure.position} (${failure.eventType} in ${failure.streamId})`;
       return `${status.name}: STOPPED${where}: ${failure?.message ?? 'unknown error'}`;
     }
   }
@@ -65,13 +66,18 @@ export function registerProjectorRunCommand(program: Command, getContext: GetCli
     .command('projector:run')
     .description('run the projector in this process until interrupted (for servers started with PROJECTIONS=off)')
     .option('--batch-size <events>', 'events per transaction while catching up (default 500)')
-    .option('--until-caught-up', 'exit once every projection is live (exit 4 if one stopped at an event it cannot apply)')
+    .option(
+      '--until-caught-up',
+      'exit once every projection is live (exit 4 if one stopped at an event it cannot apply)',
+    )
     .action(async (options: { batchSize?: string; untilCaughtUp?: boolean }) => {
       try {
         const batchSize = parseInput(batchSizeSchema, options.batchSize, 'batch-size');
         const readModels = (await getContext()).app.get<ReadModels>(READ_MODELS);
         readModels.start(batchSize === undefined ? {} : { batchSize });
-        process.stdout.write(`projector running: ${readModels.projections.map((projection) => projection.name).join(', ')} (Ctrl-C stops it)\n`);
+        process.stdout.write(
+          `projector running: ${readModels.projections.map((projection) => projection.name).join(', ')} (Ctrl-C stops it)\n`,
+        );
         const outcome = await watch(readModels, options.untilCaughtUp === true);
         await readModels.stop();
         if (outcome === 'failed') process.exitCode = ExitCode.failed;

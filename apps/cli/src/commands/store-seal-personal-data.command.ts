@@ -15,25 +15,42 @@ const drifted = (verifications: Verification[]): string[] =>
 async function verified(readModels: ReadModels, when: string): Promise<void> {
   const drift = drifted(await readModels.verify());
   if (drift.length > 0) {
-    throw new ProblemError(409, 'READ_MODELS_DRIFT', 'The read models differ from the log', `${when}, ${drift.join(', ')} differ from a rebuild from the log: \`chorus projections:verify\` shows how.`);
+    throw new ProblemError(
+      409,
+      'READ_MODELS_DRIFT',
+      'The read models differ from the log',
+      `${when}, ${drift.join(', ')} differ from a rebuild from the log: \`chorus projections:verify\` shows how.`,
+    );
   }
 }
 
-/** `chorus store:seal-personal-data --yes [--json]`: seals what a build before sealing wrote in clear (docs/privacy.md). */
+/**
+ * `chorus store:seal-personal-data --yes [--json]`: seals what a build before sealing wrote in clear (docs/privacy.md).
+ */
 export function registerStoreSealPersonalDataCommand(program: Command, getContext: GetCliContext): void {
   program
     .command('store:seal-personal-data')
-    .description('seal the personal data an older Chorus wrote in clear, in place (SQLite and PostgreSQL; every server stopped)')
+    .description(
+      'seal the personal data an older Chorus wrote in clear, in place (SQLite and PostgreSQL; every server stopped)',
+    )
     .option('--yes', 'confirm: every server of this store is stopped')
     .option('--json', 'print the result as JSON')
     .action(
       cliAction(getContext, async (context, options: { yes?: boolean }) => {
         if (options.yes !== true) {
-          throw new ProblemError(400, 'VALIDATION_FAILED', 'The request is not valid', 'store:seal-personal-data rewrites the log in place: stop every server of this store, then add --yes.');
+          throw new ProblemError(
+            400,
+            'VALIDATION_FAILED',
+            'The request is not valid',
+            'store:seal-personal-data rewrites the log in place: stop every server of this store, then add --yes.',
+          );
         }
         const names = context.app.get<Identity>(IDENTITY).identifierNames;
         if (!names.readsLegacyNames) {
-          return { json: { sealed: false, examined: 0, rewritten: 0, renamedStreams: 0 }, text: 'This store is sealed already: nothing to do.' };
+          return {
+            json: { sealed: false, examined: 0, rewritten: 0, renamedStreams: 0 },
+            text: 'This store is sealed already: nothing to do.',
+          };
         }
         const readModels = await caughtUpReadModels(context);
         await verified(readModels, 'Before sealing');
@@ -41,8 +58,14 @@ export function registerStoreSealPersonalDataCommand(program: Command, getContex
         const store = await openEventStore({ dataDir, connectionString, databaseUrl });
         const rewriter = await openLogRewriter({ dataDir, connectionString, databaseUrl });
         try {
-          const sealed = await sealPersonalData({ store, rewriter, keys: context.app.get<PersonalKeys>(PERSONAL_KEYS), names });
-          // The read models held what the log held in clear: rebuilt from the sealed log, they keep only what they show.
+          const sealed = await sealPersonalData({
+            store,
+            rewriter,
+            keys: context.app.get<PersonalKeys>(PERSONAL_KEYS),
+            names,
+          });
+          // The read models held what the log held in clear: rebuilt from the sealed log, they keep only what they
+          // show.
           await readModels.rebuild({});
           await verified(readModels, 'After sealing');
           return {

@@ -3,7 +3,9 @@ import { PersonalDataErasure, PersonalDataExport, ProblemError } from '#api';
 import { cliAction } from '../cli-action.js';
 import type { GetCliContext } from '../cli-context.js';
 
-/** `chorus user:export <address|user id>`: what an operator sends a person who asks for their data (docs/privacy.md). */
+/**
+ * `chorus user:export <address|user id>`: what an operator sends a person who asks for their data (docs/privacy.md).
+ */
 export function registerUserExportCommand(program: Command, getContext: GetCliContext): void {
   program
     .command('user:export')
@@ -13,7 +15,8 @@ export function registerUserExportCommand(program: Command, getContext: GetCliCo
       cliAction(getContext, async (context, person: string) => {
         const userId = await context.app.get(PersonalDataErasure).personOf(person);
         const copy = userId === undefined ? undefined : await context.app.get(PersonalDataExport).of(userId);
-        if (copy === undefined) throw new ProblemError(404, 'NOT_FOUND', 'Not found', 'No account has this address or id.');
+        if (copy === undefined)
+          throw new ProblemError(404, 'NOT_FOUND', 'Not found', 'No account has this address or id.');
         return { json: copy, text: JSON.stringify(copy, null, 2) };
       }),
     );

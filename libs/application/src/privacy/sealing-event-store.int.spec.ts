@@ -6,13 +6,22 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
-import { PERSONAL_KEYS_FILE, PersonalDataErasedError, SqliteEventStore, SqlitePersonalKeys, type EventToAppend, type RecordedEvent } from '#event-store';
+import {
+  PERSONAL_KEYS_FILE,
+  PersonalDataErasedError,
+  SqliteEventStore,
+  SqlitePersonalKeys,
+  type EventToAppend,
+  type RecordedEvent,
+} from '#event-store';
 import { eventMetadata, newCommandContext } from '../command-handler.js';
 import { KEY_CACHE_MS, PersonalKeys } from './personal-keys-cache.js';
 import { SealingEventStore } from './sealing-event-store.js';
 
 const ada = { userId: 'a1b2c3', email: 'ada.lovelace@analytical.example' };
-const request = eventMetadata(newCommandContext('user:owner', { clientIp: '203.0.113.77', userAgent: 'Mozilla/5.0 (Sealed Test)' }));
+const request = eventMetadata(
+  newCommandContext('user:owner', { clientIp: '203.0.113.77', userAgent: 'Mozilla/5.0 (Sealed Test)' }),
+);
 let dataDir: string;
 let file: string;
 let clock: number;
@@ -20,8 +29,14 @@ let keys: PersonalKeys;
 let store: SealingEventStore;
 let otherNode: { keys: PersonalKeys; store: SealingEventStore };
 
-const memberAdded = (member = ada): EventToAppend => ({ id: randomUUID(), type: 'MemberAdded', data: { ...member, role: 'admin' }, metadata: request });
-const fileBytes = (): Buffer => Buffer.concat([file, `${file}-wal`].filter((path) => existsSync(path)).map((path) => readFileSync(path)));
+const memberAdded = (member = ada): EventToAppend => ({
+  id: randomUUID(),
+  type: 'MemberAdded',
+  data: { ...member, role: 'admin' },
+  metadata: request,
+});
+const fileBytes = (): Buffer =>
+  Buffer.concat([file, `${file}-wal`].filter((path) => existsSync(path)).map((path) => readFileSync(path)));
 const dataOf = async (target: SealingEventStore, stream: string): Promise<unknown[]> => {
   const read = await target.readStream(stream);
   return read.found ? read.events.map((event) => event.data) : [];
@@ -32,8 +47,14 @@ beforeEach(() => {
   file = join(dataDir, 'events.sqlite');
   clock = Date.parse('2030-01-15T10:00:00.000Z');
   const open = () => {
-    const nodeKeys = new PersonalKeys(SqlitePersonalKeys.open({ file: join(dataDir, PERSONAL_KEYS_FILE) }), () => clock);
-    return { keys: nodeKeys, store: new SealingEventStore(SqliteEventStore.open({ file }), nodeKeys, () => new Date(clock)) };
+    const nodeKeys = new PersonalKeys(
+      SqlitePersonalKeys.open({ file: join(dataDir, PERSONAL_KEYS_FILE) }),
+      () => clock,
+    );
+    return {
+      keys: nodeKeys,
+      store: new SealingEventStore(SqliteEventStore.open({ file }), nodeKeys, () => new Date(clock)),
+    };
   };
   ({ keys, store } = open());
   otherNode = open();
@@ -51,7 +72,8 @@ describe('the sealing store', () => {
   it('writes no personal value in clear: the address, the client address and the user agent are sealed', async () => {
     await store.append('organization-acme', [memberAdded()], 'no_stream');
     const bytes = fileBytes();
-    for (const value of [ada.email, '203.0.113.77', 'Sealed Test']) expect(bytes.includes(Buffer.from(value))).toBe(false);
+    for (const value of [ada.email, '203.0.113.77', 'Sealed Test'])
+      expect(bytes.includes(Buffer.from(value))).toBe(false);
     expect(bytes.includes(Buffer.from(ada.userId))).toBe(true);
   });
 
@@ -59,18 +81,27 @@ describe('the sealing store', () => {
     await store.append('organization-acme', [memberAdded()], 'no_stream');
     const expected = { ...ada, role: 'admin' };
     expect(await dataOf(otherNode.store, 'organization-acme')).toEqual([expected]);
-    expect((await otherNode.store.readAll()).map((event) => [event.data, event.metadata.clientIp, event.metadata.userAgent])).toEqual([
-      [expected, '203.0.113.77', 'Mozilla/5.0 (Sealed Test)'],
-    ]);
+    expect(
+      (await otherNode.store.readAll()).map((event) => [event.data, event.metadata.clientIp, event.metadata.userAgent]),
+    ).toEqual([[expected, '203.0.113.77', 'Mozilla/5.0 (Sealed Test)']]);
     expect((await otherNode.store.readLog({ parts: [] })).map((event) => event.data)).toEqual([expected]);
     const delivered = await new Promise<RecordedEvent>((resolve) => {
-      const subscription = otherNode.store.subscribeToAll({ onEvent: (event) => void subscription.close().then(() => resolve(event)) });
+      const subscription = otherNode.store.subscribeToAll({
+        onEvent: (event) => void subscription.close().then(() => resolve(event)),
+      });
     });
     expect(delivered.data).toEqual(expected);
   });
 
   it("reads an erased person's values as the same pseudonym throughout a stream, another in another stream", async () => {
-    await store.append('organization-acme', [memberAdded(), { ...memberAdded(), type: 'MemberRoleChanged', data: { ...ada, role: 'member', previousRole: 'admin' } }], 'no_stream');
+    await store.append(
+      'organization-acme',
+      [
+        memberAdded(),
+        { ...memberAdded(), type: 'MemberRoleChanged', data: { ...ada, role: 'member', previousRole: 'admin' } },
+      ],
+      'no_stream',
+    );
     await store.append('organization-initech', [memberAdded()], 'no_stream');
     await keys.erase(`person:${ada.userId}`);
     const [added, changed] = (await dataOf(store, 'organization-acme')) as { email: string }[];
@@ -88,15 +119,23 @@ describe('the sealing store', () => {
     clock += KEY_CACHE_MS - 1;
     expect(await dataOf(otherNode.store, 'organization-acme')).toEqual([{ ...ada, role: 'admin' }]);
     clock += 1;
-    expect(((await dataOf(otherNode.store, 'organization-acme'))[0] as { email: string }).email).toMatch(/^Erased person /);
-    await expect(otherNode.store.append('organization-acme', [memberAdded()], 0n)).rejects.toThrow(PersonalDataErasedError);
+    expect(((await dataOf(otherNode.store, 'organization-acme'))[0] as { email: string }).email).toMatch(
+      /^Erased person /,
+    );
+    await expect(otherNode.store.append('organization-acme', [memberAdded()], 0n)).rejects.toThrow(
+      PersonalDataErasedError,
+    );
   });
 
   it("reads a month's client addresses and user agents as removed once its key is gone, the rest as it was", async () => {
     await store.append('organization-acme', [memberAdded()], 'no_stream');
     await keys.erase('period:2030-01');
     const [event] = await store.readAll();
-    expect([event?.metadata.clientIp, event?.metadata.userAgent, event?.metadata.actor]).toEqual(['removed', 'removed', 'user:owner']);
+    expect([event?.metadata.clientIp, event?.metadata.userAgent, event?.metadata.actor]).toEqual([
+      'removed',
+      'removed',
+      'user:owner',
+    ]);
     expect(event?.data).toEqual({ ...ada, role: 'admin' });
   });
 });

@@ -2,7 +2,14 @@
 // person's or their month's key, and each read opens them again, or reads them as erased once the key is gone
 // (docs/privacy.md). Below the upcasting store: upcasters see what was stored, opened.
 import { randomBytes } from 'node:crypto';
-import { PERSONAL_DATA, PERSONAL_METADATA, erasedPersonName, periodSubject, personSubject, PERIOD_SUBJECT_PREFIX } from '#domain';
+import {
+  PERSONAL_DATA,
+  PERSONAL_METADATA,
+  erasedPersonName,
+  periodSubject,
+  personSubject,
+  PERIOD_SUBJECT_PREFIX,
+} from '#domain';
 import {
   ForwardingEventStore,
   type AppendResult,
@@ -33,8 +40,12 @@ function erased(sealed: Sealed, streamId: string): unknown {
   return subject.startsWith(PERIOD_SUBJECT_PREFIX) ? 'removed' : erasedPersonName(pseudonymOf(streamId, subject));
 }
 
-/** Only the types PERSONAL_DATA names hold sealed data: the others' data, which a store may parse when first read, is left unread. */
-const sealedDataIn = (event: Readable): Sealed[] => (event.type !== undefined && PERSONAL_DATA[event.type] === undefined ? [] : sealedIn(event.data));
+/**
+ * Only the types PERSONAL_DATA names hold sealed data: the others' data, which a store may parse when first read, is
+ * left unread.
+ */
+const sealedDataIn = (event: Readable): Sealed[] =>
+  event.type !== undefined && PERSONAL_DATA[event.type] === undefined ? [] : sealedIn(event.data);
 
 const isPlain = (event: Readable): boolean => sealedDataIn(event).length === 0 && sealedIn(event.metadata).length === 0;
 
@@ -52,22 +63,31 @@ export class SealingEventStore extends ForwardingEventStore {
     this.readLogByStream = byStream === undefined ? undefined : async (options) => this.opened(await byStream(options));
   }
 
-  override async append(streamId: string, events: readonly EventToAppend[], expectedRevision: ExpectedRevision): Promise<AppendResult> {
+  override async append(
+    streamId: string,
+    events: readonly EventToAppend[],
+    expectedRevision: ExpectedRevision,
+  ): Promise<AppendResult> {
     const period = periodSubject(this.now());
     const sealed = await Promise.all(events.map((event) => this.sealEvent(streamId, event, period)));
-    const [appended] = await Promise.all([this.inner.append(streamId, sealed, expectedRevision), ...this.keysSoonNeeded(events)]);
+    const [appended] = await Promise.all([
+      this.inner.append(streamId, sealed, expectedRevision),
+      ...this.keysSoonNeeded(events),
+    ]);
     return appended;
   }
 
   /**
    * An event about a person that seals nothing (an address reserved for a member about to be added) makes that person's
-   * key beside its own append, so that the next event, which seals, finds it made: one sync to disk waited for, not two.
+   * key beside its own append, so that the next event, which seals, finds it made: one sync to disk waited for, not
+   * two.
    */
   private keysSoonNeeded(events: readonly EventToAppend[]): Promise<unknown>[] {
     const soon: Promise<unknown>[] = [];
     for (const event of events) {
       const userId = (event.data as { userId?: unknown } | null)?.userId;
-      if (typeof userId === 'string' && PERSONAL_DATA[event.type] === undefined) soon.push(this.keys.obtain(personSubject(userId)).catch(() => undefined));
+      if (typeof userId === 'string' && PERSONAL_DATA[event.type] === undefined)
+        soon.push(this.keys.obtain(personSubject(userId)).catch(() => undefined));
     }
     return soon;
   }
@@ -88,13 +108,11 @@ export class SealingEventStore extends ForwardingEventStore {
   override subscribeToAll(options: SubscribeToAllOptions): Subscription {
     // Events with nothing sealed go on at once: awaiting each would slow a catch-up through millions of them.
     const onEvent = (event: RecordedEvent): Promise<void> | void =>
-      isPlain(event) ? options.onEvent(event) : this.opened([event]).then(([opened]) => options.onEvent(opened as RecordedEvent));
+      isPlain(event)
+        ? options.onEvent(event)
+        : this.opened([event]).then(([opened]) => options.onEvent(opened as RecordedEvent));
     return this.inner.subscribeToAll({ ...options, onEvent });
   }
-
-
-
-
 
   /**
    * A stored event with what it holds in clear sealed under the keys of its person and of the month it was recorded in
@@ -126,7 +144,9 @@ export class SealingEventStore extends ForwardingEventStore {
     keyOf: (subject: string) => Promise<Buffer> = (subject) => this.keys.obtain(subject),
   ): Promise<EventToAppend> {
     const personal = PERSONAL_DATA[event.type];
-    const metadataFields = PERSONAL_METADATA.filter((field) => event.metadata[field] !== undefined && !isSealed(event.metadata[field]));
+    const metadataFields = PERSONAL_METADATA.filter(
+      (field) => event.metadata[field] !== undefined && !isSealed(event.metadata[field]),
+    );
     if (personal === undefined && metadataFields.length === 0) return event;
     let data = event.data as Values;
     if (personal !== undefined) {
@@ -148,7 +168,8 @@ export class SealingEventStore extends ForwardingEventStore {
   /** The events with their sealed values opened, or read as erased: one look-up of keys for the batch. */
   private async opened<E extends Readable>(events: E[], known?: ReadonlyMap<string, Buffer>): Promise<E[]> {
     const subjects = new Set<string>();
-    for (const event of events) for (const sealed of [...sealedDataIn(event), ...sealedIn(event.metadata)]) subjects.add(subjectOf(sealed));
+    for (const event of events)
+      for (const sealed of [...sealedDataIn(event), ...sealedIn(event.metadata)]) subjects.add(subjectOf(sealed));
     if (subjects.size === 0) return events;
     const missing = known === undefined ? [...subjects] : [...subjects].filter((subject) => !known.has(subject));
     const found = missing.length > 0 ? await this.keys.find(missing) : undefined;
@@ -167,7 +188,11 @@ export class SealingEventStore extends ForwardingEventStore {
       const dataSealed = sealedDataIn(event).length > 0;
       const metadata = event.metadata === undefined ? undefined : (open(event.metadata, event.streamId) as Values);
       if (!dataSealed && metadata === event.metadata) return event;
-      return { ...event, ...(dataSealed ? { data: open(event.data, event.streamId) } : {}), ...(metadata === undefined ? {} : { metadata }) };
+      return {
+        ...event,
+        ...(dataSealed ? { data: open(event.data, event.streamId) } : {}),
+        ...(metadata === undefined ? {} : { metadata }),
+      };
     });
   }
 }

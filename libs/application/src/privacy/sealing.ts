@@ -29,8 +29,11 @@ export function unseal(key: Buffer, sealed: Sealed): unknown {
   const decipher = createDecipheriv('aes-256-gcm', key, iv);
   decipher.setAAD(Buffer.from(parts.slice(0, -2).join(SEPARATOR)));
   decipher.setAuthTag(body.subarray(body.length - 16));
-  return JSON.parse(Buffer.concat([decipher.update(body.subarray(0, body.length - 16)), decipher.final()]).toString('utf8')) as unknown;
+  return JSON.parse(
+    Buffer.concat([decipher.update(body.subarray(0, body.length - 16)), decipher.final()]).toString('utf8'),
+  ) as unknown;
 }
 
 /** Four hex digits naming an erased person the same way throughout one stream, and differently in another. */
-export const pseudonymOf = (streamId: string, subject: string): string => createHash('sha256').update(`${streamId}\n${subject}`).digest('hex').slice(0, 4);
+export const pseudonymOf = (streamId: string, subject: string): string =>
+  createHash('sha256').update(`${streamId}\n${subject}`).digest('hex').slice(0, 4);

@@ -1,7 +1,14 @@
 import type { Decider } from '../decider.js';
 import { DomainError } from '../errors.js';
 
-export const API_KEY_SCOPES = ['organizations:read', 'organizations:write', 'audit:read', 'entitlements:read', 'usage:write', 'webhooks:write'] as const;
+export const API_KEY_SCOPES = [
+  'organizations:read',
+  'organizations:write',
+  'audit:read',
+  'entitlements:read',
+  'usage:write',
+  'webhooks:write',
+] as const;
 export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
 
 export function isApiKeyScope(value: string): value is ApiKeyScope {
@@ -44,7 +51,16 @@ export function evolveApiKey(state: ApiKeyState, event: RecordedApiKeyEvent): Ap
   switch (event.type) {
     case 'ApiKeyCreated': {
       const { keyId, name, scopes, secretHash, organizationId } = event.data;
-      return { keyId, name, scopes, secretHash, organizationId: organizationId ?? null, createdAt: event.recordedAt ?? '', revokedAt: null, lastUsedAt: null };
+      return {
+        keyId,
+        name,
+        scopes,
+        secretHash,
+        organizationId: organizationId ?? null,
+        createdAt: event.recordedAt ?? '',
+        revokedAt: null,
+        lastUsedAt: null,
+      };
     }
     case 'ApiKeyRevoked':
       return state === null ? state : { ...state, revokedAt: state.revokedAt ?? event.data.at };
@@ -66,14 +82,20 @@ export function decideCreateApiKey(state: ApiKeyState, created: ApiKeyCreated['d
 /** Undefined: no such key. */
 export function decideRevokeApiKey(state: ApiKeyState, at: Date): ApiKeyEvent[] | undefined {
   if (state === null) return undefined;
-  return state.revokedAt === null ? [{ type: 'ApiKeyRevoked', data: { keyId: state.keyId, at: at.toISOString() } }] : [];
+  return state.revokedAt === null
+    ? [{ type: 'ApiKeyRevoked', data: { keyId: state.keyId, at: at.toISOString() } }]
+    : [];
 }
 
 export const isUseDue = (state: ApiKeyState, at: Date, useGranularityMs: number): state is ApiKey =>
-  state !== null && state.revokedAt === null && (state.lastUsedAt === null || at.getTime() - Date.parse(state.lastUsedAt) >= useGranularityMs);
+  state !== null &&
+  state.revokedAt === null &&
+  (state.lastUsedAt === null || at.getTime() - Date.parse(state.lastUsedAt) >= useGranularityMs);
 
 export function decideRecordApiKeyUse(state: ApiKeyState, at: Date, useGranularityMs: number): ApiKeyEvent[] {
-  return isUseDue(state, at, useGranularityMs) ? [{ type: 'ApiKeyUsed', data: { keyId: state.keyId, at: at.toISOString() } }] : [];
+  return isUseDue(state, at, useGranularityMs)
+    ? [{ type: 'ApiKeyUsed', data: { keyId: state.keyId, at: at.toISOString() } }]
+    : [];
 }
 
 export type ApiKeyCommand =
@@ -91,7 +113,8 @@ export const apiKeyDecider: Decider<ApiKeyState, ApiKeyCommand, RecordedApiKeyEv
         return decideCreateApiKey(state, command.data);
       case 'RevokeApiKey': {
         const events = decideRevokeApiKey(state, command.data.at);
-        if (events === undefined) throw new DomainError('NOT_FOUND', `No API key has the id ${command.data.keyId}.`, { entity: 'apiKey' });
+        if (events === undefined)
+          throw new DomainError('NOT_FOUND', `No API key has the id ${command.data.keyId}.`, { entity: 'apiKey' });
         return events;
       }
       case 'RecordApiKeyUse':

@@ -1,14 +1,37 @@
 import { describe, expect, it } from '@jest/globals';
-import { decideCreateApiKey, decideRecordApiKeyUse, decideRevokeApiKey, evolveApiKey, type ApiKeyCreated, type ApiKeyEvent, type ApiKeyState } from './api-key.js';
+import {
+  decideCreateApiKey,
+  decideRecordApiKeyUse,
+  decideRevokeApiKey,
+  evolveApiKey,
+  type ApiKeyCreated,
+  type ApiKeyEvent,
+  type ApiKeyState,
+} from './api-key.js';
 
 const hour = 3_600_000;
-const created: ApiKeyCreated['data'] = { keyId: 'a'.repeat(24), name: 'collector', scopes: ['organizations:read'], secretHash: 'hash' };
-const fold = (events: ApiKeyEvent[]): ApiKeyState => events.reduce<ApiKeyState>((state, event) => evolveApiKey(state, { ...event, recordedAt: '2026-01-01T00:00:00.000Z' }), null);
+const created: ApiKeyCreated['data'] = {
+  keyId: 'a'.repeat(24),
+  name: 'collector',
+  scopes: ['organizations:read'],
+  secretHash: 'hash',
+};
+const fold = (events: ApiKeyEvent[]): ApiKeyState =>
+  events.reduce<ApiKeyState>(
+    (state, event) => evolveApiKey(state, { ...event, recordedAt: '2026-01-01T00:00:00.000Z' }),
+    null,
+  );
 const live = fold(decideCreateApiKey(null, created));
 
 describe('an API key', () => {
   it('is created once, on a new stream, unbound unless an organization is given', () => {
-    expect(live).toMatchObject({ keyId: created.keyId, organizationId: null, revokedAt: null, lastUsedAt: null, createdAt: '2026-01-01T00:00:00.000Z' });
+    expect(live).toMatchObject({
+      keyId: created.keyId,
+      organizationId: null,
+      revokedAt: null,
+      lastUsedAt: null,
+      createdAt: '2026-01-01T00:00:00.000Z',
+    });
     expect(() => decideCreateApiKey(live, created)).toThrow('already in use');
   });
 

@@ -49,18 +49,24 @@ export function evolveLedger(entry: LedgerEntry | undefined, event: BillingLedge
 }
 
 /** The first delivery claims the provider event; any later one records nothing. */
-export const decideClaim = (entry: LedgerEntry | undefined, received: BillingEventReceived['data']): BillingLedgerEvent[] =>
-  entry === undefined ? [{ type: 'BillingEventReceived', data: received }] : [];
+export const decideClaim = (
+  entry: LedgerEntry | undefined,
+  received: BillingEventReceived['data'],
+): BillingLedgerEvent[] => (entry === undefined ? [{ type: 'BillingEventReceived', data: received }] : []);
 
 /** The outcome is recorded once: a delivery that finds one recorded keeps it. */
-export const decideOutcome = (entry: LedgerEntry | undefined, outcome: BillingOutcome): BillingLedgerEvent[] => (entry?.outcome === undefined ? [outcome] : []);
+export const decideOutcome = (entry: LedgerEntry | undefined, outcome: BillingOutcome): BillingLedgerEvent[] =>
+  entry?.outcome === undefined ? [outcome] : [];
 
-export type BillingLedgerCommand = { type: 'ClaimBillingEvent'; data: BillingEventReceived['data'] } | { type: 'RecordBillingOutcome'; data: BillingOutcome };
+export type BillingLedgerCommand =
+  | { type: 'ClaimBillingEvent'; data: BillingEventReceived['data'] }
+  | { type: 'RecordBillingOutcome'; data: BillingOutcome };
 
 /** A provider event's ledger: claimed by its first delivery, then its outcome, each once. */
 export const billingLedgerDecider: Decider<LedgerEntry | undefined, BillingLedgerCommand, BillingLedgerEvent> = {
   streamOf: billingStream,
   initialState: undefined,
   evolve: evolveLedger,
-  decide: (command, entry) => (command.type === 'ClaimBillingEvent' ? decideClaim(entry, command.data) : decideOutcome(entry, command.data)),
+  decide: (command, entry) =>
+    command.type === 'ClaimBillingEvent' ? decideClaim(entry, command.data) : decideOutcome(entry, command.data),
 };

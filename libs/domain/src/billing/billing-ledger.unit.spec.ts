@@ -1,5 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
-import { decideClaim, decideOutcome, evolveLedger, type BillingEventReceived, type BillingOutcome, type LedgerEntry } from './billing-ledger.js';
+import {
+  decideClaim,
+  decideOutcome,
+  evolveLedger,
+  type BillingEventReceived,
+  type BillingOutcome,
+  type LedgerEntry,
+} from './billing-ledger.js';
 
 const received: BillingEventReceived['data'] = {
   id: 'evt_1',
@@ -9,8 +16,12 @@ const received: BillingEventReceived['data'] = {
   occurredAt: '2026-01-01T00:00:00Z',
   command: { type: 'AssignPlan', data: { line: 'classic', plan: 'professional' } },
 };
-const applied: BillingOutcome = { type: 'BillingEventApplied', data: { organizationId: 'acme', organizationEventIds: ['e1'], revision: '1', position: '9' } };
-const fold = (events: ReturnType<typeof decideClaim>) => events.reduce<LedgerEntry | undefined>(evolveLedger, undefined);
+const applied: BillingOutcome = {
+  type: 'BillingEventApplied',
+  data: { organizationId: 'acme', organizationEventIds: ['e1'], revision: '1', position: '9' },
+};
+const fold = (events: ReturnType<typeof decideClaim>) =>
+  events.reduce<LedgerEntry | undefined>(evolveLedger, undefined);
 
 describe('the billing ledger', () => {
   it('is claimed by the first delivery only, and finished by one outcome', () => {

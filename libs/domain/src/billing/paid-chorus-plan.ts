@@ -12,7 +12,10 @@ const chorusPlanAssigned = (event: { type: string; data?: unknown }): event is A
   event.type === 'PlanAssigned' && (event as Assigned).data.line === 'chorus';
 
 /** The ChorusEnabled that billing's decided events call for on `state` (the state they were decided on), or none. */
-export function chorusOnForPaidPlan(state: ExistingOrganization, decided: readonly { type: string; data?: unknown }[]): ChorusEnabled[] {
+export function chorusOnForPaidPlan(
+  state: ExistingOrganization,
+  decided: readonly { type: string; data?: unknown }[],
+): ChorusEnabled[] {
   const assigned = decided.filter(chorusPlanAssigned).at(-1);
   if (assigned === undefined || state.chorus.enabled) return [];
   return [{ type: 'ChorusEnabled', data: { paidPlan: assigned.data.plan as ChorusPlan } }];

@@ -9,7 +9,8 @@ import type { PlanCatalogue } from '../plans/catalogue.js';
 import type { SubscriptionCustomer, SubscriptionItems, SubscriptionStatus, SubscriptionTerms } from './subscription.js';
 
 export const stripeSubscriptionStreamPrefix = 'billing-stripe-subscription-';
-export const stripeSubscriptionStream = (subscriptionId: string): string => `${stripeSubscriptionStreamPrefix}${subscriptionId}`;
+export const stripeSubscriptionStream = (subscriptionId: string): string =>
+  `${stripeSubscriptionStreamPrefix}${subscriptionId}`;
 
 export type StripeItem = { priceId: string; productId: string; quantity: number };
 
@@ -38,12 +39,25 @@ export type StripeSubscriptionObserved = { type: 'StripeSubscriptionObserved'; d
 /** A checkout session completed for the subscription, naming its organization (`client_reference_id`). */
 export type StripeSubscriptionLinked = {
   type: 'StripeSubscriptionLinked';
-  data: { eventId: string; created: number; subscriptionId: string; organizationId: string; customerId?: string | null };
+  data: {
+    eventId: string;
+    created: number;
+    subscriptionId: string;
+    organizationId: string;
+    customerId?: string | null;
+  };
 };
 /** An invoice of the subscription was paid, or its payment failed. */
 export type StripePaymentObserved = {
   type: 'StripePaymentObserved';
-  data: { eventId: string; eventType: string; created: number; subscriptionId: string; paid: boolean; customerId?: string | null };
+  data: {
+    eventId: string;
+    eventType: string;
+    created: number;
+    subscriptionId: string;
+    paid: boolean;
+    customerId?: string | null;
+  };
 };
 export type StripeSubscriptionEvent = StripeSubscriptionObserved | StripeSubscriptionLinked | StripePaymentObserved;
 
@@ -68,7 +82,8 @@ export const initialStripeSubscriptionState = (): StripeSubscriptionState => ({
 });
 
 const ENDED = new Set(['canceled', 'unpaid', 'incomplete_expired', 'paused']);
-const isEnded = (seen: StripeSubscriptionSeen): boolean => seen.eventType === 'customer.subscription.deleted' || ENDED.has(seen.status);
+const isEnded = (seen: StripeSubscriptionSeen): boolean =>
+  seen.eventType === 'customer.subscription.deleted' || ENDED.has(seen.status);
 
 /** Newer by Stripe's clock; at the same second, an ended subscription is the later state (Stripe never revives one). */
 function isNewer(candidate: StripeSubscriptionSeen, newest: StripeSubscriptionSeen | undefined): boolean {
@@ -76,7 +91,10 @@ function isNewer(candidate: StripeSubscriptionSeen, newest: StripeSubscriptionSe
   return candidate.created === newest.created && (isEnded(candidate) || !isEnded(newest));
 }
 
-export function evolveStripeSubscription(state: StripeSubscriptionState, event: StripeSubscriptionEvent): StripeSubscriptionState {
+export function evolveStripeSubscription(
+  state: StripeSubscriptionState,
+  event: StripeSubscriptionEvent,
+): StripeSubscriptionState {
   const eventIds = [...state.eventIds, event.data.eventId];
   const customerId = event.data.customerId ?? state.customerId;
   switch (event.type) {
@@ -86,7 +104,12 @@ export function evolveStripeSubscription(state: StripeSubscriptionState, event: 
       return { ...state, eventIds, customerId, linkedOrganizationId: event.data.organizationId };
     case 'StripePaymentObserved': {
       const newer = state.payment === undefined || event.data.created >= state.payment.created;
-      return { ...state, eventIds, customerId, payment: newer ? { created: event.data.created, paid: event.data.paid } : state.payment };
+      return {
+        ...state,
+        eventIds,
+        customerId,
+        payment: newer ? { created: event.data.created, paid: event.data.paid } : state.payment,
+      };
     }
     default: {
       const _exhaustive: never = event;
@@ -96,13 +119,17 @@ export function evolveStripeSubscription(state: StripeSubscriptionState, event: 
 }
 
 /** Every event is recorded once, whatever its age: a redelivery, or a concurrent one, records nothing. */
-export const decideStripeObservation = (state: StripeSubscriptionState, event: StripeSubscriptionEvent): StripeSubscriptionEvent[] =>
-  state.eventIds.includes(event.data.eventId) ? [] : [event];
+export const decideStripeObservation = (
+  state: StripeSubscriptionState,
+  event: StripeSubscriptionEvent,
+): StripeSubscriptionEvent[] => (state.eventIds.includes(event.data.eventId) ? [] : [event]);
 
 /** The organization the subscription belongs to: its own metadata first, else the checkout session's. */
-export const stripeOrganizationId = (state: StripeSubscriptionState): string | null => state.newest?.organizationId ?? state.linkedOrganizationId;
+export const stripeOrganizationId = (state: StripeSubscriptionState): string | null =>
+  state.newest?.organizationId ?? state.linkedOrganizationId;
 
-export type UnmatchedReason = 'NO_ORGANIZATION' | 'UNKNOWN_ORGANIZATION' | 'UNKNOWN_PRICE' | 'NO_SUBSCRIPTION' | 'FOREIGN_CUSTOMER';
+export type UnmatchedReason =
+  'NO_ORGANIZATION' | 'UNKNOWN_ORGANIZATION' | 'UNKNOWN_PRICE' | 'NO_SUBSCRIPTION' | 'FOREIGN_CUSTOMER';
 
 /** What the organization must be brought to, or why the subscription cannot be matched (nothing is changed then). */
 export type StripePlacement =
@@ -111,9 +138,12 @@ export type StripePlacement =
   | { kind: 'unmatched'; reason: UnmatchedReason; detail: string };
 
 const period = ({ periodStart, periodEnd }: StripeSubscriptionSeen) =>
-  periodStart === null || periodEnd === null ? null : { start: new Date(periodStart * 1000).toISOString(), end: new Date(periodEnd * 1000).toISOString() };
+  periodStart === null || periodEnd === null
+    ? null
+    : { start: new Date(periodStart * 1000).toISOString(), end: new Date(periodEnd * 1000).toISOString() };
 
-const iso = (seconds: number | null): string | null => (seconds === null ? null : new Date(seconds * 1000).toISOString());
+const iso = (seconds: number | null): string | null =>
+  seconds === null ? null : new Date(seconds * 1000).toISOString();
 
 function status(state: StripeSubscriptionState, newest: StripeSubscriptionSeen): SubscriptionStatus | undefined {
   if (isEnded(newest)) return 'ended';
@@ -133,7 +163,9 @@ function status(state: StripeSubscriptionState, newest: StripeSubscriptionSeen):
   }
 }
 
-/** The subscription's newest state in Chorus's terms, its items matched to the catalogue by product id, then price id. */
+/**
+ * The subscription's newest state in Chorus's terms, its items matched to the catalogue by product id, then price id.
+ */
 export function stripePlacement(state: StripeSubscriptionState, catalogue: PlanCatalogue): StripePlacement {
   const newest = state.newest;
   if (newest === undefined) return { kind: 'wait' };
@@ -198,7 +230,13 @@ export function foreignCustomer(
     return `Subscription ${subscriptionId} is ${customerId === null ? 'of no customer' : `customer ${customerId}'s`}; organization ${organization.id} is bound to customer ${bound}.`;
   }
   const current = organization.subscription;
-  if (current === undefined || current.status === 'ended' || current.subscriptionId === subscriptionId || subscription.ended) return null;
+  if (
+    current === undefined ||
+    current.status === 'ended' ||
+    current.subscriptionId === subscriptionId ||
+    subscription.ended
+  )
+    return null;
   return `Organization ${organization.id} has subscription ${current.subscriptionId}, whose customer is not known yet: its next event binds the organization to it.`;
 }
 
@@ -229,13 +267,21 @@ export type StripeUnmatchedState = { kept: boolean };
 
 export const initialStripeUnmatchedState = (): StripeUnmatchedState => ({ kept: false });
 
-export const evolveStripeUnmatched = (_state: StripeUnmatchedState, _event: StripeEventUnmatched): StripeUnmatchedState => ({ kept: true });
+export const evolveStripeUnmatched = (
+  _state: StripeUnmatchedState,
+  _event: StripeEventUnmatched,
+): StripeUnmatchedState => ({ kept: true });
 
 /** An event is kept once, however often Stripe delivers it. */
-export const decideUnmatched = (state: StripeUnmatchedState, event: StripeEventUnmatched): StripeEventUnmatched[] => (state.kept ? [] : [event]);
+export const decideUnmatched = (state: StripeUnmatchedState, event: StripeEventUnmatched): StripeEventUnmatched[] =>
+  state.kept ? [] : [event];
 
 /** A subscription's stream: every Stripe event about it, each recorded once. */
-export const stripeSubscriptionDecider: Decider<StripeSubscriptionState, { type: 'RecordStripeEvent'; data: StripeSubscriptionEvent }, StripeSubscriptionEvent> = {
+export const stripeSubscriptionDecider: Decider<
+  StripeSubscriptionState,
+  { type: 'RecordStripeEvent'; data: StripeSubscriptionEvent },
+  StripeSubscriptionEvent
+> = {
   streamOf: stripeSubscriptionStream,
   initialState: initialStripeSubscriptionState(),
   evolve: evolveStripeSubscription,
@@ -243,7 +289,11 @@ export const stripeSubscriptionDecider: Decider<StripeSubscriptionState, { type:
 };
 
 /** An unmatched Stripe event's own stream (named after the event): kept once. */
-export const stripeUnmatchedDecider: Decider<StripeUnmatchedState, { type: 'KeepUnmatchedStripeEvent'; data: StripeEventUnmatched }, StripeEventUnmatched> = {
+export const stripeUnmatchedDecider: Decider<
+  StripeUnmatchedState,
+  { type: 'KeepUnmatchedStripeEvent'; data: StripeEventUnmatched },
+  StripeEventUnmatched
+> = {
   streamOf: stripeUnmatchedStream,
   initialState: initialStripeUnmatchedState(),
   evolve: evolveStripeUnmatched,

@@ -10,7 +10,9 @@ export const SUBSCRIPTION_STATUSES: readonly SubscriptionStatus[] = ['trialing',
 
 export type BillingPeriod = { start: string; end: string };
 
-/** The subscription's status and dates (ISO date-times). endsOn: a cancellation at the end of the period is scheduled. */
+/**
+ * The subscription's status and dates (ISO date-times). endsOn: a cancellation at the end of the period is scheduled.
+ */
 export type SubscriptionTerms = {
   provider: 'stripe';
   subscriptionId: string;
@@ -19,7 +21,10 @@ export type SubscriptionTerms = {
   endsOn: string | null;
   currentPeriod: BillingPeriod | null;
   endedAt: string | null;
-  /** When the provider created the subscription: of two running ones, the newer governs. Absent in events recorded before it was read. */
+  /**
+   * When the provider created the subscription: of two running ones, the newer governs. Absent in events recorded
+   * before it was read.
+   */
   createdAt?: string | null;
 };
 
@@ -32,7 +37,14 @@ export type SubscriptionItems = { plans: Partial<Record<Line, PlanName>>; addOns
 /** The subscription in the organization's state; trialEndingNoted: the trial end owners were last told about. */
 export type OrganizationSubscription = SubscriptionTerms & SubscriptionItems & { trialEndingNoted: string | null };
 
-const TERMS: readonly (keyof SubscriptionTerms)[] = ['provider', 'subscriptionId', 'status', 'trialEndsAt', 'endsOn', 'endedAt'];
+const TERMS: readonly (keyof SubscriptionTerms)[] = [
+  'provider',
+  'subscriptionId',
+  'status',
+  'trialEndsAt',
+  'endsOn',
+  'endedAt',
+];
 
 export function sameTerms(a: SubscriptionTerms, b: SubscriptionTerms): boolean {
   return (
@@ -43,10 +55,21 @@ export function sameTerms(a: SubscriptionTerms, b: SubscriptionTerms): boolean {
   );
 }
 
-/** The subscription after its terms changed; the items it brought carry over, also to a subscription that takes its place. */
-export function withTerms(current: OrganizationSubscription | undefined, terms: SubscriptionTerms): OrganizationSubscription {
+/**
+ * The subscription after its terms changed; the items it brought carry over, also to a subscription that takes its
+ * place.
+ */
+export function withTerms(
+  current: OrganizationSubscription | undefined,
+  terms: SubscriptionTerms,
+): OrganizationSubscription {
   const { previousStatus: _, ...only } = terms as SubscriptionTerms & { previousStatus?: unknown };
-  return { plans: current?.plans ?? {}, addOns: current?.addOns ?? {}, trialEndingNoted: current?.trialEndingNoted ?? null, ...only };
+  return {
+    plans: current?.plans ?? {},
+    addOns: current?.addOns ?? {},
+    trialEndingNoted: current?.trialEndingNoted ?? null,
+    ...only,
+  };
 }
 
 /** The subscription after an item event it caused (`subscriptionId` its own); any other event leaves it as it is. */
@@ -69,6 +92,13 @@ export function withItem(
   return { ...current, addOns };
 }
 
-/** Where the organization's traffic month starts: its running subscription's period start, else the calendar month (null). */
-export const trafficAnchor = (subscription: Pick<SubscriptionTerms, 'status' | 'currentPeriod'> | null | undefined): string | null =>
-  subscription === null || subscription === undefined || subscription.status === 'ended' ? null : (subscription.currentPeriod?.start ?? null);
+/**
+ * Where the organization's traffic month starts: its running subscription's period start, else the calendar month
+ * (null).
+ */
+export const trafficAnchor = (
+  subscription: Pick<SubscriptionTerms, 'status' | 'currentPeriod'> | null | undefined,
+): string | null =>
+  subscription === null || subscription === undefined || subscription.status === 'ended'
+    ? null
+    : (subscription.currentPeriod?.start ?? null);

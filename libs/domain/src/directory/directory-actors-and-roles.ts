@@ -16,14 +16,16 @@ function rolesFromGroups(state: Directory): ReadonlyMap<string, MemberRole> {
     if (role === undefined) continue;
     for (const resourceId of group.members) {
       const held = strongest.get(resourceId);
-      if (held === undefined || ROLE_STRENGTH.indexOf(role) < ROLE_STRENGTH.indexOf(held)) strongest.set(resourceId, role);
+      if (held === undefined || ROLE_STRENGTH.indexOf(role) < ROLE_STRENGTH.indexOf(held))
+        strongest.set(resourceId, role);
     }
   }
   return strongest;
 }
 
 /** The role the provider's groups give a user; undefined when no group of theirs is mapped. */
-export const roleFromGroups = (state: Directory, resourceId: string): MemberRole | undefined => rolesFromGroups(state).get(resourceId);
+export const roleFromGroups = (state: Directory, resourceId: string): MemberRole | undefined =>
+  rolesFromGroups(state).get(resourceId);
 
 /** `scim:<token id>`: the actor of every change a directory token makes. */
 export const scimActor = (tokenId: string): string => `scim:${tokenId}`;
@@ -50,10 +52,19 @@ export function roleChangesFromGroups(
     if (member !== undefined && member.role !== to) changes.push({ userId: user.userId, from: member.role, to });
   }
   const owners = members.filter((member) => member.role === 'owner').length;
-  if (owners - changes.filter((change) => change.from === 'owner').length + changes.filter((change) => change.to === 'owner').length === 0) {
-    throw new DomainError('LAST_OWNER', 'This change would leave the organization without an owner: put an owner in a group mapped to owner first.', {});
+  if (
+    owners -
+      changes.filter((change) => change.from === 'owner').length +
+      changes.filter((change) => change.to === 'owner').length ===
+    0
+  ) {
+    throw new DomainError(
+      'LAST_OWNER',
+      'This change would leave the organization without an owner: put an owner in a group mapped to owner first.',
+      {},
+    );
   }
-  const rank = (change: { from: MemberRole; to: MemberRole }): number => (change.to === 'owner' ? 0 : change.from === 'owner' ? 2 : 1);
+  const rank = (change: { from: MemberRole; to: MemberRole }): number =>
+    change.to === 'owner' ? 0 : change.from === 'owner' ? 2 : 1;
   return changes.sort((a, b) => rank(a) - rank(b)).map(({ userId, to }) => ({ userId, role: to }));
 }
-

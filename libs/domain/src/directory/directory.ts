@@ -7,7 +7,12 @@ import type { Decider } from '../decider.js';
 import { DomainError } from '../errors.js';
 import { MEMBER_ROLES, type MemberRole } from '../organization/member-roles.js';
 import { departedAfter } from './directory-departures.js';
-import { directoryUserById, directoryUserNamed, directoryUserOfAccount, directoryUserWithExternalId } from './directory-lookup.js';
+import {
+  directoryUserById,
+  directoryUserNamed,
+  directoryUserOfAccount,
+  directoryUserWithExternalId,
+} from './directory-lookup.js';
 import { scimGroupNotFound, scimTokenNotFound, scimUserNotFound } from './directory-not-found.js';
 
 export const MAX_SCIM_TOKENS = 10;
@@ -15,7 +20,10 @@ export const directoryStreamPrefix = 'directory-';
 export const directoryStream = (organizationId: string): string => `${directoryStreamPrefix}${organizationId}`;
 
 /** Only the secret's hash is stored (the token is 256 random bits: a plain SHA-256 is enough). */
-export type ScimTokenCreated = { type: 'ScimTokenCreated'; data: { tokenId: string; name: string; secretHash: string; at: string } };
+export type ScimTokenCreated = {
+  type: 'ScimTokenCreated';
+  data: { tokenId: string; name: string; secretHash: string; at: string };
+};
 export type ScimTokenRevoked = { type: 'ScimTokenRevoked'; data: { tokenId: string; at: string } };
 /** At most once per `useGranularityMs`, for the console's "last used". */
 export type ScimTokenUsed = { type: 'ScimTokenUsed'; data: { tokenId: string; at: string } };
@@ -45,7 +53,13 @@ export type ScimUserDeleted = { type: 'ScimUserDeleted'; data: { resourceId: str
 export type ScimUserErased = { type: 'ScimUserErased'; data: { resourceId: string; userId: string } };
 
 /** A group of the provider's directory; `members` are user resource ids. Its name is the company's, not a person's. */
-export type DirectoryGroupData = { groupId: string; displayName: string; externalId?: string; members: string[]; at: string };
+export type DirectoryGroupData = {
+  groupId: string;
+  displayName: string;
+  externalId?: string;
+  members: string[];
+  at: string;
+};
 export type ScimGroupCreated = { type: 'ScimGroupCreated'; data: DirectoryGroupData };
 /** The whole group after the change. */
 export type ScimGroupUpdated = { type: 'ScimGroupUpdated'; data: DirectoryGroupData };
@@ -66,7 +80,14 @@ export type DirectoryEvent =
   | ScimGroupDeleted
   | GroupRolesMapped;
 
-export type ScimToken = { tokenId: string; name: string; secretHash: string; createdAt: string; revokedAt: string | null; lastUsedAt: string | null };
+export type ScimToken = {
+  tokenId: string;
+  name: string;
+  secretHash: string;
+  createdAt: string;
+  revokedAt: string | null;
+  lastUsedAt: string | null;
+};
 
 export type DirectoryUser = DirectoryPerson & { createdAt: string; lastModified: string; version: number };
 
@@ -91,7 +112,15 @@ export type Directory = {
 
 export const emptyDirectory: Directory = { tokens: [], users: [], groups: [], groupRoles: {}, departedUserIds: [] };
 
-const groupOf = ({ groupId, displayName, externalId, members }: Omit<DirectoryGroupData, 'at' | 'members'> & { members: readonly string[] }): Pick<DirectoryGroup, 'groupId' | 'displayName' | 'externalId' | 'members'> => ({
+const groupOf = ({
+  groupId,
+  displayName,
+  externalId,
+  members,
+}: Omit<DirectoryGroupData, 'at' | 'members'> & { members: readonly string[] }): Pick<
+  DirectoryGroup,
+  'groupId' | 'displayName' | 'externalId' | 'members'
+> => ({
   groupId,
   displayName,
   members: [...new Set(members)],
@@ -103,7 +132,17 @@ const changeToken = (state: Directory, tokenId: string, change: (token: ScimToke
   tokens: state.tokens.map((token) => (token.tokenId === tokenId ? change(token) : token)),
 });
 
-const personOf = ({ resourceId, userId, userName, email, externalId, givenName, familyName, displayName, active }: DirectoryPerson): DirectoryPerson => ({
+const personOf = ({
+  resourceId,
+  userId,
+  userName,
+  email,
+  externalId,
+  givenName,
+  familyName,
+  displayName,
+  active,
+}: DirectoryPerson): DirectoryPerson => ({
   resourceId,
   userId,
   userName,
@@ -116,22 +155,37 @@ const personOf = ({ resourceId, userId, userName, email, externalId, givenName, 
 });
 
 export function evolveDirectory(state: Directory, event: DirectoryEvent): Directory {
-  const person = event.type === 'ScimUserProvisioned' || event.type === 'ScimUserUpdated' || event.type === 'ScimUserDeleted';
-  return { ...evolveResources(state, event), departedUserIds: person ? departedAfter(state, event) : state.departedUserIds };
+  const person =
+    event.type === 'ScimUserProvisioned' || event.type === 'ScimUserUpdated' || event.type === 'ScimUserDeleted';
+  return {
+    ...evolveResources(state, event),
+    departedUserIds: person ? departedAfter(state, event) : state.departedUserIds,
+  };
 }
 
 function evolveResources(state: Directory, event: DirectoryEvent): Directory {
   switch (event.type) {
     case 'ScimTokenCreated': {
       const { tokenId, name, secretHash, at } = event.data;
-      return { ...state, tokens: [...state.tokens, { tokenId, name, secretHash, createdAt: at, revokedAt: null, lastUsedAt: null }] };
+      return {
+        ...state,
+        tokens: [...state.tokens, { tokenId, name, secretHash, createdAt: at, revokedAt: null, lastUsedAt: null }],
+      };
     }
     case 'ScimTokenRevoked':
-      return changeToken(state, event.data.tokenId, (token) => ({ ...token, revokedAt: token.revokedAt ?? event.data.at }));
+      return changeToken(state, event.data.tokenId, (token) => ({
+        ...token,
+        revokedAt: token.revokedAt ?? event.data.at,
+      }));
     case 'ScimTokenUsed':
       return changeToken(state, event.data.tokenId, (token) => ({ ...token, lastUsedAt: event.data.at }));
     case 'ScimUserProvisioned': {
-      const user: DirectoryUser = { ...personOf(event.data), createdAt: event.data.at, lastModified: event.data.at, version: 1 };
+      const user: DirectoryUser = {
+        ...personOf(event.data),
+        createdAt: event.data.at,
+        lastModified: event.data.at,
+        version: 1,
+      };
       // Always a new resource: the decider refuses an id in use.
       return { ...state, users: [...state.users, user] };
     }
@@ -140,19 +194,32 @@ function evolveResources(state: Directory, event: DirectoryEvent): Directory {
         ...state,
         users: state.users.map((user) =>
           user.resourceId === event.data.resourceId
-            ? { ...personOf(event.data), createdAt: user.createdAt, lastModified: event.data.at, version: user.version + 1 }
+            ? {
+                ...personOf(event.data),
+                createdAt: user.createdAt,
+                lastModified: event.data.at,
+                version: user.version + 1,
+              }
             : user,
         ),
       };
     case 'ScimUserDeleted':
     case 'ScimUserErased': {
       const { resourceId } = event.data;
-      const withoutUser = (group: DirectoryGroup): DirectoryGroup => ({ ...group, members: group.members.filter((member) => member !== resourceId) });
+      const withoutUser = (group: DirectoryGroup): DirectoryGroup => ({
+        ...group,
+        members: group.members.filter((member) => member !== resourceId),
+      });
       const groups = state.groups.map((group) => (group.members.includes(resourceId) ? withoutUser(group) : group));
       return { ...state, users: state.users.filter((user) => user.resourceId !== resourceId), groups };
     }
     case 'ScimGroupCreated': {
-      const group: DirectoryGroup = { ...groupOf(event.data), createdAt: event.data.at, lastModified: event.data.at, version: 1 };
+      const group: DirectoryGroup = {
+        ...groupOf(event.data),
+        createdAt: event.data.at,
+        lastModified: event.data.at,
+        version: 1,
+      };
       return { ...state, groups: [...state.groups.filter((candidate) => candidate.groupId !== group.groupId), group] };
     }
     case 'ScimGroupUpdated':
@@ -160,7 +227,12 @@ function evolveResources(state: Directory, event: DirectoryEvent): Directory {
         ...state,
         groups: state.groups.map((group) =>
           group.groupId === event.data.groupId
-            ? { ...groupOf(event.data), createdAt: group.createdAt, lastModified: event.data.at, version: group.version + 1 }
+            ? {
+                ...groupOf(event.data),
+                createdAt: group.createdAt,
+                lastModified: event.data.at,
+                version: group.version + 1,
+              }
             : group,
         ),
       };
@@ -188,9 +260,12 @@ export type DirectoryCommand =
   | { type: 'DeleteScimGroup'; data: { groupId: string; at: string } }
   | { type: 'MapGroupRoles'; data: GroupRolesMapped['data'] };
 
-/** The userName is an address (case-insensitive), the externalId the provider's own id (case-sensitive, RFC 7643 3.1). */
+/**
+ * The userName is an address (case-insensitive), the externalId the provider's own id (case-sensitive, RFC 7643 3.1).
+ */
 function refuseTaken(state: Directory, person: DirectoryPerson): void {
-  const other = (user: DirectoryUser | undefined): boolean => user !== undefined && user.resourceId !== person.resourceId;
+  const other = (user: DirectoryUser | undefined): boolean =>
+    user !== undefined && user.resourceId !== person.resourceId;
   if (other(directoryUserNamed(state, person.userName)) || other(directoryUserOfAccount(state, person.userId))) {
     throw new DomainError('DUPLICATE', 'Another user of this directory has this userName.', { field: 'userName' });
   }
@@ -200,30 +275,47 @@ function refuseTaken(state: Directory, person: DirectoryPerson): void {
 }
 
 function refuseGroup(state: Directory, group: DirectoryGroupData): void {
-  if (state.groups.some((other) => other.groupId !== group.groupId && other.displayName.toLowerCase() === group.displayName.toLowerCase())) {
-    throw new DomainError('DUPLICATE', 'Another group of this directory has this displayName.', { field: 'displayName' });
+  if (
+    state.groups.some(
+      (other) => other.groupId !== group.groupId && other.displayName.toLowerCase() === group.displayName.toLowerCase(),
+    )
+  ) {
+    throw new DomainError('DUPLICATE', 'Another group of this directory has this displayName.', {
+      field: 'displayName',
+    });
   }
   const unknown = group.members.filter((member) => directoryUserById(state, member) === undefined);
-  if (unknown.length > 0) throw new DomainError('VALIDATION_FAILED', `No user of this directory has the id ${unknown[0]}.`, { field: 'members', reason: 'unknown' });
+  if (unknown.length > 0)
+    throw new DomainError('VALIDATION_FAILED', `No user of this directory has the id ${unknown[0]}.`, {
+      field: 'members',
+      reason: 'unknown',
+    });
 }
 
-const sameGroup = (a: DirectoryGroup, b: DirectoryGroupData): boolean => JSON.stringify(groupOf(a)) === JSON.stringify(groupOf(b));
+const sameGroup = (a: DirectoryGroup, b: DirectoryGroupData): boolean =>
+  JSON.stringify(groupOf(a)) === JSON.stringify(groupOf(b));
 
-const samePerson = (a: DirectoryPerson, b: DirectoryPerson): boolean => JSON.stringify(personOf(a)) === JSON.stringify(personOf(b));
+const samePerson = (a: DirectoryPerson, b: DirectoryPerson): boolean =>
+  JSON.stringify(personOf(a)) === JSON.stringify(personOf(b));
 
 export function decideDirectory(command: DirectoryCommand, state: Directory): DirectoryEvent[] {
   switch (command.type) {
     case 'CreateScimToken': {
       const live = state.tokens.filter((token) => token.revokedAt === null).length;
       if (live >= MAX_SCIM_TOKENS) {
-        throw new DomainError('LIMIT_EXCEEDED', `An organization has at most ${MAX_SCIM_TOKENS} directory tokens; revoke one first.`, {
-          resource: 'scimTokens',
-          limit: MAX_SCIM_TOKENS,
-          count: live,
-        });
+        throw new DomainError(
+          'LIMIT_EXCEEDED',
+          `An organization has at most ${MAX_SCIM_TOKENS} directory tokens; revoke one first.`,
+          {
+            resource: 'scimTokens',
+            limit: MAX_SCIM_TOKENS,
+            count: live,
+          },
+        );
       }
       // 96 random bits: one there already is a bug, not a refusal.
-      if (state.tokens.some((token) => token.tokenId === command.data.tokenId)) throw new Error(`Directory token id ${command.data.tokenId} is already in use`);
+      if (state.tokens.some((token) => token.tokenId === command.data.tokenId))
+        throw new Error(`Directory token id ${command.data.tokenId} is already in use`);
       return [{ type: 'ScimTokenCreated', data: command.data }];
     }
     case 'RevokeScimToken': {
@@ -240,7 +332,8 @@ export function decideDirectory(command: DirectoryCommand, state: Directory): Di
     }
     case 'ProvisionScimUser': {
       // 96 random bits, as a token's.
-      if (directoryUserById(state, command.data.resourceId) !== undefined) throw new Error(`Directory user id ${command.data.resourceId} is already in use`);
+      if (directoryUserById(state, command.data.resourceId) !== undefined)
+        throw new Error(`Directory user id ${command.data.resourceId} is already in use`);
       refuseTaken(state, command.data);
       return [{ type: 'ScimUserProvisioned', data: command.data }];
     }
@@ -253,15 +346,21 @@ export function decideDirectory(command: DirectoryCommand, state: Directory): Di
     case 'DeleteScimUser': {
       const user = directoryUserById(state, command.data.resourceId);
       if (user === undefined) throw scimUserNotFound(command.data.resourceId);
-      return [{ type: 'ScimUserDeleted', data: { resourceId: user.resourceId, userId: user.userId, at: command.data.at } }];
+      return [
+        { type: 'ScimUserDeleted', data: { resourceId: user.resourceId, userId: user.userId, at: command.data.at } },
+      ];
     }
     case 'EraseScimPerson':
       return state.users
         .filter((user) => user.userId === command.data.userId)
-        .map((user): ScimUserErased => ({ type: 'ScimUserErased', data: { resourceId: user.resourceId, userId: user.userId } }));
+        .map((user): ScimUserErased => ({
+          type: 'ScimUserErased',
+          data: { resourceId: user.resourceId, userId: user.userId },
+        }));
     case 'CreateScimGroup': {
       // 96 random bits, as a token's.
-      if (state.groups.some((group) => group.groupId === command.data.groupId)) throw new Error(`Directory group id ${command.data.groupId} is already in use`);
+      if (state.groups.some((group) => group.groupId === command.data.groupId))
+        throw new Error(`Directory group id ${command.data.groupId} is already in use`);
       refuseGroup(state, command.data);
       return [{ type: 'ScimGroupCreated', data: command.data }];
     }
@@ -272,17 +371,23 @@ export function decideDirectory(command: DirectoryCommand, state: Directory): Di
       return sameGroup(group, command.data) ? [] : [{ type: 'ScimGroupUpdated', data: command.data }];
     }
     case 'DeleteScimGroup': {
-      if (!state.groups.some((group) => group.groupId === command.data.groupId)) throw scimGroupNotFound(command.data.groupId);
+      if (!state.groups.some((group) => group.groupId === command.data.groupId))
+        throw scimGroupNotFound(command.data.groupId);
       return [{ type: 'ScimGroupDeleted', data: command.data }];
     }
     case 'MapGroupRoles': {
       const { roles } = command.data;
       for (const [name, role] of Object.entries(roles)) {
         if (name.trim() === '' || !MEMBER_ROLES.includes(role)) {
-          throw new DomainError('VALIDATION_FAILED', 'Each group name maps to owner, admin, auditor or member.', { field: 'roles', reason: 'not_allowed' });
+          throw new DomainError('VALIDATION_FAILED', 'Each group name maps to owner, admin, auditor or member.', {
+            field: 'roles',
+            reason: 'not_allowed',
+          });
         }
       }
-      return JSON.stringify(roles) === JSON.stringify(state.groupRoles) ? [] : [{ type: 'GroupRolesMapped', data: command.data }];
+      return JSON.stringify(roles) === JSON.stringify(state.groupRoles)
+        ? []
+        : [{ type: 'GroupRolesMapped', data: command.data }];
     }
     default: {
       const _exhaustive: never = command;
@@ -297,4 +402,3 @@ export const directoryDecider: Decider<Directory, DirectoryCommand, DirectoryEve
   evolve: evolveDirectory,
   decide: decideDirectory,
 };
-

@@ -5,10 +5,19 @@ import type { Decider } from '../decider.js';
 export const scimRequestLogStream = (organizationId: string): string => `scim-requests-${organizationId}`;
 
 /** No personal data: the path without its query, the status, the token. */
-export type ScimRequestLogged = { type: 'ScimRequestLogged'; data: { method: string; path: string; status: number; tokenId: string; at: string; correlationId: string } };
+export type ScimRequestLogged = {
+  type: 'ScimRequestLogged';
+  data: { method: string; path: string; status: number; tokenId: string; at: string; correlationId: string };
+};
 
-/** Appends the batch as it is; nothing is decided on what came before, so only the last event is read (its revision). */
-export const scimRequestLogDecider: Decider<null, { type: 'LogScimRequests'; data: { entries: ScimRequestLogged['data'][] } }, ScimRequestLogged> = {
+/**
+ * Appends the batch as it is; nothing is decided on what came before, so only the last event is read (its revision).
+ */
+export const scimRequestLogDecider: Decider<
+  null,
+  { type: 'LogScimRequests'; data: { entries: ScimRequestLogged['data'][] } },
+  ScimRequestLogged
+> = {
   streamOf: scimRequestLogStream,
   initialState: null,
   evolve: () => null,

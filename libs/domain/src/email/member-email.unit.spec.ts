@@ -16,8 +16,16 @@ const hostileMemberEmails: ReadonlyArray<[string, string]> = [
 ];
 
 describe('isMemberEmail (one plain address, as the mailer reads it)', () => {
-  const ordinary = ['ada@example.com', 'ada.lovelace+chorus@mail.example.org', "o'brien@example.ie", 'known@invites.example', 'a@x'];
-  it.each([...ordinary, 'jürgen@bücher.de', 'x_y-z@sub-domain.example'])('accepts %j', (email) => expect(isMemberEmail(email)).toBe(true));
+  const ordinary = [
+    'ada@example.com',
+    'ada.lovelace+chorus@mail.example.org',
+    "o'brien@example.ie",
+    'known@invites.example',
+    'a@x',
+  ];
+  it.each([...ordinary, 'jürgen@bücher.de', 'x_y-z@sub-domain.example'])('accepts %j', (email) =>
+    expect(isMemberEmail(email)).toBe(true),
+  );
 
   it.each(hostileMemberEmails)('refuses %s', (_, email) => expect(isMemberEmail(email)).toBe(false));
 

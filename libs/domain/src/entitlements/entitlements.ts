@@ -7,7 +7,14 @@ import { organizationLimits } from '../limits/organization-limits.js';
 import type { ExistingOrganization } from '../organization/state.js';
 
 /** `limit` null is unlimited (`remaining` then null too). */
-export type LimitEntitlement = { limit: number | null; used: number; remaining: number | null; exceeded: boolean; exceededBy: number; override: boolean };
+export type LimitEntitlement = {
+  limit: number | null;
+  used: number;
+  remaining: number | null;
+  exceeded: boolean;
+  exceededBy: number;
+  override: boolean;
+};
 
 export type EntitlementValue = boolean | string | LimitEntitlement;
 
@@ -28,7 +35,11 @@ const limitOf = (limit: number | null, used: number, override: boolean): LimitEn
 });
 
 /** In a stable order: the bulk answer's ETag hashes it. */
-export function organizationEntitlements(state: ExistingOrganization, catalogue: PlanCatalogue, used: EntitlementUsage): Map<string, Entitlement> {
+export function organizationEntitlements(
+  state: ExistingOrganization,
+  catalogue: PlanCatalogue,
+  used: EntitlementUsage,
+): Map<string, Entitlement> {
   const plan = governingPlan(state, catalogue);
   const reason: EntitlementReason = plan === undefined ? 'DEFAULT' : 'TARGETING_MATCH';
   const flags = new Map<string, Entitlement>();
@@ -45,7 +56,8 @@ export function organizationEntitlements(state: ExistingOrganization, catalogue:
     qualityAssuranceDomains: state.qualityAssuranceDomains.length,
     webAnalyticsDomains: state.webAnalyticsDomains.length,
   };
-  for (const resource of LIMITED_RESOURCES) flag(`limits.${resource}`, limitOf(effective[resource], counts[resource], override));
+  for (const resource of LIMITED_RESOURCES)
+    flag(`limits.${resource}`, limitOf(effective[resource], counts[resource], override));
   flag('limits.trafficPerMonth', limitOf(plan?.limits.trafficPerMonth ?? null, used.trafficThisPeriod, override));
   return flags;
 }

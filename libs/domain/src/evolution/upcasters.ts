@@ -32,12 +32,16 @@ export class EventSchemas {
   private readonly chains = new Map<string, Upcaster[]>();
 
   constructor(upcasters: readonly Upcaster[]) {
-    for (const upcaster of upcasters) this.chains.set(upcaster.type, [...(this.chains.get(upcaster.type) ?? []), upcaster]);
+    for (const upcaster of upcasters)
+      this.chains.set(upcaster.type, [...(this.chains.get(upcaster.type) ?? []), upcaster]);
     for (const [type, chain] of this.chains) {
       chain.sort((a, b) => a.from - b.from);
       // A gap would leave some stored version with no way to the current one.
       chain.forEach((upcaster, index) => {
-        if (upcaster.from !== index + 1) throw new EventSchemaError(`${type}: upcasters must run from version 1 without gaps (found one from ${upcaster.from})`);
+        if (upcaster.from !== index + 1)
+          throw new EventSchemaError(
+            `${type}: upcasters must run from version 1 without gaps (found one from ${upcaster.from})`,
+          );
       });
     }
   }
@@ -60,7 +64,9 @@ export class EventSchemas {
     const current = (chain?.length ?? 0) + 1;
     if (version === current) return data;
     if (!Number.isInteger(version) || version < 1 || version > current) {
-      throw new EventSchemaError(`${type} version ${String(version)} is not one this build reads (1 to ${current}): was it written by a newer Chorus?`);
+      throw new EventSchemaError(
+        `${type} version ${String(version)} is not one this build reads (1 to ${current}): was it written by a newer Chorus?`,
+      );
     }
     let shaped = data as EventData;
     for (const upcaster of (chain as Upcaster[]).slice(version - 1)) shaped = upcaster.up(shaped);

@@ -17,12 +17,17 @@ describe('event schemas', () => {
     expect(schemas.versionOf('SeatTaken')).toBe(3);
     expect(schemas.upcast('SeatTaken', 1, { guest: 'ada', row: 4 })).toEqual({ name: 'ada', row: 4, seats: 1 });
     expect(schemas.upcast('SeatTaken', 2, { name: 'ada', row: 4 })).toEqual({ name: 'ada', row: 4, seats: 1 });
-    expect(schemas.upcast('SeatTaken', 3, { name: 'ada', row: 4, seats: 2 })).toEqual({ name: 'ada', row: 4, seats: 2 });
+    expect(schemas.upcast('SeatTaken', 3, { name: 'ada', row: 4, seats: 2 })).toEqual({
+      name: 'ada',
+      row: 4,
+      seats: 2,
+    });
   });
 
   it('refuse a version newer than this build reads, and versions that are not whole and positive', () => {
     const schemas = new EventSchemas([renamed]);
-    for (const version of [3, 0, -1, 1.5]) expect(() => schemas.upcast('SeatTaken', version, {})).toThrow(EventSchemaError);
+    for (const version of [3, 0, -1, 1.5])
+      expect(() => schemas.upcast('SeatTaken', version, {})).toThrow(EventSchemaError);
   });
 
   it('refuse a chain with a gap: some stored version would have no way to the current one', () => {

@@ -37,22 +37,29 @@ describe('the Chorus features in effect', () => {
   it('are the Chorus plan’s own while Chorus is enabled', () => {
     expect(featuresOn(onChorusPlan('light'))).toEqual(['emailNotifications', 'buttonToolGeneral']);
     expect(featuresOn(onChorusPlan('teams'))).toContain('matomoIntegration');
-    expect(featuresOn(onChorusPlan('enterprise'))).toEqual(CHORUS_FEATURES.filter((feature) => feature !== 'matomoIntegration'));
+    expect(featuresOn(onChorusPlan('enterprise'))).toEqual(
+      CHORUS_FEATURES.filter((feature) => feature !== 'matomoIntegration'),
+    );
   });
 
   it('are all off while Chorus is disabled, whatever the plan, add-ons or service level', () => {
-    expect(featuresOn([organizationCreated(), chorusPlanAssigned('enterprise', 'turnkey'), addOnPurchased('feedback')])).toEqual([]);
+    expect(
+      featuresOn([organizationCreated(), chorusPlanAssigned('enterprise', 'turnkey'), addOnPurchased('feedback')]),
+    ).toEqual([]);
     expect(featuresOn([...onChorusPlan('enterprise'), chorusDisabled()])).toEqual([]);
     expect(featuresOn([...onClassicPlan('enterprise'), addOnPurchased('qualityAssurance')])).toEqual([]);
   });
 
   it('come from add-ons and the service level alone when Chorus is enabled without a Chorus plan', () => {
     expect(featuresOn([organizationCreated(), classicPlanAssigned('essential'), chorusEnabled()])).toEqual([]);
-    expect(featuresOn([organizationCreated(), classicPlanAssigned('essential', 'assisted'), chorusEnabled(), addOnPurchased('webAnalytics')])).toEqual([
-      'multiUser',
-      'webAnalytics',
-      'chatSupport',
-    ]);
+    expect(
+      featuresOn([
+        organizationCreated(),
+        classicPlanAssigned('essential', 'assisted'),
+        chorusEnabled(),
+        addOnPurchased('webAnalytics'),
+      ]),
+    ).toEqual(['multiUser', 'webAnalytics', 'chatSupport']);
   });
 
   describe('add-ons', () => {
@@ -76,30 +83,43 @@ describe('the Chorus features in effect', () => {
     });
 
     it.each(['additionalContentSection', 'additionalUser'] as const)('%s turns on no feature', (addOn) => {
-      expect(featuresOn([...onChorusPlan('light'), addOnPurchased(addOn, 3)])).toEqual(featuresOn(onChorusPlan('light')));
+      expect(featuresOn([...onChorusPlan('light'), addOnPurchased(addOn, 3)])).toEqual(
+        featuresOn(onChorusPlan('light')),
+      );
     });
 
     it('a fully cancelled add-on no longer turns anything on; a partly cancelled one still does', () => {
-      expect(featuresOn([...onChorusPlan('light'), addOnPurchased('feedback', 2), addOnCancelled('feedback', 2)])).toEqual(
-        featuresOn(onChorusPlan('light')),
-      );
-      expect(featuresOn([...onChorusPlan('light'), addOnPurchased('feedback', 2), addOnCancelled('feedback', 1)])).toContain('feedbackLabeling');
+      expect(
+        featuresOn([...onChorusPlan('light'), addOnPurchased('feedback', 2), addOnCancelled('feedback', 2)]),
+      ).toEqual(featuresOn(onChorusPlan('light')));
+      expect(
+        featuresOn([...onChorusPlan('light'), addOnPurchased('feedback', 2), addOnCancelled('feedback', 1)]),
+      ).toContain('feedbackLabeling');
     });
   });
 
   describe('service levels', () => {
     it.each(['assisted', 'turnkey'] as const)('%s turns on chatSupport', (serviceLevel) => {
-      expect(featuresOn([organizationCreated(), chorusPlanAssigned('light', serviceLevel), chorusEnabled()])).toContain('chatSupport');
+      expect(featuresOn([organizationCreated(), chorusPlanAssigned('light', serviceLevel), chorusEnabled()])).toContain(
+        'chatSupport',
+      );
     });
 
     it('standard does not', () => {
-      expect(featuresOn([organizationCreated(), chorusPlanAssigned('teams', 'standard'), chorusEnabled()])).not.toContain('chatSupport');
+      expect(
+        featuresOn([organizationCreated(), chorusPlanAssigned('teams', 'standard'), chorusEnabled()]),
+      ).not.toContain('chatSupport');
     });
 
     it('a service level given with the Classic plan counts organization-wide', () => {
-      expect(featuresOn([organizationCreated(), classicPlanAssigned('essential', 'turnkey'), chorusPlanAssigned('solo'), chorusEnabled()])).toContain(
-        'chatSupport',
-      );
+      expect(
+        featuresOn([
+          organizationCreated(),
+          classicPlanAssigned('essential', 'turnkey'),
+          chorusPlanAssigned('solo'),
+          chorusEnabled(),
+        ]),
+      ).toContain('chatSupport');
     });
 
     it('the latest plan assignment that names a service level sets it', () => {

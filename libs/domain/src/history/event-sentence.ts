@@ -1,7 +1,12 @@
 // The compiler asks for a sentence for each event type, so a new event cannot reach the history without words.
 import { toUnicodeHostname } from '../hostnames/parse-hostname.js';
 import { LIMITED_RESOURCES } from '../limits/limited-resources.js';
-import { ORGANIZATION_EVENT_TYPES, type OrganizationEvent, type OrganizationEventType, type SubscriptionChanged } from '../organization/events.js';
+import {
+  ORGANIZATION_EVENT_TYPES,
+  type OrganizationEvent,
+  type OrganizationEventType,
+  type SubscriptionChanged,
+} from '../organization/events.js';
 import type { ExistingOrganization, OrganizationState } from '../organization/state.js';
 import { ADD_ON_NAMES, formatCount, LINE_NAMES, RESOURCE_NAMES, ROLE_WORDS, SERVICE_LEVEL_NAMES } from './words.js';
 
@@ -26,9 +31,11 @@ export function namesIn(state: OrganizationState): RecordNames {
 type EventOf<Type extends OrganizationEventType> = Extract<OrganizationEvent, { type: Type }>;
 type Sentences = { [Type in OrganizationEventType]: (data: EventOf<Type>['data'], names: RecordNames) => string };
 
-const quantityOf = (quantity: number, addOn: string): string => (quantity === 1 ? addOn : `${formatCount(quantity)} × ${addOn}`);
+const quantityOf = (quantity: number, addOn: string): string =>
+  quantity === 1 ? addOn : `${formatCount(quantity)} × ${addOn}`;
 
-const limitWords = (value: number | null): string => (value === null ? 'from the plan' : value === 0 ? 'unlimited' : formatCount(value));
+const limitWords = (value: number | null): string =>
+  value === null ? 'from the plan' : value === 0 ? 'unlimited' : formatCount(value);
 
 const siteWords = (name: string, hostname: string): string => `${name} (${toUnicodeHostname(hostname)})`;
 
@@ -93,7 +100,8 @@ const DETAILS: Sentences = {
   MemberAdded: ({ email, role, chorusUser }) => `${email} as ${ROLE_WORDS[role]}${chorusUser ? ', Chorus user' : ''}`,
   MemberRemoved: ({ userId }, names) => names.memberEmail(userId) ?? `user ${userId}`,
   MemberErased: () => '',
-  MemberRoleChanged: ({ email, role, previousRole }) => `${email} from ${ROLE_WORDS[previousRole]} to ${ROLE_WORDS[role]}`,
+  MemberRoleChanged: ({ email, role, previousRole }) =>
+    `${email} from ${ROLE_WORDS[previousRole]} to ${ROLE_WORDS[role]}`,
   InvitationResent: ({ email }) => email,
   SiteAdded: ({ name, hostname }) => siteWords(name, hostname),
   SiteRemoved: ({ siteId }, names) => {
@@ -113,8 +121,10 @@ const DETAILS: Sentences = {
   // Not the token: it is only worth something in the domain's DNS, and the history is exported.
   SsoDomainPending: ({ domain }) => `${toUnicodeHostname(domain)}, until its DNS record is published`,
   SsoDomainVerified: ({ domain }) => `${toUnicodeHostname(domain)}, its DNS record was found`,
-  SsoDomainRecordMissing: ({ domain }) => `${toUnicodeHostname(domain)}, its DNS record was not found (still verified during the grace period)`,
-  SsoDomainUnverified: ({ domain }) => `${toUnicodeHostname(domain)}, its DNS record was missing for the whole grace period`,
+  SsoDomainRecordMissing: ({ domain }) =>
+    `${toUnicodeHostname(domain)}, its DNS record was not found (still verified during the grace period)`,
+  SsoDomainUnverified: ({ domain }) =>
+    `${toUnicodeHostname(domain)}, its DNS record was missing for the whole grace period`,
   TrafficThresholdReached: ({ period, threshold, used, allowance }) =>
     `${threshold}% of ${monthInWords(period)}'s ${allowance.toLocaleString('en-US')} page views (${used.toLocaleString('en-US')} counted)`,
   PlanEnded: ({ line, plan }) => `${LINE_NAMES[line]} ${plan}; nothing in use was removed, adds wait for a plan`,
@@ -122,33 +132,49 @@ const DETAILS: Sentences = {
   SubscriptionTrialEnding: ({ trialEndsAt }) => `on ${dayInWords(trialEndsAt)}; the owners were told`,
   StripeCustomerBound: ({ customerId }) => `${customerId}; only its subscriptions change the organization's plans`,
   TwoStepSignInPolicySet: ({ required }) =>
-    required ? 'required of every member: those without a second factor set one up at their next sign-in' : 'no longer required',
+    required
+      ? 'required of every member: those without a second factor set one up at their next sign-in'
+      : 'no longer required',
   DomainJoinSet: ({ domain, join, role }) =>
     join === 'automatic'
       ? `people of ${toUnicodeHostname(domain)} join as ${ROLE_WORDS[role ?? 'member']} when they sign in`
       : `people of ${toUnicodeHostname(domain)} join by invitation only`,
-  AutomaticJoinRefused: ({ domain }) => `a person of ${toUnicodeHostname(domain)} could not join: the users limit is reached; the owners were told`,
+  AutomaticJoinRefused: ({ domain }) =>
+    `a person of ${toUnicodeHostname(domain)} could not join: the users limit is reached; the owners were told`,
 };
 
 function subscriptionWords(terms: SubscriptionChanged['data']): string {
   const { status, previousStatus, trialEndsAt, endsOn, currentPeriod, subscriptionId } = terms;
   const parts: string[] = [];
-  if (status === 'ended') parts.push(`ended${terms.endedAt === null ? '' : ` on ${dayInWords(terms.endedAt)}`}: no plan is in force, nothing was removed`);
+  if (status === 'ended')
+    parts.push(
+      `ended${terms.endedAt === null ? '' : ` on ${dayInWords(terms.endedAt)}`}: no plan is in force, nothing was removed`,
+    );
   if (status === 'past_due') parts.push('payment failed: the plan stays in force while the payment is retried');
   if (status === 'trialing') parts.push(trialEndsAt === null ? 'trial' : `trial until ${dayInWords(trialEndsAt)}`);
-  if (status === 'active') parts.push(previousStatus === 'past_due' ? 'active again: the payment was received' : 'active');
+  if (status === 'active')
+    parts.push(previousStatus === 'past_due' ? 'active again: the payment was received' : 'active');
   if (status !== 'ended' && endsOn !== null) parts.push(`ends on ${dayInWords(endsOn)}`);
   else if (status === 'active' && currentPeriod !== null) parts.push(`renews on ${dayInWords(currentPeriod.end)}`);
   return `${parts.join(', ')} (Stripe subscription ${subscriptionId})`;
 }
 
 function dayInWords(instant: string): string {
-  return new Date(instant).toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+  return new Date(instant).toLocaleDateString('en-GB', {
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+    timeZone: 'UTC',
+  });
 }
 
 function monthInWords(period: string): string {
   const [year, month] = period.split('-').map(Number);
-  return new Date(Date.UTC(year ?? 1970, (month ?? 1) - 1, 1)).toLocaleString('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' });
+  return new Date(Date.UTC(year ?? 1970, (month ?? 1) - 1, 1)).toLocaleString('en-US', {
+    month: 'long',
+    year: 'numeric',
+    timeZone: 'UTC',
+  });
 }
 
 export const isOrganizationEventType = (type: string): type is OrganizationEventType =>
@@ -161,7 +187,10 @@ export const typeInWords = (type: string): string => {
 };
 
 export function eventSentence(event: OrganizationEvent, names: RecordNames = NO_NAMES): string {
-  const details = (DETAILS[event.type] as (data: OrganizationEvent['data'], names: RecordNames) => string)(event.data, names);
+  const details = (DETAILS[event.type] as (data: OrganizationEvent['data'], names: RecordNames) => string)(
+    event.data,
+    names,
+  );
   return details === '' ? EVENT_TYPE_NAMES[event.type] : `${EVENT_TYPE_NAMES[event.type]}: ${details}`;
 }
 

@@ -1,5 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
-import { ORGANIZATION_EVENT_TYPES, type OrganizationEvent, type OrganizationEventType } from '../organization/events.js';
+import {
+  ORGANIZATION_EVENT_TYPES,
+  type OrganizationEvent,
+  type OrganizationEventType,
+} from '../organization/events.js';
 import { foldOrganization } from '../organization/evolve.js';
 import { memberAdded, organizationCreated, siteAdded } from '../testing/organization-events.js';
 import { LimitExceeded, LIMITED_RESOURCE_WORDS } from '../errors.js';
@@ -20,47 +24,114 @@ type EventOf<Type extends OrganizationEventType> = Extract<OrganizationEvent, { 
 
 /** One event of every type with the sentence it reads as. A new event type fails here until it has both. */
 const sentences: { [Type in OrganizationEventType]: [EventOf<Type>, string][] } = {
-  OrganizationCreated: [[{ type: 'OrganizationCreated', data: { id: 'acme', name: 'Acme' } }, 'Organization created: Acme']],
+  OrganizationCreated: [
+    [{ type: 'OrganizationCreated', data: { id: 'acme', name: 'Acme' } }, 'Organization created: Acme'],
+  ],
   PlanAssigned: [
     [{ type: 'PlanAssigned', data: { line: 'chorus', plan: 'teams' } }, 'Plan assigned: Chorus teams'],
-    [{ type: 'PlanAssigned', data: { line: 'classic', plan: 'professional', serviceLevel: 'assisted' } }, 'Plan assigned: Classic professional, Assisted service level'],
+    [
+      { type: 'PlanAssigned', data: { line: 'classic', plan: 'professional', serviceLevel: 'assisted' } },
+      'Plan assigned: Classic professional, Assisted service level',
+    ],
   ],
   AddOnPurchased: [
     [{ type: 'AddOnPurchased', data: { addOn: 'feedback', quantity: 1 } }, 'Add-on purchased: Feedback'],
-    [{ type: 'AddOnPurchased', data: { addOn: 'additionalContentSection', quantity: 2 } }, 'Add-on purchased: 2 × Additional site'],
+    [
+      { type: 'AddOnPurchased', data: { addOn: 'additionalContentSection', quantity: 2 } },
+      'Add-on purchased: 2 × Additional site',
+    ],
   ],
-  AddOnCancelled: [[{ type: 'AddOnCancelled', data: { addOn: 'additionalUser', quantity: 3 } }, 'Add-on cancelled: 3 × Additional user']],
+  AddOnCancelled: [
+    [
+      { type: 'AddOnCancelled', data: { addOn: 'additionalUser', quantity: 3 } },
+      'Add-on cancelled: 3 × Additional user',
+    ],
+  ],
   ChorusEnabled: [
     [{ type: 'ChorusEnabled', data: {} }, 'Chorus turned on'],
     [{ type: 'ChorusEnabled', data: { parallelUse: true } }, 'Chorus turned on: with parallel use'],
     [{ type: 'ChorusEnabled', data: { parallelUse: false } }, 'Chorus turned on: without parallel use'],
-    [{ type: 'ChorusEnabled', data: { paidPlan: 'teams' } }, 'Chorus turned on: the Chorus teams plan was paid for through billing, so it is in effect'],
+    [
+      { type: 'ChorusEnabled', data: { paidPlan: 'teams' } },
+      'Chorus turned on: the Chorus teams plan was paid for through billing, so it is in effect',
+    ],
   ],
   ChorusDisabled: [[{ type: 'ChorusDisabled', data: {} }, 'Chorus turned off']],
   MemberErased: [[{ type: 'MemberErased', data: { userId: 'u-1' } }, 'A person’s personal data was erased']],
   LimitsConfigured: [
-    [{ type: 'LimitsConfigured', data: { users: 3, contentSections: 0 } }, 'Limits configured: Users 3, Sites unlimited'],
-    [{ type: 'LimitsConfigured', data: { webAnalyticsDomains: null, override: true } }, 'Limits configured: Web analytics domains from the plan, override on'],
+    [
+      { type: 'LimitsConfigured', data: { users: 3, contentSections: 0 } },
+      'Limits configured: Users 3, Sites unlimited',
+    ],
+    [
+      { type: 'LimitsConfigured', data: { webAnalyticsDomains: null, override: true } },
+      'Limits configured: Web analytics domains from the plan, override on',
+    ],
     [{ type: 'LimitsConfigured', data: { users: 1000 } }, 'Limits configured: Users 1,000'],
   ],
   MemberAdded: [
-    [{ type: 'MemberAdded', data: { userId: 'u-ann', email: 'ann@example.com', role: 'admin', chorusUser: false } }, 'Member added: ann@example.com as admin'],
-    [{ type: 'MemberAdded', data: { userId: 'u-bo', email: 'bo@example.com', role: 'auditor', chorusUser: true } }, 'Member added: bo@example.com as auditor, Chorus user'],
+    [
+      { type: 'MemberAdded', data: { userId: 'u-ann', email: 'ann@example.com', role: 'admin', chorusUser: false } },
+      'Member added: ann@example.com as admin',
+    ],
+    [
+      { type: 'MemberAdded', data: { userId: 'u-bo', email: 'bo@example.com', role: 'auditor', chorusUser: true } },
+      'Member added: bo@example.com as auditor, Chorus user',
+    ],
   ],
   MemberRemoved: [[{ type: 'MemberRemoved', data: { userId: 'user-1' } }, 'Member removed: user1@example.com']],
   MemberRoleChanged: [
-    [{ type: 'MemberRoleChanged', data: { userId: 'user-1', email: 'user1@example.com', role: 'owner', previousRole: 'member' } }, 'Role changed: user1@example.com from member to owner'],
+    [
+      {
+        type: 'MemberRoleChanged',
+        data: { userId: 'user-1', email: 'user1@example.com', role: 'owner', previousRole: 'member' },
+      },
+      'Role changed: user1@example.com from member to owner',
+    ],
   ],
-  InvitationResent: [[{ type: 'InvitationResent', data: { userId: 'user-1', email: 'user1@example.com' } }, 'Invitation sent again: user1@example.com']],
-  SiteAdded: [[{ type: 'SiteAdded', data: { siteId: 's', name: 'Books', hostname: 'xn--bcher-kva.de' } }, 'Site added: Books (bücher.de)']],
+  InvitationResent: [
+    [
+      { type: 'InvitationResent', data: { userId: 'user-1', email: 'user1@example.com' } },
+      'Invitation sent again: user1@example.com',
+    ],
+  ],
+  SiteAdded: [
+    [
+      { type: 'SiteAdded', data: { siteId: 's', name: 'Books', hostname: 'xn--bcher-kva.de' } },
+      'Site added: Books (bücher.de)',
+    ],
+  ],
   SiteRemoved: [[{ type: 'SiteRemoved', data: { siteId: 'site-1' } }, 'Site removed: Site 1 (site1.example.com)']],
-  QualityAssuranceDomainAdded: [[{ type: 'QualityAssuranceDomainAdded', data: { domain: 'qa.example.com' } }, 'QA domain added: qa.example.com']],
-  QualityAssuranceDomainRemoved: [[{ type: 'QualityAssuranceDomainRemoved', data: { domain: 'xn--mnchen-3ya.de' } }, 'QA domain removed: münchen.de']],
-  WebAnalyticsDomainAdded: [[{ type: 'WebAnalyticsDomainAdded', data: { domain: 'stats.example.com' } }, 'Web analytics domain added: stats.example.com']],
-  WebAnalyticsDomainRemoved: [[{ type: 'WebAnalyticsDomainRemoved', data: { domain: 'stats.example.com' } }, 'Web analytics domain removed: stats.example.com']],
+  QualityAssuranceDomainAdded: [
+    [{ type: 'QualityAssuranceDomainAdded', data: { domain: 'qa.example.com' } }, 'QA domain added: qa.example.com'],
+  ],
+  QualityAssuranceDomainRemoved: [
+    [{ type: 'QualityAssuranceDomainRemoved', data: { domain: 'xn--mnchen-3ya.de' } }, 'QA domain removed: münchen.de'],
+  ],
+  WebAnalyticsDomainAdded: [
+    [
+      { type: 'WebAnalyticsDomainAdded', data: { domain: 'stats.example.com' } },
+      'Web analytics domain added: stats.example.com',
+    ],
+  ],
+  WebAnalyticsDomainRemoved: [
+    [
+      { type: 'WebAnalyticsDomainRemoved', data: { domain: 'stats.example.com' } },
+      'Web analytics domain removed: stats.example.com',
+    ],
+  ],
   SsoConfigured: [
     [
-      { type: 'SsoConfigured', data: { issuer: 'https://id.acme.example', clientId: 'chorus', clientSecret: 'sealed:never-shown', domains: ['acme.example', 'acme.test'], enforce: true } },
+      {
+        type: 'SsoConfigured',
+        data: {
+          issuer: 'https://id.acme.example',
+          clientId: 'chorus',
+          clientSecret: 'sealed:never-shown',
+          domains: ['acme.example', 'acme.test'],
+          enforce: true,
+        },
+      },
       'Single sign-on configured: https://id.acme.example for acme.example, acme.test, required',
     ],
   ],
@@ -68,7 +139,15 @@ const sentences: { [Type in OrganizationEventType]: [EventOf<Type>, string][] } 
     [
       {
         type: 'SamlSsoConfigured',
-        data: { idpEntityId: 'http://www.okta.com/exk1', ssoUrl: 'https://acme.okta.com/app/sso/saml', certificates: [], metadataUrl: null, domains: ['acme.example'], enforce: false, allowIdpInitiated: true },
+        data: {
+          idpEntityId: 'http://www.okta.com/exk1',
+          ssoUrl: 'https://acme.okta.com/app/sso/saml',
+          certificates: [],
+          metadataUrl: null,
+          domains: ['acme.example'],
+          enforce: false,
+          allowIdpInitiated: true,
+        },
       },
       'Single sign-on configured (SAML): http://www.okta.com/exk1 for acme.example, sign-ins started at the provider allowed',
     ],
@@ -76,12 +155,22 @@ const sentences: { [Type in OrganizationEventType]: [EventOf<Type>, string][] } 
   SsoDisabled: [[{ type: 'SsoDisabled', data: {} }, 'Single sign-on turned off']],
   SsoDomainPending: [
     [
-      { type: 'SsoDomainPending', data: { domain: 'xn--mnchen-3ya.de', token: 'never-in-the-sentence-0123456789ab', at: '2030-01-01T00:00:00.000Z' } },
+      {
+        type: 'SsoDomainPending',
+        data: {
+          domain: 'xn--mnchen-3ya.de',
+          token: 'never-in-the-sentence-0123456789ab',
+          at: '2030-01-01T00:00:00.000Z',
+        },
+      },
       'Single sign-on domain awaiting verification: münchen.de, until its DNS record is published',
     ],
   ],
   SsoDomainVerified: [
-    [{ type: 'SsoDomainVerified', data: { domain: 'acme.example', at: '2030-01-01T00:00:00.000Z' } }, 'Single sign-on domain verified: acme.example, its DNS record was found'],
+    [
+      { type: 'SsoDomainVerified', data: { domain: 'acme.example', at: '2030-01-01T00:00:00.000Z' } },
+      'Single sign-on domain verified: acme.example, its DNS record was found',
+    ],
   ],
   SsoDomainRecordMissing: [
     [
@@ -97,7 +186,10 @@ const sentences: { [Type in OrganizationEventType]: [EventOf<Type>, string][] } 
   ],
   TrafficThresholdReached: [
     [
-      { type: 'TrafficThresholdReached', data: { period: '2026-11', threshold: 80, used: 400_120, allowance: 500_000 } },
+      {
+        type: 'TrafficThresholdReached',
+        data: { period: '2026-11', threshold: 80, used: 400_120, allowance: 500_000 },
+      },
       "Traffic allowance threshold reached: 80% of November 2026's 500,000 page views (400,120 counted)",
     ],
   ],
@@ -113,11 +205,17 @@ const sentences: { [Type in OrganizationEventType]: [EventOf<Type>, string][] } 
       'Subscription changed: active, renews on 1 December 2026 (Stripe subscription sub_1)',
     ],
     [
-      { type: 'SubscriptionChanged', data: { ...terms, status: 'active', endsOn: '2026-12-01T00:00:00.000Z', previousStatus: 'active' } },
+      {
+        type: 'SubscriptionChanged',
+        data: { ...terms, status: 'active', endsOn: '2026-12-01T00:00:00.000Z', previousStatus: 'active' },
+      },
       'Subscription changed: active, ends on 1 December 2026 (Stripe subscription sub_1)',
     ],
     [
-      { type: 'SubscriptionChanged', data: { ...terms, status: 'trialing', trialEndsAt: '2026-11-15T12:00:00.000Z', previousStatus: null } },
+      {
+        type: 'SubscriptionChanged',
+        data: { ...terms, status: 'trialing', trialEndsAt: '2026-11-15T12:00:00.000Z', previousStatus: null },
+      },
       'Subscription changed: trial until 15 November 2026 (Stripe subscription sub_1)',
     ],
     [
@@ -129,7 +227,10 @@ const sentences: { [Type in OrganizationEventType]: [EventOf<Type>, string][] } 
       'Subscription changed: active again: the payment was received, renews on 1 December 2026 (Stripe subscription sub_1)',
     ],
     [
-      { type: 'SubscriptionChanged', data: { ...terms, status: 'ended', endedAt: '2026-11-20T08:00:00.000Z', previousStatus: 'active' } },
+      {
+        type: 'SubscriptionChanged',
+        data: { ...terms, status: 'ended', endedAt: '2026-11-20T08:00:00.000Z', previousStatus: 'active' },
+      },
       'Subscription changed: ended on 20 November 2026: no plan is in force, nothing was removed (Stripe subscription sub_1)',
     ],
   ],
@@ -140,7 +241,10 @@ const sentences: { [Type in OrganizationEventType]: [EventOf<Type>, string][] } 
     ],
   ],
   StripeCustomerBound: [
-    [{ type: 'StripeCustomerBound', data: { customerId: 'cus_1' } }, "Stripe customer bound: cus_1; only its subscriptions change the organization's plans"],
+    [
+      { type: 'StripeCustomerBound', data: { customerId: 'cus_1' } },
+      "Stripe customer bound: cus_1; only its subscriptions change the organization's plans",
+    ],
   ],
   TwoStepSignInPolicySet: [
     [
@@ -150,8 +254,14 @@ const sentences: { [Type in OrganizationEventType]: [EventOf<Type>, string][] } 
     [{ type: 'TwoStepSignInPolicySet', data: { required: false } }, 'Two-step sign-in: no longer required'],
   ],
   DomainJoinSet: [
-    [{ type: 'DomainJoinSet', data: { domain: 'acme.example', join: 'automatic', role: 'auditor' } }, 'Joining by domain: people of acme.example join as auditor when they sign in'],
-    [{ type: 'DomainJoinSet', data: { domain: 'acme.example', join: 'invitation' } }, 'Joining by domain: people of acme.example join by invitation only'],
+    [
+      { type: 'DomainJoinSet', data: { domain: 'acme.example', join: 'automatic', role: 'auditor' } },
+      'Joining by domain: people of acme.example join as auditor when they sign in',
+    ],
+    [
+      { type: 'DomainJoinSet', data: { domain: 'acme.example', join: 'invitation' } },
+      'Joining by domain: people of acme.example join by invitation only',
+    ],
   ],
   AutomaticJoinRefused: [
     [
@@ -193,9 +303,9 @@ describe('eventSentence', () => {
 
 describe('recordedEventSentence', () => {
   it('reads a stored event of a known type as eventSentence does', () => {
-    expect(recordedEventSentence('MemberAdded', { userId: 'u', email: 'ann@example.com', role: 'admin', chorusUser: false })).toBe(
-      'Member added: ann@example.com as admin',
-    );
+    expect(
+      recordedEventSentence('MemberAdded', { userId: 'u', email: 'ann@example.com', role: 'admin', chorusUser: false }),
+    ).toBe('Member added: ann@example.com as admin');
   });
 
   it('names a type this version does not know after the type itself', () => {
@@ -212,7 +322,8 @@ describe('one word for sites wherever a customer reads', () => {
   it('the history, the console and a refusal’s detail say "sites"; the catalogue’s name stays in the field names', () => {
     expect(RESOURCE_NAMES.contentSections).toBe('Sites');
     expect(ADD_ON_NAMES.additionalContentSection).toBe('Additional site');
-    for (const resource of LIMITED_RESOURCES) expect(LIMITED_RESOURCE_WORDS[resource].toLowerCase()).toBe(RESOURCE_NAMES[resource].toLowerCase());
+    for (const resource of LIMITED_RESOURCES)
+      expect(LIMITED_RESOURCE_WORDS[resource].toLowerCase()).toBe(RESOURCE_NAMES[resource].toLowerCase());
     const refusal = new LimitExceeded('contentSections', 5, 5);
     expect(refusal.message).toBe('The sites limit of 5 is reached (5 in use).');
     expect(refusal.details).toEqual({ resource: 'contentSections', limit: 5, count: 5 });

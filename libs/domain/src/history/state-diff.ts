@@ -3,10 +3,19 @@ import type { LimitedResource } from '../errors.js';
 import { LIMITED_RESOURCES } from '../limits/limited-resources.js';
 import type { OrganizationView } from '../organization/view.js';
 import { CHORUS_FEATURES, type AddOn, type Limit } from '../plans/catalogue.js';
-import { ADD_ON_NAMES, CHORUS_FEATURE_NAMES, formatCount, LINE_NAMES, RESOURCE_NAMES, ROLE_WORDS, SERVICE_LEVEL_NAMES } from './words.js';
+import {
+  ADD_ON_NAMES,
+  CHORUS_FEATURE_NAMES,
+  formatCount,
+  LINE_NAMES,
+  RESOURCE_NAMES,
+  ROLE_WORDS,
+  SERVICE_LEVEL_NAMES,
+} from './words.js';
 
 export type ChangeKind = 'added' | 'removed' | 'changed';
-export type ChangeArea = 'organization' | 'plan' | 'limits' | 'usage' | 'features' | 'members' | 'sites' | 'domains' | 'sso';
+export type ChangeArea =
+  'organization' | 'plan' | 'limits' | 'usage' | 'features' | 'members' | 'sites' | 'domains' | 'sso';
 
 export type OrganizationChange = {
   area: ChangeArea;
@@ -17,13 +26,23 @@ export type OrganizationChange = {
   text: string;
 };
 
-function change(area: ChangeArea, subject: string, before: string | undefined, after: string | undefined): OrganizationChange {
+function change(
+  area: ChangeArea,
+  subject: string,
+  before: string | undefined,
+  after: string | undefined,
+): OrganizationChange {
   if (before === undefined) return { area, kind: 'added', subject, after, text: `${subject}: ${after}` };
   if (after === undefined) return { area, kind: 'removed', subject, before, text: `${subject}: ${before}` };
   return { area, kind: 'changed', subject, before, after, text: `${subject}: ${before} → ${after}` };
 }
 
-function compare(area: ChangeArea, subject: string, before: string | undefined, after: string | undefined): OrganizationChange[] {
+function compare(
+  area: ChangeArea,
+  subject: string,
+  before: string | undefined,
+  after: string | undefined,
+): OrganizationChange[] {
   return before === after ? [] : [change(area, subject, before, after)];
 }
 
@@ -45,9 +64,12 @@ function compareCollections<Item>(
   const changes: OrganizationChange[] = [];
   for (const [key, item] of later) {
     const previous = earlier.get(key);
-    changes.push(...(previous === undefined ? [change(area, subject, undefined, describe(item))] : compareItem(previous, item)));
+    changes.push(
+      ...(previous === undefined ? [change(area, subject, undefined, describe(item))] : compareItem(previous, item)),
+    );
   }
-  for (const [key, item] of earlier) if (!later.has(key)) changes.push(change(area, subject, describe(item), undefined));
+  for (const [key, item] of earlier)
+    if (!later.has(key)) changes.push(change(area, subject, describe(item), undefined));
   return changes;
 }
 
@@ -56,13 +78,19 @@ function planChanges(before: OrganizationView, after: OrganizationView): Organiz
     view.governingPlan === null ? undefined : `${LINE_NAMES[view.governingPlan.line]} ${view.governingPlan.plan}`;
   const parallelUse = (view: OrganizationView): string | undefined =>
     view.chorusDetails.parallelUse === null ? undefined : view.chorusDetails.parallelUse ? 'yes' : 'no';
-  const addOns = (view: OrganizationView) => (Object.entries(view.addOns) as [AddOn, number][]).map(([addOn, quantity]) => ({ addOn, quantity }));
+  const addOns = (view: OrganizationView) =>
+    (Object.entries(view.addOns) as [AddOn, number][]).map(([addOn, quantity]) => ({ addOn, quantity }));
   return [
     ...compare('plan', 'Classic plan', before.plan ?? undefined, after.plan ?? undefined),
     ...compare('plan', 'Chorus plan', before.chorusDetails.plan ?? undefined, after.chorusDetails.plan ?? undefined),
     ...compare('plan', 'Chorus', onOff(before.chorus), onOff(after.chorus)),
     ...compare('plan', 'Parallel use', parallelUse(before), parallelUse(after)),
-    ...compare('plan', 'Service level', SERVICE_LEVEL_NAMES[before.serviceLevel], SERVICE_LEVEL_NAMES[after.serviceLevel]),
+    ...compare(
+      'plan',
+      'Service level',
+      SERVICE_LEVEL_NAMES[before.serviceLevel],
+      SERVICE_LEVEL_NAMES[after.serviceLevel],
+    ),
     ...compare('plan', 'Limits come from', governing(before), governing(after)),
     ...compareCollections(
       'plan',
@@ -71,7 +99,8 @@ function planChanges(before: OrganizationView, after: OrganizationView): Organiz
       ({ addOn }) => addOn,
       ({ addOn, quantity }) => `${ADD_ON_NAMES[addOn]} × ${quantity}`,
       'Add-on',
-      (earlier, later) => compare('plan', `Add-on ${ADD_ON_NAMES[later.addOn]}`, `× ${earlier.quantity}`, `× ${later.quantity}`),
+      (earlier, later) =>
+        compare('plan', `Add-on ${ADD_ON_NAMES[later.addOn]}`, `× ${earlier.quantity}`, `× ${later.quantity}`),
     ),
     ...compare(
       'plan',
@@ -93,22 +122,40 @@ function limitChanges(before: OrganizationView, after: OrganizationView): Organi
   const perResource = (resource: LimitedResource): OrganizationChange[] => {
     const name = lowerFirst(RESOURCE_NAMES[resource]);
     return [
-      ...compare('limits', `${RESOURCE_NAMES[resource]} limit`, allowedWords(before, resource), allowedWords(after, resource)),
+      ...compare(
+        'limits',
+        `${RESOURCE_NAMES[resource]} limit`,
+        allowedWords(before, resource),
+        allowedWords(after, resource),
+      ),
       ...compare(
         'limits',
         `Configured ${name} limit`,
         planFigureWords(before, before.limits.configured[resource], before.limits.setByOperator[resource]),
         planFigureWords(after, after.limits.configured[resource], after.limits.setByOperator[resource]),
       ),
-      ...compare('limits', `Hard ${name} limit`, planFigureWords(before, before.limits.hard[resource]), planFigureWords(after, after.limits.hard[resource])),
+      ...compare(
+        'limits',
+        `Hard ${name} limit`,
+        planFigureWords(before, before.limits.hard[resource]),
+        planFigureWords(after, after.limits.hard[resource]),
+      ),
     ];
   };
-  return [...LIMITED_RESOURCES.flatMap(perResource), ...compare('limits', 'Override', onOff(before.limits.override), onOff(after.limits.override))];
+  return [
+    ...LIMITED_RESOURCES.flatMap(perResource),
+    ...compare('limits', 'Override', onOff(before.limits.override), onOff(after.limits.override)),
+  ];
 }
 
 function usageChanges(before: OrganizationView, after: OrganizationView): OrganizationChange[] {
   return LIMITED_RESOURCES.flatMap((resource) =>
-    compare('usage', `${RESOURCE_NAMES[resource]} in use`, formatCount(before.usage[resource]), formatCount(after.usage[resource])),
+    compare(
+      'usage',
+      `${RESOURCE_NAMES[resource]} in use`,
+      formatCount(before.usage[resource]),
+      formatCount(after.usage[resource]),
+    ),
   );
 }
 
@@ -117,7 +164,9 @@ function featureChanges(before: OrganizationView, after: OrganizationView): Orga
     was === is ? [] : [change('features', 'Feature', was ? name : undefined, is ? name : undefined)];
   return [
     ...turned('Several sites (organization)', before.features.multiSite, after.features.multiSite),
-    ...CHORUS_FEATURES.flatMap((feature) => turned(CHORUS_FEATURE_NAMES[feature], before.chorusFeatures[feature], after.chorusFeatures[feature])),
+    ...CHORUS_FEATURES.flatMap((feature) =>
+      turned(CHORUS_FEATURE_NAMES[feature], before.chorusFeatures[feature], after.chorusFeatures[feature]),
+    ),
   ];
 }
 
@@ -158,8 +207,22 @@ function siteChanges(before: OrganizationView, after: OrganizationView): Organiz
 function domainChanges(before: OrganizationView, after: OrganizationView): OrganizationChange[] {
   const same = (domain: string) => domain;
   return [
-    ...compareCollections('domains', before.qualityAssurance.domains, after.qualityAssurance.domains, same, same, 'QA domain'),
-    ...compareCollections('domains', before.webAnalytics.domains, after.webAnalytics.domains, same, same, 'Web analytics domain'),
+    ...compareCollections(
+      'domains',
+      before.qualityAssurance.domains,
+      after.qualityAssurance.domains,
+      same,
+      same,
+      'QA domain',
+    ),
+    ...compareCollections(
+      'domains',
+      before.webAnalytics.domains,
+      after.webAnalytics.domains,
+      same,
+      same,
+      'Web analytics domain',
+    ),
   ];
 }
 

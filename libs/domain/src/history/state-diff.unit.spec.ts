@@ -41,38 +41,76 @@ describe('diffOrganizations', () => {
   });
 
   it('a member added: the member, and the users in use', () => {
-    const diff = diffOrganizations(viewOf([...essential, memberAdded(1, 'owner')]), viewOf([...essential, memberAdded(1, 'owner'), memberAdded(2, 'admin')]));
+    const diff = diffOrganizations(
+      viewOf([...essential, memberAdded(1, 'owner')]),
+      viewOf([...essential, memberAdded(1, 'owner'), memberAdded(2, 'admin')]),
+    );
 
     expect(diff).toEqual([
       { area: 'usage', kind: 'changed', subject: 'Users in use', before: '1', after: '2', text: 'Users in use: 1 → 2' },
-      { area: 'members', kind: 'added', subject: 'Member', after: 'user2@example.com as admin', text: 'Member: user2@example.com as admin' },
+      {
+        area: 'members',
+        kind: 'added',
+        subject: 'Member',
+        after: 'user2@example.com as admin',
+        text: 'Member: user2@example.com as admin',
+      },
     ]);
   });
 
   it('a member removed, and a role changed', () => {
     const history = [...essential, memberAdded(1, 'owner'), memberAdded(2, 'member')];
 
-    expect(changesOf(history, { type: 'MemberRemoved', data: { userId: 'user-2' } })).toEqual(['Users in use: 2 → 1', 'Member: user2@example.com as member']);
-    expect(diffOrganizations(viewOf(history), viewOf([...history, { type: 'MemberRemoved', data: { userId: 'user-2' } }])).at(-1)?.kind).toBe('removed');
-    expect(changesOf(history, { type: 'MemberRoleChanged', data: { userId: 'user-2', email: 'user2@example.com', role: 'admin', previousRole: 'member' } })).toEqual([
-      'Role of user2@example.com: member → admin',
+    expect(changesOf(history, { type: 'MemberRemoved', data: { userId: 'user-2' } })).toEqual([
+      'Users in use: 2 → 1',
+      'Member: user2@example.com as member',
     ]);
+    expect(
+      diffOrganizations(
+        viewOf(history),
+        viewOf([...history, { type: 'MemberRemoved', data: { userId: 'user-2' } }]),
+      ).at(-1)?.kind,
+    ).toBe('removed');
+    expect(
+      changesOf(history, {
+        type: 'MemberRoleChanged',
+        data: { userId: 'user-2', email: 'user2@example.com', role: 'admin', previousRole: 'member' },
+      }),
+    ).toEqual(['Role of user2@example.com: member → admin']);
   });
 
   it('a plan assigned: the plan, where the limits come from, the limits, the features and the traffic', () => {
     // Classic professional: 2 sites, users unlimited (the seed's table); before it, no plan: nothing could be added.
-    const changes = diffOrganizations(viewOf([organizationCreated()]), viewOf([organizationCreated(), classicPlanAssigned('professional')]));
+    const changes = diffOrganizations(
+      viewOf([organizationCreated()]),
+      viewOf([organizationCreated(), classicPlanAssigned('professional')]),
+    );
     const texts = changes.map((change) => change.text);
 
-    expect(changes[0]).toEqual({ area: 'plan', kind: 'added', subject: 'Classic plan', after: 'professional', text: 'Classic plan: professional' });
+    expect(changes[0]).toEqual({
+      area: 'plan',
+      kind: 'added',
+      subject: 'Classic plan',
+      after: 'professional',
+      text: 'Classic plan: professional',
+    });
     expect(texts).toContain('Limits come from: Classic professional');
     expect(texts).toContain('Sites limit: none without a plan → 2');
     expect(texts).toContain('Configured sites limit: no plan → 2');
     expect(texts).toContain('Feature: Several sites (organization)');
     expect(texts).toContain('Traffic per month: no plan → 2,000,000');
     // Back to no plan (the subscription ended): nothing can be added, never "unlimited".
-    const ended = diffOrganizations(viewOf([organizationCreated(), classicPlanAssigned('professional')]), viewOf([organizationCreated(), classicPlanAssigned('professional'), { type: 'PlanEnded', data: { line: 'classic', plan: 'professional' } }]));
-    expect(ended.map((change) => change.text)).toEqual(expect.arrayContaining(['Sites limit: 2 → none without a plan', 'Configured sites limit: 2 → no plan']));
+    const ended = diffOrganizations(
+      viewOf([organizationCreated(), classicPlanAssigned('professional')]),
+      viewOf([
+        organizationCreated(),
+        classicPlanAssigned('professional'),
+        { type: 'PlanEnded', data: { line: 'classic', plan: 'professional' } },
+      ]),
+    );
+    expect(ended.map((change) => change.text)).toEqual(
+      expect.arrayContaining(['Sites limit: 2 → none without a plan', 'Configured sites limit: 2 → no plan']),
+    );
     expect(ended.filter((change) => change.area === 'limits' && change.after === 'unlimited')).toEqual([]);
     expect(new Set(changes.map((change) => change.area))).toEqual(new Set(['plan', 'limits', 'features']));
   });
@@ -91,10 +129,16 @@ describe('diffOrganizations', () => {
       'Sites limit: 1 → 3',
       'Configured sites limit: 1 → 3',
     ]);
-    expect(changesOf([...essential, addOnPurchased('additionalContentSection', 2)], addOnCancelled('additionalContentSection', 1))[0]).toBe(
-      'Add-on Additional site: × 2 → × 1',
+    expect(
+      changesOf(
+        [...essential, addOnPurchased('additionalContentSection', 2)],
+        addOnCancelled('additionalContentSection', 1),
+      )[0],
+    ).toBe('Add-on Additional site: × 2 → × 1');
+    const cancelled = diffOrganizations(
+      viewOf([...essential, addOnPurchased('feedback')]),
+      viewOf([...essential, addOnPurchased('feedback'), addOnCancelled('feedback')]),
     );
-    const cancelled = diffOrganizations(viewOf([...essential, addOnPurchased('feedback')]), viewOf([...essential, addOnPurchased('feedback'), addOnCancelled('feedback')]));
     expect(cancelled[0]).toMatchObject({ kind: 'removed', subject: 'Add-on', before: 'Feedback × 1' });
   });
 
@@ -102,10 +146,14 @@ describe('diffOrganizations', () => {
     const history = [...essential, chorusPlanAssigned('teams')];
     const changes = diffOrganizations(viewOf(history), viewOf([...history, chorusEnabled(true)]));
 
-    expect(changes.slice(0, 3).map((change) => change.text)).toEqual(['Chorus: off → on', 'Parallel use: yes', 'Limits come from: Classic essential → Chorus teams']);
-    expect(changes.filter((change) => change.area === 'features' && change.kind === 'added').map((change) => change.after)).toEqual(
-      expect.arrayContaining(['Feedback', 'Matomo integration', 'E-mail notifications']),
-    );
+    expect(changes.slice(0, 3).map((change) => change.text)).toEqual([
+      'Chorus: off → on',
+      'Parallel use: yes',
+      'Limits come from: Classic essential → Chorus teams',
+    ]);
+    expect(
+      changes.filter((change) => change.area === 'features' && change.kind === 'added').map((change) => change.after),
+    ).toEqual(expect.arrayContaining(['Feedback', 'Matomo integration', 'E-mail notifications']));
     expect(changes.filter((change) => change.area === 'features' && change.kind === 'removed')).toEqual([]);
   });
 
@@ -121,11 +169,18 @@ describe('diffOrganizations', () => {
     const professional = [organizationCreated(), classicPlanAssigned('professional')];
 
     expect(changesOf(professional, siteAdded(1))).toEqual(['Sites in use: 0 → 1', 'Site: Site 1 (site1.example.com)']);
-    expect(changesOf([...professional, siteAdded(1)], { type: 'SiteAdded', data: { siteId: 'site-1', name: 'Shop', hostname: 'xn--bcher-kva.de' } })).toEqual([
-      'Name of site bücher.de: Site 1 → Shop',
-      'Hostname of site Shop: site1.example.com → bücher.de',
-    ]);
-    expect(diffOrganizations(viewOf([...professional, siteAdded(1)]), viewOf([...professional, siteAdded(1), { type: 'SiteRemoved', data: { siteId: 'site-1' } }])).at(-1)).toEqual({
+    expect(
+      changesOf([...professional, siteAdded(1)], {
+        type: 'SiteAdded',
+        data: { siteId: 'site-1', name: 'Shop', hostname: 'xn--bcher-kva.de' },
+      }),
+    ).toEqual(['Name of site bücher.de: Site 1 → Shop', 'Hostname of site Shop: site1.example.com → bücher.de']);
+    expect(
+      diffOrganizations(
+        viewOf([...professional, siteAdded(1)]),
+        viewOf([...professional, siteAdded(1), { type: 'SiteRemoved', data: { siteId: 'site-1' } }]),
+      ).at(-1),
+    ).toEqual({
       area: 'sites',
       kind: 'removed',
       subject: 'Site',
@@ -133,10 +188,9 @@ describe('diffOrganizations', () => {
       text: 'Site: Site 1 (site1.example.com)',
     });
     const enterprise = [organizationCreated(), chorusPlanAssigned('enterprise'), chorusEnabled()];
-    expect(changesOf(enterprise, { type: 'QualityAssuranceDomainAdded', data: { domain: 'xn--mnchen-3ya.de' } })).toEqual([
-      'QA domains in use: 0 → 1',
-      'QA domain: münchen.de',
-    ]);
+    expect(
+      changesOf(enterprise, { type: 'QualityAssuranceDomainAdded', data: { domain: 'xn--mnchen-3ya.de' } }),
+    ).toEqual(['QA domains in use: 0 → 1', 'QA domain: münchen.de']);
   });
 
   it('is pure: it changes neither state', () => {
@@ -155,6 +209,8 @@ describe('diffOrganizations', () => {
     const backwards = diffOrganizations(after, before);
     const opposite = { added: 'removed', removed: 'added', changed: 'changed' } as const;
 
-    expect(backwards.map((change) => [change.subject, change.kind]).sort()).toEqual(forwards.map((change) => [change.subject, opposite[change.kind]]).sort());
+    expect(backwards.map((change) => [change.subject, change.kind]).sort()).toEqual(
+      forwards.map((change) => [change.subject, opposite[change.kind]]).sort(),
+    );
   });
 });

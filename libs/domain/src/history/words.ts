@@ -25,7 +25,11 @@ export const ADD_ON_NAMES: Record<AddOn, string> = {
   feedback: 'Feedback',
 };
 
-export const SERVICE_LEVEL_NAMES: Record<ServiceLevel, string> = { standard: 'Standard', assisted: 'Assisted', turnkey: 'Turnkey' };
+export const SERVICE_LEVEL_NAMES: Record<ServiceLevel, string> = {
+  standard: 'Standard',
+  assisted: 'Assisted',
+  turnkey: 'Turnkey',
+};
 
 export const CHORUS_FEATURE_NAMES: Record<ChorusFeature, string> = {
   multiSite: 'Several sites',
@@ -51,4 +55,9 @@ export const CHORUS_FEATURE_NAMES: Record<ChorusFeature, string> = {
 export const LINE_NAMES: Record<Line, string> = { classic: 'Classic', chorus: 'Chorus' };
 
 /** Roles inside a sentence ("as admin"). */
-export const ROLE_WORDS: Record<MemberRole, string> = { owner: 'owner', admin: 'admin', member: 'member', auditor: 'auditor' };
+export const ROLE_WORDS: Record<MemberRole, string> = {
+  owner: 'owner',
+  admin: 'admin',
+  member: 'member',
+  auditor: 'auditor',
+};

@@ -17,7 +17,8 @@ export function toUnicodeHostname(ascii: string): string {
   }
 }
 
-export type HostnameFault = 'empty' | 'too-long' | 'scheme' | 'space' | 'credentials' | 'characters' | 'label' | 'no-dot';
+export type HostnameFault =
+  'empty' | 'too-long' | 'scheme' | 'space' | 'credentials' | 'characters' | 'label' | 'no-dot';
 
 // A scheme other than http(s) would otherwise become a host named after it ("ftp"), refused for its missing dot.
 const OTHER_SCHEME = /^[a-z][a-z0-9+.-]*:\/\//i;

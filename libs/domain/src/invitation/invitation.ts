@@ -2,7 +2,13 @@ import { mailClaimDuty, type MailDuty } from '../mail/mail-claim.js';
 import type { Decider } from '../decider.js';
 import { invitationStream, type InvitationEvent, type InvitationFailureReason } from './invitation-events.js';
 
-export type PendingInvitation = { tokenHash: string; organizationId: string; organizationName: string; email: string; expiresAt: string };
+export type PendingInvitation = {
+  tokenHash: string;
+  organizationId: string;
+  organizationName: string;
+  email: string;
+  expiresAt: string;
+};
 
 export type InvitationState = {
   /** An accepted invitation spends them all. */
@@ -15,7 +21,13 @@ export type InvitationState = {
   failures: UndeliveredInvitation[];
 };
 
-export type UndeliveredInvitation = { organizationId: string; email: string; reason: InvitationFailureReason; responseCode?: number; at: string };
+export type UndeliveredInvitation = {
+  organizationId: string;
+  email: string;
+  reason: InvitationFailureReason;
+  responseCode?: number;
+  at: string;
+};
 
 /** notice: a registered person told they were added, with no link. */
 export type OwedInvitation = {
@@ -32,7 +44,13 @@ export type OwedInvitation = {
 /** Far more than a replay after a restart goes back over. */
 const rememberedOwed = 50;
 
-export const noInvitations = (): InvitationState => ({ pending: [], sent: [], accepted: false, owed: [], failures: [] });
+export const noInvitations = (): InvitationState => ({
+  pending: [],
+  sent: [],
+  accepted: false,
+  owed: [],
+  failures: [],
+});
 
 /** Per organization, so that one organization's churn (adding and removing someone) never delays another's. */
 export const invitationMailsPerHourPerOrganization = 3;
@@ -40,7 +58,9 @@ export const invitationMailsPerHourPerOrganization = 3;
 const hourMs = 3_600_000;
 
 export function nextMailAllowedAt(state: InvitationState, organizationId: string, now: Date): Date {
-  const recent = state.sent.filter((sent) => sent.organizationId === organizationId && now.getTime() - new Date(sent.at).getTime() < hourMs);
+  const recent = state.sent.filter(
+    (sent) => sent.organizationId === organizationId && now.getTime() - new Date(sent.at).getTime() < hourMs,
+  );
   if (recent.length < invitationMailsPerHourPerOrganization) return now;
   const oldest = recent[recent.length - invitationMailsPerHourPerOrganization];
   return new Date(new Date(oldest?.at ?? now).getTime() + hourMs);
@@ -49,7 +69,8 @@ export function nextMailAllowedAt(state: InvitationState, organizationId: string
 export function evolveInvitations(state: InvitationState, event: InvitationEvent): InvitationState {
   switch (event.type) {
     case 'InvitationSent': {
-      const { tokenHash, organizationId, organizationName, email, expiresAt, at, memberAddedEventId, sender } = event.data;
+      const { tokenHash, organizationId, organizationName, email, expiresAt, at, memberAddedEventId, sender } =
+        event.data;
       return {
         ...state,
         pending: [
@@ -60,7 +81,19 @@ export function evolveInvitations(state: InvitationState, event: InvitationEvent
         owed:
           memberAddedEventId === undefined
             ? state.owed
-            : [...state.owed, { memberAddedEventId, tokenHash, at, mailed: false, failed: false, notice: false, sender, claimedAt: at }].slice(-rememberedOwed),
+            : [
+                ...state.owed,
+                {
+                  memberAddedEventId,
+                  tokenHash,
+                  at,
+                  mailed: false,
+                  failed: false,
+                  notice: false,
+                  sender,
+                  claimedAt: at,
+                },
+              ].slice(-rememberedOwed),
       };
     }
     case 'MembershipNoticeSent': {
@@ -68,24 +101,39 @@ export function evolveInvitations(state: InvitationState, event: InvitationEvent
       return {
         ...state,
         sent: [...state.sent, { at, organizationId }].slice(-rememberedOwed),
-        owed: [...state.owed, { memberAddedEventId, tokenHash, at, mailed: false, failed: false, notice: true, sender, claimedAt: at }].slice(-rememberedOwed),
+        owed: [
+          ...state.owed,
+          { memberAddedEventId, tokenHash, at, mailed: false, failed: false, notice: true, sender, claimedAt: at },
+        ].slice(-rememberedOwed),
       };
     }
     case 'InvitationMailClaimed': {
       const { tokenHash, sender, at } = event.data;
-      return { ...state, owed: state.owed.map((owed) => (owed.tokenHash === tokenHash ? { ...owed, sender, claimedAt: at } : owed)) };
+      return {
+        ...state,
+        owed: state.owed.map((owed) => (owed.tokenHash === tokenHash ? { ...owed, sender, claimedAt: at } : owed)),
+      };
     }
     case 'InvitationMailed': {
       const { organizationId } = event.data;
       return {
         ...state,
         owed: state.owed.map((owed) => (owed.tokenHash === event.data.tokenHash ? { ...owed, mailed: true } : owed)),
-        failures: organizationId === undefined ? state.failures : state.failures.filter((failure) => failure.organizationId !== organizationId),
+        failures:
+          organizationId === undefined
+            ? state.failures
+            : state.failures.filter((failure) => failure.organizationId !== organizationId),
       };
     }
     case 'InvitationFailed': {
       const { organizationId, email, reason, responseCode, at } = event.data;
-      const failure: UndeliveredInvitation = { organizationId, email, reason, ...(responseCode === undefined ? {} : { responseCode }), at };
+      const failure: UndeliveredInvitation = {
+        organizationId,
+        email,
+        reason,
+        ...(responseCode === undefined ? {} : { responseCode }),
+        at,
+      };
       return {
         ...state,
         failures: [...state.failures.filter((known) => known.organizationId !== organizationId), failure],
@@ -103,11 +151,19 @@ export function evolveInvitations(state: InvitationState, event: InvitationEvent
 }
 
 export function mailDuty(owed: OwedInvitation, sender: string, now: Date, claimMs: number): MailDuty {
-  return mailClaimDuty(owed.mailed || owed.failed, { sender: owed.sender ?? '', claimedAt: owed.claimedAt }, sender, now, claimMs);
+  return mailClaimDuty(
+    owed.mailed || owed.failed,
+    { sender: owed.sender ?? '', claimedAt: owed.claimedAt },
+    sender,
+    now,
+    claimMs,
+  );
 }
 
 export function validInvitation(state: InvitationState, tokenHash: string, now: Date): PendingInvitation | undefined {
-  return state.pending.find((invitation) => invitation.tokenHash === tokenHash && new Date(invitation.expiresAt).getTime() > now.getTime());
+  return state.pending.find(
+    (invitation) => invitation.tokenHash === tokenHash && new Date(invitation.expiresAt).getTime() > now.getTime(),
+  );
 }
 
 export class InvitationDelayed extends Error {
@@ -149,19 +205,42 @@ export type InvitationCommand =
 
 /** Recorded once per MemberAdded, then claimed by one sender at a time. */
 function decideInvite({ data }: InviteMember, state: InvitationState): InvitationEvent[] {
-  const { organizationId, organizationName, email, memberAddedEventId, tokenHash, registered, sender, now, mailClaimMs } = data;
+  const {
+    organizationId,
+    organizationName,
+    email,
+    memberAddedEventId,
+    tokenHash,
+    registered,
+    sender,
+    now,
+    mailClaimMs,
+  } = data;
   const at = now.toISOString();
   const owed = state.owed.find((candidate) => candidate.memberAddedEventId === memberAddedEventId);
   if (owed !== undefined) {
     const duty = mailDuty(owed, sender, now, mailClaimMs);
     if (duty.kind === 'theirs') throw new InvitationClaimedElsewhere(owed.sender ?? 'unnamed', duty.until);
-    return duty.kind === 'claim' ? [{ type: 'InvitationMailClaimed', data: { tokenHash: owed.tokenHash, sender, at } }] : [];
+    return duty.kind === 'claim'
+      ? [{ type: 'InvitationMailClaimed', data: { tokenHash: owed.tokenHash, sender, at } }]
+      : [];
   }
   const allowedAt = nextMailAllowedAt(state, organizationId, now);
   if (allowedAt > now) throw new InvitationDelayed(allowedAt);
-  if (registered) return [{ type: 'MembershipNoticeSent', data: { organizationId, organizationName, email, tokenHash, at, memberAddedEventId, sender } }];
+  if (registered)
+    return [
+      {
+        type: 'MembershipNoticeSent',
+        data: { organizationId, organizationName, email, tokenHash, at, memberAddedEventId, sender },
+      },
+    ];
   const expiresAt = new Date(now.getTime() + data.lifetimeMs).toISOString();
-  return [{ type: 'InvitationSent', data: { organizationId, organizationName, email, tokenHash, expiresAt, at, memberAddedEventId, sender } }];
+  return [
+    {
+      type: 'InvitationSent',
+      data: { organizationId, organizationName, email, tokenHash, expiresAt, at, memberAddedEventId, sender },
+    },
+  ];
 }
 
 const unsettledMail = (state: InvitationState, tokenHash: string): boolean =>

@@ -5,7 +5,8 @@ import type { PlanCatalogue, PlanSpec } from '../plans/catalogue.js';
 import type { ExistingOrganization } from '../organization/state.js';
 
 export function governingPlan(state: ExistingOrganization, catalogue: PlanCatalogue): PlanSpec | undefined {
-  const chorusPlan = state.chorus.enabled && state.plans.chorus ? findPlan(catalogue, 'chorus', state.plans.chorus) : undefined;
+  const chorusPlan =
+    state.chorus.enabled && state.plans.chorus ? findPlan(catalogue, 'chorus', state.plans.chorus) : undefined;
   if (chorusPlan) return chorusPlan;
   return state.plans.classic ? findPlan(catalogue, 'classic', state.plans.classic) : undefined;
 }

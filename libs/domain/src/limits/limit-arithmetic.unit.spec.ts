@@ -44,7 +44,12 @@ describe('limit arithmetic', () => {
   });
 
   it('fits: up to the limit inclusive; anything within unlimited', () => {
-    expect([isWithin(3, 3), isWithin(3, 4), isWithin(0, 1_000_000), isWithin(null, 1_000_000)]).toEqual([true, false, true, true]);
+    expect([isWithin(3, 3), isWithin(3, 4), isWithin(0, 1_000_000), isWithin(null, 1_000_000)]).toEqual([
+      true,
+      false,
+      true,
+      true,
+    ]);
   });
 
   describe('properties', () => {
@@ -69,7 +74,9 @@ describe('limit arithmetic', () => {
     it('effective is exactly the minimum of the two capacities without override', () => {
       fc.assert(
         fc.property(limit, limit, (configured, hard) => {
-          expect(capacity(effectiveLimit(configured, hard, false))).toBe(Math.min(capacity(configured), capacity(hard)));
+          expect(capacity(effectiveLimit(configured, hard, false))).toBe(
+            Math.min(capacity(configured), capacity(hard)),
+          );
         }),
       );
     });
@@ -84,22 +91,37 @@ describe('limit arithmetic', () => {
 
     it('more add-on units never lower the configured or the effective limit', () => {
       fc.assert(
-        fc.property(setting, planLimit, increment, increment, limit, fc.boolean(), (own, plan, fewer, extra, hard, override) => {
-          const before = configuredLimit(own, plan, fewer);
-          const after = configuredLimit(own, plan, fewer + extra);
-          expect(capacity(after)).toBeGreaterThanOrEqual(capacity(before));
-          expect(capacity(effectiveLimit(after, hard, override))).toBeGreaterThanOrEqual(capacity(effectiveLimit(before, hard, override)));
-        }),
+        fc.property(
+          setting,
+          planLimit,
+          increment,
+          increment,
+          limit,
+          fc.boolean(),
+          (own, plan, fewer, extra, hard, override) => {
+            const before = configuredLimit(own, plan, fewer);
+            const after = configuredLimit(own, plan, fewer + extra);
+            expect(capacity(after)).toBeGreaterThanOrEqual(capacity(before));
+            expect(capacity(effectiveLimit(after, hard, override))).toBeGreaterThanOrEqual(
+              capacity(effectiveLimit(before, hard, override)),
+            );
+          },
+        ),
       );
     });
 
     it('a raised hard limit or override never lowers the effective limit', () => {
       fc.assert(
-        fc.property(limit, fc.integer({ min: 1, max: 10_000 }), fc.integer({ min: 0, max: 10_000 }), (configured, hard, raise) => {
-          const base = capacity(effectiveLimit(configured, hard, false));
-          expect(capacity(effectiveLimit(configured, hard + raise, false))).toBeGreaterThanOrEqual(base);
-          expect(capacity(effectiveLimit(configured, hard, true))).toBeGreaterThanOrEqual(base);
-        }),
+        fc.property(
+          limit,
+          fc.integer({ min: 1, max: 10_000 }),
+          fc.integer({ min: 0, max: 10_000 }),
+          (configured, hard, raise) => {
+            const base = capacity(effectiveLimit(configured, hard, false));
+            expect(capacity(effectiveLimit(configured, hard + raise, false))).toBeGreaterThanOrEqual(base);
+            expect(capacity(effectiveLimit(configured, hard, true))).toBeGreaterThanOrEqual(base);
+          },
+        ),
       );
     });
 

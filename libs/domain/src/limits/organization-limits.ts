@@ -37,7 +37,9 @@ export function organizationLimits(state: ExistingOrganization, catalogue: PlanC
       const own = normalizeLimit(setting ?? null);
       return own === null ? WEB_ANALYTICS_DOMAIN_LIMIT : Math.min(own, WEB_ANALYTICS_DOMAIN_LIMIT);
     }
-    return normalizeLimit(configuredLimit(setting, plan ? plan.limits[resource] : null, addOnIncrement(state, resource)));
+    return normalizeLimit(
+      configuredLimit(setting, plan ? plan.limits[resource] : null, addOnIncrement(state, resource)),
+    );
   });
   const hard = perResource((resource) => normalizeLimit(plan ? plan.hardLimits[resource] : null));
   const effective = perResource((resource) => effectiveLimit(configured[resource], hard[resource], override));

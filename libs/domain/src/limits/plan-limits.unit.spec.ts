@@ -23,10 +23,16 @@ import {
 
 type Resource = 'users' | 'contentSections' | 'qualityAssuranceDomains' | 'webAnalyticsDomains';
 
-const ADD: Record<Resource, { command: OrganizationCommand; decided: OrganizationEvent; fill: (count: number) => OrganizationEvent[] }> = {
+const ADD: Record<
+  Resource,
+  { command: OrganizationCommand; decided: OrganizationEvent; fill: (count: number) => OrganizationEvent[] }
+> = {
   users: {
     command: { type: 'AddMember', data: { userId: 'new-user', email: 'new@example.com', role: 'member' } },
-    decided: { type: 'MemberAdded', data: { userId: 'new-user', email: 'new@example.com', role: 'member', chorusUser: false } },
+    decided: {
+      type: 'MemberAdded',
+      data: { userId: 'new-user', email: 'new@example.com', role: 'member', chorusUser: false },
+    },
     fill: membersAdded,
   },
   contentSections: {
@@ -47,16 +53,31 @@ const ADD: Record<Resource, { command: OrganizationCommand; decided: Organizatio
 };
 
 /** The limit-th item fits, the (limit + 1)-th is refused with LimitExceeded(resource, limit, limit). */
-function expectLimit(history: OrganizationEvent[], resource: Resource, limit: number, catalogue: PlanCatalogue = testCatalogue): void {
+function expectLimit(
+  history: OrganizationEvent[],
+  resource: Resource,
+  limit: number,
+  catalogue: PlanCatalogue = testCatalogue,
+): void {
   const { command, decided, fill } = ADD[resource];
-  given([...history, ...fill(limit - 1)], { catalogue }).when(command).then([decided]);
-  given([...history, ...fill(limit)], { catalogue }).when(command).thenThrows('LIMIT_EXCEEDED', { resource, limit, count: limit });
+  given([...history, ...fill(limit - 1)], { catalogue })
+    .when(command)
+    .then([decided]);
+  given([...history, ...fill(limit)], { catalogue })
+    .when(command)
+    .thenThrows('LIMIT_EXCEEDED', { resource, limit, count: limit });
 }
 
 /** Far beyond every figure in the seed's table, one more still fits. */
-function expectUnlimited(history: OrganizationEvent[], resource: Resource, catalogue: PlanCatalogue = testCatalogue): void {
+function expectUnlimited(
+  history: OrganizationEvent[],
+  resource: Resource,
+  catalogue: PlanCatalogue = testCatalogue,
+): void {
   const { command, decided, fill } = ADD[resource];
-  given([...history, ...fill(1001)], { catalogue }).when(command).then([decided]);
+  given([...history, ...fill(1001)], { catalogue })
+    .when(command)
+    .then([decided]);
 }
 
 describe('each plan at its limits (effective = lower of the plan limit and the hard limit)', () => {
@@ -106,13 +127,29 @@ describe('hard limits', () => {
 
 describe('override', () => {
   it('on: the hard limit is ignored and the configured limit alone applies', () => {
-    expectLimit([...onChorusPlan('solo'), addOnPurchased('additionalUser', 5), limitsConfigured({ override: true })], 'users', 6);
-    expectLimit([...onChorusPlan('solo'), addOnPurchased('additionalContentSection', 2), limitsConfigured({ override: true })], 'contentSections', 3);
+    expectLimit(
+      [...onChorusPlan('solo'), addOnPurchased('additionalUser', 5), limitsConfigured({ override: true })],
+      'users',
+      6,
+    );
+    expectLimit(
+      [...onChorusPlan('solo'), addOnPurchased('additionalContentSection', 2), limitsConfigured({ override: true })],
+      'contentSections',
+      3,
+    );
     expectLimit([...onChorusPlan('teams'), limitsConfigured({ users: 50, override: true })], 'users', 50);
   });
 
   it('off again: the hard limit is back', () => {
-    expectLimit([...onChorusPlan('teams'), limitsConfigured({ users: 50, override: true }), limitsConfigured({ override: false })], 'users', 10);
+    expectLimit(
+      [
+        ...onChorusPlan('teams'),
+        limitsConfigured({ users: 50, override: true }),
+        limitsConfigured({ override: false }),
+      ],
+      'users',
+      10,
+    );
   });
 
   it('on, with a configured limit below the hard limit: the configured limit still applies', () => {
@@ -137,7 +174,10 @@ describe('0 means unlimited', () => {
         spec.line === 'chorus' && spec.name === 'teams' && spec.organizationDefaults.chorusFeatures
           ? {
               ...spec,
-              organizationDefaults: { ...spec.organizationDefaults, chorusFeatures: { ...spec.organizationDefaults.chorusFeatures, qualityAssurance: true } },
+              organizationDefaults: {
+                ...spec.organizationDefaults,
+                chorusFeatures: { ...spec.organizationDefaults.chorusFeatures, qualityAssurance: true },
+              },
             }
           : spec,
       ),
@@ -148,7 +188,9 @@ describe('0 means unlimited', () => {
   it('a hard limit of 0 is no hard limit', () => {
     const soloWithoutHardLimits: PlanCatalogue = {
       ...testCatalogue,
-      plans: testCatalogue.plans.map((spec) => (spec.name === 'solo' ? { ...spec, hardLimits: { ...spec.hardLimits, users: 0 } } : spec)),
+      plans: testCatalogue.plans.map((spec) =>
+        spec.name === 'solo' ? { ...spec, hardLimits: { ...spec.hardLimits, users: 0 } } : spec,
+      ),
     };
     expectLimit([...onChorusPlan('solo'), addOnPurchased('additionalUser', 4)], 'users', 5, soloWithoutHardLimits);
   });
@@ -157,15 +199,27 @@ describe('0 means unlimited', () => {
 describe('add-ons', () => {
   it('additionalContentSection: +1 content section per unit', () => {
     expectLimit([...onClassicPlan('professional'), addOnPurchased('additionalContentSection')], 'contentSections', 3);
-    expectLimit([...onClassicPlan('professional'), addOnPurchased('additionalContentSection', 3)], 'contentSections', 5);
+    expectLimit(
+      [...onClassicPlan('professional'), addOnPurchased('additionalContentSection', 3)],
+      'contentSections',
+      5,
+    );
   });
 
   it('additionalUser: +1 user per unit, units from several purchases add up', () => {
-    expectLimit([...onChorusPlan('teams'), addOnPurchased('additionalUser'), addOnPurchased('additionalUser', 2)], 'users', 8);
+    expectLimit(
+      [...onChorusPlan('teams'), addOnPurchased('additionalUser'), addOnPurchased('additionalUser', 2)],
+      'users',
+      8,
+    );
   });
 
   it('cancelled units no longer count', () => {
-    expectLimit([...onChorusPlan('teams'), addOnPurchased('additionalUser', 3), addOnCancelled('additionalUser', 2)], 'users', 6);
+    expectLimit(
+      [...onChorusPlan('teams'), addOnPurchased('additionalUser', 3), addOnCancelled('additionalUser', 2)],
+      'users',
+      6,
+    );
   });
 
   it('qualityAssurance: +1 QA domain per unit on top of the plan figure 0', () => {
@@ -178,7 +232,11 @@ describe('add-ons', () => {
   });
 
   it('the additions do not apply to a configured limit', () => {
-    expectLimit([...onChorusPlan('teams'), addOnPurchased('additionalUser', 3), limitsConfigured({ users: 4 })], 'users', 4);
+    expectLimit(
+      [...onChorusPlan('teams'), addOnPurchased('additionalUser', 3), limitsConfigured({ users: 4 })],
+      'users',
+      4,
+    );
   });
 
   it('feedback changes no limit', () => {
@@ -197,13 +255,29 @@ describe('web analytics domains: fixed at 1000', () => {
   });
 
   it('a configured limit may lower it', () => {
-    expectLimit([...onChorusPlan('enterprise'), limitsConfigured({ webAnalyticsDomains: 3 })], 'webAnalyticsDomains', 3);
+    expectLimit(
+      [...onChorusPlan('enterprise'), limitsConfigured({ webAnalyticsDomains: 3 })],
+      'webAnalyticsDomains',
+      3,
+    );
   });
 
   it('a configured limit never raises it above 1000, nor makes it unlimited (0), even with override', () => {
-    expectLimit([...onChorusPlan('enterprise'), limitsConfigured({ webAnalyticsDomains: 5000 })], 'webAnalyticsDomains', 1000);
-    expectLimit([...onChorusPlan('enterprise'), limitsConfigured({ webAnalyticsDomains: 0 })], 'webAnalyticsDomains', 1000);
-    expectLimit([...onChorusPlan('enterprise'), limitsConfigured({ webAnalyticsDomains: 5000, override: true })], 'webAnalyticsDomains', 1000);
+    expectLimit(
+      [...onChorusPlan('enterprise'), limitsConfigured({ webAnalyticsDomains: 5000 })],
+      'webAnalyticsDomains',
+      1000,
+    );
+    expectLimit(
+      [...onChorusPlan('enterprise'), limitsConfigured({ webAnalyticsDomains: 0 })],
+      'webAnalyticsDomains',
+      1000,
+    );
+    expectLimit(
+      [...onChorusPlan('enterprise'), limitsConfigured({ webAnalyticsDomains: 5000, override: true })],
+      'webAnalyticsDomains',
+      1000,
+    );
   });
 });
 

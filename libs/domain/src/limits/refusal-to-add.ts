@@ -14,7 +14,10 @@ const REQUIRED_FEATURE: Partial<Record<LimitedResource, ChorusFeature>> = {
   webAnalyticsDomains: 'webAnalytics',
 };
 
-export type ReasonNotToAdd = { code: 'NO_PLAN' } | { code: 'FEATURE_DISABLED'; feature: ChorusFeature } | { code: 'LIMIT_EXCEEDED'; limit: number; count: number };
+export type ReasonNotToAdd =
+  | { code: 'NO_PLAN' }
+  | { code: 'FEATURE_DISABLED'; feature: ChorusFeature }
+  | { code: 'LIMIT_EXCEEDED'; limit: number; count: number };
 
 export type AddingContext = {
   plan: PlanSpec | undefined;
@@ -35,7 +38,12 @@ export function addingContext(state: ExistingOrganization, catalogue: PlanCatalo
   };
 }
 
-export function reasonNotToAdd(state: ExistingOrganization, resource: LimitedResource, context: AddingContext, role?: MemberRole): ReasonNotToAdd | null {
+export function reasonNotToAdd(
+  state: ExistingOrganization,
+  resource: LimitedResource,
+  context: AddingContext,
+  role?: MemberRole,
+): ReasonNotToAdd | null {
   // docs/domain.md: an organization with no members may always take its first owner, so someone can choose a plan.
   if (resource === 'users' && role === 'owner' && state.members.length === 0) return null;
   if (!context.plan) return { code: 'NO_PLAN' };
@@ -59,7 +67,11 @@ export function refusalToAdd(
     case 'NO_PLAN':
       return new DomainError('NO_PLAN', 'The organization has no plan yet: choose a plan first.', { resource });
     case 'FEATURE_DISABLED':
-      return new DomainError('FEATURE_DISABLED', `The ${reason.feature} feature is not enabled for this organization.`, { feature: reason.feature });
+      return new DomainError(
+        'FEATURE_DISABLED',
+        `The ${reason.feature} feature is not enabled for this organization.`,
+        { feature: reason.feature },
+      );
     case 'LIMIT_EXCEEDED':
       return new LimitExceeded(resource, reason.limit, reason.count);
   }

@@ -5,7 +5,13 @@ export type MailDuty = { kind: 'settled' } | { kind: 'theirs'; until: Date } | {
 
 export type MailClaim = { sender: string; claimedAt: string };
 
-export function mailClaimDuty(settled: boolean, claim: MailClaim | undefined, sender: string, now: Date, claimMs: number): MailDuty {
+export function mailClaimDuty(
+  settled: boolean,
+  claim: MailClaim | undefined,
+  sender: string,
+  now: Date,
+  claimMs: number,
+): MailDuty {
   if (settled) return { kind: 'settled' };
   if (claim === undefined) return { kind: 'claim' };
   const claimedAt = new Date(claim.claimedAt).getTime();

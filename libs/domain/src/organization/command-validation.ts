@@ -10,7 +10,8 @@ export const MAX_CONFIGURED_LIMIT = 1_000_000_000;
 // RFC 3986 unreserved characters: an id is safe in a stream name and a URL path without escaping.
 const IDENTIFIER = /^[A-Za-z0-9._~-]{1,128}$/;
 
-export type ValidationReason = 'required' | 'too_long' | 'invalid_format' | 'not_allowed' | 'not_an_integer' | 'out_of_range' | 'not_a_boolean';
+export type ValidationReason =
+  'required' | 'too_long' | 'invalid_format' | 'not_allowed' | 'not_an_integer' | 'out_of_range' | 'not_a_boolean';
 
 export const invalid = (field: string, reason: ValidationReason, message: string): DomainError =>
   new DomainError('VALIDATION_FAILED', message, { field, reason });
@@ -19,7 +20,8 @@ export const invalid = (field: string, reason: ValidationReason, message: string
 export function requireName(field: string, value: unknown): string {
   if (typeof value !== 'string' || value.trim() === '') throw invalid(field, 'required', `${field} must not be empty.`);
   const name = value.trim();
-  if (name.length > MAX_NAME_LENGTH) throw invalid(field, 'too_long', `${field} must be at most ${MAX_NAME_LENGTH} characters.`);
+  if (name.length > MAX_NAME_LENGTH)
+    throw invalid(field, 'too_long', `${field} must be at most ${MAX_NAME_LENGTH} characters.`);
   return name;
 }
 
@@ -31,17 +33,22 @@ export function requireIdentifier(field: string, value: unknown): string {
   return value;
 }
 
-/** A member's address, without the spaces around it (autofill, a paste): one plain address, as the mailer reads it (email/member-email.ts). */
+/**
+ * A member's address, without the spaces around it (autofill, a paste): one plain address, as the mailer reads it
+ * (email/member-email.ts).
+ */
 export function requireEmailAddress(field: string, value: unknown): string {
   if (typeof value !== 'string' || value.trim() === '') throw invalid(field, 'required', `${field} must not be empty.`);
   const email = value.trim();
-  if (email.length > MAX_EMAIL_LENGTH) throw invalid(field, 'too_long', `${field} must be at most ${MAX_EMAIL_LENGTH} characters.`);
+  if (email.length > MAX_EMAIL_LENGTH)
+    throw invalid(field, 'too_long', `${field} must be at most ${MAX_EMAIL_LENGTH} characters.`);
   if (!isMemberEmail(email)) throw invalid(field, 'invalid_format', memberEmailRefusal);
   return email;
 }
 
 export function requireOneOf<T extends string>(field: string, value: unknown, allowed: readonly T[]): T {
-  if (!allowed.includes(value as T)) throw invalid(field, 'not_allowed', `${field} must be one of ${allowed.join(', ')}.`);
+  if (!allowed.includes(value as T))
+    throw invalid(field, 'not_allowed', `${field} must be one of ${allowed.join(', ')}.`);
   return value as T;
 }
 
@@ -51,7 +58,8 @@ export function optionalBoolean(field: string, value: unknown): boolean | undefi
 }
 
 export function requireIntegerIn(field: string, value: unknown, min: number, max: number): number {
-  if (typeof value !== 'number' || !Number.isInteger(value)) throw invalid(field, 'not_an_integer', `${field} must be a whole number.`);
+  if (typeof value !== 'number' || !Number.isInteger(value))
+    throw invalid(field, 'not_an_integer', `${field} must be a whole number.`);
   if (value < min || value > max) throw invalid(field, 'out_of_range', `${field} must be between ${min} and ${max}.`);
   return value;
 }

@@ -11,7 +11,9 @@ import { initialOrganizationState, type OrganizationState } from './state.js';
 export type RequestedOrganizationCommand = OrganizationCommand & { readonly requester: Requester };
 
 /** An organization's stream, decided with the plan catalogue Chorus sells. */
-export const organizationDecider = (catalogue: PlanCatalogue): Decider<OrganizationState, RequestedOrganizationCommand, OrganizationEvent> => ({
+export const organizationDecider = (
+  catalogue: PlanCatalogue,
+): Decider<OrganizationState, RequestedOrganizationCommand, OrganizationEvent> => ({
   streamOf: organizationStream,
   initialState: initialOrganizationState,
   evolve,

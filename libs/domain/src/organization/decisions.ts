@@ -5,7 +5,10 @@ import { MANAGING_ROLES, type MemberRole } from './member-roles.js';
 import type { Requester } from './requester.js';
 import type { ExistingOrganization, OrganizationState } from './state.js';
 import { addMember, withMemberAdded } from './decisions/add-member.js';
-import { addQualityAssuranceDomain, withQualityAssuranceDomainAdded } from './decisions/add-quality-assurance-domain.js';
+import {
+  addQualityAssuranceDomain,
+  withQualityAssuranceDomainAdded,
+} from './decisions/add-quality-assurance-domain.js';
 import { addSite, withSiteAdded } from './decisions/add-site.js';
 import { addWebAnalyticsDomain, withWebAnalyticsDomainAdded } from './decisions/add-web-analytics-domain.js';
 import { assignPlan, withPlanAssigned } from './decisions/assign-plan.js';
@@ -20,24 +23,46 @@ import { disableSso, withSsoDisabled } from './decisions/disable-sso.js';
 import { enableChorus, withChorusEnabled } from './decisions/enable-chorus.js';
 import { noteTrialEnding, withSubscriptionTrialEnding } from './decisions/note-trial-ending.js';
 import { purchaseAddOn, withAddOnPurchased } from './decisions/purchase-add-on.js';
-import { recordSsoDomainCheck, withSsoDomainRecordMissing, withSsoDomainUnverified, withSsoDomainVerified } from './decisions/record-sso-domain-check.js';
+import {
+  recordSsoDomainCheck,
+  withSsoDomainRecordMissing,
+  withSsoDomainUnverified,
+  withSsoDomainVerified,
+} from './decisions/record-sso-domain-check.js';
 import { recordTrafficThreshold, withTrafficThresholdReached } from './decisions/record-traffic-threshold.js';
 import { removeMember, withMemberRemoved } from './decisions/remove-member.js';
 import { eraseMember, withMemberErased } from './decisions/erase-member.js';
-import { removeQualityAssuranceDomain, withQualityAssuranceDomainRemoved } from './decisions/remove-quality-assurance-domain.js';
+import {
+  removeQualityAssuranceDomain,
+  withQualityAssuranceDomainRemoved,
+} from './decisions/remove-quality-assurance-domain.js';
 import { removeSite, withSiteRemoved } from './decisions/remove-site.js';
 import { removeWebAnalyticsDomain, withWebAnalyticsDomainRemoved } from './decisions/remove-web-analytics-domain.js';
 import { resendInvitation, withInvitationResent } from './decisions/resend-invitation.js';
 import { setTwoStepSignInPolicy, withTwoStepSignInPolicySet } from './decisions/set-two-step-sign-in-policy.js';
-import { recordAutomaticJoinRefusal, setDomainJoin, withAutomaticJoinRefused, withDomainJoinSet } from './decisions/set-domain-join.js';
-import { syncSubscription, withPlanEnded, withStripeCustomerBound, withSubscriptionChanged } from './decisions/sync-subscription.js';
+import {
+  recordAutomaticJoinRefusal,
+  setDomainJoin,
+  withAutomaticJoinRefused,
+  withDomainJoinSet,
+} from './decisions/set-domain-join.js';
+import {
+  syncSubscription,
+  withPlanEnded,
+  withStripeCustomerBound,
+  withSubscriptionChanged,
+} from './decisions/sync-subscription.js';
 
 /** The same object when nothing changes. */
 export type Evolver<Event> = (state: ExistingOrganization, event: Event) => ExistingOrganization;
 
 /** A key that is not its event's `type` does not compile. */
 type KeyedByEventType<Table> = {
-  [Type in keyof Table]: Table[Type] extends Evolver<infer Event> ? ([Event] extends [{ type: Type }] ? Table[Type] : never) : never;
+  [Type in keyof Table]: Table[Type] extends Evolver<infer Event>
+    ? [Event] extends [{ type: Type }]
+      ? Table[Type]
+      : never
+    : never;
 };
 
 function byEventType<Table extends KeyedByEventType<Table>>(table: Table): Table {
@@ -96,13 +121,17 @@ function existing(state: OrganizationState): ExistingOrganization {
   return state;
 }
 
-function onExisting<C>(decision: (command: C, state: ExistingOrganization, context: DecideContext) => OrganizationEvent[]): Decision<C> {
+function onExisting<C>(
+  decision: (command: C, state: ExistingOrganization, context: DecideContext) => OrganizationEvent[],
+): Decision<C> {
   return (command, state, context) => decision(command, existing(state), context);
 }
 
 type KeyedByCommandType<Table> = {
   [Type in keyof Table]: Table[Type] extends (command: infer Command, ...rest: never[]) => OrganizationEvent[]
-    ? Command extends { type: Type } ? Table[Type] : never
+    ? Command extends { type: Type }
+      ? Table[Type]
+      : never
     : never;
 };
 
@@ -146,7 +175,11 @@ type Decisions = typeof decisions;
 export type OrganizationCommand = { [Type in keyof Decisions]: Parameters<Decisions[Type]>[0] }[keyof Decisions];
 
 /** Pure: no clock, no ids, no I/O. */
-export function decide(command: OrganizationCommand, state: OrganizationState, context: DecideContext): OrganizationEvent[] {
+export function decide(
+  command: OrganizationCommand,
+  state: OrganizationState,
+  context: DecideContext,
+): OrganizationEvent[] {
   // Commands may be built from JSON: a missing data object or an unknown type is the caller's error, not a crash.
   if (typeof command.data !== 'object' || command.data === null) {
     throw new DomainError('VALIDATION_FAILED', 'The command has no data.', { field: 'data', reason: 'required' });
@@ -182,22 +215,37 @@ function rolesConcerned({ type, data: about }: RoleCheckedCommand, state: Existi
   }
 }
 
-const OWNERS_ONLY: readonly OrganizationCommand['type'][] = ['ConfigureSso', 'ConfigureSamlSso', 'DisableSso', 'RecordSsoDomainCheck', 'SetDomainJoin'];
+const OWNERS_ONLY: readonly OrganizationCommand['type'][] = [
+  'ConfigureSso',
+  'ConfigureSamlSso',
+  'DisableSso',
+  'RecordSsoDomainCheck',
+  'SetDomainJoin',
+];
 /** An erasure is asked by the person or an operator, never decided by an organization's managers. */
 const OPERATORS_ONLY: readonly OrganizationCommand['type'][] = ['EraseMember'];
 
 /** Also asked before outside work a refused requester must not cause (a mail, a provider discovery, a DNS query). */
-export function refuseUnlessAllowed(command: RoleCheckedCommand, state: ExistingOrganization, requester: Requester): void {
+export function refuseUnlessAllowed(
+  command: RoleCheckedCommand,
+  state: ExistingOrganization,
+  requester: Requester,
+): void {
   if (requester.kind === 'operator') return;
-  if (OPERATORS_ONLY.includes(command.type)) throw new DomainError('FORBIDDEN', 'Only an erasure erases a member.', { requires: 'operator' });
+  if (OPERATORS_ONLY.includes(command.type))
+    throw new DomainError('FORBIDDEN', 'Only an erasure erases a member.', { requires: 'operator' });
   const role: MemberRole | undefined = state.members.find((member) => member.userId === requester.userId)?.role;
   if (role === undefined || !MANAGING_ROLES.includes(role)) {
-    throw new DomainError('FORBIDDEN', 'Only owners and admins change the organization.', { requires: 'owner-or-admin' });
+    throw new DomainError('FORBIDDEN', 'Only owners and admins change the organization.', {
+      requires: 'owner-or-admin',
+    });
   }
   if (role !== 'owner' && OWNERS_ONLY.includes(command.type)) {
     throw new DomainError('FORBIDDEN', 'Only an owner can configure single sign-on.', { requires: 'owner' });
   }
   if (role !== 'owner' && rolesConcerned(command, state).includes('owner')) {
-    throw new DomainError('FORBIDDEN', 'Only an owner can add, remove, promote or demote an owner.', { requires: 'owner' });
+    throw new DomainError('FORBIDDEN', 'Only an owner can add, remove, promote or demote an owner.', {
+      requires: 'owner',
+    });
   }
 }

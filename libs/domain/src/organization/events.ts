@@ -1,7 +1,12 @@
 // The organization's events, as the rest of the code names them (stream `organization-<id>`). Each event's
 // type and fold sit beside the decision that records it (decisions/<command>.ts); the union is read off
 // the table in decisions.ts. Event data carries no timestamps or actors: those live in the event-store metadata.
-export { ORGANIZATION_EVENT_TYPES, type OrganizationEvent, type OrganizationEventOf, type OrganizationEventType } from './decisions.js';
+export {
+  ORGANIZATION_EVENT_TYPES,
+  type OrganizationEvent,
+  type OrganizationEventOf,
+  type OrganizationEventType,
+} from './decisions.js';
 export type { MemberRole } from './member-roles.js';
 
 // Each event by name, as other code imports them; `OrganizationEventOf<'Type'>` names any event, a new one too.
@@ -24,7 +29,11 @@ export type { SiteRemoved } from './decisions/remove-site.js';
 export type { SsoChecks, SsoConfigured, SsoDomainPending } from './decisions/configure-sso.js';
 export type { SamlIdentityProvider, SamlSsoConfigured } from './decisions/configure-saml-sso.js';
 export type { SsoDisabled } from './decisions/disable-sso.js';
-export type { SsoDomainRecordMissing, SsoDomainUnverified, SsoDomainVerified } from './decisions/record-sso-domain-check.js';
+export type {
+  SsoDomainRecordMissing,
+  SsoDomainUnverified,
+  SsoDomainVerified,
+} from './decisions/record-sso-domain-check.js';
 export type { SubscriptionTrialEnding } from './decisions/note-trial-ending.js';
 export type { TrafficThresholdReached } from './decisions/record-traffic-threshold.js';
 export type { TwoStepSignInPolicySet } from './decisions/set-two-step-sign-in-policy.js';

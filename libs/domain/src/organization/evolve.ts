@@ -6,7 +6,9 @@ import { initialOrganizationState, type OrganizationState } from './state.js';
 
 // A Map, not the table: a type such as `toString` finds nothing rather than Object.prototype's. TypeScript
 // cannot follow the table's type pairing through a union, hence the one widening here.
-const foldOf: ReadonlyMap<string, Evolver<OrganizationEvent>> = new Map(Object.entries(evolvers) as [string, Evolver<OrganizationEvent>][]);
+const foldOf: ReadonlyMap<string, Evolver<OrganizationEvent>> = new Map(
+  Object.entries(evolvers) as [string, Evolver<OrganizationEvent>][],
+);
 
 export function evolve(state: OrganizationState, event: OrganizationEvent): OrganizationState {
   if (!state.exists) {
@@ -20,9 +22,12 @@ export function evolve(state: OrganizationState, event: OrganizationEvent): Orga
  * The state after `events`, exactly as `evolve` one event at a time gives it. A run of members added is applied at
  * once, so a fold over a large directory's history grows with its length, not with its square.
  */
-export function foldOrganization(events: readonly OrganizationEvent[], from: OrganizationState = initialOrganizationState): OrganizationState {
+export function foldOrganization(
+  events: readonly OrganizationEvent[],
+  from: OrganizationState = initialOrganizationState,
+): OrganizationState {
   let state = from;
-  for (let index = 0; index < events.length; ) {
+  for (let index = 0; index < events.length;) {
     const run = state.exists ? (runOfType(events, index, 'MemberAdded') as MemberAdded[]) : [];
     if (state.exists && run.length > 1) {
       state = withMembersAdded(state, run);
@@ -36,7 +41,11 @@ export function foldOrganization(events: readonly OrganizationEvent[], from: Org
 }
 
 /** The events from `start` on while they are of `type`: a run that folds in one step. */
-export function runOfType<Event extends { readonly type: string }>(events: readonly Event[], start: number, type: string): Event[] {
+export function runOfType<Event extends { readonly type: string }>(
+  events: readonly Event[],
+  start: number,
+  type: string,
+): Event[] {
   let end = start;
   while (end < events.length && events[end]?.type === type) end += 1;
   return events.slice(start, end);

@@ -52,7 +52,10 @@ describe('evolve', () => {
 
   it('ignores every event before the organization is created, and a second creation', () => {
     expect(foldOrganization([classicPlanAssigned('essential'), memberAdded(1)])).toBe(initialOrganizationState);
-    expect(fold([organizationCreated('org-1', 'First'), organizationCreated('org-2', 'Second')])).toMatchObject({ id: 'org-1', name: 'First' });
+    expect(fold([organizationCreated('org-1', 'First'), organizationCreated('org-2', 'Second')])).toMatchObject({
+      id: 'org-1',
+      name: 'First',
+    });
   });
 
   it('keeps one plan per line; a service level is kept until a later assignment names another', () => {
@@ -64,7 +67,10 @@ describe('evolve', () => {
     ]);
     expect(state.plans).toEqual({ classic: 'professional', chorus: 'teams' });
     expect(state.serviceLevel).toBe('assisted');
-    expect(fold([organizationCreated(), chorusPlanAssigned('solo', 'assisted'), chorusPlanAssigned('solo', 'standard')]).serviceLevel).toBe('standard');
+    expect(
+      fold([organizationCreated(), chorusPlanAssigned('solo', 'assisted'), chorusPlanAssigned('solo', 'standard')])
+        .serviceLevel,
+    ).toBe('standard');
   });
 
   it('ignores a plan recorded on the wrong line', () => {
@@ -85,8 +91,14 @@ describe('evolve', () => {
 
   it('enables Chorus with its parallel-use setting and keeps that setting when disabled', () => {
     expect(fold([organizationCreated(), chorusEnabled(true)]).chorus).toEqual({ enabled: true, parallelUse: true });
-    expect(fold([organizationCreated(), chorusEnabled(true), chorusDisabled()]).chorus).toEqual({ enabled: false, parallelUse: true });
-    expect(fold([organizationCreated(), chorusEnabled(true), chorusEnabled()]).chorus).toEqual({ enabled: true, parallelUse: null });
+    expect(fold([organizationCreated(), chorusEnabled(true), chorusDisabled()]).chorus).toEqual({
+      enabled: false,
+      parallelUse: true,
+    });
+    expect(fold([organizationCreated(), chorusEnabled(true), chorusEnabled()]).chorus).toEqual({
+      enabled: true,
+      parallelUse: null,
+    });
   });
 
   it('sets limits given as numbers, clears those given as null, keeps those not given', () => {
@@ -102,18 +114,46 @@ describe('evolve', () => {
   });
 
   it('adds and removes members and sites, in the order they came', () => {
-    const state = fold([organizationCreated(), memberAdded(1, 'owner'), memberAdded(2), memberAdded(3), { type: 'MemberRemoved', data: { userId: 'user-2' } }]);
+    const state = fold([
+      organizationCreated(),
+      memberAdded(1, 'owner'),
+      memberAdded(2),
+      memberAdded(3),
+      { type: 'MemberRemoved', data: { userId: 'user-2' } },
+    ]);
     expect(state.members.map((member) => member.userId)).toEqual(['user-1', 'user-3']);
-    expect(state.members[0]).toEqual({ userId: 'user-1', email: 'user1@example.com', role: 'owner', chorusUser: false });
-    const withSites = fold([organizationCreated(), siteAdded(1), siteAdded(2), { type: 'SiteRemoved', data: { siteId: 'site-1' } }]);
+    expect(state.members[0]).toEqual({
+      userId: 'user-1',
+      email: 'user1@example.com',
+      role: 'owner',
+      chorusUser: false,
+    });
+    const withSites = fold([
+      organizationCreated(),
+      siteAdded(1),
+      siteAdded(2),
+      { type: 'SiteRemoved', data: { siteId: 'site-1' } },
+    ]);
     expect(withSites.sites).toEqual([{ siteId: 'site-2', name: 'Site 2', hostname: 'site2.example.com' }]);
   });
 
-  it('changes a member\'s role where it stands in the list, and ignores a role change of someone who is not a member', () => {
+  it("changes a member's role where it stands in the list, and ignores a role change of someone who is not a member", () => {
     const before = fold([organizationCreated(), memberAdded(1, 'owner'), memberAdded(2), memberAdded(3)]);
-    const changed = evolve(before, { type: 'MemberRoleChanged', data: { userId: 'user-2', email: 'user2@example.com', role: 'admin', previousRole: 'member' } });
-    expect((changed as ExistingOrganization).members.map((member) => `${member.userId}:${member.role}`)).toEqual(['user-1:owner', 'user-2:admin', 'user-3:member']);
-    expect(evolve(before, { type: 'MemberRoleChanged', data: { userId: 'user-9', email: 'x@example.com', role: 'admin', previousRole: 'member' } })).toBe(before);
+    const changed = evolve(before, {
+      type: 'MemberRoleChanged',
+      data: { userId: 'user-2', email: 'user2@example.com', role: 'admin', previousRole: 'member' },
+    });
+    expect((changed as ExistingOrganization).members.map((member) => `${member.userId}:${member.role}`)).toEqual([
+      'user-1:owner',
+      'user-2:admin',
+      'user-3:member',
+    ]);
+    expect(
+      evolve(before, {
+        type: 'MemberRoleChanged',
+        data: { userId: 'user-9', email: 'x@example.com', role: 'admin', previousRole: 'member' },
+      }),
+    ).toBe(before);
   });
 
   it('never holds a member, site or domain twice', () => {
@@ -154,15 +194,21 @@ describe('evolve', () => {
     expect(evolve(initialOrganizationState, unknown)).toBe(initialOrganizationState);
   });
 
-  it.each(['toString', 'constructor', '__proto__', 'hasOwnProperty'])('leaves the state as it is for a type named %s, as for any unknown one', (type) => {
-    const state: OrganizationState = fold([organizationCreated()]);
-    const event = { type, data: {} } as unknown as OrganizationEvent;
-    expect(evolve(state, event)).toBe(state);
-    expect(evolve(initialOrganizationState, event)).toBe(initialOrganizationState);
-  });
+  it.each(['toString', 'constructor', '__proto__', 'hasOwnProperty'])(
+    'leaves the state as it is for a type named %s, as for any unknown one',
+    (type) => {
+      const state: OrganizationState = fold([organizationCreated()]);
+      const event = { type, data: {} } as unknown as OrganizationEvent;
+      expect(evolve(state, event)).toBe(state);
+      expect(evolve(initialOrganizationState, event)).toBe(initialOrganizationState);
+    },
+  );
 
-  it.each(ORGANIZATION_EVENT_TYPES.filter((type) => type !== 'OrganizationCreated'))('applies no %s to an organization that does not exist', (type) => {
-    const event = { type, data: {} } as unknown as OrganizationEvent;
-    expect(evolve(initialOrganizationState, event)).toBe(initialOrganizationState);
-  });
+  it.each(ORGANIZATION_EVENT_TYPES.filter((type) => type !== 'OrganizationCreated'))(
+    'applies no %s to an organization that does not exist',
+    (type) => {
+      const event = { type, data: {} } as unknown as OrganizationEvent;
+      expect(evolve(initialOrganizationState, event)).toBe(initialOrganizationState);
+    },
+  );
 });

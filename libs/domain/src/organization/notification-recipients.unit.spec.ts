@@ -6,7 +6,9 @@ import { initialOrganizationState } from './state.js';
 
 const members = [memberAdded(1, 'owner', false), memberAdded(2, 'member', true), memberAdded(3, 'admin', false)];
 const recipientsOf = (...events: Parameters<typeof foldOrganization>[0]) =>
-  notificationRecipients(foldOrganization([organizationCreated(), ...members, ...events])).map((member) => member.userId);
+  notificationRecipients(foldOrganization([organizationCreated(), ...members, ...events])).map(
+    (member) => member.userId,
+  );
 
 describe('notificationRecipients (seed section 6)', () => {
   it('notifies every member when Chorus is enabled without a parallel-use setting', () => {
@@ -31,8 +33,10 @@ describe('notificationRecipients (seed section 6)', () => {
   });
 
   it('answers the members with their details', () => {
-    expect(notificationRecipients(foldOrganization([organizationCreated(), memberAdded(2, 'member', true), chorusEnabled(true)]))).toEqual([
-      { userId: 'user-2', email: 'user2@example.com', role: 'member', chorusUser: true },
-    ]);
+    expect(
+      notificationRecipients(
+        foldOrganization([organizationCreated(), memberAdded(2, 'member', true), chorusEnabled(true)]),
+      ),
+    ).toEqual([{ userId: 'user-2', email: 'user2@example.com', role: 'member', chorusUser: true }]);
   });
 });

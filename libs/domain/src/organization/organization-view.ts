@@ -24,7 +24,9 @@ const NO_SITE_FEATURES: SiteFeatures = {
 };
 
 /** Sites take the governing plan's siteDefaults; with no governing plan every site feature is off. */
-const siteDefaults = (plan: PlanSpec | undefined): Pick<OrganizationView['sites'][number], 'features' | 'report' | 'live'> => ({
+const siteDefaults = (
+  plan: PlanSpec | undefined,
+): Pick<OrganizationView['sites'][number], 'features' | 'report' | 'live'> => ({
   features: { ...(plan?.siteDefaults.features ?? NO_SITE_FEATURES) },
   report: { ...(plan?.siteDefaults.report ?? { weekly: false, monthly: false }) },
   live: plan?.siteDefaults.live ?? false,
@@ -80,21 +82,34 @@ export function organizationView(state: ExistingOrganization, catalogue: PlanCat
 
 /** Over a limit only ever by a change of plan or limits: nothing in use is removed by one. */
 export const exceededBy = (effective: PerResource<Limit>, used: PerResource<number>): PerResource<number> =>
-  Object.fromEntries(LIMITED_RESOURCES.map((resource) => [resource, Math.max(0, used[resource] - (effective[resource] ?? Infinity))])) as PerResource<number>;
+  Object.fromEntries(
+    LIMITED_RESOURCES.map((resource) => [resource, Math.max(0, used[resource] - (effective[resource] ?? Infinity))]),
+  ) as PerResource<number>;
 
 function subscriptionView(subscription: OrganizationSubscription | undefined): SubscriptionView | null {
   if (subscription === undefined) return null;
   const { provider, status, trialEndsAt, endsOn, currentPeriod, endedAt } = subscription;
-  return { provider, status, trialEndsAt, endsOn, currentPeriod: currentPeriod === null ? null : { ...currentPeriod }, endedAt };
+  return {
+    provider,
+    status,
+    trialEndsAt,
+    endsOn,
+    currentPeriod: currentPeriod === null ? null : { ...currentPeriod },
+    endedAt,
+  };
 }
 
-/** Never the client secret, not even sealed: only that one is set. Certificates by digest and expiry, not their bytes. */
+/**
+ * Never the client secret, not even sealed: only that one is set. Certificates by digest and expiry, not their bytes.
+ */
 function ssoSettingsView(sso: SsoSettings, joins: ExistingOrganization['domainJoins']): SsoSettingsView {
   const common = {
     domains: sso.domains.map(toUnicodeHostname),
     enforce: sso.enforce,
     trustProviderMfa: sso.trustProviderMfa,
-    domainStates: sso.domains.map((domain) => ssoDomainState(domain, sso.verification[domain], joins?.[domain] ?? null)),
+    domainStates: sso.domains.map((domain) =>
+      ssoDomainState(domain, sso.verification[domain], joins?.[domain] ?? null),
+    ),
   };
   if (sso.protocol === 'oidc') return { protocol: 'oidc', issuer: sso.issuer, clientId: sso.clientId, ...common };
   const certificates = sso.certificates.map(({ sha256, notAfter }) => ({ sha256, notAfter }));
@@ -102,8 +117,20 @@ function ssoSettingsView(sso: SsoSettings, joins: ExistingOrganization['domainJo
   return { protocol: 'saml', idpEntityId, ssoUrl, metadataUrl, certificates, allowIdpInitiated, ...common };
 }
 
-function ssoDomainState(domain: string, verification: SsoDomainVerification | undefined, joinRole: MemberRole | null): SsoDomainState {
-  if (verification === undefined) return { domain: toUnicodeHostname(domain), status: 'unverified', since: null, recordMissingSince: null, record: null, joinRole };
+function ssoDomainState(
+  domain: string,
+  verification: SsoDomainVerification | undefined,
+  joinRole: MemberRole | null,
+): SsoDomainState {
+  if (verification === undefined)
+    return {
+      domain: toUnicodeHostname(domain),
+      status: 'unverified',
+      since: null,
+      recordMissingSince: null,
+      record: null,
+      joinRole,
+    };
   return {
     domain: toUnicodeHostname(domain),
     status: verification.status,

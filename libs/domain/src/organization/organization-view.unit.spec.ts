@@ -52,7 +52,12 @@ describe('organizationView', () => {
       plan: 'essential',
       chorus: true,
       chorusDetails: { plan: 'teams', parallelUse: true },
-      chorusFeatures: { ...teams?.organizationDefaults.chorusFeatures, qualityAssurance: true, multiUser: true, chatSupport: true },
+      chorusFeatures: {
+        ...teams?.organizationDefaults.chorusFeatures,
+        qualityAssurance: true,
+        multiUser: true,
+        chatSupport: true,
+      },
       features: { multiSite: true },
       serviceLevel: 'assisted',
       addOns: { additionalUser: 2, qualityAssurance: 1 },
@@ -63,7 +68,12 @@ describe('organizationView', () => {
         effective: { users: 7, contentSections: null, qualityAssuranceDomains: 1, webAnalyticsDomains: 1000 },
         override: false,
         // contentSections: 0 was configured (unlimited): the setting, not the plan, says it.
-        setByOperator: { users: false, contentSections: true, qualityAssuranceDomains: false, webAnalyticsDomains: false },
+        setByOperator: {
+          users: false,
+          contentSections: true,
+          qualityAssuranceDomains: false,
+          webAnalyticsDomains: false,
+        },
         exceededBy: { users: 0, contentSections: 0, qualityAssuranceDomains: 0, webAnalyticsDomains: 0 },
       },
       usage: { users: 2, contentSections: 1, qualityAssuranceDomains: 1, webAnalyticsDomains: 0 },
@@ -96,8 +106,14 @@ describe('organizationView', () => {
       ...onChorusPlan('teams'),
       memberAdded(1, 'owner'),
       memberAdded(2, 'member'),
-      { type: 'MemberRoleChanged', data: { userId: 'user-2', email: 'user2@example.com', role: 'owner', previousRole: 'member' } },
-      { type: 'MemberRoleChanged', data: { userId: 'user-1', email: 'user1@example.com', role: 'admin', previousRole: 'owner' } },
+      {
+        type: 'MemberRoleChanged',
+        data: { userId: 'user-2', email: 'user2@example.com', role: 'owner', previousRole: 'member' },
+      },
+      {
+        type: 'MemberRoleChanged',
+        data: { userId: 'user-1', email: 'user1@example.com', role: 'admin', previousRole: 'owner' },
+      },
     ]);
 
     expect(view.members.map(({ userId, role }) => ({ userId, role }))).toEqual([
@@ -108,7 +124,12 @@ describe('organizationView', () => {
   });
 
   it('takes the site settings from the governing plan: the Classic plan while Chorus is off', () => {
-    const history = [organizationCreated(), classicPlanAssigned('essential'), chorusPlanAssigned('enterprise'), ...sitesAdded(1)];
+    const history = [
+      organizationCreated(),
+      classicPlanAssigned('essential'),
+      chorusPlanAssigned('enterprise'),
+      ...sitesAdded(1),
+    ];
     const essential = testCatalogue.plans.find((spec) => spec.name === 'essential');
     const enterprise = testCatalogue.plans.find((spec) => spec.line === 'chorus' && spec.name === 'enterprise');
     expect(viewOf(history).sites[0]?.features).toEqual(essential?.siteDefaults.features);
@@ -125,7 +146,12 @@ describe('organizationView', () => {
     expect(view.features).toEqual({ multiSite: false });
     expect(view.chorusDetails).toEqual({ plan: null, parallelUse: null });
     expect(Object.values(view.chorusFeatures).some(Boolean)).toBe(false);
-    expect(view.canAdd).toEqual({ users: true, contentSections: false, qualityAssuranceDomains: false, webAnalyticsDomains: false });
+    expect(view.canAdd).toEqual({
+      users: true,
+      contentSections: false,
+      qualityAssuranceDomains: false,
+      webAnalyticsDomains: false,
+    });
     expect(viewOf([organizationCreated(), memberAdded(1, 'owner')]).canAdd.users).toBe(false);
   });
 
@@ -154,26 +180,60 @@ const member = fc.constantFrom('m1', 'm2', 'm3', 'm4', 'm5', 'm6');
 const host = fc.constantFrom('a.example.com', 'b.example.com', 'c.example.com', 'd.example.com');
 const smallLimit = fc.option(fc.nat({ max: 4 }), { nil: null });
 const anyCommand: fc.Arbitrary<OrganizationCommand> = fc.oneof(
-  fc.oneof(
-    fc.record({ line: fc.constant('classic' as const), plan: fc.constantFrom(...CLASSIC_PLANS), serviceLevel: fc.constantFrom(...SERVICE_LEVELS) }, { requiredKeys: ['line', 'plan'] }),
-    fc.record({ line: fc.constant('chorus' as const), plan: fc.constantFrom(...CHORUS_PLANS), serviceLevel: fc.constantFrom(...SERVICE_LEVELS) }, { requiredKeys: ['line', 'plan'] }),
-  ).map((data): OrganizationCommand => ({ type: 'AssignPlan', data })),
-  fc.record({ addOn: fc.constantFrom(...ADD_ONS), quantity: fc.integer({ min: 1, max: 2 }) }).map((data): OrganizationCommand => ({ type: 'PurchaseAddOn', data })),
+  fc
+    .oneof(
+      fc.record(
+        {
+          line: fc.constant('classic' as const),
+          plan: fc.constantFrom(...CLASSIC_PLANS),
+          serviceLevel: fc.constantFrom(...SERVICE_LEVELS),
+        },
+        { requiredKeys: ['line', 'plan'] },
+      ),
+      fc.record(
+        {
+          line: fc.constant('chorus' as const),
+          plan: fc.constantFrom(...CHORUS_PLANS),
+          serviceLevel: fc.constantFrom(...SERVICE_LEVELS),
+        },
+        { requiredKeys: ['line', 'plan'] },
+      ),
+    )
+    .map((data): OrganizationCommand => ({ type: 'AssignPlan', data })),
+  fc
+    .record({ addOn: fc.constantFrom(...ADD_ONS), quantity: fc.integer({ min: 1, max: 2 }) })
+    .map((data): OrganizationCommand => ({ type: 'PurchaseAddOn', data })),
   fc.record({ addOn: fc.constantFrom(...ADD_ONS) }).map((data): OrganizationCommand => ({ type: 'CancelAddOn', data })),
-  fc.record({ parallelUse: fc.boolean() }, { requiredKeys: [] }).map((data): OrganizationCommand => ({ type: 'EnableChorus', data })),
+  fc
+    .record({ parallelUse: fc.boolean() }, { requiredKeys: [] })
+    .map((data): OrganizationCommand => ({ type: 'EnableChorus', data })),
   fc.constant<OrganizationCommand>({ type: 'DisableChorus', data: {} }),
   fc
     .record(
-      { users: smallLimit, contentSections: smallLimit, qualityAssuranceDomains: smallLimit, webAnalyticsDomains: smallLimit, override: fc.boolean() },
+      {
+        users: smallLimit,
+        contentSections: smallLimit,
+        qualityAssuranceDomains: smallLimit,
+        webAnalyticsDomains: smallLimit,
+        override: fc.boolean(),
+      },
       { requiredKeys: [] },
     )
     .map((data): OrganizationCommand => ({ type: 'ConfigureLimits', data })),
-  fc.record({ userId: member, role: fc.constantFrom(...MEMBER_ROLES) }).map(
-    ({ userId, role }): OrganizationCommand => ({ type: 'AddMember', data: { userId, email: `${userId}@example.com`, role } }),
-  ),
+  fc
+    .record({ userId: member, role: fc.constantFrom(...MEMBER_ROLES) })
+    .map(({ userId, role }): OrganizationCommand => ({
+      type: 'AddMember',
+      data: { userId, email: `${userId}@example.com`, role },
+    })),
   member.map((userId): OrganizationCommand => ({ type: 'RemoveMember', data: { userId } })),
-  fc.record({ userId: member, role: fc.constantFrom(...MEMBER_ROLES) }).map((data): OrganizationCommand => ({ type: 'ChangeMemberRole', data })),
-  host.map((hostname): OrganizationCommand => ({ type: 'AddSite', data: { siteId: hostname.slice(0, 1), name: hostname, hostname } })),
+  fc
+    .record({ userId: member, role: fc.constantFrom(...MEMBER_ROLES) })
+    .map((data): OrganizationCommand => ({ type: 'ChangeMemberRole', data })),
+  host.map((hostname): OrganizationCommand => ({
+    type: 'AddSite',
+    data: { siteId: hostname.slice(0, 1), name: hostname, hostname },
+  })),
   host.map((hostname): OrganizationCommand => ({ type: 'RemoveSite', data: { siteId: hostname.slice(0, 1) } })),
   host.map((domain): OrganizationCommand => ({ type: 'AddQualityAssuranceDomain', data: { domain } })),
   host.map((domain): OrganizationCommand => ({ type: 'RemoveQualityAssuranceDomain', data: { domain } })),
@@ -213,7 +273,8 @@ const accepts = (state: ExistingOrganization, command: OrganizationCommand): boo
 /** The effective limit where the resource can be used at all: a plan's 0 QA domains without the feature is no room. */
 const usableLimit = (view: ReturnType<typeof organizationView>, resource: LimitedResource): number => {
   const feature = { qualityAssuranceDomains: 'qualityAssurance', webAnalyticsDomains: 'webAnalytics' } as const;
-  const needs = resource === 'qualityAssuranceDomains' || resource === 'webAnalyticsDomains' ? feature[resource] : undefined;
+  const needs =
+    resource === 'qualityAssuranceDomains' || resource === 'webAnalyticsDomains' ? feature[resource] : undefined;
   if (needs && !view.chorusFeatures[needs]) return 0;
   return view.limits.effective[resource] ?? Infinity;
 };
@@ -225,7 +286,10 @@ describe('organizationView, over random histories', () => {
         const state = organizationAfter(commands);
         const { canAdd } = organizationView(state, testCatalogue);
         for (const resource of LIMITED_RESOURCES) {
-          expect({ resource, canAdd: canAdd[resource] }).toEqual({ resource, canAdd: accepts(state, ONE_MORE[resource]) });
+          expect({ resource, canAdd: canAdd[resource] }).toEqual({
+            resource,
+            canAdd: accepts(state, ONE_MORE[resource]),
+          });
         }
       }),
       { numRuns: 300 },
@@ -233,10 +297,20 @@ describe('organizationView, over random histories', () => {
   });
 
   it('usage never exceeds the effective limit when decide alone built the history and limits only grew', () => {
-    const growingCommands = anyCommand.filter((command) => command.type !== 'ConfigureLimits' && command.type !== 'CancelAddOn' && command.type !== 'AssignPlan' && command.type !== 'DisableChorus');
+    const growingCommands = anyCommand.filter(
+      (command) =>
+        command.type !== 'ConfigureLimits' &&
+        command.type !== 'CancelAddOn' &&
+        command.type !== 'AssignPlan' &&
+        command.type !== 'DisableChorus',
+    );
     fc.assert(
       fc.property(fc.constantFrom(...CHORUS_PLANS), fc.array(growingCommands, { maxLength: 30 }), (plan, commands) => {
-        const state = organizationAfter([{ type: 'AssignPlan', data: { line: 'chorus', plan } }, { type: 'EnableChorus', data: {} }, ...commands]);
+        const state = organizationAfter([
+          { type: 'AssignPlan', data: { line: 'chorus', plan } },
+          { type: 'EnableChorus', data: {} },
+          ...commands,
+        ]);
         const { usage, limits } = organizationView(state, testCatalogue);
         for (const resource of LIMITED_RESOURCES) {
           expect(usage[resource]).toBeLessThanOrEqual(limits.effective[resource] ?? Infinity);
@@ -248,15 +322,24 @@ describe('organizationView, over random histories', () => {
 
   it('buying more add-on units never takes away room that was there', () => {
     fc.assert(
-      fc.property(fc.array(anyCommand, { maxLength: 30 }), fc.constantFrom(...ADD_ONS), fc.integer({ min: 1, max: 3 }), (commands, addOn, quantity) => {
-        const state = organizationAfter(commands);
-        const before = organizationView(state, testCatalogue);
-        const after = organizationView(evolve(state, { type: 'AddOnPurchased', data: { addOn, quantity } }) as ExistingOrganization, testCatalogue);
-        for (const resource of LIMITED_RESOURCES) {
-          if (before.canAdd[resource]) expect({ resource, canAdd: after.canAdd[resource] }).toEqual({ resource, canAdd: true });
-          expect(usableLimit(after, resource)).toBeGreaterThanOrEqual(usableLimit(before, resource));
-        }
-      }),
+      fc.property(
+        fc.array(anyCommand, { maxLength: 30 }),
+        fc.constantFrom(...ADD_ONS),
+        fc.integer({ min: 1, max: 3 }),
+        (commands, addOn, quantity) => {
+          const state = organizationAfter(commands);
+          const before = organizationView(state, testCatalogue);
+          const after = organizationView(
+            evolve(state, { type: 'AddOnPurchased', data: { addOn, quantity } }) as ExistingOrganization,
+            testCatalogue,
+          );
+          for (const resource of LIMITED_RESOURCES) {
+            if (before.canAdd[resource])
+              expect({ resource, canAdd: after.canAdd[resource] }).toEqual({ resource, canAdd: true });
+            expect(usableLimit(after, resource)).toBeGreaterThanOrEqual(usableLimit(before, resource));
+          }
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -271,9 +354,18 @@ describe('organizationView: single sign-on', () => {
       chorusEnabled(),
       {
         type: 'SsoConfigured',
-        data: { issuer: 'https://idp.example', clientId: 'chorus', clientSecret: secret, domains: ['xn--bcher-kva.example', 'acme.example'], enforce: true },
+        data: {
+          issuer: 'https://idp.example',
+          clientId: 'chorus',
+          clientSecret: secret,
+          domains: ['xn--bcher-kva.example', 'acme.example'],
+          enforce: true,
+        },
       },
-      { type: 'SsoDomainPending', data: { domain: 'xn--bcher-kva.example', token: 'T'.repeat(32), at: '2030-01-01T00:00:00.000Z' } },
+      {
+        type: 'SsoDomainPending',
+        data: { domain: 'xn--bcher-kva.example', token: 'T'.repeat(32), at: '2030-01-01T00:00:00.000Z' },
+      },
     ]);
     if (!state.exists) throw new Error('expected an organization');
     const view = organizationView(state, testCatalogue);
@@ -296,7 +388,14 @@ describe('organizationView: single sign-on', () => {
             joinRole: null,
           },
           // Listed before verification existed: no record until the settings are saved again.
-          { domain: 'acme.example', status: 'unverified', since: null, recordMissingSince: null, record: null, joinRole: null },
+          {
+            domain: 'acme.example',
+            status: 'unverified',
+            since: null,
+            recordMissingSince: null,
+            record: null,
+            joinRole: null,
+          },
         ],
       },
     });

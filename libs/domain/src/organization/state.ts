@@ -4,7 +4,12 @@ import type { LimitedResource } from '../errors.js';
 import type { AddOn, ChorusPlan, ClassicPlan, ServiceLevel } from '../plans/catalogue.js';
 import type { MemberRole } from './member-roles.js';
 
-export type Member = { readonly userId: string; readonly email: string; readonly role: MemberRole; readonly chorusUser: boolean };
+export type Member = {
+  readonly userId: string;
+  readonly email: string;
+  readonly role: MemberRole;
+  readonly chorusUser: boolean;
+};
 export type Site = { readonly siteId: string; readonly name: string; readonly hostname: string };
 
 export type SsoDomainVerification = {
@@ -23,7 +28,12 @@ type SsoCommon = {
 };
 
 /** OpenID Connect; clientSecret sealed. */
-export type OidcSsoSettings = SsoCommon & { readonly protocol: 'oidc'; readonly issuer: string; readonly clientId: string; readonly clientSecret: string };
+export type OidcSsoSettings = SsoCommon & {
+  readonly protocol: 'oidc';
+  readonly issuer: string;
+  readonly clientId: string;
+  readonly clientSecret: string;
+};
 
 /** A SAML identity provider's signing certificate: the DER in base64, as its metadata gives it. */
 export type SamlCertificate = { readonly certificate: string; readonly sha256: string; readonly notAfter: string };

@@ -57,7 +57,9 @@ const TEAMS_SHARED_FEATURES: readonly ChorusFeature[] = [
 ];
 // Seed section 3: "matomoIntegration (teams only)"; the seed wins over docs/domain.md's "enterprise has every feature".
 const TEAMS_FEATURES: readonly ChorusFeature[] = [...TEAMS_SHARED_FEATURES, 'matomoIntegration'];
-const ENTERPRISE_FEATURES: readonly ChorusFeature[] = CHORUS_FEATURES.filter((feature) => feature !== 'matomoIntegration');
+const ENTERPRISE_FEATURES: readonly ChorusFeature[] = CHORUS_FEATURES.filter(
+  (feature) => feature !== 'matomoIntegration',
+);
 
 const noHardLimits = { users: null, contentSections: null, qualityAssuranceDomains: null, webAnalyticsDomains: null };
 // Seed: solo's hard limits are "1 content section, 2 users"; light's are "as solo".
@@ -72,7 +74,13 @@ const PLANS: readonly PlanData[] = [
     siteDefaults: { features: siteFeatures(BASIC_SITE), report: { weekly: true, monthly: false }, live: false },
     organizationDefaults: { features: { multiSite: false } },
     customSetDefaults: { features: { logo: false, integrations: false } },
-    limits: { contentSections: 1, users: null, trafficPerMonth: 500_000, qualityAssuranceDomains: null, webAnalyticsDomains: null },
+    limits: {
+      contentSections: 1,
+      users: null,
+      trafficPerMonth: 500_000,
+      qualityAssuranceDomains: null,
+      webAnalyticsDomains: null,
+    },
     hardLimits: noHardLimits,
   },
   {
@@ -81,7 +89,13 @@ const PLANS: readonly PlanData[] = [
     siteDefaults: { features: siteFeatures(ADVANCED_SITE), report: { weekly: true, monthly: true }, live: true },
     organizationDefaults: { features: { multiSite: true } },
     customSetDefaults: { features: { logo: true, integrations: true } },
-    limits: { contentSections: 2, users: null, trafficPerMonth: 2_000_000, qualityAssuranceDomains: null, webAnalyticsDomains: null },
+    limits: {
+      contentSections: 2,
+      users: null,
+      trafficPerMonth: 2_000_000,
+      qualityAssuranceDomains: null,
+      webAnalyticsDomains: null,
+    },
     hardLimits: noHardLimits,
   },
   {
@@ -90,7 +104,13 @@ const PLANS: readonly PlanData[] = [
     siteDefaults: { features: siteFeatures(FULL_SITE), report: { weekly: true, monthly: true }, live: true },
     organizationDefaults: { features: { multiSite: true } },
     customSetDefaults: { features: { logo: true, integrations: true } },
-    limits: { contentSections: 1000, users: null, trafficPerMonth: 2_000_000_000, qualityAssuranceDomains: null, webAnalyticsDomains: null },
+    limits: {
+      contentSections: 1000,
+      users: null,
+      trafficPerMonth: 2_000_000_000,
+      qualityAssuranceDomains: null,
+      webAnalyticsDomains: null,
+    },
     hardLimits: noHardLimits,
   },
   {
@@ -103,7 +123,13 @@ const PLANS: readonly PlanData[] = [
       chorusFeatures: chorusFeatures(SOLO_FEATURES),
     },
     customSetDefaults: { features: { logo: false, integrations: false } },
-    limits: { contentSections: 1, users: 1, trafficPerMonth: 100_000, qualityAssuranceDomains: 0, webAnalyticsDomains: 0 },
+    limits: {
+      contentSections: 1,
+      users: 1,
+      trafficPerMonth: 100_000,
+      qualityAssuranceDomains: 0,
+      webAnalyticsDomains: 0,
+    },
     hardLimits: soloHardLimits,
   },
   {
@@ -116,7 +142,13 @@ const PLANS: readonly PlanData[] = [
       chorusFeatures: chorusFeatures(TEAMS_FEATURES),
     },
     customSetDefaults: { features: { logo: true, integrations: true } },
-    limits: { contentSections: 2, users: 5, trafficPerMonth: 1_000_000, qualityAssuranceDomains: 0, webAnalyticsDomains: 0 },
+    limits: {
+      contentSections: 2,
+      users: 5,
+      trafficPerMonth: 1_000_000,
+      qualityAssuranceDomains: 0,
+      webAnalyticsDomains: 0,
+    },
     hardLimits: { ...noHardLimits, users: 10 },
   },
   {
@@ -129,7 +161,13 @@ const PLANS: readonly PlanData[] = [
       chorusFeatures: chorusFeatures(ENTERPRISE_FEATURES),
     },
     customSetDefaults: { features: { logo: true, integrations: true } },
-    limits: { contentSections: 1000, users: 1000, trafficPerMonth: 2_000_000_000, qualityAssuranceDomains: null, webAnalyticsDomains: null },
+    limits: {
+      contentSections: 1000,
+      users: 1000,
+      trafficPerMonth: 2_000_000_000,
+      qualityAssuranceDomains: null,
+      webAnalyticsDomains: null,
+    },
     hardLimits: noHardLimits,
   },
   {
@@ -142,7 +180,13 @@ const PLANS: readonly PlanData[] = [
       chorusFeatures: chorusFeatures(LIGHT_FEATURES),
     },
     customSetDefaults: { features: { logo: false, integrations: false } },
-    limits: { contentSections: 1, users: 1, trafficPerMonth: 50_000, qualityAssuranceDomains: 0, webAnalyticsDomains: 0 },
+    limits: {
+      contentSections: 1,
+      users: 1,
+      trafficPerMonth: 50_000,
+      qualityAssuranceDomains: 0,
+      webAnalyticsDomains: 0,
+    },
     hardLimits: soloHardLimits,
   },
 ];
@@ -161,7 +205,8 @@ const paymentProviderIdAt = (ids: readonly string[], index: number | undefined):
 
 export function createPlanCatalogue(options: PlanCatalogueOptions = {}): PlanCatalogue {
   const ids = options.paymentProviderIds ?? [];
-  const linked = (key: CatalogueProductKey): string[] => (options.linkedProductIds?.[key] ?? []).map((id) => id.trim()).filter((id) => id !== '');
+  const linked = (key: CatalogueProductKey): string[] =>
+    (options.linkedProductIds?.[key] ?? []).map((id) => id.trim()).filter((id) => id !== '');
   const plans: PlanSpec[] = PLANS.map((plan) => ({
     ...plan,
     paymentProviderId: paymentProviderIdAt(ids, PAYMENT_PROVIDER_ID_INDEX[`${plan.line}:${plan.name}`]),

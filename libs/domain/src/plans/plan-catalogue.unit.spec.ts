@@ -12,7 +12,17 @@ const plan = (line: Line, name: PlanName): PlanSpec => {
 };
 
 // Seed section 9, "Plan limits", written out again: 'not shown' = null (unlimited), hard 'not shown'/'none' = null.
-type Row = [Line, PlanName, contentSections: Limit, users: Limit, traffic: number, qa: Limit, wa: Limit, hardSections: Limit, hardUsers: Limit];
+type Row = [
+  Line,
+  PlanName,
+  contentSections: Limit,
+  users: Limit,
+  traffic: number,
+  qa: Limit,
+  wa: Limit,
+  hardSections: Limit,
+  hardUsers: Limit,
+];
 const SEED_TABLE: Row[] = [
   ['classic', 'essential', 1, null, 500000, null, null, null, null],
   ['classic', 'professional', 2, null, 2000000, null, null, null, null],
@@ -36,22 +46,25 @@ describe('the plan catalogue', () => {
     ]);
   });
 
-  it.each(SEED_TABLE)('%s %s has the seed table figures', (line, name, sections, users, traffic, qa, wa, hardSections, hardUsers) => {
-    const spec = plan(line, name);
-    expect(spec.limits).toStrictEqual({
-      contentSections: sections,
-      users,
-      trafficPerMonth: traffic,
-      qualityAssuranceDomains: qa,
-      webAnalyticsDomains: wa,
-    });
-    expect(spec.hardLimits).toStrictEqual({
-      contentSections: hardSections,
-      users: hardUsers,
-      qualityAssuranceDomains: null,
-      webAnalyticsDomains: null,
-    });
-  });
+  it.each(SEED_TABLE)(
+    '%s %s has the seed table figures',
+    (line, name, sections, users, traffic, qa, wa, hardSections, hardUsers) => {
+      const spec = plan(line, name);
+      expect(spec.limits).toStrictEqual({
+        contentSections: sections,
+        users,
+        trafficPerMonth: traffic,
+        qualityAssuranceDomains: qa,
+        webAnalyticsDomains: wa,
+      });
+      expect(spec.hardLimits).toStrictEqual({
+        contentSections: hardSections,
+        users: hardUsers,
+        qualityAssuranceDomains: null,
+        webAnalyticsDomains: null,
+      });
+    },
+  );
 
   it('gives every plan every field of the plan specification', () => {
     for (const spec of catalogue.plans) {
@@ -93,13 +106,17 @@ describe('the plan catalogue', () => {
   });
 
   it('turns matomoIntegration on for teams only', () => {
-    const withMatomo = CHORUS_PLANS.filter((name) => plan('chorus', name).organizationDefaults.chorusFeatures?.matomoIntegration);
+    const withMatomo = CHORUS_PLANS.filter(
+      (name) => plan('chorus', name).organizationDefaults.chorusFeatures?.matomoIntegration,
+    );
     expect(withMatomo).toEqual(['teams']);
   });
 
   it('gives Chorus enterprise every Chorus feature except matomoIntegration (the seed wins over the domain notes)', () => {
     const features = plan('chorus', 'enterprise').organizationDefaults.chorusFeatures ?? {};
-    const off = Object.entries(features).filter(([, on]) => !on).map(([feature]) => feature);
+    const off = Object.entries(features)
+      .filter(([, on]) => !on)
+      .map(([feature]) => feature);
     expect(off).toEqual(['matomoIntegration']);
   });
 
@@ -130,9 +147,12 @@ describe('the plan catalogue', () => {
         const lowerFlags = asFlags(lower);
         const higherFlags = asFlags(higher);
         for (const [flag, on] of Object.entries(lowerFlags)) {
-          if (on) expect({ plan: higher.name, flag, on: higherFlags[flag] }).toEqual({ plan: higher.name, flag, on: true });
+          if (on)
+            expect({ plan: higher.name, flag, on: higherFlags[flag] }).toEqual({ plan: higher.name, flag, on: true });
         }
-        expect(higher.limits.trafficPerMonth ?? Infinity).toBeGreaterThanOrEqual(lower.limits.trafficPerMonth ?? Infinity);
+        expect(higher.limits.trafficPerMonth ?? Infinity).toBeGreaterThanOrEqual(
+          lower.limits.trafficPerMonth ?? Infinity,
+        );
         for (const resource of ['users', 'contentSections'] as const) {
           expect(capacity(higher.limits[resource])).toBeGreaterThanOrEqual(capacity(lower.limits[resource]));
           expect(capacity(higher.hardLimits[resource])).toBeGreaterThanOrEqual(capacity(lower.hardLimits[resource]));
@@ -150,7 +170,9 @@ describe('the plan catalogue', () => {
   describe('payment-provider ids from PLAN_PAYMENT_PROVIDER_IDS', () => {
     it('reads index 0 for essential, 1 for professional and 3 for the additional content section', () => {
       const withIds = createPlanCatalogue({ paymentProviderIds: ['p-ess', 'p-pro', 'p-two', 'p-section', 'p-four'] });
-      const ids = Object.fromEntries(withIds.plans.map((spec) => [`${spec.line}:${spec.name}`, spec.paymentProviderId]));
+      const ids = Object.fromEntries(
+        withIds.plans.map((spec) => [`${spec.line}:${spec.name}`, spec.paymentProviderId]),
+      );
       expect(ids).toEqual({
         'classic:essential': 'p-ess',
         'classic:professional': 'p-pro',

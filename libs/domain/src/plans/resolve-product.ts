@@ -3,8 +3,10 @@ import type { AddOn, Line, PlanCatalogue, PlanName } from './catalogue.js';
 
 export type ResolvedProduct = { kind: 'plan'; line: Line; plan: PlanName } | { kind: 'addOn'; addOn: AddOn };
 
-const sells = (productId: string, item: { paymentProviderId: string | null; linkedProductIds: readonly string[] }): boolean =>
-  item.paymentProviderId === productId || item.linkedProductIds.includes(productId);
+const sells = (
+  productId: string,
+  item: { paymentProviderId: string | null; linkedProductIds: readonly string[] },
+): boolean => item.paymentProviderId === productId || item.linkedProductIds.includes(productId);
 
 export function resolveProduct(catalogue: PlanCatalogue, productId: string): ResolvedProduct | undefined {
   // An empty id would match every plan whose id is missing: it names no product.

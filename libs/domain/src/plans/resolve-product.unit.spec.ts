@@ -23,7 +23,10 @@ describe('resolveProduct', () => {
 
   it('resolves plans and add-ons by their linked product ids', () => {
     const linked = linkedCatalogue;
-    expect(linked.plans.find((spec) => spec.line === 'chorus' && spec.name === 'teams')?.linkedProductIds).toEqual(['legacy-teams', 'teams-yearly']);
+    expect(linked.plans.find((spec) => spec.line === 'chorus' && spec.name === 'teams')?.linkedProductIds).toEqual([
+      'legacy-teams',
+      'teams-yearly',
+    ]);
     expect(resolveProduct(linked, 'teams-yearly')).toEqual({ kind: 'plan', line: 'chorus', plan: 'teams' });
     expect(resolveProduct(linked, 'legacy-teams')).toEqual({ kind: 'plan', line: 'chorus', plan: 'teams' });
     expect(resolveProduct(linked, 'feedback-pack')).toEqual({ kind: 'addOn', addOn: 'feedback' });

@@ -36,8 +36,14 @@ export const PERSONAL_DATA: Readonly<Record<string, PersonalData>> = {
   PasskeyRegistered: { person: streamUser('user-'), fields: person('name') },
   PasskeyRenamed: { person: streamUser('user-'), fields: person('name') },
   SessionStarted: { person: userIdIn, fields: person('userAgent') },
-  ScimUserProvisioned: { person: userIdIn, fields: person('userName', 'email', 'externalId', 'givenName', 'familyName', 'displayName') },
-  ScimUserUpdated: { person: userIdIn, fields: person('userName', 'email', 'externalId', 'givenName', 'familyName', 'displayName') },
+  ScimUserProvisioned: {
+    person: userIdIn,
+    fields: person('userName', 'email', 'externalId', 'givenName', 'familyName', 'displayName'),
+  },
+  ScimUserUpdated: {
+    person: userIdIn,
+    fields: person('userName', 'email', 'externalId', 'givenName', 'familyName', 'displayName'),
+  },
   InvitationSent: { person: streamUser('invitation-'), fields: person('email') },
   MembershipNoticeSent: { person: streamUser('invitation-'), fields: person('email') },
   InvitationFailed: { person: streamUser('invitation-'), fields: person('email') },
@@ -49,14 +55,22 @@ export const PERSONAL_DATA: Readonly<Record<string, PersonalData>> = {
 };
 
 /** Metadata that identifies the caller of a request or the operator of a command line. */
-export const PERSONAL_METADATA: readonly string[] = ['clientIp', 'userAgent', 'callerCorrelationId', 'osUser', 'ssoSubject'];
+export const PERSONAL_METADATA: readonly string[] = [
+  'clientIp',
+  'userAgent',
+  'callerCorrelationId',
+  'osUser',
+  'ssoSubject',
+];
 
 export const personSubject = (userId: string): string => `person:${userId}`;
 export const PERIOD_SUBJECT_PREFIX = 'period:';
 /** The month an instant falls in, by UTC: `period:2030-01`. */
 export const periodSubject = (at: Date): string => `${PERIOD_SUBJECT_PREFIX}${at.toISOString().slice(0, 7)}`;
 
-/** What an erased person's value reads as: the same words for them throughout one stream (one organization's history). */
+/**
+ * What an erased person's value reads as: the same words for them throughout one stream (one organization's history).
+ */
 export const erasedPersonName = (pseudonym: string): string => `Erased person ${pseudonym}`;
 
 /** True for what an erased person's string reads as (erasedPersonName). */

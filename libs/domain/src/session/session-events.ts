@@ -18,7 +18,8 @@ export type SessionStarted = {
   };
 };
 export type SessionRefreshed = { type: 'SessionRefreshed'; data: { at: string } };
-export type SessionEndReason = 'signed-out' | 'password-reset' | 'password-changed' | 'revoked' | 'second-step-passed' | 'erased';
+export type SessionEndReason =
+  'signed-out' | 'password-reset' | 'password-changed' | 'revoked' | 'second-step-passed' | 'erased';
 export type SessionEnded = { type: 'SessionEnded'; data: { reason: SessionEndReason; at: string } };
 
 export type SessionEvent = SessionStarted | SessionRefreshed | SessionEnded;

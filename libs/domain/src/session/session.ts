@@ -60,7 +60,10 @@ export type SessionCommand =
   | { type: 'EndSession'; data: { reason: SessionEndReason; at: string } }
   | { type: 'RefreshSession'; data: { now: Date; refreshAfterMs: number } };
 
-/** A session's stream, its id the session's: started once, ended once, its activity written at most every `refreshAfterMs`. */
+/**
+ * A session's stream, its id the session's: started once, ended once, its activity written at most every
+ * `refreshAfterMs`.
+ */
 export const sessionDecider: Decider<SessionState, SessionCommand, SessionEvent> = {
   streamOf: sessionStream,
   initialState: null,
@@ -74,7 +77,10 @@ export const sessionDecider: Decider<SessionState, SessionCommand, SessionEvent>
         return session === null || session.ended !== null ? [] : [{ type: 'SessionEnded', data: command.data }];
       case 'RefreshSession': {
         const { now, refreshAfterMs } = command.data;
-        const due = session !== null && isLive(session, now) && now.getTime() - new Date(session.lastActiveAt).getTime() >= refreshAfterMs;
+        const due =
+          session !== null &&
+          isLive(session, now) &&
+          now.getTime() - new Date(session.lastActiveAt).getTime() >= refreshAfterMs;
         return due ? [{ type: 'SessionRefreshed', data: { at: now.toISOString() } }] : [];
       }
       default: {

@@ -46,20 +46,30 @@ describe('a session stream', () => {
   };
   const started: SessionEvent = { type: 'SessionStarted', data: startedData };
   const refreshed = (at: string): SessionEvent => ({ type: 'SessionRefreshed', data: { at } });
-  const signedOut: SessionEvent = { type: 'SessionEnded', data: { reason: 'signed-out', at: '2030-01-01T09:20:00.000Z' } };
-  const refresh = (now: string) => ({ type: 'RefreshSession', data: { now: new Date(now), refreshAfterMs: 300_000 } }) as const;
+  const signedOut: SessionEvent = {
+    type: 'SessionEnded',
+    data: { reason: 'signed-out', at: '2030-01-01T09:20:00.000Z' },
+  };
+  const refresh = (now: string) =>
+    ({ type: 'RefreshSession', data: { now: new Date(now), refreshAfterMs: 300_000 } }) as const;
 
   it('is named after the session id', () => {
     expect(sessionDecider.streamOf('s1')).toBe('session-s1');
   });
 
   it('starts a session once', () => {
-    spec.given([]).when({ type: 'StartSession', data: startedData }).then([{ type: 'SessionStarted', data: startedData }]);
+    spec
+      .given([])
+      .when({ type: 'StartSession', data: startedData })
+      .then([{ type: 'SessionStarted', data: startedData }]);
   });
 
   it('starts a half-open session awaiting the second step as it is given', () => {
     const halfOpen: SessionStarted['data'] = { ...startedData, idleTimeoutSeconds: 300, awaiting: 'second-step' };
-    spec.given([]).when({ type: 'StartSession', data: halfOpen }).then([{ type: 'SessionStarted', data: halfOpen }]);
+    spec
+      .given([])
+      .when({ type: 'StartSession', data: halfOpen })
+      .then([{ type: 'SessionStarted', data: halfOpen }]);
   });
 
   it('records nothing when a session of that id was started already, even ended', () => {
@@ -90,28 +100,43 @@ describe('a session stream', () => {
   });
 
   it('ends nothing for a session that was never started', () => {
-    spec.given([]).when({ type: 'EndSession', data: { reason: 'signed-out', at: '2030-01-01T09:00:00.000Z' } }).then([]);
+    spec
+      .given([])
+      .when({ type: 'EndSession', data: { reason: 'signed-out', at: '2030-01-01T09:00:00.000Z' } })
+      .then([]);
   });
 
   it('writes activity once the refresh interval has passed since the last activity, and not a millisecond sooner', () => {
     spec.given([started]).when(refresh('2030-01-01T09:04:59.999Z')).then([]);
-    spec.given([started]).when(refresh('2030-01-01T09:05:00.000Z')).then([refreshed('2030-01-01T09:05:00.000Z')]);
+    spec
+      .given([started])
+      .when(refresh('2030-01-01T09:05:00.000Z'))
+      .then([refreshed('2030-01-01T09:05:00.000Z')]);
   });
 
   it('measures the refresh interval from the last activity written, not from the start', () => {
     const given = [started, refreshed('2030-01-01T09:10:00.000Z')];
     spec.given(given).when(refresh('2030-01-01T09:14:59.999Z')).then([]);
-    spec.given(given).when(refresh('2030-01-01T09:15:00.000Z')).then([refreshed('2030-01-01T09:15:00.000Z')]);
+    spec
+      .given(given)
+      .when(refresh('2030-01-01T09:15:00.000Z'))
+      .then([refreshed('2030-01-01T09:15:00.000Z')]);
   });
 
   it('writes nothing for a session idle past its timeout, and refreshes it a millisecond before', () => {
-    spec.given([started]).when(refresh('2030-01-01T09:29:59.999Z')).then([refreshed('2030-01-01T09:29:59.999Z')]);
+    spec
+      .given([started])
+      .when(refresh('2030-01-01T09:29:59.999Z'))
+      .then([refreshed('2030-01-01T09:29:59.999Z')]);
     spec.given([started]).when(refresh('2030-01-01T09:30:00.000Z')).then([]);
   });
 
   it('writes nothing for a session past its absolute expiry, however active it was', () => {
     const given = [started, refreshed('2030-01-01T20:50:00.000Z')];
-    spec.given(given).when(refresh('2030-01-01T20:59:59.999Z')).then([refreshed('2030-01-01T20:59:59.999Z')]);
+    spec
+      .given(given)
+      .when(refresh('2030-01-01T20:59:59.999Z'))
+      .then([refreshed('2030-01-01T20:59:59.999Z')]);
     spec.given(given).when(refresh('2030-01-01T21:00:00.000Z')).then([]);
   });
 

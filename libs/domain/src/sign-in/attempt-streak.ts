@@ -63,9 +63,16 @@ export type AttemptStreak = {
   lockedUntil: string | null;
 };
 
-export const noAttempts: AttemptStreak = { outstanding: 0, runStartedAt: null, lastAttemptAt: null, locks: 0, lockedUntil: null };
+export const noAttempts: AttemptStreak = {
+  outstanding: 0,
+  runStartedAt: null,
+  lastAttemptAt: null,
+  locks: 0,
+  lockedUntil: null,
+};
 
-export type Reservation = { kind: 'refuse'; retryAfterMs: number } | { kind: 'reserve'; delayMs: number; streak: AttemptStreak };
+export type Reservation =
+  { kind: 'refuse'; retryAfterMs: number } | { kind: 'reserve'; delayMs: number; streak: AttemptStreak };
 
 const timeOf = (instant: string | null): number | null => (instant === null ? null : Date.parse(instant));
 
@@ -77,7 +84,8 @@ export function lockedFor(streak: AttemptStreak, now: Date): number {
 const delayAfterAttempts = (before: number, policy: ThrottlePolicy): number =>
   before < policy.delayAfter ? 0 : Math.min(policy.baseDelayMs * 2 ** (before - policy.delayAfter), policy.maxDelayMs);
 
-export const reservedAttemptDelay = (after: AttemptStreak, policy: ThrottlePolicy): number => delayAfterAttempts(after.outstanding - 1, policy);
+export const reservedAttemptDelay = (after: AttemptStreak, policy: ThrottlePolicy): number =>
+  delayAfterAttempts(after.outstanding - 1, policy);
 
 /** A refused attempt counts for nothing. */
 export function reserveAttempt(streak: AttemptStreak, now: Date, policy: ThrottlePolicy): Reservation {
@@ -94,20 +102,48 @@ export function reserveAttempt(streak: AttemptStreak, now: Date, policy: Throttl
   const outstanding = before + 1;
   const runStartedAt = newRun ? at : (streak.runStartedAt ?? at);
   // Written out, not spread: V8 builds a spread followed by more properties on a slow path.
-  if (outstanding < policy.lockAfter) return { kind: 'reserve', delayMs, streak: { outstanding, runStartedAt, lastAttemptAt: at, locks, lockedUntil: null } };
+  if (outstanding < policy.lockAfter)
+    return {
+      kind: 'reserve',
+      delayMs,
+      streak: { outstanding, runStartedAt, lastAttemptAt: at, locks, lockedUntil: null },
+    };
   // From this last attempt's check, once its delay has passed.
   const lockMs = Math.min(policy.lockMs * 2 ** locks, policy.maxLockMs);
-  return { kind: 'reserve', delayMs, streak: { outstanding, runStartedAt, lastAttemptAt: at, locks: locks + 1, lockedUntil: new Date(time + delayMs + lockMs).toISOString() } };
+  return {
+    kind: 'reserve',
+    delayMs,
+    streak: {
+      outstanding,
+      runStartedAt,
+      lastAttemptAt: at,
+      locks: locks + 1,
+      lockedUntil: new Date(time + delayMs + lockMs).toISOString(),
+    },
+  };
 }
 
-/** Lifts a lock once too few attempts are outstanding, so people behind one address are never locked out by their own successes. */
-export function refundAttempt(streak: AttemptStreak, reservedAt: string, now: Date, policy: ThrottlePolicy): AttemptStreak | undefined {
+/**
+ * Lifts a lock once too few attempts are outstanding, so people behind one address are never locked out by their own
+ * successes.
+ */
+export function refundAttempt(
+  streak: AttemptStreak,
+  reservedAt: string,
+  now: Date,
+  policy: ThrottlePolicy,
+): AttemptStreak | undefined {
   const runStartedAt = timeOf(streak.runStartedAt);
   if (runStartedAt === null || Date.parse(reservedAt) < runStartedAt || streak.outstanding === 0) return undefined;
   const outstanding = streak.outstanding - 1;
   const lockedUntil = timeOf(streak.lockedUntil);
   const unlocks = lockedUntil !== null && now.getTime() < lockedUntil && outstanding < policy.lockAfter;
   const locks = unlocks ? Math.max(0, streak.locks - 1) : streak.locks;
-  return { outstanding, runStartedAt: streak.runStartedAt, lastAttemptAt: streak.lastAttemptAt, locks, lockedUntil: unlocks ? null : streak.lockedUntil };
+  return {
+    outstanding,
+    runStartedAt: streak.runStartedAt,
+    lastAttemptAt: streak.lastAttemptAt,
+    locks,
+    lockedUntil: unlocks ? null : streak.lockedUntil,
+  };
 }
-

@@ -20,7 +20,10 @@ function reserved(reservation: Reservation): Extract<Reservation, { kind: 'reser
 }
 
 /** `count` attempts, one every `everyMs`, each reserved on the streak the previous one left. */
-function attempts(count: number, { everyMs = 1_000, from = noAttempts, startingAt = 0, policy = accountThrottlePolicy } = {}) {
+function attempts(
+  count: number,
+  { everyMs = 1_000, from = noAttempts, startingAt = 0, policy = accountThrottlePolicy } = {},
+) {
   let streak: AttemptStreak = from;
   const delays: number[] = [];
   for (let index = 0; index < count; index += 1) {
@@ -41,7 +44,10 @@ describe('the sign-in throttle (per account)', () => {
 
     expect(delays).toEqual([0, 0, 0, 500, 1_000, 2_000, 4_000, 8_000, 8_000, 8_000]);
     // The lock runs 15 minutes from the tenth attempt's check, after its delay of 8 s.
-    expect(reserveAttempt(streak, start, accountThrottlePolicy)).toEqual({ kind: 'refuse', retryAfterMs: 8_000 + 15 * minute });
+    expect(reserveAttempt(streak, start, accountThrottlePolicy)).toEqual({
+      kind: 'refuse',
+      retryAfterMs: 8_000 + 15 * minute,
+    });
   });
 
   it('locks the key with the tenth attempt in a run, for 15 minutes from its check, so that no eleventh is checked', () => {
@@ -49,8 +55,15 @@ describe('the sign-in throttle (per account)', () => {
     const checked = 9_000 + 8_000;
 
     expect(streak.lockedUntil).toBe(after(checked + 15 * minute).toISOString());
-    expect(reserveAttempt(streak, after(checked), accountThrottlePolicy)).toEqual({ kind: 'refuse', retryAfterMs: 15 * minute });
-    expect(reserveAttempt(streak, after(checked + 15 * minute), accountThrottlePolicy)).toMatchObject({ kind: 'reserve', delayMs: 0, streak: { outstanding: 1 } });
+    expect(reserveAttempt(streak, after(checked), accountThrottlePolicy)).toEqual({
+      kind: 'refuse',
+      retryAfterMs: 15 * minute,
+    });
+    expect(reserveAttempt(streak, after(checked + 15 * minute), accountThrottlePolicy)).toMatchObject({
+      kind: 'reserve',
+      delayMs: 0,
+      streak: { outstanding: 1 },
+    });
   });
 
   it('says how long a key stays locked exactly when a reservation would be refused, and for as long', () => {
@@ -71,7 +84,13 @@ describe('the sign-in throttle (per account)', () => {
 
     expect(second.locks).toBe(2);
     expect(Date.parse(second.lockedUntil ?? '') - Date.parse(second.lastAttemptAt ?? '')).toBe(8_000 + 30 * minute);
-    const muchLater = reserved(reserveAttempt(second, new Date(Date.parse(second.lastAttemptAt ?? '') + 24 * 60 * minute + 1), accountThrottlePolicy));
+    const muchLater = reserved(
+      reserveAttempt(
+        second,
+        new Date(Date.parse(second.lastAttemptAt ?? '') + 24 * 60 * minute + 1),
+        accountThrottlePolicy,
+      ),
+    );
     expect(muchLater.streak).toMatchObject({ outstanding: 1, locks: 0, lockedUntil: null });
   });
 
@@ -80,7 +99,10 @@ describe('the sign-in throttle (per account)', () => {
 
     const next = reserved(reserveAttempt(streak, after(4_000 + 15 * minute + 1), accountThrottlePolicy));
 
-    expect(next).toMatchObject({ delayMs: 0, streak: { outstanding: 1, runStartedAt: after(4_000 + 15 * minute + 1).toISOString() } });
+    expect(next).toMatchObject({
+      delayMs: 0,
+      streak: { outstanding: 1, runStartedAt: after(4_000 + 15 * minute + 1).toISOString() },
+    });
   });
 });
 

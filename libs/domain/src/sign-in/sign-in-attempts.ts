@@ -2,17 +2,41 @@
 // Each event carries the whole streak after it, so a stream is read from its last event.
 import type { Decider } from '../decider.js';
 import { RateLimited } from '../errors.js';
-import { accountThrottlePolicy, addressThrottlePolicy, noAttempts, refundAttempt, reserveAttempt, type AttemptStreak, type ThrottlePolicy } from './attempt-streak.js';
+import {
+  accountThrottlePolicy,
+  addressThrottlePolicy,
+  noAttempts,
+  refundAttempt,
+  reserveAttempt,
+  type AttemptStreak,
+  type ThrottlePolicy,
+} from './attempt-streak.js';
 
 export type SignInAttemptReserved = { type: 'SignInAttemptReserved'; data: { at: string; streak: AttemptStreak } };
-export type SignInAttemptSucceeded = { type: 'SignInAttemptSucceeded'; data: { at: string; reservedAt: string; streak: AttemptStreak } };
-export type SignInAttemptWithdrawn = { type: 'SignInAttemptWithdrawn'; data: { at: string; reservedAt: string; streak: AttemptStreak } };
-/** The check that followed the reservation failed (a wrong password): it stays counted, and says so for the account's history. */
-export type SignInAttemptFailed = { type: 'SignInAttemptFailed'; data: { at: string; reservedAt: string; streak: AttemptStreak } };
+export type SignInAttemptSucceeded = {
+  type: 'SignInAttemptSucceeded';
+  data: { at: string; reservedAt: string; streak: AttemptStreak };
+};
+export type SignInAttemptWithdrawn = {
+  type: 'SignInAttemptWithdrawn';
+  data: { at: string; reservedAt: string; streak: AttemptStreak };
+};
+/**
+ * The check that followed the reservation failed (a wrong password): it stays counted, and says so for the account's
+ * history.
+ */
+export type SignInAttemptFailed = {
+  type: 'SignInAttemptFailed';
+  data: { at: string; reservedAt: string; streak: AttemptStreak };
+};
 /** A lock never keeps the owner out. */
-export type SignInAttemptsCleared = { type: 'SignInAttemptsCleared'; data: { at: string; reason: 'password-reset'; streak: AttemptStreak } };
+export type SignInAttemptsCleared = {
+  type: 'SignInAttemptsCleared';
+  data: { at: string; reason: 'password-reset'; streak: AttemptStreak };
+};
 
-export type SignInAttemptEvent = SignInAttemptReserved | SignInAttemptSucceeded | SignInAttemptFailed | SignInAttemptWithdrawn | SignInAttemptsCleared;
+export type SignInAttemptEvent =
+  SignInAttemptReserved | SignInAttemptSucceeded | SignInAttemptFailed | SignInAttemptWithdrawn | SignInAttemptsCleared;
 
 /** Names and addresses are keyed digests: the store never holds what someone typed. */
 export type AttemptKind = 'account' | 'name' | 'address' | 'second-step';
@@ -36,7 +60,10 @@ export const isClear = (streak: AttemptStreak): boolean => streak.outstanding ==
 
 export type SignInAttemptCommand =
   | { type: 'ReserveSignInAttempt'; data: { kind: AttemptKind; now: Date } }
-  | { type: 'SettleSignInAttempt'; data: { kind: AttemptKind; outcome: 'succeeded' | 'failed' | 'withdrawn'; reservedAt: string; now: Date } }
+  | {
+      type: 'SettleSignInAttempt';
+      data: { kind: AttemptKind; outcome: 'succeeded' | 'failed' | 'withdrawn'; reservedAt: string; now: Date };
+    }
   | { type: 'ClearSignInAttempts'; data: { now: Date } };
 
 function reserved(streak: AttemptStreak, kind: AttemptKind, now: Date): SignInAttemptEvent[] {
@@ -45,7 +72,10 @@ function reserved(streak: AttemptStreak, kind: AttemptKind, now: Date): SignInAt
   return [{ type: 'SignInAttemptReserved', data: { at: now.toISOString(), streak: reservation.streak } }];
 }
 
-function settled(streak: AttemptStreak, { kind, outcome, reservedAt, now }: Extract<SignInAttemptCommand, { type: 'SettleSignInAttempt' }>['data']): SignInAttemptEvent[] {
+function settled(
+  streak: AttemptStreak,
+  { kind, outcome, reservedAt, now }: Extract<SignInAttemptCommand, { type: 'SettleSignInAttempt' }>['data'],
+): SignInAttemptEvent[] {
   const at = now.toISOString();
   if (outcome === 'failed') return [{ type: 'SignInAttemptFailed', data: { at, reservedAt, streak } }];
   if (outcome === 'withdrawn') {
@@ -53,7 +83,11 @@ function settled(streak: AttemptStreak, { kind, outcome, reservedAt, now }: Extr
     return next === undefined ? [] : [{ type: 'SignInAttemptWithdrawn', data: { at, reservedAt, streak: next } }];
   }
   const startsAfresh = kind === 'account' || kind === 'second-step';
-  const next = !startsAfresh ? refundAttempt(streak, reservedAt, now, attemptPolicies[kind]) : isClear(streak) ? undefined : noAttempts;
+  const next = !startsAfresh
+    ? refundAttempt(streak, reservedAt, now, attemptPolicies[kind])
+    : isClear(streak)
+      ? undefined
+      : noAttempts;
   return next === undefined ? [] : [{ type: 'SignInAttemptSucceeded', data: { at, reservedAt, streak: next } }];
 }
 
@@ -69,7 +103,14 @@ export const signInAttemptsDecider: Decider<AttemptStreak, SignInAttemptCommand,
       case 'SettleSignInAttempt':
         return settled(streak, command.data);
       case 'ClearSignInAttempts':
-        return isClear(streak) ? [] : [{ type: 'SignInAttemptsCleared', data: { at: command.data.now.toISOString(), reason: 'password-reset', streak: noAttempts } }];
+        return isClear(streak)
+          ? []
+          : [
+              {
+                type: 'SignInAttemptsCleared',
+                data: { at: command.data.now.toISOString(), reason: 'password-reset', streak: noAttempts },
+              },
+            ];
       default: {
         const _exhaustive: never = command;
         return _exhaustive;

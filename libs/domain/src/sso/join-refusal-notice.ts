@@ -21,13 +21,15 @@ export type OweJoinRefusalNotice = { type: 'OweJoinRefusalNotice'; data: JoinRef
 export type JoinRefusalNoticeState = { lastOn: string | undefined };
 
 /** `personKey`: the user id, or the keyed hash of the address; neither holds the address itself. */
-export const joinRefusalNoticeId = (organizationId: string, personKey: string): string => `${organizationId}-${personKey}`;
+export const joinRefusalNoticeId = (organizationId: string, personKey: string): string =>
+  `${organizationId}-${personKey}`;
 
 export const joinRefusalNoticeDecider: Decider<JoinRefusalNoticeState, OweJoinRefusalNotice, JoinRefusalNoticeOwed> = {
   streamOf: (id) => `${joinRefusalNoticeStreamPrefix}${id}`,
   initialState: { lastOn: undefined },
   evolve: (_state, event) => ({ lastOn: event.data.on }),
-  decide: (command, state) => (state.lastOn === command.data.on ? [] : [{ type: 'JoinRefusalNoticeOwed', data: command.data }]),
+  decide: (command, state) =>
+    state.lastOn === command.data.on ? [] : [{ type: 'JoinRefusalNoticeOwed', data: command.data }],
   // Only the last day matters: a person refused for years reads one event.
   stateInLastEvent: true,
 };

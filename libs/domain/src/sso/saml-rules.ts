@@ -1,4 +1,5 @@
-// What a SAML identity provider's values must look like before they are recorded (docs/directory.md, SAML single sign-on).
+// What a SAML identity provider's values must look like before they are recorded (docs/directory.md, SAML single
+// sign-on).
 import type { SamlCertificate } from '../organization/state.js';
 
 export const MAX_SAML_CERTIFICATES = 4;
@@ -10,9 +11,14 @@ const MAX_CERTIFICATE_BASE64_LENGTH = 8192;
 const LOOPBACK_HOSTS = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/;
 
 export const isSamlEntityId = (value: unknown): value is string =>
-  typeof value === 'string' && value.length >= 1 && value.length <= MAX_SAML_ENTITY_ID_LENGTH && /^[\x21-\x7e]+$/.test(value);
+  typeof value === 'string' &&
+  value.length >= 1 &&
+  value.length <= MAX_SAML_ENTITY_ID_LENGTH &&
+  /^[\x21-\x7e]+$/.test(value);
 
-/** https (http only on loopback, for tests and local providers); a query is kept: some providers name the tenant in it. */
+/**
+ * https (http only on loopback, for tests and local providers); a query is kept: some providers name the tenant in it.
+ */
 export function parseSamlSsoUrl(value: unknown): string | null {
   if (typeof value !== 'string' || value === '' || value.length > MAX_URL_LENGTH) return null;
   let url: URL;

@@ -25,22 +25,36 @@ type SamlRequestEvent = SamlRequestStarted | SamlRequestAnswered;
 /** Answered, it keeps what it was started with: the answer's caller reads where the browser goes next from it. */
 export type SamlRequestState =
   | { status: 'none' }
-  | { status: 'started' | 'answered'; organizationId: string; redirect: string; linkUserId?: string; browserBinding?: string; startedAt: string };
+  | {
+      status: 'started' | 'answered';
+      organizationId: string;
+      redirect: string;
+      linkUserId?: string;
+      browserBinding?: string;
+      startedAt: string;
+    };
 
 type StartSamlRequest = { type: 'StartSamlRequest'; data: SamlRequestStarted['data'] };
-type AnswerSamlRequest = { type: 'AnswerSamlRequest'; data: { organizationId: string; browserBinding?: string; at: string } };
+type AnswerSamlRequest = {
+  type: 'AnswerSamlRequest';
+  data: { organizationId: string; browserBinding?: string; at: string };
+};
 
-const refused = (detail: string): DomainError => new DomainError('SAML_RESPONSE_REFUSED', detail, { reason: 'in-response-to' });
+const refused = (detail: string): DomainError =>
+  new DomainError('SAML_RESPONSE_REFUSED', detail, { reason: 'in-response-to' });
 
 function decideRequest(command: StartSamlRequest | AnswerSamlRequest, state: SamlRequestState): SamlRequestEvent[] {
   if (command.type === 'StartSamlRequest') {
-    if (state.status !== 'none') throw new DomainError('DUPLICATE', 'This request id is taken.', { entity: 'saml-request' });
+    if (state.status !== 'none')
+      throw new DomainError('DUPLICATE', 'This request id is taken.', { entity: 'saml-request' });
     return [{ type: 'SamlRequestStarted', data: command.data }];
   }
   if (state.status === 'none') throw refused('InResponseTo names no request of this server.');
   if (state.status === 'answered') throw refused('The request was answered already.');
-  if (state.organizationId !== command.data.organizationId) throw refused("InResponseTo names another organization's request.");
-  if (Date.parse(command.data.at) - Date.parse(state.startedAt) > SAML_REQUEST_LIFETIME_MS) throw refused('The request is older than its lifetime.');
+  if (state.organizationId !== command.data.organizationId)
+    throw refused("InResponseTo names another organization's request.");
+  if (Date.parse(command.data.at) - Date.parse(state.startedAt) > SAML_REQUEST_LIFETIME_MS)
+    throw refused('The request is older than its lifetime.');
   // Another browser posting this request's answer: a response carried into someone else's browser (login CSRF).
   if (state.browserBinding !== undefined && command.data.browserBinding !== state.browserBinding) {
     throw refused('The response was posted by another browser than the one that started the sign-on.');
@@ -52,7 +66,8 @@ export const samlRequestDecider: Decider<SamlRequestState, StartSamlRequest | An
   streamOf: samlRequestStream,
   initialState: { status: 'none' },
   evolve: (state, event) => {
-    if (event.type === 'SamlRequestStarted') return { status: 'started', ...withoutAt(event.data), startedAt: event.data.at };
+    if (event.type === 'SamlRequestStarted')
+      return { status: 'started', ...withoutAt(event.data), startedAt: event.data.at };
     return state.status === 'none' ? state : { ...state, status: 'answered' };
   },
   decide: decideRequest,
@@ -66,7 +81,10 @@ const withoutAt = ({ organizationId, redirect, linkUserId, browserBinding }: Sam
 });
 
 /** No personal data: the organization and when the assertion stops being valid, for a later clean-up. */
-export type SamlAssertionAccepted = { type: 'SamlAssertionAccepted'; data: { organizationId: string; notOnOrAfter: string | null; at: string } };
+export type SamlAssertionAccepted = {
+  type: 'SamlAssertionAccepted';
+  data: { organizationId: string; notOnOrAfter: string | null; at: string };
+};
 type AcceptSamlAssertion = { type: 'AcceptSamlAssertion'; data: SamlAssertionAccepted['data'] };
 
 export const samlAssertionDecider: Decider<boolean, AcceptSamlAssertion, SamlAssertionAccepted> = {
@@ -74,7 +92,10 @@ export const samlAssertionDecider: Decider<boolean, AcceptSamlAssertion, SamlAss
   initialState: false,
   evolve: () => true,
   decide: (command, accepted) => {
-    if (accepted) throw new DomainError('SAML_RESPONSE_REFUSED', 'This assertion was accepted before: a replay.', { reason: 'replay' });
+    if (accepted)
+      throw new DomainError('SAML_RESPONSE_REFUSED', 'This assertion was accepted before: a replay.', {
+        reason: 'replay',
+      });
     return [{ type: 'SamlAssertionAccepted', data: command.data }];
   },
 };

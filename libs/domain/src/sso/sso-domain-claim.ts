@@ -13,13 +13,18 @@ export type SsoDomainClaim = { organizationId: string; claimedAt: number } | nul
 
 export const SSO_DOMAIN_CLAIM_GRACE_MS = 60_000;
 
-export const evolveSsoDomainClaim = (_claim: SsoDomainClaim, event: SsoDomainClaimed & { recordedAt?: string }): SsoDomainClaim => ({
+export const evolveSsoDomainClaim = (
+  _claim: SsoDomainClaim,
+  event: SsoDomainClaimed & { recordedAt?: string },
+): SsoDomainClaim => ({
   organizationId: event.data.organizationId,
   claimedAt: Date.parse(event.recordedAt ?? '') || 0,
 });
 
 export const ssoDomainTaken = (domain: string): DomainError =>
-  new DomainError('SSO_DOMAIN_TAKEN', `${domain} already signs in through another organization's single sign-on.`, { domain });
+  new DomainError('SSO_DOMAIN_TAKEN', `${domain} already signs in through another organization's single sign-on.`, {
+    domain,
+  });
 
 export function decideSsoDomainClaim(
   claim: SsoDomainClaim,
@@ -27,16 +32,28 @@ export function decideSsoDomainClaim(
 ): SsoDomainClaimed[] {
   const { domain, organizationId } = request;
   if (claim?.organizationId === organizationId) return [];
-  if (claim !== null && (request.now - claim.claimedAt < SSO_DOMAIN_CLAIM_GRACE_MS || request.holderConfirms)) throw ssoDomainTaken(domain);
+  if (claim !== null && (request.now - claim.claimedAt < SSO_DOMAIN_CLAIM_GRACE_MS || request.holderConfirms))
+    throw ssoDomainTaken(domain);
   return [{ type: 'SsoDomainClaimed', data: { domain, organizationId } }];
 }
 
-export type ClaimSsoDomain = { type: 'ClaimSsoDomain'; data: { domain: string; organizationId: string; now: number; holderConfirms: boolean } };
+export type ClaimSsoDomain = {
+  type: 'ClaimSsoDomain';
+  data: { domain: string; organizationId: string; now: number; holderConfirms: boolean };
+};
 
-export const ssoDomainClaimDecider: Decider<SsoDomainClaim, ClaimSsoDomain, SsoDomainClaimed & { recordedAt?: string }> = {
+export const ssoDomainClaimDecider: Decider<
+  SsoDomainClaim,
+  ClaimSsoDomain,
+  SsoDomainClaimed & { recordedAt?: string }
+> = {
   streamOf: ssoDomainStream,
   initialState: null,
   evolve: evolveSsoDomainClaim,
   decide: (command, claim) => decideSsoDomainClaim(claim, command.data),
-  read: (stored) => ({ type: 'SsoDomainClaimed', data: stored.data as SsoDomainClaimed['data'], recordedAt: stored.recordedAt }),
+  read: (stored) => ({
+    type: 'SsoDomainClaimed',
+    data: stored.data as SsoDomainClaimed['data'],
+    recordedAt: stored.recordedAt,
+  }),
 };

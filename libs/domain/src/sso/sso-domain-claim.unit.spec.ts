@@ -4,12 +4,18 @@ import { decideSsoDomainClaim, evolveSsoDomainClaim, SSO_DOMAIN_CLAIM_GRACE_MS }
 
 const domain = 'acme.example';
 const claimedAt = Date.parse('2026-01-01T00:00:00Z');
-const heldByOther = evolveSsoDomainClaim(null, { type: 'SsoDomainClaimed', data: { domain, organizationId: 'other' }, recordedAt: new Date(claimedAt).toISOString() });
+const heldByOther = evolveSsoDomainClaim(null, {
+  type: 'SsoDomainClaimed',
+  data: { domain, organizationId: 'other' },
+  recordedAt: new Date(claimedAt).toISOString(),
+});
 const request = (now: number, holderConfirms: boolean) => ({ domain, organizationId: 'acme', now, holderConfirms });
 
 describe('an SSO domain claim', () => {
   it('is taken when nobody holds the domain, and changes nothing for its holder', () => {
-    expect(decideSsoDomainClaim(null, request(claimedAt, false))).toEqual([{ type: 'SsoDomainClaimed', data: { domain, organizationId: 'acme' } }]);
+    expect(decideSsoDomainClaim(null, request(claimedAt, false))).toEqual([
+      { type: 'SsoDomainClaimed', data: { domain, organizationId: 'acme' } },
+    ]);
     expect(decideSsoDomainClaim({ organizationId: 'acme', claimedAt }, request(claimedAt, false))).toEqual([]);
   });
 

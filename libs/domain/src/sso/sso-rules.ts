@@ -9,10 +9,14 @@ export const MAX_CLIENT_ID_LENGTH = 512;
 
 /** A secret in clear cannot pass, so no bug upstream can record one. */
 const SEALED_SECRET = /^v1\.[A-Za-z0-9_-]{1,32}\.[A-Za-z0-9_-]{16}\.[A-Za-z0-9_-]{22,2800}$/;
-export const isSealedSecret = (value: unknown): value is string => typeof value === 'string' && SEALED_SECRET.test(value);
+export const isSealedSecret = (value: unknown): value is string =>
+  typeof value === 'string' && SEALED_SECRET.test(value);
 
 export const isClientId = (value: unknown): value is string =>
-  typeof value === 'string' && value.length >= 1 && value.length <= MAX_CLIENT_ID_LENGTH && /^[\x21-\x7e]+$/.test(value);
+  typeof value === 'string' &&
+  value.length >= 1 &&
+  value.length <= MAX_CLIENT_ID_LENGTH &&
+  /^[\x21-\x7e]+$/.test(value);
 
 const LOOPBACK_HOSTS = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/;
 
@@ -27,7 +31,15 @@ export function parseIssuer(value: unknown): string | null {
   } catch {
     return null;
   }
-  if (url.username !== '' || url.password !== '' || url.search !== '' || url.hash !== '' || issuer.includes('?') || issuer.includes('#')) return null;
+  if (
+    url.username !== '' ||
+    url.password !== '' ||
+    url.search !== '' ||
+    url.hash !== '' ||
+    issuer.includes('?') ||
+    issuer.includes('#')
+  )
+    return null;
   if (url.protocol === 'https:') return issuer;
   return url.protocol === 'http:' && LOOPBACK_HOSTS.test(url.hostname) ? issuer : null;
 }
@@ -50,7 +62,8 @@ export function emailDomain(email: string): string | null {
 
 export const ssoVerificationRecordName = (domain: string): string => `_chorus-verification.${domain}`;
 
-export const isSsoVerificationToken = (value: unknown): value is string => typeof value === 'string' && /^[A-Za-z0-9_-]{32,64}$/.test(value);
+export const isSsoVerificationToken = (value: unknown): value is string =>
+  typeof value === 'string' && /^[A-Za-z0-9_-]{32,64}$/.test(value);
 
 export const isVerifiedSsoDomain = (state: ExistingOrganization, domain: string): boolean =>
   state.sso !== null && state.sso.domains.includes(domain) && state.sso.verification[domain]?.status === 'verified';
@@ -61,4 +74,5 @@ export function ssoDomainOf(state: ExistingOrganization, email: string): string 
   return domain !== null && isVerifiedSsoDomain(state, domain) ? domain : null;
 }
 
-export const hasSsoPlan = (state: ExistingOrganization, catalogue: PlanCatalogue): boolean => governingPlan(state, catalogue)?.name === 'enterprise';
+export const hasSsoPlan = (state: ExistingOrganization, catalogue: PlanCatalogue): boolean =>
+  governingPlan(state, catalogue)?.name === 'enterprise';

@@ -6,7 +6,16 @@ import { emailDomain, isSealedSecret, parseIssuer, ssoDomainOf } from './sso-rul
 
 const withSso = foldOrganization([
   ...onChorusPlan('enterprise'),
-  { type: 'SsoConfigured', data: { issuer: 'https://idp.example', clientId: 'c', clientSecret: 'v1.k.AAAAAAAAAAAAAAAA.BBBBBBBBBBBBBBBBBBBBBB', domains: ['acme.example', 'xn--bcher-kva.example'], enforce: false } },
+  {
+    type: 'SsoConfigured',
+    data: {
+      issuer: 'https://idp.example',
+      clientId: 'c',
+      clientSecret: 'v1.k.AAAAAAAAAAAAAAAA.BBBBBBBBBBBBBBBBBBBBBB',
+      domains: ['acme.example', 'xn--bcher-kva.example'],
+      enforce: false,
+    },
+  },
   ...['acme.example', 'xn--bcher-kva.example'].flatMap((domain) => [
     { type: 'SsoDomainPending' as const, data: { domain, token: 'T'.repeat(32), at: '2030-01-01T00:00:00.000Z' } },
     { type: 'SsoDomainVerified' as const, data: { domain, at: '2030-01-01T00:01:00.000Z' } },
@@ -14,7 +23,7 @@ const withSso = foldOrganization([
 ]) as ExistingOrganization;
 
 describe('SSO rules', () => {
-  it('finds the organization\'s domain of an address: exact, any case, Unicode or ASCII; not a subdomain or a look-alike', () => {
+  it("finds the organization's domain of an address: exact, any case, Unicode or ASCII; not a subdomain or a look-alike", () => {
     expect(ssoDomainOf(withSso, 'ann@acme.example')).toBe('acme.example');
     expect(ssoDomainOf(withSso, 'Ann@ACME.Example')).toBe('acme.example');
     expect(ssoDomainOf(withSso, 'max@bücher.example')).toBe('xn--bcher-kva.example');
@@ -22,7 +31,9 @@ describe('SSO rules', () => {
     expect(ssoDomainOf(withSso, 'ann@acme.example.evil.example')).toBeNull();
     expect(ssoDomainOf(withSso, 'acme.example@evil.example')).toBeNull();
     expect(ssoDomainOf(withSso, 'ann@acme.example@evil.example')).toBeNull();
-    expect(ssoDomainOf(foldOrganization(onChorusPlan('enterprise')) as ExistingOrganization, 'ann@acme.example')).toBeNull();
+    expect(
+      ssoDomainOf(foldOrganization(onChorusPlan('enterprise')) as ExistingOrganization, 'ann@acme.example'),
+    ).toBeNull();
     // Listed but not (or no longer) verified: it covers no one.
     const { issuer, clientId, clientSecret, enforce } = withSso.sso as OidcSsoSettings;
     const listedOnly = { issuer, clientId, clientSecret, enforce, domains: ['acme.example'] };

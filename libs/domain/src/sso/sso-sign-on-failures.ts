@@ -21,7 +21,9 @@ export type SsoFailureReason =
   | 'state'
   | 'email-unverified'
   | 'foreign-domain'
-  /** Neither created by this organization's SSO nor linked: another provider could otherwise sign into anyone's account. */
+  /**
+   * Neither created by this organization's SSO nor linked: another provider could otherwise sign into anyone's account.
+   */
   | 'account-not-linked'
   | 'link-refused'
   | 'users-limit'
@@ -45,7 +47,8 @@ export type SsoSignOnFailureEvent = SsoSignOnFailed | SsoSignOnFailuresCounted;
 export const FAILURES_IN_FULL_PER_HOUR = 20;
 export const FAILURE_WINDOW_MS = 3_600_000;
 
-export const failureWindowOf = (at: Date): string => new Date(Math.floor(at.getTime() / FAILURE_WINDOW_MS) * FAILURE_WINDOW_MS).toISOString();
+export const failureWindowOf = (at: Date): string =>
+  new Date(Math.floor(at.getTime() / FAILURE_WINDOW_MS) * FAILURE_WINDOW_MS).toISOString();
 
 export type FailuresInFull = { window: string | null; inFull: number };
 
@@ -57,7 +60,9 @@ export function evolveSsoSignOnFailures(state: FailuresInFull, event: SsoSignOnF
   return window === state.window ? { window, inFull: state.inFull + 1 } : { window, inFull: 1 };
 }
 
-export type SsoSignOnFailureCommand = { type: 'RecordSsoSignOnFailure'; data: SsoSignOnFailed['data'] } | { type: 'CountSsoSignOnFailures'; data: SsoSignOnFailuresCounted['data'] };
+export type SsoSignOnFailureCommand =
+  | { type: 'RecordSsoSignOnFailure'; data: SsoSignOnFailed['data'] }
+  | { type: 'CountSsoSignOnFailures'; data: SsoSignOnFailuresCounted['data'] };
 
 export const ssoSignOnFailuresDecider: Decider<FailuresInFull, SsoSignOnFailureCommand, SsoSignOnFailureEvent> = {
   streamOf: ssoSignOnStream,
@@ -66,7 +71,9 @@ export const ssoSignOnFailuresDecider: Decider<FailuresInFull, SsoSignOnFailureC
   decide: (command, state) => {
     if (command.type === 'CountSsoSignOnFailures') return [{ type: 'SsoSignOnFailuresCounted', data: command.data }];
     const window = failureWindowOf(new Date(command.data.at));
-    const over = state.window !== null && (window < state.window || (window === state.window && state.inFull >= FAILURES_IN_FULL_PER_HOUR));
+    const over =
+      state.window !== null &&
+      (window < state.window || (window === state.window && state.inFull >= FAILURES_IN_FULL_PER_HOUR));
     return over ? [] : [{ type: 'SsoSignOnFailed', data: command.data }];
   },
 };

@@ -1,12 +1,25 @@
 import { describe, expect, it } from '@jest/globals';
 import { deciderSpec } from '../testing/decider-spec.js';
-import { ssoSignOnFailuresDecider, type SsoFailureReason, type SsoSignOnFailed, type SsoSignOnFailureEvent } from './sso-sign-on-failures.js';
+import {
+  ssoSignOnFailuresDecider,
+  type SsoFailureReason,
+  type SsoSignOnFailed,
+  type SsoSignOnFailureEvent,
+} from './sso-sign-on-failures.js';
 
 const spec = deciderSpec(ssoSignOnFailuresDecider);
 
-const failure = (at: string, reason: SsoFailureReason = 'token-refused'): SsoSignOnFailed['data'] => ({ reason, detail: 'id_token signature did not verify', at });
-const failed = (at: string, reason?: SsoFailureReason): SsoSignOnFailureEvent => ({ type: 'SsoSignOnFailed', data: failure(at, reason) });
-const record = (at: string, reason?: SsoFailureReason) => ({ type: 'RecordSsoSignOnFailure', data: failure(at, reason) }) as const;
+const failure = (at: string, reason: SsoFailureReason = 'token-refused'): SsoSignOnFailed['data'] => ({
+  reason,
+  detail: 'id_token signature did not verify',
+  at,
+});
+const failed = (at: string, reason?: SsoFailureReason): SsoSignOnFailureEvent => ({
+  type: 'SsoSignOnFailed',
+  data: failure(at, reason),
+});
+const record = (at: string, reason?: SsoFailureReason) =>
+  ({ type: 'RecordSsoSignOnFailure', data: failure(at, reason) }) as const;
 
 /** `count` failures stored in full, one a minute from `from` (an ISO time on the minute). */
 const failuresFrom = (from: string, count: number): SsoSignOnFailureEvent[] =>
@@ -20,7 +33,13 @@ describe("an organization's SSO sign-on failures stream", () => {
 
 describe('recording an SSO sign-on failure', () => {
   it('keeps the first failure of an organization in full, with who it was about', () => {
-    const data = { reason: 'foreign-domain', detail: "evil.example is not one of the organization's SSO domains", email: 'eve@evil.example', subject: 'sub-42', at: '2030-01-01T10:00:00.000Z' } as const;
+    const data = {
+      reason: 'foreign-domain',
+      detail: "evil.example is not one of the organization's SSO domains",
+      email: 'eve@evil.example',
+      subject: 'sub-42',
+      at: '2030-01-01T10:00:00.000Z',
+    } as const;
     spec
       .given([])
       .when({ type: 'RecordSsoSignOnFailure', data })
@@ -64,7 +83,10 @@ describe('recording an SSO sign-on failure', () => {
   });
 
   it('fills a new hour as it filled the last: its 21st failure is counted', () => {
-    spec.given([...failuresFrom('2030-01-01T10:00:00.000Z', 20), ...failuresFrom('2030-01-01T11:00:00.000Z', 20)]).when(record('2030-01-01T11:45:00.000Z')).then([]);
+    spec
+      .given([...failuresFrom('2030-01-01T10:00:00.000Z', 20), ...failuresFrom('2030-01-01T11:00:00.000Z', 20)])
+      .when(record('2030-01-01T11:45:00.000Z'))
+      .then([]);
   });
 
   it('leaves room in an hour for as many in full whatever counts were recorded', () => {
@@ -78,7 +100,8 @@ describe('recording an SSO sign-on failure', () => {
       .then([failed('2030-01-01T10:30:00.000Z')]);
   });
 
-  // A failure stamped just before the hour can be decided after one stamped just after it (concurrent requests, or nodes whose clocks differ).
+  // A failure stamped just before the hour can be decided after one stamped just after it (concurrent requests, or
+  // nodes whose clocks differ).
   it('does not reopen a full hour to 20 more in full after a failure of the hour before it', () => {
     spec
       .given([...failuresFrom('2030-01-01T10:00:00.000Z', 20), failed('2030-01-01T09:59:59.900Z')])
@@ -89,7 +112,12 @@ describe('recording an SSO sign-on failure', () => {
 
 describe("recording a node's count of an hour's failures beyond those in full", () => {
   it('records the count as it is given, however full the hour', () => {
-    const data = { from: '2030-01-01T10:00:00.000Z', to: '2030-01-01T11:00:00.000Z', total: 7, byReason: { state: 5, 'token-refused': 2 } };
+    const data = {
+      from: '2030-01-01T10:00:00.000Z',
+      to: '2030-01-01T11:00:00.000Z',
+      total: 7,
+      byReason: { state: 5, 'token-refused': 2 },
+    };
     spec
       .given(failuresFrom('2030-01-01T10:00:00.000Z', 20))
       .when({ type: 'CountSsoSignOnFailures', data })

@@ -10,7 +10,8 @@ export function deciderSpec<State, Command, Event extends DomainEvent>(decider: 
     given(events: readonly Event[]) {
       return {
         when(command: Command) {
-          const decision = (): readonly Event[] => decider.decide(deepFreeze(command), deepFreeze([...events].reduce(decider.evolve, decider.initialState)));
+          const decision = (): readonly Event[] =>
+            decider.decide(deepFreeze(command), deepFreeze([...events].reduce(decider.evolve, decider.initialState)));
           return {
             then(expected: readonly Event[]): void {
               expect(decision()).toStrictEqual(expected);

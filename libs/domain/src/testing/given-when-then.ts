@@ -10,7 +10,9 @@ import { foldOrganization } from '../organization/evolve.js';
 import { createPlanCatalogue } from '../plans/plan-catalogue.js';
 import { operator } from '../organization/requester.js';
 
-export const testCatalogue = createPlanCatalogue({ paymentProviderIds: ['prod-essential', 'prod-professional', '', 'prod-extra-section'] });
+export const testCatalogue = createPlanCatalogue({
+  paymentProviderIds: ['prod-essential', 'prod-professional', '', 'prod-extra-section'],
+});
 
 /** Freezes a value and everything in it, so that any mutation by the code under test throws. */
 export function deepFreeze<T>(value: T): T {
@@ -21,12 +23,18 @@ export function deepFreeze<T>(value: T): T {
   return value;
 }
 
-/** context: the catalogue and requester, by default the test catalogue and an operator (an API key, the command line). */
-export function given(events: readonly OrganizationEvent[], { catalogue = testCatalogue, requester = operator }: Partial<DecideContext> = {}) {
+/**
+ * context: the catalogue and requester, by default the test catalogue and an operator (an API key, the command line).
+ */
+export function given(
+  events: readonly OrganizationEvent[],
+  { catalogue = testCatalogue, requester = operator }: Partial<DecideContext> = {},
+) {
   const context: DecideContext = { catalogue, requester };
   return {
     when(command: OrganizationCommand) {
-      const decision = (): OrganizationEvent[] => decide(deepFreeze(command), deepFreeze(foldOrganization(deepFreeze([...events]))), context);
+      const decision = (): OrganizationEvent[] =>
+        decide(deepFreeze(command), deepFreeze(foldOrganization(deepFreeze([...events]))), context);
       return {
         then(expected: OrganizationEvent[]): void {
           expect(decision()).toStrictEqual(expected);

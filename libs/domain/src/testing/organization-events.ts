@@ -38,10 +38,19 @@ export const chorusEnabled = (parallelUse?: boolean): ChorusEnabled => ({
 
 export const chorusDisabled = (): ChorusDisabled => ({ type: 'ChorusDisabled', data: {} });
 
-export const addOnPurchased = (addOn: AddOn, quantity = 1): AddOnPurchased => ({ type: 'AddOnPurchased', data: { addOn, quantity } });
-export const addOnCancelled = (addOn: AddOn, quantity = 1): AddOnCancelled => ({ type: 'AddOnCancelled', data: { addOn, quantity } });
+export const addOnPurchased = (addOn: AddOn, quantity = 1): AddOnPurchased => ({
+  type: 'AddOnPurchased',
+  data: { addOn, quantity },
+});
+export const addOnCancelled = (addOn: AddOn, quantity = 1): AddOnCancelled => ({
+  type: 'AddOnCancelled',
+  data: { addOn, quantity },
+});
 
-export const limitsConfigured = (data: LimitsConfigured['data']): LimitsConfigured => ({ type: 'LimitsConfigured', data });
+export const limitsConfigured = (data: LimitsConfigured['data']): LimitsConfigured => ({
+  type: 'LimitsConfigured',
+  data,
+});
 
 export const memberAdded = (n: number, role: MemberRole = 'member', chorusUser = false): MemberAdded => ({
   type: 'MemberAdded',
@@ -60,13 +69,26 @@ export const siteAdded = (n: number): SiteAdded => ({
 export const sitesAdded = (count: number): SiteAdded[] => Array.from({ length: count }, (_, i) => siteAdded(i + 1));
 
 export const qualityAssuranceDomainsAdded = (count: number): QualityAssuranceDomainAdded[] =>
-  Array.from({ length: count }, (_, i) => ({ type: 'QualityAssuranceDomainAdded', data: { domain: `qa${i + 1}.example.com` } }));
+  Array.from({ length: count }, (_, i) => ({
+    type: 'QualityAssuranceDomainAdded',
+    data: { domain: `qa${i + 1}.example.com` },
+  }));
 
 export const webAnalyticsDomainsAdded = (count: number): WebAnalyticsDomainAdded[] =>
-  Array.from({ length: count }, (_, i) => ({ type: 'WebAnalyticsDomainAdded', data: { domain: `wa${i + 1}.example.com` } }));
+  Array.from({ length: count }, (_, i) => ({
+    type: 'WebAnalyticsDomainAdded',
+    data: { domain: `wa${i + 1}.example.com` },
+  }));
 
 /** An organization on a Classic plan. */
-export const onClassicPlan = (plan: ClassicPlan): OrganizationEvent[] => [organizationCreated(), classicPlanAssigned(plan)];
+export const onClassicPlan = (plan: ClassicPlan): OrganizationEvent[] => [
+  organizationCreated(),
+  classicPlanAssigned(plan),
+];
 
 /** An organization on a Chorus plan, with Chorus enabled so that plan governs. */
-export const onChorusPlan = (plan: ChorusPlan): OrganizationEvent[] => [organizationCreated(), chorusPlanAssigned(plan), chorusEnabled()];
+export const onChorusPlan = (plan: ChorusPlan): OrganizationEvent[] => [
+  organizationCreated(),
+  chorusPlanAssigned(plan),
+  chorusEnabled(),
+];

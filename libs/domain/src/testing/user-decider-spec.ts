@@ -6,7 +6,11 @@ import { decideUser } from '../user/decide.js';
 import type { UserEvent } from '../user/events.js';
 import { evolveUser, initialUserState, OpenSessionScan } from '../user/user.js';
 
-export function given(events: UserEvent[], now: Date = new Date('2030-01-01T10:00:00.000Z'), { twoStepRequired = false } = {}) {
+export function given(
+  events: UserEvent[],
+  now: Date = new Date('2030-01-01T10:00:00.000Z'),
+  { twoStepRequired = false } = {},
+) {
   const state = events.reduce(evolveUser, initialUserState());
   // What Users.openSessions reads from the stream, newest first, for the decisions that end sessions.
   const scan = new OpenSessionScan(now.getTime(), Number.NEGATIVE_INFINITY);

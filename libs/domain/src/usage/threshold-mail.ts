@@ -8,9 +8,15 @@ export const thresholdMailStream = (reachedEventId: string): string => `${thresh
 export const ownerMailStream = (eventType: string, eventId: string): string =>
   eventType === 'TrafficThresholdReached' ? thresholdMailStream(eventId) : `owner-mail-${eventId}`;
 
-export type ThresholdMailClaimed = { type: 'ThresholdMailClaimed'; data: { organizationId: string; sender: string; at: string } };
+export type ThresholdMailClaimed = {
+  type: 'ThresholdMailClaimed';
+  data: { organizationId: string; sender: string; at: string };
+};
 /** `to` may be empty: no owner had an address. */
-export type ThresholdMailSent = { type: 'ThresholdMailSent'; data: { organizationId: string; to: string[]; at: string } };
+export type ThresholdMailSent = {
+  type: 'ThresholdMailSent';
+  data: { organizationId: string; to: string[]; at: string };
+};
 export type ThresholdMailEvent = ThresholdMailClaimed | ThresholdMailSent;
 
 export type ThresholdMailState = { claim: MailClaim | undefined; sent: boolean };
@@ -38,7 +44,14 @@ export function decideThresholdMailClaim(
   request: { organizationId: string; sender: string; now: Date; claimMs: number },
 ): ThresholdMailEvent[] {
   const duty = thresholdMailDuty(state, request.sender, request.now, request.claimMs);
-  return duty.kind === 'claim' ? [{ type: 'ThresholdMailClaimed', data: { organizationId: request.organizationId, sender: request.sender, at: request.now.toISOString() } }] : [];
+  return duty.kind === 'claim'
+    ? [
+        {
+          type: 'ThresholdMailClaimed',
+          data: { organizationId: request.organizationId, sender: request.sender, at: request.now.toISOString() },
+        },
+      ]
+    : [];
 }
 
 export type OwnerMailCommand =

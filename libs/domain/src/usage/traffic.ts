@@ -2,16 +2,28 @@
 import type { Decider } from '../decider.js';
 
 export const trafficStreamPrefix = 'traffic-';
-export const trafficStream = (organizationId: string, period: string): string => `${trafficStreamPrefix}${organizationId}-${period}`;
+export const trafficStream = (organizationId: string, period: string): string =>
+  `${trafficStreamPrefix}${organizationId}-${period}`;
 
 /** `month` 0-11; the anchor's day is clamped to the last in shorter months. */
 function monthStart(year: number, month: number, anchor: Date | undefined): number {
   if (anchor === undefined) return Date.UTC(year, month, 1);
   const day = Math.min(anchor.getUTCDate(), new Date(Date.UTC(year, month + 1, 0)).getUTCDate());
-  return Date.UTC(year, month, day, anchor.getUTCHours(), anchor.getUTCMinutes(), anchor.getUTCSeconds(), anchor.getUTCMilliseconds());
+  return Date.UTC(
+    year,
+    month,
+    day,
+    anchor.getUTCHours(),
+    anchor.getUTCMinutes(),
+    anchor.getUTCSeconds(),
+    anchor.getUTCMilliseconds(),
+  );
 }
 
-/** With an `anchor` (billing period start), the month its billing month began in: billed from the 15th, 10 December counts in November. */
+/**
+ * With an `anchor` (billing period start), the month its billing month began in: billed from the 15th, 10 December
+ * counts in November.
+ */
 export function trafficPeriodOf(instant: string | Date, anchor?: string | null): string {
   const at = new Date(instant);
   const from = anchor === null || anchor === undefined ? undefined : new Date(anchor);
@@ -27,7 +39,9 @@ export function periodBefore(period: string): string {
 
 export function trafficPeriodStart(period: string, anchor?: string | null): string {
   const [year, month] = period.split('-').map(Number);
-  return new Date(monthStart(year ?? 1970, (month ?? 1) - 1, anchor === null || anchor === undefined ? undefined : new Date(anchor))).toISOString();
+  return new Date(
+    monthStart(year ?? 1970, (month ?? 1) - 1, anchor === null || anchor === undefined ? undefined : new Date(anchor)),
+  ).toISOString();
 }
 
 /** Percent of the allowance; each crossing is recorded once per period. */
@@ -35,11 +49,16 @@ export const TRAFFIC_THRESHOLDS = [80, 100] as const;
 export type TrafficThreshold = (typeof TRAFFIC_THRESHOLDS)[number];
 
 export const thresholdsReached = (used: number, allowance: number | null): TrafficThreshold[] =>
-  allowance === null || allowance <= 0 ? [] : TRAFFIC_THRESHOLDS.filter((threshold) => used * 100 >= allowance * threshold);
+  allowance === null || allowance <= 0
+    ? []
+    : TRAFFIC_THRESHOLDS.filter((threshold) => used * 100 >= allowance * threshold);
 
 export type UsageReport = { id: string; quantity: number; occurredAt: string; siteId?: string | undefined };
 
-export type TrafficReported = { type: 'TrafficReported'; data: { organizationId: string; period: string; reports: UsageReport[]; total: number } };
+export type TrafficReported = {
+  type: 'TrafficReported';
+  data: { organizationId: string; period: string; reports: UsageReport[]; total: number };
+};
 
 /** In the same append as the reports that reached it. */
 export type TrafficThresholdCrossed = {
@@ -50,9 +69,13 @@ export type TrafficThresholdCrossed = {
 export type TrafficEvent = TrafficReported | TrafficThresholdCrossed;
 
 /** The same id with other content is refused (REPORT_ID_REUSED) rather than counted or taken for a repeat. */
-export const reportContent = ({ quantity, occurredAt, siteId }: UsageReport): string => `${quantity} ${Date.parse(occurredAt)} ${siteId ?? ''}`;
+export const reportContent = ({ quantity, occurredAt, siteId }: UsageReport): string =>
+  `${quantity} ${Date.parse(occurredAt)} ${siteId ?? ''}`;
 
-/** Successive states share one growing map, each seeing the ids ranked below its `size`: a batch costs the batch, not the month. */
+/**
+ * Successive states share one growing map, each seeing the ids ranked below its `size`: a batch costs the batch, not
+ * the month.
+ */
 export type CountedIds = { readonly order: Map<string, { rank: number; content: string }>; readonly size: number };
 
 export function countedContent(counted: CountedIds, id: string): string | undefined {
@@ -83,7 +106,11 @@ function countedWith(counted: CountedIds, reports: readonly UsageReport[]): Coun
 
 export type TrafficState = { total: number; counted: CountedIds; crossed: readonly TrafficThreshold[] };
 
-export const initialTrafficState = (): TrafficState => ({ total: 0, counted: { order: new Map(), size: 0 }, crossed: [] });
+export const initialTrafficState = (): TrafficState => ({
+  total: 0,
+  counted: { order: new Map(), size: 0 },
+  crossed: [],
+});
 
 export function evolveTraffic(state: TrafficState, event: TrafficEvent): TrafficState {
   if (event.type === 'TrafficThresholdCrossed') return { ...state, crossed: [...state.crossed, event.data.threshold] };
@@ -96,13 +123,20 @@ export type CountedElsewhere = (id: string) => string | undefined;
 /** A reused id is not counted; the caller tells a repeat from a reuse by `reportContent`. */
 export function decideTraffic(
   state: TrafficState,
-  request: { organizationId: string; period: string; reports: readonly UsageReport[]; allowance: number | null; countedElsewhere?: CountedElsewhere },
+  request: {
+    organizationId: string;
+    period: string;
+    reports: readonly UsageReport[];
+    allowance: number | null;
+    countedElsewhere?: CountedElsewhere;
+  },
 ): TrafficEvent[] {
   const { organizationId, period, reports, allowance, countedElsewhere = () => undefined } = request;
   const seen = new Set<string>();
   const fresh: UsageReport[] = [];
   for (const report of reports) {
-    if (seen.has(report.id) || hasCounted(state.counted, report.id) || countedElsewhere(report.id) !== undefined) continue;
+    if (seen.has(report.id) || hasCounted(state.counted, report.id) || countedElsewhere(report.id) !== undefined)
+      continue;
     seen.add(report.id);
     fresh.push(report);
   }
@@ -111,14 +145,22 @@ export function decideTraffic(
   const crossed = thresholdsReached(total, allowance).filter((threshold) => !state.crossed.includes(threshold));
   return [
     { type: 'TrafficReported', data: { organizationId, period, reports: fresh, total } },
-    ...crossed.map((threshold): TrafficThresholdCrossed => ({ type: 'TrafficThresholdCrossed', data: { organizationId, period, threshold, used: total, allowance: allowance ?? 0 } })),
+    ...crossed.map((threshold): TrafficThresholdCrossed => ({
+      type: 'TrafficThresholdCrossed',
+      data: { organizationId, period, threshold, used: total, allowance: allowance ?? 0 },
+    })),
   ];
 }
 
-
 export type ReportUsage = {
   type: 'ReportUsage';
-  data: { organizationId: string; period: string; reports: readonly UsageReport[]; allowance: number | null; countedElsewhere?: CountedElsewhere };
+  data: {
+    organizationId: string;
+    period: string;
+    reports: readonly UsageReport[];
+    allowance: number | null;
+    countedElsewhere?: CountedElsewhere;
+  };
 };
 
 /** Its id is `<organization> <YYYY-MM>`. */

@@ -10,7 +10,10 @@ export type RegisterUser = {
 };
 export type SetPassword = { type: 'SetPassword'; data: { passwordHash: string } };
 export type LinkGoogleAccount = { type: 'LinkGoogleAccount'; data: { subject: string; email: string } };
-export type LinkSsoAccount = { type: 'LinkSsoAccount'; data: { organizationId: string; issuer: string; subject: string; email: string } };
+export type LinkSsoAccount = {
+  type: 'LinkSsoAccount';
+  data: { organizationId: string; issuer: string; subject: string; email: string };
+};
 export type RequestPasswordReset = { type: 'RequestPasswordReset'; data: { tokenHash: string; expiresAt: Date } };
 export type CompletePasswordReset = {
   type: 'CompletePasswordReset';
@@ -42,7 +45,10 @@ export type UserCommand =
 
 export type UserCommandContext = {
   now: Date;
-  /** The sessions the stream lists as open (Users.openSessions), for the decisions that end them: a reset, a password change. */
+  /**
+   * The sessions the stream lists as open (Users.openSessions), for the decisions that end them: a reset, a password
+   * change.
+   */
   openSessions?: readonly OpenSession[];
   /** An organization the user belongs to requires two-step sign-in (the last second factor stays). */
   twoStepRequired?: boolean;

@@ -33,7 +33,13 @@ export type SecondStepAwaited = 'second-step' | 'enrolment';
 /** sessionId is a digest of the cookie's secret, so this history holds no usable credential. */
 export type SignedIn = {
   type: 'SignedIn';
-  data: { sessionId: string; method: SignInMethod; absoluteExpiresAt: string; awaiting?: SecondStepAwaited; at: string };
+  data: {
+    sessionId: string;
+    method: SignInMethod;
+    absoluteExpiresAt: string;
+    awaiting?: SecondStepAwaited;
+    at: string;
+  };
 };
 export type SignInFailedReason = 'wrong-password' | 'no-password';
 /** No longer recorded; kept for the histories that hold it. */
@@ -41,7 +47,10 @@ export type SignInFailed = { type: 'SignInFailed'; data: { reason: SignInFailedR
 /** `revoked`: ended from another session (the account's session list), not by signing out of it. */
 export type SignedOut = { type: 'SignedOut'; data: { sessionId: string; revoked?: true; at: string } };
 /** The person's key is deleted next: what it sealed reads as erased from then on. No personal data. */
-export type PersonalDataErased = { type: 'PersonalDataErased'; data: { userId: string; endedSessionIds: string[]; at: string } };
+export type PersonalDataErased = {
+  type: 'PersonalDataErased';
+  data: { userId: string; endedSessionIds: string[]; at: string };
+};
 
 export type UserEvent =
   | UserRegistered

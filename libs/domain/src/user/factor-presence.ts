@@ -19,7 +19,8 @@ const presenceEventTypes = [
 type PresenceEventType = (typeof presenceEventTypes)[number];
 
 /** Every other event of a user's stream leaves the presence as it is. */
-export const changesFactorPresence = (type: string): boolean => (presenceEventTypes as readonly string[]).includes(type);
+export const changesFactorPresence = (type: string): boolean =>
+  (presenceEventTypes as readonly string[]).includes(type);
 
 /**
  * Answers as `hasSecondFactor` of the user's own fold does, for every stream the user's decider writes: a passkey is
@@ -44,4 +45,5 @@ export function evolveFactorPresence(presence: FactorPresence, event: { type: st
   }
 }
 
-export const hasFactorPresent = ({ authenticatorApp, passkeys }: FactorPresence): boolean => authenticatorApp || passkeys > 0;
+export const hasFactorPresent = ({ authenticatorApp, passkeys }: FactorPresence): boolean =>
+  authenticatorApp || passkeys > 0;

@@ -4,7 +4,13 @@ import { DomainError } from '../errors.js';
 import type { UserCommand } from './commands.js';
 import { decideUser } from './decide.js';
 import type { UserEvent } from './events.js';
-import { changesFactorPresence, evolveFactorPresence, hasFactorPresent, noFactorPresence, type FactorPresence } from './factor-presence.js';
+import {
+  changesFactorPresence,
+  evolveFactorPresence,
+  hasFactorPresent,
+  noFactorPresence,
+  type FactorPresence,
+} from './factor-presence.js';
 import { hasSecondFactor } from './second-factors.js';
 import { evolveUser, initialUserState, type UserState } from './user.js';
 
@@ -15,7 +21,10 @@ const credential = fc.constantFrom('key-a', 'key-b', 'key-c');
 // The commands that touch whether a person has a factor, and some that do not, in any order the decider accepts.
 const command: fc.Arbitrary<UserCommand> = fc.oneof(
   fc.constant<UserCommand>({ type: 'RegisterUser', data: { userId, email: 'ada@example.com' } }),
-  fc.constant<UserCommand>({ type: 'EnrolAuthenticatorApp', data: { secretSealed: 'sealed', recoveryCodeHashes: codes } }),
+  fc.constant<UserCommand>({
+    type: 'EnrolAuthenticatorApp',
+    data: { secretSealed: 'sealed', recoveryCodeHashes: codes },
+  }),
   fc.constant<UserCommand>({ type: 'RemoveAuthenticatorApp', data: {} }),
   credential.map<UserCommand>((credentialId) => ({
     type: 'RegisterPasskey',
@@ -24,11 +33,15 @@ const command: fc.Arbitrary<UserCommand> = fc.oneof(
   credential.map<UserCommand>((credentialId) => ({ type: 'RenamePasskey', data: { credentialId, name: 'Laptop' } })),
   credential.map<UserCommand>((credentialId) => ({ type: 'RemovePasskey', data: { credentialId } })),
   fc.constant<UserCommand>({ type: 'RegenerateRecoveryCodes', data: { codeHashes: codes } }),
-  fc.constant<UserCommand>({ type: 'ResetSecondFactors', data: { kind: 'account-of-organization', organizationId: 'acme' } }),
+  fc.constant<UserCommand>({
+    type: 'ResetSecondFactors',
+    data: { kind: 'account-of-organization', organizationId: 'acme' },
+  }),
   fc.constant<UserCommand>({ type: 'ErasePersonalData', data: { userId } }),
 );
 
-const hasFactorByFold = (state: UserState): boolean => state.status === 'registered' && hasSecondFactor(state.secondFactors);
+const hasFactorByFold = (state: UserState): boolean =>
+  state.status === 'registered' && hasSecondFactor(state.secondFactors);
 
 describe('factor presence', () => {
   it("answers as the user's own fold does after every event the decider writes", () => {
@@ -57,7 +70,14 @@ describe('factor presence', () => {
 
   it('is changed only by the events it names', () => {
     const present: FactorPresence = { authenticatorApp: true, passkeys: 2 };
-    for (const type of ['SignedIn', 'PasskeyRenamed', 'RecoveryCodesGenerated', 'SecondStepPassed', 'FactorChangeConfirmed', 'PasswordSet']) {
+    for (const type of [
+      'SignedIn',
+      'PasskeyRenamed',
+      'RecoveryCodesGenerated',
+      'SecondStepPassed',
+      'FactorChangeConfirmed',
+      'PasswordSet',
+    ]) {
       expect(changesFactorPresence(type)).toBe(false);
       expect(evolveFactorPresence(present, { type })).toBe(present);
     }

@@ -13,9 +13,16 @@ export type ClaimEvent = IdentifierClaimed | IdentifierReserved | IdentifierRele
 export type ClaimState = { userId: string; lastType: ClaimEvent['type']; reserved: boolean } | undefined;
 
 export const identifierTaken = (kind: ClaimKind): DomainError =>
-  new DomainError('DUPLICATE', `This ${kind === 'google' ? 'Google account' : kind === 'email' ? 'e-mail address' : kind} is already taken.`, { field: kind });
+  new DomainError(
+    'DUPLICATE',
+    `This ${kind === 'google' ? 'Google account' : kind === 'email' ? 'e-mail address' : kind} is already taken.`,
+    { field: kind },
+  );
 
-/** `holderConfirmed`: the holder's own stream agrees; a claim left by a registration that lost a race or stopped halfway does not. */
+/**
+ * `holderConfirmed`: the holder's own stream agrees; a claim left by a registration that lost a race or stopped halfway
+ * does not.
+ */
 export type ClaimCommand =
   | { type: 'ReserveEmail'; data: { userId: string } }
   | { type: 'ClaimEmail'; data: { fresh: string; holderConfirmed: boolean } }
@@ -32,11 +39,16 @@ function evolveClaim(state: ClaimState, event: ClaimEvent): ClaimState {
 function decideClaim(command: ClaimCommand, claim: ClaimState): ClaimEvent[] {
   switch (command.type) {
     case 'ReserveEmail':
-      return claim === undefined ? [{ type: 'IdentifierReserved', data: { kind: 'email', userId: command.data.userId } }] : [];
+      return claim === undefined
+        ? [{ type: 'IdentifierReserved', data: { kind: 'email', userId: command.data.userId } }]
+        : [];
     case 'ClaimEmail': {
-      if (claim === undefined) return [{ type: 'IdentifierClaimed', data: { kind: 'email', userId: command.data.fresh } }];
+      if (claim === undefined)
+        return [{ type: 'IdentifierClaimed', data: { kind: 'email', userId: command.data.fresh } }];
       if (command.data.holderConfirmed) throw identifierTaken('email');
-      return claim.lastType === 'IdentifierClaimed' ? [] : [{ type: 'IdentifierClaimed', data: { kind: 'email', userId: claim.userId } }];
+      return claim.lastType === 'IdentifierClaimed'
+        ? []
+        : [{ type: 'IdentifierClaimed', data: { kind: 'email', userId: claim.userId } }];
     }
     case 'ReleaseIdentifier':
       return claim?.userId === command.data.userId ? [{ type: 'IdentifierReleased', data: command.data }] : [];

@@ -6,7 +6,10 @@ import { identifierClaimDecider, type ClaimEvent } from './identifier-claims.js'
 const spec = deciderSpec(identifierClaimDecider);
 
 const reserved = (userId: string): ClaimEvent => ({ type: 'IdentifierReserved', data: { kind: 'email', userId } });
-const claimed = (kind: 'email' | 'username' | 'google', userId: string): ClaimEvent => ({ type: 'IdentifierClaimed', data: { kind, userId } });
+const claimed = (kind: 'email' | 'username' | 'google', userId: string): ClaimEvent => ({
+  type: 'IdentifierClaimed',
+  data: { kind, userId },
+});
 
 describe('an identifier claim stream', () => {
   it('is named after the kind and digest of its value', () => {
@@ -19,7 +22,11 @@ describe('an identifier claim stream', () => {
       lastType: 'IdentifierClaimed',
       reserved: true,
     });
-    expect(foldEvents(identifierClaimDecider, [claimed('email', 'u-1')])).toStrictEqual({ userId: 'u-1', lastType: 'IdentifierClaimed', reserved: false });
+    expect(foldEvents(identifierClaimDecider, [claimed('email', 'u-1')])).toStrictEqual({
+      userId: 'u-1',
+      lastType: 'IdentifierClaimed',
+      reserved: false,
+    });
   });
 });
 

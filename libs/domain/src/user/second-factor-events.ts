@@ -37,10 +37,17 @@ export type SecondStepFailed = {
   data: { sessionId: string; method: Exclude<SecondStepMethod, 'enrolment'>; at: string };
 };
 
-/** `owner-alone`: a reset by an owner before the organization had to answer for the account or the person to agree (version 1). */
+/**
+ * `owner-alone`: a reset by an owner before the organization had to answer for the account or the person to agree
+ * (version 1).
+ */
 export type SecondFactorsReset = {
   type: 'SecondFactorsReset';
-  data: { organizationId: string; authority: 'account-of-organization' | 'confirmed-by-person' | 'owner-alone'; at: string };
+  data: {
+    organizationId: string;
+    authority: 'account-of-organization' | 'confirmed-by-person' | 'owner-alone';
+    at: string;
+  };
 };
 
 /** Nothing changes until the person confirms through the mailed link. */

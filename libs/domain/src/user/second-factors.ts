@@ -1,4 +1,5 @@
-/* eslint-disable max-lines -- the second factors' one fold and every decision about them (set up, prove, confirm, reset), all reading the same state. */
+// The second factors' one fold and every decision about them (set up, prove, confirm, reset), all reading the same
+// state.
 // Codes and signatures are checked outside (they need the secret and the crypto); decided here: what may be
 // used, and that nothing is used twice.
 import { DomainError, InvalidToken } from '../errors.js';
@@ -25,7 +26,12 @@ export type SecondFactors = {
 
 export type ResetRequest = { organizationId: string; tokenHash: string; expiresAt: string };
 
-export const noSecondFactors: SecondFactors = { authenticatorApp: null, passkeys: [], recoveryCodes: null, resetRequests: [] };
+export const noSecondFactors: SecondFactors = {
+  authenticatorApp: null,
+  passkeys: [],
+  recoveryCodes: null,
+  resetRequests: [],
+};
 
 /** For an account with no password and no app, a sign-in this recent confirms a change of factors. */
 export const RECENT_SIGN_IN_MS = 5 * 60_000;
@@ -36,31 +42,56 @@ export const MAX_PASSKEYS = 10;
 export const MAX_PASSKEY_NAME_LENGTH = 64;
 
 /** Recovery codes are a way back in, not a factor: an account with codes only is asked for nothing. */
-export const hasSecondFactor = (factors: SecondFactors): boolean => factors.authenticatorApp !== null || factors.passkeys.length > 0;
+export const hasSecondFactor = (factors: SecondFactors): boolean =>
+  factors.authenticatorApp !== null || factors.passkeys.length > 0;
 
-/** A provider MFA the organization trusts stands in for the account's factors, not for other organizations' requirement. */
-export function secondStepAwaited(factors: SecondFactors, requiredByAnOrganization: boolean, providerMfaTrusted = false): SecondStepAwaited | undefined {
+/**
+ * A provider MFA the organization trusts stands in for the account's factors, not for other organizations' requirement.
+ */
+export function secondStepAwaited(
+  factors: SecondFactors,
+  requiredByAnOrganization: boolean,
+  providerMfaTrusted = false,
+): SecondStepAwaited | undefined {
   if (providerMfaTrusted && !requiredByAnOrganization) return undefined;
   if (hasSecondFactor(factors)) return 'second-step';
   return requiredByAnOrganization ? 'enrolment' : undefined;
 }
 
-const withoutOrphanCodes = (factors: SecondFactors): SecondFactors => (hasSecondFactor(factors) ? factors : { ...factors, recoveryCodes: null });
+const withoutOrphanCodes = (factors: SecondFactors): SecondFactors =>
+  hasSecondFactor(factors) ? factors : { ...factors, recoveryCodes: null };
 
 export function evolveSecondFactors(factors: SecondFactors, event: SecondFactorEvent): SecondFactors {
   switch (event.type) {
     case 'AuthenticatorAppEnrolled':
-      return { ...factors, authenticatorApp: { secretSealed: event.data.secretSealed, enrolledAt: event.data.at, lastTimeStep: null } };
+      return {
+        ...factors,
+        authenticatorApp: { secretSealed: event.data.secretSealed, enrolledAt: event.data.at, lastTimeStep: null },
+      };
     case 'AuthenticatorAppRemoved':
       return withoutOrphanCodes({ ...factors, authenticatorApp: null });
     case 'PasskeyRegistered': {
       const { credentialId, publicKey, counter, transports, name, at } = event.data;
-      return { ...factors, passkeys: [...factors.passkeys, { credentialId, publicKey, counter, transports, name, registeredAt: at, lastUsedAt: null }] };
+      return {
+        ...factors,
+        passkeys: [
+          ...factors.passkeys,
+          { credentialId, publicKey, counter, transports, name, registeredAt: at, lastUsedAt: null },
+        ],
+      };
     }
     case 'PasskeyRenamed':
-      return { ...factors, passkeys: factors.passkeys.map((key) => (key.credentialId === event.data.credentialId ? { ...key, name: event.data.name } : key)) };
+      return {
+        ...factors,
+        passkeys: factors.passkeys.map((key) =>
+          key.credentialId === event.data.credentialId ? { ...key, name: event.data.name } : key,
+        ),
+      };
     case 'PasskeyRemoved':
-      return withoutOrphanCodes({ ...factors, passkeys: factors.passkeys.filter((key) => key.credentialId !== event.data.credentialId) });
+      return withoutOrphanCodes({
+        ...factors,
+        passkeys: factors.passkeys.filter((key) => key.credentialId !== event.data.credentialId),
+      });
     case 'RecoveryCodesGenerated':
       return { ...factors, recoveryCodes: { unused: [...event.data.codeHashes], generatedAt: event.data.at } };
     case 'FactorChangeConfirmed':
@@ -71,7 +102,9 @@ export function evolveSecondFactors(factors: SecondFactors, event: SecondFactorE
       if (credentialId !== undefined) {
         next = {
           ...next,
-          passkeys: next.passkeys.map((key) => (key.credentialId === credentialId ? { ...key, counter: counter ?? key.counter, lastUsedAt: at } : key)),
+          passkeys: next.passkeys.map((key) =>
+            key.credentialId === credentialId ? { ...key, counter: counter ?? key.counter, lastUsedAt: at } : key,
+          ),
         };
       }
       return next;
@@ -97,10 +130,22 @@ type CodesUsed = { timeStep?: number | undefined; recoveryCodeHash?: string | un
 function withCodesUsed(factors: SecondFactors, { timeStep, recoveryCodeHash }: CodesUsed): SecondFactors {
   let next = factors;
   if (timeStep !== undefined && next.authenticatorApp !== null) {
-    next = { ...next, authenticatorApp: { ...next.authenticatorApp, lastTimeStep: Math.max(timeStep, next.authenticatorApp.lastTimeStep ?? timeStep) } };
+    next = {
+      ...next,
+      authenticatorApp: {
+        ...next.authenticatorApp,
+        lastTimeStep: Math.max(timeStep, next.authenticatorApp.lastTimeStep ?? timeStep),
+      },
+    };
   }
   if (recoveryCodeHash !== undefined && next.recoveryCodes !== null) {
-    next = { ...next, recoveryCodes: { ...next.recoveryCodes, unused: next.recoveryCodes.unused.filter((hash) => hash !== recoveryCodeHash) } };
+    next = {
+      ...next,
+      recoveryCodes: {
+        ...next.recoveryCodes,
+        unused: next.recoveryCodes.unused.filter((hash) => hash !== recoveryCodeHash),
+      },
+    };
   }
   return next;
 }
@@ -111,7 +156,8 @@ export type FactorChangeProof =
   | { method: 'recovery-code'; codeHash: string }
   | { method: 'recent-sign-in'; signedInAt: string };
 
-export type ResetAuthority = { kind: 'account-of-organization'; organizationId: string } | { kind: 'confirmed-by-person'; tokenHash: string };
+export type ResetAuthority =
+  { kind: 'account-of-organization'; organizationId: string } | { kind: 'confirmed-by-person'; tokenHash: string };
 
 export type SecondStepProof =
   | { method: 'authenticator-app'; timeStep: number }
@@ -124,12 +170,22 @@ export type SecondFactorCommand =
   | { type: 'RemoveAuthenticatorApp'; data: Record<string, never> }
   | {
       type: 'RegisterPasskey';
-      data: { credentialId: string; publicKey: string; counter: number; transports: string[]; name: string; recoveryCodeHashes: string[] };
+      data: {
+        credentialId: string;
+        publicKey: string;
+        counter: number;
+        transports: string[];
+        name: string;
+        recoveryCodeHashes: string[];
+      };
     }
   | { type: 'RenamePasskey'; data: { credentialId: string; name: string } }
   | { type: 'RemovePasskey'; data: { credentialId: string } }
   | { type: 'RegenerateRecoveryCodes'; data: { codeHashes: string[] } }
-  | { type: 'PassSecondStep'; data: { previousSessionId: string; sessionId: string; absoluteExpiresAt: Date; proof: SecondStepProof } }
+  | {
+      type: 'PassSecondStep';
+      data: { previousSessionId: string; sessionId: string; absoluteExpiresAt: Date; proof: SecondStepProof };
+    }
   | { type: 'FailSecondStep'; data: { sessionId: string; method: Exclude<SecondStepMethod, 'enrolment'> } }
   /** Confirmation and change are recorded together, or not at all. */
   | { type: 'ConfirmFactorChange'; data: { proof: FactorChangeProof; change: FactorChangeCommand } }
@@ -138,7 +194,15 @@ export type SecondFactorCommand =
 
 export type FactorChangeCommand = Extract<
   SecondFactorCommand,
-  { type: 'EnrolAuthenticatorApp' | 'RegisterPasskey' | 'RenamePasskey' | 'RemovePasskey' | 'RemoveAuthenticatorApp' | 'RegenerateRecoveryCodes' }
+  {
+    type:
+      | 'EnrolAuthenticatorApp'
+      | 'RegisterPasskey'
+      | 'RenamePasskey'
+      | 'RemovePasskey'
+      | 'RemoveAuthenticatorApp'
+      | 'RegenerateRecoveryCodes';
+  }
 >;
 
 export type SecondFactorContext = {
@@ -151,21 +215,33 @@ export type SecondFactorContext = {
 
 const reauthenticate = (detail: string) => new DomainError('REAUTHENTICATION_REQUIRED', detail);
 
-function confirmedChange(factors: SecondFactors, proof: FactorChangeProof, { at, hasPassword }: SecondFactorContext): FactorChangeConfirmed {
+function confirmedChange(
+  factors: SecondFactors,
+  proof: FactorChangeProof,
+  { at, hasPassword }: SecondFactorContext,
+): FactorChangeConfirmed {
   switch (proof.method) {
     case 'password':
-      if (!hasPassword) throw new DomainError('WRONG_PASSWORD', 'This account has no password: confirm with a code instead.', { field: 'password' });
+      if (!hasPassword)
+        throw new DomainError('WRONG_PASSWORD', 'This account has no password: confirm with a code instead.', {
+          field: 'password',
+        });
       return { type: 'FactorChangeConfirmed', data: { method: 'password', at } };
     case 'authenticator-app':
     case 'recovery-code':
       return { type: 'FactorChangeConfirmed', data: { method: proof.method, ...verifiedProof(factors, proof), at } };
     case 'recent-sign-in': {
       if (hasPassword || factors.authenticatorApp !== null) {
-        const ways = [hasPassword ? 'your password' : null, factors.authenticatorApp !== null ? 'a code from your authenticator app' : null].filter((way) => way !== null);
+        const ways = [
+          hasPassword ? 'your password' : null,
+          factors.authenticatorApp !== null ? 'a code from your authenticator app' : null,
+        ].filter((way) => way !== null);
         throw reauthenticate(`Confirm this change with ${ways.join(' or ')}.`);
       }
       if (Date.parse(at) - Date.parse(proof.signedInAt) > RECENT_SIGN_IN_MS) {
-        throw reauthenticate(`Sign in again first: a change of two-step sign-in needs a sign-in of the last ${RECENT_SIGN_IN_MS / 60_000} minutes.`);
+        throw reauthenticate(
+          `Sign in again first: a change of two-step sign-in needs a sign-in of the last ${RECENT_SIGN_IN_MS / 60_000} minutes.`,
+        );
       }
       return { type: 'FactorChangeConfirmed', data: { method: 'recent-sign-in', at } };
     }
@@ -176,7 +252,8 @@ function confirmedChange(factors: SecondFactors, proof: FactorChangeProof, { at,
   }
 }
 
-const hasAnythingToReset = (factors: SecondFactors): boolean => hasSecondFactor(factors) || factors.recoveryCodes !== null;
+const hasAnythingToReset = (factors: SecondFactors): boolean =>
+  hasSecondFactor(factors) || factors.recoveryCodes !== null;
 
 export class InvalidCode extends DomainError {
   constructor(message = 'The code is not correct.') {
@@ -187,24 +264,37 @@ export class InvalidCode extends DomainError {
 function passkeyName(name: string): string {
   const trimmed = name.trim();
   if (trimmed.length === 0 || trimmed.length > MAX_PASSKEY_NAME_LENGTH) {
-    throw new DomainError('VALIDATION_FAILED', `A passkey's name is 1 to ${MAX_PASSKEY_NAME_LENGTH} characters.`, { field: 'name' });
+    throw new DomainError('VALIDATION_FAILED', `A passkey's name is 1 to ${MAX_PASSKEY_NAME_LENGTH} characters.`, {
+      field: 'name',
+    });
   }
   return trimmed;
 }
 
 function recoveryCodesFor(factors: SecondFactors, hashes: readonly string[], at: string): SecondFactorEvent[] {
   if (hasSecondFactor(factors)) return [];
-  if (hashes.length !== RECOVERY_CODE_COUNT) throw new DomainError('VALIDATION_FAILED', `Enrolling a first factor needs ${RECOVERY_CODE_COUNT} recovery codes.`);
+  if (hashes.length !== RECOVERY_CODE_COUNT)
+    throw new DomainError('VALIDATION_FAILED', `Enrolling a first factor needs ${RECOVERY_CODE_COUNT} recovery codes.`);
   return [{ type: 'RecoveryCodesGenerated', data: { codeHashes: [...hashes], at } }];
 }
 
-function refuseLastFactor(factors: SecondFactors, remaining: SecondFactors, { twoStepRequired }: SecondFactorContext): void {
+function refuseLastFactor(
+  factors: SecondFactors,
+  remaining: SecondFactors,
+  { twoStepRequired }: SecondFactorContext,
+): void {
   if (twoStepRequired && hasSecondFactor(factors) && !hasSecondFactor(remaining)) {
-    throw new DomainError('TWO_STEP_REQUIRED', 'Your organization requires two-step sign-in: set up another way first.');
+    throw new DomainError(
+      'TWO_STEP_REQUIRED',
+      'Your organization requires two-step sign-in: set up another way first.',
+    );
   }
 }
 
-function verifiedProof(factors: SecondFactors, proof: SecondStepProof): Pick<SecondStepPassed['data'], 'timeStep' | 'credentialId' | 'counter' | 'recoveryCodeHash'> {
+function verifiedProof(
+  factors: SecondFactors,
+  proof: SecondStepProof,
+): Pick<SecondStepPassed['data'], 'timeStep' | 'credentialId' | 'counter' | 'recoveryCodeHash'> {
   switch (proof.method) {
     case 'authenticator-app': {
       const app = factors.authenticatorApp;
@@ -219,7 +309,8 @@ function verifiedProof(factors: SecondFactors, proof: SecondStepProof): Pick<Sec
       const passkey = factors.passkeys.find((key) => key.credentialId === proof.credentialId);
       if (passkey === undefined) throw new InvalidCode('This passkey is not one of the account’s.');
       // WebAuthn 6.1.1: a counter that does not grow (where the authenticator keeps one) may be a cloned key.
-      if ((proof.counter > 0 || passkey.counter > 0) && proof.counter <= passkey.counter) throw new InvalidCode('This passkey could not be verified.');
+      if ((proof.counter > 0 || passkey.counter > 0) && proof.counter <= passkey.counter)
+        throw new InvalidCode('This passkey could not be verified.');
       return { credentialId: proof.credentialId, counter: proof.counter };
     }
     case 'recovery-code':
@@ -237,12 +328,20 @@ function verifiedProof(factors: SecondFactors, proof: SecondStepProof): Pick<Sec
 
 type SecondStepPassed = Extract<SecondFactorEvent, { type: 'SecondStepPassed' }>;
 
-export function decideSecondFactors(command: SecondFactorCommand, factors: SecondFactors, context: SecondFactorContext): SecondFactorEvent[] {
+export function decideSecondFactors(
+  command: SecondFactorCommand,
+  factors: SecondFactors,
+  context: SecondFactorContext,
+): SecondFactorEvent[] {
   const { at } = context;
   switch (command.type) {
     case 'EnrolAuthenticatorApp':
-      if (factors.authenticatorApp !== null) throw new DomainError('DUPLICATE', 'An authenticator app is set up already: remove it first.');
-      return [{ type: 'AuthenticatorAppEnrolled', data: { secretSealed: command.data.secretSealed, at } }, ...recoveryCodesFor(factors, command.data.recoveryCodeHashes, at)];
+      if (factors.authenticatorApp !== null)
+        throw new DomainError('DUPLICATE', 'An authenticator app is set up already: remove it first.');
+      return [
+        { type: 'AuthenticatorAppEnrolled', data: { secretSealed: command.data.secretSealed, at } },
+        ...recoveryCodesFor(factors, command.data.recoveryCodeHashes, at),
+      ];
     case 'RemoveAuthenticatorApp':
       if (factors.authenticatorApp === null) return [];
       refuseLastFactor(factors, { ...factors, authenticatorApp: null }, context);
@@ -250,33 +349,57 @@ export function decideSecondFactors(command: SecondFactorCommand, factors: Secon
     case 'RegisterPasskey': {
       const { credentialId, publicKey, counter, transports, recoveryCodeHashes } = command.data;
       const name = passkeyName(command.data.name);
-      if (factors.passkeys.some((key) => key.credentialId === credentialId)) throw new DomainError('DUPLICATE', 'This passkey is registered already.');
-      if (factors.passkeys.length >= MAX_PASSKEYS) throw new DomainError('VALIDATION_FAILED', `An account keeps at most ${MAX_PASSKEYS} passkeys.`);
-      return [{ type: 'PasskeyRegistered', data: { credentialId, publicKey, counter, transports, name, at } }, ...recoveryCodesFor(factors, recoveryCodeHashes, at)];
+      if (factors.passkeys.some((key) => key.credentialId === credentialId))
+        throw new DomainError('DUPLICATE', 'This passkey is registered already.');
+      if (factors.passkeys.length >= MAX_PASSKEYS)
+        throw new DomainError('VALIDATION_FAILED', `An account keeps at most ${MAX_PASSKEYS} passkeys.`);
+      return [
+        { type: 'PasskeyRegistered', data: { credentialId, publicKey, counter, transports, name, at } },
+        ...recoveryCodesFor(factors, recoveryCodeHashes, at),
+      ];
     }
     case 'RenamePasskey': {
       const passkey = factors.passkeys.find((key) => key.credentialId === command.data.credentialId);
       if (passkey === undefined) throw new DomainError('NOT_FOUND', 'No such passkey.', { entity: 'passkey' });
       const name = passkeyName(command.data.name);
-      return name === passkey.name ? [] : [{ type: 'PasskeyRenamed', data: { credentialId: passkey.credentialId, name, at } }];
+      return name === passkey.name
+        ? []
+        : [{ type: 'PasskeyRenamed', data: { credentialId: passkey.credentialId, name, at } }];
     }
     case 'RemovePasskey': {
       const remaining = factors.passkeys.filter((key) => key.credentialId !== command.data.credentialId);
-      if (remaining.length === factors.passkeys.length) throw new DomainError('NOT_FOUND', 'No such passkey.', { entity: 'passkey' });
+      if (remaining.length === factors.passkeys.length)
+        throw new DomainError('NOT_FOUND', 'No such passkey.', { entity: 'passkey' });
       refuseLastFactor(factors, { ...factors, passkeys: remaining }, context);
       return [{ type: 'PasskeyRemoved', data: { credentialId: command.data.credentialId, at } }];
     }
     case 'RegenerateRecoveryCodes':
-      if (!hasSecondFactor(factors)) throw new DomainError('NO_SECOND_FACTOR', 'Recovery codes come with a second factor: set one up first.');
-      if (command.data.codeHashes.length !== RECOVERY_CODE_COUNT) throw new DomainError('VALIDATION_FAILED', `Recovery codes come ${RECOVERY_CODE_COUNT} at a time.`);
+      if (!hasSecondFactor(factors))
+        throw new DomainError('NO_SECOND_FACTOR', 'Recovery codes come with a second factor: set one up first.');
+      if (command.data.codeHashes.length !== RECOVERY_CODE_COUNT)
+        throw new DomainError('VALIDATION_FAILED', `Recovery codes come ${RECOVERY_CODE_COUNT} at a time.`);
       return [{ type: 'RecoveryCodesGenerated', data: { codeHashes: [...command.data.codeHashes], at } }];
     case 'PassSecondStep': {
       const { previousSessionId, sessionId, absoluteExpiresAt, proof } = command.data;
       const used = verifiedProof(factors, proof);
-      return [{ type: 'SecondStepPassed', data: { previousSessionId, sessionId, method: proof.method, absoluteExpiresAt: absoluteExpiresAt.toISOString(), ...used, at } }];
+      return [
+        {
+          type: 'SecondStepPassed',
+          data: {
+            previousSessionId,
+            sessionId,
+            method: proof.method,
+            absoluteExpiresAt: absoluteExpiresAt.toISOString(),
+            ...used,
+            at,
+          },
+        },
+      ];
     }
     case 'FailSecondStep':
-      return [{ type: 'SecondStepFailed', data: { sessionId: command.data.sessionId, method: command.data.method, at } }];
+      return [
+        { type: 'SecondStepFailed', data: { sessionId: command.data.sessionId, method: command.data.method, at } },
+      ];
     case 'ConfirmFactorChange': {
       // Decided first: a change refused, or that changes nothing, spends no code.
       const changed = decideSecondFactors(command.data.change, factors, context);
@@ -285,16 +408,31 @@ export function decideSecondFactors(command: SecondFactorCommand, factors: Secon
     case 'RequestSecondFactorsReset': {
       const { organizationId, tokenHash, expiresAt } = command.data;
       if (!hasAnythingToReset(factors)) return [];
-      return [{ type: 'SecondFactorsResetRequested', data: { organizationId, tokenHash, expiresAt: expiresAt.toISOString(), at } }];
+      return [
+        {
+          type: 'SecondFactorsResetRequested',
+          data: { organizationId, tokenHash, expiresAt: expiresAt.toISOString(), at },
+        },
+      ];
     }
     case 'ResetSecondFactors': {
       const authority = command.data;
       if (authority.kind === 'account-of-organization') {
-        return hasAnythingToReset(factors) ? [{ type: 'SecondFactorsReset', data: { organizationId: authority.organizationId, authority: authority.kind, at } }] : [];
+        return hasAnythingToReset(factors)
+          ? [
+              {
+                type: 'SecondFactorsReset',
+                data: { organizationId: authority.organizationId, authority: authority.kind, at },
+              },
+            ]
+          : [];
       }
       const request = factors.resetRequests.find((candidate) => candidate.tokenHash === authority.tokenHash);
-      if (request === undefined || Date.parse(request.expiresAt) <= Date.parse(at)) throw new InvalidToken('This link is no longer valid.');
-      return [{ type: 'SecondFactorsReset', data: { organizationId: request.organizationId, authority: authority.kind, at } }];
+      if (request === undefined || Date.parse(request.expiresAt) <= Date.parse(at))
+        throw new InvalidToken('This link is no longer valid.');
+      return [
+        { type: 'SecondFactorsReset', data: { organizationId: request.organizationId, authority: authority.kind, at } },
+      ];
     }
     default: {
       const _exhaustive: never = command;

@@ -101,12 +101,16 @@ export class OpenSessionScan {
 
   take(event: UserEvent): boolean {
     if (event.type === 'SignedOut') this.ended.add(event.data.sessionId);
-    if (event.type === 'PasswordResetCompleted' || event.type === 'PasswordChanged') for (const sessionId of event.data.endedSessionIds) this.ended.add(sessionId);
+    if (event.type === 'PasswordResetCompleted' || event.type === 'PasswordChanged')
+      for (const sessionId of event.data.endedSessionIds) this.ended.add(sessionId);
     if (event.type === 'SecondStepPassed') this.ended.add(event.data.previousSessionId);
-    if ((event.type === 'SignedIn' || event.type === 'SecondStepPassed') && !this.ended.has(event.data.sessionId) && Date.parse(event.data.absoluteExpiresAt) > this.now) {
+    if (
+      (event.type === 'SignedIn' || event.type === 'SecondStepPassed') &&
+      !this.ended.has(event.data.sessionId) &&
+      Date.parse(event.data.absoluteExpiresAt) > this.now
+    ) {
       this.open.unshift({ sessionId: event.data.sessionId, absoluteExpiresAt: event.data.absoluteExpiresAt });
     }
     return Date.parse(event.data.at) >= this.horizon;
   }
 }
-

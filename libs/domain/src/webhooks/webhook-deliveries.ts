@@ -11,8 +11,14 @@ import { mailClaimDuty, type MailClaim, type MailDuty } from '../mail/mail-claim
  */
 export type WebhookCursor = { revision: bigint; position: bigint };
 export type WebhookCursorData = { revision: string; position: string };
-export const cursorData = ({ revision, position }: WebhookCursor): WebhookCursorData => ({ revision: revision.toString(), position: position.toString() });
-export const cursorOf = ({ revision, position }: WebhookCursorData): WebhookCursor => ({ revision: BigInt(revision), position: BigInt(position) });
+export const cursorData = ({ revision, position }: WebhookCursor): WebhookCursorData => ({
+  revision: revision.toString(),
+  position: position.toString(),
+});
+export const cursorOf = ({ revision, position }: WebhookCursorData): WebhookCursor => ({
+  revision: BigInt(revision),
+  position: BigInt(position),
+});
 /** Before the organization's first event. */
 export const WEBHOOK_CURSOR_START: WebhookCursor = { revision: -1n, position: -1n };
 
@@ -49,13 +55,23 @@ export type WebhookAttempt = {
 
 export type WebhookDeliveryClaimed = { type: 'WebhookDeliveryClaimed'; data: { sender: string; at: string } };
 export type WebhookDelivered = { type: 'WebhookDelivered'; data: WebhookAttempt };
-export type WebhookDeliveryFailed = { type: 'WebhookDeliveryFailed'; data: WebhookAttempt & { reason: string; nextAttemptAt: string } };
+export type WebhookDeliveryFailed = {
+  type: 'WebhookDeliveryFailed';
+  data: WebhookAttempt & { reason: string; nextAttemptAt: string };
+};
 /** The cursor moved back for a replay asked for on the endpoint (WebhookReplayRequested). */
-export type WebhookReplayStarted = { type: 'WebhookReplayStarted'; data: { replayId: string; after: WebhookCursorData; sender: string; at: string } };
+export type WebhookReplayStarted = {
+  type: 'WebhookReplayStarted';
+  data: { replayId: string; after: WebhookCursorData; sender: string; at: string };
+};
 /** Events of types the endpoint does not take, passed over in one record. */
-export type WebhookEventsSkipped = { type: 'WebhookEventsSkipped'; data: { upTo: WebhookCursorData; sender: string; at: string } };
+export type WebhookEventsSkipped = {
+  type: 'WebhookEventsSkipped';
+  data: { upTo: WebhookCursorData; sender: string; at: string };
+};
 
-export type WebhookDeliveryEvent = WebhookDeliveryClaimed | WebhookDelivered | WebhookDeliveryFailed | WebhookReplayStarted | WebhookEventsSkipped;
+export type WebhookDeliveryEvent =
+  WebhookDeliveryClaimed | WebhookDelivered | WebhookDeliveryFailed | WebhookReplayStarted | WebhookEventsSkipped;
 
 export type WebhookDeliveryState = {
   claim: MailClaim | undefined;
@@ -67,12 +83,24 @@ export type WebhookDeliveryState = {
   lastAttempt: WebhookAttempt | null;
 };
 
-export const noWebhookDeliveries: WebhookDeliveryState = { claim: undefined, doneUpTo: undefined, replayId: null, failing: null, lastAttempt: null };
+export const noWebhookDeliveries: WebhookDeliveryState = {
+  claim: undefined,
+  doneUpTo: undefined,
+  replayId: null,
+  failing: null,
+  lastAttempt: null,
+};
 
-/** A delivery that leaves the cursor where it was (an event whose `entitlements.changed` follows it) keeps a failure. */
-const moves = (done: WebhookCursor | undefined, upTo: WebhookCursorData): boolean => done === undefined || BigInt(upTo.position) > done.position;
+/**
+ * A delivery that leaves the cursor where it was (an event whose `entitlements.changed` follows it) keeps a failure.
+ */
+const moves = (done: WebhookCursor | undefined, upTo: WebhookCursorData): boolean =>
+  done === undefined || BigInt(upTo.position) > done.position;
 
-export function evolveWebhookDeliveries(state: WebhookDeliveryState, event: WebhookDeliveryEvent): WebhookDeliveryState {
+export function evolveWebhookDeliveries(
+  state: WebhookDeliveryState,
+  event: WebhookDeliveryEvent,
+): WebhookDeliveryState {
   switch (event.type) {
     case 'WebhookDeliveryClaimed':
       return { ...state, claim: { sender: event.data.sender, claimedAt: event.data.at } };
@@ -103,7 +131,11 @@ export function evolveWebhookDeliveries(state: WebhookDeliveryState, event: Webh
         failing: null,
       };
     case 'WebhookEventsSkipped':
-      return { ...state, claim: { sender: event.data.sender, claimedAt: event.data.at }, doneUpTo: cursorOf(event.data.upTo) };
+      return {
+        ...state,
+        claim: { sender: event.data.sender, claimedAt: event.data.at },
+        doneUpTo: cursorOf(event.data.upTo),
+      };
     default: {
       const _exhaustive: never = event;
       return _exhaustive;
@@ -122,7 +154,12 @@ export const webhookGivenUp = (state: WebhookDeliveryState, now: Date): boolean 
 export const webhookSenderDuty = (state: WebhookDeliveryState, sender: string, now: Date): MailDuty =>
   mailClaimDuty(false, state.claim, sender, now, WEBHOOK_CLAIM_MS);
 
-export type TriedDelivery = { attempt: Omit<WebhookAttempt, 'attempt' | 'at' | 'sender'>; ok: boolean; reason: string; at: Date };
+export type TriedDelivery = {
+  attempt: Omit<WebhookAttempt, 'attempt' | 'at' | 'sender'>;
+  ok: boolean;
+  reason: string;
+  at: Date;
+};
 
 export type WebhookDeliveryCommand =
   | { type: 'ClaimWebhookDeliveries'; data: { sender: string; at: Date } }
@@ -131,7 +168,10 @@ export type WebhookDeliveryCommand =
   | { type: 'StartWebhookReplay'; data: { replayId: string; after: WebhookCursor; sender: string; at: Date } }
   | { type: 'SkipWebhookEvents'; data: { upTo: WebhookCursor; sender: string; at: Date } };
 
-export function decideWebhookDeliveries(command: WebhookDeliveryCommand, state: WebhookDeliveryState): WebhookDeliveryEvent[] {
+export function decideWebhookDeliveries(
+  command: WebhookDeliveryCommand,
+  state: WebhookDeliveryState,
+): WebhookDeliveryEvent[] {
   const at = command.data.at.toISOString();
   const sender = command.data.sender;
   switch (command.type) {
@@ -157,7 +197,12 @@ export function decideWebhookDeliveries(command: WebhookDeliveryCommand, state: 
       return events;
     }
     case 'StartWebhookReplay':
-      return [{ type: 'WebhookReplayStarted', data: { replayId: command.data.replayId, after: cursorData(command.data.after), sender, at } }];
+      return [
+        {
+          type: 'WebhookReplayStarted',
+          data: { replayId: command.data.replayId, after: cursorData(command.data.after), sender, at },
+        },
+      ];
     case 'SkipWebhookEvents':
       return state.doneUpTo !== undefined && state.doneUpTo.position >= command.data.upTo.position
         ? []

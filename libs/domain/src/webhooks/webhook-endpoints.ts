@@ -7,12 +7,16 @@ import { cursorOf, type WebhookCursor, type WebhookCursorData } from './webhook-
 export const MAX_WEBHOOK_ENDPOINTS = 10;
 /** Both secrets sign for this long after a rotation, so that a receiver can switch without losing a delivery. */
 export const WEBHOOK_SECRET_OVERLAP_MS = 24 * 3_600_000;
-/** `standard`: one signed request per event; the others batch the history's sentences as those products' intake APIs take them. */
+/**
+ * `standard`: one signed request per event; the others batch the history's sentences as those products' intake APIs
+ * take them.
+ */
 export const WEBHOOK_FORMATS = ['standard', 'splunk-hec', 'datadog'] as const;
 export type WebhookFormat = (typeof WEBHOOK_FORMATS)[number];
 
 export const webhookEndpointsStreamPrefix = 'webhooks-';
-export const webhookEndpointsStream = (organizationId: string): string => `${webhookEndpointsStreamPrefix}${organizationId}`;
+export const webhookEndpointsStream = (organizationId: string): string =>
+  `${webhookEndpointsStreamPrefix}${organizationId}`;
 
 /** `startAfter`: where the first delivery comes after (-1 and -1: from the organization's beginning). */
 export type WebhookEndpointCreated = {
@@ -30,14 +34,30 @@ export type WebhookEndpointCreated = {
 };
 export type WebhookEndpointChanged = {
   type: 'WebhookEndpointChanged';
-  data: { endpointId: string; url?: string; events?: string[]; description?: string; enabled?: boolean; sealedToken?: string };
+  data: {
+    endpointId: string;
+    url?: string;
+    events?: string[];
+    description?: string;
+    enabled?: boolean;
+    sealedToken?: string;
+  };
 };
 /** `generation` names the new secret's key; the one before it signs too until `previousUntil`. */
-export type WebhookSecretRotated = { type: 'WebhookSecretRotated'; data: { endpointId: string; generation: number; previousUntil: string } };
+export type WebhookSecretRotated = {
+  type: 'WebhookSecretRotated';
+  data: { endpointId: string; generation: number; previousUntil: string };
+};
 /** By the deliveries (a receiver answering 410, or failing for 3 days): enabling it again is a change by a person. */
-export type WebhookEndpointDisabled = { type: 'WebhookEndpointDisabled'; data: { endpointId: string; reason: string; at: string } };
+export type WebhookEndpointDisabled = {
+  type: 'WebhookEndpointDisabled';
+  data: { endpointId: string; reason: string; at: string };
+};
 /** Deliveries go on after `after` (every event from the one asked for, inclusive). */
-export type WebhookReplayRequested = { type: 'WebhookReplayRequested'; data: { endpointId: string; after: WebhookCursorData; replayId: string; at: string } };
+export type WebhookReplayRequested = {
+  type: 'WebhookReplayRequested';
+  data: { endpointId: string; after: WebhookCursorData; replayId: string; at: string };
+};
 export type WebhookEndpointDeleted = { type: 'WebhookEndpointDeleted'; data: { endpointId: string; at: string } };
 
 export type WebhookEndpointEvent =
@@ -54,7 +74,10 @@ export type WebhookEndpoint = {
   events: string[];
   format: WebhookFormat;
   description: string;
-  /** The product's token (Splunk's HEC token, Datadog's API key), sealed under the endpoint's own key (`webhookTokenSubject`). */
+  /**
+   * The product's token (Splunk's HEC token, Datadog's API key), sealed under the endpoint's own key
+   * (`webhookTokenSubject`).
+   */
   sealedToken: string | null;
   enabled: boolean;
   disabledReason: string | null;
@@ -70,7 +93,11 @@ export type WebhookEndpoints = { endpoints: readonly WebhookEndpoint[] };
 
 export const noWebhookEndpoints: WebhookEndpoints = { endpoints: [] };
 
-const changeOne = (state: WebhookEndpoints, endpointId: string, change: (endpoint: WebhookEndpoint) => WebhookEndpoint): WebhookEndpoints => ({
+const changeOne = (
+  state: WebhookEndpoints,
+  endpointId: string,
+  change: (endpoint: WebhookEndpoint) => WebhookEndpoint,
+): WebhookEndpoints => ({
   endpoints: state.endpoints.map((endpoint) => (endpoint.endpointId === endpointId ? change(endpoint) : endpoint)),
 });
 
@@ -110,7 +137,11 @@ export function evolveWebhookEndpoints(state: WebhookEndpoints, event: WebhookEn
         previousUntil: event.data.previousUntil,
       }));
     case 'WebhookEndpointDisabled':
-      return changeOne(state, event.data.endpointId, (endpoint) => ({ ...endpoint, enabled: false, disabledReason: event.data.reason }));
+      return changeOne(state, event.data.endpointId, (endpoint) => ({
+        ...endpoint,
+        enabled: false,
+        disabledReason: event.data.reason,
+      }));
     case 'WebhookReplayRequested':
       return changeOne(state, event.data.endpointId, (endpoint) => ({
         ...endpoint,
@@ -142,20 +173,29 @@ function existing(state: WebhookEndpoints, endpointId: string): WebhookEndpoint 
   return endpoint;
 }
 
-const sameList = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((value, index) => value === b[index]);
+const sameList = (a: readonly string[], b: readonly string[]): boolean =>
+  a.length === b.length && a.every((value, index) => value === b[index]);
 
-export function decideWebhookEndpoints(command: WebhookEndpointCommand, state: WebhookEndpoints): WebhookEndpointEvent[] {
+export function decideWebhookEndpoints(
+  command: WebhookEndpointCommand,
+  state: WebhookEndpoints,
+): WebhookEndpointEvent[] {
   switch (command.type) {
     case 'CreateWebhookEndpoint': {
       if (state.endpoints.length >= MAX_WEBHOOK_ENDPOINTS) {
-        throw new DomainError('LIMIT_EXCEEDED', `An organization has at most ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints; delete one first.`, {
-          resource: 'webhookEndpoints',
-          limit: MAX_WEBHOOK_ENDPOINTS,
-          count: state.endpoints.length,
-        });
+        throw new DomainError(
+          'LIMIT_EXCEEDED',
+          `An organization has at most ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints; delete one first.`,
+          {
+            resource: 'webhookEndpoints',
+            limit: MAX_WEBHOOK_ENDPOINTS,
+            count: state.endpoints.length,
+          },
+        );
       }
       // An endpoint id is 96 random bits, so one there already is a bug, not a refusal.
-      if (state.endpoints.some((endpoint) => endpoint.endpointId === command.data.endpointId)) throw new Error(`Webhook endpoint id ${command.data.endpointId} is already in use`);
+      if (state.endpoints.some((endpoint) => endpoint.endpointId === command.data.endpointId))
+        throw new Error(`Webhook endpoint id ${command.data.endpointId} is already in use`);
       return [{ type: 'WebhookEndpointCreated', data: command.data }];
     }
     case 'ChangeWebhookEndpoint': {
@@ -168,12 +208,19 @@ export function decideWebhookEndpoints(command: WebhookEndpointCommand, state: W
         ...(description === undefined || description === endpoint.description ? {} : { description }),
         ...(enabled === undefined || enabled === endpoint.enabled ? {} : { enabled }),
       };
-      return Object.keys(changed).length === 0 ? [] : [{ type: 'WebhookEndpointChanged', data: { endpointId, ...changed } }];
+      return Object.keys(changed).length === 0
+        ? []
+        : [{ type: 'WebhookEndpointChanged', data: { endpointId, ...changed } }];
     }
     case 'RotateWebhookSecret': {
       const endpoint = existing(state, command.data.endpointId);
       const previousUntil = new Date(command.data.at.getTime() + WEBHOOK_SECRET_OVERLAP_MS).toISOString();
-      return [{ type: 'WebhookSecretRotated', data: { endpointId: endpoint.endpointId, generation: endpoint.generation + 1, previousUntil } }];
+      return [
+        {
+          type: 'WebhookSecretRotated',
+          data: { endpointId: endpoint.endpointId, generation: endpoint.generation + 1, previousUntil },
+        },
+      ];
     }
     case 'DisableWebhookEndpoint': {
       const endpoint = existing(state, command.data.endpointId);
@@ -184,7 +231,12 @@ export function decideWebhookEndpoints(command: WebhookEndpointCommand, state: W
       return [{ type: 'WebhookReplayRequested', data: command.data }];
     case 'DeleteWebhookEndpoint': {
       const endpoint = existing(state, command.data.endpointId);
-      return [{ type: 'WebhookEndpointDeleted', data: { endpointId: endpoint.endpointId, at: command.data.at.toISOString() } }];
+      return [
+        {
+          type: 'WebhookEndpointDeleted',
+          data: { endpointId: endpoint.endpointId, at: command.data.at.toISOString() },
+        },
+      ];
     }
     default: {
       const _exhaustive: never = command;
@@ -201,13 +253,18 @@ export const webhookEndpointsDecider: Decider<WebhookEndpoints, WebhookEndpointC
 };
 
 /** The key-store subject of a generation's secret: deleting the endpoint erases every generation's key. */
-export const webhookSecretSubject = (endpointId: string, generation: number): string => `webhook-secret:${endpointId}:${generation}`;
+export const webhookSecretSubject = (endpointId: string, generation: number): string =>
+  `webhook-secret:${endpointId}:${generation}`;
 
 /** The key-store subject that seals a product's token; erased with the endpoint. */
 export const webhookTokenSubject = (endpointId: string): string => `webhook-token:${endpointId}`;
 
 /** The generations that sign at `now`: the current one, and the one before it during the overlap after a rotation. */
-export function signingGenerations(endpoint: Pick<WebhookEndpoint, 'generation' | 'previousUntil'>, now: Date): number[] {
-  const overlapping = endpoint.previousUntil !== null && now.getTime() < Date.parse(endpoint.previousUntil) && endpoint.generation > 1;
+export function signingGenerations(
+  endpoint: Pick<WebhookEndpoint, 'generation' | 'previousUntil'>,
+  now: Date,
+): number[] {
+  const overlapping =
+    endpoint.previousUntil !== null && now.getTime() < Date.parse(endpoint.previousUntil) && endpoint.generation > 1;
   return overlapping ? [endpoint.generation, endpoint.generation - 1] : [endpoint.generation];
 }

@@ -74,8 +74,14 @@ async function crashWriter(entry: string, writerArgs: readonly string[], killAft
 /** One log for one run: the writer's arguments after the adapter entry, and how the test opens the same log. */
 export type CrashTarget = { writerArgs: readonly string[]; open(): Promise<EventStore>; dispose(): Promise<void> };
 
-export function describeCrashSuite(name: string, newTarget: () => Promise<CrashTarget>, options: { skip?: string } = {}): void {
-  (options.skip === undefined ? describe : describe.skip)(`${name} after a crash (SIGKILL while appending)`, () => suite(newTarget));
+export function describeCrashSuite(
+  name: string,
+  newTarget: () => Promise<CrashTarget>,
+  options: { skip?: string } = {},
+): void {
+  (options.skip === undefined ? describe : describe.skip)(`${name} after a crash (SIGKILL while appending)`, () =>
+    suite(newTarget),
+  );
 }
 
 function suite(newTarget: () => Promise<CrashTarget>): void {
@@ -132,7 +138,12 @@ function suite(newTarget: () => Promise<CrashTarget>): void {
         const read = await store.readStream(stream);
         const revisions = read.found ? read.events.map((event) => event.revision) : [];
         expect(revisions).toEqual(revisions.map((_, index) => BigInt(index)));
-        const next: EventToAppend = { id: randomUUID(), type: 'AfterCrash', data: {}, metadata: { actor: 'system', correlationId: 'x', causationId: 'x' } };
+        const next: EventToAppend = {
+          id: randomUUID(),
+          type: 'AfterCrash',
+          data: {},
+          metadata: { actor: 'system', correlationId: 'x', causationId: 'x' },
+        };
         await expect(store.append(stream, [next], BigInt(revisions.length - 1))).resolves.toMatchObject({
           nextExpectedRevision: BigInt(revisions.length),
         });

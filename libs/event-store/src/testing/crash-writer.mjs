@@ -22,7 +22,12 @@ async function write(writer) {
     }));
     const result = await store.append(stream, events, expected);
     expected = result.nextExpectedRevision;
-    const acknowledged = { stream, ids: events.map((event) => event.id), revision: String(result.nextExpectedRevision), position: String(result.position) };
+    const acknowledged = {
+      stream,
+      ids: events.map((event) => event.id),
+      revision: String(result.nextExpectedRevision),
+      position: String(result.position),
+    };
     process.stdout.write(`${JSON.stringify(acknowledged)}\n`);
   }
 }

@@ -178,7 +178,12 @@ export function describeEventStoreContract(
 
         const conflict = await conflictOf(store.append(stream, [anEvent()], 'no_stream'));
 
-        expect(conflict).toMatchObject({ code: 'CONCURRENCY_CONFLICT', streamId: stream, expected: 'no_stream', actual: 1n });
+        expect(conflict).toMatchObject({
+          code: 'CONCURRENCY_CONFLICT',
+          streamId: stream,
+          expected: 'no_stream',
+          actual: 1n,
+        });
       });
 
       it('stream_exists needs the stream, and then appends', async () => {
@@ -188,7 +193,9 @@ export function describeEventStoreContract(
         expect(conflict).toMatchObject({ expected: 'stream_exists', actual: 'no_stream' });
 
         await store.append(stream, [anEvent()], 'no_stream');
-        await expect(store.append(stream, [anEvent()], 'stream_exists')).resolves.toMatchObject({ nextExpectedRevision: 1n });
+        await expect(store.append(stream, [anEvent()], 'stream_exists')).resolves.toMatchObject({
+          nextExpectedRevision: 1n,
+        });
       });
 
       it('any appends whether or not the stream exists', async () => {
@@ -201,7 +208,10 @@ export function describeEventStoreContract(
       it('an exact revision must be the current one', async () => {
         const stream = streamOf('exact');
 
-        expect(await conflictOf(store.append(stream, [anEvent()], 0n))).toMatchObject({ expected: 0n, actual: 'no_stream' });
+        expect(await conflictOf(store.append(stream, [anEvent()], 0n))).toMatchObject({
+          expected: 0n,
+          actual: 'no_stream',
+        });
         await store.append(stream, events(3), 'no_stream');
         await expect(store.append(stream, [anEvent()], 2n)).resolves.toMatchObject({ nextExpectedRevision: 3n });
         expect(await conflictOf(store.append(stream, [anEvent()], 2n))).toMatchObject({ expected: 2n, actual: 3n });
@@ -255,7 +265,9 @@ export function describeEventStoreContract(
         await expect(store.append(stream, [], 'any')).rejects.toThrow(RangeError);
         await expect(store.append(stream, [event, { ...event }], 'any')).rejects.toThrow(RangeError);
         await expect(store.append(stream, [{ ...event, id: 'not-a-uuid' }], 'any')).rejects.toThrow(RangeError);
-        await expect(store.append(stream, [{ ...event, id: event.id.toUpperCase() }], 'any')).rejects.toThrow(RangeError);
+        await expect(store.append(stream, [{ ...event, id: event.id.toUpperCase() }], 'any')).rejects.toThrow(
+          RangeError,
+        );
         await expect(store.append(stream, [{ ...event, type: '$system' }], 'any')).rejects.toThrow(RangeError);
         await expect(store.append(`$${stream}`, [event], 'any')).rejects.toThrow(RangeError);
         await expect(store.append(stream, [event], -1n)).rejects.toThrow(RangeError);
@@ -337,14 +349,18 @@ export function describeEventStoreContract(
         await store.append(stream, events(2), 2n);
         const stored = await store.readStream(stream);
         if (!stored.found) throw new Error('stream not found');
-        const mine = (list: readonly RecordedEvent[]) => list.filter((event) => event.streamId === stream).map((event) => event.id);
+        const mine = (list: readonly RecordedEvent[]) =>
+          list.filter((event) => event.streamId === stream).map((event) => event.id);
 
         for (const [index, event] of stored.events.entries()) {
           const after = await store.readAll({ fromPosition: event.position });
           expect(mine(after)).toEqual(stored.events.slice(index + 1).map((later) => later.id));
           expect(after.every((later) => later.position > event.position)).toBe(true);
         }
-        const firstTwo = await store.readAll({ ...(headBefore === undefined ? {} : { fromPosition: headBefore }), maxCount: 2 });
+        const firstTwo = await store.readAll({
+          ...(headBefore === undefined ? {} : { fromPosition: headBefore }),
+          maxCount: 2,
+        });
         expect(firstTwo.map((event) => event.id)).toEqual(stored.events.slice(0, 2).map((event) => event.id));
         const last = stored.events[4];
         expect(await store.readAll({ fromPosition: last?.position ?? 0n, maxCount: 10 })).toEqual([]);
@@ -354,10 +370,27 @@ export function describeEventStoreContract(
         const headBefore = await store.headPosition();
         const from = headBefore === undefined ? {} : { fromPosition: headBefore };
         const stream = streamOf('read-log');
-        await store.append(stream, [anEvent('First', { nested: { list: [1, 'two', null] } }), ...events(3, 'Later')], 'no_stream');
+        await store.append(
+          stream,
+          [anEvent('First', { nested: { list: [1, 'two', null] } }), ...events(3, 'Later')],
+          'no_stream',
+        );
         const all = (await store.readAll(from)).filter((event) => event.streamId === stream);
-        const unchanging = ({ streamId, type, revision, position, data }: LogEvent) => ({ streamId, type, revision, position, data });
-        const partsToAsk: ReadonlyArray<readonly EnvelopePart[]> = [[], ['id'], ['metadata'], ['recordedAt'], ['recordedAt', 'id'], ['id', 'metadata', 'recordedAt']];
+        const unchanging = ({ streamId, type, revision, position, data }: LogEvent) => ({
+          streamId,
+          type,
+          revision,
+          position,
+          data,
+        });
+        const partsToAsk: ReadonlyArray<readonly EnvelopePart[]> = [
+          [],
+          ['id'],
+          ['metadata'],
+          ['recordedAt'],
+          ['recordedAt', 'id'],
+          ['id', 'metadata', 'recordedAt'],
+        ];
 
         for (const parts of partsToAsk) {
           const log = (await store.readLog({ ...from, parts })).filter((event) => event.streamId === stream);
@@ -373,7 +406,9 @@ export function describeEventStoreContract(
         const firstTwo = await store.readLog({ ...from, maxCount: 2, parts: [] });
         expect(firstTwo.map((event) => event.position)).toEqual(all.slice(0, 2).map((event) => event.position));
         const rest = await store.readLog({ fromPosition: all[1]?.position ?? 0n, parts: ['id'] });
-        expect(rest.filter((event) => event.streamId === stream).map((event) => event.id)).toEqual(all.slice(2).map((event) => event.id));
+        expect(rest.filter((event) => event.streamId === stream).map((event) => event.id)).toEqual(
+          all.slice(2).map((event) => event.id),
+        );
         expect(await store.readLog({ fromPosition: all[3]?.position ?? 0n, maxCount: 10, parts: [] })).toEqual([]);
       });
 
@@ -391,8 +426,12 @@ export function describeEventStoreContract(
         expect(await idsOf({ direction: 'backwards' })).toEqual([...ids].reverse());
         for (let revision = 0; revision < 5; revision += 1) {
           expect(await idsOf({ fromRevision: BigInt(revision) })).toEqual(ids.slice(revision));
-          expect(await idsOf({ direction: 'backwards', fromRevision: BigInt(revision) })).toEqual(ids.slice(0, revision + 1).reverse());
-          expect(await idsOf({ fromRevision: BigInt(revision), maxCount: 2 })).toEqual(ids.slice(revision, revision + 2));
+          expect(await idsOf({ direction: 'backwards', fromRevision: BigInt(revision) })).toEqual(
+            ids.slice(0, revision + 1).reverse(),
+          );
+          expect(await idsOf({ fromRevision: BigInt(revision), maxCount: 2 })).toEqual(
+            ids.slice(revision, revision + 2),
+          );
           expect(await idsOf({ direction: 'backwards', fromRevision: BigInt(revision), maxCount: 2 })).toEqual(
             ids.slice(Math.max(0, revision - 1), revision + 1).reverse(),
           );
@@ -429,7 +468,10 @@ export function describeEventStoreContract(
         await store.append(one, stored.slice(0, 2), 'no_stream');
         await store.append(two, stored.slice(2), 'no_stream');
 
-        const follower = new Follower(store, { ...(headBefore === undefined ? {} : { fromPosition: headBefore }), filter: { streamPrefixes: [prefix] } });
+        const follower = new Follower(store, {
+          ...(headBefore === undefined ? {} : { fromPosition: headBefore }),
+          filter: { streamPrefixes: [prefix] },
+        });
         await follower.until(() => follower.caughtUp.length > 0);
 
         expect(follower.ids()).toEqual(stored.map((event) => event.id));
@@ -475,7 +517,10 @@ export function describeEventStoreContract(
         const read = await store.readStream(stream);
         if (!read.found) throw new Error('stream not found');
 
-        const follower = new Follower(store, { fromPosition: read.events[1]?.position ?? 0n, filter: { streamPrefixes: [stream] } });
+        const follower = new Follower(store, {
+          fromPosition: read.events[1]?.position ?? 0n,
+          filter: { streamPrefixes: [stream] },
+        });
         await follower.untilEvents(2);
         await follower.until(() => follower.caughtUp.length > 0);
 
@@ -490,7 +535,10 @@ export function describeEventStoreContract(
         const [orgA, orgB, user] = [`${base}-org-a`, `${base}-org-b`, `${base}-user-a`];
         const byPrefix = new Follower(store, { ...from, filter: { streamPrefixes: [`${base}-org-`] } });
         const byType = new Follower(store, { ...from, filter: { eventTypes: ['SiteAdded', 'MemberAdded'] } });
-        const byBoth = new Follower(store, { ...from, filter: { streamPrefixes: [`${base}-org-a`, `${base}-user-`], eventTypes: ['SiteAdded'] } });
+        const byBoth = new Follower(store, {
+          ...from,
+          filter: { streamPrefixes: [`${base}-org-a`, `${base}-user-`], eventTypes: ['SiteAdded'] },
+        });
 
         const appended = [
           { stream: orgA, event: anEvent('OrganizationCreated') },
@@ -501,7 +549,8 @@ export function describeEventStoreContract(
           { stream: orgA, event: anEvent('SiteAdded') },
         ];
         for (const { stream, event } of appended) await store.append(stream, [event], 'any');
-        const idsWhere = (keep: (item: (typeof appended)[number]) => boolean) => appended.filter(keep).map((item) => item.event.id);
+        const idsWhere = (keep: (item: (typeof appended)[number]) => boolean) =>
+          appended.filter(keep).map((item) => item.event.id);
 
         const expectedByPrefix = idsWhere((item) => item.stream !== user);
         const expectedByBoth = idsWhere((item) => item.stream !== orgB && item.event.type === 'SiteAdded');
@@ -512,7 +561,9 @@ export function describeEventStoreContract(
 
         expect(byPrefix.ids()).toEqual(expectedByPrefix);
         expect(byBoth.ids()).toEqual(expectedByBoth);
-        expect(mineByType().map((event) => event.id)).toEqual(idsWhere((item) => ['SiteAdded', 'MemberAdded'].includes(item.event.type)));
+        expect(mineByType().map((event) => event.id)).toEqual(
+          idsWhere((item) => ['SiteAdded', 'MemberAdded'].includes(item.event.type)),
+        );
         expect(byType.events.every((event) => ['SiteAdded', 'MemberAdded'].includes(event.type))).toBe(true);
         await Promise.all([byPrefix, byType, byBoth].map((follower) => follower.subscription.close()));
       });
@@ -594,59 +645,71 @@ export function describeEventStoreContract(
     });
 
     describe('concurrency', () => {
-      it('1,000 concurrent appends racing for one revision: exactly one wins, every other is told the winner', async () => {
-        const stream = streamOf('race');
-        await store.append(stream, [anEvent()], 'no_stream');
-        const contenders = events(1_000);
+      it(
+        '1,000 concurrent appends racing for one revision: exactly one wins, every other is told the winner',
+        async () => {
+          const stream = streamOf('race');
+          await store.append(stream, [anEvent()], 'no_stream');
+          const contenders = events(1_000);
 
-        const outcomes = await Promise.allSettled(contenders.map((event) => store.append(stream, [event], 0n)));
+          const outcomes = await Promise.allSettled(contenders.map((event) => store.append(stream, [event], 0n)));
 
-        const wins = outcomes.flatMap((outcome, index) => (outcome.status === 'fulfilled' ? [{ index, result: outcome.value }] : []));
-        expect(wins).toHaveLength(1);
-        expect(wins[0]?.result.nextExpectedRevision).toBe(1n);
-        const losses = outcomes.flatMap((outcome) => (outcome.status === 'rejected' ? [outcome.reason as unknown] : []));
-        expect(losses).toHaveLength(999);
-        expect(losses.every((loss) => loss instanceof WrongExpectedRevisionError && loss.actual === 1n)).toBe(true);
-        const read = await store.readStream(stream);
-        if (!read.found) throw new Error('stream not found');
-        expect(read.events).toHaveLength(2);
-        expect(read.events[1]?.id).toBe(contenders[wins[0]?.index ?? -1]?.id);
-      }, SLOW_TEST_MS);
+          const wins = outcomes.flatMap((outcome, index) =>
+            outcome.status === 'fulfilled' ? [{ index, result: outcome.value }] : [],
+          );
+          expect(wins).toHaveLength(1);
+          expect(wins[0]?.result.nextExpectedRevision).toBe(1n);
+          const losses = outcomes.flatMap((outcome) =>
+            outcome.status === 'rejected' ? [outcome.reason as unknown] : [],
+          );
+          expect(losses).toHaveLength(999);
+          expect(losses.every((loss) => loss instanceof WrongExpectedRevisionError && loss.actual === 1n)).toBe(true);
+          const read = await store.readStream(stream);
+          if (!read.found) throw new Error('stream not found');
+          expect(read.events).toHaveLength(2);
+          expect(read.events[1]?.id).toBe(contenders[wins[0]?.index ?? -1]?.id);
+        },
+        SLOW_TEST_MS,
+      );
 
-      it('1,000 appends from concurrent writers retrying conflicts: each revision is won by exactly one append', async () => {
-        const stream = streamOf('writers');
-        await store.append(stream, [anEvent()], 'no_stream');
-        const wins: Array<{ expected: bigint; id: string; result: AppendResult }> = [];
-        let conflicts = 0;
-        const writer = async (count: number) => {
-          let expected = 0n;
-          for (let done = 0; done < count; ) {
-            const event = anEvent('Counted');
-            try {
-              const result = await store.append(stream, [event], expected);
-              wins.push({ expected, id: event.id, result });
-              expected = result.nextExpectedRevision;
-              done += 1;
-            } catch (error) {
-              if (!(error instanceof WrongExpectedRevisionError) || error.actual === 'no_stream') throw error;
-              conflicts += 1;
-              expected = error.actual;
+      it(
+        '1,000 appends from concurrent writers retrying conflicts: each revision is won by exactly one append',
+        async () => {
+          const stream = streamOf('writers');
+          await store.append(stream, [anEvent()], 'no_stream');
+          const wins: Array<{ expected: bigint; id: string; result: AppendResult }> = [];
+          let conflicts = 0;
+          const writer = async (count: number) => {
+            let expected = 0n;
+            for (let done = 0; done < count;) {
+              const event = anEvent('Counted');
+              try {
+                const result = await store.append(stream, [event], expected);
+                wins.push({ expected, id: event.id, result });
+                expected = result.nextExpectedRevision;
+                done += 1;
+              } catch (error) {
+                if (!(error instanceof WrongExpectedRevisionError) || error.actual === 'no_stream') throw error;
+                conflicts += 1;
+                expected = error.actual;
+              }
             }
-          }
-        };
+          };
 
-        await Promise.all(Array.from({ length: 10 }, () => writer(100)));
+          await Promise.all(Array.from({ length: 10 }, () => writer(100)));
 
-        expect(wins).toHaveLength(1_000);
-        expect(new Set(wins.map((win) => win.expected)).size).toBe(1_000);
-        expect(wins.every((win) => win.result.nextExpectedRevision === win.expected + 1n)).toBe(true);
-        expect(conflicts).toBeGreaterThan(0);
-        const read = await store.readStream(stream);
-        if (!read.found) throw new Error('stream not found');
-        expect(read.events).toHaveLength(1_001);
-        const winnerAt = new Map(wins.map((win) => [win.result.nextExpectedRevision, win.id]));
-        expect(read.events.slice(1).every((event) => winnerAt.get(event.revision) === event.id)).toBe(true);
-      }, SLOW_TEST_MS);
+          expect(wins).toHaveLength(1_000);
+          expect(new Set(wins.map((win) => win.expected)).size).toBe(1_000);
+          expect(wins.every((win) => win.result.nextExpectedRevision === win.expected + 1n)).toBe(true);
+          expect(conflicts).toBeGreaterThan(0);
+          const read = await store.readStream(stream);
+          if (!read.found) throw new Error('stream not found');
+          expect(read.events).toHaveLength(1_001);
+          const winnerAt = new Map(wins.map((win) => [win.result.nextExpectedRevision, win.id]));
+          expect(read.events.slice(1).every((event) => winnerAt.get(event.revision) === event.id)).toBe(true);
+        },
+        SLOW_TEST_MS,
+      );
     });
 
     describe('concurrent repeats', () => {
@@ -654,55 +717,71 @@ export function describeEventStoreContract(
         ['no_stream', () => 'no_stream'],
         ['an exact revision', (revision) => revision],
         ['any', () => 'any'],
-      ])('ten concurrent repeats of one append with %s all answer its result, and it is stored once', async (_label, expectedOf) => {
-        const stream = streamOf('concurrent-repeat');
-        const creates = expectedOf(0n) === 'no_stream';
-        if (!creates) await store.append(stream, [anEvent()], 'no_stream');
-        const batch = events(2);
-        const expected = expectedOf(0n);
+      ])(
+        'ten concurrent repeats of one append with %s all answer its result, and it is stored once',
+        async (_label, expectedOf) => {
+          const stream = streamOf('concurrent-repeat');
+          const creates = expectedOf(0n) === 'no_stream';
+          if (!creates) await store.append(stream, [anEvent()], 'no_stream');
+          const batch = events(2);
+          const expected = expectedOf(0n);
 
-        // Racing each other (EventStoreDB drops a repeat that arrives before the original is indexed).
-        const outcomes = await Promise.all(Array.from({ length: 10 }, () => store.append(stream, batch, expected)));
+          // Racing each other (EventStoreDB drops a repeat that arrives before the original is indexed).
+          const outcomes = await Promise.all(Array.from({ length: 10 }, () => store.append(stream, batch, expected)));
 
-        const first = outcomes[0] as AppendResult;
-        expect(outcomes.every((outcome) => outcome.nextExpectedRevision === first.nextExpectedRevision && outcome.position === first.position)).toBe(true);
-        const read = await store.readStream(stream);
-        if (!read.found) throw new Error('stream not found');
-        expect(read.events.slice(creates ? 0 : 1).map((event) => event.id)).toEqual(batch.map((event) => event.id));
-        expect(first).toEqual({ nextExpectedRevision: read.events.at(-1)?.revision, position: read.events.at(-1)?.position });
-      }, SLOW_TEST_MS);
+          const first = outcomes[0] as AppendResult;
+          expect(
+            outcomes.every(
+              (outcome) =>
+                outcome.nextExpectedRevision === first.nextExpectedRevision && outcome.position === first.position,
+            ),
+          ).toBe(true);
+          const read = await store.readStream(stream);
+          if (!read.found) throw new Error('stream not found');
+          expect(read.events.slice(creates ? 0 : 1).map((event) => event.id)).toEqual(batch.map((event) => event.id));
+          expect(first).toEqual({
+            nextExpectedRevision: read.events.at(-1)?.revision,
+            position: read.events.at(-1)?.position,
+          });
+        },
+        SLOW_TEST_MS,
+      );
     });
 
     describe('deleted streams', () => {
-      it.each<'soft' | 'hard'>(['soft', 'hard'])('a stream deleted (%s) reads as not found and refuses every append, writing nothing', async (how) => {
-        const stream = streamOf(`deleted-${how}`);
-        const stored = events(3);
-        await store.append(stream, stored, 'no_stream');
-        await (harness as EventStoreContractHarness).deleteStream(stream, how);
-        const headBefore = await store.headPosition();
+      it.each<'soft' | 'hard'>(['soft', 'hard'])(
+        'a stream deleted (%s) reads as not found and refuses every append, writing nothing',
+        async (how) => {
+          const stream = streamOf(`deleted-${how}`);
+          const stored = events(3);
+          await store.append(stream, stored, 'no_stream');
+          await (harness as EventStoreContractHarness).deleteStream(stream, how);
+          const headBefore = await store.headPosition();
 
-        expect(await store.readStream(stream)).toEqual({ found: false });
-        expect(await store.readStream(stream, { direction: 'backwards' })).toEqual({ found: false });
-        // A new start, a repeat of the last append, the revision it was at, and neither-nor.
-        const attempts: Array<[EventToAppend[], ExpectedRevision]> = [
-          [[anEvent()], 'no_stream'],
-          [stored, 'no_stream'],
-          [[anEvent()], 2n],
-          [[anEvent()], 'any'],
-          [[anEvent()], 'stream_exists'],
-        ];
-        for (const [batch, expected] of attempts) {
-          const refusal = await store.append(stream, batch, expected).then(
-            () => undefined,
-            (error: unknown) => error,
-          );
-          expect(refusal).toBeInstanceOf(StreamDeletedError);
-          expect(refusal).toMatchObject({ code: 'STREAM_DELETED', streamId: stream });
-        }
+          expect(await store.readStream(stream)).toEqual({ found: false });
+          expect(await store.readStream(stream, { direction: 'backwards' })).toEqual({ found: false });
+          // A new start, a repeat of the last append, the revision it was at, and neither-nor.
+          const attempts: Array<[EventToAppend[], ExpectedRevision]> = [
+            [[anEvent()], 'no_stream'],
+            [stored, 'no_stream'],
+            [[anEvent()], 2n],
+            [[anEvent()], 'any'],
+            [[anEvent()], 'stream_exists'],
+          ];
+          for (const [batch, expected] of attempts) {
+            const refusal = await store.append(stream, batch, expected).then(
+              () => undefined,
+              (error: unknown) => error,
+            );
+            expect(refusal).toBeInstanceOf(StreamDeletedError);
+            expect(refusal).toMatchObject({ code: 'STREAM_DELETED', streamId: stream });
+          }
 
-        expect(await store.readStream(stream)).toEqual({ found: false });
-        expect(await store.headPosition()).toBe(headBefore);
-      }, SLOW_TEST_MS);
+          expect(await store.readStream(stream)).toEqual({ found: false });
+          expect(await store.headPosition()).toBe(headBefore);
+        },
+        SLOW_TEST_MS,
+      );
 
       it('deleting one stream leaves the others alone', async () => {
         const [kept, deleted] = [streamOf('kept'), streamOf('deleted')];
@@ -725,27 +804,33 @@ export function describeEventStoreContract(
         return { ...event, data: { blob: 'x'.repeat(size - overhead) } };
       };
 
-      it('accepts an append of exactly 1 MiB, and refuses one byte more, or two halves over it, writing nothing', async () => {
-        const stream = streamOf('size');
+      it(
+        'accepts an append of exactly 1 MiB, and refuses one byte more, or two halves over it, writing nothing',
+        async () => {
+          const stream = streamOf('size');
 
-        await expect(store.append(stream, [eventOfSize(stream, MAX_APPEND_SIZE)], 'no_stream')).resolves.toMatchObject({ nextExpectedRevision: 0n });
-        const headBefore = await store.headPosition();
-        for (const batch of [
-          [eventOfSize(stream, MAX_APPEND_SIZE + 1)],
-          [eventOfSize(stream, MAX_APPEND_SIZE / 2), eventOfSize(stream, MAX_APPEND_SIZE / 2 + 1)],
-        ]) {
-          const refusal = await store.append(stream, batch, 0n).then(
-            () => undefined,
-            (error: unknown) => error,
-          );
-          expect(refusal).toBeInstanceOf(AppendTooLargeError);
-          expect(refusal).toMatchObject({ code: 'APPEND_TOO_LARGE', streamId: stream, maxSize: MAX_APPEND_SIZE });
-        }
+          await expect(
+            store.append(stream, [eventOfSize(stream, MAX_APPEND_SIZE)], 'no_stream'),
+          ).resolves.toMatchObject({ nextExpectedRevision: 0n });
+          const headBefore = await store.headPosition();
+          for (const batch of [
+            [eventOfSize(stream, MAX_APPEND_SIZE + 1)],
+            [eventOfSize(stream, MAX_APPEND_SIZE / 2), eventOfSize(stream, MAX_APPEND_SIZE / 2 + 1)],
+          ]) {
+            const refusal = await store.append(stream, batch, 0n).then(
+              () => undefined,
+              (error: unknown) => error,
+            );
+            expect(refusal).toBeInstanceOf(AppendTooLargeError);
+            expect(refusal).toMatchObject({ code: 'APPEND_TOO_LARGE', streamId: stream, maxSize: MAX_APPEND_SIZE });
+          }
 
-        expect(await store.headPosition()).toBe(headBefore);
-        const read = await store.readStream(stream);
-        expect(read.found && read.events).toHaveLength(1);
-      }, SLOW_TEST_MS);
+          expect(await store.headPosition()).toBe(headBefore);
+          const read = await store.readStream(stream);
+          expect(read.found && read.events).toHaveLength(1);
+        },
+        SLOW_TEST_MS,
+      );
     });
 
     describe('identity', () => {
@@ -784,9 +869,11 @@ export function describeEventStoreContract(
         expect(read.events.map((event) => event.revision)).toEqual([0n, 1n, 2n, 3n]);
         expect(read.events[3]?.position).toBe(flushed.position);
         expect(follower.events).toEqual(read.events.slice(0, 3));
-        expect(ofThisRun(await store.readAll(headBefore === undefined ? {} : { fromPosition: headBefore })).map((event) => event.id)).toContain(
-          read.events[3]?.id,
-        );
+        expect(
+          ofThisRun(await store.readAll(headBefore === undefined ? {} : { fromPosition: headBefore })).map(
+            (event) => event.id,
+          ),
+        ).toContain(read.events[3]?.id);
         await expect(store.append(stream, [anEvent()], 3n)).resolves.toMatchObject({ nextExpectedRevision: 4n });
       });
     });

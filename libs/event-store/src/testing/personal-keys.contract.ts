@@ -12,7 +12,11 @@ export type PersonalKeysHarness = {
   dispose(): Promise<void>;
 };
 
-export function describePersonalKeysContract(name: string, harness: () => Promise<PersonalKeysHarness>, options: { skip?: string } = {}): void {
+export function describePersonalKeysContract(
+  name: string,
+  harness: () => Promise<PersonalKeysHarness>,
+  options: { skip?: string } = {},
+): void {
   const describeIt = options.skip === undefined ? describe : describe.skip;
   describeIt(`${name}: personal keys`, () => {
     let opened: PersonalKeysHarness;
@@ -34,7 +38,10 @@ export function describePersonalKeysContract(name: string, harness: () => Promis
 
     it('makes one key per subject, the same on every node however many ask at once', async () => {
       const person = subject();
-      const keys = await Promise.all([...Array.from({ length: 8 }, () => node.obtain(person)), ...Array.from({ length: 8 }, () => otherNode.obtain(person))]);
+      const keys = await Promise.all([
+        ...Array.from({ length: 8 }, () => node.obtain(person)),
+        ...Array.from({ length: 8 }, () => otherNode.obtain(person)),
+      ]);
       expect(keys[0]).toHaveLength(PERSONAL_KEY_BYTES);
       expect(new Set(keys.map((key) => key.toString('hex'))).size).toBe(1);
       expect(await otherNode.find([person])).toEqual(new Map([[person, keys[0]]]));
@@ -44,7 +51,12 @@ export function describePersonalKeysContract(name: string, harness: () => Promis
       const [ada, grace, nobody] = [subject(), subject(), subject()];
       const adaKey = await node.obtain(ada);
       const graceKey = await node.obtain(grace);
-      expect(await otherNode.find([ada, grace, nobody, ada])).toEqual(new Map([[ada, adaKey], [grace, graceKey]]));
+      expect(await otherNode.find([ada, grace, nobody, ada])).toEqual(
+        new Map([
+          [ada, adaKey],
+          [grace, graceKey],
+        ]),
+      );
       expect((await node.obtain(ada)).equals(adaKey)).toBe(true);
     });
 

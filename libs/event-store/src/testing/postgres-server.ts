@@ -17,7 +17,10 @@ export type PostgresServer = {
   readonly port: number;
   /** Creates a fresh database and answers its URL: each suite keeps its own log. */
   createDatabase(name: string): Promise<string>;
-  /** Stops the server (fast shutdown: every connection is cut), awaits `whileDown`, and starts it again on the same port and data. */
+  /**
+   * Stops the server (fast shutdown: every connection is cut), awaits `whileDown`, and starts it again on the same port
+   * and data.
+   */
   restart(whileDown?: () => Promise<void>): Promise<void>;
   /** Stops the cluster at once (immediate shutdown) and deletes its directory. */
   stop(): Promise<void>;
@@ -41,7 +44,9 @@ function freePort(): Promise<number> {
     probe.once('error', reject);
     probe.listen(0, '127.0.0.1', () => {
       const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port'))));
+      probe.close(() =>
+        typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }
@@ -59,15 +64,38 @@ async function runTool(binary: string, args: string[]): Promise<void> {
 
 export async function startPostgresServer(): Promise<PostgresStart> {
   const bin = findPostgresBinaries();
-  if (bin === undefined) return { skip: `no PostgreSQL binaries under ${POSTGRES_ROOT}/*/bin (install Debian's postgresql)` };
+  if (bin === undefined)
+    return { skip: `no PostgreSQL binaries under ${POSTGRES_ROOT}/*/bin (install Debian's postgresql)` };
   const dir = mkdtempSync(join(tmpdir(), 'chorus-pg-'));
   try {
     if (process.getuid?.() === 0) chownSync(dir, Number((await run('id', ['-u', 'postgres'])).stdout.trim()), -1);
-    await runTool(join(bin, 'initdb'), ['-D', dir, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8', '--locale=C']);
+    await runTool(join(bin, 'initdb'), [
+      '-D',
+      dir,
+      '-A',
+      'trust',
+      '-U',
+      'postgres',
+      '--no-sync',
+      '-E',
+      'UTF8',
+      '--locale=C',
+    ]);
     const port = await freePort();
     // fsync and synchronous_commit stay on: the crash suite is about what an acknowledged commit means.
     const serverOptions = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=200`;
-    await runTool(join(bin, 'pg_ctl'), ['-D', dir, '-o', serverOptions, '-l', join(dir, 'server.log'), '-w', '-t', '60', 'start']);
+    await runTool(join(bin, 'pg_ctl'), [
+      '-D',
+      dir,
+      '-o',
+      serverOptions,
+      '-l',
+      join(dir, 'server.log'),
+      '-w',
+      '-t',
+      '60',
+      'start',
+    ]);
     const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
     const server: PostgresServer = {
       url,
@@ -79,7 +107,18 @@ export async function startPostgresServer(): Promise<PostgresStart> {
       restart: async (whileDown) => {
         await runTool(join(bin, 'pg_ctl'), ['-D', dir, '-m', 'fast', '-w', 'stop']);
         await whileDown?.();
-        await runTool(join(bin, 'pg_ctl'), ['-D', dir, '-o', serverOptions, '-l', join(dir, 'server.log'), '-w', '-t', '60', 'start']);
+        await runTool(join(bin, 'pg_ctl'), [
+          '-D',
+          dir,
+          '-o',
+          serverOptions,
+          '-l',
+          join(dir, 'server.log'),
+          '-w',
+          '-t',
+          '60',
+          'start',
+        ]);
       },
       stop: async () => {
         await runTool(join(bin, 'pg_ctl'), ['-D', dir, '-m', 'immediate', '-w', 'stop']).catch(() => undefined);

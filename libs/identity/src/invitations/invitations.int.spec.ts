@@ -18,15 +18,27 @@ afterEach(async () => {
 
 const addedBy = context({ actor: 'user:owner-1', correlationId: 'add-member-7' });
 
-/** What the API does when an owner adds grace@example.com: reserve the address's id, then (its reaction to MemberAdded) invite. */
+/**
+ * What the API does when an owner adds grace@example.com: reserve the address's id, then (its reaction to MemberAdded)
+ * invite.
+ */
 async function addGrace(email = 'Grace@Example.com', memberAddedEventId: string = randomUUID()) {
   const userId = await fixture.identity.directory.userIdForEmail(email, addedBy);
   const outcome = await inviteFor(userId, email, memberAddedEventId);
   return { userId, outcome };
 }
 
-const inviteFor = (userId: string, email: string, memberAddedEventId: string, identity = fixture.identity, organizationId = 'org-1') =>
-  identity.invitations.invite({ userId, email, organizationId, organizationName: 'Acme', invitedBy: 'owner@acme.example', memberAddedEventId }, addedBy);
+const inviteFor = (
+  userId: string,
+  email: string,
+  memberAddedEventId: string,
+  identity = fixture.identity,
+  organizationId = 'org-1',
+) =>
+  identity.invitations.invite(
+    { userId, email, organizationId, organizationName: 'Acme', invitedBy: 'owner@acme.example', memberAddedEventId },
+    addedBy,
+  );
 
 function tokenFromMail(index = 0): string {
   const text = fixture.mail.sent[index]?.text ?? '';
@@ -79,7 +91,10 @@ describe('inviting', () => {
     expect(fixture.mail.sent[0]?.text).toContain('https://chorus.example/login');
     expect(fixture.mail.sent[0]?.text).not.toContain('/invite/');
     expect(await inviteFor(userId, 'grace@example.com', memberAdded)).toBe('duplicate');
-    expect((await eventsOf(invitationStream(userId))).map((event) => event.type)).toEqual(['MembershipNoticeSent', 'InvitationMailed']);
+    expect((await eventsOf(invitationStream(userId))).map((event) => event.type)).toEqual([
+      'MembershipNoticeSent',
+      'InvitationMailed',
+    ]);
   });
 
   it('mails one person at most 3 times an hour from one organization; the next waits for the hour, and other organizations are not held', async () => {
@@ -92,7 +107,9 @@ describe('inviting', () => {
     expect(delayed).toBeInstanceOf(InvitationDelayed);
     expect((delayed as InvitationDelayed).until.toISOString()).toBe('2030-01-01T10:00:00.000Z');
     // Nothing recorded for it: asked again later, it is sent then.
-    expect((await eventsOf(invitationStream(userId))).filter((event) => event.type === 'InvitationSent')).toHaveLength(3);
+    expect((await eventsOf(invitationStream(userId))).filter((event) => event.type === 'InvitationSent')).toHaveLength(
+      3,
+    );
     expect(await inviteFor(userId, 'Grace@Example.com', randomUUID(), fixture.identity, 'org-2')).toBe('sent');
     fixture.clock.advance(60 * 60_000);
     expect(await inviteFor(userId, 'Grace@Example.com', waiting)).toBe('sent');
@@ -100,7 +117,11 @@ describe('inviting', () => {
   });
 
   it.each([
-    ['the mailer refuses the address itself', Object.assign(new Error('Not one plain e-mail address'), { code: 'EENVELOPE' }), { reason: 'address_refused' }],
+    [
+      'the mailer refuses the address itself',
+      Object.assign(new Error('Not one plain e-mail address'), { code: 'EENVELOPE' }),
+      { reason: 'address_refused' },
+    ],
     [
       'the mail server refuses it for good',
       Object.assign(new Error('550 no such user'), { code: 'EENVELOPE', responseCode: 550 }),
@@ -125,7 +146,9 @@ describe('inviting', () => {
     expect(events[1]?.data).toEqual({ tokenHash: (events[0]?.data as { tokenHash: string }).tokenHash, ...failure });
     const token = /\/invite\/([A-Za-z0-9_-]+)/.exec(tried[0] ?? '')?.[1] ?? '';
     await expect(fixture.identity.invitations.describe(token)).rejects.toMatchObject({ code: 'INVALID_TOKEN' });
-    expect(await fixture.identity.invitations.undelivered('org-1', [userId, 'someone-else'])).toEqual([{ userId, ...failure }]);
+    expect(await fixture.identity.invitations.undelivered('org-1', [userId, 'someone-else'])).toEqual([
+      { userId, ...failure },
+    ]);
     expect(await fixture.identity.invitations.undelivered('org-2', [userId])).toEqual([]);
     // A later mail of the same organization that goes out clears it.
     await inviteFor(userId, 'grace@example.com', randomUUID());
@@ -141,7 +164,10 @@ describe('inviting again for the same MemberAdded (a reaction delivers at least 
     expect(await inviteFor(userId, 'grace@example.com', memberAdded, fixture.secondNode())).toBe('duplicate');
 
     expect(fixture.mail.sent).toHaveLength(1);
-    expect((await eventsOf(invitationStream(userId))).map((event) => event.type)).toEqual(['InvitationSent', 'InvitationMailed']);
+    expect((await eventsOf(invitationStream(userId))).map((event) => event.type)).toEqual([
+      'InvitationSent',
+      'InvitationMailed',
+    ]);
     // Another MemberAdded (removed and added again) is another invitation.
     expect((await addGrace('grace@example.com')).outcome).toBe('sent');
     expect(fixture.mail.sent).toHaveLength(2);
@@ -160,14 +186,23 @@ describe('inviting again for the same MemberAdded (a reaction delivers at least 
     // Another node, while node-a's claim holds (60 s): it may still be sending; nothing recorded, nothing mailed.
     const other = fixture.secondNode('node-b');
     fixture.clock.advance(59_000);
-    await expect(inviteFor(userId, 'grace@example.com', memberAdded, other)).rejects.toBeInstanceOf(InvitationClaimedElsewhere);
+    await expect(inviteFor(userId, 'grace@example.com', memberAdded, other)).rejects.toBeInstanceOf(
+      InvitationClaimedElsewhere,
+    );
     expect(fixture.mail.sent).toEqual([]);
-    // node-a restarted knows its own: it mails at once the link it recorded, claiming it anew as its claim is half gone.
+    // node-a restarted knows its own: it mails at once the link it recorded, claiming it anew as its claim is half
+    // gone.
     expect(await inviteFor(userId, 'grace@example.com', memberAdded, fixture.secondNode('node-a'))).toBe('resent');
     expect(await inviteFor(userId, 'grace@example.com', memberAdded, other)).toBe('duplicate');
     expect(fixture.mail.sent).toHaveLength(1);
-    expect((await eventsOf(invitationStream(userId))).map((event) => event.type)).toEqual(['InvitationSent', 'InvitationMailClaimed', 'InvitationMailed']);
-    await expect(fixture.identity.invitations.describe(tokenFromMail())).resolves.toMatchObject({ email: 'grace@example.com' });
+    expect((await eventsOf(invitationStream(userId))).map((event) => event.type)).toEqual([
+      'InvitationSent',
+      'InvitationMailClaimed',
+      'InvitationMailed',
+    ]);
+    await expect(fixture.identity.invitations.describe(tokenFromMail())).resolves.toMatchObject({
+      email: 'grace@example.com',
+    });
   });
 
   it('sends again under its own young claim without recording a claim (a retry, or a restart moments later)', async () => {
@@ -179,10 +214,13 @@ describe('inviting again for the same MemberAdded (a reaction delivers at least 
     fixture.mail.send = send;
     fixture.clock.advance(29_000);
     expect(await inviteFor(userId, 'grace@example.com', memberAdded, fixture.secondNode('node-a'))).toBe('resent');
-    expect((await eventsOf(invitationStream(userId))).map((event) => event.type)).toEqual(['InvitationSent', 'InvitationMailed']);
+    expect((await eventsOf(invitationStream(userId))).map((event) => event.type)).toEqual([
+      'InvitationSent',
+      'InvitationMailed',
+    ]);
   });
 
-  it('lets another node take a mail over once its holder\'s claim ran out, and one node only when several try at once', async () => {
+  it("lets another node take a mail over once its holder's claim ran out, and one node only when several try at once", async () => {
     const memberAdded = randomUUID();
     const userId = await fixture.identity.directory.userIdForEmail('grace@example.com', addedBy);
     const send = fixture.mail.send.bind(fixture.mail);
@@ -192,11 +230,15 @@ describe('inviting again for the same MemberAdded (a reaction delivers at least 
 
     fixture.clock.advance(60_000);
     const nodes = ['node-b', 'node-c', 'node-d', 'node-e'].map((name) => fixture.secondNode(name));
-    const outcomes = await Promise.allSettled(nodes.map((node) => inviteFor(userId, 'grace@example.com', memberAdded, node)));
+    const outcomes = await Promise.allSettled(
+      nodes.map((node) => inviteFor(userId, 'grace@example.com', memberAdded, node)),
+    );
     const taken = outcomes.filter((outcome) => outcome.status === 'fulfilled' && outcome.value === 'resent');
     expect(taken).toHaveLength(1);
     // The others saw the winner's fresh claim, or the mail already recorded as sent.
-    for (const outcome of outcomes.filter((candidate) => !(candidate.status === 'fulfilled' && candidate.value === 'resent'))) {
+    for (const outcome of outcomes.filter(
+      (candidate) => !(candidate.status === 'fulfilled' && candidate.value === 'resent'),
+    )) {
       if (outcome.status === 'rejected') expect(outcome.reason).toBeInstanceOf(InvitationClaimedElsewhere);
       else expect(outcome.value).toBe('duplicate');
     }
@@ -215,7 +257,13 @@ describe('accepting', () => {
     const { userId } = await addGrace();
     const token = tokenFromMail();
 
-    expect(await fixture.identity.invitations.describe(token)).toEqual({ email: 'Grace@Example.com', organizationName: 'Acme', expiresAt: '2030-01-08T09:00:00.000Z', userId, organizationId: 'org-1' });
+    expect(await fixture.identity.invitations.describe(token)).toEqual({
+      email: 'Grace@Example.com',
+      organizationName: 'Acme',
+      expiresAt: '2030-01-08T09:00:00.000Z',
+      userId,
+      organizationId: 'org-1',
+    });
     const opened = await fixture.identity.invitations.accept(token, password, context());
 
     expect(opened.session).toMatchObject({ userId, method: 'invitation' });
@@ -223,8 +271,14 @@ describe('accepting', () => {
     const [registered] = await eventsOf(userStream(userId));
     expect(registered?.data).toMatchObject({ userId, email: 'grace@example.com', invited: true });
     expect(registered?.metadata).toMatchObject({ actor: `user:${userId}` });
-    expect((await eventsOf(invitationStream(userId))).map((event) => event.type)).toEqual(['InvitationSent', 'InvitationMailed', 'InvitationAccepted']);
-    await expect(fixture.identity.passwordSignIn.signIn({ username: 'grace@example.com', password }, context())).resolves.toMatchObject({ session: { userId } });
+    expect((await eventsOf(invitationStream(userId))).map((event) => event.type)).toEqual([
+      'InvitationSent',
+      'InvitationMailed',
+      'InvitationAccepted',
+    ]);
+    await expect(
+      fixture.identity.passwordSignIn.signIn({ username: 'grace@example.com', password }, context()),
+    ).resolves.toMatchObject({ session: { userId } });
   });
 
   it('works once: the link, and every other invitation of the person, are spent', async () => {
@@ -234,23 +288,32 @@ describe('accepting', () => {
 
     for (const token of [tokenFromMail(0), tokenFromMail(1)]) {
       await expect(fixture.identity.invitations.describe(token)).rejects.toMatchObject({ code: 'INVALID_TOKEN' });
-      await expect(fixture.identity.invitations.accept(token, 'another passphrase', context())).rejects.toMatchObject({ code: 'INVALID_TOKEN' });
+      await expect(fixture.identity.invitations.accept(token, 'another passphrase', context())).rejects.toMatchObject({
+        code: 'INVALID_TOKEN',
+      });
     }
   });
 
   it('lets exactly one of ten simultaneous uses through', async () => {
     const { userId } = await addGrace();
-    const outcomes = await Promise.allSettled(Array.from({ length: 10 }, (_, index) => fixture.identity.invitations.accept(tokenFromMail(), `passphrase number ${index}`, context())));
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 10 }, (_, index) =>
+        fixture.identity.invitations.accept(tokenFromMail(), `passphrase number ${index}`, context()),
+      ),
+    );
 
     expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(1);
-    for (const outcome of outcomes) if (outcome.status === 'rejected') expect(outcome.reason).toMatchObject({ code: 'INVALID_TOKEN' });
+    for (const outcome of outcomes)
+      if (outcome.status === 'rejected') expect(outcome.reason).toMatchObject({ code: 'INVALID_TOKEN' });
     expect((await eventsOf(userStream(userId))).filter((event) => event.type === 'UserRegistered')).toHaveLength(1);
   });
 
   it('is refused after 7 days, and for tokens that are not ours', async () => {
     await addGrace();
     fixture.clock.advance(7 * 24 * 3_600_000);
-    await expect(fixture.identity.invitations.accept(tokenFromMail(), password, context())).rejects.toMatchObject({ code: 'INVALID_TOKEN' });
+    await expect(fixture.identity.invitations.accept(tokenFromMail(), password, context())).rejects.toMatchObject({
+      code: 'INVALID_TOKEN',
+    });
     await expect(fixture.identity.invitations.describe('not-a-token')).rejects.toMatchObject({ code: 'INVALID_TOKEN' });
   });
 
@@ -260,13 +323,19 @@ describe('accepting', () => {
       code: 'VALIDATION_FAILED',
       message: 'The password must be at least 8 characters long.',
     });
-    await expect(fixture.identity.invitations.accept(tokenFromMail(), 'grace@example.com', context())).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+    await expect(
+      fixture.identity.invitations.accept(tokenFromMail(), 'grace@example.com', context()),
+    ).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
     await expect(fixture.identity.invitations.accept(tokenFromMail(), password, context())).resolves.toBeDefined();
   });
 
   it('is refused once the person registered another way (Google)', async () => {
     await addGrace();
-    expect(await fixture.identity.registration.registerInvited('grace@example.com', context({ actor: 'google' }))).toBe(true);
-    await expect(fixture.identity.invitations.accept(tokenFromMail(), password, context())).rejects.toMatchObject({ code: 'INVALID_TOKEN' });
+    expect(await fixture.identity.registration.registerInvited('grace@example.com', context({ actor: 'google' }))).toBe(
+      true,
+    );
+    await expect(fixture.identity.invitations.accept(tokenFromMail(), password, context())).rejects.toMatchObject({
+      code: 'INVALID_TOKEN',
+    });
   });
 });

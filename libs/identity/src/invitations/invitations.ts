@@ -45,7 +45,10 @@ export type InvitationRequest = {
   memberAddedEventId: string;
 };
 
-/** resent: recorded but never marked mailed, mailed now with the same link; notified: the address already had an account. */
+/**
+ * resent: recorded but never marked mailed, mailed now with the same link; notified: the address already had an
+ * account.
+ */
 export type InvitationOutcome = 'sent' | 'resent' | 'notified' | 'failed' | 'duplicate';
 
 export { InvitationClaimedElsewhere, InvitationDelayed } from '#domain';
@@ -64,7 +67,8 @@ export type InvitationOptions = {
 };
 
 /** The one refusal of a link that cannot be used, whatever the reason: it tells nothing more. */
-export const invalidInvitation = (): InvalidToken => new InvalidToken('This invitation link is unknown, used or expired.');
+export const invalidInvitation = (): InvalidToken =>
+  new InvalidToken('This invitation link is unknown, used or expired.');
 
 export class Invitations {
   constructor(
@@ -93,26 +97,52 @@ export class Invitations {
     const now = this.clock.now();
     const command: InvitationCommand = {
       type: 'InviteMember',
-      data: { organizationId, organizationName, email, memberAddedEventId, tokenHash, registered, sender, now, mailClaimMs, lifetimeMs: invitationLifetimeMs },
+      data: {
+        organizationId,
+        organizationName,
+        email,
+        memberAddedEventId,
+        tokenHash,
+        registered,
+        sender,
+        now,
+        mailClaimMs,
+        lifetimeMs: invitationLifetimeMs,
+      },
     };
     // A person's first invitation is the usual case: decided on an empty stream without reading it.
     const known = { state: noInvitations(), revision: undefined, position: undefined };
     const handled = await handleCommand(this.store, invitationDecider, request.userId, command, context, { known });
-    const recorded = handled.appended.find((event) => event.type === 'InvitationSent' || event.type === 'MembershipNoticeSent');
+    const recorded = handled.appended.find(
+      (event) => event.type === 'InvitationSent' || event.type === 'MembershipNoticeSent',
+    );
     const claimed = handled.appended.some((event) => event.type === 'InvitationMailClaimed');
     const stillOwed = handled.state.owed.find((candidate) => candidate.memberAddedEventId === memberAddedEventId);
-    const holding = recorded === undefined && !claimed && stillOwed !== undefined && mailDuty(stillOwed, sender, now, mailClaimMs).kind === 'send';
+    const holding =
+      recorded === undefined &&
+      !claimed &&
+      stillOwed !== undefined &&
+      mailDuty(stillOwed, sender, now, mailClaimMs).kind === 'send';
     if (recorded === undefined && !claimed && !holding) return 'duplicate';
     const owed = handled.state.owed.find((candidate) => candidate.memberAddedEventId === request.memberAddedEventId);
     // A claim mails the link recorded with the invitation (the same MemberAdded derives the same token).
     if (owed === undefined || owed.tokenHash !== tokenHash) return 'duplicate';
     const outcome: InvitationOutcome = recorded === undefined ? 'resent' : owed.notice ? 'notified' : 'sent';
-    const details = { to: request.email, productName: this.options.productName, organizationName: request.organizationName, invitedBy: request.invitedBy };
+    const details = {
+      to: request.email,
+      productName: this.options.productName,
+      organizationName: request.organizationName,
+      invitedBy: request.invitedBy,
+    };
     try {
       await this.mailer.send(
         owed.notice
           ? membershipNoticeMail({ ...details, link: `${this.options.publicUrl}/login` })
-          : invitationMail({ ...details, link: `${this.options.publicUrl}/invite/${token}`, validDays: invitationLifetimeMs / (24 * hourMs) }),
+          : invitationMail({
+              ...details,
+              link: `${this.options.publicUrl}/invite/${token}`,
+              validDays: invitationLifetimeMs / (24 * hourMs),
+            }),
       );
     } catch (error) {
       if (!isPermanentMailFailure(error)) throw error;
@@ -137,11 +167,17 @@ export class Invitations {
         tokenHash,
         organizationId: request.organizationId,
         email: request.email,
-        ...(typeof responseCode === 'number' ? { reason: 'mail_server_refused', responseCode } : { reason: 'address_refused' }),
+        ...(typeof responseCode === 'number'
+          ? { reason: 'mail_server_refused', responseCode }
+          : { reason: 'address_refused' }),
         at: this.clock.now().toISOString(),
       },
     };
-    const about = { userId: request.userId, organizationId: request.organizationId, correlationId: context.correlationId };
+    const about = {
+      userId: request.userId,
+      organizationId: request.organizationId,
+      correlationId: context.correlationId,
+    };
     this.logger.warn({ ...about, err: error }, 'Invitation mail refused for good: not sent');
     await handleCommand(this.store, invitationDecider, request.userId, failed, context, { known });
   }
@@ -153,16 +189,27 @@ export class Invitations {
     known: LoadedStream<InvitationState>,
     context: CommandContext,
   ): Promise<void> {
-    const mailed: InvitationCommand = { type: 'RecordInvitationMailed', data: { tokenHash, at: this.clock.now().toISOString(), organizationId } };
+    const mailed: InvitationCommand = {
+      type: 'RecordInvitationMailed',
+      data: { tokenHash, at: this.clock.now().toISOString(), organizationId },
+    };
     await handleCommand(this.store, invitationDecider, userId, mailed, context, { known });
   }
 
   /** Those whose last mail from this organization was refused for good (and none went out since). */
-  async undelivered(organizationId: string, userIds: readonly string[]): Promise<Array<UndeliveredInvitation & { userId: string }>> {
-    const load = async (userId: string) => ({ userId, state: (await loadStream(this.store, invitationDecider, userId)).state });
+  async undelivered(
+    organizationId: string,
+    userIds: readonly string[],
+  ): Promise<Array<UndeliveredInvitation & { userId: string }>> {
+    const load = async (userId: string) => ({
+      userId,
+      state: (await loadStream(this.store, invitationDecider, userId)).state,
+    });
     const people = await Promise.all(userIds.map(load));
     const ours = (failure: UndeliveredInvitation) => failure.organizationId === organizationId;
-    return people.flatMap(({ userId, state }) => state.failures.filter(ours).map((failure) => ({ userId, ...failure })));
+    return people.flatMap(({ userId, state }) =>
+      state.failures.filter(ours).map((failure) => ({ userId, ...failure })),
+    );
   }
 
   async describe(token: string): Promise<DescribedInvitation> {
@@ -172,7 +219,12 @@ export class Invitations {
   }
 
   /** Single use: the user's stream can be created once, so of two simultaneous uses one is INVALID_TOKEN. */
-  async accept(token: string, password: string, context: CommandContext, twoStepRequired?: TwoStepRequirement): Promise<OpenedSession> {
+  async accept(
+    token: string,
+    password: string,
+    context: CommandContext,
+    twoStepRequired?: TwoStepRequirement,
+  ): Promise<OpenedSession> {
     const { userId, tokenHash, invitation } = await this.usable(token);
     const violation = passwordPolicyViolation(password, { email: normalizeEmail(invitation.email), username: null });
     if (violation !== null) throw new DomainError('VALIDATION_FAILED', violation, { field: 'password' });
@@ -184,7 +236,10 @@ export class Invitations {
       if (error instanceof DomainError && error.code === 'DUPLICATE') throw invalidInvitation();
       throw error;
     }
-    const accepted: InvitationCommand = { type: 'AcceptInvitation', data: { tokenHash, organizationId: invitation.organizationId, at: this.clock.now().toISOString() } };
+    const accepted: InvitationCommand = {
+      type: 'AcceptInvitation',
+      data: { tokenHash, organizationId: invitation.organizationId, at: this.clock.now().toISOString() },
+    };
     await handleCommand(this.store, invitationDecider, userId, accepted, asInvitee);
     const mustEnrol = (await twoStepRequired?.(userId)) === true;
     return this.sessions.open(userId, 'invitation', asInvitee, mustEnrol ? 'enrolment' : undefined);

@@ -11,7 +11,14 @@ export type InvitationMailOptions = {
   validDays: number;
 };
 
-export function invitationMail({ to, productName, organizationName, invitedBy, link, validDays }: InvitationMailOptions): MailMessage {
+export function invitationMail({
+  to,
+  productName,
+  organizationName,
+  invitedBy,
+  link,
+  validDays,
+}: InvitationMailOptions): MailMessage {
   return {
     to,
     subject: `You are invited to ${organizationName} on ${productName}`,

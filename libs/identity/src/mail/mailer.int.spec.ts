@@ -33,7 +33,13 @@ afterAll(() => {
 
 describe('the mailer', () => {
   it('without SMTP_URL writes the message to DATA_DIR/outbox (0600) and its links to the log, never the address', async () => {
-    const mailer = createMailer({ smtpUrl: undefined, from: 'Chorus <no-reply@chorus.localhost>', dataDir, logger, logMessageText: true });
+    const mailer = createMailer({
+      smtpUrl: undefined,
+      from: 'Chorus <no-reply@chorus.localhost>',
+      dataDir,
+      logger,
+      logMessageText: true,
+    });
     await mailer.send({ to: 'ada@example.com', subject: 'Hello', text: 'Open https://chorus.example/reset/abc' });
     const files = readdirSync(join(dataDir, 'outbox'));
     expect(files.sort()).toEqual([expect.stringMatching(/\.eml$/), expect.stringMatching(/\.txt$/)]);
@@ -107,7 +113,13 @@ describe('the mailer', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.server.address() as { port: number };
     try {
-      const mailer = createMailer({ smtpUrl: `smtp://127.0.0.1:${port}`, from: 'Chorus <no-reply@chorus.localhost>', dataDir, logger, logMessageText: false });
+      const mailer = createMailer({
+        smtpUrl: `smtp://127.0.0.1:${port}`,
+        from: 'Chorus <no-reply@chorus.localhost>',
+        dataDir,
+        logger,
+        logMessageText: false,
+      });
       await mailer.send({ to: 'ada@example.com', subject: 'Over SMTP', text: 'hello over smtp' });
       expect(received).toEqual([expect.stringMatching(/Subject: Over SMTP[\s\S]*hello over smtp/)]);
     } finally {
@@ -115,7 +127,8 @@ describe('the mailer', () => {
     }
   });
 
-  // Addresses recorded before members' addresses were checked as the mailer reads them: nodemailer would mail someone else.
+  // Addresses recorded before members' addresses were checked as the mailer reads them: nodemailer would mail someone
+  // else.
   it.each(['x<y@elsewhere.example>', 'a,b@elsewhere.example', 'ada(c)@elsewhere.example', 'a@x:'])(
     'refuses %j before any mail server sees it, for good (EENVELOPE), over SMTP and to the outbox',
     async (to) => {
@@ -134,7 +147,10 @@ describe('the mailer', () => {
       try {
         for (const smtpUrl of [`smtp://127.0.0.1:${port}`, undefined]) {
           const mailer = createMailer({ smtpUrl, from, dataDir: outboxDir, logger, logMessageText: false });
-          const refused = await mailer.send({ to, subject: 'Refused', text: 'never sent' }).then(() => undefined, (error: unknown) => error);
+          const refused = await mailer.send({ to, subject: 'Refused', text: 'never sent' }).then(
+            () => undefined,
+            (error: unknown) => error,
+          );
           expect(refused).toBeInstanceOf(MailAddressRefused);
           expect(isPermanentMailFailure(refused)).toBe(true);
         }

@@ -16,7 +16,9 @@ export interface Mailer {
 export function readsAsOneAddress(address: string): boolean {
   const parsed = addressparser(address);
   const [only] = parsed;
-  return parsed.length === 1 && only !== undefined && !('group' in only) && only.address === address && only.name === '';
+  return (
+    parsed.length === 1 && only !== undefined && !('group' in only) && only.address === address && only.name === ''
+  );
 }
 
 export class MailAddressRefused extends Error {
@@ -57,7 +59,9 @@ export function linksIn(text: string): string[] {
 export function tracedMailer(mailer: Mailer, transport: 'smtp' | 'outbox'): Mailer {
   return {
     send: (message) =>
-      inSpan('mail send', { kind: SpanKind.CLIENT, attributes: { 'chorus.mail.transport': transport } }, () => mailer.send(message)),
+      inSpan('mail send', { kind: SpanKind.CLIENT, attributes: { 'chorus.mail.transport': transport } }, () =>
+        mailer.send(message),
+      ),
   };
 }
 
@@ -68,7 +72,12 @@ export function createMailer(options: MailerOptions): Mailer {
 function untracedMailer(options: MailerOptions): Mailer {
   if (options.smtpUrl !== undefined) {
     // Bounded: holding a mail past its sender's claim would let another node send it too.
-    const transport = nodemailer.createTransport({ url: options.smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 });
+    const transport = nodemailer.createTransport({
+      url: options.smtpUrl,
+      connectionTimeout: 10_000,
+      greetingTimeout: 10_000,
+      socketTimeout: 20_000,
+    });
     return {
       async send(message) {
         if (!readsAsOneAddress(message.to)) throw new MailAddressRefused(message.to);
@@ -80,12 +89,20 @@ function untracedMailer(options: MailerOptions): Mailer {
   return {
     async send(message) {
       if (!readsAsOneAddress(message.to)) throw new MailAddressRefused(message.to);
-      const { file, textFile } = await outbox.write({ from: options.from, to: message.to, subject: message.subject, text: message.text });
+      const { file, textFile } = await outbox.write({
+        from: options.from,
+        to: message.to,
+        subject: message.subject,
+        text: message.text,
+      });
       // Logs carry no address (docs/privacy.md): who it is to, and the text, are in the files.
       const details = { subject: message.subject, file, textFile };
       // A reset link signs its holder in: in production it stays out of the log, in the 0600 files only.
       if (options.logMessageText) {
-        options.logger.info({ ...details, links: linksIn(message.text) }, 'Mail written to the outbox (SMTP_URL is not set)');
+        options.logger.info(
+          { ...details, links: linksIn(message.text) },
+          'Mail written to the outbox (SMTP_URL is not set)',
+        );
       } else {
         options.logger.warn(details, 'Mail written to the outbox, not sent: SMTP_URL is not set');
       }

@@ -12,7 +12,13 @@ export type MembershipNoticeMailOptions = {
   link: string;
 };
 
-export function membershipNoticeMail({ to, productName, organizationName, invitedBy, link }: MembershipNoticeMailOptions): MailMessage {
+export function membershipNoticeMail({
+  to,
+  productName,
+  organizationName,
+  invitedBy,
+  link,
+}: MembershipNoticeMailOptions): MailMessage {
   return {
     to,
     subject: `You were added to ${organizationName} on ${productName}`,

@@ -66,7 +66,11 @@ export class OutboxWriter {
   private started(): Worker {
     if (this.worker !== undefined) return this.worker;
     const { resolve } = createRequire(import.meta.url);
-    const modules = { mailComposer: resolve('nodemailer/lib/mail-composer'), qp: resolve('nodemailer/lib/qp'), base64: resolve('nodemailer/lib/base64') };
+    const modules = {
+      mailComposer: resolve('nodemailer/lib/mail-composer'),
+      qp: resolve('nodemailer/lib/qp'),
+      base64: resolve('nodemailer/lib/base64'),
+    };
     const worker = new Worker(workerSource, { eval: true, workerData: { modules, outbox: this.outbox } });
     worker.unref();
     worker.on('message', (reply: Reply) => this.settle(reply));

@@ -1,7 +1,12 @@
 // The password reset e-mail.
 import type { MailMessage } from './mailer.js';
 
-export function resetMail(options: { to: string; productName: string; link: string; validMinutes: number }): MailMessage {
+export function resetMail(options: {
+  to: string;
+  productName: string;
+  link: string;
+  validMinutes: number;
+}): MailMessage {
   const { to, productName, link, validMinutes } = options;
   return {
     to,

@@ -2,7 +2,12 @@
 // second factors, or asked the person to confirm that they may.
 import type { MailMessage } from './mailer.js';
 
-export function recoveryCodeUsedMail(options: { to: string; productName: string; remaining: number; link: string }): MailMessage {
+export function recoveryCodeUsedMail(options: {
+  to: string;
+  productName: string;
+  remaining: number;
+  link: string;
+}): MailMessage {
   const { to, productName, remaining, link } = options;
   return {
     to,
@@ -39,7 +44,12 @@ const CHANGED: Record<FactorChange, string> = {
   'recovery-codes-regenerated': 'new recovery codes were made (the earlier ones no longer work)',
 };
 
-export function factorChangedMail(options: { to: string; productName: string; change: FactorChange; link: string }): MailMessage {
+export function factorChangedMail(options: {
+  to: string;
+  productName: string;
+  change: FactorChange;
+  link: string;
+}): MailMessage {
   const { to, productName, change, link } = options;
   return {
     to,
@@ -56,7 +66,13 @@ export function factorChangedMail(options: { to: string; productName: string; ch
   };
 }
 
-export function secondFactorsResetMail(options: { to: string; productName: string; organizationName: string; link: string; confirmed?: boolean }): MailMessage {
+export function secondFactorsResetMail(options: {
+  to: string;
+  productName: string;
+  organizationName: string;
+  link: string;
+  confirmed?: boolean;
+}): MailMessage {
   const { to, productName, organizationName, link, confirmed = false } = options;
   return {
     to,
@@ -77,7 +93,9 @@ export function secondFactorsResetMail(options: { to: string; productName: strin
   };
 }
 
-/** An owner asked to reset the factors of an account their organization does not answer for: only the person can agree. */
+/**
+ * An owner asked to reset the factors of an account their organization does not answer for: only the person can agree.
+ */
 type ResetRequestMail = { to: string; productName: string; organizationName: string; link: string; validHours: number };
 
 export function secondFactorsResetRequestMail(options: ResetRequestMail): MailMessage {

@@ -9,7 +9,10 @@ let userId: string;
 
 beforeEach(async () => {
   fixture = await openIdentityFixture();
-  ({ userId } = await fixture.identity.registration.register({ email: 'ada@example.com', password: oldPassword }, context({ actor: 'cli' })));
+  ({ userId } = await fixture.identity.registration.register(
+    { email: 'ada@example.com', password: oldPassword },
+    context({ actor: 'cli' }),
+  ));
 });
 afterEach(async () => {
   await fixture.close();
@@ -22,7 +25,8 @@ function tokenFromMail(index = 0): string {
   return match[1];
 }
 
-const signIn = (password: string) => fixture.identity.passwordSignIn.signIn({ username: 'ada@example.com', password }, context());
+const signIn = (password: string) =>
+  fixture.identity.passwordSignIn.signIn({ username: 'ada@example.com', password }, context());
 
 describe('password reset', () => {
   it('mails a link to a known address (in any case) and nothing to an unknown one', async () => {
@@ -30,11 +34,19 @@ describe('password reset', () => {
     expect(fixture.mail.sent).toEqual([]);
     await fixture.identity.passwordReset.request('ADA@example.com', context());
     expect(fixture.mail.sent).toEqual([
-      expect.objectContaining({ to: 'ada@example.com', subject: 'Reset your Chorus password', text: expect.stringContaining('within 60 minutes') }),
+      expect.objectContaining({
+        to: 'ada@example.com',
+        subject: 'Reset your Chorus password',
+        text: expect.stringContaining('within 60 minutes'),
+      }),
     ]);
     const stream = await fixture.store.readStream(userStream(userId));
     const requested = stream.found ? stream.events.find((event) => event.type === 'PasswordResetRequested') : undefined;
-    expect(requested?.data).toEqual({ tokenHash: expect.stringMatching(/^[0-9a-f]{64}$/), expiresAt: '2030-01-01T10:00:00.000Z', at: '2030-01-01T09:00:00.000Z' });
+    expect(requested?.data).toEqual({
+      tokenHash: expect.stringMatching(/^[0-9a-f]{64}$/),
+      expiresAt: '2030-01-01T10:00:00.000Z',
+      at: '2030-01-01T09:00:00.000Z',
+    });
     expect(JSON.stringify(requested?.data)).not.toContain(tokenFromMail());
   });
 
@@ -44,14 +56,20 @@ describe('password reset', () => {
     await fixture.identity.passwordReset.complete(token, newPassword, context());
     await expect(signIn(oldPassword)).rejects.toMatchObject({ code: 'INVALID_CREDENTIALS' });
     await expect(signIn(newPassword)).resolves.toMatchObject({ session: { userId } });
-    await expect(fixture.identity.passwordReset.complete(token, 'yet another passphrase', context())).rejects.toMatchObject({ code: 'INVALID_TOKEN' });
+    await expect(
+      fixture.identity.passwordReset.complete(token, 'yet another passphrase', context()),
+    ).rejects.toMatchObject({ code: 'INVALID_TOKEN' });
   });
 
   it('refuses a token after an hour, and tokens that are not ours', async () => {
     await fixture.identity.passwordReset.request('ada@example.com', context());
     fixture.clock.advance(60 * 60_000);
-    await expect(fixture.identity.passwordReset.complete(tokenFromMail(), newPassword, context())).rejects.toMatchObject({ code: 'INVALID_TOKEN' });
-    await expect(fixture.identity.passwordReset.complete('not-a-token', newPassword, context())).rejects.toMatchObject({ code: 'INVALID_TOKEN' });
+    await expect(
+      fixture.identity.passwordReset.complete(tokenFromMail(), newPassword, context()),
+    ).rejects.toMatchObject({ code: 'INVALID_TOKEN' });
+    await expect(fixture.identity.passwordReset.complete('not-a-token', newPassword, context())).rejects.toMatchObject({
+      code: 'INVALID_TOKEN',
+    });
   });
 
   it('tells whether a link would be taken without using it or recording anything, until it is used', async () => {
@@ -87,7 +105,9 @@ describe('password reset', () => {
       code: 'VALIDATION_FAILED',
       message: 'The password must be at least 8 characters long.',
     });
-    await expect(fixture.identity.passwordReset.complete(tokenFromMail(), newPassword, context())).resolves.toEqual({ userId });
+    await expect(fixture.identity.passwordReset.complete(tokenFromMail(), newPassword, context())).resolves.toEqual({
+      userId,
+    });
   });
 
   it('ends every other session of the user, keeping the one that made the reset', async () => {
@@ -117,7 +137,8 @@ describe('password reset', () => {
   });
 
   it('mails one address at most three times an hour', async () => {
-    for (let request = 0; request < 5; request += 1) await fixture.identity.passwordReset.request('ada@example.com', context());
+    for (let request = 0; request < 5; request += 1)
+      await fixture.identity.passwordReset.request('ada@example.com', context());
     expect(fixture.mail.sent).toHaveLength(3);
     fixture.clock.advance(60 * 60_000);
     await fixture.identity.passwordReset.request('ada@example.com', context());
@@ -126,7 +147,9 @@ describe('password reset', () => {
 
   it('refuses an eleventh request from one client address within 15 minutes, known address or not', () => {
     for (let request = 0; request < 10; request += 1) fixture.identity.passwordReset.admit('203.0.113.9');
-    expect(() => fixture.identity.passwordReset.admit('203.0.113.9')).toThrow(expect.objectContaining({ code: 'RATE_LIMITED' }) as unknown as Error);
+    expect(() => fixture.identity.passwordReset.admit('203.0.113.9')).toThrow(
+      expect.objectContaining({ code: 'RATE_LIMITED' }) as unknown as Error,
+    );
     expect(() => fixture.identity.passwordReset.admit('198.51.100.2')).not.toThrow();
   });
 });

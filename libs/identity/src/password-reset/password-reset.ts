@@ -50,7 +50,10 @@ export class PasswordReset {
       await this.users.handle(userId, { type: 'RequestPasswordReset', data: { tokenHash, expiresAt } }, context);
     } catch (error) {
       if (!(error instanceof RateLimited)) throw error;
-      this.logger.warn({ userId, correlationId: context.correlationId }, 'Password reset mail not sent: too many for this address');
+      this.logger.warn(
+        { userId, correlationId: context.correlationId },
+        'Password reset mail not sent: too many for this address',
+      );
       return;
     }
     await this.mailer.send(
@@ -69,7 +72,12 @@ export class PasswordReset {
   }
 
   /** keepSessionId stays open when it belongs to the same user. */
-  async complete(token: string, password: string, context: CommandContext, keepSessionId?: string): Promise<{ userId: string }> {
+  async complete(
+    token: string,
+    password: string,
+    context: CommandContext,
+    keepSessionId?: string,
+  ): Promise<{ userId: string }> {
     const pending = await this.pendingReset(token);
     if (pending === undefined) throw new InvalidToken();
     const { read, state } = pending;
@@ -79,7 +87,10 @@ export class PasswordReset {
     const passwordHash = await this.hasher.hash(password);
     const { events } = await this.users.handle(
       read.userId,
-      { type: 'CompletePasswordReset', data: { tokenHash: read.tokenHash, passwordHash, ...(keepSessionId === undefined ? {} : { keepSessionId }) } },
+      {
+        type: 'CompletePasswordReset',
+        data: { tokenHash: read.tokenHash, passwordHash, ...(keepSessionId === undefined ? {} : { keepSessionId }) },
+      },
       context,
     );
     const completed = events.find((event) => event.type === 'PasswordResetCompleted');
@@ -94,7 +105,9 @@ export class PasswordReset {
     const { state } = await this.users.load(read.userId);
     const now = this.clock.now().getTime();
     if (state.status !== 'registered') return undefined;
-    const pending = state.pendingResets.some((reset) => reset.tokenHash === read.tokenHash && new Date(reset.expiresAt).getTime() > now);
+    const pending = state.pendingResets.some(
+      (reset) => reset.tokenHash === read.tokenHash && new Date(reset.expiresAt).getTime() > now,
+    );
     return pending ? { read, state } : undefined;
   }
 }

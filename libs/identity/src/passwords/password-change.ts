@@ -19,7 +19,12 @@ export class PasswordChange {
     private readonly attempts: SignInAttempts,
   ) {}
 
-  async change(userId: string, sessionId: string, request: PasswordChangeRequest, context: CommandContext): Promise<{ endedSessions: number }> {
+  async change(
+    userId: string,
+    sessionId: string,
+    request: PasswordChangeRequest,
+    context: CommandContext,
+  ): Promise<{ endedSessions: number }> {
     const { state } = await this.users.load(userId);
     if (state.status !== 'registered') throw new DomainError('NOT_FOUND', 'No such user.');
     const attempt = await this.attempts.reserve(this.attempts.account(userId), context);
@@ -28,9 +33,13 @@ export class PasswordChange {
     if (state.passwordHash === null) {
       // Setting a first password from a session alone would let whoever holds the session keep the account.
       await this.hasher.verifyNobody(request.currentPassword);
-      throw new DomainError('WRONG_PASSWORD', 'This account has no password yet: use "Forgot your password?" on the login page to choose one.', {
-        field: 'currentPassword',
-      });
+      throw new DomainError(
+        'WRONG_PASSWORD',
+        'This account has no password yet: use "Forgot your password?" on the login page to choose one.',
+        {
+          field: 'currentPassword',
+        },
+      );
     }
     if (!(await this.hasher.verify(state.passwordHash, request.currentPassword))) {
       throw new DomainError('WRONG_PASSWORD', 'The current password is not correct.', { field: 'currentPassword' });
@@ -40,7 +49,11 @@ export class PasswordChange {
     if (violation !== null) throw new DomainError('VALIDATION_FAILED', violation, { field: 'newPassword' });
 
     const passwordHash = await this.hasher.hash(request.newPassword);
-    const { events } = await this.users.handle(userId, { type: 'ChangePassword', data: { passwordHash, keepSessionId: sessionId } }, context);
+    const { events } = await this.users.handle(
+      userId,
+      { type: 'ChangePassword', data: { passwordHash, keepSessionId: sessionId } },
+      context,
+    );
     const changed = events.find((event) => event.type === 'PasswordChanged');
     const ended = changed?.data.endedSessionIds ?? [];
     await this.sessions.endAll(ended, 'password-changed', context);

@@ -9,7 +9,10 @@ export const argon2Parameters = { type: argon2.argon2id, memoryCost: 19_456, tim
 const currentParametersPrefix = `$argon2id$v=19$m=${argon2Parameters.memoryCost},p=${argon2Parameters.parallelism},t=${argon2Parameters.timeCost}$`;
 
 /** One more than the cores, so none idles between hand-outs; one libuv pool thread stays free for file and DNS work. */
-export function defaultHashesAtOnce(cores = availableParallelism(), poolThreads = Number(process.env['UV_THREADPOOL_SIZE'] ?? 4) || 4): number {
+export function defaultHashesAtOnce(
+  cores = availableParallelism(),
+  poolThreads = Number(process.env['UV_THREADPOOL_SIZE'] ?? 4) || 4,
+): number {
   return Math.max(1, Math.min(cores + 1, poolThreads - 1));
 }
 
@@ -47,7 +50,8 @@ export class PasswordHasher {
 
   constructor(options: PasswordHasherOptions = {}) {
     const limit = options.hashesAtOnce ?? defaultHashesAtOnce();
-    if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`hashesAtOnce must be a positive integer, not ${limit}`);
+    if (!Number.isInteger(limit) || limit < 1)
+      throw new RangeError(`hashesAtOnce must be a positive integer, not ${limit}`);
     this.hashesAtOnce = limit;
     this.turns = new Turns(limit);
     // Made at start-up, so that even the first unknown user costs what a real check costs.

@@ -8,12 +8,20 @@ describe('PasswordHasher.needsRehash', () => {
 
   it('keeps a hash made with today’s parameters, told by its prefix (argon2 writes them as m, p, t)', async () => {
     const hash = await hasher.hash('correct horse battery staple');
-    expect(hash.startsWith(`$argon2id$v=19$m=${argon2Parameters.memoryCost},p=${argon2Parameters.parallelism},t=${argon2Parameters.timeCost}$`)).toBe(true);
+    expect(
+      hash.startsWith(
+        `$argon2id$v=19$m=${argon2Parameters.memoryCost},p=${argon2Parameters.parallelism},t=${argon2Parameters.timeCost}$`,
+      ),
+    ).toBe(true);
     expect(hasher.needsRehash(hash)).toBe(false);
   });
 
   it('upgrades a hash made with weaker parameters; today’s written in another order are left to argon2’s own check', async () => {
-    const weaker = await argon2.hash('correct horse battery staple', { ...argon2Parameters, memoryCost: 4_096, timeCost: 1 });
+    const weaker = await argon2.hash('correct horse battery staple', {
+      ...argon2Parameters,
+      memoryCost: 4_096,
+      timeCost: 1,
+    });
     expect(hasher.needsRehash(weaker)).toBe(true);
     const current = await hasher.hash('correct horse battery staple');
     // The same parameters in another order are still today's (argon2's own check decides): no upgrade.
@@ -63,7 +71,16 @@ describe('argon2id computations at once (PASSWORD_HASHES_AT_ONCE)', () => {
     const outcomes = await all;
     expect(started).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
     expect(most).toBe(2);
-    expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled', 'rejected', 'fulfilled', 'fulfilled', 'fulfilled', 'fulfilled']);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual([
+      'fulfilled',
+      'fulfilled',
+      'fulfilled',
+      'rejected',
+      'fulfilled',
+      'fulfilled',
+      'fulfilled',
+      'fulfilled',
+    ]);
   });
 
   it('runs real checks, checks for nobody and new hashes through the same turns, at most the limit at once', async () => {

@@ -15,7 +15,9 @@ describe('the password policy', () => {
 
   it(`accepts up to ${maxPasswordLength} characters and refuses more`, () => {
     expect(passwordPolicyViolation('q'.repeat(maxPasswordLength - 1) + 'z')).toBeNull();
-    expect(passwordPolicyViolation('q'.repeat(maxPasswordLength + 1))).toBe('The password must be at most 256 characters long.');
+    expect(passwordPolicyViolation('q'.repeat(maxPasswordLength + 1))).toBe(
+      'The password must be at most 256 characters long.',
+    );
   });
 
   it('refuses common and breached passwords whatever their case', () => {
@@ -25,8 +27,14 @@ describe('the password policy', () => {
   });
 
   it("refuses the user's own e-mail address or username", () => {
-    expect(passwordPolicyViolation('ada.lovelace@example.com', { email: 'ada.lovelace@example.com' })).toMatch(/e-mail address or username/);
-    expect(passwordPolicyViolation('Ada.Lovelace', { email: 'ada.lovelace@example.com' })).toMatch(/e-mail address or username/);
-    expect(passwordPolicyViolation('analyticalengine', { username: 'AnalyticalEngine' })).toMatch(/e-mail address or username/);
+    expect(passwordPolicyViolation('ada.lovelace@example.com', { email: 'ada.lovelace@example.com' })).toMatch(
+      /e-mail address or username/,
+    );
+    expect(passwordPolicyViolation('Ada.Lovelace', { email: 'ada.lovelace@example.com' })).toMatch(
+      /e-mail address or username/,
+    );
+    expect(passwordPolicyViolation('analyticalengine', { username: 'AnalyticalEngine' })).toMatch(
+      /e-mail address or username/,
+    );
   });
 });

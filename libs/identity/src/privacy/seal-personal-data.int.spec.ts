@@ -9,7 +9,16 @@ import { afterAll, describe, expect, it, jest } from '@jest/globals';
 import pg from 'pg';
 import { PersonalKeys, SealingEventStore } from '#application';
 import { identifierClaimDecider } from '#domain';
-import { openEventStore, openLogRewriter, openPersonalKeys, type EventStore, type EventToAppend, type LogRewriter, type OpenEventStoreOptions, type RecordedEvent } from '#event-store';
+import {
+  openEventStore,
+  openLogRewriter,
+  openPersonalKeys,
+  type EventStore,
+  type EventToAppend,
+  type LogRewriter,
+  type OpenEventStoreOptions,
+  type RecordedEvent,
+} from '#event-store';
 import { startPostgresServer, type PostgresServer } from '../../../event-store/src/testing/postgres-server.js';
 import { openIdentifierNames, PLAIN_LOG_SUBJECT } from '../user/identifier-names.js';
 import { PersonalDataSealError, sealPersonalData } from './seal-personal-data.js';
@@ -24,10 +33,22 @@ afterAll(async () => {
 
 const ada = { userId: 'u-ada', email: 'ada.sealed@older.example', username: 'ada_sealed' };
 const bob = { userId: 'u-bob', email: 'bob.erased@older.example', username: 'bob_erased' };
-const request = { actor: 'anonymous', correlationId: 'c', causationId: 'c', clientIp: '198.51.100.23', userAgent: 'Older Browser/1.0' };
+const request = {
+  actor: 'anonymous',
+  correlationId: 'c',
+  causationId: 'c',
+  clientIp: '198.51.100.23',
+  userAgent: 'Older Browser/1.0',
+};
 const inClear = [ada.email, ada.username, bob.email, request.clientIp, request.userAgent];
-const event = (type: string, data: unknown, metadata: Record<string, unknown> = request): EventToAppend => ({ id: randomUUID(), type, data, metadata: metadata as EventToAppend['metadata'] });
-const unkeyed = (kind: string, value: string) => identifierClaimDecider.streamOf(`${kind}-${createHash('sha256').update(value).digest('hex')}`);
+const event = (type: string, data: unknown, metadata: Record<string, unknown> = request): EventToAppend => ({
+  id: randomUUID(),
+  type,
+  data,
+  metadata: metadata as EventToAppend['metadata'],
+});
+const unkeyed = (kind: string, value: string) =>
+  identifierClaimDecider.streamOf(`${kind}-${createHash('sha256').update(value).digest('hex')}`);
 
 type Backend = {
   name: string;
@@ -40,22 +61,36 @@ const sqlite: Backend = {
   name: 'SQLite',
   options: () => Promise.resolve({ dataDir: mkdtempSync(join(tmpdir(), 'chorus-seal-')) }),
   storedBytes: (options) =>
-    Promise.resolve(['events.sqlite', 'events.sqlite-wal'].map((name) => join(options.dataDir, name)).filter(existsSync).map((file) => readFileSync(file).toString('latin1')).join('')),
+    Promise.resolve(
+      ['events.sqlite', 'events.sqlite-wal']
+        .map((name) => join(options.dataDir, name))
+        .filter(existsSync)
+        .map((file) => readFileSync(file).toString('latin1'))
+        .join(''),
+    ),
   dispose: (options) => rmSync(options.dataDir, { recursive: true, force: true }),
 };
 
 let databases = 0;
 const postgres: Backend = {
   name: 'PostgreSQL',
-  options: async () => ({ dataDir: '', databaseUrl: await (server as PostgresServer).createDatabase(`chorus_seal_${process.pid}_${(databases += 1)}`) }),
+  options: async () => ({
+    dataDir: '',
+    databaseUrl: await (server as PostgresServer).createDatabase(`chorus_seal_${process.pid}_${(databases += 1)}`),
+  }),
   storedBytes: async ({ databaseUrl }) => {
     const client = new pg.Client({ connectionString: databaseUrl });
     await client.connect();
     try {
       await client.query('CHECKPOINT');
-      const { rows } = await client.query<{ dir: string; path: string }>("SELECT current_setting('data_directory') AS dir, pg_relation_filepath('events') AS path");
+      const { rows } = await client.query<{ dir: string; path: string }>(
+        "SELECT current_setting('data_directory') AS dir, pg_relation_filepath('events') AS path",
+      );
       const base = join(rows[0]?.dir as string, rows[0]?.path as string);
-      return [base, `${base}.1`].filter(existsSync).map((file) => readFileSync(file).toString('latin1')).join('');
+      return [base, `${base}.1`]
+        .filter(existsSync)
+        .map((file) => readFileSync(file).toString('latin1'))
+        .join('');
     } finally {
       await client.end();
     }
@@ -68,17 +103,48 @@ describe.each([sqlite, ...(server === undefined ? [] : [postgres])])('sealing an
     const options = await backend.options();
     const store = await openEventStore(options);
     // As a build before sealing wrote it: every value in clear, claims under an unkeyed hash of their value.
-    await store.append(`user-${ada.userId}`, [event('UserRegistered', { email: ada.email, username: ada.username, passwordHash: 'x' })], 'no_stream');
-    await store.append(unkeyed('email', ada.email), [event('IdentifierClaimed', { kind: 'email', userId: ada.userId })], 'no_stream');
-    await store.append(unkeyed('username', ada.username), [event('IdentifierClaimed', { kind: 'username', userId: ada.userId })], 'no_stream');
-    await store.append(`user-${bob.userId}`, [event('UserRegistered', { email: bob.email, username: bob.username, passwordHash: 'x' })], 'no_stream');
-    await store.append('organization-acme', [event('MemberAdded', { userId: ada.userId, email: ada.email, role: 'owner' })], 'no_stream');
+    await store.append(
+      `user-${ada.userId}`,
+      [event('UserRegistered', { email: ada.email, username: ada.username, passwordHash: 'x' })],
+      'no_stream',
+    );
+    await store.append(
+      unkeyed('email', ada.email),
+      [event('IdentifierClaimed', { kind: 'email', userId: ada.userId })],
+      'no_stream',
+    );
+    await store.append(
+      unkeyed('username', ada.username),
+      [event('IdentifierClaimed', { kind: 'username', userId: ada.userId })],
+      'no_stream',
+    );
+    await store.append(
+      `user-${bob.userId}`,
+      [event('UserRegistered', { email: bob.email, username: bob.username, passwordHash: 'x' })],
+      'no_stream',
+    );
+    await store.append(
+      'organization-acme',
+      [event('MemberAdded', { userId: ada.userId, email: ada.email, role: 'owner' })],
+      'no_stream',
+    );
     const keys = new PersonalKeys(await openPersonalKeys(options));
     const names = await openIdentifierNames(keys, store);
-    return { options, store, keys, names, close: async () => (await store.close(), await keys.close(), backend.dispose(options)) };
+    return {
+      options,
+      store,
+      keys,
+      names,
+      close: async () => (await store.close(), await keys.close(), backend.dispose(options)),
+    };
   }
 
-  const everything = async (store: EventStore): Promise<RecordedEvent[]> => JSON.parse(JSON.stringify(await store.readAll(), (_, value: unknown) => (typeof value === 'bigint' ? value.toString() : value))) as RecordedEvent[];
+  const everything = async (store: EventStore): Promise<RecordedEvent[]> =>
+    JSON.parse(
+      JSON.stringify(await store.readAll(), (_, value: unknown) =>
+        typeof value === 'bigint' ? value.toString() : value,
+      ),
+    ) as RecordedEvent[];
 
   it('seals every value in place, reads back the same, and moves the claims to their keyed names', async () => {
     const older = await olderStore();
@@ -96,11 +162,20 @@ describe.each([sqlite, ...(server === undefined ? [] : [postgres])])('sealing an
       expect(inClear.filter((value) => bytes.includes(value))).toEqual([]);
       const after = await everything(new SealingEventStore(older.store, older.keys));
       const renamed = (streamId: string) =>
-        streamId === unkeyed('email', ada.email) ? older.names.keyedStreamOf('email', ada.email) : streamId === unkeyed('username', ada.username) ? older.names.keyedStreamOf('username', ada.username) : streamId;
+        streamId === unkeyed('email', ada.email)
+          ? older.names.keyedStreamOf('email', ada.email)
+          : streamId === unkeyed('username', ada.username)
+            ? older.names.keyedStreamOf('username', ada.username)
+            : streamId;
       const bobRegistered = after.find((recorded) => recorded.streamId === `user-${bob.userId}`);
-      expect(bobRegistered?.data).toMatchObject({ email: expect.stringMatching(/^Erased person [0-9a-f]{4}$/), username: expect.stringMatching(/^Erased person/) });
+      expect(bobRegistered?.data).toMatchObject({
+        email: expect.stringMatching(/^Erased person [0-9a-f]{4}$/),
+        username: expect.stringMatching(/^Erased person/),
+      });
       expect(after.filter((recorded) => recorded !== bobRegistered)).toEqual(
-        before.filter((recorded) => recorded.streamId !== `user-${bob.userId}`).map((recorded) => ({ ...recorded, streamId: renamed(recorded.streamId) })),
+        before
+          .filter((recorded) => recorded.streamId !== `user-${bob.userId}`)
+          .map((recorded) => ({ ...recorded, streamId: renamed(recorded.streamId) })),
       );
       expect((await older.keys.find([PLAIN_LOG_SUBJECT])).size).toBe(0);
       expect((await openIdentifierNames(older.keys, older.store)).readsLegacyNames).toBe(false);
@@ -123,11 +198,15 @@ describe.each([sqlite, ...(server === undefined ? [] : [postgres])])('sealing an
           }),
         close: () => Promise.resolve(),
       };
-      await expect(sealPersonalData({ store: older.store, rewriter: failing, keys: older.keys, names: older.names })).rejects.toThrow(PersonalDataSealError);
+      await expect(
+        sealPersonalData({ store: older.store, rewriter: failing, keys: older.keys, names: older.names }),
+      ).rejects.toThrow(PersonalDataSealError);
       expect(await everything(older.store)).toEqual(before);
       expect((await older.keys.find([PLAIN_LOG_SUBJECT])).size).toBe(1);
 
-      expect(await sealPersonalData({ store: older.store, rewriter, keys: older.keys, names: older.names })).toMatchObject({ rewritten: 5 });
+      expect(
+        await sealPersonalData({ store: older.store, rewriter, keys: older.keys, names: older.names }),
+      ).toMatchObject({ rewritten: 5 });
       await rewriter.close();
     } finally {
       await older.close();

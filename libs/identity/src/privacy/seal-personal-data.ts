@@ -6,7 +6,13 @@ import { randomBytes } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { type PersonalKeys, SealingEventStore } from '#application';
 import { PERSONAL_DATA, identifierClaimDecider, type ClaimKind } from '#domain';
-import { PERSONAL_KEY_BYTES, type EventStore, type LogRewriter, type LogRewriteResult, type RecordedEvent } from '#event-store';
+import {
+  PERSONAL_KEY_BYTES,
+  type EventStore,
+  type LogRewriter,
+  type LogRewriteResult,
+  type RecordedEvent,
+} from '#event-store';
 import { normalizeEmail, normalizeUsername } from '../user/identifiers.js';
 import { legacyClaimId, PLAIN_LOG_SUBJECT, type IdentifierNames } from '../user/identifier-names.js';
 
@@ -23,7 +29,12 @@ export class PersonalDataSealError extends Error {
 }
 
 /** `store`: the adapter itself, below any sealing. Run with every server stopped. */
-export type SealPersonalDataOptions = { store: EventStore; rewriter: LogRewriter; keys: PersonalKeys; names: IdentifierNames };
+export type SealPersonalDataOptions = {
+  store: EventStore;
+  rewriter: LogRewriter;
+  keys: PersonalKeys;
+  names: IdentifierNames;
+};
 
 export async function sealPersonalData(options: SealPersonalDataOptions): Promise<SealPersonalDataResult> {
   const sealing = new SealingEventStore(options.store, options.keys);
@@ -36,7 +47,12 @@ export async function sealPersonalData(options: SealPersonalDataOptions): Promis
     async (event) => {
       const { data, metadata } = await sealing.sealStored(event, keyOf);
       const streamId = renames.get(event.streamId) ?? event.streamId;
-      if (streamId === event.streamId && isDeepStrictEqual(data, event.data) && isDeepStrictEqual(metadata, event.metadata)) return undefined;
+      if (
+        streamId === event.streamId &&
+        isDeepStrictEqual(data, event.data) &&
+        isDeepStrictEqual(metadata, event.metadata)
+      )
+        return undefined;
       return { streamId, data, metadata };
     },
     async (rewritten, original) => {
@@ -44,7 +60,8 @@ export async function sealPersonalData(options: SealPersonalDataOptions): Promis
       const [after, before] = [await opened(rewritten, keys), await opened(original)];
       const same = after.id === before.id && after.type === before.type && isDeepStrictEqual(after.data, before.data);
       const named = after.streamId === (renames.get(original.streamId) ?? original.streamId);
-      if (!same || !named || !isDeepStrictEqual(after.metadata, before.metadata)) throw new PersonalDataSealError(original.position);
+      if (!same || !named || !isDeepStrictEqual(after.metadata, before.metadata))
+        throw new PersonalDataSealError(original.position);
     },
   );
   // Only now may the names of the older store stop being read: a crash before this point leaves them readable.
@@ -63,7 +80,8 @@ async function prepare(sealing: SealingEventStore, options: SealPersonalDataOpti
   const values = new Set<string>();
   const subjects = new Set<string>();
   const claimPrefix = identifierClaimDecider.streamOf('');
-  const pageAfter = (position: bigint | undefined) => options.store.readAll({ ...(position === undefined ? {} : { fromPosition: position }), maxCount: PAGE });
+  const pageAfter = (position: bigint | undefined) =>
+    options.store.readAll({ ...(position === undefined ? {} : { fromPosition: position }), maxCount: PAGE });
   for (let page = await pageAfter(undefined); page.length > 0; page = await pageAfter(page.at(-1)?.position)) {
     for (const event of page) {
       if (event.streamId.startsWith(claimPrefix)) claimStreams.add(event.streamId);
@@ -72,7 +90,8 @@ async function prepare(sealing: SealingEventStore, options: SealPersonalDataOpti
     for (const event of await sealing.open(page)) {
       for (const { field } of PERSONAL_DATA[event.type]?.fields ?? []) {
         const value = (event.data as Record<string, unknown>)[field];
-        if (typeof value === 'string') for (const candidate of [value, normalizeEmail(value), normalizeUsername(value)]) values.add(candidate);
+        if (typeof value === 'string')
+          for (const candidate of [value, normalizeEmail(value), normalizeUsername(value)]) values.add(candidate);
       }
     }
   }

@@ -13,6 +13,7 @@ export function loadNodeName(dataDir: string): string {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   }
   const name = readFileSync(file, 'utf8').trim();
-  if (!/^[A-Za-z0-9_.-]{1,100}$/.test(name)) throw new Error(`${file}: not a node name (1 to 100 letters, digits, _ . -); remove it to make a new one`);
+  if (!/^[A-Za-z0-9_.-]{1,100}$/.test(name))
+    throw new Error(`${file}: not a node name (1 to 100 letters, digits, _ . -); remove it to make a new one`);
   return name;
 }

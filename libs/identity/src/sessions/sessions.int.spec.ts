@@ -19,9 +19,14 @@ const open = () => fixture.identity.sessions.open(userId, 'password', context({ 
 describe('sessions', () => {
   it('resolve from the cookie while live; a forged or unknown cookie resolves to nothing', async () => {
     const { cookieValue, session } = await open();
-    expect(await fixture.identity.sessions.resolve(cookieValue)).toMatchObject({ sessionId: session.sessionId, userId });
+    expect(await fixture.identity.sessions.resolve(cookieValue)).toMatchObject({
+      sessionId: session.sessionId,
+      userId,
+    });
     expect(await fixture.identity.sessions.resolve(`${cookieValue}x`)).toBeUndefined();
-    expect(await fixture.identity.sessions.resolve(fixture.identity.sessionCookies.issue().cookieValue)).toBeUndefined();
+    expect(
+      await fixture.identity.sessions.resolve(fixture.identity.sessionCookies.issue().cookieValue),
+    ).toBeUndefined();
     expect(await fixture.identity.sessions.resolve(undefined)).toBeUndefined();
   });
 
@@ -51,7 +56,11 @@ describe('sessions', () => {
       fixture.clock.advance(30_000);
     }
     const stream = await fixture.store.readStream(sessionStream(session.sessionId));
-    expect(stream.found && stream.events.map((event) => event.type)).toEqual(['SessionStarted', 'SessionRefreshed', 'SessionRefreshed']);
+    expect(stream.found && stream.events.map((event) => event.type)).toEqual([
+      'SessionStarted',
+      'SessionRefreshed',
+      'SessionRefreshed',
+    ]);
   });
 
   it('are shared by every API node, and a sign-out on one reaches the others within the cache time', async () => {
@@ -73,28 +82,49 @@ describe('sessions', () => {
     );
     expect(await fixture.identity.sessions.revoke(otherUser, first.session.sessionId, context())).toBe(false);
     expect(await fixture.identity.sessions.revoke(userId, first.session.sessionId, context())).toBe(true);
-    expect((await fixture.identity.sessions.listForUser(userId)).map((session) => session.sessionId)).toEqual([second.session.sessionId]);
+    expect((await fixture.identity.sessions.listForUser(userId)).map((session) => session.sessionId)).toEqual([
+      second.session.sessionId,
+    ]);
     expect(await fixture.identity.sessions.resolve(first.cookieValue)).toBeUndefined();
   });
 
   it('keep the browser they were started from, for the account page', async () => {
-    const { cookieValue } = await fixture.identity.sessions.open(userId, 'password', context({ userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Chrome/126.0' }));
-    expect(await fixture.identity.sessions.resolve(cookieValue)).toMatchObject({ userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Chrome/126.0' });
-    expect((await fixture.identity.sessions.listForUser(userId))[0]).toMatchObject({ userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Chrome/126.0' });
+    const { cookieValue } = await fixture.identity.sessions.open(
+      userId,
+      'password',
+      context({ userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Chrome/126.0' }),
+    );
+    expect(await fixture.identity.sessions.resolve(cookieValue)).toMatchObject({
+      userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Chrome/126.0',
+    });
+    expect((await fixture.identity.sessions.listForUser(userId))[0]).toMatchObject({
+      userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Chrome/126.0',
+    });
   });
 
   it('sign out everywhere else: every live session of the user but this one ends, on every node', async () => {
     const here = await open();
     const others = [await open(), await open()];
-    const stranger = await fixture.identity.registration.register({ email: 'lin@example.com' }, context({ actor: 'cli' }));
+    const stranger = await fixture.identity.registration.register(
+      { email: 'lin@example.com' },
+      context({ actor: 'cli' }),
+    );
     const strangers = await fixture.identity.sessions.open(stranger.userId, 'password', context());
 
-    expect(await fixture.identity.sessions.revokeOthers(userId, here.session.sessionId, context({ actor: `user:${userId}` }))).toBe(2);
+    expect(
+      await fixture.identity.sessions.revokeOthers(
+        userId,
+        here.session.sessionId,
+        context({ actor: `user:${userId}` }),
+      ),
+    ).toBe(2);
 
     const otherNode = fixture.secondNode();
     for (const other of others) expect(await otherNode.sessions.resolve(other.cookieValue)).toBeUndefined();
     expect(await fixture.identity.sessions.resolve(here.cookieValue)).toBeDefined();
     expect(await fixture.identity.sessions.resolve(strangers.cookieValue)).toBeDefined();
-    expect((await fixture.identity.sessions.listForUser(userId)).map((session) => session.sessionId)).toEqual([here.session.sessionId]);
+    expect((await fixture.identity.sessions.listForUser(userId)).map((session) => session.sessionId)).toEqual([
+      here.session.sessionId,
+    ]);
   });
 });

@@ -54,17 +54,37 @@ export class Sessions {
   ) {}
 
   /** Always a new id, never one the browser brought: no fixation. */
-  async open(userId: string, method: SignInMethod, context: CommandContext, awaiting?: SecondStepAwaited): Promise<OpenedSession> {
+  async open(
+    userId: string,
+    method: SignInMethod,
+    context: CommandContext,
+    awaiting?: SecondStepAwaited,
+  ): Promise<OpenedSession> {
     const { cookieValue, sessionId } = this.cookies.issue();
     const now = this.clock.now();
     const lifetimeMs = awaiting === undefined ? this.policy.absoluteTimeoutMs : this.policy.secondStepTimeoutMs;
     const absoluteExpiresAt = new Date(now.getTime() + lifetimeMs);
-    const started = this.started(sessionId, userId, method, now, absoluteExpiresAt, context, awaiting === undefined ? {} : { awaiting });
+    const started = this.started(
+      sessionId,
+      userId,
+      method,
+      now,
+      absoluteExpiresAt,
+      context,
+      awaiting === undefined ? {} : { awaiting },
+    );
     // The session's append is handed over before the user's SignedIn, so a session the user's stream lists
     // always exists and a password reset can end it.
     const [appended] = await Promise.all([
       this.startStream(started, context),
-      this.users.handle(userId, { type: 'RecordSignIn', data: { sessionId, method, absoluteExpiresAt, ...(awaiting === undefined ? {} : { awaiting }) } }, context),
+      this.users.handle(
+        userId,
+        {
+          type: 'RecordSignIn',
+          data: { sessionId, method, absoluteExpiresAt, ...(awaiting === undefined ? {} : { awaiting }) },
+        },
+        context,
+      ),
     ]);
     return { cookieValue, session: this.rememberStarted(appended, now) };
   }
@@ -81,13 +101,23 @@ export class Sessions {
     const absoluteExpiresAt = new Date(now.getTime() + this.policy.absoluteTimeoutMs);
     await record(sessionId, absoluteExpiresAt);
     const started = this.started(sessionId, half.userId, half.method, now, absoluteExpiresAt, context, { secondStep });
-    const [appended] = await Promise.all([this.startStream(started, context), this.end(half.sessionId, 'second-step-passed', context)]);
+    const [appended] = await Promise.all([
+      this.startStream(started, context),
+      this.end(half.sessionId, 'second-step-passed', context),
+    ]);
     return { cookieValue, session: this.rememberStarted(appended, now) };
   }
 
   private startStream(started: SessionStarted, context: CommandContext): Promise<HandledCommand<SessionState>> {
     const known = { state: null, revision: undefined, position: undefined };
-    return handleCommand(this.store, sessionDecider, started.data.sessionId, { type: 'StartSession', data: started.data }, context, { known, maxAttempts: 1 });
+    return handleCommand(
+      this.store,
+      sessionDecider,
+      started.data.sessionId,
+      { type: 'StartSession', data: started.data },
+      context,
+      { known, maxAttempts: 1 },
+    );
   }
 
   private rememberStarted(started: HandledCommand<SessionState>, now: Date): Session {
@@ -123,13 +153,18 @@ export class Sessions {
     const loaded = await this.current(sessionId);
     const now = this.clock.now();
     if (loaded === undefined || !isLive(loaded.session, now)) return undefined;
-    if (now.getTime() - new Date(loaded.session.lastActiveAt).getTime() < this.policy.refreshAfterMs) return loaded.session;
+    if (now.getTime() - new Date(loaded.session.lastActiveAt).getTime() < this.policy.refreshAfterMs)
+      return loaded.session;
     return this.refresh(loaded, now);
   }
 
   async close(session: Session, context: CommandContext): Promise<void> {
     if (await this.end(session.sessionId, 'signed-out', context)) {
-      await this.users.handle(session.userId, { type: 'RecordSignOut', data: { sessionId: session.sessionId } }, context);
+      await this.users.handle(
+        session.userId,
+        { type: 'RecordSignOut', data: { sessionId: session.sessionId } },
+        context,
+      );
     }
   }
 
@@ -155,8 +190,10 @@ export class Sessions {
 
   async revoke(userId: string, sessionId: string, context: CommandContext): Promise<boolean> {
     const loaded = await this.read(sessionId);
-    if (loaded === undefined || loaded.session.userId !== userId || !isLive(loaded.session, this.clock.now())) return false;
-    if (await this.end(sessionId, 'revoked', context)) await this.users.handle(userId, { type: 'RecordSignOut', data: { sessionId, revoked: true } }, context);
+    if (loaded === undefined || loaded.session.userId !== userId || !isLive(loaded.session, this.clock.now()))
+      return false;
+    if (await this.end(sessionId, 'revoked', context))
+      await this.users.handle(userId, { type: 'RecordSignOut', data: { sessionId, revoked: true } }, context);
     return true;
   }
 
@@ -170,7 +207,13 @@ export class Sessions {
 
   /** True for exactly one of concurrent callers, so only one records the sign-out on the user's stream. */
   private async end(sessionId: string, reason: SessionEndReason, context: CommandContext): Promise<boolean> {
-    const handled = await handleCommand(this.store, sessionDecider, sessionId, { type: 'EndSession', data: { reason, at: this.clock.now().toISOString() } }, context);
+    const handled = await handleCommand(
+      this.store,
+      sessionDecider,
+      sessionId,
+      { type: 'EndSession', data: { reason, at: this.clock.now().toISOString() } },
+      context,
+    );
     this.rememberHandled(handled, this.clock.now());
     return handled.appended.length > 0;
   }
@@ -178,7 +221,13 @@ export class Sessions {
   private async refresh(loaded: Loaded, now: Date): Promise<Session | undefined> {
     const { sessionId, userId } = loaded.session;
     const refresh = { type: 'RefreshSession', data: { now, refreshAfterMs: this.policy.refreshAfterMs } } as const;
-    const handled = await handleCommand(this.store, sessionDecider, sessionId, refresh, newCommandContext(`user:${userId}`));
+    const handled = await handleCommand(
+      this.store,
+      sessionDecider,
+      sessionId,
+      refresh,
+      newCommandContext(`user:${userId}`),
+    );
     const session = this.rememberHandled(handled, now);
     return session !== null && isLive(session, now) ? session : undefined;
   }

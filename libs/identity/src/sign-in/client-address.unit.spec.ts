@@ -19,7 +19,11 @@ describe('the key of a client address', () => {
   });
 
   it('is one for every address of a /64, another for the next /64', () => {
-    const keys = new Set(Array.from({ length: 50 }, (_unused, index) => clientAddressKey(`2001:db8:aa:bb:${index.toString(16)}::${index}`)));
+    const keys = new Set(
+      Array.from({ length: 50 }, (_unused, index) =>
+        clientAddressKey(`2001:db8:aa:bb:${index.toString(16)}::${index}`),
+      ),
+    );
 
     expect(keys).toEqual(new Set(['2001:db8:aa:bb::/64']));
     expect(clientAddressKey('2001:db8:aa:bc::1')).not.toBe(clientAddressKey('2001:db8:aa:bb::1'));

@@ -30,11 +30,19 @@ describe('Google sign-in', () => {
   });
 
   it('registers a member added by a verified address at their first sign-in, under the id the membership has', async () => {
-    const memberId = await fixture.identity.directory.userIdForEmail('grace@example.com', context({ actor: 'api-key:k1' }));
+    const memberId = await fixture.identity.directory.userIdForEmail(
+      'grace@example.com',
+      context({ actor: 'api-key:k1' }),
+    );
     expect(await find('google-grace', 'grace@example.com', false)).toBeUndefined();
     expect(await fixture.identity.directory.profile(memberId)).toBeUndefined();
     expect(await find('google-grace', 'Grace@Example.com', true)).toBe(memberId);
-    expect(await fixture.identity.directory.profile(memberId)).toEqual({ id: memberId, email: 'grace@example.com', username: null, googleLinked: true });
+    expect(await fixture.identity.directory.profile(memberId)).toEqual({
+      id: memberId,
+      email: 'grace@example.com',
+      username: null,
+      googleLinked: true,
+    });
     const stream = await fixture.store.readStream(userStream(memberId));
     expect(stream.found && stream.events.map((event) => [event.type, event.metadata.actor])).toEqual([
       ['UserRegistered', 'google'],

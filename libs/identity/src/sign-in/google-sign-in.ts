@@ -26,11 +26,17 @@ export class GoogleSignIn {
     const email = normalizeEmail(account.email);
     const user =
       (await this.claims.findUser('email', email)) ??
-      ((await this.registration.registerInvited(email, context)) ? await this.claims.findUser('email', email) : undefined);
+      ((await this.registration.registerInvited(email, context))
+        ? await this.claims.findUser('email', email)
+        : undefined);
     // A user already linked to another Google account is not taken over by a second one.
     if (user === undefined || (user.googleSubject !== null && user.googleSubject !== account.subject)) return undefined;
     await this.claims.claim('google', account.subject, user.userId, context);
-    await this.users.handle(user.userId, { type: 'LinkGoogleAccount', data: { subject: account.subject, email } }, context);
+    await this.users.handle(
+      user.userId,
+      { type: 'LinkGoogleAccount', data: { subject: account.subject, email } },
+      context,
+    );
     return user.userId;
   }
 }

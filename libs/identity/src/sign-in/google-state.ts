@@ -21,7 +21,9 @@ export class GoogleStateSeal {
   seal(intent: GoogleSignInIntent): { nonce: string; cookieValue: string } {
     const nonce = randomBytes(24).toString('base64url');
     const expiresAt = new Date(this.clock.now().getTime() + googleStateLifetimeMs).toISOString();
-    const payload = Buffer.from(JSON.stringify({ ...intent, nonce, expiresAt } satisfies Sealed), 'utf8').toString('base64url');
+    const payload = Buffer.from(JSON.stringify({ ...intent, nonce, expiresAt } satisfies Sealed), 'utf8').toString(
+      'base64url',
+    );
     return { nonce, cookieValue: `${payload}.${hmacBase64Url(this.key, payload)}` };
   }
 
@@ -38,7 +40,12 @@ export class GoogleStateSeal {
       return undefined;
     }
     const { nonce, expiresAt, token, redirect } = sealed;
-    if (typeof nonce !== 'string' || typeof expiresAt !== 'string' || typeof token !== 'string' || typeof redirect !== 'string') {
+    if (
+      typeof nonce !== 'string' ||
+      typeof expiresAt !== 'string' ||
+      typeof token !== 'string' ||
+      typeof redirect !== 'string'
+    ) {
       return undefined;
     }
     if (!safeEqual(nonce, state) || new Date(expiresAt).getTime() <= this.clock.now().getTime()) return undefined;

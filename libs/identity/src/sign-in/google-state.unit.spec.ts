@@ -18,7 +18,10 @@ describe('the Google sign-in state', () => {
     const { nonce, cookieValue } = seal.seal({ token: '', redirect: '/' });
     expect(seal.open(cookieValue, 'another-state')).toBeUndefined();
     expect(seal.open(undefined, nonce)).toBeUndefined();
-    const forged = new GoogleStateSeal(deriveKey('another secret of at least thirty-two characters', 'oauth-state'), clock).seal({ token: '', redirect: '/' });
+    const forged = new GoogleStateSeal(
+      deriveKey('another secret of at least thirty-two characters', 'oauth-state'),
+      clock,
+    ).seal({ token: '', redirect: '/' });
     expect(seal.open(forged.cookieValue, forged.nonce)).toBeUndefined();
     clock.advance(10 * 60_000);
     expect(seal.open(cookieValue, nonce)).toBeUndefined();

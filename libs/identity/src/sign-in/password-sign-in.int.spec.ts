@@ -11,7 +11,10 @@ let userId: string;
 
 beforeEach(async () => {
   fixture = await openIdentityFixture();
-  ({ userId } = await fixture.identity.registration.register({ email: 'ada@example.com', username: 'ada', password }, context({ actor: 'cli' })));
+  ({ userId } = await fixture.identity.registration.register(
+    { email: 'ada@example.com', username: 'ada', password },
+    context({ actor: 'cli' }),
+  ));
 });
 afterEach(async () => {
   await fixture.close();
@@ -37,7 +40,10 @@ describe('signing in with a password', () => {
   });
 
   it('refuses a wrong password, an unknown user and a user without a password with the same error, each attempt counted for its account', async () => {
-    const { userId: googleOnly } = await fixture.identity.registration.register({ email: 'grace@example.com' }, context());
+    const { userId: googleOnly } = await fixture.identity.registration.register(
+      { email: 'grace@example.com' },
+      context(),
+    );
     const failures = await Promise.allSettled([
       signIn('ada', 'wrong password, wrong'),
       signIn('nobody@example.com', password),
@@ -45,7 +51,10 @@ describe('signing in with a password', () => {
       signIn('', ''),
     ]);
     for (const failure of failures) {
-      expect(failure).toEqual({ status: 'rejected', reason: expect.objectContaining({ code: 'INVALID_CREDENTIALS', message: 'Incorrect username or password.' }) });
+      expect(failure).toEqual({
+        status: 'rejected',
+        reason: expect.objectContaining({ code: 'INVALID_CREDENTIALS', message: 'Incorrect username or password.' }),
+      });
     }
     // Each failure says so on the key it was counted for: the account's history (and its webhooks) show it.
     expect(await accountAttempts()).toEqual(['SignInAttemptReserved', 'SignInAttemptFailed']);
@@ -62,7 +71,9 @@ describe('signing in with a password', () => {
     // The lock is per account: another address is refused too, and refused attempts are not recorded,
     // not even against their address.
     await expect(signIn('ada@example.com', password, '198.51.100.1')).rejects.toMatchObject({ code: 'RATE_LIMITED' });
-    expect(await accountAttempts()).toEqual(Array.from({ length: 10 }, () => ['SignInAttemptReserved', 'SignInAttemptFailed']).flat());
+    expect(await accountAttempts()).toEqual(
+      Array.from({ length: 10 }, () => ['SignInAttemptReserved', 'SignInAttemptFailed']).flat(),
+    );
     expect(await typesIn(signInAttemptsStream(fixture.identity.signInAttempts.address('198.51.100.1')))).toEqual([]);
 
     fixture.clock.advance(15 * 60_000);
@@ -75,12 +86,17 @@ describe('signing in with a password', () => {
 
     const outcomes = await Promise.allSettled(
       Array.from({ length: 50 }, (_unused, index) =>
-        nodes[index % 2]?.passwordSignIn.signIn({ username: 'ada', password: `guess ${index}` }, context({ clientIp: `198.51.100.${index}` })),
+        nodes[index % 2]?.passwordSignIn.signIn(
+          { username: 'ada', password: `guess ${index}` },
+          context({ clientIp: `198.51.100.${index}` }),
+        ),
       ),
     );
 
     const checked = nodes.reduce((sum, node) => sum + node.hasher.verifications, 0) - before;
-    const codes = outcomes.map((outcome) => (outcome.status === 'rejected' ? (outcome.reason as { code?: string }).code : 'signed in'));
+    const codes = outcomes.map((outcome) =>
+      outcome.status === 'rejected' ? (outcome.reason as { code?: string }).code : 'signed in',
+    );
     expect(checked).toBe(10);
     expect(codes.filter((code) => code === 'INVALID_CREDENTIALS')).toHaveLength(10);
     expect(codes.filter((code) => code === 'RATE_LIMITED')).toHaveLength(40);
@@ -90,19 +106,26 @@ describe('signing in with a password', () => {
   it('withdraws from their address the attempts that the account refused in a race: only checked ones stay counted', async () => {
     const before = fixture.identity.hasher.verifications;
 
-    await Promise.allSettled(Array.from({ length: 50 }, (_unused, index) => signIn('ada', `guess ${index}`, '198.51.100.77')));
+    await Promise.allSettled(
+      Array.from({ length: 50 }, (_unused, index) => signIn('ada', `guess ${index}`, '198.51.100.77')),
+    );
 
     const checked = fixture.identity.hasher.verifications - before;
-    const address = await fixture.store.readStream(signInAttemptsStream(fixture.identity.signInAttempts.address('198.51.100.77')));
+    const address = await fixture.store.readStream(
+      signInAttemptsStream(fixture.identity.signInAttempts.address('198.51.100.77')),
+    );
     const last = address.found ? address.events.at(-1) : undefined;
     expect(checked).toBe(10);
     expect((last?.data as { streak?: { outstanding?: number } } | undefined)?.streak?.outstanding).toBe(checked);
-    expect(address.found && address.events.filter((event) => event.type === 'SignInAttemptReserved').length).toBeGreaterThanOrEqual(checked);
+    expect(
+      address.found && address.events.filter((event) => event.type === 'SignInAttemptReserved').length,
+    ).toBeGreaterThanOrEqual(checked);
   });
 
   it('clears the account at a success, so that its owner is not locked out by their own typos', async () => {
     for (let round = 0; round < 3; round += 1) {
-      for (let attempt = 0; attempt < 9; attempt += 1) await expect(signIn('ada', `typo ${attempt}`)).rejects.toMatchObject({ code: 'INVALID_CREDENTIALS' });
+      for (let attempt = 0; attempt < 9; attempt += 1)
+        await expect(signIn('ada', `typo ${attempt}`)).rejects.toMatchObject({ code: 'INVALID_CREDENTIALS' });
       await expect(signIn('ada', password)).resolves.toMatchObject({ session: { userId } });
     }
     expect((await accountAttempts()).filter((type) => type === 'SignInAttemptSucceeded')).toHaveLength(3);
@@ -111,7 +134,9 @@ describe('signing in with a password', () => {
   it('locks for every API node, since the count lives in the event store', async () => {
     for (let attempt = 0; attempt < 10; attempt += 1) await signIn('ada', 'wrong').catch(() => undefined);
     const otherNode = fixture.secondNode();
-    await expect(otherNode.passwordSignIn.signIn({ username: 'ada', password }, context())).rejects.toMatchObject({ code: 'RATE_LIMITED' });
+    await expect(otherNode.passwordSignIn.signIn({ username: 'ada', password }, context())).rejects.toMatchObject({
+      code: 'RATE_LIMITED',
+    });
   });
 
   it('throttles a name that matches no account exactly like a real one', async () => {
@@ -125,10 +150,16 @@ describe('signing in with a password', () => {
   it('checks at most 100 passwords from one address, whatever names it tries, then refuses it even the right password', async () => {
     const before = fixture.identity.hasher.verifications;
 
-    const outcomes = await Promise.allSettled(Array.from({ length: 120 }, (_unused, index) => signIn(`stranger-${index}`, 'a guess')));
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 120 }, (_unused, index) => signIn(`stranger-${index}`, 'a guess')),
+    );
 
     expect(fixture.identity.hasher.verifications - before).toBe(100);
-    expect(outcomes.filter((outcome) => outcome.status === 'rejected' && (outcome.reason as { code?: string }).code === 'RATE_LIMITED')).toHaveLength(20);
+    expect(
+      outcomes.filter(
+        (outcome) => outcome.status === 'rejected' && (outcome.reason as { code?: string }).code === 'RATE_LIMITED',
+      ),
+    ).toHaveLength(20);
     await expect(signIn('ada', password)).rejects.toMatchObject({ code: 'RATE_LIMITED' });
     await expect(signIn('ada', password, '198.51.100.1')).resolves.toMatchObject({ session: { userId } });
   }, 120_000);
@@ -137,14 +168,21 @@ describe('signing in with a password', () => {
     for (let attempt = 0; attempt < 10; attempt += 1) await signIn('ada', `wrong ${attempt}`).catch(() => undefined);
     const appends = fixture.storeWork().appends;
 
-    const atLockedAccount = await Promise.allSettled(Array.from({ length: 50 }, (_unused, index) => signIn('ada', 'a guess', `198.51.100.${index}`)));
+    const atLockedAccount = await Promise.allSettled(
+      Array.from({ length: 50 }, (_unused, index) => signIn('ada', 'a guess', `198.51.100.${index}`)),
+    );
 
-    expect(atLockedAccount.every((outcome) => outcome.status === 'rejected' && (outcome.reason as { code?: string }).code === 'RATE_LIMITED')).toBe(true);
+    expect(
+      atLockedAccount.every(
+        (outcome) => outcome.status === 'rejected' && (outcome.reason as { code?: string }).code === 'RATE_LIMITED',
+      ),
+    ).toBe(true);
     expect(fixture.storeWork().appends).toBe(appends);
     const before = { appends: fixture.storeWork().appends, checks: fixture.identity.hasher.verifications };
     // One address tries ever new names: per check two reservations (address, name) and the name's failure, then
     // nothing once it is locked.
-    for (let index = 0; index < 130; index += 1) await signIn(`made-up-${index}`, 'a guess', '192.0.2.99').catch(() => undefined);
+    for (let index = 0; index < 130; index += 1)
+      await signIn(`made-up-${index}`, 'a guess', '192.0.2.99').catch(() => undefined);
     const checks = fixture.identity.hasher.verifications - before.checks;
     expect(checks).toBe(100);
     expect(fixture.storeWork().appends - before.appends).toBe(3 * checks);
@@ -154,14 +192,23 @@ describe('signing in with a password', () => {
     const outcomes = await Promise.allSettled(Array.from({ length: 30 }, () => signIn('ada', password)));
 
     // At once, at most 10 are checked (the account's budget); the others are told to try again, nothing worse.
-    expect(outcomes.filter((outcome) => outcome.status === 'rejected' && (outcome.reason as { code?: string }).code !== 'RATE_LIMITED')).toEqual([]);
+    expect(
+      outcomes.filter(
+        (outcome) => outcome.status === 'rejected' && (outcome.reason as { code?: string }).code !== 'RATE_LIMITED',
+      ),
+    ).toEqual([]);
     // One after another, more than the address's 100 all get in: none of the successes counted against it.
-    for (let index = 0; index < 110; index += 1) await expect(signIn('ada', password)).resolves.toMatchObject({ session: { userId } });
+    for (let index = 0; index < 110; index += 1)
+      await expect(signIn('ada', password)).resolves.toMatchObject({ session: { userId } });
   }, 120_000);
 
   it('upgrades a hash made with weaker parameters at the next successful sign-in', async () => {
     const weak = await argon2.hash(password, { type: argon2.argon2id, memoryCost: 4_096, timeCost: 1, parallelism: 1 });
-    await fixture.identity.users.handle(userId, { type: 'SetPassword', data: { passwordHash: weak } }, context({ actor: 'system' }));
+    await fixture.identity.users.handle(
+      userId,
+      { type: 'SetPassword', data: { passwordHash: weak } },
+      context({ actor: 'system' }),
+    );
     await signIn('ada', password);
     const { state } = await fixture.identity.users.load(userId);
     expect(state.status === 'registered' && state.passwordHash).toMatch(/^\$argon2id\$v=19\$m=19456,p=1,t=2\$/);
@@ -172,9 +219,20 @@ describe('signing in with a password', () => {
     await signIn('ada', 'wrong', '192.0.2.45').catch(() => undefined);
     await signIn('ada', password, '192.0.2.44');
     const stream = await fixture.store.readStream(userStream(userId));
-    expect(stream.found && stream.events.at(-1)?.metadata).toMatchObject({ actor: `user:${userId}`, clientIp: '192.0.2.44', userAgent: 'jest' });
+    expect(stream.found && stream.events.at(-1)?.metadata).toMatchObject({
+      actor: `user:${userId}`,
+      clientIp: '192.0.2.44',
+      userAgent: 'jest',
+    });
     const attempts = await fixture.store.readStream(signInAttemptsStream({ kind: 'account', id: userId }));
-    expect(attempts.found && attempts.events.map(({ type, metadata }) => ({ type, clientIp: metadata.clientIp, userAgent: metadata.userAgent }))).toEqual([
+    expect(
+      attempts.found &&
+        attempts.events.map(({ type, metadata }) => ({
+          type,
+          clientIp: metadata.clientIp,
+          userAgent: metadata.userAgent,
+        })),
+    ).toEqual([
       { type: 'SignInAttemptReserved', clientIp: '192.0.2.45', userAgent: 'jest' },
       { type: 'SignInAttemptFailed', clientIp: '192.0.2.45', userAgent: 'jest' },
       { type: 'SignInAttemptReserved', clientIp: '192.0.2.44', userAgent: 'jest' },
@@ -194,14 +252,19 @@ describe('the work of a failed sign-in (timing must not tell which accounts exis
     const verifications = fixture.identity.hasher.verifications;
     await expect(signIn(username, 'not the password', clientIp)).rejects.toMatchObject({ code: 'INVALID_CREDENTIALS' });
     const after = fixture.storeWork();
-    return { reads: after.reads - store.reads, appends: after.appends - store.appends, verifications: fixture.identity.hasher.verifications - verifications };
+    return {
+      reads: after.reads - store.reads,
+      appends: after.appends - store.appends,
+      verifications: fixture.identity.hasher.verifications - verifications,
+    };
   }
 
   it('is the same for a real account (by address or username), an account without a password, an address only reserved, and names that are nobody’s', async () => {
     await fixture.identity.registration.register({ email: 'grace@example.com' }, context());
     await fixture.identity.directory.userIdForEmail('invited@example.com', context({ actor: 'cli' }));
     // Every account read once on this node before, as a sign-in finds them after the first.
-    for (const name of ['ada', 'ada@example.com', 'grace@example.com']) await signIn(name, 'warm-up', '192.0.2.1').catch(() => undefined);
+    for (const name of ['ada', 'ada@example.com', 'grace@example.com'])
+      await signIn(name, 'warm-up', '192.0.2.1').catch(() => undefined);
 
     const works = {
       account: await workOf('ada', '192.0.2.10'),
@@ -228,8 +291,16 @@ describe('the work of a successful sign-in (logins/s against argon2id alone)', (
 
     const after = fixture.storeWork();
     // Appends: the two reservations, then the session, SignedIn and the two keys settled.
-    expect({ reads: after.reads - before.reads, appends: after.appends - before.appends }).toEqual({ reads: 4, appends: 6 });
-    expect(await accountAttempts()).toEqual(['SignInAttemptReserved', 'SignInAttemptSucceeded', 'SignInAttemptReserved', 'SignInAttemptSucceeded']);
+    expect({ reads: after.reads - before.reads, appends: after.appends - before.appends }).toEqual({
+      reads: 4,
+      appends: 6,
+    });
+    expect(await accountAttempts()).toEqual([
+      'SignInAttemptReserved',
+      'SignInAttemptSucceeded',
+      'SignInAttemptReserved',
+      'SignInAttemptSucceeded',
+    ]);
   });
 
   it('decides again on a read when another node moved a key or the user meanwhile: nothing is lost or counted twice', async () => {
@@ -240,11 +311,16 @@ describe('the work of a successful sign-in (logins/s against argon2id alone)', (
 
     await signIn('ada', password, '192.0.2.21');
 
-    expect(await accountAttempts()).toEqual(Array<string[]>(3).fill(['SignInAttemptReserved', 'SignInAttemptSucceeded']).flat());
+    expect(await accountAttempts()).toEqual(
+      Array<string[]>(3).fill(['SignInAttemptReserved', 'SignInAttemptSucceeded']).flat(),
+    );
     const address = await typesIn(signInAttemptsStream(fixture.identity.signInAttempts.address('192.0.2.21')));
     expect(address).toEqual(Array<string[]>(3).fill(['SignInAttemptReserved', 'SignInAttemptSucceeded']).flat());
     expect((await eventTypes()).filter((type) => type === 'SignedIn')).toHaveLength(3);
-    const streak = await fixture.store.readStream(signInAttemptsStream(fixture.identity.signInAttempts.address('192.0.2.21')), { direction: 'backwards', maxCount: 1 });
+    const streak = await fixture.store.readStream(
+      signInAttemptsStream(fixture.identity.signInAttempts.address('192.0.2.21')),
+      { direction: 'backwards', maxCount: 1 },
+    );
     expect(streak.found && streak.events[0]?.data).toMatchObject({ streak: { outstanding: 0 } });
   });
 });
@@ -255,7 +331,11 @@ describe('the work of a sign-in as the history grows', () => {
       const before = fixture.storeWork();
       await signIn('ada', password);
       const after = fixture.storeWork();
-      return { reads: after.reads - before.reads, eventsRead: after.eventsRead - before.eventsRead, appends: after.appends - before.appends };
+      return {
+        reads: after.reads - before.reads,
+        eventsRead: after.eventsRead - before.eventsRead,
+        appends: after.appends - before.appends,
+      };
     };
     await signIn('ada', password);
     const second = await workOfSignIn();
@@ -290,7 +370,10 @@ describe('with one argon2id computation at once (PASSWORD_HASHES_AT_ONCE=1): sig
   let graceId: string;
   beforeEach(async () => {
     narrow = await openIdentityFixture(undefined, 1);
-    ({ userId: graceId } = await narrow.identity.registration.register({ email: 'grace@example.com', username: 'grace', password }, context({ actor: 'cli' })));
+    ({ userId: graceId } = await narrow.identity.registration.register(
+      { email: 'grace@example.com', username: 'grace', password },
+      context({ actor: 'cli' }),
+    ));
   });
   afterEach(async () => {
     await narrow.close();
@@ -300,8 +383,12 @@ describe('with one argon2id computation at once (PASSWORD_HASHES_AT_ONCE=1): sig
 
   it('still checks at most 10 of 50 guesses at once for one account, every check counted and its reservation stored before it', async () => {
     const before = narrow.identity.hasher.verifications;
-    const outcomes = await Promise.allSettled(Array.from({ length: 50 }, (_unused, index) => signInNarrow('grace', `guess ${index}`, `198.51.100.${index}`)));
-    const codes = outcomes.map((outcome) => (outcome.status === 'rejected' ? (outcome.reason as { code?: string }).code : 'signed in'));
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 50 }, (_unused, index) => signInNarrow('grace', `guess ${index}`, `198.51.100.${index}`)),
+    );
+    const codes = outcomes.map((outcome) =>
+      outcome.status === 'rejected' ? (outcome.reason as { code?: string }).code : 'signed in',
+    );
     expect(narrow.identity.hasher.verifications - before).toBe(10);
     expect(codes.filter((code) => code === 'INVALID_CREDENTIALS')).toHaveLength(10);
     expect(codes.filter((code) => code === 'RATE_LIMITED')).toHaveLength(40);
@@ -311,7 +398,10 @@ describe('with one argon2id computation at once (PASSWORD_HASHES_AT_ONCE=1): sig
   it('answers every sign-in of a burst, each with its SignedIn and session recorded before it is answered, and the dummy check waits in the same line', async () => {
     const answered: number[] = [];
     const signIns = Array.from({ length: 8 }, (_unused, index) =>
-      (index % 2 === 0 ? signInNarrow('grace', password, `192.0.2.${index}`) : signInNarrow(`nobody-${index}`, password, `192.0.2.${index}`)).then(
+      (index % 2 === 0
+        ? signInNarrow('grace', password, `192.0.2.${index}`)
+        : signInNarrow(`nobody-${index}`, password, `192.0.2.${index}`)
+      ).then(
         async (result) => {
           // What is recorded when the sign-in is answered: its session, and SignedIn on the user.
           const user = await narrow.store.readStream(userStream(graceId));
@@ -330,7 +420,9 @@ describe('with one argon2id computation at once (PASSWORD_HASHES_AT_ONCE=1): sig
     );
     const outcomes = await Promise.all(signIns);
     expect(outcomes.filter((outcome) => outcome === 'INVALID_CREDENTIALS')).toHaveLength(4);
-    const successes = outcomes.filter((outcome): outcome is { signedIn: number; recorded: boolean } => typeof outcome === 'object');
+    const successes = outcomes.filter(
+      (outcome): outcome is { signedIn: number; recorded: boolean } => typeof outcome === 'object',
+    );
     expect(successes).toHaveLength(4);
     expect(successes.every((success) => success.signedIn >= 1 && success.recorded)).toBe(true);
     expect(answered.sort()).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);

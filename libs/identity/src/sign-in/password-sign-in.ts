@@ -26,7 +26,11 @@ export class PasswordSignIn {
     private readonly attempts: SignInAttempts,
   ) {}
 
-  async signIn(credentials: PasswordCredentials, context: SignInContext, twoStepRequired?: TwoStepRequirement): Promise<OpenedSession> {
+  async signIn(
+    credentials: PasswordCredentials,
+    context: SignInContext,
+    twoStepRequired?: TwoStepRequirement,
+  ): Promise<OpenedSession> {
     const name = parseLoginName(credentials.username);
     const user = await this.claims.findUserEvenly(name.kind, name.value);
     const key = user === undefined ? this.attempts.name(name) : this.attempts.account(user.userId);
@@ -41,7 +45,10 @@ export class PasswordSignIn {
     if (delayMs > 0) await this.clock.sleep(delayMs);
 
     const passwordHash = user?.passwordHash ?? null;
-    const valid = passwordHash === null ? await this.hasher.verifyNobody(credentials.password) : await this.hasher.verify(passwordHash, credentials.password);
+    const valid =
+      passwordHash === null
+        ? await this.hasher.verifyNobody(credentials.password)
+        : await this.hasher.verify(passwordHash, credentials.password);
     if (user === undefined || !valid) {
       await this.attempts.failed(forKey, context);
       throw new InvalidCredentials();

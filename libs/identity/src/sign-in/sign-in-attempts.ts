@@ -1,5 +1,12 @@
 // One stream per throttle key, so that every API node sharing the store counts the same attempts.
-import { FoldedStateCache, handleCommand, loadStream, type CommandContext, type CommandOptions, type LoadedStream } from '#application';
+import {
+  FoldedStateCache,
+  handleCommand,
+  loadStream,
+  type CommandContext,
+  type CommandOptions,
+  type LoadedStream,
+} from '#application';
 import { WrongExpectedRevisionError, type EventStore } from '#event-store';
 import {
   attemptKeyId,
@@ -66,16 +73,28 @@ export class SignInAttempts {
     const now = this.clock.now();
     let handled: KnownStreak;
     try {
-      handled = await this.command(key, { type: 'ReserveSignInAttempt', data: { kind: key.kind, now } }, context, known);
+      handled = await this.command(
+        key,
+        { type: 'ReserveSignInAttempt', data: { kind: key.kind, now } },
+        context,
+        known,
+      );
     } catch (error) {
       if (error instanceof WrongExpectedRevisionError) throw new RateLimited(1);
       throw error;
     }
     const delayMs = reservedAttemptDelay(handled.state, attemptPolicies[key.kind]);
-    return { key, reservedAt: now.toISOString(), delayMs, known: { state: handled.state, revision: handled.revision, position: handled.position } };
+    return {
+      key,
+      reservedAt: now.toISOString(),
+      delayMs,
+      known: { state: handled.state, revision: handled.revision, position: handled.position },
+    };
   }
 
-  /** When any key refuses, the others' attempts are withdrawn: no attempt stays counted that no password check follows. */
+  /**
+   * When any key refuses, the others' attempts are withdrawn: no attempt stays counted that no password check follows.
+   */
   async reserveAll<const Keys extends readonly AttemptKey[]>(
     keys: Keys,
     context: CommandContext,
@@ -104,15 +123,30 @@ export class SignInAttempts {
 
   /** Clears the second step's lock too: whoever locked it knew the old password, which no longer works. */
   async clearAccount(userId: string, context: CommandContext): Promise<void> {
-    for (const key of [this.account(userId), this.secondStep(userId)]) await this.bestEffort(key, { type: 'ClearSignInAttempts', data: { now: this.clock.now() } }, context);
+    for (const key of [this.account(userId), this.secondStep(userId)])
+      await this.bestEffort(key, { type: 'ClearSignInAttempts', data: { now: this.clock.now() } }, context);
   }
 
-  private settle({ key, reservedAt, known }: ReservedAttempt, outcome: 'succeeded' | 'failed' | 'withdrawn', context: CommandContext): Promise<void> {
-    return this.bestEffort(key, { type: 'SettleSignInAttempt', data: { kind: key.kind, outcome, reservedAt, now: this.clock.now() } }, context, known);
+  private settle(
+    { key, reservedAt, known }: ReservedAttempt,
+    outcome: 'succeeded' | 'failed' | 'withdrawn',
+    context: CommandContext,
+  ): Promise<void> {
+    return this.bestEffort(
+      key,
+      { type: 'SettleSignInAttempt', data: { kind: key.kind, outcome, reservedAt, now: this.clock.now() } },
+      context,
+      known,
+    );
   }
 
   /** Losing every race leaves the attempt counted, which only errs on the side of the throttle. */
-  private async bestEffort(key: AttemptKey, command: SignInAttemptCommand, context: CommandContext, known?: KnownStreak): Promise<void> {
+  private async bestEffort(
+    key: AttemptKey,
+    command: SignInAttemptCommand,
+    context: CommandContext,
+    known?: KnownStreak,
+  ): Promise<void> {
     try {
       await this.command(key, command, context, known);
     } catch (error) {
@@ -121,7 +155,12 @@ export class SignInAttempts {
   }
 
   /** A burst of attempts may lose a run of races. */
-  private command(key: AttemptKey, command: SignInAttemptCommand, context: CommandContext, known: KnownStreak | undefined) {
+  private command(
+    key: AttemptKey,
+    command: SignInAttemptCommand,
+    context: CommandContext,
+    known: KnownStreak | undefined,
+  ) {
     const options: CommandOptions<AttemptStreak> = {
       cache: this.latest,
       maxAttempts: attemptPolicies[key.kind].lockAfter + 10,

@@ -7,7 +7,8 @@ const at = (second: number) => new Date(Date.UTC(2030, 0, 1, 9, 0, second));
 describe('throttle counters per client address (reset requests)', () => {
   it('take 10 requests from an address, then refuse it, whatever the other addresses do', () => {
     const counters = new ThrottleCounters(resetRequestThrottlePolicy);
-    for (let request = 0; request < 10; request += 1) expect(counters.reserve('203.0.113.7', at(request))).toMatchObject({ kind: 'reserve', delayMs: 0 });
+    for (let request = 0; request < 10; request += 1)
+      expect(counters.reserve('203.0.113.7', at(request))).toMatchObject({ kind: 'reserve', delayMs: 0 });
     expect(counters.reserve('203.0.113.7', at(11))).toEqual({ kind: 'refuse', retryAfterMs: 15 * 60_000 - 2_000 });
     expect(counters.reserve('198.51.100.1', at(11))).toMatchObject({ kind: 'reserve' });
   });

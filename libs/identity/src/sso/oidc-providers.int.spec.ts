@@ -7,7 +7,9 @@ import { OidcProviders } from './oidc-providers.js';
 const discoveryPath = '/.well-known/openid-configuration';
 const client = { clientId: 'chorus', clientSecret: 'not-a-real-secret' };
 
-/** The fetch a configuration makes its calls with: the very one openid-client uses for the JWKS and the token endpoint. */
+/**
+ * The fetch a configuration makes its calls with: the very one openid-client uses for the JWKS and the token endpoint.
+ */
 function callsOf(configuration: oidc.Configuration): NonNullable<oidc.Configuration[typeof oidc.customFetch]> {
   const fetch = configuration[oidc.customFetch];
   if (fetch === undefined) throw new Error('The configuration has no customFetch');
@@ -35,7 +37,11 @@ describe('in production, the endpoints a discovery document names', () => {
       allowHttpIssuers: true,
       publicAddressesOnly: true,
       clock: new ManualClock(),
-      lookup: tableResolver({ 'idp.example': ['203.0.113.10'], 'internal.idp.example': ['10.0.0.7'], 'metadata.idp.example': ['fd00:ec2::254'] }),
+      lookup: tableResolver({
+        'idp.example': ['203.0.113.10'],
+        'internal.idp.example': ['10.0.0.7'],
+        'metadata.idp.example': ['fd00:ec2::254'],
+      }),
       agent: new LoopbackNetwork(provider.port),
     });
 
@@ -46,15 +52,39 @@ describe('in production, the endpoints a discovery document names', () => {
   });
 
   it.each([
-    ['a jwks_uri whose name resolves to 10.0.0.7', () => ({ jwks_uri: `http://internal.idp.example:${provider.port}/jwks` }), '10.0.0.7'],
-    ['a jwks_uri whose name resolves to a unique-local address', () => ({ jwks_uri: `http://metadata.idp.example:${provider.port}/jwks` }), 'fd00:ec2::254'],
-    ['a token_endpoint at 127.0.0.1', () => ({ token_endpoint: `http://127.0.0.1:${provider.port}/token` }), '127.0.0.1'],
-    ['a token_endpoint at an IPv4-mapped 169.254.169.254', () => ({ token_endpoint: 'http://[::ffff:a9fe:a9fe]/token' }), '::ffff:a9fe:a9fe'],
+    [
+      'a jwks_uri whose name resolves to 10.0.0.7',
+      () => ({ jwks_uri: `http://internal.idp.example:${provider.port}/jwks` }),
+      '10.0.0.7',
+    ],
+    [
+      'a jwks_uri whose name resolves to a unique-local address',
+      () => ({ jwks_uri: `http://metadata.idp.example:${provider.port}/jwks` }),
+      'fd00:ec2::254',
+    ],
+    [
+      'a token_endpoint at 127.0.0.1',
+      () => ({ token_endpoint: `http://127.0.0.1:${provider.port}/token` }),
+      '127.0.0.1',
+    ],
+    [
+      'a token_endpoint at an IPv4-mapped 169.254.169.254',
+      () => ({ token_endpoint: 'http://[::ffff:a9fe:a9fe]/token' }),
+      '::ffff:a9fe:a9fe',
+    ],
     ['a userinfo_endpoint at 192.168.0.1', () => ({ userinfo_endpoint: 'http://192.168.0.1/userinfo' }), '192.168.0.1'],
   ])('are refused when the document names %s', async (_case, endpoints, address) => {
-    provider.answers.set(discoveryPath, { kind: 'json', body: ScriptedProvider.discoveryDocument(issuer(), issuer(), endpoints()) });
-    const refusal = await providers().discover('acme', { issuer: issuer(), ...client }).catch((error: unknown) => error);
-    expect(refusal).toMatchObject({ reason: 'discovery-failed', message: expect.stringMatching(/not a public address$/) as unknown });
+    provider.answers.set(discoveryPath, {
+      kind: 'json',
+      body: ScriptedProvider.discoveryDocument(issuer(), issuer(), endpoints()),
+    });
+    const refusal = await providers()
+      .discover('acme', { issuer: issuer(), ...client })
+      .catch((error: unknown) => error);
+    expect(refusal).toMatchObject({
+      reason: 'discovery-failed',
+      message: expect.stringMatching(/not a public address$/) as unknown,
+    });
     expect((refusal as Error).message).toContain(address);
     expect(provider.requests.map((request) => request.path)).toEqual([discoveryPath]);
   });
@@ -74,7 +104,8 @@ describe('discovery outcomes, per organization', () => {
     provider.answers.set(discoveryPath, { kind: 'status', status: 400 });
     const outcomes = await Promise.allSettled(Array.from({ length: 25 }, () => discover()));
     expect(outcomes.every((outcome) => outcome.status === 'rejected')).toBe(true);
-    for (let attempt = 0; attempt < 25; attempt += 1) await expect(discover()).rejects.toMatchObject({ reason: 'discovery-failed' });
+    for (let attempt = 0; attempt < 25; attempt += 1)
+      await expect(discover()).rejects.toMatchObject({ reason: 'discovery-failed' });
     clock.advance(59_000);
     await expect(discover()).rejects.toMatchObject({ reason: 'discovery-failed' });
     expect(provider.requestsTo(discoveryPath)).toBe(1);
@@ -101,7 +132,12 @@ describe('discovery outcomes, per organization', () => {
     expect(provider.requestsTo(discoveryPath)).toBe(1);
     provider.answers.set('/jwks', { kind: 'status', status: 503 });
     // The call openid-client makes when it checks an id_token's signature.
-    await callsOf(configuration)(`${issuer()}/jwks`, { method: 'GET', headers: {}, body: undefined, redirect: 'manual' });
+    await callsOf(configuration)(`${issuer()}/jwks`, {
+      method: 'GET',
+      headers: {},
+      body: undefined,
+      redirect: 'manual',
+    });
     await expect(discover()).rejects.toMatchObject({ reason: 'discovery-failed', message: 'The JWKS answered 503' });
     clock.advance(61_000);
     await expect(discover()).resolves.toBeDefined();
@@ -113,7 +149,8 @@ describe('discovery outcomes, per organization', () => {
     provider.answers.set('/token', { kind: 'trickle', everyMs: 200 });
     const configuration = await discover();
     const body = new URLSearchParams({ code: 'x' });
-    const call = () => callsOf(configuration)(`${issuer()}/token`, { method: 'POST', headers: {}, body, redirect: 'manual' });
+    const call = () =>
+      callsOf(configuration)(`${issuer()}/token`, { method: 'POST', headers: {}, body, redirect: 'manual' });
     const held = Array.from({ length: 8 }, () => call().catch((error: unknown) => error));
     await expect(call()).rejects.toThrow('Already 8 calls to this provider at once');
     await Promise.all(held);

@@ -5,7 +5,12 @@ import type { Agent } from 'node:http';
 import type { LookupFunction } from 'node:net';
 import * as oidc from 'openid-client';
 import { systemClock, type Clock } from '../clock.js';
-import { checkPublicDestination, createProviderFetch, ProviderFetchError, type ProviderFetch } from './provider-fetch.js';
+import {
+  checkPublicDestination,
+  createProviderFetch,
+  ProviderFetchError,
+  type ProviderFetch,
+} from './provider-fetch.js';
 
 export type OidcProviderSettings = { issuer: string; clientId: string; clientSecret: string };
 
@@ -70,14 +75,27 @@ export class OidcProviders {
   }
 
   /** `retryFailed`: an owner saving settings may ask again after a failure (at most every configureRetryMs). */
-  async discover(organizationId: string, settings: OidcProviderSettings, { retryFailed = false } = {}): Promise<oidc.Configuration> {
-    const fingerprint = createHash('sha256').update(JSON.stringify([settings.issuer, settings.clientId, settings.clientSecret])).digest('base64url');
+  async discover(
+    organizationId: string,
+    settings: OidcProviderSettings,
+    { retryFailed = false } = {},
+  ): Promise<oidc.Configuration> {
+    const fingerprint = createHash('sha256')
+      .update(JSON.stringify([settings.issuer, settings.clientId, settings.clientSecret]))
+      .digest('base64url');
     const now = this.now();
     const known = this.discoveries.get(organizationId);
     const retry = retryFailed && known?.failed === true && now - known.startedAt >= configureRetryMs;
     if (known?.fingerprint === fingerprint && known.until > now && !retry) return known.configuration;
     // Registered before it settles, so that every caller meanwhile shares this one discovery.
-    const discovery: Discovery = { fingerprint, startedAt: now, until: Infinity, failed: false, callsAtOnce: 0, configuration: new Promise(() => undefined) };
+    const discovery: Discovery = {
+      fingerprint,
+      startedAt: now,
+      until: Infinity,
+      failed: false,
+      callsAtOnce: 0,
+      configuration: new Promise(() => undefined),
+    };
     discovery.configuration = this.discoverNow(settings, discovery);
     discovery.configuration.then(
       () => (discovery.until = this.now() + (this.options.cacheMs ?? 3_600_000)),
@@ -89,7 +107,10 @@ export class OidcProviders {
     return discovery.configuration;
   }
 
-  authorizationUrl(configuration: oidc.Configuration, request: { redirectUri: string; state: string; nonce: string; codeVerifier: string }): Promise<URL> {
+  authorizationUrl(
+    configuration: oidc.Configuration,
+    request: { redirectUri: string; state: string; nonce: string; codeVerifier: string },
+  ): Promise<URL> {
     return oidc.calculatePKCECodeChallenge(request.codeVerifier).then((challenge) =>
       oidc.buildAuthorizationUrl(configuration, {
         redirect_uri: request.redirectUri,
@@ -119,7 +140,10 @@ export class OidcProviders {
       claims = tokens.claims();
     } catch (error) {
       if (error instanceof oidc.AuthorizationResponseError) {
-        throw new OidcProviderError('provider-error', `The provider answered ${error.error}${error.error_description ? `: ${error.error_description}` : ''}`);
+        throw new OidcProviderError(
+          'provider-error',
+          `The provider answered ${error.error}${error.error_description ? `: ${error.error_description}` : ''}`,
+        );
       }
       throw new OidcProviderError('token-refused', describe(error));
     }
@@ -128,23 +152,42 @@ export class OidcProviders {
     return { subject: claims.sub, issuer: claims.iss, email, emailVerified: claims.email_verified === true };
   }
 
-  private async discoverNow({ issuer, clientId, clientSecret }: OidcProviderSettings, discovery: Discovery): Promise<oidc.Configuration> {
-    if (!this.allows(issuer)) throw new OidcProviderError('discovery-failed', 'Only an https:// issuer is accepted here');
-    const execute = [oidc.enableNonRepudiationChecks, ...(issuer.startsWith('http://') ? [oidc.allowInsecureRequests] : [])];
+  private async discoverNow(
+    { issuer, clientId, clientSecret }: OidcProviderSettings,
+    discovery: Discovery,
+  ): Promise<oidc.Configuration> {
+    if (!this.allows(issuer))
+      throw new OidcProviderError('discovery-failed', 'Only an https:// issuer is accepted here');
+    const execute = [
+      oidc.enableNonRepudiationChecks,
+      ...(issuer.startsWith('http://') ? [oidc.allowInsecureRequests] : []),
+    ];
     try {
-      const configuration = await oidc.discovery(new URL(issuer), clientId, undefined, oidc.ClientSecretBasic(clientSecret), {
-        execute,
-        [oidc.customFetch]: this.fetchFor(discovery),
-      });
+      const configuration = await oidc.discovery(
+        new URL(issuer),
+        clientId,
+        undefined,
+        oidc.ClientSecretBasic(clientSecret),
+        {
+          execute,
+          [oidc.customFetch]: this.fetchFor(discovery),
+        },
+      );
       const metadata = configuration.serverMetadata();
-      if (metadata.jwks_uri === undefined) throw new OidcProviderError('discovery-failed', 'The discovery document names no jwks_uri');
+      if (metadata.jwks_uri === undefined)
+        throw new OidcProviderError('discovery-failed', 'The discovery document names no jwks_uri');
       discovery.jwksUri = metadata.jwks_uri;
-      if (metadata.code_challenge_methods_supported !== undefined && !metadata.code_challenge_methods_supported.includes('S256')) {
+      if (
+        metadata.code_challenge_methods_supported !== undefined &&
+        !metadata.code_challenge_methods_supported.includes('S256')
+      ) {
         throw new OidcProviderError('discovery-failed', 'The provider does not support PKCE with S256');
       }
       if (this.options.publicAddressesOnly) {
         // Refused now rather than at the first sign-on; provider-fetch.ts checks them again at each call.
-        const named = [metadata.jwks_uri, metadata.token_endpoint, metadata.userinfo_endpoint].filter((url) => url !== undefined);
+        const named = [metadata.jwks_uri, metadata.token_endpoint, metadata.userinfo_endpoint].filter(
+          (url) => url !== undefined,
+        );
         for (const url of named) await checkPublicDestination(url, this.options.lookup);
       }
       return configuration;
@@ -157,7 +200,8 @@ export class OidcProviders {
   /** A failed JWKS fetch fails the discovery for a while. */
   private fetchFor(discovery: Discovery): ProviderFetch {
     return async (url, init) => {
-      if (discovery.callsAtOnce >= maxCallsAtOnce) throw new ProviderFetchError(`Already ${maxCallsAtOnce} calls to this provider at once`);
+      if (discovery.callsAtOnce >= maxCallsAtOnce)
+        throw new ProviderFetchError(`Already ${maxCallsAtOnce} calls to this provider at once`);
       discovery.callsAtOnce += 1;
       try {
         const answer = await this.fetch(url, init);

@@ -34,7 +34,9 @@ describe('the bounded provider fetch', () => {
   it('cuts off a 300 MB answer past 64 KB, holding no more of it', async () => {
     provider.answers.set('/doc', { kind: 'huge', bytes: 300 * 1024 * 1024 });
     const rssBefore = process.memoryUsage().rss;
-    await expect(bounded(`${provider.url}/doc`, get)).rejects.toThrow(`larger than ${PROVIDER_RESPONSE_MAX_BYTES} bytes`);
+    await expect(bounded(`${provider.url}/doc`, get)).rejects.toThrow(
+      `larger than ${PROVIDER_RESPONSE_MAX_BYTES} bytes`,
+    );
     // What the socket buffers took before the cut, not the 300 MB on offer.
     expect(provider.bytesSent).toBeLessThan(16 * 1024 * 1024);
     expect(process.memoryUsage().rss - rssBefore).toBeLessThan(64 * 1024 * 1024);
@@ -69,19 +71,29 @@ describe('with connections kept open (a webhook receiver)', () => {
 
 describe('in production (public addresses only)', () => {
   // The URL parser turns 2130706433, 0x7f.1 and 127.1 into 127.0.0.1 before anything is judged.
-  it.each([['127.0.0.1'], ['[::1]'], ['[::ffff:127.0.0.1]'], ['[::ffff:7f00:1]'], ['0.0.0.0'], ['2130706433'], ['0x7f.1'], ['127.1']])(
-    'refuses the address literal %s before connecting',
-    async (host) => {
-      const production = createProviderFetch({ publicAddressesOnly: true });
-      await expect(production(`http://${host}:${provider.port}/doc`, get)).rejects.toThrow('is not a public address');
-      expect(provider.connections).toBe(0);
-    },
-  );
+  it.each([
+    ['127.0.0.1'],
+    ['[::1]'],
+    ['[::ffff:127.0.0.1]'],
+    ['[::ffff:7f00:1]'],
+    ['0.0.0.0'],
+    ['2130706433'],
+    ['0x7f.1'],
+    ['127.1'],
+  ])('refuses the address literal %s before connecting', async (host) => {
+    const production = createProviderFetch({ publicAddressesOnly: true });
+    await expect(production(`http://${host}:${provider.port}/doc`, get)).rejects.toThrow('is not a public address');
+    expect(provider.connections).toBe(0);
+  });
 
   it.each([
     ['localhost (the system resolver)', undefined, 'localhost'],
     ['a name resolving to a private address', tableResolver({ 'idp.example': ['10.1.2.3'] }), 'idp.example'],
-    ['a name with a public and a private address', tableResolver({ 'idp.example': ['203.0.113.10', '127.0.0.1'] }), 'idp.example'],
+    [
+      'a name with a public and a private address',
+      tableResolver({ 'idp.example': ['203.0.113.10', '127.0.0.1'] }),
+      'idp.example',
+    ],
   ])('refuses %s at its connection, before connecting', async (_case, lookup, host) => {
     // No agent: Node's own connect asks the lookup hook.
     const production = createProviderFetch({ publicAddressesOnly: true, ...(lookup === undefined ? {} : { lookup }) });
@@ -92,10 +104,18 @@ describe('in production (public addresses only)', () => {
   it('judges the address of each connection: a name re-pointed to a private address after a first call gains nothing', async () => {
     provider.answers.set('/doc', { kind: 'json', body: { ok: true } });
     let answers = 0;
-    const rebinding = tableResolver({ 'idp.example': () => (answers++ === 0 ? ['203.0.113.10'] : ['169.254.169.254']) });
-    const production = createProviderFetch({ publicAddressesOnly: true, lookup: rebinding, agent: new LoopbackNetwork(provider.port) });
+    const rebinding = tableResolver({
+      'idp.example': () => (answers++ === 0 ? ['203.0.113.10'] : ['169.254.169.254']),
+    });
+    const production = createProviderFetch({
+      publicAddressesOnly: true,
+      lookup: rebinding,
+      agent: new LoopbackNetwork(provider.port),
+    });
     expect((await production(`http://idp.example:${provider.port}/doc`, get)).status).toBe(200);
-    await expect(production(`http://idp.example:${provider.port}/doc`, get)).rejects.toThrow('169.254.169.254, not a public address');
+    await expect(production(`http://idp.example:${provider.port}/doc`, get)).rejects.toThrow(
+      '169.254.169.254, not a public address',
+    );
     expect(provider.requestsTo('/doc')).toBe(1);
   });
 });

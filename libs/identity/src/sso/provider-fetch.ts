@@ -21,7 +21,9 @@ export type ProviderFetchOptions = {
   keepAlive?: boolean;
 };
 
-/** An idle connection is closed before a server's usual keep-alive timeout (Node's 5 s), so none is reused as it closes. */
+/**
+ * An idle connection is closed before a server's usual keep-alive timeout (Node's 5 s), so none is reused as it closes.
+ */
 const IDLE_CONNECTION_MS = 4_000;
 
 /** Its message is for the log only. */
@@ -66,11 +68,15 @@ function untracedProviderFetch(options: ProviderFetchOptions): ProviderFetch {
   const timeoutMs = options.timeoutMs ?? PROVIDER_CALL_TIMEOUT_MS;
   const maxBytes = options.maxBytes ?? PROVIDER_RESPONSE_MAX_BYTES;
   const lookup = options.publicAddressesOnly ? publicOnly(options.lookup ?? dnsLookup) : options.lookup;
-  const kept = options.keepAlive === true ? { keepAlive: true, timeout: IDLE_CONNECTION_MS, scheduling: 'lifo' as const } : undefined;
+  const kept =
+    options.keepAlive === true
+      ? { keepAlive: true, timeout: IDLE_CONNECTION_MS, scheduling: 'lifo' as const }
+      : undefined;
   const agents = kept === undefined ? undefined : { http: new HttpAgent(kept), https: new HttpsAgent(kept) };
   return async (input, init) => {
     const url = new URL(input);
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new ProviderFetchError(`Not an http(s) URL: ${url.protocol}`);
+    if (url.protocol !== 'https:' && url.protocol !== 'http:')
+      throw new ProviderFetchError(`Not an http(s) URL: ${url.protocol}`);
     // Node connects to an address literal without asking the lookup.
     const literal = options.publicAddressesOnly ? notPublicLiteral(url) : undefined;
     if (literal !== undefined) throw new ProviderFetchError(`${literal} is not a public address`);
@@ -78,7 +84,11 @@ function untracedProviderFetch(options: ProviderFetchOptions): ProviderFetch {
     const request = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, {
       method: init.method ?? 'GET',
       // Compressed answers are not inflated, so none is asked for.
-      headers: { ...init.headers, 'accept-encoding': 'identity', ...(body === undefined ? {} : { 'content-length': String(body.length) }) },
+      headers: {
+        ...init.headers,
+        'accept-encoding': 'identity',
+        ...(body === undefined ? {} : { 'content-length': String(body.length) }),
+      },
       agent: options.agent ?? (agents === undefined ? false : url.protocol === 'https:' ? agents.https : agents.http),
       ...(lookup === undefined ? {} : { lookup }),
     });
@@ -89,7 +99,10 @@ function untracedProviderFetch(options: ProviderFetchOptions): ProviderFetch {
         request.destroy(error);
         reject(error);
       };
-      const timer = setTimeout(() => fail(new ProviderFetchError(`No complete answer within ${timeoutMs} ms`)), timeoutMs);
+      const timer = setTimeout(
+        () => fail(new ProviderFetchError(`No complete answer within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
       const aborted = () => fail(new ProviderFetchError('The call was aborted'));
       if (init.signal?.aborted === true) return aborted();
       init.signal?.addEventListener('abort', aborted, { once: true });
@@ -116,7 +129,11 @@ export function publicOnly(resolve: LookupFunction): LookupFunction {
       const addresses = (Array.isArray(found) ? found : [{ address: found, family: isIP(found) }]) as LookupAddress[];
       const refused = addresses.find(({ address }) => !isPublicAddress(address));
       if (refused !== undefined || addresses[0] === undefined) {
-        return callback(new ProviderFetchError(`${hostname} resolves to ${refused?.address ?? 'no address'}, not a public address`), '', 0);
+        return callback(
+          new ProviderFetchError(`${hostname} resolves to ${refused?.address ?? 'no address'}, not a public address`),
+          '',
+          0,
+        );
       }
       if (lookupOptions.all === true) return callback(null, addresses);
       return callback(null, addresses[0].address, addresses[0].family);
@@ -135,7 +152,9 @@ export async function checkPublicDestination(target: string, resolve: LookupFunc
   const literal = notPublicLiteral(target);
   if (literal !== undefined) throw new ProviderFetchError(`${literal} is not a public address`);
   if (isIP(host) !== 0) return;
-  await new Promise<void>((done, refuse) => publicOnly(resolve)(host, { all: true }, (error) => (error === null ? done() : refuse(error))));
+  await new Promise<void>((done, refuse) =>
+    publicOnly(resolve)(host, { all: true }, (error) => (error === null ? done() : refuse(error))),
+  );
 }
 
 function requestBody(body: unknown): Buffer | undefined {
@@ -173,6 +192,11 @@ function toResponse(response: IncomingMessage, content: Buffer): Response {
   for (let index = 0; index + 1 < raw.length; index += 2) pairs.push([raw[index] ?? '', raw[index + 1] ?? '']);
   const headers = new Headers(pairs);
   const empty = status === 204 || status === 205 || status === 304;
-  // A Uint8Array over its own ArrayBuffer is a BodyInit under both Node's and the DOM's types (node-saml brings the latter).
-  return new Response(empty ? null : new Uint8Array(content), { status, statusText: response.statusMessage ?? '', headers });
+  // A Uint8Array over its own ArrayBuffer is a BodyInit under both Node's and the DOM's types (node-saml brings the
+  // latter).
+  return new Response(empty ? null : new Uint8Array(content), {
+    status,
+    statusText: response.statusMessage ?? '',
+    headers,
+  });
 }

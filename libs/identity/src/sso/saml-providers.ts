@@ -16,7 +16,12 @@ let library: Promise<typeof import('@node-saml/node-saml')> | undefined;
 const nodeSaml = (): Promise<typeof import('@node-saml/node-saml')> => (library ??= import('@node-saml/node-saml'));
 
 /** Where Okta (`email`), Entra ID (the claim URI) and LDAP-minded providers (`mail`, its OID) put the address. */
-const EMAIL_ATTRIBUTES = ['email', 'mail', 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress', 'urn:oid:0.9.2342.19200300.100.1.3'];
+const EMAIL_ATTRIBUTES = [
+  'email',
+  'mail',
+  'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress',
+  'urn:oid:0.9.2342.19200300.100.1.3',
+];
 
 /** This organization's side: its entity id (the metadata URL) and its assertion consumer service. */
 export type SamlServiceProvider = { entityId: string; acsUrl: string };
@@ -40,7 +45,12 @@ export class SamlResponseError extends Error {
   }
 }
 
-export type SamlProvidersOptions = { publicAddressesOnly: boolean; allowHttpMetadata: boolean; lookup?: LookupFunction; timeoutMs?: number };
+export type SamlProvidersOptions = {
+  publicAddressesOnly: boolean;
+  allowHttpMetadata: boolean;
+  lookup?: LookupFunction;
+  timeoutMs?: number;
+};
 
 export class SamlProviders {
   private readonly fetch: ProviderFetch;
@@ -61,26 +71,44 @@ export class SamlProviders {
     }
     let answer: Response;
     try {
-      answer = await this.fetch(url, { headers: { accept: 'application/samlmetadata+xml, application/xml, text/xml' } });
+      answer = await this.fetch(url, {
+        headers: { accept: 'application/samlmetadata+xml, application/xml, text/xml' },
+      });
     } catch (error) {
-      throw new SamlMetadataError(`The metadata could not be fetched: ${error instanceof ProviderFetchError ? error.message : 'the connection failed'}.`);
+      throw new SamlMetadataError(
+        `The metadata could not be fetched: ${error instanceof ProviderFetchError ? error.message : 'the connection failed'}.`,
+      );
     }
     if (answer.status !== 200) throw new SamlMetadataError(`The metadata URL answered ${answer.status}, not 200.`);
     return readSamlMetadata(await answer.text());
   }
 
   /** The HTTP-Redirect binding's URL for an AuthnRequest whose ID is requestId. */
-  async authorizeUrl(sp: SamlServiceProvider, idp: SamlIdentityProviderSettings, requestId: string, relayState: string): Promise<string> {
+  async authorizeUrl(
+    sp: SamlServiceProvider,
+    idp: SamlIdentityProviderSettings,
+    requestId: string,
+    relayState: string,
+  ): Promise<string> {
     return (await this.saml(sp, idp, requestId)).getAuthorizeUrlAsync(relayState, undefined, {});
   }
 
   /** This organization's service provider metadata, for the identity provider to read. */
   async serviceProviderMetadata(sp: SamlServiceProvider): Promise<string> {
     const { generateServiceProviderMetadata } = await nodeSaml();
-    return generateServiceProviderMetadata({ issuer: sp.entityId, callbackUrl: sp.acsUrl, identifierFormat: EMAIL_FORMAT, wantAssertionsSigned: false });
+    return generateServiceProviderMetadata({
+      issuer: sp.entityId,
+      callbackUrl: sp.acsUrl,
+      identifierFormat: EMAIL_FORMAT,
+      wantAssertionsSigned: false,
+    });
   }
 
-  async verify(sp: SamlServiceProvider, idp: SamlIdentityProviderSettings, samlResponse: string): Promise<SamlAssertion> {
+  async verify(
+    sp: SamlServiceProvider,
+    idp: SamlIdentityProviderSettings,
+    samlResponse: string,
+  ): Promise<SamlAssertion> {
     let profile: Profile | null;
     const saml = await this.saml(sp, idp);
     try {
@@ -115,26 +143,48 @@ export class SamlProviders {
 }
 
 type XmlNode = { $?: Record<string, string>; _?: string } & Record<string, unknown>;
-const children = (node: unknown, name: string): XmlNode[] => ((node as Record<string, unknown> | undefined)?.[name] as XmlNode[] | undefined) ?? [];
+const children = (node: unknown, name: string): XmlNode[] =>
+  ((node as Record<string, unknown> | undefined)?.[name] as XmlNode[] | undefined) ?? [];
 
-function checkAssertion(profile: Profile, sp: SamlServiceProvider, idp: SamlIdentityProviderSettings, samlResponse: string): SamlAssertion {
+function checkAssertion(
+  profile: Profile,
+  sp: SamlServiceProvider,
+  idp: SamlIdentityProviderSettings,
+  samlResponse: string,
+): SamlAssertion {
   const assertion = (profile.getAssertion?.() as { Assertion?: XmlNode } | undefined)?.Assertion;
   if (assertion === undefined) throw new SamlResponseError('The assertion cannot be read');
-  if (profile.issuer !== idp.entityId) throw new SamlResponseError(`The assertion's issuer is ${String(profile.issuer)}, not the identity provider`);
+  if (profile.issuer !== idp.entityId)
+    throw new SamlResponseError(`The assertion's issuer is ${String(profile.issuer)}, not the identity provider`);
   const assertionId = assertion.$?.ID ?? '';
   if (assertionId === '') throw new SamlResponseError('The assertion has no ID');
   const response = responseAttributes(samlResponse);
-  if (response.destination !== null && response.destination !== sp.acsUrl) throw new SamlResponseError('The response is addressed to another destination');
+  if (response.destination !== null && response.destination !== sp.acsUrl)
+    throw new SamlResponseError('The response is addressed to another destination');
   const confirmation = bearerConfirmation(assertion, sp.acsUrl);
-  if (confirmation.inResponseTo !== response.inResponseTo) throw new SamlResponseError("The response's InResponseTo is not its assertion's");
+  if (confirmation.inResponseTo !== response.inResponseTo)
+    throw new SamlResponseError("The response's InResponseTo is not its assertion's");
   // The whole text of the signed NameID (a comment cannot cut it short): node-saml reads it from the verified XML.
   const nameId = profile.nameID;
   const email = profile.nameIDFormat === EMAIL_FORMAT ? nameId : emailAttribute(profile);
-  return { issuer: idp.entityId, nameId, email, assertionId, inResponseTo: confirmation.inResponseTo, notOnOrAfter: confirmation.notOnOrAfter };
+  return {
+    issuer: idp.entityId,
+    nameId,
+    email,
+    assertionId,
+    inResponseTo: confirmation.inResponseTo,
+    notOnOrAfter: confirmation.notOnOrAfter,
+  };
 }
 
-/** A bearer confirmation for this ACS, not expired (the skew allowed); its InResponseTo is signed, the Response's may not be. */
-function bearerConfirmation(assertion: XmlNode, acsUrl: string): { inResponseTo: string | null; notOnOrAfter: string | null } {
+/**
+ * A bearer confirmation for this ACS, not expired (the skew allowed); its InResponseTo is signed, the Response's may
+ * not be.
+ */
+function bearerConfirmation(
+  assertion: XmlNode,
+  acsUrl: string,
+): { inResponseTo: string | null; notOnOrAfter: string | null } {
   const now = Date.now();
   for (const subject of children(assertion, 'Subject')) {
     for (const confirmation of children(subject, 'SubjectConfirmation')) {
@@ -162,5 +212,8 @@ function emailAttribute(profile: Profile): string | undefined {
 function responseAttributes(samlResponse: string): { destination: string | null; inResponseTo: string | null } {
   const document = new DOMParser().parseFromString(Buffer.from(samlResponse, 'base64').toString('utf8'), 'text/xml');
   const root = document.documentElement;
-  return { destination: root?.getAttribute('Destination') || null, inResponseTo: root?.getAttribute('InResponseTo') || null };
+  return {
+    destination: root?.getAttribute('Destination') || null,
+    inResponseTo: root?.getAttribute('InResponseTo') || null,
+  };
 }

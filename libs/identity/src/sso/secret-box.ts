@@ -31,7 +31,8 @@ export class SecretBox {
 
   open(sealed: string, boundTo: string): string | undefined {
     const [version, id, ivText, bodyText, ...rest] = sealed.split('.');
-    if (version !== VERSION || id === undefined || ivText === undefined || bodyText === undefined || rest.length > 0) return undefined;
+    if (version !== VERSION || id === undefined || ivText === undefined || bodyText === undefined || rest.length > 0)
+      return undefined;
     const key = this.keys.find((candidate) => candidate.id === id)?.key;
     const iv = Buffer.from(ivText, 'base64url');
     const body = Buffer.from(bodyText, 'base64url');
@@ -40,7 +41,9 @@ export class SecretBox {
       const decipher = createDecipheriv('aes-256-gcm', key, iv, { authTagLength: TAG_BYTES });
       decipher.setAAD(this.additionalData(id, boundTo));
       decipher.setAuthTag(body.subarray(body.length - TAG_BYTES));
-      return Buffer.concat([decipher.update(body.subarray(0, body.length - TAG_BYTES)), decipher.final()]).toString('utf8');
+      return Buffer.concat([decipher.update(body.subarray(0, body.length - TAG_BYTES)), decipher.final()]).toString(
+        'utf8',
+      );
     } catch {
       return undefined;
     }

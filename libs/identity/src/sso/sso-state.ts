@@ -24,7 +24,10 @@ export class SsoStateSeal {
   seal(intent: SsoSignOnIntent): { checks: SsoSignOnChecks; cookieValue: string } {
     const checks: SsoSignOnChecks = { ...intent, state: random(), nonce: random(), codeVerifier: random() };
     const expiresAt = new Date(this.clock.now().getTime() + ssoStateLifetimeMs).toISOString();
-    return { checks, cookieValue: this.box.seal(JSON.stringify({ ...checks, expiresAt } satisfies Sealed), 'sso-state') };
+    return {
+      checks,
+      cookieValue: this.box.seal(JSON.stringify({ ...checks, expiresAt } satisfies Sealed), 'sso-state'),
+    };
   }
 
   open(cookieValue: string | undefined, state: unknown): SsoSignOnChecks | undefined {
@@ -38,9 +41,18 @@ export class SsoStateSeal {
       return undefined;
     }
     const { organizationId, redirect, nonce, codeVerifier, expiresAt, linkUserId } = sealed;
-    if ([organizationId, redirect, nonce, codeVerifier, expiresAt, sealed.state].some((value) => typeof value !== 'string')) return undefined;
+    if (
+      [organizationId, redirect, nonce, codeVerifier, expiresAt, sealed.state].some(
+        (value) => typeof value !== 'string',
+      )
+    )
+      return undefined;
     if (linkUserId !== undefined && typeof linkUserId !== 'string') return undefined;
-    if (!safeEqual(sealed.state as string, state) || new Date(expiresAt as string).getTime() <= this.clock.now().getTime()) return undefined;
+    if (
+      !safeEqual(sealed.state as string, state) ||
+      new Date(expiresAt as string).getTime() <= this.clock.now().getTime()
+    )
+      return undefined;
     const checks = {
       organizationId: organizationId as string,
       redirect: redirect as string,

@@ -11,7 +11,8 @@ describe('SsoStateSeal', () => {
     const { checks, cookieValue } = seal.seal({ organizationId: 'acme', redirect: '/app' });
     expect(checks.state).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(new Set([checks.state, checks.nonce, checks.codeVerifier]).size).toBe(3);
-    for (const value of [checks.state, checks.nonce, checks.codeVerifier, 'acme']) expect(cookieValue).not.toContain(value);
+    for (const value of [checks.state, checks.nonce, checks.codeVerifier, 'acme'])
+      expect(cookieValue).not.toContain(value);
     expect(seal.open(cookieValue, checks.state)).toEqual(checks);
   });
 

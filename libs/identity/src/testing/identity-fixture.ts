@@ -41,7 +41,12 @@ export const sessionSecret = 'an identity test secret, at least thirty-two chara
 type ContextOverrides = { actor?: string; correlationId?: string; clientIp?: string; userAgent?: string };
 
 /** A caller's context as the API builds it from a request (causation = correlation). */
-export const context = ({ actor = 'anonymous', correlationId = 'c0rrelation', clientIp = '203.0.113.7', userAgent = 'jest' }: ContextOverrides = {}): SignInContext => ({
+export const context = ({
+  actor = 'anonymous',
+  correlationId = 'c0rrelation',
+  clientIp = '203.0.113.7',
+  userAgent = 'jest',
+}: ContextOverrides = {}): SignInContext => ({
   actor,
   correlationId,
   causationId: correlationId,
@@ -49,7 +54,10 @@ export const context = ({ actor = 'anonymous', correlationId = 'c0rrelation', cl
 });
 
 /** passwordHashesAtOnce: the hasher's limit of argon2id computations at once (default: as the server's). */
-export async function openIdentityFixture(sessionPolicy?: SessionPolicy, passwordHashesAtOnce?: number): Promise<IdentityFixture> {
+export async function openIdentityFixture(
+  sessionPolicy?: SessionPolicy,
+  passwordHashesAtOnce?: number,
+): Promise<IdentityFixture> {
   const dataDir = mkdtempSync(join(tmpdir(), 'chorus-identity-'));
   const clock = new ManualClock();
   const store = await openEventStore({ dataDir, now: () => clock.now() });

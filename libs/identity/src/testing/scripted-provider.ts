@@ -1,7 +1,14 @@
 // A hostile or broken OpenID provider on 127.0.0.1, for the tests of provider-fetch.ts and its users: each
 // path answers as the test says (a discovery document, a status, a body of hundreds of megabytes generated
 // as it is sent, a trickle), and every connection, request and byte sent is counted.
-import { Agent, createServer, type ClientRequestArgs, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  Agent,
+  createServer,
+  type ClientRequestArgs,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import { connect, isIP, type LookupFunction, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 
@@ -44,7 +51,11 @@ export class ScriptedProvider {
   }
 
   /** A discovery document for `issuer` whose endpoints are under `endpointsAt` (the issuer itself by default). */
-  static discoveryDocument(issuer: string, endpointsAt = issuer, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  static discoveryDocument(
+    issuer: string,
+    endpointsAt = issuer,
+    overrides: Record<string, unknown> = {},
+  ): Record<string, unknown> {
     return {
       issuer,
       authorization_endpoint: `${endpointsAt}/authorize`,
@@ -124,9 +135,11 @@ export class LoopbackNetwork extends Agent {
   override createConnection(options: ClientRequestArgs): Socket {
     const host = options.hostname ?? options.host ?? 'localhost';
     const checked = options.lookup as LookupFunction | undefined;
-    // Only ever 127.0.0.1, whatever was resolved: the request's lookup is asked (and may refuse), its answer is not used.
+    // Only ever 127.0.0.1, whatever was resolved: the request's lookup is asked (and may refuse), its answer is not
+    // used.
     const toLoopback: LookupFunction = (_name, lookupOptions, done) => {
-      const loopback = () => (lookupOptions.all === true ? done(null, [{ address: '127.0.0.1', family: 4 }]) : done(null, '127.0.0.1', 4));
+      const loopback = () =>
+        lookupOptions.all === true ? done(null, [{ address: '127.0.0.1', family: 4 }]) : done(null, '127.0.0.1', 4);
       if (checked === undefined || isIP(host) !== 0) return loopback();
       checked(host, lookupOptions, (error) => (error === null ? loopback() : done(error, '', 0)));
     };
@@ -141,7 +154,8 @@ export function tableResolver(table: Record<string, string[] | (() => string[])>
     const addresses = (typeof entry === 'function' ? entry() : entry) ?? [];
     const found = addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
     setImmediate(() => {
-      if (found[0] === undefined) return callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }), '', 0);
+      if (found[0] === undefined)
+        return callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }), '', 0);
       if (options.all === true) return callback(null, found);
       return callback(null, found[0].address, found[0].family);
     });

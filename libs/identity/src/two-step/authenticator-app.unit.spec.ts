@@ -7,7 +7,9 @@ describe('authenticator apps', () => {
     const setup = await newAuthenticatorAppSetup('Chorus', 'ada@example.com');
     expect(setup.secret).toMatch(/^[A-Z2-7]{32}$/);
     expect(setup.uri).toBe(`otpauth://totp/Chorus:ada%40example.com?secret=${setup.secret}&issuer=Chorus`);
-    expect(Buffer.from(setup.qrCode.replace('data:image/svg+xml;base64,', ''), 'base64').toString('utf8')).toContain('<svg');
+    expect(Buffer.from(setup.qrCode.replace('data:image/svg+xml;base64,', ''), 'base64').toString('utf8')).toContain(
+      '<svg',
+    );
   });
 
   it('match a code to its time step, one step either side of now and no further', async () => {

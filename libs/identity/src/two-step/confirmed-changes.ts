@@ -1,7 +1,18 @@
 // A password or code confirming a change is a guess, counted before its check, so a stolen session guesses no
 // faster than the sign-in forms.
 import type { CommandContext } from '#application';
-import { DomainError, hasSecondFactor, InvalidCode, RECENT_SIGN_IN_MS, type FactorChangeCommand, type FactorChangeProof, type Session, type User, type UserCommand, type UserEvent } from '#domain';
+import {
+  DomainError,
+  hasSecondFactor,
+  InvalidCode,
+  RECENT_SIGN_IN_MS,
+  type FactorChangeCommand,
+  type FactorChangeProof,
+  type Session,
+  type User,
+  type UserCommand,
+  type UserEvent,
+} from '#domain';
 import type { Clock } from '../clock.js';
 import type { FactorChange } from '../mail/two-step-mail.js';
 import type { PasswordHasher } from '../passwords/password-hasher.js';
@@ -17,16 +28,28 @@ export type ChangeConfirmation = { password?: string | undefined; code?: string 
 export type CodeProof = Extract<FactorChangeProof, { method: 'authenticator-app' | 'recovery-code' }>;
 
 /** `proof` is undefined for a wrong code. */
-export async function codeProof(user: User, code: string, secretsAtRest: SecretBox, now: Date): Promise<{ method: CodeProof['method']; proof: CodeProof | undefined }> {
+export async function codeProof(
+  user: User,
+  code: string,
+  secretsAtRest: SecretBox,
+  now: Date,
+): Promise<{ method: CodeProof['method']; proof: CodeProof | undefined }> {
   const digits = asAuthenticatorCode(code);
   if (digits !== undefined) {
     const app = user.secondFactors.authenticatorApp;
     const secret = app === null ? undefined : secretsAtRest.open(app.secretSealed, user.userId);
     const timeStep = secret === undefined ? undefined : await timeStepOf(secret, digits, now);
-    return { method: 'authenticator-app', proof: timeStep === undefined ? undefined : { method: 'authenticator-app', timeStep } };
+    return {
+      method: 'authenticator-app',
+      proof: timeStep === undefined ? undefined : { method: 'authenticator-app', timeStep },
+    };
   }
   const recoveryCode = asRecoveryCode(code);
-  return { method: 'recovery-code', proof: recoveryCode === undefined ? undefined : { method: 'recovery-code', codeHash: recoveryCodeHash(recoveryCode) } };
+  return {
+    method: 'recovery-code',
+    proof:
+      recoveryCode === undefined ? undefined : { method: 'recovery-code', codeHash: recoveryCodeHash(recoveryCode) },
+  };
 }
 
 export type ConfirmedChangesDependencies = {
@@ -58,7 +81,10 @@ export class ConfirmedChanges {
     };
     if (session.awaiting === 'enrolment') return record(change);
     if (password === undefined && code === undefined) {
-      return record({ type: 'ConfirmFactorChange', data: { proof: { method: 'recent-sign-in', signedInAt: session.startedAt }, change } });
+      return record({
+        type: 'ConfirmFactorChange',
+        data: { proof: { method: 'recent-sign-in', signedInAt: session.startedAt }, change },
+      });
     }
     const { proof, attempt } = await this.checked(session.userId, { password, code }, context);
     const events = await record({ type: 'ConfirmFactorChange', data: { proof, change } });
@@ -73,11 +99,15 @@ export class ConfirmedChanges {
   async prove(session: Session, { password, code }: ChangeConfirmation, context: CommandContext): Promise<void> {
     const { state: user } = await this.deps.users.load(session.userId);
     if (user.status !== 'registered') throw new DomainError('NOT_FOUND', 'No such user.');
-    if (user.passwordHash !== null && password === undefined) throw new DomainError('WRONG_PASSWORD', 'Enter your password.', { field: 'password' });
+    if (user.passwordHash !== null && password === undefined)
+      throw new DomainError('WRONG_PASSWORD', 'Enter your password.', { field: 'password' });
     if (password === undefined && code === undefined) {
       if (hasSecondFactor(user.secondFactors)) throw new InvalidCode();
       if (this.deps.clock.now().getTime() - Date.parse(session.startedAt) > RECENT_SIGN_IN_MS) {
-        throw new DomainError('REAUTHENTICATION_REQUIRED', `Sign in again first: this needs a sign-in of the last ${RECENT_SIGN_IN_MS / 60_000} minutes.`);
+        throw new DomainError(
+          'REAUTHENTICATION_REQUIRED',
+          `Sign in again first: this needs a sign-in of the last ${RECENT_SIGN_IN_MS / 60_000} minutes.`,
+        );
       }
       return;
     }
@@ -95,8 +125,12 @@ export class ConfirmedChanges {
     if (attempt.delayMs > 0) await clock.sleep(attempt.delayMs);
     let proof: FactorChangeProof | undefined;
     if (password !== undefined) {
-      const valid = user.passwordHash === null ? await hasher.verifyNobody(password) : await hasher.verify(user.passwordHash, password);
-      if (!valid || user.passwordHash === null) throw new DomainError('WRONG_PASSWORD', 'The password is not correct.', { field: 'password' });
+      const valid =
+        user.passwordHash === null
+          ? await hasher.verifyNobody(password)
+          : await hasher.verify(user.passwordHash, password);
+      if (!valid || user.passwordHash === null)
+        throw new DomainError('WRONG_PASSWORD', 'The password is not correct.', { field: 'password' });
       proof = { method: 'password' };
     } else {
       proof = (await codeProof(user, code ?? '', this.deps.secretsAtRest, clock.now())).proof;

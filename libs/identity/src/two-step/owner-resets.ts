@@ -29,18 +29,35 @@ export class OwnerResets {
   constructor(private readonly deps: OwnerResetDependencies) {}
 
   /** `answersFor`: the caller checked that the organization answers for the account. */
-  async reset(userId: string, organization: { id: string; name: string }, answersFor: boolean, context: CommandContext): Promise<OwnerResetOutcome> {
+  async reset(
+    userId: string,
+    organization: { id: string; name: string },
+    answersFor: boolean,
+    context: CommandContext,
+  ): Promise<OwnerResetOutcome> {
     const { users, clock, links } = this.deps;
     if (answersFor) {
       const authority: ResetAuthority = { kind: 'account-of-organization', organizationId: organization.id };
       const { state, events } = await users.handle(userId, { type: 'ResetSecondFactors', data: authority }, context);
       if (events.length === 0 || state.status !== 'registered') return 'nothing-to-reset';
-      this.mailLater(secondFactorsResetMail({ to: state.email, productName: links.productName, organizationName: organization.name, link: this.link('/login') }), context);
+      this.mailLater(
+        secondFactorsResetMail({
+          to: state.email,
+          productName: links.productName,
+          organizationName: organization.name,
+          link: this.link('/login'),
+        }),
+        context,
+      );
       return 'reset';
     }
     const { token, tokenHash } = issueUserToken(userId);
     const expiresAt = new Date(clock.now().getTime() + RESET_REQUEST_LIFETIME_MS);
-    const { state, events } = await users.handle(userId, { type: 'RequestSecondFactorsReset', data: { organizationId: organization.id, tokenHash, expiresAt } }, context);
+    const { state, events } = await users.handle(
+      userId,
+      { type: 'RequestSecondFactorsReset', data: { organizationId: organization.id, tokenHash, expiresAt } },
+      context,
+    );
     if (events.length === 0 || state.status !== 'registered') return 'nothing-to-reset';
     const mail = secondFactorsResetRequestMail({
       to: state.email,
@@ -60,19 +77,29 @@ export class OwnerResets {
   }
 
   /** The password is a guess, counted before its check as at sign-in. */
-  async confirm(token: string, password: string | undefined, organizationName: (id: string) => string, context: CommandContext): Promise<void> {
+  async confirm(
+    token: string,
+    password: string | undefined,
+    organizationName: (id: string) => string,
+    context: CommandContext,
+  ): Promise<void> {
     const { users, attempts, hasher, clock, links } = this.deps;
     const request = await this.pending(token);
     if (request === undefined) throw new InvalidToken('This link is unknown, used or expired.');
     const { userId, tokenHash, passwordHash } = request;
     const asPerson = { ...context, actor: `user:${userId}` };
     const key = attempts.account(userId);
-    const attempt = passwordHash === null ? undefined : await attempts.reserve(key, asPerson, await attempts.refuseIfLocked(key));
+    const attempt =
+      passwordHash === null ? undefined : await attempts.reserve(key, asPerson, await attempts.refuseIfLocked(key));
     if (attempt !== undefined && attempt.delayMs > 0) await clock.sleep(attempt.delayMs);
     if (passwordHash !== null && (password === undefined || !(await hasher.verify(passwordHash, password)))) {
       throw new DomainError('WRONG_PASSWORD', 'The password is not correct.', { field: 'password' });
     }
-    const { state, events } = await users.handle(userId, { type: 'ResetSecondFactors', data: { kind: 'confirmed-by-person', tokenHash } }, asPerson);
+    const { state, events } = await users.handle(
+      userId,
+      { type: 'ResetSecondFactors', data: { kind: 'confirmed-by-person', tokenHash } },
+      asPerson,
+    );
     if (attempt !== undefined) await attempts.succeeded(attempt, asPerson);
     if (events.length === 0 || state.status !== 'registered') return;
     const mail = secondFactorsResetMail({
@@ -91,9 +118,16 @@ export class OwnerResets {
     const { state } = await this.deps.users.load(read.userId);
     if (state.status !== 'registered') return undefined;
     const now = this.deps.clock.now().getTime();
-    const request = state.secondFactors.resetRequests.find((candidate) => candidate.tokenHash === read.tokenHash && Date.parse(candidate.expiresAt) > now);
+    const request = state.secondFactors.resetRequests.find(
+      (candidate) => candidate.tokenHash === read.tokenHash && Date.parse(candidate.expiresAt) > now,
+    );
     if (request === undefined) return undefined;
-    return { ...request, userId: read.userId, passwordHash: state.passwordHash, passwordRequired: state.passwordHash !== null };
+    return {
+      ...request,
+      userId: read.userId,
+      passwordHash: state.passwordHash,
+      passwordRequired: state.passwordHash !== null,
+    };
   }
 
   private link(path: string): string {
@@ -102,7 +136,10 @@ export class OwnerResets {
 
   private mailLater(message: MailMessage, context: CommandContext): void {
     this.deps.mailer.send(message).catch((error: unknown) => {
-      this.deps.logger.error({ err: error, correlationId: context.correlationId }, 'two-step sign-in reset mail failed');
+      this.deps.logger.error(
+        { err: error, correlationId: context.correlationId },
+        'two-step sign-in reset mail failed',
+      );
     });
   }
 }

@@ -26,7 +26,10 @@ export type NewPasskey = { credentialId: string; publicKey: string; counter: num
 export class PasskeyCeremonies {
   constructor(private readonly party: RelyingParty) {}
 
-  async registrationOptions(user: { userId: string; email: string }, existing: readonly Passkey[]): Promise<PublicKeyCredentialCreationOptionsJSON> {
+  async registrationOptions(
+    user: { userId: string; email: string },
+    existing: readonly Passkey[],
+  ): Promise<PublicKeyCredentialCreationOptionsJSON> {
     const { generateRegistrationOptions } = await webAuthn();
     return generateRegistrationOptions({
       rpName: this.party.name,
@@ -87,10 +90,17 @@ export class PasskeyCeremonies {
         expectedChallenge: challenge,
         expectedOrigin: this.party.origin,
         expectedRPID: this.party.id,
-        credential: { id: passkey.credentialId, publicKey: Buffer.from(passkey.publicKey, 'base64url'), counter: passkey.counter, transports: passkey.transports as never },
+        credential: {
+          id: passkey.credentialId,
+          publicKey: Buffer.from(passkey.publicKey, 'base64url'),
+          counter: passkey.counter,
+          transports: passkey.transports as never,
+        },
         requireUserVerification: false,
       });
-      return verification.verified ? { credentialId: passkey.credentialId, counter: verification.authenticationInfo.newCounter } : undefined;
+      return verification.verified
+        ? { credentialId: passkey.credentialId, counter: verification.authenticationInfo.newCounter }
+        : undefined;
     } catch {
       return undefined;
     }

@@ -24,7 +24,9 @@ function newCode(): string {
 /** Upper case, without spaces or dashes; undefined for anything that cannot be a recovery code. */
 export function asRecoveryCode(input: string): string | undefined {
   const code = input.replace(/[\s-]+/g, '').toUpperCase();
-  return code.length === GROUPS * GROUP_LENGTH && [...code].every((character) => ALPHABET.includes(character)) ? code : undefined;
+  return code.length === GROUPS * GROUP_LENGTH && [...code].every((character) => ALPHABET.includes(character))
+    ? code
+    : undefined;
 }
 
 export const recoveryCodeHash = (code: string): string => sha256Hex(`recovery-code:${code}`);

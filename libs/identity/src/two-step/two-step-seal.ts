@@ -17,7 +17,9 @@ export class TwoStepSeal {
     return this.box.seal(JSON.stringify({ value, expiresAt }), `${purpose} ${sessionId}`);
   }
 
-  /** The value, or undefined when the token was sealed for another session or purpose, tampered with, or has expired. */
+  /**
+   * The value, or undefined when the token was sealed for another session or purpose, tampered with, or has expired.
+   */
   open(purpose: SealPurpose, sessionId: string, token: string): string | undefined {
     const opened = this.box.open(token, `${purpose} ${sessionId}`);
     if (opened === undefined) return undefined;

@@ -15,12 +15,23 @@ let file: string;
 let opened: { keys: PersonalKeys; store: EventStore }[];
 
 const openNode = () => {
-  const node = { keys: new PersonalKeys(SqlitePersonalKeys.open({ file: join(dataDir, PERSONAL_KEYS_FILE) })), store: SqliteEventStore.open({ file }) };
+  const node = {
+    keys: new PersonalKeys(SqlitePersonalKeys.open({ file: join(dataDir, PERSONAL_KEYS_FILE) })),
+    store: SqliteEventStore.open({ file }),
+  };
   opened.push(node);
   return node;
 };
-const unkeyed = (value: string) => identifierClaimDecider.streamOf(`email-${createHash('sha256').update(value).digest('hex')}`);
-const claimed = (userId: string) => [{ id: randomUUID(), type: 'IdentifierClaimed', data: { kind: 'email', userId }, metadata: { actor: 'cli', correlationId: 'c', causationId: 'c' } }];
+const unkeyed = (value: string) =>
+  identifierClaimDecider.streamOf(`email-${createHash('sha256').update(value).digest('hex')}`);
+const claimed = (userId: string) => [
+  {
+    id: randomUUID(),
+    type: 'IdentifierClaimed',
+    data: { kind: 'email', userId },
+    metadata: { actor: 'cli', correlationId: 'c', causationId: 'c' },
+  },
+];
 
 beforeEach(() => {
   dataDir = mkdtempSync(join(tmpdir(), 'chorus-identifier-names-'));

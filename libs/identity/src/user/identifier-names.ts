@@ -7,13 +7,17 @@ import { hmacHex, sha256Hex } from '../hashing.js';
 
 /** The key of the names; its subject is no person's. */
 export const IDENTIFIER_NAMES_SUBJECT = 'chorus:identifier-names';
-/** Present while the log still holds what a build before sealing wrote in plain form (docs/privacy.md, Older stores). */
+/**
+ * Present while the log still holds what a build before sealing wrote in plain form (docs/privacy.md, Older stores).
+ */
 export const PLAIN_LOG_SUBJECT = 'chorus:plain-log';
 
 export class IdentifierNames {
   /**
-   * `legacy`: a store written before the names were keyed, whose claims are under an unkeyed SHA-256 of the value; a value
-   * claimed there stays there (one stream per value, whichever node asks), and a new value is claimed under the keyed name.
+   * `legacy`: a store written before the names were keyed, whose claims are under an unkeyed SHA-256 of the value; a
+   * value
+   * claimed there stays there (one stream per value, whichever node asks), and a new value is claimed under the keyed
+   * name.
    */
   constructor(
     private readonly key: Buffer,
@@ -52,8 +56,10 @@ export class IdentifierNames {
   }
 }
 
-export const keyedClaimId = (key: Buffer, kind: ClaimKind, normalizedValue: string): string => `${kind}-${hmacHex(key, normalizedValue)}`;
-export const legacyClaimId = (kind: ClaimKind, normalizedValue: string): string => `${kind}-${sha256Hex(normalizedValue)}`;
+export const keyedClaimId = (key: Buffer, kind: ClaimKind, normalizedValue: string): string =>
+  `${kind}-${hmacHex(key, normalizedValue)}`;
+export const legacyClaimId = (kind: ClaimKind, normalizedValue: string): string =>
+  `${kind}-${sha256Hex(normalizedValue)}`;
 
 /**
  * Decided once per store, the first time this build opens it: an empty log is sealed from its first event; a log with

@@ -3,14 +3,25 @@
 import { randomUUID } from 'node:crypto';
 import { handleCommand, loadStream, MAX_DECISION_ATTEMPTS, type CommandContext, type LoadedStream } from '#application';
 import { WrongExpectedRevisionError, type EventStore } from '#event-store';
-import { identifierClaimDecider, identifierTaken, type ClaimCommand, type ClaimKind, type ClaimState, type User } from '#domain';
+import {
+  identifierClaimDecider,
+  identifierTaken,
+  type ClaimCommand,
+  type ClaimKind,
+  type ClaimState,
+  type User,
+} from '#domain';
 import type { IdentifierNames } from './identifier-names.js';
 import { isValidEmail, normalizeEmail, normalizeUsername } from './identifiers.js';
 import type { Users } from './users.js';
 
 export type { ClaimKind } from '#domain';
 
-const nothingYet: Omit<LoadedStream<ClaimState>, 'recorded'> = { state: undefined, revision: undefined, position: undefined };
+const nothingYet: Omit<LoadedStream<ClaimState>, 'recorded'> = {
+  state: undefined,
+  revision: undefined,
+  position: undefined,
+};
 
 function holder(state: ClaimState, claim: string): NonNullable<ClaimState> {
   if (state === undefined) throw new Error(`The claim ${claim} holds no user id`);
@@ -18,7 +29,11 @@ function holder(state: ClaimState, claim: string): NonNullable<ClaimState> {
 }
 
 const holds = (user: User, kind: ClaimKind, value: string): boolean =>
-  kind === 'email' ? user.email === value : kind === 'username' ? user.username === value : user.googleSubject === value;
+  kind === 'email'
+    ? user.email === value
+    : kind === 'username'
+      ? user.username === value
+      : user.googleSubject === value;
 
 export class UserClaims {
   constructor(
@@ -38,7 +53,10 @@ export class UserClaims {
     return userId === undefined ? undefined : this.confirmed(userId, kind, normalizedValue);
   }
 
-  /** Same store reads whether or not anyone holds the value, so that sign-in timing does not tell which names are accounts. */
+  /**
+   * Same store reads whether or not anyone holds the value, so that sign-in timing does not tell which names are
+   * accounts.
+   */
   async findUserEvenly(kind: ClaimKind, normalizedValue: string): Promise<User | undefined> {
     const userId = await this.find(kind, normalizedValue);
     return this.confirmed(userId ?? randomUUID(), kind, normalizedValue);
@@ -49,21 +67,35 @@ export class UserClaims {
   }
 
   /** Concurrent callers agree on one id: the store takes one first event and the others decide again on it. */
-  async reserveEmailFor(email: string, context: CommandContext, proposed: string = randomUUID()): Promise<{ userId: string; registered: boolean }> {
+  async reserveEmailFor(
+    email: string,
+    context: CommandContext,
+    proposed: string = randomUUID(),
+  ): Promise<{ userId: string; registered: boolean }> {
     // Most addresses added are new: reserve at `no_stream` without reading first.
     const command: ClaimCommand = { type: 'ReserveEmail', data: { userId: proposed } };
     const id = await this.names.idOf('email', email);
-    const { state } = await handleCommand(this.store, identifierClaimDecider, id, command, context, { known: nothingYet });
+    const { state } = await handleCommand(this.store, identifierClaimDecider, id, command, context, {
+      known: nothingYet,
+    });
     const claim = holder(state, id);
     // A registration claims the address before it writes the user: only then can the id be a registered user's.
-    const registered = claim.lastType === 'IdentifierClaimed' && (await this.users.load(claim.userId)).state.status === 'registered';
+    const registered =
+      claim.lastType === 'IdentifierClaimed' && (await this.users.load(claim.userId)).state.status === 'registered';
     return { userId: claim.userId, registered };
   }
 
-  /** An address's id never changes, so concurrent registrations of it target one user stream, whose append lets one win. */
+  /**
+   * An address's id never changes, so concurrent registrations of it target one user stream, whose append lets one win.
+   */
   async claimEmail(email: string, context: CommandContext): Promise<{ userId: string; invited: boolean }> {
     const fresh = randomUUID();
-    const state = await this.decideOnHolder('email', email, (holderConfirmed) => ({ type: 'ClaimEmail', data: { fresh, holderConfirmed } }), context);
+    const state = await this.decideOnHolder(
+      'email',
+      email,
+      (holderConfirmed) => ({ type: 'ClaimEmail', data: { fresh, holderConfirmed } }),
+      context,
+    );
     const { userId, reserved } = holder(state, 'of the address');
     return { userId, invited: reserved };
   }
@@ -72,8 +104,16 @@ export class UserClaims {
    * A claim its holder's stream does not confirm is stale and may be taken over; a race lost to a concurrent
    * claim is DUPLICATE, not decided again (that registration may be running, unconfirmed as yet).
    */
-  async claim(kind: 'username' | 'google', normalizedValue: string, userId: string, context: CommandContext): Promise<void> {
-    const command = (holderConfirmed: boolean): ClaimCommand => ({ type: 'ClaimIdentifier', data: { kind, userId, holderConfirmed } });
+  async claim(
+    kind: 'username' | 'google',
+    normalizedValue: string,
+    userId: string,
+    context: CommandContext,
+  ): Promise<void> {
+    const command = (holderConfirmed: boolean): ClaimCommand => ({
+      type: 'ClaimIdentifier',
+      data: { kind, userId, holderConfirmed },
+    });
     try {
       await this.decideOnHolder(kind, normalizedValue, command, context, 1);
     } catch (error) {
@@ -84,7 +124,13 @@ export class UserClaims {
   /** Decides once per read: the holder's answer belongs to the claim it was asked about. */
   /** Frees the value if `userId` holds it (an erasure): whoever takes it next is a new person. */
   async release(kind: ClaimKind, normalizedValue: string, userId: string, context: CommandContext): Promise<void> {
-    await handleCommand(this.store, identifierClaimDecider, await this.names.idOf(kind, normalizedValue), { type: 'ReleaseIdentifier', data: { kind, userId } }, context);
+    await handleCommand(
+      this.store,
+      identifierClaimDecider,
+      await this.names.idOf(kind, normalizedValue),
+      { type: 'ReleaseIdentifier', data: { kind, userId } },
+      context,
+    );
   }
 
   private async decideOnHolder(
@@ -97,9 +143,15 @@ export class UserClaims {
     const id = await this.names.idOf(kind, normalizedValue);
     for (let attempt = 1; ; attempt += 1) {
       const known = await loadStream(this.store, identifierClaimDecider, id);
-      const holderConfirmed = known.state !== undefined && (await this.confirmed(known.state.userId, kind, normalizedValue)) !== undefined;
+      const holderConfirmed =
+        known.state !== undefined && (await this.confirmed(known.state.userId, kind, normalizedValue)) !== undefined;
       try {
-        return (await handleCommand(this.store, identifierClaimDecider, id, command(holderConfirmed), context, { known, maxAttempts: 1 })).state;
+        return (
+          await handleCommand(this.store, identifierClaimDecider, id, command(holderConfirmed), context, {
+            known,
+            maxAttempts: 1,
+          })
+        ).state;
       } catch (error) {
         if (!(error instanceof WrongExpectedRevisionError) || attempt >= attempts) throw error;
       }
@@ -149,10 +201,14 @@ export class UserDirectory {
     return isValidEmail(normalized) ? this.claims.find('email', normalized) : undefined;
   }
 
-  /** Answers the id the address has now, which may be another caller's; an invalid address keeps `proposed`, unreserved. */
+  /**
+   * Answers the id the address has now, which may be another caller's; an invalid address keeps `proposed`, unreserved.
+   */
   async reserveIdForEmail(email: string, proposed: string, context: CommandContext): Promise<string> {
     const normalized = normalizeEmail(email);
-    return isValidEmail(normalized) ? (await this.claims.reserveEmailFor(normalized, context, proposed)).userId : proposed;
+    return isValidEmail(normalized)
+      ? (await this.claims.reserveEmailFor(normalized, context, proposed)).userId
+      : proposed;
   }
 
   async profile(userId: string): Promise<UserProfile | undefined> {
@@ -161,4 +217,9 @@ export class UserDirectory {
   }
 }
 
-const profileOf = (user: User): UserProfile => ({ id: user.userId, email: user.email, username: user.username, googleLinked: user.googleSubject !== null });
+const profileOf = (user: User): UserProfile => ({
+  id: user.userId,
+  email: user.email,
+  username: user.username,
+  googleLinked: user.googleSubject !== null,
+});

@@ -31,13 +31,22 @@ describe('registering a user', () => {
     const { userId } = await fixture.identity.registration.register({ email: 'ada@example.com' }, context());
     expect(await fixture.identity.directory.findUserIdByEmail('ADA@example.com')).toBe(userId);
     expect(await fixture.identity.directory.findUserIdByEmail('bob@example.com')).toBeUndefined();
-    expect(await fixture.identity.directory.profile(userId)).toEqual({ id: userId, email: 'ada@example.com', username: null, googleLinked: false });
+    expect(await fixture.identity.directory.profile(userId)).toEqual({
+      id: userId,
+      email: 'ada@example.com',
+      username: null,
+      googleLinked: false,
+    });
   });
 
   it('refuses an e-mail address or username that is taken, in any case', async () => {
     await fixture.identity.registration.register({ email: 'ada@example.com', username: 'ada' }, context());
-    await expect(fixture.identity.registration.register({ email: 'ADA@example.com' }, context())).rejects.toMatchObject({ code: 'DUPLICATE' });
-    await expect(fixture.identity.registration.register({ email: 'other@example.com', username: 'ADA' }, context())).rejects.toMatchObject({ code: 'DUPLICATE' });
+    await expect(fixture.identity.registration.register({ email: 'ADA@example.com' }, context())).rejects.toMatchObject(
+      { code: 'DUPLICATE' },
+    );
+    await expect(
+      fixture.identity.registration.register({ email: 'other@example.com', username: 'ADA' }, context()),
+    ).rejects.toMatchObject({ code: 'DUPLICATE' });
   });
 
   it('gives an address to exactly one of two simultaneous registrations', async () => {
@@ -45,16 +54,24 @@ describe('registering a user', () => {
       [1, 2, 3].map(() => fixture.identity.registration.register({ email: 'same@example.com' }, context())),
     );
     expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(1);
-    expect(outcomes.filter((outcome) => outcome.status === 'rejected').map((outcome) => (outcome as PromiseRejectedResult).reason)).toEqual([
-      expect.objectContaining({ code: 'DUPLICATE' }),
-      expect.objectContaining({ code: 'DUPLICATE' }),
-    ]);
+    expect(
+      outcomes
+        .filter((outcome) => outcome.status === 'rejected')
+        .map((outcome) => (outcome as PromiseRejectedResult).reason),
+    ).toEqual([expect.objectContaining({ code: 'DUPLICATE' }), expect.objectContaining({ code: 'DUPLICATE' })]);
   });
 
   it('refuses an invalid address, username or password with the reason', async () => {
-    await expect(fixture.identity.registration.register({ email: 'not-an-address' }, context())).rejects.toMatchObject({ code: 'VALIDATION_FAILED', details: { field: 'email' } });
-    await expect(fixture.identity.registration.register({ email: 'a@example.com', username: 'no spaces' }, context())).rejects.toMatchObject({ code: 'VALIDATION_FAILED', details: { field: 'username' } });
-    await expect(fixture.identity.registration.register({ email: 'a@example.com', password: 'password1' }, context())).rejects.toMatchObject({
+    await expect(fixture.identity.registration.register({ email: 'not-an-address' }, context())).rejects.toMatchObject({
+      code: 'VALIDATION_FAILED',
+      details: { field: 'email' },
+    });
+    await expect(
+      fixture.identity.registration.register({ email: 'a@example.com', username: 'no spaces' }, context()),
+    ).rejects.toMatchObject({ code: 'VALIDATION_FAILED', details: { field: 'username' } });
+    await expect(
+      fixture.identity.registration.register({ email: 'a@example.com', password: 'password1' }, context()),
+    ).rejects.toMatchObject({
       code: 'VALIDATION_FAILED',
       message: 'This password is one of the most common (breached) passwords; choose another.',
     });

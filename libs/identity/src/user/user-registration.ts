@@ -10,7 +10,9 @@ import type { Users } from './users.js';
 export type NewUser = { email: string; username?: string; password?: string };
 
 const taken = (field: 'email' | 'username') =>
-  new DomainError('DUPLICATE', `This ${field === 'email' ? 'e-mail address' : 'username'} is already taken.`, { field });
+  new DomainError('DUPLICATE', `This ${field === 'email' ? 'e-mail address' : 'username'} is already taken.`, {
+    field,
+  });
 
 const isDuplicate = (error: unknown): boolean => error instanceof DomainError && error.code === 'DUPLICATE';
 
@@ -24,10 +26,15 @@ export class UserRegistration {
   /** Refuses what register would, without writing anything. */
   async check(newUser: NewUser): Promise<{ email: string; username: string | undefined }> {
     const email = normalizeEmail(newUser.email);
-    if (!isValidEmail(email)) throw new DomainError('VALIDATION_FAILED', 'The e-mail address is not valid.', { field: 'email' });
+    if (!isValidEmail(email))
+      throw new DomainError('VALIDATION_FAILED', 'The e-mail address is not valid.', { field: 'email' });
     const username = newUser.username === undefined ? undefined : normalizeUsername(newUser.username);
     if (username !== undefined && !isValidUsername(username)) {
-      throw new DomainError('VALIDATION_FAILED', 'A username is 2 to 64 letters, digits, dots, dashes or underscores, starting with a letter or digit.', { field: 'username' });
+      throw new DomainError(
+        'VALIDATION_FAILED',
+        'A username is 2 to 64 letters, digits, dots, dashes or underscores, starting with a letter or digit.',
+        { field: 'username' },
+      );
     }
     if (newUser.password !== undefined) {
       const violation = passwordPolicyViolation(newUser.password, { email, username: username ?? null });

@@ -1,11 +1,31 @@
 // Cached folds, so a sign-in's cost does not grow with the user's history.
-import { FoldedStateCache, handleCommand, loadStream, MAX_DECISION_ATTEMPTS, READ_PAGE_SIZE, type CommandContext, type HandledCommand } from '#application';
+import {
+  FoldedStateCache,
+  handleCommand,
+  loadStream,
+  MAX_DECISION_ATTEMPTS,
+  READ_PAGE_SIZE,
+  type CommandContext,
+  type HandledCommand,
+} from '#application';
 import { WrongExpectedRevisionError, type EventStore } from '#event-store';
 import type { Clock } from '../clock.js';
-import { OpenSessionScan, userDecider, userStream, type OpenSession, type UserCommand, type UserDecision, type UserEvent, type UserState } from '#domain';
+import {
+  OpenSessionScan,
+  userDecider,
+  userStream,
+  type OpenSession,
+  type UserCommand,
+  type UserDecision,
+  type UserEvent,
+  type UserState,
+} from '#domain';
 
 const endsSessions = (command: UserCommand): boolean =>
-  command.type === 'CompletePasswordReset' || command.type === 'ChangePassword' || command.type === 'PassSecondStep' || command.type === 'ErasePersonalData';
+  command.type === 'CompletePasswordReset' ||
+  command.type === 'ChangePassword' ||
+  command.type === 'PassSecondStep' ||
+  command.type === 'ErasePersonalData';
 
 export type LoadedUser = { state: UserState; revision: bigint | 'no_stream' };
 
@@ -44,7 +64,12 @@ export class Users {
     return { state: handled.state, events: handled.appended.map(({ type, data }) => ({ type, data }) as UserEvent) };
   }
 
-  private handleAsIs(userId: string, command: UserCommand, context: CommandContext, twoStepRequired: boolean): Promise<HandledCommand<UserState>> {
+  private handleAsIs(
+    userId: string,
+    command: UserCommand,
+    context: CommandContext,
+    twoStepRequired: boolean,
+  ): Promise<HandledCommand<UserState>> {
     const recording = command.type === 'RecordSignIn' || command.type === 'RecordSignOut';
     const decision: UserDecision = { ...command, facts: { now: this.clock.now(), twoStepRequired } };
     return handleCommand(this.store, userDecider, userId, decision, context, {
@@ -56,13 +81,22 @@ export class Users {
   }
 
   /** Sessions are read after the state decided on, so none started since that state is missed. */
-  private async handleOnSessions(userId: string, command: UserCommand, context: CommandContext, twoStepRequired: boolean): Promise<HandledCommand<UserState>> {
+  private async handleOnSessions(
+    userId: string,
+    command: UserCommand,
+    context: CommandContext,
+    twoStepRequired: boolean,
+  ): Promise<HandledCommand<UserState>> {
     for (let attempt = 1; ; attempt += 1) {
       const known = await loadStream(this.store, userDecider, userId, { cache: this.cache });
       const openSessions = await this.openSessions(userId);
       const decision: UserDecision = { ...command, facts: { now: this.clock.now(), openSessions, twoStepRequired } };
       try {
-        return await handleCommand(this.store, userDecider, userId, decision, context, { cache: this.cache, known, maxAttempts: 1 });
+        return await handleCommand(this.store, userDecider, userId, decision, context, {
+          cache: this.cache,
+          known,
+          maxAttempts: 1,
+        });
       } catch (error) {
         if (!(error instanceof WrongExpectedRevisionError) || attempt >= MAX_DECISION_ATTEMPTS) throw error;
       }
@@ -75,7 +109,11 @@ export class Users {
     const scan = new OpenSessionScan(now, now - this.sessionLifetimeMs);
     let fromRevision: bigint | undefined;
     for (;;) {
-      const page = await this.store.readStream(userStream(userId), { direction: 'backwards', maxCount: READ_PAGE_SIZE, ...(fromRevision === undefined ? {} : { fromRevision }) });
+      const page = await this.store.readStream(userStream(userId), {
+        direction: 'backwards',
+        maxCount: READ_PAGE_SIZE,
+        ...(fromRevision === undefined ? {} : { fromRevision }),
+      });
       if (!page.found) return scan.open;
       for (const { type, data } of page.events) if (!scan.take({ type, data } as UserEvent)) return scan.open;
       const oldest = page.events.at(-1);

@@ -17,7 +17,7 @@ describe('signed double-submit XSRF tokens', () => {
     expect(tokens.verify(session, token, tokens.issue(session))).toBe(false);
   });
 
-  it("refuse a token of another session, or of the pre-session with the same id", () => {
+  it('refuse a token of another session, or of the pre-session with the same id', () => {
     const other = tokens.issue({ kind: 'session', id: 'session-b' });
     expect(tokens.verify(session, other, other)).toBe(false);
     const preSession = tokens.issue({ kind: 'pre-session', id: 'session-a' });

@@ -44,8 +44,10 @@ const log: RecordedEvent[] = [
 const subject = projectionUnderTest(projection, (db) => new CorrelationQueries(db));
 const { commit } = subject;
 
-const rows = (): unknown => subject.db.prepare('SELECT * FROM event_correlations ORDER BY correlation_id, position').safeIntegers(true).all();
-const where = (correlationId: string): string[] => subject.queries.eventsOf(correlationId, 100).map((location) => `${location.streamId}@${location.revision}`);
+const rows = (): unknown =>
+  subject.db.prepare('SELECT * FROM event_correlations ORDER BY correlation_id, position').safeIntegers(true).all();
+const where = (correlationId: string): string[] =>
+  subject.queries.eventsOf(correlationId, 100).map((location) => `${location.streamId}@${location.revision}`);
 
 describe('correlation projection', () => {
   it('indexes organization and billing events by correlation id, in global order, across organizations', () => {
@@ -53,13 +55,24 @@ describe('correlation projection', () => {
 
     expect(where('request-1')).toEqual(['organization-acme@0', 'organization-globex@0']);
     expect(where('evt_1')).toEqual(['billing-evt_1@0', 'organization-acme@1', 'billing-evt_1@1']);
-    expect(subject.queries.eventsOf('evt_1', 100)[1]).toEqual({ position: 5n, streamId: 'organization-acme', revision: 1n, eventId: 'event-5' });
+    expect(subject.queries.eventsOf('evt_1', 100)[1]).toEqual({
+      position: 5n,
+      streamId: 'organization-acme',
+      revision: 1n,
+      eventId: 'event-5',
+    });
   });
 
   it('leaves out identity streams and events without a correlation id', () => {
     commit(log);
 
-    expect(log.filter((event) => projection.handles(event)).map((event) => event.position)).toEqual([1n, 3n, 4n, 5n, 8n]);
+    expect(log.filter((event) => projection.handles(event)).map((event) => event.position)).toEqual([
+      1n,
+      3n,
+      4n,
+      5n,
+      8n,
+    ]);
     expect((rows() as unknown[]).length).toBe(5);
   });
 
@@ -73,10 +86,12 @@ describe('correlation projection', () => {
     expect(rows()).toEqual(once);
   });
 
-  it('answers one organization\'s events and the billing ledger\'s, never another organization\'s', () => {
+  it("answers one organization's events and the billing ledger's, never another organization's", () => {
     commit(log);
     const within = (correlationId: string, organization: string) =>
-      subject.queries.eventsIn(correlationId, `organization-${organization}`, 'billing-', 100).map((location) => `${location.streamId}@${location.revision}`);
+      subject.queries
+        .eventsIn(correlationId, `organization-${organization}`, 'billing-', 100)
+        .map((location) => `${location.streamId}@${location.revision}`);
 
     expect(within('request-1', 'acme')).toEqual(['organization-acme@0']);
     expect(within('request-1', 'globex')).toEqual(['organization-globex@0']);
@@ -127,7 +142,9 @@ describe('correlation projection on the runner and the rebuild', () => {
     await replay({ db: rebuilt, store: fixture.store, targets: [{ projection, tables: liveTableNames(projection) }] });
     const replayed = new CorrelationQueries(rebuilt);
 
-    expect(indexed.map((locations) => locations.map((location) => location.eventId))).toEqual(stored.map((event) => [event.id]));
+    expect(indexed.map((locations) => locations.map((location) => location.eventId))).toEqual(
+      stored.map((event) => [event.id]),
+    );
     expect(stored.map((event) => replayed.eventsOf(event.metadata.correlationId, 10))).toEqual(indexed);
     rebuilt.close();
   });

@@ -24,7 +24,8 @@ export function correlationProjection(): Projection<'id' | 'metadata'> {
     tables: [eventCorrelationsTable],
     version: 1,
     handles: (event) =>
-      correlatedStreamPrefixes.some((prefix) => event.streamId.startsWith(prefix)) && correlationIdOf(event) !== undefined,
+      correlatedStreamPrefixes.some((prefix) => event.streamId.startsWith(prefix)) &&
+      correlationIdOf(event) !== undefined,
     writer: (db, tables) => new CorrelationWriter(db, tables),
   };
 }

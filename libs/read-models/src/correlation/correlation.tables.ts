@@ -13,5 +13,7 @@ export const eventCorrelationsTable: ProjectionTable = {
     revision INTEGER NOT NULL,
     event_id TEXT NOT NULL
   )`,
-  indexes: ['CREATE INDEX IF NOT EXISTS event_correlations_by_correlation ON event_correlations (correlation_id, position)'],
+  indexes: [
+    'CREATE INDEX IF NOT EXISTS event_correlations_by_correlation ON event_correlations (correlation_id, position)',
+  ],
 };

@@ -33,7 +33,8 @@ function readModels(): ReadModels {
 
 describe('/health lag', () => {
   it('counts the events not yet applied (up to 1,000) and how long ago the oldest was recorded, not positions', async () => {
-    for (const command of organizationSetUp('acme', 1)) await executeOrganizationCommand(store, catalogue, 'acme', command);
+    for (const command of organizationSetUp('acme', 1))
+      await executeOrganizationCommand(store, catalogue, 'acme', command);
     const reader = readModels();
 
     expect((await reader.health()).projections[0]).toMatchObject({ name: 'organizations', checkpoint: null, lag: 4 });
@@ -41,7 +42,12 @@ describe('/health lag', () => {
     expect(lagMs).toBeGreaterThanOrEqual(minuteMs);
     expect(lagMs).toBeLessThan(10 * minuteMs);
 
-    const bulk = Array.from({ length: 1_200 }, () => ({ id: randomUUID(), type: 'Counted', data: {}, metadata: { actor: 'test', correlationId: 'c', causationId: 'c' } }));
+    const bulk = Array.from({ length: 1_200 }, () => ({
+      id: randomUUID(),
+      type: 'Counted',
+      data: {},
+      metadata: { actor: 'test', correlationId: 'c', causationId: 'c' },
+    }));
     await store.append('bulk', bulk, 'no_stream');
     expect((await reader.health()).projections[0]).toMatchObject({ lag: 1_000 });
 
@@ -59,7 +65,8 @@ describe('/health lag', () => {
   });
 
   it('asks the store only for its head once every projection is there, and counts again one event later', async () => {
-    for (const command of organizationSetUp('acme', 1)) await executeOrganizationCommand(store, catalogue, 'acme', command);
+    for (const command of organizationSetUp('acme', 1))
+      await executeOrganizationCommand(store, catalogue, 'acme', command);
     const projector = readModels();
     projector.start();
     expect(await projector.waitForPosition((await store.headPosition()) ?? 0n, 10_000)).toBe(true);
@@ -74,14 +81,26 @@ describe('/health lag', () => {
     expect((await projector.health()).projections.map((projection) => projection.lag)).toEqual([0, 0, 0, 0, 0, 0]);
     expect(reads).toEqual([]);
 
-    await store.append('bulk', [{ id: randomUUID(), type: 'Counted', data: {}, metadata: { actor: 'test', correlationId: 'c', causationId: 'c' } }], 'no_stream');
+    await store.append(
+      'bulk',
+      [
+        {
+          id: randomUUID(),
+          type: 'Counted',
+          data: {},
+          metadata: { actor: 'test', correlationId: 'c', causationId: 'c' },
+        },
+      ],
+      'no_stream',
+    );
     expect((await projector.health()).projections.map((projection) => projection.lag)).toEqual([1, 1, 1, 1, 1, 1]);
     // The five projections stand at one checkpoint: one read counts for all of them.
     expect(reads).toEqual(['readAll']);
   });
 
   it('is not ready while an event has waited over 30 s for a projector in another process (it died or hangs), and ready once applied', async () => {
-    for (const command of organizationSetUp('acme', 1)) await executeOrganizationCommand(store, catalogue, 'acme', command);
+    for (const command of organizationSetUp('acme', 1))
+      await executeOrganizationCommand(store, catalogue, 'acme', command);
     const reader = readModels();
     // Recorded a minute ago and applied by nobody: the projector elsewhere is not doing its work.
     expect(await reader.health()).toMatchObject({ ready: false, eventStore: { reachable: true } });

@@ -9,14 +9,20 @@ import { erasedMemberName } from '../erased-names.js';
 import { PendingRows } from '../pending-rows.js';
 import type { ReadModelDatabase } from '../read-model-database.js';
 import { FactorPresenceWriter, isFactorPresenceEvent } from './factor-presence.writer.js';
-import { memberSecondFactorsTable, memberSecurityEventsTable, securityMembershipsTable } from './member-security.tables.js';
+import {
+  memberSecondFactorsTable,
+  memberSecurityEventsTable,
+  securityMembershipsTable,
+} from './member-security.tables.js';
 
 export const memberSecurityProjectionName = 'member-security';
 
 const isMembershipEvent = (event: LogEvent) =>
-  (event.type === 'MemberAdded' || event.type === 'MemberRemoved' || event.type === 'MemberErased') && event.streamId.startsWith(organizationStreamPrefix);
+  (event.type === 'MemberAdded' || event.type === 'MemberRemoved' || event.type === 'MemberErased') &&
+  event.streamId.startsWith(organizationStreamPrefix);
 
-const isListed = (event: LogEvent<'recordedAt'>): boolean => event.streamId.startsWith(userStreamPrefix) && isListedSecondFactorEvent(event.type, event.data);
+const isListed = (event: LogEvent<'recordedAt'>): boolean =>
+  event.streamId.startsWith(userStreamPrefix) && isListedSecondFactorEvent(event.type, event.data);
 
 export function memberSecurityProjection(): Projection<'recordedAt'> {
   return {
@@ -25,8 +31,15 @@ export function memberSecurityProjection(): Projection<'recordedAt'> {
     version: 3,
     tables: [securityMembershipsTable, memberSecurityEventsTable, memberSecondFactorsTable],
     handles: (event) =>
-      isMembershipEvent(event) || isListed(event) || memberActivityOf(event.streamId, event.type, event.data) !== undefined || isFactorPresenceEvent(event),
-    writer: (db, tables, options) => new BothWriters(new MemberSecurityWriter(db, tables, options?.startsEmpty === true), new FactorPresenceWriter(db, tables)),
+      isMembershipEvent(event) ||
+      isListed(event) ||
+      memberActivityOf(event.streamId, event.type, event.data) !== undefined ||
+      isFactorPresenceEvent(event),
+    writer: (db, tables, options) =>
+      new BothWriters(
+        new MemberSecurityWriter(db, tables, options?.startsEmpty === true),
+        new FactorPresenceWriter(db, tables),
+      ),
   };
 }
 
@@ -76,7 +89,13 @@ type EventRow = [
   listed: 0 | 1,
 ];
 
-const asMembership = ({ organization_id: organizationId, user_id: userId, email, since, until }: MembershipRow): Membership => ({
+const asMembership = ({
+  organization_id: organizationId,
+  user_id: userId,
+  email,
+  since,
+  until,
+}: MembershipRow): Membership => ({
   organizationId,
   userId,
   email,
@@ -108,9 +127,13 @@ class MemberSecurityWriter implements ProjectionWriter<'recordedAt'> {
     const memberships = physicalName(tables, securityMembershipsTable.name);
     const events = physicalName(tables, memberSecurityEventsTable.name);
     this.selectMembership = db
-      .prepare<[string, string], MembershipRow>(`SELECT * FROM ${memberships} WHERE organization_id = ? AND user_id = ?`)
+      .prepare<[string, string], MembershipRow>(
+        `SELECT * FROM ${memberships} WHERE organization_id = ? AND user_id = ?`,
+      )
       .safeIntegers(true);
-    this.selectMembershipsOf = db.prepare<[string], MembershipRow>(`SELECT * FROM ${memberships} WHERE user_id = ?`).safeIntegers(true);
+    this.selectMembershipsOf = db
+      .prepare<[string], MembershipRow>(`SELECT * FROM ${memberships} WHERE user_id = ?`)
+      .safeIntegers(true);
     this.writeMembership = db.prepare<[string, string, string, bigint, bigint | null]>(
       `INSERT INTO ${memberships} (organization_id, user_id, email, since, until) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (organization_id, user_id) DO UPDATE SET email = excluded.email, since = excluded.since, until = excluded.until`,
@@ -123,7 +146,9 @@ class MemberSecurityWriter implements ProjectionWriter<'recordedAt'> {
     this.eraseMembership = db.prepare<[string, bigint, string, string]>(
       `UPDATE ${memberships} SET email = ?, until = coalesce(until, ?) WHERE organization_id = ? AND user_id = ?`,
     );
-    this.eraseEvents = db.prepare<[string, string, string]>(`UPDATE ${events} SET email = ? WHERE organization_id = ? AND user_id = ?`);
+    this.eraseEvents = db.prepare<[string, string, string]>(
+      `UPDATE ${events} SET email = ? WHERE organization_id = ? AND user_id = ?`,
+    );
   }
 
   get remembered(): number {
@@ -136,19 +161,35 @@ class MemberSecurityWriter implements ProjectionWriter<'recordedAt'> {
       const { userId, email } = event.data as { userId: string; email?: string };
       const current = this.membership(organizationId, userId);
       // Begun or ended at or after this event: the event is one applied before.
-      const newer = current !== undefined && (current.since >= event.position || (current.until !== null && current.until >= event.position));
-      if (event.type === 'MemberAdded' && !newer) this.change({ organizationId, userId, email: email ?? '', since: event.position, until: null });
-      if (event.type === 'MemberRemoved' && current !== undefined && !newer) this.change({ ...current, until: event.position });
+      const newer =
+        current !== undefined &&
+        (current.since >= event.position || (current.until !== null && current.until >= event.position));
+      if (event.type === 'MemberAdded' && !newer)
+        this.change({ organizationId, userId, email: email ?? '', since: event.position, until: null });
+      if (event.type === 'MemberRemoved' && current !== undefined && !newer)
+        this.change({ ...current, until: event.position });
       if (event.type === 'MemberErased') this.erase(organizationId, userId, event.position);
       return;
     }
     const listed = isListed(event);
-    const userId = listed ? event.streamId.slice(userStreamPrefix.length) : memberActivityOf(event.streamId, event.type, event.data)?.userId;
+    const userId = listed
+      ? event.streamId.slice(userStreamPrefix.length)
+      : memberActivityOf(event.streamId, event.type, event.data)?.userId;
     if (userId === undefined) return;
     for (const membership of this.membershipsOf(userId)) {
       if (!during(membership, event.position)) continue;
       const { organizationId, email } = membership;
-      this.events.push([organizationId, event.position, userId, email, event.streamId, event.revision, event.type, event.recordedAt, listed ? 1 : 0]);
+      this.events.push([
+        organizationId,
+        event.position,
+        userId,
+        email,
+        event.streamId,
+        event.revision,
+        event.type,
+        event.recordedAt,
+        listed ? 1 : 0,
+      ]);
     }
   }
 
@@ -176,7 +217,10 @@ class MemberSecurityWriter implements ProjectionWriter<'recordedAt'> {
     if (this.remembered > 0) throw new Error('forget() with unflushed member security rows');
   }
 
-  /** The person's address gives way to their pseudonym in every row (secure_delete overwrites the old bytes); a membership ends. */
+  /**
+   * The person's address gives way to their pseudonym in every row (secure_delete overwrites the old bytes); a
+   * membership ends.
+   */
   private erase(organizationId: string, userId: string, position: bigint): void {
     this.flush();
     const name = erasedMemberName(organizationId, userId);

@@ -1,10 +1,26 @@
 import { hasFactorPresent } from '#domain';
 import type { ReadModelDatabase } from '../read-model-database.js';
-import { memberSecondFactorsTable, memberSecurityEventsTable, securityMembershipsTable } from './member-security.tables.js';
+import {
+  memberSecondFactorsTable,
+  memberSecurityEventsTable,
+  securityMembershipsTable,
+} from './member-security.tables.js';
 
-export type MemberSecurityEventLocation = { position: bigint; userId: string; email: string; revision: bigint; type: string };
+export type MemberSecurityEventLocation = {
+  position: bigint;
+  userId: string;
+  email: string;
+  revision: bigint;
+  type: string;
+};
 /** A member's own event an organization sees, where it is in its stream. */
-export type MemberEventLocation = { position: bigint; userId: string; streamId: string; revision: bigint; recordedAt: string };
+export type MemberEventLocation = {
+  position: bigint;
+  userId: string;
+  streamId: string;
+  revision: bigint;
+  recordedAt: string;
+};
 
 export class MemberSecurityQueries {
   private readonly selectPage;
@@ -16,19 +32,27 @@ export class MemberSecurityQueries {
 
   constructor(db: ReadModelDatabase) {
     db.exec(memberSecurityEventsTable.create(memberSecurityEventsTable.name));
-    this.selectPage = db.prepare<[string, bigint, number], { position: bigint; user_id: string; email: string; revision: bigint; type: string }>(
+    this.selectPage = db.prepare<
+      [string, bigint, number],
+      { position: bigint; user_id: string; email: string; revision: bigint; type: string }
+    >(
       `SELECT position, user_id, email, revision, type FROM ${memberSecurityEventsTable.name}
        WHERE organization_id = ? AND listed = 1 AND position < ? ORDER BY position DESC LIMIT ?`,
     );
     this.selectPage.safeIntegers(true);
     this.selectAfter = db
-      .prepare<[string, bigint, bigint, number], { position: bigint; user_id: string; stream_id: string; revision: bigint; recorded_at: string }>(
+      .prepare<
+        [string, bigint, bigint, number],
+        { position: bigint; user_id: string; stream_id: string; revision: bigint; recorded_at: string }
+      >(
         `SELECT position, user_id, stream_id, revision, recorded_at FROM ${memberSecurityEventsTable.name}
          WHERE organization_id = ? AND position > ? AND position <= ? ORDER BY position LIMIT ?`,
       )
       .safeIntegers(true);
     this.selectFirstAt = db
-      .prepare<[string, string], bigint>(`SELECT min(position) FROM ${memberSecurityEventsTable.name} WHERE organization_id = ? AND recorded_at >= ?`)
+      .prepare<[string, string], bigint>(
+        `SELECT min(position) FROM ${memberSecurityEventsTable.name} WHERE organization_id = ? AND recorded_at >= ?`,
+      )
       .pluck()
       .safeIntegers(true);
     db.exec(securityMembershipsTable.create(securityMembershipsTable.name));
@@ -36,10 +60,15 @@ export class MemberSecurityQueries {
       `SELECT email FROM ${securityMembershipsTable.name} WHERE organization_id = ? AND user_id = ?`,
     );
     this.selectOrganizationsOf = db
-      .prepare<[string], string>(`SELECT DISTINCT organization_id FROM ${securityMembershipsTable.name} WHERE user_id = ? ORDER BY organization_id`)
+      .prepare<[string], string>(
+        `SELECT DISTINCT organization_id FROM ${securityMembershipsTable.name} WHERE user_id = ? ORDER BY organization_id`,
+      )
       .pluck();
     db.exec(memberSecondFactorsTable.create(memberSecondFactorsTable.name));
-    this.selectWithSecondFactor = db.prepare<[string], { user_id: string; authenticator_app: number; passkeys: number }>(
+    this.selectWithSecondFactor = db.prepare<
+      [string],
+      { user_id: string; authenticator_app: number; passkeys: number }
+    >(
       `SELECT user_id, authenticator_app, passkeys FROM ${memberSecondFactorsTable.name} WHERE user_id IN (SELECT value FROM json_each(?))`,
     );
   }
@@ -49,7 +78,9 @@ export class MemberSecurityQueries {
     if (userIds.length === 0) return new Set();
     const rows = this.selectWithSecondFactor.all(JSON.stringify(userIds));
     // The domain's rule decides, on what the writer folded: it is not said again here in SQL.
-    const withFactor = rows.filter((row) => hasFactorPresent({ authenticatorApp: row.authenticator_app !== 0, passkeys: row.passkeys }));
+    const withFactor = rows.filter((row) =>
+      hasFactorPresent({ authenticatorApp: row.authenticator_app !== 0, passkeys: row.passkeys }),
+    );
     return new Set(withFactor.map((row) => row.user_id));
   }
 
@@ -66,7 +97,13 @@ export class MemberSecurityQueries {
   after(organizationId: string, after: bigint, upTo: bigint, limit: number): MemberEventLocation[] {
     return this.selectAfter
       .all(organizationId, after, upTo, limit)
-      .map(({ position, user_id: userId, stream_id: streamId, revision, recorded_at: recordedAt }) => ({ position, userId, streamId, revision, recordedAt }));
+      .map(({ position, user_id: userId, stream_id: streamId, revision, recorded_at: recordedAt }) => ({
+        position,
+        userId,
+        streamId,
+        revision,
+        recordedAt,
+      }));
   }
 
   /** The first member event recorded at or after `time` (ISO), if any. */

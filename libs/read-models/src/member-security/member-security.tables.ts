@@ -1,6 +1,9 @@
 import type { ProjectionTable } from '../projection.js';
 
-/** Events are listed for positions between `since` and `until`, so applying any event again, in any order, changes nothing. */
+/**
+ * Events are listed for positions between `since` and `until`, so applying any event again, in any order, changes
+ * nothing.
+ */
 export const securityMembershipsTable: ProjectionTable = {
   name: 'security_memberships',
   rowIs: 'membership',
@@ -37,7 +40,10 @@ export const memberSecurityEventsTable: ProjectionTable = {
   indexes: [],
 };
 
-/** Whether each person has a second factor, not which: `position` is the last event applied, so an older one applied again changes nothing. */
+/**
+ * Whether each person has a second factor, not which: `position` is the last event applied, so an older one applied
+ * again changes nothing.
+ */
 export const memberSecondFactorsTable: ProjectionTable = {
   name: 'member_second_factors',
   rowIs: "person's second-factor status",

@@ -14,7 +14,12 @@ const projection = organizationHistoryProjection();
 let position = 0n;
 const revisions = new Map<string, bigint>();
 /** An event of `streamId` recorded `minute` minutes after 09:00, by `actor`. */
-function recorded(streamId: string, event: { type: string; data: unknown }, actor: string, minute: number): RecordedEvent {
+function recorded(
+  streamId: string,
+  event: { type: string; data: unknown },
+  actor: string,
+  minute: number,
+): RecordedEvent {
   const revision = (revisions.get(streamId) ?? -1n) + 1n;
   revisions.set(streamId, revision);
   position += 1n;
@@ -31,7 +36,10 @@ function recorded(streamId: string, event: { type: string; data: unknown }, acto
 }
 
 const acme = organizationStream('acme');
-const member = (n: number, email = `m${n}@acme.example`): OrganizationEvent => ({ type: 'MemberAdded', data: { userId: `u${n}`, email, role: 'member', chorusUser: false } });
+const member = (n: number, email = `m${n}@acme.example`): OrganizationEvent => ({
+  type: 'MemberAdded',
+  data: { userId: `u${n}`, email, role: 'member', chorusUser: false },
+});
 
 /** Acme: 10 events by three actors; Globex and other streams around it. */
 const log: RecordedEvent[] = [
@@ -39,12 +47,27 @@ const log: RecordedEvent[] = [
   recorded(acme, { type: 'PlanAssigned', data: { line: 'classic', plan: 'professional' } }, 'billing', 1),
   recorded('user-u1', { type: 'UserRegistered', data: {} }, 'cli', 1),
   recorded(acme, member(1), 'api-key:k1', 2),
-  recorded(organizationStream('globex'), { type: 'OrganizationCreated', data: { id: 'globex', name: 'Globex' } }, 'cli', 2),
+  recorded(
+    organizationStream('globex'),
+    { type: 'OrganizationCreated', data: { id: 'globex', name: 'Globex' } },
+    'cli',
+    2,
+  ),
   recorded(acme, member(2), 'user:u1', 3),
-  recorded(acme, { type: 'SiteAdded', data: { siteId: 's1', name: 'Shop', hostname: 'shop.acme.example' } }, 'user:u1', 4),
+  recorded(
+    acme,
+    { type: 'SiteAdded', data: { siteId: 's1', name: 'Shop', hostname: 'shop.acme.example' } },
+    'user:u1',
+    4,
+  ),
   recorded(acme, { type: 'MemberRemoved', data: { userId: 'u2' } }, 'user:u1', 5),
   recorded(acme, member(2, 'again@acme.example'), 'api-key:k1', 6),
-  recorded(acme, { type: 'SiteAdded', data: { siteId: 's1', name: 'Store', hostname: 'shop.acme.example' } }, 'user:u1', 7),
+  recorded(
+    acme,
+    { type: 'SiteAdded', data: { siteId: 's1', name: 'Store', hostname: 'shop.acme.example' } },
+    'user:u1',
+    7,
+  ),
   recorded(acme, { type: 'SiteRemoved', data: { siteId: 's1' } }, 'billing', 8),
   recorded(acme, member(3), 'user:u1', 9),
 ];
@@ -52,10 +75,14 @@ const log: RecordedEvent[] = [
 const subject = projectionUnderTest(projection, (db) => new OrganizationHistoryQueries(db));
 const { commit } = subject;
 
-const revisionsOf = (page: { events: { revision: bigint }[] }): number[] => page.events.map((event) => Number(event.revision));
+const revisionsOf = (page: { events: { revision: bigint }[] }): number[] =>
+  page.events.map((event) => Number(event.revision));
 const rows = (): unknown => [
   subject.db.prepare('SELECT * FROM organization_events ORDER BY organization_id, revision').safeIntegers(true).all(),
-  subject.db.prepare('SELECT * FROM organization_record_names ORDER BY organization_id, kind, key, revision').safeIntegers(true).all(),
+  subject.db
+    .prepare('SELECT * FROM organization_record_names ORDER BY organization_id, kind, key, revision')
+    .safeIntegers(true)
+    .all(),
 ];
 
 describe('organization history index', () => {
@@ -63,12 +90,17 @@ describe('organization history index', () => {
     commit(log);
 
     const first = subject.queries.page({ organizationId: 'acme', order: 'newest', limit: 4 });
-    expect({ revisions: revisionsOf(first), hasMore: first.hasMore }).toEqual({ revisions: [9, 8, 7, 6], hasMore: true });
+    expect({ revisions: revisionsOf(first), hasMore: first.hasMore }).toEqual({
+      revisions: [9, 8, 7, 6],
+      hasMore: true,
+    });
     const second = subject.queries.page({ organizationId: 'acme', order: 'newest', after: 6n, limit: 4 });
     expect(revisionsOf(second)).toEqual([5, 4, 3, 2]);
     const last = subject.queries.page({ organizationId: 'acme', order: 'newest', after: 2n, limit: 4 });
     expect({ revisions: revisionsOf(last), hasMore: last.hasMore }).toEqual({ revisions: [1, 0], hasMore: false });
-    expect(revisionsOf(subject.queries.page({ organizationId: 'acme', order: 'oldest', after: 7n, limit: 10 }))).toEqual([8, 9]);
+    expect(
+      revisionsOf(subject.queries.page({ organizationId: 'acme', order: 'oldest', after: 7n, limit: 10 })),
+    ).toEqual([8, 9]);
     expect(revisionsOf(subject.queries.page({ organizationId: 'globex', order: 'newest', limit: 10 }))).toEqual([0]);
   });
 
@@ -88,7 +120,8 @@ describe('organization history index', () => {
 
   it('filters by type, actor and time range, alone and together', () => {
     commit(log);
-    const newest = (filter: object) => revisionsOf(subject.queries.page({ organizationId: 'acme', order: 'newest', limit: 100, filter }));
+    const newest = (filter: object) =>
+      revisionsOf(subject.queries.page({ organizationId: 'acme', order: 'newest', limit: 100, filter }));
 
     expect(newest({ type: 'MemberAdded' })).toEqual([9, 6, 3, 2]);
     expect(newest({ actor: 'user:u1' })).toEqual([9, 7, 5, 4, 3]);
@@ -97,7 +130,17 @@ describe('organization history index', () => {
     expect(newest({ type: 'MemberAdded', actor: 'user:u1', to: '2031-01-01T09:05:00.000Z' })).toEqual([3]);
     expect(newest({ type: 'UserRegistered' })).toEqual([]);
     // Paging through a filter: after the last revision of the previous page.
-    expect(revisionsOf(subject.queries.page({ organizationId: 'acme', order: 'newest', after: 6n, limit: 1, filter: { type: 'MemberAdded' } }))).toEqual([3]);
+    expect(
+      revisionsOf(
+        subject.queries.page({
+          organizationId: 'acme',
+          order: 'newest',
+          after: 6n,
+          limit: 1,
+          filter: { type: 'MemberAdded' },
+        }),
+      ),
+    ).toEqual([3]);
   });
 
   it('lists the actors of one organization, each once', () => {
@@ -140,7 +183,9 @@ describe('organization history index', () => {
 
     expect(subject.writer.remembered).toBe(0);
     // A flush writes in key order: Acme's first four events, not the log's first four (Globex's among them).
-    expect(revisionsOf(subject.queries.page({ organizationId: 'acme', order: 'oldest', limit: 100 }))).toEqual([0, 1, 2, 3]);
+    expect(revisionsOf(subject.queries.page({ organizationId: 'acme', order: 'oldest', limit: 100 }))).toEqual([
+      0, 1, 2, 3,
+    ]);
   });
 
   it('written in chunks in key order, with events applied between the chunks, holds the rows of one go in log order', () => {
@@ -148,7 +193,10 @@ describe('organization history index', () => {
     const interleaved: RecordedEvent[] = [];
     for (let step = 0; step < 6; step += 1) {
       for (const name of ['zeta', 'alpha', 'mid']) {
-        const event: OrganizationEvent = step === 0 ? { type: 'OrganizationCreated', data: { id: name, name } } : member(step, `${name}${step}@example.test`);
+        const event: OrganizationEvent =
+          step === 0
+            ? { type: 'OrganizationCreated', data: { id: name, name } }
+            : member(step, `${name}${step}@example.test`);
         interleaved.push(recorded(organizationStream(name), event, step % 2 === 0 ? 'cli' : 'user:u1', step));
       }
     }
@@ -183,7 +231,10 @@ describe('organization history index on the runner and the rebuild', () => {
   it('the live projector and a replay from the first event build the same index', async () => {
     await fixture.execute('initech', { type: 'CreateOrganization', data: { id: 'initech', name: 'Initech' } });
     await fixture.execute('initech', { type: 'AssignPlan', data: { line: 'classic', plan: 'essential' } });
-    await fixture.execute('initech', { type: 'AddMember', data: { userId: 'u1', email: 'ann@initech.example', role: 'owner' } });
+    await fixture.execute('initech', {
+      type: 'AddMember',
+      data: { userId: 'u1', email: 'ann@initech.example', role: 'owner' },
+    });
     const readModels = fixture.readModels();
     expect(await readModels.waitForPosition(await fixture.head(), 10_000)).toBe(true);
     const live = readModels.history.page({ organizationId: 'initech', order: 'oldest', limit: 10 });
@@ -195,7 +246,9 @@ describe('organization history index on the runner and the rebuild', () => {
 
     expect(live.events.map((event) => event.type)).toEqual(['OrganizationCreated', 'PlanAssigned', 'MemberAdded']);
     expect(replayed.page({ organizationId: 'initech', order: 'oldest', limit: 10 })).toEqual(live);
-    expect(replayed.nameOf('initech', 'member', 'u1', 2n)).toEqual(readModels.history.nameOf('initech', 'member', 'u1', 2n));
+    expect(replayed.nameOf('initech', 'member', 'u1', 2n)).toEqual(
+      readModels.history.nameOf('initech', 'member', 'u1', 2n),
+    );
     rebuilt.close();
   });
 });

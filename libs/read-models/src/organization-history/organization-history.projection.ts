@@ -31,7 +31,14 @@ type EventRow = [
   recordedAt: string,
   correlationId: string | null,
 ];
-type NameRow = [organizationId: string, kind: 'member' | 'site', key: string, revision: bigint, name: string, detail: string | null];
+type NameRow = [
+  organizationId: string,
+  kind: 'member' | 'site',
+  key: string,
+  revision: bigint,
+  name: string,
+  detail: string | null,
+];
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
 
@@ -42,12 +49,16 @@ function nameGiven(organizationId: string, event: IndexedEvent): NameRow | undef
     case 'MemberRoleChanged': {
       const userId = text(data.userId);
       const email = text(data.email);
-      return userId === undefined || email === undefined ? undefined : [organizationId, 'member', userId, event.revision, email, null];
+      return userId === undefined || email === undefined
+        ? undefined
+        : [organizationId, 'member', userId, event.revision, email, null];
     }
     case 'SiteAdded': {
       const siteId = text(data.siteId);
       const name = text(data.name);
-      return siteId === undefined || name === undefined ? undefined : [organizationId, 'site', siteId, event.revision, name, text(data.hostname) ?? null];
+      return siteId === undefined || name === undefined
+        ? undefined
+        : [organizationId, 'site', siteId, event.revision, name, text(data.hostname) ?? null];
     }
     default:
       return undefined;
@@ -98,7 +109,10 @@ class OrganizationHistoryWriter implements ProjectionWriter<'id' | 'metadata' | 
     if (event.type === 'MemberErased') this.erase(organizationId, text((event.data as { userId?: unknown }).userId));
   }
 
-  /** The person's address gives way to their pseudonym in every name the history kept (secure_delete overwrites the old bytes). */
+  /**
+   * The person's address gives way to their pseudonym in every name the history kept (secure_delete overwrites the old
+   * bytes).
+   */
   private erase(organizationId: string, userId: string | undefined): void {
     if (userId === undefined) return;
     this.names.flush();

@@ -75,7 +75,9 @@ export class OrganizationHistoryQueries {
       `SELECT name, detail FROM ${names} WHERE organization_id = ? AND kind = ? AND key = ? ORDER BY revision DESC LIMIT 1`,
     );
     this.selectLatest = db
-      .prepare<[string], { revision: bigint }>(`SELECT revision FROM ${events} WHERE organization_id = ? ORDER BY revision DESC LIMIT 1`)
+      .prepare<[string], { revision: bigint }>(
+        `SELECT revision FROM ${events} WHERE organization_id = ? ORDER BY revision DESC LIMIT 1`,
+      )
       .safeIntegers(true);
   }
 
@@ -117,7 +119,10 @@ export class OrganizationHistoryQueries {
   /** One step down the actor index per actor, however many events each has. */
   actors(organizationId: string): string[] {
     const found: string[] = [];
-    for (let next = this.selectNextActor.get(organizationId, ''); next !== undefined && found.length < MAX_LISTED_ACTORS; ) {
+    for (
+      let next = this.selectNextActor.get(organizationId, '');
+      next !== undefined && found.length < MAX_LISTED_ACTORS;
+    ) {
       found.push(next.actor);
       next = this.selectNextActor.get(organizationId, next.actor);
     }
@@ -126,7 +131,10 @@ export class OrganizationHistoryQueries {
 
   /** At or before `revision`; without one then, the latest ever given: a name is better than an id. */
   nameOf(organizationId: string, kind: 'member' | 'site', key: string, revision: bigint): RecordName | undefined {
-    return this.selectNameAtOrBefore.get(organizationId, kind, key, revision) ?? this.selectLatestName.get(organizationId, kind, key);
+    return (
+      this.selectNameAtOrBefore.get(organizationId, kind, key, revision) ??
+      this.selectLatestName.get(organizationId, kind, key)
+    );
   }
 
   latestRevision(organizationId: string): bigint | undefined {

@@ -4,8 +4,16 @@ import type { Member } from '#domain';
 /** `ordinal` undefined keeps the row's place (a role change); null deletes the row. */
 export type MemberWrite = { member: Member; ordinal: number | undefined } | null;
 
-/** evolve never mutates, so an unchanged member is the same object; one added or moved takes the event's revision as its place. */
-export function recordMemberRowChanges(writes: Map<string, MemberWrite>, before: readonly Member[], after: readonly Member[], revision: number): void {
+/**
+ * evolve never mutates, so an unchanged member is the same object; one added or moved takes the event's revision as its
+ * place.
+ */
+export function recordMemberRowChanges(
+  writes: Map<string, MemberWrite>,
+  before: readonly Member[],
+  after: readonly Member[],
+  revision: number,
+): void {
   let same = 0;
   while (same < before.length && same < after.length && before[same] === after[same]) same += 1;
   const earlier = new Map<string, { member: Member; index: number }>();

@@ -2,7 +2,8 @@ import { describe, expect, it } from '@jest/globals';
 import type { Member } from '#domain';
 import { recordMemberRowChanges, type MemberWrite } from './member-row-changes.js';
 
-const member = (userId: string, role: Member['role'] = 'member'): Member => ({ userId, email: `${userId}@example.com`, role }) as Member;
+const member = (userId: string, role: Member['role'] = 'member'): Member =>
+  ({ userId, email: `${userId}@example.com`, role }) as Member;
 
 describe('member row changes', () => {
   const ada = member('ada', 'owner');

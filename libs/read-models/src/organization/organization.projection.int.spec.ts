@@ -34,7 +34,10 @@ const history: OrganizationEvent[] = [
   { type: 'WebAnalyticsDomainRemoved', data: { domain: 'stats.acme.test' } },
   { type: 'ChorusDisabled', data: {} },
   { type: 'MemberAdded', data: { userId: 'u-cat', email: 'cat@acme.test', role: 'member', chorusUser: false } },
-  { type: 'MemberRoleChanged', data: { userId: 'u-cat', email: 'cat@acme.test', role: 'admin', previousRole: 'member' } },
+  {
+    type: 'MemberRoleChanged',
+    data: { userId: 'u-cat', email: 'cat@acme.test', role: 'admin', previousRole: 'member' },
+  },
 ];
 const recorded = recordOrganizationEvents('acme', history);
 
@@ -90,7 +93,11 @@ describe('organization projection', () => {
     const stored = new OrganizationQueries(db, catalogue).getOrganization('acme');
     const state = foldOrganization(history);
     if (!state.exists) throw new Error('the history creates the organization');
-    expect(stored).toEqual({ view: organizationView(state, catalogue), position: BigInt(recorded.length), revision: BigInt(recorded.length - 1) });
+    expect(stored).toEqual({
+      view: organizationView(state, catalogue),
+      position: BigInt(recorded.length),
+      revision: BigInt(recorded.length - 1),
+    });
   });
 
   it('replaying the whole stream again, in one batch or one by one, changes nothing', () => {
@@ -135,15 +142,25 @@ describe('organization projection', () => {
     commit(recorded.slice(-1));
 
     expect(queries.organizationsOfUser('u-cat')).toEqual([{ organizationId: 'acme', name: 'Acme', role: 'admin' }]);
-    expect(queries.getOrganization('acme')?.view.members.find((member) => member.userId === 'u-cat')?.role).toBe('admin');
+    expect(queries.getOrganization('acme')?.view.members.find((member) => member.userId === 'u-cat')?.role).toBe(
+      'admin',
+    );
   });
 
   it('adds, changes or removes one member by writing that member’s row alone, however many there are', () => {
     const members: OrganizationEvent[] = Array.from({ length: 80 }, (_, index) => ({
       type: 'MemberAdded',
-      data: { userId: `u-${String(index).padStart(2, '0')}`, email: `u${index}@crowd.test`, role: index === 0 ? 'owner' : 'member', chorusUser: false },
+      data: {
+        userId: `u-${String(index).padStart(2, '0')}`,
+        email: `u${index}@crowd.test`,
+        role: index === 0 ? 'owner' : 'member',
+        chorusUser: false,
+      },
     }));
-    const crowd: OrganizationEvent[] = [{ type: 'OrganizationCreated', data: { id: 'crowd', name: 'Crowd' } }, ...members];
+    const crowd: OrganizationEvent[] = [
+      { type: 'OrganizationCreated', data: { id: 'crowd', name: 'Crowd' } },
+      ...members,
+    ];
     commit(recordOrganizationEvents('crowd', crowd));
     const rowsWritten = (events: OrganizationEvent[], fromRevision: bigint): number => {
       const before = db.prepare('SELECT total_changes()').pluck().get() as number;
@@ -152,11 +169,31 @@ describe('organization projection', () => {
     };
 
     // The organization's row and the one membership row: not the 80 others.
-    expect(rowsWritten([{ type: 'MemberAdded', data: { userId: 'u-new', email: 'new@crowd.test', role: 'member', chorusUser: true } }], 81n)).toBe(2);
-    expect(rowsWritten([{ type: 'MemberRoleChanged', data: { userId: 'u-07', email: 'u7@crowd.test', role: 'admin', previousRole: 'member' } }], 82n)).toBe(2);
+    expect(
+      rowsWritten(
+        [{ type: 'MemberAdded', data: { userId: 'u-new', email: 'new@crowd.test', role: 'member', chorusUser: true } }],
+        81n,
+      ),
+    ).toBe(2);
+    expect(
+      rowsWritten(
+        [
+          {
+            type: 'MemberRoleChanged',
+            data: { userId: 'u-07', email: 'u7@crowd.test', role: 'admin', previousRole: 'member' },
+          },
+        ],
+        82n,
+      ),
+    ).toBe(2);
     expect(rowsWritten([{ type: 'MemberRemoved', data: { userId: 'u-08' } }], 83n)).toBe(2);
-    expect(rowsWritten([{ type: 'SiteAdded', data: { siteId: 's-1', name: 'Shop', hostname: 'shop.crowd.test' } }], 84n)).toBe(1);
-    const userIds = db.prepare("SELECT user_id FROM memberships WHERE organization_id = 'crowd' ORDER BY user_id").pluck().all();
+    expect(
+      rowsWritten([{ type: 'SiteAdded', data: { siteId: 's-1', name: 'Shop', hostname: 'shop.crowd.test' } }], 84n),
+    ).toBe(1);
+    const userIds = db
+      .prepare("SELECT user_id FROM memberships WHERE organization_id = 'crowd' ORDER BY user_id")
+      .pluck()
+      .all();
     expect(userIds).toHaveLength(80);
     expect(userIds).not.toContain('u-08');
   });
@@ -164,13 +201,22 @@ describe('organization projection', () => {
   it('keeps the members in the order of the fold through changes, removals and a member added again', () => {
     const events: OrganizationEvent[] = [
       { type: 'OrganizationCreated', data: { id: 'acme', name: 'Acme' } },
-      ...['a', 'b', 'c', 'd'].map((name): OrganizationEvent => ({ type: 'MemberAdded', data: { userId: `u-${name}`, email: `${name}@acme.test`, role: 'member', chorusUser: false } })),
-      { type: 'MemberRoleChanged', data: { userId: 'u-b', email: 'b@acme.test', role: 'admin', previousRole: 'member' } },
+      ...['a', 'b', 'c', 'd'].map((name): OrganizationEvent => ({
+        type: 'MemberAdded',
+        data: { userId: `u-${name}`, email: `${name}@acme.test`, role: 'member', chorusUser: false },
+      })),
+      {
+        type: 'MemberRoleChanged',
+        data: { userId: 'u-b', email: 'b@acme.test', role: 'admin', previousRole: 'member' },
+      },
       { type: 'MemberRemoved', data: { userId: 'u-a' } },
       // evolve takes a member added again to the end, with the new details.
       { type: 'MemberAdded', data: { userId: 'u-b', email: 'b@acme.test', role: 'owner', chorusUser: true } },
       { type: 'MemberAdded', data: { userId: 'u-e', email: 'e@acme.test', role: 'member', chorusUser: false } },
-      { type: 'MemberRoleChanged', data: { userId: 'u-c', email: 'c@acme.test', role: 'admin', previousRole: 'member' } },
+      {
+        type: 'MemberRoleChanged',
+        data: { userId: 'u-c', email: 'c@acme.test', role: 'admin', previousRole: 'member' },
+      },
       { type: 'MemberAdded', data: { userId: 'u-a', email: 'a@acme.test', role: 'member', chorusUser: true } },
     ];
     const state = foldOrganization(events);
@@ -199,9 +245,13 @@ describe('organization projection', () => {
 
   it('flushed in chunks, with events applied between the chunks, writes the same model as in one go', () => {
     const organizations = ['c', 'a', 'b'].map((id, index) =>
-      recordOrganizationEvents(id, [{ type: 'OrganizationCreated', data: { id, name: id.toUpperCase() } }, ...history.slice(1, 9)], {
-        fromPosition: BigInt(index * 100 + 1),
-      }),
+      recordOrganizationEvents(
+        id,
+        [{ type: 'OrganizationCreated', data: { id, name: id.toUpperCase() } }, ...history.slice(1, 9)],
+        {
+          fromPosition: BigInt(index * 100 + 1),
+        },
+      ),
     );
     const firstHalf = organizations.flatMap((events) => events.slice(0, 5));
     const secondHalf = organizations.flatMap((events) => events.slice(5));
@@ -234,12 +284,18 @@ describe('organization projection', () => {
     // Many organizations, interleaved as a log interleaves them, written in two chunks with events between;
     // a member added then removed, and one whose role changed, before the organization was first written.
     const organizations = Array.from({ length: 150 }, (_, index) =>
-      recordOrganizationEvents(`org-${index}`, [{ type: 'OrganizationCreated', data: { id: `org-${index}`, name: `Org ${index}` } }, ...history.slice(1)], {
-        fromPosition: BigInt(index * 100 + 1),
-      }),
+      recordOrganizationEvents(
+        `org-${index}`,
+        [{ type: 'OrganizationCreated', data: { id: `org-${index}`, name: `Org ${index}` } }, ...history.slice(1)],
+        {
+          fromPosition: BigInt(index * 100 + 1),
+        },
+      ),
     );
     const interleaved = (from: number, to: number): RecordedEvent[] =>
-      organizations.flatMap((events) => events.slice(from, to)).sort((a, b) => Number(a.position % 100n) - Number(b.position % 100n));
+      organizations
+        .flatMap((events) => events.slice(from, to))
+        .sort((a, b) => Number(a.position % 100n) - Number(b.position % 100n));
     const firstHalf = interleaved(0, 11);
     const secondHalf = interleaved(11, history.length);
 
@@ -269,14 +325,46 @@ describe('organization projection', () => {
 
   it('lists every organization by name, with its plans (the Chorus plan while Chorus is off too), members and sites', () => {
     commit(recorded);
-    commit(recordOrganizationEvents('globex', [{ type: 'OrganizationCreated', data: { id: 'globex', name: 'Globex' } }], { fromPosition: 500n }));
-    commit(recordOrganizationEvents('ab', [{ type: 'OrganizationCreated', data: { id: 'ab', name: 'ACME  corp' } }], { fromPosition: 600n }));
+    commit(
+      recordOrganizationEvents('globex', [{ type: 'OrganizationCreated', data: { id: 'globex', name: 'Globex' } }], {
+        fromPosition: 500n,
+      }),
+    );
+    commit(
+      recordOrganizationEvents('ab', [{ type: 'OrganizationCreated', data: { id: 'ab', name: 'ACME  corp' } }], {
+        fromPosition: 600n,
+      }),
+    );
     const queries = new OrganizationQueries(db, catalogue);
 
     expect(queries.list()).toEqual([
-      { id: 'acme', name: 'Acme', plans: { classic: 'professional', chorus: 'teams' }, chorus: false, members: 2, sites: 1, revision: BigInt(history.length - 1) },
-      { id: 'ab', name: 'ACME  corp', plans: { classic: null, chorus: null }, chorus: false, members: 0, sites: 0, revision: 0n },
-      { id: 'globex', name: 'Globex', plans: { classic: null, chorus: null }, chorus: false, members: 0, sites: 0, revision: 0n },
+      {
+        id: 'acme',
+        name: 'Acme',
+        plans: { classic: 'professional', chorus: 'teams' },
+        chorus: false,
+        members: 2,
+        sites: 1,
+        revision: BigInt(history.length - 1),
+      },
+      {
+        id: 'ab',
+        name: 'ACME  corp',
+        plans: { classic: null, chorus: null },
+        chorus: false,
+        members: 0,
+        sites: 0,
+        revision: 0n,
+      },
+      {
+        id: 'globex',
+        name: 'Globex',
+        plans: { classic: null, chorus: null },
+        chorus: false,
+        members: 0,
+        sites: 0,
+        revision: 0n,
+      },
     ]);
     expect(queries.named(' acme ')).toEqual([{ id: 'acme', name: 'Acme' }]);
     expect(queries.named('Acme Corp')).toEqual([{ id: 'ab', name: 'ACME  corp' }]);
@@ -301,7 +389,9 @@ describe('organization projection', () => {
   });
 
   it('refuses a stream that does not start with OrganizationCreated, and a gap in revisions', () => {
-    expect(() => commit(recorded.slice(1, 2).map((event) => ({ ...event, revision: 0n })))).toThrow(/OrganizationCreated/);
+    expect(() => commit(recorded.slice(1, 2).map((event) => ({ ...event, revision: 0n })))).toThrow(
+      /OrganizationCreated/,
+    );
     writer.discard();
     expect(() => commit([recorded[0] as RecordedEvent, recorded[2] as RecordedEvent])).toThrow(/missing/);
   });

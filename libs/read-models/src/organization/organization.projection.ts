@@ -77,17 +77,29 @@ class OrganizationWriter implements ProjectionWriter<never> {
   ) {
     const organizations = physicalName(tables, organizationsTable.name);
     const memberships = physicalName(tables, membershipsTable.name);
-    this.select = db.prepare<[string], StoredRow>(`SELECT revision, position, state FROM ${organizations} WHERE id = ?`).safeIntegers(true);
-    this.selectMembers = db.prepare<[string], string>(`SELECT member FROM ${memberships} WHERE organization_id = ? ORDER BY ordinal`).pluck();
-    this.insert = db.prepare(`INSERT INTO ${organizations} (id, name, revision, position, state) VALUES (?, ?, ?, ?, ?)`);
-    this.update = db.prepare(`UPDATE ${organizations} SET name = ?, revision = ?, position = ?, state = ? WHERE id = ?`);
+    this.select = db
+      .prepare<[string], StoredRow>(`SELECT revision, position, state FROM ${organizations} WHERE id = ?`)
+      .safeIntegers(true);
+    this.selectMembers = db
+      .prepare<[string], string>(`SELECT member FROM ${memberships} WHERE organization_id = ? ORDER BY ordinal`)
+      .pluck();
+    this.insert = db.prepare(
+      `INSERT INTO ${organizations} (id, name, revision, position, state) VALUES (?, ?, ?, ?, ?)`,
+    );
+    this.update = db.prepare(
+      `UPDATE ${organizations} SET name = ?, revision = ?, position = ?, state = ? WHERE id = ?`,
+    );
     // Rows and member rows are written together: no conflict to look for.
-    this.insertMember = db.prepare(`INSERT INTO ${memberships} (organization_id, user_id, role, ordinal, member) VALUES (?, ?, ?, ?, ?)`);
+    this.insertMember = db.prepare(
+      `INSERT INTO ${memberships} (organization_id, user_id, role, ordinal, member) VALUES (?, ?, ?, ?, ?)`,
+    );
     this.upsertMember = db.prepare(
       `INSERT INTO ${memberships} (organization_id, user_id, role, ordinal, member) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (organization_id, user_id) DO UPDATE SET role = excluded.role, ordinal = excluded.ordinal, member = excluded.member`,
     );
-    this.updateMember = db.prepare(`UPDATE ${memberships} SET role = ?, member = ? WHERE organization_id = ? AND user_id = ?`);
+    this.updateMember = db.prepare(
+      `UPDATE ${memberships} SET role = ?, member = ? WHERE organization_id = ? AND user_id = ?`,
+    );
     this.deleteMember = db.prepare(`DELETE FROM ${memberships} WHERE organization_id = ? AND user_id = ?`);
   }
 
@@ -97,7 +109,8 @@ class OrganizationWriter implements ProjectionWriter<never> {
 
   apply(event: LogEvent): void {
     if (!knownEventTypes.has(event.type)) throw new UnprojectableEvent(event, 'unknown event type');
-    if (typeof event.data !== 'object' || event.data === null) throw new UnprojectableEvent(event, 'event data is not an object');
+    if (typeof event.data !== 'object' || event.data === null)
+      throw new UnprojectableEvent(event, 'event data is not an object');
     const current = this.folded.get(event.streamId) ?? this.load(event.streamId);
     const revision = Number(event.revision);
     if (revision <= current.revision) return;
@@ -109,7 +122,8 @@ class OrganizationWriter implements ProjectionWriter<never> {
     if (!state.exists) throw new UnprojectableEvent(event, 'the stream does not start with OrganizationCreated');
     // evolve never mutates: an unchanged member is the same object.
     const before = previous.exists ? previous.members : [];
-    if (state.members !== before) recordMemberRowChanges((current.memberWrites ??= new Map()), before, state.members, revision);
+    if (state.members !== before)
+      recordMemberRowChanges((current.memberWrites ??= new Map()), before, state.members, revision);
     current.state = state;
     current.revision = revision;
     current.position = event.position;
@@ -138,7 +152,15 @@ class OrganizationWriter implements ProjectionWriter<never> {
     const row = this.startsEmpty && !this.written.has(id) ? undefined : this.select.get(id);
     const organization: Folded =
       row === undefined
-        ? { id, state: initialOrganizationState, revision: -1, position: -1n, stored: false, memberWrites: undefined, dirty: false }
+        ? {
+            id,
+            state: initialOrganizationState,
+            revision: -1,
+            position: -1n,
+            stored: false,
+            memberWrites: undefined,
+            dirty: false,
+          }
         : {
             id,
             state: storedState(row.state, this.selectMembers.all(id)),
@@ -165,7 +187,8 @@ class OrganizationWriter implements ProjectionWriter<never> {
     if (memberWrites !== undefined) {
       for (const [userId, change] of memberWrites) {
         if (change === null) this.deleteMember.run(id, userId);
-        else if (change.ordinal === undefined) this.updateMember.run(change.member.role, JSON.stringify(change.member), id, userId);
+        else if (change.ordinal === undefined)
+          this.updateMember.run(change.member.role, JSON.stringify(change.member), id, userId);
         else addMember.run(id, userId, change.member.role, change.ordinal, JSON.stringify(change.member));
       }
       organization.memberWrites = undefined;

@@ -44,7 +44,8 @@ export function sameOrganizationName(a: string, b: string): boolean {
   return comparableName(a) === comparableName(b);
 }
 
-const comparableName = (name: string): string => name.normalize('NFKC').trim().replace(/\s+/gu, ' ').toLocaleLowerCase('en-US');
+const comparableName = (name: string): string =>
+  name.normalize('NFKC').trim().replace(/\s+/gu, ' ').toLocaleLowerCase('en-US');
 
 export class OrganizationQueries {
   private readonly selectState;
@@ -85,7 +86,9 @@ export class OrganizationQueries {
          FROM organizations o ORDER BY o.name COLLATE NOCASE, o.id`,
       )
       .safeIntegers(true);
-    this.selectNames = db.prepare<[], { id: string; name: string }>('SELECT id, name FROM organizations ORDER BY name COLLATE NOCASE, id');
+    this.selectNames = db.prepare<[], { id: string; name: string }>(
+      'SELECT id, name FROM organizations ORDER BY name COLLATE NOCASE, id',
+    );
     this.selectCounted = db
       .prepare<[string], { state: string; position: bigint; members: bigint }>(
         `SELECT o.state, o.position, (SELECT count(*) FROM memberships m WHERE m.organization_id = o.id) AS members FROM organizations o WHERE o.id = ?`,
@@ -117,7 +120,11 @@ export class OrganizationQueries {
     return this.cached(`organization ${id}`, () => {
       const stored = this.stored(id);
       if (stored === undefined) return undefined;
-      return { view: organizationView(stored.state, this.catalogue), position: stored.position, revision: stored.revision };
+      return {
+        view: organizationView(stored.state, this.catalogue),
+        position: stored.position,
+        revision: stored.revision,
+      };
     });
   }
 
@@ -134,7 +141,9 @@ export class OrganizationQueries {
   getCountedOrganization(id: string): Readonly<CountedOrganization> | undefined {
     return this.cached(`counted ${id}`, () => {
       const row = this.selectCounted.get(id);
-      return row === undefined ? undefined : { state: storedState(row.state, []), members: Number(row.members), position: row.position };
+      return row === undefined
+        ? undefined
+        : { state: storedState(row.state, []), members: Number(row.members), position: row.position };
     });
   }
 

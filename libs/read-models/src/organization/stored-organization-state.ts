@@ -6,5 +6,12 @@ export function storedOrganizationState(json: string): OrganizationState {
   if (!state.exists) return state;
   if (state.sso === undefined) return { ...state, sso: null };
   if (state.sso === null) return state;
-  return { ...state, sso: { ...state.sso, verification: state.sso.verification ?? {}, trustProviderMfa: state.sso.trustProviderMfa ?? false } };
+  return {
+    ...state,
+    sso: {
+      ...state.sso,
+      verification: state.sso.verification ?? {},
+      trustProviderMfa: state.sso.trustProviderMfa ?? false,
+    },
+  };
 }

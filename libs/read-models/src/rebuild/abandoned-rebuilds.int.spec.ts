@@ -14,7 +14,8 @@ let fixture: ReadModelsFixture;
 
 beforeEach(async () => {
   fixture = await ReadModelsFixture.create();
-  for (let index = 0; index < 5; index += 1) await fixture.execute(`org-${index}`, ...organizationSetUp(`org-${index}`, index));
+  for (let index = 0; index < 5; index += 1)
+    await fixture.execute(`org-${index}`, ...organizationSetUp(`org-${index}`, index));
 });
 
 afterEach(() => fixture.dispose());
@@ -66,7 +67,9 @@ describe('aside tables of a rebuild that did not finish', () => {
     const reopened = fixture.readModels('off');
     expect(asideTables()).toEqual([]);
     expect(reopened.organizations.getOrganization('org-0')).toEqual(served);
-    expect((await reopened.verify()).map((verification) => verification.drift)).toEqual(reopened.projections.map(() => []));
+    expect((await reopened.verify()).map((verification) => verification.drift)).toEqual(
+      reopened.projections.map(() => []),
+    );
   });
 
   it('are left to a rebuild that is still running, which then finishes normally', async () => {
@@ -77,7 +80,11 @@ describe('aside tables of a rebuild that did not finish', () => {
       await pausing.paused;
       const building = asideTables();
       // Every table of every model, aside.
-      expect(building).toEqual(rebuilder.projections.flatMap((projection) => projection.tables.map((table) => `${table.name}__rebuild`)).sort());
+      expect(building).toEqual(
+        rebuilder.projections
+          .flatMap((projection) => projection.tables.map((table) => `${table.name}__rebuild`))
+          .sort(),
+      );
 
       // A server starting meanwhile, and another command: neither may pull the tables from under it.
       fixture.readModels();
@@ -85,9 +92,13 @@ describe('aside tables of a rebuild that did not finish', () => {
       expect(asideTables()).toEqual(building);
 
       pausing.release();
-      await expect(rebuilding).resolves.toMatchObject({ projections: rebuilder.projections.map((projection) => projection.name) });
+      await expect(rebuilding).resolves.toMatchObject({
+        projections: rebuilder.projections.map((projection) => projection.name),
+      });
       expect(asideTables()).toEqual([]);
-      expect((await rebuilder.verify()).map((verification) => verification.drift)).toEqual(rebuilder.projections.map(() => []));
+      expect((await rebuilder.verify()).map((verification) => verification.drift)).toEqual(
+        rebuilder.projections.map(() => []),
+      );
     } finally {
       pausing.release();
       await rebuilder.close();

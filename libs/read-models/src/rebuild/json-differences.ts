@@ -13,5 +13,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 function show(value: unknown): string {
-  return value === undefined ? '(absent)' : JSON.stringify(value, (_key, inner: unknown) => (typeof inner === 'bigint' ? inner.toString() : inner));
+  return value === undefined
+    ? '(absent)'
+    : JSON.stringify(value, (_key, inner: unknown) => (typeof inner === 'bigint' ? inner.toString() : inner));
 }

@@ -13,7 +13,8 @@ let fixture: ReadModelsFixture;
 
 beforeEach(async () => {
   fixture = await ReadModelsFixture.create();
-  for (let index = 0; index < 20; index += 1) await fixture.execute(`org-${index}`, ...organizationSetUp(`org-${index}`, index));
+  for (let index = 0; index < 20; index += 1)
+    await fixture.execute(`org-${index}`, ...organizationSetUp(`org-${index}`, index));
 });
 
 afterEach(() => fixture.dispose());
@@ -48,7 +49,11 @@ describe('rebuild and verify', () => {
     const cli = fixture.readModels('off');
     const progress: ReplayProgress[] = [];
     const rebuilt = await cli.rebuild({ onProgress: (step) => progress.push(step) });
-    expect(rebuilt).toMatchObject({ projections: cli.projections.map((projection) => projection.name), position: await fixture.head(), events: 80 });
+    expect(rebuilt).toMatchObject({
+      projections: cli.projections.map((projection) => projection.name),
+      position: await fixture.head(),
+      events: 80,
+    });
     expect(progress.at(-1)).toMatchObject({ events: 80, position: await fixture.head(), target: await fixture.head() });
     expect(storedModel()).toEqual(projected);
     expect((await cli.verify()).map((verification) => verification.drift)).toEqual(cli.projections.map(() => []));
@@ -58,7 +63,9 @@ describe('rebuild and verify', () => {
     const cli = fixture.readModels('off');
     await cli.rebuild();
     const { organizations, memberships, correlations } = storedModel() as Record<string, unknown[]>;
-    tamper(`INSERT INTO memberships (organization_id, user_id, role, ordinal, member) VALUES ('org-5', 'intruder', 'owner', 99, '{"userId":"intruder","role":"owner"}')`);
+    tamper(
+      `INSERT INTO memberships (organization_id, user_id, role, ordinal, member) VALUES ('org-5', 'intruder', 'owner', 99, '{"userId":"intruder","role":"owner"}')`,
+    );
 
     const verifications = await cli.verify();
 
@@ -66,32 +73,101 @@ describe('rebuild and verify', () => {
       {
         projection: 'organizations',
         tables: [
-          { table: 'organizations', rowIs: 'organization', rowsAre: 'organizations', stored: organizations?.length, rebuilt: organizations?.length },
-          { table: 'memberships', rowIs: 'membership', rowsAre: 'memberships', stored: (memberships?.length ?? 0) + 1, rebuilt: memberships?.length },
+          {
+            table: 'organizations',
+            rowIs: 'organization',
+            rowsAre: 'organizations',
+            stored: organizations?.length,
+            rebuilt: organizations?.length,
+          },
+          {
+            table: 'memberships',
+            rowIs: 'membership',
+            rowsAre: 'memberships',
+            stored: (memberships?.length ?? 0) + 1,
+            rebuilt: memberships?.length,
+          },
         ],
       },
       {
         projection: 'correlations',
-        tables: [{ table: 'event_correlations', rowIs: 'event indexed by correlation id', rowsAre: 'events indexed by correlation id', stored: correlations?.length, rebuilt: correlations?.length }],
+        tables: [
+          {
+            table: 'event_correlations',
+            rowIs: 'event indexed by correlation id',
+            rowsAre: 'events indexed by correlation id',
+            stored: correlations?.length,
+            rebuilt: correlations?.length,
+          },
+        ],
       },
-      { projection: 'sign-ins', tables: [{ table: 'first_sign_ins', rowIs: 'user who has signed in', rowsAre: 'users who have signed in', stored: 0, rebuilt: 0 }] },
+      {
+        projection: 'sign-ins',
+        tables: [
+          {
+            table: 'first_sign_ins',
+            rowIs: 'user who has signed in',
+            rowsAre: 'users who have signed in',
+            stored: 0,
+            rebuilt: 0,
+          },
+        ],
+      },
       {
         projection: 'organization-history',
         tables: [
-          { table: 'organization_events', rowIs: 'organization event indexed for the history', rowsAre: 'organization events indexed for the history', stored: 80, rebuilt: 80 },
-          { table: 'organization_record_names', rowIs: 'name a member or site had', rowsAre: 'names members and sites had', stored: expect.any(Number), rebuilt: expect.any(Number) },
+          {
+            table: 'organization_events',
+            rowIs: 'organization event indexed for the history',
+            rowsAre: 'organization events indexed for the history',
+            stored: 80,
+            rebuilt: 80,
+          },
+          {
+            table: 'organization_record_names',
+            rowIs: 'name a member or site had',
+            rowsAre: 'names members and sites had',
+            stored: expect.any(Number),
+            rebuilt: expect.any(Number),
+          },
         ],
       },
       {
         projection: 'traffic',
-        tables: [{ table: 'traffic_periods', rowIs: 'organization and period with traffic reported', rowsAre: 'organizations and periods with traffic reported', stored: 0, rebuilt: 0 }],
+        tables: [
+          {
+            table: 'traffic_periods',
+            rowIs: 'organization and period with traffic reported',
+            rowsAre: 'organizations and periods with traffic reported',
+            stored: 0,
+            rebuilt: 0,
+          },
+        ],
       },
       {
         projection: 'member-security',
         tables: [
-          { table: 'security_memberships', rowIs: 'membership', rowsAre: 'memberships', stored: memberships?.length, rebuilt: memberships?.length },
-          { table: 'member_security_events', rowIs: 'member security event', rowsAre: 'member security events', stored: 0, rebuilt: 0 },
-          { table: 'member_second_factors', rowIs: "person's second-factor status", rowsAre: "people's second-factor statuses", stored: 0, rebuilt: 0 },
+          {
+            table: 'security_memberships',
+            rowIs: 'membership',
+            rowsAre: 'memberships',
+            stored: memberships?.length,
+            rebuilt: memberships?.length,
+          },
+          {
+            table: 'member_security_events',
+            rowIs: 'member security event',
+            rowsAre: 'member security events',
+            stored: 0,
+            rebuilt: 0,
+          },
+          {
+            table: 'member_second_factors',
+            rowIs: "person's second-factor status",
+            rowsAre: "people's second-factor statuses",
+            stored: 0,
+            rebuilt: 0,
+          },
         ],
       },
     ]);
@@ -109,7 +185,11 @@ describe('rebuild and verify', () => {
     expect(verification?.drift).toEqual([
       { table: 'organizations', key: 'org-3', differences: ['state.limits.configured.users: stored 99, rebuilt null'] },
       { table: 'memberships', key: 'org-4/owner-4', differences: ['missing from the stored model'] },
-      { table: 'memberships', key: 'org-5/intruder', differences: ['in the stored model only (a rebuild has no such row)'] },
+      {
+        table: 'memberships',
+        key: 'org-5/intruder',
+        differences: ['in the stored model only (a rebuild has no such row)'],
+      },
     ]);
     await cli.rebuild();
     expect((await cli.verify()).map((result) => result.drift)).toEqual(cli.projections.map(() => []));
@@ -123,13 +203,23 @@ describe('rebuild and verify', () => {
     const cli = fixture.readModels('off');
     const rebuilding = cli.rebuild();
     // Writes during the rebuild reach the new model, through the rebuild or the projector.
-    await fixture.execute('org-1', { type: 'AddMember', data: { userId: 'late', email: 'late@example.test', role: 'admin' } });
+    await fixture.execute('org-1', {
+      type: 'AddMember',
+      data: { userId: 'late', email: 'late@example.test', role: 'admin' },
+    });
     await rebuilding;
-    const written = await fixture.execute('org-2', { type: 'AddMember', data: { userId: 'later', email: 'later@example.test', role: 'member' } });
+    const written = await fixture.execute('org-2', {
+      type: 'AddMember',
+      data: { userId: 'later', email: 'later@example.test', role: 'member' },
+    });
     expect(await server.waitForPosition(written?.position ?? -1n, 10_000)).toBe(true);
 
-    expect(server.organizations.organizationsOfUser('late')).toEqual([{ organizationId: 'org-1', name: 'Organization 1', role: 'admin' }]);
-    expect(server.organizations.organizationsOfUser('later')).toEqual([{ organizationId: 'org-2', name: 'Organization 2', role: 'member' }]);
+    expect(server.organizations.organizationsOfUser('late')).toEqual([
+      { organizationId: 'org-1', name: 'Organization 1', role: 'admin' },
+    ]);
+    expect(server.organizations.organizationsOfUser('later')).toEqual([
+      { organizationId: 'org-2', name: 'Organization 2', role: 'member' },
+    ]);
     expect((await cli.verify()).map((result) => result.drift)).toEqual(cli.projections.map(() => []));
     expect(server.statuses()[0]).toMatchObject({ state: 'live', checkpoint: written?.position });
   });
@@ -140,7 +230,9 @@ describe('rebuild and verify', () => {
     expect(await server.waitForPosition(head, 10_000)).toBe(true);
     const projected = storedModel();
     // A store whose head looks older than what the server has applied: the first pass stops halfway.
-    const lagging = Object.create(fixture.store, { headPosition: { value: () => Promise.resolve(head / 2n) } }) as EventStore;
+    const lagging = Object.create(fixture.store, {
+      headPosition: { value: () => Promise.resolve(head / 2n) },
+    }) as EventStore;
     const cli = ReadModels.open({ dataDir: fixture.dataDir, store: lagging, catalogue });
     try {
       const rebuilt = await cli.rebuild();
@@ -157,7 +249,14 @@ describe('rebuild and verify', () => {
     const before = storedModel();
     await fixture.store.append(
       'organization-org-1',
-      [{ id: randomUUID(), type: UNKNOWN_EVENT_TYPE, data: {}, metadata: { actor: 'system', correlationId: 'c', causationId: 'c' } }],
+      [
+        {
+          id: randomUUID(),
+          type: UNKNOWN_EVENT_TYPE,
+          data: {},
+          metadata: { actor: 'system', correlationId: 'c', causationId: 'c' },
+        },
+      ],
       'stream_exists',
     );
     await expect(cli.rebuild()).rejects.toThrow(/unknown event type/);

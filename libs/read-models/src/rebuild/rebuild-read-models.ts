@@ -1,4 +1,5 @@
-// Built aside, then swapped in by one transaction: a running server reads the old models or the new ones, never half of one.
+// Built aside, then swapped in by one transaction: a running server reads the old models or the new ones, never half of
+// one.
 import type { EventStore } from '#event-store';
 import { Checkpoints } from '../checkpoints.js';
 import { createIndexes, createTables, physicalName, type Projection, type TableNames } from '../projection.js';
@@ -44,14 +45,22 @@ export async function rebuildReadModels(options: RebuildOptions): Promise<Rebuil
       ...(options.memoryBudget === undefined ? {} : { memoryBudget: options.memoryBudget }),
     });
     const swapped = await swap(targets, built, options);
-    return { projections: projections.map((projection) => projection.name), ...swapped, elapsedMs: performance.now() - started };
+    return {
+      projections: projections.map((projection) => projection.name),
+      ...swapped,
+      elapsedMs: performance.now() - started,
+    };
   } catch (error) {
     dropAside();
     throw error;
   }
 }
 
-async function swap(targets: readonly ReplayTarget[], built: ReplayResult, options: RebuildOptions): Promise<ReplayResult> {
+async function swap(
+  targets: readonly ReplayTarget[],
+  built: ReplayResult,
+  options: RebuildOptions,
+): Promise<ReplayResult> {
   const { db, store } = options;
   const checkpoints = new Checkpoints(db);
   for (const { projection } of targets) checkpoints.read(projection.name);
@@ -59,7 +68,10 @@ async function swap(targets: readonly ReplayTarget[], built: ReplayResult, optio
   db.exec('BEGIN IMMEDIATE');
   try {
     let { position, events } = built;
-    const served = options.servedModelIsForeign === true ? undefined : highest(targets.map(({ projection }) => checkpoints.read(projection.name).position));
+    const served =
+      options.servedModelIsForeign === true
+        ? undefined
+        : highest(targets.map(({ projection }) => checkpoints.read(projection.name).position));
     // Never swap in a model behind the one being served: a client may already have read past it.
     if (served !== undefined && (position === undefined || position < served)) {
       const tail = await replay({ db, store, targets, fromPosition: position, toPosition: served });

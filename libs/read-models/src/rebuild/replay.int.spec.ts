@@ -17,7 +17,8 @@ beforeEach(async () => {
   fixture = await ReadModelsFixture.create();
   const ids = Array.from({ length: 7 }, (_, index) => `org-${index}`);
   for (let step = 0; step < 4; step += 1) {
-    for (const [index, id] of ids.entries()) await fixture.execute(id, (organizationSetUp(id, index)[step] as OrganizationCommand));
+    for (const [index, id] of ids.entries())
+      await fixture.execute(id, organizationSetUp(id, index)[step] as OrganizationCommand);
   }
   const later: OrganizationCommand[] = [
     { type: 'AddMember', data: { userId: 'u1', email: 'u1@example.test', role: 'member' } },
@@ -46,7 +47,10 @@ function counted(store: EventStore): { store: EventStore; reads: { log: number; 
       value:
         readLogByStream === undefined
           ? undefined
-          : (options: Parameters<NonNullable<EventStore['readLogByStream']>>[0]) => ((reads.byStream += 1), readLogByStream(options)),
+          : (options: Parameters<NonNullable<EventStore['readLogByStream']>>[0]) => (
+              (reads.byStream += 1),
+              readLogByStream(options)
+            ),
     },
   }) as EventStore;
   return { store: wrapped, reads };
@@ -65,12 +69,16 @@ function liveRows(projections: readonly Projection[]): Record<string, unknown[]>
 function rowsOf(db: ReadModelDatabase, projections: readonly Projection[]): Record<string, unknown[]> {
   const rows: Record<string, unknown[]> = {};
   for (const projection of projections) {
-    for (const table of projection.tables) rows[table.name] = db.prepare(`SELECT * FROM ${table.name} ORDER BY ${table.key.join(', ')}`).all();
+    for (const table of projection.tables)
+      rows[table.name] = db.prepare(`SELECT * FROM ${table.name} ORDER BY ${table.key.join(', ')}`).all();
   }
   return rows;
 }
 
-/** Replays into a fresh in-memory database, in small pages and write chunks so that pages cut streams and flushes come often. */
+/**
+ * Replays into a fresh in-memory database, in small pages and write chunks so that pages cut streams and flushes come
+ * often.
+ */
 async function rebuilt(store: EventStore, toPosition?: bigint): Promise<Record<string, unknown[]>> {
   const projections = fixture.readModels('off').projections;
   const db: ReadModelDatabase = openReadModelDatabase(':memory:');
@@ -79,7 +87,11 @@ async function rebuilt(store: EventStore, toPosition?: bigint): Promise<Record<s
     await replay({
       db,
       store,
-      targets: projections.map((projection: Projection) => ({ projection, tables: liveTableNames(projection), startsEmpty: true })),
+      targets: projections.map((projection: Projection) => ({
+        projection,
+        tables: liveTableNames(projection),
+        startsEmpty: true,
+      })),
       pageSize: 3,
       writeChunk: 2,
       memoryBudget: 4,
@@ -122,7 +134,11 @@ describe('replay', () => {
       await replay({
         db,
         store: fixture.store,
-        targets: projections.map((projection: Projection) => ({ projection, tables: liveTableNames(projection), startsEmpty: true })),
+        targets: projections.map((projection: Projection) => ({
+          projection,
+          tables: liveTableNames(projection),
+          startsEmpty: true,
+        })),
         pageSize: 10,
         onProgress: (step) => progress.push(step),
       });
@@ -140,8 +156,24 @@ describe('replay', () => {
   });
 
   it('writes each stream it folds stream by stream as soon as the next one begins, however large the memory budget', async () => {
-    // Finished streams held longer outlive the young generation, and V8 may then allocate all later states in the old one.
-    await Promise.all(Array.from({ length: 450 }, (_, index) => fixture.store.append(`tally-${index}`, [{ id: randomUUID(), type: 'Counted', data: { index }, metadata: { actor: 'test', correlationId: 'c', causationId: 'c' } }], 'no_stream')));
+    // Finished streams held longer outlive the young generation, and V8 may then allocate all later states in the old
+    // one.
+    await Promise.all(
+      Array.from({ length: 450 }, (_, index) =>
+        fixture.store.append(
+          `tally-${index}`,
+          [
+            {
+              id: randomUUID(),
+              type: 'Counted',
+              data: { index },
+              metadata: { actor: 'test', correlationId: 'c', causationId: 'c' },
+            },
+          ],
+          'no_stream',
+        ),
+      ),
+    );
     const heldAtFlush: number[] = [];
     const written = new Set<string>();
     let held = new Set<string>();
@@ -168,7 +200,13 @@ describe('replay', () => {
     };
     const db = openReadModelDatabase(':memory:');
     try {
-      await replay({ db, store: fixture.store, targets: [{ projection: tally, tables: new Map(), startsEmpty: true }], pageSize: 10, memoryBudget: 250_000 });
+      await replay({
+        db,
+        store: fixture.store,
+        targets: [{ projection: tally, tables: new Map(), startsEmpty: true }],
+        pageSize: 10,
+        memoryBudget: 250_000,
+      });
     } finally {
       db.close();
     }
@@ -181,7 +219,22 @@ describe('replay', () => {
 
   it('commits what it writes stream by stream as it goes, every 200 streams, not once at the end', async () => {
     // A live projector sharing the file waits for one transaction at a time.
-    await Promise.all(Array.from({ length: 450 }, (_, index) => fixture.store.append(`tally-${index}`, [{ id: randomUUID(), type: 'Counted', data: { index }, metadata: { actor: 'test', correlationId: 'c', causationId: 'c' } }], 'no_stream')));
+    await Promise.all(
+      Array.from({ length: 450 }, (_, index) =>
+        fixture.store.append(
+          `tally-${index}`,
+          [
+            {
+              id: randomUUID(),
+              type: 'Counted',
+              data: { index },
+              metadata: { actor: 'test', correlationId: 'c', causationId: 'c' },
+            },
+          ],
+          'no_stream',
+        ),
+      ),
+    );
     const dataDir = path.join(fixture.dataDir, 'replayed');
     const db = openReadModelDatabase(dataDir);
     const other = openReadModelDatabase(dataDir);
@@ -190,7 +243,16 @@ describe('replay', () => {
     const tally: Projection = {
       name: 'tally',
       parts: [],
-      tables: [{ name: 'tally', rowIs: 'stream', rowsAre: 'streams', key: ['stream_id'], create: (table) => `CREATE TABLE ${table} (stream_id TEXT PRIMARY KEY)`, indexes: [] }],
+      tables: [
+        {
+          name: 'tally',
+          rowIs: 'stream',
+          rowsAre: 'streams',
+          key: ['stream_id'],
+          create: (table) => `CREATE TABLE ${table} (stream_id TEXT PRIMARY KEY)`,
+          indexes: [],
+        },
+      ],
       version: 1,
       streamPrefix: 'tally-',
       handles: (event) => event.streamId.startsWith('tally-'),
@@ -215,7 +277,12 @@ describe('replay', () => {
     };
     try {
       createTables(db, tally);
-      await replay({ db, store: fixture.store, targets: [{ projection: tally, tables: liveTableNames(tally), startsEmpty: true }], pageSize: 10 });
+      await replay({
+        db,
+        store: fixture.store,
+        targets: [{ projection: tally, tables: liveTableNames(tally), startsEmpty: true }],
+        pageSize: 10,
+      });
       expect(other.prepare('SELECT count(*) FROM tally').pluck().get()).toBe(450);
     } finally {
       other.close();
@@ -258,7 +325,11 @@ describe('replay', () => {
     try {
       if (organizations === undefined) throw new Error('no organization model');
       createTables(db, organizations);
-      const result = await replay({ db, store, targets: [{ projection: organizations, tables: liveTableNames(organizations), startsEmpty: true }] });
+      const result = await replay({
+        db,
+        store,
+        targets: [{ projection: organizations, tables: liveTableNames(organizations), startsEmpty: true }],
+      });
       expect(reads).toEqual({ log: 0, byStream: 1 });
       expect(result).toEqual({ position: await fixture.head(), events: Number(await fixture.head()) });
     } finally {

@@ -65,15 +65,18 @@ export async function replay(options: ReplayOptions): Promise<ReplayResult> {
   let position = options.fromPosition;
   let events = 0;
   const byStreamWork = target !== undefined && byStream.length > 0 ? Number(target) : 0;
-  const byLogWork = target !== undefined && byLog.length > 0 ? Math.max(0, Number(target - (options.fromPosition ?? 0n))) : 0;
+  const byLogWork =
+    target !== undefined && byLog.length > 0 ? Math.max(0, Number(target - (options.fromPosition ?? 0n))) : 0;
   let byStreamDone = 0;
   const fraction = (): number => {
     const total = byStreamWork + byLogWork;
     if (total === 0) return 1;
-    const logDone = position === undefined || byLogWork === 0 ? 0 : Math.max(0, Number(position - (options.fromPosition ?? 0n)));
+    const logDone =
+      position === undefined || byLogWork === 0 ? 0 : Math.max(0, Number(position - (options.fromPosition ?? 0n)));
     return Math.min(1, (Math.min(byStreamDone, byStreamWork) + Math.min(logDone, byLogWork)) / total);
   };
-  const report = (): void => options.onProgress?.({ events, position, target, fraction: fraction(), elapsedMs: performance.now() - started });
+  const report = (): void =>
+    options.onProgress?.({ events, position, target, fraction: fraction(), elapsedMs: performance.now() - started });
 
   try {
     if (target !== undefined && byStream.length > 0) {
@@ -91,7 +94,11 @@ export async function replay(options: ReplayOptions): Promise<ReplayResult> {
       let read = 0;
       let more = target !== undefined && (position === undefined || position < target);
       while (more && target !== undefined) {
-        const page = await store.readLog({ ...(position === undefined ? {} : { fromPosition: position }), maxCount: pageSize, parts });
+        const page = await store.readLog({
+          ...(position === undefined ? {} : { fromPosition: position }),
+          maxCount: pageSize,
+          parts,
+        });
         more = page.length === pageSize;
         for (const event of page) {
           if (event.position > target) {
@@ -106,7 +113,11 @@ export async function replay(options: ReplayOptions): Promise<ReplayResult> {
         }
         if (position !== undefined && position >= target) more = false;
         events = Math.max(folded, read);
-        writeAll(db, byLog.filter(({ writer }) => writer.remembered >= memoryBudget), writeChunk);
+        writeAll(
+          db,
+          byLog.filter(({ writer }) => writer.remembered >= memoryBudget),
+          writeChunk,
+        );
         report();
       }
       writeAll(db, byLog, writeChunk);
@@ -166,13 +177,20 @@ async function replayByStream(
       }
       if (streamId !== undefined) writeHeld();
     };
-    // Kept open across the pages' reads: a transaction per page cost more commits. Inside a caller's transaction, the writes are the caller's.
+    // Kept open across the pages' reads: a transaction per page cost more commits. Inside a caller's transaction, the
+    // writes are the caller's.
     const own = !db.inTransaction;
     let open = false;
     try {
       let after: { streamId: string; revision: bigint } | undefined;
-      for (let more = true; more; ) {
-        const page = await readLogByStream({ streamPrefix, toPosition: end, maxCount: pageSize, parts, ...(after === undefined ? {} : { after }) });
+      for (let more = true; more;) {
+        const page = await readLogByStream({
+          streamPrefix,
+          toPosition: end,
+          maxCount: pageSize,
+          parts,
+          ...(after === undefined ? {} : { after }),
+        });
         more = page.length === pageSize;
         if (own && !open) {
           db.exec('BEGIN IMMEDIATE');

@@ -34,11 +34,15 @@ export async function verifyReadModels(options: VerifyOptions): Promise<Verifica
   // One snapshot: the stored rows and the checkpoints they were committed with.
   db.exec('BEGIN');
   try {
-    const stored = projections.map((projection) => ({ projection, checkpoint: checkpoints.find(projection.name)?.position }));
+    const stored = projections.map((projection) => ({
+      projection,
+      checkpoint: checkpoints.find(projection.name)?.position,
+    }));
     const targets: ReplayTarget[] = [];
     for (const { projection, checkpoint } of stored) {
       createTables(memory, projection);
-      if (checkpoint !== undefined) targets.push({ projection, tables: liveTableNames(projection), until: checkpoint, startsEmpty: true });
+      if (checkpoint !== undefined)
+        targets.push({ projection, tables: liveTableNames(projection), until: checkpoint, startsEmpty: true });
     }
     const until = targets.map((target) => target.until ?? 0n);
     if (until.length > 0) {
@@ -58,18 +62,33 @@ export async function verifyReadModels(options: VerifyOptions): Promise<Verifica
   }
 }
 
-function compareProjection(projection: Projection, checkpoint: bigint | undefined, stored: ReadModelDatabase, rebuilt: ReadModelDatabase): Verification {
+function compareProjection(
+  projection: Projection,
+  checkpoint: bigint | undefined,
+  stored: ReadModelDatabase,
+  rebuilt: ReadModelDatabase,
+): Verification {
   const tables: TableCount[] = [];
   const drift: Drift[] = [];
   for (const table of projection.tables) {
     const compared = compareTable(table, stored, rebuilt);
-    tables.push({ table: table.name, rowIs: table.rowIs, rowsAre: table.rowsAre, stored: compared.stored, rebuilt: compared.rebuilt });
+    tables.push({
+      table: table.name,
+      rowIs: table.rowIs,
+      rowsAre: table.rowsAre,
+      stored: compared.stored,
+      rebuilt: compared.rebuilt,
+    });
     drift.push(...compared.drift);
   }
   return { projection: projection.name, checkpoint, tables, drift };
 }
 
-function compareTable(table: ProjectionTable, stored: ReadModelDatabase, rebuilt: ReadModelDatabase): { stored: number; rebuilt: number; drift: Drift[] } {
+function compareTable(
+  table: ProjectionTable,
+  stored: ReadModelDatabase,
+  rebuilt: ReadModelDatabase,
+): { stored: number; rebuilt: number; drift: Drift[] } {
   const select = `SELECT * FROM ${table.name} ORDER BY ${table.key.join(', ')}`;
   const storedRows = stored.prepare<[], Row>(select).safeIntegers(true).iterate();
   const rebuiltRows = rebuilt.prepare<[], Row>(select).safeIntegers(true).iterate();
@@ -80,11 +99,19 @@ function compareTable(table: ProjectionTable, stored: ReadModelDatabase, rebuilt
   while (!left.done || !right.done) {
     const order = left.done ? 1 : right.done ? -1 : compareKeys(left.value, right.value, table.key);
     if (order < 0 && !left.done) {
-      drift.push({ table: table.name, key: keyOf(left.value, table.key), differences: ['in the stored model only (a rebuild has no such row)'] });
+      drift.push({
+        table: table.name,
+        key: keyOf(left.value, table.key),
+        differences: ['in the stored model only (a rebuild has no such row)'],
+      });
       counted.stored += 1;
       left = storedRows.next();
     } else if (order > 0 && !right.done) {
-      drift.push({ table: table.name, key: keyOf(right.value, table.key), differences: ['missing from the stored model'] });
+      drift.push({
+        table: table.name,
+        key: keyOf(right.value, table.key),
+        differences: ['missing from the stored model'],
+      });
       counted.rebuilt += 1;
       right = rebuiltRows.next();
     } else if (!left.done && !right.done) {
@@ -102,7 +129,9 @@ function compareTable(table: ProjectionTable, stored: ReadModelDatabase, rebuilt
 function rowDifferences(stored: Row, rebuilt: Row): string[] {
   const columns = Object.keys(stored);
   if (columns.every((column) => stored[column] === rebuilt[column])) return [];
-  return [...new Set([...columns, ...Object.keys(rebuilt)])].flatMap((column) => columnDifferences(column, stored, rebuilt));
+  return [...new Set([...columns, ...Object.keys(rebuilt)])].flatMap((column) =>
+    columnDifferences(column, stored, rebuilt),
+  );
 }
 
 function columnDifferences(column: string, stored: Row, rebuilt: Row): string[] {

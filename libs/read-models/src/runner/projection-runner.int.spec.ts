@@ -31,11 +31,19 @@ afterEach(async () => {
   await fixture.dispose();
 });
 
-/** An organization runner on a connection of its own to the fixture's read-model file (opened by ReadModels first, as in production). */
+/**
+ * An organization runner on a connection of its own to the fixture's read-model file (opened by ReadModels first, as in
+ * production).
+ */
 function organizationRunner(pacing?: CommitPacing): ProjectionRunner {
   fixture.readModels('off');
   const db = openReadModelDatabase(fixture.dataDir);
-  const runner = new ProjectionRunner(db, fixture.store, organizationProjection(), pacing === undefined ? {} : { pacing });
+  const runner = new ProjectionRunner(
+    db,
+    fixture.store,
+    organizationProjection(),
+    pacing === undefined ? {} : { pacing },
+  );
   own.databases.push(db);
   own.runners.push(runner);
   return runner;
@@ -65,7 +73,9 @@ const created = (id: string): EventToAppend => ({
 async function expectedView(organizationId: string) {
   const read = await fixture.store.readStream(organizationStream(organizationId));
   if (!read.found) throw new Error(`no stream for ${organizationId}`);
-  const state = foldOrganization(read.events.map((event) => ({ type: event.type, data: event.data }) as OrganizationEvent));
+  const state = foldOrganization(
+    read.events.map((event) => ({ type: event.type, data: event.data }) as OrganizationEvent),
+  );
   if (!state.exists) throw new Error(`${organizationId} was not created`);
   return organizationView(state, catalogue);
 }
@@ -73,19 +83,30 @@ async function expectedView(organizationId: string) {
 function appendPoison(organizationId: string) {
   return fixture.store.append(
     organizationStream(organizationId),
-    [{ id: randomUUID(), type: UNKNOWN_EVENT_TYPE, data: { name: 'Renamed' }, metadata: { actor: 'system', correlationId: 'c', causationId: 'c' } }],
+    [
+      {
+        id: randomUUID(),
+        type: UNKNOWN_EVENT_TYPE,
+        data: { name: 'Renamed' },
+        metadata: { actor: 'system', correlationId: 'c', causationId: 'c' },
+      },
+    ],
     'stream_exists',
   );
 }
 
 describe('projection runner', () => {
   it('catches up in batches, then applies live events, and read-your-writes waits for them', async () => {
-    for (let index = 0; index < 30; index += 1) await fixture.execute(`org-${index}`, ...organizationSetUp(`org-${index}`, index));
+    for (let index = 0; index < 30; index += 1)
+      await fixture.execute(`org-${index}`, ...organizationSetUp(`org-${index}`, index));
     const readModels = fixture.readModels('inline', 7);
     expect(await readModels.waitForPosition(await fixture.head(), 10_000)).toBe(true);
     expect(readModels.organizations.getOrganization('org-29')?.view).toEqual(await expectedView('org-29'));
 
-    const written = await fixture.execute('org-3', { type: 'AddSite', data: { siteId: 'second', name: 'Second', hostname: 'second.example' } });
+    const written = await fixture.execute('org-3', {
+      type: 'AddSite',
+      data: { siteId: 'second', name: 'Second', hostname: 'second.example' },
+    });
     expect(await readModels.waitForPosition(written?.position ?? -1n, 10_000)).toBe(true);
     const read = readModels.organizations.getOrganization('org-3');
     expect(read?.view).toEqual(await expectedView('org-3'));
@@ -112,19 +133,31 @@ describe('projection runner', () => {
     expect(await first.waitForPosition(await fixture.head(), 10_000)).toBe(true);
     await first.close();
 
-    await fixture.execute('acme', { type: 'AddMember', data: { userId: 'u-2', email: 'two@example.test', role: 'admin' } });
+    await fixture.execute('acme', {
+      type: 'AddMember',
+      data: { userId: 'u-2', email: 'two@example.test', role: 'admin' },
+    });
     await fixture.execute('beta', ...organizationSetUp('beta', 2));
     const second = fixture.readModels();
     expect(await second.waitForPosition(await fixture.head(), 10_000)).toBe(true);
     expect(second.organizations.getOrganization('acme')?.view).toEqual(await expectedView('acme'));
-    expect(second.organizations.organizationsOfUser('u-2')).toEqual([{ organizationId: 'acme', name: 'Organization 1', role: 'admin' }]);
+    expect(second.organizations.organizationsOfUser('u-2')).toEqual([
+      { organizationId: 'acme', name: 'Organization 1', role: 'admin' },
+    ]);
   });
 
   it('moves its checkpoint past events of other streams, so positions of any write can be awaited', async () => {
     const readModels = fixture.readModels();
     const other = await fixture.store.append(
       'user-1',
-      [{ id: randomUUID(), type: 'UserRegistered', data: {}, metadata: { actor: 'system', correlationId: 'c', causationId: 'c' } }],
+      [
+        {
+          id: randomUUID(),
+          type: 'UserRegistered',
+          data: {},
+          metadata: { actor: 'system', correlationId: 'c', causationId: 'c' },
+        },
+      ],
       'no_stream',
     );
     expect(await readModels.waitForPosition(other.position, 10_000)).toBe(true);
@@ -145,12 +178,20 @@ describe('projection runner', () => {
         name: 'organizations',
         state: 'failed',
         checkpoint: Number(poison.position) - 1,
-        error: expect.objectContaining({ position: Number(poison.position), eventType: UNKNOWN_EVENT_TYPE, streamId: 'organization-acme' }),
+        error: expect.objectContaining({
+          position: Number(poison.position),
+          eventType: UNKNOWN_EVENT_TYPE,
+          streamId: 'organization-acme',
+        }),
       }),
       // Other projections carry on.
       expect.objectContaining({ name: 'correlations', state: 'live', checkpoint: Number(await fixture.head()) }),
       expect.objectContaining({ name: 'sign-ins', state: 'live', checkpoint: Number(await fixture.head()) }),
-      expect.objectContaining({ name: 'organization-history', state: 'live', checkpoint: Number(await fixture.head()) }),
+      expect.objectContaining({
+        name: 'organization-history',
+        state: 'live',
+        checkpoint: Number(await fixture.head()),
+      }),
       expect.objectContaining({ name: 'traffic', state: 'live', checkpoint: Number(await fixture.head()) }),
       expect.objectContaining({ name: 'member-security', state: 'live', checkpoint: Number(await fixture.head()) }),
     ]);
@@ -166,7 +207,11 @@ describe('projection runner', () => {
 
   it('shows a projector running in another process to a process with PROJECTIONS=off', async () => {
     const reader = fixture.readModels('off');
-    expect((await reader.health()).projections[0]).toMatchObject({ state: 'stopped', checkpoint: null, runs: 'elsewhere' });
+    expect((await reader.health()).projections[0]).toMatchObject({
+      state: 'stopped',
+      checkpoint: null,
+      runs: 'elsewhere',
+    });
     const written = await fixture.execute('acme', ...organizationSetUp('acme', 1));
     const waiting = reader.waitForPosition(written?.position ?? -1n, 10_000);
     fixture.readModels('inline');
@@ -185,28 +230,40 @@ describe('projection runner', () => {
     notifications = 0;
 
     // Issued in one turn of the event loop: one group commit, delivered as one page.
-    const appended = await Promise.all(Array.from({ length: 20 }, (_, index) => fixture.store.append(organizationStream(`o-${index}`), [created(`o-${index}`)], 'no_stream')));
+    const appended = await Promise.all(
+      Array.from({ length: 20 }, (_, index) =>
+        fixture.store.append(organizationStream(`o-${index}`), [created(`o-${index}`)], 'no_stream'),
+      ),
+    );
     const last = appended.reduce((top, result) => (result.position > top ? result.position : top), 0n);
     await until(() => runner.status().checkpoint === last);
     expect(notifications).toBe(1);
     const readModels = fixture.readModels('off');
-    for (let index = 0; index < 20; index += 1) expect(readModels.organizations.getOrganization(`o-${index}`)?.view).toEqual(await expectedView(`o-${index}`));
+    for (let index = 0; index < 20; index += 1)
+      expect(readModels.organizations.getOrganization(`o-${index}`)?.view).toEqual(await expectedView(`o-${index}`));
   });
 
   /**
    * The four projections' runners live on one read-model connection, sharing its live commits; `statements`
    * collects, from then on, the SQL that connection runs starting with `logged`.
    */
-  async function fourRunnersSharingLiveCommits(logged: string): Promise<{ statements: string[]; runners: ProjectionRunner[]; db: Database.Database }> {
+  async function fourRunnersSharingLiveCommits(
+    logged: string,
+  ): Promise<{ statements: string[]; runners: ProjectionRunner[]; db: Database.Database }> {
     fixture.readModels('off');
     const statements: string[] = [];
-    const db = new Database(readModelsFile(fixture.dataDir), { verbose: (sql) => (String(sql).startsWith(logged) ? statements.push(String(sql)) : undefined) });
+    const db = new Database(readModelsFile(fixture.dataDir), {
+      verbose: (sql) => (String(sql).startsWith(logged) ? statements.push(String(sql)) : undefined),
+    });
     db.pragma('journal_mode = WAL');
     own.databases.push(db);
     const liveCommits = new LiveCommits(db);
-    const runners = [organizationProjection(), correlationProjection(), signInsProjection(), organizationHistoryProjection()].map(
-      (projection) => new ProjectionRunner(db, fixture.store, projection, { liveCommits }),
-    );
+    const runners = [
+      organizationProjection(),
+      correlationProjection(),
+      signInsProjection(),
+      organizationHistoryProjection(),
+    ].map((projection) => new ProjectionRunner(db, fixture.store, projection, { liveCommits }));
     own.runners.push(...runners);
     for (const runner of runners) runner.start();
     await until(() => runners.every((runner) => runner.status().state === 'live'));
@@ -221,9 +278,21 @@ describe('projection runner', () => {
     // A sign-in's writes, issued together (one group commit): only the sign-ins model applies one of them.
     const metadata = { actor: 'user:u-1', correlationId: 'c-1', causationId: 'c-1' };
     const appended = await Promise.all([
-      fixture.store.append('user-u-1', [{ id: randomUUID(), type: 'SignedIn', data: { method: 'password' }, metadata }], 'any'),
-      fixture.store.append('session-s-1', [{ id: randomUUID(), type: 'SessionStarted', data: { userId: 'u-1' }, metadata }], 'no_stream'),
-      fixture.store.append('sign-in-attempts-a', [{ id: randomUUID(), type: 'SignInAttemptSettled', data: {}, metadata }], 'any'),
+      fixture.store.append(
+        'user-u-1',
+        [{ id: randomUUID(), type: 'SignedIn', data: { method: 'password' }, metadata }],
+        'any',
+      ),
+      fixture.store.append(
+        'session-s-1',
+        [{ id: randomUUID(), type: 'SessionStarted', data: { userId: 'u-1' }, metadata }],
+        'no_stream',
+      ),
+      fixture.store.append(
+        'sign-in-attempts-a',
+        [{ id: randomUUID(), type: 'SignInAttemptSettled', data: {}, metadata }],
+        'any',
+      ),
     ]);
     const last = appended.reduce((top, result) => (result.position > top ? result.position : top), 0n);
     await until(() => runners.every((runner) => runner.status().checkpoint === last));
@@ -241,8 +310,16 @@ describe('projection runner', () => {
     // A sign-in's writes, issued together: only the sign-ins model applies one of them; the other three count past.
     const metadata = { actor: 'user:u-1', correlationId: 'c-1', causationId: 'c-1' };
     const appended = await Promise.all([
-      fixture.store.append('user-u-1', [{ id: randomUUID(), type: 'SignedIn', data: { method: 'password' }, metadata }], 'any'),
-      fixture.store.append('session-s-1', [{ id: randomUUID(), type: 'SessionStarted', data: { userId: 'u-1' }, metadata }], 'no_stream'),
+      fixture.store.append(
+        'user-u-1',
+        [{ id: randomUUID(), type: 'SignedIn', data: { method: 'password' }, metadata }],
+        'any',
+      ),
+      fixture.store.append(
+        'session-s-1',
+        [{ id: randomUUID(), type: 'SessionStarted', data: { userId: 'u-1' }, metadata }],
+        'no_stream',
+      ),
     ]);
     const last = appended.reduce((top, result) => (result.position > top ? result.position : top), 0n);
     await until(() => runners.every((runner) => runner.status().checkpoint === last));
@@ -258,7 +335,10 @@ describe('projection runner', () => {
     expect(await readModels.waitForPosition(await fixture.head(), 10_000)).toBe(true);
 
     // In one group commit: the poison event and another organization's creation.
-    const [poison] = await Promise.all([appendPoison('acme'), fixture.store.append(organizationStream('beta'), [created('beta')], 'no_stream')]);
+    const [poison] = await Promise.all([
+      appendPoison('acme'),
+      fixture.store.append(organizationStream('beta'), [created('beta')], 'no_stream'),
+    ]);
     const head = await fixture.head();
     await until(() => readModels.statuses().every((status) => status.state === 'failed' || status.checkpoint === head));
 
@@ -280,7 +360,11 @@ describe('projection runner', () => {
     await fixture.execute('acme', ...organizationSetUp('acme', 1));
     let release: (() => void) | undefined;
     let held: Promise<void> | undefined;
-    const holdable: CommitPacing = { beforeCommit: () => held, beforeLiveCommit: () => held, afterCommit: () => undefined };
+    const holdable: CommitPacing = {
+      beforeCommit: () => held,
+      beforeLiveCommit: () => held,
+      afterCommit: () => undefined,
+    };
     const first = organizationRunner(holdable);
     const second = organizationRunner();
     first.start();
@@ -289,15 +373,23 @@ describe('projection runner', () => {
 
     // The first runner remembers acme; the second applies the next event while the first is held.
     held = new Promise((resolve) => (release = resolve));
-    const siteAdded = await fixture.execute('acme', { type: 'AddSite', data: { siteId: 'second', name: 'Second', hostname: 'second.example' } });
+    const siteAdded = await fixture.execute('acme', {
+      type: 'AddSite',
+      data: { siteId: 'second', name: 'Second', hostname: 'second.example' },
+    });
     await until(() => second.status().checkpoint === siteAdded?.position);
     held = undefined;
     release?.();
     await until(() => first.status().checkpoint === siteAdded?.position);
 
     // The next event follows the one the second runner applied: the first must not fold it onto what it remembered.
-    const memberAdded = await fixture.execute('acme', { type: 'AddMember', data: { userId: 'u-2', email: 'two@example.test', role: 'admin' } });
-    await until(() => first.status().checkpoint === memberAdded?.position && second.status().checkpoint === memberAdded?.position);
+    const memberAdded = await fixture.execute('acme', {
+      type: 'AddMember',
+      data: { userId: 'u-2', email: 'two@example.test', role: 'admin' },
+    });
+    await until(
+      () => first.status().checkpoint === memberAdded?.position && second.status().checkpoint === memberAdded?.position,
+    );
     expect([first.status().state, second.status().state]).toEqual(['live', 'live']);
     expect(fixture.readModels('off').organizations.getOrganization('acme')?.view).toEqual(await expectedView('acme'));
   });
@@ -311,12 +403,18 @@ describe('projection runner', () => {
 
     const second = organizationRunner();
     second.start();
-    const siteAdded = await fixture.execute('acme', { type: 'AddSite', data: { siteId: 'second', name: 'Second', hostname: 'second.example' } });
+    const siteAdded = await fixture.execute('acme', {
+      type: 'AddSite',
+      data: { siteId: 'second', name: 'Second', hostname: 'second.example' },
+    });
     await until(() => second.status().checkpoint === siteAdded?.position);
     await second.stop();
 
     first.start();
-    const memberAdded = await fixture.execute('acme', { type: 'AddMember', data: { userId: 'u-2', email: 'two@example.test', role: 'admin' } });
+    const memberAdded = await fixture.execute('acme', {
+      type: 'AddMember',
+      data: { userId: 'u-2', email: 'two@example.test', role: 'admin' },
+    });
     await until(() => first.status().checkpoint === memberAdded?.position || first.status().state === 'failed');
     expect(first.status()).toMatchObject({ state: 'live', failure: undefined });
     expect(fixture.readModels('off').organizations.getOrganization('acme')?.view).toEqual(await expectedView('acme'));

@@ -1,8 +1,15 @@
-/* eslint-disable max-lines -- one projection runner: catch-up, live batching and checkpoint commits share one transaction discipline. */
-// The model's rows and the checkpoint are committed together; once live, the events delivered together share one transaction.
+// One projection runner: catch-up, live batching and checkpoint commits share one transaction discipline.
+// The model's rows and the checkpoint are committed together; once live, the events delivered together share one
+// transaction.
 import type Database from 'better-sqlite3';
 import { inSpan, spanPlaceFor, tracingOn } from '#application';
-import { EventStoreClosedError, InvalidPositionError, type EventStore, type RecordedEvent, type Subscription } from '#event-store';
+import {
+  EventStoreClosedError,
+  InvalidPositionError,
+  type EventStore,
+  type RecordedEvent,
+  type Subscription,
+} from '#event-store';
 import { Checkpoints, type Checkpoint, type ProjectionFailure, type ProjectionState } from '../checkpoints.js';
 import { createIndexes, createTables, liveTableNames, type Projection, type ProjectionWriter } from '../projection.js';
 import type { ReadModelDatabase } from '../read-model-database.js';
@@ -40,7 +47,9 @@ export class ProjectionRunner {
   private readonly checkpoints: Checkpoints;
   private readonly writer: ProjectionWriter;
   /** Made once: each `db.transaction()` call builds four wrapper functions, 7-8 us of CPU. */
-  private readonly applyInTransaction: Database.Transaction<(batch: readonly RecordedEvent[], stored?: Checkpoint) => bigint | undefined>;
+  private readonly applyInTransaction: Database.Transaction<
+    (batch: readonly RecordedEvent[], stored?: Checkpoint) => bigint | undefined
+  >;
   private readonly batchSize: number;
   private readonly logger: ReadModelsLogger;
   private readonly pacing: CommitPacing | undefined;
@@ -72,7 +81,9 @@ export class ProjectionRunner {
     createTables(db, projection);
     createIndexes(db, projection);
     this.writer = projection.writer(db, liveTableNames(projection));
-    this.applyInTransaction = db.transaction((batch: readonly RecordedEvent[], stored?: Checkpoint) => this.applyBatch(batch, stored));
+    this.applyInTransaction = db.transaction((batch: readonly RecordedEvent[], stored?: Checkpoint) =>
+      this.applyBatch(batch, stored),
+    );
     this.batchSize = options.batchSize ?? defaultBatchSize;
     this.logger = options.logger ?? silentLogger;
     this.pacing = options.pacing;
@@ -128,7 +139,10 @@ export class ProjectionRunner {
     this.writer.discard();
     this.live = false;
     this.setState('catching-up');
-    this.logger.info({ projection: this.name, checkpoint: stored.position?.toString() ?? null }, 'projection catching up');
+    this.logger.info(
+      { projection: this.name, checkpoint: stored.position?.toString() ?? null },
+      'projection catching up',
+    );
     const epoch = ++this.epoch;
     const current = (): boolean => epoch === this.epoch && !this.stopping;
     this.subscription = this.store.subscribeToAll({
@@ -168,14 +182,16 @@ export class ProjectionRunner {
 
   private enqueue(task: () => void): Promise<void> {
     this.queued += 1;
-    this.work = this.work.then(() => this.pacing?.beforeCommit()).then(() => {
-      this.queued -= 1;
-      try {
-        task();
-      } catch (error) {
-        this.logger.error({ projection: this.name, err: error }, 'projection runner error');
-      }
-    });
+    this.work = this.work
+      .then(() => this.pacing?.beforeCommit())
+      .then(() => {
+        this.queued -= 1;
+        try {
+          task();
+        } catch (error) {
+          this.logger.error({ projection: this.name, err: error }, 'projection runner error');
+        }
+      });
     return this.work;
   }
 
@@ -191,7 +207,9 @@ export class ProjectionRunner {
     try {
       // A savepoint, so a failing runner undoes only its own part; a batch that only moves the checkpoint is one
       // statement, which SQLite undoes by itself (a savepoint costs 3-5 us of CPU).
-      const applied = batch.some((event) => this.projection.handles(event)) ? this.applyInTransaction(batch, stored) : this.applyBatch(batch, stored);
+      const applied = batch.some((event) => this.projection.handles(event))
+        ? this.applyInTransaction(batch, stored)
+        : this.applyBatch(batch, stored);
       return { runner: this, batch, applied };
     } catch (error) {
       return { runner: this, batch, error };
@@ -258,8 +276,15 @@ export class ProjectionRunner {
     const handled = batch.filter((event) => this.projection.handles(event));
     if (handled.length === 0) return this.applyEvents(batch, checkpoint);
     const { parent, links } = spanPlaceFor(handled);
-    const attributes = { 'chorus.projection': this.projection.name, 'chorus.events': batch.length, 'chorus.events_applied': handled.length, 'chorus.live': this.live };
-    return inSpan(`project ${this.projection.name}`, { parent, links, attributes }, () => this.applyEvents(batch, checkpoint));
+    const attributes = {
+      'chorus.projection': this.projection.name,
+      'chorus.events': batch.length,
+      'chorus.events_applied': handled.length,
+      'chorus.live': this.live,
+    };
+    return inSpan(`project ${this.projection.name}`, { parent, links, attributes }, () =>
+      this.applyEvents(batch, checkpoint),
+    );
   }
 
   private applyEvents(batch: readonly RecordedEvent[], checkpoint?: Checkpoint): bigint | undefined {
@@ -333,10 +358,23 @@ export class ProjectionRunner {
 
   private fail(error: unknown, event: RecordedEvent): void {
     const message = error instanceof Error ? error.message : String(error);
-    this.failure = { message, position: event.position, eventId: event.id, eventType: event.type, streamId: event.streamId };
+    this.failure = {
+      message,
+      position: event.position,
+      eventId: event.id,
+      eventType: event.type,
+      streamId: event.streamId,
+    };
     this.pending = [];
     this.logger.error(
-      { projection: this.name, err: error, position: event.position.toString(), eventId: event.id, eventType: event.type, streamId: event.streamId },
+      {
+        projection: this.name,
+        err: error,
+        position: event.position.toString(),
+        eventId: event.id,
+        eventType: event.type,
+        streamId: event.streamId,
+      },
       'projection stopped at an event it cannot apply',
     );
     this.setState('failed');

@@ -9,7 +9,16 @@ const projection = signInsProjection();
 let position = 0n;
 function recorded(streamId: string, type: string, recordedAt: string): RecordedEvent {
   position += 1n;
-  return { id: `event-${position}`, streamId, type, data: {}, metadata: { actor: 'anonymous', correlationId: 'c', causationId: 'c' } as EventMetadata, recordedAt, revision: position, position };
+  return {
+    id: `event-${position}`,
+    streamId,
+    type,
+    data: {},
+    metadata: { actor: 'anonymous', correlationId: 'c', causationId: 'c' } as EventMetadata,
+    recordedAt,
+    revision: position,
+    position,
+  };
 }
 
 const log: RecordedEvent[] = [
@@ -46,7 +55,12 @@ describe('sign-ins projection', () => {
   });
 
   it('writes in chunks when asked (the rebuild) and drops what was not flushed on discard', () => {
-    for (const event of [recorded('user-a', 'SignedIn', 'x'), recorded('user-b', 'SignedIn', 'y'), recorded('user-c', 'SignedIn', 'z')]) subject.writer.apply(event);
+    for (const event of [
+      recorded('user-a', 'SignedIn', 'x'),
+      recorded('user-b', 'SignedIn', 'y'),
+      recorded('user-c', 'SignedIn', 'z'),
+    ])
+      subject.writer.apply(event);
     expect(subject.writer.remembered).toBe(3);
     expect(subject.db.transaction(() => subject.writer.flush(2))()).toBe(false);
     expect(subject.writer.remembered).toBe(1);

@@ -1,7 +1,15 @@
 // Runs organization commands against a real store the way the API's handlers do (read, fold,
 // decide, append with the expected revision), for tests that need a realistic event log.
 import { randomUUID } from 'node:crypto';
-import { decide, foldOrganization, operator, organizationStream, type OrganizationCommand, type OrganizationEvent, type PlanCatalogue } from '#domain';
+import {
+  decide,
+  foldOrganization,
+  operator,
+  organizationStream,
+  type OrganizationCommand,
+  type OrganizationEvent,
+  type PlanCatalogue,
+} from '#domain';
 import type { AppendResult, EventStore } from '#event-store';
 
 export async function executeOrganizationCommand(
@@ -12,7 +20,9 @@ export async function executeOrganizationCommand(
 ): Promise<AppendResult | undefined> {
   const stream = organizationStream(organizationId);
   const read = await store.readStream(stream);
-  const history = read.found ? read.events.map((event) => ({ type: event.type, data: event.data }) as OrganizationEvent) : [];
+  const history = read.found
+    ? read.events.map((event) => ({ type: event.type, data: event.data }) as OrganizationEvent)
+    : [];
   const events = decide(command, foldOrganization(history), { catalogue, requester: operator });
   if (events.length === 0) return undefined;
   const expected = read.found ? (read.events.at(-1)?.revision ?? 'no_stream') : 'no_stream';

@@ -32,7 +32,8 @@ export class ReadModelsFixture {
 
   execute(organizationId: string, ...commands: OrganizationCommand[]): Promise<AppendResult | undefined> {
     return commands.reduce<Promise<AppendResult | undefined>>(
-      (previous, command) => previous.then(() => executeOrganizationCommand(this.store, catalogue, organizationId, command)),
+      (previous, command) =>
+        previous.then(() => executeOrganizationCommand(this.store, catalogue, organizationId, command)),
       Promise.resolve(undefined),
     );
   }

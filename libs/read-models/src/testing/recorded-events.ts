@@ -2,7 +2,9 @@
 import { organizationStream, type OrganizationEvent } from '#domain';
 import type { RecordedEvent } from '#event-store';
 
-/** Records an organization's events as the store would: revisions from `fromRevision`, positions from `fromPosition`. */
+/**
+ * Records an organization's events as the store would: revisions from `fromRevision`, positions from `fromPosition`.
+ */
 export function recordOrganizationEvents(
   organizationId: string,
   events: readonly OrganizationEvent[],

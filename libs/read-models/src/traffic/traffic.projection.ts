@@ -39,7 +39,8 @@ class TrafficWriter implements ProjectionWriter<never> {
 
   apply(event: LogEvent): void {
     const data = event.data as { organizationId?: unknown; period?: unknown; total?: unknown };
-    if (typeof data.organizationId !== 'string' || typeof data.period !== 'string' || typeof data.total !== 'number') return;
+    if (typeof data.organizationId !== 'string' || typeof data.period !== 'string' || typeof data.total !== 'number')
+      return;
     this.pending.push([data.organizationId, data.period, data.total]);
   }
 

@@ -11,7 +11,11 @@ export class TrafficQueries {
     private readonly cache?: QueryCache,
   ) {
     db.exec(trafficPeriodsTable.create(trafficPeriodsTable.name));
-    this.selectTotal = db.prepare<[string, string], number>(`SELECT total FROM ${trafficPeriodsTable.name} WHERE organization_id = ? AND period = ?`).pluck();
+    this.selectTotal = db
+      .prepare<[string, string], number>(
+        `SELECT total FROM ${trafficPeriodsTable.name} WHERE organization_id = ? AND period = ?`,
+      )
+      .pluck();
   }
 
   total(organizationId: string, period: string): number {

@@ -44,10 +44,12 @@ export default function ConsoleApp() {
   }, [signedOut, dispatch, pathname, search]);
 
   if (session.isLoading || signedOut) return <div className="page-loading" role="status" aria-label="Loading" />;
-  if (session.data === undefined) return <ConsoleProblem problem={problemOf(session.error)} retry={() => void session.refetch()} />;
+  if (session.data === undefined)
+    return <ConsoleProblem problem={problemOf(session.error)} retry={() => void session.refetch()} />;
 
   const data = session.data;
-  const lastSeen = data.organizations.find((organization) => organization.id === lastOrganizationId) ?? data.organizations[0];
+  const lastSeen =
+    data.organizations.find((organization) => organization.id === lastOrganizationId) ?? data.organizations[0];
   return (
     <Routes>
       <Route index element={<OrganizationPicker session={data} />} />

@@ -8,7 +8,11 @@ import { createFakeNetwork } from '../../testing/fake-network';
 import { renderWithProviders } from '../../testing/render-with-providers';
 import { AppRoutes } from '../router';
 
-function renderConsole(route: string, session: SessionAnswer = adaSession(), organizations: Organization[] = [anOrganization()]) {
+function renderConsole(
+  route: string,
+  session: SessionAnswer = adaSession(),
+  organizations: Organization[] = [anOrganization()],
+) {
   const network = createFakeNetwork({ server: consoleServer({ session, organizations }) });
   return renderWithProviders(<AppRoutes />, { route, network });
 }
@@ -24,10 +28,14 @@ describe('/app', () => {
   });
 
   it('offers a picker when the user belongs to several organizations', async () => {
-    const view = renderConsole('/app', adaSession([
-      { id: 'acme', name: 'Acme', role: 'owner' },
-      { id: 'globex', name: 'Globex', role: 'auditor' },
-    ]), [anOrganization(), anOrganization({ id: 'globex', name: 'Globex' })]);
+    const view = renderConsole(
+      '/app',
+      adaSession([
+        { id: 'acme', name: 'Acme', role: 'owner' },
+        { id: 'globex', name: 'Globex', role: 'auditor' },
+      ]),
+      [anOrganization(), anOrganization({ id: 'globex', name: 'Globex' })],
+    );
     expect(await heading()).toHaveTextContent('Your organizations');
     await view.user.click(screen.getByRole('link', { name: /Globex/ }));
     expect(await heading()).toHaveTextContent('Overview');
@@ -41,10 +49,15 @@ describe('/app', () => {
 
   it('sends a browser whose session ended to the login, to come back to the same page', async () => {
     const network = createFakeNetwork({
-      server: ({ url }) => (url === '/session' ? { status: 401, body: { status: 401, code: 'UNAUTHENTICATED', detail: 'Sign in first.' } } : undefined),
+      server: ({ url }) =>
+        url === '/session'
+          ? { status: 401, body: { status: 401, code: 'UNAUTHENTICATED', detail: 'Sign in first.' } }
+          : undefined,
     });
     const view = renderWithProviders(<AppRoutes />, { route: '/app/orgs/acme/sites?tab=1', network });
-    await waitFor(() => expect(view.navigate).toHaveBeenCalledWith(`/login?redirect=${encodeURIComponent('/app/orgs/acme/sites?tab=1')}`));
+    await waitFor(() =>
+      expect(view.navigate).toHaveBeenCalledWith(`/login?redirect=${encodeURIComponent('/app/orgs/acme/sites?tab=1')}`),
+    );
   });
 
   it('says so when the user is not a member of the organization in the address', async () => {
@@ -59,13 +72,26 @@ describe('the navigation', () => {
     ['admin', false, true, true],
     ['auditor', false, true, false],
     ['member', false, false, false],
-  ] as const)('for an %s: Overview, Members, Sites, Domains, SSO for owners (%s), History where the role may read it (%s), Webhooks and Directory for owners and admins (%s)', async (role, sso, history, webhooks) => {
-    renderConsole('/app/orgs/acme', adaSession([{ id: 'acme', name: 'Acme', role }]));
-    const navigation = await screen.findByRole('navigation', { name: 'Acme' });
-    const names = within(navigation).getAllByRole('link').map((link) => link.textContent);
-    expect(names).toEqual(['Overview', 'Members', 'Sites', 'Domains', ...(sso ? ['SSO'] : []), ...(history ? ['History'] : []), ...(webhooks ? ['Webhooks', 'Directory'] : [])]);
-    expect(within(navigation).getByRole('link', { name: 'Overview' })).toHaveAttribute('aria-current', 'page');
-  });
+  ] as const)(
+    'for an %s: Overview, Members, Sites, Domains, SSO for owners (%s), History where the role may read it (%s), Webhooks and Directory for owners and admins (%s)',
+    async (role, sso, history, webhooks) => {
+      renderConsole('/app/orgs/acme', adaSession([{ id: 'acme', name: 'Acme', role }]));
+      const navigation = await screen.findByRole('navigation', { name: 'Acme' });
+      const names = within(navigation)
+        .getAllByRole('link')
+        .map((link) => link.textContent);
+      expect(names).toEqual([
+        'Overview',
+        'Members',
+        'Sites',
+        'Domains',
+        ...(sso ? ['SSO'] : []),
+        ...(history ? ['History'] : []),
+        ...(webhooks ? ['Webhooks', 'Directory'] : []),
+      ]);
+      expect(within(navigation).getByRole('link', { name: 'Overview' })).toHaveAttribute('aria-current', 'page');
+    },
+  );
 
   it('moves between pages without a page load, each with its title', async () => {
     const view = renderConsole('/app/orgs/acme');

@@ -20,12 +20,25 @@ type AddFormProps = {
 };
 
 /** The limit or the refusal, never both. */
-export function AddForm({ label, organization, role, resource, problem, messageId, busy, done, onSubmit, children }: AddFormProps) {
+export function AddForm({
+  label,
+  organization,
+  role,
+  resource,
+  problem,
+  messageId,
+  busy,
+  done,
+  onSubmit,
+  children,
+}: AddFormProps) {
   return (
     <div className="add-form">
       <LimitNotice organization={organization} resource={resource} role={role} refused={problem !== null} />
       <form className="form form--inline" noValidate onSubmit={onSubmit} aria-busy={busy} aria-label={label}>
-        <FormAlert id={messageId}>{problem && <Refusal problem={problem} organization={organization} role={role} />}</FormAlert>
+        <FormAlert id={messageId}>
+          {problem && <Refusal problem={problem} organization={organization} role={role} />}
+        </FormAlert>
         {children}
         <p className="form__status" role="status">
           {done}

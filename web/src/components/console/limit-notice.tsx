@@ -19,7 +19,9 @@ export function LimitNotice({ organization, resource, role, refused = false }: L
     const plan = planName(organization.chorusDetails.plan ?? '');
     return (
       <Notice tone="warning">
-        <p className="notice__title">{idle ? 'Chorus is off' : planEnded(organization) ? 'The plan has ended' : 'No plan yet'}</p>
+        <p className="notice__title">
+          {idle ? 'Chorus is off' : planEnded(organization) ? 'The plan has ended' : 'No plan yet'}
+        </p>
         <p>
           {idle
             ? `Chorus is off, so ${organization.name}’s Chorus ${plan} plan is not in effect: nothing can be added until Chorus is turned on.`

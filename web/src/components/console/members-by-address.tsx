@@ -8,7 +8,8 @@ const count = (n: number) => n.toLocaleString('en-US');
 
 function summaryOf(query: string, found: number, shown: number): string {
   if (found === 0) return `No member’s address contains “${query}”.`;
-  if (found > shown) return `Showing the first ${count(shown)} of ${count(found)} ${query === '' ? 'members' : 'matches'}. Type more of an address to find someone.`;
+  if (found > shown)
+    return `Showing the first ${count(shown)} of ${count(found)} ${query === '' ? 'members' : 'matches'}. Type more of an address to find someone.`;
   if (query === '') return '';
   return `${count(found)} ${found === 1 ? 'member matches' : 'members match'}.`;
 }
@@ -23,9 +24,13 @@ type MembersByAddress<T> = {
 };
 
 /** A list of members found by part of an address; `label` names the search among others on the page. */
-export function useMembersByAddress<T extends { email: string }>(members: readonly T[], label: string): MembersByAddress<T> {
+export function useMembersByAddress<T extends { email: string }>(
+  members: readonly T[],
+  label: string,
+): MembersByAddress<T> {
   const [query, setQuery] = useState('');
-  // A list that shrank to ten (a removal) drops its field, and what was typed stops filtering: no row stays hidden by a field that is gone.
+  // A list that shrank to ten (a removal) drops its field, and what was typed stops filtering: no row stays hidden by a
+  // field that is gone.
   if (members.length <= FIND_FROM) return { shown: members, field: null, summary: null };
   const wanted = query.trim().toLowerCase();
   const found = wanted === '' ? members : members.filter((member) => member.email.toLowerCase().includes(wanted));

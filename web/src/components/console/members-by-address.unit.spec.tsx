@@ -3,7 +3,8 @@ import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useMembersByAddress } from './members-by-address';
 
-const people = (count: number) => Array.from({ length: count }, (_, index) => ({ email: `person-${index + 1}@acme.example` }));
+const people = (count: number) =>
+  Array.from({ length: count }, (_, index) => ({ email: `person-${index + 1}@acme.example` }));
 
 function People({ members }: { members: { email: string }[] }) {
   const { shown, field, summary } = useMembersByAddress(members, 'Find a member');

@@ -5,7 +5,10 @@ import { chorusPlanIdle, type Goal } from '../../api/way-forward';
 import { WayForward } from './way-forward';
 
 const isLimitedResource = (value: unknown): value is LimitedResource =>
-  value === 'users' || value === 'contentSections' || value === 'qualityAssuranceDomains' || value === 'webAnalyticsDomains';
+  value === 'users' ||
+  value === 'contentSections' ||
+  value === 'qualityAssuranceDomains' ||
+  value === 'webAnalyticsDomains';
 
 /** Which next step a refusal calls for, if any: a limit, no plan, a plan without single sign-on. */
 function goalOf(problem: Problem, organization: Organization): Goal | null {

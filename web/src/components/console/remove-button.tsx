@@ -29,7 +29,13 @@ export function RemoveButton({ item, consequence, remove }: RemoveButtonProps) {
         Remove<span className="visually-hidden"> {item}</span>
       </button>
       {asking && (
-        <ConfirmDialog title={`Remove ${item}?`} confirm="Remove" busy={busy} onConfirm={() => void confirm()} onCancel={() => setAsking(false)}>
+        <ConfirmDialog
+          title={`Remove ${item}?`}
+          confirm="Remove"
+          busy={busy}
+          onConfirm={() => void confirm()}
+          onCancel={() => setAsking(false)}
+        >
           {consequence}
         </ConfirmDialog>
       )}

@@ -1,6 +1,12 @@
 import { useId, type ReactNode } from 'react';
 
-type SectionProps = { title: string; description?: ReactNode; actions?: ReactNode; className?: string; children: ReactNode };
+type SectionProps = {
+  title: string;
+  description?: ReactNode;
+  actions?: ReactNode;
+  className?: string;
+  children: ReactNode;
+};
 
 export function Section({ title, description, actions, className = '', children }: SectionProps) {
   const titleId = useId();

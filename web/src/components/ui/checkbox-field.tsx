@@ -8,7 +8,13 @@ export function CheckboxField({ label, hint, id, ...input }: CheckboxFieldProps)
   const hintId = `${inputId}-hint`;
   return (
     <div className="checkbox">
-      <input className="checkbox__input" type="checkbox" id={inputId} aria-describedby={hint ? hintId : undefined} {...input} />
+      <input
+        className="checkbox__input"
+        type="checkbox"
+        id={inputId}
+        aria-describedby={hint ? hintId : undefined}
+        {...input}
+      />
       <label className="checkbox__label" htmlFor={inputId}>
         {label}
         {hint && (

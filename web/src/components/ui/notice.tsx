@@ -14,7 +14,14 @@ export function Notice({ tone, children }: NoticeProps) {
     <div className={`notice notice--${tone}`}>
       <svg className="notice__icon" viewBox="0 0 20 20" aria-hidden="true">
         <circle cx="10" cy="10" r="8.25" fill="none" stroke="currentColor" strokeWidth="1.5" />
-        <path d={ICON_PATH[tone]} fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round" />
+        <path
+          d={ICON_PATH[tone]}
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="1.8"
+          strokeLinecap="round"
+          strokeLinejoin="round"
+        />
       </svg>
       <div className="notice__body">{children}</div>
     </div>

@@ -15,7 +15,14 @@ type SecretOnceProps = {
 };
 
 /** Shown once: Chorus keeps only the key. Its heading takes the focus, so a screen reader starts here. */
-export function SecretOnce({ title, secret, what = 'the secret', pasteInto = 'your receiver’s settings', children, onDone }: SecretOnceProps) {
+export function SecretOnce({
+  title,
+  secret,
+  what = 'the secret',
+  pasteInto = 'your receiver’s settings',
+  children,
+  onDone,
+}: SecretOnceProps) {
   const heading = useRef<HTMLHeadingElement>(null);
   const code = useRef<HTMLElement>(null);
   const [copied, setCopied] = useState<string | null>(null);

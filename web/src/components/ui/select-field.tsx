@@ -1,6 +1,9 @@
 import { useId, type ComponentProps } from 'react';
 
-type SelectFieldProps = ComponentProps<'select'> & { label: string; options: readonly { value: string; label: string }[] };
+type SelectFieldProps = ComponentProps<'select'> & {
+  label: string;
+  options: readonly { value: string; label: string }[];
+};
 
 export function SelectField({ label, id, options, ...select }: SelectFieldProps) {
   const generatedId = useId();

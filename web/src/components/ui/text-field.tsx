@@ -6,7 +6,8 @@ export function TextField({ label, hint, id, ...input }: TextFieldProps) {
   const generatedId = useId();
   const inputId = id ?? generatedId;
   const hintId = `${inputId}-hint`;
-  const describedBy = [input['aria-describedby'], hint === undefined ? undefined : hintId].filter(Boolean).join(' ') || undefined;
+  const describedBy =
+    [input['aria-describedby'], hint === undefined ? undefined : hintId].filter(Boolean).join(' ') || undefined;
   return (
     <div className="field">
       <label className="field__label" htmlFor={inputId}>

@@ -8,7 +8,10 @@ import { adaSession, anOrganization, consoleServer } from '../../testing/console
 import { createFakeNetwork } from '../../testing/fake-network';
 import { renderWithProviders } from '../../testing/render-with-providers';
 
-const copy = { exportedAt: '2030-03-12T09:41:00.000Z', account: { userId: 'id-ada', email: 'ada@acme.example', username: null, hasPassword: true } };
+const copy = {
+  exportedAt: '2030-03-12T09:41:00.000Z',
+  account: { userId: 'id-ada', email: 'ada@acme.example', username: null, hasPassword: true },
+};
 
 function renderAccount(confirmWith: 'password' | 'code' = 'password') {
   const reads = consoleServer({ session: adaSession(), organizations: [anOrganization()] });
@@ -16,7 +19,11 @@ function renderAccount(confirmWith: 'password' | 'code' = 'password') {
     server: (request) => {
       if (request.method !== 'GET') return undefined;
       if (request.url === '/sessions') return { status: 200, body: { sessions: [] } };
-      if (request.url === '/account/two-step') return { status: 200, body: { confirmWith, authenticatorApp: null, passkeys: [], recoveryCodes: null, requiredBy: [] } };
+      if (request.url === '/account/two-step')
+        return {
+          status: 200,
+          body: { confirmWith, authenticatorApp: null, passkeys: [], recoveryCodes: null, requiredBy: [] },
+        };
       return reads(request);
     },
   });
@@ -28,7 +35,11 @@ const deleteCard = () => screen.getByRole('region', { name: 'Delete my account' 
 const deleteForm = () => screen.getByRole('form', { name: 'Delete my account' });
 
 async function openDeletion(view: ReturnType<typeof renderAccount>) {
-  await view.user.click(await within(await screen.findByRole('region', { name: 'Delete my account' })).findByRole('button', { name: 'Delete my account' }));
+  await view.user.click(
+    await within(await screen.findByRole('region', { name: 'Delete my account' })).findByRole('button', {
+      name: 'Delete my account',
+    }),
+  );
   return deleteForm();
 }
 
@@ -74,7 +85,9 @@ describe('downloading my data', () => {
   it('says what the file holds, fetches GET /account/export and offers it as chorus-account-<date>.json', async () => {
     const view = renderAccount();
     const card = await screen.findByRole('region', { name: 'Your data' });
-    expect(card).toHaveTextContent('your organizations and roles (and who changed them), your sessions, your sign-ins and failed tries');
+    expect(card).toHaveTextContent(
+      'your organizations and roles (and who changed them), your sessions, your sign-ins and failed tries',
+    );
     expect(card).toHaveTextContent('what your company’s directory says about you');
     expect(card).toHaveTextContent('It never holds your password or any other secret.');
     await view.user.click(within(card).getByRole('button', { name: 'Download my data' }));
@@ -89,7 +102,9 @@ describe('downloading my data', () => {
     expect(saved[0]?.name).toMatch(/^chorus-account-\d{4}-\d{2}-\d{2}\.json$/);
     expect(saved[0]?.blob.type).toBe('application/json');
     expect(JSON.parse(await text(saved[0]!.blob))).toEqual(copy);
-    await waitFor(() => expect(within(card).getByRole('status')).toHaveTextContent(`Your data is saved as ${saved[0]?.name}.`));
+    await waitFor(() =>
+      expect(within(card).getByRole('status')).toHaveTextContent(`Your data is saved as ${saved[0]?.name}.`),
+    );
   });
 });
 
@@ -113,7 +128,10 @@ describe('deleting my account', () => {
     const form = await openDeletion(view);
     const field = within(form).getByLabelText('Your password');
     expect(field).toHaveFocus();
-    expect(within(card).getByText('This cannot be undone.', { exact: false }).compareDocumentPosition(form) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(
+      within(card).getByText('This cannot be undone.', { exact: false }).compareDocumentPosition(form) &
+        Node.DOCUMENT_POSITION_FOLLOWING,
+    ).toBeTruthy();
 
     await view.user.click(within(form).getByRole('button', { name: 'Cancel' }));
     expect(within(deleteCard()).getByRole('button', { name: 'Delete my account' })).toHaveFocus();
@@ -132,10 +150,19 @@ describe('deleting my account', () => {
   it('says a wrong password in the words of the password form, and keeps the person signed in', async () => {
     const view = renderAccount();
     const removal = await deleteWith(view, 'not it');
-    removal.respond(400, { status: 400, code: 'WRONG_PASSWORD', detail: 'The password is not correct.', field: 'password' });
-    await waitFor(() => expect(within(deleteForm()).getByRole('alert')).toHaveTextContent('The password is not correct.'));
+    removal.respond(400, {
+      status: 400,
+      code: 'WRONG_PASSWORD',
+      detail: 'The password is not correct.',
+      field: 'password',
+    });
+    await waitFor(() =>
+      expect(within(deleteForm()).getByRole('alert')).toHaveTextContent('The password is not correct.'),
+    );
     expect(within(deleteForm()).getByLabelText('Your password')).toHaveAttribute('aria-invalid', 'true');
-    expect(within(deleteForm()).getByLabelText('Your password')).toHaveAccessibleDescription(/The password is not correct\./);
+    expect(within(deleteForm()).getByLabelText('Your password')).toHaveAccessibleDescription(
+      /The password is not correct\./,
+    );
     expect(view.navigate).not.toHaveBeenCalled();
   });
 
@@ -152,8 +179,13 @@ describe('deleting my account', () => {
       ],
     });
     const alert = await within(deleteForm()).findByText(/You are the last owner of/);
-    expect(alert.closest('[role="alert"]')).toHaveTextContent('You are the last owner of Acme and Beta Co. Make someone else an owner of each first, then delete your account.');
-    expect(within(deleteForm()).getByRole('link', { name: 'Beta Co' })).toHaveAttribute('href', '/app/orgs/beta/members');
+    expect(alert.closest('[role="alert"]')).toHaveTextContent(
+      'You are the last owner of Acme and Beta Co. Make someone else an owner of each first, then delete your account.',
+    );
+    expect(within(deleteForm()).getByRole('link', { name: 'Beta Co' })).toHaveAttribute(
+      'href',
+      '/app/orgs/beta/members',
+    );
     expect(view.navigate).not.toHaveBeenCalled();
   });
 
@@ -166,7 +198,9 @@ describe('deleting my account', () => {
   it('asks an account without a password for a code from its app instead', async () => {
     const view = renderAccount('code');
     const form = await openDeletion(view);
-    await waitFor(() => expect(within(form).getByLabelText('A code from your authenticator app, or a recovery code')).toHaveFocus());
+    await waitFor(() =>
+      expect(within(form).getByLabelText('A code from your authenticator app, or a recovery code')).toHaveFocus(),
+    );
     await view.user.keyboard('123456{Enter}');
     const removal = await view.write('DELETE');
     expect(removal).toMatchObject({ url: '/account', body: { code: '123456' } });

@@ -1,6 +1,8 @@
 /** "chorus-account-2030-03-12.json": the day it was downloaded, where the person is. */
 export function dataFileName(now: Date = new Date()): string {
-  const day = [now.getFullYear(), now.getMonth() + 1, now.getDate()].map((part) => String(part).padStart(2, '0')).join('-');
+  const day = [now.getFullYear(), now.getMonth() + 1, now.getDate()]
+    .map((part) => String(part).padStart(2, '0'))
+    .join('-');
   return `chorus-account-${day}.json`;
 }
 

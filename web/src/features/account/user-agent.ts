@@ -20,7 +20,8 @@ const SYSTEMS: [RegExp, string][] = [
   [/\bLinux\b/, 'Linux'],
 ];
 
-const first = (patterns: [RegExp, string][], userAgent: string): string | undefined => patterns.find(([pattern]) => pattern.test(userAgent))?.[1];
+const first = (patterns: [RegExp, string][], userAgent: string): string | undefined =>
+  patterns.find(([pattern]) => pattern.test(userAgent))?.[1];
 
 export function describeUserAgent(userAgent: string | null): string {
   if (userAgent === null || userAgent.trim() === '') return 'Unknown browser';

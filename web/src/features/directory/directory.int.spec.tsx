@@ -11,8 +11,20 @@ import { formatDateTime } from '../../lib/date-time';
 import { renderWithProviders } from '../../testing/render-with-providers';
 import type { GroupRoles, ScimRequest, ScimToken } from './api/directory-api';
 
-const okta: ScimToken = { id: 'a'.repeat(24), name: 'Okta', createdAt: '2030-03-01T09:00:00.000Z', lastUsedAt: '2030-03-12T09:41:05.000Z', revokedAt: null };
-const old: ScimToken = { id: 'b'.repeat(24), name: 'Old', createdAt: '2030-01-01T09:00:00.000Z', lastUsedAt: null, revokedAt: '2030-02-01T09:00:00.000Z' };
+const okta: ScimToken = {
+  id: 'a'.repeat(24),
+  name: 'Okta',
+  createdAt: '2030-03-01T09:00:00.000Z',
+  lastUsedAt: '2030-03-12T09:41:05.000Z',
+  revokedAt: null,
+};
+const old: ScimToken = {
+  id: 'b'.repeat(24),
+  name: 'Old',
+  createdAt: '2030-01-01T09:00:00.000Z',
+  lastUsedAt: null,
+  revokedAt: '2030-02-01T09:00:00.000Z',
+};
 const record = { name: '_chorus-verification.acme.example', type: 'TXT' as const, value: 'A'.repeat(32) };
 const enterprise = (): Organization => {
   const organization = anOrganization();
@@ -26,7 +38,16 @@ const enterprise = (): Organization => {
         domains: ['acme.example'],
         enforce: false,
         trustProviderMfa: false,
-        domainStates: [{ domain: 'acme.example', status: 'verified', since: '2030-01-01T00:00:00.000Z', recordMissingSince: null, record, joinRole: null }],
+        domainStates: [
+          {
+            domain: 'acme.example',
+            status: 'verified',
+            since: '2030-01-01T00:00:00.000Z',
+            recordMissingSince: null,
+            record,
+            joinRole: null,
+          },
+        ],
       },
     },
   };
@@ -35,7 +56,10 @@ const enterprise = (): Organization => {
 type State = { tokens: ScimToken[]; roles: GroupRoles; requests: ScimRequest[] };
 
 function directoryServer(state: State, role: Role, organization: Organization): FakeServer {
-  const reads = consoleServer({ session: adaSession([{ id: 'acme', name: 'Acme', role }]), organizations: [organization] });
+  const reads = consoleServer({
+    session: adaSession([{ id: 'acme', name: 'Acme', role }]),
+    organizations: [organization],
+  });
   return (request) => {
     if (request.method !== 'GET') return undefined;
     const path = request.url.split('?')[0] ?? '';
@@ -46,7 +70,13 @@ function directoryServer(state: State, role: Role, organization: Organization): 
   };
 }
 
-function renderDirectory({ role = 'owner' as Role, organization = enterprise(), tokens = [okta, old], roles = {} as GroupRoles, requests = [] as ScimRequest[] } = {}) {
+function renderDirectory({
+  role = 'owner' as Role,
+  organization = enterprise(),
+  tokens = [okta, old],
+  roles = {} as GroupRoles,
+  requests = [] as ScimRequest[],
+} = {}) {
   const state: State = { tokens, roles, requests };
   const network = createFakeNetwork({ server: directoryServer(state, role, organization) });
   return { ...renderWithProviders(<AppRoutes />, { route: '/app/orgs/acme/directory', network }), state };
@@ -59,15 +89,27 @@ describe('the Directory page', () => {
     await waitFor(() => expect(document.title).toBe('Directory · Acme · Chorus'));
     expect(screen.getByText(`${window.location.origin}/scim/v2`)).toBeInTheDocument();
     const tokens = await screen.findByRole('list', { name: 'Tokens' });
-    expect(within(tokens).getAllByRole('listitem').map((item) => item.getAttribute('aria-label'))).toEqual(['Okta']);
-    expect(within(tokens).getByRole('listitem', { name: 'Okta' })).toHaveTextContent(`Last used ${formatDateTime(okta.lastUsedAt ?? '')}.`);
+    expect(
+      within(tokens)
+        .getAllByRole('listitem')
+        .map((item) => item.getAttribute('aria-label')),
+    ).toEqual(['Okta']);
+    expect(within(tokens).getByRole('listitem', { name: 'Okta' })).toHaveTextContent(
+      `Last used ${formatDateTime(okta.lastUsedAt ?? '')}.`,
+    );
   });
 
   it('lists the identity provider’s last requests, how each ended, and with which token', async () => {
     renderDirectory({
       requests: [
         { method: 'PATCH', path: '/scim/v2/Users/3f2a', status: 409, tokenId: okta.id, at: '2030-03-12T09:41:05.000Z' },
-        { method: 'POST', path: '/scim/v2/Users', status: 201, tokenId: 'f'.repeat(24), at: '2030-03-12T09:40:05.000Z' },
+        {
+          method: 'POST',
+          path: '/scim/v2/Users',
+          status: 201,
+          tokenId: 'f'.repeat(24),
+          at: '2030-03-12T09:40:05.000Z',
+        },
       ],
     });
     const requests = await screen.findByRole('list', { name: 'Recent requests' });
@@ -85,7 +127,9 @@ describe('the Directory page', () => {
     const form = await screen.findByRole('form', { name: 'New token' });
     await view.user.click(within(form).getByRole('button', { name: 'Make token' }));
     const alert = await within(form).findByRole('alert');
-    await waitFor(() => expect(alert).toHaveTextContent('Give the token a name, e.g. the identity provider that holds it.'));
+    await waitFor(() =>
+      expect(alert).toHaveTextContent('Give the token a name, e.g. the identity provider that holds it.'),
+    );
     await view.user.type(within(form).getByLabelText('Token name'), 'Entra ID');
     await view.user.click(within(form).getByRole('button', { name: 'Make token' }));
     const post = await view.network.take('POST');
@@ -123,7 +167,10 @@ describe('the Directory page', () => {
     await view.user.selectOptions(within(form).getByLabelText('Role for group 2'), 'owner');
     await view.user.click(within(form).getByRole('button', { name: 'Save the mapping' }));
     const refused = await view.network.take('PUT');
-    expect(refused).toMatchObject({ url: '/organizations/acme/scim/group-roles', body: { 'Chorus Admins': 'admin', 'Chorus Owners': 'owner' } });
+    expect(refused).toMatchObject({
+      url: '/organizations/acme/scim/group-roles',
+      body: { 'Chorus Admins': 'admin', 'Chorus Owners': 'owner' },
+    });
     refused.respond(409, { status: 409, code: 'LAST_OWNER', detail: '' });
     const alert = await within(form).findByRole('alert');
     await waitFor(() => expect(alert).toHaveTextContent('This mapping would leave the organization without an owner'));
@@ -152,7 +199,10 @@ describe('the Directory page', () => {
     await view.user.selectOptions(join, 'auditor');
     await view.user.click(screen.getByRole('button', { name: 'Save for acme.example' }));
     const put = await view.network.take('PUT');
-    expect(put).toMatchObject({ url: '/organizations/acme/sso/domains/acme.example/join', body: { join: 'automatic', role: 'auditor' } });
+    expect(put).toMatchObject({
+      url: '/organizations/acme/sso/domains/acme.example/join',
+      body: { join: 'automatic', role: 'auditor' },
+    });
     put.respond(200, { id: 'acme', revision: 9, position: 99 });
     expect(await screen.findByText('People of acme.example now join on signing in, as auditors.')).toBeInTheDocument();
   });
@@ -165,7 +215,9 @@ describe('the Directory page', () => {
 
   it.each(['member', 'auditor'] as const)('is not for a %s', async (role) => {
     const view = renderDirectory({ role });
-    expect(await screen.findByText('Owners and admins connect Acme’s identity provider here; ask one of them.')).toBeInTheDocument();
+    expect(
+      await screen.findByText('Owners and admins connect Acme’s identity provider here; ask one of them.'),
+    ).toBeInTheDocument();
     expect(view.network.requests.map((request) => request.url)).not.toContainEqual(expect.stringContaining('/scim'));
   });
 });

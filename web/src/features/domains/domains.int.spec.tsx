@@ -8,7 +8,9 @@ import { createFakeNetwork } from '../../testing/fake-network';
 import { renderWithProviders } from '../../testing/render-with-providers';
 
 function renderDomains(organization: Organization = anOrganization()) {
-  const network = createFakeNetwork({ server: consoleServer({ session: adaSession(), organizations: [organization] }) });
+  const network = createFakeNetwork({
+    server: consoleServer({ session: adaSession(), organizations: [organization] }),
+  });
   return renderWithProviders(<AppRoutes />, { route: '/app/orgs/acme/domains', network });
 }
 
@@ -31,7 +33,9 @@ describe('the domains page', () => {
     const qa = await screen.findByRole('region', { name: 'QA domains' });
     expect(qa).toHaveTextContent('Quality assurance is off for Acme: the Quality assurance add-on turns it on.');
     expect(within(qa).queryByRole('form')).not.toBeInTheDocument();
-    expect(screen.getByRole('region', { name: 'Web analytics domains' })).toHaveTextContent('the Web analytics add-on turns it on.');
+    expect(screen.getByRole('region', { name: 'Web analytics domains' })).toHaveTextContent(
+      'the Web analytics add-on turns it on.',
+    );
     expect(qa).not.toHaveTextContent('support');
   });
 
@@ -46,7 +50,11 @@ describe('the domains page', () => {
   it('asks for a domain before sending anything', async () => {
     const base = anOrganization();
     const features = { ...base.chorusFeatures, qualityAssurance: true };
-    const view = renderDomains({ ...base, chorusFeatures: features, canAdd: { ...base.canAdd, qualityAssuranceDomains: true } });
+    const view = renderDomains({
+      ...base,
+      chorusFeatures: features,
+      canAdd: { ...base.canAdd, qualityAssuranceDomains: true },
+    });
     await view.user.click(await screen.findByRole('button', { name: 'Add QA domain' }));
     expect(await screen.findByText('Enter a domain, like staging.example.com.')).toBeInTheDocument();
     expect(view.network.requests.some((request) => request.method === 'POST')).toBe(false);
@@ -54,7 +62,9 @@ describe('the domains page', () => {
 
   it('says Chorus itself must be on first when it is off', async () => {
     renderDomains(anOrganization({ chorus: false }));
-    expect(await screen.findByRole('region', { name: 'QA domains' })).toHaveTextContent('Quality assurance is a Chorus feature, and Chorus is off for Acme.');
+    expect(await screen.findByRole('region', { name: 'QA domains' })).toHaveTextContent(
+      'Quality assurance is a Chorus feature, and Chorus is off for Acme.',
+    );
   });
 
   it('lists the domains and adds one, reading the list again after', async () => {
@@ -65,9 +75,23 @@ describe('the domains page', () => {
     await view.user.type(within(qa).getByLabelText('QA domain'), 'preview.acme.example');
     await view.user.click(within(qa).getByRole('button', { name: 'Add QA domain' }));
     const post = await view.network.take('POST');
-    expect(post).toMatchObject({ url: '/organizations/acme/quality-assurance/domains', body: { domain: 'preview.acme.example' } });
-    post.respond(409, { status: 409, code: 'LIMIT_EXCEEDED', resource: 'qualityAssuranceDomains', limit: 1, count: 1, detail: '' });
-    await waitFor(() => expect(within(qa).getByRole('alert')).toHaveTextContent('QA domains limit reached: 1 of 1. Each Quality assurance add-on adds one QA domain, and a larger plan allows more.'));
+    expect(post).toMatchObject({
+      url: '/organizations/acme/quality-assurance/domains',
+      body: { domain: 'preview.acme.example' },
+    });
+    post.respond(409, {
+      status: 409,
+      code: 'LIMIT_EXCEEDED',
+      resource: 'qualityAssuranceDomains',
+      limit: 1,
+      count: 1,
+      detail: '',
+    });
+    await waitFor(() =>
+      expect(within(qa).getByRole('alert')).toHaveTextContent(
+        'QA domains limit reached: 1 of 1. Each Quality assurance add-on adds one QA domain, and a larger plan allows more.',
+      ),
+    );
     expect(within(qa).getByLabelText('QA domain')).toHaveValue('preview.acme.example');
   });
 });

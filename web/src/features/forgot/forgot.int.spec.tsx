@@ -59,7 +59,11 @@ describe('the forgot-password screen', () => {
     const view = renderForgot();
     await view.user.type(emailField(), 'ada@example.com');
     await view.user.click(sendButton());
-    expect(view.network.onlyRequest()).toMatchObject({ url: '/forgot', method: 'POST', body: { email: 'ada@example.com' } });
+    expect(view.network.onlyRequest()).toMatchObject({
+      url: '/forgot',
+      method: 'POST',
+      body: { email: 'ada@example.com' },
+    });
     expect(sendButton()).toBeDisabled();
     expect(sendButton()).toHaveAttribute('aria-busy', 'true');
     expect(screen.getByText(PROMPT)).toBeInTheDocument();

@@ -5,7 +5,10 @@ import { defaultPageConfig } from '../../config/page-config';
 import { renderWithProviders } from '../../testing/render-with-providers';
 
 const renderLogin = (route: string, googleSignInToken = '') =>
-  renderWithProviders(<AppRoutes />, { route, preloadedState: { pageConfig: { ...defaultPageConfig, googleSignInToken } } });
+  renderWithProviders(<AppRoutes />, {
+    route,
+    preloadedState: { pageConfig: { ...defaultPageConfig, googleSignInToken } },
+  });
 
 describe('Sign in with Google', () => {
   it.each([

@@ -5,7 +5,8 @@ const local = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeStyle: 'm
 export const formatLocalTime = (iso: string): string => local.format(new Date(iso));
 
 /** "2030-03-12 08:41:05.123 UTC" */
-export const formatUtc = (iso: string): string => `${new Date(iso).toISOString().replace('T', ' ').replace('Z', '')} UTC`;
+export const formatUtc = (iso: string): string =>
+  `${new Date(iso).toISOString().replace('T', ' ').replace('Z', '')} UTC`;
 
 export function instantOfLocalInput(value: string): string | undefined {
   if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?$/.test(value)) return undefined;

@@ -12,7 +12,13 @@ import { createFakeNetwork } from '../../testing/fake-network';
 import { renderWithProviders } from '../../testing/render-with-providers';
 import type { ChangesAnswer, CorrelationAnswer, TimelineEntry, UsageSeries } from './api/history-contract';
 
-const entry = (revision: number, type: string, description: string, actorName: string, correlationId: string | null = `c${revision}`): TimelineEntry => ({
+const entry = (
+  revision: number,
+  type: string,
+  description: string,
+  actorName: string,
+  correlationId: string | null = `c${revision}`,
+): TimelineEntry => ({
   recordedAt: `2020-03-12T09:0${revision}:00.000Z`,
   revision,
   position: revision * 10,
@@ -31,14 +37,24 @@ const entries = [
 ];
 
 const acme = anOrganization({ revision: 3 });
-const stateWith = (emails: string[]) => ({ ...acme, members: emails.map((email) => member(email, 'admin')), recordedAt: '2020-03-12T09:02:00.000Z' });
+const stateWith = (emails: string[]) => ({
+  ...acme,
+  members: emails.map((email) => member(email, 'admin')),
+  recordedAt: '2020-03-12T09:02:00.000Z',
+});
 
 const changes: ChangesAnswer = {
   entry: entries[1] as TimelineEntry,
   state: stateWith(['ada@acme.example', 'bob@acme.example']),
   changes: [
     { area: 'usage', kind: 'changed', subject: 'Users in use', before: '1', after: '2', text: 'Users in use: 1 → 2' },
-    { area: 'members', kind: 'added', subject: 'Member', after: 'bob@acme.example as admin', text: 'Member: bob@acme.example as admin' },
+    {
+      area: 'members',
+      kind: 'added',
+      subject: 'Member',
+      after: 'bob@acme.example as admin',
+      text: 'Member: bob@acme.example as admin',
+    },
   ],
 };
 
@@ -47,7 +63,16 @@ const correlation: CorrelationAnswer = {
   correlationId: 'evt_1',
   hasMore: false,
   entries: [
-    { ...entry(0, 'BillingEventReceived', 'Billing event received: add-on purchased, product prod_acs × 1 (evt_1)', 'Billing', 'evt_1'), streamId: 'billing-evt_1' },
+    {
+      ...entry(
+        0,
+        'BillingEventReceived',
+        'Billing event received: add-on purchased, product prod_acs × 1 (evt_1)',
+        'Billing',
+        'evt_1',
+      ),
+      streamId: 'billing-evt_1',
+    },
     { ...(entries[0] as TimelineEntry), streamId: 'organization-acme' },
   ],
 };
@@ -56,8 +81,20 @@ const usage: UsageSeries = {
   organizationId: 'acme',
   merged: false,
   points: [
-    { at: '2020-03-12T09:00:00.000Z', revision: 0, plan: false, users: { usage: 0, limit: null, peak: 0 }, contentSections: { usage: 0, limit: null, peak: 0 } },
-    { at: '2020-03-12T09:02:00.000Z', revision: 2, plan: true, users: { usage: 2, limit: 5, peak: 2 }, contentSections: { usage: 0, limit: 2, peak: 0 } },
+    {
+      at: '2020-03-12T09:00:00.000Z',
+      revision: 0,
+      plan: false,
+      users: { usage: 0, limit: null, peak: 0 },
+      contentSections: { usage: 0, limit: null, peak: 0 },
+    },
+    {
+      at: '2020-03-12T09:02:00.000Z',
+      revision: 2,
+      plan: true,
+      users: { usage: 2, limit: 5, peak: 2 },
+      contentSections: { usage: 0, limit: 2, peak: 0 },
+    },
   ],
 };
 
@@ -78,20 +115,40 @@ function explorer(route = '/app/orgs/acme/history', refuse: (path: string) => bo
     server: (request) => {
       const [path, query = ''] = request.url.split('?');
       const parameters = new URLSearchParams(query);
-      if (refuse(path ?? '')) return { status: 401, body: { status: 401, code: 'UNAUTHENTICATED', detail: 'Sign in first.' } };
+      if (refuse(path ?? ''))
+        return { status: 401, body: { status: 401, code: 'UNAUTHENTICATED', detail: 'Sign in first.' } };
       if (path === '/organizations/acme/history/events') {
         const type = parameters.get('type');
         const shown = type === null ? entries : entries.filter((candidate) => candidate.type === type);
         const after = parameters.get('after');
-        const page = after === null ? shown.slice(0, 2) : shown.filter((candidate) => Number(candidate.revision) < Number(after));
-        return { status: 200, body: { organizationId: 'acme', order: 'newest', entries: page, next: after === null && shown.length > 2 ? page.at(-1)?.revision : null } };
+        const page =
+          after === null ? shown.slice(0, 2) : shown.filter((candidate) => Number(candidate.revision) < Number(after));
+        return {
+          status: 200,
+          body: {
+            organizationId: 'acme',
+            order: 'newest',
+            entries: page,
+            next: after === null && shown.length > 2 ? page.at(-1)?.revision : null,
+          },
+        };
       }
       if (path === '/organizations/acme/history/filters') {
-        return { status: 200, body: { types: [{ type: 'MemberAdded', name: 'Member added' }], actors: [{ actor: 'billing', name: 'Billing' }] } };
+        return {
+          status: 200,
+          body: {
+            types: [{ type: 'MemberAdded', name: 'Member added' }],
+            actors: [{ actor: 'billing', name: 'Billing' }],
+          },
+        };
       }
-      if (path === '/organizations/acme/history/changes' && parameters.get('asOfRevision') === '2') return { status: 200, body: changes };
+      if (path === '/organizations/acme/history/changes' && parameters.get('asOfRevision') === '2')
+        return { status: 200, body: changes };
       if (path === '/organizations/acme/history/changes' && parameters.has('asOf')) {
-        return { status: 200, body: { ...changes, entry: entries[2], state: stateWith(['ada@acme.example']), changes: [] } };
+        return {
+          status: 200,
+          body: { ...changes, entry: entries[2], state: stateWith(['ada@acme.example']), changes: [] },
+        };
       }
       if (path === '/organizations/acme/correlations/evt_1') return { status: 200, body: correlation };
       if (path === '/organizations/acme/history/usage') return { status: 200, body: usage };
@@ -108,21 +165,26 @@ function explorer(route = '/app/orgs/acme/history', refuse: (path: string) => bo
 }
 
 describe('the history page', () => {
-  it('lists the newest events in the server\'s words, with actor, revision and correlation, and pages on', async () => {
+  it("lists the newest events in the server's words, with actor, revision and correlation, and pages on", async () => {
     const { network } = explorer();
     const list = await screen.findByRole('list', { name: 'Events, newest first' });
     await within(list).findByText('Add-on purchased: Additional site');
 
-    expect(within(list).getAllByRole('listitem').map((item) => item.querySelector('.history-entry__title')?.textContent)).toEqual([
-      'Add-on purchased: Additional site',
-      'Member added: bob@acme.example as admin',
-    ]);
+    expect(
+      within(list)
+        .getAllByRole('listitem')
+        .map((item) => item.querySelector('.history-entry__title')?.textContent),
+    ).toEqual(['Add-on purchased: Additional site', 'Member added: bob@acme.example as admin']);
     expect(within(list).getAllByRole('listitem')[0]?.textContent).toContain('Billing · revision 3');
-    expect(within(list).getAllByRole('listitem')[0]?.querySelector('time')?.getAttribute('title')).toBe('2020-03-12 09:03:00.000 UTC');
+    expect(within(list).getAllByRole('listitem')[0]?.querySelector('time')?.getAttribute('title')).toBe(
+      '2020-03-12 09:03:00.000 UTC',
+    );
 
     await userEvent.click(screen.getByRole('button', { name: 'Older events' }));
     await screen.findByText('Plan assigned: Chorus teams');
-    expect(network.requests.map((request) => request.url)).toContain('/organizations/acme/history/events?limit=25&after=2');
+    expect(network.requests.map((request) => request.url)).toContain(
+      '/organizations/acme/history/events?limit=25&after=2',
+    );
     await userEvent.click(screen.getByRole('button', { name: 'Newer events' }));
     await screen.findByText('Add-on purchased: Additional site');
   });
@@ -138,8 +200,14 @@ describe('the history page', () => {
 
     await waitFor(() => expect(screen.queryByText('Add-on purchased: Additional site')).toBeNull());
     const list = await screen.findByRole('list', { name: 'Events, newest first' });
-    expect(within(list).getAllByRole('listitem').map((item) => item.querySelector('.history-entry__title')?.textContent)).toEqual(['Member added: bob@acme.example as admin']);
-    const filtered = network.requests.map((request) => new URL(request.url, 'http://x')).find((url) => url.searchParams.get('type') === 'MemberAdded');
+    expect(
+      within(list)
+        .getAllByRole('listitem')
+        .map((item) => item.querySelector('.history-entry__title')?.textContent),
+    ).toEqual(['Member added: bob@acme.example as admin']);
+    const filtered = network.requests
+      .map((request) => new URL(request.url, 'http://x'))
+      .find((url) => url.searchParams.get('type') === 'MemberAdded');
     expect(filtered?.searchParams.get('from')).toBe(new Date('2020-03-12T10:00:00').toISOString());
   });
 
@@ -154,7 +222,10 @@ describe('the history page', () => {
     const from = new Date('2020-03-12T10:00:00').toISOString();
     await waitFor(() => expect(new URLSearchParams(router.search).get('type')).toBe('MemberAdded'));
     expect(new URLSearchParams(router.search).get('from')).toBe(from);
-    const exported = new URL(screen.getByRole('link', { name: 'Download CSV' }).getAttribute('href') as string, 'http://x');
+    const exported = new URL(
+      screen.getByRole('link', { name: 'Download CSV' }).getAttribute('href') as string,
+      'http://x',
+    );
     expect(Object.fromEntries(exported.searchParams)).toEqual({ format: 'csv', type: 'MemberAdded', from });
     expect(screen.getByRole('group', { name: 'Download the events these filters select' })).toBeTruthy();
   });
@@ -167,7 +238,10 @@ describe('the history page', () => {
 
     expect((screen.getByLabelText('Event type') as HTMLSelectElement).value).toBe('MemberAdded');
     expect((screen.getByLabelText('Actor') as HTMLSelectElement).value).toBe('billing');
-    const asked = new URL(network.requests.find((request) => request.url.startsWith('/organizations/acme/history/events'))?.url as string, 'http://x');
+    const asked = new URL(
+      network.requests.find((request) => request.url.startsWith('/organizations/acme/history/events'))?.url as string,
+      'http://x',
+    );
     expect(asked.searchParams.get('type')).toBe('MemberAdded');
     expect(asked.searchParams.get('actor')).toBe('billing');
 
@@ -190,7 +264,9 @@ describe('the history page', () => {
     fireEvent.change(screen.getByLabelText('As of'), { target: { value: '2999-01-01T00:00:00' } });
     await userEvent.click(screen.getByRole('button', { name: 'Show state' }));
 
-    expect(await screen.findByText('Choose a moment in the past: the history does not know the future yet.')).toBeTruthy();
+    expect(
+      await screen.findByText('Choose a moment in the past: the history does not know the future yet.'),
+    ).toBeTruthy();
     expect(network.requests.some((request) => request.url.includes('asOf='))).toBe(false);
   });
 
@@ -206,7 +282,11 @@ describe('the history page', () => {
       document.dispatchEvent(new Event('visibilitychange'));
     });
 
-    await waitFor(() => expect(view.navigate).toHaveBeenCalledWith(`/login?redirect=${encodeURIComponent('/app/orgs/acme/history?type=MemberAdded')}`));
+    await waitFor(() =>
+      expect(view.navigate).toHaveBeenCalledWith(
+        `/login?redirect=${encodeURIComponent('/app/orgs/acme/history?type=MemberAdded')}`,
+      ),
+    );
     await waitFor(() => expect(screen.queryByRole('list', { name: 'Events, newest first' })).toBeNull());
     expect(screen.queryByText('Member added: bob@acme.example as admin')).toBeNull();
     expect(screen.queryByRole('alert', { name: /Sign in/ })).toBeNull();
@@ -219,9 +299,15 @@ describe('the history page', () => {
     await userEvent.click(await screen.findByRole('button', { name: 'Member added: bob@acme.example as admin' }));
 
     const changed = await screen.findByRole('list', { name: 'What changed' });
-    expect(within(changed).getAllByRole('listitem').map((item) => item.textContent)).toEqual(['ChangedUsers in use: 1 → 2', 'AddedMember: bob@acme.example as admin']);
+    expect(
+      within(changed)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(['ChangedUsers in use: 1 → 2', 'AddedMember: bob@acme.example as admin']);
     expect(within(screen.getByRole('list', { name: 'Members then' })).getByText('bob@acme.example')).toBeTruthy();
-    expect(screen.getByRole('button', { name: 'Member added: bob@acme.example as admin' }).getAttribute('aria-pressed')).toBe('true');
+    expect(
+      screen.getByRole('button', { name: 'Member added: bob@acme.example as admin' }).getAttribute('aria-pressed'),
+    ).toBe('true');
 
     fireEvent.change(screen.getByLabelText('As of'), { target: { value: '2020-03-12T09:01:30' } });
     await userEvent.click(screen.getByRole('button', { name: 'Show state' }));
@@ -229,35 +315,57 @@ describe('the history page', () => {
     expect(within(screen.getByRole('list', { name: 'Members then' })).queryByText('bob@acme.example')).toBeNull();
   });
 
-  it('opens a correlation: the billing ledger\'s events and the organization\'s', async () => {
+  it("opens a correlation: the billing ledger's events and the organization's", async () => {
     explorer();
     await userEvent.click(await screen.findByRole('button', { name: 'Correlation evt_1' }));
 
     const list = await screen.findByRole('list', { name: 'Events of correlation evt_1' });
-    expect(within(list).getAllByRole('listitem').map((item) => item.textContent)).toEqual([
+    expect(
+      within(list)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual([
       expect.stringContaining('Billing event received: add-on purchased, product prod_acs × 1 (evt_1)'),
       expect.stringContaining('Add-on purchased: Additional site'),
     ]);
     expect(list.textContent).toContain('billing ledger, revision 0');
   });
 
-  it('offers both downloads and the chart\'s figures as a table', async () => {
+  it("offers both downloads and the chart's figures as a table", async () => {
     explorer();
-    expect((await screen.findByRole('link', { name: 'Download JSON lines' })).getAttribute('href')).toBe('/organizations/acme/history/export?format=jsonl');
-    expect(screen.getByRole('link', { name: 'Download CSV' }).getAttribute('href')).toBe('/organizations/acme/history/export?format=csv');
+    expect((await screen.findByRole('link', { name: 'Download JSON lines' })).getAttribute('href')).toBe(
+      '/organizations/acme/history/export?format=jsonl',
+    );
+    expect(screen.getByRole('link', { name: 'Download CSV' }).getAttribute('href')).toBe(
+      '/organizations/acme/history/export?format=csv',
+    );
     const table = await screen.findByRole('table');
-    expect(within(table).getAllByRole('row').map((row) => within(row).queryAllByRole('cell').slice(1).map((cell) => cell.textContent))).toEqual([
-      [],
-      ['0', '0 in use, no plan', '0 in use, no plan'],
-      ['2', '2 of 5', '0 of 2'],
-    ]);
+    expect(
+      within(table)
+        .getAllByRole('row')
+        .map((row) =>
+          within(row)
+            .queryAllByRole('cell')
+            .slice(1)
+            .map((cell) => cell.textContent),
+        ),
+    ).toEqual([[], ['0', '0 in use, no plan', '0 in use, no plan'], ['2', '2 of 5', '0 of 2']]);
     expect(screen.getAllByRole('img', { name: /in use against the limit over time/ })).toHaveLength(2);
   });
 
   it('tells a plain member that the history is not theirs to read', async () => {
     const session = adaSession();
-    const reads = consoleServer({ session: { ...session, organizations: session.organizations.map((membership) => ({ ...membership, role: 'member' as const })) }, organizations: [acme] });
-    renderWithProviders(<AppRoutes />, { route: '/app/orgs/acme/history', network: createFakeNetwork({ server: reads }) });
+    const reads = consoleServer({
+      session: {
+        ...session,
+        organizations: session.organizations.map((membership) => ({ ...membership, role: 'member' as const })),
+      },
+      organizations: [acme],
+    });
+    renderWithProviders(<AppRoutes />, {
+      route: '/app/orgs/acme/history',
+      network: createFakeNetwork({ server: reads }),
+    });
 
     expect(await screen.findByText(/Owners, admins and auditors read the history of Acme/)).toBeTruthy();
   });

@@ -20,12 +20,21 @@ export const USAGE_RANGES: readonly { value: UsageRange; label: string; ms: numb
 /** A limit replaced within a minute was never one to plan by: a step of a set-up, or a correction. */
 export const MOMENTARY_MS = 60_000;
 
-/** A limit this many times what is in use (and above REACH_FLOOR) would flatten the usage line: it is named, not scaled to. */
+/**
+ * A limit this many times what is in use (and above REACH_FLOOR) would flatten the usage line: it is named, not scaled
+ * to.
+ */
 const REACH_FACTOR = 4;
 const REACH_FLOOR = 10;
 
-/** The points in the range, from `start` to `end` (ms): the one in force at the start (moved to it), then those inside. */
-export function pointsInRange(points: readonly UsagePoint[], range: UsageRange, end: number): { points: UsagePoint[]; start: number } {
+/**
+ * The points in the range, from `start` to `end` (ms): the one in force at the start (moved to it), then those inside.
+ */
+export function pointsInRange(
+  points: readonly UsagePoint[],
+  range: UsageRange,
+  end: number,
+): { points: UsagePoint[]; start: number } {
   const first = points[0];
   if (first === undefined) return { points: [], start: end };
   const length = USAGE_RANGES.find((candidate) => candidate.value === range)?.ms ?? null;
@@ -34,7 +43,10 @@ export function pointsInRange(points: readonly UsagePoint[], range: UsageRange, 
   const start = end - length;
   const before = points.filter((point) => Date.parse(point.at) <= start).at(-1);
   const inside = points.filter((point) => Date.parse(point.at) > start);
-  return { points: before === undefined ? inside : [{ ...before, at: new Date(start).toISOString() }, ...inside], start };
+  return {
+    points: before === undefined ? inside : [{ ...before, at: new Date(start).toISOString() }, ...inside],
+    start,
+  };
 }
 
 /**
@@ -54,7 +66,9 @@ export function momentaryLimits(points: readonly UsagePoint[], resource: UsageRe
 export type ValueScale = {
   /** The axis's top value. */
   top: number;
-  /** The highest limit held in the range that is far above what is in use: named above the axis, drawn along its top. */
+  /**
+   * The highest limit held in the range that is far above what is in use: named above the axis, drawn along its top.
+   */
   aboveScale: number | null;
 };
 
@@ -63,7 +77,11 @@ export type ValueScale = {
  * within reach of it; with no such limit, a little room above the usage, so that its line is not the chart's
  * top edge. Momentary limits are marked where they were; a limit far above the usage is named.
  */
-export function valueScale(points: readonly UsagePoint[], resource: UsageResource, momentary: readonly boolean[]): ValueScale {
+export function valueScale(
+  points: readonly UsagePoint[],
+  resource: UsageResource,
+  momentary: readonly boolean[],
+): ValueScale {
   const peak = Math.max(0, ...points.map((point) => point[resource].peak));
   const reach = Math.max(REACH_FLOOR, REACH_FACTOR * peak);
   const held = points.flatMap((point, index) => {

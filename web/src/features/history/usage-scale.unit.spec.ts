@@ -24,15 +24,24 @@ describe("History's usage chart", () => {
   });
 
   it('scales to what the range shows, not to a momentary limit: the usage line is not flat at 0', () => {
-    expect(valueScale(setUp, 'contentSections', momentaryLimits(setUp, 'contentSections'))).toEqual({ top: 5, aboveScale: null });
+    expect(valueScale(setUp, 'contentSections', momentaryLimits(setUp, 'contentSections'))).toEqual({
+      top: 5,
+      aboveScale: null,
+    });
   });
 
   it('names a limit that held but is far above the usage instead of flattening the usage under it', () => {
     const plan = [point(0, 0, null), point(1, 0, 1000), point(60, 2, 1000)];
-    expect(valueScale(plan, 'contentSections', momentaryLimits(plan, 'contentSections'))).toEqual({ top: 3, aboveScale: 1000 });
+    expect(valueScale(plan, 'contentSections', momentaryLimits(plan, 'contentSections'))).toEqual({
+      top: 3,
+      aboveScale: 1000,
+    });
     // Within reach of the usage, the limit is on the scale.
     const near = [point(0, 3, 8), point(60, 6, 8)];
-    expect(valueScale(near, 'contentSections', momentaryLimits(near, 'contentSections'))).toEqual({ top: 8, aboveScale: null });
+    expect(valueScale(near, 'contentSections', momentaryLimits(near, 'contentSections'))).toEqual({
+      top: 8,
+      aboveScale: null,
+    });
   });
 
   it('shows the chosen range: the point in force at its start, moved to the start, then those inside it', () => {

@@ -9,7 +9,15 @@ import { renderWithProviders } from '../../testing/render-with-providers';
 const token = 'A'.repeat(64);
 const invitation: FakeServer = ({ url, method }) =>
   method === 'GET' && url === `/invitations/${token}`
-    ? { status: 200, body: { email: 'grace@acme.example', organizationName: 'Acme', expiresAt: '2030-03-19T09:00:00.000Z', singleSignOn: null } }
+    ? {
+        status: 200,
+        body: {
+          email: 'grace@acme.example',
+          organizationName: 'Acme',
+          expiresAt: '2030-03-19T09:00:00.000Z',
+          singleSignOn: null,
+        },
+      }
     : undefined;
 
 function renderInvitation(server: FakeServer = invitation) {
@@ -44,8 +52,14 @@ describe('the invitation page', () => {
     await choose(view, 'short');
     const refused = await view.network.take('POST');
     expect(refused).toMatchObject({ url: '/invitations/accept', body: { token, password: 'short' } });
-    refused.respond(400, { status: 400, code: 'VALIDATION_FAILED', detail: 'The password must be at least 8 characters long.' });
-    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('The password must be at least 8 characters long.'));
+    refused.respond(400, {
+      status: 400,
+      code: 'VALIDATION_FAILED',
+      detail: 'The password must be at least 8 characters long.',
+    });
+    await waitFor(() =>
+      expect(screen.getByRole('alert')).toHaveTextContent('The password must be at least 8 characters long.'),
+    );
 
     await view.user.clear(screen.getByLabelText('New password'));
     await view.user.clear(screen.getByLabelText('Confirm new password'));
@@ -59,18 +73,35 @@ describe('the invitation page', () => {
     const sso = '/auth/sso/org-acme?redirect=%2Fapp';
     renderInvitation(({ url, method }) =>
       method === 'GET' && url === `/invitations/${token}`
-        ? { status: 200, body: { email: 'grace@acme.example', organizationName: 'Acme', expiresAt: '2030-03-19T09:00:00.000Z', singleSignOn: sso } }
+        ? {
+            status: 200,
+            body: {
+              email: 'grace@acme.example',
+              organizationName: 'Acme',
+              expiresAt: '2030-03-19T09:00:00.000Z',
+              singleSignOn: sso,
+            },
+          }
         : undefined,
     );
     expect(await screen.findByRole('heading', { level: 1, name: 'Join Acme' })).toBeInTheDocument();
-    expect(screen.getByText('Acme signs you in through its single sign-on. Continue there as grace@acme.example, and you are in.')).toBeInTheDocument();
+    expect(
+      screen.getByText(
+        'Acme signs you in through its single sign-on. Continue there as grace@acme.example, and you are in.',
+      ),
+    ).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Join with single sign-on' })).toHaveAttribute('href', sso);
     expect(screen.queryByLabelText('New password')).not.toBeInTheDocument();
   });
 
   it('says a used or expired link cannot be used, and leads back to the login', async () => {
-    renderInvitation(() => ({ status: 400, body: { status: 400, code: 'INVALID_TOKEN', detail: 'This invitation link is unknown, used or expired.' } }));
-    expect(await screen.findByRole('heading', { level: 1, name: 'This invitation cannot be used' })).toBeInTheDocument();
+    renderInvitation(() => ({
+      status: 400,
+      body: { status: 400, code: 'INVALID_TOKEN', detail: 'This invitation link is unknown, used or expired.' },
+    }));
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'This invitation cannot be used' }),
+    ).toBeInTheDocument();
     expect(screen.getByRole('alert')).toHaveTextContent('This link is invalid, has been used or has expired.');
     expect(screen.getByRole('link', { name: 'Back to log in' })).toHaveAttribute('href', '/login');
   });

@@ -3,10 +3,7 @@ import type { Services } from '../../lib/services';
 import { logIn, type Credentials } from './api/log-in';
 
 /** Seed, section 4: idle -> processing -> a full-page redirect, or back to idle with the error shown. */
-export type LoginState =
-  | { status: 'idle'; failed: boolean }
-  | { status: 'processing' }
-  | { status: 'redirecting' };
+export type LoginState = { status: 'idle'; failed: boolean } | { status: 'processing' } | { status: 'redirecting' };
 
 const initialState = { status: 'idle', failed: false } as LoginState;
 

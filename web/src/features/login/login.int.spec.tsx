@@ -31,9 +31,18 @@ describe('the login screen', () => {
     expect(screen.getByRole('button', { name: 'Sign in with Google' })).toBeEnabled();
     const divider = screen.getByText('- or -');
     expect(divider.textContent).toBe('- or - ');
-    const texts = ['Welcome back to', 'enter your details', 'Forgot your password?', 'Log in', '- or - ', 'Sign in with Google'];
+    const texts = [
+      'Welcome back to',
+      'enter your details',
+      'Forgot your password?',
+      'Log in',
+      '- or - ',
+      'Sign in with Google',
+    ];
     const page = document.body.textContent ?? '';
-    expect(texts.map((text) => page.indexOf(text))).toEqual([...texts.map((text) => page.indexOf(text))].sort((a, b) => a - b));
+    expect(texts.map((text) => page.indexOf(text))).toEqual(
+      [...texts.map((text) => page.indexOf(text))].sort((a, b) => a - b),
+    );
   });
 
   it('names the product from the page config', () => {
@@ -84,7 +93,12 @@ describe('the login screen', () => {
     await logIn(view);
     act(() => view.network.onlyRequest().respond(204));
     await waitFor(() => expect(view.navigate).toHaveBeenCalledWith('/'));
-    for (const control of [usernameField(), passwordField(), screen.getByRole('button', { name: 'Sign in with Google' })]) expect(control).toBeDisabled();
+    for (const control of [
+      usernameField(),
+      passwordField(),
+      screen.getByRole('button', { name: 'Sign in with Google' }),
+    ])
+      expect(control).toBeDisabled();
   });
 
   it("redirects the whole page to '/' on success, and stays busy while it leaves", async () => {
@@ -111,15 +125,21 @@ describe('the login screen', () => {
     await waitFor(() => expect(view.navigate).toHaveBeenCalledWith('/organizations/42?tab=members'));
   });
 
-  it.each(['//evil.example', 'https://evil.example/', '/\\evil.example', 'javascript:alert(1)', 'dashboard', '/.//evil.example', '/..//evil.example', '/%2e//evil.example'])(
-    "redirects to '/' instead of the unsafe redirect %s",
-    async (redirect) => {
-      const view = renderLogin(`/login?redirect=${encodeURIComponent(redirect)}`);
-      await logIn(view);
-      view.network.onlyRequest().respond(200);
-      await waitFor(() => expect(view.navigate).toHaveBeenCalledWith('/'));
-    },
-  );
+  it.each([
+    '//evil.example',
+    'https://evil.example/',
+    '/\\evil.example',
+    'javascript:alert(1)',
+    'dashboard',
+    '/.//evil.example',
+    '/..//evil.example',
+    '/%2e//evil.example',
+  ])("redirects to '/' instead of the unsafe redirect %s", async (redirect) => {
+    const view = renderLogin(`/login?redirect=${encodeURIComponent(redirect)}`);
+    await logIn(view);
+    view.network.onlyRequest().respond(200);
+    await waitFor(() => expect(view.navigate).toHaveBeenCalledWith('/'));
+  });
 
   it.each([
     ['401', (respond: (status: number, body?: unknown) => void) => respond(401, { code: 'INVALID_CREDENTIALS' })],
@@ -136,7 +156,7 @@ describe('the login screen', () => {
     expect(view.navigate).not.toHaveBeenCalled();
   });
 
-  it("shows the same message when the network fails", async () => {
+  it('shows the same message when the network fails', async () => {
     const view = renderLogin();
     await logIn(view);
     view.network.onlyRequest().failNetwork();
@@ -215,13 +235,18 @@ describe('the error query parameter', () => {
     expect(alert()).toHaveTextContent(message);
   });
 
-  it.each(['/login/google', '/login/sso', '/login/account', '/login?error=unknown', '/login?error=', '/login?error=GOOGLE', '/login?errors=google'])(
-    '%s shows no error: the message comes from the query parameter only',
-    (route) => {
-      renderLogin(route);
-      expect(alert()).toBeEmptyDOMElement();
-    },
-  );
+  it.each([
+    '/login/google',
+    '/login/sso',
+    '/login/account',
+    '/login?error=unknown',
+    '/login?error=',
+    '/login?error=GOOGLE',
+    '/login?errors=google',
+  ])('%s shows no error: the message comes from the query parameter only', (route) => {
+    renderLogin(route);
+    expect(alert()).toBeEmptyDOMElement();
+  });
 
   it('gives way to the login result once the user tries', async () => {
     const view = renderLogin('/login?error=google');
@@ -240,13 +265,16 @@ describe('the from_rns marker', () => {
     'Please log in!',
   ];
 
-  it.each(['/?from_rns', '/login?from_rns=1', '/login?redirect=%2Fx&from_rns=true', '/login?source=from_rns_mail', '/login/x?a=1&b=from_rns'])(
-    '%s shows the migration notice',
-    (route) => {
-      renderLogin(route);
-      for (const sentence of sentences('Chorus')) expect(screen.getByText(sentence)).toBeInTheDocument();
-    },
-  );
+  it.each([
+    '/?from_rns',
+    '/login?from_rns=1',
+    '/login?redirect=%2Fx&from_rns=true',
+    '/login?source=from_rns_mail',
+    '/login/x?a=1&b=from_rns',
+  ])('%s shows the migration notice', (route) => {
+    renderLogin(route);
+    for (const sentence of sentences('Chorus')) expect(screen.getByText(sentence)).toBeInTheDocument();
+  });
 
   it('names the product in the notice', () => {
     renderLogin('/?from_rns', 'Acme');

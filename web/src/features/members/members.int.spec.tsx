@@ -17,7 +17,11 @@ function renderMembers({
   undelivered = [] as UndeliveredInvitation[],
   contact = {} as Partial<PageConfig>,
 } = {}) {
-  const state = { session: adaSession([{ id: 'acme', name: 'Acme', role }]), organizations: [organization], undelivered };
+  const state = {
+    session: adaSession([{ id: 'acme', name: 'Acme', role }]),
+    organizations: [organization],
+    undelivered,
+  };
   const network = createFakeNetwork({ server: consoleServer(state) });
   const preloadedState = { pageConfig: { ...defaultPageConfig, ...contact } };
   const view = renderWithProviders(<AppRoutes />, { route: '/app/orgs/acme/members', network, preloadedState });
@@ -42,7 +46,9 @@ describe('the members list', () => {
   it('shows e-mail, role, Chorus user and "Invited" until the person has signed in once', async () => {
     renderMembers({ role: 'member', organization: full });
     const list = await screen.findByRole('list', { name: 'Members' });
-    const rows = within(list).getAllByRole('listitem').map((row) => row.textContent);
+    const rows = within(list)
+      .getAllByRole('listitem')
+      .map((row) => row.textContent);
     expect(rows).toEqual([
       'ada@acme.example (you)Owner',
       expect.stringMatching(/^bob@acme\.example\s*AdminInvited/),
@@ -54,17 +60,24 @@ describe('the members list', () => {
   });
 
   it('past ten members, finds them by part of an address, and shows at most a hundred at a time', async () => {
-    const people = Array.from({ length: 150 }, (_, index) => member(`person-${index + 1}@acme.example`, index === 0 ? 'owner' : 'member'));
+    const people = Array.from({ length: 150 }, (_, index) =>
+      member(`person-${index + 1}@acme.example`, index === 0 ? 'owner' : 'member'),
+    );
     const view = renderMembers({ role: 'member', organization: withMembers(anOrganization(), people) });
     const list = await screen.findByRole('list', { name: 'Members' });
     const rows = () => within(list).queryAllByRole('listitem');
     expect(rows()).toHaveLength(100);
-    expect(screen.getByText('Showing the first 100 of 150 members. Type more of an address to find someone.')).toHaveAttribute('role', 'status');
+    expect(
+      screen.getByText('Showing the first 100 of 150 members. Type more of an address to find someone.'),
+    ).toHaveAttribute('role', 'status');
     const find = screen.getByRole('searchbox', { name: 'Find a member' });
     expect(find).toHaveAccessibleDescription('Type part of an address.');
     await view.user.type(find, 'PERSON-14');
     // person-14 and person-140 to person-149.
-    expect(rows().map((row) => row.textContent?.split('@')[0])).toEqual(['person-14', ...Array.from({ length: 10 }, (_, index) => `person-14${index}`)]);
+    expect(rows().map((row) => row.textContent?.split('@')[0])).toEqual([
+      'person-14',
+      ...Array.from({ length: 10 }, (_, index) => `person-14${index}`),
+    ]);
     expect(screen.getByText('11 members match.')).toBeInTheDocument();
     await view.user.type(find, '9@');
     expect(rows().map((row) => row.textContent?.split('@')[0])).toEqual(['person-149']);
@@ -83,22 +96,34 @@ describe('the members list', () => {
 
   it('tells owners and admins which invitations could not be delivered, and why', async () => {
     const undelivered: UndeliveredInvitation[] = [
-      { userId: 'id-bob', email: 'bob@acme.example', reason: 'mail_server_refused', responseCode: 550, at: '2030-01-01T09:00:00.000Z' },
+      {
+        userId: 'id-bob',
+        email: 'bob@acme.example',
+        reason: 'mail_server_refused',
+        responseCode: 550,
+        at: '2030-01-01T09:00:00.000Z',
+      },
       { userId: 'id-cem', email: 'cem@acme.example', reason: 'address_refused', at: '2030-01-01T09:00:00.000Z' },
     ];
     renderMembers({ role: 'admin', organization: full, undelivered });
     const list = await screen.findByRole('list', { name: 'Members' });
-    const bob = 'We could not deliver the invitation to bob@acme.example: their mail server refused it (550). Remove them and add the right address.';
+    const bob =
+      'We could not deliver the invitation to bob@acme.example: their mail server refused it (550). Remove them and add the right address.';
     expect(await within(list).findByText(bob)).toBeInTheDocument();
-    const cem = /^We could not deliver the invitation to cem@acme\.example: this is not an address mail can be sent to\./;
+    const cem =
+      /^We could not deliver the invitation to cem@acme\.example: this is not an address mail can be sent to\./;
     expect(within(list).getByText(cem)).toBeInTheDocument();
   });
 
   it('does not ask about undelivered invitations for members and auditors', async () => {
-    const undelivered: UndeliveredInvitation[] = [{ userId: 'id-bob', email: 'bob@acme.example', reason: 'address_refused', at: 'x' }];
+    const undelivered: UndeliveredInvitation[] = [
+      { userId: 'id-bob', email: 'bob@acme.example', reason: 'address_refused', at: 'x' },
+    ];
     const view = renderMembers({ role: 'member', organization: full, undelivered });
     await screen.findByRole('list', { name: 'Members' });
-    expect(view.network.requests.map((request) => request.url)).not.toContainEqual(expect.stringContaining('invitation-failures'));
+    expect(view.network.requests.map((request) => request.url)).not.toContainEqual(
+      expect.stringContaining('invitation-failures'),
+    );
     expect(screen.queryByText(/could not deliver/)).not.toBeInTheDocument();
   });
 
@@ -115,7 +140,9 @@ describe('adding a member', () => {
     renderMembers({ organization: full });
     await screen.findByRole('form', { name: 'Add member' });
     expect(screen.getByText('Users limit reached: 5 of 5')).toBeInTheDocument();
-    expect(screen.getByText('Each Additional user add-on adds one member, and a larger plan allows more.')).toBeInTheDocument();
+    expect(
+      screen.getByText('Each Additional user add-on adds one member, and a larger plan allows more.'),
+    ).toBeInTheDocument();
   });
 
   it('names the plan when its hard limit is what binds', async () => {
@@ -132,7 +159,11 @@ describe('adding a member', () => {
       [member('ada@acme.example', 'owner')],
     );
     renderMembers({ organization: atHardLimit });
-    expect(await screen.findByText('That is the most the Teams plan allows, so an Additional user add-on would not raise it: a larger plan does.')).toBeInTheDocument();
+    expect(
+      await screen.findByText(
+        'That is the most the Teams plan allows, so an Additional user add-on would not raise it: a larger plan does.',
+      ),
+    ).toBeInTheDocument();
   });
 
   it('sends E-mail and Role, then reads the organization again at the position the server answered', async () => {
@@ -142,13 +173,23 @@ describe('adding a member', () => {
     await view.user.click(screen.getByRole('button', { name: 'Add member' }));
 
     const post = await view.write('POST');
-    expect(post).toMatchObject({ url: '/organizations/acme/members', body: { email: 'bob@acme.example', role: 'admin', chorusUser: false } });
-    view.setOrganization(withMembers(anOrganization({ position: 41 }), [member('ada@acme.example', 'owner'), member('bob@acme.example', 'admin', { invited: true })]));
+    expect(post).toMatchObject({
+      url: '/organizations/acme/members',
+      body: { email: 'bob@acme.example', role: 'admin', chorusUser: false },
+    });
+    view.setOrganization(
+      withMembers(anOrganization({ position: 41 }), [
+        member('ada@acme.example', 'owner'),
+        member('bob@acme.example', 'admin', { invited: true }),
+      ]),
+    );
     post.respond(201, { id: 'acme', revision: 5, position: 41, userId: 'id-bob', invitation: 'pending' });
 
     const done = 'bob@acme.example is a member now, as admin. We are e-mailing them to let them know.';
     await waitFor(() => expect(within(form()).getByRole('status')).toHaveTextContent(done));
-    await waitFor(() => expect(within(screen.getByRole('list', { name: 'Members' })).getAllByRole('listitem')).toHaveLength(2));
+    await waitFor(() =>
+      expect(within(screen.getByRole('list', { name: 'Members' })).getAllByRole('listitem')).toHaveLength(2),
+    );
     expect(view.network.requests.map((request) => request.url)).toContain('/organizations/acme?minPosition=41');
     expect(emailField()).toHaveValue('');
   });
@@ -158,11 +199,19 @@ describe('adding a member', () => {
     const state = { session: adaSession([{ id: 'acme', name: 'Acme', role: 'owner' }]), organizations: [four] };
     const answers = consoleServer(state);
     // The read of the write (at its position) is held: the page shows what it has until the test answers it.
-    const network = createFakeNetwork({ server: (request) => (request.url.includes('minPosition=') ? undefined : answers(request)) });
+    const network = createFakeNetwork({
+      server: (request) => (request.url.includes('minPosition=') ? undefined : answers(request)),
+    });
     const view = renderWithProviders(<AppRoutes />, { route: '/app/orgs/acme/members', network });
     await view.user.type(await screen.findByLabelText('E-mail'), 'eve@acme.example');
     await view.user.click(screen.getByRole('button', { name: 'Add member' }));
-    (await network.take('POST')).respond(201, { id: 'acme', revision: 9, position: 70, userId: 'id-eve', invitation: 'pending' });
+    (await network.take('POST')).respond(201, {
+      id: 'acme',
+      revision: 9,
+      position: 70,
+      userId: 'id-eve',
+      invitation: 'pending',
+    });
     const read = await waitFor(() => {
       const held = network.requests.find((request) => request.url === '/organizations/acme?minPosition=70');
       if (held === undefined) throw new Error('the organization is not read again yet');
@@ -172,7 +221,9 @@ describe('adding a member', () => {
     expect(within(form()).getByRole('status')).toHaveTextContent('');
     expect(screen.getByText('4 of 5 users')).toBeInTheDocument();
     read.respond(200, { ...full, position: 70, revision: 9 });
-    await waitFor(() => expect(within(form()).getByRole('status')).toHaveTextContent('eve@acme.example is a member now'));
+    await waitFor(() =>
+      expect(within(form()).getByRole('status')).toHaveTextContent('eve@acme.example is a member now'),
+    );
     expect(screen.getByText('5 of 5 users')).toBeInTheDocument();
     expect(screen.getByText('Users limit reached: 5 of 5')).toBeInTheDocument();
   });
@@ -182,13 +233,22 @@ describe('adding a member', () => {
       refusal({ code: 'LIMIT_EXCEEDED', resource: 'users', limit: 5, count: 5 }),
       'Users limit reached: 5 of 5. Each Additional user add-on adds one member, and a larger plan allows more.',
     ],
-    [refusal({ code: 'DUPLICATE', field: 'email', value: 'bob@acme.example' }), 'bob@acme.example is already a member.'],
+    [
+      refusal({ code: 'DUPLICATE', field: 'email', value: 'bob@acme.example' }),
+      'bob@acme.example is already a member.',
+    ],
     [
       refusal({ code: 'NO_PLAN', resource: 'users' }),
       'Your organization has no plan yet, so nothing can be added until one is chosen.',
     ],
-    [refusal({ status: 403, code: 'FORBIDDEN', requires: 'owner' }), 'Only an owner can add, remove, promote or demote an owner.'],
-    [refusal({ status: 403, code: 'FORBIDDEN', requires: 'owner-or-admin' }), 'Your role does not allow this change: ask an owner or an admin.'],
+    [
+      refusal({ status: 403, code: 'FORBIDDEN', requires: 'owner' }),
+      'Only an owner can add, remove, promote or demote an owner.',
+    ],
+    [
+      refusal({ status: 403, code: 'FORBIDDEN', requires: 'owner-or-admin' }),
+      'Your role does not allow this change: ask an owner or an admin.',
+    ],
     [
       refusal({
         status: 400,
@@ -212,12 +272,13 @@ describe('adding a member', () => {
   });
 
   it.each(['a@x:', 'a,b@x', 'x<y@z>', 'ad\u200ba@acme.example', 'ada@\u202eelpmaxe.com', '"ada"@acme.example'])(
-    'refuses %j by the server\'s own rule, without sending it, and keeps what was typed',
+    "refuses %j by the server's own rule, without sending it, and keeps what was typed",
     async (address) => {
       const view = renderMembers();
       await view.user.type(await screen.findByLabelText('E-mail'), address);
       await view.user.click(screen.getByRole('button', { name: 'Add member' }));
-      const words = 'Enter one e-mail address, such as name@example.com, without spaces, commas, quotes, angle brackets or hidden characters.';
+      const words =
+        'Enter one e-mail address, such as name@example.com, without spaces, commas, quotes, angle brackets or hidden characters.';
       await waitFor(() => expect(within(form()).getByRole('alert')).toHaveTextContent(words));
       expect(view.network.requests.some((request) => request.method === 'POST')).toBe(false);
       expect(emailField()).toHaveValue(address);
@@ -227,7 +288,10 @@ describe('adding a member', () => {
   it('at the limit, links an owner to UPGRADE_URL, and tells an admin which owners to ask', async () => {
     const view = renderMembers({ organization: full, contact: { upgradeUrl: 'https://billing.example.com/portal' } });
     await screen.findByText('Users limit reached: 5 of 5');
-    expect(screen.getByRole('link', { name: 'Change the plan or add-ons' })).toHaveAttribute('href', 'https://billing.example.com/portal');
+    expect(screen.getByRole('link', { name: 'Change the plan or add-ons' })).toHaveAttribute(
+      'href',
+      'https://billing.example.com/portal',
+    );
     view.unmount();
 
     renderMembers({ role: 'admin', organization: full, contact: { upgradeUrl: 'https://billing.example.com/portal' } });
@@ -236,14 +300,23 @@ describe('adding a member', () => {
     expect(screen.queryByRole('link', { name: 'Change the plan or add-ons' })).not.toBeInTheDocument();
   });
 
-  it.each(['', '   ', 'bob', 'bob@acme'])('says %j is no e-mail address in words, before sending anything', async (typed) => {
-    const view = renderMembers();
-    if (typed !== '') await view.user.type(await screen.findByLabelText('E-mail'), typed);
-    await view.user.click(await screen.findByRole('button', { name: 'Add member' }));
-    await waitFor(() => expect(within(form()).getByRole('alert')).toHaveTextContent('Enter one e-mail address, such as name@example.com, without spaces, commas, quotes, angle brackets or hidden characters.'));
-    expect(emailField()).toHaveAccessibleDescription('Enter one e-mail address, such as name@example.com, without spaces, commas, quotes, angle brackets or hidden characters.');
-    expect(view.network.requests.some((request) => request.method === 'POST')).toBe(false);
-  });
+  it.each(['', '   ', 'bob', 'bob@acme'])(
+    'says %j is no e-mail address in words, before sending anything',
+    async (typed) => {
+      const view = renderMembers();
+      if (typed !== '') await view.user.type(await screen.findByLabelText('E-mail'), typed);
+      await view.user.click(await screen.findByRole('button', { name: 'Add member' }));
+      await waitFor(() =>
+        expect(within(form()).getByRole('alert')).toHaveTextContent(
+          'Enter one e-mail address, such as name@example.com, without spaces, commas, quotes, angle brackets or hidden characters.',
+        ),
+      );
+      expect(emailField()).toHaveAccessibleDescription(
+        'Enter one e-mail address, such as name@example.com, without spaces, commas, quotes, angle brackets or hidden characters.',
+      );
+      expect(view.network.requests.some((request) => request.method === 'POST')).toBe(false);
+    },
+  );
 
   it('offers "Chorus user" only while Chorus runs alongside Classic, and says why it matters', async () => {
     const view = renderMembers();
@@ -262,7 +335,11 @@ describe('adding a member', () => {
   ] as const)('offers an %s the roles they may give: %j', async (role, roles) => {
     renderMembers({ role });
     await screen.findByRole('form', { name: 'Add member' });
-    expect(within(roleField()).getAllByRole('option').map((option) => (option as HTMLOptionElement).value)).toEqual(roles);
+    expect(
+      within(roleField())
+        .getAllByRole('option')
+        .map((option) => (option as HTMLOptionElement).value),
+    ).toEqual(roles);
   });
 });
 
@@ -275,9 +352,18 @@ describe('changing a role', () => {
     await view.user.click(screen.getByRole('button', { name: 'Save role of cem@acme.example' }));
     const patch = await view.network.take('PATCH');
     expect(patch).toMatchObject({ url: '/organizations/acme/members/id-cem', body: { role: 'auditor' } });
-    view.setOrganization(withMembers({ ...full, position: 60 }, full.members.map((candidate) => (candidate.email === 'cem@acme.example' ? { ...candidate, role: 'auditor' } : candidate))));
+    view.setOrganization(
+      withMembers(
+        { ...full, position: 60 },
+        full.members.map((candidate) =>
+          candidate.email === 'cem@acme.example' ? { ...candidate, role: 'auditor' } : candidate,
+        ),
+      ),
+    );
     patch.respond(200, { id: 'acme', revision: 10, position: 60 });
-    await waitFor(() => expect(screen.queryByRole('button', { name: 'Save role of cem@acme.example' })).not.toBeInTheDocument());
+    await waitFor(() =>
+      expect(screen.queryByRole('button', { name: 'Save role of cem@acme.example' })).not.toBeInTheDocument(),
+    );
     expect(screen.getByRole('combobox', { name: 'Role of cem@acme.example' })).toHaveValue('auditor');
     expect(screen.getByText('cem@acme.example is auditor now.')).toBeInTheDocument();
   });
@@ -285,7 +371,11 @@ describe('changing a role', () => {
   it('lets an admin choose no owner, nor change an owner; the last owner’s role is not offered to anyone', async () => {
     renderMembers({ role: 'admin', organization: full });
     const role = await screen.findByRole('combobox', { name: 'Role of cem@acme.example' });
-    expect(within(role).getAllByRole('option').map((option) => (option as HTMLOptionElement).value)).toEqual(['member', 'admin', 'auditor']);
+    expect(
+      within(role)
+        .getAllByRole('option')
+        .map((option) => (option as HTMLOptionElement).value),
+    ).toEqual(['member', 'admin', 'auditor']);
     expect(screen.queryByRole('combobox', { name: 'Role of ada@acme.example' })).not.toBeInTheDocument();
   });
 
@@ -323,7 +413,10 @@ describe('resending an invitation', () => {
     expect(screen.queryByRole('button', { name: /^Resend invitation/ })).not.toBeInTheDocument();
     view.unmount();
 
-    const invitedOwner = withMembers(anOrganization(), [member('ada@acme.example', 'owner'), member('olu@acme.example', 'owner', { invited: true })]);
+    const invitedOwner = withMembers(anOrganization(), [
+      member('ada@acme.example', 'owner'),
+      member('olu@acme.example', 'owner', { invited: true }),
+    ]);
     renderMembers({ role: 'admin', organization: invitedOwner });
     await screen.findByRole('list', { name: 'Members' });
     expect(screen.queryByRole('button', { name: /^Resend invitation/ })).not.toBeInTheDocument();
@@ -344,9 +437,16 @@ describe('removing a member', () => {
     await view.user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Remove' }));
     const removal = await view.write('DELETE');
     expect(removal.url).toBe('/organizations/acme/members/id-cem');
-    view.setOrganization(withMembers({ ...full, position: 50 }, full.members.filter((candidate) => candidate.email !== 'cem@acme.example')));
+    view.setOrganization(
+      withMembers(
+        { ...full, position: 50 },
+        full.members.filter((candidate) => candidate.email !== 'cem@acme.example'),
+      ),
+    );
     removal.respond(200, { id: 'acme', revision: 9, position: 50 });
-    await waitFor(() => expect(within(screen.getByRole('list', { name: 'Members' })).getAllByRole('listitem')).toHaveLength(4));
+    await waitFor(() =>
+      expect(within(screen.getByRole('list', { name: 'Members' })).getAllByRole('listitem')).toHaveLength(4),
+    );
     expect(screen.queryByRole('button', { name: 'Remove cem@acme.example' })).not.toBeInTheDocument();
     const people = screen.getByRole('list', { name: 'Members' }).parentElement as HTMLElement;
     expect(within(people).getByRole('status')).toHaveTextContent('cem@acme.example is removed from Acme.');
@@ -360,7 +460,12 @@ describe('removing a member', () => {
     await view.user.click(await screen.findByRole('button', { name: 'Remove eve@acme.example' }));
     await view.user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Remove' }));
     const removal = await view.write('DELETE');
-    view.setOrganization(withMembers({ ...full, position: 50 }, full.members.filter((candidate) => candidate.email !== 'eve@acme.example')));
+    view.setOrganization(
+      withMembers(
+        { ...full, position: 50 },
+        full.members.filter((candidate) => candidate.email !== 'eve@acme.example'),
+      ),
+    );
     removal.respond(200, { id: 'acme', revision: 9, position: 50 });
     await waitFor(() => expect(document.activeElement).toHaveTextContent(/^dee@acme\.example/));
   });
@@ -377,20 +482,30 @@ describe('removing a member', () => {
     await view.user.click(await screen.findByRole('button', { name: 'Remove bob@acme.example' }));
     await view.user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Remove' }));
     (await view.write('DELETE')).respond(409, refusal({ code: 'CONCURRENCY_CONFLICT' }));
-    expect(await screen.findByText('The organization was changing at the same moment: please try again.')).toBeInTheDocument();
+    expect(
+      await screen.findByText('The organization was changing at the same moment: please try again.'),
+    ).toBeInTheDocument();
     expect(within(screen.getByRole('list', { name: 'Members' })).getAllByRole('listitem')).toHaveLength(5);
   });
 });
 
 describe('the two-step card on a server still catching up', () => {
-  const notYet = { status: 503, body: { status: 503, code: 'NOT_YET_CONSISTENT', detail: 'The read model has not reached position 42 yet; retry shortly.' } };
+  const notYet = {
+    status: 503,
+    body: {
+      status: 503,
+      code: 'NOT_YET_CONSISTENT',
+      detail: 'The read model has not reached position 42 yet; retry shortly.',
+    },
+  };
 
   /** The members page whose two-step list answers `answers` in turn, and then the list itself. */
   function renderWithTwoStepAnswers(answers: { status: number; body: unknown }[]) {
     const state = { session: adaSession([{ id: 'acme', name: 'Acme', role: 'owner' }]), organizations: [full] };
     const server = consoleServer(state);
     const network = createFakeNetwork({
-      server: (request) => (request.url.endsWith('/two-step-sign-in') && answers.length > 0 ? answers.shift() : server(request)),
+      server: (request) =>
+        request.url.endsWith('/two-step-sign-in') && answers.length > 0 ? answers.shift() : server(request),
     });
     return renderWithProviders(<AppRoutes />, { route: '/app/orgs/acme/members', network });
   }
@@ -405,7 +520,9 @@ describe('the two-step card on a server still catching up', () => {
   it('says the list is not shown yet, not that a change was saved, after three tries', async () => {
     const view = renderWithTwoStepAnswers([notYet, notYet, notYet]);
     expect(
-      await screen.findByText('Chorus is still catching up with the latest changes, so this list is not shown yet: reload the page in a moment.'),
+      await screen.findByText(
+        'Chorus is still catching up with the latest changes, so this list is not shown yet: reload the page in a moment.',
+      ),
     ).toBeInTheDocument();
     expect(screen.queryByText(/change is saved/)).not.toBeInTheDocument();
     expect(view.waits).toEqual([1_000, 1_000]);

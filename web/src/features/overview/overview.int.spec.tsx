@@ -10,13 +10,24 @@ import { adaSession, anOrganization, consoleServer, member } from '../../testing
 import { createFakeNetwork } from '../../testing/fake-network';
 import { renderWithProviders } from '../../testing/render-with-providers';
 
-function renderOverview(organization: Organization = anOrganization(), role: Role = 'owner', contact: Partial<PageConfig> = {}) {
+function renderOverview(
+  organization: Organization = anOrganization(),
+  role: Role = 'owner',
+  contact: Partial<PageConfig> = {},
+) {
   const session = adaSession([{ id: 'acme', name: organization.name, role }]);
   const network = createFakeNetwork({ server: consoleServer({ session, organizations: [organization] }) });
-  return renderWithProviders(<AppRoutes />, { route: '/app/orgs/acme', network, preloadedState: { pageConfig: { ...defaultPageConfig, ...contact } } });
+  return renderWithProviders(<AppRoutes />, {
+    route: '/app/orgs/acme',
+    network,
+    preloadedState: { pageConfig: { ...defaultPageConfig, ...contact } },
+  });
 }
 
-const limitCard = (name: string) => screen.getAllByRole('listitem').find((item) => item.querySelector('.limit__name')?.textContent === name) as HTMLElement;
+const limitCard = (name: string) =>
+  screen
+    .getAllByRole('listitem')
+    .find((item) => item.querySelector('.limit__name')?.textContent === name) as HTMLElement;
 
 describe('the overview', () => {
   it('shows each limit as "N of M" with a progress bar and how many more fit; domains whose feature is off are "Not included"', async () => {
@@ -31,7 +42,9 @@ describe('the overview', () => {
     expect(bar).toHaveAttribute('aria-valuetext', '1 of 5');
     expect(users).toHaveTextContent('4 more can be added');
     // How the figure is made is the operator's business: none of its mechanics on the page.
-    expect(screen.getByRole('region', { name: 'Limits' })).not.toHaveTextContent(/configured|hard limit|override|parallel/i);
+    expect(screen.getByRole('region', { name: 'Limits' })).not.toHaveTextContent(
+      /configured|hard limit|override|parallel/i,
+    );
 
     expect(limitCard('Sites')).toHaveTextContent('0 of 2');
     expect(limitCard('Sites')).toHaveTextContent('2 more can be added');
@@ -46,7 +59,11 @@ describe('the overview', () => {
   it('shows an included unlimited list as "0 of unlimited", the web analytics cap as "1,000", and the plan when its maximum is what binds', async () => {
     const base = anOrganization();
     const features = { ...base.chorusFeatures, qualityAssurance: true, webAnalytics: true };
-    const limits = { ...base.limits, configured: { ...base.limits.configured, users: 20 }, effective: { ...base.limits.effective, users: 10 } };
+    const limits = {
+      ...base.limits,
+      configured: { ...base.limits.configured, users: 20 },
+      effective: { ...base.limits.effective, users: 10 },
+    };
     const view = renderOverview({ ...base, chorusFeatures: features, limits });
     await screen.findByRole('heading', { level: 1, name: 'Overview' });
     expect(limitCard('QA domains')).toHaveTextContent('0 of unlimitedNo limit');
@@ -57,7 +74,14 @@ describe('the overview', () => {
   });
 
   it('shows the plans, Chorus (alongside Classic when used in parallel), the service level, add-ons with quantities and traffic per month', async () => {
-    renderOverview(anOrganization({ plan: 'professional', addOns: { additionalUser: 2, qualityAssurance: 1 }, serviceLevel: 'assisted', chorusDetails: { plan: 'teams', parallelUse: true } }));
+    renderOverview(
+      anOrganization({
+        plan: 'professional',
+        addOns: { additionalUser: 2, qualityAssurance: 1 },
+        serviceLevel: 'assisted',
+        chorusDetails: { plan: 'teams', parallelUse: true },
+      }),
+    );
     const plans = await screen.findByRole('region', { name: 'Plans' });
     const facts: [string, string][] = [
       ['Classic plan', 'Professional'],
@@ -80,20 +104,30 @@ describe('the overview', () => {
     expect(items).toHaveLength(17);
     expect(items.filter((item) => item.textContent?.endsWith(': on'))).toHaveLength(13);
     expect(within(features).getByText('Matomo integration').parentElement).toHaveTextContent('Matomo integration: on');
-    expect(within(features).getByText('Turning off the AI summary').parentElement).toHaveTextContent('Turning off the AI summary: off');
+    expect(within(features).getByText('Turning off the AI summary').parentElement).toHaveTextContent(
+      'Turning off the AI summary: off',
+    );
     expect(within(features).getByText('Chat support').parentElement).toHaveTextContent('Chat support: off');
     const sites = screen.getByRole('region', { name: 'Sites' });
     expect(within(sites).getByText('Several sites').nextElementSibling).toHaveTextContent('Yes');
     expect(within(sites).getByText('Weekly and Monthly')).toBeInTheDocument();
-    expect(within(screen.getByRole('list', { name: 'Site defaults' })).getByText('Anonymized feedback').parentElement).toHaveTextContent(': off');
+    expect(
+      within(screen.getByRole('list', { name: 'Site defaults' })).getByText('Anonymized feedback').parentElement,
+    ).toHaveTextContent(': off');
   });
 
   it('at a limit, links an owner to UPGRADE_URL from the limit itself', async () => {
-    const full = anOrganization({ usage: { ...anOrganization().usage, users: 5 }, canAdd: { ...anOrganization().canAdd, users: false } });
+    const full = anOrganization({
+      usage: { ...anOrganization().usage, users: 5 },
+      canAdd: { ...anOrganization().canAdd, users: false },
+    });
     renderOverview(full, 'owner', { upgradeUrl: 'https://billing.example.com/portal' });
     await screen.findByRole('heading', { level: 1, name: 'Overview' });
     expect(limitCard('Users')).toHaveTextContent('5 of 5None left');
-    expect(within(limitCard('Users')).getByRole('link', { name: 'Change the plan or add-ons' })).toHaveAttribute('href', 'https://billing.example.com/portal');
+    expect(within(limitCard('Users')).getByRole('link', { name: 'Change the plan or add-ons' })).toHaveAttribute(
+      'href',
+      'https://billing.example.com/portal',
+    );
     expect(within(limitCard('Sites')).queryByRole('link')).not.toBeInTheDocument();
   });
 
@@ -112,24 +146,40 @@ describe('the overview', () => {
     expect(within(card()).queryByRole('link')).not.toBeInTheDocument();
     first.unmount();
 
-    const high = renderOverview(traffic(850_000, [{ threshold: 80, at: '2030-03-12T10:00:00.000Z' }]), 'owner', { upgradeUrl: 'https://billing.example.com/portal' });
+    const high = renderOverview(traffic(850_000, [{ threshold: 80, at: '2030-03-12T10:00:00.000Z' }]), 'owner', {
+      upgradeUrl: 'https://billing.example.com/portal',
+    });
     await screen.findByRole('heading', { level: 1, name: 'Overview' });
-    expect(card()).toHaveTextContent('80% of the allowance was reached on March 12: 150,000 page views left in March 2030.');
+    expect(card()).toHaveTextContent(
+      '80% of the allowance was reached on March 12: 150,000 page views left in March 2030.',
+    );
     expect(bar()).toHaveClass('progress--high');
-    expect(within(card()).getByRole('link', { name: 'Change the plan or add-ons' })).toHaveAttribute('href', 'https://billing.example.com/portal');
+    expect(within(card()).getByRole('link', { name: 'Change the plan or add-ons' })).toHaveAttribute(
+      'href',
+      'https://billing.example.com/portal',
+    );
     high.unmount();
 
-    const over = renderOverview(traffic(1_200_000, [{ threshold: 80, at: '2030-03-12T10:00:00.000Z' }, { threshold: 100, at: '2030-03-24T10:00:00.000Z' }]));
+    const over = renderOverview(
+      traffic(1_200_000, [
+        { threshold: 80, at: '2030-03-12T10:00:00.000Z' },
+        { threshold: 100, at: '2030-03-24T10:00:00.000Z' },
+      ]),
+    );
     await screen.findByRole('heading', { level: 1, name: 'Overview' });
     expect(card()).toHaveTextContent('1,200,000 of 1,000,000 page views');
-    expect(card()).toHaveTextContent('The allowance for March 2030 was used up on March 24. Traffic is still counted; nothing is blocked.');
+    expect(card()).toHaveTextContent(
+      'The allowance for March 2030 was used up on March 24. Traffic is still counted; nothing is blocked.',
+    );
     expect(bar()).toHaveClass('progress--full');
     over.unmount();
 
     renderOverview(traffic(5_000, [], null));
     await screen.findByRole('heading', { level: 1, name: 'Overview' });
     expect(card()).toHaveTextContent('5,000 page views');
-    expect(card()).toHaveTextContent('No monthly allowance on this plan: traffic in March 2030 is counted, never limited.');
+    expect(card()).toHaveTextContent(
+      'No monthly allowance on this plan: traffic in March 2030 is counted, never limited.',
+    );
     expect(within(card()).queryByRole('progressbar')).not.toBeInTheDocument();
   });
 
@@ -140,7 +190,11 @@ describe('the overview', () => {
       chorus: false,
       chorusDetails: { plan: 'enterprise', parallelUse: null },
       governingPlan: null,
-      members: [member('ada@acme.example', 'owner'), member('olu@acme.example', 'owner'), member('cem@acme.example', 'member')],
+      members: [
+        member('ada@acme.example', 'owner'),
+        member('olu@acme.example', 'owner'),
+        member('cem@acme.example', 'member'),
+      ],
     });
 
   it('says a Chorus plan with Chorus off is not in effect and how to fix it; an owner gets whom to write to', async () => {
@@ -148,27 +202,45 @@ describe('the overview', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Overview' })).toBeInTheDocument();
     expect(screen.getByText('Big Co has a Chorus plan, but Chorus is off.')).toBeInTheDocument();
     expect(screen.queryByText(/no plan yet/)).not.toBeInTheDocument();
-    expect(screen.getByText('Chorus is off, so its Enterprise plan is not in effect: nothing can be added until Chorus is turned on.')).toBeInTheDocument();
-    expect(screen.getByText(/^Write to/).closest('p')).toHaveTextContent('Write to help@chorus.example to turn Chorus on.');
+    expect(
+      screen.getByText(
+        'Chorus is off, so its Enterprise plan is not in effect: nothing can be added until Chorus is turned on.',
+      ),
+    ).toBeInTheDocument();
+    expect(screen.getByText(/^Write to/).closest('p')).toHaveTextContent(
+      'Write to help@chorus.example to turn Chorus on.',
+    );
     // Not "1 of unlimited": without a plan in effect nothing more fits.
     expect(limitCard('Users')).toHaveTextContent('1 in useNothing more until a plan is in effect');
     expect(within(limitCard('Users')).queryByRole('progressbar')).not.toBeInTheDocument();
-    expect(screen.getByRole('link', { name: 'help@chorus.example' })).toHaveAttribute('href', 'mailto:help@chorus.example');
+    expect(screen.getByRole('link', { name: 'help@chorus.example' })).toHaveAttribute(
+      'href',
+      'mailto:help@chorus.example',
+    );
   });
 
   it('tells anyone else whom to ask: the organization’s owners', async () => {
     renderOverview(bigCo(), 'member', { supportEmail: 'help@chorus.example' });
     await screen.findByRole('heading', { level: 1, name: 'Overview' });
-    expect(screen.getByText('Ask an owner to turn Chorus on: ada@acme.example or olu@acme.example.')).toBeInTheDocument();
+    expect(
+      screen.getByText('Ask an owner to turn Chorus on: ada@acme.example or olu@acme.example.'),
+    ).toBeInTheDocument();
     expect(screen.queryByRole('link', { name: 'help@chorus.example' })).not.toBeInTheDocument();
   });
 
   it('without a plan, links an owner to UPGRADE_URL; without any setting, offers no way that leads nowhere', async () => {
-    const noPlan = anOrganization({ chorus: false, chorusDetails: { plan: null, parallelUse: null }, governingPlan: null });
+    const noPlan = anOrganization({
+      chorus: false,
+      chorusDetails: { plan: null, parallelUse: null },
+      governingPlan: null,
+    });
     const view = renderOverview(noPlan, 'owner', { upgradeUrl: 'https://billing.example.com/portal' });
     await screen.findByRole('heading', { level: 1, name: 'Overview' });
     expect(screen.getByText('Acme has no plan, so nothing can be added until one is chosen.')).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: 'Choose a plan' })).toHaveAttribute('href', 'https://billing.example.com/portal');
+    expect(screen.getByRole('link', { name: 'Choose a plan' })).toHaveAttribute(
+      'href',
+      'https://billing.example.com/portal',
+    );
     view.unmount();
 
     renderOverview(noPlan, 'owner');

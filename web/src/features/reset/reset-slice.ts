@@ -5,10 +5,7 @@ import { isResetLinkValid } from './api/check-reset-link';
 import { resetPassword, type NewPassword } from './api/reset-password';
 
 export type ResetProblem =
-  | { kind: 'missing' }
-  | { kind: 'mismatch' }
-  | { kind: 'refused'; detail: string }
-  | { kind: 'failed' };
+  { kind: 'missing' } | { kind: 'mismatch' } | { kind: 'refused'; detail: string } | { kind: 'failed' };
 
 /** unchecked -> checking -> editing -> processing -> changed; a bad link ends in invalid-token at either check. */
 export type ResetState =
@@ -27,7 +24,12 @@ function refusal(error: unknown): Refusal {
   const problem = error instanceof HttpError ? error.response?.data : undefined;
   if (typeof problem === 'object' && problem !== null && 'code' in problem) {
     if (problem.code === 'INVALID_TOKEN') return { kind: 'invalid-token' };
-    if (problem.code === 'VALIDATION_FAILED' && 'detail' in problem && typeof problem.detail === 'string' && problem.detail !== '') {
+    if (
+      problem.code === 'VALIDATION_FAILED' &&
+      'detail' in problem &&
+      typeof problem.detail === 'string' &&
+      problem.detail !== ''
+    ) {
       return { kind: 'refused', detail: problem.detail };
     }
   }
@@ -69,7 +71,9 @@ export const resetSlice = createSlice({
   extraReducers: (builder) => {
     builder
       .addCase(checkResetLink.pending, () => ({ status: 'checking' }))
-      .addCase(checkResetLink.fulfilled, (_, action) => (action.payload === false ? { status: 'invalid-token' } : { status: 'editing', problem: null }))
+      .addCase(checkResetLink.fulfilled, (_, action) =>
+        action.payload === false ? { status: 'invalid-token' } : { status: 'editing', problem: null },
+      )
       .addCase(checkResetLink.rejected, () => ({ status: 'editing', problem: null }))
       .addCase(changePassword.pending, () => ({ status: 'processing' }))
       .addCase(changePassword.fulfilled, () => ({ status: 'changed' }))

@@ -35,7 +35,11 @@ async function choose(view: ReturnType<typeof renderReset>, password: string, ag
 describe('the reset-password screen, when it opens', () => {
   it('asks the server whether the link still works, showing no form until it knows', () => {
     const view = renderReset();
-    expect(view.network.onlyRequest()).toMatchObject({ url: '/reset/validity', method: 'POST', body: { token: 'tok-123' } });
+    expect(view.network.onlyRequest()).toMatchObject({
+      url: '/reset/validity',
+      method: 'POST',
+      body: { token: 'tok-123' },
+    });
     expect(screen.getByRole('heading', { level: 1, name: 'Choose a new password' })).toBeInTheDocument();
     expect(screen.queryByLabelText('New password')).not.toBeInTheDocument();
     expect(screen.queryByText(INVALID)).not.toBeInTheDocument();
@@ -76,7 +80,11 @@ describe('the reset-password screen, when it opens', () => {
   it('asks only once, even when the page is shown again', async () => {
     const view = await openValidLink();
     view.unmount();
-    renderWithProviders(<AppRoutes />, { route: '/reset/tok-123', preloadedState: { reset: view.store.getState().reset }, network: view.network });
+    renderWithProviders(<AppRoutes />, {
+      route: '/reset/tok-123',
+      preloadedState: { reset: view.store.getState().reset },
+      network: view.network,
+    });
     expect(view.network.requests).toHaveLength(1);
     expect(screen.getByLabelText('New password')).toBeInTheDocument();
   });
@@ -127,7 +135,15 @@ describe('the reset-password form', () => {
   it('explains a link that stopped working meanwhile, offers a new one and gives it the focus', async () => {
     const view = await openValidLink();
     await choose(view, 'correct horse battery');
-    act(() => passwordRequest(view).respond(400, { type: 'about:blank', title: 'Bad Request', status: 400, code: 'INVALID_TOKEN', detail: 'x' }));
+    act(() =>
+      passwordRequest(view).respond(400, {
+        type: 'about:blank',
+        title: 'Bad Request',
+        status: 400,
+        code: 'INVALID_TOKEN',
+        detail: 'x',
+      }),
+    );
     expect(await screen.findByText(INVALID)).toBeInTheDocument();
     await waitFor(() => expect(screen.getByRole('link', { name: 'Request a new link' })).toHaveFocus());
     expect(screen.getByRole('link', { name: 'Request a new link' })).toHaveAttribute('href', '/forgot');
@@ -137,7 +153,9 @@ describe('the reset-password form', () => {
   it("shows the server's detail when it refuses the password, and lets the user try again", async () => {
     const view = await openValidLink();
     await choose(view, 'password');
-    act(() => passwordRequest(view).respond(400, { code: 'VALIDATION_FAILED', detail: 'This password is too easy to guess.' }));
+    act(() =>
+      passwordRequest(view).respond(400, { code: 'VALIDATION_FAILED', detail: 'This password is too easy to guess.' }),
+    );
     expect(await within(alert()).findByText('This password is too easy to guess.')).toBeInTheDocument();
     expect(newPassword()).toHaveAttribute('aria-invalid', 'true');
     expect(newPassword()).toHaveValue('password');
@@ -155,7 +173,9 @@ describe('the reset-password form', () => {
     const view = await openValidLink();
     await choose(view, 'correct horse battery');
     act(() => passwordRequest(view).respond(status, body));
-    expect(await within(alert()).findByText('Your password could not be changed. Please try again.')).toBeInTheDocument();
+    expect(
+      await within(alert()).findByText('Your password could not be changed. Please try again.'),
+    ).toBeInTheDocument();
     expect(changeButton()).toBeEnabled();
   });
 });

@@ -9,11 +9,22 @@ import { adaSession, anOrganization, consoleServer } from '../../testing/console
 import { createFakeNetwork } from '../../testing/fake-network';
 import { renderWithProviders } from '../../testing/render-with-providers';
 
-const site = (siteId: string, name: string, hostname: string) => ({ siteId, name, hostname, ...(anOrganization().siteDefaults as NonNullable<Organization['siteDefaults']>) });
+const site = (siteId: string, name: string, hostname: string) => ({
+  siteId,
+  name,
+  hostname,
+  ...(anOrganization().siteDefaults as NonNullable<Organization['siteDefaults']>),
+});
 
 function renderSites(organization: Organization = anOrganization(), contact: Partial<PageConfig> = {}) {
-  const network = createFakeNetwork({ server: consoleServer({ session: adaSession(), organizations: [organization] }) });
-  return renderWithProviders(<AppRoutes />, { route: '/app/orgs/acme/sites', network, preloadedState: { pageConfig: { ...defaultPageConfig, ...contact } } });
+  const network = createFakeNetwork({
+    server: consoleServer({ session: adaSession(), organizations: [organization] }),
+  });
+  return renderWithProviders(<AppRoutes />, {
+    route: '/app/orgs/acme/sites',
+    network,
+    preloadedState: { pageConfig: { ...defaultPageConfig, ...contact } },
+  });
 }
 
 const form = () => screen.getByRole('form', { name: 'Add site' });
@@ -27,7 +38,12 @@ describe('the sites page', () => {
   });
 
   it('lists sites by name and hostname in Unicode form', async () => {
-    renderSites(anOrganization({ sites: [site('s1', 'Bücher', 'bücher.example')], usage: { ...anOrganization().usage, contentSections: 1 } }));
+    renderSites(
+      anOrganization({
+        sites: [site('s1', 'Bücher', 'bücher.example')],
+        usage: { ...anOrganization().usage, contentSections: 1 },
+      }),
+    );
     const list = await screen.findByRole('list', { name: 'Sites' });
     expect(within(list).getByRole('listitem')).toHaveTextContent('Bücherbücher.example');
   });
@@ -37,7 +53,9 @@ describe('the sites page', () => {
     await view.user.type(await screen.findByLabelText('Name'), 'Web shop');
     await view.user.type(screen.getByLabelText('Hostname'), 'shop');
     await view.user.click(screen.getByRole('button', { name: 'Add site' }));
-    await waitFor(() => expect(within(form()).getByRole('alert')).toHaveTextContent('“shop” is not a hostname: it needs a dot'));
+    await waitFor(() =>
+      expect(within(form()).getByRole('alert')).toHaveTextContent('“shop” is not a hostname: it needs a dot'),
+    );
     expect(view.network.requests.some((request) => request.method === 'POST')).toBe(false);
     expect(screen.getByLabelText('Name')).toHaveValue('Web shop');
     expect(screen.getByLabelText('Hostname')).toHaveValue('shop');
@@ -58,9 +76,14 @@ describe('the sites page', () => {
     await view.user.type(screen.getByLabelText('Hostname'), 'shop.example.com');
     await view.user.click(screen.getByRole('button', { name: 'Add site' }));
     const post = await view.network.take('POST');
-    expect(post).toMatchObject({ url: '/organizations/acme/sites', body: { name: 'Web shop', hostname: 'shop.example.com' } });
+    expect(post).toMatchObject({
+      url: '/organizations/acme/sites',
+      body: { name: 'Web shop', hostname: 'shop.example.com' },
+    });
     post.respond(409, { status: 409, code: 'DUPLICATE', field: 'hostname', value: 'shop.example.com', detail: '' });
-    await waitFor(() => expect(within(form()).getByRole('alert')).toHaveTextContent('shop.example.com is already one of your sites.'));
+    await waitFor(() =>
+      expect(within(form()).getByRole('alert')).toHaveTextContent('shop.example.com is already one of your sites.'),
+    );
     expect(screen.getByLabelText('Hostname')).toHaveValue('shop.example.com');
   });
 
@@ -74,22 +97,43 @@ describe('the sites page', () => {
   it('says the sites limit is reached before anyone types, and what raises it', async () => {
     renderSites(atLimit(), { upgradeUrl: 'https://billing.example.com/portal' });
     expect(await screen.findByText('Sites limit reached: 2 of 2')).toBeInTheDocument();
-    expect(screen.getByText('Each Additional site add-on adds one site, and a larger plan allows more.')).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: 'Change the plan or add-ons' })).toHaveAttribute('href', 'https://billing.example.com/portal');
+    expect(
+      screen.getByText('Each Additional site add-on adds one site, and a larger plan allows more.'),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Change the plan or add-ons' })).toHaveAttribute(
+      'href',
+      'https://billing.example.com/portal',
+    );
     expect(screen.getByRole('region', { name: 'Your sites' })).toHaveTextContent('2 of 2 sites');
   });
 
   it('at a limit Chorus set for the organization, says why an add-on would not raise it and offers only the support address', async () => {
     const set = atLimit();
     renderSites(
-      { ...set, limits: { ...set.limits, setByOperator: { users: false, contentSections: true, qualityAssuranceDomains: false, webAnalyticsDomains: false } } },
+      {
+        ...set,
+        limits: {
+          ...set.limits,
+          setByOperator: {
+            users: false,
+            contentSections: true,
+            qualityAssuranceDomains: false,
+            webAnalyticsDomains: false,
+          },
+        },
+      },
       { upgradeUrl: 'https://billing.example.com/portal', supportEmail: 'help@chorus.example' },
     );
     expect(await screen.findByText('Sites limit reached: 2 of 2')).toBeInTheDocument();
     expect(
-      screen.getByText('Acme’s limit of 2 sites was set by Chorus, so neither an Additional site add-on nor another plan would raise it: only Chorus can.'),
+      screen.getByText(
+        'Acme’s limit of 2 sites was set by Chorus, so neither an Additional site add-on nor another plan would raise it: only Chorus can.',
+      ),
     ).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: 'help@chorus.example' })).toHaveAttribute('href', 'mailto:help@chorus.example');
+    expect(screen.getByRole('link', { name: 'help@chorus.example' })).toHaveAttribute(
+      'href',
+      'mailto:help@chorus.example',
+    );
     expect(screen.queryByRole('link', { name: 'Change the plan or add-ons' })).not.toBeInTheDocument();
   });
 
@@ -109,10 +153,15 @@ describe('the sites page', () => {
         sites: [site('s1', 'One', 'one.example')],
         usage: { ...anOrganization().usage, contentSections: 1 },
         canAdd: { ...anOrganization().canAdd, contentSections: false },
-        limits: { ...anOrganization().limits, effective: { ...anOrganization().limits.effective, contentSections: null } },
+        limits: {
+          ...anOrganization().limits,
+          effective: { ...anOrganization().limits.effective, contentSections: null },
+        },
       }),
     );
-    expect(await screen.findByRole('region', { name: 'Your sites' })).toHaveTextContent('1 in use: none can be added without a plan');
+    expect(await screen.findByRole('region', { name: 'Your sites' })).toHaveTextContent(
+      '1 in use: none can be added without a plan',
+    );
     expect(screen.queryByText(/unlimited/)).not.toBeInTheDocument();
   });
 
@@ -127,7 +176,12 @@ describe('the sites page', () => {
   });
 
   it('says a removal is done', async () => {
-    const view = renderSites(anOrganization({ sites: [site('s1', 'One', 'one.example')], usage: { ...anOrganization().usage, contentSections: 1 } }));
+    const view = renderSites(
+      anOrganization({
+        sites: [site('s1', 'One', 'one.example')],
+        usage: { ...anOrganization().usage, contentSections: 1 },
+      }),
+    );
     await view.user.click(await screen.findByRole('button', { name: 'Remove One' }));
     await view.user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Remove' }));
     (await view.network.take('DELETE')).respond(200, { id: 'acme', revision: 9, position: 50 });

@@ -31,7 +31,8 @@ export type SsoFieldsProps = {
 };
 
 /** A server of before SAML says no protocol: OpenID Connect. */
-export const savedSaml = (settings: SsoSettings | null): SamlSsoSettings | null => (settings?.protocol === 'saml' ? settings : null);
+export const savedSaml = (settings: SsoSettings | null): SamlSsoSettings | null =>
+  settings?.protocol === 'saml' ? settings : null;
 
 export const PROTOCOL_NAMES: Record<SsoProtocol, string> = { oidc: 'OpenID Connect', saml: 'SAML 2.0' };
 
@@ -62,9 +63,15 @@ export const splitDomains = (text: string): string[] =>
 
 /** The saved metadata URL, left as it was and not to be read again: the saved provider values stay. */
 export const keepsSavedUrl = (values: SsoFormValues, saved: SamlSsoSettings | null): boolean =>
-  saved !== null && saved.metadataUrl !== null && values.metadataUrl.trim() === saved.metadataUrl && !values.rereadMetadata;
+  saved !== null &&
+  saved.metadataUrl !== null &&
+  values.metadataUrl.trim() === saved.metadataUrl &&
+  !values.rereadMetadata;
 
-type Metadata = { given: { metadataUrl: string } | { metadataXml: string } | Record<string, never>; sent: MetadataField | null };
+type Metadata = {
+  given: { metadataUrl: string } | { metadataXml: string } | Record<string, never>;
+  sent: MetadataField | null;
+};
 
 /** One of the URL and the XML; neither on an organization already on SAML (the server keeps what it read before). */
 function metadataOf(values: SsoFormValues, saved: SamlSsoSettings | null): Metadata | Problem {
@@ -78,14 +85,29 @@ function metadataOf(values: SsoFormValues, saved: SamlSsoSettings | null): Metad
 }
 
 /** The change to send, and where the metadata went (the field to mark if it cannot be read); or why not to send it. */
-export function ssoChange(values: SsoFormValues, settings: SsoSettings | null): { change: SsoChange; sent: MetadataField | null } | { refusal: Problem } {
-  const common = { domains: splitDomains(values.domains), enforce: values.enforce, trustProviderMfa: values.trustProviderMfa };
+export function ssoChange(
+  values: SsoFormValues,
+  settings: SsoSettings | null,
+): { change: SsoChange; sent: MetadataField | null } | { refusal: Problem } {
+  const common = {
+    domains: splitDomains(values.domains),
+    enforce: values.enforce,
+    trustProviderMfa: values.trustProviderMfa,
+  };
   if (values.protocol === 'oidc') {
     const secret = values.clientSecret.trim();
-    const oidc = { issuer: values.issuer.trim(), clientId: values.clientId.trim(), ...common, ...(secret === '' ? {} : { clientSecret: secret }) };
+    const oidc = {
+      issuer: values.issuer.trim(),
+      clientId: values.clientId.trim(),
+      ...common,
+      ...(secret === '' ? {} : { clientSecret: secret }),
+    };
     return { change: oidc, sent: null };
   }
   const metadata = metadataOf(values, savedSaml(settings));
   if ('code' in metadata) return { refusal: metadata };
-  return { change: { protocol: 'saml', ...metadata.given, ...common, allowIdpInitiated: values.allowIdpInitiated }, sent: metadata.sent };
+  return {
+    change: { protocol: 'saml', ...metadata.given, ...common, allowIdpInitiated: values.allowIdpInitiated },
+    sent: metadata.sent,
+  };
 }

@@ -39,9 +39,18 @@ const MISSING = 'Give your provider’s metadata URL, or paste its metadata XML.
 export function metadataRefusal(problem: Problem): string | null {
   if (problem.code !== 'VALIDATION_FAILED') return null;
   const field = pointedField(problem);
-  if (field === METADATA_BOTH) return problem.reason === 'both' ? 'Give the metadata URL or the metadata XML, not both: empty one of them.' : MISSING;
-  if (field === 'metadataXml') return problem.reason === 'too_long' ? 'The metadata XML is too long: paste only your provider’s metadata.' : MISSING;
-  if (field === 'metadataUrl') return problem.reason === 'required' ? MISSING : 'Enter the metadata URL your provider gives, starting with https://.';
+  if (field === METADATA_BOTH)
+    return problem.reason === 'both'
+      ? 'Give the metadata URL or the metadata XML, not both: empty one of them.'
+      : MISSING;
+  if (field === 'metadataXml')
+    return problem.reason === 'too_long'
+      ? 'The metadata XML is too long: paste only your provider’s metadata.'
+      : MISSING;
+  if (field === 'metadataUrl')
+    return problem.reason === 'required'
+      ? MISSING
+      : 'Enter the metadata URL your provider gives, starting with https://.';
   if (isProviderValue(field)) return `Chorus cannot use your provider’s metadata. ${problem.detail}`.trim();
   return null;
 }

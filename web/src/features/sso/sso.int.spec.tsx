@@ -10,9 +10,14 @@ import { adaSession, anOrganization, consoleServer } from '../../testing/console
 import { createFakeNetwork } from '../../testing/fake-network';
 import { renderWithProviders } from '../../testing/render-with-providers';
 
-const enterprise = (settings: Organization['sso']['settings'] = null) => anOrganization({ sso: { available: true, settings } });
+const enterprise = (settings: Organization['sso']['settings'] = null) =>
+  anOrganization({ sso: { available: true, settings } });
 const since = '2030-01-02T10:00:00.000Z';
-const record = (domain: string, value: string) => ({ name: `_chorus-verification.${domain}`, type: 'TXT' as const, value });
+const record = (domain: string, value: string) => ({
+  name: `_chorus-verification.${domain}`,
+  type: 'TXT' as const,
+  value,
+});
 const configured = {
   issuer: 'https://login.acme.example',
   clientId: 'chorus',
@@ -20,8 +25,22 @@ const configured = {
   enforce: false,
   trustProviderMfa: false,
   domainStates: [
-    { domain: 'acme.example', status: 'verified' as const, since, recordMissingSince: null, record: record('acme.example', 'A'.repeat(32)), joinRole: null },
-    { domain: 'bücher.example', status: 'pending' as const, since, recordMissingSince: null, record: record('xn--bcher-kva.example', 'B'.repeat(32)), joinRole: null },
+    {
+      domain: 'acme.example',
+      status: 'verified' as const,
+      since,
+      recordMissingSince: null,
+      record: record('acme.example', 'A'.repeat(32)),
+      joinRole: null,
+    },
+    {
+      domain: 'bücher.example',
+      status: 'pending' as const,
+      since,
+      recordMissingSince: null,
+      record: record('xn--bcher-kva.example', 'B'.repeat(32)),
+      joinRole: null,
+    },
   ],
 };
 
@@ -40,7 +59,8 @@ const samlConfigured = (overrides: Partial<SamlSsoSettings> = {}): SamlSsoSettin
   domainStates: configured.domainStates.slice(0, 1),
   ...overrides,
 });
-const METADATA_XML = '<EntityDescriptor xmlns="urn:oasis:names:tc:SAML:2.0:metadata" entityID="https://login.acme.example/saml"/>';
+const METADATA_XML =
+  '<EntityDescriptor xmlns="urn:oasis:names:tc:SAML:2.0:metadata" entityID="https://login.acme.example/saml"/>';
 
 function renderSso(organization: Organization = enterprise(), role: Role = 'owner') {
   const state = { session: adaSession([{ id: 'acme', name: 'Acme', role }]), organizations: [organization] };
@@ -74,7 +94,14 @@ describe('the SSO page', () => {
     const put = await view.network.take('PUT');
     expect(put).toMatchObject({
       url: '/organizations/acme/sso',
-      body: { issuer: 'https://login.acme.example', clientId: 'chorus', clientSecret: 's3cret', domains: ['acme.example', 'bücher.example'], enforce: true, trustProviderMfa: true },
+      body: {
+        issuer: 'https://login.acme.example',
+        clientId: 'chorus',
+        clientSecret: 's3cret',
+        domains: ['acme.example', 'bücher.example'],
+        enforce: true,
+        trustProviderMfa: true,
+      },
     });
     put.respond(200, { id: 'acme', revision: 5, position: 50 });
     await waitFor(() => expect(within(form()).getByRole('status')).toHaveTextContent('Single sign-on is saved.'));
@@ -89,14 +116,36 @@ describe('the SSO page', () => {
     expect(screen.getByLabelText('Client secret')).toHaveAccessibleDescription(/Leave empty to keep the saved secret/);
     await view.user.click(screen.getByRole('button', { name: 'Save changes' }));
     const put = await view.network.take('PUT');
-    expect(put.body).toEqual({ issuer: 'https://login.acme.example', clientId: 'chorus', domains: ['acme.example', 'bücher.example'], enforce: false, trustProviderMfa: false });
+    expect(put.body).toEqual({
+      issuer: 'https://login.acme.example',
+      clientId: 'chorus',
+      domains: ['acme.example', 'bücher.example'],
+      enforce: false,
+      trustProviderMfa: false,
+    });
   });
 
   it.each([
-    [{ status: 422, code: 'SSO_DISCOVERY_FAILED', issuer: 'https://nope.example', detail: '' }, 'https://nope.example could not be reached as an OpenID provider', 'Issuer URL'],
-    [{ status: 409, code: 'SSO_DOMAIN_TAKEN', domain: 'acme.example', detail: '' }, 'acme.example already signs in through another organization’s single sign-on.', 'Domains'],
-    [{ status: 400, code: 'INVALID_HOSTNAME', field: 'domains', value: 'acme', detail: '' }, '“acme” is not a hostname', 'Domains'],
-    [{ status: 409, code: 'ENTERPRISE_PLAN_REQUIRED', feature: 'sso', detail: '' }, 'Single sign-on is part of the Enterprise plans', null],
+    [
+      { status: 422, code: 'SSO_DISCOVERY_FAILED', issuer: 'https://nope.example', detail: '' },
+      'https://nope.example could not be reached as an OpenID provider',
+      'Issuer URL',
+    ],
+    [
+      { status: 409, code: 'SSO_DOMAIN_TAKEN', domain: 'acme.example', detail: '' },
+      'acme.example already signs in through another organization’s single sign-on.',
+      'Domains',
+    ],
+    [
+      { status: 400, code: 'INVALID_HOSTNAME', field: 'domains', value: 'acme', detail: '' },
+      '“acme” is not a hostname',
+      'Domains',
+    ],
+    [
+      { status: 409, code: 'ENTERPRISE_PLAN_REQUIRED', feature: 'sso', detail: '' },
+      'Single sign-on is part of the Enterprise plans',
+      null,
+    ],
   ])('shows %j in words next to the form, marks its field and keeps what was typed', async (answer, words, field) => {
     const view = renderSso();
     await view.user.type(await screen.findByLabelText('Issuer URL'), 'https://nope.example');
@@ -116,7 +165,9 @@ describe('the SSO page', () => {
     const view = renderSso(enterprise(configured));
     await view.user.click(await screen.findByRole('button', { name: 'Turn off single sign-on' }));
     const dialog = screen.getByRole('dialog', { name: 'Turn off single sign-on?' });
-    expect(dialog).toHaveTextContent('acme.example, bücher.example will no longer sign in through your identity provider');
+    expect(dialog).toHaveTextContent(
+      'acme.example, bücher.example will no longer sign in through your identity provider',
+    );
     await view.user.click(within(dialog).getByRole('button', { name: 'Turn off' }));
     expect(await view.network.take('DELETE')).toMatchObject({ url: '/organizations/acme/sso' });
   });
@@ -136,8 +187,15 @@ describe('the SSO page', () => {
   });
 
   it('says an Enterprise plan left idle by Chorus being off is why, and asks for Chorus to be turned on', async () => {
-    renderSso(anOrganization({ chorus: false, chorusDetails: { plan: 'enterprise', parallelUse: null }, governingPlan: null }), 'owner');
-    expect(await screen.findByText('Chorus is off, so Acme’s Chorus Enterprise plan, which includes single sign-on, is not in effect.')).toBeInTheDocument();
+    renderSso(
+      anOrganization({ chorus: false, chorusDetails: { plan: 'enterprise', parallelUse: null }, governingPlan: null }),
+      'owner',
+    );
+    expect(
+      await screen.findByText(
+        'Chorus is off, so Acme’s Chorus Enterprise plan, which includes single sign-on, is not in effect.',
+      ),
+    ).toBeInTheDocument();
     expect(screen.queryByText(/Chorus support/)).not.toBeInTheDocument();
   });
 
@@ -174,7 +232,8 @@ describe('the SSO page', () => {
     const chooseSaml = async (view: ReturnType<typeof renderSso>) => {
       await view.user.click(await screen.findByRole('radio', { name: /SAML 2\.0/ }));
     };
-    const puts = (view: ReturnType<typeof renderSso>) => view.network.requests.filter((request) => request.method === 'PUT');
+    const puts = (view: ReturnType<typeof renderSso>) =>
+      view.network.requests.filter((request) => request.method === 'PUT');
 
     it('offers it beside OpenID Connect, chosen with the keyboard too, and gives the values for the provider of this organization', async () => {
       const view = renderSso();
@@ -199,9 +258,14 @@ describe('the SSO page', () => {
     it('sends the metadata URL with the domains and the options, IdP-initiated sign-in off unless chosen', async () => {
       const view = renderSso();
       await chooseSaml(view);
-      await view.user.type(screen.getByLabelText('Your provider’s metadata URL'), 'https://login.acme.example/saml/metadata');
+      await view.user.type(
+        screen.getByLabelText('Your provider’s metadata URL'),
+        'https://login.acme.example/saml/metadata',
+      );
       await view.user.type(screen.getByLabelText('Domains'), 'acme.example');
-      const idpInitiated = screen.getByRole('checkbox', { name: /Allow sign-in started from your provider \(IdP-initiated\)/ });
+      const idpInitiated = screen.getByRole('checkbox', {
+        name: /Allow sign-in started from your provider \(IdP-initiated\)/,
+      });
       expect(idpInitiated).not.toBeChecked();
       expect(idpInitiated).toHaveAccessibleDescription(/Chorus then accepts sign-ins it did not ask for/);
       await view.user.click(idpInitiated);
@@ -242,28 +306,55 @@ describe('the SSO page', () => {
       await chooseSaml(view);
       await view.user.type(screen.getByLabelText('Domains'), 'acme.example');
       await view.user.click(screen.getByRole('button', { name: 'Turn on single sign-on' }));
-      expect(within(form()).getByRole('alert')).toHaveTextContent('Give your provider’s metadata URL, or paste its metadata XML.');
+      expect(within(form()).getByRole('alert')).toHaveTextContent(
+        'Give your provider’s metadata URL, or paste its metadata XML.',
+      );
       expect(screen.getByLabelText('Your provider’s metadata URL')).toHaveAttribute('aria-invalid', 'true');
-      await view.user.type(screen.getByLabelText('Your provider’s metadata URL'), 'https://login.acme.example/saml/metadata');
+      await view.user.type(
+        screen.getByLabelText('Your provider’s metadata URL'),
+        'https://login.acme.example/saml/metadata',
+      );
       await view.user.click(screen.getByLabelText('Your provider’s metadata XML'));
       await view.user.paste(METADATA_XML);
       await view.user.click(screen.getByRole('button', { name: 'Turn on single sign-on' }));
-      expect(within(form()).getByRole('alert')).toHaveTextContent('Give the metadata URL or the metadata XML, not both');
+      expect(within(form()).getByRole('alert')).toHaveTextContent(
+        'Give the metadata URL or the metadata XML, not both',
+      );
       expect(screen.getByLabelText('Your provider’s metadata URL')).toHaveAttribute('aria-invalid', 'true');
       expect(screen.getByLabelText('Your provider’s metadata XML')).toHaveAttribute('aria-invalid', 'true');
       expect(puts(view)).toHaveLength(0);
     });
 
     it.each([
-      ['Your provider’s metadata URL', { status: 422, code: 'SSO_METADATA_INVALID', detail: 'The identity provider names no signing certificate.' }, /Chorus could not read your provider’s SAML metadata.*names no signing certificate\./],
-      ['Your provider’s metadata XML', { status: 422, code: 'SSO_METADATA_INVALID', detail: '' }, /Chorus could not read your provider’s SAML metadata: check the metadata URL, or paste the metadata XML/],
-      ['Your provider’s metadata URL', { status: 400, code: 'VALIDATION_FAILED', detail: 'metadataUrl must be an https:// URL.', errors: [{ pointer: '#/metadataUrl', detail: '' }] }, /starting with https:\/\//],
+      [
+        'Your provider’s metadata URL',
+        { status: 422, code: 'SSO_METADATA_INVALID', detail: 'The identity provider names no signing certificate.' },
+        /Chorus could not read your provider’s SAML metadata.*names no signing certificate\./,
+      ],
+      [
+        'Your provider’s metadata XML',
+        { status: 422, code: 'SSO_METADATA_INVALID', detail: '' },
+        /Chorus could not read your provider’s SAML metadata: check the metadata URL, or paste the metadata XML/,
+      ],
+      [
+        'Your provider’s metadata URL',
+        {
+          status: 400,
+          code: 'VALIDATION_FAILED',
+          detail: 'metadataUrl must be an https:// URL.',
+          errors: [{ pointer: '#/metadataUrl', detail: '' }],
+        },
+        /starting with https:\/\//,
+      ],
     ])('marks the %s when the server answers %j, keeping what was typed', async (field, answer, words) => {
       const view = renderSso();
       await chooseSaml(view);
-      const other = field === 'Your provider’s metadata URL' ? 'Your provider’s metadata XML' : 'Your provider’s metadata URL';
+      const other =
+        field === 'Your provider’s metadata URL' ? 'Your provider’s metadata XML' : 'Your provider’s metadata URL';
       await view.user.click(screen.getByLabelText(field));
-      await view.user.paste(field === 'Your provider’s metadata URL' ? 'https://login.acme.example/saml/metadata' : METADATA_XML);
+      await view.user.paste(
+        field === 'Your provider’s metadata URL' ? 'https://login.acme.example/saml/metadata' : METADATA_XML,
+      );
       await view.user.type(screen.getByLabelText('Domains'), 'acme.example');
       await view.user.click(screen.getByRole('button', { name: 'Turn on single sign-on' }));
       (await view.network.take('PUT')).respond(answer.status, answer);
@@ -271,7 +362,9 @@ describe('the SSO page', () => {
       expect(screen.getByLabelText(field)).toHaveAttribute('aria-invalid', 'true');
       expect(screen.getByLabelText(field)).toHaveAccessibleDescription(words);
       expect(screen.getByLabelText(other)).not.toHaveAttribute('aria-invalid');
-      expect(screen.getByLabelText(field)).toHaveValue(field === 'Your provider’s metadata URL' ? 'https://login.acme.example/saml/metadata' : METADATA_XML);
+      expect(screen.getByLabelText(field)).toHaveValue(
+        field === 'Your provider’s metadata URL' ? 'https://login.acme.example/saml/metadata' : METADATA_XML,
+      );
     });
 
     it('shows what the saved metadata said, with each signing certificate’s expiry; left untouched, the metadata is not sent again', async () => {
@@ -281,20 +374,35 @@ describe('the SSO page', () => {
       const provider = screen.getByRole('group', { name: 'Your provider, as Chorus saved it' });
       expect(within(provider).getByText('https://login.acme.example/saml')).toBeInTheDocument();
       expect(within(provider).getByText('https://login.acme.example/saml/sso')).toBeInTheDocument();
-      const [saved] = within(within(provider).getByRole('list', { name: 'Signing certificates' })).getAllByRole('listitem');
+      const [saved] = within(within(provider).getByRole('list', { name: 'Signing certificates' })).getAllByRole(
+        'listitem',
+      );
       expect(saved).toHaveTextContent('Signing certificate expires on 12 March 2040');
       expect(saved).toHaveTextContent(`SHA-256 fingerprint ${Array(32).fill('AB').join(':')}`);
       expect(within(provider).queryByText(/Make a new signing certificate/)).not.toBeInTheDocument();
-      expect(screen.getByLabelText('Your provider’s metadata URL')).toHaveValue('https://login.acme.example/saml/metadata');
-      expect(screen.getByLabelText('Your provider’s metadata XML')).toHaveAccessibleDescription(/Left empty, the saved settings above are kept/);
+      expect(screen.getByLabelText('Your provider’s metadata URL')).toHaveValue(
+        'https://login.acme.example/saml/metadata',
+      );
+      expect(screen.getByLabelText('Your provider’s metadata XML')).toHaveAccessibleDescription(
+        /Left empty, the saved settings above are kept/,
+      );
       await view.user.click(screen.getByRole('button', { name: 'Save changes' }));
       const kept = await view.network.take('PUT');
-      expect(kept.body).toEqual({ protocol: 'saml', domains: ['acme.example'], enforce: false, trustProviderMfa: false, allowIdpInitiated: false });
+      expect(kept.body).toEqual({
+        protocol: 'saml',
+        domains: ['acme.example'],
+        enforce: false,
+        trustProviderMfa: false,
+        allowIdpInitiated: false,
+      });
       kept.respond(200, { id: 'acme', revision: 5, position: 50 });
       await waitFor(() => expect(within(form()).getByRole('status')).toHaveTextContent('Single sign-on is saved.'));
       await view.user.click(screen.getByRole('checkbox', { name: /Read the metadata again when saving/ }));
       await view.user.click(screen.getByRole('button', { name: 'Save changes' }));
-      expect((await view.network.take('PUT')).body).toMatchObject({ protocol: 'saml', metadataUrl: 'https://login.acme.example/saml/metadata' });
+      expect((await view.network.take('PUT')).body).toMatchObject({
+        protocol: 'saml',
+        metadataUrl: 'https://login.acme.example/saml/metadata',
+      });
     });
 
     it('warns in words when the signing certificate expires within 30 days, not when a newer one is saved already', async () => {
@@ -302,9 +410,17 @@ describe('the SSO page', () => {
       const { unmount } = renderSso(enterprise(samlConfigured({ certificates: [certificate(soon)] })));
       const provider = await screen.findByRole('group', { name: 'Your provider, as Chorus saved it' });
       expect(within(provider).getByRole('listitem')).toHaveTextContent(/Signing certificate expires on .+, in 10 days/);
-      expect(provider).toHaveTextContent(/after that, sign-in through your provider stops\.Make a new signing certificate at your provider/);
+      expect(provider).toHaveTextContent(
+        /after that, sign-in through your provider stops\.Make a new signing certificate at your provider/,
+      );
       unmount();
-      renderSso(enterprise(samlConfigured({ certificates: [certificate(soon), certificate('2040-03-12T00:00:00.000Z', 'cd'.repeat(32))] })));
+      renderSso(
+        enterprise(
+          samlConfigured({
+            certificates: [certificate(soon), certificate('2040-03-12T00:00:00.000Z', 'cd'.repeat(32))],
+          }),
+        ),
+      );
       const both = await screen.findByRole('group', { name: 'Your provider, as Chorus saved it' });
       expect(within(both).getAllByRole('listitem')[0]).toHaveTextContent(/in 10 days/);
       expect(within(both).queryByText(/Make a new signing certificate/)).not.toBeInTheDocument();

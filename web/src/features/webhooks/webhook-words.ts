@@ -42,12 +42,16 @@ export const FORMAT_NAMES: Record<WebhookFormat, string> = {
 export const WEBHOOK_FORMATS = Object.keys(FORMAT_NAMES) as WebhookFormat[];
 
 /** The product's own name for what it gave the customer. */
-export const TOKEN_NAMES: Record<BatchingFormat, string> = { 'splunk-hec': 'Splunk HEC token', datadog: 'Datadog API key' };
+export const TOKEN_NAMES: Record<BatchingFormat, string> = {
+  'splunk-hec': 'Splunk HEC token',
+  datadog: 'Datadog API key',
+};
 
 export const isBatching = (format: WebhookFormat): format is BatchingFormat => format !== 'standard';
 
 /** A batching format's token left out, or refused by the server. */
-export const tokenRefusal = (format: BatchingFormat): string => `Enter the ${TOKEN_NAMES[format]} that Chorus sends with each batch.`;
+export const tokenRefusal = (format: BatchingFormat): string =>
+  `Enter the ${TOKEN_NAMES[format]} that Chorus sends with each batch.`;
 
 export const ALL_EVENTS = '*';
 
@@ -83,17 +87,28 @@ function offsetAt(ms: number, timeZone: string): number {
     minute: 'numeric',
     second: 'numeric',
   }).formatToParts(new Date(ms));
-  const part = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((candidate) => candidate.type === type)?.value ?? 0);
+  const part = (type: Intl.DateTimeFormatPartTypes) =>
+    Number(parts.find((candidate) => candidate.type === type)?.value ?? 0);
   const wall = Date.UTC(part('year'), part('month') - 1, part('day'), part('hour'), part('minute'), part('second'));
   return wall - Math.floor(ms / 1_000) * 1_000;
 }
 
-/** A `datetime-local` value read as a wall clock in the zone named ("Europe/Berlin", "UTC"): the instant, or undefined. */
+/**
+ * A `datetime-local` value read as a wall clock in the zone named ("Europe/Berlin", "UTC"): the instant, or undefined.
+ */
 export function instantOf(value: string, timeZone: string): string | undefined {
   const match = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?$/.exec(value);
   if (match === null) return undefined;
   const [year, month, day, hour, minute, second = '0', fraction = '0'] = match.slice(1);
-  const wall = Date.UTC(Number(year), Number(month) - 1, Number(day), Number(hour), Number(minute), Number(second), Number(fraction.padEnd(3, '0')));
+  const wall = Date.UTC(
+    Number(year),
+    Number(month) - 1,
+    Number(day),
+    Number(hour),
+    Number(minute),
+    Number(second),
+    Number(fraction.padEnd(3, '0')),
+  );
   if (Number.isNaN(wall)) return undefined;
   // The offset at the guess, then at the result: right on both sides of a change to or from summer time.
   const first = wall - offsetAt(wall, timeZone);
@@ -102,15 +117,23 @@ export function instantOf(value: string, timeZone: string): string | undefined {
 }
 
 /** "35 ms", "1.2 s" */
-export const formatDuration = (ms: number): string => (ms < 1_000 ? `${Math.round(ms)} ms` : `${(ms / 1_000).toFixed(1)} s`);
+export const formatDuration = (ms: number): string =>
+  ms < 1_000 ? `${Math.round(ms)} ms` : `${(ms / 1_000).toFixed(1)} s`;
 
 /** "Test event delivered: your endpoint answered 200 in 45 ms.", or why not in the server's own sentence. */
 export function testEventText(result: WebhookTestResult): string {
   if (result.delivered) {
     const took = formatDuration(result.ms);
-    return result.status === null ? `Test event delivered in ${took}.` : `Test event delivered: your endpoint answered ${result.status} in ${took}.`;
+    return result.status === null
+      ? `Test event delivered in ${took}.`
+      : `Test event delivered: your endpoint answered ${result.status} in ${took}.`;
   }
-  const reason = result.reason !== '' ? result.reason : result.status === null ? 'No answer.' : `The receiver answered ${result.status}.`;
+  const reason =
+    result.reason !== ''
+      ? result.reason
+      : result.status === null
+        ? 'No answer.'
+        : `The receiver answered ${result.status}.`;
   return `Test event not delivered: ${reason}`;
 }
 
@@ -121,7 +144,12 @@ const firstPointer = (problem: Problem): string | undefined => {
 };
 
 const details = (problem: Problem): string =>
-  [problem.detail, ...(Array.isArray(problem.errors) ? (problem.errors as { detail?: unknown }[]).map((error) => String(error.detail ?? '')) : [])].join(' ');
+  [
+    problem.detail,
+    ...(Array.isArray(problem.errors)
+      ? (problem.errors as { detail?: unknown }[]).map((error) => String(error.detail ?? ''))
+      : []),
+  ].join(' ');
 
 /** The field a refusal is about: the form marks it. */
 export function refusedField(problem: Problem | null): string | undefined {
@@ -152,11 +180,14 @@ export function webhookRefusal(problem: Problem): string {
         return 'Leave the user name and password out of the URL: it is recorded in the history, which others can read. If your receiver needs a token, put it in the path.';
       }
       const address = /(\S+) is not a public address/.exec(said)?.[1];
-      if (field === 'url' && address !== undefined) return `${address} is not a public address: webhooks are sent only to public addresses.`;
+      if (field === 'url' && address !== undefined)
+        return `${address} is not a public address: webhooks are sent only to public addresses.`;
       return (field === undefined ? undefined : FIELD_WORDS[field]) ?? refusalMessage(problem);
     }
     case 'NOT_FOUND':
-      return problem.entity === 'webhook' ? 'This endpoint is no longer there: it was deleted. The list is up to date now.' : refusalMessage(problem);
+      return problem.entity === 'webhook'
+        ? 'This endpoint is no longer there: it was deleted. The list is up to date now.'
+        : refusalMessage(problem);
     case 'FORBIDDEN':
       return 'Only owners and admins manage webhooks.';
     default:

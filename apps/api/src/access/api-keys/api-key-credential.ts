@@ -25,7 +25,9 @@ export function hashSecret(secret: string): string {
 
 /** The digest a stored hash holds, decoded once per key rather than per request; undefined: not one of ours. */
 export function storedDigest(storedHash: string): Buffer | undefined {
-  const digest = storedHash.startsWith(HASH_PREFIX) ? Buffer.from(storedHash.slice(HASH_PREFIX.length), 'hex') : undefined;
+  const digest = storedHash.startsWith(HASH_PREFIX)
+    ? Buffer.from(storedHash.slice(HASH_PREFIX.length), 'hex')
+    : undefined;
   return digest?.length === 32 ? digest : undefined;
 }
 

@@ -15,7 +15,13 @@ describe('API key credentials', () => {
     expect(keys.size).toBe(200);
   });
 
-  it.each(['', 'chrs_', 'chrs_abc_def', `CHRS_${'a'.repeat(24)}_${'b'.repeat(43)}`, `chrs_${'a'.repeat(24)}_${'b'.repeat(44)}`])('refuses the malformed key %p', (key) => {
+  it.each([
+    '',
+    'chrs_',
+    'chrs_abc_def',
+    `CHRS_${'a'.repeat(24)}_${'b'.repeat(43)}`,
+    `chrs_${'a'.repeat(24)}_${'b'.repeat(44)}`,
+  ])('refuses the malformed key %p', (key) => {
     expect(parseApiKey(key)).toBeUndefined();
   });
 

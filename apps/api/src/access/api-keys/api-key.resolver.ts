@@ -8,7 +8,10 @@ import { ApiKeys } from './api-keys.service.js';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
-/** `Authorization: Bearer <key>`: asked first, a wrong or revoked key is refused rather than passed on to other resolvers. */
+/**
+ * `Authorization: Bearer <key>`: asked first, a wrong or revoked key is refused rather than passed on to other
+ * resolvers.
+ */
 @PrincipalResolverProvider({ order: 10 })
 @Injectable()
 export class ApiKeyResolver implements PrincipalResolver {
@@ -20,7 +23,8 @@ export class ApiKeyResolver implements PrincipalResolver {
     const bearer = BEARER.exec(header)?.[1];
     if (bearer === undefined) return undefined;
     const key = await this.apiKeys.authenticate(bearer, commandContextOf(request, 'api-key'));
-    if (key === undefined) throw new ProblemError(401, 'UNAUTHENTICATED', 'Authentication required', 'The API key is not valid.');
+    if (key === undefined)
+      throw new ProblemError(401, 'UNAUTHENTICATED', 'Authentication required', 'The API key is not valid.');
     return { kind: 'api-key', ...key };
   }
 }

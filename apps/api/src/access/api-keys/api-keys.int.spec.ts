@@ -46,7 +46,8 @@ const context = () => newCommandContext('cli');
 /** The ApiKeyUsed events of every key, in order. */
 async function usesRecorded(): Promise<string[]> {
   const uses: string[] = [];
-  for (const event of await store.readAll()) if (event.type === 'ApiKeyUsed') uses.push((event.data as { at: string }).at);
+  for (const event of await store.readAll())
+    if (event.type === 'ApiKeyUsed') uses.push((event.data as { at: string }).at);
   return uses;
 }
 
@@ -67,7 +68,8 @@ describe('API keys on a node', () => {
     const { key } = await keys.create({ name: 'busy', scopes: ['organizations:read'] }, context());
     keyReads = 0;
 
-    for (let request = 0; request < 100; request += 1) await expect(keys.authenticate(key, context())).resolves.toMatchObject({ scopes: ['organizations:read'] });
+    for (let request = 0; request < 100; request += 1)
+      await expect(keys.authenticate(key, context())).resolves.toMatchObject({ scopes: ['organizations:read'] });
     const withinTheBound = keyReads;
     clock.advance(API_KEY_CACHE_MS);
     await keys.authenticate(key, context());

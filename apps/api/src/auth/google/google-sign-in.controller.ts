@@ -17,7 +17,8 @@ import { GOOGLE_STRATEGY } from './google-strategy.provider.js';
 import type { GoogleStrategy } from './google.strategy.js';
 import { Operation } from '../../http/operation.decorator.js';
 
-// The seed's error catalogue (section 8): 'Google sign-in failed.' / 'You don't seem to have access to any organization.'
+// The seed's error catalogue (section 8): 'Google sign-in failed.' / 'You don't seem to have access to any
+// organization.'
 const googleFailed = '/login?error=google';
 const noOrganization = '/login?error=account';
 /** The page's token (GOOGLE_SIGN_IN_TOKEN's alphabet); anything else is refused. */
@@ -40,9 +41,20 @@ export class GoogleSignInController {
   ) {}
 
   @Get(['go', 'go/:token'])
-  @Operation({ summary: "Start Google sign-in: 302 to Google's consent page", responses: { 302: "Google's consent page, or /login?error=google" } })
-  @Operation({ summary: "Start Google sign-in carrying the sign-in page's token", responses: { 302: "Google's consent page, or /login?error=google" } })
-  start(@Param('token') token: string | undefined, @Query('redirect') redirect: unknown, @Req() request: Request, @Res() response: Response): void {
+  @Operation({
+    summary: "Start Google sign-in: 302 to Google's consent page",
+    responses: { 302: "Google's consent page, or /login?error=google" },
+  })
+  @Operation({
+    summary: "Start Google sign-in carrying the sign-in page's token",
+    responses: { 302: "Google's consent page, or /login?error=google" },
+  })
+  start(
+    @Param('token') token: string | undefined,
+    @Query('redirect') redirect: unknown,
+    @Req() request: Request,
+    @Res() response: Response,
+  ): void {
     response.setHeader('Cache-Control', 'no-store');
     if (this.strategy === null || !signInToken.test(token ?? '')) {
       response.redirect(302, googleFailed);
@@ -86,7 +98,8 @@ export class GoogleSignInController {
     // An organization that enforces its single sign-on has its people sign in through its provider, whose policies
     // (its MFA, its deprovisioning) Google alone would go around: they are sent there, nothing linked or opened.
     const { email, emailVerified } = outcome.account;
-    const enforcing = email !== undefined && emailVerified ? await this.passwordGate?.enforcingOrganizationOf(email) : undefined;
+    const enforcing =
+      email !== undefined && emailVerified ? await this.passwordGate?.enforcingOrganizationOf(email) : undefined;
     if (enforcing !== undefined) return ssoSignOnPath(enforcing, target);
     const userId = await this.identity.googleSignIn.findUser(outcome.account, commandContextOf(request, 'google'));
     if (userId === undefined) return noOrganization;
@@ -98,7 +111,8 @@ export class GoogleSignInController {
     }
     await this.sessions.endCurrent(request);
     const signedIn = commandContextOf(request, `user:${userId}`);
-    // Google vouches for the mailbox only: a factor of the account, or an organization's requirement, is asked as after a password.
+    // Google vouches for the mailbox only: a factor of the account, or an organization's requirement, is asked as after
+    // a password.
     const awaiting = await this.twoStepPolicy.awaitedAfter(userId);
     const context = { ...signedIn, origin: { ...signedIn.origin, googleSignInToken: outcome.intent.token } };
     const opened = await this.identity.sessions.open(userId, 'google', context, awaiting);
@@ -109,11 +123,23 @@ export class GoogleSignInController {
   /** Google's answer: the account and the intent saved at the start, or undefined for any failure. */
   private authenticate(strategy: GoogleStrategy, request: Request, response: Response): Promise<Outcome> {
     return new Promise((resolve) => {
-      const done = (error: unknown, account: GoogleAccount | false, info: { state?: GoogleSignInIntent } | undefined) => {
+      const done = (
+        error: unknown,
+        account: GoogleAccount | false,
+        info: { state?: GoogleSignInIntent } | undefined,
+      ) => {
         if (error !== null && error !== undefined) this.logger.warn({ err: error }, 'Google sign-in failed');
-        resolve(account === false || account === undefined || info?.state === undefined ? undefined : { account, intent: info.state });
+        resolve(
+          account === false || account === undefined || info?.state === undefined
+            ? undefined
+            : { account, intent: info.state },
+        );
       };
-      strategy.getPassportInstance().authenticate('google', { session: false }, done)(request, response, (error: unknown) => done(error, false, undefined));
+      strategy.getPassportInstance().authenticate('google', { session: false }, done)(
+        request,
+        response,
+        (error: unknown) => done(error, false, undefined),
+      );
     });
   }
 }

@@ -11,7 +11,11 @@ import type { SealedCookieStateStore } from './sealed-cookie-state.store.js';
 export class GoogleStrategy extends PassportStrategy(Strategy, 'google') {
   private authenticator: passport.Authenticator | undefined;
 
-  constructor(google: Config['google'] & { clientId: string; clientSecret: string }, callbackURL: string, store: SealedCookieStateStore) {
+  constructor(
+    google: Config['google'] & { clientId: string; clientSecret: string },
+    callbackURL: string,
+    store: SealedCookieStateStore,
+  ) {
     super({
       clientID: google.clientId,
       clientSecret: google.clientSecret,
@@ -26,7 +30,11 @@ export class GoogleStrategy extends PassportStrategy(Strategy, 'google') {
 
   /** The Google account as the identity lib maps it; email_verified must be literally true. */
   validate(_accessToken: string, _refreshToken: string, profile: Profile): GoogleAccount {
-    return { subject: profile.id, email: profile.emails?.[0]?.value, emailVerified: profile._json.email_verified === true };
+    return {
+      subject: profile.id,
+      email: profile.emails?.[0]?.value,
+      emailVerified: profile._json.email_verified === true,
+    };
   }
 
   /** Its own passport instance, so that several apps in one process (tests) never share strategies. */

@@ -21,9 +21,11 @@ export const STRIPE_EVENT_TYPES = [
 
 type Fields = Record<string, unknown>;
 
-const record = (value: unknown): Fields => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Fields) : {});
+const record = (value: unknown): Fields =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Fields) : {};
 const text = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
-const seconds = (value: unknown): number | null => (typeof value === 'number' && Number.isSafeInteger(value) ? value : null);
+const seconds = (value: unknown): number | null =>
+  typeof value === 'number' && Number.isSafeInteger(value) ? value : null;
 /** An expandable field: the id, or the object expanded in its place. */
 const idOf = (value: unknown): string | null => text(value) ?? text(record(value).id);
 
@@ -32,11 +34,17 @@ function items(subscription: Fields): StripeItem[] {
   return (Array.isArray(data) ? data : []).map((entry) => {
     const item = record(entry);
     const price = record(item.price ?? item.plan);
-    return { priceId: text(price.id) ?? '', productId: idOf(price.product) ?? '', quantity: seconds(item.quantity) ?? 1 };
+    return {
+      priceId: text(price.id) ?? '',
+      productId: idOf(price.product) ?? '',
+      quantity: seconds(item.quantity) ?? 1,
+    };
   });
 }
 
-/** The period: the subscription's own fields (older API versions), else the earliest start and latest end of its items. */
+/**
+ * The period: the subscription's own fields (older API versions), else the earliest start and latest end of its items.
+ */
 function period(subscription: Fields): { start: number | null; end: number | null } {
   const own = { start: seconds(subscription.current_period_start), end: seconds(subscription.current_period_end) };
   if (own.start !== null && own.end !== null) return own;
@@ -50,13 +58,23 @@ function period(subscription: Fields): { start: number | null; end: number | nul
   return { start: starts.length === 0 ? null : Math.min(...starts), end: ends.length === 0 ? null : Math.max(...ends) };
 }
 
-/** The invoice's subscription: `parent.subscription_details.subscription` in current API versions, `subscription` before. */
+/**
+ * The invoice's subscription: `parent.subscription_details.subscription` in current API versions, `subscription`
+ * before.
+ */
 const invoiceSubscription = (invoice: Fields): string | null =>
   idOf(record(record(invoice.parent).subscription_details).subscription) ?? idOf(invoice.subscription);
 
-export type StripeObservation = { subscriptionId: string | null; organizationId: string | null; event: StripeSubscriptionEvent | null };
+export type StripeObservation = {
+  subscriptionId: string | null;
+  organizationId: string | null;
+  event: StripeSubscriptionEvent | null;
+};
 
-/** The observation an event of STRIPE_EVENT_TYPES records on its subscription's stream (event null: it names no subscription). */
+/**
+ * The observation an event of STRIPE_EVENT_TYPES records on its subscription's stream (event null: it names no
+ * subscription).
+ */
 export function stripeObservation(event: Stripe.Event): StripeObservation {
   const object = record(event.data.object);
   const base = { eventId: event.id, created: event.created };
@@ -72,7 +90,12 @@ export function stripeObservation(event: Stripe.Event): StripeObservation {
     const subscriptionId = invoiceSubscription(object);
     const paid = event.type === 'invoice.paid';
     const observed =
-      subscriptionId === null ? null : ({ type: 'StripePaymentObserved', data: { ...base, eventType: event.type, subscriptionId, paid, customerId } } as const);
+      subscriptionId === null
+        ? null
+        : ({
+            type: 'StripePaymentObserved',
+            data: { ...base, eventType: event.type, subscriptionId, paid, customerId },
+          } as const);
     return { subscriptionId, organizationId: null, event: observed };
   }
   const subscriptionId = text(object.id);

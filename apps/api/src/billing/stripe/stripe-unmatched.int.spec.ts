@@ -47,7 +47,13 @@ function counted(target: SqliteEventStore): EventStore {
 
 /** invoice.paid naming no subscription: Chorus cannot place it (NO_SUBSCRIPTION). */
 const unplaceable = (index: number) =>
-  ({ id: `evt_unmatched_${index}`, object: 'event', type: 'invoice.paid', created: 1_800_000_000 + index, data: { object: { id: `in_${index}`, object: 'invoice' } } }) as unknown as Stripe.Event;
+  ({
+    id: `evt_unmatched_${index}`,
+    object: 'event',
+    type: 'invoice.paid',
+    created: 1_800_000_000 + index,
+    data: { object: { id: `in_${index}`, object: 'invoice' } },
+  }) as unknown as Stripe.Event;
 
 beforeAll(() => {
   dataDir = mkdtempSync(join(tmpdir(), 'chorus-stripe-unmatched-'));
@@ -62,7 +68,12 @@ afterAll(async () => {
 it(`keeps each of ${KEPT} unmatched events with the same store reads as the first, and a redelivery once`, async () => {
   const held = counted(store);
   const organizations = new Organizations(held, new OrganizationStateCache(), catalogue);
-  const webhooks = new StripeWebhooks(held, catalogue, organizations, new ChorusMetrics(async () => ({ ready: true }) as never));
+  const webhooks = new StripeWebhooks(
+    held,
+    catalogue,
+    organizations,
+    new ChorusMetrics(async () => ({ ready: true }) as never),
+  );
   const readsOf = async (event: Stripe.Event) => {
     Object.assign(reads, { calls: 0, events: 0 });
     const receipt = await webhooks.receive(event);

@@ -14,7 +14,11 @@ export type StripeReceiptAnswer = Omit<StripeReceipt, 'position'> & { position: 
  * Verifies with the official package, against each configured secret (several during a rotation), over the
  * exact bytes received; Stripe's default tolerance (5 minutes) refuses a replayed old delivery.
  */
-async function verified(body: Buffer, signature: string | undefined, secrets: readonly string[]): Promise<Stripe.Event> {
+async function verified(
+  body: Buffer,
+  signature: string | undefined,
+  secrets: readonly string[],
+): Promise<Stripe.Event> {
   if (signature === undefined || signature === '') throw invalidStripeSignature();
   // Loaded at the first delivery, not at start-up (bench/cli): most deployments take none.
   const { default: Stripe } = await import('stripe');
@@ -43,9 +47,15 @@ export class StripeWebhookController {
     answersPosition: true,
     body: stripeEventRequest,
     answer: stripeReceiptAnswer,
-    responses: { 400: 'INVALID_SIGNATURE: missing, forged, tampered or stale', 503: 'STRIPE_WEBHOOK_SECRET is not set' },
+    responses: {
+      400: 'INVALID_SIGNATURE: missing, forged, tampered or stale',
+      503: 'STRIPE_WEBHOOK_SECRET is not set',
+    },
   })
-  async receive(@Req() request: RawBodyRequest<Request>, @Headers('stripe-signature') signature: string | undefined): Promise<StripeReceiptAnswer> {
+  async receive(
+    @Req() request: RawBodyRequest<Request>,
+    @Headers('stripe-signature') signature: string | undefined,
+  ): Promise<StripeReceiptAnswer> {
     const secrets = this.config.stripeWebhookSecrets;
     if (secrets.length === 0) throw stripeNotConfigured();
     const event = await verified(request.rawBody ?? Buffer.alloc(0), signature, secrets);

@@ -33,7 +33,17 @@ const updated = (id: string, product: string, created: number) =>
         status: 'active',
         metadata: { organization_id: 'acme' },
         cancel_at_period_end: false,
-        items: { object: 'list', data: [{ quantity: 1, current_period_start: created, current_period_end: created + 2_592_000, price: { id: `price_${product}`, product } }] },
+        items: {
+          object: 'list',
+          data: [
+            {
+              quantity: 1,
+              current_period_start: created,
+              current_period_end: created + 2_592_000,
+              price: { id: `price_${product}`, product },
+            },
+          ],
+        },
       },
     },
   }) as unknown as Stripe.Event;
@@ -55,14 +65,26 @@ function node(): { webhooks: StripeWebhooks; organizations: Organizations } {
     },
   });
   const organizations = new Organizations(held, new OrganizationStateCache(), catalogue);
-  return { organizations, webhooks: new StripeWebhooks(held, catalogue, organizations, new ChorusMetrics(async () => ({ ready: true }) as never)) };
+  return {
+    organizations,
+    webhooks: new StripeWebhooks(
+      held,
+      catalogue,
+      organizations,
+      new ChorusMetrics(async () => ({ ready: true }) as never),
+    ),
+  };
 }
 
 beforeEach(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'chorus-stripe-'));
   store = SqliteEventStore.open({ file: join(dataDir, 'events.sqlite') });
   const { organizations } = node();
-  await organizations.handle('acme', { type: 'CreateOrganization', data: { id: 'acme', name: 'Acme' } }, { actor: 'cli', correlationId: 'c', causationId: 'c', origin: {} });
+  await organizations.handle(
+    'acme',
+    { type: 'CreateOrganization', data: { id: 'acme', name: 'Acme' } },
+    { actor: 'cli', correlationId: 'c', causationId: 'c', origin: {} },
+  );
 });
 
 afterEach(async () => {

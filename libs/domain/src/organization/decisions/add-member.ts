@@ -16,7 +16,11 @@ export type MemberAdded = {
   data: { userId: string; email: string; role: MemberRole; chorusUser: boolean };
 };
 
-export function addMember(command: AddMember, state: ExistingOrganization, { catalogue }: DecideContext): MemberAdded[] {
+export function addMember(
+  command: AddMember,
+  state: ExistingOrganization,
+  { catalogue }: DecideContext,
+): MemberAdded[] {
   const userId = requireIdentifier('userId', command.data.userId);
   const email = requireEmailAddress('email', command.data.email);
   const role = requireOneOf('role', command.data.role, MEMBER_ROLES);

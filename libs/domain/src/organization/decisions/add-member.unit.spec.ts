@@ -1,6 +1,12 @@
 import { describe, it } from '@jest/globals';
 import { given } from '../../testing/given-when-then.js';
-import { chorusPlanAssigned, memberAdded, membersAdded, onChorusPlan, organizationCreated } from '../../testing/organization-events.js';
+import {
+  chorusPlanAssigned,
+  memberAdded,
+  membersAdded,
+  onChorusPlan,
+  organizationCreated,
+} from '../../testing/organization-events.js';
 import type { AddMember } from './add-member.js';
 
 const addMember = (data: Partial<AddMember['data']> = {}): AddMember => ({
@@ -12,14 +18,22 @@ describe('AddMember', () => {
   it('adds a member, not a Chorus user unless flagged, with the e-mail trimmed', () => {
     given([...onChorusPlan('teams'), ...membersAdded(1)])
       .when(addMember({ email: '  New@Example.com ' }))
-      .then([{ type: 'MemberAdded', data: { userId: 'user-9', email: 'New@Example.com', role: 'member', chorusUser: false } }]);
+      .then([
+        {
+          type: 'MemberAdded',
+          data: { userId: 'user-9', email: 'New@Example.com', role: 'member', chorusUser: false },
+        },
+      ]);
   });
 
-  it.each(['owner', 'admin', 'member', 'auditor'] as const)('adds a member with role %s, flagged as a Chorus user', (role) => {
-    given([...onChorusPlan('teams'), ...membersAdded(1)])
-      .when(addMember({ role, chorusUser: true }))
-      .then([{ type: 'MemberAdded', data: { userId: 'user-9', email: 'new@example.com', role, chorusUser: true } }]);
-  });
+  it.each(['owner', 'admin', 'member', 'auditor'] as const)(
+    'adds a member with role %s, flagged as a Chorus user',
+    (role) => {
+      given([...onChorusPlan('teams'), ...membersAdded(1)])
+        .when(addMember({ role, chorusUser: true }))
+        .then([{ type: 'MemberAdded', data: { userId: 'user-9', email: 'new@example.com', role, chorusUser: true } }]);
+    },
+  );
 
   it('refuses a user who is already a member (DUPLICATE by user id)', () => {
     given([...onChorusPlan('teams'), memberAdded(1, 'owner')])
@@ -36,12 +50,18 @@ describe('AddMember', () => {
   it('takes the first owner of an organization with no plan and no members', () => {
     given([organizationCreated()])
       .when(addMember({ role: 'owner' }))
-      .then([{ type: 'MemberAdded', data: { userId: 'user-9', email: 'new@example.com', role: 'owner', chorusUser: false } }]);
+      .then([
+        { type: 'MemberAdded', data: { userId: 'user-9', email: 'new@example.com', role: 'owner', chorusUser: false } },
+      ]);
   });
 
   it('refuses anyone else while there is no plan (NO_PLAN)', () => {
-    given([organizationCreated()]).when(addMember({ role: 'admin' })).thenThrows('NO_PLAN', { resource: 'users' });
-    given([organizationCreated(), memberAdded(1, 'owner')]).when(addMember({ role: 'owner' })).thenThrows('NO_PLAN', { resource: 'users' });
+    given([organizationCreated()])
+      .when(addMember({ role: 'admin' }))
+      .thenThrows('NO_PLAN', { resource: 'users' });
+    given([organizationCreated(), memberAdded(1, 'owner')])
+      .when(addMember({ role: 'owner' }))
+      .thenThrows('NO_PLAN', { resource: 'users' });
   });
 
   it('counts a Chorus plan as no plan while Chorus is disabled', () => {
@@ -57,7 +77,14 @@ describe('AddMember', () => {
   });
 
   it('counts auditors towards the users limit like every member', () => {
-    given([...onChorusPlan('teams'), memberAdded(1, 'owner'), memberAdded(2, 'auditor'), memberAdded(3, 'auditor'), memberAdded(4, 'member'), memberAdded(5, 'auditor')])
+    given([
+      ...onChorusPlan('teams'),
+      memberAdded(1, 'owner'),
+      memberAdded(2, 'auditor'),
+      memberAdded(3, 'auditor'),
+      memberAdded(4, 'member'),
+      memberAdded(5, 'auditor'),
+    ])
       .when(addMember({ role: 'auditor' }))
       .thenThrows('LIMIT_EXCEEDED', { resource: 'users', limit: 5, count: 5 });
   });

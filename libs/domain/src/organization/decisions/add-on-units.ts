@@ -12,5 +12,9 @@ export function withAddOnUnits(
 ): ExistingOrganization {
   if (!ADD_ONS.includes(addOn)) return state;
   const subscription = withItem(state.subscription, subscriptionId, { addOn, delta });
-  return { ...state, addOns: { ...state.addOns, [addOn]: Math.max(0, state.addOns[addOn] + delta) }, ...(subscription && { subscription }) };
+  return {
+    ...state,
+    addOns: { ...state.addOns, [addOn]: Math.max(0, state.addOns[addOn] + delta) },
+    ...(subscription && { subscription }),
+  };
 }

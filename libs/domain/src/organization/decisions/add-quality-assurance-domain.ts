@@ -16,5 +16,7 @@ export function addQualityAssuranceDomain(
   return [{ type: 'QualityAssuranceDomainAdded', data: { domain } }];
 }
 
-export const withQualityAssuranceDomainAdded = (state: ExistingOrganization, { data }: QualityAssuranceDomainAdded): ExistingOrganization =>
-  withDomainListed(state, 'qualityAssuranceDomains', data.domain);
+export const withQualityAssuranceDomainAdded = (
+  state: ExistingOrganization,
+  { data }: QualityAssuranceDomainAdded,
+): ExistingOrganization => withDomainListed(state, 'qualityAssuranceDomains', data.domain);

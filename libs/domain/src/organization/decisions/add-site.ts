@@ -19,7 +19,10 @@ export function addSite(command: AddSite, state: ExistingOrganization, { catalog
     throw new DomainError('DUPLICATE', `Site ${siteId} already exists.`, { field: 'siteId', value: siteId });
   }
   if (state.sites.some((site) => site.hostname === hostname.ascii)) {
-    throw new DomainError('DUPLICATE', `A site for ${hostname.unicode} already exists.`, { field: 'hostname', value: hostname.unicode });
+    throw new DomainError('DUPLICATE', `A site for ${hostname.unicode} already exists.`, {
+      field: 'hostname',
+      value: hostname.unicode,
+    });
   }
   const refusal = refusalToAdd(state, 'contentSections', catalogue);
   if (refusal) throw refusal;

@@ -1,6 +1,11 @@
 import { describe, it } from '@jest/globals';
 import { given } from '../../testing/given-when-then.js';
-import { chorusPlanAssigned, onClassicPlan, organizationCreated, siteAdded } from '../../testing/organization-events.js';
+import {
+  chorusPlanAssigned,
+  onClassicPlan,
+  organizationCreated,
+  siteAdded,
+} from '../../testing/organization-events.js';
 import type { AddSite } from './add-site.js';
 
 const addSite = (data: Partial<AddSite['data']> = {}): AddSite => ({
@@ -22,19 +27,32 @@ describe('AddSite', () => {
   });
 
   it('refuses a hostname that is not one (INVALID_HOSTNAME)', () => {
-    given(onClassicPlan('professional')).when(addSite({ hostname: 'intranet' })).thenThrows('INVALID_HOSTNAME', { field: 'hostname', value: 'intranet', reason: 'no-dot' });
-    given(onClassicPlan('professional')).when(addSite({ hostname: '' })).thenThrows('INVALID_HOSTNAME', { field: 'hostname', value: '', reason: 'empty' });
+    given(onClassicPlan('professional'))
+      .when(addSite({ hostname: 'intranet' }))
+      .thenThrows('INVALID_HOSTNAME', { field: 'hostname', value: 'intranet', reason: 'no-dot' });
+    given(onClassicPlan('professional'))
+      .when(addSite({ hostname: '' }))
+      .thenThrows('INVALID_HOSTNAME', { field: 'hostname', value: '', reason: 'empty' });
   });
 
   it('refuses a second site with the same id or the same hostname in any form (DUPLICATE)', () => {
-    const history = [...onClassicPlan('enterprise'), { type: 'SiteAdded' as const, data: { siteId: 'site-1', name: 'Books', hostname: 'xn--bcher-kva.de' } }];
-    given(history).when(addSite({ siteId: 'site-1' })).thenThrows('DUPLICATE', { field: 'siteId', value: 'site-1' });
-    given(history).when(addSite({ hostname: 'http://BÜCHER.de/' })).thenThrows('DUPLICATE', { field: 'hostname', value: 'bücher.de' });
+    const history = [
+      ...onClassicPlan('enterprise'),
+      { type: 'SiteAdded' as const, data: { siteId: 'site-1', name: 'Books', hostname: 'xn--bcher-kva.de' } },
+    ];
+    given(history)
+      .when(addSite({ siteId: 'site-1' }))
+      .thenThrows('DUPLICATE', { field: 'siteId', value: 'site-1' });
+    given(history)
+      .when(addSite({ hostname: 'http://BÜCHER.de/' }))
+      .thenThrows('DUPLICATE', { field: 'hostname', value: 'bücher.de' });
   });
 
   it('refuses a site while there is no plan (NO_PLAN), even for a Chorus plan while Chorus is disabled', () => {
     given([organizationCreated()]).when(addSite()).thenThrows('NO_PLAN', { resource: 'contentSections' });
-    given([organizationCreated(), chorusPlanAssigned('enterprise')]).when(addSite()).thenThrows('NO_PLAN', { resource: 'contentSections' });
+    given([organizationCreated(), chorusPlanAssigned('enterprise')])
+      .when(addSite())
+      .thenThrows('NO_PLAN', { resource: 'contentSections' });
   });
 
   it('refuses a site beyond the content sections limit', () => {

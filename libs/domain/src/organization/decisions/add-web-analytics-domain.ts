@@ -16,5 +16,7 @@ export function addWebAnalyticsDomain(
   return [{ type: 'WebAnalyticsDomainAdded', data: { domain } }];
 }
 
-export const withWebAnalyticsDomainAdded = (state: ExistingOrganization, { data }: WebAnalyticsDomainAdded): ExistingOrganization =>
-  withDomainListed(state, 'webAnalyticsDomains', data.domain);
+export const withWebAnalyticsDomainAdded = (
+  state: ExistingOrganization,
+  { data }: WebAnalyticsDomainAdded,
+): ExistingOrganization => withDomainListed(state, 'webAnalyticsDomains', data.domain);

@@ -1,7 +1,12 @@
 import { describe, it } from '@jest/globals';
 import type { PlanCatalogue } from '../../plans/catalogue.js';
 import { given, testCatalogue } from '../../testing/given-when-then.js';
-import { chorusEnabled, chorusPlanAssigned, classicPlanAssigned, organizationCreated } from '../../testing/organization-events.js';
+import {
+  chorusEnabled,
+  chorusPlanAssigned,
+  classicPlanAssigned,
+  organizationCreated,
+} from '../../testing/organization-events.js';
 import type { AssignPlan } from './assign-plan.js';
 
 describe('AssignPlan', () => {
@@ -82,15 +87,22 @@ describe('AssignPlan', () => {
 
   it('refuses an unknown line, plan or service level', () => {
     const command = (data: unknown): AssignPlan => ({ type: 'AssignPlan', data }) as AssignPlan;
-    given([organizationCreated()]).when(command({ line: 'gold', plan: 'solo' })).thenThrows('VALIDATION_FAILED', { field: 'line', reason: 'not_allowed' });
-    given([organizationCreated()]).when(command({ line: 'chorus', plan: 'platinum' })).thenThrows('VALIDATION_FAILED', { field: 'plan', reason: 'not_allowed' });
+    given([organizationCreated()])
+      .when(command({ line: 'gold', plan: 'solo' }))
+      .thenThrows('VALIDATION_FAILED', { field: 'line', reason: 'not_allowed' });
+    given([organizationCreated()])
+      .when(command({ line: 'chorus', plan: 'platinum' }))
+      .thenThrows('VALIDATION_FAILED', { field: 'plan', reason: 'not_allowed' });
     given([organizationCreated()])
       .when(command({ line: 'chorus', plan: 'solo', serviceLevel: 'premium' }))
       .thenThrows('VALIDATION_FAILED', { field: 'serviceLevel', reason: 'not_allowed' });
   });
 
   it('refuses a plan the catalogue in use does not hold', () => {
-    const withoutLight: PlanCatalogue = { ...testCatalogue, plans: testCatalogue.plans.filter((spec) => spec.name !== 'light') };
+    const withoutLight: PlanCatalogue = {
+      ...testCatalogue,
+      plans: testCatalogue.plans.filter((spec) => spec.name !== 'light'),
+    };
     given([organizationCreated()], { catalogue: withoutLight })
       .when({ type: 'AssignPlan', data: { line: 'chorus', plan: 'light' } })
       .thenThrows('VALIDATION_FAILED', { field: 'plan', reason: 'not_allowed' });

@@ -11,7 +11,12 @@ describe('CancelAddOn', () => {
   });
 
   it('cancels every active unit when no quantity is given', () => {
-    given([...onChorusPlan('teams'), addOnPurchased('additionalUser', 3), addOnPurchased('additionalUser', 2), addOnCancelled('additionalUser', 1)])
+    given([
+      ...onChorusPlan('teams'),
+      addOnPurchased('additionalUser', 3),
+      addOnPurchased('additionalUser', 2),
+      addOnCancelled('additionalUser', 1),
+    ])
       .when({ type: 'CancelAddOn', data: { addOn: 'additionalUser' } })
       .then([{ type: 'AddOnCancelled', data: { addOn: 'additionalUser', quantity: 4 } }]);
   });

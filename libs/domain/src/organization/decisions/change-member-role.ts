@@ -6,7 +6,10 @@ import { requireIdentifier, requireOneOf } from '../command-validation.js';
 export type ChangeMemberRole = { type: 'ChangeMemberRole'; data: { userId: string; role: MemberRole } };
 
 /** email is the member's, as added; previousRole says what the change undid, for auditors. */
-export type MemberRoleChanged = { type: 'MemberRoleChanged'; data: { userId: string; email: string; role: MemberRole; previousRole: MemberRole } };
+export type MemberRoleChanged = {
+  type: 'MemberRoleChanged';
+  data: { userId: string; email: string; role: MemberRole; previousRole: MemberRole };
+};
 
 export function changeMemberRole(command: ChangeMemberRole, state: ExistingOrganization): MemberRoleChanged[] {
   const userId = requireIdentifier('userId', command.data.userId);
@@ -16,7 +19,9 @@ export function changeMemberRole(command: ChangeMemberRole, state: ExistingOrgan
   if (member.role === role) return [];
   const owners = state.members.filter((candidate) => candidate.role === 'owner').length;
   if (member.role === 'owner' && owners === 1) {
-    throw new DomainError('LAST_OWNER', 'The last owner cannot be demoted: make someone else an owner first.', { userId });
+    throw new DomainError('LAST_OWNER', 'The last owner cannot be demoted: make someone else an owner first.', {
+      userId,
+    });
   }
   return [{ type: 'MemberRoleChanged', data: { userId, email: member.email, role, previousRole: member.role } }];
 }
@@ -25,5 +30,8 @@ export function changeMemberRole(command: ChangeMemberRole, state: ExistingOrgan
 export function withMemberRoleChanged(state: ExistingOrganization, { data }: MemberRoleChanged): ExistingOrganization {
   const { userId, role } = data;
   if (!state.members.some((member) => member.userId === userId)) return state;
-  return { ...state, members: state.members.map((member) => (member.userId === userId ? { ...member, role } : member)) };
+  return {
+    ...state,
+    members: state.members.map((member) => (member.userId === userId ? { ...member, role } : member)),
+  };
 }

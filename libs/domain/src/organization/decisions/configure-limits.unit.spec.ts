@@ -34,7 +34,9 @@ describe('ConfigureLimits', () => {
     given([...onChorusPlan('teams'), limitsConfigured({ users: 7, override: true })])
       .when({ type: 'ConfigureLimits', data: { users: 7, override: true } })
       .then([]);
-    given(onChorusPlan('teams')).when({ type: 'ConfigureLimits', data: { users: null, override: false } }).then([]);
+    given(onChorusPlan('teams'))
+      .when({ type: 'ConfigureLimits', data: { users: null, override: false } })
+      .then([]);
     given(onChorusPlan('teams')).when({ type: 'ConfigureLimits', data: {} }).then([]);
   });
 

@@ -1,4 +1,5 @@
-// SAML 2.0 single sign-on beside OpenID Connect (docs/directory.md, SAML single sign-on). The identity provider's metadata is fetched and
+// SAML 2.0 single sign-on beside OpenID Connect (docs/directory.md, SAML single sign-on). The identity provider's
+// metadata is fetched and
 // read outside (the handler); what it says arrives here as values, decided on like every other setting.
 import { DomainError } from '../../errors.js';
 import { hasSsoPlan } from '../../sso/sso-rules.js';
@@ -6,7 +7,14 @@ import { isSamlCertificate, isSamlEntityId, parseSamlSsoUrl, MAX_SAML_CERTIFICAT
 import type { DecideContext } from '../decide-context.js';
 import type { ExistingOrganization, SamlCertificate, SamlSsoSettings } from '../state.js';
 import { invalid, optionalBoolean } from '../command-validation.js';
-import { keptVerification, pendingDomains, refuseDomainsChecksFound, requireDomains, type SsoChecks, type SsoDomainPending } from './configure-sso.js';
+import {
+  keptVerification,
+  pendingDomains,
+  refuseDomainsChecksFound,
+  requireDomains,
+  type SsoChecks,
+  type SsoDomainPending,
+} from './configure-sso.js';
 
 /** The identity provider as its metadata describes it. */
 export type SamlIdentityProvider = { entityId: string; ssoUrl: string; certificates: SamlCertificate[] };
@@ -43,19 +51,39 @@ export type SamlSsoConfigured = {
 
 function requireProvider(given: unknown, state: ExistingOrganization): SamlIdentityProvider {
   if (given === undefined) {
-    if (state.sso?.protocol === 'saml') return { entityId: state.sso.idpEntityId, ssoUrl: state.sso.ssoUrl, certificates: [...state.sso.certificates] };
-    throw invalid('metadataXml', 'required', "metadataXml or metadataUrl is required: the identity provider's SAML metadata.");
+    if (state.sso?.protocol === 'saml')
+      return { entityId: state.sso.idpEntityId, ssoUrl: state.sso.ssoUrl, certificates: [...state.sso.certificates] };
+    throw invalid(
+      'metadataXml',
+      'required',
+      "metadataXml or metadataUrl is required: the identity provider's SAML metadata.",
+    );
   }
   const idp = given as Partial<SamlIdentityProvider>;
-  if (!isSamlEntityId(idp.entityId)) throw invalid('idp.entityId', 'invalid_format', "The identity provider's entity id must be 1 to 1024 printable characters.");
+  if (!isSamlEntityId(idp.entityId))
+    throw invalid(
+      'idp.entityId',
+      'invalid_format',
+      "The identity provider's entity id must be 1 to 1024 printable characters.",
+    );
   const ssoUrl = parseSamlSsoUrl(idp.ssoUrl);
-  if (ssoUrl === null) throw invalid('idp.ssoUrl', 'invalid_format', "The identity provider's sign-on URL must be an https:// URL.");
+  if (ssoUrl === null)
+    throw invalid('idp.ssoUrl', 'invalid_format', "The identity provider's sign-on URL must be an https:// URL.");
   const certificates = idp.certificates;
   if (!Array.isArray(certificates) || certificates.length === 0 || certificates.length > MAX_SAML_CERTIFICATES) {
-    throw invalid('idp.certificates', 'required', `The identity provider must name 1 to ${MAX_SAML_CERTIFICATES} signing certificates.`);
+    throw invalid(
+      'idp.certificates',
+      'required',
+      `The identity provider must name 1 to ${MAX_SAML_CERTIFICATES} signing certificates.`,
+    );
   }
-  if (!certificates.every(isSamlCertificate)) throw invalid('idp.certificates', 'invalid_format', 'A signing certificate is not a certificate.');
-  return { entityId: idp.entityId, ssoUrl, certificates: certificates.map(({ certificate, sha256, notAfter }) => ({ certificate, sha256, notAfter })) };
+  if (!certificates.every(isSamlCertificate))
+    throw invalid('idp.certificates', 'invalid_format', 'A signing certificate is not a certificate.');
+  return {
+    entityId: idp.entityId,
+    ssoUrl,
+    certificates: certificates.map(({ certificate, sha256, notAfter }) => ({ certificate, sha256, notAfter })),
+  };
 }
 
 export function configureSamlSso(
@@ -65,16 +93,21 @@ export function configureSamlSso(
 ): (SamlSsoConfigured | SsoDomainPending)[] {
   const idp = requireProvider(command.data.idp, state);
   const given = command.data.metadataUrl;
-  if (given !== undefined && given !== null && parseSamlSsoUrl(given) === null) throw invalid('metadataUrl', 'invalid_format', 'metadataUrl must be an https:// URL.');
-  const metadataUrl = command.data.idp === undefined && state.sso?.protocol === 'saml' ? state.sso.metadataUrl : (given ?? null);
+  if (given !== undefined && given !== null && parseSamlSsoUrl(given) === null)
+    throw invalid('metadataUrl', 'invalid_format', 'metadataUrl must be an https:// URL.');
+  const metadataUrl =
+    command.data.idp === undefined && state.sso?.protocol === 'saml' ? state.sso.metadataUrl : (given ?? null);
   const domains = requireDomains(command.data.domains);
   const enforce = optionalBoolean('enforce', command.data.enforce) ?? false;
   const trustProviderMfa = optionalBoolean('trustProviderMfa', command.data.trustProviderMfa) ?? false;
   const allowIdpInitiated = optionalBoolean('allowIdpInitiated', command.data.allowIdpInitiated) ?? false;
   if (!hasSsoPlan(state, catalogue)) {
-    throw new DomainError('ENTERPRISE_PLAN_REQUIRED', 'Single sign-on comes with the enterprise plans.', { feature: 'sso' });
+    throw new DomainError('ENTERPRISE_PLAN_REQUIRED', 'Single sign-on comes with the enterprise plans.', {
+      feature: 'sso',
+    });
   }
-  if (command.data.checks === undefined) throw invalid('checks', 'required', 'The settings must be checked before they are decided on.');
+  if (command.data.checks === undefined)
+    throw invalid('checks', 'required', 'The settings must be checked before they are decided on.');
   refuseDomainsChecksFound(command.data.checks, domains);
   const data: SamlSsoConfigured['data'] = {
     idpEntityId: idp.entityId,
@@ -86,7 +119,8 @@ export function configureSamlSso(
     allowIdpInitiated,
     ...(trustProviderMfa ? { trustProviderMfa } : {}),
   };
-  const configured: SamlSsoConfigured[] = state.sso?.protocol === 'saml' && sameSettings(state.sso, data) ? [] : [{ type: 'SamlSsoConfigured', data }];
+  const configured: SamlSsoConfigured[] =
+    state.sso?.protocol === 'saml' && sameSettings(state.sso, data) ? [] : [{ type: 'SamlSsoConfigured', data }];
   return [...configured, ...pendingDomains(command.data, domains, state)];
 }
 
@@ -105,7 +139,16 @@ function sameSettings(current: SamlSsoSettings, data: SamlSsoConfigured['data'])
 }
 
 export function withSamlSsoConfigured(state: ExistingOrganization, { data }: SamlSsoConfigured): ExistingOrganization {
-  const { idpEntityId, ssoUrl, certificates, metadataUrl, domains, enforce, allowIdpInitiated, trustProviderMfa = false } = data;
+  const {
+    idpEntityId,
+    ssoUrl,
+    certificates,
+    metadataUrl,
+    domains,
+    enforce,
+    allowIdpInitiated,
+    trustProviderMfa = false,
+  } = data;
   const listed = [...new Set(domains)];
   const sso: SamlSsoSettings = {
     protocol: 'saml',

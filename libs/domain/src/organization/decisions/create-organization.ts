@@ -7,7 +7,8 @@ export type CreateOrganization = { type: 'CreateOrganization'; data: { id: strin
 export type OrganizationCreated = { type: 'OrganizationCreated'; data: { id: string; name: string } };
 
 export function createOrganization(command: CreateOrganization, state: OrganizationState): OrganizationCreated[] {
-  if (state.exists) throw new DomainError('ALREADY_EXISTS', `Organization ${state.id} already exists.`, { id: state.id });
+  if (state.exists)
+    throw new DomainError('ALREADY_EXISTS', `Organization ${state.id} already exists.`, { id: state.id });
   const id = requireIdentifier('id', command.data.id);
   const name = requireName('name', command.data.name);
   return [{ type: 'OrganizationCreated', data: { id, name } }];
@@ -34,4 +35,7 @@ export const createdOrganization = ({ data }: OrganizationCreated): ExistingOrga
 });
 
 /** A second creation changes nothing: the organization stays the one first created. */
-export const withOrganizationCreated = (state: ExistingOrganization, _event: OrganizationCreated): ExistingOrganization => state;
+export const withOrganizationCreated = (
+  state: ExistingOrganization,
+  _event: OrganizationCreated,
+): ExistingOrganization => state;

@@ -16,8 +16,12 @@ describe('CreateOrganization', () => {
   });
 
   it('refuses an empty or blank name', () => {
-    given([]).when({ type: 'CreateOrganization', data: { id: 'org-1', name: '' } }).thenThrows('VALIDATION_FAILED', { field: 'name', reason: 'required' });
-    given([]).when({ type: 'CreateOrganization', data: { id: 'org-1', name: ' \t ' } }).thenThrows('VALIDATION_FAILED', { field: 'name', reason: 'required' });
+    given([])
+      .when({ type: 'CreateOrganization', data: { id: 'org-1', name: '' } })
+      .thenThrows('VALIDATION_FAILED', { field: 'name', reason: 'required' });
+    given([])
+      .when({ type: 'CreateOrganization', data: { id: 'org-1', name: ' \t ' } })
+      .thenThrows('VALIDATION_FAILED', { field: 'name', reason: 'required' });
   });
 
   it('accepts a name of 200 characters and refuses one of 201', () => {
@@ -30,9 +34,15 @@ describe('CreateOrganization', () => {
   });
 
   it('refuses an empty id, one with characters unsafe in a URL path, and one over 128 characters', () => {
-    given([]).when({ type: 'CreateOrganization', data: { id: '', name: 'Acme' } }).thenThrows('VALIDATION_FAILED', { field: 'id', reason: 'required' });
-    given([]).when({ type: 'CreateOrganization', data: { id: 'a/b', name: 'Acme' } }).thenThrows('VALIDATION_FAILED', { field: 'id', reason: 'invalid_format' });
-    given([]).when({ type: 'CreateOrganization', data: { id: 'i'.repeat(129), name: 'Acme' } }).thenThrows('VALIDATION_FAILED', { field: 'id', reason: 'invalid_format' });
+    given([])
+      .when({ type: 'CreateOrganization', data: { id: '', name: 'Acme' } })
+      .thenThrows('VALIDATION_FAILED', { field: 'id', reason: 'required' });
+    given([])
+      .when({ type: 'CreateOrganization', data: { id: 'a/b', name: 'Acme' } })
+      .thenThrows('VALIDATION_FAILED', { field: 'id', reason: 'invalid_format' });
+    given([])
+      .when({ type: 'CreateOrganization', data: { id: 'i'.repeat(129), name: 'Acme' } })
+      .thenThrows('VALIDATION_FAILED', { field: 'id', reason: 'invalid_format' });
     given([])
       .when({ type: 'CreateOrganization', data: { id: 'i'.repeat(128), name: 'Acme' } })
       .then([{ type: 'OrganizationCreated', data: { id: 'i'.repeat(128), name: 'Acme' } }]);

@@ -13,10 +13,18 @@ const ENTITY: Record<DomainList, string> = {
 };
 
 /** The normalized (ASCII) domain to add, or the refusal. */
-export function domainToAdd(state: ExistingOrganization, list: DomainList, value: unknown, catalogue: PlanCatalogue): string {
+export function domainToAdd(
+  state: ExistingOrganization,
+  list: DomainList,
+  value: unknown,
+  catalogue: PlanCatalogue,
+): string {
   const hostname = requireHostname('domain', value);
   if (state[list].includes(hostname.ascii)) {
-    throw new DomainError('DUPLICATE', `${hostname.unicode} is already on the list.`, { field: 'domain', value: hostname.unicode });
+    throw new DomainError('DUPLICATE', `${hostname.unicode} is already on the list.`, {
+      field: 'domain',
+      value: hostname.unicode,
+    });
   }
   const refusal = refusalToAdd(state, list, catalogue);
   if (refusal) throw refusal;
@@ -27,7 +35,10 @@ export function domainToAdd(state: ExistingOrganization, list: DomainList, value
 export function domainToRemove(state: ExistingOrganization, list: DomainList, value: unknown): string {
   const hostname = requireHostname('domain', value);
   if (!state[list].includes(hostname.ascii)) {
-    throw new DomainError('NOT_FOUND', `${hostname.unicode} is not on the list.`, { entity: ENTITY[list], domain: hostname.unicode });
+    throw new DomainError('NOT_FOUND', `${hostname.unicode} is not on the list.`, {
+      entity: ENTITY[list],
+      domain: hostname.unicode,
+    });
   }
   return hostname.ascii;
 }
@@ -38,7 +49,11 @@ export function withDomainListed(state: ExistingOrganization, list: DomainList, 
   return { ...state, [list]: domains.includes(domain) ? domains : [...domains, domain] };
 }
 
-export const withDomainUnlisted = (state: ExistingOrganization, list: DomainList, domain: string): ExistingOrganization => ({
+export const withDomainUnlisted = (
+  state: ExistingOrganization,
+  list: DomainList,
+  domain: string,
+): ExistingOrganization => ({
   ...state,
   [list]: state[list].filter((listed) => listed !== domain),
 });

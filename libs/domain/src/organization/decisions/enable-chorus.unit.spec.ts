@@ -5,7 +5,9 @@ import type { EnableChorus } from './enable-chorus.js';
 
 describe('EnableChorus', () => {
   it('enables Chorus without a parallel-use setting', () => {
-    given([organizationCreated()]).when({ type: 'EnableChorus', data: {} }).then([{ type: 'ChorusEnabled', data: {} }]);
+    given([organizationCreated()])
+      .when({ type: 'EnableChorus', data: {} })
+      .then([{ type: 'ChorusEnabled', data: {} }]);
   });
 
   it.each([true, false])('enables Chorus with parallelUse %p', (parallelUse) => {
@@ -16,15 +18,21 @@ describe('EnableChorus', () => {
 
   it('decides nothing when Chorus is already enabled with the same setting', () => {
     given([organizationCreated(), chorusEnabled()]).when({ type: 'EnableChorus', data: {} }).then([]);
-    given([organizationCreated(), chorusEnabled(true)]).when({ type: 'EnableChorus', data: { parallelUse: true } }).then([]);
-    given([organizationCreated(), chorusEnabled(false)]).when({ type: 'EnableChorus', data: { parallelUse: false } }).then([]);
+    given([organizationCreated(), chorusEnabled(true)])
+      .when({ type: 'EnableChorus', data: { parallelUse: true } })
+      .then([]);
+    given([organizationCreated(), chorusEnabled(false)])
+      .when({ type: 'EnableChorus', data: { parallelUse: false } })
+      .then([]);
   });
 
   it('records a change of the parallel-use setting, where absent and false are different settings', () => {
     given([organizationCreated(), chorusEnabled()])
       .when({ type: 'EnableChorus', data: { parallelUse: true } })
       .then([{ type: 'ChorusEnabled', data: { parallelUse: true } }]);
-    given([organizationCreated(), chorusEnabled(true)]).when({ type: 'EnableChorus', data: {} }).then([{ type: 'ChorusEnabled', data: {} }]);
+    given([organizationCreated(), chorusEnabled(true)])
+      .when({ type: 'EnableChorus', data: {} })
+      .then([{ type: 'ChorusEnabled', data: {} }]);
     given([organizationCreated(), chorusEnabled()])
       .when({ type: 'EnableChorus', data: { parallelUse: false } })
       .then([{ type: 'ChorusEnabled', data: { parallelUse: false } }]);
@@ -45,11 +53,15 @@ describe('EnableChorus', () => {
 
 describe('DisableChorus', () => {
   it('disables an enabled Chorus', () => {
-    given([organizationCreated(), chorusEnabled()]).when({ type: 'DisableChorus', data: {} }).then([{ type: 'ChorusDisabled', data: {} }]);
+    given([organizationCreated(), chorusEnabled()])
+      .when({ type: 'DisableChorus', data: {} })
+      .then([{ type: 'ChorusDisabled', data: {} }]);
   });
 
   it('decides nothing when Chorus is not enabled', () => {
     given([organizationCreated()]).when({ type: 'DisableChorus', data: {} }).then([]);
-    given([organizationCreated(), chorusEnabled(), chorusDisabled()]).when({ type: 'DisableChorus', data: {} }).then([]);
+    given([organizationCreated(), chorusEnabled(), chorusDisabled()])
+      .when({ type: 'DisableChorus', data: {} })
+      .then([]);
   });
 });

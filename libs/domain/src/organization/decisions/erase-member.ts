@@ -12,7 +12,9 @@ export function eraseMember(command: EraseMember, state: ExistingOrganization): 
   const userId = requireIdentifier('userId', command.data.userId);
   const member = state.members.find((candidate) => candidate.userId === userId);
   if (member?.role === 'owner' && state.members.filter((candidate) => candidate.role === 'owner').length === 1) {
-    throw new DomainError('LAST_OWNER', 'The last owner cannot be erased: make someone else an owner first.', { userId });
+    throw new DomainError('LAST_OWNER', 'The last owner cannot be erased: make someone else an owner first.', {
+      userId,
+    });
   }
   return [{ type: 'MemberErased', data: { userId } }];
 }

@@ -6,7 +6,10 @@ import { withAddOnUnits } from './add-on-units.js';
 
 export type PurchaseAddOn = { type: 'PurchaseAddOn'; data: { addOn: AddOn; quantity?: number } };
 
-export type AddOnPurchased = { type: 'AddOnPurchased'; data: { addOn: AddOn; quantity: number; subscriptionId?: string } };
+export type AddOnPurchased = {
+  type: 'AddOnPurchased';
+  data: { addOn: AddOn; quantity: number; subscriptionId?: string };
+};
 
 /** Allowed with or without a plan: a paid purchase is never lost; its effects apply under whichever plan governs. */
 export function purchaseAddOn(command: PurchaseAddOn): AddOnPurchased[] {

@@ -29,7 +29,9 @@ describe('AddQualityAssuranceDomain', () => {
   });
 
   it('refuses without the qualityAssurance feature (FEATURE_DISABLED)', () => {
-    given(onChorusPlan('teams')).when(add('qa.example.com')).thenThrows('FEATURE_DISABLED', { feature: 'qualityAssurance' });
+    given(onChorusPlan('teams'))
+      .when(add('qa.example.com'))
+      .thenThrows('FEATURE_DISABLED', { feature: 'qualityAssurance' });
   });
 
   it('refuses while Chorus is disabled, even with the add-on (FEATURE_DISABLED)', () => {
@@ -48,13 +50,18 @@ describe('AddQualityAssuranceDomain', () => {
   });
 
   it('refuses a domain already on the list in any form (DUPLICATE)', () => {
-    given([...onChorusPlan('enterprise'), { type: 'QualityAssuranceDomainAdded', data: { domain: 'xn--bcher-kva.de' } }])
+    given([
+      ...onChorusPlan('enterprise'),
+      { type: 'QualityAssuranceDomainAdded', data: { domain: 'xn--bcher-kva.de' } },
+    ])
       .when(add('BÜCHER.DE'))
       .thenThrows('DUPLICATE', { field: 'domain', value: 'bücher.de' });
   });
 
   it('refuses a domain that is not a hostname (INVALID_HOSTNAME)', () => {
-    given(onChorusPlan('enterprise')).when(add('intranet')).thenThrows('INVALID_HOSTNAME', { field: 'domain', value: 'intranet', reason: 'no-dot' });
+    given(onChorusPlan('enterprise'))
+      .when(add('intranet'))
+      .thenThrows('INVALID_HOSTNAME', { field: 'domain', value: 'intranet', reason: 'no-dot' });
   });
 
   it('refuses a domain beyond the limit', () => {
@@ -65,11 +72,18 @@ describe('AddQualityAssuranceDomain', () => {
 });
 
 describe('RemoveQualityAssuranceDomain', () => {
-  const history = [...onChorusPlan('enterprise'), { type: 'QualityAssuranceDomainAdded' as const, data: { domain: 'xn--bcher-kva.de' } }];
+  const history = [
+    ...onChorusPlan('enterprise'),
+    { type: 'QualityAssuranceDomainAdded' as const, data: { domain: 'xn--bcher-kva.de' } },
+  ];
 
   it('removes a domain given in either form', () => {
-    given(history).when(remove('bücher.de')).then([{ type: 'QualityAssuranceDomainRemoved', data: { domain: 'xn--bcher-kva.de' } }]);
-    given(history).when(remove('xn--bcher-kva.de')).then([{ type: 'QualityAssuranceDomainRemoved', data: { domain: 'xn--bcher-kva.de' } }]);
+    given(history)
+      .when(remove('bücher.de'))
+      .then([{ type: 'QualityAssuranceDomainRemoved', data: { domain: 'xn--bcher-kva.de' } }]);
+    given(history)
+      .when(remove('xn--bcher-kva.de'))
+      .then([{ type: 'QualityAssuranceDomainRemoved', data: { domain: 'xn--bcher-kva.de' } }]);
   });
 
   it('removes a domain even after the feature is gone', () => {
@@ -79,10 +93,14 @@ describe('RemoveQualityAssuranceDomain', () => {
   });
 
   it('refuses a domain not on the list (NOT_FOUND)', () => {
-    given(history).when(remove('other.example.com')).thenThrows('NOT_FOUND', { entity: 'qualityAssuranceDomain', domain: 'other.example.com' });
+    given(history)
+      .when(remove('other.example.com'))
+      .thenThrows('NOT_FOUND', { entity: 'qualityAssuranceDomain', domain: 'other.example.com' });
   });
 
   it('refuses a value that is not a hostname (INVALID_HOSTNAME)', () => {
-    given(history).when(remove('%%%')).thenThrows('INVALID_HOSTNAME', { field: 'domain', value: '%%%', reason: 'characters' });
+    given(history)
+      .when(remove('%%%'))
+      .thenThrows('INVALID_HOSTNAME', { field: 'domain', value: '%%%', reason: 'characters' });
   });
 });

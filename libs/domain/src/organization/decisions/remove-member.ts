@@ -12,7 +12,9 @@ export function removeMember(command: RemoveMember, state: ExistingOrganization)
   if (!member) throw new DomainError('NOT_FOUND', `User ${userId} is not a member.`, { entity: 'member', userId });
   const owners = state.members.filter((candidate) => candidate.role === 'owner').length;
   if (member.role === 'owner' && owners === 1) {
-    throw new DomainError('LAST_OWNER', 'The last owner cannot be removed: make someone else an owner first.', { userId });
+    throw new DomainError('LAST_OWNER', 'The last owner cannot be removed: make someone else an owner first.', {
+      userId,
+    });
   }
   return [{ type: 'MemberRemoved', data: { userId } }];
 }

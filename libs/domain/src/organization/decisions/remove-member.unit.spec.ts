@@ -28,6 +28,8 @@ describe('RemoveMember', () => {
   });
 
   it('refuses an empty user id', () => {
-    given(onChorusPlan('teams')).when({ type: 'RemoveMember', data: { userId: '' } }).thenThrows('VALIDATION_FAILED', { field: 'userId', reason: 'required' });
+    given(onChorusPlan('teams'))
+      .when({ type: 'RemoveMember', data: { userId: '' } })
+      .thenThrows('VALIDATION_FAILED', { field: 'userId', reason: 'required' });
   });
 });

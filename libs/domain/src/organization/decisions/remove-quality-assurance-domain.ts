@@ -14,5 +14,7 @@ export function removeQualityAssuranceDomain(
   return [{ type: 'QualityAssuranceDomainRemoved', data: { domain } }];
 }
 
-export const withQualityAssuranceDomainRemoved = (state: ExistingOrganization, { data }: QualityAssuranceDomainRemoved): ExistingOrganization =>
-  withDomainUnlisted(state, 'qualityAssuranceDomains', data.domain);
+export const withQualityAssuranceDomainRemoved = (
+  state: ExistingOrganization,
+  { data }: QualityAssuranceDomainRemoved,
+): ExistingOrganization => withDomainUnlisted(state, 'qualityAssuranceDomains', data.domain);

@@ -16,6 +16,8 @@ describe('RemoveSite', () => {
   });
 
   it('refuses an empty site id', () => {
-    given(onClassicPlan('professional')).when({ type: 'RemoveSite', data: { siteId: '' } }).thenThrows('VALIDATION_FAILED', { field: 'siteId', reason: 'required' });
+    given(onClassicPlan('professional'))
+      .when({ type: 'RemoveSite', data: { siteId: '' } })
+      .thenThrows('VALIDATION_FAILED', { field: 'siteId', reason: 'required' });
   });
 });

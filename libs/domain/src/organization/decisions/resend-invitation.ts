@@ -16,4 +16,5 @@ export function resendInvitation(command: ResendInvitation, state: ExistingOrgan
 }
 
 /** A mail, not a change: the organization stays as it is. */
-export const withInvitationResent = (state: ExistingOrganization, _event: InvitationResent): ExistingOrganization => state;
+export const withInvitationResent = (state: ExistingOrganization, _event: InvitationResent): ExistingOrganization =>
+  state;

@@ -15,7 +15,10 @@ export type SetDomainJoin = { type: 'SetDomainJoin'; data: { domain: string; joi
 /** `role` with `automatic` only. */
 export type DomainJoinSet = { type: 'DomainJoinSet'; data: { domain: string; join: DomainJoin; role?: MemberRole } };
 
-/** A person of an automatic domain could not join for the users limit; recorded at most once a day (`on`), which mails the owners. */
+/**
+ * A person of an automatic domain could not join for the users limit; recorded at most once a day (`on`), which mails
+ * the owners.
+ */
 export type RecordAutomaticJoinRefusal = { type: 'RecordAutomaticJoinRefusal'; data: { domain: string; on: string } };
 export type AutomaticJoinRefused = { type: 'AutomaticJoinRefused'; data: { domain: string; on: string } };
 
@@ -23,25 +26,40 @@ export type AutomaticJoinRefused = { type: 'AutomaticJoinRefused'; data: { domai
 export function setDomainJoin(command: SetDomainJoin, state: ExistingOrganization): DomainJoinSet[] {
   const { domain } = command.data;
   if (typeof domain !== 'string' || !isVerifiedSsoDomain(state, domain)) {
-    throw new DomainError('VALIDATION_FAILED', 'Only a domain the organization has verified can let people join by their address.', { field: 'domain', reason: 'not_allowed' });
+    throw new DomainError(
+      'VALIDATION_FAILED',
+      'Only a domain the organization has verified can let people join by their address.',
+      { field: 'domain', reason: 'not_allowed' },
+    );
   }
   const join = requireOneOf('join', command.data.join, DOMAIN_JOINS);
-  if (join === 'invitation') return state.domainJoins?.[domain] === undefined ? [] : [{ type: 'DomainJoinSet', data: { domain, join } }];
+  if (join === 'invitation')
+    return state.domainJoins?.[domain] === undefined ? [] : [{ type: 'DomainJoinSet', data: { domain, join } }];
   const role = command.data.role ?? 'member';
-  if (!JOIN_ROLES.includes(role)) throw invalid('role', 'not_allowed', 'People who join by their address are admins, auditors or members.');
+  if (!JOIN_ROLES.includes(role))
+    throw invalid('role', 'not_allowed', 'People who join by their address are admins, auditors or members.');
   return state.domainJoins?.[domain] === role ? [] : [{ type: 'DomainJoinSet', data: { domain, join, role } }];
 }
 
 export function withDomainJoinSet(state: ExistingOrganization, { data }: DomainJoinSet): ExistingOrganization {
   const { [data.domain]: _, ...others } = state.domainJoins ?? {};
-  return { ...state, domainJoins: data.join === 'automatic' ? { ...others, [data.domain]: data.role ?? 'member' } : others };
+  return {
+    ...state,
+    domainJoins: data.join === 'automatic' ? { ...others, [data.domain]: data.role ?? 'member' } : others,
+  };
 }
 
-export function recordAutomaticJoinRefusal(command: RecordAutomaticJoinRefusal, state: ExistingOrganization): AutomaticJoinRefused[] {
+export function recordAutomaticJoinRefusal(
+  command: RecordAutomaticJoinRefusal,
+  state: ExistingOrganization,
+): AutomaticJoinRefused[] {
   return state.automaticJoinRefusedOn === command.data.on ? [] : [{ type: 'AutomaticJoinRefused', data: command.data }];
 }
 
-export const withAutomaticJoinRefused = (state: ExistingOrganization, { data }: AutomaticJoinRefused): ExistingOrganization => ({
+export const withAutomaticJoinRefused = (
+  state: ExistingOrganization,
+  { data }: AutomaticJoinRefused,
+): ExistingOrganization => ({
   ...state,
   automaticJoinRefusedOn: data.on,
 });

@@ -8,13 +8,22 @@ export type SetTwoStepSignInPolicy = { type: 'SetTwoStepSignInPolicy'; data: { r
 export type TwoStepSignInPolicySet = { type: 'TwoStepSignInPolicySet'; data: { required: boolean } };
 
 /** Asked of owners only (the route's rule); the same setting again records nothing. */
-export function setTwoStepSignInPolicy(command: SetTwoStepSignInPolicy, state: ExistingOrganization): TwoStepSignInPolicySet[] {
+export function setTwoStepSignInPolicy(
+  command: SetTwoStepSignInPolicy,
+  state: ExistingOrganization,
+): TwoStepSignInPolicySet[] {
   const required = optionalBoolean('required', command.data.required);
-  if (required === undefined) throw new DomainError('VALIDATION_FAILED', 'required must be true or false.', { field: 'required' });
-  return required === (state.twoStepSignInRequired ?? false) ? [] : [{ type: 'TwoStepSignInPolicySet', data: { required } }];
+  if (required === undefined)
+    throw new DomainError('VALIDATION_FAILED', 'required must be true or false.', { field: 'required' });
+  return required === (state.twoStepSignInRequired ?? false)
+    ? []
+    : [{ type: 'TwoStepSignInPolicySet', data: { required } }];
 }
 
-export const withTwoStepSignInPolicySet = (state: ExistingOrganization, { data }: TwoStepSignInPolicySet): ExistingOrganization => ({
+export const withTwoStepSignInPolicySet = (
+  state: ExistingOrganization,
+  { data }: TwoStepSignInPolicySet,
+): ExistingOrganization => ({
   ...state,
   twoStepSignInRequired: data.required,
 });

@@ -9,7 +9,9 @@ describe('SetTwoStepSignInPolicy', () => {
     given([created])
       .when({ type: 'SetTwoStepSignInPolicy', data: { required: true } })
       .then([{ type: 'TwoStepSignInPolicySet', data: { required: true } }]);
-    given([created]).when({ type: 'SetTwoStepSignInPolicy', data: { required: false } }).then([]);
+    given([created])
+      .when({ type: 'SetTwoStepSignInPolicy', data: { required: false } })
+      .then([]);
     given([created, { type: 'TwoStepSignInPolicySet', data: { required: true } }])
       .when({ type: 'SetTwoStepSignInPolicy', data: { required: true } })
       .then([]);

@@ -20,29 +20,44 @@ import type { PlanAssigned } from './assign-plan.js';
 import type { ChorusEnabled } from './enable-chorus.js';
 
 /** Sent after every provider event, in any order: the decision records only what differs from the state. */
-export type SyncSubscription = { type: 'SyncSubscription'; data: SubscriptionTerms & SubscriptionItems & SubscriptionCustomer };
+export type SyncSubscription = {
+  type: 'SyncSubscription';
+  data: SubscriptionTerms & SubscriptionItems & SubscriptionCustomer;
+};
 
 /** previousStatus null: another subscription took its place. */
-export type SubscriptionChanged = { type: 'SubscriptionChanged'; data: SubscriptionTerms & { previousStatus: SubscriptionStatus | null } };
+export type SubscriptionChanged = {
+  type: 'SubscriptionChanged';
+  data: SubscriptionTerms & { previousStatus: SubscriptionStatus | null };
+};
 /** Nothing in use is removed; adds answer NO_PLAN. */
 export type PlanEnded = { type: 'PlanEnded'; data: { line: Line; plan: PlanName; subscriptionId?: string } };
 /** Bound by the first subscription: another customer's subscriptions never change the organization. */
 export type StripeCustomerBound = { type: 'StripeCustomerBound'; data: { customerId: string } };
 
-type SubscriptionEvent = StripeCustomerBound | SubscriptionChanged | PlanAssigned | ChorusEnabled | PlanEnded | AddOnPurchased | AddOnCancelled;
+type SubscriptionEvent =
+  | StripeCustomerBound
+  | SubscriptionChanged
+  | PlanAssigned
+  | ChorusEnabled
+  | PlanEnded
+  | AddOnPurchased
+  | AddOnCancelled;
 
 const isInstant = (value: unknown): boolean => typeof value === 'string' && !Number.isNaN(Date.parse(value));
 
 function validated(data: SyncSubscription['data']): SyncSubscription['data'] {
   if (data.provider !== 'stripe') throw invalid('provider', 'not_allowed', 'provider must be stripe.');
-  if (typeof data.subscriptionId !== 'string' || data.subscriptionId === '') throw invalid('subscriptionId', 'required', 'subscriptionId is required.');
+  if (typeof data.subscriptionId !== 'string' || data.subscriptionId === '')
+    throw invalid('subscriptionId', 'required', 'subscriptionId is required.');
   const { customerId } = data;
   if (customerId !== undefined && customerId !== null && (typeof customerId !== 'string' || customerId === '')) {
     throw invalid('customerId', 'invalid_format', 'customerId must be an id or null.');
   }
   requireOneOf('status', data.status, SUBSCRIPTION_STATUSES);
   for (const field of ['trialEndsAt', 'endsOn', 'endedAt'] as const) {
-    if (data[field] !== null && !isInstant(data[field])) throw invalid(field, 'invalid_format', `${field} must be a date-time or null.`);
+    if (data[field] !== null && !isInstant(data[field]))
+      throw invalid(field, 'invalid_format', `${field} must be a date-time or null.`);
   }
   if (data.createdAt !== undefined && data.createdAt !== null && !isInstant(data.createdAt)) {
     throw invalid('createdAt', 'invalid_format', 'createdAt must be a date-time or null.');
@@ -52,7 +67,8 @@ function validated(data: SyncSubscription['data']): SyncSubscription['data'] {
   }
   for (const [addOn, units] of Object.entries(data.addOns)) {
     requireOneOf('addOns', addOn, ADD_ONS);
-    if (!Number.isSafeInteger(units) || (units as number) < 0) throw invalid('addOns', 'out_of_range', 'add-on units must be counts.');
+    if (!Number.isSafeInteger(units) || (units as number) < 0)
+      throw invalid('addOns', 'out_of_range', 'add-on units must be counts.');
   }
   return data;
 }
@@ -76,9 +92,14 @@ export function syncSubscription(command: SyncSubscription, state: ExistingOrgan
   const same = current?.subscriptionId === subscriptionId;
   const ending = terms.status === 'ended';
   if (foreignCustomer(state, { subscriptionId, customerId, ended: ending }) !== null) return [];
-  if (!same && (ending || (current !== undefined && current.status !== 'ended' && !isNewerSubscription(terms, current)))) return [];
+  if (
+    !same &&
+    (ending || (current !== undefined && current.status !== 'ended' && !isNewerSubscription(terms, current)))
+  )
+    return [];
   const events: SubscriptionEvent[] = [];
-  if (state.stripeCustomerId === undefined && customerId !== null) events.push({ type: 'StripeCustomerBound', data: { customerId } });
+  if (state.stripeCustomerId === undefined && customerId !== null)
+    events.push({ type: 'StripeCustomerBound', data: { customerId } });
   if (current === undefined || !sameTerms(current, terms)) {
     events.push({ type: 'SubscriptionChanged', data: { ...terms, previousStatus: same ? current.status : null } });
   }
@@ -101,12 +122,18 @@ export function syncSubscription(command: SyncSubscription, state: ExistingOrgan
   return events;
 }
 
-export const withSubscriptionChanged = (state: ExistingOrganization, { data }: SubscriptionChanged): ExistingOrganization => ({
+export const withSubscriptionChanged = (
+  state: ExistingOrganization,
+  { data }: SubscriptionChanged,
+): ExistingOrganization => ({
   ...state,
   subscription: withTerms(state.subscription, data),
 });
 
-export const withStripeCustomerBound = (state: ExistingOrganization, { data }: StripeCustomerBound): ExistingOrganization => ({
+export const withStripeCustomerBound = (
+  state: ExistingOrganization,
+  { data }: StripeCustomerBound,
+): ExistingOrganization => ({
   ...state,
   stripeCustomerId: data.customerId,
 });

@@ -33,7 +33,10 @@ const sync = (data: Partial<Sync['data']>): Sync => ({ type: 'SyncSubscription',
 const { plans: _plans, addOns: _addOns, customerId: _customerId, ...terms } = active;
 
 /** Decides each command in turn on the state the earlier ones left; answers every command's events. */
-function run(commands: OrganizationCommandOf<'SyncSubscription' | 'NoteTrialEnding' | 'AssignPlan' | 'DisableChorus'>[], history: OrganizationEvent[] = [organizationCreated()]) {
+function run(
+  commands: OrganizationCommandOf<'SyncSubscription' | 'NoteTrialEnding' | 'AssignPlan' | 'DisableChorus'>[],
+  history: OrganizationEvent[] = [organizationCreated()],
+) {
   let state: OrganizationState = foldOrganization(history);
   const decided: OrganizationEvent[][] = [];
   for (const command of commands) {
@@ -50,35 +53,55 @@ describe('SyncSubscription', () => {
   it('a new subscription records its terms, its plan and its add-on units', () => {
     const { decided, state } = run([sync({})]);
 
-    expect(decided[0]).toEqual([
-      { type: 'StripeCustomerBound', data: { customerId: 'cus_1' } },
-      { type: 'SubscriptionChanged', data: { ...terms, previousStatus: null } },
-      { type: 'PlanAssigned', data: { line: 'classic', plan: 'professional', subscriptionId: 'sub_1' } },
-      { type: 'AddOnPurchased', data: { addOn: 'additionalUser', quantity: 2, subscriptionId: 'sub_1' } },
-    ].map((event) => JSON.parse(JSON.stringify(event)) as OrganizationEvent));
+    expect(decided[0]).toEqual(
+      [
+        { type: 'StripeCustomerBound', data: { customerId: 'cus_1' } },
+        { type: 'SubscriptionChanged', data: { ...terms, previousStatus: null } },
+        { type: 'PlanAssigned', data: { line: 'classic', plan: 'professional', subscriptionId: 'sub_1' } },
+        { type: 'AddOnPurchased', data: { addOn: 'additionalUser', quantity: 2, subscriptionId: 'sub_1' } },
+      ].map((event) => JSON.parse(JSON.stringify(event)) as OrganizationEvent),
+    );
     expect(state.plans.classic).toBe('professional');
     expect(state.addOns.additionalUser).toBe(2);
-    expect(state.subscription).toMatchObject({ status: 'active', plans: { classic: 'professional' }, addOns: { additionalUser: 2 } });
+    expect(state.subscription).toMatchObject({
+      status: 'active',
+      plans: { classic: 'professional' },
+      addOns: { additionalUser: 2 },
+    });
   });
 
   it('the same state again records nothing; a changed quantity records only that change', () => {
-    const { decided } = run([sync({}), sync({}), sync({ addOns: { additionalUser: 5 } }), sync({ addOns: { additionalUser: 1 } })]);
+    const { decided } = run([
+      sync({}),
+      sync({}),
+      sync({ addOns: { additionalUser: 5 } }),
+      sync({ addOns: { additionalUser: 1 } }),
+    ]);
 
     expect(decided[1]).toEqual([]);
-    expect(decided[2]).toEqual([{ type: 'AddOnPurchased', data: { addOn: 'additionalUser', quantity: 3, subscriptionId: 'sub_1' } }]);
-    expect(decided[3]).toEqual([{ type: 'AddOnCancelled', data: { addOn: 'additionalUser', quantity: 4, subscriptionId: 'sub_1' } }]);
+    expect(decided[2]).toEqual([
+      { type: 'AddOnPurchased', data: { addOn: 'additionalUser', quantity: 3, subscriptionId: 'sub_1' } },
+    ]);
+    expect(decided[3]).toEqual([
+      { type: 'AddOnCancelled', data: { addOn: 'additionalUser', quantity: 4, subscriptionId: 'sub_1' } },
+    ]);
   });
 
   it('an upgrade or downgrade assigns the new plan and nothing else', () => {
     const { decided } = run([sync({ plans: { classic: 'essential' } }), sync({ plans: { classic: 'professional' } })]);
 
-    expect(decided[1]).toEqual([{ type: 'PlanAssigned', data: { line: 'classic', plan: 'professional', subscriptionId: 'sub_1' } }]);
+    expect(decided[1]).toEqual([
+      { type: 'PlanAssigned', data: { line: 'classic', plan: 'professional', subscriptionId: 'sub_1' } },
+    ]);
   });
 
   it('a downgrade below what is in use removes nothing: the members stay, adds are refused', () => {
     const members = Array.from({ length: 8 }, (_, index) => memberAdded(index));
     const history = [organizationCreated(), chorusEnabled(), ...members];
-    const { state } = run([sync({ plans: { chorus: 'enterprise' }, addOns: {} }), sync({ plans: { chorus: 'teams' }, addOns: {} })], history);
+    const { state } = run(
+      [sync({ plans: { chorus: 'enterprise' }, addOns: {} }), sync({ plans: { chorus: 'teams' }, addOns: {} })],
+      history,
+    );
 
     expect(state.members).toHaveLength(8);
     expect(refusalToAdd(state, 'users', catalogue)).toMatchObject({ code: 'LIMIT_EXCEEDED' });
@@ -95,8 +118,15 @@ describe('SyncSubscription', () => {
   it('past due keeps the plan; paid again is recorded as such', () => {
     const { decided, state } = run([sync({}), sync({ status: 'past_due' }), sync({ status: 'active' })]);
 
-    expect(decided[1]).toEqual([expect.objectContaining({ type: 'SubscriptionChanged', data: expect.objectContaining({ status: 'past_due', previousStatus: 'active' }) })]);
-    expect(decided[2]).toEqual([expect.objectContaining({ data: expect.objectContaining({ status: 'active', previousStatus: 'past_due' }) })]);
+    expect(decided[1]).toEqual([
+      expect.objectContaining({
+        type: 'SubscriptionChanged',
+        data: expect.objectContaining({ status: 'past_due', previousStatus: 'active' }),
+      }),
+    ]);
+    expect(decided[2]).toEqual([
+      expect.objectContaining({ data: expect.objectContaining({ status: 'active', previousStatus: 'past_due' }) }),
+    ]);
     expect(state.plans.classic).toBe('professional');
   });
 
@@ -110,7 +140,11 @@ describe('SyncSubscription', () => {
   });
 
   it('a plan assigned by hand since is not the subscription’s to end', () => {
-    const { decided, state } = run([sync({}), { type: 'AssignPlan', data: { line: 'classic', plan: 'enterprise' } }, sync({ status: 'ended', endedAt: period.end })]);
+    const { decided, state } = run([
+      sync({}),
+      { type: 'AssignPlan', data: { line: 'classic', plan: 'enterprise' } },
+      sync({ status: 'ended', endedAt: period.end }),
+    ]);
 
     expect(types(decided[2] ?? [])).toEqual(['SubscriptionChanged', 'AddOnCancelled']);
     expect(state.plans.classic).toBe('enterprise');
@@ -119,7 +153,12 @@ describe('SyncSubscription', () => {
   it('a new subscription takes over from the old one; the old one ending afterwards changes nothing', () => {
     const { decided, state } = run([
       sync({}),
-      sync({ subscriptionId: 'sub_2', createdAt: '2026-11-10T00:00:00.000Z', plans: { classic: 'essential' }, addOns: { additionalUser: 1 } }),
+      sync({
+        subscriptionId: 'sub_2',
+        createdAt: '2026-11-10T00:00:00.000Z',
+        plans: { classic: 'essential' },
+        addOns: { additionalUser: 1 },
+      }),
       sync({ status: 'ended', endedAt: period.end }),
     ]);
 
@@ -143,10 +182,16 @@ describe('SyncSubscription', () => {
   });
 
   it('leaves Chorus as it is when it is on already, when no Chorus plan is bought, and on a later sync of the same plan', () => {
-    expect(types(run([sync({ plans: { chorus: 'teams' } })], [organizationCreated(), chorusEnabled(true)]).decided[0] ?? [])).not.toContain('ChorusEnabled');
+    expect(
+      types(run([sync({ plans: { chorus: 'teams' } })], [organizationCreated(), chorusEnabled(true)]).decided[0] ?? []),
+    ).not.toContain('ChorusEnabled');
     expect(types(run([sync({})]).decided[0] ?? [])).not.toContain('ChorusEnabled');
     // Turned off by an operator since: the subscription's next event does not turn it on again.
-    const { decided } = run([sync({ plans: { chorus: 'teams' } }), { type: 'DisableChorus', data: {} }, sync({ status: 'past_due', plans: { chorus: 'teams' } })]);
+    const { decided } = run([
+      sync({ plans: { chorus: 'teams' } }),
+      { type: 'DisableChorus', data: {} },
+      sync({ status: 'past_due', plans: { chorus: 'teams' } }),
+    ]);
     expect(types(decided[2] ?? [])).toEqual(['SubscriptionChanged']);
   });
 
@@ -162,7 +207,8 @@ describe('the organization’s Stripe customer', () => {
   const later = '2026-11-10T00:00:00.000Z';
   const ended = { status: 'ended', endedAt: '2026-11-20T00:00:00.000Z' } as const;
   const mine = (data: Partial<Sync['data']>): Sync => sync({ addOns: {}, ...data });
-  const stranger = (data: Partial<Sync['data']> = {}): Sync => mine({ subscriptionId: 'sub_x', customerId: 'cus_x', createdAt: later, plans: { classic: 'essential' }, ...data });
+  const stranger = (data: Partial<Sync['data']> = {}): Sync =>
+    mine({ subscriptionId: 'sub_x', customerId: 'cus_x', createdAt: later, plans: { classic: 'essential' }, ...data });
   const changed = (data: Partial<OrganizationEventOf<'SubscriptionChanged'>['data']> = {}): OrganizationEvent => ({
     type: 'SubscriptionChanged',
     data: { ...terms, previousStatus: null, ...data },
@@ -176,19 +222,27 @@ describe('the organization’s Stripe customer', () => {
   const subscribed: OrganizationEvent[] = [organizationCreated(), bound, changed(), assigned('professional')];
   /** Subscribed the same way before customers were bound: no binding, and no creation time recorded. */
   const { createdAt: _createdAt, ...termsBefore } = terms;
-  const subscribedBefore: OrganizationEvent[] = [organizationCreated(), { type: 'SubscriptionChanged', data: { ...termsBefore, previousStatus: null } }, assigned('professional')];
+  const subscribedBefore: OrganizationEvent[] = [
+    organizationCreated(),
+    { type: 'SubscriptionChanged', data: { ...termsBefore, previousStatus: null } },
+    assigned('professional'),
+  ];
 
   it('the first subscription placed binds the organization to its customer, once', () => {
     given([organizationCreated()])
       .when(mine({}))
       .then([bound, changed(), assigned('professional')]);
-    given(subscribed).when(mine({ endsOn: period.end })).then([changed({ endsOn: period.end, previousStatus: 'active' })]);
+    given(subscribed)
+      .when(mine({ endsOn: period.end }))
+      .then([changed({ endsOn: period.end, previousStatus: 'active' })]);
   });
 
   it('another customer’s subscription changes nothing, whatever organization it names, nor does its ending', () => {
     given(subscribed).when(stranger()).then([]);
     given(subscribed).when(stranger(ended)).then([]);
-    given(subscribed).when(stranger({ customerId: null })).then([]);
+    given(subscribed)
+      .when(stranger({ customerId: null }))
+      .then([]);
     // The question the caller asks of the same state, to keep the event for operators (FOREIGN_CUSTOMER).
     const state = foldOrganization(subscribed) as ExistingOrganization;
     expect(foreignCustomer(state, { subscriptionId: 'sub_x', customerId: 'cus_x', ended: false })).toBe(
@@ -198,22 +252,34 @@ describe('the organization’s Stripe customer', () => {
   });
 
   it('another subscription of the customer takes the place of a running one only if it is newer', () => {
-    given(subscribed).when(mine({ subscriptionId: 'sub_0', createdAt: earlier, plans: { classic: 'essential' } })).then([]);
+    given(subscribed)
+      .when(mine({ subscriptionId: 'sub_0', createdAt: earlier, plans: { classic: 'essential' } }))
+      .then([]);
     given(subscribed)
       .when(mine({ subscriptionId: 'sub_2', createdAt: later, plans: { classic: 'essential' } }))
       .then([changed({ subscriptionId: 'sub_2', createdAt: later }), assigned('essential', 'sub_2')]);
     // At the same second, the greater id: every order of delivery agrees.
-    given(subscribed).when(mine({ subscriptionId: 'sub_0', plans: { classic: 'essential' } })).then([]);
+    given(subscribed)
+      .when(mine({ subscriptionId: 'sub_0', plans: { classic: 'essential' } }))
+      .then([]);
   });
 
   it('the ending of a subscription that does not govern the organization changes nothing', () => {
-    given(subscribed).when(mine({ subscriptionId: 'sub_0', createdAt: earlier, ...ended })).then([]);
-    given(subscribed).when(mine({ subscriptionId: 'sub_2', createdAt: later, ...ended })).then([]);
+    given(subscribed)
+      .when(mine({ subscriptionId: 'sub_0', createdAt: earlier, ...ended }))
+      .then([]);
+    given(subscribed)
+      .when(mine({ subscriptionId: 'sub_2', createdAt: later, ...ended }))
+      .then([]);
     given([organizationCreated()]).when(mine(ended)).then([]);
   });
 
   it('once the governing subscription has ended, another of the customer’s takes its place, older or not', () => {
-    const endedHistory = [...subscribed, changed({ ...ended, previousStatus: 'active' }), { type: 'PlanEnded', data: { line: 'classic', plan: 'professional', subscriptionId: 'sub_1' } } as const];
+    const endedHistory = [
+      ...subscribed,
+      changed({ ...ended, previousStatus: 'active' }),
+      { type: 'PlanEnded', data: { line: 'classic', plan: 'professional', subscriptionId: 'sub_1' } } as const,
+    ];
     given(endedHistory)
       .when(mine({ subscriptionId: 'sub_0', createdAt: earlier }))
       .then([changed({ subscriptionId: 'sub_0', createdAt: earlier }), assigned('professional', 'sub_0')]);
@@ -222,9 +288,15 @@ describe('the organization’s Stripe customer', () => {
   it('an organization subscribed before customers were bound is bound by its own subscription’s next event; another waits until then', () => {
     given(subscribedBefore).when(stranger()).then([]);
     const state = foldOrganization(subscribedBefore) as ExistingOrganization;
-    expect(foreignCustomer(state, { subscriptionId: 'sub_x', customerId: 'cus_x', ended: false })).toMatch(/has subscription sub_1, whose customer is not known yet/);
-    given(subscribedBefore).when(mine({})).then([bound, changed({ previousStatus: 'active' })]);
-    given([...subscribedBefore, bound]).when(stranger()).then([]);
+    expect(foreignCustomer(state, { subscriptionId: 'sub_x', customerId: 'cus_x', ended: false })).toMatch(
+      /has subscription sub_1, whose customer is not known yet/,
+    );
+    given(subscribedBefore)
+      .when(mine({}))
+      .then([bound, changed({ previousStatus: 'active' })]);
+    given([...subscribedBefore, bound])
+      .when(stranger())
+      .then([]);
   });
 });
 
@@ -233,7 +305,13 @@ describe('NoteTrialEnding', () => {
   const note = { type: 'NoteTrialEnding' as const, data: { subscriptionId: 'sub_1', trialEndsAt } };
 
   it('is recorded once per trial end, only while the subscription is in its trial', () => {
-    const { decided } = run([sync({ status: 'trialing', trialEndsAt }), note, note, sync({ status: 'active', trialEndsAt }), { ...note, data: { ...note.data, trialEndsAt: period.end } }]);
+    const { decided } = run([
+      sync({ status: 'trialing', trialEndsAt }),
+      note,
+      note,
+      sync({ status: 'active', trialEndsAt }),
+      { ...note, data: { ...note.data, trialEndsAt: period.end } },
+    ]);
 
     expect(types(decided[1] ?? [])).toEqual(['SubscriptionTrialEnding']);
     expect(decided[2]).toEqual([]);

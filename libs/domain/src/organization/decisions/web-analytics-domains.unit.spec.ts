@@ -26,7 +26,9 @@ describe('AddWebAnalyticsDomain', () => {
   });
 
   it('refuses without the webAnalytics feature (FEATURE_DISABLED)', () => {
-    given(onChorusPlan('teams')).when(add('stats.example.com')).thenThrows('FEATURE_DISABLED', { feature: 'webAnalytics' });
+    given(onChorusPlan('teams'))
+      .when(add('stats.example.com'))
+      .thenThrows('FEATURE_DISABLED', { feature: 'webAnalytics' });
     given([...onClassicPlan('enterprise'), addOnPurchased('webAnalytics')])
       .when(add('stats.example.com'))
       .thenThrows('FEATURE_DISABLED', { feature: 'webAnalytics' });
@@ -45,7 +47,9 @@ describe('AddWebAnalyticsDomain', () => {
   });
 
   it('refuses a domain that is not a hostname (INVALID_HOSTNAME)', () => {
-    given(onChorusPlan('enterprise')).when(add('stats')).thenThrows('INVALID_HOSTNAME', { field: 'domain', value: 'stats', reason: 'no-dot' });
+    given(onChorusPlan('enterprise'))
+      .when(add('stats'))
+      .thenThrows('INVALID_HOSTNAME', { field: 'domain', value: 'stats', reason: 'no-dot' });
   });
 });
 
@@ -63,6 +67,8 @@ describe('RemoveWebAnalyticsDomain', () => {
   });
 
   it('refuses a value that is not a hostname (INVALID_HOSTNAME)', () => {
-    given(onChorusPlan('enterprise')).when(remove('')).thenThrows('INVALID_HOSTNAME', { field: 'domain', value: '', reason: 'empty' });
+    given(onChorusPlan('enterprise'))
+      .when(remove(''))
+      .thenThrows('INVALID_HOSTNAME', { field: 'domain', value: '', reason: 'empty' });
   });
 });

@@ -14,12 +14,21 @@ export function AccountRoute({ session, current }: { session: SessionAnswer; cur
   // The same read as the two-step card's: it says whether the person confirms with a password or a code.
   const { data: factors } = useGetSecondFactorsQuery();
   const twoStep = (
-    <Section className="account__two-step" title="Two-step sign-in" description="A second step after you sign in: a code from an app, or a passkey.">
+    <Section
+      className="account__two-step"
+      title="Two-step sign-in"
+      description="A second step after you sign in: a code from an app, or a passkey."
+    >
       <TwoStepSettings productName={productName} />
     </Section>
   );
   return (
-    <ConsoleLayout productName={productName} user={session.user} organizations={session.organizations} current={current}>
+    <ConsoleLayout
+      productName={productName}
+      user={session.user}
+      organizations={session.organizations}
+      current={current}
+    >
       <Account user={session.user} twoStep={twoStep} proof={factors?.confirmWith} />
     </ConsoleLayout>
   );

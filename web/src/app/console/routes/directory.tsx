@@ -7,7 +7,11 @@ export function DirectoryRoute() {
   const { organization, membership } = useOrganizationPage();
   useConsoleTitle('Directory', organization.name);
   if (!canManage(membership.role)) {
-    return <PageHeader title="Directory">Owners and admins connect {organization.name}’s identity provider here; ask one of them.</PageHeader>;
+    return (
+      <PageHeader title="Directory">
+        Owners and admins connect {organization.name}’s identity provider here; ask one of them.
+      </PageHeader>
+    );
   }
   return <Directory organization={organization} isOwner={membership.role === 'owner'} />;
 }

@@ -7,7 +7,11 @@ export function HistoryRoute() {
   const { organization, membership } = useOrganizationPage();
   useConsoleTitle('History', organization.name);
   if (!canReadHistory(membership.role)) {
-    return <PageHeader title="History">Owners, admins and auditors read the history of {organization.name}; members do not.</PageHeader>;
+    return (
+      <PageHeader title="History">
+        Owners, admins and auditors read the history of {organization.name}; members do not.
+      </PageHeader>
+    );
   }
   return <History organization={organization} />;
 }

@@ -10,7 +10,12 @@ import { useConsoleTitle } from '../console-context';
 export function NotFoundRoute({ session, current }: { session: SessionAnswer; current: Membership | undefined }) {
   useConsoleTitle('Page not found', current?.name);
   return (
-    <ConsoleLayout productName={useAppSelector(selectProductName)} user={session.user} organizations={session.organizations} current={current}>
+    <ConsoleLayout
+      productName={useAppSelector(selectProductName)}
+      user={session.user}
+      organizations={session.organizations}
+      current={current}
+    >
       <PageHeader title="Page not found">There is no such page in the console.</PageHeader>
       <p>
         <Link to={paths.console.getHref()}>Go to your organization</Link>

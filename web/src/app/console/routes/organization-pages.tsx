@@ -42,7 +42,8 @@ export function OrganizationPages({ session, onShown }: OrganizationPagesProps) 
       </ConsoleLayout>
     );
   }
-  const context: OrganizationPageContext | undefined = organization.data === undefined ? undefined : { session, membership, organization: organization.data };
+  const context: OrganizationPageContext | undefined =
+    organization.data === undefined ? undefined : { session, membership, organization: organization.data };
   return (
     <ConsoleLayout {...layout}>
       {context !== undefined ? (

@@ -27,7 +27,11 @@ export function Account({ user, twoStep, proof }: { user: SessionUser; twoStep?:
             </div>
           </dl>
         </Section>
-        <Section className="account__password" title="Change password" description="Changing it signs you out everywhere else.">
+        <Section
+          className="account__password"
+          title="Change password"
+          description="Changing it signs you out everywhere else."
+        >
           <ChangePasswordForm />
         </Section>
         <Section className="account__sessions" title="Sessions" description="Where you are signed in now.">
@@ -37,7 +41,11 @@ export function Account({ user, twoStep, proof }: { user: SessionUser; twoStep?:
         <Section className="account__data" title="Your data" description="A copy of everything Chorus holds about you.">
           <DownloadMyData />
         </Section>
-        <Section className="account__delete" title="Delete my account" description="Erase what Chorus holds about you, for good.">
+        <Section
+          className="account__delete"
+          title="Delete my account"
+          description="Erase what Chorus holds about you, for good."
+        >
           <DeleteAccount proof={proof} />
         </Section>
       </div>

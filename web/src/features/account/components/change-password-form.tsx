@@ -36,12 +36,20 @@ export function ChangePasswordForm() {
     }
   }
 
-  const message = problem === null ? null : typeof problem === 'string' ? CHECK_WORDS[problem] : refusalMessage(problem);
+  const message =
+    problem === null ? null : typeof problem === 'string' ? CHECK_WORDS[problem] : refusalMessage(problem);
   const currentWrong = typeof problem === 'object' && problem?.code === 'WRONG_PASSWORD';
   const newRefused = problem === 'mismatch' || (typeof problem === 'object' && problem?.code === 'VALIDATION_FAILED');
-  const set = (name: keyof typeof fields) => (event: { target: { value: string } }) => setFields((current) => ({ ...current, [name]: event.target.value }));
+  const set = (name: keyof typeof fields) => (event: { target: { value: string } }) =>
+    setFields((current) => ({ ...current, [name]: event.target.value }));
   return (
-    <form className="form" noValidate onSubmit={(event) => void submit(event)} aria-busy={isLoading} aria-label="Change password">
+    <form
+      className="form"
+      noValidate
+      onSubmit={(event) => void submit(event)}
+      aria-busy={isLoading}
+      aria-label="Change password"
+    >
       <FormAlert id={MESSAGE_ID}>{message}</FormAlert>
       <TextField
         label="Current password"

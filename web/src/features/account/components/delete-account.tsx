@@ -18,7 +18,10 @@ const MESSAGE_ID = 'delete-account-message';
 
 const PROOF_WORDS: Record<Exclude<DeletionProof, 'recent-sign-in'>, { label: string; missing: string }> = {
   password: { label: 'Your password', missing: 'Enter your password.' },
-  code: { label: 'A code from your authenticator app, or a recovery code', missing: 'Enter a code from your authenticator app, or a recovery code.' },
+  code: {
+    label: 'A code from your authenticator app, or a recovery code',
+    missing: 'Enter a code from your authenticator app, or a recovery code.',
+  },
 };
 
 export function DeleteAccount({ proof = 'password' }: { proof?: DeletionProof }) {
@@ -43,7 +46,13 @@ export function DeleteAccount({ proof = 'password' }: { proof?: DeletionProof })
         <DeleteAccountForm proof={proof} onCancel={cancel} />
       ) : (
         <div className="form__actions">
-          <Button ref={opener} type="button" variant="secondary" className="button--danger-outline" onClick={() => setAsking(true)}>
+          <Button
+            ref={opener}
+            type="button"
+            variant="secondary"
+            className="button--danger-outline"
+            onClick={() => setAsking(true)}
+          >
             Delete my account
           </Button>
         </div>
@@ -60,7 +69,10 @@ function Consequences() {
         <li>Your e-mail address and username are erased for good.</li>
         <li>Your memberships end: you leave every organization you belong to.</li>
         <li>You are signed out everywhere.</li>
-        <li>Your organizations’ history keeps what happened, with you shown as “Erased person” and a short code instead of your address.</li>
+        <li>
+          Your organizations’ history keeps what happened, with you shown as “Erased person” and a short code instead of
+          your address.
+        </li>
         <li>You can sign up again with the same address, but as a new person: nothing of this account comes back.</li>
       </ul>
       <p className="account__final">This cannot be undone. Download your data first if you want a copy.</p>
@@ -78,7 +90,8 @@ function DeleteAccountForm({ proof, onCancel }: { proof: DeletionProof; onCancel
     event.preventDefault();
     if (proof !== 'recent-sign-in' && value === '') return setProblem('missing');
     setProblem(null);
-    const deletion: AccountDeletion = proof === 'recent-sign-in' ? {} : proof === 'password' ? { password: value } : { code: value.trim() };
+    const deletion: AccountDeletion =
+      proof === 'recent-sign-in' ? {} : proof === 'password' ? { password: value } : { code: value.trim() };
     try {
       await deleteAccount(deletion).unwrap();
       dispatch(leaveTo(paths.login.getHref()));
@@ -87,13 +100,30 @@ function DeleteAccountForm({ proof, onCancel }: { proof: DeletionProof; onCancel
     }
   }
 
-  const message = problem === null ? null : problem === 'missing' ? PROOF_WORDS[proof as keyof typeof PROOF_WORDS].missing : deletionRefusal(problem);
-  const wrong = problem === 'missing' || (typeof problem === 'object' && ['WRONG_PASSWORD', 'INVALID_CODE', 'CODE_ALREADY_USED'].includes(problem?.code ?? ''));
+  const message =
+    problem === null
+      ? null
+      : problem === 'missing'
+        ? PROOF_WORDS[proof as keyof typeof PROOF_WORDS].missing
+        : deletionRefusal(problem);
+  const wrong =
+    problem === 'missing' ||
+    (typeof problem === 'object' &&
+      ['WRONG_PASSWORD', 'INVALID_CODE', 'CODE_ALREADY_USED'].includes(problem?.code ?? ''));
   return (
-    <form className="form account__delete-form" noValidate onSubmit={(event) => void submit(event)} aria-busy={isLoading} aria-label="Delete my account">
+    <form
+      className="form account__delete-form"
+      noValidate
+      onSubmit={(event) => void submit(event)}
+      aria-busy={isLoading}
+      aria-label="Delete my account"
+    >
       <FormAlert id={MESSAGE_ID}>{message}</FormAlert>
       {proof === 'recent-sign-in' ? (
-        <p className="muted">Your account has no password or second step, so a sign-in of the last 5 minutes confirms it is you: if you are asked, sign out and sign in again.</p>
+        <p className="muted">
+          Your account has no password or second step, so a sign-in of the last 5 minutes confirms it is you: if you are
+          asked, sign out and sign in again.
+        </p>
       ) : (
         <TextField
           label={PROOF_WORDS[proof].label}
@@ -109,7 +139,13 @@ function DeleteAccountForm({ proof, onCancel }: { proof: DeletionProof; onCancel
         />
       )}
       <div className="form__actions">
-        <Button type="button" variant="secondary" onClick={onCancel} disabled={isLoading || isSuccess} autoFocus={proof === 'recent-sign-in'}>
+        <Button
+          type="button"
+          variant="secondary"
+          onClick={onCancel}
+          disabled={isLoading || isSuccess}
+          autoFocus={proof === 'recent-sign-in'}
+        >
           Cancel
         </Button>
         <Button type="submit" variant="danger" busy={isLoading || isSuccess}>
@@ -132,7 +168,8 @@ function deletionRefusal(problem: Problem): ReactNode {
           <Link to={paths.console.members.getHref(id)}>{name}</Link>
         </Fragment>
       ))}
-      {owned.length === 1 ? '. Make someone else an owner there first' : '. Make someone else an owner of each first'}, then delete your account.
+      {owned.length === 1 ? '. Make someone else an owner there first' : '. Make someone else an owner of each first'},
+      then delete your account.
     </>
   );
 }
@@ -141,6 +178,9 @@ function lastOwnerOf(problem: Problem): { id: string; name: string }[] {
   if (problem.code !== 'LAST_OWNER' || !Array.isArray(problem.organizations)) return [];
   return (problem.organizations as unknown[]).filter(
     (organization): organization is { id: string; name: string } =>
-      typeof organization === 'object' && organization !== null && typeof (organization as { id?: unknown }).id === 'string' && typeof (organization as { name?: unknown }).name === 'string',
+      typeof organization === 'object' &&
+      organization !== null &&
+      typeof (organization as { id?: unknown }).id === 'string' &&
+      typeof (organization as { name?: unknown }).name === 'string',
   );
 }

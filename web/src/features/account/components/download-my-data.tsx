@@ -10,20 +10,23 @@ export function DownloadMyData() {
   const { problem, done, run } = useCommand();
 
   async function download() {
-    await run(async () => {
-      const fileName = dataFileName();
-      saveJson(fileName, await exportMyData().unwrap());
-      reset();
-      return fileName;
-    }, (fileName) => `Your data is saved as ${fileName}.`);
+    await run(
+      async () => {
+        const fileName = dataFileName();
+        saveJson(fileName, await exportMyData().unwrap());
+        reset();
+        return fileName;
+      },
+      (fileName) => `Your data is saved as ${fileName}.`,
+    );
   }
 
   return (
     <>
       <p className="account__data-contents">
-        One JSON file with your account, your organizations and roles (and who changed them), your sessions, your sign-ins and
-        failed tries, your other account events, your invitations, what your company’s directory says about you, and your two-step
-        methods by name and date. It never holds your password or any other secret.
+        One JSON file with your account, your organizations and roles (and who changed them), your sessions, your
+        sign-ins and failed tries, your other account events, your invitations, what your company’s directory says about
+        you, and your two-step methods by name and date. It never holds your password or any other secret.
       </p>
       <FormAlert>{problem && refusalMessage(problem)}</FormAlert>
       <div className="form__actions">

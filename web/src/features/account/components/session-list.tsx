@@ -33,7 +33,8 @@ export function SessionList() {
                 </span>
                 <span className="row__detail">
                   {SIGN_IN_METHOD_NAMES[session.method]}
-                  {session.secondStepPending === true && ', waiting for the second step'} · started <time dateTime={session.startedAt}>{formatDateTime(session.startedAt)}</time> · last active{' '}
+                  {session.secondStepPending === true && ', waiting for the second step'} · started{' '}
+                  <time dateTime={session.startedAt}>{formatDateTime(session.startedAt)}</time> · last active{' '}
                   <time dateTime={session.lastActiveAt}>{formatDateTime(session.lastActiveAt)}</time>
                 </span>
               </div>
@@ -46,7 +47,11 @@ export function SessionList() {
                     disabled={revoking.isLoading}
                     onClick={() => void run(() => revoke(session.id).unwrap(), `${browser} is signed out.`)}
                   >
-                    Sign out<span className="visually-hidden"> {browser}, started {formatDateTime(session.startedAt)}</span>
+                    Sign out
+                    <span className="visually-hidden">
+                      {' '}
+                      {browser}, started {formatDateTime(session.startedAt)}
+                    </span>
                   </Button>
                 </div>
               )}
@@ -56,7 +61,12 @@ export function SessionList() {
       </ul>
       {others.length > 0 ? (
         <div className="form__actions form__actions--start">
-          <Button type="button" variant="secondary" busy={revokingOthers.isLoading} onClick={() => void run(() => revokeOthers().unwrap(), 'Every other session is signed out.')}>
+          <Button
+            type="button"
+            variant="secondary"
+            busy={revokingOthers.isLoading}
+            onClick={() => void run(() => revokeOthers().unwrap(), 'Every other session is signed out.')}
+          >
             Sign out everywhere else
           </Button>
         </div>

@@ -17,7 +17,14 @@ type ConsoleLayoutProps = {
   children: ReactNode;
 };
 
-export function ConsoleLayout({ productName, user, organizations, current, navigation = true, children }: ConsoleLayoutProps) {
+export function ConsoleLayout({
+  productName,
+  user,
+  organizations,
+  current,
+  navigation = true,
+  children,
+}: ConsoleLayoutProps) {
   const main = useRef<HTMLElement>(null);
   const { pathname } = useLocation();
   const firstPage = useRef(true);

@@ -47,7 +47,14 @@ export function OrganizationSwitcher({ organizations, current }: { organizations
 function Chevron() {
   return (
     <svg className="chevron" viewBox="0 0 20 20" aria-hidden="true">
-      <path d="M5.5 7.75 10 12.25l4.5-4.5" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round" />
+      <path
+        d="M5.5 7.75 10 12.25l4.5-4.5"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="1.8"
+        strokeLinecap="round"
+        strokeLinejoin="round"
+      />
     </svg>
   );
 }

@@ -7,7 +7,13 @@ import { organizationTag } from '../../../api/organization-api';
 /** One SCIM request of the identity provider and how it ended; no query, no body: nothing of a person. */
 export type ScimRequest = { method: string; path: string; status: number; tokenId: string; at: string };
 
-export type ScimToken = { id: string; name: string; createdAt: string; lastUsedAt: string | null; revokedAt: string | null };
+export type ScimToken = {
+  id: string;
+  name: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+};
 /** Group displayName (any case) to role. */
 export type GroupRoles = Record<string, Role>;
 export type JoinRole = Exclude<Role, 'owner'>;
@@ -23,11 +29,18 @@ export const directoryApi = consoleApi.enhanceEndpoints({ addTagTypes: ['ScimTok
       providesTags: (_result, _error, organizationId) => tokensTag(organizationId),
     }),
     createScimToken: build.mutation<ScimToken & { token: string }, { organizationId: string; name: string }>({
-      query: ({ organizationId, name }) => ({ url: `${scimUrl(organizationId)}/tokens`, method: 'POST', body: { name } }),
+      query: ({ organizationId, name }) => ({
+        url: `${scimUrl(organizationId)}/tokens`,
+        method: 'POST',
+        body: { name },
+      }),
       invalidatesTags: (_result, _error, { organizationId }) => tokensTag(organizationId),
     }),
     revokeScimToken: build.mutation<void, { organizationId: string; tokenId: string }>({
-      query: ({ organizationId, tokenId }) => ({ url: `${scimUrl(organizationId)}/tokens/${encodeURIComponent(tokenId)}`, method: 'DELETE' }),
+      query: ({ organizationId, tokenId }) => ({
+        url: `${scimUrl(organizationId)}/tokens/${encodeURIComponent(tokenId)}`,
+        method: 'DELETE',
+      }),
       invalidatesTags: (_result, _error, { organizationId }) => tokensTag(organizationId),
     }),
     scimRequests: build.query<{ requests: ScimRequest[] }, string>({
@@ -38,9 +51,16 @@ export const directoryApi = consoleApi.enhanceEndpoints({ addTagTypes: ['ScimTok
       providesTags: (_result, _error, organizationId) => rolesTag(organizationId),
     }),
     mapGroupRoles: build.mutation<GroupRoles, { organizationId: string; roles: GroupRoles }>({
-      query: ({ organizationId, roles }) => ({ url: `${scimUrl(organizationId)}/group-roles`, method: 'PUT', body: roles }),
+      query: ({ organizationId, roles }) => ({
+        url: `${scimUrl(organizationId)}/group-roles`,
+        method: 'PUT',
+        body: roles,
+      }),
       // Roles of members change with it.
-      invalidatesTags: (_result, _error, { organizationId }) => [...rolesTag(organizationId), ...organizationTag(organizationId)],
+      invalidatesTags: (_result, _error, { organizationId }) => [
+        ...rolesTag(organizationId),
+        ...organizationTag(organizationId),
+      ],
     }),
     setDomainJoin: build.mutation<CommandAnswer, { organizationId: string; domain: string; role: JoinRole | null }>({
       query: ({ organizationId, domain, role }) => ({

@@ -8,7 +8,12 @@ import { FormAlert } from '../../../components/ui/form-alert';
 import { SecretOnce } from '../../../components/ui/secret-once';
 import { TextField } from '../../../components/ui/text-field';
 import { formatDateTime } from '../../../lib/date-time';
-import { useCreateScimTokenMutation, useRevokeScimTokenMutation, useScimTokensQuery, type ScimToken } from '../api/directory-api';
+import {
+  useCreateScimTokenMutation,
+  useRevokeScimTokenMutation,
+  useScimTokensQuery,
+  type ScimToken,
+} from '../api/directory-api';
 import { directoryRefusal } from '../directory-words';
 
 const usedWords = (token: ScimToken): string =>
@@ -39,15 +44,24 @@ export function DirectoryTokens({ organization }: { organization: Organization }
   }
 
   async function confirmRevoke(token: ScimToken) {
-    await run(() => revokeToken({ organizationId: organization.id, tokenId: token.id }).unwrap(), `The token “${token.name}” no longer works.`);
+    await run(
+      () => revokeToken({ organizationId: organization.id, tokenId: token.id }).unwrap(),
+      `The token “${token.name}” no longer works.`,
+    );
     setRevoke(null);
   }
 
   return (
     <>
       <FormAlert>{error !== undefined && directoryRefusal(problemOf(error))}</FormAlert>
-      {data === undefined && error === undefined && <p className="muted" role="status">Reading the tokens…</p>}
-      {data !== undefined && live.length === 0 && <p className="muted">No token yet: make one below for your identity provider.</p>}
+      {data === undefined && error === undefined && (
+        <p className="muted" role="status">
+          Reading the tokens…
+        </p>
+      )}
+      {data !== undefined && live.length === 0 && (
+        <p className="muted">No token yet: make one below for your identity provider.</p>
+      )}
       {live.length > 0 && (
         <ul className="rows" aria-label="Tokens">
           {live.map((token) => (
@@ -57,7 +71,13 @@ export function DirectoryTokens({ organization }: { organization: Organization }
                 <span className="row__detail">{usedWords(token)}</span>
               </div>
               <div className="row__actions">
-                <Button type="button" variant="danger" className="button--small" aria-label={`Revoke the token “${token.name}”`} onClick={() => setRevoke(token)}>
+                <Button
+                  type="button"
+                  variant="danger"
+                  className="button--small"
+                  aria-label={`Revoke the token “${token.name}”`}
+                  onClick={() => setRevoke(token)}
+                >
                   Revoke
                 </Button>
               </div>
@@ -66,13 +86,31 @@ export function DirectoryTokens({ organization }: { organization: Organization }
         </ul>
       )}
       {made !== null && (
-        <SecretOnce title={`Token “${made.name}”`} secret={made.token} what="the token" pasteInto="your identity provider’s provisioning settings" onDone={() => setMade(null)}>
-          Give it to your identity provider now, with the base URL above. It is shown only this once: Chorus keeps only a fingerprint of it.
+        <SecretOnce
+          title={`Token “${made.name}”`}
+          secret={made.token}
+          what="the token"
+          pasteInto="your identity provider’s provisioning settings"
+          onDone={() => setMade(null)}
+        >
+          Give it to your identity provider now, with the base URL above. It is shown only this once: Chorus keeps only
+          a fingerprint of it.
         </SecretOnce>
       )}
-      <form className="form directory-token-form" aria-label="New token" onSubmit={(event) => void submit(event)} noValidate>
+      <form
+        className="form directory-token-form"
+        aria-label="New token"
+        onSubmit={(event) => void submit(event)}
+        noValidate
+      >
         <FormAlert>{problem !== null && directoryRefusal(problem)}</FormAlert>
-        <TextField label="Token name" hint="What holds it, e.g. Okta or Entra ID." value={name} maxLength={100} onChange={(event) => setName(event.target.value)} />
+        <TextField
+          label="Token name"
+          hint="What holds it, e.g. Okta or Entra ID."
+          value={name}
+          maxLength={100}
+          onChange={(event) => setName(event.target.value)}
+        />
         <div className="form__actions">
           <Button type="submit" busy={creating.isLoading}>
             Make token
@@ -83,8 +121,15 @@ export function DirectoryTokens({ organization }: { organization: Organization }
         </p>
       </form>
       {revoke !== null && (
-        <ConfirmDialog title={`Revoke the token “${revoke.name}”?`} confirm="Revoke" busy={revoking.isLoading} onConfirm={() => void confirmRevoke(revoke)} onCancel={() => setRevoke(null)}>
-          Your identity provider can no longer provision anyone with it, from this moment. People it provisioned stay as they are.
+        <ConfirmDialog
+          title={`Revoke the token “${revoke.name}”?`}
+          confirm="Revoke"
+          busy={revoking.isLoading}
+          onConfirm={() => void confirmRevoke(revoke)}
+          onCancel={() => setRevoke(null)}
+        >
+          Your identity provider can no longer provision anyone with it, from this moment. People it provisioned stay as
+          they are.
         </ConfirmDialog>
       )}
     </>

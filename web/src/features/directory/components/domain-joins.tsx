@@ -16,7 +16,8 @@ const CHOICES: readonly { value: Choice; label: string }[] = [
   { value: 'admin', label: 'On signing in, as admins' },
 ];
 
-const choiceWords = (choice: Choice): string => CHOICES.find((option) => option.value === choice)?.label.toLowerCase() ?? choice;
+const choiceWords = (choice: Choice): string =>
+  CHOICES.find((option) => option.value === choice)?.label.toLowerCase() ?? choice;
 
 /** One setting per verified domain; owners only. */
 export function DomainJoins({ organization, isOwner }: { organization: Organization; isOwner: boolean }) {
@@ -26,7 +27,11 @@ export function DomainJoins({ organization, isOwner }: { organization: Organizat
   const { problem, done, run } = useCommand();
 
   if (verified.length === 0) {
-    return <p className="muted">No verified domain yet: verify one under SSO, then its people can join here without an invitation each.</p>;
+    return (
+      <p className="muted">
+        No verified domain yet: verify one under SSO, then its people can join here without an invitation each.
+      </p>
+    );
   }
   return (
     <>
@@ -54,7 +59,12 @@ export function DomainJoins({ organization, isOwner }: { organization: Organizat
                   disabled={choice === current}
                   onClick={() =>
                     void run(
-                      () => setDomainJoin({ organizationId: organization.id, domain: state.domain, role: choice === 'invitation' ? null : choice }).unwrap(),
+                      () =>
+                        setDomainJoin({
+                          organizationId: organization.id,
+                          domain: state.domain,
+                          role: choice === 'invitation' ? null : choice,
+                        }).unwrap(),
                       `People of ${state.domain} now join ${choiceWords(choice)}.`,
                     )
                   }

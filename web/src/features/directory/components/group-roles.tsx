@@ -12,10 +12,14 @@ import { directoryRefusal } from '../directory-words';
 
 type Row = { key: number; group: string; role: Role };
 
-const ROLE_OPTIONS = (['owner', 'admin', 'auditor', 'member'] as const).map((role) => ({ value: role, label: ROLE_NAMES[role] }));
+const ROLE_OPTIONS = (['owner', 'admin', 'auditor', 'member'] as const).map((role) => ({
+  value: role,
+  label: ROLE_NAMES[role],
+}));
 
 let nextKey = 0;
-const rowsOf = (roles: GroupRoles): Row[] => Object.entries(roles).map(([group, role]) => ({ key: nextKey++, group, role }));
+const rowsOf = (roles: GroupRoles): Row[] =>
+  Object.entries(roles).map(([group, role]) => ({ key: nextKey++, group, role }));
 
 type Props = { organization: Organization; isOwner: boolean };
 
@@ -23,7 +27,13 @@ type Props = { organization: Organization; isOwner: boolean };
 export function GroupRolesForm({ organization, isOwner }: Props) {
   const { data, error } = useGroupRolesQuery(organization.id);
   if (data === undefined) {
-    return error === undefined ? <p className="muted" role="status">Reading the mapping…</p> : <FormAlert>{directoryRefusal(problemOf(error))}</FormAlert>;
+    return error === undefined ? (
+      <p className="muted" role="status">
+        Reading the mapping…
+      </p>
+    ) : (
+      <FormAlert>{directoryRefusal(problemOf(error))}</FormAlert>
+    );
   }
   return <MappingEditor organization={organization} isOwner={isOwner} saved={data} />;
 }
@@ -34,11 +44,14 @@ function MappingEditor({ organization, isOwner, saved }: Props & { saved: GroupR
   const [rows, setRows] = useState<Row[]>(() => rowsOf(saved));
   const { problem, done, run } = useCommand();
 
-  const change = (key: number, changed: Partial<Row>) => setRows((current) => current.map((row) => (row.key === key ? { ...row, ...changed } : row)));
+  const change = (key: number, changed: Partial<Row>) =>
+    setRows((current) => current.map((row) => (row.key === key ? { ...row, ...changed } : row)));
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    const roles = Object.fromEntries(rows.filter((row) => row.group.trim() !== '').map((row) => [row.group.trim(), row.role]));
+    const roles = Object.fromEntries(
+      rows.filter((row) => row.group.trim() !== '').map((row) => [row.group.trim(), row.role]),
+    );
     await run(async () => {
       const kept = await mapGroupRoles({ organizationId: organization.id, roles }).unwrap();
       setRows(rowsOf(kept));
@@ -48,7 +61,11 @@ function MappingEditor({ organization, isOwner, saved }: Props & { saved: GroupR
   return (
     <form className="form" aria-label="Roles from groups" onSubmit={(event) => void submit(event)} noValidate>
       <FormAlert>{problem !== null && directoryRefusal(problem)}</FormAlert>
-      {rows.length === 0 && <p className="muted">No group is mapped: people your identity provider adds are members, whatever their groups.</p>}
+      {rows.length === 0 && (
+        <p className="muted">
+          No group is mapped: people your identity provider adds are members, whatever their groups.
+        </p>
+      )}
       {rows.length > 0 && (
         <ul className="rows directory-mapping" aria-label="Mapped groups">
           {rows.map((row, index) => (
@@ -84,7 +101,11 @@ function MappingEditor({ organization, isOwner, saved }: Props & { saved: GroupR
       )}
       {isOwner ? (
         <div className="form__actions">
-          <Button type="button" variant="secondary" onClick={() => setRows([...rows, { key: nextKey++, group: '', role: 'member' }])}>
+          <Button
+            type="button"
+            variant="secondary"
+            onClick={() => setRows([...rows, { key: nextKey++, group: '', role: 'member' }])}
+          >
             Add a group
           </Button>
           <Button type="submit" busy={saving.isLoading}>

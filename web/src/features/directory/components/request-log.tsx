@@ -12,7 +12,8 @@ const POLL_MS = 10_000;
 function outcome(status: number): { words: string; failed: boolean } {
   if (status < 300) return { words: status === 201 ? 'Created' : 'Done', failed: false };
   if (status === 404) return { words: 'Not found', failed: true };
-  if (status === 409) return { words: 'Refused: a conflict (already there, the users limit, or the last owner)', failed: true };
+  if (status === 409)
+    return { words: 'Refused: a conflict (already there, the users limit, or the last owner)', failed: true };
   if (status === 403) return { words: 'Refused: not allowed on this plan', failed: true };
   if (status < 500) return { words: 'Refused: not valid', failed: true };
   return { words: 'Failed on our side', failed: true };
@@ -22,14 +23,20 @@ function outcome(status: number): { words: string; failed: boolean } {
 const resourceOf = (request: ScimRequest): string => request.path.replace(/^\/scim\/v2/, '') || '/';
 
 export function RequestLog({ organization }: { organization: Organization }) {
-  const { data, error, refetch, isFetching } = useScimRequestsQuery(organization.id, { pollingInterval: POLL_MS, skipPollingIfUnfocused: true });
+  const { data, error, refetch, isFetching } = useScimRequestsQuery(organization.id, {
+    pollingInterval: POLL_MS,
+    skipPollingIfUnfocused: true,
+  });
   const { data: tokens } = useScimTokensQuery(organization.id);
-  const tokenName = (tokenId: string): string => tokens?.tokens.find((token) => token.id === tokenId)?.name ?? 'a revoked token';
+  const tokenName = (tokenId: string): string =>
+    tokens?.tokens.find((token) => token.id === tokenId)?.name ?? 'a revoked token';
   const requests = data?.requests ?? [];
   return (
     <div aria-busy={isFetching}>
       <FormAlert>{error !== undefined && directoryRefusal(problemOf(error))}</FormAlert>
-      {data !== undefined && requests.length === 0 && <p className="muted">No request yet: your identity provider’s first sync shows here.</p>}
+      {data !== undefined && requests.length === 0 && (
+        <p className="muted">No request yet: your identity provider’s first sync shows here.</p>
+      )}
       {requests.length > 0 && (
         <ul className="rows" aria-label="Recent requests">
           {requests.map((request, index) => {

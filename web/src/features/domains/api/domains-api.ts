@@ -12,11 +12,18 @@ type DomainChange = { organizationId: string; kind: DomainKind; domain: string }
 export const domainsApi = consoleApi.injectEndpoints({
   endpoints: (build) => ({
     addDomain: build.mutation<CommandAnswer, DomainChange>({
-      query: ({ organizationId, kind, domain }) => ({ url: domainsUrl(organizationId, kind), method: 'POST', body: { domain } }),
+      query: ({ organizationId, kind, domain }) => ({
+        url: domainsUrl(organizationId, kind),
+        method: 'POST',
+        body: { domain },
+      }),
       invalidatesTags: (_result, _error, { organizationId }) => organizationTag(organizationId),
     }),
     removeDomain: build.mutation<CommandAnswer, DomainChange>({
-      query: ({ organizationId, kind, domain }) => ({ url: `${domainsUrl(organizationId, kind)}/${encodeURIComponent(domain)}`, method: 'DELETE' }),
+      query: ({ organizationId, kind, domain }) => ({
+        url: `${domainsUrl(organizationId, kind)}/${encodeURIComponent(domain)}`,
+        method: 'DELETE',
+      }),
       invalidatesTags: (_result, _error, { organizationId }) => organizationTag(organizationId),
     }),
   }),

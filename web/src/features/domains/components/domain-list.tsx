@@ -15,10 +15,24 @@ import { ProgressBar } from '../../../components/ui/progress-bar';
 import { TextField } from '../../../components/ui/text-field';
 import { useAddDomainMutation, useRemoveDomainMutation, type DomainKind } from '../api/domains-api';
 
-type KindWords = { title: string; noun: string; field: string; resource: LimitedResource; feature: string; addOn: string };
+type KindWords = {
+  title: string;
+  noun: string;
+  field: string;
+  resource: LimitedResource;
+  feature: string;
+  addOn: string;
+};
 
 const KINDS: Record<DomainKind, KindWords> = {
-  qualityAssurance: { title: 'QA domains', noun: 'QA domain', field: 'QA domain', resource: 'qualityAssuranceDomains', feature: 'Quality assurance', addOn: 'Quality assurance' },
+  qualityAssurance: {
+    title: 'QA domains',
+    noun: 'QA domain',
+    field: 'QA domain',
+    resource: 'qualityAssuranceDomains',
+    feature: 'Quality assurance',
+    addOn: 'Quality assurance',
+  },
   webAnalytics: {
     title: 'Web analytics domains',
     noun: 'web analytics domain',
@@ -31,7 +45,8 @@ const KINDS: Record<DomainKind, KindWords> = {
 
 function featureOff(organization: Organization, kind: DomainKind): string {
   const { feature, addOn } = KINDS[kind];
-  if (!organization.chorus) return `${feature} is a Chorus feature, and Chorus is off for ${organization.name}. With Chorus on, the ${addOn} add-on turns it on.`;
+  if (!organization.chorus)
+    return `${feature} is a Chorus feature, and Chorus is off for ${organization.name}. With Chorus on, the ${addOn} add-on turns it on.`;
   return `${feature} is off for ${organization.name}: the ${addOn} add-on turns it on.`;
 }
 
@@ -52,7 +67,13 @@ export function DomainList({ organization, kind, role }: DomainListProps) {
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (domain.trim() === '') return refuse(fieldRefusal('domain'));
-    if (await run(() => addDomain({ organizationId: organization.id, kind, domain: domain.trim() }).unwrap(), `${domain.trim()} is added.`)) setDomain('');
+    if (
+      await run(
+        () => addDomain({ organizationId: organization.id, kind, domain: domain.trim() }).unwrap(),
+        `${domain.trim()} is added.`,
+      )
+    )
+      setDomain('');
   }
 
   return (
@@ -61,7 +82,12 @@ export function DomainList({ organization, kind, role }: DomainListProps) {
       description={included(organization, resource) ? `${usage} ${noun}s` : usage}
       actions={
         included(organization, resource) ? (
-          <ProgressBar label={title} value={organization.usage[resource]} max={organization.limits.effective[resource]} valueText={usage} />
+          <ProgressBar
+            label={title}
+            value={organization.usage[resource]}
+            max={organization.limits.effective[resource]}
+            valueText={usage}
+          />
         ) : undefined
       }
     >
@@ -94,7 +120,9 @@ export function DomainList({ organization, kind, role }: DomainListProps) {
               placeholder="staging.example.com"
               value={domain}
               onChange={(event) => setDomain(event.target.value)}
-              aria-invalid={(problem !== null && (problem.code === 'INVALID_HOSTNAME' || problem.code === 'DUPLICATE')) || undefined}
+              aria-invalid={
+                (problem !== null && (problem.code === 'INVALID_HOSTNAME' || problem.code === 'DUPLICATE')) || undefined
+              }
               aria-describedby={problem ? messageId : undefined}
             />
             <Button type="submit" busy={isLoading}>
@@ -125,7 +153,12 @@ export function DomainList({ organization, kind, role }: DomainListProps) {
                   <RemoveButton
                     item={value}
                     consequence={`${value} leaves the ${noun}s of ${organization.name}.`}
-                    remove={() => run(() => removeDomain({ organizationId: organization.id, kind, domain: value }).unwrap(), `${value} is removed.`)}
+                    remove={() =>
+                      run(
+                        () => removeDomain({ organizationId: organization.id, kind, domain: value }).unwrap(),
+                        `${value} is removed.`,
+                      )
+                    }
                   />
                 </div>
               )}

@@ -1,22 +1,38 @@
 import { consoleApi } from '../../../api/console-api';
 import type { Position } from '../../../api/contract';
-import type { ChangesAnswer, CorrelationAnswer, HistoryFilters, SignInSecurityPage, StatePoint, TimelineFilter, TimelinePage, UsageSeries } from './history-contract';
+import type {
+  ChangesAnswer,
+  CorrelationAnswer,
+  HistoryFilters,
+  SignInSecurityPage,
+  StatePoint,
+  TimelineFilter,
+  TimelinePage,
+  UsageSeries,
+} from './history-contract';
 
 const organizationPath = (organizationId: string): string => `/organizations/${encodeURIComponent(organizationId)}`;
 
 const queryString = (parameters: Record<string, string | undefined>): string => {
   const search = new URLSearchParams();
-  for (const [name, value] of Object.entries(parameters)) if (value !== undefined && value !== '') search.set(name, value);
+  for (const [name, value] of Object.entries(parameters))
+    if (value !== undefined && value !== '') search.set(name, value);
   const text = search.toString();
   return text === '' ? '' : `?${text}`;
 };
 
-export const historyExportUrl = (organizationId: string, format: 'csv' | 'jsonl', filter: TimelineFilter = {}): string =>
-  `${organizationPath(organizationId)}/history/export${queryString({ format, ...filter })}`;
+export const historyExportUrl = (
+  organizationId: string,
+  format: 'csv' | 'jsonl',
+  filter: TimelineFilter = {},
+): string => `${organizationPath(organizationId)}/history/export${queryString({ format, ...filter })}`;
 
 export const historyApi = consoleApi.injectEndpoints({
   endpoints: (build) => ({
-    getTimeline: build.query<TimelinePage, { organizationId: string; filter: TimelineFilter; after?: Position; limit: number }>({
+    getTimeline: build.query<
+      TimelinePage,
+      { organizationId: string; filter: TimelineFilter; after?: Position; limit: number }
+    >({
       query: ({ organizationId, filter, after, limit }) => ({
         url: `${organizationPath(organizationId)}/history/events${queryString({ limit: String(limit), after: after === undefined ? undefined : String(after), ...filter })}`,
         readsOwnWrites: true,
@@ -33,7 +49,10 @@ export const historyApi = consoleApi.injectEndpoints({
       }),
     }),
     getCorrelation: build.query<CorrelationAnswer, { organizationId: string; correlationId: string }>({
-      query: ({ organizationId, correlationId }) => ({ url: `${organizationPath(organizationId)}/correlations/${encodeURIComponent(correlationId)}`, readsOwnWrites: true }),
+      query: ({ organizationId, correlationId }) => ({
+        url: `${organizationPath(organizationId)}/correlations/${encodeURIComponent(correlationId)}`,
+        readsOwnWrites: true,
+      }),
     }),
     getUsageSeries: build.query<UsageSeries, string>({
       query: (organizationId) => ({ url: `${organizationPath(organizationId)}/history/usage` }),

@@ -16,7 +16,12 @@ export type TimelineEntry = {
   correlationId: string | null;
 };
 
-export type TimelinePage = { organizationId: string; order: 'newest' | 'oldest'; entries: TimelineEntry[]; next: Position | null };
+export type TimelinePage = {
+  organizationId: string;
+  order: 'newest' | 'oldest';
+  entries: TimelineEntry[];
+  next: Position | null;
+};
 
 export type HistoryFilters = { types: { type: string; name: string }[]; actors: { actor: string; name: string }[] };
 
@@ -37,11 +42,22 @@ export type StateAt = Omit<Organization, 'members'> & { members: Omit<Member, 'i
 export type ChangesAnswer = { entry: TimelineEntry; state: StateAt; changes: OrganizationChange[] };
 
 export type CorrelatedEntry = TimelineEntry & { streamId: string };
-export type CorrelationAnswer = { organizationId: string; correlationId: string; entries: CorrelatedEntry[]; hasMore: boolean };
+export type CorrelationAnswer = {
+  organizationId: string;
+  correlationId: string;
+  entries: CorrelatedEntry[];
+  hasMore: boolean;
+};
 
 export type ResourceUse = { usage: number; limit: number | null; peak: number };
 /** plan: whether a plan was in effect (without one nothing can be added, whatever the limit says). */
-export type UsagePoint = { at: string; revision: Position; plan: boolean; users: ResourceUse; contentSections: ResourceUse };
+export type UsagePoint = {
+  at: string;
+  revision: Position;
+  plan: boolean;
+  users: ResourceUse;
+  contentSections: ResourceUse;
+};
 export type UsageSeries = { organizationId: string; points: UsagePoint[]; merged: boolean };
 
 /** Where the state is shown: after a revision, or at an instant (ISO-8601 with its offset). */

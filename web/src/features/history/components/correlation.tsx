@@ -5,7 +5,11 @@ import { useGetCorrelationQuery } from '../api/history-api';
 import { EventTime } from './event-time';
 
 const streamWords = (streamId: string, organizationId: string): string =>
-  streamId === `organization-${organizationId}` ? 'this organization' : streamId.startsWith('billing-') ? 'billing ledger' : streamId;
+  streamId === `organization-${organizationId}`
+    ? 'this organization'
+    : streamId.startsWith('billing-')
+      ? 'billing ledger'
+      : streamId;
 
 export function Correlation({ organizationId, correlationId }: { organizationId: string; correlationId: string }) {
   const { currentData: data, error, isFetching } = useGetCorrelationQuery({ organizationId, correlationId });
@@ -23,7 +27,8 @@ export function Correlation({ organizationId, correlationId }: { organizationId:
               <div className="row__main">
                 <span className="row__title">{entry.description}</span>
                 <span className="row__detail">
-                  <EventTime at={entry.recordedAt} /> · {entry.actorName} · {streamWords(entry.streamId, organizationId)}, revision {String(entry.revision)}
+                  <EventTime at={entry.recordedAt} /> · {entry.actorName} ·{' '}
+                  {streamWords(entry.streamId, organizationId)}, revision {String(entry.revision)}
                 </span>
               </div>
             </li>

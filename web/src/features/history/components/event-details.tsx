@@ -8,7 +8,11 @@ import { EventTime } from './event-time';
 import { StateSummary } from './state-summary';
 
 export function EventDetails({ organizationId, revision }: { organizationId: string; revision: Position }) {
-  const { currentData: data, error, isFetching } = useGetChangesQuery({ organizationId, point: { asOfRevision: revision } });
+  const {
+    currentData: data,
+    error,
+    isFetching,
+  } = useGetChangesQuery({ organizationId, point: { asOfRevision: revision } });
   const shown = data;
   return (
     <div className="history-details" aria-busy={isFetching}>
@@ -19,7 +23,8 @@ export function EventDetails({ organizationId, revision }: { organizationId: str
         <>
           <p className="history-details__event">{shown.entry.description}</p>
           <p className="row__detail">
-            <EventTime at={shown.entry.recordedAt} /> · {shown.entry.actorName} · revision {String(shown.entry.revision)}
+            <EventTime at={shown.entry.recordedAt} /> · {shown.entry.actorName} · revision{' '}
+            {String(shown.entry.revision)}
           </p>
           <h3 className="history-details__heading">What changed</h3>
           <ChangeList changes={shown.changes} />

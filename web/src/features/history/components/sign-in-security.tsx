@@ -14,7 +14,8 @@ export function SignInSecurity({ organizationId }: { organizationId: string }) {
   if (page.error !== undefined) return <FormAlert>{refusalMessage(problemOf(page.error))}</FormAlert>;
   if (page.data === undefined) return <p className="muted">Loading…</p>;
   const { entries, next } = page.data;
-  if (entries.length === 0 && before === undefined) return <p className="muted">No member has set up, used or lost a second factor yet.</p>;
+  if (entries.length === 0 && before === undefined)
+    return <p className="muted">No member has set up, used or lost a second factor yet.</p>;
   return (
     <>
       <ul className="rows" aria-label="Sign-in security events">

@@ -13,12 +13,16 @@ export function StateAsOf({ organizationId, instant }: { organizationId: string;
     <div className="history-details" aria-busy={isFetching}>
       <FormAlert>
         {problem !== undefined &&
-          (problem.code === 'NOT_FOUND' ? `${formatLocalTime(instant)} is before the organization existed.` : refusalMessage(problem))}
+          (problem.code === 'NOT_FOUND'
+            ? `${formatLocalTime(instant)} is before the organization existed.`
+            : refusalMessage(problem))}
       </FormAlert>
       {data !== undefined && !error && (
         <>
           <p className="row__detail">
-            The last event by then: revision {String(data.entry.revision)}, {data.entry.description} (<EventTime at={data.entry.recordedAt} />).
+            The last event by then: revision {String(data.entry.revision)}, {data.entry.description} (
+            <EventTime at={data.entry.recordedAt} />
+            ).
           </p>
           <h3 className="history-details__heading">State then</h3>
           <StateSummary state={data.state} label={`State as of ${formatLocalTime(instant)}`} />

@@ -1,11 +1,17 @@
-// The organization at a point, in words: plan, limits against usage (as the overview says them), members, sites and domains.
+// The organization at a point, in words: plan, limits against usage (as the overview says them), members, sites and
+// domains.
 import { allowedText } from '../../../api/limits';
 import { RESOURCE_NAMES, planName } from '../../../api/words';
 import type { LimitedResource } from '../../../api/contract';
 import { ROLE_NAMES } from '../../../api/roles';
 import type { StateAt } from '../api/history-contract';
 
-const RESOURCES: readonly LimitedResource[] = ['users', 'contentSections', 'qualityAssuranceDomains', 'webAnalyticsDomains'];
+const RESOURCES: readonly LimitedResource[] = [
+  'users',
+  'contentSections',
+  'qualityAssuranceDomains',
+  'webAnalyticsDomains',
+];
 
 function planWords(state: StateAt): string {
   if (state.governingPlan === null) return 'No plan';
@@ -14,7 +20,10 @@ function planWords(state: StateAt): string {
 }
 
 export function StateSummary({ state, label }: { state: StateAt; label: string }) {
-  const domains = [...state.qualityAssurance.domains.map((domain) => `${domain} (QA)`), ...state.webAnalytics.domains.map((domain) => `${domain} (web analytics)`)];
+  const domains = [
+    ...state.qualityAssurance.domains.map((domain) => `${domain} (QA)`),
+    ...state.webAnalytics.domains.map((domain) => `${domain} (web analytics)`),
+  ];
   return (
     <div className="history-state" aria-label={label} role="group">
       <dl className="history-state__facts">

@@ -11,7 +11,12 @@ describe('the state at a point of the history', () => {
         effective: { users: 1000, contentSections: 2, qualityAssuranceDomains: null, webAnalyticsDomains: 1000 },
       },
     });
-    render(<StateSummary state={{ ...organization, members, recordedAt: '2026-11-23T10:00:00Z' }} label="State after revision 6" />);
+    render(
+      <StateSummary
+        state={{ ...organization, members, recordedAt: '2026-11-23T10:00:00Z' }}
+        label="State after revision 6"
+      />,
+    );
 
     const facts = within(screen.getByRole('group', { name: 'State after revision 6' }));
     expect(facts.getByText('Users').nextElementSibling?.textContent).toBe('1 of 1,000');
@@ -22,9 +27,17 @@ describe('the state at a point of the history', () => {
   it('after a plan ended says that nothing can be added, not "0 of unlimited"', () => {
     const { members, ...organization } = anOrganization({
       governingPlan: null,
-      limits: { ...anOrganization().limits, effective: { users: null, contentSections: null, qualityAssuranceDomains: null, webAnalyticsDomains: 1000 } },
+      limits: {
+        ...anOrganization().limits,
+        effective: { users: null, contentSections: null, qualityAssuranceDomains: null, webAnalyticsDomains: 1000 },
+      },
     });
-    render(<StateSummary state={{ ...organization, members, recordedAt: '2026-11-23T10:00:00Z' }} label="State after revision 9" />);
+    render(
+      <StateSummary
+        state={{ ...organization, members, recordedAt: '2026-11-23T10:00:00Z' }}
+        label="State after revision 9"
+      />,
+    );
 
     const facts = within(screen.getByRole('group', { name: 'State after revision 9' }));
     expect(facts.getByText('Sites').nextElementSibling?.textContent).toBe('0 in use: none can be added without a plan');

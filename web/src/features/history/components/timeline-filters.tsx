@@ -24,13 +24,15 @@ type TimelineFiltersProps = {
 export function TimelineFilters({ choices, applied, onApply }: TimelineFiltersProps) {
   const [fields, setFields] = useState<Fields>(() => fieldsOf(applied));
   const [message, setMessage] = useState('');
-  const set = (name: keyof Fields) => (event: { target: { value: string } }) => setFields((current) => ({ ...current, [name]: event.target.value }));
+  const set = (name: keyof Fields) => (event: { target: { value: string } }) =>
+    setFields((current) => ({ ...current, [name]: event.target.value }));
 
   const apply = (event: FormEvent) => {
     event.preventDefault();
     const from = fields.from === '' ? undefined : instantOfLocalInput(fields.from);
     const to = fields.to === '' ? undefined : instantOfLocalInput(fields.to);
-    if ((fields.from !== '' && from === undefined) || (fields.to !== '' && to === undefined)) return setMessage('Enter a complete date and time.');
+    if ((fields.from !== '' && from === undefined) || (fields.to !== '' && to === undefined))
+      return setMessage('Enter a complete date and time.');
     if (from !== undefined && to !== undefined && from > to) return setMessage('“From” must not be after “To”.');
     setMessage('');
     onApply({
@@ -53,16 +55,36 @@ export function TimelineFilters({ choices, applied, onApply }: TimelineFiltersPr
         label="Event type"
         value={fields.type}
         onChange={set('type')}
-        options={[{ value: '', label: 'All event types' }, ...(choices?.types ?? []).map((choice) => ({ value: choice.type, label: choice.name }))]}
+        options={[
+          { value: '', label: 'All event types' },
+          ...(choices?.types ?? []).map((choice) => ({ value: choice.type, label: choice.name })),
+        ]}
       />
       <SelectField
         label="Actor"
         value={fields.actor}
         onChange={set('actor')}
-        options={[{ value: '', label: 'Everyone' }, ...(choices?.actors ?? []).map((choice) => ({ value: choice.actor, label: choice.name }))]}
+        options={[
+          { value: '', label: 'Everyone' },
+          ...(choices?.actors ?? []).map((choice) => ({ value: choice.actor, label: choice.name })),
+        ]}
       />
-      <TextField label="From" type="datetime-local" step={1} value={fields.from} onChange={set('from')} aria-describedby={message === '' ? undefined : 'history-filters-message'} />
-      <TextField label="To" type="datetime-local" step={1} value={fields.to} onChange={set('to')} aria-describedby={message === '' ? undefined : 'history-filters-message'} />
+      <TextField
+        label="From"
+        type="datetime-local"
+        step={1}
+        value={fields.from}
+        onChange={set('from')}
+        aria-describedby={message === '' ? undefined : 'history-filters-message'}
+      />
+      <TextField
+        label="To"
+        type="datetime-local"
+        step={1}
+        value={fields.to}
+        onChange={set('to')}
+        aria-describedby={message === '' ? undefined : 'history-filters-message'}
+      />
       <div className="history-filters__actions">
         <Button type="submit" variant="secondary">
           Apply filters

@@ -15,9 +15,18 @@ export function Timeline({ entries, selected, onSelect, onOpenCorrelation }: Tim
       {entries.map((entry) => {
         const isSelected = selected !== undefined && String(selected) === String(entry.revision);
         return (
-          <li className={`row history-entry${isSelected ? ' history-entry--selected' : ''}`} key={String(entry.revision)} aria-current={isSelected || undefined}>
+          <li
+            className={`row history-entry${isSelected ? ' history-entry--selected' : ''}`}
+            key={String(entry.revision)}
+            aria-current={isSelected || undefined}
+          >
             <div className="row__main">
-              <button type="button" className="history-entry__title" aria-pressed={isSelected} onClick={() => onSelect(entry)}>
+              <button
+                type="button"
+                className="history-entry__title"
+                aria-pressed={isSelected}
+                onClick={() => onSelect(entry)}
+              >
                 {entry.description}
               </button>
               <span className="row__detail">
@@ -25,7 +34,11 @@ export function Timeline({ entries, selected, onSelect, onOpenCorrelation }: Tim
               </span>
               {entry.correlationId !== null && (
                 <span className="row__detail">
-                  <button type="button" className="link-button history-entry__correlation" onClick={() => onOpenCorrelation(entry.correlationId as string)}>
+                  <button
+                    type="button"
+                    className="link-button history-entry__correlation"
+                    onClick={() => onOpenCorrelation(entry.correlationId as string)}
+                  >
                     Correlation {entry.correlationId}
                   </button>
                 </span>

@@ -7,9 +7,19 @@ import { SelectField } from '../../../components/ui/select-field';
 import type { UsagePoint } from '../api/history-contract';
 import { EventTime } from './event-time';
 import { formatLocalTime } from '../history-time';
-import { momentaryLimits, pointsInRange, USAGE_RANGES, valueScale, type UsageRange, type UsageResource as Resource } from '../usage-scale';
+import {
+  momentaryLimits,
+  pointsInRange,
+  USAGE_RANGES,
+  valueScale,
+  type UsageRange,
+  type UsageResource as Resource,
+} from '../usage-scale';
 
-const RESOURCE_WORDS: Record<Resource, string> = { users: RESOURCE_NAMES.users, contentSections: RESOURCE_NAMES.contentSections };
+const RESOURCE_WORDS: Record<Resource, string> = {
+  users: RESOURCE_NAMES.users,
+  contentSections: RESOURCE_NAMES.contentSections,
+};
 
 const WIDTH = 420;
 const HEIGHT = 160;
@@ -39,7 +49,17 @@ function steps(points: readonly (readonly [number, number | null])[], right: num
   return paths;
 }
 
-function ResourceChart({ points, resource, start, end }: { points: readonly UsagePoint[]; resource: Resource; start: number; end: number }) {
+function ResourceChart({
+  points,
+  resource,
+  start,
+  end,
+}: {
+  points: readonly UsagePoint[];
+  resource: Resource;
+  start: number;
+  end: number;
+}) {
   const span = Math.max(1, end - start);
   const momentary = momentaryLimits(points, resource);
   const { top, aboveScale } = valueScale(points, resource, momentary);
@@ -47,16 +67,22 @@ function ResourceChart({ points, resource, start, end }: { points: readonly Usag
   const plotHeight = HEIGHT - PAD.top - PAD.bottom;
   const x = (at: string) => PAD.left + ((Date.parse(at) - start) / span) * plotWidth;
   const y = (value: number) => PAD.top + plotHeight - (Math.min(value, top) / top) * plotHeight;
-  const lineAt = (limit: number | null, instant: boolean): number | null => (limit === null || instant || limit > top ? null : y(limit));
+  const lineAt = (limit: number | null, instant: boolean): number | null =>
+    limit === null || instant || limit > top ? null : y(limit);
   const right = WIDTH - PAD.right;
   const last = points.at(-1);
   const inUse = last === undefined ? '0' : figureWords(last, resource, false);
   const since = formatLocalTime(new Date(start).toISOString());
-  const instants = points.flatMap((point, index) => (momentary[index] === true ? [{ point, limit: point[resource].limit as number }] : []));
+  const instants = points.flatMap((point, index) =>
+    momentary[index] === true ? [{ point, limit: point[resource].limit as number }] : [],
+  );
   const summary = [
     `${RESOURCE_WORDS[resource]} in use against the limit over time: ${inUse} now, from ${since}.`,
     aboveScale === null ? '' : ` The limit, ${formatNumber(aboveScale)}, is far above the scale.`,
-    ...instants.map(({ point, limit }) => ` A limit of ${formatNumber(limit)} held only for an instant at ${formatLocalTime(point.at)}.`),
+    ...instants.map(
+      ({ point, limit }) =>
+        ` A limit of ${formatNumber(limit)} held only for an instant at ${formatLocalTime(point.at)}.`,
+    ),
   ].join('');
   return (
     <figure className="usage-chart">
@@ -76,10 +102,18 @@ function ResourceChart({ points, resource, start, end }: { points: readonly Usag
           </text>
         )}
         {/* A limit that held only for an instant is no line to read against (a dot where it was), nor one above the scale (named). */}
-        {steps(points.map((point, index) => [x(point.at), lineAt(point[resource].limit, momentary[index] === true)] as const), right).map((d) => (
+        {steps(
+          points.map(
+            (point, index) => [x(point.at), lineAt(point[resource].limit, momentary[index] === true)] as const,
+          ),
+          right,
+        ).map((d) => (
           <path key={`limit-${d}`} d={d} className="usage-chart__limit" />
         ))}
-        {steps(points.map((point) => [x(point.at), y(point[resource].usage)] as const), right).map((d) => (
+        {steps(
+          points.map((point) => [x(point.at), y(point[resource].usage)] as const),
+          right,
+        ).map((d) => (
           <path key={`usage-${d}`} d={d} className="usage-chart__usage" />
         ))}
         {instants.map(({ point, limit }) => (
@@ -106,17 +140,34 @@ function ResourceChart({ points, resource, start, end }: { points: readonly Usag
 }
 
 /** `now`: when the figures were read, in milliseconds: the right end of the time axis. */
-export function UsageChart({ points: all, merged, now }: { points: readonly UsagePoint[]; merged: boolean; now: number }) {
+export function UsageChart({
+  points: all,
+  merged,
+  now,
+}: {
+  points: readonly UsagePoint[];
+  merged: boolean;
+  now: number;
+}) {
   const [range, setRange] = useState<UsageRange>('all');
   if (all.length === 0) return <p className="muted">No usage recorded yet.</p>;
   const end = Math.max(now, Date.parse(all.at(-1)?.at ?? ''));
   const { points, start } = pointsInRange(all, range, end);
-  const instants = { users: momentaryLimits(points, 'users'), contentSections: momentaryLimits(points, 'contentSections') };
+  const instants = {
+    users: momentaryLimits(points, 'users'),
+    contentSections: momentaryLimits(points, 'contentSections'),
+  };
   const anyInstant = instants.users.includes(true) || instants.contentSections.includes(true);
   return (
     <>
       <div className="usage-controls">
-        <SelectField label="Show" name="range" value={range} options={USAGE_RANGES} onChange={(event) => setRange(event.target.value as UsageRange)} />
+        <SelectField
+          label="Show"
+          name="range"
+          value={range}
+          options={USAGE_RANGES}
+          onChange={(event) => setRange(event.target.value as UsageRange)}
+        />
         <p className="usage-legend" aria-hidden="true">
           <span className="usage-legend__usage">In use</span>
           <span className="usage-legend__limit">Effective limit</span>
@@ -128,7 +179,9 @@ export function UsageChart({ points: all, merged, now }: { points: readonly Usag
         <ResourceChart points={points} resource="contentSections" start={start} end={end} />
       </div>
       <p className="muted usage-note">
-        The scale fits what this range shows.{anyInstant && ' A limit that held for under a minute, such as one set while the organization was set up, is a dot, not a line.'}
+        The scale fits what this range shows.
+        {anyInstant &&
+          ' A limit that held for under a minute, such as one set while the organization was set up, is a dot, not a line.'}
       </p>
       <details className="usage-table">
         <summary>Show the figures as a table</summary>
@@ -157,7 +210,8 @@ export function UsageChart({ points: all, merged, now }: { points: readonly Usag
                   </td>
                   <td>
                     {figureWords(point, 'contentSections', instants.contentSections[index] === true)}
-                    {point.contentSections.peak > point.contentSections.usage && ` (peak ${formatNumber(point.contentSections.peak)})`}
+                    {point.contentSections.peak > point.contentSections.usage &&
+                      ` (peak ${formatNumber(point.contentSections.peak)})`}
                   </td>
                 </tr>
               ))}

@@ -16,7 +16,10 @@ import { useAcceptInvitationMutation, useGetInvitationQuery } from '../api/invit
 const MESSAGE_ID = 'invitation-message';
 
 type Check = 'missing' | 'mismatch';
-const CHECK_WORDS: Record<Check, string> = { missing: 'Choose a password.', mismatch: 'The two passwords do not match.' };
+const CHECK_WORDS: Record<Check, string> = {
+  missing: 'Choose a password.',
+  mismatch: 'The two passwords do not match.',
+};
 
 export function AcceptInvitation({ token, productName }: { token: string; productName: string }) {
   const dispatch = useAppDispatch();
@@ -24,8 +27,12 @@ export function AcceptInvitation({ token, productName }: { token: string; produc
   const [accept, { isLoading, isSuccess }] = useAcceptInvitationMutation();
   const [problem, setProblem] = useState<Problem | Check | null>(null);
   const details = invitation.data;
-  const spent = (invitation.error !== undefined && problemOf(invitation.error).code === 'INVALID_TOKEN') || (typeof problem === 'object' && problem?.code === 'INVALID_TOKEN');
-  useDocumentTitle(documentTitle(details === undefined ? 'Invitation' : `Join ${details.organizationName}`, productName));
+  const spent =
+    (invitation.error !== undefined && problemOf(invitation.error).code === 'INVALID_TOKEN') ||
+    (typeof problem === 'object' && problem?.code === 'INVALID_TOKEN');
+  useDocumentTitle(
+    documentTitle(details === undefined ? 'Invitation' : `Join ${details.organizationName}`, productName),
+  );
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -49,8 +56,12 @@ export function AcceptInvitation({ token, productName }: { token: string; produc
   if (spent || details === undefined) {
     return (
       <>
-        <ScreenHeader title="This invitation cannot be used">Ask whoever invited you to add you again: a new invitation is sent at once.</ScreenHeader>
-        <FormAlert>{refusalMessage(spent ? { status: 400, code: 'INVALID_TOKEN', detail: '' } : problemOf(invitation.error))}</FormAlert>
+        <ScreenHeader title="This invitation cannot be used">
+          Ask whoever invited you to add you again: a new invitation is sent at once.
+        </ScreenHeader>
+        <FormAlert>
+          {refusalMessage(spent ? { status: 400, code: 'INVALID_TOKEN', detail: '' } : problemOf(invitation.error))}
+        </FormAlert>
         <Link className="button button--primary" to={paths.login.getHref()}>
           Back to log in
         </Link>
@@ -63,7 +74,8 @@ export function AcceptInvitation({ token, productName }: { token: string; produc
     return (
       <>
         <ScreenHeader title={`Join ${details.organizationName}`}>
-          {details.organizationName} signs you in through its single sign-on. Continue there as {details.email}, and you are in.
+          {details.organizationName} signs you in through its single sign-on. Continue there as {details.email}, and you
+          are in.
         </ScreenHeader>
         <a className="button button--primary" href={details.singleSignOn}>
           Join with single sign-on
@@ -72,7 +84,8 @@ export function AcceptInvitation({ token, productName }: { token: string; produc
     );
   }
 
-  const message = problem === null ? null : typeof problem === 'string' ? CHECK_WORDS[problem] : refusalMessage(problem);
+  const message =
+    problem === null ? null : typeof problem === 'string' ? CHECK_WORDS[problem] : refusalMessage(problem);
   const busy = isLoading || isSuccess;
   return (
     <>

@@ -5,7 +5,13 @@ import { organizationTag } from '../../../api/organization-api';
 export type NewMember = { organizationId: string; email: string; role: Role; chorusUser: boolean };
 
 /** Refused for good: it is not tried again. */
-export type UndeliveredInvitation = { userId: string; email: string; reason: 'address_refused' | 'mail_server_refused'; responseCode?: number; at: string };
+export type UndeliveredInvitation = {
+  userId: string;
+  email: string;
+  reason: 'address_refused' | 'mail_server_refused';
+  responseCode?: number;
+  at: string;
+};
 
 const membersUrl = (organizationId: string) => `/organizations/${encodeURIComponent(organizationId)}/members`;
 
@@ -20,15 +26,26 @@ export const membersApi = consoleApi.injectEndpoints({
       providesTags: (_result, _error, organizationId) => organizationTag(organizationId),
     }),
     changeMemberRole: build.mutation<CommandAnswer, { organizationId: string; userId: string; role: Role }>({
-      query: ({ organizationId, userId, role }) => ({ url: `${membersUrl(organizationId)}/${encodeURIComponent(userId)}`, method: 'PATCH', body: { role } }),
+      query: ({ organizationId, userId, role }) => ({
+        url: `${membersUrl(organizationId)}/${encodeURIComponent(userId)}`,
+        method: 'PATCH',
+        body: { role },
+      }),
       invalidatesTags: (_result, _error, { organizationId }) => organizationTag(organizationId),
     }),
     resendInvitation: build.mutation<CommandAnswer, { organizationId: string; userId: string }>({
-      query: ({ organizationId, userId }) => ({ url: `${membersUrl(organizationId)}/${encodeURIComponent(userId)}/invitation`, method: 'POST', body: {} }),
+      query: ({ organizationId, userId }) => ({
+        url: `${membersUrl(organizationId)}/${encodeURIComponent(userId)}/invitation`,
+        method: 'POST',
+        body: {},
+      }),
       invalidatesTags: (_result, _error, { organizationId }) => organizationTag(organizationId),
     }),
     removeMember: build.mutation<CommandAnswer, { organizationId: string; userId: string }>({
-      query: ({ organizationId, userId }) => ({ url: `${membersUrl(organizationId)}/${encodeURIComponent(userId)}`, method: 'DELETE' }),
+      query: ({ organizationId, userId }) => ({
+        url: `${membersUrl(organizationId)}/${encodeURIComponent(userId)}`,
+        method: 'DELETE',
+      }),
       invalidatesTags: (_result, _error, { organizationId }) => organizationTag(organizationId),
     }),
   }),

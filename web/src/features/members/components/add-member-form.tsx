@@ -37,7 +37,13 @@ export function AddMemberForm({ organization, role }: { organization: Organizati
     // The server's own rule, and a dot in the domain as the sign-in pages ask.
     if (!isMemberEmail(address) || !isValidResetEmail(address)) return refuse(fieldRefusal('email'));
     const added = await run(
-      () => addMember({ organizationId: organization.id, email: address, role: newRole, chorusUser: chorusUsersApply && chorusUser }).unwrap(),
+      () =>
+        addMember({
+          organizationId: organization.id,
+          email: address,
+          role: newRole,
+          chorusUser: chorusUsersApply && chorusUser,
+        }).unwrap(),
       `${address} is a member now, as ${ROLE_NAMES[newRole].toLowerCase()}. We are e-mailing them to let them know.`,
     );
     if (!added) return;
@@ -69,7 +75,9 @@ export function AddMemberForm({ organization, role }: { organization: Organizati
           placeholder="name@example.com"
           value={email}
           onChange={(event) => setEmail(event.target.value)}
-          aria-invalid={(problem !== null && (problem.code === 'DUPLICATE' || problem.code === 'VALIDATION_FAILED')) || undefined}
+          aria-invalid={
+            (problem !== null && (problem.code === 'DUPLICATE' || problem.code === 'VALIDATION_FAILED')) || undefined
+          }
           aria-describedby={problem ? MESSAGE_ID : undefined}
         />
         <SelectField
@@ -77,7 +85,10 @@ export function AddMemberForm({ organization, role }: { organization: Organizati
           name="role"
           value={newRole}
           onChange={(event) => setNewRole(event.target.value as Role)}
-          options={roles.map((candidate) => ({ value: candidate, label: `${ROLE_NAMES[candidate]}: ${ROLE_HINTS[candidate]}` }))}
+          options={roles.map((candidate) => ({
+            value: candidate,
+            label: `${ROLE_NAMES[candidate]}: ${ROLE_HINTS[candidate]}`,
+          }))}
         />
       </div>
       {chorusUsersApply && (

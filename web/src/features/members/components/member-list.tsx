@@ -6,7 +6,13 @@ import { Refusal } from '../../../components/console/refusal';
 import { RemoveButton } from '../../../components/console/remove-button';
 import { FormAlert } from '../../../components/ui/form-alert';
 import { useMembersByAddress } from '../../../components/console/members-by-address';
-import { useChangeMemberRoleMutation, useRemoveMemberMutation, useResendInvitationMutation, useUndeliveredInvitationsQuery, type UndeliveredInvitation } from '../api/members-api';
+import {
+  useChangeMemberRoleMutation,
+  useRemoveMemberMutation,
+  useResendInvitationMutation,
+  useUndeliveredInvitationsQuery,
+  type UndeliveredInvitation,
+} from '../api/members-api';
 import { RoleControl } from './role-control';
 
 type MemberListProps = { organization: Organization; role: Role; currentUserId: string };
@@ -44,9 +50,13 @@ export function MemberList({ organization, role, currentUserId }: MemberListProp
   async function remove(userId: string, email: string) {
     const index = shown.findIndex((member) => member.userId === userId);
     const next = shown[index + 1] ?? shown[index - 1];
-    const sentence = userId === currentUserId ? `You are no longer a member of ${organization.name}.` : `${email} is removed from ${organization.name}.`;
+    const sentence =
+      userId === currentUserId
+        ? `You are no longer a member of ${organization.name}.`
+        : `${email} is removed from ${organization.name}.`;
     removed.current = { userId, next: next?.userId ?? null };
-    if (!(await run(() => removeMember({ organizationId: organization.id, userId }).unwrap(), sentence))) removed.current = null;
+    if (!(await run(() => removeMember({ organizationId: organization.id, userId }).unwrap(), sentence)))
+      removed.current = null;
   }
 
   return (
@@ -73,7 +83,12 @@ export function MemberList({ organization, role, currentUserId }: MemberListProp
                   busy={changing.isLoading}
                   onChange={(next) =>
                     run(
-                      () => changeMemberRole({ organizationId: organization.id, userId: member.userId, role: next }).unwrap(),
+                      () =>
+                        changeMemberRole({
+                          organizationId: organization.id,
+                          userId: member.userId,
+                          role: next,
+                        }).unwrap(),
                       `${member.email} is ${ROLE_NAMES[next].toLowerCase()} now.`,
                     )
                   }
@@ -85,7 +100,8 @@ export function MemberList({ organization, role, currentUserId }: MemberListProp
                 .filter((failure) => failure.userId === member.userId)
                 .map((failure) => (
                   <span className="row__problem" key={failure.at}>
-                    We could not deliver the invitation to {failure.email}: {undeliveredWhy(failure)}. Remove them and add the right address.
+                    We could not deliver the invitation to {failure.email}: {undeliveredWhy(failure)}. Remove them and
+                    add the right address.
                   </span>
                 ))}
             </div>

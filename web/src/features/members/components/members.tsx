@@ -19,16 +19,28 @@ export function Members({ organization, role, currentUserId, twoStep }: MembersP
       <PageHeader title="Members">Who can sign in to {organization.name}, and what they may do.</PageHeader>
       <div className="stack">
         {/* Those who cannot add see why nobody can, and whom to ask; the add form says it to those who can. */}
-        {!canManage(role) && exceededBy(organization, 'users') > 0 && <LimitNotice organization={organization} resource="users" role={role} />}
+        {!canManage(role) && exceededBy(organization, 'users') > 0 && (
+          <LimitNotice organization={organization} resource="users" role={role} />
+        )}
         {canManage(role) && (
-          <Section title="Add member" description="Everyone you add is told by e-mail; someone new is invited to choose a password.">
+          <Section
+            title="Add member"
+            description="Everyone you add is told by e-mail; someone new is invited to choose a password."
+          >
             <AddMemberForm organization={organization} role={role} />
           </Section>
         )}
         <Section
           title="People"
           description={`${usage} users`}
-          actions={<ProgressBar label="Users" value={organization.usage.users} max={organization.limits.effective.users} valueText={usage} />}
+          actions={
+            <ProgressBar
+              label="Users"
+              value={organization.usage.users}
+              max={organization.limits.effective.users}
+              valueText={usage}
+            />
+          }
         >
           <MemberList organization={organization} role={role} currentUserId={currentUserId} />
         </Section>

@@ -19,7 +19,12 @@ export function RoleControl({ member, viewerRole, lastOwner, busy, onChange }: R
   const roles = ROLES.filter((role) => canManageRole(viewerRole, role));
   return (
     <span className="role-control">
-      <select className="role-control__select" aria-label={`Role of ${member.email}`} value={choice} onChange={(event) => setChoice(event.target.value as Role)}>
+      <select
+        className="role-control__select"
+        aria-label={`Role of ${member.email}`}
+        value={choice}
+        onChange={(event) => setChoice(event.target.value as Role)}
+      >
         {roles.map((role) => (
           <option key={role} value={role}>
             {ROLE_NAMES[role]}
@@ -27,7 +32,12 @@ export function RoleControl({ member, viewerRole, lastOwner, busy, onChange }: R
         ))}
       </select>
       {choice !== member.role && (
-        <button type="button" className="link-button" disabled={busy} onClick={() => void onChange(choice).then((changed) => changed || setChoice(member.role))}>
+        <button
+          type="button"
+          className="link-button"
+          disabled={busy}
+          onClick={() => void onChange(choice).then((changed) => changed || setChoice(member.role))}
+        >
           Save role<span className="visually-hidden"> of {member.email}</span>
         </button>
       )}

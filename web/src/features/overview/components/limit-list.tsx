@@ -1,5 +1,14 @@
 import type { LimitedResource, Organization, Role } from '../../../api/contract';
-import { binding, exceededBy, included, leftText, overLimitText, planless as noPlanInEffect, raising, usageText } from '../../../api/limits';
+import {
+  binding,
+  exceededBy,
+  included,
+  leftText,
+  overLimitText,
+  planless as noPlanInEffect,
+  raising,
+  usageText,
+} from '../../../api/limits';
 import { RESOURCE_NAMES, planName } from '../../../api/words';
 import { WayForward } from '../../../components/console/way-forward';
 import { ProgressBar } from '../../../components/ui/progress-bar';
@@ -11,7 +20,8 @@ const RESOURCES: LimitedResource[] = ['users', 'contentSections', 'qualityAssura
 function note(organization: Organization, resource: LimitedResource): string | null {
   if (!included(organization, resource)) return null;
   const plan = organization.governingPlan;
-  if (plan !== null && binding(organization, resource) === 'hard') return `The most the ${planName(plan.plan)} plan allows.`;
+  if (plan !== null && binding(organization, resource) === 'hard')
+    return `The most the ${planName(plan.plan)} plan allows.`;
   return null;
 }
 
@@ -27,7 +37,8 @@ export function LimitList({ organization, role }: { organization: Organization; 
         // Without a plan in effect nothing can be added, whatever "unlimited" the missing plan would suggest.
         const planless = noPlanInEffect(organization) && included(organization, resource);
         const text = usageText(organization, resource);
-        // A full list says what would raise it here, and where to go (the web analytics cap is the product's: nothing raises it).
+        // A full list says what would raise it here, and where to go (the web analytics cap is the product's: nothing
+        // raises it).
         const over = !planless && exceededBy(organization, resource) > 0;
         const full = !planless && included(organization, resource) && !organization.canAdd[resource];
         const raise = full ? raising(organization, resource) : null;
@@ -39,7 +50,12 @@ export function LimitList({ organization, role }: { organization: Organization; 
               <span className="limit__usage">{text}</span>
             </div>
             {included(organization, resource) && !planless && (
-              <ProgressBar label={RESOURCE_NAMES[resource]} value={usage[resource]} max={limits.effective[resource]} valueText={text} />
+              <ProgressBar
+                label={RESOURCE_NAMES[resource]}
+                value={usage[resource]}
+                max={limits.effective[resource]}
+                valueText={text}
+              />
             )}
             <p className="limit__explanation">
               {planless ? 'Nothing more until a plan is in effect' : leftText(organization, resource)}
@@ -48,7 +64,9 @@ export function LimitList({ organization, role }: { organization: Organization; 
             {/* Over after a downgrade: nothing was removed, and the way back is in the organization's hands. */}
             {over && <p className="limit__explanation">{overLimitText(organization, resource)}</p>}
             {raise !== null && !over && <p className="limit__explanation">{raise.sentence}</p>}
-            {raise !== null && raise.goal !== null && <WayForward goal={raise.goal} role={role} organization={organization} />}
+            {raise !== null && raise.goal !== null && (
+              <WayForward goal={raise.goal} role={role} organization={organization} />
+            )}
           </li>
         );
       })}

@@ -7,7 +7,8 @@ import { Section } from '../../../components/layout/section';
 /** Seed section 6. */
 function rule(organization: Organization): string {
   if (!organization.chorus) return 'Chorus is off, so Chorus notifies no one.';
-  if (organization.chorusDetails.parallelUse === true) return 'Chorus runs in parallel with Classic, so only members marked as Chorus users are notified.';
+  if (organization.chorusDetails.parallelUse === true)
+    return 'Chorus runs in parallel with Classic, so only members marked as Chorus users are notified.';
   return 'Chorus is on without parallel use, so every member is notified.';
 }
 

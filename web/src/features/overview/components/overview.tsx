@@ -34,7 +34,9 @@ function PlanProblem({ organization, role }: { organization: Organization; role:
   return (
     <div className="overview__notice">
       <Notice tone="warning">
-        <p className="notice__title">{idle ? 'Chorus is off' : planEnded(organization) ? 'The plan has ended' : 'No plan yet'}</p>
+        <p className="notice__title">
+          {idle ? 'Chorus is off' : planEnded(organization) ? 'The plan has ended' : 'No plan yet'}
+        </p>
         <p>{words}</p>
         <WayForward goal={idle ? 'chorus' : 'plan'} role={role} organization={organization} />
       </Notice>
@@ -81,7 +83,11 @@ export function Overview({ organization, role }: { organization: Organization; r
             </div>
             <div className="fact">
               <dt>Traffic per month</dt>
-              <dd>{organization.trafficPerMonth === null ? 'Unlimited' : `${formatNumber(organization.trafficPerMonth)} page views`}</dd>
+              <dd>
+                {organization.trafficPerMonth === null
+                  ? 'Unlimited'
+                  : `${formatNumber(organization.trafficPerMonth)} page views`}
+              </dd>
             </div>
             <div className="fact fact--wide">
               <dt>Add-ons</dt>
@@ -102,7 +108,15 @@ export function Overview({ organization, role }: { organization: Organization; r
           </dl>
         </Section>
 
-        <Section className="overview__features" title="Chorus features" description={organization.chorus ? 'In effect for this organization.' : 'Chorus is off: none of its features is in effect.'}>
+        <Section
+          className="overview__features"
+          title="Chorus features"
+          description={
+            organization.chorus
+              ? 'In effect for this organization.'
+              : 'Chorus is off: none of its features is in effect.'
+          }
+        >
           <ChorusFeatureList features={organization.chorusFeatures} />
         </Section>
 
@@ -116,12 +130,21 @@ export function Overview({ organization, role }: { organization: Organization; r
               <div className="fact">
                 <dt>Reports</dt>
                 <dd>
-                  {[organization.siteDefaults.report.weekly && 'Weekly', organization.siteDefaults.report.monthly && 'Monthly'].filter(Boolean).join(' and ') || 'None'}
+                  {[
+                    organization.siteDefaults.report.weekly && 'Weekly',
+                    organization.siteDefaults.report.monthly && 'Monthly',
+                  ]
+                    .filter(Boolean)
+                    .join(' and ') || 'None'}
                 </dd>
               </div>
             )}
           </dl>
-          {organization.siteDefaults === null ? <p className="muted">No plan: sites have no features yet.</p> : <SiteFeatureList features={organization.siteDefaults.features} />}
+          {organization.siteDefaults === null ? (
+            <p className="muted">No plan: sites have no features yet.</p>
+          ) : (
+            <SiteFeatureList features={organization.siteDefaults.features} />
+          )}
         </Section>
 
         {canManage(role) && <NotificationRecipients organization={organization} />}

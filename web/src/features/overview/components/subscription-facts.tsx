@@ -21,7 +21,10 @@ export function subscriptionNext(subscription: Subscription): [label: string, da
   if (subscription.status === 'ended') return null;
   if (subscription.endsOn !== null) return ['Ends on', formatDay(subscription.endsOn)];
   if (subscription.currentPeriod === null) return null;
-  return [subscription.status === 'trialing' ? 'First charge on' : 'Renews on', formatDay(subscription.currentPeriod.end)];
+  return [
+    subscription.status === 'trialing' ? 'First charge on' : 'Renews on',
+    formatDay(subscription.currentPeriod.end),
+  ];
 }
 
 export function SubscriptionFacts({ subscription }: { subscription: Subscription | null | undefined }) {
@@ -51,7 +54,10 @@ export function SubscriptionNotice({ organization, role }: { organization: Organ
       <div className="overview__notice">
         <Notice tone="warning">
           <p className="notice__title">Payment overdue</p>
-          <p>The last payment failed. The plan stays in force while the payment is tried again; update the payment details to keep it.</p>
+          <p>
+            The last payment failed. The plan stays in force while the payment is tried again; update the payment
+            details to keep it.
+          </p>
           <WayForward goal="payment" role={role} organization={organization} />
         </Notice>
       </div>
@@ -62,7 +68,10 @@ export function SubscriptionNotice({ organization, role }: { organization: Organ
       <div className="overview__notice">
         <Notice tone="info">
           <p className="notice__title">Your plan ends on {formatDay(subscription.endsOn)}</p>
-          <p>The subscription was cancelled. Until then everything works as now; afterwards nothing can be added until a plan is chosen again.</p>
+          <p>
+            The subscription was cancelled. Until then everything works as now; afterwards nothing can be added until a
+            plan is chosen again.
+          </p>
           <WayForward goal="renew" role={role} organization={organization} />
         </Notice>
       </div>

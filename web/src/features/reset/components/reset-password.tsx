@@ -8,7 +8,14 @@ import { FormAlert } from '../../../components/ui/form-alert';
 import { TextField } from '../../../components/ui/text-field';
 import { paths } from '../../../config/paths';
 import { RESET_MESSAGES } from '../reset-messages';
-import { changePassword, checkResetLink, newPasswordRejected, selectReset, type ResetProblem, type ResetState } from '../reset-slice';
+import {
+  changePassword,
+  checkResetLink,
+  newPasswordRejected,
+  selectReset,
+  type ResetProblem,
+  type ResetState,
+} from '../reset-slice';
 
 const MESSAGE_ID = 'reset-message';
 
@@ -43,7 +50,8 @@ export function ResetPassword({ token }: { token: string }) {
 
   // The form (and the focus with it) is gone after a submit: hand the focus to what comes next.
   useEffect(() => {
-    if (submitted.current && (reset.status === 'changed' || reset.status === 'invalid-token')) nextStep.current?.focus();
+    if (submitted.current && (reset.status === 'changed' || reset.status === 'invalid-token'))
+      nextStep.current?.focus();
   }, [reset.status]);
 
   function submit(event: FormEvent<HTMLFormElement>) {

@@ -6,12 +6,18 @@ const sitesUrl = (organizationId: string) => `/organizations/${encodeURIComponen
 
 export const sitesApi = consoleApi.injectEndpoints({
   endpoints: (build) => ({
-    addSite: build.mutation<CommandAnswer & { siteId: string }, { organizationId: string; name: string; hostname: string }>({
+    addSite: build.mutation<
+      CommandAnswer & { siteId: string },
+      { organizationId: string; name: string; hostname: string }
+    >({
       query: ({ organizationId, ...site }) => ({ url: sitesUrl(organizationId), method: 'POST', body: site }),
       invalidatesTags: (_result, _error, { organizationId }) => organizationTag(organizationId),
     }),
     removeSite: build.mutation<CommandAnswer, { organizationId: string; siteId: string }>({
-      query: ({ organizationId, siteId }) => ({ url: `${sitesUrl(organizationId)}/${encodeURIComponent(siteId)}`, method: 'DELETE' }),
+      query: ({ organizationId, siteId }) => ({
+        url: `${sitesUrl(organizationId)}/${encodeURIComponent(siteId)}`,
+        method: 'DELETE',
+      }),
       invalidatesTags: (_result, _error, { organizationId }) => organizationTag(organizationId),
     }),
   }),

@@ -24,8 +24,22 @@ export function AddSiteForm({ organization, role }: { organization: Organization
     // The server still checks everything.
     const read = readHostname(hostname);
     if (name.trim() === '') return refuse(fieldRefusal('name'));
-    if ('fault' in read) return refuse({ status: 400, code: 'INVALID_HOSTNAME', detail: '', field: 'hostname', value: hostname.trim(), reason: read.fault });
-    if (!(await run(() => addSite({ organizationId: organization.id, name: name.trim(), hostname: hostname.trim() }).unwrap(), `${name.trim()} is added.`))) return;
+    if ('fault' in read)
+      return refuse({
+        status: 400,
+        code: 'INVALID_HOSTNAME',
+        detail: '',
+        field: 'hostname',
+        value: hostname.trim(),
+        reason: read.fault,
+      });
+    if (
+      !(await run(
+        () => addSite({ organizationId: organization.id, name: name.trim(), hostname: hostname.trim() }).unwrap(),
+        `${name.trim()} is added.`,
+      ))
+    )
+      return;
     setName('');
     setHostname('');
   }

@@ -32,7 +32,12 @@ export function Sites({ organization, role }: { organization: Organization; role
           description={planless(organization) ? `${usage}: none can be added without a plan` : `${usage} sites`}
           actions={
             !planless(organization) && (
-              <ProgressBar label="Sites" value={organization.usage.contentSections} max={organization.limits.effective.contentSections} valueText={usage} />
+              <ProgressBar
+                label="Sites"
+                value={organization.usage.contentSections}
+                max={organization.limits.effective.contentSections}
+                valueText={usage}
+              />
             )
           }
         >
@@ -55,7 +60,12 @@ export function Sites({ organization, role }: { organization: Organization; role
                       <RemoveButton
                         item={site.name}
                         consequence={`${site.name} (${site.hostname}) stops collecting feedback for ${organization.name}.`}
-                        remove={() => run(() => removeSite({ organizationId: organization.id, siteId: site.siteId }).unwrap(), `${site.name} is removed.`)}
+                        remove={() =>
+                          run(
+                            () => removeSite({ organizationId: organization.id, siteId: site.siteId }).unwrap(),
+                            `${site.name} is removed.`,
+                          )
+                        }
                       />
                     </div>
                   )}

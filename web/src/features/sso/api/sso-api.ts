@@ -10,8 +10,15 @@ type SsoCommonChange = { domains: string[]; enforce: boolean; trustProviderMfa: 
 /** Without clientSecret the one configured is kept. No protocol: the body of before SAML, which every server takes. */
 export type OidcChange = SsoCommonChange & { issuer: string; clientId: string; clientSecret?: string };
 
-/** One of metadataUrl and metadataXml; neither, on an organization already on SAML: the saved provider values are kept. */
-export type SamlChange = SsoCommonChange & { protocol: 'saml'; metadataUrl?: string; metadataXml?: string; allowIdpInitiated: boolean };
+/**
+ * One of metadataUrl and metadataXml; neither, on an organization already on SAML: the saved provider values are kept.
+ */
+export type SamlChange = SsoCommonChange & {
+  protocol: 'saml';
+  metadataUrl?: string;
+  metadataXml?: string;
+  allowIdpInitiated: boolean;
+};
 
 export type SsoChange = OidcChange | SamlChange;
 
@@ -22,7 +29,11 @@ export const ssoApi = consoleApi.injectEndpoints({
       invalidatesTags: (_result, _error, { organizationId }) => organizationTag(organizationId),
     }),
     checkSsoDomain: build.mutation<SsoDomainCheck, { organizationId: string; domain: string }>({
-      query: ({ organizationId, domain }) => ({ url: `${ssoUrl(organizationId)}/domains/${encodeURIComponent(domain)}/verify`, method: 'POST', body: {} }),
+      query: ({ organizationId, domain }) => ({
+        url: `${ssoUrl(organizationId)}/domains/${encodeURIComponent(domain)}/verify`,
+        method: 'POST',
+        body: {},
+      }),
       invalidatesTags: (_result, _error, { organizationId }) => organizationTag(organizationId),
     }),
     disableSso: build.mutation<CommandAnswer, { organizationId: string }>({

@@ -2,7 +2,9 @@ import { TextField } from '../../../components/ui/text-field';
 import type { SsoFieldsProps } from '../sso-change';
 import { ValuesForProvider } from './values-for-provider';
 
-/** The addresses to register with the provider, then its issuer and client; the secret, left empty, keeps the saved one. */
+/**
+ * The addresses to register with the provider, then its issuer and client; the secret, left empty, keeps the saved one.
+ */
 export function OidcSettings({ organization, settings, values, change, invalid, describedBy }: SsoFieldsProps) {
   const origin = window.location.origin;
   // Only an OpenID Connect configuration has a secret to keep.
@@ -50,7 +52,11 @@ export function OidcSettings({ organization, settings, values, change, invalid, 
           type="password"
           autoComplete="new-password"
           placeholder={secretSaved ? 'Saved (hidden)' : undefined}
-          hint={secretSaved ? 'Leave empty to keep the saved secret. It is never shown.' : 'Stored encrypted; it is never shown again.'}
+          hint={
+            secretSaved
+              ? 'Leave empty to keep the saved secret. It is never shown.'
+              : 'Stored encrypted; it is never shown again.'
+          }
           value={values.clientSecret}
           onChange={(event) => change({ clientSecret: event.target.value })}
           aria-invalid={invalid('clientSecret')}

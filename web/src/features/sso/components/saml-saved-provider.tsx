@@ -9,7 +9,8 @@ const SOON_DAYS = 30;
 
 type Certificate = SamlSsoSettings['certificates'][number];
 
-const daysLeft = (certificate: Certificate, now: number): number => Math.ceil((Date.parse(certificate.notAfter) - now) / DAY_MS);
+const daysLeft = (certificate: Certificate, now: number): number =>
+  Math.ceil((Date.parse(certificate.notAfter) - now) / DAY_MS);
 
 /** "3F:A2:…": as Okta and the certificate viewers show a SHA-256 fingerprint. */
 const fingerprint = (sha256: string): string => (sha256.toUpperCase().match(/../g) ?? []).join(':');
@@ -22,7 +23,9 @@ function expiryWords(certificate: Certificate, now: number): string {
   return `Signing certificate expires on ${day}, in ${left === 1 ? '1 day' : `${left} days`}`;
 }
 
-/** Said only when no certificate lasts beyond the coming month: with a newer one saved, the provider can switch already. */
+/**
+ * Said only when no certificate lasts beyond the coming month: with a newer one saved, the provider can switch already.
+ */
 function ExpiryWarning({ certificates, now }: { certificates: Certificate[]; now: number }) {
   const last = certificates.reduce<Certificate | null>(
     (latest, each) => (latest === null || Date.parse(each.notAfter) > Date.parse(latest.notAfter) ? each : latest),
@@ -33,7 +36,10 @@ function ExpiryWarning({ certificates, now }: { certificates: Certificate[]; now
   return (
     <Notice tone="warning">
       {daysLeft(last, now) <= 0 ? (
-        <p>Your provider’s signing certificate expired on {day}: sign-in through your provider fails until Chorus has the new one.</p>
+        <p>
+          Your provider’s signing certificate expired on {day}: sign-in through your provider fails until Chorus has the
+          new one.
+        </p>
       ) : (
         <p>Your provider’s signing certificate expires on {day}: after that, sign-in through your provider stops.</p>
       )}
@@ -42,7 +48,10 @@ function ExpiryWarning({ certificates, now }: { certificates: Certificate[]; now
   );
 }
 
-/** What Chorus read from the provider's metadata: its entity ID, where it signs people in, the certificates it signs with. */
+/**
+ * What Chorus read from the provider's metadata: its entity ID, where it signs people in, the certificates it signs
+ * with.
+ */
 export function SamlSavedProvider({ saved }: { saved: SamlSsoSettings }) {
   const [now] = useState(() => Date.now());
   const id = useId();
@@ -71,7 +80,13 @@ export function SamlSavedProvider({ saved }: { saved: SamlSsoSettings }) {
           const left = daysLeft(certificate, now);
           return (
             <li className="sso-certificate" key={certificate.sha256}>
-              <span className={left <= SOON_DAYS ? 'sso-certificate__expiry sso-certificate__expiry--soon' : 'sso-certificate__expiry'}>
+              <span
+                className={
+                  left <= SOON_DAYS
+                    ? 'sso-certificate__expiry sso-certificate__expiry--soon'
+                    : 'sso-certificate__expiry'
+                }
+              >
                 {expiryWords(certificate, now)}
               </span>
               <span className="sso-certificate__fingerprint">

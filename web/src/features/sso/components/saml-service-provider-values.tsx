@@ -11,8 +11,16 @@ export function SamlServiceProviderValues({ organization }: { organization: Orga
       values={[
         { name: 'Entity ID (Audience URI / Identifier)', value: `${base}/metadata` },
         { name: 'Single sign-on URL (ACS / Reply URL)', value: `${base}/acs` },
-        { name: 'Metadata URL', value: `${base}/metadata`, hint: 'For providers that read these settings from an address instead.' },
-        { name: 'Name ID format', value: 'EmailAddress', hint: 'The person’s e-mail address as the Name ID, or in an attribute named email.' },
+        {
+          name: 'Metadata URL',
+          value: `${base}/metadata`,
+          hint: 'For providers that read these settings from an address instead.',
+        },
+        {
+          name: 'Name ID format',
+          value: 'EmailAddress',
+          hint: 'The person’s e-mail address as the Name ID, or in an attribute named email.',
+        },
       ]}
     />
   );

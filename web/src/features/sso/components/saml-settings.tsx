@@ -24,12 +24,17 @@ function TextAreaField({ label, hint, id, ...textarea }: ComponentProps<'textare
 }
 
 function urlHint(saved: ReturnType<typeof savedSaml>): string {
-  if (saved === null) return 'Your provider’s SAML metadata address (Entra ID: App Federation Metadata Url). Chorus reads it when you save.';
-  if (saved.metadataUrl === null) return 'The saved settings came from pasted XML. Enter a URL to read them from there instead.';
+  if (saved === null)
+    return 'Your provider’s SAML metadata address (Entra ID: App Federation Metadata Url). Chorus reads it when you save.';
+  if (saved.metadataUrl === null)
+    return 'The saved settings came from pasted XML. Enter a URL to read them from there instead.';
   return 'Chorus read the settings above from this address. Change it to read another.';
 }
 
-/** The values for the provider, what its metadata said, and the metadata: a URL to read or the XML pasted. Left as they are, the saved provider stays. */
+/**
+ * The values for the provider, what its metadata said, and the metadata: a URL to read or the XML pasted. Left as they
+ * are, the saved provider stays.
+ */
 export function SamlSettings({ organization, settings, values, change, invalid, describedBy }: SsoFieldsProps) {
   const saved = savedSaml(settings);
   return (

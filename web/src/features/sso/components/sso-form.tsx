@@ -19,7 +19,10 @@ const PROTOCOL_HINTS: Record<SsoProtocol, string> = {
   saml: 'Your provider’s SAML metadata, as a URL or pasted.',
 };
 
-/** One protocol at a time; what was typed for the other stays until the page is left. Secrets and metadata XML are write-only. */
+/**
+ * One protocol at a time; what was typed for the other stays until the page is left. Secrets and metadata XML are
+ * write-only.
+ */
 export function SsoForm({ organization, settings }: { organization: Organization; settings: SsoSettings | null }) {
   const [configureSso, { isLoading }] = useConfigureSsoMutation();
   const [values, setValues] = useState(() => initialValues(settings));
@@ -37,8 +40,12 @@ export function SsoForm({ organization, settings }: { organization: Organization
       return;
     }
     setSent(next.sent);
-    const saved = await run(() => configureSso({ organizationId: organization.id, settings: next.change }).unwrap(), 'Single sign-on is saved.');
-    // The metadata read is now the saved one: the URL stays (it is saved too), the XML and the secret are not shown again.
+    const saved = await run(
+      () => configureSso({ organizationId: organization.id, settings: next.change }).unwrap(),
+      'Single sign-on is saved.',
+    );
+    // The metadata read is now the saved one: the URL stays (it is saved too), the XML and the secret are not shown
+    // again.
     if (saved) change({ clientSecret: '', metadataXml: '', rereadMetadata: false });
   }
 
@@ -52,14 +59,39 @@ export function SsoForm({ organization, settings }: { organization: Organization
   };
   const ownWords = problem === null ? null : metadataRefusal(problem);
   return (
-    <form className="form form--inline" noValidate onSubmit={(event) => void submit(event)} aria-busy={isLoading} aria-label="Single sign-on settings">
-      <FormAlert id={MESSAGE_ID}>{problem && (ownWords === null ? <Refusal problem={problem} organization={organization} role="owner" /> : <p>{ownWords}</p>)}</FormAlert>
-      <fieldset className="sso-protocol" aria-describedby={savedProtocol !== null && values.protocol !== savedProtocol ? 'sso-protocol-switch' : undefined}>
+    <form
+      className="form form--inline"
+      noValidate
+      onSubmit={(event) => void submit(event)}
+      aria-busy={isLoading}
+      aria-label="Single sign-on settings"
+    >
+      <FormAlert id={MESSAGE_ID}>
+        {problem &&
+          (ownWords === null ? (
+            <Refusal problem={problem} organization={organization} role="owner" />
+          ) : (
+            <p>{ownWords}</p>
+          ))}
+      </FormAlert>
+      <fieldset
+        className="sso-protocol"
+        aria-describedby={
+          savedProtocol !== null && values.protocol !== savedProtocol ? 'sso-protocol-switch' : undefined
+        }
+      >
         <legend className="field__label">Protocol</legend>
         <div className="sso-protocol__choices">
           {(['oidc', 'saml'] as const).map((protocol) => (
             <label className="checkbox sso-protocol__choice" key={protocol}>
-              <input className="checkbox__input" type="radio" name="protocol" value={protocol} checked={values.protocol === protocol} onChange={() => change({ protocol })} />
+              <input
+                className="checkbox__input"
+                type="radio"
+                name="protocol"
+                value={protocol}
+                checked={values.protocol === protocol}
+                onChange={() => change({ protocol })}
+              />
               <span className="checkbox__label">
                 {PROTOCOL_NAMES[protocol]}
                 <span className="checkbox__hint">{PROTOCOL_HINTS[protocol]}</span>
@@ -69,15 +101,12 @@ export function SsoForm({ organization, settings }: { organization: Organization
         </div>
         {savedProtocol !== null && values.protocol !== savedProtocol && (
           <p className="field__hint" id="sso-protocol-switch">
-            Saving switches single sign-on to {PROTOCOL_NAMES[values.protocol]}: the saved {PROTOCOL_NAMES[savedProtocol]} settings are replaced.
+            Saving switches single sign-on to {PROTOCOL_NAMES[values.protocol]}: the saved{' '}
+            {PROTOCOL_NAMES[savedProtocol]} settings are replaced.
           </p>
         )}
       </fieldset>
-      {values.protocol === 'oidc' ? (
-        <OidcSettings {...fields} />
-      ) : (
-        <SamlSettings {...fields} />
-      )}
+      {values.protocol === 'oidc' ? <OidcSettings {...fields} /> : <SamlSettings {...fields} />}
       <TextField
         label="Domains"
         name="domains"

@@ -23,26 +23,43 @@ export function Sso({ organization, role }: { organization: Organization; role: 
   const idleEnterprise = chorusPlanIdle(organization) && organization.chorusDetails.plan === 'enterprise';
   return (
     <>
-      <PageHeader title="SSO">People of {organization.name}’s e-mail domains sign in through your identity provider (OpenID Connect or SAML 2.0).</PageHeader>
+      <PageHeader title="SSO">
+        People of {organization.name}’s e-mail domains sign in through your identity provider (OpenID Connect or SAML
+        2.0).
+      </PageHeader>
       <div className="stack">
         {!available ? (
           <>
-            <Section title="Single sign-on" description={settings === null ? 'Off' : 'Saved, but not in effect on this plan'}>
+            <Section
+              title="Single sign-on"
+              description={settings === null ? 'Off' : 'Saved, but not in effect on this plan'}
+            >
               <Notice tone="info">
                 {idleEnterprise ? (
-                  <p>Chorus is off, so {organization.name}’s Chorus Enterprise plan, which includes single sign-on, is not in effect.</p>
+                  <p>
+                    Chorus is off, so {organization.name}’s Chorus Enterprise plan, which includes single sign-on, is
+                    not in effect.
+                  </p>
                 ) : (
-                  <p>Single sign-on is part of the Enterprise plans: on one, you connect {organization.name}’s identity provider here.</p>
+                  <p>
+                    Single sign-on is part of the Enterprise plans: on one, you connect {organization.name}’s identity
+                    provider here.
+                  </p>
                 )}
                 <WayForward goal={idleEnterprise ? 'chorus' : 'enterprise'} role={role} organization={organization} />
               </Notice>
             </Section>
             {/* A downgraded organization can still turn off what it had. */}
-            {settings !== null && canConfigureSso(role) && <TurnOff organization={organization} role={role} settings={settings} />}
+            {settings !== null && canConfigureSso(role) && (
+              <TurnOff organization={organization} role={role} settings={settings} />
+            )}
           </>
         ) : !canConfigureSso(role) ? (
           <>
-            <Section title="Single sign-on" description={settings === null ? 'Off' : `On for ${verifiedDomains(settings.domainStates)}`}>
+            <Section
+              title="Single sign-on"
+              description={settings === null ? 'Off' : `On for ${verifiedDomains(settings.domainStates)}`}
+            >
               <Notice tone="info">
                 <p>Only an owner can change single sign-on.</p>
               </Notice>
@@ -51,7 +68,10 @@ export function Sso({ organization, role }: { organization: Organization; role: 
           </>
         ) : (
           <>
-            <Section title="Your identity provider" description={settings === null ? 'Single sign-on is off.' : `${setUp(settings)}.`}>
+            <Section
+              title="Your identity provider"
+              description={settings === null ? 'Single sign-on is off.' : `${setUp(settings)}.`}
+            >
               {/* Not keyed by the settings: saving re-reads them, and the form keeps its status and what was typed. */}
               <SsoForm organization={organization} settings={settings} />
             </Section>
@@ -90,7 +110,10 @@ function LinkAccount({ organization }: { organization: Organization }) {
       description={`If you already sign in to Chorus with a password or Google, link your account once to sign in through ${organization.name}’s provider.`}
     >
       <div className="form__actions">
-        <a className="button button--secondary" href={`/auth/sso/${encodeURIComponent(organization.id)}?intent=link&redirect=${encodeURIComponent(here)}`}>
+        <a
+          className="button button--secondary"
+          href={`/auth/sso/${encodeURIComponent(organization.id)}?intent=link&redirect=${encodeURIComponent(here)}`}
+        >
           Link my account
         </a>
       </div>
@@ -109,7 +132,10 @@ function TurnOff({ organization, role, settings }: { organization: Organization;
   }
 
   return (
-    <Section title="Turn off" description="People of these domains then sign in with a password or Google, as everyone else.">
+    <Section
+      title="Turn off"
+      description="People of these domains then sign in with a password or Google, as everyone else."
+    >
       <FormAlert>{problem && <Refusal problem={problem} organization={organization} role={role} />}</FormAlert>
       <div className="form__actions">
         <Button type="button" variant="danger" onClick={() => setAsking(true)}>
@@ -117,7 +143,13 @@ function TurnOff({ organization, role, settings }: { organization: Organization;
         </Button>
       </div>
       {asking && (
-        <ConfirmDialog title="Turn off single sign-on?" confirm="Turn off" busy={isLoading} onConfirm={() => void confirm()} onCancel={() => setAsking(false)}>
+        <ConfirmDialog
+          title="Turn off single sign-on?"
+          confirm="Turn off"
+          busy={isLoading}
+          onConfirm={() => void confirm()}
+          onCancel={() => setAsking(false)}
+        >
           {settings.domains.join(', ')} will no longer sign in through your identity provider.{' '}
           {settings.protocol === 'saml'
             ? 'Your provider’s settings are forgotten: to turn it on again, give its metadata again.'

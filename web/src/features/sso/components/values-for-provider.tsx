@@ -2,8 +2,19 @@ import { useId } from 'react';
 
 export type ValueForProvider = { name: string; value: string; hint?: string };
 
-/** What the owner pastes into the identity provider, each named as the providers' screens name it; a click selects all of one. */
-export function ValuesForProvider({ title, hint, values }: { title: string; hint: string; values: ValueForProvider[] }) {
+/**
+ * What the owner pastes into the identity provider, each named as the providers' screens name it; a click selects all
+ * of one.
+ */
+export function ValuesForProvider({
+  title,
+  hint,
+  values,
+}: {
+  title: string;
+  hint: string;
+  values: ValueForProvider[];
+}) {
   const id = useId();
   return (
     <div className="sso-values" role="group" aria-labelledby={`${id}-title`} aria-describedby={`${id}-hint`}>

@@ -1,5 +1,9 @@
-// Setting up a factor is the same pair of calls under either base: a first factor at sign-in, or any on the Account page.
-import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
+// Setting up a factor is the same pair of calls under either base: a first factor at sign-in, or any on the Account
+// page.
+import type {
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+} from '@simplewebauthn/browser';
 import { consoleApi } from '../../../api/console-api';
 import type { CommandAnswer } from '../../../api/contract';
 
@@ -28,13 +32,19 @@ export type AuthenticatorAppSetup = { secret: string; uri: string; qrCode: strin
 export type RecoveryCodesAnswer = { recoveryCodes: string[] | null };
 /** `reset` (at once) only for an account the organization answers for. */
 export type OwnerResetOutcome = 'reset' | 'confirmation-mailed' | 'nothing-to-reset';
-export type TwoStepResetValidity = { valid: false } | { valid: true; organizationName: string; passwordRequired: boolean };
-export type OrganizationTwoStep = { required: boolean; members: { userId: string; email: string; role: string; secondFactor: boolean }[] };
+export type TwoStepResetValidity =
+  { valid: false } | { valid: true; organizationName: string; passwordRequired: boolean };
+export type OrganizationTwoStep = {
+  required: boolean;
+  members: { userId: string; email: string; role: string; secondFactor: boolean }[];
+};
 
 export const twoStepApi = consoleApi.injectEndpoints({
   endpoints: (build) => ({
     getSecondStep: build.query<SecondStepStatus, void>({ query: () => ({ url: '/session/second-step' }) }),
-    passWithCode: build.mutation<void, string>({ query: (code) => ({ url: '/session/second-step/code', method: 'POST', body: { code } }) }),
+    passWithCode: build.mutation<void, string>({
+      query: (code) => ({ url: '/session/second-step/code', method: 'POST', body: { code } }),
+    }),
     passkeySignInOptions: build.mutation<{ options: PublicKeyCredentialRequestOptionsJSON; challenge: string }, void>({
       query: () => ({ url: '/session/second-step/passkey/options', method: 'POST' }),
     }),
@@ -42,30 +52,52 @@ export const twoStepApi = consoleApi.injectEndpoints({
       query: (body) => ({ url: '/session/second-step/passkey', method: 'POST', body }),
     }),
 
-    startAuthenticatorApp: build.mutation<AuthenticatorAppSetup, SetupBase>({ query: (base) => ({ url: `${base}/authenticator-app`, method: 'POST' }) }),
-    confirmAuthenticatorApp: build.mutation<RecoveryCodesAnswer, { base: SetupBase; setup: string; code: string; password?: string }>({
+    startAuthenticatorApp: build.mutation<AuthenticatorAppSetup, SetupBase>({
+      query: (base) => ({ url: `${base}/authenticator-app`, method: 'POST' }),
+    }),
+    confirmAuthenticatorApp: build.mutation<
+      RecoveryCodesAnswer,
+      { base: SetupBase; setup: string; code: string; password?: string }
+    >({
       query: ({ base, ...body }) => ({ url: `${base}/authenticator-app`, method: 'PUT', body }),
       invalidatesTags: ['TwoStep'],
     }),
-    passkeyRegistrationOptions: build.mutation<{ options: PublicKeyCredentialCreationOptionsJSON; registration: string }, SetupBase>({
+    passkeyRegistrationOptions: build.mutation<
+      { options: PublicKeyCredentialCreationOptionsJSON; registration: string },
+      SetupBase
+    >({
       query: (base) => ({ url: `${base}/passkeys/options`, method: 'POST' }),
     }),
-    registerPasskey: build.mutation<RecoveryCodesAnswer, { base: SetupBase; registration: string; name: string; response: unknown } & ChangeConfirmation>({
+    registerPasskey: build.mutation<
+      RecoveryCodesAnswer,
+      { base: SetupBase; registration: string; name: string; response: unknown } & ChangeConfirmation
+    >({
       query: ({ base, ...body }) => ({ url: `${base}/passkeys`, method: 'POST', body }),
       invalidatesTags: ['TwoStep'],
     }),
 
-    getSecondFactors: build.query<SecondFactors, void>({ query: () => ({ url: '/account/two-step' }), providesTags: ['TwoStep'] }),
+    getSecondFactors: build.query<SecondFactors, void>({
+      query: () => ({ url: '/account/two-step' }),
+      providesTags: ['TwoStep'],
+    }),
     removeAuthenticatorApp: build.mutation<void, ChangeConfirmation>({
       query: (confirmation) => ({ url: '/account/two-step/authenticator-app', method: 'DELETE', body: confirmation }),
       invalidatesTags: ['TwoStep'],
     }),
     renamePasskey: build.mutation<void, { id: string; name: string } & ChangeConfirmation>({
-      query: ({ id, ...body }) => ({ url: `/account/two-step/passkeys/${encodeURIComponent(id)}`, method: 'PATCH', body }),
+      query: ({ id, ...body }) => ({
+        url: `/account/two-step/passkeys/${encodeURIComponent(id)}`,
+        method: 'PATCH',
+        body,
+      }),
       invalidatesTags: ['TwoStep'],
     }),
     removePasskey: build.mutation<void, { id: string } & ChangeConfirmation>({
-      query: ({ id, ...confirmation }) => ({ url: `/account/two-step/passkeys/${encodeURIComponent(id)}`, method: 'DELETE', body: confirmation }),
+      query: ({ id, ...confirmation }) => ({
+        url: `/account/two-step/passkeys/${encodeURIComponent(id)}`,
+        method: 'DELETE',
+        body: confirmation,
+      }),
       invalidatesTags: ['TwoStep'],
     }),
     regenerateRecoveryCodes: build.mutation<{ recoveryCodes: string[] }, ChangeConfirmation>({
@@ -78,10 +110,17 @@ export const twoStepApi = consoleApi.injectEndpoints({
       providesTags: ['TwoStep'],
     }),
     setTwoStepRequirement: build.mutation<CommandAnswer, { organizationId: string; required: boolean }>({
-      query: ({ organizationId, required }) => ({ url: `/organizations/${encodeURIComponent(organizationId)}/two-step-sign-in`, method: 'PUT', body: { required } }),
+      query: ({ organizationId, required }) => ({
+        url: `/organizations/${encodeURIComponent(organizationId)}/two-step-sign-in`,
+        method: 'PUT',
+        body: { required },
+      }),
       invalidatesTags: ['TwoStep', 'Organization'],
     }),
-    resetMemberSecondFactors: build.mutation<{ outcome: OwnerResetOutcome }, { organizationId: string; userId: string }>({
+    resetMemberSecondFactors: build.mutation<
+      { outcome: OwnerResetOutcome },
+      { organizationId: string; userId: string }
+    >({
       query: ({ organizationId, userId }) => ({
         url: `/organizations/${encodeURIComponent(organizationId)}/two-step-sign-in/members/${encodeURIComponent(userId)}`,
         method: 'DELETE',
@@ -89,8 +128,12 @@ export const twoStepApi = consoleApi.injectEndpoints({
       invalidatesTags: ['TwoStep'],
     }),
 
-    getTwoStepResetValidity: build.query<TwoStepResetValidity, string>({ query: (token) => ({ url: '/two-step-reset/validity', method: 'POST', body: { token } }) }),
-    confirmTwoStepReset: build.mutation<void, { token: string; password?: string }>({ query: (body) => ({ url: '/two-step-reset', method: 'POST', body }) }),
+    getTwoStepResetValidity: build.query<TwoStepResetValidity, string>({
+      query: (token) => ({ url: '/two-step-reset/validity', method: 'POST', body: { token } }),
+    }),
+    confirmTwoStepReset: build.mutation<void, { token: string; password?: string }>({
+      query: (body) => ({ url: '/two-step-reset', method: 'POST', body }),
+    }),
   }),
 });
 

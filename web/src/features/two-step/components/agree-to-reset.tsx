@@ -36,8 +36,8 @@ export function AgreeToReset({ token, productName }: { token: string; productNam
     return (
       <>
         <ScreenHeader title="Two-step sign-in is reset">
-          Your authenticator app, passkeys and recovery codes no longer work. Sign in with your password; if an organization of yours requires two-step
-          sign-in, you will set up a new way first.
+          Your authenticator app, passkeys and recovery codes no longer work. Sign in with your password; if an
+          organization of yours requires two-step sign-in, you will set up a new way first.
         </ScreenHeader>
         <Link className="button button--primary" to={paths.login.getHref()}>
           Go to log in
@@ -49,7 +49,10 @@ export function AgreeToReset({ token, productName }: { token: string; productNam
   if (details === undefined || !details.valid || problem?.code === 'INVALID_TOKEN') {
     return (
       <>
-        <ScreenHeader title="This link cannot be used">It was used already, or it has expired. Nothing was changed: ask the owner to send a new one if you still need it.</ScreenHeader>
+        <ScreenHeader title="This link cannot be used">
+          It was used already, or it has expired. Nothing was changed: ask the owner to send a new one if you still need
+          it.
+        </ScreenHeader>
         <Link className="button button--primary" to={paths.login.getHref()}>
           Back to log in
         </Link>
@@ -61,12 +64,14 @@ export function AgreeToReset({ token, productName }: { token: string; productNam
   return (
     <>
       <ScreenHeader title="Reset two-step sign-in?">
-        An owner of {details.organizationName} asked to remove your second factors, for example because you lost your phone.
+        An owner of {details.organizationName} asked to remove your second factors, for example because you lost your
+        phone.
       </ScreenHeader>
       <form className="form" noValidate onSubmit={(event) => void submit(event)} aria-busy={isLoading}>
         <p>
-          If you agree, your authenticator app, passkeys and recovery codes stop working in every organization you belong to, and your password alone signs you
-          in until you set up a new way. If you did not ask for this, close this page: nothing changes.
+          If you agree, your authenticator app, passkeys and recovery codes stop working in every organization you
+          belong to, and your password alone signs you in until you set up a new way. If you did not ask for this, close
+          this page: nothing changes.
         </p>
         <FormAlert id={MESSAGE_ID}>{message}</FormAlert>
         {details.passwordRequired && (

@@ -5,12 +5,22 @@ import { Button } from '../../../components/ui/button';
 import { SetupActions } from './setup-actions';
 import { FormAlert } from '../../../components/ui/form-alert';
 import { TextField } from '../../../components/ui/text-field';
-import { useConfirmAuthenticatorAppMutation, useStartAuthenticatorAppMutation, type ChangeConfirmation, type SetupBase } from '../api/two-step-api';
+import {
+  useConfirmAuthenticatorAppMutation,
+  useStartAuthenticatorAppMutation,
+  type ChangeConfirmation,
+  type SetupBase,
+} from '../api/two-step-api';
 
 const MESSAGE_ID = 'authenticator-app-message';
 
 /** The first code the app shows proves the scan worked. `onDone` gets the recovery codes of a first factor. */
-type SetupProps = { base: SetupBase; onDone: (recoveryCodes: string[] | null) => void; onCancel?: () => void; confirmation?: ChangeConfirmation };
+type SetupProps = {
+  base: SetupBase;
+  onDone: (recoveryCodes: string[] | null) => void;
+  onCancel?: () => void;
+  confirmation?: ChangeConfirmation;
+};
 
 export function AuthenticatorAppSetup({ base, onDone, onCancel, confirmation = {} }: SetupProps) {
   const [start, started] = useStartAuthenticatorAppMutation();
@@ -30,7 +40,9 @@ export function AuthenticatorAppSetup({ base, onDone, onCancel, confirmation = {
     if (code.trim() === '') return refuse(fieldRefusal('code'));
     // The app's first code proves the scan; the password (an app is the first way to give codes) confirms the change.
     const password = confirmation.password === undefined ? {} : { password: confirmation.password };
-    await run(async () => onDone((await confirm({ base, setup: setup.setup, code, ...password }).unwrap()).recoveryCodes));
+    await run(async () =>
+      onDone((await confirm({ base, setup: setup.setup, code, ...password }).unwrap()).recoveryCodes),
+    );
   }
 
   useEffect(() => {
@@ -40,7 +52,10 @@ export function AuthenticatorAppSetup({ base, onDone, onCancel, confirmation = {
   if (setup === undefined) {
     return (
       <div className="two-step-setup">
-        <p>Use an app such as Google Authenticator, Microsoft Authenticator, 1Password or Bitwarden: it shows a new six-digit code every 30 seconds.</p>
+        <p>
+          Use an app such as Google Authenticator, Microsoft Authenticator, 1Password or Bitwarden: it shows a new
+          six-digit code every 30 seconds.
+        </p>
         {started.isError ? (
           <>
             <FormAlert>The setup could not start: please try again.</FormAlert>
@@ -59,15 +74,32 @@ export function AuthenticatorAppSetup({ base, onDone, onCancel, confirmation = {
     );
   }
 
-  const message = problem === null ? null : problem.code === 'VALIDATION_FAILED' && problem.field !== 'setup' ? 'Enter the six-digit code the app shows.' : refusalMessage(problem);
+  const message =
+    problem === null
+      ? null
+      : problem.code === 'VALIDATION_FAILED' && problem.field !== 'setup'
+        ? 'Enter the six-digit code the app shows.'
+        : refusalMessage(problem);
   return (
-    <form className="two-step-setup form" noValidate onSubmit={(event) => void submit(event)} aria-busy={confirming.isLoading}>
+    <form
+      className="two-step-setup form"
+      noValidate
+      onSubmit={(event) => void submit(event)}
+      aria-busy={confirming.isLoading}
+    >
       <ol className="two-step-setup__steps" ref={steps} tabIndex={-1} aria-label="Set up the app">
         <li>
           <p>Scan this QR code with the app.</p>
-          <img className="two-step-setup__qr" src={setup.qrCode} width={200} height={200} alt="QR code for the authenticator app" />
+          <img
+            className="two-step-setup__qr"
+            src={setup.qrCode}
+            width={200}
+            height={200}
+            alt="QR code for the authenticator app"
+          />
           <p className="two-step-setup__secret">
-            Cannot scan it? Enter this key in the app instead: <code aria-label={`Key ${setup.secret.split('').join(' ')}`}>{groups(setup.secret)}</code>
+            Cannot scan it? Enter this key in the app instead:{' '}
+            <code aria-label={`Key ${setup.secret.split('').join(' ')}`}>{groups(setup.secret)}</code>
           </p>
         </li>
         <li>

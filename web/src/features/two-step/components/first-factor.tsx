@@ -9,7 +9,15 @@ import { AuthenticatorAppSetup } from './authenticator-app-setup';
 import { PasskeyRegistration } from './passkey-registration';
 import { RecoveryCodes } from './recovery-codes';
 
-export function FirstFactor({ status, redirect, productName }: { status: SecondStepStatus; redirect: string; productName: string }) {
+export function FirstFactor({
+  status,
+  redirect,
+  productName,
+}: {
+  status: SecondStepStatus;
+  redirect: string;
+  productName: string;
+}) {
   const dispatch = useAppDispatch();
   const [way, setWay] = useState<'app' | 'passkey' | null>(null);
   const [codes, setCodes] = useState<string[] | null>(null);
@@ -19,7 +27,9 @@ export function FirstFactor({ status, redirect, productName }: { status: SecondS
   if (done) {
     return (
       <>
-        <ScreenHeader title="Two-step sign-in is on">From now on you sign in with your password and a second step.</ScreenHeader>
+        <ScreenHeader title="Two-step sign-in is on">
+          From now on you sign in with your password and a second step.
+        </ScreenHeader>
         {codes === null ? (
           <Button type="button" onClick={() => dispatch(leaveTo(redirect))}>
             Continue
@@ -41,7 +51,8 @@ export function FirstFactor({ status, redirect, productName }: { status: SecondS
   return (
     <>
       <ScreenHeader title="Set up two-step sign-in">
-        {requiredBy} {status.requiredBy.length > 1 ? 'require' : 'requires'} a second step when you sign in. Set one up now to continue as {status.email}.
+        {requiredBy} {status.requiredBy.length > 1 ? 'require' : 'requires'} a second step when you sign in. Set one up
+        now to continue as {status.email}.
       </ScreenHeader>
       {way === null && (
         <div className="first-factor__choices">
@@ -55,8 +66,12 @@ export function FirstFactor({ status, redirect, productName }: { status: SecondS
           )}
         </div>
       )}
-      {way === 'app' && <AuthenticatorAppSetup base="/session/second-step" onDone={finished} onCancel={() => setWay(null)} />}
-      {way === 'passkey' && <PasskeyRegistration base="/session/second-step" onDone={finished} onCancel={() => setWay(null)} />}
+      {way === 'app' && (
+        <AuthenticatorAppSetup base="/session/second-step" onDone={finished} onCancel={() => setWay(null)} />
+      )}
+      {way === 'passkey' && (
+        <PasskeyRegistration base="/session/second-step" onDone={finished} onCancel={() => setWay(null)} />
+      )}
     </>
   );
 }

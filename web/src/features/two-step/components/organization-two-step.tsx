@@ -8,7 +8,12 @@ import { useMembersByAddress } from '../../../components/console/members-by-addr
 import { CheckboxField } from '../../../components/ui/checkbox-field';
 import { FormAlert } from '../../../components/ui/form-alert';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
-import { useGetOrganizationTwoStepQuery, useResetMemberSecondFactorsMutation, useSetTwoStepRequirementMutation, type OwnerResetOutcome } from '../api/two-step-api';
+import {
+  useGetOrganizationTwoStepQuery,
+  useResetMemberSecondFactorsMutation,
+  useSetTwoStepRequirementMutation,
+  type OwnerResetOutcome,
+} from '../api/two-step-api';
 
 const RESET_WORDS: Record<OwnerResetOutcome, (email: string) => string> = {
   reset: (email) => `The second factors of ${email} are removed, and they were told by e-mail.`,
@@ -28,7 +33,12 @@ export function OrganizationTwoStep({ organization, role, currentUserId }: Organ
   const [choosing, setChoosing] = useState<boolean | null>(null);
   const owner = role === 'owner';
   const { shown, field, summary } = useMembersByAddress(data?.members ?? [], 'Find a member’s two-step sign-in');
-  if (data === undefined) return error === undefined ? <p className="muted">Loading…</p> : <FormAlert>{readRefusalMessage(problemOf(error), organization)}</FormAlert>;
+  if (data === undefined)
+    return error === undefined ? (
+      <p className="muted">Loading…</p>
+    ) : (
+      <FormAlert>{readRefusalMessage(problemOf(error), organization)}</FormAlert>
+    );
   const without = data.members.filter((member) => !member.secondFactor);
 
   return (
@@ -47,7 +57,9 @@ export function OrganizationTwoStep({ organization, role, currentUserId }: Organ
           const required = event.target.checked;
           setChoosing(required);
           const said = required ? 'Two-step sign-in is now required.' : 'Two-step sign-in is no longer required.';
-          void run(() => setRequirement({ organizationId: organization.id, required }).unwrap(), said).finally(() => setChoosing(null));
+          void run(() => setRequirement({ organizationId: organization.id, required }).unwrap(), said).finally(() =>
+            setChoosing(null),
+          );
         }}
       />
       <p>
@@ -62,13 +74,21 @@ export function OrganizationTwoStep({ organization, role, currentUserId }: Organ
             <div className="row__main">
               <span className="row__title">{member.email}</span>
               <span className="row__tags">
-                {member.secondFactor ? <span className="tag tag--verified">Set up</span> : <span className="tag tag--pending">Not set up</span>}
+                {member.secondFactor ? (
+                  <span className="tag tag--verified">Set up</span>
+                ) : (
+                  <span className="tag tag--pending">Not set up</span>
+                )}
               </span>
             </div>
             {/* Your own factors are yours to change, on the Account page. */}
             {owner && member.secondFactor && member.userId !== currentUserId && (
               <div className="row__actions">
-                <button type="button" className="link-button link-button--danger" onClick={() => setResettingFor(member)}>
+                <button
+                  type="button"
+                  className="link-button link-button--danger"
+                  onClick={() => setResettingFor(member)}
+                >
                   Reset<span className="visually-hidden"> the two-step sign-in of {member.email}</span>
                 </button>
               </div>
@@ -89,12 +109,15 @@ export function OrganizationTwoStep({ organization, role, currentUserId }: Organ
           onConfirm={() => {
             const { userId, email } = resettingFor;
             const said = ({ outcome }: { outcome: OwnerResetOutcome }) => RESET_WORDS[outcome](email);
-            void run(() => reset({ organizationId: organization.id, userId }).unwrap(), said).finally(() => setResettingFor(null));
+            void run(() => reset({ organizationId: organization.id, userId }).unwrap(), said).finally(() =>
+              setResettingFor(null),
+            );
           }}
         >
-          Use this when they lost their phone or security key. If {organization.name} manages their account (your single sign-on made it, or its address is
-          at one of your verified domains), their authenticator app, passkeys and recovery codes stop working at once. Anyone else is e-mailed a link to
-          agree with their password, and nothing changes until they do. Either way they are told by e-mail.
+          Use this when they lost their phone or security key. If {organization.name} manages their account (your single
+          sign-on made it, or its address is at one of your verified domains), their authenticator app, passkeys and
+          recovery codes stop working at once. Anyone else is e-mailed a link to agree with their password, and nothing
+          changes until they do. Either way they are told by e-mail.
         </ConfirmDialog>
       )}
     </div>

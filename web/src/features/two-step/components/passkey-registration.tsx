@@ -6,18 +6,30 @@ import { Button } from '../../../components/ui/button';
 import { SetupActions } from './setup-actions';
 import { FormAlert } from '../../../components/ui/form-alert';
 import { TextField } from '../../../components/ui/text-field';
-import { usePasskeyRegistrationOptionsMutation, useRegisterPasskeyMutation, type ChangeConfirmation, type SetupBase } from '../api/two-step-api';
+import {
+  usePasskeyRegistrationOptionsMutation,
+  useRegisterPasskeyMutation,
+  type ChangeConfirmation,
+  type SetupBase,
+} from '../api/two-step-api';
 import { createPasskey, PasskeyCancelled, passkeysSupported } from '../webauthn';
 
 const MESSAGE_ID = 'passkey-message';
 
 function registrationRefusal(problem: Problem | null): string | null {
   if (problem === null) return null;
-  return problem.code === 'VALIDATION_FAILED' ? 'Give the passkey a name, such as “Work laptop” (64 characters at most).' : refusalMessage(problem);
+  return problem.code === 'VALIDATION_FAILED'
+    ? 'Give the passkey a name, such as “Work laptop” (64 characters at most).'
+    : refusalMessage(problem);
 }
 
 /** `onDone` gets the recovery codes of a first factor. */
-type RegistrationProps = { base: SetupBase; onDone: (recoveryCodes: string[] | null) => void; onCancel?: () => void; confirmation?: ChangeConfirmation };
+type RegistrationProps = {
+  base: SetupBase;
+  onDone: (recoveryCodes: string[] | null) => void;
+  onCancel?: () => void;
+  confirmation?: ChangeConfirmation;
+};
 
 export function PasskeyRegistration({ base, onDone, onCancel, confirmation = {} }: RegistrationProps) {
   const [options] = usePasskeyRegistrationOptionsMutation();
@@ -27,7 +39,8 @@ export function PasskeyRegistration({ base, onDone, onCancel, confirmation = {} 
   const [busy, setBusy] = useState(false);
   const [cancelled, setCancelled] = useState(false);
 
-  if (!passkeysSupported()) return <p>This browser cannot use passkeys: use an authenticator app, or another browser.</p>;
+  if (!passkeysSupported())
+    return <p>This browser cannot use passkeys: use an authenticator app, or another browser.</p>;
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -50,7 +63,9 @@ export function PasskeyRegistration({ base, onDone, onCancel, confirmation = {} 
     }
   }
 
-  const message = cancelled ? 'No passkey was made: the browser’s window was closed. Try again when you are ready.' : registrationRefusal(problem);
+  const message = cancelled
+    ? 'No passkey was made: the browser’s window was closed. Try again when you are ready.'
+    : registrationRefusal(problem);
   return (
     <form className="form two-step-setup" noValidate onSubmit={(event) => void submit(event)} aria-busy={busy}>
       <FormAlert id={MESSAGE_ID}>{message}</FormAlert>

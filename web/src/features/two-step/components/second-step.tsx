@@ -13,21 +13,31 @@ import { paths } from '../../../config/paths';
 import { documentTitle, useDocumentTitle } from '../../../lib/document-title';
 import { leaveTo } from '../../../lib/navigation';
 import { useAppDispatch } from '../../../lib/store-hooks';
-import { useGetSecondStepQuery, usePassWithCodeMutation, usePasskeySignInOptionsMutation, usePassWithPasskeyMutation, type SecondStepStatus } from '../api/two-step-api';
+import {
+  useGetSecondStepQuery,
+  usePassWithCodeMutation,
+  usePasskeySignInOptionsMutation,
+  usePassWithPasskeyMutation,
+  type SecondStepStatus,
+} from '../api/two-step-api';
 import { PasskeyCancelled, passkeysSupported, provePasskey } from '../webauthn';
 import { FirstFactor } from './first-factor';
 
 /** docs/console.md, Two-step sign-in. Someone without a factor whose organization requires one sets it up here. */
 export function SecondStep({ redirect, productName }: { redirect: string; productName: string }) {
   const status = useGetSecondStepQuery();
-  useDocumentTitle(documentTitle(status.data?.awaiting === 'enrolment' ? 'Set up two-step sign-in' : 'Two-step sign-in', productName));
+  useDocumentTitle(
+    documentTitle(status.data?.awaiting === 'enrolment' ? 'Set up two-step sign-in' : 'Two-step sign-in', productName),
+  );
   if (status.isLoading) return <ScreenHeader title="Two-step sign-in">Checking your sign-in…</ScreenHeader>;
   if (status.data === undefined) {
     const ended = status.error !== undefined && problemOf(status.error).status === 401;
     return (
       <>
         <ScreenHeader title={ended ? 'Your sign-in has timed out' : 'Two-step sign-in'}>
-          {ended ? 'The second step was not finished in time. Log in again to continue.' : refusalMessage(problemOf(status.error))}
+          {ended
+            ? 'The second step was not finished in time. Log in again to continue.'
+            : refusalMessage(problemOf(status.error))}
         </ScreenHeader>
         <Link className="button button--primary" to={paths.login.getHref(redirect)} reloadDocument>
           Log in again
@@ -35,7 +45,8 @@ export function SecondStep({ redirect, productName }: { redirect: string; produc
       </>
     );
   }
-  if (status.data.awaiting === 'enrolment') return <FirstFactor status={status.data} redirect={redirect} productName={productName} />;
+  if (status.data.awaiting === 'enrolment')
+    return <FirstFactor status={status.data} redirect={redirect} productName={productName} />;
   return <ProveIt status={status.data} redirect={redirect} />;
 }
 
@@ -43,7 +54,8 @@ const MESSAGE_ID = 'second-step-message';
 
 function secondStepRefusal(problem: Problem | null, kind: 'app' | 'recovery'): string | null {
   if (problem === null) return null;
-  if (problem.code === 'VALIDATION_FAILED') return kind === 'app' ? 'Enter the six-digit code your app shows.' : 'Enter one of your recovery codes.';
+  if (problem.code === 'VALIDATION_FAILED')
+    return kind === 'app' ? 'Enter the six-digit code your app shows.' : 'Enter one of your recovery codes.';
   if (problem.code === 'UNAUTHENTICATED') return 'Your sign-in has timed out: log in again.';
   return refusalMessage(problem);
 }
@@ -91,9 +103,17 @@ function ProveIt({ status, redirect }: { status: SecondStepStatus; redirect: str
   }
 
   const label = kind === 'app' ? 'Code from your authenticator app' : 'Recovery code';
-  const message = cancelled ? 'The passkey was not used: the browser’s window was closed. Try again, or use a code.' : secondStepRefusal(problem, kind);
+  const message = cancelled
+    ? 'The passkey was not used: the browser’s window was closed. Try again, or use a code.'
+    : secondStepRefusal(problem, kind);
   const passkeyButton = (
-    <Button type="button" variant={passkeyFirst ? 'primary' : 'secondary'} busy={busy === 'passkey'} disabled={busy !== null} onClick={signInWithPasskey}>
+    <Button
+      type="button"
+      variant={passkeyFirst ? 'primary' : 'secondary'}
+      busy={busy === 'passkey'}
+      disabled={busy !== null}
+      onClick={signInWithPasskey}
+    >
       Use a passkey
     </Button>
   );
@@ -107,7 +127,9 @@ function ProveIt({ status, redirect }: { status: SecondStepStatus; redirect: str
   return (
     <>
       <ScreenHeader title="Two-step sign-in">
-        {status.methods.authenticatorApp ? 'Enter the code from your authenticator app to finish signing in.' : 'Use your passkey to finish signing in.'}
+        {status.methods.authenticatorApp
+          ? 'Enter the code from your authenticator app to finish signing in.'
+          : 'Use your passkey to finish signing in.'}
       </ScreenHeader>
       {passkeyFirst && (
         <div className="second-step__alternatives">
@@ -136,11 +158,20 @@ function ProveIt({ status, redirect }: { status: SecondStepStatus; redirect: str
             value={code}
             readOnly={busy !== null}
             onChange={(event) => setCode(event.target.value)}
-            hint={kind === 'app' ? `Signed in as ${status.email}.` : 'One of the ten codes you saved when you set up two-step sign-in. Each works once.'}
+            hint={
+              kind === 'app'
+                ? `Signed in as ${status.email}.`
+                : 'One of the ten codes you saved when you set up two-step sign-in. Each works once.'
+            }
             aria-invalid={(problem !== null && !cancelled) || undefined}
             aria-describedby={message ? MESSAGE_ID : undefined}
           />
-          <Button type="submit" variant={passkeyFirst ? 'secondary' : 'primary'} busy={busy === 'code'} disabled={busy !== null}>
+          <Button
+            type="submit"
+            variant={passkeyFirst ? 'secondary' : 'primary'}
+            busy={busy === 'code'}
+            disabled={busy !== null}
+          >
             Continue
           </Button>
         </form>
@@ -165,7 +196,10 @@ function ProveIt({ status, redirect }: { status: SecondStepStatus; redirect: str
           </>
         )}
         <p className="second-step__other">
-          Not you, or no way in? <Link to={paths.login.getHref(redirect)} reloadDocument>Log in as someone else</Link>
+          Not you, or no way in?{' '}
+          <Link to={paths.login.getHref(redirect)} reloadDocument>
+            Log in as someone else
+          </Link>
         </p>
       </div>
     </>

@@ -29,7 +29,11 @@ const when = (iso: string) => <time dateTime={iso}>{formatDateTime(iso)}</time>;
 const CONFIRM_ID = 'two-step-confirmation';
 
 const confirmationOf = (confirmWith: ConfirmWith, value: string): ChangeConfirmation =>
-  confirmWith === 'recent-sign-in' || value === '' ? {} : confirmWith === 'password' ? { password: value } : { code: value };
+  confirmWith === 'recent-sign-in' || value === ''
+    ? {}
+    : confirmWith === 'password'
+      ? { password: value }
+      : { code: value };
 
 /** docs/console.md, Account: the confirmation is typed once above the changes. */
 export function TwoStepSettings({ productName }: { productName: string }) {
@@ -44,7 +48,8 @@ export function TwoStepSettings({ productName }: { productName: string }) {
   if (data === undefined) return <FormAlert>{refusalMessage(problemOf(error))}</FormAlert>;
   const anyFactor = data.authenticatorApp !== null || data.passkeys.length > 0;
   const confirmation = confirmationOf(data.confirmWith, proof);
-  // A code works once: once a change used it, the field is emptied for the next one. A password stays while the page does.
+  // A code works once: once a change used it, the field is emptied for the next one. A password stays while the page
+  // does.
   const spent = () => {
     if (data.confirmWith === 'code') setProof('');
   };
@@ -62,9 +67,17 @@ export function TwoStepSettings({ productName }: { productName: string }) {
   return (
     <div className="two-step-settings">
       {data.requiredBy.length > 0 && (
-        <Notice tone="info">{data.requiredBy.map(({ name }) => name).join(', ')} {data.requiredBy.length > 1 ? 'require' : 'requires'} two-step sign-in: keep at least one way.</Notice>
+        <Notice tone="info">
+          {data.requiredBy.map(({ name }) => name).join(', ')} {data.requiredBy.length > 1 ? 'require' : 'requires'}{' '}
+          two-step sign-in: keep at least one way.
+        </Notice>
       )}
-      {!anyFactor && adding === null && <p>Two-step sign-in is off: your password alone signs you in. Add a second step so a stolen password is not enough.</p>}
+      {!anyFactor && adding === null && (
+        <p>
+          Two-step sign-in is off: your password alone signs you in. Add a second step so a stolen password is not
+          enough.
+        </p>
+      )}
       <ConfirmationField confirmWith={data.confirmWith} value={proof} onChange={setProof} />
       <FormAlert>{problem && refusalMessage(problem)}</FormAlert>
       {codes !== null && (
@@ -94,7 +107,12 @@ export function TwoStepSettings({ productName }: { productName: string }) {
             </li>
           </ul>
         ) : adding === 'app' ? (
-          <AuthenticatorAppSetup base="/account/two-step" confirmation={confirmation} onDone={added} onCancel={() => setAdding(null)} />
+          <AuthenticatorAppSetup
+            base="/account/two-step"
+            confirmation={confirmation}
+            onDone={added}
+            onCancel={() => setAdding(null)}
+          />
         ) : (
           <Button type="button" variant="secondary" disabled={adding !== null} onClick={() => setAdding('app')}>
             Set up an authenticator app
@@ -106,7 +124,12 @@ export function TwoStepSettings({ productName }: { productName: string }) {
         <h3 className="two-step-settings__heading">Passkeys</h3>
         {data.passkeys.length > 0 && <PasskeyList passkeys={data.passkeys} run={run} confirmation={confirmation} />}
         {adding === 'passkey' ? (
-          <PasskeyRegistration base="/account/two-step" confirmation={confirmation} onDone={added} onCancel={() => setAdding(null)} />
+          <PasskeyRegistration
+            base="/account/two-step"
+            confirmation={confirmation}
+            onDone={added}
+            onCancel={() => setAdding(null)}
+          />
         ) : (
           <Button type="button" variant="secondary" disabled={adding !== null} onClick={() => setAdding('passkey')}>
             Add a passkey
@@ -114,7 +137,9 @@ export function TwoStepSettings({ productName }: { productName: string }) {
         )}
       </div>
 
-      {data.recoveryCodes !== null && <RecoveryCodeStatus codes={data.recoveryCodes} onNew={added} run={run} confirmation={confirmation} />}
+      {data.recoveryCodes !== null && (
+        <RecoveryCodeStatus codes={data.recoveryCodes} onNew={added} run={run} confirmation={confirmation} />
+      )}
       <p className="form__status" role="status">
         {done}
       </p>
@@ -125,16 +150,32 @@ export function TwoStepSettings({ productName }: { productName: string }) {
 type Run = ReturnType<typeof useCommand>['run'];
 
 const CONFIRM_WORDS: Record<Exclude<ConfirmWith, 'recent-sign-in'>, { label: string; hint: string }> = {
-  password: { label: 'Your current password', hint: 'Each change below needs it, so a session left open is not enough. You will get an e-mail about every change.' },
+  password: {
+    label: 'Your current password',
+    hint: 'Each change below needs it, so a session left open is not enough. You will get an e-mail about every change.',
+  },
   code: {
     label: 'A code from your authenticator app, or a recovery code',
     hint: 'Each change below needs one (a code works once), so a session left open is not enough. You will get an e-mail about every change.',
   },
 };
 
-function ConfirmationField({ confirmWith, value, onChange }: { confirmWith: ConfirmWith; value: string; onChange: (value: string) => void }) {
+function ConfirmationField({
+  confirmWith,
+  value,
+  onChange,
+}: {
+  confirmWith: ConfirmWith;
+  value: string;
+  onChange: (value: string) => void;
+}) {
   if (confirmWith === 'recent-sign-in') {
-    return <p className="muted">Changes need a sign-in of the last 5 minutes: if you are asked, sign out and sign in again. You will get an e-mail about every change.</p>;
+    return (
+      <p className="muted">
+        Changes need a sign-in of the last 5 minutes: if you are asked, sign out and sign in again. You will get an
+        e-mail about every change.
+      </p>
+    );
   }
   const words = CONFIRM_WORDS[confirmWith];
   return (
@@ -162,7 +203,15 @@ function RemoveAppButton({ run, confirmation }: { run: Run; confirmation: Change
   );
 }
 
-function PasskeyList({ passkeys, run, confirmation }: { passkeys: SecondFactors['passkeys']; run: Run; confirmation: ChangeConfirmation }) {
+function PasskeyList({
+  passkeys,
+  run,
+  confirmation,
+}: {
+  passkeys: SecondFactors['passkeys'];
+  run: Run;
+  confirmation: ChangeConfirmation;
+}) {
   const [remove] = useRemovePasskeyMutation();
   const [renaming, setRenaming] = useState<string | null>(null);
   return (
@@ -176,7 +225,8 @@ function PasskeyList({ passkeys, run, confirmation }: { passkeys: SecondFactors[
               <div className="row__main">
                 <span className="row__title">{passkey.name}</span>
                 <span className="row__detail">
-                  Added {when(passkey.registeredAt)} · {passkey.lastUsedAt === null ? 'not used yet' : <>last used {when(passkey.lastUsedAt)}</>}
+                  Added {when(passkey.registeredAt)} ·{' '}
+                  {passkey.lastUsedAt === null ? 'not used yet' : <>last used {when(passkey.lastUsedAt)}</>}
                 </span>
               </div>
               <div className="row__actions">
@@ -186,7 +236,12 @@ function PasskeyList({ passkeys, run, confirmation }: { passkeys: SecondFactors[
                 <RemoveButton
                   item={`the passkey “${passkey.name}”`}
                   consequence="It will no longer sign you in."
-                  remove={() => run(() => remove({ id: passkey.id, ...confirmation }).unwrap(), `The passkey “${passkey.name}” is removed.`)}
+                  remove={() =>
+                    run(
+                      () => remove({ id: passkey.id, ...confirmation }).unwrap(),
+                      `The passkey “${passkey.name}” is removed.`,
+                    )
+                  }
                 />
               </div>
             </>
@@ -197,18 +252,36 @@ function PasskeyList({ passkeys, run, confirmation }: { passkeys: SecondFactors[
   );
 }
 
-type RenameProps = { passkey: SecondFactors['passkeys'][number]; run: Run; confirmation: ChangeConfirmation; onDone: () => void };
+type RenameProps = {
+  passkey: SecondFactors['passkeys'][number];
+  run: Run;
+  confirmation: ChangeConfirmation;
+  onDone: () => void;
+};
 
 function RenamePasskey({ passkey, run, confirmation, onDone }: RenameProps) {
   const [rename, renaming] = useRenamePasskeyMutation();
   const [name, setName] = useState(passkey.name);
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (await run(() => rename({ id: passkey.id, name, ...confirmation }).unwrap(), `The passkey is now “${name.trim()}”.`)) onDone();
+    if (
+      await run(
+        () => rename({ id: passkey.id, name, ...confirmation }).unwrap(),
+        `The passkey is now “${name.trim()}”.`,
+      )
+    )
+      onDone();
   }
   return (
     <form className="row__main form form--inline" noValidate onSubmit={(event) => void submit(event)}>
-      <TextField label={`New name for “${passkey.name}”`} name="name" value={name} maxLength={64} autoFocus onChange={(event) => setName(event.target.value)} />
+      <TextField
+        label={`New name for “${passkey.name}”`}
+        name="name"
+        value={name}
+        maxLength={64}
+        autoFocus
+        onChange={(event) => setName(event.target.value)}
+      />
       <div className="form__actions">
         <Button type="submit" className="button--small" busy={renaming.isLoading}>
           Save
@@ -221,7 +294,12 @@ function RenamePasskey({ passkey, run, confirmation, onDone }: RenameProps) {
   );
 }
 
-type RecoveryCodeStatusProps = { codes: NonNullable<SecondFactors['recoveryCodes']>; onNew: (codes: string[]) => void; run: Run; confirmation: ChangeConfirmation };
+type RecoveryCodeStatusProps = {
+  codes: NonNullable<SecondFactors['recoveryCodes']>;
+  onNew: (codes: string[]) => void;
+  run: Run;
+  confirmation: ChangeConfirmation;
+};
 
 function RecoveryCodeStatus({ codes, onNew, run, confirmation }: RecoveryCodeStatusProps) {
   const [regenerate, regenerating] = useRegenerateRecoveryCodesMutation();
@@ -234,13 +312,20 @@ function RecoveryCodeStatus({ codes, onNew, run, confirmation }: RecoveryCodeSta
     <div className="two-step-settings__part">
       <h3 className="two-step-settings__heading">Recovery codes</h3>
       <p>
-        {codes.remaining} of 10 left, made {when(codes.generatedAt)}. Each signs you in once when your app or passkey is not at hand.
+        {codes.remaining} of 10 left, made {when(codes.generatedAt)}. Each signs you in once when your app or passkey is
+        not at hand.
       </p>
       <Button type="button" variant="secondary" onClick={() => setAsking(true)}>
         Get new recovery codes
       </Button>
       {asking && (
-        <ConfirmDialog title="Get new recovery codes?" confirm="Get new codes" busy={regenerating.isLoading} onConfirm={() => void confirm()} onCancel={() => setAsking(false)}>
+        <ConfirmDialog
+          title="Get new recovery codes?"
+          confirm="Get new codes"
+          busy={regenerating.isLoading}
+          onConfirm={() => void confirm()}
+          onCancel={() => setAsking(false)}
+        >
           Your current recovery codes stop working at once.
         </ConfirmDialog>
       )}

@@ -24,7 +24,14 @@ export type WebhookEndpoint = {
 };
 
 /** `token` only with a batching format: the server refuses it for `standard`. */
-export type NewWebhookEndpoint = { url: string; events: string[]; format: WebhookFormat; description: string; startFrom: 'now' | 'beginning'; token?: string };
+export type NewWebhookEndpoint = {
+  url: string;
+  events: string[];
+  format: WebhookFormat;
+  description: string;
+  startFrom: 'now' | 'beginning';
+  token?: string;
+};
 
 export type WebhookDelivery = {
   outcome: 'delivered' | 'failed';
@@ -44,55 +51,86 @@ export type WebhookDelivery = {
 };
 
 /** A `webhook.test` event sent at once, outside the queue and the delivery log; `reason` is '' when delivered. */
-export type WebhookTestResult = { eventId: string; delivered: boolean; status: number | null; ms: number; excerpt: string; reason: string };
+export type WebhookTestResult = {
+  eventId: string;
+  delivered: boolean;
+  status: number | null;
+  ms: number;
+  excerpt: string;
+  reason: string;
+};
 
 export type ReplayFrom = { fromPosition: string } | { fromTime: string };
 
 const webhooksUrl = (organizationId: string) => `/organizations/${encodeURIComponent(organizationId)}/webhooks`;
-const webhookUrl = (organizationId: string, webhookId: string) => `${webhooksUrl(organizationId)}/${encodeURIComponent(webhookId)}`;
+const webhookUrl = (organizationId: string, webhookId: string) =>
+  `${webhooksUrl(organizationId)}/${encodeURIComponent(webhookId)}`;
 
 type One = { organizationId: string; webhookId: string };
 
 const listTag = (organizationId: string) => [{ type: 'Webhooks' as const, id: organizationId }];
 const deliveriesTag = (webhookId: string) => [{ type: 'WebhookDeliveries' as const, id: webhookId }];
 
-export const webhooksApi = consoleApi.enhanceEndpoints({ addTagTypes: ['Webhooks', 'WebhookDeliveries'] }).injectEndpoints({
-  endpoints: (build) => ({
-    listWebhooks: build.query<{ endpoints: WebhookEndpoint[] }, string>({
-      query: (organizationId) => ({ url: webhooksUrl(organizationId) }),
-      providesTags: (_result, _error, organizationId) => listTag(organizationId),
+export const webhooksApi = consoleApi
+  .enhanceEndpoints({ addTagTypes: ['Webhooks', 'WebhookDeliveries'] })
+  .injectEndpoints({
+    endpoints: (build) => ({
+      listWebhooks: build.query<{ endpoints: WebhookEndpoint[] }, string>({
+        query: (organizationId) => ({ url: webhooksUrl(organizationId) }),
+        providesTags: (_result, _error, organizationId) => listTag(organizationId),
+      }),
+      webhookDeliveries: build.query<{ deliveries: WebhookDelivery[] }, One>({
+        query: ({ organizationId, webhookId }) => ({ url: `${webhookUrl(organizationId, webhookId)}/deliveries` }),
+        providesTags: (_result, _error, { webhookId }) => deliveriesTag(webhookId),
+      }),
+      addWebhook: build.mutation<
+        WebhookEndpoint & { secret: string },
+        { organizationId: string; endpoint: NewWebhookEndpoint }
+      >({
+        query: ({ organizationId, endpoint }) => ({ url: webhooksUrl(organizationId), method: 'POST', body: endpoint }),
+        invalidatesTags: (_result, _error, { organizationId }) => listTag(organizationId),
+      }),
+      changeWebhook: build.mutation<WebhookEndpoint, One & { change: { enabled?: boolean } }>({
+        query: ({ organizationId, webhookId, change }) => ({
+          url: webhookUrl(organizationId, webhookId),
+          method: 'PATCH',
+          body: change,
+        }),
+        invalidatesTags: (_result, _error, { organizationId, webhookId }) => [
+          ...listTag(organizationId),
+          ...deliveriesTag(webhookId),
+        ],
+      }),
+      deleteWebhook: build.mutation<void, One>({
+        query: ({ organizationId, webhookId }) => ({ url: webhookUrl(organizationId, webhookId), method: 'DELETE' }),
+        invalidatesTags: (_result, _error, { organizationId }) => listTag(organizationId),
+      }),
+      rotateWebhookSecret: build.mutation<{ secret: string; previousSecretValidUntil: string }, One>({
+        query: ({ organizationId, webhookId }) => ({
+          url: `${webhookUrl(organizationId, webhookId)}/secret`,
+          method: 'POST',
+          body: {},
+        }),
+        invalidatesTags: (_result, _error, { organizationId }) => listTag(organizationId),
+      }),
+      replayWebhook: build.mutation<{ replayId: string; fromRevision: Position }, One & { from: ReplayFrom }>({
+        query: ({ organizationId, webhookId, from }) => ({
+          url: `${webhookUrl(organizationId, webhookId)}/replay`,
+          method: 'POST',
+          body: from,
+        }),
+        invalidatesTags: (_result, _error, { webhookId }) => deliveriesTag(webhookId),
+      }),
+      // Outside the queue and the delivery log, so nothing is read again; a refusal may mean the endpoint is gone.
+      sendTestWebhookEvent: build.mutation<WebhookTestResult, One>({
+        query: ({ organizationId, webhookId }) => ({
+          url: `${webhookUrl(organizationId, webhookId)}/test`,
+          method: 'POST',
+        }),
+        invalidatesTags: (_result, error, { organizationId }) => (error === undefined ? [] : listTag(organizationId)),
+      }),
     }),
-    webhookDeliveries: build.query<{ deliveries: WebhookDelivery[] }, One>({
-      query: ({ organizationId, webhookId }) => ({ url: `${webhookUrl(organizationId, webhookId)}/deliveries` }),
-      providesTags: (_result, _error, { webhookId }) => deliveriesTag(webhookId),
-    }),
-    addWebhook: build.mutation<WebhookEndpoint & { secret: string }, { organizationId: string; endpoint: NewWebhookEndpoint }>({
-      query: ({ organizationId, endpoint }) => ({ url: webhooksUrl(organizationId), method: 'POST', body: endpoint }),
-      invalidatesTags: (_result, _error, { organizationId }) => listTag(organizationId),
-    }),
-    changeWebhook: build.mutation<WebhookEndpoint, One & { change: { enabled?: boolean } }>({
-      query: ({ organizationId, webhookId, change }) => ({ url: webhookUrl(organizationId, webhookId), method: 'PATCH', body: change }),
-      invalidatesTags: (_result, _error, { organizationId, webhookId }) => [...listTag(organizationId), ...deliveriesTag(webhookId)],
-    }),
-    deleteWebhook: build.mutation<void, One>({
-      query: ({ organizationId, webhookId }) => ({ url: webhookUrl(organizationId, webhookId), method: 'DELETE' }),
-      invalidatesTags: (_result, _error, { organizationId }) => listTag(organizationId),
-    }),
-    rotateWebhookSecret: build.mutation<{ secret: string; previousSecretValidUntil: string }, One>({
-      query: ({ organizationId, webhookId }) => ({ url: `${webhookUrl(organizationId, webhookId)}/secret`, method: 'POST', body: {} }),
-      invalidatesTags: (_result, _error, { organizationId }) => listTag(organizationId),
-    }),
-    replayWebhook: build.mutation<{ replayId: string; fromRevision: Position }, One & { from: ReplayFrom }>({
-      query: ({ organizationId, webhookId, from }) => ({ url: `${webhookUrl(organizationId, webhookId)}/replay`, method: 'POST', body: from }),
-      invalidatesTags: (_result, _error, { webhookId }) => deliveriesTag(webhookId),
-    }),
-    // Outside the queue and the delivery log, so nothing is read again; a refusal may mean the endpoint is gone.
-    sendTestWebhookEvent: build.mutation<WebhookTestResult, One>({
-      query: ({ organizationId, webhookId }) => ({ url: `${webhookUrl(organizationId, webhookId)}/test`, method: 'POST' }),
-      invalidatesTags: (_result, error, { organizationId }) => (error === undefined ? [] : listTag(organizationId)),
-    }),
-  }),
-});
+  });
 
 export const {
   useListWebhooksQuery,

@@ -44,7 +44,10 @@ const RECORDED = 'No user name or password in it: the address is recorded in the
 
 /** Where each format's events go, said where the URL is typed. */
 const URL_WORDS: Record<WebhookFormat, { placeholder: string; hint: string }> = {
-  standard: { placeholder: 'https://hooks.example.com/chorus', hint: `Where each event is sent, as a POST. ${RECORDED}` },
+  standard: {
+    placeholder: 'https://hooks.example.com/chorus',
+    hint: `Where each event is sent, as a POST. ${RECORDED}`,
+  },
   'splunk-hec': {
     placeholder: 'https://splunk.example.com:8088/services/collector/event',
     hint: `Your HTTP Event Collector’s address, ending in /services/collector/event. ${RECORDED}`,
@@ -56,7 +59,8 @@ const URL_WORDS: Record<WebhookFormat, { placeholder: string; hint: string }> = 
 };
 
 const TOKEN_HINTS: Record<keyof typeof TOKEN_NAMES, string> = {
-  'splunk-hec': 'The token of an HTTP Event Collector input in Splunk. Chorus keeps it sealed and never shows it again.',
+  'splunk-hec':
+    'The token of an HTTP Event Collector input in Splunk. Chorus keeps it sealed and never shows it again.',
   datadog: 'An API key of your Datadog organization. Chorus keeps it sealed and never shows it again.',
 };
 
@@ -89,7 +93,14 @@ export function AddEndpointForm({ organization }: { organization: Organization }
     const how = isBatching(format) ? ` They go in batches, with the ${TOKEN_NAMES[format]} you gave.` : '';
     const ok = await run(async () => {
       // Only a batching format takes a token: the server refuses one for `standard`.
-      const endpoint = { url: address, events, format, description: description.trim(), startFrom, ...(isBatching(format) ? { token: key } : {}) };
+      const endpoint = {
+        url: address,
+        events,
+        format,
+        description: description.trim(),
+        startFrom,
+        ...(isBatching(format) ? { token: key } : {}),
+      };
       const answer = await addWebhook({ organizationId: organization.id, endpoint }).unwrap();
       // A batching endpoint's deliveries are not signed: its secret is of no use to anyone.
       if (answer.format === 'standard') setAdded({ url: answer.url, secret: answer.secret });
@@ -104,18 +115,37 @@ export function AddEndpointForm({ organization }: { organization: Organization }
     setStartFrom('now');
   }
 
-  const toggle = (type: WebhookEventType, on: boolean) => setChosen((current) => (on ? [...current, type] : current.filter((other) => other !== type)));
+  const toggle = (type: WebhookEventType, on: boolean) =>
+    setChosen((current) => (on ? [...current, type] : current.filter((other) => other !== type)));
   const describedBy = problem ? MESSAGE_ID : undefined;
-  const message = problem === null ? null : refused === 'token' && isBatching(format) ? tokenRefusal(format) : webhookRefusal(problem);
+  const message =
+    problem === null
+      ? null
+      : refused === 'token' && isBatching(format)
+        ? tokenRefusal(format)
+        : webhookRefusal(problem);
   return (
     <div className="add-form">
-      <form className="form form--inline" noValidate onSubmit={(event) => void submit(event)} aria-busy={isLoading} aria-label="Add endpoint">
+      <form
+        className="form form--inline"
+        noValidate
+        onSubmit={(event) => void submit(event)}
+        aria-busy={isLoading}
+        aria-label="Add endpoint"
+      >
         <FormAlert id={MESSAGE_ID}>{message !== null && <p>{message}</p>}</FormAlert>
         <fieldset className="choice">
           <legend className="field__label">Format</legend>
           {WEBHOOK_FORMATS.map((each) => (
             <label className="checkbox" key={each}>
-              <input className="checkbox__input" type="radio" name="format" value={each} checked={format === each} onChange={() => setFormat(each)} />
+              <input
+                className="checkbox__input"
+                type="radio"
+                name="format"
+                value={each}
+                checked={format === each}
+                onChange={() => setFormat(each)}
+              />
               <span className="checkbox__label">
                 {FORMAT_NAMES[each]}
                 <span className="checkbox__hint">{FORMAT_HINTS[each]}</span>
@@ -181,7 +211,14 @@ export function AddEndpointForm({ organization }: { organization: Organization }
             </span>
           </label>
           <label className="checkbox">
-            <input className="checkbox__input" type="radio" name="events" checked={!all} onChange={() => setAll(false)} aria-controls={names} />
+            <input
+              className="checkbox__input"
+              type="radio"
+              name="events"
+              checked={!all}
+              onChange={() => setAll(false)}
+              aria-controls={names}
+            />
             <span className="checkbox__label">
               Only the types I choose
               <span className="checkbox__hint">Events of other types are passed over, not sent.</span>
@@ -210,17 +247,31 @@ export function AddEndpointForm({ organization }: { organization: Organization }
         <fieldset className="choice">
           <legend className="field__label">Start</legend>
           <label className="checkbox">
-            <input className="checkbox__input" type="radio" name="startFrom" checked={startFrom === 'now'} onChange={() => setStartFrom('now')} />
+            <input
+              className="checkbox__input"
+              type="radio"
+              name="startFrom"
+              checked={startFrom === 'now'}
+              onChange={() => setStartFrom('now')}
+            />
             <span className="checkbox__label">
               From now
               <span className="checkbox__hint">Only what happens after you add it.</span>
             </span>
           </label>
           <label className="checkbox">
-            <input className="checkbox__input" type="radio" name="startFrom" checked={startFrom === 'beginning'} onChange={() => setStartFrom('beginning')} />
+            <input
+              className="checkbox__input"
+              type="radio"
+              name="startFrom"
+              checked={startFrom === 'beginning'}
+              onChange={() => setStartFrom('beginning')}
+            />
             <span className="checkbox__label">
               From the beginning of the history
-              <span className="checkbox__hint">Every event {organization.name} has had, in order, then new ones: to fill a new system.</span>
+              <span className="checkbox__hint">
+                Every event {organization.name} has had, in order, then new ones: to fill a new system.
+              </span>
             </span>
           </label>
         </fieldset>
@@ -236,8 +287,8 @@ export function AddEndpointForm({ organization }: { organization: Organization }
       {added !== null && (
         <SecretOnce title={`Signing secret for ${added.url}`} secret={added.secret} onDone={() => setAdded(null)}>
           <p>
-            Shown only now: Chorus cannot show it again. Give it to your receiver, which checks each delivery’s signature with it (any
-            Standard Webhooks library does).
+            Shown only now: Chorus cannot show it again. Give it to your receiver, which checks each delivery’s
+            signature with it (any Standard Webhooks library does).
           </p>
         </SecretOnce>
       )}

@@ -14,8 +14,19 @@ function Answer({ delivery }: { delivery: WebhookDelivery }) {
   return <span className={`webhook-status webhook-status--${delivery.outcome}`}>{delivery.status}</span>;
 }
 
-/** The newest first, 25 at a time: time, event, attempt, the receiver's status and time to answer, why it failed, what it said. */
-export function DeliveryLog({ organizationId, endpoint, id }: { organizationId: string; endpoint: WebhookEndpoint; id: string }) {
+/**
+ * The newest first, 25 at a time: time, event, attempt, the receiver's status and time to answer, why it failed, what
+ * it said.
+ */
+export function DeliveryLog({
+  organizationId,
+  endpoint,
+  id,
+}: {
+  organizationId: string;
+  endpoint: WebhookEndpoint;
+  id: string;
+}) {
   const { data, error, isFetching, refetch } = useWebhookDeliveriesQuery(
     { organizationId, webhookId: endpoint.id },
     { pollingInterval: LOG_POLL_MS, skipPollingIfUnfocused: true },
@@ -30,9 +41,14 @@ export function DeliveryLog({ organizationId, endpoint, id }: { organizationId: 
           Check again
         </Button>
       </div>
-      <p className="field__hint">The last 1,000 attempts, newest first; read again every 5 seconds while this is open. Times are in your time zone.</p>
+      <p className="field__hint">
+        The last 1,000 attempts, newest first; read again every 5 seconds while this is open. Times are in your time
+        zone.
+      </p>
       <FormAlert>{error !== undefined && webhookRefusal(problemOf(error))}</FormAlert>
-      {data !== undefined && deliveries.length === 0 && <p className="empty">Nothing sent yet: a delivery shows here once the next event happens.</p>}
+      {data !== undefined && deliveries.length === 0 && (
+        <p className="empty">Nothing sent yet: a delivery shows here once the next event happens.</p>
+      )}
       {deliveries.length > 0 && (
         <table className="webhook-log">
           <caption className="visually-hidden">Deliveries to {endpoint.url}</caption>
@@ -67,9 +83,13 @@ export function DeliveryLog({ organizationId, endpoint, id }: { organizationId: 
                 <td data-label="Took">{formatDuration(delivery.ms)}</td>
                 <td data-label="Details" className="webhook-log__details">
                   <div>
-                    {delivery.outcome === 'failed' && <span className="webhook-log__reason">{delivery.reason ?? 'Not delivered.'} </span>}
+                    {delivery.outcome === 'failed' && (
+                      <span className="webhook-log__reason">{delivery.reason ?? 'Not delivered.'} </span>
+                    )}
                     {delivery.excerpt !== '' && <q className="webhook-log__excerpt">{delivery.excerpt}</q>}
-                    {delivery.outcome === 'delivered' && delivery.excerpt === '' && <span className="muted">Delivered, with an empty answer</span>}
+                    {delivery.outcome === 'delivered' && delivery.excerpt === '' && (
+                      <span className="muted">Delivered, with an empty answer</span>
+                    )}
                   </div>
                 </td>
               </tr>
@@ -79,7 +99,12 @@ export function DeliveryLog({ organizationId, endpoint, id }: { organizationId: 
       )}
       {deliveries.length > shown && (
         <div className="form__actions">
-          <Button type="button" variant="secondary" className="button--small" onClick={() => setShown((count) => count + PAGE)}>
+          <Button
+            type="button"
+            variant="secondary"
+            className="button--small"
+            onClick={() => setShown((count) => count + PAGE)}
+          >
             Show older deliveries
           </Button>
         </div>

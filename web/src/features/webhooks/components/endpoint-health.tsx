@@ -23,11 +23,14 @@ export function EndpointHealth({ organizationId, endpoint }: { organizationId: s
   if (!endpoint.enabled) {
     return (
       <p className="webhook-health webhook-health--off">
-        {endpoint.disabledReason === null ? 'Turned off. Nothing is sent until it is turned on again.' : `Turned off: ${endpoint.disabledReason}`}
+        {endpoint.disabledReason === null
+          ? 'Turned off. Nothing is sent until it is turned on again.'
+          : `Turned off: ${endpoint.disabledReason}`}
       </p>
     );
   }
-  if (error !== undefined) return <p className="webhook-health webhook-health--failed">{webhookRefusal(problemOf(error))}</p>;
+  if (error !== undefined)
+    return <p className="webhook-health webhook-health--failed">{webhookRefusal(problemOf(error))}</p>;
   if (data === undefined) return <p className="webhook-health muted">Reading the deliveries…</p>;
   if (newest === undefined) return <p className="webhook-health muted">No deliveries yet.</p>;
   if (newest.outcome === 'delivered') {

@@ -21,7 +21,14 @@ type Asking = 'delete' | 'rotate' | null;
 type Tested = { delivered: boolean; text: string; excerpt: string };
 
 /** `readAt`: when the list was read (the previous secret's overlap is said while it lasted then). */
-type EndpointItemProps = { organizationId: string; endpoint: WebhookEndpoint; readAt: number; busy: boolean; actions: EndpointActions; rowId: string };
+type EndpointItemProps = {
+  organizationId: string;
+  endpoint: WebhookEndpoint;
+  readAt: number;
+  busy: boolean;
+  actions: EndpointActions;
+  rowId: string;
+};
 
 export function EndpointItem({ organizationId, endpoint, readAt, busy, actions, rowId }: EndpointItemProps) {
   const [panel, setPanel] = useState<Panel>(null);
@@ -31,7 +38,10 @@ export function EndpointItem({ organizationId, endpoint, readAt, busy, actions, 
   const [sendTestEvent, { isLoading: sending }] = useSendTestWebhookEventMutation();
   const [tested, setTested] = useState<Tested | null>(null);
   const panelId = useId();
-  const rotatedUntil = endpoint.secretRotatedUntil !== null && Date.parse(endpoint.secretRotatedUntil) > readAt ? endpoint.secretRotatedUntil : null;
+  const rotatedUntil =
+    endpoint.secretRotatedUntil !== null && Date.parse(endpoint.secretRotatedUntil) > readAt
+      ? endpoint.secretRotatedUntil
+      : null;
   const toggle = (next: Exclude<Panel, null>) => setPanel((current) => (current === next ? null : next));
 
   async function confirm() {
@@ -53,7 +63,11 @@ export function EndpointItem({ organizationId, endpoint, readAt, busy, actions, 
     setTested(null);
     try {
       const result = await sendTestEvent({ organizationId, webhookId: endpoint.id }).unwrap();
-      setTested({ delivered: result.delivered, text: testEventText(result), excerpt: result.delivered ? '' : result.excerpt });
+      setTested({
+        delivered: result.delivered,
+        text: testEventText(result),
+        excerpt: result.delivered ? '' : result.excerpt,
+      });
     } catch (error) {
       setTested({ delivered: false, text: `Test event not sent: ${webhookRefusal(problemOf(error))}`, excerpt: '' });
     }
@@ -67,9 +81,13 @@ export function EndpointItem({ organizationId, endpoint, readAt, busy, actions, 
             <span className="webhook__url" id={`${rowId}-url`}>
               {endpoint.url}
             </span>
-            <span className={`tag ${endpoint.enabled ? 'tag--verified' : 'tag--unverified'}`}>{endpoint.enabled ? 'On' : 'Off'}</span>
+            <span className={`tag ${endpoint.enabled ? 'tag--verified' : 'tag--unverified'}`}>
+              {endpoint.enabled ? 'On' : 'Off'}
+            </span>
           </span>
-          {endpoint.description !== '' && <span className="row__detail webhook__description">{endpoint.description}</span>}
+          {endpoint.description !== '' && (
+            <span className="row__detail webhook__description">{endpoint.description}</span>
+          )}
           <span className="row__detail">Events: {eventsText(endpoint.events)}</span>
           <span className="row__detail">Format: {FORMAT_NAMES[endpoint.format]}</span>
           <EndpointHealth organizationId={organizationId} endpoint={endpoint} />
@@ -84,19 +102,42 @@ export function EndpointItem({ organizationId, endpoint, readAt, busy, actions, 
           )}
         </div>
         <div className="webhook__actions">
-          <button type="button" className="link-button" aria-expanded={panel === 'deliveries'} aria-controls={panelId} onClick={() => toggle('deliveries')}>
+          <button
+            type="button"
+            className="link-button"
+            aria-expanded={panel === 'deliveries'}
+            aria-controls={panelId}
+            onClick={() => toggle('deliveries')}
+          >
             Deliveries<span className="visually-hidden"> to {endpoint.url}</span>
           </button>
           {/* Both words take the same place, so nothing beside the button moves while it sends. */}
-          <button type="button" className="link-button webhook__test" disabled={sending} onClick={() => void sendTest()}>
-            <span className={sending ? 'webhook__test-words webhook__test-words--away' : 'webhook__test-words'} aria-hidden={sending || undefined}>
+          <button
+            type="button"
+            className="link-button webhook__test"
+            disabled={sending}
+            onClick={() => void sendTest()}
+          >
+            <span
+              className={sending ? 'webhook__test-words webhook__test-words--away' : 'webhook__test-words'}
+              aria-hidden={sending || undefined}
+            >
               Send test event<span className="visually-hidden"> to {endpoint.url}</span>
             </span>
-            <span className={sending ? 'webhook__test-words' : 'webhook__test-words webhook__test-words--away'} aria-hidden={!sending || undefined}>
+            <span
+              className={sending ? 'webhook__test-words' : 'webhook__test-words webhook__test-words--away'}
+              aria-hidden={!sending || undefined}
+            >
               Sending…
             </span>
           </button>
-          <button type="button" className="link-button" aria-expanded={panel === 'replay'} aria-controls={panelId} onClick={() => toggle('replay')}>
+          <button
+            type="button"
+            className="link-button"
+            aria-expanded={panel === 'replay'}
+            aria-controls={panelId}
+            onClick={() => toggle('replay')}
+          >
             Replay from…<span className="visually-hidden"> to {endpoint.url}</span>
           </button>
           {/* A batching format's deliveries carry the product's token, not a signature. */}
@@ -105,7 +146,12 @@ export function EndpointItem({ organizationId, endpoint, readAt, busy, actions, 
               New secret<span className="visually-hidden"> for {endpoint.url}</span>
             </button>
           )}
-          <button type="button" className="link-button" disabled={busy} onClick={() => void actions.setEnabled(endpoint, !endpoint.enabled)}>
+          <button
+            type="button"
+            className="link-button"
+            disabled={busy}
+            onClick={() => void actions.setEnabled(endpoint, !endpoint.enabled)}
+          >
             {endpoint.enabled ? 'Turn off' : 'Turn on'}
             <span className="visually-hidden"> {endpoint.url}</span>
           </button>
@@ -128,25 +174,43 @@ export function EndpointItem({ organizationId, endpoint, readAt, busy, actions, 
         </div>
       </div>
       {secret !== null && (
-        <SecretOnce title={`New signing secret for ${endpoint.url}`} secret={secret.secret} onDone={() => setSecret(null)}>
+        <SecretOnce
+          title={`New signing secret for ${endpoint.url}`}
+          secret={secret.secret}
+          onDone={() => setSecret(null)}
+        >
           <p>
-            Shown only now. The old secret keeps working for 24 hours, until {formatTime(secret.until)}: both sign every delivery
-            until then, so put the new one in your receiver before that.
+            Shown only now. The old secret keeps working for 24 hours, until {formatTime(secret.until)}: both sign every
+            delivery until then, so put the new one in your receiver before that.
           </p>
         </SecretOnce>
       )}
       {panel === 'deliveries' && <DeliveryLog organizationId={organizationId} endpoint={endpoint} id={panelId} />}
-      {panel === 'replay' && <ReplayForm organizationId={organizationId} endpoint={endpoint} id={panelId} onClose={() => setPanel(null)} />}
+      {panel === 'replay' && (
+        <ReplayForm organizationId={organizationId} endpoint={endpoint} id={panelId} onClose={() => setPanel(null)} />
+      )}
       {asking === 'delete' && (
-        <ConfirmDialog title={`Delete ${endpoint.url}?`} confirm="Delete" busy={working} onConfirm={() => void confirm()} onCancel={() => setAsking(null)}>
-          Nothing more is sent to it, and its secrets are erased. Its delivery log goes with it. To send there again, add it again: it gets a new
-          secret.
+        <ConfirmDialog
+          title={`Delete ${endpoint.url}?`}
+          confirm="Delete"
+          busy={working}
+          onConfirm={() => void confirm()}
+          onCancel={() => setAsking(null)}
+        >
+          Nothing more is sent to it, and its secrets are erased. Its delivery log goes with it. To send there again,
+          add it again: it gets a new secret.
         </ConfirmDialog>
       )}
       {asking === 'rotate' && (
-        <ConfirmDialog title={`Make a new secret for ${endpoint.url}?`} confirm="Make a new secret" busy={working} onConfirm={() => void confirm()} onCancel={() => setAsking(null)}>
-          The new secret is shown once. The current one keeps signing deliveries for 24 hours too, so your receiver can switch to the new one without
-          losing a delivery.
+        <ConfirmDialog
+          title={`Make a new secret for ${endpoint.url}?`}
+          confirm="Make a new secret"
+          busy={working}
+          onConfirm={() => void confirm()}
+          onCancel={() => setAsking(null)}
+        >
+          The new secret is shown once. The current one keeps signing deliveries for 24 hours too, so your receiver can
+          switch to the new one without losing a delivery.
         </ConfirmDialog>
       )}
     </li>

@@ -1,13 +1,26 @@
 import { useEffect, useRef } from 'react';
 import { useCommand } from '../../../api/use-command';
 import { FormAlert } from '../../../components/ui/form-alert';
-import { useChangeWebhookMutation, useDeleteWebhookMutation, useRotateWebhookSecretMutation, type WebhookEndpoint } from '../api/webhooks-api';
+import {
+  useChangeWebhookMutation,
+  useDeleteWebhookMutation,
+  useRotateWebhookSecretMutation,
+  type WebhookEndpoint,
+} from '../api/webhooks-api';
 import { webhookRefusal } from '../webhook-words';
 import { EndpointItem, type EndpointActions } from './endpoint-item';
 
 const rowId = (webhookId: string) => `webhook-${webhookId}`;
 
-export function EndpointList({ organizationId, endpoints, readAt }: { organizationId: string; endpoints: WebhookEndpoint[]; readAt: number }) {
+export function EndpointList({
+  organizationId,
+  endpoints,
+  readAt,
+}: {
+  organizationId: string;
+  endpoints: WebhookEndpoint[];
+  readAt: number;
+}) {
   const [changeWebhook, changing] = useChangeWebhookMutation();
   const [deleteWebhook] = useDeleteWebhookMutation();
   const [rotateSecret] = useRotateWebhookSecretMutation();
@@ -36,7 +49,10 @@ export function EndpointList({ organizationId, endpoints, readAt }: { organizati
       const index = endpoints.findIndex((candidate) => candidate.id === endpoint.id);
       const next = endpoints[index + 1] ?? endpoints[index - 1];
       removed.current = { id: endpoint.id, next: next?.id ?? null };
-      const ok = await run(() => deleteWebhook(one(endpoint)).unwrap(), `${endpoint.url} is deleted: nothing more is sent to it, and its secrets are erased.`);
+      const ok = await run(
+        () => deleteWebhook(one(endpoint)).unwrap(),
+        `${endpoint.url} is deleted: nothing more is sent to it, and its secrets are erased.`,
+      );
       if (!ok) removed.current = null;
       return ok;
     },

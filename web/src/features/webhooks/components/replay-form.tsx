@@ -14,12 +14,25 @@ type Zone = 'local' | 'UTC';
 function replayRefusal(problem: Problem, mode: Mode): string {
   if (problem.future === true) return 'Choose a moment in the past: a replay sends again what has already happened.';
   // The server's refusal of either shape points at no one field: the one shown is the one meant.
-  if (problem.code === 'VALIDATION_FAILED') return webhookRefusal(fieldRefusal(mode === 'position' ? 'fromPosition' : 'fromTime'));
+  if (problem.code === 'VALIDATION_FAILED')
+    return webhookRefusal(fieldRefusal(mode === 'position' ? 'fromPosition' : 'fromTime'));
   return webhookRefusal(problem);
 }
 
-/** From a position (an event's `position`, as deliveries and History show it) or an instant, with its time zone said. */
-export function ReplayForm({ organizationId, endpoint, id, onClose }: { organizationId: string; endpoint: WebhookEndpoint; id: string; onClose: () => void }) {
+/**
+ * From a position (an event's `position`, as deliveries and History show it) or an instant, with its time zone said.
+ */
+export function ReplayForm({
+  organizationId,
+  endpoint,
+  id,
+  onClose,
+}: {
+  organizationId: string;
+  endpoint: WebhookEndpoint;
+  id: string;
+  onClose: () => void;
+}) {
   const [replay, { isLoading }] = useReplayWebhookMutation();
   const [mode, setMode] = useState<Mode>('position');
   const [position, setPosition] = useState('');
@@ -47,26 +60,48 @@ export function ReplayForm({ organizationId, endpoint, id, onClose }: { organiza
     }
     await run(
       () => replay({ organizationId, webhookId: endpoint.id, from }).unwrap(),
-      (answer) => `Replaying from ${said}, revision ${answer.fromRevision} of the history: every event from there is sent again to ${endpoint.url}, in order, then new ones.`,
+      (answer) =>
+        `Replaying from ${said}, revision ${answer.fromRevision} of the history: every event from there is sent again to ${endpoint.url}, in order, then new ones.`,
     );
   }
 
   const invalid = problem !== null || undefined;
   const describedBy = problem ? messageId : undefined;
   return (
-    <form className="webhook-panel form form--inline" id={id} noValidate onSubmit={(event) => void submit(event)} aria-busy={isLoading} aria-label={`Replay to ${endpoint.url}`}>
+    <form
+      className="webhook-panel form form--inline"
+      id={id}
+      noValidate
+      onSubmit={(event) => void submit(event)}
+      aria-busy={isLoading}
+      aria-label={`Replay to ${endpoint.url}`}
+    >
       <h3 className="webhook-panel__title">Replay from…</h3>
-      <p className="field__hint">Every event from that point on, the one at it included, is sent again in order; then new ones follow. Your receiver
-        tells repeats apart by their <code>webhook-id</code>.</p>
+      <p className="field__hint">
+        Every event from that point on, the one at it included, is sent again in order; then new ones follow. Your
+        receiver tells repeats apart by their <code>webhook-id</code>.
+      </p>
       <FormAlert id={messageId}>{problem && <p>{replayRefusal(problem, mode)}</p>}</FormAlert>
       <fieldset className="choice choice--inline">
         <legend className="visually-hidden">Replay from</legend>
         <label className="checkbox">
-          <input className="checkbox__input" type="radio" name={`${id}-mode`} checked={mode === 'position'} onChange={() => setMode('position')} />
+          <input
+            className="checkbox__input"
+            type="radio"
+            name={`${id}-mode`}
+            checked={mode === 'position'}
+            onChange={() => setMode('position')}
+          />
           <span className="checkbox__label">A position</span>
         </label>
         <label className="checkbox">
-          <input className="checkbox__input" type="radio" name={`${id}-mode`} checked={mode === 'time'} onChange={() => setMode('time')} />
+          <input
+            className="checkbox__input"
+            type="radio"
+            name={`${id}-mode`}
+            checked={mode === 'time'}
+            onChange={() => setMode('time')}
+          />
           <span className="checkbox__label">A date and time</span>
         </label>
       </fieldset>

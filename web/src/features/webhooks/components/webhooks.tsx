@@ -13,7 +13,9 @@ import { EndpointList } from './endpoint-list';
 const MOST_ENDPOINTS = 10;
 
 const countText = (count: number): string =>
-  count === 0 ? 'None yet: add one below.' : `${count} of ${MOST_ENDPOINTS} endpoints. Each gets every event it takes, in the history’s order.`;
+  count === 0
+    ? 'None yet: add one below.'
+    : `${count} of ${MOST_ENDPOINTS} endpoints. Each gets every event it takes, in the history’s order.`;
 
 /** Owners and admins (the route says so to everyone else). */
 export function Webhooks({ organization }: { organization: Organization }) {
@@ -27,8 +29,14 @@ export function Webhooks({ organization }: { organization: Organization }) {
       <div className="stack">
         <Section title="Endpoints" description={data === undefined ? undefined : countText(endpoints.length)}>
           <FormAlert>{error !== undefined && webhookRefusal(problemOf(error))}</FormAlert>
-          {data === undefined && error === undefined && <p className="muted" role="status">Reading the endpoints…</p>}
-          {endpoints.length > 0 && <EndpointList organizationId={organization.id} endpoints={endpoints} readAt={fulfilledTimeStamp ?? 0} />}
+          {data === undefined && error === undefined && (
+            <p className="muted" role="status">
+              Reading the endpoints…
+            </p>
+          )}
+          {endpoints.length > 0 && (
+            <EndpointList organizationId={organization.id} endpoints={endpoints} readAt={fulfilledTimeStamp ?? 0} />
+          )}
         </Section>
         <Section
           title="Add endpoint"
