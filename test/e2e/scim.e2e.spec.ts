@@ -467,7 +467,7 @@ describe('groups and roles', () => {
     expect(await roleOf('ada@acme.example')).toBe('member');
   });
 
-  it('refuses a mapping that would leave no owner, and changes nothing', async () => {
+  it('refuses a mapping that would remove the last owner, and changes nothing', async () => {
     const refused = await api.put(`/organizations/${acme}/scim/group-roles`, {
       'Chorus Admins': 'admin',
       'Chorus Owners': 'owner',
@@ -614,6 +614,35 @@ describe('groups and roles', () => {
         .status,
     ).toBe(404);
     expect((await scim('GET', `/Groups/${admins}`)).body).toEqual(before);
+  });
+});
+
+describe('an organization an operator made, with no owner yet', () => {
+  it('maps a group to admin, and to owner a group with no member yet: no owner there is removed', async () => {
+    const created = await api.post('/organizations', { name: 'Initech' });
+    expect(created.status).toBe(201);
+    const initech: string = created.body.id;
+    expect((await api.post(`/organizations/${initech}/plan`, { line: 'chorus', plan: 'enterprise' })).status).toBe(200);
+    expect((await api.put(`/organizations/${initech}/chorus`, { enabled: true })).status).toBe(200);
+    const made = await api.post(`/organizations/${initech}/scim/tokens`, { name: 'Okta' });
+    expect(made.status).toBe(201);
+    const token: string = made.body.token;
+    const group = {
+      schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'],
+      displayName: 'Chorus Owners',
+      members: [],
+    };
+    const posted = await scim('POST', '/Groups', group, token);
+    expect([posted.status, posted.body]).toEqual([201, expect.objectContaining({ displayName: 'Chorus Owners' })]);
+
+    const admins = await api.put(`/organizations/${initech}/scim/group-roles`, { 'Chorus Admins': 'admin' });
+    expect([admins.status, admins.body]).toEqual([200, { 'Chorus Admins': 'admin' }]);
+    const owners = await api.put(`/organizations/${initech}/scim/group-roles`, {
+      'Chorus Admins': 'admin',
+      'Chorus Owners': 'owner',
+    });
+    expect([owners.status, owners.body]).toEqual([200, { 'Chorus Admins': 'admin', 'Chorus Owners': 'owner' }]);
+    expect(await members(initech)).toEqual([]);
   });
 });
 

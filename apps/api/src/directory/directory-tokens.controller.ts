@@ -9,7 +9,7 @@ import { PrincipalContext } from '../http/request-context.js';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
 import { validOrganizationId } from '../organizations/organization-requests.js';
 import { OrganizationDirectory, type TokenSummary } from './directory.service.js';
-import { ScimRequestLog } from './scim-request-log.js';
+import { ScimRequestLog } from './scim-request-log.service.js';
 
 const WRITE = { scope: 'organizations:write', members: OWNERS_AND_ADMINS } as const;
 
@@ -122,7 +122,7 @@ export class DirectoryTokensController {
     summary:
       'Map the directory’s groups to roles: a provisioned member gets the strongest role of their groups, member when none',
     answer: groupRolesAnswer,
-    responses: { 409: 'ENTERPRISE_PLAN_REQUIRED; LAST_OWNER: no provisioned owner would remain' },
+    responses: { 409: 'ENTERPRISE_PLAN_REQUIRED; LAST_OWNER: the mapping would remove the last owner' },
   })
   async mapGroupRoles(
     @Param('id', validOrganizationId) id: string,

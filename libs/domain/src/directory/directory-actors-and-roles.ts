@@ -33,7 +33,8 @@ export const scimActor = (tokenId: string): string => `scim:${tokenId}`;
 /**
  * The role changes the mapping asks of the `concerned` provisioned members, active and still members, in the order
  * that keeps an owner at every step (promotions to owner first, demotions of owners last); none before any group is
- * mapped. Throws LAST_OWNER when they would leave no owner, so that none is made.
+ * mapped. Throws LAST_OWNER when they would remove the last owner, so that none is made; an organization with no owner
+ * yet (made by an operator) maps its groups as it likes.
  */
 export function roleChangesFromGroups(
   directory: Directory,
@@ -52,12 +53,12 @@ export function roleChangesFromGroups(
     if (member !== undefined && member.role !== to) changes.push({ userId: user.userId, from: member.role, to });
   }
   const owners = members.filter((member) => member.role === 'owner').length;
-  if (
+  const remaining =
     owners -
-      changes.filter((change) => change.from === 'owner').length +
-      changes.filter((change) => change.to === 'owner').length ===
-    0
-  ) {
+    changes.filter((change) => change.from === 'owner').length +
+    changes.filter((change) => change.to === 'owner').length;
+  // Only a change that removes the last owner is refused: one that leaves none where there was none removes nobody.
+  if (owners > 0 && remaining === 0) {
     throw new DomainError(
       'LAST_OWNER',
       'This change would leave the organization without an owner: put an owner in a group mapped to owner first.',

@@ -353,11 +353,21 @@ describe('role changes from groups', () => {
     expect(roleChangesFromGroups(unmapped, [member('u1', 'owner')], new Set(['r-u1']))).toEqual([]);
   });
 
-  it('refuses changes that leave no owner', () => {
+  it('refuses changes that remove the last owner', () => {
     const directory = mapped({ Admins: 'admin' }, [group('g1', 'Admins', ['r-u1'])]);
     expect(() =>
       roleChangesFromGroups(directory, [member('u1', 'owner'), member('u2', 'member')], new Set(['r-u1'])),
     ).toThrow('without an owner');
+  });
+
+  it('maps groups where there is no owner yet (an operator’s organization): to admin, and to owner with no member', () => {
+    const admins = mapped({ Admins: 'admin' }, [group('g1', 'Admins', ['r-u1'])]);
+    expect(
+      roleChangesFromGroups(admins, [member('u1', 'member'), member('u2', 'member')], new Set(['r-u1', 'r-u2'])),
+    ).toEqual([{ userId: 'u1', role: 'admin' }]);
+    const owners = mapped({ Owners: 'owner' }, [group('g1', 'Owners', [])]);
+    expect(roleChangesFromGroups(owners, [member('u1', 'member')], new Set(['r-u1', 'r-u2']))).toEqual([]);
+    expect(roleChangesFromGroups(owners, [], new Set())).toEqual([]);
   });
 });
 
