@@ -4,13 +4,16 @@ import { cliAction } from '../cli-action.js';
 import type { GetCliContext } from '../cli-context.js';
 
 /**
- * `chorus user:export <address|user id>`: what an operator sends a person who asks for their data (docs/privacy.md).
+ * `chorus user:export <address|user id> [--json]`: what an operator sends a person who asks for their data
+ * (docs/privacy.md).
  */
 export function registerUserExportCommand(program: Command, getContext: GetCliContext): void {
   program
     .command('user:export')
     .description('print every fact Chorus holds about a person, as JSON (their access request), never a secret')
     .argument('<person>', 'their e-mail address or user id')
+    // The copy is JSON either way; --json, as on every other command, also makes a failure the problem document.
+    .option('--json', 'print the result as JSON, and a failure as the problem document')
     .action(
       cliAction(getContext, async (context, person: string) => {
         const userId = await context.app.get(PersonalDataErasure).personOf(person);
