@@ -100,6 +100,14 @@ describe('the SPA', () => {
     expect(answer.text).not.toContain('<script>alert(1)');
   });
 
+  it('describes the product to search engines in one short meta description (Lighthouse, SEO)', async () => {
+    const answer = await app.browser().open('/login');
+    const description = /<meta\s+name="description"\s+content="([^"]*)"\s*\/?>/.exec(answer.text)?.[1];
+    expect(description).toMatch(/^Chorus: feedback and analytics for organizations\. Sign in/);
+    // Search engines cut a description at about 160 characters.
+    expect(description?.length).toBeLessThanOrEqual(160);
+  });
+
   it('sets XSRF-TOKEN readable by script (SameSite=Lax), bound to an HttpOnly pre-session cookie', async () => {
     const answer = await app.browser().open('/');
     const xsrf = answer.setCookies.find((cookie) => cookie.name === 'XSRF-TOKEN');
