@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 // Every folder of web/src/features is a feature: a new one is fenced the day it is created.
 const webFeatures = readdirSync(new URL('./web/src/features', import.meta.url), { withFileTypes: true })
@@ -29,6 +29,16 @@ const otherFeatures = (feature) => ({
 const webImports = (...patterns) => ({
   'no-restricted-imports': ['error', { patterns: [sharedLibsOnly, ...patterns] }],
 });
+// The refusal codes a feature raises (the domain's list, less the common ones plumbing answers): plumbing names none.
+const codesIn = (path, pattern) =>
+  [...readFileSync(new URL(path, import.meta.url), 'utf8').matchAll(pattern)].map((match) => match[1]);
+const domainCodes = codesIn('./libs/domain/src/errors.ts', /^ {2}'([A-Z_]+)',$/gm);
+const commonCodes = codesIn('./apps/api/src/http/common-refusal-answers.ts', /^ {2}([A-Z_]+): \{/gm);
+const featureCodes = domainCodes.filter((code) => !commonCodes.includes(code)).join('|');
+const featureCodeNamed = {
+  message: "Plumbing names no feature's refusal code: the feature registers its answer beside it (ErrorAnswers).",
+};
+
 // A spec may render the whole app (AppRoutes) to test a feature from the user's side.
 const specs = ['**/*.spec.ts', '**/*.spec.tsx'];
 
@@ -68,6 +78,17 @@ export default tseslint.config(
   },
   // Tests and benchmarks read as lists of cases; the file bound is for the code they exercise.
   { files: ['**/*.spec.{ts,tsx}', '**/testing/**', 'test/**', 'bench/**'], rules: { 'max-lines': 'off' } },
+  {
+    files: ['apps/api/src/{http,logging,metrics,web,config}/**/*.ts'],
+    ignores: specs,
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: `Literal[value=/^(${featureCodes})$/]`, ...featureCodeNamed },
+        { selector: `Property > Identifier.key[name=/^(${featureCodes})$/]`, ...featureCodeNamed },
+      ],
+    },
+  },
   {
     // Nest's dependency injection reads constructor parameter types at run time: type-only imports break it.
     files: ['apps/**/*.ts', 'libs/**/*.ts'],

@@ -7,7 +7,7 @@ import { EventSource as NodeEventSource, type EventSourceInit } from 'eventsourc
 import { OFREPWebProvider } from '@openfeature/ofrep-web-provider';
 import { OpenFeature, ProviderEvents } from '@openfeature/web-sdk';
 import { systemClock } from '#identity';
-import { IdentityClock } from '#api';
+import { AppClock } from '#api';
 import { createApiKey } from '../support/api-keys.js';
 import { openEventStream, type EventStreamReader, type ServerSentEvent } from '../support/event-stream.js';
 import { httpClient, type HttpClient } from '../support/http-client.js';
@@ -59,7 +59,7 @@ beforeAll(async () => {
 
 afterEach(() => {
   for (const reader of readers.splice(0)) reader.close();
-  running.app.get(IdentityClock).pin(systemClock);
+  running.app.get(AppClock).pin(systemClock);
 });
 
 afterAll(async () => {
@@ -163,7 +163,7 @@ describe("OFREP's event streams (ADR-0008)", () => {
     });
     // Ahead of the change its creation sent on the system clock; a sleep ends only when the test advances it.
     const clock = new SteppedClock(new Date(Date.now() + 5_000));
-    running.app.get(IdentityClock).pin(clock);
+    running.app.get(AppClock).pin(clock);
     const ofrepEvents = await stream(`/ofrep/v1/event-stream?targetingKey=${initech}`, key);
     const chorusEvents = await stream('/entitlements/changes', key);
     const report = async (index: number) => {

@@ -2,7 +2,7 @@
 // key is deleted PERSONAL_DATA_RETENTION_DAYS after the month ends; the events stay, those values read as removed.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ManualClock } from '#identity';
-import { expiresAt, IdentityClock, PersonalDataRetention } from '#api';
+import { expiresAt, AppClock, PersonalDataRetention } from '#api';
 import { startAuthApp, type AuthApp } from '../support/auth-app.js';
 
 const password = 'correct horse battery staple';
@@ -12,7 +12,7 @@ let clock: ManualClock;
 beforeAll(async () => {
   app = await startAuthApp({ PERSONAL_DATA_RETENTION_DAYS: '30' });
   clock = new ManualClock(new Date('2030-01-20T10:00:00.000Z'));
-  app.app.get(IdentityClock).pin(clock);
+  app.app.get(AppClock).pin(clock);
 }, 60_000);
 
 afterAll(async () => {

@@ -31,7 +31,7 @@ describe('the login page', () => {
   });
 
   it('loads the second step and the console only when they are opened', () => {
-    for (const lazy of ['src/app/routes/second-step.tsx', 'src/app/console/console-app.tsx']) {
+    for (const lazy of ['src/app/routes/second-step-route.tsx', 'src/app/console/console-app.tsx']) {
       expect(manifest['index.html']?.dynamicImports).toContain(lazy);
       expect(files.has((manifest[lazy] as ManifestChunk).file)).toBe(false);
     }

@@ -5,8 +5,8 @@
 // An existing account is signed into only when this organization's SSO created it or its owner linked it.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { organizationStream } from '#domain';
-import { ssoDomainStreamPrefix, ssoSignOnStream } from '#api';
+import { organizationStream, ssoSignOnStream } from '#domain';
+import { ssoDomainStreamPrefix } from '#api';
 import { createApiKey } from '../support/api-keys.js';
 import { startAuthApp, type AuthApp } from '../support/auth-app.js';
 import type { Browser } from '../support/browser.js';

@@ -5,8 +5,7 @@
 // server on loopback (test/support/dns-server.ts), and olivia links her existing account once.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { organizationStream, userStream } from '#domain';
-import { ssoSignOnStream } from '#api';
+import { organizationStream, ssoSignOnStream, userStream } from '#domain';
 import { createApiKey } from '../support/api-keys.js';
 import { startAuthApp, type AuthApp } from '../support/auth-app.js';
 import { Browser, type Answer, type CallOptions } from '../support/browser.js';

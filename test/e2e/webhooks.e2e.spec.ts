@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { systemClock } from '#identity';
-import { IdentityClock, webhookPayloadSchema } from '#api';
+import { AppClock, webhookPayloadSchema } from '#api';
 import { isWebhookEventType, WEBHOOK_EVENT_TYPES, webhookEndpointsStream } from '#domain';
 import { createApiKey } from '../support/api-keys.js';
 import { httpClient, type HttpClient } from '../support/http-client.js';
@@ -87,7 +87,7 @@ beforeAll(async () => {
   });
 });
 
-afterEach(() => running.app.get(IdentityClock).pin(systemClock));
+afterEach(() => running.app.get(AppClock).pin(systemClock));
 
 afterAll(async () => {
   await Promise.all(receivers.map((started) => started.close()));
@@ -210,7 +210,7 @@ describe('an endpoint from the beginning of the history', () => {
 describe('a receiver that fails', () => {
   it('holds the events after the failing one, retries after 5 s, then 10 s, and gets them all in order once it answers', async () => {
     const clock = new SteppedClock();
-    running.app.get(IdentityClock).pin(clock);
+    running.app.get(AppClock).pin(clock);
     const initech = await createOrganization(admin, { plan: { line: 'classic', plan: 'professional' } });
     const to = await receiver();
     to.answer = 503;
@@ -342,7 +342,7 @@ describe('replay and rotation', () => {
 
   it('signs with the new secret and the old one for 24 hours after a rotation, then with the new one only', async () => {
     const clock = new SteppedClock();
-    running.app.get(IdentityClock).pin(clock);
+    running.app.get(AppClock).pin(clock);
     const soylent = await createOrganization(admin, { plan: { line: 'classic', plan: 'professional' } });
     const to = await receiver();
     const { id, secret: old } = await endpoint(soylent, to);

@@ -71,3 +71,16 @@ describe('the shape rules', () => {
     expect(await refusals('libs/config/src/probe.unit.spec.ts', lines(501))).toEqual([]);
   });
 });
+
+describe('the plumbing rules', () => {
+  it("refuses a feature's refusal code named in plumbing, as a string or as a key, and not in the feature", async () => {
+    expect(await refusals('apps/api/src/http/probe.ts', "export const code = 'LAST_OWNER';\n")).toEqual([
+      'no-restricted-syntax',
+    ]);
+    expect(
+      await refusals('apps/api/src/http/probe.ts', 'export const answers = { SSO_DOMAIN_TAKEN: { status: 409 } };\n'),
+    ).toEqual(['no-restricted-syntax']);
+    expect(await refusals('apps/api/src/http/probe.ts', "export const code = 'NOT_FOUND';\n")).toEqual([]);
+    expect(await refusals('apps/api/src/organizations/probe.ts', "export const code = 'LAST_OWNER';\n")).toEqual([]);
+  });
+});

@@ -4,7 +4,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import { newCommandContext } from '#application';
 import { ManualClock, type Identity } from '#identity';
 import { READ_MODELS, type ReadModels } from '#read-models';
-import { AddMemberCommand, ChangeOrganizationCommand, CreateOrganizationCommand, IDENTITY, IdentityClock } from '#api';
+import { AddMemberCommand, ChangeOrganizationCommand, CreateOrganizationCommand, IDENTITY, AppClock } from '#api';
 import { Browser } from './browser.js';
 import { startApp, type RunningApp } from './start-app.js';
 
@@ -22,7 +22,7 @@ export type AuthApp = RunningApp & {
 export async function startAuthApp(settings: Record<string, string> = {}): Promise<AuthApp> {
   const running = await startApp(settings);
   const clock = new ManualClock(new Date());
-  running.app.get(IdentityClock).pin(clock);
+  running.app.get(AppClock).pin(clock);
   const identity = running.app.get<Identity>(IDENTITY);
   const cli = () => newCommandContext('cli');
   return {

@@ -2,7 +2,7 @@
 // new browser of its own (its own XSRF cookie), counted by answer.
 import type { Clock } from '#identity';
 import { ManualClock } from '#identity';
-import { IdentityClock } from '#api';
+import { AppClock } from '#api';
 import type { AuthApp } from './auth-app.js';
 import type { Answer } from './browser.js';
 
@@ -33,7 +33,7 @@ export function burstClock(...nodes: AuthApp[]): ManualClock {
   const time = new ManualClock(new Date());
   const clock: Clock = { now: () => time.now(), sleep: async () => undefined };
   for (const node of nodes) {
-    node.app.get(IdentityClock).pin(clock);
+    node.app.get(AppClock).pin(clock);
     node.app.getHttpServer().keepAliveTimeout = 60_000;
   }
   return time;

@@ -1,5 +1,5 @@
 // A clock for e2e tests of timers: unlike ManualClock, whose sleep moves time forward at once, a sleep here
-// resolves only when the test advances the clock past its end. Pin it with `app.get(IdentityClock).pin(clock)`.
+// resolves only when the test advances the clock past its end. Pin it with `app.get(AppClock).pin(clock)`.
 import type { Clock } from '#identity';
 
 export class SteppedClock implements Clock {

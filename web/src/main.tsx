@@ -2,7 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app';
 import { makeStore } from './app/store';
-import { readPageConfig } from './config/page-config';
+import { readPageConfig } from './config/page-config-slice';
 import { installErrorReporting } from './lib/error-reporting';
 import './index.css';
 

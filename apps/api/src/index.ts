@@ -6,8 +6,10 @@ export { createPino } from './logging/pino.js';
 export { StructuredLogger } from './logging/structured-logger.service.js';
 
 export { ProblemError } from './http/problem-error.js';
-export { toProblem, type Problem, type ProblemDocument } from './http/problem.js';
-export { commandAnswer, jsonSafe, type CommandAnswer, type CommandResult } from './organizations/command-result.js';
+export { toProblem, type Problem, type ProblemDocument } from './http/problem-document.js';
+export { ErrorAnswers, type RefusalLookup } from './http/error-answers.js';
+export { commandAnswer, type CommandAnswer, type CommandResult } from './organizations/command-result.js';
+export { jsonSafe } from './http/json-safe.js';
 
 export {
   AddMemberCommand,
@@ -23,7 +25,6 @@ export { Organizations, OrganizationStateCache } from './organizations/organizat
 
 export { ConfigureSsoCommand } from './sso/configure-sso.command.js';
 export { configureSsoRequest, type ConfigureSsoRequest } from './sso/sso-requests.js';
-export { ssoSignOnStream, type SsoFailureReason } from './sso/sso-sign-on-failures.js';
 export { ssoDomainStreamPrefix } from '#domain';
 
 export { OrganizationDirectory } from './directory/directory.service.js';
@@ -37,7 +38,8 @@ export {
 export type { ApiKeyScope } from '#domain';
 
 // Sign-in: the identity lib as the service wires it, and the clock e2e tests pin.
-export { IDENTITY, IdentityClock } from './auth/identity.provider.js';
+export { IDENTITY } from './auth/identity.provider.js';
+export { AppClock } from './config/app-clock.js';
 export {
   MEMBER_INVITATIONS,
   type MemberInvitations,
@@ -45,7 +47,7 @@ export {
 } from './organizations/member-invitations.js';
 
 export { signBillingPayload } from './billing/billing-signature.js';
-export { BillingLedger } from './billing/billing-ledger.js';
+export { BillingLedger } from './billing/billing-ledger.service.js';
 export { billingStream } from '#domain';
 export { BillingEffects, organizationEventId } from './billing/billing-effects.js';
 

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import dotenv from 'dotenv';
 import { ConfigError, loadConfig, type Config } from '#config';
 import { createApp } from './create-app.js';
-import { startTracing } from './metrics/tracing.js';
+import { startTracing } from './metrics/tracing-sdk.js';
 import { listenFailure, listenProblem } from './start-up/listen-failure.js';
 import { startUpBanner } from './start-up/start-up-banner.js';
 

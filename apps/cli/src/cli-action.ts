@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import type { z } from 'zod';
 import { ConfigError } from '#config';
-import { ProblemError, toProblem } from '#api';
+import { DomainError } from '#domain';
+import { ErrorAnswers, ProblemError, toProblem, type RefusalLookup } from '#api';
 import type { CliContext, GetCliContext } from './cli-context.js';
 import { ExitCode } from './exit-codes.js';
 import { PromptInterrupted } from './secret-input.js';
@@ -16,7 +17,19 @@ function exitCodeFor(status: number): number {
   return status < 500 ? ExitCode.refused : ExitCode.failed;
 }
 
-export function reportFailure(error: unknown, json: boolean): void {
+const noRefusals: RefusalLookup = { refusalOf: () => undefined };
+
+/** The answers the features registered: a refusal comes from the call's context, so it is open already. */
+async function registeredRefusals(error: unknown, getContext: GetCliContext | undefined): Promise<RefusalLookup> {
+  if (!(error instanceof DomainError) || getContext === undefined) return noRefusals;
+  try {
+    return (await getContext()).app.get(ErrorAnswers);
+  } catch {
+    return noRefusals;
+  }
+}
+
+export async function reportFailure(error: unknown, json: boolean, getContext?: GetCliContext): Promise<void> {
   if (error instanceof PromptInterrupted) {
     process.exitCode = error.exitCode;
     return;
@@ -26,7 +39,7 @@ export function reportFailure(error: unknown, json: boolean): void {
     process.exitCode = ExitCode.invalidConfiguration;
     return;
   }
-  const { document, unexpected } = toProblem(error);
+  const { document, unexpected } = toProblem(error, await registeredRefusals(error, getContext));
   if (json) {
     process.stderr.write(`${toJson(document)}\n`);
   } else {
@@ -71,7 +84,7 @@ export function cliAction<Args extends unknown[]>(
       const output = await work(await getContext(), ...(args.slice(0, -1) as Args));
       process.stdout.write(json ? `${toJson(output.json)}\n` : `${output.text}\n`);
     } catch (error) {
-      reportFailure(error, json);
+      await reportFailure(error, json, getContext);
     }
   };
 }

@@ -3,7 +3,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { Command } from 'commander';
 import type { GetCliContext } from './cli-context.js';
-import { COMMANDS, commandNamed } from './commands.js';
+import { COMMANDS, commandNamed } from './command-list.js';
 
 const noContext: GetCliContext = () => Promise.reject(new Error('not opened in this test'));
 

@@ -1,11 +1,11 @@
 // The `chorus` command line. Only commander and the command a call names are loaded: the store, Nest and
 // the configuration come with that command's first use of its context, never for --version or --help.
-import { Command, CommanderError } from 'commander';
+import { CommanderError } from 'commander';
 import dotenv from 'dotenv';
 import type { CliContext } from './cli-context.js';
-import { COMMANDS, commandNamed } from './commands.js';
+import { COMMANDS, commandNamed } from './command-list.js';
 import { ExitCode } from './exit-codes.js';
-import { chorusVersion } from './version.js';
+import { chorusProgram } from './program.js';
 
 dotenv.config({ quiet: true });
 
@@ -23,11 +23,7 @@ const getContext = (): Promise<CliContext> =>
     return createCliContext(loadConfig(process.env));
   })());
 
-const program = new Command('chorus')
-  .description('The Chorus command line: works on the same configuration and store as the server.')
-  .version(chorusVersion(), '-V, --version', 'print the version of Chorus')
-  .exitOverride()
-  .showHelpAfterError();
+const program = chorusProgram();
 
 const named = commandNamed(process.argv.slice(2));
 for (const entry of COMMANDS) {
@@ -47,7 +43,7 @@ try {
     process.exitCode = error.exitCode === 0 ? ExitCode.ok : ExitCode.invalidInput;
   } else {
     const { reportFailure } = await import('./cli-action.js');
-    reportFailure(error, false);
+    await reportFailure(error, false, getContext);
   }
 } finally {
   if (context !== undefined)

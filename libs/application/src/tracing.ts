@@ -1,5 +1,5 @@
 // Tracing by explicit spans (docs/service.md, Tracing): nothing is patched in. Every helper here does nothing
-// until the app has started the OpenTelemetry SDK (apps/api/src/metrics/tracing.ts) and called `tracingStarted()`,
+// until the app has started the OpenTelemetry SDK (apps/api/src/metrics/tracing-sdk.ts) and called `tracingStarted()`,
 // so that with tracing off no span, context or parsed metadata is paid for.
 // A command's W3C `traceparent` rides in the metadata of the events it appends, so that what follows from them
 // (projections, reactions, mails), on this node or another, joins the command's trace.

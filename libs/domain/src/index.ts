@@ -73,7 +73,7 @@ export {
   type HostnameFault,
 } from './hostnames/parse-hostname.js';
 export { isValidResetEmail } from './email/is-valid-reset-email.js';
-export { isMemberEmail, memberEmailRefusal } from './email/member-email.js';
+export { isEmailAddress, emailAddressRefusal } from './email/email-address.js';
 
 export {
   EVENT_TYPE_NAMES,
@@ -94,7 +94,7 @@ export {
   RESOURCE_NAMES,
   ROLE_WORDS,
   SERVICE_LEVEL_NAMES,
-} from './history/words.js';
+} from './history/history-words.js';
 export {
   emailDomain,
   hasSsoPlan,

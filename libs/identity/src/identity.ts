@@ -15,7 +15,7 @@ import { resetRequestThrottlePolicy } from '#domain';
 import { GoogleSignIn } from './sign-in/google-sign-in.js';
 import { GoogleStateSeal } from './sign-in/google-state.js';
 import { PasswordSignIn } from './sign-in/password-sign-in.js';
-import { SignInAttempts } from './sign-in/sign-in-attempts.js';
+import { SignInAttempts } from './sign-in/sign-in-attempts.service.js';
 import { ThrottleCounters } from './sign-in/throttle-counters.js';
 import { UserClaims, UserDirectory } from './user/user-claims.js';
 import type { IdentifierNames } from './user/identifier-names.js';

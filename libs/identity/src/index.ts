@@ -15,7 +15,7 @@ export * from './sessions/sessions.js';
 export * from './sign-in/google-sign-in.js';
 export * from './sign-in/google-state.js';
 export * from './sign-in/password-sign-in.js';
-export * from './sign-in/sign-in-attempts.js';
+export * from './sign-in/sign-in-attempts.service.js';
 export * from './sso/oidc-providers.js';
 export * from './sso/saml-metadata.js';
 export * from './sso/saml-providers.js';

@@ -3,7 +3,7 @@ import type { Organization, Problem } from './contract';
 import { whatRaisesIt } from './limits';
 import { chorusPlanIdle, planEnded } from './way-forward';
 import { CHORUS_FEATURE_NAMES, RESOURCE_NAMES, formatNumber, planName } from './words';
-import { memberEmailRefusal } from '@libs/domain/email/member-email';
+import { emailAddressRefusal } from '@libs/domain/email/email-address';
 
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 
@@ -126,7 +126,7 @@ export function readRefusalMessage(problem: Problem, organization?: Organization
 
 /** What a person would say about the first field the server refused, rather than the schema's words. */
 const FIELD_WORDS: Record<string, string> = {
-  email: memberEmailRefusal,
+  email: emailAddressRefusal,
   name: 'Enter a name.',
   hostname: 'Enter a hostname, like shop.example.com.',
   domain: 'Enter a domain, like staging.example.com.',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { screen } from '@testing-library/react';
-import { defaultPageConfig } from '../config/page-config';
+import { defaultPageConfig } from '../config/page-config-slice';
 import { renderWithProviders } from '../testing/render-with-providers';
 import { AppRoutes } from './router';
 

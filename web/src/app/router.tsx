@@ -1,15 +1,15 @@
 import { lazy, Suspense } from 'react';
 import { Route, Routes } from 'react-router';
 import { paths } from '../config/paths';
-import { ForgotRoute } from './routes/forgot';
-import { LoginRoute } from './routes/login';
-import { ResetRoute } from './routes/reset';
+import { ForgotRoute } from './routes/forgot-route';
+import { LoginRoute } from './routes/login-route';
+import { ResetRoute } from './routes/reset-route';
 
 // Loaded only when a page needs them, so the sign-in page keeps its weight (bench/web).
 const ConsoleApp = lazy(() => import('./console/console-app'));
-const InvitationRoute = lazy(() => import('./routes/invitation'));
-const SecondStepRoute = lazy(() => import('./routes/second-step'));
-const TwoStepResetRoute = lazy(() => import('./routes/two-step-reset'));
+const InvitationRoute = lazy(() => import('./routes/invitation-route'));
+const SecondStepRoute = lazy(() => import('./routes/second-step-route'));
+const TwoStepResetRoute = lazy(() => import('./routes/two-step-reset-route'));
 
 /** The seed's order, /forgot first; '/' is not an exact match, so more specific routes come before it. */
 export function AppRoutes() {

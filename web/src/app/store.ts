@@ -1,5 +1,5 @@
 import { combineSlices, configureStore, createDynamicMiddleware } from '@reduxjs/toolkit';
-import { pageConfigSlice } from '../config/page-config';
+import { pageConfigSlice } from '../config/page-config-slice';
 import { forgotSlice } from '../features/forgot/forgot-slice';
 import { loginSlice } from '../features/login/login-slice';
 import { resetSlice } from '../features/reset/reset-slice';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
-import { defaultPageConfig, readPageConfig } from './page-config';
+import { defaultPageConfig, readPageConfig } from './page-config-slice';
 
 const withConfigElement = (json: string) => {
   document.head.innerHTML = `<script id="chorus-config" type="application/json">${json}</script>`;

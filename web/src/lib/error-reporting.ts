@@ -1,4 +1,4 @@
-import type { PageConfig } from '../config/page-config';
+import type { PageConfig } from '../config/page-config-slice';
 import type { ErrorReport } from './sentry-reporter';
 
 type ReporterModule = { reportError: (report: ErrorReport) => Promise<void> };

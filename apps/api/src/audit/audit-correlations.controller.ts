@@ -4,7 +4,7 @@ import type { Response } from 'express';
 import { READ_MODELS, ReadModels } from '#read-models';
 import { RequireAccess } from '../access/require-access.decorator.js';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
-import { awaitMinPosition, readQuery, type ReadQuery } from '../read-models/read-your-writes.js';
+import { awaitMinPosition, readQuery, type ReadQuery } from '../read-models/position-wait.js';
 import { correlationIdParameter } from './audit-requests.js';
 import { GetCorrelationQuery } from './get-correlation.query.js';
 import { historyEvent, type HistoryEvent } from './history-event.js';

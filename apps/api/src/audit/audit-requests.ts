@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ORGANIZATION_EVENT_TYPES, type OrganizationEventType } from '#domain';
 import type { HistoryFilter } from '#read-models';
-import { readQuery } from '../read-models/read-your-writes.js';
+import { readQuery } from '../read-models/position-wait.js';
 import { EXPORT_FORMATS, type ExportFormat } from './history-export-format.js';
 import { MAX_HISTORY_PAGE_SIZE } from './organization-history.js';
 import type { StatePoint } from './organization-state-at.js';

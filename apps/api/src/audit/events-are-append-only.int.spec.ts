@@ -9,7 +9,7 @@ import Database from 'better-sqlite3';
 import { createPlanCatalogue, type OrganizationCommand, type OrganizationCommandType } from '#domain';
 import { SqliteEventStore, type EventStore } from '#event-store';
 import { BillingEffects } from '../billing/billing-effects.js';
-import { BillingLedger } from '../billing/billing-ledger.js';
+import { BillingLedger } from '../billing/billing-ledger.service.js';
 import { ReceiveBillingEventCommand } from '../billing/receive-billing-event.command.js';
 import { ReceiveBillingEventHandler } from '../billing/receive-billing-event.handler.js';
 import { commandPath } from '../../../../test/support/scripted-history.js';

@@ -1,6 +1,6 @@
 // One recorded event as auditors see it: exactly what the store holds, with its place and time.
 import type { EventMetadata, RecordedEvent } from '#event-store';
-import { jsonSafe } from '../organizations/command-result.js';
+import { jsonSafe } from '../http/json-safe.js';
 
 export type HistoryEvent = {
   id: string;

@@ -5,7 +5,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { memberSecuritySentence, userStream, type SecondFactorEvent } from '#domain';
 import { EVENT_STORE, type EventStore, type RecordedEvent } from '#event-store';
 import { READ_MODELS, ReadModels } from '#read-models';
-import { jsonSafe } from '../organizations/command-result.js';
+import { jsonSafe } from '../http/json-safe.js';
 import { actorInWords } from './actor-in-words.js';
 import { ActorNameLookup } from './actor-name-lookup.js';
 import { actorOf, namedActorsOf } from './timeline-entry.js';

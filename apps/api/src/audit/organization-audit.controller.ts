@@ -4,7 +4,7 @@ import type { OrganizationView } from '#domain';
 import type { z } from 'zod';
 import { HISTORY_READERS, RequireAccess } from '../access/require-access.decorator.js';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
-import { jsonSafe } from '../organizations/command-result.js';
+import { jsonSafe } from '../http/json-safe.js';
 import { validOrganizationId } from '../organizations/organization-requests.js';
 import { historyQuery, stateQuery } from './audit-requests.js';
 import { GetOrganizationHistoryQuery } from './get-organization-history.query.js';

@@ -8,10 +8,10 @@ import { EVENT_STORE, type EventStore } from '#event-store';
 import { READ_MODELS, ReadModels } from '#read-models';
 import { HISTORY_READERS, RequireAccess } from '../access/require-access.decorator.js';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
-import { jsonSafe } from '../organizations/command-result.js';
+import { jsonSafe } from '../http/json-safe.js';
 import { validOrganizationId } from '../organizations/organization-requests.js';
 import { PLAN_CATALOGUE } from '../plans/plan-catalogue.module.js';
-import { awaitMinPosition } from '../read-models/read-your-writes.js';
+import { awaitMinPosition } from '../read-models/position-wait.js';
 import { ActorNameLookup } from './actor-name-lookup.js';
 import {
   correlationIdParameter,

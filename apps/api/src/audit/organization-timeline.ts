@@ -14,7 +14,7 @@ import { ActorNameLookup } from './actor-name-lookup.js';
 import { billingEventSentence } from './billing-event-sentence.js';
 import { organizationNotFound } from './organization-history.js';
 import { namedActorsOf, timelineEntry, type TimelineEntry } from './timeline-entry.js';
-import { jsonSafe } from '../organizations/command-result.js';
+import { jsonSafe } from '../http/json-safe.js';
 
 export const DEFAULT_TIMELINE_PAGE_SIZE = 50;
 export const MAX_TIMELINE_PAGE_SIZE = 200;

@@ -1,6 +1,6 @@
 import { recordedEventSentence, type RecordNames } from '#domain';
 import type { RecordedEvent } from '#event-store';
-import { jsonSafe } from '../organizations/command-result.js';
+import { jsonSafe } from '../http/json-safe.js';
 import { actorInWords, actorParts } from './actor-in-words.js';
 
 export type TimelineEntry = {

@@ -16,7 +16,7 @@ import {
   type PlanCatalogue,
 } from '#domain';
 import type { EventStore, RecordedEvent } from '#event-store';
-import { jsonSafe } from '../organizations/command-result.js';
+import { jsonSafe } from '../http/json-safe.js';
 import { asOrganizationEvent } from '../organizations/organizations.js';
 import { organizationNotFound } from './organization-history.js';
 

@@ -10,7 +10,7 @@ import type { Session } from '#domain';
 import type { Identity, SecondFactorsSummary } from '#identity';
 import { commandContextOf } from '../http/request-context.js';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
-import { Operation } from '../http/operation.decorator.js';
+import { Credentials, Operation } from '../http/operation.decorator.js';
 import {
   authenticatorAppStartAnswer,
   factorSetUpAnswer,
@@ -33,6 +33,7 @@ const signedInOnly = { 401: 'UNAUTHENTICATED: sign in first' };
 
 export type TwoStepAnswer = SecondFactorsSummary & { requiredBy: { id: string; name: string }[] };
 
+@Credentials('session')
 @Controller('account/two-step')
 export class AccountTwoStepController {
   constructor(

@@ -8,8 +8,9 @@ import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
 import { BrowserSessions } from './browser-sessions.service.js';
 import { IDENTITY } from './identity.provider.js';
 import { changePasswordRequest } from './sign-in-requests.js';
-import { Operation } from '../http/operation.decorator.js';
+import { Credentials, Operation } from '../http/operation.decorator.js';
 
+@Credentials('session')
 @Controller('account')
 export class AccountController {
   constructor(

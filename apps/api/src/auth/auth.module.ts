@@ -1,9 +1,10 @@
 import { Global, Module } from '@nestjs/common';
-import type { Identity, UserDirectory } from '#identity';
+import { UserDirectory, type Identity } from '#identity';
+import { ErrorAnswers } from '../http/error-answers.js';
+import { signInRefusals } from './sign-in-refusal-answers.js';
 import { INVITATION_RESEND, MEMBER_INVITATIONS } from '../organizations/member-invitations.js';
 import { EntitlementsModule } from '../entitlements/entitlements.module.js';
 import { OrganizationStreamsModule } from '../organizations/organization-streams.module.js';
-import { USER_DIRECTORY } from '../organizations/user-directory.js';
 import { AccountController } from './account.controller.js';
 import { AccountTwoStepController } from './account-two-step.controller.js';
 import { SecondStepController } from './second-step.controller.js';
@@ -30,7 +31,7 @@ import { XsrfMiddleware } from './xsrf.middleware.js';
 /**
  * Sign-in (docs/api.md, Sign-in): password and Google sign-in, sessions, forgot/reset, the XSRF check
  * (mounted by createApp through web.module.ts, after the security headers), the session principal
- * for the access guard, and USER_DIRECTORY for the organization commands.
+ * for the access guard, and the identity's UserDirectory for the organization commands.
  */
 @Global()
 @Module({
@@ -50,7 +51,7 @@ import { XsrfMiddleware } from './xsrf.middleware.js';
     SessionEndsFollower,
     identityProvider,
     {
-      provide: USER_DIRECTORY,
+      provide: UserDirectory,
       inject: [IDENTITY],
       useFactory: (identity: Identity): UserDirectory => identity.directory,
     },
@@ -71,7 +72,7 @@ import { XsrfMiddleware } from './xsrf.middleware.js';
   exports: [
     TwoStepPolicy,
     IDENTITY,
-    USER_DIRECTORY,
+    UserDirectory,
     MEMBER_INVITATIONS,
     INVITATION_RESEND,
     AuthCookies,
@@ -81,4 +82,8 @@ import { XsrfMiddleware } from './xsrf.middleware.js';
     PAGE_VISITORS,
   ],
 })
-export class AuthModule {}
+export class AuthModule {
+  constructor(answers: ErrorAnswers) {
+    answers.registerRefusals(signInRefusals);
+  }
+}

@@ -1,5 +1,5 @@
 import type { FactoryProvider } from '@nestjs/common';
-import { IdentityClock } from '../config/app-clock.js';
+import { AppClock } from '../config/app-clock.js';
 import { RUN_MODE, type RunMode } from '../config/run-mode.js';
 import type { Logger } from 'pino';
 import { CONFIG, type Config } from '#config';
@@ -18,18 +18,16 @@ import { PINO } from '../logging/pino.js';
 /** The identity lib's services (users, sign-in, sessions, resets, XSRF), one per process. */
 export const IDENTITY = Symbol('IDENTITY');
 
-export { IdentityClock } from '../config/app-clock.js';
-
 export const identityProvider: FactoryProvider<Promise<Identity>> = {
   provide: IDENTITY,
-  inject: [CONFIG, RUN_MODE, EVENT_STORE, PERSONAL_KEYS, PINO, IdentityClock],
+  inject: [CONFIG, RUN_MODE, EVENT_STORE, PERSONAL_KEYS, PINO, AppClock],
   useFactory: async (
     config: Config,
     runMode: RunMode,
     eventStore: EventStore,
     keys: PersonalKeys,
     pino: Logger,
-    clock: IdentityClock,
+    clock: AppClock,
   ): Promise<Identity> => {
     const logger = pino.child({ component: 'identity' });
     const identifierNames = await openIdentifierNames(keys, eventStore);

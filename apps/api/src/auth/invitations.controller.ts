@@ -13,9 +13,10 @@ import { IDENTITY } from './identity.provider.js';
 import { PASSWORD_GATE, ssoSignOnPath, type PasswordGate } from './password-gate.js';
 import { TwoStepPolicy } from './two-step-policy.js';
 import { acceptInvitationRequest, invitationTokenParameter } from './sign-in-requests.js';
-import { Operation } from '../http/operation.decorator.js';
+import { Credentials, Operation } from '../http/operation.decorator.js';
 import { invitationAnswer } from './auth-responses.js';
 
+@Credentials('none')
 @Controller('invitations')
 export class InvitationsController {
   constructor(

@@ -16,7 +16,8 @@ import {
 } from '../organizations/member-invitations.js';
 import { Organizations } from '../organizations/organizations.js';
 import { RUN_MODE, type RunMode } from '../config/run-mode.js';
-import { IDENTITY, IdentityClock } from './identity.provider.js';
+import { IDENTITY } from './identity.provider.js';
+import { AppClock } from '../config/app-clock.js';
 import { OrganizationMailWindow } from './organization-mail-window.js';
 
 /**
@@ -70,7 +71,7 @@ export class MemberInvitationReaction implements MemberInvitations, OnApplicatio
     private readonly organizations: Organizations,
     @Inject(CONFIG) private readonly config: Config,
     @Inject(RUN_MODE) private readonly runMode: RunMode,
-    private readonly clock: IdentityClock,
+    private readonly clock: AppClock,
     @Inject(PINO) pino: Logger,
   ) {
     this.logger = pino.child({ component: 'member-invitations' });

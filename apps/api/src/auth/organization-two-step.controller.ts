@@ -8,7 +8,7 @@ import type { CommandContext } from '#application';
 import { ssoDomainOf, userStream, type ExistingOrganization } from '#domain';
 import type { Identity, OwnerResetOutcome } from '#identity';
 import { OWNERS_AND_ADMINS, RequireAccess } from '../access/require-access.decorator.js';
-import { awaitMinPosition } from '../read-models/read-your-writes.js';
+import { awaitMinPosition } from '../read-models/position-wait.js';
 import { PrincipalContext } from '../http/request-context.js';
 import { ProblemError } from '../http/problem-error.js';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';

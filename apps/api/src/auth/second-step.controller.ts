@@ -11,7 +11,7 @@ import type { Identity, OpenedSession } from '#identity';
 import { ProblemError } from '../http/problem-error.js';
 import { commandContextOf } from '../http/request-context.js';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
-import { Operation } from '../http/operation.decorator.js';
+import { Credentials, Operation } from '../http/operation.decorator.js';
 import {
   authenticatorAppStartAnswer,
   factorSetUpAnswer,
@@ -48,6 +48,7 @@ const noSecondStep = () =>
     'No sign-in is waiting for a second step here: sign in again.',
   );
 
+@Credentials('session')
 @Controller('session/second-step')
 export class SecondStepController {
   constructor(

@@ -10,7 +10,7 @@ import { BrowserSessions } from './browser-sessions.service.js';
 import { IDENTITY } from './identity.provider.js';
 import { Memberships } from './memberships.service.js';
 import { sessionIdParameter } from './sign-in-requests.js';
-import { Operation } from '../http/operation.decorator.js';
+import { Credentials, Operation } from '../http/operation.decorator.js';
 import { sessionAnswer, sessionsAnswer } from './auth-responses.js';
 
 export type SessionAnswer = {
@@ -20,6 +20,7 @@ export type SessionAnswer = {
 
 const unauthenticated = () => new ProblemError(401, 'UNAUTHENTICATED', 'Authentication required', 'Sign in first.');
 
+@Credentials('session')
 @Controller()
 export class SessionController {
   constructor(

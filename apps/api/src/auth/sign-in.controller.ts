@@ -12,7 +12,7 @@ import { PASSWORD_GATE, type PasswordGate } from './password-gate.js';
 import { TwoStepPolicy } from './two-step-policy.js';
 import { IDENTITY } from './identity.provider.js';
 import { forgotRequest, loginRequest, resetRequest, resetValidityRequest } from './sign-in-requests.js';
-import { Operation } from '../http/operation.decorator.js';
+import { Credentials, Operation } from '../http/operation.decorator.js';
 import { forgotAnswerSchema, resetValidityAnswer } from './auth-responses.js';
 
 /** Whether or not the address is known. */
@@ -20,6 +20,7 @@ export const forgotAnswer = {
   message: 'If this address belongs to an account, a link to reset the password is on its way.',
 };
 
+@Credentials('none')
 @Controller()
 export class SignInController {
   constructor(
@@ -57,6 +58,8 @@ export class SignInController {
 
   @Post('logout')
   @HttpCode(204)
+  // Without a session there is nothing to end: the same 204.
+  @Credentials('session', 'none')
   @Operation({ summary: 'End the current session' })
   async logout(@Req() request: Request, @Res({ passthrough: true }) response: Response): Promise<void> {
     await this.sessions.endCurrent(request);

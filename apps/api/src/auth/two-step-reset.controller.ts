@@ -8,7 +8,7 @@ import type { Identity } from '#identity';
 import { READ_MODELS, type ReadModels } from '#read-models';
 import { commandContextOf } from '../http/request-context.js';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
-import { Operation } from '../http/operation.decorator.js';
+import { Credentials, Operation } from '../http/operation.decorator.js';
 import { twoStepResetValidityAnswer } from './auth-responses.js';
 import { IDENTITY } from './identity.provider.js';
 
@@ -18,6 +18,7 @@ const confirmRequest = z.strictObject({ token: z.string().max(200), password: z.
 export type TwoStepResetValidity =
   { valid: false } | { valid: true; organizationName: string; passwordRequired: boolean };
 
+@Credentials('none')
 @Controller('two-step-reset')
 export class TwoStepResetController {
   constructor(

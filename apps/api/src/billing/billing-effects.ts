@@ -12,7 +12,7 @@ import {
 import { handleCommand, loadStream, MAX_DECISION_ATTEMPTS } from '#application';
 import { EVENT_STORE, WrongExpectedRevisionError, type EventStore, type RecordedEvent } from '#event-store';
 import { PLAN_CATALOGUE } from '../plans/plan-catalogue.module.js';
-import { billingContext, claimIdOf } from './billing-ledger.js';
+import { billingContext, claimIdOf } from './billing-ledger.service.js';
 import { unknownOrganization } from './billing-problems.js';
 import { nameBasedUuid } from './name-based-uuid.js';
 

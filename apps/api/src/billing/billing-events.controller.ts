@@ -3,13 +3,13 @@ import { MeteredCommandBus } from '../metrics/instrumentation.js';
 import type { Request } from 'express';
 import { CONFIG, type Config } from '#config';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
-import { jsonSafe } from '../organizations/command-result.js';
+import { jsonSafe } from '../http/json-safe.js';
 import { BILLING_CLOCK, type BillingClock } from './billing-clock.js';
 import { billingEventSchema } from './billing-event.schema.js';
 import { billingNotConfigured, invalidSignature } from './billing-problems.js';
 import { verifyBillingSignature } from './billing-signature.js';
 import { ReceiveBillingEventCommand, type BillingReceipt } from './receive-billing-event.command.js';
-import { Operation } from '../http/operation.decorator.js';
+import { Credentials, Operation } from '../http/operation.decorator.js';
 import { billingReceiptAnswer } from './billing-responses.js';
 
 export type BillingReceiptAnswer = Omit<BillingReceipt, 'revision' | 'position'> & {
@@ -31,6 +31,7 @@ export class BillingEventsController {
     @Inject(BILLING_CLOCK) private readonly clock: BillingClock,
   ) {}
 
+  @Credentials('billingSignature')
   @Post('events')
   @HttpCode(200)
   @Operation({

@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { BILLING_CLOCK, systemBillingClock } from './billing-clock.js';
 import { BillingEffects } from './billing-effects.js';
 import { BillingEventsController } from './billing-events.controller.js';
-import { BillingLedger } from './billing-ledger.js';
+import { BillingLedger } from './billing-ledger.service.js';
 import { ReceiveBillingEventHandler } from './receive-billing-event.handler.js';
 import { StripeWebhookController } from './stripe/stripe-webhook.controller.js';
 import { StripeWebhooks } from './stripe/stripe-webhooks.js';

@@ -6,7 +6,7 @@ import { PLAN_CATALOGUE } from '../plans/plan-catalogue.module.js';
 import { billingCommand } from './billing-command.js';
 import { BillingEffects } from './billing-effects.js';
 import type { BillingOutcome, LedgerEntry } from '#domain';
-import { BillingLedger } from './billing-ledger.js';
+import { BillingLedger } from './billing-ledger.service.js';
 import { notApplicable, unknownOrganization } from './billing-problems.js';
 import { ReceiveBillingEventCommand, type BillingReceipt } from './receive-billing-event.command.js';
 

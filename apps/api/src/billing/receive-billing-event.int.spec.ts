@@ -12,7 +12,7 @@ import { SqliteEventStore } from '#event-store';
 import { BillingEffects } from './billing-effects.js';
 import type { BillingEvent } from './billing-event.schema.js';
 import { billingStream } from '#domain';
-import { BillingLedger } from './billing-ledger.js';
+import { BillingLedger } from './billing-ledger.service.js';
 import { ReceiveBillingEventCommand } from './receive-billing-event.command.js';
 import { ReceiveBillingEventHandler } from './receive-billing-event.handler.js';
 

@@ -2,11 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { systemClock, type Clock } from '#identity';
 
 /**
- * The clock sign-in decides with (throttle delays, lockouts, session and link expiries): the system
- * clock, unless an e2e test pins a ManualClock with `app.get(IdentityClock).pin(clock)`.
+ * The application's clock: what sign-in, invitations, single sign-on and usage decide with (throttle delays,
+ * lockouts, expiries, periods). The system clock, unless an e2e test pins one with `app.get(AppClock).pin(clock)`.
  */
 @Injectable()
-export class IdentityClock implements Clock {
+export class AppClock implements Clock {
   private source: Clock = systemClock;
 
   pin(source: Clock): void {

@@ -5,7 +5,7 @@ import { DirectoryTokensController } from './directory-tokens.controller.js';
 import { OrganizationDirectory } from './directory.service.js';
 import { answerScimErrors } from './scim-protocol.js';
 import { ScimController } from './scim.controller.js';
-import { ScimRequestLog } from './scim-request-log.js';
+import { ScimRequestLog } from './scim-request-log.service.js';
 import { ScimTokenGuard } from './scim-token.guard.js';
 
 /** Enterprise directories (docs/directory.md): SCIM tokens and /scim/v2. */
@@ -17,6 +17,6 @@ import { ScimTokenGuard } from './scim-token.guard.js';
 })
 export class DirectoryModule {
   constructor(answers: ErrorAnswers) {
-    answers.register(answerScimErrors);
+    answers.registerProtocol(answerScimErrors);
   }
 }

@@ -34,7 +34,7 @@ import {
 import type { Identity } from '#identity';
 import { EVENT_STORE, type EventStore } from '#event-store';
 import { IDENTITY } from '../auth/identity.provider.js';
-import { IdentityClock } from '../config/app-clock.js';
+import { AppClock } from '../config/app-clock.js';
 import { MeteredCommandBus } from '../metrics/instrumentation.js';
 import { AddMemberCommand, Organizations } from '../organizations/organizations.js';
 import { PLAN_CATALOGUE } from '../plans/plan-catalogue.module.js';
@@ -65,7 +65,7 @@ export class OrganizationDirectory {
     @Inject(PLAN_CATALOGUE) private readonly catalogue: PlanCatalogue,
     private readonly organizations: Organizations,
     private readonly commands: MeteredCommandBus,
-    private readonly clock: IdentityClock,
+    private readonly clock: AppClock,
   ) {}
 
   // --- Tokens ----------------------------------------------------------------------------------------------------
@@ -314,7 +314,7 @@ export class OrganizationDirectory {
   /**
    * Roles first, on the organization's stream, as the directory will be once the change is recorded, then the change
    * itself: a crash between them leaves roles that the provider's retry records the reason for. A change that would
-   * leave the organization without an owner changes nothing (LAST_OWNER: SCIM's 409 mutability).
+   * remove the organization's last owner changes nothing (LAST_OWNER: SCIM's 409 mutability).
    */
   private async changeGroups(
     organizationId: string,

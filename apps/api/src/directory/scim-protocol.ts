@@ -6,7 +6,7 @@ import { DomainError, type DirectoryUser } from '#domain';
 import { WrongExpectedRevisionError } from '#event-store';
 import type { ErrorAnswer } from '../http/error-answers.js';
 import { ProblemError } from '../http/problem-error.js';
-import { isJsonParseFailure } from '../http/problem.js';
+import { isJsonParseFailure } from '../http/problem-document.js';
 
 export const SCIM_MEDIA_TYPE = 'application/scim+json';
 export const SCIM_PATH = '/scim/v2';

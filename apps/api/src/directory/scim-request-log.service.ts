@@ -7,7 +7,7 @@ import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { handleCommand, newCommandContext } from '#application';
 import { scimRequestLogDecider, scimRequestLogStream, type ScimRequestLogged } from '#domain';
 import { EVENT_STORE, type EventStore } from '#event-store';
-import { IdentityClock } from '../config/app-clock.js';
+import { AppClock } from '../config/app-clock.js';
 
 export const SCIM_REQUEST_LOG_SIZE = 100;
 const FLUSH_MS = 200;
@@ -22,7 +22,7 @@ export class ScimRequestLog implements OnModuleDestroy {
 
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
-    private readonly clock: IdentityClock,
+    private readonly clock: AppClock,
   ) {}
 
   record(organizationId: string, entry: Omit<ScimRequestEntry, 'at'>): void {

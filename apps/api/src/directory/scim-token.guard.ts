@@ -6,7 +6,7 @@ import { scimActor } from '#domain';
 import { CORRELATION_ID_HEADER } from '../http/correlation-id.js';
 import { commandContextOf, identifyCaller, requestContextOf } from '../http/request-context.js';
 import { OrganizationDirectory, type ScimCaller } from './directory.service.js';
-import { ScimRequestLog } from './scim-request-log.js';
+import { ScimRequestLog } from './scim-request-log.service.js';
 import { ScimError } from './scim-protocol.js';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;

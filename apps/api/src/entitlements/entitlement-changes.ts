@@ -9,7 +9,7 @@ import { organizationStreamPrefix, trafficStreamPrefix } from '#domain';
 import { EVENT_STORE, type EventStore, type Subscription } from '#event-store';
 import { READ_MODELS, ReadModels } from '#read-models';
 import { PINO } from '../logging/pino.js';
-import { IdentityClock } from '../config/app-clock.js';
+import { AppClock } from '../config/app-clock.js';
 import { RUN_MODE, type RunMode } from '../config/run-mode.js';
 import { OrganizationEntitlements } from './organization-entitlements.js';
 
@@ -51,7 +51,7 @@ export class EntitlementChanges implements OnApplicationBootstrap, OnModuleDestr
     private readonly entitlements: OrganizationEntitlements,
     @Inject(RUN_MODE) private readonly runMode: RunMode,
     @Inject(PINO) pino: Logger,
-    private readonly clock: IdentityClock,
+    private readonly clock: AppClock,
   ) {
     this.logger = pino.child({ component: 'entitlement-changes' });
   }

@@ -5,11 +5,11 @@ import { Controller, Get, Inject, Req, Res } from '@nestjs/common';
 import { READ_MODELS, ReadModels } from '#read-models';
 import type { Request, Response } from 'express';
 import type { Principal } from '../access/principal.js';
-import { eventStreamAnswer, Operation } from '../http/operation.decorator.js';
+import { Credentials, eventStreamAnswer, Operation } from '../http/operation.decorator.js';
 import { entitlementsAnswer } from './entitlement-responses.js';
-import { jsonSafe } from '../organizations/command-result.js';
+import { jsonSafe } from '../http/json-safe.js';
 import { ChangeStreams } from './change-streams.js';
-import { EntitlementCallers } from './entitlement-callers.js';
+import { ENTITLEMENTS_SCOPE, EntitlementCallers } from './entitlement-callers.js';
 import type { EntitlementChange } from './entitlement-changes.js';
 import { OrganizationEntitlements } from './organization-entitlements.js';
 
@@ -31,6 +31,7 @@ export type EntitlementsAnswer = {
   }[];
 };
 
+@Credentials({ apiKey: ENTITLEMENTS_SCOPE }, 'session')
 @Controller('entitlements')
 export class EntitlementsController {
   constructor(

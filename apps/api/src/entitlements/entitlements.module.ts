@@ -26,6 +26,6 @@ import { UsageReports } from './usage-reports.js';
 })
 export class EntitlementsModule {
   constructor(answers: ErrorAnswers) {
-    answers.register(answerOfrepErrors);
+    answers.registerProtocol(answerOfrepErrors);
   }
 }

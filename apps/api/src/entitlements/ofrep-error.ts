@@ -1,7 +1,7 @@
 // OFREP's errors (open-feature/protocol): `{key, errorCode, errorDetails}`, the key named for a single flag
 // (the stock provider reads an error only when it names the key), without it for a bulk evaluation.
 import type { ErrorAnswerer } from '../http/error-answers.js';
-import { isJsonParseFailure } from '../http/problem.js';
+import { isJsonParseFailure } from '../http/problem-document.js';
 import { ProblemError } from '../http/problem-error.js';
 
 export type OfrepErrorCode = 'PARSE_ERROR' | 'TARGETING_KEY_MISSING' | 'INVALID_CONTEXT' | 'FLAG_NOT_FOUND' | 'GENERAL';

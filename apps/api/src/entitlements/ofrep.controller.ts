@@ -3,8 +3,8 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { ENTITLEMENT_KEYS, type Entitlement } from '#domain';
-import { jsonSafe } from '../organizations/command-result.js';
-import { eventStreamAnswer, Operation } from '../http/operation.decorator.js';
+import { jsonSafe } from '../http/json-safe.js';
+import { Credentials, eventStreamAnswer, Operation } from '../http/operation.decorator.js';
 import {
   ofrepBulkAnswer,
   ofrepConfigurationAnswer,
@@ -13,7 +13,7 @@ import {
   ofrepRefusals,
 } from './entitlement-responses.js';
 import { ChangeStreams } from './change-streams.js';
-import { EntitlementCallers } from './entitlement-callers.js';
+import { ENTITLEMENTS_SCOPE, EntitlementCallers } from './entitlement-callers.js';
 import type { EntitlementChange } from './entitlement-changes.js';
 import { OfrepError } from './ofrep-error.js';
 import { OrganizationEntitlements, type EntitlementSet } from './organization-entitlements.js';
@@ -71,6 +71,7 @@ const evaluation = (key: string, flag: Entitlement, set: EntitlementSet): Evalua
   metadata: { position: jsonSafe(set.position) },
 });
 
+@Credentials({ apiKey: ENTITLEMENTS_SCOPE }, 'session')
 @Controller('ofrep/v1')
 export class OfrepController {
   constructor(

@@ -19,7 +19,7 @@ import {
 } from '#domain';
 import { FoldedStateCache, handleCommand, loadStream, type CommandContext } from '#application';
 import { EVENT_STORE, type EventStore } from '#event-store';
-import { IdentityClock } from '../auth/identity.provider.js';
+import { AppClock } from '../config/app-clock.js';
 import { ProblemError } from '../http/problem-error.js';
 import { Organizations } from '../organizations/organizations.js';
 import { PLAN_CATALOGUE } from '../plans/plan-catalogue.module.js';
@@ -61,7 +61,7 @@ export class UsageReports {
     @Inject(EVENT_STORE) private readonly store: EventStore,
     private readonly organizations: Organizations,
     @Inject(PLAN_CATALOGUE) private readonly catalogue: PlanCatalogue,
-    private readonly clock: IdentityClock,
+    private readonly clock: AppClock,
   ) {}
 
   /**

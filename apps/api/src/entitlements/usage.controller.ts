@@ -6,8 +6,8 @@ import { actorOf, type Principal } from '../access/principal.js';
 import { commandContextOf } from '../http/request-context.js';
 import { ProblemError } from '../http/problem-error.js';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
-import { Operation } from '../http/operation.decorator.js';
-import { jsonSafe } from '../organizations/command-result.js';
+import { Credentials, Operation } from '../http/operation.decorator.js';
+import { jsonSafe } from '../http/json-safe.js';
 import { organizationIdSchema } from '../http/organization-ids.js';
 import { EntitlementCallers } from './entitlement-callers.js';
 import { UsageReports, type RejectedReport } from './usage-reports.js';
@@ -66,6 +66,7 @@ export class UsageController {
     private readonly usage: UsageReports,
   ) {}
 
+  @Credentials({ apiKey: 'usage:write' })
   @Post()
   @HttpCode(202)
   @Operation({

@@ -3,7 +3,7 @@ import { PersonalKeys, SealingEventStore, UpcastingEventStore } from '#applicati
 import { CONFIG, type Config } from '#config';
 import { eventSchemas } from '#domain';
 import { EVENT_STORE, openEventStore, openPersonalKeys, PERSONAL_KEYS, type EventStore } from '#event-store';
-import { IdentityClock } from '../config/app-clock.js';
+import { AppClock } from '../config/app-clock.js';
 import { ChorusMetrics } from '../metrics/chorus-metrics.js';
 import { TimedEventStore } from '../metrics/instrumentation.js';
 
@@ -32,8 +32,8 @@ class EventStoreLifecycle implements OnApplicationShutdown {
   providers: [
     {
       provide: PERSONAL_KEYS,
-      inject: [CONFIG, IdentityClock],
-      useFactory: async (config: Config, clock: IdentityClock): Promise<PersonalKeys> => {
+      inject: [CONFIG, AppClock],
+      useFactory: async (config: Config, clock: AppClock): Promise<PersonalKeys> => {
         const { dataDir, eventStoreConnectionString: connectionString, databaseUrl } = config;
         return new PersonalKeys(await openPersonalKeys({ dataDir, connectionString, databaseUrl }), () =>
           clock.now().getTime(),
@@ -42,12 +42,12 @@ class EventStoreLifecycle implements OnApplicationShutdown {
     },
     {
       provide: EVENT_STORE,
-      inject: [CONFIG, ChorusMetrics, PERSONAL_KEYS, IdentityClock],
+      inject: [CONFIG, ChorusMetrics, PERSONAL_KEYS, AppClock],
       useFactory: async (
         config: Config,
         metrics: ChorusMetrics,
         keys: PersonalKeys,
-        clock: IdentityClock,
+        clock: AppClock,
       ): Promise<EventStore> => {
         const { dataDir, eventStoreConnectionString: connectionString, databaseUrl } = config;
         const store = await openEventStore({ dataDir, connectionString, databaseUrl });

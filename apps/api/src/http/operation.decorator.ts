@@ -2,6 +2,7 @@
 // is left out of the document, and the route-diff test fails naming it.
 import { SetMetadata } from '@nestjs/common';
 import { z } from 'zod';
+import type { ApiKeyScope } from '#domain';
 
 /**
  * A response other than problem+json: its words and what it holds (`application/json` unless `mediaType` says
@@ -36,6 +37,23 @@ export type OperationText = {
 export const OPERATION_TEXT = 'chorus:operation-text';
 
 export const Operation = (text: OperationText): MethodDecorator => SetMetadata(OPERATION_TEXT, text);
+
+/**
+ * A credential a route takes, by its security scheme in /docs/openapi.json: the session cookie (a half-open one
+ * too), an API key with a scope, METRICS_TOKEN, a signed webhook's signature; `none`: it answers without one too.
+ */
+export type Credential =
+  'session' | { apiKey: ApiKeyScope } | 'metricsToken' | 'billingSignature' | 'stripeSignature' | 'none';
+
+export const CREDENTIALS = 'chorus:credentials';
+
+/**
+ * The credentials a route without @RequireAccess checks itself, each enough on its own (on a handler, or on a
+ * controller class for all of its routes); `@Credentials('none')` for a public one. Only /docs/openapi.json reads it:
+ * a route that says none has no `security`, and the Redocly lint test fails naming it.
+ */
+export const Credentials = (...credentials: [Credential, ...Credential[]]): ClassDecorator & MethodDecorator =>
+  SetMetadata(CREDENTIALS, credentials);
 
 export const commandAnswerWords =
   "`{id, revision, position}`: where the organization's stream stands after the command";

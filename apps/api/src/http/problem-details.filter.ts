@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { PINO } from '../logging/pino.js';
 import { ErrorAnswers } from './error-answers.js';
 import { requestContextOf } from './request-context.js';
-import { toProblem } from './problem.js';
+import { toProblem } from './problem-document.js';
 
 /** The one exception filter: every error of an HTTP request becomes application/problem+json. */
 @Catch()
@@ -29,7 +29,7 @@ export class ProblemDetailsFilter implements ExceptionFilter {
         .send(JSON.stringify(own.body));
       return;
     }
-    const { document, unexpected, retryAfterSeconds } = toProblem(exception);
+    const { document, unexpected, retryAfterSeconds } = toProblem(exception, this.answers);
     if (unexpected) {
       this.logger.error({ err: exception, correlationId, method: request.method }, 'request failed unexpectedly');
     }

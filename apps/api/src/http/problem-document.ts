@@ -1,13 +1,14 @@
 // Every failure as one RFC 9457 problem document with a stable code (docs/api.md, Errors).
 import { HttpException } from '@nestjs/common';
 import { z } from 'zod';
-import { DomainError, RateLimited, type DomainErrorCode } from '#domain';
+import { DomainError, RateLimited } from '#domain';
 import {
   AppendTooLargeError,
   EventStoreTimeoutError,
   StreamDeletedError,
   WrongExpectedRevisionError,
 } from '#event-store';
+import type { RefusalLookup } from './error-answers.js';
 import { invalidJsonBody } from './json-body.js';
 import { ProblemError, type ProblemExtensions } from './problem-error.js';
 
@@ -47,64 +48,6 @@ export type Problem = {
   /** A fault of ours: log it in full, show the caller nothing of it. */
   unexpected: boolean;
   retryAfterSeconds?: number;
-};
-
-// INVALID_QUANTITY is 409: well-formed, but conflicting with the organization's state (malformed is VALIDATION_FAILED).
-const domainStatus: Record<DomainErrorCode, number> = {
-  VALIDATION_FAILED: 400,
-  INVALID_HOSTNAME: 400,
-  INVALID_TOKEN: 400,
-  WRONG_PASSWORD: 400,
-  INVALID_CODE: 400,
-  CODE_ALREADY_USED: 400,
-  SSO_DOMAIN_PUBLIC: 400,
-  SAML_RESPONSE_REFUSED: 400,
-  INVALID_CREDENTIALS: 401,
-  FORBIDDEN: 403,
-  // 403, not 401: the session stands; the change needs more than it.
-  REAUTHENTICATION_REQUIRED: 403,
-  NOT_FOUND: 404,
-  ALREADY_EXISTS: 409,
-  DUPLICATE: 409,
-  NO_PLAN: 409,
-  LIMIT_EXCEEDED: 409,
-  FEATURE_DISABLED: 409,
-  INVALID_QUANTITY: 409,
-  LAST_OWNER: 409,
-  ENTERPRISE_PLAN_REQUIRED: 409,
-  SSO_DOMAIN_TAKEN: 409,
-  TWO_STEP_REQUIRED: 409,
-  NO_SECOND_FACTOR: 409,
-  SSO_DISCOVERY_FAILED: 422,
-  RATE_LIMITED: 429,
-};
-
-const domainTitle: Record<DomainErrorCode, string> = {
-  VALIDATION_FAILED: 'The request is not valid',
-  INVALID_HOSTNAME: 'The hostname is not valid',
-  INVALID_TOKEN: 'The link is not valid',
-  WRONG_PASSWORD: 'The current password is not correct',
-  INVALID_CODE: 'The code is not correct',
-  CODE_ALREADY_USED: 'The code was used already',
-  SSO_DOMAIN_PUBLIC: 'A public mail domain cannot use single sign-on',
-  SSO_DISCOVERY_FAILED: 'The issuer could not be discovered',
-  SAML_RESPONSE_REFUSED: 'The SAML response is refused',
-  TWO_STEP_REQUIRED: 'Two-step sign-in is required',
-  NO_SECOND_FACTOR: 'No second factor is set up',
-  INVALID_CREDENTIALS: 'Incorrect username or password',
-  FORBIDDEN: 'Not allowed',
-  REAUTHENTICATION_REQUIRED: 'Confirm it is you',
-  NOT_FOUND: 'Not found',
-  ALREADY_EXISTS: 'It already exists',
-  DUPLICATE: 'It is already in use',
-  NO_PLAN: 'The organization has no plan',
-  LIMIT_EXCEEDED: 'A limit is reached',
-  FEATURE_DISABLED: 'The feature is not enabled',
-  INVALID_QUANTITY: 'The quantity is not possible',
-  LAST_OWNER: 'The last owner cannot leave',
-  ENTERPRISE_PLAN_REQUIRED: 'An enterprise plan is required',
-  SSO_DOMAIN_TAKEN: 'The domain signs in through another organization',
-  RATE_LIMITED: 'Too many attempts',
 };
 
 const httpCode: Record<number, [code: string, title: string]> = {
@@ -181,13 +124,26 @@ function fromHttpException(exception: HttpException): ProblemDocument {
   return problem(status, code, title, httpExceptionDetail(exception));
 }
 
-function fromDomainError(error: DomainError): Problem {
+const internal: Problem = {
+  document: problem(
+    500,
+    'INTERNAL',
+    'Internal error',
+    'Something went wrong on our side. Quote the correlation id when reporting it.',
+  ),
+  unexpected: true,
+};
+
+function fromDomainError(error: DomainError, refusals: RefusalLookup): Problem {
+  const answer = refusals.refusalOf(error.code);
+  // A refusal no feature answers is our bug: logged in full, a 500 to the caller.
+  if (answer === undefined) return internal;
   const { field } = error.details;
   const extensions: ProblemExtensions = { ...error.details };
-  if (typeof field === 'string' && (error.code === 'VALIDATION_FAILED' || error.code === 'WRONG_PASSWORD'))
+  if (typeof field === 'string' && answer.pointsAtField === true)
     extensions.errors = [{ pointer: `#/${field}`, detail: error.message }];
   return {
-    document: problem(domainStatus[error.code], error.code, domainTitle[error.code], error.message, extensions),
+    document: problem(answer.status, error.code, answer.title, error.message, extensions),
     unexpected: false,
     ...(error instanceof RateLimited ? { retryAfterSeconds: error.retryAfterSeconds } : {}),
   };
@@ -238,16 +194,17 @@ function fromEventStoreError(error: unknown): Problem | undefined {
   return undefined;
 }
 
-export function toProblem(error: unknown): Problem {
+/** `refusals`: the answers features registered for their refusal codes (ErrorAnswers). */
+export function toProblem(error: unknown, refusals: RefusalLookup): Problem {
   if (error instanceof ProblemError) return { document: problemDocumentOf(error), unexpected: false };
-  if (error instanceof DomainError) return fromDomainError(error);
+  if (error instanceof DomainError) return fromDomainError(error, refusals);
   if (error instanceof WrongExpectedRevisionError) {
     return {
       document: problem(
         409,
         'CONCURRENCY_CONFLICT',
         'Changed concurrently',
-        'The organization kept changing while this command was decided; try again.',
+        'What this request changes kept being changed by others while it was decided; try again.',
       ),
       unexpected: false,
     };
@@ -258,13 +215,5 @@ export function toProblem(error: unknown): Problem {
     const document = fromHttpException(error);
     return { document, unexpected: document.status >= 500 };
   }
-  return {
-    document: problem(
-      500,
-      'INTERNAL',
-      'Internal error',
-      'Something went wrong on our side. Quote the correlation id when reporting it.',
-    ),
-    unexpected: true,
-  };
+  return internal;
 }

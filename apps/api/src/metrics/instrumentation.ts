@@ -11,7 +11,8 @@ import {
   type EventToAppend,
   type ExpectedRevision,
 } from '#event-store';
-import { toProblem } from '../http/problem.js';
+import { ErrorAnswers } from '../http/error-answers.js';
+import { toProblem } from '../http/problem-document.js';
 import { ChorusMetrics } from './chorus-metrics.js';
 
 /** The command's type: the domain command's own (`AssignPlan`) for ChangeOrganizationCommand, else its class's. */
@@ -26,7 +27,7 @@ export function commandTypeOf(command: ICommand): string {
 export class MeteredCommandBus {
   readonly execute: CommandBus['execute'];
 
-  constructor(bus: CommandBus, metrics: ChorusMetrics) {
+  constructor(bus: CommandBus, metrics: ChorusMetrics, answers: ErrorAnswers) {
     const counted = async (command: ICommand): Promise<unknown> => {
       const type = commandTypeOf(command);
       try {
@@ -34,7 +35,7 @@ export class MeteredCommandBus {
         metrics.commands.inc({ command: type, outcome: 'accepted', code: '' });
         return result;
       } catch (error) {
-        const problem = toProblem(error);
+        const problem = toProblem(error, answers);
         metrics.commands.inc({
           command: type,
           outcome: problem.unexpected ? 'failed' : 'refused',

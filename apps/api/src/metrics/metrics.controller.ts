@@ -3,7 +3,7 @@ import type { Request, Response } from 'express';
 import { CONFIG, type Config } from '#config';
 import { ChorusMetrics } from './chorus-metrics.js';
 import { metricsRefusal } from './metrics-access.js';
-import { Operation } from '../http/operation.decorator.js';
+import { Credentials, Operation } from '../http/operation.decorator.js';
 
 /** GET /metrics: the Prometheus text exposition of ChorusMetrics, for the readers metrics-access.ts admits. */
 @Controller('metrics')
@@ -13,6 +13,7 @@ export class MetricsController {
     @Inject(CONFIG) private readonly config: Config,
   ) {}
 
+  @Credentials('metricsToken', 'none')
   @Get()
   @Operation({
     summary: 'Prometheus metrics (text exposition format)',

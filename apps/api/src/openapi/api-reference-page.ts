@@ -79,7 +79,7 @@ export function apiReferencePage(document: OpenApiDocument): string {
 </head>
 <body>
 <header><h1>${escape(document.info.title)}</h1><p>${prose(document.info.description)}</p>
-<p>Besides what each operation lists, an operation that takes input can answer 400 (${prose(commonRefusalWords.invalid)}), one that takes a body 413 and 415,
+<p>Besides what each operation lists, an operation that takes input can answer 400 (${prose(commonRefusalWords.invalid)}), any 413 and 415 to a body,
 and one that needs a credential 401 and 403; every refusal is problem+json (RFC 9457) with a stable <code>code</code>.</p>
 <p>The same, for tools: <a href="/docs/openapi.json">openapi.json</a> (OpenAPI ${document.openapi}, version ${escape(document.info.version)}), with the schema of every body and answer.</p></header>
 <nav aria-label="Sections"><ul>${tags.map((tag) => `<li><a href="#tag-${escape(tag)}">/${escape(tag)}</a></li>`).join('')}</ul></nav>

@@ -4,11 +4,12 @@ import type { Response } from 'express';
 import { CONFIG, type Config } from '#config';
 import { apiReferencePage, apiReferenceStyles } from './api-reference-page.js';
 import { openApiDocument, type OpenApiDocument } from './openapi-document.js';
-import { Operation, textAnswer } from '../http/operation.decorator.js';
+import { Credentials, Operation, textAnswer } from '../http/operation.decorator.js';
 import { WEBHOOK_PAYLOADS } from '../webhooks/webhook-payloads.js';
 import { z } from 'zod';
 
 /** GET /docs (the page), /docs/openapi.json (the document) and the page's stylesheet. Public: the API is no secret. */
+@Credentials('none')
 @Controller('docs')
 export class ApiReferenceController {
   private document: OpenApiDocument | undefined;
@@ -24,7 +25,7 @@ export class ApiReferenceController {
   private openApi(): OpenApiDocument {
     this.document ??= openApiDocument(
       this.modules,
-      { productName: this.config.productName, version: this.config.releaseId },
+      { productName: this.config.productName, version: this.config.releaseId, publicUrl: this.config.publicUrl },
       WEBHOOK_PAYLOADS,
     );
     return this.document;

@@ -1,12 +1,18 @@
 // Every route of the Nest controllers, read from the metadata Nest itself routes by.
 import { RequestMethod, type Type } from '@nestjs/common';
-import { HTTP_CODE_METADATA, METHOD_METADATA, PATH_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants.js';
+import {
+  GUARDS_METADATA,
+  HTTP_CODE_METADATA,
+  METHOD_METADATA,
+  PATH_METADATA,
+  ROUTE_ARGS_METADATA,
+} from '@nestjs/common/constants.js';
 import type { ModulesContainer } from '@nestjs/core';
 import type { z } from 'zod';
 import { RequireAccess, type AccessRule } from '../access/require-access.decorator.js';
 import { CheckedArgument } from '../http/checked-arguments.js';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
-import { OPERATION_TEXT, type OperationText } from '../http/operation.decorator.js';
+import { CREDENTIALS, OPERATION_TEXT, type Credential, type OperationText } from '../http/operation.decorator.js';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -20,6 +26,10 @@ export type ControllerRoute = {
   parameters: { name: string; schema?: z.ZodType }[];
   status: number;
   access?: AccessRule;
+  /** What a route without `access` checks itself (`@Credentials`). */
+  credentials?: readonly Credential[];
+  /** The guards Nest runs before it (`@UseGuards`), the controller's first: one may be what authenticates. */
+  guards: readonly unknown[];
   /** undefined for a route nobody described. */
   text?: OperationText;
 };
@@ -107,6 +117,13 @@ export function controllerRoutes(modules: ModulesContainer): ControllerRoute[] {
       const status =
         (Reflect.getMetadata(HTTP_CODE_METADATA, handler) as number | undefined) ?? (method === 'post' ? 201 : 200);
       const access = (Reflect.getMetadata(RequireAccess.KEY, handler) as AccessRule | undefined) ?? controllerAccess;
+      const credentials =
+        (Reflect.getMetadata(CREDENTIALS, handler) as Credential[] | undefined) ??
+        (Reflect.getMetadata(CREDENTIALS, controller) as Credential[] | undefined);
+      const guards = [
+        ...((Reflect.getMetadata(GUARDS_METADATA, controller) as unknown[] | undefined) ?? []),
+        ...((Reflect.getMetadata(GUARDS_METADATA, handler) as unknown[] | undefined) ?? []),
+      ];
       const text = Reflect.getMetadata(OPERATION_TEXT, handler) as OperationText | undefined;
       for (const controllerPath of paths(Reflect.getMetadata(PATH_METADATA, controller))) {
         for (const methodPath of paths(methodPaths)) {
@@ -125,6 +142,8 @@ export function controllerRoutes(modules: ModulesContainer): ControllerRoute[] {
             parameters,
             status,
             access,
+            credentials,
+            guards,
             text,
           });
         }

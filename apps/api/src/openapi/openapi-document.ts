@@ -3,10 +3,14 @@
 import type { ModulesContainer } from '@nestjs/core';
 import { z } from 'zod';
 import { controllerRoutes, type ControllerRoute } from './controller-routes.js';
+import { ScimTokenGuard } from '../directory/scim-token.guard.js';
 import { textAnswer, type OperationText, type ResponseText } from '../http/operation.decorator.js';
-import { problemDocumentSchema } from '../http/problem.js';
+import { problemDocumentSchema } from '../http/problem-document.js';
 
 type JsonSchema = Record<string, unknown>;
+
+/** One way to be let in: every scheme it names (with an API key's scope); `{}`, without a credential. */
+type SecurityRequirement = Record<string, string[]>;
 
 export type OpenApiOperation = {
   operationId: string;
@@ -23,13 +27,20 @@ export type OpenApiOperation = {
     string,
     { description: string; headers?: Record<string, JsonSchema>; content?: Record<string, { schema: JsonSchema }> }
   >;
-  security?: Record<string, string[]>[];
+  /** Absent only for a route that says nothing of its callers: the Redocly lint test names it. */
+  security?: SecurityRequirement[];
   'x-handler': string;
 };
 
 export type OpenApiDocument = {
   openapi: '3.1.0';
-  info: { title: string; version: string; description: string };
+  info: {
+    title: string;
+    version: string;
+    description: string;
+    license: { name: string; identifier: string };
+  };
+  servers: { url: string; description: string }[];
   paths: Record<string, Record<string, OpenApiOperation>>;
   /** What Chorus sends to a customer's webhook endpoint, per event type (docs/webhooks.md). */
   webhooks: Record<string, { post: OutgoingOperation }>;
@@ -113,21 +124,44 @@ export const commonRefusalWords = {
   forbidden: 'FORBIDDEN: the credential may not do this (scope, organization or role)',
 } as const;
 
-/** The refusals every route of its kind can answer, besides those its `@Operation` names. */
+/**
+ * The refusals every route of its kind can answer, besides those its `@Operation` names. A body is read (413, 415)
+ * before routing, whatever the route (json-body.ts): a request sending one where none is taken is refused all the same.
+ */
 function commonRefusals(route: ControllerRoute, body: z.ZodType | undefined): Record<number, string> {
   const refusals: Record<number, string> = {};
   const checksInput =
     body !== undefined || route.query !== undefined || route.parameters.some(({ schema }) => schema !== undefined);
   if (checksInput) refusals[400] = commonRefusalWords.invalid;
-  if (body !== undefined) {
-    refusals[413] = commonRefusalWords.tooLarge;
-    refusals[415] = commonRefusalWords.notJson;
-  }
+  refusals[413] = commonRefusalWords.tooLarge;
+  refusals[415] = commonRefusalWords.notJson;
   if (route.access !== undefined) {
     refusals[401] = commonRefusalWords.unauthenticated;
     refusals[403] = commonRefusalWords.forbidden;
   }
   return refusals;
+}
+
+/** Guards that let a caller in by a scheme of their own, on every route they guard. */
+const schemesOfGuards = new Map<unknown, SecurityRequirement[]>([[ScimTokenGuard, [{ scimToken: [] }]]]);
+
+/** Who may call the route, from its @RequireAccess, its guards or its @Credentials; undefined if none says. */
+function securityOf(route: ControllerRoute): SecurityRequirement[] | undefined {
+  if (route.access !== undefined)
+    return [{ apiKey: [route.access.scope] }, ...(route.access.members === undefined ? [] : [{ session: [] }])];
+  const guarded = route.guards.flatMap((guard) => schemesOfGuards.get(guard) ?? []);
+  if (guarded.length > 0) return guarded;
+  const credentials = route.credentials;
+  if (credentials === undefined) return undefined;
+  // Public: OpenAPI's empty list; a credential that is optional is one requirement among `{}`.
+  if (credentials.every((credential) => credential === 'none')) return [];
+  return credentials.map((credential) =>
+    credential === 'none'
+      ? {}
+      : typeof credential === 'string'
+        ? { [credential]: [] }
+        : { apiKey: [credential.apiKey] },
+  );
 }
 
 function operationOf(route: ControllerRoute, text: OperationText): OpenApiOperation {
@@ -194,6 +228,7 @@ function operationOf(route: ControllerRoute, text: OperationText): OpenApiOperat
     content: { 'application/problem+json': { schema: problem } },
   };
   const access = accessText(route);
+  const security = securityOf(route);
   const description = [text.description, access].filter((part) => part !== undefined).join('\n\n');
   return {
     operationId: route.handler.replace('.', '_'),
@@ -210,14 +245,7 @@ function operationOf(route: ControllerRoute, text: OperationText): OpenApiOperat
           },
         }),
     responses,
-    ...(route.access === undefined
-      ? {}
-      : {
-          security: [
-            { apiKey: [route.access.scope] },
-            ...(route.access.members === undefined ? [] : [{ session: [] }]),
-          ],
-        }),
+    ...(security === undefined ? {} : { security }),
     'x-handler': route.handler,
   };
 }
@@ -234,11 +262,12 @@ type OutgoingOperation = {
   summary: string;
   requestBody: { required: true; content: Record<string, { schema: JsonSchema; example?: unknown }> };
   responses: Record<string, { description: string }>;
+  security: SecurityRequirement[];
 };
 
 export function openApiDocument(
   modules: ModulesContainer,
-  info: { productName: string; version: string },
+  info: { productName: string; version: string; publicUrl: string },
   outgoing: readonly OutgoingWebhook[] = [],
 ): OpenApiDocument {
   const paths: OpenApiDocument['paths'] = {};
@@ -261,7 +290,11 @@ export function openApiDocument(
       description:
         'Every JSON body is validated: anything malformed, too large or with unknown fields is a 4xx problem+json. ' +
         'Browsers changing state with a session cookie send X-XSRF-TOKEN equal to the XSRF-TOKEN cookie.',
+      // Chorus is sold, not published: SPDX's form for a license of one's own, as no listed one applies.
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
+    // PUBLIC_URL, the address Chorus gives in its mails, SCIM and SAML metadata: a saved copy still knows its server.
+    servers: [{ url: info.publicUrl, description: 'This Chorus (PUBLIC_URL)' }],
     paths,
     webhooks: Object.fromEntries(
       outgoing.map(({ type, schema, example }) => [
@@ -277,6 +310,7 @@ export function openApiDocument(
               },
             },
             responses: { '2XX': { description: 'Delivered; anything else is retried, 410 disables the endpoint' } },
+            security: [{ webhookSignature: [] }],
           },
         },
       ]),
@@ -292,6 +326,33 @@ export function openApiDocument(
           in: 'cookie',
           name: 'chorus_session',
           description: 'The session cookie POST /login sets (__Host-chorus_session over https)',
+        },
+        scimToken: {
+          type: 'http',
+          scheme: 'bearer',
+          description: "A directory token from the organization's Directory page (SCIM provisioning)",
+        },
+        metricsToken: { type: 'http', scheme: 'bearer', description: 'The METRICS_TOKEN setting, when it is set' },
+        billingSignature: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'Billing-Signature',
+          description: 't=<unix seconds>,v1=<HMAC-SHA256 of t.body under BILLING_WEBHOOK_SECRET> (docs/api.md)',
+        },
+        stripeSignature: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'Stripe-Signature',
+          description:
+            "Stripe's signature of the exact body, under a secret of STRIPE_WEBHOOK_SECRET (docs/billing.md)",
+        },
+        webhookSignature: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'webhook-signature',
+          description:
+            "What a customer's endpoint checks: Chorus's HMAC of webhook-id, webhook-timestamp and the body with the " +
+            "endpoint's secret (Standard Webhooks, docs/webhooks.md)",
         },
       },
     },

@@ -1,12 +1,10 @@
+import { jsonSafe } from '../http/json-safe.js';
+
 /** What every organization command answers: the stream's revision and the global position after it. */
 export type CommandResult = { id: string; revision: bigint; position: bigint };
 
 /** The JSON answer. Revisions and positions are numbers while they are safe integers, decimal strings beyond. */
 export type CommandAnswer = { id: string; revision: number | string; position: number | string };
-
-export function jsonSafe(value: bigint): number | string {
-  return value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value.toString();
-}
 
 export function commandAnswer<Result extends CommandResult>(
   result: Result,

@@ -1,4 +1,6 @@
 import { Module } from '@nestjs/common';
+import { ErrorAnswers } from '../http/error-answers.js';
+import { organizationRefusals } from './organization-refusal-answers.js';
 import {
   AddMemberHandler,
   AddSiteHandler,
@@ -21,4 +23,8 @@ import { SitesController } from './sites.controller.js';
   providers: [ChangeOrganizationHandler, CreateOrganizationHandler, AddMemberHandler, AddSiteHandler],
   exports: [OrganizationStreamsModule],
 })
-export class OrganizationsModule {}
+export class OrganizationsModule {
+  constructor(answers: ErrorAnswers) {
+    answers.registerRefusals(organizationRefusals);
+  }
+}

@@ -26,11 +26,10 @@ import {
   type LoadedStream,
 } from '#application';
 import { EVENT_STORE, type EventStore, type RecordedEvent } from '#event-store';
-import type { UserDirectory } from '#identity';
+import { UserDirectory } from '#identity';
 import { PLAN_CATALOGUE } from '../plans/plan-catalogue.module.js';
 import type { CommandResult } from './command-result.js';
 import { invitationOwedMark } from './member-invitations.js';
-import { USER_DIRECTORY } from './user-directory.js';
 
 export const DEFAULT_CACHED_ORGANIZATIONS = 10_000;
 
@@ -188,7 +187,7 @@ export type NewMember = {
   role: MemberRole;
   chorusUser?: boolean;
   /**
-   * Known to callers that have just created the user; otherwise the address's id from USER_DIRECTORY (reserved when
+   * Known to callers that have just created the user; otherwise the address's id from the UserDirectory (reserved when
    * new).
    */
   userId?: string;
@@ -212,7 +211,7 @@ export class AddMemberCommand extends Command<AddedMemberResult> {
 export class AddMemberHandler implements ICommandHandler<AddMemberCommand> {
   constructor(
     private readonly organizations: Organizations,
-    @Inject(USER_DIRECTORY) private readonly users: UserDirectory,
+    private readonly users: UserDirectory,
   ) {}
 
   async execute({ organizationId, member, context }: AddMemberCommand): Promise<AddedMemberResult> {

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import type { Identity } from '#identity';
 import { BrowserSessions } from '../auth/browser-sessions.service.js';
 import { IDENTITY } from '../auth/identity.provider.js';
-import { Operation } from '../http/operation.decorator.js';
+import { Credentials, Operation } from '../http/operation.decorator.js';
 import { ProblemError } from '../http/problem-error.js';
 import { commandContextOf } from '../http/request-context.js';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
@@ -62,6 +62,7 @@ export const deleteAccountRequest = z.strictObject({
   code: z.string().max(64).optional(),
 });
 
+@Credentials('session')
 @Controller('account')
 export class AccountPrivacyController {
   constructor(

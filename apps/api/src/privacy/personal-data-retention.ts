@@ -6,7 +6,7 @@ import type { PersonalKeys } from '#application';
 import { CONFIG, type Config } from '#config';
 import { PERIOD_SUBJECT_PREFIX } from '#domain';
 import { PERSONAL_KEYS } from '#event-store';
-import { IdentityClock } from '../config/app-clock.js';
+import { AppClock } from '../config/app-clock.js';
 import { RUN_MODE, type RunMode } from '../config/run-mode.js';
 import { PINO } from '../logging/pino.js';
 
@@ -29,7 +29,7 @@ export class PersonalDataRetention implements OnApplicationBootstrap, OnModuleDe
     @Inject(CONFIG) private readonly config: Config,
     @Inject(RUN_MODE) private readonly runMode: RunMode,
     @Inject(PINO) private readonly logger: Logger,
-    private readonly clock: IdentityClock,
+    private readonly clock: AppClock,
   ) {}
 
   onApplicationBootstrap(): void {

@@ -3,7 +3,7 @@ import { Inject, Injectable, type CallHandler, type ExecutionContext, type NestI
 import type { Request, Response } from 'express';
 import { mergeMap, type Observable } from 'rxjs';
 import { READ_MODELS, ReadModels } from '#read-models';
-import { READ_YOUR_WRITES_WAIT_MS } from './read-your-writes.js';
+import { READ_YOUR_WRITES_WAIT_MS } from './position-wait.js';
 
 /** `pending`: the bound passed first (the change is recorded all the same). */
 export const CONSISTENCY_HEADER = 'Chorus-Consistency';

@@ -1,7 +1,7 @@
 import { Controller, Get, Inject, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { READ_MODELS, ReadModels, type ReadModelsHealth } from '#read-models';
-import { Operation } from '../http/operation.decorator.js';
+import { Credentials, Operation } from '../http/operation.decorator.js';
 import { healthAnswer, liveAnswer, readyAnswer } from './read-responses.js';
 
 /**
@@ -9,6 +9,7 @@ import { healthAnswer, liveAnswer, readyAnswer } from './read-responses.js';
  * /health/live and /health/ready are the orchestrator's probes: restart when live fails, send no
  * traffic while ready fails.
  */
+@Credentials('none')
 @Controller('health')
 export class HealthController {
   constructor(@Inject(READ_MODELS) private readonly readModels: ReadModels) {}

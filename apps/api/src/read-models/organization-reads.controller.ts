@@ -16,9 +16,9 @@ import { CheckedParam, CheckedQuery } from '../http/checked-arguments.js';
 import { jsonBytes, sendJsonBytes, type JsonBytes } from '../http/json-text.js';
 import { ProblemError } from '../http/problem-error.js';
 import { PLAN_CATALOGUE } from '../plans/plan-catalogue.module.js';
-import { jsonSafe } from '../organizations/command-result.js';
+import { jsonSafe } from '../http/json-safe.js';
 import { validOrganizationId } from '../organizations/organization-requests.js';
-import { awaitMinPosition, validReadQuery, type ReadQuery } from './read-your-writes.js';
+import { awaitMinPosition, validReadQuery, type ReadQuery } from './position-wait.js';
 import { Operation } from '../http/operation.decorator.js';
 import { notificationRecipientsAnswer, organizationAnswer } from './read-responses.js';
 

@@ -11,7 +11,8 @@ import {
   type SsoChecks,
 } from '#domain';
 import { OidcProviderError, readSamlMetadata, SamlMetadataError, type Identity } from '#identity';
-import { IDENTITY, IdentityClock } from '../auth/identity.provider.js';
+import { IDENTITY } from '../auth/identity.provider.js';
+import { AppClock } from '../config/app-clock.js';
 import { ProblemError } from '../http/problem-error.js';
 import { PINO } from '../logging/pino.js';
 import type { CommandResult } from '../organizations/command-result.js';
@@ -31,7 +32,7 @@ export class ConfigureSsoHandler implements ICommandHandler<ConfigureSsoCommand>
     private readonly organizations: Organizations,
     private readonly claims: SsoDomainClaims,
     @Inject(IDENTITY) private readonly identity: Identity,
-    private readonly clock: IdentityClock,
+    private readonly clock: AppClock,
     @Inject(PINO) private readonly logger: Logger,
   ) {}
 

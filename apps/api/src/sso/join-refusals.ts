@@ -6,7 +6,8 @@ import { handleCommand, type CommandContext } from '#application';
 import { joinRefusalNoticeDecider, joinRefusalNoticeId } from '#domain';
 import { EVENT_STORE, type EventStore } from '#event-store';
 import { normalizeEmail, type Identity } from '#identity';
-import { IDENTITY, IdentityClock } from '../auth/identity.provider.js';
+import { IDENTITY } from '../auth/identity.provider.js';
+import { AppClock } from '../config/app-clock.js';
 import { Organizations } from '../organizations/organizations.js';
 
 /** `userId` when the person has an account; without one (a refused single sign-on) only the address names them. */
@@ -22,7 +23,7 @@ export class JoinRefusals {
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(IDENTITY) private readonly identity: Identity,
     private readonly organizations: Organizations,
-    private readonly clock: IdentityClock,
+    private readonly clock: AppClock,
   ) {}
 
   async record(organizationId: string, domain: string, person: RefusedPerson, context: CommandContext): Promise<void> {

@@ -9,12 +9,13 @@ import { BrowserSessions } from '../auth/browser-sessions.service.js';
 import { commandContextOf } from '../http/request-context.js';
 import { organizationIdSchema } from '../http/organization-ids.js';
 import { z } from 'zod';
-import { Operation, textAnswer } from '../http/operation.decorator.js';
+import { Credentials, Operation, textAnswer } from '../http/operation.decorator.js';
 import { ProblemError } from '../http/problem-error.js';
-import { SamlSignOn } from './saml-sign-on.js';
+import { SamlSignOn } from './saml-sign-on.service.js';
 import { SsoSignOnEnding } from './sso-sign-on-ending.js';
-import { SsoSignOnFailure } from './sso-sign-on-failures.js';
+import { SsoSignOnFailure } from './sso-sign-on-failure.error.js';
 
+@Credentials('none')
 @Controller('auth/saml/:orgId')
 export class SamlSignOnController {
   constructor(

@@ -22,11 +22,12 @@ import {
   type SamlIdentityProviderSettings,
   type SamlServiceProvider,
 } from '#identity';
-import { IDENTITY, IdentityClock } from '../auth/identity.provider.js';
+import { IDENTITY } from '../auth/identity.provider.js';
+import { AppClock } from '../config/app-clock.js';
 import { Organizations } from '../organizations/organizations.js';
 import { PLAN_CATALOGUE } from '../plans/plan-catalogue.module.js';
 import { SsoAdmission } from './sso-admission.js';
-import { SsoSignOnFailure } from './sso-sign-on-failures.js';
+import { SsoSignOnFailure } from './sso-sign-on-failure.error.js';
 
 /** Where a sign-on the identity provider started lands (docs/console.md). */
 const afterIdpInitiated = '/app';
@@ -45,7 +46,7 @@ export class SamlSignOn {
     @Inject(PLAN_CATALOGUE) private readonly catalogue: PlanCatalogue,
     private readonly organizations: Organizations,
     private readonly admission: SsoAdmission,
-    private readonly clock: IdentityClock,
+    private readonly clock: AppClock,
   ) {}
 
   /** The entity id is the metadata's URL, as most service providers do: one value to paste, and it answers. */

@@ -13,7 +13,7 @@ import { TwoStepPolicy } from '../auth/two-step-policy.js';
 import { AddMemberCommand, Organizations } from '../organizations/organizations.js';
 import { JoinRefusals } from './join-refusals.js';
 import { SsoDomainClaims } from './sso-domain-claims.js';
-import { SsoSignOnFailure } from './sso-sign-on-failures.js';
+import { SsoSignOnFailure } from './sso-sign-on-failure.error.js';
 
 /** What a provider asserted, verified: its issuer (an OIDC issuer, a SAML entity id), the subject and the address. */
 export type AssertedPerson = { issuer: string; subject: string; email: string };

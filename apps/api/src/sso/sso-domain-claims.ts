@@ -1,7 +1,7 @@
 // Verified SSO domains across organizations (the rule: libs/domain's sso-domain-claim.ts). A claim is taken when
 // the domain's DNS record is found (sso-domain-verification.ts); the holder's confirmation is read from its own stream.
 import { Inject, Injectable } from '@nestjs/common';
-import { IdentityClock } from '../auth/identity.provider.js';
+import { AppClock } from '../config/app-clock.js';
 import { handleCommand, loadStream, type CommandContext } from '#application';
 import { EVENT_STORE, WrongExpectedRevisionError, type EventStore } from '#event-store';
 import { isVerifiedSsoDomain, ssoDomainClaimDecider, ssoDomainTaken } from '#domain';
@@ -12,7 +12,7 @@ export class SsoDomainClaims {
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     private readonly organizations: Organizations,
-    private readonly clock: IdentityClock,
+    private readonly clock: AppClock,
   ) {}
 
   /** The organization whose SSO this domain (ASCII form) signs in through, if any: claimed and confirmed (verified). */

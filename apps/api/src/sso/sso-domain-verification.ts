@@ -6,7 +6,7 @@ import { CONFIG, type Config } from '#config';
 import { DomainError, refuseUnlessAllowed, type SsoDomainVerification as Verification } from '#domain';
 import { newCommandContext, type CommandContext } from '#application';
 import { READ_MODELS, type ReadModels } from '#read-models';
-import { IdentityClock } from '../auth/identity.provider.js';
+import { AppClock } from '../config/app-clock.js';
 import { PINO } from '../logging/pino.js';
 import { Organizations, requesterOf } from '../organizations/organizations.js';
 import { SsoDomainDns, type RecordLookup } from './sso-domain-dns.js';
@@ -30,7 +30,7 @@ export class SsoDomainVerification implements OnApplicationBootstrap, OnModuleDe
     private readonly organizations: Organizations,
     private readonly claims: SsoDomainClaims,
     private readonly dns: SsoDomainDns,
-    private readonly clock: IdentityClock,
+    private readonly clock: AppClock,
   ) {}
 
   onApplicationBootstrap(): void {

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { newCommandContext } from '#application';
 import { SqliteEventStore, type EventStore, type ReadStreamResult } from '#event-store';
 import { createIdentity, IdentifierNames, ManualClock } from '#identity';
-import { IdentityClock } from '../auth/identity.provider.js';
+import { AppClock } from '../config/app-clock.js';
 import type { Organizations } from '../organizations/organizations.js';
 import { SsoDomainClaims } from './sso-domain-claims.js';
 import { SsoEnforcement } from './sso-enforcement.js';
@@ -46,7 +46,7 @@ describe('the SSO enforcement check of a password sign-in', () => {
       },
     });
     const clock = new ManualClock();
-    const identityClock = new IdentityClock();
+    const identityClock = new AppClock();
     identityClock.pin(clock);
     const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
     const identity = createIdentity({

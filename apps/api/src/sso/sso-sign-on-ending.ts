@@ -9,7 +9,7 @@ import { safeRedirectPath } from '#web-rules';
 import { secondStepPage } from '../auth/two-step-policy.js';
 import { commandContextOf } from '../http/request-context.js';
 import { PINO } from '../logging/pino.js';
-import { SsoSignOnFailure } from './sso-sign-on-failures.js';
+import { SsoSignOnFailure } from './sso-sign-on-failure.error.js';
 import { SsoSignOn } from './sso-sign-on.js';
 
 /** The seed's error catalogue (section 8): 'Single sign-on (SSO) failed.' */

@@ -8,10 +8,11 @@ import { pino } from 'pino';
 import { newCommandContext } from '#application';
 import { SqliteEventStore, type RecordedEvent } from '#event-store';
 import { ManualClock } from '#identity';
-import { IdentityClock } from '../auth/identity.provider.js';
+import { AppClock } from '../config/app-clock.js';
 import { FAILURE_WINDOW_MS, FAILURES_IN_FULL_PER_HOUR } from '#domain';
 import { SsoSignOnFailureLog } from './sso-sign-on-failure-log.js';
-import { SsoSignOnFailure, ssoSignOnStream, type SsoFailureReason } from './sso-sign-on-failures.js';
+import { ssoSignOnStream, type SsoFailureReason } from '#domain';
+import { SsoSignOnFailure } from './sso-sign-on-failure.error.js';
 
 const reasons: SsoFailureReason[] = ['state', 'token-refused', 'foreign-domain', 'provider-error'];
 const stream = ssoSignOnStream('acme');
@@ -24,7 +25,7 @@ const opened: { store: SqliteEventStore; log: SsoSignOnFailureLog }[] = [];
  */
 function node(): SsoSignOnFailureLog {
   const store = SqliteEventStore.open({ file: join(dataDir, 'events.sqlite') });
-  const identityClock = new IdentityClock();
+  const identityClock = new AppClock();
   identityClock.pin(clock);
   const log = new SsoSignOnFailureLog(store, identityClock, pino({ level: 'silent' }));
   opened.push({ store, log });

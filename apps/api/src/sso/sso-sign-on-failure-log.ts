@@ -11,9 +11,9 @@ import {
   type SsoFailureReason,
 } from '#domain';
 import { EVENT_STORE, type EventStore } from '#event-store';
-import { IdentityClock } from '../auth/identity.provider.js';
+import { AppClock } from '../config/app-clock.js';
 import { PINO } from '../logging/pino.js';
-import type { SsoSignOnFailure } from './sso-sign-on-failures.js';
+import type { SsoSignOnFailure } from './sso-sign-on-failure.error.js';
 
 const SWEEP_MS = 60_000;
 
@@ -32,7 +32,7 @@ export class SsoSignOnFailureLog implements OnModuleDestroy {
 
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
-    private readonly clock: IdentityClock,
+    private readonly clock: AppClock,
     @Inject(PINO) private readonly logger: Logger,
   ) {
     this.sweeper = setInterval(() => void this.writeCounts(false), SWEEP_MS).unref();

@@ -1,8 +1,6 @@
-// Why an SSO sign-on failed (the stream and its rules: libs/domain's sso-sign-on-failures.ts). Also logged.
+// Why an SSO sign-on failed, thrown to end it (the stream of failures and its rules: libs/domain). Also logged.
 // Never in the URL the browser is sent to, which is always the seed's `/login?error=sso`.
 import type { SsoFailureReason } from '#domain';
-
-export { ssoSignOnStream, type SsoFailureReason, type SsoSignOnFailed, type SsoSignOnFailuresCounted } from '#domain';
 
 export class SsoSignOnFailure extends Error {
   constructor(

@@ -15,11 +15,12 @@ import { commandContextOf } from '../http/request-context.js';
 import { PINO } from '../logging/pino.js';
 import { organizationIdSchema } from '../http/organization-ids.js';
 import { SsoDomainClaims } from './sso-domain-claims.js';
-import { SsoSignOnFailure } from './sso-sign-on-failures.js';
+import { SsoSignOnFailure } from './sso-sign-on-failure.error.js';
 import { SsoSignOn } from './sso-sign-on.js';
 import { ssoFailed, SsoSignOnEnding } from './sso-sign-on-ending.js';
-import { Operation } from '../http/operation.decorator.js';
+import { Credentials, Operation } from '../http/operation.decorator.js';
 
+@Credentials('none')
 @Controller('auth/sso')
 export class SsoSignOnController {
   constructor(

@@ -11,8 +11,8 @@ import { IDENTITY } from '../auth/identity.provider.js';
 import { Organizations } from '../organizations/organizations.js';
 import { PLAN_CATALOGUE } from '../plans/plan-catalogue.module.js';
 import { SsoSignOnFailureLog } from './sso-sign-on-failure-log.js';
-import { SsoSignOnFailure } from './sso-sign-on-failures.js';
-import { SamlSignOn } from './saml-sign-on.js';
+import { SsoSignOnFailure } from './sso-sign-on-failure.error.js';
+import { SamlSignOn } from './saml-sign-on.service.js';
 import { SsoAdmission } from './sso-admission.js';
 
 export const ssoCallbackPath = '/auth/sso/callback';

@@ -1,4 +1,6 @@
 import { Global, Module } from '@nestjs/common';
+import { ErrorAnswers } from '../http/error-answers.js';
+import { ssoRefusals } from './sso-refusal-answers.js';
 import { PASSWORD_GATE } from '../auth/password-gate.js';
 import { SIGN_IN_JOINS } from '../auth/sign-in-joins.js';
 import { DomainJoins } from './domain-joins.js';
@@ -15,7 +17,7 @@ import { SsoSignOnFailureLog } from './sso-sign-on-failure-log.js';
 import { SsoSignOn } from './sso-sign-on.js';
 import { SsoAdmission } from './sso-admission.js';
 import { SsoSignOnEnding } from './sso-sign-on-ending.js';
-import { SamlSignOn } from './saml-sign-on.js';
+import { SamlSignOn } from './saml-sign-on.service.js';
 import { SamlSignOnController } from './saml-sign-on.controller.js';
 import { SsoController } from './sso.controller.js';
 
@@ -48,4 +50,8 @@ import { SsoController } from './sso.controller.js';
   ],
   exports: [SsoEnforcement, SsoDomainVerification, PASSWORD_GATE, SIGN_IN_JOINS],
 })
-export class SsoModule {}
+export class SsoModule {
+  constructor(answers: ErrorAnswers) {
+    answers.registerRefusals(ssoRefusals);
+  }
+}

@@ -4,7 +4,7 @@ import type { LoadedStream } from '#application';
 import type { OrganizationState, WebhookDeliveryCommand, WebhookDeliveryState } from '#domain';
 import type { EventStore } from '#event-store';
 import type { ProviderFetch } from '#identity';
-import type { IdentityClock } from '../config/app-clock.js';
+import type { AppClock } from '../config/app-clock.js';
 import type { Organizations } from '../organizations/organizations.js';
 import type { WebhookEndpoints } from './webhook-endpoints.service.js';
 import type { WebhookSource } from './webhook-source.js';
@@ -15,7 +15,7 @@ export interface SenderHost {
   readonly endpoints: WebhookEndpoints;
   readonly organizations: Organizations;
   readonly source: WebhookSource;
-  readonly clock: IdentityClock;
+  readonly clock: AppClock;
   readonly senderName: string;
   readonly sendingFetch: ProviderFetch;
   readonly log: Logger;

@@ -38,7 +38,7 @@ import {
 } from '#event-store';
 import { READ_MODELS, type ReadModels } from '#read-models';
 import { createProviderFetch, loadNodeName, type ProviderFetch } from '#identity';
-import { IdentityClock } from '../config/app-clock.js';
+import { AppClock } from '../config/app-clock.js';
 import { RUN_MODE, type RunMode } from '../config/run-mode.js';
 import { PINO } from '../logging/pino.js';
 import { Organizations } from '../organizations/organizations.js';
@@ -80,7 +80,7 @@ export class WebhookDeliveries implements SenderHost, OnApplicationBootstrap, On
     readonly endpoints: WebhookEndpoints,
     readonly organizations: Organizations,
     readonly source: WebhookSource,
-    readonly clock: IdentityClock,
+    readonly clock: AppClock,
     @Inject(READ_MODELS) private readonly readModels: ReadModels,
     @Inject(PLAN_CATALOGUE) private readonly catalogue: PlanCatalogue,
     @Inject(CONFIG) config: Config,

@@ -29,7 +29,7 @@ import {
   type WebhookFormat,
 } from '#domain';
 import { EVENT_STORE, PERSONAL_KEYS, type EventStore } from '#event-store';
-import { IdentityClock } from '../config/app-clock.js';
+import { AppClock } from '../config/app-clock.js';
 import { WebhookSource } from './webhook-source.js';
 
 /** The delivery log's length. */
@@ -76,7 +76,7 @@ export class WebhookEndpoints {
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(PERSONAL_KEYS) private readonly keys: PersonalKeys,
-    private readonly clock: IdentityClock,
+    private readonly clock: AppClock,
     private readonly source: WebhookSource,
   ) {}
 

@@ -10,9 +10,9 @@ import { Operation } from '../http/operation.decorator.js';
 import { ProblemError } from '../http/problem-error.js';
 import { PrincipalContext } from '../http/request-context.js';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
-import { jsonSafe } from '../organizations/command-result.js';
+import { jsonSafe } from '../http/json-safe.js';
 import { validOrganizationId } from '../organizations/organization-requests.js';
-import { WebhookDeliveries } from './webhook-deliveries.js';
+import { WebhookDeliveries } from './webhook-deliveries.service.js';
 import { WebhookEndpoints } from './webhook-endpoints.service.js';
 import {
   changeWebhookRequest,

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { OrganizationsModule } from '../organizations/organizations.module.js';
-import { WebhookDeliveries } from './webhook-deliveries.js';
+import { WebhookDeliveries } from './webhook-deliveries.service.js';
 import { WebhookEndpoints } from './webhook-endpoints.service.js';
 import { WebhookSource } from './webhook-source.js';
 import { WebhooksController } from './webhooks.controller.js';

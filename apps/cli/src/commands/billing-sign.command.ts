@@ -54,7 +54,7 @@ export function registerBillingSignCommand(program: Command): void {
         const header = signBillingPayload(options.secret, timestamp, await readBody(file));
         process.stdout.write(options.json === true ? `${JSON.stringify({ header, timestamp })}\n` : `${header}\n`);
       } catch (error) {
-        reportFailure(error, options.json === true);
+        await reportFailure(error, options.json === true);
       }
     });
 }

@@ -95,7 +95,7 @@ export function registerOrgHistoryCommand(program: Command, getContext: GetCliCo
           });
           await printExport(getContext, organizationId, format);
         } catch (error) {
-          reportFailure(error, false);
+          await reportFailure(error, false, getContext);
         }
         return;
       }
@@ -126,7 +126,7 @@ export function registerOrgHistoryCommand(program: Command, getContext: GetCliCo
           await printed;
         }
       } catch (error) {
-        reportFailure(error, json);
+        await reportFailure(error, json, getContext);
       }
     });
 }

@@ -82,7 +82,7 @@ export function registerProjectorRunCommand(program: Command, getContext: GetCli
         await readModels.stop();
         if (outcome === 'failed') process.exitCode = ExitCode.failed;
       } catch (error) {
-        reportFailure(error, false);
+        await reportFailure(error, false, getContext);
       }
     });
 }

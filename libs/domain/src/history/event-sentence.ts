@@ -8,7 +8,14 @@ import {
   type SubscriptionChanged,
 } from '../organization/events.js';
 import type { ExistingOrganization, OrganizationState } from '../organization/state.js';
-import { ADD_ON_NAMES, formatCount, LINE_NAMES, RESOURCE_NAMES, ROLE_WORDS, SERVICE_LEVEL_NAMES } from './words.js';
+import {
+  ADD_ON_NAMES,
+  formatCount,
+  LINE_NAMES,
+  RESOURCE_NAMES,
+  ROLE_WORDS,
+  SERVICE_LEVEL_NAMES,
+} from './history-words.js';
 
 /** For what events name by id only; absent, the id is shown. */
 export type RecordNames = {

@@ -9,7 +9,7 @@ import { memberAdded, organizationCreated, siteAdded } from '../testing/organiza
 import { LimitExceeded, LIMITED_RESOURCE_WORDS } from '../errors.js';
 import { LIMITED_RESOURCES } from '../limits/limited-resources.js';
 import { EVENT_TYPE_NAMES, eventSentence, namesIn, recordedEventSentence, typeInWords } from './event-sentence.js';
-import { ADD_ON_NAMES, RESOURCE_NAMES } from './words.js';
+import { ADD_ON_NAMES, RESOURCE_NAMES } from './history-words.js';
 
 const terms = {
   provider: 'stripe',

@@ -1,5 +1,5 @@
 // The names people read for the domain's values: one table each, for the history's sentences and diffs
-// and for the console (which imports this file through `@libs/domain/history/words`).
+// and for the console (which imports this file through `@libs/domain/history/history-words`).
 import type { LimitedResource } from '../errors.js';
 import type { MemberRole } from '../organization/member-roles.js';
 import type { AddOn, ChorusFeature, Line, ServiceLevel } from '../plans/catalogue.js';

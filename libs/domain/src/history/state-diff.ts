@@ -11,7 +11,7 @@ import {
   RESOURCE_NAMES,
   ROLE_WORDS,
   SERVICE_LEVEL_NAMES,
-} from './words.js';
+} from './history-words.js';
 
 export type ChangeKind = 'added' | 'removed' | 'changed';
 export type ChangeArea =

@@ -1,6 +1,6 @@
 // Checks on command data. Commands may come from JSON, so values are checked at run time, not trusted
 // to their TypeScript types. Every failure is VALIDATION_FAILED with { field, reason }.
-import { isMemberEmail, memberEmailRefusal } from '../email/member-email.js';
+import { isEmailAddress, emailAddressRefusal } from '../email/email-address.js';
 import { DomainError } from '../errors.js';
 
 export const MAX_NAME_LENGTH = 200;
@@ -42,7 +42,7 @@ export function requireEmailAddress(field: string, value: unknown): string {
   const email = value.trim();
   if (email.length > MAX_EMAIL_LENGTH)
     throw invalid(field, 'too_long', `${field} must be at most ${MAX_EMAIL_LENGTH} characters.`);
-  if (!isMemberEmail(email)) throw invalid(field, 'invalid_format', memberEmailRefusal);
+  if (!isEmailAddress(email)) throw invalid(field, 'invalid_format', emailAddressRefusal);
   return email;
 }
 

@@ -10,7 +10,7 @@ import type { Sessions } from '../sessions/sessions.js';
 import { normalizeEmail } from '../user/identifiers.js';
 import type { UserClaims } from '../user/user-claims.js';
 import type { Users } from '../user/users.js';
-import type { SignInAttempts } from '../sign-in/sign-in-attempts.js';
+import type { SignInAttempts } from '../sign-in/sign-in-attempts.service.js';
 import type { ThrottleCounters } from '../sign-in/throttle-counters.js';
 import { issueUserToken, readUserToken } from '../tokens/user-token.js';
 

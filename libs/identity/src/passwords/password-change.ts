@@ -3,7 +3,7 @@ import type { CommandContext } from '#application';
 import type { Clock } from '../clock.js';
 import { DomainError } from '#domain';
 import type { Sessions } from '../sessions/sessions.js';
-import type { SignInAttempts } from '../sign-in/sign-in-attempts.js';
+import type { SignInAttempts } from '../sign-in/sign-in-attempts.service.js';
 import type { Users } from '../user/users.js';
 import type { PasswordHasher } from './password-hasher.js';
 import { passwordPolicyViolation } from './password-policy.js';

@@ -3,7 +3,7 @@ import argon2 from 'argon2';
 import { randomUUID } from 'node:crypto';
 import { context, openIdentityFixture, type IdentityFixture } from '../testing/identity-fixture.js';
 import { userStream } from '#domain';
-import { signInAttemptsStream } from './sign-in-attempts.js';
+import { signInAttemptsStream } from './sign-in-attempts.service.js';
 
 const password = 'correct horse battery staple';
 let fixture: IdentityFixture;

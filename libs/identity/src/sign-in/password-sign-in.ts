@@ -8,7 +8,7 @@ import type { OpenedSession, Sessions } from '../sessions/sessions.js';
 import { parseLoginName } from '../user/identifiers.js';
 import type { UserClaims } from '../user/user-claims.js';
 import type { Users } from '../user/users.js';
-import type { SignInAttempts } from './sign-in-attempts.js';
+import type { SignInAttempts } from './sign-in-attempts.service.js';
 
 export type PasswordCredentials = { username: string; password: string };
 

@@ -16,7 +16,7 @@ import {
 import type { Clock } from '../clock.js';
 import type { FactorChange } from '../mail/two-step-mail.js';
 import type { PasswordHasher } from '../passwords/password-hasher.js';
-import type { SignInAttempts } from '../sign-in/sign-in-attempts.js';
+import type { SignInAttempts } from '../sign-in/sign-in-attempts.service.js';
 import type { SecretBox } from '../sso/secret-box.js';
 import type { Users } from '../user/users.js';
 import { asAuthenticatorCode, timeStepOf } from './authenticator-app.js';

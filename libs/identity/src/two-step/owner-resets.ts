@@ -7,7 +7,7 @@ import type { IdentityLogger } from '../logger.js';
 import type { Mailer, MailMessage } from '../mail/mailer.js';
 import { secondFactorsResetMail, secondFactorsResetRequestMail } from '../mail/two-step-mail.js';
 import type { PasswordHasher } from '../passwords/password-hasher.js';
-import type { SignInAttempts } from '../sign-in/sign-in-attempts.js';
+import type { SignInAttempts } from '../sign-in/sign-in-attempts.service.js';
 import { issueUserToken, readUserToken } from '../tokens/user-token.js';
 import type { Users } from '../user/users.js';
 

@@ -24,7 +24,7 @@ import type { Mailer } from '../mail/mailer.js';
 import { factorChangedMail, recoveryCodeUsedMail, type FactorChange } from '../mail/two-step-mail.js';
 import type { PasswordHasher } from '../passwords/password-hasher.js';
 import type { OpenedSession, Sessions } from '../sessions/sessions.js';
-import type { SignInAttempts } from '../sign-in/sign-in-attempts.js';
+import type { SignInAttempts } from '../sign-in/sign-in-attempts.service.js';
 import type { SecretBox } from '../sso/secret-box.js';
 import type { Users } from '../user/users.js';
 import {

@@ -1,14 +1,8 @@
 // How e-mail addresses and usernames are compared: case-insensitively, after Unicode normalization.
 
-export const maxEmailLength = 254;
-
 export const normalizeEmail = (value: string): string => value.normalize('NFKC').trim().toLowerCase();
 
 export const normalizeUsername = (value: string): string => value.normalize('NFKC').trim().toLowerCase();
-
-/** One '@', something on each side, a dot in the domain, no spaces. */
-export const isValidEmail = (normalized: string): boolean =>
-  normalized.length <= maxEmailLength && /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/.test(normalized);
 
 /** Usernames never contain '@', so a login name says by itself which kind it is. */
 export const isValidUsername = (normalized: string): boolean => /^[a-z0-9][a-z0-9._-]{1,63}$/.test(normalized);

@@ -10,9 +10,10 @@ import {
   type ClaimKind,
   type ClaimState,
   type User,
+  isEmailAddress,
 } from '#domain';
 import type { IdentifierNames } from './identifier-names.js';
-import { isValidEmail, normalizeEmail, normalizeUsername } from './identifiers.js';
+import { normalizeEmail, normalizeUsername } from './identifiers.js';
 import type { Users } from './users.js';
 
 export type { ClaimKind } from '#domain';
@@ -198,7 +199,7 @@ export class UserDirectory {
 
   async idOfEmail(email: string): Promise<string | undefined> {
     const normalized = normalizeEmail(email);
-    return isValidEmail(normalized) ? this.claims.find('email', normalized) : undefined;
+    return isEmailAddress(normalized) ? this.claims.find('email', normalized) : undefined;
   }
 
   /**
@@ -206,7 +207,7 @@ export class UserDirectory {
    */
   async reserveIdForEmail(email: string, proposed: string, context: CommandContext): Promise<string> {
     const normalized = normalizeEmail(email);
-    return isValidEmail(normalized)
+    return isEmailAddress(normalized)
       ? (await this.claims.reserveEmailFor(normalized, context, proposed)).userId
       : proposed;
   }

@@ -1,9 +1,9 @@
 // A user registers with the id their address already has, so memberships given to it before are theirs.
 import type { CommandContext } from '#application';
-import { DomainError } from '#domain';
+import { DomainError, isEmailAddress } from '#domain';
 import type { PasswordHasher } from '../passwords/password-hasher.js';
 import { passwordPolicyViolation } from '../passwords/password-policy.js';
-import { isValidEmail, isValidUsername, normalizeEmail, normalizeUsername } from './identifiers.js';
+import { isValidUsername, normalizeEmail, normalizeUsername } from './identifiers.js';
 import type { UserClaims } from './user-claims.js';
 import type { Users } from './users.js';
 
@@ -26,7 +26,7 @@ export class UserRegistration {
   /** Refuses what register would, without writing anything. */
   async check(newUser: NewUser): Promise<{ email: string; username: string | undefined }> {
     const email = normalizeEmail(newUser.email);
-    if (!isValidEmail(email))
+    if (!isEmailAddress(email))
       throw new DomainError('VALIDATION_FAILED', 'The e-mail address is not valid.', { field: 'email' });
     const username = newUser.username === undefined ? undefined : normalizeUsername(newUser.username);
     if (username !== undefined && !isValidUsername(username)) {

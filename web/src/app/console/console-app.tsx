@@ -11,18 +11,18 @@ import { paths } from '../../config/paths';
 import { leaveTo } from '../../lib/navigation';
 import { useAppDispatch, useAppSelector } from '../../lib/store-hooks';
 import { ConsoleProblem } from './routes/console-problem';
-import { AccountRoute } from './routes/account';
-import { DomainsRoute } from './routes/domains';
-import { HistoryRoute } from './routes/history';
-import { MembersRoute } from './routes/members';
-import { NotFoundRoute } from './routes/not-found';
+import { AccountRoute } from './routes/account-route';
+import { DomainsRoute } from './routes/domains-route';
+import { HistoryRoute } from './routes/history-route';
+import { MembersRoute } from './routes/members-route';
+import { NotFoundRoute } from './routes/not-found-route';
 import { OrganizationPages } from './routes/organization-pages';
 import { OrganizationPicker } from './routes/organization-picker';
-import { OverviewRoute } from './routes/overview';
-import { SitesRoute } from './routes/sites';
-import { SsoRoute } from './routes/sso';
-import { WebhooksRoute } from './routes/webhooks';
-import { DirectoryRoute } from './routes/directory';
+import { OverviewRoute } from './routes/overview-route';
+import { SitesRoute } from './routes/sites-route';
+import { SsoRoute } from './routes/sso-route';
+import { WebhooksRoute } from './routes/webhooks-route';
+import { DirectoryRoute } from './routes/directory-route';
 
 export default function ConsoleApp() {
   const dispatch = useAppDispatch();

@@ -1,6 +1,6 @@
 import { useOutletContext } from 'react-router';
 import type { Membership, Organization, SessionAnswer } from '../../api/contract';
-import { selectProductName } from '../../config/page-config';
+import { selectProductName } from '../../config/page-config-slice';
 import { documentTitle, useDocumentTitle } from '../../lib/document-title';
 import { useAppSelector } from '../../lib/store-hooks';
 

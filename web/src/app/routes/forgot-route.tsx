@@ -1,5 +1,5 @@
 import { AuthLayout } from '../../components/layout/auth-layout';
-import { selectProductName } from '../../config/page-config';
+import { selectProductName } from '../../config/page-config-slice';
 import { ForgotPassword } from '../../features/forgot/components/forgot-password';
 import { documentTitle, useDocumentTitle } from '../../lib/document-title';
 import { useAppSelector } from '../../lib/store-hooks';

@@ -1,7 +1,7 @@
 import { useParams } from 'react-router';
 import '../console-store';
 import { AuthLayout } from '../../components/layout/auth-layout';
-import { selectProductName } from '../../config/page-config';
+import { selectProductName } from '../../config/page-config-slice';
 import { AcceptInvitation } from '../../features/invitations/components/accept-invitation';
 import { useAppSelector } from '../../lib/store-hooks';
 

@@ -3,7 +3,7 @@ import { sameOriginPath } from '@libs/web-rules/safe-redirect-path';
 import { AuthLayout } from '../../components/layout/auth-layout';
 import { ScreenHeader } from '../../components/layout/screen-header';
 import { Divider } from '../../components/ui/divider';
-import { selectProductName } from '../../config/page-config';
+import { selectProductName } from '../../config/page-config-slice';
 import { GoogleSignInButton } from '../../features/google/components/google-sign-in-button';
 import { LoginForm } from '../../features/login/components/login-form';
 import { MigrationNotice } from '../../features/login/components/migration-notice';

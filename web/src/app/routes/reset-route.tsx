@@ -1,6 +1,6 @@
 import { useParams } from 'react-router';
 import { AuthLayout } from '../../components/layout/auth-layout';
-import { selectProductName } from '../../config/page-config';
+import { selectProductName } from '../../config/page-config-slice';
 import { ResetPassword } from '../../features/reset/components/reset-password';
 import { documentTitle, useDocumentTitle } from '../../lib/document-title';
 import { useAppSelector } from '../../lib/store-hooks';

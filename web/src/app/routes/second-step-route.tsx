@@ -2,7 +2,7 @@ import { useLocation } from 'react-router';
 import { sameOriginPath } from '@libs/web-rules/safe-redirect-path';
 import '../console-store';
 import { AuthLayout } from '../../components/layout/auth-layout';
-import { selectProductName } from '../../config/page-config';
+import { selectProductName } from '../../config/page-config-slice';
 import { SecondStep } from '../../features/two-step/components/second-step';
 import { useAppSelector } from '../../lib/store-hooks';
 

@@ -1,6 +1,6 @@
 import type { Organization, Role } from '../../api/contract';
 import { wayForward, type Goal } from '../../api/way-forward';
-import { selectSupportEmail, selectUpgradeUrl } from '../../config/page-config';
+import { selectSupportEmail, selectUpgradeUrl } from '../../config/page-config-slice';
 import { useAppSelector } from '../../lib/store-hooks';
 
 /** The next step after a refusal: a link for owners, whom to ask for everyone else. */

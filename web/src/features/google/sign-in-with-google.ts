@@ -1,5 +1,5 @@
 import type { ThunkAction, UnknownAction } from '@reduxjs/toolkit';
-import { selectGoogleSignInToken, type PageConfig } from '../../config/page-config';
+import { selectGoogleSignInToken, type PageConfig } from '../../config/page-config-slice';
 import { paths } from '../../config/paths';
 import type { Services } from '../../lib/services';
 

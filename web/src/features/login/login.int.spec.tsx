@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { AppRoutes } from '../../app/router';
-import { defaultPageConfig } from '../../config/page-config';
+import { defaultPageConfig } from '../../config/page-config-slice';
 import { renderWithProviders } from '../../testing/render-with-providers';
 import { submitLogin } from './login-slice';
 

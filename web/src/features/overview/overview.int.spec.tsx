@@ -5,7 +5,7 @@ import { describe, expect, it } from '@jest/globals';
 import { screen, within } from '@testing-library/react';
 import { AppRoutes } from '../../app/router';
 import type { Organization, Role } from '../../api/contract';
-import { defaultPageConfig, type PageConfig } from '../../config/page-config';
+import { defaultPageConfig, type PageConfig } from '../../config/page-config-slice';
 import { adaSession, anOrganization, consoleServer, member } from '../../testing/console-fixtures';
 import { createFakeNetwork } from '../../testing/fake-network';
 import { renderWithProviders } from '../../testing/render-with-providers';

@@ -4,7 +4,7 @@ import { describe, expect, it } from '@jest/globals';
 import { screen, waitFor, within } from '@testing-library/react';
 import { AppRoutes } from '../../app/router';
 import type { Organization } from '../../api/contract';
-import { defaultPageConfig, type PageConfig } from '../../config/page-config';
+import { defaultPageConfig, type PageConfig } from '../../config/page-config-slice';
 import { adaSession, anOrganization, consoleServer } from '../../testing/console-fixtures';
 import { createFakeNetwork } from '../../testing/fake-network';
 import { renderWithProviders } from '../../testing/render-with-providers';

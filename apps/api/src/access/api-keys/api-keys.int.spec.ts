@@ -10,7 +10,7 @@ import { createPlanCatalogue } from '#domain';
 import { newCommandContext } from '#application';
 import { SqliteEventStore, type EventStore } from '#event-store';
 import { ManualClock } from '#identity';
-import { IdentityClock } from '../../auth/identity.provider.js';
+import { AppClock } from '../../config/app-clock.js';
 import { OrganizationStateCache } from '../../organizations/organizations.js';
 import { Organizations } from '../../organizations/organizations.js';
 import { organizationRoles } from '../../organizations/organization-streams.module.js';
@@ -35,7 +35,7 @@ function node(): ApiKeys {
       return typeof value === 'function' ? value.bind(target) : value;
     },
   });
-  const identityClock = new IdentityClock();
+  const identityClock = new AppClock();
   identityClock.pin(clock);
   const roles = organizationRoles(new Organizations(counting, new OrganizationStateCache(), createPlanCatalogue()));
   return new ApiKeys(counting, roles, identityClock, pino({ level: 'silent' }));

@@ -20,7 +20,7 @@ import {
   type RecordedApiKeyEvent,
 } from '#domain';
 import { EVENT_STORE, type EventStore } from '#event-store';
-import { IdentityClock } from '../../config/app-clock.js';
+import { AppClock } from '../../config/app-clock.js';
 import { ProblemError } from '../../http/problem-error.js';
 import { PINO } from '../../logging/pino.js';
 import { organizationIdSchema } from '../../http/organization-ids.js';
@@ -73,7 +73,7 @@ export class ApiKeys {
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(ORGANIZATION_ROLES) private readonly organizations: OrganizationRoles,
-    private readonly clock: IdentityClock,
+    private readonly clock: AppClock,
     @Inject(PINO) private readonly logger: Logger,
   ) {}
 

@@ -15,7 +15,7 @@ import { SIGN_IN_JOINS, type SignInJoins } from '../sign-in-joins.js';
 import { secondStepPage, TwoStepPolicy } from '../two-step-policy.js';
 import { GOOGLE_STRATEGY } from './google-strategy.provider.js';
 import type { GoogleStrategy } from './google.strategy.js';
-import { Operation } from '../../http/operation.decorator.js';
+import { Credentials, Operation } from '../../http/operation.decorator.js';
 
 // The seed's error catalogue (section 8): 'Google sign-in failed.' / 'You don't seem to have access to any
 // organization.'
@@ -26,6 +26,7 @@ const signInToken = /^[A-Za-z0-9._~-]{0,200}$/;
 
 type Outcome = { account: GoogleAccount; intent: GoogleSignInIntent } | undefined;
 
+@Credentials('none')
 @Controller('auth')
 export class GoogleSignInController {
   constructor(

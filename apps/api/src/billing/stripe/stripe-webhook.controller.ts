@@ -2,9 +2,9 @@ import { Controller, Headers, HttpCode, Inject, Post, Req, type RawBodyRequest }
 import type { Request } from 'express';
 import type Stripe from 'stripe';
 import { CONFIG, type Config } from '#config';
-import { Operation } from '../../http/operation.decorator.js';
+import { Credentials, Operation } from '../../http/operation.decorator.js';
 import { stripeEventRequest, stripeReceiptAnswer } from '../billing-responses.js';
-import { jsonSafe } from '../../organizations/command-result.js';
+import { jsonSafe } from '../../http/json-safe.js';
 import { invalidStripeSignature, stripeNotConfigured } from '../billing-problems.js';
 import { StripeWebhooks, type StripeReceipt } from './stripe-webhooks.js';
 
@@ -40,6 +40,7 @@ export class StripeWebhookController {
     @Inject(CONFIG) private readonly config: Config,
   ) {}
 
+  @Credentials('stripeSignature')
   @Post('stripe')
   @HttpCode(200)
   @Operation({

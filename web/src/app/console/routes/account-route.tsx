@@ -1,5 +1,5 @@
 import type { Membership, SessionAnswer } from '../../../api/contract';
-import { selectProductName } from '../../../config/page-config';
+import { selectProductName } from '../../../config/page-config-slice';
 import { Section } from '../../../components/layout/section';
 import { Account } from '../../../features/account/components/account';
 import { useGetSecondFactorsQuery } from '../../../features/two-step/api/two-step-api';

@@ -4,7 +4,7 @@ import { AuthLayout } from '../../../components/layout/auth-layout';
 import { ScreenHeader } from '../../../components/layout/screen-header';
 import { Button } from '../../../components/ui/button';
 import { FormAlert } from '../../../components/ui/form-alert';
-import { selectProductName } from '../../../config/page-config';
+import { selectProductName } from '../../../config/page-config-slice';
 import { useAppSelector } from '../../../lib/store-hooks';
 
 export function ConsoleProblem({ problem, retry }: { problem: Problem; retry: () => void }) {

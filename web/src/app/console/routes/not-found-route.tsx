@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import type { Membership, SessionAnswer } from '../../../api/contract';
 import { PageHeader } from '../../../components/layout/page-header';
-import { selectProductName } from '../../../config/page-config';
+import { selectProductName } from '../../../config/page-config-slice';
 import { paths } from '../../../config/paths';
 import { ConsoleLayout } from '../../../features/console-shell/components/console-layout';
 import { useAppSelector } from '../../../lib/store-hooks';

@@ -6,7 +6,7 @@ import { problemOf } from '../../../api/problem';
 import { refusalMessage } from '../../../api/refusals';
 import { PageHeader } from '../../../components/layout/page-header';
 import { FormAlert } from '../../../components/ui/form-alert';
-import { selectProductName } from '../../../config/page-config';
+import { selectProductName } from '../../../config/page-config-slice';
 import { paths } from '../../../config/paths';
 import { ConsoleLayout } from '../../../features/console-shell/components/console-layout';
 import { useAppSelector } from '../../../lib/store-hooks';

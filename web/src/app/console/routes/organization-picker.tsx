@@ -3,7 +3,7 @@ import { Link, Navigate } from 'react-router';
 import type { SessionAnswer } from '../../../api/contract';
 import { ROLE_NAMES } from '../../../api/roles';
 import { PageHeader } from '../../../components/layout/page-header';
-import { selectProductName } from '../../../config/page-config';
+import { selectProductName } from '../../../config/page-config-slice';
 import { paths } from '../../../config/paths';
 import { ConsoleLayout } from '../../../features/console-shell/components/console-layout';
 import { leaveTo } from '../../../lib/navigation';
