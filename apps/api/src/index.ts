@@ -27,7 +27,7 @@ export { ConfigureSsoCommand } from './sso/configure-sso.command.js';
 export { configureSsoRequest, type ConfigureSsoRequest } from './sso/sso-requests.js';
 export { ssoDomainStreamPrefix } from '#domain';
 
-export { OrganizationDirectory } from './directory/directory.service.js';
+export { DirectoryTokens } from './directory/directory-tokens.service.js';
 export {
   API_KEY_CACHE_MS,
   ApiKeys,

@@ -1,7 +1,7 @@
 // The names of the actors that have one, for the history's actor column: an API key's (its own stream) and a
 // directory token's (the organization's directory). Names are the customer's own words, never personal data.
 import { Injectable } from '@nestjs/common';
-import { OrganizationDirectory } from '../directory/directory.service.js';
+import { DirectoryTokens } from '../directory/directory-tokens.service.js';
 import { ApiKeyNames } from './api-key-names.js';
 
 const API_KEY = 'api-key:';
@@ -11,7 +11,7 @@ const SCIM = 'scim:';
 export class ActorNameLookup {
   constructor(
     private readonly apiKeys: ApiKeyNames,
-    private readonly directory: OrganizationDirectory,
+    private readonly directory: DirectoryTokens,
   ) {}
 
   /** By the whole actor (`api-key:<id>`, `scim:<token id>`); an actor with no name found is left out. */

@@ -8,7 +8,8 @@ import { Operation } from '../http/operation.decorator.js';
 import { PrincipalContext } from '../http/request-context.js';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
 import { validOrganizationId } from '../organizations/organization-requests.js';
-import { OrganizationDirectory, type TokenSummary } from './directory.service.js';
+import { DirectoryGroups } from './directory-groups.service.js';
+import { DirectoryTokens, type TokenSummary } from './directory-tokens.service.js';
 import { ScimRequestLog } from './scim-request-log.service.js';
 
 const WRITE = { scope: 'organizations:write', members: OWNERS_AND_ADMINS } as const;
@@ -50,7 +51,8 @@ const requestsAnswer = z.object({
 @Controller('organizations/:id/scim')
 export class DirectoryTokensController {
   constructor(
-    private readonly directory: OrganizationDirectory,
+    private readonly directory: DirectoryTokens,
+    private readonly groups: DirectoryGroups,
     private readonly log: ScimRequestLog,
   ) {}
 
@@ -129,13 +131,13 @@ export class DirectoryTokensController {
     @Body(new ZodValidationPipe(groupRolesRequest)) roles: z.output<typeof groupRolesRequest>,
     @PrincipalContext() context: CommandContext,
   ): Promise<z.output<typeof groupRolesAnswer>> {
-    return { ...(await this.directory.mapGroupRoles(id, roles, context)) };
+    return { ...(await this.groups.mapGroupRoles(id, roles, context)) };
   }
 
   @Get('group-roles')
   @RequireAccess(WRITE)
   @Operation({ summary: 'The directory’s group-to-role mapping', answer: groupRolesAnswer })
   async groupRoles(@Param('id', validOrganizationId) id: string): Promise<z.output<typeof groupRolesAnswer>> {
-    return { ...(await this.directory.groupRoles(id)) };
+    return { ...(await this.groups.groupRoles(id)) };
   }
 }

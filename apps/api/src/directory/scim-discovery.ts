@@ -1,6 +1,6 @@
 // RFC 7644 section 4: what this service provider supports, so that a provider's client can configure itself.
 import { GROUP_SCHEMA } from './scim-groups.js';
-import { ENTERPRISE_USER_SCHEMA, SCIM_PATH, USER_SCHEMA } from './scim-protocol.js';
+import { ENTERPRISE_USER_SCHEMA, SCIM_PATH, USER_SCHEMA } from './scim-messages.js';
 
 export const MAX_SCIM_RESULTS = 200;
 

@@ -1,4 +1,4 @@
-// SCIM 2.0's Group resource and its PatchOp forms (RFC 7643 4.2, RFC 7644 3.5.2). Pure, as scim-protocol.ts.
+// SCIM 2.0's Group resource and its PatchOp forms (RFC 7643 4.2, RFC 7644 3.5.2). Pure, as scim-messages.ts.
 import {
   isObject,
   lowerKeys,
@@ -8,7 +8,7 @@ import {
   SCIM_PATH,
   ScimError,
   text,
-} from './scim-protocol.js';
+} from './scim-messages.js';
 
 export const GROUP_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:Group';
 

@@ -5,9 +5,9 @@ import type { Request, Response } from 'express';
 import { scimActor } from '#domain';
 import { CORRELATION_ID_HEADER } from '../http/correlation-id.js';
 import { commandContextOf, identifyCaller, requestContextOf } from '../http/request-context.js';
-import { OrganizationDirectory, type ScimCaller } from './directory.service.js';
+import { DirectoryTokens, type ScimCaller } from './directory-tokens.service.js';
 import { ScimRequestLog } from './scim-request-log.service.js';
-import { ScimError } from './scim-protocol.js';
+import { ScimError } from './scim-messages.js';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 const callers = new WeakMap<Request, ScimCaller>();
@@ -15,7 +15,7 @@ const callers = new WeakMap<Request, ScimCaller>();
 @Injectable()
 export class ScimTokenGuard implements CanActivate {
   constructor(
-    private readonly directory: OrganizationDirectory,
+    private readonly directory: DirectoryTokens,
     private readonly log: ScimRequestLog,
   ) {}
 

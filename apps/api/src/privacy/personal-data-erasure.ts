@@ -9,7 +9,7 @@ import { PERSONAL_KEYS } from '#event-store';
 import type { Identity } from '#identity';
 import { READ_MODELS, type ReadModels } from '#read-models';
 import { IDENTITY } from '../auth/identity.provider.js';
-import { OrganizationDirectory } from '../directory/directory.service.js';
+import { DirectoryUsers } from '../directory/directory-users.service.js';
 import { Organizations } from '../organizations/organizations.js';
 
 export type ErasureResult = { userId: string; organizationIds: string[]; position: bigint | undefined };
@@ -21,7 +21,7 @@ export class PersonalDataErasure {
     private readonly organizations: Organizations,
     @Inject(READ_MODELS) private readonly readModels: ReadModels,
     @Inject(PERSONAL_KEYS) private readonly keys: PersonalKeys,
-    private readonly directory: OrganizationDirectory,
+    private readonly directory: DirectoryUsers,
   ) {}
 
   /** The user id of an address (registered, or reserved for an invited member), or the id itself. */

@@ -19,7 +19,7 @@ import {
 import type { Identity } from '#identity';
 import { READ_MODELS, type ReadModels } from '#read-models';
 import { IDENTITY } from '../auth/identity.provider.js';
-import { OrganizationDirectory } from '../directory/directory.service.js';
+import { DirectoryUsers } from '../directory/directory-users.service.js';
 import { refusedPersonKey } from '../sso/join-refusals.js';
 
 /** The events of a person's stream that say what happened to their account, with their own words kept. */
@@ -117,7 +117,7 @@ export class PersonalDataExport {
     @Inject(IDENTITY) private readonly identity: Identity,
     @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(READ_MODELS) private readonly readModels: ReadModels,
-    private readonly directory: OrganizationDirectory,
+    private readonly directory: DirectoryUsers,
   ) {}
 
   /** undefined: no account has this id (an erased person has none). */

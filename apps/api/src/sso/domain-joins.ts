@@ -12,7 +12,7 @@ import type { Identity } from '#identity';
 import { IDENTITY } from '../auth/identity.provider.js';
 import type { JoinTarget, SignInJoins } from '../auth/sign-in-joins.js';
 import { PINO } from '../logging/pino.js';
-import { OrganizationDirectory } from '../directory/directory.service.js';
+import { DirectoryUsers } from '../directory/directory-users.service.js';
 import { MeteredCommandBus } from '../metrics/instrumentation.js';
 import { AddMemberCommand, Organizations } from '../organizations/organizations.js';
 import { JoinRefusals } from './join-refusals.js';
@@ -30,7 +30,7 @@ export class DomainJoins implements SignInJoins {
     private readonly organizations: Organizations,
     private readonly commands: MeteredCommandBus,
     private readonly refusals: JoinRefusals,
-    private readonly directory: OrganizationDirectory,
+    private readonly directory: DirectoryUsers,
     @Inject(PINO) pino: Logger,
   ) {
     this.logger = pino.child({ component: 'domain-joins' });

@@ -2,7 +2,7 @@
 // An existing account signs in only when this organization's SSO created it or its owner linked it: a provider's word
 // alone never opens someone else's account.
 import { Inject, Injectable } from '@nestjs/common';
-import { OrganizationDirectory } from '../directory/directory.service.js';
+import { DirectoryUsers } from '../directory/directory-users.service.js';
 import { MeteredCommandBus } from '../metrics/instrumentation.js';
 import { automaticJoinRole, DomainError, emailDomain, memberWithAddress, ssoDomainOf, userStream } from '#domain';
 import { type CommandContext } from '#application';
@@ -28,7 +28,7 @@ export class SsoAdmission {
     private readonly commands: MeteredCommandBus,
     private readonly twoStepPolicy: TwoStepPolicy,
     private readonly refusals: JoinRefusals,
-    private readonly directory: OrganizationDirectory,
+    private readonly directory: DirectoryUsers,
   ) {}
 
   /**

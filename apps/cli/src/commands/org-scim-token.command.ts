@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { organizationIdSchema, OrganizationDirectory } from '#api';
+import { organizationIdSchema, DirectoryTokens } from '#api';
 import { cliAction, parseInput } from '../cli-action.js';
 import type { GetCliContext } from '../cli-context.js';
 
@@ -16,7 +16,7 @@ export function registerOrgScimTokenCommand(program: Command, getContext: GetCli
         const organizationId = parseInput(organizationIdSchema, id, '<id>');
         const name = options.name.trim();
         const created = await context.app
-          .get(OrganizationDirectory)
+          .get(DirectoryTokens)
           .createToken(
             organizationId,
             name === '' ? 'SCIM' : name.slice(0, 100),

@@ -2,15 +2,9 @@ import { describe, expect, it } from '@jest/globals';
 import { groupFilterOf, patchedGroup, type GroupInput } from './scim-groups.js';
 import type { Request } from 'express';
 import { WrongExpectedRevisionError } from '#event-store';
-import {
-  answerScimErrors,
-  pageOf,
-  patchedUser,
-  ScimError,
-  userFilterOf,
-  userInputOf,
-  type UserInput,
-} from './scim-protocol.js';
+import { answerScimErrors } from './scim-error-answers.js';
+import { pageOf, ScimError } from './scim-messages.js';
+import { patchedUser, userFilterOf, userInputOf, type UserInput } from './scim-users.js';
 
 const ada: UserInput = { userName: 'ada@acme.example', active: true, givenName: 'Ada' };
 const patch = (...Operations: unknown[]) => ({

@@ -1,91 +1,16 @@
-// SCIM 2.0's own shapes (RFC 7643 resources, RFC 7644 messages): what identity providers send and read. Pure; the
-// semantics (who becomes a member, what ends) are the directory service's (docs/directory.md).
-import { HttpException } from '@nestjs/common';
-import type { Request } from 'express';
-import { DomainError, type DirectoryUser } from '#domain';
-import { WrongExpectedRevisionError } from '#event-store';
-import type { ErrorAnswer } from '../http/error-answers.js';
-import { ProblemError } from '../http/problem-error.js';
-import { isJsonParseFailure } from '../http/problem-document.js';
-
-export const SCIM_MEDIA_TYPE = 'application/scim+json';
-export const SCIM_PATH = '/scim/v2';
-export const USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
-export const ENTERPRISE_USER_SCHEMA = 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User';
-export const LIST_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:ListResponse';
-export const PATCH_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
-export const ERROR_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:Error';
-
-/** RFC 7644 3.12's scimType values that Chorus answers. */
-export type ScimType =
-  | 'uniqueness'
-  | 'invalidFilter'
-  | 'invalidValue'
-  | 'invalidSyntax'
-  | 'mutability'
-  | 'invalidPath'
-  | 'noTarget'
-  | 'tooMany';
-
-export class ScimError extends Error {
-  constructor(
-    readonly status: number,
-    readonly detail: string,
-    readonly scimType?: ScimType,
-  ) {
-    super(detail);
-    this.name = 'ScimError';
-  }
-}
-
-const errorBody = (status: number, detail: string, scimType?: ScimType): ErrorAnswer => ({
-  status,
-  contentType: SCIM_MEDIA_TYPE,
-  body: { schemas: [ERROR_SCHEMA], status: String(status), ...(scimType === undefined ? {} : { scimType }), detail },
-});
-
-function fromDomainError(error: DomainError): ErrorAnswer | undefined {
-  switch (error.code) {
-    case 'DUPLICATE':
-      return errorBody(409, error.message, 'uniqueness');
-    case 'LAST_OWNER':
-      return errorBody(409, error.message, 'mutability');
-    case 'LIMIT_EXCEEDED':
-      return errorBody(409, `${error.message} Raise the organization’s users limit, or deprovision someone first.`);
-    case 'NOT_FOUND':
-      return errorBody(404, error.message);
-    case 'VALIDATION_FAILED':
-      return errorBody(400, error.message, 'invalidValue');
-    case 'FORBIDDEN':
-    case 'ENTERPRISE_PLAN_REQUIRED':
-      return errorBody(403, error.message);
-    default:
-      return undefined;
-  }
-}
-
-/** Errors on /scim/v2 in SCIM's error schema; anything unforeseen stays a logged problem+json 500. */
-export function answerScimErrors(exception: unknown, request: Request): ErrorAnswer | undefined {
-  if (!request.path.startsWith(`${SCIM_PATH}/`) && request.path !== SCIM_PATH) return undefined;
-  if (exception instanceof ScimError) return errorBody(exception.status, exception.detail, exception.scimType);
-  if (exception instanceof DomainError) return fromDomainError(exception);
-  // Another node changed the directory or the organization meanwhile, past the command's retries: identity providers
-  // retry a
-  // 503, and the retry finds whatever part was done (a member already there is adopted).
-  if (exception instanceof WrongExpectedRevisionError) {
-    return {
-      ...errorBody(503, 'The directory changed while this request was decided: send it again.'),
-      headers: { 'Retry-After': '1' },
-    };
-  }
-  if (isJsonParseFailure(exception)) return errorBody(400, 'The request body is not valid JSON.', 'invalidSyntax');
-  if (exception instanceof ProblemError) return errorBody(exception.getStatus(), exception.detail ?? exception.title);
-  if (exception instanceof HttpException && exception.getStatus() < 500)
-    return errorBody(exception.getStatus(), exception.message);
-  return undefined;
-}
-
-// --- Users -------------------------------------------------------------------------------------------------------
+// SCIM 2.0's User resource (RFC 7643 4.1): what Chorus keeps of one, the filters providers look users up by, and
+// PatchOp on it (RFC 7644 3.5.2). Pure; the semantics (who becomes a member, what ends) are DirectoryUsers'.
+import type { DirectoryUser } from '#domain';
+import {
+  isObject,
+  lowerKeys,
+  metaOf,
+  patchOperations,
+  quotedValue,
+  ScimError,
+  text,
+  USER_SCHEMA,
+} from './scim-messages.js';
 
 /** What Chorus keeps of a SCIM User; every other attribute a provider sends is accepted and not stored. */
 export type UserInput = {
@@ -98,28 +23,11 @@ export type UserInput = {
   displayName?: string;
 };
 
-const MAX_TEXT = 256;
-
-export function text(value: unknown, attribute: string): string | undefined {
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string' || value.length > MAX_TEXT)
-    throw new ScimError(400, `${attribute} must be a string of at most ${MAX_TEXT} characters.`, 'invalidValue');
-  return value === '' ? undefined : value;
-}
-
 /** Microsoft Entra ID sends booleans as the strings "True" and "False". */
 function bool(value: unknown, attribute: string): boolean {
   if (typeof value === 'boolean') return value;
   if (typeof value === 'string' && /^(true|false)$/i.test(value)) return value.toLowerCase() === 'true';
   throw new ScimError(400, `${attribute} must be true or false.`, 'invalidValue');
-}
-
-export const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/** Attribute names are case-insensitive (RFC 7643 2.1). */
-export function lowerKeys(value: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key.toLowerCase(), entry]));
 }
 
 /** The `work` address, else the primary one, else the first. */
@@ -182,31 +90,6 @@ export function scimUserOf(user: DirectoryUser, baseUrl: string): Record<string,
   };
 }
 
-/** A resource's `meta` (RFC 7643 3.1): its version is the count of its changes, a weak ETag. */
-export const metaOf = (
-  resourceType: 'User' | 'Group',
-  id: string,
-  { createdAt, lastModified, version }: { createdAt: string; lastModified: string; version: number },
-  baseUrl: string,
-): Record<string, string> => ({
-  resourceType,
-  created: createdAt,
-  lastModified,
-  location: `${baseUrl}${SCIM_PATH}/${resourceType}s/${id}`,
-  version: `W/"${version}"`,
-});
-
-/** The value of a filter's or a path's `"..."`, JSON's escapes read; `invalidFilter` when they are not valid. */
-export function quotedValue(raw: string): string {
-  try {
-    return JSON.parse(`"${raw}"`) as string;
-  } catch {
-    throw new ScimError(400, 'The filter’s value is not a valid string.', 'invalidFilter');
-  }
-}
-
-// --- Filters -----------------------------------------------------------------------------------------------------
-
 export type UserFilter = { attribute: 'userName' | 'externalId' | 'email'; value: string };
 
 const FILTER =
@@ -240,19 +123,6 @@ export function matchesUserFilter(user: DirectoryUser, filter: UserFilter): bool
       return user.email?.toLowerCase() === filter.value.toLowerCase();
   }
 }
-
-/** RFC 7644 3.4.2.4: 1-based; a count of 0 answers only the total. */
-export function pageOf(startIndex: unknown, count: unknown, maxCount: number): { start: number; count: number } {
-  const number = (value: unknown, fallback: number): number => {
-    if (value === undefined) return fallback;
-    const parsed = typeof value === 'string' && /^-?\d{1,9}$/.test(value) ? Number(value) : Number.NaN;
-    if (Number.isNaN(parsed)) throw new ScimError(400, 'startIndex and count must be integers.', 'invalidValue');
-    return parsed;
-  };
-  return { start: Math.max(1, number(startIndex, 1)), count: Math.min(maxCount, Math.max(0, number(count, maxCount))) };
-}
-
-// --- PATCH -------------------------------------------------------------------------------------------------------
 
 const WORK_EMAIL_PATH = /^emails\[type eq "work"\]\.value$/i;
 
@@ -294,24 +164,6 @@ function setAttribute(input: UserInput, path: string, value: unknown, removing: 
       // Attributes Chorus does not keep (title, phoneNumbers, the enterprise extension...) are accepted and not stored.
       return input;
   }
-}
-
-export type PatchOperation = { op: 'add' | 'replace' | 'remove'; path: string | undefined; value: unknown };
-
-/** A PatchOp's operations, their `op` in lower case (Entra ID writes `Replace`); anything else is `invalidSyntax`. */
-export function patchOperations(body: unknown): PatchOperation[] {
-  if (!isObject(body)) throw new ScimError(400, 'The body must be a PatchOp.', 'invalidSyntax');
-  const operations = lowerKeys(body).operations;
-  if (!Array.isArray(operations) || operations.length === 0)
-    throw new ScimError(400, 'A PatchOp needs Operations.', 'invalidSyntax');
-  return operations.map((raw) => {
-    if (!isObject(raw)) throw new ScimError(400, 'Each operation must be an object.', 'invalidSyntax');
-    const operation = lowerKeys(raw);
-    const op = typeof operation.op === 'string' ? operation.op.toLowerCase() : '';
-    if (op !== 'add' && op !== 'replace' && op !== 'remove')
-      throw new ScimError(400, 'op must be add, replace or remove.', 'invalidSyntax');
-    return { op, path: typeof operation.path === 'string' ? operation.path : undefined, value: operation.value };
-  });
 }
 
 /**
