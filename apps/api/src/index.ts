@@ -11,17 +11,14 @@ export { ErrorAnswers, type RefusalLookup } from './http/error-answers.js';
 export { commandAnswer, type CommandAnswer, type CommandResult } from './organizations/command-result.js';
 export { jsonSafe } from './http/json-safe.js';
 
-export {
-  AddMemberCommand,
-  AddSiteCommand,
-  ChangeOrganizationCommand,
-  CreateOrganizationCommand,
-  type NewMember,
-} from './organizations/organizations.js';
+export { AddMemberCommand, type NewMember } from './organizations/add-member.command.js';
+export { AddSiteCommand } from './organizations/add-site.command.js';
+export { ChangeOrganizationCommand } from './organizations/change-organization.command.js';
+export { CreateOrganizationCommand } from './organizations/create-organization.command.js';
 export { memberOrSiteIdSchema, organizationIdSchema } from './http/organization-ids.js';
 export { assignPlanRequest, chorusRequest, createOrganizationRequest } from './organizations/organization-requests.js';
 // The organization command path outside Nest (benchmarks, scripted histories).
-export { Organizations, OrganizationStateCache } from './organizations/organizations.js';
+export { Organizations, OrganizationStateCache } from './organizations/organizations.service.js';
 
 export { ConfigureSsoCommand } from './sso/configure-sso.command.js';
 export { configureSsoRequest, type ConfigureSsoRequest } from './sso/sso-requests.js';

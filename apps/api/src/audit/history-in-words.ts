@@ -3,7 +3,7 @@
 // was just before, and an API key by its name.
 import { evolve, initialOrganizationState, namesIn, type OrganizationState } from '#domain';
 import type { RecordedEvent } from '#event-store';
-import { asOrganizationEvent } from '../organizations/organizations.js';
+import { asOrganizationEvent } from '../organizations/organizations.service.js';
 import type { ActorNameLookup } from './actor-name-lookup.js';
 import { namedActorsOf, timelineEntry, type TimelineEntry } from './timeline-entry.js';
 

@@ -17,7 +17,7 @@ import {
 } from '#domain';
 import type { EventStore, RecordedEvent } from '#event-store';
 import { organizationNotFound } from './organization-history.js';
-import { asOrganizationEvent } from '../organizations/organizations.js';
+import { asOrganizationEvent } from '../organizations/organizations.service.js';
 
 export type StatePoint = { kind: 'latest' } | { kind: 'revision'; revision: bigint } | { kind: 'instant'; at: Date };
 

@@ -17,7 +17,7 @@ import {
 } from '#domain';
 import type { EventStore, RecordedEvent } from '#event-store';
 import { jsonSafe } from '../http/json-safe.js';
-import { asOrganizationEvent } from '../organizations/organizations.js';
+import { asOrganizationEvent } from '../organizations/organizations.service.js';
 import { organizationNotFound } from './organization-history.js';
 
 /** limit null: unlimited; peak: the most in use since the previous point. */

@@ -9,7 +9,7 @@ import { InvitationDelayed, type Identity } from '#identity';
 import { ProblemError } from '../http/problem-error.js';
 import type { CommandResult } from '../organizations/command-result.js';
 import type { InvitationResend } from '../organizations/member-invitations.js';
-import { Organizations, requesterOf } from '../organizations/organizations.js';
+import { Organizations, requesterOf } from '../organizations/organizations.service.js';
 import { IDENTITY } from './identity.provider.js';
 
 @Injectable()

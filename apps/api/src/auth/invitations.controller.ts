@@ -7,7 +7,7 @@ import { invalidInvitation, type DescribedInvitation, type Identity, type Invita
 import { ProblemError } from '../http/problem-error.js';
 import { commandContextOf } from '../http/request-context.js';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
-import { Organizations } from '../organizations/organizations.js';
+import { Organizations } from '../organizations/organizations.service.js';
 import { BrowserSessions } from './browser-sessions.service.js';
 import { IDENTITY } from './identity.provider.js';
 import { PASSWORD_GATE, ssoSignOnPath, type PasswordGate } from './password-gate.js';

@@ -14,7 +14,7 @@ import {
   type MemberInvitations,
   type UndeliveredInvitation,
 } from '../organizations/member-invitations.js';
-import { Organizations } from '../organizations/organizations.js';
+import { Organizations } from '../organizations/organizations.service.js';
 import { RUN_MODE, type RunMode } from '../config/run-mode.js';
 import { IDENTITY } from './identity.provider.js';
 import { AppClock } from '../config/app-clock.js';

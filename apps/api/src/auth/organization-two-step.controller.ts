@@ -16,7 +16,8 @@ import { MeteredCommandBus } from '../metrics/instrumentation.js';
 import { commandAnswerText, Operation } from '../http/operation.decorator.js';
 import { commandAnswer, type CommandAnswer } from '../organizations/command-result.js';
 import { validMemberOrSiteId, validOrganizationId } from '../organizations/organization-requests.js';
-import { ChangeOrganizationCommand, Organizations } from '../organizations/organizations.js';
+import { ChangeOrganizationCommand } from '../organizations/change-organization.command.js';
+import { Organizations } from '../organizations/organizations.service.js';
 import { IDENTITY } from './identity.provider.js';
 
 const policyRequest = z.strictObject({ required: z.boolean() });

@@ -13,12 +13,10 @@ import { EVENT_STORE, type EventStore } from '#event-store';
 import type { Identity } from '#identity';
 import { IDENTITY } from '../auth/identity.provider.js';
 import { PINO } from '../logging/pino.js';
-import {
-  AddMemberCommand,
-  AddSiteCommand,
-  ChangeOrganizationCommand,
-  CreateOrganizationCommand,
-} from '../organizations/organizations.js';
+import { AddMemberCommand } from '../organizations/add-member.command.js';
+import { AddSiteCommand } from '../organizations/add-site.command.js';
+import { ChangeOrganizationCommand } from '../organizations/change-organization.command.js';
+import { CreateOrganizationCommand } from '../organizations/create-organization.command.js';
 import { RUN_MODE, type RunMode } from '../config/run-mode.js';
 
 export const demoOrganizationId = 'demo';

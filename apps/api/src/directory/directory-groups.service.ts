@@ -14,7 +14,7 @@ import {
   type MemberRole,
 } from '#domain';
 import { AppClock } from '../config/app-clock.js';
-import { Organizations } from '../organizations/organizations.js';
+import { Organizations } from '../organizations/organizations.service.js';
 import { DirectoryStreams } from './directory-streams.js';
 import type { GroupInput } from './scim-groups.js';
 

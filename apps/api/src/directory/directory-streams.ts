@@ -12,7 +12,7 @@ import {
   type PlanCatalogue,
 } from '#domain';
 import { EVENT_STORE, type EventStore } from '#event-store';
-import { Organizations } from '../organizations/organizations.js';
+import { Organizations } from '../organizations/organizations.service.js';
 import { PLAN_CATALOGUE } from '../plans/plan-catalogue.module.js';
 import { ScimError } from './scim-messages.js';
 

@@ -8,7 +8,7 @@ import { actorOf, type Principal } from '../access/principal.js';
 import { PrincipalResolvers } from '../access/principal-resolvers.service.js';
 import { identifyCaller, requestContextOf } from '../http/request-context.js';
 import { ProblemError } from '../http/problem-error.js';
-import { Organizations } from '../organizations/organizations.js';
+import { Organizations } from '../organizations/organizations.service.js';
 
 export const ENTITLEMENTS_SCOPE: ApiKeyScope = 'entitlements:read';
 

@@ -21,7 +21,7 @@ import { FoldedStateCache, handleCommand, loadStream, type CommandContext } from
 import { EVENT_STORE, type EventStore } from '#event-store';
 import { AppClock } from '../config/app-clock.js';
 import { ProblemError } from '../http/problem-error.js';
-import { Organizations } from '../organizations/organizations.js';
+import { Organizations } from '../organizations/organizations.service.js';
 import { PLAN_CATALOGUE } from '../plans/plan-catalogue.module.js';
 
 export type OrganizationUsageReport = UsageReport & { organizationId: string };

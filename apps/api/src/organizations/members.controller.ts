@@ -14,7 +14,9 @@ import {
   type MemberInvitations,
   type UndeliveredInvitation,
 } from './member-invitations.js';
-import { AddMemberCommand, ChangeOrganizationCommand, Organizations } from './organizations.js';
+import { AddMemberCommand } from './add-member.command.js';
+import { ChangeOrganizationCommand } from './change-organization.command.js';
+import { Organizations } from './organizations.service.js';
 import { ProblemError } from '../http/problem-error.js';
 import { addMemberRequest, validMemberOrSiteId, validOrganizationId } from './organization-requests.js';
 import { commandAnswerText, Operation } from '../http/operation.decorator.js';

@@ -1,7 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { ORGANIZATION_ROLES, type OrganizationRoles } from '../access/organization-roles.js';
-import { OrganizationStateCache } from './organizations.js';
-import { Organizations } from './organizations.js';
+import { OrganizationStateCache } from './organizations.service.js';
+import { Organizations } from './organizations.service.js';
 
 export const organizationRoles = (organizations: Organizations): OrganizationRoles => ({
   exists: async (organizationId) => (await organizations.load(organizationId)).state.exists,

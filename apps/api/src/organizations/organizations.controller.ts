@@ -8,7 +8,8 @@ import { RequireAccess } from '../access/require-access.decorator.js';
 import { PrincipalContext } from '../http/request-context.js';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
 import { commandAnswer, type CommandAnswer } from './command-result.js';
-import { ChangeOrganizationCommand, CreateOrganizationCommand } from './organizations.js';
+import { ChangeOrganizationCommand } from './change-organization.command.js';
+import { CreateOrganizationCommand } from './create-organization.command.js';
 import {
   assignPlanRequest,
   cancelAddOnQuery,

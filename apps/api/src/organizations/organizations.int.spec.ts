@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { createPlanCatalogue, DomainError, organizationStream, type OrganizationCommand } from '#domain';
 import { MAX_DECISION_ATTEMPTS, type CommandContext } from '#application';
 import { SqliteEventStore, WrongExpectedRevisionError, type EventStore, type RecordedEvent } from '#event-store';
-import { OrganizationStateCache } from './organizations.js';
-import { Organizations } from './organizations.js';
+import { OrganizationStateCache } from './organizations.service.js';
+import { Organizations } from './organizations.service.js';
 
 const context: CommandContext = {
   actor: 'api-key:k1',

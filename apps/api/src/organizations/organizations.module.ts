@@ -1,12 +1,10 @@
 import { Module } from '@nestjs/common';
 import { ErrorAnswers } from '../http/error-answers.js';
 import { organizationRefusals } from './organization-refusal-answers.js';
-import {
-  AddMemberHandler,
-  AddSiteHandler,
-  ChangeOrganizationHandler,
-  CreateOrganizationHandler,
-} from './organizations.js';
+import { AddMemberHandler } from './add-member.handler.js';
+import { AddSiteHandler } from './add-site.handler.js';
+import { ChangeOrganizationHandler } from './change-organization.handler.js';
+import { CreateOrganizationHandler } from './create-organization.handler.js';
 import { DomainsController } from './domains.controller.js';
 import { MembersController } from './members.controller.js';
 import { OrganizationsController } from './organizations.controller.js';

@@ -6,7 +6,8 @@ import { OWNERS_AND_ADMINS, RequireAccess } from '../access/require-access.decor
 import { PrincipalContext } from '../http/request-context.js';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
 import { commandAnswer, type CommandAnswer } from './command-result.js';
-import { AddSiteCommand, ChangeOrganizationCommand } from './organizations.js';
+import { AddSiteCommand } from './add-site.command.js';
+import { ChangeOrganizationCommand } from './change-organization.command.js';
 import { addSiteRequest, validMemberOrSiteId, validOrganizationId } from './organization-requests.js';
 import { commandAnswerText, Operation } from '../http/operation.decorator.js';
 import { addSiteAnswer } from './organization-responses.js';

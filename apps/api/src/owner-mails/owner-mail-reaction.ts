@@ -20,7 +20,7 @@ import { createMailer, isPermanentMailFailure, loadNodeName, type Identity, type
 import { ReactionCheckpoints } from '#read-models';
 import { IDENTITY } from '../auth/identity.provider.js';
 import { PINO } from '../logging/pino.js';
-import { Organizations } from '../organizations/organizations.js';
+import { Organizations } from '../organizations/organizations.service.js';
 import { RUN_MODE, type RunMode } from '../config/run-mode.js';
 import {
   joinRefusedPersonMail,

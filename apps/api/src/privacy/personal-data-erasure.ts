@@ -10,7 +10,7 @@ import type { Identity } from '#identity';
 import { READ_MODELS, type ReadModels } from '#read-models';
 import { IDENTITY } from '../auth/identity.provider.js';
 import { DirectoryUsers } from '../directory/directory-users.service.js';
-import { Organizations } from '../organizations/organizations.js';
+import { Organizations } from '../organizations/organizations.service.js';
 
 export type ErasureResult = { userId: string; organizationIds: string[]; position: bigint | undefined };
 

@@ -16,7 +16,7 @@ import { AppClock } from '../config/app-clock.js';
 import { ProblemError } from '../http/problem-error.js';
 import { PINO } from '../logging/pino.js';
 import type { CommandResult } from '../organizations/command-result.js';
-import { Organizations, requesterOf } from '../organizations/organizations.js';
+import { Organizations, requesterOf } from '../organizations/organizations.service.js';
 import { ConfigureSsoCommand } from './configure-sso.command.js';
 import { SsoDomainClaims } from './sso-domain-claims.js';
 import { isPublicMailDomain } from './public-mail-domains.js';

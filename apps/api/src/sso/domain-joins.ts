@@ -14,7 +14,8 @@ import type { JoinTarget, SignInJoins } from '../auth/sign-in-joins.js';
 import { PINO } from '../logging/pino.js';
 import { DirectoryUsers } from '../directory/directory-users.service.js';
 import { MeteredCommandBus } from '../metrics/instrumentation.js';
-import { AddMemberCommand, Organizations } from '../organizations/organizations.js';
+import { AddMemberCommand } from '../organizations/add-member.command.js';
+import { Organizations } from '../organizations/organizations.service.js';
 import { JoinRefusals } from './join-refusals.js';
 import { SsoDomainClaims } from './sso-domain-claims.js';
 

@@ -8,7 +8,7 @@ import { EVENT_STORE, type EventStore } from '#event-store';
 import { normalizeEmail, type Identity } from '#identity';
 import { IDENTITY } from '../auth/identity.provider.js';
 import { AppClock } from '../config/app-clock.js';
-import { Organizations } from '../organizations/organizations.js';
+import { Organizations } from '../organizations/organizations.service.js';
 
 /** `userId` when the person has an account; without one (a refused single sign-on) only the address names them. */
 export type RefusedPerson = { userId: string | undefined; email: string };

@@ -24,7 +24,7 @@ import {
 } from '#identity';
 import { IDENTITY } from '../auth/identity.provider.js';
 import { AppClock } from '../config/app-clock.js';
-import { Organizations } from '../organizations/organizations.js';
+import { Organizations } from '../organizations/organizations.service.js';
 import { PLAN_CATALOGUE } from '../plans/plan-catalogue.module.js';
 import { SsoAdmission } from './sso-admission.js';
 import { SsoSignOnFailure } from './sso-sign-on-failure.error.js';

@@ -5,7 +5,7 @@ import { AppClock } from '../config/app-clock.js';
 import { handleCommand, loadStream, type CommandContext } from '#application';
 import { EVENT_STORE, WrongExpectedRevisionError, type EventStore } from '#event-store';
 import { isVerifiedSsoDomain, ssoDomainClaimDecider, ssoDomainTaken } from '#domain';
-import { Organizations } from '../organizations/organizations.js';
+import { Organizations } from '../organizations/organizations.service.js';
 
 @Injectable()
 export class SsoDomainClaims {

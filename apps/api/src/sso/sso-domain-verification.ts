@@ -8,7 +8,7 @@ import { newCommandContext, type CommandContext } from '#application';
 import { READ_MODELS, type ReadModels } from '#read-models';
 import { AppClock } from '../config/app-clock.js';
 import { PINO } from '../logging/pino.js';
-import { Organizations, requesterOf } from '../organizations/organizations.js';
+import { Organizations, requesterOf } from '../organizations/organizations.service.js';
 import { SsoDomainDns, type RecordLookup } from './sso-domain-dns.js';
 import { SsoDomainClaims } from './sso-domain-claims.js';
 

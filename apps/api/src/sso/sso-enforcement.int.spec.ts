@@ -8,7 +8,7 @@ import { newCommandContext } from '#application';
 import { SqliteEventStore, type EventStore, type ReadStreamResult } from '#event-store';
 import { createIdentity, IdentifierNames, ManualClock } from '#identity';
 import { AppClock } from '../config/app-clock.js';
-import type { Organizations } from '../organizations/organizations.js';
+import type { Organizations } from '../organizations/organizations.service.js';
 import { SsoDomainClaims } from './sso-domain-claims.js';
 import { SsoEnforcement } from './sso-enforcement.js';
 

@@ -8,7 +8,7 @@ import { emailDomain, InvalidCredentials, memberWithAddress } from '#domain';
 import type { Identity } from '#identity';
 import { IDENTITY } from '../auth/identity.provider.js';
 import type { PasswordGate } from '../auth/password-gate.js';
-import { Organizations } from '../organizations/organizations.js';
+import { Organizations } from '../organizations/organizations.service.js';
 import { SsoDomainClaims } from './sso-domain-claims.js';
 
 @Injectable()

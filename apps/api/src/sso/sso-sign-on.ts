@@ -8,7 +8,7 @@ import { hasSsoPlan, type OrganizationState, type PlanCatalogue } from '#domain'
 import { type CommandContext } from '#application';
 import { OidcProviderError, type Identity, type OpenedSession, type SsoSignOnChecks } from '#identity';
 import { IDENTITY } from '../auth/identity.provider.js';
-import { Organizations } from '../organizations/organizations.js';
+import { Organizations } from '../organizations/organizations.service.js';
 import { PLAN_CATALOGUE } from '../plans/plan-catalogue.module.js';
 import { SsoSignOnFailureLog } from './sso-sign-on-failure-log.js';
 import { SsoSignOnFailure } from './sso-sign-on-failure.error.js';

@@ -6,7 +6,7 @@ import { OWNERS_AND_ADMINS, RequireAccess } from '../access/require-access.decor
 import { PrincipalContext } from '../http/request-context.js';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
 import { commandAnswer, type CommandAnswer } from '../organizations/command-result.js';
-import { ChangeOrganizationCommand } from '../organizations/organizations.js';
+import { ChangeOrganizationCommand } from '../organizations/change-organization.command.js';
 import { validOrganizationId } from '../organizations/organization-requests.js';
 import { ConfigureSsoCommand } from './configure-sso.command.js';
 import { ProblemError } from '../http/problem-error.js';

@@ -5,7 +5,7 @@ import type { OrganizationState, WebhookDeliveryCommand, WebhookDeliveryState } 
 import type { EventStore } from '#event-store';
 import type { ProviderFetch } from '#identity';
 import type { AppClock } from '../config/app-clock.js';
-import type { Organizations } from '../organizations/organizations.js';
+import type { Organizations } from '../organizations/organizations.service.js';
 import type { WebhookEndpoints } from './webhook-endpoints.service.js';
 import type { WebhookSource } from './webhook-source.js';
 

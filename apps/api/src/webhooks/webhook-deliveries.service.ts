@@ -41,7 +41,7 @@ import { createProviderFetch, loadNodeName, type ProviderFetch } from '#identity
 import { AppClock } from '../config/app-clock.js';
 import { RUN_MODE, type RunMode } from '../config/run-mode.js';
 import { PINO } from '../logging/pino.js';
-import { Organizations } from '../organizations/organizations.js';
+import { Organizations } from '../organizations/organizations.service.js';
 import { WebhookEndpoints } from './webhook-endpoints.service.js';
 import { EndpointSender } from './endpoint-sender.js';
 import type { SenderHost } from './sender-host.js';

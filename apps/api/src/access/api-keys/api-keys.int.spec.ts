@@ -11,8 +11,8 @@ import { newCommandContext } from '#application';
 import { SqliteEventStore, type EventStore } from '#event-store';
 import { ManualClock } from '#identity';
 import { AppClock } from '../../config/app-clock.js';
-import { OrganizationStateCache } from '../../organizations/organizations.js';
-import { Organizations } from '../../organizations/organizations.js';
+import { OrganizationStateCache } from '../../organizations/organizations.service.js';
+import { Organizations } from '../../organizations/organizations.service.js';
 import { organizationRoles } from '../../organizations/organization-streams.module.js';
 import { API_KEY_CACHE_MS, API_KEY_USE_GRANULARITY_MS, ApiKeys } from './api-keys.service.js';
 

@@ -9,7 +9,7 @@ import type Stripe from 'stripe';
 import { createPlanCatalogue } from '#domain';
 import { SqliteEventStore, type EventStore } from '#event-store';
 import { ChorusMetrics } from '../../metrics/chorus-metrics.js';
-import { OrganizationStateCache, Organizations } from '../../organizations/organizations.js';
+import { OrganizationStateCache, Organizations } from '../../organizations/organizations.service.js';
 import { StripeWebhooks } from './stripe-webhooks.js';
 
 const KEPT = 2_000;

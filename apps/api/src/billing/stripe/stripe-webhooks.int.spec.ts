@@ -10,8 +10,8 @@ import type Stripe from 'stripe';
 import { createPlanCatalogue, organizationStream, type ExistingOrganization } from '#domain';
 import { SqliteEventStore, type EventStore } from '#event-store';
 import { ChorusMetrics } from '../../metrics/chorus-metrics.js';
-import { OrganizationStateCache } from '../../organizations/organizations.js';
-import { Organizations } from '../../organizations/organizations.js';
+import { OrganizationStateCache } from '../../organizations/organizations.service.js';
+import { Organizations } from '../../organizations/organizations.service.js';
 import { StripeWebhooks } from './stripe-webhooks.js';
 
 const catalogue = createPlanCatalogue({ paymentProviderIds: ['prod_ess', 'prod_pro'] });

@@ -20,7 +20,7 @@ import {
 import { EVENT_STORE, type EventStore } from '#event-store';
 import { ChorusMetrics } from '../../metrics/chorus-metrics.js';
 import type { CommandResult } from '../../organizations/command-result.js';
-import { Organizations } from '../../organizations/organizations.js';
+import { Organizations } from '../../organizations/organizations.service.js';
 import { PLAN_CATALOGUE } from '../../plans/plan-catalogue.module.js';
 import { STRIPE_EVENT_TYPES, stripeObservation } from './stripe-event.js';
 
