@@ -33,6 +33,13 @@ export type ExpectedRevision = 'no_stream' | 'stream_exists' | 'any' | bigint;
 
 export type AppendResult = { nextExpectedRevision: bigint; position: bigint };
 
+/** One stream's part of a command's append to several streams (`appendToStreams`). */
+export type StreamAppend = {
+  streamId: string;
+  events: readonly EventToAppend[];
+  expectedRevision: ExpectedRevision;
+};
+
 export class WrongExpectedRevisionError extends Error {
   readonly code = 'CONCURRENCY_CONFLICT';
   constructor(
@@ -170,6 +177,15 @@ export interface Subscription {
 
 export interface EventStore {
   append(streamId: string, events: readonly EventToAppend[], expectedRevision: ExpectedRevision): Promise<AppendResult>;
+  /**
+   * One command's events on several streams (each stream once), as one append: every part's expected revision holds or
+   * nothing is written, and all become durable in one commit; positions increase in the order of the parts. Answers
+   * each part's result in that order. EventStoreDB has no transaction across streams: its adapter appends the parts in
+   * order, each atomic alone, and a failure after the first leaves the earlier parts written (README.md).
+   */
+  appendToStreams(appends: readonly StreamAppend[]): Promise<AppendResult[]>;
+  /** Whether `appendToStreams` writes all parts or none (the embedded store, PostgreSQL), or part by part. */
+  readonly appendsAcrossStreamsAtomically: boolean;
   readStream(streamId: string, options?: ReadStreamOptions): Promise<ReadStreamResult>;
   readAll(options?: ReadAllOptions): Promise<RecordedEvent[]>;
   /** `readAll` for a rebuild: the parts left out are not read, and `data` may be parsed only when first read. */

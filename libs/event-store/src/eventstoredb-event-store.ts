@@ -32,6 +32,7 @@ import {
   type ReadStreamOptions,
   type ReadStreamResult,
   type RecordedEvent,
+  type StreamAppend,
   type SubscribeToAllOptions,
   type Subscription,
 } from './event-store.port.js';
@@ -53,7 +54,13 @@ import {
 import { consumeRead, type CancelRead } from './eventstoredb-read.js';
 import { EventStoreDbSubscription } from './eventstoredb-subscription.js';
 import { replayedAppendResult } from './idempotent-replay.js';
-import { assertAppendSize, assertValidAppend, assertValidMaxCount, serializeEvents } from './request-validation.js';
+import {
+  assertAppendSize,
+  assertValidAppend,
+  assertValidAppends,
+  assertValidMaxCount,
+  serializeEvents,
+} from './request-validation.js';
 
 export type EventStoreDbConnection = Pick<
   EventStoreDBClient,
@@ -96,6 +103,7 @@ const IDENTITY_PROPERTY = 'chorusStoreId';
  * reads the revisions the append targeted, and 'any' / 'stream_exists' appends are pinned to the revision read before.
  */
 export class EventStoreDbEventStore implements EventStore {
+  readonly appendsAcrossStreamsAtomically = false;
   private closed = false;
   private closing: Promise<void> | undefined;
   private identity: Promise<string> | undefined;
@@ -133,6 +141,19 @@ export class EventStoreDbEventStore implements EventStore {
       }
       return this.appendAt(streamId, ids, data, expectedRevision);
     });
+  }
+
+  /**
+   * EventStoreDB has no transaction across streams: the parts go in order, each atomic alone. A failure after the first
+   * leaves the earlier parts written; the command's retry reads them, decides again on what they say, and appends the
+   * rest (README.md, Appends to several streams).
+   */
+  async appendToStreams(appends: readonly StreamAppend[]): Promise<AppendResult[]> {
+    assertValidAppends(appends);
+    const results: AppendResult[] = [];
+    for (const { streamId, events, expectedRevision } of appends)
+      results.push(await this.append(streamId, events, expectedRevision));
+    return results;
   }
 
   readStream(streamId: string, options: ReadStreamOptions = {}): Promise<ReadStreamResult> {

@@ -12,15 +12,18 @@ import type {
   ReadStreamOptions,
   ReadStreamResult,
   RecordedEvent,
+  StreamAppend,
   SubscribeToAllOptions,
   Subscription,
 } from './event-store.port.js';
 
 export abstract class ForwardingEventStore implements EventStore {
   readLogByStream: EventStore['readLogByStream'];
+  readonly appendsAcrossStreamsAtomically: boolean;
 
   protected constructor(protected readonly inner: EventStore) {
     this.readLogByStream = inner.readLogByStream?.bind(inner);
+    this.appendsAcrossStreamsAtomically = inner.appendsAcrossStreamsAtomically;
   }
 
   append(
@@ -29,6 +32,10 @@ export abstract class ForwardingEventStore implements EventStore {
     expectedRevision: ExpectedRevision,
   ): Promise<AppendResult> {
     return this.inner.append(streamId, events, expectedRevision);
+  }
+
+  appendToStreams(appends: readonly StreamAppend[]): Promise<AppendResult[]> {
+    return this.inner.appendToStreams(appends);
   }
 
   readStream(streamId: string, options?: ReadStreamOptions): Promise<ReadStreamResult> {

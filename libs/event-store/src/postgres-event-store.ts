@@ -14,6 +14,7 @@ import {
   type ReadStreamOptions,
   type ReadStreamResult,
   type RecordedEvent,
+  type StreamAppend,
   type SubscribeToAllOptions,
   type Subscription,
 } from './event-store.port.js';
@@ -21,7 +22,13 @@ import { PostgresGroupCommit } from './postgres-group-commit.js';
 import { migratePostgresSchema } from './postgres-schema.js';
 import { PostgresSubscription } from './postgres-subscription.js';
 import { PostgresWakeUps } from './postgres-wake-ups.js';
-import { assertAppendSize, assertValidAppend, assertValidMaxCount, serializeEvents } from './request-validation.js';
+import {
+  assertAppendSize,
+  assertValidAppend,
+  assertValidAppends,
+  assertValidMaxCount,
+  serializeEvents,
+} from './request-validation.js';
 
 export type PostgresEventStoreOptions = {
   connectionString: string;
@@ -52,6 +59,7 @@ type EventRow = {
 
 /** Group commit under one advisory lock (gapless positions in commit order); LISTEN/NOTIFY with a poll behind it. */
 export class PostgresEventStore implements EventStore {
+  readonly appendsAcrossStreamsAtomically = true;
   private closed = false;
   private closing: Promise<void> | undefined;
   private readonly subscriptions = new Set<PostgresSubscription>();
@@ -124,7 +132,24 @@ export class PostgresEventStore implements EventStore {
       // Serialized now: the caller may change its objects after calling, and a bad value fails only this caller.
       const serialized = serializeEvents(streamId, events);
       assertAppendSize(streamId, serialized);
-      return this.groupCommit.submit({ streamId, events: serialized, expected: expectedRevision });
+      return this.groupCommit
+        .submit([{ streamId, events: serialized, expected: expectedRevision }])
+        .then(([result]) => result as AppendResult);
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
+  }
+
+  appendToStreams(appends: readonly StreamAppend[]): Promise<AppendResult[]> {
+    try {
+      this.assertOpen();
+      assertValidAppends(appends);
+      const parts = appends.map(({ streamId, events, expectedRevision }) => {
+        const serialized = serializeEvents(streamId, events);
+        assertAppendSize(streamId, serialized);
+        return { streamId, events: serialized, expected: expectedRevision };
+      });
+      return this.groupCommit.submit(parts);
     } catch (error) {
       return Promise.reject(error as Error);
     }

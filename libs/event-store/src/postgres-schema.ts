@@ -103,6 +103,88 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
       CREATE TABLE personal_keys (subject text COLLATE "C" PRIMARY KEY, key bytea, created_at timestamptz NOT NULL DEFAULT now(), erased_at timestamptz);
     `,
   },
+  {
+    version: 4,
+    name: 'chorus_append_groups: the appends of one command to several streams, all or none, in one group commit',
+    // A group is one command's parts (each a stream once): every part's check holds or none is written ('check').
+    sql: `
+      CREATE FUNCTION chorus_append_groups(batch jsonb, recorded timestamptz) RETURNS jsonb LANGUAGE plpgsql AS $$
+      DECLARE
+        last_position bigint;
+        stored integer := 0;
+        grp jsonb;
+        part jsonb;
+        stream text;
+        expected text;
+        head bigint;
+        first_at bigint;
+        any_stored boolean;
+        holds boolean;
+        ids text[];
+        n integer;
+        i integer;
+        passed boolean;
+        deleted text;
+        checks jsonb;
+        heads bigint[];
+        outcome jsonb;
+        results jsonb := '[]'::jsonb;
+      BEGIN
+        PERFORM pg_advisory_xact_lock(${LOG_LOCK_KEY});
+        SELECT coalesce(max(position), 0) INTO last_position FROM events;
+        FOR grp IN SELECT value FROM jsonb_array_elements(batch) LOOP
+          passed := true;
+          deleted := NULL;
+          checks := '[]'::jsonb;
+          heads := ARRAY[]::bigint[];
+          FOR i IN 0 .. jsonb_array_length(grp) - 1 LOOP
+            part := grp->i;
+            stream := part->>'s';
+            expected := part->>'x';
+            IF EXISTS (SELECT 1 FROM deleted_streams WHERE stream_id = stream) THEN
+              deleted := stream;
+              EXIT;
+            END IF;
+            SELECT array_agg(value->>'i' ORDER BY ordinality) INTO ids FROM jsonb_array_elements(part->'e') WITH ORDINALITY;
+            SELECT max(revision) INTO head FROM events WHERE stream_id = stream;
+            SELECT revision INTO first_at FROM events WHERE stream_id = stream AND event_id = ids[1];
+            SELECT EXISTS (SELECT 1 FROM events WHERE stream_id = stream AND event_id = ANY (ids)) INTO any_stored;
+            holds := CASE expected
+              WHEN 'any' THEN true
+              WHEN 'no_stream' THEN head IS NULL
+              WHEN 'stream_exists' THEN head IS NOT NULL
+              ELSE head IS NOT NULL AND head = expected::bigint
+            END;
+            checks := checks || jsonb_build_array(jsonb_build_object('head', head::text, 'first', first_at::text, 'passed', holds AND NOT any_stored));
+            heads := heads || coalesce(head, -1);
+            IF any_stored OR NOT holds THEN passed := false; END IF;
+          END LOOP;
+          IF deleted IS NOT NULL THEN
+            results := results || jsonb_build_array(jsonb_build_object('r', 'deleted', 's', deleted));
+            CONTINUE;
+          END IF;
+          IF NOT passed THEN
+            results := results || jsonb_build_array(jsonb_build_object('r', 'check', 'parts', checks));
+            CONTINUE;
+          END IF;
+          outcome := '[]'::jsonb;
+          FOR i IN 0 .. jsonb_array_length(grp) - 1 LOOP
+            part := grp->i;
+            n := jsonb_array_length(part->'e');
+            INSERT INTO events (position, stream_id, revision, event_id, type, data, metadata, recorded_at)
+              SELECT last_position + o, part->>'s', heads[i + 1] + o, e->>'i', e->>'t', e->>'d', e->>'m', recorded
+              FROM jsonb_array_elements(part->'e') WITH ORDINALITY AS x(e, o);
+            last_position := last_position + n;
+            outcome := outcome || jsonb_build_array(jsonb_build_object('next', (heads[i + 1] + n)::text, 'position', last_position::text));
+          END LOOP;
+          stored := stored + 1;
+          results := results || jsonb_build_array(jsonb_build_object('r', 'ok', 'parts', outcome));
+        END LOOP;
+        IF stored > 0 THEN PERFORM pg_notify('${APPENDED_CHANNEL}', ''); END IF;
+        RETURN results;
+      END $$;
+    `,
+  },
 ];
 
 /** Under the log lock: two nodes may open at once. */

@@ -1,4 +1,10 @@
-import { AppendTooLargeError, MAX_APPEND_SIZE, type EventToAppend, type ExpectedRevision } from './event-store.port.js';
+import {
+  AppendTooLargeError,
+  MAX_APPEND_SIZE,
+  type EventToAppend,
+  type ExpectedRevision,
+  type StreamAppend,
+} from './event-store.port.js';
 
 /** Every adapter refuses the same appends the same way: a RangeError, a caller's bug. */
 export function assertValidAppend(
@@ -26,6 +32,17 @@ export function assertValidAppend(
     if (event.type.length === 0 || event.type.startsWith('$')) {
       throw new RangeError(`Stream ${streamId}: event type '${event.type}' is empty or reserved`);
     }
+  }
+}
+
+/** An append to several streams: at least one part, each stream once, each part valid alone. */
+export function assertValidAppends(appends: readonly StreamAppend[]): void {
+  if (appends.length === 0) throw new RangeError('An append to streams needs at least one stream');
+  const streams = new Set<string>();
+  for (const { streamId, events, expectedRevision } of appends) {
+    if (streams.has(streamId)) throw new RangeError(`Stream ${streamId}: appears twice in one append to streams`);
+    streams.add(streamId);
+    assertValidAppend(streamId, events, expectedRevision);
   }
 }
 

@@ -15,6 +15,7 @@ import {
   type ReadStreamOptions,
   type ReadStreamResult,
   type RecordedEvent,
+  type StreamAppend,
   type SubscribeToAllOptions,
   type Subscription,
 } from './event-store.port.js';
@@ -22,6 +23,7 @@ import { replayedAppendResult, type StoredEventRef } from './idempotent-replay.j
 import {
   assertAppendSize,
   assertValidAppend,
+  assertValidAppends,
   assertValidMaxCount,
   serializeEvents,
   type SerializedEvent,
@@ -62,6 +64,7 @@ const MAX_LITERAL_LIMITS = 16;
  * why).
  */
 export class SqliteEventStore implements EventStore {
+  readonly appendsAcrossStreamsAtomically = true;
   private closed = false;
   private closing: Promise<void> | undefined;
   private readonly subscriptions = new Set<SqliteSubscription>();
@@ -191,6 +194,23 @@ export class SqliteEventStore implements EventStore {
     if (event === undefined) return this.groupCommit.submit(write);
     // One event is one INSERT (the rest of the write reads): SQLite undoes a failed one alone, no savepoint needed.
     return this.groupCommit.submit(write, true, () => this.writeAlone(streamId, event, expectedRevision));
+  }
+
+  appendToStreams(appends: readonly StreamAppend[]): Promise<AppendResult[]> {
+    let parts: Array<{ streamId: string; events: SerializedEvent[]; expected: ExpectedRevision }>;
+    try {
+      this.assertOpen();
+      assertValidAppends(appends);
+      parts = appends.map(({ streamId, events, expectedRevision }) => {
+        const serialized = serializeEvents(streamId, events);
+        assertAppendSize(streamId, serialized);
+        return { streamId, events: serialized, expected: expectedRevision };
+      });
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
+    // One write in the group commit, so one savepoint: a part that throws undoes the parts before it.
+    return this.groupCommit.submit(() => parts.map((part) => this.write(part.streamId, part.events, part.expected)));
   }
 
   async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<ReadStreamResult> {

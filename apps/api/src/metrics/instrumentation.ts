@@ -10,6 +10,7 @@ import {
   type EventStore,
   type EventToAppend,
   type ExpectedRevision,
+  type StreamAppend,
 } from '#event-store';
 import { ErrorAnswers } from '../http/error-answers.js';
 import { toProblem } from '../http/problem-document.js';
@@ -87,15 +88,32 @@ export class TimedEventStore extends ForwardingEventStore {
     );
   }
 
+  override appendToStreams(appends: readonly StreamAppend[]): Promise<AppendResult[]> {
+    if (!tracingOn()) return this.timed(() => this.inner.appendToStreams(appends));
+    const attributes = {
+      'chorus.stream': appends.map((part) => part.streamId).join(' '),
+      'chorus.events': appends.reduce((total, part) => total + part.events.length, 0),
+      'db.system.name': this.labels.ok.store,
+    };
+    const traced = appends.map((part) => ({ ...part, events: withTraceparent(part.events) }));
+    return inSpan('append', { attributes, kind: SpanKind.CLIENT }, () =>
+      this.timed(() => this.inner.appendToStreams(traced)),
+    );
+  }
+
   private timedAppend(
     streamId: string,
     events: readonly EventToAppend[],
     expectedRevision: ExpectedRevision,
   ): Promise<AppendResult> {
+    return this.timed(() => this.inner.append(streamId, events, expectedRevision));
+  }
+
+  private timed<Result>(append: () => Promise<Result>): Promise<Result> {
     const startedAt = process.hrtime.bigint();
-    let appended: Promise<AppendResult>;
+    let appended: Promise<Result>;
     try {
-      appended = this.inner.append(streamId, events, expectedRevision);
+      appended = append();
     } catch (error) {
       // A store that throws instead of rejecting: still timed, and still a rejection for the caller.
       this.observe(outcomeOf(error), startedAt);

@@ -23,6 +23,7 @@ import {
   type ReadStreamOptions,
   type ReadStreamResult,
   type RecordedEvent,
+  type StreamAppend,
   type SubscribeToAllOptions,
   type Subscription,
 } from '#event-store';
@@ -73,6 +74,21 @@ export class SealingEventStore extends ForwardingEventStore {
     const [appended] = await Promise.all([
       this.inner.append(streamId, sealed, expectedRevision),
       ...this.keysSoonNeeded(events),
+    ]);
+    return appended;
+  }
+
+  override async appendToStreams(appends: readonly StreamAppend[]): Promise<AppendResult[]> {
+    const period = periodSubject(this.now());
+    const sealed = await Promise.all(
+      appends.map(async (part) => ({
+        ...part,
+        events: await Promise.all(part.events.map((event) => this.sealEvent(part.streamId, event, period))),
+      })),
+    );
+    const [appended] = await Promise.all([
+      this.inner.appendToStreams(sealed),
+      ...appends.flatMap((part) => this.keysSoonNeeded(part.events)),
     ]);
     return appended;
   }

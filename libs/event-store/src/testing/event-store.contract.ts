@@ -275,6 +275,124 @@ export function describeEventStoreContract(
       });
     });
 
+    describe('appends to several streams', () => {
+      const read = async (stream: string): Promise<RecordedEvent[]> => {
+        const result = await store.readStream(stream);
+        return result.found ? result.events : [];
+      };
+
+      it('writes every part at its own revisions, positions increasing in the order of the parts', async () => {
+        const [claim, organization] = [streamOf('claim'), streamOf('organization')];
+        await store.append(organization, events(2), 'no_stream');
+        const [claimEvent, added] = [anEvent('IdentifierReserved'), events(2, 'MemberAdded')];
+
+        const results = await store.appendToStreams([
+          { streamId: claim, events: [claimEvent], expectedRevision: 'no_stream' },
+          { streamId: organization, events: added, expectedRevision: 1n },
+        ]);
+
+        const [claimRead, organizationRead] = [await read(claim), await read(organization)];
+        expect(claimRead.map((event) => [event.id, event.revision])).toEqual([[claimEvent.id, 0n]]);
+        expect(organizationRead.slice(2).map((event) => [event.id, event.revision])).toEqual(
+          added.map((event, index) => [event.id, BigInt(2 + index)]),
+        );
+        const positions = [...claimRead, ...organizationRead.slice(2)].map((event) => event.position);
+        expect([...positions].sort((a, b) => (a < b ? -1 : 1))).toEqual(positions);
+        expect(results).toEqual([
+          { nextExpectedRevision: 0n, position: positions[0] },
+          { nextExpectedRevision: 3n, position: positions[2] },
+        ]);
+        const all = ofThisRun(await store.readAll({ fromPosition: (positions[0] as bigint) - 1n }));
+        expect(all.map((event) => event.id)).toEqual([claimEvent.id, ...added.map((event) => event.id)]);
+      });
+
+      it('a part whose expected revision does not hold is a conflict naming its stream, and writes no part', async () => {
+        const [claim, organization] = [streamOf('claim'), streamOf('organization')];
+        await store.append(organization, events(2), 'no_stream');
+        const headBefore = await store.headPosition();
+
+        const conflict = await conflictOf(
+          store.appendToStreams([
+            { streamId: claim, events: [anEvent()], expectedRevision: 'no_stream' },
+            { streamId: organization, events: [anEvent()], expectedRevision: 0n },
+          ]),
+        );
+
+        expect(conflict).toMatchObject({ streamId: organization, expected: 0n, actual: 1n });
+        if (store.appendsAcrossStreamsAtomically) {
+          expect(await read(claim)).toEqual([]);
+          expect(await store.headPosition()).toBe(headBefore);
+        } else {
+          // Part by part (EventStoreDB): the part before the conflict stays written; a retry reads it.
+          expect(await read(claim)).toHaveLength(1);
+        }
+        expect(await read(organization)).toHaveLength(2);
+      });
+
+      it('repeating an append to several streams answers the original results and writes nothing', async () => {
+        const [claim, organization] = [streamOf('claim'), streamOf('organization')];
+        await store.append(organization, events(1), 'no_stream');
+        const appends = [
+          { streamId: claim, events: [anEvent()], expectedRevision: 'no_stream' as const },
+          { streamId: organization, events: [anEvent()], expectedRevision: 0n },
+        ];
+        const first = await store.appendToStreams(appends);
+        const headAfter = await store.headPosition();
+
+        await expect(store.appendToStreams(appends)).resolves.toEqual(first);
+
+        expect(await store.headPosition()).toBe(headAfter);
+        expect(await read(organization)).toHaveLength(2);
+      });
+
+      it('refuses no part, the same stream twice, and a part no store could keep, writing nothing', async () => {
+        const stream = streamOf('twice');
+        const headBefore = await store.headPosition();
+
+        await expect(store.appendToStreams([])).rejects.toThrow(RangeError);
+        await expect(
+          store.appendToStreams([
+            { streamId: stream, events: [anEvent()], expectedRevision: 'no_stream' },
+            { streamId: stream, events: [anEvent()], expectedRevision: 0n },
+          ]),
+        ).rejects.toThrow(RangeError);
+        await expect(
+          store.appendToStreams([
+            { streamId: stream, events: [anEvent()], expectedRevision: 'no_stream' },
+            { streamId: streamOf('other'), events: [], expectedRevision: 'no_stream' },
+          ]),
+        ).rejects.toThrow(RangeError);
+
+        expect(await read(stream)).toEqual([]);
+        expect(await store.headPosition()).toBe(headBefore);
+      });
+
+      it(
+        'of two commands racing for one stream, one writes all its parts and the other none of them',
+        async () => {
+          const shared = streamOf('shared');
+          await store.append(shared, [anEvent()], 'no_stream');
+          const own = [streamOf('first'), streamOf('second')];
+
+          const outcomes = await Promise.allSettled(
+            own.map((stream) =>
+              store.appendToStreams([
+                { streamId: stream, events: [anEvent()], expectedRevision: 'no_stream' },
+                { streamId: shared, events: [anEvent()], expectedRevision: 0n },
+              ]),
+            ),
+          );
+
+          expect(outcomes.map((outcome) => outcome.status).sort()).toEqual(['fulfilled', 'rejected']);
+          const winner = outcomes.findIndex((outcome) => outcome.status === 'fulfilled');
+          expect(await read(shared)).toHaveLength(2);
+          expect(await read(own[winner] as string)).toHaveLength(1);
+          if (store.appendsAcrossStreamsAtomically) expect(await read(own[1 - winner] as string)).toEqual([]);
+        },
+        SLOW_TEST_MS,
+      );
+    });
+
     describe('idempotency by event id', () => {
       it('repeating an append with its expected revision answers the original result and writes nothing', async () => {
         const stream = streamOf('replay-exact');
