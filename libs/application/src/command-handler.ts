@@ -4,9 +4,11 @@ import { randomUUID } from 'node:crypto';
 import type { Decider, DomainEvent } from '#domain';
 import {
   WrongExpectedRevisionError,
+  type AppendResult,
   type EventMetadata,
   type EventStore,
   type EventToAppend,
+  type ExpectedRevision,
   type RecordedEvent,
 } from '#event-store';
 import { inSpan } from './tracing.js';
@@ -168,13 +170,70 @@ const noop = (): void => undefined;
 /** After this many lost races in a row the caller gets the WrongExpectedRevisionError. */
 export const MAX_DECISION_ATTEMPTS = 10;
 
-export type CommandOptions<State> = {
+export type ReadOptions<State> = {
+  /** Never trusted for a decision on its own: appends still carry the expected revision. */
   cache?: FoldedStreamCache<State> | undefined;
-  /** Decides first without a read; safe because the append carries its revision (a stale one costs a retry). */
-  known?: Omit<LoadedStream<State>, 'recorded'> | undefined;
+  /**
+   * The stream as the caller knows it (just read, or `'no_stream'` for a stream it expects new): the first decision
+   * is made on it without a read, and a stale one costs the retry its append's revision brings.
+   */
+  known?: Omit<LoadedStream<State>, 'recorded'> | 'no_stream' | undefined;
+  /** The events read, beside their fold (with a cache, those after the cached revision). */
+  keepRecordedEvents?: boolean;
+};
+
+/** What a decision appends to one stream: its events, at the revision it was decided on. */
+export type StreamChange = {
+  readonly streamId: string;
+  readonly decided: readonly DomainEvent[];
+  readonly ids: readonly string[];
+  readonly expectedRevision: ExpectedRevision;
+  /** Decided on what the caller knew, not on a read: a no-op cannot stand on it. */
+  readonly unread: boolean;
+  /** The stream folded to the revision the append gave it, and remembered in its cache. */
+  readonly applied: (result: AppendResult) => FoldedStream<unknown>;
+};
+
+/**
+ * A change the decision considered and does not make: it appends nothing, but was it decided on what the caller knew
+ * rather than on a read, the decision is made again on reads before it can stand as a no-op.
+ */
+export const withdrawn = (change: StreamChange): StreamChange => ({ ...change, decided: [], ids: [] });
+
+/** A stream as a decision reads it: its fold, and `decide` for what the command appends to it. */
+export type StreamForDecision<State, Command> = LoadedStream<State> & {
+  /** Refuses by throwing, as the decider does; `eventId`: deterministic ids, so a repeat is recognised. */
+  decide(command: Command, eventId?: (index: number) => string): StreamChange;
+  /** Several commands in turn, each decided on the state the ones before leave: one change, their events in order. */
+  decideAll(commands: readonly Command[]): StreamChange;
+};
+
+/** Where a decision reads the streams it decides on; every read is part of the attempt it is made in. */
+export type DecisionReads = {
+  stream<State, Command, Event extends DomainEvent>(
+    decider: Decider<State, Command, Event>,
+    id: string,
+    options?: ReadOptions<State>,
+  ): Promise<StreamForDecision<State, Command>>;
+};
+
+/** What a decision answers: the changes to append together, and whatever else the caller asked it to find. */
+export type Decision<Result> = { changes: ReadonlyArray<StreamChange | undefined>; result: Result };
+
+/** A change as appended: the stream folded to its new revision, and the events it was given. */
+export type AppliedChange<State> = FoldedStream<State> & { streamId: string; appended: EventToAppend[] };
+
+export type HandledDecision<Result> = {
+  result: Result;
+  /** In the order of the decision's changes, those that appended. */
+  applied: AppliedChange<unknown>[];
+  /** The position of the last event appended; undefined when the decision appended nothing. */
+  position: bigint | undefined;
+};
+
+export type CommandOptions<State> = ReadOptions<State> & {
   /** Deterministic ids make a repeated decision recognisable; random uuids by default. */
   eventId?: (index: number) => string;
-  maxAttempts?: number | undefined;
 };
 
 export type HandledCommand<State> = LoadedStream<State> & {
@@ -186,8 +245,11 @@ const commandTypeOf = (command: unknown): string | undefined => {
   return typeof type === 'string' ? type : undefined;
 };
 
-/** A refusal (the decider throws) appends nothing and is not retried. */
-export async function handleCommand<State, Command, Event extends DomainEvent>(
+/**
+ * The one application path for a command on one stream: load, decide, append at the revision decided on, retried
+ * on a lost race. A refusal (the decider throws) appends nothing and is not retried.
+ */
+export function handleCommand<State, Command, Event extends DomainEvent>(
   store: EventStore,
   decider: Decider<State, Command, Event>,
   id: string,
@@ -195,63 +257,166 @@ export async function handleCommand<State, Command, Event extends DomainEvent>(
   context: CommandContext,
   options: CommandOptions<State> = {},
 ): Promise<HandledCommand<State>> {
-  const streamId = decider.streamOf(id);
-  const type = commandTypeOf(command);
-  // A command that waited for others on its stream decides on a read: what the caller knew is older than their appends.
-  const metadata = eventMetadata(context, type);
-  return inSpan(
-    `command ${type ?? 'unknown'}`,
-    { attributes: { 'chorus.command': type ?? 'unknown', 'chorus.stream': streamId } },
-    () =>
-      oneAtATime(store, streamId, (waited) =>
-        decideAndAppend(store, decider, id, command, metadata, waited ? { ...options, known: undefined } : options),
-      ),
-  );
+  return handleCommandOn(store, decider, id, () => command, context, {
+    ...options,
+    commandType: commandTypeOf(command),
+  });
 }
 
-async function decideAndAppend<State, Command, Event extends DomainEvent>(
+/**
+ * handleCommand for a command whose facts are read after the stream it decides on (the sessions open since the state
+ * decided on, what another stream says of the holder): `commandOf` runs again with each attempt's read.
+ */
+export async function handleCommandOn<State, Command, Event extends DomainEvent>(
   store: EventStore,
   decider: Decider<State, Command, Event>,
   id: string,
-  command: Command,
-  metadata: EventMetadata,
-  options: CommandOptions<State>,
+  commandOf: (stream: LoadedStream<State>) => Command | Promise<Command>,
+  context: CommandContext,
+  options: CommandOptions<State> & { commandType?: string | undefined } = {},
 ): Promise<HandledCommand<State>> {
-  const streamId = decider.streamOf(id);
-  const maxAttempts = options.maxAttempts ?? MAX_DECISION_ATTEMPTS;
+  const handled = await handleDecision<LoadedStream<State>>(
+    store,
+    context,
+    { serializedOn: decider.streamOf(id), commandType: options.commandType },
+    async (reads) => {
+      const stream = await reads.stream(decider, id, options);
+      return { changes: [stream.decide(await commandOf(stream), options.eventId)], result: stream };
+    },
+  );
+  const applied = handled.applied[0] as AppliedChange<State> | undefined;
+  if (applied === undefined) return { ...handled.result, appended: [] };
+  return {
+    state: applied.state,
+    revision: applied.revision,
+    position: applied.position,
+    recorded: handled.result.recorded,
+    appended: applied.appended,
+  };
+}
+
+export type DecisionOptions = {
+  /** The stream this process's commands take turns on (the command's main stream). */
+  serializedOn: string;
+  /** For the span and the events' metadata: the command's type. */
+  commandType: string | undefined;
+};
+
+/**
+ * A command on one or more streams: `decide` reads the streams it needs and decides each change on the fold it read;
+ * every change is appended in ONE append (`appendToStreams`), each at the revision it was decided on. A lost race on
+ * any of them reads and decides the whole again; this is the one place a conflict is retried.
+ */
+export async function handleDecision<Result>(
+  store: EventStore,
+  context: CommandContext,
+  { serializedOn, commandType }: DecisionOptions,
+  decide: (reads: DecisionReads) => Promise<Decision<Result>>,
+): Promise<HandledDecision<Result>> {
+  const metadata = eventMetadata(context, commandType);
+  return inSpan(
+    `command ${commandType ?? 'unknown'}`,
+    { attributes: { 'chorus.command': commandType ?? 'unknown', 'chorus.stream': serializedOn } },
+    () =>
+      // A command that waited for others on its stream decides on reads: what the caller knew is older than theirs.
+      oneAtATime(store, serializedOn, (waited) => decideAndAppend(store, metadata, decide, !waited)),
+  );
+}
+
+async function decideAndAppend<Result>(
+  store: EventStore,
+  metadata: EventMetadata,
+  decide: (reads: DecisionReads) => Promise<Decision<Result>>,
+  trustKnown: boolean,
+): Promise<HandledDecision<Result>> {
   for (let attempt = 1; ; attempt += 1) {
-    const known = attempt === 1 ? options.known : undefined;
-    const loaded: LoadedStream<State> =
-      known === undefined
-        ? await loadStream(store, decider, id, { cache: options.cache })
-        : { state: known.state, revision: known.revision, position: known.position, recorded: [] };
-    const events = inSpan('decide', { attributes: { 'chorus.attempt': attempt } }, (span) => {
-      const decided = decider.decide(command, loaded.state);
-      span?.setAttribute('chorus.events', decided.length);
-      return decided;
-    });
-    if (events.length === 0) {
-      // Nothing appended means nothing checked the known state: a no-op is answered from a read only.
-      if (known !== undefined) continue;
-      return { ...loaded, appended: [] };
+    const reads = decisionReads(store, attempt === 1 && trustKnown);
+    const decision = await inSpan('decide', { attributes: { 'chorus.attempt': attempt } }, () => decide(reads));
+    const changes = decision.changes.filter(
+      (change): change is StreamChange => change !== undefined && change.decided.length > 0,
+    );
+    if (changes.length === 0) {
+      // Nothing appended means nothing checked what the caller knew: a no-op is answered from reads only.
+      if (decision.changes.some((change) => change?.unread === true)) continue;
+      return { result: decision.result, applied: [], position: undefined };
     }
-    const appended = events.map((event, index) => ({
-      id: options.eventId?.(index) ?? randomUUID(),
-      type: event.type,
-      data: event.data,
-      metadata,
+    const appends = changes.map((change) => ({
+      streamId: change.streamId,
+      events: change.decided.map((event, index) => ({
+        id: change.ids[index] as string,
+        type: event.type,
+        data: event.data,
+        metadata,
+      })),
+      expectedRevision: change.expectedRevision,
     }));
+    let results: AppendResult[];
     try {
-      const result = await store.append(streamId, appended, loaded.revision ?? 'no_stream');
-      const folded = {
-        state: events.reduce(decider.evolve, loaded.state),
-        revision: result.nextExpectedRevision,
-        position: result.position,
-      };
-      options.cache?.remember(streamId, folded);
-      return { ...folded, recorded: loaded.recorded, appended };
+      results =
+        appends.length === 1
+          ? [await store.append(appends[0]!.streamId, appends[0]!.events, appends[0]!.expectedRevision)]
+          : await store.appendToStreams(appends);
     } catch (error) {
-      if (!(error instanceof WrongExpectedRevisionError) || attempt >= maxAttempts) throw error;
+      if (!(error instanceof WrongExpectedRevisionError) || attempt >= MAX_DECISION_ATTEMPTS) throw error;
+      continue;
     }
+    const applied = changes.map((change, index) => ({
+      ...change.applied(results[index] as AppendResult),
+      streamId: change.streamId,
+      appended: appends[index]?.events ?? [],
+    }));
+    return { result: decision.result, applied, position: results.at(-1)?.position };
   }
+}
+
+function decisionReads(store: EventStore, trustKnown: boolean): DecisionReads {
+  return {
+    async stream<State, Command, Event extends DomainEvent>(
+      decider: Decider<State, Command, Event>,
+      id: string,
+      options: ReadOptions<State> = {},
+    ): Promise<StreamForDecision<State, Command>> {
+      const known = trustKnown ? options.known : undefined;
+      const loaded: LoadedStream<State> =
+        known === undefined
+          ? await loadStream(store, decider, id, {
+              cache: options.cache,
+              keepRecordedEvents: options.keepRecordedEvents,
+            })
+          : known === 'no_stream'
+            ? { state: decider.initialState, revision: undefined, position: undefined, recorded: [] }
+            : { state: known.state, revision: known.revision, position: known.position, recorded: [] };
+      const streamId = decider.streamOf(id);
+      const changeOf = (decided: readonly Event[], eventId?: (index: number) => string): StreamChange => ({
+        streamId,
+        decided,
+        ids: decided.map((_, index) => eventId?.(index) ?? randomUUID()),
+        expectedRevision: loaded.revision ?? 'no_stream',
+        unread: known !== undefined,
+        applied: (result) => {
+          const folded = {
+            state: decided.reduce(decider.evolve, loaded.state),
+            revision: result.nextExpectedRevision,
+            position: result.position,
+          };
+          options.cache?.remember(streamId, folded);
+          return folded;
+        },
+      });
+      return {
+        ...loaded,
+        decide: (command, eventId) => changeOf(decider.decide(command, loaded.state), eventId),
+        decideAll: (commands) => {
+          const decided: Event[] = [];
+          let state = loaded.state;
+          for (const command of commands) {
+            const events = decider.decide(command, state);
+            decided.push(...events);
+            state = events.reduce(decider.evolve, state);
+          }
+          return changeOf(decided);
+        },
+      };
+    },
+  };
 }

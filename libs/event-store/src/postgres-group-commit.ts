@@ -149,7 +149,8 @@ export class PostgresGroupCommit {
         return this.replayOrConflict(part, expected === 'no_stream' ? 0n : expected + 1n, current);
     } else {
       // 'any' and 'stream_exists' say nothing of where a repeat would sit: wherever its first id is stored.
-      if (check?.first != null) return this.replayOrConflict(part, BigInt(check.first), current);
+      if (check?.first !== null && check?.first !== undefined)
+        return this.replayOrConflict(part, BigInt(check.first), current);
       if (!expectedRevisionHolds(expected, current)) throw conflict(streamId, expected, current);
     }
     // An id of this append is already stored elsewhere in the stream: not a repeat, so a conflict.

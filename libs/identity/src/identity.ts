@@ -87,7 +87,7 @@ export function createIdentity(options: IdentityOptions): Identity {
   const hasher = new PasswordHasher(
     options.passwordHashesAtOnce === undefined ? {} : { hashesAtOnce: options.passwordHashesAtOnce },
   );
-  const registration = new UserRegistration(users, claims, hasher);
+  const registration = new UserRegistration(store, users, claims, hasher);
   const sessionCookies = new SessionCookies(deriveKey(options.sessionSecret, 'session-cookie'));
   const sessions = new Sessions(store, users, sessionCookies, clock, sessionPolicy);
   const attempts = new SignInAttempts(store, clock, deriveKey(options.sessionSecret, 'sign-in-attempts'));
@@ -121,7 +121,7 @@ export function createIdentity(options: IdentityOptions): Identity {
     registration,
     passwordSignIn: new PasswordSignIn(users, claims, hasher, sessions, clock, attempts),
     signInAttempts: attempts,
-    googleSignIn: new GoogleSignIn(users, claims, registration),
+    googleSignIn: new GoogleSignIn(store, users, claims, registration),
     googleState: new GoogleStateSeal(deriveKey(options.sessionSecret, 'oauth-state'), clock),
     passwordReset: new PasswordReset(
       users,

@@ -4,13 +4,14 @@ import { Inject, Injectable } from '@nestjs/common';
 import {
   operator,
   organizationDecider,
+  organizationStream,
   type BillingOutcome,
   type LedgerEntry,
   type PlanAssigned,
   type PlanCatalogue,
 } from '#domain';
-import { handleCommand, loadStream, MAX_DECISION_ATTEMPTS } from '#application';
-import { EVENT_STORE, WrongExpectedRevisionError, type EventStore, type RecordedEvent } from '#event-store';
+import { handleDecision } from '#application';
+import { EVENT_STORE, type EventStore, type RecordedEvent } from '#event-store';
 import { PLAN_CATALOGUE } from '../plans/plan-catalogue.module.js';
 import { billingContext, claimIdOf } from './billing-ledger.service.js';
 import { unknownOrganization } from './billing-problems.js';
@@ -92,38 +93,29 @@ export class BillingEffects {
   }
 
   /**
-   * Decided on the very read (`known`); a lost race reads again and re-judges, and a concurrent duplicate finds the
-   * winner's events.
+   * Decided on the stream as recorded: a retry after a lost race reads it again and re-judges, and a concurrent
+   * duplicate finds the winner's events.
    */
   async apply(entry: LedgerEntry): Promise<BillingOutcome> {
     const { id: providerEventId, organizationId, command } = entry.received;
     const context = billingContext(entry.received, claimIdOf(entry));
-    for (let attempt = 1; ; attempt += 1) {
-      const loaded = await loadStream(this.store, this.decider, organizationId, { keepRecordedEvents: true });
-      if (!loaded.state.exists) throw unknownOrganization(organizationId);
-      const done = settled(entry, loaded.recorded);
-      if (done !== undefined) return done;
-      try {
-        const handled = await handleCommand(
-          this.store,
-          this.decider,
-          organizationId,
-          { ...command, requester: operator },
-          context,
-          {
-            known: loaded,
-            eventId: (index) => organizationEventId(providerEventId, index),
-            maxAttempts: 1,
-          },
-        );
-        return applied(
-          organizationId,
-          handled.appended.map((event) => event.id),
-          handled,
-        );
-      } catch (error) {
-        if (!(error instanceof WrongExpectedRevisionError) || attempt >= MAX_DECISION_ATTEMPTS) throw error;
-      }
-    }
+    const eventId = (index: number) => organizationEventId(providerEventId, index);
+    type Read = { settled: BillingOutcome } | { at: { revision: bigint | undefined; position: bigint | undefined } };
+    const { result, applied: changes } = await handleDecision<Read>(
+      this.store,
+      context,
+      { serializedOn: organizationStream(organizationId), commandType: command.type },
+      async (reads) => {
+        const organization = await reads.stream(this.decider, organizationId, { keepRecordedEvents: true });
+        if (!organization.state.exists) throw unknownOrganization(organizationId);
+        const done = settled(entry, organization.recorded);
+        if (done !== undefined) return { changes: [], result: { settled: done } };
+        const change = organization.decide({ ...command, requester: operator }, eventId);
+        return { changes: [change], result: { at: organization } };
+      },
+    );
+    if ('settled' in result) return result.settled;
+    const change = changes[0];
+    return applied(organizationId, change?.appended.map((event) => event.id) ?? [], change ?? result.at);
   }
 }

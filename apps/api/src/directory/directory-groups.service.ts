@@ -1,15 +1,16 @@
 // The groups an organization's identity provider pushes, and the roles they map to (docs/directory.md): a
 // provisioned member has the strongest role of their groups.
 import { randomUUID } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
-import { type CommandContext } from '#application';
+import { Inject, Injectable } from '@nestjs/common';
+import { handleDecision, type CommandContext } from '#application';
+import { EVENT_STORE, type EventStore } from '#event-store';
 import {
-  directoryDecider,
   evolveDirectory,
+  organizationStream,
   roleChangesFromGroups,
   scimGroupNotFound,
-  type Directory,
   type DirectoryCommand,
+  type DirectoryEvent,
   type DirectoryGroup,
   type MemberRole,
 } from '#domain';
@@ -21,6 +22,7 @@ import type { GroupInput } from './scim-groups.js';
 @Injectable()
 export class DirectoryGroups {
   constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
     private readonly streams: DirectoryStreams,
     private readonly organizations: Organizations,
     private readonly clock: AppClock,
@@ -100,9 +102,9 @@ export class DirectoryGroups {
   }
 
   /**
-   * Roles first, on the organization's stream, as the directory will be once the change is recorded, then the change
-   * itself: a crash between them leaves roles that the provider's retry records the reason for. A change that would
-   * remove the organization's last owner changes nothing (LAST_OWNER: SCIM's 409 mutability).
+   * The group change and the roles it gives, decided on the directory as it will be once the change is recorded, in
+   * one append. A change that would remove the organization's last owner changes nothing (LAST_OWNER: SCIM's 409
+   * mutability).
    */
   private async changeGroups(
     organizationId: string,
@@ -110,22 +112,22 @@ export class DirectoryGroups {
     concerned: readonly string[],
     context: CommandContext,
   ): Promise<void> {
-    const now = await this.streams.load(organizationId);
-    const after = directoryDecider.decide(command, now).reduce(evolveDirectory, now);
-    await this.applyRoles(organizationId, after, new Set(concerned), context);
-    await this.streams.decide(organizationId, command, context);
-  }
-
-  private async applyRoles(
-    organizationId: string,
-    directory: Directory,
-    concerned: ReadonlySet<string>,
-    context: CommandContext,
-  ): Promise<void> {
-    const { state } = await this.organizations.load(organizationId);
-    if (!state.exists) return;
-    for (const { userId, role } of roleChangesFromGroups(directory, state.members, concerned)) {
-      await this.organizations.handle(organizationId, { type: 'ChangeMemberRole', data: { userId, role } }, context);
-    }
+    await handleDecision(
+      this.store,
+      context,
+      { serializedOn: organizationStream(organizationId), commandType: command.type },
+      async (reads) => {
+        const directory = await this.streams.readFor(reads, organizationId);
+        const changed = directory.decide(command);
+        const after = (changed.decided as DirectoryEvent[]).reduce(evolveDirectory, directory.state);
+        const members = await this.organizations.readFor(reads, organizationId, context);
+        const roles = members.state.exists
+          ? roleChangesFromGroups(after, members.state.members, new Set(concerned)).map(
+              ({ userId, role }) => ({ type: 'ChangeMemberRole', data: { userId, role } }) as const,
+            )
+          : [];
+        return { changes: [members.decideAll(roles), changed], result: undefined };
+      },
+    );
   }
 }

@@ -1,7 +1,14 @@
 // An organization's directory stream (docs/directory.md), as its tokens, users and groups read and change it: one
 // cached fold per node, and the plan that includes directories.
 import { Inject, Injectable } from '@nestjs/common';
-import { FoldedStateCache, handleCommand, loadStream, type CommandContext } from '#application';
+import {
+  FoldedStateCache,
+  handleCommand,
+  loadStream,
+  type CommandContext,
+  type DecisionReads,
+  type StreamForDecision,
+} from '#application';
 import {
   directoryDecider,
   DomainError,
@@ -44,6 +51,11 @@ export class DirectoryStreams {
     if (!state.exists)
       throw new DomainError('NOT_FOUND', 'The organization does not exist.', { entity: 'organization' });
     return state;
+  }
+
+  /** The directory's stream in a decision over several streams, read through this node's cache. */
+  readFor(reads: DecisionReads, organizationId: string): Promise<StreamForDecision<Directory, DirectoryCommand>> {
+    return reads.stream(directoryDecider, organizationId, { cache: this.cache });
   }
 
   async load(organizationId: string): Promise<Directory> {

@@ -1,10 +1,9 @@
 // The people an organization's identity provider provisions (docs/directory.md). Membership is the organization's:
-// each write decides it there first (AddMember, RemoveMember, as `scim:<token>`) and then records the SCIM resource
-// on the directory's stream, so a crash between the two leaves a member the provider's retry adopts, never a
-// resource without its member.
+// each write decides it there (AddMember, RemoveMember, as `scim:<token>`) and records the SCIM resource on the
+// directory's stream in the same append, so neither is ever without the other.
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { type CommandContext } from '#application';
+import { handleDecision, type CommandContext, type DecisionReads, type StreamChange } from '#application';
 import {
   directoryKeepsOut,
   directoryUserById,
@@ -19,16 +18,25 @@ import {
   type DirectoryUser,
   type MemberRole,
   type ExistingOrganization,
+  type Directory,
+  type OrganizationCommand,
+  type OrganizationState,
+  organizationStream,
 } from '#domain';
+import { EVENT_STORE, type EventStore } from '#event-store';
 import type { Identity } from '#identity';
 import { IDENTITY } from '../auth/identity.provider.js';
 import { AppClock } from '../config/app-clock.js';
-import { MeteredCommandBus } from '../metrics/instrumentation.js';
-import { AddMemberCommand } from '../organizations/add-member.command.js';
-import { Organizations } from '../organizations/organizations.service.js';
+import { Organizations, type OrganizationForDecision } from '../organizations/organizations.service.js';
 import { DirectoryStreams } from './directory-streams.js';
 import { ScimError } from './scim-messages.js';
 import { matchesUserFilter, type UserFilter, type UserInput } from './scim-users.js';
+
+/** A directory write's membership: the id, a new address's reservation, the organization's commands. */
+type Joining = { userId: string; reservation: StreamChange | undefined; commands: OrganizationCommand[] };
+
+const isMember = (organization: OrganizationState, userId: string): boolean =>
+  organization.exists && organization.members.some((member) => member.userId === userId);
 
 /** An erased person's resource reads as erased: it is gone from the directory's answers. */
 export const isShown = (user: DirectoryUser): boolean => !isErasedPersonName(user.userName);
@@ -36,10 +44,10 @@ export const isShown = (user: DirectoryUser): boolean => !isErasedPersonName(use
 @Injectable()
 export class DirectoryUsers {
   constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
     private readonly streams: DirectoryStreams,
     @Inject(IDENTITY) private readonly identity: Identity,
     private readonly organizations: Organizations,
-    private readonly commands: MeteredCommandBus,
     private readonly clock: AppClock,
   ) {}
 
@@ -68,23 +76,26 @@ export class DirectoryUsers {
   async provision(organizationId: string, input: UserInput, context: CommandContext): Promise<DirectoryUser> {
     const organization = await this.streams.enterprise(organizationId, 'scim');
     this.refuseUnverified(organization, input.userName);
-    const directory = await this.streams.load(organizationId);
-    const byExternalId =
-      input.externalId === undefined ? undefined : directoryUserWithExternalId(directory, input.externalId);
-    const taken = [directoryUserNamed(directory, input.userName), byExternalId].some(
-      (user) => user !== undefined && isShown(user),
-    );
-    if (taken)
-      throw new ScimError(409, 'A user of this directory already has this userName or externalId.', 'uniqueness');
-    const userId = input.active
-      ? await this.join(organizationId, input.userName, 'member', context)
-      : await this.identity.directory.userIdForEmail(input.userName, context);
-    const resourceId = randomUUID();
-    await this.streams.decide(
-      organizationId,
-      { type: 'ProvisionScimUser', data: { resourceId, userId, ...input, at: this.clock.now().toISOString() } },
-      context,
-    );
+    const [resourceId, proposed, at] = [randomUUID(), randomUUID(), this.clock.now().toISOString()];
+    await this.decide(organizationId, context, 'ProvisionScimUser', async (reads) => {
+      const directory = await this.streams.readFor(reads, organizationId);
+      const byExternalId =
+        input.externalId === undefined ? undefined : directoryUserWithExternalId(directory.state, input.externalId);
+      const taken = [directoryUserNamed(directory.state, input.userName), byExternalId].some(
+        (user) => user !== undefined && isShown(user),
+      );
+      if (taken)
+        throw new ScimError(409, 'A user of this directory already has this userName or externalId.', 'uniqueness');
+      const members = await this.organizations.readFor(reads, organizationId, context);
+      const joining = input.active
+        ? await this.joiningIn(reads, members, input.userName, 'member', proposed)
+        : await this.addressIdIn(reads, input.userName, proposed);
+      const provisioned = directory.decide({
+        type: 'ProvisionScimUser',
+        data: { resourceId, userId: joining.userId, ...input, at },
+      });
+      return [joining.reservation, members.decideAll(joining.commands), provisioned];
+    });
     return this.user(organizationId, resourceId);
   }
 
@@ -95,40 +106,52 @@ export class DirectoryUsers {
     input: UserInput,
     context: CommandContext,
   ): Promise<DirectoryUser> {
-    const before = await this.user(organizationId, resourceId);
     const organization = await this.streams.enterprise(organizationId, 'scim');
-    const sameAddress = before.userName.toLowerCase() === input.userName.toLowerCase();
-    if (!sameAddress) this.refuseUnverified(organization, input.userName);
-    let userId = before.userId;
-    // Another address is another member: the old one leaves first, so that the users limit counts the person once.
-    if (before.active && (!input.active || !sameAddress)) await this.leave(organizationId, before, context);
-    if (!sameAddress) userId = await this.identity.directory.userIdForEmail(input.userName, context);
-    if (input.active && (!before.active || !sameAddress)) {
-      // Back with their groups' role (member when none is mapped).
-      userId = await this.join(
-        organizationId,
-        input.userName,
-        roleFromGroups(await this.streams.load(organizationId), resourceId) ?? 'member',
-        context,
-      );
-    }
-    await this.streams.decide(
-      organizationId,
-      { type: 'UpdateScimUser', data: { resourceId, userId, ...input, at: this.clock.now().toISOString() } },
-      context,
-    );
+    const [proposed, at] = [randomUUID(), this.clock.now().toISOString()];
+    const left = await this.decide(organizationId, context, 'UpdateScimUser', async (reads) => {
+      const directory = await this.streams.readFor(reads, organizationId);
+      const before = this.shown(directory.state, resourceId);
+      const sameAddress = before.userName.toLowerCase() === input.userName.toLowerCase();
+      if (!sameAddress) this.refuseUnverified(organization, input.userName);
+      const members = await this.organizations.readFor(reads, organizationId, context);
+      const commands: OrganizationCommand[] = [];
+      // Another address is another member: the old one leaves first, so that the users limit counts the person once.
+      const leaves = before.active && (!input.active || !sameAddress);
+      if (leaves && isMember(members.state, before.userId))
+        commands.push({ type: 'RemoveMember', data: { userId: before.userId } });
+      let joining: Joining = { userId: before.userId, reservation: undefined, commands: [] };
+      if (!sameAddress) joining = await this.addressIdIn(reads, input.userName, proposed);
+      if (input.active && (!before.active || !sameAddress)) {
+        // Back with their groups' role (member when none is mapped).
+        const role = roleFromGroups(directory.state, resourceId) ?? 'member';
+        joining = await this.joiningIn(reads, members, input.userName, role, proposed);
+      }
+      const updated = directory.decide({
+        type: 'UpdateScimUser',
+        data: { resourceId, userId: joining.userId, ...input, at },
+      });
+      return {
+        changes: [joining.reservation, members.decideAll([...commands, ...joining.commands]), updated],
+        result: leaves ? before : undefined,
+      };
+    });
+    if (left !== undefined) await this.endSessions(organization, left, context);
     return this.user(organizationId, resourceId);
   }
 
   async delete(organizationId: string, resourceId: string, context: CommandContext): Promise<void> {
-    const user = await this.user(organizationId, resourceId);
-    await this.streams.enterprise(organizationId, 'scim');
-    if (user.active) await this.leave(organizationId, user, context);
-    await this.streams.decide(
-      organizationId,
-      { type: 'DeleteScimUser', data: { resourceId, at: this.clock.now().toISOString() } },
-      context,
-    );
+    const organization = await this.streams.enterprise(organizationId, 'scim');
+    const at = this.clock.now().toISOString();
+    const left = await this.decide(organizationId, context, 'DeleteScimUser', async (reads) => {
+      const directory = await this.streams.readFor(reads, organizationId);
+      const user = this.shown(directory.state, resourceId);
+      const members = await this.organizations.readFor(reads, organizationId, context);
+      const leaves = user.active && isMember(members.state, user.userId);
+      const removal = leaves ? [{ type: 'RemoveMember', data: { userId: user.userId } } as const] : [];
+      const deleted = directory.decide({ type: 'DeleteScimUser', data: { resourceId, at } });
+      return { changes: [members.decideAll(removal), deleted], result: user.active ? user : undefined };
+    });
+    if (left !== undefined) await this.endSessions(organization, left, context);
   }
 
   /**
@@ -159,35 +182,70 @@ export class DirectoryUsers {
   }
 
   /**
-   * The address's member id: one already a member joins as they are (an invited member, an owner), anyone else with
-   * `role`.
+   * One write of the directory: the organization's membership changes, a new address's reservation and the SCIM
+   * resource's event in ONE append, so a crash never leaves one without the other and a lost race is retried whole.
    */
-  private async join(
+  private async decide<Result = undefined>(
     organizationId: string,
-    address: string,
-    role: MemberRole,
     context: CommandContext,
-  ): Promise<string> {
-    const { state } = await this.organizations.load(organizationId);
-    const member = state.exists ? memberWithAddress(state, address) : undefined;
-    if (member !== undefined) return member.userId;
-    const added = await this.commands.execute(
-      new AddMemberCommand(organizationId, { email: address, role, invite: false }, context),
+    commandType: string,
+    decision: (
+      reads: DecisionReads,
+    ) => Promise<
+      ReadonlyArray<StreamChange | undefined> | { changes: ReadonlyArray<StreamChange | undefined>; result: Result }
+    >,
+  ): Promise<Result | undefined> {
+    const { result } = await handleDecision(
+      this.store,
+      context,
+      { serializedOn: organizationStream(organizationId), commandType },
+      async (reads) => {
+        const decided = await decision(reads);
+        return 'changes' in decided ? decided : { changes: decided, result: undefined };
+      },
     );
-    return added.userId;
+    return result;
+  }
+
+  private shown(directory: Directory, resourceId: string): DirectoryUser {
+    const user = directoryUserById(directory, resourceId);
+    if (user === undefined || !isShown(user)) throw scimUserNotFound(resourceId);
+    return user;
   }
 
   /**
-   * Ends the membership and, for an account of a domain the organization has verified (it controls those addresses),
-   * every session of the account: other nodes follow the ends from the log (SessionEndsFollower).
+   * The address's member id: one already a member joins as they are (an invited member, an owner), anyone else is
+   * added with `role` (and a new address gets `proposed`, reserved with the add).
    */
-  private async leave(organizationId: string, user: DirectoryUser, context: CommandContext): Promise<void> {
-    const { state } = await this.organizations.load(organizationId);
-    if (!state.exists) return;
-    if (state.members.some((member) => member.userId === user.userId)) {
-      await this.organizations.handle(organizationId, { type: 'RemoveMember', data: { userId: user.userId } }, context);
-    }
-    if (ssoDomainOf(state, user.userName) === null) return;
+  private async joiningIn(
+    reads: DecisionReads,
+    members: OrganizationForDecision,
+    address: string,
+    role: MemberRole,
+    proposed: string,
+  ): Promise<Joining> {
+    const member = members.state.exists ? memberWithAddress(members.state, address) : undefined;
+    if (member !== undefined) return { userId: member.userId, reservation: undefined, commands: [] };
+    const { userId, reservation } = await this.identity.directory.reservationIn(reads, address, proposed);
+    return { userId, reservation, commands: [{ type: 'AddMember', data: { userId, email: address, role } }] };
+  }
+
+  /** The address's id, reserved when it has none, for a resource that is not a member. */
+  private async addressIdIn(reads: DecisionReads, address: string, proposed: string): Promise<Joining> {
+    const { userId, reservation } = await this.identity.directory.reservationIn(reads, address, proposed);
+    return { userId, reservation, commands: [] };
+  }
+
+  /**
+   * For an account of a domain the organization has verified (it controls those addresses), every session of the
+   * account ends with its membership: other nodes follow the ends from the log (SessionEndsFollower).
+   */
+  private async endSessions(
+    organization: ExistingOrganization,
+    user: DirectoryUser,
+    context: CommandContext,
+  ): Promise<void> {
+    if (ssoDomainOf(organization, user.userName) === null) return;
     for (const session of await this.identity.sessions.listForUser(user.userId))
       await this.identity.sessions.revoke(user.userId, session.sessionId, context);
   }

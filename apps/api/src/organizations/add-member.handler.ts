@@ -1,14 +1,22 @@
 import { randomUUID } from 'node:crypto';
+import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { type OrganizationCommandOf } from '#domain';
+import { handleDecision, withdrawn } from '#application';
+import { organizationStream, type OrganizationCommandOf } from '#domain';
+import { EVENT_STORE, type EventStore } from '#event-store';
 import { UserDirectory } from '#identity';
+import { AddMemberCommand, type AddedMemberResult } from './add-member.command.js';
 import { invitationOwedMark } from './member-invitations.js';
-import { AddMemberCommand, AddedMemberResult } from './add-member.command.js';
 import { Organizations } from './organizations.service.js';
 
+/**
+ * One decision, one append: the organization's AddMember and, for an address without an id, the reservation of a new
+ * one, so a refused add reserves nothing and an accepted one is durable with its reservation.
+ */
 @CommandHandler(AddMemberCommand)
 export class AddMemberHandler implements ICommandHandler<AddMemberCommand> {
   constructor(
+    @Inject(EVENT_STORE) private readonly store: EventStore,
     private readonly organizations: Organizations,
     private readonly users: UserDirectory,
   ) {}
@@ -21,28 +29,32 @@ export class AddMemberHandler implements ICommandHandler<AddMemberCommand> {
     });
     const invitationOwed = member.invite === true;
     const marked = invitationOwed ? { ...context, origin: { ...context.origin, ...invitationOwedMark } } : context;
-    const existing = member.userId ?? (await this.users.idOfEmail(email));
-    if (existing !== undefined)
-      return {
-        ...(await this.organizations.handle(organizationId, addMember(existing), marked)),
-        userId: existing,
-        invitationOwed,
-      };
-    // A new address's id is reserved only once the add would be accepted, and before it is recorded on that same loaded
-    // state.
-    let userId: string = randomUUID();
-    for (;;) {
-      const loaded = await this.organizations.load(organizationId);
-      if (this.organizations.wouldRecord(addMember(userId), loaded.state, context)) {
-        const held = await this.users.reserveIdForEmail(email, userId, context);
-        // Someone reserved or registered the address meanwhile: the member is theirs.
-        if (held !== userId) {
-          userId = held;
-          continue;
-        }
-      }
-      const result = await this.organizations.handle(organizationId, addMember(userId), marked, { known: loaded });
-      return { ...result, userId, invitationOwed };
-    }
+    const proposed = randomUUID();
+    const streamId = organizationStream(organizationId);
+    const handled = await handleDecision(
+      this.store,
+      marked,
+      { serializedOn: streamId, commandType: 'AddMember' },
+      async (reads) => {
+        const organization = await this.organizations.readFor(reads, organizationId, marked);
+        const { userId, reservation } =
+          member.userId === undefined
+            ? await this.users.reservationIn(reads, email, proposed)
+            : { userId: member.userId, reservation: undefined };
+        const addition = organization.decide(addMember(userId));
+        const reserved =
+          reservation === undefined || addition.decided.length > 0 ? reservation : withdrawn(reservation);
+        return { changes: [reserved, addition], result: { userId, organization } };
+      },
+    );
+    const { userId, organization } = handled.result;
+    const at = handled.applied.find((change) => change.streamId === streamId) ?? organization;
+    return {
+      id: organizationId,
+      revision: at.revision ?? -1n,
+      position: at.position ?? -1n,
+      userId,
+      invitationOwed,
+    };
   }
 }

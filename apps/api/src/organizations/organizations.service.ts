@@ -18,6 +18,8 @@ import {
   handleCommand,
   loadStream,
   type CommandContext,
+  type DecisionReads,
+  type StreamChange,
   type HandledCommand,
   type LoadedStream,
 } from '#application';
@@ -46,6 +48,12 @@ type State = OrganizationState;
 export function requesterOf(context: Pick<CommandContext, 'actor'>): Requester {
   return context.actor.startsWith('user:') ? memberRequester(context.actor.slice('user:'.length)) : operator;
 }
+
+/** An organization in a decision over several streams; its commands are decided as the decision's requester. */
+export type OrganizationForDecision = LoadedStream<OrganizationState> & {
+  decide(command: OrganizationCommand): StreamChange;
+  decideAll(commands: readonly OrganizationCommand[]): StreamChange;
+};
 
 /** The one place organization commands are decided (docs/service.md, Organization commands). */
 @Injectable()
@@ -88,9 +96,22 @@ export class Organizations {
     return { id: organizationId, revision: handled.revision ?? -1n, position: handled.position ?? -1n };
   }
 
-  /** Throws the refusal. Only for a step between an accepted decision and its record (a new member's id reserved). */
-  wouldRecord(command: OrganizationCommand, state: OrganizationState, context: CommandContext): boolean {
-    return this.decider.decide({ ...command, requester: requesterOf(context) }, state).length > 0;
+  /**
+   * The organization's stream in a decision over several streams: read through this node's cache, and its commands
+   * decided as the context's requester (handleDecision appends them with the decision's other changes).
+   */
+  async readFor(
+    reads: DecisionReads,
+    organizationId: string,
+    context: CommandContext,
+  ): Promise<OrganizationForDecision> {
+    const stream = await reads.stream(this.decider, organizationId, { cache: this.cache });
+    const requester = requesterOf(context);
+    return {
+      ...stream,
+      decide: (command) => stream.decide({ ...command, requester }),
+      decideAll: (commands) => stream.decideAll(commands.map((command) => ({ ...command, requester }))),
+    };
   }
 
   decideOn(

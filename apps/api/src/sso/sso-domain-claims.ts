@@ -2,9 +2,9 @@
 // the domain's DNS record is found (sso-domain-verification.ts); the holder's confirmation is read from its own stream.
 import { Inject, Injectable } from '@nestjs/common';
 import { AppClock } from '../config/app-clock.js';
-import { handleCommand, loadStream, type CommandContext } from '#application';
-import { EVENT_STORE, WrongExpectedRevisionError, type EventStore } from '#event-store';
-import { isVerifiedSsoDomain, ssoDomainClaimDecider, ssoDomainTaken } from '#domain';
+import { loadStream, type DecisionReads, type StreamChange } from '#application';
+import { EVENT_STORE, type EventStore } from '#event-store';
+import { isVerifiedSsoDomain, ssoDomainClaimDecider, type OrganizationState } from '#domain';
 import { Organizations } from '../organizations/organizations.service.js';
 
 @Injectable()
@@ -21,31 +21,29 @@ export class SsoDomainClaims {
     return claim !== null && (await this.confirms(claim.organizationId, domain)) ? claim.organizationId : undefined;
   }
 
-  /** Claims each domain for the organization, or refuses (409 SSO_DOMAIN_TAKEN) a domain another one holds. */
-  async claim(organizationId: string, domains: readonly string[], context: CommandContext): Promise<void> {
-    for (const domain of domains) {
-      try {
-        // The holder's word first, then one decision on the claim it was asked about.
-        const known = await loadStream(this.store, ssoDomainClaimDecider, domain);
-        const claim = known.state;
-        const holderConfirms =
-          claim !== null &&
-          claim.organizationId !== organizationId &&
-          (await this.confirms(claim.organizationId, domain));
-        const command = {
-          type: 'ClaimSsoDomain',
-          data: { domain, organizationId, now: this.clock.now().getTime(), holderConfirms },
-        } as const;
-        // A claim lost to a concurrent one is refused, not decided again: the winner's configuration is on its way.
-        await handleCommand(this.store, ssoDomainClaimDecider, domain, command, context, { known, maxAttempts: 1 });
-      } catch (error) {
-        throw error instanceof WrongExpectedRevisionError ? ssoDomainTaken(domain) : error;
-      }
-    }
+  /**
+   * The domain's claim for the organization, in the decision that records it verified: the claim and the verification
+   * are one append, so a holder's claim is always confirmed by its own stream (but on EventStoreDB, part by part).
+   * A domain another organization holds is refused (409 SSO_DOMAIN_TAKEN), also when it won a race for it.
+   */
+  async claimIn(reads: DecisionReads, organizationId: string, domain: string): Promise<StreamChange> {
+    const claim = await reads.stream(ssoDomainClaimDecider, domain);
+    const holder = claim.state?.organizationId;
+    const holderState =
+      holder === undefined || holder === organizationId ? undefined : await this.stateOf(reads, holder);
+    const holderConfirms = holderState?.exists === true && isVerifiedSsoDomain(holderState, domain);
+    return claim.decide({
+      type: 'ClaimSsoDomain',
+      data: { domain, organizationId, now: this.clock.now().getTime(), holderConfirms },
+    });
   }
 
   private async confirms(organizationId: string, domain: string): Promise<boolean> {
     const { state } = await this.organizations.load(organizationId);
     return state.exists && isVerifiedSsoDomain(state, domain);
+  }
+
+  private async stateOf(reads: DecisionReads, organizationId: string): Promise<OrganizationState> {
+    return (await reads.stream(this.organizations.decider, organizationId)).state;
   }
 }

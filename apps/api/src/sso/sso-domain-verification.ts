@@ -3,8 +3,14 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { CONFIG, type Config } from '#config';
-import { DomainError, refuseUnlessAllowed, type SsoDomainVerification as Verification } from '#domain';
-import { newCommandContext, type CommandContext } from '#application';
+import {
+  DomainError,
+  organizationStream,
+  refuseUnlessAllowed,
+  type SsoDomainVerification as Verification,
+} from '#domain';
+import { handleDecision, newCommandContext, type CommandContext } from '#application';
+import { EVENT_STORE, type EventStore } from '#event-store';
 import { READ_MODELS, type ReadModels } from '#read-models';
 import { AppClock } from '../config/app-clock.js';
 import { PINO } from '../logging/pino.js';
@@ -25,6 +31,7 @@ export class SsoDomainVerification implements OnApplicationBootstrap, OnModuleDe
 
   constructor(
     @Inject(CONFIG) private readonly config: Config,
+    @Inject(EVENT_STORE) private readonly store: EventStore,
     @Inject(READ_MODELS) private readonly readModels: ReadModels,
     @Inject(PINO) private readonly logger: Logger,
     private readonly organizations: Organizations,
@@ -59,8 +66,17 @@ export class SsoDomainVerification implements OnApplicationBootstrap, OnModuleDe
     }
     const lookup = await this.dns.lookUp(domain, verification.token);
     if (lookup === 'unknown') return { domain, lookup, status: verification.status };
-    if (lookup === 'found') await this.claims.claim(organizationId, [domain], context);
-    await this.organizations.handle(organizationId, command(lookup === 'found'), context);
+    // A found record takes the domain's claim in the same append as the check that records it verified.
+    await handleDecision(
+      this.store,
+      context,
+      { serializedOn: organizationStream(organizationId), commandType: 'RecordSsoDomainCheck' },
+      async (reads) => {
+        const organization = await this.organizations.readFor(reads, organizationId, context);
+        const claim = lookup === 'found' ? await this.claims.claimIn(reads, organizationId, domain) : undefined;
+        return { changes: [claim, organization.decide(command(lookup === 'found'))], result: undefined };
+      },
+    );
     const { state: after } = await this.organizations.load(organizationId);
     return {
       domain,

@@ -29,13 +29,7 @@ import {
   type WebhookDeliveryState,
   type WebhookEndpoint,
 } from '#domain';
-import {
-  EVENT_STORE,
-  WrongExpectedRevisionError,
-  type EventStore,
-  type LogEvent,
-  type Subscription,
-} from '#event-store';
+import { EVENT_STORE, type EventStore, type LogEvent, type Subscription } from '#event-store';
 import { READ_MODELS, type ReadModels } from '#read-models';
 import { createProviderFetch, loadNodeName, type ProviderFetch } from '#identity';
 import { AppClock } from '../config/app-clock.js';
@@ -166,23 +160,17 @@ export class WebhookDeliveries implements SenderHost, OnApplicationBootstrap, On
     return loadStream(this.store, webhookDeliveriesDecider, endpointId, { cache: this.deliveryStates });
   }
 
-  /** Appended only at the revision the sender read: a node that lost its claim records nothing. */
+  /** Decided first on what the sender read; a node that lost its claim meanwhile records nothing (false). */
   async record(
     endpointId: string,
     known: LoadedStream<WebhookDeliveryState>,
     command: WebhookDeliveryCommand,
   ): Promise<boolean> {
-    try {
-      await handleCommand(this.store, webhookDeliveriesDecider, endpointId, command, SYSTEM, {
-        cache: this.deliveryStates,
-        known,
-        maxAttempts: 1,
-      });
-      return true;
-    } catch (error) {
-      if (error instanceof WrongExpectedRevisionError) return false;
-      throw error;
-    }
+    const handled = await handleCommand(this.store, webhookDeliveriesDecider, endpointId, command, SYSTEM, {
+      cache: this.deliveryStates,
+      known,
+    });
+    return handled.appended.length > 0;
   }
 
   /**

@@ -1,13 +1,20 @@
 // Each node keeps the keys it used for a few seconds: a key erased on another node stops opening here within
 // that time (KEY_CACHE_MS), and one erased here at once.
+import { randomUUID } from 'node:crypto';
+import { personSubject } from '#domain';
 import type { PersonalKeyStore } from '#event-store';
 
 export const KEY_CACHE_MS = 5_000;
+/** New people's ids made ahead at once, each with its key: one commit of the key store for this many newcomers. */
+export const PEOPLE_MADE_AHEAD = 64;
 
 type Cached = { key: Buffer | undefined; until: number };
 
 export class PersonalKeys {
   private readonly cached = new Map<string, Cached>();
+  /** Ids whose keys are made and that no one has been given yet. */
+  private readonly ahead: string[] = [];
+  private making: Promise<void> | undefined;
 
   constructor(
     private readonly store: PersonalKeyStore,
@@ -41,7 +48,11 @@ export class PersonalKeys {
   async obtain(subject: string): Promise<Buffer> {
     const now = this.now();
     const entry = this.cached.get(subject);
-    if (entry?.key !== undefined && entry.until > now) return entry.key;
+    if (entry?.key !== undefined && entry.until > now) {
+      // A key made ahead is held only until its person is first recorded; from then on it may be erased anywhere.
+      if (entry.until === Number.POSITIVE_INFINITY) this.remember(subject, entry.key, now);
+      return entry.key;
+    }
     const key = await this.store.obtain(subject);
     this.remember(subject, key, now);
     return key;
@@ -53,6 +64,33 @@ export class PersonalKeys {
     const now = this.now();
     for (const [subject, key] of keys) this.remember(subject, key, now);
     return keys;
+  }
+
+  /**
+   * The id of a person Chorus has not met yet, whose key is already made (in a batch, ahead of need): the command that
+   * records them seals their data without a commit of the key store of its own. An id handed out and never used is a
+   * key no event names.
+   */
+  async newPerson(): Promise<string> {
+    for (;;) {
+      const id = this.ahead.pop();
+      if (id !== undefined) return id;
+      this.making ??= this.makeAhead().finally(() => (this.making = undefined));
+      await this.making;
+    }
+  }
+
+  private async makeAhead(): Promise<void> {
+    const ids = Array.from({ length: PEOPLE_MADE_AHEAD }, () => randomUUID());
+    const keys = await this.store.obtainAll(ids.map(personSubject));
+    const now = this.now();
+    for (const id of ids) {
+      const key = keys.get(personSubject(id));
+      // Held until first used, not for the cache's few seconds: no one has the id yet, so no one can have erased it.
+      if (key === undefined) continue;
+      this.cached.set(personSubject(id), { key, until: Number.POSITIVE_INFINITY });
+      this.ahead.push(id);
+    }
   }
 
   async erase(subject: string): Promise<void> {

@@ -174,9 +174,14 @@ export function decideWebhookDeliveries(
 ): WebhookDeliveryEvent[] {
   const at = command.data.at.toISOString();
   const sender = command.data.sender;
+  // A sender records only while the endpoint is its own: decided again after losing a race, it records nothing.
+  if (command.type === 'ClaimWebhookDeliveries') {
+    return webhookSenderDuty(state, sender, command.data.at).kind === 'claim'
+      ? [{ type: 'WebhookDeliveryClaimed', data: { sender, at } }]
+      : [];
+  }
+  if (state.claim?.sender !== sender) return [];
   switch (command.type) {
-    case 'ClaimWebhookDeliveries':
-      return [{ type: 'WebhookDeliveryClaimed', data: { sender, at } }];
     case 'RecordWebhookAttempts': {
       const events: WebhookDeliveryEvent[] = [];
       let failing = state.failing;

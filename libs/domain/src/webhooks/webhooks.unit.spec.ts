@@ -118,6 +118,10 @@ const attempt = (revision: number): Omit<WebhookAttempt, 'attempt' | 'at' | 'sen
 });
 const deliveries = deciderSpec(webhookDeliveriesDecider);
 
+const claimedBy = (sender: string): WebhookDeliveryEvent => ({ type: 'WebhookDeliveryClaimed', data: { sender, at } });
+/** The endpoint as its sender holds it, before anything is recorded. */
+const heldBy = (sender: string) => foldWebhookDeliveries([claimedBy(sender)]);
+
 describe('webhook deliveries', () => {
   it('retries after 5, 10, 20, 40 s... and at most 10 hours apart', () => {
     expect([1, 2, 3, 4].map(webhookRetryDelayMs)).toEqual([5_000, 10_000, 20_000, 40_000]);
@@ -131,7 +135,7 @@ describe('webhook deliveries', () => {
         type: 'RecordWebhookAttempts',
         data: { tried: [{ attempt: attempt(4), ok: false, reason: 'HTTP 500', at: first }], sender: 'n1', at: first },
       },
-      webhookDeliveriesDecider.initialState,
+      heldBy('n1'),
     );
     expect(failed).toEqual([
       {
@@ -152,7 +156,7 @@ describe('webhook deliveries', () => {
         type: 'RecordWebhookAttempts',
         data: { tried: [{ attempt: attempt(4), ok: false, reason: 'HTTP 500', at: later }], sender: 'n2', at: later },
       },
-      foldWebhookDeliveries(failed),
+      foldWebhookDeliveries([claimedBy('n1'), ...failed, claimedBy('n2')]),
     );
     expect(again[0]).toMatchObject({
       type: 'WebhookDeliveryFailed',
@@ -175,7 +179,7 @@ describe('webhook deliveries', () => {
             at: new Date(at),
           },
         },
-        webhookDeliveriesDecider.initialState,
+        heldBy('n1'),
       ),
     ];
     expect(foldWebhookDeliveries(events)).toMatchObject({ doneUpTo: { revision: 7n, position: 107n }, failing: null });
@@ -209,7 +213,7 @@ describe('webhook deliveries', () => {
     const failing = foldWebhookDeliveries(
       webhookDeliveriesDecider.decide(
         { type: 'RecordWebhookAttempts', data: { tried: [sent(3, 0, false)], sender: 'n1', at: new Date(at) } },
-        webhookDeliveriesDecider.initialState,
+        heldBy('n1'),
       ),
     );
     const run = webhookDeliveriesDecider.decide(
@@ -251,7 +255,7 @@ describe('webhook deliveries', () => {
             at: first,
           },
         },
-        webhookDeliveriesDecider.initialState,
+        heldBy('n1'),
       ),
     );
     const run = (state: typeof before) =>
@@ -279,12 +283,24 @@ describe('webhook deliveries', () => {
             at: first,
           },
         },
-        webhookDeliveriesDecider.initialState,
+        heldBy('n1'),
       ),
       ...run(before),
     ]);
     expect(once.failing).toMatchObject({ eventId: 'id-5.entitlements', attempts: 1 });
     expect(run(once).at(-1)).toMatchObject({ type: 'WebhookDeliveryFailed', data: { attempt: 2 } });
+  });
+
+  it('records nothing for a sender that no longer holds the endpoint (decided again after losing a race)', () => {
+    const tried = [{ attempt: { ...attempt(4), status: 204 }, ok: true, reason: '', at: new Date(at) }];
+    deliveries
+      .given([claimedBy('n1'), claimedBy('n2')])
+      .when({ type: 'RecordWebhookAttempts', data: { tried, sender: 'n1', at: new Date(at) } })
+      .then([]);
+    deliveries
+      .given([claimedBy('n2')])
+      .when({ type: 'ClaimWebhookDeliveries', data: { sender: 'n1', at: new Date(at) } })
+      .then([]);
   });
 
   it('is sent by one node: the last sender holds it for 30 s after its last record', () => {

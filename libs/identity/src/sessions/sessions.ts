@@ -109,14 +109,14 @@ export class Sessions {
   }
 
   private startStream(started: SessionStarted, context: CommandContext): Promise<HandledCommand<SessionState>> {
-    const known = { state: null, revision: undefined, position: undefined };
+    // A new random session id: its stream is expected new, without a read.
     return handleCommand(
       this.store,
       sessionDecider,
       started.data.sessionId,
       { type: 'StartSession', data: started.data },
       context,
-      { known, maxAttempts: 1 },
+      { known: 'no_stream' },
     );
   }
 

@@ -154,7 +154,6 @@ export class SignInAttempts {
     }
   }
 
-  /** A burst of attempts may lose a run of races. */
   private command(
     key: AttemptKey,
     command: SignInAttemptCommand,
@@ -163,7 +162,6 @@ export class SignInAttempts {
   ) {
     const options: CommandOptions<AttemptStreak> = {
       cache: this.latest,
-      maxAttempts: attemptPolicies[key.kind].lockAfter + 10,
       known: this.startingFrom(key, known),
     };
     return handleCommand(this.store, signInAttemptsDecider, attemptKeyId(key), command, context, options);

@@ -1,11 +1,17 @@
 // Unique e-mail addresses, usernames and Google accounts: each value owns a stream created at 'no_stream',
 // so two API nodes can never give one value to two users, and lookups need no index to keep in step.
 import { randomUUID } from 'node:crypto';
-import { handleCommand, loadStream, MAX_DECISION_ATTEMPTS, type CommandContext, type LoadedStream } from '#application';
-import { WrongExpectedRevisionError, type EventStore } from '#event-store';
+import {
+  handleCommand,
+  loadStream,
+  type CommandContext,
+  type DecisionReads,
+  type LoadedStream,
+  type StreamChange,
+} from '#application';
+import type { EventStore } from '#event-store';
 import {
   identifierClaimDecider,
-  identifierTaken,
   type ClaimCommand,
   type ClaimKind,
   type ClaimState,
@@ -87,42 +93,57 @@ export class UserClaims {
   }
 
   /**
-   * An address's id never changes, so concurrent registrations of it target one user stream, whose append lets one win.
+   * The address's id in a decision that records a member of it: the id it has (a user's, or one reserved before), or
+   * `proposed`, reserved by the change this answers, which the decision appends with the member (one commit). Most
+   * addresses added are new: the claim is expected new without a read, and a held one costs the retry that reads it.
    */
-  async claimEmail(email: string, context: CommandContext): Promise<{ userId: string; invited: boolean }> {
-    const fresh = randomUUID();
-    const state = await this.decideOnHolder(
-      'email',
-      email,
-      (holderConfirmed) => ({ type: 'ClaimEmail', data: { fresh, holderConfirmed } }),
-      context,
-    );
-    const { userId, reserved } = holder(state, 'of the address');
-    return { userId, invited: reserved };
+  async reservationIn(
+    reads: DecisionReads,
+    email: string,
+    proposed: string,
+  ): Promise<{ userId: string; reservation: StreamChange | undefined }> {
+    const claim = await reads.stream(identifierClaimDecider, await this.names.idOf('email', email), {
+      known: 'no_stream',
+    });
+    if (claim.state !== undefined) return { userId: claim.state.userId, reservation: undefined };
+    return { userId: proposed, reservation: claim.decide({ type: 'ReserveEmail', data: { userId: proposed } }) };
   }
 
   /**
-   * A claim its holder's stream does not confirm is stale and may be taken over; a race lost to a concurrent
-   * claim is DUPLICATE, not decided again (that registration may be running, unconfirmed as yet).
+   * The address's claim in the decision that registers its user: an address's id never changes, so concurrent
+   * registrations of it target one user stream, whose append lets one win. `fresh` becomes the id of an address no
+   * one holds.
    */
-  async claim(
+  async emailClaimIn(
+    reads: DecisionReads,
+    email: string,
+    fresh: string,
+  ): Promise<{ userId: string; invited: boolean; change: StreamChange }> {
+    const claim = await this.claimStreamIn(reads, 'email', email);
+    const holderConfirmed = await this.holderConfirmedIn(reads, claim.state, 'email', email);
+    const change = claim.decide({ type: 'ClaimEmail', data: { fresh, holderConfirmed } });
+    const { userId, reserved } = holder(
+      claim.state ?? { userId: fresh, lastType: 'IdentifierClaimed', reserved: false },
+      'of the address',
+    );
+    return { userId, invited: reserved, change };
+  }
+
+  /**
+   * A username's or Google account's claim, in the decision that records it on its user: a claim its holder's stream
+   * does not confirm is stale (a registration stopped halfway) and may be taken over; one it confirms is DUPLICATE.
+   */
+  async identifierClaimIn(
+    reads: DecisionReads,
     kind: 'username' | 'google',
     normalizedValue: string,
     userId: string,
-    context: CommandContext,
-  ): Promise<void> {
-    const command = (holderConfirmed: boolean): ClaimCommand => ({
-      type: 'ClaimIdentifier',
-      data: { kind, userId, holderConfirmed },
-    });
-    try {
-      await this.decideOnHolder(kind, normalizedValue, command, context, 1);
-    } catch (error) {
-      throw error instanceof WrongExpectedRevisionError ? identifierTaken(kind) : error;
-    }
+  ): Promise<StreamChange> {
+    const claim = await this.claimStreamIn(reads, kind, normalizedValue);
+    const holderConfirmed = await this.holderConfirmedIn(reads, claim.state, kind, normalizedValue);
+    return claim.decide({ type: 'ClaimIdentifier', data: { kind, userId, holderConfirmed } });
   }
 
-  /** Decides once per read: the holder's answer belongs to the claim it was asked about. */
   /** Frees the value if `userId` holds it (an erasure): whoever takes it next is a new person. */
   async release(kind: ClaimKind, normalizedValue: string, userId: string, context: CommandContext): Promise<void> {
     await handleCommand(
@@ -134,29 +155,20 @@ export class UserClaims {
     );
   }
 
-  private async decideOnHolder(
+  private async claimStreamIn(reads: DecisionReads, kind: ClaimKind, normalizedValue: string) {
+    return reads.stream(identifierClaimDecider, await this.names.idOf(kind, normalizedValue));
+  }
+
+  /** The holder's own stream, read in the decision: a claim counts only when its user agrees. */
+  private async holderConfirmedIn(
+    reads: DecisionReads,
+    claim: ClaimState,
     kind: ClaimKind,
     normalizedValue: string,
-    command: (holderConfirmed: boolean) => ClaimCommand,
-    context: CommandContext,
-    attempts = MAX_DECISION_ATTEMPTS,
-  ): Promise<ClaimState> {
-    const id = await this.names.idOf(kind, normalizedValue);
-    for (let attempt = 1; ; attempt += 1) {
-      const known = await loadStream(this.store, identifierClaimDecider, id);
-      const holderConfirmed =
-        known.state !== undefined && (await this.confirmed(known.state.userId, kind, normalizedValue)) !== undefined;
-      try {
-        return (
-          await handleCommand(this.store, identifierClaimDecider, id, command(holderConfirmed), context, {
-            known,
-            maxAttempts: 1,
-          })
-        ).state;
-      } catch (error) {
-        if (!(error instanceof WrongExpectedRevisionError) || attempt >= attempts) throw error;
-      }
-    }
+  ): Promise<boolean> {
+    if (claim === undefined) return false;
+    const { state } = await this.users.readFor(reads, claim.userId);
+    return state.status === 'registered' && holds(state, kind, normalizedValue);
   }
 
   private async current(kind: ClaimKind, normalizedValue: string): Promise<ClaimState> {
@@ -195,6 +207,21 @@ export class UserDirectory {
   /** Reserves the id when needed, so whoever registers with the address later owns the membership. */
   async userIdForEmail(email: string, context: CommandContext): Promise<string> {
     return (await this.idOfEmail(email)) ?? this.reserveIdForEmail(email, randomUUID(), context);
+  }
+
+  /**
+   * In a decision adding a member by address: the address's id, and the reservation to append with the member when
+   * the address has none yet (`proposed` becomes its id). An address that is no e-mail address gets `proposed`,
+   * unreserved: the member's own rule refuses it.
+   */
+  async reservationIn(
+    reads: DecisionReads,
+    email: string,
+    proposed: string,
+  ): Promise<{ userId: string; reservation: StreamChange | undefined }> {
+    const normalized = normalizeEmail(email);
+    if (!isEmailAddress(normalized)) return { userId: proposed, reservation: undefined };
+    return this.claims.reservationIn(reads, normalized, proposed);
   }
 
   async idOfEmail(email: string): Promise<string | undefined> {

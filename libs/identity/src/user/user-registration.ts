@@ -1,5 +1,7 @@
 // A user registers with the id their address already has, so memberships given to it before are theirs.
-import type { CommandContext } from '#application';
+import { randomUUID } from 'node:crypto';
+import { handleDecision, type CommandContext } from '#application';
+import type { EventStore } from '#event-store';
 import { DomainError, isEmailAddress } from '#domain';
 import type { PasswordHasher } from '../passwords/password-hasher.js';
 import { passwordPolicyViolation } from '../passwords/password-policy.js';
@@ -18,6 +20,7 @@ const isDuplicate = (error: unknown): boolean => error instanceof DomainError &&
 
 export class UserRegistration {
   constructor(
+    private readonly store: EventStore,
     private readonly users: Users,
     private readonly claims: UserClaims,
     private readonly hasher: PasswordHasher,
@@ -48,20 +51,36 @@ export class UserRegistration {
   async register(newUser: NewUser, context: CommandContext): Promise<{ userId: string; email: string }> {
     const { email, username } = await this.check(newUser);
     const passwordHash = newUser.password === undefined ? undefined : await this.hasher.hash(newUser.password);
-    const { userId, invited } = await this.claims.claimEmail(email, context);
-    if (username !== undefined) await this.claims.claim('username', username, userId, context);
-    const data = {
-      userId,
-      email,
-      ...(username === undefined ? {} : { username }),
-      ...(passwordHash === undefined ? {} : { passwordHash }),
-      ...(invited ? { invited } : {}),
-    };
-    try {
-      await this.users.handle(userId, { type: 'RegisterUser', data }, context);
-    } catch (error) {
-      throw isDuplicate(error) ? taken('email') : error;
-    }
+    const fresh = randomUUID();
+    // The claims and the user in one append: a claim is never left without the user that confirms it.
+    const { result: userId } = await handleDecision(
+      this.store,
+      context,
+      { serializedOn: `register-${email}`, commandType: 'RegisterUser' },
+      async (reads) => {
+        const address = await this.claims.emailClaimIn(reads, email, fresh);
+        const name =
+          username === undefined
+            ? undefined
+            : await this.claims.identifierClaimIn(reads, 'username', username, address.userId);
+        const data = {
+          userId: address.userId,
+          email,
+          ...(username === undefined ? {} : { username }),
+          ...(passwordHash === undefined ? {} : { passwordHash }),
+          ...(address.invited ? { invited: true } : {}),
+        };
+        const user = await this.users.readFor(reads, address.userId);
+        try {
+          return {
+            changes: [address.change, name, user.decide({ type: 'RegisterUser', data })],
+            result: address.userId,
+          };
+        } catch (error) {
+          throw isDuplicate(error) ? taken('email') : error;
+        }
+      },
+    );
     return { userId, email };
   }
 

@@ -2,13 +2,16 @@
 import {
   FoldedStateCache,
   handleCommand,
+  handleCommandOn,
   loadStream,
-  MAX_DECISION_ATTEMPTS,
   READ_PAGE_SIZE,
   type CommandContext,
+  type DecisionReads,
   type HandledCommand,
+  type LoadedStream,
+  type StreamChange,
 } from '#application';
-import { WrongExpectedRevisionError, type EventStore } from '#event-store';
+import { type EventStore } from '#event-store';
 import type { Clock } from '../clock.js';
 import {
   OpenSessionScan,
@@ -31,9 +34,6 @@ export type LoadedUser = { state: UserState; revision: bigint | 'no_stream' };
 
 export const DEFAULT_CACHED_USERS = 10_000;
 
-/** Another record appended meanwhile never changes these decisions, so a burst of records is not given up on. */
-const RECORD_ATTEMPTS = 1_000;
-
 export class Users {
   private readonly cache: FoldedStateCache<UserState>;
 
@@ -50,6 +50,18 @@ export class Users {
   async load(userId: string): Promise<LoadedUser> {
     const { state, revision } = await loadStream(this.store, userDecider, userId, { cache: this.cache });
     return { state, revision: revision ?? 'no_stream' };
+  }
+
+  /** The user's stream in a decision over several streams, read through this node's cache. */
+  async readFor(
+    reads: DecisionReads,
+    userId: string,
+  ): Promise<LoadedStream<UserState> & { decide(command: UserCommand): StreamChange }> {
+    const stream = await reads.stream(userDecider, userId, { cache: this.cache });
+    return {
+      ...stream,
+      decide: (command) => stream.decide({ ...command, facts: { now: this.clock.now(), twoStepRequired: false } }),
+    };
   }
 
   async handle(
@@ -74,7 +86,6 @@ export class Users {
     const decision: UserDecision = { ...command, facts: { now: this.clock.now(), twoStepRequired } };
     return handleCommand(this.store, userDecider, userId, decision, context, {
       cache: this.cache,
-      maxAttempts: recording ? RECORD_ATTEMPTS : undefined,
       // Without a read: the append carries the revision, so anything recorded since costs a retry.
       known: recording ? this.cache.get(userStream(userId)) : undefined,
     });
@@ -87,20 +98,14 @@ export class Users {
     context: CommandContext,
     twoStepRequired: boolean,
   ): Promise<HandledCommand<UserState>> {
-    for (let attempt = 1; ; attempt += 1) {
-      const known = await loadStream(this.store, userDecider, userId, { cache: this.cache });
-      const openSessions = await this.openSessions(userId);
-      const decision: UserDecision = { ...command, facts: { now: this.clock.now(), openSessions, twoStepRequired } };
-      try {
-        return await handleCommand(this.store, userDecider, userId, decision, context, {
-          cache: this.cache,
-          known,
-          maxAttempts: 1,
-        });
-      } catch (error) {
-        if (!(error instanceof WrongExpectedRevisionError) || attempt >= MAX_DECISION_ATTEMPTS) throw error;
-      }
-    }
+    const decisionOn = async (): Promise<UserDecision> => ({
+      ...command,
+      facts: { now: this.clock.now(), openSessions: await this.openSessions(userId), twoStepRequired },
+    });
+    return handleCommandOn(this.store, userDecider, userId, decisionOn, context, {
+      cache: this.cache,
+      commandType: command.type,
+    });
   }
 
   /** Read backwards only as far as a session could still be live, so the cost follows recent sign-ins, not history. */

@@ -108,7 +108,8 @@ export class ApiKeys {
       keyId,
       { type: 'CreateApiKey', data: created },
       context,
-      { maxAttempts: 1 },
+      // A new random id: its stream is expected new, without a read.
+      { known: 'no_stream' },
     );
     return { keyId, name, scopes, organizationId: organizationId ?? null, key, position: position ?? -1n };
   }
@@ -218,7 +219,6 @@ export class ApiKeys {
         { ...context, actor: `api-key:${apiKey.keyId}` },
         {
           cache: this.cacheOf(apiKey.keyId, now.getTime()),
-          maxAttempts: 1,
         },
       );
     } catch (error) {
