@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { generate } from 'otplib';
 import { newCommandContext } from '#application';
-import { PersonalDataErasure } from '#api';
+import { DirectoryUsers, PersonalDataErasure } from '#api';
 import { directoryStream, organizationStream, ssoSignOnStream } from '#domain';
 import { createApiKey } from '../support/api-keys.js';
 import { startAuthApp, type AuthApp } from '../support/auth-app.js';
@@ -370,6 +370,30 @@ describe('Entra ID’s sequence', () => {
 
     expect((await scim('DELETE', `/Users/${resourceId}`)).status).toBe(204);
     expect((await scim('GET', `/Users/${resourceId}`)).status).toBe(404);
+  });
+});
+
+describe('one commit per command', () => {
+  it('provisions a new person as a member in one commit of the store: reservation, membership, resource', async () => {
+    const users = nodeA.app.get(DirectoryUsers);
+    const context = newCommandContext(`scim:${acmeToken.split('.')[1] ?? ''}`);
+    // The first new person may make the node's next keys: that is the key store's commit, not the command's.
+    await users.provision(acme, { userName: 'warm-up@acme.example', active: true }, context);
+    const before = nodeA.store.commitStats?.();
+
+    const created = await users.provision(acme, { userName: 'one-commit@acme.example', active: true }, context);
+
+    expect(nodeA.store.commitStats?.()).toEqual({
+      commits: (before?.commits ?? Number.NaN) + 1,
+      writes: (before?.writes ?? Number.NaN) + 1,
+    });
+    const streams = new Set(
+      (await nodeA.store.readAll({ fromPosition: 0n }))
+        .filter((event) => event.metadata.correlationId === context.correlationId && event.revision >= 0n)
+        .filter((event) => (event.data as { userId?: string }).userId === created.userId)
+        .map((event) => event.streamId.split('-')[0]),
+    );
+    expect([...streams].sort()).toEqual(['directory', 'identity', 'organization']);
   });
 });
 

@@ -25,6 +25,7 @@ export { configureSsoRequest, type ConfigureSsoRequest } from './sso/sso-request
 export { ssoDomainStreamPrefix } from '#domain';
 
 export { DirectoryTokens } from './directory/directory-tokens.service.js';
+export { DirectoryUsers } from './directory/directory-users.service.js';
 export {
   API_KEY_CACHE_MS,
   ApiKeys,

@@ -197,6 +197,11 @@ export interface EventStore {
   readLogByStream?<P extends EnvelopePart = never>(options: ReadLogByStreamOptions<P>): Promise<LogEvent<P>[]>;
   /** Undefined for an empty store. */
   headPosition(): Promise<bigint | undefined>;
+  /**
+   * Durable commits made and appends they carried since this store was opened, where the store commits itself (the
+   * embedded store and PostgreSQL group their appends' commits); EventStoreDB commits on its server.
+   */
+  commitStats?(): CommitStats;
   subscribeToAll(options: SubscribeToAllOptions): Subscription;
   /** Answers or rejects within a few seconds. */
   ping(): Promise<void>;
@@ -204,5 +209,7 @@ export interface EventStore {
   storeId(): Promise<string>;
   close(): Promise<void>;
 }
+
+export type CommitStats = { commits: number; writes: number };
 
 export const EVENT_STORE = Symbol('EVENT_STORE');

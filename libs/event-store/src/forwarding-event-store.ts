@@ -19,10 +19,12 @@ import type {
 
 export abstract class ForwardingEventStore implements EventStore {
   readLogByStream: EventStore['readLogByStream'];
+  commitStats: EventStore['commitStats'];
   readonly appendsAcrossStreamsAtomically: boolean;
 
   protected constructor(protected readonly inner: EventStore) {
     this.readLogByStream = inner.readLogByStream?.bind(inner);
+    this.commitStats = inner.commitStats?.bind(inner);
     this.appendsAcrossStreamsAtomically = inner.appendsAcrossStreamsAtomically;
   }
 

@@ -3,6 +3,7 @@ import {
   EventStoreClosedError,
   EventStoreTimeoutError,
   type AppendResult,
+  type CommitStats,
   type EnvelopePart,
   type EventStore,
   type EventToAppend,
@@ -250,7 +251,11 @@ export class PostgresEventStore implements EventStore {
     return this.identity;
   }
 
-  groupCommitStats(): { commits: number; writes: number } {
+  groupCommitStats(): CommitStats {
+    return this.groupCommit.currentStats();
+  }
+
+  commitStats(): CommitStats {
     return this.groupCommit.currentStats();
   }
 

@@ -4,6 +4,7 @@ import {
   EventStoreClosedError,
   StreamDeletedError,
   type AppendResult,
+  type CommitStats,
   type EnvelopePart,
   type EventStore,
   type EventToAppend,
@@ -285,6 +286,11 @@ export class SqliteEventStore implements EventStore {
 
   groupCommitStats(): GroupCommitStats {
     return this.groupCommit.currentStats();
+  }
+
+  commitStats(): CommitStats {
+    const { commits, writes } = this.groupCommit.currentStats();
+    return { commits, writes };
   }
 
   close(): Promise<void> {

@@ -3,7 +3,7 @@
 // directory's stream in the same append, so neither is ever without the other.
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { handleDecision, type CommandContext, type DecisionReads, type StreamChange } from '#application';
+import { handleDecision, PersonalKeys, type CommandContext, type DecisionReads, type StreamChange } from '#application';
 import {
   directoryKeepsOut,
   directoryUserById,
@@ -23,7 +23,7 @@ import {
   type OrganizationState,
   organizationStream,
 } from '#domain';
-import { EVENT_STORE, type EventStore } from '#event-store';
+import { EVENT_STORE, PERSONAL_KEYS, type EventStore } from '#event-store';
 import type { Identity } from '#identity';
 import { IDENTITY } from '../auth/identity.provider.js';
 import { AppClock } from '../config/app-clock.js';
@@ -45,6 +45,7 @@ export const isShown = (user: DirectoryUser): boolean => !isErasedPersonName(use
 export class DirectoryUsers {
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(PERSONAL_KEYS) private readonly keys: PersonalKeys,
     private readonly streams: DirectoryStreams,
     @Inject(IDENTITY) private readonly identity: Identity,
     private readonly organizations: Organizations,
@@ -76,8 +77,9 @@ export class DirectoryUsers {
   async provision(organizationId: string, input: UserInput, context: CommandContext): Promise<DirectoryUser> {
     const organization = await this.streams.enterprise(organizationId, 'scim');
     this.refuseUnverified(organization, input.userName);
-    const [resourceId, proposed, at] = [randomUUID(), randomUUID(), this.clock.now().toISOString()];
-    await this.decide(organizationId, context, 'ProvisionScimUser', async (reads) => {
+    // A new address's id comes with its key made ahead: the create is one commit.
+    const [resourceId, proposed, at] = [randomUUID(), await this.keys.newPerson(), this.clock.now().toISOString()];
+    const userId = await this.decide(organizationId, context, 'ProvisionScimUser', async (reads) => {
       const directory = await this.streams.readFor(reads, organizationId);
       const byExternalId =
         input.externalId === undefined ? undefined : directoryUserWithExternalId(directory.state, input.externalId);
@@ -94,8 +96,12 @@ export class DirectoryUsers {
         type: 'ProvisionScimUser',
         data: { resourceId, userId: joining.userId, ...input, at },
       });
-      return [joining.reservation, members.decideAll(joining.commands), provisioned];
+      return {
+        changes: [joining.reservation, members.decideAll(joining.commands), provisioned],
+        result: joining.userId,
+      };
     });
+    if (userId !== proposed) this.keys.giveBack(proposed);
     return this.user(organizationId, resourceId);
   }
 
@@ -107,7 +113,13 @@ export class DirectoryUsers {
     context: CommandContext,
   ): Promise<DirectoryUser> {
     const organization = await this.streams.enterprise(organizationId, 'scim');
-    const [proposed, at] = [randomUUID(), this.clock.now().toISOString()];
+    const current = await this.user(organizationId, resourceId);
+    // Only another address may be a new person: the same one keeps its id.
+    const addressChanges = current.userName.toLowerCase() !== input.userName.toLowerCase();
+    const [proposed, at] = [
+      addressChanges ? await this.keys.newPerson() : randomUUID(),
+      this.clock.now().toISOString(),
+    ];
     const left = await this.decide(organizationId, context, 'UpdateScimUser', async (reads) => {
       const directory = await this.streams.readFor(reads, organizationId);
       const before = this.shown(directory.state, resourceId);

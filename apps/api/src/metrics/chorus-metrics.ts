@@ -1,6 +1,7 @@
 // The service's Prometheus series (GET /metrics): one registry per app, so that two apps in one
 // process (tests, the command line) never share or double-register a series.
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { CommitStats } from '#event-store';
 import type { ProjectionHealth, ReadModelsHealth } from '#read-models';
 
 /** Label of requests that matched no route (the SPA's pages, static files, 404s): never the raw path. */
@@ -47,6 +48,27 @@ export class ChorusMetrics {
     labelNames: ['reason'] as const,
     registers: [this.registry],
   });
+
+  /**
+   * The event store's durable commits and the appends they carried, where the store commits itself (embedded,
+   * PostgreSQL): appends per commit is what group commit shares.
+   */
+  countCommits(stats: () => CommitStats | undefined): void {
+    for (const [name, help, value] of [
+      ['chorus_event_store_commits', 'Durable commits of the event store since this process opened it', 'commits'],
+      ['chorus_event_store_committed_appends', 'Appends those commits carried', 'writes'],
+    ] as const) {
+      new Gauge({
+        name,
+        help,
+        registers: [this.registry],
+        collect() {
+          const current = stats();
+          if (current !== undefined) this.set(current[value]);
+        },
+      });
+    }
+  }
 
   constructor(health: () => Promise<ReadModelsHealth>) {
     collectDefaultMetrics({ register: this.registry, prefix: 'chorus_' });

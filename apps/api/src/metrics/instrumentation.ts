@@ -65,6 +65,7 @@ export class TimedEventStore extends ForwardingEventStore {
     storeName: string,
   ) {
     super(inner);
+    metrics.countCommits(() => this.commitStats?.());
     this.labels = {
       ok: { store: storeName, outcome: 'ok' },
       conflict: { store: storeName, outcome: 'conflict' },

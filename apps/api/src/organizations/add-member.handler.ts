@@ -1,9 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { Inject } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import { handleDecision, withdrawn } from '#application';
+import { handleDecision, PersonalKeys, withdrawn } from '#application';
 import { organizationStream, type OrganizationCommandOf } from '#domain';
-import { EVENT_STORE, type EventStore } from '#event-store';
+import { EVENT_STORE, PERSONAL_KEYS, type EventStore } from '#event-store';
 import { UserDirectory } from '#identity';
 import { AddMemberCommand, type AddedMemberResult } from './add-member.command.js';
 import { invitationOwedMark } from './member-invitations.js';
@@ -17,6 +16,7 @@ import { Organizations } from './organizations.service.js';
 export class AddMemberHandler implements ICommandHandler<AddMemberCommand> {
   constructor(
     @Inject(EVENT_STORE) private readonly store: EventStore,
+    @Inject(PERSONAL_KEYS) private readonly keys: PersonalKeys,
     private readonly organizations: Organizations,
     private readonly users: UserDirectory,
   ) {}
@@ -29,7 +29,8 @@ export class AddMemberHandler implements ICommandHandler<AddMemberCommand> {
     });
     const invitationOwed = member.invite === true;
     const marked = invitationOwed ? { ...context, origin: { ...context.origin, ...invitationOwedMark } } : context;
-    const proposed = randomUUID();
+    // A new address's id comes with its key made ahead, so sealing MemberAdded costs no commit of its own.
+    const proposed = member.userId === undefined ? await this.keys.newPerson() : member.userId;
     const streamId = organizationStream(organizationId);
     const handled = await handleDecision(
       this.store,
@@ -48,6 +49,7 @@ export class AddMemberHandler implements ICommandHandler<AddMemberCommand> {
       },
     );
     const { userId, organization } = handled.result;
+    if (userId !== proposed) this.keys.giveBack(proposed);
     const at = handled.applied.find((change) => change.streamId === streamId) ?? organization;
     return {
       id: organizationId,

@@ -80,10 +80,14 @@ export class PersonalKeys {
     }
   }
 
+  /** An id from newPerson that the command did not give anyone (the address had an id already): the next one's. */
+  giveBack(id: string): void {
+    if (this.cached.get(personSubject(id))?.until === Number.POSITIVE_INFINITY) this.ahead.push(id);
+  }
+
   private async makeAhead(): Promise<void> {
     const ids = Array.from({ length: PEOPLE_MADE_AHEAD }, () => randomUUID());
     const keys = await this.store.obtainAll(ids.map(personSubject));
-    const now = this.now();
     for (const id of ids) {
       const key = keys.get(personSubject(id));
       // Held until first used, not for the cache's few seconds: no one has the id yet, so no one can have erased it.
