@@ -15,7 +15,7 @@ import {
   type RecordedEvent,
 } from '#event-store';
 import { eventMetadata, newCommandContext } from '../command-handler.js';
-import { KEY_CACHE_MS, PersonalKeys } from './personal-keys-cache.js';
+import { KEY_CACHE_MS, PEOPLE_MADE_AHEAD, PersonalKeys } from './personal-keys-cache.js';
 import { SealingEventStore } from './sealing-event-store.js';
 
 const ada = { userId: 'a1b2c3', email: 'ada.lovelace@analytical.example' };
@@ -137,5 +137,37 @@ describe('the sealing store', () => {
       'user:owner',
     ]);
     expect(event?.data).toEqual({ ...ada, role: 'admin' });
+  });
+});
+
+describe('new people, their keys made ahead', () => {
+  it('makes the keys of many new people in one commit of the key store, each given out once', async () => {
+    const ids = await Promise.all(Array.from({ length: PEOPLE_MADE_AHEAD }, () => keys.newPerson()));
+
+    expect(new Set(ids).size).toBe(PEOPLE_MADE_AHEAD);
+    const stored = await otherNode.keys.find(ids.map((id) => `person:${id}`));
+    expect(stored.size).toBe(PEOPLE_MADE_AHEAD);
+    // The next batch comes when these are all given out.
+    expect(ids).not.toContain(await keys.newPerson());
+  });
+
+  it('seals a new person with the key made ahead, and gives back an id no one was given', async () => {
+    const userId = await keys.newPerson();
+    keys.giveBack(userId);
+    expect(await keys.newPerson()).toBe(userId);
+
+    await store.append('organization-acme', [memberAdded({ ...ada, userId })], 'no_stream');
+
+    expect(await dataOf(otherNode.store, 'organization-acme')).toEqual([{ ...ada, userId, role: 'admin' }]);
+  });
+
+  it('holds a key made ahead only until its person is recorded: erased on another node, it stops opening here', async () => {
+    const userId = await keys.newPerson();
+    await store.append('organization-acme', [memberAdded({ ...ada, userId })], 'no_stream');
+
+    await otherNode.keys.erase(`person:${userId}`);
+    clock += KEY_CACHE_MS;
+
+    expect(((await dataOf(store, 'organization-acme'))[0] as { email: string }).email).toMatch(/^Erased person /);
   });
 });
