@@ -182,9 +182,18 @@ export type ReadOptions<State> = {
   keepRecordedEvents?: boolean;
 };
 
+export type ChangeOptions = {
+  /** Deterministic ids, so a repeated decision is recognised; random uuids by default. */
+  eventId?: (index: number) => string;
+  /** Whose change this is, when the decision records several callers' changes together (their own metadata). */
+  context?: CommandContext;
+};
+
 /** What a decision appends to one stream: its events, at the revision it was decided on. */
 export type StreamChange = {
   readonly streamId: string;
+  /** Its own metadata, when it is not the decision's. */
+  readonly metadata?: EventMetadata;
   readonly decided: readonly DomainEvent[];
   readonly ids: readonly string[];
   readonly expectedRevision: ExpectedRevision;
@@ -202,8 +211,8 @@ export const withdrawn = (change: StreamChange): StreamChange => ({ ...change, d
 
 /** A stream as a decision reads it: its fold, and `decide` for what the command appends to it. */
 export type StreamForDecision<State, Command> = LoadedStream<State> & {
-  /** Refuses by throwing, as the decider does; `eventId`: deterministic ids, so a repeat is recognised. */
-  decide(command: Command, eventId?: (index: number) => string): StreamChange;
+  /** Refuses by throwing, as the decider does. */
+  decide(command: Command, options?: ChangeOptions): StreamChange;
   /** Several commands in turn, each decided on the state the ones before leave: one change, their events in order. */
   decideAll(commands: readonly Command[]): StreamChange;
 };
@@ -281,7 +290,7 @@ export async function handleCommandOn<State, Command, Event extends DomainEvent>
     { serializedOn: decider.streamOf(id), commandType: options.commandType },
     async (reads) => {
       const stream = await reads.stream(decider, id, options);
-      return { changes: [stream.decide(await commandOf(stream), options.eventId)], result: stream };
+      return { changes: [stream.decide(await commandOf(stream), { eventId: options.eventId })], result: stream };
     },
   );
   const applied = handled.applied[0] as AppliedChange<State> | undefined;
@@ -346,7 +355,7 @@ async function decideAndAppend<Result>(
         id: change.ids[index] as string,
         type: event.type,
         data: event.data,
-        metadata,
+        metadata: change.metadata ?? metadata,
       })),
       expectedRevision: change.expectedRevision,
     }));
@@ -387,8 +396,13 @@ function decisionReads(store: EventStore, trustKnown: boolean): DecisionReads {
             ? { state: decider.initialState, revision: undefined, position: undefined, recorded: [] }
             : { state: known.state, revision: known.revision, position: known.position, recorded: [] };
       const streamId = decider.streamOf(id);
-      const changeOf = (decided: readonly Event[], eventId?: (index: number) => string): StreamChange => ({
+      const changeOf = (
+        decided: readonly Event[],
+        { eventId, context }: ChangeOptions = {},
+        commandType?: string,
+      ): StreamChange => ({
         streamId,
+        ...(context === undefined ? {} : { metadata: eventMetadata(context, commandType) }),
         decided,
         ids: decided.map((_, index) => eventId?.(index) ?? randomUUID()),
         expectedRevision: loaded.revision ?? 'no_stream',
@@ -405,7 +419,8 @@ function decisionReads(store: EventStore, trustKnown: boolean): DecisionReads {
       });
       return {
         ...loaded,
-        decide: (command, eventId) => changeOf(decider.decide(command, loaded.state), eventId),
+        decide: (command, changeOptions) =>
+          changeOf(decider.decide(command, loaded.state), changeOptions, commandTypeOf(command)),
         decideAll: (commands) => {
           const decided: Event[] = [];
           let state = loaded.state;

@@ -110,7 +110,7 @@ export class BillingEffects {
         if (!organization.state.exists) throw unknownOrganization(organizationId);
         const done = settled(entry, organization.recorded);
         if (done !== undefined) return { changes: [], result: { settled: done } };
-        const change = organization.decide({ ...command, requester: operator }, eventId);
+        const change = organization.decide({ ...command, requester: operator }, { eventId });
         return { changes: [change], result: { at: organization } };
       },
     );

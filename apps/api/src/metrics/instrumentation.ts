@@ -92,13 +92,16 @@ export class TimedEventStore extends ForwardingEventStore {
   override appendToStreams(appends: readonly StreamAppend[]): Promise<AppendResult[]> {
     if (!tracingOn()) return this.timed(() => this.inner.appendToStreams(appends));
     const attributes = {
+      // The streams of the command's one append, in its order.
       'chorus.stream': appends.map((part) => part.streamId).join(' '),
       'chorus.events': appends.reduce((total, part) => total + part.events.length, 0),
       'db.system.name': this.labels.ok.store,
     };
-    const traced = appends.map((part) => ({ ...part, events: withTraceparent(part.events) }));
+    // Inside the span: each event carries the append's own traceparent.
     return inSpan('append', { attributes, kind: SpanKind.CLIENT }, () =>
-      this.timed(() => this.inner.appendToStreams(traced)),
+      this.timed(() =>
+        this.inner.appendToStreams(appends.map((part) => ({ ...part, events: withTraceparent(part.events) }))),
+      ),
     );
   }
 

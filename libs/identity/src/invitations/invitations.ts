@@ -17,6 +17,7 @@ import {
   type UndeliveredInvitation,
 } from '#domain';
 import type { IdentityLogger } from '../logger.js';
+import { InvitationRecords } from './invitation-records.js';
 import { invitationMail } from '../mail/invitation-mail.js';
 import { isPermanentMailFailure, type Mailer } from '../mail/mailer.js';
 import { membershipNoticeMail } from '../mail/membership-notice-mail.js';
@@ -71,6 +72,8 @@ export const invalidInvitation = (): InvalidToken =>
   new InvalidToken('This invitation link is unknown, used or expired.');
 
 export class Invitations {
+  private readonly records: InvitationRecords;
+
   constructor(
     private readonly store: EventStore,
     private readonly users: Users,
@@ -83,7 +86,9 @@ export class Invitations {
     private readonly logger: IdentityLogger,
     /** HKDF-derived from SESSION_SECRET (purpose 'invitation-links'). */
     private readonly linkKey: Buffer,
-  ) {}
+  ) {
+    this.records = new InvitationRecords(store);
+  }
 
   /**
    * Safe to call again for the same MemberAdded on any node (reactions deliver at least once): one node at a
@@ -112,7 +117,7 @@ export class Invitations {
     };
     // A person's first invitation is the usual case: decided on an empty stream without reading it.
     const known = { state: noInvitations(), revision: undefined, position: undefined };
-    const handled = await handleCommand(this.store, invitationDecider, request.userId, command, context, { known });
+    const handled = await this.records.record(request.userId, command, context, known);
     const recorded = handled.appended.find(
       (event) => event.type === 'InvitationSent' || event.type === 'MembershipNoticeSent',
     );
@@ -179,7 +184,7 @@ export class Invitations {
       correlationId: context.correlationId,
     };
     this.logger.warn({ ...about, err: error }, 'Invitation mail refused for good: not sent');
-    await handleCommand(this.store, invitationDecider, request.userId, failed, context, { known });
+    await this.records.record(request.userId, failed, context, known);
   }
 
   private async recordMailed(
@@ -193,7 +198,7 @@ export class Invitations {
       type: 'RecordInvitationMailed',
       data: { tokenHash, at: this.clock.now().toISOString(), organizationId },
     };
-    await handleCommand(this.store, invitationDecider, userId, mailed, context, { known });
+    await this.records.record(userId, mailed, context, known);
   }
 
   /** Those whose last mail from this organization was refused for good (and none went out since). */
