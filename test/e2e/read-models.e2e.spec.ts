@@ -95,6 +95,46 @@ describe('GET /organizations/:id', () => {
   });
 });
 
+describe('reading your writes by header', () => {
+  it('names the position of each write in Chorus-Position (SCIM, whose answers hold none, in scim-postgres)', async () => {
+    const id = await createOrganization(api, { plan: { line: 'classic', plan: 'professional' } });
+    const site = await api.post(`/organizations/${id}/sites`, { name: 'Shop', hostname: 'shop.example' });
+    expect(site.headers.get('chorus-position')).toBe(String(site.body.position));
+
+    const removed = await api.request('DELETE', `/organizations/${id}/sites/${site.body.siteId as string}`);
+
+    expect(removed.status).toBe(200);
+    expect(BigInt(removed.headers.get('chorus-position') ?? '0')).toBeGreaterThan(BigInt(site.body.position));
+    expect(BigInt(removed.headers.get('chorus-position') ?? '0')).toBe(await running.store.headPosition());
+  });
+
+  it('answers a read naming a position once this node has read that far, on any route, or 503 past its bound', async () => {
+    const id = await createOrganization(api);
+    const head = (await running.store.headPosition()) ?? 0n;
+
+    const read = await api.request('GET', `/organizations/${id}/notification-recipients`, {
+      headers: { 'chorus-min-position': String(head) },
+    });
+    expect(read.status).toBe(200);
+
+    const ahead = await api.request('GET', `/organizations/${id}`, {
+      headers: { 'chorus-min-position': String(head + 1000n) },
+    });
+    expect([ahead.status, ahead.headers.get('retry-after'), ahead.body.code]).toEqual([503, '1', 'NOT_YET_CONSISTENT']);
+  });
+
+  it('refuses a Chorus-Min-Position that is not a position, naming the header', async () => {
+    const id = await createOrganization(api);
+    const refused = await api.request('GET', `/organizations/${id}`, { headers: { 'chorus-min-position': 'soon' } });
+
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      errors: [{ parameter: 'Chorus-Min-Position', detail: expect.any(String) }],
+    });
+  });
+});
+
 describe('GET /organizations/:id between commits', () => {
   it('answers the same JSON text until a commit to either read model it is made of, then what a node that never cached it answers', async () => {
     const id = await createOrganization(api, { plan: { line: 'classic', plan: 'professional' } });

@@ -167,8 +167,13 @@ export async function oneAtATime<T>(
 
 const noop = (): void => undefined;
 
-/** After this many lost races in a row the caller gets the WrongExpectedRevisionError. */
-export const MAX_DECISION_ATTEMPTS = 10;
+/**
+ * After this many lost races in a row the caller gets the WrongExpectedRevisionError. A process's own commands take
+ * turns per stream, so only other processes race it: two nodes busy on one stream each win about every other race,
+ * and ten in a row were lost by about one command in a thousand, which an identity provider then saw as a 503. Fifty
+ * is never reached by a race, only by a stream that keeps changing for a reason no retry mends.
+ */
+export const MAX_DECISION_ATTEMPTS = 50;
 
 export type ReadOptions<State> = {
   /** Never trusted for a decision on its own: appends still carry the expected revision. */

@@ -12,6 +12,8 @@ export type Call = {
   readsOwnWrites?: boolean;
 };
 
+export const MIN_POSITION_HEADER = 'Chorus-Min-Position';
+
 /** A read model that is still catching up answers 503 NOT_YET_CONSISTENT with Retry-After: 1. */
 const CONSISTENCY_ATTEMPTS = 3;
 const CONSISTENCY_RETRY_MS = 1_000;
@@ -23,10 +25,14 @@ export const httpBaseQuery: BaseQueryFn<Call, unknown, Problem> = async (
   const { http, wait } = api.extra as Services;
   const state = api.getState() as { writes?: { position: string | null } };
   const position = readsOwnWrites ? (state.writes?.position ?? null) : null;
-  const target = position === null ? url : `${url}${url.includes('?') ? '&' : '?'}minPosition=${position}`;
+  // docs/api.md, Reading your writes: whichever node the read lands on answers once it has read that far.
+  const headers = position === null ? undefined : { [MIN_POSITION_HEADER]: position };
   for (let attempt = 1; ; attempt += 1) {
     try {
-      const { data } = await http.request(method, target, body, { signal: api.signal });
+      const { data } = await http.request(method, url, body, {
+        signal: api.signal,
+        ...(headers === undefined ? {} : { headers }),
+      });
       return { data };
     } catch (error) {
       const problem = asProblem(error);

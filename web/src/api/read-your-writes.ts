@@ -1,4 +1,5 @@
-// docs/console.md: "A change shows in the view right after it is acknowledged (read your own writes with minPosition)".
+// docs/console.md: "A change shows in the view right after it is acknowledged": the position of the latest
+// acknowledged write, which the reads after it name (Chorus-Min-Position).
 import { createSlice, type UnknownAction } from '@reduxjs/toolkit';
 import type { Position } from './contract';
 

@@ -17,7 +17,8 @@ export class HttpError extends Error {
   }
 }
 
-export type RequestOptions = { signal?: AbortSignal };
+/** `headers`: beyond the client's own (Accept, Content-Type, the XSRF token). */
+export type RequestOptions = { signal?: AbortSignal; headers?: Readonly<Record<string, string>> };
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -71,8 +72,14 @@ function parseBody(text: string): unknown {
 }
 
 export function createHttpClient(environment: HttpEnvironment = browserEnvironment()): HttpClient {
-  async function request(method: string, url: string, data: unknown, signal?: AbortSignal): Promise<HttpResponse> {
-    const headers: Record<string, string> = { Accept: 'application/json, text/plain, */*' };
+  async function request(
+    method: string,
+    url: string,
+    data: unknown,
+    options: RequestOptions = {},
+  ): Promise<HttpResponse> {
+    const { signal } = options;
+    const headers: Record<string, string> = { ...options.headers, Accept: 'application/json, text/plain, */*' };
     if (data !== undefined) headers['Content-Type'] = 'application/json';
     // The token never leaves this origin.
     if (new URL(url, environment.origin).origin === environment.origin) {
@@ -103,10 +110,10 @@ export function createHttpClient(environment: HttpEnvironment = browserEnvironme
 
   return {
     post<T>(url: string, data?: unknown, options?: RequestOptions) {
-      return request('POST', url, data, options?.signal) as Promise<HttpResponse<T>>;
+      return request('POST', url, data, options) as Promise<HttpResponse<T>>;
     },
     request<T>(method: HttpMethod, url: string, data?: unknown, options?: RequestOptions) {
-      return request(method, url, data, options?.signal) as Promise<HttpResponse<T>>;
+      return request(method, url, data, options) as Promise<HttpResponse<T>>;
     },
   };
 }

@@ -40,9 +40,8 @@ export function answerScimErrors(exception: unknown, request: Request): ErrorAns
   if (!request.path.startsWith(`${SCIM_PATH}/`) && request.path !== SCIM_PATH) return undefined;
   if (exception instanceof ScimError) return errorBody(exception.status, exception.detail, exception.scimType);
   if (exception instanceof DomainError) return fromDomainError(exception);
-  // Another node changed the directory or the organization meanwhile, past the command's retries: identity providers
-  // retry a
-  // 503, and the retry finds whatever part was done (a member already there is adopted).
+  // A race is decided again by the command itself; only a stream that kept changing through every attempt gets here,
+  // and identity providers retry a 503.
   if (exception instanceof WrongExpectedRevisionError) {
     return {
       ...errorBody(503, 'The directory changed while this request was decided: send it again.'),

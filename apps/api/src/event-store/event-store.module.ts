@@ -4,6 +4,7 @@ import { CONFIG, type Config } from '#config';
 import { eventSchemas } from '#domain';
 import { EVENT_STORE, openEventStore, openPersonalKeys, PERSONAL_KEYS, type EventStore } from '#event-store';
 import { AppClock } from '../config/app-clock.js';
+import { RequestWritesEventStore } from '../http/request-writes.js';
 import { ChorusMetrics } from '../metrics/chorus-metrics.js';
 import { TimedEventStore } from '../metrics/instrumentation.js';
 
@@ -25,7 +26,7 @@ class EventStoreLifecycle implements OnApplicationShutdown {
  * EVENT_STORE: the embedded SQLite store under DATA_DIR, or PostgreSQL (DATABASE_URL), or EventStoreDB
  * (EVENTSTORE_CONNECTION_STRING);
  * personal data sealed on the way in and opened on the way out, every event read in its current shape (upcast), its
- * appends timed.
+ * appends' positions noted in their request's context, and timed.
  */
 @Global()
 @Module({
@@ -53,7 +54,7 @@ class EventStoreLifecycle implements OnApplicationShutdown {
         const store = await openEventStore({ dataDir, connectionString, databaseUrl });
         const sealed = new SealingEventStore(store, keys, () => clock.now());
         return new TimedEventStore(
-          new UpcastingEventStore(sealed, eventSchemas),
+          new RequestWritesEventStore(new UpcastingEventStore(sealed, eventSchemas)),
           metrics,
           databaseUrl !== undefined ? 'postgres' : connectionString !== undefined ? 'eventstoredb' : 'sqlite',
         );

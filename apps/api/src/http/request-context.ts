@@ -14,6 +14,8 @@ export type RequestContext = LogContext & {
   readonly clientIp: string | undefined;
   readonly userAgent: string | undefined;
   actor: string | undefined;
+  /** The position of the last event this request appended: what a client names to read its write on any node. */
+  writtenUpTo?: bigint;
 };
 
 const contextsByRequest = new WeakMap<object, RequestContext>();

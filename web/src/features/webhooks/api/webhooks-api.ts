@@ -1,5 +1,5 @@
 // An organization's webhook endpoints (docs/api.md, Webhooks). They live in the event store's own stream, not the
-// read model, so their reads need no `minPosition`: each answer is as of the command before it.
+// read model, so their reads name no position: each answer is as of the command before it.
 import { consoleApi } from '../../../api/console-api';
 import type { Position } from '../../../api/contract';
 import type { WebhookFormat } from '@libs/domain/webhooks/webhook-endpoints';
