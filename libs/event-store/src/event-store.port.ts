@@ -212,4 +212,35 @@ export interface EventStore {
 
 export type CommitStats = { commits: number; writes: number };
 
+/** An event as its store holds it, its data and metadata the JSON texts stored: what backups and copies carry. */
+export type StoredEvent = {
+  position: bigint;
+  streamId: string;
+  revision: bigint;
+  id: string;
+  type: string;
+  data: string;
+  metadata: string;
+  recordedAt: string;
+};
+
+/**
+ * The log event for event as stored, for backups, restores and copies between stores (the embedded store and
+ * PostgreSQL; EventStoreDB gives every event its own position and time).
+ */
+export interface ExactLog {
+  /** Events with a position after `afterPosition`, in position order, exactly as stored. */
+  exportEvents(afterPosition: bigint, maxCount: number): Promise<StoredEvent[]>;
+  /**
+   * Writes events at the positions, revisions, ids and times they carry, all or none: each after the log's head and
+   * the next revision of its stream. A RangeError (nothing written) otherwise.
+   */
+  importEvents(events: readonly StoredEvent[]): Promise<void>;
+  /** Streams an operator deleted behind Chorus's back, and marks them deleted here: a copy keeps them so. */
+  deletedStreams(): Promise<string[]>;
+  markDeleted(streamIds: readonly string[]): Promise<void>;
+  /** How many events the log holds. */
+  countEvents(): Promise<number>;
+}
+
 export const EVENT_STORE = Symbol('EVENT_STORE');

@@ -9,7 +9,12 @@ import {
   StreamDeletedError,
   WrongExpectedVersionError,
 } from '@eventstore/db-client';
-import { PERSONAL_KEY_BYTES, PersonalDataErasedError, type PersonalKeyStore } from './personal-keys.port.js';
+import {
+  PERSONAL_KEY_BYTES,
+  PersonalDataErasedError,
+  type KeyRecord,
+  type PersonalKeyStore,
+} from './personal-keys.port.js';
 
 const STREAM_PREFIX = 'chorus-personal-key-';
 /** Every subject a key was made for, in order: how subjects are listed by prefix without reading the whole log. */
@@ -55,11 +60,7 @@ export class EventStoreDbPersonalKeys implements PersonalKeyStore {
           expectedRevision: NO_STREAM,
         },
       );
-      await this.client.appendToStream(
-        SUBJECTS,
-        jsonEvent({ id: randomUUID(), type: 'PersonalKeySubject', data: { subject } }),
-        { expectedRevision: ANY },
-      );
+      await this.listSubject(subject);
       return key;
     } catch (error) {
       if (error instanceof StreamDeletedError) throw new PersonalDataErasedError(subject);
@@ -76,22 +77,71 @@ export class EventStoreDbPersonalKeys implements PersonalKeyStore {
     } catch (error) {
       if (!(error instanceof StreamDeletedError)) throw error;
     }
+    // Listed, so that a copy of the keys carries the erasure of a subject that never had a key.
+    await this.listSubject(subject);
   }
 
-  async subjects(prefix: string): Promise<string[]> {
+  async exportKeys(afterSubject: string | undefined, maxCount: number): Promise<KeyRecord[]> {
+    const listed = [...(await this.listed())].filter((subject) => afterSubject === undefined || subject > afterSubject);
+    const page = listed.sort().slice(0, maxCount);
+    const keys = await this.find(page);
+    // EventStoreDB keeps no time of a key's making apart from its events'; an erasure's is the copy's.
+    const at = new Date().toISOString();
+    return page.map((subject) => ({
+      subject,
+      key: keys.get(subject) ?? null,
+      createdAt: at,
+      erasedAt: keys.has(subject) ? null : at,
+    }));
+  }
+
+  async importKeys(records: readonly KeyRecord[]): Promise<void> {
+    for (const { subject, key } of records) {
+      if (key === null) {
+        await this.erase(subject);
+        continue;
+      }
+      try {
+        await this.client.appendToStream(
+          `${STREAM_PREFIX}${subject}`,
+          jsonEvent({ id: randomUUID(), type: 'PersonalKeyMade', data: { key: key.toString('base64') } }),
+          { expectedRevision: NO_STREAM },
+        );
+        await this.listSubject(subject);
+      } catch (error) {
+        // Held or erased here already: this store's own word stands.
+        if (!(error instanceof WrongExpectedVersionError || error instanceof StreamDeletedError)) throw error;
+      }
+    }
+  }
+
+  private async listSubject(subject: string): Promise<void> {
+    await this.client.appendToStream(
+      SUBJECTS,
+      jsonEvent({ id: randomUUID(), type: 'PersonalKeySubject', data: { subject } }),
+      { expectedRevision: ANY },
+    );
+  }
+
+  private async listed(): Promise<Set<string>> {
     const listed = new Set<string>();
     try {
       for await (const resolved of this.client.readStream<{ type: 'PersonalKeySubject'; data: { subject: string } }>(
         SUBJECTS,
       )) {
         const subject = resolved.event?.data.subject;
-        if (subject?.startsWith(prefix) === true) listed.add(subject);
+        if (subject !== undefined) listed.add(subject);
       }
     } catch (error) {
       if (!(error instanceof Error && error.name === 'StreamNotFoundError')) throw error;
     }
-    const keys = await this.find([...listed]);
-    return [...listed].filter((subject) => keys.has(subject)).sort();
+    return listed;
+  }
+
+  async subjects(prefix: string): Promise<string[]> {
+    const listed = [...(await this.listed())].filter((subject) => subject.startsWith(prefix));
+    const keys = await this.find(listed);
+    return listed.filter((subject) => keys.has(subject)).sort();
   }
 
   async close(): Promise<void> {

@@ -22,8 +22,21 @@ export interface PersonalKeyStore {
   erase(subject: string): Promise<void>;
   /** The subjects with a key whose name starts with `prefix` (the periods whose keys expire). */
   subjects(prefix: string): Promise<string[]>;
+  /**
+   * Every key and every erasure, in subject order, after `afterSubject`: what a backup or a copy carries. An erased
+   * subject comes with no key, so that it stays erased wherever it is taken.
+   */
+  exportKeys(afterSubject: string | undefined, maxCount: number): Promise<KeyRecord[]>;
+  /**
+   * Takes keys and erasures as another store holds them: a key this store lacks is kept as it is, an erasure erases
+   * the subject here too, and a subject erased here stays erased.
+   */
+  importKeys(records: readonly KeyRecord[]): Promise<void>;
   close(): Promise<void>;
 }
+
+/** A subject's key, or its erasure (`key` null). */
+export type KeyRecord = { subject: string; key: Buffer | null; createdAt: string; erasedAt: string | null };
 
 export const PERSONAL_KEYS = Symbol('PERSONAL_KEYS');
 

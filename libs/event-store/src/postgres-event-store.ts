@@ -7,6 +7,8 @@ import {
   type EnvelopePart,
   type EventStore,
   type EventToAppend,
+  type ExactLog,
+  type StoredEvent,
   type ExpectedRevision,
   type LogEvent,
   type ReadAllOptions,
@@ -19,8 +21,8 @@ import {
   type SubscribeToAllOptions,
   type Subscription,
 } from './event-store.port.js';
-import { PostgresGroupCommit } from './postgres-group-commit.js';
-import { migratePostgresSchema } from './postgres-schema.js';
+import { APPENDED_CHANNEL, PostgresGroupCommit } from './postgres-group-commit.js';
+import { LOG_LOCK_KEY, migratePostgresSchema } from './postgres-schema.js';
 import { PostgresSubscription } from './postgres-subscription.js';
 import { PostgresWakeUps } from './postgres-wake-ups.js';
 import {
@@ -59,7 +61,7 @@ type EventRow = {
 };
 
 /** Group commit under one advisory lock (gapless positions in commit order); LISTEN/NOTIFY with a poll behind it. */
-export class PostgresEventStore implements EventStore {
+export class PostgresEventStore implements EventStore, ExactLog {
   readonly appendsAcrossStreamsAtomically = true;
   private closed = false;
   private closing: Promise<void> | undefined;
@@ -257,6 +259,104 @@ export class PostgresEventStore implements EventStore {
 
   commitStats(): CommitStats {
     return this.groupCommit.currentStats();
+  }
+
+  async exportEvents(afterPosition: bigint, maxCount: number): Promise<StoredEvent[]> {
+    this.assertOpen();
+    const { rows } = await this.query<EventRow>(
+      'exportEvents',
+      `SELECT ${COLUMNS} FROM events WHERE position > $1 ORDER BY events.position LIMIT $2`,
+      [afterPosition.toString(), maxCount],
+    );
+    return rows.map((row) => ({
+      position: BigInt(row.position),
+      streamId: row.stream_id,
+      revision: BigInt(row.revision),
+      id: row.event_id,
+      type: row.type,
+      data: row.data,
+      metadata: row.metadata,
+      recordedAt: row.recorded_at.toISOString(),
+    }));
+  }
+
+  /** One transaction under the log lock: the events land after the head, each stream continuing where it was. */
+  async importEvents(events: readonly StoredEvent[]): Promise<void> {
+    this.assertOpen();
+    if (events.length === 0) return;
+    await this.groupCommit.flush();
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query('SELECT pg_advisory_xact_lock($1)', [LOG_LOCK_KEY.toString()]);
+      const head = BigInt(
+        (await client.query<{ head: string }>('SELECT coalesce(max(position), 0)::text AS head FROM events')).rows[0]
+          ?.head ?? '0',
+      );
+      const streams = [...new Set(events.map((event) => event.streamId))];
+      const { rows } = await client.query<{ stream_id: string; revision: string }>(
+        'SELECT stream_id, max(revision)::text AS revision FROM events WHERE stream_id = ANY($1) GROUP BY stream_id',
+        [streams],
+      );
+      const heads = new Map(rows.map((row) => [row.stream_id, BigInt(row.revision)]));
+      let last = head;
+      for (const event of events) {
+        if (event.position <= last)
+          throw new RangeError(`Event at position ${event.position} is not after the log's head (${last})`);
+        const streamHead = heads.get(event.streamId) ?? -1n;
+        if (event.revision !== streamHead + 1n)
+          throw new RangeError(
+            `Stream ${event.streamId}: event at revision ${event.revision} does not follow revision ${streamHead}`,
+          );
+        heads.set(event.streamId, event.revision);
+        last = event.position;
+      }
+      await client.query(
+        `INSERT INTO events (position, stream_id, revision, event_id, type, data, metadata, recorded_at)
+         SELECT * FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[], $8::timestamptz[])`,
+        [
+          events.map((event) => event.position.toString()),
+          events.map((event) => event.streamId),
+          events.map((event) => event.revision.toString()),
+          events.map((event) => event.id),
+          events.map((event) => event.type),
+          events.map((event) => event.data),
+          events.map((event) => event.metadata),
+          events.map((event) => event.recordedAt),
+        ],
+      );
+      await client.query(`SELECT pg_notify('${APPENDED_CHANNEL}', '')`);
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  async deletedStreams(): Promise<string[]> {
+    this.assertOpen();
+    const { rows } = await this.query<{ stream_id: string }>(
+      'deletedStreams',
+      'SELECT stream_id FROM deleted_streams ORDER BY stream_id',
+    );
+    return rows.map((row) => row.stream_id);
+  }
+
+  async markDeleted(streamIds: readonly string[]): Promise<void> {
+    this.assertOpen();
+    await this.query(
+      'markDeleted',
+      'INSERT INTO deleted_streams (stream_id) SELECT unnest($1::text[]) ON CONFLICT DO NOTHING',
+      [[...streamIds]],
+    );
+  }
+
+  async countEvents(): Promise<number> {
+    this.assertOpen();
+    const { rows } = await this.query<{ count: string }>('countEvents', 'SELECT count(*)::text AS count FROM events');
+    return Number(rows[0]?.count ?? '0');
   }
 
   close(): Promise<void> {

@@ -2,7 +2,12 @@
 // the write-ahead log keeps the old bytes until its segments are recycled (docs/privacy.md).
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { PERSONAL_KEY_BYTES, PersonalDataErasedError, type PersonalKeyStore } from './personal-keys.port.js';
+import {
+  PERSONAL_KEY_BYTES,
+  PersonalDataErasedError,
+  type KeyRecord,
+  type PersonalKeyStore,
+} from './personal-keys.port.js';
 import { migratePostgresSchema } from './postgres-schema.js';
 
 export class PostgresPersonalKeys implements PersonalKeyStore {
@@ -77,6 +82,43 @@ export class PostgresPersonalKeys implements PersonalKeyStore {
       [prefix],
     );
     return rows.map((row) => row.subject);
+  }
+
+  async exportKeys(afterSubject: string | undefined, maxCount: number): Promise<KeyRecord[]> {
+    const { rows } = await this.pool.query<{
+      subject: string;
+      key: Buffer | null;
+      created: string;
+      erased: string | null;
+    }>(
+      `SELECT subject, key, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created,
+              to_char(erased_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS erased
+       FROM personal_keys WHERE subject > $1 ORDER BY subject LIMIT $2`,
+      [afterSubject ?? '', maxCount],
+    );
+    return rows.map((row) => ({ subject: row.subject, key: row.key, createdAt: row.created, erasedAt: row.erased }));
+  }
+
+  async importKeys(records: readonly KeyRecord[]): Promise<void> {
+    if (records.length === 0) return;
+    await this.pool.query(
+      `INSERT INTO personal_keys (subject, key, created_at, erased_at)
+       SELECT * FROM unnest($1::text[], $2::bytea[], $3::timestamptz[], $4::timestamptz[]) ON CONFLICT (subject) DO NOTHING`,
+      [
+        records.map((record) => record.subject),
+        records.map((record) => record.key),
+        records.map((record) => record.createdAt),
+        records.map((record) => record.erasedAt),
+      ],
+    );
+    const erasures = records.filter((record) => record.key === null).map((record) => record.subject);
+    if (erasures.length === 0) return;
+    // An erasure taken from elsewhere overwrites a key this store held, as an erasure here would.
+    const { rowCount } = await this.pool.query(
+      'UPDATE personal_keys SET key = NULL, erased_at = now() WHERE subject = ANY($1) AND key IS NOT NULL',
+      [erasures],
+    );
+    if ((rowCount ?? 0) > 0) await this.pool.query('VACUUM FULL personal_keys');
   }
 
   async close(): Promise<void> {

@@ -8,6 +8,8 @@ import {
   type EnvelopePart,
   type EventStore,
   type EventToAppend,
+  type ExactLog,
+  type StoredEvent,
   type ExpectedRevision,
   type LogEvent,
   type ReadAllOptions,
@@ -64,7 +66,7 @@ const MAX_LITERAL_LIMITS = 16;
  * One SQLite file in WAL mode with synchronous=FULL, written through one connection with group commit (README.md says
  * why).
  */
-export class SqliteEventStore implements EventStore {
+export class SqliteEventStore implements EventStore, ExactLog {
   readonly appendsAcrossStreamsAtomically = true;
   private closed = false;
   private closing: Promise<void> | undefined;
@@ -168,6 +170,14 @@ export class SqliteEventStore implements EventStore {
         true,
       ),
       headPosition: db.prepare('SELECT max(position) FROM events').pluck(),
+      importAt: db.prepare(
+        'INSERT INTO events (position, stream_id, revision, event_id, type, data, metadata, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      ),
+      deletedStreams: db.prepare('SELECT stream_id FROM deleted_streams ORDER BY stream_id').pluck(),
+      markDeleted: db.prepare(
+        'INSERT INTO deleted_streams (stream_id, deleted_at) VALUES (?, ?) ON CONFLICT (stream_id) DO NOTHING',
+      ),
+      countEvents: db.prepare('SELECT count(*) FROM events').pluck(),
       // Changes whenever ANOTHER connection (another process) commits to the file.
       dataVersion: db.prepare('PRAGMA data_version').pluck(),
       ping: db.prepare('SELECT 1').pluck(),
@@ -282,6 +292,70 @@ export class SqliteEventStore implements EventStore {
   async storeId(): Promise<string> {
     this.assertOpen();
     return this.identity;
+  }
+
+  async exportEvents(afterPosition: bigint, maxCount: number): Promise<StoredEvent[]> {
+    this.assertOpen();
+    return (this.statements.allAfter.all(maxCount, afterPosition) as EventRow[]).map(
+      ([position, streamId, revision, id, type, data, metadata, recordedAt]) => ({
+        position,
+        streamId,
+        revision,
+        id,
+        type,
+        data,
+        metadata,
+        recordedAt,
+      }),
+    );
+  }
+
+  importEvents(events: readonly StoredEvent[]): Promise<void> {
+    this.assertOpen();
+    return this.groupCommit.submit(() => {
+      let head = (this.statements.headPosition.get() as bigint | null) ?? 0n;
+      const heads = new Map<string, bigint>();
+      for (const event of events) {
+        if (event.position <= head)
+          throw new RangeError(`Event at position ${event.position} is not after the log's head (${head})`);
+        const streamHead = heads.get(event.streamId) ?? this.currentRevision(event.streamId) ?? -1n;
+        if (event.revision !== streamHead + 1n)
+          throw new RangeError(
+            `Stream ${event.streamId}: event at revision ${event.revision} does not follow revision ${streamHead}`,
+          );
+        this.statements.importAt.run(
+          event.position,
+          event.streamId,
+          event.revision,
+          event.id,
+          event.type,
+          event.data,
+          event.metadata,
+          event.recordedAt,
+        );
+        head = event.position;
+        heads.set(event.streamId, event.revision);
+      }
+      this.heads.forget();
+    });
+  }
+
+  async deletedStreams(): Promise<string[]> {
+    this.assertOpen();
+    return this.statements.deletedStreams.all() as string[];
+  }
+
+  async markDeleted(streamIds: readonly string[]): Promise<void> {
+    this.assertOpen();
+    await this.groupCommit.submit(() => {
+      for (const streamId of streamIds) this.statements.markDeleted.run(streamId, this.recordedAtNow());
+      this.heads.forget();
+    });
+  }
+
+  async countEvents(): Promise<number> {
+    this.assertOpen();
+    return Number(this.statements.countEvents.get() as bigint);
   }
 
   groupCommitStats(): GroupCommitStats {

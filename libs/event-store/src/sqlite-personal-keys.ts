@@ -4,7 +4,12 @@
 // data.
 import { randomBytes } from 'node:crypto';
 import Database from 'better-sqlite3';
-import { PERSONAL_KEY_BYTES, PersonalDataErasedError, type PersonalKeyStore } from './personal-keys.port.js';
+import {
+  PERSONAL_KEY_BYTES,
+  PersonalDataErasedError,
+  type KeyRecord,
+  type PersonalKeyStore,
+} from './personal-keys.port.js';
 import { migrateEventStoreSchema, PERSONAL_KEY_MIGRATIONS } from './sqlite-migrations.js';
 
 export const PERSONAL_KEYS_FILE = 'personal-keys.sqlite';
@@ -44,6 +49,13 @@ export class SqlitePersonalKeys implements PersonalKeyStore {
       ),
       erase: db.prepare(
         'INSERT INTO personal_keys (subject, key, created_at, erased_at) VALUES (?, NULL, ?, ?) ON CONFLICT (subject) DO UPDATE SET key = NULL, erased_at = excluded.erased_at WHERE erased_at IS NULL',
+      ),
+      exported: db.prepare<
+        [string, number],
+        { subject: string; key: Buffer | null; created_at: string; erased_at: string | null }
+      >('SELECT subject, key, created_at, erased_at FROM personal_keys WHERE subject > ? ORDER BY subject LIMIT ?'),
+      imported: db.prepare(
+        'INSERT INTO personal_keys (subject, key, created_at, erased_at) VALUES (?, ?, ?, ?) ON CONFLICT (subject) DO NOTHING',
       ),
       subjects: db
         .prepare<[string, string], string>(
@@ -123,6 +135,31 @@ export class SqlitePersonalKeys implements PersonalKeyStore {
   subjects(prefix: string): Promise<string[]> {
     // The range [prefix, prefix + U+FFFF): every subject starting with prefix, by the index.
     return Promise.resolve(this.statements.subjects.all(prefix, `${prefix}\uffff`));
+  }
+
+  exportKeys(afterSubject: string | undefined, maxCount: number): Promise<KeyRecord[]> {
+    return Promise.resolve(
+      this.statements.exported.all(afterSubject ?? '', maxCount).map((row) => ({
+        subject: row.subject,
+        key: row.key,
+        createdAt: row.created_at,
+        erasedAt: row.erased_at,
+      })),
+    );
+  }
+
+  async importKeys(records: readonly KeyRecord[]): Promise<void> {
+    const erasures: string[] = [];
+    this.db
+      .transaction(() => {
+        for (const { subject, key, createdAt, erasedAt } of records) {
+          this.statements.imported.run(subject, key, createdAt, erasedAt);
+          if (key === null) erasures.push(subject);
+        }
+      })
+      .immediate();
+    // An erasure taken from elsewhere overwrites a key this store held, as an erasure here would.
+    for (const subject of erasures) if (this.statements.one.get(subject)?.key !== null) await this.erase(subject);
   }
 
   close(): Promise<void> {

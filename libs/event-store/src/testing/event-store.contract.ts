@@ -14,7 +14,9 @@ import {
   type EnvelopePart,
   type EventStore,
   type EventToAppend,
+  type ExactLog,
   type ExpectedRevision,
+  type StoredEvent,
   type LogEvent,
   type RecordedEvent,
   type SubscribeToAllOptions,
@@ -391,6 +393,77 @@ export function describeEventStoreContract(
         },
         SLOW_TEST_MS,
       );
+    });
+
+    describe('the log as stored (backups, restores, copies)', () => {
+      const exact = (): ExactLog | undefined =>
+        'exportEvents' in store ? (store as EventStore & ExactLog) : undefined;
+      const at = (position: bigint, streamId: string, revision: bigint): StoredEvent => ({
+        position,
+        streamId,
+        revision,
+        id: randomUUID(),
+        type: 'Imported',
+        data: JSON.stringify({ value: Number(revision) }),
+        metadata: JSON.stringify({ actor: 'cli', correlationId: 'c', causationId: 'c' }),
+        recordedAt: '2020-02-29T12:34:56.789Z',
+      });
+
+      it('exports events with their data and metadata as the texts stored', async () => {
+        const log = exact();
+        if (log === undefined) return;
+        const stream = streamOf('export');
+        const event = anEvent('Exported', { name: 'Zoë', nested: { list: [1, 2.5, null] } });
+        const { position } = await store.append(stream, [event], 'no_stream');
+
+        const [exported] = await log.exportEvents(position - 1n, 1);
+
+        expect(exported).toEqual({
+          position,
+          streamId: stream,
+          revision: 0n,
+          id: event.id,
+          type: 'Exported',
+          data: JSON.stringify(event.data),
+          metadata: JSON.stringify(event.metadata),
+          recordedAt: expect.any(String),
+        });
+      });
+
+      it('imports events at their own positions, ids and times, and they read back as exported', async () => {
+        const log = exact();
+        if (log === undefined) return;
+        const stream = streamOf('import');
+        const head = (await store.headPosition()) ?? 0n;
+        const events = [at(head + 10n, stream, 0n), at(head + 12n, stream, 1n)];
+
+        await log.importEvents(events);
+
+        expect(await log.exportEvents(head, 10)).toEqual(events);
+        const read = await store.readStream(stream);
+        expect(read.found && read.events.map((event) => [event.position, event.recordedAt])).toEqual([
+          [head + 10n, '2020-02-29T12:34:56.789Z'],
+          [head + 12n, '2020-02-29T12:34:56.789Z'],
+        ]);
+        // Appends go on after the imported head, in the stream after its imported revision.
+        const next = await store.append(stream, [anEvent()], 1n);
+        expect(next.position).toBeGreaterThan(head + 12n);
+      });
+
+      it('refuses, writing none, an import before the head or that skips a revision', async () => {
+        const log = exact();
+        if (log === undefined) return;
+        const stream = streamOf('refused-import');
+        const head = (await store.headPosition()) ?? 0n;
+
+        await expect(log.importEvents([at(head + 1n, stream, 0n), at(head, stream, 1n)])).rejects.toThrow(RangeError);
+        await expect(log.importEvents([at(head + 1n, stream, 0n), at(head + 2n, stream, 2n)])).rejects.toThrow(
+          RangeError,
+        );
+
+        expect(await store.readStream(stream)).toEqual({ found: false });
+        expect(await store.headPosition()).toBe(head);
+      });
     });
 
     describe('idempotency by event id', () => {

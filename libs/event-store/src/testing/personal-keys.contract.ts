@@ -97,6 +97,49 @@ export function describePersonalKeysContract(
       expect(await otherNode.subjects(prefix)).toEqual([`${prefix}2030-01`, `${prefix}2030-03`]);
     });
 
+    it('exports every key and every erasure in subject order, page by page', async () => {
+      const prefix = `export-${randomUUID()}:`;
+      const [kept, erased] = [`${prefix}a`, `${prefix}b`];
+      const key = await node.obtain(kept);
+      await node.obtain(erased);
+      await node.erase(erased);
+
+      const exported: Array<{ subject: string; key: Buffer | null }> = [];
+      for (let after: string | undefined = `${prefix}`; ;) {
+        const page = await otherNode.exportKeys(after, 1);
+        const ours = page.filter((record) => record.subject.startsWith(prefix));
+        exported.push(...ours.map(({ subject: listed, key: held }) => ({ subject: listed, key: held })));
+        if (ours.length === 0) break;
+        after = page.at(-1)?.subject;
+      }
+
+      expect(exported).toEqual([
+        { subject: kept, key },
+        { subject: erased, key: null },
+      ]);
+    });
+
+    it("imports another store's keys and erasures: a new key kept, a key erased there erased here, an erasure here kept", async () => {
+      const [taken, erasedThere, erasedHere] = [subject(), subject(), subject()];
+      const held = await node.obtain(erasedThere);
+      await node.obtain(erasedHere);
+      await node.erase(erasedHere);
+      const at = new Date().toISOString();
+      const made = Buffer.alloc(PERSONAL_KEY_BYTES, 7);
+
+      await otherNode.importKeys([
+        { subject: taken, key: made, createdAt: at, erasedAt: null },
+        { subject: erasedThere, key: null, createdAt: at, erasedAt: at },
+        { subject: erasedHere, key: Buffer.alloc(PERSONAL_KEY_BYTES, 9), createdAt: at, erasedAt: null },
+      ]);
+
+      const found = await node.find([taken, erasedThere, erasedHere]);
+      expect(found.get(taken)).toEqual(made);
+      expect([found.has(erasedThere), found.has(erasedHere)]).toEqual([false, false]);
+      expect(held).not.toEqual(made);
+      await expect(node.obtain(erasedThere)).rejects.toThrow(PersonalDataErasedError);
+    });
+
     it("leaves no copy of an erased key's bytes in the storage", async () => {
       if (opened.storedBytes === undefined) return;
       const people = Array.from({ length: 20 }, subject);
