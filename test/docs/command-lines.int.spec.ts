@@ -102,9 +102,12 @@ const generic = ({ line }: Shown) => line.startsWith('<');
 describe('the command lines the docs show', () => {
   it('finds them in code blocks and inline code, also a span that wraps', () => {
     expect(shown.length).toBeGreaterThan(25);
-    expect(shown).toContainEqual({ where: 'README.md:59', line: 'org:list', named: false });
+    expect(shown).toContainEqual({ where: expect.stringMatching(/^README\.md:\d+$/), line: 'org:list', named: false });
     expect(shown).toContainEqual(
-      expect.objectContaining({ line: 'user:erase <address|user id> --yes [--json]', where: 'docs/privacy.md:38' }),
+      expect.objectContaining({
+        line: 'user:erase <address|user id> --yes [--json]',
+        where: expect.stringMatching(/^docs\/privacy\.md:\d+$/),
+      }),
     );
   });
 

@@ -14,11 +14,9 @@ export type RecordedRequest = {
 };
 
 /** Answers a request at once (a stand-in server), or leaves it pending for the test to answer (undefined). */
-export type FakeServer = (request: {
-  url: string;
-  method: string;
-  body: unknown;
-}) => { status: number; body?: unknown } | undefined;
+export type FakeServer = (
+  request: Pick<RecordedRequest, 'url' | 'method' | 'headers' | 'body'>,
+) => { status: number; body?: unknown } | undefined;
 
 /**
  * A stand-in for the browser's fetch that records every request and leaves it pending until the

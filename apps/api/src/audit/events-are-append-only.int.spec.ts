@@ -305,13 +305,14 @@ describe('no source file mutates stored events', () => {
 
   it('only handleCommand appends to a stream that exists: any other append starts a new stream (no_stream)', () => {
     const appenders = files.filter((file) => /\.append(ToStreams)?\(/.test(readFileSync(file, 'utf8')));
-    // handleCommand appends at the revision it read; the wrappers (timing, upcasting, sealing) forward each caller's
+    // handleCommand appends at the revision it read; the wrappers (timing, positions, upcasting, sealing) forward each caller's
     // append, and EventStoreDB's adapter appends each part of an append to several streams as its own.
     const allowed = [
       'libs/application/src/command-handler.ts',
       'libs/event-store/src/eventstoredb-event-store.ts',
       'libs/event-store/src/forwarding-event-store.ts',
       'apps/api/src/metrics/instrumentation.ts',
+      'apps/api/src/http/request-writes.ts',
       'libs/application/src/upcasting-event-store.ts',
       'libs/application/src/privacy/sealing-event-store.ts',
     ];

@@ -49,11 +49,19 @@ export class ChorusMetrics {
     registers: [this.registry],
   });
 
+  private commitStats: () => CommitStats | undefined = () => undefined;
+
   /**
    * The event store's durable commits and the appends they carried, where the store commits itself (embedded,
-   * PostgreSQL): appends per commit is what group commit shares.
+   * PostgreSQL): appends per commit is what group commit shares. The last store named is the one counted.
    */
   countCommits(stats: () => CommitStats | undefined): void {
+    this.commitStats = stats;
+  }
+
+  constructor(health: () => Promise<ReadModelsHealth>) {
+    collectDefaultMetrics({ register: this.registry, prefix: 'chorus_' });
+    const commits = (): CommitStats | undefined => this.commitStats();
     for (const [name, help, value] of [
       ['chorus_event_store_commits', 'Durable commits of the event store since this process opened it', 'commits'],
       ['chorus_event_store_committed_appends', 'Appends those commits carried', 'writes'],
@@ -63,15 +71,11 @@ export class ChorusMetrics {
         help,
         registers: [this.registry],
         collect() {
-          const current = stats();
+          const current = commits();
           if (current !== undefined) this.set(current[value]);
         },
       });
     }
-  }
-
-  constructor(health: () => Promise<ReadModelsHealth>) {
-    collectDefaultMetrics({ register: this.registry, prefix: 'chorus_' });
     // Read at each scrape from /health's own report, so the two never disagree. The registry collects
     // every series at once: they share one report per scrape.
     let pending: Promise<ReadModelsHealth> | undefined;

@@ -68,10 +68,10 @@ export class InvitationRecords {
     }
     this.queue = later;
     if (later.length > 0) this.timer = setTimeout(() => this.flushNow(), 0);
-    if (batch.length > 0) void this.append(batch);
+    if (batch.length > 0) void this.record(batch);
   }
 
-  private async append(batch: readonly Pending[]): Promise<void> {
+  private async record(batch: readonly Pending[]): Promise<void> {
     try {
       const { result, applied } = await handleDecision(
         this.store,
