@@ -68,10 +68,10 @@ export class InvitationRecords {
     }
     this.queue = later;
     if (later.length > 0) this.timer = setTimeout(() => this.flushNow(), 0);
-    if (batch.length > 0) void this.record(batch);
+    if (batch.length > 0) void this.appendTogether(batch);
   }
 
-  private async record(batch: readonly Pending[]): Promise<void> {
+  private async appendTogether(batch: readonly Pending[]): Promise<void> {
     try {
       const { result, applied } = await handleDecision(
         this.store,
