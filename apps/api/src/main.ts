@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { Logger } from '@nestjs/common';
 import dotenv from 'dotenv';
 import { ConfigError, loadConfig, type Config } from '#config';
 import { createApp } from './create-app.js';
@@ -37,6 +38,10 @@ try {
   await tracing?.shutdown();
   process.exit(1);
 }
+if (config.backupDir === undefined)
+  new Logger('Backups').warn(
+    'BACKUP_DIR is not set: erasures are not recorded beside the backups, so a restored backup would bring back the people erased after it (docs/operations.md)',
+  );
 // Last, after every start-up line: where Chorus runs and how to sign in.
 console.log(await startUpBanner(app, config));
 

@@ -131,6 +131,30 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./commands/user-erase.command.js')).registerUserEraseCommand,
   },
   {
+    name: 'store:backup',
+    args: '',
+    summary: 'take a backup of the store while servers run',
+    load: async () => (await import('./commands/store-backup.command.js')).registerStoreBackupCommand,
+  },
+  {
+    name: 'store:restore',
+    args: '',
+    summary: 'restore a backup into the configured store, which must be empty',
+    load: async () => (await import('./commands/store-restore.command.js')).registerStoreRestoreCommand,
+  },
+  {
+    name: 'store:copy',
+    args: '',
+    summary: 'copy another store into the configured one while the source serves',
+    load: async () => (await import('./commands/store-copy.command.js')).registerStoreCopyCommand,
+  },
+  {
+    name: 'store:verify',
+    args: '',
+    summary: "compare the configured store's log with another store's",
+    load: async () => (await import('./commands/store-verify.command.js')).registerStoreVerifyCommand,
+  },
+  {
     name: 'store:seal-personal-data',
     args: '',
     summary: 'seal the personal data an older Chorus wrote in clear',

@@ -29,6 +29,8 @@ const environmentSchema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   PUBLIC_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
   DATA_DIR: z.string().min(1).default('./data'),
+  BACKUP_DIR: optionalText,
+  BACKUP_ENCRYPTION_KEY: optionalText.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
   EVENTSTORE_CONNECTION_STRING: optionalText,
   DATABASE_URL: optionalText,
   PRODUCT_NAME: z.string().min(1).max(60).default('Chorus'),
@@ -85,6 +87,10 @@ export type Config = {
   /** Origin users see, without trailing slash. */
   publicUrl: string;
   dataDir: string;
+  /** Where `chorus store:backup` writes by default, and where every erasure is recorded to outlive a restore. */
+  backupDir: string | undefined;
+  /** When set, backups are encrypted at rest with a key derived from it, and a restore needs it. */
+  backupEncryptionKey: string | undefined;
   eventStoreConnectionString: string | undefined;
   databaseUrl: string | undefined;
   productName: string;
@@ -207,6 +213,8 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
     host: env.HOST,
     publicUrl: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
     dataDir: env.DATA_DIR,
+    backupDir: env.BACKUP_DIR,
+    backupEncryptionKey: env.BACKUP_ENCRYPTION_KEY,
     eventStoreConnectionString: env.EVENTSTORE_CONNECTION_STRING,
     databaseUrl: env.DATABASE_URL,
     productName: env.PRODUCT_NAME,

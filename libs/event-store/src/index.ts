@@ -8,3 +8,4 @@ export type { GroupCommitStats } from './sqlite-group-commit.js';
 // when DATABASE_URL names that store, so the embedded store's processes start without them (bench/cli).
 export * from './personal-keys.port.js';
 export { PERSONAL_KEYS_FILE, SqlitePersonalKeys } from './sqlite-personal-keys.js';
+export { snapshotSqliteFile } from './sqlite-snapshot.js';

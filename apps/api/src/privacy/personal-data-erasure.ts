@@ -4,13 +4,16 @@
 // is refused before anything changes.
 import { Inject, Injectable } from '@nestjs/common';
 import type { CommandContext, PersonalKeys } from '#application';
+import { CONFIG, type Config } from '#config';
 import { DomainError, personSubject } from '#domain';
 import { PERSONAL_KEYS } from '#event-store';
 import type { Identity } from '#identity';
 import { READ_MODELS, type ReadModels } from '#read-models';
 import { IDENTITY } from '../auth/identity.provider.js';
+import { AppClock } from '../config/app-clock.js';
 import { DirectoryUsers } from '../directory/directory-users.service.js';
 import { Organizations } from '../organizations/organizations.service.js';
+import { recordErasure } from './erasure-records.js';
 
 export type ErasureResult = { userId: string; organizationIds: string[]; position: bigint | undefined };
 
@@ -22,6 +25,8 @@ export class PersonalDataErasure {
     @Inject(READ_MODELS) private readonly readModels: ReadModels,
     @Inject(PERSONAL_KEYS) private readonly keys: PersonalKeys,
     private readonly directory: DirectoryUsers,
+    @Inject(CONFIG) private readonly config: Config,
+    private readonly clock: AppClock,
   ) {}
 
   /** The user id of an address (registered, or reserved for an invited member), or the id itself. */
@@ -30,16 +35,27 @@ export class PersonalDataErasure {
     return this.identity.directory.idOfEmail(addressOrUserId);
   }
 
-  async erase(userId: string, context: CommandContext): Promise<ErasureResult> {
+  /**
+   * `again`: an erasure recorded before a restore (docs/operations.md), done whatever the restored state: it happened,
+   * so the last owner it leaves behind is not a reason to refuse it.
+   */
+  async erase(
+    userId: string,
+    context: CommandContext,
+    { again = false }: { again?: boolean } = {},
+  ): Promise<ErasureResult> {
     const current = this.readModels.organizations
       .organizationsOfUser(userId)
       .map((membership) => membership.organizationId);
     const organizationIds = [...new Set([...this.readModels.memberSecurity.organizationsOfPerson(userId), ...current])];
     const { state } = await this.identity.users.load(userId);
     if (state.status === 'unregistered' && state.erased !== true && organizationIds.length === 0) {
-      throw new DomainError('NOT_FOUND', 'No person has this id.', { entity: 'user', userId });
+      if (!again) throw new DomainError('NOT_FOUND', 'No person has this id.', { entity: 'user', userId });
+      // Restored to before they came: nothing of them is in the log, and their key goes.
+      await this.keys.erase(personSubject(userId));
+      return { userId, organizationIds, position: undefined };
     }
-    await this.refuseLastOwner(userId, organizationIds);
+    if (!again) await this.refuseLastOwner(userId, organizationIds);
     const address = organizationIds
       .map((id) => this.readModels.memberSecurity.memberEmail(id, userId))
       .find((email) => email !== undefined);
@@ -53,6 +69,12 @@ export class PersonalDataErasure {
     }
     await this.identity.erasure.erase(userId, address, context);
     await this.keys.erase(personSubject(userId));
+    if (this.config.backupDir !== undefined && !again)
+      await recordErasure(this.config.backupDir, {
+        userId,
+        erasedAt: this.clock.now().toISOString(),
+        position: position === undefined ? null : position.toString(),
+      });
     return { userId, organizationIds, position };
   }
 

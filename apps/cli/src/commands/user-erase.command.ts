@@ -3,6 +3,7 @@ import { KEY_CACHE_MS } from '#application';
 import { jsonSafe, PersonalDataErasure, ProblemError } from '#api';
 import { cliAction } from '../cli-action.js';
 import type { GetCliContext } from '../cli-context.js';
+import { caughtUpReadModels } from '../read-models-caught-up.js';
 
 /** `chorus user:erase <address|user id> --yes [--json]`: forgets a person for good (docs/privacy.md). */
 export function registerUserEraseCommand(program: Command, getContext: GetCliContext): void {
@@ -23,6 +24,8 @@ export function registerUserEraseCommand(program: Command, getContext: GetCliCon
             'The request is not valid',
             'user:erase cannot be undone: add --yes to confirm.',
           );
+        // The organizations the person is in are read from the read models: stale ones would leave a membership.
+        await caughtUpReadModels(context);
         const erasure = context.app.get(PersonalDataErasure);
         const userId = await erasure.personOf(person);
         if (userId === undefined) throw new ProblemError(404, 'NOT_FOUND', 'Not found', 'No person has this address.');

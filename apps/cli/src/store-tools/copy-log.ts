@@ -1,0 +1,144 @@
+// The log and its keys copied from one store into another exactly: every event at its own position, id, stream,
+// revision, type, time and metadata, and every key and erasure. Keys go first, so every copied event opens; events go
+// in batches that each land whole, so a copy stopped at any moment (kill -9) leaves a prefix of the source, and the
+// next run goes on after it; keys go again last, for those made and erased while the events were copied.
+import { ProblemError } from '#api';
+import type { KeyRecord, PersonalKeyStore, StoredEvent } from '#event-store';
+import type { OpenedStore } from './stores.js';
+
+const EVENT_BATCH = 2_000;
+const KEY_BATCH = 1_000;
+
+/** A copy that would not end in the source's log exactly: refused before anything is written. */
+export class CopyRefused extends ProblemError {
+  constructor(message: string) {
+    super(409, 'COPY_REFUSED', 'The copy cannot go on', message);
+  }
+}
+
+export type CopyLimit = {
+  /** The last position copied (a backup's head, or `--to-position`). */
+  lastPosition?: bigint;
+  /** The last time copied: events recorded after it, and every one after those, stay behind (`--as-of`). */
+  asOf?: string;
+};
+
+export type CopyResult = {
+  /** Events the target held already (a resumed copy). */
+  alreadyThere: number;
+  copied: number;
+  keys: number;
+  erasures: number;
+  headPosition: bigint | undefined;
+};
+
+const sameEvent = (one: StoredEvent, other: StoredEvent): boolean =>
+  one.position === other.position &&
+  one.streamId === other.streamId &&
+  one.revision === other.revision &&
+  one.id === other.id &&
+  one.type === other.type &&
+  one.data === other.data &&
+  one.metadata === other.metadata &&
+  Date.parse(one.recordedAt) === Date.parse(other.recordedAt);
+
+/** The first difference between two events at one position, in words; undefined when they are the same. */
+export function differenceBetween(source: StoredEvent, target: StoredEvent): string | undefined {
+  if (sameEvent(source, target)) return undefined;
+  for (const field of ['streamId', 'revision', 'id', 'type', 'data', 'metadata'] as const)
+    if (source[field] !== target[field]) return `its ${field} differs`;
+  return 'its time differs';
+}
+
+function exactLogOf(store: OpenedStore): NonNullable<OpenedStore['exact']> {
+  if (store.exact === undefined)
+    throw new CopyRefused(
+      `${store.name} gives every event its own position and time, so it cannot be copied exactly: copy between the embedded store and PostgreSQL`,
+    );
+  return store.exact;
+}
+
+/** The event at `position`, or undefined. */
+async function eventAt(log: NonNullable<OpenedStore['exact']>, position: bigint): Promise<StoredEvent | undefined> {
+  const [event] = await log.exportEvents(position - 1n, 1);
+  return event?.position === position ? event : undefined;
+}
+
+/** Keys and erasures, page by page; a key the target holds otherwise is a store started on its own. */
+async function copyKeys(source: PersonalKeyStore, target: PersonalKeyStore, targetName: string) {
+  let keys = 0;
+  let erasures = 0;
+  for (let after: string | undefined; ;) {
+    const page: KeyRecord[] = await source.exportKeys(after, KEY_BATCH);
+    if (page.length === 0) break;
+    await target.importKeys(page);
+    const held = await target.find(page.map((record) => record.subject));
+    for (const record of page) {
+      const key = held.get(record.subject);
+      if (record.key === null) {
+        erasures += 1;
+        if (key !== undefined) throw new CopyRefused(`${targetName} still holds the key of ${record.subject}, erased`);
+      } else if (key !== undefined && !key.equals(record.key)) {
+        // No key after the import is an erasure in the target since an earlier run: it stays erased.
+        throw new CopyRefused(
+          `${targetName} holds another key for ${record.subject} than the source: a server was started on it before the copy. Copy into an empty store.`,
+        );
+      } else if (key !== undefined) keys += 1;
+    }
+    after = page.at(-1)?.subject;
+  }
+  return { keys, erasures };
+}
+
+/**
+ * Copies `source` into `target`: the target must be empty or hold a prefix of the source (an earlier run), which is
+ * checked at its last event before anything is written.
+ */
+export async function copyLog(
+  source: OpenedStore,
+  target: OpenedStore,
+  limit: CopyLimit = {},
+  onProgress?: (copied: number) => void,
+): Promise<CopyResult> {
+  const from = exactLogOf(source);
+  const into = exactLogOf(target);
+  const targetHead = await target.events.headPosition();
+  let alreadyThere = 0;
+  if (targetHead !== undefined) {
+    const theirs = await eventAt(from, targetHead);
+    const ours = await eventAt(into, targetHead);
+    if (theirs === undefined || ours === undefined || differenceBetween(theirs, ours) !== undefined)
+      throw new CopyRefused(
+        `${target.name} is not empty and its last event (position ${targetHead}) is not the source's: it holds another log. Copy into an empty store.`,
+      );
+    alreadyThere = await into.countEvents();
+  }
+  await copyKeys(source.keys, target.keys, target.name);
+  let copied = 0;
+  let after = targetHead ?? 0n;
+  copying: for (;;) {
+    const batch = await from.exportEvents(after, EVENT_BATCH);
+    if (batch.length === 0) break;
+    const taken: StoredEvent[] = [];
+    for (const event of batch) {
+      const beyond =
+        (limit.lastPosition !== undefined && event.position > limit.lastPosition) ||
+        (limit.asOf !== undefined && Date.parse(event.recordedAt) > Date.parse(limit.asOf));
+      if (beyond) {
+        if (taken.length > 0) await into.importEvents(taken);
+        copied += taken.length;
+        break copying;
+      }
+      taken.push(event);
+    }
+    await into.importEvents(taken);
+    copied += taken.length;
+    after = (taken.at(-1) as StoredEvent).position;
+    onProgress?.(copied);
+  }
+  const deleted = new Set(await into.deletedStreams());
+  const newlyDeleted = (await from.deletedStreams()).filter((stream) => !deleted.has(stream));
+  if (newlyDeleted.length > 0) await into.markDeleted(newlyDeleted);
+  const { keys, erasures } = await copyKeys(source.keys, target.keys, target.name);
+  return { alreadyThere, copied, keys, erasures, headPosition: await target.events.headPosition() };
+}

@@ -1,0 +1,106 @@
+// `chorus store:restore`: a backup checked whole before anything is written, copied exactly into the configured
+// store (which must be empty), up to a position or a time if asked; then the people erased since are erased again,
+// and the read models are rebuilt and verified, all before any server serves the store.
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import type { Config } from '#config';
+import { PERSONAL_KEYS_FILE } from '#event-store';
+import { backupKeyOf, decryptFile } from './backup-crypto.js';
+import { BackupRefused, verifiedManifest, type Manifest } from './backup-manifest.js';
+import { EVENTS_FILE, SECRETS_FOLDER, SESSION_SECRET_FILE } from './backup.js';
+import { copyLog, type CopyLimit, type CopyResult } from './copy-log.js';
+import { openConfiguredStore, openStoreAt, type OpenedStore } from './stores.js';
+
+export type RestorePoint = { toPosition?: bigint; asOf?: string };
+
+export type RestoredLog = { manifest: Manifest; copy: CopyResult; storeName: string; sessionSecret: boolean };
+
+/** The backup's files in the clear, in a private folder, once the key (if any) is the one it was taken with. */
+async function openedFiles(from: string, manifest: Manifest, config: Config): Promise<string> {
+  const work = await mkdtemp(join(tmpdir(), 'chorus-restore-'));
+  const key = config.backupEncryptionKey === undefined ? undefined : backupKeyOf(config.backupEncryptionKey);
+  if (manifest.encryption !== null) {
+    if (key === undefined)
+      throw new BackupRefused(
+        `${from} is encrypted: set BACKUP_ENCRYPTION_KEY to the value it was taken with, then restore again`,
+      );
+    if (key.keyId !== manifest.encryption.keyId)
+      throw new BackupRefused(
+        `${from} was encrypted with another BACKUP_ENCRYPTION_KEY than the one set: set the one it was taken with`,
+      );
+  }
+  for (const file of Object.keys(manifest.files)) {
+    const plain = manifest.encryption === null ? file : file.replace(/\.enc$/, '');
+    mkdirSync(dirname(join(work, plain)), { recursive: true, mode: 0o700 });
+    if (manifest.encryption === null) await copyFile(join(from, file), join(work, plain));
+    else await decryptFile(join(from, file), join(work, plain), key as NonNullable<typeof key>);
+  }
+  for (const needed of [EVENTS_FILE, PERSONAL_KEYS_FILE])
+    if (!existsSync(join(work, needed))) throw new BackupRefused(`${from} holds no ${needed}`);
+  return work;
+}
+
+/** Refused, naming the store, unless it holds no event, no key and no deleted stream. */
+async function refuseUnlessEmpty(target: OpenedStore): Promise<void> {
+  const head = await target.events.headPosition();
+  const keys = await target.keys.exportKeys(undefined, 1);
+  const deleted = (await target.exact?.deletedStreams()) ?? [];
+  if (head !== undefined || keys.length > 0 || deleted.length > 0)
+    throw new BackupRefused(
+      `${target.name} is not empty (${head !== undefined ? `its log reaches position ${head}` : 'it holds personal-data keys'}): a backup is restored only into an empty store, and nothing was changed`,
+    );
+}
+
+/** The generated session secret goes where the server looks for it, unless one is set or another is there. */
+function secretToWrite(work: string, config: Config): string | undefined {
+  const kept = join(work, SECRETS_FOLDER, SESSION_SECRET_FILE);
+  if (config.sessionSecret !== undefined || !existsSync(kept)) return undefined;
+  const secret = readFileSync(kept, 'utf8');
+  const present = join(config.dataDir, SESSION_SECRET_FILE);
+  if (existsSync(present) && readFileSync(present, 'utf8') !== secret)
+    throw new BackupRefused(
+      `${present} holds another session secret than the backup's: move it away (sessions signed with it end) and restore again`,
+    );
+  return existsSync(present) ? undefined : secret;
+}
+
+/** Checks the backup and the target, then copies the log and the keys; nothing is written before both pass. */
+export async function restoreLog(config: Config, from: string, point: RestorePoint): Promise<RestoredLog> {
+  const manifest = await verifiedManifest(from);
+  const work = await openedFiles(from, manifest, config);
+  try {
+    const target = await openConfiguredStore(config);
+    try {
+      await refuseUnlessEmpty(target);
+      const secret = secretToWrite(work, config);
+      const source = await openStoreAt(work);
+      let copy: CopyResult;
+      try {
+        const head = manifest.headPosition === null ? 0n : BigInt(manifest.headPosition);
+        const last = point.toPosition !== undefined && point.toPosition < head ? point.toPosition : head;
+        const limit: CopyLimit = { lastPosition: last, ...(point.asOf === undefined ? {} : { asOf: point.asOf }) };
+        copy = await copyLog(source, target, limit);
+      } finally {
+        await source.close();
+      }
+      if (secret !== undefined) {
+        mkdirSync(config.dataDir, { recursive: true });
+        await writeFile(join(config.dataDir, SESSION_SECRET_FILE), secret, { mode: 0o600, flag: 'wx' });
+      }
+      return { manifest, copy, storeName: target.name, sessionSecret: secret !== undefined };
+    } finally {
+      await target.close();
+    }
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+}
+
+/** The folders whose erasure records a restore from `from` honours: the backup's own folder, and BACKUP_DIR. */
+export function erasureFolders(from: string, config: Config): string[] {
+  const folders = [dirname(from.replace(/\/+$/, ''))];
+  if (config.backupDir !== undefined && !folders.includes(config.backupDir)) folders.push(config.backupDir);
+  return folders;
+}

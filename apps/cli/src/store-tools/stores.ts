@@ -1,0 +1,103 @@
+// The stores a backup, a restore or a copy reads and writes, opened as they store: below the sealing and upcasting
+// every server reads through, so personal data stays sealed and every event stays exactly as stored.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Config } from '#config';
+import {
+  openEventStore,
+  openPersonalKeys,
+  PERSONAL_KEYS_FILE,
+  type EventStore,
+  type ExactLog,
+  type PersonalKeyStore,
+} from '#event-store';
+
+export type StoreKind = 'embedded' | 'postgres' | 'eventstoredb';
+
+export type OpenedStore = {
+  kind: StoreKind;
+  /** How the store is named to the operator: the file, or the database without its password. */
+  name: string;
+  events: EventStore;
+  /** The embedded store and PostgreSQL: events copied at their own positions and times. */
+  exact: ExactLog | undefined;
+  keys: PersonalKeyStore;
+  /** The embedded store's folder. */
+  dataDir: string | undefined;
+  close(): Promise<void>;
+};
+
+type Location = { dataDir: string; databaseUrl?: string; connectionString?: string };
+
+const exactOf = (store: EventStore): ExactLog | undefined =>
+  'exportEvents' in store ? (store as EventStore & ExactLog) : undefined;
+
+/** A URL's host, port and database, without its credentials. */
+function withoutCredentials(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
+  } catch {
+    return 'the configured database';
+  }
+}
+
+async function open(location: Location): Promise<OpenedStore> {
+  const kind: StoreKind =
+    location.databaseUrl !== undefined
+      ? 'postgres'
+      : location.connectionString !== undefined
+        ? 'eventstoredb'
+        : 'embedded';
+  const events = await openEventStore(location);
+  let keys: PersonalKeyStore;
+  try {
+    keys = await openPersonalKeys(location);
+  } catch (error) {
+    await events.close();
+    throw error;
+  }
+  const name =
+    kind === 'postgres'
+      ? `PostgreSQL at ${withoutCredentials(location.databaseUrl as string)}`
+      : kind === 'eventstoredb'
+        ? `EventStoreDB at ${withoutCredentials((location.connectionString as string).replace(/^esdb\+discover:/, 'esdb:'))}`
+        : `the embedded store in ${join(location.dataDir, 'events.sqlite')}`;
+  return {
+    kind,
+    name,
+    events,
+    exact: exactOf(events),
+    keys,
+    dataDir: kind === 'embedded' ? location.dataDir : undefined,
+    close: async () => {
+      await events.close();
+      await keys.close();
+    },
+  };
+}
+
+/** The store the configuration names: the one a restore or a copy writes into. */
+export function openConfiguredStore(config: Config): Promise<OpenedStore> {
+  return open({
+    dataDir: config.dataDir,
+    ...(config.databaseUrl === undefined ? {} : { databaseUrl: config.databaseUrl }),
+    ...(config.eventStoreConnectionString === undefined ? {} : { connectionString: config.eventStoreConnectionString }),
+  });
+}
+
+/** A store named on the command line: a `postgres://` URL, an `esdb://` connection string, or a DATA_DIR path. */
+export function openStoreAt(source: string, { create = false }: { create?: boolean } = {}): Promise<OpenedStore> {
+  if (/^postgres(ql)?:\/\//.test(source)) return open({ dataDir: '.', databaseUrl: source });
+  if (/^esdb(\+discover)?:\/\//.test(source)) return open({ dataDir: '.', connectionString: source });
+  if (create) return open({ dataDir: source });
+  if (!existsSync(join(source, 'events.sqlite')))
+    throw new Error(
+      `${source} holds no embedded store (no events.sqlite): name a DATA_DIR, a postgres:// URL or an esdb:// connection string`,
+    );
+  if (!existsSync(join(source, PERSONAL_KEYS_FILE)))
+    throw new Error(
+      `${source} holds no ${PERSONAL_KEYS_FILE}: without its keys the log reads as if everyone were erased`,
+    );
+  return open({ dataDir: source });
+}
