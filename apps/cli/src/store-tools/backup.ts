@@ -4,7 +4,7 @@
 // restore or a copy reads it as an embedded store; the manifest is written last.
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { copyFile, open, rm } from 'node:fs/promises';
+import { copyFile, open, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Config } from '#config';
 import { PERSONAL_KEYS_FILE, snapshotSqliteFile } from '#event-store';
@@ -96,7 +96,7 @@ export async function takeBackup(
   for (const file of plainFiles) {
     const target = join(folder, key === undefined ? file : `${file}.enc`);
     mkdirSync(join(target, '..'), { recursive: true, mode: 0o700 });
-    if (key === undefined) await copyFile(join(work, file), target);
+    if (key === undefined) await rename(join(work, file), target);
     else await encryptFile(join(work, file), target, key);
     await syncFile(target);
   }
