@@ -233,3 +233,44 @@ describe('the golden store, sealed by `chorus store:seal-personal-data`', () => 
     }
   }
 });
+
+describe('the golden store, backed up while it serves, restored, and copied', () => {
+  const golden = { PLAN_PAYMENT_PROVIDER_IDS: 'prod_ess,prod_pro,,prod_acs' };
+  let work: string;
+
+  beforeAll(() => {
+    ensureCliBuilt();
+    work = mkdtempSync(join(tmpdir(), 'chorus-golden-backup-'));
+  });
+  afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+  it('reads into the same read models, states, changes and history after the round trip; its people sign in', async () => {
+    const backup = await runChorus(['store:backup', '--to', join(work, 'backups'), '--json'], { DATA_DIR: dataDir });
+    expect(backup).toMatchObject({ code: 0 });
+    const restoredDir = join(work, 'restored');
+    const restored = await runChorus(
+      ['store:restore', '--from', (JSON.parse(backup.stdout) as { folder: string }).folder, '--yes'],
+      { DATA_DIR: restoredDir, ...golden },
+    );
+    expect(restored).toMatchObject({ code: 0 });
+    const copiedDir = join(work, 'copied');
+    const copied = await runChorus(['store:copy', '--from', restoredDir], { DATA_DIR: copiedDir, ...golden });
+    expect(copied).toMatchObject({ code: 0 });
+    expect(await runChorus(['store:verify', '--against', dataDir], { DATA_DIR: copiedDir })).toMatchObject({ code: 0 });
+
+    const copy = await startApp({ DATA_DIR: copiedDir, LOG_LEVEL: 'silent', ...golden });
+    try {
+      expect(await readings(httpClient(copy.baseUrl, { apiKey: scenario.reader }))).toEqual(
+        JSON.parse(readFileSync(goldenFile, 'utf8')),
+      );
+      const browser = new Browser(copy.baseUrl);
+      await browser.open('/login');
+      expect(
+        (await browser.post('/login', { username: 'grace@golden.example', password: 'correct horse battery staple' }))
+          .status,
+      ).toBe(204);
+    } finally {
+      await copy.close();
+    }
+  }, 120_000);
+});
