@@ -1,7 +1,9 @@
+import { rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { PersonalKeys } from '#application';
 import { PERSONAL_KEYS } from '#event-store';
+import { readModelsFile } from '#read-models';
 import { erasureRecords, PersonalDataErasure, ProblemError } from '#api';
 import { personSubject } from '#domain';
 import { configAction } from '../cli-action.js';
@@ -63,7 +65,10 @@ export function registerStoreRestoreCommand(program: Command, getContext: GetCli
           throw invalid('store:restore writes the configured store: check that no server serves it, then add --yes');
         const from = resolve(options.from as string);
         const restored = await restoreLog(config, from, point);
-        // The log is in place: the service's modules open on it, erase again, and rebuild what it shows.
+        // The log is in place, and the read models left of an empty store are dropped: the service's modules open on
+        // it and build them from the restored log, once, then erase again and check them against a rebuild.
+        for (const suffix of ['', '-wal', '-shm'])
+          rmSync(`${readModelsFile(config.dataDir)}${suffix}`, { force: true });
         const context = await getContext();
         await caughtUpReadModels(context);
         const erased = await eraseAgain(
@@ -71,7 +76,6 @@ export function registerStoreRestoreCommand(program: Command, getContext: GetCli
           erasureFolders(from, config).map((folder) => resolve(folder)),
         );
         const readModels = await caughtUpReadModels(context);
-        await readModels.rebuild({});
         const drifted = (await readModels.verify())
           .filter((verification) => verification.drift.length > 0)
           .map((verification) => verification.projection);
