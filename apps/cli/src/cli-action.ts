@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { z } from 'zod';
-import { ConfigError, loadConfig, type Config } from '#config';
+import { ConfigError } from '#config';
 import { DomainError } from '#domain';
 import { ErrorAnswers, ProblemError, toProblem, type RefusalLookup } from '#api';
 import type { CliContext, GetCliContext } from './cli-context.js';
@@ -82,26 +82,6 @@ export function cliAction<Args extends unknown[]>(
     const json = command.opts<{ json?: boolean }>().json === true;
     try {
       const output = await work(await getContext(), ...(args.slice(0, -1) as Args));
-      process.stdout.write(json ? `${toJson(output.json)}\n` : `${output.text}\n`);
-    } catch (error) {
-      await reportFailure(error, json, getContext);
-    }
-  };
-}
-
-/**
- * For the store tools (backup, restore, copy, verify): the configuration only, with the service's modules opened
- * when the work asks for them (a restore, once the log is in place), never on a store still to be checked.
- */
-export function configAction<Args extends unknown[]>(
-  getContext: GetCliContext,
-  work: (config: Config, ...args: Args) => Promise<CliOutput>,
-): (...args: unknown[]) => Promise<void> {
-  return async (...args: unknown[]): Promise<void> => {
-    const command = args.at(-1) as Command;
-    const json = command.opts<{ json?: boolean }>().json === true;
-    try {
-      const output = await work(loadConfig(process.env), ...(args.slice(0, -1) as Args));
       process.stdout.write(json ? `${toJson(output.json)}\n` : `${output.text}\n`);
     } catch (error) {
       await reportFailure(error, json, getContext);

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { ProblemError } from '#api';
-import { configAction } from '../cli-action.js';
+import { configAction } from '../config-action.js';
 import type { GetCliContext } from '../cli-context.js';
+import { invalidInput } from '../store-tools/store-refusal.js';
 import { pruneBackups, takeBackup } from '../store-tools/backup.js';
 import { counted } from './projections-progress.js';
 
@@ -19,22 +19,11 @@ export function registerStoreBackupCommand(program: Command, getContext: GetCliC
     .action(
       configAction(getContext, async (config, options: Options) => {
         const to = options.to ?? config.backupDir;
-        if (to === undefined)
-          throw new ProblemError(
-            400,
-            'VALIDATION_FAILED',
-            'The request is not valid',
-            '--to: name the folder that holds the backups, or set BACKUP_DIR',
-          );
+        if (to === undefined) throw invalidInput('--to: name the folder that holds the backups, or set BACKUP_DIR');
         if (options.prune === true) {
           const days = Number(options.keepDays);
           if (options.keepDays === undefined || !Number.isInteger(days) || days < 0)
-            throw new ProblemError(
-              400,
-              'VALIDATION_FAILED',
-              'The request is not valid',
-              '--keep-days: a whole number of days (0 or more) is needed with --prune',
-            );
+            throw invalidInput('--keep-days: a whole number of days (0 or more) is needed with --prune');
           const pruned = pruneBackups(to, days);
           return {
             json: pruned,

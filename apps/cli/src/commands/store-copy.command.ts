@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { configAction } from '../cli-action.js';
+import { configAction } from '../config-action.js';
 import type { GetCliContext } from '../cli-context.js';
 import { copyLog } from '../store-tools/copy-log.js';
 import { openConfiguredStore, openStoreAt } from '../store-tools/stores.js';

@@ -6,7 +6,7 @@ import { PERSONAL_KEYS } from '#event-store';
 import { readModelsFile } from '#read-models';
 import { erasureRecords, PersonalDataErasure, ProblemError } from '#api';
 import { personSubject } from '#domain';
-import { configAction } from '../cli-action.js';
+import { configAction } from '../config-action.js';
 import type { CliContext, GetCliContext } from '../cli-context.js';
 import { caughtUpReadModels } from '../read-models-caught-up.js';
 import { erasureFolders, restoreLog, type RestorePoint } from '../store-tools/restore.js';

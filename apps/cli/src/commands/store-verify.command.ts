@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { ProblemError } from '#api';
-import { configAction } from '../cli-action.js';
+import { configAction } from '../config-action.js';
 import type { GetCliContext } from '../cli-context.js';
+import { invalidInput } from '../store-tools/store-refusal.js';
 import { ExitCode } from '../exit-codes.js';
 import { compareLogs } from '../store-tools/compare-logs.js';
 import { openConfiguredStore, openStoreAt } from '../store-tools/stores.js';
@@ -17,12 +17,7 @@ export function registerStoreVerifyCommand(program: Command, getContext: GetCliC
     .action(
       configAction(getContext, async (config, options: { against?: string }) => {
         if (options.against === undefined)
-          throw new ProblemError(
-            400,
-            'VALIDATION_FAILED',
-            'The request is not valid',
-            '--against: name the store to compare with (a DATA_DIR path or a postgres:// URL)',
-          );
+          throw invalidInput('--against: name the store to compare with (a DATA_DIR path or a postgres:// URL)');
         const source = await openStoreAt(options.against);
         try {
           const target = await openConfiguredStore(config);

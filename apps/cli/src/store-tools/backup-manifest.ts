@@ -5,7 +5,7 @@ import { createReadStream, existsSync, readdirSync, statSync } from 'node:fs';
 import { open, readFile, rename, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { z } from 'zod';
-import { ProblemError } from '#api';
+import { StoreRefusal } from './store-refusal.js';
 
 export const MANIFEST = 'manifest.json';
 export const BACKUP_FORMAT = 'chorus-backup/1';
@@ -26,7 +26,7 @@ const manifestSchema = z.object({
 export type Manifest = z.infer<typeof manifestSchema>;
 
 /** A backup that cannot be taken or restored as asked: nothing was changed (exit 1, the words naming why). */
-export class BackupRefused extends ProblemError {
+export class BackupRefused extends StoreRefusal {
   constructor(message: string) {
     super(409, 'BACKUP_REFUSED', 'The backup cannot be used as asked', message);
   }

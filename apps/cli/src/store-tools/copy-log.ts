@@ -2,15 +2,15 @@
 // revision, type, time and metadata, and every key and erasure. Keys go first, so every copied event opens; events go
 // in batches that each land whole, so a copy stopped at any moment (kill -9) leaves a prefix of the source, and the
 // next run goes on after it; keys go again last, for those made and erased while the events were copied.
-import { ProblemError } from '#api';
 import type { KeyRecord, PersonalKeyStore, StoredEvent } from '#event-store';
+import { StoreRefusal } from './store-refusal.js';
 import type { OpenedStore } from './stores.js';
 
-const EVENT_BATCH = 2_000;
+const EVENT_BATCH = 10_000;
 const KEY_BATCH = 1_000;
 
 /** A copy that would not end in the source's log exactly: refused before anything is written. */
-export class CopyRefused extends ProblemError {
+export class CopyRefused extends StoreRefusal {
   constructor(message: string) {
     super(409, 'COPY_REFUSED', 'The copy cannot go on', message);
   }
