@@ -2,7 +2,7 @@
 // prints on a first start and on a restart, and how it refuses a port that is taken.
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -128,6 +128,10 @@ describe('npm start', () => {
     expect(before).not.toContain('Mapped {');
     expect(before).not.toContain('dependencies initialized');
     expect(before.trim().split('\n').length).toBeLessThan(15);
+    // Without BACKUP_DIR, one line says what that costs.
+    expect(before.split('\n').filter((line) => line.includes('BACKUP_DIR is not set'))).toEqual([
+      expect.stringContaining('a restored backup would bring back the people erased after it'),
+    ]);
 
     expect(await signIn(`http://127.0.0.1:${port}`, 'owner@demo.chorus.localhost', password)).toBe(204);
     // The requests went to their own file: the box, with its one-time password, is still the last thing on screen.
@@ -162,11 +166,33 @@ describe('npm start', () => {
     }
   }, 60_000);
 
+  it('refuses to start on a DATA_DIR whose restore has not finished, naming the command that finishes it', async () => {
+    const restoring = mkdtempSync(join(tmpdir(), 'chorus-start-up-restoring-'));
+    try {
+      writeFileSync(join(restoring, 'restore-in-progress.json'), '{}');
+      const server = startServer({ DATA_DIR: restoring });
+
+      expect(await server.exited).toBe(1);
+      expect(server.stderr()).toContain(
+        'a restore into this store has not finished; run the same `chorus store:restore` again',
+      );
+      expect(readdirSync(restoring)).toEqual(['restore-in-progress.json']);
+    } finally {
+      rmSync(restoring, { recursive: true, force: true });
+    }
+  }, 60_000);
+
   it('on a restart names the demo owner, /forgot and the outbox instead of a password; LOG_LEVEL=debug shows the routes', async () => {
     expect(await stop(first)).toBe(0);
 
-    const again = startServer({ DATA_DIR: dataDir, LOG_LEVEL: 'debug', REQUEST_LOG: 'stdout' });
+    const again = startServer({
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'debug',
+      REQUEST_LOG: 'stdout',
+      BACKUP_DIR: join(dataDir, 'backups'),
+    });
     const { box, before, after } = await banner(again);
+    expect(before).not.toContain('BACKUP_DIR is not set');
 
     expect(after).toBe('');
     expect(box).toContain(`Sign in at ${baseUrl()}/login`);

@@ -5,6 +5,7 @@ import { ConfigError, loadConfig, type Config } from '#config';
 import { createApp } from './create-app.js';
 import { startTracing } from './metrics/tracing-sdk.js';
 import { listenFailure, listenProblem } from './start-up/listen-failure.js';
+import { restoreUnderWay } from './start-up/restore-under-way.js';
 import { startUpBanner } from './start-up/start-up-banner.js';
 
 dotenv.config({ quiet: true });
@@ -15,6 +16,12 @@ try {
 } catch (error) {
   if (!(error instanceof ConfigError)) throw error;
   console.error(error.message);
+  process.exit(1);
+}
+
+const restoring = restoreUnderWay(config.dataDir);
+if (restoring !== undefined) {
+  console.error(restoring);
   process.exit(1);
 }
 

@@ -9,7 +9,7 @@ import { personSubject } from '#domain';
 import { configAction } from '../config-action.js';
 import type { CliContext, GetCliContext } from '../cli-context.js';
 import { caughtUpReadModels } from '../read-models-caught-up.js';
-import { erasureFolders, restoreLog, type RestorePoint } from '../store-tools/restore.js';
+import { endRestore, erasureFolders, restoreLog, type RestorePoint } from '../store-tools/restore.js';
 import { counted } from './projections-progress.js';
 
 type Options = { from?: string; toPosition?: string; asOf?: string; yes?: boolean };
@@ -86,13 +86,14 @@ export function registerStoreRestoreCommand(program: Command, getContext: GetCli
             'The read models differ from the log',
             `After the restore, ${drifted.join(', ')} differ from a rebuild from the log: \`chorus projections:verify\` shows how.`,
           );
+        await endRestore(config);
         const { copy, manifest } = restored;
         return {
           json: {
             from,
             store: restored.storeName,
             takenAt: manifest.takenAt,
-            events: copy.copied,
+            events: copy.alreadyThere + copy.copied,
             headPosition: copy.headPosition?.toString() ?? null,
             keys: copy.keys,
             erasures: copy.erasures,
@@ -101,7 +102,7 @@ export function registerStoreRestoreCommand(program: Command, getContext: GetCli
             readModels: 'verified',
           },
           text: [
-            `Restored ${counted(copy.copied, 'event', 'events')} (up to position ${copy.headPosition ?? 'none'}) of the backup taken ${manifest.takenAt} into ${restored.storeName}.`,
+            `Restored ${counted(copy.alreadyThere + copy.copied, 'event', 'events')} (up to position ${copy.headPosition ?? 'none'}) of the backup taken ${manifest.takenAt} into ${restored.storeName}.`,
             erased.length === 0
               ? 'No one erased since the backup was in it.'
               : `Erased again ${counted(erased.length, 'person', 'people')} erased after the backup was taken.`,

@@ -5,6 +5,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { RESTORE_MARKER } from '#api';
 import type { Config } from '#config';
 import { PERSONAL_KEYS_FILE } from '#event-store';
 import { backupKeyOf, decryptFile } from './backup-crypto.js';
@@ -66,6 +67,30 @@ function secretToWrite(work: string, config: Config): string | undefined {
   return existsSync(present) ? undefined : secret;
 }
 
+// The marker (RESTORE_MARKER) is written into DATA_DIR before a restore writes anything and deleted once it has
+// verified the read models: a restore cut short (kill -9) is taken up by the same command with the same backup and
+// point, a server refuses to start on a store still being restored, and any other restore is refused.
+type Marker = { storeId: string; takenAt: string; lastPosition: string; asOf: string | null; copied?: boolean };
+
+const markerPath = (config: Config): string => join(config.dataDir, RESTORE_MARKER);
+
+function markerOf(config: Config): Marker | undefined {
+  try {
+    return JSON.parse(readFileSync(markerPath(config), 'utf8')) as Marker;
+  } catch {
+    return undefined;
+  }
+}
+
+async function alreadyCopied(target: OpenedStore): Promise<CopyResult> {
+  const events = (await target.exact?.countEvents()) ?? 0;
+  return { alreadyThere: events, copied: 0, keys: 0, erasures: 0, headPosition: await target.events.headPosition() };
+}
+
+export async function endRestore(config: Config): Promise<void> {
+  await rm(markerPath(config), { force: true });
+}
+
 /** Checks the backup and the target, then copies the log and the keys; nothing is written before both pass. */
 export async function restoreLog(config: Config, from: string, point: RestorePoint): Promise<RestoredLog> {
   const manifest = await verifiedManifest(from);
@@ -73,20 +98,34 @@ export async function restoreLog(config: Config, from: string, point: RestorePoi
   try {
     const target = await openConfiguredStore(config);
     try {
-      await refuseUnlessEmpty(target);
+      const head = manifest.headPosition === null ? 0n : BigInt(manifest.headPosition);
+      const last = point.toPosition !== undefined && point.toPosition < head ? point.toPosition : head;
+      const marker: Marker = {
+        storeId: manifest.storeId,
+        takenAt: manifest.takenAt,
+        lastPosition: last.toString(),
+        asOf: point.asOf ?? null,
+      };
+      const { copied = false, ...earlier } = markerOf(config) ?? {};
+      if (Object.keys(earlier).length === 0) await refuseUnlessEmpty(target);
+      else if (JSON.stringify(earlier) !== JSON.stringify(marker))
+        throw new BackupRefused(
+          `${target.name} holds a restore of another backup or to another point, cut short: restore into an empty store`,
+        );
       const secret = secretToWrite(work, config);
+      mkdirSync(config.dataDir, { recursive: true });
+      await writeFile(markerPath(config), `${JSON.stringify({ ...marker, copied })}\n`);
       const source = await openStoreAt(work);
       let copy: CopyResult;
       try {
-        const head = manifest.headPosition === null ? 0n : BigInt(manifest.headPosition);
-        const last = point.toPosition !== undefined && point.toPosition < head ? point.toPosition : head;
+        // Copied before the cut: what follows may have appended (erasures done again), so the copy is not redone.
         const limit: CopyLimit = { lastPosition: last, ...(point.asOf === undefined ? {} : { asOf: point.asOf }) };
-        copy = await copyLog(source, target, limit);
+        copy = copied ? await alreadyCopied(target) : await copyLog(source, target, limit);
       } finally {
         await source.close();
       }
+      await writeFile(markerPath(config), `${JSON.stringify({ ...marker, copied: true })}\n`);
       if (secret !== undefined) {
-        mkdirSync(config.dataDir, { recursive: true });
         await writeFile(join(config.dataDir, SESSION_SECRET_FILE), secret, { mode: 0o600, flag: 'wx' });
       }
       return { manifest, copy, storeName: target.name, sessionSecret: secret !== undefined };
