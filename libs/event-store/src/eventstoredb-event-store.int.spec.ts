@@ -94,6 +94,7 @@ describePersonalKeysContract(
   `EventStoreDB (${target.kind === 'external' ? 'EVENTSTORE_CONNECTION_STRING' : IMAGE})`,
   async () => ({
     open: () => openPersonalKeys({ dataDir: tmpdir(), connectionString }),
+    keepsErasureTimes: false,
     dispose: async () => undefined,
   }),
   target.kind === 'skip' ? { skip: target.reason } : {},

@@ -111,12 +111,14 @@ export class PostgresPersonalKeys implements PersonalKeyStore {
         records.map((record) => record.erasedAt),
       ],
     );
-    const erasures = records.filter((record) => record.key === null).map((record) => record.subject);
+    const erasures = records.filter((record) => record.key === null);
     if (erasures.length === 0) return;
-    // An erasure taken from elsewhere overwrites a key this store held, as an erasure here would.
+    // An erasure taken from elsewhere overwrites a key this store held, as an erasure here would, at its own time.
     const { rowCount } = await this.pool.query(
-      'UPDATE personal_keys SET key = NULL, erased_at = now() WHERE subject = ANY($1) AND key IS NOT NULL',
-      [erasures],
+      `UPDATE personal_keys SET key = NULL, erased_at = coalesce(erased.at, now())
+       FROM unnest($1::text[], $2::timestamptz[]) AS erased (subject, at)
+       WHERE personal_keys.subject = erased.subject AND personal_keys.key IS NOT NULL`,
+      [erasures.map((record) => record.subject), erasures.map((record) => record.erasedAt)],
     );
     if ((rowCount ?? 0) > 0) await this.pool.query('VACUUM FULL personal_keys');
   }

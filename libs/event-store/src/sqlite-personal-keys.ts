@@ -121,8 +121,12 @@ export class SqlitePersonalKeys implements PersonalKeyStore {
     return obtain.immediate([...new Set(subjects)]);
   }
 
-  async erase(subject: string): Promise<void> {
-    const at = this.now().toISOString();
+  erase(subject: string): Promise<void> {
+    return this.eraseAt(subject, this.now().toISOString());
+  }
+
+  /** An erasure at its own time: now, or when another store made it (a copy keeps its time). */
+  private async eraseAt(subject: string, at: string): Promise<void> {
     this.statements.erase.run(subject, at, at);
     // The key's page as it was may still be in the WAL until a checkpoint copies the new one back and truncates it.
     for (let attempt = 0; attempt < 50; attempt += 1) {
@@ -149,17 +153,19 @@ export class SqlitePersonalKeys implements PersonalKeyStore {
   }
 
   async importKeys(records: readonly KeyRecord[]): Promise<void> {
-    const erasures: string[] = [];
+    const erasures: KeyRecord[] = [];
     this.db
       .transaction(() => {
         for (const { subject, key, createdAt, erasedAt } of records) {
           this.statements.imported.run(subject, key, createdAt, erasedAt);
-          if (key === null) erasures.push(subject);
+          if (key === null) erasures.push({ subject, key, createdAt, erasedAt });
         }
       })
       .immediate();
     // An erasure taken from elsewhere overwrites a key this store held, as an erasure here would.
-    for (const subject of erasures) if (this.statements.one.get(subject)?.key !== null) await this.erase(subject);
+    for (const { subject, erasedAt } of erasures)
+      if (this.statements.one.get(subject)?.key !== null)
+        await this.eraseAt(subject, erasedAt ?? this.now().toISOString());
   }
 
   close(): Promise<void> {

@@ -2,8 +2,7 @@
 // store (which must be empty), up to a position or a time if asked; then the people erased since are erased again,
 // and the read models are rebuilt and verified, all before any server serves the store.
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { copyFile, open, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { RESTORE_MARKER } from '#api';
 import type { Config } from '#config';
@@ -14,13 +13,15 @@ import { EVENTS_FILE, SECRETS_FOLDER, SESSION_SECRET_FILE } from './backup.js';
 import { copyLog, type CopyLimit, type CopyResult } from './copy-log.js';
 import { openConfiguredStore, openStoreAt, type OpenedStore } from './stores.js';
 
+/** The backup's files in the clear while a restore reads them. */
+const RESTORE_WORK = '.restore-work';
+
 export type RestorePoint = { toPosition?: bigint; asOf?: string };
 
 export type RestoredLog = { manifest: Manifest; copy: CopyResult; storeName: string; sessionSecret: boolean };
 
 /** The backup's files in the clear, in a private folder, once the key (if any) is the one it was taken with. */
 async function openedFiles(from: string, manifest: Manifest, config: Config): Promise<string> {
-  const work = await mkdtemp(join(tmpdir(), 'chorus-restore-'));
   const key = config.backupEncryptionKey === undefined ? undefined : backupKeyOf(config.backupEncryptionKey);
   if (manifest.encryption !== null) {
     if (key === undefined)
@@ -32,6 +33,11 @@ async function openedFiles(from: string, manifest: Manifest, config: Config): Pr
         `${from} was encrypted with another BACKUP_ENCRYPTION_KEY than the one set: set the one it was taken with`,
       );
   }
+  // In DATA_DIR, beside the store it becomes, at one path: a restore cut short leaves it there, and its rerun
+  // replaces it.
+  const work = join(config.dataDir, RESTORE_WORK);
+  await rm(work, { recursive: true, force: true });
+  mkdirSync(work, { recursive: true, mode: 0o700 });
   for (const file of Object.keys(manifest.files)) {
     const plain = manifest.encryption === null ? file : file.replace(/\.enc$/, '');
     mkdirSync(dirname(join(work, plain)), { recursive: true, mode: 0o700 });
@@ -87,6 +93,19 @@ async function alreadyCopied(target: OpenedStore): Promise<CopyResult> {
   return { alreadyThere: events, copied: 0, keys: 0, erasures: 0, headPosition: await target.events.headPosition() };
 }
 
+/** Whole or absent: written aside, synced, renamed over the last one. */
+async function writeMarker(config: Config, marker: Marker): Promise<void> {
+  const aside = `${markerPath(config)}.writing`;
+  const handle = await open(aside, 'w', 0o600);
+  try {
+    await handle.writeFile(`${JSON.stringify(marker)}\n`);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  await rename(aside, markerPath(config));
+}
+
 export async function endRestore(config: Config): Promise<void> {
   await rm(markerPath(config), { force: true });
 }
@@ -114,7 +133,7 @@ export async function restoreLog(config: Config, from: string, point: RestorePoi
         );
       const secret = secretToWrite(work, config);
       mkdirSync(config.dataDir, { recursive: true });
-      await writeFile(markerPath(config), `${JSON.stringify({ ...marker, copied })}\n`);
+      await writeMarker(config, { ...marker, copied });
       const source = await openStoreAt(work);
       let copy: CopyResult;
       try {
@@ -124,7 +143,7 @@ export async function restoreLog(config: Config, from: string, point: RestorePoi
       } finally {
         await source.close();
       }
-      await writeFile(markerPath(config), `${JSON.stringify({ ...marker, copied: true })}\n`);
+      await writeMarker(config, { ...marker, copied: true });
       if (secret !== undefined) {
         await writeFile(join(config.dataDir, SESSION_SECRET_FILE), secret, { mode: 0o600, flag: 'wx' });
       }

@@ -9,6 +9,8 @@ export type PersonalKeysHarness = {
   open(): Promise<PersonalKeyStore>;
   /** Every byte of the storage the keys live in (files, or the table's pages), to look for an erased key. */
   storedBytes?(): Promise<Buffer>;
+  /** False where the store keeps no time of its own for an erasure (EventStoreDB's key streams). */
+  keepsErasureTimes?: boolean;
   dispose(): Promise<void>;
 };
 
@@ -138,6 +140,10 @@ export function describePersonalKeysContract(
       expect([found.has(erasedThere), found.has(erasedHere)]).toEqual([false, false]);
       expect(held).not.toEqual(made);
       await expect(node.obtain(erasedThere)).rejects.toThrow(PersonalDataErasedError);
+      // The erasure keeps the time it was made there, so that a copy says when the person was erased.
+      if (opened.keepsErasureTimes === false) return;
+      const record = (await node.exportKeys(undefined, 100_000)).find((key) => key.subject === erasedThere);
+      expect(Date.parse(record?.erasedAt ?? '')).toBe(Date.parse(at));
     });
 
     it("leaves no copy of an erased key's bytes in the storage", async () => {
