@@ -1,0 +1,98 @@
+// The add-member rate while backups run, against the rate without, in the same run: the built server adds new
+// people with 4 writers at a time, in windows that alternate between no backup and `chorus store:backup` back to
+// back. The store holds a generated log beside (--events), so each backup copies something.
+//   npm run build:server && node bench/backup/during-writes.mjs [--events 100000] [--seconds 15] [--rounds 2]
+// See README.md beside this file.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { builtServerEnvironment, chorusJson, freePort, untilHealthy } from '../support/built-server.mjs';
+import { generateEventLog } from '../support/event-log.mjs';
+
+const { values } = parseArgs({
+  options: { events: { type: 'string' }, seconds: { type: 'string' }, rounds: { type: 'string' } },
+});
+const eventCount = Number(values.events ?? 100_000);
+const seconds = Number(values.seconds ?? 15);
+const rounds = Number(values.rounds ?? 2);
+const WRITERS = 4;
+const root = path.resolve(import.meta.dirname, '../..');
+const work = mkdtempSync(path.join(tmpdir(), 'chorus-bench-backup-writes-'));
+const dataDir = path.join(work, 'data');
+
+await generateEventLog(dataDir, eventCount, Math.max(1, Math.floor(eventCount / 10)));
+await chorusJson(dataDir, 'org:create', '--name', 'Acme');
+await chorusJson(dataDir, 'org:plan', 'acme', '--line', 'classic', '--plan', 'enterprise');
+const { key } = JSON.parse(
+  await chorusJson(dataDir, 'api-key:create', '--name', 'bench', '--scopes', 'organizations:read,organizations:write'),
+);
+const port = await freePort();
+const server = spawn(process.execPath, [path.join(root, 'dist/apps/api/src/main.js')], {
+  env: builtServerEnvironment(dataDir, port),
+  stdio: ['ignore', 'ignore', 'inherit'],
+});
+const url = `http://127.0.0.1:${port}`;
+const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+let next = 0;
+
+/** Adds per second over `seconds`, WRITERS at a time; `beside` runs until the window closes. */
+async function window(beside) {
+  const until = Date.now() + seconds * 1000;
+  let adds = 0;
+  let backups = 0;
+  const writer = async () => {
+    while (Date.now() < until) {
+      const answer = await fetch(`${url}/organizations/acme/members`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ email: `person-${(next += 1)}@example.com`, role: 'member' }),
+      });
+      if (answer.status !== 201) throw new Error(`add: ${answer.status} ${await answer.text()}`);
+      adds += 1;
+    }
+  };
+  const alongside = async () => {
+    while (beside && Date.now() < until) {
+      await new Promise((resolve, reject) => {
+        const child = spawn(
+          process.execPath,
+          [path.join(root, 'bin/chorus.js'), 'store:backup', '--to', path.join(work, 'backups')],
+          { env: builtServerEnvironment(dataDir, 0), stdio: 'ignore' },
+        );
+        child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`store:backup exited ${code}`))));
+      });
+      backups += 1;
+      spawnSync('rm', ['-rf', path.join(work, 'backups')]);
+    }
+  };
+  const started = Date.now();
+  await Promise.all([...Array.from({ length: WRITERS }, writer), alongside()]);
+  return { rate: adds / ((Date.now() - started) / 1000), backups };
+}
+
+try {
+  await untilHealthy(server, url);
+  await fetch(`${url}/organizations/acme/limits`, {
+    method: 'PUT',
+    headers,
+    body: JSON.stringify({ users: 1_000_000 }),
+  });
+  await window(false); // warm-up
+  const ratios = [];
+  for (let round = 1; round <= rounds; round += 1) {
+    const without = await window(false);
+    const during = await window(true);
+    ratios.push(during.rate / without.rate);
+    console.log(
+      `round ${round}: ${without.rate.toFixed(1)} adds/s without a backup, ${during.rate.toFixed(1)} during ${during.backups} backups`,
+    );
+  }
+  console.log(
+    `add-member during backups / without (target >= 0.8): ${ratios.map((ratio) => ratio.toFixed(3)).join(' / ')}`,
+  );
+} finally {
+  server.kill('SIGTERM');
+  rmSync(work, { recursive: true, force: true });
+}
