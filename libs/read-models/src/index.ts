@@ -19,6 +19,8 @@ export {
   OrganizationQueries,
   sameOrganizationName,
   type CountedOrganization,
+  type MemberCursor,
+  type MembersPage,
   type Membership,
   type NotificationRecipients,
   type OrganizationReadModel,

@@ -20,7 +20,8 @@ import { jsonSafe } from '../http/json-safe.js';
 import { validOrganizationId } from '../organizations/organization-requests.js';
 import { awaitMinPosition, validReadQuery, type ReadQuery } from './position-wait.js';
 import { Operation } from '../http/operation.decorator.js';
-import { notificationRecipientsAnswer, organizationAnswer } from './read-responses.js';
+import { membersPageAnswer, notificationRecipientsAnswer, organizationAnswer } from './read-responses.js';
+import { memberCursorText, validMembersPageQuery, type MembersPageQuery } from './members-page-query.js';
 
 /**
  * A member as GET /organizations/:id shows them: invited is true until they have signed in once (docs/console.md,
@@ -30,7 +31,9 @@ export type MemberAnswer = OrganizationView['members'][number] & { invited: bool
 
 /** GET /organizations/:id: the read model's view, the revision and global position it reflects. */
 export type OrganizationAnswer = Omit<OrganizationView, 'members'> & {
+  /** Every member, until 1.0 (docs/api.md): GET /organizations/:id/members pages them. */
   members: MemberAnswer[];
+  memberCount: number;
   /** The governing plan's defaults for a new site (the console's Overview); null without a plan. */
   siteDefaults: PlanSpec['siteDefaults'] | null;
   /** This calendar month's traffic (UTC) against the allowance, and when it reached 80% and 100% of it. */
@@ -45,6 +48,14 @@ export type TrafficAnswer = {
   /** The effective allowance; null: unlimited. */
   allowance: number | null;
   reached: { threshold: 80 | 100; at: string }[];
+};
+
+export type MembersPageAnswer = {
+  organizationId: string;
+  members: MemberAnswer[];
+  total: number;
+  next: string | null;
+  position: number | string;
 };
 
 export type NotificationRecipientsAnswer = { organizationId: string; recipients: Member[]; position: number | string };
@@ -97,7 +108,15 @@ export class OrganizationReadsController {
       (governing && findPlan(this.catalogue, governing.line, governing.plan as PlanSpec['name'])?.siteDefaults) || null;
     const traffic = this.traffic(id, found.view.trafficPerMonth, trafficAnchor(found.view.subscription));
     const [revision, position] = [jsonSafe(found.revision), jsonSafe(found.position)];
-    return jsonBytes<OrganizationAnswer>({ ...found.view, members, siteDefaults, traffic, revision, position });
+    return jsonBytes<OrganizationAnswer>({
+      ...found.view,
+      members,
+      memberCount: members.length,
+      siteDefaults,
+      traffic,
+      revision,
+      position,
+    });
   }
 
   private traffic(id: string, allowance: number | null, anchor: string | null): TrafficAnswer {
@@ -113,6 +132,35 @@ export class OrganizationReadsController {
     const thresholds = [80, 100] as const;
     const reached = events.map((event, index) => ({ threshold: thresholds[index] ?? 100, at: event.recordedAt }));
     return { period, used: this.readModels.traffic.total(id, period), allowance, reached };
+  }
+
+  @Get(':id/members')
+  @RequireAccess(READ)
+  @Operation({
+    summary: "One page of the organization's members, in the order they joined; `q` finds them by address",
+    answer: membersPageAnswer,
+    responses: { 400: 'VALIDATION_FAILED', 404: 'NOT_FOUND' },
+  })
+  async members(
+    @CheckedParam('id', validOrganizationId) id: string,
+    @CheckedQuery(validMembersPageQuery) query: MembersPageQuery,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<MembersPageAnswer> {
+    await awaitMinPosition(this.readModels, query, response);
+    const page = this.readModels.organizations.membersPage(id, {
+      limit: query.limit,
+      ...(query.after === undefined ? {} : { after: query.after }),
+      ...(query.q === undefined ? {} : { q: query.q }),
+    });
+    if (page === undefined) throw notFound(id);
+    const signedIn = this.readModels.signIns.signedInOnce(page.members.map((member) => member.userId));
+    return {
+      organizationId: id,
+      members: page.members.map((member) => ({ ...member, invited: !signedIn.has(member.userId) })),
+      total: page.total,
+      next: page.next === undefined ? null : memberCursorText(page.next),
+      position: jsonSafe(page.position),
+    };
   }
 
   @Get(':id/notification-recipients')

@@ -13,7 +13,10 @@ export const organizationAnswer = z.looseObject({
   plan: z.string().nullable(),
   chorus: z.boolean(),
   governingPlan: z.object({ line: z.enum(['classic', 'chorus']), plan: z.string() }).nullable(),
-  members: z.array(member.extend({ invited: z.boolean().describe('Until they have signed in once') })),
+  members: z
+    .array(member.extend({ invited: z.boolean().describe('Until they have signed in once') }))
+    .describe('Every member: kept until 1.0 for integrators; read GET /organizations/:id/members page by page'),
+  memberCount: z.int().describe('How many members the organization has'),
   sites: z.array(z.looseObject({ siteId: z.string(), name: z.string(), hostname: z.string(), live: z.boolean() })),
   qualityAssurance: z.object({ domains: z.array(z.string()) }),
   webAnalytics: z.object({ domains: z.array(z.string()) }),
@@ -31,6 +34,15 @@ export const organizationAnswer = z.looseObject({
     reached: z.array(z.object({ threshold: z.union([z.literal(80), z.literal(100)]), at: z.string() })),
   }),
   revision: jsonSafeInteger,
+  position: jsonSafeInteger,
+});
+
+/** GET /organizations/:id/members: one page of the members, and where the next one starts. */
+export const membersPageAnswer = z.object({
+  organizationId: z.string(),
+  members: z.array(member.extend({ invited: z.boolean().describe('Until they have signed in once') })),
+  total: z.int().describe('The members that match (q), in all pages'),
+  next: z.string().nullable().describe('Pass as `after` for the next page; null on the last page'),
   position: jsonSafeInteger,
 });
 

@@ -26,6 +26,17 @@ export type NotificationRecipients = { recipients: Member[]; position: bigint };
 
 export type Membership = { organizationId: string; name: string; role: MemberRole };
 
+/** Where a page ends: the next one starts after this member, in the fold's order. */
+export type MemberCursor = { ordinal: bigint; userId: string };
+
+export type MembersPage = {
+  members: Member[];
+  /** The members the query matches, in all pages. */
+  total: number;
+  next: MemberCursor | undefined;
+  position: bigint;
+};
+
 type StoredRow = { state: string; position: bigint; revision: bigint; member: string | null };
 
 export type OrganizationSummary = {
@@ -54,6 +65,10 @@ export class OrganizationQueries {
   private readonly selectAll;
   private readonly selectNames;
   private readonly selectCounted;
+  private readonly db: ReadModelDatabase;
+  private readonly selectPosition;
+  private readonly selectPage;
+  private readonly countPage;
 
   constructor(
     db: ReadModelDatabase,
@@ -61,6 +76,7 @@ export class OrganizationQueries {
     /** Only on a connection nothing writes through. */
     private readonly cache?: QueryCache,
   ) {
+    this.db = db;
     db.exec(organizationsTable.create(organizationsTable.name));
     db.exec(membershipsTable.create(membershipsTable.name));
     // One statement, so one snapshot: the row and its members as one commit left them.
@@ -92,6 +108,25 @@ export class OrganizationQueries {
     this.selectCounted = db
       .prepare<[string], { state: string; position: bigint; members: bigint }>(
         `SELECT o.state, o.position, (SELECT count(*) FROM memberships m WHERE m.organization_id = o.id) AS members FROM organizations o WHERE o.id = ?`,
+      )
+      .safeIntegers(true);
+    this.selectPosition = db
+      .prepare<[string], { position: bigint }>('SELECT position FROM organizations WHERE id = ?')
+      .safeIntegers(true);
+    const matching = `m.organization_id = @id AND (@like IS NULL OR json_extract(m.member, '$.email') LIKE @like ESCAPE '\\')`;
+    this.selectPage = db
+      .prepare<
+        { id: string; like: string | null; ordinal: bigint | null; userId: string; limit: number },
+        { member: string; ordinal: bigint; userId: string }
+      >(
+        `SELECT m.member, m.ordinal, m.user_id AS userId FROM memberships m
+         WHERE ${matching} AND (@ordinal IS NULL OR (m.ordinal, m.user_id) > (@ordinal, @userId))
+         ORDER BY m.ordinal, m.user_id LIMIT @limit`,
+      )
+      .safeIntegers(true);
+    this.countPage = db
+      .prepare<{ id: string; like: string | null }, { total: bigint }>(
+        `SELECT count(*) AS total FROM memberships m WHERE ${matching}`,
       )
       .safeIntegers(true);
   }
@@ -145,6 +180,38 @@ export class OrganizationQueries {
         ? undefined
         : { state: storedState(row.state, []), members: Number(row.members), position: row.position };
     });
+  }
+
+  /**
+   * One page of an organization's members in the fold's order (as GET /organizations/:id lists them), found by the
+   * index from where the last page ended; `q` keeps those whose address holds it, whatever its case. Undefined for
+   * no such organization. Read in one transaction: the page, its count and its position are one commit's.
+   */
+  membersPage(
+    id: string,
+    { after, limit, q }: { after?: MemberCursor; limit: number; q?: string },
+  ): MembersPage | undefined {
+    const like = q === undefined ? null : `%${q.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+    return this.db.transaction(() => {
+      const organization = this.selectPosition.get(id);
+      if (organization === undefined) return undefined;
+      const rows = this.selectPage.all({
+        id,
+        like,
+        ordinal: after?.ordinal ?? null,
+        userId: after?.userId ?? '',
+        limit: limit + 1,
+      });
+      const total = this.countPage.get({ id, like }) as { total: bigint };
+      const page = rows.slice(0, limit);
+      const last = page.at(-1);
+      return {
+        members: page.map((row) => JSON.parse(row.member) as Member),
+        total: Number(total.total),
+        next: rows.length > limit && last !== undefined ? { ordinal: last.ordinal, userId: last.userId } : undefined,
+        position: organization.position,
+      };
+    })();
   }
 
   organizationsOfUser(userId: string): Membership[] {

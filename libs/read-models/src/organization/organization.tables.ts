@@ -33,7 +33,11 @@ export const membershipsTable: ProjectionTable = {
     member TEXT NOT NULL,
     PRIMARY KEY (organization_id, user_id)
   ) WITHOUT ROWID`,
-  indexes: ['CREATE INDEX IF NOT EXISTS memberships_by_user ON memberships (user_id)'],
+  indexes: [
+    'CREATE INDEX IF NOT EXISTS memberships_by_user ON memberships (user_id)',
+    // A page of an organization's members is read in the fold's order, from where the last page ended.
+    'CREATE INDEX IF NOT EXISTS memberships_in_order ON memberships (organization_id, ordinal, user_id)',
+  ],
 };
 
 export const organizationModelVersion = 2;
