@@ -311,18 +311,24 @@ export class PostgresEventStore implements EventStore, ExactLog {
         heads.set(event.streamId, event.revision);
         last = event.position;
       }
+      // One JSON text rather than eight arrays: the driver's array encoding cost more than the server's insert.
       await client.query(
         `INSERT INTO events (position, stream_id, revision, event_id, type, data, metadata, recorded_at)
-         SELECT * FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[], $8::timestamptz[])`,
+         SELECT p, s, r, i, t, d, m, a FROM json_to_recordset($1::json)
+           AS x (p bigint, s text, r bigint, i text, t text, d text, m text, a timestamptz)`,
         [
-          events.map((event) => event.position.toString()),
-          events.map((event) => event.streamId),
-          events.map((event) => event.revision.toString()),
-          events.map((event) => event.id),
-          events.map((event) => event.type),
-          events.map((event) => event.data),
-          events.map((event) => event.metadata),
-          events.map((event) => event.recordedAt),
+          JSON.stringify(
+            events.map((event) => ({
+              p: event.position.toString(),
+              s: event.streamId,
+              r: event.revision.toString(),
+              i: event.id,
+              t: event.type,
+              d: event.data,
+              m: event.metadata,
+              a: event.recordedAt,
+            })),
+          ),
         ],
       );
       await client.query(`SELECT pg_notify('${APPENDED_CHANNEL}', '')`);

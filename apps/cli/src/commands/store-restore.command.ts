@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { PersonalKeys } from '#application';
 import { PERSONAL_KEYS } from '#event-store';
-import { readModelsFile } from '#read-models';
+import { READ_MODELS, readModelsFile, type ReadModels } from '#read-models';
 import { erasureRecords, PersonalDataErasure, ProblemError } from '#api';
 import { personSubject } from '#domain';
 import { configAction } from '../config-action.js';
@@ -66,10 +66,12 @@ export function registerStoreRestoreCommand(program: Command, getContext: GetCli
         const from = resolve(options.from as string);
         const restored = await restoreLog(config, from, point);
         // The log is in place, and the read models left of an empty store are dropped: the service's modules open on
-        // it and build them from the restored log, once, then erase again and check them against a rebuild.
+        // it and rebuild them from the restored log (the rebuild's replay, many times the projector's catch-up), then
+        // erase again, take in those few events, and check them against a rebuild.
         for (const suffix of ['', '-wal', '-shm'])
           rmSync(`${readModelsFile(config.dataDir)}${suffix}`, { force: true });
         const context = await getContext();
+        await context.app.get<ReadModels>(READ_MODELS).rebuild({});
         await caughtUpReadModels(context);
         const erased = await eraseAgain(
           context,
