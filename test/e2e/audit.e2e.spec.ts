@@ -218,9 +218,10 @@ describe('GET /organizations/:id/state', () => {
     expect(today.status).toBe(200);
     // The read answers more than the fold (for the console): the plan's site defaults and who never signed in.
     // siteDefaults, traffic and invited come from beside the organization's stream (the catalogue, usage reports,
-    // sign-ins).
-    type Answer = { siteDefaults: unknown; traffic: unknown; members: { invited: boolean }[] };
-    const { siteDefaults: _siteDefaults, traffic: _traffic, members, ...view } = today.body as Answer;
+    // sign-ins); memberCount counts the members both hold.
+    type Answer = { siteDefaults: unknown; traffic: unknown; memberCount: number; members: { invited: boolean }[] };
+    const { siteDefaults: _siteDefaults, traffic: _traffic, memberCount, members, ...view } = today.body as Answer;
+    expect(memberCount).toBe(members.length);
     const folded = { ...view, members: members.map(({ invited: _invited, ...member }) => member) };
     expect(latest.body).toEqual({ ...folded, recordedAt: recordedAtOf(eventCount - 1).toISOString() });
   });
