@@ -91,6 +91,19 @@ async function readings(client = api): Promise<Record<string, unknown>> {
   return all;
 }
 
+/** A store the golden one became (sealed, restored, copied) reads as golden.json says, and its people sign in. */
+async function expectGolden(baseUrl: string): Promise<void> {
+  expect(await readings(httpClient(baseUrl, { apiKey: scenario.reader }))).toEqual(
+    JSON.parse(readFileSync(goldenFile, 'utf8')),
+  );
+  const browser = new Browser(baseUrl);
+  await browser.open('/login');
+  expect(
+    (await browser.post('/login', { username: 'grace@golden.example', password: 'correct horse battery staple' }))
+      .status,
+  ).toBe(204);
+}
+
 describe('the golden store', () => {
   it('reads into the same read models, states, changes and history as the build that recorded golden.json', async () => {
     const read = await readings();
@@ -199,15 +212,7 @@ describe('the golden store, sealed by `chorus store:seal-personal-data`', () => 
     });
     try {
       expect(sealedApp.app.get<Identity>(IDENTITY).identifierNames.readsLegacyNames).toBe(false);
-      expect(await readings(httpClient(sealedApp.baseUrl, { apiKey: scenario.reader }))).toEqual(
-        JSON.parse(readFileSync(goldenFile, 'utf8')),
-      );
-      const browser = new Browser(sealedApp.baseUrl);
-      await browser.open('/login');
-      expect(
-        (await browser.post('/login', { username: 'grace@golden.example', password: 'correct horse battery staple' }))
-          .status,
-      ).toBe(204);
+      await expectGolden(sealedApp.baseUrl);
     } finally {
       await sealedApp.close();
     }
@@ -260,15 +265,7 @@ describe('the golden store, backed up while it serves, restored, and copied', ()
 
     const copy = await startApp({ DATA_DIR: copiedDir, LOG_LEVEL: 'silent', ...golden });
     try {
-      expect(await readings(httpClient(copy.baseUrl, { apiKey: scenario.reader }))).toEqual(
-        JSON.parse(readFileSync(goldenFile, 'utf8')),
-      );
-      const browser = new Browser(copy.baseUrl);
-      await browser.open('/login');
-      expect(
-        (await browser.post('/login', { username: 'grace@golden.example', password: 'correct horse battery staple' }))
-          .status,
-      ).toBe(204);
+      await expectGolden(copy.baseUrl);
     } finally {
       await copy.close();
     }

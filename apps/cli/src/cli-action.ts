@@ -1,16 +1,13 @@
-import type { Command } from 'commander';
 import type { z } from 'zod';
 import { ConfigError } from '#config';
 import { DomainError } from '#domain';
 import { ErrorAnswers, ProblemError, toProblem, type RefusalLookup } from '#api';
 import type { CliContext, GetCliContext } from './cli-context.js';
+import { printOutput, toJson, wantsJson, type CliOutput } from './cli-output.js';
 import { ExitCode } from './exit-codes.js';
 import { PromptInterrupted } from './secret-input.js';
 
-export type CliOutput = { json: unknown; text: string };
-
-const toJson = (value: unknown): string =>
-  JSON.stringify(value, (_key, field: unknown) => (typeof field === 'bigint' ? field.toString() : field), 2);
+export type { CliOutput } from './cli-output.js';
 
 function exitCodeFor(status: number): number {
   if (status === 400) return ExitCode.invalidInput;
@@ -78,11 +75,9 @@ export function cliAction<Args extends unknown[]>(
   work: (context: CliContext, ...args: Args) => Promise<CliOutput>,
 ): (...args: unknown[]) => Promise<void> {
   return async (...args: unknown[]): Promise<void> => {
-    const command = args.at(-1) as Command;
-    const json = command.opts<{ json?: boolean }>().json === true;
+    const json = wantsJson(args);
     try {
-      const output = await work(await getContext(), ...(args.slice(0, -1) as Args));
-      process.stdout.write(json ? `${toJson(output.json)}\n` : `${output.text}\n`);
+      printOutput(await work(await getContext(), ...(args.slice(0, -1) as Args)), json);
     } catch (error) {
       await reportFailure(error, json, getContext);
     }

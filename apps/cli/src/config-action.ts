@@ -1,25 +1,19 @@
 // The store tools' action (backup, restore, copy, verify): the configuration only, with the service's modules opened
 // when the work asks for them (a restore, once the log is in place), never on a store still to be checked. The
 // HTTP side is loaded only to report a failure, so a backup starts in a fraction of the time (bench/backup).
-import type { Command } from 'commander';
 import { loadConfig, type Config } from '#config';
-import type { CliOutput } from './cli-action.js';
+import { printOutput, wantsJson, type CliOutput } from './cli-output.js';
 import type { GetCliContext } from './cli-context.js';
 import { StoreRefusal } from './store-tools/store-refusal.js';
-
-const toJson = (value: unknown): string =>
-  JSON.stringify(value, (_key, field: unknown) => (typeof field === 'bigint' ? field.toString() : field), 2);
 
 export function configAction<Args extends unknown[]>(
   getContext: GetCliContext,
   work: (config: Config, ...args: Args) => Promise<CliOutput>,
 ): (...args: unknown[]) => Promise<void> {
   return async (...args: unknown[]): Promise<void> => {
-    const command = args.at(-1) as Command;
-    const json = command.opts<{ json?: boolean }>().json === true;
+    const json = wantsJson(args);
     try {
-      const output = await work(loadConfig(process.env), ...(args.slice(0, -1) as Args));
-      process.stdout.write(json ? `${toJson(output.json)}\n` : `${output.text}\n`);
+      printOutput(await work(loadConfig(process.env), ...(args.slice(0, -1) as Args)), json);
     } catch (error) {
       const [{ reportFailure }, { ProblemError }] = await Promise.all([import('./cli-action.js'), import('#api')]);
       const reported =

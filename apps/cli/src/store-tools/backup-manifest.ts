@@ -2,9 +2,10 @@
 // SHA-256 of every file. A folder without one was cut short, and nothing restores it.
 import { createHash } from 'node:crypto';
 import { createReadStream, existsSync, readdirSync, statSync } from 'node:fs';
-import { open, readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { z } from 'zod';
+import { writeWhole } from './durable-files.js';
 import { StoreRefusal } from './store-refusal.js';
 
 export const MANIFEST = 'manifest.json';
@@ -60,21 +61,8 @@ export async function writeManifest(folder: string, manifest: Omit<Manifest, 'fi
     files[file] = { bytes: statSync(path).size, sha256: await sha256Of(path) };
   }
   const whole: Manifest = { ...manifest, files };
-  const temporary = join(folder, `.${MANIFEST}.writing`);
-  await writeFile(temporary, `${JSON.stringify(whole, null, 2)}\n`, { mode: 0o600 });
-  await syncFile(temporary);
-  await rename(temporary, join(folder, MANIFEST));
-  await syncFile(folder);
+  await writeWhole(join(folder, MANIFEST), `${JSON.stringify(whole, null, 2)}\n`);
   return whole;
-}
-
-async function syncFile(path: string): Promise<void> {
-  const handle = await open(path, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
 }
 
 /**

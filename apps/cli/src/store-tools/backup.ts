@@ -4,7 +4,7 @@
 // restore or a copy reads it as an embedded store; the manifest is written last.
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { copyFile, open, rename, rm } from 'node:fs/promises';
+import { copyFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Config } from '#config';
 import { PERSONAL_KEYS_FILE, snapshotSqliteFile } from '#event-store';
@@ -12,6 +12,7 @@ import { chorusVersion } from '../version.js';
 import { backupKeyOf, encryptFile } from './backup-crypto.js';
 import { BACKUP_FORMAT, MANIFEST, writeManifest, type Manifest } from './backup-manifest.js';
 import { copyLog } from './copy-log.js';
+import { syncFile } from './durable-files.js';
 import { openConfiguredStore, openStoreAt } from './stores.js';
 
 export const EVENTS_FILE = 'events.sqlite';
@@ -25,15 +26,6 @@ export type BackupResult = { folder: string; manifest: Manifest };
 
 /** A folder name that sorts by time and is valid on every file system. */
 const folderNameOf = (time: Date): string => time.toISOString().replace(/:/g, '-');
-
-async function syncFile(path: string): Promise<void> {
-  const handle = await open(path, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
 
 export async function takeBackup(
   config: Config,

@@ -2,7 +2,7 @@
 // store (which must be empty), up to a position or a time if asked; then the people erased since are erased again,
 // and the read models are rebuilt and verified, all before any server serves the store.
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { copyFile, open, rename, rm, writeFile } from 'node:fs/promises';
+import { copyFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { RESTORE_MARKER } from '#api';
 import type { Config } from '#config';
@@ -11,6 +11,7 @@ import { backupKeyOf, decryptFile } from './backup-crypto.js';
 import { BackupRefused, verifiedManifest, type Manifest } from './backup-manifest.js';
 import { EVENTS_FILE, SECRETS_FOLDER, SESSION_SECRET_FILE } from './backup.js';
 import { copyLog, type CopyLimit, type CopyResult } from './copy-log.js';
+import { writeWhole } from './durable-files.js';
 import { openConfiguredStore, openStoreAt, type OpenedStore } from './stores.js';
 
 /** The backup's files in the clear while a restore reads them. */
@@ -93,18 +94,8 @@ async function alreadyCopied(target: OpenedStore): Promise<CopyResult> {
   return { alreadyThere: events, copied: 0, keys: 0, erasures: 0, headPosition: await target.events.headPosition() };
 }
 
-/** Whole or absent: written aside, synced, renamed over the last one. */
-async function writeMarker(config: Config, marker: Marker): Promise<void> {
-  const aside = `${markerPath(config)}.writing`;
-  const handle = await open(aside, 'w', 0o600);
-  try {
-    await handle.writeFile(`${JSON.stringify(marker)}\n`);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  await rename(aside, markerPath(config));
-}
+const writeMarker = (config: Config, marker: Marker): Promise<void> =>
+  writeWhole(markerPath(config), `${JSON.stringify(marker)}\n`);
 
 export async function endRestore(config: Config): Promise<void> {
   await rm(markerPath(config), { force: true });
