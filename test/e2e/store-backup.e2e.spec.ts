@@ -8,8 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { newCommandContext, type PersonalKeys } from '#application';
 import { personSubject } from '#domain';
 import { PERSONAL_KEYS, SqliteEventStore, type StoredEvent } from '#event-store';
-import { CommandBus } from '@nestjs/cqrs';
-import { ChangeOrganizationCommand, PersonalDataErasure } from '#api';
+import { PersonalDataErasure } from '#api';
 import { createApiKey } from '../support/api-keys.js';
 import { startAuthApp, type AuthApp } from '../support/auth-app.js';
 import { ensureCliBuilt, runChorus } from '../support/chorus-cli.js';
@@ -59,17 +58,7 @@ beforeAll(async () => {
   ensureCliBuilt();
   source = await startAuthApp(settings(sourceDir, { LOG_LEVEL: 'warn' }));
   const ownerId = await source.createUser({ email: owner, password });
-  organizationId = await source.createOrganization('Kept Safe Ltd', { userId: ownerId, email: owner });
-  // Room for the members the writers add.
-  await source.app
-    .get(CommandBus)
-    .execute(
-      new ChangeOrganizationCommand(
-        organizationId,
-        { type: 'AssignPlan', data: { line: 'chorus', plan: 'enterprise' } },
-        newCommandContext('cli'),
-      ),
-    );
+  organizationId = await source.createOrganization('Kept Safe Ltd', { userId: ownerId, email: owner }, 'enterprise');
   api = httpClient(source.baseUrl, {
     apiKey: await createApiKey(source.app, ['organizations:read', 'organizations:write', 'audit:read']),
   });

@@ -5,11 +5,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { CommandBus } from '@nestjs/cqrs';
 import { newCommandContext, type PersonalKeys } from '#application';
 import { personSubject } from '#domain';
 import { PERSONAL_KEYS, SqliteEventStore, type ExactLog, type StoredEvent } from '#event-store';
-import { ChangeOrganizationCommand, PersonalDataErasure } from '#api';
+import { PersonalDataErasure } from '#api';
 import { PostgresEventStore } from '../../libs/event-store/src/postgres-event-store.js';
 import { startPostgresServer, type PostgresServer } from '../../libs/event-store/src/testing/postgres-server.js';
 import { createApiKey } from '../support/api-keys.js';
@@ -52,16 +51,7 @@ const postgresEvents = async (url: string, last?: bigint) =>
     databaseUrl = await (server as PostgresServer).createDatabase('chorus_move');
     source = await startAuthApp({ DATA_DIR: sourceDir, BACKUP_DIR: backups, LOG_LEVEL: 'warn' });
     const ownerId = await source.createUser({ email: owner, password });
-    organizationId = await source.createOrganization('Moving Ltd', { userId: ownerId, email: owner });
-    await source.app
-      .get(CommandBus)
-      .execute(
-        new ChangeOrganizationCommand(
-          organizationId,
-          { type: 'AssignPlan', data: { line: 'chorus', plan: 'enterprise' } },
-          newCommandContext('cli'),
-        ),
-      );
+    organizationId = await source.createOrganization('Moving Ltd', { userId: ownerId, email: owner }, 'enterprise');
     api = httpClient(source.baseUrl, { apiKey: await createApiKey(source.app, ['organizations:write']) });
   }, 120_000);
 

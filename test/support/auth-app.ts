@@ -15,8 +15,14 @@ export type AuthApp = RunningApp & {
   /** A browser that opened the login page and signed in with the form's call (POST /login answered 204). */
   signedIn(username: string, password: string): Promise<Browser>;
   createUser(user: { email: string; password?: string; username?: string }): Promise<string>;
-  /** A new organization on the Chorus teams plan with the user as its owner; waits for the read model. */
-  createOrganization(name: string, owner: { userId: string; email: string }): Promise<string>;
+  /**
+   * A new organization on a Chorus plan (teams unless named) with the user as its owner; waits for the read model.
+   */
+  createOrganization(
+    name: string,
+    owner: { userId: string; email: string },
+    plan?: 'teams' | 'enterprise',
+  ): Promise<string>;
 };
 
 export async function startAuthApp(settings: Record<string, string> = {}): Promise<AuthApp> {
@@ -42,11 +48,11 @@ export async function startAuthApp(settings: Record<string, string> = {}): Promi
       const { userId } = await identity.registration.register(user, cli());
       return userId;
     },
-    async createOrganization(name, owner) {
+    async createOrganization(name, owner, plan = 'teams') {
       const commands = running.app.get(CommandBus);
       const { id } = await commands.execute(new CreateOrganizationCommand({ name }, cli()));
       await commands.execute(
-        new ChangeOrganizationCommand(id, { type: 'AssignPlan', data: { line: 'chorus', plan: 'teams' } }, cli()),
+        new ChangeOrganizationCommand(id, { type: 'AssignPlan', data: { line: 'chorus', plan } }, cli()),
       );
       await commands.execute(new ChangeOrganizationCommand(id, { type: 'EnableChorus', data: {} }, cli()));
       const added = await commands.execute(
