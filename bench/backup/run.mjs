@@ -5,23 +5,15 @@
 // - store:verify --against, in events per second.
 //   npm run build:server && node bench/backup/run.mjs [--events 1000000] [--rounds 1]
 // See README.md beside this file.
-import { execFileSync, spawnSync } from 'node:child_process';
-import {
-  chownSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import { generateEventLog } from '../support/event-log.mjs';
+import { initCluster } from '../support/postgres-cluster.mjs';
 
 const root = path.resolve(import.meta.dirname, '../..');
 if (!existsSync(path.join(root, 'dist/apps/cli/src/main.js'))) {
@@ -54,21 +46,9 @@ function timed(work) {
   return Number(process.hrtime.bigint() - started) / 1e6;
 }
 
-/** A cluster of its own: initdb refuses root, so as root the cluster belongs to `postgres`. */
+/** A cluster of its own (bench/support/postgres-cluster.mjs), started on a free port. */
 async function startCluster() {
-  const versions = readdirSync('/usr/lib/postgresql').filter((version) =>
-    existsSync(`/usr/lib/postgresql/${version}/bin/pg_ctl`),
-  );
-  const bin = `/usr/lib/postgresql/${versions.sort((a, b) => Number(b) - Number(a))[0]}/bin`;
-  const asOwner = (tool, args) =>
-    process.getuid() === 0
-      ? ['runuser', ['-u', 'postgres', '--', `${bin}/${tool}`, ...args]]
-      : [`${bin}/${tool}`, args];
-  const run = (tool, args, options = {}) =>
-    execFileSync(...asOwner(tool, args), { stdio: ['ignore', 'ignore', 'inherit'], ...options });
-  const dir = mkdtempSync(path.join(tmpdir(), 'chorus-bench-pg-'));
-  if (process.getuid() === 0) chownSync(dir, Number(execFileSync('id', ['-u', 'postgres']).toString().trim()), -1);
-  run('initdb', ['-D', dir, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8', '--locale=C']);
+  const { dir, run } = initCluster();
   const port = await new Promise((resolve) => {
     const probe = createServer().listen(0, '127.0.0.1', () => {
       const { port: free } = probe.address();

@@ -4,16 +4,15 @@
 //   npm run build:server && (cd bench/postgres && npm install) && node bench/postgres/run.mjs [--rounds 3] [--seconds
 // 5]
 // See README.md beside this file.
-import { execFileSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { STREAM_DOES_NOT_EXIST } from '@event-driven-io/emmett';
 import { getPostgreSQLEventStore } from '@event-driven-io/emmett-postgresql';
 import pg from 'pg';
 import { anEvent } from '../event-store/an-event.js';
+import { initCluster } from '../support/postgres-cluster.mjs';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const built = path.join(root, 'dist/libs/event-store/src/postgres-event-store.js');
@@ -27,23 +26,6 @@ const rounds = Number(values.rounds ?? 3);
 const seconds = Number(values.seconds ?? 5);
 const MANY = 64;
 
-/** A cluster of its own: initdb refuses root, so as root the cluster belongs to `postgres`. */
-function startCluster() {
-  const versions = readdirSync('/usr/lib/postgresql').filter((version) =>
-    existsSync(`/usr/lib/postgresql/${version}/bin/pg_ctl`),
-  );
-  const bin = `/usr/lib/postgresql/${versions.sort((a, b) => Number(b) - Number(a))[0]}/bin`;
-  const asOwner = (tool, args) =>
-    process.getuid() === 0
-      ? ['runuser', ['-u', 'postgres', '--', `${bin}/${tool}`, ...args]]
-      : [`${bin}/${tool}`, args];
-  const run = (tool, args) => execFileSync(...asOwner(tool, args), { stdio: ['ignore', 'ignore', 'inherit'] });
-  const dir = mkdtempSync(path.join(tmpdir(), 'chorus-bench-pg-'));
-  if (process.getuid() === 0) chownSync(dir, Number(execFileSync('id', ['-u', 'postgres']).toString().trim()), -1);
-  run('initdb', ['-D', dir, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8', '--locale=C']);
-  return { bin, dir, run };
-}
-
 async function freePort() {
   return new Promise((resolve) => {
     const probe = createServer().listen(0, '127.0.0.1', () => {
@@ -53,7 +35,7 @@ async function freePort() {
   });
 }
 
-const cluster = startCluster();
+const cluster = initCluster();
 const port = await freePort();
 // The server's defaults, durable: fsync on, synchronous_commit on; enough connections for 64 raw writers and the
 // stores' pools.
