@@ -13,6 +13,9 @@ import {
   type KeyRecord,
   type StoredEvent,
 } from '#event-store';
+import { PostgresEventStore } from '../../libs/event-store/src/postgres-event-store.js';
+import { PostgresPersonalKeys } from '../../libs/event-store/src/postgres-personal-keys.js';
+import { startPostgresServer, type PostgresServer } from '../../libs/event-store/src/testing/postgres-server.js';
 import { chorusBin, ensureCliBuilt, repositoryRoot, runChorus, type ChorusRun } from '../support/chorus-cli.js';
 import { seedEventLog } from '../support/seed-event-log.js';
 
@@ -28,8 +31,12 @@ const backupsDir = join(root, 'backups');
 const childTmp = join(root, 'tmp');
 let serial = 0;
 const freshDir = (name: string): string => join(root, `${name}-${(serial += 1)}`);
-const settings = (dataDir: string): Record<string, string> => ({
-  DATA_DIR: dataDir,
+/** Where a command line writes: a DATA_DIR, and a PostgreSQL database when one is named. */
+type Target = string | { dataDir: string; databaseUrl: string };
+const settings = (target: Target): Record<string, string> => ({
+  ...(typeof target === 'string'
+    ? { DATA_DIR: target }
+    : { DATA_DIR: target.dataDir, DATABASE_URL: target.databaseUrl }),
   BACKUP_DIR: backupsDir,
   TMPDIR: childTmp,
 });
@@ -45,6 +52,10 @@ function random(): number {
   return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
 }
 
+const postgres = await startPostgresServer();
+const postgresServer: PostgresServer | undefined = 'server' in postgres ? postgres.server : undefined;
+if ('skip' in postgres) process.stdout.write(`store-tools-sigkill into PostgreSQL SKIPPED: ${postgres.skip}.\n`);
+
 const log = (line: string): void => void process.stdout.write(`store-tools-sigkill: ${line}\n`);
 const started: ChildProcess[] = [];
 
@@ -56,6 +67,18 @@ async function storedEvents(dataDir: string): Promise<StoredEvent[]> {
   try {
     return await store.exportEvents(0n, 10_000_000);
   } finally {
+    await store.close();
+  }
+}
+
+/** Every event and key of a PostgreSQL store exactly as stored. */
+async function postgresLog(databaseUrl: string): Promise<{ events: StoredEvent[]; keys: KeyRecord[] }> {
+  const store = await PostgresEventStore.connect({ connectionString: databaseUrl });
+  const keys = await PostgresPersonalKeys.connect({ connectionString: databaseUrl });
+  try {
+    return { events: await store.exportEvents(0n, 10_000_000), keys: await keys.exportKeys(undefined, 1_000_000) };
+  } finally {
+    await keys.close();
     await store.close();
   }
 }
@@ -76,7 +99,7 @@ type Timed<Mark extends string> = { run: ChorusRun; ms: number; at: Record<Mark,
 /** `chorus <args>` run whole and timed, with the moment each mark first held (looked at every 10 ms). */
 async function timed<Mark extends string = never>(
   args: readonly string[],
-  dataDir: string,
+  dataDir: Target,
   marks: Record<Mark, () => boolean> = {} as Record<Mark, () => boolean>,
 ): Promise<Timed<Mark>> {
   const began = performance.now();
@@ -102,7 +125,7 @@ type Since = { what: string; holds: () => boolean };
  */
 async function killedAfter(
   args: readonly string[],
-  dataDir: string,
+  dataDir: Target,
   delayMs: number,
   since?: Since,
 ): Promise<'killed' | 'finished'> {
@@ -212,6 +235,35 @@ describe('store:copy killed with SIGKILL', () => {
     expect(sourceKeys.filter((record) => record.key === null).length).toBeGreaterThan(3);
     // Every key and erasure exactly, those erased in the source between two runs included: at the source's time.
     expect(await storedKeys(target)).toEqual(sourceKeys);
+  }, 300_000);
+});
+
+(postgresServer === undefined ? describe.skip : describe)('store:copy into PostgreSQL killed with SIGKILL', () => {
+  afterAll(() => postgresServer?.stop());
+
+  it('goes on where it stopped and ends with the source log and keys exactly, batch by batch in between', async () => {
+    const server = postgresServer as PostgresServer;
+    const copy = ['store:copy', '--from', sourceDir, '--json'];
+    const measured = { dataDir: freshDir('pg-measure'), databaseUrl: await server.createDatabase('copy_measure') };
+    const full = await timed(copy, measured);
+    expect(full.run).toMatchObject({ code: 0 });
+    log(`a full store:copy into PostgreSQL of ${sourceEvents.length} events took ${full.ms} ms`);
+
+    const target = { dataDir: freshDir('pg-copy'), databaseUrl: await server.createDatabase('copy_killed') };
+    for (let round = 1; round <= 3; round += 1) {
+      await killedAfter(copy, target, momentIn(0, full.ms));
+      // A batch is one transaction: a prefix of the source, whatever moment the kill took.
+      const { events } = await postgresLog(target.databaseUrl);
+      log(`round ${round}: ${events.length} of ${sourceEvents.length} events copied into PostgreSQL`);
+      expect(events).toEqual(sourceEvents.slice(0, events.length));
+    }
+
+    expect(await runChorus(copy, settings(target))).toMatchObject({ code: 0 });
+    const verified = await runChorus(['store:verify', '--against', sourceDir, '--json'], settings(target));
+    expect(JSON.parse(verified.stdout)).toMatchObject({ equal: true, events: sourceEvents.length });
+    const copied = await postgresLog(target.databaseUrl);
+    expect(copied.events).toEqual(sourceEvents);
+    expect(copied.keys).toEqual(await storedKeys(sourceDir));
   }, 300_000);
 });
 

@@ -48,6 +48,14 @@ function exactLogOf(store: OpenedStore): NonNullable<OpenedStore['exact']> {
   return store.exact;
 }
 
+/** Past the limit: that event and every one after it stay behind. */
+function beyond(event: StoredEvent, limit: CopyLimit): boolean {
+  return (
+    (limit.lastPosition !== undefined && event.position > limit.lastPosition) ||
+    (limit.asOf !== undefined && Date.parse(event.recordedAt) > Date.parse(limit.asOf))
+  );
+}
+
 /** The event at `position`, or undefined. */
 async function eventAt(log: NonNullable<OpenedStore['exact']>, position: bigint): Promise<StoredEvent | undefined> {
   const [event] = await log.exportEvents(position - 1n, 1);
@@ -105,26 +113,25 @@ export async function copyLog(
   }
   await copyKeys(source.keys, target.keys, target.name);
   let copied = 0;
-  let after = targetHead ?? 0n;
-  copying: for (;;) {
-    const batch = await from.exportEvents(after, EVENT_BATCH);
-    if (batch.length === 0) break;
-    const taken: StoredEvent[] = [];
-    for (const event of batch) {
-      const beyond =
-        (limit.lastPosition !== undefined && event.position > limit.lastPosition) ||
-        (limit.asOf !== undefined && Date.parse(event.recordedAt) > Date.parse(limit.asOf));
-      if (beyond) {
-        if (taken.length > 0) await into.importEvents(taken);
-        copied += taken.length;
-        break copying;
-      }
-      taken.push(event);
-    }
+  // The next batch is read while the target takes this one: a source and a target on two processes (PostgreSQL)
+  // then work at once.
+  const read = (after: bigint) => {
+    const page = from.exportEvents(after, EVENT_BATCH);
+    page.catch(() => undefined); // awaited below, unless the import before it fails first
+    return page;
+  };
+  let next = read(targetHead ?? 0n);
+  for (;;) {
+    const batch = await next;
+    const stop = batch.findIndex((event) => beyond(event, limit));
+    const taken = stop === -1 ? batch : batch.slice(0, stop);
+    if (taken.length === 0) break;
+    const more = stop === -1;
+    if (more) next = read((taken.at(-1) as StoredEvent).position);
     await into.importEvents(taken);
     copied += taken.length;
-    after = (taken.at(-1) as StoredEvent).position;
     onProgress?.(copied);
+    if (!more) break;
   }
   const deleted = new Set(await into.deletedStreams());
   const newlyDeleted = (await from.deletedStreams()).filter((stream) => !deleted.has(stream));

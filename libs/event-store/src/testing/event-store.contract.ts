@@ -450,6 +450,23 @@ export function describeEventStoreContract(
         expect(next.position).toBeGreaterThan(head + 12n);
       });
 
+      it('imports texts byte for byte: tabs, line breaks, carriage returns, backslashes and any character', async () => {
+        const log = exact();
+        if (log === undefined) return;
+        const stream = streamOf('import-texts');
+        const head = (await store.headPosition()) ?? 0n;
+        const event = {
+          ...at(head + 1n, stream, 0n),
+          type: '\\N', // COPY's NULL, were it not escaped
+          data: '{\n\t"text": "a\\ttab, a\\nline, a \\\\ and Zoë 🎉",\r\n "raw": "\\\\N"}',
+          metadata: '{"actor":"cli","note":"\\u0000 stays text"}\n',
+        };
+
+        await log.importEvents([event]);
+
+        expect(await log.exportEvents(head, 1)).toEqual([event]);
+      });
+
       it('refuses, writing none, an import before the head or that skips a revision', async () => {
         const log = exact();
         if (log === undefined) return;
@@ -462,7 +479,14 @@ export function describeEventStoreContract(
         );
 
         expect(await store.readStream(stream)).toEqual({ found: false });
-        expect(await store.headPosition()).toBe(head);
+        // A stream the log holds does not start again at revision 0.
+        const held = streamOf('held');
+        const { position } = await store.append(held, [anEvent()], 'no_stream');
+        await expect(log.importEvents([at(position + 1n, stream, 0n), at(position + 2n, held, 0n)])).rejects.toThrow(
+          RangeError,
+        );
+        expect(await store.readStream(stream)).toEqual({ found: false });
+        expect(await store.headPosition()).toBe(position);
       });
     });
 
