@@ -203,6 +203,38 @@ describe('chorus store:backup and store:restore', () => {
     }
   }, 180_000);
 
+  it('erases, at a restore to a point before an erasure the backup holds, that person too: their key is gone', async () => {
+    const gone = 'gone@backup.example';
+    const goneId = await source.createUser({ email: gone, password });
+    expect(await addMember(gone)).toBe(201);
+    const point = (await storedEvents(sourceDir)).at(-1)?.position as bigint;
+    await source.app.get(PersonalDataErasure).erase(goneId, newCommandContext('cli'));
+    const after = await backUp();
+
+    const target = freshDir();
+    const run = await runChorus(
+      ['store:restore', '--from', after.folder, '--to-position', point.toString(), '--yes', '--json'],
+      settings(target),
+    );
+    expect(run).toMatchObject({ code: 0 });
+    expect(JSON.parse(run.stdout)).toMatchObject({ erasedAgain: expect.arrayContaining([goneId]) });
+
+    const restored = await startAuthApp({ DATA_DIR: target, LOG_LEVEL: 'warn' });
+    try {
+      expect((await restored.browser().post('/login', { username: gone, password })).status).not.toBe(204);
+      const browser = await restored.signedIn(owner, password);
+      const organization = await browser.get(`/organizations/${organizationId}`);
+      const members = (organization.body as { members: { userId: string }[] }).members;
+      // Not a member shown as an erased person: the erasure is in the restored log, as it was in the source's.
+      expect(members.map((member) => member.userId)).not.toContain(goneId);
+      expect(members.length).toBeGreaterThan(0);
+      // The address they signed in with is free: whoever takes it is a new person.
+      expect(await restored.createUser({ email: gone, password })).not.toBe(goneId);
+    } finally {
+      await restored.close();
+    }
+  }, 180_000);
+
   it('encrypts a backup with BACKUP_ENCRYPTION_KEY, and refuses a restore without it or with another', async () => {
     const key = 'a backup key of forty characters or so!!';
     const encrypted = await backUp({ BACKUP_ENCRYPTION_KEY: key });

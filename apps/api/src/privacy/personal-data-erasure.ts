@@ -7,7 +7,7 @@ import type { CommandContext, PersonalKeys } from '#application';
 import { CONFIG, type Config } from '#config';
 import { DomainError, personSubject } from '#domain';
 import { PERSONAL_KEYS } from '#event-store';
-import type { Identity } from '#identity';
+import type { HeldClaim, Identity } from '#identity';
 import { READ_MODELS, type ReadModels } from '#read-models';
 import { IDENTITY } from '../auth/identity.provider.js';
 import { AppClock } from '../config/app-clock.js';
@@ -35,19 +35,31 @@ export class PersonalDataErasure {
     return this.identity.directory.idOfEmail(addressOrUserId);
   }
 
+  /** Whether the read models or their own records still show the person: a membership, or an account not erased. */
+  async stillShown(userId: string): Promise<boolean> {
+    if (this.readModels.organizations.organizationsOfUser(userId).length > 0) return true;
+    const { state } = await this.identity.users.load(userId);
+    return state.status !== 'unregistered';
+  }
+
+  private organizationsOf(userId: string): string[] {
+    const current = this.readModels.organizations
+      .organizationsOfUser(userId)
+      .map((membership) => membership.organizationId);
+    return [...new Set([...this.readModels.memberSecurity.organizationsOfPerson(userId), ...current])];
+  }
+
   /**
    * `again`: an erasure recorded before a restore (docs/operations.md), done whatever the restored state: it happened,
-   * so the last owner it leaves behind is not a reason to refuse it.
+   * so the last owner it leaves behind is not a reason to refuse it. `claims`: the identifiers it freed then, by id,
+   * for a person whose key is gone (their values cannot be read to be freed).
    */
   async erase(
     userId: string,
     context: CommandContext,
-    { again = false }: { again?: boolean } = {},
+    { again = false, claims = [] }: { again?: boolean; claims?: readonly HeldClaim[] } = {},
   ): Promise<ErasureResult> {
-    const current = this.readModels.organizations
-      .organizationsOfUser(userId)
-      .map((membership) => membership.organizationId);
-    const organizationIds = [...new Set([...this.readModels.memberSecurity.organizationsOfPerson(userId), ...current])];
+    const organizationIds = this.organizationsOf(userId);
     const { state } = await this.identity.users.load(userId);
     if (state.status === 'unregistered' && state.erased !== true && organizationIds.length === 0) {
       if (!again) throw new DomainError('NOT_FOUND', 'No person has this id.', { entity: 'user', userId });
@@ -67,7 +79,7 @@ export class PersonalDataErasure {
         .position;
       await this.directory.erasePerson(organizationId, userId, erasing);
     }
-    await this.identity.erasure.erase(userId, address, context);
+    await this.identity.erasure.erase(userId, address, context, claims);
     await this.keys.erase(personSubject(userId));
     if (this.config.backupDir !== undefined && !again)
       await recordErasure(this.config.backupDir, {

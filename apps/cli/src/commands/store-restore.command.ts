@@ -9,7 +9,7 @@ import { personSubject } from '#domain';
 import { configAction } from '../config-action.js';
 import type { CliContext, GetCliContext } from '../cli-context.js';
 import { caughtUpReadModels } from '../read-models-caught-up.js';
-import { endRestore, erasureFolders, restoreLog, type RestorePoint } from '../store-tools/restore.js';
+import { endRestore, erasureFolders, restoreLog, type RestoredLog, type RestorePoint } from '../store-tools/restore.js';
 import { counted } from './projections-progress.js';
 
 type Options = { from?: string; toPosition?: string; asOf?: string; yes?: boolean };
@@ -32,15 +32,22 @@ function pointOf(options: Options): RestorePoint {
   return {};
 }
 
-/** The people erased after the backup was taken (their key is still in the restored store), erased again. */
-async function eraseAgain(context: CliContext, folders: readonly string[]): Promise<string[]> {
+/**
+ * Everyone erased since the log restored: those recorded erased after the backup was taken (their key is still in
+ * it), and those whose key the backup holds erased while the log restored to a point before their erasure still
+ * shows them.
+ */
+async function eraseAgain(context: CliContext, folders: readonly string[], restored: RestoredLog): Promise<string[]> {
   const keys = context.app.get<PersonalKeys>(PERSONAL_KEYS);
   const erasure = context.app.get(PersonalDataErasure);
   const records = (await Promise.all(folders.map((folder) => erasureRecords(folder)))).flat();
   const erased: string[] = [];
-  for (const userId of new Set(records.map((record) => record.userId))) {
-    if ((await keys.find([personSubject(userId)])).size === 0) continue;
-    await erasure.erase(userId, context.commandContext('store:restore'), { again: true });
+  for (const userId of new Set([...records.map((record) => record.userId), ...restored.erasedPeople])) {
+    const held = (await keys.find([personSubject(userId)])).size > 0;
+    if (!held && !(await erasure.stillShown(userId))) continue;
+    // Keyless, their identifiers cannot be read: those their first erasure freed are freed by id.
+    const claims = held ? [] : (restored.releasedBeyond.get(userId) ?? []);
+    await erasure.erase(userId, context.commandContext('store:restore'), { again: true, claims });
     erased.push(userId);
   }
   return erased;
@@ -76,6 +83,7 @@ export function registerStoreRestoreCommand(program: Command, getContext: GetCli
         const erased = await eraseAgain(
           context,
           erasureFolders(from, config).map((folder) => resolve(folder)),
+          restored,
         );
         const readModels = await caughtUpReadModels(context);
         const drifted = (await readModels.verify())

@@ -6,7 +6,9 @@ import { copyFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { RESTORE_MARKER } from '#api';
 import type { Config } from '#config';
-import { PERSONAL_KEYS_FILE } from '#event-store';
+import { identifierClaimDecider, PERSON_SUBJECT_PREFIX, type IdentifierReleased } from '#domain';
+import type { HeldClaim } from '#identity';
+import { PERSONAL_KEYS_FILE, type StoredEvent } from '#event-store';
 import { backupKeyOf, decryptFile } from './backup-crypto.js';
 import { BackupRefused, verifiedManifest, type Manifest } from './backup-manifest.js';
 import { EVENTS_FILE, SECRETS_FOLDER, SESSION_SECRET_FILE } from './backup.js';
@@ -19,7 +21,16 @@ const RESTORE_WORK = '.restore-work';
 
 export type RestorePoint = { toPosition?: bigint; asOf?: string };
 
-export type RestoredLog = { manifest: Manifest; copy: CopyResult; storeName: string; sessionSecret: boolean };
+export type RestoredLog = {
+  manifest: Manifest;
+  copy: CopyResult;
+  storeName: string;
+  sessionSecret: boolean;
+  /** The people whose key the restored store holds erased: their erasure may lie beyond the point restored to. */
+  erasedPeople: string[];
+  /** The claims freed beyond the point restored to, by the person who held them: for an erasure done again. */
+  releasedBeyond: Map<string, HeldClaim[]>;
+};
 
 /** The backup's files in the clear, in a private folder, once the key (if any) is the one it was taken with. */
 async function openedFiles(from: string, manifest: Manifest, config: Config): Promise<string> {
@@ -101,6 +112,37 @@ export async function endRestore(config: Config): Promise<void> {
   await rm(markerPath(config), { force: true });
 }
 
+/** The user ids of the people whose key is held erased. */
+async function erasedPeopleIn(store: OpenedStore): Promise<string[]> {
+  const people: string[] = [];
+  for (let after: string | undefined; ;) {
+    const page = await store.keys.exportKeys(after, 1_000);
+    if (page.length === 0) return people;
+    for (const record of page)
+      if (record.key === null && record.subject.startsWith(PERSON_SUBJECT_PREFIX))
+        people.push(record.subject.slice(PERSON_SUBJECT_PREFIX.length));
+    after = page.at(-1)?.subject;
+  }
+}
+
+/** The identifiers freed (IdentifierReleased) in the backup's log after `after`, by their holder. */
+async function releasedAfter(source: OpenedStore, after: bigint | undefined): Promise<Map<string, HeldClaim[]>> {
+  const released = new Map<string, HeldClaim[]>();
+  const prefix = identifierClaimDecider.streamOf('');
+  const log = source.exact;
+  if (log === undefined) return released;
+  for (let position = after ?? 0n; ;) {
+    const page = await log.exportEvents(position, 10_000);
+    if (page.length === 0) return released;
+    for (const event of page) {
+      if (event.type !== 'IdentifierReleased' || !event.streamId.startsWith(prefix)) continue;
+      const { kind, userId } = JSON.parse(event.data) as IdentifierReleased['data'];
+      released.set(userId, [...(released.get(userId) ?? []), { kind, id: event.streamId.slice(prefix.length) }]);
+    }
+    position = (page.at(-1) as StoredEvent).position;
+  }
+}
+
 /** Checks the backup and the target, then copies the log and the keys; nothing is written before both pass. */
 export async function restoreLog(config: Config, from: string, point: RestorePoint): Promise<RestoredLog> {
   const manifest = await verifiedManifest(from);
@@ -127,10 +169,12 @@ export async function restoreLog(config: Config, from: string, point: RestorePoi
       await writeMarker(config, { ...marker, copied });
       const source = await openStoreAt(work);
       let copy: CopyResult;
+      let releasedBeyond: Map<string, HeldClaim[]>;
       try {
         // Copied before the cut: what follows may have appended (erasures done again), so the copy is not redone.
         const limit: CopyLimit = { lastPosition: last, ...(point.asOf === undefined ? {} : { asOf: point.asOf }) };
         copy = copied ? await alreadyCopied(target) : await copyLog(source, target, limit);
+        releasedBeyond = await releasedAfter(source, copy.headPosition);
       } finally {
         await source.close();
       }
@@ -138,7 +182,14 @@ export async function restoreLog(config: Config, from: string, point: RestorePoi
       if (secret !== undefined) {
         await writeFile(join(config.dataDir, SESSION_SECRET_FILE), secret, { mode: 0o600, flag: 'wx' });
       }
-      return { manifest, copy, storeName: target.name, sessionSecret: secret !== undefined };
+      return {
+        manifest,
+        copy,
+        storeName: target.name,
+        sessionSecret: secret !== undefined,
+        erasedPeople: await erasedPeopleIn(target),
+        releasedBeyond,
+      };
     } finally {
       await target.close();
     }

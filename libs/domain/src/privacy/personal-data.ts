@@ -63,7 +63,8 @@ export const PERSONAL_METADATA: readonly string[] = [
   'ssoSubject',
 ];
 
-export const personSubject = (userId: string): string => `person:${userId}`;
+export const PERSON_SUBJECT_PREFIX = 'person:';
+export const personSubject = (userId: string): string => `${PERSON_SUBJECT_PREFIX}${userId}`;
 export const PERIOD_SUBJECT_PREFIX = 'period:';
 /** The month an instant falls in, by UTC: `period:2030-01`. */
 export const periodSubject = (at: Date): string => `${PERIOD_SUBJECT_PREFIX}${at.toISOString().slice(0, 7)}`;

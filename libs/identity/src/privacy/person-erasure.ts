@@ -5,7 +5,7 @@ import type { CommandContext } from '#application';
 import type { ClaimKind, PersonalDataErased } from '#domain';
 import type { Sessions } from '../sessions/sessions.js';
 import { normalizeEmail } from '../user/identifiers.js';
-import type { UserClaims } from '../user/user-claims.js';
+import type { HeldClaim, UserClaims } from '../user/user-claims.js';
 import type { Users } from '../user/users.js';
 
 export class PersonErasure {
@@ -15,8 +15,16 @@ export class PersonErasure {
     private readonly sessions: Sessions,
   ) {}
 
-  /** `address`: the person's address when they never registered (an invited member), for the claim it holds. */
-  async erase(userId: string, address: string | undefined, context: CommandContext): Promise<void> {
+  /**
+   * `address`: the person's address when they never registered (an invited member), for the claim it holds.
+   * `claims`: claims to free by id, whose values cannot be read any more (a restore, docs/operations.md).
+   */
+  async erase(
+    userId: string,
+    address: string | undefined,
+    context: CommandContext,
+    claims: readonly HeldClaim[] = [],
+  ): Promise<void> {
     const { state } = await this.users.load(userId);
     const held: [ClaimKind, string][] = [];
     if (state.status === 'registered') {
@@ -27,6 +35,7 @@ export class PersonErasure {
       held.push(['email', normalizeEmail(address)]);
     }
     for (const [kind, value] of held) await this.claims.release(kind, value, userId, context);
+    for (const claim of claims) await this.claims.releaseClaim(claim, userId, context);
     const { events } = await this.users.handle(userId, { type: 'ErasePersonalData', data: { userId } }, context);
     const erased = events.find((event): event is PersonalDataErased => event.type === 'PersonalDataErased');
     if (erased !== undefined) await this.sessions.endAll(erased.data.endedSessionIds, 'erased', context);

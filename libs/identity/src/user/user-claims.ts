@@ -42,6 +42,9 @@ const holds = (user: User, kind: ClaimKind, value: string): boolean =>
       ? user.username === value
       : user.googleSubject === value;
 
+/** A claim by its id (its stream is `identifierClaimDecider.streamOf(id)`), whatever value it names. */
+export type HeldClaim = { kind: ClaimKind; id: string };
+
 export class UserClaims {
   constructor(
     private readonly store: EventStore,
@@ -146,11 +149,16 @@ export class UserClaims {
 
   /** Frees the value if `userId` holds it (an erasure): whoever takes it next is a new person. */
   async release(kind: ClaimKind, normalizedValue: string, userId: string, context: CommandContext): Promise<void> {
+    await this.releaseClaim({ kind, id: await this.names.idOf(kind, normalizedValue) }, userId, context);
+  }
+
+  /** The same, by the claim's id: for a value no longer readable (its holder's key is gone). */
+  async releaseClaim(claim: HeldClaim, userId: string, context: CommandContext): Promise<void> {
     await handleCommand(
       this.store,
       identifierClaimDecider,
-      await this.names.idOf(kind, normalizedValue),
-      { type: 'ReleaseIdentifier', data: { kind, userId } },
+      claim.id,
+      { type: 'ReleaseIdentifier', data: { kind: claim.kind, userId } },
       context,
     );
   }
