@@ -81,7 +81,7 @@ try {
   });
   await window(false); // warm-up
   // Each window with backups between two without: the organization grows through the run, and each add costs a
-  // little more than the one before (#64), so a window compared only with the one before it would count that too.
+  // little more than the one before, so a window compared only with the one before it would count that too.
   const ratios = [];
   let before = await window(false);
   for (let round = 1; round <= rounds; round += 1) {
