@@ -302,16 +302,15 @@ export class PostgresEventStore implements EventStore, ExactLog {
       for (const event of events)
         if (!firstRevisions.has(event.streamId)) firstRevisions.set(event.streamId, event.revision);
       const continued = [...firstRevisions].filter(([, revision]) => revision > 0n).map(([stream]) => stream);
-      const { rows } = await client.query<{ stream_id: string; revision: string | null }>(
-        continued.length === 0
-          ? 'SELECT NULL AS stream_id, NULL AS revision WHERE false'
-          : `SELECT s.stream_id, (SELECT max(revision) FROM events WHERE events.stream_id = s.stream_id)::text AS revision
-         FROM unnest($1::text[]) AS s (stream_id)`,
-        continued.length === 0 ? [] : [continued],
-      );
-      const heads = new Map(
-        rows.flatMap((row) => (row.revision === null ? [] : [[row.stream_id, BigInt(row.revision)] as const])),
-      );
+      const heads = new Map<string, bigint>();
+      if (continued.length > 0) {
+        const { rows } = await client.query<{ stream_id: string; revision: string | null }>(
+          `SELECT s.stream_id, (SELECT max(revision) FROM events WHERE events.stream_id = s.stream_id)::text AS revision
+           FROM unnest($1::text[]) AS s (stream_id)`,
+          [continued],
+        );
+        for (const row of rows) if (row.revision !== null) heads.set(row.stream_id, BigInt(row.revision));
+      }
       let last = head;
       for (const event of events) {
         if (event.position <= last)
