@@ -30,7 +30,7 @@ async function organization(): Promise<ExistingOrganization> {
 }
 
 const roles = async () =>
-  Object.fromEntries((await organization()).members.map((member) => [member.email, member.role]));
+  Object.fromEntries((await organization()).members.toArray().map((member) => [member.email, member.role]));
 
 beforeAll(async () => {
   app = await startAuthApp({ LOG_LEVEL: 'silent' });

@@ -94,20 +94,10 @@ export async function loadStream<State, Event extends DomainEvent>(
       return { state: decider.initialState, revision: undefined, position: undefined, recorded: [] };
     }
     const newest = page.events.at(-1);
-    if (decider.fold !== undefined && newest !== undefined) {
-      folded = {
-        state: decider.fold(folded?.state ?? decider.initialState, page.events.map(read)),
-        revision: newest.revision,
-        position: newest.position,
-      };
-    } else {
-      for (const event of page.events) {
-        folded = {
-          state: decider.evolve(folded?.state ?? decider.initialState, read(event)),
-          revision: event.revision,
-          position: event.position,
-        };
-      }
+    if (newest !== undefined) {
+      let state = folded?.state ?? decider.initialState;
+      for (const event of page.events) state = decider.evolve(state, read(event));
+      folded = { state, revision: newest.revision, position: newest.position };
     }
     if (options.keepRecordedEvents === true) recorded.push(...page.events);
     if (page.events.length < READ_PAGE_SIZE) break;

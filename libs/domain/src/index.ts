@@ -20,12 +20,12 @@ export type {
   SamlCertificate,
 } from './organization/state.js';
 export { evolve, foldOrganization, runOfType } from './organization/evolve.js';
-export { memberCountsAfterEach } from './organization/decisions/add-member.js';
 export { decide, refuseUnlessAllowed, type RoleCheckedCommand } from './organization/decisions.js';
 export { organizationDecider, type RequestedOrganizationCommand } from './organization/decider.js';
 export type { DecideContext } from './organization/decide-context.js';
 export { MANAGING_ROLES, MEMBER_ROLES } from './organization/member-roles.js';
 export { memberWithAddress } from './organization/member-lookup.js';
+export { Members } from './organization/members.js';
 export {
   automaticJoinRole,
   DOMAIN_JOINS,

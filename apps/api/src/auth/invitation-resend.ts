@@ -27,7 +27,7 @@ export class MemberInvitationResend implements InvitationResend {
     if (!loaded.state.exists)
       throw new DomainError('NOT_FOUND', `Organization ${organizationId} does not exist.`, { entity: 'organization' });
     refuseUnlessAllowed(command, loaded.state, requesterOf(context));
-    const member = loaded.state.members.find((candidate) => candidate.userId === userId);
+    const member = loaded.state.members.get(userId);
     if (member === undefined)
       throw new DomainError('NOT_FOUND', `User ${userId} is not a member.`, { entity: 'member', userId });
     // Someone who signed up has no invitation to wait for (the mailer would send them a notice instead).

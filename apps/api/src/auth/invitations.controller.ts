@@ -52,7 +52,7 @@ export class InvitationsController {
   private async standing(token: string): Promise<DescribedInvitation> {
     const invitation = await this.identity.invitations.describe(token);
     const { state } = await this.organizations.load(invitation.organizationId);
-    if (!state.exists || !state.members.some((member) => member.userId === invitation.userId)) {
+    if (!state.exists || !state.members.has(invitation.userId)) {
       throw invalidInvitation();
     }
     return invitation;

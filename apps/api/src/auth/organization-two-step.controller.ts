@@ -59,12 +59,11 @@ export class OrganizationTwoStepController {
     // each member's stream, which took seconds for an organization of ten thousand.
     const head = await this.store.headPosition();
     await awaitMinPosition(this.readModels, { minPosition: head }, response);
-    const withSecondFactor = this.readModels.memberSecurity.withSecondFactor(
-      state.members.map((member) => member.userId),
-    );
+    const members = state.members.toArray();
+    const withSecondFactor = this.readModels.memberSecurity.withSecondFactor(members.map((member) => member.userId));
     return {
       required: state.twoStepSignInRequired ?? false,
-      members: state.members.map(({ userId, email, role }) => ({
+      members: members.map(({ userId, email, role }) => ({
         userId,
         email,
         role,
@@ -114,7 +113,7 @@ export class OrganizationTwoStepController {
     @PrincipalContext() context: CommandContext,
   ): Promise<{ outcome: OwnerResetOutcome }> {
     const state = await this.existing(id);
-    const member = state.members.find((candidate) => candidate.userId === userId);
+    const member = state.members.get(userId);
     if (member === undefined)
       throw new ProblemError(404, 'NOT_FOUND', 'Not found', 'No member of this organization has this id.');
     // An owner's own factors need more than their session alone (the Account page).

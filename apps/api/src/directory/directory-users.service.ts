@@ -36,7 +36,7 @@ import { matchesUserFilter, type UserFilter, type UserInput } from './scim-users
 type Joining = { userId: string; reservation: StreamChange | undefined; commands: OrganizationCommand[] };
 
 const isMember = (organization: OrganizationState, userId: string): boolean =>
-  organization.exists && organization.members.some((member) => member.userId === userId);
+  organization.exists && organization.members.has(userId);
 
 /** An erased person's resource reads as erased: it is gone from the directory's answers. */
 export const isShown = (user: DirectoryUser): boolean => !isErasedPersonName(user.userName);

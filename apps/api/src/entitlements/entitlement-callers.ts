@@ -51,7 +51,7 @@ export class EntitlementCallers {
       case 'user': {
         // From the organization's own stream, as AccessGuard does: a member removed a moment ago sees nothing.
         const { state } = await this.organizations.load(organizationId);
-        return state.exists && state.members.some((member) => member.userId === principal.userId);
+        return state.exists && state.members.has(principal.userId);
       }
     }
   }

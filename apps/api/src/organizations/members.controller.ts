@@ -67,7 +67,7 @@ export class MembersController {
   })
   async undelivered(@Param('id', validOrganizationId) id: string): Promise<{ failures: UndeliveredInvitation[] }> {
     const { state } = await this.organizations.load(id);
-    const members = state.exists ? state.members.map((member) => member.userId) : [];
+    const members = state.exists ? state.members.toArray().map((member) => member.userId) : [];
     return {
       failures:
         this.invitations === undefined || members.length === 0 ? [] : await this.invitations.undelivered(id, members),

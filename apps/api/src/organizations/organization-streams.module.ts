@@ -7,7 +7,7 @@ export const organizationRoles = (organizations: Organizations): OrganizationRol
   exists: async (organizationId) => (await organizations.load(organizationId)).state.exists,
   roleOf: async (organizationId, userId) => {
     const { state } = await organizations.load(organizationId);
-    return state.exists ? state.members.find((member) => member.userId === userId)?.role : undefined;
+    return state.exists ? state.members.get(userId)?.role : undefined;
   },
 });
 

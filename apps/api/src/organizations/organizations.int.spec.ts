@@ -183,6 +183,6 @@ describe('Organizations.loadAsOf', () => {
     const added = await organizations.handle('acme', addMember('ada@example.com'), context);
     const loaded = await reading.loadAsOf('acme', added.revision);
     expect(reads).toEqual([stream]);
-    expect(loaded.exists && loaded.members.map((member) => member.email)).toEqual(['ada@example.com']);
+    expect(loaded.exists && loaded.members.toArray().map((member) => member.email)).toEqual(['ada@example.com']);
   });
 });

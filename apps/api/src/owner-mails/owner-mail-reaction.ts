@@ -170,6 +170,7 @@ export class OwnerMailReaction implements OnApplicationBootstrap, OnModuleDestro
         ? await this.webhookUrl(organizationId, event.data.endpointId)
         : undefined;
     const owners = state.members
+      .toArray()
       .filter((member) => member.role === 'owner' && !mailed.includes(member.email))
       .map((member) => member.email);
     for (const to of owners) {

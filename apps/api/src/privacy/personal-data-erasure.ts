@@ -95,8 +95,8 @@ export class PersonalDataErasure {
     for (const id of organizationIds) {
       const { state } = await this.organizations.load(id);
       if (!state.exists) continue;
-      const owners = state.members.filter((member) => member.role === 'owner');
-      if (owners.length === 1 && owners[0]?.userId === userId) owned.push({ id, name: state.name });
+      if (state.members.owners === 1 && state.members.get(userId)?.role === 'owner')
+        owned.push({ id, name: state.name });
     }
     if (owned.length > 0) {
       const names = owned.map((organization) => organization.name).join(', ');

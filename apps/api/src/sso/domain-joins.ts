@@ -73,8 +73,7 @@ export class DomainJoins implements SignInJoins {
     const { state } = await this.organizations.load(organizationId);
     const role = state.exists ? automaticJoinRole(state, domain) : undefined;
     if (!state.exists || role === undefined) return undefined;
-    if (memberWithAddress(state, email) !== undefined || state.members.some((member) => member.userId === userId))
-      return undefined;
+    if (memberWithAddress(state, email) !== undefined || state.members.has(userId)) return undefined;
     // A person the company's directory deactivated or deleted does not come back by signing in.
     if (await this.directory.keepsOut(organizationId, { userId, email })) return undefined;
     const enforcesSignOn = state.sso?.enforce === true;

@@ -108,7 +108,7 @@ export class SsoAdmission {
     const { state } = await this.organizations.load(organizationId);
     const isMember =
       state.exists &&
-      (memberWithAddress(state, email) !== undefined || state.members.some((member) => member.userId === registered));
+      (memberWithAddress(state, email) !== undefined || (registered !== undefined && state.members.has(registered)));
     if (!isMember) {
       // The provider's sign-on does not undo its own directory's deprovisioning; someone with no account yet is known
       // to the directory by the id their address holds (reserved when it provisioned them).

@@ -227,7 +227,7 @@ export class WebhookDeliveries implements SenderHost, OnApplicationBootstrap, On
     const known = this.flagTexts.get(state);
     if (known !== undefined) return known;
     const trafficThisPeriod = trafficNow(this.readModels, organizationId, state);
-    const flags = organizationEntitlements(state, this.catalogue, { users: state.members.length, trafficThisPeriod });
+    const flags = organizationEntitlements(state, this.catalogue, { users: state.members.size, trafficThisPeriod });
     const texts = new Map([...flags].map(([key, flag]): [string, string] => [key, JSON.stringify(flag)]));
     this.flagTexts.set(state, texts);
     return texts;

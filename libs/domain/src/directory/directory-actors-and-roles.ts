@@ -1,7 +1,7 @@
 // Who a directory's changes are recorded as, and the roles its groups give (docs/directory.md, Groups and roles).
 import { DomainError } from '../errors.js';
 import type { MemberRole } from '../organization/member-roles.js';
-import type { Member } from '../organization/state.js';
+import type { Members } from '../organization/members.js';
 import type { Directory } from './directory.js';
 
 /** Strongest first: a person in several mapped groups gets the first of these that any of them maps to. */
@@ -38,21 +38,20 @@ export const scimActor = (tokenId: string): string => `scim:${tokenId}`;
  */
 export function roleChangesFromGroups(
   directory: Directory,
-  members: readonly Member[],
+  members: Members,
   concerned: ReadonlySet<string>,
 ): { userId: string; role: MemberRole }[] {
   if (Object.keys(directory.groupRoles).length === 0) return [];
   const changes: { userId: string; from: MemberRole; to: MemberRole }[] = [];
   // Each concerned user looked up, not searched for: a group of 10,000 changes without 10,000 passes over the members.
   const roles = rolesFromGroups(directory);
-  const memberOf = new Map(members.map((member) => [member.userId, member]));
   for (const user of directory.users) {
     if (!concerned.has(user.resourceId) || !user.active) continue;
-    const member = memberOf.get(user.userId);
+    const member = members.get(user.userId);
     const to = roles.get(user.resourceId) ?? 'member';
     if (member !== undefined && member.role !== to) changes.push({ userId: user.userId, from: member.role, to });
   }
-  const owners = members.filter((member) => member.role === 'owner').length;
+  const owners = members.owners;
   const remaining =
     owners -
     changes.filter((change) => change.from === 'owner').length +

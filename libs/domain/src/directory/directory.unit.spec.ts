@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { directoryKeepsOut } from './directory-departures.js';
 import { deciderSpec } from '../testing/decider-spec.js';
 import { roleChangesFromGroups, roleFromGroups } from './directory-actors-and-roles.js';
+import { Members } from '../organization/members.js';
 import {
   directoryDecider,
   emptyDirectory,
@@ -338,36 +339,44 @@ describe('role changes from groups', () => {
   it('promotes to owner first and demotes owners last, only the concerned, and nothing before a group is mapped', () => {
     const directory = mapped({ Owners: 'owner' }, [group('g1', 'Owners', ['r-u2'])]);
     expect(
-      roleChangesFromGroups(directory, [member('u1', 'owner'), member('u2', 'member')], new Set(['r-u1', 'r-u2'])),
+      roleChangesFromGroups(
+        directory,
+        Members.of([member('u1', 'owner'), member('u2', 'member')]),
+        new Set(['r-u1', 'r-u2']),
+      ),
     ).toEqual([
       { userId: 'u2', role: 'owner' },
       { userId: 'u1', role: 'member' },
     ]);
     expect(
-      roleChangesFromGroups(directory, [member('u1', 'owner'), member('u2', 'member')], new Set(['r-u2'])),
+      roleChangesFromGroups(directory, Members.of([member('u1', 'owner'), member('u2', 'member')]), new Set(['r-u2'])),
     ).toEqual([{ userId: 'u2', role: 'owner' }]);
     const unmapped = [provisioned('u1', 'u1@acme.example'), group('g1', 'Owners', [])].reduce(
       evolveDirectory,
       emptyDirectory,
     );
-    expect(roleChangesFromGroups(unmapped, [member('u1', 'owner')], new Set(['r-u1']))).toEqual([]);
+    expect(roleChangesFromGroups(unmapped, Members.of([member('u1', 'owner')]), new Set(['r-u1']))).toEqual([]);
   });
 
   it('refuses changes that remove the last owner', () => {
     const directory = mapped({ Admins: 'admin' }, [group('g1', 'Admins', ['r-u1'])]);
     expect(() =>
-      roleChangesFromGroups(directory, [member('u1', 'owner'), member('u2', 'member')], new Set(['r-u1'])),
+      roleChangesFromGroups(directory, Members.of([member('u1', 'owner'), member('u2', 'member')]), new Set(['r-u1'])),
     ).toThrow('without an owner');
   });
 
   it('maps groups where there is no owner yet (an operator’s organization): to admin, and to owner with no member', () => {
     const admins = mapped({ Admins: 'admin' }, [group('g1', 'Admins', ['r-u1'])]);
     expect(
-      roleChangesFromGroups(admins, [member('u1', 'member'), member('u2', 'member')], new Set(['r-u1', 'r-u2'])),
+      roleChangesFromGroups(
+        admins,
+        Members.of([member('u1', 'member'), member('u2', 'member')]),
+        new Set(['r-u1', 'r-u2']),
+      ),
     ).toEqual([{ userId: 'u1', role: 'admin' }]);
     const owners = mapped({ Owners: 'owner' }, [group('g1', 'Owners', [])]);
-    expect(roleChangesFromGroups(owners, [member('u1', 'member')], new Set(['r-u1', 'r-u2']))).toEqual([]);
-    expect(roleChangesFromGroups(owners, [], new Set())).toEqual([]);
+    expect(roleChangesFromGroups(owners, Members.of([member('u1', 'member')]), new Set(['r-u1', 'r-u2']))).toEqual([]);
+    expect(roleChangesFromGroups(owners, Members.of([]), new Set())).toEqual([]);
   });
 });
 

@@ -30,7 +30,7 @@ export function namesIn(state: OrganizationState): RecordNames {
   if (!state.exists) return NO_NAMES;
   const organization: ExistingOrganization = state;
   return {
-    memberEmail: (userId) => organization.members.find((member) => member.userId === userId)?.email,
+    memberEmail: (userId) => organization.members.get(userId)?.email,
     site: (siteId) => organization.sites.find((site) => site.siteId === siteId),
   };
 }

@@ -48,7 +48,7 @@ export function organizationLimits(state: ExistingOrganization, catalogue: PlanC
 }
 
 export const usage = (state: ExistingOrganization): PerResource<number> => ({
-  users: state.members.length,
+  users: state.members.size,
   contentSections: state.sites.length,
   qualityAssuranceDomains: state.qualityAssuranceDomains.length,
   webAnalyticsDomains: state.webAnalyticsDomains.length,

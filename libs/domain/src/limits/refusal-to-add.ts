@@ -45,7 +45,7 @@ export function reasonNotToAdd(
   role?: MemberRole,
 ): ReasonNotToAdd | null {
   // docs/domain.md: an organization with no members may always take its first owner, so someone can choose a plan.
-  if (resource === 'users' && role === 'owner' && state.members.length === 0) return null;
+  if (resource === 'users' && role === 'owner' && state.members.size === 0) return null;
   if (!context.plan) return { code: 'NO_PLAN' };
   const feature = REQUIRED_FEATURE[resource];
   if (feature && !context.features()[feature]) return { code: 'FEATURE_DISABLED', feature };

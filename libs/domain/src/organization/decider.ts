@@ -3,7 +3,7 @@ import type { PlanCatalogue } from '../plans/catalogue.js';
 import { decide, type OrganizationCommand } from './decisions.js';
 import type { OrganizationEvent } from './events.js';
 import { organizationStream } from './events.js';
-import { evolve, foldOrganization } from './evolve.js';
+import { evolve } from './evolve.js';
 import type { Requester } from './requester.js';
 import { initialOrganizationState, type OrganizationState } from './state.js';
 
@@ -17,7 +17,5 @@ export const organizationDecider = (
   streamOf: organizationStream,
   initialState: initialOrganizationState,
   evolve,
-  // A directory's thousands of additions fold in one step, not one copy of the member list each.
-  fold: (state, events) => foldOrganization(events, state),
   decide: (command, state) => decide(command, state, { catalogue, requester: command.requester }),
 });

@@ -201,7 +201,7 @@ export type RoleCheckedCommand = { type: OrganizationCommand['type']; data?: obj
 /** Unknown values pass: validation refuses them. */
 function rolesConcerned({ type, data: about }: RoleCheckedCommand, state: ExistingOrganization): readonly unknown[] {
   const data = about as { userId?: unknown; role?: unknown } | undefined;
-  const member = state.members.find((candidate) => candidate.userId === data?.userId);
+  const member = typeof data?.userId === 'string' ? state.members.get(data.userId) : undefined;
   switch (type) {
     case 'AddMember':
       return [data?.role];
@@ -234,7 +234,7 @@ export function refuseUnlessAllowed(
   if (requester.kind === 'operator') return;
   if (OPERATORS_ONLY.includes(command.type))
     throw new DomainError('FORBIDDEN', 'Only an erasure erases a member.', { requires: 'operator' });
-  const role: MemberRole | undefined = state.members.find((member) => member.userId === requester.userId)?.role;
+  const role: MemberRole | undefined = state.members.get(requester.userId)?.role;
   if (role === undefined || !MANAGING_ROLES.includes(role)) {
     throw new DomainError('FORBIDDEN', 'Only owners and admins change the organization.', {
       requires: 'owner-or-admin',

@@ -15,6 +15,7 @@ import {
 import { ORGANIZATION_EVENT_TYPES, type OrganizationEvent } from './events.js';
 import { evolve, foldOrganization } from './evolve.js';
 import { initialOrganizationState, type ExistingOrganization, type OrganizationState } from './state.js';
+import { Members } from './members.js';
 import { UNKNOWN_EVENT_TYPE } from '../testing/unknown-types.js';
 
 const fold = (events: OrganizationEvent[]): ExistingOrganization => {
@@ -42,7 +43,7 @@ describe('evolve', () => {
         configured: { users: null, contentSections: null, qualityAssuranceDomains: null, webAnalyticsDomains: null },
         override: false,
       },
-      members: [],
+      members: Members.none,
       sites: [],
       qualityAssuranceDomains: [],
       webAnalyticsDomains: [],
@@ -121,8 +122,8 @@ describe('evolve', () => {
       memberAdded(3),
       { type: 'MemberRemoved', data: { userId: 'user-2' } },
     ]);
-    expect(state.members.map((member) => member.userId)).toEqual(['user-1', 'user-3']);
-    expect(state.members[0]).toEqual({
+    expect(state.members.toArray().map((member) => member.userId)).toEqual(['user-1', 'user-3']);
+    expect(state.members.toArray()[0]).toEqual({
       userId: 'user-1',
       email: 'user1@example.com',
       role: 'owner',
@@ -143,11 +144,9 @@ describe('evolve', () => {
       type: 'MemberRoleChanged',
       data: { userId: 'user-2', email: 'user2@example.com', role: 'admin', previousRole: 'member' },
     });
-    expect((changed as ExistingOrganization).members.map((member) => `${member.userId}:${member.role}`)).toEqual([
-      'user-1:owner',
-      'user-2:admin',
-      'user-3:member',
-    ]);
+    expect(
+      (changed as ExistingOrganization).members.toArray().map((member) => `${member.userId}:${member.role}`),
+    ).toEqual(['user-1:owner', 'user-2:admin', 'user-3:member']);
     expect(
       evolve(before, {
         type: 'MemberRoleChanged',
@@ -168,7 +167,9 @@ describe('evolve', () => {
       { type: 'WebAnalyticsDomainAdded', data: { domain: 'wa.example.com' } },
       { type: 'WebAnalyticsDomainAdded', data: { domain: 'wa.example.com' } },
     ]);
-    expect(state.members).toEqual([{ userId: 'user-1', email: 'user1@example.com', role: 'owner', chorusUser: false }]);
+    expect(state.members.toArray()).toEqual([
+      { userId: 'user-1', email: 'user1@example.com', role: 'owner', chorusUser: false },
+    ]);
     expect(state.sites).toHaveLength(1);
     expect(state.qualityAssuranceDomains).toEqual(['qa.example.com']);
     expect(state.webAnalyticsDomains).toEqual(['wa.example.com']);

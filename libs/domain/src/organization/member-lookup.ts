@@ -1,10 +1,5 @@
-import { lookupBy } from '../lookup.js';
-import type { Member } from './state.js';
-
-const byAddress = lookupBy((member: Member) => member.email.toLowerCase());
+import type { Member, Members } from './members.js';
 
 /** The member whose address this is, in any case. */
-export const memberWithAddress = (
-  organization: { readonly members: readonly Member[] },
-  address: string,
-): Member | undefined => byAddress(organization.members, address.toLowerCase());
+export const memberWithAddress = (organization: { readonly members: Members }, address: string): Member | undefined =>
+  organization.members.withAddress(address);

@@ -4,6 +4,6 @@ import type { Member, OrganizationState } from './state.js';
 
 export function notificationRecipients(state: OrganizationState): Member[] {
   if (!state.exists || !state.chorus.enabled) return [];
-  if (state.chorus.parallelUse !== true) return [...state.members];
-  return state.members.filter((member) => member.chorusUser);
+  const members = state.members.toArray();
+  return state.chorus.parallelUse !== true ? members : members.filter((member) => member.chorusUser);
 }

@@ -59,7 +59,7 @@ export function organizationView(state: ExistingOrganization, catalogue: PlanCat
     usage: adding.usage(),
     canAdd,
     trafficPerMonth: plan?.limits.trafficPerMonth ?? null,
-    members: state.members.map((member) => ({ ...member })),
+    members: state.members.toArray().map((member) => ({ ...member })),
     sites: state.sites.map((site) => ({
       siteId: site.siteId,
       name: site.name,

@@ -3,13 +3,9 @@ import type { OrganizationSubscription } from '../billing/subscription.js';
 import type { LimitedResource } from '../errors.js';
 import type { AddOn, ChorusPlan, ClassicPlan, ServiceLevel } from '../plans/catalogue.js';
 import type { MemberRole } from './member-roles.js';
+import type { Members } from './members.js';
 
-export type Member = {
-  readonly userId: string;
-  readonly email: string;
-  readonly role: MemberRole;
-  readonly chorusUser: boolean;
-};
+export type { Member } from './members.js';
 export type Site = { readonly siteId: string; readonly name: string; readonly hostname: string };
 
 export type SsoDomainVerification = {
@@ -66,7 +62,8 @@ export type ExistingOrganization = {
     readonly configured: Readonly<Record<LimitedResource, number | null>>;
     readonly override: boolean;
   };
-  readonly members: readonly Member[];
+  /** Indexed by user id and by address: finding one never passes over the others. */
+  readonly members: Members;
   readonly sites: readonly Site[];
   /** Hostnames and domains are kept in ASCII (punycode) form. */
   readonly qualityAssuranceDomains: readonly string[];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import type { Member } from '#domain';
-import { recordMemberRowChanges, type MemberWrite } from './member-row-changes.js';
+import { Members, type Member } from '#domain';
+import { recordMemberRowChange, type MemberWrite } from './member-row-changes.js';
 
 const member = (userId: string, role: Member['role'] = 'member'): Member =>
   ({ userId, email: `${userId}@example.com`, role }) as Member;
@@ -9,29 +9,41 @@ describe('member row changes', () => {
   const ada = member('ada', 'owner');
   const bob = member('bob');
   const cy = member('cy');
+  const two = Members.of([ada, bob]);
+  const three = two.with(cy);
 
-  it('writes only the rows an event touches: an add at the end, a removal, a role change in place', () => {
+  it('writes only the row an event touches: an add at the end, a removal, a role change in place', () => {
     const writes = new Map<string, MemberWrite>();
-    recordMemberRowChanges(writes, [ada, bob], [ada, bob, cy], 7);
+    recordMemberRowChange(writes, two, three, 'cy', 7);
     expect([...writes]).toEqual([['cy', { member: cy, ordinal: 7 }]]);
 
     const changed = new Map<string, MemberWrite>();
-    const bobAdmin = member('bob', 'admin');
-    recordMemberRowChanges(changed, [ada, bob, cy], [ada, bobAdmin, cy], 8);
-    expect([...changed]).toEqual([['bob', { member: bobAdmin, ordinal: undefined }]]);
+    const promoted = three.withRole('bob', 'admin');
+    recordMemberRowChange(changed, three, promoted, 'bob', 8);
+    expect([...changed]).toEqual([['bob', { member: promoted.get('bob'), ordinal: undefined }]]);
 
     const removed = new Map<string, MemberWrite>();
-    recordMemberRowChanges(removed, [ada, bob, cy], [ada, cy], 9);
-    expect(removed.get('bob')).toBeNull();
-    // The others keep their rows: a place is an order, not an index.
-    expect([...removed.keys()]).toEqual(['bob']);
+    recordMemberRowChange(removed, three, three.without('bob'), 'bob', 9);
+    expect([...removed]).toEqual([['bob', null]]);
+  });
+
+  it('gives a member added again a new place, and writes nothing for one who was never there', () => {
+    const writes = new Map<string, MemberWrite>();
+    const again = three.with(member('ada', 'admin'));
+    recordMemberRowChange(writes, three, again, 'ada', 10);
+    expect(writes.get('ada')).toEqual({ member: again.get('ada'), ordinal: 10 });
+
+    const none = new Map<string, MemberWrite>();
+    recordMemberRowChange(none, three, three.without('zed'), 'zed', 11);
+    expect(none.size).toBe(0);
   });
 
   it('keeps the place an unwritten add gave when the same member changes before the flush', () => {
     const writes = new Map<string, MemberWrite>();
-    recordMemberRowChanges(writes, [ada], [ada, bob], 3);
-    const bobAdmin = member('bob', 'admin');
-    recordMemberRowChanges(writes, [ada, bob], [ada, bobAdmin], 4);
-    expect(writes.get('bob')).toEqual({ member: bobAdmin, ordinal: 3 });
+    const added = Members.of([ada]).with(bob);
+    recordMemberRowChange(writes, Members.of([ada]), added, 'bob', 3);
+    const promoted = added.withRole('bob', 'admin');
+    recordMemberRowChange(writes, added, promoted, 'bob', 4);
+    expect(writes.get('bob')).toEqual({ member: promoted.get('bob'), ordinal: 3 });
   });
 });

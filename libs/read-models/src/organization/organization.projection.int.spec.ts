@@ -239,7 +239,9 @@ describe('organization projection', () => {
       db.exec('DELETE FROM organizations; DELETE FROM memberships');
       writer.discard();
       way(recordedEvents);
-      expect(new OrganizationQueries(db, catalogue).getOrganization('acme')?.view.members).toEqual(state.members);
+      expect(new OrganizationQueries(db, catalogue).getOrganization('acme')?.view.members).toEqual(
+        state.members.toArray(),
+      );
     }
   });
 

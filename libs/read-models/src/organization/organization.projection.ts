@@ -1,5 +1,6 @@
 // The domain's own `evolve`: no rule is implemented a second time here.
 import {
+  Members,
   evolve,
   initialOrganizationState,
   ORGANIZATION_EVENT_TYPES,
@@ -11,7 +12,7 @@ import {
 } from '#domain';
 import type { LogEvent } from '#event-store';
 import { PendingRows } from '../pending-rows.js';
-import { recordMemberRowChanges, type MemberWrite } from './member-row-changes.js';
+import { recordMemberRowChange, type MemberWrite } from './member-row-changes.js';
 import { physicalName, type Projection, type ProjectionWriter, type TableNames } from '../projection.js';
 import type { ReadModelDatabase } from '../read-model-database.js';
 import { membershipsTable, organizationModelVersion, organizationsTable } from './organization.tables.js';
@@ -84,10 +85,10 @@ class OrganizationWriter implements ProjectionWriter<never> {
       .prepare<[string], string>(`SELECT member FROM ${memberships} WHERE organization_id = ? ORDER BY ordinal`)
       .pluck();
     this.insert = db.prepare(
-      `INSERT INTO ${organizations} (id, name, revision, position, state) VALUES (?, ?, ?, ?, ?)`,
+      `INSERT INTO ${organizations} (id, name, revision, position, state, member_count) VALUES (?, ?, ?, ?, ?, ?)`,
     );
     this.update = db.prepare(
-      `UPDATE ${organizations} SET name = ?, revision = ?, position = ?, state = ? WHERE id = ?`,
+      `UPDATE ${organizations} SET name = ?, revision = ?, position = ?, state = ?, member_count = ? WHERE id = ?`,
     );
     // Rows and member rows are written together: no conflict to look for.
     this.insertMember = db.prepare(
@@ -120,10 +121,13 @@ class OrganizationWriter implements ProjectionWriter<never> {
     const previous = current.state;
     const state = evolve(previous, event as unknown as OrganizationEvent);
     if (!state.exists) throw new UnprojectableEvent(event, 'the stream does not start with OrganizationCreated');
-    // evolve never mutates: an unchanged member is the same object.
-    const before = previous.exists ? previous.members : [];
-    if (state.members !== before)
-      recordMemberRowChanges((current.memberWrites ??= new Map()), before, state.members, revision);
+    // evolve never mutates: unchanged members are the same value.
+    const before = previous.exists ? previous.members : Members.none;
+    if (state.members !== before) {
+      const { userId } = event.data as { userId?: unknown };
+      if (typeof userId !== 'string') throw new UnprojectableEvent(event, 'changes members without naming one');
+      recordMemberRowChange((current.memberWrites ??= new Map()), before, state.members, userId, revision);
+    }
     current.state = state;
     current.revision = revision;
     current.position = event.position;
@@ -180,8 +184,8 @@ class OrganizationWriter implements ProjectionWriter<never> {
     if (!state.exists) return;
     const { members: _members, ...withoutMembers } = state;
     const json = JSON.stringify(withoutMembers);
-    if (stored) this.update.run(state.name, revision, position, json, id);
-    else this.insert.run(id, state.name, revision, position, json);
+    if (stored) this.update.run(state.name, revision, position, json, state.members.size, id);
+    else this.insert.run(id, state.name, revision, position, json, state.members.size);
     const addMember = stored ? this.upsertMember : this.insertMember;
     const memberWrites = organization.memberWrites;
     if (memberWrites !== undefined) {
@@ -200,7 +204,7 @@ class OrganizationWriter implements ProjectionWriter<never> {
 
 export function storedState(stateJson: string, memberJson: readonly string[]): ExistingOrganization {
   const state = storedOrganizationState(stateJson) as Omit<ExistingOrganization, 'members'>;
-  return { ...state, members: memberJson.map((member) => JSON.parse(member) as Member) };
+  return { ...state, members: Members.of(memberJson.map((member) => JSON.parse(member) as Member)) };
 }
 
 function byId(a: Folded, b: Folded): number {

@@ -1,6 +1,6 @@
 import type { ProjectionTable } from '../projection.js';
 
-/** The members are rows of `memberships`. */
+/** The members are rows of `memberships`; `member_count` says how many, so no read counts them. */
 export const organizationsTable: ProjectionTable = {
   name: 'organizations',
   rowIs: 'organization',
@@ -11,7 +11,8 @@ export const organizationsTable: ProjectionTable = {
     name TEXT NOT NULL,
     revision INTEGER NOT NULL,
     position INTEGER NOT NULL,
-    state TEXT NOT NULL
+    state TEXT NOT NULL,
+    member_count INTEGER NOT NULL
   )`,
   indexes: [],
 };
@@ -40,4 +41,4 @@ export const membershipsTable: ProjectionTable = {
   ],
 };
 
-export const organizationModelVersion = 2;
+export const organizationModelVersion = 3;

@@ -14,11 +14,10 @@ export type MemberRoleChanged = {
 export function changeMemberRole(command: ChangeMemberRole, state: ExistingOrganization): MemberRoleChanged[] {
   const userId = requireIdentifier('userId', command.data.userId);
   const role = requireOneOf('role', command.data.role, MEMBER_ROLES);
-  const member = state.members.find((candidate) => candidate.userId === userId);
+  const member = state.members.get(userId);
   if (!member) throw new DomainError('NOT_FOUND', `User ${userId} is not a member.`, { entity: 'member', userId });
   if (member.role === role) return [];
-  const owners = state.members.filter((candidate) => candidate.role === 'owner').length;
-  if (member.role === 'owner' && owners === 1) {
+  if (member.role === 'owner' && state.members.owners === 1) {
     throw new DomainError('LAST_OWNER', 'The last owner cannot be demoted: make someone else an owner first.', {
       userId,
     });
@@ -28,10 +27,6 @@ export function changeMemberRole(command: ChangeMemberRole, state: ExistingOrgan
 
 /** The member keeps its place in the list; someone who is not a member changes nothing. */
 export function withMemberRoleChanged(state: ExistingOrganization, { data }: MemberRoleChanged): ExistingOrganization {
-  const { userId, role } = data;
-  if (!state.members.some((member) => member.userId === userId)) return state;
-  return {
-    ...state,
-    members: state.members.map((member) => (member.userId === userId ? { ...member, role } : member)),
-  };
+  const members = state.members.withRole(data.userId, data.role);
+  return members === state.members ? state : { ...state, members };
 }

@@ -1,3 +1,4 @@
+import { Members } from '../members.js';
 import { DomainError } from '../../errors.js';
 import type { ExistingOrganization, OrganizationState } from '../state.js';
 import { requireIdentifier, requireName } from '../command-validation.js';
@@ -27,7 +28,7 @@ export const createdOrganization = ({ data }: OrganizationCreated): ExistingOrga
     configured: { users: null, contentSections: null, qualityAssuranceDomains: null, webAnalyticsDomains: null },
     override: false,
   },
-  members: [],
+  members: Members.none,
   sites: [],
   qualityAssuranceDomains: [],
   webAnalyticsDomains: [],

@@ -10,8 +10,7 @@ export type MemberErased = { type: 'MemberErased'; data: { userId: string } };
 
 export function eraseMember(command: EraseMember, state: ExistingOrganization): MemberErased[] {
   const userId = requireIdentifier('userId', command.data.userId);
-  const member = state.members.find((candidate) => candidate.userId === userId);
-  if (member?.role === 'owner' && state.members.filter((candidate) => candidate.role === 'owner').length === 1) {
+  if (state.members.get(userId)?.role === 'owner' && state.members.owners === 1) {
     throw new DomainError('LAST_OWNER', 'The last owner cannot be erased: make someone else an owner first.', {
       userId,
     });
@@ -20,6 +19,6 @@ export function eraseMember(command: EraseMember, state: ExistingOrganization): 
 }
 
 export const withMemberErased = (state: ExistingOrganization, { data }: MemberErased): ExistingOrganization => {
-  const members = state.members.filter((member) => member.userId !== data.userId);
-  return members.length === state.members.length ? state : { ...state, members };
+  const members = state.members.without(data.userId);
+  return members === state.members ? state : { ...state, members };
 };

@@ -8,10 +8,9 @@ export type MemberRemoved = { type: 'MemberRemoved'; data: { userId: string } };
 
 export function removeMember(command: RemoveMember, state: ExistingOrganization): MemberRemoved[] {
   const userId = requireIdentifier('userId', command.data.userId);
-  const member = state.members.find((candidate) => candidate.userId === userId);
+  const member = state.members.get(userId);
   if (!member) throw new DomainError('NOT_FOUND', `User ${userId} is not a member.`, { entity: 'member', userId });
-  const owners = state.members.filter((candidate) => candidate.role === 'owner').length;
-  if (member.role === 'owner' && owners === 1) {
+  if (member.role === 'owner' && state.members.owners === 1) {
     throw new DomainError('LAST_OWNER', 'The last owner cannot be removed: make someone else an owner first.', {
       userId,
     });
@@ -21,5 +20,5 @@ export function removeMember(command: RemoveMember, state: ExistingOrganization)
 
 export const withMemberRemoved = (state: ExistingOrganization, { data }: MemberRemoved): ExistingOrganization => ({
   ...state,
-  members: state.members.filter((member) => member.userId !== data.userId),
+  members: state.members.without(data.userId),
 });

@@ -10,7 +10,7 @@ export type InvitationResent = { type: 'InvitationResent'; data: { userId: strin
 /** Only a member of this organization: an invitation is never mailed to someone the organization does not have. */
 export function resendInvitation(command: ResendInvitation, state: ExistingOrganization): InvitationResent[] {
   const userId = requireIdentifier('userId', command.data.userId);
-  const member = state.members.find((candidate) => candidate.userId === userId);
+  const member = state.members.get(userId);
   if (!member) throw new DomainError('NOT_FOUND', `User ${userId} is not a member.`, { entity: 'member', userId });
   return [{ type: 'InvitationResent', data: { userId, email: member.email } }];
 }

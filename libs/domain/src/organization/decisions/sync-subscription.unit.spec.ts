@@ -103,7 +103,7 @@ describe('SyncSubscription', () => {
       history,
     );
 
-    expect(state.members).toHaveLength(8);
+    expect(state.members.size).toBe(8);
     expect(refusalToAdd(state, 'users', catalogue)).toMatchObject({ code: 'LIMIT_EXCEEDED' });
   });
 

@@ -1,0 +1,163 @@
+// An organization's members as a persistent value: adding, changing or removing one shares everything else with the
+// list before it, so a command in an organization of 100,000 costs what it costs in one of 100 (an array copied and
+// scanned at each event grew with the organization). Immutable.js's ordered map keeps the order people joined in.
+import { Map as PersistentMap, OrderedMap, OrderedSet } from 'immutable';
+import type { MemberRole } from './member-roles.js';
+
+export type Member = {
+  readonly userId: string;
+  readonly email: string;
+  readonly role: MemberRole;
+  readonly chorusUser: boolean;
+};
+
+/** A member and the place they were given: a new place each time they are added, the same one when they change. */
+type Entry = { readonly member: Member; readonly place: number };
+
+const addressKey = (email: string): string => email.toLowerCase();
+
+export class Members implements Iterable<Member> {
+  static readonly none = new Members(OrderedMap(), PersistentMap(), 0, 0);
+
+  static of(members: Iterable<Member>): Members {
+    let list = Members.none;
+    for (const member of members) list = list.with(member);
+    return list;
+  }
+
+  // Private fields: not enumerable, so two lists with the same members in the same order are equal to jest and
+  // JSON alike, whatever their trees look like.
+  readonly #byUser: OrderedMap<string, Entry>;
+  readonly #byAddress: PersistentMap<string, Holders>;
+  readonly #owners: number;
+  readonly #nextPlace: number;
+
+  private constructor(
+    byUser: OrderedMap<string, Entry>,
+    byAddress: PersistentMap<string, Holders>,
+    owners: number,
+    nextPlace: number,
+  ) {
+    this.#byUser = byUser;
+    this.#byAddress = byAddress;
+    this.#owners = owners;
+    this.#nextPlace = nextPlace;
+  }
+
+  get size(): number {
+    return this.#byUser.size;
+  }
+
+  get owners(): number {
+    return this.#owners;
+  }
+
+  get(userId: string): Member | undefined {
+    return this.#byUser.get(userId)?.member;
+  }
+
+  has(userId: string): boolean {
+    return this.#byUser.has(userId);
+  }
+
+  /** The member whose address this is, in any case. */
+  withAddress(address: string): Member | undefined {
+    const holders = this.#byAddress.get(addressKey(address));
+    const userId = typeof holders === 'string' ? holders : holders?.first();
+    return userId === undefined ? undefined : this.get(userId);
+  }
+
+  /**
+   * Where the member stands in the list: a number that grows with each addition. A member added again gets a new
+   * one (they move to the end); a change of role keeps it.
+   */
+  placeOf(userId: string): number | undefined {
+    return this.#byUser.get(userId)?.place;
+  }
+
+  /** The member added at the end; someone already a member is taken out of their place first. */
+  with(member: Member): Members {
+    const existing = this.#byUser.get(member.userId);
+    const byUser = (existing === undefined ? this.#byUser : this.#byUser.delete(member.userId)).set(member.userId, {
+      member,
+      place: this.#nextPlace,
+    });
+    return new Members(
+      byUser,
+      this.#addressesAfter(existing?.member, member),
+      this.#owners - ownerCount(existing?.member) + ownerCount(member),
+      this.#nextPlace + 1,
+    );
+  }
+
+  /** The member's new role, in the same place; unchanged when they are not a member. */
+  withRole(userId: string, role: MemberRole): Members {
+    const existing = this.#byUser.get(userId);
+    if (existing === undefined) return this;
+    const member = { ...existing.member, role };
+    return new Members(
+      this.#byUser.set(userId, { member, place: existing.place }),
+      this.#byAddress,
+      this.#owners - ownerCount(existing.member) + ownerCount(member),
+      this.#nextPlace,
+    );
+  }
+
+  /** Unchanged (the same value) when they are not a member. */
+  without(userId: string): Members {
+    const existing = this.#byUser.get(userId);
+    if (existing === undefined) return this;
+    return new Members(
+      this.#byUser.delete(userId),
+      this.#addressesAfter(existing.member, undefined),
+      this.#owners - ownerCount(existing.member),
+      this.#nextPlace,
+    );
+  }
+
+  *[Symbol.iterator](): Iterator<Member> {
+    for (const entry of this.#byUser.values()) yield entry.member;
+  }
+
+  /** Every member, in order: for what concerns them all (a view, a mail to everyone), never to find one. */
+  toArray(): Member[] {
+    return [...this];
+  }
+
+  toJSON(): Member[] {
+    return this.toArray();
+  }
+
+  #addressesAfter(before: Member | undefined, after: Member | undefined): PersistentMap<string, Holders> {
+    // Two members never share an address (the decision refuses it), but a fold keeps whatever the log says: an
+    // address shared holds the set of its holders, so one leaving leaves the other found.
+    let byAddress = this.#byAddress;
+    if (before !== undefined) {
+      const key = addressKey(before.email);
+      const holders = withoutHolder(byAddress.get(key), before.userId);
+      byAddress = holders === undefined ? byAddress.delete(key) : byAddress.set(key, holders);
+    }
+    if (after !== undefined) {
+      const key = addressKey(after.email);
+      byAddress = byAddress.set(key, withHolder(byAddress.get(key), after.userId));
+    }
+    return byAddress;
+  }
+}
+
+/** One user id, as nearly every address has; a set only for an address the log gave to several. */
+type Holders = string | OrderedSet<string>;
+
+const withHolder = (holders: Holders | undefined, userId: string): Holders =>
+  holders === undefined || holders === userId
+    ? userId
+    : (typeof holders === 'string' ? OrderedSet([holders]) : holders).add(userId);
+
+const withoutHolder = (holders: Holders | undefined, userId: string): Holders | undefined => {
+  if (holders === undefined || holders === userId) return undefined;
+  if (typeof holders === 'string') return holders;
+  const left = holders.delete(userId);
+  return left.size === 0 ? undefined : left.size === 1 ? left.first() : left;
+};
+
+const ownerCount = (member: Member | undefined): number => (member?.role === 'owner' ? 1 : 0);
