@@ -20,6 +20,7 @@ export type {
   SamlCertificate,
 } from './organization/state.js';
 export { evolve, foldOrganization, runOfType } from './organization/evolve.js';
+export { memberCountsAfterEach } from './organization/decisions/add-member.js';
 export { decide, refuseUnlessAllowed, type RoleCheckedCommand } from './organization/decisions.js';
 export { organizationDecider, type RequestedOrganizationCommand } from './organization/decider.js';
 export type { DecideContext } from './organization/decide-context.js';

@@ -2,13 +2,16 @@
 // limits.
 import {
   evolve,
+  foldOrganization,
   governingPlan,
+  memberCountsAfterEach,
   runOfType,
   initialOrganizationState,
   organizationLimits,
   organizationStream,
   usage,
   type ExistingOrganization,
+  type MemberAdded,
   type OrganizationState,
   type PlanCatalogue,
 } from '#domain';
@@ -160,13 +163,16 @@ export async function organizationUsageSeries(
     for (let index = 0; index < read.events.length;) {
       const additions = state.exists && series !== undefined ? runOfType(read.events, index, 'MemberAdded') : [];
       if (state.exists && series !== undefined && additions.length > 1) {
-        // Adding members changes no limit, so the run's figures are worked out once and differ only in users in use.
+        // One batch into the member map for the run, and a point for each addition from its count. Adding members
+        // changes no limit, so the figures differ only in users in use.
+        const added = additions.map((event) => asOrganizationEvent(event) as MemberAdded);
         const figures = figuresOf(state, catalogue, limits, additions[0] as RecordedEvent);
-        for (const addition of additions) {
-          state = evolve(state, asOrganizationEvent(addition));
-          const users = state.exists ? state.members.size : 0;
-          series.record(pointOf(addition, { ...figures, users: { ...figures.users, usage: users } }));
+        for (const [at, users] of memberCountsAfterEach(state, added).entries()) {
+          series.record(
+            pointOf(additions[at] as RecordedEvent, { ...figures, users: { ...figures.users, usage: users } }),
+          );
         }
+        state = foldOrganization(added, state);
         index += additions.length;
         continue;
       }

@@ -73,6 +73,25 @@ describe('Members', () => {
     );
   });
 
+  it('adds a batch exactly as one at a time, on whatever list it is given', () => {
+    const added = change.filter((next): next is Extract<Change, { kind: 'add' }> => next.kind === 'add');
+    fc.assert(
+      fc.property(fc.array(change, { maxLength: 15 }), fc.array(added, { maxLength: 15 }), (before, batch) => {
+        const from = before.reduce(applied, Members.none);
+        const members = batch.map((next) => next.member);
+        const batched = from.withAll(members);
+        const oneByOne = members.reduce((list, member) => list.with(member), from);
+        expect(batched.toArray()).toEqual(oneByOne.toArray());
+        expect(batched.owners).toBe(oneByOne.owners);
+        for (const id of ['u1', 'u2', 'u3', 'u4']) expect(batched.placeOf(id)).toBe(oneByOne.placeOf(id));
+        for (const address of ['a@example.com', 'b@example.com'])
+          expect(batched.withAddress(address)).toEqual(oneByOne.withAddress(address));
+        // The list it was given is untouched by the batch's changes made in place.
+        expect(from.toArray()).toEqual(before.reduce(oracle, []));
+      }),
+    );
+  });
+
   it('gives a member added again a new place, and keeps the place across a role change', () => {
     const members = Members.of([
       { userId: 'u1', email: 'a@example.com', role: 'owner', chorusUser: false },

@@ -41,3 +41,22 @@ export function withMemberAdded(state: ExistingOrganization, { data }: MemberAdd
   const { userId, email, role, chorusUser } = data;
   return { ...state, members: state.members.with({ userId, email, role, chorusUser }) };
 }
+
+/** Several members added one after another, as `withMemberAdded` one at a time, in one batch. */
+export function withMembersAdded(state: ExistingOrganization, added: readonly MemberAdded[]): ExistingOrganization {
+  const members = state.members.withAll(
+    added.map(({ data: { userId, email, role, chorusUser } }) => ({ userId, email, role, chorusUser })),
+  );
+  return { ...state, members };
+}
+
+/** How many members there are after each of `added` in turn, as `withMembersAdded` holds them: nobody counted twice. */
+export function memberCountsAfterEach(state: ExistingOrganization, added: readonly MemberAdded[]): number[] {
+  const arrived = new Set<string>();
+  let count = state.members.size;
+  return added.map(({ data }) => {
+    if (!state.members.has(data.userId) && !arrived.has(data.userId)) count += 1;
+    arrived.add(data.userId);
+    return count;
+  });
+}
