@@ -91,7 +91,7 @@ export class DirectoryGroups {
     context: CommandContext,
   ): Promise<Readonly<Record<string, MemberRole>>> {
     await this.streams.enterprise(organizationId, 'refuse');
-    const users = (await this.streams.load(organizationId)).users.map((user) => user.resourceId);
+    const users = (await this.streams.load(organizationId)).users.toArray().map((user) => user.resourceId);
     await this.changeGroups(
       organizationId,
       { type: 'MapGroupRoles', data: { roles, at: this.clock.now().toISOString() } },

@@ -65,7 +65,9 @@ export class DirectoryUsers {
           : directoryUserWithExternalId(directory, filter.value);
       return user !== undefined && isShown(user) ? [user] : [];
     }
-    return directory.users.filter((user) => isShown(user) && (filter === undefined || matchesUserFilter(user, filter)));
+    return directory.users
+      .toArray()
+      .filter((user) => isShown(user) && (filter === undefined || matchesUserFilter(user, filter)));
   }
 
   async user(organizationId: string, resourceId: string): Promise<DirectoryUser> {

@@ -45,8 +45,9 @@ export function roleChangesFromGroups(
   const changes: { userId: string; from: MemberRole; to: MemberRole }[] = [];
   // Each concerned user looked up, not searched for: a group of 10,000 changes without 10,000 passes over the members.
   const roles = rolesFromGroups(directory);
-  for (const user of directory.users) {
-    if (!concerned.has(user.resourceId) || !user.active) continue;
+  for (const resourceId of concerned) {
+    const user = directory.users.get(resourceId);
+    if (user === undefined || !user.active) continue;
     const member = members.get(user.userId);
     const to = roles.get(user.resourceId) ?? 'member';
     if (member !== undefined && member.role !== to) changes.push({ userId: user.userId, from: member.role, to });

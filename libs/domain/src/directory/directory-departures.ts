@@ -3,39 +3,34 @@
 // domain and single sign-on's own provisioning defer to it, or a person the company removed would come back by
 // signing in. Shaped by what it reads, so that the directory's module (which folds with it) is not imported back.
 
+import type { Set as PersistentSet } from 'immutable';
+import type { DirectoryUserList } from './directory-user-list.js';
+
 type Resource = {
   readonly resourceId: string;
   readonly userId: string;
   readonly userName: string;
   readonly active: boolean;
 };
-type People = { readonly users: readonly Resource[]; readonly departedUserIds: readonly string[] };
+type People = { readonly users: DirectoryUserList<Resource>; readonly departedUserIds: PersistentSet<string> };
 /** The directory events that change who departed. */
 type PersonChange =
   | { type: 'ScimUserProvisioned' | 'ScimUserUpdated'; data: { resourceId: string; userId: string } }
   | { type: 'ScimUserDeleted'; data: { resourceId: string; userId: string } };
 
-const without = (ids: readonly string[], userId: string): readonly string[] =>
-  ids.includes(userId) ? ids.filter((id) => id !== userId) : ids;
-
 /** The departed user ids after the event. */
-export function departedAfter(state: People, event: PersonChange): readonly string[] {
+export function departedAfter(state: People, event: PersonChange): PersistentSet<string> {
   const departed = state.departedUserIds;
-  if (event.type === 'ScimUserProvisioned') return without(departed, event.data.userId);
-  if (event.type === 'ScimUserDeleted')
-    return departed.includes(event.data.userId) ? departed : [...departed, event.data.userId];
+  if (event.type === 'ScimUserProvisioned') return departed.delete(event.data.userId);
+  if (event.type === 'ScimUserDeleted') return departed.add(event.data.userId);
   // Another userName is another person: the one the resource named before leaves.
-  const before = state.users.find((user) => user.resourceId === event.data.resourceId);
-  const arrived = without(departed, event.data.userId);
-  return before === undefined || before.userId === event.data.userId
-    ? arrived
-    : [...without(arrived, before.userId), before.userId];
+  const before = state.users.get(event.data.resourceId);
+  const arrived = departed.delete(event.data.userId);
+  return before === undefined || before.userId === event.data.userId ? arrived : arrived.add(before.userId);
 }
 
 /** Deactivated (by account or by address) and still in the directory, or departed. An erased person is neither. */
 export const directoryKeepsOut = (directory: People, person: { userId: string | undefined; email: string }): boolean =>
-  directory.users.some(
-    (user) =>
-      !user.active && (user.userId === person.userId || user.userName.toLowerCase() === person.email.toLowerCase()),
-  ) ||
-  (person.userId !== undefined && directory.departedUserIds.includes(person.userId));
+  (person.userId !== undefined && directory.users.allOfAccount(person.userId).some((user) => !user.active)) ||
+  directory.users.named(person.email)?.active === false ||
+  (person.userId !== undefined && directory.departedUserIds.has(person.userId));

@@ -3,10 +3,12 @@
 // are active). Membership itself is the organization's own (MemberAdded, MemberRemoved): the directory's
 // service decides that first and records the person here after it, so a crash between the two is mended by the
 // provider's retry (docs/directory.md, "Order of writes").
+import { Set as PersistentSet } from 'immutable';
 import type { Decider } from '../decider.js';
 import { DomainError } from '../errors.js';
 import { MEMBER_ROLES, type MemberRole } from '../organization/member-roles.js';
 import { departedAfter } from './directory-departures.js';
+import { DirectoryUserList } from './directory-user-list.js';
 import {
   directoryUserById,
   directoryUserNamed,
@@ -103,14 +105,21 @@ export type DirectoryGroup = {
 
 export type Directory = {
   readonly tokens: readonly ScimToken[];
-  readonly users: readonly DirectoryUser[];
+  /** Indexed by resource id, userName, account and externalId: finding one never passes over the others. */
+  readonly users: DirectoryUserList<DirectoryUser>;
   readonly groups: readonly DirectoryGroup[];
   readonly groupRoles: Readonly<Record<string, MemberRole>>;
   /** The people (user ids) the directory deleted, or moved off by another userName, and has not provisioned since. */
-  readonly departedUserIds: readonly string[];
+  readonly departedUserIds: PersistentSet<string>;
 };
 
-export const emptyDirectory: Directory = { tokens: [], users: [], groups: [], groupRoles: {}, departedUserIds: [] };
+export const emptyDirectory: Directory = {
+  tokens: [],
+  users: DirectoryUserList.empty(),
+  groups: [],
+  groupRoles: {},
+  departedUserIds: PersistentSet(),
+};
 
 const groupOf = ({
   groupId,
@@ -187,22 +196,19 @@ function evolveResources(state: Directory, event: DirectoryEvent): Directory {
         version: 1,
       };
       // Always a new resource: the decider refuses an id in use.
-      return { ...state, users: [...state.users, user] };
+      return { ...state, users: state.users.with(user) };
     }
-    case 'ScimUserUpdated':
-      return {
-        ...state,
-        users: state.users.map((user) =>
-          user.resourceId === event.data.resourceId
-            ? {
-                ...personOf(event.data),
-                createdAt: user.createdAt,
-                lastModified: event.data.at,
-                version: user.version + 1,
-              }
-            : user,
-        ),
+    case 'ScimUserUpdated': {
+      const user = state.users.get(event.data.resourceId);
+      if (user === undefined) return state;
+      const updated: DirectoryUser = {
+        ...personOf(event.data),
+        createdAt: user.createdAt,
+        lastModified: event.data.at,
+        version: user.version + 1,
       };
+      return { ...state, users: state.users.with(updated) };
+    }
     case 'ScimUserDeleted':
     case 'ScimUserErased': {
       const { resourceId } = event.data;
@@ -211,7 +217,7 @@ function evolveResources(state: Directory, event: DirectoryEvent): Directory {
         members: group.members.filter((member) => member !== resourceId),
       });
       const groups = state.groups.map((group) => (group.members.includes(resourceId) ? withoutUser(group) : group));
-      return { ...state, users: state.users.filter((user) => user.resourceId !== resourceId), groups };
+      return { ...state, users: state.users.without(resourceId), groups };
     }
     case 'ScimGroupCreated': {
       const group: DirectoryGroup = {
@@ -351,12 +357,10 @@ export function decideDirectory(command: DirectoryCommand, state: Directory): Di
       ];
     }
     case 'EraseScimPerson':
-      return state.users
-        .filter((user) => user.userId === command.data.userId)
-        .map((user): ScimUserErased => ({
-          type: 'ScimUserErased',
-          data: { resourceId: user.resourceId, userId: user.userId },
-        }));
+      return state.users.allOfAccount(command.data.userId).map((user): ScimUserErased => ({
+        type: 'ScimUserErased',
+        data: { resourceId: user.resourceId, userId: user.userId },
+      }));
     case 'CreateScimGroup': {
       // 96 random bits, as a token's.
       if (state.groups.some((group) => group.groupId === command.data.groupId))

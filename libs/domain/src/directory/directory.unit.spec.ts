@@ -219,7 +219,7 @@ describe('directory users', () => {
         data: { resourceId: 'r-u1', userId: 'u1', userName: 'ada@acme.example', active: false, at: later },
       } as DirectoryEvent,
     ].reduce(evolveDirectory, emptyDirectory);
-    expect(state.users).toEqual([
+    expect(state.users.toArray()).toEqual([
       {
         resourceId: 'r-u1',
         userId: 'u1',
@@ -317,7 +317,7 @@ describe('an erasure', () => {
       ...given,
       { type: 'ScimUserErased', data: { resourceId: 'r-u1', userId: 'u1' } } as DirectoryEvent,
     ].reduce(evolveDirectory, emptyDirectory);
-    expect([state.users, state.groups[0]?.members]).toEqual([[], []]);
+    expect([state.users.toArray(), state.groups[0]?.members]).toEqual([[], []]);
   });
 });
 

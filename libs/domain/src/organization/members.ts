@@ -2,7 +2,8 @@
 // list before it, so a command in an organization of 100,000 costs what it costs in one of 100 (an array copied and
 // scanned at each event grew with the organization). The order people joined in is each one's place, sorted only when
 // the whole list is read: Immutable.js's ordered map, which keeps it for every change, cost twice as much to fold.
-import { Map as PersistentMap, OrderedSet } from 'immutable';
+import { Map as PersistentMap } from 'immutable';
+import { firstHolder, inPlaceOrder, movedKey, type UniqueIndex } from '../persistent-index.js';
 import type { MemberRole } from './member-roles.js';
 
 export type Member = {
@@ -29,16 +30,11 @@ export class Members implements Iterable<Member> {
   // Private fields: not enumerable, so two lists with the same members in the same order are equal to jest and
   // JSON alike, whatever their trees look like.
   readonly #byUser: PersistentMap<string, Entry>;
-  readonly #byAddress: PersistentMap<string, Holders>;
+  readonly #byAddress: UniqueIndex;
   readonly #owners: number;
   readonly #nextPlace: number;
 
-  private constructor(
-    byUser: PersistentMap<string, Entry>,
-    byAddress: PersistentMap<string, Holders>,
-    owners: number,
-    nextPlace: number,
-  ) {
+  private constructor(byUser: PersistentMap<string, Entry>, byAddress: UniqueIndex, owners: number, nextPlace: number) {
     this.#byUser = byUser;
     this.#byAddress = byAddress;
     this.#owners = owners;
@@ -63,8 +59,7 @@ export class Members implements Iterable<Member> {
 
   /** The member whose address this is, in any case. */
   withAddress(address: string): Member | undefined {
-    const holders = this.#byAddress.get(addressKey(address));
-    const userId = typeof holders === 'string' ? holders : holders?.first();
+    const userId = firstHolder(this.#byAddress.get(addressKey(address)));
     return userId === undefined ? undefined : this.get(userId);
   }
 
@@ -132,7 +127,7 @@ export class Members implements Iterable<Member> {
 
   /** Every member, in order: for what concerns them all (a view, a mail to everyone), never to find one. */
   toArray(): Member[] {
-    return [...this.#byUser.values()].sort((a, b) => a.place - b.place).map((entry) => entry.member);
+    return inPlaceOrder(this.#byUser.values()).map((entry) => entry.member);
   }
 
   toJSON(): Member[] {
@@ -140,42 +135,13 @@ export class Members implements Iterable<Member> {
   }
 }
 
-/**
- * The address index after a member's address changes hands. Two members never share an address (the decision refuses
- * it), but a fold keeps whatever the log says: an address shared holds the set of its holders, so one leaving leaves
- * the other found. A mutable map (inside `withAll`) is changed in place; a persistent one is returned changed.
- */
-function moveAddress(
-  byAddress: PersistentMap<string, Holders>,
-  before: Member | undefined,
-  after: Member | undefined,
-): PersistentMap<string, Holders> {
-  let changed = byAddress;
-  if (before !== undefined) {
-    const key = addressKey(before.email);
-    const holders = withoutHolder(changed.get(key), before.userId);
-    changed = holders === undefined ? changed.delete(key) : changed.set(key, holders);
-  }
-  if (after !== undefined) {
-    const key = addressKey(after.email);
-    changed = changed.set(key, withHolder(changed.get(key), after.userId));
-  }
-  return changed;
-}
-
-/** One user id, as nearly every address has; a set only for an address the log gave to several. */
-type Holders = string | OrderedSet<string>;
-
-const withHolder = (holders: Holders | undefined, userId: string): Holders =>
-  holders === undefined || holders === userId
-    ? userId
-    : (typeof holders === 'string' ? OrderedSet([holders]) : holders).add(userId);
-
-const withoutHolder = (holders: Holders | undefined, userId: string): Holders | undefined => {
-  if (holders === undefined || holders === userId) return undefined;
-  if (typeof holders === 'string') return holders;
-  const left = holders.delete(userId);
-  return left.size === 0 ? undefined : left.size === 1 ? left.first() : left;
-};
+/** The address index after a member's address changes hands (either side undefined: no member). */
+const moveAddress = (byAddress: UniqueIndex, before: Member | undefined, after: Member | undefined): UniqueIndex =>
+  movedKey(
+    byAddress,
+    before === undefined ? undefined : addressKey(before.email),
+    after === undefined ? undefined : addressKey(after.email),
+    (after ?? before)?.userId as string,
+  );
 
 const ownerCount = (member: Member | undefined): number => (member?.role === 'owner' ? 1 : 0);
