@@ -22,9 +22,7 @@ export class Members implements Iterable<Member> {
   static readonly none = new Members(PersistentMap(), PersistentMap(), 0, 0);
 
   static of(members: Iterable<Member>): Members {
-    let list = Members.none;
-    for (const member of members) list = list.with(member);
-    return list;
+    return Members.none.withAll(members);
   }
 
   // Private fields: not enumerable, so two lists with the same members in the same order are equal to jest and
