@@ -367,6 +367,33 @@ describe('loadStream', () => {
     expect(second.state.guests).toHaveLength(READ_PAGE_SIZE + 100);
   });
 
+  it("folds each page at once with the decider's fold when it has one, to the same state, revision and position", async () => {
+    const guests = Array.from({ length: READ_PAGE_SIZE + 2 }, (_unused, index) => `guest-${index}`);
+    const metadata = eventMetadata(context, 'TakeSeat');
+    await store.append(
+      stream,
+      guests.map((guest) => ({ id: randomUUID(), type: 'SeatTaken', data: { guest }, metadata })),
+      'no_stream',
+    );
+    const pages: number[] = [];
+    const folding: Decider<Room, TakeSeat, SeatTaken> = {
+      ...room,
+      evolve: () => {
+        throw new Error('evolve one by one, where the decider folds pages');
+      },
+      fold: (state, events) => {
+        pages.push(events.length);
+        return { guests: [...state.guests, ...events.map((event) => event.data.guest)] };
+      },
+    };
+
+    const folded = await loadStream(store, folding, '1');
+    const oneByOne = await loadStream(store, room, '1');
+
+    expect(pages).toEqual([READ_PAGE_SIZE, 2]);
+    expect(folded).toEqual(oneByOne);
+  });
+
   it('hands back the events it read when asked to keep them', async () => {
     await rivalTakes('ada');
 

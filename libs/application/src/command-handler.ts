@@ -95,8 +95,9 @@ export async function loadStream<State, Event extends DomainEvent>(
     }
     const newest = page.events.at(-1);
     if (newest !== undefined) {
-      let state = folded?.state ?? decider.initialState;
-      for (const event of page.events) state = decider.evolve(state, read(event));
+      const from = folded?.state ?? decider.initialState;
+      const events = page.events.map(read);
+      const state = decider.fold === undefined ? events.reduce(decider.evolve, from) : decider.fold(from, events);
       folded = { state, revision: newest.revision, position: newest.position };
     }
     if (options.keepRecordedEvents === true) recorded.push(...page.events);

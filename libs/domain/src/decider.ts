@@ -8,6 +8,8 @@ export type Decider<State, Command, Event extends DomainEvent> = {
   readonly streamOf: (id: string) => string;
   readonly initialState: State;
   readonly evolve: (state: State, event: Event) => State;
+  /** Many events at once, with the same result as `evolve` one by one: for a stream where that is much cheaper. */
+  readonly fold?: (state: State, events: readonly Event[]) => State;
   /** Refuses by throwing a DomainError. */
   readonly decide: (command: Command, state: State) => readonly Event[];
   /** For streams that need more than type and data (when it was recorded). */

@@ -3,7 +3,7 @@ import type { PlanCatalogue } from '../plans/catalogue.js';
 import { decide, type OrganizationCommand } from './decisions.js';
 import type { OrganizationEvent } from './events.js';
 import { organizationStream } from './events.js';
-import { evolve } from './evolve.js';
+import { evolve, foldOrganization } from './evolve.js';
 import type { Requester } from './requester.js';
 import { initialOrganizationState, type OrganizationState } from './state.js';
 
@@ -17,5 +17,8 @@ export const organizationDecider = (
   streamOf: organizationStream,
   initialState: initialOrganizationState,
   evolve,
+  // A directory's thousands of additions go into the member map in one batch: a node's first load of an organization of
+  // 10,000 members folds in 23 ms this way, 45-56 ms one event at a time (bench/commands/README.md, members.mjs).
+  fold: (state, events) => foldOrganization(events, state),
   decide: (command, state) => decide(command, state, { catalogue, requester: command.requester }),
 });
