@@ -204,7 +204,7 @@ export class OrganizationQueries {
         userId: after?.userId ?? '',
         limit: limit + 1,
       });
-      // Without a search, the organization's own count: counting an enterprise's rows took longer than the page.
+      // Without a search, the organization's own count: counting its rows grew with the organization, the page does not.
       const total =
         like === null ? organization.members : (this.countPage.get({ id, like }) as { total: bigint }).total;
       const page = rows.slice(0, limit);
