@@ -165,11 +165,6 @@ export type SubscribeToAllOptions = {
   filter?: SubscriptionFilter;
   /** Awaited before the next event is delivered. */
   onEvent: (event: RecordedEvent) => Promise<void> | void;
-  /**
-   * `sealed`: the handler reads no personal data (only streams, types, positions), so a sealing store hands the events
-   * on as stored, their sealed values unopened, and reads no key for them. Default `opened`.
-   */
-  personalData?: 'opened' | 'sealed';
   onCaughtUp?: (position: bigint | undefined) => void;
   /** The subscription stopped for good. */
   onError?: (error: Error) => void;

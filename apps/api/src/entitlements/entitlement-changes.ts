@@ -63,8 +63,6 @@ export class EntitlementChanges implements OnApplicationBootstrap, OnModuleDestr
     this.subscription = this.store.subscribeToAll({
       ...(this.startedAfter === undefined ? {} : { fromPosition: this.startedAfter }),
       filter: { streamPrefixes: [organizationStreamPrefix, trafficStreamPrefix] },
-      // Which organization changed is all it reads: the flags come from the read model.
-      personalData: 'sealed',
       onEvent: (event) => {
         const traffic = event.streamId.startsWith(trafficStreamPrefix);
         const organizationId = traffic

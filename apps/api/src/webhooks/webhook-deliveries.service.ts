@@ -106,8 +106,6 @@ export class WebhookDeliveries implements SenderHost, OnApplicationBootstrap, On
         streamPrefixes:
           known === undefined ? [webhookEndpointsStreamPrefix] : [webhookEndpointsStreamPrefix, ...WAKING_PREFIXES],
       },
-      // Streams, types and ids only (onLogEvent): each sender reads and opens what it delivers itself.
-      personalData: 'sealed',
       onEvent: (event) => this.onLogEvent(event),
       // Without the index, the endpoints come from the log's beginning; the organizations' events only from now on.
       onCaughtUp: () => {
@@ -144,7 +142,6 @@ export class WebhookDeliveries implements SenderHost, OnApplicationBootstrap, On
       this.wakeUps = this.store.subscribeToAll({
         ...(head === undefined ? {} : { fromPosition: head }),
         filter: { streamPrefixes: WAKING_PREFIXES },
-        personalData: 'sealed',
         onEvent: (event) => this.onLogEvent(event),
         onError: (error) => this.stopped(error),
       });

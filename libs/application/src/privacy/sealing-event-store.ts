@@ -122,8 +122,6 @@ export class SealingEventStore extends ForwardingEventStore {
   }
 
   override subscribeToAll(options: SubscribeToAllOptions): Subscription {
-    // Opening costs a cipher per value for every subscription of the node: one that reads no personal data skips it.
-    if (options.personalData === 'sealed') return this.inner.subscribeToAll(options);
     // Events with nothing sealed go on at once: awaiting each would slow a catch-up through millions of them.
     const onEvent = (event: RecordedEvent): Promise<void> | void =>
       isPlain(event)
