@@ -204,7 +204,10 @@ class OrganizationWriter implements ProjectionWriter<never> {
 
 export function storedState(stateJson: string, memberJson: readonly string[]): ExistingOrganization {
   const state = storedOrganizationState(stateJson) as Omit<ExistingOrganization, 'members'>;
-  return { ...state, members: Members.of(memberJson.map((member) => JSON.parse(member) as Member)) };
+  // The counted reads (entitlements, the list) pass no members: they share the one empty list.
+  const members =
+    memberJson.length === 0 ? Members.none : Members.of(memberJson.map((member) => JSON.parse(member) as Member));
+  return { ...state, members };
 }
 
 function byId(a: Folded, b: Folded): number {

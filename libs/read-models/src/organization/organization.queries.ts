@@ -66,7 +66,7 @@ export class OrganizationQueries {
   private readonly selectNames;
   private readonly selectCounted;
   private readonly db: ReadModelDatabase;
-  private readonly selectPosition;
+  private readonly selectPageHead;
   private readonly selectPage;
   private readonly countPage;
 
@@ -110,7 +110,7 @@ export class OrganizationQueries {
         `SELECT o.state, o.position, o.member_count AS members FROM organizations o WHERE o.id = ?`,
       )
       .safeIntegers(true);
-    this.selectPosition = db
+    this.selectPageHead = db
       .prepare<[string], { position: bigint; members: bigint }>(
         'SELECT position, member_count AS members FROM organizations WHERE id = ?',
       )
@@ -195,7 +195,7 @@ export class OrganizationQueries {
   ): MembersPage | undefined {
     const like = q === undefined ? null : `%${q.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
     return this.db.transaction(() => {
-      const organization = this.selectPosition.get(id);
+      const organization = this.selectPageHead.get(id);
       if (organization === undefined) return undefined;
       const rows = this.selectPage.all({
         id,
