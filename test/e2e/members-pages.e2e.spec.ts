@@ -11,7 +11,11 @@ const added: string[] = [];
 /** The last add's position: the first read waits for it. */
 let lastPosition = 0;
 
-type Page = { members: { email: string; role: string; invited: boolean }[]; total: number; next: string | null };
+type Page = {
+  members: { userId: string; email: string; role: string; invited: boolean }[];
+  total: number;
+  next: string | null;
+};
 
 async function page(query: string): Promise<Page> {
   const answer = await api.get(`/organizations/paged/members${query}`);
@@ -64,9 +68,50 @@ describe('GET /organizations/:id/members', () => {
     expect(await page('?q=%25')).toMatchObject({ members: [], total: 0 });
   });
 
-  it('says how many members there are in the organization answer', async () => {
+  it('says how many members there are in the organization answer, and who its owners are', async () => {
     const organization = await api.get('/organizations/paged');
-    expect(organization.body).toMatchObject({ memberCount: 7 });
+    expect(organization.body).toMatchObject({
+      memberCount: 7,
+      owners: [{ userId: expect.any(String), email: 'ann@paged.example' }],
+    });
+    expect(organization.body.members).toHaveLength(7);
+  });
+
+  it('answers ?members=none without the member list: the count, the owners, and the rest of the answer alike', async () => {
+    const [full, outline] = await Promise.all([
+      api.get('/organizations/paged'),
+      api.get('/organizations/paged?members=none'),
+    ]);
+    expect(outline.status).toBe(200);
+    expect(outline.body).not.toHaveProperty('members');
+    expect(outline.text).not.toContain('bob@paged.example');
+    const { members, ...rest } = full.body as { members: unknown[] } & Record<string, unknown>;
+    expect(members).toHaveLength(7);
+    expect(outline.body).toEqual(rest);
+    expect(outline.body).toMatchObject({ usage: { users: 7 }, memberCount: 7 });
+  });
+
+  it('keeps the owners of the answer without members as their roles change', async () => {
+    const owners = async () =>
+      ((await api.get('/organizations/paged?members=none')).body.owners as { email: string }[]).map(
+        (owner) => owner.email,
+      );
+    const gus = (await page('?q=gus')).members[0]?.userId ?? '';
+    const role = (to: string) => api.request('PATCH', `/organizations/paged/members/${gus}`, { json: { role: to } });
+    const promoted = await role('owner');
+    expect(promoted.status).toBe(200);
+    await api.get(`/organizations/paged?minPosition=${promoted.body.position}`);
+    expect(await owners()).toEqual(['ann@paged.example', 'gus@paged.example']);
+    const demoted = await role('member');
+    expect(demoted.status).toBe(200);
+    await api.get(`/organizations/paged?minPosition=${demoted.body.position}`);
+    expect(await owners()).toEqual(['ann@paged.example']);
+  });
+
+  it('refuses another value of ?members with a problem', async () => {
+    const answer = await api.get('/organizations/paged?members=some');
+    expect(answer.status).toBe(400);
+    expect(answer.headers.get('content-type')).toContain('application/problem+json');
   });
 
   it('refuses a malformed cursor or limit with a problem, and an unknown organization with 404', async () => {

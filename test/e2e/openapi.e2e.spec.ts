@@ -84,7 +84,11 @@ describe('GET /docs/openapi.json against the router', () => {
     const read = document.paths['/organizations/{id}']?.get;
     const idOf = (operation: typeof read) =>
       operation?.parameters.find(({ name, in: where }) => where === 'path' && name === 'id');
-    expect(read?.parameters.map(({ name, in: where }) => `${where}:${name}`)).toEqual(['path:id', 'query:minPosition']);
+    expect(read?.parameters.map(({ name, in: where }) => `${where}:${name}`)).toEqual([
+      'path:id',
+      'query:minPosition',
+      'query:members',
+    ]);
     expect(idOf(read)?.schema).toEqual(idOf(document.paths['/organizations/{id}/plan']?.post)?.schema);
     expect(idOf(read)?.schema).toHaveProperty('pattern');
 

@@ -23,6 +23,7 @@ export {
   type MembersPage,
   type Membership,
   type NotificationRecipients,
+  type OrganizationOutline,
   type OrganizationReadModel,
   type OrganizationSummary,
 } from './organization/organization.queries.js';

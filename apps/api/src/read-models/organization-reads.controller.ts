@@ -18,7 +18,9 @@ import { ProblemError } from '../http/problem-error.js';
 import { PLAN_CATALOGUE } from '../plans/plan-catalogue.module.js';
 import { jsonSafe } from '../http/json-safe.js';
 import { validOrganizationId } from '../organizations/organization-requests.js';
-import { awaitMinPosition, validReadQuery, type ReadQuery } from './position-wait.js';
+import { z } from 'zod';
+import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
+import { awaitMinPosition, readQuery, validReadQuery, type ReadQuery } from './position-wait.js';
 import { Operation } from '../http/operation.decorator.js';
 import { membersPageAnswer, notificationRecipientsAnswer, organizationAnswer } from './read-responses.js';
 import { memberCursorText, validMembersPageQuery, type MembersPageQuery } from './members-page-query.js';
@@ -31,9 +33,14 @@ export type MemberAnswer = OrganizationView['members'][number] & { invited: bool
 
 /** GET /organizations/:id: the read model's view, the revision and global position it reflects. */
 export type OrganizationAnswer = Omit<OrganizationView, 'members'> & {
-  /** Every member, until 1.0 (docs/api.md): GET /organizations/:id/members pages them. */
-  members: MemberAnswer[];
+  /**
+   * Every member, until 1.0 (docs/api.md): GET /organizations/:id/members pages them. Absent with `?members=none`,
+   * the answer of 1.0.
+   */
+  members?: MemberAnswer[];
   memberCount: number;
+  /** Whom to ask for what only an owner may do: the refusals name them. */
+  owners: OwnerAnswer[];
   /** The governing plan's defaults for a new site (the console's Overview); null without a plan. */
   siteDefaults: PlanSpec['siteDefaults'] | null;
   /** This calendar month's traffic (UTC) against the allowance, and when it reached 80% and 100% of it. */
@@ -41,6 +48,16 @@ export type OrganizationAnswer = Omit<OrganizationView, 'members'> & {
   revision: number | string;
   position: number | string;
 };
+
+export type OwnerAnswer = { userId: string; email: string };
+
+/** `?members=none`: the answer without its member list, as it will be from 1.0 on (docs/api.md). */
+const organizationQuery = readQuery.extend({ members: z.enum(['all', 'none']).default('all') });
+type OrganizationQuery = z.output<typeof organizationQuery>;
+const validOrganizationQuery = new ZodValidationPipe(organizationQuery);
+
+const ownersOf = (members: readonly Member[]): OwnerAnswer[] =>
+  members.filter((member) => member.role === 'owner').map(({ userId, email }) => ({ userId, email }));
 
 export type TrafficAnswer = {
   period: string;
@@ -77,25 +94,45 @@ export class OrganizationReadsController {
   @Get(':id')
   @RequireAccess(READ)
   @Operation({
-    summary: 'The organization read model: plans, Chorus, features, limits, usage, members, sites, domains',
+    summary:
+      'The organization read model: plans, Chorus, features, limits, usage, owners, members (none with ?members=none), sites, domains',
     answer: organizationAnswer,
-    responses: { 404: 'NOT_FOUND' },
+    responses: { 400: 'VALIDATION_FAILED', 404: 'NOT_FOUND' },
   })
   organization(
     @CheckedParam('id', validOrganizationId) id: string,
-    @CheckedQuery(validReadQuery) query: ReadQuery,
+    @CheckedQuery(validOrganizationQuery) query: OrganizationQuery,
     @Res() response: Response,
   ): void | Promise<void> {
     // Without ?minPosition there is nothing to wait for: answered at once, without a promise.
-    if (query.minPosition === undefined) return this.sendOrganization(id, response);
-    return awaitMinPosition(this.readModels, query, response).then(() => this.sendOrganization(id, response));
+    if (query.minPosition === undefined) return this.sendOrganization(id, query.members, response);
+    return awaitMinPosition(this.readModels, query, response).then(() =>
+      this.sendOrganization(id, query.members, response),
+    );
   }
 
-  private sendOrganization(id: string, response: Response): void {
+  private sendOrganization(id: string, members: OrganizationQuery['members'], response: Response): void {
     // Made once per organization and commit, encoded JSON included: a read between two commits is one check.
-    const answer = this.readModels.derivedUntilNextCommit(`GET /organizations/${id}`, () => this.answer(id));
+    const answer = this.readModels.derivedUntilNextCommit(`GET /organizations/${id}?members=${members}`, () =>
+      members === 'all' ? this.answer(id) : this.outline(id),
+    );
     if (answer === undefined) throw notFound(id);
     sendJsonBytes(response, answer);
+  }
+
+  /** Without the members: the count and the owners, read by their own index, so it costs the same at any size. */
+  private outline(id: string): JsonBytes<OrganizationAnswer> | undefined {
+    const found = this.readModels.organizations.getOrganizationOutline(id);
+    if (found === undefined) return undefined;
+    const { members: owners, ...view } = found.view;
+    return jsonBytes<OrganizationAnswer>({
+      ...view,
+      ...this.extras(id, found.view),
+      memberCount: found.memberCount,
+      owners: ownersOf(owners),
+      revision: jsonSafe(found.revision),
+      position: jsonSafe(found.position),
+    });
   }
 
   private answer(id: string): JsonBytes<OrganizationAnswer> | undefined {
@@ -103,20 +140,23 @@ export class OrganizationReadsController {
     if (found === undefined) return undefined;
     const signedIn = this.readModels.signIns.signedInOnce(found.view.members.map((member) => member.userId));
     const members = found.view.members.map((member) => ({ ...member, invited: !signedIn.has(member.userId) }));
-    const governing = found.view.governingPlan;
-    const siteDefaults =
-      (governing && findPlan(this.catalogue, governing.line, governing.plan as PlanSpec['name'])?.siteDefaults) || null;
-    const traffic = this.traffic(id, found.view.trafficPerMonth, trafficAnchor(found.view.subscription));
-    const [revision, position] = [jsonSafe(found.revision), jsonSafe(found.position)];
     return jsonBytes<OrganizationAnswer>({
       ...found.view,
+      ...this.extras(id, found.view),
       members,
       memberCount: members.length,
-      siteDefaults,
-      traffic,
-      revision,
-      position,
+      owners: ownersOf(members),
+      revision: jsonSafe(found.revision),
+      position: jsonSafe(found.position),
     });
+  }
+
+  /** What both answers add to the view: the governing plan's site defaults and this month's traffic. */
+  private extras(id: string, view: OrganizationView): Pick<OrganizationAnswer, 'siteDefaults' | 'traffic'> {
+    const governing = view.governingPlan;
+    const siteDefaults =
+      (governing && findPlan(this.catalogue, governing.line, governing.plan as PlanSpec['name'])?.siteDefaults) || null;
+    return { siteDefaults, traffic: this.traffic(id, view.trafficPerMonth, trafficAnchor(view.subscription)) };
   }
 
   private traffic(id: string, allowance: number | null, anchor: string | null): TrafficAnswer {

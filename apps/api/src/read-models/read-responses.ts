@@ -15,8 +15,12 @@ export const organizationAnswer = z.looseObject({
   governingPlan: z.object({ line: z.enum(['classic', 'chorus']), plan: z.string() }).nullable(),
   members: z
     .array(member.extend({ invited: z.boolean().describe('Until they have signed in once') }))
-    .describe('Every member: kept until 1.0 for integrators; read GET /organizations/:id/members page by page'),
+    .optional()
+    .describe(
+      'Every member: kept until 1.0 for integrators (absent with ?members=none); read GET /organizations/:id/members page by page',
+    ),
   memberCount: z.int().describe('How many members the organization has'),
+  owners: z.array(z.object({ userId: z.string(), email: z.string() })).describe('The owners, whom to ask'),
   sites: z.array(z.looseObject({ siteId: z.string(), name: z.string(), hostname: z.string(), live: z.boolean() })),
   qualityAssurance: z.object({ domains: z.array(z.string()) }),
   webAnalytics: z.object({ domains: z.array(z.string()) }),

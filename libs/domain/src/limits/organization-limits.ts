@@ -47,8 +47,9 @@ export function organizationLimits(state: ExistingOrganization, catalogue: PlanC
   return { configured, hard, effective, override, setByOperator };
 }
 
-export const usage = (state: ExistingOrganization): PerResource<number> => ({
-  users: state.members.size,
+/** `users`: the member count, for a state that holds only some of its members (the read model's owners). */
+export const usage = (state: ExistingOrganization, users = state.members.size): PerResource<number> => ({
+  users,
   contentSections: state.sites.length,
   qualityAssuranceDomains: state.qualityAssuranceDomains.length,
   webAnalyticsDomains: state.webAnalyticsDomains.length,

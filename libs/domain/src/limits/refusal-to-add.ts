@@ -26,7 +26,12 @@ export type AddingContext = {
   usage: () => PerResource<number>;
 };
 
-export function addingContext(state: ExistingOrganization, catalogue: PlanCatalogue): AddingContext {
+/** `users`: the member count, for a state that holds only some of its members (organizationView). */
+export function addingContext(
+  state: ExistingOrganization,
+  catalogue: PlanCatalogue,
+  users = state.members.size,
+): AddingContext {
   let features: ChorusFeatures | undefined;
   let limits: OrganizationLimits | undefined;
   let counts: PerResource<number> | undefined;
@@ -34,7 +39,7 @@ export function addingContext(state: ExistingOrganization, catalogue: PlanCatalo
     plan: governingPlan(state, catalogue),
     features: () => (features ??= effectiveChorusFeatures(state, catalogue)),
     limits: () => (limits ??= organizationLimits(state, catalogue)),
-    usage: () => (counts ??= usage(state)),
+    usage: () => (counts ??= usage(state, users)),
   };
 }
 
@@ -45,7 +50,7 @@ export function reasonNotToAdd(
   role?: MemberRole,
 ): ReasonNotToAdd | null {
   // docs/domain.md: an organization with no members may always take its first owner, so someone can choose a plan.
-  if (resource === 'users' && role === 'owner' && state.members.size === 0) return null;
+  if (resource === 'users' && role === 'owner' && context.usage().users === 0) return null;
   if (!context.plan) return { code: 'NO_PLAN' };
   const feature = REQUIRED_FEATURE[resource];
   if (feature && !context.features()[feature]) return { code: 'FEATURE_DISABLED', feature };

@@ -32,9 +32,16 @@ const siteDefaults = (
   live: plan?.siteDefaults.live ?? false,
 });
 
-/** Throws nothing. The state must be an existing organization (narrow with `state.exists`). */
-export function organizationView(state: ExistingOrganization, catalogue: PlanCatalogue): OrganizationView {
-  const adding = addingContext(state, catalogue);
+/**
+ * Throws nothing. The state must be an existing organization (narrow with `state.exists`). `users` is the member
+ * count when the state holds only some members (the read model's owners, for an answer that lists no one else).
+ */
+export function organizationView(
+  state: ExistingOrganization,
+  catalogue: PlanCatalogue,
+  users = state.members.size,
+): OrganizationView {
+  const adding = addingContext(state, catalogue, users);
   const plan = adding.plan;
   const limits = adding.limits();
   // canAdd asks "would one more be accepted?"; for users with no members that is the first owner.

@@ -38,6 +38,8 @@ export const membershipsTable: ProjectionTable = {
     'CREATE INDEX IF NOT EXISTS memberships_by_user ON memberships (user_id)',
     // A page of an organization's members is read in the fold's order, from where the last page ended.
     'CREATE INDEX IF NOT EXISTS memberships_in_order ON memberships (organization_id, ordinal, user_id)',
+    // The answer without its member list names the owners (whom to ask), read without the rest.
+    'CREATE INDEX IF NOT EXISTS memberships_by_role ON memberships (organization_id, role, ordinal)',
   ],
 };
 
