@@ -778,6 +778,7 @@ it("--help lists every command, starts without configuration or store, and a com
   for (const name of [
     'org:create',
     'org:list',
+    'org:members',
     'org:member:add',
     'org:history',
     'projections:verify',

@@ -10,6 +10,7 @@ export { toProblem, type Problem, type ProblemDocument } from './http/problem-do
 export { ErrorAnswers, type RefusalLookup } from './http/error-answers.js';
 export { commandAnswer, type CommandAnswer, type CommandResult } from './organizations/command-result.js';
 export { jsonSafe } from './http/json-safe.js';
+export { memberCursorText, validMembersPageQuery } from './read-models/members-page-query.js';
 
 export { AddMemberCommand, type NewMember } from './organizations/add-member.command.js';
 export { AddSiteCommand } from './organizations/add-site.command.js';

@@ -29,6 +29,12 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./commands/org-list.command.js')).registerOrgListCommand,
   },
   {
+    name: 'org:members',
+    args: '<id>',
+    summary: "list one page of an organization's members, in the order they joined",
+    load: async () => (await import('./commands/org-members.command.js')).registerOrgMembersCommand,
+  },
+  {
     name: 'org:plan',
     args: '<id>',
     summary: 'assign a plan to an organization',

@@ -53,11 +53,36 @@ function limitLine(view: OrganizationView, resource: (typeof LIMITED_RESOURCES)[
   return `    ${name} ${used} of ${limitText(view.limits.effective[resource])} (${configured}, hard ${limitText(view.limits.hard[resource])})`;
 }
 
+/** Enough to see who is in it; the rest are a page-by-page read, so the text stays short at any size. */
+export const MEMBERS_SHOWN = 20;
+
+/**
+ * The first members, in order. Only today's state has them in the read model org:members pages; an earlier one has
+ * them in --json alone.
+ */
+function membersShown(view: OrganizationView, latest: boolean): string[] {
+  const more = view.members.length - MEMBERS_SHOWN;
+  return [
+    ...view.members
+      .slice(0, MEMBERS_SHOWN)
+      .map(
+        (member) => `    ${member.email} ${member.role}${member.chorusUser ? ', Chorus user' : ''} [${member.userId}]`,
+      ),
+    ...(more <= 0
+      ? []
+      : [
+          latest
+            ? `    … and ${more.toLocaleString('en')} more: chorus org:members ${view.id} lists them page by page`
+            : `    … and ${more.toLocaleString('en')} more (--json has them all)`,
+        ]),
+  ];
+}
+
 /**
  * The state for people, in the console's words: what it had, what it may have, its subscription, and who and what is in
- * it.
+ * it. `latest`: the state now, not at a point in the past.
  */
-function describe({ view, stripe, revision, recordedAt }: OrganizationStateAt): string {
+function describe({ view, stripe, revision, recordedAt }: OrganizationStateAt, latest: boolean): string {
   const addOns = (Object.entries(view.addOns) as [AddOn, number][]).map(
     ([addOn, quantity]) => `${ADD_ON_NAMES[addOn]} × ${quantity}`,
   );
@@ -78,10 +103,8 @@ function describe({ view, stripe, revision, recordedAt }: OrganizationStateAt): 
     `  Subscription:   ${subscriptionText(view, stripe)}`,
     `  Limits${view.limits.override ? ' (override: hard limits ignored)' : ''}:`,
     ...LIMITED_RESOURCES.map((resource) => limitLine(view, resource)),
-    `  Members (${view.members.length}):`,
-    ...view.members.map(
-      (member) => `    ${member.email} ${member.role}${member.chorusUser ? ', Chorus user' : ''} [${member.userId}]`,
-    ),
+    `  Members (${view.members.length.toLocaleString('en')}):`,
+    ...membersShown(view, latest),
     `  Sites (${view.sites.length}):`,
     ...view.sites.map((site) => `    ${site.name} ${site.hostname} [${site.siteId}]`),
   ];
@@ -119,7 +142,7 @@ export function registerOrgStateCommand(program: Command, getContext: GetCliCont
             position: jsonSafe(state.position),
             recordedAt: state.recordedAt,
           },
-          text: describe(state),
+          text: describe(state, point.kind === 'latest'),
         };
       }),
     );
