@@ -20,6 +20,9 @@ export type Membership = { id: string; name: string; role: Role };
 export type SessionAnswer = { user: SessionUser; organizations: Membership[] };
 
 export type Member = { userId: string; email: string; role: Role; chorusUser: boolean; invited: boolean };
+/** GET /organizations/:id/members: one page, in the order they joined; `next` is the following page's `after`. */
+export type MembersPage = { organizationId: string; members: Member[]; total: number; next: string | null };
+
 export type SiteDefaults = { features: SiteFeatures; report: { weekly: boolean; monthly: boolean }; live: boolean };
 export type Site = { siteId: string; name: string; hostname: string } & SiteDefaults;
 
@@ -56,7 +59,10 @@ export type Organization = {
    * This calendar month's traffic (UTC) against the allowance (null: unlimited), and when 80% and 100% were reached.
    */
   traffic: { period: string; used: number; allowance: number | null; reached: { threshold: 80 | 100; at: string }[] };
-  members: Member[];
+  /** How many members there are: the console reads them page by page (MembersPage), never all at once. */
+  memberCount: number;
+  /** Whom to ask for what only an owner may do. */
+  owners: { userId: string; email: string }[];
   sites: Site[];
   qualityAssurance: { domains: string[] };
   webAnalytics: { domains: string[] };

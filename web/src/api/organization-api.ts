@@ -5,8 +5,9 @@ import type { NotificationRecipients, Organization } from './contract';
 export const organizationApi = consoleApi.injectEndpoints({
   endpoints: (build) => ({
     getOrganization: build.query<Organization, string>({
+      // Without its member list, which grows with the organization: the Members page reads it page by page.
       query: (organizationId) => ({
-        url: `/organizations/${encodeURIComponent(organizationId)}`,
+        url: `/organizations/${encodeURIComponent(organizationId)}?members=none`,
         readsOwnWrites: true,
       }),
       providesTags: (_result, _error, organizationId) => [{ type: 'Organization', id: organizationId }],

@@ -46,8 +46,7 @@ export function either(items: string[]): string {
   return `${items.slice(0, -1).join(', ')} or ${items.at(-1) ?? ''}`;
 }
 
-export const ownersOf = (organization: Organization): string[] =>
-  organization.members.filter((member) => member.role === 'owner').map((member) => member.email);
+export const ownersOf = (organization: Organization): string[] => organization.owners.map((owner) => owner.email);
 
 /**
  * The next step, or null for an owner when neither UPGRADE_URL nor SUPPORT_EMAIL is set: "ask support" with no

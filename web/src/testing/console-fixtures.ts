@@ -1,6 +1,6 @@
 // What the server answers the console, for component tests: an organization on the Chorus teams plan
 // and a stand-in server that answers the console's reads from it (writes are left to each test).
-import { CHORUS_FEATURES, type Member, type Organization, type SessionAnswer } from '../api/contract';
+import { CHORUS_FEATURES, type Member, type MembersPage, type Organization, type SessionAnswer } from '../api/contract';
 import type { FakeServer } from './fake-network';
 import type { UndeliveredInvitation } from '../features/members/api/members-api';
 
@@ -16,9 +16,21 @@ export const member = (email: string, role: Member['role'], overrides: Partial<M
   ...overrides,
 });
 
+/** What the stand-in server holds: the organization and every member, which it answers a page at a time. */
+export type StoredOrganization = Organization & { members: Member[] };
+
+/** The count and the owners, as the server derives them from its members. */
+const counted = (organization: StoredOrganization): StoredOrganization => ({
+  ...organization,
+  memberCount: organization.members.length,
+  owners: organization.members
+    .filter((member) => member.role === 'owner')
+    .map(({ userId, email }) => ({ userId, email })),
+});
+
 /** Acme on the Chorus teams plan (5 users, hard limit 10; 2 content sections), Chorus on, Ada its owner. */
-export function anOrganization(overrides: Partial<Organization> = {}): Organization {
-  return {
+export function anOrganization(overrides: Partial<StoredOrganization> = {}): StoredOrganization {
+  return counted({
     id: 'acme',
     name: 'Acme',
     plan: null,
@@ -62,6 +74,8 @@ export function anOrganization(overrides: Partial<Organization> = {}): Organizat
     trafficPerMonth: 1_000_000,
     traffic: { period: '2030-03', used: 120_000, allowance: 1_000_000, reached: [] },
     members: [member('ada@acme.example', 'owner')],
+    memberCount: 1,
+    owners: [],
     sites: [],
     qualityAssurance: { domains: [] },
     webAnalytics: { domains: [] },
@@ -69,18 +83,32 @@ export function anOrganization(overrides: Partial<Organization> = {}): Organizat
     revision: 4,
     position: 40,
     ...overrides,
-  };
+  });
 }
 
 /** The organization with `count` members (Ada the owner first), its usage and canAdd to match. */
-export function withMembers(organization: Organization, members: Member[]): Organization {
+export function withMembers(organization: StoredOrganization, members: Member[]): StoredOrganization {
   const limit = organization.limits.effective.users;
-  return {
+  return counted({
     ...organization,
     members,
     usage: { ...organization.usage, users: members.length },
     canAdd: { ...organization.canAdd, users: limit === null || members.length < limit },
-  };
+  });
+}
+
+/**
+ * GET /organizations/:id/members as the server pages it: `after` is opaque to the console (here, how many came
+ * before), `q` part of an address in any case.
+ */
+export function membersPage(organization: StoredOrganization, search: URLSearchParams): MembersPage {
+  const q = (search.get('q') ?? '').toLowerCase();
+  const matching = organization.members.filter((member) => member.email.toLowerCase().includes(q));
+  const from = Number(search.get('after') ?? 0);
+  const limit = Number(search.get('limit') ?? 50);
+  const members = matching.slice(from, from + limit);
+  const next = from + limit < matching.length ? String(from + limit) : null;
+  return { organizationId: organization.id, members, total: matching.length, next };
 }
 
 export const adaSession = (
@@ -93,7 +121,7 @@ export const adaSession = (
 /** Answers GET /session and GET /organizations/:id (and its recipients) from what the test holds now. */
 export function consoleServer(state: {
   session: SessionAnswer;
-  organizations: Organization[];
+  organizations: StoredOrganization[];
   undelivered?: UndeliveredInvitation[];
 }): FakeServer {
   return ({ url, method }) => {
@@ -127,21 +155,28 @@ export function consoleServer(state: {
       }));
       return { status: 200, body: { required: false, members } };
     }
-    const read = /^\/organizations\/([^/]+)(\/notification-recipients)?$/.exec(path);
+    const read = /^\/organizations\/([^/]+)(\/notification-recipients|\/members)?$/.exec(path);
     if (read) {
-      const organization = state.organizations.find((candidate) => candidate.id === decodeURIComponent(read[1] ?? ''));
-      if (organization === undefined)
+      const found = state.organizations.find((candidate) => candidate.id === decodeURIComponent(read[1] ?? ''));
+      if (found === undefined)
         return { status: 404, body: { code: 'NOT_FOUND', status: 404, detail: 'no such organization' } };
-      return read[2] === undefined
-        ? { status: 200, body: organization }
-        : {
-            status: 200,
-            body: {
-              organizationId: organization.id,
-              recipients: organization.chorus ? organization.members : [],
-              position: organization.position,
-            },
-          };
+      const search = new URLSearchParams(url.split('?')[1] ?? '');
+      // A test may have changed the members since: the count and the owners follow them, as on the server.
+      const organization = counted(found);
+      if (read[2] === '/members') return { status: 200, body: membersPage(organization, search) };
+      if (read[2] === undefined) {
+        if (search.get('members') !== 'none') return { status: 200, body: organization };
+        const { members: _members, ...answer } = organization;
+        return { status: 200, body: answer };
+      }
+      return {
+        status: 200,
+        body: {
+          organizationId: organization.id,
+          recipients: organization.chorus ? organization.members : [],
+          position: organization.position,
+        },
+      };
     }
     return undefined;
   };

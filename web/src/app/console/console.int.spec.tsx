@@ -2,8 +2,8 @@
 // by role, document titles, and what happens when the session is gone.
 import { describe, expect, it } from '@jest/globals';
 import { screen, waitFor, within } from '@testing-library/react';
-import type { Organization, SessionAnswer } from '../../api/contract';
-import { adaSession, anOrganization, consoleServer } from '../../testing/console-fixtures';
+import type { SessionAnswer } from '../../api/contract';
+import { adaSession, anOrganization, consoleServer, type StoredOrganization } from '../../testing/console-fixtures';
 import { createFakeNetwork } from '../../testing/fake-network';
 import { renderWithProviders } from '../../testing/render-with-providers';
 import { AppRoutes } from '../router';
@@ -11,7 +11,7 @@ import { AppRoutes } from '../router';
 function renderConsole(
   route: string,
   session: SessionAnswer = adaSession(),
-  organizations: Organization[] = [anOrganization()],
+  organizations: StoredOrganization[] = [anOrganization()],
 ) {
   const network = createFakeNetwork({ server: consoleServer({ session, organizations }) });
   return renderWithProviders(<AppRoutes />, { route, network });

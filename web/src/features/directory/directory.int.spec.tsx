@@ -4,8 +4,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { screen, waitFor, within } from '@testing-library/react';
 import { AppRoutes } from '../../app/router';
-import type { Organization, Role } from '../../api/contract';
-import { adaSession, anOrganization, consoleServer } from '../../testing/console-fixtures';
+import type { Role } from '../../api/contract';
+import { adaSession, anOrganization, consoleServer, type StoredOrganization } from '../../testing/console-fixtures';
 import { createFakeNetwork, type FakeServer } from '../../testing/fake-network';
 import { formatDateTime } from '../../lib/date-time';
 import { renderWithProviders } from '../../testing/render-with-providers';
@@ -26,7 +26,7 @@ const old: ScimToken = {
   revokedAt: '2030-02-01T09:00:00.000Z',
 };
 const record = { name: '_chorus-verification.acme.example', type: 'TXT' as const, value: 'A'.repeat(32) };
-const enterprise = (): Organization => {
+const enterprise = (): StoredOrganization => {
   const organization = anOrganization();
   return {
     ...organization,
@@ -55,7 +55,7 @@ const enterprise = (): Organization => {
 
 type State = { tokens: ScimToken[]; roles: GroupRoles; requests: ScimRequest[] };
 
-function directoryServer(state: State, role: Role, organization: Organization): FakeServer {
+function directoryServer(state: State, role: Role, organization: StoredOrganization): FakeServer {
   const reads = consoleServer({
     session: adaSession([{ id: 'acme', name: 'Acme', role }]),
     organizations: [organization],

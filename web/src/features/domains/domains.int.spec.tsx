@@ -2,12 +2,11 @@
 import { describe, expect, it } from '@jest/globals';
 import { screen, waitFor, within } from '@testing-library/react';
 import { AppRoutes } from '../../app/router';
-import type { Organization } from '../../api/contract';
-import { adaSession, anOrganization, consoleServer } from '../../testing/console-fixtures';
+import { adaSession, anOrganization, consoleServer, type StoredOrganization } from '../../testing/console-fixtures';
 import { createFakeNetwork } from '../../testing/fake-network';
 import { renderWithProviders } from '../../testing/render-with-providers';
 
-function renderDomains(organization: Organization = anOrganization()) {
+function renderDomains(organization: StoredOrganization = anOrganization()) {
   const network = createFakeNetwork({
     server: consoleServer({ session: adaSession(), organizations: [organization] }),
   });

@@ -4,9 +4,17 @@
 import { describe, expect, it } from '@jest/globals';
 import { screen, waitFor, within } from '@testing-library/react';
 import { AppRoutes } from '../../app/router';
-import type { Organization, Problem, Role } from '../../api/contract';
+import type { Problem, Role } from '../../api/contract';
 import { defaultPageConfig, type PageConfig } from '../../config/page-config-slice';
-import { adaSession, anOrganization, consoleServer, member, withMembers } from '../../testing/console-fixtures';
+import {
+  adaSession,
+  anOrganization,
+  consoleServer,
+  member,
+  membersPage,
+  withMembers,
+  type StoredOrganization,
+} from '../../testing/console-fixtures';
 import { createFakeNetwork } from '../../testing/fake-network';
 import { renderWithProviders } from '../../testing/render-with-providers';
 import type { UndeliveredInvitation } from './api/members-api';
@@ -26,7 +34,13 @@ function renderMembers({
   const preloadedState = { pageConfig: { ...defaultPageConfig, ...contact } };
   const view = renderWithProviders(<AppRoutes />, { route: '/app/orgs/acme/members', network, preloadedState });
   const write = (method: string) => network.take(method);
-  return { ...view, state, write, setOrganization: (next: Organization) => (state.organizations = [next]) };
+  return {
+    ...view,
+    network,
+    state,
+    write,
+    setOrganization: (next: StoredOrganization) => (state.organizations = [next]),
+  };
 }
 
 const form = () => screen.getByRole('form', { name: 'Add member' });
@@ -59,32 +73,60 @@ describe('the members list', () => {
     expect(screen.getByRole('progressbar', { name: 'Users' })).toHaveAttribute('aria-valuenow', '5');
   });
 
-  it('past ten members, finds them by part of an address, and shows at most a hundred at a time', async () => {
+  it('reads fifty members at a time, and fifty more on request, with the focus on the first of them', async () => {
+    const people = Array.from({ length: 120 }, (_, index) =>
+      member(`person-${index + 1}@acme.example`, index === 0 ? 'owner' : 'member'),
+    );
+    const view = renderMembers({ role: 'member', organization: withMembers(anOrganization(), people) });
+    const list = await screen.findByRole('list', { name: 'Members' });
+    const rows = () => within(list).queryAllByRole('listitem');
+    expect(rows()).toHaveLength(50);
+    expect(screen.getByText('Showing 50 of 120 members.')).toHaveAttribute('role', 'status');
+    // The organization is read without its members, and they a page at a time.
+    const urls = () => view.network.requests.map((request) => request.url.replace('http://localhost', ''));
+    expect(urls()).toContain('/organizations/acme?members=none');
+    expect(urls().filter((url) => url.startsWith('/organizations/acme/members?'))).toEqual([
+      '/organizations/acme/members?limit=50',
+    ]);
+
+    await view.user.click(screen.getByRole('button', { name: 'Show more members' }));
+    await waitFor(() => expect(rows()).toHaveLength(100));
+    expect(rows()[50]).toHaveFocus();
+    expect(rows()[50]?.textContent).toMatch(/^person-51@/);
+    expect(screen.getByText('Showing 100 of 120 members.')).toBeInTheDocument();
+    await view.user.click(screen.getByRole('button', { name: 'Show more members' }));
+    await waitFor(() => expect(rows()).toHaveLength(120));
+    expect(screen.queryByRole('button', { name: 'Show more members' })).not.toBeInTheDocument();
+    expect(rows().map((row) => row.textContent?.split('@')[0])).toEqual(
+      people.map((person) => person.email.split('@')[0]),
+    );
+  });
+
+  it('past ten members, finds them by part of an address, asking the server once typing pauses', async () => {
     const people = Array.from({ length: 150 }, (_, index) =>
       member(`person-${index + 1}@acme.example`, index === 0 ? 'owner' : 'member'),
     );
     const view = renderMembers({ role: 'member', organization: withMembers(anOrganization(), people) });
     const list = await screen.findByRole('list', { name: 'Members' });
     const rows = () => within(list).queryAllByRole('listitem');
-    expect(rows()).toHaveLength(100);
-    expect(
-      screen.getByText('Showing the first 100 of 150 members. Type more of an address to find someone.'),
-    ).toHaveAttribute('role', 'status');
+    const names = () => rows().map((row) => row.textContent?.split('@')[0]);
     const find = screen.getByRole('searchbox', { name: 'Find a member' });
     expect(find).toHaveAccessibleDescription('Type part of an address.');
     await view.user.type(find, 'PERSON-14');
     // person-14 and person-140 to person-149.
-    expect(rows().map((row) => row.textContent?.split('@')[0])).toEqual([
-      'person-14',
-      ...Array.from({ length: 10 }, (_, index) => `person-14${index}`),
-    ]);
+    await waitFor(() =>
+      expect(names()).toEqual(['person-14', ...Array.from({ length: 10 }, (_, index) => `person-14${index}`)]),
+    );
     expect(screen.getByText('11 members match.')).toBeInTheDocument();
+    const searches = view.network.requests.filter((request) => request.url.includes('q='));
+    expect(searches.length).toBeLessThan('PERSON-14'.length);
+    expect(searches.at(-1)?.url).toContain('q=PERSON-14');
     await view.user.type(find, '9@');
-    expect(rows().map((row) => row.textContent?.split('@')[0])).toEqual(['person-149']);
+    await waitFor(() => expect(names()).toEqual(['person-149']));
     expect(screen.getByText('1 member matches.')).toBeInTheDocument();
     await view.user.clear(find);
     await view.user.type(find, 'nobody');
-    expect(rows()).toHaveLength(0);
+    await waitFor(() => expect(rows()).toHaveLength(0));
     expect(screen.getByText('No member’s address contains “nobody”.')).toBeInTheDocument();
   });
 
@@ -192,7 +234,8 @@ describe('adding a member', () => {
     );
     expect(
       view.network.requests.find(
-        (request) => request.url === '/organizations/acme' && request.headers['Chorus-Min-Position'] === '41',
+        (request) =>
+          request.url === '/organizations/acme?members=none' && request.headers['Chorus-Min-Position'] === '41',
       ),
     ).toBeDefined();
     expect(emailField()).toHaveValue('');
@@ -216,21 +259,32 @@ describe('adding a member', () => {
       userId: 'id-eve',
       invitation: 'pending',
     });
-    const read = await waitFor(() => {
-      const held = network.requests.find(
-        (request) => request.url === '/organizations/acme' && request.headers['Chorus-Min-Position'] === '70',
-      );
-      if (held === undefined) throw new Error('the organization is not read again yet');
-      return held;
-    });
+    const held = (url: string) =>
+      waitFor(() => {
+        const request = network.requests.find(
+          (candidate) => candidate.url === url && candidate.headers['Chorus-Min-Position'] === '70',
+        );
+        if (request === undefined) throw new Error(`${url} is not read again yet`);
+        return request;
+      });
+    const read = await held('/organizations/acme?members=none');
+    const page = await held('/organizations/acme/members?limit=50');
 
     expect(within(form()).getByRole('status')).toHaveTextContent('');
     expect(screen.getByText('4 of 5 users')).toBeInTheDocument();
-    read.respond(200, { ...full, position: 70, revision: 9 });
+    const five = { ...withMembers(anOrganization(), full.members), position: 70, revision: 9 };
+    const { members: _members, ...answer } = five;
+    read.respond(200, answer);
+    await waitFor(() => expect(screen.getByText('5 of 5 users')).toBeInTheDocument());
+    // The count is there, the list not yet: the sentence waits for both.
+    expect(within(form()).getByRole('status')).toHaveTextContent('');
+    expect(screen.queryByText('eve@acme.example')).not.toBeInTheDocument();
+    page.respond(200, membersPage(five, new URLSearchParams('limit=50')));
     await waitFor(() =>
       expect(within(form()).getByRole('status')).toHaveTextContent('eve@acme.example is a member now'),
     );
-    expect(screen.getByText('5 of 5 users')).toBeInTheDocument();
+    const rows = within(screen.getByRole('list', { name: 'Members' })).getAllByRole('listitem');
+    expect(rows.at(-1)?.textContent).toMatch(/^eve@acme\.example/);
     expect(screen.getByText('Users limit reached: 5 of 5')).toBeInTheDocument();
   });
 

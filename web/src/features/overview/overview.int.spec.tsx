@@ -6,12 +6,18 @@ import { screen, within } from '@testing-library/react';
 import { AppRoutes } from '../../app/router';
 import type { Organization, Role } from '../../api/contract';
 import { defaultPageConfig, type PageConfig } from '../../config/page-config-slice';
-import { adaSession, anOrganization, consoleServer, member } from '../../testing/console-fixtures';
+import {
+  adaSession,
+  anOrganization,
+  consoleServer,
+  member,
+  type StoredOrganization,
+} from '../../testing/console-fixtures';
 import { createFakeNetwork } from '../../testing/fake-network';
 import { renderWithProviders } from '../../testing/render-with-providers';
 
 function renderOverview(
-  organization: Organization = anOrganization(),
+  organization: StoredOrganization = anOrganization(),
   role: Role = 'owner',
   contact: Partial<PageConfig> = {},
 ) {

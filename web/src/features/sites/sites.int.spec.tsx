@@ -5,7 +5,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { AppRoutes } from '../../app/router';
 import type { Organization } from '../../api/contract';
 import { defaultPageConfig, type PageConfig } from '../../config/page-config-slice';
-import { adaSession, anOrganization, consoleServer } from '../../testing/console-fixtures';
+import { adaSession, anOrganization, consoleServer, type StoredOrganization } from '../../testing/console-fixtures';
 import { createFakeNetwork } from '../../testing/fake-network';
 import { renderWithProviders } from '../../testing/render-with-providers';
 
@@ -16,7 +16,7 @@ const site = (siteId: string, name: string, hostname: string) => ({
   ...(anOrganization().siteDefaults as NonNullable<Organization['siteDefaults']>),
 });
 
-function renderSites(organization: Organization = anOrganization(), contact: Partial<PageConfig> = {}) {
+function renderSites(organization: StoredOrganization = anOrganization(), contact: Partial<PageConfig> = {}) {
   const network = createFakeNetwork({
     server: consoleServer({ session: adaSession(), organizations: [organization] }),
   });

@@ -6,7 +6,7 @@ import { describe, expect, it } from '@jest/globals';
 import { screen, waitFor, within } from '@testing-library/react';
 import { AppRoutes } from '../../app/router';
 import type { Organization, Role, SamlSsoSettings } from '../../api/contract';
-import { adaSession, anOrganization, consoleServer } from '../../testing/console-fixtures';
+import { adaSession, anOrganization, consoleServer, type StoredOrganization } from '../../testing/console-fixtures';
 import { createFakeNetwork } from '../../testing/fake-network';
 import { renderWithProviders } from '../../testing/render-with-providers';
 
@@ -62,7 +62,7 @@ const samlConfigured = (overrides: Partial<SamlSsoSettings> = {}): SamlSsoSettin
 const METADATA_XML =
   '<EntityDescriptor xmlns="urn:oasis:names:tc:SAML:2.0:metadata" entityID="https://login.acme.example/saml"/>';
 
-function renderSso(organization: Organization = enterprise(), role: Role = 'owner') {
+function renderSso(organization: StoredOrganization = enterprise(), role: Role = 'owner') {
   const state = { session: adaSession([{ id: 'acme', name: 'Acme', role }]), organizations: [organization] };
   const network = createFakeNetwork({ server: consoleServer(state) });
   return { ...renderWithProviders(<AppRoutes />, { route: '/app/orgs/acme/sso', network }), state };

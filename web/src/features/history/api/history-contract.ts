@@ -37,7 +37,10 @@ export type OrganizationChange = {
 };
 
 /** The organization as it was at a point (the same view as GET /organizations/:id/state). */
-export type StateAt = Omit<Organization, 'members'> & { members: Omit<Member, 'invited'>[]; recordedAt: string };
+export type StateAt = Omit<Organization, 'memberCount' | 'owners'> & {
+  members: Omit<Member, 'invited'>[];
+  recordedAt: string;
+};
 
 export type ChangesAnswer = { entry: TimelineEntry; state: StateAt; changes: OrganizationChange[] };
 

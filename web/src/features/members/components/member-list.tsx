@@ -1,12 +1,13 @@
 import { useEffect, useRef } from 'react';
-import type { Organization, Role } from '../../../api/contract';
+import type { Member, Organization, Role } from '../../../api/contract';
 import { ROLE_NAMES, canManage, canManageRole } from '../../../api/roles';
 import { useCommand } from '../../../api/use-command';
 import { Refusal } from '../../../components/console/refusal';
+import { useMemberPages } from '../../../components/console/member-pages';
 import { RemoveButton } from '../../../components/console/remove-button';
 import { FormAlert } from '../../../components/ui/form-alert';
-import { useMembersByAddress } from '../../../components/console/members-by-address';
 import {
+  useMembersInfiniteQuery,
   useChangeMemberRoleMutation,
   useRemoveMemberMutation,
   useResendInvitationMutation,
@@ -23,6 +24,7 @@ const undeliveredWhy = (failure: UndeliveredInvitation): string =>
     : `their mail server refused it${failure.responseCode === undefined ? '' : ` (${failure.responseCode})`}`;
 
 const rowId = (userId: string) => `member-${userId}`;
+const memberRowId = (member: Member) => rowId(member.userId);
 
 export function MemberList({ organization, role, currentUserId }: MemberListProps) {
   const [removeMember] = useRemoveMemberMutation();
@@ -34,18 +36,22 @@ export function MemberList({ organization, role, currentUserId }: MemberListProp
   const list = useRef<HTMLUListElement>(null);
   // Their Remove button goes with them: the focus needs somewhere to go.
   const removed = useRef<{ userId: string; next: string | null } | null>(null);
-  const { members } = organization;
-  const { shown, field, summary } = useMembersByAddress(members, 'Find a member');
-  const owners = members.filter((member) => member.role === 'owner').length;
+  const owners = organization.owners.length;
   // The server would refuse LAST_OWNER anyway.
   const removable = (memberRole: Role) => canManageRole(role, memberRole) && !(memberRole === 'owner' && owners === 1);
+  const { shown, read, field, state, footer } = useMemberPages<Member>({
+    memberCount: organization.memberCount,
+    label: 'Find a member',
+    rowId: memberRowId,
+    useRead: (q) => useMembersInfiniteQuery({ organizationId: organization.id, q }),
+  });
 
   useEffect(() => {
     const gone = removed.current;
-    if (gone === null || members.some((member) => member.userId === gone.userId)) return;
+    if (gone === null || shown.some((member) => member.userId === gone.userId)) return;
     removed.current = null;
     (gone.next === null ? list.current : document.getElementById(rowId(gone.next)))?.focus();
-  }, [members]);
+  }, [shown]);
 
   async function remove(userId: string, email: string) {
     const index = shown.findIndex((member) => member.userId === userId);
@@ -66,79 +72,82 @@ export function MemberList({ organization, role, currentUserId }: MemberListProp
         {done}
       </p>
       {field}
-      <ul className="rows" aria-label="Members" ref={list} tabIndex={-1}>
-        {shown.map((member) => (
-          <li className="row" key={member.userId} id={rowId(member.userId)} tabIndex={-1}>
-            <div className="row__main">
-              <span className="row__title">
-                {member.email}
-                {member.userId === currentUserId && <span className="muted"> (you)</span>}
-              </span>
-              <span className="row__tags">
-                <RoleControl
-                  key={member.role}
-                  member={member}
-                  viewerRole={role}
-                  lastOwner={member.role === 'owner' && owners === 1}
-                  busy={changing.isLoading}
-                  onChange={(next) =>
-                    run(
-                      () =>
-                        changeMemberRole({
-                          organizationId: organization.id,
-                          userId: member.userId,
-                          role: next,
-                        }).unwrap(),
-                      `${member.email} is ${ROLE_NAMES[next].toLowerCase()} now.`,
-                    )
-                  }
-                />
-                {member.chorusUser && <span className="tag">Chorus user</span>}
-                {member.invited && <span className="tag tag--invited">Invited</span>}
-              </span>
-              {undelivered
-                .filter((failure) => failure.userId === member.userId)
-                .map((failure) => (
-                  <span className="row__problem" key={failure.at}>
-                    We could not deliver the invitation to {failure.email}: {undeliveredWhy(failure)}. Remove them and
-                    add the right address.
-                  </span>
-                ))}
-            </div>
-            {(removable(member.role) || (member.invited && canManageRole(role, member.role))) && (
-              <div className="row__actions">
-                {member.invited && canManageRole(role, member.role) && (
-                  <button
-                    type="button"
-                    className="link-button"
-                    disabled={resending.isLoading}
-                    onClick={() =>
-                      void run(
-                        () => resendInvitation({ organizationId: organization.id, userId: member.userId }).unwrap(),
-                        `A new invitation is on its way to ${member.email}.`,
+      {state}
+      {read && (
+        <ul className="rows" aria-label="Members" ref={list} tabIndex={-1}>
+          {shown.map((member) => (
+            <li className="row" key={member.userId} id={rowId(member.userId)} tabIndex={-1}>
+              <div className="row__main">
+                <span className="row__title">
+                  {member.email}
+                  {member.userId === currentUserId && <span className="muted"> (you)</span>}
+                </span>
+                <span className="row__tags">
+                  <RoleControl
+                    key={member.role}
+                    member={member}
+                    viewerRole={role}
+                    lastOwner={member.role === 'owner' && owners === 1}
+                    busy={changing.isLoading}
+                    onChange={(next) =>
+                      run(
+                        () =>
+                          changeMemberRole({
+                            organizationId: organization.id,
+                            userId: member.userId,
+                            role: next,
+                          }).unwrap(),
+                        `${member.email} is ${ROLE_NAMES[next].toLowerCase()} now.`,
                       )
                     }
-                  >
-                    Resend invitation<span className="visually-hidden"> to {member.email}</span>
-                  </button>
-                )}
-                {removable(member.role) && (
-                  <RemoveButton
-                    item={member.email}
-                    consequence={
-                      member.userId === currentUserId
-                        ? `You lose access to ${organization.name} at once.`
-                        : `${member.email} loses access to ${organization.name} at once. You can add them again later.`
-                    }
-                    remove={() => remove(member.userId, member.email)}
                   />
-                )}
+                  {member.chorusUser && <span className="tag">Chorus user</span>}
+                  {member.invited && <span className="tag tag--invited">Invited</span>}
+                </span>
+                {undelivered
+                  .filter((failure) => failure.userId === member.userId)
+                  .map((failure) => (
+                    <span className="row__problem" key={failure.at}>
+                      We could not deliver the invitation to {failure.email}: {undeliveredWhy(failure)}. Remove them and
+                      add the right address.
+                    </span>
+                  ))}
               </div>
-            )}
-          </li>
-        ))}
-      </ul>
-      {summary}
+              {(removable(member.role) || (member.invited && canManageRole(role, member.role))) && (
+                <div className="row__actions">
+                  {member.invited && canManageRole(role, member.role) && (
+                    <button
+                      type="button"
+                      className="link-button"
+                      disabled={resending.isLoading}
+                      onClick={() =>
+                        void run(
+                          () => resendInvitation({ organizationId: organization.id, userId: member.userId }).unwrap(),
+                          `A new invitation is on its way to ${member.email}.`,
+                        )
+                      }
+                    >
+                      Resend invitation<span className="visually-hidden"> to {member.email}</span>
+                    </button>
+                  )}
+                  {removable(member.role) && (
+                    <RemoveButton
+                      item={member.email}
+                      consequence={
+                        member.userId === currentUserId
+                          ? `You lose access to ${organization.name} at once.`
+                          : `${member.email} loses access to ${organization.name} at once. You can add them again later.`
+                      }
+                      remove={() => remove(member.userId, member.email)}
+                    />
+                  )}
+                </div>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+      {footer}
     </>
   );
 }
