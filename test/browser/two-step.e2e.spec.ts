@@ -94,7 +94,8 @@ const catchingUp =
  * NOT_YET_CONSISTENT, Retry-After: 1), to see the card say so after the page's three tries.
  */
 async function membersWhileCatchingUp(page: Page): Promise<void> {
-  const list = '**/organizations/*/two-step-sign-in';
+  // Its pages too (`?limit=50`).
+  const list = /\/organizations\/[^/]+\/two-step-sign-in(\?|$)/;
   const problem = {
     type: 'urn:chorus:problem:not-yet-consistent',
     title: 'Not yet consistent',

@@ -354,6 +354,28 @@ describe("an organization's requirement", () => {
     expect(listed.body.members).toEqual(
       expect.arrayContaining([expect.objectContaining({ userId: member.userId, secondFactor: true })]),
     );
+    // The count covers everyone, whichever page is read; a page is read as the members' own pages are.
+    const without = (listed.body.members as { secondFactor: boolean }[]).filter((one) => !one.secondFactor).length;
+    expect(listed.body).toMatchObject({ total: listed.body.members.length, next: null, withoutSecondFactor: without });
+    const found = await ownerBrowser.get(
+      `/organizations/${organizationId}/two-step-sign-in?limit=1&q=${encodeURIComponent(member.email.toUpperCase())}`,
+    );
+    expect(found.body).toEqual({
+      required: true,
+      members: [{ userId: member.userId, email: member.email, role: 'member', secondFactor: true }],
+      total: 1,
+      next: null,
+      withoutSecondFactor: without,
+    });
+    const first = await ownerBrowser.get(`/organizations/${organizationId}/two-step-sign-in?limit=1`);
+    expect(first.body).toMatchObject({ total: listed.body.members.length, withoutSecondFactor: without });
+    expect(first.body.members).toEqual([listed.body.members[0]]);
+    const second = await ownerBrowser.get(
+      `/organizations/${organizationId}/two-step-sign-in?limit=1&after=${first.body.next}`,
+    );
+    expect(second.body.members).toEqual([listed.body.members[1]]);
+    for (const bad of ['limit=0', 'after=eA', 'q=', 'page=2'])
+      expect((await ownerBrowser.get(`/organizations/${organizationId}/two-step-sign-in?${bad}`)).status).toBe(400);
   });
 
   it('someone invited who chooses a password sets a factor up before anything else', async () => {

@@ -141,19 +141,23 @@ export function consoleServer(state: {
         status: 200,
         body: { confirmWith: 'password', authenticatorApp: null, passkeys: [], recoveryCodes: null, requiredBy: [] },
       };
-    // Two-step sign-in (owners and admins): not required, and no member has a second factor.
+    // Two-step sign-in (owners and admins): not required, and no member has a second factor; paged as the members are.
     const twoStep = /^\/organizations\/([^/]+)\/two-step-sign-in$/.exec(path);
     if (twoStep) {
-      const organization = state.organizations.find(
-        (candidate) => candidate.id === decodeURIComponent(twoStep[1] ?? ''),
-      );
-      const members = (organization?.members ?? []).map(({ userId, email, role }) => ({
-        userId,
-        email,
-        role,
-        secondFactor: false,
-      }));
-      return { status: 200, body: { required: false, members } };
+      const found = state.organizations.find((candidate) => candidate.id === decodeURIComponent(twoStep[1] ?? ''));
+      const organization = counted(found ?? anOrganization({ members: [] }));
+      const page = membersPage(organization, new URLSearchParams(url.split('?')[1] ?? ''));
+      const members = page.members.map(({ userId, email, role }) => ({ userId, email, role, secondFactor: false }));
+      return {
+        status: 200,
+        body: {
+          required: false,
+          members,
+          total: page.total,
+          next: page.next,
+          withoutSecondFactor: organization.memberCount,
+        },
+      };
     }
     const read = /^\/organizations\/([^/]+)(\/notification-recipients|\/members)?$/.exec(path);
     if (read) {

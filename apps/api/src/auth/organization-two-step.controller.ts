@@ -9,6 +9,8 @@ import { ssoDomainOf, userStream, type ExistingOrganization } from '#domain';
 import type { Identity, OwnerResetOutcome } from '#identity';
 import { OWNERS_AND_ADMINS, RequireAccess } from '../access/require-access.decorator.js';
 import { awaitMinPosition } from '../read-models/position-wait.js';
+import { MEMBERS_PAGE_DEFAULT, memberCursorText, memberPageFields } from '../read-models/members-page-query.js';
+import { CheckedQuery } from '../http/checked-arguments.js';
 import { PrincipalContext } from '../http/request-context.js';
 import { ProblemError } from '../http/problem-error.js';
 import { ZodValidationPipe } from '../http/zod-validation.pipe.js';
@@ -25,7 +27,15 @@ const policyRequest = z.strictObject({ required: z.boolean() });
 export const twoStepMembersAnswer = z.object({
   required: z.boolean(),
   members: z.array(z.object({ userId: z.string(), email: z.string(), role: z.string(), secondFactor: z.boolean() })),
+  total: z.int().describe('The members that match (q), in all pages'),
+  next: z.string().nullable().describe('Pass as `after` for the next page; null on the last page'),
+  withoutSecondFactor: z.int().describe('How many members, of all of them, have no second factor'),
 });
+
+/** With none of them, every member (until 1.0, as GET /organizations/:id); with any, a page. */
+const twoStepMembersQuery = z.strictObject(memberPageFields);
+const validTwoStepMembersQuery = new ZodValidationPipe(twoStepMembersQuery);
+type TwoStepMembersQuery = z.output<typeof twoStepMembersQuery>;
 
 export type TwoStepMembers = z.output<typeof twoStepMembersAnswer>;
 
@@ -47,11 +57,13 @@ export class OrganizationTwoStepController {
     summary: 'Whether two-step sign-in is required, and which members have a second factor',
     answer: twoStepMembersAnswer,
     responses: {
+      400: 'VALIDATION_FAILED',
       503: 'NOT_YET_CONSISTENT: this node has not yet read the log as far as it was when asked; retry shortly',
     },
   })
   async members(
     @Param('id', validOrganizationId) id: string,
+    @CheckedQuery(validTwoStepMembersQuery) query: TwoStepMembersQuery,
     @Res({ passthrough: true }) response: Response,
   ): Promise<TwoStepMembers> {
     const state = await this.existing(id);
@@ -59,8 +71,17 @@ export class OrganizationTwoStepController {
     // each member's stream, which took seconds for an organization of ten thousand.
     const head = await this.store.headPosition();
     await awaitMinPosition(this.readModels, { minPosition: head }, response);
-    const members = state.members.toArray();
+    const paged = query.after !== undefined || query.limit !== undefined || query.q !== undefined;
+    const page = paged
+      ? this.readModels.organizations.membersPage(id, {
+          limit: query.limit ?? MEMBERS_PAGE_DEFAULT,
+          ...(query.after === undefined ? {} : { after: query.after }),
+          ...(query.q === undefined ? {} : { q: query.q }),
+        })
+      : undefined;
+    const members = page?.members ?? state.members.toArray();
     const withSecondFactor = this.readModels.memberSecurity.withSecondFactor(members.map((member) => member.userId));
+    const withFactorInAll = this.readModels.memberSecurity.membersWithSecondFactor(id);
     return {
       required: state.twoStepSignInRequired ?? false,
       members: members.map(({ userId, email, role }) => ({
@@ -69,6 +90,9 @@ export class OrganizationTwoStepController {
         role,
         secondFactor: withSecondFactor.has(userId),
       })),
+      total: page?.total ?? members.length,
+      next: page?.next === undefined ? null : memberCursorText(page.next),
+      withoutSecondFactor: Math.max(0, state.members.size - withFactorInAll),
     };
   }
 

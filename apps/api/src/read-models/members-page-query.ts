@@ -21,7 +21,8 @@ function memberCursorOf(text: string, context: z.RefinementCtx): MemberCursor {
   return { ordinal: BigInt(ordinal), userId };
 }
 
-const membersPageQuery = readQuery.extend({
+/** A page's own fields: `limit` stays undefined when not given, for a route that answers everything without it. */
+export const memberPageFields = {
   after: z.string().max(400).transform(memberCursorOf).optional(),
   limit: z
     .string()
@@ -33,8 +34,13 @@ const membersPageQuery = readQuery.extend({
         .min(1, `must be from 1 to ${MEMBERS_PAGE_MAX}`)
         .max(MEMBERS_PAGE_MAX, `must be from 1 to ${MEMBERS_PAGE_MAX}`),
     )
-    .default(MEMBERS_PAGE_DEFAULT),
+    .optional(),
   q: z.string().trim().min(1, 'must not be empty').max(254).optional(),
+};
+
+const membersPageQuery = readQuery.extend({
+  ...memberPageFields,
+  limit: memberPageFields.limit.default(MEMBERS_PAGE_DEFAULT),
 });
 
 export type MembersPageQuery = z.output<typeof membersPageQuery>;

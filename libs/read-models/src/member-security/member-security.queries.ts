@@ -1,4 +1,6 @@
 import { hasFactorPresent } from '#domain';
+import type { Statement } from 'better-sqlite3';
+import { membershipsTable } from '../organization/organization.tables.js';
 import type { ReadModelDatabase } from '../read-model-database.js';
 import {
   memberSecondFactorsTable,
@@ -22,6 +24,8 @@ export type MemberEventLocation = {
   recordedAt: string;
 };
 
+type FactorRow = { user_id: string; authenticator_app: number; passkeys: number };
+
 export class MemberSecurityQueries {
   private readonly selectPage;
   private readonly selectAfter;
@@ -29,8 +33,11 @@ export class MemberSecurityQueries {
   private readonly selectEmail;
   private readonly selectOrganizationsOf;
   private readonly selectWithSecondFactor;
+  private readonly db: ReadModelDatabase;
+  private selectMembersFactors: Statement<[string], FactorRow> | undefined;
 
   constructor(db: ReadModelDatabase) {
+    this.db = db;
     db.exec(memberSecurityEventsTable.create(memberSecurityEventsTable.name));
     this.selectPage = db.prepare<
       [string, bigint, number],
@@ -82,6 +89,22 @@ export class MemberSecurityQueries {
       hasFactorPresent({ authenticatorApp: row.authenticator_app !== 0, passkeys: row.passkeys }),
     );
     return new Set(withFactor.map((row) => row.user_id));
+  }
+
+  /**
+   * How many of the organization's members have a second factor: the factor rows of its members only, one count for
+   * the two-step card however its list is paged.
+   */
+  membersWithSecondFactor(organizationId: string): number {
+    // Prepared when first asked: the members' table is the organization model's, made when its queries are.
+    this.selectMembersFactors ??= this.db.prepare<[string], FactorRow>(
+      `SELECT f.user_id, f.authenticator_app, f.passkeys FROM ${membershipsTable.name} m
+       JOIN ${memberSecondFactorsTable.name} f ON f.user_id = m.user_id WHERE m.organization_id = ?`,
+    );
+    return this.selectMembersFactors
+      .all(organizationId)
+      .filter((row) => hasFactorPresent({ authenticatorApp: row.authenticator_app !== 0, passkeys: row.passkeys }))
+      .length;
   }
 
   /** Every organization the person has been a member of, now or earlier: the histories that hold them. */

@@ -16,8 +16,8 @@ const count = (n: number) => n.toLocaleString('en-US');
 export type MemberPage<T> = { members: T[]; total: number; next: string | null };
 
 /** What an RTK Query infinite query of member pages gives. */
-export type MemberPagesRead<T> = {
-  data?: { pages: MemberPage<T>[] };
+export type MemberPagesRead<P> = {
+  data?: { pages: P[] };
   error?: unknown;
   isFetching: boolean;
   isFetchingNextPage: boolean;
@@ -42,7 +42,7 @@ function usePaused(value: string, milliseconds: number): string {
   return paused;
 }
 
-type MemberPagesOptions<T> = {
+type MemberPagesOptions<T, P extends MemberPage<T>> = {
   /** How many members the organization has: past ten, the search field. */
   memberCount: number;
   /** Names the search among others on the page. */
@@ -50,16 +50,20 @@ type MemberPagesOptions<T> = {
   /** The element id of a member's row, which takes the focus when "Show more" brings it. */
   rowId: (member: T) => string;
   /** The infinite query's hook, asked with what was typed ('' for everyone). */
-  useRead: (q: string) => MemberPagesRead<T>;
+  useRead: (q: string) => MemberPagesRead<P>;
+  /** What "Show more members" adds for screen readers, where two lists share a page. */
+  moreContext?: string;
   /** A read refused, in words (by default as any refusal). */
   refusal?: (error: unknown) => ReactNode;
 };
 
 const inWords = (error: unknown): ReactNode => refusalMessage(problemOf(error));
 
-type MemberPages<T> = {
+type MemberPages<T, P> = {
   /** The members of the pages read so far, in order. */
   shown: readonly T[];
+  /** The page read last, for what the route answers beside the members. */
+  latest: P | undefined;
   /** Whether the list has been read (the first page arrived). */
   read: boolean;
   /** The search field, past ten members (and while something is typed). */
@@ -70,18 +74,20 @@ type MemberPages<T> = {
   footer: ReactNode;
 };
 
-export function useMemberPages<T>({
+export function useMemberPages<T, P extends MemberPage<T> = MemberPage<T>>({
   memberCount,
   label,
   rowId,
   useRead,
+  moreContext,
   refusal = inWords,
-}: MemberPagesOptions<T>): MemberPages<T> {
+}: MemberPagesOptions<T, P>): MemberPages<T, P> {
   const [query, setQuery] = useState('');
   const q = usePaused(query.trim(), SEARCH_PAUSE_MS);
   const pages = useRead(q);
   const shown = useMemo(() => pages.data?.pages.flatMap((page) => page.members) ?? [], [pages.data]);
-  const total = pages.data?.pages.at(-1)?.total ?? 0;
+  const latest = pages.data?.pages.at(-1);
+  const total = latest?.total ?? 0;
   // A list that shrank to ten (a removal) keeps its field while something is typed: no row stays hidden by a field
   // that is gone.
   const searchable = memberCount > FIND_FROM || query !== '';
@@ -99,6 +105,7 @@ export function useMemberPages<T>({
   const read = pages.data !== undefined;
   return {
     shown,
+    latest,
     read,
     field: searchable && (
       <TextField
@@ -137,6 +144,7 @@ export function useMemberPages<T>({
               }}
             >
               Show more members
+              {moreContext !== undefined && <span className="visually-hidden"> {moreContext}</span>}
             </Button>
           </div>
         )}

@@ -549,6 +549,30 @@ describe('removing a member', () => {
   });
 });
 
+describe('the two-step card of a long list', () => {
+  it('reads fifty members at a time as the members list does, and counts everyone without a second factor', async () => {
+    const people = Array.from({ length: 60 }, (_, index) =>
+      member(`person-${index + 1}@acme.example`, index === 0 ? 'owner' : 'member'),
+    );
+    const view = renderMembers({ organization: withMembers(anOrganization(), people) });
+    const card = await screen.findByRole('list', { name: 'Who has a second factor' });
+    expect(within(card).getAllByRole('listitem')).toHaveLength(50);
+    expect(screen.getByText('60 of 60 members have no second factor yet.')).toBeInTheDocument();
+    await view.user.click(screen.getByRole('button', { name: 'Show more members in two-step sign-in' }));
+    await waitFor(() => expect(within(card).getAllByRole('listitem')).toHaveLength(60));
+    expect(within(card).getAllByRole('listitem')[50]).toHaveFocus();
+    expect(screen.queryByRole('button', { name: 'Show more members in two-step sign-in' })).not.toBeInTheDocument();
+    expect(
+      view.network.requests
+        .filter((request) => request.url.includes('/two-step-sign-in'))
+        .map((request) => request.url),
+    ).toEqual([
+      '/organizations/acme/two-step-sign-in?limit=50',
+      expect.stringMatching(/two-step-sign-in\?limit=50&after=50$/),
+    ]);
+  });
+});
+
 describe('the two-step card on a server still catching up', () => {
   const notYet = {
     status: 503,
@@ -565,7 +589,7 @@ describe('the two-step card on a server still catching up', () => {
     const server = consoleServer(state);
     const network = createFakeNetwork({
       server: (request) =>
-        request.url.endsWith('/two-step-sign-in') && answers.length > 0 ? answers.shift() : server(request),
+        request.url.includes('/two-step-sign-in?') && answers.length > 0 ? answers.shift() : server(request),
     });
     return renderWithProviders(<AppRoutes />, { route: '/app/orgs/acme/members', network });
   }

@@ -34,10 +34,18 @@ export type RecoveryCodesAnswer = { recoveryCodes: string[] | null };
 export type OwnerResetOutcome = 'reset' | 'confirmation-mailed' | 'nothing-to-reset';
 export type TwoStepResetValidity =
   { valid: false } | { valid: true; organizationName: string; passwordRequired: boolean };
-export type OrganizationTwoStep = {
+export type TwoStepMember = { userId: string; email: string; role: string; secondFactor: boolean };
+/** One page of the members, and what concerns all of them: the requirement and how many have no second factor. */
+export type OrganizationTwoStepPage = {
   required: boolean;
-  members: { userId: string; email: string; role: string; secondFactor: boolean }[];
+  members: TwoStepMember[];
+  total: number;
+  next: string | null;
+  withoutSecondFactor: number;
 };
+
+/** How many members a page brings, as on the members' own list. */
+const TWO_STEP_PAGE_SIZE = 50;
 
 export const twoStepApi = consoleApi.injectEndpoints({
   endpoints: (build) => ({
@@ -105,8 +113,18 @@ export const twoStepApi = consoleApi.injectEndpoints({
       invalidatesTags: ['TwoStep'],
     }),
 
-    getOrganizationTwoStep: build.query<OrganizationTwoStep, string>({
-      query: (organizationId) => ({ url: `/organizations/${encodeURIComponent(organizationId)}/two-step-sign-in` }),
+    organizationTwoStep: build.infiniteQuery<
+      OrganizationTwoStepPage,
+      { organizationId: string; q: string },
+      string | null
+    >({
+      infiniteQueryOptions: { initialPageParam: null, getNextPageParam: (last) => last.next },
+      query: ({ queryArg: { organizationId, q }, pageParam }) => {
+        const search = new URLSearchParams({ limit: String(TWO_STEP_PAGE_SIZE) });
+        if (q !== '') search.set('q', q);
+        if (pageParam !== null) search.set('after', pageParam);
+        return { url: `/organizations/${encodeURIComponent(organizationId)}/two-step-sign-in?${search.toString()}` };
+      },
       providesTags: ['TwoStep'],
     }),
     setTwoStepRequirement: build.mutation<CommandAnswer, { organizationId: string; required: boolean }>({
@@ -151,7 +169,7 @@ export const {
   useRenamePasskeyMutation,
   useRemovePasskeyMutation,
   useRegenerateRecoveryCodesMutation,
-  useGetOrganizationTwoStepQuery,
+  useOrganizationTwoStepInfiniteQuery,
   useSetTwoStepRequirementMutation,
   useResetMemberSecondFactorsMutation,
   useGetTwoStepResetValidityQuery,

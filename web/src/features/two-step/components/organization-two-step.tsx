@@ -4,15 +4,17 @@ import { problemOf } from '../../../api/problem';
 import { readRefusalMessage, refusalMessage } from '../../../api/refusals';
 import { useCommand } from '../../../api/use-command';
 import type { Organization, Role } from '../../../api/contract';
-import { useMembersByAddress } from '../../../components/console/members-by-address';
+import { useMemberPages } from '../../../components/console/member-pages';
 import { CheckboxField } from '../../../components/ui/checkbox-field';
 import { FormAlert } from '../../../components/ui/form-alert';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import {
-  useGetOrganizationTwoStepQuery,
+  useOrganizationTwoStepInfiniteQuery,
   useResetMemberSecondFactorsMutation,
   useSetTwoStepRequirementMutation,
+  type OrganizationTwoStepPage,
   type OwnerResetOutcome,
+  type TwoStepMember,
 } from '../api/two-step-api';
 
 const RESET_WORDS: Record<OwnerResetOutcome, (email: string) => string> = {
@@ -23,8 +25,9 @@ const RESET_WORDS: Record<OwnerResetOutcome, (email: string) => string> = {
 
 type OrganizationTwoStepProps = { organization: Organization; role: Role; currentUserId: string };
 
+const rowId = (member: TwoStepMember) => `two-step-${member.userId}`;
+
 export function OrganizationTwoStep({ organization, role, currentUserId }: OrganizationTwoStepProps) {
-  const { data, error } = useGetOrganizationTwoStepQuery(organization.id);
   const [setRequirement, setting] = useSetTwoStepRequirementMutation();
   const [reset, resetting] = useResetMemberSecondFactorsMutation();
   const [resettingFor, setResettingFor] = useState<{ userId: string; email: string } | null>(null);
@@ -32,14 +35,17 @@ export function OrganizationTwoStep({ organization, role, currentUserId }: Organ
   // What the owner just chose shows at once, while the server records it; its answer then decides.
   const [choosing, setChoosing] = useState<boolean | null>(null);
   const owner = role === 'owner';
-  const { shown, field, summary } = useMembersByAddress(data?.members ?? [], 'Find a member’s two-step sign-in');
-  if (data === undefined)
-    return error === undefined ? (
-      <p className="muted">Loading…</p>
-    ) : (
-      <FormAlert>{readRefusalMessage(problemOf(error), organization)}</FormAlert>
-    );
-  const without = data.members.filter((member) => !member.secondFactor);
+  const { shown, latest, field, state, footer } = useMemberPages<TwoStepMember, OrganizationTwoStepPage>({
+    memberCount: organization.memberCount,
+    label: 'Find a member’s two-step sign-in',
+    rowId,
+    moreContext: 'in two-step sign-in',
+    useRead: (q) => useOrganizationTwoStepInfiniteQuery({ organizationId: organization.id, q }),
+    refusal: (error) => readRefusalMessage(problemOf(error), organization),
+  });
+  if (latest === undefined) return state;
+  const { withoutSecondFactor: without } = latest;
+  const everyone = organization.memberCount;
 
   return (
     <div className="organization-two-step">
@@ -51,7 +57,7 @@ export function OrganizationTwoStep({ organization, role, currentUserId }: Organ
             ? 'Members then need a code or a passkey after their password, Google or single sign-on; those without one set it up at their next sign-in. Your single sign-on settings can trust your provider’s own two-step sign-in instead.'
             : 'Only an owner can change this.'
         }
-        checked={choosing ?? data.required}
+        checked={choosing ?? latest.required}
         disabled={!owner || setting.isLoading}
         onChange={(event) => {
           const required = event.target.checked;
@@ -63,14 +69,15 @@ export function OrganizationTwoStep({ organization, role, currentUserId }: Organ
         }}
       />
       <p>
-        {without.length === 0
+        {without === 0
           ? 'Every member has a second factor.'
-          : `${without.length} of ${data.members.length} ${data.members.length === 1 ? 'member has' : 'members have'} no second factor yet.`}
+          : `${without.toLocaleString('en-US')} of ${everyone.toLocaleString('en-US')} ${everyone === 1 ? 'member has' : 'members have'} no second factor yet.`}
       </p>
       {field}
+      {state}
       <ul className="rows" aria-label="Who has a second factor">
         {shown.map((member) => (
-          <li className="row" key={member.userId}>
+          <li className="row" key={member.userId} id={rowId(member)} tabIndex={-1}>
             <div className="row__main">
               <span className="row__title">{member.email}</span>
               <span className="row__tags">
@@ -96,7 +103,7 @@ export function OrganizationTwoStep({ organization, role, currentUserId }: Organ
           </li>
         ))}
       </ul>
-      {summary}
+      {footer}
       <p className="form__status" role="status">
         {done}
       </p>
