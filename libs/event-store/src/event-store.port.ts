@@ -1,4 +1,5 @@
 // Revisions count from 0 per stream (as in EventStoreDB); positions are global, increasing.
+import type { ChainedEvent } from './event-chain.js';
 
 export type EventMetadata = {
   /** Who caused it: `user:<id>`, `api-key:<id>`, `billing`, `cli`, `system`. */
@@ -241,6 +242,21 @@ export interface ExactLog {
   markDeleted(streamIds: readonly string[]): Promise<void>;
   /** How many events the log holds. */
   countEvents(): Promise<number>;
+}
+
+/**
+ * The log's chain (event-chain.ts): every event's hash, given at append. The embedded store keeps one; PostgreSQL and
+ * EventStoreDB do not yet (docs/history.md).
+ */
+export interface ChainedLog {
+  /** Events after `afterPosition` in position order, exactly as stored, with their hashes (null: not chained). */
+  readChain(afterPosition: bigint, maxCount: number): Promise<ChainedEvent[]>;
+  /**
+   * Gives the events after `afterPosition` (up to `maxCount`) that have no hash theirs, in log order, in one
+   * transaction under the write lock, each linked to the one before. `lastPosition`: the last event looked at
+   * (undefined: none after `afterPosition`).
+   */
+  chainNext(afterPosition: bigint, maxCount: number): Promise<{ chained: number; lastPosition: bigint | undefined }>;
 }
 
 export const EVENT_STORE = Symbol('EVENT_STORE');

@@ -1,4 +1,13 @@
 export * from './event-store.port.js';
+export {
+  CHAIN_GENESIS,
+  ChainCheck,
+  chainLink,
+  chainTime,
+  type ChainBreak,
+  type ChainedEvent,
+  type ChainedFields,
+} from './event-chain.js';
 export { ForwardingEventStore } from './forwarding-event-store.js';
 export { openEventStore, openLogRewriter, openPersonalKeys, type OpenEventStoreOptions } from './open-event-store.js';
 export * from './log-rewrite.port.js';

@@ -4,6 +4,7 @@ import {
   EventStoreClosedError,
   StreamDeletedError,
   type AppendResult,
+  type ChainedLog,
   type CommitStats,
   type EnvelopePart,
   type EventStore,
@@ -43,6 +44,8 @@ import {
 import { LogByStream } from './sqlite-log-by-stream.js';
 import { GroupCommit, type GroupCommitStats } from './sqlite-group-commit.js';
 import { migrateEventStoreSchema } from './sqlite-migrations.js';
+import { CHAINED_INSERT, CHAINED_INSERT_UNLESS_DELETED, ChainHead, linked, SqliteChain } from './sqlite-chain.js';
+import type { ChainedEvent } from './event-chain.js';
 import { isoClock } from './iso-clock.js';
 import { LimitedStatements } from './sqlite-limited-statements.js';
 import { StreamHeads } from './sqlite-stream-heads.js';
@@ -66,7 +69,7 @@ const LAST_REVISION = 9_223_372_036_854_775_807n;
  * One SQLite file in WAL mode with synchronous=FULL, written through one connection with group commit (README.md says
  * why).
  */
-export class SqliteEventStore implements EventStore, ExactLog {
+export class SqliteEventStore implements EventStore, ExactLog, ChainedLog {
   readonly appendsAcrossStreamsAtomically = true;
   private closed = false;
   private closing: Promise<void> | undefined;
@@ -88,6 +91,8 @@ export class SqliteEventStore implements EventStore, ExactLog {
   private readonly pollIntervalMs: number;
   private readonly identity: string;
   private readonly statements;
+  private readonly chain: SqliteChain;
+  private readonly chainHead: ChainHead;
   /** By the envelope parts they return: at most eight entries each. */
   private readonly logReads = new Map<string, { read: LogRead; page: LimitedStatements }>();
   private readonly logByStreamReads = new Map<string, LogByStream>();
@@ -122,10 +127,18 @@ export class SqliteEventStore implements EventStore, ExactLog {
     this.recordedAtNow = now === undefined ? isoClock() : () => now().toISOString();
     this.pollIntervalMs = options.pollIntervalMs ?? 100;
     this.heads = new StreamHeads(db);
+    this.chain = new SqliteChain(db);
+    this.chainHead = new ChainHead(db);
     this.groupCommit = new GroupCommit(
       db,
-      () => this.wakeSubscriptions(),
-      () => this.heads.forget(),
+      () => {
+        this.chainHead.committed(this.groupCommit.currentTransaction());
+        this.wakeSubscriptions();
+      },
+      () => {
+        this.heads.forget();
+        this.chainHead.forget();
+      },
     );
     this.statements = {
       streamHead: db
@@ -139,13 +152,8 @@ export class SqliteEventStore implements EventStore, ExactLog {
         'SELECT event_id AS id, revision, position FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision',
         false,
       ),
-      insert: db.prepare(
-        'INSERT INTO events (stream_id, revision, event_id, type, data, metadata, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-      ),
-      insertUnlessDeleted: db.prepare(
-        `INSERT INTO events (stream_id, revision, event_id, type, data, metadata, recorded_at)
-         SELECT ?, ?, ?, ?, ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM deleted_streams WHERE stream_id = ?)`,
-      ),
+      insert: db.prepare(CHAINED_INSERT),
+      insertUnlessDeleted: db.prepare(CHAINED_INSERT_UNLESS_DELETED),
       // One statement when the stream has events: the deleted mark comes as a last column.
       streamForwards: new LimitedStatements(
         db,
@@ -170,9 +178,7 @@ export class SqliteEventStore implements EventStore, ExactLog {
         true,
       ),
       headPosition: db.prepare('SELECT max(position) FROM events').pluck(),
-      importAt: db.prepare(
-        'INSERT INTO events (position, stream_id, revision, event_id, type, data, metadata, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-      ),
+      importAt: db.prepare(CHAINED_INSERT),
       deletedStreams: db.prepare('SELECT stream_id FROM deleted_streams ORDER BY stream_id').pluck(),
       markDeleted: db.prepare(
         'INSERT INTO deleted_streams (stream_id, deleted_at) VALUES (?, ?) ON CONFLICT (stream_id) DO NOTHING',
@@ -310,11 +316,26 @@ export class SqliteEventStore implements EventStore, ExactLog {
     );
   }
 
+  async readChain(afterPosition: bigint, maxCount: number): Promise<ChainedEvent[]> {
+    this.assertOpen();
+    return this.chain.read(afterPosition, maxCount);
+  }
+
+  chainNext(afterPosition: bigint, maxCount: number): Promise<{ chained: number; lastPosition: bigint | undefined }> {
+    this.assertOpen();
+    return this.groupCommit.submit(() => {
+      // Hashes given to events at the end change what the next append links to.
+      this.chainHead.forget();
+      return this.chain.give(afterPosition, maxCount);
+    });
+  }
+
   importEvents(events: readonly StoredEvent[]): Promise<void> {
     this.assertOpen();
     return this.groupCommit.submit(() => {
       let head = (this.statements.headPosition.get() as bigint | null) ?? 0n;
       const heads = new Map<string, bigint>();
+      const end = this.chainHead.read(this.groupCommit.currentTransaction());
       for (const event of events) {
         if (event.position <= head)
           throw new RangeError(`Event at position ${event.position} is not after the log's head (${head})`);
@@ -324,18 +345,12 @@ export class SqliteEventStore implements EventStore, ExactLog {
             `Stream ${event.streamId}: event at revision ${event.revision} does not follow revision ${streamHead}`,
           );
         this.statements.importAt.run(
-          event.position,
-          event.streamId,
-          event.revision,
-          event.id,
-          event.type,
-          event.data,
-          event.metadata,
-          event.recordedAt,
+          linked(end, event.streamId, event.revision, event, event.recordedAt, event.position),
         );
         head = event.position;
         heads.set(event.streamId, event.revision);
       }
+      this.chainHead.wrote(end, this.groupCommit.currentTransaction());
       this.heads.forget();
     });
   }
@@ -404,24 +419,20 @@ export class SqliteEventStore implements EventStore, ExactLog {
     const recordedAt = this.recordedAtNow();
     let revision = current ?? -1n;
     let position = 0n;
+    // Under the write lock: the end as this transaction sees it, read once for the events of this write.
+    const end = this.chainHead.read(this.groupCommit.currentTransaction());
     for (const event of events) {
       revision += 1n;
       try {
-        position = this.statements.insert.run(
-          streamId,
-          revision,
-          event.id,
-          event.type,
-          event.data,
-          event.metadata,
-          recordedAt,
-        ).lastInsertRowid as bigint;
+        position = this.statements.insert.run(linked(end, streamId, revision, event, recordedAt))
+          .lastInsertRowid as bigint;
       } catch (error) {
         // An id of this append is already stored elsewhere in the stream: not a repeat, so a conflict.
         if (isUniqueViolation(error)) throw conflict(streamId, expected, current);
         throw error;
       }
     }
+    this.chainHead.wrote(end, this.groupCommit.currentTransaction());
     this.heads.appended(streamId, revision);
     return { nextExpectedRevision: revision, position };
   }
@@ -436,23 +447,20 @@ export class SqliteEventStore implements EventStore, ExactLog {
     if (stored === undefined || !(expected === stored || expected === 'any' || expected === 'stream_exists'))
       return undefined;
     const revision = stored + 1n;
+    // Possibly stale too: another process's append took the position, and the insert is refused.
+    const end = this.chainHead.remembered();
     let inserted: Database.RunResult;
     try {
-      inserted = this.statements.insertUnlessDeleted.run(
-        streamId,
-        revision,
-        event.id,
-        event.type,
-        event.data,
-        event.metadata,
-        this.recordedAtNow(),
-        streamId,
-      );
+      inserted = this.statements.insertUnlessDeleted.run(linked(end, streamId, revision, event, this.recordedAtNow()));
     } catch (error) {
-      if (isUniqueViolation(error)) return undefined;
+      this.chainHead.forget();
+      // A revision or id taken, or the position: another process appended since.
+      if (isUniqueViolation(error) || (error as { code?: unknown }).code === 'SQLITE_CONSTRAINT_PRIMARYKEY')
+        return undefined;
       throw error;
     }
     if (inserted.changes === 0) return undefined;
+    this.chainHead.moved(end);
     this.heads.appended(streamId, revision);
     return { nextExpectedRevision: revision, position: inserted.lastInsertRowid as bigint };
   }

@@ -39,6 +39,23 @@ export const EVENT_STORE_MIGRATIONS: readonly SchemaMigration[] = [
         BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
     `,
   },
+  {
+    version: 3,
+    name: 'the chain: each event hashed with the one before',
+    sql: `
+      -- Given at append, under the write lock that orders positions (event-chain.ts); NULL for an event written before
+      -- the chain, until chorus store:chain gives it one.
+      ALTER TABLE events ADD COLUMN hash BLOB;
+      -- The one change a row may take: its first hash, nothing else.
+      DROP TRIGGER events_are_never_changed;
+      CREATE TRIGGER events_are_never_changed BEFORE UPDATE ON events
+        WHEN NOT (OLD.hash IS NULL AND NEW.hash IS NOT NULL AND NEW.position = OLD.position
+          AND NEW.stream_id = OLD.stream_id AND NEW.revision = OLD.revision AND NEW.event_id = OLD.event_id
+          AND NEW.type = OLD.type AND NEW.data = OLD.data AND NEW.metadata = OLD.metadata
+          AND NEW.recorded_at = OLD.recorded_at)
+        BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
+    `,
+  },
 ];
 
 /** The personal keys' own file (personal-keys.sqlite): its writes never wait on the log's, nor the log's on them. */

@@ -1,0 +1,116 @@
+// Every event's hash covers the hash before it and the event exactly as stored (sealed values as ciphertext), so a
+// changed byte, or an event removed, inserted or moved, breaks the chain from there on (docs/history.md, The chain).
+// The encoding is plain enough to reproduce with any SHA-256: an auditor's script, or SQL on another store.
+import { hash } from 'node:crypto';
+
+/** What the hash of the first event of a log follows. */
+export const CHAIN_GENESIS: Buffer = Buffer.alloc(32);
+
+/** Names the encoding, so a later one can be told apart. */
+const CHAIN_VERSION = Buffer.from('chorus-chain-v1', 'utf8');
+
+/** The fields of an event the chain covers, as the store holds them. */
+export type ChainedFields = {
+  position: bigint;
+  streamId: string;
+  revision: bigint;
+  id: string;
+  type: string;
+  /** An instant; hashed as ISO-8601 UTC with milliseconds, so each store kind, whatever its own form, hashes it alike. */
+  recordedAt: string;
+  data: string;
+  metadata: string;
+};
+
+const CANONICAL_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+
+/** The instant as the chain hashes it: a time that does not parse is hashed as stored, so it can still be checked. */
+export function chainTime(recordedAt: string): string {
+  // The form every store writes already: no date arithmetic on the append path.
+  if (CANONICAL_TIME.test(recordedAt)) return recordedAt;
+  const instant = Date.parse(recordedAt);
+  return Number.isNaN(instant) ? recordedAt : new Date(instant).toISOString();
+}
+
+const PREFIX = CHAIN_VERSION.length + 32 + 16;
+
+/**
+ * SHA-256 of: "chorus-chain-v1", the hash before (32 bytes), the position and revision (8 bytes each, big-endian),
+ * and the stream, id, type, time, data and metadata (each as its UTF-8 length in 4 bytes and its bytes). Written into
+ * one buffer and hashed in one call: it runs for every event appended.
+ */
+export function chainLink(previous: Buffer, event: ChainedFields): Buffer {
+  const texts = [event.streamId, event.id, event.type, chainTime(event.recordedAt), event.data, event.metadata];
+  let size = PREFIX;
+  for (const value of texts) size += 4 + Buffer.byteLength(value, 'utf8');
+  const bytes = Buffer.allocUnsafe(size);
+  CHAIN_VERSION.copy(bytes, 0);
+  previous.copy(bytes, CHAIN_VERSION.length);
+  let at = bytes.writeBigUInt64BE(event.position, CHAIN_VERSION.length + 32);
+  at = bytes.writeBigUInt64BE(event.revision, at);
+  for (const value of texts) {
+    const written = bytes.write(value, at + 4, 'utf8');
+    bytes.writeUInt32BE(written, at);
+    at += 4 + written;
+  }
+  return hash('sha256', bytes, 'buffer');
+}
+
+/** An event with the hash stored with it: null where the store was written before the chain (`store:chain`). */
+export type ChainedEvent = ChainedFields & { hash: Buffer | null };
+
+/** Where and why the chain fails: the first event whose stored hash is not the one its place and bytes give. */
+export type ChainBreak = {
+  position: bigint;
+  /** In words: what the hash says of the event. */
+  reason: string;
+};
+
+/**
+ * Checks a log's events in order, page after page: each stored hash must be the link of the one before and its own
+ * bytes. Events written before the chain (no hash) end what can be proven: a store being chained (`store:chain`) has
+ * a chained beginning and an unchained rest, and a chained event after an unchained one is a break.
+ */
+export class ChainCheck {
+  private previous: Buffer = CHAIN_GENESIS;
+  private lastPosition: bigint | undefined;
+  /** Events whose hash held. */
+  checked = 0;
+  /** Events with no hash, from the first of them on. */
+  unchained = 0;
+  /** The last position proven. */
+  provenTo: bigint | undefined = undefined;
+  broken: ChainBreak | undefined = undefined;
+
+  /** Undefined while the chain holds; the first break once found (later events are then not checked). */
+  next(event: ChainedEvent): ChainBreak | undefined {
+    if (this.broken !== undefined) return this.broken;
+    const last = this.lastPosition;
+    this.lastPosition = event.position;
+    if (last !== undefined && event.position <= last)
+      return this.breakAt(event, `it is out of order: it comes after position ${last}`);
+    if (event.hash === null) {
+      this.unchained += 1;
+      return undefined;
+    }
+    if (this.unchained > 0) return this.breakAt(event, 'it is chained, but an event before it is not');
+    if (!chainLink(this.previous, event).equals(event.hash)) {
+      const missing = last !== undefined && event.position > last + 1n;
+      return this.breakAt(
+        event,
+        missing
+          ? `the events before it, from position ${last + 1n}, are missing: removed`
+          : 'its hash does not match: its data, metadata, type, time, stream, revision or id changed, or an event before it was removed, inserted or moved',
+      );
+    }
+    this.previous = event.hash;
+    this.checked += 1;
+    this.provenTo = event.position;
+    return undefined;
+  }
+
+  private breakAt(event: ChainedEvent, reason: string): ChainBreak {
+    this.broken = { position: event.position, reason };
+    return this.broken;
+  }
+}
