@@ -157,8 +157,14 @@ export const COMMANDS: readonly CommandEntry[] = [
   {
     name: 'store:verify',
     args: '',
-    summary: "compare the configured store's log with another store's",
+    summary: "prove the configured store's log by its chain, or with --against compare it with another store's",
     load: async () => (await import('./commands/store-verify.command.js')).registerStoreVerifyCommand,
+  },
+  {
+    name: 'store:chain',
+    args: '',
+    summary: 'chain the events a Chorus before the chain wrote',
+    load: async () => (await import('./commands/store-chain.command.js')).registerStoreChainCommand,
   },
   {
     name: 'store:seal-personal-data',

@@ -1,23 +1,65 @@
 import type { Command } from 'commander';
 import { configAction } from '../config-action.js';
 import type { GetCliContext } from '../cli-context.js';
-import { invalidInput } from '../store-tools/store-refusal.js';
+import type { Config } from '#config';
+import type { CliOutput } from '../cli-output.js';
+import { chainOf, verifyChain } from '../store-tools/chain-log.js';
 import { ExitCode } from '../exit-codes.js';
 import { compareLogs } from '../store-tools/compare-logs.js';
 import { openConfiguredStore, openStoreAt } from '../store-tools/stores.js';
 import { counted } from './projections-progress.js';
 
-/** `chorus store:verify --against <source> [--json]`: exit 0 when the logs are equal, 1 naming the first difference. */
+/** The chain walked: exit 0 when every event is proven, 1 naming the first that fails, or what is not chained. */
+async function verifyStoreChain(config: Config): Promise<CliOutput> {
+  const store = await openConfiguredStore(config);
+  try {
+    const { checked, provenTo, unchained, broken } = await verifyChain(chainOf(store));
+    const proven = provenTo === undefined ? 'nothing' : `up to position ${provenTo}`;
+    const json = {
+      proven: broken === undefined && unchained === 0,
+      checked,
+      provenTo: provenTo?.toString() ?? null,
+      unchained,
+      ...(broken === undefined ? {} : { failedAt: broken.position.toString(), failure: broken.reason }),
+    };
+    if (broken !== undefined) {
+      process.exitCode = ExitCode.refused;
+      return {
+        json,
+        text: `The log fails at position ${broken.position}: ${broken.reason}. It is proven ${proven} (${counted(checked, 'event', 'events')}).`,
+      };
+    }
+    if (unchained > 0) {
+      process.exitCode = ExitCode.refused;
+      return {
+        json,
+        text: `${counted(unchained, 'event', 'events')} of ${store.name} ${unchained === 1 ? 'was' : 'were'} written before the chain and prove nothing: run chorus store:chain --yes. The log is proven ${proven}.`,
+      };
+    }
+    return {
+      json,
+      text: `The log is proven ${proven}: ${counted(checked, 'event', 'events')} of ${store.name}, each hash the link of the one before and its own bytes.`,
+    };
+  } finally {
+    await store.close();
+  }
+}
+
+/**
+ * `chorus store:verify [--json]`: the chain walked; `--against <source>`: exit 0 when the logs are equal, 1 naming the
+ * first difference.
+ */
 export function registerStoreVerifyCommand(program: Command, getContext: GetCliContext): void {
   program
     .command('store:verify')
-    .description("compare the configured store's log with another store's, event by event (exit 1 at a difference)")
+    .description(
+      "prove the configured store's log by its chain, or with --against compare it with another store's (exit 1 at a failure)",
+    )
     .option('--against <source>', 'a DATA_DIR path or a postgres:// URL: the store copied from')
     .option('--json', 'print the result as JSON')
     .action(
       configAction(getContext, async (config, options: { against?: string }) => {
-        if (options.against === undefined)
-          throw invalidInput('--against: name the store to compare with (a DATA_DIR path or a postgres:// URL)');
+        if (options.against === undefined) return verifyStoreChain(config);
         const source = await openStoreAt(options.against);
         try {
           const target = await openConfiguredStore(config);
