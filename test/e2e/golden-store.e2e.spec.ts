@@ -181,6 +181,8 @@ describe('the golden store, sealed by `chorus store:seal-personal-data`', () => 
       examined: 97,
       rewritten: expect.any(Number),
       renamedStreams: expect.any(Number),
+      // Written before the chain: there is none to give again. store:chain gives it one, over the sealed bytes.
+      rechainedFrom: null,
     });
     expect(JSON.parse(sealed.stdout).renamedStreams).toBeGreaterThanOrEqual(5);
 
@@ -194,6 +196,17 @@ describe('the golden store, sealed by `chorus store:seal-personal-data`', () => 
     expect(after.map((event) => event.streamId)).not.toContain(
       `identity-email-${createHash('sha256').update('grace@golden.example').digest('hex')}`,
     );
+
+    // A store written before the chain: store:verify names store:chain, which then makes the sealed log provable.
+    expect(await runChorus(['store:verify'], settings())).toMatchObject({
+      code: 1,
+      stdout: expect.stringContaining('run chorus store:chain --yes'),
+    });
+    expect(await runChorus(['store:chain', '--yes'], settings())).toMatchObject({ code: 0 });
+    expect(await runChorus(['store:verify'], settings())).toMatchObject({
+      code: 0,
+      stdout: expect.stringContaining('The log is proven up to position 97'),
+    });
   });
 
   it('is safe to run again: the store is sealed already', async () => {

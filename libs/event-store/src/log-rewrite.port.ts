@@ -5,7 +5,8 @@ import type { RecordedEvent } from './event-store.port.js';
 
 export type EventRewrite = { streamId: string; data: unknown; metadata: Record<string, unknown> };
 
-export type LogRewriteResult = { examined: number; rewritten: number };
+/** `rechainedFrom`: the first position whose hash was given again, the chain covering the new bytes from there on. */
+export type LogRewriteResult = { examined: number; rewritten: number; rechainedFrom?: bigint };
 
 export interface LogRewriter {
   /**

@@ -69,8 +69,8 @@ export function registerStoreSealPersonalDataCommand(program: Command, getContex
           await readModels.rebuild({});
           await verified(readModels, 'After sealing');
           return {
-            json: { sealed: true, ...sealed },
-            text: `Sealed the personal data of ${sealed.rewritten} of ${counted(sealed.examined, 'event', 'events')} in place (${counted(sealed.renamedStreams, 'stream', 'streams')} renamed by a keyed hash); the read models were rebuilt from the sealed log and match it.`,
+            json: { sealed: true, ...sealed, rechainedFrom: sealed.rechainedFrom?.toString() ?? null },
+            text: `Sealed the personal data of ${sealed.rewritten} of ${counted(sealed.examined, 'event', 'events')} in place (${counted(sealed.renamedStreams, 'stream', 'streams')} renamed by a keyed hash); the read models were rebuilt from the sealed log and match it.${sealed.rechainedFrom === undefined ? '' : ` The chain was given again over the sealed bytes from position ${sealed.rechainedFrom} on, so store:verify proves the sealed log.`}`,
           };
         } finally {
           await rewriter.close();

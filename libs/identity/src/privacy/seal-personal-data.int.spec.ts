@@ -10,6 +10,8 @@ import pg from 'pg';
 import { PersonalKeys, SealingEventStore } from '#application';
 import { identifierClaimDecider } from '#domain';
 import {
+  ChainCheck,
+  type ChainedLog,
   openEventStore,
   openLogRewriter,
   openPersonalKeys,
@@ -157,7 +159,19 @@ describe.each([sqlite, ...(server === undefined ? [] : [postgres])])('sealing an
       const result = await sealPersonalData({ store: older.store, rewriter, keys: older.keys, names: older.names });
       await rewriter.close();
 
-      expect(result).toEqual({ examined: 5, rewritten: 5, renamedStreams: 2 });
+      // The embedded store keeps a chain: given again over the sealed bytes from the first one rewritten.
+      const chained = 'readChain' in older.store ? (older.store as EventStore & ChainedLog) : undefined;
+      expect(result).toEqual({
+        examined: 5,
+        rewritten: 5,
+        renamedStreams: 2,
+        ...(chained === undefined ? {} : { rechainedFrom: 1n }),
+      });
+      if (chained !== undefined) {
+        const check = new ChainCheck();
+        for (const stored of await chained.readChain(0n, 100)) check.next(stored);
+        expect(check).toMatchObject({ checked: 5, unchained: 0, broken: undefined });
+      }
       const bytes = await backend.storedBytes(older.options);
       expect(inClear.filter((value) => bytes.includes(value))).toEqual([]);
       const after = await everything(new SealingEventStore(older.store, older.keys));
