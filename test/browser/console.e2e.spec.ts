@@ -25,6 +25,7 @@ import { startMailCatcher, type MailCatcher } from './support/mail-catcher.js';
 import { errorMessages } from './support/seed-texts.js';
 import { loginScreen, pathOf, sessionOf, textOnceShown, visibleText, visit } from './support/sign-in-screens.js';
 import { waitFor } from './support/wait-for.js';
+import { stoppedLoading } from './support/judged-screens.js';
 
 const screenshots = join(repositoryRoot, '.ci', 'artifacts', 'screenshots');
 
@@ -345,7 +346,7 @@ describe('the navigation', () => {
       ] as const) {
         await screen.nav(name).click();
         await textOnceShown(screen.heading, name);
-        await page.locator('.page-loading').waitFor({ state: 'detached' });
+        await stoppedLoading(page);
         const headerBottom = await header.evaluate((element) => element.getBoundingClientRect().bottom);
         const titleTop = await screen.heading.evaluate((element) => element.getBoundingClientRect().top);
         expect({ name, titleBelowHeader: titleTop >= headerBottom }).toEqual({ name, titleBelowHeader: true });
@@ -376,7 +377,7 @@ describe('every console page', () => {
       for (const [name, path, heading] of pages) {
         await page.goto(`${started().server.baseUrl}${path}`);
         await textOnceShown(consoleScreen(page).heading, heading);
-        await page.locator('.page-loading').waitFor({ state: 'detached' });
+        await stoppedLoading(page);
         await expectAccessible(page, name);
         expect({ name, sideways: await scrollsSideways(page) }).toEqual({ name, sideways: false });
         await shoot(page, name);

@@ -218,10 +218,21 @@ describe('GET /organizations/:id/state', () => {
     expect(today.status).toBe(200);
     // The read answers more than the fold (for the console): the plan's site defaults and who never signed in.
     // siteDefaults, traffic and invited come from beside the organization's stream (the catalogue, usage reports,
-    // sign-ins); memberCount counts the members both hold.
-    type Answer = { siteDefaults: unknown; traffic: unknown; memberCount: number; members: { invited: boolean }[] };
-    const { siteDefaults: _siteDefaults, traffic: _traffic, memberCount, members, ...view } = today.body as Answer;
+    // sign-ins); memberCount counts the members both hold, and owners names those of them who are owners.
+    type Member = { userId: string; email: string; role: string; invited: boolean };
+    type Answer = { siteDefaults: unknown; traffic: unknown; memberCount: number; owners: unknown; members: Member[] };
+    const {
+      siteDefaults: _siteDefaults,
+      traffic: _traffic,
+      memberCount,
+      owners,
+      members,
+      ...view
+    } = today.body as Answer;
     expect(memberCount).toBe(members.length);
+    expect(owners).toEqual(
+      members.filter((member) => member.role === 'owner').map(({ userId, email }) => ({ userId, email })),
+    );
     const folded = { ...view, members: members.map(({ invited: _invited, ...member }) => member) };
     expect(latest.body).toEqual({ ...folded, recordedAt: recordedAtOf(eventCount - 1).toISOString() });
   });

@@ -7,6 +7,7 @@ import { accessibilityViolations } from './accessibility.js';
 import { repositoryRoot } from './chorus-server.js';
 import { consoleScreen, scrollsSideways } from './console-screens.js';
 import { textOnceShown } from './sign-in-screens.js';
+import { waitFor } from './wait-for.js';
 
 export const screenshots = join(repositoryRoot, '.ci', 'artifacts', 'screenshots');
 
@@ -14,7 +15,14 @@ export const screenshots = join(repositoryRoot, '.ci', 'artifacts', 'screenshots
 export async function openConsolePage(page: Page, baseUrl: string, path: string, heading: string): Promise<void> {
   await page.goto(`${baseUrl}${path}`);
   await textOnceShown(consoleScreen(page).heading, heading);
-  await page.locator('.page-loading').waitFor({ state: 'detached' });
+  await stoppedLoading(page);
+}
+
+/** Every spinner gone: the page's, and each of its lists' (Members has two). */
+export function stoppedLoading(page: Page): Promise<true> {
+  return waitFor('the page to stop loading', async () =>
+    (await page.locator('.page-loading').count()) === 0 ? true : undefined,
+  );
 }
 
 /** axe-core clean, nothing sideways, and a whole-page screenshot from the top. */

@@ -44,7 +44,8 @@ export function consoleChunkLinks(webRoot: string): string[] {
 export function consoleReadLinks(organizationId: string | undefined): string[] {
   const reads = [
     '/session',
-    ...(organizationId === undefined ? [] : [`/organizations/${encodeURIComponent(organizationId)}`]),
+    // As the console asks for it (web/src/api/organization-api.ts): without its member list.
+    ...(organizationId === undefined ? [] : [`/organizations/${encodeURIComponent(organizationId)}?members=none`]),
   ];
   return reads.map((url) => `<link rel="preload" as="fetch" crossorigin href="${attribute(url)}">`);
 }
