@@ -279,9 +279,18 @@ describe('no source file mutates stored events', () => {
   // The one way the log changes in place: sealing what a build before sealing wrote in clear (docs/privacy.md).
   const rewriters = ['libs/event-store/src/sqlite-log-rewrite.ts', 'libs/event-store/src/postgres-log-rewrite.ts'];
 
+  // The chain (docs/history.md): an event written before it takes its first hash, and nothing else, once; the trigger
+  // refuses any other change. These two statements, exactly, are that.
+  const chaining = [
+    /UPDATE events SET hash = \? WHERE position = \? AND hash IS NULL/g,
+    /ALTER TABLE events ADD COLUMN hash BLOB;/g,
+  ];
+  const withoutChaining = (text: string): string =>
+    chaining.reduce((rest, statement) => rest.replace(statement, ''), text);
+
   it.each(mutations)('nothing issues %s', (_what, pattern) => {
     const mutating = files
-      .filter((file) => pattern.test(readFileSync(file, 'utf8')))
+      .filter((file) => pattern.test(withoutChaining(readFileSync(file, 'utf8'))))
       .map((file) => relative(root, file));
     expect(mutating.filter((file) => file !== keyStreams && !rewriters.includes(file))).toEqual([]);
   });
