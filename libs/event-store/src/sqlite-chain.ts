@@ -4,7 +4,7 @@
 // this: SQLite materialises a select from the table it inserts into; bench/event-store/README.md.)
 import type Database from 'better-sqlite3';
 import { CHAIN_GENESIS, chainLink, type ChainedEvent, type ChainedFields } from './event-chain.js';
-import { EVENT_ROW_COLUMNS, type EventRow } from './sqlite-event-row.js';
+import { EVENT_ROW_COLUMNS, toStoredEvent, type EventRow } from './sqlite-event-row.js';
 import { LimitedStatements } from './sqlite-limited-statements.js';
 
 /** An append at its position with its hash; named parameters. */
@@ -101,19 +101,7 @@ export class ChainHead {
 
 type ChainRow = [...EventRow, hash: Buffer | null];
 
-function toChainedEvent([
-  position,
-  streamId,
-  revision,
-  id,
-  type,
-  data,
-  metadata,
-  recordedAt,
-  hash,
-]: ChainRow): ChainedEvent {
-  return { position, streamId, revision, id, type, data, metadata, recordedAt, hash };
-}
+const toChainedEvent = (row: ChainRow): ChainedEvent => ({ ...toStoredEvent(row), hash: row[8] });
 
 /** The chain read with the events, and given to those written before it (`store:chain`). */
 export class SqliteChain {

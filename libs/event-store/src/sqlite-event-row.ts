@@ -1,4 +1,10 @@
-import type { EnvelopePart, EventMetadata, LogEvent, RecordedEvent } from './event-store.port.js';
+import type {
+  EnvelopePart,
+  EventMetadata,
+  LogEvent,
+  RecordedEvent,
+  StoredEvent as ExactEvent,
+} from './event-store.port.js';
 
 /** A raw row (EVENT_ROW_COLUMNS): about a third cheaper to read than an object per row. */
 export type EventRow = [
@@ -19,6 +25,20 @@ export const rowStreamId = (row: EventRow): string => row[1];
 export const rowType = (row: EventRow): string => row[4];
 
 export type EventRowAndMore = readonly [...EventRow, ...unknown[]];
+
+/** The event exactly as stored (backups, copies, the chain): its text as it is, unparsed. */
+export function toStoredEvent([
+  position,
+  streamId,
+  revision,
+  id,
+  type,
+  data,
+  metadata,
+  recordedAt,
+]: EventRowAndMore): ExactEvent {
+  return { position, streamId, revision, id, type, data, metadata, recordedAt };
+}
 
 export function toRecordedEvent(row: EventRowAndMore): RecordedEvent {
   return new StoredEvent(row);

@@ -37,6 +37,7 @@ import {
   EVENT_ROW_COLUMNS,
   logReadOf,
   toRecordedEvent,
+  toStoredEvent,
   type EventRow,
   type LogRead,
   type LogRow,
@@ -302,18 +303,7 @@ export class SqliteEventStore implements EventStore, ExactLog, ChainedLog {
 
   async exportEvents(afterPosition: bigint, maxCount: number): Promise<StoredEvent[]> {
     this.assertOpen();
-    return (this.statements.allAfter.all(maxCount, afterPosition) as EventRow[]).map(
-      ([position, streamId, revision, id, type, data, metadata, recordedAt]) => ({
-        position,
-        streamId,
-        revision,
-        id,
-        type,
-        data,
-        metadata,
-        recordedAt,
-      }),
-    );
+    return (this.statements.allAfter.all(maxCount, afterPosition) as EventRow[]).map(toStoredEvent);
   }
 
   async readChain(afterPosition: bigint, maxCount: number): Promise<ChainedEvent[]> {

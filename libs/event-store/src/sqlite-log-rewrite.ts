@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import type { RecordedEvent } from './event-store.port.js';
 import { CHAIN_GENESIS, chainLink } from './event-chain.js';
 import type { EventRewrite, LogRewriteResult, LogRewriter } from './log-rewrite.port.js';
-import { EVENT_ROW_COLUMNS, toRecordedEvent, type EventRow } from './sqlite-event-row.js';
+import { EVENT_ROW_COLUMNS, toRecordedEvent, toStoredEvent, type EventRow } from './sqlite-event-row.js';
 import { migrateEventStoreSchema } from './sqlite-migrations.js';
 
 const PAGE = 1_000;
@@ -99,12 +99,13 @@ export class SqliteLogRewriter implements LogRewriter {
     let previous = previousHash ?? CHAIN_GENESIS;
     // A page at a time: a connection runs no statement while another's rows are being iterated.
     for (let next = from, page = rows.all(next, PAGE); page.length > 0; page = rows.all(next, PAGE)) {
-      for (const [position, streamId, revision, id, type, data, metadata, recordedAt, hash] of page) {
+      for (const row of page) {
         // Unchained from here on (a log being chained): nothing after it has a hash to give again.
-        if (hash === null) return from;
-        previous = chainLink(previous, { position, streamId, revision, id, type, data, metadata, recordedAt });
-        setHash.run(previous, position);
-        next = position + 1n;
+        if (row[8] === null) return from;
+        const event = toStoredEvent(row);
+        previous = chainLink(previous, event);
+        setHash.run(previous, event.position);
+        next = event.position + 1n;
       }
     }
     return from;
