@@ -4,7 +4,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Command } from 'commander';
 import { loadConfig } from '#config';
 import type { OrganizationCommand } from '#domain';
@@ -12,32 +12,19 @@ import { EVENT_STORE, type EventStore } from '#event-store';
 import { Organizations } from '#api';
 import { createCliContext, type CliContext } from '../cli-context.js';
 import { ExitCode } from '../exit-codes.js';
+import { runInProcess, type CliRun } from '../../../../test/support/run-user-create.js';
 import { registerOrgMembersCommand } from './org-members.command.js';
 import { MEMBERS_SHOWN, registerOrgStateCommand } from './org-state.command.js';
 
 let dataDir: string;
 let context: CliContext;
 
-type Run = { stdout: string; stderr: string; exitCode: number };
-
 /** `args` start with the command name, as typed after `chorus`. */
-async function chorus(...args: string[]): Promise<Run> {
+function chorus(...args: string[]): Promise<CliRun> {
   const program = new Command('chorus').exitOverride();
   registerOrgMembersCommand(program, async () => context);
   registerOrgStateCommand(program, async () => context);
-  const stdout: string[] = [];
-  const stderr: string[] = [];
-  const out = jest.spyOn(process.stdout, 'write').mockImplementation((chunk) => stdout.push(String(chunk)) > 0);
-  const err = jest.spyOn(process.stderr, 'write').mockImplementation((chunk) => stderr.push(String(chunk)) > 0);
-  try {
-    await program.parseAsync(args, { from: 'user' });
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
-  }
-  const exitCode = Number(process.exitCode ?? 0);
-  process.exitCode = undefined;
-  return { stdout: stdout.join(''), stderr: stderr.join(''), exitCode };
+  return runInProcess(program, args);
 }
 
 async function record(organizationId: string, commands: OrganizationCommand[]): Promise<void> {
