@@ -6,8 +6,10 @@ import { hash } from 'node:crypto';
 /** What the hash of the first event of a log follows. */
 export const CHAIN_GENESIS: Buffer = Buffer.alloc(32);
 
-/** Names the encoding, so a later one can be told apart. */
-const CHAIN_VERSION = Buffer.from('chorus-chain-v1', 'utf8');
+/** Name the encodings, so a later one can be told apart. (v1, one hash over the hash before and the event, was
+ * replaced before any checkpoint was signed: an export proves a gap between two events by their digests alone.) */
+const EVENT_VERSION = Buffer.from('chorus-event-v2', 'utf8');
+const CHAIN_VERSION = Buffer.from('chorus-chain-v2', 'utf8');
 
 /** The fields of an event the chain covers, as the store holds them. */
 export type ChainedFields = {
@@ -32,21 +34,20 @@ export function chainTime(recordedAt: string): string {
   return Number.isNaN(instant) ? recordedAt : new Date(instant).toISOString();
 }
 
-const PREFIX = CHAIN_VERSION.length + 32 + 16;
+const DIGEST_PREFIX = EVENT_VERSION.length + 16;
 
 /**
- * SHA-256 of: "chorus-chain-v1", the hash before (32 bytes), the position and revision (8 bytes each, big-endian),
- * and the stream, id, type, time, data and metadata (each as its UTF-8 length in 4 bytes and its bytes). Written into
- * one buffer and hashed in one call: it runs for every event appended.
+ * The event's own digest: SHA-256 of "chorus-event-v2", its position and revision (8 bytes each, big-endian), and its
+ * stream, id, type, time, data and metadata (each as its UTF-8 length in 4 bytes and its bytes). Written into one
+ * buffer and hashed in one call: it runs for every event appended.
  */
-export function chainLink(previous: Buffer, event: ChainedFields): Buffer {
+export function eventDigest(event: ChainedFields): Buffer {
   const texts = [event.streamId, event.id, event.type, chainTime(event.recordedAt), event.data, event.metadata];
-  let size = PREFIX;
+  let size = DIGEST_PREFIX;
   for (const value of texts) size += 4 + Buffer.byteLength(value, 'utf8');
   const bytes = Buffer.allocUnsafe(size);
-  CHAIN_VERSION.copy(bytes, 0);
-  previous.copy(bytes, CHAIN_VERSION.length);
-  let at = bytes.writeBigUInt64BE(event.position, CHAIN_VERSION.length + 32);
+  EVENT_VERSION.copy(bytes, 0);
+  let at = bytes.writeBigUInt64BE(event.position, EVENT_VERSION.length);
   at = bytes.writeBigUInt64BE(event.revision, at);
   for (const value of texts) {
     const written = bytes.write(value, at + 4, 'utf8');
@@ -54,6 +55,19 @@ export function chainLink(previous: Buffer, event: ChainedFields): Buffer {
     at += 4 + written;
   }
   return hash('sha256', bytes, 'buffer');
+}
+
+/** SHA-256 of "chorus-chain-v2", the hash before (32 bytes) and an event's digest (32 bytes). */
+export function linkDigest(previous: Buffer, digest: Buffer): Buffer {
+  return hash('sha256', Buffer.concat([CHAIN_VERSION, previous, digest], CHAIN_VERSION.length + 64), 'buffer');
+}
+
+/**
+ * An event's hash: its digest linked to the hash before. In two steps so that a proof can carry another
+ * organization's event by its digest alone, which says nothing of it (its random id is inside).
+ */
+export function chainLink(previous: Buffer, event: ChainedFields): Buffer {
+  return linkDigest(previous, eventDigest(event));
 }
 
 /** An event with the hash stored with it: null where the store was written before the chain (`store:chain`). */

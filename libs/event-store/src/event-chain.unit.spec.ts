@@ -2,7 +2,15 @@
 // at the first event it touches, and an untouched log is proven whole.
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
-import { CHAIN_GENESIS, ChainCheck, chainLink, type ChainedEvent, type ChainedFields } from './event-chain.js';
+import {
+  CHAIN_GENESIS,
+  ChainCheck,
+  chainLink,
+  eventDigest,
+  linkDigest,
+  type ChainedEvent,
+  type ChainedFields,
+} from './event-chain.js';
 
 const fields = (position: number): ChainedFields => ({
   position: BigInt(position),
@@ -34,7 +42,7 @@ function check(events: readonly ChainedEvent[]): ChainCheck {
 }
 
 describe('chainLink', () => {
-  it('is SHA-256 over the version, the hash before and each field length-prefixed, as docs/history.md writes it', () => {
+  it("is SHA-256 over the version, the hash before and the event's digest, as docs/history.md writes it", () => {
     const event = fields(7);
     const u32 = (n: number) => Buffer.from([n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255]);
     const text = (value: string) => [u32(Buffer.byteLength(value)), Buffer.from(value)];
@@ -43,18 +51,16 @@ describe('chainLink', () => {
       bytes.writeBigUInt64BE(n);
       return bytes;
     };
-    const expected = createHash('sha256')
-      .update(
-        Buffer.concat([
-          Buffer.from('chorus-chain-v1'),
-          CHAIN_GENESIS,
-          u64(7n),
-          u64(event.revision),
-          ...[event.streamId, event.id, event.type, event.recordedAt, event.data, event.metadata].flatMap(text),
-        ]),
-      )
-      .digest();
-    expect(chainLink(CHAIN_GENESIS, event)).toEqual(expected);
+    const sha256 = (...parts: Buffer[]) => createHash('sha256').update(Buffer.concat(parts)).digest();
+    const digest = sha256(
+      Buffer.from('chorus-event-v2'),
+      u64(7n),
+      u64(event.revision),
+      ...[event.streamId, event.id, event.type, event.recordedAt, event.data, event.metadata].flatMap(text),
+    );
+    expect(eventDigest(event)).toEqual(digest);
+    expect(chainLink(CHAIN_GENESIS, event)).toEqual(sha256(Buffer.from('chorus-chain-v2'), CHAIN_GENESIS, digest));
+    expect(linkDigest(CHAIN_GENESIS, digest)).toEqual(chainLink(CHAIN_GENESIS, event));
   });
 
   it('hashes an instant alike whatever its form, so stores that write times differently chain alike', () => {

@@ -4,6 +4,8 @@ export {
   ChainCheck,
   chainLink,
   chainTime,
+  eventDigest,
+  linkDigest,
   type ChainBreak,
   type ChainedEvent,
   type ChainedFields,

@@ -1,7 +1,7 @@
 // The embedded store chains every event as it appends it, whichever way (one event, several, several streams at once,
 // group commits of concurrent writers, two connections on one file, an import), and a store written before the chain
 // is chained once by chainNext, while appends go on.
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -155,5 +155,67 @@ describe('the embedded store’s chain', () => {
     expect(await store.chainNext(27n, 100)).toEqual({ chained: 0, lastPosition: undefined });
     await store.append('new', [anEvent()], 1n);
     expect(verdict(await wholeChain(store))).toEqual({ checked: 28, unchained: 0, broken: undefined });
+  });
+
+  it('gives a chain in the first encoding (chorus-chain-v1) again in the second when it opens, the trigger kept', async () => {
+    const file = newFile();
+    const old = new Database(file);
+    migrateEventStoreSchema(
+      old,
+      EVENT_STORE_MIGRATIONS.filter((migration) => migration.version <= 3),
+    );
+    // The first encoding: one SHA-256 over its name, the hash before, position, revision and the texts.
+    const v1 = (previous: Buffer, position: number, revision: number, texts: string[]): Buffer => {
+      const u64 = (n: number) => {
+        const bytes = Buffer.alloc(8);
+        bytes.writeBigUInt64BE(BigInt(n));
+        return bytes;
+      };
+      const text = (value: string) => {
+        const length = Buffer.alloc(4);
+        length.writeUInt32BE(Buffer.byteLength(value));
+        return [length, Buffer.from(value)];
+      };
+      return createHash('sha256')
+        .update(
+          Buffer.concat([
+            Buffer.from('chorus-chain-v1'),
+            previous,
+            u64(position),
+            u64(revision),
+            ...texts.flatMap(text),
+          ]),
+        )
+        .digest();
+    };
+    const insert = old.prepare(
+      `INSERT INTO events (position, stream_id, revision, event_id, type, data, metadata, recorded_at, hash)
+       VALUES (?, 'old', ?, ?, 'SomethingHappened', '{}', '{}', '2026-11-27T00:00:00.000Z', ?)`,
+    );
+    let previous = Buffer.alloc(32);
+    for (let revision = 0; revision < 30; revision += 1) {
+      const id = randomUUID();
+      previous = v1(previous, revision + 1, revision, [
+        'old',
+        id,
+        'SomethingHappened',
+        '2026-11-27T00:00:00.000Z',
+        '{}',
+        '{}',
+      ]);
+      insert.run(revision + 1, revision, id, previous);
+    }
+    old.close();
+
+    const store = open(file);
+    expect(verdict(await wholeChain(store))).toEqual({ checked: 30, unchained: 0, broken: undefined });
+    await store.append('old', [anEvent()], 29n);
+    expect(verdict(await wholeChain(store))).toEqual({ checked: 31, unchained: 0, broken: undefined });
+    const db = new Database(file);
+    try {
+      expect(() => db.prepare(`UPDATE events SET hash = zeroblob(32) WHERE position = 1`).run()).toThrow(/append-only/);
+    } finally {
+      db.close();
+    }
   });
 });

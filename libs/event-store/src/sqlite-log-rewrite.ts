@@ -2,10 +2,10 @@
 // connection with secure_delete, then vacuumed and its WAL truncated: no page keeps what was replaced.
 import Database from 'better-sqlite3';
 import type { RecordedEvent } from './event-store.port.js';
-import { CHAIN_GENESIS, chainLink } from './event-chain.js';
 import type { EventRewrite, LogRewriteResult, LogRewriter } from './log-rewrite.port.js';
-import { EVENT_ROW_COLUMNS, toRecordedEvent, toStoredEvent, type EventRow } from './sqlite-event-row.js';
+import { EVENT_ROW_COLUMNS, toRecordedEvent, type EventRow } from './sqlite-event-row.js';
 import { migrateEventStoreSchema } from './sqlite-migrations.js';
+import { appendOnlyTrigger, rechainFrom } from './sqlite-rechain.js';
 
 const PAGE = 1_000;
 
@@ -37,10 +37,7 @@ export class SqliteLogRewriter implements LogRewriter {
       .safeIntegers();
     const update = this.db.prepare('UPDATE events SET stream_id = ?, data = ?, metadata = ? WHERE position = ?');
     const renameDeleted = this.db.prepare('UPDATE deleted_streams SET stream_id = ? WHERE stream_id = ?');
-    const trigger = this.db
-      .prepare<[], string>("SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = 'events_are_never_changed'")
-      .pluck()
-      .get();
+    const trigger = appendOnlyTrigger(this.db);
     const result: LogRewriteResult = { examined: 0, rewritten: 0 };
     let firstRewritten: bigint | undefined;
     this.db.exec('BEGIN IMMEDIATE');
@@ -66,7 +63,7 @@ export class SqliteLogRewriter implements LogRewriter {
           firstRewritten ??= original.position;
         }
       }
-      if (firstRewritten !== undefined) result.rechainedFrom = this.rechain(firstRewritten);
+      if (firstRewritten !== undefined) result.rechainedFrom = rechainFrom(this.db, firstRewritten);
       if (trigger !== undefined) this.db.exec(trigger);
       this.db.exec('COMMIT');
     } catch (error) {
@@ -77,38 +74,6 @@ export class SqliteLogRewriter implements LogRewriter {
     this.db.exec('VACUUM');
     this.db.pragma('wal_checkpoint(TRUNCATE)');
     return result;
-  }
-
-  /**
-   * The chain given again from the first rewritten event to the head, over the new bytes, with the trigger lifted:
-   * the rewrite's own record of it is the position it answers. A log written before the chain keeps no hashes.
-   */
-  private rechain(from: bigint): bigint | undefined {
-    const previousHash = this.db
-      .prepare<[bigint], Buffer | null>('SELECT hash FROM events WHERE position < ? ORDER BY position DESC LIMIT 1')
-      .pluck()
-      .get(from);
-    if (previousHash === null) return undefined;
-    const rows = this.db
-      .prepare<[bigint, number], [...EventRow, Buffer | null]>(
-        `SELECT ${EVENT_ROW_COLUMNS}, hash FROM events WHERE position >= ? ORDER BY position LIMIT ?`,
-      )
-      .raw()
-      .safeIntegers();
-    const setHash = this.db.prepare('UPDATE events SET hash = ? WHERE position = ?');
-    let previous = previousHash ?? CHAIN_GENESIS;
-    // A page at a time: a connection runs no statement while another's rows are being iterated.
-    for (let next = from, page = rows.all(next, PAGE); page.length > 0; page = rows.all(next, PAGE)) {
-      for (const row of page) {
-        // Unchained from here on (a log being chained): nothing after it has a hash to give again.
-        if (row[8] === null) return from;
-        const event = toStoredEvent(row);
-        previous = chainLink(previous, event);
-        setHash.run(previous, event.position);
-        next = event.position + 1n;
-      }
-    }
-    return from;
   }
 
   close(): Promise<void> {

@@ -1,6 +1,8 @@
 import type Database from 'better-sqlite3';
+import { appendOnlyTrigger, rechainFrom } from './sqlite-rechain.js';
 
-export type SchemaMigration = { version: number; name: string; sql: string };
+/** `sql`, then `run` (a step SQL cannot say), in the migration's one transaction. */
+export type SchemaMigration = { version: number; name: string; sql: string; run?: (db: Database.Database) => void };
 
 /** Applied in order at open; a released migration is never edited, only followed by a new one. */
 export const EVENT_STORE_MIGRATIONS: readonly SchemaMigration[] = [
@@ -56,6 +58,20 @@ export const EVENT_STORE_MIGRATIONS: readonly SchemaMigration[] = [
         BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
     `,
   },
+  {
+    version: 4,
+    name: "the chain's second encoding: each event's digest linked to the hash before",
+    sql: '',
+    // Hashes given in the first encoding (chorus-chain-v1, before any checkpoint was signed) given again in the second,
+    // under the migration's write lock; a store with no hash yet is left to chorus store:chain.
+    run: (db) => {
+      const trigger = appendOnlyTrigger(db);
+      db.exec('DROP TRIGGER IF EXISTS events_are_never_changed');
+      const first = db.prepare<[], bigint>('SELECT min(position) FROM events').pluck().safeIntegers().get();
+      if (first !== null && first !== undefined) rechainFrom(db, first);
+      if (trigger !== undefined) db.exec(trigger);
+    },
+  },
 ];
 
 /** The personal keys' own file (personal-keys.sqlite): its writes never wait on the log's, nor the log's on them. */
@@ -92,6 +108,7 @@ export function migrateEventStoreSchema(
     for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
       if (migration.version <= current) continue;
       db.exec(migration.sql);
+      migration.run?.(db);
       record.run(migration.version, migration.name, now().toISOString());
     }
   });
