@@ -183,6 +183,7 @@ describe('the golden store, sealed by `chorus store:seal-personal-data`', () => 
       renamedStreams: expect.any(Number),
       // Written before the chain: there is none to give again. store:chain gives it one, over the sealed bytes.
       rechainedFrom: null,
+      checkpoint: null,
     });
     expect(JSON.parse(sealed.stdout).renamedStreams).toBeGreaterThanOrEqual(5);
 
@@ -250,6 +251,60 @@ describe('the golden store, sealed by `chorus store:seal-personal-data`', () => 
       db.close();
     }
   }
+});
+
+describe('the golden store chained and signed before it is sealed', () => {
+  let chainedDir: string;
+  const settings = () => ({ DATA_DIR: chainedDir, PERSONAL_DATA_RETENTION_DAYS: '3650' });
+  type Verdict = { proven: boolean; checkpoints: number; signedTo: string | null; failedAt?: string; failure?: string };
+  const verdict = async (): Promise<{ code: number; verdict: Verdict }> => {
+    const run = await runChorus(['store:verify', '--json'], settings());
+    return { code: run.code, verdict: JSON.parse(run.stdout) as Verdict };
+  };
+
+  beforeAll(() => {
+    ensureCliBuilt();
+    chainedDir = mkdtempSync(join(tmpdir(), 'chorus-golden-chained-'));
+    restoreGoldenStore(chainedDir);
+  });
+  afterAll(() => rmSync(chainedDir, { recursive: true, force: true }));
+
+  it('records the re-chain in the log with a signed checkpoint, which sets aside the one that signed the bytes in clear', async () => {
+    expect(await runChorus(['store:chain', '--yes'], settings())).toMatchObject({ code: 0 });
+    const before = await runChorus(['history:checkpoint', '--json'], settings());
+    expect(before.code).toBe(0);
+    const first = JSON.parse(before.stdout) as { position: string; reason: string };
+    expect(first).toMatchObject({ position: '97', reason: 'on-demand' });
+
+    const sealed = await runChorus(['store:seal-personal-data', '--yes', '--json'], settings());
+    expect(sealed.code).toBe(0);
+    const answer = JSON.parse(sealed.stdout) as {
+      rechainedFrom: string | null;
+      checkpoint: { position: string; reason: string; rechainedFrom: string };
+    };
+    expect(answer.rechainedFrom).not.toBeNull();
+    expect(answer.checkpoint).toMatchObject({ reason: 'rechain', rechainedFrom: answer.rechainedFrom, position: '98' });
+    expect(await verdict()).toEqual({
+      code: 0,
+      verdict: expect.objectContaining({ proven: true, checkpoints: 2, signedTo: '98' }),
+    });
+
+    // Without the re-chain's checkpoint, the first one signs a hash the chain no longer has.
+    const db = new Database(join(chainedDir, 'events.sqlite'));
+    db.exec('DROP TRIGGER IF EXISTS events_are_never_deleted');
+    db.prepare(
+      "DELETE FROM events WHERE stream_id = 'history-checkpoints' AND json_extract(data, '$.reason') = 'rechain'",
+    ).run();
+    db.close();
+    expect(await verdict()).toEqual({
+      code: 1,
+      verdict: expect.objectContaining({
+        proven: false,
+        failedAt: '98',
+        failure: expect.stringContaining('whose hash there is not the chain'),
+      }),
+    });
+  }, 120_000);
 });
 
 describe('the golden store, backed up while it serves, restored, and copied', () => {

@@ -11,6 +11,7 @@ import { DemoModule } from './demo/demo.module.js';
 import { DirectoryModule } from './directory/directory.module.js';
 import { EntitlementsModule } from './entitlements/entitlements.module.js';
 import { EventStoreModule } from './event-store/event-store.module.js';
+import { HistoryProofModule } from './history-proof/history-proof.module.js';
 import { HttpModule } from './http/http.module.js';
 import { LoggingModule } from './logging/logging.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
@@ -46,6 +47,7 @@ export class AppModule {
         MetricsModule,
         OpenApiModule,
         BillingModule,
+        HistoryProofModule,
         AuditModule,
         EntitlementsModule,
         OwnerMailsModule,

@@ -82,3 +82,4 @@ export { PersonalDataExport, type PersonalDataCopy } from './privacy/personal-da
 export { webhookExample, webhookPayloadSchema, WEBHOOK_PAYLOADS } from './webhooks/webhook-payloads.js';
 export { WEBHOOK_RUN } from './webhooks/endpoint-sender.js';
 export { RESTORE_MARKER, restoreUnderWay } from './start-up/restore-under-way.js';
+export { CheckpointRefusal, HistoryCheckpoints } from './history-proof/history-checkpoints.js';

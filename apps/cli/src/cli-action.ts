@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { ConfigError } from '#config';
 import { DomainError } from '#domain';
+import { HistoryKeyError } from '#event-store';
 import { ErrorAnswers, ProblemError, toProblem, type RefusalLookup } from '#api';
 import type { CliContext, GetCliContext } from './cli-context.js';
 import { printOutput, toJson, wantsJson, type CliOutput } from './cli-output.js';
@@ -31,7 +32,8 @@ export async function reportFailure(error: unknown, json: boolean, getContext?: 
     process.exitCode = error.exitCode;
     return;
   }
-  if (error instanceof ConfigError) {
+  // A signing key that cannot be used is a setting to mend, like the rest of the configuration.
+  if (error instanceof ConfigError || error instanceof HistoryKeyError) {
     process.stderr.write(`chorus: ${error.message}\n`);
     process.exitCode = ExitCode.invalidConfiguration;
     return;

@@ -174,6 +174,24 @@ export const COMMANDS: readonly CommandEntry[] = [
       (await import('./commands/store-seal-personal-data.command.js')).registerStoreSealPersonalDataCommand,
   },
   {
+    name: 'history:checkpoint',
+    args: '',
+    summary: "sign a checkpoint of the log's chain now",
+    load: async () => (await import('./commands/history-checkpoint.command.js')).registerHistoryCheckpointCommand,
+  },
+  {
+    name: 'history:public-key',
+    args: '',
+    summary: "print the public key (PEM) that checks the history's signed checkpoints",
+    load: async () => (await import('./commands/history-public-key.command.js')).registerHistoryPublicKeyCommand,
+  },
+  {
+    name: 'history:verify',
+    args: '<file>',
+    summary: 'check an exported history with its proof offline',
+    load: async () => (await import('./commands/history-verify.command.js')).registerHistoryVerifyCommand,
+  },
+  {
     name: 'billing:sign',
     args: '[file]',
     summary: 'print the Billing-Signature header value for a billing event body',

@@ -40,6 +40,7 @@ const environmentSchema = z.object({
   ),
   SUPPORT_EMAIL: optionalText.pipe(z.email({ message: 'must be an e-mail address' }).max(254).optional()),
   SESSION_SECRET: optionalText.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+  HISTORY_SIGNING_KEY: optionalText,
   SMTP_URL: optionalText.pipe(z.url({ protocol: /^smtps?$/ }).optional()),
   MAIL_FROM: z.string().min(3).default('Chorus <no-reply@chorus.localhost>'),
   MAIL_CLAIM_SECONDS: z.coerce.number().int().min(2).max(3_600).default(60),
@@ -98,6 +99,11 @@ export type Config = {
   supportEmail: string | undefined;
   /** undefined: the server generates one and keeps it under DATA_DIR (never in production). */
   sessionSecret: string | undefined;
+  /**
+   * The Ed25519 private key that signs the history's checkpoints: PEM, or a path to a PEM file. undefined: one is
+   * generated into DATA_DIR (docs/history.md).
+   */
+  historySigningKey: string | undefined;
   smtpUrl: string | undefined;
   mailFrom: string;
   google: {
@@ -221,6 +227,7 @@ export function loadConfig(environment: Record<string, string | undefined>): Con
     upgradeUrl: env.UPGRADE_URL,
     supportEmail: env.SUPPORT_EMAIL,
     sessionSecret: env.SESSION_SECRET,
+    historySigningKey: env.HISTORY_SIGNING_KEY,
     smtpUrl: env.SMTP_URL,
     mailFrom: env.MAIL_FROM,
     mailClaimMs: env.MAIL_CLAIM_SECONDS * 1_000,

@@ -86,7 +86,7 @@ export type ChainBreak = {
  * a chained beginning and an unchained rest, and a chained event after an unchained one is a break.
  */
 export class ChainCheck {
-  private previous: Buffer = CHAIN_GENESIS;
+  private previous: Buffer;
   private lastPosition: bigint | undefined;
   /** Events whose hash held. */
   checked = 0;
@@ -95,6 +95,18 @@ export class ChainCheck {
   /** The last position proven. */
   provenTo: bigint | undefined = undefined;
   broken: ChainBreak | undefined = undefined;
+
+  /** From the log's beginning, or on from an event already proven (its position and hash: a checkpoint's). */
+  constructor(from?: { position: bigint; hash: Buffer }) {
+    this.previous = from?.hash ?? CHAIN_GENESIS;
+    this.lastPosition = from?.position;
+    this.provenTo = from?.position;
+  }
+
+  /** The hash of the last event proven (the genesis before the first). */
+  get lastHash(): Buffer {
+    return this.previous;
+  }
 
   /** Undefined while the chain holds; the first break once found (later events are then not checked). */
   next(event: ChainedEvent): ChainBreak | undefined {

@@ -260,3 +260,5 @@ export interface ChainedLog {
 }
 
 export const EVENT_STORE = Symbol('EVENT_STORE');
+/** The configured store's chain (ChainedLog), or null where it keeps none. */
+export const CHAINED_LOG = Symbol('CHAINED_LOG');

@@ -10,6 +10,9 @@ export {
   type ChainedEvent,
   type ChainedFields,
 } from './event-chain.js';
+export * from './history-checkpoint.js';
+export * from './history-proof-file.js';
+export * from './history-signing-key.js';
 export { ForwardingEventStore } from './forwarding-event-store.js';
 export { openEventStore, openLogRewriter, openPersonalKeys, type OpenEventStoreOptions } from './open-event-store.js';
 export * from './log-rewrite.port.js';

@@ -192,7 +192,7 @@ describe('the embedded store’s chain', () => {
       `INSERT INTO events (position, stream_id, revision, event_id, type, data, metadata, recorded_at, hash)
        VALUES (?, 'old', ?, ?, 'SomethingHappened', '{}', '{}', '2026-11-27T00:00:00.000Z', ?)`,
     );
-    let previous = Buffer.alloc(32);
+    let previous: Buffer = Buffer.alloc(32);
     for (let revision = 0; revision < 30; revision += 1) {
       const id = randomUUID();
       previous = v1(previous, revision + 1, revision, [

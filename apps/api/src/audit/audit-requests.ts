@@ -105,9 +105,26 @@ export const timelineQuery = z
 export const historyReadQuery = readQuery;
 
 export const exportQuery = z
-  .strictObject({ format: z.enum(EXPORT_FORMATS as [ExportFormat, ...ExportFormat[]]), ...filterFields })
+  .strictObject({
+    format: z.enum(EXPORT_FORMATS as [ExportFormat, ...ExportFormat[]]),
+    // With each event's hash and what links it to the signed chain (docs/history.md): the whole history, as JSON lines.
+    proof: z.enum(['true', 'false']).optional(),
+    ...filterFields,
+  })
   .refine(rangeInOrder, rangeMessage)
-  .transform(({ format, ...filter }) => ({ format, filter: historyFilter(filter) }));
+  .refine(({ proof, format }) => proof !== 'true' || format === 'jsonl', {
+    message: 'a proof comes with format=jsonl only',
+    path: ['proof'],
+  })
+  .refine(
+    ({ proof, type, actor, from, to }) =>
+      proof !== 'true' || [type, actor, from, to].every((value) => value === undefined),
+    {
+      message: 'a proof covers the whole history: leave out type, actor, from and to',
+      path: ['proof'],
+    },
+  )
+  .transform(({ format, proof, ...filter }) => ({ format, proof: proof === 'true', filter: historyFilter(filter) }));
 
 export const noQuery = z.strictObject({});
 

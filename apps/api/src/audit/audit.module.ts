@@ -8,6 +8,7 @@ import { OrganizationAuditController } from './organization-audit.controller.js'
 import { ActorNameLookup } from './actor-name-lookup.js';
 import { ApiKeyNames } from './api-key-names.js';
 import { DirectoryModule } from '../directory/directory.module.js';
+import { HistoryProofModule } from '../history-proof/history-proof.module.js';
 import { HistoryExport } from './history-export.js';
 import { OrganizationHistoryController } from './organization-history.controller.js';
 import { OrganizationTimeline } from './organization-timeline.js';
@@ -17,7 +18,7 @@ import { OrganizationTimeline } from './organization-timeline.js';
  * and the audit explorer's timeline, changes, usage over time and exports.
  */
 @Module({
-  imports: [DirectoryModule],
+  imports: [DirectoryModule, HistoryProofModule],
   controllers: [OrganizationAuditController, AuditCorrelationsController, OrganizationHistoryController],
   providers: [
     GetOrganizationHistoryHandler,

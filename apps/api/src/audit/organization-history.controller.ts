@@ -162,15 +162,16 @@ export class OrganizationHistoryController {
   @Operation({
     summary: 'The history as a streamed download: format=csv (RFC 4180, formula-like text neutralised) or jsonl',
     description:
-      "Filtered like the timeline (`type`, `actor`, `from`, `to`), so the console's download holds what its page shows.",
+      "Filtered like the timeline (`type`, `actor`, `from`, `to`), so the console's download holds what its page shows. `proof=true` (jsonl, no filter): each event also carries its bytes as stored and its hashes, other organizations' events between them only their digests, and the last line is a signed checkpoint: `chorus history:verify` checks it offline (docs/history.md).",
     answer: { mediaType: Object.values(EXPORT_CONTENT_TYPES), schema: z.string() },
+    responses: { 409: 'NOT_CHAINED: this store keeps no chain, or events are not chained yet (proof=true)' },
   })
   async export(
     @Param('id', validOrganizationId) id: string,
-    @Query(new ZodValidationPipe(exportQuery)) { format, filter }: z.output<typeof exportQuery>,
+    @Query(new ZodValidationPipe(exportQuery)) { format, proof, filter }: z.output<typeof exportQuery>,
     @Res() response: Response,
   ): Promise<void> {
-    const chunks = await this.exports.open(id, format, filter);
+    const chunks = proof ? await this.exports.openWithProof(id) : await this.exports.open(id, format, filter);
     response.status(200);
     response.setHeader('Content-Type', EXPORT_CONTENT_TYPES[format]);
     response.setHeader('Content-Disposition', `attachment; filename="${id}-history.${format}"`);

@@ -2,7 +2,15 @@ import { Global, Inject, Injectable, Module, type OnApplicationShutdown } from '
 import { PersonalKeys, SealingEventStore, UpcastingEventStore } from '#application';
 import { CONFIG, type Config } from '#config';
 import { eventSchemas } from '#domain';
-import { EVENT_STORE, openEventStore, openPersonalKeys, PERSONAL_KEYS, type EventStore } from '#event-store';
+import {
+  CHAINED_LOG,
+  EVENT_STORE,
+  openEventStore,
+  openPersonalKeys,
+  PERSONAL_KEYS,
+  type ChainedLog,
+  type EventStore,
+} from '#event-store';
 import { AppClock } from '../config/app-clock.js';
 import { RequestWritesEventStore } from '../http/request-writes.js';
 import { ChorusMetrics } from '../metrics/chorus-metrics.js';
@@ -22,11 +30,15 @@ class EventStoreLifecycle implements OnApplicationShutdown {
   }
 }
 
+/** The store as opened, under every wrapper: only the chain is read from it directly (CHAINED_LOG). */
+const OPENED_STORE = Symbol('OPENED_STORE');
+
 /**
  * EVENT_STORE: the embedded SQLite store under DATA_DIR, or PostgreSQL (DATABASE_URL), or EventStoreDB
  * (EVENTSTORE_CONNECTION_STRING);
  * personal data sealed on the way in and opened on the way out, every event read in its current shape (upcast), its
- * appends' positions noted in their request's context, and timed.
+ * appends' positions noted in their request's context, and timed. CHAINED_LOG: the same store's chain, exactly as
+ * stored (null where the store keeps none: docs/history.md).
  */
 @Global()
 @Module({
@@ -42,16 +54,30 @@ class EventStoreLifecycle implements OnApplicationShutdown {
       },
     },
     {
+      provide: OPENED_STORE,
+      inject: [CONFIG],
+      useFactory: (config: Config): Promise<EventStore> => {
+        const { dataDir, eventStoreConnectionString: connectionString, databaseUrl } = config;
+        return openEventStore({ dataDir, connectionString, databaseUrl });
+      },
+    },
+    {
+      provide: CHAINED_LOG,
+      inject: [OPENED_STORE],
+      useFactory: (store: EventStore): ChainedLog | null =>
+        'readChain' in store ? (store as EventStore & ChainedLog) : null,
+    },
+    {
       provide: EVENT_STORE,
-      inject: [CONFIG, ChorusMetrics, PERSONAL_KEYS, AppClock],
-      useFactory: async (
+      inject: [CONFIG, ChorusMetrics, PERSONAL_KEYS, AppClock, OPENED_STORE],
+      useFactory: (
         config: Config,
         metrics: ChorusMetrics,
         keys: PersonalKeys,
         clock: AppClock,
-      ): Promise<EventStore> => {
-        const { dataDir, eventStoreConnectionString: connectionString, databaseUrl } = config;
-        const store = await openEventStore({ dataDir, connectionString, databaseUrl });
+        store: EventStore,
+      ): EventStore => {
+        const { eventStoreConnectionString: connectionString, databaseUrl } = config;
         const sealed = new SealingEventStore(store, keys, () => clock.now());
         return new TimedEventStore(
           new RequestWritesEventStore(new UpcastingEventStore(sealed, eventSchemas)),
@@ -62,6 +88,6 @@ class EventStoreLifecycle implements OnApplicationShutdown {
     },
     EventStoreLifecycle,
   ],
-  exports: [EVENT_STORE, PERSONAL_KEYS],
+  exports: [EVENT_STORE, PERSONAL_KEYS, CHAINED_LOG],
 })
 export class EventStoreModule {}

@@ -11,6 +11,7 @@ const SECRET_FIELDS: ReadonlySet<string> = new Set([
   'apiKey',
   'key',
   'sessionSecret',
+  'historySigningKey',
   'clientSecret',
   'client_secret',
   'code_verifier',

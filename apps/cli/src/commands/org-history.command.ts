@@ -53,16 +53,28 @@ function follow(
   });
 }
 
-const exportOptions = z.strictObject({
-  format: z.enum(EXPORT_FORMATS as [ExportFormat, ...ExportFormat[]], {
-    error: `must be one of ${EXPORT_FORMATS.join(', ')}`,
-  }),
-  json: z.literal(false, { error: 'cannot be given with --format (the format says what is printed)' }),
-  follow: z.literal(false, { error: 'cannot be given with --format (an export ends with the last event)' }),
-});
+const exportOptions = z
+  .strictObject({
+    format: z.enum(EXPORT_FORMATS as [ExportFormat, ...ExportFormat[]], {
+      error: `must be one of ${EXPORT_FORMATS.join(', ')}`,
+    }),
+    json: z.literal(false, { error: 'cannot be given with --format (the format says what is printed)' }),
+    follow: z.literal(false, { error: 'cannot be given with --format (an export ends with the last event)' }),
+    proof: z.boolean(),
+  })
+  .refine(({ proof, format }) => !proof || format === 'jsonl', {
+    message: 'comes with --format jsonl only',
+    path: ['proof'],
+  });
 
-async function printExport(getContext: GetCliContext, organizationId: string, format: ExportFormat): Promise<void> {
-  const chunks = await (await getContext()).app.get(HistoryExport).open(organizationId, format);
+async function printExport(
+  getContext: GetCliContext,
+  organizationId: string,
+  format: ExportFormat,
+  proof: boolean,
+): Promise<void> {
+  const exports = (await getContext()).app.get(HistoryExport);
+  const chunks = proof ? await exports.openWithProof(organizationId) : await exports.open(organizationId, format);
   // end: false: stdout stays open for the process; pipeline waits for it to drain between chunks.
   await pipeline(Readable.from(chunks), process.stdout, { end: false });
 }
@@ -83,17 +95,22 @@ export function registerOrgHistoryCommand(program: Command, getContext: GetCliCo
       '--format <format>',
       `the whole history with the console's words, as the console's downloads: ${EXPORT_FORMATS.join(' or ')}`,
     )
-    .action(async (id: string, options: { json?: boolean; follow?: boolean; format?: string }) => {
+    .option(
+      '--proof',
+      'with --format jsonl: each event with its hashes, ending with a signed checkpoint (history:verify)',
+    )
+    .action(async (id: string, options: { json?: boolean; follow?: boolean; format?: string; proof?: boolean }) => {
       const json = options.json === true;
-      if (options.format !== undefined) {
+      if (options.format !== undefined || options.proof === true) {
         try {
           const organizationId = parseInput(organizationIdSchema, id, 'id');
-          const { format } = parseInput(exportOptions, {
+          const { format, proof } = parseInput(exportOptions, {
             format: options.format,
             json,
             follow: options.follow === true,
+            proof: options.proof === true,
           });
-          await printExport(getContext, organizationId, format);
+          await printExport(getContext, organizationId, format, proof);
         } catch (error) {
           await reportFailure(error, false, getContext);
         }

@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
-import { PERSONAL_KEYS, openEventStore, openLogRewriter } from '#event-store';
+import { PERSONAL_KEYS, openEventStore, openLogRewriter, type SignedCheckpoint } from '#event-store';
 import type { PersonalKeys } from '#application';
-import { IDENTITY, ProblemError } from '#api';
+import { CheckpointRefusal, HistoryCheckpoints, IDENTITY, ProblemError } from '#api';
 import { sealPersonalData, type Identity } from '#identity';
 import type { ReadModels, Verification } from '#read-models';
 import { cliAction } from '../cli-action.js';
-import type { GetCliContext } from '../cli-context.js';
+import type { CliContext, GetCliContext } from '../cli-context.js';
 import { caughtUpReadModels } from '../read-models-caught-up.js';
 import { counted } from './projections-progress.js';
 
@@ -21,6 +21,30 @@ async function verified(readModels: ReadModels, when: string): Promise<void> {
       'The read models differ from the log',
       `${when}, ${drift.join(', ')} differ from a rebuild from the log: \`chorus projections:verify\` shows how.`,
     );
+  }
+}
+
+/**
+ * The re-chain recorded in the log: a checkpoint signed over the chain given again, which sets aside the checkpoints
+ * before it that signed the bytes now sealed (docs/history.md). A refusal is said, not thrown: the sealing is done.
+ */
+async function signRechain(
+  context: CliContext,
+  rechainedFrom: bigint | undefined,
+): Promise<{ checkpoint?: SignedCheckpoint; words: string }> {
+  if (rechainedFrom === undefined) return { words: '' };
+  try {
+    const checkpoint = await context.app.get(HistoryCheckpoints).sign('rechain', {
+      rechainedFrom,
+      context: context.commandContext('store:seal-personal-data'),
+    });
+    return {
+      checkpoint,
+      words: ` A checkpoint signed at position ${checkpoint.position} records the re-chain in the log.`,
+    };
+  } catch (error) {
+    if (!(error instanceof CheckpointRefusal)) throw error;
+    return { words: ` No checkpoint records the re-chain: ${error.message}.` };
   }
 }
 
@@ -68,9 +92,15 @@ export function registerStoreSealPersonalDataCommand(program: Command, getContex
           // show.
           await readModels.rebuild({});
           await verified(readModels, 'After sealing');
+          const signed = await signRechain(context, sealed.rechainedFrom);
           return {
-            json: { sealed: true, ...sealed, rechainedFrom: sealed.rechainedFrom?.toString() ?? null },
-            text: `Sealed the personal data of ${sealed.rewritten} of ${counted(sealed.examined, 'event', 'events')} in place (${counted(sealed.renamedStreams, 'stream', 'streams')} renamed by a keyed hash); the read models were rebuilt from the sealed log and match it.${sealed.rechainedFrom === undefined ? '' : ` The chain was given again over the sealed bytes from position ${sealed.rechainedFrom} on, so store:verify proves the sealed log.`}`,
+            json: {
+              sealed: true,
+              ...sealed,
+              rechainedFrom: sealed.rechainedFrom?.toString() ?? null,
+              checkpoint: signed.checkpoint ?? null,
+            },
+            text: `Sealed the personal data of ${sealed.rewritten} of ${counted(sealed.examined, 'event', 'events')} in place (${counted(sealed.renamedStreams, 'stream', 'streams')} renamed by a keyed hash); the read models were rebuilt from the sealed log and match it.${sealed.rechainedFrom === undefined ? '' : ` The chain was given again over the sealed bytes from position ${sealed.rechainedFrom} on, so store:verify proves the sealed log.`}${signed.words}`,
           };
         } finally {
           await rewriter.close();

@@ -1,25 +1,55 @@
+import { createPublicKey, type KeyObject } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
+import { existingHistoryPublicKey } from '#event-store';
 import { configAction } from '../config-action.js';
 import type { GetCliContext } from '../cli-context.js';
 import type { Config } from '#config';
 import type { CliOutput } from '../cli-output.js';
-import { chainOf, verifyChain } from '../store-tools/chain-log.js';
+import { chainOf, verifyChain, type ChainVerification } from '../store-tools/chain-log.js';
+import { invalidInput } from '../store-tools/store-refusal.js';
 import { ExitCode } from '../exit-codes.js';
 import { compareLogs } from '../store-tools/compare-logs.js';
 import { openConfiguredStore, openStoreAt } from '../store-tools/stores.js';
 import { counted } from './projections-progress.js';
 
-/** The chain walked: exit 0 when every event is proven, 1 naming the first that fails, or what is not chained. */
-async function verifyStoreChain(config: Config): Promise<CliOutput> {
+/** The key checkpoints are checked with: `--public-key`, else this node's (HISTORY_SIGNING_KEY or DATA_DIR), else none. */
+function checkingKey(config: Config, publicKey: string | undefined): KeyObject | undefined {
+  if (publicKey !== undefined) {
+    try {
+      return createPublicKey(readFileSync(publicKey, 'utf8'));
+    } catch {
+      throw invalidInput(`--public-key: ${publicKey} is not a readable PEM public key`);
+    }
+  }
+  return existingHistoryPublicKey({ configured: config.historySigningKey, dataDir: config.dataDir })?.publicKey;
+}
+
+/** What the checkpoints add to a proven chain, in words. */
+function signedWords({ checkpoints, signed, checkpointsUnchecked }: ChainVerification): string {
+  if (checkpointsUnchecked)
+    return ` Its ${counted(checkpoints, 'checkpoint is', 'checkpoints are')} not checked: there is no key here (set HISTORY_SIGNING_KEY, or give --public-key).`;
+  if (signed === undefined) return ' No checkpoint is signed yet (chorus history:checkpoint signs one).';
+  return ` ${counted(checkpoints, 'signed checkpoint holds', 'signed checkpoints hold')}; the latest, signed at ${signed.time}, covers position ${signed.position}.`;
+}
+
+/** The chain and its checkpoints walked: exit 0 when every event is proven, 1 naming the first that fails. */
+async function verifyStoreChain(config: Config, publicKey: string | undefined): Promise<CliOutput> {
+  const key = checkingKey(config, publicKey);
   const store = await openConfiguredStore(config);
   try {
-    const { checked, provenTo, unchained, broken } = await verifyChain(chainOf(store));
+    const verification = await verifyChain(chainOf(store), key);
+    const { checked, provenTo, unchained, broken, checkpoints, signed, checkpointsUnchecked } = verification;
     const proven = provenTo === undefined ? 'nothing' : `up to position ${provenTo}`;
     const json = {
       proven: broken === undefined && unchained === 0,
       checked,
       provenTo: provenTo?.toString() ?? null,
       unchained,
+      checkpoints,
+      checkpointsChecked: !checkpointsUnchecked,
+      signedTo: signed?.position ?? null,
+      signedAt: signed?.time ?? null,
       ...(broken === undefined ? {} : { failedAt: broken.position.toString(), failure: broken.reason }),
     };
     if (broken !== undefined) {
@@ -38,7 +68,7 @@ async function verifyStoreChain(config: Config): Promise<CliOutput> {
     }
     return {
       json,
-      text: `The log is proven ${proven}: ${counted(checked, 'event', 'events')} of ${store.name}, each hash the link of the one before and its own bytes.`,
+      text: `The log is proven ${proven}: ${counted(checked, 'event', 'events')} of ${store.name}, each hash the link of the one before and its own bytes.${signedWords(verification)}`,
     };
   } finally {
     await store.close();
@@ -56,10 +86,11 @@ export function registerStoreVerifyCommand(program: Command, getContext: GetCliC
       "prove the configured store's log by its chain, or with --against compare it with another store's (exit 1 at a failure)",
     )
     .option('--against <source>', 'a DATA_DIR path or a postgres:// URL: the store copied from')
+    .option('--public-key <file>', "check the checkpoints with this PEM public key rather than this node's key")
     .option('--json', 'print the result as JSON')
     .action(
-      configAction(getContext, async (config, options: { against?: string }) => {
-        if (options.against === undefined) return verifyStoreChain(config);
+      configAction(getContext, async (config, options: { against?: string; publicKey?: string }) => {
+        if (options.against === undefined) return verifyStoreChain(config, options.publicKey);
         const source = await openStoreAt(options.against);
         try {
           const target = await openConfiguredStore(config);
