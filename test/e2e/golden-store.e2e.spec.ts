@@ -257,7 +257,7 @@ describe('the golden store chained and signed before it is sealed', () => {
   let chainedDir: string;
   const settings = () => ({ DATA_DIR: chainedDir, PERSONAL_DATA_RETENTION_DAYS: '3650' });
   type Verdict = { proven: boolean; checkpoints: number; signedTo: string | null; failedAt?: string; failure?: string };
-  const verdict = async (): Promise<{ code: number; verdict: Verdict }> => {
+  const verdict = async (): Promise<{ code: number | null; verdict: Verdict }> => {
     const run = await runChorus(['store:verify', '--json'], settings());
     return { code: run.code, verdict: JSON.parse(run.stdout) as Verdict };
   };

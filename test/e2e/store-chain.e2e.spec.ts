@@ -1,13 +1,16 @@
 // The chain proves the embedded log (docs/history.md): `chorus store:verify` walks it and names the first position an
 // edit made with SQL on events.sqlite touches, and what failed; an erasure, a store written before the chain once
-// `store:chain` has run, and a restore leave it green.
+// `store:chain` has run, and a restore leave it green; a signed checkpoint finds even an edit whose hashes were all
+// given again, and a checkpoint changed or forged.
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import Database from 'better-sqlite3';
+import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { newCommandContext } from '#application';
-import { PersonalDataErasure } from '#api';
+import { HistoryCheckpoints, PersonalDataErasure } from '#api';
+import { CHAIN_GENESIS, chainLink, signCheckpoint } from '#event-store';
 import { createApiKey } from '../support/api-keys.js';
 import { startAuthApp, type AuthApp } from '../support/auth-app.js';
 import { ensureCliBuilt, runChorus, type ChorusRun } from '../support/chorus-cli.js';
@@ -18,6 +21,7 @@ const root = mkdtempSync(join(tmpdir(), 'chorus-chain-'));
 const sourceDir = join(root, 'source');
 let serial = 0;
 let app: AuthApp;
+let checkpointAt = 0;
 
 type Verdict = {
   proven: boolean;
@@ -26,9 +30,14 @@ type Verdict = {
   unchained: number;
   failedAt?: string;
   failure?: string;
+  checkpoints: number;
+  signedTo: string | null;
 };
 
-const verify = (dataDir: string): Promise<ChorusRun> => runChorus(['store:verify', '--json'], { DATA_DIR: dataDir });
+/** Checked with the source's key wherever the store is: copies and restores are checked as their source. */
+const sourceKey = join(sourceDir, 'history-signing-key.pem');
+const verify = (dataDir: string): Promise<ChorusRun> =>
+  runChorus(['store:verify', '--json'], { DATA_DIR: dataDir, HISTORY_SIGNING_KEY: sourceKey });
 const verdictOf = (run: ChorusRun): Verdict => JSON.parse(run.stdout) as Verdict;
 
 /** A copy of the source's files, edited with SQL as an intruder with the file would, the append-only trigger dropped. */
@@ -40,6 +49,23 @@ function tampered(sql: string): string {
   db.exec(sql);
   db.close();
   return dataDir;
+}
+
+/** What an intruder who knows the encoding does after an edit: every hash given again, so the chain itself holds. */
+function rechainWhole(db: Database.Database): void {
+  const rows = db
+    .prepare(
+      'SELECT position, stream_id, revision, event_id, type, data, metadata, recorded_at FROM events ORDER BY position',
+    )
+    .raw()
+    .safeIntegers()
+    .all() as [bigint, string, bigint, string, string, string, string, string][];
+  const update = db.prepare('UPDATE events SET hash = ? WHERE position = ?');
+  let previous = CHAIN_GENESIS;
+  for (const [position, streamId, revision, id, type, data, metadata, recordedAt] of rows) {
+    previous = chainLink(previous, { position, streamId, revision, id, type, data, metadata, recordedAt });
+    update.run(previous, position);
+  }
 }
 
 /** The source's two files, each whole: their WAL folded in first. */
@@ -75,6 +101,10 @@ beforeAll(async () => {
   // An erasure deletes a key, never an event: the history stays provable.
   const erased = await app.createUser({ email: 'leaving@chain.example', password: 'correct horse battery staple' });
   await app.app.get(PersonalDataErasure).erase(erased, newCommandContext('cli'));
+  // A checkpoint, then more events after it.
+  checkpointAt = Number((await app.app.get(HistoryCheckpoints).sign('on-demand')).position);
+  for (let index = 12; index < 15; index += 1)
+    await api.post(`/organizations/${organizationId}/members`, { email: `m${index}@chain.example`, role: 'member' });
   await app.close();
 }, 120_000);
 
@@ -93,8 +123,95 @@ describe('chorus store:verify', () => {
     expect(verdict.checked).toBeGreaterThan(20);
     expect(verdict.provenTo).toBe(String(verdict.checked));
     head = verdict.checked;
+    expect(verdict).toMatchObject({ checkpoints: 1, signedTo: String(checkpointAt) });
     const text = await runChorus(['store:verify'], { DATA_DIR: sourceDir });
     expect(text.stdout).toContain(`The log is proven up to position ${head}`);
+    expect(text.stdout).toContain(`1 signed checkpoint holds; the latest, signed at`);
+  }, 60_000);
+
+  it('finds an event changed before the checkpoint even when every hash is given again, at the checkpoint', async () => {
+    const at = Math.floor(checkpointAt / 2);
+    const dataDir = tampered(
+      `UPDATE events SET metadata = json_set(metadata, '$.actor', 'user:intruder') WHERE position = ${at}`,
+    );
+    const db = new Database(join(dataDir, 'events.sqlite'));
+    rechainWhole(db);
+    db.close();
+    const run = await verify(dataDir);
+    expect(run.code).toBe(1);
+    expect(verdictOf(run)).toMatchObject({
+      proven: false,
+      failedAt: String(checkpointAt + 1),
+      failure: expect.stringContaining(
+        `whose hash there is not the chain's: the log was changed at or before position ${checkpointAt}`,
+      ),
+    });
+    // Without the key to check it with, the same log proves only its chain, and says its checkpoint is unchecked.
+    const unchecked = await runChorus(['store:verify', '--json'], { DATA_DIR: dataDir });
+    expect(verdictOf(unchecked)).toMatchObject({ proven: true, checkpoints: 1, signedTo: null });
+  }, 60_000);
+
+  it("finds a checkpoint's signed fields changed, or a checkpoint forged with another key, at its position", async () => {
+    const changedTime = tampered(
+      `UPDATE events SET data = json_set(data, '$.time', '2030-01-01T00:00:00.000Z') WHERE stream_id = 'history-checkpoints'`,
+    );
+    const changed = new Database(join(changedTime, 'events.sqlite'));
+    rechainWhole(changed);
+    changed.close();
+    expect(verdictOf(await verify(changedTime))).toMatchObject({
+      proven: false,
+      failedAt: String(checkpointAt + 1),
+      failure: expect.stringContaining('signature does not hold'),
+    });
+
+    // A checkpoint of the head, signed with the intruder's own key, appended with its hash.
+    const forgedDir = tampered('SELECT 1');
+    const forged = new Database(join(forgedDir, 'events.sqlite'));
+    const [position, hash] = forged
+      .prepare('SELECT position, hash FROM events ORDER BY position DESC LIMIT 1')
+      .raw()
+      .safeIntegers()
+      .get() as [bigint, Buffer];
+    const id = randomUUID();
+    const data = JSON.stringify(
+      signCheckpoint(
+        generateKeyPairSync('ed25519').privateKey,
+        { id, position: position.toString(), hash: hash.toString('hex'), time: new Date().toISOString() },
+        'on-demand',
+      ),
+    );
+    const recordedAt = new Date().toISOString();
+    const fields = {
+      position: position + 1n,
+      streamId: 'history-checkpoints',
+      revision: 1n,
+      id,
+      type: 'HistoryCheckpointSigned',
+      data,
+      metadata: '{"actor":"system"}',
+      recordedAt,
+    };
+    forged
+      .prepare(
+        'INSERT INTO events (position, stream_id, revision, event_id, type, data, metadata, recorded_at, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      )
+      .run(
+        fields.position,
+        fields.streamId,
+        fields.revision,
+        id,
+        fields.type,
+        data,
+        fields.metadata,
+        recordedAt,
+        chainLink(hash, fields),
+      );
+    forged.close();
+    expect(verdictOf(await verify(forgedDir))).toMatchObject({
+      proven: false,
+      failedAt: String(position + 1n),
+      failure: expect.stringContaining('which is neither the key given'),
+    });
   }, 60_000);
 
   it.each([
@@ -206,6 +323,11 @@ describe('chorus store:chain', () => {
       BACKUP_DIR: backups,
     });
     expect(restore.code).toBe(0);
-    expect(verdictOf(await verify(restoredDir))).toMatchObject({ proven: true, unchained: 0 });
+    expect(verdictOf(await verify(restoredDir))).toMatchObject({
+      proven: true,
+      unchained: 0,
+      checkpoints: 1,
+      signedTo: String(checkpointAt),
+    });
   }, 120_000);
 });

@@ -202,7 +202,9 @@ export class ExportProofCheck {
     const to = BigInt(value.to);
     if (from !== this.nextPosition)
       return this.fail(
-        `its skipped events start at position ${from}, and the line before it ends at ${this.nextPosition - 1n}`,
+        from > this.nextPosition
+          ? `its skipped events start at position ${from}, and the line before it ends at ${this.nextPosition - 1n}: a line between them was removed`
+          : `its skipped events start at position ${from}, before the line above it ends (${this.nextPosition - 1n}): lines were moved`,
       );
     if (to - from + 1n !== BigInt(value.digests.length))
       return this.fail(`it skips positions ${from} to ${to} with ${value.digests.length} digests`);
