@@ -151,6 +151,43 @@ describe('an export with its proof', () => {
     expect(words.stdout).toContain(`fails at line ${eventLine + 1}`);
   });
 
+  it("is proven by docs/history.md's own check, with Node's crypto and OpenSSL", async () => {
+    const docs = readFileSync(join(repositoryRoot, 'docs', 'history.md'), 'utf8');
+    const blocks = [...docs.matchAll(/```(\w+)\n([\s\S]*?)```/g)].map(([, language, code]) => ({ language, code }));
+    const chainScript = blocks.find((block) => block.language === 'js')?.code as string;
+    const signatureScript = blocks.find((block) => block.code.includes('openssl pkeyutl'))?.code as string;
+    const work = mkdtempSync(join(root, 'auditor-'));
+    writeFileSync(join(work, 'acme-history.jsonl'), readFileSync(exportFile));
+    writeFileSync(join(work, 'chorus-history.pem'), readFileSync(publicKeyFile));
+    // The walk the docs describe in words, over the docs' chainLink.
+    writeFileSync(
+      join(work, 'check.mjs'),
+      `${chainScript}
+import { readFileSync } from 'node:fs';
+let hash;
+for (const line of readFileSync('acme-history.jsonl', 'utf8').trim().split('\\n').map((text) => JSON.parse(text))) {
+  if (line.proof) {
+    if (hash !== undefined && line.proof.previous !== hash) throw new Error('unlinked');
+    hash = chainLink(line.proof.previous, line.proof);
+    if (hash !== line.proof.hash) throw new Error('changed');
+  } else if (line.skipped) {
+    for (const digest of line.skipped.digests)
+      hash = sha256(Buffer.from('chorus-chain-v2'), Buffer.from(hash, 'hex'), Buffer.from(digest, 'hex')).toString('hex');
+  } else if (line.checkpoint.hash !== hash) throw new Error('not the checkpoint');
+}
+console.log('linked');
+`,
+    );
+    const run = (command: string, args: string[]) =>
+      new Promise<string>((done, fail) =>
+        execFile(command, args, { cwd: work }, (error, stdout, stderr) =>
+          error === null ? done(stdout + stderr) : fail(error),
+        ),
+      );
+    expect(await run(process.execPath, ['check.mjs'])).toBe('linked\n');
+    expect(await run('sh', ['-c', signatureScript])).toContain('Signature Verified Successfully');
+  });
+
   it("is the latest checkpoint's when it covers the last event, and store:verify checks them all", async () => {
     const signed = await app.app.get(HistoryCheckpoints).sign('on-demand');
     const again = await auditor.get(`/organizations/${organizationId}/history/export?format=jsonl&proof=true`);
