@@ -4,7 +4,7 @@
 // correlation, and downloads both exports (the files are read back). axe-core on every state, keyboard
 // only, screenshots at 1280 and 390 px into .ci/artifacts/screenshots/history-*.png.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { signBillingPayload } from '#api';
@@ -81,6 +81,9 @@ function historyScreen(page: Page) {
     correlation: (id: string) => page.getByRole('list', { name: `Events of correlation ${id}` }),
     downloadJsonLines: page.getByRole('link', { name: 'Download JSON lines' }),
     downloadCsv: page.getByRole('link', { name: 'Download CSV' }),
+    downloadWithProof: page.getByRole('link', { name: 'Download with proof' }),
+    publicKey: page.getByRole('link', { name: 'public key' }),
+    proofStatus: page.locator('.history-proof'),
     usageTable: page.getByRole('table'),
   };
 }
@@ -242,6 +245,40 @@ describe("an auditor replays Acme's history", () => {
     expect(lines).toHaveLength(records.length + 1);
     expect(lines.some((line) => line.includes(',MemberAdded,Member added: ann@acme.example as admin,'))).toBe(true);
 
+    expect(problems).toEqual([]);
+  }, 90_000);
+
+  it('downloads the history with its proof and the public key the page links; chorus history:verify proves it, and the page then says it is signed', async () => {
+    const { page, problems } = await signedInAuditor();
+    await consoleScreen(page).nav('History').click();
+    const history = historyScreen(page);
+    await history.entry('Member added: ann@acme.example as admin').waitFor();
+    await history.proofStatus.filter({ hasText: /No checkpoint is signed yet|Verified and signed/ }).waitFor();
+
+    const proven = await download(page, history.downloadWithProof);
+    expect(proven.name).toBe('acme-history.jsonl');
+    const key = await download(page, history.publicKey);
+    expect(key.text).toMatch(/^-----BEGIN PUBLIC KEY-----/);
+    const folder = join(started().server.dataDir, 'auditor');
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, 'acme-history.jsonl'), proven.text);
+    writeFileSync(join(folder, 'public.pem'), key.text);
+    const verified = await started().server.cli([
+      'history:verify',
+      join(folder, 'acme-history.jsonl'),
+      '--public-key',
+      join(folder, 'public.pem'),
+    ]);
+    expect(verified.stdout).toContain('is complete and unaltered');
+
+    await page.reload();
+    await history.proofStatus
+      .filter({
+        hasText: /Verified and signed on .*, up to position \d+ of the record\. That covers every change below\./,
+      })
+      .waitFor();
+    await expectAccessible(page, 'the history with its proof');
+    await shoot(page, 'proof');
     expect(problems).toEqual([]);
   }, 90_000);
 

@@ -155,7 +155,7 @@ describe('an export with its proof', () => {
     const docs = readFileSync(join(repositoryRoot, 'docs', 'history.md'), 'utf8');
     const blocks = [...docs.matchAll(/```(\w+)\n([\s\S]*?)```/g)].map(([, language, code]) => ({ language, code }));
     const chainScript = blocks.find((block) => block.language === 'js')?.code as string;
-    const signatureScript = blocks.find((block) => block.code.includes('openssl pkeyutl'))?.code as string;
+    const signatureScript = blocks.find((block) => block.code?.includes('openssl pkeyutl'))?.code as string;
     const work = mkdtempSync(join(root, 'auditor-'));
     writeFileSync(join(work, 'acme-history.jsonl'), readFileSync(exportFile));
     writeFileSync(join(work, 'chorus-history.pem'), readFileSync(publicKeyFile));

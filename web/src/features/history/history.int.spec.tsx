@@ -10,7 +10,13 @@ import { AppRoutes } from '../../app/router';
 import { adaSession, anOrganization, consoleServer, member } from '../../testing/console-fixtures';
 import { createFakeNetwork } from '../../testing/fake-network';
 import { renderWithProviders } from '../../testing/render-with-providers';
-import type { ChangesAnswer, CorrelationAnswer, TimelineEntry, UsageSeries } from './api/history-contract';
+import type {
+  ChangesAnswer,
+  CorrelationAnswer,
+  HistoryProof,
+  TimelineEntry,
+  UsageSeries,
+} from './api/history-contract';
 
 const entry = (
   revision: number,
@@ -109,7 +115,18 @@ function RouterProbe() {
   return null;
 }
 
-function explorer(route = '/app/orgs/acme/history', refuse: (path: string) => boolean = () => false) {
+const signed: HistoryProof = {
+  chained: true,
+  checkpoint: { position: '42', time: '2020-03-12T10:00:00.000Z', key: 'ab'.repeat(32), reason: 'hour' },
+  organizationCovered: true,
+  failure: null,
+};
+
+function explorer(
+  route = '/app/orgs/acme/history',
+  refuse: (path: string) => boolean = () => false,
+  proof: HistoryProof = signed,
+) {
   const reads = consoleServer({ session: adaSession(), organizations: [acme] });
   const network = createFakeNetwork({
     server: (request) => {
@@ -152,6 +169,7 @@ function explorer(route = '/app/orgs/acme/history', refuse: (path: string) => bo
       }
       if (path === '/organizations/acme/correlations/evt_1') return { status: 200, body: correlation };
       if (path === '/organizations/acme/history/usage') return { status: 200, body: usage };
+      if (path === '/organizations/acme/history/proof') return { status: 200, body: proof };
       return reads(request);
     },
   });
@@ -351,6 +369,48 @@ describe('the history page', () => {
         ),
     ).toEqual([[], ['0', '0 in use, no plan', '0 in use, no plan'], ['2', '2 of 5', '0 of 2']]);
     expect(screen.getAllByRole('img', { name: /in use against the limit over time/ })).toHaveLength(2);
+  });
+
+  it('says how far the record is verified and signed, and offers the whole history with its proof', async () => {
+    explorer();
+    expect(await screen.findByText(/Verified and signed on .*, up to position 42 of the record/)).toBeTruthy();
+    expect(screen.getByText(/That covers every change below/)).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Download with proof' }).getAttribute('href')).toBe(
+      '/organizations/acme/history/export?format=jsonl&proof=true',
+    );
+    expect(screen.getByRole('link', { name: 'public key' }).getAttribute('href')).toBe('/history/public-key');
+  });
+
+  it('says when the latest changes are not signed yet, or when none is, and offers no proof of a store without a chain', async () => {
+    const first = explorer('/app/orgs/acme/history', () => false, { ...signed, organizationCovered: false });
+    expect(
+      await screen.findByText(/The latest changes came after it: the download with its proof signs them/),
+    ).toBeTruthy();
+    first.unmount();
+    const none = explorer('/app/orgs/acme/history', () => false, {
+      ...signed,
+      checkpoint: null,
+      organizationCovered: false,
+    });
+    expect(await screen.findByText(/No checkpoint is signed yet/)).toBeTruthy();
+    none.unmount();
+    explorer('/app/orgs/acme/history', () => false, { ...signed, chained: false, checkpoint: null });
+    expect(await screen.findByText(/does not chain its events/)).toBeTruthy();
+    expect(screen.queryByRole('link', { name: 'Download with proof' })).toBeNull();
+  });
+
+  it('says where the record fails verification', async () => {
+    explorer('/app/orgs/acme/history', () => false, {
+      ...signed,
+      failure: { position: '17', reason: 'its hash does not match', at: '2020-03-12T10:05:00.000Z' },
+    });
+    expect(await screen.findByText(/The record fails verification at position 17:/)).toBeTruthy();
+  });
+
+  it('offers no proof of filtered events: a proof covers the whole history', async () => {
+    explorer('/app/orgs/acme/history?type=MemberAdded');
+    expect(await screen.findByText(/Only the events these filters select/)).toBeTruthy();
+    expect(screen.queryByRole('link', { name: 'Download with proof' })).toBeNull();
   });
 
   it('tells a plain member that the history is not theirs to read', async () => {

@@ -4,6 +4,7 @@ import type {
   ChangesAnswer,
   CorrelationAnswer,
   HistoryFilters,
+  HistoryProof,
   SignInSecurityPage,
   StatePoint,
   TimelineFilter,
@@ -26,6 +27,13 @@ export const historyExportUrl = (
   format: 'csv' | 'jsonl',
   filter: TimelineFilter = {},
 ): string => `${organizationPath(organizationId)}/history/export${queryString({ format, ...filter })}`;
+
+/** The whole history as JSON lines with its proof, for `chorus history:verify`. */
+export const historyProofExportUrl = (organizationId: string): string =>
+  `${organizationPath(organizationId)}/history/export?format=jsonl&proof=true`;
+
+/** The public key that checks the checkpoints: anyone may read it. */
+export const HISTORY_PUBLIC_KEY_URL = '/history/public-key';
 
 export const historyApi = consoleApi.injectEndpoints({
   endpoints: (build) => ({
@@ -58,6 +66,9 @@ export const historyApi = consoleApi.injectEndpoints({
       query: (organizationId) => ({ url: `${organizationPath(organizationId)}/history/usage` }),
       providesTags: (_result, _error, organizationId) => [{ type: 'Organization', id: organizationId }],
     }),
+    getHistoryProof: build.query<HistoryProof, string>({
+      query: (organizationId) => ({ url: `${organizationPath(organizationId)}/history/proof` }),
+    }),
     getSignInSecurity: build.query<SignInSecurityPage, { organizationId: string; before?: Position }>({
       query: ({ organizationId, before }) => ({
         url: `${organizationPath(organizationId)}/history/sign-in-security${queryString({ limit: '20', before: before === undefined ? undefined : String(before) })}`,
@@ -74,4 +85,5 @@ export const {
   useGetCorrelationQuery,
   useGetUsageSeriesQuery,
   useGetSignInSecurityQuery,
+  useGetHistoryProofQuery,
 } = historyApi;

@@ -63,6 +63,14 @@ export type UsagePoint = {
 };
 export type UsageSeries = { organizationId: string; points: UsagePoint[]; merged: boolean };
 
+/** GET /organizations/:id/history/proof: how far the log is verified and signed (docs/history.md). */
+export type HistoryProof = {
+  chained: boolean;
+  checkpoint: { position: string; time: string; key: string; reason: string } | null;
+  organizationCovered: boolean;
+  failure: { position: string; reason: string; at: string } | null;
+};
+
 /** Where the state is shown: after a revision, or at an instant (ISO-8601 with its offset). */
 export type StatePoint = { asOfRevision: Position } | { asOf: string };
 

@@ -10,8 +10,11 @@ import { Button } from '../../../components/ui/button';
 import { FormAlert } from '../../../components/ui/form-alert';
 import { TextField } from '../../../components/ui/text-field';
 import {
+  HISTORY_PUBLIC_KEY_URL,
   historyExportUrl,
+  historyProofExportUrl,
   useGetHistoryFiltersQuery,
+  useGetHistoryProofQuery,
   useGetTimelineQuery,
   useGetUsageSeriesQuery,
 } from '../api/history-api';
@@ -19,6 +22,7 @@ import type { TimelineFilter } from '../api/history-contract';
 import { filterOfSearch, searchOfFilter } from '../history-search';
 import { formatLocalTime, instantOfLocalInput } from '../history-time';
 import { Correlation } from './correlation';
+import { HistoryProofStatus } from './history-proof';
 import { EventDetails } from './event-details';
 import { StateAsOf } from './state-as-of';
 import { Timeline } from './timeline';
@@ -64,6 +68,8 @@ export function History({ organization }: { organization: Organization }) {
   });
   const choices = useGetHistoryFiltersQuery(organization.id);
   const usage = useGetUsageSeriesQuery(organization.id);
+  const proof = useGetHistoryProofQuery(organization.id);
+  const provable = proof.data?.chained === true;
   const page = timeline.currentData;
   const details = useRef<HTMLDivElement>(null);
 
@@ -103,10 +109,26 @@ export function History({ organization }: { organization: Organization }) {
         <a className="button button--secondary" href={historyExportUrl(organization.id, 'csv', filter)} download>
           Download CSV
         </a>
+        {filterKey === '' && provable && (
+          <a className="button button--secondary" href={historyProofExportUrl(organization.id)} download>
+            Download with proof
+          </a>
+        )}
         {filterKey !== '' && (
           <p className="muted history-downloads__scope">Only the events these filters select, as listed below.</p>
         )}
       </div>
+      <HistoryProofStatus proof={proof.data} />
+      {filterKey === '' && provable && (
+        <p className="muted history-proof__how">
+          The download with proof carries each event’s hash and ends with a signed checkpoint. Check it offline with{' '}
+          <code>chorus history:verify</code> and the{' '}
+          <a href={HISTORY_PUBLIC_KEY_URL} download="chorus-history-public-key.pem">
+            public key
+          </a>
+          .
+        </p>
+      )}
       <div className="history-layout">
         <Section
           title="Events"
