@@ -89,13 +89,14 @@ describe('The SQLite event store', () => {
       { version: 1, name: 'events' },
       { version: 2, name: 'store identity, deleted streams, append-only events' },
       { version: 3, name: 'the chain: each event hashed with the one before' },
+      { version: 4, name: "the chain's second encoding: each event's digest linked to the hash before" },
     ]);
     db.prepare(
-      "INSERT INTO schema_migrations (version, name, applied_at) VALUES (4, 'from the future', '2030-01-01T00:00:00.000Z')",
+      "INSERT INTO schema_migrations (version, name, applied_at) VALUES (5, 'from the future', '2030-01-01T00:00:00.000Z')",
     ).run();
     db.close();
 
-    expect(() => SqliteEventStore.open({ file })).toThrow(/schema version 4 is newer/);
+    expect(() => SqliteEventStore.open({ file })).toThrow(/schema version 5 is newer/);
   });
 
   it('has an identity of its own, kept in the file: another file is another store', async () => {

@@ -335,7 +335,7 @@ export class SqliteEventStore implements EventStore, ExactLog, ChainedLog {
             `Stream ${event.streamId}: event at revision ${event.revision} does not follow revision ${streamHead}`,
           );
         this.statements.importAt.run(
-          linked(end, event.streamId, event.revision, event, event.recordedAt, event.position),
+          ...linked(end, event.streamId, event.revision, event, event.recordedAt, event.position),
         );
         head = event.position;
         heads.set(event.streamId, event.revision);
@@ -414,7 +414,7 @@ export class SqliteEventStore implements EventStore, ExactLog, ChainedLog {
     for (const event of events) {
       revision += 1n;
       try {
-        position = this.statements.insert.run(linked(end, streamId, revision, event, recordedAt))
+        position = this.statements.insert.run(...linked(end, streamId, revision, event, recordedAt))
           .lastInsertRowid as bigint;
       } catch (error) {
         // An id of this append is already stored elsewhere in the stream: not a repeat, so a conflict.
@@ -441,7 +441,10 @@ export class SqliteEventStore implements EventStore, ExactLog, ChainedLog {
     const end = this.chainHead.remembered();
     let inserted: Database.RunResult;
     try {
-      inserted = this.statements.insertUnlessDeleted.run(linked(end, streamId, revision, event, this.recordedAtNow()));
+      inserted = this.statements.insertUnlessDeleted.run(
+        ...linked(end, streamId, revision, event, this.recordedAtNow()),
+        streamId,
+      );
     } catch (error) {
       this.chainHead.forget();
       // A revision or id taken, or the position: another process appended since.
