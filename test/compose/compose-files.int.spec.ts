@@ -30,7 +30,7 @@ function composeConfig(file: string, environment: Record<string, string> = {}) {
   const result = spawnSync('docker-compose', ['-f', file, 'config'], {
     cwd: root,
     encoding: 'utf8',
-    env: { ...process.env, SESSION_SECRET: '', SSO_SECRET_KEYS: '', ...environment },
+    env: { ...process.env, SESSION_SECRET: '', SSO_SECRET_KEYS: '', HISTORY_SIGNING_KEY: '', ...environment },
   });
   if (result.error !== undefined) {
     throw new Error(
@@ -215,10 +215,11 @@ describe('docker-compose.postgres.yml', () => {
     SESSION_SECRET: sessionSecret,
     SSO_SECRET_KEYS: ssoSecretKeys,
     POSTGRES_PASSWORD: '0123456789abcdef',
+    HISTORY_SIGNING_KEY: '-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIJ3b\n-----END PRIVATE KEY-----',
   };
 
-  it('will not start without the database password, the session secret and the SSO keys', () => {
-    for (const missing of ['POSTGRES_PASSWORD', 'SESSION_SECRET', 'SSO_SECRET_KEYS']) {
+  it('will not start without the database password, the session secret, the SSO keys and the history signing key', () => {
+    for (const missing of ['POSTGRES_PASSWORD', 'SESSION_SECRET', 'SSO_SECRET_KEYS', 'HISTORY_SIGNING_KEY']) {
       const { status, errors } = composeConfig(file, { ...environment, [missing]: '' });
       expect(status).not.toBe(0);
       expect(errors).toContain(missing);
@@ -236,6 +237,8 @@ describe('docker-compose.postgres.yml', () => {
       expect(loadConfig({ DATABASE_URL: databaseUrl }).databaseUrl).toBe(databaseUrl);
       expect(api.depends_on?.postgres).toEqual({ condition: 'service_healthy' });
       expect(api.environment?.TRUST_PROXY).toBe(services.proxy?.networks?.chorus?.ipv4_address);
+      // One key signs the history's checkpoints, whichever node signs.
+      expect(api.environment?.HISTORY_SIGNING_KEY).toContain('BEGIN PRIVATE KEY');
     }
     expect(volumeTargets(services.proxy as Service)).toContain('/etc/nginx/conf.d/default.conf');
     expect(

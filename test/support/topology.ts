@@ -1,6 +1,7 @@
 // The scale-out topology as the tests run it: API nodes (the built server, each its own DATA_DIR) over one
 // event store, and Debian's nginx in front of them with the proxy settings of deploy/scale-out/nginx.conf.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -33,6 +34,9 @@ export type ApiNode = {
   stderr(): string;
 };
 
+/** One key for the history's checkpoints, shared by every node as an operator shares it (docs/history.md). */
+const historySigningKey = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+
 /** The environment of every node: the same store and secrets, its own DATA_DIR. */
 export function nodeEnvironment(dataDir: string, shared: Record<string, string>): NodeJS.ProcessEnv {
   return {
@@ -42,6 +46,7 @@ export function nodeEnvironment(dataDir: string, shared: Record<string, string>)
     LOG_LEVEL: 'warn',
     EVENTSTORE_CONNECTION_STRING: '',
     DATA_DIR: dataDir,
+    HISTORY_SIGNING_KEY: historySigningKey,
     ...shared,
   };
 }

@@ -245,8 +245,8 @@ export interface ExactLog {
 }
 
 /**
- * The log's chain (event-chain.ts): every event's hash, given at append. The embedded store keeps one; PostgreSQL and
- * EventStoreDB do not yet (docs/history.md).
+ * The log's chain (event-chain.ts): every event's hash, given at append under the lock that orders positions. The
+ * embedded store and PostgreSQL keep one; EventStoreDB, which gives positions on its server, does not (docs/history.md).
  */
 export interface ChainedLog {
   /** Events after `afterPosition` in position order, exactly as stored, with their hashes (null: not chained). */

@@ -2,10 +2,12 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
+import { CHAIN_GENESIS, chainLink, type ChainedEvent } from './event-chain.js';
 import {
   EventStoreClosedError,
   EventStoreTimeoutError,
   type AppendResult,
+  type ChainedLog,
   type CommitStats,
   type EnvelopePart,
   type EventStore,
@@ -64,7 +66,7 @@ type EventRow = {
 };
 
 /** Group commit under one advisory lock (gapless positions in commit order); LISTEN/NOTIFY with a poll behind it. */
-export class PostgresEventStore implements EventStore, ExactLog {
+export class PostgresEventStore implements EventStore, ExactLog, ChainedLog {
   readonly appendsAcrossStreamsAtomically = true;
   private closed = false;
   private closing: Promise<void> | undefined;
@@ -271,16 +273,70 @@ export class PostgresEventStore implements EventStore, ExactLog {
       `SELECT ${COLUMNS} FROM events WHERE position > $1 ORDER BY events.position LIMIT $2`,
       [afterPosition.toString(), maxCount],
     );
-    return rows.map((row) => ({
-      position: BigInt(row.position),
-      streamId: row.stream_id,
-      revision: BigInt(row.revision),
-      id: row.event_id,
-      type: row.type,
-      data: row.data,
-      metadata: row.metadata,
-      recordedAt: row.recorded_at.toISOString(),
-    }));
+    return rows.map(toStoredEvent);
+  }
+
+  async readChain(afterPosition: bigint, maxCount: number): Promise<ChainedEvent[]> {
+    this.assertOpen();
+    const { rows } = await this.query<EventRow & { hash: Buffer | null }>(
+      'readChain',
+      `SELECT ${COLUMNS}, hash FROM events WHERE position > $1 ORDER BY events.position LIMIT $2`,
+      [afterPosition.toString(), maxCount],
+    );
+    return rows.map((row) => ({ ...toStoredEvent(row), hash: row.hash }));
+  }
+
+  /** In one transaction under the log lock, as appends take it: each event without a hash linked to the one before. */
+  async chainNext(
+    afterPosition: bigint,
+    maxCount: number,
+  ): Promise<{ chained: number; lastPosition: bigint | undefined }> {
+    this.assertOpen();
+    await this.groupCommit.flush();
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query('SELECT pg_advisory_xact_lock($1)', [LOG_LOCK_KEY.toString()]);
+      const before = await client.query<{ hash: Buffer | null }>(
+        'SELECT hash FROM events WHERE position <= $1 ORDER BY position DESC LIMIT 1',
+        [afterPosition.toString()],
+      );
+      const start = before.rows[0];
+      if (start !== undefined && start.hash === null)
+        throw new RangeError(`The events up to position ${afterPosition} are not chained yet`);
+      const { rows } = await client.query<EventRow & { hash: Buffer | null }>(
+        `SELECT ${COLUMNS}, hash FROM events WHERE position > $1 ORDER BY events.position LIMIT $2`,
+        [afterPosition.toString(), maxCount],
+      );
+      let previous = start?.hash ?? CHAIN_GENESIS;
+      const positions: string[] = [];
+      const hashes: Buffer[] = [];
+      for (const row of rows) {
+        let hash = row.hash;
+        if (hash === null) {
+          hash = chainLink(previous, toStoredEvent(row));
+          positions.push(row.position);
+          hashes.push(hash);
+        }
+        previous = hash;
+      }
+      // The trigger lets a row take its first hash and nothing else.
+      if (positions.length > 0)
+        await client.query(
+          'UPDATE events SET hash = given.hash FROM unnest($1::bigint[], $2::bytea[]) AS given (position, hash) WHERE events.position = given.position AND events.hash IS NULL',
+          [positions, hashes],
+        );
+      await client.query('COMMIT');
+      return {
+        chained: positions.length,
+        lastPosition: rows.length === 0 ? undefined : BigInt(rows.at(-1)?.position ?? '0'),
+      };
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
   }
 
   /** One transaction under the log lock: the events land after the head, each stream continuing where it was. */
@@ -292,10 +348,13 @@ export class PostgresEventStore implements EventStore, ExactLog {
     try {
       await client.query('BEGIN');
       await client.query('SELECT pg_advisory_xact_lock($1)', [LOG_LOCK_KEY.toString()]);
-      const head = BigInt(
-        (await client.query<{ head: string }>('SELECT coalesce(max(position), 0)::text AS head FROM events')).rows[0]
-          ?.head ?? '0',
-      );
+      // The log's end: its position and hash, which the imported events are chained on from (as an append does).
+      const end = (
+        await client.query<{ position: string; hash: Buffer | null }>(
+          'SELECT position::text, hash FROM events ORDER BY events.position DESC LIMIT 1',
+        )
+      ).rows[0];
+      const head = BigInt(end?.position ?? '0');
       // A stream's head is looked up only where the batch goes on from it: one that starts at revision 0 must be new,
       // which the (stream, revision) key holds (a clash is refused below).
       const firstRevisions = new Map<string, bigint>();
@@ -323,12 +382,14 @@ export class PostgresEventStore implements EventStore, ExactLog {
         heads.set(event.streamId, event.revision);
         last = event.position;
       }
+      let previous: Buffer | null = end === undefined ? CHAIN_GENESIS : end.hash;
+      const hashes = events.map((event) => (previous = previous === null ? null : chainLink(previous, event)));
       // COPY: a JSON text through json_to_recordset cost the server as much again as the insert itself.
       await pipeline(
-        Readable.from([copyText(events)]),
+        Readable.from([copyText(events, hashes)]),
         client.query(
           copyFrom(
-            'COPY events (position, stream_id, revision, event_id, type, data, metadata, recorded_at) FROM STDIN',
+            'COPY events (position, stream_id, revision, event_id, type, data, metadata, recorded_at, hash) FROM STDIN',
           ),
         ),
       ).catch((error: unknown) => {
@@ -438,6 +499,20 @@ export class PostgresEventStore implements EventStore, ExactLog {
   }
 }
 
+/** The event exactly as stored: data and metadata as their text, the time as ISO-8601 UTC with milliseconds. */
+function toStoredEvent(row: EventRow): StoredEvent {
+  return {
+    position: BigInt(row.position),
+    streamId: row.stream_id,
+    revision: BigInt(row.revision),
+    id: row.event_id,
+    type: row.type,
+    data: row.data,
+    metadata: row.metadata,
+    recordedAt: row.recorded_at.toISOString(),
+  };
+}
+
 function toRecordedEvent(row: EventRow): RecordedEvent {
   return {
     id: row.event_id,
@@ -453,11 +528,14 @@ function toRecordedEvent(row: EventRow): RecordedEvent {
 
 const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
 
-/** COPY's text format: one line per event, tab between columns, and those three and the backslash escaped. */
-function copyText(events: readonly StoredEvent[]): string {
+/**
+ * COPY's text format: one line per event, tab between columns, and those three and the backslash escaped; a hash as
+ * bytea's hex (its backslash escaped), none as \N.
+ */
+function copyText(events: readonly StoredEvent[], hashes: readonly (Buffer | null)[]): string {
   const escape = (text: string) => text.replace(/[\\\t\n\r]/g, (c) => COPY_ESCAPES[c] as string);
   return events
-    .map((event) =>
+    .map((event, index) =>
       [
         event.position.toString(),
         escape(event.streamId),
@@ -467,6 +545,7 @@ function copyText(events: readonly StoredEvent[]): string {
         escape(event.data),
         escape(event.metadata),
         event.recordedAt,
+        hashes[index] === null || hashes[index] === undefined ? '\\N' : `\\\\x${hashes[index].toString('hex')}`,
       ].join('\t'),
     )
     .join('\n')

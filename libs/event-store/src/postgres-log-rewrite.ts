@@ -2,6 +2,7 @@
 // the table rewritten by VACUUM FULL so that no dead row keeps what was replaced (its WAL segments age out as usual).
 import pg from 'pg';
 import type { RecordedEvent } from './event-store.port.js';
+import { CHAIN_GENESIS, chainLink } from './event-chain.js';
 import type { EventRewrite, LogRewriteResult, LogRewriter } from './log-rewrite.port.js';
 import { LOG_LOCK_KEY, migratePostgresSchema } from './postgres-schema.js';
 
@@ -29,6 +30,7 @@ const recorded = (row: Row): RecordedEvent => ({
   recordedAt: row.recorded_at.toISOString(),
 });
 
+// `position::text` is named position: an ORDER BY must say events.position, or it sorts the text ('10' before '9').
 const COLUMNS = 'position::text, stream_id, revision::text, event_id, type, data, metadata, recorded_at';
 
 export class PostgresLogRewriter implements LogRewriter {
@@ -50,15 +52,17 @@ export class PostgresLogRewriter implements LogRewriter {
     change: (event: RecordedEvent) => Promise<EventRewrite | undefined>,
     check: (rewritten: RecordedEvent, original: RecordedEvent) => Promise<void>,
   ): Promise<LogRewriteResult> {
-    const result = { examined: 0, rewritten: 0 };
+    const result: LogRewriteResult = { examined: 0, rewritten: 0 };
+    let firstRewritten: string | undefined;
     await this.client.query('BEGIN');
     try {
       await this.client.query('SELECT pg_advisory_xact_lock($1)', [LOG_LOCK_KEY.toString()]);
-      await this.client.query('ALTER TABLE events DISABLE TRIGGER events_are_append_only');
+      // Every user trigger: deletes refused for the statement, and a row's one change (its first hash).
+      await this.client.query('ALTER TABLE events DISABLE TRIGGER USER');
       let after = '0';
       for (;;) {
         const { rows } = await this.client.query<Row>(
-          `SELECT ${COLUMNS} FROM events WHERE position > $1 ORDER BY position LIMIT ${PAGE}`,
+          `SELECT ${COLUMNS} FROM events WHERE position > $1 ORDER BY events.position LIMIT ${PAGE}`,
           [after],
         );
         if (rows.length === 0) break;
@@ -85,9 +89,11 @@ export class PostgresLogRewriter implements LogRewriter {
           ]);
           await check(recorded(stored.rows[0] as Row), original);
           result.rewritten += 1;
+          firstRewritten ??= row.position;
         }
       }
-      await this.client.query('ALTER TABLE events ENABLE TRIGGER events_are_append_only');
+      if (firstRewritten !== undefined) result.rechainedFrom = await this.rechain(firstRewritten);
+      await this.client.query('ALTER TABLE events ENABLE TRIGGER USER');
       await this.client.query('COMMIT');
     } catch (error) {
       await this.client.query('ROLLBACK').catch(() => undefined);
@@ -96,6 +102,50 @@ export class PostgresLogRewriter implements LogRewriter {
     await this.client.query('VACUUM FULL events');
     await this.client.query('VACUUM FULL deleted_streams');
     return result;
+  }
+
+  /**
+   * The chain given again from the first rewritten event to the head, over the new bytes, in the rewrite's
+   * transaction. A log written before the chain keeps no hashes: undefined.
+   */
+  private async rechain(from: string): Promise<bigint | undefined> {
+    const before = await this.client.query<{ hash: Buffer | null }>(
+      'SELECT hash FROM events WHERE position < $1 ORDER BY position DESC LIMIT 1',
+      [from],
+    );
+    const start = before.rows[0];
+    if (start !== undefined && start.hash === null) return undefined;
+    let previous = start?.hash ?? CHAIN_GENESIS;
+    for (let after = (BigInt(from) - 1n).toString(); ;) {
+      const { rows } = await this.client.query<Row & { hash: Buffer | null }>(
+        `SELECT ${COLUMNS}, hash FROM events WHERE position > $1 ORDER BY events.position LIMIT ${PAGE}`,
+        [after],
+      );
+      if (rows.length === 0) break;
+      const positions: string[] = [];
+      const hashes: Buffer[] = [];
+      for (const row of rows) {
+        // Unchained from here on (a log being chained): nothing after it has a hash to give again.
+        if (row.hash === null) break;
+        previous = chainLink(previous, {
+          ...row,
+          id: row.event_id,
+          streamId: row.stream_id,
+          position: BigInt(row.position),
+          revision: BigInt(row.revision),
+          recordedAt: row.recorded_at.toISOString(),
+        });
+        positions.push(row.position);
+        hashes.push(previous);
+      }
+      await this.client.query(
+        'UPDATE events SET hash = given.hash FROM unnest($1::bigint[], $2::bytea[]) AS given (position, hash) WHERE events.position = given.position',
+        [positions, hashes],
+      );
+      if (positions.length < rows.length) break;
+      after = rows.at(-1)?.position ?? after;
+    }
+    return BigInt(from);
   }
 
   async close(): Promise<void> {

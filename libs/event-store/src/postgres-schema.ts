@@ -185,6 +185,180 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
       END $$;
     `,
   },
+  {
+    version: 5,
+    name: 'the chain: each event hashed with the one before, at append, under the log lock',
+    // The same encoding as event-chain.ts, in SQL: the digest of the event's fields, each length-prefixed, then the
+    // link of the hash before and the digest. NULL before stays NULL (a log written before the chain).
+    sql: `
+      ALTER TABLE events ADD COLUMN hash bytea;
+      CREATE FUNCTION chorus_chain_field(value text) RETURNS bytea LANGUAGE sql IMMUTABLE STRICT AS $$
+        SELECT int4send(octet_length(convert_to(value, 'UTF8'))) || convert_to(value, 'UTF8') $$;
+      CREATE FUNCTION chorus_chain_link(previous bytea, pos bigint, stream text, rev bigint, id text, kind text,
+          recorded timestamptz, data text, metadata text) RETURNS bytea LANGUAGE sql STABLE AS $$
+        SELECT sha256('\\x63686f7275732d636861696e2d7632'::bytea || previous || sha256('\\x63686f7275732d6576656e742d7632'::bytea
+          || int8send(pos) || int8send(rev) || chorus_chain_field(stream) || chorus_chain_field(id)
+          || chorus_chain_field(kind)
+          || chorus_chain_field(to_char(recorded AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
+          || chorus_chain_field(data) || chorus_chain_field(metadata))) $$;
+      -- Deleting stays refused for the whole statement; a row may take its first hash (chorus store:chain), nothing else.
+      DROP TRIGGER events_are_append_only ON events;
+      CREATE TRIGGER events_are_append_only BEFORE DELETE ON events FOR EACH STATEMENT EXECUTE FUNCTION events_are_append_only();
+      CREATE FUNCTION events_take_only_their_first_hash() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+          IF OLD.hash IS NULL AND NEW.hash IS NOT NULL
+            AND (NEW.position, NEW.stream_id, NEW.revision, NEW.event_id, NEW.type, NEW.data, NEW.metadata, NEW.recorded_at)
+              IS NOT DISTINCT FROM (OLD.position, OLD.stream_id, OLD.revision, OLD.event_id, OLD.type, OLD.data, OLD.metadata, OLD.recorded_at)
+          THEN RETURN NEW; END IF;
+          RAISE EXCEPTION 'events are append-only';
+        END $$;
+      CREATE TRIGGER events_take_only_their_first_hash BEFORE UPDATE ON events FOR EACH ROW EXECUTE FUNCTION events_take_only_their_first_hash();
+      CREATE OR REPLACE FUNCTION chorus_append(batch jsonb, recorded timestamptz) RETURNS jsonb LANGUAGE plpgsql AS $$
+      DECLARE
+        last_position bigint;
+        last_hash bytea;
+        e jsonb;
+        o bigint;
+        stored integer := 0;
+        item jsonb;
+        stream text;
+        expected text;
+        head bigint;
+        first_at bigint;
+        any_stored boolean;
+        holds boolean;
+        ids text[];
+        n integer;
+        results jsonb := '[]'::jsonb;
+      BEGIN
+        PERFORM pg_advisory_xact_lock(${LOG_LOCK_KEY});
+        -- The log's end: its last position and hash (NULL: written before the chain, which chorus store:chain gives).
+        SELECT position, hash INTO last_position, last_hash FROM events ORDER BY position DESC LIMIT 1;
+        IF NOT FOUND THEN
+          last_position := 0;
+          last_hash := '\\x0000000000000000000000000000000000000000000000000000000000000000'::bytea;
+        END IF;
+        FOR item IN SELECT value FROM jsonb_array_elements(batch) LOOP
+          stream := item->>'s';
+          expected := item->>'x';
+          IF EXISTS (SELECT 1 FROM deleted_streams WHERE stream_id = stream) THEN
+            results := results || jsonb_build_array(jsonb_build_object('r', 'deleted'));
+            CONTINUE;
+          END IF;
+          SELECT array_agg(value->>'i' ORDER BY ordinality) INTO ids FROM jsonb_array_elements(item->'e') WITH ORDINALITY;
+          SELECT max(revision) INTO head FROM events WHERE stream_id = stream;
+          SELECT revision INTO first_at FROM events WHERE stream_id = stream AND event_id = ids[1];
+          SELECT EXISTS (SELECT 1 FROM events WHERE stream_id = stream AND event_id = ANY (ids)) INTO any_stored;
+          holds := CASE expected
+            WHEN 'any' THEN true
+            WHEN 'no_stream' THEN head IS NULL
+            WHEN 'stream_exists' THEN head IS NOT NULL
+            ELSE head IS NOT NULL AND head = expected::bigint
+          END;
+          IF any_stored OR NOT holds THEN
+            results := results || jsonb_build_array(jsonb_build_object('r', 'check', 'head', head::text, 'first', first_at::text));
+            CONTINUE;
+          END IF;
+          n := jsonb_array_length(item->'e');
+          FOR e, o IN SELECT x.e, x.o FROM jsonb_array_elements(item->'e') WITH ORDINALITY AS x(e, o) LOOP
+            last_hash := chorus_chain_link(last_hash, last_position + o, stream, coalesce(head, -1) + o, e->>'i', e->>'t', recorded, e->>'d', e->>'m');
+            INSERT INTO events (position, stream_id, revision, event_id, type, data, metadata, recorded_at, hash)
+              VALUES (last_position + o, stream, coalesce(head, -1) + o, e->>'i', e->>'t', e->>'d', e->>'m', recorded, last_hash);
+          END LOOP;
+          last_position := last_position + n;
+          stored := stored + 1;
+          results := results || jsonb_build_array(jsonb_build_object('r', 'ok', 'next', (coalesce(head, -1) + n)::text, 'position', last_position::text));
+        END LOOP;
+        IF stored > 0 THEN PERFORM pg_notify('${APPENDED_CHANNEL}', ''); END IF;
+        RETURN results;
+      END $$;
+      CREATE OR REPLACE FUNCTION chorus_append_groups(batch jsonb, recorded timestamptz) RETURNS jsonb LANGUAGE plpgsql AS $$
+      DECLARE
+        last_position bigint;
+        last_hash bytea;
+        e jsonb;
+        o bigint;
+        stored integer := 0;
+        grp jsonb;
+        part jsonb;
+        stream text;
+        expected text;
+        head bigint;
+        first_at bigint;
+        any_stored boolean;
+        holds boolean;
+        ids text[];
+        n integer;
+        i integer;
+        passed boolean;
+        deleted text;
+        checks jsonb;
+        heads bigint[];
+        outcome jsonb;
+        results jsonb := '[]'::jsonb;
+      BEGIN
+        PERFORM pg_advisory_xact_lock(${LOG_LOCK_KEY});
+        -- The log's end: its last position and hash (NULL: written before the chain, which chorus store:chain gives).
+        SELECT position, hash INTO last_position, last_hash FROM events ORDER BY position DESC LIMIT 1;
+        IF NOT FOUND THEN
+          last_position := 0;
+          last_hash := '\\x0000000000000000000000000000000000000000000000000000000000000000'::bytea;
+        END IF;
+        FOR grp IN SELECT value FROM jsonb_array_elements(batch) LOOP
+          passed := true;
+          deleted := NULL;
+          checks := '[]'::jsonb;
+          heads := ARRAY[]::bigint[];
+          FOR i IN 0 .. jsonb_array_length(grp) - 1 LOOP
+            part := grp->i;
+            stream := part->>'s';
+            expected := part->>'x';
+            IF EXISTS (SELECT 1 FROM deleted_streams WHERE stream_id = stream) THEN
+              deleted := stream;
+              EXIT;
+            END IF;
+            SELECT array_agg(value->>'i' ORDER BY ordinality) INTO ids FROM jsonb_array_elements(part->'e') WITH ORDINALITY;
+            SELECT max(revision) INTO head FROM events WHERE stream_id = stream;
+            SELECT revision INTO first_at FROM events WHERE stream_id = stream AND event_id = ids[1];
+            SELECT EXISTS (SELECT 1 FROM events WHERE stream_id = stream AND event_id = ANY (ids)) INTO any_stored;
+            holds := CASE expected
+              WHEN 'any' THEN true
+              WHEN 'no_stream' THEN head IS NULL
+              WHEN 'stream_exists' THEN head IS NOT NULL
+              ELSE head IS NOT NULL AND head = expected::bigint
+            END;
+            checks := checks || jsonb_build_array(jsonb_build_object('head', head::text, 'first', first_at::text, 'passed', holds AND NOT any_stored));
+            heads := heads || coalesce(head, -1);
+            IF any_stored OR NOT holds THEN passed := false; END IF;
+          END LOOP;
+          IF deleted IS NOT NULL THEN
+            results := results || jsonb_build_array(jsonb_build_object('r', 'deleted', 's', deleted));
+            CONTINUE;
+          END IF;
+          IF NOT passed THEN
+            results := results || jsonb_build_array(jsonb_build_object('r', 'check', 'parts', checks));
+            CONTINUE;
+          END IF;
+          outcome := '[]'::jsonb;
+          FOR i IN 0 .. jsonb_array_length(grp) - 1 LOOP
+            part := grp->i;
+            n := jsonb_array_length(part->'e');
+            FOR e, o IN SELECT x.e, x.o FROM jsonb_array_elements(part->'e') WITH ORDINALITY AS x(e, o) LOOP
+              last_hash := chorus_chain_link(last_hash, last_position + o, part->>'s', heads[i + 1] + o, e->>'i', e->>'t', recorded, e->>'d', e->>'m');
+              INSERT INTO events (position, stream_id, revision, event_id, type, data, metadata, recorded_at, hash)
+                VALUES (last_position + o, part->>'s', heads[i + 1] + o, e->>'i', e->>'t', e->>'d', e->>'m', recorded, last_hash);
+            END LOOP;
+            last_position := last_position + n;
+            outcome := outcome || jsonb_build_array(jsonb_build_object('next', (heads[i + 1] + n)::text, 'position', last_position::text));
+          END LOOP;
+          stored := stored + 1;
+          results := results || jsonb_build_array(jsonb_build_object('r', 'ok', 'parts', outcome));
+        END LOOP;
+        IF stored > 0 THEN PERFORM pg_notify('${APPENDED_CHANNEL}', ''); END IF;
+        RETURN results;
+      END $$;
+    `,
+  },
 ];
 
 /** Under the log lock: two nodes may open at once. */

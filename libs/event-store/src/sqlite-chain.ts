@@ -3,7 +3,7 @@
 // command line) chain in log order. (A single INSERT ... SELECT reading the last row cost 40-80 us an append more than
 // this: SQLite materialises a select from the table it inserts into; bench/event-store/README.md.)
 import type Database from 'better-sqlite3';
-import { CHAIN_GENESIS, chainLink, type ChainedEvent, type ChainedFields } from './event-chain.js';
+import { CHAIN_GENESIS, chainLink, type ChainedEvent } from './event-chain.js';
 import { EVENT_ROW_COLUMNS, type EventRow } from './sqlite-event-row.js';
 import { LimitedStatements } from './sqlite-limited-statements.js';
 

@@ -285,10 +285,12 @@ describe('no source file mutates stored events', () => {
   ];
 
   // The chain (docs/history.md): an event written before it takes its first hash, and nothing else, once; the trigger
-  // refuses any other change. These two statements, exactly, are that.
+  // refuses any other change. These statements, exactly, are that (SQLite's and PostgreSQL's).
   const chaining = [
     /UPDATE events SET hash = \? WHERE position = \? AND hash IS NULL/g,
     /ALTER TABLE events ADD COLUMN hash BLOB;/g,
+    /'UPDATE events SET hash = given\.hash FROM unnest\(\$1::bigint\[\], \$2::bytea\[\]\) AS given \(position, hash\) WHERE events\.position = given\.position AND events\.hash IS NULL'/g,
+    /ALTER TABLE events ADD COLUMN hash bytea;/g,
   ];
   const withoutChaining = (text: string): string =>
     chaining.reduce((rest, statement) => rest.replace(statement, ''), text);

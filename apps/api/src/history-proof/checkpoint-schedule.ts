@@ -1,6 +1,6 @@
-// The server's side of the checkpoints: at start-up the signing key is loaded and checked against the log's latest
-// checkpoint (a missing or changed key stops the server, naming HISTORY_SIGNING_KEY); then, every minute, a checkpoint
-// if one is due.
+// The server's side of the checkpoints: at start-up the signing key is loaded (generated into DATA_DIR when unset)
+// and checked against the log's latest checkpoint (a missing or changed key stops the server, naming
+// HISTORY_SIGNING_KEY); then, every minute, a checkpoint if one is due.
 import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { HistoryKeyError, keyFingerprint } from '#event-store';
@@ -24,9 +24,7 @@ export class CheckpointSchedule implements OnApplicationBootstrap, OnModuleDestr
     if (this.runMode !== 'server') return;
     await this.checkKey();
     if (!this.checkpoints.chained) {
-      this.logger.warn(
-        'This store keeps no chain of its events yet: no history checkpoint is signed (docs/history.md)',
-      );
+      this.logger.warn('EventStoreDB keeps no chain of its events: no history checkpoint is signed (docs/history.md)');
       return;
     }
     // The first look a minute after start: a server that starts and stops at once signs nothing.
@@ -42,11 +40,7 @@ export class CheckpointSchedule implements OnApplicationBootstrap, OnModuleDestr
   /** The key loads, and is the one that signed the latest checkpoint. */
   async checkKey(): Promise<void> {
     const key = this.checkpoints.key();
-    if (key.inDataDir)
-      this.logger.warn(
-        { file: key.source, key: key.fingerprint },
-        `History checkpoints are signed with the key ${key.generated ? 'generated into' : 'kept in'} ${key.source}: nodes that share this store must share it (set HISTORY_SIGNING_KEY)`,
-      );
+    // A key in DATA_DIR is said in the start-up banner (start-up-banner.ts).
     const latest = await this.checkpoints.latest();
     if (latest === undefined) return;
     const signer = keyFingerprint(latest.checkpoint.publicKey);

@@ -4,19 +4,18 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { eventMetadata, newCommandContext, type CommandContext } from '#application';
+import { handleCommand, newCommandContext, type CommandContext } from '#application';
+import { historyCheckpointsDecider, historyCheckpointsStream } from '#domain';
 import { CONFIG, type Config } from '#config';
 import {
   asSignedCheckpoint,
   CHAINED_LOG,
   ChainCheck,
-  CHECKPOINT_SIGNED,
   CHECKPOINT_STREAM,
   EVENT_STORE,
   keyFingerprint,
   loadHistorySigningKey,
   signCheckpoint,
-  WrongExpectedRevisionError,
   type ChainedLog,
   type CheckpointReason,
   type EventStore,
@@ -72,7 +71,7 @@ export class HistoryCheckpoints {
     return this.signing;
   }
 
-  /** Whether this store keeps a chain to sign: only the embedded store does so far (docs/history.md). */
+  /** Whether this store keeps a chain to sign: the embedded store and PostgreSQL do, EventStoreDB not (docs/history.md). */
   get chained(): boolean {
     return this.chain !== null;
   }
@@ -121,7 +120,7 @@ export class HistoryCheckpoints {
     if (chain === null)
       throw new CheckpointRefusal(
         'NOT_CHAINED',
-        'This store keeps no chain of its events yet: only the embedded store does, so nothing can be signed (docs/history.md)',
+        'This store keeps no chain of its events: EventStoreDB gives positions itself, so nothing can be signed (docs/history.md)',
       );
     const key = this.key();
     const latest = await this.latest();
@@ -150,18 +149,18 @@ export class HistoryCheckpoints {
       rechainedFrom !== undefined ? 'rechain' : newKey ? 'new-key' : reason,
       previousKey,
     );
-    const metadata = eventMetadata(context ?? newCommandContext('system'));
-    try {
-      await this.store.append(
-        CHECKPOINT_STREAM,
-        [{ id, type: CHECKPOINT_SIGNED, data: checkpoint, metadata }],
-        latest?.revision ?? 'no_stream',
-      );
-    } catch (error) {
-      if (!(error instanceof WrongExpectedRevisionError)) throw error;
+    // The one application path: another node's checkpoint as far or further, kept meanwhile, makes ours nothing to keep.
+    const kept = await handleCommand(
+      this.store,
+      historyCheckpointsDecider,
+      historyCheckpointsStream,
+      { type: 'KeepCheckpoint', data: checkpoint },
+      context ?? newCommandContext('system'),
+      { eventId: () => id },
+    );
+    if (kept.appended.length === 0) {
       const theirs = await this.latest();
-      if (theirs === undefined || theirs.position < proven.position) throw error;
-      return theirs.checkpoint;
+      if (theirs !== undefined) return theirs.checkpoint;
     }
     this.logger.info(
       { position: fields.position, reason: checkpoint.reason, key: key.fingerprint },

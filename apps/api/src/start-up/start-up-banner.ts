@@ -4,6 +4,7 @@ import type { INestApplication } from '@nestjs/common';
 import type { Config } from '#config';
 import { outboxDirectory } from '#identity';
 import { DemoSeed, type DemoSignIn } from '../demo/demo-seed.service.js';
+import { HistoryCheckpoints } from '../history-proof/history-checkpoints.js';
 import { requestLogFile } from '../logging/request-log.js';
 
 export type StartUpFacts = {
@@ -17,9 +18,18 @@ export type StartUpFacts = {
    * otherwise.
    */
   requestLog?: string;
+  /** The file of the key that signs the history's checkpoints, when it is DATA_DIR's (HISTORY_SIGNING_KEY unset). */
+  historyKey?: string;
 };
 
-export function startUpLines({ productName, publicUrl, signIn, outbox, requestLog }: StartUpFacts): string[] {
+export function startUpLines({
+  productName,
+  publicUrl,
+  signIn,
+  outbox,
+  requestLog,
+  historyKey,
+}: StartUpFacts): string[] {
   const lines = [`${productName} is running at ${publicUrl}`, ''];
   if (signIn.kind === 'created') {
     lines.push(
@@ -40,6 +50,8 @@ export function startUpLines({ productName, publicUrl, signIn, outbox, requestLo
   }
   lines.push('', 'More users: ./chorus user:create --help');
   if (requestLog !== undefined) lines.push(`Requests are logged to ${requestLog} (REQUEST_LOG)`);
+  // Nodes sharing a store must share it: said where the operator looks at start-up.
+  if (historyKey !== undefined) lines.push(`History checkpoints are signed with ${historyKey} (HISTORY_SIGNING_KEY)`);
   return lines;
 }
 
@@ -57,7 +69,15 @@ export async function startUpBanner(app: INestApplication, config: Config): Prom
   const signIn = await app.get(DemoSeed).signIn();
   const outbox = config.smtpUrl === undefined ? outboxDirectory(config.dataDir) : undefined;
   const requestLog = config.requestLog === 'file' ? requestLogFile(config.dataDir) : undefined;
+  const key = app.get(HistoryCheckpoints).key();
   return inBox(
-    startUpLines({ productName: config.productName, publicUrl: config.publicUrl, signIn, outbox, requestLog }),
+    startUpLines({
+      productName: config.productName,
+      publicUrl: config.publicUrl,
+      signIn,
+      outbox,
+      requestLog,
+      ...(key.inDataDir ? { historyKey: key.source } : {}),
+    }),
   );
 }

@@ -53,6 +53,13 @@ describe('the start-up banner', () => {
     expect(startUpLines(facts({})).join('\n')).not.toContain('REQUEST_LOG');
   });
 
+  it("names the file of the key that signs the history's checkpoints when it is DATA_DIR's, and the setting", () => {
+    expect(startUpLines(facts({ historyKey: 'data/history-signing-key.pem' })).at(-1)).toBe(
+      'History checkpoints are signed with data/history-signing-key.pem (HISTORY_SIGNING_KEY)',
+    );
+    expect(startUpLines(facts({})).join('\n')).not.toContain('HISTORY_SIGNING_KEY');
+  });
+
   it('draws a box as wide as the longest line', () => {
     expect(inBox(['short', 'a longer line', ''])).toBe(
       ['┌───────────────┐', '│ short         │', '│ a longer line │', '│               │', '└───────────────┘'].join(
