@@ -113,7 +113,7 @@ export {
 export * from './api-key/api-key.js';
 export * from './sso/sso-domain-claim.js';
 export * from './sso/join-refusal-notice.js';
-export * from './history/history-checkpoints.js';
+export * from './history/kept-checkpoints.js';
 export * from './sso/saml-rules.js';
 export * from './sso/saml-sign-on.js';
 export * from './sso/sso-sign-on-failures.js';

@@ -55,7 +55,9 @@ const OPENED_STORE = Symbol('OPENED_STORE');
     },
     {
       provide: OPENED_STORE,
-      inject: [CONFIG],
+      // After the personal keys, one store driver loaded at a time: two dynamic imports of `pg` at once fail to link
+      // under jest's ESM loader (ERR_VM_MODULE_LINK_FAILURE), which the e2e suites run the server in.
+      inject: [CONFIG, PERSONAL_KEYS],
       useFactory: (config: Config): Promise<EventStore> => {
         const { dataDir, eventStoreConnectionString: connectionString, databaseUrl } = config;
         return openEventStore({ dataDir, connectionString, databaseUrl });
