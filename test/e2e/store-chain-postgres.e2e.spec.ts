@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import pg from 'pg';
 import { CHAIN_GENESIS, chainLink } from '#event-store';
+import { EVENT_ROW_COLUMNS, toStoredEvent, type EventRow } from '../../libs/event-store/src/postgres-event-row.js';
 import { startPostgresServer, type PostgresServer } from '../../libs/event-store/src/testing/postgres-server.js';
 import { createApiKey } from '../support/api-keys.js';
 import { startAuthApp, type AuthApp } from '../support/auth-app.js';
@@ -67,30 +68,10 @@ async function rechainWhole(url: string): Promise<void> {
   await client.connect();
   try {
     await client.query('ALTER TABLE events DISABLE TRIGGER USER');
-    const { rows } = await client.query<{
-      position: string;
-      stream_id: string;
-      revision: string;
-      event_id: string;
-      type: string;
-      data: string;
-      metadata: string;
-      recorded_at: Date;
-    }>(
-      'SELECT position::text, stream_id, revision::text, event_id, type, data, metadata, recorded_at FROM events ORDER BY events.position',
-    );
+    const { rows } = await client.query<EventRow>(`SELECT ${EVENT_ROW_COLUMNS} FROM events ORDER BY events.position`);
     let previous = CHAIN_GENESIS;
     for (const row of rows) {
-      previous = chainLink(previous, {
-        position: BigInt(row.position),
-        streamId: row.stream_id,
-        revision: BigInt(row.revision),
-        id: row.event_id,
-        type: row.type,
-        data: row.data,
-        metadata: row.metadata,
-        recordedAt: row.recorded_at.toISOString(),
-      });
+      previous = chainLink(previous, toStoredEvent(row));
       await client.query('UPDATE events SET hash = $1 WHERE position = $2', [previous, row.position]);
     }
     await client.query('ALTER TABLE events ENABLE TRIGGER USER');

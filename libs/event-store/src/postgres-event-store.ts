@@ -26,6 +26,7 @@ import {
   type SubscribeToAllOptions,
   type Subscription,
 } from './event-store.port.js';
+import { EVENT_ROW_COLUMNS, toRecordedEvent, toStoredEvent, type EventRow } from './postgres-event-row.js';
 import { APPENDED_CHANNEL, PostgresGroupCommit } from './postgres-group-commit.js';
 import { LOG_LOCK_KEY, migratePostgresSchema } from './postgres-schema.js';
 import { PostgresSubscription } from './postgres-subscription.js';
@@ -50,20 +51,8 @@ export type PostgresEventStoreOptions = {
   queryTimeoutMs?: number;
 };
 
-const COLUMNS = `position::text, stream_id, revision::text, event_id, type, data, metadata, recorded_at`;
 const LAST_REVISION = '9223372036854775807';
 const DEFAULT_QUERY_TIMEOUT_MS = 30_000;
-
-type EventRow = {
-  position: string;
-  stream_id: string;
-  revision: string;
-  event_id: string;
-  type: string;
-  data: string;
-  metadata: string;
-  recorded_at: Date;
-};
 
 /** Group commit under one advisory lock (gapless positions in commit order); LISTEN/NOTIFY with a poll behind it. */
 export class PostgresEventStore implements EventStore, ExactLog, ChainedLog {
@@ -169,7 +158,7 @@ export class PostgresEventStore implements EventStore, ExactLog, ChainedLog {
     const backwards = options.direction === 'backwards';
     const { rows } = await this.query<EventRow & { deleted: boolean }>(
       'readStream',
-      `SELECT ${COLUMNS}, EXISTS (SELECT 1 FROM deleted_streams WHERE stream_id = $1) AS deleted FROM events
+      `SELECT ${EVENT_ROW_COLUMNS}, EXISTS (SELECT 1 FROM deleted_streams WHERE stream_id = $1) AS deleted FROM events
        WHERE stream_id = $1 AND revision ${backwards ? '<=' : '>='} $2 ORDER BY events.revision ${backwards ? 'DESC' : ''} LIMIT $3`,
       [streamId, options.fromRevision?.toString() ?? (backwards ? LAST_REVISION : '0'), options.maxCount ?? null],
     );
@@ -205,7 +194,7 @@ export class PostgresEventStore implements EventStore, ExactLog, ChainedLog {
     const after = options.after;
     const { rows } = await this.query<EventRow>(
       'readLogByStream',
-      `SELECT ${COLUMNS} FROM events
+      `SELECT ${EVENT_ROW_COLUMNS} FROM events
        WHERE stream_id >= $1 AND starts_with(stream_id, $1) AND position <= $2
          AND ($3::text IS NULL OR (stream_id, revision) > ($3::text COLLATE "C", $4::bigint))
        ORDER BY events.stream_id, events.revision LIMIT $5`,
@@ -270,7 +259,7 @@ export class PostgresEventStore implements EventStore, ExactLog, ChainedLog {
     this.assertOpen();
     const { rows } = await this.query<EventRow>(
       'exportEvents',
-      `SELECT ${COLUMNS} FROM events WHERE position > $1 ORDER BY events.position LIMIT $2`,
+      `SELECT ${EVENT_ROW_COLUMNS} FROM events WHERE position > $1 ORDER BY events.position LIMIT $2`,
       [afterPosition.toString(), maxCount],
     );
     return rows.map(toStoredEvent);
@@ -280,7 +269,7 @@ export class PostgresEventStore implements EventStore, ExactLog, ChainedLog {
     this.assertOpen();
     const { rows } = await this.query<EventRow & { hash: Buffer | null }>(
       'readChain',
-      `SELECT ${COLUMNS}, hash FROM events WHERE position > $1 ORDER BY events.position LIMIT $2`,
+      `SELECT ${EVENT_ROW_COLUMNS}, hash FROM events WHERE position > $1 ORDER BY events.position LIMIT $2`,
       [afterPosition.toString(), maxCount],
     );
     return rows.map((row) => ({ ...toStoredEvent(row), hash: row.hash }));
@@ -305,7 +294,7 @@ export class PostgresEventStore implements EventStore, ExactLog, ChainedLog {
       if (start !== undefined && start.hash === null)
         throw new RangeError(`The events up to position ${afterPosition} are not chained yet`);
       const { rows } = await client.query<EventRow & { hash: Buffer | null }>(
-        `SELECT ${COLUMNS}, hash FROM events WHERE position > $1 ORDER BY events.position LIMIT $2`,
+        `SELECT ${EVENT_ROW_COLUMNS}, hash FROM events WHERE position > $1 ORDER BY events.position LIMIT $2`,
         [afterPosition.toString(), maxCount],
       );
       let previous = start?.hash ?? CHAIN_GENESIS;
@@ -451,7 +440,7 @@ export class PostgresEventStore implements EventStore, ExactLog, ChainedLog {
   private async readPage(afterPosition: bigint, limit: number | undefined): Promise<RecordedEvent[]> {
     const { rows } = await this.query<EventRow>(
       'readAll',
-      `SELECT ${COLUMNS} FROM events WHERE position > $1 ORDER BY events.position LIMIT $2`,
+      `SELECT ${EVENT_ROW_COLUMNS} FROM events WHERE position > $1 ORDER BY events.position LIMIT $2`,
       [afterPosition.toString(), limit ?? null],
     );
     return rows.map(toRecordedEvent);
@@ -497,33 +486,6 @@ export class PostgresEventStore implements EventStore, ExactLog, ChainedLog {
     this.subscriptions.delete(subscription);
     if (this.subscriptions.size === 0) this.wakeUps.stop();
   }
-}
-
-/** The event exactly as stored: data and metadata as their text, the time as ISO-8601 UTC with milliseconds. */
-function toStoredEvent(row: EventRow): StoredEvent {
-  return {
-    position: BigInt(row.position),
-    streamId: row.stream_id,
-    revision: BigInt(row.revision),
-    id: row.event_id,
-    type: row.type,
-    data: row.data,
-    metadata: row.metadata,
-    recordedAt: row.recorded_at.toISOString(),
-  };
-}
-
-function toRecordedEvent(row: EventRow): RecordedEvent {
-  return {
-    id: row.event_id,
-    streamId: row.stream_id,
-    type: row.type,
-    data: JSON.parse(row.data) as unknown,
-    metadata: JSON.parse(row.metadata) as RecordedEvent['metadata'],
-    recordedAt: row.recorded_at.toISOString(),
-    revision: BigInt(row.revision),
-    position: BigInt(row.position),
-  };
 }
 
 const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };

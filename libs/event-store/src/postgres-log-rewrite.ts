@@ -1,37 +1,13 @@
 // PostgreSQL's log rewritten in one transaction under the log lock, the append-only trigger disabled inside it, then
 // the table rewritten by VACUUM FULL so that no dead row keeps what was replaced (its WAL segments age out as usual).
 import pg from 'pg';
-import type { RecordedEvent } from './event-store.port.js';
 import { CHAIN_GENESIS, chainLink } from './event-chain.js';
+import type { RecordedEvent } from './event-store.port.js';
 import type { EventRewrite, LogRewriteResult, LogRewriter } from './log-rewrite.port.js';
+import { EVENT_ROW_COLUMNS, toRecordedEvent, toStoredEvent, type EventRow } from './postgres-event-row.js';
 import { LOG_LOCK_KEY, migratePostgresSchema } from './postgres-schema.js';
 
 const PAGE = 1_000;
-
-type Row = {
-  position: string;
-  stream_id: string;
-  revision: string;
-  event_id: string;
-  type: string;
-  data: string;
-  metadata: string;
-  recorded_at: Date;
-};
-
-const recorded = (row: Row): RecordedEvent => ({
-  position: BigInt(row.position),
-  streamId: row.stream_id,
-  revision: BigInt(row.revision),
-  id: row.event_id,
-  type: row.type,
-  data: JSON.parse(row.data) as unknown,
-  metadata: JSON.parse(row.metadata) as RecordedEvent['metadata'],
-  recordedAt: row.recorded_at.toISOString(),
-});
-
-// `position::text` is named position: an ORDER BY must say events.position, or it sorts the text ('10' before '9').
-const COLUMNS = 'position::text, stream_id, revision::text, event_id, type, data, metadata, recorded_at';
 
 export class PostgresLogRewriter implements LogRewriter {
   static async connect(connectionString: string): Promise<PostgresLogRewriter> {
@@ -61,14 +37,14 @@ export class PostgresLogRewriter implements LogRewriter {
       await this.client.query('ALTER TABLE events DISABLE TRIGGER USER');
       let after = '0';
       for (;;) {
-        const { rows } = await this.client.query<Row>(
-          `SELECT ${COLUMNS} FROM events WHERE position > $1 ORDER BY events.position LIMIT ${PAGE}`,
+        const { rows } = await this.client.query<EventRow>(
+          `SELECT ${EVENT_ROW_COLUMNS} FROM events WHERE position > $1 ORDER BY events.position LIMIT ${PAGE}`,
           [after],
         );
         if (rows.length === 0) break;
         for (const row of rows) {
           after = row.position;
-          const original = recorded(row);
+          const original = toRecordedEvent(row);
           result.examined += 1;
           const rewrite = await change(original);
           if (rewrite === undefined) continue;
@@ -84,10 +60,11 @@ export class PostgresLogRewriter implements LogRewriter {
               original.streamId,
             ]);
           }
-          const stored = await this.client.query<Row>(`SELECT ${COLUMNS} FROM events WHERE position = $1`, [
-            row.position,
-          ]);
-          await check(recorded(stored.rows[0] as Row), original);
+          const stored = await this.client.query<EventRow>(
+            `SELECT ${EVENT_ROW_COLUMNS} FROM events WHERE position = $1`,
+            [row.position],
+          );
+          await check(toRecordedEvent(stored.rows[0] as EventRow), original);
           result.rewritten += 1;
           firstRewritten ??= row.position;
         }
@@ -117,8 +94,8 @@ export class PostgresLogRewriter implements LogRewriter {
     if (start !== undefined && start.hash === null) return undefined;
     let previous = start?.hash ?? CHAIN_GENESIS;
     for (let after = (BigInt(from) - 1n).toString(); ;) {
-      const { rows } = await this.client.query<Row & { hash: Buffer | null }>(
-        `SELECT ${COLUMNS}, hash FROM events WHERE position > $1 ORDER BY events.position LIMIT ${PAGE}`,
+      const { rows } = await this.client.query<EventRow & { hash: Buffer | null }>(
+        `SELECT ${EVENT_ROW_COLUMNS}, hash FROM events WHERE position > $1 ORDER BY events.position LIMIT ${PAGE}`,
         [after],
       );
       if (rows.length === 0) break;
@@ -127,14 +104,7 @@ export class PostgresLogRewriter implements LogRewriter {
       for (const row of rows) {
         // Unchained from here on (a log being chained): nothing after it has a hash to give again.
         if (row.hash === null) break;
-        previous = chainLink(previous, {
-          ...row,
-          id: row.event_id,
-          streamId: row.stream_id,
-          position: BigInt(row.position),
-          revision: BigInt(row.revision),
-          recordedAt: row.recorded_at.toISOString(),
-        });
+        previous = chainLink(previous, toStoredEvent(row));
         positions.push(row.position);
         hashes.push(previous);
       }
