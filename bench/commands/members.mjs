@@ -3,12 +3,12 @@
 // count stays) in an organization of 100,000 within 1.2 times the baseline, p50. `--dist A,B` measures several builds
 // in one run, alternated, each in its own process.
 import { spawnSync } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { seedOrganizationOfMembers } from '../support/organization-of-members.mjs';
 
 const SMALL = 100;
 const LARGE = Number(process.env.BENCH_MEMBERS ?? 100_000);
@@ -16,30 +16,6 @@ const PAIRS = Number(process.env.BENCH_PAIRS ?? 300);
 const TARGET = 1.2;
 
 const context = { actor: 'cli', correlationId: 'bench', causationId: 'bench', origin: { cliCommand: 'bench' } };
-const metadata = { actor: 'cli', correlationId: 'bench-seed', causationId: 'bench-seed' };
-
-/** OrganizationCreated, PlanAssigned, then `members` members added, as a directory provisions them. */
-async function seed(store, organizationStream, id, members) {
-  const events = [
-    { type: 'OrganizationCreated', data: { id, name: id } },
-    { type: 'PlanAssigned', data: { line: 'classic', plan: 'enterprise' } },
-    // Unlimited users: the large organization is over the enterprise plan's own limit.
-    { type: 'LimitsConfigured', data: { users: 0, override: true } },
-  ];
-  for (let index = 0; index < members; index += 1) {
-    const userId = `member-${index}`;
-    events.push({
-      type: 'MemberAdded',
-      data: { userId, email: `${userId}@example.com`, role: index === 0 ? 'owner' : 'member', chorusUser: false },
-    });
-  }
-  let expected = 'no_stream';
-  for (let start = 0; start < events.length; start += 1_000) {
-    const batch = events.slice(start, start + 1_000).map((event) => ({ id: randomUUID(), ...event, metadata }));
-    expected = (await store.append(organizationStream(id), batch, expected)).nextExpectedRevision;
-  }
-}
-
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 const p50 = (samples) =>
   percentile(
@@ -56,8 +32,8 @@ async function measureBuild(dist) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'chorus-bench-members-'));
   const store = await openEventStore({ dataDir });
   try {
-    await seed(store, organizationStream, 'small', SMALL);
-    await seed(store, organizationStream, 'large', LARGE);
+    await seedOrganizationOfMembers(store, organizationStream, 'small', SMALL);
+    await seedOrganizationOfMembers(store, organizationStream, 'large', LARGE);
     const organizations = new Organizations(store, new OrganizationStateCache(), createPlanCatalogue());
     const cold = {};
     for (const id of ['small', 'large']) {

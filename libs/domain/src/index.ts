@@ -19,8 +19,7 @@ export type {
   SamlSsoSettings,
   SamlCertificate,
 } from './organization/state.js';
-export { evolve, foldOrganization, runOfType } from './organization/evolve.js';
-export { memberCountsAfterEach } from './organization/decisions/add-member.js';
+export { evolve, foldOrganization } from './organization/evolve.js';
 export { decide, refuseUnlessAllowed, type RoleCheckedCommand } from './organization/decisions.js';
 export { organizationDecider, type RequestedOrganizationCommand } from './organization/decider.js';
 export type { DecideContext } from './organization/decide-context.js';
@@ -62,7 +61,14 @@ export {
 export { LIMITED_RESOURCES, WEB_ANALYTICS_DOMAIN_LIMIT } from './limits/limited-resources.js';
 export { configuredLimit, effectiveLimit, isUnlimited, isWithin, normalizeLimit } from './limits/limit-arithmetic.js';
 export { governingPlan } from './limits/governing-plan.js';
-export { organizationLimits, usage, type OrganizationLimits } from './limits/organization-limits.js';
+export {
+  limitInputsOf,
+  organizationLimits,
+  usage,
+  type LimitInputs,
+  type OrganizationLimits,
+} from './limits/organization-limits.js';
+export { LIMIT_EVENT_TYPES, USAGE_EVENT_TYPES } from './limits/usage-events.js';
 export { refusalToAdd } from './limits/refusal-to-add.js';
 export { effectiveChorusFeatures } from './features/chorus-features.js';
 

@@ -26,6 +26,7 @@ export {
   type OrganizationOutline,
   type OrganizationReadModel,
   type OrganizationSummary,
+  type UsageRow,
 } from './organization/organization.queries.js';
 export { correlationProjection, correlationProjectionName } from './correlation/correlation.projection.js';
 export { CorrelationQueries, type CorrelatedEventLocation } from './correlation/correlation.queries.js';

@@ -126,6 +126,4 @@ export const exportQuery = z
   )
   .transform(({ format, proof, ...filter }) => ({ format, proof: proof === 'true', filter: historyFilter(filter) }));
 
-export const noQuery = z.strictObject({});
-
 export const memberSecurityQuery = z.strictObject({ before: revision.optional(), limit: pageLimit });

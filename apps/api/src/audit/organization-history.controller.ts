@@ -18,7 +18,6 @@ import {
   exportQuery,
   historyReadQuery,
   memberSecurityQuery,
-  noQuery,
   stateQuery,
   timelineQuery,
 } from './audit-requests.js';
@@ -149,11 +148,14 @@ export class OrganizationHistoryController {
     summary: 'Users and sites in use against the effective limit after each change',
     answer: usageSeriesAnswer,
   })
-  usage(
+  async usage(
     @Param('id', validOrganizationId) id: string,
-    @Query(new ZodValidationPipe(noQuery)) _query: object,
+    @Query(new ZodValidationPipe(historyReadQuery)) query: z.output<typeof historyReadQuery>,
+    @Res({ passthrough: true }) response: Response,
   ): Promise<UsageSeriesAnswer> {
-    return organizationUsageSeries(this.store, this.catalogue, id);
+    // Read from the organization model's rows: `?minPosition=` waits for this browser's own last write.
+    await awaitMinPosition(this.readModels, query, response);
+    return organizationUsageSeries(this.readModels.organizations, this.catalogue, id);
   }
 
   /** The whole history as a download, streamed as it is read (constant memory, however long the history). */

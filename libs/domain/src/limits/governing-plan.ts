@@ -4,7 +4,10 @@ import { findPlan } from '../plans/find-plan.js';
 import type { PlanCatalogue, PlanSpec } from '../plans/catalogue.js';
 import type { ExistingOrganization } from '../organization/state.js';
 
-export function governingPlan(state: ExistingOrganization, catalogue: PlanCatalogue): PlanSpec | undefined {
+export function governingPlan(
+  state: Pick<ExistingOrganization, 'plans' | 'chorus'>,
+  catalogue: PlanCatalogue,
+): PlanSpec | undefined {
   const chorusPlan =
     state.chorus.enabled && state.plans.chorus ? findPlan(catalogue, 'chorus', state.plans.chorus) : undefined;
   if (chorusPlan) return chorusPlan;

@@ -19,14 +19,28 @@ export type OrganizationLimits = {
   setByOperator: PerResource<boolean>;
 };
 
+/**
+ * What an organization's limits are computed from, and nothing else: the History's usage over time keeps these parts
+ * of the state after each event that may move the limits, not the state.
+ */
+export type LimitInputs = Pick<ExistingOrganization, 'plans' | 'chorus' | 'limits' | 'addOns'>;
+
+/** The parts of the state its limits are computed from. */
+export const limitInputsOf = ({ plans, chorus, limits, addOns }: LimitInputs): LimitInputs => ({
+  plans,
+  chorus,
+  limits,
+  addOns,
+});
+
 /** Active add-on units times their increment for one resource. */
-export const addOnIncrement = (state: ExistingOrganization, resource: LimitedResource): number =>
+export const addOnIncrement = (state: LimitInputs, resource: LimitedResource): number =>
   ADD_ONS.reduce((sum, addOn) => sum + state.addOns[addOn] * (ADD_ON_EFFECTS[addOn].increments[resource] ?? 0), 0);
 
 const perResource = <T>(valueOf: (resource: LimitedResource) => T): PerResource<T> =>
   Object.fromEntries(LIMITED_RESOURCES.map((resource) => [resource, valueOf(resource)])) as PerResource<T>;
 
-export function organizationLimits(state: ExistingOrganization, catalogue: PlanCatalogue): OrganizationLimits {
+export function organizationLimits(state: LimitInputs, catalogue: PlanCatalogue): OrganizationLimits {
   const plan = governingPlan(state, catalogue);
   const override = state.limits.override;
   const configured = perResource((resource): Limit => {

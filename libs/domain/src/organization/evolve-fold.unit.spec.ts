@@ -7,8 +7,7 @@ import type { OrganizationEvent } from './events.js';
 import { evolve, foldOrganization } from './evolve.js';
 import { MEMBER_ROLES } from './member-roles.js';
 import { Members } from './members.js';
-import { memberCountsAfterEach } from './decisions/add-member.js';
-import { initialOrganizationState, type ExistingOrganization, type OrganizationState } from './state.js';
+import { initialOrganizationState, type OrganizationState } from './state.js';
 
 const userId = fc.constantFrom('u1', 'u2', 'u3');
 const domain = fc.constantFrom('a.example.com', 'b.example.com', 'xn--bcher-kva.de');
@@ -156,17 +155,6 @@ describe('evolve as a fold', () => {
         const rest = deepFreeze(structuredClone(events.slice(at)));
         expect(foldOrganization(rest, from)).toEqual(oneAtATime(rest, from));
         expect(foldOrganization(events)).toEqual(oneAtATime(events));
-      }),
-    );
-  });
-
-  it('counts the members after each addition of a run as one at a time would hold them', () => {
-    fc.assert(
-      fc.property(withRuns, fc.array(memberAdded, { minLength: 1, maxLength: 10 }), (events, run) => {
-        const from = oneAtATime(events);
-        if (!from.exists) return;
-        const sizes = run.map((_, at) => (oneAtATime(run.slice(0, at + 1), from) as ExistingOrganization).members.size);
-        expect(memberCountsAfterEach(from, run)).toEqual(sizes);
       }),
     );
   });

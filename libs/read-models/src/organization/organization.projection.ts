@@ -3,19 +3,27 @@ import {
   Members,
   evolve,
   initialOrganizationState,
+  LIMIT_EVENT_TYPES,
+  limitInputsOf,
   ORGANIZATION_EVENT_TYPES,
   organizationStreamPrefix,
   type ExistingOrganization,
   type Member,
   type OrganizationEvent,
   type OrganizationState,
+  usage,
 } from '#domain';
 import type { LogEvent } from '#event-store';
 import { PendingRows } from '../pending-rows.js';
 import { recordMemberRowChange, type MemberWrite } from './member-row-changes.js';
 import { physicalName, type Projection, type ProjectionWriter, type TableNames } from '../projection.js';
 import type { ReadModelDatabase } from '../read-model-database.js';
-import { membershipsTable, organizationModelVersion, organizationsTable } from './organization.tables.js';
+import {
+  membershipsTable,
+  organizationModelVersion,
+  organizationsTable,
+  organizationUsageTable,
+} from './organization.tables.js';
 import { storedOrganizationState } from './stored-organization-state.js';
 
 export const organizationProjectionName = 'organizations';
@@ -30,11 +38,11 @@ export class UnprojectableEvent extends Error {
   }
 }
 
-export function organizationProjection(): Projection<never> {
+export function organizationProjection(): Projection<'recordedAt'> {
   return {
     name: organizationProjectionName,
-    parts: [],
-    tables: [organizationsTable, membershipsTable],
+    parts: ['recordedAt'],
+    tables: [organizationsTable, membershipsTable, organizationUsageTable],
     streamPrefix: organizationStreamPrefix,
     handles: (event) => event.streamId.startsWith(organizationStreamPrefix),
     writer: (db, tables, options) => new OrganizationWriter(db, tables, options?.startsEmpty === true),
@@ -51,12 +59,17 @@ type Folded = {
   /** Whether the table may hold a row for it. */
   stored: boolean;
   memberWrites: Map<string, MemberWrite> | undefined;
+  /** organization_usage's rows of the events applied since the last write. */
+  usage: UsageRow[];
   dirty: boolean;
 };
 
+/** revision, recorded_at, type, users, content_sections, limits_state. */
+type UsageRow = [number, string, string, number, number, string | null];
+
 type StoredRow = { revision: bigint; position: bigint; state: string };
 
-class OrganizationWriter implements ProjectionWriter<never> {
+class OrganizationWriter implements ProjectionWriter<'recordedAt'> {
   private readonly folded = new Map<string, Folded>();
   /** A flag and a list cost less per event than a set. */
   private readonly unflushed = new PendingRows<Folded>((folded) => this.write(folded), byId);
@@ -70,6 +83,7 @@ class OrganizationWriter implements ProjectionWriter<never> {
   private readonly upsertMember;
   private readonly updateMember;
   private readonly deleteMember;
+  private readonly insertUsage;
 
   constructor(
     db: ReadModelDatabase,
@@ -102,13 +116,17 @@ class OrganizationWriter implements ProjectionWriter<never> {
       `UPDATE ${memberships} SET role = ?, member = ? WHERE organization_id = ? AND user_id = ?`,
     );
     this.deleteMember = db.prepare(`DELETE FROM ${memberships} WHERE organization_id = ? AND user_id = ?`);
+    this.insertUsage = db.prepare(
+      `INSERT INTO ${physicalName(tables, organizationUsageTable.name)}
+       (organization_id, revision, recorded_at, type, users, content_sections, limits_state) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    );
   }
 
   get remembered(): number {
     return this.folded.size;
   }
 
-  apply(event: LogEvent): void {
+  apply(event: LogEvent<'recordedAt'>): void {
     if (!knownEventTypes.has(event.type)) throw new UnprojectableEvent(event, 'unknown event type');
     if (typeof event.data !== 'object' || event.data === null)
       throw new UnprojectableEvent(event, 'event data is not an object');
@@ -128,6 +146,15 @@ class OrganizationWriter implements ProjectionWriter<never> {
       if (typeof userId !== 'string') throw new UnprojectableEvent(event, 'changes members without naming one');
       recordMemberRowChange((current.memberWrites ??= new Map()), before, state.members, userId, revision);
     }
+    const inUse = usage(state);
+    current.usage.push([
+      revision,
+      event.recordedAt,
+      event.type,
+      inUse.users,
+      inUse.contentSections,
+      LIMIT_EVENT_TYPES.has(event.type) ? JSON.stringify(limitInputsOf(state)) : null,
+    ]);
     current.state = state;
     current.revision = revision;
     current.position = event.position;
@@ -163,6 +190,7 @@ class OrganizationWriter implements ProjectionWriter<never> {
             position: -1n,
             stored: false,
             memberWrites: undefined,
+            usage: [],
             dirty: false,
           }
         : {
@@ -172,6 +200,7 @@ class OrganizationWriter implements ProjectionWriter<never> {
             position: row.position,
             stored: true,
             memberWrites: undefined,
+            usage: [],
             dirty: false,
           };
     this.folded.set(streamId, organization);
@@ -197,6 +226,8 @@ class OrganizationWriter implements ProjectionWriter<never> {
       }
       organization.memberWrites = undefined;
     }
+    for (const row of organization.usage) this.insertUsage.run(id, ...row);
+    organization.usage = [];
     organization.stored = true;
     if (this.startsEmpty) this.written.add(id);
   }

@@ -2,7 +2,9 @@
 import {
   notificationRecipients,
   organizationView,
+  USAGE_EVENT_TYPES,
   type ExistingOrganization,
+  type LimitInputs,
   type Member,
   type MemberRole,
   type OrganizationView,
@@ -11,7 +13,7 @@ import {
 import { deepFreeze, type QueryCache } from '../query-cache.js';
 import type { ReadModelDatabase } from '../read-model-database.js';
 import { storedState } from './organization.projection.js';
-import { membershipsTable, organizationsTable } from './organization.tables.js';
+import { membershipsTable, organizationsTable, organizationUsageTable } from './organization.tables.js';
 
 export type OrganizationReadModel = {
   view: OrganizationView;
@@ -45,6 +47,21 @@ export type MembersPage = {
 
 type StoredRow = { state: string; position: bigint; revision: bigint; member: string | null };
 
+/**
+ * An organization's usage after one of its events, whether that event may move the usage (USAGE_EVENT_TYPES), and
+ * after an event that may move the limits, the parts of the state they are computed from.
+ */
+export type UsageRow = [
+  revision: number,
+  recordedAt: string,
+  movesUsage: 0 | 1,
+  users: number,
+  contentSections: number,
+  limits: LimitInputs | null,
+];
+
+type StoredUsageRow = [number, string, 0 | 1, number, number, string | null];
+
 export type OrganizationSummary = {
   id: string;
   name: string;
@@ -76,6 +93,7 @@ export class OrganizationQueries {
   private readonly selectPageHead;
   private readonly selectPage;
   private readonly countPage;
+  private readonly selectUsage;
 
   constructor(
     db: ReadModelDatabase,
@@ -86,6 +104,15 @@ export class OrganizationQueries {
     this.db = db;
     db.exec(organizationsTable.create(organizationsTable.name));
     db.exec(membershipsTable.create(membershipsTable.name));
+    db.exec(organizationUsageTable.create(organizationUsageTable.name));
+    // Arrays, not objects, and a flag, not the type's text: an organization of 100,000 members reads 100,000 rows.
+    const usageTypes = [...USAGE_EVENT_TYPES].map((type) => `'${type}'`).join(', ');
+    this.selectUsage = db
+      .prepare<[string], StoredUsageRow>(
+        `SELECT revision, recorded_at, type IN (${usageTypes}), users, content_sections, limits_state
+         FROM organization_usage WHERE organization_id = ? ORDER BY revision`,
+      )
+      .raw(true);
     // One statement, so one snapshot: the row and its members as one commit left them.
     this.selectState = db
       .prepare<[string], StoredRow>(
@@ -145,6 +172,16 @@ export class OrganizationQueries {
         `SELECT count(*) AS total FROM memberships m WHERE ${matching}`,
       )
       .safeIntegers(true);
+  }
+
+  /** In revision order; empty for an organization the model does not hold (yet). */
+  usageOf(id: string): UsageRow[] {
+    const rows = this.selectUsage.all(id) as unknown as UsageRow[];
+    for (const row of rows) {
+      const stored = row[5] as unknown as string | null;
+      if (stored !== null) row[5] = JSON.parse(stored) as LimitInputs;
+    }
+    return rows;
   }
 
   list(): OrganizationSummary[] {

@@ -43,4 +43,28 @@ export const membershipsTable: ProjectionTable = {
   ],
 };
 
-export const organizationModelVersion = 3;
+/**
+ * One row per event of an organization: the usage after it, and after an event that may move the limits, the parts
+ * of the state they are computed from (`LimitInputs`), so the History's usage over time reads rows, not the stream's events
+ * (the limits are still computed when read: plan figures are code).
+ */
+export const organizationUsageTable: ProjectionTable = {
+  name: 'organization_usage',
+  rowIs: 'point of an organization’s usage',
+  rowsAre: 'points of organizations’ usage',
+  key: ['organization_id', 'revision'],
+  create: (table) => `CREATE TABLE IF NOT EXISTS ${table} (
+    organization_id TEXT NOT NULL,
+    revision INTEGER NOT NULL,
+    recorded_at TEXT NOT NULL,
+    type TEXT NOT NULL,
+    users INTEGER NOT NULL,
+    content_sections INTEGER NOT NULL,
+    limits_state TEXT,
+    PRIMARY KEY (organization_id, revision)
+  ) WITHOUT ROWID`,
+  indexes: [],
+};
+
+// 4: organization_usage.
+export const organizationModelVersion = 4;

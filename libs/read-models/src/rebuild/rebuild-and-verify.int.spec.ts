@@ -26,6 +26,7 @@ function storedModel(): unknown {
     return {
       organizations: db.prepare('SELECT * FROM organizations ORDER BY id').all(),
       memberships: db.prepare('SELECT * FROM memberships ORDER BY organization_id, user_id').all(),
+      usage: db.prepare('SELECT * FROM organization_usage ORDER BY organization_id, revision').all(),
       correlations: db.prepare('SELECT * FROM event_correlations ORDER BY correlation_id, position').all(),
     };
   } finally {
@@ -62,7 +63,7 @@ describe('rebuild and verify', () => {
   it('counts the rows of each table it compared, in the stored model and in the rebuild, saying what they are', async () => {
     const cli = fixture.readModels('off');
     await cli.rebuild();
-    const { organizations, memberships, correlations } = storedModel() as Record<string, unknown[]>;
+    const { organizations, memberships, usage, correlations } = storedModel() as Record<string, unknown[]>;
     tamper(
       `INSERT INTO memberships (organization_id, user_id, role, ordinal, member) VALUES ('org-5', 'intruder', 'owner', 99, '{"userId":"intruder","role":"owner"}')`,
     );
@@ -86,6 +87,13 @@ describe('rebuild and verify', () => {
             rowsAre: 'memberships',
             stored: (memberships?.length ?? 0) + 1,
             rebuilt: memberships?.length,
+          },
+          {
+            table: 'organization_usage',
+            rowIs: 'point of an organization’s usage',
+            rowsAre: 'points of organizations’ usage',
+            stored: usage?.length,
+            rebuilt: usage?.length,
           },
         ],
       },

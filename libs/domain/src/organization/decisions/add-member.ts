@@ -49,14 +49,3 @@ export function withMembersAdded(state: ExistingOrganization, added: readonly Me
   );
   return { ...state, members };
 }
-
-/** How many members there are after each of `added` in turn, as `withMembersAdded` holds them: nobody counted twice. */
-export function memberCountsAfterEach(state: ExistingOrganization, added: readonly MemberAdded[]): number[] {
-  const arrived = new Set<string>();
-  let count = state.members.size;
-  return added.map(({ data }) => {
-    if (!state.members.has(data.userId) && !arrived.has(data.userId)) count += 1;
-    arrived.add(data.userId);
-    return count;
-  });
-}

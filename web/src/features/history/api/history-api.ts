@@ -63,7 +63,7 @@ export const historyApi = consoleApi.injectEndpoints({
       }),
     }),
     getUsageSeries: build.query<UsageSeries, string>({
-      query: (organizationId) => ({ url: `${organizationPath(organizationId)}/history/usage` }),
+      query: (organizationId) => ({ url: `${organizationPath(organizationId)}/history/usage`, readsOwnWrites: true }),
       providesTags: (_result, _error, organizationId) => [{ type: 'Organization', id: organizationId }],
     }),
     getHistoryProof: build.query<HistoryProof, string>({
