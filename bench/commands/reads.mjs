@@ -22,7 +22,8 @@ async function measureBuild(dist) {
   const root = pathToFileURL(`${path.resolve(dist)}/`);
   const domain = await import(new URL('libs/domain/src/index.js', root));
   const { openEventStore } = await import(new URL('libs/event-store/src/index.js', root));
-  const { ReadModels } = await import(new URL('libs/read-models/src/index.js', root));
+  const readModelsModule = await import(new URL('libs/read-models/src/index.js', root));
+  const { ReadModels } = readModelsModule;
   const { organizationUsageSeries } = await import(new URL('apps/api/src/audit/usage-series.js', root));
   const dataDir = mkdtempSync(path.join(tmpdir(), 'chorus-bench-reads-'));
   const store = await openEventStore({ dataDir });
@@ -33,11 +34,14 @@ async function measureBuild(dist) {
     await seedOrganizationOfMembers(store, domain.organizationStream, 'large', LARGE);
     await readModels.rebuild();
     // Builds before the usage rows folded the organization's stream from the store at every read.
-    const fromRows = 'LIMIT_EVENT_TYPES' in domain;
+    const fromRows = 'USAGE_ROWS_FROM_REVISION' in readModelsModule;
     const reads = {
       overview: (id) => readModels.organizations.getOrganizationOutline(id),
       page: (id) => readModels.organizations.membersPage(id, { limit: 50 }),
-      usage: (id) => organizationUsageSeries(fromRows ? readModels.organizations : store, catalogue, id),
+      usage: (id) =>
+        fromRows
+          ? organizationUsageSeries(store, readModels.organizations, catalogue, id)
+          : organizationUsageSeries(store, catalogue, id),
     };
     const samples = {};
     for (const [name, read] of Object.entries(reads)) {

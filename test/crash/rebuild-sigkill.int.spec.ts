@@ -100,6 +100,7 @@ const everyAsideTable = [
   'memberships__rebuild',
   'organization_events__rebuild',
   'organization_record_names__rebuild',
+  'organization_usage__rebuild',
   'organizations__rebuild',
   'security_memberships__rebuild',
   'traffic_periods__rebuild',

@@ -759,6 +759,7 @@ describe('projections:verify', () => {
         stored: [
           ['organizations', 1],
           ['memberships', 0],
+          ['usage points', 0],
         ],
       });
       expect(text.stdout).toContain(

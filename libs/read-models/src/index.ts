@@ -26,8 +26,8 @@ export {
   type OrganizationOutline,
   type OrganizationReadModel,
   type OrganizationSummary,
-  type UsageRow,
 } from './organization/organization.queries.js';
+export { USAGE_ROWS_FROM_REVISION, usagePointAfter, type UsagePointRow } from './organization/organization-usage.js';
 export { correlationProjection, correlationProjectionName } from './correlation/correlation.projection.js';
 export { CorrelationQueries, type CorrelatedEventLocation } from './correlation/correlation.queries.js';
 export { signInsProjection, signInsProjectionName } from './sign-ins/sign-ins.projection.js';

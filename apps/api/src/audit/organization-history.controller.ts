@@ -155,7 +155,7 @@ export class OrganizationHistoryController {
   ): Promise<UsageSeriesAnswer> {
     // Read from the organization model's rows: `?minPosition=` waits for this browser's own last write.
     await awaitMinPosition(this.readModels, query, response);
-    return organizationUsageSeries(this.readModels.organizations, this.catalogue, id);
+    return organizationUsageSeries(this.store, this.readModels.organizations, this.catalogue, id);
   }
 
   /** The whole history as a download, streamed as it is read (constant memory, however long the history). */

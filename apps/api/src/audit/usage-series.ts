@@ -1,7 +1,18 @@
-// Usage against the effective limit over time (docs/console.md, History), from the organization read model's row per
-// event (usage after it, and the limit inputs after each event that may move the limits), with the domain's own limits.
-import { governingPlan, organizationLimits, type LimitInputs, type PlanCatalogue } from '#domain';
-import type { OrganizationQueries } from '#read-models';
+// Usage against the effective limit over time (docs/console.md, History): a point per event (the usage after it, and
+// the limit inputs after each event that may move the limits), with the domain's own limits and this catalogue.
+import {
+  evolve,
+  governingPlan,
+  initialOrganizationState,
+  organizationLimits,
+  organizationStream,
+  type LimitInputs,
+  type OrganizationState,
+  type PlanCatalogue,
+} from '#domain';
+import type { EventStore } from '#event-store';
+import { USAGE_ROWS_FROM_REVISION, usagePointAfter, type OrganizationQueries, type UsagePointRow } from '#read-models';
+import { asOrganizationEvent } from '../organizations/organizations.service.js';
 import { organizationNotFound } from './organization-history.js';
 
 /** limit null: unlimited; peak: the most in use since the previous point. */
@@ -130,17 +141,41 @@ function limitsOf(state: LimitInputs, catalogue: PlanCatalogue): Limits {
   };
 }
 
+/** The usage points of an organization: its first page of events folded from its stream, then the model's rows. */
+async function usagePoints(
+  store: EventStore,
+  organizations: OrganizationQueries,
+  organizationId: string,
+): Promise<UsagePointRow[]> {
+  const read = await store.readStream(organizationStream(organizationId), {
+    fromRevision: 0n,
+    maxCount: USAGE_ROWS_FROM_REVISION,
+  });
+  if (!read.found) return [];
+  const points: UsagePointRow[] = [];
+  let state: OrganizationState = initialOrganizationState;
+  for (const event of read.events) {
+    state = evolve(state, asOrganizationEvent(event));
+    if (state.exists) points.push(usagePointAfter(event, state));
+  }
+  if (read.events.length < USAGE_ROWS_FROM_REVISION) return points;
+  // Pushed one by one: spreading 100,000 rows into one call would overflow the stack.
+  for (const row of organizations.usageOf(organizationId)) points.push(row);
+  return points;
+}
+
 /**
- * A point after the organization's first event and after each event that may move its limits or its usage. Its rows
- * are read whole, as arrays: 100,000 of an organization that many members joined take some tens of milliseconds, where
- * folding its stream took seconds (bench/commands, History).
+ * A point after the organization's first event and after each event that may move its limits or its usage. An
+ * organization of 100,000 members is a page of its stream and 99,000 rows read as arrays, some tens of milliseconds,
+ * where folding its whole stream at each read took most of a second (bench/commands, reads.mjs).
  */
-export function organizationUsageSeries(
+export async function organizationUsageSeries(
+  store: EventStore,
   organizations: OrganizationQueries,
   catalogue: PlanCatalogue,
   organizationId: string,
-): UsageSeriesAnswer {
-  const rows = organizations.usageOf(organizationId);
+): Promise<UsageSeriesAnswer> {
+  const rows = await usagePoints(store, organizations, organizationId);
   const first = rows[0];
   const last = rows.at(-1);
   if (first === undefined || last === undefined) throw organizationNotFound();

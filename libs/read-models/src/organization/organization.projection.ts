@@ -3,15 +3,12 @@ import {
   Members,
   evolve,
   initialOrganizationState,
-  LIMIT_EVENT_TYPES,
-  limitInputsOf,
   ORGANIZATION_EVENT_TYPES,
   organizationStreamPrefix,
   type ExistingOrganization,
   type Member,
   type OrganizationEvent,
   type OrganizationState,
-  usage,
 } from '#domain';
 import type { LogEvent } from '#event-store';
 import { PendingRows } from '../pending-rows.js';
@@ -25,6 +22,7 @@ import {
   organizationUsageTable,
 } from './organization.tables.js';
 import { storedOrganizationState } from './stored-organization-state.js';
+import { USAGE_ROWS_FROM_REVISION, usagePointAfter } from './organization-usage.js';
 
 export const organizationProjectionName = 'organizations';
 
@@ -146,15 +144,17 @@ class OrganizationWriter implements ProjectionWriter<'recordedAt'> {
       if (typeof userId !== 'string') throw new UnprojectableEvent(event, 'changes members without naming one');
       recordMemberRowChange((current.memberWrites ??= new Map()), before, state.members, userId, revision);
     }
-    const inUse = usage(state);
-    current.usage.push([
-      revision,
-      event.recordedAt,
-      event.type,
-      inUse.users,
-      inUse.contentSections,
-      LIMIT_EVENT_TYPES.has(event.type) ? JSON.stringify(limitInputsOf(state)) : null,
-    ]);
+    if (revision >= USAGE_ROWS_FROM_REVISION) {
+      const [, , , users, contentSections, limits] = usagePointAfter(event, state);
+      current.usage.push([
+        revision,
+        event.recordedAt,
+        event.type,
+        users,
+        contentSections,
+        limits === null ? null : JSON.stringify(limits),
+      ]);
+    }
     current.state = state;
     current.revision = revision;
     current.position = event.position;

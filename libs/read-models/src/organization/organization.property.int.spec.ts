@@ -3,22 +3,12 @@ import fc from 'fast-check';
 import {
   ADD_ONS,
   DomainError,
-  evolve,
   foldOrganization,
-  governingPlan,
-  initialOrganizationState,
-  LIMIT_EVENT_TYPES,
   notificationRecipients,
-  organizationLimits,
   organizationStream,
-  usage,
-  USAGE_EVENT_TYPES,
   organizationView,
-  type ExistingOrganization,
-  type LimitInputs,
   type OrganizationCommand,
   type OrganizationEvent,
-  type OrganizationState,
 } from '#domain';
 import { catalogue, ReadModelsFixture } from '../testing/read-models-fixture.js';
 
@@ -143,12 +133,6 @@ const scenario = fc
     after,
   }));
 
-/** What the History's usage over time takes from a state: the limits its limit inputs give, and the plan. */
-const limitsOf = (state: LimitInputs) => ({
-  limits: organizationLimits(state, catalogue),
-  plan: governingPlan(state, catalogue)?.name,
-});
-
 async function run(fixture: ReadModelsFixture, steps: readonly [string, OrganizationCommand][]): Promise<void> {
   for (const [id, next] of steps) {
     try {
@@ -185,33 +169,6 @@ describe('organization read model', () => {
               continue;
             }
             expect(readModels.organizations.getOrganization(id)?.view).toEqual(organizationView(state, catalogue));
-            // A usage row per event: the usage after it, whether the event moves it, and after an event that may move the limits the same limits
-            // as the fold's state gives.
-            let folded: OrganizationState = initialOrganizationState;
-            const expectedUsage = (read.found ? read.events : []).map((event) => {
-              folded = evolve(folded, { type: event.type, data: event.data } as OrganizationEvent);
-              const after = folded as ExistingOrganization;
-              return [
-                Number(event.revision),
-                event.recordedAt,
-                USAGE_EVENT_TYPES.has(event.type) ? 1 : 0,
-                usage(after).users,
-                usage(after).contentSections,
-                LIMIT_EVENT_TYPES.has(event.type) ? limitsOf(after) : null,
-              ];
-            });
-            expect(
-              readModels.organizations
-                .usageOf(id)
-                .map(([revision, at, movesUsage, users, sections, limitsState]) => [
-                  revision,
-                  at,
-                  movesUsage,
-                  users,
-                  sections,
-                  limitsState === null ? null : limitsOf(limitsState),
-                ]),
-            ).toEqual(expectedUsage);
             expect(readModels.organizations.getNotificationRecipients(id)?.recipients).toEqual(
               notificationRecipients(state),
             );

@@ -13,6 +13,7 @@ import {
 import { deepFreeze, type QueryCache } from '../query-cache.js';
 import type { ReadModelDatabase } from '../read-model-database.js';
 import { storedState } from './organization.projection.js';
+import type { UsagePointRow } from './organization-usage.js';
 import { membershipsTable, organizationsTable, organizationUsageTable } from './organization.tables.js';
 
 export type OrganizationReadModel = {
@@ -46,19 +47,6 @@ export type MembersPage = {
 };
 
 type StoredRow = { state: string; position: bigint; revision: bigint; member: string | null };
-
-/**
- * An organization's usage after one of its events, whether that event may move the usage (USAGE_EVENT_TYPES), and
- * after an event that may move the limits, the parts of the state they are computed from.
- */
-export type UsageRow = [
-  revision: number,
-  recordedAt: string,
-  movesUsage: 0 | 1,
-  users: number,
-  contentSections: number,
-  limits: LimitInputs | null,
-];
 
 type StoredUsageRow = [number, string, 0 | 1, number, number, string | null];
 
@@ -174,9 +162,12 @@ export class OrganizationQueries {
       .safeIntegers(true);
   }
 
-  /** In revision order; empty for an organization the model does not hold (yet). */
-  usageOf(id: string): UsageRow[] {
-    const rows = this.selectUsage.all(id) as unknown as UsageRow[];
+  /**
+   * The usage points the model keeps (from USAGE_ROWS_FROM_REVISION on), in revision order; empty for an organization
+   * that has not grown that far, or that the model does not hold (yet).
+   */
+  usageOf(id: string): UsagePointRow[] {
+    const rows = this.selectUsage.all(id) as unknown as UsagePointRow[];
     for (const row of rows) {
       const stored = row[5] as unknown as string | null;
       if (stored !== null) row[5] = JSON.parse(stored) as LimitInputs;

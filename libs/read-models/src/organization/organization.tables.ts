@@ -50,8 +50,8 @@ export const membershipsTable: ProjectionTable = {
  */
 export const organizationUsageTable: ProjectionTable = {
   name: 'organization_usage',
-  rowIs: 'point of an organization’s usage',
-  rowsAre: 'points of organizations’ usage',
+  rowIs: 'usage point',
+  rowsAre: 'usage points',
   key: ['organization_id', 'revision'],
   create: (table) => `CREATE TABLE IF NOT EXISTS ${table} (
     organization_id TEXT NOT NULL,

@@ -90,8 +90,8 @@ describe('rebuild and verify', () => {
           },
           {
             table: 'organization_usage',
-            rowIs: 'point of an organization’s usage',
-            rowsAre: 'points of organizations’ usage',
+            rowIs: 'usage point',
+            rowsAre: 'usage points',
             stored: usage?.length,
             rebuilt: usage?.length,
           },
