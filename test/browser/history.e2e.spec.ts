@@ -29,6 +29,8 @@ const billingEventId = 'evt_browser_history_1';
 
 const ada: ConsoleUser = { email: 'ada@acme.example', password: 'granite-orchard-3317' };
 const dee: ConsoleUser = { email: 'dee@acme.example', password: 'silver-harbour-5120' };
+/** Audits Crowd, whose members outnumber what a state at a point lists. */
+const eve: ConsoleUser = { email: 'eve@crowd.example', password: 'copper-meadow-7781' };
 
 let server: ChorusServer | undefined;
 let browser: TestBrowser | undefined;
@@ -150,6 +152,19 @@ beforeAll(async () => {
   await operator(apiKey, 'POST', '/organizations/acme/members', { email: 'ann@acme.example', role: 'admin' });
   await pause(1_100);
   await deliverBilling();
+  // An organization with more members than a state at a point lists: Eve audits it, and 54 more join.
+  await server.createOrganization('Crowd', 'crowd', { line: 'classic', plan: 'enterprise' });
+  await server.createUser({ ...eve, organizationId: 'crowd', role: 'auditor' });
+  for (let batch = 0; batch < 54; batch += 6)
+    await Promise.all(
+      Array.from({ length: 6 }, (_, index) =>
+        operator(apiKey, 'POST', '/organizations/crowd/members', {
+          email: `member-${batch + index}@crowd.example`,
+          role: 'member',
+        }),
+      ),
+    );
+  await operator(apiKey, 'POST', '/organizations/crowd/members', { email: 'last@crowd.example', role: 'admin' });
 }, 120_000);
 
 afterEach(async () => {
@@ -333,6 +348,24 @@ describe("an auditor replays Acme's history", () => {
     await history.correlation(billingEventId).getByText('Billing event applied to the organization').waitFor();
     expect(await scrollsSideways(page)).toBe(false);
     await shoot(page, 'correlation');
+  }, 90_000);
+
+  it('a state with more members than it lists says how many there were and that the first 50 are listed, at 1280 and 390 px', async () => {
+    for (const viewport of [desktop, phone]) {
+      const { page, problems } = await signedInPage(started().browser, started().server.baseUrl, eve, viewport);
+      await page.goto(`${started().server.baseUrl}/app/orgs/crowd/history`);
+      const history = historyScreen(page);
+      await history.entry('Member added: last@crowd.example as admin').click();
+      await history.changes.getByText('last@crowd.example as admin').waitFor();
+
+      expect(await page.getByRole('heading', { name: 'Members (56)' }).count()).toBe(1);
+      expect(await history.membersThen.getByRole('listitem').count()).toBe(50);
+      await page.getByText('The first 50 of 56 members are listed.').waitFor();
+      expect(await scrollsSideways(page)).toBe(false);
+      await expectAccessible(page, `a state listing the first of its members at ${viewport.width} px`);
+      await shoot(page, 'first-members');
+      expect(problems).toEqual([]);
+    }
   }, 90_000);
 
   it('filters live in the address: a reload keeps them, Back and Forward step through them, the download holds what is shown', async () => {

@@ -320,6 +320,26 @@ describe('what an event changed', () => {
     expect(then.body.state.members.map((member: { email: string }) => member.email)).toContain('ann@example.com');
   });
 
+  it('memberLimit lists the first members then and counts them all; out of range is 400 and changes nothing', async () => {
+    const latest = await as('auditor').get(`/organizations/${acme}/history/changes`);
+    const count = latest.body.state.members.length as number;
+    const first = await as('auditor').get(`/organizations/${acme}/history/changes?memberLimit=2`);
+    const none = await as('auditor').get(`/organizations/${acme}/history/changes?memberLimit=0`);
+
+    expect(count).toBeGreaterThan(2);
+    expect(latest.body.state.memberCount).toBe(count);
+    expect(first.body.state).toMatchObject({ memberCount: count, members: latest.body.state.members.slice(0, 2) });
+    expect(none.body.state).toMatchObject({ memberCount: count, members: [] });
+    for (const wrong of ['1001', '-1', 'two', '2.5']) {
+      const refused = await as('auditor').get(`/organizations/${acme}/history/changes?memberLimit=${wrong}`);
+      expect({ wrong, status: refused.status, type: refused.headers.get('content-type') }).toEqual({
+        wrong,
+        status: 400,
+        type: expect.stringContaining('application/problem+json'),
+      });
+    }
+  });
+
   it('the creation: the organization added; a revision not recorded is 404', async () => {
     const created = await as('auditor').get(`/organizations/${acme}/history/changes?asOfRevision=0`);
 

@@ -28,18 +28,41 @@ const instant = z.iso.datetime({ offset: true }).transform((value) => new Date(v
 /** Refused rather than clamped, so the auditor sees the mistake (README, Decisions). */
 const pastInstant = instant.refine((at) => at.getTime() <= Date.now(), { message: 'must not be in the future' });
 
+const pointFields = { asOfRevision: revision.optional(), asOf: pastInstant.optional() };
+
+const onePoint: [(query: { asOfRevision?: bigint; asOf?: Date }) => boolean, { message: string; path: string[] }] = [
+  (query) => query.asOfRevision === undefined || query.asOf === undefined,
+  // Worded for the HTTP query string; the command line checks its own flags first (org:state).
+  { message: 'give one point: the query parameter asOfRevision or asOf, not both', path: ['asOf'] },
+];
+
+function pointOf(query: { asOfRevision?: bigint | undefined; asOf?: Date | undefined }): StatePoint {
+  if (query.asOfRevision !== undefined) return { kind: 'revision', revision: query.asOfRevision };
+  if (query.asOf !== undefined) return { kind: 'instant', at: query.asOf };
+  return { kind: 'latest' };
+}
+
 export const stateQuery = z
-  .strictObject({ asOfRevision: revision.optional(), asOf: pastInstant.optional() })
-  .refine((query) => query.asOfRevision === undefined || query.asOf === undefined, {
-    // Worded for the HTTP query string; the command line checks its own flags first (org:state).
-    message: 'give one point: the query parameter asOfRevision or asOf, not both',
-    path: ['asOf'],
+  .strictObject(pointFields)
+  .refine(...onePoint)
+  .transform(pointOf);
+
+/** The most members a state at a point lists when asked for some (the rest are counted). */
+export const MAX_MEMBERS_LISTED = 1_000;
+
+/** history/changes: a point, and how many of the members then to list (all of them without `memberLimit`, until 1.0). */
+export const changesQuery = z
+  .strictObject({
+    ...pointFields,
+    memberLimit: z
+      .string()
+      .regex(/^\d{1,4}$/, 'must be a whole number')
+      .transform(Number)
+      .pipe(z.int().min(0).max(MAX_MEMBERS_LISTED))
+      .optional(),
   })
-  .transform((query): StatePoint => {
-    if (query.asOfRevision !== undefined) return { kind: 'revision', revision: query.asOfRevision };
-    if (query.asOf !== undefined) return { kind: 'instant', at: query.asOf };
-    return { kind: 'latest' };
-  });
+  .refine(...onePoint)
+  .transform((query) => ({ point: pointOf(query), memberLimit: query.memberLimit }));
 
 export const correlationIdParameter = z
   .string()

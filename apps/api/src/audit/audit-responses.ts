@@ -82,7 +82,7 @@ export const memberSecurityPageAnswer = z.object({
 
 export const changesAnswer = z.object({
   entry: timelineEntry,
-  state: stateAnswer,
+  state: stateAnswer.extend({ memberCount: z.int().min(0) }),
   changes: z.array(
     z.object({
       area: z.string(),

@@ -18,7 +18,7 @@ import {
   exportQuery,
   historyReadQuery,
   memberSecurityQuery,
-  stateQuery,
+  changesQuery,
   timelineQuery,
 } from './audit-requests.js';
 import { MemberSecurity, type MemberSecurityPage } from './member-security.js';
@@ -47,7 +47,12 @@ import { organizationUsageSeries, type UsageSeriesAnswer } from './usage-series.
 /** Auditors: API keys with audit:read, or the organization's own owners, admins and auditors (docs/domain.md). */
 const AUDITORS = { scope: 'audit:read', members: HISTORY_READERS } as const;
 
-export type ChangesAnswer = { entry: TimelineEntry; state: StateAnswer; changes: OrganizationChange[] };
+export type ChangesAnswer = {
+  entry: TimelineEntry;
+  /** `members` may be the first of them only (`memberLimit`): `memberCount` says how many there were. */
+  state: StateAnswer & { memberCount: number };
+  changes: OrganizationChange[];
+};
 
 /**
  * The audit explorer's reads (docs/console.md, History). All of one organization, so the access guard's membership
@@ -121,12 +126,14 @@ export class OrganizationHistoryController {
   @Operation({
     summary:
       'The event at a revision (asOfRevision) or time (asOf), the state after it, and what it changed against the state before',
+    description:
+      '`state.memberCount` says how many members there were; `memberLimit=N` (0 to 1000) lists the first N of them in `state.members`, as the console does: without it every member, which an organization of thousands makes a large answer (until 1.0, as for `GET /organizations/:id`).',
     answer: changesAnswer,
     responses: { 404: 'NOT_FOUND: no such revision, or before the organization existed' },
   })
   async changes(
     @Param('id', validOrganizationId) id: string,
-    @Query(new ZodValidationPipe(stateQuery)) point: z.output<typeof stateQuery>,
+    @Query(new ZodValidationPipe(changesQuery)) { point, memberLimit }: z.output<typeof changesQuery>,
   ): Promise<ChangesAnswer> {
     const at = await organizationChangesAt(this.store, this.catalogue, id, point);
     const keyNames = await this.actorNames.namesOf(id, namedActorsOf([at.event]));
@@ -134,6 +141,8 @@ export class OrganizationHistoryController {
       entry: timelineEntry(at.event, namesIn(at.before), keyNames),
       state: {
         ...at.view,
+        members: memberLimit === undefined ? at.view.members : at.view.members.slice(0, memberLimit),
+        memberCount: at.view.members.length,
         revision: jsonSafe(at.revision),
         position: jsonSafe(at.position),
         recordedAt: at.recordedAt,

@@ -43,9 +43,10 @@ const entries = [
 ];
 
 const acme = anOrganization({ revision: 3 });
-const stateWith = (emails: string[]) => ({
+const stateWith = (emails: string[], memberCount = emails.length) => ({
   ...acme,
   members: emails.map((email) => member(email, 'admin')),
+  memberCount,
   recordedAt: '2020-03-12T09:02:00.000Z',
 });
 
@@ -159,12 +160,15 @@ function explorer(
           },
         };
       }
+      if (path === '/organizations/acme/history/changes' && parameters.get('memberLimit') !== '50')
+        return { status: 400, body: { code: 'VALIDATION_FAILED' } };
       if (path === '/organizations/acme/history/changes' && parameters.get('asOfRevision') === '2')
         return { status: 200, body: changes };
       if (path === '/organizations/acme/history/changes' && parameters.has('asOf')) {
         return {
           status: 200,
-          body: { ...changes, entry: entries[2], state: stateWith(['ada@acme.example']), changes: [] },
+          // The console lists the first members then and counts the rest.
+          body: { ...changes, entry: entries[2], state: stateWith(['ada@acme.example'], 120_000), changes: [] },
         };
       }
       if (path === '/organizations/acme/correlations/evt_1') return { status: 200, body: correlation };
@@ -331,6 +335,8 @@ describe('the history page', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Show state' }));
     await screen.findByText(/The last event by then: revision 1/);
     expect(within(screen.getByRole('list', { name: 'Members then' })).queryByText('bob@acme.example')).toBeNull();
+    expect(screen.getByRole('heading', { name: 'Members (120,000)' })).toBeTruthy();
+    expect(screen.getByText('The first 1 of 120,000 members are listed.')).toBeTruthy();
   });
 
   it("opens a correlation: the billing ledger's events and the organization's", async () => {

@@ -12,6 +12,9 @@ import type {
   UsageSeries,
 } from './history-contract';
 
+/** The members a state at a point lists: the rest are counted (an organization may have had 100,000 then). */
+export const MEMBERS_LISTED_THEN = 50;
+
 const organizationPath = (organizationId: string): string => `/organizations/${encodeURIComponent(organizationId)}`;
 
 const queryString = (parameters: Record<string, string | undefined>): string => {
@@ -53,7 +56,10 @@ export const historyApi = consoleApi.injectEndpoints({
     }),
     getChanges: build.query<ChangesAnswer, { organizationId: string; point: StatePoint }>({
       query: ({ organizationId, point }) => ({
-        url: `${organizationPath(organizationId)}/history/changes${'asOf' in point ? queryString({ asOf: point.asOf }) : queryString({ asOfRevision: String(point.asOfRevision) })}`,
+        url: `${organizationPath(organizationId)}/history/changes${queryString({
+          ...('asOf' in point ? { asOf: point.asOf } : { asOfRevision: String(point.asOfRevision) }),
+          memberLimit: String(MEMBERS_LISTED_THEN),
+        })}`,
       }),
     }),
     getCorrelation: build.query<CorrelationAnswer, { organizationId: string; correlationId: string }>({

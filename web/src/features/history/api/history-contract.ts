@@ -37,7 +37,8 @@ export type OrganizationChange = {
 };
 
 /** The organization as it was at a point (the same view as GET /organizations/:id/state). */
-export type StateAt = Omit<Organization, 'memberCount' | 'owners'> & {
+/** `members`: the first of them (the console asks for MEMBERS_LISTED_THEN); `memberCount`: how many there were. */
+export type StateAt = Omit<Organization, 'owners'> & {
   members: Omit<Member, 'invited'>[];
   recordedAt: string;
 };

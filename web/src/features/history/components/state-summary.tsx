@@ -13,6 +13,8 @@ const RESOURCES: readonly LimitedResource[] = [
   'webAnalyticsDomains',
 ];
 
+const count = (n: number): string => n.toLocaleString('en-US');
+
 function planWords(state: StateAt): string {
   if (state.governingPlan === null) return 'No plan';
   const line = state.governingPlan.line === 'chorus' ? 'Chorus' : 'Classic';
@@ -38,7 +40,13 @@ export function StateSummary({ state, label }: { state: StateAt; label: string }
           </div>
         ))}
       </dl>
-      <h4 className="history-state__heading">Members ({state.members.length})</h4>
+      <h4 className="history-state__heading">Members ({count(state.memberCount)})</h4>
+      {state.members.length < state.memberCount && (
+        // Said before the list, so that a reader knows it stops short before reaching its end.
+        <p className="muted">
+          The first {count(state.members.length)} of {count(state.memberCount)} members are listed.
+        </p>
+      )}
       <ul className="plain-list history-state__list" aria-label="Members then">
         {state.members.map((member) => (
           <li key={member.userId}>
