@@ -2,12 +2,12 @@
 // build:server). An organization of 100 members is the baseline; the target is add-member (with its removal, so the
 // count stays) in an organization of 100,000 within 1.2 times the baseline, p50. `--dist A,B` measures several builds
 // in one run, alternated, each in its own process.
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
+import { measureBuildsAlternated } from '../support/builds-alternated.mjs';
 import { seedOrganizationOfMembers } from '../support/organization-of-members.mjs';
 
 const SMALL = 100;
@@ -62,35 +62,17 @@ async function measureBuild(dist) {
   }
 }
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const argument = (name) => {
-  const at = process.argv.indexOf(name);
-  return at === -1 ? undefined : process.argv[at + 1];
-};
-
-if (argument('--measure') !== undefined) {
-  console.log(JSON.stringify(await measureBuild(argument('--measure'))));
-} else {
-  const builds = (argument('--dist') ?? path.join(here, '../../dist')).split(',');
-  const rounds = Number(argument('--rounds') ?? 1);
-  console.log(
+await measureBuildsAlternated(import.meta.url, {
+  measure: measureBuild,
+  header:
     `add-member + remove-member (Organizations.handle: load, fold, decide, append; SQLite, synchronous=FULL), ` +
-      `${PAIRS} pairs, an organization of ${SMALL} members against one of ${LARGE}, alternated\n`,
-  );
-  for (let round = 0; round < rounds; round += 1) {
-    for (const dist of round % 2 === 0 ? builds : [...builds].reverse()) {
-      const run = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--measure', dist], {
-        encoding: 'utf8',
-        env: process.env,
-      });
-      if (run.status !== 0) throw new Error(`${dist}: ${run.stderr}`);
-      const { cold, small, large } = JSON.parse(run.stdout.trim().split('\n').at(-1));
-      const ratio = large / small;
-      console.log(
-        `${dist}: first command (cache cold) ${cold.small.toFixed(1)} / ${cold.large.toFixed(1)} ms; ` +
-          `pair p50 ${small.toFixed(2)} / ${large.toFixed(2)} ms; ratio ${ratio.toFixed(2)} ` +
-          `(target <= ${TARGET}: ${ratio <= TARGET ? 'met' : 'NOT met'})`,
-      );
-    }
-  }
-}
+    `${PAIRS} pairs, an organization of ${SMALL} members against one of ${LARGE}, alternated`,
+  describe: ({ cold, small, large }) => {
+    const ratio = large / small;
+    return (
+      `first command (cache cold) ${cold.small.toFixed(1)} / ${cold.large.toFixed(1)} ms; ` +
+      `pair p50 ${small.toFixed(2)} / ${large.toFixed(2)} ms; ratio ${ratio.toFixed(2)} ` +
+      `(target <= ${TARGET}: ${ratio <= TARGET ? 'met' : 'NOT met'})`
+    );
+  },
+});

@@ -3,12 +3,12 @@
 // the overview (the organization without its member list), one page of 50 members, and History's usage over time,
 // each with its answer turned into JSON as the server sends it. Targets at 100,000 members: overview and a page p50
 // < 50 ms, usage over time p50 < 300 ms. `--dist A,B` measures several builds, alternated, each in its own process.
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
+import { measureBuildsAlternated } from '../support/builds-alternated.mjs';
 import { seedOrganizationOfMembers } from '../support/organization-of-members.mjs';
 
 const SMALL = 100;
@@ -65,32 +65,14 @@ async function measureBuild(dist) {
   }
 }
 
-const argument = (name) => {
-  const at = process.argv.indexOf(name);
-  return at === -1 ? undefined : process.argv[at + 1];
-};
-
-if (argument('--measure') !== undefined) {
-  console.log(JSON.stringify(await measureBuild(argument('--measure'))));
-} else {
-  const here = path.dirname(fileURLToPath(import.meta.url));
-  const builds = (argument('--dist') ?? path.join(here, '../../dist')).split(',');
-  const rounds = Number(argument('--rounds') ?? 1);
-  console.log(`reads of an organization of ${SMALL} members against one of ${LARGE}, p50 of ${READS} each\n`);
-  for (let round = 0; round < rounds; round += 1) {
-    for (const dist of round % 2 === 0 ? builds : [...builds].reverse()) {
-      const run = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--measure', dist], {
-        encoding: 'utf8',
-        env: process.env,
-        maxBuffer: 64 * 1024 * 1024,
-      });
-      if (run.status !== 0) throw new Error(`${dist}: ${run.stderr}`);
-      const figures = JSON.parse(run.stdout.trim().split('\n').at(-1));
-      const line = Object.entries(figures).map(
+await measureBuildsAlternated(import.meta.url, {
+  measure: measureBuild,
+  header: `reads of an organization of ${SMALL} members against one of ${LARGE}, p50 of ${READS} each`,
+  describe: (figures) =>
+    Object.entries(figures)
+      .map(
         ([name, { small, large }]) =>
           `${name} ${small.toFixed(1)} / ${large.toFixed(1)} ms (target < ${TARGETS[name]}: ${large < TARGETS[name] ? 'met' : 'NOT met'})`,
-      );
-      console.log(`${dist}: ${line.join('; ')}`);
-    }
-  }
-}
+      )
+      .join('; '),
+});
