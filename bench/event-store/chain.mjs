@@ -48,12 +48,7 @@ try {
   const chainStart = process.hrtime.bigint();
   const chained = await chainLog(store);
   const chainSeconds = Number(process.hrtime.bigint() - chainStart) / 1e9;
-  const verifyStart = process.hrtime.bigint();
-  const verdict = await verifyChain(store);
-  const verifySeconds = Number(process.hrtime.bigint() - verifyStart) / 1e9;
-  await store.close();
-  if (verdict.broken !== undefined || verdict.checked !== EVENTS)
-    throw new Error(`not proven: ${JSON.stringify(verdict)}`);
+  const verifySeconds = await timedVerify(store);
   const rate = (seconds) => Math.round(EVENTS / seconds).toLocaleString('en');
   console.log(`${EVENTS.toLocaleString('en')} events`);
   console.log(`store:chain  ${chainSeconds.toFixed(2)} s, ${rate(chainSeconds)} events/s (${chained.chained} chained)`);
@@ -67,13 +62,8 @@ try {
 async function verifyOnPostgres() {
   const { PostgresEventStore } = await import(path.join(dist, 'libs/event-store/src/postgres-event-store.js'));
   const { initCluster } = await import('../support/postgres-cluster.mjs');
-  const { createServer } = await import('node:net');
-  const port = await new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port: free } = probe.address();
-      probe.close(() => resolve(free));
-    });
-  });
+  const { freePort } = await import('../support/free-port.mjs');
+  const port = await freePort();
   const cluster = initCluster();
   cluster.run('pg_ctl', [
     '-D',
@@ -112,12 +102,7 @@ async function verifyOnPostgres() {
       }
       await store.importEvents(batch);
     }
-    const verifyStart = process.hrtime.bigint();
-    const verdict = await verifyChain(store);
-    const verifySeconds = Number(process.hrtime.bigint() - verifyStart) / 1e9;
-    await store.close();
-    if (verdict.broken !== undefined || verdict.checked !== EVENTS)
-      throw new Error(`not proven: ${JSON.stringify(verdict)}`);
+    const verifySeconds = await timedVerify(store);
     console.log(`${EVENTS.toLocaleString('en')} events on PostgreSQL`);
     console.log(
       `store:verify ${verifySeconds.toFixed(2)} s, ${Math.round(EVENTS / verifySeconds).toLocaleString('en')} events/s`,
@@ -126,4 +111,15 @@ async function verifyOnPostgres() {
     cluster.run('pg_ctl', ['-D', cluster.dir, '-m', 'immediate', '-w', 'stop']);
     rmSync(cluster.dir, { recursive: true, force: true });
   }
+}
+
+/** store:verify's walk over the whole log, in seconds; the store is closed after it, and every event must be proven. */
+async function timedVerify(store) {
+  const started = process.hrtime.bigint();
+  const verdict = await verifyChain(store);
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  await store.close();
+  if (verdict.broken !== undefined || verdict.checked !== EVENTS)
+    throw new Error(`not proven: ${JSON.stringify(verdict)}`);
+  return seconds;
 }
