@@ -26,7 +26,15 @@ import {
   type SubscribeToAllOptions,
   type Subscription,
 } from './event-store.port.js';
-import { EVENT_ROW_COLUMNS, toRecordedEvent, toStoredEvent, type EventRow } from './postgres-event-row.js';
+import {
+  CHAINED_PAGE,
+  EVENT_ROW_COLUMNS,
+  toChainedEvent,
+  toRecordedEvent,
+  toStoredEvent,
+  type ChainedEventRow,
+  type EventRow,
+} from './postgres-event-row.js';
 import { APPENDED_CHANNEL, PostgresGroupCommit } from './postgres-group-commit.js';
 import { LOG_LOCK_KEY, migratePostgresSchema } from './postgres-schema.js';
 import { PostgresSubscription } from './postgres-subscription.js';
@@ -267,12 +275,8 @@ export class PostgresEventStore implements EventStore, ExactLog, ChainedLog {
 
   async readChain(afterPosition: bigint, maxCount: number): Promise<ChainedEvent[]> {
     this.assertOpen();
-    const { rows } = await this.query<EventRow & { hash: Buffer | null }>(
-      'readChain',
-      `SELECT ${EVENT_ROW_COLUMNS}, hash FROM events WHERE position > $1 ORDER BY events.position LIMIT $2`,
-      [afterPosition.toString(), maxCount],
-    );
-    return rows.map((row) => ({ ...toStoredEvent(row), hash: row.hash }));
+    const { rows } = await this.query<ChainedEventRow>('readChain', CHAINED_PAGE, [afterPosition.toString(), maxCount]);
+    return rows.map(toChainedEvent);
   }
 
   /** In one transaction under the log lock, as appends take it: each event without a hash linked to the one before. */
@@ -293,10 +297,7 @@ export class PostgresEventStore implements EventStore, ExactLog, ChainedLog {
       const start = before.rows[0];
       if (start !== undefined && start.hash === null)
         throw new RangeError(`The events up to position ${afterPosition} are not chained yet`);
-      const { rows } = await client.query<EventRow & { hash: Buffer | null }>(
-        `SELECT ${EVENT_ROW_COLUMNS}, hash FROM events WHERE position > $1 ORDER BY events.position LIMIT $2`,
-        [afterPosition.toString(), maxCount],
-      );
+      const { rows } = await client.query<ChainedEventRow>(CHAINED_PAGE, [afterPosition.toString(), maxCount]);
       let previous = start?.hash ?? CHAIN_GENESIS;
       const positions: string[] = [];
       const hashes: Buffer[] = [];

@@ -4,7 +4,14 @@ import pg from 'pg';
 import { CHAIN_GENESIS, chainLink } from './event-chain.js';
 import type { RecordedEvent } from './event-store.port.js';
 import type { EventRewrite, LogRewriteResult, LogRewriter } from './log-rewrite.port.js';
-import { EVENT_ROW_COLUMNS, toRecordedEvent, toStoredEvent, type EventRow } from './postgres-event-row.js';
+import {
+  CHAINED_PAGE,
+  EVENT_ROW_COLUMNS,
+  toRecordedEvent,
+  toStoredEvent,
+  type ChainedEventRow,
+  type EventRow,
+} from './postgres-event-row.js';
 import { LOG_LOCK_KEY, migratePostgresSchema } from './postgres-schema.js';
 
 const PAGE = 1_000;
@@ -94,10 +101,7 @@ export class PostgresLogRewriter implements LogRewriter {
     if (start !== undefined && start.hash === null) return undefined;
     let previous = start?.hash ?? CHAIN_GENESIS;
     for (let after = (BigInt(from) - 1n).toString(); ;) {
-      const { rows } = await this.client.query<EventRow & { hash: Buffer | null }>(
-        `SELECT ${EVENT_ROW_COLUMNS}, hash FROM events WHERE position > $1 ORDER BY events.position LIMIT ${PAGE}`,
-        [after],
-      );
+      const { rows } = await this.client.query<ChainedEventRow>(CHAINED_PAGE, [after, PAGE]);
       if (rows.length === 0) break;
       const positions: string[] = [];
       const hashes: Buffer[] = [];
