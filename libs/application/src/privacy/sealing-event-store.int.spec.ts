@@ -1,7 +1,7 @@
 // The sealing store on the real SQLite store and key table: no personal value reaches the file in clear, reads
 // open them, and once a key is erased they read as erased, on this node at once and on another within the
 // key cache's time.
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -125,6 +125,30 @@ describe('the sealing store', () => {
     await expect(otherNode.store.append('organization-acme', [memberAdded()], 0n)).rejects.toThrow(
       PersonalDataErasedError,
     );
+  });
+
+  it('opens a value once for all its readers, and only while its key is there: erased here, it reads erased at once', async () => {
+    await store.append('organization-acme', [memberAdded()], 'no_stream');
+    expect(await dataOf(store, 'organization-acme')).toEqual([{ ...ada, role: 'admin' }]);
+    expect(await dataOf(store, 'organization-acme')).toEqual([{ ...ada, role: 'admin' }]);
+    await keys.erase(`person:${ada.userId}`);
+    expect(((await dataOf(store, 'organization-acme'))[0] as { email: string }).email).toMatch(/^Erased person /);
+  });
+
+  it('opens with the keys handed in, never with what it opened before with its own', async () => {
+    await store.append('organization-acme', [memberAdded()], 'no_stream');
+    expect(await dataOf(store, 'organization-acme')).toEqual([{ ...ada, role: 'admin' }]);
+    const raw = SqliteEventStore.open({ file });
+    try {
+      const stored = await raw.readAll();
+      const wrongKeys = new Map([
+        [`person:${ada.userId}`, randomBytes(32)],
+        ['period:2030-01', randomBytes(32)],
+      ]);
+      await expect(store.open(stored, wrongKeys)).rejects.toThrow(/authenticate/);
+    } finally {
+      await raw.close();
+    }
   });
 
   it("reads a month's client addresses and user agents as removed once its key is gone, the rest as it was", async () => {

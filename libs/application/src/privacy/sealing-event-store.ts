@@ -28,7 +28,7 @@ import {
   type Subscription,
 } from '#event-store';
 import type { PersonalKeys } from './personal-keys-cache.js';
-import { isSealed, pseudonymOf, seal, subjectOf, unseal, type Sealed } from './sealing.js';
+import { isSealed, pseudonymOf, RecentlyOpened, seal, subjectOf, unseal, type Sealed } from './sealing.js';
 
 type Values = Record<string, unknown>;
 type Readable = { streamId: string; type?: string; data: unknown; metadata?: Values };
@@ -54,6 +54,8 @@ const sealedIn = (values: unknown): Sealed[] =>
   typeof values === 'object' && values !== null ? Object.values(values).filter(isSealed) : [];
 
 export class SealingEventStore extends ForwardingEventStore {
+  private readonly recentlyOpened = new RecentlyOpened();
+
   constructor(
     inner: EventStore,
     private readonly keys: PersonalKeys,
@@ -190,25 +192,28 @@ export class SealingEventStore extends ForwardingEventStore {
     const missing = known === undefined ? [...subjects] : [...subjects].filter((subject) => !known.has(subject));
     const found = missing.length > 0 ? await this.keys.find(missing) : undefined;
     const keys = { get: (subject: string) => known?.get(subject) ?? found?.get(subject) };
+    if ([...subjects].some((subject) => keys.get(subject) === undefined)) this.recentlyOpened.forget();
+    // Keys handed in (a backup's, a copy's) may not be the store's: what they open is not the store's to remember.
+    const openValue =
+      known === undefined
+        ? (key: Buffer, sealed: Sealed) => this.recentlyOpened.open(key, sealed)
+        : (key: Buffer, sealed: Sealed) => unseal(key, sealed);
     const open = (values: unknown, streamId: string): unknown => {
-      if (sealedIn(values).length === 0) return values;
-      return Object.fromEntries(
-        Object.entries(values as Values).map(([field, value]) => {
-          if (!isSealed(value)) return [field, value];
-          const key = keys.get(subjectOf(value));
-          return [field, key === undefined ? erased(value, streamId) : unseal(key, value)];
-        }),
-      );
+      if (typeof values !== 'object' || values === null) return values;
+      let opened: Values | undefined;
+      for (const [field, value] of Object.entries(values)) {
+        if (!isSealed(value)) continue;
+        const key = keys.get(subjectOf(value));
+        opened ??= { ...(values as Values) };
+        opened[field] = key === undefined ? erased(value, streamId) : openValue(key, value);
+      }
+      return opened ?? values;
     };
     return events.map((event) => {
-      const dataSealed = sealedDataIn(event).length > 0;
+      const data = sealedDataIn(event).length > 0 ? open(event.data, event.streamId) : event.data;
       const metadata = event.metadata === undefined ? undefined : (open(event.metadata, event.streamId) as Values);
-      if (!dataSealed && metadata === event.metadata) return event;
-      return {
-        ...event,
-        ...(dataSealed ? { data: open(event.data, event.streamId) } : {}),
-        ...(metadata === undefined ? {} : { metadata }),
-      };
+      if (data === event.data && metadata === event.metadata) return event;
+      return { ...event, data, ...(metadata === undefined ? {} : { metadata }) };
     });
   }
 }

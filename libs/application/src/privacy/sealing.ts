@@ -34,6 +34,32 @@ export function unseal(key: Buffer, sealed: Sealed): unknown {
   ) as unknown;
 }
 
+/**
+ * The strings opened lately, by their sealed text: each reader of a node (the command's own read, the read models, the
+ * reactions) opens every new event, and one opening serves them all. It is asked only with the subject's key in hand,
+ * so an erased value never reads from it, and it is emptied whenever a reader meets an erased subject. Only strings are
+ * kept: a list or an object handed to several readers could be changed by one under the others.
+ */
+export class RecentlyOpened {
+  private readonly values = new Map<string, string>();
+
+  constructor(private readonly capacity = 1_024) {}
+
+  open(key: Buffer, sealed: Sealed): unknown {
+    const known = this.values.get(sealed.$sealed);
+    if (known !== undefined) return known;
+    const value = unseal(key, sealed);
+    if (typeof value !== 'string') return value;
+    if (this.values.size >= this.capacity) this.values.delete(this.values.keys().next().value as string);
+    this.values.set(sealed.$sealed, value);
+    return value;
+  }
+
+  forget(): void {
+    this.values.clear();
+  }
+}
+
 /** Four hex digits naming an erased person the same way throughout one stream, and differently in another. */
 export const pseudonymOf = (streamId: string, subject: string): string =>
   createHash('sha256').update(`${streamId}\n${subject}`).digest('hex').slice(0, 4);
