@@ -50,7 +50,8 @@ import type { ChainedEvent } from './event-chain.js';
 import { isoClock } from './iso-clock.js';
 import { LimitedStatements } from './sqlite-limited-statements.js';
 import { StreamHeads } from './sqlite-stream-heads.js';
-import { SqliteSubscription } from './sqlite-subscription.js';
+import { SqliteFollowers } from './sqlite-followers.js';
+import { WalSync, type SyncFile } from './sqlite-wal-sync.js';
 import { conflict, expectedRevisionHolds } from './expected-revision.js';
 
 export type SqliteEventStoreOptions = {
@@ -62,34 +63,28 @@ export type SqliteEventStoreOptions = {
   /** How long a write waits for another process's write lock before failing. */
   busyTimeoutMs?: number;
   traceStatements?: (sql: string) => void;
+  /** How the WAL is synced (Node's fdatasync); a test holds it back to see who waits for it. */
+  syncFile?: SyncFile;
 };
 
 const LAST_REVISION = 9_223_372_036_854_775_807n;
 
 /**
- * One SQLite file in WAL mode with synchronous=FULL, written through one connection with group commit (README.md says
- * why).
+ * One SQLite file in WAL mode, written through one connection with group commit, each commit synced off the event loop
+ * before it is acknowledged (README.md says why).
  */
 export class SqliteEventStore implements EventStore, ExactLog, ChainedLog {
   readonly appendsAcrossStreamsAtomically = true;
   private closed = false;
   private closing: Promise<void> | undefined;
-  private readonly subscriptions = new Set<SqliteSubscription>();
-  /**
-   * The subscriptions at the head all ask for the same rows after each commit: read once, dropped before every wake.
-   * Only a subscription made before it was read takes it, so it sees everything committed before it was made.
-   */
-  private sharedPage: { afterPosition: bigint; limit: number; rows: readonly EventRow[]; read: number } | undefined;
-  private pageReads = 0;
-  private pollTimer: NodeJS.Timeout | undefined;
-  private lastDataVersion: bigint | undefined;
   private readonly groupCommit: GroupCommit;
+  private readonly walSync: WalSync;
+  private readonly followers: SqliteFollowers;
   /**
    * The last revisions of the streams appended to, while no other connection commits: an append's check without a read.
    */
   private readonly heads: StreamHeads;
   private readonly recordedAtNow: () => string;
-  private readonly pollIntervalMs: number;
   private readonly identity: string;
   private readonly statements;
   private readonly chain: SqliteChain;
@@ -109,9 +104,11 @@ export class SqliteEventStore implements EventStore, ExactLog, ChainedLog {
       const journalMode = db.pragma('journal_mode = WAL', { simple: true });
       if (journalMode !== 'wal')
         throw new Error(`${options.file}: SQLite could not use WAL mode here (got ${String(journalMode)})`);
-      // FULL syncs the WAL at every commit: an acknowledged append survives a process crash and a power loss.
       db.pragma('synchronous = FULL');
       migrateEventStoreSchema(db, undefined, options.now);
+      // Commits write the WAL without syncing it: WalSync syncs it off the event loop before anyone is answered, so an
+      // acknowledged append survives a power loss as with FULL, and the loop runs while the disk works.
+      db.pragma('synchronous = NORMAL');
       db.defaultSafeIntegers(true);
       return new SqliteEventStore(db, options);
     } catch (error) {
@@ -126,20 +123,17 @@ export class SqliteEventStore implements EventStore, ExactLog, ChainedLog {
   ) {
     const now = options.now;
     this.recordedAtNow = now === undefined ? isoClock() : () => now().toISOString();
-    this.pollIntervalMs = options.pollIntervalMs ?? 100;
     this.heads = new StreamHeads(db);
     this.chain = new SqliteChain(db);
     this.chainHead = new ChainHead(db);
     this.groupCommit = new GroupCommit(
       db,
-      () => {
-        this.chainHead.committed(this.groupCommit.currentTransaction());
-        this.wakeSubscriptions();
-      },
+      () => this.chainHead.committed(this.groupCommit.currentTransaction()),
       () => {
         this.heads.forget();
         this.chainHead.forget();
       },
+      (settle) => this.walSync.afterNextSync(settle),
     );
     this.statements = {
       streamHead: db
@@ -185,11 +179,18 @@ export class SqliteEventStore implements EventStore, ExactLog, ChainedLog {
         'INSERT INTO deleted_streams (stream_id, deleted_at) VALUES (?, ?) ON CONFLICT (stream_id) DO NOTHING',
       ),
       countEvents: db.prepare('SELECT count(*) FROM events').pluck(),
-      // Changes whenever ANOTHER connection (another process) commits to the file.
-      dataVersion: db.prepare('PRAGMA data_version').pluck(),
       ping: db.prepare('SELECT 1').pluck(),
     };
     this.identity = db.prepare('SELECT id FROM store_identity').pluck().get() as string;
+    this.walSync = new WalSync(
+      `${db.name}-wal`,
+      () => (this.statements.headPosition.get() as bigint | null) ?? 0n,
+      () => {
+        if (!this.closed) this.followers.wake();
+      },
+      options.syncFile,
+    );
+    this.followers = new SqliteFollowers(db, this.walSync, options.pollIntervalMs ?? 100);
   }
 
   append(
@@ -199,7 +200,7 @@ export class SqliteEventStore implements EventStore, ExactLog, ChainedLog {
   ): Promise<AppendResult> {
     let serialized: SerializedEvent[];
     try {
-      this.assertOpen();
+      this.assertWritable();
       assertValidAppend(streamId, events, expectedRevision);
       // Serialized now: the caller may change its objects after calling, and a bad value fails only this caller.
       serialized = serializeEvents(streamId, events);
@@ -217,7 +218,7 @@ export class SqliteEventStore implements EventStore, ExactLog, ChainedLog {
   appendToStreams(appends: readonly StreamAppend[]): Promise<AppendResult[]> {
     let parts: Array<{ streamId: string; events: SerializedEvent[]; expected: ExpectedRevision }>;
     try {
-      this.assertOpen();
+      this.assertWritable();
       assertValidAppends(appends);
       parts = appends.map(({ streamId, events, expectedRevision }) => {
         const serialized = serializeEvents(streamId, events);
@@ -279,20 +280,11 @@ export class SqliteEventStore implements EventStore, ExactLog, ChainedLog {
 
   subscribeToAll(options: SubscribeToAllOptions): Subscription {
     this.assertOpen();
-    const madeAfter = this.pageReads;
-    const subscription: SqliteSubscription = new SqliteSubscription(
-      (after, limit) => this.subscriptionPage(after, limit, madeAfter),
-      () => (this.statements.headPosition.get() as bigint | null) ?? 0n,
-      options,
-      () => this.releaseSubscription(subscription),
-    );
-    this.subscriptions.add(subscription);
-    this.startPolling();
-    return subscription;
+    return this.followers.subscribe(options);
   }
 
   async ping(): Promise<void> {
-    this.assertOpen();
+    this.assertWritable();
     this.statements.ping.get();
   }
 
@@ -312,7 +304,7 @@ export class SqliteEventStore implements EventStore, ExactLog, ChainedLog {
   }
 
   chainNext(afterPosition: bigint, maxCount: number): Promise<{ chained: number; lastPosition: bigint | undefined }> {
-    this.assertOpen();
+    this.assertWritable();
     return this.groupCommit.submit(() => {
       // Hashes given to events at the end change what the next append links to.
       this.chainHead.forget();
@@ -321,7 +313,7 @@ export class SqliteEventStore implements EventStore, ExactLog, ChainedLog {
   }
 
   importEvents(events: readonly StoredEvent[]): Promise<void> {
-    this.assertOpen();
+    this.assertWritable();
     return this.groupCommit.submit(() => {
       let head = (this.statements.headPosition.get() as bigint | null) ?? 0n;
       const heads = new Map<string, bigint>();
@@ -351,7 +343,7 @@ export class SqliteEventStore implements EventStore, ExactLog, ChainedLog {
   }
 
   async markDeleted(streamIds: readonly string[]): Promise<void> {
-    this.assertOpen();
+    this.assertWritable();
     await this.groupCommit.submit(() => {
       for (const streamId of streamIds) this.statements.markDeleted.run(streamId, this.recordedAtNow());
       this.heads.forget();
@@ -380,9 +372,10 @@ export class SqliteEventStore implements EventStore, ExactLog, ChainedLog {
   private async shutDown(): Promise<void> {
     this.closed = true;
     this.groupCommit.flush();
-    await Promise.all([...this.subscriptions].map((subscription) => subscription.stop(new EventStoreClosedError())));
-    this.stopPolling();
+    await this.walSync.drained();
+    await this.followers.stopAll();
     this.db.close();
+    this.walSync.close();
   }
 
   private write(streamId: string, events: readonly SerializedEvent[], expected: ExpectedRevision): AppendResult {
@@ -485,22 +478,6 @@ export class SqliteEventStore implements EventStore, ExactLog, ChainedLog {
     return this.statements.allAfter.all(limit, afterPosition) as EventRow[];
   }
 
-  /** Subscriptions only read the rows, so they may share a page. */
-  private subscriptionPage(afterPosition: bigint, limit: number, madeAfter: number): readonly EventRow[] {
-    const shared = this.sharedPage;
-    if (
-      shared !== undefined &&
-      shared.read > madeAfter &&
-      shared.afterPosition === afterPosition &&
-      shared.limit === limit
-    )
-      return shared.rows;
-    const rows = this.readPage(afterPosition, limit);
-    this.pageReads += 1;
-    this.sharedPage = { afterPosition, limit, rows, read: this.pageReads };
-    return rows;
-  }
-
   private logRead(parts: readonly EnvelopePart[]): { read: LogRead; page: LimitedStatements } {
     const key = envelopeKeyOf(parts);
     let prepared = this.logReads.get(key);
@@ -531,33 +508,10 @@ export class SqliteEventStore implements EventStore, ExactLog, ChainedLog {
     if (this.closed) throw new EventStoreClosedError();
   }
 
-  private wakeSubscriptions(): void {
-    this.sharedPage = undefined;
-    for (const subscription of this.subscriptions) subscription.wake();
-  }
-
-  private releaseSubscription(subscription: SqliteSubscription): void {
-    this.subscriptions.delete(subscription);
-    if (this.subscriptions.size === 0) {
-      this.sharedPage = undefined;
-      this.stopPolling();
-    }
-  }
-
-  private startPolling(): void {
-    if (this.pollTimer !== undefined) return;
-    this.lastDataVersion = this.statements.dataVersion.get() as bigint;
-    this.pollTimer = setInterval(() => {
-      const version = this.statements.dataVersion.get() as bigint;
-      if (version === this.lastDataVersion) return;
-      this.lastDataVersion = version;
-      this.wakeSubscriptions();
-    }, this.pollIntervalMs);
-  }
-
-  private stopPolling(): void {
-    if (this.pollTimer !== undefined) clearInterval(this.pollTimer);
-    this.pollTimer = undefined;
+  /** A write, or a health check: refused once a sync of the WAL has failed. */
+  private assertWritable(): void {
+    this.assertOpen();
+    this.walSync.assertHealthy();
   }
 }
 

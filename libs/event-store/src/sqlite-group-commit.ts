@@ -33,8 +33,8 @@ export const LONELY_TURNS_BEFORE_COMMITTING_AT_ONCE = 4;
 const settled = Promise.resolve();
 
 /**
- * Writes submitted together share ONE transaction and ONE sync; each runs in its own savepoint, so one that
- * throws undoes only itself, and every caller is settled only after COMMIT has returned.
+ * Writes submitted together share ONE transaction; each runs in its own savepoint, so one that throws undoes only
+ * itself, and every caller is settled only once the commit is on disk (`afterSync`, which commits made meanwhile share).
  * A commit runs at the end of the submitting task, so a task's writes (Promise.all) share it, and waits for the
  * event loop's turn so other tasks' writes join it, unless no company is expected (as PostgreSQL's commit_delay
  * waits only with commit_siblings): the writer was awaiting its own last commit and recent turns stayed lonely.
@@ -46,7 +46,7 @@ export class GroupCommit {
   private turn: NodeJS.Immediate | undefined;
   /** Any write queued after these came from other tasks. */
   private queuedByOwnTask = 0;
-  /** 0 once the task of the last commit that acknowledged writes has ended. */
+  /** 0 once the task that acknowledged the last commit's writes has ended. */
   private commitOfThisTask = 0;
   private lonelyTurns = LONELY_TURNS_BEFORE_COMMITTING_AT_ONCE;
   private commitsAtOnce = 0;
@@ -69,9 +69,12 @@ export class GroupCommit {
 
   constructor(
     private readonly db: Database.Database,
+    /** Right after COMMIT, before the commit is on disk. */
     private readonly onCommitted: () => void,
     /** A write that had returned was rolled back. */
     private readonly onUndone: () => void,
+    /** Runs `settle` once the commit just made is on disk: its writers are answered only then. */
+    private readonly afterSync: (settle: (failure?: Error) => void) => void,
     private readonly maxWritesPerCommit = 1000,
   ) {
     // IMMEDIATE takes the write lock up front, so another process cannot make the commit fail half-way.
@@ -176,17 +179,30 @@ export class GroupCommit {
       for (const pending of batch) pending.reject(error);
       return;
     }
-    if (acknowledged > 0) {
-      this.stats.commits += 1;
-      this.stats.writes += acknowledged;
-      this.commitOfThisTask = this.stats.commits;
-      void settled.then(this.forgetCommitOfTaskNext);
+    if (acknowledged === 0) {
+      this.settle(batch);
+      return;
     }
+    this.stats.commits += 1;
+    this.stats.writes += acknowledged;
+    this.onCommitted();
+    this.afterSync((failure) => {
+      if (failure === undefined) {
+        // A write its caller issues in the task this answer starts is a writer awaiting its own commits.
+        this.commitOfThisTask = this.stats.commits;
+        void settled.then(this.forgetCommitOfTaskNext);
+      }
+      this.settle(batch, failure);
+    });
+  }
+
+  /** `failure`: the sync of the commit failed, so none of its writes is acknowledged. */
+  private settle(batch: readonly PendingWrite[], failure?: Error): void {
     for (const pending of batch) {
       if (pending.failed) pending.reject(pending.outcome);
+      else if (failure !== undefined) pending.reject(failure);
       else pending.resolve(pending.outcome);
     }
-    if (acknowledged > 0) this.onCommitted();
   }
 
   /** How many it committed (0 when the statement failed), or undefined when nothing ran. */

@@ -1,0 +1,133 @@
+// The embedded store's commits are synced off the event loop (WalSync): what waits for the sync of the WAL, and what
+// does not. The syncs here are Node's own fdatasync, held back until the test lets each one go.
+import { randomUUID } from 'node:crypto';
+import { fdatasync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
+import type { EventToAppend, RecordedEvent } from './event-store.port.js';
+import { SqliteEventStore } from './sqlite-event-store.js';
+import { LogSyncFailedError } from './sqlite-wal-sync.js';
+
+type HeldSync = { fd: number; done: (error: NodeJS.ErrnoException | null) => void };
+
+const anEvent = (): EventToAppend => ({
+  id: randomUUID(),
+  type: 'SomethingHappened',
+  data: {},
+  metadata: { actor: 'user:test', correlationId: randomUUID(), causationId: randomUUID() },
+});
+const turns = async (count = 5): Promise<void> => {
+  for (let turn = 0; turn < count; turn += 1) await new Promise((resolve) => setImmediate(resolve));
+};
+
+let directory: string;
+let held: HeldSync[];
+let failWith: NodeJS.ErrnoException | undefined;
+let store: SqliteEventStore;
+
+/** Lets the oldest held sync run for real, and waits until its writers have been answered. */
+async function releaseSync(): Promise<void> {
+  const sync = held.shift();
+  if (sync === undefined) throw new Error('no sync is waiting');
+  await new Promise<void>((resolve) =>
+    fdatasync(sync.fd, (error) => {
+      sync.done(error);
+      resolve();
+    }),
+  );
+  await turns();
+}
+
+beforeEach(() => {
+  directory = mkdtempSync(join(tmpdir(), 'chorus-wal-sync-'));
+  held = [];
+  failWith = undefined;
+  store = SqliteEventStore.open({
+    file: join(directory, 'events.sqlite'),
+    syncFile: (fd, done) => (failWith === undefined ? held.push({ fd, done }) : done(failWith)),
+  });
+});
+
+afterEach(async () => {
+  while (held.length > 0) await releaseSync();
+  await store.close().catch(() => undefined);
+  rmSync(directory, { recursive: true, force: true });
+});
+
+describe("the embedded store's sync of its WAL", () => {
+  it('answers an append only once a sync begun after its commit has ended, and shows it to subscriptions only then', async () => {
+    const delivered: RecordedEvent[] = [];
+    const subscription = store.subscribeToAll({ onEvent: (event) => void delivered.push(event) });
+    let answered = false;
+    const appended = store.append('org-1', [anEvent()], 'no_stream').then((result) => {
+      answered = true;
+      return result;
+    });
+    await turns();
+
+    // Committed: a command deciding next on the stream sees it; nobody has been told, nothing was delivered.
+    const read = await store.readStream('org-1');
+    expect(read.found && read.events).toHaveLength(1);
+    expect(answered).toBe(false);
+    expect(delivered).toHaveLength(0);
+    expect(held).toHaveLength(1);
+
+    await releaseSync();
+    expect(answered).toBe(true);
+    expect(delivered.map((event) => event.position)).toEqual([(await appended).position]);
+    await subscription.close();
+  });
+
+  it('keeps the commits made while a sync runs for the next sync, which answers them all', async () => {
+    await Promise.all([store.append('org-1', [anEvent()], 'no_stream'), turns().then(releaseSync)]);
+    const first = store.append('org-1', [anEvent()], 0n);
+    await turns();
+    expect(held).toHaveLength(1);
+
+    // Three tasks of their own commit while the first sync runs: none of them is answered by it.
+    const answered: string[] = [];
+    const later = ['org-2', 'org-3', 'org-4'].map(
+      (stream) =>
+        new Promise((resolve) =>
+          setImmediate(() => resolve(store.append(stream, [anEvent()], 'no_stream').then(() => answered.push(stream)))),
+        ),
+    );
+    await turns();
+    expect(held).toHaveLength(1);
+    await releaseSync();
+    await first;
+    expect(answered).toEqual([]);
+
+    // One sync for the three.
+    expect(held).toHaveLength(1);
+    await releaseSync();
+    await Promise.all(later);
+    expect(answered.sort()).toEqual(['org-2', 'org-3', 'org-4']);
+    expect(held).toHaveLength(0);
+  });
+
+  it('answers the appends of a sync that failed with its error, then refuses every write and its health check', async () => {
+    await Promise.all([store.append('org-1', [anEvent()], 'no_stream'), turns().then(releaseSync)]);
+    failWith = Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' });
+
+    const failed = store.append('org-1', [anEvent()], 0n);
+    await expect(failed).rejects.toThrow(LogSyncFailedError);
+    await expect(failed).rejects.toThrow(/events\.sqlite-wal could not be synced to disk \(EIO/);
+    await expect(store.append('org-2', [anEvent()], 'no_stream')).rejects.toThrow(LogSyncFailedError);
+    await expect(store.ping()).rejects.toThrow(LogSyncFailedError);
+  });
+
+  it('syncs what another process committed before a new subscription starts, so that it is delivered', async () => {
+    const other = SqliteEventStore.open({ file: join(directory, 'events.sqlite') });
+    const { position } = await other.append('org-1', [anEvent()], 'no_stream');
+    await other.close();
+
+    const delivered = await new Promise<RecordedEvent>((resolve) => {
+      const subscription = store.subscribeToAll({
+        onEvent: (event) => void subscription.close().then(() => resolve(event)),
+      });
+    });
+    expect(delivered.position).toBe(position);
+  });
+});
