@@ -45,13 +45,26 @@ function erased(sealed: Sealed, streamId: string): unknown {
  * Only the types PERSONAL_DATA names hold sealed data: the others' data, which a store may parse when first read, is
  * left unread.
  */
-const sealedDataIn = (event: Readable): Sealed[] =>
-  event.type !== undefined && PERSONAL_DATA[event.type] === undefined ? [] : sealedIn(event.data);
+const dataMaySeal = (event: Readable): boolean => event.type === undefined || PERSONAL_DATA[event.type] !== undefined;
 
-const isPlain = (event: Readable): boolean => sealedDataIn(event).length === 0 && sealedIn(event.metadata).length === 0;
+/** Adds the subjects of the sealed values among `values` to `subjects`; whether there was any. */
+function addSubjectsOf(values: unknown, subjects: Set<string> | undefined): boolean {
+  if (typeof values !== 'object' || values === null) return false;
+  let found = false;
+  for (const field of Object.keys(values)) {
+    const value = (values as Values)[field];
+    if (!isSealed(value)) continue;
+    subjects?.add(subjectOf(value));
+    found = true;
+  }
+  return found;
+}
 
-const sealedIn = (values: unknown): Sealed[] =>
-  typeof values === 'object' && values !== null ? Object.values(values).filter(isSealed) : [];
+const isPlain = (event: Readable): boolean =>
+  !(dataMaySeal(event) && addSubjectsOf(event.data, undefined)) && !addSubjectsOf(event.metadata, undefined);
+
+const DATA_SEALED = 1;
+const METADATA_SEALED = 2;
 
 export class SealingEventStore extends ForwardingEventStore {
   private readonly recentlyOpened = new RecentlyOpened();
@@ -185,35 +198,48 @@ export class SealingEventStore extends ForwardingEventStore {
 
   /** The events with their sealed values opened, or read as erased: one look-up of keys for the batch. */
   private async opened<E extends Readable>(events: E[], known?: ReadonlyMap<string, Buffer>): Promise<E[]> {
+    // Which parts of each event hold sealed values, found once: a rebuild opens every event of the log.
     const subjects = new Set<string>();
-    for (const event of events)
-      for (const sealed of [...sealedDataIn(event), ...sealedIn(event.metadata)]) subjects.add(subjectOf(sealed));
+    const sealedParts = new Uint8Array(events.length);
+    events.forEach((event, index) => {
+      sealedParts[index] =
+        (dataMaySeal(event) && addSubjectsOf(event.data, subjects) ? DATA_SEALED : 0) |
+        (addSubjectsOf(event.metadata, subjects) ? METADATA_SEALED : 0);
+    });
     if (subjects.size === 0) return events;
     const missing = known === undefined ? [...subjects] : [...subjects].filter((subject) => !known.has(subject));
     const found = missing.length > 0 ? await this.keys.find(missing) : undefined;
-    const keys = { get: (subject: string) => known?.get(subject) ?? found?.get(subject) };
-    if ([...subjects].some((subject) => keys.get(subject) === undefined)) this.recentlyOpened.forget();
-    // Keys handed in (a backup's, a copy's) may not be the store's: what they open is not the store's to remember.
-    const openValue =
-      known === undefined
-        ? (key: Buffer, sealed: Sealed) => this.recentlyOpened.open(key, sealed)
-        : (key: Buffer, sealed: Sealed) => unseal(key, sealed);
-    const open = (values: unknown, streamId: string): unknown => {
-      if (typeof values !== 'object' || values === null) return values;
-      let opened: Values | undefined;
-      for (const [field, value] of Object.entries(values)) {
-        if (!isSealed(value)) continue;
-        const key = keys.get(subjectOf(value));
-        opened ??= { ...(values as Values) };
-        opened[field] = key === undefined ? erased(value, streamId) : openValue(key, value);
+    const keyOf = (subject: string): Buffer | undefined => known?.get(subject) ?? found?.get(subject);
+    for (const subject of subjects)
+      if (keyOf(subject) === undefined) {
+        this.recentlyOpened.forget();
+        break;
       }
-      return opened ?? values;
+    // Keys handed in (a backup's, a copy's) may not be the store's: what they open is not the store's to remember.
+    const memory = known === undefined ? this.recentlyOpened : undefined;
+    const open = (values: unknown, streamId: string): Values => {
+      const opened: Values = { ...(values as Values) };
+      for (const field of Object.keys(opened)) {
+        const value = opened[field];
+        if (!isSealed(value)) continue;
+        const key = keyOf(subjectOf(value));
+        opened[field] =
+          key === undefined
+            ? erased(value, streamId)
+            : memory === undefined
+              ? unseal(key, value)
+              : memory.open(key, value);
+      }
+      return opened;
     };
-    return events.map((event) => {
-      const data = sealedDataIn(event).length > 0 ? open(event.data, event.streamId) : event.data;
-      const metadata = event.metadata === undefined ? undefined : (open(event.metadata, event.streamId) as Values);
-      if (data === event.data && metadata === event.metadata) return event;
-      return { ...event, data, ...(metadata === undefined ? {} : { metadata }) };
+    return events.map((event, index) => {
+      const parts = sealedParts[index] ?? 0;
+      if (parts === 0) return event;
+      return {
+        ...event,
+        data: parts & DATA_SEALED ? open(event.data, event.streamId) : event.data,
+        ...(parts & METADATA_SEALED ? { metadata: open(event.metadata, event.streamId) } : {}),
+      };
     });
   }
 }
