@@ -134,6 +134,7 @@ export class SqliteEventStore implements EventStore, ExactLog, ChainedLog {
         this.chainHead.forget();
       },
       (settle) => this.walSync.afterNextSync(settle),
+      () => this.walSync.syncing(),
     );
     this.statements = {
       streamHead: db
@@ -188,6 +189,7 @@ export class SqliteEventStore implements EventStore, ExactLog, ChainedLog {
       () => {
         if (!this.closed) this.followers.wake();
       },
+      () => this.groupCommit.syncEnded(),
       options.syncFile,
     );
     this.followers = new SqliteFollowers(db, this.walSync, options.pollIntervalMs ?? 100);

@@ -42,6 +42,8 @@ const settled = Promise.resolve();
 export class GroupCommit {
   private queue: PendingWrite[] = [];
   private scheduled = false;
+  /** Writes were due while a sync ran: they commit when it ends. */
+  private waitingForSync = false;
   private atEndOfTask = false;
   private turn: NodeJS.Immediate | undefined;
   /** Any write queued after these came from other tasks. */
@@ -75,6 +77,8 @@ export class GroupCommit {
     private readonly onUndone: () => void,
     /** Runs `settle` once the commit just made is on disk: its writers are answered only then. */
     private readonly afterSync: (settle: (failure?: Error) => void) => void,
+    /** Whether a sync runs now: see `syncEnded`. */
+    private readonly syncing: () => boolean,
     private readonly maxWritesPerCommit = 1000,
   ) {
     // IMMEDIATE takes the write lock up front, so another process cannot make the commit fail half-way.
@@ -151,8 +155,27 @@ export class GroupCommit {
     this.commitScheduled();
   }
 
+  /**
+   * The running sync ended: what waited for it commits together, at the end of this task (the writers it just answered
+   * may append again in it).
+   */
+  syncEnded(): void {
+    if (!this.waitingForSync) return;
+    this.waitingForSync = false;
+    if (this.queue.length === 0 || this.scheduled) return;
+    this.scheduled = true;
+    this.atEndOfTask = true;
+    void settled.then(this.endOfTaskNext);
+  }
+
   private commitScheduled(): void {
     this.scheduled = false;
+    // Committed now, it would be answered by the sync after the running one all the same: it waits for the running one
+    // to end, and what comes meanwhile shares its commit. So a commit costs its COMMIT once per sync at most.
+    if (this.syncing()) {
+      this.waitingForSync = true;
+      return;
+    }
     this.commitBatch(this.nextBatch());
     // Not counted as company: it was queued before.
     if (this.queue.length > 0) {

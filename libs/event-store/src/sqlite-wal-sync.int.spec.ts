@@ -79,13 +79,14 @@ describe("the embedded store's sync of its WAL", () => {
     await subscription.close();
   });
 
-  it('keeps the commits made while a sync runs for the next sync, which answers them all', async () => {
+  it('holds the writes that come while a sync runs, then commits them together and answers them with one sync', async () => {
     await Promise.all([store.append('org-1', [anEvent()], 'no_stream'), turns().then(releaseSync)]);
     const first = store.append('org-1', [anEvent()], 0n);
     await turns();
     expect(held).toHaveLength(1);
+    const before = store.groupCommitStats();
 
-    // Three tasks of their own commit while the first sync runs: none of them is answered by it.
+    // Three tasks of their own append while the first sync runs: they wait, not even committed yet.
     const answered: string[] = [];
     const later = ['org-2', 'org-3', 'org-4'].map(
       (stream) =>
@@ -95,11 +96,14 @@ describe("the embedded store's sync of its WAL", () => {
     );
     await turns();
     expect(held).toHaveLength(1);
+    expect(store.groupCommitStats().commits).toBe(before.commits);
+    expect((await store.readStream('org-2')).found).toBe(false);
+
     await releaseSync();
     await first;
     expect(answered).toEqual([]);
-
-    // One sync for the three.
+    // One commit, one sync for the three.
+    expect(store.groupCommitStats()).toMatchObject({ commits: before.commits + 1, writes: before.writes + 3 });
     expect(held).toHaveLength(1);
     await releaseSync();
     await Promise.all(later);

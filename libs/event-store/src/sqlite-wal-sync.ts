@@ -36,11 +36,17 @@ export class WalSync {
     private readonly head: () => bigint,
     /** A sync moved the durable head. */
     private readonly onDurable: () => void,
+    /** A sync ended and its writers were answered: writes held back while it ran may commit. */
+    private readonly onSyncEnded: () => void,
     private readonly syncFile: SyncFile = fdatasync,
   ) {
     // A process that stopped may have left commits its syncs never covered: they are synced before anyone reads them.
     if (existsSync(walFile)) fdatasyncSync(this.fdOf());
     this.durable = head();
+  }
+
+  syncing(): boolean {
+    return this.running;
   }
 
   durableHead(): bigint {
@@ -119,6 +125,8 @@ export class WalSync {
       }
       for (const settle of this.covered) settle();
       this.covered = [];
+      this.onSyncEnded();
+      if (this.running) return;
       if (this.waiting.length > 0) this.start();
       else this.wentIdle();
     });
