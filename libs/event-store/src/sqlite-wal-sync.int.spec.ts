@@ -122,6 +122,20 @@ describe("the embedded store's sync of its WAL", () => {
     await expect(store.ping()).rejects.toThrow(LogSyncFailedError);
   });
 
+  it('answers the writes held back for a sync that then fails with its error too, rather than leaving them waiting', async () => {
+    const committed = store.append('org-1', [anEvent()], 'no_stream');
+    await turns();
+    const heldBack = new Promise((resolve) =>
+      setImmediate(() => resolve(store.append('org-2', [anEvent()], 'no_stream'))),
+    );
+    await turns();
+    expect(held).toHaveLength(1);
+
+    held.shift()?.done(Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' }));
+    await expect(committed).rejects.toThrow(LogSyncFailedError);
+    await expect(heldBack).rejects.toThrow(LogSyncFailedError);
+  });
+
   it('syncs what another process committed before a new subscription starts, so that it is delivered', async () => {
     const other = SqliteEventStore.open({ file: join(directory, 'events.sqlite') });
     const { position } = await other.append('org-1', [anEvent()], 'no_stream');

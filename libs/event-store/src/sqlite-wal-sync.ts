@@ -17,8 +17,9 @@ export class LogSyncFailedError extends Error {
 /**
  * The embedded store's commits made durable off the event loop. The connection commits with `synchronous=NORMAL`: the
  * WAL written, not synced. This syncs the WAL file in the thread pool, and only then are the writes of a commit
- * acknowledged and the log's subscriptions shown it. A sync covers every commit made before it began; commits made
- * while it runs wait for the next one, which serves them all.
+ * acknowledged and the log's subscriptions shown it. A sync covers every commit made before it began. The group commit
+ * holds its writes back while a sync runs and commits them when it ends (`onSyncEnded`); a commit made during one all
+ * the same (at close) waits for the next sync.
  */
 export class WalSync {
   private fd: number | undefined;
@@ -138,6 +139,8 @@ export class WalSync {
     for (const settle of [...this.covered, ...this.waiting]) settle(failure);
     this.covered = [];
     this.waiting = [];
+    // The writes held back for this sync commit, and are answered with its failure.
+    this.onSyncEnded();
     this.wentIdle();
     return failure;
   }
