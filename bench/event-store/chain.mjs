@@ -11,7 +11,8 @@ import Database from 'better-sqlite3';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const dist = path.resolve(here, '../../dist');
-const EVENTS = Number(process.argv[process.argv.indexOf('--events') + 1] || 1_000_000);
+const eventsAt = process.argv.indexOf('--events');
+const EVENTS = eventsAt === -1 ? 1_000_000 : Number(process.argv[eventsAt + 1]);
 const POSTGRES = process.argv.includes('--postgres');
 const { SqliteEventStore } = await import(path.join(dist, 'libs/event-store/src/index.js'));
 const { verifyChain, chainLog } = await import(path.join(dist, 'apps/cli/src/store-tools/chain-log.js'));
