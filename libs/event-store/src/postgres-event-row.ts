@@ -48,17 +48,9 @@ export function toRecordedEvent(row: EventRow): RecordedEvent {
   };
 }
 
-/** The event as stored and its hash, made in one object: store:verify maps every row of the log. */
+/** The event as stored and its hash, in one object: store:verify maps every row of the log. */
 export function toChainedEvent(row: ChainedEventRow): ChainedEvent {
-  return {
-    position: BigInt(row.position),
-    streamId: row.stream_id,
-    revision: BigInt(row.revision),
-    id: row.event_id,
-    type: row.type,
-    data: row.data,
-    metadata: row.metadata,
-    recordedAt: row.recorded_at.toISOString(),
-    hash: row.hash,
-  };
+  const event = toStoredEvent(row) as ChainedEvent;
+  event.hash = row.hash;
+  return event;
 }
