@@ -216,19 +216,15 @@ export class SealingEventStore extends ForwardingEventStore {
         break;
       }
     // Keys handed in (a backup's, a copy's) may not be the store's: what they open is not the store's to remember.
-    const memory = known === undefined ? this.recentlyOpened : undefined;
+    const openWith =
+      known === undefined ? (key: Buffer, sealed: Sealed) => this.recentlyOpened.open(key, sealed) : unseal;
     const open = (values: unknown, streamId: string): Values => {
       const opened: Values = { ...(values as Values) };
       for (const field of Object.keys(opened)) {
         const value = opened[field];
         if (!isSealed(value)) continue;
         const key = keyOf(subjectOf(value));
-        opened[field] =
-          key === undefined
-            ? erased(value, streamId)
-            : memory === undefined
-              ? unseal(key, value)
-              : memory.open(key, value);
+        opened[field] = key === undefined ? erased(value, streamId) : openWith(key, value);
       }
       return opened;
     };

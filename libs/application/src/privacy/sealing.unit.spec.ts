@@ -1,7 +1,7 @@
 // Sealed values under one key: every one with an IV of its own (AES-GCM's one rule), across the IV pool's refills.
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
-import { seal, unseal } from './sealing.js';
+import { RecentlyOpened, seal, unseal } from './sealing.js';
 
 describe('sealing', () => {
   it('gives every sealed value an IV of its own, across many draws of the IV pool, and each opens to its value', () => {
@@ -14,5 +14,22 @@ describe('sealing', () => {
     expect(sealed.map((value) => unseal(key, value))).toEqual(
       Array.from({ length: count }, (_, index) => `ada+${index}@example.test`),
     );
+  });
+
+  it('serves a string it opened again without opening it, and a list or an object opened anew each time', () => {
+    const key = randomBytes(32);
+    const wrongKey = randomBytes(32);
+    const opened = new RecentlyOpened();
+    const address = seal(key, 'person:ada', 'ada@example.test');
+    const roles = seal(key, 'person:ada', ['owner']);
+
+    expect(opened.open(key, address)).toBe('ada@example.test');
+    // Kept: a key that could not open it is never used.
+    expect(opened.open(wrongKey, address)).toBe('ada@example.test');
+    expect(opened.open(key, roles)).toEqual(['owner']);
+    expect(() => opened.open(wrongKey, roles)).toThrow(/authenticate/);
+
+    opened.forget();
+    expect(() => opened.open(wrongKey, address)).toThrow(/authenticate/);
   });
 });
