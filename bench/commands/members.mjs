@@ -65,7 +65,7 @@ async function measureBuild(dist) {
 await measureBuildsAlternated(import.meta.url, {
   measure: measureBuild,
   header:
-    `add-member + remove-member (Organizations.handle: load, fold, decide, append; SQLite, synchronous=FULL), ` +
+    `add-member + remove-member (Organizations.handle: load, fold, decide, append; SQLite, each commit synced), ` +
     `${PAIRS} pairs, an organization of ${SMALL} members against one of ${LARGE}, alternated`,
   describe: ({ cold, small, large }) => {
     const ratio = large / small;
