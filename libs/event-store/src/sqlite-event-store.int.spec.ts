@@ -12,13 +12,10 @@ import {
 } from './event-store.port.js';
 import { openEventStore } from './open-event-store.js';
 import { SqliteEventStore } from './sqlite-event-store.js';
-import { LONELY_TURNS_BEFORE_COMMITTING_AT_ONCE } from './sqlite-group-commit.js';
+import { COMMITS_AT_ONCE_BETWEEN_TURNS, LONELY_TURNS_BEFORE_COMMITTING_AT_ONCE } from './sqlite-group-commit.js';
 import { EVENT_STORE_MIGRATIONS, migrateEventStoreSchema } from './sqlite-migrations.js';
 import { SUBSCRIPTION_PAGE_SIZE } from './sqlite-subscription.js';
 import { describeEventStoreContract } from './testing/event-store.contract.js';
-
-/** A writer's appends one after another, each awaited. */
-const APPENDS_IN_A_ROW = 12;
 
 describeEventStoreContract('The SQLite event store', async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'chorus-event-store-'));
@@ -360,19 +357,24 @@ describe('The SQLite event store', () => {
     reader.close();
   });
 
-  it('commits a writer awaiting append after append when each append is issued, without waiting for a turn', async () => {
+  it('commits a writer awaiting append after append when each append is issued, and every few appends after a turn', async () => {
     const store = openStore(join(newDataDir(), 'events.sqlite'));
     // The first append arrives in a task of its own: it waits for the turn, in case other tasks of the turn join it.
     let revision = (await store.append('alone', [anEvent()], 'no_stream')).nextExpectedRevision;
     const before = store.groupCommitStats();
+    const appendNext = async () =>
+      (revision = (await store.append('alone', [anEvent()], revision)).nextExpectedRevision);
 
-    for (let index = 0; index < APPENDS_IN_A_ROW; index += 1)
-      revision = (await store.append('alone', [anEvent()], revision)).nextExpectedRevision;
+    for (let index = 0; index < COMMITS_AT_ONCE_BETWEEN_TURNS; index += 1) await appendNext();
     expect(store.groupCommitStats()).toEqual({
-      commits: before.commits + APPENDS_IN_A_ROW,
-      writes: before.writes + APPENDS_IN_A_ROW,
+      commits: before.commits + COMMITS_AT_ONCE_BETWEEN_TURNS,
+      writes: before.writes + COMMITS_AT_ONCE_BETWEEN_TURNS,
       waitedForTurn: before.waitedForTurn,
     });
+
+    // The next one waits for the turn, in case another task's append would join it.
+    await appendNext();
+    expect(store.groupCommitStats().waitedForTurn).toBe(before.waitedForTurn + 1);
   });
 
   it('does not starve timers and I/O while a writer awaits append after append', async () => {
@@ -432,7 +434,7 @@ describe('The SQLite event store', () => {
     );
     const before = store.groupCommitStats();
 
-    const appends = LONELY_TURNS_BEFORE_COMMITTING_AT_ONCE + APPENDS_IN_A_ROW;
+    const appends = LONELY_TURNS_BEFORE_COMMITTING_AT_ONCE + COMMITS_AT_ONCE_BETWEEN_TURNS;
     let revision = (await store.append('alone', [anEvent()], 'no_stream')).nextExpectedRevision;
     for (let index = 1; index < appends; index += 1)
       revision = (await store.append('alone', [anEvent()], revision)).nextExpectedRevision;

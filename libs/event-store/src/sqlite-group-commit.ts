@@ -21,6 +21,10 @@ export type GroupCommitStats = {
 };
 
 /**
+ * A writer awaiting append after append never leaves its task: without a turn now and then, timers and I/O would wait.
+ */
+export const COMMITS_AT_ONCE_BETWEEN_TURNS = 8;
+/**
  * Waited turns in a row that no other task joined, after which a writer following its own commit stops waiting for the
  * turn.
  */
@@ -47,6 +51,7 @@ export class GroupCommit {
   /** 0 once the task that acknowledged the last commit's writes has ended. */
   private commitOfThisTask = 0;
   private lonelyTurns = LONELY_TURNS_BEFORE_COMMITTING_AT_ONCE;
+  private commitsAtOnce = 0;
   // Bound once, and then() over queueMicrotask(): it creates no AsyncResource per call.
   private readonly endOfTaskNext = (): void => process.nextTick(this.endOfTask);
   private readonly endOfTask = (): void => this.taskEnded();
@@ -121,19 +126,20 @@ export class GroupCommit {
     return { ...this.stats };
   }
 
-  /**
-   * A microtask, then a tick: it runs after every promise callback the task queued meanwhile. A writer committing at
-   * the end of its task holds no turn from timers and I/O: it was answered from the sync's I/O callback.
-   */
+  /** A microtask, then a tick: it runs after every promise callback the task queued meanwhile. */
   private schedule(): void {
     this.scheduled = true;
-    this.atEndOfTask = this.commitOfThisTask !== 0 && this.lonelyTurns >= LONELY_TURNS_BEFORE_COMMITTING_AT_ONCE;
+    this.atEndOfTask =
+      this.commitOfThisTask !== 0 &&
+      this.lonelyTurns >= LONELY_TURNS_BEFORE_COMMITTING_AT_ONCE &&
+      this.commitsAtOnce < COMMITS_AT_ONCE_BETWEEN_TURNS;
     void settled.then(this.endOfTaskNext);
   }
 
   private taskEnded(): void {
     if (!this.scheduled || this.turn !== undefined) return;
     if (this.atEndOfTask) {
+      this.commitsAtOnce += 1;
       this.commitScheduled();
       return;
     }
@@ -144,6 +150,7 @@ export class GroupCommit {
   private turnPassed(): void {
     this.turn = undefined;
     this.stats.waitedForTurn += 1;
+    this.commitsAtOnce = 0;
     this.lonelyTurns = this.queue.length > this.queuedByOwnTask ? 0 : this.lonelyTurns + 1;
     this.commitScheduled();
   }
