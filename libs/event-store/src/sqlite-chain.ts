@@ -109,6 +109,11 @@ export class ChainHead {
     this.pending = undefined;
   }
 
+  /** The last position this connection committed, when known: other processes may have committed past it. */
+  lastCommitted(): bigint | undefined {
+    return this.known === undefined ? undefined : this.known.next - 1n;
+  }
+
   /** A write was undone, or failed: the end is read again next time. */
   forget(): void {
     this.known = undefined;

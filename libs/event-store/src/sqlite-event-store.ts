@@ -51,7 +51,7 @@ import { isoClock } from './iso-clock.js';
 import { LimitedStatements } from './sqlite-limited-statements.js';
 import { StreamHeads } from './sqlite-stream-heads.js';
 import { SqliteFollowers } from './sqlite-followers.js';
-import { WalSync, type SyncFile } from './sqlite-wal-sync.js';
+import { WalSync, type SyncFile, type SyncFileNow } from './sqlite-wal-sync.js';
 import { conflict, expectedRevisionHolds } from './expected-revision.js';
 
 export type SqliteEventStoreOptions = {
@@ -65,6 +65,8 @@ export type SqliteEventStoreOptions = {
   traceStatements?: (sql: string) => void;
   /** How the WAL is synced (Node's fdatasync); a test holds it back to see who waits for it. */
   syncFile?: SyncFile;
+  /** The same on the event loop (Node's fdatasyncSync), for a writer alone. */
+  syncFileNow?: SyncFileNow;
 };
 
 const LAST_REVISION = 9_223_372_036_854_775_807n;
@@ -133,7 +135,8 @@ export class SqliteEventStore implements EventStore, ExactLog, ChainedLog {
         this.heads.forget();
         this.chainHead.forget();
       },
-      (settle) => this.walSync.afterNextSync(settle),
+      // A lone writer's sync on the loop: the thread pool's round trip would cost it more than the loop's wait.
+      (settle, here) => (here ? this.walSync.syncHereThen(settle) : this.walSync.afterNextSync(settle)),
       () => this.walSync.syncing(),
     );
     this.statements = {
@@ -185,12 +188,16 @@ export class SqliteEventStore implements EventStore, ExactLog, ChainedLog {
     this.identity = db.prepare('SELECT id FROM store_identity').pluck().get() as string;
     this.walSync = new WalSync(
       `${db.name}-wal`,
-      () => (this.statements.headPosition.get() as bigint | null) ?? 0n,
+      (exact) =>
+        (exact ? undefined : this.chainHead.lastCommitted()) ??
+        (this.statements.headPosition.get() as bigint | null) ??
+        0n,
       () => {
         if (!this.closed) this.followers.wake();
       },
       () => this.groupCommit.syncEnded(),
       options.syncFile,
+      options.syncFileNow,
     );
     this.followers = new SqliteFollowers(db, this.walSync, options.pollIntervalMs ?? 100);
   }

@@ -45,6 +45,8 @@ export class GroupCommit {
   /** Writes were due while a sync ran: they commit when it ends. */
   private waitingForSync = false;
   private atEndOfTask = false;
+  /** The scheduled commit is of a writer awaiting its own commits, whom no other task joined lately. */
+  private lonely = false;
   private turn: NodeJS.Immediate | undefined;
   /** Any write queued after these came from other tasks. */
   private queuedByOwnTask = 0;
@@ -75,8 +77,11 @@ export class GroupCommit {
     private readonly onCommitted: () => void,
     /** A write that had returned was rolled back. */
     private readonly onUndone: () => void,
-    /** Runs `settle` once the commit just made is on disk: its writers are answered only then. */
-    private readonly afterSync: (settle: (failure?: Error) => void) => void,
+    /**
+     * Runs `settle` once the commit just made is on disk: its writers are answered only then. `here`: no company is
+     * expected, so the sync may run on the event loop.
+     */
+    private readonly afterSync: (settle: (failure?: Error) => void, here: boolean) => void,
     /** Whether a sync runs now: see `syncEnded`. */
     private readonly syncing: () => boolean,
     private readonly maxWritesPerCommit = 1000,
@@ -115,7 +120,7 @@ export class GroupCommit {
     if (this.turn !== undefined) clearImmediate(this.turn);
     this.turn = undefined;
     this.scheduled = false;
-    while (this.queue.length > 0) this.commitBatch(this.nextBatch());
+    while (this.queue.length > 0) this.commitBatch(this.nextBatch(), false);
   }
 
   currentTransaction(): number {
@@ -133,6 +138,7 @@ export class GroupCommit {
       this.commitOfThisTask !== 0 &&
       this.lonelyTurns >= LONELY_TURNS_BEFORE_COMMITTING_AT_ONCE &&
       this.commitsAtOnce < COMMITS_AT_ONCE_BETWEEN_TURNS;
+    this.lonely = this.atEndOfTask;
     void settled.then(this.endOfTaskNext);
   }
 
@@ -150,8 +156,11 @@ export class GroupCommit {
   private turnPassed(): void {
     this.turn = undefined;
     this.stats.waitedForTurn += 1;
-    this.commitsAtOnce = 0;
     this.lonelyTurns = this.queue.length > this.queuedByOwnTask ? 0 : this.lonelyTurns + 1;
+    // The turn a writer awaiting its own commits is given now and then: if it stayed lonely, so is the commit.
+    this.lonely =
+      this.commitsAtOnce >= COMMITS_AT_ONCE_BETWEEN_TURNS && this.lonelyTurns >= LONELY_TURNS_BEFORE_COMMITTING_AT_ONCE;
+    this.commitsAtOnce = 0;
     this.commitScheduled();
   }
 
@@ -165,6 +174,7 @@ export class GroupCommit {
     if (this.queue.length === 0 || this.scheduled) return;
     this.scheduled = true;
     this.atEndOfTask = true;
+    this.lonely = false;
     void settled.then(this.endOfTaskNext);
   }
 
@@ -176,7 +186,8 @@ export class GroupCommit {
       this.waitingForSync = true;
       return;
     }
-    this.commitBatch(this.nextBatch());
+    this.commitBatch(this.nextBatch(), this.lonely);
+    this.lonely = false;
     // Not counted as company: it was queued before.
     if (this.queue.length > 0) {
       this.scheduled = true;
@@ -193,7 +204,7 @@ export class GroupCommit {
     return batch;
   }
 
-  private commitBatch(batch: readonly PendingWrite[]): void {
+  private commitBatch(batch: readonly PendingWrite[], lonely: boolean): void {
     let acknowledged: number;
     try {
       acknowledged =
@@ -216,7 +227,7 @@ export class GroupCommit {
         void settled.then(this.forgetCommitOfTaskNext);
       }
       this.settle(batch, failure);
-    });
+    }, lonely);
   }
 
   /** `failure`: the sync of the commit failed, so none of its writes is acknowledged. */

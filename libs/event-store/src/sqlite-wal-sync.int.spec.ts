@@ -1,7 +1,7 @@
 // The embedded store's commits are synced off the event loop (WalSync): what waits for the sync of the WAL, and what
 // does not. The syncs here are Node's own fdatasync, held back until the test lets each one go.
 import { randomUUID } from 'node:crypto';
-import { fdatasync, mkdtempSync, rmSync } from 'node:fs';
+import { fdatasync, fdatasyncSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
@@ -147,5 +147,74 @@ describe("the embedded store's sync of its WAL", () => {
       });
     });
     expect(delivered.position).toBe(position);
+  });
+});
+
+describe('a writer alone', () => {
+  /** A store of its own whose syncs run for real and are counted: on the event loop, or in the thread pool. */
+  function countingStore(failHere?: () => NodeJS.ErrnoException | undefined) {
+    const syncs = { here: 0, inThePool: 0 };
+    const alone = SqliteEventStore.open({
+      file: join(directory, 'alone.sqlite'),
+      syncFile: (fd, done) => {
+        syncs.inThePool += 1;
+        fdatasync(fd, done);
+      },
+      syncFileNow: (fd) => {
+        syncs.here += 1;
+        const failure = failHere?.();
+        if (failure !== undefined) throw failure;
+        fdatasyncSync(fd);
+      },
+    });
+    return { alone, syncs };
+  }
+
+  it('is synced on the event loop while it awaits its own appends, and each append is answered after its sync', async () => {
+    const { alone, syncs } = countingStore();
+    let committedBefore = alone.groupCommitStats().commits;
+    for (let revision = -1n; revision < 49n; revision += 1n) {
+      const synced = syncs.here + syncs.inThePool;
+      await alone.append('org-1', [anEvent()], revision < 0n ? 'no_stream' : revision);
+      // One commit, and a sync begun after it, before the answer.
+      expect(alone.groupCommitStats().commits).toBe(committedBefore + 1);
+      expect(syncs.here + syncs.inThePool).toBe(synced + 1);
+      committedBefore += 1;
+    }
+    // The thread pool only for the first append and the turn taken every few commits.
+    expect(syncs.here).toBeGreaterThanOrEqual(40);
+    await alone.close();
+  });
+
+  it('is synced in the thread pool when the writes come from tasks of their own, as requests do', async () => {
+    const { alone, syncs } = countingStore();
+    const writer = async (stream: string): Promise<void> => {
+      for (let revision = -1n; revision < 19n; revision += 1n) {
+        await new Promise((resolve) => setImmediate(resolve));
+        await alone.append(stream, [anEvent()], revision < 0n ? 'no_stream' : revision);
+      }
+    };
+    await Promise.all(['org-1', 'org-2', 'org-3', 'org-4'].map(writer));
+    expect(syncs).toEqual({ here: 0, inThePool: expect.any(Number) });
+    expect(syncs.inThePool).toBeGreaterThanOrEqual(20);
+    await alone.close();
+  });
+
+  it('answers a sync on the loop that failed with its error, then refuses every write', async () => {
+    let failing = false;
+    const { alone, syncs } = countingStore(() =>
+      failing ? Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' }) : undefined,
+    );
+    // Appends until one was synced on the loop: the next is too.
+    let appended = 0n;
+    for (; syncs.here === 0; appended += 1n)
+      await alone.append('org-1', [anEvent()], appended === 0n ? 'no_stream' : appended - 1n);
+    failing = true;
+
+    await expect(alone.append('org-1', [anEvent()], appended - 1n)).rejects.toThrow(LogSyncFailedError);
+    expect(syncs.here).toBe(2);
+    await expect(alone.append('org-2', [anEvent()], 'no_stream')).rejects.toThrow(LogSyncFailedError);
+    await expect(alone.ping()).rejects.toThrow(LogSyncFailedError);
+    await alone.close().catch(() => undefined);
   });
 });

@@ -2,6 +2,8 @@ import { existsSync, fdatasync, fdatasyncSync, openSync, closeSync } from 'node:
 
 /** How the WAL file is synced: Node's fdatasync, which runs in libuv's thread pool; a test may hold it back. */
 export type SyncFile = (fd: number, done: (error: NodeJS.ErrnoException | null) => void) => void;
+/** The same sync on the event loop (Node's fdatasyncSync): see `syncHereThen`. */
+export type SyncFileNow = (fd: number) => void;
 
 /** The WAL could not be synced: what its writes meant to the disk is unknown, so the store takes no more. */
 export class LogSyncFailedError extends Error {
@@ -30,20 +32,36 @@ export class WalSync {
   private idle: (() => void) | undefined;
   /** Every event up to here is on disk: what subscriptions may deliver. */
   private durable: bigint;
+  private readonly syncHere: SyncFile;
+  /** A sync is wanted for another process's commits: the head must be read from the file. */
+  private exactHeadWanted = false;
 
   constructor(
     private readonly walFile: string,
-    /** The log's head as this connection sees it now: what a sync begun now will cover. */
-    private readonly head: () => bigint,
+    /**
+     * The log's head: what a sync begun now will cover. `exact`: as in the file, other processes' commits included;
+     * otherwise this connection's own last commit will do (a lower bound, and no query).
+     */
+    private readonly head: (exact: boolean) => bigint,
     /** A sync moved the durable head. */
     private readonly onDurable: () => void,
     /** A sync ended and its writers were answered: writes held back while it ran may commit. */
     private readonly onSyncEnded: () => void,
     private readonly syncFile: SyncFile = fdatasync,
+    syncFileNow: SyncFileNow = fdatasyncSync,
   ) {
+    this.syncHere = (fd, done) => {
+      try {
+        syncFileNow(fd);
+      } catch (error) {
+        done(error as NodeJS.ErrnoException);
+        return;
+      }
+      done(null);
+    };
     // A process that stopped may have left commits its syncs never covered: they are synced before anyone reads them.
     if (existsSync(walFile)) fdatasyncSync(this.fdOf());
-    this.durable = head();
+    this.durable = head(true);
   }
 
   syncing(): boolean {
@@ -60,7 +78,7 @@ export class WalSync {
    */
   syncNow(): void {
     this.assertHealthy();
-    const head = this.head();
+    const head = this.head(true);
     if (head <= this.durable) return;
     try {
       fdatasyncSync(this.fdOf());
@@ -85,8 +103,22 @@ export class WalSync {
     if (!this.running) this.start();
   }
 
+  /**
+   * `afterNextSync`, the sync run on the event loop: for a writer with no company expected, to whom the thread pool's
+   * round trip costs more than the sync it saves the loop (nothing else waits on the loop meanwhile).
+   */
+  syncHereThen(settle: (error?: Error) => void): void {
+    if (this.failure !== undefined) {
+      settle(this.failure);
+      return;
+    }
+    this.waiting.push(settle);
+    if (!this.running) this.start(this.syncHere);
+  }
+
   /** Another process committed: a sync, so that subscriptions here may deliver what it wrote. */
   request(): void {
+    this.exactHeadWanted = true;
     this.afterNextSync(() => undefined);
   }
 
@@ -101,20 +133,21 @@ export class WalSync {
     this.fd = undefined;
   }
 
-  private start(): void {
+  private start(sync: SyncFile = this.syncFile): void {
     this.covered = this.waiting;
     this.waiting = [];
     let head: bigint;
     let fd: number;
     try {
-      head = this.head();
+      head = this.head(this.exactHeadWanted);
+      this.exactHeadWanted = false;
       fd = this.fdOf();
     } catch (error) {
       this.failed(error);
       return;
     }
     this.running = true;
-    this.syncFile(fd, (error) => {
+    sync(fd, (error) => {
       this.running = false;
       if (error !== null) {
         this.failed(error);
