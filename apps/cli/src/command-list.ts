@@ -13,6 +13,8 @@ export type CommandEntry = {
   /** The start of the command's description: its line in the top-level help. */
   summary: string;
   load: () => Promise<Register>;
+  /** Runs beside serving nodes (a backup, a copy): it gives them the CPU first, from before its modules load. */
+  besideServers?: true;
 };
 
 export const COMMANDS: readonly CommandEntry[] = [
@@ -140,6 +142,7 @@ export const COMMANDS: readonly CommandEntry[] = [
     name: 'store:backup',
     args: '',
     summary: 'take a backup of the store while servers run',
+    besideServers: true,
     load: async () => (await import('./commands/store-backup.command.js')).registerStoreBackupCommand,
   },
   {
@@ -152,6 +155,7 @@ export const COMMANDS: readonly CommandEntry[] = [
     name: 'store:copy',
     args: '',
     summary: 'copy another store into the configured one while the source serves',
+    besideServers: true,
     load: async () => (await import('./commands/store-copy.command.js')).registerStoreCopyCommand,
   },
   {
