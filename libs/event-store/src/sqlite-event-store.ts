@@ -136,7 +136,7 @@ export class SqliteEventStore implements EventStore, ExactLog, ChainedLog {
         this.chainHead.forget();
       },
       // A lone writer's sync on the loop: the thread pool's round trip would cost it more than the loop's wait.
-      (settle, here) => (here ? this.walSync.syncHereThen(settle) : this.walSync.afterNextSync(settle)),
+      (settle, here) => this.walSync.afterNextSync(settle, here),
       () => this.walSync.syncing(),
     );
     this.statements = {

@@ -2,7 +2,7 @@ import { existsSync, fdatasync, fdatasyncSync, openSync, closeSync } from 'node:
 
 /** How the WAL file is synced: Node's fdatasync, which runs in libuv's thread pool; a test may hold it back. */
 export type SyncFile = (fd: number, done: (error: NodeJS.ErrnoException | null) => void) => void;
-/** The same sync on the event loop (Node's fdatasyncSync): see `syncHereThen`. */
+/** The same sync on the event loop (Node's fdatasyncSync): see `afterNextSync`. */
 export type SyncFileNow = (fd: number) => void;
 
 /** The WAL could not be synced: what its writes meant to the disk is unknown, so the store takes no more. */
@@ -21,7 +21,7 @@ export class LogSyncFailedError extends Error {
  * WAL written, not synced. This syncs the WAL file in the thread pool, and only then are the writes of a commit
  * acknowledged and the log's subscriptions shown it. A sync covers every commit made before it began. The group commit
  * holds its writes back while a sync runs and commits them when it ends (`onSyncEnded`); a commit made during one all
- * the same (at close) waits for the next sync. A writer alone has its sync run on the loop instead (`syncHereThen`).
+ * the same (at close) waits for the next sync. A writer alone has its sync run on the loop instead (`afterNextSync`'s `here`).
  */
 export class WalSync {
   private fd: number | undefined;
@@ -93,27 +93,18 @@ export class WalSync {
     if (this.failure !== undefined) throw this.failure;
   }
 
-  /** `settle` runs once a sync begun after now has ended: with its error when it failed. */
-  afterNextSync(settle: (error?: Error) => void): void {
-    if (this.failure !== undefined) {
-      settle(this.failure);
-      return;
-    }
-    this.waiting.push(settle);
-    if (!this.running) this.start();
-  }
-
   /**
-   * `afterNextSync`, the sync run on the event loop: for a writer with no company expected, to whom the thread pool's
-   * round trip costs more than the sync it saves the loop (nothing else waits on the loop meanwhile).
+   * `settle` runs once a sync begun after now has ended: with its error when it failed. `here`: the sync runs on the
+   * event loop, for a writer with no company expected, to whom the thread pool's round trip costs more than the sync it
+   * saves the loop (nothing else waits on the loop meanwhile).
    */
-  syncHereThen(settle: (error?: Error) => void): void {
+  afterNextSync(settle: (error?: Error) => void, here = false): void {
     if (this.failure !== undefined) {
       settle(this.failure);
       return;
     }
     this.waiting.push(settle);
-    if (!this.running) this.start(this.syncHere);
+    if (!this.running) this.start(here ? this.syncHere : this.syncFile);
   }
 
   /** Another process committed: a sync, so that subscriptions here may deliver what it wrote. */
