@@ -282,7 +282,11 @@ export class GroupCommit {
         }
       }
       if (succeeded > 0) this.commit.run();
-      else this.rollback.run();
+      else {
+        this.rollback.run();
+        // A write that failed part way (a multi-stream append whose later part conflicts) left the earlier parts' heads.
+        this.onUndone();
+      }
       return succeeded;
     } catch (error) {
       this.onUndone();
