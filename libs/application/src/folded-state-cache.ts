@@ -1,3 +1,4 @@
+import { makeRoom } from './bounded-map.js';
 import type { FoldedStream, FoldedStreamCache } from './command-handler.js';
 
 /** Bounded LRU. A stale entry costs a retry, never a wrong decision: appends still carry the expected revision. */
@@ -19,11 +20,8 @@ export class FoldedStateCache<State> implements FoldedStreamCache<State> {
   /** Concurrent loads may finish out of order: keeps the newer fold. */
   remember(streamId: string, folded: FoldedStream<State>): void {
     const current = this.entries.get(streamId);
+    if (current === undefined) makeRoom(this.entries, this.capacity);
     this.touch(streamId, current !== undefined && current.revision >= folded.revision ? current : folded);
-    for (const oldest of this.entries.keys()) {
-      if (this.entries.size <= this.capacity) break;
-      this.entries.delete(oldest);
-    }
   }
 
   forget(streamId: string): void {

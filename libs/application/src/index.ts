@@ -1,4 +1,5 @@
 export * from './command-handler.js';
+export { makeRoom } from './bounded-map.js';
 export { FoldedStateCache } from './folded-state-cache.js';
 export { SCHEMA_VERSION, UpcastingEventStore } from './upcasting-event-store.js';
 export { KEY_CACHE_MS, PersonalKeys } from './privacy/personal-keys-cache.js';

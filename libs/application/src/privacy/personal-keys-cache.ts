@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { personSubject } from '#domain';
 import type { PersonalKeyStore } from '#event-store';
+import { makeRoom } from '../bounded-map.js';
 
 export const KEY_CACHE_MS = 5_000;
 /** New people's ids made ahead at once, each with its key: one commit of the key store for this many newcomers. */
@@ -111,8 +112,8 @@ export class PersonalKeys {
   }
 
   private remember(subject: string, key: Buffer | undefined, now: number): void {
-    if (this.cached.size >= this.maxCached) this.cached.delete(this.cached.keys().next().value as string);
     this.cached.delete(subject);
+    makeRoom(this.cached, this.maxCached);
     this.cached.set(subject, { key, until: now + this.cacheMs });
   }
 }

@@ -1,6 +1,7 @@
 // A sealed value: AES-256-GCM under its subject's key, the subject named beside it (plain: an id Chorus made) so
 // a reader knows which key opens it, and its kind, so an erased value still reads in its shape.
 import { createCipheriv, createDecipheriv, createHash, randomFillSync } from 'node:crypto';
+import { makeRoom } from '../bounded-map.js';
 
 export type SealedKind = 'string' | 'list' | 'value';
 export type Sealed = { readonly $sealed: string; readonly as: SealedKind };
@@ -68,7 +69,7 @@ export class RecentlyOpened {
     if (known !== undefined) return known;
     const value = unseal(key, sealed);
     if (typeof value !== 'string') return value;
-    if (this.values.size >= this.capacity) this.values.delete(this.values.keys().next().value as string);
+    makeRoom(this.values, this.capacity);
     this.values.set(sealed.$sealed, value);
     return value;
   }

@@ -1,6 +1,13 @@
 // A node sees its own sign-outs at once and other nodes' within `cacheMs` (bounded staleness), sooner when told
 // of them (`forget`: the API follows session ends from the log).
-import { handleCommand, loadStream, newCommandContext, type CommandContext, type HandledCommand } from '#application';
+import {
+  handleCommand,
+  loadStream,
+  makeRoom,
+  newCommandContext,
+  type CommandContext,
+  type HandledCommand,
+} from '#application';
 import { type EventStore } from '#event-store';
 import type { Clock } from '../clock.js';
 import {
@@ -258,10 +265,7 @@ export class Sessions {
 
   private remember(loaded: Loaded): void {
     this.cache.delete(loaded.session.sessionId);
+    makeRoom(this.cache, this.policy.maxCachedSessions);
     this.cache.set(loaded.session.sessionId, loaded);
-    if (this.cache.size > this.policy.maxCachedSessions) {
-      const oldest = this.cache.keys().next();
-      if (!oldest.done) this.cache.delete(oldest.value);
-    }
   }
 }

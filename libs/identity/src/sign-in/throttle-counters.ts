@@ -1,5 +1,6 @@
 // Throttle streaks kept in this process's memory, by key: reset requests per client address (sign-in
 // attempts are counted in the event store instead, sign-in-attempts.ts, so that every API node agrees).
+import { makeRoom } from '#application';
 import { noAttempts, reserveAttempt, type AttemptStreak, type Reservation, type ThrottlePolicy } from '#domain';
 
 export class ThrottleCounters {
@@ -16,11 +17,9 @@ export class ThrottleCounters {
     const reservation = reserveAttempt(this.streaks.get(key) ?? noAttempts, now, this.policy);
     if (reservation.kind === 'refuse') return reservation;
     this.streaks.delete(key);
+    // A flood of distinct keys evicts the least recently counted, a tenth at a time: one at a time is quadratic.
+    makeRoom(this.streaks, this.maxKeys);
     this.streaks.set(key, reservation.streak);
-    if (this.streaks.size > this.maxKeys) {
-      const oldest = this.streaks.keys().next();
-      if (!oldest.done) this.streaks.delete(oldest.value);
-    }
     return reservation;
   }
 }
