@@ -3,7 +3,8 @@
 // - store:restore (copy, erasures, rebuild and verify of every read model) against `projections:rebuild` alone;
 // - store:copy from the embedded store into PostgreSQL against a raw `COPY` of the same rows into the same table;
 // - store:verify --against, in events per second.
-//   npm run build:server && node bench/backup/run.mjs [--events 1000000] [--rounds 1]
+//   npm run build:server && node bench/backup/run.mjs [--events 1000000] [--rounds 1] [--only backup|restore|copy]
+//   [--cpu-prof DIR]
 // See README.md beside this file.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -20,9 +21,25 @@ if (!existsSync(path.join(root, 'dist/apps/cli/src/main.js'))) {
   console.error('dist/ is missing: run `npm run build:server` first.');
   process.exit(1);
 }
-const { values } = parseArgs({ options: { events: { type: 'string' }, rounds: { type: 'string' } } });
+const { values } = parseArgs({
+  options: {
+    events: { type: 'string' },
+    rounds: { type: 'string' },
+    only: { type: 'string' },
+    'cpu-prof': { type: 'string' },
+  },
+});
 const eventCount = Number(values.events ?? 1_000_000);
 const rounds = Number(values.rounds ?? 1);
+/** One measure alone (its baseline still beside it): a restore needs a backup, which is then taken untimed. */
+const only = values.only;
+if (only !== undefined && !['backup', 'restore', 'copy'].includes(only)) {
+  console.error(`--only takes backup, restore or copy, not ${only}`);
+  process.exit(1);
+}
+const measures = (name) => only === undefined || only === name;
+/** Each timed command writes a CPU profile there. */
+const profileArgs = values['cpu-prof'] === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', values['cpu-prof']];
 
 const work = mkdtempSync(path.join(tmpdir(), 'chorus-bench-backup-'));
 const env = (settings) => ({ PATH: process.env.PATH, NODE_ENV: 'test', SEED_DEMO: 'false', ...settings });
@@ -30,7 +47,7 @@ const env = (settings) => ({ PATH: process.env.PATH, NODE_ENV: 'test', SEED_DEMO
 /** `chorus <args>`, timed from the outside: a process start is part of what an operator waits for. */
 function chorus(args, settings) {
   const started = process.hrtime.bigint();
-  const run = spawnSync(process.execPath, [path.join(root, 'bin/chorus.js'), ...args, '--json'], {
+  const run = spawnSync(process.execPath, [...profileArgs, path.join(root, 'bin/chorus.js'), ...args, '--json'], {
     env: env(settings),
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,
@@ -96,25 +113,35 @@ try {
   for (let round = 1; round <= rounds; round += 1) {
     const backups = path.join(work, `backups-${round}`);
     const vacuumTarget = path.join(work, `vacuum-${round}`);
-    mkdirSync(vacuumTarget);
-    const vacuumMs = timed(() => {
-      for (const file of ['events.sqlite', 'personal-keys.sqlite']) {
-        const db = new Database(path.join(source, file), { readonly: true });
-        db.prepare('VACUUM INTO ?').run(path.join(vacuumTarget, file));
-        db.close();
-      }
-    });
-    const backup = chorus(['store:backup', '--to', backups], { DATA_DIR: source });
-    ratios.backup.push(vacuumMs / backup.ms);
-    console.log(`round ${round}: VACUUM INTO ${vacuumMs.toFixed(0)} ms, store:backup ${backup.ms.toFixed(0)} ms`);
-
-    const restored = path.join(work, `restored-${round}`);
-    const restore = chorus(['store:restore', '--from', backup.output.folder, '--yes'], { DATA_DIR: restored });
-    const rebuild = chorus(['projections:rebuild'], { DATA_DIR: restored });
-    ratios.restore.push(restore.ms / rebuild.ms);
-    console.log(
-      `round ${round}: store:restore ${restore.ms.toFixed(0)} ms, projections:rebuild ${rebuild.ms.toFixed(0)} ms`,
-    );
+    let vacuumMs;
+    if (measures('backup')) {
+      mkdirSync(vacuumTarget);
+      vacuumMs = timed(() => {
+        for (const file of ['events.sqlite', 'personal-keys.sqlite']) {
+          const db = new Database(path.join(source, file), { readonly: true });
+          db.prepare('VACUUM INTO ?').run(path.join(vacuumTarget, file));
+          db.close();
+        }
+      });
+    }
+    const backup =
+      measures('backup') || measures('restore')
+        ? chorus(['store:backup', '--to', backups], { DATA_DIR: source })
+        : undefined;
+    if (measures('backup')) {
+      ratios.backup.push(vacuumMs / backup.ms);
+      console.log(`round ${round}: VACUUM INTO ${vacuumMs.toFixed(0)} ms, store:backup ${backup.ms.toFixed(0)} ms`);
+    }
+    if (measures('restore')) {
+      const restored = path.join(work, `restored-${round}`);
+      const restore = chorus(['store:restore', '--from', backup.output.folder, '--yes'], { DATA_DIR: restored });
+      const rebuild = chorus(['projections:rebuild'], { DATA_DIR: restored });
+      ratios.restore.push(restore.ms / rebuild.ms);
+      console.log(
+        `round ${round}: store:restore ${restore.ms.toFixed(0)} ms, projections:rebuild ${rebuild.ms.toFixed(0)} ms`,
+      );
+    }
+    if (!measures('copy')) continue;
 
     const database = `copy_${round}`;
     const rawDatabase = `raw_${round}`;
@@ -128,10 +155,16 @@ try {
     const rows = path.join(work, `rows-${round}.tsv`);
     const db = new Database(path.join(source, 'events.sqlite'), { readonly: true });
     const lines = [];
-    const escape = (text) => String(text).replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n');
+    // The chain's hash too, as bytea's hex in COPY's text (its backslash doubled); a column without one is \N.
+    const escape = (value) =>
+      value === null
+        ? '\\N'
+        : Buffer.isBuffer(value)
+          ? `\\\\x${value.toString('hex')}`
+          : String(value).replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n');
     for (const row of db
       .prepare(
-        'SELECT position, stream_id, revision, event_id, type, data, metadata, recorded_at FROM events ORDER BY position',
+        'SELECT position, stream_id, revision, event_id, type, data, metadata, recorded_at, hash FROM events ORDER BY position',
       )
       .raw()
       .iterate())
@@ -141,7 +174,7 @@ try {
     const text = readFileSync(rows);
     cluster.psql(
       rawDatabase,
-      'CREATE TABLE events (position bigint PRIMARY KEY, stream_id text, revision bigint, event_id text, type text, data text, metadata text, recorded_at timestamptz)',
+      'CREATE TABLE events (position bigint PRIMARY KEY, stream_id text, revision bigint, event_id text, type text, data text, metadata text, recorded_at timestamptz, hash bytea)',
     );
     const rawMs = timed(() => cluster.psql(rawDatabase, '\\copy events FROM STDIN', text));
     ratios.copy.push(rawMs / copy.ms);

@@ -225,6 +225,9 @@ export type StoredEvent = {
   recordedAt: string;
 };
 
+/** Events in log order, in batches as a copy reads them from its source. */
+export type EventBatches = AsyncIterable<readonly StoredEvent[]> | Iterable<readonly StoredEvent[]>;
+
 /**
  * The log event for event as stored, for backups, restores and copies between stores (the embedded store and
  * PostgreSQL; EventStoreDB gives every event its own position and time).
@@ -233,10 +236,11 @@ export interface ExactLog {
   /** Events with a position after `afterPosition`, in position order, exactly as stored. */
   exportEvents(afterPosition: bigint, maxCount: number): Promise<StoredEvent[]>;
   /**
-   * Writes events at the positions, revisions, ids and times they carry, all or none: each after the log's head and
-   * the next revision of its stream. A RangeError (nothing written) otherwise.
+   * Writes events at the positions, revisions, ids and times they carry, batch after batch, each batch all or none:
+   * each event after the log's head and the next revision of its stream. A RangeError otherwise, the batches before
+   * the refused one written. A store on a server of its own takes a batch while the next is read.
    */
-  importEvents(events: readonly StoredEvent[]): Promise<void>;
+  importEvents(batches: EventBatches, onImported?: (events: number) => void): Promise<void>;
   /** Streams an operator deleted behind Chorus's back, and marks them deleted here: a copy keeps them so. */
   deletedStreams(): Promise<string[]>;
   markDeleted(streamIds: readonly string[]): Promise<void>;

@@ -109,8 +109,8 @@ describeIf('The PostgreSQL chain', () => {
       for (let n = 0; n < 30; n += 1)
         await source.append(`s-${n % 3}`, [anEvent(n)], n < 3 ? 'no_stream' : BigInt(Math.floor(n / 3) - 1));
       const target = await open(await newDatabase());
-      await target.importEvents(await source.exportEvents(0n, 12));
-      await target.importEvents(await source.exportEvents(12n, 100));
+      await target.importEvents([await source.exportEvents(0n, 12)]);
+      await target.importEvents([await source.exportEvents(12n, 100)]);
       const [copied, original] = [await wholeChain(target), await wholeChain(source)];
       expect(copied.map((event) => event.hash?.toString('hex'))).toEqual(
         original.map((event) => event.hash?.toString('hex')),

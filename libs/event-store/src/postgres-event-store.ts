@@ -1,7 +1,4 @@
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
-import { from as copyFrom } from 'pg-copy-streams';
 import { CHAIN_GENESIS, chainLink, type ChainedEvent } from './event-chain.js';
 import {
   EventStoreClosedError,
@@ -12,6 +9,7 @@ import {
   type EnvelopePart,
   type EventStore,
   type EventToAppend,
+  type EventBatches,
   type ExactLog,
   type StoredEvent,
   type ExpectedRevision,
@@ -35,8 +33,9 @@ import {
   type ChainedEventRow,
   type EventRow,
 } from './postgres-event-row.js';
-import { APPENDED_CHANNEL, PostgresGroupCommit } from './postgres-group-commit.js';
+import { PostgresGroupCommit } from './postgres-group-commit.js';
 import { LOG_LOCK_KEY, migratePostgresSchema } from './postgres-schema.js';
+import { importIntoPostgres } from './postgres-import.js';
 import { PostgresSubscription } from './postgres-subscription.js';
 import { PostgresWakeUps } from './postgres-wake-ups.js';
 import {
@@ -329,72 +328,10 @@ export class PostgresEventStore implements EventStore, ExactLog, ChainedLog {
     }
   }
 
-  /** One transaction under the log lock: the events land after the head, each stream continuing where it was. */
-  async importEvents(events: readonly StoredEvent[]): Promise<void> {
+  async importEvents(batches: EventBatches, onImported?: (events: number) => void): Promise<void> {
     this.assertOpen();
-    if (events.length === 0) return;
     await this.groupCommit.flush();
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN');
-      await client.query('SELECT pg_advisory_xact_lock($1)', [LOG_LOCK_KEY.toString()]);
-      // The log's end: its position and hash, which the imported events are chained on from (as an append does).
-      const end = (
-        await client.query<{ position: string; hash: Buffer | null }>(
-          'SELECT position::text, hash FROM events ORDER BY events.position DESC LIMIT 1',
-        )
-      ).rows[0];
-      const head = BigInt(end?.position ?? '0');
-      // A stream's head is looked up only where the batch goes on from it: one that starts at revision 0 must be new,
-      // which the (stream, revision) key holds (a clash is refused below).
-      const firstRevisions = new Map<string, bigint>();
-      for (const event of events)
-        if (!firstRevisions.has(event.streamId)) firstRevisions.set(event.streamId, event.revision);
-      const continued = [...firstRevisions].filter(([, revision]) => revision > 0n).map(([stream]) => stream);
-      const heads = new Map<string, bigint>();
-      if (continued.length > 0) {
-        const { rows } = await client.query<{ stream_id: string; revision: string | null }>(
-          `SELECT s.stream_id, (SELECT max(revision) FROM events WHERE events.stream_id = s.stream_id)::text AS revision
-           FROM unnest($1::text[]) AS s (stream_id)`,
-          [continued],
-        );
-        for (const row of rows) if (row.revision !== null) heads.set(row.stream_id, BigInt(row.revision));
-      }
-      let last = head;
-      for (const event of events) {
-        if (event.position <= last)
-          throw new RangeError(`Event at position ${event.position} is not after the log's head (${last})`);
-        const streamHead = heads.get(event.streamId) ?? -1n;
-        if (event.revision !== streamHead + 1n)
-          throw new RangeError(
-            `Stream ${event.streamId}: event at revision ${event.revision} does not follow revision ${streamHead}`,
-          );
-        heads.set(event.streamId, event.revision);
-        last = event.position;
-      }
-      let previous: Buffer | null = end === undefined ? CHAIN_GENESIS : end.hash;
-      const hashes = events.map((event) => (previous = previous === null ? null : chainLink(previous, event)));
-      // COPY: a JSON text through json_to_recordset cost the server as much again as the insert itself.
-      await pipeline(
-        Readable.from([copyText(events, hashes)]),
-        client.query(
-          copyFrom(
-            'COPY events (position, stream_id, revision, event_id, type, data, metadata, recorded_at, hash) FROM STDIN',
-          ),
-        ),
-      ).catch((error: unknown) => {
-        if ((error as { constraint?: string }).constraint === 'events_stream_revision')
-          throw new RangeError(`A stream of the import starts at revision 0 but is not new here: ${String(error)}`);
-        throw error;
-      });
-      await client.query(`SELECT pg_notify('${APPENDED_CHANNEL}', '')`);
-      await client.query('COMMIT');
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
+    await importIntoPostgres(this.pool, batches, onImported);
   }
 
   async deletedStreams(): Promise<string[]> {
@@ -487,30 +424,4 @@ export class PostgresEventStore implements EventStore, ExactLog, ChainedLog {
     this.subscriptions.delete(subscription);
     if (this.subscriptions.size === 0) this.wakeUps.stop();
   }
-}
-
-const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
-
-/**
- * COPY's text format: one line per event, tab between columns, and those three and the backslash escaped; a hash as
- * bytea's hex (its backslash escaped), none as \N.
- */
-function copyText(events: readonly StoredEvent[], hashes: readonly (Buffer | null)[]): string {
-  const escape = (text: string) => text.replace(/[\\\t\n\r]/g, (c) => COPY_ESCAPES[c] as string);
-  return events
-    .map((event, index) =>
-      [
-        event.position.toString(),
-        escape(event.streamId),
-        event.revision.toString(),
-        escape(event.id),
-        escape(event.type),
-        escape(event.data),
-        escape(event.metadata),
-        event.recordedAt,
-        hashes[index] === null || hashes[index] === undefined ? '\\N' : `\\\\x${hashes[index].toString('hex')}`,
-      ].join('\t'),
-    )
-    .join('\n')
-    .concat('\n');
 }

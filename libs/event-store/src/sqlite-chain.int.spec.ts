@@ -114,7 +114,7 @@ describe('the embedded store’s chain', () => {
     const source = open(newFile());
     for (let index = 0; index < 5; index += 1) await source.append(`s-${index % 2}`, [anEvent(index)], 'any');
     const target = open(newFile());
-    await target.importEvents(await source.exportEvents(0n, 100));
+    await target.importEvents([await source.exportEvents(0n, 100)]);
     expect(await wholeChain(target)).toEqual(await wholeChain(source));
   });
 

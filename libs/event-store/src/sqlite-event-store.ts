@@ -10,6 +10,7 @@ import {
   type EventStore,
   type EventToAppend,
   type ExactLog,
+  type EventBatches,
   type StoredEvent,
   type ExpectedRevision,
   type LogEvent,
@@ -321,8 +322,24 @@ export class SqliteEventStore implements EventStore, ExactLog, ChainedLog {
     });
   }
 
-  importEvents(events: readonly StoredEvent[]): Promise<void> {
+  async importEvents(batches: EventBatches, onImported?: (events: number) => void): Promise<void> {
     this.assertWritable();
+    // The next batch is asked for before this one is written: a source on a server of its own reads it meanwhile.
+    const source = (async function* () {
+      yield* batches;
+    })();
+    for (let next = source.next(); ;) {
+      const batch = await next;
+      if (batch.done === true) return;
+      next = source.next();
+      next.catch(() => undefined); // awaited next turn, unless this batch is refused first
+      if (batch.value.length === 0) continue;
+      await this.importBatch(batch.value);
+      onImported?.(batch.value.length);
+    }
+  }
+
+  private importBatch(events: readonly StoredEvent[]): Promise<void> {
     return this.groupCommit.submit(() => {
       let head = (this.statements.headPosition.get() as bigint | null) ?? 0n;
       const heads = new Map<string, bigint>();

@@ -56,6 +56,23 @@ function beyond(event: StoredEvent, limit: CopyLimit): boolean {
   );
 }
 
+/** The source's events after `after`, up to the limit, in batches (each lands whole in the target). */
+async function* batchesOf(
+  from: NonNullable<OpenedStore['exact']>,
+  after: bigint,
+  limit: CopyLimit,
+): AsyncGenerator<StoredEvent[]> {
+  for (let last = after; ;) {
+    const batch = await from.exportEvents(last, EVENT_BATCH);
+    const stop = batch.findIndex((event) => beyond(event, limit));
+    const taken = stop === -1 ? batch : batch.slice(0, stop);
+    if (taken.length === 0) return;
+    yield taken;
+    if (stop !== -1) return;
+    last = (taken.at(-1) as StoredEvent).position;
+  }
+}
+
 /** The event at `position`, or undefined. */
 async function eventAt(log: NonNullable<OpenedStore['exact']>, position: bigint): Promise<StoredEvent | undefined> {
   const [event] = await log.exportEvents(position - 1n, 1);
@@ -113,26 +130,10 @@ export async function copyLog(
   }
   await copyKeys(source.keys, target.keys, target.name);
   let copied = 0;
-  // The next batch is read while the target takes this one: a source and a target on two processes (PostgreSQL)
-  // then work at once.
-  const read = (after: bigint) => {
-    const page = from.exportEvents(after, EVENT_BATCH);
-    page.catch(() => undefined); // awaited below, unless the import before it fails first
-    return page;
-  };
-  let next = read(targetHead ?? 0n);
-  for (;;) {
-    const batch = await next;
-    const stop = batch.findIndex((event) => beyond(event, limit));
-    const taken = stop === -1 ? batch : batch.slice(0, stop);
-    if (taken.length === 0) break;
-    const more = stop === -1;
-    if (more) next = read((taken.at(-1) as StoredEvent).position);
-    await into.importEvents(taken);
-    copied += taken.length;
+  await into.importEvents(batchesOf(from, targetHead ?? 0n, limit), (count) => {
+    copied += count;
     onProgress?.(copied);
-    if (!more) break;
-  }
+  });
   const deleted = new Set(await into.deletedStreams());
   const newlyDeleted = (await from.deletedStreams()).filter((stream) => !deleted.has(stream));
   if (newlyDeleted.length > 0) await into.markDeleted(newlyDeleted);

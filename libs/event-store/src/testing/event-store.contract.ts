@@ -441,7 +441,7 @@ export function describeEventStoreContract(
         const head = (await store.headPosition()) ?? 0n;
         const events = [at(head + 10n, stream, 0n), at(head + 12n, stream, 1n)];
 
-        await log.importEvents(events);
+        await log.importEvents([events]);
 
         expect(await log.exportEvents(head, 10)).toEqual(events);
         const read = await store.readStream(stream);
@@ -466,7 +466,7 @@ export function describeEventStoreContract(
           metadata: '{"actor":"cli","note":"\\u0000 stays text"}\n',
         };
 
-        await log.importEvents([event]);
+        await log.importEvents([[event]]);
 
         expect(await log.exportEvents(head, 1)).toEqual([event]);
       });
@@ -477,8 +477,8 @@ export function describeEventStoreContract(
         const stream = streamOf('refused-import');
         const head = (await store.headPosition()) ?? 0n;
 
-        await expect(log.importEvents([at(head + 1n, stream, 0n), at(head, stream, 1n)])).rejects.toThrow(RangeError);
-        await expect(log.importEvents([at(head + 1n, stream, 0n), at(head + 2n, stream, 2n)])).rejects.toThrow(
+        await expect(log.importEvents([[at(head + 1n, stream, 0n), at(head, stream, 1n)]])).rejects.toThrow(RangeError);
+        await expect(log.importEvents([[at(head + 1n, stream, 0n), at(head + 2n, stream, 2n)]])).rejects.toThrow(
           RangeError,
         );
 
@@ -486,11 +486,37 @@ export function describeEventStoreContract(
         // A stream the log holds does not start again at revision 0.
         const held = streamOf('held');
         const { position } = await store.append(held, [anEvent()], 'no_stream');
-        await expect(log.importEvents([at(position + 1n, stream, 0n), at(position + 2n, held, 0n)])).rejects.toThrow(
+        await expect(log.importEvents([[at(position + 1n, stream, 0n), at(position + 2n, held, 0n)]])).rejects.toThrow(
           RangeError,
         );
         expect(await store.readStream(stream)).toEqual({ found: false });
         expect(await store.headPosition()).toBe(position);
+      });
+
+      it('imports batch after batch, a stream going on across them; a refused batch leaves those before it', async () => {
+        const log = exact();
+        if (log === undefined) return;
+        const [one, two] = [streamOf('batches-one'), streamOf('batches-two')];
+        const head = (await store.headPosition()) ?? 0n;
+        async function* batches() {
+          yield [at(head + 1n, one, 0n), at(head + 2n, two, 0n)];
+          yield [];
+          yield [at(head + 3n, one, 1n)];
+          // `one` skips its revision 2: refused across the batch, whose first event is fine.
+          yield [at(head + 5n, two, 1n), at(head + 6n, one, 3n)];
+          yield [at(head + 7n, two, 2n)];
+        }
+        const imported: number[] = [];
+
+        await expect(log.importEvents(batches(), (count) => imported.push(count))).rejects.toThrow(RangeError);
+
+        expect(imported).toEqual([2, 1]);
+        expect((await log.exportEvents(head, 10)).map((event) => [event.streamId, event.revision])).toEqual([
+          [one, 0n],
+          [two, 0n],
+          [one, 1n],
+        ]);
+        expect(await store.headPosition()).toBe(head + 3n);
       });
     });
 
