@@ -313,6 +313,21 @@ describe('chorus store:chain', () => {
     expect(target).toMatchObject({ proven: true });
   }, 120_000);
 
+  it('keeps a source changed behind its chain as it is: the copy fails store:verify where the source does', async () => {
+    // After the last checkpoint, where only the chain can tell: a copy that chained the events again would mend it.
+    const edited = tampered(`UPDATE events SET data = data || ' ' WHERE position = (SELECT max(position) FROM events)`);
+    const source = verdictOf(await verify(edited));
+    expect(source).toMatchObject({ proven: false });
+    expect(Number(source.failedAt)).toBeGreaterThan(checkpointAt);
+    const copyDir = join(root, 'copied-changed');
+    expect((await runChorus(['store:copy', '--from', edited, '--json'], { DATA_DIR: copyDir })).code).toBe(0);
+
+    const copied = await verify(copyDir);
+
+    expect(copied.code).toBe(1);
+    expect(verdictOf(copied)).toEqual(source);
+  }, 120_000);
+
   it('leaves a restored backup provable', async () => {
     const backups = join(root, 'backups');
     const backup = await runChorus(['store:backup', '--json'], { DATA_DIR: sourceDir, BACKUP_DIR: backups });

@@ -223,6 +223,12 @@ export type StoredEvent = {
   data: string;
   metadata: string;
   recordedAt: string;
+  /**
+   * Its hash in the chain, as its source stored it (null: not chained there), when read with it: an import keeps it,
+   * so that a copy of a changed log fails `store:verify` where its source does instead of being chained again over the
+   * change.
+   */
+  hash?: Buffer | null;
 };
 
 /** Events in log order, in batches as a copy reads them from its source. */
@@ -238,7 +244,8 @@ export interface ExactLog {
   /**
    * Writes events at the positions, revisions, ids and times they carry, batch after batch, each batch all or none:
    * each event after the log's head and the next revision of its stream. A RangeError otherwise, the batches before
-   * the refused one written. A store on a server of its own takes a batch while the next is read.
+   * the refused one written. An event with its hash keeps it; one without is chained on from the event before. A store
+   * on a server of its own takes a batch while the next is read.
    */
   importEvents(batches: EventBatches, onImported?: (events: number) => void): Promise<void>;
   /** Streams an operator deleted behind Chorus's back, and marks them deleted here: a copy keeps them so. */

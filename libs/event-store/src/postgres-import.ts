@@ -1,7 +1,7 @@
 // Events written into PostgreSQL at their own positions, for restores and copies. Each batch lands whole in its own
 // transaction under the log lock, so an import stopped at any moment leaves a prefix; and the next batch is read from
-// its source and prepared (chained, written out as COPY's text) while PostgreSQL takes this one, so the two processes
-// work at once instead of in turn.
+// its source and prepared (chained where its source had no hash, written out as COPY's text) while PostgreSQL takes
+// this one, so the two processes work at once instead of in turn.
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type pg from 'pg';
@@ -120,7 +120,8 @@ async function prepare(events: readonly StoredEvent[], from: LogEnd): Promise<Pr
     if (start > 0) await new Promise((resolve) => setImmediate(resolve));
     let chunk = '';
     for (const event of events.slice(start, start + PREPARED_AT_ONCE)) {
-      previous = previous === null ? null : chainLink(previous, event);
+      // Its source's hash as it is: a log changed behind the chain stays as provably changed as its source.
+      previous = event.hash ?? (previous === null ? null : chainLink(previous, event));
       chunk += `${copyLine(event, previous)}\n`;
     }
     text.push(chunk);

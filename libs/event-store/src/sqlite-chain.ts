@@ -4,6 +4,7 @@
 // this: SQLite materialises a select from the table it inserts into; bench/event-store/README.md.)
 import type Database from 'better-sqlite3';
 import { CHAIN_GENESIS, chainLink, type ChainedEvent } from './event-chain.js';
+import type { StoredEvent } from './event-store.port.js';
 import { EVENT_ROW_COLUMNS, type EventRow } from './sqlite-event-row.js';
 import { LimitedStatements } from './sqlite-limited-statements.js';
 
@@ -53,6 +54,15 @@ export function linked(
     end.previous === null
       ? null
       : chainLink(end.previous, { position, streamId, revision, id, type, data, metadata, recordedAt });
+  end.next = position + 1n;
+  end.previous = hash;
+  return [position, streamId, revision, id, type, data, metadata, recordedAt, hash];
+}
+
+/** CHAINED_INSERT's parameters for an imported event: its source's hash kept as it is, or linked when it has none. */
+export function imported(end: ChainEnd, event: StoredEvent): ChainedRow {
+  const { position, streamId, revision, id, type, data, metadata, recordedAt, hash } = event;
+  if (hash === undefined || hash === null) return linked(end, streamId, revision, event, recordedAt, position);
   end.next = position + 1n;
   end.previous = hash;
   return [position, streamId, revision, id, type, data, metadata, recordedAt, hash];

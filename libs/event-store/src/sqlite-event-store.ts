@@ -46,7 +46,14 @@ import {
 import { LogByStream } from './sqlite-log-by-stream.js';
 import { GroupCommit, type GroupCommitStats } from './sqlite-group-commit.js';
 import { migrateEventStoreSchema } from './sqlite-migrations.js';
-import { CHAINED_INSERT, CHAINED_INSERT_UNLESS_DELETED, ChainHead, linked, SqliteChain } from './sqlite-chain.js';
+import {
+  CHAINED_INSERT,
+  CHAINED_INSERT_UNLESS_DELETED,
+  ChainHead,
+  imported,
+  linked,
+  SqliteChain,
+} from './sqlite-chain.js';
 import type { ChainedEvent } from './event-chain.js';
 import { isoClock } from './iso-clock.js';
 import { LimitedStatements } from './sqlite-limited-statements.js';
@@ -352,9 +359,7 @@ export class SqliteEventStore implements EventStore, ExactLog, ChainedLog {
           throw new RangeError(
             `Stream ${event.streamId}: event at revision ${event.revision} does not follow revision ${streamHead}`,
           );
-        this.statements.importAt.run(
-          ...linked(end, event.streamId, event.revision, event, event.recordedAt, event.position),
-        );
+        this.statements.importAt.run(...imported(end, event));
         head = event.position;
         heads.set(event.streamId, event.revision);
       }

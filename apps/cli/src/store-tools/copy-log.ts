@@ -2,7 +2,7 @@
 // revision, type, time and metadata, and every key and erasure. Keys go first, so every copied event opens; events go
 // in batches that each land whole, so a copy stopped at any moment (kill -9) leaves a prefix of the source, and the
 // next run goes on after it; keys go again last, for those made and erased while the events were copied.
-import type { KeyRecord, PersonalKeyStore, StoredEvent } from '#event-store';
+import type { ChainedLog, EventStore, KeyRecord, PersonalKeyStore, StoredEvent } from '#event-store';
 import { StoreRefusal } from './store-refusal.js';
 import type { OpenedStore } from './stores.js';
 
@@ -56,14 +56,17 @@ function beyond(event: StoredEvent, limit: CopyLimit): boolean {
   );
 }
 
-/** The source's events after `after`, up to the limit, in batches (each lands whole in the target). */
-async function* batchesOf(
-  from: NonNullable<OpenedStore['exact']>,
-  after: bigint,
-  limit: CopyLimit,
-): AsyncGenerator<StoredEvent[]> {
+/**
+ * The source's events after `after`, up to the limit, in batches (each lands whole in the target), with their hashes
+ * where the source keeps a chain: the target keeps them as they are.
+ */
+async function* batchesOf(source: OpenedStore, after: bigint, limit: CopyLimit): AsyncGenerator<StoredEvent[]> {
+  const log = exactLogOf(source);
+  const chain = 'readChain' in source.events ? (source.events as EventStore & ChainedLog) : undefined;
+  const read = (position: bigint): Promise<StoredEvent[]> =>
+    chain === undefined ? log.exportEvents(position, EVENT_BATCH) : chain.readChain(position, EVENT_BATCH);
   for (let last = after; ;) {
-    const batch = await from.exportEvents(last, EVENT_BATCH);
+    const batch = await read(last);
     const stop = batch.findIndex((event) => beyond(event, limit));
     const taken = stop === -1 ? batch : batch.slice(0, stop);
     if (taken.length === 0) return;
@@ -130,7 +133,7 @@ export async function copyLog(
   }
   await copyKeys(source.keys, target.keys, target.name);
   let copied = 0;
-  await into.importEvents(batchesOf(from, targetHead ?? 0n, limit), (count) => {
+  await into.importEvents(batchesOf(source, targetHead ?? 0n, limit), (count) => {
     copied += count;
     onProgress?.(copied);
   });

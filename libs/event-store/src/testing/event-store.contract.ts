@@ -11,6 +11,7 @@ import {
   StreamDeletedError,
   WrongExpectedRevisionError,
   type AppendResult,
+  type ChainedLog,
   type EnvelopePart,
   type EventStore,
   type EventToAppend,
@@ -22,6 +23,7 @@ import {
   type SubscribeToAllOptions,
   type Subscription,
 } from '../event-store.port.js';
+import { chainLink } from '../event-chain.js';
 import { appendSize, serializeEvents } from '../request-validation.js';
 
 export type EventStoreContractHarness = {
@@ -491,6 +493,23 @@ export function describeEventStoreContract(
         );
         expect(await store.readStream(stream)).toEqual({ found: false });
         expect(await store.headPosition()).toBe(position);
+      });
+
+      it("keeps an imported event's hash as it is, and chains one without a hash on from the event before", async () => {
+        const log = exact();
+        if (log === undefined || !('readChain' in store)) return;
+        const chain = store as EventStore & ChainedLog;
+        const stream = streamOf('import-hashes');
+        const head = (await store.headPosition()) ?? 0n;
+        // Not the hash its place and bytes give: a source changed behind its chain, which a copy must not mend.
+        const given = Buffer.alloc(32, 7);
+        const [kept, linked] = [{ ...at(head + 1n, stream, 0n), hash: given }, at(head + 2n, stream, 1n)];
+
+        await log.importEvents([[kept, { ...linked, hash: null }]]);
+
+        const [first, second] = await chain.readChain(head, 2);
+        expect(first?.hash).toEqual(given);
+        expect(second?.hash).toEqual(chainLink(given, linked));
       });
 
       it('imports batch after batch, a stream going on across them; a refused batch leaves those before it', async () => {
