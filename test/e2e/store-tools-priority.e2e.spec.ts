@@ -1,6 +1,6 @@
 // store:backup and store:copy run beside serving nodes and give them the CPU first (docs/operations.md): every
-// thread of the tool's process is seen at the lowest priority while it works. The real `chorus` command line, watched
-// from outside through /proc, as `top` would show it.
+// thread of the tool's process is seen at the lowest priority (nice 19, in Linux's idle scheduling class) while it
+// works. The real `chorus` command line, watched from outside through /proc, as `top` would show it.
 import { execFile, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -15,18 +15,26 @@ const root = mkdtempSync(join(tmpdir(), 'chorus-tool-priority-'));
 const sourceDir = join(root, 'source');
 const onLinux = existsSync('/proc/self/task');
 
-/** The nice value of each thread of a process, its own (main) thread first, or undefined once it has ended. */
-function niceOfEachThread(pid: number): number[] | undefined {
-  const niceOf = (thread: number): number => {
+/** Linux's idle scheduling class (`sched_setscheduler`'s SCHED_IDLE), as /proc shows a thread's policy. */
+const SCHED_IDLE = 5;
+
+/**
+ * Whether each thread of a process is at the lowest priority (nice 19, the idle class), its own (main) thread first,
+ * or undefined once it has ended.
+ */
+function loweredThreads(pid: number): boolean[] | undefined {
+  const lowered = (thread: number): boolean => {
     const stat = readFileSync(`/proc/${pid}/task/${thread}/stat`, 'utf8');
-    // Field 19; the command name before it, in parentheses, may hold spaces, so the fields are counted after it.
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+    // Fields 19 (nice) and 41 (policy); the command name before them, in parentheses, may hold spaces, so the fields
+    // are counted after it.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(fields[16]) === 19 && Number(fields[38]) === SCHED_IDLE;
   };
   try {
     const others = readdirSync(`/proc/${pid}/task`)
       .map(Number)
       .filter((thread) => thread !== pid);
-    return [niceOf(pid), ...others.map(niceOf)];
+    return [lowered(pid), ...others.map(lowered)];
   } catch {
     return undefined;
   }
@@ -36,7 +44,7 @@ type Watched = { code: number | null; seenLowered: number; threadsLeftBehind: nu
 
 /**
  * Runs `chorus <args>` and watches its threads until it exits: how often it was seen with its main thread lowered
- * (nice 19) and other threads running, and how many of those times some thread was not lowered.
+ * (nice 19, the idle class) and other threads running, and how many of those times some thread was not lowered.
  */
 async function watchedRun(args: string[], dataDir: string): Promise<Watched> {
   const child: ChildProcess = execFile(process.execPath, [chorusBin, ...args], {
@@ -52,11 +60,11 @@ async function watchedRun(args: string[], dataDir: string): Promise<Watched> {
   );
   const watched = { seenLowered: 0, threadsLeftBehind: 0 };
   while (code === undefined) {
-    const nice = niceOfEachThread(child.pid as number);
+    const lowered = loweredThreads(child.pid as number);
     // A process that is ending may have only its main thread left: such a sight proves nothing.
-    if (nice !== undefined && nice.length > 1 && nice[0] === 19) {
+    if (lowered !== undefined && lowered.length > 1 && lowered[0] === true) {
       watched.seenLowered += 1;
-      if (nice.some((value) => value !== 19)) watched.threadsLeftBehind += 1;
+      if (lowered.includes(false)) watched.threadsLeftBehind += 1;
     }
     await new Promise((resolve) => setImmediate(resolve));
   }

@@ -1,12 +1,19 @@
 // The `chorus` command line. Only commander and the command a call names are loaded: the store, Nest and
 // the configuration come with that command's first use of its context, never for --version or --help.
-import { CommanderError } from 'commander';
-import dotenv from 'dotenv';
 import type { CliContext } from './cli-context.js';
 import { COMMANDS, commandNamed } from './command-list.js';
-import { ExitCode } from './exit-codes.js';
-import { chorusProgram } from './program.js';
 import { yieldCpuToServers } from './store-tools/beside-servers.js';
+
+const named = commandNamed(process.argv.slice(2));
+// Before anything else is loaded: loading is a third of a back-to-back backup's CPU (bench/backup, during-writes).
+if (named?.besideServers === true) yieldCpuToServers();
+
+const [{ CommanderError }, { default: dotenv }, { ExitCode }, { chorusProgram }] = await Promise.all([
+  import('commander'),
+  import('dotenv'),
+  import('./exit-codes.js'),
+  import('./program.js'),
+]);
 
 dotenv.config({ quiet: true });
 
@@ -26,9 +33,6 @@ const getContext = (): Promise<CliContext> =>
 
 const program = chorusProgram();
 
-const named = commandNamed(process.argv.slice(2));
-// Loading the command is a third of a back-to-back backup's CPU (bench/backup, during-writes).
-if (named?.besideServers === true) yieldCpuToServers();
 for (const entry of COMMANDS) {
   if (entry === named) {
     // Nest's decorators need it before any of the command's modules is evaluated.
