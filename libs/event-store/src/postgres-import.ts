@@ -55,7 +55,7 @@ export async function importIntoPostgres(
           prepared = await prepare(prepared.events, end);
         await checkStreamHeads(client, prepared.continued);
         const copying = pipeline(Readable.from(prepared.text), client.query(copyFrom(COPY_EVENTS)));
-        copying.catch(() => undefined); // awaited below, after the next batch is prepared
+        copying.catch(() => undefined); // awaited below, while the next batch is read and prepared
         const chainedTo: LogEnd = prepared.to;
         following = source.next().then((next) => (next.done === true ? undefined : prepare(next.value, chainedTo)));
         following.catch(() => undefined); // awaited after this batch commits: its refusal leaves this one written
