@@ -85,6 +85,14 @@ export function chainLink(previous: Buffer, event: ChainedFields): Buffer {
   return linkDigest(previous, eventDigest(event));
 }
 
+/**
+ * An imported event's hash (a copy, a restore): its source's, kept as it is, so that a log changed behind its chain
+ * stays as provably changed as its source; linked to the one before only where its source had none.
+ */
+export function importedHash(previous: Buffer | null, event: ChainedFields & { hash?: Buffer | null }): Buffer | null {
+  return event.hash ?? (previous === null ? null : chainLink(previous, event));
+}
+
 /** An event with the hash stored with it: null where the store was written before the chain (`store:chain`). */
 export type ChainedEvent = ChainedFields & { hash: Buffer | null };
 

@@ -6,7 +6,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import { CHAIN_GENESIS, chainLink } from './event-chain.js';
+import { CHAIN_GENESIS, importedHash } from './event-chain.js';
 import type { EventBatches, StoredEvent } from './event-store.port.js';
 import { APPENDED_CHANNEL } from './postgres-group-commit.js';
 import { LOG_LOCK_KEY } from './postgres-schema.js';
@@ -120,8 +120,7 @@ async function prepare(events: readonly StoredEvent[], from: LogEnd): Promise<Pr
     if (start > 0) await new Promise((resolve) => setImmediate(resolve));
     let chunk = '';
     for (const event of events.slice(start, start + PREPARED_AT_ONCE)) {
-      // Its source's hash as it is: a log changed behind the chain stays as provably changed as its source.
-      previous = event.hash ?? (previous === null ? null : chainLink(previous, event));
+      previous = importedHash(previous, event);
       chunk += `${copyLine(event, previous)}\n`;
     }
     text.push(chunk);

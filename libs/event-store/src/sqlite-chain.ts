@@ -3,7 +3,7 @@
 // command line) chain in log order. (A single INSERT ... SELECT reading the last row cost 40-80 us an append more than
 // this: SQLite materialises a select from the table it inserts into; bench/event-store/README.md.)
 import type Database from 'better-sqlite3';
-import { CHAIN_GENESIS, chainLink, type ChainedEvent } from './event-chain.js';
+import { CHAIN_GENESIS, chainLink, importedHash, type ChainedEvent } from './event-chain.js';
 import type { StoredEvent } from './event-store.port.js';
 import { EVENT_ROW_COLUMNS, type EventRow } from './sqlite-event-row.js';
 import { LimitedStatements } from './sqlite-limited-statements.js';
@@ -59,10 +59,10 @@ export function linked(
   return [position, streamId, revision, id, type, data, metadata, recordedAt, hash];
 }
 
-/** CHAINED_INSERT's parameters for an imported event: its source's hash kept as it is, or linked when it has none. */
+/** CHAINED_INSERT's parameters for an imported event at its own position (`importedHash`); the end moves past it. */
 export function imported(end: ChainEnd, event: StoredEvent): ChainedRow {
-  const { position, streamId, revision, id, type, data, metadata, recordedAt, hash } = event;
-  if (hash === undefined || hash === null) return linked(end, streamId, revision, event, recordedAt, position);
+  const { position, streamId, revision, id, type, data, metadata, recordedAt } = event;
+  const hash = importedHash(end.previous, event);
   end.next = position + 1n;
   end.previous = hash;
   return [position, streamId, revision, id, type, data, metadata, recordedAt, hash];

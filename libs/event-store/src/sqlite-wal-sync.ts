@@ -21,7 +21,8 @@ export class LogSyncFailedError extends Error {
  * WAL written, not synced. This syncs the WAL file in the thread pool, and only then are the writes of a commit
  * acknowledged and the log's subscriptions shown it. A sync covers every commit made before it began. The group commit
  * holds its writes back while a sync runs and commits them when it ends (`onSyncEnded`); a commit made during one all
- * the same (at close) waits for the next sync. A writer alone has its sync run on the loop instead (`afterNextSync`'s `here`).
+ * the same (at close) waits for the next sync. A writer alone has its sync run on the loop instead (`afterNextSync`'s
+ * `here`).
  */
 export class WalSync {
   private fd: number | undefined;

@@ -60,8 +60,12 @@ function beyond(event: StoredEvent, limit: CopyLimit): boolean {
  * The source's events after `after`, up to the limit, in batches (each lands whole in the target), with their hashes
  * where the source keeps a chain: the target keeps them as they are.
  */
-async function* batchesOf(source: OpenedStore, after: bigint, limit: CopyLimit): AsyncGenerator<StoredEvent[]> {
-  const log = exactLogOf(source);
+async function* batchesOf(
+  source: OpenedStore,
+  log: NonNullable<OpenedStore['exact']>,
+  after: bigint,
+  limit: CopyLimit,
+): AsyncGenerator<StoredEvent[]> {
   const chain = 'readChain' in source.events ? (source.events as EventStore & ChainedLog) : undefined;
   const read = (position: bigint): Promise<StoredEvent[]> =>
     chain === undefined ? log.exportEvents(position, EVENT_BATCH) : chain.readChain(position, EVENT_BATCH);
@@ -133,7 +137,7 @@ export async function copyLog(
   }
   await copyKeys(source.keys, target.keys, target.name);
   let copied = 0;
-  await into.importEvents(batchesOf(source, targetHead ?? 0n, limit), (count) => {
+  await into.importEvents(batchesOf(source, from, targetHead ?? 0n, limit), (count) => {
     copied += count;
     onProgress?.(copied);
   });
