@@ -1,6 +1,7 @@
 export {
   ReadModels,
   READ_MODELS,
+  readModelProjections,
   type ProjectorMode,
   type ReadModelsOptions,
   type RebuildRequest,
@@ -12,8 +13,8 @@ export type { ProjectionFailure, ProjectionState } from './checkpoints.js';
 export type { ProjectionStatus } from './runner/projection-runner.js';
 export type { ReplayProgress } from './rebuild/replay.js';
 export type { RebuildResult } from './rebuild/rebuild-read-models.js';
-export type { Drift, TableCount, Verification } from './rebuild/verify-read-models.js';
-export { readModelsFile } from './read-model-database.js';
+export { MemoryReplay, type Drift, type TableCount, type Verification } from './rebuild/verify-read-models.js';
+export { openReadModelDatabase, readModelsFile } from './read-model-database.js';
 export { ReactionCheckpoints, type ReactionCheckpoint } from './reaction-checkpoints.js';
 export {
   OrganizationQueries,

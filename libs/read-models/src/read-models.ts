@@ -325,7 +325,8 @@ export class ReadModels {
 
 type Lag = { events: number; ms: number };
 
-function readModelProjections(): Projection[] {
+/** Every read model, in the order they are built. */
+export function readModelProjections(): Projection[] {
   return [
     organizationProjection(),
     correlationProjection(),

@@ -1,14 +1,15 @@
 // Inside one read transaction, so the projector may keep running.
 import type { EventStore } from '#event-store';
 import { Checkpoints } from '../checkpoints.js';
-import { createTables, liveTableNames, type Projection, type ProjectionTable } from '../projection.js';
+import { createIndexes, createTables, liveTableNames, type Projection, type ProjectionTable } from '../projection.js';
 import { openReadModelDatabase, type ReadModelDatabase } from '../read-model-database.js';
 import { jsonDifferences } from './json-differences.js';
 import { replay, type ReplayProgress, type ReplayTarget } from './replay.js';
+import { sameRowsInSql, type ReplayedModel, type TableCount } from './same-rows-in-sql.js';
+
+export type { TableCount } from './same-rows-in-sql.js';
 
 export type Drift = { table: string; key: string; differences: string[] };
-
-export type TableCount = { table: string; rowIs: string; rowsAre: string; stored: number; rebuilt: number };
 
 export type Verification = {
   projection: string;
@@ -27,38 +28,130 @@ export type VerifyOptions = {
 type Row = Record<string, unknown>;
 
 export async function verifyReadModels(options: VerifyOptions): Promise<Verification[]> {
-  const { db, projections } = options;
-  const checkpoints = new Checkpoints(db);
-  for (const projection of projections) createTables(db, projection);
-  const memory = openReadModelDatabase(':memory:');
-  // One snapshot: the stored rows and the checkpoints they were committed with.
-  db.exec('BEGIN');
-  try {
-    const stored = projections.map((projection) => ({
-      projection,
-      checkpoint: checkpoints.find(projection.name)?.position,
-    }));
-    const targets: ReplayTarget[] = [];
-    for (const { projection, checkpoint } of stored) {
-      createTables(memory, projection);
-      if (checkpoint !== undefined)
-        targets.push({ projection, tables: liveTableNames(projection), until: checkpoint, startsEmpty: true });
+  const replayed = await MemoryReplay.upTo({ store: options.store, projections: options.projections });
+  return replayed.verify(options.db, options.onProgress === undefined ? {} : { onProgress: options.onProgress });
+}
+
+type Stored = ReplayedModel;
+
+/**
+ * A verification's replay of the log into memory, used once. It may be taken ahead up to a position (a restore takes
+ * it in a thread of its own while it rebuilds the stored models); `verify` then replays only what follows that
+ * position, unless told that events up to it may now read otherwise (a person erased since: their sealed data no
+ * longer opens), and replays every model from the first event again.
+ */
+export class MemoryReplay {
+  private constructor(
+    private readonly memory: ReadModelDatabase,
+    private readonly store: EventStore,
+    private readonly projections: readonly Projection[],
+    private readonly position: bigint | undefined,
+  ) {}
+
+  static async upTo(options: {
+    store: EventStore;
+    projections: readonly Projection[];
+    /** Inclusive; none: nothing is replayed until `verify`. */
+    position?: bigint | undefined;
+  }): Promise<MemoryReplay> {
+    const memory = openReadModelDatabase(':memory:');
+    try {
+      for (const projection of options.projections) createTables(memory, projection);
+      const { position } = options;
+      if (position !== undefined) {
+        const targets = options.projections.map((projection) => ({
+          projection,
+          tables: liveTableNames(projection),
+          startsEmpty: true,
+        }));
+        await replay({
+          db: memory,
+          store: options.store,
+          targets,
+          toPosition: position,
+          memoryBudget: Number.POSITIVE_INFINITY,
+        });
+      }
+      return new MemoryReplay(memory, options.store, options.projections, position);
+    } catch (error) {
+      memory.close();
+      throw error;
     }
-    const until = targets.map((target) => target.until ?? 0n);
-    if (until.length > 0) {
-      await replay({
-        db: memory,
-        store: options.store,
-        targets,
-        toPosition: until.reduce((top, position) => (position > top ? position : top)),
-        memoryBudget: Number.POSITIVE_INFINITY,
-        ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
+  }
+
+  /** Compares the stored models, as of their checkpoints, with the log replayed up to those checkpoints. */
+  async verify(
+    db: ReadModelDatabase,
+    options: { onProgress?: (progress: ReplayProgress) => void; readsChanged?: boolean } = {},
+  ): Promise<Verification[]> {
+    const { memory } = this;
+    const checkpoints = new Checkpoints(db);
+    for (const projection of this.projections) createTables(db, projection);
+    // One snapshot: the stored rows and the checkpoints they were committed with.
+    db.exec('BEGIN');
+    try {
+      const stored: Stored[] = this.projections.map((projection) => ({
+        projection,
+        checkpoint: checkpoints.find(projection.name)?.position,
+      }));
+      const ahead = this.position;
+      // A model stored before the replay taken ahead, or empty, cannot be compared with it: it is replayed again.
+      const again =
+        ahead === undefined || options.readsChanged === true
+          ? stored
+          : stored.filter(({ checkpoint }) => checkpoint === undefined || checkpoint < ahead);
+      const onward = stored.filter((model) => !again.includes(model));
+      if (ahead !== undefined) {
+        for (const { projection } of again) {
+          for (const table of projection.tables) memory.exec(`DROP TABLE IF EXISTS ${table.name}`);
+          createTables(memory, projection);
+        }
+      }
+      // Those going on from the replay ahead read their rows back as a live projector does, by their indexes.
+      for (const { projection, checkpoint } of onward)
+        if (ahead !== undefined && checkpoint !== undefined && checkpoint > ahead) createIndexes(memory, projection);
+      await this.replayTo(again, true, undefined, options.onProgress);
+      await this.replayTo(onward, false, ahead, options.onProgress);
+      // A stored model in a file is first compared by SQLite; what differs there, row by row, to name each difference.
+      const same = db.memory ? new Map<string, TableCount[]>() : sameRowsInSql(memory, db.name, stored);
+      return stored.map(({ projection, checkpoint }) => {
+        const tables = same.get(projection.name);
+        return tables === undefined
+          ? compareProjection(projection, checkpoint, db, memory)
+          : { projection: projection.name, checkpoint, tables, drift: [] };
       });
+    } finally {
+      db.exec('ROLLBACK');
+      this.close();
     }
-    return stored.map(({ projection, checkpoint }) => compareProjection(projection, checkpoint, db, memory));
-  } finally {
-    db.exec('ROLLBACK');
-    memory.close();
+  }
+
+  close(): void {
+    if (this.memory.open) this.memory.close();
+  }
+
+  private async replayTo(
+    models: readonly Stored[],
+    startsEmpty: boolean,
+    fromPosition: bigint | undefined,
+    onProgress: ((progress: ReplayProgress) => void) | undefined,
+  ): Promise<void> {
+    const targets: ReplayTarget[] = [];
+    for (const { projection, checkpoint } of models)
+      if (checkpoint !== undefined)
+        targets.push({ projection, tables: liveTableNames(projection), until: checkpoint, startsEmpty });
+    if (targets.length === 0) return;
+    const toPosition = targets.reduce((top, { until = 0n }) => (until > top ? until : top), 0n);
+    if (fromPosition !== undefined && toPosition <= fromPosition) return;
+    await replay({
+      db: this.memory,
+      store: this.store,
+      targets,
+      fromPosition,
+      toPosition,
+      memoryBudget: Number.POSITIVE_INFINITY,
+      ...(onProgress === undefined ? {} : { onProgress }),
+    });
   }
 }
 
