@@ -4,6 +4,7 @@ export { FoldedStateCache } from './folded-state-cache.js';
 export { SCHEMA_VERSION, UpcastingEventStore } from './upcasting-event-store.js';
 export { KEY_CACHE_MS, PersonalKeys } from './privacy/personal-keys-cache.js';
 export { SealingEventStore } from './privacy/sealing-event-store.js';
+export { servedEventStore } from './served-event-store.js';
 export { isSealed, pseudonymOf, seal, unseal } from './privacy/sealing.js';
 export {
   currentTraceparent,

@@ -1,7 +1,6 @@
 import { Global, Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
-import { PersonalKeys, SealingEventStore, UpcastingEventStore } from '#application';
+import { PersonalKeys, servedEventStore } from '#application';
 import { CONFIG, type Config } from '#config';
-import { eventSchemas } from '#domain';
 import {
   CHAINED_LOG,
   EVENT_STORE,
@@ -80,9 +79,8 @@ const OPENED_STORE = Symbol('OPENED_STORE');
         store: EventStore,
       ): EventStore => {
         const { eventStoreConnectionString: connectionString, databaseUrl } = config;
-        const sealed = new SealingEventStore(store, keys, () => clock.now());
         return new TimedEventStore(
-          new RequestWritesEventStore(new UpcastingEventStore(sealed, eventSchemas)),
+          new RequestWritesEventStore(servedEventStore(store, keys, () => clock.now())),
           metrics,
           databaseUrl !== undefined ? 'postgres' : connectionString !== undefined ? 'eventstoredb' : 'sqlite',
         );

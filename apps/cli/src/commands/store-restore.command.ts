@@ -10,6 +10,7 @@ import { configAction } from '../config-action.js';
 import type { CliContext, GetCliContext } from '../cli-context.js';
 import { caughtUpReadModels } from '../read-models-caught-up.js';
 import { endRestore, erasureFolders, restoreLog, type RestoredLog, type RestorePoint } from '../store-tools/restore.js';
+import { VerificationThread } from '../store-tools/verification-thread.js';
 import { counted } from './projections-progress.js';
 
 type Options = { from?: string; toPosition?: string; asOf?: string; yes?: boolean };
@@ -74,28 +75,36 @@ export function registerStoreRestoreCommand(program: Command, getContext: GetCli
         const restored = await restoreLog(config, from, point);
         // The log is in place, and the read models left of an empty store are dropped: the service's modules open on
         // it and rebuild them from the restored log (the rebuild's replay, many times the projector's catch-up), then
-        // erase again, take in those few events, and check them against a rebuild.
+        // erase again and take in those few events. The verification's own replay of the log runs meanwhile in a
+        // thread of its own, then checks the stored models against it (projections:verify).
         for (const suffix of ['', '-wal', '-shm'])
           rmSync(`${readModelsFile(config.dataDir)}${suffix}`, { force: true });
-        const context = await getContext();
-        await context.app.get<ReadModels>(READ_MODELS).rebuild({});
-        await caughtUpReadModels(context);
-        const erased = await eraseAgain(
-          context,
-          erasureFolders(from, config).map((folder) => resolve(folder)),
-          restored,
-        );
-        const readModels = await caughtUpReadModels(context);
-        const drifted = (await readModels.verify())
-          .filter((verification) => verification.drift.length > 0)
-          .map((verification) => verification.projection);
-        if (drifted.length > 0)
-          throw new ProblemError(
-            409,
-            'READ_MODELS_DRIFT',
-            'The read models differ from the log',
-            `After the restore, ${drifted.join(', ')} differ from a rebuild from the log: \`chorus projections:verify\` shows how.`,
+        const verification = VerificationThread.start(config, restored.copy.headPosition);
+        let erased: string[];
+        try {
+          const context = await getContext();
+          await context.app.get<ReadModels>(READ_MODELS).rebuild({});
+          await caughtUpReadModels(context);
+          erased = await eraseAgain(
+            context,
+            erasureFolders(from, config).map((folder) => resolve(folder)),
+            restored,
           );
+          await caughtUpReadModels(context);
+          // Someone erased again reads otherwise in events the thread has replayed: it replays them all again.
+          const drifted = (await verification.verify({ readsChanged: erased.length > 0 }))
+            .filter((verification) => verification.drift.length > 0)
+            .map((verification) => verification.projection);
+          if (drifted.length > 0)
+            throw new ProblemError(
+              409,
+              'READ_MODELS_DRIFT',
+              'The read models differ from the log',
+              `After the restore, ${drifted.join(', ')} differ from a rebuild from the log: \`chorus projections:verify\` shows how.`,
+            );
+        } finally {
+          await verification.stop();
+        }
         await endRestore(config);
         const { copy, manifest } = restored;
         return {

@@ -27,7 +27,8 @@ export type OpenedStore = {
   close(): Promise<void>;
 };
 
-type Location = { dataDir: string; databaseUrl?: string; connectionString?: string };
+/** Where a store is: a DATA_DIR, and the PostgreSQL or EventStoreDB it names instead of the embedded store. */
+export type StoreLocation = { dataDir: string; databaseUrl?: string; connectionString?: string };
 
 const exactOf = (store: EventStore): ExactLog | undefined =>
   'exportEvents' in store ? (store as EventStore & ExactLog) : undefined;
@@ -42,7 +43,7 @@ function withoutCredentials(url: string): string {
   }
 }
 
-async function open(location: Location): Promise<OpenedStore> {
+export async function openStore(location: StoreLocation): Promise<OpenedStore> {
   const kind: StoreKind =
     location.databaseUrl !== undefined
       ? 'postgres'
@@ -79,18 +80,20 @@ async function open(location: Location): Promise<OpenedStore> {
 
 /** The store the configuration names: the one a restore or a copy writes into. */
 export function openConfiguredStore(config: Config): Promise<OpenedStore> {
-  return open({
-    dataDir: config.dataDir,
-    ...(config.databaseUrl === undefined ? {} : { databaseUrl: config.databaseUrl }),
-    ...(config.eventStoreConnectionString === undefined ? {} : { connectionString: config.eventStoreConnectionString }),
-  });
+  return openStore(configuredLocation(config));
 }
+
+export const configuredLocation = (config: Config): StoreLocation => ({
+  dataDir: config.dataDir,
+  ...(config.databaseUrl === undefined ? {} : { databaseUrl: config.databaseUrl }),
+  ...(config.eventStoreConnectionString === undefined ? {} : { connectionString: config.eventStoreConnectionString }),
+});
 
 /** A store named on the command line: a `postgres://` URL, an `esdb://` connection string, or a DATA_DIR path. */
 export function openStoreAt(source: string, { create = false }: { create?: boolean } = {}): Promise<OpenedStore> {
-  if (/^postgres(ql)?:\/\//.test(source)) return open({ dataDir: '.', databaseUrl: source });
-  if (/^esdb(\+discover)?:\/\//.test(source)) return open({ dataDir: '.', connectionString: source });
-  if (create) return open({ dataDir: source });
+  if (/^postgres(ql)?:\/\//.test(source)) return openStore({ dataDir: '.', databaseUrl: source });
+  if (/^esdb(\+discover)?:\/\//.test(source)) return openStore({ dataDir: '.', connectionString: source });
+  if (create) return openStore({ dataDir: source });
   if (!existsSync(join(source, 'events.sqlite')))
     throw new Error(
       `${source} holds no embedded store (no events.sqlite): name a DATA_DIR, a postgres:// URL or an esdb:// connection string`,
@@ -99,5 +102,5 @@ export function openStoreAt(source: string, { create = false }: { create?: boole
     throw new Error(
       `${source} holds no ${PERSONAL_KEYS_FILE}: without its keys the log reads as if everyone were erased`,
     );
-  return open({ dataDir: source });
+  return openStore({ dataDir: source });
 }
