@@ -2,19 +2,26 @@
 // then replays what follows and compares with the stored read models, and answers once.
 import { parentPort, workerData } from 'node:worker_threads';
 import { PersonalKeys, servedEventStore } from '#application';
+import type { EventStore } from '#event-store';
 import { MemoryReplay, openReadModelDatabase, readModelProjections } from '#read-models';
-import { openStore } from './stores.js';
+import { openStore, type OpenedStore } from './stores.js';
 import type { VerificationAnswer, VerificationData, VerificationRequest } from './verification-thread.js';
 
 const { location, upTo } = workerData as VerificationData;
 
-async function replayedAhead(): Promise<{ replayed: MemoryReplay; close: () => Promise<void> }> {
+/** Read as the servers read: sealed values opened with the people's keys, every event in its current shape. */
+const reading = (opened: OpenedStore): EventStore =>
+  servedEventStore(opened.events, new PersonalKeys(opened.keys), () => new Date());
+
+async function replayedAhead(): Promise<{ opened: OpenedStore; replayed: MemoryReplay }> {
   const opened = await openStore(location);
   try {
-    // Read as the servers read: sealed values opened with the people's keys, every event in its current shape.
-    const store = servedEventStore(opened.events, new PersonalKeys(opened.keys), () => new Date());
-    const replayed = await MemoryReplay.upTo({ store, projections: readModelProjections(), position: upTo });
-    return { replayed, close: () => opened.close() };
+    const replayed = await MemoryReplay.upTo({
+      store: reading(opened),
+      projections: readModelProjections(),
+      position: upTo,
+    });
+    return { opened, replayed };
   } catch (error) {
     await opened.close();
     throw error;
@@ -26,13 +33,23 @@ async function answer(
   request: VerificationRequest,
 ): Promise<VerificationAnswer> {
   try {
-    const { replayed, close } = await ahead;
-    const db = openReadModelDatabase(location.dataDir);
+    const { opened, replayed } = await ahead;
     try {
-      return { verifications: await replayed.verify(db, { readsChanged: request.readsChanged }) };
+      let replay = replayed;
+      if (request.readsChanged) {
+        // Someone was erased since the replay read their key: all again from the first event, through keys and
+        // opened values read afresh (a cache of either would still open what the erasure closed).
+        replayed.close();
+        replay = await MemoryReplay.upTo({ store: reading(opened), projections: readModelProjections() });
+      }
+      const db = openReadModelDatabase(location.dataDir);
+      try {
+        return { verifications: await replay.verify(db) };
+      } finally {
+        db.close();
+      }
     } finally {
-      db.close();
-      await close();
+      await opened.close();
     }
   } catch (error) {
     return { error: error instanceof Error ? error.message : String(error) };

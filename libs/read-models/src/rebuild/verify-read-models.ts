@@ -37,8 +37,8 @@ type Stored = ReplayedModel;
 /**
  * A verification's replay of the log into memory, used once. It may be taken ahead up to a position (a restore takes
  * it in a thread of its own while it rebuilds the stored models); `verify` then replays only what follows that
- * position, unless told that events up to it may now read otherwise (a person erased since: their sealed data no
- * longer opens), and replays every model from the first event again.
+ * position. Taken ahead, it holds the events as they read then: a person erased since reads otherwise, and the
+ * caller then replays anew.
  */
 export class MemoryReplay {
   private constructor(
@@ -82,7 +82,7 @@ export class MemoryReplay {
   /** Compares the stored models, as of their checkpoints, with the log replayed up to those checkpoints. */
   async verify(
     db: ReadModelDatabase,
-    options: { onProgress?: (progress: ReplayProgress) => void; readsChanged?: boolean } = {},
+    options: { onProgress?: (progress: ReplayProgress) => void } = {},
   ): Promise<Verification[]> {
     const { memory } = this;
     const checkpoints = new Checkpoints(db);
@@ -97,7 +97,7 @@ export class MemoryReplay {
       const ahead = this.position;
       // A model stored before the replay taken ahead, or empty, cannot be compared with it: it is replayed again.
       const again =
-        ahead === undefined || options.readsChanged === true
+        ahead === undefined
           ? stored
           : stored.filter(({ checkpoint }) => checkpoint === undefined || checkpoint < ahead);
       const onward = stored.filter((model) => !again.includes(model));
