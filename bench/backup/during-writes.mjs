@@ -3,6 +3,8 @@
 // back. The store holds a generated log beside (--events), so each backup copies something.
 //   npm run build:server && node bench/backup/during-writes.mjs [--events 100000] [--seconds 15] [--rounds 2]
 //     [--backup-dir DIR] (the backups' parent folder; default: beside the data, on the same disk)
+//     [--launch plain|idle] (plain: `chorus store:backup` as typed, which lowers itself once Node has started; idle:
+//     started in the idle class from its first instruction, as docs/operations.md schedules it: `chrt --idle 0`)
 // See README.md beside this file.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -19,8 +21,16 @@ const { values } = parseArgs({
     seconds: { type: 'string' },
     rounds: { type: 'string' },
     'backup-dir': { type: 'string' },
+    launch: { type: 'string' },
   },
 });
+const launch = values.launch ?? 'plain';
+if (!['plain', 'idle'].includes(launch)) throw new Error(`--launch takes plain or idle, not ${launch}`);
+/** The backup's command line: as typed, or as a scheduler that puts it in the idle class starts it. */
+const backupCommand = (args) =>
+  launch === 'idle'
+    ? ['chrt', ['--idle', '0', 'nice', '-n', '19', process.execPath, ...args]]
+    : [process.execPath, args];
 const eventCount = Number(values.events ?? 100_000);
 const seconds = Number(values.seconds ?? 15);
 const rounds = Number(values.rounds ?? 2);
@@ -68,7 +78,8 @@ async function window(beside) {
   const alongside = async () => {
     while (beside && Date.now() < until) {
       await new Promise((resolve, reject) => {
-        const child = spawn(process.execPath, [path.join(root, 'bin/chorus.js'), 'store:backup', '--to', backupDir], {
+        const [command, args] = backupCommand([path.join(root, 'bin/chorus.js'), 'store:backup', '--to', backupDir]);
+        const child = spawn(command, args, {
           env: builtServerEnvironment(dataDir, 0),
           stdio: 'ignore',
         });
@@ -110,7 +121,7 @@ try {
     before = after;
   }
   console.log(
-    `add-member during backups / without (target >= 0.8): ${ratios.map((ratio) => ratio.toFixed(3)).join(' / ')}`,
+    `add-member during backups (launched ${launch}) / without (target >= 0.8): ${ratios.map((ratio) => ratio.toFixed(3)).join(' / ')}`,
   );
 } finally {
   server.kill('SIGTERM');
