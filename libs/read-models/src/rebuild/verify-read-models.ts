@@ -32,8 +32,6 @@ export async function verifyReadModels(options: VerifyOptions): Promise<Verifica
   return replayed.verify(options.db, options.onProgress === undefined ? {} : { onProgress: options.onProgress });
 }
 
-type Stored = ReplayedModel;
-
 /**
  * A verification's replay of the log into memory, used once. It may be taken ahead up to a position (a restore takes
  * it in a thread of its own while it rebuilds the stored models); `verify` then replays only what follows that
@@ -90,7 +88,7 @@ export class MemoryReplay {
     // One snapshot: the stored rows and the checkpoints they were committed with.
     db.exec('BEGIN');
     try {
-      const stored: Stored[] = this.projections.map((projection) => ({
+      const stored: ReplayedModel[] = this.projections.map((projection) => ({
         projection,
         checkpoint: checkpoints.find(projection.name)?.position,
       }));
@@ -131,7 +129,7 @@ export class MemoryReplay {
   }
 
   private async replayTo(
-    models: readonly Stored[],
+    models: readonly ReplayedModel[],
     startsEmpty: boolean,
     fromPosition: bigint | undefined,
     onProgress: ((progress: ReplayProgress) => void) | undefined,
