@@ -395,6 +395,51 @@ describe('one commit per command', () => {
     );
     expect([...streams].sort()).toEqual(['directory', 'identity', 'organization']);
   });
+
+  it('writes creates an identity provider sends at once together, each with its own events and metadata', async () => {
+    const users = nodeA.app.get(DirectoryUsers);
+    const contextOf = () => newCommandContext(`scim:${acmeToken.split('.')[1] ?? ''}`);
+    await users.provision(acme, { userName: 'warm-up-together@acme.example', active: true }, contextOf());
+    const contexts = Array.from({ length: 8 }, contextOf);
+    const before = nodeA.store.commitStats?.();
+
+    const created = await Promise.all(
+      contexts.map((context, index) =>
+        users.provision(acme, { userName: `together-${index}@acme.example`, active: true }, context),
+      ),
+    );
+
+    // The first goes alone; those that queued behind it share the next append (without it: eight commits).
+    const commits = (nodeA.store.commitStats?.().commits ?? Number.NaN) - (before?.commits ?? Number.NaN);
+    expect(commits).toBeLessThanOrEqual(3);
+    const log = await nodeA.store.readAll({ fromPosition: 0n });
+    for (const [index, context] of contexts.entries()) {
+      const own = log.filter((event) => event.metadata.correlationId === context.correlationId);
+      expect(own.map((event) => event.streamId.split('-')[0])).toEqual(['identity', 'organization', 'directory']);
+      expect(own.every((event) => (event.data as { userId?: string }).userId === created[index]?.userId)).toBe(true);
+    }
+    const emails = (await members(acme)).map((member) => member.email);
+    expect(contexts.map((_, index) => `together-${index}@acme.example`).every((email) => emails.includes(email))).toBe(
+      true,
+    );
+  });
+
+  it('answers each create sent at once with the position of its own events, readable when it answers', async () => {
+    const people = Array.from({ length: 6 }, (_, index) => `at-once-${index}@acme.example`);
+
+    const answers = await Promise.all(
+      people.map((userName) => scim('POST', '/Users', { schemas: [USER], userName, active: true })),
+    );
+
+    expect(answers.map((answer) => answer.status)).toEqual(people.map(() => 201));
+    const directory = await events(directoryStream(acme));
+    for (const answer of answers) {
+      const own = directory.filter((event) => (event.data as { resourceId?: string }).resourceId === answer.body.id);
+      // Whoever's turn wrote it, each answer names a position its own event has reached, and waited for it.
+      expect(BigInt(answer.headers.get('chorus-position') ?? '-1')).toBeGreaterThanOrEqual(own.at(-1)?.position ?? 0n);
+      expect(answer.headers.get('chorus-consistency')).toBe('committed');
+    }
+  });
 });
 
 describe('guards', () => {

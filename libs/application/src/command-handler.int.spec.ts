@@ -6,16 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import type { Decider } from '#domain';
-import {
-  eventMetadata,
-  handleCommand,
-  loadStream,
-  MAX_DECISION_ATTEMPTS,
-  newCommandContext,
-  READ_PAGE_SIZE,
-  type FoldedStream,
-  type FoldedStreamCache,
-} from './command-handler.js';
+import { eventMetadata, newCommandContext } from './command-context.js';
+import { MAX_DECISION_ATTEMPTS } from './command-handler.js';
+import { handleCommand } from './handle-command.js';
+import { loadStream, READ_PAGE_SIZE, type FoldedStream, type FoldedStreamCache } from './load-stream.js';
 import { WrongExpectedRevisionError, type EventStore, type RecordedEvent } from '#event-store';
 import { SqliteEventStore } from '#event-store';
 

@@ -1,5 +1,6 @@
 // Load, decide, append (Emmett's command handler): the one way every change is written, retried on a concurrency
 // conflict.
+import { AsyncResource } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { Decider, DomainEvent } from '#domain';
 import {
@@ -9,124 +10,11 @@ import {
   type EventStore,
   type EventToAppend,
   type ExpectedRevision,
-  type RecordedEvent,
+  type StreamAppend,
 } from '#event-store';
+import { loadStream, type FoldedStream, type FoldedStreamCache, type LoadedStream } from './load-stream.js';
+import { eventMetadata, type CommandContext } from './command-context.js';
 import { inSpan } from './tracing.js';
-
-export type CommandContext = {
-  /** `user:<id>`, `api-key:<id>`, `billing`, `cli`, `system`, `google`, `anonymous`. */
-  readonly actor: string;
-  readonly correlationId: string;
-  /** The correlation id for a request or a command-line call; for a reaction, the id of the message reacted to. */
-  readonly causationId: string;
-  readonly origin: Readonly<Record<string, string>>;
-};
-
-export function newCommandContext(
-  actor: string,
-  origin: Readonly<Record<string, string>> = {},
-  correlationId: string = randomUUID(),
-): CommandContext {
-  return { actor, correlationId, causationId: correlationId, origin };
-}
-
-export function eventMetadata(context: CommandContext, commandType?: string): EventMetadata {
-  // Not a spread: V8 builds a spread literal with added properties on a slow path, and every command pays it.
-  const metadata: Record<string, unknown> = Object.assign({}, context.origin);
-  metadata.actor = context.actor;
-  metadata.correlationId = context.correlationId;
-  metadata.causationId = context.causationId;
-  if (commandType !== undefined) metadata.commandType = commandType;
-  return metadata as EventMetadata;
-}
-
-/** Paged, so that folding a long history never holds more than a page of events. */
-export const READ_PAGE_SIZE = 1000;
-
-/** `position` is the global position of the event at `revision`. */
-export type FoldedStream<State> = { state: State; revision: bigint; position: bigint };
-
-export interface FoldedStreamCache<State> {
-  get(streamId: string): FoldedStream<State> | undefined;
-  /** Keeps the newer of the stored and the offered fold. */
-  remember(streamId: string, folded: FoldedStream<State>): void;
-  forget(streamId: string): void;
-}
-
-/** Revision and position are undefined while the stream does not exist. */
-export type LoadedStream<State> = {
-  state: State;
-  revision: bigint | undefined;
-  position: bigint | undefined;
-  recorded: RecordedEvent[];
-};
-
-export type LoadOptions<State> = {
-  /** Never trusted for a decision on its own: appends still carry the expected revision. */
-  cache?: FoldedStreamCache<State> | undefined;
-  /** With a cache, only the events after the cached revision are handed back. */
-  keepRecordedEvents?: boolean;
-};
-
-type AnyDecider<State, Event extends DomainEvent> = Decider<State, never, Event>;
-
-const readWith = <State, Event extends DomainEvent>(
-  decider: AnyDecider<State, Event>,
-): ((event: RecordedEvent) => Event) =>
-  decider.read ?? ((event: RecordedEvent) => ({ type: event.type, data: event.data }) as Event);
-
-export async function loadStream<State, Event extends DomainEvent>(
-  store: EventStore,
-  decider: AnyDecider<State, Event>,
-  id: string,
-  options: LoadOptions<State> = {},
-): Promise<LoadedStream<State>> {
-  const streamId = decider.streamOf(id);
-  const read = readWith(decider);
-  if (decider.stateInLastEvent === true) return loadLastEvent(store, streamId, decider, read, options);
-  const recorded: RecordedEvent[] = [];
-  let folded = options.cache?.get(streamId);
-  for (;;) {
-    const fromRevision = folded === undefined ? 0n : folded.revision + 1n;
-    const page = await store.readStream(streamId, { fromRevision, maxCount: READ_PAGE_SIZE });
-    if (!page.found) {
-      options.cache?.forget(streamId);
-      return { state: decider.initialState, revision: undefined, position: undefined, recorded: [] };
-    }
-    const newest = page.events.at(-1);
-    if (newest !== undefined) {
-      const from = folded?.state ?? decider.initialState;
-      const events = page.events.map(read);
-      const state = decider.fold === undefined ? events.reduce(decider.evolve, from) : decider.fold(from, events);
-      folded = { state, revision: newest.revision, position: newest.position };
-    }
-    if (options.keepRecordedEvents === true) recorded.push(...page.events);
-    if (page.events.length < READ_PAGE_SIZE) break;
-  }
-  if (folded === undefined) return { state: decider.initialState, revision: undefined, position: undefined, recorded };
-  options.cache?.remember(streamId, folded);
-  return { ...folded, recorded };
-}
-
-async function loadLastEvent<State, Event extends DomainEvent>(
-  store: EventStore,
-  streamId: string,
-  decider: AnyDecider<State, Event>,
-  read: (event: RecordedEvent) => Event,
-  options: LoadOptions<State>,
-): Promise<LoadedStream<State>> {
-  const page = await store.readStream(streamId, { direction: 'backwards', maxCount: 1 });
-  const last = page.found ? page.events[0] : undefined;
-  if (last === undefined)
-    return { state: decider.initialState, revision: undefined, position: undefined, recorded: [] };
-  const state = decider.evolve(decider.initialState, read(last));
-  return {
-    state,
-    revision: last.revision,
-    position: last.position,
-    recorded: options.keepRecordedEvents === true ? [last] : [],
-  };
-}
 
 // Keyed by the store object, so two stores (two nodes, in tests) still race each other through the expected revision.
 const streamQueues = new WeakMap<EventStore, Map<string, Promise<unknown>>>();
@@ -236,75 +124,23 @@ export type HandledDecision<Result> = {
   position: bigint | undefined;
 };
 
-export type CommandOptions<State> = ReadOptions<State> & {
-  /** Deterministic ids make a repeated decision recognisable; random uuids by default. */
-  eventId?: (index: number) => string;
-};
-
-export type HandledCommand<State> = LoadedStream<State> & {
-  appended: EventToAppend[];
-};
-
-const commandTypeOf = (command: unknown): string | undefined => {
+export const commandTypeOf = (command: unknown): string | undefined => {
   const type = typeof command === 'object' && command !== null ? (command as { type?: unknown }).type : undefined;
   return typeof type === 'string' ? type : undefined;
 };
-
-/**
- * The one application path for a command on one stream: load, decide, append at the revision decided on, retried
- * on a lost race. A refusal (the decider throws) appends nothing and is not retried.
- */
-export function handleCommand<State, Command, Event extends DomainEvent>(
-  store: EventStore,
-  decider: Decider<State, Command, Event>,
-  id: string,
-  command: Command,
-  context: CommandContext,
-  options: CommandOptions<State> = {},
-): Promise<HandledCommand<State>> {
-  return handleCommandOn(store, decider, id, () => command, context, {
-    ...options,
-    commandType: commandTypeOf(command),
-  });
-}
-
-/**
- * handleCommand for a command whose facts are read after the stream it decides on (the sessions open since the state
- * decided on, what another stream says of the holder): `commandOf` runs again with each attempt's read.
- */
-export async function handleCommandOn<State, Command, Event extends DomainEvent>(
-  store: EventStore,
-  decider: Decider<State, Command, Event>,
-  id: string,
-  commandOf: (stream: LoadedStream<State>) => Command | Promise<Command>,
-  context: CommandContext,
-  options: CommandOptions<State> & { commandType?: string | undefined } = {},
-): Promise<HandledCommand<State>> {
-  const handled = await handleDecision<LoadedStream<State>>(
-    store,
-    context,
-    { serializedOn: decider.streamOf(id), commandType: options.commandType },
-    async (reads) => {
-      const stream = await reads.stream(decider, id, options);
-      return { changes: [stream.decide(await commandOf(stream), { eventId: options.eventId })], result: stream };
-    },
-  );
-  const applied = handled.applied[0] as AppliedChange<State> | undefined;
-  if (applied === undefined) return { ...handled.result, appended: [] };
-  return {
-    state: applied.state,
-    revision: applied.revision,
-    position: applied.position,
-    recorded: handled.result.recorded,
-    appended: applied.appended,
-  };
-}
 
 export type DecisionOptions = {
   /** The stream this process's commands take turns on (the command's main stream). */
   serializedOn: string;
   /** For the span and the events' metadata: the command's type. */
   commandType: string | undefined;
+  /**
+   * Decisions that queue on `serializedOn` while one runs are decided together when its turn ends, each on the state
+   * the ones before it leave, and appended in one append: one commit for what an identity provider sends at once.
+   * That append runs in the async context of the decision that waited first: a caller that notes what its request
+   * wrote notes the answered position itself.
+   */
+  together?: boolean;
 };
 
 /**
@@ -315,7 +151,7 @@ export type DecisionOptions = {
 export async function handleDecision<Result>(
   store: EventStore,
   context: CommandContext,
-  { serializedOn, commandType }: DecisionOptions,
+  { serializedOn, commandType, together }: DecisionOptions,
   decide: (reads: DecisionReads) => Promise<Decision<Result>>,
 ): Promise<HandledDecision<Result>> {
   const metadata = eventMetadata(context, commandType);
@@ -323,8 +159,11 @@ export async function handleDecision<Result>(
     `command ${commandType ?? 'unknown'}`,
     { attributes: { 'chorus.command': commandType ?? 'unknown', 'chorus.stream': serializedOn } },
     () =>
-      // A command that waited for others on its stream decides on reads: what the caller knew is older than theirs.
-      oneAtATime(store, serializedOn, (waited) => decideAndAppend(store, metadata, decide, !waited)),
+      // Only where one append is all or nothing: a part written alone would stand under the others' retry.
+      together === true && store.appendsAcrossStreamsAtomically && streamQueues.get(store)?.has(serializedOn) === true
+        ? waitTogether(store, serializedOn, metadata, decide)
+        : // A command that waited for others on its stream decides on reads: what the caller knew is older than theirs.
+          oneAtATime(store, serializedOn, (waited) => decideAndAppend(store, metadata, decide, !waited)),
   );
 }
 
@@ -345,22 +184,10 @@ async function decideAndAppend<Result>(
       if (decision.changes.some((change) => change?.unread === true)) continue;
       return { result: decision.result, applied: [], position: undefined };
     }
-    const appends = changes.map((change) => ({
-      streamId: change.streamId,
-      events: change.decided.map((event, index) => ({
-        id: change.ids[index] as string,
-        type: event.type,
-        data: event.data,
-        metadata: change.metadata ?? metadata,
-      })),
-      expectedRevision: change.expectedRevision,
-    }));
+    const appends = changes.map((change) => appendOf(change, metadata));
     let results: AppendResult[];
     try {
-      results =
-        appends.length === 1
-          ? [await store.append(appends[0]!.streamId, appends[0]!.events, appends[0]!.expectedRevision)]
-          : await store.appendToStreams(appends);
+      results = await appendAll(store, appends);
     } catch (error) {
       if (!(error instanceof WrongExpectedRevisionError) || attempt >= MAX_DECISION_ATTEMPTS) throw error;
       continue;
@@ -374,7 +201,217 @@ async function decideAndAppend<Result>(
   }
 }
 
-function decisionReads(store: EventStore, trustKnown: boolean): DecisionReads {
+type Waiting = {
+  readonly metadata: EventMetadata;
+  readonly decide: (reads: DecisionReads) => Promise<Decision<unknown>>;
+  readonly resolve: (handled: HandledDecision<unknown>) => void;
+  readonly reject: (error: unknown) => void;
+  attempts: number;
+};
+
+/** A decision of a round: what it decided and appends, or why it refused. */
+type Decided = {
+  waiting: Waiting;
+  decision?: Decision<unknown>;
+  changes: StreamChange[];
+  appends: StreamAppend[];
+  error?: unknown;
+};
+
+// Per store and stream, the decisions waiting for the stream's turn that one arriving now joins.
+const waitingTogether = new WeakMap<EventStore, Map<string, Waiting[]>>();
+
+function waitTogether<Result>(
+  store: EventStore,
+  streamId: string,
+  metadata: EventMetadata,
+  decide: (reads: DecisionReads) => Promise<Decision<Result>>,
+): Promise<HandledDecision<Result>> {
+  return new Promise((resolve, reject) => {
+    const waiting: Waiting = {
+      metadata,
+      // Decided in the caller's own context (its request, its trace), whoever's turn runs it.
+      decide: AsyncResource.bind(decide) as Waiting['decide'],
+      resolve: resolve as Waiting['resolve'],
+      reject,
+      attempts: 0,
+    };
+    let batches = waitingTogether.get(store);
+    if (batches === undefined) {
+      batches = new Map();
+      waitingTogether.set(store, batches);
+    }
+    const batch = batches.get(streamId);
+    if (batch !== undefined) return void batch.push(waiting);
+    const started = [waiting];
+    batches.set(streamId, started);
+    void oneAtATime(store, streamId, () => {
+      // Whoever arrives from now on waits for the next turn.
+      if (batches.get(streamId) === started) batches.delete(streamId);
+      return decideTogether(store, started);
+    }).catch((error: unknown) => started.forEach((each) => each.reject(error)));
+  });
+}
+
+/**
+ * The batch's decisions in the order they arrived, each on the streams as the ones before it left them, appended in
+ * ONE append (each stream once, at the revision the first decided on). A lost race decides them all again; a refusal
+ * stands for its own caller once the append it was decided beside is written.
+ */
+async function decideTogether(store: EventStore, batch: readonly Waiting[]): Promise<void> {
+  let round: Waiting[] = [...batch];
+  while (round.length > 0) {
+    const shared: SharedReads = new Map();
+    const reads = decisionReads(store, false, shared);
+    const decided: Decided[] = [];
+    let cutAt = round.length;
+    for (const [index, waiting] of round.entries()) {
+      waiting.attempts += 1;
+      let decision: Decision<unknown>;
+      try {
+        decision = await inSpan('decide', { attributes: { 'chorus.attempt': waiting.attempts } }, () =>
+          waiting.decide(reads),
+        );
+      } catch (error) {
+        decided.push({ waiting, changes: [], appends: [], error });
+        continue;
+      }
+      const changes = decision.changes.filter(
+        (change): change is StreamChange => change !== undefined && change.decided.length > 0,
+      );
+      if (streamOrder([...decided.map((each) => each.changes), changes]) === undefined) {
+        if (index === 0) {
+          const error = new RangeError('A decision appends to one stream in two places');
+          decided.push({ waiting, changes: [], appends: [], error });
+          continue;
+        }
+        // Its streams in another order than the ones before: it waits for the next round, decided again.
+        waiting.attempts -= 1;
+        cutAt = index;
+        break;
+      }
+      for (const change of changes) {
+        const read = shared.get(change.streamId);
+        if (read === undefined) continue;
+        read.fold.state = change.decided.reduce(read.evolve, read.fold.state);
+        read.fold.revision = (read.fold.revision ?? -1n) + BigInt(change.decided.length);
+      }
+      decided.push({
+        waiting,
+        decision,
+        changes,
+        appends: changes.map((change) => appendOf(change, waiting.metadata)),
+      });
+    }
+    const next = round.slice(cutAt);
+    let results: Map<string, AppendResult> | undefined;
+    let failed: unknown;
+    try {
+      results = await appendMerged(store, decided);
+    } catch (error) {
+      failed = error;
+    }
+    for (const { waiting, decision, changes, appends, error } of decided) {
+      if (results === undefined) {
+        // Every decision of the round stood on the changes not written.
+        const retry = failed instanceof WrongExpectedRevisionError || changes.length === 0;
+        if (retry && waiting.attempts < MAX_DECISION_ATTEMPTS) next.push(waiting);
+        else waiting.reject(changes.length === 0 && error !== undefined ? error : failed);
+      } else if (error !== undefined || decision === undefined) waiting.reject(error);
+      else waiting.resolve(appliedTogether(decision, changes, appends, results));
+    }
+    round = next;
+  }
+}
+
+/** Each stream once, in an order that keeps every decision's own order of streams; undefined when none does. */
+function streamOrder(decisions: ReadonlyArray<readonly StreamChange[]>): string[] | undefined {
+  const after = new Map<string, Set<string>>();
+  const blockers = new Map<string, number>();
+  for (const changes of decisions)
+    changes.forEach((change, index) => {
+      if (!after.has(change.streamId)) after.set(change.streamId, new Set());
+      blockers.set(change.streamId, blockers.get(change.streamId) ?? 0);
+      const previous = changes[index - 1]?.streamId;
+      if (previous === undefined || previous === change.streamId || after.get(previous)?.has(change.streamId)) return;
+      after.get(previous)?.add(change.streamId);
+      blockers.set(change.streamId, (blockers.get(change.streamId) ?? 0) + 1);
+    });
+  const order: string[] = [];
+  while (order.length < after.size) {
+    const free = [...blockers].find(([streamId, count]) => count === 0 && !order.includes(streamId))?.[0];
+    if (free === undefined) return undefined;
+    order.push(free);
+    for (const streamId of after.get(free) ?? []) blockers.set(streamId, (blockers.get(streamId) ?? 0) - 1);
+  }
+  return order;
+}
+
+/** The round's changes in one append; what each stream's part answered, by stream (none when nothing appends). */
+async function appendMerged(store: EventStore, decided: readonly Decided[]): Promise<Map<string, AppendResult>> {
+  const order = streamOrder(decided.map((each) => each.changes)) ?? [];
+  const parts = new Map<string, { streamId: string; events: EventToAppend[]; expectedRevision: ExpectedRevision }>();
+  for (const streamId of order) parts.set(streamId, { streamId, events: [], expectedRevision: 'no_stream' });
+  for (const { appends } of decided)
+    for (const append of appends) {
+      const part = parts.get(append.streamId) as StreamAppend & { events: EventToAppend[] };
+      if (part.events.length === 0) part.expectedRevision = append.expectedRevision;
+      part.events.push(...append.events);
+    }
+  const results = new Map<string, AppendResult>();
+  if (parts.size === 0) return results;
+  const answered = await appendAll(store, [...parts.values()]);
+  order.forEach((streamId, index) => results.set(streamId, answered[index] as AppendResult));
+  return results;
+}
+
+/**
+ * One decision's share of the append: its own revisions; its positions are its part's last, which a reader reaches
+ * only with the whole append (one commit), so waiting for them is waiting for this decision's events.
+ */
+function appliedTogether(
+  decision: Decision<unknown>,
+  changes: readonly StreamChange[],
+  appends: readonly StreamAppend[],
+  results: ReadonlyMap<string, AppendResult>,
+): HandledDecision<unknown> {
+  const applied = changes.map((change, index) => {
+    const before = change.expectedRevision === 'no_stream' ? -1n : (change.expectedRevision as bigint);
+    const part = results.get(change.streamId) as AppendResult;
+    const result = { nextExpectedRevision: before + BigInt(change.decided.length), position: part.position };
+    return { ...change.applied(result), streamId: change.streamId, appended: [...(appends[index]?.events ?? [])] };
+  });
+  let position: bigint | undefined;
+  for (const change of applied) if (position === undefined || change.position > position) position = change.position;
+  return { result: decision.result, applied, position };
+}
+
+const appendOf = (
+  change: StreamChange,
+  metadata: EventMetadata,
+): { streamId: string; events: EventToAppend[]; expectedRevision: ExpectedRevision } => ({
+  streamId: change.streamId,
+  events: change.decided.map((event, index) => ({
+    id: change.ids[index] as string,
+    type: event.type,
+    data: event.data,
+    metadata: change.metadata ?? metadata,
+  })),
+  expectedRevision: change.expectedRevision,
+});
+
+const appendAll = (store: EventStore, appends: readonly StreamAppend[]): Promise<AppendResult[]> =>
+  appends.length === 1
+    ? store.append(appends[0]!.streamId, appends[0]!.events, appends[0]!.expectedRevision).then((result) => [result])
+    : store.appendToStreams(appends);
+
+/** Where a decision taken together with others reads: each stream once per attempt, with the changes before it. */
+type SharedReads = Map<
+  string,
+  { fold: LoadedStream<unknown>; evolve: (state: unknown, event: DomainEvent) => unknown }
+>;
+
+function decisionReads(store: EventStore, trustKnown: boolean, shared?: SharedReads): DecisionReads {
   return {
     async stream<State, Command, Event extends DomainEvent>(
       decider: Decider<State, Command, Event>,
@@ -382,16 +419,24 @@ function decisionReads(store: EventStore, trustKnown: boolean): DecisionReads {
       options: ReadOptions<State> = {},
     ): Promise<StreamForDecision<State, Command>> {
       const known = trustKnown ? options.known : undefined;
-      const loaded: LoadedStream<State> =
-        known === undefined
-          ? await loadStream(store, decider, id, {
-              cache: options.cache,
-              keepRecordedEvents: options.keepRecordedEvents,
-            })
-          : known === 'no_stream'
-            ? { state: decider.initialState, revision: undefined, position: undefined, recorded: [] }
-            : { state: known.state, revision: known.revision, position: known.position, recorded: [] };
       const streamId = decider.streamOf(id);
+      const before = shared?.get(streamId)?.fold as LoadedStream<State> | undefined;
+      const loaded: LoadedStream<State> =
+        before !== undefined
+          ? { ...before }
+          : known === undefined
+            ? await loadStream(store, decider, id, {
+                cache: options.cache,
+                keepRecordedEvents: options.keepRecordedEvents,
+              })
+            : known === 'no_stream'
+              ? { state: decider.initialState, revision: undefined, position: undefined, recorded: [] }
+              : { state: known.state, revision: known.revision, position: known.position, recorded: [] };
+      if (before === undefined)
+        shared?.set(streamId, {
+          fold: { ...loaded },
+          evolve: decider.evolve as (s: unknown, e: DomainEvent) => unknown,
+        });
       const changeOf = (
         decided: readonly Event[],
         { eventId, context }: ChangeOptions = {},

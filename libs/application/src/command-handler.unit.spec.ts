@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { eventMetadata, newCommandContext } from './command-handler.js';
+import { eventMetadata, newCommandContext } from './command-context.js';
 
 describe('eventMetadata', () => {
   const context = {

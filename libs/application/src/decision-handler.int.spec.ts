@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import type { Decider } from '#domain';
 import { SqliteEventStore, type RecordedEvent } from '#event-store';
-import { eventMetadata, handleDecision, newCommandContext, withdrawn, type DecisionReads } from './command-handler.js';
+import { eventMetadata, newCommandContext } from './command-context.js';
+import { handleDecision, withdrawn, type DecisionReads } from './command-handler.js';
 
 // A guest list and the seat each guest holds: booking a guest takes their name and a seat, or neither.
 type Reserved = { type: 'Reserved'; data: { guest: string } };

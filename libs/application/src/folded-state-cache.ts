@@ -1,5 +1,5 @@
 import { makeRoom } from './bounded-map.js';
-import type { FoldedStream, FoldedStreamCache } from './command-handler.js';
+import type { FoldedStream, FoldedStreamCache } from './load-stream.js';
 
 /** Bounded LRU. A stale entry costs a retry, never a wrong decision: appends still carry the expected revision. */
 export class FoldedStateCache<State> implements FoldedStreamCache<State> {

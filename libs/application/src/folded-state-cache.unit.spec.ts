@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { FoldedStream } from './command-handler.js';
+import type { FoldedStream } from './load-stream.js';
 import { FoldedStateCache } from './folded-state-cache.js';
 
 const folded = (revision: number): FoldedStream<string> => ({

@@ -1,4 +1,7 @@
 export * from './command-handler.js';
+export * from './command-context.js';
+export * from './handle-command.js';
+export * from './load-stream.js';
 export { makeRoom } from './bounded-map.js';
 export { FoldedStateCache } from './folded-state-cache.js';
 export { SCHEMA_VERSION, UpcastingEventStore } from './upcasting-event-store.js';

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals';
 import { EventSchemas, type Upcaster } from '#domain';
 import { SqliteEventStore, type RecordedEvent } from '#event-store';
-import { eventMetadata, newCommandContext } from './command-handler.js';
+import { eventMetadata, newCommandContext } from './command-context.js';
 import { SCHEMA_VERSION, UpcastingEventStore } from './upcasting-event-store.js';
 
 const renamed: Upcaster = { type: 'SeatTaken', from: 1, up: ({ guest, ...data }) => ({ ...data, name: guest }) };

@@ -2,7 +2,7 @@
 // provisioned member has the strongest role of their groups.
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { handleDecision, type CommandContext } from '#application';
+import type { CommandContext } from '#application';
 import { EVENT_STORE, type EventStore } from '#event-store';
 import {
   evolveDirectory,
@@ -15,6 +15,7 @@ import {
   type MemberRole,
 } from '#domain';
 import { AppClock } from '../config/app-clock.js';
+import { handleDecisionTogether } from '../http/request-writes.js';
 import { Organizations } from '../organizations/organizations.service.js';
 import { DirectoryStreams } from './directory-streams.js';
 import type { GroupInput } from './scim-groups.js';
@@ -112,7 +113,7 @@ export class DirectoryGroups {
     concerned: readonly string[],
     context: CommandContext,
   ): Promise<void> {
-    await handleDecision(
+    await handleDecisionTogether(
       this.store,
       context,
       { serializedOn: organizationStream(organizationId), commandType: command.type },

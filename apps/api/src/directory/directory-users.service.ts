@@ -3,7 +3,7 @@
 // directory's stream in the same append, so neither is ever without the other.
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { handleDecision, PersonalKeys, type CommandContext, type DecisionReads, type StreamChange } from '#application';
+import { PersonalKeys, type CommandContext, type DecisionReads, type StreamChange } from '#application';
 import {
   directoryKeepsOut,
   directoryUserById,
@@ -27,6 +27,7 @@ import { EVENT_STORE, PERSONAL_KEYS, type EventStore } from '#event-store';
 import type { Identity } from '#identity';
 import { IDENTITY } from '../auth/identity.provider.js';
 import { AppClock } from '../config/app-clock.js';
+import { handleDecisionTogether } from '../http/request-writes.js';
 import { Organizations, type OrganizationForDecision } from '../organizations/organizations.service.js';
 import { DirectoryStreams } from './directory-streams.js';
 import { ScimError } from './scim-messages.js';
@@ -198,6 +199,7 @@ export class DirectoryUsers {
   /**
    * One write of the directory: the organization's membership changes, a new address's reservation and the SCIM
    * resource's event in ONE append, so a crash never leaves one without the other and a lost race is retried whole.
+   * Writes an identity provider sends at once are decided together, in turn, and share that append.
    */
   private async decide<Result = undefined>(
     organizationId: string,
@@ -209,7 +211,7 @@ export class DirectoryUsers {
       ReadonlyArray<StreamChange | undefined> | { changes: ReadonlyArray<StreamChange | undefined>; result: Result }
     >,
   ): Promise<Result | undefined> {
-    const { result } = await handleDecision(
+    const { result } = await handleDecisionTogether(
       this.store,
       context,
       { serializedOn: organizationStream(organizationId), commandType },

@@ -14,7 +14,7 @@ import {
   type EventToAppend,
   type RecordedEvent,
 } from '#event-store';
-import { eventMetadata, newCommandContext } from '../command-handler.js';
+import { eventMetadata, newCommandContext } from '../command-context.js';
 import { KEY_CACHE_MS, PEOPLE_MADE_AHEAD, PersonalKeys } from './personal-keys-cache.js';
 import { SealingEventStore } from './sealing-event-store.js';
 
