@@ -6,7 +6,7 @@ import { startPostgresServer, type PostgresServer } from '../../libs/event-store
 import { createApiKey } from '../support/api-keys.js';
 import { startAuthApp, type AuthApp } from '../support/auth-app.js';
 import { DnsServer, dnsServerMissing } from '../support/dns-server.js';
-import { httpClient, type HttpClient } from '../support/http-client.js';
+import { httpClient, type HttpClient, type HttpResponse } from '../support/http-client.js';
 import { IdentityProvider } from '../support/identity-provider.js';
 import { proveSsoDomain } from '../support/sso-domains.js';
 
@@ -74,6 +74,19 @@ const PATCH_OP = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
     await server?.stop();
   });
 
+  /** The highest position the answers name; remembered for the next read of node A. */
+  const lastPosition = (answers: readonly HttpResponse[]): string => {
+    for (const answer of answers) {
+      const position = BigInt(answer.headers.get('chorus-position') ?? '0');
+      if (position > BigInt(writtenUpTo)) writtenUpTo = position.toString();
+    }
+    return writtenUpTo;
+  };
+  let writtenUpTo = '0';
+
+  const organizationOnA = (position: string) =>
+    api.request('GET', `/organizations/${organizationId}`, { headers: { 'chorus-min-position': position } });
+
   it('answers 201 to every one of 120 creates sent to both nodes at once, and makes each person a member', async () => {
     const people = Array.from({ length: 120 }, (_, index) => `person-${index}@acme.example`);
 
@@ -86,13 +99,14 @@ const PATCH_OP = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
     expect(answers.filter((answer) => answer.status !== 201).map((answer) => answer.text)).toEqual([]);
     const listed = await scim(nodeB, 'GET', '/Users?count=200');
     expect(listed.body.totalResults).toBe(people.length);
-    const organization = await api.get(`/organizations/${organizationId}?minPosition=0`);
+    // Half the creates went to node B: node A is read naming their last position (docs/api.md, Reading your writes).
+    const organization = await organizationOnA(lastPosition(answers));
     const emails = (organization.body.members as { email: string }[]).map((member) => member.email);
     for (const userName of people) expect(emails).toContain(userName);
   }, 120_000);
 
   it('keeps the users limit exact when both nodes race past it: exactly the room left is taken, the rest refused', async () => {
-    const before = (await api.get(`/organizations/${organizationId}?minPosition=0`)).body.usage.users as number;
+    const before = (await organizationOnA(writtenUpTo)).body.usage.users as number;
     expect((await api.put(`/organizations/${organizationId}/limits`, { users: before + 10 })).status).toBe(200);
 
     const answers = await Promise.all(
@@ -109,7 +123,7 @@ const PATCH_OP = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
     const refused = answers.filter((answer) => answer.status !== 201);
     expect(refused.map((answer) => answer.status)).toEqual(Array.from({ length: 20 }, () => 409));
     expect(refused.every((answer) => /users limit/.test(answer.body.detail as string))).toBe(true);
-    const after = (await api.get(`/organizations/${organizationId}?minPosition=0`)).body.usage.users as number;
+    const after = (await organizationOnA(lastPosition(answers))).body.usage.users as number;
     expect(after).toBe(before + 10);
     expect((await api.put(`/organizations/${organizationId}/limits`, { users: 1000 })).status).toBe(200);
   }, 60_000);
