@@ -301,3 +301,10 @@ function parseLinkedProductIds(
 }
 
 export const CONFIG = Symbol('CONFIG');
+
+/** Where the event store is: DATA_DIR, and the EventStoreDB or PostgreSQL the settings name instead of the embedded one. */
+export const storeLocationOf = ({ dataDir, eventStoreConnectionString, databaseUrl }: Config) => ({
+  dataDir,
+  connectionString: eventStoreConnectionString,
+  databaseUrl,
+});

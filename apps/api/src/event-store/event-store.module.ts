@@ -1,6 +1,6 @@
 import { Global, Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { PersonalKeys, servedEventStore } from '#application';
-import { CONFIG, type Config } from '#config';
+import { CONFIG, storeLocationOf, type Config } from '#config';
 import {
   CHAINED_LOG,
   EVENT_STORE,
@@ -46,10 +46,7 @@ const OPENED_STORE = Symbol('OPENED_STORE');
       provide: PERSONAL_KEYS,
       inject: [CONFIG, AppClock],
       useFactory: async (config: Config, clock: AppClock): Promise<PersonalKeys> => {
-        const { dataDir, eventStoreConnectionString: connectionString, databaseUrl } = config;
-        return new PersonalKeys(await openPersonalKeys({ dataDir, connectionString, databaseUrl }), () =>
-          clock.now().getTime(),
-        );
+        return new PersonalKeys(await openPersonalKeys(storeLocationOf(config)), () => clock.now().getTime());
       },
     },
     {
@@ -58,8 +55,7 @@ const OPENED_STORE = Symbol('OPENED_STORE');
       // under jest's ESM loader (ERR_VM_MODULE_LINK_FAILURE), which the e2e suites run the server in.
       inject: [CONFIG, PERSONAL_KEYS],
       useFactory: (config: Config): Promise<EventStore> => {
-        const { dataDir, eventStoreConnectionString: connectionString, databaseUrl } = config;
-        return openEventStore({ dataDir, connectionString, databaseUrl });
+        return openEventStore(storeLocationOf(config));
       },
     },
     {

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { PERSONAL_KEYS, openEventStore, openLogRewriter, type SignedCheckpoint } from '#event-store';
+import { storeLocationOf } from '#config';
 import type { PersonalKeys } from '#application';
 import { CheckpointRefusal, HistoryCheckpoints, IDENTITY, ProblemError } from '#api';
 import { sealPersonalData, type Identity } from '#identity';
@@ -78,9 +79,9 @@ export function registerStoreSealPersonalDataCommand(program: Command, getContex
         }
         const readModels = await caughtUpReadModels(context);
         await verified(readModels, 'Before sealing');
-        const { dataDir, eventStoreConnectionString: connectionString, databaseUrl } = context.config;
-        const store = await openEventStore({ dataDir, connectionString, databaseUrl });
-        const rewriter = await openLogRewriter({ dataDir, connectionString, databaseUrl });
+        const location = storeLocationOf(context.config);
+        const store = await openEventStore(location);
+        const rewriter = await openLogRewriter(location);
         try {
           const sealed = await sealPersonalData({
             store,

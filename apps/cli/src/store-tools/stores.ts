@@ -2,13 +2,14 @@
 // every server reads through, so personal data stays sealed and every event stays exactly as stored.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Config } from '#config';
+import { storeLocationOf, type Config } from '#config';
 import {
   openEventStore,
   openPersonalKeys,
   PERSONAL_KEYS_FILE,
   type EventStore,
   type ExactLog,
+  type OpenEventStoreOptions,
   type PersonalKeyStore,
 } from '#event-store';
 
@@ -28,7 +29,7 @@ export type OpenedStore = {
 };
 
 /** Where a store is: a DATA_DIR, and the PostgreSQL or EventStoreDB it names instead of the embedded store. */
-export type StoreLocation = { dataDir: string; databaseUrl?: string; connectionString?: string };
+export type StoreLocation = Omit<OpenEventStoreOptions, 'now'>;
 
 const exactOf = (store: EventStore): ExactLog | undefined =>
   'exportEvents' in store ? (store as EventStore & ExactLog) : undefined;
@@ -80,14 +81,8 @@ export async function openStore(location: StoreLocation): Promise<OpenedStore> {
 
 /** The store the configuration names: the one a restore or a copy writes into. */
 export function openConfiguredStore(config: Config): Promise<OpenedStore> {
-  return openStore(configuredLocation(config));
+  return openStore(storeLocationOf(config));
 }
-
-export const configuredLocation = (config: Config): StoreLocation => ({
-  dataDir: config.dataDir,
-  ...(config.databaseUrl === undefined ? {} : { databaseUrl: config.databaseUrl }),
-  ...(config.eventStoreConnectionString === undefined ? {} : { connectionString: config.eventStoreConnectionString }),
-});
 
 /** A store named on the command line: a `postgres://` URL, an `esdb://` connection string, or a DATA_DIR path. */
 export function openStoreAt(source: string, { create = false }: { create?: boolean } = {}): Promise<OpenedStore> {

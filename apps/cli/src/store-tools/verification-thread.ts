@@ -2,9 +2,9 @@
 // memory, which alone takes as long as the rebuild, runs on another core while the main thread rebuilds the stored
 // models. It compares once told that the rebuild and the erasures done again are over.
 import { Worker } from 'node:worker_threads';
-import type { Config } from '#config';
+import { storeLocationOf, type Config } from '#config';
 import type { Verification } from '#read-models';
-import { configuredLocation, type StoreLocation } from './stores.js';
+import type { StoreLocation } from './stores.js';
 
 export type VerificationData = { location: StoreLocation; upTo: bigint | undefined };
 
@@ -30,7 +30,7 @@ export class VerificationThread {
 
   /** Starts replaying the configured store's log into memory up to `upTo` (inclusive). */
   static start(config: Config, upTo: bigint | undefined): VerificationThread {
-    const workerData: VerificationData = { location: configuredLocation(config), upTo };
+    const workerData: VerificationData = { location: storeLocationOf(config), upTo };
     return new VerificationThread(new Worker(new URL('./verification.worker.js', import.meta.url), { workerData }));
   }
 
