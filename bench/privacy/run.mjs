@@ -117,7 +117,11 @@ if (wanted('rebuild')) {
     for (let round = 0; round < rounds; round += 1) {
       const seconds = {};
       // Each first in turn, so that none always runs on a fresher machine.
-      const stores = [['before', before], ['now', root], ['clear', root]];
+      const stores = [
+        ['before', before],
+        ['now', root],
+        ['clear', root],
+      ];
       for (const [name, build] of [...stores.slice(round % 3), ...stores.slice(0, round % 3)])
         seconds[name] = (await chorus(build, dirs[name], 'projections:rebuild')).elapsedMs / 1000;
       ratios.push(seconds.before / seconds.now);
