@@ -101,7 +101,7 @@ if (wanted('rebuild')) {
       );
     await generate(before, dirs.before);
     await generate(root, dirs.now);
-    // The same log kept in clear, as a store from before sealing is: this build's rebuild from plain events (#64).
+    // The same log kept in clear, as a store from before sealing is: this build's rebuild from plain events.
     await generate(root, dirs.clear);
     const sealStarted = performance.now();
     const sealed = await chorus(root, dirs.now, 'store:seal-personal-data', '--yes');
