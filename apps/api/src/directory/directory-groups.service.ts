@@ -2,7 +2,7 @@
 // provisioned member has the strongest role of their groups.
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import type { CommandContext } from '#application';
+import { handleDecision, type CommandContext } from '#application';
 import { EVENT_STORE, type EventStore } from '#event-store';
 import {
   evolveDirectory,
@@ -15,7 +15,6 @@ import {
   type MemberRole,
 } from '#domain';
 import { AppClock } from '../config/app-clock.js';
-import { handleDecisionTogether } from '../http/request-writes.js';
 import { Organizations } from '../organizations/organizations.service.js';
 import { DirectoryStreams } from './directory-streams.js';
 import type { GroupInput } from './scim-groups.js';
@@ -113,10 +112,10 @@ export class DirectoryGroups {
     concerned: readonly string[],
     context: CommandContext,
   ): Promise<void> {
-    await handleDecisionTogether(
+    await handleDecision(
       this.store,
       context,
-      { serializedOn: organizationStream(organizationId), commandType: command.type },
+      { serializedOn: organizationStream(organizationId), commandType: command.type, together: true },
       async (reads) => {
         const directory = await this.streams.readFor(reads, organizationId);
         const changed = directory.decide(command);

@@ -3,7 +3,7 @@
 // directory's stream in the same append, so neither is ever without the other.
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { PersonalKeys, type CommandContext, type DecisionReads, type StreamChange } from '#application';
+import { handleDecision, PersonalKeys, type CommandContext, type DecisionReads, type StreamChange } from '#application';
 import {
   directoryKeepsOut,
   directoryUserById,
@@ -27,7 +27,6 @@ import { EVENT_STORE, PERSONAL_KEYS, type EventStore } from '#event-store';
 import type { Identity } from '#identity';
 import { IDENTITY } from '../auth/identity.provider.js';
 import { AppClock } from '../config/app-clock.js';
-import { handleDecisionTogether } from '../http/request-writes.js';
 import { Organizations, type OrganizationForDecision } from '../organizations/organizations.service.js';
 import { DirectoryStreams } from './directory-streams.js';
 import { ScimError } from './scim-messages.js';
@@ -211,10 +210,10 @@ export class DirectoryUsers {
       ReadonlyArray<StreamChange | undefined> | { changes: ReadonlyArray<StreamChange | undefined>; result: Result }
     >,
   ): Promise<Result | undefined> {
-    const { result } = await handleDecisionTogether(
+    const { result } = await handleDecision(
       this.store,
       context,
-      { serializedOn: organizationStream(organizationId), commandType },
+      { serializedOn: organizationStream(organizationId), commandType, together: true },
       async (reads) => {
         const decided = await decision(reads);
         return 'changes' in decided ? decided : { changes: decided, result: undefined };

@@ -6,6 +6,7 @@ import { CORRELATION_ID_HEADER, newCorrelationId, sentCorrelationIdFrom } from '
 import { endRequestSpan, runInRequestSpan, startRequestSpan } from './request-span.js';
 import {
   attachRequestContext,
+  beginAnswering,
   requestContextOf,
   runInRequestContext,
   unadoptedCorrelationId,
@@ -56,6 +57,8 @@ export function startRequest({ logger, securityHeaders, recordAnswer, trustProxy
       actor: undefined,
     };
     attachRequestContext(request, context);
+    // 'close' follows 'finish', and also ends an answer the client gave up on.
+    response.once('close', beginAnswering(context));
     response.setHeader(CORRELATION_ID_HEADER, context.correlationId);
     response.once('finish', () => {
       const nanoseconds = Number(process.hrtime.bigint() - startedAt);

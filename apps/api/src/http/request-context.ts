@@ -20,6 +20,31 @@ export type RequestContext = LogContext & {
 
 const contextsByRequest = new WeakMap<object, RequestContext>();
 
+// Requests not yet answered, by the correlation id their commands' events carry (two when a caller sends the same id
+// twice at once): what one of them wrote is theirs whichever request's turn appended it (writes decided together).
+const answeringByCorrelationId = new Map<string, Set<RequestContext>>();
+
+function answerUnder(context: RequestContext, correlationId: string): void {
+  const answering = answeringByCorrelationId.get(correlationId);
+  if (answering === undefined) answeringByCorrelationId.set(correlationId, new Set([context]));
+  else answering.add(context);
+}
+
+function answeredUnder(context: RequestContext, correlationId: string): void {
+  const answering = answeringByCorrelationId.get(correlationId);
+  if (answering?.delete(context) === true && answering.size === 0) answeringByCorrelationId.delete(correlationId);
+}
+
+/** Until its answer is sent (or its connection closes): `requestsAnsweringUnder` finds it by its correlation id. */
+export function beginAnswering(context: RequestContext): () => void {
+  answerUnder(context, context.correlationId);
+  return () => answeredUnder(context, context.correlationId);
+}
+
+export function requestsAnsweringUnder(correlationId: string): ReadonlySet<RequestContext> | undefined {
+  return answeringByCorrelationId.get(correlationId);
+}
+
 export function attachRequestContext(request: object, context: RequestContext): void {
   contextsByRequest.set(request, context);
 }
@@ -32,8 +57,13 @@ export function requestContextOf(request: object): RequestContext | undefined {
 /** An anonymous caller's correlation id is never adopted (anyone could send anyone's). */
 export function identifyCaller(context: RequestContext, actor: string): void {
   context.actor = actor;
-  if (context.sentCorrelationId !== undefined)
-    context.correlationId = callerCorrelationId(actor, context.sentCorrelationId);
+  if (context.sentCorrelationId === undefined) return;
+  const adopted = callerCorrelationId(actor, context.sentCorrelationId);
+  if (adopted === context.correlationId) return;
+  const answering = answeringByCorrelationId.get(context.correlationId)?.has(context) === true;
+  if (answering) answeredUnder(context, context.correlationId);
+  context.correlationId = adopted;
+  if (answering) answerUnder(context, adopted);
 }
 
 /** A foreign field, never an index key. */
